@@ -1,0 +1,36 @@
+/* Op attribute access with Paddle's defaults.  Files often omit attributes
+ * (clip_extra, old versions), and one attribute's type changed over the years
+ * (INT vs LONG, INTS vs LONGS, FLOAT vs FLOAT64 vs SCALAR): every getter takes
+ * a default and accepts each encoding (spec sections 3.4, 10.6). */
+#ifndef PADDLEC_ATTR_H
+#define PADDLEC_ATTR_H
+
+#include <stdint.h>
+
+#include "graph.h"
+
+/* AttrType numbers (spec table 2.1). */
+enum {
+  AT_INT = 0, AT_FLOAT = 1, AT_STRING = 2, AT_INTS = 3, AT_FLOATS = 4,
+  AT_STRINGS = 5, AT_BOOLEAN = 6, AT_BOOLEANS = 7, AT_BLOCK = 8, AT_LONG = 9,
+  AT_BLOCKS = 10, AT_LONGS = 11, AT_FLOAT64S = 12, AT_VAR = 13, AT_VARS = 14,
+  AT_FLOAT64 = 15, AT_SCALAR = 16, AT_SCALARS = 17,
+};
+
+/* The attribute named `name`, or NULL. */
+const OpAttr *attr_find(const Op *op, const char *name);
+int attr_has(const Op *op, const char *name);
+/* 1 if the attribute holds a run-time tensor (VAR/VARS) rather than a value. */
+int attr_is_var(const Op *op, const char *name);
+
+int64_t attr_int(const Op *op, const char *name, int64_t dflt);
+double attr_float(const Op *op, const char *name, double dflt);
+int attr_bool(const Op *op, const char *name, int dflt);
+const char *attr_str(const Op *op, const char *name, const char *dflt);
+/* List attributes: returns the count (0 if absent) and a pool array. */
+int attr_ints(const Op *op, const char *name, int64_t **out);
+int attr_floats(const Op *op, const char *name, double **out);
+/* BLOCK attribute value, or -1. */
+int attr_block(const Op *op, const char *name);
+
+#endif

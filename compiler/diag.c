@@ -1,0 +1,44 @@
+/* Diagnostics (see diag.h). */
+#include "diag.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static int errors; /* errors printed so far */
+
+int diag_verror(const char *fmt, va_list ap) {
+  fputs("paddlec: error: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  errors++;
+  return -1;
+}
+
+int diag_error(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  diag_verror(fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+void diag_warn(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("paddlec: warning: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+}
+
+void diag_internal(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("paddlec: internal error: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  exit(2);
+}
+
+int diag_count(void) { return errors; }

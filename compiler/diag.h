@@ -1,0 +1,19 @@
+/* Diagnostics. User errors name the file and the op or variable and exit 1;
+ * internal errors say so and exit 2 (STYLE.md habit 4). */
+#ifndef PADDLEC_DIAG_H
+#define PADDLEC_DIAG_H
+
+#include <stdarg.h>
+
+/* Prints "paddlec: error: <msg>" and counts it; returns -1 for chaining. */
+int diag_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int diag_verror(const char *fmt, va_list ap);
+/* Prints "paddlec: warning: <msg>". */
+void diag_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints "paddlec: internal error: <msg>" and exits 2. */
+_Noreturn void diag_internal(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+/* Number of errors printed so far. */
+int diag_count(void);
+
+#endif

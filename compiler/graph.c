@@ -1,0 +1,362 @@
+/* Builds the IR from a decoded ProgramDesc (see graph.h). */
+#include "graph.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "attr.h"
+#include "diag.h"
+#include "ops/ops.h"
+#include "util.h"
+
+static uint32_t hash_str(const char *s) {
+  uint32_t h = 2166136261u; /* FNV-1a */
+  for (; *s; s++) h = (h ^ (uint8_t)*s) * 16777619u;
+  return h;
+}
+
+static int block_lookup(const Graph *g, const Block *b, const char *name) {
+  if (!b->hcap) return -1;
+  for (uint32_t i = hash_str(name) & (uint32_t)(b->hcap - 1);;
+       i = (i + 1) & (uint32_t)(b->hcap - 1)) {
+    int id = b->htab[i] - 1;
+    if (id < 0) return -1;
+    if (strcmp(g->vars[id].name, name) == 0) return id;
+  }
+}
+
+static void block_insert(Graph *g, Block *b, int id);
+
+/* Doubles a block's name table and re-inserts its vars. */
+static void block_grow(Graph *g, Block *b) {
+  b->hcap = b->hcap ? b->hcap * 2 : 16;
+  b->htab = pool_alloc((size_t)b->hcap * sizeof(int));
+  for (int k = 0; k < b->nvars; k++) block_insert(g, b, b->vars[k]);
+}
+
+static void block_insert(Graph *g, Block *b, int id) {
+  if ((b->nvars + 1) * 2 > b->hcap) block_grow(g, b);
+  for (uint32_t i = hash_str(g->vars[id].name) & (uint32_t)(b->hcap - 1);;
+       i = (i + 1) & (uint32_t)(b->hcap - 1))
+    if (!b->htab[i]) {
+      b->htab[i] = id + 1;
+      return;
+    }
+}
+
+int graph_find_var(const Graph *g, int block, const char *name) {
+  for (int b = block; b >= 0 && b < g->nblocks; b = g->blocks[b].parent) {
+    int id = block_lookup(g, &g->blocks[b], name);
+    if (id >= 0) return id;
+    if (g->blocks[b].parent == b) break;
+  }
+  return -1;
+}
+
+const char *graph_op_where(const Graph *g, const Op *op) {
+  const char *out = NULL;
+  for (int s = 0; s < op->nout && !out; s++)
+    for (int k = 0; k < op->out[s].n && !out; k++)
+      if (op->out[s].vars[k] >= 0) out = g->vars[op->out[s].vars[k]].name;
+  if (out) return pool_printf("block %d op %d (%s -> %s)", op->block, op->index, op->type, out);
+  return pool_printf("block %d op %d (%s)", op->block, op->index, op->type);
+}
+
+/* Fills a var's kind, dtype and dims from its VarType. */
+static void read_var_type(Var *v, const Paddlec__Fw__VarType *t) {
+  const Paddlec__Fw__VarType__TensorDesc *td = NULL;
+  v->vtype = t ? t->type : -1;
+  v->decl_dtype = -1;
+  v->decl.rank = -1;
+  if (!t) return;
+  if (t->lod_tensor && t->lod_tensor->tensor) {
+    td = t->lod_tensor->tensor;
+    v->lod_level = t->lod_tensor->lod_level;
+  } else if (t->tensor_array && t->tensor_array->tensor) {
+    td = t->tensor_array->tensor;
+    v->lod_level = t->tensor_array->lod_level;
+  } else if (t->selected_rows) {
+    td = t->selected_rows;
+  }
+  if (!td) return;
+  v->decl_dtype = td->data_type;
+  v->decl.rank = (int)td->n_dims;
+  if (td->n_dims > RT_MAX_RANK) v->decl.rank = RT_MAX_RANK; /* checked later */
+  for (int i = 0; i < v->decl.rank; i++) v->decl.d[i] = td->dims[i];
+}
+
+static int add_var(Graph *g, int block, const Paddlec__Fw__VarDesc *vd) {
+  Var v = {0};
+  v.name = vd->name ? vd->name : "";
+  v.block = block;
+  read_var_type(&v, vd->type);
+  v.dtype = v.decl_dtype;
+  v.shape = v.decl;
+  v.producer = -1;
+  v.feed_col = v.fetch_col = -1;
+  if (vd->persistable) v.flags |= VAR_PERSISTABLE;
+  if (vd->need_check_feed) v.flags |= VAR_NEED_CHECK_FEED;
+  if (strstr(v.name, "@GRAD")) v.flags |= VAR_GRAD;
+  VEC_PUSH(g->vars, g->nvars, g->vars_cap, v);
+  return g->nvars - 1;
+}
+
+static void add_user(Var *v, int op) {
+  if (v->nusers && v->users[v->nusers - 1] == op) return;
+  VEC_PUSH(v->users, v->nusers, v->users_cap, op);
+}
+
+/* True when the op's definition says this slot names an executor-scope
+ * object that programs never declare. */
+static int is_scope_input(const Op *op, const char *slot) {
+  if (!op->def || !op->def->scope_inputs) return 0;
+  for (const char *const *s = op->def->scope_inputs; *s; s++)
+    if (strcmp(*s, slot) == 0) return 1;
+  return 0;
+}
+
+/* Declares an executor-scope object as a RAW var of block 0. */
+static int add_scope_var(Graph *g, const Op *op, const char *name) {
+  Paddlec__Fw__VarDesc vd = PADDLEC__FW__VAR_DESC__INIT;
+  vd.name = (char *)name;
+  int id = add_var(g, 0, &vd);
+  g->vars[id].vtype = VT_RAW;
+  Block *b = &g->blocks[0];
+  (void)op;
+  block_insert(g, b, id);
+  VEC_PUSH(b->vars, b->nvars, b->vars_cap, id);
+  return id;
+}
+
+/* Resolves the arguments of one side (inputs or outputs) of an op. */
+static int bind_slots(Graph *g, Op *op, Paddlec__Fw__OpDesc__Var **src, size_t n,
+                      Slot **dst, int *ndst) {
+  int bad = 0;
+  *ndst = (int)n;
+  *dst = pool_alloc((n ? n : 1) * sizeof **dst);
+  for (size_t s = 0; s < n; s++) {
+    Slot *slot = &(*dst)[s];
+    slot->name = src[s]->parameter ? src[s]->parameter : "";
+    slot->n = (int)src[s]->n_arguments;
+    slot->vars = pool_alloc((src[s]->n_arguments + 1) * sizeof(int));
+    for (size_t k = 0; k < src[s]->n_arguments; k++) {
+      const char *name = src[s]->arguments[k];
+      if (!name || strcmp(name, "@EMPTY@") == 0 || !*name) {
+        slot->vars[k] = -1;
+        continue;
+      }
+      int id = graph_find_var(g, op->block, name);
+      if (id < 0 && is_scope_input(op, slot->name)) id = add_scope_var(g, op, name);
+      if (id < 0) {
+        diag_error("%s: block %d op %d (%s): slot %s names variable '%s', which no block declares",
+                   g->file, op->block, op->index, op->type, slot->name, name);
+        bad = 1;
+      }
+      slot->vars[k] = id;
+    }
+  }
+  return bad ? -1 : 0;
+}
+
+static int sort_by_col_feed(Graph *g, int *ids, int n, int is_feed) {
+  for (int i = 1; i < n; i++)
+    for (int j = i; j > 0; j--) {
+      Var *a = &g->vars[ids[j - 1]], *b = &g->vars[ids[j]];
+      int ca = is_feed ? a->feed_col : a->fetch_col;
+      int cb = is_feed ? b->feed_col : b->fetch_col;
+      if (ca <= cb) break;
+      int t = ids[j - 1]; ids[j - 1] = ids[j]; ids[j] = t;
+    }
+  return 0;
+}
+
+/* Records feed/fetch targets from the feed and fetch ops of block 0. */
+static void find_feeds_fetches(Graph *g) {
+  int fcap = 0, tcap = 0;
+  for (int i = 0; i < g->nops; i++) {
+    Op *op = &g->ops[i];
+    if (op->block != 0) continue;
+    int feed = strcmp(op->type, "feed") == 0, fetch = strcmp(op->type, "fetch") == 0;
+    if (!feed && !fetch) continue;
+    const Slot *s = NULL;
+    for (int k = 0; k < (feed ? op->nout : op->nin); k++) {
+      const Slot *c = feed ? &op->out[k] : &op->in[k];
+      if (strcmp(c->name, feed ? "Out" : "X") == 0) s = c;
+    }
+    if (!s || s->n < 1 || s->vars[0] < 0) continue;
+    Var *v = &g->vars[s->vars[0]];
+    int col = (int)attr_int(op, "col", feed ? g->nfeeds : g->nfetches);
+    if (feed) {
+      v->flags |= VAR_FEED;
+      v->feed_col = col;
+      VEC_PUSH(g->feeds, g->nfeeds, fcap, s->vars[0]);
+    } else {
+      v->flags |= VAR_FETCH;
+      v->fetch_col = col;
+      VEC_PUSH(g->fetches, g->nfetches, tcap, s->vars[0]);
+    }
+  }
+  sort_by_col_feed(g, g->feeds, g->nfeeds, 1);
+  sort_by_col_feed(g, g->fetches, g->nfetches, 0);
+}
+
+/* Parameters: persistable vars of every block whose kind carries data, minus
+ * the feed/fetch holders, readers and RAW vars, de-duplicated by name and
+ * sorted byte-wise (spec sections 5.2, 5.3). */
+static void find_params(Graph *g) {
+  const char **names = pool_alloc(((size_t)g->nvars + 1) * sizeof *names);
+  int n = 0;
+  for (int i = 0; i < g->nvars; i++) {
+    Var *v = &g->vars[i];
+    if (!(v->flags & VAR_PERSISTABLE)) continue;
+    if (v->vtype == VT_FEED_MINIBATCH || v->vtype == VT_FETCH_LIST ||
+        v->vtype == VT_READER || v->vtype == VT_RAW)
+      continue;
+    if (graph_find_var(g, 0, v->name) >= 0 && v->block != 0) continue;
+    names[n++] = v->name;
+  }
+  qsort(names, (size_t)n, sizeof *names, cmp_bytes);
+  g->params = pool_alloc(((size_t)n + 1) * sizeof(int));
+  g->nparams = 0;
+  for (int i = 0; i < n; i++) {
+    if (i && strcmp(names[i], names[i - 1]) == 0) continue;
+    int id = -1;
+    for (int b = 0; b < g->nblocks && id < 0; b++) id = block_lookup(g, &g->blocks[b], names[i]);
+    g->vars[id].flags |= VAR_PARAM;
+    g->params[g->nparams++] = id;
+  }
+}
+
+/* Paddle 2.5 made scalar results 0-D.  Release files say which side they are
+ * on; develop builds write version 0, so there a declared rank-0 dense tensor
+ * that is not a parameter tells. */
+static int detect_zero_d(const Graph *g) {
+  if (g->version >= 2005000) return 1;
+  if (g->version > 0) return 0;
+  for (int i = 0; i < g->nvars; i++) {
+    const Var *v = &g->vars[i];
+    if (v->vtype == VT_LOD_TENSOR && v->decl.rank == 0 && !(v->flags & VAR_PERSISTABLE))
+      return 1;
+  }
+  return 0;
+}
+
+int graph_build(Graph *g, ProgramDesc *pd, const char *file) {
+  int ocap = 0, bad = 0;
+  memset(g, 0, sizeof *g);
+  g->file = file;
+  g->pd = pd;
+  g->version = pd->version && pd->version->has_version ? pd->version->version : -1;
+  if (pd->n_blocks == 0) return diag_error("%s: the program has no blocks", file);
+  g->nblocks = (int)pd->n_blocks;
+  g->blocks = pool_alloc(pd->n_blocks * sizeof *g->blocks);
+  for (size_t b = 0; b < pd->n_blocks; b++) {
+    const Paddlec__Fw__BlockDesc *bd = pd->blocks[b];
+    Block *blk = &g->blocks[b];
+    blk->idx = (int)b;
+    blk->parent = b == 0 ? -1 : (bd->has_parent_idx ? bd->parent_idx : 0);
+    if (blk->parent >= (int)b || blk->parent < -1) {
+      diag_error("%s: block %zu has parent %d, which is not an earlier block", file, b, blk->parent);
+      blk->parent = b ? 0 : -1;
+      bad = 1;
+    }
+    block_grow(g, blk);
+    for (size_t k = 0; k < bd->n_vars; k++) {
+      if (!bd->vars[k]->name || !*bd->vars[k]->name) {
+        diag_error("%s: block %zu var %zu has no name", file, b, k);
+        bad = 1;
+        continue;
+      }
+      if (block_lookup(g, blk, bd->vars[k]->name) >= 0) continue; /* duplicate */
+      int id = add_var(g, (int)b, bd->vars[k]);
+      if (bd->vars[k]->type && bd->vars[k]->type->lod_tensor &&
+          bd->vars[k]->type->lod_tensor->tensor &&
+          bd->vars[k]->type->lod_tensor->tensor->n_dims > RT_MAX_RANK) {
+        diag_error("%s: variable '%s' has %zu dims; at most %d are supported", file,
+                   bd->vars[k]->name, bd->vars[k]->type->lod_tensor->tensor->n_dims, RT_MAX_RANK);
+        bad = 1;
+      }
+      block_insert(g, blk, id);
+      VEC_PUSH(blk->vars, blk->nvars, blk->vars_cap, id);
+    }
+  }
+  for (size_t b = 0; b < pd->n_blocks; b++) {
+    const Paddlec__Fw__BlockDesc *bd = pd->blocks[b];
+    Block *blk = &g->blocks[b];
+    blk->ops = pool_alloc((bd->n_ops + 1) * sizeof(int));
+    for (size_t k = 0; k < bd->n_ops; k++) {
+      Op op = {0};
+      op.desc = bd->ops[k];
+      op.type = op.desc->type ? op.desc->type : "";
+      op.block = (int)b;
+      op.index = (int)k;
+      if (!*op.type) {
+        diag_error("%s: block %zu op %zu has no type", file, b, k);
+        bad = 1;
+      }
+      if (bind_slots(g, &op, op.desc->inputs, op.desc->n_inputs, &op.in, &op.nin) ||
+          bind_slots(g, &op, op.desc->outputs, op.desc->n_outputs, &op.out, &op.nout))
+        bad = 1;
+      op.def = op_def_find(op.type);
+      op.sub_block = attr_block(&op, "sub_block");
+      if (op.sub_block < 0) op.sub_block = attr_block(&op, "block");
+      if (op.sub_block >= g->nblocks) {
+        diag_error("%s: block %zu op %zu (%s): sub_block %d does not exist", file, b, k,
+                   op.type, op.sub_block);
+        bad = 1;
+        op.sub_block = -1;
+      }
+      VEC_PUSH(g->ops, g->nops, ocap, op);
+      blk->ops[blk->nops++] = g->nops - 1;
+    }
+  }
+  if (bad) return -1;
+  for (int i = 0; i < g->nops; i++) {
+    Op *op = &g->ops[i];
+    for (int s = 0; s < op->nin; s++)
+      for (int k = 0; k < op->in[s].n; k++)
+        if (op->in[s].vars[k] >= 0) add_user(&g->vars[op->in[s].vars[k]], i);
+    for (int s = 0; s < op->nout; s++)
+      for (int k = 0; k < op->out[s].n; k++)
+        if (op->out[s].vars[k] >= 0) g->vars[op->out[s].vars[k]].producer = i;
+  }
+  find_feeds_fetches(g);
+  find_params(g);
+  g->zero_d = detect_zero_d(g);
+  return 0;
+}
+
+void graph_free(Graph *g) {
+  if (g->pd) paddlec__fw__program_desc__free_unpacked(g->pd, NULL);
+  g->pd = NULL;
+}
+
+int64_t shape_numel(const Shape *s) {
+  int64_t n = 1;
+  if (s->rank < 0) return -1;
+  for (int i = 0; i < s->rank; i++) {
+    if (s->d[i] < 0) return -1;
+    n *= s->d[i];
+  }
+  return n;
+}
+
+int shape_equal(const Shape *a, const Shape *b) {
+  if (a->rank != b->rank) return 0;
+  for (int i = 0; i < a->rank; i++)
+    if (a->d[i] != b->d[i]) return 0;
+  return 1;
+}
+
+const char *shape_str(const Shape *s) {
+  if (s->rank < 0) return "?";
+  char buf[RT_MAX_RANK * 24 + 4];
+  size_t n = 0;
+  buf[n++] = '[';
+  for (int i = 0; i < s->rank; i++)
+    n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%lld", i ? ", " : "", (long long)s->d[i]);
+  buf[n++] = ']';
+  buf[n] = 0;
+  return pool_strdup(buf);
+}

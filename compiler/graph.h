@@ -1,0 +1,137 @@
+/* The IR (DESIGN.md section 4): flat arrays of vars, ops and blocks with
+ * integer ids.  Every op keeps where it came from (block, op index, type);
+ * every var keeps its Paddle name, declared and inferred shape, and flags. */
+#ifndef PADDLEC_GRAPH_H
+#define PADDLEC_GRAPH_H
+
+#include <stdint.h>
+
+#include "framework.pb-c.h"
+#include "rt.h"
+
+typedef Paddlec__Fw__ProgramDesc ProgramDesc;
+typedef Paddlec__Fw__OpDesc OpDesc;
+typedef Paddlec__Fw__OpDesc__Attr OpAttr;
+
+#define DIM_UNKNOWN (-1) /* a dim not known before run time (the batch) */
+
+/* A tensor shape; dims are >= 0 or DIM_UNKNOWN. */
+typedef struct Shape {
+  int rank;                  /* number of dims; -1 = no shape known */
+  int64_t d[RT_MAX_RANK];    /* the dims */
+} Shape;
+
+/* VarType.Type numbers for the kind of a variable (spec table 2.1). */
+enum {
+  VT_LOD_TENSOR = 7,
+  VT_SELECTED_ROWS = 8,
+  VT_FEED_MINIBATCH = 9,
+  VT_FETCH_LIST = 10,
+  VT_STEP_SCOPES = 11,
+  VT_LOD_RANK_TABLE = 12,
+  VT_LOD_TENSOR_ARRAY = 13,
+  VT_READER = 15,
+  VT_RAW = 17,
+};
+
+/* Var flags. */
+enum {
+  VAR_PERSISTABLE = 1 << 0, /* VarDesc.persistable */
+  VAR_PARAM = 1 << 1,       /* persistable tensor stored in the parameter file */
+  VAR_FEED = 1 << 2,        /* written by a feed op */
+  VAR_FETCH = 1 << 3,       /* read by a fetch op */
+  VAR_GRAD = 1 << 4,        /* name contains @GRAD */
+  VAR_NEED_CHECK_FEED = 1 << 5, /* VarDesc.need_check_feed */
+  VAR_INFERRED = 1 << 6,    /* `shape` was computed by an op's rule */
+  VAR_LOADED = 1 << 7,      /* parameter found and checked in the file */
+};
+
+typedef struct Var {
+  const char *name;    /* Paddle variable name */
+  int block;           /* index of the declaring block */
+  int vtype;           /* VarType.type: VT_LOD_TENSOR, ... */
+  int decl_dtype;      /* dtype from the VarDesc, -1 if none */
+  Shape decl;          /* dims from the VarDesc (rank -1 if none) */
+  int dtype;           /* dtype after inference (starts as decl_dtype) */
+  Shape shape;         /* shape after inference (starts as decl) */
+  int lod_level;       /* LoD level from the VarDesc */
+  unsigned flags;      /* VAR_* */
+  int producer;        /* last op (id) writing it in program order, -1 */
+  int nusers;          /* ops reading it */
+  int *users;          /* their ids */
+  int users_cap;       /* capacity of users */
+  int feed_col;        /* feed column when VAR_FEED */
+  int fetch_col;       /* fetch column when VAR_FETCH */
+  const uint8_t *param_data; /* the parameter's raw data when loaded (pool) */
+  const char *param_file; /* file the parameter was read from */
+} Var;
+
+/* One slot of an op: the slot name and the vars bound to it, in order. */
+typedef struct Slot {
+  const char *name; /* "X", "Filter", ... */
+  int n;            /* number of arguments */
+  int *vars;        /* var ids; -1 for "@EMPTY@" */
+} Slot;
+
+struct OpDef;
+
+typedef struct Op {
+  const char *type;          /* Paddle op type */
+  int block;                 /* block index */
+  int index;                 /* op index inside its block, as in the file */
+  int nin, nout;             /* slot counts */
+  Slot *in, *out;            /* slots */
+  const OpDesc *desc;        /* attributes live here */
+  const struct OpDef *def;   /* op definition, NULL when unknown */
+  int sub_block;             /* sub_block attr (control flow), -1 if none */
+} Op;
+
+typedef struct Block {
+  int idx;        /* BlockDesc.idx */
+  int parent;     /* parent block index, -1 for block 0 */
+  int nops;       /* ops in this block */
+  int *ops;       /* their ids, in program order */
+  int nvars;      /* vars declared in this block */
+  int *vars;      /* their ids */
+  int vars_cap;   /* capacity of vars */
+  /* name -> var id hash (open addressing) */
+  int hcap;       /* slots in the table (power of two) */
+  int *htab;      /* var id + 1, 0 = empty */
+} Block;
+
+typedef struct Graph {
+  const char *file;        /* the program file, for messages */
+  const char *params_file; /* the combined parameter file, or NULL */
+  const char *params_dir;  /* directory of per-variable files, or NULL */
+  const char *params_status; /* what happened to the parameters, one line */
+  int64_t version;         /* ProgramDesc.version (-1 if absent) */
+  ProgramDesc *pd;         /* the decoded protobuf, owned */
+  int nvars, nops, nblocks;
+  int vars_cap;            /* capacity of vars */
+  Var *vars;
+  Op *ops;
+  Block *blocks;
+  int nfeeds, nfetches;
+  int *feeds;              /* var ids ordered by col */
+  int *fetches;            /* var ids ordered by col */
+  int nparams;             /* parameters (VAR_PARAM) */
+  int *params;             /* their ids, byte-wise sorted by name */
+  uint64_t param_bytes;    /* total data bytes of the parameters */
+  int zero_d;              /* scalar results are 0-D ([]) rather than [1] */
+} Graph;
+
+/* Builds the IR from a decoded ProgramDesc; returns 0 or -1 (errors printed). */
+int graph_build(Graph *g, ProgramDesc *pd, const char *file);
+/* Var lookup from block b upward through parents; -1 when not found. */
+int graph_find_var(const Graph *g, int block, const char *name);
+/* "block 0 op 17 (conv2d -> conv2d_3.tmp_0)" for messages, in pool memory. */
+const char *graph_op_where(const Graph *g, const Op *op);
+void graph_free(Graph *g);
+
+/* Shape helpers. */
+int64_t shape_numel(const Shape *s); /* -1 if any dim unknown */
+int shape_equal(const Shape *a, const Shape *b);
+/* "[-1, 3, 224, 224]" in pool memory. */
+const char *shape_str(const Shape *s);
+
+#endif

@@ -1,0 +1,44 @@
+/* Shape and dtype inference (see infer.h). */
+#include "infer.h"
+
+#include "ops/ops.h"
+#include "util.h"
+
+static int infer_block(Graph *g, int b, InferReport *r, int *ucap, int depth);
+
+static int infer_op(Graph *g, int id, InferReport *r, int *ucap, int depth) {
+  Op *op = &g->ops[id];
+  int bad = 0;
+  if (op->sub_block >= 0 && op->sub_block != op->block && depth < 64)
+    bad |= infer_block(g, op->sub_block, r, ucap, depth + 1);
+  if (!op->def) {
+    VEC_PUSH(r->unknown, r->nunknown, *ucap, id);
+    return bad;
+  }
+  OpCtx c = {g, op};
+  if (op->def->infer(&c)) {
+    r->nfailed++;
+    bad = -1;
+  }
+  return bad;
+}
+
+static int infer_block(Graph *g, int b, InferReport *r, int *ucap, int depth) {
+  int bad = 0;
+  for (int k = 0; k < g->blocks[b].nops; k++)
+    bad |= infer_op(g, g->blocks[b].ops[k], r, ucap, depth);
+  return bad;
+}
+
+int infer_program(Graph *g, InferReport *r) {
+  int ucap = 0, mcap = 0;
+  *r = (InferReport){0};
+  int bad = infer_block(g, 0, r, &ucap, 0);
+  for (int i = 0; i < g->nvars; i++) {
+    Var *v = &g->vars[i];
+    if (!(v->flags & VAR_INFERRED) || v->decl.rank < 0) continue;
+    if (!shape_equal(&v->decl, &v->shape) || v->dtype != v->decl_dtype)
+      VEC_PUSH(r->mismatch, r->nmismatch, mcap, i);
+  }
+  return bad ? -1 : 0;
+}

@@ -1,0 +1,254 @@
+/* `paddlec inspect`: what a saved program holds — writer version, blocks,
+ * feeds, fetches, op histogram, parameters, inferred shapes, and the ops
+ * paddlec cannot compile yet — as text or one JSON document. */
+#include "inspect.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "ops/ops.h"
+#include "util.h"
+
+typedef struct TypeCount {
+  const char *type; /* op type */
+  int n;            /* how many ops of it */
+  int first;        /* first op id, for listing order */
+} TypeCount;
+
+static int cmp_type(const void *a, const void *b) {
+  return strcmp(((const TypeCount *)a)->type, ((const TypeCount *)b)->type);
+}
+
+/* Op-type histogram sorted by type name. */
+static TypeCount *histogram(const Graph *g, int *n) {
+  TypeCount *t = pool_alloc(((size_t)g->nops + 1) * sizeof *t);
+  *n = 0;
+  for (int i = 0; i < g->nops; i++) {
+    int k = 0;
+    while (k < *n && strcmp(t[k].type, g->ops[i].type)) k++;
+    if (k == *n) t[(*n)++] = (TypeCount){g->ops[i].type, 0, i};
+    t[k].n++;
+  }
+  qsort(t, (size_t)*n, sizeof *t, cmp_type);
+  return t;
+}
+
+static const char *version_str(int64_t v) {
+  if (v < 0) return "not recorded (Paddle 1.x before 1.6 wrote none)";
+  if (v == 0) return "0 (a develop build of Paddle)";
+  return pool_printf("%lld.%lld.%lld (%lld)", (long long)(v / 1000000), (long long)(v / 1000 % 1000),
+                     (long long)(v % 1000), (long long)v);
+}
+
+static const char *dtype_str(int dt) {
+  const char *n = rt_dtype_name(dt);
+  return n ? n : (dt < 0 ? "-" : pool_printf("dtype%d", dt));
+}
+
+/* An op can be compiled once its definition has a C emitter. */
+static int compilable(const Op *op) { return op->def && op->def->emit_c; }
+
+static uint64_t param_numel(const Graph *g) {
+  uint64_t n = 0;
+  for (int i = 0; i < g->nparams; i++) {
+    int64_t k = shape_numel(&g->vars[g->params[i]].decl);
+    if (k > 0) n += (uint64_t)k;
+  }
+  return n;
+}
+
+static void print_slot_vars(const Graph *g, const Slot *s, int nslots) {
+  for (int i = 0; i < nslots; i++) {
+    printf(" %s=", s[i].name);
+    for (int k = 0; k < s[i].n; k++) {
+      const Var *v = s[i].vars[k] >= 0 ? &g->vars[s[i].vars[k]] : NULL;
+      printf("%s%s%s", k ? "," : "", v ? v->name : "@EMPTY@", v ? shape_str(&v->shape) : "");
+    }
+  }
+}
+
+static void text_ops(const Graph *g) {
+  printf("ops:\n");
+  for (int b = 0; b < g->nblocks; b++)
+    for (int k = 0; k < g->blocks[b].nops; k++) {
+      const Op *op = &g->ops[g->blocks[b].ops[k]];
+      printf("  b%d #%-4d %-24s", b, op->index, op->type);
+      print_slot_vars(g, op->in, op->nin);
+      printf("  ->");
+      print_slot_vars(g, op->out, op->nout);
+      printf("\n");
+    }
+}
+
+static void text_report(const Graph *g, const InferReport *r, const InspectOpts *o) {
+  int ntypes;
+  TypeCount *t = histogram(g, &ntypes);
+  printf("program:    %s\n", g->file);
+  printf("written by: Paddle %s\n", version_str(g->version));
+  printf("blocks:     %d\n", g->nblocks);
+  printf("feeds:      %d\n", g->nfeeds);
+  for (int i = 0; i < g->nfeeds; i++) {
+    const Var *v = &g->vars[g->feeds[i]];
+    printf("  col %d  %-28s %-8s %s%s\n", v->feed_col, v->name, dtype_str(v->dtype), shape_str(&v->shape),
+           v->lod_level ? pool_printf("  lod_level %d", v->lod_level) : "");
+  }
+  printf("fetches:    %d\n", g->nfetches);
+  for (int i = 0; i < g->nfetches; i++) {
+    const Var *v = &g->vars[g->fetches[i]];
+    printf("  col %d  %-28s %-8s %s\n", v->fetch_col, v->name, dtype_str(v->dtype), shape_str(&v->shape));
+  }
+  printf("ops:        %d in %d types\n", g->nops, ntypes);
+  for (int i = 0; i < ntypes; i++) printf("  %-44s %d\n", t[i].type, t[i].n);
+  printf("parameters: %d tensors, %llu elements, %llu bytes loaded\n", g->nparams,
+         (unsigned long long)param_numel(g), (unsigned long long)g->param_bytes);
+  printf("  %s\n", g->params_status);
+  printf("shapes:     ");
+  if (!r->nunknown && !r->nmismatch) printf("every op output inferred; all agree with the VarDescs\n");
+  else printf("%d ops without a shape rule, %d vars differ from their VarDesc\n", r->nunknown, r->nmismatch);
+  for (int i = 0; i < r->nunknown; i++) {
+    const Op *op = &g->ops[r->unknown[i]];
+    printf("  no shape rule: %s at block %d op %d\n", op->type, op->block, op->index);
+  }
+  for (int i = 0; i < r->nmismatch; i++) {
+    const Var *v = &g->vars[r->mismatch[i]];
+    printf("  differs: %s  VarDesc %s %s, inferred %s %s (by %s)\n", v->name, dtype_str(v->decl_dtype),
+           shape_str(&v->decl), dtype_str(v->dtype), shape_str(&v->shape),
+           v->producer >= 0 ? graph_op_where(g, &g->ops[v->producer]) : "?");
+  }
+  int nbad = 0;
+  for (int i = 0; i < ntypes; i++)
+    if (!compilable(&g->ops[t[i].first])) nbad++;
+  printf("cannot compile yet: %d of %d op types\n", nbad, ntypes);
+  for (int i = 0; i < ntypes; i++) {
+    if (compilable(&g->ops[t[i].first])) continue;
+    printf("  %s:", t[i].type);
+    int col = 4 + (int)strlen(t[i].type), shown = 0;
+    for (int k = 0; k < g->nops; k++) {
+      const Op *op = &g->ops[k];
+      if (strcmp(op->type, t[i].type)) continue;
+      char buf[32];
+      int n = snprintf(buf, sizeof buf, "%s b%d#%d", shown++ ? "," : "", op->block, op->index);
+      if (col + n > 100) {
+        printf("\n     ");
+        col = 5;
+      }
+      fputs(buf, stdout);
+      col += n;
+    }
+    printf("\n");
+  }
+  if (o->ops) text_ops(g);
+}
+
+static void json_var_ref(Json *j, const Graph *g, int id) {
+  json_obj(j, NULL);
+  const Var *v = &g->vars[id];
+  json_str(j, "name", v->name);
+  json_str(j, "dtype", rt_dtype_name(v->dtype));
+  json_shape(j, "shape", &v->shape);
+  if (v->lod_level) json_int(j, "lod_level", v->lod_level);
+  json_int(j, "col", (v->flags & VAR_FEED) ? v->feed_col : v->fetch_col);
+  json_end_obj(j);
+}
+
+static void json_slots(Json *j, const Graph *g, const char *key, const Slot *s, int n) {
+  json_obj(j, key);
+  for (int i = 0; i < n; i++) {
+    json_arr(j, s[i].name);
+    for (int k = 0; k < s[i].n; k++) json_str(j, NULL, s[i].vars[k] >= 0 ? g->vars[s[i].vars[k]].name : "@EMPTY@");
+    json_end_arr(j);
+  }
+  json_end_obj(j);
+}
+
+static void json_report(const Graph *g, const InferReport *r, const InspectOpts *o) {
+  Json j;
+  int ntypes;
+  TypeCount *t = histogram(g, &ntypes);
+  json_begin(&j, stdout);
+  json_obj(&j, NULL);
+  json_str(&j, "program", g->file);
+  json_int(&j, "version", g->version);
+  json_int(&j, "blocks", g->nblocks);
+  json_arr(&j, "feeds");
+  for (int i = 0; i < g->nfeeds; i++) json_var_ref(&j, g, g->feeds[i]);
+  json_end_arr(&j);
+  json_arr(&j, "fetches");
+  for (int i = 0; i < g->nfetches; i++) json_var_ref(&j, g, g->fetches[i]);
+  json_end_arr(&j);
+  json_int(&j, "op_count", g->nops);
+  json_obj(&j, "op_types");
+  for (int i = 0; i < ntypes; i++) json_int(&j, t[i].type, t[i].n);
+  json_end_obj(&j);
+  json_obj(&j, "parameters");
+  json_int(&j, "count", g->nparams);
+  json_int(&j, "elements", (int64_t)param_numel(g));
+  json_int(&j, "bytes_loaded", (int64_t)g->param_bytes);
+  json_bool(&j, "complete", g->params_file || g->params_dir);
+  json_str(&j, "status", g->params_status);
+  json_end_obj(&j);
+  json_arr(&j, "no_shape_rule");
+  for (int i = 0; i < r->nunknown; i++) {
+    const Op *op = &g->ops[r->unknown[i]];
+    json_obj(&j, NULL);
+    json_str(&j, "type", op->type);
+    json_int(&j, "block", op->block);
+    json_int(&j, "op", op->index);
+    json_end_obj(&j);
+  }
+  json_end_arr(&j);
+  json_arr(&j, "shape_mismatches");
+  for (int i = 0; i < r->nmismatch; i++) json_str(&j, NULL, g->vars[r->mismatch[i]].name);
+  json_end_arr(&j);
+  json_arr(&j, "cannot_compile");
+  for (int k = 0; k < g->nops; k++) {
+    const Op *op = &g->ops[k];
+    if (compilable(op)) continue;
+    json_obj(&j, NULL);
+    json_str(&j, "type", op->type);
+    json_int(&j, "block", op->block);
+    json_int(&j, "op", op->index);
+    json_end_obj(&j);
+  }
+  json_end_arr(&j);
+  json_arr(&j, "vars");
+  for (int i = 0; i < g->nvars; i++) {
+    const Var *v = &g->vars[i];
+    json_obj(&j, NULL);
+    json_str(&j, "name", v->name);
+    json_int(&j, "block", v->block);
+    json_int(&j, "kind", v->vtype);
+    json_str(&j, "dtype", rt_dtype_name(v->dtype));
+    json_shape(&j, "shape", &v->shape);
+    json_str(&j, "declared_dtype", rt_dtype_name(v->decl_dtype));
+    json_shape(&j, "declared_shape", &v->decl);
+    json_bool(&j, "inferred", (v->flags & VAR_INFERRED) != 0);
+    json_bool(&j, "persistable", (v->flags & VAR_PERSISTABLE) != 0);
+    json_bool(&j, "parameter", (v->flags & VAR_PARAM) != 0);
+    json_end_obj(&j);
+  }
+  json_end_arr(&j);
+  if (o->ops) {
+    json_arr(&j, "ops");
+    for (int k = 0; k < g->nops; k++) {
+      const Op *op = &g->ops[k];
+      json_obj(&j, NULL);
+      json_str(&j, "type", op->type);
+      json_int(&j, "block", op->block);
+      json_int(&j, "op", op->index);
+      json_slots(&j, g, "inputs", op->in, op->nin);
+      json_slots(&j, g, "outputs", op->out, op->nout);
+      json_end_obj(&j);
+    }
+    json_end_arr(&j);
+  }
+  json_end_obj(&j);
+  json_finish(&j);
+}
+
+void inspect_print(const Graph *g, const InferReport *r, const InspectOpts *o) {
+  if (o->json) json_report(g, r, o);
+  else text_report(g, r, o);
+}

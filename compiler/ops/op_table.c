@@ -1,0 +1,59 @@
+/* The one table of op definitions, built from op_list.h. */
+#include <string.h>
+
+#include "ops.h"
+
+#define OP(name) extern const OpDef op_##name;
+#include "op_list.h"
+#undef OP
+
+static const OpDef *const table[] = {
+#define OP(name) &op_##name,
+#include "op_list.h"
+#undef OP
+};
+
+static const char *const names[] = {
+#define OP(name) #name,
+#include "op_list.h"
+#undef OP
+};
+
+enum {
+  OP_LIST_COUNT = 0
+#define OP(name) +1
+#include "op_list.h"
+#undef OP
+};
+
+_Static_assert(sizeof table / sizeof table[0] == OP_LIST_COUNT,
+               "every op in op_list.h has a descriptor");
+_Static_assert(sizeof names / sizeof names[0] == OP_LIST_COUNT,
+               "every op in op_list.h has a name");
+
+const OpDef *op_def_find(const char *type) {
+  int lo = 0, hi = OP_LIST_COUNT - 1;
+  while (lo <= hi) {
+    int mid = (lo + hi) / 2, c = strcmp(type, names[mid]);
+    if (c == 0) return table[mid];
+    if (c < 0) hi = mid - 1;
+    else lo = mid + 1;
+  }
+  return NULL;
+}
+
+int op_def_count(void) { return OP_LIST_COUNT; }
+
+const OpDef *op_def_at(int i) { return i >= 0 && i < OP_LIST_COUNT ? table[i] : NULL; }
+
+/* Used by the unit tests: the list must be sorted (binary search) and each
+ * descriptor must carry the name it is listed under. Returns the index of
+ * the first bad entry, or -1. */
+int op_table_check(void) {
+  for (int i = 0; i < OP_LIST_COUNT; i++) {
+    if (strcmp(table[i]->type, names[i]) != 0) return i;
+    if (i && strcmp(names[i - 1], names[i]) >= 0) return i;
+    if (!table[i]->infer) return i;
+  }
+  return -1;
+}

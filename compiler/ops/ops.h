@@ -1,0 +1,77 @@
+/* Op definitions: everything paddlec knows about one Paddle op type lives in
+ * that op's file under compiler/ops/ and is exported as one OpDef descriptor,
+ * listed once in op_list.h (STYLE.md habit 1).  Families of ops that differ
+ * only by a scalar function (unary activations, elementwise binaries,
+ * comparisons, reductions) share one file with a table.
+ *
+ * This header is also the API a shape rule uses: slot access, setting an
+ * output's shape and dtype, and errors that name the file and the op. */
+#ifndef PADDLEC_OPS_H
+#define PADDLEC_OPS_H
+
+#include "../attr.h"
+#include "../graph.h"
+
+typedef struct OpCtx {
+  Graph *g; /* the program */
+  Op *op;   /* the op being processed */
+} OpCtx;
+
+/* Shape and dtype rule: reads input shapes and attributes, sets every output
+ * it defines with ctx_set().  Returns 0, or -1 after ctx_fail(). */
+typedef int (*OpInferFn)(OpCtx *c);
+
+struct EmitCtx;
+/* C emitter: writes the kernel for one op.  NULL until paddlec can compile
+ * the op (code generation lands with the compile command). */
+typedef int (*OpEmitFn)(struct EmitCtx *e);
+
+typedef struct OpDef {
+  const char *type;  /* Paddle op type */
+  OpInferFn infer;   /* shape and dtype rule */
+  OpEmitFn emit_c;   /* C emitter, or NULL */
+  /* Input slots bound to objects that Paddle's executor keeps in its scope
+   * and the program never declares (e.g. create_py_reader's blocking_queue,
+   * made by the Python DataLoader).  NULL-terminated; NULL = none.  Any other
+   * undeclared variable is an error. */
+  const char *const *scope_inputs;
+} OpDef;
+
+/* The definition for an op type, or NULL when paddlec does not know it. */
+const OpDef *op_def_find(const char *type);
+/* Number of op types known, and the i-th (sorted by type) — for listings. */
+int op_def_count(void);
+const OpDef *op_def_at(int i);
+/* Self-check of the table (sorted, names match, every rule present): index of
+ * the first bad entry, or -1.  Run by the unit tests. */
+int op_table_check(void);
+
+/* ---- helpers for rules ---- */
+/* Number of vars bound to an input/output slot (0 if the slot is absent). */
+int ctx_nin(const OpCtx *c, const char *slot);
+int ctx_nout(const OpCtx *c, const char *slot);
+/* The i-th var of a slot, or NULL when absent or "@EMPTY@". */
+Var *ctx_in(const OpCtx *c, const char *slot, int i);
+Var *ctx_out(const OpCtx *c, const char *slot, int i);
+/* Like ctx_in, but a missing input or one without a known shape is an error. */
+Var *ctx_need(OpCtx *c, const char *slot, int i);
+/* Sets the i-th output of a slot (no-op when the slot is absent). */
+void ctx_set(OpCtx *c, const char *slot, int i, const Shape *s, int dtype);
+/* Sets every output of a slot to the same shape and dtype. */
+void ctx_set_all(OpCtx *c, const char *slot, const Shape *s, int dtype);
+/* Prints "<file>: block B op I (type -> out): <msg>" and returns -1. */
+int ctx_fail(OpCtx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Normalizes a possibly negative axis for `rank`; -1 when out of range. */
+int axis_norm(int64_t axis, int rank);
+/* Paddle's elementwise broadcast with `axis` (spec section 7.2). */
+int shape_broadcast(OpCtx *c, const Shape *x, const Shape *y, int64_t axis, Shape *out);
+/* Product of dims [from, to) with DIM_UNKNOWN propagation. */
+int64_t dims_prod(const Shape *s, int from, int to);
+/* Shape of rank n from a list of dims. */
+Shape shape_make(int n, const int64_t *d);
+/* The shape of a scalar result: [] for programs saved by Paddle >= 2.5 and
+ * for version 0 (develop) files that use 0-D tensors, [1] before that. */
+Shape shape_scalar(const OpCtx *c);
+
+#endif

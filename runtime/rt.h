@@ -1,0 +1,71 @@
+/* libpaddlec_rt: the small runtime shared by the compiler and generated code.
+ *
+ * This header holds what both sides need: status codes, Paddle's dtype
+ * numbers, and the reader for Paddle's tensor-record format (the format of
+ * .pdiparams files and 1.x per-variable parameter files; spec section 5).
+ * Every exported name carries the rt_ prefix; nothing here keeps global state.
+ */
+#ifndef PADDLEC_RT_H
+#define PADDLEC_RT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Status codes, grouped by category (0 = success). */
+typedef enum RtStatus {
+  RT_OK = 0,
+  RT_ERR_FORMAT = 10,    /* malformed bytes in a parameter or .npy file */
+  RT_ERR_TRUNCATED = 11, /* the data ends before the record does */
+  RT_ERR_DTYPE = 12,     /* a dtype number this build does not know */
+  RT_ERR_IO = 20,        /* open/read/write failed */
+  RT_ERR_NOMEM = 30,     /* the allocation hook returned NULL */
+} RtStatus;
+
+/* VarType.Type numbers used as element dtypes (spec table 2.1). */
+enum {
+  RT_DT_BOOL = 0,
+  RT_DT_INT16 = 1,
+  RT_DT_INT32 = 2,
+  RT_DT_INT64 = 3,
+  RT_DT_FP16 = 4,
+  RT_DT_FP32 = 5,
+  RT_DT_FP64 = 6,
+  RT_DT_SIZE_T = 19,
+  RT_DT_UINT8 = 20,
+  RT_DT_INT8 = 21,
+  RT_DT_BF16 = 22,
+  RT_DT_COMPLEX64 = 23,
+  RT_DT_COMPLEX128 = 24,
+  RT_DT_FP8_E4M3FN = 32,
+  RT_DT_FP8_E5M2 = 33,
+};
+
+#define RT_MAX_RANK 10 /* Paddle allows 9 dims; XShape vars add one */
+
+/* Bytes per element of a dtype number, or 0 when it is not an element type. */
+size_t rt_dtype_size(int dtype);
+/* Paddle's lower-case name ("float32", "int64", ...), or NULL. */
+const char *rt_dtype_name(int dtype);
+
+/* The header of one tensor record, as found in the stream. */
+typedef struct RtTensorHdr {
+  int dtype;                  /* TensorDesc.data_type */
+  int rank;                   /* number of dims (0 = 0-D tensor) */
+  int64_t dims[RT_MAX_RANK];  /* TensorDesc.dims */
+  uint64_t lod_levels;        /* LoD levels found (0 for parameters) */
+  uint64_t numel;             /* product of dims */
+  uint64_t data_offset;       /* offset of the raw data from the record start */
+  uint64_t data_bytes;        /* numel * element size */
+  uint64_t record_bytes;      /* the whole record, header and data */
+} RtTensorHdr;
+
+/* Parses the tensor record that starts at buf[0] (len bytes available).
+ * On failure returns a status and writes a one-line reason into err. */
+RtStatus rt_tensor_parse(const uint8_t *buf, size_t len, RtTensorHdr *hdr,
+                         char *err, size_t errlen);
+
+/* Allocation hook: every runtime allocation goes through it. */
+typedef void *(*RtAllocFn)(void *user, size_t bytes);
+typedef void (*RtFreeFn)(void *user, void *ptr);
+
+#endif
