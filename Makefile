@@ -3,6 +3,7 @@
 #   make              install missing Debian packages, build build/paddlec and
 #                     build/libpaddlec_rt.a
 #   make CC=clang     the same with clang (objects go to build/obj-clang)
+#   make sample       build, then inspect the sample model in samples/mlp
 #   make test         build, prepare the Paddle oracle, run every test
 #   make oracle       the virtualenv with the pinned paddlepaddle wheel
 #   make asan         paddlec built with AddressSanitizer + UBSan
@@ -34,7 +35,7 @@ RT_OBJ   := $(RT_SRC:%.c=$(OBJ)/%.o)
 CC_OBJ   := $(CC_SRC:%.c=$(OBJ)/%.o) $(OBJ)/gen/framework.pb-c.o
 LIB_OBJ  := $(filter-out $(OBJ)/compiler/main.o,$(CC_OBJ))
 
-.PHONY: all deps test oracle asan unit clean
+.PHONY: all deps test oracle asan unit sample clean
 all: $(BUILD)/paddlec $(BUILD)/libpaddlec_rt.a
 
 deps: $(BUILD)/.deps
@@ -77,7 +78,7 @@ $(BUILD)/paddlec: $(CC_OBJ) $(BUILD)/libpaddlec_rt.a
 
 # Sanitizer build used by the tests (bad inputs, unit tests).
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-asan: | $(BUILD)/.deps
+asan: $(GEN)/framework.pb-c.h $(GEN)/op_list.h | $(BUILD)/.deps
 	$(MAKE) CC=clang CFLAGS="-O1 -g $(SAN)" BUILD=$(BUILD)/asan OBJ=$(BUILD)/asan/obj $(BUILD)/asan/paddlec $(BUILD)/asan/unit_tests \
 	  GEN=$(GEN)
 
@@ -95,6 +96,10 @@ $(VENV)/.ok: | $(BUILD)/.deps
 
 test: all unit asan oracle
 	$(PYTHON) -m pytest -q -p no:cacheprovider tests $(PYTEST_ARGS)
+
+# The README's first command: what paddlec sees in the sample model.
+sample: $(BUILD)/paddlec
+	$(BUILD)/paddlec inspect samples/mlp
 
 clean:
 	rm -rf $(BUILD)

@@ -1,0 +1,49 @@
+"""Shared pieces of the test suite: where things are, and how to run paddlec.
+
+Tests run the sanitizer build (build/asan/paddlec: AddressSanitizer, leak
+checking and UBSan) so every run doubles as a memory-safety check."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.path.join(ROOT, "build")
+PADDLEC = os.path.join(BUILD, "asan", "paddlec")
+MODELS = os.path.normpath(os.path.join(ROOT, "..", "shared", "models"))
+FIXTURES = os.path.join(BUILD, "fixtures")
+SAN_ENV = dict(os.environ, ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:exitcode=99",
+               UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:exitcode=98")
+
+
+def run(args, binary=PADDLEC):
+    """Runs paddlec; returns CompletedProcess with text stdout/stderr."""
+    p = subprocess.run([binary] + list(args), capture_output=True, text=True, env=SAN_ENV,
+                       timeout=600)
+    assert "AddressSanitizer" not in p.stderr and "runtime error" not in p.stderr \
+        and "LeakSanitizer" not in p.stderr, p.stderr[-4000:]
+    return p
+
+
+def inspect_json(path, *extra):
+    p = run(["inspect", path, "--json"] + list(extra))
+    assert p.returncode == 0, p.stderr
+    return json.loads(p.stdout)
+
+
+def real_models():
+    if not os.path.isdir(MODELS):
+        return []
+    return sorted(d for d in os.listdir(MODELS) if os.path.isdir(os.path.join(MODELS, d)))
+
+
+@pytest.fixture(scope="session")
+def fixtures_dir():
+    """Generates the Paddle-made fixtures once (kept in build/fixtures)."""
+    script = os.path.join(ROOT, "tests", "oracle", "make_fixtures.py")
+    p = subprocess.run([sys.executable, script, FIXTURES], capture_output=True, text=True,
+                       timeout=1800)
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
+    return FIXTURES

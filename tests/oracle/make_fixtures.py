@@ -1,0 +1,245 @@
+"""Builds the test fixtures with real Paddle (the oracle), the way users export.
+
+    python make_fixtures.py OUTDIR [NAME ...]
+
+For each fixture, OUTDIR/NAME/ gets:
+  model.pdmodel, model.pdiparams   the saved program and parameters
+  input_<i>.npy                    random inputs (fixed seeds), feed order
+  output_<i>.npy                   what Paddle's Executor computes on the saved files
+  paddle.json                      what Paddle reports for the loaded program: feeds,
+                                   fetches, and every variable's shape and dtype
+Training fixtures also get startup.pdmodel (the startup program).
+A fixture whose paddle.json exists is not rebuilt.
+"""
+import json
+import os
+import sys
+
+os.environ.setdefault("FLAGS_enable_pir_api", "0")
+import numpy as np  # noqa: E402
+import paddle  # noqa: E402
+from paddle.static import InputSpec  # noqa: E402
+
+SEED = 2024
+
+
+def _dtype_name(dt):
+    s = str(dt)
+    return s.replace("paddle.", "").replace("VarType.", "").lower().replace("fp32", "float32")
+
+
+def describe(program, feeds, fetches):
+    """What Paddle reports about a loaded program."""
+    vars_ = {}
+    for block in program.blocks:
+        for v in block.vars.values():
+            try:
+                shape = list(v.shape)
+                dtype = str(v.dtype)
+            except Exception:  # holders (feed/fetch) have no shape
+                continue
+            vars_[v.name] = {"shape": shape, "dtype": dtype, "block": block.idx}
+    return {"feeds": feeds, "fetches": [f.name for f in fetches], "vars": vars_}
+
+
+def run_reference(prefix, out_dir, batch, rng, int_high=None):
+    """Loads the saved files with Paddle's Executor and records inputs/outputs."""
+    paddle.enable_static()
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    scope = paddle.static.Scope()
+    with paddle.static.scope_guard(scope):
+        prog, feeds, fetches = paddle.static.load_inference_model(prefix, exe)
+        block = prog.global_block()
+        feed_dict = {}
+        for i, name in enumerate(feeds):
+            v = block.var(name)
+            shape = [batch if d < 0 else d for d in v.shape]
+            if "int" in str(v.dtype):
+                high = int_high[i] if int_high else 10
+                x = rng.integers(0, high, size=shape).astype(
+                    "int64" if "int64" in str(v.dtype) else "int32")
+            else:
+                x = rng.standard_normal(shape).astype("float32")
+            feed_dict[name] = x
+            np.save(os.path.join(out_dir, f"input_{i}.npy"), x)
+        outs = exe.run(prog, feed=feed_dict, fetch_list=fetches)
+        for i, o in enumerate(outs):
+            np.save(os.path.join(out_dir, f"output_{i}.npy"), np.asarray(o))
+        with open(os.path.join(out_dir, "paddle.json"), "w") as f:
+            json.dump(describe(prog, feeds, fetches), f, indent=1, sort_keys=True)
+    paddle.disable_static()
+
+
+def jit_export(layer, specs, out_dir):
+    layer.eval()
+    prefix = os.path.join(out_dir, "model")
+    static = paddle.jit.to_static(layer, input_spec=specs, full_graph=True)
+    paddle.jit.save(static, prefix)
+    return prefix
+
+
+# ---- the fixtures -------------------------------------------------------
+
+def mlp_static(out_dir):
+    """A static-graph MLP saved with save_inference_model (fc = mul + add)."""
+    paddle.enable_static()
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    main.random_seed = startup.random_seed = SEED
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [None, 64], "float32")
+        h = paddle.static.nn.fc(x, 32, activation="relu")
+        h = paddle.static.nn.fc(h, 32, activation="tanh")
+        y = paddle.nn.functional.softmax(paddle.static.nn.fc(h, 10))
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    exe.run(startup)
+    prefix = os.path.join(out_dir, "model")
+    paddle.static.save_inference_model(prefix, [x], [y], exe, program=main)
+    paddle.disable_static()
+    return prefix
+
+
+class MLP(paddle.nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.l1 = paddle.nn.Linear(64, 48)
+        self.l2 = paddle.nn.Linear(48, 10)
+
+    def forward(self, x):
+        return paddle.nn.functional.softmax(self.l2(paddle.nn.functional.relu(self.l1(x))))
+
+
+def mlp(out_dir):
+    return jit_export(MLP(), [InputSpec([None, 64], "float32", "x")], out_dir)
+
+
+class LeNet(paddle.nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.c1 = paddle.nn.Conv2D(1, 6, 5, padding=2)
+        self.c2 = paddle.nn.Conv2D(6, 16, 5)
+        self.p = paddle.nn.MaxPool2D(2, 2)
+        self.f1 = paddle.nn.Linear(16 * 5 * 5, 120)
+        self.f2 = paddle.nn.Linear(120, 84)
+        self.f3 = paddle.nn.Linear(84, 10)
+
+    def forward(self, x):
+        x = self.p(paddle.nn.functional.relu(self.c1(x)))
+        x = self.p(paddle.nn.functional.relu(self.c2(x)))
+        x = paddle.flatten(x, 1)
+        x = paddle.nn.functional.relu(self.f1(x))
+        x = paddle.nn.functional.relu(self.f2(x))
+        return self.f3(x)
+
+
+def lenet(out_dir):
+    return jit_export(LeNet(), [InputSpec([None, 1, 28, 28], "float32", "image")], out_dir)
+
+
+def vision(name):
+    def build(out_dir):
+        import paddle.vision.models as M
+        net = getattr(M, name)(pretrained=False)
+        return jit_export(net, [InputSpec([None, 3, 224, 224], "float32", "image")], out_dir)
+    return build
+
+
+class Bert(paddle.nn.Layer):
+    """A small BERT-style encoder: embeddings, 4 layers, hidden 256, 4 heads."""
+
+    def __init__(self, vocab=1000, hidden=256, heads=4, layers=4, seq=128):
+        super().__init__()
+        self.word = paddle.nn.Embedding(vocab, hidden, padding_idx=0)
+        self.pos = paddle.nn.Embedding(seq, hidden)
+        self.typ = paddle.nn.Embedding(2, hidden)
+        self.norm = paddle.nn.LayerNorm(hidden)
+        layer = paddle.nn.TransformerEncoderLayer(hidden, heads, hidden * 4, dropout=0.1,
+                                                  activation="gelu")
+        self.enc = paddle.nn.TransformerEncoder(layer, layers)
+        self.pool = paddle.nn.Linear(hidden, hidden)
+
+    def forward(self, ids, types):
+        pos = paddle.arange(ids.shape[1], dtype="int64").unsqueeze(0)
+        mask = paddle.unsqueeze(paddle.cast(ids == 0, "float32") * -1e4, [1, 2])
+        x = self.norm(self.word(ids) + self.pos(pos) + self.typ(types))
+        x = self.enc(x, mask)
+        return x, paddle.tanh(self.pool(x[:, 0]))
+
+
+def bert(out_dir):
+    specs = [InputSpec([None, 128], "int64", "input_ids"),
+             InputSpec([None, 128], "int64", "token_type_ids")]
+    return jit_export(Bert(), specs, out_dir)
+
+
+def train_mlp(out_dir):
+    """A training program: MLP + mean squared error + SGD, with its startup
+    program and the initialized persistables in one combined file."""
+    paddle.enable_static()
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    main.random_seed = startup.random_seed = SEED
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [None, 13], "float32")
+        y = paddle.static.data("y", [None, 1], "float32")
+        h = paddle.static.nn.fc(x, 16, activation="relu")
+        pred = paddle.static.nn.fc(h, 1)
+        loss = paddle.mean(paddle.nn.functional.square_error_cost(pred, y))
+        paddle.optimizer.SGD(learning_rate=0.01).minimize(loss)
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    exe.run(startup)
+    with open(os.path.join(out_dir, "model.pdmodel"), "wb") as f:
+        f.write(main.desc.serialize_to_string())
+    with open(os.path.join(out_dir, "startup.pdmodel"), "wb") as f:
+        f.write(startup.desc.serialize_to_string())
+    persist = sorted([v for v in main.list_vars() if v.persistable and v.name not in ("feed", "fetch")],
+                     key=lambda v: v.name)
+    paddle.static.save_vars(exe, out_dir, main, vars=persist, filename="model.pdiparams")
+    rng = np.random.default_rng(SEED)
+    xs = rng.standard_normal((8, 13)).astype("float32")
+    ys = rng.standard_normal((8, 1)).astype("float32")
+    np.save(os.path.join(out_dir, "input_0.npy"), xs)
+    np.save(os.path.join(out_dir, "input_1.npy"), ys)
+    (lv,) = exe.run(main, feed={"x": xs, "y": ys}, fetch_list=[loss])
+    np.save(os.path.join(out_dir, "output_0.npy"), np.asarray(lv))
+    with open(os.path.join(out_dir, "paddle.json"), "w") as f:
+        json.dump(describe(main, ["x", "y"], [loss]), f, indent=1, sort_keys=True)
+    paddle.disable_static()
+    return None
+
+
+FIXTURES = {
+    "mlp": (mlp, {}),
+    "mlp_static": (mlp_static, {}),
+    "lenet": (lenet, {}),
+    "resnet18": (vision("resnet18"), {}),
+    "resnet50": (vision("resnet50"), {}),
+    "mobilenet_v1": (vision("mobilenet_v1"), {}),
+    "mobilenet_v2": (vision("mobilenet_v2"), {}),
+    "mobilenet_v3": (vision("mobilenet_v3_small"), {}),
+    "bert": (bert, {"int_high": [1000, 2]}),
+    "train_mlp": (train_mlp, {}),
+}
+
+
+def build(name, root):
+    out_dir = os.path.join(root, name)
+    if os.path.exists(os.path.join(out_dir, "paddle.json")):
+        return
+    os.makedirs(out_dir, exist_ok=True)
+    paddle.seed(SEED)
+    np.random.seed(SEED)
+    fn, opts = FIXTURES[name]
+    prefix = fn(out_dir)
+    if prefix:
+        run_reference(prefix, out_dir, 2, np.random.default_rng(SEED), opts.get("int_high"))
+    print("fixture", name, "ready", flush=True)
+
+
+def main(argv):
+    root = argv[1]
+    names = argv[2:] or list(FIXTURES)
+    for n in names:
+        build(n, root)
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -1,0 +1,200 @@
+"""Every kind of bad input gets one clear line naming the file (and the op or
+variable), exit status 1, and no crash or leak (the sanitizer build runs)."""
+import os
+import shutil
+import struct
+
+import pytest
+
+from conftest import MODELS, run
+
+
+def tensor_records(data):
+    """Splits a combined parameter file into (header, desc_bytes, payload)
+    tuples, following spec section 5.1 (written here independently of paddlec)."""
+    out, off = [], 0
+    sizes = {5: 4, 3: 8, 2: 4, 6: 8}
+    while off < len(data):
+        start = off
+        off += 4
+        (levels,) = struct.unpack_from("<Q", data, off)
+        off += 8
+        for _ in range(levels):
+            (n,) = struct.unpack_from("<Q", data, off)
+            off += 8 + n
+        off += 4
+        (dsize,) = struct.unpack_from("<i", data, off)
+        off += 4
+        desc = data[off:off + dsize]
+        off += dsize
+        dtype, dims, i = None, [], 0
+        while i < len(desc):  # varint fields 1 (dtype) and 2 (dims, unpacked)
+            key = desc[i]
+            i += 1
+            v, shift = 0, 0
+            while True:
+                b = desc[i]
+                i += 1
+                v |= (b & 0x7F) << shift
+                shift += 7
+                if not b & 0x80:
+                    break
+            if key == 0x08:
+                dtype = v
+            elif key == 0x10:
+                dims.append(v)
+        n = sizes[dtype]
+        for d in dims:
+            n *= d
+        out.append((data[start:off - dsize], desc, data[off:off + n], dtype, dims))
+        off += n
+    return out
+
+
+def join(records):
+    return b"".join(h + d + p for h, d, p, _, _ in records)
+
+
+def varint(v):
+    b = bytearray()
+    while True:
+        if v < 0x80:
+            b.append(v)
+            return bytes(b)
+        b.append((v & 0x7F) | 0x80)
+        v >>= 7
+
+
+def desc_bytes(dtype, dims):
+    return b"\x08" + varint(dtype) + b"".join(b"\x10" + varint(d) for d in dims)
+
+
+def with_desc(rec, dtype, dims):
+    h, _, p, _, _ = rec
+    d = desc_bytes(dtype, dims)
+    return (h[:-4] + struct.pack("<i", len(d)), d, p, dtype, dims)
+
+
+@pytest.fixture
+def mlp(fixtures_dir, tmp_path):
+    """A private copy of the Paddle-exported MLP fixture."""
+    d = tmp_path / "mlp"
+    d.mkdir()
+    for f in ("model.pdmodel", "model.pdiparams"):
+        shutil.copy(os.path.join(fixtures_dir, "mlp", f), d / f)
+    return d
+
+
+def bad(args, *must_contain):
+    p = run(args)
+    assert p.returncode == 1, (p.returncode, p.stdout[-500:], p.stderr)
+    lines = [ln for ln in p.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1, p.stderr
+    assert lines[0].startswith("paddlec: error: ")
+    for s in must_contain:
+        assert s in lines[0], (s, lines[0])
+    return lines[0]
+
+
+def test_not_a_protobuf(tmp_path):
+    f = tmp_path / "junk.pdmodel"
+    f.write_bytes(bytes(range(256)) * 4)
+    bad(["inspect", str(f)], str(f), "not a Paddle ProgramDesc")
+
+
+def test_text_file_is_not_a_program(tmp_path):
+    f = tmp_path / "notes.pdmodel"
+    f.write_text("hello, this is not a model\n")
+    bad(["inspect", str(f)], str(f), "not a Paddle ProgramDesc")
+
+
+def test_truncated_program(mlp):
+    f = mlp / "model.pdmodel"
+    data = f.read_bytes()
+    f.write_bytes(data[: len(data) // 2])
+    bad(["inspect", str(f)], str(f))
+
+
+def test_empty_file(tmp_path):
+    f = tmp_path / "empty.pdmodel"
+    f.write_bytes(b"")
+    bad(["inspect", str(f)], str(f), "empty")
+
+
+def test_directory_without_model(tmp_path):
+    (tmp_path / "readme.txt").write_text("nothing here")
+    bad(["inspect", str(tmp_path)], str(tmp_path), "no Paddle model")
+
+
+def test_truncated_params(mlp):
+    f = mlp / "model.pdiparams"
+    data = f.read_bytes()
+    f.write_bytes(data[:-10])
+    bad(["inspect", str(mlp)], "model.pdiparams", "truncated", "parameter '")
+
+
+def test_trailing_bytes_after_last_tensor(mlp):
+    f = mlp / "model.pdiparams"
+    f.write_bytes(f.read_bytes() + b"\0" * 7)
+    bad(["inspect", str(mlp)], "model.pdiparams", "7 trailing bytes")
+
+
+def test_param_dtype_disagrees(mlp):
+    f = mlp / "model.pdiparams"
+    recs = tensor_records(f.read_bytes())
+    recs[0] = with_desc(recs[0], 2, recs[0][4])  # float32 -> int32, same size
+    f.write_bytes(join(recs))
+    bad(["inspect", str(mlp)], "model.pdiparams", "int32", "float32", "linear_0.b_0")
+
+
+def test_param_dims_disagree(mlp):
+    f = mlp / "model.pdiparams"
+    recs = tensor_records(f.read_bytes())
+    i = next(k for k, r in enumerate(recs) if len(r[4]) == 2)
+    recs[i] = with_desc(recs[i], 5, list(reversed(recs[i][4])))  # same bytes, dims swapped
+    f.write_bytes(join(recs))
+    bad(["inspect", str(mlp)], "model.pdiparams", "dims", "VarDesc")
+
+
+def test_param_size_disagrees(mlp):
+    f = mlp / "model.pdiparams"
+    recs = tensor_records(f.read_bytes())
+    last = recs[-1]
+    recs[-1] = (last[0], last[1], last[2][:-4], last[3], last[4])  # one element short
+    f.write_bytes(join(recs))
+    bad(["inspect", str(mlp)], "model.pdiparams", "truncated", recs[-1][0] and "parameter")
+
+
+def test_unknown_dtype_number(mlp):
+    f = mlp / "model.pdiparams"
+    recs = tensor_records(f.read_bytes())
+    recs[0] = with_desc(recs[0], 99, recs[0][4])
+    f.write_bytes(join(recs))
+    bad(["inspect", str(mlp)], "model.pdiparams", "unknown dtype number 99", "linear_0.b_0")
+
+
+def test_missing_per_variable_file(tmp_path):
+    src = os.path.join(MODELS, "book_fit_a_line_2019")
+    d = tmp_path / "fit"
+    shutil.copytree(src, d)
+    os.remove(d / "fc_0.w_0")
+    bad(["inspect", str(d)], "fc_0.w_0", "missing parameter file")
+
+
+def test_op_references_undeclared_var(mlp):
+    from paddle.base.proto import framework_pb2
+    f = mlp / "model.pdmodel"
+    pd = framework_pb2.ProgramDesc()
+    pd.ParseFromString(f.read_bytes())
+    op = next(o for o in pd.blocks[0].ops if o.type == "relu")
+    op.inputs[0].arguments[0] = "ghost_var"
+    f.write_bytes(pd.SerializeToString())
+    bad(["inspect", str(f)], str(f), "relu", "ghost_var", "no block declares")
+
+
+def test_graph_needs_output(mlp):
+    bad(["graph", str(mlp)], "-o")
+
+
+def test_unknown_option(mlp):
+    bad(["inspect", str(mlp), "--frobnicate"], "--frobnicate")

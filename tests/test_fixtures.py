@@ -1,0 +1,57 @@
+"""Programs exported by real Paddle (tests/oracle/make_fixtures.py, fixed
+seeds, the way users export): each parses, its parameters load completely, and
+every variable's inferred shape and dtype equal what Paddle reports for the
+loaded program (paddle.json, written by the oracle)."""
+import json
+import os
+
+import pytest
+
+from conftest import inspect_json
+
+NAMES = ["mlp", "mlp_static", "lenet", "resnet18", "resnet50", "mobilenet_v1", "mobilenet_v2",
+         "mobilenet_v3", "bert", "train_mlp"]
+
+
+def paddle_dtype(s):
+    return s.replace("paddle.", "")
+
+
+def load(fixtures_dir, name):
+    d = os.path.join(fixtures_dir, name)
+    with open(os.path.join(d, "paddle.json")) as f:
+        ref = json.load(f)
+    model = os.path.join(d, "model.pdmodel")
+    return ref, inspect_json(model, "--params", os.path.join(d, "model.pdiparams"))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_fixture_shapes_match_paddle(fixtures_dir, name):
+    ref, j = load(fixtures_dir, name)
+    assert j["no_shape_rule"] == [] and j["shape_mismatches"] == []
+    assert j["parameters"]["complete"], j["parameters"]
+    assert [f["name"] for f in j["feeds"]] == (ref["feeds"] if name != "train_mlp" else [])
+    if name != "train_mlp":
+        assert [f["name"] for f in j["fetches"]] == ref["fetches"]
+    ours = {v["name"]: v for v in j["vars"]}
+    checked = 0
+    for vname, r in ref["vars"].items():
+        if vname not in ours or ours[vname]["shape"] is None:
+            continue
+        assert ours[vname]["shape"] == r["shape"], (vname, ours[vname]["shape"], r["shape"])
+        assert ours[vname]["dtype"] == paddle_dtype(r["dtype"]), (vname, r["dtype"])
+        checked += 1
+    inferred = sum(1 for v in j["vars"] if v["inferred"])
+    assert checked >= len(ref["vars"]) * 0.9 and inferred > 0
+
+
+def test_train_mlp_startup_program(fixtures_dir):
+    """The startup program initializes every persistable of the main program."""
+    d = os.path.join(fixtures_dir, "train_mlp")
+    main = inspect_json(os.path.join(d, "model.pdmodel"), "--no-params")
+    start = inspect_json(os.path.join(d, "startup.pdmodel"), "--no-params")
+    assert start["no_shape_rule"] == [] and start["shape_mismatches"] == []
+    params = {v["name"] for v in main["vars"] if v["parameter"]}
+    written = {v["name"] for v in start["vars"] if v["inferred"]}
+    assert params <= written, params - written
+    assert "sgd" in main["op_types"] and "mean_grad" in main["op_types"]
