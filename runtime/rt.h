@@ -64,6 +64,20 @@ typedef struct RtTensorHdr {
 RtStatus rt_tensor_parse(const uint8_t *buf, size_t len, RtTensorHdr *hdr,
                          char *err, size_t errlen);
 
+/* A .npy array read into memory (rt_npy_read allocates `data`). */
+typedef struct RtNpy {
+  int dtype;                 /* Paddle dtype number */
+  int rank;                  /* number of dims */
+  int64_t dims[RT_MAX_RANK]; /* shape */
+  void *data;                /* C-order elements */
+  size_t bytes;              /* size of data */
+} RtNpy;
+
+RtStatus rt_npy_read(const char *path, RtNpy *a, char *err, size_t errlen);
+void rt_npy_free(RtNpy *a);
+RtStatus rt_npy_write(const char *path, int dtype, int rank, const int64_t *dims, const void *data,
+                      char *err, size_t errlen);
+
 /* Allocation hook: every runtime allocation goes through it. */
 typedef void *(*RtAllocFn)(void *user, size_t bytes);
 typedef void (*RtFreeFn)(void *user, void *ptr);

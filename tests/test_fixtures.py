@@ -10,11 +10,13 @@ import pytest
 from conftest import inspect_json
 
 NAMES = ["mlp", "mlp_static", "lenet", "resnet18", "resnet50", "mobilenet_v1", "mobilenet_v2",
-         "mobilenet_v3", "bert", "train_mlp"]
+         "mobilenet_v3", "bert", "train_mlp", "dtypes"]
 
 
 def paddle_dtype(s):
-    return s.replace("paddle.", "")
+    """Paddle prints bfloat16 as uint16 (numpy has no bfloat16)."""
+    s = s.replace("paddle.", "")
+    return "bfloat16" if s == "uint16" else s
 
 
 def load(fixtures_dir, name):
@@ -55,3 +57,14 @@ def test_train_mlp_startup_program(fixtures_dir):
     written = {v["name"] for v in start["vars"] if v["inferred"]}
     assert params <= written, params - written
     assert "sgd" in main["op_types"] and "mean_grad" in main["op_types"]
+
+
+def test_every_param_dtype_loads(fixtures_dir):
+    """bool, uint8, int16, int32, int64, float16, bfloat16, float32, float64
+    parameters: each read and checked, 2x3 elements of its size (bytes by hand:
+    6 * (1+1+2+4+8+2+2+4+8) = 192)."""
+    _, j = load(fixtures_dir, "dtypes")
+    got = sorted(v["dtype"] for v in j["vars"] if v["parameter"])
+    assert got == sorted(["bool", "uint8", "int16", "int32", "int64", "float16", "bfloat16",
+                          "float32", "float64"])
+    assert j["parameters"]["bytes_loaded"] == 192

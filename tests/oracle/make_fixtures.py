@@ -206,6 +206,31 @@ def train_mlp(out_dir):
     return None
 
 
+def dtypes(out_dir):
+    """Parameters of every dtype a model file can hold, each feeding the output
+    (so none is pruned): the reader must load and check them all."""
+    paddle.enable_static()
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    # (int8 is left out: paddle.cast refuses it as an input in 2.6; uint16 is bfloat16)
+    kinds = ["bool", "uint8", "int16", "int32", "int64", "float16", "uint16", "float32", "float64"]
+    rng = np.random.default_rng(SEED)
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [None, 3], "float32")
+        acc = x
+        for i, k in enumerate(kinds):
+            w = paddle.static.create_global_var([2, 3], 0, k, persistable=True, name=f"p{i}_{k}")
+            acc = acc + paddle.sum(paddle.cast(w, "float32"), axis=0)
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    exe.run(startup)
+    for i, k in enumerate(kinds):
+        val = (rng.standard_normal((2, 3)) * 10).astype(k)
+        paddle.static.global_scope().find_var(f"p{i}_{k}").get_tensor().set(val, paddle.CPUPlace())
+    prefix = os.path.join(out_dir, "model")
+    paddle.static.save_inference_model(prefix, [x], [acc], exe, program=main)
+    paddle.disable_static()
+    return prefix
+
+
 FIXTURES = {
     "mlp": (mlp, {}),
     "mlp_static": (mlp_static, {}),
@@ -217,6 +242,7 @@ FIXTURES = {
     "mobilenet_v3": (vision("mobilenet_v3_small"), {}),
     "bert": (bert, {"int_high": [1000, 2]}),
     "train_mlp": (train_mlp, {}),
+    "dtypes": (dtypes, {}),
 }
 
 

@@ -22,7 +22,9 @@ int unit_failures;
   X(test_graph_undeclared_var)            \
   X(test_graph_parent_lookup)             \
   X(test_broadcast)                       \
-  X(test_params_combined)
+  X(test_params_combined)                 \
+  X(test_npy_roundtrip)                   \
+  X(test_npy_rejects_garbage)
 
 #define DECL(n) void n(void);
 TESTS(DECL)
