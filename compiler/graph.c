@@ -45,11 +45,33 @@ static void block_insert(Graph *g, Block *b, int id) {
     }
 }
 
+/* Paddle's BlockDesc::FindVarRecursive: breadth-first from `block` over
+ * each block's forward block (backward blocks of training programs) and
+ * parent, each block visited once. */
 int graph_find_var(const Graph *g, int block, const char *name) {
-  for (int b = block; b >= 0 && b < g->nblocks; b = g->blocks[b].parent) {
-    int id = block_lookup(g, &g->blocks[b], name);
+  enum { SMALL = 64 };
+  int small_q[SMALL];
+  unsigned char small_seen[SMALL] = {0};
+  int *q = small_q;
+  unsigned char *seen = small_seen;
+  if (block < 0 || block >= g->nblocks) return -1;
+  if (g->nblocks > SMALL) {
+    q = pool_alloc(sizeof *q * (size_t)g->nblocks);
+    seen = pool_alloc((size_t)g->nblocks);
+  }
+  int head = 0, tail = 0;
+  q[tail++] = block;
+  seen[block] = 1;
+  while (head < tail) {
+    const Block *b = &g->blocks[q[head++]];
+    int id = block_lookup(g, b, name);
     if (id >= 0) return id;
-    if (g->blocks[b].parent == b) break;
+    int next[2] = {b->forward, b->parent};
+    for (int k = 0; k < 2; k++)
+      if (next[k] >= 0 && next[k] < g->nblocks && !seen[next[k]]) {
+        seen[next[k]] = 1;
+        q[tail++] = next[k];
+      }
   }
   return -1;
 }
@@ -256,6 +278,7 @@ int graph_build(Graph *g, ProgramDesc *pd, const char *file) {
     Block *blk = &g->blocks[b];
     blk->idx = (int)b;
     blk->parent = b == 0 ? -1 : (bd->has_parent_idx ? bd->parent_idx : 0);
+    blk->forward = bd->has_forward_block_idx ? bd->forward_block_idx : -1;
     if (blk->parent >= (int)b || blk->parent < -1) {
       diag_error("%s: block %zu has parent %d, which is not an earlier block", file, b, blk->parent);
       blk->parent = b ? 0 : -1;
@@ -295,10 +318,10 @@ int graph_build(Graph *g, ProgramDesc *pd, const char *file) {
         diag_error("%s: block %zu op %zu has no type", file, b, k);
         bad = 1;
       }
+      op.def = op_def_find(op.type); /* before binding: it names scope inputs */
       if (bind_slots(g, &op, op.desc->inputs, op.desc->n_inputs, &op.in, &op.nin) ||
           bind_slots(g, &op, op.desc->outputs, op.desc->n_outputs, &op.out, &op.nout))
         bad = 1;
-      op.def = op_def_find(op.type);
       op.sub_block = attr_block(&op, "sub_block");
       if (op.sub_block < 0) op.sub_block = attr_block(&op, "block");
       if (op.sub_block >= g->nblocks) {

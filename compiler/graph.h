@@ -89,6 +89,7 @@ typedef struct Op {
 typedef struct Block {
   int idx;        /* BlockDesc.idx */
   int parent;     /* parent block index, -1 for block 0 */
+  int forward;    /* forward_block_idx (backward blocks), -1 if none */
   int nops;       /* ops in this block */
   int *ops;       /* their ids, in program order */
   int nvars;      /* vars declared in this block */

@@ -129,10 +129,14 @@ static void text_report(const Graph *g, const InferReport *r, const InspectOpts 
       const Op *op = &g->ops[k];
       if (strcmp(op->type, t[i].type)) continue;
       char buf[32];
-      int n = snprintf(buf, sizeof buf, "%s b%d#%d", shown++ ? "," : "", op->block, op->index);
+      int n = snprintf(buf, sizeof buf, " b%d#%d", op->block, op->index);
+      if (shown++) {
+        putchar(',');
+        col++;
+      }
       if (col + n > 100) {
-        printf("\n     ");
-        col = 5;
+        printf("\n    ");
+        col = 4;
       }
       fputs(buf, stdout);
       col += n;

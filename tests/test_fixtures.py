@@ -56,7 +56,7 @@ def test_train_mlp_startup_program(fixtures_dir):
     params = {v["name"] for v in main["vars"] if v["parameter"]}
     written = {v["name"] for v in start["vars"] if v["inferred"]}
     assert params <= written, params - written
-    assert "sgd" in main["op_types"] and "mean_grad" in main["op_types"]
+    assert "sgd" in main["op_types"] and "reduce_mean_grad" in main["op_types"]
 
 
 def test_every_param_dtype_loads(fixtures_dir):

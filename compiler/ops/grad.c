@@ -1,16 +1,31 @@
-/* Gradient ops (`<forward>_grad`), as Paddle's default grad op makers build
- * them (spec 8.1): each output slot `S@GRAD` is the gradient of the forward
- * input bound to slot `S`, and has that input's shape and dtype (argument by
- * argument for duplicable slots).  Activation grads that keep only the
- * forward output (relu_grad, sigmoid_grad, ...: inputs Out, Out@GRAD) give
- * X@GRAD the shape of Out, as Paddle's ActivationOpGrad does.  Only grad ops whose Paddle InferShape
- * follows this rule are listed in op_list.h; others get their own file. */
+/* Gradient ops (`<forward>_grad`), as Paddle's grad op makers build them
+ * (spec 8.1).  Several rules, each listed with the op types whose Paddle
+ * InferShape it reproduces:
+ *
+ *  OP_GRAD (generic): each output slot `S@GRAD` is the gradient of the forward
+ *    input bound to slot `S` and gets that input's shape and dtype (argument
+ *    by argument for duplicable slots).  Activation and softmax grads that
+ *    keep only the forward output (relu_grad, sigmoid_grad, softmax_grad, ...:
+ *    inputs Out, Out@GRAD) give X@GRAD the shape of Out, as Paddle's
+ *    ActivationOpGrad does.
+ *  OP_GRAD_XSHAPE: X@GRAD = XShape[1:] (reshape2_grad, transpose2_grad, ...;
+ *    XShape is [0] + X.dims, spec 7.5).
+ *  OP_GRAD_DOUT: X@GRAD = Out@GRAD (dropout_grad, label_smooth_grad: the
+ *    forward X is not an input of the grad op).
+ *  OP_GRAD_CTL: the generic rule for control-flow grads (while_grad,
+ *    conditional_block_grad), whose X/Input may also bind vars that carry no
+ *    tensor shape (arrays, scopes); those are left alone, as Paddle does.
+ *  stack_grad, unstack_grad, instance_norm_grad, group_norm_grad: own rules.
+ *
+ * Grads of ops whose rule lives elsewhere (softmax_with_cross_entropy_grad,
+ * cross_entropy_grad2, huber_loss_grad, ...) are in their forward op's file. */
 #include <string.h>
 
 #include "../util.h"
 #include "ops.h"
 
-static int infer_grad(OpCtx *c) {
+/* The generic rule; `lenient` skips forward vars without a shape. */
+static int grad_from_forward(OpCtx *c, int lenient) {
   for (int s = 0; s < c->op->nout; s++) {
     const Slot *slot = &c->op->out[s];
     const char *at = strstr(slot->name, "@GRAD");
@@ -22,40 +37,244 @@ static int infer_grad(OpCtx *c) {
       Var *x = ctx_in(c, fwd, k);
       if (!x && strcmp(fwd, "X") == 0 && !ctx_nin(c, "X")) x = ctx_in(c, "Out", 0);
       if (!x) return ctx_fail(c, "output %s has no forward input %s[%d]", slot->name, fwd, k);
-      if (x->shape.rank < 0) return ctx_fail(c, "forward input %s ('%s') has no known shape", fwd, x->name);
+      if (x->shape.rank < 0) {
+        if (lenient) continue;
+        return ctx_fail(c, "forward input %s ('%s') has no known shape", fwd, x->name);
+      }
       ctx_set(c, slot->name, k, &x->shape, x->dtype);
     }
   }
   return 0;
 }
 
+static int infer_grad(OpCtx *c) { return grad_from_forward(c, 0); }
+
+static int infer_grad_ctl(OpCtx *c) { return grad_from_forward(c, 1); }
+
+static int infer_grad_xshape(OpCtx *c) {
+  Var *xs = ctx_need(c, "XShape", 0), *dout = ctx_need(c, "Out@GRAD", 0);
+  if (!xs || !dout) return -1;
+  if (xs->shape.rank < 1) return ctx_fail(c, "XShape ('%s') has rank 0", xs->name);
+  Shape x = {xs->shape.rank - 1, {0}};
+  for (int i = 0; i < x.rank; i++) x.d[i] = xs->shape.d[i + 1];
+  ctx_set(c, "X@GRAD", 0, &x, dout->dtype);
+  return 0;
+}
+
+static int infer_grad_dout(OpCtx *c) {
+  Var *dout = ctx_need(c, "Out@GRAD", 0);
+  if (!dout) return -1;
+  ctx_set(c, "X@GRAD", 0, &dout->shape, dout->dtype);
+  return 0;
+}
+
+/* stack_grad: X@GRAD[i] = X[i]; files whose grad op has no X input (Paddle
+ * 1.x) take Y@GRAD without the stacked axis (StackGradOp). */
+static int infer_stack_grad(OpCtx *c) {
+  if (ctx_nin(c, "X")) return grad_from_forward(c, 0);
+  Var *dy = ctx_need(c, "Y@GRAD", 0);
+  if (!dy) return -1;
+  if (dy->shape.rank < 1) return ctx_fail(c, "Y@GRAD ('%s') has rank 0", dy->name);
+  int axis = axis_norm(attr_int(c->op, "axis", 0), dy->shape.rank);
+  if (axis < 0) return ctx_fail(c, "axis is out of range for Y@GRAD %s", shape_str(&dy->shape));
+  Shape x = {dy->shape.rank - 1, {0}};
+  for (int i = 0, j = 0; i < dy->shape.rank; i++)
+    if (i != axis) x.d[j++] = dy->shape.d[i];
+  ctx_set_all(c, "X@GRAD", &x, dy->dtype);
+  return 0;
+}
+
+/* unstack_grad: X@GRAD = Y@GRAD[0] with the number of Y@GRAD inserted at
+ * axis (UnStackGradOp / StackInferMeta). */
+static int infer_unstack_grad(OpCtx *c) {
+  Var *dy = ctx_need(c, "Y@GRAD", 0);
+  if (!dy) return -1;
+  int n = ctx_nin(c, "Y@GRAD"), rank = dy->shape.rank + 1;
+  if (rank > RT_MAX_RANK) return ctx_fail(c, "Y@GRAD has too many dims");
+  int axis = axis_norm(attr_int(c->op, "axis", 0), rank);
+  if (axis < 0) return ctx_fail(c, "axis is out of range for rank %d", rank);
+  Shape x = {rank, {0}};
+  for (int i = 0, j = 0; i < rank; i++) x.d[i] = i == axis ? n : dy->shape.d[j++];
+  ctx_set(c, "X@GRAD", 0, &x, dy->dtype);
+  return 0;
+}
+
+/* instance_norm_grad has no Bias input: Scale@GRAD and Bias@GRAD are [C]
+ * with C = X.dims[1] (InstanceNormGradInferMeta). */
+static int infer_instance_norm_grad(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0);
+  if (!x) return -1;
+  if (x->shape.rank < 2) return ctx_fail(c, "X %s must have rank >= 2", shape_str(&x->shape));
+  Var *scale = ctx_in(c, "Scale", 0);
+  Shape ch = {1, {x->shape.d[1]}};
+  int dt = scale ? scale->dtype : x->dtype;
+  ctx_set(c, "X@GRAD", 0, &x->shape, x->dtype);
+  ctx_set(c, "Scale@GRAD", 0, &ch, dt);
+  ctx_set(c, "Bias@GRAD", 0, &ch, dt);
+  return 0;
+}
+
+/* group_norm_grad: generic; 1.x grad ops have no X and take Y's shape. */
+static int infer_group_norm_grad(OpCtx *c) {
+  if (ctx_nin(c, "X")) return grad_from_forward(c, 0);
+  Var *y = ctx_need(c, "Y", 0);
+  if (!y) return -1;
+  ctx_set(c, "X@GRAD", 0, &y->shape, y->dtype);
+  for (int i = 0; i < 2; i++) {
+    const char *in = i ? "Bias" : "Scale", *out = i ? "Bias@GRAD" : "Scale@GRAD";
+    Var *p = ctx_in(c, in, 0);
+    if (ctx_out(c, out, 0) && !p) return ctx_fail(c, "output %s has no input %s", out, in);
+    if (p) ctx_set(c, out, 0, &p->shape, p->dtype);
+  }
+  return 0;
+}
+
+const OpDef op_stack_grad = {.type = "stack_grad", .infer = infer_stack_grad};
+const OpDef op_unstack_grad = {.type = "unstack_grad", .infer = infer_unstack_grad};
+const OpDef op_instance_norm_grad = {.type = "instance_norm_grad",
+                                     .infer = infer_instance_norm_grad};
+const OpDef op_group_norm_grad = {.type = "group_norm_grad", .infer = infer_group_norm_grad};
+
+#define OP_GRAD_XSHAPE(name) const OpDef op_##name = {.type = #name, .infer = infer_grad_xshape};
+OP_GRAD_XSHAPE(flatten2_grad)
+OP_GRAD_XSHAPE(flatten_contiguous_range_grad)
+OP_GRAD_XSHAPE(reshape2_grad)
+OP_GRAD_XSHAPE(squeeze2_grad)
+OP_GRAD_XSHAPE(transpose2_grad)
+OP_GRAD_XSHAPE(unsqueeze2_grad)
+
+#define OP_GRAD_DOUT(name) const OpDef op_##name = {.type = #name, .infer = infer_grad_dout};
+OP_GRAD_DOUT(dropout_grad)
+OP_GRAD_DOUT(label_smooth_grad)
+
+#define OP_GRAD_CTL(name) const OpDef op_##name = {.type = #name, .infer = infer_grad_ctl};
+OP_GRAD_CTL(conditional_block_grad)
+OP_GRAD_CTL(while_grad)
+
 #define OP_GRAD(name) const OpDef op_##name = {.type = #name, .infer = infer_grad};
+/* activations and softmax */
 OP_GRAD(abs_grad)
-OP_GRAD(batch_norm_grad)
-OP_GRAD(concat_grad)
-OP_GRAD(conv2d_grad)
-OP_GRAD(conv2d_transpose_grad)
-OP_GRAD(depthwise_conv2d_grad)
-OP_GRAD(elementwise_add_grad)
-OP_GRAD(elementwise_div_grad)
-OP_GRAD(elementwise_mul_grad)
-OP_GRAD(elementwise_sub_grad)
+OP_GRAD(brelu_grad)
+OP_GRAD(celu_grad)
+OP_GRAD(clip_grad)
+OP_GRAD(cos_grad)
+OP_GRAD(elu_grad)
+OP_GRAD(erf_grad)
 OP_GRAD(exp_grad)
+OP_GRAD(gelu_grad)
+OP_GRAD(hard_shrink_grad)
 OP_GRAD(hard_sigmoid_grad)
 OP_GRAD(hard_swish_grad)
+OP_GRAD(leaky_relu_grad)
+OP_GRAD(log_grad)
+OP_GRAD(log_softmax_grad)
+OP_GRAD(logsigmoid_grad)
+OP_GRAD(mish_grad)
+OP_GRAD(pow_grad)
+OP_GRAD(prelu_grad)
+OP_GRAD(reciprocal_grad)
+OP_GRAD(relu6_grad)
+OP_GRAD(relu_grad)
+OP_GRAD(rsqrt_grad)
+OP_GRAD(selu_grad)
+OP_GRAD(sigmoid_grad)
+OP_GRAD(silu_grad)
+OP_GRAD(sin_grad)
+OP_GRAD(softmax_grad)
+OP_GRAD(softplus_grad)
+OP_GRAD(softshrink_grad)
+OP_GRAD(softsign_grad)
+OP_GRAD(sqrt_grad)
+OP_GRAD(square_grad)
+OP_GRAD(stanh_grad)
+OP_GRAD(swish_grad)
+OP_GRAD(tanh_grad)
+OP_GRAD(tanh_shrink_grad)
+OP_GRAD(thresholded_relu_grad)
+/* conv, pool, norm, interpolation */
+OP_GRAD(batch_norm_grad)
+OP_GRAD(bicubic_interp_v2_grad)
+OP_GRAD(bilinear_interp_grad)
+OP_GRAD(bilinear_interp_v2_grad)
+OP_GRAD(conv2d_grad)
+OP_GRAD(conv2d_transpose_grad)
+OP_GRAD(conv3d_grad)
+OP_GRAD(conv3d_transpose_grad)
+OP_GRAD(depthwise_conv2d_grad)
+OP_GRAD(depthwise_conv2d_transpose_grad)
 OP_GRAD(im2sequence_grad)
-OP_GRAD(lstm_grad)
+OP_GRAD(layer_norm_grad)
+OP_GRAD(linear_interp_v2_grad)
+OP_GRAD(max_pool2d_with_index_grad)
+OP_GRAD(nearest_interp_grad)
+OP_GRAD(nearest_interp_v2_grad)
+OP_GRAD(pad2d_grad)
+OP_GRAD(pad3d_grad)
+OP_GRAD(pool2d_grad)
+OP_GRAD(pool3d_grad)
+OP_GRAD(trilinear_interp_v2_grad)
+/* math, reductions, indexing, shape */
+OP_GRAD(bmm_grad)
+OP_GRAD(concat_grad)
+OP_GRAD(cumsum_grad)
+OP_GRAD(elementwise_add_grad)
+OP_GRAD(elementwise_div_grad)
+OP_GRAD(elementwise_max_grad)
+OP_GRAD(elementwise_min_grad)
+OP_GRAD(elementwise_mul_grad)
+OP_GRAD(elementwise_pow_grad)
+OP_GRAD(elementwise_sub_grad)
+OP_GRAD(expand_as_v2_grad)
+OP_GRAD(expand_grad)
+OP_GRAD(expand_v2_grad)
+OP_GRAD(flatten_grad)
+OP_GRAD(frobenius_norm_grad)
+OP_GRAD(gather_grad)
+OP_GRAD(gather_nd_grad)
+OP_GRAD(index_select_grad)
+OP_GRAD(lookup_table_grad)
+OP_GRAD(lookup_table_v2_grad)
+OP_GRAD(matmul_grad)
 OP_GRAD(matmul_v2_grad)
 OP_GRAD(mean_grad)
+OP_GRAD(meshgrid_grad)
 OP_GRAD(mul_grad)
-OP_GRAD(nearest_interp_grad)
-OP_GRAD(pool2d_grad)
-OP_GRAD(reciprocal_grad)
+OP_GRAD(p_norm_grad)
+OP_GRAD(reduce_max_grad)
 OP_GRAD(reduce_mean_grad)
+OP_GRAD(reduce_min_grad)
+OP_GRAD(reduce_prod_grad)
 OP_GRAD(reduce_sum_grad)
-OP_GRAD(relu_grad)
-OP_GRAD(sigmoid_grad)
+OP_GRAD(reshape_grad)
+OP_GRAD(roll_grad)
 OP_GRAD(slice_grad)
-OP_GRAD(square_grad)
-OP_GRAD(tanh_grad)
+OP_GRAD(squared_l2_norm_grad)
+OP_GRAD(squeeze_grad)
+OP_GRAD(strided_slice_grad)
+OP_GRAD(tile_grad)
+OP_GRAD(top_k_grad)
+OP_GRAD(top_k_v2_grad)
+OP_GRAD(transpose_grad)
+OP_GRAD(unsqueeze_grad)
+OP_GRAD(where_grad)
+/* losses */
+OP_GRAD(bce_loss_grad)
+OP_GRAD(cross_entropy_grad)
+OP_GRAD(kldiv_loss_grad)
+OP_GRAD(log_loss_grad)
+OP_GRAD(sigmoid_cross_entropy_with_logits_grad)
 OP_GRAD(warpctc_grad)
+/* recurrent and sequence ops */
+OP_GRAD(gru_grad)
+OP_GRAD(gru_unit_grad)
+OP_GRAD(lstm_grad)
+OP_GRAD(rnn_grad)
+OP_GRAD(sequence_concat_grad)
+OP_GRAD(sequence_conv_grad)
+OP_GRAD(sequence_expand_as_grad)
+OP_GRAD(sequence_expand_grad)
+OP_GRAD(sequence_pad_grad)
+OP_GRAD(sequence_pool_grad)
+OP_GRAD(sequence_reshape_grad)
+OP_GRAD(sequence_softmax_grad)
+OP_GRAD(sequence_unpad_grad)

@@ -1,6 +1,7 @@
 /* Helpers shared by op rules (see ops.h). */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../diag.h"
@@ -70,38 +71,47 @@ int ctx_fail(OpCtx *c, const char *fmt, ...) {
 }
 
 int axis_norm(int64_t axis, int rank) {
+  if (rank == 0) return axis == 0 || axis == -1 ? 0 : -1; /* 0-D: Paddle accepts -1 and 0 */
   if (axis < 0) axis += rank;
   if (axis < 0 || axis >= (rank ? rank : 1)) return -1;
   return (int)axis;
 }
 
-/* Broadcasts one dim pair; -1 (unknown) against a known dim d > 1 gives d,
- * as Paddle's compile-time InferShape does. */
-static int bcast_dim(int64_t a, int64_t b, int64_t *out) {
-  if (a == b) *out = a;
-  else if (a == 1) *out = b;
-  else if (b == 1) *out = a;
-  else if (a < 0) *out = b;
-  else if (b < 0) *out = a;
-  else return -1;
-  return 0;
-}
-
+/* Paddle's compile-time elementwise broadcast (GetBroadcastDimsArrays): a
+ * negative axis counts from |rank(X) - rank(Y)| + 1; dims of the smaller
+ * operand align at `axis`; an unknown (-1) or 0 dim against 1 or -1 stays
+ * unknown, and against a known dim > 1 takes that dim. */
 int shape_broadcast(OpCtx *c, const Shape *x, const Shape *y, int64_t axis, Shape *out) {
-  const Shape *big = x->rank >= y->rank ? x : y;
-  const Shape *small = x->rank >= y->rank ? y : x;
-  int diff = big->rank - small->rank;
-  if (axis == -1 || x->rank == y->rank) axis = diff;
-  if (axis < 0 || axis > diff)
-    return ctx_fail(c, "axis %lld is out of range for shapes %s and %s", (long long)axis,
-                    shape_str(x), shape_str(y));
-  Shape s = {big->rank, {0}};
-  for (int i = 0; i < big->rank; i++) {
-    int j = i - (int)axis;
-    int64_t sd = (j >= 0 && j < small->rank) ? small->d[j] : 1;
-    if (bcast_dim(big->d[i], sd, &s.d[i]))
+  if (shape_equal(x, y)) {
+    *out = *x;
+    return 0;
+  }
+  int max_rank = x->rank > y->rank ? x->rank : y->rank;
+  int diff = abs(x->rank - y->rank);
+  if (x->rank == y->rank && axis != -1 && axis != 0)
+    return ctx_fail(c, "axis %lld must be -1 or 0 when X and Y have the same rank",
+                    (long long)axis);
+  if (axis < -max_rank || axis >= (max_rank ? max_rank : 1))
+    return ctx_fail(c, "axis %lld is out of range for rank %d", (long long)axis, max_rank);
+  if (axis < 0) axis += diff + 1;
+  const Shape *small = x->rank < y->rank ? x : y;
+  if (axis + small->rank > max_rank)
+    return ctx_fail(c, "axis %lld does not fit shapes %s and %s", (long long)axis, shape_str(x),
+                    shape_str(y));
+  int64_t xa[RT_MAX_RANK], ya[RT_MAX_RANK];
+  for (int i = 0; i < max_rank; i++) {
+    int j = i - (int)axis; /* index into the smaller operand */
+    int64_t pad = (j >= 0 && j < small->rank) ? small->d[j] : 1;
+    xa[i] = small == x ? pad : x->d[i];
+    ya[i] = small == y ? pad : y->d[i];
+  }
+  Shape s = {max_rank, {0}};
+  for (int i = 0; i < max_rank; i++) {
+    int64_t a = xa[i], b = ya[i];
+    if (a != b && a > 1 && b > 1)
       return ctx_fail(c, "shapes %s and %s do not broadcast (axis %lld)", shape_str(x),
                       shape_str(y), (long long)axis);
+    s.d[i] = (a > 1 || b > 1 || (a == 1 && b == 1)) ? (a > b ? a : b) : DIM_UNKNOWN;
   }
   *out = s;
   return 0;

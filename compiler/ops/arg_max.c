@@ -1,0 +1,43 @@
+/* arg_max, arg_min: X -> Out; axis:LONG (a VAR/SCALAR in new files),
+ * keepdims:BOOLEAN=false, flatten:BOOLEAN=false, dtype:INT=3 (older files
+ * default -1 = int64; 2 = int32, 3 = int64).
+ * Out = X without `axis` (a 1 there with keepdims); flatten reduces every
+ * element: rank(X) ones with keepdims, else shape_scalar().  With the axis
+ * from a tensor the remaining dims are -1 (phi ArgMinMaxInferMeta). */
+#include "ops.h"
+
+static int infer_arg_minmax(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0);
+  if (!x) return -1;
+  const Shape *in = &x->shape;
+  int keep = attr_bool(c->op, "keepdims", 0), flat = attr_bool(c->op, "flatten", 0);
+  int64_t dt = attr_int(c->op, "dtype", 3);
+  if (dt >= 0 && dt != RT_DT_INT32 && dt != RT_DT_INT64)
+    return ctx_fail(c, "dtype %lld must be int32 (2) or int64 (3)", (long long)dt);
+  int dtype = dt == RT_DT_INT32 ? RT_DT_INT32 : RT_DT_INT64;
+  Shape s = {0, {0}};
+  if (attr_is_var(c->op, "axis")) {
+    s.rank = keep ? in->rank : (flat ? 0 : in->rank - 1);
+    for (int i = 0; i < s.rank; i++) s.d[i] = DIM_UNKNOWN;
+    ctx_set(c, "Out", 0, &s, dtype);
+    return 0;
+  }
+  int64_t axis = attr_int(c->op, "axis", -1);
+  if (in->rank ? (axis < -in->rank || axis >= in->rank) : (axis != 0 && axis != -1))
+    return ctx_fail(c, "axis %lld is out of range for X %s", (long long)axis, shape_str(in));
+  if (axis < 0) axis += in->rank;
+  if (flat) {
+    for (int i = 0; keep && i < in->rank; i++) s.d[s.rank++] = 1;
+  } else {
+    for (int i = 0; i < in->rank; i++) {
+      if (i != axis) s.d[s.rank++] = in->d[i];
+      else if (keep) s.d[s.rank++] = 1;
+    }
+  }
+  if (s.rank == 0 && (flat || in->rank > 0)) s = shape_scalar(c);
+  ctx_set(c, "Out", 0, &s, dtype);
+  return 0;
+}
+
+const OpDef op_arg_max = {.type = "arg_max", .infer = infer_arg_minmax};
+const OpDef op_arg_min = {.type = "arg_min", .infer = infer_arg_minmax};

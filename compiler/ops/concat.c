@@ -1,0 +1,46 @@
+/* concat: X*, AxisTensor† -> Out; axis:INT=0 (negative += rank; a VAR
+ * attribute or AxisTensor gives it at run time); extra use_mkldnn,
+ * use_quantizer, mkldnn_data_type.
+ * Shape rule (phi ConcatInferMeta / ComputeAndCheckShape at compile time):
+ * Out starts as X[0]'s dims; along `axis` the dims add up, -1 when any is
+ * -1; along the other axes a -1 is replaced by a known dim of a later input.
+ * With the axis from a tensor every dim is -1.  Out has X[0]'s dtype. */
+#include "ops.h"
+
+static int infer_concat(OpCtx *c) {
+  int n = ctx_nin(c, "X");
+  Var *x0 = ctx_need(c, "X", 0);
+  if (!x0) return -1;
+  Shape out = x0->shape;
+  if (ctx_in(c, "AxisTensor", 0) || attr_is_var(c->op, "axis")) {
+    for (int i = 0; i < out.rank; i++) out.d[i] = DIM_UNKNOWN;
+    ctx_set(c, "Out", 0, &out, x0->dtype);
+    return 0;
+  }
+  int64_t a = attr_int(c->op, "axis", 0);
+  int axis = axis_norm(a, out.rank);
+  if (axis < 0 || out.rank == 0)
+    return ctx_fail(c, "axis %lld is out of range for X %s", (long long)a, shape_str(&out));
+  for (int i = 1; i < n; i++) {
+    Var *xi = ctx_need(c, "X", i);
+    if (!xi) return -1;
+    const Shape *s = &xi->shape;
+    if (s->rank != out.rank)
+      return ctx_fail(c, "X[%d] %s and X[0] %s differ in rank", i, shape_str(s),
+                      shape_str(&x0->shape));
+    for (int j = 0; j < out.rank; j++) {
+      if (j == axis) {
+        out.d[j] = (s->d[j] < 0 || out.d[j] < 0) ? DIM_UNKNOWN : out.d[j] + s->d[j];
+        continue;
+      }
+      if (x0->shape.d[j] > 0 && s->d[j] > 0 && x0->shape.d[j] != s->d[j])
+        return ctx_fail(c, "X[%d] %s and X[0] %s differ in dim %d", i, shape_str(s),
+                        shape_str(&x0->shape), j);
+      if (out.d[j] == DIM_UNKNOWN && s->d[j] > 0) out.d[j] = s->d[j];
+    }
+  }
+  ctx_set(c, "Out", 0, &out, x0->dtype);
+  return 0;
+}
+
+const OpDef op_concat = {.type = "concat", .infer = infer_concat};

@@ -1,0 +1,110 @@
+/* Control-flow ops (spec 7.6).  The driver (infer.c) runs the rules of an
+ * op's sub-block before the op itself, so every outer variable the sub-block
+ * writes (through assign, or any op whose output lives in a parent block)
+ * already has the shape the sub-block gives it.  Paddle registers no
+ * InferShape for these ops either: their outputs keep what the sub-block or
+ * the Python front end declared, and the rules below only check the inputs.
+ *
+ *   conditional_block: Cond*, Input* -> Out*, Scope; sub_block:BLOCK (very
+ *     old files: `block`, inputs X and Params), is_scalar_condition=false,
+ *     skip_eager_deletion_vars=[].  With is_scalar_condition, Cond[0] is a
+ *     one-element bool tensor.
+ *   conditional_block_infer: the same op in inference programs (no Scope).
+ *   while: X*, Condition -> Out*, StepScopes; sub_block:BLOCK, is_test=false,
+ *     skip_eager_deletion_vars=[].  Condition is a one-element bool tensor.
+ *   recurrent (StaticRNN): inputs*, initial_states*, parameters* -> outputs*,
+ *     step_scopes; sub_block, ex_states, states, reverse=false, is_train=true,
+ *     has_states=false.
+ *   select_input: X*, Mask (int32, one element) -> Out.  Out = X[Mask].  Paddle
+ *     has no InferShape; the Python front end declares Out: up to 2.3 with
+ *     X[0]'s shape and dtype, since 2.4 with the dims of X[0] and X[1] merged
+ *     (equal dims kept, others -1; X[1]'s shape if the ranks differ) and
+ *     X[1]'s dtype.  The rule computes the same, so a branch result of a
+ *     different shape shows as unknown dims.
+ *   select_output: X, Mask -> Out*.  Out[Mask] = X.  No InferShape; the outputs
+ *     (grads of the branch results, in cond's backward) keep their declared
+ *     shapes, which may be more precise than X's. */
+#include <string.h>
+
+#include "ops.h"
+
+/* Python's select_input() merges the branch shapes since Paddle 2.4
+ * (PaddlePaddle/Paddle#45916, cherry-picked to 2.4 as #46020). */
+#define PADDLE_SELECT_INPUT_MERGE 2004000
+
+enum { DT_BOOL = 0, DT_INT32 = 2, DT_INT64 = 3 };
+
+/* A condition or mask input: one element (when known) of an allowed dtype. */
+static int check_scalar(OpCtx *c, const char *slot, int dt1, int dt2) {
+  Var *v = ctx_need(c, slot, 0);
+  if (!v) return -1;
+  int64_t n = shape_numel(&v->shape);
+  if (n >= 0 && n != 1)
+    return ctx_fail(c, "%s ('%s') has %lld elements, expected 1", slot, v->name, (long long)n);
+  if (v->dtype != dt1 && v->dtype != dt2)
+    return ctx_fail(c, "%s ('%s') has dtype %d", slot, v->name, v->dtype);
+  return 0;
+}
+
+static int check_sub_block(OpCtx *c) {
+  if (c->op->sub_block < 0 || c->op->sub_block == c->op->block)
+    return ctx_fail(c, "has no sub_block");
+  return 0;
+}
+
+static int infer_conditional_block(OpCtx *c) {
+  if (check_sub_block(c)) return -1;
+  /* very old files name the condition X (and the inputs Params) */
+  if (!ctx_nin(c, "Cond") && !ctx_nin(c, "X")) return ctx_fail(c, "input Cond is missing");
+  const char *cond = ctx_nin(c, "Cond") ? "Cond" : "X";
+  if (attr_bool(c->op, "is_scalar_condition", 0)) return check_scalar(c, cond, DT_BOOL, DT_BOOL);
+  return 0;
+}
+
+static int infer_while(OpCtx *c) {
+  if (check_sub_block(c)) return -1;
+  return check_scalar(c, "Condition", DT_BOOL, DT_BOOL);
+}
+
+static int infer_recurrent(OpCtx *c) { return check_sub_block(c); }
+
+static int infer_select_input(OpCtx *c) {
+  int n = ctx_nin(c, "X");
+  if (n < 1) return ctx_fail(c, "input X is missing");
+  if (check_scalar(c, "Mask", DT_INT32, DT_INT64)) return -1;
+  Var *first = ctx_need(c, "X", 0);
+  if (!first) return -1;
+  if (c->g->version > 0 && c->g->version < PADDLE_SELECT_INPUT_MERGE) {
+    ctx_set(c, "Out", 0, &first->shape, first->dtype);
+    return 0;
+  }
+  Shape s = first->shape;
+  int dtype = first->dtype;
+  for (int i = 1; i < n; i++) {
+    Var *x = ctx_need(c, "X", i);
+    if (!x) return -1;
+    dtype = x->dtype;
+    if (x->shape.rank != s.rank) {
+      s = x->shape;
+      continue;
+    }
+    for (int k = 0; k < s.rank; k++)
+      if (s.d[k] != x->shape.d[k]) s.d[k] = DIM_UNKNOWN;
+  }
+  ctx_set(c, "Out", 0, &s, dtype);
+  return 0;
+}
+
+static int infer_select_output(OpCtx *c) {
+  if (!ctx_need(c, "X", 0)) return -1;
+  if (!ctx_nout(c, "Out")) return ctx_fail(c, "output Out is missing");
+  return check_scalar(c, "Mask", DT_INT32, DT_INT64);
+}
+
+const OpDef op_conditional_block = {.type = "conditional_block", .infer = infer_conditional_block};
+const OpDef op_conditional_block_infer = {.type = "conditional_block_infer",
+                                          .infer = infer_conditional_block};
+const OpDef op_while = {.type = "while", .infer = infer_while};
+const OpDef op_recurrent = {.type = "recurrent", .infer = infer_recurrent};
+const OpDef op_select_input = {.type = "select_input", .infer = infer_select_input};
+const OpDef op_select_output = {.type = "select_output", .infer = infer_select_output};

@@ -1,0 +1,119 @@
+/* Transposed convolutions: conv2d_transpose, depthwise_conv2d_transpose,
+ * conv3d_transpose (Paddle ConvTransposeInferMeta).
+ *   inputs:  Input [N,C,(D,)H,W] (or NHWC), Filter [C, M/groups, (kD,)kH, kW], Bias?
+ *   outputs: Output, dtype of Input
+ *   attrs:   strides=[1,..], paddings=[0,..] (one per spatial dim or begin/end
+ *            pairs), output_padding=[], output_size=[] (may be a VAR: a tensor
+ *            known only at run time), padding_algorithm="EXPLICIT" (SAME/VALID),
+ *            groups=1, dilations=[1,..], data_format="NCHW" (conv3d_transpose's
+ *            default is also "NCHW"; "AnyLayout" = channel first).
+ *   extra attrs (ignored): use_cudnn, use_mkldnn, fuse_relu, fuse_activation,
+ *            fuse_alpha, fuse_beta, force_fp32_output, mkldnn_data_type,
+ *            workspace_size_MB, is_test.
+ * Per spatial dim: out = (in-1)*stride - pad_begin - pad_end + dilation*(k-1) + 1,
+ * unknown (-1) when `in` is unknown; output_size replaces it outright, while
+ * output_padding is added to it -- also to an unknown -1, exactly as Paddle's
+ * compile-time rule does (so -1 + 1 gives 0 in the VarDesc).
+ * "NHWC" and "NDHWC" are channel last. */
+#include <string.h>
+#include <strings.h>
+
+#include "ops.h"
+
+/* Reads an int list attribute into out[n]; missing entries give dflt. */
+static void convt_list(const Op *op, const char *name, int n, int64_t dflt, int64_t *out) {
+  int64_t *v;
+  int k = attr_ints(op, name, &v);
+  for (int i = 0; i < n; i++) out[i] = i < k ? v[i] : dflt;
+}
+
+/* Paddle's UpdatePaddingAndDilation (same rule as conv.c): begin/end pairs,
+ * SAME (dilation forced to 1) and VALID. */
+static int convt_paddings(OpCtx *c, int nsp, const int64_t *in, const int64_t *k,
+                          const int64_t *stride, int64_t *pad, int64_t *dil) {
+  int64_t *p;
+  int np = attr_ints(c->op, "paddings", &p);
+  if (np == nsp) {
+    for (int i = 0; i < nsp; i++) pad[2 * i] = pad[2 * i + 1] = p[i];
+  } else if (np == 2 * nsp) {
+    for (int i = 0; i < 2 * nsp; i++) pad[i] = p[i];
+  } else if (np == 0) {
+    for (int i = 0; i < 2 * nsp; i++) pad[i] = 0;
+  } else {
+    return ctx_fail(c, "paddings has %d values, expected %d or %d", np, nsp, 2 * nsp);
+  }
+  const char *alg = attr_str(c->op, "padding_algorithm", "EXPLICIT");
+  if (strcmp(alg, "SAME") == 0) {
+    for (int i = 0; i < nsp; i++) {
+      int64_t out = (in[i] + stride[i] - 1) / stride[i];
+      int64_t sum = (out - 1) * stride[i] + k[i] - in[i];
+      if (sum < 0) sum = 0;
+      pad[2 * i] = sum / 2;
+      pad[2 * i + 1] = sum - sum / 2;
+      dil[i] = 1;
+    }
+  } else if (strcmp(alg, "VALID") == 0) {
+    for (int i = 0; i < 2 * nsp; i++) pad[i] = 0;
+  }
+  return 0;
+}
+
+static int infer_conv_transpose(OpCtx *c) {
+  Var *x = ctx_need(c, "Input", 0);
+  Var *w = ctx_need(c, "Filter", 0);
+  if (!x || !w) return -1;
+  const Shape *xs = &x->shape, *ws = &w->shape;
+  if (xs->rank != 4 && xs->rank != 5)
+    return ctx_fail(c, "Input has rank %d (shape %s), expected 4 or 5", xs->rank, shape_str(xs));
+  if (ws->rank != xs->rank)
+    return ctx_fail(c, "Filter %s and Input %s differ in rank", shape_str(ws), shape_str(xs));
+  int nsp = xs->rank - 2;
+  const char *fmt = attr_str(c->op, "data_format", "NCHW");
+  int last = strcasecmp(fmt, "NHWC") == 0 || strcasecmp(fmt, "NDHWC") == 0;
+  int64_t groups = attr_int(c->op, "groups", 1);
+  int64_t cin = last ? xs->d[xs->rank - 1] : xs->d[1];
+  if (cin >= 0 && ws->d[0] >= 0 && cin != ws->d[0])
+    return ctx_fail(c, "Input has %lld channels (shape %s) but Filter %s expects %lld",
+                    (long long)cin, shape_str(xs), shape_str(ws), (long long)ws->d[0]);
+  int64_t *sv, *osz, *opad;
+  int ns = attr_ints(c->op, "strides", &sv);
+  if (ns && ns != nsp) return ctx_fail(c, "strides has %d values for %d spatial dims", ns, nsp);
+  int nosz = attr_ints(c->op, "output_size", &osz);
+  int size_var = attr_is_var(c->op, "output_size");
+  int nopad = attr_ints(c->op, "output_padding", &opad);
+  if (nosz && nosz != nsp)
+    return ctx_fail(c, "output_size has %d values for %d spatial dims", nosz, nsp);
+  if (nopad && nopad != nsp)
+    return ctx_fail(c, "output_padding has %d values for %d spatial dims", nopad, nsp);
+  int64_t in[3], k[3], stride[3], dil[3], pad[6];
+  convt_list(c->op, "strides", nsp, 1, stride);
+  convt_list(c->op, "dilations", nsp, 1, dil);
+  for (int i = 0; i < nsp; i++) {
+    in[i] = xs->d[(last ? 1 : 2) + i];
+    k[i] = ws->d[2 + i];
+    if (stride[i] <= 0) return ctx_fail(c, "strides must be positive");
+  }
+  if (convt_paddings(c, nsp, in, k, stride, pad, dil)) return -1;
+  Shape o = {xs->rank, {0}};
+  o.d[0] = xs->d[0];
+  o.d[last ? xs->rank - 1 : 1] = ws->d[1] < 0 ? DIM_UNKNOWN : ws->d[1] * groups;
+  for (int i = 0; i < nsp; i++) {
+    int64_t v = DIM_UNKNOWN;
+    if (in[i] > 0)
+      v = (in[i] - 1) * stride[i] - pad[2 * i] - pad[2 * i + 1] + dil[i] * (k[i] - 1) + 1;
+    if (size_var)
+      v = DIM_UNKNOWN; /* output_size comes from a tensor */
+    else if (nosz)
+      v = osz[i];
+    else if (nopad)
+      v += opad[i];
+    o.d[(last ? 1 : 2) + i] = v;
+  }
+  ctx_set(c, "Output", 0, &o, x->dtype);
+  return 0;
+}
+
+const OpDef op_conv2d_transpose = {.type = "conv2d_transpose", .infer = infer_conv_transpose};
+const OpDef op_conv3d_transpose = {.type = "conv3d_transpose", .infer = infer_conv_transpose};
+const OpDef op_depthwise_conv2d_transpose = {.type = "depthwise_conv2d_transpose",
+                                             .infer = infer_conv_transpose};

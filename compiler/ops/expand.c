@@ -1,0 +1,156 @@
+/* Broadcasting copies.
+ *   expand (v1): X, ExpandTimes†, expand_times_tensor†* -> Out;
+ *     expand_times:INTS=[] (-1 where a tensor gives the value).
+ *     Out[i] = X[i] * expand_times[i], -1 when either is -1.
+ *   expand_v2: X, Shape†, expand_shapes_tensor†* -> Out; shape:INTS=[]
+ *     (-2 where a tensor gives the value, -1 = keep X's dim).
+ *   expand_as: X, target_tensor -> Out = target_tensor's dims.
+ *   expand_as_v2: X, Y† -> Out = target_shape:INTS=[] (Python writes Y's
+ *     shape there; Paddle never reads Y's dims at compile time).
+ *   tile: X, RepeatTimes†, repeat_times_tensor†* -> Out;
+ *     repeat_times:INTS=[].
+ *   broadcast_tensors: X* -> Out*, numpy broadcasting of all inputs.
+ * Outputs keep X's dtype.  The expand_v2 and tile rules below are phi
+ * ExpandInferMeta / TileInferMeta, with their compile-time quirks. */
+#include <string.h>
+
+#include "ops.h"
+
+/* Compile-time length of an IntArray taken from tensors (one value per
+ * tensor of a list; a lone tensor's element count, or its rank). */
+static int tensor_values(OpCtx *c, const char *slot) {
+  int n = ctx_nin(c, slot);
+  Var *v = ctx_need(c, slot, 0);
+  if (!v) return -1;
+  if (n != 1) return n;
+  int64_t numel = shape_numel(&v->shape);
+  return numel > 0 ? (int)numel : v->shape.rank;
+}
+
+static int infer_expand(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0);
+  if (!x) return -1;
+  int64_t *times;
+  int n = attr_ints(c->op, "expand_times", &times);
+  Shape s = x->shape;
+  if (n && n != s.rank) return ctx_fail(c, "expand_times has %d entries for rank %d", n, s.rank);
+  for (int i = 0; i < s.rank; i++) {
+    int64_t t = n ? times[i] : -1;
+    s.d[i] = (s.d[i] == -1 || t == -1) ? DIM_UNKNOWN : s.d[i] * t;
+  }
+  ctx_set(c, "Out", 0, &s, x->dtype);
+  return 0;
+}
+
+static int infer_expand_v2(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0);
+  if (!x) return -1;
+  const Shape *in = &x->shape;
+  int64_t *shape, unknown[RT_MAX_RANK];
+  int n = attr_ints(c->op, "shape", &shape);
+  /* At compile time a non-empty `shape` wins; otherwise the values come
+   * from the tensors and are all -1. */
+  if (n == 0) {
+    const char *slot = ctx_in(c, "Shape", 0) ? "Shape" : "expand_shapes_tensor";
+    n = ctx_in(c, slot, 0) ? tensor_values(c, slot) : in->rank;
+    if (n < 0) return -1;
+    if (n > RT_MAX_RANK) return ctx_fail(c, "target shape has %d dims", n);
+    for (int i = 0; i < n; i++) unknown[i] = -1;
+    shape = unknown;
+  }
+  if (n > RT_MAX_RANK || n < in->rank)
+    return ctx_fail(c, "target shape has %d dims for X %s", n, shape_str(in));
+  Shape s = {n, {0}};
+  for (int i = 0; i < n; i++) {
+    /* Paddle 2.6 reads X's dims here without aligning them to the right. */
+    if (i < in->rank && in->d[i] == -1) s.d[i] = DIM_UNKNOWN;
+    else if (shape[i] == -1) s.d[i] = i < in->rank ? in->d[i] : DIM_UNKNOWN;
+    else if (shape[i] == -2) s.d[i] = DIM_UNKNOWN;
+    else if (shape[i] > 0) s.d[i] = shape[i];
+    else return ctx_fail(c, "shape[%d] = %lld is invalid", i, (long long)shape[i]);
+  }
+  ctx_set(c, "Out", 0, &s, x->dtype);
+  return 0;
+}
+
+static int infer_expand_as(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0);
+  if (!x) return -1;
+  int64_t *target;
+  int n = attr_ints(c->op, "target_shape", &target);
+  Shape s;
+  if (strcmp(c->op->type, "expand_as") == 0) {
+    Var *y = ctx_need(c, "target_tensor", 0);
+    if (!y) return -1;
+    s = y->shape;
+  } else {
+    if (n > RT_MAX_RANK) return ctx_fail(c, "target_shape has %d dims", n);
+    s = shape_make(n, target);
+  }
+  if (s.rank < x->shape.rank)
+    return ctx_fail(c, "target %s has lower rank than X %s", shape_str(&s), shape_str(&x->shape));
+  ctx_set(c, "Out", 0, &s, x->dtype);
+  return 0;
+}
+
+static int infer_tile(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0);
+  if (!x) return -1;
+  int64_t *rep, unknown[RT_MAX_RANK];
+  int n = attr_ints(c->op, "repeat_times", &rep);
+  const char *slot = ctx_in(c, "RepeatTimes", 0) ? "RepeatTimes" : NULL;
+  if (!slot && n == 0 && ctx_in(c, "repeat_times_tensor", 0)) slot = "repeat_times_tensor";
+  if (slot || n == 0) {
+    n = slot ? tensor_values(c, slot) : x->shape.rank;
+    if (n < 0) return -1;
+    if (n > RT_MAX_RANK) return ctx_fail(c, "repeat_times has %d entries", n);
+    for (int i = 0; i < n; i++) unknown[i] = -1;
+    rep = unknown;
+  }
+  int rank = x->shape.rank > n ? x->shape.rank : n;
+  if (rank > RT_MAX_RANK) return ctx_fail(c, "repeat_times has %d entries", n);
+  Shape s = {rank, {0}};
+  for (int i = 0; i < rank; i++) {
+    /* the shorter of X's dims and repeat_times is padded in front with 1 */
+    int ix = i - (rank - x->shape.rank), ir = i - (rank - n);
+    int64_t d = ix >= 0 ? x->shape.d[ix] : 1, r = ir >= 0 ? rep[ir] : 1;
+    if (d != -1 && r != -1 && r <= 0)
+      return ctx_fail(c, "repeat_times[%d] = %lld must be > 0", ir, (long long)r);
+    s.d[i] = (d == -1 || r == -1) ? DIM_UNKNOWN : d * r;
+  }
+  ctx_set(c, "Out", 0, &s, x->dtype);
+  return 0;
+}
+
+static int infer_broadcast_tensors(OpCtx *c) {
+  int n = ctx_nin(c, "X"), rank = 0;
+  for (int i = 0; i < n; i++) {
+    Var *xi = ctx_need(c, "X", i);
+    if (!xi) return -1;
+    if (xi->shape.rank > rank) rank = xi->shape.rank;
+  }
+  Shape s = {rank, {0}};
+  for (int k = 0; k < rank; k++) { /* k counts from the last dim */
+    int64_t t = 1;
+    for (int i = 0; i < n; i++) {
+      const Shape *xs = &ctx_in(c, "X", i)->shape;
+      int a = xs->rank - k - 1;
+      int64_t d = a >= 0 ? xs->d[a] : 1;
+      if (t > 1 && d > 1 && t != d) return ctx_fail(c, "X[%d] does not broadcast", i);
+      if (d != 1 && !(d == -1 && t > 1)) t = d;
+    }
+    s.d[rank - k - 1] = t;
+  }
+  for (int i = 0; i < ctx_nout(c, "Out"); i++) {
+    Var *xi = ctx_in(c, "X", i);
+    ctx_set(c, "Out", i, &s, xi ? xi->dtype : ctx_in(c, "X", 0)->dtype);
+  }
+  return 0;
+}
+
+const OpDef op_broadcast_tensors = {.type = "broadcast_tensors", .infer = infer_broadcast_tensors};
+const OpDef op_expand = {.type = "expand", .infer = infer_expand};
+const OpDef op_expand_as = {.type = "expand_as", .infer = infer_expand_as};
+const OpDef op_expand_as_v2 = {.type = "expand_as_v2", .infer = infer_expand_as};
+const OpDef op_expand_v2 = {.type = "expand_v2", .infer = infer_expand_v2};
+const OpDef op_tile = {.type = "tile", .infer = infer_tile};

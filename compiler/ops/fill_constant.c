@@ -1,0 +1,86 @@
+/* Constant fills.
+ *   fill_constant: ValueTensor†, ShapeTensor†, ShapeTensorList†* -> Out;
+ *     dtype:INT=5, shape:LONGS=[] (INTS in old files), value:FLOAT=0,
+ *     str_value:STRING="", force_cpu:BOOLEAN=false, place_type:INT=-1;
+ *     extra use_mkldnn.  Out = `shape` (Python writes -1 where a
+ *     ShapeTensorList entry goes); with only ShapeTensor and an empty
+ *     `shape`, numel(ShapeTensor) unknown dims (fluid FillConstantOp).
+ *   fill_constant_batch_size_like: Input -> Out; shape:INTS, dtype:INT=5,
+ *     value:FLOAT=0, str_value, force_cpu, input_dim_idx:INT=0,
+ *     output_dim_idx:INT=0.  Out = `shape` with
+ *     Out[output_dim_idx] = Input[input_dim_idx].
+ *   fill_any_like: X -> Out; value:FLOAT=0, dtype:INT=-1 (-1 = X's dtype).
+ *   fill_zeros_like: X -> Out, X's dims and dtype.
+ *   fill_zeros_like2: X -> Out; dtype:INT=5.  Paddle's InferShape leaves
+ *     Out's dtype as the creator declared it; Python declares `dtype`. */
+#include "ops.h"
+
+static int shape_from_attr(OpCtx *c, const char *name, Shape *s) {
+  int64_t *v;
+  int n = attr_ints(c->op, name, &v);
+  if (n > RT_MAX_RANK) return ctx_fail(c, "attribute %s has %d dims", name, n);
+  *s = shape_make(n, v);
+  return 0;
+}
+
+static int infer_fill_constant(OpCtx *c) {
+  Shape s;
+  if (shape_from_attr(c, "shape", &s)) return -1;
+  Var *st = ctx_in(c, "ShapeTensor", 0);
+  if (st && s.rank == 0) {
+    if (st->shape.rank < 0) return ctx_fail(c, "input ShapeTensor has no known shape");
+    int64_t k = shape_numel(&st->shape);
+    if (k < 0 || k > RT_MAX_RANK)
+      return ctx_fail(c, "ShapeTensor %s is not usable", shape_str(&st->shape));
+    s.rank = (int)k;
+    for (int i = 0; i < s.rank; i++) s.d[i] = DIM_UNKNOWN;
+  } else if (!st && !ctx_in(c, "ShapeTensorList", 0)) {
+    for (int i = 0; i < s.rank; i++)
+      if (s.d[i] < 0) return ctx_fail(c, "shape[%d] = %lld is negative", i, (long long)s.d[i]);
+  }
+  ctx_set(c, "Out", 0, &s, (int)attr_int(c->op, "dtype", RT_DT_FP32));
+  return 0;
+}
+
+static int infer_fill_batch_like(OpCtx *c) {
+  Var *x = ctx_need(c, "Input", 0);
+  if (!x) return -1;
+  Shape s;
+  if (shape_from_attr(c, "shape", &s)) return -1;
+  int64_t in = attr_int(c->op, "input_dim_idx", 0), out = attr_int(c->op, "output_dim_idx", 0);
+  if (in < 0 || in >= x->shape.rank || out < 0 || out >= s.rank)
+    return ctx_fail(c, "input_dim_idx %lld / output_dim_idx %lld out of range", (long long)in,
+                    (long long)out);
+  s.d[out] = x->shape.d[in];
+  ctx_set(c, "Out", 0, &s, (int)attr_int(c->op, "dtype", RT_DT_FP32));
+  return 0;
+}
+
+static int infer_fill_any_like(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0);
+  if (!x) return -1;
+  int dt = (int)attr_int(c->op, "dtype", -1);
+  ctx_set(c, "Out", 0, &x->shape, dt < 0 ? x->dtype : dt);
+  return 0;
+}
+
+static int infer_fill_zeros_like(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0);
+  if (!x) return -1;
+  ctx_set(c, "Out", 0, &x->shape, x->dtype);
+  return 0;
+}
+
+static int infer_fill_zeros_like2(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0);
+  if (!x) return -1;
+  ctx_set(c, "Out", 0, &x->shape, (int)attr_int(c->op, "dtype", RT_DT_FP32));
+  return 0;
+}
+
+const OpDef op_fill_any_like = {.type = "fill_any_like", .infer = infer_fill_any_like};
+const OpDef op_fill_constant = {.type = "fill_constant", .infer = infer_fill_constant};
+const OpDef op_fill_constant_batch_size_like = {.type = "fill_constant_batch_size_like",
+                                                .infer = infer_fill_batch_like};
+const OpDef op_fill_zeros_like = {.type = "fill_zeros_like", .infer = infer_fill_zeros_like};
+const OpDef op_fill_zeros_like2 = {.type = "fill_zeros_like2", .infer = infer_fill_zeros_like2};

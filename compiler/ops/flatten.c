@@ -1,0 +1,57 @@
+/* flatten, flatten2, flatten_contiguous_range.
+ *   flatten / flatten2: X -> Out (+ XShape for flatten2); axis:INT=1;
+ *     Out = [prod(X.dims[:axis]), prod(X.dims[axis:])] (fluid FlattenOp)
+ *   flatten_contiguous_range: X -> Out, XShape; start_axis:INT=1,
+ *     stop_axis:INT=1 (negative += rank); dims start..stop merge into one
+ *     (phi FlattenWithXShapeInferMeta); a 0-D X gives [1]
+ * A merged dim is -1 when any of its parts is.  XShape = [0] ++ X.dims. */
+#include "ops.h"
+
+static int set_xshape(OpCtx *c, const Var *x) {
+  if (!ctx_out(c, "XShape", 0)) return 0;
+  if (x->shape.rank + 1 > RT_MAX_RANK) return ctx_fail(c, "X has too many dims for XShape");
+  Shape xs = {x->shape.rank + 1, {0}};
+  for (int i = 0; i < x->shape.rank; i++) xs.d[i + 1] = x->shape.d[i];
+  ctx_set(c, "XShape", 0, &xs, x->dtype);
+  return 0;
+}
+
+static int infer_flatten(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0);
+  if (!x) return -1;
+  int64_t axis = attr_int(c->op, "axis", 1);
+  int rank = x->shape.rank;
+  if (axis < 0 || axis > rank)
+    return ctx_fail(c, "axis %lld is out of range for rank %d", (long long)axis, rank);
+  Shape out = {2, {dims_prod(&x->shape, 0, (int)axis), dims_prod(&x->shape, (int)axis, rank)}};
+  ctx_set(c, "Out", 0, &out, x->dtype);
+  return set_xshape(c, x);
+}
+
+static int infer_flatten_range(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0);
+  if (!x) return -1;
+  const Shape *in = &x->shape;
+  int64_t start = attr_int(c->op, "start_axis", 1), stop = attr_int(c->op, "stop_axis", 1);
+  Shape out = {1, {1}};
+  if (in->rank == 0) {
+    if ((start != 0 && start != -1) || (stop != 0 && stop != -1))
+      return ctx_fail(c, "start_axis and stop_axis must be 0 or -1 for a 0-D X");
+  } else {
+    int a = axis_norm(start, in->rank), b = axis_norm(stop, in->rank);
+    if (a < 0 || b < 0 || b < a)
+      return ctx_fail(c, "start_axis %lld / stop_axis %lld do not fit rank %d", (long long)start,
+                      (long long)stop, in->rank);
+    out.rank = 0;
+    for (int i = 0; i < a; i++) out.d[out.rank++] = in->d[i];
+    out.d[out.rank++] = dims_prod(in, a, b + 1);
+    for (int i = b + 1; i < in->rank; i++) out.d[out.rank++] = in->d[i];
+  }
+  ctx_set(c, "Out", 0, &out, x->dtype);
+  return set_xshape(c, x);
+}
+
+const OpDef op_flatten = {.type = "flatten", .infer = infer_flatten};
+const OpDef op_flatten2 = {.type = "flatten2", .infer = infer_flatten};
+const OpDef op_flatten_contiguous_range = {.type = "flatten_contiguous_range",
+                                           .infer = infer_flatten_range};

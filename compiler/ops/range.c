@@ -1,0 +1,54 @@
+/* range, linspace.
+ *   range: Start, End, Step (1-element tensors) -> Out, 1-D with Start's
+ *     dtype.  No attributes.
+ *   linspace: Start, Stop, Num (1-element tensors) -> Out, 1-D; dtype:INT.
+ * Paddle's InferShape gives [-1]; but when the bounds were Python numbers,
+ * paddle.arange / paddle.linspace write the length into the VarDesc
+ * themselves.  Such numbers reach the program as fill_constant ops with
+ * force_cpu set (nothing else feeds them), so the rule reads them back:
+ * range: ceil((end - start) / step); linspace: num. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ops.h"
+
+/* The value of a 1-element tensor written by a Python-number
+ * fill_constant(force_cpu=True); 0 if the value is not known. */
+static int const_value(OpCtx *c, const Var *v, double *out) {
+  if (!v || v->producer < 0) return 0;
+  const Op *p = &c->g->ops[v->producer];
+  if (strcmp(p->type, "fill_constant") != 0 || !attr_bool(p, "force_cpu", 0)) return 0;
+  for (int i = 0; i < p->nin; i++)
+    if (p->in[i].n > 0) return 0; /* ValueTensor / ShapeTensor(List) */
+  const char *s = attr_str(p, "str_value", "");
+  char *end;
+  *out = *s ? strtod(s, &end) : attr_float(p, "value", 0);
+  return !*s || *end == 0;
+}
+
+static int infer_range(OpCtx *c) {
+  Var *st = ctx_need(c, "Start", 0), *en = ctx_need(c, "End", 0), *sp = ctx_need(c, "Step", 0);
+  if (!st || !en || !sp) return -1;
+  Shape s = {1, {DIM_UNKNOWN}};
+  double a, b, step;
+  if (const_value(c, st, &a) && const_value(c, en, &b) && const_value(c, sp, &step)) {
+    if (step == 0) return ctx_fail(c, "step is 0");
+    s.d[0] = (int64_t)ceil((b - a) / step);
+  }
+  ctx_set(c, "Out", 0, &s, st->dtype);
+  return 0;
+}
+
+static int infer_linspace(OpCtx *c) {
+  Var *st = ctx_need(c, "Start", 0), *sp = ctx_need(c, "Stop", 0), *num = ctx_need(c, "Num", 0);
+  if (!st || !sp || !num) return -1;
+  Shape s = {1, {DIM_UNKNOWN}};
+  double n;
+  if (const_value(c, num, &n)) s.d[0] = (int64_t)n;
+  ctx_set(c, "Out", 0, &s, (int)attr_int(c->op, "dtype", st->dtype));
+  return 0;
+}
+
+const OpDef op_linspace = {.type = "linspace", .infer = infer_linspace};
+const OpDef op_range = {.type = "range", .infer = infer_range};

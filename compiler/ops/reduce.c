@@ -1,0 +1,172 @@
+/* Reductions.
+ *   reduce_sum, reduce_mean, reduce_max, reduce_min, reduce_prod,
+ *   reduce_amax, reduce_amin, reduce_all, reduce_any, frobenius_norm
+ *     inputs: X   outputs: Out
+ *     attrs:  dim:INTS={0} (a VAR/VARS tensor in 2.5+ files; reduce_all,
+ *             _any, _amax, _amin also take AxisTensor† / AxisTensorList†*),
+ *             keep_dim:BOOLEAN=false, reduce_all:BOOLEAN=false,
+ *             in_dtype:INT=-1, out_dtype:INT=-1; extra use_mkldnn
+ *   mean: X -> Out, the mean of every element (spec 7.7)
+ *   p_norm: X -> Out; porder:FLOAT=2, axis:INT=-1, epsilon:FLOAT=1e-12,
+ *           keepdim:BOOLEAN=false, asvector:BOOLEAN=false
+ * Shape rule (phi ReduceInferDim): negative dims += rank; every dim is
+ * reduced when reduce_all is set, when `dim` is empty or when it names every
+ * axis; reduced dims become 1 with keep_dim and disappear without it.  A
+ * scalar result is shape_scalar() ([] from 2.5, [1] before).  When `dim`
+ * comes from a tensor the axes are unknown at compile time: keep_dim gives
+ * rank(X) unknown dims, otherwise rank(X) - len(dim) of them.
+ * Dtypes: reduce_sum uses out_dtype when set, else int64 for bool and int32
+ * input (phi SumRawInferMeta); reduce_all / reduce_any give bool; the rest
+ * keep X's dtype.  See legacy_reduce() for files older than 2.3. */
+#include "ops.h"
+
+/* The number of values Paddle assumes at compile time for an IntArray read
+ * from tensors: one per tensor of a list; for a single tensor its element
+ * count, or its rank when that count is not known. */
+static int64_t tensor_values(const Var *const *v, int n) {
+  if (n != 1) return n;
+  int64_t numel = shape_numel(&v[0]->shape);
+  return numel > 0 ? numel : v[0]->shape.rank;
+}
+
+/* Reads `dim`.  Returns its length and sets *dims, or sets *from_tensor and
+ * returns the number of run-time values; -1 on error. */
+static int read_dims(OpCtx *c, int64_t **dims, int *from_tensor) {
+  const OpAttr *a = attr_find(c->op, "dim");
+  const Var *vars[RT_MAX_RANK];
+  *from_tensor = 0;
+  /* reduce_all/any/amax/amin also declare AxisTensor / AxisTensorList */
+  const char *slot = ctx_in(c, "AxisTensor", 0) ? "AxisTensor" : "AxisTensorList";
+  int ns = ctx_in(c, slot, 0) ? ctx_nin(c, slot) : 0;
+  if (ns > 0) {
+    if (ns > RT_MAX_RANK) return ctx_fail(c, "%s lists %d tensors", slot, ns);
+    for (int i = 0; i < ns; i++)
+      if (!(vars[i] = ctx_need(c, slot, i))) return -1;
+    *from_tensor = 1;
+    return (int)tensor_values(vars, ns);
+  }
+  if (!a) { /* the op maker's default */
+    static int64_t dim0[1] = {0};
+    *dims = dim0;
+    return 1;
+  }
+  if (a->type != AT_VAR && a->type != AT_VARS) return attr_ints(c->op, "dim", dims);
+  int n = a->type == AT_VAR ? 1 : (int)a->n_vars_name;
+  if (n > RT_MAX_RANK) return ctx_fail(c, "attribute dim lists %d tensors", n);
+  for (int i = 0; i < n; i++) {
+    const char *name = a->type == AT_VAR ? a->var_name : a->vars_name[i];
+    int id = name ? graph_find_var(c->g, c->op->block, name) : -1;
+    if (id < 0 || c->g->vars[id].shape.rank < 0)
+      return ctx_fail(c, "attribute dim names an unknown tensor '%s'", name ? name : "");
+    vars[i] = &c->g->vars[id];
+  }
+  *from_tensor = 1;
+  return (int)tensor_values(vars, n);
+}
+
+/* Files written before Paddle 2.3 (fluid ReduceOp; 1.x files carry version
+ * 0 or none): an empty `dim` reduces nothing, and reduce_sum keeps the input
+ * dtype. */
+static int legacy_reduce(const OpCtx *c) {
+  int64_t v = c->g->version;
+  return v < 0 || (v == 0 && !c->g->zero_d) || (v > 0 && v < 2003000);
+}
+
+static int reduce_shape(OpCtx *c, const Shape *x, Shape *out) {
+  int64_t *dims;
+  int from_tensor, n = read_dims(c, &dims, &from_tensor);
+  if (n < 0) return -1;
+  int keep = attr_bool(c->op, "keep_dim", 0), all = attr_bool(c->op, "reduce_all", 0);
+  int rank = x->rank;
+  Shape s = {0, {0}};
+  if (from_tensor && !all) {
+    s.rank = keep ? rank : (n > rank ? 1 : rank - n);
+    for (int i = 0; i < s.rank; i++) s.d[i] = DIM_UNKNOWN;
+    *out = s;
+    return 0;
+  }
+  int reduced[RT_MAX_RANK] = {0};
+  for (int i = 0; i < n && !from_tensor; i++) {
+    int64_t d = dims[i];
+    if (rank == 0 ? (d != 0 && d != -1) : (d < -rank || d >= rank))
+      return ctx_fail(c, "dim %lld is out of range for rank %d", (long long)d, rank);
+    if (rank) reduced[d < 0 ? d + rank : d] = 1;
+  }
+  int every = 1;
+  for (int i = 0; i < rank; i++) every &= reduced[i];
+  all = all || every || (n == 0 && !legacy_reduce(c));
+  for (int i = 0; i < rank; i++) {
+    if (all || reduced[i]) {
+      if (keep) s.d[s.rank++] = 1;
+    } else {
+      s.d[s.rank++] = x->d[i];
+    }
+  }
+  *out = s.rank ? s : shape_scalar(c);
+  return 0;
+}
+
+static int infer_reduce_as(OpCtx *c, int dtype) {
+  Var *x = ctx_need(c, "X", 0);
+  if (!x) return -1;
+  Shape out;
+  if (reduce_shape(c, &x->shape, &out)) return -1;
+  ctx_set(c, "Out", 0, &out, dtype < 0 ? x->dtype : dtype);
+  return 0;
+}
+
+static int infer_reduce(OpCtx *c) { return infer_reduce_as(c, -1); }
+
+static int infer_reduce_bool(OpCtx *c) { return infer_reduce_as(c, RT_DT_BOOL); }
+
+static int infer_reduce_sum(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0);
+  if (!x) return -1;
+  int dt = (int)attr_int(c->op, "out_dtype", -1);
+  if (dt < 0 && !legacy_reduce(c))
+    dt = x->dtype == RT_DT_BOOL || x->dtype == RT_DT_INT32 ? RT_DT_INT64 : x->dtype;
+  return infer_reduce_as(c, dt);
+}
+
+static int infer_mean(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0);
+  if (!x) return -1;
+  Shape s = shape_scalar(c);
+  ctx_set(c, "Out", 0, &s, x->dtype);
+  return 0;
+}
+
+static int infer_p_norm(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0);
+  if (!x) return -1;
+  int rank = x->shape.rank, keep = attr_bool(c->op, "keepdim", 0);
+  int64_t axis = attr_int(c->op, "axis", -1);
+  Shape s = {0, {0}};
+  if (attr_bool(c->op, "asvector", 0)) {
+    for (int i = 0; keep && i < rank; i++) s.d[s.rank++] = 1;
+  } else {
+    if (rank && (axis < -rank || axis >= rank))
+      return ctx_fail(c, "axis %lld is out of range for rank %d", (long long)axis, rank);
+    if (axis < 0) axis += rank;
+    for (int i = 0; i < rank; i++) {
+      if (i != axis) s.d[s.rank++] = x->shape.d[i];
+      else if (keep) s.d[s.rank++] = 1;
+    }
+  }
+  if (!s.rank) s = shape_scalar(c);
+  ctx_set(c, "Out", 0, &s, x->dtype);
+  return 0;
+}
+
+const OpDef op_frobenius_norm = {.type = "frobenius_norm", .infer = infer_reduce};
+const OpDef op_mean = {.type = "mean", .infer = infer_mean};
+const OpDef op_p_norm = {.type = "p_norm", .infer = infer_p_norm};
+const OpDef op_reduce_all = {.type = "reduce_all", .infer = infer_reduce_bool};
+const OpDef op_reduce_amax = {.type = "reduce_amax", .infer = infer_reduce};
+const OpDef op_reduce_amin = {.type = "reduce_amin", .infer = infer_reduce};
+const OpDef op_reduce_any = {.type = "reduce_any", .infer = infer_reduce_bool};
+const OpDef op_reduce_max = {.type = "reduce_max", .infer = infer_reduce};
+const OpDef op_reduce_mean = {.type = "reduce_mean", .infer = infer_reduce};
+const OpDef op_reduce_min = {.type = "reduce_min", .infer = infer_reduce};
+const OpDef op_reduce_prod = {.type = "reduce_prod", .infer = infer_reduce};
+const OpDef op_reduce_sum = {.type = "reduce_sum", .infer = infer_reduce_sum};

@@ -1,0 +1,132 @@
+/* squeeze, squeeze2, unsqueeze, unsqueeze2.
+ *   squeeze / squeeze2: X -> Out (+ XShape for squeeze2); axes:INTS=[]
+ *     (a VAR/VARS tensor attribute in 2.5+ files)
+ *   unsqueeze / unsqueeze2: X, AxesTensor†, AxesTensorList†* -> Out
+ *     (+ XShape for unsqueeze2); axes:INTS=[] (also VAR/VARS in 2.5+)
+ *   XShape = [0] ++ X.dims.
+ * squeeze: with no axes every dim equal to 1 goes; otherwise each listed
+ * axis (negative += rank) goes when its dim is 1 or, at compile time,
+ * unknown (-1).  unsqueeze: each axis in turn (negative += current rank + 1)
+ * inserts a 1, shifting the 1s already inserted at or after it.  When the
+ * axes come from tensors the result is all -1, with rank(X) minus/plus the
+ * number of axes (phi Squeeze/UnsqueezeInferMeta). */
+#include <string.h>
+
+#include "ops.h"
+
+static int set_xshape(OpCtx *c, const Var *x) {
+  if (!ctx_out(c, "XShape", 0)) return 0;
+  if (x->shape.rank + 1 > RT_MAX_RANK) return ctx_fail(c, "X has too many dims for XShape");
+  Shape xs = {x->shape.rank + 1, {0}};
+  for (int i = 0; i < x->shape.rank; i++) xs.d[i + 1] = x->shape.d[i];
+  ctx_set(c, "XShape", 0, &xs, x->dtype);
+  return 0;
+}
+
+/* Compile-time count of IntArray values held by tensors: one per tensor of
+ * a list; for a single tensor its element count, or its rank when that is
+ * not known (Paddle's CompatInferMetaContext). */
+static int64_t tensor_values(const Shape *first, int n) {
+  if (n != 1) return n;
+  int64_t numel = shape_numel(first);
+  return numel > 0 ? numel : first->rank;
+}
+
+/* Number of axes held by tensors (input slots or a VAR/VARS `axes`); -1
+ * when `axes` is a plain list, -2 after an error. */
+static int64_t tensor_axes(OpCtx *c) {
+  const OpAttr *a = attr_find(c->op, "axes");
+  /* fluid unsqueeze (v1) counts the list, or AxesTensor's first dim */
+  int v1 = strcmp(c->op->type, "unsqueeze") == 0;
+  int n = ctx_in(c, "AxesTensorList", 0) ? ctx_nin(c, "AxesTensorList") : 0;
+  if (n > 0) {
+    Var *v = ctx_need(c, "AxesTensorList", 0);
+    return !v ? -2 : v1 ? n : tensor_values(&v->shape, n);
+  }
+  if (ctx_in(c, "AxesTensor", 0)) {
+    Var *v = ctx_need(c, "AxesTensor", 0);
+    if (!v) return -2;
+    if (v1) return v->shape.rank ? v->shape.d[0] : 0;
+    return tensor_values(&v->shape, 1);
+  }
+  if (!a || (a->type != AT_VAR && a->type != AT_VARS)) return -1;
+  if (a->type == AT_VARS) return (int64_t)a->n_vars_name;
+  int id = a->var_name ? graph_find_var(c->g, c->op->block, a->var_name) : -1;
+  if (id < 0 || c->g->vars[id].shape.rank < 0) {
+    ctx_fail(c, "attribute axes names an unknown tensor");
+    return -2;
+  }
+  return tensor_values(&c->g->vars[id].shape, 1);
+}
+
+static int infer_squeeze(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0);
+  if (!x) return -1;
+  const Shape *in = &x->shape;
+  int64_t nt = tensor_axes(c);
+  if (nt == -2) return -1;
+  Shape out = {0, {0}};
+  if (nt >= 0) {
+    out.rank = in->rank - (int)nt;
+    if (out.rank < 0) out.rank = 0;
+    for (int i = 0; i < out.rank; i++) out.d[i] = DIM_UNKNOWN;
+  } else {
+    int64_t *axes;
+    int n = attr_ints(c->op, "axes", &axes), drop[RT_MAX_RANK] = {0};
+    for (int i = 0; i < in->rank && n == 0; i++) drop[i] = in->d[i] == 1;
+    for (int i = 0; i < n; i++) {
+      if (in->rank == 0) {
+        if (axes[i] != 0 && axes[i] != -1) return ctx_fail(c, "axes[%d] out of range", i);
+        continue;
+      }
+      int a = axis_norm(axes[i], in->rank);
+      if (a < 0) return ctx_fail(c, "axes[%d] = %lld is out of range", i, (long long)axes[i]);
+      if (in->d[a] == 1 || in->d[a] == DIM_UNKNOWN) drop[a] = 1;
+    }
+    for (int i = 0; i < in->rank; i++)
+      if (!drop[i]) out.d[out.rank++] = in->d[i];
+  }
+  ctx_set(c, "Out", 0, &out, x->dtype);
+  return set_xshape(c, x);
+}
+
+static int infer_unsqueeze(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0);
+  if (!x) return -1;
+  const Shape *in = &x->shape;
+  int64_t nt = tensor_axes(c);
+  if (nt == -2) return -1;
+  Shape out = {0, {0}};
+  if (nt >= 0) {
+    if (in->rank + nt > RT_MAX_RANK || in->rank + nt < 0) return ctx_fail(c, "too many axes");
+    out.rank = in->rank + (int)nt;
+    for (int i = 0; i < out.rank; i++) out.d[i] = DIM_UNKNOWN;
+  } else {
+    int64_t *axes;
+    int n = attr_ints(c->op, "axes", &axes);
+    if (in->rank + n > RT_MAX_RANK - 1)
+      return ctx_fail(c, "output rank %d is too large", in->rank + n);
+    int ones[RT_MAX_RANK + 1] = {0}, cur = in->rank;
+    for (int i = 0; i < n; i++, cur++) {
+      int64_t a = axes[i] < 0 ? axes[i] + cur + 1 : axes[i];
+      if (a < 0 || a > cur)
+        return ctx_fail(c, "axes[%d] = %lld is out of range", i, (long long)axes[i]);
+      for (int k = cur; k >= a; k--) {
+        if (ones[k]) { /* move the 1 inserted earlier one place right */
+          ones[k + 1] = 1;
+          ones[k] = 0;
+        }
+      }
+      ones[a] = 1;
+    }
+    out.rank = in->rank + n;
+    for (int i = 0, k = 0; i < out.rank; i++) out.d[i] = ones[i] ? 1 : in->d[k++];
+  }
+  ctx_set(c, "Out", 0, &out, x->dtype);
+  return set_xshape(c, x);
+}
+
+const OpDef op_squeeze = {.type = "squeeze", .infer = infer_squeeze};
+const OpDef op_squeeze2 = {.type = "squeeze2", .infer = infer_squeeze};
+const OpDef op_unsqueeze = {.type = "unsqueeze", .infer = infer_unsqueeze};
+const OpDef op_unsqueeze2 = {.type = "unsqueeze2", .infer = infer_unsqueeze};
