@@ -157,6 +157,15 @@ static void json_var_ref(Json *j, const Graph *g, int id) {
   json_end_obj(j);
 }
 
+/* {"type", "block", "op"}: where an op stands in the program. */
+static void json_op_ref(Json *j, const Op *op) {
+  json_obj(j, NULL);
+  json_str(j, "type", op->type);
+  json_int(j, "block", op->block);
+  json_int(j, "op", op->index);
+  json_end_obj(j);
+}
+
 static void json_slots(Json *j, const Graph *g, const char *key, const Slot *s, int n) {
   json_obj(j, key);
   for (int i = 0; i < n; i++) {
@@ -194,28 +203,14 @@ static void json_report(const Graph *g, const InferReport *r, const InspectOpts 
   json_str(&j, "status", g->params_status);
   json_end_obj(&j);
   json_arr(&j, "no_shape_rule");
-  for (int i = 0; i < r->nunknown; i++) {
-    const Op *op = &g->ops[r->unknown[i]];
-    json_obj(&j, NULL);
-    json_str(&j, "type", op->type);
-    json_int(&j, "block", op->block);
-    json_int(&j, "op", op->index);
-    json_end_obj(&j);
-  }
+  for (int i = 0; i < r->nunknown; i++) json_op_ref(&j, &g->ops[r->unknown[i]]);
   json_end_arr(&j);
   json_arr(&j, "shape_mismatches");
   for (int i = 0; i < r->nmismatch; i++) json_str(&j, NULL, g->vars[r->mismatch[i]].name);
   json_end_arr(&j);
   json_arr(&j, "cannot_compile");
-  for (int k = 0; k < g->nops; k++) {
-    const Op *op = &g->ops[k];
-    if (compilable(op)) continue;
-    json_obj(&j, NULL);
-    json_str(&j, "type", op->type);
-    json_int(&j, "block", op->block);
-    json_int(&j, "op", op->index);
-    json_end_obj(&j);
-  }
+  for (int k = 0; k < g->nops; k++)
+    if (!compilable(&g->ops[k])) json_op_ref(&j, &g->ops[k]);
   json_end_arr(&j);
   json_arr(&j, "vars");
   for (int i = 0; i < g->nvars; i++) {

@@ -19,56 +19,10 @@
 
 #include "ops.h"
 
-/* Reads an int list attribute into out[n]; missing entries give dflt. */
-static void conv_list(const Op *op, const char *name, int n, int64_t dflt, int64_t *out) {
-  int64_t *v;
-  int k = attr_ints(op, name, &v);
-  for (int i = 0; i < n; i++) out[i] = i < k ? v[i] : dflt;
-}
-
-/* Paddle's UpdatePaddingAndDilation: expands `paddings` to begin/end pairs and
- * applies padding_algorithm (SAME forces dilation 1; VALID zeroes padding).
- * pad[2*nsp], dil[nsp] are outputs.  Returns -1 on a malformed paddings list. */
-static int conv_paddings(OpCtx *c, int nsp, const int64_t *in, const int64_t *k,
-                         const int64_t *stride, int64_t *pad, int64_t *dil) {
-  int64_t *p;
-  int np = attr_ints(c->op, "paddings", &p);
-  if (np == nsp) {
-    for (int i = 0; i < nsp; i++) pad[2 * i] = pad[2 * i + 1] = p[i];
-  } else if (np == 2 * nsp) {
-    for (int i = 0; i < 2 * nsp; i++) pad[i] = p[i];
-  } else if (np == 0) {
-    for (int i = 0; i < 2 * nsp; i++) pad[i] = 0;
-  } else {
-    return ctx_fail(c, "paddings has %d values, expected %d or %d", np, nsp, 2 * nsp);
-  }
-  const char *alg = attr_str(c->op, "padding_algorithm", "EXPLICIT");
-  if (strcmp(alg, "SAME") == 0) {
-    for (int i = 0; i < nsp; i++) {
-      /* C division truncates like C++'s; unknown dims give garbage padding
-       * that is never used (their output dim is unknown). */
-      int64_t out = (in[i] + stride[i] - 1) / stride[i];
-      int64_t sum = (out - 1) * stride[i] + k[i] - in[i];
-      if (sum < 0) sum = 0;
-      pad[2 * i] = sum / 2;
-      pad[2 * i + 1] = sum - sum / 2;
-      dil[i] = 1;
-    }
-  } else if (strcmp(alg, "VALID") == 0) {
-    for (int i = 0; i < 2 * nsp; i++) pad[i] = 0;
-  }
-  return 0;
-}
-
 static int infer_conv(OpCtx *c) {
-  Var *x = ctx_need(c, "Input", 0);
-  Var *w = ctx_need(c, "Filter", 0);
-  if (!x || !w) return -1;
+  Var *w, *x = conv_input(c, "Input", &w);
+  if (!x) return -1;
   const Shape *xs = &x->shape, *ws = &w->shape;
-  if (xs->rank != 4 && xs->rank != 5)
-    return ctx_fail(c, "Input has rank %d (shape %s), expected 4 or 5", xs->rank, shape_str(xs));
-  if (ws->rank != xs->rank)
-    return ctx_fail(c, "Filter %s and Input %s differ in rank", shape_str(ws), shape_str(xs));
   int nsp = xs->rank - 2;
   const char *fmt = attr_str(c->op, "data_format", "NCHW");
   int last = strcmp(fmt, "NHWC") == 0 || strcmp(fmt, "NDHWC") == 0;
@@ -84,14 +38,14 @@ static int infer_conv(OpCtx *c) {
   int64_t *sv;
   int ns = attr_ints(c->op, "strides", &sv);
   if (ns && ns != nsp) return ctx_fail(c, "strides has %d values for %d spatial dims", ns, nsp);
-  conv_list(c->op, "strides", nsp, 1, stride);
-  conv_list(c->op, "dilations", nsp, 1, dil);
+  attr_ints_fill(c->op, "strides", nsp, 1, stride);
+  attr_ints_fill(c->op, "dilations", nsp, 1, dil);
   for (int i = 0; i < nsp; i++) {
     in[i] = xs->d[(last ? 1 : 2) + i];
     k[i] = ws->d[2 + i];
     if (stride[i] <= 0 || dil[i] <= 0) return ctx_fail(c, "strides and dilations must be positive");
   }
-  if (conv_paddings(c, nsp, in, k, stride, pad, dil)) return -1;
+  if (conv_padding(c, nsp, in, k, stride, pad, dil)) return -1;
   Shape o = {xs->rank, {0}};
   o.d[0] = xs->d[0];
   o.d[last ? xs->rank - 1 : 1] = ws->d[0];

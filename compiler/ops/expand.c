@@ -16,15 +16,10 @@
 
 #include "ops.h"
 
-/* Compile-time length of an IntArray taken from tensors (one value per
- * tensor of a list; a lone tensor's element count, or its rank). */
-static int tensor_values(OpCtx *c, const char *slot) {
-  int n = ctx_nin(c, slot);
+/* tensor_list_len() of the tensors in `slot`; -1 after an error. */
+static int slot_list_len(OpCtx *c, const char *slot) {
   Var *v = ctx_need(c, slot, 0);
-  if (!v) return -1;
-  if (n != 1) return n;
-  int64_t numel = shape_numel(&v->shape);
-  return numel > 0 ? (int)numel : v->shape.rank;
+  return v ? (int)tensor_list_len(&v->shape, ctx_nin(c, slot)) : -1;
 }
 
 static int infer_expand(OpCtx *c) {
@@ -52,7 +47,7 @@ static int infer_expand_v2(OpCtx *c) {
    * from the tensors and are all -1. */
   if (n == 0) {
     const char *slot = ctx_in(c, "Shape", 0) ? "Shape" : "expand_shapes_tensor";
-    n = ctx_in(c, slot, 0) ? tensor_values(c, slot) : in->rank;
+    n = ctx_in(c, slot, 0) ? slot_list_len(c, slot) : in->rank;
     if (n < 0) return -1;
     if (n > RT_MAX_RANK) return ctx_fail(c, "target shape has %d dims", n);
     for (int i = 0; i < n; i++) unknown[i] = -1;
@@ -101,7 +96,7 @@ static int infer_tile(OpCtx *c) {
   const char *slot = ctx_in(c, "RepeatTimes", 0) ? "RepeatTimes" : NULL;
   if (!slot && n == 0 && ctx_in(c, "repeat_times_tensor", 0)) slot = "repeat_times_tensor";
   if (slot || n == 0) {
-    n = slot ? tensor_values(c, slot) : x->shape.rank;
+    n = slot ? slot_list_len(c, slot) : x->shape.rank;
     if (n < 0) return -1;
     if (n > RT_MAX_RANK) return ctx_fail(c, "repeat_times has %d entries", n);
     for (int i = 0; i < n; i++) unknown[i] = -1;

@@ -28,12 +28,7 @@ static int infer_fill_constant(OpCtx *c) {
   if (shape_from_attr(c, "shape", &s)) return -1;
   Var *st = ctx_in(c, "ShapeTensor", 0);
   if (st && s.rank == 0) {
-    if (st->shape.rank < 0) return ctx_fail(c, "input ShapeTensor has no known shape");
-    int64_t k = shape_numel(&st->shape);
-    if (k < 0 || k > RT_MAX_RANK)
-      return ctx_fail(c, "ShapeTensor %s is not usable", shape_str(&st->shape));
-    s.rank = (int)k;
-    for (int i = 0; i < s.rank; i++) s.d[i] = DIM_UNKNOWN;
+    if (ctx_shape_from_tensor(c, "ShapeTensor", &s)) return -1;
   } else if (!st && !ctx_in(c, "ShapeTensorList", 0)) {
     for (int i = 0; i < s.rank; i++)
       if (s.d[i] < 0) return ctx_fail(c, "shape[%d] = %lld is negative", i, (long long)s.d[i]);

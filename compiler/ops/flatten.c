@@ -7,15 +7,6 @@
  * A merged dim is -1 when any of its parts is.  XShape = [0] ++ X.dims. */
 #include "ops.h"
 
-static int set_xshape(OpCtx *c, const Var *x) {
-  if (!ctx_out(c, "XShape", 0)) return 0;
-  if (x->shape.rank + 1 > RT_MAX_RANK) return ctx_fail(c, "X has too many dims for XShape");
-  Shape xs = {x->shape.rank + 1, {0}};
-  for (int i = 0; i < x->shape.rank; i++) xs.d[i + 1] = x->shape.d[i];
-  ctx_set(c, "XShape", 0, &xs, x->dtype);
-  return 0;
-}
-
 static int infer_flatten(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
@@ -25,7 +16,7 @@ static int infer_flatten(OpCtx *c) {
     return ctx_fail(c, "axis %lld is out of range for rank %d", (long long)axis, rank);
   Shape out = {2, {dims_prod(&x->shape, 0, (int)axis), dims_prod(&x->shape, (int)axis, rank)}};
   ctx_set(c, "Out", 0, &out, x->dtype);
-  return set_xshape(c, x);
+  return ctx_set_xshape(c, x);
 }
 
 static int infer_flatten_range(OpCtx *c) {
@@ -48,7 +39,7 @@ static int infer_flatten_range(OpCtx *c) {
     for (int i = b + 1; i < in->rank; i++) out.d[out.rank++] = in->d[i];
   }
   ctx_set(c, "Out", 0, &out, x->dtype);
-  return set_xshape(c, x);
+  return ctx_set_xshape(c, x);
 }
 
 const OpDef op_flatten = {.type = "flatten", .infer = infer_flatten};

@@ -137,3 +137,35 @@ Shape shape_scalar(const OpCtx *c) {
   if (!c->g->zero_d) s = (Shape){1, {1}};
   return s;
 }
+
+int ctx_set_xshape(OpCtx *c, const Var *x) {
+  if (!ctx_out(c, "XShape", 0)) return 0;
+  if (x->shape.rank + 1 > RT_MAX_RANK) return ctx_fail(c, "X has too many dims for XShape");
+  Shape xs = {x->shape.rank + 1, {0}};
+  for (int i = 0; i < x->shape.rank; i++) xs.d[i + 1] = x->shape.d[i];
+  ctx_set(c, "XShape", 0, &xs, x->dtype);
+  return 0;
+}
+
+int64_t tensor_list_len(const Shape *first, int n) {
+  if (n != 1) return n;
+  int64_t numel = shape_numel(first);
+  return numel > 0 ? numel : first->rank;
+}
+
+int ctx_shape_from_tensor(OpCtx *c, const char *slot, Shape *out) {
+  const Var *v = ctx_in(c, slot, 0);
+  if (!v) return ctx_fail(c, "input %s is missing", slot);
+  if (v->shape.rank < 0) return ctx_fail(c, "input %s has no known shape", slot);
+  int64_t k = shape_numel(&v->shape);
+  if (k < 0 || k > RT_MAX_RANK) return ctx_fail(c, "%s %s is not usable", slot, shape_str(&v->shape));
+  Shape s = {(int)k, {0}};
+  for (int i = 0; i < s.rank; i++) s.d[i] = DIM_UNKNOWN;
+  *out = s;
+  return 0;
+}
+
+int ctx_version_before(const OpCtx *c, int64_t version) {
+  int64_t v = c->g->version;
+  return v < 0 || (v == 0 && !c->g->zero_d) || (v > 0 && v < version);
+}

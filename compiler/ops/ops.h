@@ -73,5 +73,40 @@ Shape shape_make(int n, const int64_t *d);
 /* The shape of a scalar result: [] for programs saved by Paddle >= 2.5 and
  * for version 0 (develop) files that use 0-D tensors, [1] before that. */
 Shape shape_scalar(const OpCtx *c);
+/* Writes XShape = [0] ++ X.dims with X's dtype (reshape2, transpose2,
+ * squeeze2, ...; the grad ops read X's dims back from it).  No-op when the op
+ * has no XShape output; -1 after ctx_fail() when X's rank is too large. */
+int ctx_set_xshape(OpCtx *c, const Var *x);
+/* Paddle's compile-time length of an IntArray held by `n` tensors whose first
+ * has shape `first`: n for a list; for a lone tensor its element count, or
+ * its rank when that count is unknown or 0 (phi CompatInferMetaContext).
+ * `first` is read only when n == 1. */
+int64_t tensor_list_len(const Shape *first, int n);
+/* fluid's compile-time shape for a `shape` given by the 1-D int tensor in
+ * input `slot` (fill_constant, random fills): numel(slot) unknown dims.
+ * -1 after ctx_fail() when the input is missing, its shape or element count
+ * is unknown, or the count exceeds RT_MAX_RANK. */
+int ctx_shape_from_tensor(OpCtx *c, const char *slot, Shape *out);
+/* 1 for a program written before Paddle release `version` (2003000 = 2.3):
+ * ProgramDesc.version in [1, version), absent (-1, as in 1.x files), or 0
+ * (1.x files and develop builds) in a program without 2.5's 0-D tensors. */
+int ctx_version_before(const OpCtx *c, int64_t version);
+
+/* ---- sliding-window ops (conv_util.c) ---- */
+/* The data input in `slot` of a conv or pool op, which must have rank 4 or 5
+ * (N, C and 2 or 3 spatial dims); with `w` not NULL also the Filter, of the
+ * same rank, into *w.  NULL after ctx_fail(). */
+Var *conv_input(OpCtx *c, const char *slot, Var **w);
+/* Reads the int list attribute `name` into out[n]; missing entries give dflt. */
+void attr_ints_fill(const Op *op, const char *name, int n, int64_t dflt, int64_t *out);
+/* Paddle's UpdatePaddingAndDilation / pool UpdatePadding: expands `paddings`
+ * (nsp values, or a begin/end pair per spatial dim, or none) into pad[2*nsp]
+ * and applies padding_algorithm: SAME pads so out = ceil(in / stride) and
+ * forces dil[i] = 1, VALID zeroes the padding, EXPLICIT keeps it.  in, k,
+ * stride and dil have nsp entries; dil is NULL for pooling (no dilation).  A
+ * dim whose stride is <= 0 keeps its explicit padding (the caller rejects it).
+ * Returns -1 after ctx_fail() on a malformed paddings list. */
+int conv_padding(OpCtx *c, int nsp, const int64_t *in, const int64_t *k, const int64_t *stride,
+                 int64_t *pad, int64_t *dil);
 
 #endif

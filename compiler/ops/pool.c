@@ -20,11 +20,9 @@
 #include "ops.h"
 
 static int infer_pool(OpCtx *c) {
-  Var *x = ctx_need(c, "X", 0);
+  Var *x = conv_input(c, "X", NULL);
   if (!x) return -1;
   const Shape *xs = &x->shape;
-  if (xs->rank != 4 && xs->rank != 5)
-    return ctx_fail(c, "X has rank %d (shape %s), expected 4 or 5", xs->rank, shape_str(xs));
   int nsp = xs->rank - 2;
   const char *fmt = attr_str(c->op, "data_format", "NCHW");
   int last = strcmp(fmt, "NHWC") == 0 || strcmp(fmt, "NDHWC") == 0;
@@ -36,31 +34,22 @@ static int infer_pool(OpCtx *c) {
     ctx_set(c, "Out", 0, &o, x->dtype);
     return 0;
   }
-  int64_t *kv, *sv, *pv;
+  int64_t *kv, *sv;
   int nk = attr_ints(c->op, "ksize", &kv);
   int ns = attr_ints(c->op, "strides", &sv);
-  int np = attr_ints(c->op, "paddings", &pv);
   if (nk != nsp) return ctx_fail(c, "ksize has %d values for %d spatial dims", nk, nsp);
   if (ns && ns != nk) return ctx_fail(c, "strides has %d values, ksize %d", ns, nk);
-  if (np && np != nsp && np != 2 * nsp)
-    return ctx_fail(c, "paddings has %d values, expected %d or %d", np, nsp, 2 * nsp);
+  int64_t ins[3], stride[3], pad[6];
+  attr_ints_fill(c->op, "strides", nsp, 1, stride);
+  for (int i = 0; i < nsp; i++) ins[i] = xs->d[sp0 + i];
+  /* SAME padding uses the ksize as written; global_pooling replaces it below */
+  if (conv_padding(c, nsp, ins, kv, stride, pad, NULL)) return -1;
   int global = attr_bool(c->op, "global_pooling", 0);
   int adaptive = attr_bool(c->op, "adaptive", 0);
   int ceil_mode = attr_bool(c->op, "ceil_mode", 0);
-  const char *alg = attr_str(c->op, "padding_algorithm", "EXPLICIT");
   for (int i = 0; i < nsp; i++) {
-    int64_t in = xs->d[sp0 + i], k = kv[i], s = ns ? sv[i] : 1;
-    int64_t p0 = np == nsp ? pv[i] : np ? pv[2 * i] : 0;
-    int64_t p1 = np == nsp ? pv[i] : np ? pv[2 * i + 1] : 0;
+    int64_t in = ins[i], k = kv[i], s = stride[i], p0 = pad[2 * i], p1 = pad[2 * i + 1];
     if (s <= 0) return ctx_fail(c, "strides must be positive");
-    if (strcmp(alg, "SAME") == 0) { /* Paddle's pool UpdatePadding */
-      int64_t out = (in + s - 1) / s, sum = (out - 1) * s + k - in;
-      if (sum < 0) sum = 0;
-      p0 = sum / 2;
-      p1 = sum - p0;
-    } else if (strcmp(alg, "VALID") == 0) {
-      p0 = p1 = 0;
-    }
     if (global || adaptive) p0 = p1 = 0;
     if (global) k = in;
     int64_t v;
@@ -77,11 +66,9 @@ static int infer_pool(OpCtx *c) {
 }
 
 static int infer_max_pool_with_index(OpCtx *c) {
-  Var *x = ctx_need(c, "X", 0);
+  Var *x = conv_input(c, "X", NULL);
   if (!x) return -1;
   const Shape *xs = &x->shape;
-  if (xs->rank != 4 && xs->rank != 5)
-    return ctx_fail(c, "X has rank %d (shape %s), expected 4 or 5", xs->rank, shape_str(xs));
   int nsp = xs->rank - 2;
   int global = attr_bool(c->op, "global_pooling", 0);
   int adaptive = attr_bool(c->op, "adaptive", 0);

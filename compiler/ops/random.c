@@ -29,12 +29,7 @@ static int infer_random(OpCtx *c) {
     s.rank = nlist;
     for (int i = 0; i < nlist; i++) s.d[i] = DIM_UNKNOWN;
   } else if (st && n == 0) {
-    if (st->shape.rank < 0) return ctx_fail(c, "input ShapeTensor has no known shape");
-    int64_t k = shape_numel(&st->shape);
-    if (k < 0 || k > RT_MAX_RANK)
-      return ctx_fail(c, "ShapeTensor %s is not usable", shape_str(&st->shape));
-    s.rank = (int)k;
-    for (int i = 0; i < s.rank; i++) s.d[i] = DIM_UNKNOWN;
+    if (ctx_shape_from_tensor(c, "ShapeTensor", &s)) return -1;
   } else {
     if (n > RT_MAX_RANK) return ctx_fail(c, "attribute shape has %d dims", n);
     s = shape_make(n, v);

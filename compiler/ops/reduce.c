@@ -20,15 +20,6 @@
  * keep X's dtype.  See legacy_reduce() for files older than 2.3. */
 #include "ops.h"
 
-/* The number of values Paddle assumes at compile time for an IntArray read
- * from tensors: one per tensor of a list; for a single tensor its element
- * count, or its rank when that count is not known. */
-static int64_t tensor_values(const Var *const *v, int n) {
-  if (n != 1) return n;
-  int64_t numel = shape_numel(&v[0]->shape);
-  return numel > 0 ? numel : v[0]->shape.rank;
-}
-
 /* Reads `dim`.  Returns its length and sets *dims, or sets *from_tensor and
  * returns the number of run-time values; -1 on error. */
 static int read_dims(OpCtx *c, int64_t **dims, int *from_tensor) {
@@ -43,7 +34,7 @@ static int read_dims(OpCtx *c, int64_t **dims, int *from_tensor) {
     for (int i = 0; i < ns; i++)
       if (!(vars[i] = ctx_need(c, slot, i))) return -1;
     *from_tensor = 1;
-    return (int)tensor_values(vars, ns);
+    return (int)tensor_list_len(&vars[0]->shape, ns);
   }
   if (!a) { /* the op maker's default */
     static int64_t dim0[1] = {0};
@@ -61,16 +52,13 @@ static int read_dims(OpCtx *c, int64_t **dims, int *from_tensor) {
     vars[i] = &c->g->vars[id];
   }
   *from_tensor = 1;
-  return (int)tensor_values(vars, n);
+  return (int)tensor_list_len(n ? &vars[0]->shape : NULL, n);
 }
 
 /* Files written before Paddle 2.3 (fluid ReduceOp; 1.x files carry version
  * 0 or none): an empty `dim` reduces nothing, and reduce_sum keeps the input
  * dtype. */
-static int legacy_reduce(const OpCtx *c) {
-  int64_t v = c->g->version;
-  return v < 0 || (v == 0 && !c->g->zero_d) || (v > 0 && v < 2003000);
-}
+static int legacy_reduce(const OpCtx *c) { return ctx_version_before(c, 2003000); }
 
 static int reduce_shape(OpCtx *c, const Shape *x, Shape *out) {
   int64_t *dims;

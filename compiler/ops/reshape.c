@@ -77,13 +77,7 @@ static int infer_reshape(OpCtx *c) {
     if (reshape_dims(c, in, shape, n, &out)) return -1;
   }
   ctx_set(c, "Out", 0, &out, x->dtype);
-  if (ctx_out(c, "XShape", 0)) {
-    if (in->rank + 1 > RT_MAX_RANK) return ctx_fail(c, "X has too many dims for XShape");
-    Shape xs = {in->rank + 1, {0}};
-    for (int i = 0; i < in->rank; i++) xs.d[i + 1] = in->d[i];
-    ctx_set(c, "XShape", 0, &xs, x->dtype);
-  }
-  return 0;
+  return ctx_set_xshape(c, x);
 }
 
 const OpDef op_reshape = {.type = "reshape", .infer = infer_reshape};

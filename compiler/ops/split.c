@@ -14,10 +14,7 @@
 /* Files written before Paddle 2.3 (fluid UpdateOutsDims; 1.x files carry
  * version 0 or none): sections are kept as written even when the split dim
  * is unknown or the sections come from SectionsTensorList. */
-static int legacy_split(const OpCtx *c) {
-  int64_t v = c->g->version;
-  return v < 0 || (v == 0 && !c->g->zero_d) || (v > 0 && v < 2003000);
-}
+static int legacy_split(const OpCtx *c) { return ctx_version_before(c, 2003000); }
 
 static int infer_split(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);

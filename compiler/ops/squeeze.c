@@ -14,24 +14,6 @@
 
 #include "ops.h"
 
-static int set_xshape(OpCtx *c, const Var *x) {
-  if (!ctx_out(c, "XShape", 0)) return 0;
-  if (x->shape.rank + 1 > RT_MAX_RANK) return ctx_fail(c, "X has too many dims for XShape");
-  Shape xs = {x->shape.rank + 1, {0}};
-  for (int i = 0; i < x->shape.rank; i++) xs.d[i + 1] = x->shape.d[i];
-  ctx_set(c, "XShape", 0, &xs, x->dtype);
-  return 0;
-}
-
-/* Compile-time count of IntArray values held by tensors: one per tensor of
- * a list; for a single tensor its element count, or its rank when that is
- * not known (Paddle's CompatInferMetaContext). */
-static int64_t tensor_values(const Shape *first, int n) {
-  if (n != 1) return n;
-  int64_t numel = shape_numel(first);
-  return numel > 0 ? numel : first->rank;
-}
-
 /* Number of axes held by tensors (input slots or a VAR/VARS `axes`); -1
  * when `axes` is a plain list, -2 after an error. */
 static int64_t tensor_axes(OpCtx *c) {
@@ -41,13 +23,13 @@ static int64_t tensor_axes(OpCtx *c) {
   int n = ctx_in(c, "AxesTensorList", 0) ? ctx_nin(c, "AxesTensorList") : 0;
   if (n > 0) {
     Var *v = ctx_need(c, "AxesTensorList", 0);
-    return !v ? -2 : v1 ? n : tensor_values(&v->shape, n);
+    return !v ? -2 : v1 ? n : tensor_list_len(&v->shape, n);
   }
   if (ctx_in(c, "AxesTensor", 0)) {
     Var *v = ctx_need(c, "AxesTensor", 0);
     if (!v) return -2;
     if (v1) return v->shape.rank ? v->shape.d[0] : 0;
-    return tensor_values(&v->shape, 1);
+    return tensor_list_len(&v->shape, 1);
   }
   if (!a || (a->type != AT_VAR && a->type != AT_VARS)) return -1;
   if (a->type == AT_VARS) return (int64_t)a->n_vars_name;
@@ -56,20 +38,15 @@ static int64_t tensor_axes(OpCtx *c) {
     ctx_fail(c, "attribute axes names an unknown tensor");
     return -2;
   }
-  return tensor_values(&c->g->vars[id].shape, 1);
+  return tensor_list_len(&c->g->vars[id].shape, 1);
 }
 
-static int infer_squeeze(OpCtx *c) {
-  Var *x = ctx_need(c, "X", 0);
-  if (!x) return -1;
-  const Shape *in = &x->shape;
-  int64_t nt = tensor_axes(c);
-  if (nt == -2) return -1;
-  Shape out = {0, {0}};
+/* squeeze's Out for X's shape `in`, with `nt` as tensor_axes() returns. */
+static int squeeze_shape(OpCtx *c, const Shape *in, int64_t nt, Shape *out) {
   if (nt >= 0) {
-    out.rank = in->rank - (int)nt;
-    if (out.rank < 0) out.rank = 0;
-    for (int i = 0; i < out.rank; i++) out.d[i] = DIM_UNKNOWN;
+    out->rank = in->rank - (int)nt;
+    if (out->rank < 0) out->rank = 0;
+    for (int i = 0; i < out->rank; i++) out->d[i] = DIM_UNKNOWN;
   } else {
     int64_t *axes;
     int n = attr_ints(c->op, "axes", &axes), drop[RT_MAX_RANK] = {0};
@@ -84,23 +61,17 @@ static int infer_squeeze(OpCtx *c) {
       if (in->d[a] == 1 || in->d[a] == DIM_UNKNOWN) drop[a] = 1;
     }
     for (int i = 0; i < in->rank; i++)
-      if (!drop[i]) out.d[out.rank++] = in->d[i];
+      if (!drop[i]) out->d[out->rank++] = in->d[i];
   }
-  ctx_set(c, "Out", 0, &out, x->dtype);
-  return set_xshape(c, x);
+  return 0;
 }
 
-static int infer_unsqueeze(OpCtx *c) {
-  Var *x = ctx_need(c, "X", 0);
-  if (!x) return -1;
-  const Shape *in = &x->shape;
-  int64_t nt = tensor_axes(c);
-  if (nt == -2) return -1;
-  Shape out = {0, {0}};
+/* unsqueeze's Out for X's shape `in`, with `nt` as tensor_axes() returns. */
+static int unsqueeze_shape(OpCtx *c, const Shape *in, int64_t nt, Shape *out) {
   if (nt >= 0) {
     if (in->rank + nt > RT_MAX_RANK || in->rank + nt < 0) return ctx_fail(c, "too many axes");
-    out.rank = in->rank + (int)nt;
-    for (int i = 0; i < out.rank; i++) out.d[i] = DIM_UNKNOWN;
+    out->rank = in->rank + (int)nt;
+    for (int i = 0; i < out->rank; i++) out->d[i] = DIM_UNKNOWN;
   } else {
     int64_t *axes;
     int n = attr_ints(c->op, "axes", &axes);
@@ -119,12 +90,26 @@ static int infer_unsqueeze(OpCtx *c) {
       }
       ones[a] = 1;
     }
-    out.rank = in->rank + n;
-    for (int i = 0, k = 0; i < out.rank; i++) out.d[i] = ones[i] ? 1 : in->d[k++];
+    out->rank = in->rank + n;
+    for (int i = 0, k = 0; i < out->rank; i++) out->d[i] = ones[i] ? 1 : in->d[k++];
   }
-  ctx_set(c, "Out", 0, &out, x->dtype);
-  return set_xshape(c, x);
+  return 0;
 }
+
+/* Both rules: X and the axes in, Out = shape(X, axes) and XShape out. */
+static int infer_axes(OpCtx *c, int (*shape)(OpCtx *, const Shape *, int64_t, Shape *)) {
+  Var *x = ctx_need(c, "X", 0);
+  if (!x) return -1;
+  int64_t nt = tensor_axes(c);
+  if (nt == -2) return -1;
+  Shape out = {0, {0}};
+  if (shape(c, &x->shape, nt, &out)) return -1;
+  ctx_set(c, "Out", 0, &out, x->dtype);
+  return ctx_set_xshape(c, x);
+}
+
+static int infer_squeeze(OpCtx *c) { return infer_axes(c, squeeze_shape); }
+static int infer_unsqueeze(OpCtx *c) { return infer_axes(c, unsqueeze_shape); }
 
 const OpDef op_squeeze = {.type = "squeeze", .infer = infer_squeeze};
 const OpDef op_squeeze2 = {.type = "squeeze2", .infer = infer_squeeze};

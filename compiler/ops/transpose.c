@@ -23,13 +23,7 @@ static int infer_transpose(OpCtx *c) {
     out.d[i] = in->d[a];
   }
   ctx_set(c, "Out", 0, &out, x->dtype);
-  if (ctx_out(c, "XShape", 0)) {
-    if (in->rank + 1 > RT_MAX_RANK) return ctx_fail(c, "X has too many dims for XShape");
-    Shape xs = {in->rank + 1, {0}};
-    for (int i = 0; i < in->rank; i++) xs.d[i + 1] = in->d[i];
-    ctx_set(c, "XShape", 0, &xs, x->dtype);
-  }
-  return 0;
+  return ctx_set_xshape(c, x);
 }
 
 const OpDef op_transpose = {.type = "transpose", .infer = infer_transpose};
