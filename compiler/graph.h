@@ -106,6 +106,7 @@ typedef struct Graph {
   const char *params_dir;  /* directory of per-variable files, or NULL */
   const char *params_status; /* what happened to the parameters, one line */
   int64_t version;         /* ProgramDesc.version (-1 if absent) */
+  uint64_t file_hash;      /* FNV-1a 64 of the program file's bytes */
   ProgramDesc *pd;         /* the decoded protobuf, owned */
   int nvars, nops, nblocks;
   int vars_cap;            /* capacity of vars */

@@ -74,7 +74,13 @@ static const char *what_is(const uint8_t *b, size_t n) {
   return "";
 }
 
-static ProgramDesc *decode(const char *file) {
+static uint64_t hash_bytes(const uint8_t *b, size_t n) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 1099511628211ull;
+  return h;
+}
+
+static ProgramDesc *decode(const char *file, uint64_t *hash) {
   uint8_t *bytes;
   size_t len;
   if (read_file(file, &bytes, &len)) {
@@ -85,6 +91,7 @@ static ProgramDesc *decode(const char *file) {
     diag_error("%s: empty file, not a Paddle program", file);
     return NULL;
   }
+  *hash = hash_bytes(bytes, len);
   ProgramDesc *pd = paddlec__fw__program_desc__unpack(NULL, len, bytes);
   if (!pd) {
     diag_error("%s: not a Paddle ProgramDesc: protobuf decoding failed (truncated or not a program)%s",
@@ -126,12 +133,14 @@ int load_model(const char *path, const LoadOpts *o, Graph *g) {
   const char *program = is_dir(path) ? find_program(path) : pool_strdup(path);
   if (!program) return -1;
   const char *dir = is_dir(path) ? path : dir_of(program);
-  ProgramDesc *pd = decode(program);
+  uint64_t hash = 0;
+  ProgramDesc *pd = decode(program, &hash);
   if (!pd) return -1;
   if (graph_build(g, pd, program)) {
     graph_free(g);
     return -1;
   }
+  g->file_hash = hash;
   g->params_status = "not loaded (--no-params)";
   if (o->no_params) return 0;
   if (g->nparams == 0) {

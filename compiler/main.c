@@ -1,10 +1,15 @@
-/* paddlec command line: `inspect` and `graph` (compile/build come with code
- * generation).  User errors exit 1, internal errors exit 2. */
+/* paddlec command line: inspect, graph, compile, build.  User errors exit 1,
+ * internal errors exit 2. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "codegen.h"
 #include "diag.h"
 #include "dot.h"
 #include "infer.h"
@@ -26,10 +31,19 @@ static const char usage[] =
     "        shape inference, ops paddlec cannot compile yet\n"
     "  graph MODEL -o FILE.dot [--params F] [--no-params]\n"
     "        the data-flow graph in Graphviz DOT (render: dot -Tsvg FILE.dot)\n"
+    "  compile MODEL -o DIR [--params F] [--name PREFIX] [--shape NAME=d0,d1,..]\n"
+    "          [--embed-weights] [--blas=openblas|none]\n"
+    "        C sources: PREFIX.h, PREFIX.c, main.c, Makefile, PREFIX.cmake, the\n"
+    "        runtime in paddlec_rt/, and PREFIX.pdiparams (or PREFIX_weights.c)\n"
+    "  build MODEL -o BIN [compile options] [--march=CPU]\n"
+    "        compile into BIN_src/ and build the standalone binary BIN with $CC\n"
+    "        (default clang) for -march=CPU (default native); weights in BIN.pdiparams\n"
     "  version    print the version\n"
     "\n"
     "parameters are found next to the program: PREFIX.pdiparams, __params__,\n"
     "params, a single *.pdiparams, or one file per variable (Paddle 1.x).\n";
+
+#define MAX_SHAPES 32
 
 typedef struct Args {
   const char *cmd;     /* sub-command */
@@ -37,17 +51,36 @@ typedef struct Args {
   const char *out;     /* -o */
   LoadOpts load;       /* --params, --no-params */
   InspectOpts inspect; /* --ops, --json */
+  CompileOpts compile; /* --name, --embed-weights, --blas, --shape */
+  ShapeArg shapes[MAX_SHAPES]; /* --shape values */
+  const char *march;   /* --march (build) */
 } Args;
 
 static int parse_args(int argc, char **argv, Args *a) {
   memset(a, 0, sizeof *a);
   a->cmd = argv[1];
+  a->compile.prefix = "model";
+  a->compile.blas = 1;
+  a->compile.shapes = a->shapes;
+  a->march = "native";
   for (int i = 2; i < argc; i++) {
     const char *s = argv[i];
-    if (!strcmp(s, "--params") || !strcmp(s, "-o")) {
+    if (!strcmp(s, "--params") || !strcmp(s, "-o") || !strcmp(s, "--name") || !strcmp(s, "--shape")) {
       if (i + 1 >= argc) return diag_error("%s needs a value", s);
-      if (!strcmp(s, "-o")) a->out = argv[++i];
-      else a->load.params = argv[++i];
+      const char *v = argv[++i];
+      if (!strcmp(s, "-o")) a->out = v;
+      else if (!strcmp(s, "--name")) a->compile.prefix = v;
+      else if (!strcmp(s, "--params")) a->load.params = v;
+      else if (a->compile.nshapes >= MAX_SHAPES) return diag_error("too many --shape options");
+      else if (spec_parse_shape_arg(v, &a->shapes[a->compile.nshapes++])) return -1;
+    } else if (!strncmp(s, "--blas=", 7)) {
+      if (strcmp(s + 7, "openblas") && strcmp(s + 7, "none"))
+        return diag_error("--blas: expected openblas or none, not '%s'", s + 7);
+      a->compile.blas = !strcmp(s + 7, "openblas");
+    } else if (!strncmp(s, "--march=", 8)) {
+      a->march = s + 8;
+    } else if (!strcmp(s, "--embed-weights")) {
+      a->compile.embed_weights = 1;
     } else if (!strcmp(s, "--no-params")) {
       a->load.no_params = 1;
     } else if (!strcmp(s, "--ops")) {
@@ -98,6 +131,62 @@ static int cmd_graph(const Args *a) {
   return bad ? 1 : 0;
 }
 
+static const char *command_line(int argc, char **argv) {
+  const char *c = "paddlec";
+  for (int i = 1; i < argc; i++) c = pool_printf("%s %s", c, argv[i]);
+  return c;
+}
+
+static int cmd_compile(const Args *a, const char *out_dir) {
+  Graph g;
+  InferReport r;
+  int bad = load_and_infer(a, &g, &r);
+  CompileOpts o = a->compile;
+  o.out_dir = out_dir;
+  if (!bad) bad = codegen_compile(&g, &o);
+  graph_free(&g);
+  return bad ? 1 : 0;
+}
+
+/* Runs argv, waits; returns its exit status (or -1). */
+static int run_cmd(char *const argv[]) {
+  pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    execvp(argv[0], argv);
+    _exit(127);
+  }
+  int st;
+  if (waitpid(pid, &st, 0) < 0) return -1;
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int copy_file(const char *from, const char *to, int exec) {
+  uint8_t *data;
+  size_t len;
+  if (read_file(from, &data, &len)) return diag_error("%s: cannot read: %s", from, strerror(errno));
+  FILE *f = fopen(to, "wb");
+  if (!f || fwrite(data, 1, len, f) != len || fclose(f)) return diag_error("%s: cannot write", to);
+  if (exec && chmod(to, 0755)) return diag_error("%s: cannot make executable", to);
+  return 0;
+}
+
+static int cmd_build(const Args *a) {
+  const char *src = pool_printf("%s_src", a->out);
+  if (cmd_compile(a, src)) return 1;
+  const char *cc = getenv("CC");
+  char *argv[] = {"make", "-s", "-C", (char *)src, pool_printf("CC=%s", cc && *cc ? cc : "clang"),
+                  pool_printf("ARCH=%s", *a->march ? pool_printf("-march=%s", a->march) : ""),
+                  pool_printf("BLAS=%s", a->compile.blas ? "openblas" : "none"), (char *)a->compile.prefix, NULL};
+  int st = run_cmd(argv);
+  if (st) return diag_error("%s: building the generated code failed (make exited %d)", src, st), 1;
+  if (copy_file(path_join(src, a->compile.prefix), a->out, 1)) return 1;
+  if (!a->compile.embed_weights &&
+      copy_file(path_join(src, pool_printf("%s.pdiparams", a->compile.prefix)), pool_printf("%s.pdiparams", a->out), 0))
+    return 1;
+  return 0;
+}
+
 int main(int argc, char **argv) {
   int rc;
   if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
@@ -108,13 +197,27 @@ int main(int argc, char **argv) {
     printf("paddlec %s\n", PADDLEC_VERSION);
     return 0;
   }
-  Args a;
-  if (strcmp(argv[1], "inspect") && strcmp(argv[1], "graph")) {
-    diag_error("unknown command '%s' (commands: inspect, graph, version)", argv[1]);
+  static Args a;
+  const char *cmds[] = {"inspect", "graph", "compile", "build"};
+  int cmd = -1;
+  for (int i = 0; i < 4; i++)
+    if (!strcmp(argv[1], cmds[i])) cmd = i;
+  if (cmd < 0) {
+    diag_error("unknown command '%s' (commands: inspect, graph, compile, build, version)", argv[1]);
     return 1;
   }
   if (parse_args(argc, argv, &a)) return 1;
-  rc = !strcmp(a.cmd, "inspect") ? cmd_inspect(&a) : cmd_graph(&a);
+  a.compile.command = command_line(argc, argv);
+  if (cmd >= 2 && !a.out) {
+    diag_error("%s: give the output with -o %s", a.cmd, cmd == 2 ? "DIR" : "BIN");
+    return 1;
+  }
+  switch (cmd) {
+    case 0: rc = cmd_inspect(&a); break;
+    case 1: rc = cmd_graph(&a); break;
+    case 2: rc = cmd_compile(&a, a.out); break;
+    default: rc = cmd_build(&a); break;
+  }
   pool_release();
   return rc;
 }

@@ -78,6 +78,23 @@ void rt_npy_free(RtNpy *a);
 RtStatus rt_npy_write(const char *path, int dtype, int rank, const int64_t *dims, const void *data,
                       char *err, size_t errlen);
 
+/* What the compiled model expects of one weight. */
+typedef struct RtWeightSpec {
+  const char *name;          /* Paddle variable name */
+  int dtype;                 /* Paddle dtype number */
+  int rank;                  /* number of dims */
+  int64_t dims[RT_MAX_RANK]; /* dims */
+} RtWeightSpec;
+
+/* Bytes of the 64-byte aligned copies of `count` weights. */
+size_t rt_weights_bytes(const RtWeightSpec *specs, int count);
+/* Checks the records in `blob` (a .pdiparams file's bytes) against the specs,
+ * copies each into `store` (aligned slots), points ptrs[i] at them. */
+RtStatus rt_weights_bind(const void *blob, size_t len, const RtWeightSpec *specs, int count,
+                         unsigned char *store, const void **ptrs, char *err, size_t errlen);
+/* Reads a whole file into malloc'd memory. */
+RtStatus rt_read_file(const char *path, unsigned char **data, size_t *len, char *err, size_t errlen);
+
 /* Allocation hook: every runtime allocation goes through it. */
 typedef void *(*RtAllocFn)(void *user, size_t bytes);
 typedef void (*RtFreeFn)(void *user, void *ptr);

@@ -1,16 +1,12 @@
 /* Unary element-wise ops (activations and math): Out has X's shape and
- * dtype.  Attributes of each (Paddle op makers):
- *   relu, sigmoid, tanh, exp, sqrt, rsqrt, abs, cos, sin, reciprocal, square,
- *   log, floor, ceil, round, sign, softsign, erf, silu, mish(threshold=20),
- *   logsigmoid, tanh_shrink: none
- *   relu6(threshold=6), leaky_relu(alpha=0.02), elu(alpha=1), gelu(approximate=false),
- *   swish(beta=1), hard_swish(threshold=6, scale=6, offset=3),
- *   hard_sigmoid(slope=0.2, offset=0.5), softplus(beta=1, threshold=20),
- *   pow(factor=1), brelu(t_min=0, t_max=24), thresholded_relu(threshold=1),
- *   hard_shrink(threshold=0.5), softshrink(lambda=0.5), selu(scale, alpha),
- *   celu(alpha=1), stanh(scale_a=0.67, scale_b=1.7159), clip(min, max),
- *   scale(scale=1, bias=0, bias_after_scale=true)
- * Their C expressions come with code generation. */
+ * dtype.  Each op's C expression of the input element `v`, with its
+ * attributes and Paddle's defaults (from the op makers), is in `exprs`
+ * below.  Optional tensor inputs: clip's Min/Max, pow's FactorTensor and
+ * scale's ScaleTensor (1 element each) override the attribute at run time. */
+#include <string.h>
+
+#include "../emit_ew.h"
+#include "../util.h"
 #include "ops.h"
 
 static int infer_unary(OpCtx *c) {
@@ -20,7 +16,120 @@ static int infer_unary(OpCtx *c) {
   return 0;
 }
 
-#define OP_UNARY(name) const OpDef op_##name = {.type = #name, .infer = infer_unary};
+static const char *f(const Op *op, const char *name, double dflt) {
+  return em_float(attr_float(op, name, dflt));
+}
+
+/* A scalar from a 1-element tensor input, or the attribute. */
+static const char *tensor_or_attr(EmitCtx *e, const char *slot, const char *attr, double dflt) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *t = ctx_in(&c, slot, 0);
+  if (!t) return f(e->op, attr, dflt);
+  return pool_printf("(float)%s[0]", em_ptr(e, t, 1));
+}
+
+/* The float expression for op `type` of element v; NULL if unknown. */
+static const char *float_expr(EmitCtx *e, const char *type) {
+  const Op *op = e->op;
+  if (!strcmp(type, "relu")) return "v > 0.0f ? v : 0.0f";
+  if (!strcmp(type, "sigmoid")) return "1.0f / (1.0f + expf(-v))";
+  if (!strcmp(type, "logsigmoid")) return "-log1pf(expf(-v))";
+  if (!strcmp(type, "tanh")) return "tanhf(v)";
+  if (!strcmp(type, "tanh_shrink")) return "v - tanhf(v)";
+  if (!strcmp(type, "exp")) return "expf(v)";
+  if (!strcmp(type, "log")) return "logf(v)";
+  if (!strcmp(type, "sqrt")) return "sqrtf(v)";
+  if (!strcmp(type, "rsqrt")) return "1.0f / sqrtf(v)";
+  if (!strcmp(type, "abs")) return "fabsf(v)";
+  if (!strcmp(type, "cos")) return "cosf(v)";
+  if (!strcmp(type, "sin")) return "sinf(v)";
+  if (!strcmp(type, "floor")) return "floorf(v)";
+  if (!strcmp(type, "ceil")) return "ceilf(v)";
+  if (!strcmp(type, "round")) return "roundf(v)";
+  if (!strcmp(type, "sign")) return "(float)((v > 0.0f) - (v < 0.0f))";
+  if (!strcmp(type, "reciprocal")) return "1.0f / v";
+  if (!strcmp(type, "square")) return "v * v";
+  if (!strcmp(type, "erf")) return "erff(v)";
+  if (!strcmp(type, "silu")) return "v / (1.0f + expf(-v))";
+  if (!strcmp(type, "softsign")) return "v / (1.0f + fabsf(v))";
+  if (!strcmp(type, "relu6")) return pool_printf("fminf(fmaxf(v, 0.0f), %s)", f(op, "threshold", 6));
+  if (!strcmp(type, "leaky_relu")) return pool_printf("v > 0.0f ? v : %s * v", f(op, "alpha", 0.02));
+  if (!strcmp(type, "elu")) return pool_printf("v > 0.0f ? v : %s * (expf(v) - 1.0f)", f(op, "alpha", 1));
+  if (!strcmp(type, "celu")) {
+    const char *a = f(op, "alpha", 1);
+    return pool_printf("fmaxf(0.0f, v) + fminf(0.0f, %s * (expf(v / %s) - 1.0f))", a, a);
+  }
+  if (!strcmp(type, "selu"))
+    return pool_printf("%s * (v > 0.0f ? v : %s * (expf(v) - 1.0f))", f(op, "scale", 1.0507009873554804934193349852946),
+                       f(op, "alpha", 1.6732632423543772848170429916717));
+  if (!strcmp(type, "gelu"))
+    return attr_bool(op, "approximate", 0)
+               ? "0.5f * v * (1.0f + tanhf(0.7978845608f * (v + 0.044715f * v * v * v)))"
+               : "0.5f * v * (1.0f + erff(v * 0.70710678f))";
+  if (!strcmp(type, "swish")) return pool_printf("v / (1.0f + expf(-%s * v))", f(op, "beta", 1));
+  if (!strcmp(type, "hard_swish"))
+    return pool_printf("v * fminf(fmaxf(v + %s, 0.0f), %s) / %s", f(op, "offset", 3), f(op, "threshold", 6),
+                       f(op, "scale", 6));
+  if (!strcmp(type, "hard_sigmoid"))
+    return pool_printf("fmaxf(0.0f, fminf(1.0f, %s * v + %s))", f(op, "slope", 0.2), f(op, "offset", 0.5));
+  if (!strcmp(type, "softplus")) {
+    const char *b = f(op, "beta", 1), *t = f(op, "threshold", 20);
+    return pool_printf("%s * v > %s ? v : log1pf(expf(%s * v)) / %s", b, t, b, b);
+  }
+  if (!strcmp(type, "mish")) {
+    const char *t = f(op, "threshold", 20);
+    return pool_printf("v * tanhf(v > %s ? v : log1pf(expf(v)))", t);
+  }
+  if (!strcmp(type, "brelu")) return pool_printf("fminf(fmaxf(v, %s), %s)", f(op, "t_min", 0), f(op, "t_max", 24));
+  if (!strcmp(type, "thresholded_relu")) return pool_printf("v > %s ? v : 0.0f", f(op, "threshold", 1));
+  if (!strcmp(type, "hard_shrink")) {
+    const char *t = f(op, "threshold", 0.5);
+    return pool_printf("(v < -%s || v > %s) ? v : 0.0f", t, t);
+  }
+  if (!strcmp(type, "softshrink")) {
+    const char *l = f(op, "lambda", 0.5);
+    return pool_printf("v > %s ? v - %s : (v < -%s ? v + %s : 0.0f)", l, l, l, l);
+  }
+  if (!strcmp(type, "stanh"))
+    return pool_printf("%s * tanhf(%s * v)", f(op, "scale_b", 1.7159), f(op, "scale_a", 0.67));
+  if (!strcmp(type, "pow")) return pool_printf("powf(v, %s)", tensor_or_attr(e, "FactorTensor", "factor", 1));
+  if (!strcmp(type, "clip"))
+    return pool_printf("fminf(fmaxf(v, %s), %s)", tensor_or_attr(e, "Min", "min", 0), tensor_or_attr(e, "Max", "max", 0));
+  if (!strcmp(type, "scale")) {
+    const char *sc = tensor_or_attr(e, "ScaleTensor", "scale", 1), *b = f(op, "bias", 0);
+    return attr_bool(op, "bias_after_scale", 1) ? pool_printf("%s * v + %s", sc, b)
+                                                : pool_printf("%s * (v + %s)", sc, b);
+  }
+  return NULL;
+}
+
+static int emit_unary(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *out = ctx_out(&c, "Out", 0);
+  if (!x || !out) return em_fail(e, "missing X or Out");
+  const char *type = e->op->type;
+  if (x->dtype == RT_DT_FP32) {
+    const char *expr = float_expr(e, type);
+    if (!expr) return em_fail(e, "no C expression for %s", type);
+    return ew_unary(e, x, out, NULL, expr);
+  }
+  /* integer tensors: scale and the sign-like ops keep the integer type */
+  if (em_ctype(x->dtype) && (x->dtype == RT_DT_INT64 || x->dtype == RT_DT_INT32)) {
+    const char *t = em_ctype(x->dtype);
+    if (!strcmp(type, "scale")) {
+      const char *sc = tensor_or_attr(e, "ScaleTensor", "scale", 1), *b = f(e->op, "bias", 0);
+      const char *expr = attr_bool(e->op, "bias_after_scale", 1) ? pool_printf("(%s)(%s * (float)v + %s)", t, sc, b)
+                                                                 : pool_printf("(%s)(%s * ((float)v + %s))", t, sc, b);
+      return ew_unary(e, x, out, NULL, expr);
+    }
+    if (!strcmp(type, "abs")) return ew_unary(e, x, out, NULL, "v < 0 ? -v : v");
+    if (!strcmp(type, "relu")) return ew_unary(e, x, out, NULL, "v > 0 ? v : 0");
+    if (!strcmp(type, "square")) return ew_unary(e, x, out, NULL, "v * v");
+  }
+  return em_fail(e, "%s on %s tensors is not supported yet", type, rt_dtype_name(x->dtype));
+}
+
+#define OP_UNARY(name) const OpDef op_##name = {.type = #name, .infer = infer_unary, .emit_c = emit_unary};
 OP_UNARY(abs)
 OP_UNARY(brelu)
 OP_UNARY(ceil)

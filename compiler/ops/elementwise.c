@@ -12,6 +12,9 @@
  * operand is padded with 1s around position `axis`, and each dim pair gives
  *   max(a, b) when either is > 1 or both are 1, else -1
  * (so -1 against 1, and 0 against 0 or 1, are unknown at compile time). */
+#include <string.h>
+
+#include "../emit_ew.h"
 #include "ops.h"
 
 static int infer_elementwise(OpCtx *c) {
@@ -23,7 +26,46 @@ static int infer_elementwise(OpCtx *c) {
   return 0;
 }
 
-#define OP_ELEMENTWISE(name) const OpDef op_##name = {.type = #name, .infer = infer_elementwise};
+/* C expression of the elements a (of X) and b (of Y).  Integer division
+ * truncates as Paddle's CPU kernel does; mod and floordiv round toward minus
+ * infinity (Python semantics), as Paddle's do. */
+static const char *expr_of(const char *type, int is_float) {
+  static const struct {
+    const char *type, *fexpr, *iexpr;
+  } table[] = {
+      {"elementwise_add", "a + b", "a + b"},
+      {"elementwise_sub", "a - b", "a - b"},
+      {"elementwise_mul", "a * b", "a * b"},
+      {"elementwise_div", "a / b", "a / b"},
+      {"elementwise_max", "a > b ? a : b", "a > b ? a : b"},
+      {"elementwise_min", "a < b ? a : b", "a < b ? a : b"},
+      {"elementwise_fmax", "fmaxf(a, b)", "a > b ? a : b"},
+      {"elementwise_fmin", "fminf(a, b)", "a < b ? a : b"},
+      {"elementwise_pow", "powf(a, b)", NULL},
+      {"elementwise_floordiv", "floorf(a / b)", "(a / b) - ((a % b != 0) && ((a < 0) != (b < 0)))"},
+      {"elementwise_mod", "fmodf(a, b) + ((fmodf(a, b) != 0.0f && ((fmodf(a, b) < 0.0f) != (b < 0.0f))) ? b : 0.0f)",
+       "a % b + ((a % b != 0 && ((a % b < 0) != (b < 0))) ? b : 0)"},
+      {"elementwise_heaviside", "a == 0.0f ? b : (float)(a > 0.0f)", "a == 0 ? b : (a > 0)"},
+  };
+  for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+    if (!strcmp(table[i].type, type)) return is_float ? table[i].fexpr : table[i].iexpr;
+  return NULL;
+}
+
+static int emit_elementwise(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *y = ctx_in(&c, "Y", 0), *out = ctx_out(&c, "Out", 0);
+  if (!x || !y || !out) return em_fail(e, "missing X, Y or Out");
+  int is_float = x->dtype == RT_DT_FP32;
+  if (!is_float && x->dtype != RT_DT_INT64 && x->dtype != RT_DT_INT32)
+    return em_fail(e, "%s tensors are not supported yet", rt_dtype_name(x->dtype));
+  const char *expr = expr_of(e->op->type, is_float);
+  if (!expr) return em_fail(e, "%s of %s tensors is not supported yet", e->op->type, rt_dtype_name(x->dtype));
+  return ew_binary(e, x, y, out, attr_int(e->op, "axis", -1), expr);
+}
+
+#define OP_ELEMENTWISE(name) \
+  const OpDef op_##name = {.type = #name, .infer = infer_elementwise, .emit_c = emit_elementwise};
 OP_ELEMENTWISE(elementwise_add)
 OP_ELEMENTWISE(elementwise_div)
 OP_ELEMENTWISE(elementwise_floordiv)

@@ -1,13 +1,22 @@
 /* feed: Out = the col-th user input (spec 7.1).  The shape and dtype of a
- * feed are the contract declared by its VarDesc, so the rule keeps them. */
+ * feed are the contract declared by its VarDesc, so the rule keeps the var's
+ * current shape: the declared one, or the concrete one code generation
+ * specialized it to (compiler/spec.c). */
 #include "ops.h"
 
 static int infer_feed(OpCtx *c) {
   Var *out = ctx_out(c, "Out", 0);
   if (!out) return ctx_fail(c, "feed has no Out");
-  if (out->decl.rank < 0) return ctx_fail(c, "feed target '%s' has no tensor shape", out->name);
-  ctx_set(c, "Out", 0, &out->decl, out->decl_dtype);
+  if (out->shape.rank < 0) return ctx_fail(c, "feed target '%s' has no tensor shape", out->name);
+  Shape s = out->shape;
+  ctx_set(c, "Out", 0, &s, out->decl_dtype);
   return 0;
 }
 
-const OpDef op_feed = {.type = "feed", .infer = infer_feed};
+/* No kernel: generated code reads inputs directly from the caller's buffer. */
+static int emit_feed(EmitCtx *e) {
+  (void)e;
+  return 0;
+}
+
+const OpDef op_feed = {.type = "feed", .infer = infer_feed, .emit_c = emit_feed};

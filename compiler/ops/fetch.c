@@ -4,4 +4,10 @@
 
 static int infer_fetch(OpCtx *c) { return ctx_need(c, "X", 0) ? 0 : -1; }
 
-const OpDef op_fetch = {.type = "fetch", .infer = infer_fetch};
+/* No kernel: generated code reads outputs (copied at the end of a run) directly from the caller's buffer. */
+static int emit_fetch(EmitCtx *e) {
+  (void)e;
+  return 0;
+}
+
+const OpDef op_fetch = {.type = "fetch", .infer = infer_fetch, .emit_c = emit_fetch};

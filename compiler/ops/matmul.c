@@ -12,6 +12,9 @@
  * Out has X's dtype.  Neither matmul broadcasts batch dims at compile time:
  * they come from the operand of higher rank (dim-wise max for matmul_v2 when
  * ranks are equal, X's for matmul v1 whenever X is batched). */
+#include <string.h>
+
+#include "../util.h"
 #include "ops.h"
 
 static int infer_mul(OpCtx *c) {
@@ -132,7 +135,111 @@ static int infer_bmm(OpCtx *c) {
   return 0;
 }
 
-const OpDef op_bmm = {.type = "bmm", .infer = infer_bmm};
-const OpDef op_matmul = {.type = "matmul", .infer = infer_matmul};
-const OpDef op_matmul_v2 = {.type = "matmul_v2", .infer = infer_matmul_v2};
-const OpDef op_mul = {.type = "mul", .infer = infer_mul};
+/* ---- C emission: every product is one or more rt_sgemm calls ---- */
+
+typedef struct Operand {
+  const VarSpec *s; /* shape */
+  int vec;          /* rank 1, viewed as [1, K] (X) or [K, 1] (Y) */
+  int trans;        /* last two dims swapped */
+} Operand;
+
+/* The matrix dims of an operand: rows and cols of the stored matrix. */
+static SymDim mat_dim(const Operand *o, int which, int is_y) {
+  if (o->vec) return which == (is_y ? 0 : 1) ? o->s->d[0] : (SymDim){0, 1};
+  return o->s->d[o->s->rank - 2 + which];
+}
+
+static int nbatch(const Operand *o) { return o->vec ? 0 : o->s->rank - 2; }
+
+/* Emits Out = alpha * op(X) @ op(Y) with numpy batch broadcasting. */
+static int emit_gemm(EmitCtx *e, const Var *xv, const Var *yv, const Var *ov, int tx, int ty, double alpha) {
+  if (xv->dtype != RT_DT_FP32 || yv->dtype != RT_DT_FP32)
+    return em_fail(e, "matrix products of %s tensors are not supported yet", rt_dtype_name(xv->dtype));
+  Operand x = {em_spec(e, xv), em_spec(e, xv)->rank == 1, tx}, y = {em_spec(e, yv), em_spec(e, yv)->rank == 1, ty};
+  if (x.vec) x.trans = 0;
+  if (y.vec) y.trans = 0;
+  SymDim xr = mat_dim(&x, 0, 0), xc = mat_dim(&x, 1, 0), yr = mat_dim(&y, 0, 1), yc = mat_dim(&y, 1, 1);
+  SymDim m = x.trans ? xc : xr, k = x.trans ? xr : xc, n = y.trans ? yr : yc;
+  int nbx = nbatch(&x), nby = nbatch(&y), nb = nbx > nby ? nbx : nby;
+  pr_line(e->p, "const float *x = %s;", em_ptr(e, xv, 1));
+  pr_line(e->p, "const float *y = %s;", em_ptr(e, yv, 1));
+  pr_line(e->p, "float *out = %s;", em_ptr(e, ov, 0));
+  pr_line(e->p, "const int64_t M = %s, N = %s, K = %s;", em_sym(m), em_sym(n), em_sym(k));
+  const char *lda = x.trans ? "M" : "K", *ldb = y.trans ? "K" : "N", *al = em_float(alpha);
+  int y_batched = 0;
+  for (int i = 0; i < nby; i++) y_batched |= !(y.s->d[i].a == 0 && y.s->d[i].c == 1);
+  if (!y_batched && !x.trans) { /* X's batch dims fold into M: one product */
+    const char *rows = nbx ? pool_printf("%s * M", em_prod(e, xv, 0, nbx)) : "M";
+    pr_line(e->p, "rt_sgemm(0, %d, %s, N, K, %s, x, K, y, %s, 0.0f, out, N);", y.trans, rows, al, ldb);
+    return 0;
+  }
+  /* batch dims of the output, right-aligned; each operand's stride is 0 where
+   * its dim is 1 (broadcast) */
+  for (int i = 0; i < nb; i++) {
+    int jx = i - (nb - nbx), jy = i - (nb - nby);
+    SymDim dx = jx >= 0 ? x.s->d[jx] : (SymDim){0, 1}, dy = jy >= 0 ? y.s->d[jy] : (SymDim){0, 1};
+    SymDim d = (dx.a == 0 && dx.c == 1) ? dy : dx;
+    pr_line(e->p, "const int64_t n%d = %s;", i, em_sym(d));
+    pr_line(e->p, "const int64_t xs%d = %s, ys%d = %s;", i, (dx.a == 0 && dx.c == 1) ? "0" : "1", i,
+            (dy.a == 0 && dy.c == 1) ? "0" : "1");
+  }
+  const char *xo = "0", *yo = "0", *oo = "0";
+  const char *xstride = "M * K", *ystride = "K * N", *ostride = "M * N";
+  for (int i = nb - 1; i >= 0; i--) {
+    xo = pool_printf("%s + i%d * xs%d * (%s)", xo, i, i, xstride);
+    yo = pool_printf("%s + i%d * ys%d * (%s)", yo, i, i, ystride);
+    oo = pool_printf("%s + i%d * (%s)", oo, i, ostride);
+    xstride = pool_printf("%s * (xs%d ? n%d : 1)", xstride, i, i);
+    ystride = pool_printf("%s * (ys%d ? n%d : 1)", ystride, i, i);
+    ostride = pool_printf("%s * n%d", ostride, i);
+  }
+  for (int i = 0; i < nb; i++) pr_line(e->p, "for (int64_t i%d = 0; i%d < n%d; i%d++) {", i, i, i, i);
+  pr_line(e->p, "rt_sgemm(%d, %d, M, N, K, %s, x + (%s), %s, y + (%s), %s, 0.0f, out + (%s), N);", x.trans, y.trans, al,
+          xo, lda, yo, ldb, oo);
+  for (int i = 0; i < nb; i++) pr_line(e->p, "}");
+  return 0;
+}
+
+static int emit_matmul_v2(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  return emit_gemm(e, ctx_in(&c, "X", 0), ctx_in(&c, "Y", 0), ctx_out(&c, "Out", 0),
+                   attr_bool(e->op, "trans_x", 0), attr_bool(e->op, "trans_y", 0), 1.0);
+}
+
+static int emit_matmul(EmitCtx *e) {
+  static const char *const fused[] = {"fused_reshape_X", "fused_reshape_Y", "fused_reshape_Out",
+                                      "fused_transpose_X", "fused_transpose_Y", "fused_transpose_Out"};
+  for (size_t i = 0; i < sizeof fused / sizeof fused[0]; i++) {
+    int64_t *v;
+    if (attr_ints(e->op, fused[i], &v)) return em_fail(e, "the oneDNN attribute %s is not supported", fused[i]);
+  }
+  if (attr_int(e->op, "head_number", 1) != 1) return em_fail(e, "head_number > 1 is not supported");
+  OpCtx c = {e->g, (Op *)e->op};
+  return emit_gemm(e, ctx_in(&c, "X", 0), ctx_in(&c, "Y", 0), ctx_out(&c, "Out", 0),
+                   attr_bool(e->op, "transpose_X", 0), attr_bool(e->op, "transpose_Y", 0),
+                   attr_float(e->op, "alpha", 1.0));
+}
+
+static int emit_bmm(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  return emit_gemm(e, ctx_in(&c, "X", 0), ctx_in(&c, "Y", 0), ctx_out(&c, "Out", 0), 0, 0, 1.0);
+}
+
+/* mul: X and Y flattened to matrices at x/y_num_col_dims. */
+static int emit_mul(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *y = ctx_in(&c, "Y", 0), *out = ctx_out(&c, "Out", 0);
+  if (x->dtype != RT_DT_FP32) return em_fail(e, "mul of %s tensors is not supported yet", rt_dtype_name(x->dtype));
+  int xn = (int)attr_int(e->op, "x_num_col_dims", 1), yn = (int)attr_int(e->op, "y_num_col_dims", 1);
+  int xr = em_spec(e, x)->rank, yr = em_spec(e, y)->rank;
+  pr_line(e->p, "const int64_t M = %s, K = %s, N = %s;", em_prod(e, x, 0, xn), em_prod(e, x, xn, xr),
+          em_prod(e, y, yn, yr));
+  pr_line(e->p, "rt_sgemm(0, 0, M, N, K, 1.0f, %s, K, %s, N, 0.0f, %s, N);", em_ptr(e, x, 1), em_ptr(e, y, 1),
+          em_ptr(e, out, 0));
+  return 0;
+}
+
+const OpDef op_bmm = {.type = "bmm", .infer = infer_bmm, .emit_c = emit_bmm};
+const OpDef op_matmul = {.type = "matmul", .infer = infer_matmul, .emit_c = emit_matmul};
+const OpDef op_matmul_v2 = {.type = "matmul_v2", .infer = infer_matmul_v2, .emit_c = emit_matmul_v2};
+const OpDef op_mul = {.type = "mul", .infer = infer_mul, .emit_c = emit_mul};

@@ -10,6 +10,7 @@
 #define PADDLEC_OPS_H
 
 #include "../attr.h"
+#include "../emit.h"
 #include "../graph.h"
 
 typedef struct OpCtx {
@@ -21,10 +22,9 @@ typedef struct OpCtx {
  * it defines with ctx_set().  Returns 0, or -1 after ctx_fail(). */
 typedef int (*OpInferFn)(OpCtx *c);
 
-struct EmitCtx;
-/* C emitter: writes the kernel for one op.  NULL until paddlec can compile
- * the op (code generation lands with the compile command). */
-typedef int (*OpEmitFn)(struct EmitCtx *e);
+/* C emitter: writes the body of the op's kernel (see emit.h).  NULL when
+ * paddlec cannot compile the op yet. */
+typedef int (*OpEmitFn)(EmitCtx *e);
 
 typedef struct OpDef {
   const char *type;  /* Paddle op type */

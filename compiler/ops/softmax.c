@@ -4,6 +4,8 @@
  *          meaning the last dim); softmax extra: data_format, use_cudnn,
  *          use_mkldnn, mkldnn_data_type, is_test.
  * The axis must lie in [-rank, rank) ([-1, 0] for a 0-D X). */
+#include <string.h>
+
 #include "ops.h"
 
 static int infer_softmax(OpCtx *c) {
@@ -17,5 +19,21 @@ static int infer_softmax(OpCtx *c) {
   return 0;
 }
 
-const OpDef op_softmax = {.type = "softmax", .infer = infer_softmax};
-const OpDef op_log_softmax = {.type = "log_softmax", .infer = infer_softmax};
+/* rt_softmax over the axis of X viewed as [outer, n, inner]. */
+static int emit_softmax(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *out = ctx_out(&c, "Out", 0);
+  if (x->dtype != RT_DT_FP32) return em_fail(e, "%s of %s tensors is not supported yet", e->op->type, rt_dtype_name(x->dtype));
+  const char *fmt = attr_str(e->op, "data_format", "AnyLayout");
+  int rank = em_spec(e, x)->rank;
+  int axis = axis_norm(attr_int(e->op, "axis", -1), rank);
+  if (axis < 0) return em_fail(e, "axis out of range");
+  if (!strcmp(fmt, "NHWC") && rank == 4 && axis == 1) axis = 3; /* channel axis of NHWC data */
+  int is_log = !strcmp(e->op->type, "log_softmax");
+  pr_line(e->p, "%s(%s, %s, %s, %s, %s);", is_log ? "rt_log_softmax" : "rt_softmax", em_ptr(e, x, 1), em_ptr(e, out, 0),
+          em_prod(e, x, 0, axis), rank ? em_dim(e, x, axis) : "1", em_prod(e, x, axis + 1, rank));
+  return 0;
+}
+
+const OpDef op_softmax = {.type = "softmax", .infer = infer_softmax, .emit_c = emit_softmax};
+const OpDef op_log_softmax = {.type = "log_softmax", .infer = infer_softmax, .emit_c = emit_softmax};

@@ -1,0 +1,149 @@
+/* Code generation driver (see codegen.h): checks that every op can be
+ * compiled, specializes shapes, plans memory, emits the kernels, and writes
+ * the model header and source, the standalone driver, build files, weights
+ * and the runtime sources. */
+#include "codegen.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "codegen_model.h"
+#include "diag.h"
+#include "ops/ops.h"
+#include "template.h"
+#include "util.h"
+
+/* Every op of every block must have a C emitter; control flow and ops
+ * without one are listed together, with where they are. */
+static int check_supported(const Graph *g) {
+  int bad = 0;
+  for (int i = 0; i < g->nops; i++) {
+    const Op *op = &g->ops[i];
+    if (op->def && op->def->emit_c && op->block == 0) continue;
+    int first = 1;
+    for (int k = 0; k < i && first; k++) {
+      const Op *o = &g->ops[k];
+      first = strcmp(o->type, op->type) || (o->def && o->def->emit_c && o->block == 0);
+    }
+    if (!first) continue;
+    char *where = pool_printf("block %d op %d", op->block, op->index);
+    int n = 1;
+    for (int k = i + 1; k < g->nops; k++)
+      if (!strcmp(g->ops[k].type, op->type) && !(g->ops[k].def && g->ops[k].def->emit_c && g->ops[k].block == 0)) {
+        if (n < 8) where = pool_printf("%s, %d:%d", where, g->ops[k].block, g->ops[k].index);
+        n++;
+      }
+    const char *why = op->block ? "ops inside control-flow blocks" : "no C emitter yet";
+    diag_error("%s: cannot compile op '%s' (%s): %d at %s%s", g->file, op->type, why, n, where, n > 8 ? ", ..." : "");
+    bad = 1;
+  }
+  return bad ? -1 : 0;
+}
+
+static int make_dir(const char *path) {
+  if (mkdir(path, 0777) && errno != EEXIST) return diag_error("%s: cannot create directory: %s", path, strerror(errno));
+  return 0;
+}
+
+static int write_text(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  if (!f) return diag_error("%s: cannot write: %s", path, strerror(errno));
+  fputs(text, f);
+  if (fclose(f)) return diag_error("%s: write failed", path);
+  return 0;
+}
+
+/* The runtime sources the generated code builds with. */
+static int write_runtime(const char *dir) {
+  char *rt = path_join(dir, "paddlec_rt");
+  if (make_dir(rt)) return -1;
+  for (int i = 0; i < embedded_count; i++) {
+    const EmbeddedFile *f = &embedded_files[i];
+    if (strncmp(f->path, "runtime/", 8)) continue;
+    if (write_text(path_join(rt, f->path + 8), f->data)) return -1;
+  }
+  return 0;
+}
+
+static void write_le(FILE *f, uint64_t v, int n) {
+  for (int i = 0; i < n; i++) fputc((int)(v >> (8 * i)) & 0xff, f);
+}
+
+static void put_varint(FILE *f, uint64_t v) {
+  do {
+    int b = v & 0x7f;
+    v >>= 7;
+    fputc(b | (v ? 0x80 : 0), f);
+  } while (v);
+}
+
+static int varint_len(uint64_t v) {
+  int n = 1;
+  while (v >= 0x80) v >>= 7, n++;
+  return n;
+}
+
+int params_write_combined(const Graph *g, const char *path) {
+  FILE *f = fopen(path, "wb");
+  if (!f) return diag_error("%s: cannot write: %s", path, strerror(errno));
+  for (int i = 0; i < g->nparams; i++) {
+    const Var *v = &g->vars[g->params[i]];
+    int desc = 1 + varint_len((uint64_t)v->dtype);
+    for (int d = 0; d < v->shape.rank; d++) desc += 1 + varint_len((uint64_t)v->shape.d[d]);
+    write_le(f, 0, 4);  /* lod version */
+    write_le(f, 0, 8);  /* no LoD levels */
+    write_le(f, 0, 4);  /* tensor version */
+    write_le(f, (uint64_t)desc, 4);
+    fputc(0x08, f);
+    put_varint(f, (uint64_t)v->dtype);
+    for (int d = 0; d < v->shape.rank; d++) {
+      fputc(0x10, f);
+      put_varint(f, (uint64_t)v->shape.d[d]);
+    }
+    size_t bytes = (size_t)shape_numel(&v->shape) * rt_dtype_size(v->dtype);
+    if (bytes && fwrite(v->param_data, 1, bytes, f) != bytes) break;
+  }
+  if (fclose(f)) return diag_error("%s: write failed", path);
+  return 0;
+}
+
+static const char *upper(const char *s) {
+  char *u = pool_strdup(s);
+  for (char *p = u; *p; p++)
+    if (*p >= 'a' && *p <= 'z') *p = (char)(*p - 'a' + 'A');
+  return u;
+}
+
+static int valid_prefix(const char *p) {
+  if (!*p || (*p >= '0' && *p <= '9')) return 0;
+  for (; *p; p++)
+    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_')) return 0;
+  return 1;
+}
+
+int codegen_compile(Graph *g, const CompileOpts *o) {
+  if (!valid_prefix(o->prefix)) return diag_error("--name %s: the prefix must be a C identifier", o->prefix);
+  if (check_supported(g)) return -1;
+  if (g->nparams && !(g->params_file || g->params_dir))
+    return diag_error("%s: the parameters were not found (%s); give them with --params", g->file, g->params_status);
+  Spec spec;
+  Plan plan;
+  if (spec_build(g, o->shapes, o->nshapes, &spec) || plan_build(g, &spec, &plan)) return -1;
+  ModelText mt;
+  if (model_emit(g, &spec, &plan, o, &mt)) return -1;
+  const char *d = o->out_dir, *p = o->prefix;
+  if (make_dir(d) || write_runtime(d)) return -1;
+  TplVar build[] = {{"PREFIX", p}, {"BLAS", o->blas ? "openblas" : "none"}, {"BANNER", mt.banner_hash}};
+  if (write_text(path_join(d, pool_printf("%s.h", p)), mt.header) ||
+      write_text(path_join(d, pool_printf("%s.c", p)), mt.source) ||
+      write_text(path_join(d, "main.c"), mt.main) ||
+      write_text(path_join(d, "Makefile"), tpl_render("templates/Makefile.in", build, 3)) ||
+      write_text(path_join(d, pool_printf("%s.cmake", p)), tpl_render("templates/model.cmake.in", build, 3)))
+    return -1;
+  if (o->embed_weights) return write_text(path_join(d, pool_printf("%s_weights.c", p)), mt.weights);
+  return params_write_combined(g, path_join(d, pool_printf("%s.pdiparams", p)));
+}
+
+const char *codegen_upper(const char *s) { return upper(s); }

@@ -1,0 +1,27 @@
+/* Code generation: from a loaded, inferred program to a directory of C
+ * sources that build into a standalone binary or into the user's program. */
+#ifndef PADDLEC_CODEGEN_H
+#define PADDLEC_CODEGEN_H
+
+#include "graph.h"
+#include "spec.h"
+
+typedef struct CompileOpts {
+  const char *out_dir;   /* -o DIR */
+  const char *prefix;    /* --name PREFIX: symbol and file prefix */
+  int embed_weights;     /* --embed-weights: weights as const arrays */
+  int blas;              /* 1: OpenBLAS (default), 0: --blas=none */
+  const ShapeArg *shapes; /* --shape options */
+  int nshapes;
+  const char *command;   /* the command line, for the banner */
+} CompileOpts;
+
+/* Writes every file into o->out_dir.  Lists every op it cannot compile and
+ * returns -1 without writing anything when there is one. */
+int codegen_compile(Graph *g, const CompileOpts *o);
+
+/* Writes the parameters as one combined file in Paddle's format (records in
+ * the program's byte-wise name order). */
+int params_write_combined(const Graph *g, const char *path);
+
+#endif

@@ -1,0 +1,224 @@
+/* Emits the model source: banner, I/O and weight tables, one kernel per op
+ * (each preceded by a comment naming the op, its vars and shapes), the run
+ * sequence, and the embedded weights when asked. */
+#include "codegen_model.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "diag.h"
+#include "emit.h"
+#include "ops/ops.h"
+#include "template.h"
+#include "util.h"
+
+#define PADDLEC_VERSION "0.1.0"
+
+static const char *shape_text(EmitCtx *e, const Var *v) {
+  const VarSpec *vs = em_spec(e, v);
+  const char *s = "[";
+  for (int d = 0; d < vs->rank; d++) s = pool_printf("%s%s%s", s, d ? ", " : "", em_sym(vs->d[d]));
+  return pool_printf("%s]", s);
+}
+
+/* The comment before a kernel: the op and every var it reads or writes. */
+static void kernel_comment(EmitCtx *e, Printer *p) {
+  const Op *op = e->op;
+  pr_line(p, "/* block %d op %d: %s", op->block, op->index, op->type);
+  for (int side = 0; side < 2; side++) {
+    const Slot *slots = side ? op->out : op->in;
+    int n = side ? op->nout : op->nin;
+    for (int s = 0; s < n; s++)
+      for (int k = 0; k < slots[s].n; k++) {
+        if (slots[s].vars[k] < 0) continue;
+        const Var *v = &e->g->vars[slots[s].vars[k]];
+        if (!em_spec(e, v)->known) continue;
+        pr_line(p, " *   %-3s %-14s %-32s %-8s %s", side ? "out" : "in", slots[s].name, v->name,
+                rt_dtype_name(v->dtype), shape_text(e, v));
+      }
+  }
+  pr_line(p, " */");
+}
+
+static const char *io_table(EmitCtx *e, const char *name, const int *ids, int n) {
+  Printer p;
+  pr_init(&p);
+  pr_line(&p, "static const IoSpec %s[] = {", name);
+  for (int i = 0; i < n; i++) {
+    const Var *v = &e->g->vars[ids[i]];
+    const VarSpec *vs = em_spec(e, v);
+    pr_raw(&p, "  {\"%s\", %d, %d, {", v->name, v->dtype, vs->rank);
+    for (int d = 0; d < vs->rank; d++) pr_raw(&p, "%s%lld", d ? ", " : "", (long long)vs->d[d].a);
+    pr_raw(&p, "}, {");
+    for (int d = 0; d < vs->rank; d++) pr_raw(&p, "%s%lld", d ? ", " : "", (long long)vs->d[d].c);
+    pr_raw(&p, "}},\n");
+  }
+  if (!n) pr_line(&p, "{0}");
+  pr_line(&p, "};");
+  char *t = pool_strdup(p.buf ? p.buf : "");
+  pr_free(&p);
+  return t;
+}
+
+static const char *weight_table(const Graph *g, uint64_t *bytes) {
+  Printer p;
+  pr_init(&p);
+  *bytes = 0;
+  pr_line(&p, "/* Weights in the order of the .pdiparams file (byte-wise sorted names). */");
+  pr_line(&p, "static const RtWeightSpec weights_spec[] = {");
+  for (int i = 0; i < g->nparams; i++) {
+    const Var *v = &g->vars[g->params[i]];
+    pr_raw(&p, "  {\"%s\", %d, %d, {", v->name, v->dtype, v->shape.rank);
+    for (int d = 0; d < v->shape.rank; d++) pr_raw(&p, "%s%lld", d ? ", " : "", (long long)v->shape.d[d]);
+    pr_raw(&p, "}},\n");
+    *bytes += ((uint64_t)shape_numel(&v->shape) * rt_dtype_size(v->dtype) + 63) / 64 * 64;
+  }
+  if (!g->nparams) pr_line(&p, "{0}");
+  pr_line(&p, "};");
+  char *t = pool_strdup(p.buf);
+  pr_free(&p);
+  return t;
+}
+
+/* Weight data as C arrays, exact: hex floats for floating types. */
+static const char *weights_file(const Graph *g, const char *prefix, const char *banner) {
+  Printer p;
+  pr_init(&p);
+  pr_line(&p, "/* %s */", banner);
+  pr_line(&p, "#include <stdbool.h>");
+  pr_line(&p, "#include <stdint.h>");
+  for (int i = 0; i < g->nparams; i++) {
+    const Var *v = &g->vars[g->params[i]];
+    const char *t = em_ctype(v->dtype);
+    int64_t n = shape_numel(&v->shape);
+    pr_raw(&p, "\n");
+    pr_line(&p, "/* %s %s %s */", v->name, rt_dtype_name(v->dtype), shape_str(&v->shape));
+    pr_line(&p, "extern const %s %s_w%d[];", t, prefix, i);
+    pr_raw(&p, "_Alignas(64) const %s %s_w%d[%lld] = {", t, prefix, i, (long long)(n ? n : 1));
+    for (int64_t k = 0; k < n; k++) {
+      if (k % 8 == 0) pr_raw(&p, "\n  ");
+      const void *d = v->param_data;
+      switch (v->dtype) {
+        case RT_DT_FP32: pr_raw(&p, "%a, ", (double)((const float *)d)[k]); break;
+        case RT_DT_FP64: pr_raw(&p, "%a, ", ((const double *)d)[k]); break;
+        case RT_DT_INT64: pr_raw(&p, "%lld, ", (long long)((const int64_t *)d)[k]); break;
+        case RT_DT_INT32: pr_raw(&p, "%d, ", ((const int32_t *)d)[k]); break;
+        case RT_DT_INT16: pr_raw(&p, "%d, ", ((const int16_t *)d)[k]); break;
+        case RT_DT_INT8: pr_raw(&p, "%d, ", ((const int8_t *)d)[k]); break;
+        default: pr_raw(&p, "%d, ", ((const uint8_t *)d)[k]); break;
+      }
+    }
+    pr_raw(&p, "\n};\n");
+  }
+  char *t = pool_strdup(p.buf);
+  pr_free(&p);
+  return t;
+}
+
+static const char *bind_weights(const Graph *g, const char *prefix, int embedded, const char *upper) {
+  Printer p;
+  pr_init(&p);
+  p.indent = 1;
+  if (embedded) {
+    pr_line(&p, "(void)blob;");
+    pr_line(&p, "(void)len;");
+    pr_line(&p, "(void)store;");
+    for (int i = 0; i < g->nparams; i++) {
+      const char *t = em_ctype(g->vars[g->params[i]].dtype);
+      pr_line(&p, "extern const %s %s_w%d[];", t, prefix, i);
+      pr_line(&p, "m->w[%d] = %s_w%d;", i, prefix, i);
+    }
+    pr_line(&p, "return %s_OK;", upper);
+  } else {
+    pr_line(&p, "char err[128];");
+    pr_line(&p, "if (rt_weights_bind(blob, len, weights_spec, %d, store, m->w, err, sizeof err))", g->nparams);
+    pr_line(&p, "  return fail(m, %s_ERR_WEIGHTS, err);", upper);
+    pr_line(&p, "return %s_OK;", upper);
+  }
+  char *t = pool_strdup(p.buf);
+  pr_free(&p);
+  return t;
+}
+
+static uint64_t fnv1a(const Graph *g) {
+  uint64_t h = 1469598103934665603ull;
+  for (int i = 0; i < g->nops; i++)
+    for (const char *s = g->ops[i].type; *s; s++) h = (h ^ (uint8_t)*s) * 1099511628211ull;
+  return h ^ g->file_hash;
+}
+
+int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, ModelText *mt) {
+  const char *P = o->prefix, *U = codegen_upper(P);
+  const char *banner = pool_printf("Generated by paddlec %s from %s (program fnv1a-64 %016llx). Do not edit.\n"
+                                   " * Command: %s\n * Passes: none", PADDLEC_VERSION, g->file,
+                                   (unsigned long long)fnv1a(g), o->command);
+  mt->banner_hash = pool_printf("Generated by paddlec %s from %s (program fnv1a-64 %016llx).", PADDLEC_VERSION,
+                                g->file, (unsigned long long)fnv1a(g));
+  Printer kernels, calls;
+  pr_init(&kernels);
+  pr_init(&calls);
+  calls.indent = 1;
+  EmitCtx e = {.g = g, .spec = s, .plan = pl, .prefix = P, .blas = o->blas};
+  int bad = 0, nk = 0;
+  for (int k = 0; k < g->blocks[0].nops; k++) {
+    int id = g->blocks[0].ops[k];
+    const Op *op = &g->ops[id];
+    if (!strcmp(op->type, "feed") || !strcmp(op->type, "fetch")) continue;
+    e.op = op;
+    e.op_id = id;
+    Printer body;
+    pr_init(&body);
+    body.indent = 1;
+    e.p = &body;
+    if (op->def->emit_c(&e)) bad = 1;
+    const char *fn = pool_printf("%s_k%03d_%s", P, ++nk, op->type);
+    kernel_comment(&e, &kernels);
+    pr_line(&kernels, "static void %s(%s_model *m, int64_t B) {", fn, P);
+    pr_line(&kernels, "(void)m;");
+    pr_line(&kernels, "(void)B;");
+    pr_raw(&kernels, "%s", body.buf ? body.buf : "");
+    pr_line(&kernels, "}");
+    pr_raw(&kernels, "\n");
+    pr_line(&calls, "%s(m, B);", fn);
+    pr_free(&body);
+  }
+  for (int i = 0; i < g->nfetches; i++) {
+    const Var *v = &g->vars[g->fetches[i]];
+    e.op = NULL;
+    pr_line(&calls, "memcpy(outputs[%d], %s, (size_t)%s * sizeof(%s)); /* %s */", i, em_ptr(&e, v, 1),
+            em_numel(&e, v), em_ctype(v->dtype), v->name);
+  }
+  if (bad) {
+    pr_free(&kernels);
+    pr_free(&calls);
+    return -1;
+  }
+  uint64_t wbytes;
+  const char *wtable = weight_table(g, &wbytes);
+  const char *tables = pool_printf("%s\n%s\n%s", io_table(&e, "inputs_spec", g->feeds, g->nfeeds),
+                                   io_table(&e, "outputs_spec", g->fetches, g->nfetches), wtable);
+  const char *n_in = pool_printf("%d", g->nfeeds), *n_out = pool_printf("%d", g->nfetches);
+  const char *n_w = pool_printf("%d", g->nparams);
+  TplVar hv[] = {
+      {"BANNER", banner}, {"PREFIX", P}, {"UPPER", U}, {"NUM_INPUTS", n_in}, {"NUM_OUTPUTS", n_out},
+      {"NUM_WEIGHTS", n_w}, {"NUM_INPUTS_1", pool_printf("%d", g->nfeeds ? g->nfeeds : 1)},
+      {"NUM_WEIGHTS_1", pool_printf("%d", g->nparams ? g->nparams : 1)},
+      {"FIXED_BATCH", s->symbolic_batch ? "0" : "1"}, {"ARENA_A", pool_printf("%lld", (long long)pl->arena.a)},
+      {"ARENA_C", pool_printf("%lld", (long long)pl->arena.c)},
+      {"WEIGHT_BYTES", o->embed_weights ? "0" : pool_printf("%llu", (unsigned long long)wbytes)},
+  };
+  mt->header = tpl_render("templates/model.h.in", hv, (int)(sizeof hv / sizeof hv[0]));
+  TplVar sv[] = {{"BANNER", banner}, {"PREFIX", P}, {"UPPER", U}, {"TABLES", tables},
+                 {"KERNELS", kernels.buf ? kernels.buf : ""}, {"CALLS", calls.buf ? calls.buf : ""},
+                 {"BIND_WEIGHTS", bind_weights(g, P, o->embed_weights, U)},
+                 {"EMBEDDED", o->embed_weights ? "1" : "0"}};
+  mt->source = tpl_render("templates/model.c.in", sv, (int)(sizeof sv / sizeof sv[0]));
+  TplVar mv[] = {{"BANNER", banner}, {"PREFIX", P}, {"UPPER", U},
+                 {"NUM_INPUTS_1", pool_printf("%d", g->nfeeds ? g->nfeeds : 1)},
+                 {"NUM_OUTPUTS_1", pool_printf("%d", g->nfetches ? g->nfetches : 1)}};
+  mt->main = tpl_render("templates/main.c.in", mv, (int)(sizeof mv / sizeof mv[0]));
+  mt->weights = o->embed_weights ? weights_file(g, P, mt->banner_hash) : NULL;
+  pr_free(&kernels);
+  pr_free(&calls);
+  return 0;
+}

@@ -1,0 +1,20 @@
+/* The text of the generated model: header, source, driver, embedded weights. */
+#ifndef PADDLEC_CODEGEN_MODEL_H
+#define PADDLEC_CODEGEN_MODEL_H
+
+#include "codegen.h"
+#include "plan.h"
+#include "spec.h"
+
+typedef struct ModelText {
+  const char *header;      /* PREFIX.h */
+  const char *source;      /* PREFIX.c */
+  const char *main;        /* main.c */
+  const char *weights;     /* PREFIX_weights.c (with --embed-weights) */
+  const char *banner_hash; /* one-line banner for build files */
+} ModelText;
+
+int model_emit(Graph *g, const Spec *s, const Plan *p, const CompileOpts *o, ModelText *mt);
+const char *codegen_upper(const char *s);
+
+#endif

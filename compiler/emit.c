@@ -1,0 +1,147 @@
+/* Code printer and emitter helpers (see emit.h). */
+#include "emit.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "util.h"
+
+void pr_init(Printer *p) { *p = (Printer){0}; }
+
+void pr_free(Printer *p) {
+  free(p->buf);
+  *p = (Printer){0};
+}
+
+static void put(Printer *p, const char *s, size_t n) {
+  if (p->len + n + 1 > p->cap) {
+    size_t cap = p->cap ? p->cap : 4096;
+    while (p->len + n + 1 > cap) cap *= 2;
+    char *nb = realloc(p->buf, cap);
+    if (!nb) diag_internal("out of memory in the code printer");
+    p->buf = nb;
+    p->cap = cap;
+  }
+  memcpy(p->buf + p->len, s, n);
+  p->len += n;
+  p->buf[p->len] = 0;
+}
+
+void pr_vraw(Printer *p, const char *fmt, va_list ap) {
+  char small[512];
+  va_list ap2;
+  va_copy(ap2, ap);
+  int n = vsnprintf(small, sizeof small, fmt, ap);
+  if (n < (int)sizeof small) {
+    put(p, small, (size_t)n);
+  } else {
+    char *big = malloc((size_t)n + 1);
+    if (!big) diag_internal("out of memory in the code printer");
+    vsnprintf(big, (size_t)n + 1, fmt, ap2);
+    put(p, big, (size_t)n);
+    free(big);
+  }
+  va_end(ap2);
+}
+
+void pr_raw(Printer *p, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  pr_vraw(p, fmt, ap);
+  va_end(ap);
+}
+
+void pr_line(Printer *p, const char *fmt, ...) {
+  if (fmt[0] == '}' && p->indent > 0) p->indent--;
+  for (int i = 0; i < p->indent; i++) put(p, "  ", 2);
+  va_list ap;
+  va_start(ap, fmt);
+  pr_vraw(p, fmt, ap);
+  va_end(ap);
+  size_t n = strlen(fmt);
+  if (n && fmt[n - 1] == '{') p->indent++;
+  put(p, "\n", 1);
+}
+
+const char *em_ctype(int dtype) {
+  switch (dtype) {
+    case RT_DT_FP32: return "float";
+    case RT_DT_FP64: return "double";
+    case RT_DT_INT64: return "int64_t";
+    case RT_DT_INT32: return "int32_t";
+    case RT_DT_INT16: return "int16_t";
+    case RT_DT_INT8: return "int8_t";
+    case RT_DT_UINT8: return "uint8_t";
+    case RT_DT_BOOL: return "bool";
+    default: return NULL;
+  }
+}
+
+const char *em_sym(SymDim d) {
+  if (d.a == 0) return pool_printf("%lld", (long long)d.c);
+  const char *b = d.a == 1 ? "B" : pool_printf("%lld * B", (long long)d.a);
+  if (d.c == 0) return d.a == 1 ? "B" : pool_printf("(%s)", b);
+  return pool_printf("(%s %c %lld)", b, d.c < 0 ? '-' : '+', (long long)(d.c < 0 ? -d.c : d.c));
+}
+
+const VarSpec *em_spec(EmitCtx *e, const Var *v) { return &e->spec->vars[v - e->g->vars]; }
+
+const char *em_ptr(EmitCtx *e, const Var *v, int is_const) {
+  const PlanVar *pv = &e->plan->vars[v - e->g->vars];
+  const char *t = em_ctype(v->dtype);
+  const char *q = is_const ? "const " : "";
+  switch (pv->kind) {
+    case PLAN_FEED: return pool_printf("((%s%s *)m->in[%d])", q, t, pv->index);
+    case PLAN_PARAM: return pool_printf("((%s%s *)m->w[%d])", q, t, pv->index);
+    case PLAN_ARENA: return pool_printf("((%s%s *)(m->arena + %s))", q, t, em_sym(pv->offset));
+    default: diag_internal("var '%s' has no storage", v->name);
+  }
+}
+
+const char *em_dim(EmitCtx *e, const Var *v, int d) { return em_sym(em_spec(e, v)->d[d]); }
+
+int64_t em_const_dim(EmitCtx *e, const Var *v, int d) {
+  SymDim s = em_spec(e, v)->d[d];
+  return s.a ? -1 : s.c;
+}
+
+const char *em_prod(EmitCtx *e, const Var *v, int from, int to) {
+  const VarSpec *vs = em_spec(e, v);
+  int64_t k = 1;
+  const char *sym = NULL;
+  for (int d = from; d < to; d++) {
+    SymDim s = vs->d[d];
+    if (s.a == 0) {
+      k *= s.c;
+    } else {
+      const char *t = em_sym(s);
+      sym = sym ? pool_printf("%s * %s", sym, t) : t;
+    }
+  }
+  if (!sym) return pool_printf("%lld", (long long)k);
+  if (k == 1) return sym;
+  return pool_printf("(%lld * %s)", (long long)k, sym);
+}
+
+const char *em_numel(EmitCtx *e, const Var *v) { return em_prod(e, v, 0, em_spec(e, v)->rank); }
+
+int em_fail(EmitCtx *e, const char *fmt, ...) {
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  return diag_error("%s: %s: %s", e->g->file, graph_op_where(e->g, e->op), msg);
+}
+
+const char *em_float(double v) {
+  if (isnan(v)) return "NAN";
+  if (isinf(v)) return v > 0 ? "INFINITY" : "-INFINITY";
+  char buf[64];
+  snprintf(buf, sizeof buf, "%.9g", (double)(float)v);
+  if (!strpbrk(buf, ".eEn")) strcat(buf, ".0");
+  return pool_printf("%sf", buf);
+}

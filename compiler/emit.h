@@ -1,0 +1,65 @@
+/* Code printer and the context op emitters write kernels with.
+ *
+ * A kernel is one C function per op (or fused group) in the generated model
+ * file: `static void P_kNNN_<type>(P_model *m, int64_t B)`.  Inside, the op's
+ * emitter addresses tensors through em_ptr() (arena slot, feed, or
+ * parameter) and sizes through em_dim()/em_numel(), which are C expressions
+ * in the batch B, already simplified ("B", "3", "(64 * B)"). */
+#ifndef PADDLEC_EMIT_H
+#define PADDLEC_EMIT_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#include "graph.h"
+#include "plan.h"
+#include "spec.h"
+
+typedef struct Printer {
+  char *buf;    /* text so far (NUL-terminated) */
+  size_t len;   /* bytes used */
+  size_t cap;   /* bytes allocated */
+  int indent;   /* current indentation level (2 spaces each) */
+} Printer;
+
+void pr_init(Printer *p);
+void pr_free(Printer *p);
+/* One line at the current indentation; a trailing "{" indents the next
+ * lines, a leading "}" outdents this one. */
+void pr_line(Printer *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Text as is (no indentation, no newline). */
+void pr_raw(Printer *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void pr_vraw(Printer *p, const char *fmt, va_list ap);
+
+typedef struct EmitCtx {
+  Graph *g;            /* the program */
+  const Spec *spec;    /* concrete shapes */
+  const Plan *plan;    /* where each var lives */
+  const Op *op;        /* the op being emitted */
+  int op_id;           /* its id */
+  Printer *p;          /* the kernel body goes here */
+  const char *prefix;  /* symbol prefix of the model */
+  int blas;            /* 1: OpenBLAS build, 0: portable kernels only */
+} EmitCtx;
+
+/* C type of a dtype ("float", "int64_t", ...), or NULL when unsupported. */
+const char *em_ctype(int dtype);
+/* Pointer expression for a var, cast to its element type (const for inputs
+ * when is_const). */
+const char *em_ptr(EmitCtx *e, const Var *v, int is_const);
+/* A dim, the element count, or the product of dims [from, to) as C
+ * expressions in B. */
+const char *em_dim(EmitCtx *e, const Var *v, int d);
+const char *em_numel(EmitCtx *e, const Var *v);
+const char *em_prod(EmitCtx *e, const Var *v, int from, int to);
+/* A float literal that reads back exactly ("0.2f", "6.0f", "INFINITY"). */
+const char *em_float(double v);
+/* SymDim as a C expression. */
+const char *em_sym(SymDim d);
+/* The concrete-at-compile-time value of a dim, or -1 if it depends on B. */
+int64_t em_const_dim(EmitCtx *e, const Var *v, int d);
+const VarSpec *em_spec(EmitCtx *e, const Var *v);
+/* Fails the emission with a message naming the op; returns -1. */
+int em_fail(EmitCtx *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

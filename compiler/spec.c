@@ -1,0 +1,133 @@
+/* Specialization of shapes for code generation (see spec.h). */
+#include "spec.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "infer.h"
+#include "util.h"
+
+static const int64_t probes[] = {1, 2, 3, 8}; /* batch values tried */
+enum { NPROBES = sizeof probes / sizeof probes[0] };
+
+int spec_parse_shape_arg(const char *text, ShapeArg *out) {
+  const char *eq = strrchr(text, '=');
+  memset(out, 0, sizeof *out);
+  if (!eq || eq == text) return diag_error("--shape %s: expected NAME=d0,d1,...", text);
+  out->name = pool_printf("%.*s", (int)(eq - text), text);
+  for (const char *p = eq + 1; *p;) {
+    char *end;
+    long long v = strtoll(p, &end, 10);
+    if (end == p || v <= 0 || out->rank >= RT_MAX_RANK)
+      return diag_error("--shape %s: dims must be positive integers", text);
+    out->d[out->rank++] = v;
+    p = *end == ',' ? end + 1 : end;
+    if (*end && *end != ',') return diag_error("--shape %s: dims must be positive integers", text);
+  }
+  return 0;
+}
+
+/* Applies --shape and the batch value to every feed.  Returns -1 after
+ * printing every problem (only checked on the first probe). */
+static int set_feeds(Graph *g, const ShapeArg *args, int nargs, int64_t batch, int report) {
+  int bad = 0;
+  for (int k = 0; k < nargs && report; k++) {
+    int found = 0;
+    for (int i = 0; i < g->nfeeds; i++) found |= !strcmp(g->vars[g->feeds[i]].name, args[k].name);
+    if (!found) bad = diag_error("%s: --shape names '%s', which is not a feed of the program", g->file, args[k].name);
+  }
+  for (int i = 0; i < g->nfeeds; i++) {
+    Var *v = &g->vars[g->feeds[i]];
+    const ShapeArg *arg = NULL;
+    for (int k = 0; k < nargs; k++)
+      if (!strcmp(args[k].name, v->name)) arg = &args[k];
+    Shape s = v->decl;
+    if (arg) {
+      if (arg->rank != s.rank) {
+        if (report) bad = diag_error("%s: --shape %s has %d dims; the feed has %d %s", g->file, v->name, arg->rank, s.rank, shape_str(&s));
+        continue;
+      }
+      for (int d = 0; d < s.rank; d++) {
+        if (s.d[d] >= 0 && s.d[d] != arg->d[d] && report)
+          bad = diag_error("%s: --shape %s: dim %d is %lld in the program, not %lld", g->file, v->name, d,
+                           (long long)s.d[d], (long long)arg->d[d]);
+        s.d[d] = arg->d[d];
+      }
+    }
+    for (int d = 0; d < s.rank; d++) {
+      if (s.d[d] >= 0) continue;
+      if (d == 0) {
+        s.d[d] = batch;
+      } else {
+        if (report)
+          bad = diag_error("%s: feed '%s' %s has unknown dim %d; fix it with --shape %s=...", g->file, v->name,
+                           shape_str(&v->decl), d, v->name);
+        s.d[d] = 1;
+      }
+    }
+    v->shape = s;
+  }
+  return bad ? -1 : 0;
+}
+
+/* Names the op that produced an unresolved var. */
+static const char *producer_of(const Graph *g, const Var *v) {
+  return v->producer >= 0 ? graph_op_where(g, &g->ops[v->producer]) : "no op";
+}
+
+int spec_build(Graph *g, const ShapeArg *args, int nargs, Spec *s) {
+  Shape *runs = pool_alloc(sizeof *runs * (size_t)g->nvars * NPROBES);
+  s->vars = pool_alloc(sizeof *s->vars * ((size_t)g->nvars + 1));
+  s->symbolic_batch = 0;
+  for (int p = 0; p < NPROBES; p++) {
+    for (int i = 0; i < g->nvars; i++) {
+      Var *v = &g->vars[i];
+      if (!(v->flags & VAR_LOADED)) v->shape = v->decl;
+      v->flags &= ~(unsigned)VAR_INFERRED;
+    }
+    if (set_feeds(g, args, nargs, probes[p], p == 0)) return -1;
+    InferReport r;
+    if (infer_program(g, &r)) return -1;
+    for (int i = 0; i < g->nvars; i++) runs[(size_t)i * NPROBES + (size_t)p] = g->vars[i].shape;
+  }
+  int bad = 0;
+  for (int i = 0; i < g->nvars; i++) {
+    Var *v = &g->vars[i];
+    VarSpec *vs = &s->vars[i];
+    const Shape *r = &runs[(size_t)i * NPROBES];
+    if (r[0].rank < 0 || (v->vtype != VT_LOD_TENSOR)) continue;
+    if (!(v->flags & (VAR_INFERRED | VAR_FEED | VAR_LOADED))) continue;
+    vs->rank = r[0].rank;
+    vs->known = 1;
+    for (int d = 0; d < vs->rank; d++) {
+      int64_t a = r[1].d[d] - r[0].d[d], c = r[0].d[d] - a;
+      int ok = r[0].d[d] >= 0;
+      for (int p = 0; p < NPROBES && ok; p++) ok = r[p].rank == vs->rank && r[p].d[d] == a * probes[p] + c;
+      if (!ok) {
+        vs->known = 0;
+        bad = 1;
+        if (r[0].d[d] < 0)
+          diag_error("%s: %s: dim %d of '%s' is only known at run time (it depends on tensor values); "
+                     "paddlec cannot compile this yet", g->file, producer_of(g, v), d, v->name);
+        else
+          diag_error("%s: %s: dim %d of '%s' is not a linear function of the batch; fix the batch with --shape",
+                     g->file, producer_of(g, v), d, v->name);
+        break;
+      }
+      vs->d[d] = (SymDim){a, c};
+      if (a) s->symbolic_batch = 1;
+    }
+  }
+  return bad ? -1 : 0;
+}
+
+SymDim spec_numel(const VarSpec *v) {
+  SymDim n = {0, 1};
+  for (int d = 0; d < v->rank; d++) {
+    SymDim x = v->d[d];
+    if (n.a && x.a) return (SymDim){-1, -1};
+    n = (SymDim){n.a * x.c + n.c * x.a, n.c * x.c};
+  }
+  return n;
+}

@@ -1,0 +1,48 @@
+/* Specialization: the concrete shapes code generation works with.
+ *
+ * Unknown dims of a saved program are almost always the batch.  paddlec keeps
+ * the batch a run-time value B: it infers every shape with B = 1, 2, 3 and 8
+ * and requires each dim to be affine in B (d = a*B + c), which is what lets
+ * generated code size buffers and loops from B alone.  Other unknown dims
+ * (image height, sequence length) must be fixed with --shape; `--shape`
+ * may also fix the batch. */
+#ifndef PADDLEC_SPEC_H
+#define PADDLEC_SPEC_H
+
+#include "graph.h"
+
+/* One dim as a function of the batch: a*B + c. */
+typedef struct SymDim {
+  int64_t a; /* coefficient of B */
+  int64_t c; /* constant part */
+} SymDim;
+
+typedef struct VarSpec {
+  int known;                /* shapes below are valid */
+  int rank;                 /* number of dims */
+  SymDim d[RT_MAX_RANK];    /* each dim in B */
+} VarSpec;
+
+/* A --shape name=d0,d1,... option. */
+typedef struct ShapeArg {
+  const char *name; /* feed var name */
+  int rank;         /* number of dims given */
+  int64_t d[RT_MAX_RANK];
+} ShapeArg;
+
+typedef struct Spec {
+  int symbolic_batch; /* 1 when some dim depends on B */
+  VarSpec *vars;      /* per var id */
+} Spec;
+
+/* Builds the specialization; prints every problem and returns -1 on any. */
+int spec_build(Graph *g, const ShapeArg *args, int nargs, Spec *s);
+/* Parses "name=d0,d1,..." into a ShapeArg; -1 with an error printed. */
+int spec_parse_shape_arg(const char *text, ShapeArg *out);
+/* Value of a dim at batch B. */
+static inline int64_t symdim_at(SymDim d, int64_t b) { return d.a * b + d.c; }
+/* Number of elements of a var as a*B + c, or {-1,-1} when not affine (a
+ * product with two B-dependent dims). */
+SymDim spec_numel(const VarSpec *v);
+
+#endif

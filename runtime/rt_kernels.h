@@ -1,0 +1,19 @@
+/* Compute kernels shared by generated code: GEMM (OpenBLAS or portable C),
+ * convolution, pooling, normalization.  Plain C11; shapes come from the
+ * caller (generated code validated them at compile time). */
+#ifndef PADDLEC_RT_KERNELS_H
+#define PADDLEC_RT_KERNELS_H
+
+#include <stdint.h>
+
+/* C = alpha * op(A) * op(B) + beta * C, row-major; op = transpose when set. */
+void rt_sgemm(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float *a,
+              int64_t lda, const float *b, int64_t ldb, float beta, float *c, int64_t ldc);
+/* "OpenBLAS" or "portable C". */
+const char *rt_blas_name(void);
+
+/* Softmax / log-softmax over the middle dim of x viewed as [outer, n, inner]. */
+void rt_softmax(const float *x, float *out, int64_t outer, int64_t n, int64_t inner);
+void rt_log_softmax(const float *x, float *out, int64_t outer, int64_t n, int64_t inner);
+
+#endif
