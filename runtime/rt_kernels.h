@@ -6,6 +6,9 @@
 
 #include <stdint.h>
 
+#include "rt_cnn.h"
+#include "rt_tensor.h"
+
 /* C = alpha * op(A) * op(B) + beta * C, row-major; op = transpose when set. */
 void rt_sgemm(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float *a,
               int64_t lda, const float *b, int64_t ldb, float beta, float *c, int64_t ldc);

@@ -128,8 +128,9 @@ def test_real_model(name):
     # which must be reported) and agrees with Paddle's VarDescs
     assert sorted({u["type"] for u in j["no_shape_rule"]}) == e.get("unknown", [])
     assert j["shape_mismatches"] == []
-    # no op compiles before code generation exists: every op is listed
-    assert len(j["cannot_compile"]) == j["op_count"]
+    # every op paddlec cannot compile yet is listed with its place
+    for u in j["cannot_compile"]:
+        assert u["type"] in ops and u["block"] >= 0 and u["op"] >= 0
 
 
 def test_mlp_2018_ignores_unreferenced_param_files():
@@ -157,3 +158,18 @@ def test_graph_dot(name, tmp_path):
     assert text.startswith("digraph") and text.rstrip().endswith("}")
     j = inspect_json(model_path(name))
     assert text.count("shape=box") == j["op_count"]
+
+
+@pytest.mark.parametrize("name", ["custom_gap_op", "ppocr1_crnn_rec_infer", "ppocr1_db_det_train"])
+def test_compile_lists_every_unsupported_op(name, tmp_path):
+    """compile names every op type it cannot compile, with places, exits 1 and
+    writes nothing (never a partial program)."""
+    j = inspect_json(model_path(name))
+    missing = {u["type"] for u in j["cannot_compile"]}
+    assert missing
+    out = tmp_path / "out"
+    p = run(["compile", model_path(name), "-o", str(out), "--no-params"])
+    assert p.returncode == 1
+    for t in missing:
+        assert f"cannot compile op '{t}'" in p.stderr, (t, p.stderr[-2000:])
+    assert not out.exists()

@@ -4,8 +4,10 @@
 
 For each fixture, OUTDIR/NAME/ gets:
   model.pdmodel, model.pdiparams   the saved program and parameters
-  input_<i>.npy                    random inputs (fixed seeds), feed order
+  input_<i>.npy                    random inputs (fixed seeds, batch 2), feed order
   output_<i>.npy                   what Paddle's Executor computes on the saved files
+  b<N>/input_<i>.npy, output_<i>.npy   the same at other batch sizes, for the
+                                   fixtures that test a run-time batch
   paddle.json                      what Paddle reports for the loaded program: feeds,
                                    fetches, and every variable's shape and dtype
 Training fixtures also get startup.pdmodel (the startup program).
@@ -42,8 +44,9 @@ def describe(program, feeds, fetches):
     return {"feeds": feeds, "fetches": [f.name for f in fetches], "vars": vars_}
 
 
-def run_reference(prefix, out_dir, batch, rng, int_high=None):
+def run_reference(prefix, out_dir, batch, rng, int_high=None, describe_program=True):
     """Loads the saved files with Paddle's Executor and records inputs/outputs."""
+    os.makedirs(out_dir, exist_ok=True)
     paddle.enable_static()
     exe = paddle.static.Executor(paddle.CPUPlace())
     scope = paddle.static.Scope()
@@ -65,8 +68,9 @@ def run_reference(prefix, out_dir, batch, rng, int_high=None):
         outs = exe.run(prog, feed=feed_dict, fetch_list=fetches)
         for i, o in enumerate(outs):
             np.save(os.path.join(out_dir, f"output_{i}.npy"), np.asarray(o))
-        with open(os.path.join(out_dir, "paddle.json"), "w") as f:
-            json.dump(describe(prog, feeds, fetches), f, indent=1, sort_keys=True)
+        if describe_program:
+            with open(os.path.join(out_dir, "paddle.json"), "w") as f:
+                json.dump(describe(prog, feeds, fetches), f, indent=1, sort_keys=True)
     paddle.disable_static()
 
 
@@ -232,9 +236,9 @@ def dtypes(out_dir):
 
 
 FIXTURES = {
-    "mlp": (mlp, {}),
+    "mlp": (mlp, {"batches": [1, 8]}),
     "mlp_static": (mlp_static, {}),
-    "lenet": (lenet, {}),
+    "lenet": (lenet, {"batches": [1, 8]}),
     "resnet18": (vision("resnet18"), {}),
     "resnet50": (vision("resnet50"), {}),
     "mobilenet_v1": (vision("mobilenet_v1"), {}),
@@ -256,6 +260,9 @@ def build(name, root):
     fn, opts = FIXTURES[name]
     prefix = fn(out_dir)
     if prefix:
+        for b in opts.get("batches", []):
+            run_reference(prefix, os.path.join(out_dir, f"b{b}"), b, np.random.default_rng(SEED + b),
+                          opts.get("int_high"), describe_program=False)
         run_reference(prefix, out_dir, 2, np.random.default_rng(SEED), opts.get("int_high"))
     print("fixture", name, "ready", flush=True)
 

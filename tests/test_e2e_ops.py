@@ -1,0 +1,44 @@
+"""Op-level end-to-end cases: tests/oracle/e2e_<family>.py build, with real
+Paddle, small programs exercising each op's attributes, with inputs and
+Paddle's outputs (tests/oracle/oracle_case.py).  Each case is compiled with
+`paddlec build` (OpenBLAS and --blas=none) and must match Paddle (the
+measure of tests/test_e2e.py)."""
+import glob
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import BUILD, ROOT
+from test_e2e import build, run_binary
+
+FAMILIES = sorted(os.path.basename(p)[4:-3] for p in glob.glob(os.path.join(ROOT, "tests", "oracle", "e2e_*.py")))
+
+
+def cases(family):
+    out = os.path.join(BUILD, "e2e", family)
+    script = os.path.join(ROOT, "tests", "oracle", f"e2e_{family}.py")
+    stamp = os.path.join(out, ".done")
+    if not os.path.exists(stamp) or os.path.getmtime(stamp) < os.path.getmtime(script):
+        p = subprocess.run([sys.executable, script, out], capture_output=True, text=True, timeout=900)
+        assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
+        open(stamp, "w").close()
+    return out, sorted(d for d in os.listdir(out) if os.path.isdir(os.path.join(out, d)))
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_e2e_family(family, tmp_path):
+    out, names = cases(family)
+    assert names, "the script made no cases"
+    failures = []
+    for name in names:
+        for blas in ("openblas", "none"):
+            d = tmp_path / f"{name}-{blas}"
+            d.mkdir()
+            try:
+                binary = build(os.path.join(out, name), d, f"--blas={blas}")
+                run_binary(binary, os.path.join(out, name), "", d / "out")
+            except AssertionError as e:
+                failures.append((name, blas, str(e)[-600:]))
+    assert not failures, failures
