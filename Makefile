@@ -3,7 +3,7 @@
 #   make              install missing Debian packages, build build/paddlec and
 #                     build/libpaddlec_rt.a
 #   make CC=clang     the same with clang (objects go to build/obj-clang)
-#   make sample       build, then inspect the sample model in samples/mlp
+#   make sample       build, then compile and run the sample model in samples/mlp
 #   make test         build, prepare the Paddle oracle, run every test
 #   make oracle       the virtualenv with the pinned paddlepaddle wheel
 #   make asan         paddlec built with AddressSanitizer + UBSan
@@ -35,7 +35,7 @@ RT_OBJ   := $(RT_SRC:%.c=$(OBJ)/%.o)
 CC_OBJ   := $(CC_SRC:%.c=$(OBJ)/%.o) $(OBJ)/gen/framework.pb-c.o $(OBJ)/gen/embedded.o
 LIB_OBJ  := $(filter-out $(OBJ)/compiler/main.o,$(CC_OBJ))
 
-.PHONY: all deps test oracle asan unit sample clean
+.PHONY: all deps test oracle asan unit sample golden-update clean
 all: $(BUILD)/paddlec $(BUILD)/libpaddlec_rt.a
 
 deps: $(BUILD)/.deps
@@ -114,9 +114,16 @@ $(VENV)/.ok: | $(BUILD)/.deps
 test: all unit asan oracle
 	$(PYTHON) -m pytest -q -p no:cacheprovider tests $(PYTEST_ARGS)
 
-# The README's first command: what paddlec sees in the sample model.
+# The README's first command: compile the sample classifier to a standalone
+# binary and run it on four points (it prints the predicted class of each).
 sample: $(BUILD)/paddlec
-	$(BUILD)/paddlec inspect samples/mlp
+	@mkdir -p $(BUILD)/sample
+	$(BUILD)/paddlec build samples/mlp/model.pdmodel -o $(BUILD)/sample/classifier
+	$(BUILD)/sample/classifier --input x=samples/mlp/x.npy --output-dir $(BUILD)/sample
+
+# Regenerate tests/golden/ after an intended change to emitted code.
+golden-update: $(BUILD)/paddlec
+	tests/golden/update.sh
 
 clean:
 	rm -rf $(BUILD)

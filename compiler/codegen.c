@@ -11,6 +11,7 @@
 
 #include "codegen_model.h"
 #include "diag.h"
+#include "emit.h"
 #include "ops/ops.h"
 #include "template.h"
 #include "util.h"
@@ -42,8 +43,16 @@ static int check_supported(const Graph *g) {
   return bad ? -1 : 0;
 }
 
+/* mkdir -p */
 static int make_dir(const char *path) {
-  if (mkdir(path, 0777) && errno != EEXIST) return diag_error("%s: cannot create directory: %s", path, strerror(errno));
+  char *p = pool_strdup(path);
+  for (char *s = p + 1; *s; s++) {
+    if (*s != '/') continue;
+    *s = 0;
+    if (mkdir(p, 0777) && errno != EEXIST) return diag_error("%s: cannot create directory: %s", p, strerror(errno));
+    *s = '/';
+  }
+  if (mkdir(p, 0777) && errno != EEXIST) return diag_error("%s: cannot create directory: %s", p, strerror(errno));
   return 0;
 }
 
@@ -128,6 +137,12 @@ int codegen_compile(Graph *g, const CompileOpts *o) {
   if (check_supported(g)) return -1;
   if (g->nparams && !(g->params_file || g->params_dir))
     return diag_error("%s: the parameters were not found (%s); give them with --params", g->file, g->params_status);
+  for (int i = 0; i < g->nparams; i++) {
+    const Var *v = &g->vars[g->params[i]];
+    if (!em_ctype(v->dtype))
+      return diag_error("%s: parameter '%s' is %s, which paddlec cannot compile yet", g->file, v->name,
+                        rt_dtype_name(v->dtype));
+  }
   Spec spec;
   Plan plan;
   if (spec_build(g, o->shapes, o->nshapes, &spec) || plan_build(g, &spec, &plan)) return -1;

@@ -97,15 +97,26 @@ static const char *weights_file(const Graph *g, const char *prefix, const char *
     pr_raw(&p, "_Alignas(64) const %s %s_w%d[%lld] = {", t, prefix, i, (long long)(n ? n : 1));
     for (int64_t k = 0; k < n; k++) {
       if (k % 8 == 0) pr_raw(&p, "\n  ");
-      const void *d = v->param_data;
+      /* parameter data sits unaligned in the file buffer: copy each element */
+      const uint8_t *d = v->param_data + (size_t)k * rt_dtype_size(v->dtype);
+      union {
+        float f;
+        double g;
+        int64_t l;
+        int32_t i;
+        int16_t h;
+        int8_t b;
+        uint8_t u;
+      } x;
+      memcpy(&x, d, rt_dtype_size(v->dtype));
       switch (v->dtype) {
-        case RT_DT_FP32: pr_raw(&p, "%a, ", (double)((const float *)d)[k]); break;
-        case RT_DT_FP64: pr_raw(&p, "%a, ", ((const double *)d)[k]); break;
-        case RT_DT_INT64: pr_raw(&p, "%lld, ", (long long)((const int64_t *)d)[k]); break;
-        case RT_DT_INT32: pr_raw(&p, "%d, ", ((const int32_t *)d)[k]); break;
-        case RT_DT_INT16: pr_raw(&p, "%d, ", ((const int16_t *)d)[k]); break;
-        case RT_DT_INT8: pr_raw(&p, "%d, ", ((const int8_t *)d)[k]); break;
-        default: pr_raw(&p, "%d, ", ((const uint8_t *)d)[k]); break;
+        case RT_DT_FP32: pr_raw(&p, "%a, ", (double)x.f); break;
+        case RT_DT_FP64: pr_raw(&p, "%a, ", x.g); break;
+        case RT_DT_INT64: pr_raw(&p, "%lld, ", (long long)x.l); break;
+        case RT_DT_INT32: pr_raw(&p, "%d, ", x.i); break;
+        case RT_DT_INT16: pr_raw(&p, "%d, ", x.h); break;
+        case RT_DT_INT8: pr_raw(&p, "%d, ", x.b); break;
+        default: pr_raw(&p, "%d, ", x.u); break;
       }
     }
     pr_raw(&p, "\n};\n");
@@ -158,7 +169,8 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, Mo
   pr_init(&kernels);
   pr_init(&calls);
   calls.indent = 1;
-  EmitCtx e = {.g = g, .spec = s, .plan = pl, .prefix = P, .blas = o->blas};
+  SymDim scratch = {0, 0};
+  EmitCtx e = {.g = g, .spec = s, .plan = pl, .prefix = P, .blas = o->blas, .scratch_max = &scratch};
   int bad = 0, nk = 0;
   for (int k = 0; k < g->blocks[0].nops; k++) {
     int id = g->blocks[0].ops[k];
@@ -166,6 +178,7 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, Mo
     if (!strcmp(op->type, "feed") || !strcmp(op->type, "fetch")) continue;
     e.op = op;
     e.op_id = id;
+    e.scratch_used = (SymDim){0, 0};
     Printer body;
     pr_init(&body);
     body.indent = 1;
@@ -195,6 +208,7 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, Mo
   }
   uint64_t wbytes;
   const char *wtable = weight_table(g, &wbytes);
+  if (o->embed_weights) wtable = "/* Weights: embedded, see the _weights.c file. */\n";
   const char *tables = pool_printf("%s\n%s\n%s", io_table(&e, "inputs_spec", g->feeds, g->nfeeds),
                                    io_table(&e, "outputs_spec", g->fetches, g->nfetches), wtable);
   const char *n_in = pool_printf("%d", g->nfeeds), *n_out = pool_printf("%d", g->nfetches);
@@ -203,8 +217,8 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, Mo
       {"BANNER", banner}, {"PREFIX", P}, {"UPPER", U}, {"NUM_INPUTS", n_in}, {"NUM_OUTPUTS", n_out},
       {"NUM_WEIGHTS", n_w}, {"NUM_INPUTS_1", pool_printf("%d", g->nfeeds ? g->nfeeds : 1)},
       {"NUM_WEIGHTS_1", pool_printf("%d", g->nparams ? g->nparams : 1)},
-      {"FIXED_BATCH", s->symbolic_batch ? "0" : "1"}, {"ARENA_A", pool_printf("%lld", (long long)pl->arena.a)},
-      {"ARENA_C", pool_printf("%lld", (long long)pl->arena.c)},
+      {"FIXED_BATCH", s->symbolic_batch ? "0" : "1"}, {"ARENA_A", pool_printf("%lld", (long long)(pl->arena.a + scratch.a))},
+      {"ARENA_C", pool_printf("%lld", (long long)(pl->arena.c + scratch.c))},
       {"WEIGHT_BYTES", o->embed_weights ? "0" : pool_printf("%llu", (unsigned long long)wbytes)},
   };
   mt->header = tpl_render("templates/model.h.in", hv, (int)(sizeof hv / sizeof hv[0]));

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "rt_kernels.h"
 #include "util.h"
 
 void pr_init(Printer *p) { *p = (Printer){0}; }
@@ -144,4 +145,30 @@ const char *em_float(double v) {
   snprintf(buf, sizeof buf, "%.9g", (double)(float)v);
   if (!strpbrk(buf, ".eEn")) strcat(buf, ".0");
   return pool_printf("%sf", buf);
+}
+
+const char *em_scratch(EmitCtx *e, SymDim bytes) {
+  SymDim at = {e->plan->arena.a + e->scratch_used.a, e->plan->arena.c + e->scratch_used.c};
+  e->scratch_used.a += (bytes.a + 63) / 64 * 64;
+  e->scratch_used.c += (bytes.c + 63) / 64 * 64;
+  if (e->scratch_used.a > e->scratch_max->a) e->scratch_max->a = e->scratch_used.a;
+  if (e->scratch_used.c > e->scratch_max->c) e->scratch_max->c = e->scratch_used.c;
+  return pool_printf("(m->arena + %s)", em_sym(at));
+}
+
+const char *em_gemm_ws(EmitCtx *e, SymDim m, SymDim n, SymDim k) {
+  int64_t mm = m.a ? RT_SGEMM_MC : m.c, nn = n.a ? RT_SGEMM_NC : n.c, kk = k.a ? RT_SGEMM_KC : k.c;
+  int64_t floats = RT_SGEMM_WS_FLOATS(mm, nn, kk);
+  return pool_printf("(float *)%s", em_scratch(e, (SymDim){0, floats * (int64_t)sizeof(float)}));
+}
+
+SymDim em_sym_prod(EmitCtx *e, const Var *v, int from, int to) {
+  const VarSpec *vs = em_spec(e, v);
+  SymDim n = {0, 1};
+  for (int d = from; d < to; d++) {
+    SymDim x = vs->d[d];
+    if (n.a && x.a) return (SymDim){1, 0};
+    n = (SymDim){n.a * x.c + n.c * x.a, n.c * x.c};
+  }
+  return n;
 }

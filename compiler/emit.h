@@ -40,6 +40,8 @@ typedef struct EmitCtx {
   Printer *p;          /* the kernel body goes here */
   const char *prefix;  /* symbol prefix of the model */
   int blas;            /* 1: OpenBLAS build, 0: portable kernels only */
+  SymDim scratch_used; /* scratch bytes taken by the current kernel */
+  SymDim *scratch_max; /* the most any kernel takes (sizes the arena) */
 } EmitCtx;
 
 /* C type of a dtype ("float", "int64_t", ...), or NULL when unsupported. */
@@ -54,11 +56,23 @@ const char *em_numel(EmitCtx *e, const Var *v);
 const char *em_prod(EmitCtx *e, const Var *v, int from, int to);
 /* A float literal that reads back exactly ("0.2f", "6.0f", "INFINITY"). */
 const char *em_float(double v);
+/* Product of dims [from, to) as a*B + c; {1, 0} stands for "grows with B"
+ * when more than one factor does (only bounds use it then). */
+SymDim em_sym_prod(EmitCtx *e, const Var *v, int from, int to);
 /* SymDim as a C expression. */
 const char *em_sym(SymDim d);
 /* The concrete-at-compile-time value of a dim, or -1 if it depends on B. */
 int64_t em_const_dim(EmitCtx *e, const Var *v, int d);
 const VarSpec *em_spec(EmitCtx *e, const Var *v);
+/* A scratch region of `bytes` (a*B + c) for the current kernel only, e.g. an
+ * im2col buffer: returns a C expression of type `unsigned char *`, 64-byte
+ * aligned.  Scratch lives in the arena after every tensor slot and is shared
+ * by all kernels (they run one after another). */
+const char *em_scratch(EmitCtx *e, SymDim bytes);
+/* Workspace for rt_sgemm_ws on an m x n x k product: a `float *` expression
+ * (scratch sized by RT_SGEMM_WS_FLOATS, with the blocking bounds standing in
+ * for dims that grow with the batch). */
+const char *em_gemm_ws(EmitCtx *e, SymDim m, SymDim n, SymDim k);
 /* Fails the emission with a message naming the op; returns -1. */
 int em_fail(EmitCtx *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -5,7 +5,6 @@
  * RT_NR floats, A into row panels of RT_MR, and a fixed-size MR x NR
  * micro-kernel (plain loops that compilers vectorize for the target's -march)
  * accumulates over a K block.  No intrinsics, so it builds for any target. */
-#include <stdlib.h>
 #include <string.h>
 
 #include "rt_kernels.h"
@@ -19,11 +18,17 @@ void rt_sgemm(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, float a
               (int)m, (int)n, (int)k, alpha, a, (int)lda, b, (int)ldb, beta, c, (int)ldc);
 }
 
+void rt_sgemm_ws(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float *a,
+                 int64_t lda, const float *b, int64_t ldb, float beta, float *c, int64_t ldc, float *ws) {
+  (void)ws; /* OpenBLAS manages its own buffers */
+  rt_sgemm(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
 const char *rt_blas_name(void) { return "OpenBLAS"; }
 
 #else
 
-enum { RT_MR = 6, RT_NR = 16, RT_KC = 256, RT_MC = 96, RT_NC = 2048 };
+enum { RT_MR = RT_SGEMM_MR, RT_NR = RT_SGEMM_NR, RT_KC = RT_SGEMM_KC, RT_MC = RT_SGEMM_MC, RT_NC = RT_SGEMM_NC };
 
 static float at(const float *x, int64_t ld, int trans, int64_t r, int64_t col) {
   return trans ? x[col * ld + r] : x[r * ld + col];
@@ -58,8 +63,8 @@ static void pack_a(const float *a, int64_t lda, int ta, int64_t i0, int64_t mc, 
 #endif
 typedef float RtVec __attribute__((vector_size(RT_VL * 4)));
 
-static void micro(int64_t kc, const float *ap, const float *bp, float *c, int64_t ldc, int64_t mr,
-                  int64_t nr) {
+static void micro(int64_t kc, const float *ap, int64_t ars, int64_t aks, const float *bp, float alpha,
+                  float *c, int64_t ldc, int64_t mr, int64_t nr) {
   /* one row of accumulators = RT_NR floats = 16 / RT_VL vectors, named
    * explicitly so they live in registers */
   RtVec acc[RT_MR][4];
@@ -73,70 +78,100 @@ static void micro(int64_t kc, const float *ap, const float *bp, float *c, int64_
       memcpy(&b2, br + 2 * RT_VL, sizeof b2);
       memcpy(&b3, br + 3 * RT_VL, sizeof b3);
     }
-    const float *ar = ap + p * RT_MR;
+    const float *ar = ap + p * aks;
     for (int i = 0; i < RT_MR; i++) {
-      acc[i][0] += ar[i] * b0;
-      acc[i][1] += ar[i] * b1;
+      const float av = ar[i * ars];
+      acc[i][0] += av * b0;
+      acc[i][1] += av * b1;
       if (RT_VL == 4) {
-        acc[i][2] += ar[i] * b2;
-        acc[i][3] += ar[i] * b3;
+        acc[i][2] += av * b2;
+        acc[i][3] += av * b3;
       }
     }
   }
   float out[RT_MR][RT_NR];
   for (int i = 0; i < RT_MR; i++) memcpy(out[i], acc[i], sizeof out[i]);
   for (int64_t i = 0; i < mr; i++)
-    for (int64_t j = 0; j < nr; j++) c[i * ldc + j] += out[i][j];
+    for (int64_t j = 0; j < nr; j++) c[i * ldc + j] += alpha * out[i][j];
 }
 #else
-static void micro(int64_t kc, const float *ap, const float *bp, float *c, int64_t ldc, int64_t mr,
-                  int64_t nr) {
+static void micro(int64_t kc, const float *ap, int64_t ars, int64_t aks, const float *bp, float alpha,
+                  float *c, int64_t ldc, int64_t mr, int64_t nr) {
   float acc[RT_MR][RT_NR];
   memset(acc, 0, sizeof acc);
   for (int64_t p = 0; p < kc; p++) {
-    const float *ar = ap + p * RT_MR, *br = bp + p * RT_NR;
+    const float *ar = ap + p * aks, *br = bp + p * RT_NR;
     for (int i = 0; i < RT_MR; i++)
-      for (int j = 0; j < RT_NR; j++) acc[i][j] += ar[i] * br[j];
+      for (int j = 0; j < RT_NR; j++) acc[i][j] += ar[i * ars] * br[j];
   }
   for (int64_t i = 0; i < mr; i++)
-    for (int64_t j = 0; j < nr; j++) c[i * ldc + j] += acc[i][j];
+    for (int64_t j = 0; j < nr; j++) c[i * ldc + j] += alpha * acc[i][j];
 }
 #endif
 
-void rt_sgemm(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float *a,
-              int64_t lda, const float *b, int64_t ldb, float beta, float *c, int64_t ldc) {
+/* C *= beta (C = 0 when beta is 0, so NaNs in C do not survive). */
+static void scale_c(int64_t m, int64_t n, float beta, float *c, int64_t ldc) {
   for (int64_t i = 0; i < m; i++)
     for (int64_t j = 0; j < n; j++) c[i * ldc + j] = beta == 0.0f ? 0.0f : beta * c[i * ldc + j];
-  if (k == 0 || alpha == 0.0f) return;
-  float *bp = malloc(sizeof(float) * RT_KC * (RT_NC + RT_NR));
-  float *ap = malloc(sizeof(float) * RT_KC * (RT_MC + RT_MR));
-  if (!bp || !ap) { /* no memory for packing: plain triple loop */
-    for (int64_t i = 0; i < m; i++)
-      for (int64_t p = 0; p < k; p++) {
-        float av = alpha * at(a, lda, trans_a, i, p);
-        for (int64_t j = 0; j < n; j++) c[i * ldc + j] += av * at(b, ldb, trans_b, p, j);
-      }
-    free(bp);
-    free(ap);
-    return;
-  }
+}
+
+/* With a workspace: B and A both packed (the fast path). */
+static void gemm_packed(int ta, int tb, int64_t m, int64_t n, int64_t k, float alpha, const float *a, int64_t lda,
+                        const float *b, int64_t ldb, float *c, int64_t ldc, float *ws) {
+  int64_t kcap = k < RT_KC ? k : RT_KC, ncap = n < RT_NC ? n : RT_NC;
+  float *bp = ws, *ap = ws + kcap * ((ncap + RT_NR - 1) / RT_NR * RT_NR);
   for (int64_t j0 = 0; j0 < n; j0 += RT_NC) {
     int64_t nc = n - j0 < RT_NC ? n - j0 : RT_NC;
     for (int64_t k0 = 0; k0 < k; k0 += RT_KC) {
       int64_t kc = k - k0 < RT_KC ? k - k0 : RT_KC;
-      pack_b(b, ldb, trans_b, k0, kc, j0, nc, bp);
+      pack_b(b, ldb, tb, k0, kc, j0, nc, bp);
       for (int64_t i0 = 0; i0 < m; i0 += RT_MC) {
         int64_t mc = m - i0 < RT_MC ? m - i0 : RT_MC;
-        pack_a(a, lda, trans_a, i0, mc, k0, kc, alpha, ap);
+        pack_a(a, lda, ta, i0, mc, k0, kc, 1.0f, ap);
         for (int64_t i = 0; i < mc; i += RT_MR)
           for (int64_t j = 0; j < nc; j += RT_NR)
-            micro(kc, ap + i * kc, bp + j * kc, c + (i0 + i) * ldc + j0 + j, ldc,
+            micro(kc, ap + i * kc, 1, RT_MR, bp + j * kc, alpha, c + (i0 + i) * ldc + j0 + j, ldc,
                   mc - i < RT_MR ? mc - i : RT_MR, nc - j < RT_NR ? nc - j : RT_NR);
       }
     }
   }
-  free(bp);
-  free(ap);
+}
+
+/* Without a workspace: one B panel at a time packed on the stack, A read in
+ * place (a padded copy only for a last partial block of rows). */
+static void gemm_stack(int ta, int tb, int64_t m, int64_t n, int64_t k, float alpha, const float *a, int64_t lda,
+                       const float *b, int64_t ldb, float *c, int64_t ldc) {
+  float bp[RT_KC * RT_NR], tail[RT_KC * RT_MR];
+  int64_t ars = ta ? 1 : lda, aks = ta ? lda : 1;
+  for (int64_t k0 = 0; k0 < k; k0 += RT_KC) {
+    int64_t kc = k - k0 < RT_KC ? k - k0 : RT_KC;
+    for (int64_t j = 0; j < n; j += RT_NR) {
+      int64_t nr = n - j < RT_NR ? n - j : RT_NR;
+      pack_b(b, ldb, tb, k0, kc, j, nr, bp);
+      for (int64_t i = 0; i < m; i += RT_MR) {
+        int64_t mr = m - i < RT_MR ? m - i : RT_MR;
+        if (mr == RT_MR) {
+          micro(kc, a + i * ars + k0 * aks, ars, aks, bp, alpha, c + i * ldc + j, ldc, mr, nr);
+        } else {
+          pack_a(a, lda, ta, i, mr, k0, kc, 1.0f, tail);
+          micro(kc, tail, 1, RT_MR, bp, alpha, c + i * ldc + j, ldc, mr, nr);
+        }
+      }
+    }
+  }
+}
+
+void rt_sgemm_ws(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float *a,
+                 int64_t lda, const float *b, int64_t ldb, float beta, float *c, int64_t ldc, float *ws) {
+  scale_c(m, n, beta, c, ldc);
+  if (k == 0 || alpha == 0.0f || m == 0 || n == 0) return;
+  if (ws) gemm_packed(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, c, ldc, ws);
+  else gemm_stack(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, c, ldc);
+}
+
+void rt_sgemm(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float *a,
+              int64_t lda, const float *b, int64_t ldb, float beta, float *c, int64_t ldc) {
+  rt_sgemm_ws(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, NULL);
 }
 
 const char *rt_blas_name(void) { return "portable C"; }

@@ -22,6 +22,10 @@
  * vars: Out of a quantize op has X's dtype (the values stay floats), the
  * output of a dequantize op has the scale's dtype (X may hold int8 weights),
  * scales and states keep the dtype of their inputs. */
+#include <string.h>
+
+#include "../emit_ew.h"
+#include "../util.h"
 #include "ops.h"
 
 /* dtype of the first var of `slot`, or `dflt` when absent. */
@@ -96,7 +100,55 @@ static int infer_linear_quant(OpCtx *c, int dequant) {
 static int infer_quantize_linear(OpCtx *c) { return infer_linear_quant(c, 0); }
 static int infer_dequantize_linear(OpCtx *c) { return infer_linear_quant(c, 1); }
 
-#define OP_FAKE_QUANT(name) const OpDef op_##name = {.type = #name, .infer = infer_fake_quant};
+/* ---- C emission (inference: is_test, the scale comes from InScale or from
+ * max|X| for the abs_max ops) ----
+ * With bin_cnt = 2^(bit_length-1) - 1 and k = bin_cnt * (1/s), Paddle's CPU
+ * functors compute, in this order of float operations:
+ *   round_type 1 (the default of these ops): q = round(k * clip(x, -s, s)),
+ *     half away from zero;
+ *   round_type 0: q = clamp(rint(k * x), -bin_cnt - 1, bin_cnt), ties to even;
+ *   quantize ops output q; quantize-dequantize ops output q * s / bin_cnt;
+ *   fake_dequantize_max_abs outputs x * scale / max_range. */
+static const char *quant_expr(int round_type, int dequant) {
+  const char *q = round_type == 0 ? "fminf(fmaxf(rintf(k * v), -bc - 1.0f), bc)"
+                                  : "roundf(k * fminf(fmaxf(v, -s), s))";
+  return dequant ? pool_printf("%s * s / bc", q) : q;
+}
+
+static int emit_fake_quant(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *out = ctx_out(&c, "Out", 0), *in_scale = ctx_in(&c, "InScale", 0);
+  const char *type = e->op->type;
+  if (x->dtype != RT_DT_FP32) return em_fail(e, "%s tensors are not supported", rt_dtype_name(x->dtype));
+  int moving = strstr(type, "moving_average") != NULL || !strcmp(type, "fake_quantize_range_abs_max");
+  if (moving && !attr_bool(e->op, "is_test", 0))
+    return em_fail(e, "only inference (is_test) is supported: training updates the scale");
+  if (moving && !in_scale) return em_fail(e, "InScale is missing");
+  int64_t bits = attr_int(e->op, "bit_length", 8);
+  if (bits < 2 || bits > 16) return em_fail(e, "bit_length %lld is not supported", (long long)bits);
+  const char *scale = moving ? pool_printf("%s[0]", em_ptr(e, in_scale, 1))
+                             : pool_printf("rt_abs_max(%s, %s)", em_ptr(e, x, 1), em_numel(e, x));
+  /* Paddle's inverse(): 1 / (s + 1e-6) for a zero scale */
+  const char *setup = pool_printf("const float s = %s, bc = %s, k = bc * (s <= 1e-30f ? 1.0f / (s + 1e-6f) : 1.0f / s);",
+                                  scale, em_float((double)((1 << (bits - 1)) - 1)));
+  int dequant = strstr(type, "quantize_dequantize") != NULL;
+  if (ew_unary(e, x, out, setup, quant_expr((int)attr_int(e->op, "round_type", 1), dequant))) return -1;
+  Var *out_scale = ctx_out(&c, "OutScale", 0);
+  if (out_scale && out_scale != in_scale) pr_line(e->p, "%s[0] = s;", em_ptr(e, out_scale, 0));
+  return 0;
+}
+
+static int emit_fake_dequantize_max_abs(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *out = ctx_out(&c, "Out", 0), *scale = ctx_in(&c, "Scale", 0);
+  if (x->dtype != RT_DT_FP32 || !scale) return em_fail(e, "float32 X and a Scale are required");
+  const char *setup = pool_printf("const float s = %s[0], r = %s;", em_ptr(e, scale, 1),
+                                  em_float(attr_float(e->op, "max_range", 0)));
+  return ew_unary(e, x, out, setup, "v * s / r");
+}
+
+#define OP_FAKE_QUANT(name) \
+  const OpDef op_##name = {.type = #name, .infer = infer_fake_quant, .emit_c = emit_fake_quant};
 OP_FAKE_QUANT(fake_quantize_abs_max)
 OP_FAKE_QUANT(fake_quantize_dequantize_abs_max)
 OP_FAKE_QUANT(fake_quantize_dequantize_moving_average_abs_max)
@@ -107,7 +159,7 @@ const OpDef op_fake_channel_wise_quantize_abs_max = {.type = "fake_channel_wise_
                                                      .infer = infer_fake_channel_quant};
 const OpDef op_fake_channel_wise_quantize_dequantize_abs_max = {
     .type = "fake_channel_wise_quantize_dequantize_abs_max", .infer = infer_fake_channel_quant};
-const OpDef op_fake_dequantize_max_abs = {.type = "fake_dequantize_max_abs",
+const OpDef op_fake_dequantize_max_abs = {.type = "fake_dequantize_max_abs", .emit_c = emit_fake_dequantize_max_abs,
                                           .infer = infer_fake_dequant};
 const OpDef op_fake_channel_wise_dequantize_max_abs = {
     .type = "fake_channel_wise_dequantize_max_abs", .infer = infer_fake_dequant};

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "../util.h"
+#include "rt_kernels.h"
 #include "ops.h"
 
 static int infer_mul(OpCtx *c) {
@@ -170,7 +171,9 @@ static int emit_gemm(EmitCtx *e, const Var *xv, const Var *yv, const Var *ov, in
   for (int i = 0; i < nby; i++) y_batched |= !(y.s->d[i].a == 0 && y.s->d[i].c == 1);
   if (!y_batched && !x.trans) { /* X's batch dims fold into M: one product */
     const char *rows = nbx ? pool_printf("%s * M", em_prod(e, xv, 0, nbx)) : "M";
-    pr_line(e->p, "rt_sgemm(0, %d, %s, N, K, %s, x, K, y, %s, 0.0f, out, N);", y.trans, rows, al, ldb);
+    SymDim rows_bound = nbx ? em_sym_prod(e, xv, 0, nbx + 1) : m;
+    pr_line(e->p, "rt_sgemm_ws(0, %d, %s, N, K, %s, x, K, y, %s, 0.0f, out, N, %s);", y.trans, rows, al, ldb,
+            em_gemm_ws(e, rows_bound, n, k));
     return 0;
   }
   /* batch dims of the output, right-aligned; each operand's stride is 0 where
@@ -194,8 +197,9 @@ static int emit_gemm(EmitCtx *e, const Var *xv, const Var *yv, const Var *ov, in
     ostride = pool_printf("%s * n%d", ostride, i);
   }
   for (int i = 0; i < nb; i++) pr_line(e->p, "for (int64_t i%d = 0; i%d < n%d; i%d++) {", i, i, i, i);
-  pr_line(e->p, "rt_sgemm(%d, %d, M, N, K, %s, x + (%s), %s, y + (%s), %s, 0.0f, out + (%s), N);", x.trans, y.trans, al,
-          xo, lda, yo, ldb, oo);
+  pr_line(e->p, "float *ws = %s;", em_gemm_ws(e, m, n, k));
+  pr_line(e->p, "rt_sgemm_ws(%d, %d, M, N, K, %s, x + (%s), %s, y + (%s), %s, 0.0f, out + (%s), N, ws);", x.trans,
+          y.trans, al, xo, lda, yo, ldb, oo);
   for (int i = 0; i < nb; i++) pr_line(e->p, "}");
   return 0;
 }
@@ -234,8 +238,9 @@ static int emit_mul(EmitCtx *e) {
   int xr = em_spec(e, x)->rank, yr = em_spec(e, y)->rank;
   pr_line(e->p, "const int64_t M = %s, K = %s, N = %s;", em_prod(e, x, 0, xn), em_prod(e, x, xn, xr),
           em_prod(e, y, yn, yr));
-  pr_line(e->p, "rt_sgemm(0, 0, M, N, K, 1.0f, %s, K, %s, N, 0.0f, %s, N);", em_ptr(e, x, 1), em_ptr(e, y, 1),
-          em_ptr(e, out, 0));
+  pr_line(e->p, "rt_sgemm_ws(0, 0, M, N, K, 1.0f, %s, K, %s, N, 0.0f, %s, N, %s);", em_ptr(e, x, 1), em_ptr(e, y, 1),
+          em_ptr(e, out, 0),
+          em_gemm_ws(e, em_sym_prod(e, x, 0, xn), em_sym_prod(e, y, yn, yr), em_sym_prod(e, x, xn, xr)));
   return 0;
 }
 

@@ -24,7 +24,8 @@ int unit_failures;
   X(test_broadcast)                       \
   X(test_params_combined)                 \
   X(test_npy_roundtrip)                   \
-  X(test_npy_rejects_garbage)
+  X(test_npy_rejects_garbage)             \
+  X(test_gemm_paths)
 
 #define DECL(n) void n(void);
 TESTS(DECL)

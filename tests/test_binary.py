@@ -1,0 +1,147 @@
+"""The standalone binary and the generated API on the sample classifier:
+clear errors for wrong inputs, embedded weights, two models in one program,
+and the no-malloc static arena."""
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+from conftest import ROOT, run
+
+SAMPLE = os.path.join(ROOT, "samples", "mlp")
+
+
+@pytest.fixture(scope="module")
+def classifier(tmp_path_factory):
+    d = tmp_path_factory.mktemp("bin")
+    p = run(["build", os.path.join(SAMPLE, "model.pdmodel"), "-o", str(d / "classifier")])
+    assert p.returncode == 0, p.stderr
+    return d / "classifier"
+
+
+def paddle_reference(x):
+    """The sample's output for x, computed by Paddle."""
+    import paddle
+    paddle.enable_static()
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    prog, feeds, fetches = paddle.static.load_inference_model(os.path.join(SAMPLE, "model"), exe)
+    (out,) = exe.run(prog, feed={feeds[0]: x}, fetch_list=fetches)
+    paddle.disable_static()
+    return out
+
+
+def bin_run(binary, *args):
+    return subprocess.run([str(binary)] + list(args), capture_output=True, text=True, timeout=120)
+
+
+def test_runs_and_matches_paddle(classifier, tmp_path):
+    x = np.load(os.path.join(SAMPLE, "x.npy"))
+    p = bin_run(classifier, "--input", f"x={SAMPLE}/x.npy", "--output-dir", str(tmp_path), "--repeat", "3")
+    assert p.returncode == 0, p.stderr
+    assert "argmax per row" in p.stdout and "latency over 3 runs: median" in p.stdout
+    got = np.load(tmp_path / "save_infer_model_scale_0.tmp_0.npy")
+    assert np.abs(got - paddle_reference(x)).max() <= 1e-4 * np.abs(got).max()
+
+
+def test_raw_bin_input_with_shape(classifier, tmp_path):
+    x = np.load(os.path.join(SAMPLE, "x.npy"))
+    x.tofile(tmp_path / "x.bin")
+    p = bin_run(classifier, "--input", f"x={tmp_path}/x.bin", "--shape", "x=4,8", "--output-dir", str(tmp_path))
+    assert p.returncode == 0, p.stderr
+    got = np.load(tmp_path / "save_infer_model_scale_0.tmp_0.npy")
+    assert np.abs(got - paddle_reference(x)).max() <= 1e-4 * np.abs(got).max()
+
+
+@pytest.mark.parametrize("make_input, expect", [
+    (lambda d: ("y", np.zeros((2, 8), "float32")), ["no input 'y'", "x"]),
+    (lambda d: ("x", np.zeros((2, 8), "int64")), ["input 'x' is int64", "float32"]),
+    (lambda d: ("x", np.zeros((2, 7), "float32")), ["input 'x' has shape [2, 7]", "[2, 8]"]),
+    (lambda d: ("x", np.zeros((2, 8, 1), "float32")), ["input 'x' has 3 dims", "expects 2"]),
+])
+def test_wrong_input_is_a_clear_error(classifier, tmp_path, make_input, expect):
+    name, arr = make_input(tmp_path)
+    np.save(tmp_path / "in.npy", arr)
+    p = bin_run(classifier, "--input", f"{name}={tmp_path}/in.npy")
+    assert p.returncode == 1
+    for s in expect:
+        assert s in p.stderr, p.stderr
+
+
+def test_missing_weights_file(classifier, tmp_path):
+    p = bin_run(classifier, "--input", f"x={SAMPLE}/x.npy", "--weights", str(tmp_path / "nope.pdiparams"))
+    assert p.returncode == 1 and "nope.pdiparams" in p.stderr
+
+
+def test_embedded_weights_need_no_file(tmp_path):
+    p = run(["build", SAMPLE, "-o", str(tmp_path / "c"), "--embed-weights"])
+    assert p.returncode == 0, p.stderr
+    assert not (tmp_path / "c.pdiparams").exists()
+    p = bin_run(tmp_path / "c", "--input", f"x={SAMPLE}/x.npy", "--output-dir", str(tmp_path))
+    assert p.returncode == 0, p.stderr
+    x = np.load(os.path.join(SAMPLE, "x.npy"))
+    got = np.load(tmp_path / "save_infer_model_scale_0.tmp_0.npy")
+    assert np.abs(got - paddle_reference(x)).max() <= 1e-4 * np.abs(got).max()
+
+
+def cc(*args):
+    p = subprocess.run(["cc", "-std=c11", "-O1", "-Wall", "-Wextra", "-Werror"] + list(args) + ["-lm"],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+
+
+def test_host_api_sample(tmp_path):
+    """samples/host_api.c: create, names, run, destroy."""
+    assert run(["compile", SAMPLE, "-o", str(tmp_path), "--name", "classifier"]).returncode == 0
+    rt = sorted(str(p) for p in (tmp_path / "paddlec_rt").glob("*.c"))
+    cc("-I", str(tmp_path), os.path.join(ROOT, "samples", "host_api.c"), str(tmp_path / "classifier.c"), *rt,
+       "-o", str(tmp_path / "host"))
+    p = bin_run(tmp_path / "host", str(tmp_path / "classifier.pdiparams"))
+    assert p.returncode == 0, p.stderr
+    assert "point 0: class 0" in p.stdout and "point 1: class 1" in p.stdout
+
+
+def test_static_arena_allocates_nothing(tmp_path):
+    """samples/host_static.c with embedded weights, linked so that any
+    malloc/calloc/realloc during init or run aborts."""
+    assert run(["compile", SAMPLE, "-o", str(tmp_path), "--name", "classifier", "--embed-weights"]).returncode == 0
+    guard = tmp_path / "guard.c"
+    guard.write_text(
+        "#include <stdlib.h>\n#include <stdio.h>\n"
+        "void *__real_malloc(size_t); void *__real_calloc(size_t, size_t); void *__real_realloc(void *, size_t);\n"
+        "static int calls;\n"
+        "void *__wrap_malloc(size_t n) { calls++; return __real_malloc(n); }\n"
+        "void *__wrap_calloc(size_t a, size_t b) { calls++; return __real_calloc(a, b); }\n"
+        "void *__wrap_realloc(void *p, size_t n) { calls++; return __real_realloc(p, n); }\n"
+        "static void report(void) { fprintf(stderr, \"allocations: %d\\n\", calls); }\n"
+        "__attribute__((constructor)) static void setup(void) { atexit(report); }\n")
+    rt = sorted(str(p) for p in (tmp_path / "paddlec_rt").glob("*.c"))
+    cc("-I", str(tmp_path), os.path.join(ROOT, "samples", "host_static.c"), str(tmp_path / "classifier.c"),
+       str(tmp_path / "classifier_weights.c"), str(guard), *rt,
+       "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc", "-o", str(tmp_path / "fw"))
+    p = subprocess.run([str(tmp_path / "fw")], capture_output=True, text=True, env=dict(os.environ, MALLOC_ARENA_MAX="1"))
+    assert p.returncode == 0, p.stderr
+    assert "class probabilities" in p.stdout
+    # only calls from the linked objects are counted (libc's own are not)
+    assert "allocations: 0" in p.stderr, p.stderr
+
+
+def test_two_models_in_one_program(tmp_path):
+    """Two compiled models linked together: every symbol carries its prefix."""
+    for name in ("first", "second"):
+        assert run(["compile", SAMPLE, "-o", str(tmp_path / name), "--name", name]).returncode == 0
+    host = tmp_path / "two.c"
+    host.write_text(
+        '#include <stdio.h>\n#include "first.h"\n#include "second.h"\n'
+        "int main(int c, char **v) { (void)c; first_model *a; second_model *b;\n"
+        "  if (first_create(&a, v[1]) || second_create(&b, v[2])) return 1;\n"
+        "  float x[8] = {2, 2, 2, 2, 2, 2, 2, 2}, pa[3], pb[3]; const void *in[] = {x};\n"
+        "  void *oa[] = {pa}, *ob[] = {pb};\n"
+        "  if (first_run(a, 1, in, oa) || second_run(b, 1, in, ob)) return 1;\n"
+        "  printf(\"%d\\n\", pa[0] == pb[0] && pa[1] == pb[1] && pa[2] == pb[2]);\n"
+        "  first_destroy(a); second_destroy(b); return 0; }\n")
+    rt = sorted(str(p) for p in (tmp_path / "first" / "paddlec_rt").glob("*.c"))
+    cc("-I", str(tmp_path / "first"), "-I", str(tmp_path / "second"), str(host), str(tmp_path / "first" / "first.c"),
+       str(tmp_path / "second" / "second.c"), *rt, "-o", str(tmp_path / "two"))
+    p = bin_run(tmp_path / "two", str(tmp_path / "first" / "first.pdiparams"), str(tmp_path / "second" / "second.pdiparams"))
+    assert p.returncode == 0 and p.stdout.strip() == "1", p.stderr
