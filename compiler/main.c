@@ -15,6 +15,7 @@
 #include "infer.h"
 #include "inspect.h"
 #include "load.h"
+#include "ops/ops.h"
 #include "util.h"
 
 #define PADDLEC_VERSION "0.1.0"
@@ -38,6 +39,8 @@ static const char usage[] =
     "  build MODEL -o BIN [compile options] [--march=CPU]\n"
     "        compile into BIN_src/ and build the standalone binary BIN with $CC\n"
     "        (default clang) for -march=CPU (default native); weights in BIN.pdiparams\n"
+    "  ops        list every op type paddlec knows: shape rule, and whether it\n"
+    "             compiles to C\n"
     "  version    print the version\n"
     "\n"
     "parameters are found next to the program: PREFIX.pdiparams, __params__,\n"
@@ -192,6 +195,16 @@ int main(int argc, char **argv) {
   if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
     fputs(usage, argc < 2 ? stderr : stdout);
     return argc < 2 ? 1 : 0;
+  }
+  if (!strcmp(argv[1], "ops")) {
+    int n = op_def_count(), compiled = 0;
+    for (int i = 0; i < n; i++) {
+      const OpDef *d = op_def_at(i);
+      compiled += d->emit_c != NULL;
+      printf("%-48s %s\n", d->type, d->emit_c ? "shape rule, C" : "shape rule");
+    }
+    printf("%d op types: %d compile to C, %d have a shape rule only\n", n, compiled, n - compiled);
+    return 0;
   }
   if (!strcmp(argv[1], "version") || !strcmp(argv[1], "--version")) {
     printf("paddlec %s\n", PADDLEC_VERSION);
