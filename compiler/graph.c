@@ -117,6 +117,7 @@ static int add_var(Graph *g, int block, const Paddlec__Fw__VarDesc *vd) {
   v.shape = v.decl;
   v.producer = -1;
   v.feed_col = v.fetch_col = -1;
+  v.nvals = -1;
   if (vd->persistable) v.flags |= VAR_PERSISTABLE;
   if (vd->need_check_feed) v.flags |= VAR_NEED_CHECK_FEED;
   if (strstr(v.name, "@GRAD")) v.flags |= VAR_GRAD;

@@ -63,6 +63,8 @@ typedef struct Var {
   int feed_col;        /* feed column when VAR_FEED */
   int fetch_col;       /* fetch column when VAR_FETCH */
   const uint8_t *param_data; /* the parameter's raw data when loaded (pool) */
+  int nvals;           /* compile-time integer values known (see consteval.h), -1 none */
+  int64_t *vals;       /* those values, row-major */
   const char *param_file; /* file the parameter was read from */
 } Var;
 
@@ -120,6 +122,7 @@ typedef struct Graph {
   int *params;             /* their ids, byte-wise sorted by name */
   uint64_t param_bytes;    /* total data bytes of the parameters */
   int zero_d;              /* scalar results are 0-D ([]) rather than [1] */
+  int specializing;        /* inference runs for code generation (consteval.h) */
 } Graph;
 
 /* Builds the IR from a decoded ProgramDesc; returns 0 or -1 (errors printed). */

@@ -1,6 +1,7 @@
 /* Shape and dtype inference (see infer.h). */
 #include "infer.h"
 
+#include "consteval.h"
 #include "ops/ops.h"
 #include "util.h"
 
@@ -18,8 +19,9 @@ static int infer_op(Graph *g, int id, InferReport *r, int *ucap, int depth) {
   OpCtx c = {g, op};
   if (op->def->infer(&c)) {
     r->nfailed++;
-    bad = -1;
+    return -1;
   }
+  consteval_op(g, op);
   return bad;
 }
 

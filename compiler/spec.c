@@ -80,11 +80,13 @@ int spec_build(Graph *g, const ShapeArg *args, int nargs, Spec *s) {
   Shape *runs = pool_alloc(sizeof *runs * (size_t)g->nvars * NPROBES);
   s->vars = pool_alloc(sizeof *s->vars * ((size_t)g->nvars + 1));
   s->symbolic_batch = 0;
+  g->specializing = 1;
   for (int p = 0; p < NPROBES; p++) {
     for (int i = 0; i < g->nvars; i++) {
       Var *v = &g->vars[i];
       if (!(v->flags & VAR_LOADED)) v->shape = v->decl;
       v->flags &= ~(unsigned)VAR_INFERRED;
+      v->nvals = -1;
     }
     if (set_feeds(g, args, nargs, probes[p], p == 0)) return -1;
     InferReport r;

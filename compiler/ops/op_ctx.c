@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../consteval.h"
 #include "../diag.h"
 #include "../util.h"
 #include "ops.h"
@@ -169,3 +170,5 @@ int ctx_version_before(const OpCtx *c, int64_t version) {
   int64_t v = c->g->version;
   return v < 0 || (v == 0 && !c->g->zero_d) || (v > 0 && v < version);
 }
+
+int ctx_values(const OpCtx *c, const Var *v, const int64_t **vals) { return consteval_values(c->g, v, vals); }

@@ -62,6 +62,11 @@ void ctx_set_all(OpCtx *c, const char *slot, const Shape *s, int dtype);
 /* Prints "<file>: block B op I (type -> out): <msg>" and returns -1. */
 int ctx_fail(OpCtx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Compile-time values of a small integer tensor input (count, *vals), known
+ * only while specializing for code generation; -1 otherwise.  A rule that
+ * reads a shape from a tensor (ShapeTensor, SizeTensor, ...) uses them when
+ * known and keeps Paddle's compile-time -1 when not (see consteval.h). */
+int ctx_values(const OpCtx *c, const Var *v, const int64_t **vals);
 /* Normalizes a possibly negative axis for `rank`; -1 when out of range. */
 int axis_norm(int64_t axis, int rank);
 /* Paddle's elementwise broadcast with `axis` (spec section 7.2). */

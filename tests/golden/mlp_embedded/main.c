@@ -265,7 +265,7 @@ int main(int argc, char **argv) {
       t[r] = now_ms() - t0;
     }
     qsort(t, (size_t)repeat, sizeof *t, cmp_double);
-    printf("latency over %d runs: median %.3f ms, min %.3f ms (threads %d)\n", repeat, t[repeat / 2], t[0], threads);
+    printf("latency over %d runs: median %.5f ms, min %.5f ms (threads %d)\n", repeat, t[repeat / 2], t[0], threads);
     free(t);
   }
   status = 0;
