@@ -258,7 +258,7 @@ static int reserve(model_model *m, int64_t batch) {
 }
 
 int model_run(model_model *m, int64_t batch, const void *const inputs[], void *const outputs[]) {
-  if (!m || (!inputs && MODEL_NUM_INPUTS) || !outputs) return fail(m, MODEL_ERR_ARG, "run: NULL argument");
+  if (!m || (!inputs && MODEL_NUM_INPUTS > 0) || !outputs) return fail(m, MODEL_ERR_ARG, "run: NULL argument");
   if (batch < 1 || (MODEL_FIXED_BATCH != 0 && batch != MODEL_FIXED_BATCH))
     return fail(m, MODEL_ERR_SHAPE, "run: this batch size is not what the model was compiled for");
   int st = reserve(m, batch);
