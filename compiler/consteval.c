@@ -69,8 +69,9 @@ void consteval_op(Graph *g, Op *op) {
       return;
     int64_t n = out ? shape_numel(&out->shape) : -1;
     const char *sv = attr_str(op, "str_value", "");
-    int64_t val = *sv ? (int64_t)strtod(sv, NULL) : (int64_t)attr_float(op, "value", 0);
-    if (n < 0 || n > CONST_MAX) return;
+    double d = *sv ? strtod(sv, NULL) : attr_float(op, "value", 0);
+    if (n < 0 || n > CONST_MAX || !is_int(out->dtype) || !(d > -9e18 && d < 9e18)) return;
+    int64_t val = (int64_t)d;
     for (int64_t i = 0; i < n; i++) v[i] = val;
     set_vals(out, v, (int)n);
   } else if (!strcmp(t, "assign_value")) {

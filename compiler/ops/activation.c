@@ -67,9 +67,8 @@ static const char *float_expr(EmitCtx *e, const char *type) {
                ? "0.5f * v * (1.0f + tanhf(0.7978845608f * (v + 0.044715f * v * v * v)))"
                : "0.5f * v * (1.0f + erff(v * 0.70710678f))";
   if (!strcmp(type, "swish")) return pool_printf("v / (1.0f + expf(-%s * v))", f(op, "beta", 1));
-  if (!strcmp(type, "hard_swish"))
-    return pool_printf("v * fminf(fmaxf(v + %s, 0.0f), %s) / %s", f(op, "offset", 3), f(op, "threshold", 6),
-                       f(op, "scale", 6));
+  if (!strcmp(type, "hard_swish")) /* Paddle 2.6's kernel ignores threshold/scale/offset: 6, 6, 3 */
+    return "v * fminf(fmaxf(v + 3.0f, 0.0f), 6.0f) / 6.0f";
   if (!strcmp(type, "hard_sigmoid"))
     return pool_printf("fmaxf(0.0f, fminf(1.0f, %s * v + %s))", f(op, "slope", 0.2), f(op, "offset", 0.5));
   if (!strcmp(type, "softplus")) {
@@ -103,6 +102,21 @@ static const char *float_expr(EmitCtx *e, const char *type) {
   return NULL;
 }
 
+/* scale on float64 and integer tensors.  Paddle's kernel casts scale and
+ * bias to the element type first (so an int tensor scaled by 1.5 is scaled
+ * by 1) and computes in that type. */
+static int emit_scale_other(EmitCtx *e, const Var *x, const Var *out, const char *t) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *st = ctx_in(&c, "ScaleTensor", 0);
+  const char *sc = st ? pool_printf("(%s)%s[0]", t, em_ptr(e, st, 1))
+                      : pool_printf("(%s)%.17g", t, attr_float(e->op, "scale", 1));
+  const char *setup = pool_printf("const %s sc = %s, bias = (%s)%.17g;", t, sc, t, attr_float(e->op, "bias", 0));
+  const char *expr = attr_bool(e->op, "bias_after_scale", 1) ? pool_printf("(%s)(v * sc + bias)", t)
+                                                             : pool_printf("(%s)((v + bias) * sc)", t);
+  if (x->dtype == RT_DT_BOOL) return em_fail(e, "scale of bool tensors is not supported");
+  return ew_unary(e, x, out, setup, expr);
+}
+
 static int emit_unary(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = ctx_in(&c, "X", 0), *out = ctx_out(&c, "Out", 0);
@@ -113,15 +127,10 @@ static int emit_unary(EmitCtx *e) {
     if (!expr) return em_fail(e, "no C expression for %s", type);
     return ew_unary(e, x, out, NULL, expr);
   }
-  /* integer tensors: scale and the sign-like ops keep the integer type */
-  if (em_ctype(x->dtype) && (x->dtype == RT_DT_INT64 || x->dtype == RT_DT_INT32)) {
-    const char *t = em_ctype(x->dtype);
-    if (!strcmp(type, "scale")) {
-      const char *sc = tensor_or_attr(e, "ScaleTensor", "scale", 1), *b = f(e->op, "bias", 0);
-      const char *expr = attr_bool(e->op, "bias_after_scale", 1) ? pool_printf("(%s)(%s * (float)v + %s)", t, sc, b)
-                                                                 : pool_printf("(%s)(%s * ((float)v + %s))", t, sc, b);
-      return ew_unary(e, x, out, NULL, expr);
-    }
+  const char *t = em_ctype(x->dtype);
+  if (t && !strcmp(type, "scale")) return emit_scale_other(e, x, out, t);
+  /* integer tensors: the sign-like ops keep the integer type */
+  if (x->dtype == RT_DT_INT64 || x->dtype == RT_DT_INT32) {
     if (!strcmp(type, "abs")) return ew_unary(e, x, out, NULL, "v < 0 ? -v : v");
     if (!strcmp(type, "relu")) return ew_unary(e, x, out, NULL, "v > 0 ? v : 0");
     if (!strcmp(type, "square")) return ew_unary(e, x, out, NULL, "v * v");

@@ -3,8 +3,14 @@
  * default -1 = int64; 2 = int32, 3 = int64).
  * Out = X without `axis` (a 1 there with keepdims); flatten reduces every
  * element: rank(X) ones with keepdims, else shape_scalar().  With the axis
- * from a tensor the remaining dims are -1 (phi ArgMinMaxInferMeta). */
+ * from a tensor the remaining dims are -1 (phi ArgMinMaxInferMeta).
+ * Emission: a loop over X viewed as [outer, n, inner] keeping the first
+ * position of the largest (smallest) value, as Eigen's argmax does; a NaN
+ * is never taken over a number.  An axis from a tensor is not supported. */
+#include <string.h>
+
 #include "ops.h"
+#include "tensor_util.h"
 
 static int infer_arg_minmax(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
@@ -39,5 +45,31 @@ static int infer_arg_minmax(OpCtx *c) {
   return 0;
 }
 
-const OpDef op_arg_max = {.type = "arg_max", .infer = infer_arg_minmax};
-const OpDef op_arg_min = {.type = "arg_min", .infer = infer_arg_minmax};
+static int emit_arg_minmax(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !out) return -1;
+  if (attr_is_var(e->op, "axis")) return em_fail(e, "the axis comes from a tensor, which is not supported");
+  if (x->dtype == RT_DT_BOOL) return em_fail(e, "bool X is not supported");
+  int r = tu_rank(e, x), axis = axis_norm(attr_int(e->op, "axis", -1), r);
+  if (axis < 0) return em_fail(e, "axis is out of range");
+  const char *outer = "1", *n = em_numel(e, x), *inner = "1";
+  if (!attr_bool(e->op, "flatten", 0) && r > 0) {
+    outer = em_prod(e, x, 0, axis);
+    n = em_dim(e, x, axis);
+    inner = em_prod(e, x, axis + 1, r);
+  }
+  const char *cmp = strcmp(e->op->type, "arg_max") ? "<" : ">";
+  pr_line(e->p, "const %s *x = %s;", em_ctype(x->dtype), em_ptr(e, x, 1));
+  pr_line(e->p, "%s *out = %s;", em_ctype(out->dtype), em_ptr(e, out, 0));
+  pr_line(e->p, "for (int64_t o = 0; o < %s; o++) {", tu_mul(outer, inner));
+  pr_line(e->p, "const %s *p = x + %s;", em_ctype(x->dtype), tu_line_start("o", n, inner));
+  pr_line(e->p, "int64_t best = 0;");
+  pr_line(e->p, "for (int64_t k = 1; k < %s; k++)", n);
+  pr_line(e->p, "  if (p[%s] %s p[%s]) best = k;", tu_mul("k", inner), cmp, tu_mul("best", inner));
+  pr_line(e->p, "out[o] = (%s)best;", em_ctype(out->dtype));
+  pr_line(e->p, "}");
+  return 0;
+}
+
+const OpDef op_arg_max = {.type = "arg_max", .infer = infer_arg_minmax, .emit_c = emit_arg_minmax};
+const OpDef op_arg_min = {.type = "arg_min", .infer = infer_arg_minmax, .emit_c = emit_arg_minmax};

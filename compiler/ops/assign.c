@@ -4,8 +4,15 @@
  *   assign_value: -> Out; shape:INTS, dtype:INT=5, and the data in one of
  *     bool_values:INTS, fp32_values:FLOATS, int32_values:INTS,
  *     int64_values:LONGS (2.6+: values:SCALARS).  Out = shape, dtype.
- *   share_data: X -> Out, X's dims and dtype. */
+ *   share_data: X -> Out, X's dims and dtype.
+ * Emission: assign and share_data copy X; assign_value stores its values
+ * from a static array (the attribute that matches `dtype`, or the 2.6+
+ * `values`), which must hold exactly numel(Out) of them. */
+#include <string.h>
+
+#include "../util.h"
 #include "ops.h"
+#include "tensor_util.h"
 
 static int infer_assign(OpCtx *c) {
   Var *x = ctx_in(c, "X", 0);
@@ -25,6 +32,57 @@ static int infer_assign_value(OpCtx *c) {
   return 0;
 }
 
-const OpDef op_assign = {.type = "assign", .infer = infer_assign};
-const OpDef op_assign_value = {.type = "assign_value", .infer = infer_assign_value};
-const OpDef op_share_data = {.type = "share_data", .infer = infer_assign};
+static int emit_assign(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
+  return x && out ? tu_copy(e, x, out) : -1;
+}
+
+/* The values of assign_value as C literals of dtype dt, in *lits; their
+ * count, or -1 after em_fail(). */
+static int value_literals(EmitCtx *e, int dt, const char ***lits) {
+  const char *name = dt == RT_DT_BOOL    ? "bool_values"
+                     : dt == RT_DT_FP32  ? "fp32_values"
+                     : dt == RT_DT_INT32 ? "int32_values"
+                     : dt == RT_DT_INT64 ? "int64_values"
+                     : dt == RT_DT_FP64  ? "fp64_values"
+                                         : NULL;
+  if (!name) return em_fail(e, "dtype %s is not supported", rt_dtype_name(dt));
+  if (!attr_has(e->op, name)) name = "values";
+  int is_float = dt == RT_DT_FP32 || dt == RT_DT_FP64;
+  int64_t *iv = NULL;
+  double *fv = NULL;
+  int n = is_float ? attr_floats(e->op, name, &fv) : attr_ints(e->op, name, &iv);
+  *lits = pool_alloc(sizeof **lits * (size_t)(n ? n : 1));
+  for (int i = 0; i < n; i++) {
+    if (is_float) (*lits)[i] = tu_literal(dt, fv[i]);
+    else if (dt == RT_DT_BOOL) (*lits)[i] = iv[i] ? "true" : "false";
+    else if (dt == RT_DT_INT32) (*lits)[i] = pool_printf("%d", (int32_t)iv[i]);
+    else (*lits)[i] = iv[i] == INT64_MIN ? "INT64_MIN" : pool_printf("INT64_C(%lld)", (long long)iv[i]);
+  }
+  return n;
+}
+
+static int emit_assign_value(EmitCtx *e) {
+  Var *out = tu_out(e, "Out", 0);
+  if (!out) return -1;
+  const char **lits = NULL;
+  int n = value_literals(e, out->dtype, &lits);
+  if (n < 0) return -1;
+  SymDim ne = spec_numel(em_spec(e, out));
+  if (ne.a != 0 || ne.c != n) return em_fail(e, "%d values for Out of %s elements", n, em_numel(e, out));
+  if (n == 0) return 0;
+  const char *t = em_ctype(out->dtype);
+  pr_line(e->p, "static const %s values[%d] = {", t, n);
+  for (int i = 0; i < n; i += 8) {
+    const char *row = "";
+    for (int k = i; k < n && k < i + 8; k++) row = pool_printf("%s%s%s", row, k > i ? ", " : "", lits[k]);
+    pr_line(e->p, "%s,", row);
+  }
+  pr_line(e->p, "};");
+  pr_line(e->p, "memcpy(%s, values, sizeof values);", em_ptr(e, out, 0));
+  return 0;
+}
+
+const OpDef op_assign = {.type = "assign", .infer = infer_assign, .emit_c = emit_assign};
+const OpDef op_assign_value = {.type = "assign_value", .infer = infer_assign_value, .emit_c = emit_assign_value};
+const OpDef op_share_data = {.type = "share_data", .infer = infer_assign, .emit_c = emit_assign};

@@ -7,8 +7,16 @@
  *            (legacy, placement only)
  * Shape rule (phi CompareRawInferMeta, fluid compare_op since 1.8): equal
  * shapes pass through; otherwise numpy-style right-aligned broadcasting where
- * a pair gives max(a, b) when either is > 1 or both are 1, else -1. */
+ * a pair gives max(a, b) when either is > 1 or both are 1, else -1.
+ * Emission: ew_binary with the C comparison; equal / not_equal on floating
+ * types follow phi's EqualFunctor: with an infinity the values must be
+ * equal, otherwise |a - b| < 1e-8 (so NaN is never equal). */
+#include <string.h>
+
+#include "../emit_ew.h"
+#include "../util.h"
 #include "ops.h"
+#include "tensor_util.h"
 
 static int infer_compare(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0), *y = ctx_need(c, "Y", 0);
@@ -19,7 +27,25 @@ static int infer_compare(OpCtx *c) {
   return 0;
 }
 
-#define OP_COMPARE(name) const OpDef op_##name = {.type = #name, .infer = infer_compare};
+static int emit_compare(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *y = tu_in(e, "Y", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !y || !out) return -1;
+  static const struct {
+    const char *type, *expr;
+  } ops[] = {{"less_than", "a < b"}, {"less_equal", "a <= b"}, {"greater_than", "a > b"},
+             {"greater_equal", "a >= b"}, {"equal", "a == b"}, {"not_equal", "a != b"}};
+  const char *expr = NULL;
+  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+    if (!strcmp(ops[i].type, e->op->type)) expr = ops[i].expr;
+  int fp = x->dtype == RT_DT_FP32 || x->dtype == RT_DT_FP64;
+  const char *near = "(isinf(a) || isinf(b)) ? a == b : fabs((double)(a - b)) < 1e-8";
+  if (fp && !strcmp(e->op->type, "equal")) expr = near;
+  if (fp && !strcmp(e->op->type, "not_equal")) expr = pool_printf("!(%s)", near);
+  if (!expr) return em_fail(e, "unknown comparison");
+  return ew_binary(e, x, y, out, attr_int(e->op, "axis", -1), expr);
+}
+
+#define OP_COMPARE(name) const OpDef op_##name = {.type = #name, .infer = infer_compare, .emit_c = emit_compare};
 OP_COMPARE(equal)
 OP_COMPARE(greater_equal)
 OP_COMPARE(greater_than)

@@ -4,8 +4,11 @@
  * Shape rule (phi ConcatInferMeta / ComputeAndCheckShape at compile time):
  * Out starts as X[0]'s dims; along `axis` the dims add up, -1 when any is
  * -1; along the other axes a -1 is replaced by a known dim of a later input.
- * With the axis from a tensor every dim is -1.  Out has X[0]'s dtype. */
+ * With the axis from a tensor every dim is -1.  Out has X[0]'s dtype.
+ * Emission: per row of the dims before `axis`, one memcpy per input. */
+#include "../util.h"
 #include "ops.h"
+#include "tensor_util.h"
 
 static int infer_concat(OpCtx *c) {
   int n = ctx_nin(c, "X");
@@ -43,4 +46,23 @@ static int infer_concat(OpCtx *c) {
   return 0;
 }
 
-const OpDef op_concat = {.type = "concat", .infer = infer_concat};
+static int emit_concat(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  if (ctx_in(&c, "AxisTensor", 0) || attr_is_var(e->op, "axis"))
+    return em_fail(e, "the axis comes from a tensor, which is not supported");
+  Var *out = tu_out(e, "Out", 0);
+  int n = ctx_nin(&c, "X");
+  if (!out || n < 1) return -1;
+  int r = tu_rank(e, out), axis = axis_norm(attr_int(e->op, "axis", 0), r);
+  if (axis < 0 || r == 0) return em_fail(e, "axis is out of range");
+  Var **xs = pool_alloc(sizeof *xs * (size_t)n);
+  const char **inner = pool_alloc(sizeof *inner * (size_t)n);
+  for (int i = 0; i < n; i++) {
+    if (!(xs[i] = tu_in(e, "X", i))) return -1;
+    if (tu_rank(e, xs[i]) != r) return em_fail(e, "X[%d] has rank %d, Out %d", i, tu_rank(e, xs[i]), r);
+    inner[i] = em_prod(e, xs[i], axis, r);
+  }
+  return tu_pieces(e, out, n, xs, em_prod(e, out, 0, axis), inner, 1);
+}
+
+const OpDef op_concat = {.type = "concat", .infer = infer_concat, .emit_c = emit_concat};

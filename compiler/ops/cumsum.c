@@ -2,8 +2,13 @@
  * exclusive:BOOLEAN=false, reverse:BOOLEAN=false.
  * Out has X's dims and dtype; with flatten it is 1-D of product(X.dims),
  * where phi CumInferMeta multiplies unknown dims in as -1 (so [-1, 3, 4]
- * gives [-12], as Paddle writes into the VarDesc). */
+ * gives [-12], as Paddle writes into the VarDesc).
+ * Emission: for each line of X along the axis (all of X with flatten) a
+ * running sum in X's type, front to back or (reverse) back to front;
+ * exclusive stores the sum before adding the element, as Paddle's scan. */
+#include "../util.h"
 #include "ops.h"
+#include "tensor_util.h"
 
 static int infer_cumsum(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
@@ -22,4 +27,39 @@ static int infer_cumsum(OpCtx *c) {
   return 0;
 }
 
-const OpDef op_cumsum = {.type = "cumsum", .infer = infer_cumsum};
+static int emit_cumsum(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !out) return -1;
+  if (x->dtype != out->dtype || x->dtype == RT_DT_BOOL)
+    return em_fail(e, "cumsum of %s tensors is not supported", rt_dtype_name(x->dtype));
+  int r = tu_rank(e, x), axis = axis_norm(attr_int(e->op, "axis", -1), r);
+  if (axis < 0) return em_fail(e, "axis is out of range");
+  const char *n = em_numel(e, x), *inner = "1", *lines = "1";
+  if (!attr_bool(e->op, "flatten", 0) && r > 0) {
+    n = em_dim(e, x, axis);
+    inner = em_prod(e, x, axis + 1, r);
+    lines = tu_mul(em_prod(e, x, 0, axis), inner);
+  }
+  const char *t = em_ctype(x->dtype);
+  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
+  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
+  pr_line(e->p, "for (int64_t l = 0; l < %s; l++) {", lines);
+  pr_line(e->p, "const int64_t base = %s;", tu_line_start("l", n, inner));
+  pr_line(e->p, "%s acc = 0;", t);
+  pr_line(e->p, "for (int64_t j = 0; j < %s; j++) {", n);
+  const char *k = attr_bool(e->op, "reverse", 0) ? pool_printf("(%s - 1 - j)", n) : "j";
+  pr_line(e->p, "const int64_t at = base + %s;", tu_mul(k, inner));
+  pr_line(e->p, "const %s v = x[at];", t);
+  if (attr_bool(e->op, "exclusive", 0)) {
+    pr_line(e->p, "out[at] = acc;");
+    pr_line(e->p, "acc += v;");
+  } else {
+    pr_line(e->p, "acc += v;");
+    pr_line(e->p, "out[at] = acc;");
+  }
+  pr_line(e->p, "}");
+  pr_line(e->p, "}");
+  return 0;
+}
+
+const OpDef op_cumsum = {.type = "cumsum", .infer = infer_cumsum, .emit_c = emit_cumsum};

@@ -6,15 +6,25 @@
  *     (-2 where a tensor gives the value, -1 = keep X's dim).
  *   expand_as: X, target_tensor -> Out = target_tensor's dims.
  *   expand_as_v2: X, Y† -> Out = target_shape:INTS=[] (Python writes Y's
- *     shape there; Paddle never reads Y's dims at compile time).
+ *     shape there); with a -1 in it Y's dims are the target (phi
+ *     ExpandAsKernel), which at compile time are the same -1s.
  *   tile: X, RepeatTimes†, repeat_times_tensor†* -> Out;
  *     repeat_times:INTS=[].
  *   broadcast_tensors: X* -> Out*, numpy broadcasting of all inputs.
  * Outputs keep X's dtype.  The expand_v2 and tile rules below are phi
- * ExpandInferMeta / TileInferMeta, with their compile-time quirks. */
+ * ExpandInferMeta / TileInferMeta, with their compile-time quirks; while
+ * specializing, values of the shape / repeat tensors known at compile time
+ * (ctx_values) are used as the kernels use them.
+ * Emission: strided copies (rt_copy_strided) with stride 0 where the data
+ * repeats: a broadcast dim for expand_v2 / expand_as_v2 / broadcast_tensors
+ * (X aligned to the right), a leading (repeats, stride 0) dim before each
+ * of X's dims for tile, expand and expand_as (v1), whose repeat counts are
+ * Out's dims over X's.  Everything is read off the concrete shapes, so
+ * shapes given by tensors work whenever specialization resolved them. */
 #include <string.h>
 
 #include "ops.h"
+#include "tensor_util.h"
 
 /* tensor_list_len() of the tensors in `slot`; -1 after an error. */
 static int slot_list_len(OpCtx *c, const char *slot) {
@@ -43,6 +53,20 @@ static int infer_expand_v2(OpCtx *c) {
   const Shape *in = &x->shape;
   int64_t *shape, unknown[RT_MAX_RANK];
   int n = attr_ints(c->op, "shape", &shape);
+  /* run-time values known while specializing: Shape, else the list; -1
+   * keeps X's dim, aligned to the right (phi ExpandKernel) */
+  int nt = tu_slot_values(c, "Shape", 0, unknown, RT_MAX_RANK);
+  if (nt < 0) nt = tu_slot_values(c, "expand_shapes_tensor", 1, unknown, RT_MAX_RANK);
+  if (nt >= in->rank) {
+    Shape s = {nt, {0}};
+    for (int i = 0; i < nt; i++) {
+      int j = i - (nt - in->rank);
+      s.d[i] = unknown[i] == -1 && j >= 0 ? in->d[j] : unknown[i];
+      if (s.d[i] <= 0) return ctx_fail(c, "shape value %d is %lld", i, (long long)unknown[i]);
+    }
+    ctx_set(c, "Out", 0, &s, x->dtype);
+    return 0;
+  }
   /* At compile time a non-empty `shape` wins; otherwise the values come
    * from the tensors and are all -1. */
   if (n == 0) {
@@ -81,6 +105,10 @@ static int infer_expand_as(OpCtx *c) {
   } else {
     if (n > RT_MAX_RANK) return ctx_fail(c, "target_shape has %d dims", n);
     s = shape_make(n, target);
+    /* phi ExpandAsKernel: a -1 in target_shape means "Y's shape" */
+    Var *y = ctx_in(c, "Y", 0);
+    for (int i = 0; i < n; i++)
+      if (target[i] == -1 && y && y->shape.rank >= 0) s = y->shape;
   }
   if (s.rank < x->shape.rank)
     return ctx_fail(c, "target %s has lower rank than X %s", shape_str(&s), shape_str(&x->shape));
@@ -95,7 +123,13 @@ static int infer_tile(OpCtx *c) {
   int n = attr_ints(c->op, "repeat_times", &rep);
   const char *slot = ctx_in(c, "RepeatTimes", 0) ? "RepeatTimes" : NULL;
   if (!slot && n == 0 && ctx_in(c, "repeat_times_tensor", 0)) slot = "repeat_times_tensor";
-  if (slot || n == 0) {
+  /* run-time values known while specializing: RepeatTimes, else the list */
+  int nt = tu_slot_values(c, "RepeatTimes", 0, unknown, RT_MAX_RANK);
+  if (nt < 0) nt = tu_slot_values(c, "repeat_times_tensor", 1, unknown, RT_MAX_RANK);
+  if (nt >= 0) {
+    rep = unknown;
+    n = nt;
+  } else if (slot || n == 0) {
     n = slot ? slot_list_len(c, slot) : x->shape.rank;
     if (n < 0) return -1;
     if (n > RT_MAX_RANK) return ctx_fail(c, "repeat_times has %d entries", n);
@@ -143,9 +177,75 @@ static int infer_broadcast_tensors(OpCtx *c) {
   return 0;
 }
 
-const OpDef op_broadcast_tensors = {.type = "broadcast_tensors", .infer = infer_broadcast_tensors};
-const OpDef op_expand = {.type = "expand", .infer = infer_expand};
-const OpDef op_expand_as = {.type = "expand_as", .infer = infer_expand_as};
-const OpDef op_expand_as_v2 = {.type = "expand_as_v2", .infer = infer_expand_as};
-const OpDef op_expand_v2 = {.type = "expand_v2", .infer = infer_expand_v2};
-const OpDef op_tile = {.type = "tile", .infer = infer_tile};
+/* ---- emission ---- */
+
+/* Out = X broadcast numpy-style (X's dims aligned to the right; a dim of 1
+ * repeats). */
+static int emit_broadcast(EmitCtx *e, Var *x, Var *out) {
+  if (!x || !out) return -1;
+  if (x->dtype != out->dtype) return em_fail(e, "X and Out differ in dtype");
+  const VarSpec *xs = em_spec(e, x), *os = em_spec(e, out);
+  int r = os->rank, shift = r - xs->rank;
+  if (shift < 0) return em_fail(e, "X has more dims than Out");
+  const char *xst[RT_MAX_RANK], *dims[RT_MAX_RANK], *st[RT_MAX_RANK];
+  tu_strides(e, x, xst);
+  for (int i = 0; i < r; i++) {
+    int j = i - shift;
+    dims[i] = em_sym(os->d[i]);
+    if (j >= 0 && !memcmp(&xs->d[j], &os->d[i], sizeof(SymDim))) st[i] = xst[j];
+    else if (j < 0 || tu_is_one(xs->d[j])) st[i] = "0";
+    else if (xs->d[j].a)
+      return em_fail(e, "dim %d of X (%s) broadcasts to %s only at some batch sizes; fix the batch with --shape", j,
+                     em_sym(xs->d[j]), dims[i]);
+    else return em_fail(e, "dim %d of X (%s) does not broadcast to %s", j, em_sym(xs->d[j]), dims[i]);
+  }
+  return tu_strided_copy(e, x, "0", out, r, dims, st);
+}
+
+/* Out = X repeated along each dim (X padded in front with 1s); the repeat
+ * count of a dim is Out's dim over X's (so repeats given by tensors work
+ * too), and each dim becomes a (repeats, stride 0) pair before X's own. */
+static int emit_repeat(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !out) return -1;
+  if (x->dtype != out->dtype) return em_fail(e, "X and Out differ in dtype");
+  const VarSpec *xs = em_spec(e, x), *os = em_spec(e, out);
+  int r = os->rank, shift = r - xs->rank;
+  if (shift < 0) return em_fail(e, "X has more dims than Out");
+  const char *xst[RT_MAX_RANK], *dims[2 * RT_MAX_RANK], *st[2 * RT_MAX_RANK];
+  tu_strides(e, x, xst);
+  for (int i = 0; i < r; i++) {
+    int j = i - shift;
+    SymDim xd = j >= 0 ? xs->d[j] : (SymDim){0, 1}, od = os->d[i], rep = {-1, -1};
+    if (!memcmp(&xd, &od, sizeof xd)) rep = (SymDim){0, 1};
+    else if (xd.a == 0 && xd.c > 0 && od.a % xd.c == 0 && od.c % xd.c == 0) rep = (SymDim){od.a / xd.c, od.c / xd.c};
+    else if (xd.a > 0 && od.a % xd.a == 0 && od.c == od.a / xd.a * xd.c) rep = (SymDim){0, od.a / xd.a};
+    if (rep.a < 0 || (rep.a == 0 && rep.c < 1))
+      return em_fail(e, "Out dim %d (%s) is not a multiple of X's (%s)", i, em_sym(od), em_sym(xd));
+    dims[2 * i] = em_sym(rep);
+    st[2 * i] = "0";
+    dims[2 * i + 1] = em_sym(xd);
+    st[2 * i + 1] = j >= 0 ? xst[j] : "0";
+  }
+  return tu_strided_copy(e, x, "0", out, 2 * r, dims, st);
+}
+
+static int emit_expand(EmitCtx *e) { return emit_broadcast(e, tu_in(e, "X", 0), tu_out(e, "Out", 0)); }
+
+static int emit_broadcast_tensors(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  for (int i = 0; i < ctx_nout(&c, "Out"); i++) {
+    pr_line(e->p, "{");
+    if (emit_broadcast(e, tu_in(e, "X", i), tu_out(e, "Out", i))) return -1;
+    pr_line(e->p, "}");
+  }
+  return 0;
+}
+
+const OpDef op_broadcast_tensors = {.type = "broadcast_tensors", .infer = infer_broadcast_tensors,
+                                    .emit_c = emit_broadcast_tensors};
+const OpDef op_expand = {.type = "expand", .infer = infer_expand, .emit_c = emit_repeat};
+const OpDef op_expand_as = {.type = "expand_as", .infer = infer_expand_as, .emit_c = emit_repeat};
+const OpDef op_expand_as_v2 = {.type = "expand_as_v2", .infer = infer_expand_as, .emit_c = emit_expand};
+const OpDef op_expand_v2 = {.type = "expand_v2", .infer = infer_expand_v2, .emit_c = emit_expand};
+const OpDef op_tile = {.type = "tile", .infer = infer_tile, .emit_c = emit_repeat};

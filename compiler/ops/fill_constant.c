@@ -5,6 +5,8 @@
  *     extra use_mkldnn.  Out = `shape` (Python writes -1 where a
  *     ShapeTensorList entry goes); with only ShapeTensor and an empty
  *     `shape`, numel(ShapeTensor) unknown dims (fluid FillConstantOp).
+ *     While specializing, known ShapeTensor (else ShapeTensorList) values
+ *     are the shape, as at run time.
  *   fill_constant_batch_size_like: Input -> Out; shape:INTS, dtype:INT=5,
  *     value:FLOAT=0, str_value, force_cpu, input_dim_idx:INT=0,
  *     output_dim_idx:INT=0.  Out = `shape` with
@@ -12,8 +14,18 @@
  *   fill_any_like: X -> Out; value:FLOAT=0, dtype:INT=-1 (-1 = X's dtype).
  *   fill_zeros_like: X -> Out, X's dims and dtype.
  *   fill_zeros_like2: X -> Out; dtype:INT=5.  Paddle's InferShape leaves
- *     Out's dtype as the creator declared it; Python declares `dtype`. */
+ *     Out's dtype as the creator declared it; Python declares `dtype`.
+ * Emission: a loop storing one literal of Out's dtype.  The value is
+ * str_value when set ("inf", "-inf", "nan", else a number read as a
+ * double, as phi's Scalar does), else `value`, converted as static_cast
+ * does; fill_constant's ValueTensor is read at run time instead. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util.h"
 #include "ops.h"
+#include "tensor_util.h"
 
 static int shape_from_attr(OpCtx *c, const char *name, Shape *s) {
   int64_t *v;
@@ -27,7 +39,14 @@ static int infer_fill_constant(OpCtx *c) {
   Shape s;
   if (shape_from_attr(c, "shape", &s)) return -1;
   Var *st = ctx_in(c, "ShapeTensor", 0);
-  if (st && s.rank == 0) {
+  int64_t tv[RT_MAX_RANK];
+  int nt = tu_slot_values(c, "ShapeTensor", 0, tv, RT_MAX_RANK);
+  if (nt < 0 && !st) nt = tu_slot_values(c, "ShapeTensorList", 1, tv, RT_MAX_RANK);
+  if (nt >= 0) { /* run-time shape values known at compile time */
+    s = shape_make(nt, tv);
+    for (int i = 0; i < s.rank; i++)
+      if (s.d[i] < 0) return ctx_fail(c, "shape value %d is %lld", i, (long long)s.d[i]);
+  } else if (st && s.rank == 0) {
     if (ctx_shape_from_tensor(c, "ShapeTensor", &s)) return -1;
   } else if (!st && !ctx_in(c, "ShapeTensorList", 0)) {
     for (int i = 0; i < s.rank; i++)
@@ -73,9 +92,64 @@ static int infer_fill_zeros_like2(OpCtx *c) {
   return 0;
 }
 
-const OpDef op_fill_any_like = {.type = "fill_any_like", .infer = infer_fill_any_like};
-const OpDef op_fill_constant = {.type = "fill_constant", .infer = infer_fill_constant};
+/* ---- emission ---- */
+
+/* out[i] = value for every element of Out. */
+static int fill(EmitCtx *e, const Var *out, const char *value) {
+  pr_line(e->p, "%s *out = %s;", em_ctype(out->dtype), em_ptr(e, out, 0));
+  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) out[i] = %s;", em_numel(e, out), value);
+  return 0;
+}
+
+/* The fill value of the op as a literal of Out's dtype; NULL after
+ * em_fail(). */
+static const char *fill_value(EmitCtx *e, const Var *out) {
+  const char *s = attr_str(e->op, "str_value", "");
+  double v = attr_float(e->op, "value", 0);
+  if (!strcmp(s, "inf")) v = INFINITY;
+  else if (!strcmp(s, "-inf")) v = -INFINITY;
+  else if (!strcmp(s, "nan")) v = NAN;
+  else if (*s) {
+    char *end;
+    v = strtod(s, &end);
+    if (end == s || *end) {
+      em_fail(e, "str_value '%s' is not a number", s);
+      return NULL;
+    }
+  }
+  const char *lit = tu_literal(out->dtype, v);
+  if (!lit) em_fail(e, "value %g does not convert to %s", v, rt_dtype_name(out->dtype));
+  return lit;
+}
+
+static int emit_fill_constant(EmitCtx *e) {
+  Var *out = tu_out(e, "Out", 0);
+  if (!out) return -1;
+  OpCtx c = {e->g, (Op *)e->op};
+  if (ctx_in(&c, "ValueTensor", 0)) {
+    Var *vt = tu_in(e, "ValueTensor", 0);
+    return vt ? fill(e, out, pool_printf("(%s)%s[0]", em_ctype(out->dtype), em_ptr(e, vt, 1))) : -1;
+  }
+  const char *v = fill_value(e, out);
+  return v ? fill(e, out, v) : -1;
+}
+
+static int emit_fill_any_like(EmitCtx *e) {
+  Var *out = tu_out(e, "Out", 0);
+  if (!out) return -1;
+  const char *v = tu_literal(out->dtype, attr_float(e->op, "value", 0));
+  return v ? fill(e, out, v) : em_fail(e, "value does not convert to %s", rt_dtype_name(out->dtype));
+}
+
+static int emit_fill_zeros(EmitCtx *e) {
+  Var *out = tu_out(e, "Out", 0);
+  return out ? fill(e, out, tu_literal(out->dtype, 0)) : -1;
+}
+
+const OpDef op_fill_any_like = {.type = "fill_any_like", .infer = infer_fill_any_like, .emit_c = emit_fill_any_like};
+const OpDef op_fill_constant = {.type = "fill_constant", .infer = infer_fill_constant, .emit_c = emit_fill_constant};
 const OpDef op_fill_constant_batch_size_like = {.type = "fill_constant_batch_size_like",
-                                                .infer = infer_fill_batch_like};
-const OpDef op_fill_zeros_like = {.type = "fill_zeros_like", .infer = infer_fill_zeros_like};
-const OpDef op_fill_zeros_like2 = {.type = "fill_zeros_like2", .infer = infer_fill_zeros_like2};
+                                                .infer = infer_fill_batch_like, .emit_c = emit_fill_constant};
+const OpDef op_fill_zeros_like = {.type = "fill_zeros_like", .infer = infer_fill_zeros_like, .emit_c = emit_fill_zeros};
+const OpDef op_fill_zeros_like2 = {.type = "fill_zeros_like2", .infer = infer_fill_zeros_like2,
+                                   .emit_c = emit_fill_zeros};

@@ -4,8 +4,10 @@
  *   flatten_contiguous_range: X -> Out, XShape; start_axis:INT=1,
  *     stop_axis:INT=1 (negative += rank); dims start..stop merge into one
  *     (phi FlattenWithXShapeInferMeta); a 0-D X gives [1]
- * A merged dim is -1 when any of its parts is.  XShape = [0] ++ X.dims. */
+ * A merged dim is -1 when any of its parts is.  XShape = [0] ++ X.dims.
+ * Emission: a copy of X's elements (memcpy; nothing when Out is X). */
 #include "ops.h"
+#include "tensor_util.h"
 
 static int infer_flatten(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
@@ -42,7 +44,14 @@ static int infer_flatten_range(OpCtx *c) {
   return ctx_set_xshape(c, x);
 }
 
-const OpDef op_flatten = {.type = "flatten", .infer = infer_flatten};
-const OpDef op_flatten2 = {.type = "flatten2", .infer = infer_flatten};
-const OpDef op_flatten_contiguous_range = {.type = "flatten_contiguous_range",
-                                           .infer = infer_flatten_range};
+/* Out holds X's elements in X's order: a copy (a later pass may alias the
+ * two instead). */
+static int emit_flatten(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
+  return x && out ? tu_copy(e, x, out) : -1;
+}
+
+const OpDef op_flatten = {.type = "flatten", .infer = infer_flatten, .emit_c = emit_flatten};
+const OpDef op_flatten2 = {.type = "flatten2", .infer = infer_flatten, .emit_c = emit_flatten};
+const OpDef op_flatten_contiguous_range = {.type = "flatten_contiguous_range", .infer = infer_flatten_range,
+                                           .emit_c = emit_flatten};

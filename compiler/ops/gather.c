@@ -7,8 +7,14 @@
  *   index_select: X, Index -> Out; dim:INT=0; Out = X with dim `dim`
  *     replaced by Index.dims[0].
  *   scatter: X, Ids, Updates -> Out (X's dims); overwrite:BOOLEAN=true.
- * Out has X's dtype. */
+ * Out has X's dtype.
+ * Emission (not scatter): rt_gather / rt_gather_nd copy whole slices by
+ * index (int32 or int64).  Paddle 2.6 raises an error for an index outside
+ * [0, dim); the compiled code gives zeros there instead of reading out of
+ * bounds.  An axis from a tensor is not supported. */
+#include "../util.h"
 #include "ops.h"
+#include "tensor_util.h"
 
 static int infer_gather(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0), *idx = ctx_need(c, "Index", 0);
@@ -67,7 +73,60 @@ static int infer_scatter(OpCtx *c) {
   return 0;
 }
 
-const OpDef op_gather = {.type = "gather", .infer = infer_gather};
-const OpDef op_gather_nd = {.type = "gather_nd", .infer = infer_gather_nd};
-const OpDef op_index_select = {.type = "index_select", .infer = infer_index_select};
+/* ---- emission ---- */
+
+/* Bytes of one index element, or 0 after em_fail() when not int32/int64. */
+static int index_bytes(EmitCtx *e, const Var *idx) {
+  if (idx->dtype == RT_DT_INT32) return 4;
+  if (idx->dtype == RT_DT_INT64) return 8;
+  em_fail(e, "Index is %s; int32 or int64 expected", rt_dtype_name(idx->dtype));
+  return 0;
+}
+
+/* Out = the slices of X along `axis` that Index names. */
+static int emit_gather_axis(EmitCtx *e, int64_t axis) {
+  Var *x = tu_in(e, "X", 0), *idx = tu_in(e, "Index", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !idx || !out) return -1;
+  int r = tu_rank(e, x), ib = index_bytes(e, idx);
+  int a = axis_norm(axis, r);
+  if (!ib) return -1;
+  if (a < 0 || r == 0) return em_fail(e, "axis %lld is out of range", (long long)axis);
+  if (x->dtype != out->dtype) return em_fail(e, "X and Out differ in dtype");
+  const char *row = tu_mul(em_prod(e, x, a + 1, r), pool_printf("(int64_t)sizeof(%s)", em_ctype(x->dtype)));
+  pr_line(e->p, "/* x as [outer, n, row bytes], index (bytes per entry, count), no padding row -> out */");
+  pr_line(e->p, "rt_gather(%s, %s, %s, %s, %s, %d, %s, INT64_MIN, %s);", em_ptr(e, x, 1), em_prod(e, x, 0, a),
+          em_dim(e, x, a), row, em_ptr(e, idx, 1), ib, em_numel(e, idx), em_ptr(e, out, 0));
+  return 0;
+}
+
+static int emit_gather(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  if (ctx_in(&c, "Axis", 0) || attr_is_var(e->op, "axis"))
+    return em_fail(e, "the axis comes from a tensor, which is not supported");
+  return emit_gather_axis(e, attr_int(e->op, "axis", 0));
+}
+
+static int emit_index_select(EmitCtx *e) { return emit_gather_axis(e, attr_int(e->op, "dim", 0)); }
+
+static int emit_gather_nd(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *idx = tu_in(e, "Index", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !idx || !out) return -1;
+  int r = tu_rank(e, x), ri = tu_rank(e, idx), ib = index_bytes(e, idx);
+  if (!ib) return -1;
+  int64_t k = ri ? em_const_dim(e, idx, ri - 1) : -1;
+  if (k < 0 || k > r) return em_fail(e, "Index's last dim must be a constant <= rank(X)");
+  const char *dims = "";
+  for (int i = 0; i < k; i++) dims = pool_printf("%s%s%s", dims, i ? ", " : "", em_dim(e, x, i));
+  pr_line(e->p, "{");
+  if (k) pr_line(e->p, "const int64_t dims[%d] = {%s};", (int)k, dims);
+  const char *slice = tu_mul(em_prod(e, x, (int)k, r), pool_printf("(int64_t)sizeof(%s)", em_ctype(x->dtype)));
+  pr_line(e->p, "rt_gather_nd(%s, %s, %d, %s, %s, %d, %s, %s);", em_ptr(e, x, 1), k ? "dims" : "NULL", (int)k, slice,
+          em_ptr(e, idx, 1), ib, em_prod(e, idx, 0, ri - 1), em_ptr(e, out, 0));
+  pr_line(e->p, "}");
+  return 0;
+}
+
+const OpDef op_gather = {.type = "gather", .infer = infer_gather, .emit_c = emit_gather};
+const OpDef op_gather_nd = {.type = "gather_nd", .infer = infer_gather_nd, .emit_c = emit_gather_nd};
+const OpDef op_index_select = {.type = "index_select", .infer = infer_index_select, .emit_c = emit_index_select};
 const OpDef op_scatter = {.type = "scatter", .infer = infer_scatter};

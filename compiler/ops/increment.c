@@ -1,6 +1,8 @@
 /* increment: X (one element) -> Out = X + step; step:FLOAT=1.
- * Out has X's dims and dtype (Out is usually X itself, a loop counter). */
+ * Out has X's dims and dtype (Out is usually X itself, a loop counter).
+ * Emission: Out[0] = X[0] + step in X's type. */
 #include "ops.h"
+#include "tensor_util.h"
 
 static int infer_increment(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
@@ -11,4 +13,16 @@ static int infer_increment(OpCtx *c) {
   return 0;
 }
 
-const OpDef op_increment = {.type = "increment", .infer = infer_increment};
+static int emit_increment(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !out) return -1;
+  if (x->dtype == RT_DT_BOOL || out->dtype != x->dtype)
+    return em_fail(e, "increment of %s is not supported", rt_dtype_name(x->dtype));
+  const char *step = tu_literal(x->dtype, attr_float(e->op, "step", 1));
+  if (!step) return em_fail(e, "step does not convert to %s", rt_dtype_name(x->dtype));
+  const char *t = em_ctype(x->dtype);
+  pr_line(e->p, "%s[0] = (%s)(%s[0] + %s);", em_ptr(e, out, 0), t, em_ptr(e, x, 1), step);
+  return 0;
+}
+
+const OpDef op_increment = {.type = "increment", .infer = infer_increment, .emit_c = emit_increment};

@@ -6,8 +6,13 @@
  *   attrs (both): padding_idx=-1 (LONG; rows equal to it read as zeros);
  *   v1 also is_sparse, is_distributed, remote_prefetch, entry_config,
  *   is_test, entry, table_class, table_names, trainer_id, slot, grad_inplace,
- *   epmap, height_sections (distributed training only, no effect on shapes). */
+ *   epmap, height_sections (distributed training only, no effect on shapes).
+ * Emission: rt_gather of W's rows by Ids (int32 or int64); the row of
+ * padding_idx reads as zeros, and so does an id outside [0, V), for which
+ * Paddle raises an error. */
+#include "../util.h"
 #include "ops.h"
+#include "tensor_util.h"
 
 static int infer_lookup(OpCtx *c, int v1) {
   Var *w = ctx_need(c, "W", 0);
@@ -32,5 +37,20 @@ static int infer_lookup(OpCtx *c, int v1) {
 static int infer_lookup_v1(OpCtx *c) { return infer_lookup(c, 1); }
 static int infer_lookup_v2(OpCtx *c) { return infer_lookup(c, 0); }
 
-const OpDef op_lookup_table = {.type = "lookup_table", .infer = infer_lookup_v1};
-const OpDef op_lookup_table_v2 = {.type = "lookup_table_v2", .infer = infer_lookup_v2};
+static int emit_lookup(EmitCtx *e) {
+  Var *w = tu_in(e, "W", 0), *ids = tu_in(e, "Ids", 0), *out = tu_out(e, "Out", 0);
+  if (!w || !ids || !out) return -1;
+  if (ids->dtype != RT_DT_INT64 && ids->dtype != RT_DT_INT32)
+    return em_fail(e, "Ids is %s; int32 or int64 expected", rt_dtype_name(ids->dtype));
+  if (tu_rank(e, w) != 2 || w->dtype != out->dtype) return em_fail(e, "W must be 2-D with Out's dtype");
+  int64_t pad = attr_int(e->op, "padding_idx", -1);
+  pr_line(e->p, "/* W as [1, rows, row bytes], ids (bytes per entry, count), padding_idx -> out */");
+  pr_line(e->p, "rt_gather(%s, 1, %s, %s, %s, %d, %s, %s, %s);", em_ptr(e, w, 1), em_dim(e, w, 0),
+          tu_mul(em_dim(e, w, 1), pool_printf("(int64_t)sizeof(%s)", em_ctype(w->dtype))), em_ptr(e, ids, 1),
+          ids->dtype == RT_DT_INT32 ? 4 : 8, em_numel(e, ids),
+          pad == -1 ? "INT64_MIN" : pool_printf("INT64_C(%lld)", (long long)pad), em_ptr(e, out, 0));
+  return 0;
+}
+
+const OpDef op_lookup_table = {.type = "lookup_table", .infer = infer_lookup_v1, .emit_c = emit_lookup};
+const OpDef op_lookup_table_v2 = {.type = "lookup_table_v2", .infer = infer_lookup_v2, .emit_c = emit_lookup};

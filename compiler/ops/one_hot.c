@@ -3,10 +3,14 @@
  *   one_hot (v1): X's last dim (1) becomes depth.
  *   one_hot_v2: depth is appended to X's dims.
  * A depth_tensor (or a tensor-valued depth) makes that dim -1.  Out has
- * dtype `dtype`. */
+ * dtype `dtype`.
+ * Emission: Out is zeroed, then a 1 written at each valid id; an id
+ * outside [0, depth) leaves its row zero (Paddle raises an error unless
+ * allow_out_of_range is set).  A depth from a tensor is not supported. */
 #include <string.h>
 
 #include "ops.h"
+#include "tensor_util.h"
 
 static int infer_one_hot(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
@@ -25,5 +29,21 @@ static int infer_one_hot(OpCtx *c) {
   return 0;
 }
 
-const OpDef op_one_hot = {.type = "one_hot", .infer = infer_one_hot};
-const OpDef op_one_hot_v2 = {.type = "one_hot_v2", .infer = infer_one_hot};
+static int emit_one_hot(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !out) return -1;
+  if (x->dtype != RT_DT_INT32 && x->dtype != RT_DT_INT64) return em_fail(e, "X must be int32 or int64");
+  int r = tu_rank(e, out);
+  int64_t depth = r ? em_const_dim(e, out, r - 1) : -1;
+  if (depth < 0) return em_fail(e, "the depth must be a constant");
+  const char *t = em_ctype(out->dtype);
+  pr_line(e->p, "const %s *x = %s;", em_ctype(x->dtype), em_ptr(e, x, 1));
+  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
+  pr_line(e->p, "memset(out, 0, (size_t)%s * sizeof(%s));", em_numel(e, out), t);
+  pr_line(e->p, "for (int64_t i = 0; i < %s; i++)", em_prod(e, out, 0, r - 1));
+  pr_line(e->p, "  if (x[i] >= 0 && x[i] < %lld) out[i * %lld + x[i]] = (%s)1;", (long long)depth, (long long)depth, t);
+  return 0;
+}
+
+const OpDef op_one_hot = {.type = "one_hot", .infer = infer_one_hot, .emit_c = emit_one_hot};
+const OpDef op_one_hot_v2 = {.type = "one_hot_v2", .infer = infer_one_hot, .emit_c = emit_one_hot};

@@ -6,12 +6,16 @@
  * paddle.arange / paddle.linspace write the length into the VarDesc
  * themselves.  Such numbers reach the program as fill_constant ops with
  * force_cpu set (nothing else feeds them), so the rule reads them back:
- * range: ceil((end - start) / step); linspace: num. */
+ * range: ceil((end - start) / step); linspace: num.
+ * Emission (range): Start and Step are read at run time and Out filled as
+ * Paddle's ArangeKernel does, by repeated addition; the length is the
+ * compile-time one. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ops.h"
+#include "tensor_util.h"
 
 /* The value of a 1-element tensor written by a Python-number
  * fill_constant(force_cpu=True); 0 if the value is not known. */
@@ -51,4 +55,15 @@ static int infer_linspace(OpCtx *c) {
 }
 
 const OpDef op_linspace = {.type = "linspace", .infer = infer_linspace};
-const OpDef op_range = {.type = "range", .infer = infer_range};
+static int emit_range(EmitCtx *e) {
+  Var *st = tu_in(e, "Start", 0), *sp = tu_in(e, "Step", 0), *out = tu_out(e, "Out", 0);
+  if (!st || !sp || !out) return -1;
+  const char *t = em_ctype(out->dtype);
+  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
+  pr_line(e->p, "const %s step = (%s)%s[0];", t, t, em_ptr(e, sp, 1));
+  pr_line(e->p, "%s v = (%s)%s[0];", t, t, em_ptr(e, st, 1));
+  pr_line(e->p, "for (int64_t i = 0; i < %s; i++, v += step) out[i] = v;", em_numel(e, out));
+  return 0;
+}
+
+const OpDef op_range = {.type = "range", .infer = infer_range, .emit_c = emit_range};

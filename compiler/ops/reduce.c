@@ -17,8 +17,18 @@
  * rank(X) unknown dims, otherwise rank(X) - len(dim) of them.
  * Dtypes: reduce_sum uses out_dtype when set, else int64 for bool and int32
  * input (phi SumRawInferMeta); reduce_all / reduce_any give bool; the rest
- * keep X's dtype.  See legacy_reduce() for files older than 2.3. */
+ * keep X's dtype.  See legacy_reduce() for files older than 2.3.
+ * Emission (not p_norm): X's dims are collapsed into alternating runs of
+ * kept and reduced dims; nested loops read X in memory order and combine
+ * each element, converted to Out's type, into its output element (a local
+ * accumulator when the innermost run is reduced).  Mean divides by the
+ * reduced count at the end, frobenius_norm takes the square root.  Axes
+ * from tensors are not supported. */
+#include <string.h>
+
+#include "../util.h"
 #include "ops.h"
+#include "tensor_util.h"
 
 /* Reads `dim`.  Returns its length and sets *dims, or sets *from_tensor and
  * returns the number of run-time values; -1 on error. */
@@ -146,15 +156,152 @@ static int infer_p_norm(OpCtx *c) {
   return 0;
 }
 
-const OpDef op_frobenius_norm = {.type = "frobenius_norm", .infer = infer_reduce};
-const OpDef op_mean = {.type = "mean", .infer = infer_mean};
+/* ---- emission ---- */
+
+/* How a reduction combines: `step` folds element v into acc; `init` is the
+ * starting value ("min"/"max" = the type's extreme); `final` maps the
+ * accumulated acc, with %s standing for Out's C type (NULL: kept as is). */
+typedef struct Reducer {
+  const char *type, *step, *init, *final;
+} Reducer;
+
+static const Reducer reducers[] = {
+    {"reduce_sum", "acc + v", "0", NULL},
+    {"reduce_mean", "acc + v", "0", "acc / (%s)count"},
+    {"mean", "acc + v", "0", "acc / (%s)count"},
+    {"reduce_max", "v > acc ? v : acc", "min", NULL},
+    {"reduce_amax", "v > acc ? v : acc", "min", NULL},
+    {"reduce_min", "v < acc ? v : acc", "max", NULL},
+    {"reduce_amin", "v < acc ? v : acc", "max", NULL},
+    {"reduce_prod", "acc * v", "1", NULL},
+    {"reduce_all", "acc && v", "1", NULL},
+    {"reduce_any", "acc || v", "0", NULL},
+    {"frobenius_norm", "acc + v * v", "0", "(%s)sqrt((double)acc)"},
+};
+
+/* The starting value of `init` for dtype dt as C text. */
+static const char *init_value(const char *init, int dt) {
+  int hi = !strcmp(init, "max");
+  if (strcmp(init, "min") && !hi) return dt == RT_DT_BOOL ? (init[0] == '1' ? "true" : "false") : init;
+  switch (dt) {
+    case RT_DT_FP32: return hi ? "INFINITY" : "-INFINITY";
+    case RT_DT_FP64: return hi ? "(double)INFINITY" : "-(double)INFINITY";
+    case RT_DT_INT64: return hi ? "INT64_MAX" : "INT64_MIN";
+    case RT_DT_INT32: return hi ? "INT32_MAX" : "INT32_MIN";
+    case RT_DT_INT16: return hi ? "INT16_MAX" : "INT16_MIN";
+    case RT_DT_INT8: return hi ? "INT8_MAX" : "INT8_MIN";
+    case RT_DT_UINT8: return hi ? "UINT8_MAX" : "0";
+    default: return hi ? "true" : "false";
+  }
+}
+
+/* Which dims of a rank-r X the op reduces (as the shape rule decides). */
+static int reduced_dims(EmitCtx *e, int r, int *red) {
+  OpCtx c = {e->g, (Op *)e->op};
+  int all = !strcmp(e->op->type, "mean");
+  if (!all) {
+    int64_t *dims;
+    int from_tensor, n = read_dims(&c, &dims, &from_tensor);
+    if (n < 0) return -1;
+    if (from_tensor) return em_fail(e, "the axes come from tensors, which is not supported");
+    for (int i = 0; i < n; i++) {
+      int a = axis_norm(dims[i], r);
+      if (a < 0) return em_fail(e, "dim %lld is out of range", (long long)dims[i]);
+      if (r) red[a] = 1;
+    }
+    all = attr_bool(e->op, "reduce_all", 0) || (n == 0 && !legacy_reduce(&c));
+  }
+  for (int i = 0; i < r; i++) red[i] |= all;
+  return 0;
+}
+
+/* One run of collapsed dims. */
+typedef struct Run {
+  const char *n; /* extent */
+  int reduced;   /* 1 when reduced */
+} Run;
+
+static int emit_reduce(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !out) return -1;
+  const Reducer *rd = NULL;
+  for (size_t i = 0; i < sizeof reducers / sizeof reducers[0]; i++)
+    if (!strcmp(reducers[i].type, e->op->type)) rd = &reducers[i];
+  if (!rd) return em_fail(e, "no C emitter for %s", e->op->type);
+  const VarSpec *xs = em_spec(e, x);
+  int r = xs->rank, red[RT_MAX_RANK] = {0}, nr = 0;
+  if (reduced_dims(e, r, red)) return -1;
+  Run runs[RT_MAX_RANK];
+  const char *count = "1";
+  VarSpec keep = {1, 0, {{0}}}; /* the kept dims, to check Out against */
+  for (int i = 0; i < r; i++) {
+    if (tu_is_one(xs->d[i])) continue;
+    const char *d = em_dim(e, x, i);
+    if (red[i]) count = tu_mul(count, d);
+    else keep.d[keep.rank++] = xs->d[i];
+    if (nr && runs[nr - 1].reduced == red[i]) runs[nr - 1].n = tu_mul(runs[nr - 1].n, d);
+    else runs[nr++] = (Run){d, red[i]};
+  }
+  SymDim nkeep = spec_numel(&keep), no = spec_numel(em_spec(e, out));
+  if (nkeep.a < 0 || nkeep.a != no.a || nkeep.c != no.c) return em_fail(e, "Out does not hold the kept dims of X");
+  const char *kept = em_numel(e, out);
+  const char *t = em_ctype(out->dtype);
+  pr_line(e->p, "const %s *x = %s;", em_ctype(x->dtype), em_ptr(e, x, 1));
+  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
+  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) out[i] = %s;", kept, init_value(rd->init, out->dtype));
+  for (int k = 0; k < nr; k++) pr_line(e->p, "const int64_t n%d = %s;", k, runs[k].n);
+  /* strides of each run in X and in Out (0 along reduced runs) */
+  const char *xst[RT_MAX_RANK], *ost[RT_MAX_RANK], *xacc = "1", *oacc = "1";
+  for (int k = nr - 1; k >= 0; k--) {
+    const char *nk = pool_printf("n%d", k);
+    xst[k] = xacc;
+    ost[k] = runs[k].reduced ? "0" : oacc;
+    xacc = tu_mul(xacc, nk);
+    if (!runs[k].reduced) oacc = tu_mul(oacc, nk);
+  }
+  int inner_acc = nr > 0 && runs[nr - 1].reduced; /* the last run folds into a local */
+  int outer = inner_acc ? nr - 1 : nr;
+  const char *xi = "0", *oi = "0";
+  for (int k = 0; k < outer; k++) {
+    pr_line(e->p, "for (int64_t i%d = 0; i%d < n%d; i%d++) {", k, k, k, k);
+    xi = tu_add(xi, tu_mul(pool_printf("i%d", k), xst[k]));
+    oi = tu_add(oi, tu_mul(pool_printf("i%d", k), ost[k]));
+  }
+  if (inner_acc) {
+    /* float sums run in double over the innermost run, as close to Eigen's
+     * tree-shaped sums as a loop gets */
+    int wide = out->dtype == RT_DT_FP32 && strstr(rd->step, "acc +");
+    pr_line(e->p, "%s acc = out[%s];", wide ? "double" : t, oi);
+    pr_line(e->p, "for (int64_t i%d = 0; i%d < n%d; i%d++) {", nr - 1, nr - 1, nr - 1, nr - 1);
+    pr_line(e->p, "const %s v = (%s)x[%s];", t, t, tu_add(xi, pool_printf("i%d", nr - 1)));
+    pr_line(e->p, "acc = %s;", rd->step);
+    pr_line(e->p, "}");
+    pr_line(e->p, "out[%s] = %sacc;", oi, wide ? "(float)" : "");
+  } else {
+    pr_line(e->p, "const %s v = (%s)x[%s];", t, t, xi);
+    pr_line(e->p, "const %s acc = out[%s];", t, oi);
+    pr_line(e->p, "out[%s] = %s;", oi, rd->step);
+  }
+  for (int k = 0; k < outer; k++) pr_line(e->p, "}");
+  if (rd->final) {
+    if (strstr(rd->final, "count")) pr_line(e->p, "const int64_t count = %s;", count);
+    pr_line(e->p, "for (int64_t i = 0; i < %s; i++) {", kept);
+    pr_line(e->p, "const %s acc = out[i];", t);
+    pr_line(e->p, "out[i] = %s;", pool_printf(rd->final, t));
+    pr_line(e->p, "}");
+  }
+  return 0;
+}
+
+const OpDef op_frobenius_norm = {.type = "frobenius_norm", .infer = infer_reduce, .emit_c = emit_reduce};
+const OpDef op_mean = {.type = "mean", .infer = infer_mean, .emit_c = emit_reduce};
 const OpDef op_p_norm = {.type = "p_norm", .infer = infer_p_norm};
-const OpDef op_reduce_all = {.type = "reduce_all", .infer = infer_reduce_bool};
-const OpDef op_reduce_amax = {.type = "reduce_amax", .infer = infer_reduce};
-const OpDef op_reduce_amin = {.type = "reduce_amin", .infer = infer_reduce};
-const OpDef op_reduce_any = {.type = "reduce_any", .infer = infer_reduce_bool};
-const OpDef op_reduce_max = {.type = "reduce_max", .infer = infer_reduce};
-const OpDef op_reduce_mean = {.type = "reduce_mean", .infer = infer_reduce};
-const OpDef op_reduce_min = {.type = "reduce_min", .infer = infer_reduce};
-const OpDef op_reduce_prod = {.type = "reduce_prod", .infer = infer_reduce};
-const OpDef op_reduce_sum = {.type = "reduce_sum", .infer = infer_reduce_sum};
+const OpDef op_reduce_all = {.type = "reduce_all", .infer = infer_reduce_bool, .emit_c = emit_reduce};
+const OpDef op_reduce_amax = {.type = "reduce_amax", .infer = infer_reduce, .emit_c = emit_reduce};
+const OpDef op_reduce_amin = {.type = "reduce_amin", .infer = infer_reduce, .emit_c = emit_reduce};
+const OpDef op_reduce_any = {.type = "reduce_any", .infer = infer_reduce_bool, .emit_c = emit_reduce};
+const OpDef op_reduce_max = {.type = "reduce_max", .infer = infer_reduce, .emit_c = emit_reduce};
+const OpDef op_reduce_mean = {.type = "reduce_mean", .infer = infer_reduce, .emit_c = emit_reduce};
+const OpDef op_reduce_min = {.type = "reduce_min", .infer = infer_reduce, .emit_c = emit_reduce};
+const OpDef op_reduce_prod = {.type = "reduce_prod", .infer = infer_reduce, .emit_c = emit_reduce};
+const OpDef op_reduce_sum = {.type = "reduce_sum", .infer = infer_reduce_sum, .emit_c = emit_reduce};

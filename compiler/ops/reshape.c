@@ -8,8 +8,12 @@
  *     entry as written (Python writes -1 where a tensor goes);
  *   - Shape given and `shape` empty: numel(Shape) unknown dims;
  *   - otherwise `shape`: 0 copies X's dim, one -1 takes the remaining
- *     elements when every X dim is known (else it stays -1). */
+ *     elements when every X dim is known (else it stays -1).
+ * While specializing for code generation, ShapeTensor or Shape values known
+ * at compile time (ctx_values) are the target, validated the same way.
+ * Emission: a copy of X's elements (memcpy; nothing when Out is X). */
 #include "ops.h"
+#include "tensor_util.h"
 
 /* ValidateShape: the target dims for `shape` applied to `in`. */
 static int reshape_dims(OpCtx *c, const Shape *in, const int64_t *shape, int n, Shape *out) {
@@ -53,10 +57,15 @@ static int infer_reshape(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
   const Shape *in = &x->shape;
-  int64_t *shape;
+  int64_t *shape, tv[RT_MAX_RANK];
+  /* ShapeTensor wins over Shape, as in Paddle's kernel */
+  int nt = tu_slot_values(c, "ShapeTensor", 1, tv, RT_MAX_RANK);
+  if (nt < 0) nt = tu_slot_values(c, "Shape", 0, tv, RT_MAX_RANK);
   int n = attr_ints(c->op, "shape", &shape);
   Shape out = {0, {0}};
-  if (ctx_in(c, "ShapeTensor", 0)) {
+  if (nt >= 0) { /* run-time shape values known at compile time */
+    if (reshape_dims(c, in, tv, nt, &out)) return -1;
+  } else if (ctx_in(c, "ShapeTensor", 0)) {
     if (n > RT_MAX_RANK) return ctx_fail(c, "target shape has %d dims", n);
     out.rank = n;
     for (int i = 0; i < n; i++) {
@@ -80,5 +89,12 @@ static int infer_reshape(OpCtx *c) {
   return ctx_set_xshape(c, x);
 }
 
-const OpDef op_reshape = {.type = "reshape", .infer = infer_reshape};
-const OpDef op_reshape2 = {.type = "reshape2", .infer = infer_reshape};
+/* Out holds X's elements in X's order: a copy (a later pass may alias the
+ * two instead). */
+static int emit_reshape(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
+  return x && out ? tu_copy(e, x, out) : -1;
+}
+
+const OpDef op_reshape = {.type = "reshape", .infer = infer_reshape, .emit_c = emit_reshape};
+const OpDef op_reshape2 = {.type = "reshape2", .infer = infer_reshape, .emit_c = emit_reshape};

@@ -1,6 +1,8 @@
 /* shape: Input -> Out, the dims of Input as a 1-D int32 tensor of
- * rank(Input) elements (phi ShapeInferMeta).  No attributes. */
+ * rank(Input) elements (phi ShapeInferMeta).  No attributes.
+ * Emission: each dim is a C expression in the batch, stored as int32. */
 #include "ops.h"
+#include "tensor_util.h"
 
 static int infer_shape(OpCtx *c) {
   Var *x = ctx_need(c, "Input", 0);
@@ -10,4 +12,16 @@ static int infer_shape(OpCtx *c) {
   return 0;
 }
 
-const OpDef op_shape = {.type = "shape", .infer = infer_shape};
+static int emit_shape(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "Input", 0), *out = tu_out(e, "Out", 0);
+  if (!out) return -1;
+  if (!x || !em_spec(e, x)->known) return em_fail(e, "Input has no concrete shape");
+  if (out->dtype != RT_DT_INT32) return em_fail(e, "Out must be int32");
+  int r = tu_rank(e, x);
+  if (r > 0) pr_line(e->p, "int32_t *out = %s;", em_ptr(e, out, 0));
+  for (int d = 0; d < r; d++) pr_line(e->p, "out[%d] = (int32_t)%s;", d, em_dim(e, x, d));
+  return 0;
+}
+
+const OpDef op_shape = {.type = "shape", .infer = infer_shape, .emit_c = emit_shape};

@@ -18,8 +18,18 @@
  * Dropping every dim gives [1] up to Paddle 2.5 (a 2.5.0 file still has
  * [1] where reductions already give []) and [] from 2.6.
  * A slice of a LoDTensorArray has no shape at compile time.  Out has the
- * input's dtype. */
+ * input's dtype.
+ * Emission: a strided copy (rt_copy_strided) starting at each axis' first
+ * element with the step as stride; a negative step walks backwards from
+ * min(start, dim - 1), as Paddle's reversed slice does.  The first element
+ * of an axis whose size depends on the batch is found at batch 1, 2, 3 and 8
+ * and must be affine in it, like every shape.  Bounds from tensors
+ * (Starts/Ends/StridesTensor[List]) are not supported. */
+#include <string.h>
+
+#include "../util.h"
 #include "ops.h"
+#include "tensor_util.h"
 
 static int64_t clamp64(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : v > hi ? hi : v; }
 
@@ -146,5 +156,121 @@ static int infer_strided_slice(OpCtx *c) {
   return 0;
 }
 
-const OpDef op_slice = {.type = "slice", .infer = infer_slice};
-const OpDef op_strided_slice = {.type = "strided_slice", .infer = infer_strided_slice};
+/* ---- emission ---- */
+
+static const int64_t probes[] = {1, 2, 3, 8}; /* the batch values spec.c tries */
+enum { NPROBES = sizeof probes / sizeof probes[0] };
+
+/* One sliced axis as the attributes give it. */
+typedef struct Cut {
+  int64_t start, end, step; /* bounds as written; step 1 for slice */
+  int single;               /* strided_slice's "start -1, end 0" on a decreased axis */
+} Cut;
+
+/* First element and element count of a cut of an axis of size `dim`:
+ * slice clamps the bounds into [0, dim]; strided_slice follows phi
+ * StridedSliceOutDims / StridedSliceFunctor.  -1 when Paddle would read
+ * outside the axis. */
+static int cut_at(const Cut *k, int strided, int64_t dim, int64_t *begin, int64_t *count) {
+  int64_t st = k->start, en = k->end, step = k->step;
+  if (!strided) {
+    st = clamp64(st < 0 ? st + dim : st, 0, dim);
+    en = clamp64(en < 0 ? en + dim : en, 0, dim);
+    *begin = st;
+    *count = en > st ? en - st : 0;
+    return 0;
+  }
+  if (st < 0 && (st += dim) < 0) st = 0;
+  if (k->single) {
+    *begin = st;
+    *count = 1;
+    return st < dim ? 0 : -1;
+  }
+  int64_t n = strided_dim(dim, k->start, en, step);
+  if (n < 0) return -1;
+  *count = n;
+  *begin = step > 0 ? st : (st < dim - 1 ? st : dim - 1);
+  return n > 0 && (*begin < 0 || *begin >= dim) ? -1 : 0;
+}
+
+/* v(B) = a*B + c fitted through the probes; -1 when not affine. */
+static int fit(const int64_t *v, SymDim *out) {
+  int64_t a = v[1] - v[0], c = v[0] - a;
+  for (int p = 0; p < NPROBES; p++)
+    if (v[p] != a * probes[p] + c) return -1;
+  *out = (SymDim){a, c};
+  return 0;
+}
+
+/* The attributes as cuts per input axis (cut[a].step == 0: axis untouched). */
+static int read_cuts(EmitCtx *e, int rank, int strided, Cut *cut) {
+  OpCtx c = {e->g, (Op *)e->op};
+  static const char *const tensors[] = {"StartsTensor", "EndsTensor", "StridesTensor", "StartsTensorList",
+                                        "EndsTensorList", "StridesTensorList"};
+  for (size_t i = 0; i < sizeof tensors / sizeof tensors[0]; i++)
+    if (ctx_in(&c, tensors[i], 0))
+      return em_fail(e, "%s gives the bounds at run time, which is not supported", tensors[i]);
+  int64_t *axes, *starts, *ends, *strides, *flags, *dec;
+  int n = attr_ints(e->op, "axes", &axes), ns = attr_ints(e->op, "starts", &starts);
+  int ne = attr_ints(e->op, "ends", &ends), nst = attr_ints(e->op, "strides", &strides);
+  int nf = attr_ints(e->op, "infer_flags", &flags), ndec = attr_ints(e->op, "decrease_axis", &dec);
+  if (ns != n || ne != n || (strided && nst != n))
+    return em_fail(e, "axes, starts, ends (and strides) differ in length");
+  for (int a = 0; a < rank; a++) cut[a] = (Cut){0, 0, 0, 0};
+  for (int i = 0; i < n; i++) {
+    int64_t a = axes[i] < 0 && !strided ? axes[i] + rank : axes[i];
+    if (a < 0) a = 0;
+    if (a >= rank) return em_fail(e, "axes[%d] is out of range", i);
+    Cut k = {starts[i], ends[i], strided ? strides[i] : 1, 0};
+    if (k.step == 0) return em_fail(e, "strides[%d] is 0", i);
+    for (int d = 0; strided && d < ndec; d++)
+      k.single |= dec[d] == a && k.start == -1 && k.end == 0 && nf > i && flags[i] == -1;
+    cut[a] = k;
+  }
+  return 0;
+}
+
+static int emit_slice_op(EmitCtx *e, int strided) {
+  Var *x = tu_in(e, "Input", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !out) return -1;
+  int rank = tu_rank(e, x);
+  Cut cut[RT_MAX_RANK];
+  if (read_cuts(e, rank, strided, cut)) return -1;
+  const VarSpec *xs = em_spec(e, x), *os = em_spec(e, out);
+  const char *xst[RT_MAX_RANK], *dims[RT_MAX_RANK], *st[RT_MAX_RANK], *offset = "0";
+  SymDim kept[RT_MAX_RANK];
+  int nkept = 0, empty = 0;
+  tu_strides(e, x, xst);
+  for (int a = 0; a < rank; a++) {
+    SymDim count = xs->d[a], begin = {0, 0};
+    if (cut[a].step) {
+      int64_t b[NPROBES], n[NPROBES];
+      for (int p = 0; p < NPROBES; p++)
+        if (cut_at(&cut[a], strided, symdim_at(xs->d[a], probes[p]), &b[p], &n[p]))
+          return em_fail(e, "axis %d: the slice reads outside the axis", a);
+      if (fit(b, &begin) || fit(n, &count))
+        return em_fail(e, "axis %d: the slice bounds are not affine in the batch", a);
+    }
+    empty |= count.a == 0 && count.c == 0;
+    if (!tu_is_one(count)) kept[nkept++] = count;
+    dims[a] = em_sym(count);
+    st[a] = cut[a].step == 1 || !cut[a].step ? xst[a] : tu_mul(xst[a], pool_printf("%lld", (long long)cut[a].step));
+    offset = tu_add(offset, tu_mul(em_sym(begin), xst[a]));
+  }
+  if (empty) {
+    pr_line(e->p, "/* the slice is empty */");
+    return 0;
+  }
+  /* the copy's dims, without 1s, must be Out's (whose decreased dims are gone) */
+  int nout = 0, same = 1;
+  for (int d = 0; d < os->rank; d++)
+    if (!tu_is_one(os->d[d])) same &= nout < nkept && !memcmp(&os->d[d], &kept[nout++], sizeof(SymDim));
+  if (!same || nout != nkept) return em_fail(e, "the slice does not give Out's shape");
+  return tu_strided_copy(e, x, offset, out, rank, dims, st);
+}
+
+static int emit_slice(EmitCtx *e) { return emit_slice_op(e, 0); }
+static int emit_strided_slice(EmitCtx *e) { return emit_slice_op(e, 1); }
+
+const OpDef op_slice = {.type = "slice", .infer = infer_slice, .emit_c = emit_slice};
+const OpDef op_strided_slice = {.type = "strided_slice", .infer = infer_strided_slice, .emit_c = emit_strided_slice};

@@ -8,8 +8,12 @@
  *   - num > 0: the dim divides into num equal parts;
  *   - sections: one -1 entry takes what the others leave.
  * Before 2.3 (see legacy_split) sections were copied as written when the
- * dim or the sections themselves are unknown.  Outputs have X's dtype. */
+ * dim or the sections themselves are unknown.  Outputs have X's dtype.
+ * Emission: per row of the dims before `axis`, one memcpy per output (the
+ * sizes are the outputs' concrete shapes). */
+#include "../util.h"
 #include "ops.h"
+#include "tensor_util.h"
 
 /* Files written before Paddle 2.3 (fluid UpdateOutsDims; 1.x files carry
  * version 0 or none): sections are kept as written even when the split dim
@@ -79,4 +83,23 @@ static int infer_split(OpCtx *c) {
   return 0;
 }
 
-const OpDef op_split = {.type = "split", .infer = infer_split};
+static int emit_split(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  if (ctx_in(&c, "AxisTensor", 0) || attr_is_var(e->op, "axis") || ctx_in(&c, "SectionsTensorList", 0))
+    return em_fail(e, "the axis or the sections come from tensors, which is not supported");
+  Var *x = tu_in(e, "X", 0);
+  int n = ctx_nout(&c, "Out");
+  if (!x || n < 1) return -1;
+  int r = tu_rank(e, x), axis = axis_norm(attr_int(e->op, "axis", 0), r);
+  if (axis < 0 || r == 0) return em_fail(e, "axis is out of range");
+  Var **outs = pool_alloc(sizeof *outs * (size_t)n);
+  const char **inner = pool_alloc(sizeof *inner * (size_t)n);
+  for (int i = 0; i < n; i++) {
+    if (!(outs[i] = tu_out(e, "Out", i))) return -1;
+    if (tu_rank(e, outs[i]) != r) return em_fail(e, "Out[%d] has rank %d, X %d", i, tu_rank(e, outs[i]), r);
+    inner[i] = em_prod(e, outs[i], axis, r);
+  }
+  return tu_pieces(e, x, n, outs, em_prod(e, x, 0, axis), inner, 0);
+}
+
+const OpDef op_split = {.type = "split", .infer = infer_split, .emit_c = emit_split};

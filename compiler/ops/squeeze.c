@@ -9,10 +9,12 @@
  * unknown (-1).  unsqueeze: each axis in turn (negative += current rank + 1)
  * inserts a 1, shifting the 1s already inserted at or after it.  When the
  * axes come from tensors the result is all -1, with rank(X) minus/plus the
- * number of axes (phi Squeeze/UnsqueezeInferMeta). */
+ * number of axes (phi Squeeze/UnsqueezeInferMeta).
+ * Emission: a copy of X's elements (memcpy; nothing when Out is X). */
 #include <string.h>
 
 #include "ops.h"
+#include "tensor_util.h"
 
 /* Number of axes held by tensors (input slots or a VAR/VARS `axes`); -1
  * when `axes` is a plain list, -2 after an error. */
@@ -111,7 +113,14 @@ static int infer_axes(OpCtx *c, int (*shape)(OpCtx *, const Shape *, int64_t, Sh
 static int infer_squeeze(OpCtx *c) { return infer_axes(c, squeeze_shape); }
 static int infer_unsqueeze(OpCtx *c) { return infer_axes(c, unsqueeze_shape); }
 
-const OpDef op_squeeze = {.type = "squeeze", .infer = infer_squeeze};
-const OpDef op_squeeze2 = {.type = "squeeze2", .infer = infer_squeeze};
-const OpDef op_unsqueeze = {.type = "unsqueeze", .infer = infer_unsqueeze};
-const OpDef op_unsqueeze2 = {.type = "unsqueeze2", .infer = infer_unsqueeze};
+/* Out holds X's elements in X's order: a copy (a later pass may alias the
+ * two instead). */
+static int emit_squeeze(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
+  return x && out ? tu_copy(e, x, out) : -1;
+}
+
+const OpDef op_squeeze = {.type = "squeeze", .infer = infer_squeeze, .emit_c = emit_squeeze};
+const OpDef op_squeeze2 = {.type = "squeeze2", .infer = infer_squeeze, .emit_c = emit_squeeze};
+const OpDef op_unsqueeze = {.type = "unsqueeze", .infer = infer_unsqueeze, .emit_c = emit_squeeze};
+const OpDef op_unsqueeze2 = {.type = "unsqueeze2", .infer = infer_unsqueeze, .emit_c = emit_squeeze};

@@ -4,8 +4,12 @@
  *     X[0] is replaced by a known dim of a later input (phi StackInferMeta
  *     reuses concat's compile-time check).
  *   unstack: X -> Y*; axis:INT=0, num:INT; each Y is X without `axis`.
- * Outputs have X[0]'s dtype. */
+ * Outputs have X[0]'s dtype.
+ * Emission: per row of the dims before `axis`, one memcpy per input (stack)
+ * or output (unstack). */
+#include "../util.h"
 #include "ops.h"
+#include "tensor_util.h"
 
 static int infer_stack(OpCtx *c) {
   int n = ctx_nin(c, "X");
@@ -51,5 +55,41 @@ static int infer_unstack(OpCtx *c) {
   return 0;
 }
 
-const OpDef op_stack = {.type = "stack", .infer = infer_stack};
-const OpDef op_unstack = {.type = "unstack", .infer = infer_unstack};
+static int emit_stack(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *y = tu_out(e, "Y", 0);
+  int n = ctx_nin(&c, "X");
+  if (!y || n < 1) return -1;
+  int r = tu_rank(e, y); /* rank(X) + 1 */
+  int64_t a = attr_int(e->op, "axis", 0);
+  if (a < -r || a >= r) return em_fail(e, "axis is out of range");
+  int axis = (int)(a < 0 ? a + r : a);
+  Var **xs = pool_alloc(sizeof *xs * (size_t)n);
+  const char **inner = pool_alloc(sizeof *inner * (size_t)n);
+  for (int i = 0; i < n; i++) {
+    if (!(xs[i] = tu_in(e, "X", i))) return -1;
+    if (tu_rank(e, xs[i]) != r - 1) return em_fail(e, "X[%d] has rank %d, Y %d", i, tu_rank(e, xs[i]), r);
+    inner[i] = em_prod(e, xs[i], axis, r - 1);
+  }
+  return tu_pieces(e, y, n, xs, em_prod(e, y, 0, axis), inner, 1);
+}
+
+static int emit_unstack(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = tu_in(e, "X", 0);
+  int n = ctx_nout(&c, "Y");
+  if (!x || n < 1) return -1;
+  int r = tu_rank(e, x), axis = axis_norm(attr_int(e->op, "axis", 0), r);
+  if (axis < 0 || r == 0) return em_fail(e, "axis is out of range");
+  if (em_const_dim(e, x, axis) != n) return em_fail(e, "%d outputs for dim %s", n, em_dim(e, x, axis));
+  Var **ys = pool_alloc(sizeof *ys * (size_t)n);
+  const char **inner = pool_alloc(sizeof *inner * (size_t)n);
+  for (int i = 0; i < n; i++) {
+    if (!(ys[i] = tu_out(e, "Y", i))) return -1;
+    inner[i] = em_prod(e, x, axis + 1, r);
+  }
+  return tu_pieces(e, x, n, ys, em_prod(e, x, 0, axis), inner, 0);
+}
+
+const OpDef op_stack = {.type = "stack", .infer = infer_stack, .emit_c = emit_stack};
+const OpDef op_unstack = {.type = "unstack", .infer = infer_unstack, .emit_c = emit_unstack};

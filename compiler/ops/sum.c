@@ -2,8 +2,12 @@
  * Out takes the dims of the first input with a non-zero element count
  * (unknown dims count as non-zero), or [0] when there is none (phi
  * AddNInferMeta); its dtype is X[0]'s.  A sum of LoDTensorArrays or
- * SelectedRows has no dense shape to give. */
+ * SelectedRows has no dense shape to give.
+ * Emission: one loop adding every input element-wise (inputs with no
+ * elements drop out); Out may be one of the inputs (written in place). */
+#include "../util.h"
 #include "ops.h"
+#include "tensor_util.h"
 
 static int infer_sum(OpCtx *c) {
   int n = ctx_nin(c, "X");
@@ -29,4 +33,26 @@ static int infer_sum(OpCtx *c) {
   return 0;
 }
 
-const OpDef op_sum = {.type = "sum", .infer = infer_sum};
+static int emit_sum(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *out = tu_out(e, "Out", 0);
+  if (!out) return -1;
+  if (out->dtype == RT_DT_BOOL) return em_fail(e, "a sum of bool tensors is not supported");
+  const char *t = em_ctype(out->dtype), *expr = NULL;
+  SymDim no = spec_numel(em_spec(e, out));
+  for (int i = 0; i < ctx_nin(&c, "X"); i++) {
+    Var *x = tu_in(e, "X", i);
+    if (!x) return -1;
+    SymDim nx = spec_numel(em_spec(e, x));
+    if (nx.a == 0 && nx.c == 0) continue;
+    if (x->dtype != out->dtype || nx.a != no.a || nx.c != no.c)
+      return em_fail(e, "X[%d] differs from Out in dtype or element count", i);
+    pr_line(e->p, "const %s *x%d = %s;", t, i, em_ptr(e, x, 1));
+    expr = expr ? pool_printf("%s + x%d[i]", expr, i) : pool_printf("x%d[i]", i);
+  }
+  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
+  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) out[i] = %s;", em_numel(e, out), expr ? expr : "0");
+  return 0;
+}
+
+const OpDef op_sum = {.type = "sum", .infer = infer_sum, .emit_c = emit_sum};

@@ -4,10 +4,17 @@
  *   top_k_v2: k:INT=1 (may be a tensor), axis:INT=-1, largest:BOOLEAN=true,
  *     sorted:BOOLEAN=true; dim `axis` becomes k (-1 when K is given); a 0-D
  *     X stays 0-D (phi TopKInferMeta).
- * Out has X's dtype. */
+ * Out has X's dtype.
+ * Emission: rt_topk_<type> (float32/64, int32/64) along the axis, always
+ * sorted best first -- what Paddle gives when sorted is set, and when k is
+ * small next to the axis (k * 64 < n) even when it is not; ties go to the
+ * lower position.  int32 Indices are converted from an int64 scratch
+ * buffer.  A k given by a tensor is not supported. */
 #include <string.h>
 
+#include "../util.h"
 #include "ops.h"
+#include "tensor_util.h"
 
 static int infer_top_k(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
@@ -25,11 +32,49 @@ static int infer_top_k(OpCtx *c) {
   if (s.rank > 0) s.d[axis < 0 ? axis + s.rank : axis] = k;
   ctx_set(c, "Out", 0, &s, x->dtype);
   /* top_k (v1) Indices are int64 in files up to 2.5 (1.8.5 checked); the
-   * 2.6 InferShape writes int32. */
-  int idx = !v2 && c->g->version >= 2006000 ? RT_DT_INT32 : RT_DT_INT64;
+   * 2.6 InferShape writes int32 into the VarDesc, but the kernel still
+   * fills an int64 tensor, which is what generated code must produce. */
+  int idx = !v2 && c->g->version >= 2006000 && !c->g->specializing ? RT_DT_INT32 : RT_DT_INT64;
   ctx_set(c, "Indices", 0, &s, idx);
   return 0;
 }
 
-const OpDef op_top_k = {.type = "top_k", .infer = infer_top_k};
-const OpDef op_top_k_v2 = {.type = "top_k_v2", .infer = infer_top_k};
+static int emit_top_k(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0), *ind = tu_out(e, "Indices", 0);
+  if (!x || !out || !ind) return -1;
+  if (ctx_in(&c, "K", 0) || attr_is_var(e->op, "k")) return em_fail(e, "k comes from a tensor, which is not supported");
+  static const struct {
+    int dtype;
+    const char *fn;
+  } fns[] = {{RT_DT_FP32, "rt_topk_f32"}, {RT_DT_FP64, "rt_topk_f64"},
+             {RT_DT_INT32, "rt_topk_i32"}, {RT_DT_INT64, "rt_topk_i64"}};
+  const char *fn = NULL;
+  for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
+    if (fns[i].dtype == x->dtype) fn = fns[i].fn;
+  if (!fn || out->dtype != x->dtype) return em_fail(e, "top_k of %s tensors is not supported", rt_dtype_name(x->dtype));
+  if (ind->dtype != RT_DT_INT64 && ind->dtype != RT_DT_INT32) return em_fail(e, "Indices must be int32 or int64");
+  int v2 = !strcmp(e->op->type, "top_k_v2"), r = tu_rank(e, x);
+  int axis = axis_norm(v2 ? attr_int(e->op, "axis", -1) : -1, r);
+  if (axis < 0) return em_fail(e, "axis is out of range");
+  int largest = v2 ? attr_bool(e->op, "largest", 1) : 1;
+  const char *idx = em_ptr(e, ind, 0);
+  if (ind->dtype == RT_DT_INT32) {
+    SymDim n = spec_numel(em_spec(e, ind));
+    idx = pool_printf("((int64_t *)%s)", em_scratch(e, (SymDim){n.a * 8, n.c * 8}));
+  }
+  if (r == 0) { /* a 0-D X is its own top 1 */
+    pr_line(e->p, "%s[0] = %s[0];", em_ptr(e, out, 0), em_ptr(e, x, 1));
+    pr_line(e->p, "%s[0] = 0;", em_ptr(e, ind, 0));
+    return 0;
+  }
+  pr_line(e->p, "/* x as [outer, n, inner], k, largest -> values, indices */");
+  pr_line(e->p, "%s(%s, %s, %s, %s, %s, %d, %s, %s);", fn, em_ptr(e, x, 1), em_prod(e, x, 0, axis), em_dim(e, x, axis),
+          em_prod(e, x, axis + 1, r), em_dim(e, out, axis), largest, em_ptr(e, out, 0), idx);
+  if (ind->dtype == RT_DT_INT32)
+    pr_line(e->p, "for (int64_t i = 0; i < %s; i++) %s[i] = (int32_t)%s[i];", em_numel(e, ind), em_ptr(e, ind, 0), idx);
+  return 0;
+}
+
+const OpDef op_top_k = {.type = "top_k", .infer = infer_top_k, .emit_c = emit_top_k};
+const OpDef op_top_k_v2 = {.type = "top_k_v2", .infer = infer_top_k, .emit_c = emit_top_k};

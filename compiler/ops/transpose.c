@@ -4,8 +4,12 @@
  *   attrs:   axis:INTS (the permutation; negative entries += rank); extra
  *            use_mkldnn, data_format="AnyLayout", mkldnn_data_type
  * Out.dims[i] = X.dims[axis[i]].  `axis` may be shorter than X's rank (a
- * fused squeeze2 + transpose2): the dims past it are kept. */
+ * fused squeeze2 + transpose2): the dims past it are kept.
+ * Emission: a strided copy (rt_copy_strided) whose stride along Out's dim i
+ * is X's stride along axis[i]; the runtime picks row copies when the last
+ * dim stays in place and cache tiles when the last two are swapped. */
 #include "ops.h"
+#include "tensor_util.h"
 
 static int infer_transpose(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
@@ -26,5 +30,24 @@ static int infer_transpose(OpCtx *c) {
   return ctx_set_xshape(c, x);
 }
 
-const OpDef op_transpose = {.type = "transpose", .infer = infer_transpose};
-const OpDef op_transpose2 = {.type = "transpose2", .infer = infer_transpose};
+static int emit_transpose(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !out) return -1;
+  if (x->dtype != out->dtype) return em_fail(e, "X and Out differ in dtype");
+  int r = tu_rank(e, x);
+  int64_t *axis;
+  int n = attr_ints(e->op, "axis", &axis), seen[RT_MAX_RANK] = {0};
+  if (n > r) return em_fail(e, "axis has %d entries for rank %d", n, r);
+  const char *xs[RT_MAX_RANK], *dims[RT_MAX_RANK], *st[RT_MAX_RANK];
+  tu_strides(e, x, xs);
+  for (int i = 0; i < r; i++) {
+    int a = i < n ? axis_norm(axis[i], r) : i;
+    if (a < 0 || seen[a]++) return em_fail(e, "axis is not a permutation");
+    dims[i] = em_dim(e, x, a);
+    st[i] = xs[a];
+  }
+  return tu_strided_copy(e, x, "0", out, r, dims, st);
+}
+
+const OpDef op_transpose = {.type = "transpose", .infer = infer_transpose, .emit_c = emit_transpose};
+const OpDef op_transpose2 = {.type = "transpose2", .infer = infer_transpose, .emit_c = emit_transpose};

@@ -2,8 +2,13 @@
  *   where: Condition, X, Y -> Out; the three have one shape (Python
  *     broadcasts them beforehand); Out has X's dims and dtype.
  *   where_index: Condition -> Out, int64 [-1, rank(Condition)] (the
- *     coordinates of the true elements; their count is known at run time). */
+ *     coordinates of the true elements; their count is known at run time).
+ * Emission (where): one element-wise loop; Condition, X and Y must have
+ * Out's shape (Python broadcasts them before the op). */
+#include <string.h>
+
 #include "ops.h"
+#include "tensor_util.h"
 
 static int infer_where(OpCtx *c) {
   Var *cond = ctx_need(c, "Condition", 0), *x = ctx_need(c, "X", 0), *y = ctx_need(c, "Y", 0);
@@ -23,5 +28,26 @@ static int infer_where_index(OpCtx *c) {
   return 0;
 }
 
-const OpDef op_where = {.type = "where", .infer = infer_where};
+static int emit_where(EmitCtx *e) {
+  Var *cond = tu_in(e, "Condition", 0), *x = tu_in(e, "X", 0), *y = tu_in(e, "Y", 0), *out = tu_out(e, "Out", 0);
+  if (!cond || !x || !y || !out) return -1;
+  const VarSpec *os = em_spec(e, out);
+  const Var *ins[3] = {cond, x, y};
+  for (int i = 0; i < 3; i++) {
+    const VarSpec *s = em_spec(e, ins[i]);
+    if (s->rank != os->rank || memcmp(s->d, os->d, sizeof(SymDim) * (size_t)os->rank))
+      return em_fail(e, "Condition, X and Y must have Out's shape (broadcasting is not supported)");
+  }
+  if (cond->dtype != RT_DT_BOOL || x->dtype != out->dtype || y->dtype != out->dtype)
+    return em_fail(e, "Condition must be bool, X and Y of Out's dtype");
+  const char *t = em_ctype(out->dtype);
+  pr_line(e->p, "const bool *c = %s;", em_ptr(e, cond, 1));
+  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
+  pr_line(e->p, "const %s *y = %s;", t, em_ptr(e, y, 1));
+  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
+  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) out[i] = c[i] ? x[i] : y[i];", em_numel(e, out));
+  return 0;
+}
+
+const OpDef op_where = {.type = "where", .infer = infer_where, .emit_c = emit_where};
 const OpDef op_where_index = {.type = "where_index", .infer = infer_where_index};

@@ -1,0 +1,213 @@
+/* Emission helpers of the tensor-family ops (see tensor_util.h). */
+#include "tensor_util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util.h"
+#include "rt_tensor.h"
+
+/* s in parentheses when it has a + or - outside any (so a product keeps its
+ * meaning). */
+static const char *paren(const char *s) {
+  int depth = 0;
+  for (const char *p = s; *p; p++) {
+    if (*p == '(') depth++;
+    else if (*p == ')') depth--;
+    else if (!depth && p > s && (*p == '+' || *p == '-') && p[-1] == ' ') return pool_printf("(%s)", s);
+  }
+  return s;
+}
+
+/* 1 when s is a decimal integer, in *v. */
+static int number(const char *s, long long *v) {
+  char *end;
+  *v = strtoll(s, &end, 10);
+  return *s && !*end;
+}
+
+const char *tu_mul(const char *a, const char *b) {
+  long long x, y;
+  if (number(a, &x) && number(b, &y)) return pool_printf("%lld", x * y);
+  if (!strcmp(a, "0") || !strcmp(b, "0")) return "0";
+  if (!strcmp(a, "1")) return b;
+  if (!strcmp(b, "1")) return a;
+  return pool_printf("%s * %s", paren(a), paren(b));
+}
+
+const char *tu_add(const char *a, const char *b) {
+  long long x, y;
+  if (number(a, &x) && number(b, &y)) return pool_printf("%lld", x + y);
+  if (!strcmp(a, "0")) return b;
+  if (!strcmp(b, "0")) return a;
+  return pool_printf("%s + %s", a, b);
+}
+
+int tu_is_one(SymDim d) { return d.a == 0 && d.c == 1; }
+
+/* v checked: concrete shape and a C element type. */
+static Var *checked(EmitCtx *e, Var *v, const char *slot, int i) {
+  if (!v) {
+    em_fail(e, "slot %s[%d] is missing", slot, i);
+    return NULL;
+  }
+  if (!em_spec(e, v)->known) {
+    em_fail(e, "%s ('%s') has no concrete shape", slot, v->name);
+    return NULL;
+  }
+  if (!em_ctype(v->dtype)) {
+    const char *n = rt_dtype_name(v->dtype);
+    em_fail(e, "%s ('%s') is %s, which is not supported", slot, v->name, n ? n : "not a tensor");
+    return NULL;
+  }
+  return v;
+}
+
+Var *tu_in(EmitCtx *e, const char *slot, int i) {
+  OpCtx c = {e->g, (Op *)e->op};
+  return checked(e, ctx_in(&c, slot, i), slot, i);
+}
+
+Var *tu_out(EmitCtx *e, const char *slot, int i) {
+  OpCtx c = {e->g, (Op *)e->op};
+  return checked(e, ctx_out(&c, slot, i), slot, i);
+}
+
+int tu_rank(EmitCtx *e, const Var *v) { return em_spec(e, v)->rank; }
+
+void tu_strides(EmitCtx *e, const Var *v, const char **st) {
+  int r = tu_rank(e, v);
+  for (int k = 0; k < r; k++) st[k] = em_prod(e, v, k + 1, r);
+}
+
+/* Element counts as a*B + c, or as text when not affine. */
+static int same_numel(EmitCtx *e, const Var *a, const Var *b) {
+  SymDim na = spec_numel(em_spec(e, a)), nb = spec_numel(em_spec(e, b));
+  if (na.a < 0 || nb.a < 0) return !strcmp(em_numel(e, a), em_numel(e, b));
+  return na.a == nb.a && na.c == nb.c;
+}
+
+int tu_copy(EmitCtx *e, const Var *x, const Var *out) {
+  if (x->dtype != out->dtype)
+    return em_fail(e, "X is %s but Out is %s", rt_dtype_name(x->dtype), rt_dtype_name(out->dtype));
+  if (!same_numel(e, x, out)) return em_fail(e, "X and Out differ in element count");
+  if (x == out) {
+    pr_line(e->p, "/* Out is X: nothing to copy */");
+    return 0;
+  }
+  pr_line(e->p, "memcpy(%s, %s, (size_t)%s * sizeof(%s));", em_ptr(e, out, 0), em_ptr(e, x, 1), em_numel(e, out),
+          em_ctype(out->dtype));
+  return 0;
+}
+
+int tu_strided_copy(EmitCtx *e, const Var *x, const char *offset, const Var *out, int rank,
+                    const char *const *dims, const char *const *strides) {
+  if (rank > RT_COPY_MAX_RANK) return em_fail(e, "the copy has %d dims (at most %d)", rank, RT_COPY_MAX_RANK);
+  const char *t = em_ctype(out->dtype);
+  const char *src = strcmp(offset, "0") ? pool_printf("%s + %s", em_ptr(e, x, 1), offset) : em_ptr(e, x, 1);
+  const char *d = "", *s = "";
+  int n = 0;
+  for (int k = 0; k < rank; k++) {
+    if (!strcmp(dims[k], "1")) continue;
+    d = pool_printf("%s%s%s", d, n ? ", " : "", dims[k]);
+    s = pool_printf("%s%s%s", s, n ? ", " : "", strides[k]);
+    n++;
+  }
+  if (n == 0) { /* one element */
+    pr_line(e->p, "%s[0] = (%s)[0];", em_ptr(e, out, 0), src);
+    return 0;
+  }
+  pr_line(e->p, "{");
+  pr_line(e->p, "const int64_t dims[%d] = {%s};", n, d);
+  pr_line(e->p, "const int64_t strides[%d] = {%s};", n, s);
+  pr_line(e->p, "rt_copy_strided(%s, %s, sizeof(%s), %d, dims, strides);", src, em_ptr(e, out, 0), t, n);
+  pr_line(e->p, "}");
+  return 0;
+}
+
+/* Sum of C expressions with the numeric terms folded into one. */
+static const char *sum_terms(int n, const char *const *terms) {
+  long long k = 0;
+  const char *sym = "0";
+  for (int i = 0; i < n; i++) {
+    long long v;
+    if (number(terms[i], &v)) k += v;
+    else sym = tu_add(sym, terms[i]);
+  }
+  return k ? tu_add(sym, pool_printf("%lld", k)) : sym;
+}
+
+int tu_pieces(EmitCtx *e, const Var *whole, int n, Var *const *pieces, const char *outer,
+              const char *const *inner, int join) {
+  const char *t = em_ctype(whole->dtype);
+  for (int i = 0; i < n; i++)
+    if (pieces[i]->dtype != whole->dtype)
+      return em_fail(e, "piece %d is %s, not %s", i, rt_dtype_name(pieces[i]->dtype), rt_dtype_name(whole->dtype));
+  const char *width = sum_terms(n, inner);
+  if (!strcmp(width, "0")) {
+    pr_line(e->p, "/* every piece is empty */");
+    return 0;
+  }
+  pr_line(e->p, "%s%s *whole = %s;", join ? "" : "const ", t, em_ptr(e, whole, !join));
+  for (int i = 0; i < n; i++)
+    if (strcmp(inner[i], "0")) pr_line(e->p, "%s%s *p%d = %s;", join ? "const " : "", t, i, em_ptr(e, pieces[i], join));
+  int loop = strcmp(outer, "1") != 0;
+  if (loop) pr_line(e->p, "for (int64_t o = 0; o < %s; o++) {", outer);
+  for (int i = 0; i < n; i++) {
+    if (!strcmp(inner[i], "0")) continue;
+    const char *col = sum_terms(i, inner);
+    const char *w = tu_add(loop ? tu_mul("o", width) : "0", col);
+    const char *pw = pool_printf("whole%s%s", strcmp(w, "0") ? " + " : "", strcmp(w, "0") ? w : "");
+    const char *pp = loop ? pool_printf("p%d + %s", i, tu_mul("o", inner[i])) : pool_printf("p%d", i);
+    const char *bytes = pool_printf("(size_t)%s * sizeof(%s)", inner[i], t);
+    if (join) pr_line(e->p, "memcpy(%s, %s, %s);", pw, pp, bytes);
+    else pr_line(e->p, "memcpy(%s, %s, %s);", pp, pw, bytes);
+  }
+  if (loop) pr_line(e->p, "}");
+  return 0;
+}
+
+const char *tu_line_start(const char *line, const char *n, const char *inner) {
+  if (!strcmp(inner, "1")) return tu_mul(line, n);
+  return tu_add(tu_mul(tu_mul(pool_printf("(%s / %s)", line, inner), n), inner), pool_printf("%s %% %s", line, inner));
+}
+
+int tu_slot_values(OpCtx *c, const char *slot, int list, int64_t *out, int max) {
+  const int64_t *v;
+  int n = ctx_in(c, slot, 0) ? ctx_nin(c, slot) : 0;
+  if (n == 0) return -1;
+  if (list) {
+    if (n > max) return -1;
+    for (int i = 0; i < n; i++) {
+      if (ctx_values(c, ctx_in(c, slot, i), &v) != 1) return -1;
+      out[i] = v[0];
+    }
+    return n;
+  }
+  int k = ctx_values(c, ctx_in(c, slot, 0), &v);
+  if (k < 0 || k > max) return -1;
+  for (int i = 0; i < k; i++) out[i] = v[i];
+  return k;
+}
+
+const char *tu_literal(int dtype, double v) {
+  if (dtype == RT_DT_FP32) return em_float(v);
+  if (dtype == RT_DT_FP64) {
+    if (isnan(v)) return "(double)NAN";
+    if (isinf(v)) return v > 0 ? "(double)INFINITY" : "-(double)INFINITY";
+    const char *s = pool_printf("%.17g", v);
+    return strpbrk(s, ".eEn") ? s : pool_printf("%s.0", s);
+  }
+  if (dtype == RT_DT_BOOL) return v != 0 ? "true" : "false"; /* NaN is true, as static_cast<bool> */
+  if (!(v > -9223372036854775808.0 && v < 9223372036854775808.0)) return NULL;
+  long long i = (long long)v; /* truncation toward zero, as static_cast */
+  switch (dtype) {
+    case RT_DT_INT64: return i == INT64_MIN ? "INT64_MIN" : pool_printf("INT64_C(%lld)", i);
+    case RT_DT_INT32: return i == INT32_MIN ? "INT32_MIN" : pool_printf("%d", (int32_t)i);
+    case RT_DT_INT16: return pool_printf("%d", (int16_t)i);
+    case RT_DT_INT8: return pool_printf("%d", (int8_t)i);
+    case RT_DT_UINT8: return pool_printf("%d", (uint8_t)i);
+    default: return NULL;
+  }
+}

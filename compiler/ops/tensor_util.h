@@ -1,0 +1,62 @@
+/* Emission helpers shared by the tensor-family ops (copies, transposes,
+ * slices, broadcasts, gathers, reductions): C expressions for sizes and
+ * strides, checked element types, and the calls to the data-movement
+ * kernels of runtime/rt_tensor.h. */
+#ifndef PADDLEC_OPS_TENSOR_UTIL_H
+#define PADDLEC_OPS_TENSOR_UTIL_H
+
+#include "ops.h"
+
+/* a * b and a + b as C expressions, folding "0" and "1". */
+const char *tu_mul(const char *a, const char *b);
+const char *tu_add(const char *a, const char *b);
+/* 1 when the dim is the constant 1. */
+int tu_is_one(SymDim d);
+
+/* The var bound to slot[i] with a concrete shape and a C element type;
+ * NULL after em_fail() otherwise.  tu_out is the same for outputs. */
+Var *tu_in(EmitCtx *e, const char *slot, int i);
+Var *tu_out(EmitCtx *e, const char *slot, int i);
+/* Rank of a var's concrete shape. */
+int tu_rank(EmitCtx *e, const Var *v);
+/* Row-major strides of v in elements, as C expressions: st[rank(v)]. */
+void tu_strides(EmitCtx *e, const Var *v, const char **st);
+
+/* out = x, the same elements in the same order (reshape and friends);
+ * nothing when Out is X itself.  Fails when dtypes or element counts
+ * differ. */
+int tu_copy(EmitCtx *e, const Var *x, const Var *out);
+
+/* Emits rt_copy_strided: out (contiguous, dims[rank]) takes the elements of
+ * x at `offset` + sum(i[k] * strides[k]).  Dims that are the constant "1"
+ * are left out of the call. */
+int tu_strided_copy(EmitCtx *e, const Var *x, const char *offset, const Var *out, int rank,
+                    const char *const *dims, const char *const *strides);
+
+/* Pieces laid side by side in rows: viewing the whole as [outer, W] and
+ * piece i as [outer, inner[i]], piece i fills columns [sum(inner[:i]),
+ * sum(inner[:i+1])) of each row.  join = 1 copies pieces into the whole
+ * (concat, stack), join = 0 the whole into the pieces (split, unstack).
+ * Every var must have the whole's dtype. */
+int tu_pieces(EmitCtx *e, const Var *whole, int n, Var *const *pieces, const char *outer,
+              const char *const *inner, int join);
+
+/* For a tensor viewed as [outer, n, inner] and walked as outer * inner
+ * lines of n elements with stride inner: the offset of the first element
+ * of line `line` (a C variable), i.e. (line / inner) * n * inner +
+ * line % inner. */
+const char *tu_line_start(const char *line, const char *n, const char *inner);
+
+/* For shape rules: the values held by the tensors of input `slot` when
+ * they are known at compile time (while specializing, see ctx_values):
+ * one value per tensor for a list slot (ShapeTensorList, ...), every value
+ * of the one tensor otherwise.  Returns the count (at most `max`), or -1
+ * when the slot is absent or a value unknown. */
+int tu_slot_values(OpCtx *c, const char *slot, int list, int64_t *out, int max);
+
+/* A literal of C type for dtype holding v ("1.5f", "INT64_C(3)", "true"),
+ * as Paddle's static_cast from double would give; NULL when v does not
+ * convert (NaN or infinity to an integer type). */
+const char *tu_literal(int dtype, double v);
+
+#endif
