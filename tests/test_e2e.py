@@ -15,7 +15,7 @@ import pytest
 from conftest import run
 
 TOL = 1e-4
-MODELS = ["mlp", "mlp_static", "lenet", "resnet18", "resnet50", "mobilenet_v1", "mobilenet_v2",
+MODELS = ["mlp", "mlp_static", "lenet", "resnet18", "resnet50", "vgg16", "mobilenet_v1", "mobilenet_v2",
           "mobilenet_v3", "bert"]
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from conftest import inspect_json
 
-NAMES = ["mlp", "mlp_static", "lenet", "resnet18", "resnet50", "mobilenet_v1", "mobilenet_v2",
+NAMES = ["mlp", "mlp_static", "lenet", "resnet18", "resnet50", "vgg16", "mobilenet_v1", "mobilenet_v2",
          "mobilenet_v3", "bert", "train_mlp", "dtypes"]
 
 

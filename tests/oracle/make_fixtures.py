@@ -241,6 +241,7 @@ FIXTURES = {
     "lenet": (lenet, {"batches": [1, 8]}),
     "resnet18": (vision("resnet18"), {}),
     "resnet50": (vision("resnet50"), {}),
+    "vgg16": (vision("vgg16"), {}),
     "mobilenet_v1": (vision("mobilenet_v1"), {}),
     "mobilenet_v2": (vision("mobilenet_v2"), {}),
     "mobilenet_v3": (vision("mobilenet_v3_small"), {}),
