@@ -1,7 +1,261 @@
-/* Convolution, pooling, normalization and resampling kernels (NCHW, fp32). */
+/* Convolution, pooling, normalization and resampling kernels (fp32).
+ *
+ * Geometry structs describe one image; every kernel loops over `batch`
+ * images itself.  Generated code fills the structs with constants (the
+ * compiler validated them), so the kernels run without checks.  Nothing here
+ * allocates: kernels that need room (im2col matrices, Winograd transforms,
+ * depthwise padded planes, transposed-conv columns, GEMM packing) take
+ * caller-provided workspace whose size the inline helpers below give; the
+ * compiler sizes the arena scratch with the same helpers, so the two agree
+ * by construction. */
 #ifndef PADDLEC_RT_CNN_H
 #define PADDLEC_RT_CNN_H
 
 #include <stdint.h>
+
+/* ---- convolution (rt_conv.c) ---- */
+
+/* Activation applied to a convolution's output (after bias and residual),
+ * with the parameters of Paddle's oneDNN fusion (fuse_alpha, fuse_beta). */
+typedef enum RtAct {
+  RT_ACT_NONE = 0,
+  RT_ACT_RELU = 1,         /* x > 0 ? x : alpha * x (leaky when alpha != 0) */
+  RT_ACT_CLIP = 2,         /* min(max(x, alpha), beta); relu6 is clip(0, 6) */
+  RT_ACT_SWISH = 3,        /* x * sigmoid(alpha * x) */
+  RT_ACT_HARD_SWISH = 4,   /* x * max(0, min(1, alpha * x + beta)) */
+  RT_ACT_HARD_SIGMOID = 5, /* max(0, min(1, alpha * x + beta)) */
+  RT_ACT_SIGMOID = 6,      /* 1 / (1 + exp(-x)) */
+  RT_ACT_TANH = 7,         /* tanh(x) */
+} RtAct;
+
+/* 2-D convolution of NCHW images.  Filter [c_out, c_in/groups, k_h, k_w]
+ * for rt_conv2d; [c_in, c_out/groups, k_h, k_w] for rt_conv2d_transpose.
+ * The output is act(conv + bias + residual), bias and residual optional. */
+typedef struct RtConv2d {
+  int64_t c_in, h_in, w_in;    /* input channels, height, width */
+  int64_t c_out, h_out, w_out; /* output channels, height, width */
+  int64_t k_h, k_w;            /* filter height and width */
+  int64_t stride_h, stride_w;  /* strides */
+  int64_t pad_t, pad_l;        /* top and left padding (bottom/right follow from the output size) */
+  int64_t dil_h, dil_w;        /* dilations */
+  int64_t groups;              /* channel groups */
+  RtAct act;                   /* activation of the output */
+  float alpha, beta;           /* its parameters */
+} RtConv2d;
+
+/* 1 when the convolution is a plain product W x X per image (1x1 filter,
+ * stride 1, no padding), which needs no workspace. */
+static inline int rt_conv2d_is_pointwise(const RtConv2d *p) {
+  return p->k_h == 1 && p->k_w == 1 && p->stride_h == 1 && p->stride_w == 1 && p->pad_t == 0 && p->pad_l == 0 &&
+         p->h_in == p->h_out && p->w_in == p->w_out;
+}
+
+/* 1 when each output channel reads one input channel (groups == c_in),
+ * computed by a direct loop over a padded copy of one input plane. */
+static inline int rt_conv2d_is_depthwise(const RtConv2d *p) {
+  return p->groups == p->c_in && p->groups > 1 && p->c_out % p->groups == 0;
+}
+
+/* The depthwise loop's padded input plane is split by stride phase in both
+ * dims into stride_h * stride_w planes of rt_conv2d_dw_rows x
+ * rt_conv2d_dw_cols (one spare row), so that each filter tap reads one
+ * contiguous run (see rt_conv.c). */
+static inline int64_t rt_conv2d_dw_rows(const RtConv2d *p) {
+  return p->h_out + (p->k_h - 1) * p->dil_h / p->stride_h + 1;
+}
+static inline int64_t rt_conv2d_dw_cols(const RtConv2d *p) {
+  return p->w_out + (p->k_w - 1) * p->dil_w / p->stride_w;
+}
+
+/* The output tile size m of Winograd's F(m x m, 3x3) for a 3x3 stride-1
+ * convolution, or 0 for none: (m + 2)^2 products of [c_out, c_in] x
+ * [c_in, tiles] replace one of [c_out, 9 c_in] x [9 c_in, h_out w_out].
+ * F(4x4) (36 products, 2.25 multiplications per output and channel pair)
+ * when the image has at least 6 x 6 tiles of 4, F(2x2) (16 products, 4
+ * multiplications) down to 6 x 6 tiles of 2; smaller images and few channels
+ * keep im2col (their products would be too small to be efficient).  The
+ * compiler sizes the workspace with this same rule. */
+static inline int rt_conv2d_wino_m(const RtConv2d *p) {
+  if (!(p->k_h == 3 && p->k_w == 3 && p->stride_h == 1 && p->stride_w == 1 && p->dil_h == 1 && p->dil_w == 1 &&
+        p->groups == 1 && p->c_in >= 16 && p->c_out >= 16))
+    return 0;
+  if (p->h_out >= 24 && p->w_out >= 24) return 4;
+  return p->h_out >= 12 && p->w_out >= 12 ? 2 : 0;
+}
+static inline int rt_conv2d_is_winograd(const RtConv2d *p) { return rt_conv2d_wino_m(p) != 0; }
+
+/* Winograd tiles per row and column of the output; the distance between two
+ * channels' tiles in the transformed input (room for vector spill); the
+ * length of a phase-split input row (columns c = phase mod m, rounded up
+ * likewise); the distance between two planes of the transformed filter
+ * (c_out * c_in, padded off powers of two). */
+static inline int64_t rt_conv2d_wino_tw(const RtConv2d *p) {
+  return (p->w_out + rt_conv2d_wino_m(p) - 1) / rt_conv2d_wino_m(p);
+}
+static inline int64_t rt_conv2d_wino_th(const RtConv2d *p) {
+  return (p->h_out + rt_conv2d_wino_m(p) - 1) / rt_conv2d_wino_m(p);
+}
+static inline int64_t rt_conv2d_wino_ld(const RtConv2d *p) {
+  return rt_conv2d_wino_tw(p) * rt_conv2d_wino_th(p) + 16;
+}
+static inline int64_t rt_conv2d_wino_len(const RtConv2d *p) { return (rt_conv2d_wino_tw(p) + 15) / 16 * 16 + 1; }
+static inline int64_t rt_conv2d_wino_uld(const RtConv2d *p) { return p->c_out * p->c_in + 16; }
+
+/* Floats of workspace rt_conv2d needs: one image's im2col matrix for one
+ * group, [c_in/groups * k_h * k_w, h_out * w_out]; for depthwise the phase
+ * planes of one input channel plus an h_out x cols accumulator; for
+ * Winograd the transformed filter, input and product ([a][c_out][c_in],
+ * [a][c_in][tiles], [a][c_out][tiles] for a = (m + 2)^2) and a few rows; 0
+ * for pointwise. */
+static inline int64_t rt_conv2d_ws_floats(const RtConv2d *p) {
+  if (rt_conv2d_is_pointwise(p)) return 0;
+  if (rt_conv2d_is_depthwise(p))
+    return (p->stride_h * p->stride_w * rt_conv2d_dw_rows(p) + p->h_out) * rt_conv2d_dw_cols(p);
+  if (rt_conv2d_is_winograd(p)) {
+    const int64_t m = rt_conv2d_wino_m(p), a2 = (m + 2) * (m + 2);
+    const int64_t tiles = rt_conv2d_wino_tw(p) * rt_conv2d_wino_th(p);
+    /* U, V, M, then the phase-split rows of one input channel (also the output rows) */
+    return a2 * (rt_conv2d_wino_uld(p) + p->c_in * rt_conv2d_wino_ld(p) + p->c_out * tiles) +
+           m * (m * rt_conv2d_wino_th(p) + 2) * rt_conv2d_wino_len(p);
+  }
+  return p->c_in / p->groups * p->k_h * p->k_w * p->h_out * p->w_out;
+}
+
+/* Floats of workspace rt_conv2d_transpose needs: the column matrix of one
+ * group, [c_out/groups * k_h * k_w, h_in * w_in]. */
+static inline int64_t rt_conv2d_transpose_ws_floats(const RtConv2d *p) {
+  return p->c_out / p->groups * p->k_h * p->k_w * p->h_in * p->w_in;
+}
+
+/* The GEMM shapes {m, n, k} rt_conv2d (transpose = 0) or
+ * rt_conv2d_transpose (transpose = 1) multiplies, into s; returns their
+ * count (0 or 1).  Callers size the GEMM workspace (RT_SGEMM_WS_FLOATS)
+ * for the largest. */
+static inline int rt_conv2d_gemm_shapes(const RtConv2d *p, int transpose, int64_t s[1][3]) {
+  const int64_t cg = p->c_in / p->groups, mg = p->c_out / p->groups;
+  if (transpose) {
+    s[0][0] = mg * p->k_h * p->k_w, s[0][1] = p->h_in * p->w_in, s[0][2] = cg;
+    return 1;
+  }
+  if (rt_conv2d_is_depthwise(p)) return 0;
+  if (rt_conv2d_is_winograd(p)) {
+    s[0][0] = p->c_out, s[0][1] = rt_conv2d_wino_tw(p) * rt_conv2d_wino_th(p), s[0][2] = p->c_in;
+    return 1;
+  }
+  s[0][0] = mg, s[0][1] = p->h_out * p->w_out, s[0][2] = cg * p->k_h * p->k_w;
+  return 1;
+}
+
+/* out = act(conv(x, w) + bias + residual) for `batch` images (bias [c_out]
+ * and residual, shaped like out, may be NULL); `ws` holds
+ * rt_conv2d_ws_floats(p) floats (NULL when that is 0); `gemm_ws` is the
+ * portable GEMM's packing room (see rt_conv2d_gemm_shapes; NULL is allowed,
+ * and OpenBLAS ignores it). */
+void rt_conv2d(const RtConv2d *p, int64_t batch, const float *x, const float *w, const float *bias,
+               const float *residual, float *out, float *ws, float *gemm_ws);
+/* rt_conv2d's Winograd paths, for rt_conv2d_wino_m(p) = 2 (rt_winograd.c)
+ * and 4 (rt_winograd4.c). */
+void rt_conv2d_winograd(const RtConv2d *p, int64_t batch, const float *x, const float *w, const float *bias,
+                        const float *residual, float *out, float *ws, float *gemm_ws);
+void rt_conv2d_winograd4(const RtConv2d *p, int64_t batch, const float *x, const float *w, const float *bias,
+                         const float *residual, float *out, float *ws, float *gemm_ws);
+/* v = act(v) over n floats with p's activation. */
+void rt_conv_activate(const RtConv2d *p, float *v, int64_t n);
+/* Transposed convolution (the gradient of rt_conv2d with respect to its
+ * input), plus bias, then act; `ws` holds rt_conv2d_transpose_ws_floats(p)
+ * floats; gemm_ws as for rt_conv2d. */
+void rt_conv2d_transpose(const RtConv2d *p, int64_t batch, const float *x, const float *w, const float *bias,
+                         float *out, float *ws, float *gemm_ws);
+
+/* ---- pooling (rt_pool.c) ---- */
+
+typedef enum RtPoolType {
+  RT_POOL_MAX = 0, /* maximum over the window (padding never wins) */
+  RT_POOL_AVG = 1, /* mean over the window */
+} RtPoolType;
+
+/* 2-D pooling with Paddle's window rule (phi Pool2dFunctor).  Element
+ * (c, h, w) of an image sits at c * c_stride + (h * width + w) * px_stride:
+ * NCHW has c_stride = h*w, px_stride = 1; NHWC c_stride = 1, px_stride = c. */
+typedef struct RtPool2d {
+  RtPoolType type;             /* max or avg */
+  int64_t c;                   /* channels */
+  int64_t h_in, w_in;          /* input size */
+  int64_t h_out, w_out;        /* output size */
+  int64_t k_h, k_w;            /* window (ignored when adaptive) */
+  int64_t stride_h, stride_w;  /* strides */
+  int64_t pad_t, pad_l;        /* top and left padding */
+  int exclusive;               /* avg: divide by the in-image part of the window */
+  int adaptive;                /* windows split the input evenly (AdaptStart/EndIndex) */
+  int channel_last;            /* NHWC */
+} RtPool2d;
+
+void rt_pool2d(const RtPool2d *p, int64_t batch, const float *x, float *out);
+/* max_pool2d_with_index (NCHW): also the index h * w_in + w of each maximum
+ * (-1 for an empty window), with symmetric padding pad_t / pad_l. */
+void rt_max_pool2d_index(const RtPool2d *p, int64_t batch, const float *x, float *out, int32_t *mask);
+
+/* ---- normalization (rt_norm.c) ---- */
+
+/* batch_norm in inference: y = (x - mean) / sqrt(var + eps) * scale + bias
+ * per channel, x viewed as [outer, c, inner]; scale and bias may be NULL
+ * (1 and 0). */
+void rt_batch_norm(const float *x, float *y, const float *scale, const float *bias, const float *mean,
+                   const float *var, float eps, int64_t outer, int64_t c, int64_t inner);
+/* y = x * scale[c] + bias[c] over x viewed as [outer, c, inner]. */
+void rt_channel_affine(const float *x, float *y, const float *scale, const float *bias, int64_t outer, int64_t c,
+                       int64_t inner);
+/* layer_norm over the last `cols` elements of each of `rows` rows; scale and
+ * bias ([cols]) may be NULL. */
+void rt_layer_norm(const float *x, float *y, const float *scale, const float *bias, float eps, int64_t rows,
+                   int64_t cols);
+/* Normalizes x viewed as [n, c, inner] over each of the `groups` groups of
+ * c / groups channels of each image (to zero mean and unit variance, with
+ * eps), then applies scale[c] and bias[c] (either may be NULL).  group_norm;
+ * instance_norm is groups = c. */
+void rt_group_norm(const float *x, float *y, const float *scale, const float *bias, float eps, int64_t n, int64_t c,
+                   int64_t groups, int64_t inner);
+
+/* ---- resampling and padding (rt_interp.c) ---- */
+
+typedef enum RtInterpMethod {
+  RT_INTERP_NEAREST = 0,
+  RT_INTERP_BILINEAR = 1, /* also linear (1-D) as a resize of height-1 planes */
+  RT_INTERP_BICUBIC = 2,
+} RtInterpMethod;
+
+/* 2-D resize of NCHW planes with Paddle's coordinate rules; ratio_h/ratio_w
+ * are the source-per-destination steps Paddle computes (0 for a size-1 dim). */
+typedef struct RtInterp2d {
+  RtInterpMethod method;   /* nearest, bilinear or bicubic */
+  int64_t h_in, w_in;      /* input size */
+  int64_t h_out, w_out;    /* output size */
+  float ratio_h, ratio_w;  /* source step per output step */
+  int align_corners;       /* Paddle's align_corners */
+  int align_mode;          /* Paddle's align_mode (bilinear: 0 = half-pixel) */
+} RtInterp2d;
+
+/* `planes` planes (N * C) of h_in x w_in into h_out x w_out. */
+void rt_interp2d(const RtInterp2d *p, int64_t planes, const float *x, float *out);
+
+typedef enum RtPadMode {
+  RT_PAD_CONSTANT = 0,
+  RT_PAD_REFLECT = 1,   /* mirror without repeating the edge */
+  RT_PAD_REPLICATE = 2, /* repeat the edge ("edge") */
+  RT_PAD_CIRCULAR = 3,  /* wrap around */
+} RtPadMode;
+
+/* Pads the 3 spatial dims of x viewed as [outer, d, h, w, inner] (inner = C
+ * for channel-last data, else 1); pads = {front, back, top, bottom, left,
+ * right}. */
+typedef struct RtPad3d {
+  RtPadMode mode;         /* how the border is filled */
+  float value;            /* constant mode's value */
+  int64_t inner;          /* contiguous elements per position */
+  int64_t in[3];          /* input d, h, w */
+  int64_t pads[6];        /* begin/end padding per dim */
+} RtPad3d;
+
+void rt_pad3d(const RtPad3d *p, int64_t outer, const float *x, float *out);
 
 #endif

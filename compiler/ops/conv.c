@@ -1,23 +1,43 @@
-/* Convolutions: conv2d, depthwise_conv2d, conv3d (Paddle ConvInferMeta).
+/* Convolutions: conv2d, depthwise_conv2d, fused_conv2d (Paddle 2.5+'s oneDNN
+ * fusion of conv2d with Bias, ResidualData and an activation), conv3d (Paddle
+ * ConvInferMeta).
  *   inputs:  Input [N,C,(D,)H,W] (or channel-last), Filter [M, C/groups, (kD,)kH, kW],
- *            Bias?, ResidualData? (fused / oneDNN variants only; ignored here)
+ *            Bias?, ResidualData? (fused / oneDNN variants only)
  *   outputs: Output, dtype of Input
  *   attrs:   strides=[1,1(,1)], paddings=[0,0(,0)] (one per spatial dim, or a
  *            begin/end pair per spatial dim), padding_algorithm="EXPLICIT"
  *            (SAME / VALID), groups=1, dilations=[1,1(,1)],
  *            data_format="NCHW" (conv3d "NCDHW"; 1.x wrote "AnyLayout" = channel
  *            first; "NHWC" / "NDHWC" are channel last).
- *   extra attrs (ignored): use_cudnn, use_mkldnn, fuse_relu, fuse_activation,
- *            fuse_alpha, fuse_beta, use_addto, fuse_residual_connection,
- *            Scale_in, Scale_out, Scale_in_eltwise, Scale_weights,
- *            force_fp32_output, workspace_size_MB, exhaustive_search, is_test,
- *            fuse_relu_before_depthwise_conv, use_quantizer, mkldnn_data_type.
+ *   fusion attrs (read by the emitter only): fuse_activation="", fuse_alpha=0,
+ *            fuse_beta=0, fuse_residual_connection=false, fuse_relu=false (1.x),
+ *            fuse_relu_before_depthwise_conv=false.
+ *   extra attrs (ignored): use_cudnn, use_mkldnn, use_addto, Scale_in, Scale_out,
+ *            Scale_in_eltwise, Scale_weights, force_fp32_output,
+ *            workspace_size_MB, exhaustive_search, is_test, use_quantizer,
+ *            mkldnn_data_type.
  * Per spatial dim: out = (in + pad_begin + pad_end - (dilation*(k-1)+1)) / stride + 1;
  * an unknown input dim (or filter dim) gives an unknown output dim, as Paddle's
- * compile-time InferShape does. */
+ * compile-time InferShape does.
+ *
+ * C emission (2-D, NCHW, fp32): one rt_conv2d call with the geometry as a
+ * constant struct; the batch is the run-time B.  The runtime picks a direct
+ * product for 1x1 convolutions, a direct loop for depthwise ones, Winograd
+ * F(2x2, 3x3) for 3x3 stride-1 ones with enough channels, im2col + GEMM
+ * otherwise; its buffers (rt_conv2d_ws_floats) and the portable GEMM's
+ * packing room are kernel scratch in the arena.
+ * Fusions, with the meaning Paddle's oneDNN kernel gives them (fused_conv2d,
+ * and conv2d of programs optimized for oneDNN before Paddle 2.5, whose plain
+ * CPU kernel ignores them): Output = act(conv + Bias + ResidualData),
+ * Bias [C_out] when present, ResidualData (shaped like Output, not aliasing
+ * it) when fuse_residual_connection is set, act from fuse_activation with
+ * fuse_alpha and fuse_beta (see conv_act).  fuse_relu_before_depthwise_conv
+ * is refused. */
 #include <string.h>
 
+#include "../util.h"
 #include "ops.h"
+#include "rt_kernels.h"
 
 static int infer_conv(OpCtx *c) {
   Var *w, *x = conv_input(c, "Input", &w);
@@ -59,6 +79,123 @@ static int infer_conv(OpCtx *c) {
   return 0;
 }
 
-const OpDef op_conv2d = {.type = "conv2d", .infer = infer_conv};
-const OpDef op_depthwise_conv2d = {.type = "depthwise_conv2d", .infer = infer_conv};
+/* ---- C emission ---- */
+
+/* Compile-time dims [1, 4) of a rank-4 var into d[1..3]; -1 if any
+ * depends on the batch. */
+static int const_chw(EmitCtx *e, const Var *v, int64_t d[4]) {
+  for (int i = 1; i < 4; i++)
+    if ((d[i] = em_const_dim(e, v, i)) < 0) return -1;
+  return 0;
+}
+
+/* The fused activation: fuse_activation with fuse_alpha / fuse_beta as
+ * Paddle 2.6's oneDNN kernel reads them (checked against it, tests/oracle/
+ * e2e_cnn.py conv_fused): relu and leaky_relu take the negative slope in
+ * alpha, relu6 and clip are min(max(x, alpha), beta), swish's beta is alpha,
+ * hard_swish and hard_sigmoid use alpha * x + beta as written. */
+static int conv_act(EmitCtx *e, RtConv2d *g) {
+  const char *a = attr_str(e->op, "fuse_activation", "");
+  float fa = (float)attr_float(e->op, "fuse_alpha", 0), fb = (float)attr_float(e->op, "fuse_beta", 0);
+  if (!*a && attr_bool(e->op, "fuse_relu", 0)) a = "relu"; /* Paddle 1.x's flag */
+  if (attr_bool(e->op, "fuse_relu_before_depthwise_conv", 0))
+    return em_fail(e, "fuse_relu_before_depthwise_conv is not supported");
+  static const struct {
+    const char *name; /* fuse_activation value */
+    RtAct act;        /* runtime activation */
+  } acts[] = {{"", RT_ACT_NONE},          {"relu", RT_ACT_RELU},   {"leaky_relu", RT_ACT_RELU},
+              {"relu6", RT_ACT_CLIP},     {"clip", RT_ACT_CLIP},   {"swish", RT_ACT_SWISH},
+              {"hard_swish", RT_ACT_HARD_SWISH}, {"hard_sigmoid", RT_ACT_HARD_SIGMOID},
+              {"sigmoid", RT_ACT_SIGMOID}, {"tanh", RT_ACT_TANH}};
+  for (size_t i = 0; i < sizeof acts / sizeof acts[0]; i++) {
+    if (strcmp(a, acts[i].name)) continue;
+    g->act = acts[i].act;
+    g->alpha = fa;
+    g->beta = fb;
+    if (g->act == RT_ACT_CLIP && !(fa <= fb))
+      return em_fail(e, "fuse_activation %s needs fuse_alpha <= fuse_beta (got %g, %g)", a, fa, fb);
+    return 0;
+  }
+  return em_fail(e, "fuse_activation '%s' is not supported", a);
+}
+
+/* The geometry as a constant struct named `geo`, one line per field group. */
+static void print_geo(EmitCtx *e, const RtConv2d *g) {
+  static const char *const acts[] = {"RT_ACT_NONE",       "RT_ACT_RELU",         "RT_ACT_CLIP",
+                                     "RT_ACT_SWISH",      "RT_ACT_HARD_SWISH",   "RT_ACT_HARD_SIGMOID",
+                                     "RT_ACT_SIGMOID",    "RT_ACT_TANH"};
+  pr_line(e->p, "static const RtConv2d geo = {");
+  pr_line(e->p, ".c_in = %lld, .h_in = %lld, .w_in = %lld, .c_out = %lld, .h_out = %lld, .w_out = %lld,",
+          (long long)g->c_in, (long long)g->h_in, (long long)g->w_in, (long long)g->c_out, (long long)g->h_out,
+          (long long)g->w_out);
+  pr_line(e->p, ".k_h = %lld, .k_w = %lld, .stride_h = %lld, .stride_w = %lld, .pad_t = %lld, .pad_l = %lld,",
+          (long long)g->k_h, (long long)g->k_w, (long long)g->stride_h, (long long)g->stride_w, (long long)g->pad_t,
+          (long long)g->pad_l);
+  pr_line(e->p, ".dil_h = %lld, .dil_w = %lld, .groups = %lld,", (long long)g->dil_h, (long long)g->dil_w,
+          (long long)g->groups);
+  if (g->act != RT_ACT_NONE)
+    pr_line(e->p, ".act = %s, .alpha = %s, .beta = %s,", acts[g->act], em_float(g->alpha), em_float(g->beta));
+  pr_line(e->p, "};");
+}
+
+/* The portable GEMM's packing room for the largest product of the
+ * convolution (RT_SGEMM_WS_FLOATS), as kernel scratch. */
+static const char *conv_gemm_ws(EmitCtx *e, const RtConv2d *g, int transpose) {
+  int64_t s[1][3], floats = 0;
+  int n = rt_conv2d_gemm_shapes(g, transpose, s);
+  for (int i = 0; i < n; i++) {
+    int64_t f = RT_SGEMM_WS_FLOATS(s[i][0], s[i][1], s[i][2]);
+    floats = f > floats ? f : floats;
+  }
+  return floats ? pool_printf("(float *)%s", em_scratch(e, (SymDim){0, floats * (int64_t)sizeof(float)})) : "NULL";
+}
+
+static int emit_conv(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "Input", 0), *w = ctx_in(&c, "Filter", 0), *b = ctx_in(&c, "Bias", 0);
+  Var *out = ctx_out(&c, "Output", 0);
+  if (!x || !w || !out) return em_fail(e, "missing Input, Filter or Output");
+  if (x->dtype != RT_DT_FP32 || w->dtype != RT_DT_FP32 || (b && b->dtype != RT_DT_FP32))
+    return em_fail(e, "only float32 convolutions are supported (Input %s, Filter %s)", rt_dtype_name(x->dtype),
+                   rt_dtype_name(w->dtype));
+  if (em_spec(e, x)->rank != 4) return em_fail(e, "only 2-D convolutions (rank-4 Input) are supported");
+  const char *fmt = attr_str(e->op, "data_format", "NCHW");
+  if (strcmp(fmt, "NCHW") && strcmp(fmt, "AnyLayout"))
+    return em_fail(e, "data_format '%s' is not supported (only NCHW)", fmt);
+  int64_t xd[4], od[4], wd[4];
+  if (const_chw(e, x, xd) || const_chw(e, out, od) || (wd[0] = em_const_dim(e, w, 0)) < 0 || const_chw(e, w, wd))
+    return em_fail(e, "channel and spatial dims must not depend on the batch");
+  int64_t groups = attr_int(e->op, "groups", 1), stride[2], dil[2], pad[4];
+  attr_ints_fill(e->op, "strides", 2, 1, stride);
+  attr_ints_fill(e->op, "dilations", 2, 1, dil);
+  if (groups < 1 || xd[1] % groups || wd[0] % groups || wd[1] * groups != xd[1])
+    return em_fail(e, "groups %lld does not fit Input channels %lld and Filter channels %lld x %lld", (long long)groups,
+                   (long long)xd[1], (long long)wd[0], (long long)wd[1]);
+  if (conv_padding(&c, 2, xd + 2, wd + 2, stride, pad, dil)) return -1;
+  RtConv2d g = {xd[1], xd[2], xd[3], od[1], od[2], od[3], wd[2], wd[3], stride[0], stride[1],
+                pad[0], pad[2], dil[0], dil[1], groups, RT_ACT_NONE, 0.0f, 0.0f};
+  for (int i = 0; i < 2; i++)
+    if (od[2 + i] != (xd[2 + i] + pad[2 * i] + pad[2 * i + 1] - (dil[i] * (wd[2 + i] - 1) + 1)) / stride[i] + 1)
+      return em_fail(e, "Output %s does not follow from the convolution's geometry", shape_str(&out->shape));
+  if (conv_act(e, &g)) return -1;
+  SymDim nb = b ? spec_numel(em_spec(e, b)) : (SymDim){0, 0};
+  if (b && (nb.a != 0 || nb.c != g.c_out)) return em_fail(e, "Bias must have %lld elements", (long long)g.c_out);
+  Var *res = attr_bool(e->op, "fuse_residual_connection", 0) ? ctx_in(&c, "ResidualData", 0) : NULL;
+  if (attr_bool(e->op, "fuse_residual_connection", 0)) {
+    SymDim nr = res ? spec_numel(em_spec(e, res)) : (SymDim){-1, -1}, no = spec_numel(em_spec(e, out));
+    if (!res || res->dtype != RT_DT_FP32 || nr.a != no.a || nr.c != no.c)
+      return em_fail(e, "fuse_residual_connection needs a float32 ResidualData shaped like Output");
+  }
+  int64_t ws = rt_conv2d_ws_floats(&g);
+  print_geo(e, &g);
+  const char *wsp = ws ? pool_printf("(float *)%s", em_scratch(e, (SymDim){0, ws * (int64_t)sizeof(float)})) : "NULL";
+  pr_line(e->p, "rt_conv2d(&geo, %s, %s, %s, %s, %s, %s, %s, %s);", em_dim(e, x, 0), em_ptr(e, x, 1), em_ptr(e, w, 1),
+          b ? em_ptr(e, b, 1) : "NULL", res ? em_ptr(e, res, 1) : "NULL", em_ptr(e, out, 0), wsp,
+          conv_gemm_ws(e, &g, 0));
+  return 0;
+}
+
+const OpDef op_conv2d = {.type = "conv2d", .infer = infer_conv, .emit_c = emit_conv};
+const OpDef op_depthwise_conv2d = {.type = "depthwise_conv2d", .infer = infer_conv, .emit_c = emit_conv};
+const OpDef op_fused_conv2d = {.type = "fused_conv2d", .infer = infer_conv, .emit_c = emit_conv};
 const OpDef op_conv3d = {.type = "conv3d", .infer = infer_conv};

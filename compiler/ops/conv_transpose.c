@@ -14,10 +14,19 @@
  * unknown (-1) when `in` is unknown; output_size replaces it outright, while
  * output_padding is added to it -- also to an unknown -1, exactly as Paddle's
  * compile-time rule does (so -1 + 1 gives 0 in the VarDesc).
- * "NHWC" and "NDHWC" are channel last. */
+ * "NHWC" and "NDHWC" are channel last.
+ *
+ * C emission (conv2d_transpose, depthwise_conv2d_transpose; NCHW, fp32): one
+ * rt_conv2d_transpose call (GEMM into a column buffer in kernel scratch,
+ * then col2im), with the output size taken from the specialized shape, so
+ * output_size and output_padding are honoured.  Padding follows Paddle's
+ * UpdatePaddingAndDilation on the input size (SAME forces dilation 1). */
+#include <string.h>
 #include <strings.h>
 
+#include "../util.h"
 #include "ops.h"
+#include "rt_kernels.h"
 
 static int infer_conv_transpose(OpCtx *c) {
   Var *w, *x = conv_input(c, "Input", &w);
@@ -69,7 +78,73 @@ static int infer_conv_transpose(OpCtx *c) {
   return 0;
 }
 
-const OpDef op_conv2d_transpose = {.type = "conv2d_transpose", .infer = infer_conv_transpose};
+/* ---- C emission ---- */
+
+static int const_chw(EmitCtx *e, const Var *v, int64_t d[4]) {
+  for (int i = 1; i < 4; i++)
+    if ((d[i] = em_const_dim(e, v, i)) < 0) return -1;
+  return 0;
+}
+
+/* The portable GEMM's packing room for the largest product of the
+ * convolution (RT_SGEMM_WS_FLOATS), as kernel scratch. */
+static const char *conv_gemm_ws(EmitCtx *e, const RtConv2d *g, int transpose) {
+  int64_t s[1][3], floats = 0;
+  int n = rt_conv2d_gemm_shapes(g, transpose, s);
+  for (int i = 0; i < n; i++) {
+    int64_t f = RT_SGEMM_WS_FLOATS(s[i][0], s[i][1], s[i][2]);
+    floats = f > floats ? f : floats;
+  }
+  return floats ? pool_printf("(float *)%s", em_scratch(e, (SymDim){0, floats * (int64_t)sizeof(float)})) : "NULL";
+}
+
+static int emit_conv_transpose(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "Input", 0), *w = ctx_in(&c, "Filter", 0), *b = ctx_in(&c, "Bias", 0);
+  Var *out = ctx_out(&c, "Output", 0);
+  if (!x || !w || !out) return em_fail(e, "missing Input, Filter or Output");
+  if (x->dtype != RT_DT_FP32 || w->dtype != RT_DT_FP32 || (b && b->dtype != RT_DT_FP32))
+    return em_fail(e, "only float32 transposed convolutions are supported");
+  if (em_spec(e, x)->rank != 4) return em_fail(e, "only 2-D transposed convolutions (rank-4 Input) are supported");
+  const char *fmt = attr_str(e->op, "data_format", "NCHW");
+  if (strcasecmp(fmt, "NCHW") && strcmp(fmt, "AnyLayout"))
+    return em_fail(e, "data_format '%s' is not supported (only NCHW)", fmt);
+  if (*attr_str(e->op, "fuse_activation", "") || attr_bool(e->op, "fuse_relu", 0))
+    return em_fail(e, "oneDNN fusion attributes (fuse_activation, fuse_relu) are not supported");
+  if (attr_is_var(e->op, "output_size")) return em_fail(e, "an output_size held in a tensor is not supported");
+  int64_t xd[4], od[4], wd[4];
+  if (const_chw(e, x, xd) || const_chw(e, out, od) || (wd[0] = em_const_dim(e, w, 0)) < 0 || const_chw(e, w, wd))
+    return em_fail(e, "channel and spatial dims must not depend on the batch");
+  int64_t groups = attr_int(e->op, "groups", 1), stride[2], dil[2], pad[4];
+  attr_ints_fill(e->op, "strides", 2, 1, stride);
+  attr_ints_fill(e->op, "dilations", 2, 1, dil);
+  if (groups < 1 || xd[1] % groups || wd[0] != xd[1] || wd[1] * groups != od[1])
+    return em_fail(e, "groups %lld does not fit Input channels %lld, Filter %lld x %lld and Output channels %lld",
+                   (long long)groups, (long long)xd[1], (long long)wd[0], (long long)wd[1], (long long)od[1]);
+  if (conv_padding(&c, 2, xd + 2, wd + 2, stride, pad, dil)) return -1;
+  SymDim nb = b ? spec_numel(em_spec(e, b)) : (SymDim){0, 0};
+  if (b && (nb.a != 0 || nb.c != od[1])) return em_fail(e, "Bias must have %lld elements", (long long)od[1]);
+  RtConv2d g = {xd[1], xd[2], xd[3], od[1], od[2], od[3], wd[2], wd[3], stride[0], stride[1],
+                pad[0], pad[2], dil[0], dil[1], groups, RT_ACT_NONE, 0.0f, 0.0f};
+  int64_t ws = rt_conv2d_transpose_ws_floats(&g);
+  pr_line(e->p, "static const RtConv2d geo = {");
+  pr_line(e->p, ".c_in = %lld, .h_in = %lld, .w_in = %lld, .c_out = %lld, .h_out = %lld, .w_out = %lld,",
+          (long long)g.c_in, (long long)g.h_in, (long long)g.w_in, (long long)g.c_out, (long long)g.h_out,
+          (long long)g.w_out);
+  pr_line(e->p, ".k_h = %lld, .k_w = %lld, .stride_h = %lld, .stride_w = %lld, .pad_t = %lld, .pad_l = %lld,",
+          (long long)g.k_h, (long long)g.k_w, (long long)g.stride_h, (long long)g.stride_w, (long long)g.pad_t,
+          (long long)g.pad_l);
+  pr_line(e->p, ".dil_h = %lld, .dil_w = %lld, .groups = %lld,", (long long)g.dil_h, (long long)g.dil_w,
+          (long long)g.groups);
+  pr_line(e->p, "};");
+  const char *wsp = pool_printf("(float *)%s", em_scratch(e, (SymDim){0, ws * (int64_t)sizeof(float)}));
+  pr_line(e->p, "rt_conv2d_transpose(&geo, %s, %s, %s, %s, %s, %s, %s);", em_dim(e, x, 0), em_ptr(e, x, 1),
+          em_ptr(e, w, 1), b ? em_ptr(e, b, 1) : "NULL", em_ptr(e, out, 0), wsp, conv_gemm_ws(e, &g, 1));
+  return 0;
+}
+
+const OpDef op_conv2d_transpose = {.type = "conv2d_transpose", .infer = infer_conv_transpose,
+                                   .emit_c = emit_conv_transpose};
 const OpDef op_conv3d_transpose = {.type = "conv3d_transpose", .infer = infer_conv_transpose};
 const OpDef op_depthwise_conv2d_transpose = {.type = "depthwise_conv2d_transpose",
-                                             .infer = infer_conv_transpose};
+                                             .infer = infer_conv_transpose, .emit_c = emit_conv_transpose};

@@ -19,10 +19,23 @@
  * OutSize is read only at run time; at compile time Paddle keeps the size
  * computed above, and so does this rule.  Channel first only when data_layout
  * parses as NCHW (Paddle compares with kNCHW; Python writes NCHW or NHWC for
- * every rank). */
+ * every rank).
+ *
+ * C emission (nearest, bilinear and bicubic in 2-D, linear in 1-D as a resize
+ * of height-1 planes; channel first, fp32): one rt_interp2d call.
+ * The output size is the specialized shape; the compiler recomputes the
+ * size Paddle's kernel would use (which, for v2, reads `scale` only when it
+ * has one value per spatial dim) and refuses a mismatch.  The coordinate
+ * steps (ratio_h, ratio_w) are computed here exactly as the kernel does:
+ * v1: (in-1)/(out-1) with align_corners, else in/out; v2: the same, except
+ * that a positive scale gives 1/scale.  OutSize, SizeTensor and Scale
+ * tensors (sizes known only at run time) are refused. */
+#include <string.h>
 #include <strings.h>
 
+#include "../util.h"
 #include "ops.h"
+#include "rt_cnn.h"
 
 /* (int)(in * scale) as Paddle computes it (float product, truncated), -1 when
  * not positive. */
@@ -76,15 +89,85 @@ static int infer_interp(OpCtx *c, int v2) {
 static int infer_interp_v1(OpCtx *c) { return infer_interp(c, 0); }
 static int infer_interp_v2(OpCtx *c) { return infer_interp(c, 1); }
 
+/* ---- C emission ---- */
+
+/* Paddle's ratio for one dim: source step per output step (0 when out <= 1). */
+static float interp_ratio(int64_t in, int64_t out, int align_corners, float scale) {
+  if (out <= 1) return 0.0f;
+  if (align_corners) return (float)(in - 1) / (float)(out - 1);
+  return scale > 0 ? (float)(1.0 / (double)scale) : (float)in / (float)out;
+}
+
+static int emit_interp(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *out = ctx_out(&c, "Out", 0);
+  if (!x || !out) return em_fail(e, "missing X or Out");
+  if (x->dtype != RT_DT_FP32) return em_fail(e, "%s of %s tensors is not supported", e->op->type, rt_dtype_name(x->dtype));
+  if (ctx_in(&c, "OutSize", 0) || ctx_nin(&c, "SizeTensor") > 0 || ctx_in(&c, "Scale", 0))
+    return em_fail(e, "output sizes held in tensors (OutSize, SizeTensor, Scale) are not supported yet");
+  const int v2 = strstr(e->op->type, "_v2") != NULL, nsp = em_spec(e, x)->rank - 2;
+  const char *type = e->op->type, *dflt = type;
+  static const char *const methods[] = {"nearest", "bilinear", "bicubic", "linear", "trilinear"};
+  for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
+    if (!strncmp(type, methods[i], strlen(methods[i]))) dflt = methods[i];
+  const char *method = attr_str(e->op, "interp_method", dflt);
+  RtInterpMethod m;
+  if (nsp == 2 && !strcmp(method, "nearest")) m = RT_INTERP_NEAREST;
+  else if (nsp == 2 && !strcmp(method, "bilinear")) m = RT_INTERP_BILINEAR;
+  else if (nsp == 2 && !strcmp(method, "bicubic")) m = RT_INTERP_BICUBIC;
+  else if (nsp == 1 && !strcmp(method, "linear")) m = RT_INTERP_BILINEAR; /* on planes of height 1 */
+  else return em_fail(e, "interp_method '%s' on %d spatial dims is not supported yet", method, nsp);
+  if (strcasecmp(attr_str(e->op, "data_layout", "NCHW"), "NCHW"))
+    return em_fail(e, "data_layout '%s' is not supported (only channel first)", attr_str(e->op, "data_layout", ""));
+  /* [H, W] of input and output; a 1-D resize has H = 1 */
+  int64_t in[2] = {1, em_const_dim(e, x, nsp + 1)}, o[2] = {1, em_const_dim(e, out, nsp + 1)};
+  if (nsp == 2) in[0] = em_const_dim(e, x, 2), o[0] = em_const_dim(e, out, 2);
+  if (in[0] < 0 || in[1] < 0 || o[0] < 0 || o[1] < 0) return em_fail(e, "spatial dims must not depend on the batch");
+  /* the size and scales the kernel works with: out_h/out_w, replaced by
+   * (int)(in * scale) when every scale is positive (v2 reads `scale` only
+   * when it has a value per spatial dim) */
+  float sc[2] = {-1, -1};
+  int64_t k[2] = {nsp == 2 ? attr_int(e->op, "out_h", 0) : 1, attr_int(e->op, "out_w", 0)};
+  if (v2) {
+    double *sv;
+    int ns = attr_floats(e->op, "scale", &sv);
+    if (nsp == 1 && ns > 0) sc[1] = (float)sv[0];
+    if (nsp == 2 && ns > 1) sc[0] = (float)sv[0], sc[1] = (float)sv[1];
+  } else {
+    sc[0] = sc[1] = (float)attr_float(e->op, "scale", 0);
+  }
+  if (sc[1] > 0 && (nsp == 1 || sc[0] > 0))
+    for (int i = 2 - nsp; i < 2; i++) k[i] = (int64_t)(int)((float)in[i] * sc[i]);
+  if (k[0] != o[0] || k[1] != o[1])
+    return em_fail(e, "Paddle's kernel resizes to %lldx%lld, not to the declared %lldx%lld", (long long)k[0],
+                   (long long)k[1], (long long)o[0], (long long)o[1]);
+  const int ac = attr_bool(e->op, "align_corners", 1);
+  RtInterp2d p = {m, in[0], in[1], o[0], o[1], interp_ratio(in[0], o[0], ac, v2 ? sc[0] : -1),
+                  interp_ratio(in[1], o[1], ac, v2 ? sc[1] : -1), ac, (int)attr_int(e->op, "align_mode", 1)};
+  static const char *const names[] = {"RT_INTERP_NEAREST", "RT_INTERP_BILINEAR", "RT_INTERP_BICUBIC"};
+  pr_line(e->p, "static const RtInterp2d geo = {");
+  pr_line(e->p, ".method = %s, .h_in = %lld, .w_in = %lld, .h_out = %lld, .w_out = %lld,", names[p.method],
+          (long long)p.h_in, (long long)p.w_in, (long long)p.h_out, (long long)p.w_out);
+  pr_line(e->p, ".ratio_h = %s, .ratio_w = %s, .align_corners = %d, .align_mode = %d,", em_float(p.ratio_h),
+          em_float(p.ratio_w), p.align_corners, p.align_mode);
+  pr_line(e->p, "};");
+  pr_line(e->p, "rt_interp2d(&geo, %s, %s, %s);", em_prod(e, x, 0, 2), em_ptr(e, x, 1), em_ptr(e, out, 0));
+  return 0;
+}
+
 #define OP_INTERP_V1(name) const OpDef op_##name = {.type = #name, .infer = infer_interp_v1};
 #define OP_INTERP_V2(name) const OpDef op_##name = {.type = #name, .infer = infer_interp_v2};
-OP_INTERP_V1(bicubic_interp)
-OP_INTERP_V1(bilinear_interp)
-OP_INTERP_V1(linear_interp)
-OP_INTERP_V1(nearest_interp)
+#define OP_INTERP_V1_C(name) \
+  const OpDef op_##name = {.type = #name, .infer = infer_interp_v1, .emit_c = emit_interp};
+#define OP_INTERP_V2_C(name) \
+  const OpDef op_##name = {.type = #name, .infer = infer_interp_v2, .emit_c = emit_interp};
+OP_INTERP_V1_C(bicubic_interp)
+OP_INTERP_V1_C(bilinear_interp)
+OP_INTERP_V1_C(linear_interp)
+OP_INTERP_V1_C(nearest_interp)
 OP_INTERP_V1(trilinear_interp)
-OP_INTERP_V2(bicubic_interp_v2)
-OP_INTERP_V2(bilinear_interp_v2)
-OP_INTERP_V2(linear_interp_v2)
-OP_INTERP_V2(nearest_interp_v2)
+OP_INTERP_V2_C(bicubic_interp_v2)
+OP_INTERP_V2_C(bilinear_interp_v2)
+OP_INTERP_V2_C(linear_interp_v2)
+OP_INTERP_V2_C(nearest_interp_v2)
 OP_INTERP_V2(trilinear_interp_v2)

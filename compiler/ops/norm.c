@@ -19,9 +19,18 @@
  *   (the literal product, so -C for an unknown batch); attrs: epsilon=1e-5.
  * group_norm: X, Scale?, Bias? -> Y (X), Mean, Variance [N, groups]
  *   attrs: epsilon=1e-5, groups=-1, data_layout="NCHW".
- * Statistics of float16/bfloat16 inputs are float32 (Paddle's param_type). */
+ * Statistics of float16/bfloat16 inputs are float32 (Paddle's param_type).
+ *
+ * C emission (fp32): batch_norm in inference only (is_test or
+ * use_global_stats, without trainable_statistics) -> rt_batch_norm (Scale
+ * and Bias are optional, as in Paddle's kernel: 1 and 0);
+ * layer_norm -> rt_layer_norm; instance_norm and group_norm (channel first)
+ * -> rt_group_norm.  Only Y is written: the statistics outputs serve
+ * training (SavedMean, MeanOut, ...) or are intermediates. */
+#include <string.h>
 #include <strings.h>
 
+#include "../util.h"
 #include "ops.h"
 
 /* Paddle's parameter dtype for statistics: float32 for half inputs. */
@@ -113,8 +122,91 @@ static int infer_group_norm(OpCtx *c) {
   return 0;
 }
 
-const OpDef op_batch_norm = {.type = "batch_norm", .infer = infer_batch_norm};
-const OpDef op_sync_batch_norm = {.type = "sync_batch_norm", .infer = infer_batch_norm};
-const OpDef op_layer_norm = {.type = "layer_norm", .infer = infer_layer_norm};
-const OpDef op_instance_norm = {.type = "instance_norm", .infer = infer_instance_norm};
-const OpDef op_group_norm = {.type = "group_norm", .infer = infer_group_norm};
+/* ---- C emission ---- */
+
+/* An optional fp32 per-channel input with n elements: its pointer, or "NULL". */
+static const char *param_ptr(EmitCtx *e, const char *slot, int64_t n, int *bad) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *v = ctx_in(&c, slot, 0);
+  if (!v) return "NULL";
+  SymDim k = spec_numel(em_spec(e, v));
+  if (v->dtype != RT_DT_FP32 || k.a != 0 || k.c != n) {
+    *bad = em_fail(e, "%s must be float32 with %lld elements", slot, (long long)n);
+    return "NULL";
+  }
+  return em_ptr(e, v, 1);
+}
+
+static int emit_batch_norm(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *y = ctx_out(&c, "Y", 0);
+  if (!x || !y) return em_fail(e, "missing X or Y");
+  if (x->dtype != RT_DT_FP32) return em_fail(e, "batch_norm of %s tensors is not supported", rt_dtype_name(x->dtype));
+  int test = attr_bool(e->op, "is_test", 0) && !attr_bool(e->op, "trainable_statistics", 0);
+  if (!test && !attr_bool(e->op, "use_global_stats", 0))
+    return em_fail(e, "batch_norm in training mode (batch statistics) is not supported: set is_test");
+  int rank = em_spec(e, x)->rank;
+  int nchw = strcasecmp(attr_str(e->op, "data_layout", "NCHW"), "NCHW") == 0;
+  int ci = nchw ? 1 : rank - 1; /* channel dim, as the shape rule reads it */
+  int64_t ch = em_const_dim(e, x, ci);
+  if (ch < 0) return em_fail(e, "the channel dim must not depend on the batch");
+  int bad = 0;
+  const char *sc = param_ptr(e, "Scale", ch, &bad), *bi = param_ptr(e, "Bias", ch, &bad);
+  const char *mean = param_ptr(e, "Mean", ch, &bad), *var = param_ptr(e, "Variance", ch, &bad);
+  if (bad) return -1;
+  if (!strcmp(mean, "NULL") || !strcmp(var, "NULL")) return em_fail(e, "Mean and Variance are required");
+  pr_line(e->p, "rt_batch_norm(%s, %s, %s, %s, %s, %s, %s, %s, %lld, %s);", em_ptr(e, x, 1), em_ptr(e, y, 0), sc, bi,
+          mean, var, em_float(attr_float(e->op, "epsilon", 1e-5)), em_prod(e, x, 0, ci), (long long)ch,
+          em_prod(e, x, ci + 1, rank));
+  return 0;
+}
+
+static int emit_layer_norm(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *y = ctx_out(&c, "Y", 0);
+  if (!x || !y) return em_fail(e, "missing X or Y");
+  if (x->dtype != RT_DT_FP32) return em_fail(e, "layer_norm of %s tensors is not supported", rt_dtype_name(x->dtype));
+  int rank = em_spec(e, x)->rank, axis = (int)attr_int(e->op, "begin_norm_axis", 1);
+  if (axis <= 0 || axis >= rank) return em_fail(e, "begin_norm_axis out of range");
+  SymDim cols = {0, 1};
+  for (int i = axis; i < rank; i++) {
+    SymDim d = em_spec(e, x)->d[i];
+    if (d.a) return em_fail(e, "the normalized dims must not depend on the batch");
+    cols.c *= d.c;
+  }
+  int bad = 0;
+  const char *sc = param_ptr(e, "Scale", cols.c, &bad), *bi = param_ptr(e, "Bias", cols.c, &bad);
+  if (bad) return -1;
+  pr_line(e->p, "rt_layer_norm(%s, %s, %s, %s, %s, %s, %lld);", em_ptr(e, x, 1), em_ptr(e, y, 0), sc, bi,
+          em_float(attr_float(e->op, "epsilon", 1e-5)), em_prod(e, x, 0, axis), (long long)cols.c);
+  return 0;
+}
+
+/* instance_norm (groups = channels) and group_norm over channel-first X. */
+static int emit_group_norm(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *y = ctx_out(&c, "Y", 0);
+  if (!x || !y) return em_fail(e, "missing X or Y");
+  if (x->dtype != RT_DT_FP32) return em_fail(e, "%s of %s tensors is not supported", e->op->type, rt_dtype_name(x->dtype));
+  int rank = em_spec(e, x)->rank, inst = !strcmp(e->op->type, "instance_norm");
+  if (rank < 2) return em_fail(e, "X must have rank >= 2");
+  if (!inst && strcasecmp(attr_str(e->op, "data_layout", "NCHW"), "NCHW"))
+    return em_fail(e, "data_layout '%s' is not supported (only NCHW)", attr_str(e->op, "data_layout", ""));
+  int64_t ch = em_const_dim(e, x, 1);
+  if (ch < 0) return em_fail(e, "the channel dim must not depend on the batch");
+  int64_t groups = inst ? ch : attr_int(e->op, "groups", -1);
+  if (groups < 1 || ch % groups) return em_fail(e, "groups %lld does not divide %lld channels", (long long)groups, (long long)ch);
+  int bad = 0;
+  const char *sc = param_ptr(e, "Scale", ch, &bad), *bi = param_ptr(e, "Bias", ch, &bad);
+  if (bad) return -1;
+  pr_line(e->p, "rt_group_norm(%s, %s, %s, %s, %s, %s, %lld, %lld, %s);", em_ptr(e, x, 1), em_ptr(e, y, 0), sc, bi,
+          em_float(attr_float(e->op, "epsilon", 1e-5)), em_dim(e, x, 0), (long long)ch, (long long)groups,
+          em_prod(e, x, 2, rank));
+  return 0;
+}
+
+const OpDef op_batch_norm = {.type = "batch_norm", .infer = infer_batch_norm, .emit_c = emit_batch_norm};
+const OpDef op_sync_batch_norm = {.type = "sync_batch_norm", .infer = infer_batch_norm, .emit_c = emit_batch_norm};
+const OpDef op_layer_norm = {.type = "layer_norm", .infer = infer_layer_norm, .emit_c = emit_layer_norm};
+const OpDef op_instance_norm = {.type = "instance_norm", .infer = infer_instance_norm, .emit_c = emit_group_norm};
+const OpDef op_group_norm = {.type = "group_norm", .infer = infer_group_norm, .emit_c = emit_group_norm};

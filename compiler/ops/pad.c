@@ -12,10 +12,17 @@
  *   mode="constant" ("reflect", "replicate", "circular"), value=0,
  *   data_format="NCDHW" ("NDHWC").  Padding held in a tensor makes D, H, W
  *   unknown.
- * Out has X's dtype. */
+ * Out has X's dtype.
+ *
+ * C emission: pad2d and pad3d (fp32) -> rt_pad3d over X viewed as
+ * [outer, D, H, W, inner] (pad2d: D = 1; channel last: inner = C); a
+ * Paddings tensor is refused.  pad (any rank, any element type): the output
+ * is filled with pad_value, then X's rows are copied into place. */
 #include <string.h>
 
+#include "../util.h"
 #include "ops.h"
+#include "rt_cnn.h"
 
 /* in + a + b, or unknown when `in` is unknown (Paddle's compile-time rule). */
 static int64_t pad_dim(int64_t in, int64_t a, int64_t b) { return in < 0 ? in : in + a + b; }
@@ -74,6 +81,122 @@ static int infer_pad3d(OpCtx *c) {
   return 0;
 }
 
-const OpDef op_pad = {.type = "pad", .infer = infer_pad};
-const OpDef op_pad2d = {.type = "pad2d", .infer = infer_pad2d};
-const OpDef op_pad3d = {.type = "pad3d", .infer = infer_pad3d};
+/* ---- C emission ---- */
+
+static int pad_mode(EmitCtx *e, const char *mode, RtPadMode *m) {
+  if (!strcmp(mode, "constant")) *m = RT_PAD_CONSTANT;
+  else if (!strcmp(mode, "reflect")) *m = RT_PAD_REFLECT;
+  else if (!strcmp(mode, "edge") || !strcmp(mode, "replicate")) *m = RT_PAD_REPLICATE;
+  else if (!strcmp(mode, "circular")) *m = RT_PAD_CIRCULAR;
+  else return em_fail(e, "mode '%s' is not supported", mode);
+  return 0;
+}
+
+/* Compile-time dims of X in `idx` (-1 entries give 1) into d; -1 if one
+ * depends on the batch. */
+static int const_dims(EmitCtx *e, const Var *x, const int *idx, int n, int64_t *d) {
+  for (int i = 0; i < n; i++)
+    if ((d[i] = idx[i] < 0 ? 1 : em_const_dim(e, x, idx[i])) < 0)
+      return em_fail(e, "dims after the batch must not depend on it");
+  return 0;
+}
+
+/* Checks the padding against the input (what Paddle's kernel requires) and
+ * prints the rt_pad3d call over `outer` slices. */
+static int pad3d_call(EmitCtx *e, const Var *x, const Var *out, const RtPad3d *p, const char *outer) {
+  static const char *const modes[] = {"RT_PAD_CONSTANT", "RT_PAD_REFLECT", "RT_PAD_REPLICATE", "RT_PAD_CIRCULAR"};
+  for (int i = 0; i < 3; i++) {
+    int64_t a = p->pads[2 * i], b = p->pads[2 * i + 1], big = a > b ? a : b;
+    if (a < 0 || b < 0) return em_fail(e, "negative paddings are not supported");
+    if (p->mode == RT_PAD_REFLECT && big >= p->in[i])
+      return em_fail(e, "reflect padding %lld needs an input dim larger than %lld", (long long)big, (long long)p->in[i]);
+    if (p->mode == RT_PAD_CIRCULAR && big > p->in[i])
+      return em_fail(e, "circular padding %lld exceeds the input dim %lld", (long long)big, (long long)p->in[i]);
+  }
+  pr_line(e->p, "static const RtPad3d geo = {");
+  pr_line(e->p, ".mode = %s, .value = %s, .inner = %lld, .in = {%lld, %lld, %lld},", modes[p->mode],
+          em_float(p->value), (long long)p->inner, (long long)p->in[0], (long long)p->in[1], (long long)p->in[2]);
+  pr_line(e->p, ".pads = {%lld, %lld, %lld, %lld, %lld, %lld},", (long long)p->pads[0], (long long)p->pads[1],
+          (long long)p->pads[2], (long long)p->pads[3], (long long)p->pads[4], (long long)p->pads[5]);
+  pr_line(e->p, "};");
+  pr_line(e->p, "rt_pad3d(&geo, %s, %s, %s);", outer, em_ptr(e, x, 1), em_ptr(e, out, 0));
+  return 0;
+}
+
+/* pad2d: X [N, C, H, W] viewed as [N*C, 1, H, W, 1] (NHWC: [N, 1, H, W, C]);
+ * paddings are {top, bottom, left, right}. */
+static int emit_pad2d(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *out = ctx_out(&c, "Out", 0);
+  if (!x || !out) return em_fail(e, "missing X or Out");
+  if (x->dtype != RT_DT_FP32) return em_fail(e, "pad2d of %s tensors is not supported", rt_dtype_name(x->dtype));
+  if (ctx_in(&c, "Paddings", 0)) return em_fail(e, "a Paddings tensor is not supported");
+  RtPad3d p = {.value = (float)attr_float(e->op, "pad_value", 0)};
+  if (pad_mode(e, attr_str(e->op, "mode", "constant"), &p.mode)) return -1;
+  int nchw = strcmp(attr_str(e->op, "data_format", "NCHW"), "NCHW") == 0;
+  static const int nchw_idx[4] = {-1, 2, 3, -1}, nhwc_idx[4] = {-1, 1, 2, 3};
+  int64_t d[4];
+  if (const_dims(e, x, nchw ? nchw_idx : nhwc_idx, 4, d)) return -1;
+  p.in[0] = 1, p.in[1] = d[1], p.in[2] = d[2], p.inner = d[3];
+  int64_t pads[4];
+  attr_ints_fill(e->op, "paddings", 4, 0, pads);
+  for (int i = 0; i < 4; i++) p.pads[2 + i] = pads[i];
+  return pad3d_call(e, x, out, &p, em_prod(e, x, 0, nchw ? 2 : 1));
+}
+
+/* pad3d: X [N, C, D, H, W] (NDHWC: [N, D, H, W, C]); paddings are {left,
+ * right, top, bottom, front, back}, i.e. from W back to D. */
+static int emit_pad3d(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *out = ctx_out(&c, "Out", 0);
+  if (!x || !out) return em_fail(e, "missing X or Out");
+  if (x->dtype != RT_DT_FP32) return em_fail(e, "pad3d of %s tensors is not supported", rt_dtype_name(x->dtype));
+  if (ctx_in(&c, "Paddings", 0) || attr_is_var(e->op, "paddings"))
+    return em_fail(e, "paddings held in a tensor are not supported");
+  RtPad3d p = {.value = (float)attr_float(e->op, "value", 0)};
+  if (pad_mode(e, attr_str(e->op, "mode", "constant"), &p.mode)) return -1;
+  int ncdhw = strcmp(attr_str(e->op, "data_format", "NCDHW"), "NCDHW") == 0;
+  static const int ncdhw_idx[4] = {2, 3, 4, -1}, ndhwc_idx[4] = {1, 2, 3, 4};
+  int64_t d[4], pads[6];
+  if (const_dims(e, x, ncdhw ? ncdhw_idx : ndhwc_idx, 4, d)) return -1;
+  for (int i = 0; i < 3; i++) p.in[i] = d[i];
+  p.inner = d[3];
+  attr_ints_fill(e->op, "paddings", 6, 0, pads);
+  for (int i = 0; i < 3; i++) p.pads[2 * i] = pads[4 - 2 * i], p.pads[2 * i + 1] = pads[5 - 2 * i];
+  return pad3d_call(e, x, out, &p, em_prod(e, x, 0, ncdhw ? 2 : 1));
+}
+
+/* pad: constant padding of any rank and element type.  Out is filled with
+ * the value, then each row (last dim) of X is copied to its place. */
+static int emit_pad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *out = ctx_out(&c, "Out", 0);
+  if (!x || !out) return em_fail(e, "missing X or Out");
+  const char *t = em_ctype(x->dtype);
+  if (!t || x->dtype == RT_DT_BOOL) return em_fail(e, "pad of %s tensors is not supported", rt_dtype_name(x->dtype));
+  const VarSpec *xs = em_spec(e, x);
+  int r = xs->rank;
+  int64_t *p;
+  if (attr_ints(e->op, "paddings", &p) != 2 * r || r < 1) return em_fail(e, "paddings must have 2 values per dim");
+  for (int i = 0; i < 2 * r; i++)
+    if (p[i] < 0) return em_fail(e, "negative paddings are not supported");
+  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
+  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
+  pr_line(e->p, "const %s v = (%s)%s;", t, t, em_float(attr_float(e->op, "pad_value", 0)));
+  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) out[i] = v;", em_numel(e, out));
+  /* offset of X's element (i0, ..., i{r-2}, 0) in Out, built dim by dim */
+  const char *off = "0";
+  for (int i = 0; i < r - 1; i++) {
+    pr_line(e->p, "for (int64_t i%d = 0; i%d < %s; i%d++) {", i, i, em_dim(e, x, i), i);
+    off = pool_printf("(%s) * %s + i%d + %lld", off, em_dim(e, out, i), i, (long long)p[2 * i]);
+  }
+  pr_line(e->p, "memcpy(out + (%s) * %s + %lld, x, sizeof(%s) * (size_t)%s);", off, em_dim(e, out, r - 1),
+          (long long)p[2 * r - 2], t, em_dim(e, x, r - 1));
+  pr_line(e->p, "x += %s;", em_dim(e, x, r - 1));
+  for (int i = 0; i < r - 1; i++) pr_line(e->p, "}");
+  return 0;
+}
+
+const OpDef op_pad = {.type = "pad", .infer = infer_pad, .emit_c = emit_pad};
+const OpDef op_pad2d = {.type = "pad2d", .infer = infer_pad2d, .emit_c = emit_pad2d};
+const OpDef op_pad3d = {.type = "pad3d", .infer = infer_pad3d, .emit_c = emit_pad3d};

@@ -2,9 +2,14 @@
  * Out [N, C, H*r, W*r] (NHWC: [N, H, W, C*r*r] -> [N, H*r, W*r, C]), dtype of X.
  *   attrs: upscale_factor=1 (r), data_format="NCHW".
  * The arithmetic is Paddle's, applied to unknown (-1) dims as well: an unknown
- * H becomes -r and an unknown channel count -1/(r*r) = 0, as in its VarDescs. */
+ * H becomes -r and an unknown channel count -1/(r*r) = 0, as in its VarDescs.
+ *
+ * C emission (any element type): a copy loop; output element
+ * (n, c, h*r + i, w*r + j) takes input element (n, c*r*r + i*r + j, h, w)
+ * (the same with channels last for NHWC). */
 #include <string.h>
 
+#include "../util.h"
 #include "ops.h"
 
 static int infer_pixel_shuffle(OpCtx *c) {
@@ -27,4 +32,34 @@ static int infer_pixel_shuffle(OpCtx *c) {
   return 0;
 }
 
-const OpDef op_pixel_shuffle = {.type = "pixel_shuffle", .infer = infer_pixel_shuffle};
+static int emit_pixel_shuffle(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *out = ctx_out(&c, "Out", 0);
+  if (!x || !out) return em_fail(e, "missing X or Out");
+  const char *t = em_ctype(x->dtype);
+  if (!t) return em_fail(e, "pixel_shuffle of %s tensors is not supported", rt_dtype_name(x->dtype));
+  int last = strcmp(attr_str(e->op, "data_format", "NCHW"), "NHWC") == 0;
+  int64_t r = attr_int(e->op, "upscale_factor", 1), d[4];
+  for (int i = 1; i < 4; i++)
+    if ((d[i] = em_const_dim(e, out, i)) < 0) return em_fail(e, "dims after the batch must not depend on it");
+  int64_t C = last ? d[3] : d[1], H = (last ? d[1] : d[2]) / r, W = (last ? d[2] : d[3]) / r;
+  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
+  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
+  pr_line(e->p, "const int64_t C = %lld, H = %lld, W = %lld, R = %lld;", (long long)C, (long long)H, (long long)W,
+          (long long)r);
+  pr_line(e->p, "for (int64_t n = 0; n < %s; n++) {", em_dim(e, x, 0));
+  pr_line(e->p, "for (int64_t c = 0; c < C; c++) {");
+  pr_line(e->p, "for (int64_t i = 0; i < R; i++) {");
+  pr_line(e->p, "for (int64_t j = 0; j < R; j++) {");
+  pr_line(e->p, "const int64_t cin = (c * R + i) * R + j;");
+  pr_line(e->p, "for (int64_t h = 0; h < H; h++) {");
+  pr_line(e->p, "for (int64_t w = 0; w < W; w++) {");
+  if (last)
+    pr_line(e->p, "out[((n * H * R + h * R + i) * W * R + w * R + j) * C + c] = x[((n * H + h) * W + w) * C * R * R + cin];");
+  else
+    pr_line(e->p, "out[((n * C + c) * H * R + h * R + i) * W * R + w * R + j] = x[((n * C * R * R + cin) * H + h) * W + w];");
+  for (int i = 0; i < 6; i++) pr_line(e->p, "}");
+  return 0;
+}
+
+const OpDef op_pixel_shuffle = {.type = "pixel_shuffle", .infer = infer_pixel_shuffle, .emit_c = emit_pixel_shuffle};

@@ -14,10 +14,20 @@
  *   floor((in - k + pad_begin + pad_end) / s) + 1, with ceil_mode adding s-1
  * before the division; an unknown input dim stays unknown.  global_pooling sets
  * k = in and zero padding (with adaptive, the output is then the input size).
- * A pool2d ksize held in a tensor makes both spatial dims unknown. */
+ * A pool2d ksize held in a tensor makes both spatial dims unknown.
+ *
+ * C emission (pool2d, max_pool2d_with_index; fp32): one rt_pool2d /
+ * rt_max_pool2d_index call with the window geometry as a constant struct.
+ * As in Paddle's kernel (PoolRawKernel), SAME padding is computed from the
+ * ksize as written, global_pooling and adaptive zero the padding, global
+ * pooling widens the window to the input, only the top/left padding enters
+ * the window rule, and a max pool2d ignores `adaptive` (its windows are
+ * ksize at the strides even then).  Mask is written (int32 indices). */
 #include <string.h>
 
+#include "../util.h"
 #include "ops.h"
+#include "rt_cnn.h"
 
 static int infer_pool(OpCtx *c) {
   Var *x = conv_input(c, "X", NULL);
@@ -95,9 +105,84 @@ static int infer_max_pool_with_index(OpCtx *c) {
   return 0;
 }
 
-const OpDef op_pool2d = {.type = "pool2d", .infer = infer_pool};
+/* ---- C emission ---- */
+
+static void print_pool(EmitCtx *e, const RtPool2d *p) {
+  pr_line(e->p, "static const RtPool2d geo = {");
+  pr_line(e->p, ".type = %s, .c = %lld, .h_in = %lld, .w_in = %lld, .h_out = %lld, .w_out = %lld,",
+          p->type == RT_POOL_MAX ? "RT_POOL_MAX" : "RT_POOL_AVG", (long long)p->c, (long long)p->h_in,
+          (long long)p->w_in, (long long)p->h_out, (long long)p->w_out);
+  pr_line(e->p, ".k_h = %lld, .k_w = %lld, .stride_h = %lld, .stride_w = %lld, .pad_t = %lld, .pad_l = %lld,",
+          (long long)p->k_h, (long long)p->k_w, (long long)p->stride_h, (long long)p->stride_w, (long long)p->pad_t,
+          (long long)p->pad_l);
+  pr_line(e->p, ".exclusive = %d, .adaptive = %d, .channel_last = %d,", p->exclusive, p->adaptive, p->channel_last);
+  pr_line(e->p, "};");
+}
+
+/* The checks both pool emitters share: fp32 rank-4 X and Out whose dims
+ * other than the batch are known at compile time, into xd / od (N, C, H, W
+ * order, channel_last permuting them back). */
+static int pool_dims(EmitCtx *e, const Var *x, const Var *out, int last, int64_t xd[4], int64_t od[4]) {
+  if (x->dtype != RT_DT_FP32) return em_fail(e, "pooling of %s tensors is not supported", rt_dtype_name(x->dtype));
+  if (em_spec(e, x)->rank != 4) return em_fail(e, "only 2-D pooling (rank-4 X) is supported");
+  for (int i = 1; i < 4; i++) {
+    int src = last ? (i == 1 ? 3 : i - 1) : i;
+    xd[i] = em_const_dim(e, x, src);
+    od[i] = em_const_dim(e, out, src);
+    if (xd[i] < 0 || od[i] < 0) return em_fail(e, "channel and spatial dims must not depend on the batch");
+  }
+  return 0;
+}
+
+static int emit_pool2d(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *out = ctx_out(&c, "Out", 0);
+  if (!x || !out) return em_fail(e, "missing X or Out");
+  const char *fmt = attr_str(e->op, "data_format", "NCHW"), *type = attr_str(e->op, "pooling_type", "max");
+  int last = !strcmp(fmt, "NHWC");
+  if (!last && strcmp(fmt, "NCHW") && strcmp(fmt, "AnyLayout"))
+    return em_fail(e, "data_format '%s' is not supported", fmt);
+  if (strcmp(type, "max") && strcmp(type, "avg")) return em_fail(e, "pooling_type '%s' is not supported", type);
+  if (attr_is_var(e->op, "ksize")) return em_fail(e, "a ksize held in a tensor is not supported");
+  int64_t xd[4], od[4], k[2], stride[2], pad[4];
+  if (pool_dims(e, x, out, last, xd, od)) return -1;
+  attr_ints_fill(e->op, "ksize", 2, 1, k);
+  attr_ints_fill(e->op, "strides", 2, 1, stride);
+  if (conv_padding(&c, 2, xd + 2, k, stride, pad, NULL)) return -1;
+  int global = attr_bool(e->op, "global_pooling", 0), adaptive = attr_bool(e->op, "adaptive", 0);
+  int max = !strcmp(type, "max");
+  if (global || adaptive) memset(pad, 0, sizeof pad);
+  if (global) k[0] = xd[2], k[1] = xd[3];
+  RtPool2d p = {max ? RT_POOL_MAX : RT_POOL_AVG, xd[1], xd[2], xd[3], od[2], od[3], k[0], k[1], stride[0], stride[1],
+                pad[0], pad[2], attr_bool(e->op, "exclusive", 1), adaptive && !max, last};
+  print_pool(e, &p);
+  pr_line(e->p, "rt_pool2d(&geo, %s, %s, %s);", em_dim(e, x, 0), em_ptr(e, x, 1), em_ptr(e, out, 0));
+  return 0;
+}
+
+static int emit_max_pool2d_index(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *out = ctx_out(&c, "Out", 0), *mask = ctx_out(&c, "Mask", 0);
+  if (!x || !out || !mask) return em_fail(e, "missing X, Out or Mask");
+  int64_t xd[4], od[4], k[2], stride[2], pad[2];
+  if (pool_dims(e, x, out, 0, xd, od)) return -1;
+  if (mask->dtype != RT_DT_INT32) return em_fail(e, "Mask must be int32");
+  attr_ints_fill(e->op, "ksize", 2, 1, k);
+  attr_ints_fill(e->op, "strides", 2, 1, stride);
+  attr_ints_fill(e->op, "paddings", 2, 0, pad); /* the kernel reads the first two values */
+  if (attr_bool(e->op, "global_pooling", 0)) k[0] = xd[2], k[1] = xd[3], pad[0] = pad[1] = 0;
+  RtPool2d p = {RT_POOL_MAX, xd[1], xd[2], xd[3], od[2], od[3], k[0], k[1], stride[0], stride[1],
+                pad[0], pad[1], 1, attr_bool(e->op, "adaptive", 0), 0};
+  print_pool(e, &p);
+  pr_line(e->p, "rt_max_pool2d_index(&geo, %s, %s, %s, %s);", em_dim(e, x, 0), em_ptr(e, x, 1), em_ptr(e, out, 0),
+          em_ptr(e, mask, 0));
+  return 0;
+}
+
+const OpDef op_pool2d = {.type = "pool2d", .infer = infer_pool, .emit_c = emit_pool2d};
 const OpDef op_pool3d = {.type = "pool3d", .infer = infer_pool};
 const OpDef op_max_pool2d_with_index = {.type = "max_pool2d_with_index",
-                                        .infer = infer_max_pool_with_index};
+                                        .infer = infer_max_pool_with_index,
+                                        .emit_c = emit_max_pool2d_index};
 const OpDef op_max_pool3d_with_index = {.type = "max_pool3d_with_index",
                                         .infer = infer_max_pool_with_index};

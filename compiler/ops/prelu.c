@@ -2,9 +2,15 @@
  *   attrs: mode="all" (Alpha has one element), "channel" (one per channel:
  *          C = X.dims[1] for data_format "NCHW", the last dim for "NHWC"),
  *          "element" (one per element of a sample); data_format="NCHW".
- * The Alpha size is checked when every dim involved is known. */
+ * The Alpha size is checked when every dim involved is known.
+ *
+ * C emission (fp32): Out = X > 0 ? X : alpha * X, with alpha the one value
+ * (all), the channel's (channel: X viewed as [N, C, inner] or [outer, C]),
+ * or the element's within a sample (element). */
 #include <string.h>
 
+#include "../emit_ew.h"
+#include "../util.h"
 #include "ops.h"
 
 static int infer_prelu(OpCtx *c) {
@@ -34,4 +40,36 @@ static int infer_prelu(OpCtx *c) {
   return 0;
 }
 
-const OpDef op_prelu = {.type = "prelu", .infer = infer_prelu};
+static int emit_prelu(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *alpha = ctx_in(&c, "Alpha", 0), *out = ctx_out(&c, "Out", 0);
+  if (!x || !alpha || !out) return em_fail(e, "missing X, Alpha or Out");
+  if (x->dtype != RT_DT_FP32 || alpha->dtype != RT_DT_FP32) return em_fail(e, "prelu is supported for float32 only");
+  const char *mode = attr_str(e->op, "mode", "all");
+  int rank = em_spec(e, x)->rank;
+  const char *a = em_ptr(e, alpha, 1);
+  if (!strcmp(mode, "all")) return ew_unary(e, x, out, pool_printf("const float a = %s[0];", a), "v > 0.0f ? v : a * v");
+  /* x viewed as [outer, n, inner]; alpha indexed by the middle index */
+  const char *outer, *n, *inner;
+  if (!strcmp(mode, "channel")) {
+    int ci = strcmp(attr_str(e->op, "data_format", "NCHW"), "NHWC") == 0 ? rank - 1 : 1;
+    outer = em_prod(e, x, 0, ci), n = em_dim(e, x, ci), inner = em_prod(e, x, ci + 1, rank);
+  } else if (!strcmp(mode, "element")) {
+    outer = em_dim(e, x, 0), n = em_prod(e, x, 1, rank), inner = "1";
+  } else {
+    return em_fail(e, "unknown mode '%s'", mode);
+  }
+  SymDim na = spec_numel(em_spec(e, alpha));
+  if (na.a) return em_fail(e, "Alpha must not depend on the batch");
+  pr_line(e->p, "const float *x = %s, *alpha = %s;", em_ptr(e, x, 1), a);
+  pr_line(e->p, "float *out = %s;", em_ptr(e, out, 0));
+  pr_line(e->p, "for (int64_t o = 0; o < %s; o++) {", outer);
+  pr_line(e->p, "for (int64_t k = 0; k < %s; k++) {", n);
+  pr_line(e->p, "const float a = alpha[k];");
+  pr_line(e->p, "for (int64_t i = 0; i < %s; i++, x++, out++) *out = *x > 0.0f ? *x : a * *x;", inner);
+  pr_line(e->p, "}");
+  pr_line(e->p, "}");
+  return 0;
+}
+
+const OpDef op_prelu = {.type = "prelu", .infer = infer_prelu, .emit_c = emit_prelu};

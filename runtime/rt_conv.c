@@ -1,0 +1,262 @@
+/* 2-D convolution and transposed convolution of NCHW images (fp32).
+ *
+ * rt_conv2d picks one of four formulations (rt_cnn.h's predicates), none of
+ * which allocates:
+ *   pointwise (1x1, stride 1, no padding): out_g = W_g x X_g, one GEMM per
+ *     image and group, reading the input in place;
+ *   depthwise (groups == c_in): a direct loop over a zero-padded copy of
+ *     each input plane (in the workspace, split by stride phase so that
+ *     every filter tap reads one contiguous run);
+ *   3x3 stride 1 with enough channels and tiles: Winograd F(2x2, 3x3) or
+ *     F(4x4, 3x3) (rt_winograd.c, rt_winograd4.c);
+ *   otherwise: im2col of one group of one image into the workspace, then
+ *     out_g = W_g x col.
+ * The epilogue (bias, residual, activation) runs on each image's output
+ * right after it is computed, while it is still in cache.
+ * rt_conv2d_transpose computes col = W_g^T x X_g with a GEMM, then scatters
+ * (col2im) the columns into the output. */
+#include <math.h>
+#include <string.h>
+
+#include "rt_kernels.h"
+
+/* The output positions o in [0, n_out) whose input position
+ * o * stride + off falls inside [0, n_in): [*lo, *hi). */
+static void valid_range(int64_t n_out, int64_t n_in, int64_t stride, int64_t off, int64_t *lo, int64_t *hi) {
+  /* smallest o with o * stride + off >= 0 */
+  int64_t a = off >= 0 ? 0 : (-off + stride - 1) / stride;
+  /* smallest o with o * stride + off >= n_in */
+  int64_t b = n_in - off <= 0 ? 0 : (n_in - off + stride - 1) / stride;
+  *lo = a < n_out ? a : n_out;
+  *hi = b < n_out ? b : n_out;
+  if (*hi < *lo) *hi = *lo;
+}
+
+/* dst[j] = src[j * stride] for j < n; stride 1 and 2 get loops compilers
+ * vectorize (a constant stride becomes shuffles). */
+static void gather_strided(float *restrict dst, const float *restrict src, int64_t stride, int64_t n) {
+  if (stride == 1)
+    memcpy(dst, src, sizeof(float) * (size_t)n);
+  else if (stride == 2)
+    for (int64_t j = 0; j < n; j++) dst[j] = src[2 * j];
+  else
+    for (int64_t j = 0; j < n; j++) dst[j] = src[j * stride];
+}
+
+void rt_conv_activate(const RtConv2d *p, float *v, int64_t n) {
+  const float a = p->alpha, b = p->beta;
+  switch (p->act) {
+    case RT_ACT_NONE: break;
+    case RT_ACT_RELU:
+      for (int64_t i = 0; i < n; i++) v[i] = v[i] > 0.0f ? v[i] : a * v[i];
+      break;
+    case RT_ACT_CLIP:
+      for (int64_t i = 0; i < n; i++) v[i] = fminf(fmaxf(v[i], a), b);
+      break;
+    case RT_ACT_SWISH:
+      for (int64_t i = 0; i < n; i++) v[i] = v[i] / (1.0f + expf(-a * v[i]));
+      break;
+    case RT_ACT_HARD_SWISH:
+      for (int64_t i = 0; i < n; i++) v[i] = v[i] * fmaxf(0.0f, fminf(1.0f, a * v[i] + b));
+      break;
+    case RT_ACT_HARD_SIGMOID:
+      for (int64_t i = 0; i < n; i++) v[i] = fmaxf(0.0f, fminf(1.0f, a * v[i] + b));
+      break;
+    case RT_ACT_SIGMOID:
+      for (int64_t i = 0; i < n; i++) v[i] = 1.0f / (1.0f + expf(-v[i]));
+      break;
+    case RT_ACT_TANH:
+      for (int64_t i = 0; i < n; i++) v[i] = tanhf(v[i]);
+      break;
+  }
+}
+
+/* out = act(out + bias[c] + residual) over c planes of `plane` floats. */
+static void epilogue(const RtConv2d *p, float *out, const float *bias, const float *res, int64_t c, int64_t plane) {
+  if (!bias && !res && p->act == RT_ACT_NONE) return;
+  for (int64_t i = 0; i < c; i++) {
+    float *o = out + i * plane;
+    const float bv = bias ? bias[i] : 0.0f;
+    if (res) {
+      const float *r = res + i * plane;
+      for (int64_t j = 0; j < plane; j++) o[j] += bv + r[j];
+    } else if (bias) {
+      for (int64_t j = 0; j < plane; j++) o[j] += bv;
+    }
+    rt_conv_activate(p, o, plane);
+  }
+}
+
+/* col[(ci*k_h + ki)*k_w + kj][oh*w_out + ow] = x[ci][ih][iw] (0 outside),
+ * for the cg channels at x. */
+static void im2col(const RtConv2d *p, const float *x, int64_t cg, float *col) {
+  const int64_t H = p->h_in, W = p->w_in, OH = p->h_out, OW = p->w_out, sw = p->stride_w;
+  for (int64_t ci = 0; ci < cg; ci++)
+    for (int64_t ki = 0; ki < p->k_h; ki++)
+      for (int64_t kj = 0; kj < p->k_w; kj++) {
+        float *row = col + ((ci * p->k_h + ki) * p->k_w + kj) * OH * OW;
+        int64_t off = kj * p->dil_w - p->pad_l, lo, hi;
+        valid_range(OW, W, sw, off, &lo, &hi);
+        for (int64_t oh = 0; oh < OH; oh++, row += OW) {
+          int64_t ih = oh * p->stride_h - p->pad_t + ki * p->dil_h;
+          if (ih < 0 || ih >= H) {
+            memset(row, 0, sizeof(float) * (size_t)OW);
+            continue;
+          }
+          const float *xr = x + (ci * H + ih) * W;
+          memset(row, 0, sizeof(float) * (size_t)lo);
+          if (hi > lo) gather_strided(row + lo, xr + (lo * sw + off), sw, hi - lo);
+          memset(row + hi, 0, sizeof(float) * (size_t)(OW - hi));
+        }
+      }
+}
+
+/* The padded input plane of channel x, split by stride phase:
+ * q[(ph_r * stride_w + ph_c) * R + r][c] = x[r * stride_h + ph_r - pad_t][c * stride_w + ph_c - pad_l]
+ * (0 outside x), R x C = rt_conv2d_dw_rows x rt_conv2d_dw_cols.  The zero
+ * border sits at the same places for every channel: it is written once
+ * (`clear`), later channels only overwrite the data. */
+static void dw_plane(const RtConv2d *p, const float *x, float *q, int clear) {
+  const int64_t R = rt_conv2d_dw_rows(p), C = rt_conv2d_dw_cols(p), sh = p->stride_h, sw = p->stride_w;
+  if (clear) memset(q, 0, sizeof(float) * (size_t)(sh * sw * R * C));
+  for (int64_t pr = 0; pr < sh; pr++)
+    for (int64_t pc = 0; pc < sw; pc++) {
+      int64_t lo, hi;
+      valid_range(C, p->w_in, sw, pc - p->pad_l, &lo, &hi);
+      if (hi <= lo) continue;
+      for (int64_t r = 0; r < R; r++) {
+        const int64_t ih = r * sh + pr - p->pad_t;
+        if (ih < 0 || ih >= p->h_in) continue;
+        gather_strided(q + ((pr * sw + pc) * R + r) * C + lo, x + ih * p->w_in + (lo * sw + pc - p->pad_l), sw,
+                       hi - lo);
+      }
+    }
+}
+
+/* t[i] (+)= w0 * a[i] + w1 * b[i] + w2 * c[i]: one filter row of width 3. */
+static void taps3(float *restrict t, const float *restrict a, const float *restrict b, const float *restrict c,
+                  const float *wr, int64_t n, int first) {
+  const float w0 = wr[0], w1 = wr[1], w2 = wr[2];
+  if (first)
+    for (int64_t i = 0; i < n; i++) t[i] = w0 * a[i] + w1 * b[i] + w2 * c[i];
+  else
+    for (int64_t i = 0; i < n; i++) t[i] += w0 * a[i] + w1 * b[i] + w2 * c[i];
+}
+
+static void tap1(float *restrict t, const float *restrict a, float w, int64_t n, int first) {
+  if (first)
+    for (int64_t i = 0; i < n; i++) t[i] = w * a[i];
+  else
+    for (int64_t i = 0; i < n; i++) t[i] += w * a[i];
+}
+
+/* One image of a depthwise convolution: output channel oc reads input
+ * channel oc / (c_out / groups).  With the phase planes q, tap (ki, kj) of
+ * output (oh, ow) reads plane (ki*dil_h % stride_h, kj*dil_w % stride_w) at
+ * row oh + ki*dil_h / stride_h, column ow + kj*dil_w / stride_w: over the
+ * flattened index i = oh * C + ow every tap is one contiguous run, so the
+ * sums t[i] are long vector loops (columns ow >= w_out are discarded). */
+static void depthwise(const RtConv2d *p, const float *x, const float *w, const float *bias, const float *res,
+                      float *out, float *ws) {
+  const int64_t OH = p->h_out, OW = p->w_out, sh = p->stride_h, sw = p->stride_w;
+  const int64_t R = rt_conv2d_dw_rows(p), C = rt_conv2d_dw_cols(p), n = OH * C;
+  const int64_t mult = p->c_out / p->groups, kk = p->k_h * p->k_w;
+  float *q = ws, *t = ws + sh * sw * R * C;
+  for (int64_t oc = 0; oc < p->c_out; oc++) {
+    if (oc % mult == 0) dw_plane(p, x + (oc / mult) * p->h_in * p->w_in, q, oc == 0);
+    const float *wk = w + oc * kk;
+    for (int64_t ki = 0; ki < p->k_h; ki++) {
+      const int64_t dr = ki * p->dil_h, row = ((dr % sh) * sw) * R + dr / sh;
+#define SRC(kj) (q + (row + ((kj) * p->dil_w % sw) * R) * C + (kj) * p->dil_w / sw)
+      if (p->k_w == 3)
+        taps3(t, SRC(0), SRC(1), SRC(2), wk + ki * 3, n, ki == 0);
+      else
+        for (int64_t kj = 0; kj < p->k_w; kj++) tap1(t, SRC(kj), wk[ki * p->k_w + kj], n, ki == 0 && kj == 0);
+#undef SRC
+    }
+    const float b = bias ? bias[oc] : 0.0f;
+    for (int64_t oh = 0; oh < OH; oh++) {
+      float *orow = out + (oc * OH + oh) * OW;
+      const float *trow = t + oh * C;
+      if (res) {
+        const float *rr = res + (oc * OH + oh) * OW;
+        for (int64_t ow = 0; ow < OW; ow++) orow[ow] = trow[ow] + b + rr[ow];
+      } else {
+        for (int64_t ow = 0; ow < OW; ow++) orow[ow] = trow[ow] + b;
+      }
+    }
+    rt_conv_activate(p, out + oc * OH * OW, OH * OW);
+  }
+}
+
+void rt_conv2d(const RtConv2d *p, int64_t batch, const float *x, const float *w, const float *bias,
+               const float *residual, float *out, float *ws, float *gemm_ws) {
+  const int64_t in_img = p->c_in * p->h_in * p->w_in, out_img = p->c_out * p->h_out * p->w_out;
+  const int64_t ohw = p->h_out * p->w_out, hw = p->h_in * p->w_in;
+  const int64_t cg = p->c_in / p->groups, mg = p->c_out / p->groups, k = cg * p->k_h * p->k_w;
+  const int pointwise = rt_conv2d_is_pointwise(p), dw = rt_conv2d_is_depthwise(p);
+  if (rt_conv2d_is_winograd(p)) {
+    if (rt_conv2d_wino_m(p) == 4)
+      rt_conv2d_winograd4(p, batch, x, w, bias, residual, out, ws, gemm_ws);
+    else
+      rt_conv2d_winograd(p, batch, x, w, bias, residual, out, ws, gemm_ws);
+    return;
+  }
+  for (int64_t n = 0; n < batch; n++) {
+    const float *xn = x + n * in_img, *rn = residual ? residual + n * out_img : NULL;
+    float *on = out + n * out_img;
+    if (dw) {
+      depthwise(p, xn, w, bias, rn, on, ws);
+      continue;
+    }
+    for (int64_t g = 0; g < p->groups; g++) {
+      const float *xg = xn + g * cg * hw;
+      if (!pointwise) {
+        im2col(p, xg, cg, ws);
+        xg = ws;
+      }
+      rt_sgemm_ws(0, 0, mg, ohw, k, 1.0f, w + g * mg * k, k, xg, ohw, 0.0f, on + g * mg * ohw, ohw, gemm_ws);
+    }
+    epilogue(p, on, bias, rn, p->c_out, ohw);
+  }
+}
+
+/* out[m][oh][ow] += col[(m*k_h + ki)*k_w + kj][ih*w_in + iw] where
+ * oh = ih*stride_h - pad_t + ki*dil_h (and alike for w), for mg channels. */
+static void col2im(const RtConv2d *p, const float *col, int64_t mg, float *out) {
+  const int64_t H = p->h_in, W = p->w_in, OH = p->h_out, OW = p->w_out, sw = p->stride_w;
+  for (int64_t m = 0; m < mg; m++)
+    for (int64_t ki = 0; ki < p->k_h; ki++)
+      for (int64_t kj = 0; kj < p->k_w; kj++) {
+        const float *row = col + ((m * p->k_h + ki) * p->k_w + kj) * H * W;
+        int64_t off = kj * p->dil_w - p->pad_l, lo, hi;
+        valid_range(W, OW, sw, off, &lo, &hi);
+        for (int64_t ih = 0; ih < H; ih++) {
+          int64_t oh = ih * p->stride_h - p->pad_t + ki * p->dil_h;
+          if (oh < 0 || oh >= OH) continue;
+          float *orow = out + (m * OH + oh) * OW;
+          const float *cr = row + ih * W;
+          if (sw == 1)
+            for (int64_t iw = lo; iw < hi; iw++) orow[iw + off] += cr[iw];
+          else
+            for (int64_t iw = lo; iw < hi; iw++) orow[iw * sw + off] += cr[iw];
+        }
+      }
+}
+
+void rt_conv2d_transpose(const RtConv2d *p, int64_t batch, const float *x, const float *w, const float *bias,
+                         float *out, float *ws, float *gemm_ws) {
+  const int64_t hw = p->h_in * p->w_in, ohw = p->h_out * p->w_out;
+  const int64_t cg = p->c_in / p->groups, mg = p->c_out / p->groups, mk = mg * p->k_h * p->k_w;
+  for (int64_t n = 0; n < batch; n++) {
+    const float *xn = x + n * p->c_in * hw;
+    float *on = out + n * p->c_out * ohw;
+    memset(on, 0, sizeof(float) * (size_t)(p->c_out * ohw));
+    for (int64_t g = 0; g < p->groups; g++) {
+      /* col [mk, hw] = W_g^T [mk, cg] x X_g [cg, hw]; W_g is [cg, mk] */
+      rt_sgemm_ws(1, 0, mk, hw, cg, 1.0f, w + g * cg * mk, mk, xn + g * cg * hw, hw, 0.0f, ws, hw, gemm_ws);
+      col2im(p, ws, mg, on + g * mg * ohw);
+    }
+    epilogue(p, on, bias, NULL, p->c_out, ohw);
+  }
+}

@@ -1,0 +1,150 @@
+/* Resampling (nearest / bilinear / bicubic resize with Paddle's coordinate
+ * rules, phi interpolate_kernel.cc and fluid interpolate_op.h) and border
+ * padding (pad2d, pad3d). */
+#include <math.h>
+#include <string.h>
+
+#include "rt_kernels.h"
+
+/* Bilinear source rows (or columns) of output index k and their weights,
+ * exactly as Paddle computes them (mixing float and double as it does). */
+typedef struct Lerp {
+  int64_t i0, i1; /* the two source indices */
+  float w0, w1;   /* their weights */
+} Lerp;
+
+static Lerp lerp_at(float ratio, int64_t k, int64_t in, int align_flag) {
+  Lerp l;
+  int64_t i0 = align_flag ? (int64_t)(int)(ratio * (k + 0.5) - 0.5) : (int64_t)(int)(ratio * (float)k);
+  i0 = i0 > 0 ? i0 : 0;
+  float src = (float)(ratio * (k + 0.5) - 0.5);
+  src = src > 0 ? src : 0;
+  float d = align_flag ? src - (float)i0 : ratio * (float)k - (float)i0;
+  l.i0 = i0;
+  l.i1 = i0 + 1 < in - 1 ? i0 + 1 : in - 1;
+  l.w1 = d;
+  l.w0 = 1.0f - d;
+  return l;
+}
+
+/* Nearest source index of output index k. */
+static int64_t nearest_at(float ratio, int64_t k, int align_corners) {
+  return align_corners ? (int64_t)(int)(ratio * (float)k + 0.5) : (int64_t)(int)(ratio * (float)k);
+}
+
+/* Keys' cubic convolution weights of the 4 taps around source position
+ * frac t, A = -0.75 (Paddle's get_cubic_upsample_coefficients). */
+static void cubic_weights(float t, float c[4]) {
+  const float A = -0.75f, x1 = t, x2 = 1.0f - t;
+#define CONV1(x) (((A + 2) * (x) - (A + 3)) * (x) * (x) + 1)
+#define CONV2(x) (((A * (x) - 5 * A) * (x) + 8 * A) * (x) - 4 * A)
+  const float y0 = x1 + 1.0f, y3 = x2 + 1.0f;
+  c[0] = CONV2(y0);
+  c[1] = CONV1(x1);
+  c[2] = CONV1(x2);
+  c[3] = CONV2(y3);
+#undef CONV1
+#undef CONV2
+}
+
+/* Source index (floored) and fraction of output index k. */
+static int64_t cubic_at(const RtInterp2d *p, float ratio, int64_t k, float *frac) {
+  const float s = p->align_corners ? ratio * (float)k : (float)(ratio * (k + 0.5) - 0.5);
+  const int64_t i = (int64_t)floorf(s);
+  *frac = s - (float)i;
+  return i;
+}
+
+static int64_t clamp_index(int64_t i, int64_t n) { return i < 0 ? 0 : (i >= n ? n - 1 : i); }
+
+/* One plane, bicubic: 4 horizontal interpolations, then one vertical. */
+static void bicubic_plane(const RtInterp2d *p, const float *x, float *out) {
+  const int64_t H = p->h_in, W = p->w_in;
+  for (int64_t k = 0; k < p->h_out; k++) {
+    float ty, cy[4];
+    const int64_t iy = cubic_at(p, p->ratio_h, k, &ty);
+    cubic_weights(ty, cy);
+    for (int64_t l = 0; l < p->w_out; l++) {
+      float tx, cx[4], col[4];
+      const int64_t ix = cubic_at(p, p->ratio_w, l, &tx);
+      cubic_weights(tx, cx);
+      for (int ii = 0; ii < 4; ii++) {
+        const float *r = x + clamp_index(iy - 1 + ii, H) * W;
+        col[ii] = r[clamp_index(ix - 1, W)] * cx[0] + r[clamp_index(ix, W)] * cx[1] + r[clamp_index(ix + 1, W)] * cx[2] +
+                  r[clamp_index(ix + 2, W)] * cx[3];
+      }
+      out[k * p->w_out + l] = col[0] * cy[0] + col[1] * cy[1] + col[2] * cy[2] + col[3] * cy[3];
+    }
+  }
+}
+
+/* One plane, nearest or bilinear, row by row. */
+static void linear_plane(const RtInterp2d *p, const float *x, float *out) {
+  const int64_t H = p->h_in, W = p->w_in, OW = p->w_out;
+  const int align_flag = p->align_mode == 0 && !p->align_corners;
+  for (int64_t k = 0; k < p->h_out; k++) {
+    float *orow = out + k * OW;
+    if (p->method == RT_INTERP_NEAREST) {
+      const float *xr = x + nearest_at(p->ratio_h, k, p->align_corners) * W;
+      for (int64_t l = 0; l < OW; l++) orow[l] = xr[nearest_at(p->ratio_w, l, p->align_corners)];
+      continue;
+    }
+    Lerp ly = lerp_at(p->ratio_h, k, H, align_flag);
+    const float *r0 = x + ly.i0 * W, *r1 = x + ly.i1 * W;
+    for (int64_t l = 0; l < OW; l++) {
+      Lerp lx = lerp_at(p->ratio_w, l, W, align_flag);
+      orow[l] = r0[lx.i0] * ly.w0 * lx.w0 + r1[lx.i0] * ly.w1 * lx.w0 + r0[lx.i1] * ly.w0 * lx.w1 +
+                r1[lx.i1] * ly.w1 * lx.w1;
+    }
+  }
+}
+
+void rt_interp2d(const RtInterp2d *p, int64_t planes, const float *x, float *out) {
+  const int64_t in = p->h_in * p->w_in, on = p->h_out * p->w_out;
+  if (p->h_in == p->h_out && p->w_in == p->w_out) { /* Paddle copies the input unchanged */
+    memcpy(out, x, sizeof(float) * (size_t)(planes * in));
+    return;
+  }
+  for (int64_t pl = 0; pl < planes; pl++) {
+    if (p->method == RT_INTERP_BICUBIC)
+      bicubic_plane(p, x + pl * in, out + pl * on);
+    else
+      linear_plane(p, x + pl * in, out + pl * on);
+  }
+}
+
+/* Source index of padded position o along a dim of n elements with
+ * `before` padding; -1 for a constant-filled position. */
+static int64_t pad_src(RtPadMode mode, int64_t o, int64_t before, int64_t n) {
+  int64_t i = o - before;
+  switch (mode) {
+    case RT_PAD_REFLECT:
+      i = i < 0 ? -i : i;
+      return i < 2 * n - i - 2 ? i : 2 * n - i - 2;
+    case RT_PAD_REPLICATE: return i < 0 ? 0 : (i >= n ? n - 1 : i);
+    case RT_PAD_CIRCULAR: return ((i % n) + n) % n;
+    default: return i >= 0 && i < n ? i : -1;
+  }
+}
+
+void rt_pad3d(const RtPad3d *p, int64_t outer, const float *x, float *out) {
+  const int64_t D = p->in[0], H = p->in[1], W = p->in[2], C = p->inner;
+  const int64_t OD = D + p->pads[0] + p->pads[1], OH = H + p->pads[2] + p->pads[3], OW = W + p->pads[4] + p->pads[5];
+  for (int64_t o = 0; o < outer; o++) {
+    const float *xo = x + o * D * H * W * C;
+    for (int64_t od = 0; od < OD; od++)
+      for (int64_t oh = 0; oh < OH; oh++) {
+        float *orow = out + (((o * OD + od) * OH + oh) * OW) * C;
+        int64_t sd = pad_src(p->mode, od, p->pads[0], D), sh = pad_src(p->mode, oh, p->pads[2], H);
+        for (int64_t ow = 0; ow < OW; ow++) {
+          int64_t sw = pad_src(p->mode, ow, p->pads[4], W);
+          float *dst = orow + ow * C;
+          if (sd < 0 || sh < 0 || sw < 0) {
+            for (int64_t c = 0; c < C; c++) dst[c] = p->value;
+          } else {
+            memcpy(dst, xo + ((sd * H + sh) * W + sw) * C, sizeof(float) * (size_t)C);
+          }
+        }
+      }
+  }
+}
