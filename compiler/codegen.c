@@ -145,7 +145,7 @@ int codegen_compile(Graph *g, const CompileOpts *o) {
   }
   Spec spec;
   Plan plan;
-  if (spec_build(g, o->shapes, o->nshapes, &spec) || plan_build(g, &spec, &plan)) return -1;
+  if (spec_build(g, o->shapes, o->nshapes, &spec) || plan_build(g, &spec, &plan, o->memory_optimize)) return -1;
   ModelText mt;
   if (model_emit(g, &spec, &plan, o, &mt)) return -1;
   const char *d = o->out_dir, *p = o->prefix;

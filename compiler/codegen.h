@@ -11,6 +11,7 @@ typedef struct CompileOpts {
   const char *prefix;    /* --name PREFIX: symbol and file prefix */
   int embed_weights;     /* --embed-weights: weights as const arrays */
   int blas;              /* 1: OpenBLAS (default), 0: --blas=none */
+  int memory_optimize;   /* share arena memory between tensors by lifetime */
   const ShapeArg *shapes; /* --shape options */
   int nshapes;
   const char *command;   /* the command line, for the banner */

@@ -193,6 +193,14 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, Mo
     pr_line(&kernels, "}");
     pr_raw(&kernels, "\n");
     pr_line(&calls, "%s(m, B);", fn);
+    for (int so = 0; so < op->nout; so++) /* debug builds: report the first kernel that makes a NaN */
+      for (int a = 0; a < op->out[so].n; a++) {
+        int vid = op->out[so].vars[a];
+        if (vid < 0 || pl->vars[vid].kind != PLAN_ARENA || g->vars[vid].dtype != RT_DT_FP32) continue;
+        if (!g->vars[vid].nusers && !(g->vars[vid].flags & VAR_FETCH)) continue; /* e.g. layer_norm's Mean */
+        pr_line(&calls, "PADDLEC_CHECK_NAN(\"%s\", %s, %s);", fn, em_ptr(&e, &g->vars[vid], 1),
+                em_numel(&e, &g->vars[vid]));
+      }
     pr_free(&body);
   }
   for (int i = 0; i < g->nfetches; i++) {

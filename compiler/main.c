@@ -64,6 +64,7 @@ static int parse_args(int argc, char **argv, Args *a) {
   a->cmd = argv[1];
   a->compile.prefix = "model";
   a->compile.blas = 1;
+  a->compile.memory_optimize = 1;
   a->compile.shapes = a->shapes;
   a->march = "native";
   for (int i = 2; i < argc; i++) {

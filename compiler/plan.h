@@ -2,9 +2,7 @@
  *
  * Feeds point at the caller's input buffers; parameters at the weight
  * block loaded (or embedded) at create time; every other tensor has a slot in
- * one arena, at an offset that is affine in the batch B.  This plan gives
- * each tensor its own slot (no reuse yet); memory_optimize will share slots
- * by liveness. */
+ * one arena, at an offset that is affine in the batch B. */
 #ifndef PADDLEC_PLAN_H
 #define PADDLEC_PLAN_H
 
@@ -33,7 +31,8 @@ typedef struct Plan {
 
 enum { PLAN_ALIGN = 64 }; /* every slot starts on a 64-byte boundary */
 
-/* Plans every tensor that an op of block 0 reads or writes. */
-int plan_build(Graph *g, const Spec *s, Plan *p);
+/* Plans every tensor that an op of block 0 reads or writes; with `reuse`
+ * (memory_optimize) tensors whose lifetimes do not intersect share memory. */
+int plan_build(Graph *g, const Spec *s, Plan *p, int reuse);
 
 #endif

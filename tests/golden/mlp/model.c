@@ -21,6 +21,22 @@ typedef struct IoSpec {
   int64_t c[RT_MAX_RANK + 1]; /* constant parts */
 } IoSpec;
 
+/* Debugging aid: build with -DPADDLEC_CHECK_NANS to stop at the first kernel
+ * whose output holds a NaN (with -DPADDLEC_POISON_ARENA, memory a kernel
+ * reads before anything wrote it is NaN). */
+#ifdef PADDLEC_CHECK_NANS
+#define PADDLEC_CHECK_NAN(kernel, ptr, n)                                   \
+  do {                                                                    \
+    for (int64_t i_ = 0; i_ < (n); i_++)                                  \
+      if ((ptr)[i_] != (ptr)[i_]) {                                       \
+        fprintf(stderr, "%s: NaN at element %lld\n", kernel, (long long)i_); \
+        return fail(m, MODEL_ERR_SHAPE, kernel);                          \
+      }                                                                   \
+  } while (0)
+#else
+#define PADDLEC_CHECK_NAN(kernel, ptr, n) ((void)0)
+#endif
+
 static const IoSpec inputs_spec[] = {
   {"x", 5, 2, {1, 0}, {0, 8}},
 };
@@ -51,7 +67,7 @@ static void model_k001_matmul_v2(model_model *m, int64_t B) {
   const float *y = ((const float *)m->w[1]);
   float *out = ((float *)(m->arena + 0));
   const int64_t M = B, N = 16, K = 8;
-  rt_sgemm_ws(0, 0, M, N, K, 1.0f, x, K, y, N, 0.0f, out, N, (float *)(m->arena + (448 * B)));
+  rt_sgemm_ws(0, 0, M, N, K, 1.0f, x, K, y, N, 0.0f, out, N, (float *)(m->arena + (128 * B)));
 }
 
 /* block 0 op 2: elementwise_add
@@ -85,7 +101,7 @@ static void model_k003_relu(model_model *m, int64_t B) {
   (void)m;
   (void)B;
   const float *x = ((const float *)(m->arena + (64 * B)));
-  float *out = ((float *)(m->arena + (128 * B)));
+  float *out = ((float *)(m->arena + 0));
   for (int64_t i = 0; i < (16 * B); i++) {
     const float v = x[i];
     out[i] = v > 0.0f ? v : 0.0f;
@@ -100,11 +116,11 @@ static void model_k003_relu(model_model *m, int64_t B) {
 static void model_k004_matmul_v2(model_model *m, int64_t B) {
   (void)m;
   (void)B;
-  const float *x = ((const float *)(m->arena + (128 * B)));
+  const float *x = ((const float *)(m->arena + 0));
   const float *y = ((const float *)m->w[3]);
-  float *out = ((float *)(m->arena + (192 * B)));
+  float *out = ((float *)(m->arena + (64 * B)));
   const int64_t M = B, N = 3, K = 16;
-  rt_sgemm_ws(0, 0, M, N, K, 1.0f, x, K, y, N, 0.0f, out, N, (float *)(m->arena + (448 * B)));
+  rt_sgemm_ws(0, 0, M, N, K, 1.0f, x, K, y, N, 0.0f, out, N, (float *)(m->arena + (128 * B)));
 }
 
 /* block 0 op 5: elementwise_add
@@ -115,9 +131,9 @@ static void model_k004_matmul_v2(model_model *m, int64_t B) {
 static void model_k005_elementwise_add(model_model *m, int64_t B) {
   (void)m;
   (void)B;
-  const float *x = ((const float *)(m->arena + (192 * B)));
+  const float *x = ((const float *)(m->arena + (64 * B)));
   const float *y = ((const float *)m->w[2]);
-  float *out = ((float *)(m->arena + (256 * B)));
+  float *out = ((float *)(m->arena + 0));
   const int64_t n0 = B;
   const int64_t n1 = 3;
   int64_t o = 0;
@@ -137,7 +153,7 @@ static void model_k005_elementwise_add(model_model *m, int64_t B) {
 static void model_k006_softmax(model_model *m, int64_t B) {
   (void)m;
   (void)B;
-  rt_softmax(((const float *)(m->arena + (256 * B))), ((float *)(m->arena + (320 * B))), B, 3, 1);
+  rt_softmax(((const float *)(m->arena + 0)), ((float *)(m->arena + (64 * B))), B, 3, 1);
 }
 
 /* block 0 op 7: scale
@@ -147,8 +163,8 @@ static void model_k006_softmax(model_model *m, int64_t B) {
 static void model_k007_scale(model_model *m, int64_t B) {
   (void)m;
   (void)B;
-  const float *x = ((const float *)(m->arena + (320 * B)));
-  float *out = ((float *)(m->arena + (384 * B)));
+  const float *x = ((const float *)(m->arena + (64 * B)));
+  float *out = ((float *)(m->arena + 0));
   for (int64_t i = 0; i < (3 * B); i++) {
     const float v = x[i];
     out[i] = 1.0f * v + 0.0f;
@@ -252,6 +268,9 @@ static int reserve(model_model *m, int64_t batch) {
   m->block = nb;
   m->arena = base + MODEL_WEIGHT_BYTES;
   m->arena_bytes = need;
+#ifdef PADDLEC_POISON_ARENA
+  memset(m->arena, 0xff, need); /* tests: every float reads as NaN until written */
+#endif
   return MODEL_OK;
 }
 
@@ -268,13 +287,20 @@ int model_run(model_model *m, int64_t batch, const void *const inputs[], void *c
   const int64_t B = batch;
   (void)B;
   model_k001_matmul_v2(m, B);
+  PADDLEC_CHECK_NAN("model_k001_matmul_v2", ((const float *)(m->arena + 0)), (16 * B));
   model_k002_elementwise_add(m, B);
+  PADDLEC_CHECK_NAN("model_k002_elementwise_add", ((const float *)(m->arena + (64 * B))), (16 * B));
   model_k003_relu(m, B);
+  PADDLEC_CHECK_NAN("model_k003_relu", ((const float *)(m->arena + 0)), (16 * B));
   model_k004_matmul_v2(m, B);
+  PADDLEC_CHECK_NAN("model_k004_matmul_v2", ((const float *)(m->arena + (64 * B))), (3 * B));
   model_k005_elementwise_add(m, B);
+  PADDLEC_CHECK_NAN("model_k005_elementwise_add", ((const float *)(m->arena + 0)), (3 * B));
   model_k006_softmax(m, B);
+  PADDLEC_CHECK_NAN("model_k006_softmax", ((const float *)(m->arena + (64 * B))), (3 * B));
   model_k007_scale(m, B);
-  memcpy(outputs[0], ((const float *)(m->arena + (384 * B))), (size_t)(3 * B) * sizeof(float)); /* save_infer_model/scale_0.tmp_0 */
+  PADDLEC_CHECK_NAN("model_k007_scale", ((const float *)(m->arena + 0)), (3 * B));
+  memcpy(outputs[0], ((const float *)(m->arena + 0)), (size_t)(3 * B) * sizeof(float)); /* save_infer_model/scale_0.tmp_0 */
 
   return MODEL_OK;
 }

@@ -27,7 +27,7 @@ enum {
 /* The batch is a run-time value when 0; otherwise the one batch compiled in. */
 #define MODEL_FIXED_BATCH 0
 /* Bytes of activation memory a run at `batch` needs. */
-#define MODEL_ACT_BYTES(batch) ((size_t)448 * (size_t)(batch) + (size_t)7168)
+#define MODEL_ACT_BYTES(batch) ((size_t)128 * (size_t)(batch) + (size_t)7168)
 /* Bytes of the aligned weight copies (0 with embedded weights). */
 #define MODEL_WEIGHT_BYTES ((size_t)0)
 /* The one buffer model_init() needs for runs up to `batch`. */
