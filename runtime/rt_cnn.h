@@ -13,6 +13,24 @@
 
 #include <stdint.h>
 
+/* ---- 3-D convolution (rt_conv3d.c) ---- */
+
+/* NCDHW volumes; the pads are the front/top/left ones. */
+typedef struct RtConv3d {
+  int64_t c_in, d_in, h_in, w_in;    /* input channels and depth, height, width */
+  int64_t c_out, d_out, h_out, w_out; /* output */
+  int64_t k_d, k_h, k_w;             /* filter */
+  int64_t stride[3], pad[3], dil[3]; /* per spatial dim (d, h, w) */
+  int64_t groups;                    /* channel groups */
+} RtConv3d;
+
+/* Workspace floats of rt_conv3d (one group's column matrix). */
+static inline int64_t rt_conv3d_ws_floats(const RtConv3d *p) {
+  return p->c_in / p->groups * p->k_d * p->k_h * p->k_w * p->d_out * p->h_out * p->w_out;
+}
+void rt_conv3d(const RtConv3d *p, int64_t batch, const float *x, const float *w, float *out, float *ws,
+               float *gemm_ws);
+
 /* ---- convolution (rt_conv.c) ---- */
 
 /* Activation applied to a convolution's output (after bias and residual),

@@ -198,4 +198,45 @@ static int emit_conv(EmitCtx *e) {
 const OpDef op_conv2d = {.type = "conv2d", .infer = infer_conv, .emit_c = emit_conv};
 const OpDef op_depthwise_conv2d = {.type = "depthwise_conv2d", .infer = infer_conv, .emit_c = emit_conv};
 const OpDef op_fused_conv2d = {.type = "fused_conv2d", .infer = infer_conv, .emit_c = emit_conv};
-const OpDef op_conv3d = {.type = "conv3d", .infer = infer_conv};
+/* conv3d: vol2col + GEMM per group (NCDHW, float32, no fused attributes). */
+static int emit_conv3d(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "Input", 0), *w = ctx_in(&c, "Filter", 0), *out = ctx_out(&c, "Output", 0);
+  if (!x || !w || !out) return em_fail(e, "missing Input, Filter or Output");
+  if (x->dtype != RT_DT_FP32 || w->dtype != RT_DT_FP32) return em_fail(e, "only float32 conv3d is supported");
+  const char *fmt = attr_str(e->op, "data_format", "NCDHW");
+  if (strcmp(fmt, "NCDHW") && strcmp(fmt, "AnyLayout") && strcmp(fmt, "NCHW"))
+    return em_fail(e, "data_format '%s' is not supported (only NCDHW)", fmt);
+  if (ctx_in(&c, "Bias", 0) || *attr_str(e->op, "fuse_activation", "") || attr_bool(e->op, "fuse_residual_connection", 0))
+    return em_fail(e, "fused conv3d attributes are not supported");
+  int64_t xd[5], od[5], wd[5];
+  for (int i = 1; i < 5; i++) {
+    xd[i] = em_const_dim(e, x, i);
+    od[i] = em_const_dim(e, out, i);
+    wd[i] = em_const_dim(e, w, i);
+    if (xd[i] < 0 || od[i] < 0 || wd[i] < 0) return em_fail(e, "channel and spatial dims must not depend on the batch");
+  }
+  wd[0] = em_const_dim(e, w, 0);
+  int64_t groups = attr_int(e->op, "groups", 1), stride[3], dil[3], pad[6];
+  attr_ints_fill(e->op, "strides", 3, 1, stride);
+  attr_ints_fill(e->op, "dilations", 3, 1, dil);
+  if (groups < 1 || xd[1] % groups || wd[0] % groups || wd[1] * groups != xd[1])
+    return em_fail(e, "groups %lld does not fit the channels", (long long)groups);
+  if (conv_padding(&c, 3, xd + 2, wd + 2, stride, pad, dil)) return -1;
+  RtConv3d g = {xd[1], xd[2], xd[3], xd[4], od[1], od[2], od[3], od[4], wd[2], wd[3], wd[4],
+                {stride[0], stride[1], stride[2]}, {pad[0], pad[2], pad[4]}, {dil[0], dil[1], dil[2]}, groups};
+  pr_line(e->p, "static const RtConv3d geo = {");
+  pr_line(e->p, "%lld, %lld, %lld, %lld, %lld, %lld, %lld, %lld, %lld, %lld, %lld,", (long long)g.c_in,
+          (long long)g.d_in, (long long)g.h_in, (long long)g.w_in, (long long)g.c_out, (long long)g.d_out,
+          (long long)g.h_out, (long long)g.w_out, (long long)g.k_d, (long long)g.k_h, (long long)g.k_w);
+  pr_line(e->p, "{%lld, %lld, %lld}, {%lld, %lld, %lld}, {%lld, %lld, %lld}, %lld};", (long long)stride[0],
+          (long long)stride[1], (long long)stride[2], (long long)g.pad[0], (long long)g.pad[1], (long long)g.pad[2],
+          (long long)dil[0], (long long)dil[1], (long long)dil[2], (long long)groups);
+  int64_t ws = rt_conv3d_ws_floats(&g), osz = g.d_out * g.h_out * g.w_out, k = ws / (osz ? osz : 1);
+  const char *wsp = pool_printf("(float *)%s", em_scratch(e, (SymDim){0, ws * (int64_t)sizeof(float)}));
+  pr_line(e->p, "rt_conv3d(&geo, %s, %s, %s, %s, %s, %s);", em_dim(e, x, 0), em_ptr(e, x, 1), em_ptr(e, w, 1),
+          em_ptr(e, out, 0), wsp, em_gemm_ws(e, (SymDim){0, g.c_out / groups}, (SymDim){0, osz}, (SymDim){0, k}));
+  return 0;
+}
+
+const OpDef op_conv3d = {.type = "conv3d", .infer = infer_conv, .emit_c = emit_conv3d};

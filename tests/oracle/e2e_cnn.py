@@ -354,6 +354,16 @@ def mini_cnn():
 
 
 # ---------------------------------------------------------------- merged cases
+@case
+def conv3d():
+    """conv3d: strides, 3- and 6-value paddings, dilations, groups, SAME."""
+    x = data("x", [None, 4, 5, 9, 8])
+    a = nn.Conv3D(4, 6, 3, stride=(1, 2, 2), padding=1)(x)
+    b = nn.Conv3D(4, 4, (2, 3, 3), padding=(0, 0, 1, 2, 2, 1), dilation=(1, 2, 1), groups=2, bias_attr=False)(x)
+    c = nn.Conv3D(4, 3, 3, stride=2, padding="SAME")(x)
+    return [x], [a, b, c]
+
+
 CASES["conv_plain"] = merged(conv_basic, conv_padding_algorithms)
 CASES["conv_groups"] = merged(conv_pointwise_groups, conv_depthwise)
 CASES["conv_transposed"] = merged(conv_transpose, conv_transpose_depthwise)

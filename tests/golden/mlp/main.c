@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "model.h"
@@ -242,6 +243,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "error: run failed: %s (%s)\n", model_strerror(st), model_last_error(m));
     goto destroy;
   }
+  mkdir(outdir, 0777); /* may exist already; a real problem shows when writing */
   for (int i = 0; i < MODEL_NUM_OUTPUTS; i++) {
     char path[4096], name[1024], err[160];
     snprintf(name, sizeof name, "%s", model_output_name(i));
