@@ -93,7 +93,7 @@ def main():
                 print(f"{name:14} {threads:>3} {'(does not compile: ' + e.stderr.strip().splitlines()[-1][:60] + ')'}")
                 break
             theirs = paddle_latency(name, inputs, threads, a.repeat)
-            print(f"{name:14} {threads:>3} {ours:11.3f} {theirs:10.3f} {ours / theirs:6.2f}")
+            print(f"{name:14} {threads:>3} {ours:11.4f} {theirs:10.4f} {ours / theirs:6.2f}")
     gemm = os.path.join(out, "gemm")
     subprocess.run(["cc", "-O3", "-march=native", "-std=c11", "-D_POSIX_C_SOURCE=200809L", "-I", os.path.join(ROOT, "runtime"),
                     os.path.join(ROOT, "bench", "gemm.c"), os.path.join(ROOT, "runtime", "rt_gemm.c"), "-lopenblas",
