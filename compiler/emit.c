@@ -163,12 +163,6 @@ const char *em_gemm_ws(EmitCtx *e, SymDim m, SymDim n, SymDim k) {
 }
 
 SymDim em_sym_prod(EmitCtx *e, const Var *v, int from, int to) {
-  const VarSpec *vs = em_spec(e, v);
-  SymDim n = {0, 1};
-  for (int d = from; d < to; d++) {
-    SymDim x = vs->d[d];
-    if (n.a && x.a) return (SymDim){1, 0};
-    n = (SymDim){n.a * x.c + n.c * x.a, n.c * x.c};
-  }
-  return n;
+  SymDim n = spec_prod(em_spec(e, v), from, to);
+  return n.a < 0 ? (SymDim){1, 0} : n;
 }

@@ -124,12 +124,14 @@ int spec_build(Graph *g, const ShapeArg *args, int nargs, Spec *s) {
   return bad ? -1 : 0;
 }
 
-SymDim spec_numel(const VarSpec *v) {
+SymDim spec_prod(const VarSpec *v, int from, int to) {
   SymDim n = {0, 1};
-  for (int d = 0; d < v->rank; d++) {
+  for (int d = from; d < to; d++) {
     SymDim x = v->d[d];
     if (n.a && x.a) return (SymDim){-1, -1};
     n = (SymDim){n.a * x.c + n.c * x.a, n.c * x.c};
   }
   return n;
 }
+
+SymDim spec_numel(const VarSpec *v) { return spec_prod(v, 0, v->rank); }

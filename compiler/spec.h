@@ -44,5 +44,7 @@ static inline int64_t symdim_at(SymDim d, int64_t b) { return d.a * b + d.c; }
 /* Number of elements of a var as a*B + c, or {-1,-1} when not affine (a
  * product with two B-dependent dims). */
 SymDim spec_numel(const VarSpec *v);
+/* The same for the product of dims [from, to). */
+SymDim spec_prod(const VarSpec *v, int from, int to);
 
 #endif
