@@ -14,9 +14,33 @@ static int64_t adapt_end(int64_t i, int64_t in, int64_t out) {
   return (int64_t)ceilf((float)((i + 1) * in) / (float)out);
 }
 
-/* One window [hs, he) x [ws, we) of the channel at x (pixel stride ps). */
-static float pool_window(const RtPool2d *p, const float *x, int64_t ps, int64_t hs, int64_t he, int64_t ws,
-                         int64_t we, int64_t pool_size) {
+/* The window of output (ph, pw), clipped to the input, into b = {hs, he, ws,
+ * we} ([hs, he) x [ws, we)): AdaptStart/EndIndex when adaptive, else the
+ * k_h x k_w window at (ph * stride_h - pad_t, pw * stride_w - pad_l) with its
+ * ends first clipped to end_h x end_w.  Returns the window's area after that
+ * first clip (1 when adaptive). */
+static int64_t pool_bounds(const RtPool2d *p, int64_t ph, int64_t pw, int64_t end_h, int64_t end_w, int64_t b[4]) {
+  if (p->adaptive) {
+    b[0] = adapt_start(ph, p->h_in, p->h_out);
+    b[1] = adapt_end(ph, p->h_in, p->h_out);
+    b[2] = adapt_start(pw, p->w_in, p->w_out);
+    b[3] = adapt_end(pw, p->w_in, p->w_out);
+    return 1;
+  }
+  int64_t hs = ph * p->stride_h - p->pad_t, ws = pw * p->stride_w - p->pad_l;
+  int64_t he = hs + p->k_h < end_h ? hs + p->k_h : end_h, we = ws + p->k_w < end_w ? ws + p->k_w : end_w;
+  const int64_t size = (he - hs) * (we - ws);
+  b[0] = hs > 0 ? hs : 0;
+  b[1] = he < p->h_in ? he : p->h_in;
+  b[2] = ws > 0 ? ws : 0;
+  b[3] = we < p->w_in ? we : p->w_in;
+  return size;
+}
+
+/* One window b = {hs, he, ws, we} (see pool_bounds) of the channel at x
+ * (pixel stride ps). */
+static float pool_window(const RtPool2d *p, const float *x, int64_t ps, const int64_t b[4], int64_t pool_size) {
+  const int64_t hs = b[0], he = b[1], ws = b[2], we = b[3];
   if (p->type == RT_POOL_MAX) {
     float v = -FLT_MAX;
     for (int64_t h = hs; h < he; h++)
@@ -43,26 +67,11 @@ void rt_pool2d(const RtPool2d *p, int64_t batch, const float *x, float *out) {
       float *oc = out + n * out_img + c * cs_out;
       for (int64_t ph = 0; ph < p->h_out; ph++)
         for (int64_t pw = 0; pw < p->w_out; pw++) {
-          int64_t hs, he, ws, we, pool_size = 1;
-          if (p->adaptive) {
-            hs = adapt_start(ph, p->h_in, p->h_out);
-            he = adapt_end(ph, p->h_in, p->h_out);
-            ws = adapt_start(pw, p->w_in, p->w_out);
-            we = adapt_end(pw, p->w_in, p->w_out);
-          } else {
-            /* the window is clipped to the padded input for the divisor
-             * (exclusive = false), then to the input itself */
-            hs = ph * p->stride_h - p->pad_t;
-            ws = pw * p->stride_w - p->pad_l;
-            he = hs + p->k_h < p->h_in + p->pad_t ? hs + p->k_h : p->h_in + p->pad_t;
-            we = ws + p->k_w < p->w_in + p->pad_l ? ws + p->k_w : p->w_in + p->pad_l;
-            pool_size = (he - hs) * (we - ws);
-            hs = hs > 0 ? hs : 0;
-            ws = ws > 0 ? ws : 0;
-            he = he < p->h_in ? he : p->h_in;
-            we = we < p->w_in ? we : p->w_in;
-          }
-          oc[(ph * p->w_out + pw) * ps_out] = pool_window(p, xc, ps_in, hs, he, ws, we, pool_size);
+          /* the window is clipped to the padded input for the divisor
+           * (exclusive = false), then to the input itself */
+          int64_t b[4];
+          const int64_t pool_size = pool_bounds(p, ph, pw, p->h_in + p->pad_t, p->w_in + p->pad_l, b);
+          oc[(ph * p->w_out + pw) * ps_out] = pool_window(p, xc, ps_in, b, pool_size);
         }
     }
 }
@@ -73,24 +82,12 @@ void rt_max_pool2d_index(const RtPool2d *p, int64_t batch, const float *x, float
     const float *xc = x + nc * in_plane;
     for (int64_t ph = 0; ph < p->h_out; ph++)
       for (int64_t pw = 0; pw < p->w_out; pw++) {
-        int64_t hs, he, ws, we;
-        if (p->adaptive) {
-          hs = adapt_start(ph, p->h_in, p->h_out);
-          he = adapt_end(ph, p->h_in, p->h_out);
-          ws = adapt_start(pw, p->w_in, p->w_out);
-          we = adapt_end(pw, p->w_in, p->w_out);
-        } else {
-          hs = ph * p->stride_h - p->pad_t;
-          ws = pw * p->stride_w - p->pad_l;
-          he = hs + p->k_h < p->h_in ? hs + p->k_h : p->h_in;
-          we = ws + p->k_w < p->w_in ? ws + p->k_w : p->w_in;
-          hs = hs > 0 ? hs : 0;
-          ws = ws > 0 ? ws : 0;
-        }
+        int64_t b[4]; /* the window is clipped to the input directly */
+        pool_bounds(p, ph, pw, p->h_in, p->w_in, b);
         float v = -FLT_MAX;
         int32_t idx = -1;
-        for (int64_t h = hs; h < he; h++)
-          for (int64_t w = ws; w < we; w++)
+        for (int64_t h = b[0]; h < b[1]; h++)
+          for (int64_t w = b[2]; w < b[3]; w++)
             if (v < xc[h * p->w_in + w]) {
               v = xc[h * p->w_in + w];
               idx = (int32_t)(h * p->w_in + w);

@@ -10,13 +10,11 @@
  *   M[e] [c_out, tiles] = U[e] [c_out, c_in] x V[e] [c_in, tiles],
  * 16 * c_in multiplications per tile instead of 36 * c_in.  The transforms
  * are additions (and halvings for the filter), so the result stays within a
- * few float roundings of the direct sum.  Layout in the workspace (see
- * rt_conv2d_ws_floats): U, V, M, then row buffers.  The filter transform
- * runs on every call (the weights are constant: a compile-time transform
- * would save it). */
-#include <string.h>
-
-#include "rt_kernels.h"
+ * few float roundings of the direct sum.  The tiling, the GEMMs and the
+ * workspace layout are rt_winograd_common.h's.  The filter transform runs on
+ * every call (the weights are constant: a compile-time transform would save
+ * it). */
+#include "rt_winograd_common.h"
 
 /* U[e][f] = (G g_f G^T)[e] for every filter f = oc * c_in + ic, with
  * G = [1 0 0; .5 .5 .5; .5 -.5 .5; 0 0 1]: straight-line code per filter,
@@ -76,30 +74,11 @@ static void filter_transform(const RtConv2d *p, const float *w, float *u) {
     ST(v + 14 * stride + tw, t32 - t31); ST(v + 15 * stride + tw, t31 - t33);                              \
   } while (0)
 
-#define LD1(x, p) ((x) = *(p))
-#define ST1(p, x) (*(p) = (x))
-
-#if defined(__GNUC__)
-/* WINO_VL consecutive tiles at once in a generic vector (lowered to the
- * target's SIMD, or to scalars); unaligned loads and stores by memcpy, and no
- * vector crosses a function boundary (no ABI dependence). */
-#if defined(__AVX__)
-#define WINO_VL 8
-#else
-#define WINO_VL 4
-#endif
-typedef float WinoVec __attribute__((vector_size(WINO_VL * 4)));
-#define LDV(x, p) memcpy(&(x), (p), sizeof(WinoVec))
-#define STV(p, x)                          \
-  do {                                     \
-    const WinoVec sv_ = (x);               \
-    memcpy((p), &sv_, sizeof(WinoVec));    \
-  } while (0)
-#endif
-
-/* Tiles [0, tw_n) and, in the vector loop, up to WINO_VL - 1 more (their
- * values land in room the caller leaves: see rt_conv2d_wino_ld / _len). */
-static void input_tiles(const float *ev, const float *od, int64_t len, float *v, int64_t stride, int64_t tw_n) {
+/* RtWinoScheme.input_tiles: ev and od are the phase planes, len = row_ld
+ * their row length. */
+static void input_tiles(const float *q, int64_t row_ld, int64_t phase_ld, float *v, int64_t stride, int64_t tw_n) {
+  const float *ev = q, *od = q + phase_ld;
+  const int64_t len = row_ld;
   int64_t tw = 0;
 #if defined(__GNUC__)
   for (; tw < tw_n; tw += WINO_VL) TILES(WinoVec, LDV, STV);
@@ -107,48 +86,10 @@ static void input_tiles(const float *ev, const float *od, int64_t len, float *v,
   for (; tw < tw_n; tw++) TILES(float, LD1, ST1);
 }
 
-/* dst[k] = x[2k + off] for k < n, 0 where 2k + off is outside [0, w). */
-static void split_row(float *restrict dst, const float *restrict x, int64_t w, int64_t off, int64_t n) {
-  int64_t lo = off >= 0 ? 0 : (1 - off) / 2, hi = w - off <= 0 ? 0 : (w - off + 1) / 2;
-  lo = lo < n ? lo : n;
-  hi = hi < n ? hi : n;
-  hi = hi > lo ? hi : lo;
-  memset(dst, 0, sizeof(float) * (size_t)lo);
-  if (hi > lo) {
-    const float *src = x + (2 * lo + off);
-    float *d = dst + lo;
-    for (int64_t j = 0; j < hi - lo; j++) d[j] = src[2 * j];
-  }
-  memset(dst + hi, 0, sizeof(float) * (size_t)(n - hi));
-}
-
-/* V for one image.  Each input channel is first split once into the
- * zero-padded even- and odd-column planes (2 * th_n + 2 rows of `len`), from
- * which every row of tiles reads its 4 rows. */
-static void input_transform(const RtConv2d *p, const float *x, float *v, float *planes) {
-  const int64_t tw_n = rt_conv2d_wino_tw(p), th_n = rt_conv2d_wino_th(p), ld = rt_conv2d_wino_ld(p);
-  const int64_t len = rt_conv2d_wino_len(p), rows = 2 * th_n + 2;
-  float *ev = planes, *od = planes + rows * len;
-  for (int64_t c = 0; c < p->c_in; c++) {
-    const float *xc = x + c * p->h_in * p->w_in;
-    for (int64_t r = 0; r < rows; r++) {
-      const int64_t ih = r - p->pad_t;
-      if (ih < 0 || ih >= p->h_in) {
-        memset(ev + r * len, 0, sizeof(float) * (size_t)len);
-        memset(od + r * len, 0, sizeof(float) * (size_t)len);
-        continue;
-      }
-      split_row(ev + r * len, xc + ih * p->w_in, p->w_in, -p->pad_l, len);
-      split_row(od + r * len, xc + ih * p->w_in, p->w_in, 1 - p->pad_l, len);
-    }
-    for (int64_t th = 0; th < th_n; th++)
-      input_tiles(ev + 2 * th * len, od + 2 * th * len, len, v + c * ld + th * tw_n, p->c_in * ld, tw_n);
-  }
-}
-
-/* One row of tiles of one output channel: y = A^T m A with
- * A^T = [1 1 1 0; 0 1 -1 -1], into two output rows y0, y1 of 2 * tw_n. */
-static void output_tiles(const float *m, int64_t stride, float *restrict y0, float *restrict y1, int64_t tw_n) {
+/* RtWinoScheme.output_tiles: y = A^T m A with A^T = [1 1 1 0; 0 1 -1 -1],
+ * into the two output rows y0, y1 of 2 * tw_n. */
+static void output_tiles(const float *m, int64_t stride, float *restrict y, int64_t tw_n) {
+  float *y0 = y, *y1 = y + 2 * tw_n;
   const float *m0 = m, *m1 = m + stride, *m2 = m + 2 * stride, *m3 = m + 3 * stride, *m4 = m + 4 * stride;
   const float *m5 = m + 5 * stride, *m6 = m + 6 * stride, *m7 = m + 7 * stride, *m8 = m + 8 * stride;
   const float *m9 = m + 9 * stride, *m10 = m + 10 * stride, *m11 = m + 11 * stride, *m12 = m + 12 * stride;
@@ -166,41 +107,11 @@ static void output_tiles(const float *m, int64_t stride, float *restrict y0, flo
   }
 }
 
-/* out = act(Y + bias + res) for one image, Y from the products m. */
-static void output_transform(const RtConv2d *p, const float *m, const float *bias, const float *res, float *out,
-                             float *rows) {
-  const int64_t tw_n = rt_conv2d_wino_tw(p), th_n = rt_conv2d_wino_th(p), tiles = tw_n * th_n;
-  const int64_t OH = p->h_out, OW = p->w_out;
-  float *y[2] = {rows, rows + 2 * tw_n};
-  for (int64_t oc = 0; oc < p->c_out; oc++) {
-    const float b = bias ? bias[oc] : 0.0f;
-    for (int64_t th = 0; th < th_n; th++) {
-      output_tiles(m + oc * tiles + th * tw_n, p->c_out * tiles, y[0], y[1], tw_n);
-      for (int64_t k = 0; k < 2 && 2 * th + k < OH; k++) {
-        const int64_t at = (oc * OH + 2 * th + k) * OW;
-        float *o = out + at;
-        if (res)
-          for (int64_t ow = 0; ow < OW; ow++) o[ow] = y[k][ow] + b + res[at + ow];
-        else
-          for (int64_t ow = 0; ow < OW; ow++) o[ow] = y[k][ow] + b;
-        rt_conv_activate(p, o, OW);
-      }
-    }
-  }
-}
+static const RtWinoScheme f2x2 = {
+    .m = 2, .phase_planes = 1, .filter_transform = filter_transform, .input_tiles = input_tiles,
+    .output_tiles = output_tiles};
 
 void rt_conv2d_winograd(const RtConv2d *p, int64_t batch, const float *x, const float *w, const float *bias,
                         const float *residual, float *out, float *ws, float *gemm_ws) {
-  const int64_t tiles = rt_conv2d_wino_tw(p) * rt_conv2d_wino_th(p), ld = rt_conv2d_wino_ld(p);
-  const int64_t uld = rt_conv2d_wino_uld(p), ci = p->c_in, co = p->c_out;
-  const int64_t in_img = ci * p->h_in * p->w_in, out_img = co * p->h_out * p->w_out;
-  float *u = ws, *v = u + 16 * uld, *m = v + 16 * ci * ld, *rows = m + 16 * co * tiles;
-  filter_transform(p, w, u);
-  for (int64_t n = 0; n < batch; n++) {
-    input_transform(p, x + n * in_img, v, rows);
-    for (int e = 0; e < 16; e++)
-      rt_sgemm_ws(0, 0, co, tiles, ci, 1.0f, u + e * uld, ci, v + e * ci * ld, ld, 0.0f, m + e * co * tiles, tiles,
-                  gemm_ws);
-    output_transform(p, m, bias, residual ? residual + n * out_img : NULL, out + n * out_img, rows);
-  }
+  rt_wino_conv2d(&f2x2, p, batch, x, w, bias, residual, out, ws, gemm_ws);
 }

@@ -81,14 +81,6 @@ static int infer_conv(OpCtx *c) {
 
 /* ---- C emission ---- */
 
-/* Compile-time dims [1, 4) of a rank-4 var into d[1..3]; -1 if any
- * depends on the batch. */
-static int const_chw(EmitCtx *e, const Var *v, int64_t d[4]) {
-  for (int i = 1; i < 4; i++)
-    if ((d[i] = em_const_dim(e, v, i)) < 0) return -1;
-  return 0;
-}
-
 /* The fused activation: fuse_activation with fuse_alpha / fuse_beta as
  * Paddle 2.6's oneDNN kernel reads them (checked against it, tests/oracle/
  * e2e_cnn.py conv_fused): relu and leaky_relu take the negative slope in
@@ -119,37 +111,6 @@ static int conv_act(EmitCtx *e, RtConv2d *g) {
   return em_fail(e, "fuse_activation '%s' is not supported", a);
 }
 
-/* The geometry as a constant struct named `geo`, one line per field group. */
-static void print_geo(EmitCtx *e, const RtConv2d *g) {
-  static const char *const acts[] = {"RT_ACT_NONE",       "RT_ACT_RELU",         "RT_ACT_CLIP",
-                                     "RT_ACT_SWISH",      "RT_ACT_HARD_SWISH",   "RT_ACT_HARD_SIGMOID",
-                                     "RT_ACT_SIGMOID",    "RT_ACT_TANH"};
-  pr_line(e->p, "static const RtConv2d geo = {");
-  pr_line(e->p, ".c_in = %lld, .h_in = %lld, .w_in = %lld, .c_out = %lld, .h_out = %lld, .w_out = %lld,",
-          (long long)g->c_in, (long long)g->h_in, (long long)g->w_in, (long long)g->c_out, (long long)g->h_out,
-          (long long)g->w_out);
-  pr_line(e->p, ".k_h = %lld, .k_w = %lld, .stride_h = %lld, .stride_w = %lld, .pad_t = %lld, .pad_l = %lld,",
-          (long long)g->k_h, (long long)g->k_w, (long long)g->stride_h, (long long)g->stride_w, (long long)g->pad_t,
-          (long long)g->pad_l);
-  pr_line(e->p, ".dil_h = %lld, .dil_w = %lld, .groups = %lld,", (long long)g->dil_h, (long long)g->dil_w,
-          (long long)g->groups);
-  if (g->act != RT_ACT_NONE)
-    pr_line(e->p, ".act = %s, .alpha = %s, .beta = %s,", acts[g->act], em_float(g->alpha), em_float(g->beta));
-  pr_line(e->p, "};");
-}
-
-/* The portable GEMM's packing room for the largest product of the
- * convolution (RT_SGEMM_WS_FLOATS), as kernel scratch. */
-static const char *conv_gemm_ws(EmitCtx *e, const RtConv2d *g, int transpose) {
-  int64_t s[1][3], floats = 0;
-  int n = rt_conv2d_gemm_shapes(g, transpose, s);
-  for (int i = 0; i < n; i++) {
-    int64_t f = RT_SGEMM_WS_FLOATS(s[i][0], s[i][1], s[i][2]);
-    floats = f > floats ? f : floats;
-  }
-  return floats ? pool_printf("(float *)%s", em_scratch(e, (SymDim){0, floats * (int64_t)sizeof(float)})) : "NULL";
-}
-
 static int emit_conv(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = ctx_in(&c, "Input", 0), *w = ctx_in(&c, "Filter", 0), *b = ctx_in(&c, "Bias", 0);
@@ -163,8 +124,7 @@ static int emit_conv(EmitCtx *e) {
   if (strcmp(fmt, "NCHW") && strcmp(fmt, "AnyLayout"))
     return em_fail(e, "data_format '%s' is not supported (only NCHW)", fmt);
   int64_t xd[4], od[4], wd[4];
-  if (const_chw(e, x, xd) || const_chw(e, out, od) || (wd[0] = em_const_dim(e, w, 0)) < 0 || const_chw(e, w, wd))
-    return em_fail(e, "channel and spatial dims must not depend on the batch");
+  if (conv_const_dims(e, x, out, w, xd, od, wd)) return -1;
   int64_t groups = attr_int(e->op, "groups", 1), stride[2], dil[2], pad[4];
   attr_ints_fill(e->op, "strides", 2, 1, stride);
   attr_ints_fill(e->op, "dilations", 2, 1, dil);
@@ -187,7 +147,7 @@ static int emit_conv(EmitCtx *e) {
       return em_fail(e, "fuse_residual_connection needs a float32 ResidualData shaped like Output");
   }
   int64_t ws = rt_conv2d_ws_floats(&g);
-  print_geo(e, &g);
+  conv_print_geo(e, &g);
   const char *wsp = ws ? pool_printf("(float *)%s", em_scratch(e, (SymDim){0, ws * (int64_t)sizeof(float)})) : "NULL";
   pr_line(e->p, "rt_conv2d(&geo, %s, %s, %s, %s, %s, %s, %s, %s);", em_dim(e, x, 0), em_ptr(e, x, 1), em_ptr(e, w, 1),
           b ? em_ptr(e, b, 1) : "NULL", res ? em_ptr(e, res, 1) : "NULL", em_ptr(e, out, 0), wsp,

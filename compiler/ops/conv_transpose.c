@@ -80,24 +80,6 @@ static int infer_conv_transpose(OpCtx *c) {
 
 /* ---- C emission ---- */
 
-static int const_chw(EmitCtx *e, const Var *v, int64_t d[4]) {
-  for (int i = 1; i < 4; i++)
-    if ((d[i] = em_const_dim(e, v, i)) < 0) return -1;
-  return 0;
-}
-
-/* The portable GEMM's packing room for the largest product of the
- * convolution (RT_SGEMM_WS_FLOATS), as kernel scratch. */
-static const char *conv_gemm_ws(EmitCtx *e, const RtConv2d *g, int transpose) {
-  int64_t s[1][3], floats = 0;
-  int n = rt_conv2d_gemm_shapes(g, transpose, s);
-  for (int i = 0; i < n; i++) {
-    int64_t f = RT_SGEMM_WS_FLOATS(s[i][0], s[i][1], s[i][2]);
-    floats = f > floats ? f : floats;
-  }
-  return floats ? pool_printf("(float *)%s", em_scratch(e, (SymDim){0, floats * (int64_t)sizeof(float)})) : "NULL";
-}
-
 static int emit_conv_transpose(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = ctx_in(&c, "Input", 0), *w = ctx_in(&c, "Filter", 0), *b = ctx_in(&c, "Bias", 0);
@@ -113,8 +95,7 @@ static int emit_conv_transpose(EmitCtx *e) {
     return em_fail(e, "oneDNN fusion attributes (fuse_activation, fuse_relu) are not supported");
   if (attr_is_var(e->op, "output_size")) return em_fail(e, "an output_size held in a tensor is not supported");
   int64_t xd[4], od[4], wd[4];
-  if (const_chw(e, x, xd) || const_chw(e, out, od) || (wd[0] = em_const_dim(e, w, 0)) < 0 || const_chw(e, w, wd))
-    return em_fail(e, "channel and spatial dims must not depend on the batch");
+  if (conv_const_dims(e, x, out, w, xd, od, wd)) return -1;
   int64_t groups = attr_int(e->op, "groups", 1), stride[2], dil[2], pad[4];
   attr_ints_fill(e->op, "strides", 2, 1, stride);
   attr_ints_fill(e->op, "dilations", 2, 1, dil);
@@ -127,16 +108,7 @@ static int emit_conv_transpose(EmitCtx *e) {
   RtConv2d g = {xd[1], xd[2], xd[3], od[1], od[2], od[3], wd[2], wd[3], stride[0], stride[1],
                 pad[0], pad[2], dil[0], dil[1], groups, RT_ACT_NONE, 0.0f, 0.0f};
   int64_t ws = rt_conv2d_transpose_ws_floats(&g);
-  pr_line(e->p, "static const RtConv2d geo = {");
-  pr_line(e->p, ".c_in = %lld, .h_in = %lld, .w_in = %lld, .c_out = %lld, .h_out = %lld, .w_out = %lld,",
-          (long long)g.c_in, (long long)g.h_in, (long long)g.w_in, (long long)g.c_out, (long long)g.h_out,
-          (long long)g.w_out);
-  pr_line(e->p, ".k_h = %lld, .k_w = %lld, .stride_h = %lld, .stride_w = %lld, .pad_t = %lld, .pad_l = %lld,",
-          (long long)g.k_h, (long long)g.k_w, (long long)g.stride_h, (long long)g.stride_w, (long long)g.pad_t,
-          (long long)g.pad_l);
-  pr_line(e->p, ".dil_h = %lld, .dil_w = %lld, .groups = %lld,", (long long)g.dil_h, (long long)g.dil_w,
-          (long long)g.groups);
-  pr_line(e->p, "};");
+  conv_print_geo(e, &g);
   const char *wsp = pool_printf("(float *)%s", em_scratch(e, (SymDim){0, ws * (int64_t)sizeof(float)}));
   pr_line(e->p, "rt_conv2d_transpose(&geo, %s, %s, %s, %s, %s, %s, %s);", em_dim(e, x, 0), em_ptr(e, x, 1),
           em_ptr(e, w, 1), b ? em_ptr(e, b, 1) : "NULL", em_ptr(e, out, 0), wsp, conv_gemm_ws(e, &g, 1));

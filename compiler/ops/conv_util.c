@@ -1,8 +1,11 @@
-/* Input checks and attribute rules shared by the sliding-window ops (conv.c,
- * conv_transpose.c, pool.c); declared and documented in ops.h. */
+/* Input checks, attribute rules and C emission helpers shared by the
+ * sliding-window ops (conv.c, conv_transpose.c, pool.c); declared and
+ * documented in ops.h. */
 #include <string.h>
 
+#include "../util.h"
 #include "ops.h"
+#include "rt_kernels.h"
 
 Var *conv_input(OpCtx *c, const char *slot, Var **w) {
   Var *x = ctx_need(c, slot, 0);
@@ -57,4 +60,47 @@ int conv_padding(OpCtx *c, int nsp, const int64_t *in, const int64_t *k, const i
     for (int i = 0; i < 2 * nsp; i++) pad[i] = 0;
   }
   return 0;
+}
+
+/* Compile-time dims [1, 4) of a rank-4 var into d[1..3]; -1 if any
+ * depends on the batch. */
+static int const_chw(EmitCtx *e, const Var *v, int64_t d[4]) {
+  for (int i = 1; i < 4; i++)
+    if ((d[i] = em_const_dim(e, v, i)) < 0) return -1;
+  return 0;
+}
+
+int conv_const_dims(EmitCtx *e, const Var *x, const Var *out, const Var *w, int64_t xd[4], int64_t od[4],
+                    int64_t wd[4]) {
+  if (const_chw(e, x, xd) || const_chw(e, out, od) || (wd[0] = em_const_dim(e, w, 0)) < 0 || const_chw(e, w, wd))
+    return em_fail(e, "channel and spatial dims must not depend on the batch");
+  return 0;
+}
+
+void conv_print_geo(EmitCtx *e, const RtConv2d *g) {
+  static const char *const acts[] = {"RT_ACT_NONE",       "RT_ACT_RELU",         "RT_ACT_CLIP",
+                                     "RT_ACT_SWISH",      "RT_ACT_HARD_SWISH",   "RT_ACT_HARD_SIGMOID",
+                                     "RT_ACT_SIGMOID",    "RT_ACT_TANH"};
+  pr_line(e->p, "static const RtConv2d geo = {");
+  pr_line(e->p, ".c_in = %lld, .h_in = %lld, .w_in = %lld, .c_out = %lld, .h_out = %lld, .w_out = %lld,",
+          (long long)g->c_in, (long long)g->h_in, (long long)g->w_in, (long long)g->c_out, (long long)g->h_out,
+          (long long)g->w_out);
+  pr_line(e->p, ".k_h = %lld, .k_w = %lld, .stride_h = %lld, .stride_w = %lld, .pad_t = %lld, .pad_l = %lld,",
+          (long long)g->k_h, (long long)g->k_w, (long long)g->stride_h, (long long)g->stride_w, (long long)g->pad_t,
+          (long long)g->pad_l);
+  pr_line(e->p, ".dil_h = %lld, .dil_w = %lld, .groups = %lld,", (long long)g->dil_h, (long long)g->dil_w,
+          (long long)g->groups);
+  if (g->act != RT_ACT_NONE)
+    pr_line(e->p, ".act = %s, .alpha = %s, .beta = %s,", acts[g->act], em_float(g->alpha), em_float(g->beta));
+  pr_line(e->p, "};");
+}
+
+const char *conv_gemm_ws(EmitCtx *e, const RtConv2d *g, int transpose) {
+  int64_t s[1][3], floats = 0;
+  int n = rt_conv2d_gemm_shapes(g, transpose, s);
+  for (int i = 0; i < n; i++) {
+    int64_t f = RT_SGEMM_WS_FLOATS(s[i][0], s[i][1], s[i][2]);
+    floats = f > floats ? f : floats;
+  }
+  return floats ? pool_printf("(float *)%s", em_scratch(e, (SymDim){0, floats * (int64_t)sizeof(float)})) : "NULL";
 }

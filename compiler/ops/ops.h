@@ -113,5 +113,19 @@ void attr_ints_fill(const Op *op, const char *name, int n, int64_t dflt, int64_t
  * Returns -1 after ctx_fail() on a malformed paddings list. */
 int conv_padding(OpCtx *c, int nsp, const int64_t *in, const int64_t *k, const int64_t *stride,
                  int64_t *pad, int64_t *dil);
+/* C emission of 2-D convolutions (conv.c, conv_transpose.c): */
+struct RtConv2d;
+/* The compile-time dims of the rank-4 Input x and Output out (dims [1, 4)
+ * into xd[1..3], od[1..3]) and of the Filter w (all four into wd); -1 after
+ * em_fail() if any depends on the batch. */
+int conv_const_dims(EmitCtx *e, const Var *x, const Var *out, const Var *w, int64_t xd[4], int64_t od[4],
+                    int64_t wd[4]);
+/* Prints the geometry g as a constant RtConv2d named `geo`, one line per
+ * field group (the fused activation only when there is one). */
+void conv_print_geo(EmitCtx *e, const struct RtConv2d *g);
+/* The portable GEMM's packing room (RT_SGEMM_WS_FLOATS) for the largest
+ * product of rt_conv2d (transpose = 0) or rt_conv2d_transpose (1) with
+ * geometry g, as a kernel-scratch expression, or "NULL" when none. */
+const char *conv_gemm_ws(EmitCtx *e, const struct RtConv2d *g, int transpose);
 
 #endif

@@ -15,12 +15,9 @@ reference outputs.
 """
 import os
 import sys
-import zlib
-
-import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from oracle_case import save_static_case  # noqa: E402
+from oracle_case import run_static_cases  # noqa: E402
 
 import paddle  # noqa: E402
 import paddle.nn as nn  # noqa: E402
@@ -373,43 +370,9 @@ CASES["interp"] = merged(interp_v2, interp_v1, interp_cubic_linear)
 
 
 # ---------------------------------------------------------------- driver
-def randomize(program, scope, rng):
-    """Re-draws every parameter; batch_norm variances stay positive."""
-    positive = {n for o in program.global_block().ops if o.type == "batch_norm" for n in o.input("Variance")}
-    for v in program.list_vars():
-        if not v.persistable or v.name in ("feed", "fetch"):
-            continue
-        t = scope.find_var(v.name)
-        if t is None or not t.get_tensor()._is_initialized():
-            continue
-        shape = np.array(t.get_tensor()).shape
-        lo, hi = (0.5, 1.5) if v.name in positive else (-1.0, 1.0)
-        t.get_tensor().set(rng.uniform(lo, hi, shape).astype("float32"), paddle.CPUPlace())
-
-
-def build_case(out_dir, name, fn, seed):
-    main, startup = paddle.static.Program(), paddle.static.Program()
-    with paddle.static.program_guard(main, startup):
-        feeds, fetches = fn()
-    rng = np.random.default_rng(seed)
-    inputs = [rng.standard_normal([BATCH if d in (None, -1) else d for d in f.shape]).astype("float32")
-              for f in feeds]
-    exe = paddle.static.Executor(paddle.CPUPlace())
-    scope = paddle.static.Scope()
-    with paddle.static.scope_guard(scope):
-        exe.run(startup)
-        randomize(main, scope, rng)
-        save_static_case(os.path.join(out_dir, name), feeds, fetches, exe, main, inputs)
-
-
-def main():
-    out = sys.argv[1]
-    names = sys.argv[2:] or list(CASES)
-    paddle.enable_static()
-    paddle.seed(1)
-    for name in names:
-        build_case(out, name, CASES[name], zlib.crc32(name.encode()))
+def make_input(v, rng):
+    return rng.standard_normal([BATCH if d in (None, -1) else d for d in v.shape]).astype("float32")
 
 
 if __name__ == "__main__":
-    main()
+    run_static_cases(CASES, make_input)

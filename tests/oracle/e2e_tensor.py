@@ -18,12 +18,11 @@ with Paddle's reference outputs.
 """
 import os
 import sys
-import zlib
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from oracle_case import save_static_case  # noqa: E402
+from oracle_case import run_static_cases  # noqa: E402
 
 import paddle  # noqa: E402
 import paddle.nn as nn  # noqa: E402
@@ -363,32 +362,5 @@ def make_input(v, rng):
     return rng.standard_normal(shape).astype("float32")
 
 
-def build_case(out_dir, name, fn, seed):
-    main, startup = paddle.static.Program(), paddle.static.Program()
-    with paddle.static.program_guard(main, startup):
-        feeds, fetches = fn()
-    rng = np.random.default_rng(seed)
-    inputs = [make_input(f, rng) for f in feeds]
-    exe = paddle.static.Executor(paddle.CPUPlace())
-    scope = paddle.static.Scope()
-    with paddle.static.scope_guard(scope):
-        exe.run(startup)
-        for v in main.list_vars():  # parameters: uniform, away from any initializer's symmetry
-            t = scope.find_var(v.name) if v.persistable else None
-            if t is not None and t.get_tensor()._is_initialized():
-                shape = np.array(t.get_tensor()).shape
-                t.get_tensor().set(rng.uniform(-1, 1, shape).astype("float32"), paddle.CPUPlace())
-        save_static_case(os.path.join(out_dir, name), feeds, fetches, exe, main, inputs)
-
-
-def main():
-    out = sys.argv[1]
-    names = sys.argv[2:] or list(CASES)
-    paddle.enable_static()
-    paddle.seed(1)
-    for name in names:
-        build_case(out, name, CASES[name], zlib.crc32(name.encode()))
-
-
 if __name__ == "__main__":
-    main()
+    run_static_cases(CASES, make_input)

@@ -6,9 +6,19 @@
 Each writes out_dir/model.pdmodel + model.pdiparams (Paddle's own save), then
 loads those files back with Paddle's Executor, runs it on `inputs` (a list of
 numpy arrays in feed order) and writes input_<i>.npy, output_<i>.npy and
-paddle.json (feeds, fetches, var shapes), the layout tests/test_e2e*.py read."""
+paddle.json (feeds, fetches, var shapes), the layout tests/test_e2e*.py read.
+
+    build_static_case(out_dir, name, fn, make_input)
+    run_static_cases(cases, make_input)
+
+drive the op-level scripts (tests/oracle/e2e_<family>.py): a case is a
+function returning (feeds, fetches) built in a fresh static program, with
+inputs drawn by the script's make_input(var, rng) and parameters re-drawn
+(randomize_params), both from one generator seeded by the case's name."""
 import json
 import os
+import sys
+import zlib
 
 os.environ.setdefault("FLAGS_enable_pir_api", "0")
 import numpy as np  # noqa: E402
@@ -59,3 +69,46 @@ def save_layer_case(out_dir, layer, input_specs, inputs):
     if os.path.exists(info):
         os.remove(info)
     reference(out_dir, inputs)
+
+
+def randomize_params(program, scope, rng):
+    """Re-draws every initialized persistable var of `program` in `scope`
+    (in program order) uniform in [-1, 1), batch_norm variances in [0.5, 1.5)
+    to stay positive, so that no initializer's symmetry hides a layout bug."""
+    positive = {n for o in program.global_block().ops if o.type == "batch_norm" for n in o.input("Variance")}
+    for v in program.list_vars():
+        if not v.persistable or v.name in ("feed", "fetch"):
+            continue
+        t = scope.find_var(v.name)
+        if t is None or not t.get_tensor()._is_initialized():
+            continue
+        shape = np.array(t.get_tensor()).shape
+        lo, hi = (0.5, 1.5) if v.name in positive else (-1.0, 1.0)
+        t.get_tensor().set(rng.uniform(lo, hi, shape).astype("float32"), paddle.CPUPlace())
+
+
+def build_static_case(out_dir, name, fn, make_input):
+    """Builds case `name` (fn() -> feeds, fetches) and saves it in
+    out_dir/name: inputs make_input(feed var, rng) in feed order, then the
+    parameters, from a generator seeded by crc32(name)."""
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        feeds, fetches = fn()
+    rng = np.random.default_rng(zlib.crc32(name.encode()))
+    inputs = [make_input(f, rng) for f in feeds]
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    scope = paddle.static.Scope()
+    with paddle.static.scope_guard(scope):
+        exe.run(startup)
+        randomize_params(main, scope, rng)
+        save_static_case(os.path.join(out_dir, name), feeds, fetches, exe, main, inputs)
+
+
+def run_static_cases(cases, make_input, argv=None):
+    """The op-level scripts' command line, `script.py OUTDIR [CASE ...]`:
+    builds the named cases of `cases` (name -> fn), or all of them."""
+    argv = sys.argv if argv is None else argv
+    paddle.enable_static()
+    paddle.seed(1)
+    for name in argv[2:] or list(cases):
+        build_static_case(argv[1], name, cases[name], make_input)
