@@ -130,12 +130,11 @@ const char *em_prod(EmitCtx *e, const Var *v, int from, int to) {
 const char *em_numel(EmitCtx *e, const Var *v) { return em_prod(e, v, 0, em_spec(e, v)->rank); }
 
 int em_fail(EmitCtx *e, const char *fmt, ...) {
-  char msg[512];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  int r = graph_op_verror(e->g, e->op, fmt, ap);
   va_end(ap);
-  return diag_error("%s: %s: %s", e->g->file, graph_op_where(e->g, e->op), msg);
+  return r;
 }
 
 const char *em_float(double v) {

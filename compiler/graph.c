@@ -351,6 +351,12 @@ int graph_build(Graph *g, ProgramDesc *pd, const char *file) {
   return 0;
 }
 
+int graph_op_verror(const Graph *g, const Op *op, const char *fmt, va_list ap) {
+  char msg[512];
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  return diag_error("%s: %s: %s", g->file, graph_op_where(g, op), msg);
+}
+
 void graph_free(Graph *g) {
   if (g->pd) paddlec__fw__program_desc__free_unpacked(g->pd, NULL);
   g->pd = NULL;

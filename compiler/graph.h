@@ -4,6 +4,7 @@
 #ifndef PADDLEC_GRAPH_H
 #define PADDLEC_GRAPH_H
 
+#include <stdarg.h>
 #include <stdint.h>
 
 #include "framework.pb-c.h"
@@ -132,6 +133,9 @@ int graph_find_var(const Graph *g, int block, const char *name);
 /* "block 0 op 17 (conv2d -> conv2d_3.tmp_0)" for messages, in pool memory. */
 const char *graph_op_where(const Graph *g, const Op *op);
 void graph_free(Graph *g);
+/* Prints "<file>: <graph_op_where>: <message>" as an error; returns -1.  The
+ * one way shape rules and emitters report a problem with an op. */
+int graph_op_verror(const Graph *g, const Op *op, const char *fmt, va_list ap);
 
 /* Shape helpers. */
 int64_t shape_numel(const Shape *s); /* -1 if any dim unknown */

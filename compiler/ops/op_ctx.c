@@ -63,12 +63,11 @@ void ctx_set_all(OpCtx *c, const char *slot, const Shape *s, int dtype) {
 }
 
 int ctx_fail(OpCtx *c, const char *fmt, ...) {
-  char msg[512];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  int r = graph_op_verror(c->g, c->op, fmt, ap);
   va_end(ap);
-  return diag_error("%s: %s: %s", c->g->file, graph_op_where(c->g, c->op), msg);
+  return r;
 }
 
 int axis_norm(int64_t axis, int rank) {
