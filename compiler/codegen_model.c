@@ -170,7 +170,9 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, Mo
   pr_init(&calls);
   calls.indent = 1;
   SymDim scratch = {0, 0};
-  EmitCtx e = {.g = g, .spec = s, .plan = pl, .prefix = P, .blas = o->blas, .scratch_max = &scratch};
+  int64_t task_floats = 0;
+  EmitCtx e = {.g = g, .spec = s, .plan = pl, .prefix = P, .blas = o->blas, .scratch_max = &scratch,
+               .task_max = &task_floats};
   int bad = 0, nk = 0;
   for (int k = 0; k < g->blocks[0].nops; k++) {
     int id = g->blocks[0].ops[k];
@@ -228,6 +230,7 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, Mo
       {"FIXED_BATCH", s->symbolic_batch ? "0" : "1"}, {"ARENA_A", pool_printf("%lld", (long long)(pl->arena.a + scratch.a))},
       {"ARENA_C", pool_printf("%lld", (long long)(pl->arena.c + scratch.c))},
       {"WEIGHT_BYTES", o->embed_weights ? "0" : pool_printf("%llu", (unsigned long long)wbytes)},
+      {"TASK_BYTES", pool_printf("%lld", (long long)task_floats * (long long)sizeof(float))},
   };
   mt->header = tpl_render("templates/model.h.in", hv, (int)(sizeof hv / sizeof hv[0]));
   TplVar sv[] = {{"BANNER", banner}, {"PREFIX", P}, {"UPPER", U}, {"TABLES", tables},

@@ -158,7 +158,12 @@ const char *em_scratch(EmitCtx *e, SymDim bytes) {
 const char *em_gemm_ws(EmitCtx *e, SymDim m, SymDim n, SymDim k) {
   int64_t mm = m.a ? RT_SGEMM_MC : m.c, nn = n.a ? RT_SGEMM_NC : n.c, kk = k.a ? RT_SGEMM_KC : k.c;
   int64_t floats = RT_SGEMM_WS_FLOATS(mm, nn, kk);
+  em_task_scratch(e, floats);
   return pool_printf("(float *)%s", em_scratch(e, (SymDim){0, floats * (int64_t)sizeof(float)}));
+}
+
+void em_task_scratch(EmitCtx *e, int64_t floats) {
+  if (e->task_max && floats > *e->task_max) *e->task_max = floats;
 }
 
 SymDim em_sym_prod(EmitCtx *e, const Var *v, int from, int to) {

@@ -42,6 +42,7 @@ typedef struct EmitCtx {
   int blas;            /* 1: OpenBLAS build, 0: portable kernels only */
   SymDim scratch_used; /* scratch bytes taken by the current kernel */
   SymDim *scratch_max; /* the most any kernel takes (sizes the arena) */
+  int64_t *task_max;   /* the most floats one worker thread's tasks need */
 } EmitCtx;
 
 /* C type of a dtype ("float", "int64_t", ...), or NULL when unsupported. */
@@ -73,6 +74,10 @@ const char *em_scratch(EmitCtx *e, SymDim bytes);
  * (scratch sized by RT_SGEMM_WS_FLOATS, with the blocking bounds standing in
  * for dims that grow with the batch). */
 const char *em_gemm_ws(EmitCtx *e, SymDim m, SymDim n, SymDim k);
+/* Records that a worker thread running the current kernel's tasks needs
+ * `floats` of private scratch (rt_parallel.h; thread 0 uses the kernel's
+ * arena scratch instead). */
+void em_task_scratch(EmitCtx *e, int64_t floats);
 /* Fails the emission with a message naming the op; returns -1. */
 int em_fail(EmitCtx *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

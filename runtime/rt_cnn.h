@@ -13,6 +13,8 @@
 
 #include <stdint.h>
 
+#include "rt_blocking.h"
+
 /* ---- 3-D convolution (rt_conv3d.c) ---- */
 
 /* NCDHW volumes; the pads are the front/top/left ones. */
@@ -118,6 +120,12 @@ static inline int64_t rt_conv2d_wino_ld(const RtConv2d *p) {
 }
 static inline int64_t rt_conv2d_wino_len(const RtConv2d *p) { return (rt_conv2d_wino_tw(p) + 15) / 16 * 16 + 1; }
 static inline int64_t rt_conv2d_wino_uld(const RtConv2d *p) { return p->c_out * p->c_in + 16; }
+/* The m * (m * th_n + 2) phase-split rows of one input channel (also the m
+ * output rows of one row of tiles), rounded up to whole cache lines. */
+static inline int64_t rt_conv2d_wino_rows(const RtConv2d *p) {
+  const int64_t m = rt_conv2d_wino_m(p);
+  return (m * (m * rt_conv2d_wino_th(p) + 2) * rt_conv2d_wino_len(p) + 15) / 16 * 16;
+}
 
 /* Floats of workspace rt_conv2d needs: one image's im2col matrix for one
  * group, [c_in/groups * k_h * k_w, h_out * w_out]; for depthwise the phase
@@ -133,8 +141,7 @@ static inline int64_t rt_conv2d_ws_floats(const RtConv2d *p) {
     const int64_t m = rt_conv2d_wino_m(p), a2 = (m + 2) * (m + 2);
     const int64_t tiles = rt_conv2d_wino_tw(p) * rt_conv2d_wino_th(p);
     /* U, V, M, then the phase-split rows of one input channel (also the output rows) */
-    return a2 * (rt_conv2d_wino_uld(p) + p->c_in * rt_conv2d_wino_ld(p) + p->c_out * tiles) +
-           m * (m * rt_conv2d_wino_th(p) + 2) * rt_conv2d_wino_len(p);
+    return a2 * (rt_conv2d_wino_uld(p) + p->c_in * rt_conv2d_wino_ld(p) + p->c_out * tiles) + rt_conv2d_wino_rows(p);
   }
   return p->c_in / p->groups * p->k_h * p->k_w * p->h_out * p->w_out;
 }
@@ -162,6 +169,16 @@ static inline int rt_conv2d_gemm_shapes(const RtConv2d *p, int transpose, int64_
   }
   s[0][0] = mg, s[0][1] = p->h_out * p->w_out, s[0][2] = cg * p->k_h * p->k_w;
   return 1;
+}
+
+/* Floats of private scratch one worker thread needs for rt_conv2d's tasks
+ * (rt_parallel.h): the depthwise planes, the Winograd rows plus GEMM
+ * packing room, or GEMM packing room alone.  Thread 0 uses ws and gemm_ws. */
+static inline int64_t rt_conv2d_task_floats(const RtConv2d *p) {
+  int64_t s[1][3], gemm = 0;
+  if (rt_conv2d_gemm_shapes(p, 0, s)) gemm = RT_SGEMM_WS_FLOATS(s[0][0], s[0][1], s[0][2]);
+  if (rt_conv2d_is_depthwise(p)) return rt_conv2d_ws_floats(p);
+  return (rt_conv2d_is_winograd(p) ? rt_conv2d_wino_rows(p) : 0) + gemm;
 }
 
 /* out = act(conv(x, w) + bias + residual) for `batch` images (bias [c_out]

@@ -13,12 +13,16 @@
  *     out_g = W_g x col.
  * The epilogue (bias, residual, activation) runs on each image's output
  * right after it is computed, while it is still in cache.
+ * Every step runs as tasks on the model's threads (rt_parallel.h): the
+ * GEMMs by blocks of the output, depthwise, im2col and the epilogue by
+ * ranges of channels.
  * rt_conv2d_transpose computes col = W_g^T x X_g with a GEMM, then scatters
  * (col2im) the columns into the output. */
 #include <math.h>
 #include <string.h>
 
 #include "rt_kernels.h"
+#include "rt_parallel.h"
 
 /* The output positions o in [0, n_out) whose input position
  * o * stride + off falls inside [0, n_in): [*lo, *hi). */
@@ -71,10 +75,34 @@ void rt_conv_activate(const RtConv2d *p, float *v, int64_t n) {
   }
 }
 
-/* out = act(out + bias[c] + residual) over c planes of `plane` floats. */
-static void epilogue(const RtConv2d *p, float *out, const float *bias, const float *res, int64_t c, int64_t plane) {
-  if (!bias && !res && p->act == RT_ACT_NONE) return;
-  for (int64_t i = 0; i < c; i++) {
+/* One image's work split over its channels: task t of ntasks covers
+ * channels [lo, hi) of `count`. */
+typedef struct ConvJob {
+  const RtConv2d *p;            /* the geometry */
+  const float *x, *w, *bias;    /* input image, filter, bias (or NULL) */
+  const float *res;             /* residual image (or NULL) */
+  float *out, *ws;              /* output image, thread 0's workspace */
+  int64_t count, ntasks;        /* channels, tasks */
+} ConvJob;
+
+enum { RT_CONV_TASKS = 16 }; /* channel ranges per image step */
+
+static void task_range(const ConvJob *j, int64_t t, int64_t *lo, int64_t *hi) {
+  *lo = t * j->count / j->ntasks;
+  *hi = (t + 1) * j->count / j->ntasks;
+}
+
+/* Runs fn over `count` channels in up to RT_CONV_TASKS ranges. */
+static void conv_parallel(ConvJob *j, int64_t count, RtTask fn) {
+  j->count = count;
+  j->ntasks = count < RT_CONV_TASKS ? count : RT_CONV_TASKS;
+  rt_parallel(j->ntasks, fn, j);
+}
+
+/* out = act(out + bias[c] + residual) over channels [lo, hi) of `plane` floats. */
+static void epilogue(const RtConv2d *p, float *out, const float *bias, const float *res, int64_t lo, int64_t hi,
+                     int64_t plane) {
+  for (int64_t i = lo; i < hi; i++) {
     float *o = out + i * plane;
     const float bv = bias ? bias[i] : 0.0f;
     if (res) {
@@ -87,11 +115,25 @@ static void epilogue(const RtConv2d *p, float *out, const float *bias, const flo
   }
 }
 
+static void epilogue_task(void *ctx, int64_t t, int tid) {
+  const ConvJob *j = ctx;
+  int64_t lo, hi;
+  (void)tid;
+  task_range(j, t, &lo, &hi);
+  epilogue(j->p, j->out, j->bias, j->res, lo, hi, j->p->h_out * j->p->w_out);
+}
+
+/* The epilogue of one image (out, bias, res as in j), over its c planes. */
+static void epilogue_image(ConvJob *j, int64_t c) {
+  if (!j->bias && !j->res && j->p->act == RT_ACT_NONE) return;
+  conv_parallel(j, c, epilogue_task);
+}
+
 /* col[(ci*k_h + ki)*k_w + kj][oh*w_out + ow] = x[ci][ih][iw] (0 outside),
- * for the cg channels at x. */
-static void im2col(const RtConv2d *p, const float *x, int64_t cg, float *col) {
+ * for the channels [c0, c1) of x. */
+static void im2col(const RtConv2d *p, const float *x, int64_t c0, int64_t c1, float *col) {
   const int64_t H = p->h_in, W = p->w_in, OH = p->h_out, OW = p->w_out, sw = p->stride_w;
-  for (int64_t ci = 0; ci < cg; ci++)
+  for (int64_t ci = c0; ci < c1; ci++)
     for (int64_t ki = 0; ki < p->k_h; ki++)
       for (int64_t kj = 0; kj < p->k_w; kj++) {
         float *row = col + ((ci * p->k_h + ki) * p->k_w + kj) * OH * OW;
@@ -109,6 +151,14 @@ static void im2col(const RtConv2d *p, const float *x, int64_t cg, float *col) {
           memset(row + hi, 0, sizeof(float) * (size_t)(OW - hi));
         }
       }
+}
+
+static void im2col_task(void *ctx, int64_t t, int tid) {
+  const ConvJob *j = ctx;
+  int64_t lo, hi;
+  (void)tid;
+  task_range(j, t, &lo, &hi);
+  im2col(j->p, j->x, lo, hi, j->ws);
 }
 
 /* The padded input plane of channel x, split by stride phase:
@@ -157,13 +207,13 @@ static void tap1(float *restrict t, const float *restrict a, float w, int64_t n,
  * flattened index i = oh * C + ow every tap is one contiguous run, so the
  * sums t[i] are long vector loops (columns ow >= w_out are discarded). */
 static void depthwise(const RtConv2d *p, const float *x, const float *w, const float *bias, const float *res,
-                      float *out, float *ws) {
+                      float *out, float *ws, int64_t ic_lo, int64_t ic_hi) {
   const int64_t OH = p->h_out, OW = p->w_out, sh = p->stride_h, sw = p->stride_w;
   const int64_t R = rt_conv2d_dw_rows(p), C = rt_conv2d_dw_cols(p), n = OH * C;
   const int64_t mult = p->c_out / p->groups, kk = p->k_h * p->k_w;
   float *q = ws, *t = ws + sh * sw * R * C;
-  for (int64_t oc = 0; oc < p->c_out; oc++) {
-    if (oc % mult == 0) dw_plane(p, x + (oc / mult) * p->h_in * p->w_in, q, oc == 0);
+  for (int64_t oc = ic_lo * mult; oc < ic_hi * mult; oc++) {
+    if (oc % mult == 0) dw_plane(p, x + (oc / mult) * p->h_in * p->w_in, q, oc == ic_lo * mult);
     const float *wk = w + oc * kk;
     for (int64_t ki = 0; ki < p->k_h; ki++) {
       const int64_t dr = ki * p->dil_h, row = ((dr % sh) * sw) * R + dr / sh;
@@ -189,6 +239,14 @@ static void depthwise(const RtConv2d *p, const float *x, const float *w, const f
   }
 }
 
+/* Input channels [lo, hi) of one image, in the thread's own planes. */
+static void depthwise_task(void *ctx, int64_t t, int tid) {
+  const ConvJob *j = ctx;
+  int64_t lo, hi;
+  task_range(j, t, &lo, &hi);
+  depthwise(j->p, j->x, j->w, j->bias, j->res, j->out, rt_task_scratch(tid, j->ws), lo, hi);
+}
+
 void rt_conv2d(const RtConv2d *p, int64_t batch, const float *x, const float *w, const float *bias,
                const float *residual, float *out, float *ws, float *gemm_ws) {
   const int64_t in_img = p->c_in * p->h_in * p->w_in, out_img = p->c_out * p->h_out * p->w_out;
@@ -203,21 +261,22 @@ void rt_conv2d(const RtConv2d *p, int64_t batch, const float *x, const float *w,
     return;
   }
   for (int64_t n = 0; n < batch; n++) {
-    const float *xn = x + n * in_img, *rn = residual ? residual + n * out_img : NULL;
-    float *on = out + n * out_img;
+    ConvJob j = {.p = p, .x = x + n * in_img, .w = w, .bias = bias, .res = residual ? residual + n * out_img : NULL,
+                 .out = out + n * out_img, .ws = ws};
     if (dw) {
-      depthwise(p, xn, w, bias, rn, on, ws);
+      conv_parallel(&j, p->groups, depthwise_task);
       continue;
     }
     for (int64_t g = 0; g < p->groups; g++) {
-      const float *xg = xn + g * cg * hw;
+      const float *xg = j.x + g * cg * hw;
       if (!pointwise) {
-        im2col(p, xg, cg, ws);
+        ConvJob col = {.p = p, .x = xg, .ws = ws};
+        conv_parallel(&col, cg, im2col_task);
         xg = ws;
       }
-      rt_sgemm_ws(0, 0, mg, ohw, k, 1.0f, w + g * mg * k, k, xg, ohw, 0.0f, on + g * mg * ohw, ohw, gemm_ws);
+      rt_sgemm_ws(0, 0, mg, ohw, k, 1.0f, w + g * mg * k, k, xg, ohw, 0.0f, j.out + g * mg * ohw, ohw, gemm_ws);
     }
-    epilogue(p, on, bias, rn, p->c_out, ohw);
+    epilogue_image(&j, p->c_out);
   }
 }
 
@@ -257,6 +316,7 @@ void rt_conv2d_transpose(const RtConv2d *p, int64_t batch, const float *x, const
       rt_sgemm_ws(1, 0, mk, hw, cg, 1.0f, w + g * cg * mk, mk, xn + g * cg * hw, hw, 0.0f, ws, hw, gemm_ws);
       col2im(p, ws, mg, on + g * mg * ohw);
     }
-    epilogue(p, on, bias, NULL, p->c_out, ohw);
+    ConvJob j = {.p = p, .bias = bias, .out = on};
+    epilogue_image(&j, p->c_out);
   }
 }

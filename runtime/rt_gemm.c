@@ -4,24 +4,84 @@
  * portable blocked kernel in plain C: B is packed into column panels of
  * RT_NR floats, A into row panels of RT_MR, and a fixed-size MR x NR
  * micro-kernel (plain loops that compilers vectorize for the target's -march)
- * accumulates over a K block.  No intrinsics, so it builds for any target. */
+ * accumulates over a K block.  No intrinsics, so it builds for any target.
+ *
+ * Either way the product is split into blocks of C computed as tasks on the
+ * model's thread pool (rt_parallel.h); each C element is computed by the
+ * same sequence of operations whichever block and thread it falls to. */
 #include <string.h>
 
 #include "rt_kernels.h"
+#include "rt_parallel.h"
 
-#ifdef PADDLEC_BLAS_OPENBLAS
-#include <cblas.h>
+/* One product being computed: C = alpha * op(A) * op(B) + beta * C, split
+ * into blocks of mb rows x nb columns of C (task t = block (t % mt, t / mt)). */
+typedef struct GemmJob {
+  int ta, tb;              /* transpose flags */
+  int64_t m, n, k;         /* the product's dims */
+  float alpha, beta;       /* the scalars */
+  const float *a, *b;      /* the operands */
+  int64_t lda, ldb, ldc;   /* their row strides */
+  float *c;                /* the result */
+  float *ws;               /* the caller's workspace (thread 0's) */
+  int64_t mb, nb, mt;      /* block rows, block columns, blocks down M */
+} GemmJob;
 
-void rt_sgemm(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float *a,
-              int64_t lda, const float *b, int64_t ldb, float beta, float *c, int64_t ldc) {
-  cblas_sgemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans,
-              (int)m, (int)n, (int)k, alpha, a, (int)lda, b, (int)ldb, beta, c, (int)ldc);
+/* Computes the block of C at rows [i0, i0 + mc), columns [j0, j0 + nc)
+ * with workspace ws (the backend's part, below). */
+static void gemm_block(const GemmJob *j, int64_t i0, int64_t mc, int64_t j0, int64_t nc, float *ws);
+
+/* The blocks: as many as about 8 (enough to keep 2-4 threads busy) of at
+ * least RT_GEMM_MIN_TASK multiply-adds each, full MC-row panels down M; a
+ * function of (m, n, k) only, so that the result does not depend on the
+ * thread count.  No workspace: one block (the stack path). */
+enum { RT_GEMM_TASKS = 8, RT_GEMM_MIN_TASK = 1 << 17 };
+static void gemm_split(GemmJob *j) {
+  j->mb = j->m, j->nb = j->n, j->mt = 1;
+  if (!j->ws || (double)j->m * (double)j->n * (double)j->k < 2.0 * RT_GEMM_MIN_TASK) return;
+  if (j->m > RT_SGEMM_MC) j->mb = RT_SGEMM_MC, j->mt = rt_div_up(j->m, RT_SGEMM_MC);
+  if (j->mt >= RT_GEMM_TASKS) return;
+  int64_t nt = rt_div_up(RT_GEMM_TASKS, j->mt);
+  while (nt > 1 && (double)j->mb * (double)rt_div_up(j->n, nt) * (double)j->k < RT_GEMM_MIN_TASK) nt--;
+  int64_t nb = rt_div_up(rt_div_up(j->n, nt), RT_SGEMM_NR) * RT_SGEMM_NR;
+  j->nb = nb < j->n ? nb : j->n;
+}
+
+static void gemm_task(void *ctx, int64_t t, int tid) {
+  const GemmJob *j = ctx;
+  const int64_t i0 = t % j->mt * j->mb, j0 = t / j->mt * j->nb;
+  const int64_t mc = j->m - i0 < j->mb ? j->m - i0 : j->mb, nc = j->n - j0 < j->nb ? j->n - j0 : j->nb;
+  gemm_block(j, i0, mc, j0, nc, rt_task_scratch(tid, j->ws));
 }
 
 void rt_sgemm_ws(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float *a,
                  int64_t lda, const float *b, int64_t ldb, float beta, float *c, int64_t ldc, float *ws) {
-  (void)ws; /* OpenBLAS manages its own buffers */
-  rt_sgemm(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  if (m == 0 || n == 0) return;
+  GemmJob j = {.ta = trans_a, .tb = trans_b, .m = m, .n = n, .k = k, .alpha = alpha, .beta = beta, .a = a,
+               .b = b, .lda = lda, .ldb = ldb, .ldc = ldc, .c = c, .ws = ws};
+  gemm_split(&j);
+  rt_parallel(j.mt * rt_div_up(n, j.nb), gemm_task, &j);
+}
+
+void rt_sgemm(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float *a,
+              int64_t lda, const float *b, int64_t ldb, float beta, float *c, int64_t ldc) {
+  rt_sgemm_ws(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, NULL);
+}
+
+/* The operands of a block: rows i0.. of op(A), columns j0.. of op(B). */
+static const float *a_at(const GemmJob *j, int64_t i0) { return j->ta ? j->a + i0 : j->a + i0 * j->lda; }
+static const float *b_at(const GemmJob *j, int64_t j0) { return j->tb ? j->b + j0 * j->ldb : j->b + j0; }
+
+#ifdef PADDLEC_BLAS_OPENBLAS
+#include <cblas.h>
+
+/* OpenBLAS keeps its own buffers: ws is not used.  The generated driver sets
+ * OpenBLAS to one thread; the blocks are the parallelism. */
+static void gemm_block(const GemmJob *j, int64_t i0, int64_t mc, int64_t j0, int64_t nc, float *ws) {
+  (void)ws;
+  cblas_sgemm(CblasRowMajor, j->ta ? CblasTrans : CblasNoTrans, j->tb ? CblasTrans : CblasNoTrans, (int)mc,
+              (int)nc, (int)j->k, j->alpha, a_at(j, i0), (int)j->lda, b_at(j, j0), (int)j->ldb, j->beta,
+              j->c + i0 * j->ldc + j0, (int)j->ldc);
 }
 
 const char *rt_blas_name(void) { return "OpenBLAS"; }
@@ -161,17 +221,12 @@ static void gemm_stack(int ta, int tb, int64_t m, int64_t n, int64_t k, float al
   }
 }
 
-void rt_sgemm_ws(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float *a,
-                 int64_t lda, const float *b, int64_t ldb, float beta, float *c, int64_t ldc, float *ws) {
-  scale_c(m, n, beta, c, ldc);
-  if (k == 0 || alpha == 0.0f || m == 0 || n == 0) return;
-  if (ws) gemm_packed(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, c, ldc, ws);
-  else gemm_stack(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, c, ldc);
-}
-
-void rt_sgemm(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float *a,
-              int64_t lda, const float *b, int64_t ldb, float beta, float *c, int64_t ldc) {
-  rt_sgemm_ws(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, NULL);
+static void gemm_block(const GemmJob *j, int64_t i0, int64_t mc, int64_t j0, int64_t nc, float *ws) {
+  float *c = j->c + i0 * j->ldc + j0;
+  scale_c(mc, nc, j->beta, c, j->ldc);
+  if (j->k == 0 || j->alpha == 0.0f) return;
+  if (ws) gemm_packed(j->ta, j->tb, mc, nc, j->k, j->alpha, a_at(j, i0), j->lda, b_at(j, j0), j->ldb, c, j->ldc, ws);
+  else gemm_stack(j->ta, j->tb, mc, nc, j->k, j->alpha, a_at(j, i0), j->lda, b_at(j, j0), j->ldb, c, j->ldc);
 }
 
 const char *rt_blas_name(void) { return "portable C"; }

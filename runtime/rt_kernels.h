@@ -6,29 +6,22 @@
 
 #include <stdint.h>
 
+#include "rt_blocking.h"
 #include "rt_cnn.h"
 #include "rt_tensor.h"
 
 /* C = alpha * op(A) * op(B) + beta * C, row-major; op = transpose when set.
- * Never allocates.  The portable kernel packs into `ws` when given
- * (RT_SGEMM_WS_FLOATS(m, n, k) floats, the fast path) and otherwise packs
- * one 16 KiB panel at a time on the stack; OpenBLAS ignores ws. */
+ * Never allocates.  With a workspace `ws` (RT_SGEMM_WS_FLOATS(m, n, k)
+ * floats) the product is split into blocks of C that run on the model's
+ * threads (rt_parallel.h), and the portable kernel packs into ws (worker
+ * threads into their own scratch); with ws NULL it runs on the calling thread
+ * and packs one 16 KiB panel at a time on the stack.  OpenBLAS uses its own
+ * buffers either way. */
 void rt_sgemm_ws(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float *a,
                  int64_t lda, const float *b, int64_t ldb, float beta, float *c, int64_t ldc, float *ws);
 void rt_sgemm(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float *a,
               int64_t lda, const float *b, int64_t ldb, float beta, float *c, int64_t ldc);
 
-/* Blocking of the portable GEMM and the workspace it packs into. */
-#define RT_SGEMM_MR 6
-#define RT_SGEMM_NR 16
-#define RT_SGEMM_KC 256
-#define RT_SGEMM_MC 96
-#define RT_SGEMM_NC 1024
-#define RT_SGEMM_MIN_(a, b) ((a) < (b) ? (a) : (b))
-#define RT_SGEMM_UP_(a, b) (((a) + (b) - 1) / (b) * (b))
-#define RT_SGEMM_WS_FLOATS(m, n, k)                                                            \
-  (RT_SGEMM_MIN_((k), RT_SGEMM_KC) *                                                          \
-   (RT_SGEMM_UP_(RT_SGEMM_MIN_((n), RT_SGEMM_NC), RT_SGEMM_NR) + RT_SGEMM_UP_(RT_SGEMM_MIN_((m), RT_SGEMM_MC), RT_SGEMM_MR)))
 /* "OpenBLAS" or "portable C". */
 const char *rt_blas_name(void);
 

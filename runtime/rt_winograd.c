@@ -21,12 +21,12 @@
  * storing to the 16 planes of U.  The planes lie rt_conv2d_wino_uld floats
  * apart, a count padded off powers of two: 16 store streams exactly 2^k
  * apart fall into the same cache sets (2x slower, measured). */
-static void filter_transform(const RtConv2d *p, const float *w, float *u) {
-  const int64_t n = p->c_out * p->c_in, ld = rt_conv2d_wino_uld(p);
+static void filter_transform(const RtConv2d *p, const float *w, float *u, int64_t f0, int64_t f1) {
+  const int64_t ld = rt_conv2d_wino_uld(p);
   float *u0 = u, *u1 = u + ld, *u2 = u + 2 * ld, *u3 = u + 3 * ld, *u4 = u + 4 * ld, *u5 = u + 5 * ld;
   float *u6 = u + 6 * ld, *u7 = u + 7 * ld, *u8 = u + 8 * ld, *u9 = u + 9 * ld, *u10 = u + 10 * ld;
   float *u11 = u + 11 * ld, *u12 = u + 12 * ld, *u13 = u + 13 * ld, *u14 = u + 14 * ld, *u15 = u + 15 * ld;
-  for (int64_t f = 0; f < n; f++) {
+  for (int64_t f = f0; f < f1; f++) {
     const float *g = w + f * 9;
     /* t = G g: the rows of the 4x3 intermediate */
     const float a0 = g[0], a1 = g[1], a2 = g[2];

@@ -29,9 +29,9 @@
 
 /* U[e][f] = (G g_f G^T)[e] for every filter f; the 36 planes lie
  * rt_conv2d_wino_uld floats apart (see rt_winograd.c on that padding). */
-static void filter_transform(const RtConv2d *p, const float *w, float *u) {
-  const int64_t n = p->c_out * p->c_in, ld = rt_conv2d_wino_uld(p);
-  for (int64_t f = 0; f < n; f++) {
+static void filter_transform(const RtConv2d *p, const float *w, float *u, int64_t f0, int64_t f1) {
+  const int64_t ld = rt_conv2d_wino_uld(p);
+  for (int64_t f = f0; f < f1; f++) {
     const float *g = w + f * 9;
     float t[3][6], r[6]; /* t[j] = G g[:, j], the columns of the 6x3 G g */
     for (int j = 0; j < 3; j++) G6(g[j], g[3 + j], g[6 + j], t[j]);

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "rt_kernels.h"
+#include "rt_parallel.h"
 
 /* Tile loads and stores for the input transforms' TILES bodies: LD1 / ST1
  * one float, LDV / STV a WinoVec of WINO_VL consecutive tiles. */
@@ -50,9 +51,9 @@ typedef struct RtWinoScheme {
    * rows per phase (at (ph * rows + r) * len), 0 = the m phases of each row
    * together (at (r * m + ph) * len) */
   int phase_planes;
-  /* U[e][f] = (G g_f G^T)[e] for every filter f = oc * c_in + ic of w, the
-   * planes e rt_conv2d_wino_uld floats apart */
-  void (*filter_transform)(const RtConv2d *p, const float *w, float *u);
+  /* U[e][f] = (G g_f G^T)[e] for the filters f in [f0, f1) (f = oc * c_in +
+   * ic) of w, the planes e rt_conv2d_wino_uld floats apart */
+  void (*filter_transform)(const RtConv2d *p, const float *w, float *u, int64_t f0, int64_t f1);
   /* V for the tiles [0, tw_n) of one row of tiles (and, vectorized, up to
    * WINO_VL - 1 more, into room the layout leaves: rt_conv2d_wino_ld /
    * _len): phase ph of patch row i at q + i * row_ld + ph * phase_ld, tile
@@ -81,16 +82,16 @@ static inline void rt_wino_split_row(float *restrict dst, const float *restrict 
   memset(dst + hi, 0, sizeof(float) * (size_t)(n - hi));
 }
 
-/* V for one image.  Each input channel is first split once into its m
- * column phases of m * th_n + 2 zero-padded rows (phase ph of row r holds
- * columns m * k + ph - pad_l), from which every row of tiles reads its
- * m + 2 rows. */
+/* V for the input channels [c0, c1) of one image.  Each input channel is
+ * first split once into its m column phases of m * th_n + 2 zero-padded rows
+ * (phase ph of row r holds columns m * k + ph - pad_l) in q, from which every
+ * row of tiles reads its m + 2 rows. */
 static inline void rt_wino_input_transform(const RtWinoScheme *s, const RtConv2d *p, const float *x, float *v,
-                                           float *q) {
+                                           float *q, int64_t c0, int64_t c1) {
   const int64_t m = s->m, tw_n = rt_conv2d_wino_tw(p), th_n = rt_conv2d_wino_th(p), ld = rt_conv2d_wino_ld(p);
   const int64_t len = rt_conv2d_wino_len(p), rows = m * th_n + 2;
   const int64_t row_ld = s->phase_planes ? len : m * len, phase_ld = s->phase_planes ? rows * len : len;
-  for (int64_t c = 0; c < p->c_in; c++) {
+  for (int64_t c = c0; c < c1; c++) {
     const float *xc = x + c * p->h_in * p->w_in;
     for (int64_t r = 0; r < rows; r++) {
       const int64_t ih = r - p->pad_t;
@@ -107,13 +108,14 @@ static inline void rt_wino_input_transform(const RtWinoScheme *s, const RtConv2d
   }
 }
 
-/* out = act(Y + bias + res) for one image, Y from the products prod; y
- * holds the m output rows of one row of tiles. */
+/* out = act(Y + bias + res) for the output channels [c0, c1) of one image,
+ * Y from the products prod; y holds the m output rows of one row of tiles. */
 static inline void rt_wino_output_transform(const RtWinoScheme *s, const RtConv2d *p, const float *prod,
-                                            const float *bias, const float *res, float *out, float *y) {
+                                            const float *bias, const float *res, float *out, float *y, int64_t c0,
+                                            int64_t c1) {
   const int64_t m = s->m, tw_n = rt_conv2d_wino_tw(p), th_n = rt_conv2d_wino_th(p), tiles = tw_n * th_n;
   const int64_t OH = p->h_out, OW = p->w_out, row = m * tw_n;
-  for (int64_t oc = 0; oc < p->c_out; oc++) {
+  for (int64_t oc = c0; oc < c1; oc++) {
     const float b = bias ? bias[oc] : 0.0f;
     for (int64_t th = 0; th < th_n; th++) {
       s->output_tiles(prod + oc * tiles + th * tw_n, p->c_out * tiles, y, tw_n);
@@ -131,6 +133,78 @@ static inline void rt_wino_output_transform(const RtWinoScheme *s, const RtConv2
   }
 }
 
+/* One step of a Winograd convolution, split into tasks over `count` items
+ * (filters, input channels, products or output channels). */
+typedef struct RtWinoJob {
+  const RtWinoScheme *s;       /* the scheme */
+  const RtConv2d *p;           /* the geometry */
+  const float *x, *w, *bias;   /* input image, filter, bias (or NULL) */
+  const float *res;            /* residual image (or NULL) */
+  float *out;                  /* output image */
+  float *u, *v, *prod;         /* the transformed filter, input, products (shared) */
+  float *rows, *gemm_ws;       /* thread 0's rows and GEMM packing room */
+  int64_t count, ntasks;       /* items, tasks */
+} RtWinoJob;
+
+/* Items [lo, hi) of task t, and the rows and GEMM room of thread tid (a
+ * worker's scratch: rows first, then the GEMM room). */
+static inline void rt_wino_task(const RtWinoJob *j, int64_t t, int tid, int64_t *lo, int64_t *hi, float **rows,
+                                float **gemm_ws) {
+  *lo = t * j->count / j->ntasks;
+  *hi = (t + 1) * j->count / j->ntasks;
+  if (tid == 0) {
+    *rows = j->rows, *gemm_ws = j->gemm_ws;
+  } else {
+    *rows = rt_task_scratch(tid, NULL);
+    *gemm_ws = *rows + rt_conv2d_wino_rows(j->p);
+  }
+}
+
+static void rt_wino_filter_task(void *ctx, int64_t t, int tid) {
+  const RtWinoJob *j = ctx;
+  int64_t lo, hi;
+  float *rows, *gws;
+  rt_wino_task(j, t, tid, &lo, &hi, &rows, &gws);
+  j->s->filter_transform(j->p, j->w, j->u, lo, hi);
+}
+
+static void rt_wino_input_task(void *ctx, int64_t t, int tid) {
+  const RtWinoJob *j = ctx;
+  int64_t lo, hi;
+  float *rows, *gws;
+  rt_wino_task(j, t, tid, &lo, &hi, &rows, &gws);
+  rt_wino_input_transform(j->s, j->p, j->x, j->v, rows, lo, hi);
+}
+
+/* M[e] = U[e] x V[e] for e in [lo, hi) (the GEMM runs on this thread). */
+static void rt_wino_gemm_task(void *ctx, int64_t t, int tid) {
+  const RtWinoJob *j = ctx;
+  const RtConv2d *p = j->p;
+  const int64_t tiles = rt_conv2d_wino_tw(p) * rt_conv2d_wino_th(p), ld = rt_conv2d_wino_ld(p);
+  const int64_t uld = rt_conv2d_wino_uld(p), ci = p->c_in, co = p->c_out;
+  int64_t lo, hi;
+  float *rows, *gws;
+  rt_wino_task(j, t, tid, &lo, &hi, &rows, &gws);
+  for (int64_t e = lo; e < hi; e++)
+    rt_sgemm_ws(0, 0, co, tiles, ci, 1.0f, j->u + e * uld, ci, j->v + e * ci * ld, ld, 0.0f, j->prod + e * co * tiles,
+                tiles, gws);
+}
+
+static void rt_wino_output_task(void *ctx, int64_t t, int tid) {
+  const RtWinoJob *j = ctx;
+  int64_t lo, hi;
+  float *rows, *gws;
+  rt_wino_task(j, t, tid, &lo, &hi, &rows, &gws);
+  rt_wino_output_transform(j->s, j->p, j->prod, j->bias, j->res, j->out, rows, lo, hi);
+}
+
+/* Runs fn over `count` items in up to `tasks` tasks. */
+static inline void rt_wino_step(RtWinoJob *j, int64_t count, int64_t tasks, RtTask fn) {
+  j->count = count;
+  j->ntasks = count < tasks ? count : tasks;
+  rt_parallel(j->ntasks, fn, j);
+}
+
 /* rt_conv2d for `batch` images by scheme s (see rt_conv2d for the rest). */
 static inline void rt_wino_conv2d(const RtWinoScheme *s, const RtConv2d *p, int64_t batch, const float *x,
                                   const float *w, const float *bias, const float *residual, float *out, float *ws,
@@ -139,14 +213,14 @@ static inline void rt_wino_conv2d(const RtWinoScheme *s, const RtConv2d *p, int6
   const int64_t tiles = rt_conv2d_wino_tw(p) * rt_conv2d_wino_th(p), ld = rt_conv2d_wino_ld(p);
   const int64_t uld = rt_conv2d_wino_uld(p), ci = p->c_in, co = p->c_out;
   const int64_t in_img = ci * p->h_in * p->w_in, out_img = co * p->h_out * p->w_out;
-  float *u = ws, *v = u + a2 * uld, *prod = v + a2 * ci * ld, *rows = prod + a2 * co * tiles;
-  s->filter_transform(p, w, u);
+  RtWinoJob j = {.s = s, .p = p, .w = w, .bias = bias, .u = ws, .gemm_ws = gemm_ws};
+  j.v = j.u + a2 * uld, j.prod = j.v + a2 * ci * ld, j.rows = j.prod + a2 * co * tiles;
+  rt_wino_step(&j, co * ci, 16, rt_wino_filter_task);
   for (int64_t n = 0; n < batch; n++) {
-    rt_wino_input_transform(s, p, x + n * in_img, v, rows);
-    for (int64_t e = 0; e < a2; e++)
-      rt_sgemm_ws(0, 0, co, tiles, ci, 1.0f, u + e * uld, ci, v + e * ci * ld, ld, 0.0f, prod + e * co * tiles, tiles,
-                  gemm_ws);
-    rt_wino_output_transform(s, p, prod, bias, residual ? residual + n * out_img : NULL, out + n * out_img, rows);
+    j.x = x + n * in_img, j.out = out + n * out_img, j.res = residual ? residual + n * out_img : NULL;
+    rt_wino_step(&j, ci, 16, rt_wino_input_task);
+    rt_wino_step(&j, a2, a2, rt_wino_gemm_task);
+    rt_wino_step(&j, co, 16, rt_wino_output_task);
   }
 }
 

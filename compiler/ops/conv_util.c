@@ -102,5 +102,6 @@ const char *conv_gemm_ws(EmitCtx *e, const RtConv2d *g, int transpose) {
     int64_t f = RT_SGEMM_WS_FLOATS(s[i][0], s[i][1], s[i][2]);
     floats = f > floats ? f : floats;
   }
+  em_task_scratch(e, transpose ? floats : rt_conv2d_task_floats(g));
   return floats ? pool_printf("(float *)%s", em_scratch(e, (SymDim){0, floats * (int64_t)sizeof(float)})) : "NULL";
 }

@@ -187,7 +187,7 @@ int main(int argc, char **argv) {
   }
   if (threads < 1) threads = 1;
 #ifdef PADDLEC_BLAS_OPENBLAS
-  openblas_set_num_threads(threads);
+  openblas_set_num_threads(1); /* the model's threads split the GEMMs */
 #endif
   char default_weights[4096];
   if (!weights && MODEL_WEIGHT_BYTES != 0) {
@@ -229,6 +229,11 @@ int main(int argc, char **argv) {
   if (st) {
     fprintf(stderr, "error: %s%s%s\n", model_strerror(st), weights ? ": " : "", weights ? weights : "");
     goto done;
+  }
+  st = model_set_num_threads(m, threads);
+  if (st) {
+    fprintf(stderr, "error: --threads %d: %s\n", threads, model_last_error(m));
+    goto destroy;
   }
   for (int i = 0; i < MODEL_NUM_OUTPUTS; i++) {
     numel[i] = model_output_shape(i, batch, dims[i]);

@@ -11,6 +11,7 @@
 #include "model.h"
 #include "paddlec_rt/rt.h"
 #include "paddlec_rt/rt_kernels.h"
+#include "paddlec_rt/rt_parallel.h"
 
 /* Inputs and outputs: each dim is a * batch + c. */
 typedef struct IoSpec {
@@ -249,7 +250,10 @@ int model_create(model_model **out, const char *weights_path) {
 }
 
 void model_destroy(model_model *m) {
-  if (!m || !m->owns_block) return;
+  if (!m) return;
+  rt_pool_destroy(m->pool);
+  m->pool = NULL;
+  if (!m->owns_block) return;
   free(m->block);
   free(m);
 }
@@ -276,17 +280,18 @@ static int reserve(model_model *m, int64_t batch) {
   return MODEL_OK;
 }
 
-int model_run(model_model *m, int64_t batch, const void *const inputs[], void *const outputs[]) {
-  if (!m || (!inputs && MODEL_NUM_INPUTS > 0) || !outputs) return fail(m, MODEL_ERR_ARG, "run: NULL argument");
-  if (batch < 1 || (MODEL_FIXED_BATCH != 0 && batch != MODEL_FIXED_BATCH))
-    return fail(m, MODEL_ERR_SHAPE, "run: this batch size is not what the model was compiled for");
-  int st = reserve(m, batch);
-  if (st) return st;
-  for (int i = 0; i < MODEL_NUM_INPUTS; i++) {
-    if (!inputs[i]) return fail(m, MODEL_ERR_ARG, "run: NULL input");
-    m->in[i] = inputs[i];
-  }
-  const int64_t B = batch;
+int model_set_num_threads(model_model *m, int threads) {
+  if (!m || threads < 1) return fail(m, MODEL_ERR_ARG, "set_num_threads: NULL model or fewer than 1 thread");
+  if (threads == rt_pool_threads(m->pool)) return MODEL_OK;
+  rt_pool_destroy(m->pool);
+  m->pool = NULL;
+  if (threads > 1 && rt_pool_create((RtPool **)&m->pool, threads, MODEL_THREAD_BYTES))
+    return fail(m, MODEL_ERR_NOMEM, "set_num_threads: cannot start the threads");
+  return MODEL_OK;
+}
+
+/* The kernels in program order, then the outputs. */
+static int run_kernels(model_model *m, int64_t B, void *const outputs[]) {
   (void)B;
   model_k001_matmul_v2(m, B);
   PADDLEC_CHECK_NAN("model_k001_matmul_v2", ((const float *)(m->arena + 0)), (16 * B));
@@ -305,6 +310,22 @@ int model_run(model_model *m, int64_t batch, const void *const inputs[], void *c
   memcpy(outputs[0], ((const float *)(m->arena + 0)), (size_t)(3 * B) * sizeof(float)); /* save_infer_model/scale_0.tmp_0 */
 
   return MODEL_OK;
+}
+
+int model_run(model_model *m, int64_t batch, const void *const inputs[], void *const outputs[]) {
+  if (!m || (!inputs && MODEL_NUM_INPUTS > 0) || !outputs) return fail(m, MODEL_ERR_ARG, "run: NULL argument");
+  if (batch < 1 || (MODEL_FIXED_BATCH != 0 && batch != MODEL_FIXED_BATCH))
+    return fail(m, MODEL_ERR_SHAPE, "run: this batch size is not what the model was compiled for");
+  int st = reserve(m, batch);
+  if (st) return st;
+  for (int i = 0; i < MODEL_NUM_INPUTS; i++) {
+    if (!inputs[i]) return fail(m, MODEL_ERR_ARG, "run: NULL input");
+    m->in[i] = inputs[i];
+  }
+  RtPool *prev = rt_pool_enter(m->pool);
+  st = run_kernels(m, batch, outputs);
+  rt_pool_enter(prev);
+  return st;
 }
 
 static int find(const IoSpec *s, int n, const char *name) {

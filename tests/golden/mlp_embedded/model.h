@@ -32,6 +32,9 @@ enum {
 #define MODEL_WEIGHT_BYTES ((size_t)0)
 /* The one buffer model_init() needs for runs up to `batch`. */
 #define MODEL_ARENA_BYTES(batch) (MODEL_ACT_BYTES(batch) + MODEL_WEIGHT_BYTES + 64)
+/* Bytes of scratch model_set_num_threads allocates for each thread beyond
+ * the first. */
+#define MODEL_THREAD_BYTES ((size_t)7168)
 
 /* A model instance.  The fields are private; the struct is public so that it
  * can live in static memory. */
@@ -42,6 +45,7 @@ typedef struct model_model {
   int owns_block;              /* 1 when model_create allocated it */
   const void *in[1];    /* inputs of the current run */
   const void *w[4];    /* weights */
+  void *pool;                  /* worker threads (RtPool), NULL for one thread */
   char error[160];             /* the last error, for model_last_error */
 } model_model;
 
@@ -55,8 +59,17 @@ int model_create(model_model **out, const char *weights_path);
  * embedded weights). */
 int model_init(model_model *m, void *arena, size_t arena_bytes, const void *weights,
                   size_t weights_bytes);
-/* Releases what model_create allocated (and the model itself). */
+/* Stops the model's threads; releases what model_create allocated (and
+ * the model itself). */
 void model_destroy(model_model *m);
+
+/* Runs each kernel's work on `threads` threads: the caller's and threads - 1
+ * workers (started here, with MODEL_THREAD_BYTES of scratch each; the only
+ * call besides model_create that allocates).  1 (the default) stops them.
+ * The outputs are bitwise the same for every thread count.  Returns
+ * MODEL_ERR_NOMEM when threads cannot be started (the model then runs on
+ * one thread). */
+int model_set_num_threads(model_model *m, int threads);
 
 /* Runs the model on `batch` examples.  inputs[i] points at input i (dtype and
  * shape as the queries below say); outputs[i] receives output i. */

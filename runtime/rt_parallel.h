@@ -1,0 +1,53 @@
+/* Intra-op parallelism: a fixed pool of worker threads that run the tasks
+ * of one kernel at a time.
+ *
+ * A kernel splits its work into tasks 0..n-1 that write disjoint outputs and
+ * calls rt_parallel(n, fn, ctx); fn(ctx, task, tid) runs once per task on
+ * thread tid (0 = the calling thread, 1..threads-1 = the workers), tasks
+ * handed out in order from a shared counter.  How a kernel splits its work
+ * never depends on the thread count, and each output element is computed by
+ * the same code whichever thread runs it, so the results are bitwise the
+ * same for every thread count.
+ *
+ * The pool a kernel runs on is the calling thread's current pool
+ * (rt_pool_enter, set by the generated run function around the kernels);
+ * with none, or inside a task, rt_parallel runs the tasks itself, in order.
+ * Each thread has private scratch memory for its tasks (rt_task_scratch):
+ * thread 0 uses the workspace the compiler planned in the model's arena, the
+ * workers buffers the pool allocated once.
+ *
+ * Build with -DPADDLEC_NO_THREADS for targets without POSIX threads: every
+ * kernel then runs on the calling thread and rt_pool_create accepts only 1. */
+#ifndef PADDLEC_RT_PARALLEL_H
+#define PADDLEC_RT_PARALLEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct RtPool RtPool;
+
+/* One task of a kernel: `task` in [0, ntasks), on thread `tid`. */
+typedef void (*RtTask)(void *ctx, int64_t task, int tid);
+
+/* Starts threads - 1 workers, each with scratch_bytes of scratch memory
+ * (64-byte aligned).  Returns 0, or -1 when a thread or an allocation cannot
+ * be had (nothing is left behind then) or threads is below 1. */
+int rt_pool_create(RtPool **out, int threads, size_t scratch_bytes);
+/* Stops the workers and frees the pool (NULL is fine). */
+void rt_pool_destroy(RtPool *pool);
+/* The number of threads, the caller included (1 for NULL). */
+int rt_pool_threads(const RtPool *pool);
+/* Makes `pool` (may be NULL) the calling thread's pool; returns the one it
+ * replaces, to be restored afterwards. */
+RtPool *rt_pool_enter(RtPool *pool);
+
+/* Runs fn for every task in [0, ntasks) and returns when all are done. */
+void rt_parallel(int64_t ntasks, RtTask fn, void *ctx);
+/* The scratch memory of thread tid: `own` (the caller's workspace) for
+ * thread 0, the worker's buffer otherwise. */
+float *rt_task_scratch(int tid, float *own);
+
+/* ceil(a / b) for positive b. */
+static inline int64_t rt_div_up(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+#endif
