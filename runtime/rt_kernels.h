@@ -8,6 +8,7 @@
 
 #include "rt_blocking.h"
 #include "rt_cnn.h"
+#include "rt_rnn.h"
 #include "rt_tensor.h"
 
 /* C = alpha * op(A) * op(B) + beta * C, row-major; op = transpose when set.

@@ -11,9 +11,26 @@
  *   "RNN_TANH", "RNN_RELU"), seed=0, is_test=false.
  *
  * Paddle's RnnInferMeta sets Out and State (dtype of Input) and leaves
- * Reserve and DropoutState as declared: their size depends on the kernel. */
+ * Reserve and DropoutState as declared: their size depends on the kernel.
+ *
+ * C emission (float32, inference): one rt_rnn call (runtime/rt_rnn.h, which
+ * spells out the WeightList layout, the gate order and each cell's formula,
+ * as Paddle 2.6's CPU kernel computes them).  WeightList holds, for each
+ * layer and direction, W_ih [G*H, in] and W_hh [G*H, H], then all the biases
+ * b_ih, b_hh [G*H] in the same order (G = 4 LSTM, 3 GRU, 1 RNN_*; in = Input
+ * width for layer 0, D*H above).  SequenceLength (int32 or int64) zeroes the
+ * outputs past each sequence's length and freezes its state there.  The
+ * attributes: mode, num_layers, is_bidirec and hidden_size shape the
+ * network (checked against the weights and PreState); input_size is not read
+ * (Paddle's kernel takes the width from Input and the weights, both checked
+ * here); dropout_prob applies, as in Paddle, only between layers and only
+ * when is_test is false, which is refused (inference programs have
+ * is_test=true); seed only seeds that dropout.  Reserve and DropoutState,
+ * the training kernel's side outputs, are not written. */
 #include <string.h>
 
+#include "../util.h"
+#include "rt_kernels.h"
 #include "ops.h"
 
 static int infer_rnn(OpCtx *c) {
@@ -47,4 +64,158 @@ static int infer_rnn(OpCtx *c) {
   return 0;
 }
 
-const OpDef op_rnn = {.type = "rnn", .infer = infer_rnn};
+/* ---- C emission ---- */
+
+static const struct {
+  const char *name;      /* the mode attribute */
+  RtRnnMode mode;        /* the runtime's cell */
+  const char *enum_name; /* its name in emitted code */
+} modes[] = {{"LSTM", RT_RNN_LSTM, "RT_RNN_LSTM"},
+             {"GRU", RT_RNN_GRU, "RT_RNN_GRU"},
+             {"RNN_TANH", RT_RNN_TANH, "RT_RNN_TANH"},
+             {"RNN_RELU", RT_RNN_RELU, "RT_RNN_RELU"}};
+
+/* 1 when v is a float32 tensor of exactly `rank` constant dims d. */
+static int const_shape_is(EmitCtx *e, const Var *v, int rank, const int64_t *d) {
+  const VarSpec *s = em_spec(e, v);
+  if (v->dtype != RT_DT_FP32 || s->rank != rank) return 0;
+  for (int i = 0; i < rank; i++)
+    if (s->d[i].a != 0 || s->d[i].c != d[i]) return 0;
+  return 1;
+}
+
+/* 1 when two dims are the same function of the batch. */
+static int sym_eq(SymDim x, SymDim y) { return x.a == y.a && x.c == y.c; }
+
+/* A var's specialized shape with its dims in B, e.g. "[4, B, 5]". */
+static const char *sym_shape(EmitCtx *e, const Var *v) {
+  const VarSpec *s = em_spec(e, v);
+  const char *t = "[";
+  for (int i = 0; i < s->rank; i++) t = pool_printf("%s%s%s", t, i ? ", " : "", em_sym(s->d[i]));
+  return pool_printf("%s]", t);
+}
+
+/* Checks WeightList against the network and prints it, in Paddle's order,
+ * as the array `w`. */
+static int emit_weights(EmitCtx *e, const RtRnn *g) {
+  OpCtx c = {e->g, (Op *)e->op};
+  const int64_t nd = g->num_dirs, gh = rt_rnn_gates(g->mode) * g->hidden_size, nk = g->num_layers * nd;
+  if (ctx_nin(&c, "WeightList") != 4 * nk)
+    return em_fail(e, "WeightList has %d tensors; %lld layers x %lld directions need %lld", ctx_nin(&c, "WeightList"),
+                   (long long)g->num_layers, (long long)nd, (long long)(4 * nk));
+  for (int i = 0; i < 4 * nk; i++) {
+    Var *w = ctx_in(&c, "WeightList", i);
+    if (!w) return em_fail(e, "WeightList[%d] is missing", i);
+    int64_t k = (i % (2 * nk)) / 2, width = k < nd ? g->input_size : nd * g->hidden_size;
+    int64_t mat[2] = {gh, i % 2 ? g->hidden_size : width};
+    int ok = i < 2 * nk ? const_shape_is(e, w, 2, mat) : const_shape_is(e, w, 1, &gh);
+    if (!ok)
+      return em_fail(e, "WeightList[%d] (%s) is %s %s; layer %lld direction %lld needs a float32 %s", i, w->name,
+                     rt_dtype_name(w->dtype), sym_shape(e, w), (long long)(k / nd), (long long)(k % nd),
+                     i < 2 * nk ? shape_str(&(Shape){2, {mat[0], mat[1]}}) : shape_str(&(Shape){1, {gh}}));
+  }
+  pr_line(e->p, "/* W_ih, W_hh per layer and direction, then b_ih, b_hh in the same order */");
+  pr_line(e->p, "const float *const w[%lld] = {", (long long)(4 * nk));
+  for (int i = 0; i < 4 * nk; i++) {
+    Var *w = ctx_in(&c, "WeightList", i);
+    pr_line(e->p, "%s, /* %s %s */", em_ptr(e, w, 1), w->name, sym_shape(e, w));
+  }
+  pr_line(e->p, "};");
+  return 0;
+}
+
+/* A float32 state tensor (PreState or State) must be [L*D, N, H]. */
+static int check_state(EmitCtx *e, const Var *v, const char *slot, int i, SymDim batch, const RtRnn *g) {
+  const VarSpec *s = em_spec(e, v);
+  if (v->dtype == RT_DT_FP32 && s->rank == 3 && sym_eq(s->d[0], (SymDim){0, g->num_layers * g->num_dirs}) &&
+      sym_eq(s->d[1], batch) && sym_eq(s->d[2], (SymDim){0, g->hidden_size}))
+    return 0;
+  return em_fail(e, "%s[%d] (%s) is %s %s; it must be float32 [%lld, N, %lld]", slot, i, v->name,
+                 rt_dtype_name(v->dtype), sym_shape(e, v), (long long)(g->num_layers * g->num_dirs),
+                 (long long)g->hidden_size);
+}
+
+static int emit_rnn(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "Input", 0), *out = ctx_out(&c, "Out", 0), *lens = ctx_in(&c, "SequenceLength", 0);
+  if (!x || !out) return em_fail(e, "missing Input or Out");
+  const char *mode = attr_str(e->op, "mode", "LSTM");
+  int mi = -1;
+  for (int i = 0; i < (int)(sizeof modes / sizeof modes[0]); i++)
+    if (!strcmp(mode, modes[i].name)) mi = i;
+  if (mi < 0) return em_fail(e, "unknown mode '%s'", mode);
+  int64_t layers = attr_int(e->op, "num_layers", 1), hidden = attr_int(e->op, "hidden_size", 100);
+  double dropout = attr_float(e->op, "dropout_prob", 0.0);
+  if (!attr_bool(e->op, "is_test", 0) && dropout > 0 && layers > 1)
+    return em_fail(e, "dropout between layers (dropout_prob=%g with is_test=false) is training-only and not "
+                   "supported; save the model in eval mode", dropout);
+  if (layers < 1 || hidden < 1)
+    return em_fail(e, "num_layers %lld and hidden_size %lld must be positive", (long long)layers, (long long)hidden);
+  const VarSpec *xs = em_spec(e, x);
+  if (x->dtype != RT_DT_FP32 || out->dtype != RT_DT_FP32 || xs->rank != 3)
+    return em_fail(e, "only a float32 rank-3 Input is supported (got %s %s)", rt_dtype_name(x->dtype),
+                   sym_shape(e, x));
+  SymDim steps = xs->d[0], batch = xs->d[1];
+  if (steps.a && batch.a) return em_fail(e, "time steps and batch of Input must not both depend on the batch");
+  if (xs->d[2].a) return em_fail(e, "the feature dim of Input must not depend on the batch");
+  RtRnn g = {modes[mi].mode, 0, 0, xs->d[2].c, hidden, layers, attr_bool(e->op, "is_bidirec", 0) ? 2 : 1};
+  const VarSpec *os = em_spec(e, out);
+  if (os->rank != 3 || !sym_eq(os->d[0], steps) || !sym_eq(os->d[1], batch) ||
+      !sym_eq(os->d[2], (SymDim){0, g.num_dirs * hidden}))
+    return em_fail(e, "Out %s does not fit Input %s with %lld directions of %lld", sym_shape(e, out),
+                   sym_shape(e, x), (long long)g.num_dirs, (long long)hidden);
+  int nstate = g.mode == RT_RNN_LSTM ? 2 : 1;
+  if (ctx_nin(&c, "PreState") != nstate) return em_fail(e, "mode %s takes %d PreState tensors", mode, nstate);
+  const char *pre[2] = {"NULL", "NULL"}, *post[2] = {"NULL", "NULL"};
+  int64_t state_floats = g.num_layers * g.num_dirs * hidden;
+  for (int i = 0; i < nstate; i++) {
+    Var *h0 = ctx_in(&c, "PreState", i), *hn = ctx_out(&c, "State", i);
+    if (!h0) return em_fail(e, "PreState[%d] is missing", i);
+    if (check_state(e, h0, "PreState", i, batch, &g) || (hn && check_state(e, hn, "State", i, batch, &g)))
+      return -1;
+    pre[i] = em_ptr(e, h0, 1);
+    post[i] = hn ? em_ptr(e, hn, 0)
+                 : pool_printf("(float *)%s", em_scratch(e, (SymDim){batch.a * state_floats * 4,
+                                                                      batch.c * state_floats * 4}));
+  }
+  const char *wide = NULL; /* int64 copy of int32 lengths (the kernel reads int64) */
+  if (lens) {
+    SymDim n = spec_numel(em_spec(e, lens));
+    if ((lens->dtype != RT_DT_INT64 && lens->dtype != RT_DT_INT32) || !sym_eq(n, batch))
+      return em_fail(e, "SequenceLength (%s) must be int32 or int64 with one length per sequence (%s)", lens->name,
+                     sym_shape(e, lens));
+    if (lens->dtype == RT_DT_INT32)
+      wide = pool_printf("(int64_t *)%s", em_scratch(e, (SymDim){batch.a * 8, batch.c * 8}));
+  }
+  if (emit_weights(e, &g)) return -1;
+  /* workspace: affine in B since at most one of T, N is; its value at B = 0
+   * and B = 1 gives the two coefficients */
+  RtRnn at0 = g, at1 = g;
+  at0.seq_len = steps.c, at0.batch = batch.c;
+  at1.seq_len = steps.a + steps.c, at1.batch = batch.a + batch.c;
+  int64_t ws0 = rt_rnn_ws_floats(&at0), ws1 = rt_rnn_ws_floats(&at1), m0, m1, n, k;
+  const char *ws = em_scratch(e, (SymDim){(ws1 - ws0) * 4, ws0 * 4});
+  rt_rnn_gemm_dims(&at0, &m0, &n, &k);
+  rt_rnn_gemm_dims(&at1, &m1, &n, &k);
+  const char *gemm_ws = em_gemm_ws(e, (SymDim){m1 - m0, m0}, (SymDim){0, n}, (SymDim){0, k});
+  pr_line(e->p, "const RtRnn geo = {");
+  pr_line(e->p, ".mode = %s, .seq_len = %s, .batch = %s, .input_size = %lld,", modes[mi].enum_name, em_sym(steps),
+          em_sym(batch), (long long)g.input_size);
+  pr_line(e->p, ".hidden_size = %lld, .num_layers = %lld, .num_dirs = %lld,", (long long)hidden, (long long)layers,
+          (long long)g.num_dirs);
+  pr_line(e->p, "};");
+  pr_line(e->p, "const float *x = %s;", em_ptr(e, x, 1));
+  pr_line(e->p, "const float *h0 = %s, *c0 = %s;", pre[0], pre[1]);
+  if (wide) {
+    pr_line(e->p, "int64_t *lengths = %s; /* SequenceLength, widened */", wide);
+    pr_line(e->p, "for (int64_t i = 0; i < %s; i++) lengths[i] = %s[i];", em_sym(batch), em_ptr(e, lens, 1));
+  } else {
+    pr_line(e->p, "const int64_t *lengths = %s;", lens ? em_ptr(e, lens, 1) : "NULL");
+  }
+  pr_line(e->p, "float *out = %s;", em_ptr(e, out, 0));
+  pr_line(e->p, "float *h_n = %s, *c_n = %s;", post[0], post[1]);
+  pr_line(e->p, "rt_rnn(&geo, x, w, h0, c0, lengths, out, h_n, c_n, (float *)%s, %s);", ws, gemm_ws);
+  return 0;
+}
+
+const OpDef op_rnn = {.type = "rnn", .infer = infer_rnn, .emit_c = emit_rnn};

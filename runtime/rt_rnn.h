@@ -1,0 +1,83 @@
+/* The fused recurrent network of Paddle's `rnn` op (paddle.nn.LSTM, GRU,
+ * SimpleRNN): num_layers stacked layers, each one or two directions, over
+ * time-major sequences, fp32, inference only (no dropout).
+ *
+ * Tensors (row-major):
+ *   x        [T, N, I]          the first layer's input
+ *   weights  4 * L * D pointers in Paddle's WeightList order: for each layer,
+ *            for each direction, W_ih [G*H, I or D*H] then W_hh [G*H, H];
+ *            then, in the same order, b_ih [G*H] and b_hh [G*H]
+ *   h0, c0   [L*D, N, H]        initial states (c0 for LSTM only), indexed
+ *                               by layer * D + direction
+ *   lengths  [N] or NULL        valid steps of each sequence (clamped to
+ *                               [0, T]); steps t >= length give zero outputs
+ *                               and leave the state as it was, so the final
+ *                               state is the one at the last valid step (the
+ *                               reverse direction starts there)
+ *   out      [T, N, D*H]        the last layer's outputs, forward direction
+ *                               in columns [0, H), reverse in [H, 2H)
+ *   h_n, c_n [L*D, N, H]        final states; may be the same buffers as
+ *                               h0, c0
+ *
+ * Gates (G of them, in this order in the G*H rows of the weights), with
+ * g = x W_ih^T + b_ih and r = h W_hh^T + b_hh:
+ *   LSTM (G = 4: i, f, c, o)  i, f, o = sigmoid(g + r), c~ = tanh(g + r),
+ *        c' = c~ * i + c * f, h' = o * tanh(c')
+ *   GRU  (G = 3: r, z, c)     r, z = sigmoid(g + r); the candidate applies
+ *        the reset gate to the whole recurrent term, bias included:
+ *        c~ = tanh(g_c + r * (h W_hc^T + b_hc)), h' = z * h + (1 - z) * c~
+ *   RNN_TANH, RNN_RELU (G = 1) h' = tanh(g + r), max(g + r, 0)
+ *
+ * Nothing here allocates: the caller passes rt_rnn_ws_floats() floats of
+ * workspace and the GEMM packing room (RT_SGEMM_WS_FLOATS of the largest
+ * product, see rt_rnn_gemm_dims; NULL packs on the stack). */
+#ifndef PADDLEC_RT_RNN_H
+#define PADDLEC_RT_RNN_H
+
+#include <stdint.h>
+
+/* The cell, as Paddle's `mode` attribute names it. */
+typedef enum RtRnnMode {
+  RT_RNN_LSTM = 0, /* "LSTM": 4 gates, hidden and cell state */
+  RT_RNN_GRU = 1,  /* "GRU": 3 gates */
+  RT_RNN_TANH = 2, /* "RNN_TANH": 1 gate, tanh */
+  RT_RNN_RELU = 3, /* "RNN_RELU": 1 gate, relu */
+} RtRnnMode;
+
+typedef struct RtRnn {
+  RtRnnMode mode;      /* cell type */
+  int64_t seq_len;     /* T: time steps */
+  int64_t batch;       /* N: sequences */
+  int64_t input_size;  /* I: features per step of the first layer's input */
+  int64_t hidden_size; /* H: features of the state and of each direction's output */
+  int64_t num_layers;  /* L: stacked layers */
+  int64_t num_dirs;    /* D: 1, or 2 when bidirectional */
+} RtRnn;
+
+/* Gates per cell: G. */
+static inline int64_t rt_rnn_gates(RtRnnMode mode) {
+  return mode == RT_RNN_LSTM ? 4 : mode == RT_RNN_GRU ? 3 : 1;
+}
+
+/* Workspace floats of rt_rnn: the input projections of one layer and
+ * direction [T*N, G*H], one step's recurrent product [N, G*H], and with more
+ * than one layer the lower layer's outputs [T, N, D*H]. */
+static inline int64_t rt_rnn_ws_floats(const RtRnn *p) {
+  int64_t gh = rt_rnn_gates(p->mode) * p->hidden_size, tn = p->seq_len * p->batch;
+  return tn * gh + p->batch * gh + (p->num_layers > 1 ? tn * p->num_dirs * p->hidden_size : 0);
+}
+
+/* The m, n, k bounds of every GEMM rt_rnn runs (m is the largest, T*N, for
+ * the input projection; k the widest input). */
+static inline void rt_rnn_gemm_dims(const RtRnn *p, int64_t *m, int64_t *n, int64_t *k) {
+  int64_t wide = p->num_layers > 1 ? p->num_dirs * p->hidden_size : 0;
+  *m = p->seq_len * p->batch;
+  *n = rt_rnn_gates(p->mode) * p->hidden_size;
+  *k = p->input_size > wide ? p->input_size : wide;
+  if (p->hidden_size > *k) *k = p->hidden_size;
+}
+
+void rt_rnn(const RtRnn *p, const float *x, const float *const *weights, const float *h0, const float *c0,
+            const int64_t *lengths, float *out, float *h_n, float *c_n, float *ws, float *gemm_ws);
+
+#endif
