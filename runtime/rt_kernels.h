@@ -8,6 +8,8 @@
 
 #include "rt_blocking.h"
 #include "rt_cnn.h"
+#include "rt_sort.h"
+#include "rt_special.h"
 #include "rt_rnn.h"
 #include "rt_tensor.h"
 

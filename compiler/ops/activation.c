@@ -1,8 +1,11 @@
 /* Unary element-wise ops (activations and math): Out has X's shape and
  * dtype.  Each op's C expression of the input element `v`, with its
- * attributes and Paddle's defaults (from the op makers), is in `exprs`
- * below.  Optional tensor inputs: clip's Min/Max, pow's FactorTensor and
- * scale's ScaleTensor (1 element each) override the attribute at run time. */
+ * attributes and Paddle's defaults (from the op makers), is in float_expr()
+ * below; erfinv and digamma call runtime/rt_special.c.  Optional tensor
+ * inputs: clip's Min/Max, pow's FactorTensor and scale's ScaleTensor (1
+ * element each) override the attribute at run time.  rrelu also writes
+ * Noise (the slope of each element) and compiles only for inference
+ * (is_test), where its slope is fixed. */
 #include <string.h>
 
 #include "../emit_ew.h"
@@ -16,6 +19,20 @@ static int infer_unary(OpCtx *c) {
   return 0;
 }
 
+/* rrelu: X -> Out, Noise (X's shape and dtype); is_test:BOOLEAN=false,
+ * lower:FLOAT=0.125, upper:FLOAT=1/3 with 0 <= lower <= upper <= 1 (phi
+ * RReluInferMeta). */
+static int infer_rrelu(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0);
+  if (!x) return -1;
+  double lo = attr_float(c->op, "lower", 0.125), hi = attr_float(c->op, "upper", 1.0 / 3.0);
+  if (!(lo >= 0 && lo <= 1 && hi >= 0 && hi <= 1 && lo <= hi))
+    return ctx_fail(c, "lower %g and upper %g must satisfy 0 <= lower <= upper <= 1", lo, hi);
+  ctx_set(c, "Out", 0, &x->shape, x->dtype);
+  ctx_set(c, "Noise", 0, &x->shape, x->dtype);
+  return 0;
+}
+
 static const char *f(const Op *op, const char *name, double dflt) {
   return em_float(attr_float(op, name, dflt));
 }
@@ -26,6 +43,26 @@ static const char *tensor_or_attr(EmitCtx *e, const char *slot, const char *attr
   Var *t = ctx_in(&c, slot, 0);
   if (!t) return f(e->op, attr, dflt);
   return pool_printf("(float)%s[0]", em_ptr(e, t, 1));
+}
+
+/* logit: ln(p / (1 - p)) of v clipped to [eps, 1 - eps] (eps:FLOAT=1e-6);
+ * with eps = 0, NaN outside [0, 1] (phi LogitFunctor).  The clip keeps a NaN,
+ * as Eigen's cwiseMin/cwiseMax (std::min/max) do. */
+static const char *logit_expr(const Op *op) {
+  float eps = (float)attr_float(op, "eps", 1e-6);
+  const char *hi = em_float((float)(1.0 - eps)), *lo = em_float(eps);
+  const char *t = pool_printf("(v > %s ? %s : v)", hi, hi);
+  const char *p = pool_printf("(%s < %s ? %s : %s)", t, lo, lo, t);
+  const char *l = pool_printf("logf(%s / (1.0f - %s))", p, p);
+  return eps != 0.0f ? l : pool_printf("(v < 0.0f || v > 1.0f) ? NAN : %s", l);
+}
+
+/* rrelu at inference (is_test): the slope of negative inputs is the middle
+ * of [lower, upper] (lower:FLOAT=0.125, upper:FLOAT=1/3), computed as the
+ * kernel does: the float sum, halved in double, rounded to float. */
+static const char *rrelu_slope(const Op *op) {
+  float lo = (float)attr_float(op, "lower", 0.125), hi = (float)attr_float(op, "upper", 1.0 / 3.0);
+  return em_float((float)((double)(lo + hi) / 2.0));
 }
 
 /* The float expression for op `type` of element v; NULL if unknown. */
@@ -50,6 +87,23 @@ static const char *float_expr(EmitCtx *e, const char *type) {
   if (!strcmp(type, "reciprocal")) return "1.0f / v";
   if (!strcmp(type, "square")) return "v * v";
   if (!strcmp(type, "erf")) return "erff(v)";
+  if (!strcmp(type, "erfinv")) return "rt_erfinvf(v)";
+  if (!strcmp(type, "lgamma")) return "lgammaf(v)";
+  if (!strcmp(type, "digamma")) return "rt_digammaf(v)";
+  if (!strcmp(type, "log1p")) return "log1pf(v)";
+  if (!strcmp(type, "log2")) return "log2f(v)";
+  if (!strcmp(type, "log10")) return "log10f(v)";
+  if (!strcmp(type, "expm1")) return "expm1f(v)";
+  if (!strcmp(type, "tan")) return "tanf(v)";
+  if (!strcmp(type, "asin")) return "asinf(v)";
+  if (!strcmp(type, "acos")) return "acosf(v)";
+  if (!strcmp(type, "atan")) return "atanf(v)";
+  if (!strcmp(type, "sinh")) return "sinhf(v)";
+  if (!strcmp(type, "cosh")) return "coshf(v)";
+  if (!strcmp(type, "asinh")) return "asinhf(v)";
+  if (!strcmp(type, "acosh")) return "acoshf(v)";
+  if (!strcmp(type, "atanh")) return "atanhf(v)";
+  if (!strcmp(type, "trunc")) return "truncf(v)";
   if (!strcmp(type, "silu")) return "v / (1.0f + expf(-v))";
   if (!strcmp(type, "softsign")) return "v / (1.0f + fabsf(v))";
   if (!strcmp(type, "relu6")) return pool_printf("fminf(fmaxf(v, 0.0f), %s)", f(op, "threshold", 6));
@@ -78,6 +132,13 @@ static const char *float_expr(EmitCtx *e, const char *type) {
   if (!strcmp(type, "mish")) {
     const char *t = f(op, "threshold", 20);
     return pool_printf("v * tanhf(v > %s ? v : log1pf(expf(v)))", t);
+  }
+  if (!strcmp(type, "logit")) return logit_expr(op);
+  if (!strcmp(type, "rrelu")) return pool_printf("v < 0.0f ? %s * v : v", rrelu_slope(op));
+  if (!strcmp(type, "soft_relu")) { /* the clip keeps a NaN, as Eigen's cwiseMax/cwiseMin */
+    const char *t = f(op, "threshold", 40);
+    const char *lo = pool_printf("(v < -%s ? -%s : v)", t, t);
+    return pool_printf("logf(1.0f + expf(%s > %s ? %s : %s))", lo, t, t, lo);
   }
   if (!strcmp(type, "brelu")) return pool_printf("fminf(fmaxf(v, %s), %s)", f(op, "t_min", 0), f(op, "t_max", 24));
   if (!strcmp(type, "thresholded_relu")) return pool_printf("v > %s ? v : 0.0f", f(op, "threshold", 1));
@@ -117,14 +178,34 @@ static int emit_scale_other(EmitCtx *e, const Var *x, const Var *out, const char
   return ew_unary(e, x, out, setup, expr);
 }
 
+/* rrelu's Noise output, when the program has one: the slope applied to
+ * each element (the middle slope for negative inputs, else 1). */
+static int emit_rrelu_noise(EmitCtx *e, const Var *x) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *noise = ctx_out(&c, "Noise", 0);
+  if (!noise) return 0;
+  if (noise->dtype != x->dtype) return em_fail(e, "Noise must have X's dtype");
+  pr_line(e->p, "{");
+  pr_line(e->p, "const float *in = %s;", em_ptr(e, x, 1));
+  pr_line(e->p, "float *noise = %s;", em_ptr(e, noise, 0));
+  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) noise[i] = in[i] < 0.0f ? %s : 1.0f;", em_numel(e, noise),
+          rrelu_slope(e->op));
+  pr_line(e->p, "}");
+  return 0;
+}
+
 static int emit_unary(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = ctx_in(&c, "X", 0), *out = ctx_out(&c, "Out", 0);
   if (!x || !out) return em_fail(e, "missing X or Out");
   const char *type = e->op->type;
+  int rrelu = !strcmp(type, "rrelu");
+  if (rrelu && !attr_bool(e->op, "is_test", 0))
+    return em_fail(e, "rrelu in training mode (is_test = false) draws random slopes; only inference is supported");
   if (x->dtype == RT_DT_FP32) {
     const char *expr = float_expr(e, type);
     if (!expr) return em_fail(e, "no C expression for %s", type);
+    if (rrelu && emit_rrelu_noise(e, x)) return -1; /* first: Out may be X itself */
     return ew_unary(e, x, out, NULL, expr);
   }
   const char *t = em_ctype(x->dtype);
@@ -134,28 +215,44 @@ static int emit_unary(EmitCtx *e) {
     if (!strcmp(type, "abs")) return ew_unary(e, x, out, NULL, "v < 0 ? -v : v");
     if (!strcmp(type, "relu")) return ew_unary(e, x, out, NULL, "v > 0 ? v : 0");
     if (!strcmp(type, "square")) return ew_unary(e, x, out, NULL, "v * v");
+    if (!strcmp(type, "trunc")) return ew_unary(e, x, out, NULL, "v");
   }
   return em_fail(e, "%s on %s tensors is not supported yet", type, rt_dtype_name(x->dtype));
 }
 
 #define OP_UNARY(name) const OpDef op_##name = {.type = #name, .infer = infer_unary, .emit_c = emit_unary};
 OP_UNARY(abs)
+OP_UNARY(acos)
+OP_UNARY(acosh)
+OP_UNARY(asin)
+OP_UNARY(asinh)
+OP_UNARY(atan)
+OP_UNARY(atanh)
 OP_UNARY(brelu)
 OP_UNARY(ceil)
 OP_UNARY(celu)
 OP_UNARY(clip)
 OP_UNARY(cos)
+OP_UNARY(cosh)
+OP_UNARY(digamma)
 OP_UNARY(elu)
 OP_UNARY(erf)
+OP_UNARY(erfinv)
 OP_UNARY(exp)
+OP_UNARY(expm1)
 OP_UNARY(floor)
 OP_UNARY(gelu)
 OP_UNARY(hard_shrink)
 OP_UNARY(hard_sigmoid)
 OP_UNARY(hard_swish)
 OP_UNARY(leaky_relu)
+OP_UNARY(lgamma)
 OP_UNARY(log)
+OP_UNARY(log10)
+OP_UNARY(log1p)
+OP_UNARY(log2)
 OP_UNARY(logsigmoid)
+OP_UNARY(logit)
 OP_UNARY(mish)
 OP_UNARY(pow)
 OP_UNARY(reciprocal)
@@ -169,6 +266,8 @@ OP_UNARY(sigmoid)
 OP_UNARY(sign)
 OP_UNARY(silu)
 OP_UNARY(sin)
+OP_UNARY(sinh)
+OP_UNARY(soft_relu)
 OP_UNARY(softplus)
 OP_UNARY(softshrink)
 OP_UNARY(softsign)
@@ -176,6 +275,9 @@ OP_UNARY(sqrt)
 OP_UNARY(square)
 OP_UNARY(stanh)
 OP_UNARY(swish)
+OP_UNARY(tan)
 OP_UNARY(tanh)
 OP_UNARY(tanh_shrink)
 OP_UNARY(thresholded_relu)
+OP_UNARY(trunc)
+const OpDef op_rrelu = {.type = "rrelu", .infer = infer_rrelu, .emit_c = emit_unary};

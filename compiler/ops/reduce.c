@@ -7,8 +7,6 @@
  *             keep_dim:BOOLEAN=false, reduce_all:BOOLEAN=false,
  *             in_dtype:INT=-1, out_dtype:INT=-1; extra use_mkldnn
  *   mean: X -> Out, the mean of every element (spec 7.7)
- *   p_norm: X -> Out; porder:FLOAT=2, axis:INT=-1, epsilon:FLOAT=1e-12,
- *           keepdim:BOOLEAN=false, asvector:BOOLEAN=false
  * Shape rule (phi ReduceInferDim): negative dims += rank; every dim is
  * reduced when reduce_all is set, when `dim` is empty or when it names every
  * axis; reduced dims become 1 with keep_dim and disappear without it.  A
@@ -18,7 +16,7 @@
  * Dtypes: reduce_sum uses out_dtype when set, else int64 for bool and int32
  * input (phi SumRawInferMeta); reduce_all / reduce_any give bool; the rest
  * keep X's dtype.  See legacy_reduce() for files older than 2.3.
- * Emission (not p_norm): X's dims are collapsed into alternating runs of
+ * Emission: X's dims are collapsed into alternating runs of
  * kept and reduced dims; nested loops read X in memory order and combine
  * each element, converted to Out's type, into its output element (a local
  * accumulator when the innermost run is reduced).  Mean divides by the
@@ -130,28 +128,6 @@ static int infer_mean(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
   Shape s = shape_scalar(c);
-  ctx_set(c, "Out", 0, &s, x->dtype);
-  return 0;
-}
-
-static int infer_p_norm(OpCtx *c) {
-  Var *x = ctx_need(c, "X", 0);
-  if (!x) return -1;
-  int rank = x->shape.rank, keep = attr_bool(c->op, "keepdim", 0);
-  int64_t axis = attr_int(c->op, "axis", -1);
-  Shape s = {0, {0}};
-  if (attr_bool(c->op, "asvector", 0)) {
-    for (int i = 0; keep && i < rank; i++) s.d[s.rank++] = 1;
-  } else {
-    if (rank && (axis < -rank || axis >= rank))
-      return ctx_fail(c, "axis %lld is out of range for rank %d", (long long)axis, rank);
-    if (axis < 0) axis += rank;
-    for (int i = 0; i < rank; i++) {
-      if (i != axis) s.d[s.rank++] = x->shape.d[i];
-      else if (keep) s.d[s.rank++] = 1;
-    }
-  }
-  if (!s.rank) s = shape_scalar(c);
   ctx_set(c, "Out", 0, &s, x->dtype);
   return 0;
 }
@@ -295,7 +271,6 @@ static int emit_reduce(EmitCtx *e) {
 
 const OpDef op_frobenius_norm = {.type = "frobenius_norm", .infer = infer_reduce, .emit_c = emit_reduce};
 const OpDef op_mean = {.type = "mean", .infer = infer_mean, .emit_c = emit_reduce};
-const OpDef op_p_norm = {.type = "p_norm", .infer = infer_p_norm};
 const OpDef op_reduce_all = {.type = "reduce_all", .infer = infer_reduce_bool, .emit_c = emit_reduce};
 const OpDef op_reduce_amax = {.type = "reduce_amax", .infer = infer_reduce, .emit_c = emit_reduce};
 const OpDef op_reduce_amin = {.type = "reduce_amin", .infer = infer_reduce, .emit_c = emit_reduce};

@@ -3,15 +3,24 @@
  *   outputs: Out (X's shape and dtype)
  *   attrs:   shifts:LONGS=[], axis:LONGS=[] (empty axis = over the flattened tensor)
  * Shape rule (phi RollInferMeta): Out = X; with axis given, shifts and axis
- * must have the same length. */
+ * must have the same length, without it shifts has one value.
+ * Emission: element i of a rolled dim of size n moves to (i + shift) mod n
+ * (taken into [0, n), as the kernel does); shifts along one dim add up.
+ * Loops run over the dims up to the last rolled one and copy rows of the
+ * dims after it.  ShiftsTensor is supported when its values are known at
+ * compile time. */
+#include <string.h>
+
+#include "../util.h"
 #include "ops.h"
+#include "tensor_util.h"
 
 static int infer_roll(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
   int64_t *shifts, *axis;
   int ns = attr_ints(c->op, "shifts", &shifts), na = attr_ints(c->op, "axis", &axis);
-  if (na && !ctx_in(c, "ShiftsTensor", 0) && ns != na)
+  if (!ctx_in(c, "ShiftsTensor", 0) && ns != (na ? na : 1))
     return ctx_fail(c, "shifts has %d values but axis has %d", ns, na);
   for (int i = 0; i < na; i++)
     if (axis_norm(axis[i], x->shape.rank) < 0)
@@ -20,4 +29,69 @@ static int infer_roll(OpCtx *c) {
   return 0;
 }
 
-const OpDef op_roll = {.type = "roll", .infer = infer_roll};
+static int emit_roll(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !out) return -1;
+  if (x->dtype != out->dtype) return em_fail(e, "X and Out differ in dtype");
+  if (x == out) return em_fail(e, "Out is X itself (an in-place %s), which is not supported", e->op->type);
+  int64_t *shifts, *axis, tshifts[RT_MAX_RANK];
+  int ns = attr_ints(e->op, "shifts", &shifts), na = attr_ints(e->op, "axis", &axis);
+  if (ctx_in(&c, "ShiftsTensor", 0)) {
+    ns = tu_slot_values(&c, "ShiftsTensor", 0, tshifts, RT_MAX_RANK);
+    if (ns < 0) return em_fail(e, "the shifts come from a tensor whose values are not known at compile time");
+    shifts = tshifts;
+  }
+  if (ns != (na ? na : 1)) return em_fail(e, "%d shifts for %d axes", ns, na);
+  /* the rolled view: X's dims, or X flattened when no axis is given */
+  int r = na ? tu_rank(e, x) : 1;
+  const char *dims[RT_MAX_RANK], *st[RT_MAX_RANK];
+  int64_t shift[RT_MAX_RANK] = {0};
+  int rolled[RT_MAX_RANK] = {0};
+  if (na) {
+    tu_strides(e, x, st);
+    for (int d = 0; d < r; d++) dims[d] = em_dim(e, x, d);
+  } else {
+    dims[0] = em_numel(e, x);
+    st[0] = "1";
+  }
+  int last = -1;
+  for (int i = 0; i < ns; i++) {
+    int d = na ? axis_norm(axis[i], r) : 0;
+    if (d < 0) return em_fail(e, "axis %lld is out of range", (long long)axis[i]);
+    shift[d] += shifts[i];
+    rolled[d] = 1;
+    if (d > last) last = d;
+  }
+  const char *t = em_ctype(x->dtype), *row = last + 1 < r ? em_prod(e, x, last + 1, r) : "1";
+  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
+  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
+  for (int d = 0; d <= last; d++) {
+    if (!rolled[d]) continue;
+    SymDim n = na ? em_spec(e, x)->d[d] : spec_numel(em_spec(e, x));
+    if (n.a == 0) /* a constant dim: the shift folds now */
+      pr_line(e->p, "const int64_t n%d = %s, sh%d = %lld;", d, dims[d], d,
+              (long long)(n.c ? (shift[d] % n.c + n.c) % n.c : 0));
+    else
+      pr_line(e->p, "const int64_t n%d = %s, sh%d = n%d ? (INT64_C(%lld) %% n%d + n%d) %% n%d : 0;", d, dims[d], d, d,
+              (long long)shift[d], d, d, d);
+  }
+  pr_line(e->p, "int64_t o = 0;");
+  const char *src = "0";
+  for (int d = 0; d <= last; d++) {
+    pr_line(e->p, "for (int64_t i%d = 0; i%d < %s; i%d++) {", d, d, rolled[d] ? pool_printf("n%d", d) : dims[d], d);
+    const char *id = rolled[d] ? pool_printf("(i%d >= sh%d ? i%d - sh%d : i%d - sh%d + n%d)", d, d, d, d, d, d, d)
+                               : pool_printf("i%d", d);
+    src = tu_add(src, tu_mul(id, st[d]));
+  }
+  if (!strcmp(row, "1")) {
+    pr_line(e->p, "out[o++] = x[%s];", src);
+  } else {
+    pr_line(e->p, "memcpy(out + o, x + %s, (size_t)%s * sizeof(%s));", src, row, t);
+    pr_line(e->p, "o += %s;", row);
+  }
+  for (int d = 0; d <= last; d++) pr_line(e->p, "}");
+  return 0;
+}
+
+const OpDef op_roll = {.type = "roll", .infer = infer_roll, .emit_c = emit_roll};

@@ -57,8 +57,12 @@ UNARY = [  # (op type, attributes): each applied to x, or to |x| + 0.5 when mark
     ("softshrink", {"lambda": 0.3}), ("stanh", {"scale_a": 0.5, "scale_b": 2.0}),
     ("clip", {"min": -0.4, "max": 0.9}), ("scale", {"scale": 1.5, "bias": -0.25, "bias_after_scale": False}),
     ("scale", {"scale": -2.0, "bias": 0.5, "bias_after_scale": True}),
+    ("tan", {}), ("atan", {}), ("sinh", {}), ("cosh", {}), ("asinh", {}), ("expm1", {}), ("trunc", {}),
+    ("asin", {}), ("acos", {}), ("atanh", {}), ("erfinv", {}), ("lgamma", {}), ("logit", {"eps": 0.05}),
+    ("logit", {"eps": 0.0}), ("soft_relu", {"threshold": 1.5}),
 ]
-POSITIVE = [("sqrt", {}), ("rsqrt", {}), ("log", {}), ("reciprocal", {}), ("pow", {"factor": 1.7})]
+POSITIVE = [("sqrt", {}), ("rsqrt", {}), ("log", {}), ("reciprocal", {}), ("pow", {"factor": 1.7}),
+            ("log1p", {}), ("log2", {}), ("log10", {}), ("acosh", {}), ("digamma", {})]
 
 
 @case

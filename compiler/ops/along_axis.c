@@ -1,0 +1,151 @@
+/* take_along_axis, put_along_axis: element-wise gathers and scatters along
+ * one axis.
+ *   take_along_axis: Input, Index -> Result; Axis:INT.
+ *     Shape rule (phi TakeAlongAxisInferMeta): Input and Index have rank
+ *     >= 1; Result has Index's dims and Input's dtype.
+ *   put_along_axis: Input, Index, Value -> Result; Axis:INT,
+ *     Reduce:STRING="assign" (also "add", "mul" / "multiply", "mean",
+ *     "amin", "amax"), Include_self:BOOLEAN=true.
+ *     Shape rule (phi PutAlongAxisInferMeta): Result has Input's dims and
+ *     dtype.
+ * Index is int32 or int64.  The Python API broadcasts Index (and Value) to
+ * Input's dims first; the ops themselves walk Index as [inner, n, outer]
+ * around the axis and address the other tensors by flat offset, which this
+ * emitter reproduces (phi cpu_gather_scatter_functor):
+ *   take: Result[p] = Input[k + Index[p] * outer_in + i * outer_in * n_in]
+ *   put:  Result[k + Index[p] * outer_in + i * outer_in * n_in] <reduce>=
+ *         Value[k + j * outer_val + i * outer_val * n_val]
+ * for p = (i, j, k), outer_X the product of X's dims after the axis and n_X
+ * its dim at the axis.  Without Include_self, the first value to reach an
+ * element replaces it; "mean" divides the sum by the number of values (+1
+ * with Include_self) at the end.  Paddle 2.6 neither wraps nor checks a
+ * negative index here (it reads or writes the flat offset); an offset
+ * outside the tensor, where Paddle reads or writes out of bounds, gives 0
+ * (take) or is skipped (put).  A negative Axis counts from the end. */
+#include <string.h>
+
+#include "../util.h"
+#include "ops.h"
+#include "tensor_util.h"
+
+static int infer_take_along_axis(OpCtx *c) {
+  Var *x = ctx_need(c, "Input", 0), *idx = ctx_need(c, "Index", 0);
+  if (!x || !idx) return -1;
+  if (x->shape.rank < 1 || idx->shape.rank < 1)
+    return ctx_fail(c, "Input %s and Index %s must have rank >= 1", shape_str(&x->shape), shape_str(&idx->shape));
+  ctx_set(c, "Result", 0, &idx->shape, x->dtype);
+  return 0;
+}
+
+static int infer_put_along_axis(OpCtx *c) {
+  Var *x = ctx_need(c, "Input", 0);
+  if (!x || !ctx_need(c, "Index", 0) || !ctx_need(c, "Value", 0)) return -1;
+  ctx_set(c, "Result", 0, &x->shape, x->dtype);
+  return 0;
+}
+
+/* Checks the operands; *axis gets the normalized Axis.  -1 after em_fail. */
+static int along_check(EmitCtx *e, const Var *x, const Var *idx, int *axis) {
+  if (idx->dtype != RT_DT_INT32 && idx->dtype != RT_DT_INT64)
+    return em_fail(e, "Index is %s; int32 or int64 expected", rt_dtype_name(idx->dtype));
+  int r = tu_rank(e, x);
+  if (tu_rank(e, idx) != r) return em_fail(e, "Input and Index differ in rank");
+  *axis = axis_norm(attr_int(e->op, "Axis", 0), r);
+  if (*axis < 0 || r == 0) return em_fail(e, "Axis %lld is out of range", (long long)attr_int(e->op, "Axis", 0));
+  return 0;
+}
+
+/* Declares the walk over Index as [ni, nj, nk] and x's flat geometry. */
+static void along_loops(EmitCtx *e, const Var *x, const Var *idx, int axis) {
+  int r = tu_rank(e, x);
+  pr_line(e->p, "const int64_t ni = %s, nj = %s, nk = %s;", em_prod(e, idx, 0, axis), em_dim(e, idx, axis),
+          em_prod(e, idx, axis + 1, r));
+  pr_line(e->p, "const int64_t n_in = %s, outer_in = %s, numel_in = %s;", em_dim(e, x, axis),
+          em_prod(e, x, axis + 1, r), em_numel(e, x));
+  pr_line(e->p, "int64_t p = 0;");
+  pr_line(e->p, "for (int64_t i = 0; i < ni; i++) {");
+  pr_line(e->p, "for (int64_t j = 0; j < nj; j++) {");
+  pr_line(e->p, "for (int64_t k = 0; k < nk; k++, p++) {");
+  pr_line(e->p, "const int64_t at = k + (int64_t)index[p] * outer_in + i * outer_in * n_in;");
+}
+
+static int emit_take_along_axis(EmitCtx *e) {
+  Var *x = tu_in(e, "Input", 0), *idx = tu_in(e, "Index", 0), *out = tu_out(e, "Result", 0);
+  int axis;
+  if (!x || !idx || !out || along_check(e, x, idx, &axis)) return -1;
+  if (out->dtype != x->dtype) return em_fail(e, "Input and Result differ in dtype");
+  if (x == out) return em_fail(e, "Result is Input itself (an in-place take_along_axis), which is not supported");
+  const char *t = em_ctype(x->dtype);
+  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
+  pr_line(e->p, "const %s *index = %s;", em_ctype(idx->dtype), em_ptr(e, idx, 1));
+  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
+  along_loops(e, x, idx, axis);
+  pr_line(e->p, "out[p] = at >= 0 && at < numel_in ? x[at] : (%s)0;", t);
+  for (int k = 0; k < 3; k++) pr_line(e->p, "}");
+  return 0;
+}
+
+/* put_along_axis's reductions: how Value's element v combines into the
+ * result element o once something is there. */
+static const struct {
+  const char *name, *step;
+} reduces[] = {
+    {"assign", "o = v"},       {"add", "o += v"},  {"mul", "o *= v"}, {"multiply", "o *= v"},
+    {"mean", "o += v"},        {"amax", "o = v > o ? v : o"}, {"amin", "o = v < o ? v : o"},
+};
+
+static int emit_put_along_axis(EmitCtx *e) {
+  Var *x = tu_in(e, "Input", 0), *idx = tu_in(e, "Index", 0), *val = tu_in(e, "Value", 0);
+  Var *out = tu_out(e, "Result", 0);
+  int axis;
+  if (!x || !idx || !val || !out || along_check(e, x, idx, &axis)) return -1;
+  if (out->dtype != x->dtype || val->dtype != x->dtype) return em_fail(e, "Input, Value and Result differ in dtype");
+  if (x->dtype == RT_DT_BOOL) return em_fail(e, "put_along_axis of bool tensors is not supported");
+  const char *reduce = attr_str(e->op, "Reduce", "assign"), *step = NULL;
+  for (size_t i = 0; i < sizeof reduces / sizeof reduces[0]; i++)
+    if (!strcmp(reduces[i].name, reduce)) step = reduces[i].step;
+  if (!step)
+    return em_fail(e, "Reduce '%s' is not one of Paddle's (assign, add, mul, multiply, mean, amin, amax)", reduce);
+  int include_self = attr_bool(e->op, "Include_self", 1), mean = !strcmp(reduce, "mean");
+  int counted = mean || (!include_self && strcmp(reduce, "assign"));
+  int r = tu_rank(e, x);
+  if (tu_rank(e, val) != r) return em_fail(e, "Value and Index differ in rank");
+  for (int d = 0; d < r; d++) {
+    SymDim vd = em_spec(e, val)->d[d], id = em_spec(e, idx)->d[d];
+    if (vd.a < id.a || vd.a + vd.c < id.a + id.c) return em_fail(e, "Value is smaller than Index in dim %d", d);
+  }
+  const char *t = em_ctype(x->dtype);
+  if (tu_copy(e, x, out)) return -1;
+  pr_line(e->p, "{");
+  pr_line(e->p, "const %s *index = %s;", em_ctype(idx->dtype), em_ptr(e, idx, 1));
+  pr_line(e->p, "const %s *val = %s;", t, em_ptr(e, val, 1));
+  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
+  if (counted) {
+    SymDim n = spec_numel(em_spec(e, x));
+    pr_line(e->p, "int32_t *count = (int32_t *)%s; /* values that reached each element */",
+            em_scratch(e, (SymDim){n.a * 4, n.c * 4}));
+    pr_line(e->p, "memset(count, 0, (size_t)%s * sizeof *count);", em_numel(e, x));
+  }
+  pr_line(e->p, "const int64_t n_val = %s, outer_val = %s;", em_dim(e, val, axis), em_prod(e, val, axis + 1, r));
+  along_loops(e, x, idx, axis);
+  pr_line(e->p, "if (at < 0 || at >= numel_in) continue;");
+  pr_line(e->p, "const %s v = val[k + j * outer_val + i * outer_val * n_val];", t);
+  pr_line(e->p, "%s o = out[at];", t);
+  if (counted && !include_self) pr_line(e->p, "if (count[at] == 0) o = v;");
+  if (counted && !include_self) pr_line(e->p, "else %s;", step);
+  else pr_line(e->p, "%s;", step);
+  pr_line(e->p, "out[at] = o;");
+  if (counted) pr_line(e->p, "count[at]++;");
+  for (int k = 0; k < 3; k++) pr_line(e->p, "}");
+  if (mean) {
+    pr_line(e->p, "for (int64_t q = 0; q < numel_in; q++)");
+    pr_line(e->p, "  if (count[q]) out[q] = out[q] / (%s)(count[q]%s);", t, include_self ? " + 1" : "");
+  }
+  pr_line(e->p, "}");
+  return 0;
+}
+
+const OpDef op_put_along_axis = {.type = "put_along_axis", .infer = infer_put_along_axis,
+                                 .emit_c = emit_put_along_axis};
+const OpDef op_take_along_axis = {.type = "take_along_axis", .infer = infer_take_along_axis,
+                                  .emit_c = emit_take_along_axis};

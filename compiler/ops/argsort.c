@@ -1,0 +1,56 @@
+/* argsort: X -> Out (X's dims and dtype), Indices (X's dims, int64);
+ * axis:INT=-1, descending:BOOLEAN=false.
+ * Shape rule (phi ArgsortInferMeta): axis in [-rank, rank); a 0-D X takes
+ * axis 0 or -1.
+ * Emission: rt_argsort_<type> (runtime/rt_sort.c) sorts each line along the
+ * axis through a scratch buffer of (value, position) pairs, in the order
+ * Paddle's CPU kernel gives -- NaN last ascending, first descending, and
+ * equal values in the order of libstdc++'s std::sort, which the kernel
+ * calls.  A 0-D X is copied with index 0. */
+#include "../util.h"
+#include "ops.h"
+#include "tensor_util.h"
+
+static int infer_argsort(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0);
+  if (!x) return -1;
+  int64_t axis = attr_int(c->op, "axis", -1);
+  int r = x->shape.rank;
+  if (r > 0 ? axis < -r || axis >= r : axis != 0 && axis != -1)
+    return ctx_fail(c, "axis %lld is out of range for X %s", (long long)axis, shape_str(&x->shape));
+  ctx_set(c, "Out", 0, &x->shape, x->dtype);
+  ctx_set(c, "Indices", 0, &x->shape, RT_DT_INT64);
+  return 0;
+}
+
+static int emit_argsort(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0), *ind = tu_out(e, "Indices", 0);
+  if (!x || !out || !ind) return -1;
+  static const struct {
+    int dtype;
+    const char *fn;
+  } fns[] = {{RT_DT_FP32, "rt_argsort_f32"}, {RT_DT_FP64, "rt_argsort_f64"},
+             {RT_DT_INT32, "rt_argsort_i32"}, {RT_DT_INT64, "rt_argsort_i64"}};
+  const char *fn = NULL;
+  for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
+    if (fns[i].dtype == x->dtype) fn = fns[i].fn;
+  if (!fn || out->dtype != x->dtype)
+    return em_fail(e, "argsort of %s tensors is not supported", rt_dtype_name(x->dtype));
+  if (ind->dtype != RT_DT_INT64) return em_fail(e, "Indices must be int64");
+  int r = tu_rank(e, x);
+  if (r == 0) {
+    pr_line(e->p, "%s[0] = %s[0];", em_ptr(e, out, 0), em_ptr(e, x, 1));
+    pr_line(e->p, "%s[0] = 0;", em_ptr(e, ind, 0));
+    return 0;
+  }
+  int axis = axis_norm(attr_int(e->op, "axis", -1), r);
+  if (axis < 0) return em_fail(e, "axis is out of range");
+  SymDim n = em_sym_prod(e, x, axis, axis + 1);
+  const char *work = em_scratch(e, (SymDim){n.a * 16, n.c * 16});
+  pr_line(e->p, "/* x as [outer, n, inner], descending, -> values, indices (work: n pairs) */");
+  pr_line(e->p, "%s(%s, %s, %s, %s, %d, %s, %s, %s);", fn, em_ptr(e, x, 1), em_prod(e, x, 0, axis), em_dim(e, x, axis),
+          em_prod(e, x, axis + 1, r), attr_bool(e->op, "descending", 0), em_ptr(e, out, 0), em_ptr(e, ind, 0), work);
+  return 0;
+}
+
+const OpDef op_argsort = {.type = "argsort", .infer = infer_argsort, .emit_c = emit_argsort};

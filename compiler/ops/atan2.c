@@ -1,0 +1,46 @@
+/* atan2: X1, X2 -> Out; no attributes.
+ * Shape rule (phi Atan2InferMeta): X1 and X2 have the same rank and
+ * X1.dims[0] <= X2.dims[0]; Out has X1's dims, and X1's dtype for float
+ * inputs, float64 for int32/int64 ones.
+ * Emission: the kernel pairs the elements by flat index, Out[i] =
+ * atan2(X1[i], X2[i]) for i < numel(X1) -- no broadcasting -- in float for
+ * float32 and in double for float64 and the integer types. */
+#include "../util.h"
+#include "ops.h"
+#include "tensor_util.h"
+
+static int infer_atan2(OpCtx *c) {
+  Var *x = ctx_need(c, "X1", 0), *y = ctx_need(c, "X2", 0);
+  if (!x || !y) return -1;
+  const Shape *xs = &x->shape, *ys = &y->shape;
+  if (xs->rank != ys->rank)
+    return ctx_fail(c, "X1 %s and X2 %s differ in rank", shape_str(xs), shape_str(ys));
+  if (xs->rank > 0 && xs->d[0] >= 0 && ys->d[0] >= 0 && xs->d[0] > ys->d[0])
+    return ctx_fail(c, "X1 %s has more rows than X2 %s", shape_str(xs), shape_str(ys));
+  int is_int = x->dtype == RT_DT_INT32 || x->dtype == RT_DT_INT64 || y->dtype == RT_DT_INT32 ||
+               y->dtype == RT_DT_INT64;
+  ctx_set(c, "Out", 0, xs, is_int ? RT_DT_FP64 : x->dtype);
+  return 0;
+}
+
+static int emit_atan2(EmitCtx *e) {
+  Var *x = tu_in(e, "X1", 0), *y = tu_in(e, "X2", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !y || !out) return -1;
+  if (x->dtype != y->dtype) return em_fail(e, "X1 and X2 differ in dtype");
+  int is_f32 = x->dtype == RT_DT_FP32;
+  if (!is_f32 && x->dtype != RT_DT_FP64 && x->dtype != RT_DT_INT32 && x->dtype != RT_DT_INT64)
+    return em_fail(e, "atan2 of %s tensors is not supported", rt_dtype_name(x->dtype));
+  if (out->dtype != (is_f32 ? RT_DT_FP32 : RT_DT_FP64)) return em_fail(e, "Out has the wrong dtype");
+  SymDim nx = spec_numel(em_spec(e, x)), ny = spec_numel(em_spec(e, y));
+  if (nx.a < 0 || ny.a < 0 || ny.a < nx.a || ny.a + ny.c < nx.a + nx.c)
+    return em_fail(e, "X2 must hold at least as many elements as X1");
+  const char *t = em_ctype(x->dtype);
+  pr_line(e->p, "const %s *x1 = %s;", t, em_ptr(e, x, 1));
+  pr_line(e->p, "const %s *x2 = %s;", t, em_ptr(e, y, 1));
+  pr_line(e->p, "%s *out = %s;", em_ctype(out->dtype), em_ptr(e, out, 0));
+  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) out[i] = %s;", em_numel(e, x),
+          is_f32 ? "atan2f(x1[i], x2[i])" : "atan2((double)x1[i], (double)x2[i])");
+  return 0;
+}
+
+const OpDef op_atan2 = {.type = "atan2", .infer = infer_atan2, .emit_c = emit_atan2};

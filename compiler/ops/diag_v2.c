@@ -1,0 +1,64 @@
+/* diag_v2: X -> Out; offset:INT=0, padding_value:FLOAT=0.
+ * Shape rule (phi DiagInferMeta): a 0-D or 1-D X of length n gives the
+ * square matrix [n + |offset|, n + |offset|] with X on diagonal `offset`
+ * (above the main one when positive) and padding_value elsewhere; a 2-D X
+ * [h, w] gives its diagonal `offset`, of length min(h, w - offset) for
+ * offset >= 0 and min(h + offset, w) below.  Out has X's dtype.
+ * Emission: phi's DiagKernel loops (padding_value converted to X's type). */
+#include <stdlib.h>
+
+#include "../util.h"
+#include "ops.h"
+#include "tensor_util.h"
+
+static int infer_diag_v2(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0);
+  if (!x) return -1;
+  int64_t off = attr_int(c->op, "offset", 0);
+  const Shape *in = &x->shape;
+  Shape s;
+  if (in->rank <= 1) {
+    int64_t n = in->rank ? in->d[0] : 1;
+    int64_t size = n < 0 ? DIM_UNKNOWN : n + llabs(off);
+    s = (Shape){2, {size, size}};
+  } else if (in->rank == 2) {
+    int64_t h = in->d[0], w = in->d[1], size;
+    if (h < 0 || w < 0) size = DIM_UNKNOWN;
+    else if (off >= 0) size = h < w - off ? h : w - off;
+    else size = h + off < w ? h + off : w;
+    if (h >= 0 && w >= 0 && size < 0)
+      return ctx_fail(c, "offset %lld is outside X %s", (long long)off, shape_str(in));
+    s = (Shape){1, {size}};
+  } else {
+    return ctx_fail(c, "X %s must have rank 0, 1 or 2", shape_str(in));
+  }
+  ctx_set(c, "Out", 0, &s, x->dtype);
+  return 0;
+}
+
+static int emit_diag_v2(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !out) return -1;
+  if (x->dtype != out->dtype) return em_fail(e, "X and Out differ in dtype");
+  int64_t off = attr_int(e->op, "offset", 0);
+  int r = tu_rank(e, x);
+  const char *t = em_ctype(x->dtype);
+  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
+  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
+  if (r <= 1) {
+    const char *pad = tu_literal(x->dtype, (float)attr_float(e->op, "padding_value", 0));
+    if (!pad) return em_fail(e, "padding_value does not convert to %s", rt_dtype_name(x->dtype));
+    pr_line(e->p, "const int64_t size = %s;", em_dim(e, out, 0));
+    pr_line(e->p, "for (int64_t i = 0; i < size * size; i++) out[i] = %s;", pad);
+    const char *start = off >= 0 ? pool_printf("%lld", (long long)off) : pool_printf("%lld * size", (long long)-off);
+    pr_line(e->p, "for (int64_t i = 0; i < %s; i++) out[%s + i * (size + 1)] = x[i];", r ? em_dim(e, x, 0) : "1",
+            start);
+  } else {
+    pr_line(e->p, "const int64_t w = %s;", em_dim(e, x, 1));
+    const char *start = off >= 0 ? pool_printf("%lld", (long long)off) : pool_printf("%lld * w", (long long)-off);
+    pr_line(e->p, "for (int64_t i = 0; i < %s; i++) out[i] = x[%s + i * (w + 1)];", em_dim(e, out, 0), start);
+  }
+  return 0;
+}
+
+const OpDef op_diag_v2 = {.type = "diag_v2", .infer = infer_diag_v2, .emit_c = emit_diag_v2};

@@ -1,0 +1,44 @@
+/* index_sample: X [N, M], Index [N, K] (int32 or int64) -> Out [N, K];
+ * no attributes.  Out[i][j] = X[i][Index[i][j]].
+ * Shape rule (phi IndexSampleInferMeta): X and Index are 2-D with the same
+ * first dim; Out has Index's dims and X's dtype.
+ * Emission: a gather per row; an index outside [0, M), where Paddle raises
+ * an error, gives 0. */
+#include "../util.h"
+#include "ops.h"
+#include "tensor_util.h"
+
+static int infer_index_sample(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0), *idx = ctx_need(c, "Index", 0);
+  if (!x || !idx) return -1;
+  if (x->shape.rank != 2 || idx->shape.rank != 2)
+    return ctx_fail(c, "X %s and Index %s must be 2-D", shape_str(&x->shape), shape_str(&idx->shape));
+  if (x->shape.d[0] >= 0 && idx->shape.d[0] >= 0 && x->shape.d[0] != idx->shape.d[0])
+    return ctx_fail(c, "X %s and Index %s differ in rows", shape_str(&x->shape), shape_str(&idx->shape));
+  ctx_set(c, "Out", 0, &idx->shape, x->dtype);
+  return 0;
+}
+
+static int emit_index_sample(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *idx = tu_in(e, "Index", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !idx || !out) return -1;
+  if (idx->dtype != RT_DT_INT32 && idx->dtype != RT_DT_INT64)
+    return em_fail(e, "Index is %s; int32 or int64 expected", rt_dtype_name(idx->dtype));
+  if (x->dtype != out->dtype) return em_fail(e, "X and Out differ in dtype");
+  if (x == out) return em_fail(e, "Out is X itself (an in-place %s), which is not supported", e->op->type);
+  if (tu_rank(e, x) != 2 || tu_rank(e, idx) != 2) return em_fail(e, "X and Index must be 2-D");
+  const char *t = em_ctype(x->dtype);
+  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
+  pr_line(e->p, "const %s *index = %s;", em_ctype(idx->dtype), em_ptr(e, idx, 1));
+  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
+  pr_line(e->p, "const int64_t cols = %s, k = %s;", em_dim(e, x, 1), em_dim(e, idx, 1));
+  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) {", em_dim(e, idx, 0));
+  pr_line(e->p, "for (int64_t j = 0; j < k; j++) {");
+  pr_line(e->p, "const int64_t at = index[i * k + j];");
+  pr_line(e->p, "out[i * k + j] = at >= 0 && at < cols ? x[i * cols + at] : (%s)0;", t);
+  pr_line(e->p, "}");
+  pr_line(e->p, "}");
+  return 0;
+}
+
+const OpDef op_index_sample = {.type = "index_sample", .infer = infer_index_sample, .emit_c = emit_index_sample};

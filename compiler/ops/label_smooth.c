@@ -1,0 +1,53 @@
+/* label_smooth: X, PriorDist† -> Out (X's dims and dtype); epsilon:FLOAT=0.
+ * Shape rule (fluid LabelSmoothOp): PriorDist, when given, holds as many
+ * elements as X's last dim K.
+ * Emission (phi LabelSmoothKernel): Out = (1 - epsilon) * X + epsilon / K,
+ * or + epsilon * PriorDist[j] for last-dim index j; the coefficients are
+ * computed in float as the kernel does, then converted to X's type. */
+#include "../util.h"
+#include "ops.h"
+#include "tensor_util.h"
+
+static int infer_label_smooth(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0);
+  if (!x) return -1;
+  if (x->shape.rank < 1) return ctx_fail(c, "X must have rank >= 1");
+  Var *prior = ctx_in(c, "PriorDist", 0);
+  if (prior && prior->shape.rank >= 0) {
+    int64_t k = x->shape.d[x->shape.rank - 1], n = dims_prod(&prior->shape, 0, prior->shape.rank);
+    if (k >= 0 && n >= 0 && k != n)
+      return ctx_fail(c, "PriorDist %s does not hold X's last dim %lld", shape_str(&prior->shape), (long long)k);
+  }
+  ctx_set(c, "Out", 0, &x->shape, x->dtype);
+  return 0;
+}
+
+static int emit_label_smooth(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !out) return -1;
+  Var *prior = ctx_in(&c, "PriorDist", 0) ? tu_in(e, "PriorDist", 0) : NULL;
+  if (ctx_in(&c, "PriorDist", 0) && !prior) return -1;
+  if ((x->dtype != RT_DT_FP32 && x->dtype != RT_DT_FP64) || out->dtype != x->dtype ||
+      (prior && prior->dtype != x->dtype))
+    return em_fail(e, "label_smooth of %s tensors is not supported", rt_dtype_name(x->dtype));
+  int r = tu_rank(e, x);
+  int64_t k = em_const_dim(e, x, r - 1);
+  if (k <= 0) return em_fail(e, "X's last dim must be a positive constant");
+  float eps = (float)attr_float(e->op, "epsilon", 0);
+  const char *t = em_ctype(x->dtype);
+  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
+  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
+  const char *keep = tu_literal(x->dtype, 1.0f - eps);
+  if (prior) {
+    pr_line(e->p, "const %s *prior = %s;", t, em_ptr(e, prior, 1));
+    pr_line(e->p, "for (int64_t i = 0; i < %s; i++) out[i] = %s * x[i] + %s * prior[i %% %lld];", em_numel(e, x), keep,
+            tu_literal(x->dtype, eps), (long long)k);
+  } else {
+    pr_line(e->p, "for (int64_t i = 0; i < %s; i++) out[i] = %s * x[i] + %s;", em_numel(e, x), keep,
+            tu_literal(x->dtype, eps / (float)k));
+  }
+  return 0;
+}
+
+const OpDef op_label_smooth = {.type = "label_smooth", .infer = infer_label_smooth, .emit_c = emit_label_smooth};

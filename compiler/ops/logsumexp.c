@@ -1,0 +1,97 @@
+/* logsumexp: X -> Out; axis:INTS={0}, keepdim:BOOLEAN=false,
+ * reduce_all:BOOLEAN=false.
+ * Shape rule (phi LogsumexpInferMeta -> ReduceInferDim): rank(X) <= 4;
+ * axes in [-rank, rank), negative += rank; every dim is reduced with
+ * reduce_all, an empty axis list or one naming every dim; reduced dims
+ * become 1 with keepdim and disappear without it (a scalar result is
+ * shape_scalar(): [] from 2.5, [1] before).  Out has X's dtype.
+ * Emission: per output element, m = the max over the reduced dims, then
+ * Out = m + log(sum(exp(x - m))) -- phi's LogsumexpFunctor, which gives
+ * NaN when m is infinite.  The kernel reduces everything when the axis list
+ * is as long as X's rank (phi recompute_reduce_all).  Sums run in double.
+ * float32 and float64, as Paddle's CPU kernel. */
+#include "../util.h"
+#include "ops.h"
+#include "tensor_util.h"
+
+/* Which of X's `rank` dims are reduced (red[i] = 1), as the kernel decides;
+ * with `for_shape`, as the shape rule does.  -1 on an axis out of range. */
+static int reduced_dims(const Op *op, int rank, int for_shape, int *red) {
+  static int64_t dflt[1] = {0}; /* the op maker's default */
+  int64_t *axis = dflt;
+  int n = attr_has(op, "axis") ? attr_ints(op, "axis", &axis) : 1;
+  int all = attr_bool(op, "reduce_all", 0) || n == 0 || rank == 0 || (!for_shape && n == rank);
+  for (int i = 0; i < n; i++) {
+    int a = rank ? axis_norm(axis[i], rank) : (axis[i] == 0 || axis[i] == -1 ? 0 : -1);
+    if (a < 0) return -1;
+    if (rank) red[a] = 1;
+  }
+  int full = 1;
+  for (int i = 0; i < rank; i++) full &= red[i];
+  for (int i = 0; i < rank; i++) red[i] |= all || full;
+  return 0;
+}
+
+static int infer_logsumexp(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0);
+  if (!x) return -1;
+  int r = x->shape.rank, red[RT_MAX_RANK] = {0};
+  if (r > 4) return ctx_fail(c, "X %s has more than 4 dims", shape_str(&x->shape));
+  if (reduced_dims(c->op, r, 1, red)) return ctx_fail(c, "an axis is out of range for X %s", shape_str(&x->shape));
+  int keep = attr_bool(c->op, "keepdim", 0);
+  Shape s = {0, {0}};
+  for (int i = 0; i < r; i++) {
+    if (!red[i]) s.d[s.rank++] = x->shape.d[i];
+    else if (keep) s.d[s.rank++] = 1;
+  }
+  if (!s.rank) s = shape_scalar(c);
+  ctx_set(c, "Out", 0, &s, x->dtype);
+  return 0;
+}
+
+/* Opens one loop per dim in `dims` (n of them, index variables <prefix><d>)
+ * and returns the offset into x they address. */
+static const char *open_loops(EmitCtx *e, const Var *x, const int *dims, int n, const char *prefix) {
+  const char *st[RT_MAX_RANK], *off = "0";
+  tu_strides(e, x, st);
+  for (int k = 0; k < n; k++) {
+    const char *iv = pool_printf("%s%d", prefix, dims[k]);
+    pr_line(e->p, "for (int64_t %s = 0; %s < %s; %s++) {", iv, iv, em_dim(e, x, dims[k]), iv);
+    off = tu_add(off, tu_mul(iv, st[dims[k]]));
+  }
+  return off;
+}
+
+static int emit_logsumexp(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !out) return -1;
+  const char *t, *fs;
+  if (x->dtype == RT_DT_FP32) t = "float", fs = "f";
+  else if (x->dtype == RT_DT_FP64) t = "double", fs = "";
+  else return em_fail(e, "logsumexp of %s tensors is not supported", rt_dtype_name(x->dtype));
+  if (out->dtype != x->dtype) return em_fail(e, "X and Out differ in dtype");
+  int r = tu_rank(e, x), red[RT_MAX_RANK] = {0}, kept[RT_MAX_RANK], rdims[RT_MAX_RANK], nk = 0, nr = 0;
+  if (reduced_dims(e->op, r, 0, red)) return em_fail(e, "an axis is out of range");
+  for (int i = 0; i < r; i++) {
+    if (red[i]) rdims[nr++] = i;
+    else kept[nk++] = i;
+  }
+  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
+  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
+  pr_line(e->p, "int64_t o = 0;");
+  const char *base = open_loops(e, x, kept, nk, "k");
+  pr_line(e->p, "const %s *line = x + %s;", t, base);
+  pr_line(e->p, "%s mx = -(%s)INFINITY;", t, t);
+  const char *at = open_loops(e, x, rdims, nr, "r");
+  pr_line(e->p, "if (line[%s] > mx) mx = line[%s];", at, at);
+  for (int k = 0; k < nr; k++) pr_line(e->p, "}");
+  pr_line(e->p, "double sum = 0.0;");
+  at = open_loops(e, x, rdims, nr, "r");
+  pr_line(e->p, "sum += exp%s(line[%s] - mx);", fs, at);
+  for (int k = 0; k < nr; k++) pr_line(e->p, "}");
+  pr_line(e->p, "out[o++] = mx + log%s((%s)sum);", fs, t);
+  for (int k = 0; k < nk; k++) pr_line(e->p, "}");
+  return 0;
+}
+
+const OpDef op_logsumexp = {.type = "logsumexp", .infer = infer_logsumexp, .emit_c = emit_logsumexp};

@@ -1,0 +1,151 @@
+/* Vector norms along one axis.
+ *   p_norm: X -> Out; porder:FLOAT=2, axis:INT=-1, epsilon:FLOAT=1e-12
+ *     (only the gradient reads it), keepdim:BOOLEAN=false,
+ *     asvector:BOOLEAN=false (the norm of all of X).
+ *     Shape rule (phi PNormInferMeta): X without dim `axis` (1 there with
+ *     keepdim); with asvector, rank(X) 1s with keepdim, else a scalar
+ *     (shape_scalar: [] from 2.5, [1] before).
+ *   norm: X -> Out, Norm; axis:INT (-1 in fluid's l2_normalize),
+ *     epsilon:FLOAT=1e-10, is_test:BOOLEAN=false.  Out = X / Norm with
+ *     Norm = sqrt(sum(X^2 along axis) + epsilon); Out has X's dims, Norm
+ *     (not written at is_test) X's dims with 1 at `axis` (phi
+ *     NormInferMeta).
+ * Emission: X viewed as [pre, n, post] around the axis (n = numel(X) with
+ * asvector); one accumulator per (pre, post) line, as phi's CPU kernels:
+ * p_norm gives the count of non-zeros for porder 0, max |x| for +inf, min
+ * |x| for -inf, and (sum |x|^p)^(1/p) otherwise, with 1/p rounded to float
+ * and each |x|^p in X's type.  Sums run in double.  float32 and float64. */
+#include <math.h>
+
+#include "../util.h"
+#include "ops.h"
+#include "tensor_util.h"
+
+static int infer_p_norm(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0);
+  if (!x) return -1;
+  int rank = x->shape.rank, keep = attr_bool(c->op, "keepdim", 0);
+  int64_t axis = attr_int(c->op, "axis", -1);
+  Shape s = {0, {0}};
+  if (attr_bool(c->op, "asvector", 0)) {
+    for (int i = 0; keep && i < rank; i++) s.d[s.rank++] = 1;
+  } else {
+    if (rank && (axis < -rank || axis >= rank))
+      return ctx_fail(c, "axis %lld is out of range for rank %d", (long long)axis, rank);
+    if (axis < 0) axis += rank;
+    for (int i = 0; i < rank; i++) {
+      if (i != axis) s.d[s.rank++] = x->shape.d[i];
+      else if (keep) s.d[s.rank++] = 1;
+    }
+  }
+  if (!s.rank) s = shape_scalar(c);
+  ctx_set(c, "Out", 0, &s, x->dtype);
+  return 0;
+}
+
+static int infer_norm(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0);
+  if (!x) return -1;
+  int64_t a = attr_int(c->op, "axis", -1);
+  int axis = axis_norm(a, x->shape.rank);
+  if (axis < 0) return ctx_fail(c, "axis %lld is out of range for X %s", (long long)a, shape_str(&x->shape));
+  ctx_set(c, "Out", 0, &x->shape, x->dtype);
+  if (!attr_bool(c->op, "is_test", 0)) {
+    Shape s = x->shape;
+    s.d[axis] = 1;
+    ctx_set(c, "Norm", 0, &s, x->dtype);
+  }
+  return 0;
+}
+
+/* Opens the loops over the (pre, post) lines of x viewed as [pre, n,
+ * post] around `axis` (all of x as one line when axis < 0): declares n,
+ * post and the line's first element `line` (its output element is a *
+ * post + b).
+ * Closed by two "}". */
+static void open_lines(EmitCtx *e, const Var *x, int axis) {
+  int r = tu_rank(e, x);
+  const char *pre = "1", *n = em_numel(e, x), *post = "1";
+  if (axis >= 0) {
+    pre = em_prod(e, x, 0, axis);
+    n = em_dim(e, x, axis);
+    post = em_prod(e, x, axis + 1, r);
+  }
+  pr_line(e->p, "const int64_t n = %s, post = %s;", n, post);
+  pr_line(e->p, "for (int64_t a = 0; a < %s; a++) {", pre);
+  pr_line(e->p, "for (int64_t b = 0; b < post; b++) {");
+  pr_line(e->p, "const int64_t line = a * n * post + b;");
+}
+
+/* float32 or float64: the C type and the suffix of its <math.h> names. */
+static int float_type(EmitCtx *e, const Var *x, const char **t, const char **fs) {
+  if (x->dtype == RT_DT_FP32) *t = "float", *fs = "f";
+  else if (x->dtype == RT_DT_FP64) *t = "double", *fs = "";
+  else return em_fail(e, "%s of %s tensors is not supported", e->op->type, rt_dtype_name(x->dtype));
+  return 0;
+}
+
+static int emit_p_norm(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
+  const char *t = NULL, *fs = NULL;
+  if (!x || !out || float_type(e, x, &t, &fs)) return -1;
+  if (out->dtype != x->dtype) return em_fail(e, "X and Out differ in dtype");
+  int r = tu_rank(e, x), axis = -1;
+  if (!attr_bool(e->op, "asvector", 0) && r > 0) {
+    axis = axis_norm(attr_int(e->op, "axis", -1), r);
+    if (axis < 0) return em_fail(e, "axis is out of range");
+  }
+  float p = (float)attr_float(e->op, "porder", 2);
+  const char *init = "0.0", *step, *final = pool_printf("(%s)acc", t);
+  if (p == 0) {
+    step = "acc += v != 0";
+  } else if (isinf(p)) {
+    init = p > 0 ? "-INFINITY" : "INFINITY";
+    step = p > 0 ? "acc = v > acc ? v : acc" : "acc = v < acc ? v : acc";
+  } else {
+    const char *pl = tu_literal(x->dtype, p), *inv = tu_literal(x->dtype, 1.0f / p);
+    step = pool_printf("acc += pow%s(v, %s)", fs, pl);
+    final = pool_printf("pow%s((%s)acc, %s)", fs, t, inv);
+  }
+  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
+  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
+  pr_line(e->p, "/* porder %s */", em_float(p));
+  open_lines(e, x, axis);
+  pr_line(e->p, "double acc = %s;", init);
+  pr_line(e->p, "for (int64_t j = 0; j < n; j++) {");
+  pr_line(e->p, "const %s v = fabs%s(x[line + j * post]);", t, fs);
+  pr_line(e->p, "%s;", step);
+  pr_line(e->p, "}");
+  pr_line(e->p, "out[a * post + b] = %s;", final);
+  pr_line(e->p, "}");
+  pr_line(e->p, "}");
+  return 0;
+}
+
+static int emit_norm(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
+  const char *t = NULL, *fs = NULL;
+  if (!x || !out || float_type(e, x, &t, &fs)) return -1;
+  if (out->dtype != x->dtype) return em_fail(e, "X and Out differ in dtype");
+  Var *norm = attr_bool(e->op, "is_test", 0) ? NULL : ctx_out(&c, "Norm", 0);
+  if (norm && !(norm = tu_out(e, "Norm", 0))) return -1;
+  int axis = axis_norm(attr_int(e->op, "axis", -1), tu_rank(e, x));
+  if (axis < 0) return em_fail(e, "axis is out of range");
+  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
+  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
+  if (norm) pr_line(e->p, "%s *norm = %s;", t, em_ptr(e, norm, 0));
+  open_lines(e, x, axis);
+  pr_line(e->p, "double acc = 0.0;");
+  pr_line(e->p, "for (int64_t j = 0; j < n; j++) acc += x[line + j * post] * x[line + j * post];");
+  const char *eps = tu_literal(x->dtype, (float)attr_float(e->op, "epsilon", 1e-10));
+  pr_line(e->p, "const %s nv = sqrt%s((%s)acc + %s);", t, fs, t, eps);
+  if (norm) pr_line(e->p, "norm[a * post + b] = nv;");
+  pr_line(e->p, "for (int64_t j = 0; j < n; j++) out[line + j * post] = x[line + j * post] / nv;");
+  pr_line(e->p, "}");
+  pr_line(e->p, "}");
+  return 0;
+}
+
+const OpDef op_norm = {.type = "norm", .infer = infer_norm, .emit_c = emit_norm};
+const OpDef op_p_norm = {.type = "p_norm", .infer = infer_p_norm, .emit_c = emit_p_norm};

@@ -1,0 +1,246 @@
+/* set_value: Out = Input with a strided slice overwritten -- what
+ * `x[1:3, ::2] = v` and paddle.static.setitem become.
+ *   inputs:  Input, ValueTensor†, StartsTensorList†*, EndsTensorList†*,
+ *            StepsTensorList†*
+ *   outputs: Out (Input's dims and dtype; often Input itself)
+ *   attrs:   axes:LONGS, starts:LONGS=[], ends:LONGS=[], steps:LONGS=[]
+ *            (1 per axis), decrease_axes:LONGS=[], none_axes:LONGS=[],
+ *            dtype:INT=5 (of the values), values:SCALARS=[] with
+ *            shape:LONGS=[] (the value tensor when ValueTensor is absent;
+ *            files before 2.6 hold fp32_values, fp64_values, int32_values,
+ *            int64_values, fp16_values or bool_values instead)
+ * Shape rule (fluid SetValueOp): rank(Input) < 7; Out = Input.
+ * The slice (phi CheckAndUpdateSliceAttrs / GetSliceDims): per axis,
+ * negative starts (and, for step > 0, ends) += dim; for step > 0 start and
+ * end are clamped to [0, dim]; for step < 0 start to at most dim - 1 and end
+ * (+= dim when below -1) to at least -1; the slice takes ceil((end -
+ * start) / step) elements.  An empty slice leaves Out = Input.  The value
+ * broadcasts, numpy-style, against the slice's dims with decrease_axes
+ * removed and a 1 inserted at each entry of none_axes (phi CheckIsDimsMatch
+ * and ExpandKernel); the values convert to Input's type (Scalar::to<T>).
+ * Emission: a copy of Input (none when Out is Input), then loops over the
+ * slice storing the broadcast value.  Slice bounds must be known at compile
+ * time: tensor bounds only when constant, and sliced dims must not depend
+ * on the batch. */
+#include <string.h>
+
+#include "../util.h"
+#include "ops.h"
+#include "tensor_util.h"
+
+static int infer_set_value(OpCtx *c) {
+  Var *x = ctx_need(c, "Input", 0);
+  if (!x) return -1;
+  if (x->shape.rank >= 7) return ctx_fail(c, "Input %s has more than 6 dims", shape_str(&x->shape));
+  ctx_set(c, "Out", 0, &x->shape, x->dtype);
+  return 0;
+}
+
+/* One sliced axis after normalization. */
+typedef struct SliceAxis {
+  int64_t start, end, step; /* as the kernel uses them */
+  int64_t count;            /* elements taken */
+} SliceAxis;
+
+/* starts/ends/steps from attribute `name` or tensor list `slot`; n values
+ * expected.  -1 after em_fail. */
+static int bounds(EmitCtx *e, const char *slot, const char *name, int n, int64_t dflt, int64_t *out) {
+  OpCtx c = {e->g, (Op *)e->op};
+  if (ctx_in(&c, slot, 0)) {
+    if (tu_slot_values(&c, slot, 1, out, RT_MAX_RANK) != n)
+      return em_fail(e, "%s does not hold %d values known at compile time", slot, n);
+    return 0;
+  }
+  int64_t *v;
+  int k = attr_ints(e->op, name, &v);
+  if (k == 0 && dflt != 0) {
+    for (int i = 0; i < n; i++) out[i] = dflt; /* steps default to 1 */
+    return 0;
+  }
+  if (k != n) return em_fail(e, "%s has %d values for %d axes", name, k, n);
+  for (int i = 0; i < n; i++) out[i] = v[i];
+  return 0;
+}
+
+/* phi CheckAndUpdateSliceAttrs and GetSliceDims for one axis of size dim. */
+static int slice_axis(EmitCtx *e, int64_t dim, int64_t start, int64_t end, int64_t step, SliceAxis *s) {
+  if (step == 0) return em_fail(e, "a step is 0");
+  if (dim == 0) {
+    *s = (SliceAxis){0, 0, step, 0};
+    return 0;
+  }
+  start = start < 0 ? start + dim : start;
+  start = start < 0 ? 0 : start;
+  end = step > 0 && end < 0 ? end + dim : end;
+  end = end > dim ? dim : end;
+  if (step > 0) {
+    start = start > dim ? dim : start;
+    end = end < 0 ? 0 : end;
+    if (end < start)
+      return em_fail(e, "the slice [%lld, %lld) runs backwards with step %lld", (long long)start, (long long)end,
+                     (long long)step);
+  } else {
+    start = start > dim - 1 ? dim - 1 : start;
+    end = end < -1 ? end + dim : end; /* -1 stands for "through element 0" */
+    end = end < -1 ? -1 : end;
+    if (start < end)
+      return em_fail(e, "the slice from %lld to %lld runs forwards with step %lld", (long long)start, (long long)end,
+                     (long long)step);
+  }
+  *s = (SliceAxis){start, end, step, step > 0 ? (end - start + step - 1) / step : (end - start + step + 1) / step};
+  return 0;
+}
+
+/* The assigned values (ValueTensor absent) as literals of dtype dt, in
+ * *lits; their dims from `shape` in *vs.  Returns the count, -1 after
+ * em_fail. */
+static int attr_values(EmitCtx *e, int dt, const char ***lits, VarSpec *vs) {
+  const Op *op = e->op;
+  const OpAttr *a = attr_find(op, "values");
+  int n = a && a->type == AT_SCALARS ? (int)a->n_scalars : 0;
+  const char **out = NULL;
+  if (n > 0) {
+    out = pool_alloc(sizeof *out * (size_t)n);
+    for (int i = 0; i < n; i++) {
+      const Paddlec__Fw__Scalar *s = a->scalars[i];
+      if (s->type == 2 && dt == RT_DT_INT64) out[i] = pool_printf("INT64_C(%lld)", (long long)s->i);
+      else if (s->type == 2 && dt == RT_DT_INT32) out[i] = pool_printf("%d", (int32_t)s->i);
+      else if (s->type == 2) out[i] = tu_literal(dt, (double)s->i);
+      else out[i] = tu_literal(dt, s->type == 1 ? (double)s->b : s->type == 3 ? s->r : 0.0);
+    }
+  } else { /* before 2.6: one list per value type, in the order Paddle's old kernel signature tries them */
+    static const struct {
+      const char *name;
+      int is_float;
+    } lists[] = {{"fp32_values", 1}, {"fp64_values", 1}, {"int32_values", 0},
+                 {"int64_values", 0}, {"fp16_values", 1}, {"bool_values", 0}};
+    for (size_t k = 0; k < sizeof lists / sizeof lists[0] && n == 0; k++) {
+      double *fv = NULL;
+      int64_t *iv = NULL;
+      n = lists[k].is_float ? attr_floats(op, lists[k].name, &fv) : attr_ints(op, lists[k].name, &iv);
+      if (n > 0) out = pool_alloc(sizeof *out * (size_t)n);
+      for (int i = 0; i < n; i++)
+        out[i] = fv ? tu_literal(dt, fv[i])
+                    : dt == RT_DT_INT64 ? pool_printf("INT64_C(%lld)", (long long)iv[i]) : tu_literal(dt, (double)iv[i]);
+    }
+  }
+  if (n == 0) return em_fail(e, "neither ValueTensor nor a list of values is given");
+  for (int i = 0; i < n; i++)
+    if (!out[i]) return em_fail(e, "value %d does not convert to %s", i, rt_dtype_name(dt));
+  int64_t *shape;
+  int r = attr_ints(op, "shape", &shape);
+  if (r > RT_MAX_RANK) return em_fail(e, "shape has %d dims", r);
+  *vs = (VarSpec){1, r, {{0}}};
+  int64_t count = 1;
+  for (int i = 0; i < r; i++) {
+    vs->d[i] = (SymDim){0, shape[i]};
+    count *= shape[i];
+  }
+  if (count != n) return em_fail(e, "shape holds %lld values but %d are given", (long long)count, n);
+  *lits = out;
+  return n;
+}
+
+static int emit_set_value(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = tu_in(e, "Input", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !out) return -1;
+  if (x->dtype != out->dtype) return em_fail(e, "Input and Out differ in dtype");
+  int r = tu_rank(e, x), dt = x->dtype;
+  int64_t *axes, start[RT_MAX_RANK], end[RT_MAX_RANK], step[RT_MAX_RANK], *dec, *none;
+  int na = attr_ints(e->op, "axes", &axes), ndec = attr_ints(e->op, "decrease_axes", &dec);
+  int nnone = attr_ints(e->op, "none_axes", &none);
+  if (na > r || nnone > RT_MAX_RANK) return em_fail(e, "%d axes and %d none_axes for rank %d", na, nnone, r);
+  if (bounds(e, "StartsTensorList", "starts", na, 0, start) || bounds(e, "EndsTensorList", "ends", na, 0, end) ||
+      bounds(e, "StepsTensorList", "steps", na, 1, step))
+    return -1;
+  /* the slice: every dim whole, then the sliced axes */
+  const VarSpec *xs = em_spec(e, x);
+  SymDim count[RT_MAX_RANK];
+  SliceAxis sl[RT_MAX_RANK];
+  int sliced[RT_MAX_RANK] = {0}, empty = 0;
+  for (int d = 0; d < r; d++) count[d] = xs->d[d];
+  for (int i = 0; i < na; i++) {
+    int a = axes[i] >= 0 && axes[i] < r ? (int)axes[i] : -1;
+    if (a < 0) return em_fail(e, "axis %lld is out of range", (long long)axes[i]);
+    int64_t dim = em_const_dim(e, x, a);
+    if (dim < 0) return em_fail(e, "slicing dim %d, which depends on the batch, is not supported", a);
+    if (slice_axis(e, dim, start[i], end[i], step[i], &sl[a])) return -1;
+    sliced[a] = 1;
+    count[a] = (SymDim){0, sl[a].count};
+    empty |= sl[a].start == sl[a].end;
+  }
+  if (tu_copy(e, x, out)) return -1;
+  if (empty) {
+    pr_line(e->p, "/* the slice is empty: Out = Input */");
+    return 0;
+  }
+  /* the dims the value broadcasts against: decrease_axes out, none_axes in */
+  int dropped[RT_MAX_RANK] = {0}, to_assign[RT_MAX_RANK], na_dims = 0, cur = 0;
+  SymDim assign[2 * RT_MAX_RANK];
+  for (int i = 0; i < ndec; i++) {
+    if (dec[i] < 0 || dec[i] >= r) return em_fail(e, "decrease_axes entry %lld is out of range", (long long)dec[i]);
+    dropped[dec[i]] = 1;
+  }
+  for (int d = 0; d < r; d++) {
+    while (cur < nnone && none[cur] <= d) assign[na_dims++] = (SymDim){0, 1}, cur++;
+    to_assign[d] = dropped[d] ? -1 : na_dims;
+    if (!dropped[d]) assign[na_dims++] = count[d];
+  }
+  while (cur < nnone) assign[na_dims++] = (SymDim){0, 1}, cur++;
+  /* the value and its strides along the assign dims (0 where it repeats) */
+  Var *vt = ctx_in(&c, "ValueTensor", 0) ? tu_in(e, "ValueTensor", 0) : NULL;
+  if (ctx_in(&c, "ValueTensor", 0) && !vt) return -1;
+  const char **lits = NULL;
+  VarSpec attr_spec;
+  const VarSpec *vs = vt ? em_spec(e, vt) : &attr_spec;
+  int nvals = 0;
+  if (vt && vt->dtype != dt)
+    return em_fail(e, "ValueTensor is %s, Input %s", rt_dtype_name(vt->dtype), rt_dtype_name(dt));
+  if (!vt && (nvals = attr_values(e, dt, &lits, &attr_spec)) < 0) return -1;
+  const char *vst[2 * RT_MAX_RANK], *acc = "1";
+  for (int j = 0; j < na_dims; j++) vst[j] = "0";
+  for (int k = vs->rank - 1; k >= 0; k--) {
+    int j = na_dims - vs->rank + k;
+    SymDim vd = vs->d[k];
+    int one = vd.a == 0 && vd.c == 1;
+    if (j < 0 ? !one : !one && (vd.a != assign[j].a || vd.c != assign[j].c))
+      return em_fail(e, "the value (dim %d of %d) does not broadcast to the slice", k, vs->rank);
+    if (j >= 0 && !one) vst[j] = acc;
+    acc = tu_mul(acc, em_sym(vd));
+  }
+  /* Out[start + s * step] = value, over the slice */
+  const char *t = em_ctype(dt), *ost[RT_MAX_RANK], *oi = "0", *vi = "0";
+  tu_strides(e, x, ost);
+  pr_line(e->p, "{");
+  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
+  if (vt) {
+    pr_line(e->p, "const %s *val = %s;", t, em_ptr(e, vt, 1));
+  } else {
+    const char *list = "";
+    for (int i = 0; i < nvals; i++) list = pool_printf("%s%s%s", list, i ? ", " : "", lits[i]);
+    pr_line(e->p, "static const %s val[%d] = {%s};", t, nvals, list);
+  }
+  int loops = 0;
+  for (int d = 0; d < r; d++) {
+    const char *n = em_sym(count[d]), *pos;
+    if (!strcmp(n, "1")) {
+      pos = sliced[d] ? pool_printf("%lld", (long long)sl[d].start) : "0";
+    } else {
+      pr_line(e->p, "for (int64_t s%d = 0; s%d < %s; s%d++) {", d, d, n, d);
+      loops++;
+      const char *sv = pool_printf("s%d", d);
+      pos = sliced[d] ? tu_add(pool_printf("%lld", (long long)sl[d].start),
+                               tu_mul(sv, pool_printf("%lld", (long long)sl[d].step)))
+                      : sv;
+      if (to_assign[d] >= 0) vi = tu_add(vi, tu_mul(sv, vst[to_assign[d]]));
+    }
+    if (strcmp(pos, "0")) oi = tu_add(oi, tu_mul(pool_printf("(%s)", pos), ost[d]));
+  }
+  pr_line(e->p, "out[%s] = val[%s];", oi, vi);
+  for (int k = 0; k < loops; k++) pr_line(e->p, "}");
+  pr_line(e->p, "}");
+  return 0;
+}
+
+const OpDef op_set_value = {.type = "set_value", .infer = infer_set_value, .emit_c = emit_set_value};

@@ -1,0 +1,42 @@
+/* tril_triu: X -> Out (X's dims and dtype); diagonal:INT=0,
+ * lower:BOOLEAN=false (paddle.tril sets it, paddle.triu clears it).
+ * Shape rule (phi TrilTriuInferMeta): X has rank >= 2.
+ * Emission: over each matrix of the last two dims, element (row, col) is
+ * zeroed when col - row > diagonal (lower) or col - row < diagonal (upper),
+ * as phi's TrilTriuCompute, and copied otherwise. */
+#include "../util.h"
+#include "ops.h"
+#include "tensor_util.h"
+
+static int infer_tril_triu(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0);
+  if (!x) return -1;
+  if (x->shape.rank < 2) return ctx_fail(c, "X %s must have rank >= 2", shape_str(&x->shape));
+  ctx_set(c, "Out", 0, &x->shape, x->dtype);
+  return 0;
+}
+
+static int emit_tril_triu(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !out) return -1;
+  if (x->dtype != out->dtype) return em_fail(e, "X and Out differ in dtype");
+  int r = tu_rank(e, x);
+  if (r < 2) return em_fail(e, "X must have rank >= 2");
+  int64_t diag = attr_int(e->op, "diagonal", 0);
+  int lower = attr_bool(e->op, "lower", 0);
+  const char *t = em_ctype(x->dtype);
+  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
+  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
+  pr_line(e->p, "const int64_t h = %s, w = %s;", em_dim(e, x, r - 2), em_dim(e, x, r - 1));
+  pr_line(e->p, "for (int64_t mat = 0; mat < %s; mat++) {", em_prod(e, x, 0, r - 2));
+  pr_line(e->p, "for (int64_t row = 0; row < h; row++) {");
+  pr_line(e->p, "for (int64_t col = 0; col < w; col++) {");
+  pr_line(e->p, "const int64_t at = (mat * h + row) * w + col;");
+  pr_line(e->p, "out[at] = col - row %s INT64_C(%lld) ? (%s)0 : x[at];", lower ? ">" : "<", (long long)diag, t);
+  pr_line(e->p, "}");
+  pr_line(e->p, "}");
+  pr_line(e->p, "}");
+  return 0;
+}
+
+const OpDef op_tril_triu = {.type = "tril_triu", .infer = infer_tril_triu, .emit_c = emit_tril_triu};

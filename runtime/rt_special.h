@@ -1,0 +1,29 @@
+/* Special functions that C's <math.h> lacks, for the unary ops erfinv and
+ * digamma (compiler/ops/activation.c) and i0, i0e, i1, i1e
+ * (compiler/ops/bessel.c).  Computed in double and rounded to
+ * float once, so they are as close to the true value as a float gets;
+ * Paddle's Eigen kernels are within a few ulp of it. */
+#ifndef PADDLEC_RT_SPECIAL_H
+#define PADDLEC_RT_SPECIAL_H
+
+/* The inverse error function: erf(rt_erfinvf(y)) = y for y in (-1, 1);
+ * +infinity for y >= 1 and -infinity for y <= -1, as Paddle's erfinv (the
+ * normal quantile ndtri((y + 1) / 2) / sqrt(2), which saturates). */
+float rt_erfinvf(float y);
+
+/* The digamma function psi(x) = d/dx ln(Gamma(x)); NaN at 0 and the negative
+ * integers (the poles) and at -infinity, as Eigen's digamma that Paddle
+ * uses. */
+float rt_digammaf(float x);
+
+/* Modified Bessel functions of the first kind of orders 0 and 1, plain
+ * (i0, i1) and exponentially scaled by exp(-|x|) (i0e, i1e).  As Paddle's
+ * kernels: infinite unscaled once their float exp(|x|) factor overflows
+ * (|x| > 88.72), NaN for an infinite x unscaled, 0 (with x's sign for i1e)
+ * scaled. */
+float rt_i0f(float x);
+float rt_i0ef(float x);
+float rt_i1f(float x);
+float rt_i1ef(float x);
+
+#endif
