@@ -96,8 +96,8 @@ def main():
             print(f"{name:14} {threads:>3} {ours:11.4f} {theirs:10.4f} {ours / theirs:6.2f}")
     gemm = os.path.join(out, "gemm")
     subprocess.run(["cc", "-O3", "-march=native", "-std=c11", "-D_POSIX_C_SOURCE=200809L", "-I", os.path.join(ROOT, "runtime"),
-                    os.path.join(ROOT, "bench", "gemm.c"), os.path.join(ROOT, "runtime", "rt_gemm.c"), "-lopenblas",
-                    "-o", gemm], check=True)
+                    os.path.join(ROOT, "bench", "gemm.c"), os.path.join(ROOT, "runtime", "rt_gemm.c"),
+                    os.path.join(ROOT, "runtime", "rt_parallel.c"), "-lopenblas", "-pthread", "-o", gemm], check=True)
     print(subprocess.run([gemm, "2048"], check=True, capture_output=True, text=True).stdout.strip())
 
 

@@ -22,7 +22,7 @@ static int check_supported(const Graph *g) {
   int bad = 0;
   for (int i = 0; i < g->nops; i++) {
     const Op *op = &g->ops[i];
-    if (op->def && op->def->emit_c && op->block == 0) continue;
+    if (op->removed || (op->def && op->def->emit_c && op->block == 0)) continue;
     int first = 1;
     for (int k = 0; k < i && first; k++) {
       const Op *o = &g->ops[k];
@@ -137,6 +137,8 @@ int codegen_compile(Graph *g, const CompileOpts *o) {
   if (check_supported(g)) return -1;
   if (g->nparams && !(g->params_file || g->params_dir))
     return diag_error("%s: the parameters were not found (%s); give them with --params", g->file, g->params_status);
+  const char *ran;
+  if (pipeline_run(g, &o->pipe, &ran)) return -1;
   for (int i = 0; i < g->nparams; i++) {
     const Var *v = &g->vars[g->params[i]];
     if (!em_ctype(v->dtype))
@@ -145,9 +147,11 @@ int codegen_compile(Graph *g, const CompileOpts *o) {
   }
   Spec spec;
   Plan plan;
-  if (spec_build(g, o->shapes, o->nshapes, &spec) || plan_build(g, &spec, &plan, o->memory_optimize)) return -1;
+  if (spec_build(g, o->shapes, o->nshapes, &spec) || plan_build(g, &spec, &plan, plan_options(&o->pipe.bs)))
+    return -1;
+  if (o->dump_memplan) plan_dump(g, &plan, stdout);
   ModelText mt;
-  if (model_emit(g, &spec, &plan, o, &mt)) return -1;
+  if (model_emit(g, &spec, &plan, o, ran, &mt)) return -1;
   const char *d = o->out_dir, *p = o->prefix;
   if (make_dir(d) || write_runtime(d)) return -1;
   TplVar build[] = {{"PREFIX", p}, {"BLAS", o->blas ? "openblas" : "none"}, {"BANNER", mt.banner_hash}};

@@ -4,6 +4,7 @@
 #define PADDLEC_CODEGEN_H
 
 #include "graph.h"
+#include "pipeline.h"
 #include "spec.h"
 
 typedef struct CompileOpts {
@@ -11,7 +12,8 @@ typedef struct CompileOpts {
   const char *prefix;    /* --name PREFIX: symbol and file prefix */
   int embed_weights;     /* --embed-weights: weights as const arrays */
   int blas;              /* 1: OpenBLAS (default), 0: --blas=none */
-  int memory_optimize;   /* share arena memory between tensors by lifetime */
+  PipelineOpts pipe;     /* passes and BuildStrategy (memory_optimize, enable_inplace) */
+  int dump_memplan;      /* --dump-memplan: print the memory plan */
   const ShapeArg *shapes; /* --shape options */
   int nshapes;
   const char *command;   /* the command line, for the banner */

@@ -14,7 +14,8 @@ typedef struct ModelText {
   const char *banner_hash; /* one-line banner for build files */
 } ModelText;
 
-int model_emit(Graph *g, const Spec *s, const Plan *p, const CompileOpts *o, ModelText *mt);
+/* `passes` is what the pipeline did, for the banner. */
+int model_emit(Graph *g, const Spec *s, const Plan *p, const CompileOpts *o, const char *passes, ModelText *mt);
 const char *codegen_upper(const char *s);
 
 #endif

@@ -51,6 +51,24 @@ static int arith(const char *type, const Var *x, const Var *y, int64_t *out) {
   return n;
 }
 
+void consteval_params(Graph *g) {
+  for (int i = 0; i < g->nparams; i++) {
+    Var *p = &g->vars[g->params[i]];
+    int64_t n = shape_numel(&p->shape), v[CONST_MAX];
+    if (!(p->flags & VAR_LOADED) || !p->param_data || !is_int(p->dtype) || n < 0 || n > CONST_MAX) continue;
+    for (int64_t k = 0; k < n; k++) {
+      if (p->dtype == RT_DT_INT64) {
+        memcpy(&v[k], p->param_data + k * 8, 8);
+      } else {
+        int32_t x;
+        memcpy(&x, p->param_data + k * 4, 4);
+        v[k] = x;
+      }
+    }
+    set_vals(p, v, (int)n);
+  }
+}
+
 void consteval_op(Graph *g, Op *op) {
   if (!g->specializing) return;
   const char *t = op->type;

@@ -16,6 +16,10 @@
 
 enum { CONST_MAX = 64 }; /* tensors with more elements are not tracked */
 
+/* Records the values of small loaded integer parameters (constant folding
+ * turns known tensors into them).  Called before inference when
+ * specializing. */
+void consteval_params(Graph *g);
 /* Records the values the op produces, when it can.  Never fails. */
 void consteval_op(Graph *g, Op *op);
 /* The known values of v (count, and *vals), or -1 when not known or not

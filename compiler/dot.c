@@ -11,6 +11,10 @@
 static void put_id(FILE *f, const char *s) {
   fputc('"', f);
   for (; *s; s++) {
+    if (*s == '\n') { /* a line break in the label */
+      fputs("\\n", f);
+      continue;
+    }
     if (*s == '"' || *s == '\\') fputc('\\', f);
     fputc(*s, f);
   }
@@ -52,13 +56,14 @@ int dot_write(const Graph *g, FILE *f) {
       int id = g->blocks[b].ops[k];
       const Op *op = &g->ops[id];
       fprintf(f, "  o%d [label=", id);
-      put_id(f, pool_printf("%s\\n#%d", op->type, op->index));
+      put_id(f, pool_printf("%s\n#%d", op->type, op->index));
       fprintf(f, ", shape=box, style=rounded];\n");
     }
     if (g->nblocks > 1) fprintf(f, "  }\n");
   }
   for (int i = 0; i < g->nops; i++) {
     const Op *op = &g->ops[i];
+    if (op->removed) continue; /* taken out by a pass */
     for (int s = 0; s < op->nin; s++)
       for (int k = 0; k < op->in[s].n; k++) {
         int v = op->in[s].vars[k];

@@ -32,6 +32,11 @@ static const char *mul(const char *a, const char *b) {
 }
 
 int ew_binary(EmitCtx *e, const Var *x, const Var *y, const Var *out, int64_t axis, const char *expr) {
+  return ew_binary_bind(e, x, y, out, axis, NULL, expr);
+}
+
+int ew_binary_bind(EmitCtx *e, const Var *x, const Var *y, const Var *out, int64_t axis, const char *bind,
+                   const char *expr) {
   const VarSpec *xs = em_spec(e, x), *ys = em_spec(e, y), *os = em_spec(e, out);
   const char *tx = em_ctype(x->dtype), *ty = em_ctype(y->dtype), *to = em_ctype(out->dtype);
   if (!tx || !ty || !to) return em_fail(e, "dtype %s is not supported", rt_dtype_name(x->dtype));
@@ -66,6 +71,7 @@ int ew_binary(EmitCtx *e, const Var *x, const Var *y, const Var *out, int64_t ax
     pr_line(e->p, "for (int64_t i = 0; i < %s; i++) {", nd ? dims[0].extent : "1");
     pr_line(e->p, "const %s a = x[%s];", tx, xv ? "i" : "0");
     pr_line(e->p, "const %s b = y[%s];", ty, yv ? "i" : "0");
+    if (bind) pr_line(e->p, "const %s v = %s;", to, bind);
     pr_line(e->p, "out[i] = %s;", expr);
     pr_line(e->p, "}");
     return 0;
@@ -91,6 +97,7 @@ int ew_binary(EmitCtx *e, const Var *x, const Var *y, const Var *out, int64_t ax
   }
   pr_line(e->p, "const %s a = x[%s];", tx, xi);
   pr_line(e->p, "const %s b = y[%s];", ty, yi);
+  if (bind) pr_line(e->p, "const %s v = %s;", to, bind);
   pr_line(e->p, "out[o++] = %s;", expr);
   for (int k = 0; k < nd; k++) pr_line(e->p, "}");
   return 0;

@@ -12,5 +12,9 @@ int ew_unary(EmitCtx *e, const Var *x, const Var *out, const char *setup, const 
 /* out = expr(a, b) with Paddle's broadcasting of X and Y at `axis`; `a` and
  * `b` are the elements of x and y. */
 int ew_binary(EmitCtx *e, const Var *x, const Var *y, const Var *out, int64_t axis, const char *expr);
+/* The same with `v` (of out's C type) bound to `bind`, an expression of a
+ * and b, before expr is computed: expr = act(v) with v = a + b, say. */
+int ew_binary_bind(EmitCtx *e, const Var *x, const Var *y, const Var *out, int64_t axis, const char *bind,
+                   const char *expr);
 
 #endif

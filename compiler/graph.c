@@ -266,7 +266,7 @@ static int detect_zero_d(const Graph *g) {
 }
 
 int graph_build(Graph *g, ProgramDesc *pd, const char *file) {
-  int ocap = 0, bad = 0;
+  int bad = 0;
   memset(g, 0, sizeof *g);
   g->file = file;
   g->pd = pd;
@@ -331,7 +331,7 @@ int graph_build(Graph *g, ProgramDesc *pd, const char *file) {
         bad = 1;
         op.sub_block = -1;
       }
-      VEC_PUSH(g->ops, g->nops, ocap, op);
+      VEC_PUSH(g->ops, g->nops, g->ops_cap, op);
       blk->ops[blk->nops++] = g->nops - 1;
     }
   }
@@ -349,6 +349,52 @@ int graph_build(Graph *g, ProgramDesc *pd, const char *file) {
   find_params(g);
   g->zero_d = detect_zero_d(g);
   return 0;
+}
+
+int graph_new_var(Graph *g, int block, const char *name) {
+  Paddlec__Fw__VarDesc vd = PADDLEC__FW__VAR_DESC__INIT;
+  vd.name = (char *)name;
+  int id = add_var(g, block, &vd);
+  g->vars[id].name = pool_strdup(name);
+  Block *b = &g->blocks[block];
+  block_insert(g, b, id);
+  VEC_PUSH(b->vars, b->nvars, b->vars_cap, id);
+  return id;
+}
+
+/* Insertion sort of the parameter ids by name (byte-wise). */
+static void sort_params(Graph *g) {
+  for (int i = 1; i < g->nparams; i++)
+    for (int j = i; j > 0 && strcmp(g->vars[g->params[j - 1]].name, g->vars[g->params[j]].name) > 0; j--) {
+      int t = g->params[j - 1];
+      g->params[j - 1] = g->params[j];
+      g->params[j] = t;
+    }
+}
+
+void graph_relink(Graph *g) {
+  for (int i = 0; i < g->nvars; i++) {
+    g->vars[i].producer = -1;
+    g->vars[i].nusers = 0;
+  }
+  for (int b = 0; b < g->nblocks; b++)
+    for (int k = 0; k < g->blocks[b].nops; k++) {
+      int id = g->blocks[b].ops[k];
+      const Op *op = &g->ops[id];
+      for (int s = 0; s < op->nin; s++)
+        for (int a = 0; a < op->in[s].n; a++)
+          if (op->in[s].vars[a] >= 0) add_user(&g->vars[op->in[s].vars[a]], id);
+      for (int s = 0; s < op->nout; s++)
+        for (int a = 0; a < op->out[s].n; a++)
+          if (op->out[s].vars[a] >= 0) g->vars[op->out[s].vars[a]].producer = id;
+    }
+  int n = 0;
+  int *params = pool_alloc(sizeof(int) * ((size_t)g->nvars + 1));
+  for (int i = 0; i < g->nvars; i++)
+    if ((g->vars[i].flags & VAR_PARAM) && g->vars[i].nusers) params[n++] = i;
+  g->params = params;
+  g->nparams = n;
+  sort_params(g);
 }
 
 int graph_op_verror(const Graph *g, const Op *op, const char *fmt, va_list ap) {

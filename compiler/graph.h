@@ -87,6 +87,9 @@ typedef struct Op {
   const OpDesc *desc;        /* attributes live here */
   const struct OpDef *def;   /* op definition, NULL when unknown */
   int sub_block;             /* sub_block attr (control flow), -1 if none */
+  int removed;               /* taken out of its block by a pass */
+  int nfused;                /* ops a pass merged into this one (0: none) */
+  int *fused;                /* their ids, in program order (removed ops) */
 } Op;
 
 typedef struct Block {
@@ -113,6 +116,7 @@ typedef struct Graph {
   ProgramDesc *pd;         /* the decoded protobuf, owned */
   int nvars, nops, nblocks;
   int vars_cap;            /* capacity of vars */
+  int ops_cap;             /* capacity of ops */
   Var *vars;
   Op *ops;
   Block *blocks;
@@ -128,6 +132,13 @@ typedef struct Graph {
 
 /* Builds the IR from a decoded ProgramDesc; returns 0 or -1 (errors printed). */
 int graph_build(Graph *g, ProgramDesc *pd, const char *file);
+/* A new var named `name` (unique in the program: the caller checks), with no
+ * type, declared in block `block`; returns its id.  g->vars may move. */
+int graph_new_var(Graph *g, int block, const char *name);
+/* Recomputes every var's producer and users from the ops in the blocks'
+ * lists, and the parameter list: the parameters some op still reads, sorted
+ * byte-wise by name (what the weights file holds).  Run after rewriting. */
+void graph_relink(Graph *g);
 /* Var lookup from block b upward through parents; -1 when not found. */
 int graph_find_var(const Graph *g, int block, const char *name);
 /* "block 0 op 17 (conv2d -> conv2d_3.tmp_0)" for messages, in pool memory. */

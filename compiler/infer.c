@@ -35,6 +35,7 @@ static int infer_block(Graph *g, int b, InferReport *r, int *ucap, int depth) {
 int infer_program(Graph *g, InferReport *r) {
   int ucap = 0, mcap = 0;
   *r = (InferReport){0};
+  if (g->specializing) consteval_params(g);
   int bad = infer_block(g, 0, r, &ucap, 0);
   for (int i = 0; i < g->nvars; i++) {
     Var *v = &g->vars[i];

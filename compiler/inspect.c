@@ -9,6 +9,9 @@
 
 #include "json.h"
 #include "ops/ops.h"
+#include "pipeline.h"
+#include "plan.h"
+#include "spec.h"
 #include "util.h"
 
 typedef struct TypeCount {
@@ -250,4 +253,24 @@ static void json_report(const Graph *g, const InferReport *r, const InspectOpts 
 void inspect_print(const Graph *g, const InferReport *r, const InspectOpts *o) {
   if (o->json) json_report(g, r, o);
   else text_report(g, r, o);
+}
+
+int inspect_memory(Graph *g, const CompileOpts *o) {
+  const char *ran;
+  Spec spec;
+  Plan plan;
+  if (pipeline_run(g, &o->pipe, &ran) || spec_build(g, o->shapes, o->nshapes, &spec) ||
+      plan_build(g, &spec, &plan, plan_options(&o->pipe.bs)))
+    return -1;
+  PlanStats b1 = plan_stats(&plan, 1), b8 = plan_stats(&plan, 8);
+  printf("memory (passes: %s; memory_optimize=%s, enable_inplace=%s):\n", ran, plan.reuse ? "true" : "false",
+         plan.inplace ? "true" : "false");
+  printf("  %-12s %14s %14s\n", "", "batch 1", "batch 8");
+  printf("  %-12s %14lld %14lld  bytes\n", "arena", (long long)b1.arena, (long long)b8.arena);
+  printf("  %-12s %14lld %14lld  bytes (most bytes alive at one time)\n", "lower bound", (long long)b1.lower_bound,
+         (long long)b8.lower_bound);
+  printf("  %-12s %14lld %14lld  bytes (every tensor its own slot)\n", "naive", (long long)b1.naive,
+         (long long)b8.naive);
+  printf("  %d tensors in %d buffers\n", plan.nslots, plan.nbufs);
+  return 0;
 }

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "diag.h"
+#include "ir_text.h"
 #include "util.h"
 
 static int is_dir(const char *p) {
@@ -80,7 +81,9 @@ static uint64_t hash_bytes(const uint8_t *b, size_t n) {
   return h;
 }
 
-static ProgramDesc *decode(const char *file, uint64_t *hash) {
+/* Decodes the program in `file`: a ProgramDesc, or IR text (ir_text.h),
+ * whose parameter values go to *ir. */
+static ProgramDesc *decode(const char *file, uint64_t *hash, IrParams **ir) {
   uint8_t *bytes;
   size_t len;
   if (read_file(file, &bytes, &len)) {
@@ -92,6 +95,11 @@ static ProgramDesc *decode(const char *file, uint64_t *hash) {
     return NULL;
   }
   *hash = hash_bytes(bytes, len);
+  if (ir_text_detect(bytes, len)) {
+    char *text = pool_alloc(len + 1);
+    memcpy(text, bytes, len);
+    if (ir_text_parse(text, file, &bytes, &len, ir)) return NULL;
+  }
   ProgramDesc *pd = paddlec__fw__program_desc__unpack(NULL, len, bytes);
   if (!pd) {
     diag_error("%s: not a Paddle ProgramDesc: protobuf decoding failed (truncated or not a program)%s",
@@ -105,6 +113,19 @@ static ProgramDesc *decode(const char *file, uint64_t *hash) {
     return NULL;
   }
   return pd;
+}
+
+/* The parameter values written in IR text; each parameter needs one. */
+static int bind_ir_params(Graph *g, const IrParams *ir) {
+  ir_text_bind_params(g, ir);
+  g->params_status = "given in the IR text";
+  int bad = 0;
+  for (int i = 0; i < g->nparams; i++)
+    if (!(g->vars[g->params[i]].flags & VAR_LOADED))
+      bad = diag_error("%s: parameter '%s' has no value (write '= rand(SEED)', '= fill(V)' or '= [v, ...]')", g->file,
+                       g->vars[g->params[i]].name);
+  if (!bad) g->params_file = g->file;
+  return bad ? -1 : 0;
 }
 
 /* Finds a combined parameter file next to the program, or NULL. */
@@ -134,13 +155,15 @@ int load_model(const char *path, const LoadOpts *o, Graph *g) {
   if (!program) return -1;
   const char *dir = is_dir(path) ? path : dir_of(program);
   uint64_t hash = 0;
-  ProgramDesc *pd = decode(program, &hash);
+  IrParams *ir = NULL;
+  ProgramDesc *pd = decode(program, &hash, &ir);
   if (!pd) return -1;
   if (graph_build(g, pd, program)) {
     graph_free(g);
     return -1;
   }
   g->file_hash = hash;
+  if (ir) return bind_ir_params(g, ir);
   g->params_status = "not loaded (--no-params)";
   if (o->no_params) return 0;
   if (g->nparams == 0) {

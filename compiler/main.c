@@ -11,6 +11,7 @@
 
 #include "codegen.h"
 #include "diag.h"
+#include "ir_text.h"
 #include "dot.h"
 #include "infer.h"
 #include "inspect.h"
@@ -39,9 +40,21 @@ static const char usage[] =
     "  build MODEL -o BIN [compile options] [--march=CPU]\n"
     "        compile into BIN_src/ and build the standalone binary BIN with $CC\n"
     "        (default clang) for -march=CPU (default native); weights in BIN.pdiparams\n"
+    "  opt MODEL [pass options]\n"
+    "        run the passes and print the IR (MODEL may be IR text, see README)\n"
+    "  strategy   list the BuildStrategy fields and what each does\n"
     "  ops        list every op type paddlec knows: shape rule, and whether it\n"
     "             compiles to C\n"
     "  version    print the version\n"
+    "\n"
+    "pass options (compile, build, opt):\n"
+    "  --build-strategy K=V,...   BuildStrategy fields by Paddle's names\n"
+    "  --build-strategy-file F    the same from a JSON object\n"
+    "  --ir-optim=true|false      inference fusions on unless turned off (default true)\n"
+    "  --passes=P,P|none          run exactly these passes (debugging)\n"
+    "  --verify-each              verify the IR after every pass\n"
+    "  --dump-after=P,P|all       print the IR after these passes\n"
+    "  --dump-memplan             print the memory plan (compile, build)\n"
     "\n"
     "parameters are found next to the program: PREFIX.pdiparams, __params__,\n"
     "params, a single *.pdiparams, or one file per variable (Paddle 1.x).\n";
@@ -64,15 +77,21 @@ static int parse_args(int argc, char **argv, Args *a) {
   a->cmd = argv[1];
   a->compile.prefix = "model";
   a->compile.blas = 1;
-  a->compile.memory_optimize = 1;
+  pipeline_defaults(&a->compile.pipe);
   a->compile.shapes = a->shapes;
   a->march = "native";
   for (int i = 2; i < argc; i++) {
     const char *s = argv[i];
-    if (!strcmp(s, "--params") || !strcmp(s, "-o") || !strcmp(s, "--name") || !strcmp(s, "--shape")) {
+    PipelineOpts *po = &a->compile.pipe;
+    if (!strcmp(s, "--params") || !strcmp(s, "-o") || !strcmp(s, "--name") || !strcmp(s, "--shape") ||
+        !strcmp(s, "--build-strategy") || !strcmp(s, "--build-strategy-file")) {
       if (i + 1 >= argc) return diag_error("%s needs a value", s);
       const char *v = argv[++i];
-      if (!strcmp(s, "-o")) a->out = v;
+      if (!strcmp(s, "--build-strategy")) {
+        if (strategy_parse(&po->bs, v)) return -1;
+      } else if (!strcmp(s, "--build-strategy-file")) {
+        if (strategy_load_file(&po->bs, v)) return -1;
+      } else if (!strcmp(s, "-o")) a->out = v;
       else if (!strcmp(s, "--name")) a->compile.prefix = v;
       else if (!strcmp(s, "--params")) a->load.params = v;
       else if (a->compile.nshapes >= MAX_SHAPES) return diag_error("too many --shape options");
@@ -83,6 +102,20 @@ static int parse_args(int argc, char **argv, Args *a) {
       a->compile.blas = !strcmp(s + 7, "openblas");
     } else if (!strncmp(s, "--march=", 8)) {
       a->march = s + 8;
+    } else if (!strncmp(s, "--ir-optim=", 11)) {
+      if (strcmp(s + 11, "true") && strcmp(s + 11, "false"))
+        return diag_error("--ir-optim: expected true or false, not '%s'", s + 11);
+      po->ir_optim = !strcmp(s + 11, "true");
+    } else if (!strncmp(s, "--passes=", 9)) {
+      po->passes = s + 9;
+    } else if (!strncmp(s, "--dump-after=", 13)) {
+      po->dump_after = s + 13;
+    } else if (!strcmp(s, "--verify-each")) {
+      po->verify_each = 1;
+    } else if (!strcmp(s, "--dump-memplan")) {
+      a->compile.dump_memplan = 1;
+    } else if (!strcmp(s, "--memory")) {
+      a->inspect.memory = 1;
     } else if (!strcmp(s, "--embed-weights")) {
       a->compile.embed_weights = 1;
     } else if (!strcmp(s, "--no-params")) {
@@ -100,7 +133,7 @@ static int parse_args(int argc, char **argv, Args *a) {
     }
   }
   if (!a->model) return diag_error("%s: no MODEL given (see paddlec --help)", a->cmd);
-  return 0;
+  return pipeline_check_names(&a->compile.pipe);
 }
 
 static int load_and_infer(const Args *a, Graph *g, InferReport *r) {
@@ -114,6 +147,7 @@ static int cmd_inspect(const Args *a) {
   InferReport r;
   int bad = load_and_infer(a, &g, &r);
   if (g.pd && !bad) inspect_print(&g, &r, &a->inspect);
+  if (g.pd && !bad && a->inspect.memory) bad = inspect_memory(&g, &a->compile);
   graph_free(&g);
   return bad || diag_count() ? 1 : 0;
 }
@@ -148,6 +182,17 @@ static int cmd_compile(const Args *a, const char *out_dir) {
   CompileOpts o = a->compile;
   o.out_dir = out_dir;
   if (!bad) bad = codegen_compile(&g, &o);
+  graph_free(&g);
+  return bad ? 1 : 0;
+}
+
+static int cmd_opt(const Args *a) {
+  Graph g;
+  InferReport r;
+  const char *ran;
+  int bad = load_and_infer(a, &g, &r);
+  if (!bad) bad = pipeline_run(&g, &a->compile.pipe, &ran);
+  if (!bad) ir_dump(&g, stdout);
   graph_free(&g);
   return bad ? 1 : 0;
 }
@@ -211,18 +256,23 @@ int main(int argc, char **argv) {
     printf("paddlec %s\n", PADDLEC_VERSION);
     return 0;
   }
+  if (!strcmp(argv[1], "strategy")) {
+    strategy_print_table();
+    return 0;
+  }
   static Args a;
-  const char *cmds[] = {"inspect", "graph", "compile", "build"};
+  const char *cmds[] = {"inspect", "graph", "compile", "build", "opt"};
   int cmd = -1;
-  for (int i = 0; i < 4; i++)
+  for (int i = 0; i < 5; i++)
     if (!strcmp(argv[1], cmds[i])) cmd = i;
   if (cmd < 0) {
-    diag_error("unknown command '%s' (commands: inspect, graph, compile, build, version)", argv[1]);
+    diag_error("unknown command '%s' (commands: inspect, graph, compile, build, opt, ops, strategy, version)",
+               argv[1]);
     return 1;
   }
   if (parse_args(argc, argv, &a)) return 1;
   a.compile.command = command_line(argc, argv);
-  if (cmd >= 2 && !a.out) {
+  if ((cmd == 2 || cmd == 3) && !a.out) {
     diag_error("%s: give the output with -o %s", a.cmd, cmd == 2 ? "DIR" : "BIN");
     return 1;
   }
@@ -230,7 +280,8 @@ int main(int argc, char **argv) {
     case 0: rc = cmd_inspect(&a); break;
     case 1: rc = cmd_graph(&a); break;
     case 2: rc = cmd_compile(&a, a.out); break;
-    default: rc = cmd_build(&a); break;
+    case 3: rc = cmd_build(&a); break;
+    default: rc = cmd_opt(&a); break;
   }
   pool_release();
   return rc;

@@ -1,122 +1,224 @@
 /* Memory plan (see plan.h).
  *
- * Every arena tensor gets a lifetime [first op that writes it, last op that
+ * Every arena buffer gets a lifetime [first op that writes it, last op that
  * reads it] in program order (fetched tensors live to the end of the run).
- * With `reuse` (memory_optimize), tensors are placed greedily, largest
- * first, at the lowest offset that overlaps no already-placed tensor whose
- * lifetime intersects theirs.  Offsets and sizes are affine in the batch,
- * a*B + c with a, c >= 0, so "ends before" is checked coefficient-wise,
- * which makes the placement valid for every batch. */
+ * With enable_inplace an op's output joins the buffer of an input that dies
+ * at that op, when the op's definition allows it and the sizes agree.  With
+ * memory_optimize, buffers are placed greedily, largest first, at the lowest
+ * offset that overlaps no already-placed buffer whose lifetime intersects
+ * theirs.  Offsets and sizes are affine in the batch, a*B + c with a, c >= 0,
+ * so "ends before" is checked coefficient-wise, which makes the placement
+ * valid for every batch; the plan is verified after placing. */
 #include "plan.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "diag.h"
+#include "ops/ops.h"
 #include "util.h"
 
 static int64_t round_up(int64_t x) { return (x + PLAN_ALIGN - 1) / PLAN_ALIGN * PLAN_ALIGN; }
 
-typedef struct Buf {
-  int var;       /* var id */
-  int first;     /* op position of its first write */
-  int last;      /* op position of its last read */
-  SymDim bytes;  /* size */
-} Buf;
-
 static int64_t at_ref(SymDim d) { return d.a * 8 + d.c; } /* size at a reference batch of 8 */
 
 static int cmp_size_desc(const void *x, const void *y) {
-  const Buf *a = x, *b = y;
+  const PlanBuf *a = x, *b = y;
   int64_t sa = at_ref(a->bytes), sb = at_ref(b->bytes);
   if (sa != sb) return sa > sb ? -1 : 1;
   return a->first - b->first; /* stable, deterministic */
 }
 
+static int live_together(const PlanBuf *a, const PlanBuf *b) { return !(a->last < b->first || b->last < a->first); }
+
 /* a + b <= c for every batch (coefficient-wise). */
 static int ends_before(SymDim a, SymDim b, SymDim c) { return a.a + b.a <= c.a && a.c + b.c <= c.c; }
 
 /* Lowest placement for `b` avoiding every placed buffer alive at the same time. */
-static SymDim place(const Buf *b, const Buf *placed, const SymDim *off, int n) {
+static SymDim place(const PlanBuf *b, const PlanBuf *placed, int n) {
   SymDim best = {-1, -1}, top = {0, 0};
   for (int k = 0; k < n; k++) { /* above everything alive: always valid */
-    if (placed[k].last < b->first || b->last < placed[k].first) continue;
-    SymDim end = {off[k].a + placed[k].bytes.a, off[k].c + placed[k].bytes.c};
+    if (!live_together(&placed[k], b)) continue;
+    SymDim end = {placed[k].offset.a + placed[k].bytes.a, placed[k].offset.c + placed[k].bytes.c};
     top = (SymDim){end.a > top.a ? end.a : top.a, end.c > top.c ? end.c : top.c};
   }
   for (int cand = -1; cand <= n; cand++) {
     SymDim o = cand == n ? top : (SymDim){0, 0};
     if (cand >= 0 && cand < n) {
-      if (placed[cand].last < b->first || b->last < placed[cand].first) continue;
-      o = (SymDim){off[cand].a + placed[cand].bytes.a, off[cand].c + placed[cand].bytes.c};
+      if (!live_together(&placed[cand], b)) continue;
+      o = (SymDim){placed[cand].offset.a + placed[cand].bytes.a, placed[cand].offset.c + placed[cand].bytes.c};
     }
     int ok = 1;
     for (int k = 0; k < n && ok; k++) {
-      if (placed[k].last < b->first || b->last < placed[k].first) continue;
-      ok = ends_before(o, b->bytes, off[k]) || ends_before(off[k], placed[k].bytes, o);
+      if (!live_together(&placed[k], b)) continue;
+      ok = ends_before(o, b->bytes, placed[k].offset) || ends_before(placed[k].offset, placed[k].bytes, o);
     }
     if (ok && (best.a < 0 || at_ref(o) < at_ref(best))) best = o;
   }
   return best;
 }
 
-int plan_build(Graph *g, const Spec *s, Plan *p, int reuse) {
+PlanOpts plan_options(const BuildStrategy *bs) {
+  return (PlanOpts){.reuse = bs->memory_optimize != 0, .inplace = bs->enable_inplace != 0};
+}
+
+/* The var of slot `name` on one side of an op (first argument), or -1. */
+static int slot_var(const Slot *slots, int n, const char *name) {
+  for (int i = 0; i < n; i++)
+    if (!strcmp(slots[i].name, name) && slots[i].n == 1) return slots[i].vars[0];
+  return -1;
+}
+
+/* The input var whose buffer output `out` of op may take ("X:Out" in the
+ * op's definition), or -1. */
+static int inplace_input(const Op *op, int out) {
+  const char *rule = op->def ? op->def->inplace : NULL;
+  if (!rule) return -1;
+  const char *colon = strchr(rule, ':');
+  if (!colon || slot_var(op->out, op->nout, colon + 1) != out) return -1;
+  return slot_var(op->in, op->nin, pool_printf("%.*s", (int)(colon - rule), rule));
+}
+
+typedef struct Builder {
+  Graph *g;          /* the program */
+  const Spec *s;     /* shapes */
+  Plan *p;           /* being built */
+  int *buf_of;       /* per var: its buffer, -1 */
+  int *last_use;     /* per var: position of its last reader (nops: fetched) */
+  int cap;           /* capacity of p->bufs */
+} Builder;
+
+static void buf_add_var(PlanBuf *b, int var) {
+  int *vars = pool_alloc(sizeof(int) * ((size_t)b->nvars + 1));
+  if (b->nvars) memcpy(vars, b->vars, sizeof(int) * (size_t)b->nvars);
+  vars[b->nvars++] = var;
+  b->vars = vars;
+}
+
+/* Output `id` of the op at position k: a buffer of its own, or the dying
+ * input's buffer. */
+static void take_output(Builder *bd, const Op *op, int k, int id, int inplace) {
+  Graph *g = bd->g;
+  const Var *v = &g->vars[id];
+  const VarSpec *vs = &bd->s->vars[id];
+  size_t es = rt_dtype_size(v->dtype);
+  SymDim ne = spec_numel(vs);
+  if (v->vtype != VT_LOD_TENSOR || !vs->known || !es || ne.a < 0) return;
+  SymDim bytes = {round_up(ne.a * (int64_t)es), round_up(ne.c * (int64_t)es)};
+  int in = inplace ? inplace_input(op, id) : -1;
+  if (in >= 0 && bd->buf_of[in] >= 0 && bd->last_use[in] == k && !(g->vars[in].flags & VAR_FETCH) &&
+      g->vars[in].dtype == v->dtype) {
+    PlanBuf *b = &bd->p->bufs[bd->buf_of[in]];
+    if (b->bytes.a == bytes.a && b->bytes.c == bytes.c && b->vars[b->nvars - 1] == in) {
+      buf_add_var(b, id);
+      bd->buf_of[id] = bd->buf_of[in];
+      return;
+    }
+  }
+  PlanBuf nb = {.first = k, .last = k, .bytes = bytes};
+  buf_add_var(&nb, id);
+  VEC_PUSH(bd->p->bufs, bd->p->nbufs, bd->cap, nb);
+  bd->buf_of[id] = bd->p->nbufs - 1;
+}
+
+int plan_build(Graph *g, const Spec *s, Plan *p, PlanOpts o) {
+  memset(p, 0, sizeof *p);
   p->vars = pool_alloc(sizeof *p->vars * ((size_t)g->nvars + 1));
-  p->arena = (SymDim){0, 0};
-  p->nslots = 0;
+  p->reuse = o.reuse;
+  p->inplace = o.inplace;
   for (int i = 0; i < g->nfeeds; i++) p->vars[g->feeds[i]] = (PlanVar){.kind = PLAN_FEED, .index = i};
   for (int i = 0; i < g->nparams; i++) p->vars[g->params[i]] = (PlanVar){.kind = PLAN_PARAM, .index = i};
-  int *slot_of = pool_alloc(sizeof(int) * ((size_t)g->nvars + 1));
-  Buf *bufs = pool_alloc(sizeof *bufs * ((size_t)g->nvars + 1));
-  int nb = 0, nops = g->blocks[0].nops;
-  for (int i = 0; i < g->nvars; i++) slot_of[i] = -1;
+  Builder bd = {g, s, p, pool_alloc(sizeof(int) * ((size_t)g->nvars + 1)),
+                pool_alloc(sizeof(int) * ((size_t)g->nvars + 1)), 0};
+  const int nops = g->blocks[0].nops;
+  for (int i = 0; i < g->nvars; i++) bd.buf_of[i] = bd.last_use[i] = -1;
+  for (int k = 0; k < nops; k++) {
+    const Op *op = &g->ops[g->blocks[0].ops[k]];
+    for (int si = 0; si < op->nin; si++)
+      for (int a = 0; a < op->in[si].n; a++)
+        if (op->in[si].vars[a] >= 0) bd.last_use[op->in[si].vars[a]] = k;
+  }
+  for (int i = 0; i < g->nfetches; i++) bd.last_use[g->fetches[i]] = nops;
   for (int k = 0; k < nops; k++) {
     const Op *op = &g->ops[g->blocks[0].ops[k]];
     for (int side = 0; side < 2; side++) {
       const Slot *slots = side ? op->out : op->in;
-      int n = side ? op->nout : op->nin;
-      for (int si = 0; si < n; si++)
+      for (int si = 0; si < (side ? op->nout : op->nin); si++)
         for (int a = 0; a < slots[si].n; a++) {
           int id = slots[si].vars[a];
-          if (id < 0) continue;
-          if (slot_of[id] >= 0) {
-            bufs[slot_of[id]].last = k;
-            continue;
+          if (id < 0 || p->vars[id].kind != PLAN_NONE) continue;
+          if (bd.buf_of[id] < 0) take_output(&bd, op, k, id, o.inplace);
+          if (bd.buf_of[id] >= 0) {
+            PlanBuf *b = &p->bufs[bd.buf_of[id]];
+            b->last = bd.last_use[id] > b->last ? bd.last_use[id] : b->last;
           }
-          if (p->vars[id].kind != PLAN_NONE) continue;
-          const Var *v = &g->vars[id];
-          const VarSpec *vs = &s->vars[id];
-          if (v->vtype != VT_LOD_TENSOR || !vs->known) continue;
-          size_t es = rt_dtype_size(v->dtype);
-          SymDim ne = spec_numel(vs);
-          if (!es || ne.a < 0) continue;
-          slot_of[id] = nb;
-          bufs[nb++] = (Buf){id, k, k, {round_up(ne.a * (int64_t)es), round_up(ne.c * (int64_t)es)}};
         }
     }
   }
-  for (int i = 0; i < g->nfetches; i++)
-    if (slot_of[g->fetches[i]] >= 0) bufs[slot_of[g->fetches[i]]].last = nops; /* copied out at the end */
-  if (reuse) qsort(bufs, (size_t)nb, sizeof *bufs, cmp_size_desc);
-  SymDim *off = pool_alloc(sizeof *off * ((size_t)nb + 1));
-  for (int i = 0; i < nb; i++) {
-    if (reuse) {
-      off[i] = place(&bufs[i], bufs, off, i);
-    } else {
-      off[i] = p->arena;
-    }
-    SymDim end = {off[i].a + bufs[i].bytes.a, off[i].c + bufs[i].bytes.c};
+  if (o.reuse) qsort(p->bufs, (size_t)p->nbufs, sizeof *p->bufs, cmp_size_desc);
+  for (int i = 0; i < p->nbufs; i++) {
+    PlanBuf *b = &p->bufs[i];
+    b->offset = o.reuse ? place(b, p->bufs, i) : p->arena;
+    SymDim end = {b->offset.a + b->bytes.a, b->offset.c + b->bytes.c};
     p->arena.a = end.a > p->arena.a ? end.a : p->arena.a; /* coefficient-wise: a bound for every B */
     p->arena.c = end.c > p->arena.c ? end.c : p->arena.c;
-    p->vars[bufs[i].var] = (PlanVar){.kind = PLAN_ARENA, .offset = off[i], .bytes = bufs[i].bytes};
-    p->nslots++;
+    for (int v = 0; v < b->nvars; v++) {
+      p->vars[b->vars[v]] = (PlanVar){.kind = PLAN_ARENA, .index = i, .offset = b->offset, .bytes = b->bytes};
+      p->nslots++;
+    }
   }
-  /* verify: no two tensors alive at the same time overlap, for any batch */
-  for (int i = 0; i < nb; i++)
-    for (int k = i + 1; k < nb; k++) {
-      if (bufs[i].last < bufs[k].first || bufs[k].last < bufs[i].first) continue;
-      if (!ends_before(off[i], bufs[i].bytes, off[k]) && !ends_before(off[k], bufs[k].bytes, off[i]))
-        diag_internal("memory plan: '%s' and '%s' overlap while both are alive", g->vars[bufs[i].var].name,
-                      g->vars[bufs[k].var].name);
+  /* verify: no two buffers alive at the same time overlap, for any batch */
+  for (int i = 0; i < p->nbufs; i++)
+    for (int k = i + 1; k < p->nbufs; k++) {
+      const PlanBuf *a = &p->bufs[i], *b = &p->bufs[k];
+      if (!live_together(a, b)) continue;
+      if (!ends_before(a->offset, a->bytes, b->offset) && !ends_before(b->offset, b->bytes, a->offset))
+        diag_internal("memory plan: '%s' and '%s' overlap while both are alive", g->vars[a->vars[0]].name,
+                      g->vars[b->vars[0]].name);
     }
   return 0;
+}
+
+PlanStats plan_stats(const Plan *p, int64_t b) {
+  PlanStats st = {symdim_at(p->arena, b), 0, 0};
+  int last = 0;
+  for (int i = 0; i < p->nbufs; i++) {
+    st.naive += symdim_at(p->bufs[i].bytes, b) * p->bufs[i].nvars;
+    last = p->bufs[i].last > last ? p->bufs[i].last : last;
+  }
+  for (int k = 0; k <= last; k++) {
+    int64_t live = 0;
+    for (int i = 0; i < p->nbufs; i++)
+      if (p->bufs[i].first <= k && k <= p->bufs[i].last) live += symdim_at(p->bufs[i].bytes, b);
+    st.lower_bound = live > st.lower_bound ? live : st.lower_bound;
+  }
+  return st;
+}
+
+const char *plan_summary(const Graph *g, const Plan *p) {
+  (void)g;
+  PlanStats st = plan_stats(p, 1);
+  return pool_printf("%d tensors in %d buffers (memory_optimize=%s, enable_inplace=%s); at batch 1: arena %lld bytes, "
+                     "lower bound %lld, naive %lld",
+                     p->nslots, p->nbufs, p->reuse ? "true" : "false", p->inplace ? "true" : "false",
+                     (long long)st.arena, (long long)st.lower_bound, (long long)st.naive);
+}
+
+/* "a*B + c", "c" or "a*B". */
+static const char *sym_text(SymDim d) {
+  if (!d.a) return pool_printf("%lld", (long long)d.c);
+  if (!d.c) return pool_printf("%lld*B", (long long)d.a);
+  return pool_printf("%lld*B + %lld", (long long)d.a, (long long)d.c);
+}
+
+void plan_dump(const Graph *g, const Plan *p, FILE *f) {
+  fprintf(f, "# memory plan: %s\n", plan_summary(g, p));
+  fprintf(f, "# arena bytes = %s\n", sym_text(p->arena));
+  fprintf(f, "# %-4s %-22s %-22s %-11s %s\n", "buf", "offset", "bytes", "ops", "vars");
+  for (int i = 0; i < p->nbufs; i++) {
+    const PlanBuf *b = &p->bufs[i];
+    fprintf(f, "  %-4d %-22s %-22s %4d..%-5d", i, sym_text(b->offset), sym_text(b->bytes), b->first, b->last);
+    for (int v = 0; v < b->nvars; v++) fprintf(f, " %s", g->vars[b->vars[v]].name);
+    fputc('\n', f);
+  }
 }

@@ -13,6 +13,7 @@
 
 #include <stdint.h>
 
+#include "rt_act.h"
 #include "rt_blocking.h"
 
 /* ---- 3-D convolution (rt_conv3d.c) ---- */
@@ -35,18 +36,8 @@ void rt_conv3d(const RtConv3d *p, int64_t batch, const float *x, const float *w,
 
 /* ---- convolution (rt_conv.c) ---- */
 
-/* Activation applied to a convolution's output (after bias and residual),
- * with the parameters of Paddle's oneDNN fusion (fuse_alpha, fuse_beta). */
-typedef enum RtAct {
-  RT_ACT_NONE = 0,
-  RT_ACT_RELU = 1,         /* x > 0 ? x : alpha * x (leaky when alpha != 0) */
-  RT_ACT_CLIP = 2,         /* min(max(x, alpha), beta); relu6 is clip(0, 6) */
-  RT_ACT_SWISH = 3,        /* x * sigmoid(alpha * x) */
-  RT_ACT_HARD_SWISH = 4,   /* x * max(0, min(1, alpha * x + beta)) */
-  RT_ACT_HARD_SIGMOID = 5, /* max(0, min(1, alpha * x + beta)) */
-  RT_ACT_SIGMOID = 6,      /* 1 / (1 + exp(-x)) */
-  RT_ACT_TANH = 7,         /* tanh(x) */
-} RtAct;
+/* The activation of a convolution's output (after bias and residual) is an
+ * RtAct (rt_act.h) with fuse_alpha and fuse_beta. */
 
 /* 2-D convolution of NCHW images.  Filter [c_out, c_in/groups, k_h, k_w]
  * for rt_conv2d; [c_in, c_out/groups, k_h, k_w] for rt_conv2d_transpose.
@@ -61,6 +52,8 @@ typedef struct RtConv2d {
   int64_t groups;              /* channel groups */
   RtAct act;                   /* activation of the output */
   float alpha, beta;           /* its parameters */
+  int pre_relu;                /* relu the input first (fuse_relu_before_depthwise_conv;
+                                * depthwise path only) */
 } RtConv2d;
 
 /* 1 when the convolution is a plain product W x X per image (1x1 filter,

@@ -47,33 +47,7 @@ static void gather_strided(float *restrict dst, const float *restrict src, int64
     for (int64_t j = 0; j < n; j++) dst[j] = src[j * stride];
 }
 
-void rt_conv_activate(const RtConv2d *p, float *v, int64_t n) {
-  const float a = p->alpha, b = p->beta;
-  switch (p->act) {
-    case RT_ACT_NONE: break;
-    case RT_ACT_RELU:
-      for (int64_t i = 0; i < n; i++) v[i] = v[i] > 0.0f ? v[i] : a * v[i];
-      break;
-    case RT_ACT_CLIP:
-      for (int64_t i = 0; i < n; i++) v[i] = fminf(fmaxf(v[i], a), b);
-      break;
-    case RT_ACT_SWISH:
-      for (int64_t i = 0; i < n; i++) v[i] = v[i] / (1.0f + expf(-a * v[i]));
-      break;
-    case RT_ACT_HARD_SWISH:
-      for (int64_t i = 0; i < n; i++) v[i] = v[i] * fmaxf(0.0f, fminf(1.0f, a * v[i] + b));
-      break;
-    case RT_ACT_HARD_SIGMOID:
-      for (int64_t i = 0; i < n; i++) v[i] = fmaxf(0.0f, fminf(1.0f, a * v[i] + b));
-      break;
-    case RT_ACT_SIGMOID:
-      for (int64_t i = 0; i < n; i++) v[i] = 1.0f / (1.0f + expf(-v[i]));
-      break;
-    case RT_ACT_TANH:
-      for (int64_t i = 0; i < n; i++) v[i] = tanhf(v[i]);
-      break;
-  }
-}
+void rt_conv_activate(const RtConv2d *p, float *v, int64_t n) { rt_act_apply(p->act, p->alpha, p->beta, v, n); }
 
 /* One image's work split over its channels: task t of ntasks covers
  * channels [lo, hi) of `count`. */
@@ -181,6 +155,8 @@ static void dw_plane(const RtConv2d *p, const float *x, float *q, int clear) {
                        hi - lo);
       }
     }
+  if (p->pre_relu) /* the padding stays 0 */
+    for (int64_t i = 0; i < sh * sw * R * C; i++) q[i] = q[i] > 0.0f ? q[i] : 0.0f;
 }
 
 /* t[i] (+)= w0 * a[i] + w1 * b[i] + w2 * c[i]: one filter row of width 3. */

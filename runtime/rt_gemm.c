@@ -24,6 +24,7 @@ typedef struct GemmJob {
   int64_t lda, ldb, ldc;   /* their row strides */
   float *c;                /* the result */
   float *ws;               /* the caller's workspace (thread 0's) */
+  const RtEpilogue *ep;    /* applied to each block once computed, or NULL */
   int64_t mb, nb, mt;      /* block rows, block columns, blocks down M */
 } GemmJob;
 
@@ -47,11 +48,32 @@ static void gemm_split(GemmJob *j) {
   j->nb = nb < j->n ? nb : j->n;
 }
 
+/* c = act(c + bias[col] + res) over the block's rows, while it is in cache. */
+static void epilogue(const GemmJob *j, int64_t i0, int64_t mc, int64_t j0, int64_t nc) {
+  const RtEpilogue *ep = j->ep;
+  for (int64_t i = i0; i < i0 + mc; i++) {
+    float *restrict row = j->c + i * j->ldc + j0;
+    if (ep->bias)
+      for (int64_t c = 0; c < nc; c++) row[c] += ep->bias[j0 + c];
+    if (ep->res) {
+      const float *restrict r = ep->res + i * ep->ld_res + j0;
+      for (int64_t c = 0; c < nc; c++) row[c] += r[c];
+    }
+    rt_act_apply(ep->act, ep->alpha, ep->beta, row, nc);
+  }
+}
+
 static void gemm_task(void *ctx, int64_t t, int tid) {
   const GemmJob *j = ctx;
   const int64_t i0 = t % j->mt * j->mb, j0 = t / j->mt * j->nb;
   const int64_t mc = j->m - i0 < j->mb ? j->m - i0 : j->mb, nc = j->n - j0 < j->nb ? j->n - j0 : j->nb;
   gemm_block(j, i0, mc, j0, nc, rt_task_scratch(tid, j->ws));
+  if (j->ep) epilogue(j, i0, mc, j0, nc);
+}
+
+static void run_job(GemmJob *j) {
+  gemm_split(j);
+  rt_parallel(j->mt * rt_div_up(j->n, j->nb), gemm_task, j);
 }
 
 void rt_sgemm_ws(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float *a,
@@ -59,8 +81,15 @@ void rt_sgemm_ws(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, floa
   if (m == 0 || n == 0) return;
   GemmJob j = {.ta = trans_a, .tb = trans_b, .m = m, .n = n, .k = k, .alpha = alpha, .beta = beta, .a = a,
                .b = b, .lda = lda, .ldb = ldb, .ldc = ldc, .c = c, .ws = ws};
-  gemm_split(&j);
-  rt_parallel(j.mt * rt_div_up(n, j.nb), gemm_task, &j);
+  run_job(&j);
+}
+
+void rt_sgemm_ep(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+                 const float *b, int64_t ldb, float *c, int64_t ldc, float *ws, const RtEpilogue *ep) {
+  if (m == 0 || n == 0) return;
+  GemmJob j = {.ta = trans_a, .tb = trans_b, .m = m, .n = n, .k = k, .alpha = 1.0f, .beta = 0.0f, .a = a,
+               .b = b, .lda = lda, .ldb = ldb, .ldc = ldc, .c = c, .ws = ws, .ep = ep};
+  run_job(&j);
 }
 
 void rt_sgemm(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float *a,

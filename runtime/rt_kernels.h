@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "rt_act.h"
 #include "rt_blocking.h"
 #include "rt_cnn.h"
 #include "rt_sort.h"
@@ -24,6 +25,20 @@ void rt_sgemm_ws(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, floa
                  int64_t lda, const float *b, int64_t ldb, float beta, float *c, int64_t ldc, float *ws);
 void rt_sgemm(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float *a,
               int64_t lda, const float *b, int64_t ldb, float beta, float *c, int64_t ldc);
+
+/* What a GEMM does to each block of C as soon as it is computed:
+ * c = act(c + bias[col] + res[row * ld_res + col]) (fused_gemm_epilogue,
+ * fused_feedforward). */
+typedef struct RtEpilogue {
+  const float *bias;   /* [n], one per column, or NULL */
+  const float *res;    /* a residual shaped like C, or NULL */
+  int64_t ld_res;      /* its row stride */
+  RtAct act;           /* the activation (rt_act.h) */
+  float alpha, beta;   /* its parameters */
+} RtEpilogue;
+/* C = epilogue(op(A) * op(B)), otherwise as rt_sgemm_ws. */
+void rt_sgemm_ep(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+                 const float *b, int64_t ldb, float *c, int64_t ldc, float *ws, const RtEpilogue *ep);
 
 /* "OpenBLAS" or "portable C". */
 const char *rt_blas_name(void);

@@ -16,9 +16,10 @@ MODELS = os.path.normpath(os.path.join(ROOT, "..", "shared", "models"))
 FIXTURES = os.path.join(BUILD, "fixtures")
 # CFLAGS reaches the generated Makefile of `paddlec build`: the arena starts
 # as NaNs, so a kernel that reads memory nothing wrote shows up as a mismatch.
+# PADDLEC_VERIFY_EACH: the IR verifier runs after every pass of every compile.
 SAN_ENV = dict(os.environ, ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:exitcode=99",
                UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:exitcode=98",
-               CFLAGS="-O3 -DPADDLEC_POISON_ARENA")
+               CFLAGS="-O3 -DPADDLEC_POISON_ARENA", PADDLEC_VERIFY_EACH="1")
 
 
 def run(args, binary=PADDLEC):

@@ -1,7 +1,7 @@
 /* Unary element-wise ops (activations and math): Out has X's shape and
  * dtype.  Each op's C expression of the input element `v`, with its
- * attributes and Paddle's defaults (from the op makers), is in float_expr()
- * below; erfinv and digamma call runtime/rt_special.c.  Optional tensor
+ * attributes and Paddle's defaults (from the op makers), is in
+ * unary_float_expr() below (fused ops use it too); erfinv and digamma call runtime/rt_special.c.  Optional tensor
  * inputs: clip's Min/Max, pow's FactorTensor and scale's ScaleTensor (1
  * element each) override the attribute at run time.  rrelu also writes
  * Noise (the slope of each element) and compiles only for inference
@@ -37,11 +37,11 @@ static const char *f(const Op *op, const char *name, double dflt) {
   return em_float(attr_float(op, name, dflt));
 }
 
-/* A scalar from a 1-element tensor input, or the attribute. */
-static const char *tensor_or_attr(EmitCtx *e, const char *slot, const char *attr, double dflt) {
-  OpCtx c = {e->g, (Op *)e->op};
+/* A scalar from op's 1-element tensor input, or its attribute. */
+static const char *tensor_or_attr(EmitCtx *e, const Op *op, const char *slot, const char *attr, double dflt) {
+  OpCtx c = {e->g, (Op *)op};
   Var *t = ctx_in(&c, slot, 0);
-  if (!t) return f(e->op, attr, dflt);
+  if (!t) return f(op, attr, dflt);
   return pool_printf("(float)%s[0]", em_ptr(e, t, 1));
 }
 
@@ -66,8 +66,7 @@ static const char *rrelu_slope(const Op *op) {
 }
 
 /* The float expression for op `type` of element v; NULL if unknown. */
-static const char *float_expr(EmitCtx *e, const char *type) {
-  const Op *op = e->op;
+const char *unary_float_expr(EmitCtx *e, const Op *op, const char *type) {
   if (!strcmp(type, "relu")) return "v > 0.0f ? v : 0.0f";
   if (!strcmp(type, "sigmoid")) return "1.0f / (1.0f + expf(-v))";
   if (!strcmp(type, "logsigmoid")) return "-log1pf(expf(-v))";
@@ -152,11 +151,11 @@ static const char *float_expr(EmitCtx *e, const char *type) {
   }
   if (!strcmp(type, "stanh"))
     return pool_printf("%s * tanhf(%s * v)", f(op, "scale_b", 1.7159), f(op, "scale_a", 0.67));
-  if (!strcmp(type, "pow")) return pool_printf("powf(v, %s)", tensor_or_attr(e, "FactorTensor", "factor", 1));
+  if (!strcmp(type, "pow")) return pool_printf("powf(v, %s)", tensor_or_attr(e, op, "FactorTensor", "factor", 1));
   if (!strcmp(type, "clip"))
-    return pool_printf("fminf(fmaxf(v, %s), %s)", tensor_or_attr(e, "Min", "min", 0), tensor_or_attr(e, "Max", "max", 0));
+    return pool_printf("fminf(fmaxf(v, %s), %s)", tensor_or_attr(e, op, "Min", "min", 0), tensor_or_attr(e, op, "Max", "max", 0));
   if (!strcmp(type, "scale")) {
-    const char *sc = tensor_or_attr(e, "ScaleTensor", "scale", 1), *b = f(op, "bias", 0);
+    const char *sc = tensor_or_attr(e, op, "ScaleTensor", "scale", 1), *b = f(op, "bias", 0);
     return attr_bool(op, "bias_after_scale", 1) ? pool_printf("%s * v + %s", sc, b)
                                                 : pool_printf("%s * (v + %s)", sc, b);
   }
@@ -203,7 +202,7 @@ static int emit_unary(EmitCtx *e) {
   if (rrelu && !attr_bool(e->op, "is_test", 0))
     return em_fail(e, "rrelu in training mode (is_test = false) draws random slopes; only inference is supported");
   if (x->dtype == RT_DT_FP32) {
-    const char *expr = float_expr(e, type);
+    const char *expr = unary_float_expr(e, e->op, type);
     if (!expr) return em_fail(e, "no C expression for %s", type);
     if (rrelu && emit_rrelu_noise(e, x)) return -1; /* first: Out may be X itself */
     return ew_unary(e, x, out, NULL, expr);
@@ -220,7 +219,18 @@ static int emit_unary(EmitCtx *e) {
   return em_fail(e, "%s on %s tensors is not supported yet", type, rt_dtype_name(x->dtype));
 }
 
-#define OP_UNARY(name) const OpDef op_##name = {.type = #name, .infer = infer_unary, .emit_c = emit_unary};
+int unary_fusible(const Graph *g, const Op *op) {
+  if (!op->def || op->def->emit_c != emit_unary || !strcmp(op->type, "rrelu")) return 0;
+  for (int s = 0; s < op->nin; s++)
+    if (strcmp(op->in[s].name, "X") && op->in[s].n > 0 && op->in[s].vars[0] >= 0) return 0;
+  for (int s = 0; s < op->nin; s++)
+    if (!strcmp(op->in[s].name, "X") && op->in[s].n == 1 && op->in[s].vars[0] >= 0)
+      return g->vars[op->in[s].vars[0]].dtype == RT_DT_FP32;
+  return 0;
+}
+
+#define OP_UNARY(name) \
+  const OpDef op_##name = {.type = #name, .infer = infer_unary, .emit_c = emit_unary, .inplace = "X:Out"};
 OP_UNARY(abs)
 OP_UNARY(acos)
 OP_UNARY(acosh)

@@ -83,6 +83,6 @@ static int emit_assign_value(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_assign = {.type = "assign", .infer = infer_assign, .emit_c = emit_assign};
+const OpDef op_assign = {.type = "assign", .infer = infer_assign, .emit_c = emit_assign, .inplace = "X:Out"};
 const OpDef op_assign_value = {.type = "assign_value", .infer = infer_assign_value, .emit_c = emit_assign_value};
 const OpDef op_share_data = {.type = "share_data", .infer = infer_assign, .emit_c = emit_assign};

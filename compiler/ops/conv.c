@@ -81,34 +81,16 @@ static int infer_conv(OpCtx *c) {
 
 /* ---- C emission ---- */
 
-/* The fused activation: fuse_activation with fuse_alpha / fuse_beta as
- * Paddle 2.6's oneDNN kernel reads them (checked against it, tests/oracle/
- * e2e_cnn.py conv_fused): relu and leaky_relu take the negative slope in
- * alpha, relu6 and clip are min(max(x, alpha), beta), swish's beta is alpha,
- * hard_swish and hard_sigmoid use alpha * x + beta as written. */
+/* The fused activation: fuse_activation with fuse_alpha / fuse_beta (see
+ * em_act; the 1.x flag fuse_relu means relu). */
 static int conv_act(EmitCtx *e, RtConv2d *g) {
   const char *a = attr_str(e->op, "fuse_activation", "");
-  float fa = (float)attr_float(e->op, "fuse_alpha", 0), fb = (float)attr_float(e->op, "fuse_beta", 0);
   if (!*a && attr_bool(e->op, "fuse_relu", 0)) a = "relu"; /* Paddle 1.x's flag */
-  if (attr_bool(e->op, "fuse_relu_before_depthwise_conv", 0))
-    return em_fail(e, "fuse_relu_before_depthwise_conv is not supported");
-  static const struct {
-    const char *name; /* fuse_activation value */
-    RtAct act;        /* runtime activation */
-  } acts[] = {{"", RT_ACT_NONE},          {"relu", RT_ACT_RELU},   {"leaky_relu", RT_ACT_RELU},
-              {"relu6", RT_ACT_CLIP},     {"clip", RT_ACT_CLIP},   {"swish", RT_ACT_SWISH},
-              {"hard_swish", RT_ACT_HARD_SWISH}, {"hard_sigmoid", RT_ACT_HARD_SIGMOID},
-              {"sigmoid", RT_ACT_SIGMOID}, {"tanh", RT_ACT_TANH}};
-  for (size_t i = 0; i < sizeof acts / sizeof acts[0]; i++) {
-    if (strcmp(a, acts[i].name)) continue;
-    g->act = acts[i].act;
-    g->alpha = fa;
-    g->beta = fb;
-    if (g->act == RT_ACT_CLIP && !(fa <= fb))
-      return em_fail(e, "fuse_activation %s needs fuse_alpha <= fuse_beta (got %g, %g)", a, fa, fb);
-    return 0;
-  }
-  return em_fail(e, "fuse_activation '%s' is not supported", a);
+  g->pre_relu = attr_bool(e->op, "fuse_relu_before_depthwise_conv", 0);
+  if (g->pre_relu && (!rt_conv2d_is_depthwise(g) || rt_conv2d_is_winograd(g)))
+    return em_fail(e, "fuse_relu_before_depthwise_conv needs a depthwise convolution (groups = input channels)");
+  return em_act(e, a, attr_float(e->op, "fuse_alpha", 0), attr_float(e->op, "fuse_beta", 0), &g->act, &g->alpha,
+                &g->beta);
 }
 
 static int emit_conv(EmitCtx *e) {
@@ -133,7 +115,7 @@ static int emit_conv(EmitCtx *e) {
                    (long long)xd[1], (long long)wd[0], (long long)wd[1]);
   if (conv_padding(&c, 2, xd + 2, wd + 2, stride, pad, dil)) return -1;
   RtConv2d g = {xd[1], xd[2], xd[3], od[1], od[2], od[3], wd[2], wd[3], stride[0], stride[1],
-                pad[0], pad[2], dil[0], dil[1], groups, RT_ACT_NONE, 0.0f, 0.0f};
+                pad[0], pad[2], dil[0], dil[1], groups, RT_ACT_NONE, 0.0f, 0.0f, 0};
   for (int i = 0; i < 2; i++)
     if (od[2 + i] != (xd[2 + i] + pad[2 * i] + pad[2 * i + 1] - (dil[i] * (wd[2 + i] - 1) + 1)) / stride[i] + 1)
       return em_fail(e, "Output %s does not follow from the convolution's geometry", shape_str(&out->shape));

@@ -78,9 +78,6 @@ int conv_const_dims(EmitCtx *e, const Var *x, const Var *out, const Var *w, int6
 }
 
 void conv_print_geo(EmitCtx *e, const RtConv2d *g) {
-  static const char *const acts[] = {"RT_ACT_NONE",       "RT_ACT_RELU",         "RT_ACT_CLIP",
-                                     "RT_ACT_SWISH",      "RT_ACT_HARD_SWISH",   "RT_ACT_HARD_SIGMOID",
-                                     "RT_ACT_SIGMOID",    "RT_ACT_TANH"};
   pr_line(e->p, "static const RtConv2d geo = {");
   pr_line(e->p, ".c_in = %lld, .h_in = %lld, .w_in = %lld, .c_out = %lld, .h_out = %lld, .w_out = %lld,",
           (long long)g->c_in, (long long)g->h_in, (long long)g->w_in, (long long)g->c_out, (long long)g->h_out,
@@ -91,7 +88,8 @@ void conv_print_geo(EmitCtx *e, const RtConv2d *g) {
   pr_line(e->p, ".dil_h = %lld, .dil_w = %lld, .groups = %lld,", (long long)g->dil_h, (long long)g->dil_w,
           (long long)g->groups);
   if (g->act != RT_ACT_NONE)
-    pr_line(e->p, ".act = %s, .alpha = %s, .beta = %s,", acts[g->act], em_float(g->alpha), em_float(g->beta));
+    pr_line(e->p, ".act = %s, .alpha = %s, .beta = %s,", em_act_name(g->act), em_float(g->alpha), em_float(g->beta));
+  if (g->pre_relu) pr_line(e->p, ".pre_relu = 1, /* fuse_relu_before_depthwise_conv */");
   pr_line(e->p, "};");
 }
 

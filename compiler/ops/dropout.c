@@ -39,4 +39,4 @@ static int emit_dropout(EmitCtx *e) {
   return ew_unary(e, x, out, NULL, pool_printf("v * (%s)%s", em_ctype(x->dtype), em_float(keep)));
 }
 
-const OpDef op_dropout = {.type = "dropout", .infer = infer_dropout, .emit_c = emit_dropout};
+const OpDef op_dropout = {.type = "dropout", .infer = infer_dropout, .emit_c = emit_dropout, .inplace = "X:Out"};

@@ -65,7 +65,7 @@ static int emit_elementwise(EmitCtx *e) {
 }
 
 #define OP_ELEMENTWISE(name) \
-  const OpDef op_##name = {.type = #name, .infer = infer_elementwise, .emit_c = emit_elementwise};
+  const OpDef op_##name = {.type = #name, .infer = infer_elementwise, .emit_c = emit_elementwise, .inplace = "X:Out"};
 OP_ELEMENTWISE(elementwise_add)
 OP_ELEMENTWISE(elementwise_div)
 OP_ELEMENTWISE(elementwise_floordiv)

@@ -51,7 +51,7 @@ static int emit_flatten(EmitCtx *e) {
   return x && out ? tu_copy(e, x, out) : -1;
 }
 
-const OpDef op_flatten = {.type = "flatten", .infer = infer_flatten, .emit_c = emit_flatten};
-const OpDef op_flatten2 = {.type = "flatten2", .infer = infer_flatten, .emit_c = emit_flatten};
+const OpDef op_flatten = {.type = "flatten", .infer = infer_flatten, .emit_c = emit_flatten, .inplace = "X:Out"};
+const OpDef op_flatten2 = {.type = "flatten2", .infer = infer_flatten, .emit_c = emit_flatten, .inplace = "X:Out"};
 const OpDef op_flatten_contiguous_range = {.type = "flatten_contiguous_range", .infer = infer_flatten_range,
-                                           .emit_c = emit_flatten};
+                                           .emit_c = emit_flatten, .inplace = "X:Out"};

@@ -171,3 +171,22 @@ int ctx_version_before(const OpCtx *c, int64_t version) {
 }
 
 int ctx_values(const OpCtx *c, const Var *v, const int64_t **vals) { return consteval_values(c->g, v, vals); }
+
+int ctx_param_scalar(const OpCtx *c, const Var *v, double *out) {
+  (void)c;
+  if (!v || !(v->flags & VAR_PARAM) || !(v->flags & VAR_LOADED) || !v->param_data || shape_numel(&v->shape) != 1)
+    return 0;
+  union {
+    float f;
+    double d;
+    int64_t l;
+    int32_t i;
+  } x;
+  switch (v->dtype) {
+    case RT_DT_FP32: memcpy(&x.f, v->param_data, 4), *out = x.f; return 1;
+    case RT_DT_FP64: memcpy(&x.d, v->param_data, 8), *out = x.d; return 1;
+    case RT_DT_INT64: memcpy(&x.l, v->param_data, 8), *out = (double)x.l; return 1;
+    case RT_DT_INT32: memcpy(&x.i, v->param_data, 4), *out = x.i; return 1;
+    default: return 0;
+  }
+}

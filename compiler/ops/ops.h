@@ -35,6 +35,10 @@ typedef struct OpDef {
    * made by the Python DataLoader).  NULL-terminated; NULL = none.  Any other
    * undeclared variable is an error. */
   const char *const *scope_inputs;
+  /* "X:Out": output Out may be written into input X's buffer when X dies at
+   * this op (enable_inplace); the emitter must read each element of X
+   * before writing the same element of Out.  NULL = never. */
+  const char *inplace;
 } OpDef;
 
 /* The definition for an op type, or NULL when paddlec does not know it. */
@@ -67,6 +71,9 @@ int ctx_fail(OpCtx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)
  * reads a shape from a tensor (ShapeTensor, SizeTensor, ...) uses them when
  * known and keeps Paddle's compile-time -1 when not (see consteval.h). */
 int ctx_values(const OpCtx *c, const Var *v, const int64_t **vals);
+/* 1 and *out when v is a loaded parameter holding one number (constant
+ * folding turns Python-number tensors into such parameters). */
+int ctx_param_scalar(const OpCtx *c, const Var *v, double *out);
 /* Normalizes a possibly negative axis for `rank`; -1 when out of range. */
 int axis_norm(int64_t axis, int rank);
 /* Paddle's elementwise broadcast with `axis` (spec section 7.2). */
@@ -96,6 +103,16 @@ int ctx_shape_from_tensor(OpCtx *c, const char *slot, Shape *out);
  * ProgramDesc.version in [1, version), absent (-1, as in 1.x files), or 0
  * (1.x files and develop builds) in a program without 2.5's 0-D tensors. */
 int ctx_version_before(const OpCtx *c, int64_t version);
+
+/* ---- unary element-wise ops (activation.c), also inside fused ops ---- */
+/* The float C expression of unary op `type` on the element `v`, its
+ * attributes (and clip/pow/scale tensor inputs) read from `op`: the op
+ * itself, or a fused op that carries the attributes.  NULL when unknown. */
+const char *unary_float_expr(EmitCtx *e, const Op *op, const char *type);
+/* 1 when op is a float32 unary op of activation.c whose parameters are all
+ * attributes (no Min/Max, FactorTensor, ScaleTensor input; not rrelu): one
+ * a fusion pass may take in. */
+int unary_fusible(const Graph *g, const Op *op);
 
 /* ---- sliding-window ops (conv_util.c) ---- */
 /* The data input in `slot` of a conv or pool op, which must have rank 4 or 5

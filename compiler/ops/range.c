@@ -20,6 +20,7 @@
 /* The value of a 1-element tensor written by a Python-number
  * fill_constant(force_cpu=True); 0 if the value is not known. */
 static int const_value(OpCtx *c, const Var *v, double *out) {
+  if (ctx_param_scalar(c, v, out)) return 1; /* folded by constant_folding */
   if (!v || v->producer < 0) return 0;
   const Op *p = &c->g->ops[v->producer];
   if (strcmp(p->type, "fill_constant") != 0 || !attr_bool(p, "force_cpu", 0)) return 0;

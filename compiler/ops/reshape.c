@@ -96,5 +96,5 @@ static int emit_reshape(EmitCtx *e) {
   return x && out ? tu_copy(e, x, out) : -1;
 }
 
-const OpDef op_reshape = {.type = "reshape", .infer = infer_reshape, .emit_c = emit_reshape};
-const OpDef op_reshape2 = {.type = "reshape2", .infer = infer_reshape, .emit_c = emit_reshape};
+const OpDef op_reshape = {.type = "reshape", .infer = infer_reshape, .emit_c = emit_reshape, .inplace = "X:Out"};
+const OpDef op_reshape2 = {.type = "reshape2", .infer = infer_reshape, .emit_c = emit_reshape, .inplace = "X:Out"};

@@ -120,7 +120,7 @@ static int emit_squeeze(EmitCtx *e) {
   return x && out ? tu_copy(e, x, out) : -1;
 }
 
-const OpDef op_squeeze = {.type = "squeeze", .infer = infer_squeeze, .emit_c = emit_squeeze};
-const OpDef op_squeeze2 = {.type = "squeeze2", .infer = infer_squeeze, .emit_c = emit_squeeze};
-const OpDef op_unsqueeze = {.type = "unsqueeze", .infer = infer_unsqueeze, .emit_c = emit_squeeze};
-const OpDef op_unsqueeze2 = {.type = "unsqueeze2", .infer = infer_unsqueeze, .emit_c = emit_squeeze};
+const OpDef op_squeeze = {.type = "squeeze", .infer = infer_squeeze, .emit_c = emit_squeeze, .inplace = "X:Out"};
+const OpDef op_squeeze2 = {.type = "squeeze2", .infer = infer_squeeze, .emit_c = emit_squeeze, .inplace = "X:Out"};
+const OpDef op_unsqueeze = {.type = "unsqueeze", .infer = infer_unsqueeze, .emit_c = emit_squeeze, .inplace = "X:Out"};
+const OpDef op_unsqueeze2 = {.type = "unsqueeze2", .infer = infer_unsqueeze, .emit_c = emit_squeeze, .inplace = "X:Out"};

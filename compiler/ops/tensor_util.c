@@ -96,6 +96,10 @@ int tu_copy(EmitCtx *e, const Var *x, const Var *out) {
     pr_line(e->p, "/* Out is X: nothing to copy */");
     return 0;
   }
+  if (em_same_buffer(e, x, out)) {
+    pr_line(e->p, "/* Out shares X's buffer (enable_inplace): nothing to copy */");
+    return 0;
+  }
   pr_line(e->p, "memcpy(%s, %s, (size_t)%s * sizeof(%s));", em_ptr(e, out, 0), em_ptr(e, x, 1), em_numel(e, out),
           em_ctype(out->dtype));
   return 0;

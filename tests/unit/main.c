@@ -8,24 +8,25 @@
 
 int unit_failures;
 
-#define TESTS(X)                          \
-  X(test_tensor_worked_example)           \
-  X(test_tensor_packed_dims)              \
-  X(test_tensor_every_truncation)         \
-  X(test_tensor_bad_versions)             \
-  X(test_tensor_lod_levels_skipped)       \
-  X(test_tensor_unknown_dtype)            \
-  X(test_dtype_sizes)                     \
-  X(test_op_table)                        \
-  X(test_attr_defaults_and_types)         \
-  X(test_graph_feeds_fetches_params)      \
-  X(test_graph_undeclared_var)            \
-  X(test_graph_parent_lookup)             \
-  X(test_broadcast)                       \
-  X(test_params_combined)                 \
-  X(test_npy_roundtrip)                   \
-  X(test_npy_rejects_garbage)             \
-  X(test_gemm_paths)
+#define TESTS(X)                         \
+  X(test_tensor_worked_example)          \
+  X(test_tensor_packed_dims)             \
+  X(test_tensor_every_truncation)        \
+  X(test_tensor_bad_versions)            \
+  X(test_tensor_lod_levels_skipped)      \
+  X(test_tensor_unknown_dtype)           \
+  X(test_dtype_sizes)                    \
+  X(test_op_table)                       \
+  X(test_attr_defaults_and_types)        \
+  X(test_graph_feeds_fetches_params)     \
+  X(test_graph_undeclared_var)           \
+  X(test_graph_parent_lookup)            \
+  X(test_broadcast)                      \
+  X(test_params_combined)                \
+  X(test_npy_roundtrip)                  \
+  X(test_npy_rejects_garbage)            \
+  X(test_gemm_paths)                     \
+  X(test_verify_catches_broken_rewrites)
 
 #define DECL(n) void n(void);
 TESTS(DECL)

@@ -1,0 +1,115 @@
+/* Pattern pieces shared by the fusion passes (see fuse_util.h). */
+#include "fuse_util.h"
+
+#include <string.h>
+
+#include "attr.h"
+#include "rewrite.h"
+
+int fuse_next(const Graph *g, int v) { return v < 0 ? -1 : rw_sole_user(g, v); }
+
+static int is_type(const Graph *g, int id, const char *type) { return id >= 0 && !strcmp(g->ops[id].type, type); }
+
+int fuse_act_of(const Graph *g, int id, FuseAct *a) {
+  if (id < 0) return 0;
+  const Op *op = &g->ops[id];
+  int x = rw_in(g, id, "X");
+  if (x < 0 || g->vars[x].dtype != RT_DT_FP32) return 0;
+  *a = (FuseAct){NULL, 0, 0};
+  const char *t = op->type;
+  if (!strcmp(t, "relu")) a->name = "relu";
+  else if (!strcmp(t, "leaky_relu")) a->name = "leaky_relu", a->alpha = attr_float(op, "alpha", 0.02);
+  else if (!strcmp(t, "relu6")) a->name = "relu6", a->beta = attr_float(op, "threshold", 6);
+  else if (!strcmp(t, "sigmoid")) a->name = "sigmoid";
+  else if (!strcmp(t, "tanh")) a->name = "tanh";
+  else if (!strcmp(t, "swish")) a->name = "swish", a->alpha = attr_float(op, "beta", 1);
+  else if (!strcmp(t, "silu")) a->name = "swish", a->alpha = 1;
+  else if (!strcmp(t, "hard_swish")) a->name = "hard_swish", a->alpha = 1.0 / 6.0, a->beta = 0.5; /* as 2.6 computes it */
+  else if (!strcmp(t, "hard_sigmoid"))
+    a->name = "hard_sigmoid", a->alpha = attr_float(op, "slope", 0.2), a->beta = attr_float(op, "offset", 0.5);
+  else if (!strcmp(t, "gelu")) a->name = attr_bool(op, "approximate", 0) ? "gelu_tanh" : "gelu";
+  else if (!strcmp(t, "clip") && rw_in(g, id, "Min") < 0 && rw_in(g, id, "Max") < 0)
+    a->name = "clip", a->alpha = attr_float(op, "min", 0), a->beta = attr_float(op, "max", 0);
+  return a->name != NULL;
+}
+
+int fuse_channel_param(const Graph *g, int id, int x, int dim, int64_t c, int *param) {
+  if (!is_type(g, id, "elementwise_add") || rw_in(g, id, "X") != x) return 0;
+  int y = rw_in(g, id, "Y");
+  if (!rw_is_param(g, y) || g->vars[y].dtype != RT_DT_FP32 || g->vars[x].dtype != RT_DT_FP32) return 0;
+  const Shape *xs = &g->vars[x].shape, *ys = &g->vars[y].shape;
+  if (ys->rank > xs->rank || shape_numel(ys) != c) return 0;
+  int64_t axis = attr_int(&g->ops[id], "axis", -1);
+  if (axis < 0 || ys->rank == xs->rank) axis = xs->rank - ys->rank;
+  for (int j = 0; j < ys->rank; j++) {
+    int at = (int)axis + j;
+    if (at >= xs->rank) return 0;
+    if (ys->d[j] != 1 && (at != dim || ys->d[j] != c)) return 0;
+  }
+  *param = y;
+  return 1;
+}
+
+int fuse_same_shape_add(const Graph *g, int id, int x, int *other) {
+  if (!is_type(g, id, "elementwise_add")) return 0;
+  int a = rw_in(g, id, "X"), b = rw_in(g, id, "Y");
+  if (a < 0 || b < 0 || (a != x && b != x) || a == b) return 0;
+  int o = a == x ? b : a;
+  if (!shape_equal(&g->vars[o].shape, &g->vars[x].shape) || g->vars[o].dtype != g->vars[x].dtype) return 0;
+  int out = rw_out(g, id, "Out");
+  if (out < 0 || !shape_equal(&g->vars[out].shape, &g->vars[x].shape)) return 0;
+  *other = o;
+  return 1;
+}
+
+int fuse_is(const Graph *g, int id, const char *type) { return is_type(g, id, type); }
+
+int fuse_identity_dropout(const Graph *g, int id) {
+  if (!is_type(g, id, "dropout")) return 0;
+  const Op *op = &g->ops[id];
+  int mask = rw_out(g, id, "Mask");
+  if (!attr_bool(op, "is_test", 0) || (mask >= 0 && (g->vars[mask].nusers || (g->vars[mask].flags & VAR_FETCH))))
+    return 0;
+  return !strcmp(attr_str(op, "dropout_implementation", "downgrade_in_infer"), "upscale_in_train") ||
+         attr_float(op, "dropout_prob", 0.5) == 0;
+}
+
+/* A var nobody reads or fetches (or none). */
+static int unread(const Graph *g, int v) { return v < 0 || (!g->vars[v].nusers && !(g->vars[v].flags & VAR_FETCH)); }
+
+int fuse_ln_last_dim(const Graph *g, int id, int rank) {
+  return is_type(g, id, "layer_norm") && attr_int(&g->ops[id], "begin_norm_axis", 1) == rank - 1 &&
+         unread(g, rw_out(g, id, "Mean")) && unread(g, rw_out(g, id, "Variance"));
+}
+
+int fuse_bn_inference(const Graph *g, int id) {
+  if (!is_type(g, id, "batch_norm")) return 0;
+  const Op *op = &g->ops[id];
+  int x = rw_in(g, id, "X");
+  if (x < 0 || g->vars[x].dtype != RT_DT_FP32) return 0;
+  if (!attr_bool(op, "is_test", 0) && !attr_bool(op, "use_global_stats", 0)) return 0;
+  for (int s = 0; s < op->nout; s++) {
+    if (!strcmp(op->out[s].name, "Y")) continue;
+    for (int a = 0; a < op->out[s].n; a++) {
+      int v = op->out[s].vars[a];
+      if (v < 0) continue;
+      if (g->vars[v].flags & VAR_FETCH) return 0;
+      for (int u = 0; u < g->vars[v].nusers; u++)
+        if (g->vars[v].users[u] != id) return 0;
+    }
+  }
+  return 1;
+}
+
+int fuse_is_plain_conv(const Graph *g, int id) {
+  if (id < 0) return 0;
+  const Op *op = &g->ops[id];
+  if (strcmp(op->type, "conv2d") && strcmp(op->type, "depthwise_conv2d") && strcmp(op->type, "fused_conv2d"))
+    return 0;
+  const char *fmt = attr_str(op, "data_format", "NCHW");
+  if (strcmp(fmt, "NCHW") && strcmp(fmt, "AnyLayout")) return 0;
+  int x = rw_in(g, id, "Input"), w = rw_in(g, id, "Filter");
+  if (x < 0 || w < 0 || g->vars[x].dtype != RT_DT_FP32 || g->vars[x].shape.rank != 4) return 0;
+  return !*attr_str(op, "fuse_activation", "") && !attr_bool(op, "fuse_relu", 0) &&
+         !attr_bool(op, "fuse_residual_connection", 0) && !attr_bool(op, "fuse_relu_before_depthwise_conv", 0);
+}

@@ -1,0 +1,137 @@
+/* Fused element-wise ops, as Paddle's fusion passes name them; paddlec's
+ * passes (passes/fuse_elewise_add_act_ops.c, fuse_bn_act_ops.c,
+ * fuse_bn_add_act_ops.c) write them, and the activation's own attributes
+ * travel on the fused op (copied from the activation it replaced), so any
+ * unary op of activation.c can be the activation.
+ *
+ *   fused_elemwise_activation: X, Y -> Out [, IntermediateOut];
+ *     functor_list = [unary, binary]: Out = unary(binary(X, Y));
+ *     functor_list = [binary, unary]: Out = binary(X, unary(Y));
+ *     binary is elementwise_add or elementwise_mul with Paddle's `axis`
+ *     broadcasting; unary any op of activation.c (scale reads scale/bias).
+ *     save_intermediate_out=false (an IntermediateOut someone reads is not
+ *     supported).
+ *   fused_batch_norm_act: X, Scale, Bias, Mean, Variance -> Y (Scale and
+ *     Bias optional, as batch_norm's: 1 and 0);
+ *     Y = act(batch_norm(X)) at inference; act_type, epsilon, data_layout.
+ *   fused_bn_add_activation: X, Z, Scale, Bias, Mean, Variance -> Y;
+ *     Y = act(batch_norm(X) + Z).  (Paddle's GPU training op takes no Mean
+ *     and Variance; at inference paddlec's form reads the running ones.)
+ * Emission: one loop; the batch norms first turn their parameters into a
+ * per-channel scale and shift (C floats of scratch). */
+#include <string.h>
+
+#include "../emit_ew.h"
+#include "../util.h"
+#include "ops.h"
+
+static int infer_fused_elemwise(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0), *y = ctx_need(c, "Y", 0);
+  if (!x || !y) return -1;
+  Shape s;
+  if (shape_broadcast(c, &x->shape, &y->shape, attr_int(c->op, "axis", -1), &s)) return -1;
+  ctx_set(c, "Out", 0, &s, x->dtype);
+  return 0;
+}
+
+/* The C operator of a binary functor, or NULL. */
+static const char *binary_op(const char *f) {
+  if (!strcmp(f, "elementwise_add")) return "+";
+  if (!strcmp(f, "elementwise_mul")) return "*";
+  return NULL;
+}
+
+static int emit_fused_elemwise(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *y = ctx_in(&c, "Y", 0), *out = ctx_out(&c, "Out", 0);
+  Var *mid = ctx_out(&c, "IntermediateOut", 0);
+  if (!x || !y || !out) return em_fail(e, "missing X, Y or Out");
+  if (x->dtype != RT_DT_FP32 || y->dtype != RT_DT_FP32) return em_fail(e, "only float32 is supported");
+  if (mid && (mid->nusers || (mid->flags & VAR_FETCH)))
+    return em_fail(e, "IntermediateOut (save_intermediate_out) is read; that is not supported");
+  char **fl;
+  const OpAttr *a = attr_find(e->op, "functor_list");
+  if (!a || a->n_strings != 2) return em_fail(e, "functor_list must name two functors");
+  fl = a->strings;
+  const int64_t axis = attr_int(e->op, "axis", -1);
+  const char *bin = binary_op(fl[0]);
+  if (bin) { /* binary(X, unary(Y)) */
+    const char *u = unary_float_expr(e, e->op, fl[1]);
+    if (!u) return em_fail(e, "unknown functor '%s'", fl[1]);
+    return ew_binary_bind(e, x, y, out, axis, "b", pool_printf("a %s (%s)", bin, u));
+  }
+  bin = binary_op(fl[1]);
+  const char *u = unary_float_expr(e, e->op, fl[0]);
+  if (!bin || !u) return em_fail(e, "functor_list [%s, %s] is not supported", fl[0], fl[1]);
+  return ew_binary_bind(e, x, y, out, axis, pool_printf("a %s b", bin), u);
+}
+
+static int infer_fused_bn(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0);
+  if (!x) return -1;
+  Var *z = ctx_in(c, "Z", 0);
+  if (z && !shape_equal(&z->shape, &x->shape))
+    return ctx_fail(c, "Z %s must have X's shape %s", shape_str(&z->shape), shape_str(&x->shape));
+  ctx_set(c, "Y", 0, &x->shape, x->dtype);
+  return 0;
+}
+
+/* Y = act(X * scale[c] + shift[c] (+ Z)) with the per-channel scale and
+ * shift computed from the batch_norm parameters first. */
+static int emit_fused_bn(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *z = ctx_in(&c, "Z", 0), *y = ctx_out(&c, "Y", 0);
+  Var *p[4] = {ctx_in(&c, "Scale", 0), ctx_in(&c, "Bias", 0), ctx_in(&c, "Mean", 0), ctx_in(&c, "Variance", 0)};
+  if (!x || !y || !p[2] || !p[3]) return em_fail(e, "missing X, Y, Mean or Variance");
+  if (x->dtype != RT_DT_FP32 || (z && z->dtype != RT_DT_FP32)) return em_fail(e, "only float32 is supported");
+  const VarSpec *xs = em_spec(e, x);
+  const char *layout = attr_str(e->op, "data_layout", "NCHW");
+  const int nhwc = !strcmp(layout, "NHWC");
+  if (xs->rank < 2) return em_fail(e, "X must have rank >= 2");
+  const int cd = nhwc ? xs->rank - 1 : 1;
+  const int64_t ch = em_const_dim(e, x, cd);
+  if (ch < 0) return em_fail(e, "the channel dim must not depend on the batch");
+  const char *act = attr_str(e->op, "act_type", "");
+  const char *expr = *act ? unary_float_expr(e, e->op, act) : "v";
+  if (!expr) return em_fail(e, "act_type '%s' is not supported", act);
+  const char *ws = em_scratch(e, (SymDim){0, 2 * ch * (int64_t)sizeof(float)});
+  pr_line(e->p, "float *sc = (float *)%s, *sh = sc + %lld;", ws, (long long)ch);
+  pr_line(e->p, "const float *mean = %s, *var = %s;", em_ptr(e, p[2], 1), em_ptr(e, p[3], 1));
+  if (p[0]) pr_line(e->p, "const float *scale = %s;", em_ptr(e, p[0], 1));
+  if (p[1]) pr_line(e->p, "const float *bias = %s;", em_ptr(e, p[1], 1));
+  pr_line(e->p, "for (int64_t c = 0; c < %lld; c++) {", (long long)ch);
+  pr_line(e->p, "sc[c] = %s / sqrtf(var[c] + %s);", p[0] ? "scale[c]" : "1.0f",
+          em_float(attr_float(e->op, "epsilon", 1e-5)));
+  pr_line(e->p, "sh[c] = %s - mean[c] * sc[c];", p[1] ? "bias[c]" : "0.0f");
+  pr_line(e->p, "}");
+  pr_line(e->p, "const float *x = %s;", em_ptr(e, x, 1));
+  if (z) pr_line(e->p, "const float *z = %s;", em_ptr(e, z, 1));
+  pr_line(e->p, "float *out = %s;", em_ptr(e, y, 0));
+  const char *add = z ? " + z[i]" : "";
+  if (nhwc) {
+    pr_line(e->p, "for (int64_t i = 0; i < %s; i++) {", em_numel(e, y));
+    pr_line(e->p, "const float v = x[i] * sc[i %% %lld] + sh[i %% %lld]%s;", (long long)ch, (long long)ch, add);
+    pr_line(e->p, "out[i] = %s;", expr);
+    pr_line(e->p, "}");
+    return 0;
+  }
+  pr_line(e->p, "const int64_t outer = %s, inner = %s;", em_prod(e, x, 0, 1), em_prod(e, x, 2, xs->rank));
+  pr_line(e->p, "for (int64_t n = 0; n < outer; n++) {");
+  pr_line(e->p, "for (int64_t c = 0; c < %lld; c++) {", (long long)ch);
+  pr_line(e->p, "const int64_t o = (n * %lld + c) * inner;", (long long)ch);
+  pr_line(e->p, "const float a = sc[c], b = sh[c];");
+  pr_line(e->p, "for (int64_t i = o; i < o + inner; i++) {");
+  pr_line(e->p, "const float v = x[i] * a + b%s;", add);
+  pr_line(e->p, "out[i] = %s;", expr);
+  pr_line(e->p, "}");
+  pr_line(e->p, "}");
+  pr_line(e->p, "}");
+  return 0;
+}
+
+const OpDef op_fused_elemwise_activation = {.type = "fused_elemwise_activation", .infer = infer_fused_elemwise,
+                                            .emit_c = emit_fused_elemwise, .inplace = "X:Out"};
+const OpDef op_fused_batch_norm_act = {.type = "fused_batch_norm_act", .infer = infer_fused_bn, .emit_c = emit_fused_bn,
+                                       .inplace = "X:Y"};
+const OpDef op_fused_bn_add_activation = {.type = "fused_bn_add_activation", .infer = infer_fused_bn,
+                                          .emit_c = emit_fused_bn, .inplace = "X:Y"};

@@ -1,0 +1,278 @@
+/* BuildStrategy fields, parsing and validation (see strategy.h). */
+#include "strategy.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "json_read.h"
+#include "util.h"
+
+typedef enum FieldKind { FK_BOOL, FK_OPT_BOOL, FK_INT, FK_ENUM, FK_STR, FK_LIST } FieldKind;
+
+typedef struct Field {
+  const char *name;          /* Paddle's field name */
+  FieldKind kind;            /* value type */
+  size_t off;                /* offset in BuildStrategy */
+  const char *const *names;  /* enum member names (FK_ENUM), NULL-terminated */
+  const char *dflt;          /* Paddle's default, as text */
+  const char *effect;        /* what it does in paddlec */
+} Field;
+
+static const char *const reduce_names[] = {"AllReduce", "Reduce", "_NoReduce", NULL};
+static const char *const scale_names[] = {"CoeffNumDevice", "One", "Customized", NULL};
+
+#define F(name, kind, names, dflt, effect) {#name, kind, offsetof(BuildStrategy, name), names, dflt, effect}
+static const Field fields[] = {
+    F(fuse_elewise_add_act_ops, FK_BOOL, NULL, "false",
+      "pass: elementwise_add followed by an activation becomes one loop"),
+    F(fuse_bn_act_ops, FK_BOOL, NULL, "false", "pass: batch_norm followed by an activation becomes one kernel"),
+    F(fuse_bn_add_act_ops, FK_BOOL, NULL, "true",
+      "pass: batch_norm + elementwise_add + activation becomes one kernel"),
+    F(fuse_relu_depthwise_conv, FK_BOOL, NULL, "false",
+      "pass: a relu read only by depthwise_conv2d is applied inside the convolution"),
+    F(fuse_gemm_epilogue, FK_BOOL, NULL, "false",
+      "pass: mul/matmul/matmul_v2 + bias add + activation become one GEMM with an epilogue"),
+    F(fused_attention, FK_BOOL, NULL, "false",
+      "(pass not written yet) pass: multi-head attention (projections, scores, softmax, context, output, residual, layer_norm) "
+      "becomes one kernel sequence without the score tensor in the arena"),
+    F(fused_feedforward, FK_BOOL, NULL, "false",
+      "(pass not written yet) pass: linear + activation + linear + residual (+ layer_norm) becomes one kernel sequence"),
+    F(enable_auto_fusion, FK_BOOL, NULL, "false",
+      "(pass not written yet) pass: any chain of element-wise and activation ops (with broadcast) becomes one loop"),
+    F(build_cinn_pass, FK_BOOL, NULL, "false", "the same as enable_auto_fusion (paddlec generates the fused loops)"),
+    F(memory_optimize, FK_OPT_BOOL, NULL, "None",
+      "plan: tensors share the arena by lifetime (None: on, as Paddle does for inference)"),
+    F(enable_inplace, FK_BOOL, NULL, "true",
+      "plan: an element-wise, activation or reshape-like op writes into its input's buffer when the input dies there"),
+    F(enable_addto, FK_BOOL, NULL, "false", "training: gradients accumulate in place (taken up with training)"),
+    F(enable_sequential_execution, FK_BOOL, NULL, "false",
+      "ops run one after another in program order (paddlec keeps program order)"),
+    F(sequential_run, FK_BOOL, NULL, "false", "the same as enable_sequential_execution"),
+    F(fix_op_run_order, FK_BOOL, NULL, "false", "accepted: paddlec always keeps program order"),
+    F(reduce_strategy, FK_ENUM, reduce_names, "AllReduce",
+      "multi-device: how gradients are combined (validated; used by data parallelism)"),
+    F(gradient_scale_strategy, FK_ENUM, scale_names, "CoeffNumDevice",
+      "multi-device: how the loss gradient is scaled (validated; used by data parallelism)"),
+    F(fuse_all_reduce_ops, FK_BOOL, NULL, "true", "multi-device: one all-reduce for many gradients (validated)"),
+    F(fuse_broadcast_ops, FK_BOOL, NULL, "true", "multi-device: one broadcast for many parameters (validated)"),
+    F(sync_batch_norm, FK_BOOL, NULL, "false", "multi-device: batch_norm statistics across devices (validated)"),
+    F(fuse_adamw, FK_BOOL, NULL, "false", "training: one AdamW update for every parameter (validated)"),
+    F(fuse_all_optimizer_ops, FK_BOOL, NULL, "false", "training: one optimizer op per type (validated)"),
+    F(enable_backward_optimizer_op_deps, FK_BOOL, NULL, "true", "training: optimizer ops after the backward (validated)"),
+    F(num_trainers, FK_INT, NULL, "1", "multi-process: number of trainers, >= 1 (validated)"),
+    F(trainer_id, FK_INT, NULL, "0", "multi-process: this trainer's rank, in [0, num_trainers) (validated)"),
+    F(trainers_endpoints, FK_LIST, NULL, "[]", "multi-process: ip:port of each trainer (validated)"),
+    F(nccl_comm_num, FK_INT, NULL, "1", "multi-GPU: NCCL communicators, >= 1 (validated)"),
+    F(bkcl_comm_num, FK_INT, NULL, "1", "Kunlun XPU communicators, >= 1 (validated; no XPU support)"),
+    F(use_hierarchical_allreduce, FK_BOOL, NULL, "false", "multi-GPU: two-level all-reduce (validated)"),
+    F(hierarchical_allreduce_inter_nranks, FK_INT, NULL, "0", "multi-GPU: ranks per node for it, >= 0 (validated)"),
+    F(is_distribution, FK_BOOL, NULL, "false", "fleet: distributed program (validated)"),
+    F(async_mode, FK_BOOL, NULL, "false", "parameter-server: asynchronous training (validated)"),
+    F(remove_unnecessary_lock, FK_BOOL, NULL, "true", "accepted: generated code takes no locks around ops"),
+    F(cache_runtime_context, FK_BOOL, NULL, "false", "accepted: generated code has no run-time op contexts"),
+    F(allow_cuda_graph_capture, FK_BOOL, NULL, "false", "accepted: generated code has no executor to capture"),
+    F(mkldnn_enabled_op_types, FK_LIST, NULL, "[]", "accepted: paddlec uses its own kernels, not oneDNN"),
+    F(debug_graphviz_path, FK_STR, NULL, "",
+      "debug: writes DIR/before_passes.dot and DIR/after_passes.dot (the directory is created)"),
+};
+#undef F
+enum { NFIELDS = sizeof fields / sizeof fields[0] };
+_Static_assert(NFIELDS <= 64, "BuildStrategy.set has one bit per field");
+
+static int *int_at(BuildStrategy *bs, const Field *f) { return (int *)((char *)bs + f->off); }
+
+static const Field *find_field(const char *key) {
+  for (int i = 0; i < NFIELDS; i++)
+    if (!strcmp(fields[i].name, key)) return &fields[i];
+  return NULL;
+}
+
+static const char *valid_keys(void) {
+  const char *s = "";
+  for (int i = 0; i < NFIELDS; i++) s = pool_printf("%s%s%s", s, i ? ", " : "", fields[i].name);
+  return s;
+}
+
+void strategy_defaults(BuildStrategy *bs) {
+  memset(bs, 0, sizeof *bs);
+  for (int i = 0; i < NFIELDS; i++) strategy_set(bs, fields[i].name, fields[i].dflt, "defaults");
+  bs->set = 0;
+}
+
+static int parse_bool(const char *v, int *out) {
+  const char *t[] = {"true", "True", "1", "on"}, *f[] = {"false", "False", "0", "off"};
+  for (int i = 0; i < 4; i++) {
+    if (!strcmp(v, t[i])) return *out = 1, 0;
+    if (!strcmp(v, f[i])) return *out = 0, 0;
+  }
+  return -1;
+}
+
+static int parse_int(const char *v, int *out) {
+  char *end;
+  errno = 0;
+  long x = strtol(v, &end, 10);
+  if (!*v || *end || errno || x < -2147483647L || x > 2147483647L) return -1;
+  *out = (int)x;
+  return 0;
+}
+
+/* "AllReduce", "ReduceStrategy.AllReduce" or a member number. */
+static int parse_enum(const Field *f, const char *v, int *out) {
+  const char *dot = strrchr(v, '.');
+  const char *name = dot ? dot + 1 : v;
+  for (int i = 0; f->names[i]; i++)
+    if (!strcmp(name, f->names[i])) return *out = i, 0;
+  int n;
+  for (n = 0; f->names[n];) n++;
+  if (!parse_int(v, out) && *out >= 0 && *out < n) return 0;
+  return -1;
+}
+
+/* "[a;b;c]" or "a" (one entry); "[]" is empty. */
+static int parse_list(const char *v, StrList *out) {
+  out->n = 0;
+  size_t len = strlen(v);
+  const char *body = v;
+  if (len >= 2 && v[0] == '[' && v[len - 1] == ']') body = pool_printf("%.*s", (int)(len - 2), v + 1);
+  if (!*body) return 0;
+  char *s = pool_strdup(body);
+  for (char *tok = s;;) {
+    char *semi = strchr(tok, ';');
+    if (semi) *semi = 0;
+    if (out->n >= STRATEGY_MAX_LIST) return -1;
+    out->v[out->n++] = tok;
+    if (!semi) break;
+    tok = semi + 1;
+  }
+  return 0;
+}
+
+static const char *kind_text(const Field *f) {
+  switch (f->kind) {
+    case FK_BOOL: return "true or false";
+    case FK_OPT_BOOL: return "true, false or None";
+    case FK_INT: return "an integer";
+    case FK_STR: return "a path";
+    case FK_LIST: return "a list [a;b]";
+    default: break;
+  }
+  const char *s = "one of";
+  for (int i = 0; f->names[i]; i++) s = pool_printf("%s%s %s", s, i ? "," : "", f->names[i]);
+  return s;
+}
+
+int strategy_set(BuildStrategy *bs, const char *key, const char *value, const char *origin) {
+  const Field *f = find_field(key);
+  if (!f) return diag_error("%s: unknown BuildStrategy key '%s'; valid keys: %s", origin, key, valid_keys());
+  int bad = 0, *iv = int_at(bs, f);
+  switch (f->kind) {
+    case FK_BOOL: bad = parse_bool(value, iv); break;
+    case FK_OPT_BOOL:
+      if (!strcmp(value, "None") || !strcmp(value, "null")) *iv = -1;
+      else bad = parse_bool(value, iv);
+      break;
+    case FK_INT: bad = parse_int(value, iv); break;
+    case FK_ENUM: bad = parse_enum(f, value, iv); break;
+    case FK_STR: *(const char **)((char *)bs + f->off) = pool_strdup(value); break;
+    case FK_LIST: bad = parse_list(value, (StrList *)((char *)bs + f->off)); break;
+  }
+  if (bad) return diag_error("%s: BuildStrategy %s='%s': expected %s", origin, key, value, kind_text(f));
+  bs->set |= 1ull << (f - fields);
+  return 0;
+}
+
+/* Checks that hold between fields, once all are set. */
+static int check_fields(const BuildStrategy *bs, const char *origin) {
+  if (bs->num_trainers < 1) return diag_error("%s: BuildStrategy num_trainers must be >= 1", origin);
+  if (bs->nccl_comm_num < 1 || bs->bkcl_comm_num < 1)
+    return diag_error("%s: BuildStrategy nccl_comm_num and bkcl_comm_num must be >= 1", origin);
+  if (bs->hierarchical_allreduce_inter_nranks < 0)
+    return diag_error("%s: BuildStrategy hierarchical_allreduce_inter_nranks must be >= 0", origin);
+  if (bs->trainer_id < 0 || bs->trainer_id >= bs->num_trainers)
+    return diag_error("%s: BuildStrategy trainer_id %d must be in [0, num_trainers = %d)", origin, bs->trainer_id,
+                      bs->num_trainers);
+  if (bs->trainers_endpoints.n && bs->trainers_endpoints.n != bs->num_trainers)
+    return diag_error("%s: BuildStrategy trainers_endpoints has %d entries for num_trainers = %d", origin,
+                      bs->trainers_endpoints.n, bs->num_trainers);
+  return 0;
+}
+
+int strategy_parse(BuildStrategy *bs, const char *text) {
+  char *s = pool_strdup(text);
+  int bad = 0;
+  for (char *item = s; *item;) {
+    /* split at commas outside [...] */
+    char *p = item;
+    int depth = 0;
+    for (; *p && (depth || *p != ','); p++) depth += (*p == '[') - (*p == ']');
+    char *next = *p ? p + 1 : p;
+    *p = 0;
+    char *eq = strchr(item, '=');
+    if (!eq) {
+      bad |= diag_error("--build-strategy: '%s' is not key=value (valid keys: %s)", item, valid_keys());
+    } else {
+      *eq = 0;
+      bad |= strategy_set(bs, item, eq + 1, "--build-strategy");
+    }
+    item = next;
+  }
+  return bad ? -1 : check_fields(bs, "--build-strategy");
+}
+
+/* A JSON value as the text strategy_set takes. */
+static const char *value_text(const JsonValue *v) {
+  switch (v->kind) {
+    case JV_NULL: return "None";
+    case JV_BOOL: return v->b ? "true" : "false";
+    case JV_NUMBER:
+    case JV_STRING: return v->s;
+    case JV_ARRAY: {
+      const char *s = "[";
+      for (int i = 0; i < v->n; i++) s = pool_printf("%s%s%s", s, i ? ";" : "", value_text(&v->items[i]));
+      return pool_printf("%s]", s);
+    }
+    default: return NULL;
+  }
+}
+
+int strategy_load_file(BuildStrategy *bs, const char *path) {
+  JsonValue root;
+  if (json_read_file(path, &root)) return -1;
+  if (root.kind != JV_OBJECT) return diag_error("%s: expected a JSON object of BuildStrategy fields", path);
+  int bad = 0;
+  for (int i = 0; i < root.n; i++) {
+    const char *text = value_text(&root.items[i]);
+    if (!text) bad |= diag_error("%s: BuildStrategy %s: objects are not a value", path, root.keys[i]);
+    else bad |= strategy_set(bs, root.keys[i], text, path);
+  }
+  return bad ? -1 : check_fields(bs, path);
+}
+
+int strategy_is_set(const BuildStrategy *bs, const char *key) {
+  const Field *f = find_field(key);
+  return f && (bs->set >> (f - fields) & 1);
+}
+
+void strategy_print_table(void) {
+  printf("BuildStrategy fields (Paddle's names and defaults) and what they do in paddlec:\n\n");
+  for (int i = 0; i < NFIELDS; i++)
+    printf("  %-36s %-16s default %-15s %s\n", fields[i].name,
+           fields[i].kind == FK_ENUM ? "enum" : fields[i].kind == FK_LIST ? "list" : fields[i].kind == FK_STR ? "string"
+                                                : fields[i].kind == FK_INT ? "int" : "bool",
+           *fields[i].dflt ? fields[i].dflt : "\"\"", fields[i].effect);
+}
+
+const char *strategy_summary(const BuildStrategy *bs) {
+  const char *s = "";
+  for (int i = 0; i < NFIELDS; i++) {
+    const Field *f = &fields[i];
+    if ((f->kind != FK_BOOL && f->kind != FK_OPT_BOOL) || strncmp(f->effect, "pass:", 5)) continue;
+    if (*int_at((BuildStrategy *)bs, f) == 1) s = pool_printf("%s%s%s", s, *s ? "," : "", f->name);
+  }
+  return s;
+}

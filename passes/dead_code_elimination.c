@@ -1,0 +1,57 @@
+/* dead_code_elimination: ops of block 0 whose every output is read by no
+ * op, not fetched and not persistable are removed, from the last op
+ * backwards so that whole dead chains go in one sweep.
+ *
+ * Kept whatever their outputs: feed and fetch, ops with a sub-block or that
+ * write no output at all (side effects: print, save, ...), and ops that write
+ * a var some op of another block reads.
+ * Requires: producers and users up to date.  Invalidates: the removed ops. */
+#include <string.h>
+
+#include "pass.h"
+#include "rewrite.h"
+#include "util.h"
+
+static int dead(const Graph *g, int id, const unsigned char *read) {
+  const Op *op = &g->ops[id];
+  if (!strcmp(op->type, "feed") || !strcmp(op->type, "fetch") || op->sub_block >= 0) return 0;
+  int outputs = 0;
+  for (int s = 0; s < op->nout; s++)
+    for (int a = 0; a < op->out[s].n; a++) {
+      int v = op->out[s].vars[a];
+      if (v < 0) continue;
+      outputs++;
+      if (read[v] || (g->vars[v].flags & (VAR_FETCH | VAR_PERSISTABLE))) return 0;
+    }
+  return outputs > 0;
+}
+
+int pass_dead_code_elimination(Graph *g, PassCtx *c) {
+  const Block *b0 = &g->blocks[0];
+  unsigned char *read = pool_alloc((size_t)g->nvars + 1);
+  /* what ops read, counting each reader until it is removed */
+  int *readers = pool_alloc(sizeof(int) * ((size_t)g->nvars + 1));
+  for (int b = 0; b < g->nblocks; b++)
+    for (int k = 0; k < g->blocks[b].nops; k++) {
+      const Op *op = &g->ops[g->blocks[b].ops[k]];
+      for (int s = 0; s < op->nin; s++)
+        for (int a = 0; a < op->in[s].n; a++)
+          if (op->in[s].vars[a] >= 0) readers[op->in[s].vars[a]]++;
+    }
+  for (int i = 0; i < g->nvars; i++) read[i] = readers[i] > 0;
+  int n = b0->nops, *ops = pool_alloc(sizeof(int) * ((size_t)n + 1));
+  memcpy(ops, b0->ops, sizeof(int) * (size_t)n);
+  for (int k = n - 1; k >= 0; k--) {
+    if (!dead(g, ops[k], read)) continue;
+    const Op *op = &g->ops[ops[k]];
+    for (int s = 0; s < op->nin; s++)
+      for (int a = 0; a < op->in[s].n; a++) {
+        int v = op->in[s].vars[a];
+        if (v >= 0 && --readers[v] == 0) read[v] = 0;
+      }
+    rw_remove_op(g, ops[k]);
+    c->changes++;
+  }
+  if (c->changes) graph_relink(g);
+  return 0;
+}

@@ -1,0 +1,52 @@
+/* fuse_bn_act_ops: an inference batch_norm and the activation after it
+ * become one fused_batch_norm_act: one loop computing
+ * act(x * scale[c] + shift[c]) (Paddle's fuse_bn_act_pass;
+ * BuildStrategy.fuse_bn_act_ops).  It takes the batch_norms that
+ * fold_batch_norm could not fold into a convolution (e.g. DenseNet's
+ * batch_norm -> relu -> conv).
+ *
+ * Requires: fuse_bn_inference (fuse_util.h); Y read by the activation alone
+ * and not fetched; the activation a fusible unary op (ops.h), whose
+ * attributes are copied onto the fused op with act_type = its type.
+ * Invalidates: the two ops (removed). */
+#include <string.h>
+
+#include "fuse_util.h"
+#include "ops/ops.h"
+#include "pass.h"
+#include "rewrite.h"
+#include "util.h"
+
+static int fuse_one(Graph *g, int bn) {
+  if (!fuse_bn_inference(g, bn)) return 0;
+  int act = fuse_next(g, rw_out(g, bn, "Y"));
+  if (act < 0 || !unary_fusible(g, &g->ops[act])) return 0;
+  int f = rw_new_op(g, "fused_batch_norm_act", act, 0);
+  rw_copy_attrs(g, f, bn);
+  rw_copy_attrs(g, f, act);
+  rw_attr_str(g, f, "act_type", g->ops[act].type);
+  static const char *const slots[] = {"X", "Scale", "Bias", "Mean", "Variance"};
+  for (int i = 0; i < 5; i++) {
+    int v = rw_in(g, bn, slots[i]);
+    if (v >= 0) rw_set_slot(g, f, 0, slots[i], &v, 1); /* Scale and Bias are optional */
+  }
+  int y = rw_out(g, act, "Out");
+  rw_set_slot(g, f, 1, "Y", &y, 1);
+  int chain[2] = {bn, act};
+  rw_set_fused(g, f, chain, 2);
+  rw_remove_op(g, bn);
+  rw_remove_op(g, act);
+  return 1;
+}
+
+int pass_fuse_bn_act_ops(Graph *g, PassCtx *c) {
+  const Block *b = &g->blocks[0];
+  int n = b->nops, *ops = pool_alloc(sizeof(int) * ((size_t)n + 1));
+  memcpy(ops, b->ops, sizeof(int) * (size_t)n);
+  for (int k = 0; k < n; k++) {
+    if (g->ops[ops[k]].removed || !fuse_one(g, ops[k])) continue;
+    c->changes++;
+    graph_relink(g);
+  }
+  return 0;
+}

@@ -1,0 +1,92 @@
+"""Passes never change results beyond float rounding (DESIGN.md section 5).
+
+Every end-to-end model is built with no passes (--passes=none), with each
+pass alone, and with the default set; each optimized build must match the
+unoptimized one (max relative error <= 1e-5, NaNs in the same places) and
+Paddle (the measure of tests/test_e2e.py).  A pass whose generated code is
+byte-for-byte the unoptimized code on a model does not fire there and is not
+built again.  Every pass must change at least one model, alone or within the
+default set (the banner counts each pass's rewrites), or this test would
+prove nothing about it."""
+import os
+import re
+import subprocess
+
+import numpy as np
+import pytest
+
+from conftest import run
+from test_e2e import MODELS, run_binary
+
+TOL = 1e-5
+FIRED = {}  # pass -> models it changed alone, or "default" -> models
+IN_DEFAULT = set()  # passes that rewrote something in a default build
+
+
+def pass_names():
+    p = run(["opt", "-", "--passes=?"])
+    return p.stderr.split("the passes are: ")[1].strip().split(", ")
+
+
+def kernels(src_dir):
+    """The generated model without its banner (which names the options)."""
+    text = open(os.path.join(src_dir, "model.c")).read()
+    return text[text.index("*/") + 2:]
+
+
+def outputs(d):
+    return {f: np.load(os.path.join(d, f)) for f in sorted(os.listdir(d)) if f.endswith(".npy")}
+
+
+def close(got, want):
+    if want.dtype.kind != "f":
+        return (got == want).all()
+    if not (np.isnan(got) == np.isnan(want)).all():
+        return False
+    fin = np.isfinite(want)
+    if not fin.any():
+        return True
+    w, g = want[fin].astype(np.float64), got[fin].astype(np.float64)
+    return np.abs(g - w).max() / max(np.abs(w).max(), 1e-6) <= TOL
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_each_pass_alone_and_all_match_the_unoptimized_build(fixtures_dir, tmp_path, name):
+    fixture = os.path.join(fixtures_dir, name)
+    model = os.path.join(fixture, "model.pdmodel")
+    variants = [("none", ["--passes=none"])] + [(p, [f"--passes={p}"]) for p in pass_names()] + [("default", [])]
+    base = None
+    for label, opts in variants:
+        src = tmp_path / f"{label}_src"
+        p = run(["compile", model, "-o", str(src)] + opts)
+        assert p.returncode == 0, (label, p.stderr[-2000:])
+        if label == "default":
+            banner = re.search(r"Passes \(rewrites\): (.*)", (src / "model.c").read_text()).group(1)
+            IN_DEFAULT.update(re.findall(r"([a-z_]+)\(\d+\)", banner))
+        if label == "none":
+            base_code = kernels(src)
+        elif kernels(src) == base_code:
+            continue  # the pass does not fire on this model
+        FIRED.setdefault(label, []).append(name)
+        binary = tmp_path / label
+        b = subprocess.run(["make", "-s", "-C", str(src), "CC=clang", "ARCH=-march=native", "BLAS=openblas", "model"],
+                           capture_output=True, text=True, env=dict(os.environ, CFLAGS="-O2"))
+        assert b.returncode == 0, b.stderr[-2000:]
+        os.rename(src / "model", binary)
+        os.rename(src / "model.pdiparams", str(binary) + ".pdiparams")
+        run_binary(binary, fixture, "", tmp_path / f"out_{label}")  # against Paddle
+        got = outputs(tmp_path / f"out_{label}")
+        if base is None:
+            base = got
+            continue
+        bad = [f for f in base if not close(got[f], base[f])]
+        assert not bad, (label, bad)
+
+
+def test_every_pass_fires_on_some_model():
+    """Runs after the differential tests (pytest keeps file order)."""
+    if not FIRED:
+        pytest.skip("the differential tests did not run")
+    missing = [p for p in pass_names() if p not in FIRED and p not in IN_DEFAULT]
+    assert not missing, f"passes that changed no model: {missing}"
+    assert FIRED.get("default"), FIRED
