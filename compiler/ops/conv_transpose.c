@@ -16,10 +16,15 @@
  * compile-time rule does (so -1 + 1 gives 0 in the VarDesc).
  * "NHWC" and "NDHWC" are channel last.
  *
- * C emission (conv2d_transpose, depthwise_conv2d_transpose; NCHW, fp32): one
- * rt_conv2d_transpose call (GEMM into a column buffer in kernel scratch,
- * then col2im), with the output size taken from the specialized shape, so
- * output_size and output_padding are honoured.  Padding follows Paddle's
+ * C emission (fp32): conv2d_transpose and depthwise_conv2d_transpose (NCHW)
+ * are one rt_conv2d_transpose call (GEMM into a column buffer in kernel
+ * scratch, then col2im); conv3d_transpose one rt_conv3d_transpose call
+ * (runtime/rt_conv3d_transpose.c, GEMM then col2vol), channel first or, for
+ * data_format "NHWC" (what Python writes for NDHWC), channel last through
+ * NCDHW copies of each image -- Paddle's kernel reads every other spelling,
+ * "NDHWC" included, as channel first, so "NDHWC" is refused.  The output
+ * size is taken from the specialized shape, so output_size and
+ * output_padding are honoured.  Padding follows Paddle's
  * UpdatePaddingAndDilation on the input size (SAME forces dilation 1). */
 #include <string.h>
 #include <strings.h>
@@ -115,8 +120,62 @@ static int emit_conv_transpose(EmitCtx *e) {
   return 0;
 }
 
+static int emit_conv3d_transpose(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "Input", 0), *w = ctx_in(&c, "Filter", 0), *out = ctx_out(&c, "Output", 0);
+  if (!x || !w || !out) return em_fail(e, "missing Input, Filter or Output");
+  if (ctx_in(&c, "Bias", 0)) return em_fail(e, "a Bias input is not supported (Paddle 2.6's op has none)");
+  if (x->dtype != RT_DT_FP32 || w->dtype != RT_DT_FP32)
+    return em_fail(e, "only float32 transposed convolutions are supported");
+  if (em_spec(e, x)->rank != 5 || em_spec(e, w)->rank != 5 || em_spec(e, out)->rank != 5)
+    return em_fail(e, "Input, Filter and Output must have rank 5");
+  const char *fmt = attr_str(e->op, "data_format", "NCHW");
+  int last = !strcasecmp(fmt, "NHWC");
+  if (!last && strcasecmp(fmt, "NCHW") && strcasecmp(fmt, "NCDHW") && strcasecmp(fmt, "AnyLayout"))
+    return em_fail(e, "data_format '%s' is not supported (Paddle's kernel reads it as channel first)", fmt);
+  if (attr_is_var(e->op, "output_size")) return em_fail(e, "an output_size held in a tensor is not supported");
+  int64_t xd[5], od[5], wd[5]; /* N, C, D, H, W order */
+  for (int i = 0; i < 5; i++) {
+    int src = last && i > 0 ? (i == 1 ? 4 : i - 1) : i;
+    xd[i] = i ? em_const_dim(e, x, src) : 0;
+    od[i] = i ? em_const_dim(e, out, src) : 0;
+    wd[i] = em_const_dim(e, w, i);
+    if (xd[i] < 0 || od[i] < 0 || wd[i] < 0) return em_fail(e, "channel and spatial dims must not depend on the batch");
+  }
+  int64_t groups = attr_int(e->op, "groups", 1), stride[3], dil[3], pad[6];
+  attr_ints_fill(e->op, "strides", 3, 1, stride);
+  attr_ints_fill(e->op, "dilations", 3, 1, dil);
+  if (groups < 1 || xd[1] % groups || wd[0] != xd[1] || wd[1] * groups != od[1])
+    return em_fail(e, "groups %lld does not fit Input channels %lld, Filter %lld x %lld and Output channels %lld",
+                   (long long)groups, (long long)xd[1], (long long)wd[0], (long long)wd[1], (long long)od[1]);
+  if (conv_padding(&c, 3, xd + 2, wd + 2, stride, pad, dil)) return -1;
+  for (int i = 0; i < 3; i++)
+    if (stride[i] <= 0 || dil[i] <= 0) return em_fail(e, "strides and dilations must be positive");
+  RtConv3d g = {xd[1], xd[2], xd[3], xd[4], od[1], od[2], od[3], od[4], wd[2], wd[3], wd[4],
+                {stride[0], stride[1], stride[2]}, {pad[0], pad[2], pad[4]}, {dil[0], dil[1], dil[2]}, groups};
+  pr_line(e->p, "static const RtConv3d geo = {");
+  pr_line(e->p, ".c_in = %lld, .d_in = %lld, .h_in = %lld, .w_in = %lld,", (long long)g.c_in, (long long)g.d_in,
+          (long long)g.h_in, (long long)g.w_in);
+  pr_line(e->p, ".c_out = %lld, .d_out = %lld, .h_out = %lld, .w_out = %lld,", (long long)g.c_out, (long long)g.d_out,
+          (long long)g.h_out, (long long)g.w_out);
+  pr_line(e->p, ".k_d = %lld, .k_h = %lld, .k_w = %lld, .groups = %lld,", (long long)g.k_d, (long long)g.k_h,
+          (long long)g.k_w, (long long)g.groups);
+  pr_line(e->p, ".stride = {%lld, %lld, %lld}, .pad = {%lld, %lld, %lld}, .dil = {%lld, %lld, %lld},",
+          (long long)g.stride[0], (long long)g.stride[1], (long long)g.stride[2], (long long)g.pad[0],
+          (long long)g.pad[1], (long long)g.pad[2], (long long)g.dil[0], (long long)g.dil[1], (long long)g.dil[2]);
+  pr_line(e->p, "};");
+  const int64_t ws = rt_conv3d_transpose_ws_floats(&g, last), vol_in = g.d_in * g.h_in * g.w_in;
+  const int64_t mk = g.c_out / groups * g.k_d * g.k_h * g.k_w;
+  const char *wsp = pool_printf("(float *)%s", em_scratch(e, (SymDim){0, ws * (int64_t)sizeof(float)}));
+  pr_line(e->p, "rt_conv3d_transpose(&geo, %d, %s, %s, %s, %s, %s, %s);", last, em_dim(e, x, 0), em_ptr(e, x, 1),
+          em_ptr(e, w, 1), em_ptr(e, out, 0), wsp,
+          em_gemm_ws(e, (SymDim){0, mk}, (SymDim){0, vol_in}, (SymDim){0, g.c_in / groups}));
+  return 0;
+}
+
 const OpDef op_conv2d_transpose = {.type = "conv2d_transpose", .infer = infer_conv_transpose,
                                    .emit_c = emit_conv_transpose};
-const OpDef op_conv3d_transpose = {.type = "conv3d_transpose", .infer = infer_conv_transpose};
+const OpDef op_conv3d_transpose = {.type = "conv3d_transpose", .infer = infer_conv_transpose,
+                                   .emit_c = emit_conv3d_transpose};
 const OpDef op_depthwise_conv2d_transpose = {.type = "depthwise_conv2d_transpose",
                                              .infer = infer_conv_transpose, .emit_c = emit_conv_transpose};

@@ -21,21 +21,28 @@
  * parses as NCHW (Paddle compares with kNCHW; Python writes NCHW or NHWC for
  * every rank).
  *
- * C emission (nearest, bilinear and bicubic in 2-D, linear in 1-D as a resize
- * of height-1 planes; channel first, fp32): one rt_interp2d call.
- * The output size is the specialized shape; the compiler recomputes the
- * size Paddle's kernel would use (which, for v2, reads `scale` only when it
- * has one value per spatial dim) and refuses a mismatch.  The coordinate
- * steps (ratio_h, ratio_w) are computed here exactly as the kernel does:
- * v1: (in-1)/(out-1) with align_corners, else in/out; v2: the same, except
- * that a positive scale gives 1/scale.  OutSize, SizeTensor and Scale
- * tensors (sizes known only at run time) are refused. */
+ * C emission (fp32), the methods Paddle's kernels have for each rank:
+ * linear in 1-D, nearest, bilinear and bicubic in 2-D, nearest and
+ * trilinear in 3-D (the op type only gives interp_method's default).
+ * Channel-first 1-D and 2-D resizes are one rt_interp2d call (a 1-D resize
+ * as one of height-1 planes); 3-D and channel-last ones (data_layout NHWC
+ * or NDHWC) one rt_resize call (runtime/rt_resize.c).  Paddle reads every
+ * layout but NCHW as channel last; other spellings than NHWC and NDHWC are
+ * refused.  The output size is the specialized shape; the compiler
+ * recomputes the size Paddle's kernel would use (which, for v2, reads
+ * `scale` only when it has one value per spatial dim, at least one in 1-D)
+ * and refuses a mismatch.  The coordinate steps are computed here exactly
+ * as the kernel does: v1: (in-1)/(out-1) with align_corners, else in/out;
+ * v2: the same, except that a positive scale gives 1/scale.  OutSize,
+ * SizeTensor and Scale tensors (sizes known only at run time) are
+ * refused. */
 #include <string.h>
 #include <strings.h>
 
 #include "../util.h"
 #include "ops.h"
 #include "rt_cnn.h"
+#include "rt_resize.h"
 
 /* (int)(in * scale) as Paddle computes it (float product, truncated), -1 when
  * not positive. */
@@ -98,6 +105,37 @@ static float interp_ratio(int64_t in, int64_t out, int align_corners, float scal
   return scale > 0 ? (float)(1.0 / (double)scale) : (float)in / (float)out;
 }
 
+static const char *const method_names[] = {"RT_INTERP_NEAREST", "RT_INTERP_BILINEAR", "RT_INTERP_BICUBIC"};
+
+/* Channel-first 1-D and 2-D resizes: rt_interp2d on planes, with a 1-D
+ * resize as one of height 1.  in, o and ratio hold d, h, w. */
+static void emit_interp2d(EmitCtx *e, const Var *x, const Var *out, RtInterpMethod m, const int64_t in[3],
+                          const int64_t o[3], const float ratio[3]) {
+  RtInterp2d p = {m, in[1], in[2], o[1], o[2], ratio[1], ratio[2], attr_bool(e->op, "align_corners", 1),
+                  (int)attr_int(e->op, "align_mode", 1)};
+  pr_line(e->p, "static const RtInterp2d geo = {");
+  pr_line(e->p, ".method = %s, .h_in = %lld, .w_in = %lld, .h_out = %lld, .w_out = %lld,", method_names[p.method],
+          (long long)p.h_in, (long long)p.w_in, (long long)p.h_out, (long long)p.w_out);
+  pr_line(e->p, ".ratio_h = %s, .ratio_w = %s, .align_corners = %d, .align_mode = %d,", em_float(p.ratio_h),
+          em_float(p.ratio_w), p.align_corners, p.align_mode);
+  pr_line(e->p, "};");
+  pr_line(e->p, "rt_interp2d(&geo, %s, %s, %s);", em_prod(e, x, 0, 2), em_ptr(e, x, 1), em_ptr(e, out, 0));
+}
+
+/* 3-D and channel-last resizes: rt_resize. */
+static void emit_resize(EmitCtx *e, const Var *x, const Var *out, RtInterpMethod m, int nsp, int64_t c, int last,
+                        const int64_t in[3], const int64_t o[3], const float ratio[3]) {
+  pr_line(e->p, "static const RtResize geo = {");
+  pr_line(e->p, ".method = %s, .nsp = %d, .c = %lld, .channel_last = %d,", method_names[m], nsp, (long long)c, last);
+  pr_line(e->p, ".in = {%lld, %lld, %lld}, .out = {%lld, %lld, %lld},", (long long)in[0], (long long)in[1],
+          (long long)in[2], (long long)o[0], (long long)o[1], (long long)o[2]);
+  pr_line(e->p, ".ratio = {%s, %s, %s},", em_float(ratio[0]), em_float(ratio[1]), em_float(ratio[2]));
+  pr_line(e->p, ".align_corners = %d, .align_mode = %d,", attr_bool(e->op, "align_corners", 1),
+          (int)attr_int(e->op, "align_mode", 1));
+  pr_line(e->p, "};");
+  pr_line(e->p, "rt_resize(&geo, %s, %s, %s);", em_dim(e, x, 0), em_ptr(e, x, 1), em_ptr(e, out, 0));
+}
+
 static int emit_interp(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = ctx_in(&c, "X", 0), *out = ctx_out(&c, "Out", 0);
@@ -105,58 +143,68 @@ static int emit_interp(EmitCtx *e) {
   if (x->dtype != RT_DT_FP32) return em_fail(e, "%s of %s tensors is not supported", e->op->type, rt_dtype_name(x->dtype));
   if (ctx_in(&c, "OutSize", 0) || ctx_nin(&c, "SizeTensor") > 0 || ctx_in(&c, "Scale", 0))
     return em_fail(e, "output sizes held in tensors (OutSize, SizeTensor, Scale) are not supported yet");
-  const int v2 = strstr(e->op->type, "_v2") != NULL, nsp = em_spec(e, x)->rank - 2;
+  const int v2 = strstr(e->op->type, "_v2") != NULL, rank = em_spec(e, x)->rank, nsp = rank - 2;
   const char *type = e->op->type, *dflt = type;
   static const char *const methods[] = {"nearest", "bilinear", "bicubic", "linear", "trilinear"};
   for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
     if (!strncmp(type, methods[i], strlen(methods[i]))) dflt = methods[i];
   const char *method = attr_str(e->op, "interp_method", dflt);
+  /* Paddle's kernels by rank: 1-D linear; 2-D nearest, bilinear, bicubic;
+   * 3-D nearest, trilinear */
   RtInterpMethod m;
-  if (nsp == 2 && !strcmp(method, "nearest")) m = RT_INTERP_NEAREST;
+  if (nsp == 1 && !strcmp(method, "linear")) m = RT_INTERP_BILINEAR;
+  else if (nsp == 2 && !strcmp(method, "nearest")) m = RT_INTERP_NEAREST;
   else if (nsp == 2 && !strcmp(method, "bilinear")) m = RT_INTERP_BILINEAR;
   else if (nsp == 2 && !strcmp(method, "bicubic")) m = RT_INTERP_BICUBIC;
-  else if (nsp == 1 && !strcmp(method, "linear")) m = RT_INTERP_BILINEAR; /* on planes of height 1 */
-  else return em_fail(e, "interp_method '%s' on %d spatial dims is not supported yet", method, nsp);
-  if (strcasecmp(attr_str(e->op, "data_layout", "NCHW"), "NCHW"))
-    return em_fail(e, "data_layout '%s' is not supported (only channel first)", attr_str(e->op, "data_layout", ""));
-  /* [H, W] of input and output; a 1-D resize has H = 1 */
-  int64_t in[2] = {1, em_const_dim(e, x, nsp + 1)}, o[2] = {1, em_const_dim(e, out, nsp + 1)};
-  if (nsp == 2) in[0] = em_const_dim(e, x, 2), o[0] = em_const_dim(e, out, 2);
-  if (in[0] < 0 || in[1] < 0 || o[0] < 0 || o[1] < 0) return em_fail(e, "spatial dims must not depend on the batch");
-  /* the size and scales the kernel works with: out_h/out_w, replaced by
-   * (int)(in * scale) when every scale is positive (v2 reads `scale` only
-   * when it has a value per spatial dim) */
-  float sc[2] = {-1, -1};
-  int64_t k[2] = {nsp == 2 ? attr_int(e->op, "out_h", 0) : 1, attr_int(e->op, "out_w", 0)};
+  else if (nsp == 3 && !strcmp(method, "nearest")) m = RT_INTERP_NEAREST;
+  else if (nsp == 3 && !strcmp(method, "trilinear")) m = RT_INTERP_BILINEAR;
+  else return em_fail(e, "interp_method '%s' on %d spatial dims is not one of Paddle's kernels", method, nsp);
+  /* Paddle reads the layout as channel first only when it is NCHW */
+  const char *layout = attr_str(e->op, "data_layout", "NCHW");
+  int last = strcasecmp(layout, "NCHW") != 0;
+  if (last && strcasecmp(layout, "NHWC") && strcasecmp(layout, "NDHWC"))
+    return em_fail(e, "data_layout '%s' (which Paddle's kernel reads as channel last) is not supported", layout);
+  /* d, h, w of input and output (1 for the dims a 1-D or 2-D resize lacks) */
+  int64_t in[3] = {1, 1, 1}, o[3] = {1, 1, 1}, ch = em_const_dim(e, x, last ? rank - 1 : 1);
+  for (int i = 0; i < nsp; i++) {
+    in[3 - nsp + i] = em_const_dim(e, x, (last ? 1 : 2) + i);
+    o[3 - nsp + i] = em_const_dim(e, out, (last ? 1 : 2) + i);
+  }
+  for (int i = 0; i < 3; i++)
+    if (in[i] < 0 || o[i] < 0 || ch < 0) return em_fail(e, "channel and spatial dims must not depend on the batch");
+  /* the size and scales the kernel works with: out_d/out_h/out_w, replaced
+   * by (int)(in * scale) when every scale is positive.  v2 reads `scale`
+   * only when it has a value per spatial dim (1-D: at least one) */
+  float sc[3] = {-1, -1, -1};
+  int64_t k[3] = {nsp == 3 ? attr_int(e->op, "out_d", 0) : 1, nsp >= 2 ? attr_int(e->op, "out_h", 0) : 1,
+                  attr_int(e->op, "out_w", 0)};
   if (v2) {
     double *sv;
     int ns = attr_floats(e->op, "scale", &sv);
-    if (nsp == 1 && ns > 0) sc[1] = (float)sv[0];
-    if (nsp == 2 && ns > 1) sc[0] = (float)sv[0], sc[1] = (float)sv[1];
+    if (nsp == 3 && ns == 2) return em_fail(e, "scale has 2 values for 3 spatial dims (Paddle reads a third)");
+    if ((nsp == 1 && ns > 0) || ns > 1)
+      for (int i = 0; i < nsp; i++) sc[3 - nsp + i] = (float)sv[nsp == 1 ? 0 : i];
   } else {
-    sc[0] = sc[1] = (float)attr_float(e->op, "scale", 0);
+    sc[0] = sc[1] = sc[2] = (float)attr_float(e->op, "scale", 0);
   }
-  if (sc[1] > 0 && (nsp == 1 || sc[0] > 0))
-    for (int i = 2 - nsp; i < 2; i++) k[i] = (int64_t)(int)((float)in[i] * sc[i]);
-  if (k[0] != o[0] || k[1] != o[1])
-    return em_fail(e, "Paddle's kernel resizes to %lldx%lld, not to the declared %lldx%lld", (long long)k[0],
-                   (long long)k[1], (long long)o[0], (long long)o[1]);
+  int scaled = 1;
+  for (int i = 3 - nsp; i < 3; i++) scaled &= sc[i] > 0;
+  if (scaled)
+    for (int i = 3 - nsp; i < 3; i++) k[i] = (int64_t)(int)((float)in[i] * sc[i]);
+  if (k[0] != o[0] || k[1] != o[1] || k[2] != o[2])
+    return em_fail(e, "Paddle's kernel resizes to %lldx%lldx%lld, not to the declared %lldx%lldx%lld",
+                   (long long)k[0], (long long)k[1], (long long)k[2], (long long)o[0], (long long)o[1],
+                   (long long)o[2]);
   const int ac = attr_bool(e->op, "align_corners", 1);
-  RtInterp2d p = {m, in[0], in[1], o[0], o[1], interp_ratio(in[0], o[0], ac, v2 ? sc[0] : -1),
-                  interp_ratio(in[1], o[1], ac, v2 ? sc[1] : -1), ac, (int)attr_int(e->op, "align_mode", 1)};
-  static const char *const names[] = {"RT_INTERP_NEAREST", "RT_INTERP_BILINEAR", "RT_INTERP_BICUBIC"};
-  pr_line(e->p, "static const RtInterp2d geo = {");
-  pr_line(e->p, ".method = %s, .h_in = %lld, .w_in = %lld, .h_out = %lld, .w_out = %lld,", names[p.method],
-          (long long)p.h_in, (long long)p.w_in, (long long)p.h_out, (long long)p.w_out);
-  pr_line(e->p, ".ratio_h = %s, .ratio_w = %s, .align_corners = %d, .align_mode = %d,", em_float(p.ratio_h),
-          em_float(p.ratio_w), p.align_corners, p.align_mode);
-  pr_line(e->p, "};");
-  pr_line(e->p, "rt_interp2d(&geo, %s, %s, %s);", em_prod(e, x, 0, 2), em_ptr(e, x, 1), em_ptr(e, out, 0));
+  float ratio[3];
+  for (int i = 0; i < 3; i++) ratio[i] = interp_ratio(in[i], o[i], ac, v2 ? sc[i] : -1);
+  if (!last && nsp <= 2)
+    emit_interp2d(e, x, out, m, in, o, ratio);
+  else
+    emit_resize(e, x, out, m, nsp, ch, last, in, o, ratio);
   return 0;
 }
 
-#define OP_INTERP_V1(name) const OpDef op_##name = {.type = #name, .infer = infer_interp_v1};
-#define OP_INTERP_V2(name) const OpDef op_##name = {.type = #name, .infer = infer_interp_v2};
 #define OP_INTERP_V1_C(name) \
   const OpDef op_##name = {.type = #name, .infer = infer_interp_v1, .emit_c = emit_interp};
 #define OP_INTERP_V2_C(name) \
@@ -165,9 +213,9 @@ OP_INTERP_V1_C(bicubic_interp)
 OP_INTERP_V1_C(bilinear_interp)
 OP_INTERP_V1_C(linear_interp)
 OP_INTERP_V1_C(nearest_interp)
-OP_INTERP_V1(trilinear_interp)
+OP_INTERP_V1_C(trilinear_interp)
 OP_INTERP_V2_C(bicubic_interp_v2)
 OP_INTERP_V2_C(bilinear_interp_v2)
 OP_INTERP_V2_C(linear_interp_v2)
 OP_INTERP_V2_C(nearest_interp_v2)
-OP_INTERP_V2(trilinear_interp_v2)
+OP_INTERP_V2_C(trilinear_interp_v2)

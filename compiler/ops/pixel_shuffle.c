@@ -1,16 +1,24 @@
 /* pixel_shuffle (Paddle PixelShuffleInferMeta): X [N, C*r*r, H, W] ->
  * Out [N, C, H*r, W*r] (NHWC: [N, H, W, C*r*r] -> [N, H*r, W*r, C]), dtype of X.
  *   attrs: upscale_factor=1 (r), data_format="NCHW".
+ * pixel_unshuffle (PixelUnshuffleInferMeta), its inverse: X [N, C, H*r,
+ * W*r] -> Out [N, C*r*r, H, W] (NHWC likewise, channels last).
+ *   attrs: downscale_factor=1 (r), data_format="NCHW".
  * The arithmetic is Paddle's, applied to unknown (-1) dims as well: an unknown
- * H becomes -r and an unknown channel count -1/(r*r) = 0, as in its VarDescs.
+ * H becomes -r and an unknown channel count -1/(r*r) = 0, as in its VarDescs
+ * (pixel_unshuffle: -1/r = 0 and -r*r).  Channel last only for "NHWC", as
+ * the kernels compare with it.
  *
- * C emission (any element type): a copy loop; output element
- * (n, c, h*r + i, w*r + j) takes input element (n, c*r*r + i*r + j, h, w)
- * (the same with channels last for NHWC). */
+ * C emission (any element type): pixel_shuffle is a copy loop; output
+ * element (n, c, h*r + i, w*r + j) takes input element (n, c*r*r + i*r + j,
+ * h, w) (the same with channels last for NHWC).  pixel_unshuffle is the
+ * transpose Paddle's kernel does, one strided copy: Out viewed as [N, C, r,
+ * r, H, W] (NHWC [N, H, W, C, r, r]) reads X at (n, c, h*r + i, w*r + j). */
 #include <string.h>
 
 #include "../util.h"
 #include "ops.h"
+#include "tensor_util.h"
 
 static int infer_pixel_shuffle(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
@@ -63,3 +71,53 @@ static int emit_pixel_shuffle(EmitCtx *e) {
 }
 
 const OpDef op_pixel_shuffle = {.type = "pixel_shuffle", .infer = infer_pixel_shuffle, .emit_c = emit_pixel_shuffle};
+
+static int infer_pixel_unshuffle(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0);
+  if (!x) return -1;
+  const Shape *xs = &x->shape;
+  if (xs->rank != 4) return ctx_fail(c, "X %s must have rank 4", shape_str(xs));
+  int64_t r = attr_int(c->op, "downscale_factor", 1);
+  if (r <= 0) return ctx_fail(c, "downscale_factor must be positive");
+  const char *fmt = attr_str(c->op, "data_format", "NCHW");
+  if (strcmp(fmt, "NCHW") && strcmp(fmt, "NHWC")) return ctx_fail(c, "data_format '%s' is not NCHW or NHWC", fmt);
+  int last = strcmp(fmt, "NHWC") == 0;
+  int ci = last ? 3 : 1, hi = last ? 1 : 2;
+  for (int i = hi; i < hi + 2; i++)
+    if (xs->d[i] > 0 && xs->d[i] % r)
+      return ctx_fail(c, "the spatial dims of X %s are not divisible by downscale_factor %lld", shape_str(xs),
+                      (long long)r);
+  Shape o = *xs;
+  o.d[ci] = xs->d[ci] * r * r;
+  o.d[hi] = xs->d[hi] / r;
+  o.d[hi + 1] = xs->d[hi + 1] / r;
+  ctx_set(c, "Out", 0, &o, x->dtype);
+  return 0;
+}
+
+static int emit_pixel_unshuffle(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !out) return -1;
+  if (x->dtype != out->dtype) return em_fail(e, "X and Out differ in dtype");
+  if (x == out) return em_fail(e, "Out is X itself, which is not supported");
+  int last = strcmp(attr_str(e->op, "data_format", "NCHW"), "NHWC") == 0;
+  int64_t r = attr_int(e->op, "downscale_factor", 1), d[4];
+  for (int i = 1; i < 4; i++)
+    if ((d[i] = em_const_dim(e, x, i)) < 0) return em_fail(e, "dims after the batch must not depend on it");
+  const int64_t C = last ? d[3] : d[1], H = last ? d[1] : d[2], W = last ? d[2] : d[3];
+  if (r <= 0 || H % r || W % r) return em_fail(e, "downscale_factor %lld does not divide X", (long long)r);
+  /* Out's dims in memory order and the X stride each one walks */
+  const int64_t n_st = C * H * W, c_st = last ? 1 : H * W, row = last ? W * C : W, px = last ? C : 1;
+  const int64_t nc[6] = {C, r, r, H / r, W / r, 0}, sc[6] = {c_st, row, px, r * row, r * px, 0};
+  const int64_t nl[6] = {H / r, W / r, C, r, r, 0}, sl[6] = {r * row, r * px, c_st, row, px, 0};
+  const int64_t *dims = last ? nl : nc, *strides = last ? sl : sc;
+  const char *ds[6] = {em_dim(e, x, 0)}, *ss[6] = {pool_printf("%lld", (long long)n_st)};
+  for (int i = 0; i < 5; i++) {
+    ds[i + 1] = pool_printf("%lld", (long long)dims[i]);
+    ss[i + 1] = pool_printf("%lld", (long long)strides[i]);
+  }
+  return tu_strided_copy(e, x, "0", out, 6, ds, ss);
+}
+
+const OpDef op_pixel_unshuffle = {.type = "pixel_unshuffle", .infer = infer_pixel_unshuffle,
+                                  .emit_c = emit_pixel_unshuffle};

@@ -16,18 +16,23 @@
  * k = in and zero padding (with adaptive, the output is then the input size).
  * A pool2d ksize held in a tensor makes both spatial dims unknown.
  *
- * C emission (pool2d, max_pool2d_with_index; fp32): one rt_pool2d /
- * rt_max_pool2d_index call with the window geometry as a constant struct.
+ * C emission (fp32): one rt_pool2d / rt_max_pool2d_index (runtime/rt_pool.c)
+ * or rt_pool3d / rt_max_pool3d_index (runtime/rt_pool3d.c) call with the
+ * window geometry as a constant struct.
  * As in Paddle's kernel (PoolRawKernel), SAME padding is computed from the
  * ksize as written, global_pooling and adaptive zero the padding, global
  * pooling widens the window to the input, only the top/left padding enters
- * the window rule, and a max pool2d ignores `adaptive` (its windows are
- * ksize at the strides even then).  Mask is written (int32 indices). */
+ * the window rule, and a max pool2d/pool3d ignores `adaptive` (its windows
+ * are ksize at the strides even then).  Mask is written (int32 indices).
+ * The _with_index ops read only the first nsp paddings (one per spatial dim;
+ * Paddle ignores padding_algorithm and ceil_mode there, which they do not
+ * declare) and are always channel first. */
 #include <string.h>
 
 #include "../util.h"
 #include "ops.h"
 #include "rt_cnn.h"
+#include "rt_pool3d.h"
 
 static int infer_pool(OpCtx *c) {
   Var *x = conv_input(c, "X", NULL);
@@ -179,10 +184,93 @@ static int emit_max_pool2d_index(EmitCtx *e) {
   return 0;
 }
 
+/* ---- 3-D ---- */
+
+static void print_pool3d(EmitCtx *e, const RtPool3d *p) {
+  pr_line(e->p, "static const RtPool3d geo = {");
+  pr_line(e->p, ".type = %s, .c = %lld,", p->type == RT_POOL_MAX ? "RT_POOL_MAX" : "RT_POOL_AVG", (long long)p->c);
+  static const char *const names[] = {"in", "out", "k", "stride", "pad"};
+  const int64_t *vals[] = {p->in, p->out, p->k, p->stride, p->pad};
+  for (int i = 0; i < 5; i++)
+    pr_line(e->p, ".%s = {%lld, %lld, %lld},", names[i], (long long)vals[i][0], (long long)vals[i][1],
+            (long long)vals[i][2]);
+  pr_line(e->p, ".exclusive = %d, .adaptive = %d, .channel_last = %d,", p->exclusive, p->adaptive, p->channel_last);
+  pr_line(e->p, "};");
+}
+
+/* pool_dims for rank-5 X and Out: C and the spatial dims into xd[1..4] and
+ * od[1..4] in N, C, D, H, W order. */
+static int pool3d_dims(EmitCtx *e, const Var *x, const Var *out, int last, int64_t xd[5], int64_t od[5]) {
+  if (x->dtype != RT_DT_FP32 || out->dtype != RT_DT_FP32)
+    return em_fail(e, "pooling of %s tensors is not supported", rt_dtype_name(x->dtype));
+  if (em_spec(e, x)->rank != 5 || em_spec(e, out)->rank != 5) return em_fail(e, "X and Out must have rank 5");
+  for (int i = 1; i < 5; i++) {
+    int src = last ? (i == 1 ? 4 : i - 1) : i;
+    xd[i] = em_const_dim(e, x, src);
+    od[i] = em_const_dim(e, out, src);
+    if (xd[i] < 0 || od[i] < 0) return em_fail(e, "channel and spatial dims must not depend on the batch");
+  }
+  if (xd[1] != od[1]) return em_fail(e, "X and Out differ in channels");
+  return 0;
+}
+
+static int emit_pool3d(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *out = ctx_out(&c, "Out", 0);
+  if (!x || !out) return em_fail(e, "missing X or Out");
+  const char *fmt = attr_str(e->op, "data_format", "NCDHW"), *type = attr_str(e->op, "pooling_type", "max");
+  int last = !strcmp(fmt, "NDHWC");
+  if (!last && strcmp(fmt, "NCDHW") && strcmp(fmt, "NCHW") && strcmp(fmt, "AnyLayout"))
+    return em_fail(e, "data_format '%s' is not supported", fmt);
+  if (strcmp(type, "max") && strcmp(type, "avg")) return em_fail(e, "pooling_type '%s' is not supported", type);
+  int64_t xd[5], od[5], k[3], stride[3], pad[6];
+  if (pool3d_dims(e, x, out, last, xd, od)) return -1;
+  attr_ints_fill(e->op, "ksize", 3, 1, k);
+  attr_ints_fill(e->op, "strides", 3, 1, stride);
+  if (conv_padding(&c, 3, xd + 2, k, stride, pad, NULL)) return -1;
+  int global = attr_bool(e->op, "global_pooling", 0), adaptive = attr_bool(e->op, "adaptive", 0);
+  int max = !strcmp(type, "max");
+  if (global || adaptive) memset(pad, 0, sizeof pad);
+  RtPool3d p = {.type = max ? RT_POOL_MAX : RT_POOL_AVG, .c = xd[1], .exclusive = attr_bool(e->op, "exclusive", 1),
+                .adaptive = adaptive && !max, .channel_last = last};
+  for (int i = 0; i < 3; i++) {
+    p.in[i] = xd[2 + i], p.out[i] = od[2 + i];
+    p.k[i] = global ? xd[2 + i] : k[i];
+    p.stride[i] = stride[i], p.pad[i] = pad[2 * i];
+    if (p.stride[i] <= 0 || p.k[i] <= 0) return em_fail(e, "ksize and strides must be positive");
+  }
+  print_pool3d(e, &p);
+  pr_line(e->p, "rt_pool3d(&geo, %s, %s, %s);", em_dim(e, x, 0), em_ptr(e, x, 1), em_ptr(e, out, 0));
+  return 0;
+}
+
+static int emit_max_pool3d_index(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *out = ctx_out(&c, "Out", 0), *mask = ctx_out(&c, "Mask", 0);
+  if (!x || !out || !mask) return em_fail(e, "missing X, Out or Mask");
+  int64_t xd[5], od[5];
+  if (pool3d_dims(e, x, out, 0, xd, od)) return -1;
+  if (mask->dtype != RT_DT_INT32) return em_fail(e, "Mask must be int32");
+  RtPool3d p = {.type = RT_POOL_MAX, .c = xd[1], .exclusive = 1, .adaptive = attr_bool(e->op, "adaptive", 0)};
+  attr_ints_fill(e->op, "ksize", 3, 1, p.k);
+  attr_ints_fill(e->op, "strides", 3, 1, p.stride);
+  attr_ints_fill(e->op, "paddings", 3, 0, p.pad); /* the kernel reads the first three values */
+  for (int i = 0; i < 3; i++) {
+    p.in[i] = xd[2 + i], p.out[i] = od[2 + i];
+    if (attr_bool(e->op, "global_pooling", 0)) p.k[i] = xd[2 + i], p.pad[i] = 0;
+    if (!p.adaptive && p.stride[i] <= 0) return em_fail(e, "strides must be positive");
+  }
+  print_pool3d(e, &p);
+  pr_line(e->p, "rt_max_pool3d_index(&geo, %s, %s, %s, %s);", em_dim(e, x, 0), em_ptr(e, x, 1), em_ptr(e, out, 0),
+          em_ptr(e, mask, 0));
+  return 0;
+}
+
 const OpDef op_pool2d = {.type = "pool2d", .infer = infer_pool, .emit_c = emit_pool2d};
-const OpDef op_pool3d = {.type = "pool3d", .infer = infer_pool};
+const OpDef op_pool3d = {.type = "pool3d", .infer = infer_pool, .emit_c = emit_pool3d};
 const OpDef op_max_pool2d_with_index = {.type = "max_pool2d_with_index",
                                         .infer = infer_max_pool_with_index,
                                         .emit_c = emit_max_pool2d_index};
 const OpDef op_max_pool3d_with_index = {.type = "max_pool3d_with_index",
-                                        .infer = infer_max_pool_with_index};
+                                        .infer = infer_max_pool_with_index,
+                                        .emit_c = emit_max_pool3d_index};

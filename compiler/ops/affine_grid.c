@@ -1,0 +1,107 @@
+/* affine_grid (paddle.nn.functional.affine_grid): Theta [N, 2, 3] or
+ * [N, 3, 4], OutputShape? (int32 tensor) -> Output [N, H, W, 2] or
+ * [N, D, H, W, 3], dtype of Theta; output_shape:INTS=[] ([N, C, H, W] or
+ * [N, C, D, H, W]; the OutputShape tensor replaces it), align_corners=true.
+ * Shape rule (phi AffineGridInferMeta): Theta has rank 3; Paddle 2.6 writes
+ * [Theta.N, -1, -1, 2] for a 4-value output_shape and [Theta.N, -1, -1,
+ * -1, 3] otherwise (also for any OutputShape tensor, whatever its length,
+ * without checking Theta against it), and so does this rule outside
+ * specialization.  While specializing, the sizes come from
+ * output_shape, or from the OutputShape values when they are known at
+ * compile time (the kernel's run-time shape).
+ * Emission (float32/64): Paddle's AffineGrid4D/5DKernel: the base grid
+ * holds, per output pixel, (x, y, 1) or (x, y, z, 1) with each coordinate
+ * Paddle's Linspace from -1 to 1 (align_corners: step 2/(n-1), so a size-1
+ * dim gives NaN as in Paddle; else step 2/n from -1*(n-1)/n), and Output =
+ * base x Theta[n]^T, summed in the order of the base's components. */
+#include "../util.h"
+#include "ops.h"
+#include "tensor_util.h"
+
+/* The run-time output_shape (count, values into v[5]): the OutputShape
+ * values when known, else the attribute; -1 when unknown. */
+static int grid_sizes(OpCtx *c, int64_t v[5]) {
+  if (ctx_in(c, "OutputShape", 0)) return tu_slot_values(c, "OutputShape", 0, v, 5);
+  int64_t *a;
+  int n = attr_ints(c->op, "output_shape", &a);
+  if (n > 5) return -1;
+  for (int i = 0; i < n; i++) v[i] = a[i];
+  return n;
+}
+
+static int infer_affine_grid(OpCtx *c) {
+  Var *t = ctx_need(c, "Theta", 0);
+  if (!t) return -1;
+  if (t->shape.rank != 3) return ctx_fail(c, "Theta %s must have rank 3", shape_str(&t->shape));
+  int64_t v[5];
+  int n = grid_sizes(c, v), from_tensor = ctx_in(c, "OutputShape", 0) != NULL;
+  if (!from_tensor && n != 4 && n != 5) return ctx_fail(c, "output_shape has %d values, expected 4 or 5", n);
+  Shape o;
+  if (c->g->specializing && n >= 4) {
+    o.rank = n;
+    o.d[0] = t->shape.d[0];
+    for (int i = 2; i < n; i++) o.d[i - 1] = v[i];
+  } else {
+    o.rank = !from_tensor && n == 4 ? 4 : 5;
+    o.d[0] = t->shape.d[0];
+    for (int i = 1; i < o.rank - 1; i++) o.d[i] = DIM_UNKNOWN;
+  }
+  o.d[o.rank - 1] = o.rank - 2;
+  int64_t rows = t->shape.d[1], cols = t->shape.d[2];
+  if ((c->g->specializing || !from_tensor) && ((rows >= 0 && rows != o.rank - 2) || (cols >= 0 && cols != o.rank - 1)))
+    return ctx_fail(c, "Theta %s does not fit a %d-D grid", shape_str(&t->shape), o.rank - 2);
+  ctx_set(c, "Output", 0, &o, t->dtype);
+  return 0;
+}
+
+/* Declares `start_<name>` and `step_<name>` of Paddle's Linspace(-1, 1, n). */
+static void emit_linspace(EmitCtx *e, const char *t, const char *name, int64_t n, int align) {
+  if (align)
+    pr_line(e->p, "const %s start_%s = (%s)-1, step_%s = ((%s)1 - (%s)-1) / (%s)%lld;", t, name, t, name, t, t, t,
+            (long long)(n - 1));
+  else
+    pr_line(e->p, "const %s start_%s = (%s)-1 * ((%s)%lld / (%s)%lld), step_%s = ((%s)1 - (%s)-1) / (%s)%lld;", t,
+            name, t, t, (long long)(n - 1), t, (long long)n, name, t, t, t, (long long)n);
+}
+
+static int emit_affine_grid(EmitCtx *e) {
+  Var *th = tu_in(e, "Theta", 0), *out = tu_out(e, "Output", 0);
+  if (!th || !out) return -1;
+  if ((th->dtype != RT_DT_FP32 && th->dtype != RT_DT_FP64) || out->dtype != th->dtype)
+    return em_fail(e, "affine_grid of %s tensors is not supported", rt_dtype_name(th->dtype));
+  const int r = tu_rank(e, out), nsp = r - 2;
+  if ((r != 4 && r != 5) || em_const_dim(e, out, r - 1) != nsp)
+    return em_fail(e, "Output must be [N, H, W, 2] or [N, D, H, W, 3]");
+  if (em_const_dim(e, th, 1) != nsp || em_const_dim(e, th, 2) != nsp + 1)
+    return em_fail(e, "Theta must be [N, %d, %d]", nsp, nsp + 1);
+  int64_t size[3] = {1, 1, 1}; /* d, h, w */
+  for (int i = 0; i < nsp; i++)
+    if ((size[3 - nsp + i] = em_const_dim(e, out, 1 + i)) < 0)
+      return em_fail(e, "the grid size must not depend on the batch");
+  const char *t = em_ctype(th->dtype);
+  const int align = attr_bool(e->op, "align_corners", 1);
+  pr_line(e->p, "const %s *theta = %s;", t, em_ptr(e, th, 1));
+  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
+  static const char *const names[] = {"d", "h", "w"};
+  for (int i = 3 - nsp; i < 3; i++) emit_linspace(e, t, names[i], size[i], align);
+  pr_line(e->p, "const int64_t D = %lld, H = %lld, W = %lld;", (long long)size[0], (long long)size[1],
+          (long long)size[2]);
+  pr_line(e->p, "for (int64_t n = 0; n < %s; n++) {", em_dim(e, out, 0));
+  pr_line(e->p, "const %s *tn = theta + n * %d;", t, nsp * (nsp + 1));
+  pr_line(e->p, "for (int64_t d = 0; d < D; d++) {");
+  pr_line(e->p, "for (int64_t h = 0; h < H; h++) {");
+  pr_line(e->p, "for (int64_t w = 0; w < W; w++) {");
+  pr_line(e->p, "%s *o = out + (((n * D + d) * H + h) * W + w) * %d;", t, nsp);
+  pr_line(e->p, "const %s gx = start_w + (%s)w * step_w, gy = start_h + (%s)h * step_h;", t, t, t);
+  if (nsp == 3) pr_line(e->p, "const %s gz = start_d + (%s)d * step_d;", t, t);
+  pr_line(e->p, "for (int k = 0; k < %d; k++) {", nsp);
+  pr_line(e->p, "const %s *row = tn + k * %d;", t, nsp + 1);
+  if (nsp == 2)
+    pr_line(e->p, "o[k] = gx * row[0] + gy * row[1] + row[2];");
+  else
+    pr_line(e->p, "o[k] = gx * row[0] + gy * row[1] + gz * row[2] + row[3];");
+  for (int i = 0; i < 5; i++) pr_line(e->p, "}");
+  return 0;
+}
+
+const OpDef op_affine_grid = {.type = "affine_grid", .infer = infer_affine_grid, .emit_c = emit_affine_grid};

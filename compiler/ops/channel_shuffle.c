@@ -1,0 +1,75 @@
+/* channel_shuffle (paddle.nn.ChannelShuffle) and shuffle_channel (the
+ * legacy fluid op): X [N, C, H, W] -> Out, X's dims and dtype; the channels,
+ * viewed as [g, C/g], are transposed to [C/g, g]: Out channel j*g + i is X
+ * channel i*(C/g) + j.
+ *   channel_shuffle: groups:INT (no default), data_format="NCHW" ("NHWC":
+ *     channels last; the kernel compares with "NHWC").
+ *   shuffle_channel: group:INT=1, always NCHW.
+ * Shape rules (phi ChannelShuffleInferMeta, fluid ShuffleChannelOp): X has
+ * rank 4; channel_shuffle also needs data_format NCHW or NHWC and groups > 0
+ * dividing a known channel count.
+ * Emission: one strided copy, Out viewed as [N, C/g, g, H*W] (NHWC [N, H*W,
+ * C/g, g]).  shuffle_channel's CPU kernel copies sizeof(int) * H * W bytes
+ * per channel whatever the element type, so only float32 (the one 4-byte
+ * type it is registered for) matches Paddle; others are refused. */
+#include <string.h>
+
+#include "../util.h"
+#include "ops.h"
+#include "tensor_util.h"
+
+static int is_shuffle_channel(const Op *op) { return !strcmp(op->type, "shuffle_channel"); }
+
+static int64_t shuffle_groups(const Op *op) {
+  return is_shuffle_channel(op) ? attr_int(op, "group", 1) : attr_int(op, "groups", 1);
+}
+
+static int shuffle_last(const Op *op) {
+  return !is_shuffle_channel(op) && !strcmp(attr_str(op, "data_format", "NCHW"), "NHWC");
+}
+
+static int infer_channel_shuffle(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0);
+  if (!x) return -1;
+  const Shape *xs = &x->shape;
+  if (xs->rank != 4) return ctx_fail(c, "X %s must have rank 4", shape_str(xs));
+  const char *fmt = attr_str(c->op, "data_format", "NCHW");
+  if (!is_shuffle_channel(c->op) && strcmp(fmt, "NCHW") && strcmp(fmt, "NHWC"))
+    return ctx_fail(c, "data_format '%s' is not NCHW or NHWC", fmt);
+  int64_t g = shuffle_groups(c->op), ch = xs->d[shuffle_last(c->op) ? 3 : 1];
+  if (g <= 0) return ctx_fail(c, "groups must be positive");
+  if (ch > 0 && ch % g)
+    return ctx_fail(c, "%lld channels of X are not divisible by %lld groups", (long long)ch, (long long)g);
+  ctx_set(c, "Out", 0, xs, x->dtype);
+  return 0;
+}
+
+static int emit_channel_shuffle(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !out) return -1;
+  if (x->dtype != out->dtype) return em_fail(e, "X and Out differ in dtype");
+  if (x == out) return em_fail(e, "Out is X itself, which is not supported");
+  if (is_shuffle_channel(e->op) && x->dtype != RT_DT_FP32)
+    return em_fail(e, "shuffle_channel of %s tensors is not supported (Paddle's kernel copies 4-byte elements)",
+                   rt_dtype_name(x->dtype));
+  int last = shuffle_last(e->op);
+  int64_t d[4];
+  for (int i = 1; i < 4; i++)
+    if ((d[i] = em_const_dim(e, x, i)) < 0) return em_fail(e, "dims after the batch must not depend on it");
+  const int64_t C = last ? d[3] : d[1], HW = last ? d[1] * d[2] : d[2] * d[3], g = shuffle_groups(e->op);
+  if (g <= 0 || C % g) return em_fail(e, "%lld groups do not divide %lld channels", (long long)g, (long long)C);
+  const int64_t cs = last ? 1 : HW, ps = last ? C : 1; /* X strides of a channel and a pixel */
+  const char *dims[4] = {em_dim(e, x, 0), NULL, NULL, NULL}, *st[4] = {pool_printf("%lld", (long long)(C * HW))};
+  const int64_t dv[3] = {last ? HW : C / g, last ? C / g : g, last ? g : HW};
+  const int64_t sv[3] = {last ? ps : cs, last ? cs : C / g * cs, last ? C / g * cs : ps};
+  for (int i = 0; i < 3; i++) {
+    dims[i + 1] = pool_printf("%lld", (long long)dv[i]);
+    st[i + 1] = pool_printf("%lld", (long long)sv[i]);
+  }
+  return tu_strided_copy(e, x, "0", out, 4, dims, st);
+}
+
+const OpDef op_channel_shuffle = {.type = "channel_shuffle", .infer = infer_channel_shuffle,
+                                  .emit_c = emit_channel_shuffle};
+const OpDef op_shuffle_channel = {.type = "shuffle_channel", .infer = infer_channel_shuffle,
+                                  .emit_c = emit_channel_shuffle};

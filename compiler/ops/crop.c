@@ -1,0 +1,97 @@
+/* crop_tensor (paddle.crop): X, Shape? (1-D int tensor), ShapeTensor?*
+ * (one-element int tensors), Offsets? (1-D), OffsetsTensor?* -> Out, dtype
+ * of X; shape:INTS=[], offsets:INTS=[].  Out = X[offsets : offsets + shape]
+ * per dim.  The lists come from ShapeTensor, else Shape, else the
+ * attribute (likewise OffsetsTensor, Offsets, offsets); Python writes -1 in
+ * the attribute for the entries held in tensors.
+ * Shape rule (phi CropTensorInferMeta): one shape entry per dim of X; Out's
+ * dim is the shape entry when positive, X's dim - offset for -1 when both
+ * are known, else -1.  Values in tensors are -1 at compile time, and known
+ * while specializing when constant.
+ * Emission (any element type): one strided copy.  The sizes are recomputed
+ * as Paddle's kernel does (ValidateShape: -1 takes the rest of X's dim
+ * after the offset) and must match the specialized shape; offsets must be
+ * >= 0 and each crop must fit in X.  A -1 on the batch dim with a nonzero
+ * offset (a run-time size B - offset) is refused. */
+#include "../util.h"
+#include "ops.h"
+#include "tensor_util.h"
+
+/* The IntArray from tensors `list_slot` or `slot`, else attribute `attr`:
+ * its count (into v[RT_MAX_RANK], unknown values -1), or -1 after
+ * ctx_fail.  *known is 0 when some value is unknown. */
+static int crop_array(OpCtx *c, const char *list_slot, const char *slot, const char *attr, int64_t *v, int *known) {
+  *known = 1;
+  const char *from = ctx_in(c, list_slot, 0) ? list_slot : ctx_in(c, slot, 0) ? slot : NULL;
+  if (!from) {
+    int64_t *a;
+    int n = attr_ints(c->op, attr, &a);
+    if (n > RT_MAX_RANK) return ctx_fail(c, "%s has %d values", attr, n);
+    for (int i = 0; i < n; i++) v[i] = a[i];
+    return n;
+  }
+  const int list = from == list_slot;
+  int n = tu_slot_values(c, from, list, v, RT_MAX_RANK);
+  if (n >= 0) return n;
+  Var *t = ctx_in(c, from, 0);
+  if (!t || t->shape.rank < 0) return ctx_fail(c, "%s has no known shape", from);
+  int64_t len = tensor_list_len(&t->shape, list ? ctx_nin(c, from) : 1);
+  if (len < 0 || len > RT_MAX_RANK) return ctx_fail(c, "%s %s is not usable", from, shape_str(&t->shape));
+  for (int i = 0; i < len; i++) v[i] = -1;
+  *known = 0;
+  return (int)len;
+}
+
+static int infer_crop_tensor(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0);
+  if (!x) return -1;
+  const Shape *xs = &x->shape;
+  int64_t shape[RT_MAX_RANK], off[RT_MAX_RANK];
+  int ks, ko, ns = crop_array(c, "ShapeTensor", "Shape", "shape", shape, &ks);
+  int no = crop_array(c, "OffsetsTensor", "Offsets", "offsets", off, &ko);
+  if (ns < 0 || no < 0) return -1;
+  if (ns != xs->rank) return ctx_fail(c, "shape has %d values for X %s", ns, shape_str(xs));
+  Shape o = {xs->rank, {0}};
+  for (int i = 0; i < xs->rank; i++) {
+    int64_t oi = i < no ? off[i] : -1;
+    o.d[i] = shape[i] > 0 ? shape[i] : shape[i] == -1 && oi != -1 && xs->d[i] != -1 ? xs->d[i] - oi : DIM_UNKNOWN;
+  }
+  ctx_set(c, "Out", 0, &o, x->dtype);
+  return 0;
+}
+
+static int emit_crop_tensor(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !out) return -1;
+  if (x->dtype != out->dtype) return em_fail(e, "X and Out differ in dtype");
+  if (x == out) return em_fail(e, "Out is X itself, which is not supported");
+  OpCtx c = {e->g, (Op *)e->op};
+  int64_t shape[RT_MAX_RANK], off[RT_MAX_RANK];
+  int ks, ko, ns = crop_array(&c, "ShapeTensor", "Shape", "shape", shape, &ks);
+  int no = crop_array(&c, "OffsetsTensor", "Offsets", "offsets", off, &ko);
+  if (ns < 0 || no < 0) return -1;
+  if (!ks || !ko) return em_fail(e, "shape or offsets held in tensors unknown at compile time are not supported");
+  int r = tu_rank(e, x);
+  if (ns != r || no != r) return em_fail(e, "shape and offsets need %d values", r);
+  const char *xs[RT_MAX_RANK], *dims[RT_MAX_RANK], *start = "0";
+  tu_strides(e, x, xs);
+  for (int i = 0; i < r; i++) {
+    int64_t xd = em_const_dim(e, x, i), od = em_const_dim(e, out, i);
+    if (off[i] < 0) return em_fail(e, "offset %lld of dim %d is negative", (long long)off[i], i);
+    if (shape[i] <= 0 && shape[i] != -1) return em_fail(e, "shape value %lld of dim %d", (long long)shape[i], i);
+    if (xd < 0) { /* the batch: kept whole */
+      if (od >= 0 || shape[i] != -1 || off[i] != 0)
+        return em_fail(e, "dim %d, which depends on the batch, must be kept whole (shape -1, offset 0)", i);
+    } else {
+      int64_t want = shape[i] == -1 ? xd - off[i] : shape[i];
+      if (want != od || off[i] + want > xd)
+        return em_fail(e, "dim %d: a crop of %lld at %lld from %lld does not give the declared %lld", i,
+                       (long long)want, (long long)off[i], (long long)xd, (long long)od);
+    }
+    dims[i] = em_dim(e, out, i);
+    start = tu_add(start, tu_mul(pool_printf("%lld", (long long)off[i]), xs[i]));
+  }
+  return tu_strided_copy(e, x, start, out, r, dims, xs);
+}
+
+const OpDef op_crop_tensor = {.type = "crop_tensor", .infer = infer_crop_tensor, .emit_c = emit_crop_tensor};

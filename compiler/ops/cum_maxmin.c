@@ -1,0 +1,70 @@
+/* cummax, cummin (paddle.cummax / paddle.cummin): x -> out (x's dims and
+ * dtype), indices (x's dims, int32 or int64); axis:INT=-1, dtype:INT=3
+ * (the indices' VarType: 2 = int32, 3 = int64).  The Python API flattens x
+ * first when axis is None.
+ * Shape rule (phi CumWithIndicesInferMeta): axis in [-rank, rank) (0 or -1
+ * for a 0-D x); dtype int32 or int64.
+ * Emission (float32/64, int32/64): Paddle's ComputeImp, per line along the
+ * axis: the running value starts at the line's first element; element i
+ * replaces it (and its index i is recorded) when it is NaN, or when the
+ * running value is not NaN and element >= value (cummax) or <= value
+ * (cummin) -- so equal values move the index forward and a NaN sticks,
+ * with the index of the latest NaN. */
+#include <string.h>
+
+#include "../util.h"
+#include "ops.h"
+#include "tensor_util.h"
+
+static int infer_cum_maxmin(OpCtx *c) {
+  Var *x = ctx_need(c, "x", 0);
+  if (!x) return -1;
+  int64_t axis = attr_int(c->op, "axis", -1), dtype = attr_int(c->op, "dtype", RT_DT_INT64);
+  int r = x->shape.rank;
+  if (r > 0 ? axis < -r || axis >= r : axis != 0 && axis != -1)
+    return ctx_fail(c, "axis %lld is out of range for x %s", (long long)axis, shape_str(&x->shape));
+  if (dtype != RT_DT_INT32 && dtype != RT_DT_INT64)
+    return ctx_fail(c, "dtype %lld is not int32 (2) or int64 (3)", (long long)dtype);
+  ctx_set(c, "out", 0, &x->shape, x->dtype);
+  ctx_set(c, "indices", 0, &x->shape, (int)dtype);
+  return 0;
+}
+
+static int emit_cum_maxmin(EmitCtx *e) {
+  Var *x = tu_in(e, "x", 0), *out = tu_out(e, "out", 0), *ind = tu_out(e, "indices", 0);
+  if (!x || !out || !ind) return -1;
+  const int fp = x->dtype == RT_DT_FP32 || x->dtype == RT_DT_FP64;
+  if ((!fp && x->dtype != RT_DT_INT32 && x->dtype != RT_DT_INT64) || out->dtype != x->dtype)
+    return em_fail(e, "%s of %s tensors is not supported", e->op->type, rt_dtype_name(x->dtype));
+  if (ind->dtype != RT_DT_INT32 && ind->dtype != RT_DT_INT64) return em_fail(e, "indices must be int32 or int64");
+  if (x == out) return em_fail(e, "out is x itself, which is not supported");
+  int r = tu_rank(e, x), axis = r ? axis_norm(attr_int(e->op, "axis", -1), r) : 0;
+  if (axis < 0) return em_fail(e, "axis is out of range");
+  const char *n = r ? em_dim(e, x, axis) : "1", *inner = r ? em_prod(e, x, axis + 1, r) : "1";
+  const char *lines = r ? tu_mul(em_prod(e, x, 0, axis), inner) : "1";
+  const char *t = em_ctype(x->dtype), *cmp = strcmp(e->op->type, "cummax") ? "<=" : ">=";
+  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
+  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
+  pr_line(e->p, "%s *indices = %s;", em_ctype(ind->dtype), em_ptr(e, ind, 0));
+  pr_line(e->p, "for (int64_t l = 0; l < %s; l++) {", lines);
+  pr_line(e->p, "const int64_t base = %s;", tu_line_start("l", n, inner));
+  pr_line(e->p, "%s best = x[base];", t);
+  pr_line(e->p, "int64_t at = 0;");
+  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) {", n);
+  pr_line(e->p, "const %s v = x[base + %s];", t, tu_mul("i", inner));
+  if (fp)
+    pr_line(e->p, "if (isnan(v) || (!isnan(best) && v %s best)) {", cmp);
+  else
+    pr_line(e->p, "if (v %s best) {", cmp);
+  pr_line(e->p, "best = v;");
+  pr_line(e->p, "at = i;");
+  pr_line(e->p, "}");
+  pr_line(e->p, "out[base + %s] = best;", tu_mul("i", inner));
+  pr_line(e->p, "indices[base + %s] = (%s)at;", tu_mul("i", inner), em_ctype(ind->dtype));
+  pr_line(e->p, "}");
+  pr_line(e->p, "}");
+  return 0;
+}
+
+const OpDef op_cummax = {.type = "cummax", .infer = infer_cum_maxmin, .emit_c = emit_cum_maxmin};
+const OpDef op_cummin = {.type = "cummin", .infer = infer_cum_maxmin, .emit_c = emit_cum_maxmin};

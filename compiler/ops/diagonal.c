@@ -1,0 +1,221 @@
+/* Diagonals of tensors:
+ *   diagonal (paddle.diagonal): Input -> Out; offset:INT=0, axis1:INT=0,
+ *     axis2:INT=1.  Out drops axis1 and axis2 and appends the diagonal:
+ *     Out[..., i] = Input[.., i + max(-offset, 0) at axis1, ..,
+ *     i + max(offset, 0) at axis2, ..].
+ *   trace (paddle.trace): Input -> Out, the same attributes; Out[...] = the
+ *     sum of that diagonal (0 for an empty one), except that Paddle 2.6's
+ *     kernel takes the two axes in increasing order, so the offset always
+ *     moves along the later one.
+ *   diag_embed (paddle.nn.functional.diag_embed): Input -> Out; offset:INT=0,
+ *     dim1:INT=-2, dim2:INT=-1.  The inverse: Out has Input's dims with the
+ *     last replaced by two of size |offset| + last, inserted at dim1 and
+ *     dim2 (of Out's rank); zero but for the diagonal, which holds Input.
+ * Shape rules (phi DiagonalInferMeta, TraceInferMeta, DiagEmbedInferMeta):
+ * the two axes differ after normalization; the diagonal's length is
+ * min(d1, d2 - offset) (offset > 0) or min(d1 + offset, d2) (offset < 0),
+ * 0 when not positive, with unknown (-1) dims taking part in that
+ * arithmetic as in Paddle; trace of a 2-D Input is a scalar ([] from Paddle
+ * 2.5 on, [1] before).
+ * Emission (any element type; trace: not bool): diagonal is one strided
+ * copy (the diagonal walks the sum of the two axes' strides); trace copies
+ * the diagonals into kernel scratch the same way and sums each in order;
+ * diag_embed zeroes Out and writes each element of Input at its place. */
+#include <string.h>
+
+#include "../util.h"
+#include "ops.h"
+#include "tensor_util.h"
+
+/* The two axes of diagonal / trace, normalized; -1 after ctx_fail. */
+static int diag_axes(OpCtx *c, int rank, int *a1, int *a2) {
+  int64_t v1 = attr_int(c->op, "axis1", 0), v2 = attr_int(c->op, "axis2", 1);
+  *a1 = axis_norm(v1, rank), *a2 = axis_norm(v2, rank);
+  if (*a1 < 0 || *a2 < 0) return ctx_fail(c, "axis1 %lld or axis2 %lld is out of range", (long long)v1, (long long)v2);
+  if (*a1 == *a2) return ctx_fail(c, "axis1 and axis2 are the same dim %d", *a1);
+  return 0;
+}
+
+/* DiagonalInferMeta's length of the diagonal of dims d1 x d2. */
+static int64_t diag_len(int64_t d1, int64_t d2, int64_t offset) {
+  if (offset == 0) return d1 < d2 ? d1 : d2;
+  if (offset > 0) return d2 - offset > 0 ? (d1 < d2 - offset ? d1 : d2 - offset) : 0;
+  return d1 + offset > 0 ? (d1 + offset < d2 ? d1 + offset : d2) : 0;
+}
+
+/* Input's dims without a1 and a2. */
+static Shape drop_axes(const Shape *s, int a1, int a2) {
+  Shape o = {0, {0}};
+  for (int i = 0; i < s->rank; i++)
+    if (i != a1 && i != a2) o.d[o.rank++] = s->d[i];
+  return o;
+}
+
+static int infer_diagonal(OpCtx *c) {
+  Var *x = ctx_need(c, "Input", 0);
+  int a1, a2;
+  if (!x) return -1;
+  if (x->shape.rank < 2) return ctx_fail(c, "Input %s must have rank >= 2", shape_str(&x->shape));
+  if (diag_axes(c, x->shape.rank, &a1, &a2)) return -1;
+  Shape o = drop_axes(&x->shape, a1, a2);
+  o.d[o.rank++] = diag_len(x->shape.d[a1], x->shape.d[a2], attr_int(c->op, "offset", 0));
+  ctx_set(c, "Out", 0, &o, x->dtype);
+  return 0;
+}
+
+static int infer_trace(OpCtx *c) {
+  Var *x = ctx_need(c, "Input", 0);
+  int a1, a2;
+  if (!x) return -1;
+  if (x->shape.rank < 2) return ctx_fail(c, "Input %s must have rank >= 2", shape_str(&x->shape));
+  if (diag_axes(c, x->shape.rank, &a1, &a2)) return -1;
+  Shape o = x->shape.rank == 2 ? shape_scalar(c) : drop_axes(&x->shape, a1, a2);
+  ctx_set(c, "Out", 0, &o, x->dtype);
+  return 0;
+}
+
+/* The view of Input's diagonals as [other dims..., L]: C expressions for
+ * the dims and Input strides, and the offset of the first element.
+ * Returns the view's rank. */
+static int diag_view(EmitCtx *e, const Var *x, int a1, int a2, int64_t offset, int64_t len, const char **dims,
+                     const char **st, const char **start) {
+  const char *xs[RT_MAX_RANK];
+  int r = tu_rank(e, x), n = 0;
+  tu_strides(e, x, xs);
+  for (int i = 0; i < r; i++)
+    if (i != a1 && i != a2) dims[n] = em_dim(e, x, i), st[n++] = xs[i];
+  dims[n] = pool_printf("%lld", (long long)len);
+  st[n++] = tu_add(xs[a1], xs[a2]);
+  *start = offset > 0 ? tu_mul(pool_printf("%lld", (long long)offset), xs[a2])
+                      : offset < 0 ? tu_mul(pool_printf("%lld", (long long)-offset), xs[a1]) : "0";
+  return n;
+}
+
+/* Checks shared by diagonal and trace: the axes and the diagonal's length
+ * (into *len, known at compile time). */
+static int diag_setup(EmitCtx *e, const Var *x, int *a1, int *a2, int64_t *len) {
+  OpCtx c = {e->g, (Op *)e->op};
+  int r = tu_rank(e, x);
+  if (r < 2 || diag_axes(&c, r, a1, a2)) return em_fail(e, "bad axes");
+  int64_t d1 = em_const_dim(e, x, *a1), d2 = em_const_dim(e, x, *a2);
+  if (d1 < 0 || d2 < 0) return em_fail(e, "the diagonal's dims must not depend on the batch");
+  *len = diag_len(d1, d2, attr_int(e->op, "offset", 0));
+  return 0;
+}
+
+static int emit_diagonal(EmitCtx *e) {
+  Var *x = tu_in(e, "Input", 0), *out = tu_out(e, "Out", 0);
+  int a1, a2;
+  int64_t len;
+  if (!x || !out || diag_setup(e, x, &a1, &a2, &len)) return -1;
+  if (x->dtype != out->dtype) return em_fail(e, "Input and Out differ in dtype");
+  if (x == out) return em_fail(e, "Out is Input itself, which is not supported");
+  if (len == 0) return 0; /* an empty Out */
+  const char *dims[RT_MAX_RANK], *st[RT_MAX_RANK], *start;
+  int n = diag_view(e, x, a1, a2, attr_int(e->op, "offset", 0), len, dims, st, &start);
+  return tu_strided_copy(e, x, start, out, n, dims, st);
+}
+
+static int emit_trace(EmitCtx *e) {
+  Var *x = tu_in(e, "Input", 0), *out = tu_out(e, "Out", 0);
+  int a1, a2;
+  int64_t len;
+  if (!x || !out || diag_setup(e, x, &a1, &a2, &len)) return -1;
+  if (a1 > a2) { /* Paddle 2.6's funcs::Diagonal takes the two axes in order */
+    int t = a1;
+    a1 = a2, a2 = t;
+    len = diag_len(em_const_dim(e, x, a1), em_const_dim(e, x, a2), attr_int(e->op, "offset", 0));
+  }
+  if (x->dtype != out->dtype || x->dtype == RT_DT_BOOL)
+    return em_fail(e, "trace of %s tensors is not supported", rt_dtype_name(x->dtype));
+  const char *t = em_ctype(x->dtype), *dims[RT_MAX_RANK], *st[RT_MAX_RANK], *start;
+  int n = diag_view(e, x, a1, a2, attr_int(e->op, "offset", 0), len, dims, st, &start);
+  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
+  if (len == 0) {
+    pr_line(e->p, "memset(out, 0, (size_t)%s * sizeof *out); /* empty diagonals */", em_numel(e, out));
+    return 0;
+  }
+  SymDim nd = spec_numel(em_spec(e, out));
+  int64_t esize = rt_dtype_size(x->dtype);
+  pr_line(e->p, "%s *diag = (%s *)%s;", t, t, em_scratch(e, (SymDim){nd.a * len * esize, nd.c * len * esize}));
+  const char *d = "", *s = "";
+  for (int k = 0; k < n; k++) {
+    d = pool_printf("%s%s%s", d, k ? ", " : "", dims[k]);
+    s = pool_printf("%s%s%s", s, k ? ", " : "", st[k]);
+  }
+  pr_line(e->p, "{");
+  pr_line(e->p, "const int64_t dims[%d] = {%s};", n, d);
+  pr_line(e->p, "const int64_t strides[%d] = {%s};", n, s);
+  pr_line(e->p, "rt_copy_strided(%s + %s, diag, sizeof *diag, %d, dims, strides);", em_ptr(e, x, 1), start, n);
+  pr_line(e->p, "}");
+  pr_line(e->p, "for (int64_t o = 0; o < %s; o++) {", em_numel(e, out));
+  pr_line(e->p, "%s sum = 0;", t);
+  pr_line(e->p, "for (int64_t i = 0; i < %lld; i++) sum += diag[o * %lld + i];", (long long)len, (long long)len);
+  pr_line(e->p, "out[o] = sum;");
+  pr_line(e->p, "}");
+  return 0;
+}
+
+/* diag_embed's dim1 and dim2, normalized for Out's rank; -1 after
+ * ctx_fail. */
+static int embed_dims(OpCtx *c, int in_rank, int *d1, int *d2) {
+  int64_t v1 = attr_int(c->op, "dim1", -2), v2 = attr_int(c->op, "dim2", -1);
+  if (v1 < -(in_rank + 1) || v1 > in_rank || v2 < -(in_rank + 1) || v2 > in_rank)
+    return ctx_fail(c, "dim1 %lld or dim2 %lld is out of range", (long long)v1, (long long)v2);
+  *d1 = (int)(v1 < 0 ? in_rank + v1 + 1 : v1), *d2 = (int)(v2 < 0 ? in_rank + v2 + 1 : v2);
+  if (*d1 == *d2) return ctx_fail(c, "dim1 and dim2 are the same dim %d", *d1);
+  return 0;
+}
+
+static int infer_diag_embed(OpCtx *c) {
+  Var *x = ctx_need(c, "Input", 0);
+  int d1, d2;
+  if (!x) return -1;
+  const Shape *xs = &x->shape;
+  if (xs->rank < 1 || xs->rank + 1 > RT_MAX_RANK) return ctx_fail(c, "Input %s must have rank >= 1", shape_str(xs));
+  if (embed_dims(c, xs->rank, &d1, &d2)) return -1;
+  int64_t off = attr_int(c->op, "offset", 0), len = (off < 0 ? -off : off) + xs->d[xs->rank - 1];
+  int lo = d1 < d2 ? d1 : d2, hi = d1 < d2 ? d2 : d1;
+  Shape o = {0, {0}};
+  for (int j = 0; o.rank < xs->rank + 1; o.rank++)
+    o.d[o.rank] = o.rank == lo || o.rank == hi ? len : xs->d[j++];
+  ctx_set(c, "Out", 0, &o, x->dtype);
+  return 0;
+}
+
+static int emit_diag_embed(EmitCtx *e) {
+  Var *x = tu_in(e, "Input", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !out) return -1;
+  if (x->dtype != out->dtype) return em_fail(e, "Input and Out differ in dtype");
+  if (x == out) return em_fail(e, "Out is Input itself, which is not supported");
+  OpCtx c = {e->g, (Op *)e->op};
+  int r = tu_rank(e, x), d1, d2;
+  if (embed_dims(&c, r, &d1, &d2)) return em_fail(e, "bad dim1 or dim2");
+  int64_t off = attr_int(e->op, "offset", 0);
+  const char *os[RT_MAX_RANK], *t = em_ctype(x->dtype);
+  tu_strides(e, out, os);
+  /* Out's stride for each dim of Input but the last, in order */
+  const char *walk[RT_MAX_RANK];
+  for (int i = 0, j = 0; i < r + 1; i++)
+    if (i != d1 && i != d2) walk[j++] = os[i];
+  walk[r - 1] = tu_add(os[d1], os[d2]);
+  const char *start = off > 0 ? tu_mul(pool_printf("%lld", (long long)off), os[d2])
+                              : off < 0 ? tu_mul(pool_printf("%lld", (long long)-off), os[d1]) : "0";
+  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
+  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
+  pr_line(e->p, "memset(out, 0, (size_t)%s * sizeof *out);", em_numel(e, out));
+  pr_line(e->p, "for (int64_t q = 0; q < %s; q++) {", em_numel(e, x));
+  pr_line(e->p, "int64_t rest = q, at = %s;", start);
+  for (int i = r - 1; i > 0; i--) {
+    pr_line(e->p, "at += %s;", tu_mul(pool_printf("(rest %% %s)", em_dim(e, x, i)), walk[i]));
+    pr_line(e->p, "rest /= %s;", em_dim(e, x, i));
+  }
+  pr_line(e->p, "at += %s;", tu_mul("rest", walk[0]));
+  pr_line(e->p, "out[at] = x[q];");
+  pr_line(e->p, "}");
+  return 0;
+}
+
+const OpDef op_diag_embed = {.type = "diag_embed", .infer = infer_diag_embed, .emit_c = emit_diag_embed};
+const OpDef op_diagonal = {.type = "diagonal", .infer = infer_diagonal, .emit_c = emit_diagonal};
+const OpDef op_trace = {.type = "trace", .infer = infer_trace, .emit_c = emit_trace};

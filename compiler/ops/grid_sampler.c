@@ -1,0 +1,66 @@
+/* grid_sampler (paddle.nn.functional.grid_sample): X [N, C, H, W] or
+ * [N, C, D, H, W], Grid [N, H', W', 2] or [N, D', H', W', 3] -> Output
+ * [N, C, H', W'] or [N, C, D', H', W'], dtype of X; mode="bilinear"
+ * ("nearest"), padding_mode="zeros" ("border", "reflection"),
+ * align_corners=true; extra use_cudnn.
+ * Shape rule (phi GridSampleBaseInferMeta): X has rank 4 or 5 and Grid the
+ * same rank; Output is [Grid.N, X.C] followed by Grid's middle dims.
+ * Emission (float32): one rt_grid_sample call (runtime/rt_grid_sample.c),
+ * Paddle's CPU kernel step for step. */
+#include <string.h>
+
+#include "../util.h"
+#include "ops.h"
+#include "rt_grid_sample.h"
+#include "tensor_util.h"
+
+static int infer_grid_sampler(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0), *g = ctx_need(c, "Grid", 0);
+  if (!x || !g) return -1;
+  const Shape *xs = &x->shape, *gs = &g->shape;
+  if ((xs->rank != 4 && xs->rank != 5) || gs->rank != xs->rank)
+    return ctx_fail(c, "X %s and Grid %s must both have rank 4 or both 5", shape_str(xs), shape_str(gs));
+  if (gs->d[gs->rank - 1] >= 0 && gs->d[gs->rank - 1] != xs->rank - 2)
+    return ctx_fail(c, "the last dim of Grid %s must be %d", shape_str(gs), xs->rank - 2);
+  Shape o = {xs->rank, {gs->d[0], xs->d[1]}};
+  for (int i = 1; i < gs->rank - 1; i++) o.d[i + 1] = gs->d[i];
+  ctx_set(c, "Output", 0, &o, x->dtype);
+  return 0;
+}
+
+static int emit_grid_sampler(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *g = tu_in(e, "Grid", 0), *out = tu_out(e, "Output", 0);
+  if (!x || !g || !out) return -1;
+  if (x->dtype != RT_DT_FP32 || g->dtype != RT_DT_FP32 || out->dtype != RT_DT_FP32)
+    return em_fail(e, "grid_sampler of %s tensors is not supported (float32 only)", rt_dtype_name(x->dtype));
+  const char *mode = attr_str(e->op, "mode", "bilinear"), *pad = attr_str(e->op, "padding_mode", "zeros");
+  RtGridSample p = {.nsp = tu_rank(e, x) - 2, .nearest = !strcmp(mode, "nearest"),
+                    .align_corners = attr_bool(e->op, "align_corners", 1)};
+  if (!p.nearest && strcmp(mode, "bilinear")) return em_fail(e, "mode '%s' is not bilinear or nearest", mode);
+  if (!strcmp(pad, "zeros")) p.padding = RT_GRID_ZEROS;
+  else if (!strcmp(pad, "border")) p.padding = RT_GRID_BORDER;
+  else if (!strcmp(pad, "reflection")) p.padding = RT_GRID_REFLECTION;
+  else return em_fail(e, "padding_mode '%s' is not zeros, border or reflection", pad);
+  if (tu_rank(e, g) != p.nsp + 2 || em_const_dim(e, g, p.nsp + 1) != p.nsp)
+    return em_fail(e, "Grid must be [N, ..., %d]", p.nsp);
+  p.c = em_const_dim(e, x, 1);
+  p.in[0] = p.out[0] = 1;
+  for (int i = 0; i < p.nsp; i++) {
+    p.in[3 - p.nsp + i] = em_const_dim(e, x, 2 + i);
+    p.out[3 - p.nsp + i] = em_const_dim(e, g, 1 + i);
+  }
+  for (int i = 0; i < 3; i++)
+    if (p.c < 0 || p.in[i] < 0 || p.out[i] < 0) return em_fail(e, "dims after the batch must not depend on it");
+  static const char *const pads[] = {"RT_GRID_ZEROS", "RT_GRID_BORDER", "RT_GRID_REFLECTION"};
+  pr_line(e->p, "static const RtGridSample geo = {");
+  pr_line(e->p, ".nsp = %d, .nearest = %d, .padding = %s, .align_corners = %d, .c = %lld,", p.nsp, p.nearest,
+          pads[p.padding], p.align_corners, (long long)p.c);
+  pr_line(e->p, ".in = {%lld, %lld, %lld}, .out = {%lld, %lld, %lld},", (long long)p.in[0], (long long)p.in[1],
+          (long long)p.in[2], (long long)p.out[0], (long long)p.out[1], (long long)p.out[2]);
+  pr_line(e->p, "};");
+  pr_line(e->p, "rt_grid_sample(&geo, %s, %s, %s, %s);", em_dim(e, out, 0), em_ptr(e, x, 1), em_ptr(e, g, 1),
+          em_ptr(e, out, 0));
+  return 0;
+}
+
+const OpDef op_grid_sampler = {.type = "grid_sampler", .infer = infer_grid_sampler, .emit_c = emit_grid_sampler};

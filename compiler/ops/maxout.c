@@ -1,0 +1,68 @@
+/* maxout (paddle.nn.Maxout): X [N, C, H, W] -> Out with C / groups
+ * channels, dtype of X; groups:INT (no default), axis:INT=1 (1, -1 or 3:
+ * the channel dim, -1 = 3).
+ * Shape rule (phi MaxOutInferMeta): X has rank 4 and Out is X's dims with
+ * dims[axis] / groups.
+ * Emission (float32/64): Paddle's MaxOutFunctor, element for element:
+ * output channel c of a pixel is the maximum over channels c*groups ..
+ * c*groups + groups - 1 of X, found as ele = ele > x ? ele : x from
+ * (T)-FLT_MAX, so a NaN wins only as the last of its group. */
+#include <float.h>
+
+#include "../util.h"
+#include "ops.h"
+#include "tensor_util.h"
+
+static int maxout_axis(const Op *op, int rank) {
+  int64_t axis = attr_int(op, "axis", 1);
+  return axis == 1 || axis == 3 || axis == -1 ? (int)(axis < 0 ? axis + rank : axis) : -1;
+}
+
+static int infer_maxout(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0);
+  if (!x) return -1;
+  const Shape *xs = &x->shape;
+  if (xs->rank != 4) return ctx_fail(c, "X %s must have rank 4", shape_str(xs));
+  int axis = maxout_axis(c->op, 4);
+  if (axis < 0) return ctx_fail(c, "axis %lld is not 1, -1 or 3", (long long)attr_int(c->op, "axis", 1));
+  int64_t g = attr_int(c->op, "groups", 0);
+  if (g <= 0) return ctx_fail(c, "groups must be positive");
+  if (xs->d[axis] > 0 && xs->d[axis] % g)
+    return ctx_fail(c, "dim %d of X %s is not divisible by groups %lld", axis, shape_str(xs), (long long)g);
+  Shape o = *xs;
+  o.d[axis] = xs->d[axis] / g;
+  ctx_set(c, "Out", 0, &o, x->dtype);
+  return 0;
+}
+
+static int emit_maxout(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !out) return -1;
+  if ((x->dtype != RT_DT_FP32 && x->dtype != RT_DT_FP64) || out->dtype != x->dtype)
+    return em_fail(e, "maxout of %s tensors is not supported", rt_dtype_name(x->dtype));
+  if (x == out) return em_fail(e, "Out is X itself, which is not supported");
+  int axis = maxout_axis(e->op, 4);
+  int64_t g = attr_int(e->op, "groups", 0), oc = em_const_dim(e, out, axis);
+  if (axis < 0 || g <= 0 || oc < 0) return em_fail(e, "bad axis or groups, or channels that depend on the batch");
+  const char *t = em_ctype(x->dtype);
+  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
+  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
+  pr_line(e->p, "const int64_t oc = %lld, fea = %s, groups = %lld;", (long long)oc,
+          axis == 1 ? em_prod(e, x, 2, 4) : em_prod(e, x, 1, 3), (long long)g);
+  pr_line(e->p, "for (int64_t n = 0; n < %s; n++) {", em_dim(e, x, 0));
+  pr_line(e->p, "for (int64_t c = 0; c < oc; c++) {");
+  pr_line(e->p, "for (int64_t f = 0; f < fea; f++) {");
+  pr_line(e->p, "%s ele = (%s)%s;", t, t, em_float(-FLT_MAX));
+  pr_line(e->p, "for (int64_t ph = 0; ph < groups; ph++) {");
+  if (axis == 1)
+    pr_line(e->p, "const %s v = x[(n * oc * fea + c * fea) * groups + ph * fea + f];", t);
+  else
+    pr_line(e->p, "const %s v = x[(n * oc * fea + f * oc + c) * groups + ph];", t);
+  pr_line(e->p, "ele = ele > v ? ele : v;");
+  pr_line(e->p, "}");
+  pr_line(e->p, "out[%s] = ele;", axis == 1 ? "n * oc * fea + c * fea + f" : "n * oc * fea + f * oc + c");
+  for (int i = 0; i < 3; i++) pr_line(e->p, "}");
+  return 0;
+}
+
+const OpDef op_maxout = {.type = "maxout", .infer = infer_maxout, .emit_c = emit_maxout};

@@ -1,0 +1,91 @@
+/* mode (paddle.mode): X -> Out (X's dtype), Indices (int64 at run time);
+ * axis:INT=-1, keepdim:BOOLEAN=false.
+ * Shape rule (phi ModeInferMeta): axis in [-rank, rank) (0 or -1 for a 0-D
+ * X); Out and Indices drop the axis (keepdim: keep it as 1).  Paddle 2.6
+ * gives Indices X's dtype in the VarDesc while its kernel writes int64; this
+ * rule does the same outside specialization and says int64 while
+ * specializing.
+ * Emission (float32/64, int32/64): Paddle's GetMode per line along the axis:
+ * the line's (value, position) pairs sorted ascending, NaN last, with
+ * libstdc++'s std::sort (runtime/rt_sort.c reproduces its order among equal
+ * values), then the longest run of equal values wins, the first (smallest)
+ * of equally long runs; its value and the position of its last pair after
+ * the sort are the results.  Each NaN is a run of its own.  A 0-D X is
+ * copied with index 0. */
+#include "../util.h"
+#include "ops.h"
+#include "tensor_util.h"
+
+static int infer_mode(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0);
+  if (!x) return -1;
+  int r = x->shape.rank;
+  int64_t axis = attr_int(c->op, "axis", -1);
+  if (r > 0 ? axis < -r || axis >= r : axis != 0 && axis != -1)
+    return ctx_fail(c, "axis %lld is out of range for X %s", (long long)axis, shape_str(&x->shape));
+  int a = r ? axis_norm(axis, r) : 0, keep = attr_bool(c->op, "keepdim", 0);
+  Shape o = {0, {0}};
+  for (int i = 0; i < r; i++)
+    if (i != a) o.d[o.rank++] = x->shape.d[i];
+    else if (keep) o.d[o.rank++] = 1;
+  ctx_set(c, "Out", 0, &o, x->dtype);
+  ctx_set(c, "Indices", 0, &o, c->g->specializing ? RT_DT_INT64 : x->dtype);
+  return 0;
+}
+
+static int emit_mode(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0), *ind = tu_out(e, "Indices", 0);
+  if (!x || !out || !ind) return -1;
+  static const struct {
+    int dtype;
+    const char *fn;
+  } fns[] = {{RT_DT_FP32, "rt_argsort_f32"}, {RT_DT_FP64, "rt_argsort_f64"},
+             {RT_DT_INT32, "rt_argsort_i32"}, {RT_DT_INT64, "rt_argsort_i64"}};
+  const char *fn = NULL;
+  for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
+    if (fns[i].dtype == x->dtype) fn = fns[i].fn;
+  if (!fn || out->dtype != x->dtype) return em_fail(e, "mode of %s tensors is not supported", rt_dtype_name(x->dtype));
+  if (ind->dtype != RT_DT_INT64) return em_fail(e, "Indices must be int64");
+  int r = tu_rank(e, x);
+  const char *t = em_ctype(x->dtype);
+  if (r == 0) {
+    pr_line(e->p, "%s[0] = %s[0];", em_ptr(e, out, 0), em_ptr(e, x, 1));
+    pr_line(e->p, "%s[0] = 0;", em_ptr(e, ind, 0));
+    return 0;
+  }
+  int axis = axis_norm(attr_int(e->op, "axis", -1), r);
+  if (axis < 0) return em_fail(e, "axis is out of range");
+  SymDim n = em_sym_prod(e, x, axis, axis + 1), all = spec_numel(em_spec(e, x));
+  int64_t es = (int64_t)rt_dtype_size(x->dtype);
+  const char *n_c = em_dim(e, x, axis), *inner = em_prod(e, x, axis + 1, r);
+  pr_line(e->p, "%s *vals = (%s *)%s;", t, t, em_scratch(e, (SymDim){all.a * es, all.c * es}));
+  pr_line(e->p, "int64_t *pos = (int64_t *)%s;", em_scratch(e, (SymDim){all.a * 8, all.c * 8}));
+  pr_line(e->p, "/* each line sorted ascending (std::sort's order) into vals, pos */");
+  pr_line(e->p, "%s(%s, %s, %s, %s, 0, vals, pos, %s);", fn, em_ptr(e, x, 1), em_prod(e, x, 0, axis), n_c, inner,
+          em_scratch(e, (SymDim){n.a * 16, n.c * 16}));
+  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
+  pr_line(e->p, "int64_t *indices = %s;", em_ptr(e, ind, 0));
+  pr_line(e->p, "const int64_t n = %s, inner = %s;", n_c, inner);
+  pr_line(e->p, "for (int64_t l = 0; l < %s; l++) {", tu_mul(em_prod(e, x, 0, axis), inner));
+  pr_line(e->p, "const %s *v = vals + %s;", t, tu_line_start("l", "n", "inner"));
+  pr_line(e->p, "const int64_t *p = pos + %s;", tu_line_start("l", "n", "inner"));
+  pr_line(e->p, "%s mode = 0;", t);
+  pr_line(e->p, "int64_t at = 0, run = 0, best = 0;");
+  pr_line(e->p, "for (int64_t i = 0; i < n; i++) {");
+  pr_line(e->p, "run++;");
+  pr_line(e->p, "if (i == n - 1 || v[(i + 1) * inner] != v[i * inner]) {");
+  pr_line(e->p, "if (run > best) {");
+  pr_line(e->p, "best = run;");
+  pr_line(e->p, "mode = v[i * inner];");
+  pr_line(e->p, "at = p[i * inner];");
+  pr_line(e->p, "}");
+  pr_line(e->p, "run = 0;");
+  pr_line(e->p, "}");
+  pr_line(e->p, "}");
+  pr_line(e->p, "out[l] = mode;");
+  pr_line(e->p, "indices[l] = at;");
+  pr_line(e->p, "}");
+  return 0;
+}
+
+const OpDef op_mode = {.type = "mode", .infer = infer_mode, .emit_c = emit_mode};

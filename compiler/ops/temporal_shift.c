@@ -1,0 +1,57 @@
+/* temporal_shift (paddle.nn.functional.temporal_shift): X [N*T, C, H, W]
+ * (NHWC: [N*T, H, W, C]) -> Out, X's dims and dtype; seg_num:INT (T, no
+ * default), shift_ratio:FLOAT=0.25, data_format="NCHW".
+ * Shape rule (phi TemporalShiftInferMeta): X has rank 4, seg_num > 0 and
+ * 0 < shift_ratio < 0.5; Out shares X's meta.
+ * Emission: Paddle's TemporalShiftFwNCHW / NHWC, element for element: with
+ * c1 = (int)(C * shift_ratio) and c2 = (int)(C * 2 * shift_ratio) (float
+ * products), channels [0, c1) take the previous segment's frame, [c1, c2)
+ * the next one's, the rest their own; a frame outside the clip gives 0.
+ * Paddle checks at run time that the batch is a multiple of seg_num; the
+ * generated kernel cannot stop, so the frames of a trailing partial clip
+ * read 0 where Paddle would have failed. */
+#include <string.h>
+
+#include "../util.h"
+#include "ops.h"
+#include "tensor_util.h"
+
+static int infer_temporal_shift(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0);
+  if (!x) return -1;
+  if (x->shape.rank != 4) return ctx_fail(c, "X %s must have rank 4", shape_str(&x->shape));
+  if (attr_int(c->op, "seg_num", 0) <= 0) return ctx_fail(c, "seg_num must be positive");
+  double r = attr_float(c->op, "shift_ratio", 0.25);
+  if (!(r > 0 && r < 0.5)) return ctx_fail(c, "shift_ratio %g is not in (0, 0.5)", r);
+  ctx_set(c, "Out", 0, &x->shape, x->dtype);
+  return 0;
+}
+
+static int emit_temporal_shift(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !out) return -1;
+  if (out->dtype != x->dtype) return em_fail(e, "X and Out differ in dtype");
+  if (x == out) return em_fail(e, "Out is X itself, which is not supported");
+  int last = !strcmp(attr_str(e->op, "data_format", "NCHW"), "NHWC");
+  int64_t C = em_const_dim(e, x, last ? 3 : 1), h = em_const_dim(e, x, 2), w = em_const_dim(e, x, last ? 1 : 3);
+  if (C < 0 || h < 0 || w < 0) return em_fail(e, "dims after the batch must not depend on it");
+  const int64_t hw = h * w;
+  const float ratio = (float)attr_float(e->op, "shift_ratio", 0.25);
+  const int64_t t = attr_int(e->op, "seg_num", 0), c1 = (int)((float)C * ratio), c2 = (int)((float)(C * 2) * ratio);
+  const char *ty = em_ctype(x->dtype);
+  pr_line(e->p, "const %s *x = %s;", ty, em_ptr(e, x, 1));
+  pr_line(e->p, "%s *out = %s;", ty, em_ptr(e, out, 0));
+  pr_line(e->p, "const int64_t t = %lld, %s = %lld, chw = %lld, c1 = %lld, c2 = %lld;", (long long)t, last ? "c" : "hw",
+          (long long)(last ? C : hw), (long long)(C * hw), (long long)c1, (long long)c2);
+  pr_line(e->p, "const int64_t total = %s;", em_numel(e, x));
+  pr_line(e->p, "for (int64_t i = 0; i < total; i++) {");
+  pr_line(e->p, "const int64_t it = i %% (t * chw) / chw, ic = %s;", last ? "i % c" : "i % chw / hw");
+  pr_line(e->p, "const int64_t src = ic < c1 ? it - 1 : ic < c2 ? it + 1 : it;");
+  pr_line(e->p, "const int64_t at = i + (src - it) * chw;");
+  pr_line(e->p, "out[i] = src >= 0 && src < t && at < total ? x[at] : (%s)0;", ty);
+  pr_line(e->p, "}");
+  return 0;
+}
+
+const OpDef op_temporal_shift = {.type = "temporal_shift", .infer = infer_temporal_shift,
+                                 .emit_c = emit_temporal_shift};

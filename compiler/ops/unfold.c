@@ -1,0 +1,127 @@
+/* unfold (paddle.nn.Unfold, im2col) and fold (paddle.nn.Fold, col2im):
+ *   unfold: X [N, C, H, W] -> Y [N, C*kh*kw, L]; kernel_sizes, strides,
+ *     paddings ([top, left, bottom, right]), dilations: INTS, no defaults
+ *     (Python expands ints and pairs).  L = oh * ow with
+ *     oh = (H + top + bottom - (dh*(kh-1) + 1)) / sh + 1 (ow alike), -1 for
+ *     an unknown H, multiplied in as Paddle does (phi UnfoldInferMeta,
+ *     CalcOutputSize).
+ *     Y[n, (c*kh + i)*kw + j, y*ow + x] = X[n, c, y*sh - top + i*dh,
+ *     x*sw - left + j*dw], 0 outside X.
+ *   fold: X [N, C*kh*kw, L] -> Y [N, C, out_h, out_w]; output_sizes and the
+ *     same attributes.  Paddle's kernel (and FoldInferMeta, which checks L)
+ *     counts the blocks with top and left padding on both sides:
+ *     bh = (out_h + 2*top - (dh*(kh-1) + 1)) / sh + 1 (bw alike), L = bh*bw;
+ *     each column element is added (col2im, in column order) to the Y
+ *     element it came from, as above.
+ * Emission (float32/64): the loops of Paddle's Im2ColFunctor /
+ * Col2ImFunctor (kCFO) per image. */
+#include <string.h>
+
+#include "../util.h"
+#include "ops.h"
+#include "tensor_util.h"
+
+/* The four INTS attributes (kernel_sizes, strides, dilations: 2 values;
+ * paddings: 4); -1 after ctx_fail. */
+static int fold_attrs(OpCtx *c, int64_t k[2], int64_t s[2], int64_t p[4], int64_t d[2]) {
+  int64_t *v;
+  static const char *const names[] = {"kernel_sizes", "strides", "dilations"};
+  int64_t *outs[] = {k, s, d};
+  for (int a = 0; a < 3; a++) {
+    if (attr_ints(c->op, names[a], &v) != 2) return ctx_fail(c, "%s must have 2 values", names[a]);
+    for (int i = 0; i < 2; i++)
+      if ((outs[a][i] = v[i]) <= 0) return ctx_fail(c, "%s must be positive", names[a]);
+  }
+  if (attr_ints(c->op, "paddings", &v) != 4) return ctx_fail(c, "paddings must have 4 values");
+  for (int i = 0; i < 4; i++) p[i] = v[i];
+  return 0;
+}
+
+/* CalcOutputSize: sliding positions along a dim of n with padding a + b. */
+static int64_t slide(int64_t n, int64_t k, int64_t s, int64_t a, int64_t b, int64_t d) {
+  return n == -1 ? -1 : (n + a + b - (d * (k - 1) + 1)) / s + 1;
+}
+
+static int infer_unfold(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0);
+  int64_t k[2], s[2], p[4], d[2];
+  if (!x || fold_attrs(c, k, s, p, d)) return -1;
+  const Shape *xs = &x->shape;
+  if (xs->rank != 4) return ctx_fail(c, "X %s must have rank 4", shape_str(xs));
+  int64_t oh = slide(xs->d[2], k[0], s[0], p[0], p[2], d[0]), ow = slide(xs->d[3], k[1], s[1], p[1], p[3], d[1]);
+  if ((xs->d[2] >= 0 && oh <= 0) || (xs->d[3] >= 0 && ow <= 0))
+    return ctx_fail(c, "X %s is too small for the kernel", shape_str(xs));
+  Shape o = {3, {xs->d[0], xs->d[1] * k[0] * k[1], oh * ow}}; /* Paddle's arithmetic, unknown dims included */
+  ctx_set(c, "Y", 0, &o, x->dtype);
+  return 0;
+}
+
+static int infer_fold(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0);
+  int64_t k[2], s[2], p[4], d[2], *os;
+  if (!x || fold_attrs(c, k, s, p, d)) return -1;
+  const Shape *xs = &x->shape;
+  if (xs->rank != 3) return ctx_fail(c, "X %s must have rank 3", shape_str(xs));
+  if (attr_ints(c->op, "output_sizes", &os) != 2 || os[0] <= 0 || os[1] <= 0)
+    return ctx_fail(c, "output_sizes must be 2 positive values");
+  int64_t bh = slide(os[0], k[0], s[0], p[0], p[0], d[0]), bw = slide(os[1], k[1], s[1], p[1], p[1], d[1]);
+  if (bh <= 0 || bw <= 0 || (xs->d[2] >= 0 && bh * bw != xs->d[2]))
+    return ctx_fail(c, "X %s does not hold the %lld x %lld blocks of output_sizes", shape_str(xs), (long long)bh,
+                    (long long)bw);
+  if (xs->d[1] >= 0 && xs->d[1] % (k[0] * k[1]))
+    return ctx_fail(c, "dim 1 of X %s is not divisible by the kernel size", shape_str(xs));
+  Shape o = {4, {xs->d[0], xs->d[1] / (k[0] * k[1]), os[0], os[1]}}; /* -1 / (kh*kw) = 0, as in Paddle */
+  ctx_set(c, "Y", 0, &o, x->dtype);
+  return 0;
+}
+
+/* The shared loop over column elements: channel c of the column matrix,
+ * its block (y, x) and the image position (iy, ix) it maps to. */
+static void emit_columns(EmitCtx *e, const int64_t k[2], const int64_t s[2], const int64_t p[4], const int64_t d[2],
+                         int64_t cols, int64_t bh, int64_t bw) {
+  pr_line(e->p, "for (int64_t c = 0; c < %lld; c++) {", (long long)cols);
+  pr_line(e->p, "const int64_t j = c %% %lld, i = c / %lld %% %lld, ch = c / %lld;", (long long)k[1], (long long)k[1],
+          (long long)k[0], (long long)(k[0] * k[1]));
+  pr_line(e->p, "for (int64_t y = 0; y < %lld; y++) {", (long long)bh);
+  pr_line(e->p, "const int64_t iy = y * %lld - %lld + i * %lld;", (long long)s[0], (long long)p[0], (long long)d[0]);
+  pr_line(e->p, "for (int64_t x = 0; x < %lld; x++) {", (long long)bw);
+  pr_line(e->p, "const int64_t ix = x * %lld - %lld + j * %lld;", (long long)s[1], (long long)p[1], (long long)d[1]);
+  pr_line(e->p, "const int64_t at = (c * %lld + y) * %lld + x;", (long long)bh, (long long)bw);
+  pr_line(e->p, "const int inside = iy >= 0 && iy < H && ix >= 0 && ix < W;");
+}
+
+static int emit_fold_unfold(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Y", 0);
+  if (!x || !out) return -1;
+  if ((x->dtype != RT_DT_FP32 && x->dtype != RT_DT_FP64) || out->dtype != x->dtype)
+    return em_fail(e, "%s of %s tensors is not supported", e->op->type, rt_dtype_name(x->dtype));
+  if (x == out) return em_fail(e, "Y is X itself, which is not supported");
+  OpCtx c = {e->g, (Op *)e->op};
+  int64_t k[2], s[2], p[4], d[2];
+  if (fold_attrs(&c, k, s, p, d)) return em_fail(e, "bad attributes");
+  const int fold = !strcmp(e->op->type, "fold");
+  const Var *img = fold ? out : x, *col = fold ? x : out;
+  int64_t C = em_const_dim(e, img, 1), H = em_const_dim(e, img, 2), W = em_const_dim(e, img, 3);
+  if (C < 0 || H < 0 || W < 0) return em_fail(e, "dims after the batch must not depend on it");
+  int64_t bh = fold ? slide(H, k[0], s[0], p[0], p[0], d[0]) : slide(H, k[0], s[0], p[0], p[2], d[0]);
+  int64_t bw = fold ? slide(W, k[1], s[1], p[1], p[1], d[1]) : slide(W, k[1], s[1], p[1], p[3], d[1]);
+  if (bh <= 0 || bw <= 0 || em_const_dim(e, col, 1) != C * k[0] * k[1] || em_const_dim(e, col, 2) != bh * bw)
+    return em_fail(e, "the column matrix does not match the image size and kernel");
+  const char *t = em_ctype(x->dtype);
+  pr_line(e->p, "const int64_t H = %lld, W = %lld;", (long long)H, (long long)W);
+  pr_line(e->p, "for (int64_t n = 0; n < %s; n++) {", em_dim(e, x, 0));
+  const int64_t img_size = C * H * W, col_size = C * k[0] * k[1] * bh * bw;
+  pr_line(e->p, "const %s *src = %s + n * %lld;", t, em_ptr(e, x, 1), (long long)(fold ? col_size : img_size));
+  pr_line(e->p, "%s *dst = %s + n * %lld;", t, em_ptr(e, out, 0), (long long)(fold ? img_size : col_size));
+  if (fold) pr_line(e->p, "memset(dst, 0, %lld * sizeof *dst);", (long long)(C * H * W));
+  emit_columns(e, k, s, p, d, C * k[0] * k[1], bh, bw);
+  if (fold)
+    pr_line(e->p, "if (inside) dst[(ch * H + iy) * W + ix] += src[at];");
+  else
+    pr_line(e->p, "dst[at] = inside ? src[(ch * H + iy) * W + ix] : (%s)0;", t);
+  for (int i = 0; i < 4; i++) pr_line(e->p, "}");
+  return 0;
+}
+
+const OpDef op_fold = {.type = "fold", .infer = infer_fold, .emit_c = emit_fold_unfold};
+const OpDef op_unfold = {.type = "unfold", .infer = infer_unfold, .emit_c = emit_fold_unfold};

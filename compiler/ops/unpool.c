@@ -1,0 +1,68 @@
+/* unpool, unpool3d (MaxUnPool1D/2D/3D): X, Indices -> Out, dtype of X.
+ *   attrs: ksize:INTS (no default), strides=[1,..], paddings=[0,..],
+ *          output_size=[0,..], data_format="NCHW" / "NCDHW";
+ *          unpool also unpooling_type:STRING (only "max").
+ * Shape rule (phi UnpoolInferMeta / Unpool3dInferMeta): X has rank 4
+ * (unpool) or 5 (unpool3d) and Indices X's dims; Out is [N, C] followed by
+ * output_size, one value per ksize entry (-1 where X's spatial dim is
+ * unknown at compile time).  The Python API computes output_size from the
+ * kernel, stride and padding; the op itself reads only output_size.
+ * Emission (any element type of X; int32 or int64 Indices): Out is zeroed,
+ * then each element of X is written at its index into its (n, c) plane of
+ * Out, in order (a later duplicate index wins), as Paddle's Unpool kernel
+ * does.  Paddle's kernel reads X as channel first whatever data_format
+ * says, and so does this one.  An index outside the plane, where Paddle
+ * stops with an error (or, negative, writes out of bounds), is skipped. */
+#include <string.h>
+
+#include "../util.h"
+#include "ops.h"
+#include "tensor_util.h"
+
+static int infer_unpool(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0), *idx = ctx_need(c, "Indices", 0);
+  if (!x || !idx) return -1;
+  const int rank = strcmp(c->op->type, "unpool3d") ? 4 : 5;
+  const Shape *xs = &x->shape;
+  if (xs->rank != rank) return ctx_fail(c, "X %s must have rank %d", shape_str(xs), rank);
+  if (!shape_equal(xs, &idx->shape))
+    return ctx_fail(c, "X %s and Indices %s differ in shape", shape_str(xs), shape_str(&idx->shape));
+  const char *type = attr_str(c->op, "unpooling_type", "max");
+  if (strcmp(type, "max")) return ctx_fail(c, "unpooling_type '%s' is not supported (only max)", type);
+  int64_t *k, *osz;
+  int nk = attr_ints(c->op, "ksize", &k), no = attr_ints(c->op, "output_size", &osz);
+  if (nk != rank - 2) return ctx_fail(c, "ksize has %d values for %d spatial dims", nk, rank - 2);
+  if (no < nk) return ctx_fail(c, "output_size has %d values for %d spatial dims", no, nk);
+  Shape o = *xs;
+  for (int i = 0; i < nk; i++) o.d[2 + i] = xs->d[2 + i] <= 0 ? DIM_UNKNOWN : osz[i];
+  ctx_set(c, "Out", 0, &o, x->dtype);
+  return 0;
+}
+
+static int emit_unpool(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *idx = tu_in(e, "Indices", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !idx || !out) return -1;
+  if (out->dtype != x->dtype) return em_fail(e, "X and Out differ in dtype");
+  if (idx->dtype != RT_DT_INT32 && idx->dtype != RT_DT_INT64)
+    return em_fail(e, "Indices is %s; int32 or int64 expected", rt_dtype_name(idx->dtype));
+  if (em_same_buffer(e, x, out) || x == out) return em_fail(e, "Out must not share X's buffer");
+  int r = tu_rank(e, x);
+  if (tu_rank(e, out) != r || tu_rank(e, idx) != r) return em_fail(e, "X, Indices and Out differ in rank");
+  const char *t = em_ctype(x->dtype);
+  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
+  pr_line(e->p, "const %s *index = %s;", em_ctype(idx->dtype), em_ptr(e, idx, 1));
+  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
+  pr_line(e->p, "const int64_t planes = %s, in_size = %s, out_size = %s;", em_prod(e, x, 0, 2), em_prod(e, x, 2, r),
+          em_prod(e, out, 2, r));
+  pr_line(e->p, "memset(out, 0, (size_t)(planes * out_size) * sizeof *out);");
+  pr_line(e->p, "for (int64_t p = 0; p < planes; p++) {");
+  pr_line(e->p, "for (int64_t i = 0; i < in_size; i++) {");
+  pr_line(e->p, "const int64_t at = (int64_t)index[p * in_size + i];");
+  pr_line(e->p, "if (at >= 0 && at < out_size) out[p * out_size + at] = x[p * in_size + i];");
+  pr_line(e->p, "}");
+  pr_line(e->p, "}");
+  return 0;
+}
+
+const OpDef op_unpool = {.type = "unpool", .infer = infer_unpool, .emit_c = emit_unpool};
+const OpDef op_unpool3d = {.type = "unpool3d", .infer = infer_unpool, .emit_c = emit_unpool};

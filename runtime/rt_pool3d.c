@@ -1,0 +1,96 @@
+/* 3-D max and average pooling (see rt_pool3d.h). */
+#include <float.h>
+#include <math.h>
+
+#include "rt_kernels.h"
+
+/* Paddle's AdaptStartIndex / AdaptEndIndex (float arithmetic, as rt_pool.c). */
+static int64_t adapt_start(int64_t i, int64_t in, int64_t out) {
+  return (int64_t)floorf((float)(i * in) / (float)out);
+}
+
+static int64_t adapt_end(int64_t i, int64_t in, int64_t out) {
+  return (int64_t)ceilf((float)((i + 1) * in) / (float)out);
+}
+
+/* The window of output index o along dim a, clipped to the input, into
+ * [*lo, *hi): adaptive bounds, or k at o * stride - pad with its end first
+ * clipped to `end`.  Returns the extent after that first clip. */
+static int64_t window(const RtPool3d *p, int a, int64_t o, int64_t end, int64_t *lo, int64_t *hi) {
+  if (p->adaptive) {
+    *lo = adapt_start(o, p->in[a], p->out[a]);
+    *hi = adapt_end(o, p->in[a], p->out[a]);
+    return *hi - *lo;
+  }
+  int64_t s = o * p->stride[a] - p->pad[a], e = s + p->k[a] < end ? s + p->k[a] : end;
+  *lo = s > 0 ? s : 0;
+  *hi = e < p->in[a] ? e : p->in[a];
+  return e - s;
+}
+
+void rt_pool3d(const RtPool3d *p, int64_t batch, const float *x, float *out) {
+  const int64_t D = p->in[0], H = p->in[1], W = p->in[2];
+  const int64_t OD = p->out[0], OH = p->out[1], OW = p->out[2];
+  const int64_t in_vol = D * H * W, out_vol = OD * OH * OW;
+  const int64_t cs_in = p->channel_last ? 1 : in_vol, cs_out = p->channel_last ? 1 : out_vol;
+  const int64_t ps = p->channel_last ? p->c : 1;
+  for (int64_t n = 0; n < batch; n++)
+    for (int64_t c = 0; c < p->c; c++) {
+      const float *xc = x + n * p->c * in_vol + c * cs_in;
+      float *oc = out + n * p->c * out_vol + c * cs_out;
+      for (int64_t od = 0; od < OD; od++)
+        for (int64_t oh = 0; oh < OH; oh++)
+          for (int64_t ow = 0; ow < OW; ow++) {
+            int64_t d0, d1, h0, h1, w0, w1;
+            int64_t size = window(p, 0, od, D + p->pad[0], &d0, &d1);
+            size *= window(p, 1, oh, H + p->pad[1], &h0, &h1);
+            size *= window(p, 2, ow, W + p->pad[2], &w0, &w1);
+            float v = p->type == RT_POOL_MAX ? -FLT_MAX : 0.0f;
+            for (int64_t d = d0; d < d1; d++)
+              for (int64_t h = h0; h < h1; h++)
+                for (int64_t w = w0; w < w1; w++) {
+                  const float t = xc[((d * H + h) * W + w) * ps];
+                  if (p->type == RT_POOL_MAX)
+                    v = v > t ? v : t;
+                  else
+                    v += t;
+                }
+            if (p->type == RT_POOL_AVG) {
+              if (p->exclusive || p->adaptive) size = (d1 - d0) * (h1 - h0) * (w1 - w0);
+              v /= (float)size;
+            }
+            oc[((od * OH + oh) * OW + ow) * ps] = v;
+          }
+    }
+}
+
+void rt_max_pool3d_index(const RtPool3d *p, int64_t batch, const float *x, float *out, int32_t *mask) {
+  const int64_t D = p->in[0], H = p->in[1], W = p->in[2];
+  const int64_t OD = p->out[0], OH = p->out[1], OW = p->out[2];
+  const int64_t in_vol = D * H * W, out_vol = OD * OH * OW;
+  for (int64_t nc = 0; nc < batch * p->c; nc++) {
+    const float *xc = x + nc * in_vol;
+    for (int64_t od = 0; od < OD; od++)
+      for (int64_t oh = 0; oh < OH; oh++)
+        for (int64_t ow = 0; ow < OW; ow++) {
+          int64_t d0, d1, h0, h1, w0, w1;
+          window(p, 0, od, D, &d0, &d1);
+          window(p, 1, oh, H, &h0, &h1);
+          window(p, 2, ow, W, &w0, &w1);
+          float v = -FLT_MAX;
+          int32_t idx = -1;
+          for (int64_t d = d0; d < d1; d++)
+            for (int64_t h = h0; h < h1; h++)
+              for (int64_t w = w0; w < w1; w++) {
+                const int64_t at = (d * H + h) * W + w;
+                if (v < xc[at]) {
+                  v = xc[at];
+                  idx = (int32_t)at;
+                }
+              }
+          const int64_t o = nc * out_vol + (od * OH + oh) * OW + ow;
+          out[o] = v;
+          mask[o] = idx;
+        }
+  }
+}

@@ -1,0 +1,107 @@
+/* Resizing in any channel order (see rt_resize.h). */
+#include <math.h>
+#include <string.h>
+
+#include "rt_kernels.h"
+
+/* The two source indices of output index k along one dim and their
+ * weights, as Paddle computes them (float and double mixed as it does):
+ * i0 with weight w0 = 1 - d, i1 (clamped to the last index) with w1 = d. */
+typedef struct Taps {
+  int64_t i0, i1;
+  float w0, w1;
+} Taps;
+
+static Taps linear_taps(float ratio, int64_t k, int64_t in, int align_flag) {
+  Taps t;
+  int64_t i0 = align_flag ? (int64_t)(int)(ratio * (k + 0.5) - 0.5) : (int64_t)(int)(ratio * (float)k);
+  i0 = i0 > 0 ? i0 : 0;
+  float src = (float)(ratio * (k + 0.5) - 0.5);
+  src = src > 0 ? src : 0;
+  const float d = align_flag ? src - (float)i0 : ratio * (float)k - (float)i0;
+  t.i0 = i0;
+  t.i1 = i0 + 1 < in - 1 ? i0 + 1 : in - 1;
+  t.w1 = d;
+  t.w0 = 1.0f - d;
+  return t;
+}
+
+static int64_t nearest_index(float ratio, int64_t k, int align_corners) {
+  return align_corners ? (int64_t)(int)(ratio * (float)k + 0.5) : (int64_t)(int)(ratio * (float)k);
+}
+
+/* Keys' cubic convolution weights (A = -0.75) of the 4 taps around
+ * fraction t (Paddle's get_cubic_upsample_coefficients). */
+static void cubic_weights(float t, float c[4]) {
+  const float A = -0.75f, x1 = t, x2 = 1.0f - t;
+#define CONV1(x) (((A + 2) * (x) - (A + 3)) * (x) * (x) + 1)
+#define CONV2(x) (((A * (x) - 5 * A) * (x) + 8 * A) * (x) - 4 * A)
+  c[0] = CONV2(x1 + 1.0f);
+  c[1] = CONV1(x1);
+  c[2] = CONV1(x2);
+  c[3] = CONV2(x2 + 1.0f);
+#undef CONV1
+#undef CONV2
+}
+
+static int64_t clamp_index(int64_t i, int64_t n) { return i < 0 ? 0 : (i >= n ? n - 1 : i); }
+
+/* One channel of one image: x and out point at its first element, ps is
+ * the distance between two pixels. */
+static void resize_channel(const RtResize *p, const float *x, float *out, int64_t ps) {
+  const int64_t D = p->in[0], H = p->in[1], W = p->in[2], OD = p->out[0], OH = p->out[1], OW = p->out[2];
+  const int flag = p->align_mode == 0 && !p->align_corners;
+#define AT(d, h, w) x[(((d) * H + (h)) * W + (w)) * ps]
+  for (int64_t od = 0; od < OD; od++)
+    for (int64_t oh = 0; oh < OH; oh++)
+      for (int64_t ow = 0; ow < OW; ow++) {
+        float *o = out + ((od * OH + oh) * OW + ow) * ps;
+        if (p->method == RT_INTERP_NEAREST) {
+          const int64_t sd = p->nsp == 3 ? nearest_index(p->ratio[0], od, p->align_corners) : od;
+          const int64_t sh = p->nsp >= 2 ? nearest_index(p->ratio[1], oh, p->align_corners) : oh;
+          *o = AT(sd, sh, nearest_index(p->ratio[2], ow, p->align_corners));
+        } else if (p->method == RT_INTERP_BICUBIC) { /* 2-D: 4 rows across, then one column */
+          const float sy = p->align_corners ? p->ratio[1] * (float)oh : (float)(p->ratio[1] * (oh + 0.5) - 0.5);
+          const float sx = p->align_corners ? p->ratio[2] * (float)ow : (float)(p->ratio[2] * (ow + 0.5) - 0.5);
+          const int64_t iy = (int64_t)floorf(sy), ix = (int64_t)floorf(sx);
+          float cy[4], cx[4], row[4];
+          cubic_weights(sy - (float)iy, cy);
+          cubic_weights(sx - (float)ix, cx);
+          for (int i = 0; i < 4; i++) {
+            const int64_t h = clamp_index(iy - 1 + i, H);
+            row[i] = AT(od, h, clamp_index(ix - 1, W)) * cx[0] + AT(od, h, clamp_index(ix, W)) * cx[1] +
+                     AT(od, h, clamp_index(ix + 1, W)) * cx[2] + AT(od, h, clamp_index(ix + 2, W)) * cx[3];
+          }
+          *o = row[0] * cy[0] + row[1] * cy[1] + row[2] * cy[2] + row[3] * cy[3];
+        } else if (p->nsp == 1) {
+          const Taps w = linear_taps(p->ratio[2], ow, W, flag);
+          *o = AT(od, oh, w.i0) * w.w0 + AT(od, oh, w.i1) * w.w1;
+        } else if (p->nsp == 2) {
+          const Taps h = linear_taps(p->ratio[1], oh, H, flag), w = linear_taps(p->ratio[2], ow, W, flag);
+          *o = AT(od, h.i0, w.i0) * h.w0 * w.w0 + AT(od, h.i1, w.i0) * h.w1 * w.w0 + AT(od, h.i0, w.i1) * h.w0 * w.w1 +
+               AT(od, h.i1, w.i1) * h.w1 * w.w1;
+        } else {
+          const Taps d = linear_taps(p->ratio[0], od, D, flag), h = linear_taps(p->ratio[1], oh, H, flag),
+                     w = linear_taps(p->ratio[2], ow, W, flag);
+          *o = AT(d.i0, h.i0, w.i0) * d.w0 * h.w0 * w.w0 + AT(d.i0, h.i0, w.i1) * d.w0 * h.w0 * w.w1 +
+               AT(d.i0, h.i1, w.i0) * d.w0 * h.w1 * w.w0 + AT(d.i0, h.i1, w.i1) * d.w0 * h.w1 * w.w1 +
+               AT(d.i1, h.i0, w.i0) * d.w1 * h.w0 * w.w0 + AT(d.i1, h.i0, w.i1) * d.w1 * h.w0 * w.w1 +
+               AT(d.i1, h.i1, w.i0) * d.w1 * h.w1 * w.w0 + AT(d.i1, h.i1, w.i1) * d.w1 * h.w1 * w.w1;
+        }
+      }
+#undef AT
+}
+
+void rt_resize(const RtResize *p, int64_t batch, const float *x, float *out) {
+  const int64_t in_vol = p->in[0] * p->in[1] * p->in[2], out_vol = p->out[0] * p->out[1] * p->out[2];
+  if (p->in[0] == p->out[0] && p->in[1] == p->out[1] && p->in[2] == p->out[2]) { /* Paddle copies the input */
+    memcpy(out, x, sizeof(float) * (size_t)(batch * p->c * in_vol));
+    return;
+  }
+  const int64_t ps = p->channel_last ? p->c : 1;
+  for (int64_t n = 0; n < batch; n++)
+    for (int64_t c = 0; c < p->c; c++) {
+      const int64_t ci = p->channel_last ? c : c * in_vol, co = p->channel_last ? c : c * out_vol;
+      resize_channel(p, x + n * p->c * in_vol + ci, out + n * p->c * out_vol + co, ps);
+    }
+}

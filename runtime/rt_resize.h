@@ -1,0 +1,34 @@
+/* Resizing of 1-, 2- and 3-D images in either channel order, for the
+ * interp ops (compiler/ops/interp.c) where rt_interp2d (channel first, 1-
+ * and 2-D) does not apply: trilinear and 3-D nearest (NCDHW or NDHWC), and
+ * channel-last NWC / NHWC linear, bilinear, nearest and bicubic.  The
+ * coordinate rules and the order of the weighted sums are those of Paddle's
+ * CPU kernels (phi interpolate_kernel.cc). */
+#ifndef PADDLEC_RT_RESIZE_H
+#define PADDLEC_RT_RESIZE_H
+
+#include <stdint.h>
+
+#include "rt_cnn.h"
+
+/* Sizes are kept as 3 spatial dims (d, h, w); a 2-D resize has d = 1 and a
+ * 1-D one d = h = 1 (those dims are copied, never interpolated).  Element
+ * (c, d, h, w) of an image sits at c * c_stride + ((d * H + h) * W + w) *
+ * px_stride: channel first c_stride = D*H*W, px_stride = 1; channel last
+ * c_stride = 1, px_stride = c. */
+typedef struct RtResize {
+  RtInterpMethod method;  /* nearest; BILINEAR = linear in every resized dim; bicubic (2-D) */
+  int nsp;                /* resized dims: 1 (w), 2 (h, w) or 3 (d, h, w) */
+  int64_t c;              /* channels */
+  int64_t in[3], out[3];  /* input and output d, h, w */
+  float ratio[3];         /* source step per output step (0 for a size-1 output) */
+  int align_corners;      /* Paddle's align_corners */
+  int align_mode;         /* Paddle's align_mode (linear: 0 = half-pixel) */
+  int channel_last;       /* NWC / NHWC / NDHWC */
+} RtResize;
+
+/* `batch` images of c x in into c x out; a plain copy when the sizes are
+ * equal, as Paddle does. */
+void rt_resize(const RtResize *p, int64_t batch, const float *x, float *out);
+
+#endif
