@@ -55,17 +55,27 @@ void rt_gather_nd(const void *src, const int64_t *dims, int k, int64_t slice_byt
 
 /* ---- rt_topk.c ---- */
 
-/* The k largest (or smallest) values along the middle dim of x viewed as
- * [outer, n, inner], sorted best first, with their positions; NaN counts as
- * the largest value and ties go to the lower position.  vals and idx are
- * [outer, k, inner]. */
-void rt_topk_f32(const float *x, int64_t outer, int64_t n, int64_t inner, int64_t k, int largest,
-                 float *vals, int64_t *idx);
-void rt_topk_f64(const double *x, int64_t outer, int64_t n, int64_t inner, int64_t k, int largest,
-                 double *vals, int64_t *idx);
-void rt_topk_i32(const int32_t *x, int64_t outer, int64_t n, int64_t inner, int64_t k, int largest,
-                 int32_t *vals, int64_t *idx);
-void rt_topk_i64(const int64_t *x, int64_t outer, int64_t n, int64_t inner, int64_t k, int largest,
-                 int64_t *vals, int64_t *idx);
+/* rt_topk_* flags: which kernel's steps to take, and its attributes. */
+#define RT_TOPK_LARGEST 1 /* top_k_v2 largest: the k largest, NaN first (else the k smallest, NaN last) */
+#define RT_TOPK_SORTED 2  /* top_k_v2 sorted: the first k - 1 in order (else as std::nth_element leaves them) */
+#define RT_TOPK_V1 4      /* top_k (v1): the k largest by "a > b", sorted; the other flags are ignored */
+/* Bytes of the work buffer rt_topk_* needs for lines of n elements: n
+ * (value, position) pairs of 16 bytes. */
+#define RT_TOPK_WORK_BYTES(n) ((n) * 16)
+
+/* The k best values along the middle dim of x viewed as [outer, n, inner]
+ * with their positions, in the order Paddle 2.6's CPU kernel gives them,
+ * ties and NaN included (the libstdc++ steps it takes; see rt_topk.c).
+ * vals and idx are [outer, k, inner]; `work` holds RT_TOPK_WORK_BYTES(n)
+ * bytes, 8-byte aligned.  k > n (an error in Paddle) fills the last k - n
+ * entries of each line with zeros. */
+void rt_topk_f32(const float *x, int64_t outer, int64_t n, int64_t inner, int64_t k, int flags, float *vals,
+                 int64_t *idx, void *work);
+void rt_topk_f64(const double *x, int64_t outer, int64_t n, int64_t inner, int64_t k, int flags, double *vals,
+                 int64_t *idx, void *work);
+void rt_topk_i32(const int32_t *x, int64_t outer, int64_t n, int64_t inner, int64_t k, int flags, int32_t *vals,
+                 int64_t *idx, void *work);
+void rt_topk_i64(const int64_t *x, int64_t outer, int64_t n, int64_t inner, int64_t k, int flags, int64_t *vals,
+                 int64_t *idx, void *work);
 
 #endif

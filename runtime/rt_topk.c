@@ -1,82 +1,54 @@
-/* Top-k along the middle dim of [outer, n, inner] (see rt_tensor.h).
+/* Top-k along the middle dim of [outer, n, inner] (declared in rt_tensor.h).
  *
- * Each (outer, inner) line keeps a heap of its k best elements in the
- * output itself (the worst of them at the root), so nothing is allocated;
- * a final heap sort leaves them best first.  "Better" is Paddle's order:
- * for the largest, NaN first, then greater values; for the smallest, smaller
- * values, NaN last; ties go to the lower position. */
-#include <math.h>
-
+ * Each (outer, inner) line goes through the steps of Paddle's CPU kernels,
+ * whose results among equal values (and, unsorted, their order) come from
+ * libstdc++'s algorithms, reproduced in rt_sort.c:
+ *   top_k_v2 (phi FullTopK, paddle/phi/kernels/cpu/top_k_kernel.cc): the
+ *     line's (value, position) pairs; when k * 64 < n,
+ *     std::partial_sort(first, first + k, last); otherwise
+ *     std::nth_element(first, first + k - 1, last) and, when `sorted` is
+ *     set, std::sort(first, first + k - 1) -- the first k - 1 pairs only,
+ *     the kth stays where nth_element put it.  The comparator is on the
+ *     value: largest "isnan(a) && !isnan(b) || a > b" (NaN first), smallest
+ *     "!isnan(a) && isnan(b) || a < b" (NaN last).
+ *   top_k v1 (fluid TopkKernel, paddle/fluid/operators/top_k_op.h): always
+ *     std::partial_sort(first, first + k, last) with "a > b", under which a
+ *     NaN is neither before nor after anything.
+ * The first k pairs are the result.  (For another axis Paddle first
+ * transposes it last; each line still holds the same values in the same
+ * order.) */
+#include "rt_sort.h"
 #include "rt_tensor.h"
 
-/* TOPK(name, T, ISNAN): rt_topk_<name> for element type T. */
-#define TOPK(name, T, ISNAN)                                                                        \
-  static int better_##name(T a, int64_t ia, T b, int64_t ib, int largest) {                         \
-    int na = ISNAN(a), nb = ISNAN(b);                                                               \
-    if (na != nb) return largest ? na : nb;                                                         \
-    if (!na && a != b) return largest ? a > b : a < b;                                              \
-    return ia < ib;                                                                                 \
-  }                                                                                                 \
-  /* Restores the heap below position j (size entries, stride `inner`). */                         \
-  static void sift_##name(T *v, int64_t *ix, int64_t inner, int64_t j, int64_t size, int largest) { \
-    for (;;) {                                                                                      \
-      int64_t c = 2 * j + 1;                                                                        \
-      if (c >= size) return;                                                                        \
-      if (c + 1 < size && better_##name(v[c * inner], ix[c * inner], v[(c + 1) * inner],            \
-                                        ix[(c + 1) * inner], largest))                              \
-        c++; /* the worse child */                                                                  \
-      if (!better_##name(v[j * inner], ix[j * inner], v[c * inner], ix[c * inner], largest)) return; \
-      T tv = v[j * inner];                                                                          \
-      int64_t ti = ix[j * inner];                                                                   \
-      v[j * inner] = v[c * inner];                                                                  \
-      ix[j * inner] = ix[c * inner];                                                                \
-      v[c * inner] = tv;                                                                            \
-      ix[c * inner] = ti;                                                                           \
-      j = c;                                                                                        \
-    }                                                                                               \
-  }                                                                                                 \
-  static void line_##name(const T *x, int64_t n, int64_t inner, int64_t k, int largest, T *v,      \
-                          int64_t *ix) {                                                            \
-    for (int64_t i = 0; i < n; i++) {                                                               \
-      T xv = x[i * inner];                                                                          \
-      int64_t j;                                                                                    \
-      if (i < k) { /* grow the heap: sift the new entry up */                                      \
-        for (j = i; j > 0; j = (j - 1) / 2) {                                                       \
-          int64_t p = (j - 1) / 2;                                                                  \
-          if (!better_##name(v[p * inner], ix[p * inner], xv, i, largest)) break;                   \
-          v[j * inner] = v[p * inner];                                                              \
-          ix[j * inner] = ix[p * inner];                                                            \
-        }                                                                                           \
-        v[j * inner] = xv;                                                                          \
-        ix[j * inner] = i;                                                                          \
-      } else if (better_##name(xv, i, v[0], ix[0], largest)) { /* replace the worst */             \
-        v[0] = xv;                                                                                  \
-        ix[0] = i;                                                                                  \
-        sift_##name(v, ix, inner, 0, k, largest);                                                   \
-      }                                                                                             \
-    }                                                                                               \
-    for (int64_t size = k - 1; size > 0; size--) { /* heap sort: worst to the back */              \
-      T tv = v[0];                                                                                  \
-      int64_t ti = ix[0];                                                                           \
-      v[0] = v[size * inner];                                                                       \
-      ix[0] = ix[size * inner];                                                                     \
-      v[size * inner] = tv;                                                                         \
-      ix[size * inner] = ti;                                                                        \
-      sift_##name(v, ix, inner, 0, size, largest);                                                  \
-    }                                                                                               \
-  }                                                                                                 \
-  void rt_topk_##name(const T *x, int64_t outer, int64_t n, int64_t inner, int64_t k, int largest,  \
-                      T *vals, int64_t *idx) {                                                      \
-    for (int64_t o = 0; o < outer; o++)                                                             \
-      for (int64_t i = 0; i < inner; i++)                                                           \
-        line_##name(x + o * n * inner + i, n, inner, k, largest, vals + o * k * inner + i,          \
-                    idx + o * k * inner + i);                                                       \
+/* TOPK(name, NAME, T): rt_topk_<name> for element type T. */
+#define TOPK(name, NAME, T)                                                                           \
+  void rt_topk_##name(const T *x, int64_t outer, int64_t n, int64_t inner, int64_t k, int flags, T *vals, \
+                      int64_t *idx, void *work) {                                                     \
+    RtSortPair##NAME *line = work;                                                                    \
+    const RtSortOrder order = (flags & RT_TOPK_V1)        ? RT_SORT_GT                                \
+                              : (flags & RT_TOPK_LARGEST) ? RT_SORT_DESC                              \
+                                                          : RT_SORT_ASC;                              \
+    const int64_t kk = k < n ? k : n; /* Paddle rejects k > n; the rest is left zero */               \
+    for (int64_t o = 0; o < outer; o++)                                                               \
+      for (int64_t i = 0; i < inner; i++) {                                                           \
+        const T *src = x + o * n * inner + i;                                                         \
+        T *dv = vals + o * k * inner + i;                                                             \
+        int64_t *di = idx + o * k * inner + i;                                                        \
+        for (int64_t j = 0; j < n; j++) line[j] = (RtSortPair##NAME){src[j * inner], j};              \
+        if ((flags & RT_TOPK_V1) || kk * 64 < n) {                                                    \
+          rt_stl_partial_sort_##name(line, kk, n, order);                                             \
+        } else if (kk > 0) {                                                                          \
+          rt_stl_nth_element_##name(line, kk - 1, n, order);                                          \
+          if (flags & RT_TOPK_SORTED) rt_stl_sort_##name(line, kk - 1, order);                        \
+        }                                                                                             \
+        for (int64_t j = 0; j < k; j++) {                                                             \
+          dv[j * inner] = j < kk ? line[j].v : 0;                                                     \
+          di[j * inner] = j < kk ? line[j].i : 0;                                                     \
+        }                                                                                             \
+      }                                                                                               \
   }
 
-#define FLOAT_NAN(v) isnan(v)
-#define INT_NAN(v) 0
-
-TOPK(f32, float, FLOAT_NAN)
-TOPK(f64, double, FLOAT_NAN)
-TOPK(i32, int32_t, INT_NAN)
-TOPK(i64, int64_t, INT_NAN)
+TOPK(f32, F32, float)
+TOPK(f64, F64, double)
+TOPK(i32, I32, int32_t)
+TOPK(i64, I64, int64_t)

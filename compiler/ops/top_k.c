@@ -4,16 +4,21 @@
  *   top_k_v2: k:INT=1 (may be a tensor), axis:INT=-1, largest:BOOLEAN=true,
  *     sorted:BOOLEAN=true; dim `axis` becomes k (-1 when K is given); a 0-D
  *     X stays 0-D (phi TopKInferMeta).
- * Out has X's dtype.
- * Emission: rt_topk_<type> (float32/64, int32/64) along the axis, always
- * sorted best first -- what Paddle gives when sorted is set, and when k is
- * small next to the axis (k * 64 < n) even when it is not; ties go to the
- * lower position.  int32 Indices are converted from an int64 scratch
- * buffer.  A k given by a tensor is not supported. */
+ * Out has X's dtype; k may not exceed a static dim of the axis (Paddle's
+ * check).
+ * Emission: rt_topk_<type> (float32/64, int32/64, runtime/rt_topk.c) along
+ * the axis, taking the steps of Paddle's CPU kernel so that values and
+ * indices agree with it among equal values, with NaN and unsorted too:
+ * top_k_v2 partial-sorts when k * 64 < n and otherwise takes nth_element
+ * and, when sorted, sorts the first k - 1; top_k v1 always partial-sorts
+ * with "a > b" (rt_sort.c reproduces the libstdc++ algorithms).  A scratch
+ * buffer holds a line's (value, position) pairs; int32 Indices are converted
+ * from an int64 scratch buffer.  A k given by a tensor is not supported. */
 #include <string.h>
 
 #include "../util.h"
 #include "ops.h"
+#include "rt_tensor.h"
 #include "tensor_util.h"
 
 static int infer_top_k(OpCtx *c) {
@@ -29,7 +34,14 @@ static int infer_top_k(OpCtx *c) {
   if (in->rank ? (axis < -in->rank || axis >= in->rank) : (axis != 0 && axis != -1))
     return ctx_fail(c, "axis %lld is out of range for X %s", (long long)axis, shape_str(in));
   Shape s = *in;
-  if (s.rank > 0) s.d[axis < 0 ? axis + s.rank : axis] = k;
+  if (s.rank > 0) {
+    int64_t *d = &s.d[axis < 0 ? axis + s.rank : axis];
+    /* checked on the file's shapes: while specializing, a batch probe (1, 2, ...) may stand in for *d */
+    if (!c->g->specializing && *d != DIM_UNKNOWN && k != DIM_UNKNOWN && !ctx_in(c, "K", 0) && k > *d)
+      return ctx_fail(c, "k %lld is larger than the axis' dim %lld of X %s", (long long)k, (long long)*d,
+                      shape_str(in));
+    *d = k;
+  }
   ctx_set(c, "Out", 0, &s, x->dtype);
   /* top_k (v1) Indices are int64 in files up to 2.5 (1.8.5 checked); the
    * 2.6 InferShape writes int32 into the VarDesc, but the kernel still
@@ -57,7 +69,12 @@ static int emit_top_k(EmitCtx *e) {
   int v2 = !strcmp(e->op->type, "top_k_v2"), r = tu_rank(e, x);
   int axis = axis_norm(v2 ? attr_int(e->op, "axis", -1) : -1, r);
   if (axis < 0) return em_fail(e, "axis is out of range");
-  int largest = v2 ? attr_bool(e->op, "largest", 1) : 1;
+  int largest = v2 ? attr_bool(e->op, "largest", 1) : 1, sorted = v2 ? attr_bool(e->op, "sorted", 1) : 1;
+  const char *flags = !v2                ? "RT_TOPK_V1"
+                      : largest && sorted ? "RT_TOPK_LARGEST | RT_TOPK_SORTED"
+                      : largest           ? "RT_TOPK_LARGEST"
+                      : sorted            ? "RT_TOPK_SORTED"
+                                          : "0 /* smallest, unsorted */";
   const char *idx = em_ptr(e, ind, 0);
   if (ind->dtype == RT_DT_INT32) {
     SymDim n = spec_numel(em_spec(e, ind));
@@ -68,9 +85,11 @@ static int emit_top_k(EmitCtx *e) {
     pr_line(e->p, "%s[0] = 0;", em_ptr(e, ind, 0));
     return 0;
   }
-  pr_line(e->p, "/* x as [outer, n, inner], k, largest -> values, indices */");
-  pr_line(e->p, "%s(%s, %s, %s, %s, %s, %d, %s, %s);", fn, em_ptr(e, x, 1), em_prod(e, x, 0, axis), em_dim(e, x, axis),
-          em_prod(e, x, axis + 1, r), em_dim(e, out, axis), largest, em_ptr(e, out, 0), idx);
+  SymDim n = em_sym_prod(e, x, axis, axis + 1);
+  const char *work = em_scratch(e, (SymDim){RT_TOPK_WORK_BYTES(n.a), RT_TOPK_WORK_BYTES(n.c)});
+  pr_line(e->p, "/* x as [outer, n, inner], k, flags -> values, indices (work: n pairs) */");
+  pr_line(e->p, "%s(%s, %s, %s, %s, %s, %s, %s, %s, %s);", fn, em_ptr(e, x, 1), em_prod(e, x, 0, axis),
+          em_dim(e, x, axis), em_prod(e, x, axis + 1, r), em_dim(e, out, axis), flags, em_ptr(e, out, 0), idx, work);
   if (ind->dtype == RT_DT_INT32)
     pr_line(e->p, "for (int64_t i = 0; i < %s; i++) %s[i] = (int32_t)%s[i];", em_numel(e, ind), em_ptr(e, ind, 0), idx);
   return 0;

@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""Op-level end-to-end cases for top_k_v2 (paddle.topk) and top_k (v1) where
+the order among equal values matters: Paddle 2.6's CPU kernel leaves it to
+libstdc++'s std::partial_sort (k * 64 < n), std::nth_element plus std::sort
+of the first k - 1 (otherwise; unsorted: nth_element alone) and, for v1,
+std::partial_sort with "a > b" under which NaN is unordered.  Heavy ties,
+sorted and unsorted, largest and smallest, NaN and infinities, k = 1 and
+k = n, several axes (the batch axis too), float32/64 and int32/64.
+
+    python e2e_topk.py OUTDIR [CASE ...]
+
+Feeds named `ties*` hold small integers as floats (many equal values),
+`special*` small integers with NaN and infinities, `fixed*` the rows given
+in FIXED; integer inputs are uniform in the range data() gives.  Batch 2.
+tests/oracle/oracle_case.py saves each case with Paddle's reference
+outputs."""
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from oracle_case import run_static_cases  # noqa: E402
+
+import paddle  # noqa: E402
+from paddle.base.layer_helper import LayerHelper  # noqa: E402
+
+BATCH = 2
+CASES = {}
+INT_RANGE = {}  # feed name -> (low, high) for integer feeds
+FIXED = {  # feed name -> its rows (BATCH of them)
+    "fixed_ties": [[1, 2, 0, 2, 2], [2, 2, 2, 1, 2]],
+    "fixed_unsorted": [[0.13, -0.13, 0.64, 0.1, -0.54, 0.36, 1.3], [1.3, 0.36, -0.54, 0.1, 0.64, -0.13, 0.13]],
+}
+
+
+def case(fn):
+    CASES[fn.__name__] = fn
+    return fn
+
+
+def data(name, shape, dtype="float32", low=-5, high=5):
+    INT_RANGE[name] = (low, high)
+    return paddle.static.data(name, shape, dtype)
+
+
+def top_k_v1(x, k):
+    """The legacy top_k op (float32/64 only in Paddle 2.6): Out, Indices."""
+    helper = LayerHelper("top_k")
+    out = helper.create_variable_for_type_inference(x.dtype)
+    idx = helper.create_variable_for_type_inference("int64")
+    helper.append_op(type="top_k", inputs={"X": [x]}, outputs={"Out": [out], "Indices": [idx]}, attrs={"k": k})
+    return [out, idx]
+
+
+def topk_all(x, ks, axes):
+    """paddle.topk of x for every k in ks along every axis in axes, largest
+    and smallest, sorted and not."""
+    outs = []
+    for axis in axes:
+        for k in ks:
+            for largest in (True, False):
+                for srt in (True, False):
+                    outs += list(paddle.topk(x, k, axis=axis, largest=largest, sorted=srt))
+    return outs
+
+
+# ---------------------------------------------------------------- cases
+@case
+def topk_fixed():
+    """The rows that showed the old tie order wrong: [1, 2, 0, 2, 2] k=2 gives
+    positions [1, 4]; k=3 unsorted on the 7 values gives [2, 6, 5]."""
+    t = data("fixed_ties", [None, 5])
+    u = data("fixed_unsorted", [None, 7])
+    outs = list(paddle.topk(t, 2)) + topk_all(t, [1, 3, 5], [-1]) + topk_all(u, [3, 7], [1])
+    return [t, u], outs
+
+
+@case
+def topk_ties_nth():
+    """k * 64 >= n: std::nth_element (introselect over 40 > 3 pairs) and the
+    sort of the first k - 1 pairs (introsort past 16 of them)."""
+    t = data("ties", [None, 40, 6])
+    outs = topk_all(t, [1, 2, 20, 39, 40], [1])
+    outs += topk_all(t, [1, 4, 6], [-1])
+    outs += topk_all(t, [1, 2], [0])  # the batch axis: n is known only at run time
+    return [t], outs
+
+
+@case
+def topk_ties_partial():
+    """k * 64 < n: std::partial_sort (heap select, sort_heap); k = 4 and 5 on
+    n = 300 take the nth_element path instead."""
+    t = data("ties", [None, 300])
+    w = data("ties_wide", [None, 3, 130])
+    outs = topk_all(t, [1, 2, 4, 5], [1]) + topk_all(w, [1, 2, 3], [2])
+    return [t, w], outs
+
+
+@case
+def topk_nan():
+    """NaN and infinities among ties: NaN counts as the largest (v2)."""
+    s = data("special", [None, 70])
+    s2 = data("special_cols", [None, 9, 4])
+    outs = topk_all(s, [1, 2, 7, 70], [1]) + topk_all(s2, [1, 3, 9], [1])
+    return [s, s2], outs
+
+
+@case
+def topk_ints():
+    """int64 and int32 with heavy ties."""
+    i = data("i", [None, 130], "int64", -2, 2)
+    j = data("j", [None, 5, 33], "int32", 0, 3)
+    outs = topk_all(i, [1, 2, 3, 130], [-1]) + topk_all(j, [1, 5], [1]) + topk_all(j, [1, 16, 33], [2])
+    return [i, j], outs
+
+
+@case
+def topk_float64():
+    d = data("ties_f64", [None, 6, 90], "float64")
+    return [d], topk_all(d, [1, 2, 50], [2]) + topk_all(d, [3], [1])
+
+
+@case
+def top_k_legacy():
+    """top_k v1: always std::partial_sort with "a > b", NaN included."""
+    t = data("ties", [None, 5, 40])
+    s = data("special", [None, 200])
+    d = data("ties_f64", [None, 70], "float64")
+    outs = []
+    for k in (1, 3, 40):
+        outs += top_k_v1(t, k)
+    for k in (1, 3, 4, 200):
+        outs += top_k_v1(s, k)
+    outs += top_k_v1(d, 2) + top_k_v1(d, 70)
+    return [t, s, d], outs
+
+
+# ---------------------------------------------------------------- driver
+def make_input(v, rng):
+    shape = [BATCH if d in (None, -1) else d for d in v.shape]
+    dt = str(v.dtype)
+    ft = "float64" if "float64" in dt else "float32"
+    if v.name in FIXED:
+        return np.array(FIXED[v.name], ft)
+    if "int" in dt:
+        low, high = INT_RANGE[v.name]
+        return rng.integers(low, high, size=shape).astype("int64" if "int64" in dt else "int32")
+    if v.name.startswith("ties"):
+        return rng.integers(0, 4, size=shape).astype(ft)
+    if v.name.startswith("special"):
+        x = rng.integers(-2, 3, size=shape).astype(ft)
+        flat = x.reshape(-1)
+        flat[::5] = np.nan
+        flat[1::7] = np.inf
+        flat[3::11] = -np.inf
+        flat[2::13] = -0.0
+        return x
+    return rng.standard_normal(shape).astype(ft)
+
+
+if __name__ == "__main__":
+    run_static_cases(CASES, make_input)
