@@ -7,10 +7,15 @@
 #include <stdint.h>
 
 #include "rt_act.h"
+#include "rt_bipartite_match.h"
 #include "rt_blocking.h"
 #include "rt_cnn.h"
 #include "rt_conv3d_transpose.h"
+#include "rt_detection.h"
+#include "rt_einsum.h"
 #include "rt_grid_sample.h"
+#include "rt_kthvalue.h"
+#include "rt_polygamma.h"
 #include "rt_pool3d.h"
 #include "rt_resize.h"
 #include "rt_sort.h"

@@ -7,11 +7,18 @@
  *   index_select: X, Index -> Out; dim:INT=0; Out = X with dim `dim`
  *     replaced by Index.dims[0].
  *   scatter: X, Ids, Updates -> Out (X's dims); overwrite:BOOLEAN=true.
+ *     Ids is [N], [N, 1] or 0-D (one index); Updates has X's rank and N
+ *     rows (phi ScatterInferMeta); for a 0-D Ids, Updates is the one slice.
  * Out has X's dtype.
- * Emission (not scatter): rt_gather / rt_gather_nd copy whole slices by
- * index (int32 or int64).  Paddle 2.6 raises an error for an index outside
- * [0, dim); the compiled code gives zeros there instead of reading out of
- * bounds.  An axis from a tensor is not supported. */
+ * Emission: rt_gather / rt_gather_nd copy whole slices by index (int32 or
+ * int64).  Paddle 2.6 raises an error for an index outside [0, dim); the
+ * compiled code gives zeros there instead of reading out of bounds.  An
+ * axis from a tensor is not supported.  scatter is phi ScatterAssign /
+ * ScatterAssignAdd: Out = X, then with overwrite each row Ids[i] of Out is
+ * replaced by row i of Updates (the last of repeated indices wins);
+ * without it the rows Ids names are zeroed first and every Updates row is
+ * added to its row.  Rows outside [0, X.dims[0]), where Paddle raises an
+ * error, are skipped. */
 #include "../util.h"
 #include "ops.h"
 #include "tensor_util.h"
@@ -67,8 +74,17 @@ static int infer_index_select(OpCtx *c) {
 }
 
 static int infer_scatter(OpCtx *c) {
-  Var *x = ctx_need(c, "X", 0);
-  if (!x || !ctx_need(c, "Ids", 0) || !ctx_need(c, "Updates", 0)) return -1;
+  Var *x = ctx_need(c, "X", 0), *ids = ctx_need(c, "Ids", 0), *upd = ctx_need(c, "Updates", 0);
+  if (!x || !ids || !upd) return -1;
+  const Shape *is = &ids->shape, *us = &upd->shape;
+  if (is->rank > 2 || (is->rank == 2 && is->d[1] != 1))
+    return ctx_fail(c, "Ids %s must be 0-D, [N] or [N, 1]", shape_str(is));
+  if (is->rank > 0) {
+    if (us->rank != x->shape.rank)
+      return ctx_fail(c, "Updates %s must have the rank of X %s", shape_str(us), shape_str(&x->shape));
+    if (us->d[0] != is->d[0] && us->d[0] != DIM_UNKNOWN && is->d[0] != DIM_UNKNOWN)
+      return ctx_fail(c, "Updates %s and Ids %s differ in dims[0]", shape_str(us), shape_str(is));
+  }
   ctx_set(c, "Out", 0, &x->shape, x->dtype);
   return 0;
 }
@@ -126,7 +142,45 @@ static int emit_gather_nd(EmitCtx *e) {
   return 0;
 }
 
+static int emit_scatter(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *ids = tu_in(e, "Ids", 0), *upd = tu_in(e, "Updates", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !ids || !upd || !out) return -1;
+  if (!index_bytes(e, ids)) return -1;
+  if (upd->dtype != x->dtype || out->dtype != x->dtype)
+    return em_fail(e, "X, Updates and Out differ in dtype");
+  if (upd == out || ids == out) return em_fail(e, "Out is Ids or Updates, which is not supported");
+  int r = tu_rank(e, x), ri = tu_rank(e, ids);
+  if (r == 0) return em_fail(e, "X is 0-D");
+  /* a row of Out: X.dims[1:], which Updates' rows (or, for 0-D Ids, all of it) must match */
+  SymDim row = em_sym_prod(e, x, 1, r);
+  SymDim urow = ri ? em_sym_prod(e, upd, 1, tu_rank(e, upd)) : spec_numel(em_spec(e, upd));
+  if (row.a != urow.a || row.c != urow.c) return em_fail(e, "a row of Updates does not match a row of X");
+  int overwrite = attr_bool(e->op, "overwrite", 1);
+  const char *t = em_ctype(x->dtype);
+  if (tu_copy(e, x, out)) return -1;
+  pr_line(e->p, "const %s *ids = %s;", em_ctype(ids->dtype), em_ptr(e, ids, 1));
+  pr_line(e->p, "const %s *upd = %s;", t, em_ptr(e, upd, 1));
+  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
+  pr_line(e->p, "const int64_t count = %s, rows = %s, row = %s;", ri ? em_dim(e, ids, 0) : "1", em_dim(e, x, 0),
+          em_prod(e, x, 1, r));
+  if (!overwrite) {
+    pr_line(e->p, "/* overwrite = false: the rows named are zeroed, then every update is added */");
+    pr_line(e->p, "for (int64_t i = 0; i < count; i++)");
+    pr_line(e->p, "  if (ids[i] >= 0 && ids[i] < rows)");
+    pr_line(e->p, "    memset(out + (int64_t)ids[i] * row, 0, (size_t)row * sizeof *out);");
+  }
+  pr_line(e->p, "for (int64_t i = 0; i < count; i++) {");
+  pr_line(e->p, "if (ids[i] < 0 || ids[i] >= rows) continue; /* Paddle raises an error */");
+  if (overwrite) {
+    pr_line(e->p, "memcpy(out + (int64_t)ids[i] * row, upd + i * row, (size_t)row * sizeof *out);");
+  } else {
+    pr_line(e->p, "for (int64_t s = 0; s < row; s++) out[(int64_t)ids[i] * row + s] += upd[i * row + s];");
+  }
+  pr_line(e->p, "}");
+  return 0;
+}
+
 const OpDef op_gather = {.type = "gather", .infer = infer_gather, .emit_c = emit_gather};
 const OpDef op_gather_nd = {.type = "gather_nd", .infer = infer_gather_nd, .emit_c = emit_gather_nd};
 const OpDef op_index_select = {.type = "index_select", .infer = infer_index_select, .emit_c = emit_index_select};
-const OpDef op_scatter = {.type = "scatter", .infer = infer_scatter};
+const OpDef op_scatter = {.type = "scatter", .infer = infer_scatter, .emit_c = emit_scatter};

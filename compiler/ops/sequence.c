@@ -18,6 +18,12 @@
  *   sequence_reshape: X [N, M] -> Out [-1, new_dim].  new_dim (required).
  *   sequence_mask: X, MaxLenTensor† -> Y = X dims + [maxlen or -1] of dtype
  *     out_dtype.  maxlen=-1, out_dtype=3 (int64).
+ *     Emission (the only emitter here; X float32/64 or int32/64, Y any
+ *     dtype paddlec compiles): phi SequenceMaskKernel, y[i, j] = j < x[i]
+ *     for j < maxlen, with maxlen from the attribute or from MaxLenTensor
+ *     (read as int32, as the kernel reads it) when its value is known at
+ *     compile time and Y's last dim agrees.  maxlen <= 0 (the largest
+ *     element of X) sizes Y from data and is refused.
  *   sequence_pad: X [T, ...], PadValue -> Out [-1, padded_length, ...],
  *     Length [-1] (int64; [-1, 1] in early 1.x).  padded_length=-1,
  *     which is 1 at compile time.
@@ -26,6 +32,7 @@
 #include <string.h>
 
 #include "ops.h"
+#include "tensor_util.h"
 
 enum { DT_INT64 = 3 };
 
@@ -157,6 +164,32 @@ static int infer_sequence_unpad(OpCtx *c) {
   return 0;
 }
 
+static int emit_sequence_mask(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *y = tu_out(e, "Y", 0);
+  if (!x || !y) return -1;
+  if (x->dtype != RT_DT_FP32 && x->dtype != RT_DT_FP64 && x->dtype != RT_DT_INT32 && x->dtype != RT_DT_INT64)
+    return em_fail(e, "sequence_mask of %s lengths is not supported", rt_dtype_name(x->dtype));
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *mt = ctx_in(&c, "MaxLenTensor", 0);
+  int64_t maxlen = attr_int(e->op, "maxlen", -1), last = em_const_dim(e, y, tu_rank(e, y) - 1);
+  if (mt) {
+    const int64_t *v;
+    if (ctx_values(&c, mt, &v) < 1)
+      return em_fail(e, "the value of MaxLenTensor is not known at compile time (Y's size depends on it)");
+    maxlen = (int32_t)v[0];
+  }
+  if (maxlen <= 0) return em_fail(e, "maxlen is %lld: Y's last dim would be the largest length in X, known only at "
+                                     "run time", (long long)maxlen);
+  if (last != maxlen) return em_fail(e, "Y's last dim is %lld, maxlen %lld", (long long)last, (long long)maxlen);
+  const char *ty = em_ctype(y->dtype);
+  pr_line(e->p, "const %s *x = %s;", em_ctype(x->dtype), em_ptr(e, x, 1));
+  pr_line(e->p, "%s *y = %s;", ty, em_ptr(e, y, 0));
+  pr_line(e->p, "for (int64_t i = 0; i < %s; i++)", em_numel(e, x));
+  pr_line(e->p, "  for (int j = 0; j < %lld; j++) y[i * %lld + j] = (%s)(j < x[i] ? 1 : 0);", (long long)maxlen,
+          (long long)maxlen, ty);
+  return 0;
+}
+
 const OpDef op_sequence_conv = {.type = "sequence_conv", .infer = infer_sequence_conv};
 const OpDef op_sequence_pool = {.type = "sequence_pool", .infer = infer_sequence_pool};
 const OpDef op_sequence_softmax = {.type = "sequence_softmax", .infer = infer_same_as_x};
@@ -164,6 +197,7 @@ const OpDef op_sequence_expand = {.type = "sequence_expand", .infer = infer_sequ
 const OpDef op_sequence_expand_as = {.type = "sequence_expand_as", .infer = infer_sequence_expand};
 const OpDef op_sequence_concat = {.type = "sequence_concat", .infer = infer_sequence_concat};
 const OpDef op_sequence_reshape = {.type = "sequence_reshape", .infer = infer_sequence_reshape};
-const OpDef op_sequence_mask = {.type = "sequence_mask", .infer = infer_sequence_mask};
+const OpDef op_sequence_mask = {.type = "sequence_mask", .infer = infer_sequence_mask,
+                                .emit_c = emit_sequence_mask};
 const OpDef op_sequence_pad = {.type = "sequence_pad", .infer = infer_sequence_pad};
 const OpDef op_sequence_unpad = {.type = "sequence_unpad", .infer = infer_sequence_unpad};

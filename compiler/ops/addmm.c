@@ -1,0 +1,77 @@
+/* addmm (paddle.addmm): Input, X, Y -> Out; Alpha:FLOAT=1, Beta:FLOAT=1.
+ *   Out = Beta * Input + Alpha * (X @ Y)
+ * Shape rule (phi AddmmInferMeta): Input has rank 1 or 2, X and Y rank 2;
+ * Out is [X.dims[0], Y.dims[1]] of Input's dtype.  The kernel broadcasts
+ * Input ([N] as [1, N]) to Out: its rows must be 1 or X's, its columns 1
+ * or Y's, and X's columns must be Y's rows.
+ * Emission: Out filled with Input broadcast, then for float32 one
+ * rt_sgemm_ws with beta = Beta (Paddle's blas.GEMM on the broadcast Input),
+ * for float64 a product loop summed in double. */
+#include "../util.h"
+#include "ops.h"
+#include "rt_kernels.h"
+#include "tensor_util.h"
+
+/* 1 when a and b may be equal (either unknown). */
+static int fits(int64_t a, int64_t b) { return a == b || a == DIM_UNKNOWN || b == DIM_UNKNOWN; }
+
+static int infer_addmm(OpCtx *c) {
+  Var *in = ctx_need(c, "Input", 0), *x = ctx_need(c, "X", 0), *y = ctx_need(c, "Y", 0);
+  if (!in || !x || !y) return -1;
+  const Shape *is = &in->shape, *xs = &x->shape, *ys = &y->shape;
+  if ((is->rank != 1 && is->rank != 2) || xs->rank != 2 || ys->rank != 2)
+    return ctx_fail(c, "Input %s must have rank 1 or 2, X %s and Y %s rank 2", shape_str(is), shape_str(xs),
+                    shape_str(ys));
+  if (!fits(xs->d[1], ys->d[0])) return ctx_fail(c, "X %s and Y %s do not multiply", shape_str(xs), shape_str(ys));
+  int64_t rows = is->rank == 2 ? is->d[0] : 1, cols = is->d[is->rank - 1];
+  if ((rows != 1 && !fits(rows, xs->d[0])) || (cols != 1 && !fits(cols, ys->d[1])))
+    return ctx_fail(c, "Input %s does not broadcast to [%lld, %lld]", shape_str(is), (long long)xs->d[0],
+                    (long long)ys->d[1]);
+  Shape o = {2, {xs->d[0], ys->d[1]}};
+  ctx_set(c, "Out", 0, &o, in->dtype);
+  return 0;
+}
+
+static int emit_addmm(EmitCtx *e) {
+  Var *in = tu_in(e, "Input", 0), *x = tu_in(e, "X", 0), *y = tu_in(e, "Y", 0), *out = tu_out(e, "Out", 0);
+  if (!in || !x || !y || !out) return -1;
+  const int dt = out->dtype;
+  if ((dt != RT_DT_FP32 && dt != RT_DT_FP64) || in->dtype != dt || x->dtype != dt || y->dtype != dt)
+    return em_fail(e, "addmm of %s tensors is not supported (float32 or float64)", rt_dtype_name(in->dtype));
+  if (in == out || x == out || y == out)
+    return em_fail(e, "Out is an input (an in-place addmm), which is not supported");
+  const VarSpec *is = em_spec(e, in);
+  SymDim rows = is->rank == 2 ? is->d[0] : (SymDim){0, 1}, cols = is->d[is->rank - 1];
+  const VarSpec *os = em_spec(e, out);
+  if (!tu_is_one(rows) && (rows.a != os->d[0].a || rows.c != os->d[0].c))
+    return em_fail(e, "Input's rows (%s) are neither 1 nor Out's (%s)", em_sym(rows), em_dim(e, out, 0));
+  if (!tu_is_one(cols) && (cols.a != os->d[1].a || cols.c != os->d[1].c))
+    return em_fail(e, "Input's columns (%s) are neither 1 nor Out's (%s)", em_sym(cols), em_dim(e, out, 1));
+  const char *t = em_ctype(dt);
+  double alpha = attr_float(e->op, "Alpha", 1), beta = attr_float(e->op, "Beta", 1);
+  pr_line(e->p, "const int64_t M = %s, N = %s, K = %s;", em_dim(e, out, 0), em_dim(e, out, 1), em_dim(e, x, 1));
+  pr_line(e->p, "const %s *in = %s;", t, em_ptr(e, in, 1));
+  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
+  pr_line(e->p, "/* Input [%s, %s] broadcast to [M, N] */", em_sym(rows), em_sym(cols));
+  pr_line(e->p, "for (int64_t i = 0; i < M; i++)");
+  pr_line(e->p, "  for (int64_t j = 0; j < N; j++) out[i * N + j] = in[%s];",
+          tu_add(tu_is_one(rows) ? "0" : tu_mul("i", em_sym(cols)), tu_is_one(cols) ? "0" : "j"));
+  if (dt == RT_DT_FP32) {
+    pr_line(e->p, "/* out = Alpha * x @ y + Beta * out */");
+    pr_line(e->p, "rt_sgemm_ws(0, 0, M, N, K, %s, %s, K, %s, N, %s, out, N, %s);", em_float((float)alpha),
+            em_ptr(e, x, 1), em_ptr(e, y, 1), em_float((float)beta),
+            em_gemm_ws(e, em_sym_prod(e, out, 0, 1), em_sym_prod(e, out, 1, 2), em_sym_prod(e, x, 1, 2)));
+    return 0;
+  }
+  pr_line(e->p, "const double *x = %s, *y = %s;", em_ptr(e, x, 1), em_ptr(e, y, 1));
+  pr_line(e->p, "for (int64_t i = 0; i < M; i++) {");
+  pr_line(e->p, "for (int64_t j = 0; j < N; j++) {");
+  pr_line(e->p, "double acc = 0.0;");
+  pr_line(e->p, "for (int64_t k = 0; k < K; k++) acc += x[i * K + k] * y[k * N + j];");
+  pr_line(e->p, "out[i * N + j] = %s * acc + %s * out[i * N + j];", tu_literal(dt, alpha), tu_literal(dt, beta));
+  pr_line(e->p, "}");
+  pr_line(e->p, "}");
+  return 0;
+}
+
+const OpDef op_addmm = {.type = "addmm", .infer = infer_addmm, .emit_c = emit_addmm};

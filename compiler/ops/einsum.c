@@ -1,0 +1,289 @@
+/* einsum (paddle.einsum): Operands* -> Out, InnerCache*, XShape*;
+ * equation:STRING (required).  paddle.einsum lower-cases the equation,
+ * drops spaces, writes the implicit output ("ij,jk" -> "ij,jk->ik") and
+ * splits three or more operands into a chain of two-operand ops, so the op
+ * sees "<term>,<term>-><term>" with labels a-z and at most one "..." per
+ * term.  float32 and float64.
+ * Shape rule (phi EinsumInferMeta, InferLabelShape step for step): a
+ * label's extent is its first known dim; the "..." of each term covers the
+ * dims its letters leave, right-aligned against the others and broadcast
+ * (1 against n).  Out has the extents the output term names, X's dtype;
+ * XShape[i] has operand i's dims (InnerCache is left as Paddle leaves it).
+ * Two of Paddle's compile-time quirks are kept so that inspect matches the
+ * shapes Paddle records: an unknown (-1) ellipsis dim broadcasts as 1, and
+ * a known label met again at an unknown dim does not advance to the next
+ * dim.  Neither arises while specializing, where every dim is known.
+ * Semantics (Paddle's kernel: diagonal, broadcast, reduce, transpose,
+ * GEMM, transpose, undiagonal): out = sum over the labels the output lacks
+ * of the product of the operands; a label repeated in a term reads its
+ * diagonal, one repeated in the output writes a diagonal (zero elsewhere),
+ * and the broadcast dims of "..." repeat size-1 operands.  Letters must
+ * agree exactly (Paddle broadcasts only "...").
+ * Emission: one rt_einsum call (runtime/rt_einsum.c), a general
+ * contraction loop with products and sums in double. */
+#include <string.h>
+
+#include "../util.h"
+#include "ops.h"
+#include "rt_einsum.h"
+#include "tensor_util.h"
+
+enum { EQ_MAX_TERM = 64 };
+
+/* The equation split into terms; "..." becomes one '.'. */
+typedef struct Equation {
+  int nops;                                 /* input terms */
+  char in[RT_EINSUM_MAX_OPS][EQ_MAX_TERM];  /* each operand's labels */
+  char out[EQ_MAX_TERM];                    /* the output's labels */
+} Equation;
+
+/* Copies term [s, end) into dst with "..." as '.'; -1 on a bad label. */
+static int parse_term(const char *s, const char *end, char *dst) {
+  int n = 0, dots = 0;
+  while (s < end) {
+    if (*s >= 'a' && *s <= 'z') {
+      dst[n++] = *s++;
+    } else if (end - s >= 3 && !strncmp(s, "...", 3) && !dots) {
+      dst[n++] = '.';
+      dots = 1;
+      s += 3;
+    } else {
+      return -1;
+    }
+    if (n >= EQ_MAX_TERM - 1) return -1;
+  }
+  dst[n] = 0;
+  return 0;
+}
+
+/* Parses the equation; -1 with *why set when it is malformed. */
+static int parse_equation(const char *eq, Equation *q, const char **why) {
+  const char *arrow = strstr(eq, "->");
+  *why = "it must be \"<term>,<term>-><term>\" with labels a-z and at most one \"...\" per term";
+  if (!arrow || strstr(arrow + 2, "->")) return -1;
+  q->nops = 0;
+  for (const char *s = eq;;) {
+    const char *comma = memchr(s, ',', (size_t)(arrow - s));
+    const char *end = comma ? comma : arrow;
+    if (q->nops == RT_EINSUM_MAX_OPS) {
+      *why = "it has more than two operand terms";
+      return -1;
+    }
+    if (parse_term(s, end, q->in[q->nops++])) return -1;
+    if (!comma) break;
+    s = comma + 1;
+  }
+  return parse_term(arrow + 2, arrow + strlen(arrow), q->out);
+}
+
+/* Labels of a term other than the ellipsis. */
+static int letters(const char *t) {
+  int n = 0;
+  for (; *t; t++) n += *t != '.';
+  return n;
+}
+
+/* Parses the op's equation against its operands' ranks: *nb is the number
+ * of broadcast dims (the longest ellipsis).  -1 after ctx_fail. */
+static int check_equation(OpCtx *c, Equation *q, const int *rank, int nops, int *nb) {
+  const char *eq = attr_str(c->op, "equation", ""), *why;
+  if (parse_equation(eq, q, &why)) return ctx_fail(c, "equation \"%s\" is not supported: %s", eq, why);
+  if (q->nops != nops) return ctx_fail(c, "equation \"%s\" has %d operand terms for %d Operands", eq, q->nops, nops);
+  *nb = 0;
+  int any_dots = 0;
+  for (int i = 0; i < nops; i++) {
+    int nl = letters(q->in[i]), dots = strchr(q->in[i], '.') != NULL;
+    if (dots ? rank[i] < nl : rank[i] != nl)
+      return ctx_fail(c, "term \"%s\" of equation \"%s\" does not fit operand %d of rank %d", q->in[i], eq, i,
+                      rank[i]);
+    if (dots && rank[i] - nl > *nb) *nb = rank[i] - nl;
+    any_dots |= dots;
+  }
+  if (any_dots && !strchr(q->out, '.'))
+    return ctx_fail(c, "equation \"%s\" has \"...\" in an operand but not in the output", eq);
+  for (const char *o = q->out; *o; o++) {
+    int found = *o == '.' && any_dots;
+    for (int i = 0; i < nops && !found; i++) found = *o != '.' && strchr(q->in[i], *o) != NULL;
+    if (!found) return ctx_fail(c, "output label '%c' of equation \"%s\" is in no operand", *o, eq);
+  }
+  int nout = letters(q->out) + (strchr(q->out, '.') ? *nb : 0);
+  if (nout > RT_MAX_RANK) return ctx_fail(c, "the output of equation \"%s\" has more than %d dims", eq, RT_MAX_RANK);
+  return 0;
+}
+
+static int infer_einsum(OpCtx *c) {
+  int n = ctx_nin(c, "Operands"), rank[RT_EINSUM_MAX_OPS];
+  if (n < 1 || n > RT_EINSUM_MAX_OPS) return ctx_fail(c, "einsum takes 1 or 2 Operands, not %d", n);
+  Var *x[RT_EINSUM_MAX_OPS];
+  for (int i = 0; i < n; i++) {
+    if (!(x[i] = ctx_need(c, "Operands", i))) return -1;
+    rank[i] = x[i]->shape.rank;
+  }
+  Equation q;
+  int nb;
+  if (check_equation(c, &q, rank, n, &nb)) return -1;
+  /* InferLabelShape: extents 0 count as "not seen" (Paddle's LabelMap) */
+  int64_t extent[26] = {0}, bcast[RT_MAX_RANK];
+  for (int k = 0; k < nb; k++) bcast[k] = 1;
+  for (int i = 0; i < n; i++) {
+    const Shape *s = &x[i]->shape;
+    int ptr = 0, nell = rank[i] - letters(q.in[i]);
+    for (const char *t = q.in[i]; *t; t++) {
+      if (*t == '.') {
+        for (int k = 0; k < nell; k++, ptr++) {
+          int64_t v = s->d[ptr], *b = &bcast[nb - nell + k];
+          if (v != 1 && *b != 1 && *b != v)
+            return ctx_fail(c, "operand %d %s: its \"...\" dims do not broadcast against the others", i,
+                            shape_str(s));
+          if (v > *b) *b = v;
+        }
+      } else if (extent[*t - 'a'] == 0 || extent[*t - 'a'] == DIM_UNKNOWN) {
+        extent[*t - 'a'] = s->d[ptr++];
+      } else if (s->d[ptr] != DIM_UNKNOWN) {
+        if (s->d[ptr] != extent[*t - 'a'])
+          return ctx_fail(c, "label '%c' has extent %lld and %lld", *t, (long long)extent[*t - 'a'],
+                          (long long)s->d[ptr]);
+        ptr++;
+      }
+    }
+  }
+  Shape o = {0, {0}};
+  for (const char *t = q.out; *t; t++) {
+    if (*t != '.') o.d[o.rank++] = extent[*t - 'a'];
+    else
+      for (int k = 0; k < nb; k++) o.d[o.rank++] = bcast[k];
+  }
+  ctx_set(c, "Out", 0, &o, x[0]->dtype);
+  for (int i = 0; i < n && i < ctx_nout(c, "XShape"); i++) ctx_set(c, "XShape", i, &x[i]->shape, x[i]->dtype);
+  return 0;
+}
+
+/* ---- emission ---- */
+
+/* The labels of one einsum: letters 'a'..'z' are labels 0..25, broadcast
+ * dim k of the ellipsis is label 26 + k. */
+typedef struct Labels {
+  SymDim extent[RT_EINSUM_MAX_LABELS]; /* each label's extent */
+  int used[RT_EINSUM_MAX_LABELS];      /* 1 when some operand has it */
+  const char *stride[RT_EINSUM_MAX_OPS][RT_EINSUM_MAX_LABELS]; /* C expressions */
+} Labels;
+
+static int same_dim(SymDim a, SymDim b) { return a.a == b.a && a.c == b.c; }
+
+/* The label of position p of term t (expanded), for an operand of rank r
+ * whose ellipsis covers nell dims of nb. */
+static int label_at(const char *t, int p, int nell, int nb) {
+  for (int pos = 0; *t; t++) {
+    if (*t == '.') {
+      if (p < pos + nell) return 26 + nb - nell + (p - pos);
+      pos += nell;
+    } else {
+      if (p == pos) return *t - 'a';
+      pos++;
+    }
+  }
+  return -1;
+}
+
+static const char *label_name(int l) { return l < 26 ? pool_printf("%c", 'a' + l) : pool_printf("...%d", l - 26); }
+
+/* Extents and operand strides of every label; -1 after em_fail. */
+static int collect_labels(EmitCtx *e, const Equation *q, Var *const *x, int n, int nb, Labels *L) {
+  memset(L, 0, sizeof *L);
+  for (int l = 0; l < RT_EINSUM_MAX_LABELS; l++) L->extent[l] = (SymDim){0, 1};
+  for (int i = 0; i < n; i++) {
+    const VarSpec *s = em_spec(e, x[i]);
+    for (int p = 0; p < s->rank; p++) {
+      int l = label_at(q->in[i], p, s->rank - letters(q->in[i]), nb);
+      SymDim d = s->d[p];
+      if (l < 26 && L->used[l] && !same_dim(L->extent[l], d))
+        return em_fail(e, "label '%c' has extents %s and %s", 'a' + l, em_sym(L->extent[l]), em_sym(d));
+      if (l >= 26 && !tu_is_one(d) && !tu_is_one(L->extent[l]) && !same_dim(L->extent[l], d))
+        return em_fail(e, "the \"...\" dims of the operands do not broadcast (%s against %s)", em_sym(L->extent[l]),
+                       em_sym(d));
+      if (l < 26 || !tu_is_one(d)) L->extent[l] = d;
+      L->used[l] = 1;
+    }
+  }
+  for (int i = 0; i < n; i++) {
+    const VarSpec *s = em_spec(e, x[i]);
+    const char *st[RT_MAX_RANK];
+    tu_strides(e, x[i], st);
+    for (int l = 0; l < RT_EINSUM_MAX_LABELS; l++) L->stride[i][l] = "0";
+    for (int p = 0; p < s->rank; p++) {
+      int l = label_at(q->in[i], p, s->rank - letters(q->in[i]), nb);
+      if (tu_is_one(s->d[p])) continue; /* a size-1 dim never moves (and broadcasts) */
+      L->stride[i][l] = tu_add(L->stride[i][l], st[p]);
+    }
+  }
+  return 0;
+}
+
+static int emit_einsum(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  int n = ctx_nin(&c, "Operands"), rank[RT_EINSUM_MAX_OPS];
+  if (n < 1 || n > RT_EINSUM_MAX_OPS) return em_fail(e, "einsum takes 1 or 2 Operands, not %d", n);
+  Var *x[RT_EINSUM_MAX_OPS], *out = tu_out(e, "Out", 0);
+  if (!out) return -1;
+  for (int i = 0; i < n; i++) {
+    if (!(x[i] = tu_in(e, "Operands", i))) return -1;
+    if (x[i]->dtype != out->dtype || (out->dtype != RT_DT_FP32 && out->dtype != RT_DT_FP64))
+      return em_fail(e, "einsum of %s operands into %s is not supported (float32 or float64)",
+                     rt_dtype_name(x[i]->dtype), rt_dtype_name(out->dtype));
+    if (x[i] == out) return em_fail(e, "Out is an operand (an in-place einsum), which is not supported");
+    rank[i] = tu_rank(e, x[i]);
+  }
+  Equation q;
+  int nb;
+  if (check_equation(&c, &q, rank, n, &nb)) return -1;
+  Labels L;
+  if (collect_labels(e, &q, x, n, nb, &L)) return -1;
+  /* the output's distinct labels in order, then the labels summed over */
+  int order[RT_EINSUM_MAX_LABELS], nl = 0, nout, zero_out = 0, in_out[RT_EINSUM_MAX_LABELS] = {0};
+  const char *ost[RT_MAX_RANK], *out_stride[RT_EINSUM_MAX_LABELS];
+  tu_strides(e, out, ost);
+  int orank = tu_rank(e, out);
+  for (int p = 0; p < orank; p++) {
+    int l = label_at(q.out, p, nb, nb);
+    if (!same_dim(em_spec(e, out)->d[p], L.extent[l]))
+      return em_fail(e, "Out dim %d is %s, label %s has %s", p, em_dim(e, out, p), label_name(l), em_sym(L.extent[l]));
+    if (in_out[l]) {
+      zero_out = 1;
+    } else {
+      in_out[l] = 1;
+      out_stride[nl] = "0";
+      order[nl++] = l;
+    }
+    for (int k = 0; k < nl; k++)
+      if (order[k] == l) out_stride[k] = tu_add(out_stride[k], ost[p]);
+  }
+  nout = nl;
+  for (int l = 0; l < RT_EINSUM_MAX_LABELS; l++)
+    if (L.used[l] && !in_out[l]) order[nl++] = l;
+  const char *names = "", *sizes = "", *ctype = em_ctype(out->dtype);
+  for (int k = 0; k < nl; k++) {
+    names = pool_printf("%s%s%s", names, k ? " " : "", label_name(order[k]));
+    sizes = pool_printf("%s%s%s", sizes, k ? ", " : "", em_sym(L.extent[order[k]]));
+  }
+  pr_line(e->p, "/* \"%s\": labels %s (the first %d index Out, the rest are summed) */",
+          attr_str(e->op, "equation", ""), nl ? names : "(none)", nout);
+  pr_line(e->p, "const int64_t size[%d] = {%s};", nl ? nl : 1, nl ? sizes : "0");
+  for (int i = 0; i < n; i++) {
+    const char *st = "";
+    for (int k = 0; k < nl; k++) st = pool_printf("%s%s%s", st, k ? ", " : "", L.stride[i][order[k]]);
+    pr_line(e->p, "const int64_t stride%d[%d] = {%s};", i, nl ? nl : 1, nl ? st : "0");
+  }
+  const char *os = "";
+  for (int k = 0; k < nout; k++) os = pool_printf("%s%s%s", os, k ? ", " : "", out_stride[k]);
+  pr_line(e->p, "const int64_t out_stride[%d] = {%s};", nout ? nout : 1, nout ? os : "0");
+  pr_line(e->p, "const RtEinsum geo = {.nops = %d, .nlabels = %d, .nout = %d, .size = size,", n, nl, nout);
+  pr_line(e->p, "                      .stride = {stride0%s}, .out_stride = out_stride,", n > 1 ? ", stride1" : "");
+  pr_line(e->p, "                      .out_numel = %s, .zero_out = %d};", em_numel(e, out), zero_out);
+  const char *ops = em_ptr(e, x[0], 1);
+  if (n > 1) ops = pool_printf("%s, %s", ops, em_ptr(e, x[1], 1));
+  pr_line(e->p, "const %s *const operands[%d] = {%s};", ctype, n, ops);
+  pr_line(e->p, "rt_einsum_%s(&geo, operands, %s);", out->dtype == RT_DT_FP32 ? "f32" : "f64", em_ptr(e, out, 0));
+  return 0;
+}
+
+const OpDef op_einsum = {.type = "einsum", .infer = infer_einsum, .emit_c = emit_einsum};

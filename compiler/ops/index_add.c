@@ -1,0 +1,61 @@
+/* index_add (paddle.index_add): X, Index, AddValue -> Out; axis:INT=0.
+ * Shape rule (phi IndexAddInferMeta): axis in [-rank, rank); Index is 1-D
+ * (int32 or int64) and not empty; AddValue has X's rank and X's dims
+ * except at the axis (no broadcasting); Out is X.
+ * Emission: phi IndexAddInner: Out = X, then with X viewed as [outer, n,
+ * slice] and AddValue as [outer, len(Index), slice]
+ *   out[o, Index[j], s] += add_value[o, j, s]
+ * for j in order (a repeated index adds each time).  Paddle 2.6 raises an
+ * error for an index outside [0, n); the compiled code skips it. */
+#include "../util.h"
+#include "ops.h"
+#include "tensor_util.h"
+
+static int infer_index_add(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0), *idx = ctx_need(c, "Index", 0), *v = ctx_need(c, "AddValue", 0);
+  if (!x || !idx || !v) return -1;
+  const Shape *xs = &x->shape, *vs = &v->shape;
+  int64_t axis = attr_int(c->op, "axis", 0);
+  int a = axis_norm(axis, xs->rank);
+  if (a < 0) return ctx_fail(c, "axis %lld is out of range for X %s", (long long)axis, shape_str(xs));
+  if (idx->shape.rank != 1 || idx->shape.d[0] == 0)
+    return ctx_fail(c, "Index %s must be 1-D and not empty", shape_str(&idx->shape));
+  if (idx->dtype != RT_DT_INT32 && idx->dtype != RT_DT_INT64)
+    return ctx_fail(c, "Index is %s; int32 or int64 expected", rt_dtype_name(idx->dtype));
+  if (vs->rank != xs->rank) return ctx_fail(c, "AddValue %s must have the rank of X %s", shape_str(vs), shape_str(xs));
+  for (int i = 0; i < xs->rank; i++)
+    if (i != a && xs->d[i] != vs->d[i])
+      return ctx_fail(c, "AddValue %s and X %s differ in dim %d", shape_str(vs), shape_str(xs), i);
+  ctx_set(c, "Out", 0, xs, x->dtype);
+  return 0;
+}
+
+static int emit_index_add(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *idx = tu_in(e, "Index", 0), *v = tu_in(e, "AddValue", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !idx || !v || !out) return -1;
+  if (v->dtype != x->dtype || out->dtype != x->dtype || x->dtype == RT_DT_BOOL)
+    return em_fail(e, "index_add of %s with %s into %s is not supported", rt_dtype_name(x->dtype),
+                   rt_dtype_name(v->dtype), rt_dtype_name(out->dtype));
+  if (idx->dtype != RT_DT_INT32 && idx->dtype != RT_DT_INT64)
+    return em_fail(e, "Index is %s; int32 or int64 expected", rt_dtype_name(idx->dtype));
+  if (v == out || idx == out) return em_fail(e, "Out is Index or AddValue, which is not supported");
+  int r = tu_rank(e, x), a = axis_norm(attr_int(e->op, "axis", 0), r);
+  if (a < 0) return em_fail(e, "axis is out of range");
+  if (tu_copy(e, x, out)) return -1;
+  const char *t = em_ctype(x->dtype);
+  pr_line(e->p, "const %s *index = %s;", em_ctype(idx->dtype), em_ptr(e, idx, 1));
+  pr_line(e->p, "const %s *add = %s;", t, em_ptr(e, v, 1));
+  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
+  pr_line(e->p, "const int64_t outer = %s, n = %s, len = %s, slice = %s;", em_prod(e, x, 0, a), em_dim(e, x, a),
+          em_dim(e, idx, 0), em_prod(e, x, a + 1, r));
+  pr_line(e->p, "for (int64_t o = 0; o < outer; o++) {");
+  pr_line(e->p, "for (int64_t j = 0; j < len; j++) {");
+  pr_line(e->p, "const int64_t at = (int64_t)index[j];");
+  pr_line(e->p, "if (at < 0 || at >= n) continue; /* Paddle raises an error */");
+  pr_line(e->p, "for (int64_t s = 0; s < slice; s++) out[(o * n + at) * slice + s] += add[(o * len + j) * slice + s];");
+  pr_line(e->p, "}");
+  pr_line(e->p, "}");
+  return 0;
+}
+
+const OpDef op_index_add = {.type = "index_add", .infer = infer_index_add, .emit_c = emit_index_add};

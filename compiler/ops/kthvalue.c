@@ -1,0 +1,74 @@
+/* kthvalue (paddle.kthvalue): X -> Out (X's dtype), Indices (int64 at run
+ * time); k:INT=1, axis:INT=-1, keepdim:BOOLEAN=false.  (paddle.kthvalue
+ * in static mode passes k and axis only, so keepdim is false there.)
+ * Shape rule (phi KthvalueInferMeta): axis in [-rank, rank) (0 or -1 for
+ * a 0-D X), k >= 1 and k <= X.dims[axis] when known; Out and Indices drop
+ * the axis (keepdim: keep it as 1).  Paddle 2.6 gives Indices X's dtype in
+ * the VarDesc while its kernel writes int64; this rule does the same
+ * outside specialization and says int64 while specializing (as mode.c).
+ * Emission (float32/64, int32/64): per line along the axis, runtime
+ * rt_kthvalue_<t>: the k-th smallest (NaN largest) and its position, with
+ * ties resolved as libstdc++'s partial_sort / nth_element resolve them in
+ * Paddle's kernel.  A 0-D X (k must be 1) is copied with index 0. */
+#include "../util.h"
+#include "ops.h"
+#include "rt_kthvalue.h"
+#include "tensor_util.h"
+
+static int infer_kthvalue(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0);
+  if (!x) return -1;
+  int r = x->shape.rank;
+  int64_t axis = attr_int(c->op, "axis", -1), k = attr_int(c->op, "k", 1);
+  if (r > 0 ? axis < -r || axis >= r : axis != 0 && axis != -1)
+    return ctx_fail(c, "axis %lld is out of range for X %s", (long long)axis, shape_str(&x->shape));
+  int a = r ? axis_norm(axis, r) : 0, keep = attr_bool(c->op, "keepdim", 0);
+  if (k < 1 || (r > 0 && x->shape.d[a] >= 0 && k > x->shape.d[a]) || (r == 0 && k != 1))
+    return ctx_fail(c, "k = %lld is out of range for X %s", (long long)k, shape_str(&x->shape));
+  Shape o = {0, {0}};
+  for (int i = 0; i < r; i++)
+    if (i != a) o.d[o.rank++] = x->shape.d[i];
+    else if (keep) o.d[o.rank++] = 1;
+  ctx_set(c, "Out", 0, &o, x->dtype);
+  ctx_set(c, "Indices", 0, &o, c->g->specializing ? RT_DT_INT64 : x->dtype);
+  return 0;
+}
+
+static int emit_kthvalue(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0), *ind = tu_out(e, "Indices", 0);
+  if (!x || !out || !ind) return -1;
+  static const struct {
+    int dtype;
+    const char *fn;
+  } fns[] = {{RT_DT_FP32, "rt_kthvalue_f32"}, {RT_DT_FP64, "rt_kthvalue_f64"},
+             {RT_DT_INT32, "rt_kthvalue_i32"}, {RT_DT_INT64, "rt_kthvalue_i64"}};
+  const char *fn = NULL;
+  for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
+    if (fns[i].dtype == x->dtype) fn = fns[i].fn;
+  if (!fn || out->dtype != x->dtype)
+    return em_fail(e, "kthvalue of %s tensors is not supported", rt_dtype_name(x->dtype));
+  if (ind->dtype != RT_DT_INT64) return em_fail(e, "Indices must be int64");
+  if (x == out) return em_fail(e, "Out is X (an in-place kthvalue), which is not supported");
+  int r = tu_rank(e, x);
+  int64_t k = attr_int(e->op, "k", 1);
+  if (r == 0) {
+    if (k != 1) return em_fail(e, "k = %lld for a 0-D X", (long long)k);
+    pr_line(e->p, "%s[0] = %s[0];", em_ptr(e, out, 0), em_ptr(e, x, 1));
+    pr_line(e->p, "%s[0] = 0;", em_ptr(e, ind, 0));
+    return 0;
+  }
+  int axis = axis_norm(attr_int(e->op, "axis", -1), r);
+  if (axis < 0) return em_fail(e, "axis is out of range");
+  int64_t n = em_const_dim(e, x, axis);
+  if (n < 0) return em_fail(e, "the dim along the axis depends on the batch, so k cannot be checked against it");
+  if (k < 1 || k > n) return em_fail(e, "k = %lld is out of range for %lld elements along the axis", (long long)k,
+                                     (long long)n);
+  pr_line(e->p, "/* the %lld-th smallest of each line of %lld, as Paddle's partial_sort / nth_element picks it */",
+          (long long)k, (long long)n);
+  pr_line(e->p, "%s(%s, %s, %lld, %s, %lld, %s, %s, %s);", fn, em_ptr(e, x, 1), em_prod(e, x, 0, axis), (long long)n,
+          em_prod(e, x, axis + 1, r), (long long)k, em_ptr(e, out, 0), em_ptr(e, ind, 0),
+          em_scratch(e, (SymDim){0, n * 16}));
+  return 0;
+}
+
+const OpDef op_kthvalue = {.type = "kthvalue", .infer = infer_kthvalue, .emit_c = emit_kthvalue};

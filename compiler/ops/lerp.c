@@ -1,0 +1,53 @@
+/* lerp (paddle.lerp): X, Y, Weight -> Out; no attributes.  A Python
+ * float weight arrives as a 0-D (or [1]) fill_constant tensor.
+ * Shape rule (phi LerpInferMeta): Out = broadcast(X, Y), then broadcast
+ * with Weight unless Weight is [1] (NumPy rules, right-aligned); X's
+ * dtype.
+ * Emission (float32, float64): out = x + w * (y - x) per element of the
+ * broadcast shape, in the element type, as the Eigen expression of phi
+ * lerp_kernel_impl.h. */
+#include "../util.h"
+#include "bcast_util.h"
+#include "ops.h"
+#include "tensor_util.h"
+
+static int infer_lerp(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0), *y = ctx_need(c, "Y", 0), *w = ctx_need(c, "Weight", 0);
+  if (!x || !y || !w) return -1;
+  Shape o;
+  if (shape_broadcast(c, &x->shape, &y->shape, -1, &o)) return -1;
+  if (!(w->shape.rank == 1 && w->shape.d[0] == 1)) {
+    Shape xy = o;
+    if (shape_broadcast(c, &xy, &w->shape, -1, &o)) return -1;
+  }
+  ctx_set(c, "Out", 0, &o, x->dtype);
+  return 0;
+}
+
+static int emit_lerp(EmitCtx *e) {
+  Var *in[3] = {tu_in(e, "X", 0), tu_in(e, "Y", 0), tu_in(e, "Weight", 0)}, *out = tu_out(e, "Out", 0);
+  if (!in[0] || !in[1] || !in[2] || !out) return -1;
+  for (int k = 0; k < 3; k++)
+    if (in[k]->dtype != out->dtype || (out->dtype != RT_DT_FP32 && out->dtype != RT_DT_FP64))
+      return em_fail(e, "lerp of %s into %s is not supported (float32 or float64, all alike)",
+                     rt_dtype_name(in[k]->dtype), rt_dtype_name(out->dtype));
+  int rank;
+  SymDim dims[RT_MAX_RANK];
+  if (bc_shape(e, 3, in, tu_rank(e, out), &rank, dims)) return -1;
+  if (rank != tu_rank(e, out)) return em_fail(e, "Out has rank %d, the broadcast %d", tu_rank(e, out), rank);
+  for (int d = 0; d < rank; d++)
+    if (em_spec(e, out)->d[d].a != dims[d].a || em_spec(e, out)->d[d].c != dims[d].c)
+      return em_fail(e, "Out dim %d is %s, the broadcast gives %s", d, em_dim(e, out, d), em_sym(dims[d]));
+  const char *t = em_ctype(out->dtype), *idx[3] = {"ix", "iy", "iw"};
+  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, in[0], 1));
+  pr_line(e->p, "const %s *y = %s;", t, em_ptr(e, in[1], 1));
+  pr_line(e->p, "const %s *w = %s;", t, em_ptr(e, in[2], 1));
+  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
+  int open = bc_open(e, rank, dims, 3, in, idx, 1);
+  if (open < 0) return -1;
+  pr_line(e->p, "out[o] = x[ix] + w[iw] * (y[iy] - x[ix]);");
+  for (int k = 0; k < open; k++) pr_line(e->p, "}");
+  return 0;
+}
+
+const OpDef op_lerp = {.type = "lerp", .infer = infer_lerp, .emit_c = emit_lerp};

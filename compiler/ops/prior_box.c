@@ -1,0 +1,259 @@
+/* Prior (anchor) box generators: outputs that depend on shapes and
+ * attributes only, never on data.
+ *   prior_box (phi PriorBoxInferMeta): Input [N,C,H,W], Image [N,C,IH,IW]
+ *     -> Boxes, Variances [H, W, num_priors, 4] (Input's dtype).
+ *     min_sizes:FLOATS (required), max_sizes=[], aspect_ratios=[],
+ *     variances=[], flip=true, clip=true, step_w=0, step_h=0, offset=0.5,
+ *     min_max_aspect_ratios_order=false.  The ratios are expanded as
+ *     Paddle's ExpandAspectRatios does: 1.0, then each ratio not within
+ *     1e-6 of one already there and, with flip, its inverse; num_priors =
+ *     |expanded| * |min_sizes| + |max_sizes|; max_sizes is empty or as
+ *     long as min_sizes, each larger than its min size.
+ *   density_prior_box: Input, Image -> Boxes, Variances [H, W, num_priors,
+ *     4], or [-1, 4] at compile time with flatten_to_2d (while specializing
+ *     [H * W * num_priors, 4]); num_priors = sum(|fixed_ratios| *
+ *     densities[i]^2).  variances (required), clip=true,
+ *     flatten_to_2d=false, step_w=0, step_h=0, offset=0.5, fixed_sizes,
+ *     fixed_ratios, densities (one per fixed size).
+ *   anchor_generator: Input [N,C,H,W] -> Anchors, Variances [H, W,
+ *     |aspect_ratios| * |anchor_sizes|, 4].  anchor_sizes, aspect_ratios,
+ *     variances (4), stride (2; all required), offset=0.5.
+ * Emission (float32): one call each to runtime/rt_detection.c with the
+ * attributes as static arrays; variances must have 4 entries (Paddle would
+ * write past Variances otherwise). */
+#include <math.h>
+
+#include "../util.h"
+#include "ops.h"
+#include "rt_detection.h"
+#include "tensor_util.h"
+
+enum { MAX_RATIOS = 256 }; /* expanded aspect ratios of one prior_box */
+
+/* Paddle's ExpandAspectRatios into out[MAX_RATIOS]: the count, or -1 when
+ * there would be more. */
+static int expand_ratios(const Op *op, float *out) {
+  double *ar;
+  int nar = attr_floats(op, "aspect_ratios", &ar), flip = attr_bool(op, "flip", 1), n = 1;
+  out[0] = 1.0f;
+  for (int i = 0; i < nar; i++) {
+    const float a = (float)ar[i];
+    int seen = 0;
+    for (int j = 0; j < n && !seen; j++) seen = fabs(a - out[j]) < 1e-6;
+    if (seen) continue;
+    if (n + 1 + flip > MAX_RATIOS) return -1;
+    out[n++] = a;
+    if (flip) out[n++] = 1.0f / a;
+  }
+  return n;
+}
+
+/* Input (and Image when `image`) of rank 4; NULL after ctx_fail. */
+static Var *feature_map(OpCtx *c, int image) {
+  Var *in = ctx_need(c, "Input", 0), *img = image ? ctx_need(c, "Image", 0) : NULL;
+  if (!in || (image && !img)) return NULL;
+  if (in->shape.rank != 4 || (img && img->shape.rank != 4)) {
+    ctx_fail(c, "Input %s%s%s must have rank 4", shape_str(&in->shape), img ? " and Image " : "",
+             img ? shape_str(&img->shape) : "");
+    return NULL;
+  }
+  return in;
+}
+
+static int infer_prior_box(OpCtx *c) {
+  Var *in = feature_map(c, 1);
+  if (!in) return -1;
+  double *mins, *maxs;
+  int nmin = attr_floats(c->op, "min_sizes", &mins), nmax = attr_floats(c->op, "max_sizes", &maxs);
+  float ars[MAX_RATIOS];
+  int nar = expand_ratios(c->op, ars);
+  if (nar < 0) return ctx_fail(c, "aspect_ratios expand to more than %d ratios", MAX_RATIOS);
+  if (nmax && nmax != nmin)
+    return ctx_fail(c, "max_sizes has %d entries and min_sizes %d; they must be as many", nmax, nmin);
+  for (int i = 0; i < nmax; i++)
+    if (!(maxs[i] > mins[i]))
+      return ctx_fail(c, "max_sizes[%d] = %g is not larger than min_sizes[%d] = %g", i, maxs[i], i, mins[i]);
+  Shape o = {4, {in->shape.d[2], in->shape.d[3], (int64_t)nar * nmin + nmax, 4}};
+  ctx_set(c, "Boxes", 0, &o, in->dtype);
+  ctx_set(c, "Variances", 0, &o, in->dtype);
+  return 0;
+}
+
+static int64_t density_priors(const Op *op) {
+  double *ratios;
+  int64_t *dens, num = 0;
+  int nratio = attr_floats(op, "fixed_ratios", &ratios), nden = attr_ints(op, "densities", &dens);
+  for (int i = 0; i < nden; i++) num += nratio * dens[i] * dens[i];
+  return num;
+}
+
+static int infer_density_prior_box(OpCtx *c) {
+  Var *in = feature_map(c, 1);
+  if (!in) return -1;
+  int64_t num = density_priors(c->op), h = in->shape.d[2], w = in->shape.d[3];
+  Shape o = {4, {h, w, num, 4}};
+  if (attr_bool(c->op, "flatten_to_2d", 0))
+    o = (Shape){2, {c->g->specializing && h >= 0 && w >= 0 ? h * w * num : DIM_UNKNOWN, 4}};
+  ctx_set(c, "Boxes", 0, &o, in->dtype);
+  ctx_set(c, "Variances", 0, &o, in->dtype);
+  return 0;
+}
+
+static int infer_anchor_generator(OpCtx *c) {
+  Var *in = feature_map(c, 0);
+  if (!in) return -1;
+  double *sizes, *ratios;
+  int ns = attr_floats(c->op, "anchor_sizes", &sizes), nr = attr_floats(c->op, "aspect_ratios", &ratios);
+  Shape o = {4, {in->shape.d[2], in->shape.d[3], (int64_t)ns * nr, 4}};
+  ctx_set(c, "Anchors", 0, &o, in->dtype);
+  ctx_set(c, "Variances", 0, &o, in->dtype);
+  return 0;
+}
+
+/* ---- emission ---- */
+
+/* Prints `static const float name[n] = {...};` and returns "name", or
+ * returns "NULL" for an empty list. */
+static const char *float_array(EmitCtx *e, const char *name, int n, const double *v) {
+  if (n == 0) return "NULL";
+  const char *list = "";
+  for (int i = 0; i < n; i++) list = pool_printf("%s%s%s", list, i ? ", " : "", em_float((float)v[i]));
+  pr_line(e->p, "static const float %s[%d] = {%s};", name, n, list);
+  return name;
+}
+
+/* The two float32 outputs and their (constant) dims; -1 after em_fail. */
+static int outputs(EmitCtx *e, const char *slot, Var **boxes, Var **vars) {
+  *boxes = tu_out(e, slot, 0);
+  *vars = tu_out(e, "Variances", 0);
+  if (!*boxes || !*vars) return -1;
+  if ((*boxes)->dtype != RT_DT_FP32 || (*vars)->dtype != RT_DT_FP32)
+    return em_fail(e, "%s of %s tensors is not supported (float32 only)", e->op->type, rt_dtype_name((*boxes)->dtype));
+  SymDim n = spec_numel(em_spec(e, *boxes));
+  if (n.a != 0) return em_fail(e, "%s's size depends on the batch", slot);
+  return 0;
+}
+
+/* The feature map's (and image's) height and width, which must not depend
+ * on the batch: hw[0..1] from Input, hw[2..3] from Image when `image`. */
+static int spatial(EmitCtx *e, int image, int64_t *hw) {
+  Var *in = tu_in(e, "Input", 0), *img = image ? tu_in(e, "Image", 0) : NULL;
+  if (!in || (image && !img)) return -1;
+  hw[0] = em_const_dim(e, in, 2);
+  hw[1] = em_const_dim(e, in, 3);
+  hw[2] = image ? em_const_dim(e, img, 2) : 0;
+  hw[3] = image ? em_const_dim(e, img, 3) : 0;
+  for (int i = 0; i < 4; i++)
+    if (hw[i] < 0) return em_fail(e, "the spatial dims of Input and Image must not depend on the batch");
+  return 0;
+}
+
+/* Prints the shared RtPriorGeo member of the initializer. */
+static void prior_geo(EmitCtx *e, const int64_t *hw, const char *variances) {
+  pr_line(e->p, ".geo = {.feat_h = %lld, .feat_w = %lld, .img_h = %lld, .img_w = %lld, .step_w = %s, .step_h = %s,",
+          (long long)hw[0], (long long)hw[1], (long long)hw[2], (long long)hw[3],
+          em_float((float)attr_float(e->op, "step_w", 0)), em_float((float)attr_float(e->op, "step_h", 0)));
+  pr_line(e->p, "        .offset = %s, .clip = %d, .nvar = 4, .variances = %s},",
+          em_float((float)attr_float(e->op, "offset", 0.5)), attr_bool(e->op, "clip", 1), variances);
+}
+
+/* The variances attribute, which must have 4 entries. */
+static const char *variances(EmitCtx *e) {
+  double *v;
+  int n = attr_floats(e->op, "variances", &v);
+  if (n != 4) {
+    em_fail(e, "variances has %d entries; 4 expected", n);
+    return NULL;
+  }
+  return float_array(e, "variances", n, v);
+}
+
+static int emit_prior_box(EmitCtx *e) {
+  Var *boxes, *vars;
+  int64_t hw[4];
+  if (outputs(e, "Boxes", &boxes, &vars) || spatial(e, 1, hw)) return -1;
+  double *mins, *maxs;
+  int nmin = attr_floats(e->op, "min_sizes", &mins), nmax = attr_floats(e->op, "max_sizes", &maxs);
+  float ars[MAX_RATIOS];
+  double ars_d[MAX_RATIOS];
+  int nar = expand_ratios(e->op, ars);
+  if (nar < 0 || nmin == 0 || (nmax && nmax != nmin))
+    return em_fail(e, "min_sizes, max_sizes or aspect_ratios do not fit (see the shape rule)");
+  if (em_const_dim(e, boxes, 2) != (int64_t)nar * nmin + nmax)
+    return em_fail(e, "Boxes has the wrong number of priors");
+  for (int i = 0; i < nar; i++) ars_d[i] = ars[i];
+  const char *var = variances(e);
+  if (!var) return -1;
+  const char *mn = float_array(e, "min_sizes", nmin, mins), *mx = float_array(e, "max_sizes", nmax, maxs);
+  const char *ar = float_array(e, "ratios", nar, ars_d);
+  pr_line(e->p, "/* aspect ratios as expanded (1, each new ratio%s) */",
+          attr_bool(e->op, "flip", 1) ? " and its inverse" : "");
+  pr_line(e->p, "static const RtPriorBox geo = {");
+  prior_geo(e, hw, var);
+  pr_line(e->p, ".nmin = %d, .min_sizes = %s, .nmax = %d, .max_sizes = %s, .nar = %d, .ars = %s,", nmin, mn, nmax, mx,
+          nar, ar);
+  pr_line(e->p, ".min_max_order = %d,", attr_bool(e->op, "min_max_aspect_ratios_order", 0));
+  pr_line(e->p, "};");
+  pr_line(e->p, "rt_prior_box(&geo, %s, %s);", em_ptr(e, boxes, 0), em_ptr(e, vars, 0));
+  return 0;
+}
+
+static int emit_density_prior_box(EmitCtx *e) {
+  Var *boxes, *vars;
+  int64_t hw[4];
+  if (outputs(e, "Boxes", &boxes, &vars) || spatial(e, 1, hw)) return -1;
+  double *sizes, *ratios;
+  int64_t *dens;
+  int ns = attr_floats(e->op, "fixed_sizes", &sizes), nr = attr_floats(e->op, "fixed_ratios", &ratios);
+  int nd = attr_ints(e->op, "densities", &dens);
+  if (nd != ns) return em_fail(e, "densities has %d entries, fixed_sizes %d; they must be as many", nd, ns);
+  for (int i = 0; i < nd; i++)
+    if (dens[i] <= 0 || dens[i] > 1024)
+      return em_fail(e, "densities[%d] = %lld is not in [1, 1024]", i, (long long)dens[i]);
+  if (spec_numel(em_spec(e, boxes)).c != hw[0] * hw[1] * density_priors(e->op) * 4)
+    return em_fail(e, "Boxes has the wrong number of priors");
+  const char *var = variances(e);
+  if (!var) return -1;
+  const char *fs = float_array(e, "fixed_sizes", ns, sizes), *fr = float_array(e, "fixed_ratios", nr, ratios);
+  const char *dl = "NULL";
+  if (nd) {
+    const char *list = "";
+    for (int i = 0; i < nd; i++) list = pool_printf("%s%s%lld", list, i ? ", " : "", (long long)dens[i]);
+    pr_line(e->p, "static const int32_t densities[%d] = {%s};", nd, list);
+    dl = "densities";
+  }
+  pr_line(e->p, "static const RtDensityPriorBox geo = {");
+  prior_geo(e, hw, var);
+  pr_line(e->p, ".nsizes = %d, .fixed_sizes = %s, .densities = %s, .nratios = %d, .fixed_ratios = %s,", ns, fs, dl, nr,
+          fr);
+  pr_line(e->p, "};");
+  pr_line(e->p, "rt_density_prior_box(&geo, %s, %s);", em_ptr(e, boxes, 0), em_ptr(e, vars, 0));
+  return 0;
+}
+
+static int emit_anchor_generator(EmitCtx *e) {
+  Var *anchors, *vars;
+  int64_t hw[4];
+  if (outputs(e, "Anchors", &anchors, &vars) || spatial(e, 0, hw)) return -1;
+  double *sizes, *ratios, *stride;
+  int ns = attr_floats(e->op, "anchor_sizes", &sizes), nr = attr_floats(e->op, "aspect_ratios", &ratios);
+  if (attr_floats(e->op, "stride", &stride) != 2) return em_fail(e, "stride must have 2 entries (width, height)");
+  if (em_const_dim(e, anchors, 2) != (int64_t)ns * nr) return em_fail(e, "Anchors has the wrong number of anchors");
+  const char *var = variances(e);
+  if (!var) return -1;
+  const char *sz = float_array(e, "anchor_sizes", ns, sizes), *ar = float_array(e, "aspect_ratios", nr, ratios);
+  pr_line(e->p, "static const RtAnchorGenerator geo = {");
+  pr_line(e->p, ".feat_h = %lld, .feat_w = %lld, .nsizes = %d, .anchor_sizes = %s, .nratios = %d, .aspect_ratios = %s,",
+          (long long)hw[0], (long long)hw[1], ns, sz, nr, ar);
+  pr_line(e->p, ".stride_w = %s, .stride_h = %s, .offset = %s, .variances = %s,", em_float((float)stride[0]),
+          em_float((float)stride[1]), em_float((float)attr_float(e->op, "offset", 0.5)), var);
+  pr_line(e->p, "};");
+  pr_line(e->p, "rt_anchor_generator(&geo, %s, %s);", em_ptr(e, anchors, 0), em_ptr(e, vars, 0));
+  return 0;
+}
+
+const OpDef op_prior_box = {.type = "prior_box", .infer = infer_prior_box, .emit_c = emit_prior_box};
+const OpDef op_density_prior_box = {.type = "density_prior_box", .infer = infer_density_prior_box,
+                                    .emit_c = emit_density_prior_box};
+const OpDef op_anchor_generator = {.type = "anchor_generator", .infer = infer_anchor_generator,
+                                   .emit_c = emit_anchor_generator};

@@ -1,0 +1,114 @@
+/* repeat_interleave (paddle.repeat_interleave): X, RepeatsTensor† -> Out;
+ * Repeats:INT=0, dim:INT=0.  paddle.repeat_interleave with axis=None
+ * flattens X first and passes dim 0.
+ * Shape rule: dim in [-rank, rank); Out is X with dim `dim` scaled:
+ *   Repeats (phi RepeatInterleaveInferMeta): X.dims[dim] * Repeats, which
+ *     must be > 0;
+ *   RepeatsTensor (RepeatInterleaveWithTensorIndexInferMeta): [n] or
+ *     [n, 1] with n != 0; Paddle's compile-time dim is -1; while
+ *     specializing, when the repeats are known (a constant tensor, see
+ *     consteval.h), their sum.
+ * Emission: each output slice along dim copies the input slice it repeats
+ * (phi's index_select with the index [0]*r0 ++ [1]*r1 ++ ...).  Repeats
+ * from a tensor must be known at compile time -- the output size depends on
+ * them -- and are baked into the code; otherwise paddlec refuses the model.
+ * Paddle requires len(RepeatsTensor) == X.dims[dim] and repeats >= 0.  A
+ * negative dim counts from the end here; Paddle 2.6's CPU kernel hangs or
+ * aborts on one (tests/oracle/e2e_tensor3.py therefore has none). */
+#include "../util.h"
+#include "ops.h"
+#include "tensor_util.h"
+
+/* The repeats of RepeatsTensor when known: count (*vals), or -1. */
+static int tensor_repeats(OpCtx *c, const int64_t **vals) {
+  Var *r = ctx_in(c, "RepeatsTensor", 0);
+  return r ? ctx_values(c, r, vals) : -1;
+}
+
+static int infer_repeat_interleave(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0);
+  if (!x) return -1;
+  Shape o = x->shape;
+  int64_t dim = attr_int(c->op, "dim", 0);
+  int a = axis_norm(dim, o.rank);
+  if (a < 0) return ctx_fail(c, "dim %lld is out of range for X %s", (long long)dim, shape_str(&o));
+  Var *rt = ctx_in(c, "RepeatsTensor", 0);
+  if (rt) {
+    const Shape *rs = &rt->shape;
+    if (!(rs->rank == 1 || (rs->rank == 2 && rs->d[1] == 1)) || rs->d[0] == 0)
+      return ctx_fail(c, "RepeatsTensor %s must be a non-empty [n] or [n, 1]", shape_str(rs));
+    if (rt->dtype != RT_DT_INT32 && rt->dtype != RT_DT_INT64)
+      return ctx_fail(c, "RepeatsTensor is %s; int32 or int64 expected", rt_dtype_name(rt->dtype));
+    const int64_t *v;
+    int n = tensor_repeats(c, &v);
+    o.d[a] = DIM_UNKNOWN;
+    if (n >= 0) {
+      if (x->shape.d[a] >= 0 && n != x->shape.d[a])
+        return ctx_fail(c, "RepeatsTensor has %d values for dim %d of X %s", n, a, shape_str(&x->shape));
+      o.d[a] = 0;
+      for (int i = 0; i < n; i++) {
+        if (v[i] < 0) return ctx_fail(c, "RepeatsTensor holds %lld; repeats must be >= 0", (long long)v[i]);
+        o.d[a] += v[i];
+      }
+    }
+  } else {
+    int64_t rep = attr_int(c->op, "Repeats", 0);
+    if (rep <= 0) return ctx_fail(c, "Repeats is %lld; it must be > 0", (long long)rep);
+    if (o.d[a] >= 0) o.d[a] *= rep;
+  }
+  ctx_set(c, "Out", 0, &o, x->dtype);
+  return 0;
+}
+
+static int emit_repeat_interleave(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !out) return -1;
+  if (out->dtype != x->dtype) return em_fail(e, "X and Out differ in dtype");
+  if (x == out) return em_fail(e, "Out is X (an in-place repeat_interleave), which is not supported");
+  int r = tu_rank(e, x), a = axis_norm(attr_int(e->op, "dim", 0), r);
+  if (a < 0) return em_fail(e, "dim is out of range");
+  int64_t n_in = em_const_dim(e, x, a), n_out = em_const_dim(e, out, a);
+  const char *t = em_ctype(x->dtype), *src;
+  if (ctx_in(&c, "RepeatsTensor", 0)) {
+    const int64_t *v;
+    int n = tensor_repeats(&c, &v);
+    if (n < 0)
+      return em_fail(e, "the values of RepeatsTensor are not known at compile time (the output size depends on them)");
+    if (n_in < 0) return em_fail(e, "dim %d of X depends on the batch, which repeats from a tensor cannot follow", a);
+    if (n != n_in) return em_fail(e, "RepeatsTensor has %d values for %lld slices of X", n, (long long)n_in);
+    int64_t total = 0;
+    for (int i = 0; i < n; i++) total += v[i];
+    if (total != n_out)
+      return em_fail(e, "the repeats add up to %lld, Out has %lld", (long long)total, (long long)n_out);
+    if (n_out == 0) {
+      pr_line(e->p, "/* every repeat is 0: Out is empty */");
+      return 0;
+    }
+    const char *list = "", *reps = "";
+    int64_t k = 0;
+    for (int i = 0; i < n; i++) {
+      reps = pool_printf("%s%s%lld", reps, i ? ", " : "", (long long)v[i]);
+      for (int64_t j = 0; j < v[i]; j++, k++) list = pool_printf("%s%s%d", list, k ? ", " : "", i);
+    }
+    pr_line(e->p, "/* the X slice each Out slice copies: repeats {%s} */", reps);
+    pr_line(e->p, "static const int32_t src[%lld] = {%s};", (long long)n_out, list);
+    src = "src[j]";
+  } else {
+    int64_t rep = attr_int(e->op, "Repeats", 0);
+    if (rep <= 0) return em_fail(e, "Repeats is %lld; it must be > 0", (long long)rep);
+    src = pool_printf("j / %lld", (long long)rep);
+  }
+  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
+  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
+  pr_line(e->p, "const int64_t outer = %s, n_in = %s, n_out = %s, slice = %s;", em_prod(e, x, 0, a), em_dim(e, x, a),
+          em_dim(e, out, a), em_prod(e, x, a + 1, r));
+  pr_line(e->p, "for (int64_t o = 0; o < outer; o++)");
+  pr_line(e->p, "  for (int64_t j = 0; j < n_out; j++)");
+  pr_line(e->p, "    memcpy(out + (o * n_out + j) * slice, x + (o * n_in + %s) * slice, (size_t)slice * sizeof *out);",
+          src);
+  return 0;
+}
+
+const OpDef op_repeat_interleave = {.type = "repeat_interleave", .infer = infer_repeat_interleave,
+                                    .emit_c = emit_repeat_interleave};

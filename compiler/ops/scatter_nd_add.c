@@ -1,0 +1,71 @@
+/* scatter_nd_add (paddle.scatter_nd_add): X, Index, Updates -> Out; no
+ * attributes.
+ * Shape rule (phi ScatterNdAddInferMeta): Index has rank >= 2 and its last
+ * dim k <= rank(X); Updates = Index.dims[:-1] ++ X.dims[k:]; Out is X.
+ * Emission: phi ScatterNdAdd: Out = X, then for each of the
+ * prod(Index.dims[:-1]) index tuples, the slice of X.dims[k:] it names
+ * gets the matching slice of Updates added, tuples in order (repeated ones
+ * add each time); k = 0 adds every slice to all of Out.  Paddle 2.6 raises
+ * an error for a tuple outside X; the compiled code skips it. */
+#include "../util.h"
+#include "ops.h"
+#include "tensor_util.h"
+
+static int infer_scatter_nd_add(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0), *idx = ctx_need(c, "Index", 0), *u = ctx_need(c, "Updates", 0);
+  if (!x || !idx || !u) return -1;
+  const Shape *xs = &x->shape, *is = &idx->shape, *us = &u->shape;
+  int64_t k = is->rank ? is->d[is->rank - 1] : -1;
+  if (is->rank < 2 || k < 0 || k > xs->rank)
+    return ctx_fail(c, "Index %s must have rank >= 2 and a last dim <= rank(X %s)", shape_str(is), shape_str(xs));
+  Shape want = {0, {0}};
+  for (int i = 0; i < is->rank - 1; i++) want.d[want.rank++] = is->d[i];
+  for (int i = (int)k; i < xs->rank; i++) {
+    if (want.rank >= RT_MAX_RANK) return ctx_fail(c, "Updates would have too many dims");
+    want.d[want.rank++] = xs->d[i];
+  }
+  if (!shape_equal(&want, us))
+    return ctx_fail(c, "Updates %s must be %s (Index.dims[:-1] ++ X.dims[%lld:])", shape_str(us), shape_str(&want),
+                    (long long)k);
+  ctx_set(c, "Out", 0, xs, x->dtype);
+  return 0;
+}
+
+static int emit_scatter_nd_add(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *idx = tu_in(e, "Index", 0), *u = tu_in(e, "Updates", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !idx || !u || !out) return -1;
+  if (u->dtype != x->dtype || out->dtype != x->dtype || x->dtype == RT_DT_BOOL)
+    return em_fail(e, "scatter_nd_add of %s with %s into %s is not supported", rt_dtype_name(x->dtype),
+                   rt_dtype_name(u->dtype), rt_dtype_name(out->dtype));
+  if (idx->dtype != RT_DT_INT32 && idx->dtype != RT_DT_INT64)
+    return em_fail(e, "Index is %s; int32 or int64 expected", rt_dtype_name(idx->dtype));
+  if (u == out || idx == out) return em_fail(e, "Out is Index or Updates, which is not supported");
+  int r = tu_rank(e, x), ri = tu_rank(e, idx);
+  int64_t k = em_const_dim(e, idx, ri - 1);
+  if (k < 0 || k > r) return em_fail(e, "Index's last dim must be a constant <= rank(X)");
+  if (tu_copy(e, x, out)) return -1;
+  const char *t = em_ctype(x->dtype), *dims = "";
+  for (int i = 0; i < k; i++) dims = pool_printf("%s%s%s", dims, i ? ", " : "", em_dim(e, x, i));
+  pr_line(e->p, "const %s *index = %s;", em_ctype(idx->dtype), em_ptr(e, idx, 1));
+  pr_line(e->p, "const %s *upd = %s;", t, em_ptr(e, u, 1));
+  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
+  pr_line(e->p, "const int64_t tuples = %s, slice = %s;", em_prod(e, idx, 0, ri - 1), em_prod(e, x, (int)k, r));
+  if (k) pr_line(e->p, "const int64_t dims[%d] = {%s};", (int)k, dims);
+  pr_line(e->p, "for (int64_t i = 0; i < tuples; i++) {");
+  pr_line(e->p, "int64_t at = 0;");
+  if (k) {
+    pr_line(e->p, "int inside = 1;");
+    pr_line(e->p, "for (int j = 0; j < %d; j++) {", (int)k);
+    pr_line(e->p, "const int64_t v = (int64_t)index[i * %d + j];", (int)k);
+    pr_line(e->p, "inside &= v >= 0 && v < dims[j];");
+    pr_line(e->p, "at = at * dims[j] + v;");
+    pr_line(e->p, "}");
+    pr_line(e->p, "if (!inside) continue; /* Paddle raises an error */");
+  }
+  pr_line(e->p, "for (int64_t s = 0; s < slice; s++) out[at * slice + s] += upd[i * slice + s];");
+  pr_line(e->p, "}");
+  return 0;
+}
+
+const OpDef op_scatter_nd_add = {.type = "scatter_nd_add", .infer = infer_scatter_nd_add,
+                                 .emit_c = emit_scatter_nd_add};

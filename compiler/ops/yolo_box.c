@@ -1,0 +1,80 @@
+/* yolo_box (paddle.vision.ops.yolo_box): X [N, A*(5+cls) (6+cls with
+ * iou_aware), H, W], ImgSize [N, 2] (int32: height, width) -> Boxes
+ * [N, H*W*A, 4], Scores [N, H*W*A, class_num] (box count -1 when H or W is
+ * unknown); dtype of X.  anchors:INTS (A pairs), class_num:INT=1,
+ * conf_thresh:FLOAT=0.01, downsample_ratio:INT=32, clip_bbox:BOOLEAN=true,
+ * scale_x_y:FLOAT=1, iou_aware:BOOLEAN=false, iou_aware_factor:FLOAT=0.5
+ * (in [0, 1]).
+ * Shape rule: phi YoloBoxInferMeta.
+ * Emission (float32): rt_yolo_box (runtime/rt_detection.c), phi
+ * yolo_box_kernel.cc: per anchor and cell the confidence sigmoid(obj)
+ * (times the IoU branch: conf^(1-f) * sigmoid(iou)^f with iou_aware);
+ * boxes and scores stay 0 below conf_thresh, else the decoded box (center
+ * from the sigmoids scaled by scale_x_y, size from the anchor over the
+ * input size H*downsample_ratio, in ImgSize's pixels, clipped to the image
+ * with clip_bbox) and conf * sigmoid(class logits). */
+#include "../util.h"
+#include "ops.h"
+#include "rt_detection.h"
+#include "tensor_util.h"
+
+static int infer_yolo_box(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0);
+  if (!x) return -1;
+  const Shape *xs = &x->shape;
+  if (xs->rank != 4) return ctx_fail(c, "X %s must have rank 4", shape_str(xs));
+  int64_t *anchors;
+  int na = attr_ints(c->op, "anchors", &anchors) / 2;
+  int64_t cls = attr_int(c->op, "class_num", 1);
+  int iou_aware = attr_bool(c->op, "iou_aware", 0);
+  int64_t per = iou_aware ? 6 : 5;
+  double f = attr_float(c->op, "iou_aware_factor", 0.5);
+  if (na <= 0 || cls <= 0) return ctx_fail(c, "anchors and class_num must be non-empty / positive");
+  if (iou_aware && !(f >= 0 && f <= 1)) return ctx_fail(c, "iou_aware_factor %g is not in [0, 1]", f);
+  if (xs->d[1] >= 0 && xs->d[1] != na * (per + cls))
+    return ctx_fail(c, "X %s: dim 1 must be %lld (anchors * (%lld + class_num))", shape_str(xs),
+                    (long long)(na * (per + cls)), (long long)per);
+  int64_t nbox = (xs->d[2] > 0 && xs->d[3] > 0) ? xs->d[2] * xs->d[3] * na : DIM_UNKNOWN;
+  Shape b = {3, {xs->d[0], nbox, 4}};
+  Shape s = {3, {xs->d[0], nbox, cls}};
+  ctx_set(c, "Boxes", 0, &b, x->dtype);
+  ctx_set(c, "Scores", 0, &s, x->dtype);
+  return 0;
+}
+
+static int emit_yolo_box(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *img = tu_in(e, "ImgSize", 0);
+  Var *boxes = tu_out(e, "Boxes", 0), *scores = tu_out(e, "Scores", 0);
+  if (!x || !img || !boxes || !scores) return -1;
+  if (x->dtype != RT_DT_FP32 || boxes->dtype != RT_DT_FP32 || scores->dtype != RT_DT_FP32)
+    return em_fail(e, "yolo_box of %s tensors is not supported (float32 only)", rt_dtype_name(x->dtype));
+  if (img->dtype != RT_DT_INT32) return em_fail(e, "ImgSize is %s; int32 expected", rt_dtype_name(img->dtype));
+  int64_t *anchors;
+  int na = attr_ints(e->op, "anchors", &anchors) / 2;
+  int64_t cls = attr_int(e->op, "class_num", 1), h = em_const_dim(e, x, 2), w = em_const_dim(e, x, 3);
+  int iou_aware = attr_bool(e->op, "iou_aware", 0);
+  if (h < 0 || w < 0) return em_fail(e, "the grid H, W must not depend on the batch");
+  if (em_const_dim(e, x, 1) != na * ((iou_aware ? 6 : 5) + cls))
+    return em_fail(e, "X's channels do not fit anchors and class_num");
+  if (tu_rank(e, img) != 2 || em_const_dim(e, img, 1) != 2) return em_fail(e, "ImgSize must be [N, 2]");
+  SymDim n = em_spec(e, x)->d[0], ni = em_spec(e, img)->d[0];
+  if (n.a != ni.a || n.c != ni.c) return em_fail(e, "X and ImgSize differ in batch");
+  if (h * w * na > INT32_MAX / (cls + 6)) return em_fail(e, "the grid is too large for Paddle's int indexing");
+  const char *list = "";
+  for (int i = 0; i < 2 * na; i++) list = pool_printf("%s%s%lld", list, i ? ", " : "", (long long)anchors[i]);
+  pr_line(e->p, "static const int32_t anchors[%d] = {%s};", 2 * na, list);
+  pr_line(e->p, "static const RtYoloBox geo = {");
+  pr_line(e->p, ".h = %lld, .w = %lld, .an_num = %d, .anchors = anchors, .class_num = %lld,", (long long)h, (long long)w,
+          na, (long long)cls);
+  pr_line(e->p, ".conf_thresh = %s, .downsample_ratio = %lld, .clip_bbox = %d, .scale_x_y = %s,",
+          em_float((float)attr_float(e->op, "conf_thresh", 0.01)), (long long)attr_int(e->op, "downsample_ratio", 32),
+          attr_bool(e->op, "clip_bbox", 1), em_float((float)attr_float(e->op, "scale_x_y", 1)));
+  pr_line(e->p, ".iou_aware = %d, .iou_aware_factor = %s,", iou_aware,
+          em_float((float)attr_float(e->op, "iou_aware_factor", 0.5)));
+  pr_line(e->p, "};");
+  pr_line(e->p, "rt_yolo_box(&geo, %s, %s, %s, %s, %s);", em_dim(e, x, 0), em_ptr(e, x, 1), em_ptr(e, img, 1),
+          em_ptr(e, boxes, 0), em_ptr(e, scores, 0));
+  return 0;
+}
+
+const OpDef op_yolo_box = {.type = "yolo_box", .infer = infer_yolo_box, .emit_c = emit_yolo_box};

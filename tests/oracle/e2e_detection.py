@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+"""Op-level end-to-end cases for the detection ops with outputs of static
+size: prior_box, density_prior_box, anchor_generator, box_coder (both
+code types, both axes, variances from a tensor, a list or none), yolo_box
+(clip_bbox, scale_x_y, iou_aware, conf_thresh), iou_similarity and
+bipartite_match (no LoD: one matching of the whole matrix; the greedy loop
+below 130 rows and the sorted walk from 130 on), in float32.
+
+    python e2e_detection.py OUTDIR [CASE ...]
+
+Each case is a small static program: paddle.vision.ops where it emits the
+op, LayerHelper.append_op for the ops Paddle 2.6 has no Python API for and
+for attributes the API hides.  Float inputs are standard normal; feeds
+named `boxes*` hold valid (xmin, ymin, xmax, ymax) boxes in pixels,
+`nboxes*` the same in [0, 1], `dist*` distances in [0, 1), `ties*`
+distances in quarters (many equal, some 0); integer inputs are uniform in
+the range data() gives.  Batch 2, the batch dim None in the first feed.
+tests/oracle/oracle_case.py saves each case with Paddle's reference
+outputs.  (NMS ops are not here: how many boxes they keep depends on the
+data.  box_clip needs its Input's LoD, without which Paddle 2.6 crashes.)"""
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from oracle_case import run_static_cases  # noqa: E402
+
+import paddle  # noqa: E402
+from paddle.base.layer_helper import LayerHelper  # noqa: E402
+from paddle.vision import ops as V  # noqa: E402
+
+BATCH = 2
+CASES = {}
+INT_RANGE = {}  # feed name -> (low, high) for integer feeds
+
+
+def case(fn):
+    CASES[fn.__name__] = fn
+    return fn
+
+
+def data(name, shape, dtype="float32", low=-5, high=5):
+    INT_RANGE[name] = (low, high)
+    return paddle.static.data(name, shape, dtype)
+
+
+def op(type, inputs, outputs, attrs):
+    """Appends a raw op; `outputs` maps slot -> list of dtypes (a new var
+    each).  Returns the first var of each output slot."""
+    helper = LayerHelper(type)
+    outs = {s: [helper.create_variable_for_type_inference(dt) for dt in dts] for s, dts in outputs.items()}
+    helper.append_op(type=type, inputs=inputs, outputs=outs, attrs=attrs)
+    return [v[0] for v in outs.values()]
+
+
+VAR = [0.1, 0.1, 0.2, 0.2]
+
+
+# ---------------------------------------------------------------- prior boxes
+@case
+def prior_box():
+    x = data("x", [None, 8, 6, 5])
+    img = data("img", [None, 3, 48, 40])
+    outs = list(V.prior_box(x, img, [8.0], [20.0], [2.0], VAR, flip=True, clip=True))
+    outs += list(V.prior_box(x, img, [4.0, 12.0], [9.0, 30.0], [2.0, 3.0, 0.5], [0.1, 0.2, 0.3, 0.4], flip=False,
+                             clip=False, steps=[7.0, 9.0], offset=0.25, min_max_aspect_ratios_order=True))
+    outs += list(V.prior_box(x, img, [6.0, 10.0], aspect_ratios=[1.0, 2.0, 1.0000001, 0.5], flip=True,
+                             min_max_aspect_ratios_order=True))  # repeated ratios are dropped
+    outs += op("prior_box", {"Input": [x], "Image": [img]}, {"Boxes": ["float32"], "Variances": ["float32"]},
+               {"min_sizes": [16.0], "aspect_ratios": [3.0], "variances": VAR})  # flip and clip by default
+    return [x, img], outs
+
+
+@case
+def density_prior_box():
+    x = data("x", [None, 8, 6, 5])
+    img = data("img", [None, 3, 48, 40])
+    outs = []
+    for attrs in ({"fixed_sizes": [8.0, 16.0], "fixed_ratios": [1.0, 2.0], "densities": [2, 1]},
+                  {"fixed_sizes": [12.0], "fixed_ratios": [0.5, 1.0, 3.0], "densities": [3], "clip": False,
+                   "step_w": 10.0, "step_h": 6.0, "offset": 0.3},
+                  {"fixed_sizes": [8.0, 24.0, 32.0], "fixed_ratios": [1.0], "densities": [4, 2, 1],
+                   "flatten_to_2d": True}):
+        attrs = dict(attrs, variances=[0.1, 0.1, 0.2, 0.2])
+        outs += op("density_prior_box", {"Input": [x], "Image": [img]},
+                   {"Boxes": ["float32"], "Variances": ["float32"]}, attrs)
+    return [x, img], outs
+
+
+@case
+def anchor_generator():
+    x = data("x", [None, 8, 6, 5])
+    outs = []
+    for attrs in ({"anchor_sizes": [32.0, 64.0, 128.0], "aspect_ratios": [0.5, 1.0, 2.0], "stride": [16.0, 16.0]},
+                  {"anchor_sizes": [20.0], "aspect_ratios": [1.5, 0.7], "stride": [8.0, 12.0], "offset": 0.0},
+                  {"anchor_sizes": [48.0, 30.0], "aspect_ratios": [1.0], "stride": [32.0, 16.0], "offset": 1.0}):
+        attrs = dict(attrs, variances=[0.1, 0.1, 0.2, 0.2])
+        outs += op("anchor_generator", {"Input": [x]}, {"Anchors": ["float32"], "Variances": ["float32"]}, attrs)
+    return [x], outs
+
+
+# ---------------------------------------------------------------- box coding
+@case
+def box_coder():
+    t = data("boxes_t", [None, 4])
+    prior = data("boxes_p", [6, 4])
+    pvar = data("dist_var", [6, 4])
+    n = data("nboxes_t", [None, 4])
+    nprior = data("nboxes_p", [6, 4])
+    code = data("code", [None, 6, 4])
+    rows = data("boxes_r", [None, 4])   # one prior per target row (axis 1)
+    def raw(p, t, attrs):  # no variance at all: the API always passes one
+        return op("box_coder", {"PriorBox": [p], "TargetBox": [t]}, {"OutputBox": ["float32"]}, attrs)[0]
+
+    outs = [V.box_coder(prior, VAR, t, "encode_center_size", box_normalized=False),
+            V.box_coder(prior, pvar + 0.5, t, "encode_center_size", box_normalized=False),
+            raw(nprior, n, {}), V.box_coder(nprior, [0.2, 0.3, 0.1, 0.4], n, "encode_center_size"),
+            V.box_coder(prior, VAR, code, "decode_center_size", box_normalized=False),
+            V.box_coder(nprior, pvar + 0.5, code, "decode_center_size"),
+            raw(nprior, code, {"code_type": "decode_center_size"}),
+            V.box_coder(rows, VAR, code, "decode_center_size", box_normalized=False, axis=1),
+            raw(rows, code, {"code_type": "decode_center_size", "axis": 1, "box_normalized": False})]
+    return [t, prior, pvar, n, nprior, code, rows], outs
+
+
+@case
+def yolo_box():
+    x = data("x", [None, 14, 6, 5])              # 2 anchors * (5 + 2 classes)
+    size = data("size", [None, 2], "int32", 150, 400)
+    a = data("a", [None, 16, 4, 3])              # iou_aware: 2 anchors * (6 + 2 classes)
+    b = data("b", [None, 24, 3, 4])              # 3 anchors * (5 + 3 classes)
+    anchors = [10, 13, 16, 30]
+    outs = list(V.yolo_box(x, size, anchors, 2, 0.01, 32))
+    outs += list(V.yolo_box(x, size, anchors, 2, 0.5, 16, clip_bbox=False, scale_x_y=1.05))
+    outs += list(V.yolo_box(a, size, anchors, 2, 0.2, 32, iou_aware=True, iou_aware_factor=0.4))
+    outs += list(V.yolo_box(b, size, [5, 6, 7, 8, 30, 40], 3, 0.005, 8, scale_x_y=1.2))
+    return [x, size, a, b], outs
+
+
+# ---------------------------------------------------------------- matching
+@case
+def iou_match():
+    x = data("boxes_x", [None, 4])
+    y = data("boxes_y", [5, 4])
+    nx = data("nboxes_x", [None, 4])
+    ny = data("nboxes_y", [5, 4])
+    outs = op("iou_similarity", {"X": [x], "Y": [y]}, {"Out": ["float32"]}, {"box_normalized": False})
+    outs += op("iou_similarity", {"X": [nx], "Y": [ny]}, {"Out": ["float32"]}, {})
+    outs += op("iou_similarity", {"X": [y], "Y": [y]}, {"Out": ["float32"]}, {"box_normalized": False})
+    gt = data("nboxes_gt", [7, 4])
+    iou = op("iou_similarity", {"X": [gt], "Y": [ny]}, {"Out": ["float32"]}, {})[0]
+    match = {"ColToRowMatchIndices": ["int32"], "ColToRowMatchDist": ["float32"]}
+    outs += op("bipartite_match", {"DistMat": [iou]}, match, {})
+    outs += op("bipartite_match", {"DistMat": [iou]}, match, {"match_type": "per_prediction", "dist_threshold": 0.1})
+    d = data("dist", [None, 5])
+    outs += op("bipartite_match", {"DistMat": [d]}, match, {"match_type": "per_prediction"})
+    t = data("ties", [9, 6])             # equal and zero distances
+    outs += op("bipartite_match", {"DistMat": [t]}, match, {"match_type": "per_prediction", "dist_threshold": 0.3})
+    big = data("ties_big", [140, 6])     # 130 rows or more: Paddle sorts all pairs
+    outs += op("bipartite_match", {"DistMat": [big]}, match, {})
+    outs += op("bipartite_match", {"DistMat": [big]}, match, {"match_type": "per_prediction", "dist_threshold": 0.6})
+    wide = data("dist_wide", [150, 4])
+    outs += op("bipartite_match", {"DistMat": [wide]}, match, {})
+    return [x, y, nx, ny, gt, d, t, big, wide], outs
+
+
+# ---------------------------------------------------------------- driver
+def make_input(v, rng):
+    shape = [BATCH if d in (None, -1) else d for d in v.shape]
+    dt = str(v.dtype)
+    if "int" in dt:
+        low, high = INT_RANGE[v.name]
+        return rng.integers(low, high, size=shape).astype("int64" if "int64" in dt else "int32")
+    if v.name.startswith("boxes") or v.name.startswith("nboxes"):
+        lo = rng.uniform(0, 20, shape[:-1] + [2])
+        wh = rng.uniform(1, 12, shape[:-1] + [2])
+        b = np.concatenate([lo, lo + wh], axis=-1)
+        return (b / 32.0 if v.name.startswith("nboxes") else b).astype("float32")
+    if v.name.startswith("dist"):
+        return rng.uniform(0, 1, shape).astype("float32")
+    if v.name.startswith("ties"):
+        return (rng.integers(0, 5, shape) / 4.0).astype("float32")
+    return rng.standard_normal(shape).astype("float32")
+
+
+if __name__ == "__main__":
+    run_static_cases(CASES, make_input)
