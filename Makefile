@@ -20,7 +20,9 @@ ALLCFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) -I$(GEN) -Irunt
 LDLIBS  := -lprotobuf-c -lm
 
 # Debian packages the build and tests need; `make` installs the missing ones.
-DEB_PKGS := protobuf-c-compiler libprotobuf-c-dev libopenblas-dev clang python3-venv
+# ccache: the tests build a few hundred generated programs, each with the same
+# runtime sources; caching their objects keeps `make test` within CI's time.
+DEB_PKGS := protobuf-c-compiler libprotobuf-c-dev libopenblas-dev clang python3-venv ccache
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # The Paddle oracle: a pinned CPU wheel in a project-made virtualenv.

@@ -1,103 +1,152 @@
 """Benchmarks (not tests): paddlec's compiled models against Paddle Inference
 on the same inputs, and paddlec's GEMM against OpenBLAS.
 
-    .venv/bin/python bench/run.py [MODEL ...] [--repeat N]
+    .venv/bin/python bench/run.py [MODEL ...] [--repeat N] [--passes]
 
-For each model (fixtures from tests/oracle/make_fixtures.py) at batch 1 with 1
-and 2 threads: the median latency of the paddlec binary (built with
---march=native, OpenBLAS) and of Paddle Inference in its fastest CPU
-configuration (ir_optim on; the faster of enable_mkldnn() and native), printed
-as a ratio table (ratio = paddlec / Paddle: below 1 is faster)."""
+Table 1, for each model (fixtures from tests/oracle/make_fixtures.py) at
+batch 1 with 1 and 2 threads: the median latency of the paddlec binary
+(built with --march=native, OpenBLAS, the default passes) and of Paddle
+Inference in its fastest CPU configuration (ir_optim on; the faster of
+enable_mkldnn() and native), and their ratio (paddlec / Paddle: below 1 is
+faster).  With --passes, table 2, at batch 1 on 1 thread: latency and arena
+bytes with no passes, with each pass alone (those that change the model's
+code) and with the default set, the arena's lower bound, and the peak
+resident memory of the paddlec binary against Paddle Inference's process
+(which includes the Python interpreter; nothing else runs Paddle here).
+Then the single-thread GFLOP/s of paddlec's portable GEMM against OpenBLAS
+sgemm on a 2048-cube product."""
 import argparse
+import json
 import os
 import re
 import subprocess
 import sys
-import time
 
 import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(ROOT, "build")
 FIXTURES = os.path.join(BUILD, "fixtures")
+PADDLEC = os.path.join(BUILD, "paddlec")
 MODELS = ["mlp", "lenet", "resnet18", "resnet50", "mobilenet_v1", "mobilenet_v2", "mobilenet_v3", "bert"]
 
 
 def batch1_inputs(name, out_dir):
-    import json
     with open(os.path.join(FIXTURES, name, "paddle.json")) as f:
         feeds = json.load(f)["feeds"]
     paths = []
     for i, feed in enumerate(feeds):
         x = np.load(os.path.join(FIXTURES, name, f"input_{i}.npy"))[:1]
-        p = os.path.join(out_dir, f"in_{i}.npy")
+        p = os.path.join(out_dir, f"{name}_in_{i}.npy")
         np.save(p, x)
-        paths.append((feed, p, x))
+        paths.append((feed, p))
     return paths
 
 
-def paddlec_latency(name, inputs, threads, repeat, out_dir):
-    binary = os.path.join(out_dir, name)
-    if threads == 1:  # build once per run, never reuse a stale binary
-        subprocess.run([os.path.join(BUILD, "paddlec"), "build", os.path.join(FIXTURES, name, "model.pdmodel"),
-                        "-o", binary], check=True, capture_output=True)
+def build(name, binary, options):
+    subprocess.run([PADDLEC, "build", os.path.join(FIXTURES, name, "model.pdmodel"), "-o", binary] + options,
+                   check=True, capture_output=True)
+
+
+def paddlec_run(binary, inputs, threads, repeat, out_dir):
+    """Median latency (ms) and the binary's peak resident memory (KiB)."""
     args = [binary, "--output-dir", out_dir, "--repeat", str(repeat), "--threads", str(threads)]
-    for feed, p, _ in inputs:
+    for feed, p in inputs:
         args += ["--input", f"{feed}={p}"]
-    out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
-    return float(re.search(r"median ([0-9.]+) ms", out).group(1))
+    p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    out = p.stdout.read()
+    _, status, usage = os.wait4(p.pid, 0)  # this child's own peak resident memory
+    p.returncode = os.waitstatus_to_exitcode(status)
+    if p.returncode:
+        raise subprocess.CalledProcessError(p.returncode, args)
+    return float(re.search(r"median ([0-9.]+) ms", out).group(1)), usage.ru_maxrss
 
 
-def paddle_latency(name, inputs, threads, repeat):
-    import paddle.inference as pi
-    best = None
-    for mkldnn in (True, False):
-        cfg = pi.Config(os.path.join(FIXTURES, name, "model.pdmodel"), os.path.join(FIXTURES, name, "model.pdiparams"))
-        cfg.disable_gpu()
-        cfg.switch_ir_optim(True)
-        cfg.set_cpu_math_library_num_threads(threads)
-        cfg.disable_glog_info()
-        if mkldnn:
-            cfg.enable_mkldnn()
-        pred = pi.create_predictor(cfg)
-        for feed, _, x in inputs:
-            pred.get_input_handle(feed).copy_from_cpu(x)
-        for _ in range(3):
-            pred.run()
-        times = []
-        for _ in range(repeat):
-            t = time.perf_counter()
-            pred.run()
-            times.append((time.perf_counter() - t) * 1e3)
-        med = float(np.median(times))
-        best = med if best is None else min(best, med)
-    return best
+def paddle_run(name, inputs, threads, repeat):
+    """Median latency (ms), peak resident memory (KiB) and configuration of Paddle Inference."""
+    out = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "paddle_infer.py"),
+                          os.path.join(FIXTURES, name), str(threads), str(repeat)] +
+                         [f"{feed}={p}" for feed, p in inputs], check=True, capture_output=True, text=True).stdout
+    m = re.search(r"median_ms ([0-9.]+) maxrss_kb (\d+) config (\w+)", out)
+    return float(m.group(1)), int(m.group(2)), m.group(3)
+
+
+def arena(name, options):
+    """Arena bytes and lower bound at batch 1 (inspect --memory)."""
+    out = subprocess.run([PADDLEC, "inspect", os.path.join(FIXTURES, name, "model.pdmodel"), "--memory"] + options,
+                         check=True, capture_output=True, text=True).stdout
+    a = int(re.search(r"^  arena +(\d+)", out, re.M).group(1))
+    lb = int(re.search(r"^  lower bound +(\d+)", out, re.M).group(1))
+    return a, lb
+
+
+def pass_names():
+    err = subprocess.run([PADDLEC, "opt", "-", "--passes=?"], capture_output=True, text=True).stderr
+    return err.split("the passes are: ")[1].strip().split(", ")
+
+
+def generated(name, options, out_dir):
+    d = os.path.join(out_dir, "gen")
+    subprocess.run([PADDLEC, "compile", os.path.join(FIXTURES, name, "model.pdmodel"), "-o", d] + options, check=True,
+                   capture_output=True)
+    text = open(os.path.join(d, "model.c")).read()
+    return text[text.index("*/"):]
+
+
+def table1(models, repeat, out):
+    print(f"{'model':14} {'thr':>3} {'paddlec ms':>11} {'Paddle ms':>10} {'ratio':>6}  Paddle config")
+    for name in models:
+        inputs = batch1_inputs(name, out)
+        binary = os.path.join(out, name)
+        build(name, binary, [])
+        for threads in (1, 2):
+            ours, _ = paddlec_run(binary, inputs, threads, repeat, out)
+            theirs, _, cfg = paddle_run(name, inputs, threads, repeat)
+            print(f"{name:14} {threads:>3} {ours:11.4f} {theirs:10.4f} {ours / theirs:6.2f}  {cfg}", flush=True)
+
+
+def table2(models, repeat, out):
+    passes = pass_names()
+    print(f"\n{'model':14} {'variant':26} {'ms':>9} {'arena B':>11} {'ratio':>6}")
+    for name in models:
+        inputs = batch1_inputs(name, out)
+        base = generated(name, ["--passes=none"], out)
+        variants = [("none", ["--passes=none"])]
+        variants += [(p, [f"--passes={p}"]) for p in passes if generated(name, [f"--passes={p}"], out) != base]
+        variants += [("default", [])]
+        theirs, prss, cfg = paddle_run(name, inputs, 1, repeat)
+        rss = None
+        for label, opts in variants:
+            binary = os.path.join(out, f"{name}_{label}")
+            build(name, binary, opts)
+            ms, r = paddlec_run(binary, inputs, 1, repeat, out)
+            a, lb = arena(name, opts)
+            if label == "default":
+                rss = r
+            print(f"{name:14} {label:26} {ms:9.4f} {a:11d} {ms / theirs:6.2f}", flush=True)
+        print(f"{name:14} {'Paddle Inference (' + cfg + ')':26} {theirs:9.4f}", flush=True)
+        print(f"{name:14} arena / lower bound {a / lb if lb else 1:.3f}; peak RSS paddlec {rss} KiB, "
+              f"Paddle {prss} KiB ({(rss or 0) / prss:.2f})", flush=True)
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("models", nargs="*", default=MODELS)
     ap.add_argument("--repeat", type=int, default=20)
+    ap.add_argument("--passes", action="store_true", help="also the per-pass table")
     a = ap.parse_args()
     out = os.path.join(BUILD, "bench")
     os.makedirs(out, exist_ok=True)
     subprocess.run([sys.executable, os.path.join(ROOT, "tests", "oracle", "make_fixtures.py"), FIXTURES] + a.models,
                    check=True, capture_output=True)
-    print(f"{'model':14} {'thr':>3} {'paddlec ms':>11} {'Paddle ms':>10} {'ratio':>6}")
-    for name in a.models:
-        inputs = batch1_inputs(name, out)
-        for threads in (1, 2):
-            try:
-                ours = paddlec_latency(name, inputs, threads, a.repeat, out)
-            except subprocess.CalledProcessError as e:
-                print(f"{name:14} {threads:>3} {'(does not compile: ' + e.stderr.strip().splitlines()[-1][:60] + ')'}")
-                break
-            theirs = paddle_latency(name, inputs, threads, a.repeat)
-            print(f"{name:14} {threads:>3} {ours:11.4f} {theirs:10.4f} {ours / theirs:6.2f}")
+    table1(a.models, a.repeat, out)
+    if a.passes:
+        table2(a.models, a.repeat, out)
     gemm = os.path.join(out, "gemm")
     subprocess.run(["cc", "-O3", "-march=native", "-std=c11", "-D_POSIX_C_SOURCE=200809L", "-I", os.path.join(ROOT, "runtime"),
                     os.path.join(ROOT, "bench", "gemm.c"), os.path.join(ROOT, "runtime", "rt_gemm.c"),
-                    os.path.join(ROOT, "runtime", "rt_parallel.c"), "-lopenblas", "-pthread", "-o", gemm], check=True)
+                    os.path.join(ROOT, "runtime", "rt_parallel.c"), os.path.join(ROOT, "runtime", "rt_act.c"), "-lopenblas",
+                    "-pthread", "-lm", "-o", gemm], check=True)
     print(subprocess.run([gemm, "2048"], check=True, capture_output=True, text=True).stdout.strip())
 
 

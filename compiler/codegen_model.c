@@ -192,13 +192,19 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
     e.op = op;
     e.op_id = id;
     e.scratch_used = (SymDim){0, 0};
-    Printer body;
+    Printer body, tasks;
     pr_init(&body);
+    pr_init(&tasks);
     body.indent = 1;
     e.p = &body;
-    if (op->def->emit_c(&e)) bad = 1;
+    e.tasks = &tasks;
     const char *fn = pool_printf("%s_k%03d_%s", P, ++nk, op->type);
-    kernel_comment(&e, &kernels);
+    e.kernel = fn;
+    e.ntask_fns = 0;
+    if (op->def->emit_c(&e)) bad = 1;
+    kernel_comment(&e, &kernels); /* the op, then its task functions, then the kernel */
+    pr_raw(&kernels, "%s", tasks.buf ? tasks.buf : "");
+    pr_free(&tasks);
     pr_line(&kernels, "static void %s(%s_model *m, int64_t B) {", fn, P);
     pr_line(&kernels, "(void)m;");
     pr_line(&kernels, "(void)B;");

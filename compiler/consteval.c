@@ -25,20 +25,40 @@ static Var *out_var(Graph *g, Op *op, const char *slot) {
 
 static int is_int(int dtype) { return dtype == RT_DT_INT32 || dtype == RT_DT_INT64; }
 
-static int known(const Var *v) { return v && v->nvals >= 0; }
+static uint64_t all_known(int n) { return n >= 64 ? ~0ull : (1ull << n) - 1; }
 
-static void set_vals(Var *out, const int64_t *vals, int n) {
+int consteval_full(const Var *v) { return v && v->nvals >= 0 && v->vmask == all_known(v->nvals); }
+
+static int known(const Var *v) { return consteval_full(v); }
+static int tracked(const Var *v) { return v && v->nvals >= 0; }
+
+/* Records n values of which those with their bit in `mask` are known. */
+static void set_partial(Var *out, const int64_t *vals, int n, uint64_t mask) {
   if (!out || n < 0 || n > CONST_MAX || !is_int(out->dtype) || shape_numel(&out->shape) != n) return;
+  if (!(mask & all_known(n)) && n) return; /* nothing known */
   out->vals = pool_alloc(sizeof(int64_t) * (size_t)(n ? n : 1));
   memcpy(out->vals, vals, sizeof(int64_t) * (size_t)n);
   out->nvals = n;
+  out->vmask = mask & all_known(n);
 }
 
-/* Element-wise integer arithmetic, with broadcasting of a single value. */
-static int arith(const char *type, const Var *x, const Var *y, int64_t *out) {
+static void set_vals(Var *out, const int64_t *vals, int n) { set_partial(out, vals, n, all_known(n)); }
+
+/* The known bit of element i of v (a single value broadcasts). */
+static int bit(const Var *v, int i) { return (int)(v->vmask >> (v->nvals == 1 ? 0 : i) & 1); }
+
+/* Element-wise integer arithmetic, with broadcasting of a single value;
+ * *mask gets the elements whose operands are both known. */
+static int arith(const char *type, const Var *x, const Var *y, int64_t *out, uint64_t *mask) {
   int n = x->nvals > y->nvals ? x->nvals : y->nvals;
   if ((x->nvals != n && x->nvals != 1) || (y->nvals != n && y->nvals != 1)) return -1;
+  *mask = 0;
   for (int i = 0; i < n; i++) {
+    if (!bit(x, i) || !bit(y, i)) {
+      out[i] = 0;
+      continue;
+    }
+    *mask |= 1ull << i;
     int64_t a = x->vals[x->nvals == 1 ? 0 : i], b = y->vals[y->nvals == 1 ? 0 : i];
     if (!strcmp(type, "elementwise_add")) out[i] = a + b;
     else if (!strcmp(type, "elementwise_sub")) out[i] = a - b;
@@ -77,11 +97,12 @@ void consteval_op(Graph *g, Op *op) {
   if (!strcmp(t, "shape")) {
     Var *in = in_var(g, op, "Input", 0);
     if (!in || in->shape.rank < 0) return;
+    uint64_t mask = 0; /* a dim unknown at compile time (the batch) stays unknown */
     for (int i = 0; i < in->shape.rank; i++) {
-      if (in->shape.d[i] < 0) return;
-      v[i] = in->shape.d[i];
+      v[i] = in->shape.d[i] < 0 ? 0 : in->shape.d[i];
+      if (in->shape.d[i] >= 0) mask |= 1ull << i;
     }
-    set_vals(out, v, in->shape.rank);
+    set_partial(out, v, in->shape.rank, mask);
   } else if (!strcmp(t, "fill_constant")) {
     if (in_var(g, op, "ValueTensor", 0) || in_var(g, op, "ShapeTensor", 0) || in_var(g, op, "ShapeTensorList", 0))
       return;
@@ -99,24 +120,25 @@ void consteval_op(Graph *g, Op *op) {
     if (n > 0 && n <= CONST_MAX) set_vals(out, iv, n);
   } else if (!strcmp(t, "assign") || !strcmp(t, "reshape2") || !strcmp(t, "reshape") || !strcmp(t, "squeeze2") ||
              !strcmp(t, "unsqueeze2") || !strcmp(t, "flatten_contiguous_range") || !strcmp(t, "cast")) {
-    if (known(x)) set_vals(out, x->vals, x->nvals);
+    if (tracked(x)) set_partial(out, x->vals, x->nvals, x->vmask);
   } else if (!strcmp(t, "scale")) {
     double s = attr_float(op, "scale", 1), b = attr_float(op, "bias", 0);
-    if (!known(x) || in_var(g, op, "ScaleTensor", 0)) return;
+    if (!tracked(x) || in_var(g, op, "ScaleTensor", 0)) return;
     for (int i = 0; i < x->nvals; i++)
       v[i] = attr_bool(op, "bias_after_scale", 1) ? (int64_t)(s * (double)x->vals[i] + b)
                                                   : (int64_t)(s * ((double)x->vals[i] + b));
-    set_vals(out, v, x->nvals);
+    set_partial(out, v, x->nvals, x->vmask);
   } else if (!strncmp(t, "elementwise_", 12)) {
     Var *y = in_var(g, op, "Y", 0);
     int n;
-    if (known(x) && known(y) && (n = arith(t, x, y, v)) >= 0) set_vals(out, v, n);
+    uint64_t mask;
+    if (tracked(x) && tracked(y) && (n = arith(t, x, y, v, &mask)) >= 0) set_partial(out, v, n, mask);
   } else if (!strcmp(t, "slice")) {
     /* a 1-D slice with attribute bounds (the form `shape(x)[i:j]` takes) */
     Var *in = in_var(g, op, "Input", 0);
     int64_t *axes, *st, *en;
     int na = attr_ints(op, "axes", &axes), ns = attr_ints(op, "starts", &st), ne = attr_ints(op, "ends", &en);
-    if (!known(in) || in->shape.rank != 1 || na != 1 || ns != 1 || ne != 1 || axes[0] != 0) return;
+    if (!tracked(in) || in->shape.rank != 1 || na != 1 || ns != 1 || ne != 1 || axes[0] != 0) return;
     if (in_var(g, op, "StartsTensor", 0) || in_var(g, op, "EndsTensor", 0) ||
         in_var(g, op, "StartsTensorList", 0) || in_var(g, op, "EndsTensorList", 0))
       return;
@@ -124,25 +146,33 @@ void consteval_op(Graph *g, Op *op) {
     s0 = s0 < 0 ? 0 : (s0 > n ? n : s0);
     e0 = e0 < 0 ? 0 : (e0 > n ? n : e0);
     int k = 0;
-    for (int64_t i = s0; i < e0; i++) v[k++] = in->vals[i];
-    set_vals(out, v, k);
+    uint64_t mask = 0;
+    for (int64_t i = s0; i < e0; i++, k++) {
+      v[k] = in->vals[i];
+      mask |= (in->vmask >> i & 1) << k;
+    }
+    set_partial(out, v, k, mask);
   } else if (!strcmp(t, "concat") || !strcmp(t, "stack")) {
     const Slot *s = slot_of(op->in, op->nin, "X");
     int k = 0;
+    uint64_t mask = 0;
     if (!s || attr_int(op, "axis", 0) != 0) return;
     for (int i = 0; i < s->n; i++) {
       Var *p = s->vars[i] >= 0 ? &g->vars[s->vars[i]] : NULL;
-      if (!known(p) || k + p->nvals > CONST_MAX) return;
-      for (int j = 0; j < p->nvals; j++) v[k++] = p->vals[j];
+      if (!tracked(p) || k + p->nvals > CONST_MAX) return;
+      for (int j = 0; j < p->nvals; j++, k++) {
+        v[k] = p->vals[j];
+        mask |= (p->vmask >> j & 1) << k;
+      }
     }
     if (!strcmp(t, "stack")) out = out_var(g, op, "Y");
-    set_vals(out, v, k);
+    set_partial(out, v, k, mask);
   }
 }
 
 /* Exported for rules (declared in ops/ops.h as ctx_values). */
 int consteval_values(const Graph *g, const Var *v, const int64_t **vals) {
-  if (!g->specializing || !v || v->nvals < 0) return -1;
+  if (!g->specializing || !known(v)) return -1;
   *vals = v->vals;
   return v->nvals;
 }

@@ -22,7 +22,10 @@ enum { CONST_MAX = 64 }; /* tensors with more elements are not tracked */
 void consteval_params(Graph *g);
 /* Records the values the op produces, when it can.  Never fails. */
 void consteval_op(Graph *g, Op *op);
-/* The known values of v (count, and *vals), or -1 when not known or not
+/* 1 when every value of v is known (some entries of a shape are not: the
+ * batch). */
+int consteval_full(const Var *v);
+/* The known values of v (count, and *vals), or -1 when not all known or not
  * specializing. */
 int consteval_values(const Graph *g, const Var *v, const int64_t **vals);
 

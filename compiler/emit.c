@@ -56,14 +56,18 @@ void pr_raw(Printer *p, const char *fmt, ...) {
 }
 
 void pr_line(Printer *p, const char *fmt, ...) {
-  if (fmt[0] == '}' && p->indent > 0) p->indent--;
-  for (int i = 0; i < p->indent; i++) put(p, "  ", 2);
-  va_list ap;
+  va_list ap, ap2;
   va_start(ap, fmt);
-  pr_vraw(p, fmt, ap);
+  va_copy(ap2, ap);
+  int len = vsnprintf(NULL, 0, fmt, ap);
   va_end(ap);
-  size_t n = strlen(fmt);
-  if (n && fmt[n - 1] == '{') p->indent++;
+  char *line = pool_alloc((size_t)len + 1);
+  vsnprintf(line, (size_t)len + 1, fmt, ap2);
+  va_end(ap2);
+  if (line[0] == '}' && p->indent > 0) p->indent--;
+  for (int i = 0; i < p->indent; i++) put(p, "  ", 2);
+  put(p, line, (size_t)len);
+  if (len && line[len - 1] == '{') p->indent++;
   put(p, "\n", 1);
 }
 
@@ -213,4 +217,31 @@ const char *em_act_name(RtAct act) {
   for (size_t i = 0; i < sizeof acts / sizeof acts[0]; i++)
     if (acts[i].act == act) return acts[i].c;
   return "RT_ACT_NONE";
+}
+
+void em_task_begin(EmitCtx *e, const char *work, const char *outer) {
+  const char *fn = pool_printf("%s_task%d", e->kernel, e->ntask_fns);
+  Printer *t = e->tasks;
+  pr_line(t, "/* rows [lo, hi) of %s's loop, as one task (rt_parallel.h) */", e->kernel);
+  pr_line(t, "static void %s(void *ctx, int64_t t, int tid) {", fn);
+  pr_line(t, "const RtKernelArgs *args = ctx;");
+  pr_line(t, "%s_model *m = args->m;", e->prefix);
+  pr_line(t, "const int64_t B = args->batch;");
+  pr_line(t, "(void)m;");
+  pr_line(t, "(void)B;");
+  pr_line(t, "(void)tid;");
+  pr_line(t, "const int64_t rows = %s, nt = rt_split_tasks(%s, rows);", outer, work);
+  pr_line(t, "const int64_t lo = t * rows / nt, hi = (t + 1) * rows / nt;");
+  pr_line(e->p, "const RtKernelArgs args = {m, B};");
+  pr_line(e->p, "rt_parallel(rt_split_tasks(%s, %s), %s, (void *)&args);", work, outer, fn);
+  e->outer = e->p;
+  e->p = t;
+}
+
+void em_task_end(EmitCtx *e) {
+  pr_line(e->p, "}");
+  pr_raw(e->p, "\n");
+  e->p = e->outer;
+  e->outer = NULL;
+  e->ntask_fns++;
 }

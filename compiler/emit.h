@@ -44,6 +44,10 @@ typedef struct EmitCtx {
   SymDim scratch_used; /* scratch bytes taken by the current kernel */
   SymDim *scratch_max; /* the most any kernel takes (sizes the arena) */
   int64_t *task_max;   /* the most floats one worker thread's tasks need */
+  const char *kernel;  /* the current kernel's function name */
+  Printer *tasks;      /* task functions of the current kernel (printed before it) */
+  int ntask_fns;       /* how many it has */
+  Printer *outer;      /* while a task function is open: the kernel body */
 } EmitCtx;
 
 /* C type of a dtype ("float", "int64_t", ...), or NULL when unsupported. */
@@ -91,6 +95,14 @@ int em_act(EmitCtx *e, const char *name, double alpha, double beta, RtAct *act, 
 const char *em_act_name(RtAct act);
 /* 1 when a and b live in the same arena buffer (enable_inplace). */
 int em_same_buffer(EmitCtx *e, const Var *a, const Var *b);
+/* Splits the current kernel's loop over `outer` independent rows of `work`
+ * elements in all (C expressions in B) into tasks on the model's threads
+ * (rt_parallel.h): opens a task function, where the emitter prints the
+ * loop for rows [lo, hi) (declared for it) with m and B in scope, until
+ * em_task_end, which prints the call into the kernel.  The split depends on
+ * the sizes only. */
+void em_task_begin(EmitCtx *e, const char *work, const char *outer);
+void em_task_end(EmitCtx *e);
 /* Fails the emission with a message naming the op; returns -1. */
 int em_fail(EmitCtx *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

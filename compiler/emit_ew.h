@@ -9,6 +9,22 @@
 /* out[i] = expr for each element, where expr reads the input element as `v`
  * (of x's C type).  `setup` (may be NULL) is emitted before the loop. */
 int ew_unary(EmitCtx *e, const Var *x, const Var *out, const char *setup, const char *expr);
+/* One operand of an element-wise loop. */
+typedef struct EwIn {
+  const Var *v;      /* the tensor */
+  int64_t axis;      /* where its dims align with out's when its rank is lower (Paddle's
+                      * `axis`; -1 = trailing) */
+  const char *ptr;   /* the C name of its pointer */
+  const char *elem;  /* the C name of its element inside the loop */
+} EwIn;
+/* out[...] = result over out's elements: each operand broadcast to out's
+ * shape as Paddle's elementwise ops do, its element loaded into `elem`,
+ * then `body` (statements, one per line; may be NULL), then the store;
+ * `setup` (may be NULL) comes before the loop.  Dims along which every
+ * operand moves alike are collapsed into one loop, whose outermost dim is
+ * split into tasks on the model's threads (em_task_begin). */
+int ew_nary(EmitCtx *e, const Var *out, int n, const EwIn *in, const char *setup, const char *body,
+            const char *result);
 /* out = expr(a, b) with Paddle's broadcasting of X and Y at `axis`; `a` and
  * `b` are the elements of x and y. */
 int ew_binary(EmitCtx *e, const Var *x, const Var *y, const Var *out, int64_t axis, const char *expr);

@@ -101,6 +101,14 @@ int fuse_bn_inference(const Graph *g, int id) {
   return 1;
 }
 
+void fuse_copy_bn_inputs(Graph *g, int f, int bn) {
+  static const char *const slots[] = {"X", "Scale", "Bias", "Mean", "Variance"};
+  for (int i = 0; i < 5; i++) {
+    int v = rw_in(g, bn, slots[i]);
+    if (v >= 0) rw_set_slot(g, f, 0, slots[i], &v, 1); /* Scale and Bias are optional */
+  }
+}
+
 int fuse_is_plain_conv(const Graph *g, int id) {
   if (id < 0) return 0;
   const Op *op = &g->ops[id];

@@ -47,6 +47,10 @@ int fuse_ln_last_dim(const Graph *g, int id, int rank);
  * op but itself reads and no fetch takes. */
 int fuse_bn_inference(const Graph *g, int id);
 
+/* Gives op `f` the X, Scale, Bias, Mean and Variance of batch_norm `bn`
+ * (Scale and Bias only when it has them). */
+void fuse_copy_bn_inputs(Graph *g, int f, int bn);
+
 /* 1 when op `id` is an elementwise (NCHW, or AnyLayout) convolution
  * paddlec's conv epilogue can extend: conv2d, depthwise_conv2d, or a
  * fused_conv2d without an activation or residual yet. */

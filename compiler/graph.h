@@ -64,8 +64,9 @@ typedef struct Var {
   int feed_col;        /* feed column when VAR_FEED */
   int fetch_col;       /* fetch column when VAR_FETCH */
   const uint8_t *param_data; /* the parameter's raw data when loaded (pool) */
-  int nvals;           /* compile-time integer values known (see consteval.h), -1 none */
+  int nvals;           /* compile-time integer values tracked (see consteval.h), -1 none */
   int64_t *vals;       /* those values, row-major */
+  uint64_t vmask;      /* bit i set: vals[i] is known (a shape's batch entry is not) */
   const char *param_file; /* file the parameter was read from */
 } Var;
 

@@ -224,7 +224,9 @@ static int cmd_build(const Args *a) {
   const char *src = pool_printf("%s_src", a->out);
   if (cmd_compile(a, src)) return 1;
   const char *cc = getenv("CC");
-  char *argv[] = {"make", "-s", "-C", (char *)src, pool_printf("CC=%s", cc && *cc ? cc : "clang"),
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  char *argv[] = {"make", "-s", pool_printf("-j%ld", cpus > 0 ? cpus : 1), "-C", (char *)src,
+                  pool_printf("CC=%s", cc && *cc ? cc : "clang"),
                   pool_printf("ARCH=%s", *a->march ? pool_printf("-march=%s", a->march) : ""),
                   pool_printf("BLAS=%s", a->compile.blas ? "openblas" : "none"), (char *)a->compile.prefix, NULL};
   int st = run_cmd(argv);

@@ -28,7 +28,10 @@ int pass_conv_elementwise_add_act(Graph *g, PassCtx *c);
 int pass_fuse_bn_add_act_ops(Graph *g, PassCtx *c);
 int pass_fuse_bn_act_ops(Graph *g, PassCtx *c);
 int pass_fuse_relu_depthwise_conv(Graph *g, PassCtx *c);
+int pass_fused_attention(Graph *g, PassCtx *c);
+int pass_fused_feedforward(Graph *g, PassCtx *c);
 int pass_fuse_gemm_epilogue(Graph *g, PassCtx *c);
+int pass_enable_auto_fusion(Graph *g, PassCtx *c);
 int pass_fuse_elewise_add_act_ops(Graph *g, PassCtx *c);
 
 #endif

@@ -36,10 +36,16 @@ static const PassEntry pipeline[] = {
     {"fuse_bn_act_ops", pass_fuse_bn_act_ops, "fuse_bn_act_ops", "after bn+add+act, which takes the longer pattern"},
     {"fuse_relu_depthwise_conv", pass_fuse_relu_depthwise_conv, "fuse_relu_depthwise_conv",
      "after the conv epilogues: a relu that no conv took as its activation"},
+    {"fused_attention", pass_fused_attention, "fused_attention",
+     "before the GEMM epilogues: it matches the plain matmul + add projections"},
+    {"fused_feedforward", pass_fused_feedforward, "fused_feedforward",
+     "after the attention (whose output may be its residual), before the GEMM epilogues"},
     {"fuse_gemm_epilogue", pass_fuse_gemm_epilogue, "fuse_gemm_epilogue",
      "after the conv fusions: the matrix products' bias and activation"},
+    {"enable_auto_fusion", pass_enable_auto_fusion, "enable_auto_fusion",
+     "after the fusions into GEMMs and convs: the element-wise chains they left become single loops"},
     {"fuse_elewise_add_act_ops", pass_fuse_elewise_add_act_ops, "fuse_elewise_add_act_ops",
-     "after every fusion that ends in an add + activation"},
+     "last: an add + activation pair that no other fusion took (auto fusion takes them when on)"},
 };
 enum { NPASSES = sizeof pipeline / sizeof pipeline[0] };
 

@@ -7,8 +7,11 @@
  * memory_optimize, buffers are placed greedily, largest first, at the lowest
  * offset that overlaps no already-placed buffer whose lifetime intersects
  * theirs.  Offsets and sizes are affine in the batch, a*B + c with a, c >= 0,
- * so "ends before" is checked coefficient-wise, which makes the placement
- * valid for every batch; the plan is verified after placing. */
+ * and B >= 1, so x <= y for every batch exactly when it holds at B = 1 and
+ * for B growing (x.a <= y.a): placements compared that way are valid for
+ * every batch; the plan is verified after placing.  The arena is the
+ * tightest affine bound of the buffers' ends: exact at B = 1, with the
+ * largest slope. */
 #include "plan.h"
 
 #include <stdlib.h>
@@ -31,16 +34,29 @@ static int cmp_size_desc(const void *x, const void *y) {
 
 static int live_together(const PlanBuf *a, const PlanBuf *b) { return !(a->last < b->first || b->last < a->first); }
 
-/* a + b <= c for every batch (coefficient-wise). */
-static int ends_before(SymDim a, SymDim b, SymDim c) { return a.a + b.a <= c.a && a.c + b.c <= c.c; }
+/* a + b <= c for every batch B >= 1. */
+static int ends_before(SymDim a, SymDim b, SymDim c) {
+  return a.a + b.a <= c.a && a.a + b.a + a.c + b.c <= c.a + c.c;
+}
+
+/* The tightest affine bound, valid for every B >= 1, of x and end. */
+static SymDim bound(SymDim x, SymDim end) {
+  const int64_t a = x.a > end.a ? x.a : end.a, at1 = x.a + x.c > end.a + end.c ? x.a + x.c : end.a + end.c;
+  return (SymDim){a, at1 - a};
+}
+
+/* Orders candidate offsets: smaller at batch 1, then at batch 8. */
+static int lower(SymDim x, SymDim y) {
+  if (x.a + x.c != y.a + y.c) return x.a + x.c < y.a + y.c;
+  return at_ref(x) < at_ref(y);
+}
 
 /* Lowest placement for `b` avoiding every placed buffer alive at the same time. */
 static SymDim place(const PlanBuf *b, const PlanBuf *placed, int n) {
   SymDim best = {-1, -1}, top = {0, 0};
   for (int k = 0; k < n; k++) { /* above everything alive: always valid */
     if (!live_together(&placed[k], b)) continue;
-    SymDim end = {placed[k].offset.a + placed[k].bytes.a, placed[k].offset.c + placed[k].bytes.c};
-    top = (SymDim){end.a > top.a ? end.a : top.a, end.c > top.c ? end.c : top.c};
+    top = bound(top, (SymDim){placed[k].offset.a + placed[k].bytes.a, placed[k].offset.c + placed[k].bytes.c});
   }
   for (int cand = -1; cand <= n; cand++) {
     SymDim o = cand == n ? top : (SymDim){0, 0};
@@ -53,7 +69,7 @@ static SymDim place(const PlanBuf *b, const PlanBuf *placed, int n) {
       if (!live_together(&placed[k], b)) continue;
       ok = ends_before(o, b->bytes, placed[k].offset) || ends_before(placed[k].offset, placed[k].bytes, o);
     }
-    if (ok && (best.a < 0 || at_ref(o) < at_ref(best))) best = o;
+    if (ok && (best.a < 0 || lower(o, best))) best = o;
   }
   return best;
 }
@@ -70,13 +86,18 @@ static int slot_var(const Slot *slots, int n, const char *name) {
 }
 
 /* The input var whose buffer output `out` of op may take ("X:Out" in the
- * op's definition), or -1. */
+ * op's definition), or -1; never one that another input slot also reads. */
 static int inplace_input(const Op *op, int out) {
   const char *rule = op->def ? op->def->inplace : NULL;
   if (!rule) return -1;
   const char *colon = strchr(rule, ':');
   if (!colon || slot_var(op->out, op->nout, colon + 1) != out) return -1;
-  return slot_var(op->in, op->nin, pool_printf("%.*s", (int)(colon - rule), rule));
+  const char *slot = pool_printf("%.*s", (int)(colon - rule), rule);
+  int in = slot_var(op->in, op->nin, slot);
+  for (int s = 0; s < op->nin && in >= 0; s++)
+    for (int a = 0; a < op->in[s].n; a++)
+      if (strcmp(op->in[s].name, slot) && op->in[s].vars[a] == in) return -1;
+  return in;
 }
 
 typedef struct Builder {
@@ -159,9 +180,7 @@ int plan_build(Graph *g, const Spec *s, Plan *p, PlanOpts o) {
   for (int i = 0; i < p->nbufs; i++) {
     PlanBuf *b = &p->bufs[i];
     b->offset = o.reuse ? place(b, p->bufs, i) : p->arena;
-    SymDim end = {b->offset.a + b->bytes.a, b->offset.c + b->bytes.c};
-    p->arena.a = end.a > p->arena.a ? end.a : p->arena.a; /* coefficient-wise: a bound for every B */
-    p->arena.c = end.c > p->arena.c ? end.c : p->arena.c;
+    p->arena = bound(p->arena, (SymDim){b->offset.a + b->bytes.a, b->offset.c + b->bytes.c});
     for (int v = 0; v < b->nvars; v++) {
       p->vars[b->vars[v]] = (PlanVar){.kind = PLAN_ARENA, .index = i, .offset = b->offset, .bytes = b->bytes};
       p->nslots++;

@@ -170,6 +170,11 @@ void rw_set_fused(Graph *g, int id, const int *ops, int n) {
   g->ops[id].nfused = k;
 }
 
+void rw_fuse(Graph *g, int id, const int *ops, int n) {
+  rw_set_fused(g, id, ops, n);
+  for (int i = 0; i < n; i++) rw_remove_op(g, ops[i]);
+}
+
 /* `base` + "@fuse" + a number that makes it unique in the program. */
 static const char *unique_name(const Graph *g, const char *base) {
   for (int k = 0;; k++) {
@@ -200,6 +205,17 @@ int rw_new_param(Graph *g, const char *base, int dtype, const Shape *s, const vo
   v->param_file = "(computed by paddlec)";
   v->flags |= VAR_PERSISTABLE | VAR_PARAM | VAR_LOADED;
   return id;
+}
+
+void rw_each_op(Graph *g, int *changes, int (*fn)(Graph *g, int op)) {
+  const Block *b = &g->blocks[0];
+  int n = b->nops, *ops = pool_alloc(sizeof(int) * ((size_t)n + 1));
+  memcpy(ops, b->ops, sizeof(int) * (size_t)n);
+  for (int k = 0; k < n; k++) {
+    if (g->ops[ops[k]].removed || !fn(g, ops[k])) continue;
+    (*changes)++;
+    graph_relink(g);
+  }
 }
 
 void rw_replace_uses(Graph *g, int from, int to) {

@@ -40,6 +40,8 @@ void rw_attr_strs(Graph *g, int id, const char *name, const char *const *v, int 
 /* Records the ops (ids, program order) a fused op `id` replaces; an op of
  * the list that is itself fused contributes the ops it replaced. */
 void rw_set_fused(Graph *g, int id, const int *ops, int n);
+/* rw_set_fused, then takes those ops out of the program. */
+void rw_fuse(Graph *g, int id, const int *ops, int n);
 
 /* A new float32/int tensor var of block 0 with a unique name made from
  * `base`, of the given dtype and shape (treated as inferred). */
@@ -47,6 +49,12 @@ int rw_new_var(Graph *g, const char *base, int dtype, const Shape *s);
 /* A new parameter of block 0 holding `data` (copied; numel * dtype size
  * bytes), named uniquely from `base`. */
 int rw_new_param(Graph *g, const char *base, int dtype, const Shape *s, const void *data);
+
+/* The common shape of a pass: calls fn on every op of block 0 (a snapshot
+ * taken first, skipping ops removed meanwhile); each time fn rewrites
+ * something (returns 1), counts it in *changes and brings producers and
+ * users up to date for the next call. */
+void rw_each_op(Graph *g, int *changes, int (*fn)(Graph *g, int op));
 
 /* Every input slot of a live op that reads `from` reads `to` instead. */
 void rw_replace_uses(Graph *g, int from, int to);

@@ -120,6 +120,12 @@ int spec_build(Graph *g, const ShapeArg *args, int nargs, Spec *s) {
       vs->d[d] = (SymDim){a, c};
       if (a) s->symbolic_batch = 1;
     }
+    if (vs->known && spec_numel(vs).a < 0) { /* two dims grow with the batch */
+      vs->known = 0;
+      bad = diag_error("%s: %s: '%s' has batch x batch elements, which paddlec cannot size at compile time; fix the "
+                       "batch with --shape (e.g. --shape %s=...)", g->file, producer_of(g, v), v->name,
+                       g->nfeeds ? g->vars[g->feeds[0]].name : "NAME");
+    }
   }
   return bad ? -1 : 0;
 }

@@ -37,12 +37,12 @@ static const Field fields[] = {
     F(fuse_gemm_epilogue, FK_BOOL, NULL, "false",
       "pass: mul/matmul/matmul_v2 + bias add + activation become one GEMM with an epilogue"),
     F(fused_attention, FK_BOOL, NULL, "false",
-      "(pass not written yet) pass: multi-head attention (projections, scores, softmax, context, output, residual, layer_norm) "
+      "pass: multi-head attention (projections, scores, softmax, context, output, residual, layer_norm) "
       "becomes one kernel sequence without the score tensor in the arena"),
     F(fused_feedforward, FK_BOOL, NULL, "false",
-      "(pass not written yet) pass: linear + activation + linear + residual (+ layer_norm) becomes one kernel sequence"),
+      "pass: linear + activation + linear + residual (+ layer_norm) becomes one kernel sequence"),
     F(enable_auto_fusion, FK_BOOL, NULL, "false",
-      "(pass not written yet) pass: any chain of element-wise and activation ops (with broadcast) becomes one loop"),
+      "pass: any chain of element-wise and activation ops (with broadcast) becomes one loop"),
     F(build_cinn_pass, FK_BOOL, NULL, "false", "the same as enable_auto_fusion (paddlec generates the fused loops)"),
     F(memory_optimize, FK_OPT_BOOL, NULL, "None",
       "plan: tensors share the arena by lifetime (None: on, as Paddle does for inference)"),

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "attr.h"
+#include "consteval.h"
 #include "infer.h"
 #include "pass.h"
 #include "rewrite.h"
@@ -104,7 +105,7 @@ static int constant_of(Graph *g, const Op *op, int out) {
   if (v->vtype != VT_LOD_TENSOR || (v->flags & (VAR_FETCH | VAR_PERSISTABLE)) || v->shape.rank < 0) return -1;
   int64_t n = shape_numel(&v->shape);
   if (n < 0) return -1;
-  if (v->nvals >= 0 && v->nvals == n && (v->dtype == RT_DT_INT64 || v->dtype == RT_DT_INT32)) {
+  if (consteval_full(v) && v->nvals == n && (v->dtype == RT_DT_INT64 || v->dtype == RT_DT_INT32)) {
     void *data = pool_alloc((size_t)n * 8 + 8);
     for (int64_t i = 0; i < n; i++) {
       if (v->dtype == RT_DT_INT64) ((int64_t *)data)[i] = v->vals[i];

@@ -84,19 +84,11 @@ static int fuse_one(Graph *g, int conv) {
     rw_attr_float(g, f, "fuse_beta", ch.act.beta);
   }
   rw_set_slot(g, f, 1, "Output", &ch.out, 1);
-  rw_set_fused(g, f, ch.ops, ch.n);
-  for (int i = 0; i < ch.n; i++) rw_remove_op(g, ch.ops[i]);
+  rw_fuse(g, f, ch.ops, ch.n);
   return 1;
 }
 
 int pass_conv_elementwise_add_act(Graph *g, PassCtx *c) {
-  const Block *b = &g->blocks[0];
-  int n = b->nops, *ops = pool_alloc(sizeof(int) * ((size_t)n + 1));
-  memcpy(ops, b->ops, sizeof(int) * (size_t)n);
-  for (int k = 0; k < n; k++) {
-    if (g->ops[ops[k]].removed || !fuse_one(g, ops[k])) continue;
-    c->changes++;
-    graph_relink(g);
-  }
+  rw_each_op(g, &c->changes, fuse_one);
   return 0;
 }

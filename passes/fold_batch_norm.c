@@ -85,21 +85,11 @@ static int fold_one(Graph *g, int bn) {
   chain[n++] = conv;
   if (add >= 0) chain[n++] = add;
   chain[n++] = bn;
-  rw_set_fused(g, f, chain, n);
-  for (int i = 0; i < n; i++) rw_remove_op(g, chain[i]);
+  rw_fuse(g, f, chain, n);
   return 1;
 }
 
 int pass_fold_batch_norm(Graph *g, PassCtx *c) {
-  const Block *b = &g->blocks[0];
-  int n = b->nops, *ops = pool_alloc(sizeof(int) * ((size_t)n + 1));
-  memcpy(ops, b->ops, sizeof(int) * (size_t)n);
-  for (int k = 0; k < n; k++) {
-    if (g->ops[ops[k]].removed || strcmp(g->ops[ops[k]].type, "batch_norm")) continue;
-    if (fold_one(g, ops[k])) {
-      c->changes++;
-      graph_relink(g); /* the next match reads producers and readers */
-    }
-  }
+  rw_each_op(g, &c->changes, fold_one);
   return 0;
 }

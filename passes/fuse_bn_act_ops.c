@@ -25,28 +25,15 @@ static int fuse_one(Graph *g, int bn) {
   rw_copy_attrs(g, f, bn);
   rw_copy_attrs(g, f, act);
   rw_attr_str(g, f, "act_type", g->ops[act].type);
-  static const char *const slots[] = {"X", "Scale", "Bias", "Mean", "Variance"};
-  for (int i = 0; i < 5; i++) {
-    int v = rw_in(g, bn, slots[i]);
-    if (v >= 0) rw_set_slot(g, f, 0, slots[i], &v, 1); /* Scale and Bias are optional */
-  }
+  fuse_copy_bn_inputs(g, f, bn);
   int y = rw_out(g, act, "Out");
   rw_set_slot(g, f, 1, "Y", &y, 1);
   int chain[2] = {bn, act};
-  rw_set_fused(g, f, chain, 2);
-  rw_remove_op(g, bn);
-  rw_remove_op(g, act);
+  rw_fuse(g, f, chain, 2);
   return 1;
 }
 
 int pass_fuse_bn_act_ops(Graph *g, PassCtx *c) {
-  const Block *b = &g->blocks[0];
-  int n = b->nops, *ops = pool_alloc(sizeof(int) * ((size_t)n + 1));
-  memcpy(ops, b->ops, sizeof(int) * (size_t)n);
-  for (int k = 0; k < n; k++) {
-    if (g->ops[ops[k]].removed || !fuse_one(g, ops[k])) continue;
-    c->changes++;
-    graph_relink(g);
-  }
+  rw_each_op(g, &c->changes, fuse_one);
   return 0;
 }

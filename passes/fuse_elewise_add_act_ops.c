@@ -39,9 +39,7 @@ static void fuse(Graph *g, int add, int act, int act_first) {
   rw_set_slot(g, f, 0, "Y", &y, 1);
   rw_set_slot(g, f, 1, "Out", &out, 1);
   int chain[2] = {first, last};
-  rw_set_fused(g, f, chain, 2);
-  rw_remove_op(g, first);
-  rw_remove_op(g, last);
+  rw_fuse(g, f, chain, 2);
 }
 
 static int try_op(Graph *g, int id) {
@@ -59,13 +57,6 @@ static int try_op(Graph *g, int id) {
 }
 
 int pass_fuse_elewise_add_act_ops(Graph *g, PassCtx *c) {
-  const Block *b = &g->blocks[0];
-  int n = b->nops, *ops = pool_alloc(sizeof(int) * ((size_t)n + 1));
-  memcpy(ops, b->ops, sizeof(int) * (size_t)n);
-  for (int k = 0; k < n; k++) {
-    if (g->ops[ops[k]].removed || !try_op(g, ops[k])) continue;
-    c->changes++;
-    graph_relink(g);
-  }
+  rw_each_op(g, &c->changes, try_op);
   return 0;
 }

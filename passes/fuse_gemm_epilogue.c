@@ -73,19 +73,11 @@ static int fuse_one(Graph *g, int prod) {
     rw_attr_float(g, f, "fuse_alpha", act.alpha);
     rw_attr_float(g, f, "fuse_beta", act.beta);
   }
-  rw_set_fused(g, f, chain, nc);
-  for (int i = 0; i < nc; i++) rw_remove_op(g, chain[i]);
+  rw_fuse(g, f, chain, nc);
   return 1;
 }
 
 int pass_fuse_gemm_epilogue(Graph *g, PassCtx *c) {
-  const Block *b = &g->blocks[0];
-  int n = b->nops, *ops = pool_alloc(sizeof(int) * ((size_t)n + 1));
-  memcpy(ops, b->ops, sizeof(int) * (size_t)n);
-  for (int k = 0; k < n; k++) {
-    if (g->ops[ops[k]].removed || !fuse_one(g, ops[k])) continue;
-    c->changes++;
-    graph_relink(g);
-  }
+  rw_each_op(g, &c->changes, fuse_one);
   return 0;
 }

@@ -53,13 +53,6 @@ static int fuse_one(Graph *g, int relu) {
 }
 
 int pass_fuse_relu_depthwise_conv(Graph *g, PassCtx *c) {
-  const Block *b = &g->blocks[0];
-  int n = b->nops, *ops = pool_alloc(sizeof(int) * ((size_t)n + 1));
-  memcpy(ops, b->ops, sizeof(int) * (size_t)n);
-  for (int k = 0; k < n; k++) {
-    if (g->ops[ops[k]].removed || !fuse_one(g, ops[k])) continue;
-    c->changes++;
-    graph_relink(g);
-  }
+  rw_each_op(g, &c->changes, fuse_one);
   return 0;
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "rt_act.h"
+#include "rt_attention.h"
 #include "rt_bipartite_match.h"
 #include "rt_blocking.h"
 #include "rt_cnn.h"

@@ -5,29 +5,44 @@
 #include <math.h>
 
 #include "rt_kernels.h"
+#include "rt_parallel.h"
+
+typedef struct NormJob {
+  const float *x;             /* input */
+  float *y;                   /* output */
+  const float *scale, *bias;  /* per column (layer_norm) or channel */
+  const float *mean, *var;    /* batch_norm statistics */
+  float eps;                  /* epsilon */
+  int64_t outer, c, inner;    /* the view: [outer, c, inner] (layer_norm: [rows, cols, 1]) */
+} NormJob;
+
+/* Rows [lo, hi) of the [outer * c] planes of `inner` floats: y = x * s + b
+ * with the plane's channel's s and b (batch_norm's from its statistics). */
+static void affine_rows(void *ctx, int64_t lo, int64_t hi) {
+  const NormJob *j = ctx;
+  for (int64_t r = lo; r < hi; r++) {
+    const int64_t ch = r % j->c;
+    float s = j->scale ? j->scale[ch] : 1.0f, b = j->bias ? j->bias[ch] : 0.0f;
+    if (j->var) { /* Paddle's inference form: y = x * (scale / sqrt(var + eps)) + (bias - mean * that) */
+      s = s / sqrtf(j->var[ch] + j->eps);
+      b = b - j->mean[ch] * s;
+    }
+    const float *xp = j->x + r * j->inner;
+    float *yp = j->y + r * j->inner;
+    for (int64_t i = 0; i < j->inner; i++) yp[i] = xp[i] * s + b;
+  }
+}
 
 void rt_channel_affine(const float *x, float *y, const float *scale, const float *bias, int64_t outer, int64_t c,
                        int64_t inner) {
-  for (int64_t o = 0; o < outer; o++)
-    for (int64_t ch = 0; ch < c; ch++) {
-      const float s = scale[ch], b = bias[ch];
-      const float *xp = x + (o * c + ch) * inner;
-      float *yp = y + (o * c + ch) * inner;
-      for (int64_t i = 0; i < inner; i++) yp[i] = xp[i] * s + b;
-    }
+  NormJob j = {.x = x, .y = y, .scale = scale, .bias = bias, .outer = outer, .c = c, .inner = inner};
+  rt_parallel_range(outer * c, outer * c * inner, affine_rows, &j);
 }
 
 void rt_batch_norm(const float *x, float *y, const float *scale, const float *bias, const float *mean,
                    const float *var, float eps, int64_t outer, int64_t c, int64_t inner) {
-  /* Paddle's inference form: y = x * (scale / sqrt(var + eps)) + (bias - mean * that) */
-  for (int64_t ch = 0; ch < c; ch++) {
-    const float s = (scale ? scale[ch] : 1.0f) / sqrtf(var[ch] + eps), b = (bias ? bias[ch] : 0.0f) - mean[ch] * s;
-    for (int64_t o = 0; o < outer; o++) {
-      const float *xp = x + (o * c + ch) * inner;
-      float *yp = y + (o * c + ch) * inner;
-      for (int64_t i = 0; i < inner; i++) yp[i] = xp[i] * s + b;
-    }
-  }
+  NormJob j = {x, y, scale, bias, mean, var, eps, outer, c, inner};
+  rt_parallel_range(outer * c, outer * c * inner, affine_rows, &j);
 }
 
 /* Mean and 1 / sqrt(variance + eps) of n floats (two passes). */
@@ -40,20 +55,28 @@ static void moments(const float *x, int64_t n, float eps, float *mean, float *in
   *inv_std = (float)(1.0 / sqrt(sq / (double)n + (double)eps));
 }
 
-void rt_layer_norm(const float *x, float *y, const float *scale, const float *bias, float eps, int64_t rows,
-                   int64_t cols) {
-  for (int64_t r = 0; r < rows; r++) {
-    const float *xr = x + r * cols;
-    float *yr = y + r * cols;
+
+static void layer_norm_rows(void *ctx, int64_t lo, int64_t hi) {
+  const NormJob *j = ctx;
+  const int64_t cols = j->c;
+  for (int64_t r = lo; r < hi; r++) {
+    const float *xr = j->x + r * cols;
+    float *yr = j->y + r * cols;
     float mean, inv;
-    moments(xr, cols, eps, &mean, &inv);
+    moments(xr, cols, j->eps, &mean, &inv);
     for (int64_t i = 0; i < cols; i++) {
       float v = (xr[i] - mean) * inv;
-      if (scale) v *= scale[i];
-      if (bias) v += bias[i];
+      if (j->scale) v *= j->scale[i];
+      if (j->bias) v += j->bias[i];
       yr[i] = v;
     }
   }
+}
+
+void rt_layer_norm(const float *x, float *y, const float *scale, const float *bias, float eps, int64_t rows,
+                   int64_t cols) {
+  NormJob j = {.x = x, .y = y, .scale = scale, .bias = bias, .eps = eps, .outer = rows, .c = cols, .inner = 1};
+  rt_parallel_range(rows, rows * cols * 3, layer_norm_rows, &j);
 }
 
 void rt_group_norm(const float *x, float *y, const float *scale, const float *bias, float eps, int64_t n, int64_t c,

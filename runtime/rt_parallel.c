@@ -31,6 +31,24 @@ RtPool *rt_pool_enter(RtPool *pool) {
 
 float *rt_task_scratch(int tid, float *own) { return tid == 0 ? own : tls_scratch; }
 
+typedef struct RangeJob {
+  RtRange fn;        /* the rows' function */
+  void *ctx;         /* its argument */
+  int64_t rows, nt;  /* rows, tasks */
+} RangeJob;
+
+static void range_task(void *ctx, int64_t t, int tid) {
+  const RangeJob *j = ctx;
+  (void)tid;
+  j->fn(j->ctx, t * j->rows / j->nt, (t + 1) * j->rows / j->nt);
+}
+
+void rt_parallel_range(int64_t rows, int64_t work, RtRange fn, void *ctx) {
+  if (rows <= 0) return;
+  RangeJob j = {fn, ctx, rows, rt_split_tasks(work, rows)};
+  rt_parallel(j.nt, range_task, &j);
+}
+
 static void run_serial(int64_t ntasks, RtTask fn, void *ctx) {
   tls_depth++;
   for (int64_t i = 0; i < ntasks; i++) fn(ctx, i, 0);

@@ -43,9 +43,30 @@ RtPool *rt_pool_enter(RtPool *pool);
 
 /* Runs fn for every task in [0, ntasks) and returns when all are done. */
 void rt_parallel(int64_t ntasks, RtTask fn, void *ctx);
+/* A range of independent rows [lo, hi) of a kernel's loop. */
+typedef void (*RtRange)(void *ctx, int64_t lo, int64_t hi);
+/* Runs fn over rows [0, rows) as rt_split_tasks(work, rows) tasks. */
+void rt_parallel_range(int64_t rows, int64_t work, RtRange fn, void *ctx);
 /* The scratch memory of thread tid: `own` (the caller's workspace) for
  * thread 0, the worker's buffer otherwise. */
 float *rt_task_scratch(int tid, float *own);
+
+/* What a generated kernel's task function receives: the model and the
+ * batch. */
+typedef struct RtKernelArgs {
+  void *m;       /* the model */
+  int64_t batch; /* B */
+} RtKernelArgs;
+
+/* Tasks for `rows` independent rows of `work` elements in all: about one
+ * per 32768 elements, at most 16 and at most rows, at least 1.  A function
+ * of the sizes only, so a split never depends on the thread count. */
+static inline int64_t rt_split_tasks(int64_t work, int64_t rows) {
+  int64_t n = work / 32768;
+  n = n > 16 ? 16 : n;
+  n = n > rows ? rows : n;
+  return n < 1 ? 1 : n;
+}
 
 /* ceil(a / b) for positive b. */
 static inline int64_t rt_div_up(int64_t a, int64_t b) { return (a + b - 1) / b; }

@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "rt_kernels.h"
+#include "rt_parallel.h"
 
 /* Paddle's AdaptStartIndex / AdaptEndIndex (float arithmetic). */
 static int64_t adapt_start(int64_t i, int64_t in, int64_t out) {
@@ -57,14 +58,24 @@ static float pool_window(const RtPool2d *p, const float *x, int64_t ps, const in
   return sum / (float)pool_size;
 }
 
-void rt_pool2d(const RtPool2d *p, int64_t batch, const float *x, float *out) {
+typedef struct PoolJob {
+  const RtPool2d *p; /* the geometry */
+  const float *x;    /* input */
+  float *out;        /* output */
+} PoolJob;
+
+/* Channels [lo, hi) of all images (row r = image r / c, channel r % c). */
+static void pool_rows(void *ctx, int64_t lo, int64_t hi) {
+  const PoolJob *j = ctx;
+  const RtPool2d *p = j->p;
   const int64_t in_img = p->c * p->h_in * p->w_in, out_img = p->c * p->h_out * p->w_out;
   const int64_t cs_in = p->channel_last ? 1 : p->h_in * p->w_in, cs_out = p->channel_last ? 1 : p->h_out * p->w_out;
   const int64_t ps_in = p->channel_last ? p->c : 1, ps_out = p->channel_last ? p->c : 1;
-  for (int64_t n = 0; n < batch; n++)
-    for (int64_t c = 0; c < p->c; c++) {
-      const float *xc = x + n * in_img + c * cs_in;
-      float *oc = out + n * out_img + c * cs_out;
+  for (int64_t r = lo; r < hi; r++) {
+    const int64_t n = r / p->c, c = r % p->c;
+    {
+      const float *xc = j->x + n * in_img + c * cs_in;
+      float *oc = j->out + n * out_img + c * cs_out;
       for (int64_t ph = 0; ph < p->h_out; ph++)
         for (int64_t pw = 0; pw < p->w_out; pw++) {
           /* the window is clipped to the padded input for the divisor
@@ -74,6 +85,13 @@ void rt_pool2d(const RtPool2d *p, int64_t batch, const float *x, float *out) {
           oc[(ph * p->w_out + pw) * ps_out] = pool_window(p, xc, ps_in, b, pool_size);
         }
     }
+  }
+}
+
+void rt_pool2d(const RtPool2d *p, int64_t batch, const float *x, float *out) {
+  PoolJob j = {p, x, out};
+  const int64_t win = p->adaptive ? (p->h_in / p->h_out + 1) * (p->w_in / p->w_out + 1) : p->k_h * p->k_w;
+  rt_parallel_range(batch * p->c, batch * p->c * p->h_out * p->w_out * win, pool_rows, &j);
 }
 
 void rt_max_pool2d_index(const RtPool2d *p, int64_t batch, const float *x, float *out, int32_t *mask) {

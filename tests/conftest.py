@@ -4,6 +4,7 @@ Tests run the sanitizer build (build/asan/paddlec: AddressSanitizer, leak
 checking and UBSan) so every run doubles as a memory-safety check."""
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -17,9 +18,13 @@ FIXTURES = os.path.join(BUILD, "fixtures")
 # CFLAGS reaches the generated Makefile of `paddlec build`: the arena starts
 # as NaNs, so a kernel that reads memory nothing wrote shows up as a mismatch.
 # PADDLEC_VERIFY_EACH: the IR verifier runs after every pass of every compile.
+# The generated programs build with ccache when it is there (the Makefile
+# installs it): every one compiles the same runtime sources.
 SAN_ENV = dict(os.environ, ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:exitcode=99",
                UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:exitcode=98",
                CFLAGS="-O3 -DPADDLEC_POISON_ARENA", PADDLEC_VERIFY_EACH="1")
+CC = "ccache clang" if shutil.which("ccache") else "clang"
+SAN_ENV.update(CC=CC, CCACHE_DIR=os.path.join(BUILD, "ccache"), CCACHE_NOHASHDIR="1")
 
 
 def run(args, binary=PADDLEC):

@@ -198,3 +198,29 @@ def test_graph_needs_output(mlp):
 
 def test_unknown_option(mlp):
     bad(["inspect", str(mlp), "--frobnicate"], "--frobnicate")
+
+
+def test_batch_times_batch_size_asks_for_a_fixed_batch(tmp_path):
+    """x @ x^T on a batch-open x is [N, N]: its size is not linear in the batch,
+    which the arena cannot plan; the error names the op and the way out."""
+    import subprocess
+    import sys
+    script = tmp_path / "export.py"
+    script.write_text(
+        "import os, sys\n"
+        "os.environ['FLAGS_enable_pir_api'] = '0'\n"
+        "import paddle\n"
+        "class Pairwise(paddle.nn.Layer):\n"
+        "    def forward(self, x):\n"
+        "        return paddle.matmul(x, x, transpose_y=True)\n"
+        "layer = Pairwise()\n"
+        "layer.eval()\n"
+        "spec = [paddle.static.InputSpec([None, 4], 'float32', 'x')]\n"
+        "paddle.jit.save(paddle.jit.to_static(layer, input_spec=spec, full_graph=True), sys.argv[1])\n")
+    subprocess.run([sys.executable, str(script), str(tmp_path / "model")], check=True, capture_output=True)
+    p = run(["compile", str(tmp_path / "model.pdmodel"), "-o", str(tmp_path / "out")])
+    assert p.returncode == 1, p.stderr
+    assert "(matmul_v2 -> " in p.stderr and "batch x batch elements" in p.stderr and "--shape x=" in p.stderr
+    assert not (tmp_path / "out").exists()
+    p = run(["compile", str(tmp_path / "model.pdmodel"), "-o", str(tmp_path / "out"), "--shape", "x=3,4"])
+    assert p.returncode == 0, p.stderr

@@ -12,7 +12,7 @@ import subprocess
 import numpy as np
 import pytest
 
-from conftest import SAN_ENV, run
+from conftest import CC, SAN_ENV, run
 
 TOL = 1e-4
 MODELS = ["mlp", "mlp_static", "lenet", "resnet18", "resnet50", "vgg16", "mobilenet_v1", "mobilenet_v2",
@@ -73,7 +73,7 @@ def test_dynamic_batch_1_and_8(fixtures_dir, tmp_path, name):
 
 def test_generated_code_is_sanitizer_clean(fixtures_dir, tmp_path, monkeypatch):
     """The emitted code and runtime, built with ASan + UBSan, run clean."""
-    monkeypatch.setitem(SAN_ENV, "CC", "clang -fsanitize=address,undefined -fno-sanitize-recover=all -g")
+    monkeypatch.setitem(SAN_ENV, "CC", CC + " -fsanitize=address,undefined -fno-sanitize-recover=all -g")
     fixture = os.path.join(fixtures_dir, "lenet")
     binary = build(fixture, tmp_path, "--blas=none")
     out = run_binary(binary, fixture, "b8", tmp_path / "out")
@@ -111,7 +111,7 @@ def test_threads_give_bitwise_identical_outputs(fixtures_dir, tmp_path, name, bl
 def test_thread_pool_is_race_free(fixtures_dir, tmp_path, monkeypatch):
     """The generated code and the worker pool under ThreadSanitizer, 3
     threads on ResNet-18 (portable kernels: every parallel kernel kind)."""
-    monkeypatch.setitem(SAN_ENV, "CC", "clang -fsanitize=thread -g")
+    monkeypatch.setitem(SAN_ENV, "CC", CC + " -fsanitize=thread -g")
     monkeypatch.setitem(SAN_ENV, "CFLAGS", "-O1")
     monkeypatch.setenv("TSAN_OPTIONS", "halt_on_error=1:exitcode=97")
     fixture = os.path.join(fixtures_dir, "resnet18")

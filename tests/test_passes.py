@@ -187,3 +187,28 @@ def test_dump_memplan_lists_every_buffer(fixtures_dir, tmp_path):
     for l in lines:  # buffer, offset, bytes, first..last op, vars
         assert re.match(r"^  \d+ +\S.* +\d+\.\.\d+ +\S", l), l
     assert head.group(0) in (tmp_path / "o" / "model.c").read_text()  # the source repeats the summary
+
+
+def test_fused_attention_keeps_the_scores_out_of_the_arena(fixtures_dir, tmp_path):
+    """With fused_attention the [B, heads, S, S] scores and probabilities of
+    the BERT-style encoder are never stored: they are not in the memory plan
+    and the arena shrinks."""
+    model = os.path.join(fixtures_dir, "bert", "model.pdmodel")
+    plans = {}
+    for label, opts in (("on", []), ("off", ["--build-strategy", "fused_attention=false"])):
+        p = run(["compile", model, "-o", str(tmp_path / label), "--dump-memplan"] + opts)
+        assert p.returncode == 0, p.stderr
+        plans[label] = p.stdout
+    assert "softmax_0.tmp_0" in plans["off"] and "softmax_0.tmp_0" not in plans["on"]
+    arena = {k: int(re.search(r"arena (\d+) bytes", v).group(1)) for k, v in plans.items()}
+    assert arena["on"] < arena["off"], arena
+
+
+def test_build_cinn_pass_asks_for_auto_fusion(fixtures_dir):
+    model = os.path.join(fixtures_dir, "mobilenet_v3", "model.pdmodel")
+    off = run(["opt", model, "--ir-optim=false"])
+    on = run(["opt", model, "--ir-optim=false", "--build-strategy", "build_cinn_pass=true"])
+    assert off.returncode == 0 and on.returncode == 0, off.stderr + on.stderr
+    assert "fusion_group" not in off.stdout and "op fusion_group(" in on.stdout
+    explicit_off = run(["opt", model, "--build-strategy", "enable_auto_fusion=false"])
+    assert "fusion_group" not in explicit_off.stdout

@@ -15,7 +15,7 @@ import subprocess
 import numpy as np
 import pytest
 
-from conftest import run
+from conftest import SAN_ENV, run
 from test_e2e import MODELS, run_binary
 
 TOL = 1e-5
@@ -69,8 +69,9 @@ def test_each_pass_alone_and_all_match_the_unoptimized_build(fixtures_dir, tmp_p
             continue  # the pass does not fire on this model
         FIRED.setdefault(label, []).append(name)
         binary = tmp_path / label
-        b = subprocess.run(["make", "-s", "-C", str(src), "CC=clang", "ARCH=-march=native", "BLAS=openblas", "model"],
-                           capture_output=True, text=True, env=dict(os.environ, CFLAGS="-O2"))
+        b = subprocess.run(["make", "-s", f"-j{os.cpu_count() or 1}", "-C", str(src), f"CC={SAN_ENV['CC']}",
+                            "ARCH=-march=native", "BLAS=openblas", "model"],
+                           capture_output=True, text=True, env=dict(SAN_ENV, CFLAGS="-O2"))
         assert b.returncode == 0, b.stderr[-2000:]
         os.rename(src / "model", binary)
         os.rename(src / "model.pdiparams", str(binary) + ".pdiparams")

@@ -52,6 +52,18 @@ static const char *expr_of(const char *type, int is_float) {
   return NULL;
 }
 
+const char *binary_float_expr(const char *type) { return expr_of(type, 1); }
+
+static int emit_elementwise(EmitCtx *e);
+
+int binary_fusible(const Graph *g, const Op *op) {
+  if (!op->def || op->def->emit_c != emit_elementwise || !expr_of(op->type, 1)) return 0;
+  for (int s = 0; s < op->nin; s++)
+    for (int a = 0; a < op->in[s].n; a++)
+      if (op->in[s].vars[a] < 0 || g->vars[op->in[s].vars[a]].dtype != RT_DT_FP32) return 0;
+  return 1;
+}
+
 static int emit_elementwise(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = ctx_in(&c, "X", 0), *y = ctx_in(&c, "Y", 0), *out = ctx_out(&c, "Out", 0);

@@ -104,28 +104,28 @@ static int emit_fused_bn(EmitCtx *e) {
           em_float(attr_float(e->op, "epsilon", 1e-5)));
   pr_line(e->p, "sh[c] = %s - mean[c] * sc[c];", p[1] ? "bias[c]" : "0.0f");
   pr_line(e->p, "}");
+  /* rows: one (image, channel) plane, or one pixel's channels (NHWC) */
+  const char *inner = nhwc ? pool_printf("%lld", (long long)ch) : em_prod(e, x, 2, xs->rank);
+  em_task_begin(e, em_numel(e, y), pool_printf("%s / (%s)", em_numel(e, y), inner));
+  pr_line(e->p, "const float *sc = (const float *)%s, *sh = sc + %lld;", ws, (long long)ch);
   pr_line(e->p, "const float *x = %s;", em_ptr(e, x, 1));
   if (z) pr_line(e->p, "const float *z = %s;", em_ptr(e, z, 1));
   pr_line(e->p, "float *out = %s;", em_ptr(e, y, 0));
+  pr_line(e->p, "const int64_t inner = %s;", inner);
   const char *add = z ? " + z[i]" : "";
+  pr_line(e->p, "for (int64_t r = lo; r < hi; r++) {");
   if (nhwc) {
-    pr_line(e->p, "for (int64_t i = 0; i < %s; i++) {", em_numel(e, y));
-    pr_line(e->p, "const float v = x[i] * sc[i %% %lld] + sh[i %% %lld]%s;", (long long)ch, (long long)ch, add);
-    pr_line(e->p, "out[i] = %s;", expr);
-    pr_line(e->p, "}");
-    return 0;
+    pr_line(e->p, "for (int64_t i = r * inner, c = 0; c < inner; i++, c++) {");
+    pr_line(e->p, "const float v = x[i] * sc[c] + sh[c]%s;", add);
+  } else {
+    pr_line(e->p, "const float a = sc[r %% %lld], b = sh[r %% %lld];", (long long)ch, (long long)ch);
+    pr_line(e->p, "for (int64_t i = r * inner; i < (r + 1) * inner; i++) {");
+    pr_line(e->p, "const float v = x[i] * a + b%s;", add);
   }
-  pr_line(e->p, "const int64_t outer = %s, inner = %s;", em_prod(e, x, 0, 1), em_prod(e, x, 2, xs->rank));
-  pr_line(e->p, "for (int64_t n = 0; n < outer; n++) {");
-  pr_line(e->p, "for (int64_t c = 0; c < %lld; c++) {", (long long)ch);
-  pr_line(e->p, "const int64_t o = (n * %lld + c) * inner;", (long long)ch);
-  pr_line(e->p, "const float a = sc[c], b = sh[c];");
-  pr_line(e->p, "for (int64_t i = o; i < o + inner; i++) {");
-  pr_line(e->p, "const float v = x[i] * a + b%s;", add);
   pr_line(e->p, "out[i] = %s;", expr);
   pr_line(e->p, "}");
   pr_line(e->p, "}");
-  pr_line(e->p, "}");
+  em_task_end(e);
   return 0;
 }
 

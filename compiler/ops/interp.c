@@ -53,6 +53,15 @@ static int64_t interp_scaled(int64_t in, float scale) {
   return (int64_t)(int32_t)prod;
 }
 
+/* The output size given by SizeTensor (first) or OutSize, when the tensors'
+ * values are known at compile time: nsp values into size; 0 when there are
+ * no such tensors, -1 when their values are not known. */
+static int tensor_size(const OpCtx *c, int nsp, int64_t *size) {
+  int n = ctx_in(c, "SizeTensor", 0) ? ctx_bounds(c, "", "SizeTensor", size, 3) : 0;
+  if (n == 0 && ctx_in(c, "OutSize", 0)) n = ctx_int_values(c, ctx_in(c, "OutSize", 0), size, 3);
+  return n > 0 && n != nsp ? -1 : n;
+}
+
 static int infer_interp(OpCtx *c, int v2) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
@@ -87,6 +96,9 @@ static int infer_interp(OpCtx *c, int v2) {
   }
   if (nsize > 0 && nsize != nsp)
     return ctx_fail(c, "SizeTensor has %d tensors for %d spatial dims", nsize, nsp);
+  int64_t tsize[3];
+  if (tensor_size(c, nsp, tsize) > 0) /* sizes known at compile time (folded, or shape arithmetic) */
+    for (int i = 0; i < nsp; i++) out[i] = tsize[i];
   Shape o = *xs;
   for (int i = 0; i < nsp; i++) o.d[sp0 + i] = out[i];
   ctx_set(c, "Out", 0, &o, x->dtype);
@@ -141,9 +153,12 @@ static int emit_interp(EmitCtx *e) {
   Var *x = ctx_in(&c, "X", 0), *out = ctx_out(&c, "Out", 0);
   if (!x || !out) return em_fail(e, "missing X or Out");
   if (x->dtype != RT_DT_FP32) return em_fail(e, "%s of %s tensors is not supported", e->op->type, rt_dtype_name(x->dtype));
-  if (ctx_in(&c, "OutSize", 0) || ctx_nin(&c, "SizeTensor") > 0 || ctx_in(&c, "Scale", 0))
-    return em_fail(e, "output sizes held in tensors (OutSize, SizeTensor, Scale) are not supported yet");
   const int v2 = strstr(e->op->type, "_v2") != NULL, rank = em_spec(e, x)->rank, nsp = rank - 2;
+  int64_t tsize[3];
+  const int nts = tensor_size(&c, nsp, tsize);
+  if (nts < 0 || (nts == 0 && ctx_in(&c, "Scale", 0)))
+    return em_fail(e, "output sizes held in tensors (OutSize, SizeTensor, Scale) whose values are only known at run "
+                      "time are not supported yet");
   const char *type = e->op->type, *dflt = type;
   static const char *const methods[] = {"nearest", "bilinear", "bicubic", "linear", "trilinear"};
   for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
@@ -191,6 +206,8 @@ static int emit_interp(EmitCtx *e) {
   for (int i = 3 - nsp; i < 3; i++) scaled &= sc[i] > 0;
   if (scaled)
     for (int i = 3 - nsp; i < 3; i++) k[i] = (int64_t)(int)((float)in[i] * sc[i]);
+  if (nts > 0) /* SizeTensor / OutSize override the size (Paddle's kernel reads them last) */
+    for (int i = 0; i < nsp; i++) k[3 - nsp + i] = tsize[i];
   if (k[0] != o[0] || k[1] != o[1] || k[2] != o[2])
     return em_fail(e, "Paddle's kernel resizes to %lldx%lldx%lld, not to the declared %lldx%lldx%lld",
                    (long long)k[0], (long long)k[1], (long long)k[2], (long long)o[0], (long long)o[1],

@@ -190,3 +190,37 @@ int ctx_param_scalar(const OpCtx *c, const Var *v, double *out) {
     default: return 0;
   }
 }
+
+int ctx_int_values(const OpCtx *c, const Var *v, int64_t *out, int max) {
+  const int64_t *vals;
+  int n = v ? consteval_values(c->g, v, &vals) : -1;
+  if (n >= 0 && n <= max) {
+    memcpy(out, vals, sizeof(int64_t) * (size_t)n);
+    return n;
+  }
+  if (!v || !(v->flags & VAR_PARAM) || !(v->flags & VAR_LOADED) || !v->param_data) return -1;
+  int64_t k = shape_numel(&v->shape);
+  if (k < 0 || k > max || (v->dtype != RT_DT_INT64 && v->dtype != RT_DT_INT32)) return -1;
+  for (int64_t i = 0; i < k; i++) {
+    if (v->dtype == RT_DT_INT64) {
+      memcpy(&out[i], v->param_data + i * 8, 8);
+    } else {
+      int32_t x;
+      memcpy(&x, v->param_data + i * 4, 4);
+      out[i] = x;
+    }
+  }
+  return (int)k;
+}
+
+int ctx_bounds(const OpCtx *c, const char *tensor, const char *list, int64_t *out, int max) {
+  Var *t = ctx_in(c, tensor, 0);
+  if (t) return ctx_int_values(c, t, out, max);
+  int n = ctx_in(c, list, 0) ? ctx_nin(c, list) : 0;
+  for (int i = 0; i < n; i++) {
+    int64_t v[1];
+    if (i >= max || ctx_int_values(c, ctx_in(c, list, i), v, 1) != 1) return -1;
+    out[i] = v[0];
+  }
+  return n;
+}

@@ -71,6 +71,14 @@ int ctx_fail(OpCtx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)
  * reads a shape from a tensor (ShapeTensor, SizeTensor, ...) uses them when
  * known and keeps Paddle's compile-time -1 when not (see consteval.h). */
 int ctx_values(const OpCtx *c, const Var *v, const int64_t **vals);
+/* The integer values of tensor v when known at compile time (a loaded
+ * int32/int64 parameter, or values consteval knows while specializing):
+ * their count, at most `max`, in out; -1 when not known. */
+int ctx_int_values(const OpCtx *c, const Var *v, int64_t *out, int max);
+/* The values of a bounds input given as one tensor (`tensor`) or a list of
+ * one-element tensors (`list`), as ctx_int_values knows them: their count,
+ * 0 when neither input is there, -1 when they are not known. */
+int ctx_bounds(const OpCtx *c, const char *tensor, const char *list, int64_t *out, int max);
 /* 1 and *out when v is a loaded parameter holding one number (constant
  * folding turns Python-number tensors into such parameters). */
 int ctx_param_scalar(const OpCtx *c, const Var *v, double *out);
@@ -113,6 +121,13 @@ const char *unary_float_expr(EmitCtx *e, const Op *op, const char *type);
  * attributes (no Min/Max, FactorTensor, ScaleTensor input; not rrelu): one
  * a fusion pass may take in. */
 int unary_fusible(const Graph *g, const Op *op);
+
+/* ---- binary element-wise ops (elementwise.c) ---- */
+/* The float C expression of elementwise op `type` on elements a and b, or
+ * NULL. */
+const char *binary_float_expr(const char *type);
+/* 1 when op is a float32 elementwise op of elementwise.c. */
+int binary_fusible(const Graph *g, const Op *op);
 
 /* ---- sliding-window ops (conv_util.c) ---- */
 /* The data input in `slot` of a conv or pool op, which must have rank 4 or 5

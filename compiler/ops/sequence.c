@@ -119,9 +119,11 @@ static int infer_sequence_mask(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
   if (x->shape.rank + 1 > RT_MAX_RANK) return ctx_fail(c, "X has too many dims");
-  int64_t maxlen = attr_int(c->op, "maxlen", -1);
+  int64_t maxlen = attr_int(c->op, "maxlen", -1), mv[1];
+  Var *mt = ctx_in(c, "MaxLenTensor", 0);
+  if (mt) maxlen = ctx_int_values(c, mt, mv, 1) == 1 ? (int32_t)mv[0] : -1; /* known at compile time, or not */
   Shape y = x->shape;
-  y.d[y.rank++] = (ctx_in(c, "MaxLenTensor", 0) || maxlen <= 0) ? DIM_UNKNOWN : maxlen;
+  y.d[y.rank++] = maxlen <= 0 ? DIM_UNKNOWN : maxlen;
   ctx_set(c, "Y", 0, &y, (int)attr_int(c->op, "out_dtype", DT_INT64));
   return 0;
 }

@@ -68,6 +68,16 @@ static int infer_slice(OpCtx *c) {
   if ((!ctx_in(c, "StartsTensor", 0) && ns != n) || (!ctx_in(c, "EndsTensor", 0) && ne != n))
     return ctx_fail(c, "axes, starts and ends differ in length");
   if (nf && nf < n) return ctx_fail(c, "infer_flags is shorter than axes");
+  /* bounds held in tensors whose values are known at compile time (folded
+   * constants, shape arithmetic of static dims) count as attributes */
+  int64_t sv[RT_MAX_RANK], ev[RT_MAX_RANK];
+  int ks = ctx_bounds(c, "StartsTensor", "StartsTensorList", sv, RT_MAX_RANK);
+  int ke = ctx_bounds(c, "EndsTensor", "EndsTensorList", ev, RT_MAX_RANK);
+  if (ks != 0 || ke != 0) {
+    if (ks > 0) starts = sv, ns = ks;
+    if (ke > 0) ends = ev, ne = ke;
+    if (ks >= 0 && ke >= 0 && ns == n && ne == n) nf = 0; /* every bound known */
+  }
   Shape s = x->shape;
   for (int i = 0; i < n; i++) {
     int64_t a = axes[i] < 0 ? axes[i] + s.rank : axes[i];
@@ -119,10 +129,23 @@ static int infer_strided_slice(OpCtx *c) {
   int ns = attr_ints(c->op, "starts", &starts), ne = attr_ints(c->op, "ends", &ends);
   int nst = attr_ints(c->op, "strides", &strides);
   int nf = attr_ints(c->op, "infer_flags", &flags), ndec = attr_ints(c->op, "decrease_axis", &dec);
-  /* The *TensorList inputs are not read at compile time (the attributes,
-   * with infer_flags -1 at their entries, stand in); a single tensor is. */
+  /* The *TensorList inputs are not read at compile time by Paddle (the
+   * attributes, with infer_flags -1 at their entries, stand in), a single
+   * tensor makes every dim unknown; tensors whose values are known at compile
+   * time (folded constants, shape arithmetic of static dims) count as
+   * attributes. */
   int from_tensor = ctx_in(c, "StartsTensor", 0) || ctx_in(c, "EndsTensor", 0) ||
                     ctx_in(c, "StridesTensor", 0);
+  static const char *const bounds[3][2] = {{"StartsTensor", "StartsTensorList"}, {"EndsTensor", "EndsTensorList"},
+                                           {"StridesTensor", "StridesTensorList"}};
+  int64_t vals[3][RT_MAX_RANK], **dst[3] = {&starts, &ends, &strides};
+  int *cnt[3] = {&ns, &ne, &nst}, all_known = 1, any = 0;
+  for (int k = 0; k < 3; k++) {
+    int got = ctx_bounds(c, bounds[k][0], bounds[k][1], vals[k], RT_MAX_RANK);
+    if (got > 0) *dst[k] = vals[k], *cnt[k] = got, any = 1;
+    all_known &= got >= 0;
+  }
+  if (any && all_known) from_tensor = 0, nf = 0;
   Shape s = x->shape;
   for (int i = 0; i < n; i++)
     if (axes[i] < 0 || axes[i] >= s.rank) return ctx_fail(c, "axes[%d] is out of range", i);
@@ -205,15 +228,21 @@ static int fit(const int64_t *v, SymDim *out) {
 /* The attributes as cuts per input axis (cut[a].step == 0: axis untouched). */
 static int read_cuts(EmitCtx *e, int rank, int strided, Cut *cut) {
   OpCtx c = {e->g, (Op *)e->op};
-  static const char *const tensors[] = {"StartsTensor", "EndsTensor", "StridesTensor", "StartsTensorList",
-                                        "EndsTensorList", "StridesTensorList"};
-  for (size_t i = 0; i < sizeof tensors / sizeof tensors[0]; i++)
-    if (ctx_in(&c, tensors[i], 0))
-      return em_fail(e, "%s gives the bounds at run time, which is not supported", tensors[i]);
   int64_t *axes, *starts, *ends, *strides, *flags, *dec;
   int n = attr_ints(e->op, "axes", &axes), ns = attr_ints(e->op, "starts", &starts);
   int ne = attr_ints(e->op, "ends", &ends), nst = attr_ints(e->op, "strides", &strides);
   int nf = attr_ints(e->op, "infer_flags", &flags), ndec = attr_ints(e->op, "decrease_axis", &dec);
+  /* bounds in tensors: their values when known at compile time */
+  static const char *const tensors[3][2] = {{"StartsTensor", "StartsTensorList"}, {"EndsTensor", "EndsTensorList"},
+                                            {"StridesTensor", "StridesTensorList"}};
+  static int64_t vals[3][RT_MAX_RANK];
+  int64_t **dst[3] = {&starts, &ends, &strides};
+  int *cnt[3] = {&ns, &ne, &nst};
+  for (int k = 0; k < 3; k++) {
+    int got = ctx_bounds(&c, tensors[k][0], tensors[k][1], vals[k], RT_MAX_RANK);
+    if (got < 0) return em_fail(e, "%s gives the bounds at run time, which is not supported", tensors[k][0]);
+    if (got > 0) *dst[k] = vals[k], *cnt[k] = got;
+  }
   if (ns != n || ne != n || (strided && nst != n))
     return em_fail(e, "axes, starts, ends (and strides) differ in length");
   for (int a = 0; a < rank; a++) cut[a] = (Cut){0, 0, 0, 0};

@@ -93,15 +93,29 @@ static void model_k003_softmax(model_model *m, int64_t B) {
  *   in  X              softmax_0.tmp_0                  float32  [B, 3]
  *   out Out            save_infer_model/scale_0.tmp_0   float32  [B, 3]
  */
-static void model_k004_scale(model_model *m, int64_t B) {
+/* rows [lo, hi) of model_k004_scale's loop, as one task (rt_parallel.h) */
+static void model_k004_scale_task0(void *ctx, int64_t t, int tid) {
+  const RtKernelArgs *args = ctx;
+  model_model *m = args->m;
+  const int64_t B = args->batch;
   (void)m;
   (void)B;
+  (void)tid;
+  const int64_t rows = B * 3, nt = rt_split_tasks((3 * B), rows);
+  const int64_t lo = t * rows / nt, hi = (t + 1) * rows / nt;
   const float *x = ((const float *)(m->arena + 0));
   float *out = ((float *)(m->arena + 0));
-  for (int64_t i = 0; i < (3 * B); i++) {
+  for (int64_t i = lo; i < hi; i++) {
     const float v = x[i];
     out[i] = 1.0f * v + 0.0f;
   }
+}
+
+static void model_k004_scale(model_model *m, int64_t B) {
+  (void)m;
+  (void)B;
+  const RtKernelArgs args = {m, B};
+  rt_parallel(rt_split_tasks((3 * B), B * 3), model_k004_scale_task0, (void *)&args);
 }
 
 

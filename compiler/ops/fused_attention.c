@@ -1,0 +1,127 @@
+/* fused_attention: multi-head attention as one kernel sequence
+ * (runtime/rt_attention.h), written by passes/fused_attention.c.  Named
+ * after Paddle's fused_attention op, but with the projections kept apart
+ * (Paddle packs Q, K and V into one QKVW) and separate key and value inputs,
+ * so that cross-attention fuses too.
+ *   X [B, S, Eq], KeyX [B, Sk, Ek], ValueX [B, Sk, Ev];
+ *   QW [Eq, H*D], KW [Ek, H*D], VW [Ev, H*D] and QBias, KBias, VBias [H*D]
+ *   (optional); SrcMask (optional, broadcast to [B, H, S, Sk] and added to
+ *   the scores); OutLinearW [H*D, Eo], OutLinearBias [Eo] (optional);
+ *   Residual [B, S, Eo] (optional); Ln2Scale, Ln2Bias [Eo] (optional)
+ *   -> Y [B, S, Eo].
+ *   Attributes: num_heads, head_dim, scale (of the scores), post_layer_norm
+ *   (layer_norm the result over its last dim), ln_epsilon=1e-5. */
+#include <string.h>
+
+#include "../util.h"
+#include "ops.h"
+#include "rt_attention.h"
+
+static int infer_fused_attention(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0), *wo = ctx_need(c, "OutLinearW", 0);
+  if (!x || !wo) return -1;
+  if (x->shape.rank != 3 || wo->shape.rank != 2)
+    return ctx_fail(c, "X %s must have rank 3 and OutLinearW %s rank 2", shape_str(&x->shape), shape_str(&wo->shape));
+  Shape s = x->shape;
+  s.d[2] = wo->shape.d[1];
+  ctx_set(c, "Y", 0, &s, x->dtype);
+  return 0;
+}
+
+/* A constant dim, or -1 after em_fail. */
+static int64_t cdim(EmitCtx *e, const Var *v, int d) {
+  int64_t n = em_const_dim(e, v, d);
+  if (n < 0) em_fail(e, "dim %d of '%s' must not depend on the batch", d, v->name);
+  return n;
+}
+
+static int check_w(EmitCtx *e, const Var *w, int64_t rows, int64_t cols) {
+  if (!w || w->dtype != RT_DT_FP32 || em_spec(e, w)->rank != 2 || em_const_dim(e, w, 0) != rows ||
+      em_const_dim(e, w, 1) != cols)
+    return em_fail(e, "the weight '%s' must be float32 [%lld, %lld]", w ? w->name : "(missing)", (long long)rows,
+                   (long long)cols);
+  return 0;
+}
+
+static int check_b(EmitCtx *e, const Var *b, int64_t n) {
+  SymDim k = b ? spec_numel(em_spec(e, b)) : (SymDim){0, n};
+  if (b && (b->dtype != RT_DT_FP32 || k.a || k.c != n))
+    return em_fail(e, "the bias '%s' must be float32 with %lld elements", b->name, (long long)n);
+  return 0;
+}
+
+/* The mask's strides over [B, H, S, Sk]: right-aligned broadcasting. */
+static int mask_strides(EmitCtx *e, const Var *m, const int64_t full[4], int64_t st[4]) {
+  const VarSpec *ms = em_spec(e, m);
+  if (m->dtype != RT_DT_FP32 || ms->rank > 4) return em_fail(e, "SrcMask must be float32 of rank <= 4");
+  int64_t acc = 1;
+  for (int i = 3; i >= 0; i--) {
+    int j = ms->rank - 4 + i;
+    SymDim d = j >= 0 ? ms->d[j] : (SymDim){0, 1};
+    int batch = i == 0 && d.a == 1 && d.c == 0;
+    if (!(d.a == 0 && d.c == 1) && !batch && !(d.a == 0 && d.c == full[i]))
+      return em_fail(e, "SrcMask %s does not broadcast to the scores [B, %lld, %lld, %lld]", shape_str(&m->shape),
+                     (long long)full[1], (long long)full[2], (long long)full[3]);
+    st[i] = (d.a == 0 && d.c == 1) ? 0 : acc;
+    if (!batch) acc *= d.c;
+  }
+  return 0;
+}
+
+static const char *ptr_or_null(EmitCtx *e, const Var *v) { return v ? em_ptr(e, v, 1) : "NULL"; }
+
+static int emit_fused_attention(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *xk = ctx_in(&c, "KeyX", 0), *xv = ctx_in(&c, "ValueX", 0), *y = ctx_out(&c, "Y", 0);
+  Var *w[4] = {ctx_in(&c, "QW", 0), ctx_in(&c, "KW", 0), ctx_in(&c, "VW", 0), ctx_in(&c, "OutLinearW", 0)};
+  Var *b[4] = {ctx_in(&c, "QBias", 0), ctx_in(&c, "KBias", 0), ctx_in(&c, "VBias", 0), ctx_in(&c, "OutLinearBias", 0)};
+  Var *mask = ctx_in(&c, "SrcMask", 0), *res = ctx_in(&c, "Residual", 0);
+  Var *ls = ctx_in(&c, "Ln2Scale", 0), *lb = ctx_in(&c, "Ln2Bias", 0);
+  if (!x || !xk || !xv || !y) return em_fail(e, "missing X, KeyX, ValueX or Y");
+  RtAttention p = {0};
+  p.heads = attr_int(e->op, "num_heads", 0), p.dh = attr_int(e->op, "head_dim", 0);
+  p.scale = (float)attr_float(e->op, "scale", 1.0);
+  p.post_ln = attr_bool(e->op, "post_layer_norm", 0);
+  p.ln_eps = (float)attr_float(e->op, "ln_epsilon", 1e-5);
+  if (p.heads < 1 || p.dh < 1) return em_fail(e, "num_heads and head_dim must be positive");
+  if ((p.s = cdim(e, x, 1)) < 0 || (p.eq = cdim(e, x, 2)) < 0 || (p.sk = cdim(e, xk, 1)) < 0 ||
+      (p.ek = cdim(e, xk, 2)) < 0 || (p.ev = cdim(e, xv, 2)) < 0 || (p.eo = cdim(e, y, 2)) < 0)
+    return -1;
+  const int64_t hd = p.heads * p.dh, ins[3] = {p.eq, p.ek, p.ev};
+  for (int i = 0; i < 3; i++)
+    if (check_w(e, w[i], ins[i], hd) || check_b(e, b[i], hd)) return -1;
+  if (check_w(e, w[3], hd, p.eo) || check_b(e, b[3], p.eo) || check_b(e, ls, p.eo) || check_b(e, lb, p.eo)) return -1;
+  if (x->dtype != RT_DT_FP32 || xk->dtype != RT_DT_FP32 || xv->dtype != RT_DT_FP32)
+    return em_fail(e, "only float32 inputs are supported");
+  if (em_const_dim(e, xv, 1) != p.sk) return em_fail(e, "KeyX and ValueX must have the same length");
+  const int64_t full[4] = {0, p.heads, p.s, p.sk};
+  if (mask && mask_strides(e, mask, full, p.mask_stride)) return -1;
+  if (res && (res->dtype != RT_DT_FP32 || spec_numel(em_spec(e, res)).a != spec_numel(em_spec(e, y)).a ||
+              spec_numel(em_spec(e, res)).c != spec_numel(em_spec(e, y)).c))
+    return em_fail(e, "Residual must be float32 shaped like Y");
+  pr_line(e->p, "static const RtAttention geo = {");
+  pr_line(e->p, ".s = %lld, .sk = %lld, .eq = %lld, .ek = %lld, .ev = %lld, .heads = %lld, .dh = %lld, .eo = %lld,",
+          (long long)p.s, (long long)p.sk, (long long)p.eq, (long long)p.ek, (long long)p.ev, (long long)p.heads,
+          (long long)p.dh, (long long)p.eo);
+  pr_line(e->p, ".scale = %s, .mask_stride = {%lld, %lld, %lld, %lld}, .post_ln = %d, .ln_eps = %s};", em_float(p.scale),
+          (long long)p.mask_stride[0], (long long)p.mask_stride[1], (long long)p.mask_stride[2],
+          (long long)p.mask_stride[3], p.post_ln, em_float(p.ln_eps));
+  pr_line(e->p, "const RtAttentionIo io = {");
+  pr_line(e->p, ".xq = %s, .xk = %s, .xv = %s,", em_ptr(e, x, 1), em_ptr(e, xk, 1), em_ptr(e, xv, 1));
+  pr_line(e->p, ".wq = %s, .wk = %s, .wv = %s,", em_ptr(e, w[0], 1), em_ptr(e, w[1], 1), em_ptr(e, w[2], 1));
+  pr_line(e->p, ".bq = %s, .bk = %s, .bv = %s,", ptr_or_null(e, b[0]), ptr_or_null(e, b[1]), ptr_or_null(e, b[2]));
+  pr_line(e->p, ".mask = %s, .wo = %s, .bo = %s, .res = %s,", ptr_or_null(e, mask), em_ptr(e, w[3], 1),
+          ptr_or_null(e, b[3]), ptr_or_null(e, res));
+  pr_line(e->p, ".ln_scale = %s, .ln_bias = %s};", ptr_or_null(e, ls), ptr_or_null(e, lb));
+  const int64_t rows = p.s > p.sk ? p.s : p.sk, width = hd > p.eo ? hd : p.eo;
+  int64_t depth = hd;
+  for (int i = 0; i < 3; i++) depth = ins[i] > depth ? ins[i] : depth;
+  const char *ws = em_scratch(e, (SymDim){(2 * p.s + 2 * p.sk) * hd * 4, p.s * p.sk * 4});
+  em_task_scratch(e, rt_attention_task_floats(&p));
+  pr_line(e->p, "rt_attention(&geo, %s, &io, %s, (float *)%s, %s);", em_dim(e, x, 0), em_ptr(e, y, 0), ws,
+          em_gemm_ws(e, (SymDim){rows, 0}, (SymDim){0, width}, (SymDim){0, depth}));
+  return 0;
+}
+
+const OpDef op_fused_attention = {.type = "fused_attention", .infer = infer_fused_attention,
+                                  .emit_c = emit_fused_attention};

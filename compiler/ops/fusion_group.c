@@ -1,0 +1,78 @@
+/* fusion_group: a chain of element-wise ops computed in one loop, written
+ * by passes/enable_auto_fusion.c (named after the op of Paddle's
+ * fusion_group pass).  Inputs: the chain's outside operands; Outs: its
+ * result.  The chain itself is the list of ops the group fuses (Op.fused, in
+ * order): each reads the previous one's result and outside operands, and
+ * every one of them has the result's shape, so the loop runs over the
+ * result's elements and broadcasts each outside operand as its own op did.
+ * Shapes: the fused ops' own rules, run in order.  Its body exists only as
+ * that list: IR text shows it in the "# fuses" comment and cannot read it
+ * back. */
+#include <string.h>
+
+#include "../emit_ew.h"
+#include "../util.h"
+#include "ops.h"
+
+static int infer_fusion_group(OpCtx *c) {
+  if (!c->op->nfused) return ctx_fail(c, "a fusion_group needs the ops it fuses (IR text cannot give them)");
+  for (int i = 0; i < c->op->nfused; i++) {
+    Op *f = &c->g->ops[c->op->fused[i]];
+    OpCtx fc = {c->g, f};
+    if (!f->def || f->def->infer(&fc)) return -1;
+  }
+  return 0;
+}
+
+/* The first var of slot `name` on one side of op. */
+static int slot_var(const Slot *slots, int n, const char *name) {
+  for (int i = 0; i < n; i++)
+    if (!strcmp(slots[i].name, name) && slots[i].n > 0) return slots[i].vars[0];
+  return -1;
+}
+
+static int emit_fusion_group(EmitCtx *e) {
+  const Graph *g = e->g;
+  const Op *op = e->op;
+  EwIn in[16];
+  int n = 0, chain = -1;
+  const char *body = "";
+  for (int i = 0; i < op->nfused; i++) {
+    const Op *f = &g->ops[op->fused[i]];
+    const char *step;
+    if (!strcmp(f->type, "fused_elemwise_activation")) return em_fail(e, "nested fused ops are not supported");
+    const int x = slot_var(f->in, f->nin, "X"), y = slot_var(f->in, f->nin, "Y");
+    if (y < 0) { /* unary: v is the chain's value (or an outside operand) */
+      const char *u = unary_float_expr(e, f, f->type), *v = pool_printf("t%d", i - 1);
+      if (!u) return em_fail(e, "no C expression for %s", f->type);
+      if (x != chain) {
+        if (n == 16) return em_fail(e, "too many operands");
+        in[n] = (EwIn){&g->vars[x], -1, pool_printf("p%d", n), pool_printf("e%d", n)};
+        v = in[n++].elem;
+      }
+      step = pool_printf("float t%d;\n{\nconst float v = %s;\nt%d = %s;\n}", i, v, i, u);
+    } else { /* binary: a and b are the chain's value or outside operands */
+      const char *ab[2], *bin = binary_float_expr(f->type);
+      const int xy[2] = {x, y};
+      if (!bin) return em_fail(e, "no C expression for %s", f->type);
+      for (int k = 0; k < 2; k++) {
+        if (xy[k] == chain) {
+          ab[k] = pool_printf("t%d", i - 1);
+          continue;
+        }
+        if (n == 16) return em_fail(e, "too many operands");
+        in[n] = (EwIn){&g->vars[xy[k]], attr_int(f, "axis", -1), pool_printf("p%d", n), pool_printf("e%d", n)};
+        ab[k] = in[n++].elem;
+      }
+      step = pool_printf("float t%d;\n{\nconst float a = %s, b = %s;\nt%d = %s;\n}", i, ab[0], ab[1], i, bin);
+    }
+    body = pool_printf("%s%s/* %s */\n%s", body, *body ? "\n" : "", f->type, step);
+    chain = slot_var(f->out, f->nout, "Out");
+  }
+  OpCtx c = {e->g, (Op *)op};
+  Var *out = ctx_out(&c, "Outs", 0);
+  if (!out || &g->vars[chain] != out) return em_fail(e, "the group's result is not its last op's output");
+  return ew_nary(e, out, n, in, NULL, body, pool_printf("t%d", op->nfused - 1));
+}
+
+const OpDef op_fusion_group = {.type = "fusion_group", .infer = infer_fusion_group, .emit_c = emit_fusion_group};

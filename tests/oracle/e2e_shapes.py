@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Op-level end-to-end cases for sizes computed from tensor values that are
+known at compile time: shape arithmetic on static dims (the batch left
+open) feeding paddle.arange (BERT/ERNIE-style position ids), slice bounds
+and interpolate sizes (PaddleSeg-style resizing to another tensor's size).
+paddlec's constant folding turns those values into parameters and the ops'
+rules and emitters read them.
+
+    python e2e_shapes.py OUTDIR [CASE ...]
+
+Each case is a paddle.nn layer saved with paddle.jit.to_static + jit.save
+(tests/oracle/oracle_case.py save_layer_case), batch None; inputs standard
+normal from a generator seeded by the case's name; batch 3."""
+import os
+import sys
+import zlib
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from oracle_case import save_layer_case  # noqa: E402
+
+import numpy as np  # noqa: E402
+import paddle  # noqa: E402
+import paddle.nn as nn  # noqa: E402
+import paddle.nn.functional as F  # noqa: E402
+from paddle.static import InputSpec  # noqa: E402
+
+BATCH = 3
+CASES = {}
+
+
+def case(fn):
+    CASES[fn.__name__] = fn
+    return fn
+
+
+class ArangeFromShape(nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.pos = nn.Embedding(6, 4)
+
+    def forward(self, x):
+        ids = paddle.arange(paddle.shape(x)[1])
+        return self.pos(ids) + x
+
+
+@case
+def arange_from_shape():
+    """Position ids: arange over a static dim of a batch-open input."""
+    return ArangeFromShape(), [InputSpec([None, 6, 4], "float32", "x")], (BATCH, 6, 4)
+
+
+class SliceFromShape(nn.Layer):
+    def forward(self, x):
+        n = paddle.shape(x)[1]
+        return x[:, n // 3:n - 1], x[:, :, 1:paddle.shape(x)[2]:2]
+
+
+@case
+def slice_from_shape():
+    """Slice bounds from shape arithmetic (StartsTensorList, EndsTensorList)."""
+    return SliceFromShape(), [InputSpec([None, 6, 5], "float32", "x")], (BATCH, 6, 5)
+
+
+class InterpFromShape(nn.Layer):
+    def forward(self, x):
+        y = F.avg_pool2d(x, 2)
+        a = F.interpolate(y, paddle.shape(x)[2:], mode="bilinear", align_corners=False)
+        b = F.interpolate(y, [paddle.shape(x)[2], paddle.shape(x)[3]], mode="nearest")
+        return a, b
+
+
+@case
+def interp_from_shape():
+    """Resize back to another tensor's size: OutSize and SizeTensor."""
+    return InterpFromShape(), [InputSpec([None, 3, 8, 10], "float32", "x")], (BATCH, 3, 8, 10)
+
+
+def build(out_dir, name):
+    paddle.disable_static()  # the previous case's reference run left static mode on
+    layer, specs, shape = CASES[name]()
+    rng = np.random.default_rng(zlib.crc32(name.encode()))
+    for p in layer.parameters():
+        p.set_value(rng.uniform(-1.0, 1.0, p.shape).astype("float32"))
+    save_layer_case(os.path.join(out_dir, name), layer, specs, [rng.standard_normal(shape).astype("float32")])
+
+
+if __name__ == "__main__":
+    paddle.seed(1)
+    for case_name in sys.argv[2:] or list(CASES):
+        build(sys.argv[1], case_name)
