@@ -30,7 +30,7 @@ void rt_act_apply(RtAct act, float alpha, float beta, float *v, int64_t n) {
       for (int64_t i = 0; i < n; i++) v[i] = tanhf(v[i]);
       break;
     case RT_ACT_GELU: /* as activation.c's gelu (approximate = false) */
-      for (int64_t i = 0; i < n; i++) v[i] = 0.5f * v[i] * (1.0f + erff(v[i] * 0.70710678f));
+      for (int64_t i = 0; i < n; i++) v[i] = 0.5f * v[i] * (1.0f + rt_erff(v[i] * 0.70710678f));
       break;
     case RT_ACT_GELU_TANH: /* approximate = true */
       for (int64_t i = 0; i < n; i++)

@@ -19,6 +19,26 @@ typedef enum RtAct {
   RT_ACT_GELU_TANH = 9,    /* 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))) */
 } RtAct;
 
+/* erf(x) as Eigen computes it for float packets (its generic_fast_erf:
+ * a rational function of x, clamped to [-4, 4]; absolute error below 5e-7),
+ * in plain arithmetic that vectorizes, unlike a call to erff.  gelu uses it,
+ * fused or not, so the two agree. */
+static inline float rt_erff(float x) {
+  x = x < -4.0f ? -4.0f : x > 4.0f ? 4.0f : x;
+  const float x2 = x * x;
+  float p = x2 * -2.72614225801306e-10f + 2.77068142495902e-08f;
+  p = x2 * p + -2.10102402082508e-06f;
+  p = x2 * p + -5.69250639462346e-05f;
+  p = x2 * p + -7.34990630326855e-04f;
+  p = x2 * p + -2.95459980854025e-03f;
+  p = x2 * p + -1.60960333262415e-02f;
+  float q = x2 * -1.45660718464996e-05f + -2.13374055278905e-04f;
+  q = x2 * q + -1.68282697438203e-03f;
+  q = x2 * q + -7.37332916720468e-03f;
+  q = x2 * q + -1.42647390514189e-02f;
+  return x * p / q;
+}
+
 /* v[i] = act(v[i]) for n floats. */
 void rt_act_apply(RtAct act, float alpha, float beta, float *v, int64_t n);
 

@@ -35,10 +35,31 @@ static void gemm_block(const GemmJob *j, int64_t i0, int64_t mc, int64_t j0, int
 /* The blocks: as many as about 8 (enough to keep 2-4 threads busy) of at
  * least RT_GEMM_MIN_TASK multiply-adds each, full MC-row panels down M; a
  * function of (m, n, k) only, so that the result does not depend on the
- * thread count.  No workspace: one block (the stack path). */
-enum { RT_GEMM_TASKS = 8, RT_GEMM_MIN_TASK = 1 << 17 };
+ * thread count.  No workspace: one block (the stack path).  With OpenBLAS,
+ * each block is a call that packs its own operands, so the blocks are few
+ * and large: up to 4 column blocks of at least 256 columns and
+ * RT_GEMM_MIN_BLAS multiply-adds each (a panel down M would pack all of B
+ * again), or, when B has few columns, up to 4 panels down M. */
+enum { RT_GEMM_TASKS = 8, RT_GEMM_MIN_TASK = 1 << 17, RT_GEMM_MIN_BLAS = 1 << 21 };
 static void gemm_split(GemmJob *j) {
   j->mb = j->m, j->nb = j->n, j->mt = 1;
+#ifdef PADDLEC_BLAS_OPENBLAS
+  const double work = (double)j->m * (double)j->n * (double)j->k;
+  int64_t nt = 4;
+  while (nt > 1 && (j->n / nt < 256 || work / (double)nt < RT_GEMM_MIN_BLAS)) nt--;
+  if (nt > 1) {
+    j->nb = rt_div_up(rt_div_up(j->n, nt), 16) * 16;
+    if (j->nb > j->n) j->nb = j->n;
+    return;
+  }
+  /* few columns (late conv layers, small batches): B is small, so panels
+   * down M (each packing B again) are cheap */
+  int64_t mt = 4;
+  while (mt > 1 && (j->m / mt < 64 || work / (double)mt < RT_GEMM_MIN_BLAS)) mt--;
+  j->mb = rt_div_up(rt_div_up(j->m, mt), 16) * 16;
+  if (j->mb > j->m) j->mb = j->m;
+  j->mt = rt_div_up(j->m, j->mb);
+#else
   if (!j->ws || (double)j->m * (double)j->n * (double)j->k < 2.0 * RT_GEMM_MIN_TASK) return;
   if (j->m > RT_SGEMM_MC) j->mb = RT_SGEMM_MC, j->mt = rt_div_up(j->m, RT_SGEMM_MC);
   if (j->mt >= RT_GEMM_TASKS) return;
@@ -46,6 +67,7 @@ static void gemm_split(GemmJob *j) {
   while (nt > 1 && (double)j->mb * (double)rt_div_up(j->n, nt) * (double)j->k < RT_GEMM_MIN_TASK) nt--;
   int64_t nb = rt_div_up(rt_div_up(j->n, nt), RT_SGEMM_NR) * RT_SGEMM_NR;
   j->nb = nb < j->n ? nb : j->n;
+#endif
 }
 
 /* c = act(c + bias[col] + res) over the block's rows, while it is in cache. */

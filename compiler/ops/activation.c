@@ -118,7 +118,7 @@ const char *unary_float_expr(EmitCtx *e, const Op *op, const char *type) {
   if (!strcmp(type, "gelu"))
     return attr_bool(op, "approximate", 0)
                ? "0.5f * v * (1.0f + tanhf(0.7978845608f * (v + 0.044715f * v * v * v)))"
-               : "0.5f * v * (1.0f + erff(v * 0.70710678f))";
+               : "0.5f * v * (1.0f + rt_erff(v * 0.70710678f))";
   if (!strcmp(type, "swish")) return pool_printf("v / (1.0f + expf(-%s * v))", f(op, "beta", 1));
   if (!strcmp(type, "hard_swish")) /* Paddle 2.6's kernel ignores threshold/scale/offset: 6, 6, 3 */
     return "v * fminf(fmaxf(v + 3.0f, 0.0f), 6.0f) / 6.0f";
