@@ -185,6 +185,7 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
   EmitCtx e = {.g = g, .spec = s, .plan = pl, .prefix = P, .blas = o->blas, .scratch_max = &scratch,
                .task_max = &task_floats};
   int bad = 0, nk = 0;
+  const char *names = ""; /* the kernels' names, for profiling */
   for (int k = 0; k < g->blocks[0].nops; k++) {
     int id = g->blocks[0].ops[k];
     const Op *op = &g->ops[id];
@@ -211,7 +212,8 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
     pr_raw(&kernels, "%s", body.buf ? body.buf : "");
     pr_line(&kernels, "}");
     pr_raw(&kernels, "\n");
-    pr_line(&calls, "%s(m, B);", fn);
+    pr_line(&calls, "PADDLEC_KERNEL(%d, %s(m, B));", nk - 1, fn);
+    names = pool_printf("%s%s\"%s\"", names, nk > 1 ? ", " : "", fn);
     for (int so = 0; so < op->nout; so++) /* debug builds: report the first kernel that makes a NaN */
       for (int a = 0; a < op->out[so].n; a++) {
         int vid = op->out[so].vars[a];
@@ -251,6 +253,7 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
   };
   mt->header = tpl_render("templates/model.h.in", hv, (int)(sizeof hv / sizeof hv[0]));
   TplVar sv[] = {{"BANNER", banner}, {"PREFIX", P}, {"UPPER", U}, {"TABLES", tables},
+                 {"KERNEL_NAMES", *names ? names : "\"(none)\""},
                  {"KERNELS", kernels.buf ? kernels.buf : ""}, {"CALLS", calls.buf ? calls.buf : ""},
                  {"BIND_WEIGHTS", bind_weights(g, P, o->embed_weights, U)},
                  {"EMBEDDED", o->embed_weights ? "1" : "0"}};

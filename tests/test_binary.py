@@ -2,6 +2,7 @@
 clear errors for wrong inputs, embedded weights, two models in one program,
 and the no-malloc static arena."""
 import os
+import re
 import subprocess
 
 import numpy as np
@@ -82,6 +83,19 @@ def test_embedded_weights_need_no_file(tmp_path):
     x = np.load(os.path.join(SAMPLE, "x.npy"))
     got = np.load(tmp_path / "save_infer_model_scale_0.tmp_0.npy")
     assert np.abs(got - paddle_reference(x)).max() <= 1e-4 * np.abs(got).max()
+
+
+def test_profile_build_times_every_kernel(tmp_path, monkeypatch):
+    """Built with -DPADDLEC_PROFILE, --repeat also lists each kernel's time."""
+    from conftest import SAN_ENV
+    monkeypatch.setitem(SAN_ENV, "CFLAGS", "-O1 -DPADDLEC_PROFILE")
+    p = run(["build", SAMPLE, "-o", str(tmp_path / "c")])
+    assert p.returncode == 0, p.stderr
+    out = bin_run(tmp_path / "c", "--input", f"x={SAMPLE}/x.npy", "--repeat", "3").stdout
+    assert "kernel time per run (ms), 4 runs" in out, out
+    kernels = re.findall(r"^ +[0-9.]+ +[0-9.]+%  (model_k\d+_\w+)$", out, re.M)
+    source = (tmp_path / "c_src" / "model.c").read_text()
+    assert kernels and sorted(kernels) == sorted(set(re.findall(r"^static void (model_k\d+_\w+)\(model_model", source, re.M)))
 
 
 def cc(*args):

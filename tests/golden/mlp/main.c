@@ -273,6 +273,9 @@ int main(int argc, char **argv) {
       t[r] = now_ms() - t0;
     }
     qsort(t, (size_t)repeat, sizeof *t, cmp_double);
+#ifdef PADDLEC_PROFILE
+    model_profile_print(stdout, repeat + 1); /* the runs and the first one */
+#endif
     printf("latency over %d runs: median %.5f ms, min %.5f ms (threads %d)\n", repeat, t[repeat / 2], t[0], threads);
     free(t);
   }

@@ -39,6 +39,46 @@ typedef struct IoSpec {
 #define PADDLEC_CHECK_NAN(kernel, ptr, n) ((void)0)
 #endif
 
+/* Debugging aid: build with -DPADDLEC_PROFILE to time every kernel (over
+ * every run of the process; not for concurrent runs); model_profile_print
+ * lists them, slowest first.  The standalone driver prints it after
+ * --repeat. */
+#ifdef PADDLEC_PROFILE
+#include <time.h>
+static const char *const profile_name[] = {"model_k001_fused_gemm_epilogue", "model_k002_fused_gemm_epilogue", "model_k003_softmax", "model_k004_scale"};
+enum { PROFILE_N = sizeof profile_name / sizeof profile_name[0] };
+static double profile_ms[PROFILE_N];
+static double now_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+#define PADDLEC_KERNEL(i, call)              \
+  do {                                       \
+    const double t0_ = now_ms();             \
+    call;                                    \
+    profile_ms[i] += now_ms() - t0_;         \
+  } while (0)
+
+void model_profile_print(FILE *f, int runs) {
+  int order[PROFILE_N];
+  double total = 0;
+  for (int i = 0; i < PROFILE_N; i++) order[i] = i, total += profile_ms[i];
+  for (int i = 1; i < PROFILE_N; i++) /* slowest first */
+    for (int j = i; j > 0 && profile_ms[order[j - 1]] < profile_ms[order[j]]; j--) {
+      int t = order[j - 1];
+      order[j - 1] = order[j];
+      order[j] = t;
+    }
+  fprintf(f, "kernel time per run (ms), %d runs, total %.4f:\n", runs, total / (runs > 0 ? runs : 1));
+  for (int i = 0; i < PROFILE_N; i++)
+    fprintf(f, "%10.4f %5.1f%%  %s\n", profile_ms[order[i]] / (runs > 0 ? runs : 1),
+            total > 0 ? 100.0 * profile_ms[order[i]] / total : 0.0, profile_name[order[i]]);
+}
+#else
+#define PADDLEC_KERNEL(i, call) call
+#endif
+
 static const IoSpec inputs_spec[] = {
   {"x", 5, 2, {1, 0}, {0, 8}},
 };
@@ -243,13 +283,13 @@ int model_set_num_threads(model_model *m, int threads) {
 /* The kernels in program order, then the outputs. */
 static int run_kernels(model_model *m, int64_t B, void *const outputs[]) {
   (void)B;
-  model_k001_fused_gemm_epilogue(m, B);
+  PADDLEC_KERNEL(0, model_k001_fused_gemm_epilogue(m, B));
   PADDLEC_CHECK_NAN("model_k001_fused_gemm_epilogue", ((const float *)(m->arena + 0)), (16 * B));
-  model_k002_fused_gemm_epilogue(m, B);
+  PADDLEC_KERNEL(1, model_k002_fused_gemm_epilogue(m, B));
   PADDLEC_CHECK_NAN("model_k002_fused_gemm_epilogue", ((const float *)(m->arena + (64 * B))), (3 * B));
-  model_k003_softmax(m, B);
+  PADDLEC_KERNEL(2, model_k003_softmax(m, B));
   PADDLEC_CHECK_NAN("model_k003_softmax", ((const float *)(m->arena + 0)), (3 * B));
-  model_k004_scale(m, B);
+  PADDLEC_KERNEL(3, model_k004_scale(m, B));
   PADDLEC_CHECK_NAN("model_k004_scale", ((const float *)(m->arena + 0)), (3 * B));
   memcpy(outputs[0], ((const float *)(m->arena + 0)), (size_t)(3 * B) * sizeof(float)); /* save_infer_model/scale_0.tmp_0 */
 

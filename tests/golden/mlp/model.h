@@ -64,6 +64,13 @@ int model_init(model_model *m, void *arena, size_t arena_bytes, const void *weig
  * the model itself). */
 void model_destroy(model_model *m);
 
+#ifdef PADDLEC_PROFILE
+#include <stdio.h>
+/* Built with -DPADDLEC_PROFILE: each kernel's time per run over `runs` runs,
+ * slowest first. */
+void model_profile_print(FILE *f, int runs);
+#endif
+
 /* Runs each kernel's work on `threads` threads: the caller's and threads - 1
  * workers (started here, with MODEL_THREAD_BYTES of scratch each; the only
  * call besides model_create that allocates).  1 (the default) stops them.
