@@ -97,7 +97,9 @@ $(BUILD)/paddlec: $(CC_OBJ) $(BUILD)/libpaddlec_rt.a
 
 # Sanitizer build used by the tests (bad inputs, unit tests).
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-asan: $(GEN)/framework.pb-c.h $(GEN)/op_list.h | $(BUILD)/.deps
+# embedded.c is made here, not in the sub-make: with `make -j all asan` two
+# makes would otherwise race to write it.
+asan: $(GEN)/framework.pb-c.h $(GEN)/op_list.h $(GEN)/embedded.c | $(BUILD)/.deps
 	$(MAKE) CC=clang CFLAGS="-O1 -g $(SAN)" BUILD=$(BUILD)/asan OBJ=$(BUILD)/asan/obj $(BUILD)/asan/paddlec $(BUILD)/asan/unit_tests \
 	  GEN=$(GEN)
 
