@@ -13,6 +13,7 @@ typedef struct CompileOpts {
   int embed_weights;     /* --embed-weights: weights as const arrays */
   int blas;              /* 1: OpenBLAS (default), 0: --blas=none */
   PipelineOpts pipe;     /* passes and BuildStrategy (memory_optimize, enable_inplace) */
+  ExecStrategy es;       /* --exec-strategy: the run-time defaults */
   int dump_memplan;      /* --dump-memplan: print the memory plan */
   const ShapeArg *shapes; /* --shape options */
   int nshapes;

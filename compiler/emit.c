@@ -151,12 +151,12 @@ const char *em_float(double v) {
 }
 
 const char *em_scratch(EmitCtx *e, SymDim bytes) {
-  SymDim at = {e->plan->arena.a + e->scratch_used.a, e->plan->arena.c + e->scratch_used.c};
+  SymDim at = e->scratch_used;
   e->scratch_used.a += (bytes.a + 63) / 64 * 64;
   e->scratch_used.c += (bytes.c + 63) / 64 * 64;
   if (e->scratch_used.a > e->scratch_max->a) e->scratch_max->a = e->scratch_used.a;
   if (e->scratch_used.c > e->scratch_max->c) e->scratch_max->c = e->scratch_used.c;
-  return pool_printf("(m->arena + %s)", em_sym(at));
+  return at.a == 0 && at.c == 0 ? "ws" : pool_printf("(ws + %s)", em_sym(at));
 }
 
 const char *em_gemm_ws(EmitCtx *e, SymDim m, SymDim n, SymDim k) {
@@ -227,12 +227,14 @@ void em_task_begin(EmitCtx *e, const char *work, const char *outer) {
   pr_line(t, "const RtKernelArgs *args = ctx;");
   pr_line(t, "%s_model *m = args->m;", e->prefix);
   pr_line(t, "const int64_t B = args->batch;");
+  pr_line(t, "unsigned char *ws = args->ws;");
   pr_line(t, "(void)m;");
   pr_line(t, "(void)B;");
+  pr_line(t, "(void)ws;");
   pr_line(t, "(void)tid;");
   pr_line(t, "const int64_t rows = %s, nt = rt_split_tasks(%s, rows);", outer, work);
   pr_line(t, "const int64_t lo = t * rows / nt, hi = (t + 1) * rows / nt;");
-  pr_line(e->p, "const RtKernelArgs args = {m, B};");
+  pr_line(e->p, "const RtKernelArgs args = {m, B, ws};");
   pr_line(e->p, "rt_parallel(rt_split_tasks(%s, %s), %s, (void *)&args);", work, outer, fn);
   e->outer = e->p;
   e->p = t;

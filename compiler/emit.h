@@ -1,7 +1,8 @@
 /* Code printer and the context op emitters write kernels with.
  *
  * A kernel is one C function per op (or fused group) in the generated model
- * file: `static void P_kNNN_<type>(P_model *m, int64_t B)`.  Inside, the op's
+ * file: `static void P_kNNN_<type>(P_model *m, int64_t B, unsigned char *ws)`
+ * (ws: the kernel's scratch slot).  Inside, the op's
  * emitter addresses tensors through em_ptr() (arena slot, feed, or
  * parameter) and sizes through em_dim()/em_numel(), which are C expressions
  * in the batch B, already simplified ("B", "3", "(64 * B)"). */
@@ -42,7 +43,7 @@ typedef struct EmitCtx {
   const char *prefix;  /* symbol prefix of the model */
   int blas;            /* 1: OpenBLAS build, 0: portable kernels only */
   SymDim scratch_used; /* scratch bytes taken by the current kernel */
-  SymDim *scratch_max; /* the most any kernel takes (sizes the arena) */
+  SymDim *scratch_max; /* the most any kernel takes (sizes a scratch slot) */
   int64_t *task_max;   /* the most floats one worker thread's tasks need */
   const char *kernel;  /* the current kernel's function name */
   Printer *tasks;      /* task functions of the current kernel (printed before it) */
@@ -72,16 +73,17 @@ int64_t em_const_dim(EmitCtx *e, const Var *v, int d);
 const VarSpec *em_spec(EmitCtx *e, const Var *v);
 /* A scratch region of `bytes` (a*B + c) for the current kernel only, e.g. an
  * im2col buffer: returns a C expression of type `unsigned char *`, 64-byte
- * aligned.  Scratch lives in the arena after every tensor slot and is shared
- * by all kernels (they run one after another). */
+ * aligned, inside the kernel's scratch slot `ws`.  The slots live in the
+ * arena after every tensor slot, one per kernel that may run at once
+ * (rt_sched.h), each as large as the most any kernel takes. */
 const char *em_scratch(EmitCtx *e, SymDim bytes);
 /* Workspace for rt_sgemm_ws on an m x n x k product: a `float *` expression
  * (scratch sized by RT_SGEMM_WS_FLOATS, with the blocking bounds standing in
  * for dims that grow with the batch). */
 const char *em_gemm_ws(EmitCtx *e, SymDim m, SymDim n, SymDim k);
 /* Records that a worker thread running the current kernel's tasks needs
- * `floats` of private scratch (rt_parallel.h; thread 0 uses the kernel's
- * arena scratch instead). */
+ * `floats` of private scratch (rt_parallel.h; the kernel's own thread uses
+ * its scratch slot instead). */
 void em_task_scratch(EmitCtx *e, int64_t floats);
 /* The epilogue activation named `name` with its parameters, as Paddle
  * 2.6's oneDNN fusion reads fuse_alpha / fuse_beta (checked against it,

@@ -34,7 +34,7 @@ static const char usage[] =
     "  graph MODEL -o FILE.dot [--params F] [--no-params]\n"
     "        the data-flow graph in Graphviz DOT (render: dot -Tsvg FILE.dot)\n"
     "  compile MODEL -o DIR [--params F] [--name PREFIX] [--shape NAME=d0,d1,..]\n"
-    "          [--embed-weights] [--blas=openblas|none]\n"
+    "          [--embed-weights] [--blas=openblas|none] [--exec-strategy K=V,...]\n"
     "        C sources: PREFIX.h, PREFIX.c, main.c, Makefile, PREFIX.cmake, the\n"
     "        runtime in paddlec_rt/, and PREFIX.pdiparams (or PREFIX_weights.c)\n"
     "  build MODEL -o BIN [compile options] [--march=CPU]\n"
@@ -42,7 +42,8 @@ static const char usage[] =
     "        (default clang) for -march=CPU (default native); weights in BIN.pdiparams\n"
     "  opt MODEL [pass options]\n"
     "        run the passes and print the IR (MODEL may be IR text, see README)\n"
-    "  strategy   list the BuildStrategy fields and what each does\n"
+    "  strategy   list the BuildStrategy and ExecutionStrategy fields and what\n"
+    "             each does\n"
     "  ops        list every op type paddlec knows: shape rule, and whether it\n"
     "             compiles to C\n"
     "  version    print the version\n"
@@ -55,6 +56,12 @@ static const char usage[] =
     "  --verify-each              verify the IR after every pass\n"
     "  --dump-after=P,P|all       print the IR after these passes\n"
     "  --dump-memplan             print the memory plan (compile, build)\n"
+    "\n"
+    "run options (compile, build): defaults baked into the generated code,\n"
+    "which its API and the standalone binary's --exec-strategy override:\n"
+    "  --exec-strategy K=V,...    ExecutionStrategy fields by Paddle's names\n"
+    "                             (num_threads, num_iteration_per_run, ...)\n"
+    "  --exec-strategy-file F     the same from a JSON object\n"
     "\n"
     "parameters are found next to the program: PREFIX.pdiparams, __params__,\n"
     "params, a single *.pdiparams, or one file per variable (Paddle 1.x).\n";
@@ -78,19 +85,25 @@ static int parse_args(int argc, char **argv, Args *a) {
   a->compile.prefix = "model";
   a->compile.blas = 1;
   pipeline_defaults(&a->compile.pipe);
+  exec_strategy_defaults(&a->compile.es);
   a->compile.shapes = a->shapes;
   a->march = "native";
   for (int i = 2; i < argc; i++) {
     const char *s = argv[i];
     PipelineOpts *po = &a->compile.pipe;
     if (!strcmp(s, "--params") || !strcmp(s, "-o") || !strcmp(s, "--name") || !strcmp(s, "--shape") ||
-        !strcmp(s, "--build-strategy") || !strcmp(s, "--build-strategy-file")) {
+        !strcmp(s, "--build-strategy") || !strcmp(s, "--build-strategy-file") || !strcmp(s, "--exec-strategy") ||
+        !strcmp(s, "--exec-strategy-file")) {
       if (i + 1 >= argc) return diag_error("%s needs a value", s);
       const char *v = argv[++i];
       if (!strcmp(s, "--build-strategy")) {
         if (strategy_parse(&po->bs, v)) return -1;
       } else if (!strcmp(s, "--build-strategy-file")) {
         if (strategy_load_file(&po->bs, v)) return -1;
+      } else if (!strcmp(s, "--exec-strategy")) {
+        if (exec_strategy_parse(&a->compile.es, v)) return -1;
+      } else if (!strcmp(s, "--exec-strategy-file")) {
+        if (exec_strategy_load_file(&a->compile.es, v)) return -1;
       } else if (!strcmp(s, "-o")) a->out = v;
       else if (!strcmp(s, "--name")) a->compile.prefix = v;
       else if (!strcmp(s, "--params")) a->load.params = v;

@@ -1,4 +1,5 @@
-/* BuildStrategy fields, parsing and validation (see strategy.h). */
+/* BuildStrategy and ExecutionStrategy fields, parsing and validation (see
+ * strategy.h): one table per struct, one parser for both. */
 #include "strategy.h"
 
 #include <errno.h>
@@ -16,7 +17,7 @@ typedef enum FieldKind { FK_BOOL, FK_OPT_BOOL, FK_INT, FK_ENUM, FK_STR, FK_LIST 
 typedef struct Field {
   const char *name;          /* Paddle's field name */
   FieldKind kind;            /* value type */
-  size_t off;                /* offset in BuildStrategy */
+  size_t off;                /* offset in the struct */
   const char *const *names;  /* enum member names (FK_ENUM), NULL-terminated */
   const char *dflt;          /* Paddle's default, as text */
   const char *effect;        /* what it does in paddlec */
@@ -80,27 +81,68 @@ static const Field fields[] = {
       "debug: writes DIR/before_passes.dot and DIR/after_passes.dot (the directory is created)"),
 };
 #undef F
-enum { NFIELDS = sizeof fields / sizeof fields[0] };
-_Static_assert(NFIELDS <= 64, "BuildStrategy.set has one bit per field");
+_Static_assert(sizeof fields / sizeof fields[0] <= 64, "BuildStrategy.set has one bit per field");
 
-static int *int_at(BuildStrategy *bs, const Field *f) { return (int *)((char *)bs + f->off); }
+#define F(name, kind, dflt, effect) {#name, kind, offsetof(ExecStrategy, name), NULL, dflt, effect}
+static const Field exec_fields[] = {
+    F(num_threads, FK_INT, "0",
+      "ops that run at once, following the kernels' dependencies (0: Paddle's default, CPU_NUM, else 1)"),
+    F(num_iteration_per_run, FK_INT, "1", "iterations one run performs on the fed data; fetches come from the last"),
+    F(num_iteration_per_drop_scope, FK_INT, "100",
+      "iterations between two releases of the temporaries outside the static arena (and after every fetch)"),
+    F(allow_op_delay, FK_BOOL, "false", "accepted: Paddle's delay of communication ops; generated code has none"),
+    F(use_experimental_executor, FK_BOOL, "true", "accepted: paddlec has one scheduler"),
+    F(use_thread_barrier, FK_BOOL, "false", "accepted: generated code has no parameter-server barrier"),
+};
+#undef F
 
-static const Field *find_field(const char *key) {
-  for (int i = 0; i < NFIELDS; i++)
-    if (!strcmp(fields[i].name, key)) return &fields[i];
+/* A struct's fields, and how the parser names it in messages. */
+typedef struct Table {
+  const char *what;     /* "BuildStrategy" */
+  const char *option;   /* "--build-strategy" */
+  const Field *fields;  /* the fields */
+  int n;                /* how many */
+  size_t set_off;       /* offset of the struct's `set` bits */
+  int (*check)(const void *obj, const char *origin); /* checks between fields, or NULL */
+} Table;
+
+static int check_build(const void *obj, const char *origin);
+static int check_exec(const void *obj, const char *origin);
+static const Table build_table = {"BuildStrategy", "--build-strategy", fields, sizeof fields / sizeof fields[0],
+                                  offsetof(BuildStrategy, set), check_build};
+static const Table exec_table = {"ExecutionStrategy", "--exec-strategy", exec_fields,
+                                 sizeof exec_fields / sizeof exec_fields[0], offsetof(ExecStrategy, set), check_exec};
+
+static int *int_at(void *obj, const Field *f) { return (int *)((char *)obj + f->off); }
+static uint64_t *set_bits(void *obj, const Table *t) { return (uint64_t *)((char *)obj + t->set_off); }
+
+static const Field *find_field(const Table *t, const char *key) {
+  for (int i = 0; i < t->n; i++)
+    if (!strcmp(t->fields[i].name, key)) return &t->fields[i];
   return NULL;
 }
 
-static const char *valid_keys(void) {
+static const char *valid_keys(const Table *t) {
   const char *s = "";
-  for (int i = 0; i < NFIELDS; i++) s = pool_printf("%s%s%s", s, i ? ", " : "", fields[i].name);
+  for (int i = 0; i < t->n; i++) s = pool_printf("%s%s%s", s, i ? ", " : "", t->fields[i].name);
   return s;
+}
+
+static int set_field(const Table *t, void *obj, const char *key, const char *value, const char *origin);
+
+static void set_defaults(const Table *t, void *obj) {
+  for (int i = 0; i < t->n; i++) set_field(t, obj, t->fields[i].name, t->fields[i].dflt, "defaults");
+  *set_bits(obj, t) = 0;
 }
 
 void strategy_defaults(BuildStrategy *bs) {
   memset(bs, 0, sizeof *bs);
-  for (int i = 0; i < NFIELDS; i++) strategy_set(bs, fields[i].name, fields[i].dflt, "defaults");
-  bs->set = 0;
+  set_defaults(&build_table, bs);
+}
+
+void exec_strategy_defaults(ExecStrategy *es) {
+  memset(es, 0, sizeof *es);
+  set_defaults(&exec_table, es);
 }
 
 static int parse_bool(const char *v, int *out) {
@@ -166,10 +208,10 @@ static const char *kind_text(const Field *f) {
   return s;
 }
 
-int strategy_set(BuildStrategy *bs, const char *key, const char *value, const char *origin) {
-  const Field *f = find_field(key);
-  if (!f) return diag_error("%s: unknown BuildStrategy key '%s'; valid keys: %s", origin, key, valid_keys());
-  int bad = 0, *iv = int_at(bs, f);
+static int set_field(const Table *t, void *obj, const char *key, const char *value, const char *origin) {
+  const Field *f = find_field(t, key);
+  if (!f) return diag_error("%s: unknown %s key '%s'; valid keys: %s", origin, t->what, key, valid_keys(t));
+  int bad = 0, *iv = int_at(obj, f);
   switch (f->kind) {
     case FK_BOOL: bad = parse_bool(value, iv); break;
     case FK_OPT_BOOL:
@@ -178,16 +220,21 @@ int strategy_set(BuildStrategy *bs, const char *key, const char *value, const ch
       break;
     case FK_INT: bad = parse_int(value, iv); break;
     case FK_ENUM: bad = parse_enum(f, value, iv); break;
-    case FK_STR: *(const char **)((char *)bs + f->off) = pool_strdup(value); break;
-    case FK_LIST: bad = parse_list(value, (StrList *)((char *)bs + f->off)); break;
+    case FK_STR: *(const char **)((char *)obj + f->off) = pool_strdup(value); break;
+    case FK_LIST: bad = parse_list(value, (StrList *)((char *)obj + f->off)); break;
   }
-  if (bad) return diag_error("%s: BuildStrategy %s='%s': expected %s", origin, key, value, kind_text(f));
-  bs->set |= 1ull << (f - fields);
+  if (bad) return diag_error("%s: %s %s='%s': expected %s", origin, t->what, key, value, kind_text(f));
+  *set_bits(obj, t) |= 1ull << (f - t->fields);
   return 0;
 }
 
+int strategy_set(BuildStrategy *bs, const char *key, const char *value, const char *origin) {
+  return set_field(&build_table, bs, key, value, origin);
+}
+
 /* Checks that hold between fields, once all are set. */
-static int check_fields(const BuildStrategy *bs, const char *origin) {
+static int check_build(const void *obj, const char *origin) {
+  const BuildStrategy *bs = obj;
   if (bs->num_trainers < 1) return diag_error("%s: BuildStrategy num_trainers must be >= 1", origin);
   if (bs->nccl_comm_num < 1 || bs->bkcl_comm_num < 1)
     return diag_error("%s: BuildStrategy nccl_comm_num and bkcl_comm_num must be >= 1", origin);
@@ -202,7 +249,16 @@ static int check_fields(const BuildStrategy *bs, const char *origin) {
   return 0;
 }
 
-int strategy_parse(BuildStrategy *bs, const char *text) {
+static int check_exec(const void *obj, const char *origin) {
+  const ExecStrategy *es = obj;
+  if (es->num_threads < 0) return diag_error("%s: ExecutionStrategy num_threads must be >= 0", origin);
+  if (es->num_iteration_per_run < 1 || es->num_iteration_per_drop_scope < 1)
+    return diag_error("%s: ExecutionStrategy num_iteration_per_run and num_iteration_per_drop_scope must be >= 1",
+                      origin);
+  return 0;
+}
+
+static int parse_text(const Table *t, void *obj, const char *text) {
   char *s = pool_strdup(text);
   int bad = 0;
   for (char *item = s; *item;) {
@@ -214,15 +270,18 @@ int strategy_parse(BuildStrategy *bs, const char *text) {
     *p = 0;
     char *eq = strchr(item, '=');
     if (!eq) {
-      bad |= diag_error("--build-strategy: '%s' is not key=value (valid keys: %s)", item, valid_keys());
+      bad |= diag_error("%s: '%s' is not key=value (valid keys: %s)", t->option, item, valid_keys(t));
     } else {
       *eq = 0;
-      bad |= strategy_set(bs, item, eq + 1, "--build-strategy");
+      bad |= set_field(t, obj, item, eq + 1, t->option);
     }
     item = next;
   }
-  return bad ? -1 : check_fields(bs, "--build-strategy");
+  return bad ? -1 : t->check(obj, t->option);
 }
+
+int strategy_parse(BuildStrategy *bs, const char *text) { return parse_text(&build_table, bs, text); }
+int exec_strategy_parse(ExecStrategy *es, const char *text) { return parse_text(&exec_table, es, text); }
 
 /* A JSON value as the text strategy_set takes. */
 static const char *value_text(const JsonValue *v) {
@@ -240,36 +299,47 @@ static const char *value_text(const JsonValue *v) {
   }
 }
 
-int strategy_load_file(BuildStrategy *bs, const char *path) {
+static int load_file(const Table *t, void *obj, const char *path) {
   JsonValue root;
   if (json_read_file(path, &root)) return -1;
-  if (root.kind != JV_OBJECT) return diag_error("%s: expected a JSON object of BuildStrategy fields", path);
+  if (root.kind != JV_OBJECT) return diag_error("%s: expected a JSON object of %s fields", path, t->what);
   int bad = 0;
   for (int i = 0; i < root.n; i++) {
     const char *text = value_text(&root.items[i]);
-    if (!text) bad |= diag_error("%s: BuildStrategy %s: objects are not a value", path, root.keys[i]);
-    else bad |= strategy_set(bs, root.keys[i], text, path);
+    if (!text) bad |= diag_error("%s: %s %s: objects are not a value", path, t->what, root.keys[i]);
+    else bad |= set_field(t, obj, root.keys[i], text, path);
   }
-  return bad ? -1 : check_fields(bs, path);
+  return bad ? -1 : t->check(obj, path);
 }
 
+int strategy_load_file(BuildStrategy *bs, const char *path) { return load_file(&build_table, bs, path); }
+int exec_strategy_load_file(ExecStrategy *es, const char *path) { return load_file(&exec_table, es, path); }
+
 int strategy_is_set(const BuildStrategy *bs, const char *key) {
-  const Field *f = find_field(key);
+  const Field *f = find_field(&build_table, key);
   return f && (bs->set >> (f - fields) & 1);
 }
 
+static void print_table(const Table *t) {
+  printf("%s fields (Paddle's names and defaults) and what they do in paddlec:\n\n", t->what);
+  for (int i = 0; i < t->n; i++) {
+    const Field *f = &t->fields[i];
+    printf("  %-36s %-16s default %-15s %s\n", f->name,
+           f->kind == FK_ENUM ? "enum" : f->kind == FK_LIST ? "list" : f->kind == FK_STR ? "string"
+                                       : f->kind == FK_INT ? "int" : "bool",
+           *f->dflt ? f->dflt : "\"\"", f->effect);
+  }
+}
+
 void strategy_print_table(void) {
-  printf("BuildStrategy fields (Paddle's names and defaults) and what they do in paddlec:\n\n");
-  for (int i = 0; i < NFIELDS; i++)
-    printf("  %-36s %-16s default %-15s %s\n", fields[i].name,
-           fields[i].kind == FK_ENUM ? "enum" : fields[i].kind == FK_LIST ? "list" : fields[i].kind == FK_STR ? "string"
-                                                : fields[i].kind == FK_INT ? "int" : "bool",
-           *fields[i].dflt ? fields[i].dflt : "\"\"", fields[i].effect);
+  print_table(&build_table);
+  printf("\n");
+  print_table(&exec_table);
 }
 
 const char *strategy_summary(const BuildStrategy *bs) {
   const char *s = "";
-  for (int i = 0; i < NFIELDS; i++) {
+  for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
     const Field *f = &fields[i];
     if ((f->kind != FK_BOOL && f->kind != FK_OPT_BOOL) || strncmp(f->effect, "pass:", 5)) continue;
     if (*int_at((BuildStrategy *)bs, f) == 1) s = pool_printf("%s%s%s", s, *s ? "," : "", f->name);

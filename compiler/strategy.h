@@ -1,13 +1,15 @@
-/* Paddle's BuildStrategy, under Paddle's field names, with Paddle's
- * defaults (paddle.static.BuildStrategy() of Paddle 2.6), and what each field
- * does in paddlec (`paddlec strategy` prints the table).
+/* Paddle's BuildStrategy and ExecutionStrategy, under Paddle's field names,
+ * with Paddle's defaults (paddle.static.BuildStrategy() and
+ * ExecutionStrategy() of Paddle 2.6), and what each field does in paddlec
+ * (`paddlec strategy` prints the tables).
  *
  * Options come from `--build-strategy key=value,...` and
- * `--build-strategy-file F.json` (an object with the same keys); booleans
- * are true/false (also 1/0, True/False), enums take Paddle's member names
- * (`AllReduce`, `ReduceStrategy.Reduce`) or their numbers, lists are written
- * `[a;b]` on the command line and as JSON arrays in a file.  An unknown key
- * or a bad value is an error that lists the valid keys or values. */
+ * `--build-strategy-file F.json` (an object with the same keys), and the
+ * same for `--exec-strategy`; booleans are true/false (also 1/0,
+ * True/False), enums take Paddle's member names (`AllReduce`,
+ * `ReduceStrategy.Reduce`) or their numbers, lists are written `[a;b]` on
+ * the command line and as JSON arrays in a file.  An unknown key or a bad
+ * value is an error that lists the valid keys or values. */
 #ifndef PADDLEC_STRATEGY_H
 #define PADDLEC_STRATEGY_H
 
@@ -66,8 +68,26 @@ typedef struct BuildStrategy {
   uint64_t set;                   /* bit i: field i of the table set explicitly */
 } BuildStrategy;
 
+/* Paddle's ExecutionStrategy: how the compiled model runs.  These are the
+ * defaults baked into the generated code (`--exec-strategy`,
+ * `--exec-strategy-file`); the generated API and the standalone binary
+ * override them at run time. */
+typedef struct ExecStrategy {
+  int num_threads;                  /* ops at once; 0 = Paddle's default (CPU_NUM, else 1) */
+  int num_iteration_per_run;        /* iterations per run call */
+  int num_iteration_per_drop_scope; /* iterations between drops of the temporaries */
+  int allow_op_delay;               /* accepted, no effect */
+  int use_experimental_executor;    /* accepted, no effect */
+  int use_thread_barrier;           /* accepted, no effect */
+  uint64_t set;                     /* bit i: field i set explicitly */
+} ExecStrategy;
+
 /* Paddle's defaults. */
 void strategy_defaults(BuildStrategy *bs);
+void exec_strategy_defaults(ExecStrategy *es);
+/* "key=value,..." and JSON files, as for BuildStrategy.  Returns 0 or -1. */
+int exec_strategy_parse(ExecStrategy *es, const char *text);
+int exec_strategy_load_file(ExecStrategy *es, const char *path);
 /* Sets one field from text; `origin` names where it came from for errors
  * ("--build-strategy", "F.json").  Returns 0 or -1 (error printed). */
 int strategy_set(BuildStrategy *bs, const char *key, const char *value, const char *origin);
@@ -77,7 +97,8 @@ int strategy_parse(BuildStrategy *bs, const char *text);
 int strategy_load_file(BuildStrategy *bs, const char *path);
 /* 1 when `key` was set explicitly (by strategy_set). */
 int strategy_is_set(const BuildStrategy *bs, const char *key);
-/* Prints every field: name, type, Paddle's default, what it does in paddlec. */
+/* Prints every field of both: name, type, Paddle's default, what it does in
+ * paddlec. */
 void strategy_print_table(void);
 /* The pass fields that are on, comma-separated, for the banner. */
 const char *strategy_summary(const BuildStrategy *bs);

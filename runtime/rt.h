@@ -64,7 +64,8 @@ typedef struct RtTensorHdr {
 RtStatus rt_tensor_parse(const uint8_t *buf, size_t len, RtTensorHdr *hdr,
                          char *err, size_t errlen);
 
-/* A .npy array read into memory (rt_npy_read allocates `data`). */
+/* A .npy array read into memory (rt_npy_read allocates `data` with rt_alloc;
+ * rt_npy_free frees it). */
 typedef struct RtNpy {
   int dtype;                 /* Paddle dtype number */
   int rank;                  /* number of dims */
@@ -92,7 +93,7 @@ size_t rt_weights_bytes(const RtWeightSpec *specs, int count);
  * copies each into `store` (aligned slots), points ptrs[i] at them. */
 RtStatus rt_weights_bind(const void *blob, size_t len, const RtWeightSpec *specs, int count,
                          unsigned char *store, const void **ptrs, char *err, size_t errlen);
-/* Reads a whole file into malloc'd memory. */
+/* Reads a whole file into memory from rt_alloc (free it with rt_free). */
 RtStatus rt_read_file(const char *path, unsigned char **data, size_t *len, char *err, size_t errlen);
 
 /* Allocation hook: every runtime allocation goes through it. */

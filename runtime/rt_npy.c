@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "rt.h"
+#include "rt_alloc.h"
 
 typedef struct NpyType {
   int dtype;          /* Paddle dtype number */
@@ -106,7 +107,7 @@ RtStatus rt_npy_read(const char *path, RtNpy *a, char *err, size_t errlen) {
     snprintf(err, errlen, "implausible .npy header length");
     goto done;
   }
-  h = calloc(1, hlen + 1);
+  h = rt_calloc(1, hlen + 1);
   if (!h) {
     st = RT_ERR_NOMEM;
     goto done;
@@ -116,7 +117,7 @@ RtStatus rt_npy_read(const char *path, RtNpy *a, char *err, size_t errlen) {
   size_t n = rt_dtype_size(a->dtype);
   for (int i = 0; i < a->rank; i++) n *= (size_t)a->dims[i];
   a->bytes = n;
-  a->data = malloc(n ? n : 1);
+  a->data = rt_alloc(n ? n : 1);
   if (!a->data) {
     st = RT_ERR_NOMEM;
     goto done;
@@ -128,14 +129,14 @@ truncated:
   snprintf(err, errlen, "truncated .npy file");
   st = RT_ERR_TRUNCATED;
 done:
-  free(h);
+  rt_free(h);
   fclose(f);
   if (st) rt_npy_free(a);
   return st;
 }
 
 void rt_npy_free(RtNpy *a) {
-  free(a->data);
+  rt_free(a->data);
   a->data = NULL;
 }
 

@@ -1,35 +1,28 @@
-/* The worker pool behind rt_parallel (rt_parallel.h).
+/* The worker pool behind rt_parallel (rt_parallel.h); rt_pool_impl.h says
+ * how its threads share work.
  *
- * One job at a time: the caller publishes (fn, ctx, ntasks) under a new
- * generation number, then it and the workers claim task indices from one
- * 64-bit counter that holds (generation << 32 | next index), so a worker that
- * wakes late can never take a task of a later job with the arguments of an
- * earlier one.  Workers spin briefly on the generation (kernels come back to
- * back within microseconds), then sleep on a condition variable; the caller
- * waits for the done count by spinning (its own share of tasks came first). */
+ * A kernel's tasks: the thread running the kernel publishes (fn, ctx,
+ * ntasks) in its job slot under a new generation number, moves the epoch,
+ * and claims tasks itself; idle threads claim from the same slot.  The claim
+ * word holds (generation << 32 | next index), so a thread that wakes late
+ * can never take a task of a later job with the arguments of an earlier
+ * one.  Idle threads spin briefly on the epoch (kernels come back to back
+ * within microseconds), then sleep on a condition variable; a kernel waits
+ * for its done count by spinning (its own share of tasks came first). */
 #include <stdlib.h>
 
-#include "rt_parallel.h"
+#include "rt_alloc.h"
+#include "rt_pool_impl.h"
 
-/* Thread-local state: the pool kernels of this thread run on, the depth of
- * task nesting (tasks run their inner kernels serially), and a worker's
- * scratch buffer. */
-#ifdef PADDLEC_NO_THREADS
-#define RT_TLS
-#else
-#define RT_TLS _Thread_local
-#endif
-static RT_TLS RtPool *tls_pool;
-static RT_TLS int tls_depth;
-static RT_TLS float *tls_scratch;
+RT_TLS RtPool *rt_tls_pool;
+RT_TLS int rt_tls_self;
+RT_TLS int rt_tls_depth;
 
 RtPool *rt_pool_enter(RtPool *pool) {
-  RtPool *prev = tls_pool;
-  tls_pool = pool;
+  RtPool *prev = rt_tls_pool;
+  rt_tls_pool = pool;
   return prev;
 }
-
-float *rt_task_scratch(int tid, float *own) { return tid == 0 ? own : tls_scratch; }
 
 typedef struct RangeJob {
   RtRange fn;        /* the rows' function */
@@ -50,9 +43,9 @@ void rt_parallel_range(int64_t rows, int64_t work, RtRange fn, void *ctx) {
 }
 
 static void run_serial(int64_t ntasks, RtTask fn, void *ctx) {
-  tls_depth++;
+  rt_tls_depth++;
   for (int64_t i = 0; i < ntasks; i++) fn(ctx, i, 0);
-  tls_depth--;
+  rt_tls_depth--;
 }
 
 #ifdef PADDLEC_NO_THREADS
@@ -65,82 +58,92 @@ int rt_pool_create(RtPool **out, int threads, size_t scratch_bytes) {
   (void)scratch_bytes;
   *out = NULL;
   if (threads != 1) return -1;
-  *out = calloc(1, sizeof **out);
+  *out = rt_calloc(1, sizeof **out);
   if (!*out) return -1;
   (*out)->threads = 1;
   return 0;
 }
 
-void rt_pool_destroy(RtPool *pool) { free(pool); }
+void rt_pool_destroy(RtPool *pool) { rt_free(pool); }
 int rt_pool_threads(const RtPool *pool) { return pool ? pool->threads : 1; }
 void rt_parallel(int64_t ntasks, RtTask fn, void *ctx) { run_serial(ntasks, fn, ctx); }
+float *rt_task_scratch(int tid, float *own) {
+  (void)tid;
+  return own;
+}
 
 #else
 
-#include <pthread.h>
 #include <sched.h>
-#include <stdatomic.h>
 
-enum { RT_SPIN = 1 << 16 }; /* generation polls before a worker sleeps */
+enum { RT_SPIN = 1 << 16 }; /* epoch polls before a thread sleeps */
 
-typedef struct RtWorker {
-  RtPool *pool;     /* the pool it serves */
-  int tid;          /* 1..threads-1 */
-  float *scratch;   /* its private scratch */
-  pthread_t thread; /* the thread */
-} RtWorker;
+float *rt_task_scratch(int tid, float *own) { return tid == 0 ? own : rt_tls_pool->scratch[tid - 1]; }
 
-struct RtPool {
-  int threads;                 /* workers + the caller */
-  RtWorker *workers;           /* threads - 1 of them */
-  pthread_mutex_t mu;          /* guards sleeping and waking */
-  pthread_cond_t wake;         /* signalled on a new generation or stop */
-  atomic_int sleepers;         /* workers inside (or about to enter) cond_wait */
-  atomic_uint_fast32_t gen;    /* the current job's generation */
-  atomic_uint_fast64_t claim;  /* gen << 32 | the next unclaimed task */
-  atomic_int_fast64_t done;    /* tasks of the current job finished */
-  atomic_int stop;             /* set to end the workers */
-  _Atomic(RtTask) fn;          /* the current job (atomic: a worker that wakes */
-  _Atomic(void *) ctx;         /* late may read them while the next job is */
-  atomic_int_fast64_t ntasks;  /* being published; its claim then fails) */
-};
-
-/* Claims and runs tasks of job `gen` until none is left.  The job's fields
- * are read before the claim: a successful claim of job `gen` proves they
- * were still that job's (the next job resets the claim word first). */
-static void run_tasks(RtPool *p, uint64_t gen, int tid) {
-  uint64_t cur = atomic_load(&p->claim);
-  for (;;) {
-    RtTask fn = atomic_load(&p->fn);
-    void *ctx = atomic_load(&p->ctx);
-    const int64_t n = atomic_load(&p->ntasks);
-    if (cur >> 32 != gen || (int64_t)(cur & 0xffffffffu) >= n) return;
-    if (!atomic_compare_exchange_weak(&p->claim, &cur, cur + 1)) continue;
-    fn(ctx, (int64_t)(cur & 0xffffffffu), tid);
-    atomic_fetch_add(&p->done, 1);
-    cur = atomic_load(&p->claim);
+void rt_pool_wake(RtPool *p) {
+  atomic_fetch_add(&p->epoch, 1);
+  if (atomic_load(&p->sleepers) > 0) {
+    pthread_mutex_lock(&p->mu);
+    pthread_cond_broadcast(&p->wake);
+    pthread_mutex_unlock(&p->mu);
   }
+}
+
+void rt_pool_wait(RtPool *p, unsigned seen) {
+  for (int i = 0; i < RT_SPIN; i++)
+    if (atomic_load(&p->epoch) != seen || atomic_load(&p->stop)) return;
+  pthread_mutex_lock(&p->mu);
+  atomic_fetch_add(&p->sleepers, 1);
+  while (atomic_load(&p->epoch) == seen && !atomic_load(&p->stop)) pthread_cond_wait(&p->wake, &p->mu);
+  atomic_fetch_sub(&p->sleepers, 1);
+  pthread_mutex_unlock(&p->mu);
+}
+
+/* Claims one task of job j's generation `gen`: 1 with its index and
+ * function, 0 when none is left (or the job moved on).  The fields are
+ * read before the claim: a successful claim of generation `gen` proves they
+ * were still that job's (a new job resets the claim word first). */
+static int claim(RtJob *j, uint64_t gen, int64_t *task, RtTask *fn, void **ctx) {
+  uint64_t cur = atomic_load(&j->claim);
+  for (;;) {
+    *fn = atomic_load(&j->fn);
+    *ctx = atomic_load(&j->ctx);
+    const int64_t n = atomic_load(&j->ntasks);
+    if (cur >> 32 != gen || (int64_t)(cur & 0xffffffffu) >= n) return 0;
+    if (atomic_compare_exchange_weak(&j->claim, &cur, cur + 1)) {
+      *task = (int64_t)(cur & 0xffffffffu);
+      return 1;
+    }
+  }
+}
+
+int rt_pool_help(RtPool *p, int self) {
+  for (int i = 1; i < p->threads; i++) {
+    RtJob *j = &p->jobs[(self + i) % p->threads];
+    int64_t task;
+    RtTask fn;
+    void *ctx;
+    if (!claim(j, atomic_load(&j->gen), &task, &fn, &ctx)) continue;
+    rt_tls_depth++;
+    fn(ctx, task, self + 1); /* tid != 0: the task uses this thread's scratch */
+    rt_tls_depth--;
+    atomic_fetch_add(&j->done, 1);
+    return 1;
+  }
+  return 0;
 }
 
 static void *worker_main(void *arg) {
   RtWorker *w = arg;
   RtPool *p = w->pool;
-  tls_scratch = w->scratch;
-  tls_depth = 1; /* kernels called from tasks run serially */
-  uint64_t seen = atomic_load(&p->gen);
+  rt_tls_pool = p;
+  rt_tls_self = w->self;
+  rt_tls_depth = 1; /* only a kernel this thread starts publishes tasks */
   for (;;) {
-    uint64_t g = atomic_load(&p->gen);
-    for (int i = 0; g == seen && i < RT_SPIN && !atomic_load(&p->stop); i++) g = atomic_load(&p->gen);
-    if (g == seen) {
-      pthread_mutex_lock(&p->mu);
-      atomic_fetch_add(&p->sleepers, 1);
-      while ((g = atomic_load(&p->gen)) == seen && !atomic_load(&p->stop)) pthread_cond_wait(&p->wake, &p->mu);
-      atomic_fetch_sub(&p->sleepers, 1);
-      pthread_mutex_unlock(&p->mu);
-    }
+    const unsigned seen = atomic_load(&p->epoch);
     if (atomic_load(&p->stop)) return NULL;
-    seen = g;
-    run_tasks(p, g & 0xffffffffu, w->tid);
+    if (rt_sched_step(p) || rt_pool_help(p, w->self)) continue;
+    rt_pool_wait(p, seen);
   }
 }
 
@@ -152,34 +155,42 @@ static void stop_workers(RtPool *p, int started) {
   for (int i = 0; i < started; i++) pthread_join(p->workers[i].thread, NULL);
 }
 
-static void free_pool(RtPool *p) {
-  for (int i = 0; i < p->threads - 1; i++) free(p->workers[i].scratch);
-  free(p->workers);
-  pthread_cond_destroy(&p->wake);
-  pthread_mutex_destroy(&p->mu);
-  free(p);
+/* Frees what rt_pool_create allocated; `inited` says which of the
+ * synchronization objects exist (0 none, 1 mu, 2 also wake, 3 also sched). */
+static void free_pool(RtPool *p, int inited) {
+  if (p->scratch)
+    for (int i = 0; i < p->threads; i++) rt_free(p->scratch[i]);
+  rt_free(p->scratch);
+  rt_free(p->jobs);
+  rt_free(p->workers);
+  if (inited >= 3) rt_sched_destroy(&p->sched);
+  if (inited >= 2) pthread_cond_destroy(&p->wake);
+  if (inited >= 1) pthread_mutex_destroy(&p->mu);
+  rt_free(p);
 }
 
 int rt_pool_create(RtPool **out, int threads, size_t scratch_bytes) {
   *out = NULL;
   if (threads < 1) return -1;
-  RtPool *p = calloc(1, sizeof *p);
+  RtPool *p = rt_calloc(1, sizeof *p);
   if (!p) return -1;
   p->threads = threads;
-  if (pthread_mutex_init(&p->mu, NULL)) return free(p), -1;
-  if (pthread_cond_init(&p->wake, NULL)) return pthread_mutex_destroy(&p->mu), free(p), -1;
-  p->workers = calloc((size_t)threads, sizeof *p->workers);
-  const size_t bytes = (scratch_bytes + 63) / 64 * 64;
-  for (int i = 0; p->workers && i < threads - 1; i++)
-    if (bytes && !(p->workers[i].scratch = aligned_alloc(64, bytes))) return free_pool(p), -1;
-  if (!p->workers) return free_pool(p), -1;
+  if (pthread_mutex_init(&p->mu, NULL)) return free_pool(p, 0), -1;
+  if (pthread_cond_init(&p->wake, NULL)) return free_pool(p, 1), -1;
+  if (rt_sched_init(&p->sched)) return free_pool(p, 2), -1;
+  p->workers = rt_calloc((size_t)threads, sizeof *p->workers);
+  p->jobs = rt_calloc((size_t)threads, sizeof *p->jobs);
+  p->scratch = rt_calloc((size_t)threads, sizeof *p->scratch);
+  if (!p->workers || !p->jobs || !p->scratch) return free_pool(p, 3), -1;
+  for (int i = 0; i < threads && scratch_bytes; i++)
+    if (!(p->scratch[i] = rt_alloc(scratch_bytes))) return free_pool(p, 3), -1;
   for (int i = 0; i < threads - 1; i++) {
     RtWorker *w = &p->workers[i];
     w->pool = p;
-    w->tid = i + 1;
+    w->self = i + 1;
     if (pthread_create(&w->thread, NULL, worker_main, w)) {
       stop_workers(p, i);
-      free_pool(p);
+      free_pool(p, 3);
       return -1;
     }
   }
@@ -190,35 +201,38 @@ int rt_pool_create(RtPool **out, int threads, size_t scratch_bytes) {
 void rt_pool_destroy(RtPool *p) {
   if (!p) return;
   stop_workers(p, p->threads - 1);
-  free_pool(p);
+  free_pool(p, 3);
 }
 
 int rt_pool_threads(const RtPool *pool) { return pool ? pool->threads : 1; }
 
 void rt_parallel(int64_t ntasks, RtTask fn, void *ctx) {
-  RtPool *p = tls_pool;
-  if (!p || p->threads == 1 || tls_depth > 0 || ntasks <= 1) {
+  RtPool *p = rt_tls_pool;
+  if (!p || p->threads == 1 || rt_tls_depth > 0 || ntasks <= 1) {
     run_serial(ntasks, fn, ctx);
     return;
   }
-  /* the claim word first (no late worker can claim from here on), then the
-   * job, then the generation that wakes the workers */
-  const uint64_t g = (atomic_load(&p->gen) + 1) & 0xffffffffu;
-  atomic_store(&p->claim, g << 32);
-  atomic_store(&p->fn, fn);
-  atomic_store(&p->ctx, ctx);
-  atomic_store(&p->ntasks, ntasks);
-  atomic_store(&p->done, 0);
-  atomic_store(&p->gen, g);
-  if (atomic_load(&p->sleepers) > 0) {
-    pthread_mutex_lock(&p->mu);
-    pthread_cond_broadcast(&p->wake);
-    pthread_mutex_unlock(&p->mu);
+  /* the claim word first (no late thread can claim from here on), then the
+   * job, then the generation, then the epoch that wakes the threads */
+  RtJob *j = &p->jobs[rt_tls_self];
+  const uint64_t g = (atomic_load(&j->gen) + 1) & 0xffffffffu;
+  atomic_store(&j->claim, g << 32);
+  atomic_store(&j->fn, fn);
+  atomic_store(&j->ctx, ctx);
+  atomic_store(&j->ntasks, ntasks);
+  atomic_store(&j->done, 0);
+  atomic_store(&j->gen, g);
+  rt_pool_wake(p);
+  int64_t task;
+  RtTask f;
+  void *c;
+  rt_tls_depth++;
+  while (claim(j, g, &task, &f, &c)) {
+    f(c, task, 0);
+    atomic_fetch_add(&j->done, 1);
   }
-  tls_depth++;
-  run_tasks(p, g, 0);
-  tls_depth--;
-  for (int spin = 0; atomic_load(&p->done) < ntasks; spin++)
+  rt_tls_depth--;
+  for (int spin = 0; atomic_load(&j->done) < ntasks; spin++)
     if (spin >= RT_SPIN) sched_yield(); /* more threads than cores */
 }
 

@@ -1,11 +1,13 @@
 /* Binding a model's weights: the bytes of a .pdiparams file (records in the
  * compiled order) are checked record by record against the compiled specs and
  * copied into 64-byte aligned slots (file data is not aligned). */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rt.h"
+#include "rt_alloc.h"
 
 static size_t slot_bytes(const RtWeightSpec *s) {
   size_t n = rt_dtype_size(s->dtype);
@@ -64,16 +66,13 @@ RtStatus rt_read_file(const char *path, unsigned char **data, size_t *len, char 
     return RT_ERR_IO;
   }
   size_t cap = 1 << 16, n = 0;
-  unsigned char *buf = malloc(cap);
+  unsigned char *buf = rt_alloc(cap);
   while (buf) {
     n += fread(buf + n, 1, cap - n, f);
     if (n < cap) break;
-    unsigned char *nb = realloc(buf, cap * 2);
-    if (!nb) {
-      free(buf);
-      buf = NULL;
-      break;
-    }
+    unsigned char *nb = cap <= SIZE_MAX / 2 ? rt_alloc(cap * 2) : NULL;
+    if (nb) memcpy(nb, buf, n);
+    rt_free(buf);
     buf = nb;
     cap *= 2;
   }
@@ -84,7 +83,7 @@ RtStatus rt_read_file(const char *path, unsigned char **data, size_t *len, char 
     return RT_ERR_NOMEM;
   }
   if (bad) {
-    free(buf);
+    rt_free(buf);
     snprintf(err, errlen, "%s: read error", path);
     return RT_ERR_IO;
   }

@@ -20,6 +20,9 @@ FIXTURES = os.path.join(BUILD, "fixtures")
 # PADDLEC_VERIFY_EACH: the IR verifier runs after every pass of every compile.
 # The generated programs build with ccache when it is there (the Makefile
 # installs it): every one compiles the same runtime sources.
+# CPU_NUM=1: the generated models' default num_threads without Paddle's hint
+# about CPU_NUM on stderr (tests of the default unset it).
+os.environ.setdefault("CPU_NUM", "1")
 SAN_ENV = dict(os.environ, ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:exitcode=99",
                UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:exitcode=98",
                CFLAGS="-O3 -DPADDLEC_POISON_ARENA", PADDLEC_VERIFY_EACH="1")

@@ -16,7 +16,7 @@ from conftest import CC, SAN_ENV, run
 
 TOL = 1e-4
 MODELS = ["mlp", "mlp_static", "lenet", "resnet18", "resnet50", "vgg16", "mobilenet_v1", "mobilenet_v2",
-          "mobilenet_v3", "bert"]
+          "mobilenet_v3", "bert", "branchy"]
 
 
 def build(fixture, tmp_path, *extra, env=None):
@@ -80,11 +80,14 @@ def test_generated_code_is_sanitizer_clean(fixtures_dir, tmp_path, monkeypatch):
     assert "batch 8" in out
 
 
-def run_threads(binary, fixture, out_dir, threads):
-    """Runs the binary on the fixture's inputs with --threads; returns the outputs' bytes."""
+def run_threads(binary, fixture, out_dir, threads, num_threads):
+    """Runs the binary on the fixture's inputs with --threads (all threads)
+    and ExecutionStrategy num_threads (kernels at once); returns the outputs'
+    bytes."""
     with open(os.path.join(fixture, "paddle.json")) as f:
         ref = json.load(f)
-    args = [str(binary), "--threads", str(threads), "--output-dir", str(out_dir)]
+    args = [str(binary), "--threads", str(threads), "--exec-strategy", f"num_threads={num_threads}",
+            "--output-dir", str(out_dir)]
     for i, name in enumerate(ref["feeds"]):
         args += ["--input", f"{name}={os.path.join(fixture, f'input_{i}.npy')}"]
     p = subprocess.run(args, capture_output=True, text=True, timeout=600)
@@ -93,28 +96,32 @@ def run_threads(binary, fixture, out_dir, threads):
 
 
 @pytest.mark.parametrize("blas", ["openblas", "none"])
-@pytest.mark.parametrize("name", ["resnet18", "mobilenet_v2", "bert"])
+@pytest.mark.parametrize("name", ["resnet18", "mobilenet_v2", "bert", "branchy"])
 def test_threads_give_bitwise_identical_outputs(fixtures_dir, tmp_path, name, blas):
     """Every kernel splits its work the same way whatever the thread count
-    (runtime/rt_parallel.h): 2 and 4 threads give the bytes of 1 thread.
-    The models cover GEMM (split by blocks), im2col, Winograd, 1x1 and
-    depthwise convolutions."""
+    (runtime/rt_parallel.h), and kernels that run at once touch disjoint
+    memory (runtime/rt_sched.h): num_threads 2 and 4, and 2 or 4 threads
+    with fewer kernels at once, give the bytes of 1 thread.  The models
+    cover GEMM (split by blocks), im2col, Winograd, 1x1 and depthwise
+    convolutions, and independent branches."""
     fixture = os.path.join(fixtures_dir, name)
     binary = build(fixture, tmp_path, f"--blas={blas}")
     outs = {}
-    for t in (1, 2, 4):
-        (tmp_path / f"t{t}").mkdir()
-        outs[t] = run_threads(binary, fixture, tmp_path / f"t{t}", t)
-    assert outs[2] == outs[1] and outs[4] == outs[1]
+    for t, nt in ((1, 1), (2, 2), (4, 4), (2, 1), (4, 2)):
+        (tmp_path / f"t{t}_{nt}").mkdir()
+        outs[t, nt] = run_threads(binary, fixture, tmp_path / f"t{t}_{nt}", t, nt)
+    assert all(o == outs[1, 1] for o in outs.values())
 
 
-def test_thread_pool_is_race_free(fixtures_dir, tmp_path, monkeypatch):
-    """The generated code and the worker pool under ThreadSanitizer, 3
-    threads on ResNet-18 (portable kernels: every parallel kernel kind)."""
+@pytest.mark.parametrize("name", ["resnet18", "branchy"])
+def test_thread_pool_is_race_free(fixtures_dir, tmp_path, monkeypatch, name):
+    """The generated code, the worker pool and the scheduler under
+    ThreadSanitizer: 3 threads, up to 3 kernels at once, on ResNet-18
+    (portable kernels: every parallel kernel kind) and the branchy block."""
     monkeypatch.setitem(SAN_ENV, "CC", CC + " -fsanitize=thread -g")
     monkeypatch.setitem(SAN_ENV, "CFLAGS", "-O1")
     monkeypatch.setenv("TSAN_OPTIONS", "halt_on_error=1:exitcode=97")
-    fixture = os.path.join(fixtures_dir, "resnet18")
+    fixture = os.path.join(fixtures_dir, name)
     binary = build(fixture, tmp_path, "--blas=none")
     (tmp_path / "out").mkdir()
-    run_threads(binary, fixture, tmp_path / "out", 3)
+    run_threads(binary, fixture, tmp_path / "out", 3, 3)

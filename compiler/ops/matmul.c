@@ -197,8 +197,8 @@ static int emit_gemm(EmitCtx *e, const Var *xv, const Var *yv, const Var *ov, in
     ostride = pool_printf("%s * n%d", ostride, i);
   }
   for (int i = 0; i < nb; i++) pr_line(e->p, "for (int64_t i%d = 0; i%d < n%d; i%d++) {", i, i, i, i);
-  pr_line(e->p, "float *ws = %s;", em_gemm_ws(e, m, n, k));
-  pr_line(e->p, "rt_sgemm_ws(%d, %d, M, N, K, %s, x + (%s), %s, y + (%s), %s, 0.0f, out + (%s), N, ws);", x.trans,
+  pr_line(e->p, "float *gemm_ws = %s;", em_gemm_ws(e, m, n, k));
+  pr_line(e->p, "rt_sgemm_ws(%d, %d, M, N, K, %s, x + (%s), %s, y + (%s), %s, 0.0f, out + (%s), N, gemm_ws);", x.trans,
           y.trans, al, xo, lda, yo, ldb, oo);
   for (int i = 0; i < nb; i++) pr_line(e->p, "}");
   return 0;

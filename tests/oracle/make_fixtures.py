@@ -147,6 +147,30 @@ def vision(name):
     return build
 
 
+class Branchy(paddle.nn.Layer):
+    """An Inception-style block straight on the input: four branches that
+    share nothing but the feed (the scheduler's tests need the first two
+    kernels independent), concatenated, then a classifier."""
+
+    def __init__(self):
+        super().__init__()
+        nn = paddle.nn
+        self.b1 = nn.Conv2D(3, 8, 1)
+        self.b2 = nn.Sequential(nn.Conv2D(3, 8, 3, padding=1), nn.ReLU(), nn.Conv2D(8, 8, 3, padding=1))
+        self.b3 = nn.Sequential(nn.MaxPool2D(3, 1, padding=1), nn.Conv2D(3, 8, 1))
+        self.b4 = nn.Conv2D(3, 8, 5, padding=2)
+        self.pool = nn.AdaptiveAvgPool2D(1)
+        self.fc = nn.Linear(32, 10)
+
+    def forward(self, x):
+        y = paddle.concat([self.b1(x), self.b2(x), self.b3(x), self.b4(x)], axis=1)
+        return self.fc(paddle.flatten(self.pool(paddle.nn.functional.relu(y)), 1))
+
+
+def branchy(out_dir):
+    return jit_export(Branchy(), [InputSpec([None, 3, 16, 16], "float32", "image")], out_dir)
+
+
 class Bert(paddle.nn.Layer):
     """A small BERT-style encoder: embeddings, 4 layers, hidden 256, 4 heads."""
 
@@ -246,6 +270,7 @@ FIXTURES = {
     "mobilenet_v2": (vision("mobilenet_v2"), {}),
     "mobilenet_v3": (vision("mobilenet_v3_small"), {}),
     "bert": (bert, {"int_high": [1000, 2]}),
+    "branchy": (branchy, {"batches": [1, 5]}),
     "train_mlp": (train_mlp, {}),
     "dtypes": (dtypes, {}),
 }

@@ -5,10 +5,14 @@
  *
  * Standalone driver for the model in model.c:
  *   ./model --input NAME=file.npy ... [--output-dir D] [--repeat N] [--threads T]
+ *              [--exec-strategy K=V,...] [--build-strategy enable_sequential_execution=B]
  *              [--weights FILE] [--shape NAME=d0,d1,...] (for raw .bin inputs)
  * Reads .npy inputs (or raw little-endian .bin files with --shape), runs the
  * model, writes each output as D/<name>.npy, and prints shapes and a short
- * summary; --repeat N prints the median and minimum latency. */
+ * summary; --repeat N prints the median and minimum latency.  --threads is
+ * the model's threads in all (default: num_threads); --exec-strategy
+ * overrides the ExecutionStrategy compiled in (num_threads,
+ * num_iteration_per_run, num_iteration_per_drop_scope). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +21,7 @@
 
 #include "model.h"
 #include "paddlec_rt/rt.h"
+#include "paddlec_rt/rt_alloc.h"
 
 #ifdef PADDLEC_BLAS_OPENBLAS
 void openblas_set_num_threads(int num_threads);
@@ -31,8 +36,68 @@ typedef struct Input {
 
 static int usage(const char *argv0) {
   fprintf(stderr, "usage: %s --input NAME=FILE.npy ... [--output-dir DIR] [--repeat N] [--threads T]\n"
+                  "       [--exec-strategy K=V,...] [--build-strategy enable_sequential_execution=true|false]\n"
                   "       [--weights FILE.pdiparams] [--shape NAME=d0,d1,...]\n", argv0);
   return 1;
+}
+
+/* "true"/"false" (also 1/0, True/False): 1, 0, or -1. */
+static int parse_bool(const char *v) {
+  if (!strcmp(v, "true") || !strcmp(v, "True") || !strcmp(v, "1")) return 1;
+  if (!strcmp(v, "false") || !strcmp(v, "False") || !strcmp(v, "0")) return 0;
+  return -1;
+}
+
+/* One KEY=VALUE of --exec-strategy, or of --build-strategy (whose only
+ * run-time keys are the sequential ones).  Returns 0 or -1 (reported). */
+static int set_strategy(const char *opt, const char *item, model_exec_strategy *s) {
+  static const char *const exec_keys[] = {"num_threads", "num_iteration_per_run", "num_iteration_per_drop_scope",
+                                          "allow_op_delay", "use_experimental_executor", "use_thread_barrier"};
+  static const char *const build_keys[] = {"enable_sequential_execution", "sequential_run"};
+  const int exec = !strcmp(opt, "--exec-strategy");
+  const char *const *keys = exec ? exec_keys : build_keys;
+  const int nkeys = exec ? 6 : 2;
+  const char *eq = strchr(item, '=');
+  int k = -1;
+  for (int i = 0; eq && i < nkeys; i++)
+    if (strlen(keys[i]) == (size_t)(eq - item) && !strncmp(item, keys[i], (size_t)(eq - item))) k = i;
+  if (k < 0) {
+    fprintf(stderr, "error: %s: unknown key in '%s'; valid keys:", opt, item);
+    for (int i = 0; i < nkeys; i++) fprintf(stderr, " %s", keys[i]);
+    fprintf(stderr, "%s\n", exec ? "" : " (the other BuildStrategy fields are compile-time options of paddlec)");
+    return -1;
+  }
+  const char *v = eq + 1;
+  char *end;
+  long x = strtol(v, &end, 10);
+  if (exec && k < 3) {
+    if (!*v || *end || x < (k ? 1 : 0) || x > 1000000) {
+      fprintf(stderr, "error: %s: %s='%s': expected an integer >= %d\n", opt, keys[k], v, k ? 1 : 0);
+      return -1;
+    }
+    *(k == 0 ? &s->num_threads : k == 1 ? &s->num_iteration_per_run : &s->num_iteration_per_drop_scope) = (int)x;
+    return 0;
+  }
+  int b = parse_bool(v);
+  if (b < 0) {
+    fprintf(stderr, "error: %s: %s='%s': expected true or false\n", opt, keys[k], v);
+    return -1;
+  }
+  if (!exec) s->sequential = b; /* the ExecutionStrategy booleans have no effect in generated code */
+  return 0;
+}
+
+/* "K=V,K=V" into s. */
+static int parse_strategy(const char *opt, const char *text, model_exec_strategy *s) {
+  char buf[1024];
+  if (strlen(text) >= sizeof buf) return fprintf(stderr, "error: %s: too long\n", opt), -1;
+  strcpy(buf, text);
+  for (char *item = buf, *next; item; item = next) {
+    next = strchr(item, ',');
+    if (next) *next++ = 0;
+    if (*item && set_strategy(opt, item, s)) return -1;
+  }
+  return 0;
 }
 
 static double now_ms(void) {
@@ -159,7 +224,9 @@ static void summarize(int i, const void *data, const int64_t *dims, int64_t nume
 int main(int argc, char **argv) {
   Input inputs[MAX_ARGS];
   const char *shapes[MAX_ARGS] = {0}, *shape_names[MAX_ARGS] = {0};
-  int ninputs = 0, nshapes = 0, repeat = 0, threads = 1;
+  int ninputs = 0, nshapes = 0, repeat = 0, threads = 0;
+  model_exec_strategy strategy;
+  model_exec_strategy_defaults(&strategy);
   const char *outdir = ".", *weights = NULL;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -180,13 +247,18 @@ int main(int argc, char **argv) {
       repeat = atoi(v);
     } else if (!strcmp(a, "--threads")) {
       threads = atoi(v);
+      if (threads < 1) {
+        fprintf(stderr, "error: --threads %s: expected a number >= 1\n", v);
+        return 1;
+      }
+    } else if (!strcmp(a, "--exec-strategy") || !strcmp(a, "--build-strategy")) {
+      if (parse_strategy(a, v, &strategy)) return 1;
     } else if (!strcmp(a, "--weights")) {
       weights = v;
     } else {
       return usage(argv[0]);
     }
   }
-  if (threads < 1) threads = 1;
 #ifdef PADDLEC_BLAS_OPENBLAS
   openblas_set_num_threads(1); /* the model's threads split the GEMMs */
 #endif
@@ -231,11 +303,16 @@ int main(int argc, char **argv) {
     fprintf(stderr, "error: %s%s%s\n", model_strerror(st), weights ? ": " : "", weights ? weights : "");
     goto done;
   }
-  st = model_set_num_threads(m, threads);
-  if (st) {
-    fprintf(stderr, "error: --threads %d: %s\n", threads, model_last_error(m));
+  if ((st = model_set_exec_strategy(m, &strategy)) || (st = model_set_num_threads(m, threads)) ||
+      (st = model_reserve(m, batch))) {
+    fprintf(stderr, "error: %s (%s)\n", model_strerror(st), model_last_error(m));
     goto destroy;
   }
+  model_get_exec_strategy(m, &strategy);
+  if (!threads) threads = strategy.num_threads;
+#ifdef PADDLEC_NO_THREADS
+  threads = 1;
+#endif
   for (int i = 0; i < MODEL_NUM_OUTPUTS; i++) {
     numel[i] = model_output_shape(i, batch, dims[i]);
     out[i] = malloc((size_t)numel[i] * rt_dtype_size(model_output_dtype(i)) + 1);
@@ -276,7 +353,9 @@ int main(int argc, char **argv) {
 #ifdef PADDLEC_PROFILE
     model_profile_print(stdout, repeat + 1); /* the runs and the first one */
 #endif
-    printf("latency over %d runs: median %.5f ms, min %.5f ms (threads %d)\n", repeat, t[repeat / 2], t[0], threads);
+    printf("latency over %d runs: median %.5f ms, min %.5f ms (threads %d, num_threads %d%s, %d iteration(s) per run)\n",
+           repeat, t[repeat / 2], t[0], threads, strategy.num_threads, strategy.sequential ? ", sequential" : "",
+           strategy.num_iteration_per_run);
     free(t);
   }
   status = 0;
@@ -284,7 +363,7 @@ destroy:
   for (int i = 0; i < MODEL_NUM_OUTPUTS; i++) free(out[i]);
   model_destroy(m);
 done:
-  for (int k = 0; k < MODEL_NUM_INPUTS; k++) free(arrays[k].data);
+  for (int k = 0; k < MODEL_NUM_INPUTS; k++) rt_npy_free(&arrays[k]);
   for (int i = 0; i < ninputs; i++) free((char *)inputs[i].name);
   for (int i = 0; i < nshapes; i++) free((char *)shape_names[i]);
   return status;

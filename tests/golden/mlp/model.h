@@ -27,42 +27,91 @@ enum {
 #define MODEL_NUM_WEIGHTS 4
 /* The batch is a run-time value when 0; otherwise the one batch compiled in. */
 #define MODEL_FIXED_BATCH 0
-/* Bytes of activation memory a run at `batch` needs. */
-#define MODEL_ACT_BYTES(batch) ((size_t)128 * (size_t)(batch) + (size_t)7168)
+/* Kernels (ops after fusion) the scheduler runs. */
+#define MODEL_NUM_KERNELS 4
+/* Bytes of the tensors of a run at `batch`, and of one kernel's scratch:
+ * the activation memory holds the tensors and one scratch slot for each
+ * kernel that may run at once (see model_exec_strategy). */
+#define MODEL_TENSOR_BYTES(batch) ((size_t)128 * (size_t)(batch) + (size_t)0)
+#define MODEL_SCRATCH_BYTES(batch) ((size_t)0 * (size_t)(batch) + (size_t)7168)
+/* Bytes of activation memory a run at `batch` needs with `ops` kernels at
+ * once (1 unless num_threads > 1). */
+#define MODEL_ACT_BYTES_FOR(batch, ops) \
+  (MODEL_TENSOR_BYTES(batch) + (size_t)(ops) * MODEL_SCRATCH_BYTES(batch))
+#define MODEL_ACT_BYTES(batch) MODEL_ACT_BYTES_FOR(batch, 1)
 /* Bytes of the aligned weight copies (0 with embedded weights). */
 #define MODEL_WEIGHT_BYTES ((size_t)832)
-/* The one buffer model_init() needs for runs up to `batch`. */
-#define MODEL_ARENA_BYTES(batch) (MODEL_ACT_BYTES(batch) + MODEL_WEIGHT_BYTES + 64)
-/* Bytes of scratch model_set_num_threads allocates for each thread beyond
- * the first. */
+/* The one buffer model_init() needs for runs up to `batch` (with `ops`
+ * kernels at once). */
+#define MODEL_ARENA_BYTES_FOR(batch, ops) (MODEL_ACT_BYTES_FOR(batch, ops) + MODEL_WEIGHT_BYTES + 64)
+#define MODEL_ARENA_BYTES(batch) MODEL_ARENA_BYTES_FOR(batch, 1)
+/* Bytes of scratch a thread pool of the model allocates for each of its
+ * threads (model_set_num_threads). */
 #define MODEL_THREAD_BYTES ((size_t)7168)
+
+/* Paddle's ExecutionStrategy: how a run executes.  The compiled-in values
+ * come from `paddlec compile --exec-strategy ...` (Paddle's defaults where
+ * it gave none); model_set_exec_strategy changes them for one model. */
+typedef struct model_exec_strategy {
+  /* Kernels that run at once, each as soon as the kernels it depends on are
+   * done (at most the model's threads, see model_set_num_threads).  0 is
+   * Paddle's default: the CPU_NUM environment variable, else 1 (printing
+   * Paddle's hint about CPU_NUM on a machine with more than one CPU). */
+  int num_threads;
+  /* Iterations one model_run performs on the fed data; the outputs are
+   * the last iteration's. */
+  int num_iteration_per_run;
+  /* A run whose activations do not fit the static arena (a batch beyond
+   * model_reserve) takes them from temporary memory, Paddle's local
+   * scope; it is released after this many iterations, at the end of any
+   * run that fetches outputs, and by model_drop_local_exe_scopes. */
+  int num_iteration_per_drop_scope;
+  /* 1: one kernel at a time, in program order (BuildStrategy's
+   * enable_sequential_execution / sequential_run). */
+  int sequential;
+} model_exec_strategy;
 
 /* A model instance.  The fields are private; the struct is public so that it
  * can live in static memory. */
 typedef struct model_model {
-  unsigned char *arena;        /* activations (64-byte aligned) */
-  size_t arena_bytes;          /* their capacity */
-  unsigned char *block;        /* what was allocated or given (arena + weights) */
+  unsigned char *arena;        /* the current run's activations: home or scope */
+  unsigned char *home;         /* the static activation memory (64-byte aligned) */
+  size_t home_bytes;           /* its capacity */
+  int64_t reserved;            /* the batch it was reserved for */
+  unsigned char *block;        /* what was allocated or given (weights + home) */
   int owns_block;              /* 1 when model_create allocated it */
+  unsigned char *scope;        /* the local scope: activations beyond home */
+  size_t scope_bytes;          /* its capacity */
+  int scope_iters;             /* iterations run in it since it was made */
+  int64_t batch;               /* the batch of the current run */
   const void *in[1];    /* inputs of the current run */
   const void *w[4];    /* weights */
-  void *pool;                  /* worker threads (RtPool), NULL for one thread */
+  void *pool;                  /* the threads (RtPool), NULL for one thread */
+  int threads;                 /* model_set_num_threads; 0: num_threads */
+  model_exec_strategy strategy; /* how runs execute */
+  int32_t sched[2 * 4]; /* the scheduler's counters */
+  void (*trace)(void *user, int kernel, int begin); /* PADDLEC_TRACE builds */
+  void *trace_user;            /* its argument */
   char error[160];             /* the last error, for model_last_error */
 } model_model;
 
-/* Creates a model that allocates its own memory (through malloc) and reads
- * its weights from a .pdiparams file (NULL with embedded weights).  The
- * activation memory grows on the first run at each larger batch. */
+/* Creates a model that allocates its own memory (through rt_alloc) and reads
+ * its weights from a .pdiparams file (NULL with embedded weights).  Its
+ * static arena holds batch 1 until model_reserve grows it. */
 int model_create(model_model **out, const char *weights_path);
 /* Initializes `m` with no allocation at all: `arena` (arena_bytes, at least
  * MODEL_ARENA_BYTES(max_batch)) holds the activations and the aligned
  * weights, copied from `weights` (the bytes of the .pdiparams file; NULL with
- * embedded weights). */
+ * embedded weights).  Runs that need more than `arena` fail. */
 int model_init(model_model *m, void *arena, size_t arena_bytes, const void *weights,
                   size_t weights_bytes);
-/* Stops the model's threads; releases what model_create allocated (and
- * the model itself). */
+/* Stops the model's threads; releases what the model allocated (and, after
+ * model_create, the model itself). */
 void model_destroy(model_model *m);
+/* Makes the static arena hold runs up to `batch` with the current
+ * strategy, so that they allocate nothing (model_create models; after
+ * model_init, checks that the arena is large enough). */
+int model_reserve(model_model *m, int64_t batch);
 
 #ifdef PADDLEC_PROFILE
 #include <stdio.h>
@@ -71,16 +120,36 @@ void model_destroy(model_model *m);
 void model_profile_print(FILE *f, int runs);
 #endif
 
-/* Runs each kernel's work on `threads` threads: the caller's and threads - 1
- * workers (started here, with MODEL_THREAD_BYTES of scratch each; the only
- * call besides model_create that allocates).  1 (the default) stops them.
- * The outputs are bitwise the same for every thread count.  Returns
- * MODEL_ERR_NOMEM when threads cannot be started (the model then runs on
- * one thread). */
+/* Built with -DPADDLEC_TRACE: hook(user, k, 1) before and hook(user, k, 0)
+ * after kernel k, on the thread that runs it (NULL: none). */
+void model_set_trace(model_model *m, void (*hook)(void *user, int kernel, int begin), void *user);
+
+/* The model uses `threads` threads in all (the caller's and threads - 1
+ * workers): up to num_threads of them run kernels, and every thread without
+ * a kernel to run helps split the work of the running ones, so ops and
+ * their inner loops together never use more.  0 (the default) means as many
+ * as num_threads; 1 stops the workers.  The workers get MODEL_THREAD_BYTES
+ * of scratch each (with model_create, this and model_reserve are the
+ * calls besides runs beyond the static arena that allocate).  The outputs
+ * are bitwise the same for every thread count.  Returns MODEL_ERR_NOMEM
+ * when threads cannot be started (the model then runs on one thread). */
 int model_set_num_threads(model_model *m, int threads);
 
-/* Runs the model on `batch` examples.  inputs[i] points at input i (dtype and
- * shape as the queries below say); outputs[i] receives output i. */
+/* The compiled-in strategy (num_threads 0 when it was not given). */
+void model_exec_strategy_defaults(model_exec_strategy *s);
+/* Sets the strategy of `m` (starting or stopping threads as needed);
+ * MODEL_ERR_ARG for a value out of range (num_threads < 0, iterations
+ * < 1). */
+int model_set_exec_strategy(model_model *m, const model_exec_strategy *s);
+/* The strategy in effect (num_threads resolved). */
+void model_get_exec_strategy(model_model *m, model_exec_strategy *s);
+/* Releases the local scope now (Paddle's drop_local_exe_scopes). */
+void model_drop_local_exe_scopes(model_model *m);
+
+/* Runs the model on `batch` examples, num_iteration_per_run times.
+ * inputs[i] points at input i (dtype and shape as the queries below say);
+ * outputs[i] receives output i from the last iteration.  With outputs NULL
+ * the run fetches nothing (and keeps its local scope, as in Paddle). */
 int model_run(model_model *m, int64_t batch, const void *const inputs[],
                  void *const outputs[]);
 

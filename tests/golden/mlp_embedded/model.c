@@ -8,11 +8,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifndef PADDLEC_NO_THREADS
+#include <unistd.h>
+#endif
 
 #include "model.h"
 #include "paddlec_rt/rt.h"
+#include "paddlec_rt/rt_alloc.h"
 #include "paddlec_rt/rt_kernels.h"
 #include "paddlec_rt/rt_parallel.h"
+#include "paddlec_rt/rt_sched.h"
 
 /* Inputs and outputs: each dim is a * batch + c. */
 typedef struct IoSpec {
@@ -39,15 +44,15 @@ typedef struct IoSpec {
 #define PADDLEC_CHECK_NAN(kernel, ptr, n) ((void)0)
 #endif
 
-/* Debugging aid: build with -DPADDLEC_PROFILE to time every kernel (over
- * every run of the process; not for concurrent runs); model_profile_print
- * lists them, slowest first.  The standalone driver prints it after
- * --repeat. */
+/* Debugging aids: build with -DPADDLEC_PROFILE to time every kernel (over
+ * every run of the process; model_profile_print lists them, slowest
+ * first; the standalone driver prints it after --repeat), with
+ * -DPADDLEC_TRACE to call the hook of model_set_trace around each. */
 #ifdef PADDLEC_PROFILE
 #include <time.h>
 static const char *const profile_name[] = {"model_k001_fused_gemm_epilogue", "model_k002_fused_gemm_epilogue", "model_k003_softmax", "model_k004_scale"};
 enum { PROFILE_N = sizeof profile_name / sizeof profile_name[0] };
-static double profile_ms[PROFILE_N];
+static double profile_ms[PROFILE_N]; /* each kernel runs on one thread at a time */
 static double now_ms(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
@@ -75,6 +80,13 @@ void model_profile_print(FILE *f, int runs) {
     fprintf(f, "%10.4f %5.1f%%  %s\n", profile_ms[order[i]] / (runs > 0 ? runs : 1),
             total > 0 ? 100.0 * profile_ms[order[i]] / total : 0.0, profile_name[order[i]]);
 }
+#elif defined(PADDLEC_TRACE)
+#define PADDLEC_KERNEL(i, call)                   \
+  do {                                            \
+    if (m->trace) m->trace(m->trace_user, i, 1);  \
+    call;                                         \
+    if (m->trace) m->trace(m->trace_user, i, 0);  \
+  } while (0)
 #else
 #define PADDLEC_KERNEL(i, call) call
 #endif
@@ -89,20 +101,35 @@ static const IoSpec outputs_spec[] = {
 
 /* Weights: embedded, see the _weights.c file. */
 
-/* ---- kernels, in program order ---- */
+/* The kernels' dependencies (rt_sched.h): 4 kernels, 3 edges, longest chain 4. */
+static const int32_t model_npred[4] = {
+  0, 1, 1, 1
+};
+static const int32_t model_succ_off[5] = {
+  0, 1, 2, 3, 3
+};
+static const int32_t model_succ[3] = {
+  1, 2, 3
+};
+static const RtGraph model_graph = {4, model_npred, model_succ_off, model_succ};
+
+/* ---- kernels, in program order; each runs after the kernels its comment
+ * names (the graph above) ---- */
 
 /* block 0 ops 1, 2, 3: fused_gemm_epilogue, fusing matmul_v2 + elementwise_add + relu
  *   in  X              x                                float32  [B, 8]
  *   in  Y              linear_0.w_0                     float32  [8, 16]
  *   in  Bias           linear_0.b_0                     float32  [16]
  *   out Out            relu_0.tmp_0                     float32  [B, 16]
+ *   after (none: may start first)
  */
-static void model_k001_fused_gemm_epilogue(model_model *m, int64_t B) {
+static void model_k001_fused_gemm_epilogue(model_model *m, int64_t B, unsigned char *ws) {
   (void)m;
   (void)B;
+  (void)ws;
   const int64_t M = B, N = 16, K = 8;
   const RtEpilogue ep = {((const float *)m->w[0]), NULL, 0, RT_ACT_RELU, 0.0f, 0.0f};
-  rt_sgemm_ep(0, 0, M, N, K, ((const float *)m->in[0]), K, ((const float *)m->w[1]), N, ((float *)(m->arena + 0)), N, (float *)(m->arena + (128 * B)), &ep);
+  rt_sgemm_ep(0, 0, M, N, K, ((const float *)m->in[0]), K, ((const float *)m->w[1]), N, ((float *)(m->arena + 0)), N, (float *)ws, &ep);
 }
 
 /* block 0 ops 4, 5: fused_gemm_epilogue, fusing matmul_v2 + elementwise_add
@@ -110,36 +137,43 @@ static void model_k001_fused_gemm_epilogue(model_model *m, int64_t B) {
  *   in  Y              linear_1.w_0                     float32  [16, 3]
  *   in  Bias           linear_1.b_0                     float32  [3]
  *   out Out            linear_1.tmp_1                   float32  [B, 3]
+ *   after k001
  */
-static void model_k002_fused_gemm_epilogue(model_model *m, int64_t B) {
+static void model_k002_fused_gemm_epilogue(model_model *m, int64_t B, unsigned char *ws) {
   (void)m;
   (void)B;
+  (void)ws;
   const int64_t M = B, N = 3, K = 16;
   const RtEpilogue ep = {((const float *)m->w[2]), NULL, 0, RT_ACT_NONE, 0.0f, 0.0f};
-  rt_sgemm_ep(0, 0, M, N, K, ((const float *)(m->arena + 0)), K, ((const float *)m->w[3]), N, ((float *)(m->arena + (64 * B))), N, (float *)(m->arena + (128 * B)), &ep);
+  rt_sgemm_ep(0, 0, M, N, K, ((const float *)(m->arena + 0)), K, ((const float *)m->w[3]), N, ((float *)(m->arena + (64 * B))), N, (float *)ws, &ep);
 }
 
 /* block 0 op 6: softmax
  *   in  X              linear_1.tmp_1                   float32  [B, 3]
  *   out Out            softmax_0.tmp_0                  float32  [B, 3]
+ *   after k002
  */
-static void model_k003_softmax(model_model *m, int64_t B) {
+static void model_k003_softmax(model_model *m, int64_t B, unsigned char *ws) {
   (void)m;
   (void)B;
+  (void)ws;
   rt_softmax(((const float *)(m->arena + (64 * B))), ((float *)(m->arena + 0)), B, 3, 1);
 }
 
 /* block 0 op 7: scale
  *   in  X              softmax_0.tmp_0                  float32  [B, 3]
  *   out Out            save_infer_model/scale_0.tmp_0   float32  [B, 3]
+ *   after k003
  */
 /* rows [lo, hi) of model_k004_scale's loop, as one task (rt_parallel.h) */
 static void model_k004_scale_task0(void *ctx, int64_t t, int tid) {
   const RtKernelArgs *args = ctx;
   model_model *m = args->m;
   const int64_t B = args->batch;
+  unsigned char *ws = args->ws;
   (void)m;
   (void)B;
+  (void)ws;
   (void)tid;
   const int64_t rows = B * 3, nt = rt_split_tasks((3 * B), rows);
   const int64_t lo = t * rows / nt, hi = (t + 1) * rows / nt;
@@ -151,10 +185,11 @@ static void model_k004_scale_task0(void *ctx, int64_t t, int tid) {
   }
 }
 
-static void model_k004_scale(model_model *m, int64_t B) {
+static void model_k004_scale(model_model *m, int64_t B, unsigned char *ws) {
   (void)m;
   (void)B;
-  const RtKernelArgs args = {m, B};
+  (void)ws;
+  const RtKernelArgs args = {m, B, ws};
   rt_parallel(rt_split_tasks((3 * B), B * 3), model_k004_scale_task0, (void *)&args);
 }
 
@@ -198,118 +233,294 @@ static int bind_weights(model_model *m, const void *blob, size_t len, unsigned c
 
 }
 
+/* Runs kernel k with scratch slot `slot` (rt_sched.h). */
+static int run_kernel(void *ctx, int32_t k, int slot) {
+  model_model *m = ctx;
+  const int64_t B = m->batch;
+  unsigned char *ws = m->arena + MODEL_TENSOR_BYTES(B) + (size_t)slot * MODEL_SCRATCH_BYTES(B);
+  (void)ws;
+  switch (k) {
+    case 0:
+      PADDLEC_KERNEL(0, model_k001_fused_gemm_epilogue(m, B, ws));
+      PADDLEC_CHECK_NAN("model_k001_fused_gemm_epilogue", ((const float *)(m->arena + 0)), (16 * B));
+      break;
+    case 1:
+      PADDLEC_KERNEL(1, model_k002_fused_gemm_epilogue(m, B, ws));
+      PADDLEC_CHECK_NAN("model_k002_fused_gemm_epilogue", ((const float *)(m->arena + (64 * B))), (3 * B));
+      break;
+    case 2:
+      PADDLEC_KERNEL(2, model_k003_softmax(m, B, ws));
+      PADDLEC_CHECK_NAN("model_k003_softmax", ((const float *)(m->arena + 0)), (3 * B));
+      break;
+    case 3:
+      PADDLEC_KERNEL(3, model_k004_scale(m, B, ws));
+      PADDLEC_CHECK_NAN("model_k004_scale", ((const float *)(m->arena + 0)), (3 * B));
+      break;
+
+    default: break;
+  }
+  return MODEL_OK;
+}
+
+/* The outputs of the last iteration. */
+static void fetch(model_model *m, int64_t B, void *const outputs[]) {
+  (void)m;
+  (void)B;
+  (void)outputs;
+  memcpy(outputs[0], ((const float *)(m->arena + 0)), (size_t)(3 * B) * sizeof(float)); /* save_infer_model/scale_0.tmp_0 */
+
+}
+
+void model_exec_strategy_defaults(model_exec_strategy *s) {
+  if (!s) return;
+  s->num_threads = 0;
+  s->num_iteration_per_run = 1;
+  s->num_iteration_per_drop_scope = 100;
+  s->sequential = 0;
+}
+
 int model_init(model_model *m, void *arena, size_t arena_bytes, const void *weights,
                   size_t weights_bytes) {
   if (!m || !arena) return fail(m, MODEL_ERR_ARG, "init: NULL model or arena");
   memset(m, 0, sizeof *m);
+  model_exec_strategy_defaults(&m->strategy);
   if (arena_bytes < MODEL_WEIGHT_BYTES + 64) return fail(m, MODEL_ERR_SHAPE, "init: arena smaller than the weights");
   unsigned char *base = align64(arena);
   size_t usable = arena_bytes - (size_t)(base - (unsigned char *)arena);
   m->block = arena;
   int st = bind_weights(m, weights, weights_bytes, base);
   if (st) return st;
-  m->arena = base + MODEL_WEIGHT_BYTES;
-  m->arena_bytes = usable - MODEL_WEIGHT_BYTES;
+  m->home = base + MODEL_WEIGHT_BYTES;
+  m->home_bytes = usable - MODEL_WEIGHT_BYTES;
   return MODEL_OK;
 }
 
 int model_create(model_model **out, const char *weights_path) {
   if (!out) return MODEL_ERR_ARG;
   *out = NULL;
-  model_model *m = calloc(1, sizeof *m);
+  model_model *m = rt_calloc(1, sizeof *m);
   if (!m) return MODEL_ERR_NOMEM;
   unsigned char *blob = NULL;
   size_t len = 0;
   if (MODEL_WEIGHT_BYTES != 0 && !1) {
     char err[128];
-    if (!weights_path || rt_read_file(weights_path, &blob, &len, err, sizeof err)) {
-      free(m);
-      return weights_path ? MODEL_ERR_IO : MODEL_ERR_ARG;
+    int rs = weights_path ? (int)rt_read_file(weights_path, &blob, &len, err, sizeof err) : 0;
+    if (!weights_path || rs) {
+      rt_free(m);
+      return !weights_path ? MODEL_ERR_ARG : rs == RT_ERR_NOMEM ? MODEL_ERR_NOMEM : MODEL_ERR_IO;
     }
   }
-  size_t bytes = MODEL_WEIGHT_BYTES + 64;
-  unsigned char *block = malloc(bytes);
+  size_t bytes = MODEL_ARENA_BYTES(1);
+  unsigned char *block = rt_alloc(bytes);
   int st = block ? model_init(m, block, bytes, blob, len) : MODEL_ERR_NOMEM;
-  free(blob);
+  rt_free(blob);
   if (st) {
-    free(block);
-    free(m);
+    rt_free(block);
+    rt_free(m);
     return st;
   }
   m->owns_block = 1;
+  m->reserved = 1;
+#ifdef PADDLEC_POISON_ARENA
+  memset(m->home, 0xff, m->home_bytes); /* tests: every float reads as NaN until written */
+#endif
   *out = m;
   return MODEL_OK;
+}
+
+void model_drop_local_exe_scopes(model_model *m) {
+  if (!m) return;
+  rt_free(m->scope);
+  m->scope = NULL;
+  m->scope_bytes = 0;
+  m->scope_iters = 0;
 }
 
 void model_destroy(model_model *m) {
   if (!m) return;
   rt_pool_destroy(m->pool);
   m->pool = NULL;
+  model_drop_local_exe_scopes(m);
   if (!m->owns_block) return;
-  free(m->block);
-  free(m);
+  rt_free(m->block);
+  rt_free(m);
 }
 
-/* Grows the activation memory of a model made by model_create. */
-static int reserve(model_model *m, int64_t batch) {
-  size_t need = MODEL_ACT_BYTES(batch);
-  if (need <= m->arena_bytes) return MODEL_OK;
-  if (!m->owns_block) return fail(m, MODEL_ERR_SHAPE, "run: the batch needs a larger arena than init was given");
+/* Kernels that may run at once: num_threads, at most the threads. */
+static int ops_at_once(const model_model *m) {
+  const int t = rt_pool_threads(m->pool);
+  if (m->strategy.sequential) return 1;
+  return m->strategy.num_threads < t ? m->strategy.num_threads : t;
+}
+
+/* Grows the static memory of a model made by model_create to `need`
+ * activation bytes. */
+static int grow_home(model_model *m, size_t need) {
   size_t total = MODEL_WEIGHT_BYTES + need + 64;
-  unsigned char *nb = malloc(total);
-  if (!nb) return fail(m, MODEL_ERR_NOMEM, "run: out of memory for activations");
+  unsigned char *nb = rt_alloc(total);
+  if (!nb) return fail(m, MODEL_ERR_NOMEM, "reserve: out of memory for activations");
   unsigned char *base = align64(nb), *old = align64(m->block);
   memcpy(base, old, MODEL_WEIGHT_BYTES);
   for (int i = 0; i < MODEL_NUM_WEIGHTS && !1; i++)
     m->w[i] = base + ((const unsigned char *)m->w[i] - old);
-  free(m->block);
+  rt_free(m->block);
   m->block = nb;
-  m->arena = base + MODEL_WEIGHT_BYTES;
-  m->arena_bytes = need;
+  m->home = base + MODEL_WEIGHT_BYTES;
+  m->home_bytes = need;
 #ifdef PADDLEC_POISON_ARENA
-  memset(m->arena, 0xff, need); /* tests: every float reads as NaN until written */
+  memset(m->home, 0xff, need); /* tests: every float reads as NaN until written */
 #endif
   return MODEL_OK;
 }
 
-int model_set_num_threads(model_model *m, int threads) {
-  if (!m || threads < 1) return fail(m, MODEL_ERR_ARG, "set_num_threads: NULL model or fewer than 1 thread");
+static int bad_batch(model_model *m, int64_t batch) {
+  if (batch >= 1 && (MODEL_FIXED_BATCH == 0 || batch == MODEL_FIXED_BATCH)) return MODEL_OK;
+  return fail(m, MODEL_ERR_SHAPE, "this batch size is not what the model was compiled for");
+}
+
+int model_reserve(model_model *m, int64_t batch) {
+  if (!m) return MODEL_ERR_ARG;
+  int st = bad_batch(m, batch);
+  if (st) return st;
+  if (batch > m->reserved) m->reserved = batch;
+  size_t need = MODEL_ACT_BYTES_FOR(m->reserved, ops_at_once(m));
+  if (need <= m->home_bytes) return MODEL_OK;
+  if (!m->owns_block) {
+    snprintf(m->error, sizeof m->error, "reserve: batch %lld with %d kernels at once needs %zu bytes of activations; init gave %zu",
+             (long long)batch, ops_at_once(m), need, m->home_bytes);
+    return MODEL_ERR_SHAPE;
+  }
+  return grow_home(m, need);
+}
+
+/* Paddle's default num_threads: CPU_NUM, else 1 with Paddle's hint. */
+static int default_num_threads(void) {
+#ifdef PADDLEC_NO_THREADS
+  return 1;
+#else
+  static int hinted;
+  const char *env = getenv("CPU_NUM");
+  if (env) {
+    char *end;
+    long v = strtol(env, &end, 10);
+    if (*env && !*end && v >= 1 && v <= 4096) return (int)v;
+    fprintf(stderr, "model: CPU_NUM='%s' is not a positive number; using 1\n", env);
+    return 1;
+  }
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  if (cpus > 1 && !hinted) {
+    hinted = 1;
+    fprintf(stderr,
+            "!!! The CPU_NUM is not specified, you should set CPU_NUM in the environment variable list.\n"
+            "CPU_NUM indicates that how many CPUPlace are used in the current task.\n"
+            "And if this parameter are set as N (equal to the number of physical CPU core) the program may be faster.\n\n"
+            "export CPU_NUM=%ld # for example, set CPU_NUM as number of physical CPU core which is %ld.\n\n"
+            "!!! The default number of CPU_NUM=1.\n", cpus, cpus);
+  }
+  return 1;
+#endif
+}
+
+/* Starts or stops threads for the strategy and thread count now set. */
+static int configure(model_model *m) {
+  if (m->strategy.num_threads == 0) m->strategy.num_threads = default_num_threads();
+  int threads = m->threads ? m->threads : m->strategy.num_threads;
+#ifdef PADDLEC_NO_THREADS
+  if (m->threads > 1) {
+    m->threads = 1;
+    return fail(m, MODEL_ERR_ARG, "built without threads (PADDLEC_NO_THREADS): one thread only");
+  }
+  threads = 1; /* num_threads > 1 runs one kernel at a time */
+#endif
   if (threads == rt_pool_threads(m->pool)) return MODEL_OK;
   rt_pool_destroy(m->pool);
   m->pool = NULL;
-  if (threads > 1 && rt_pool_create((RtPool **)&m->pool, threads, MODEL_THREAD_BYTES))
-    return fail(m, MODEL_ERR_NOMEM, "set_num_threads: cannot start the threads");
+  if (threads > 1 && rt_pool_create((RtPool **)&m->pool, threads, MODEL_THREAD_BYTES)) {
+    m->threads = 1; /* runs go on with one thread */
+    return fail(m, MODEL_ERR_NOMEM, "cannot start the threads");
+  }
   return MODEL_OK;
 }
 
-/* The kernels in program order, then the outputs. */
-static int run_kernels(model_model *m, int64_t B, void *const outputs[]) {
-  (void)B;
-  PADDLEC_KERNEL(0, model_k001_fused_gemm_epilogue(m, B));
-  PADDLEC_CHECK_NAN("model_k001_fused_gemm_epilogue", ((const float *)(m->arena + 0)), (16 * B));
-  PADDLEC_KERNEL(1, model_k002_fused_gemm_epilogue(m, B));
-  PADDLEC_CHECK_NAN("model_k002_fused_gemm_epilogue", ((const float *)(m->arena + (64 * B))), (3 * B));
-  PADDLEC_KERNEL(2, model_k003_softmax(m, B));
-  PADDLEC_CHECK_NAN("model_k003_softmax", ((const float *)(m->arena + 0)), (3 * B));
-  PADDLEC_KERNEL(3, model_k004_scale(m, B));
-  PADDLEC_CHECK_NAN("model_k004_scale", ((const float *)(m->arena + 0)), (3 * B));
-  memcpy(outputs[0], ((const float *)(m->arena + 0)), (size_t)(3 * B) * sizeof(float)); /* save_infer_model/scale_0.tmp_0 */
+int model_set_num_threads(model_model *m, int threads) {
+  if (!m || threads < 0) return fail(m, MODEL_ERR_ARG, "set_num_threads: NULL model or fewer than 0 threads");
+  m->threads = threads;
+  return configure(m);
+}
 
+int model_set_exec_strategy(model_model *m, const model_exec_strategy *s) {
+  if (!m || !s) return fail(m, MODEL_ERR_ARG, "set_exec_strategy: NULL argument");
+  if (s->num_threads < 0 || s->num_iteration_per_run < 1 || s->num_iteration_per_drop_scope < 1)
+    return fail(m, MODEL_ERR_ARG, "set_exec_strategy: num_threads must be >= 0, the iteration counts >= 1");
+  m->strategy = *s;
+  m->strategy.sequential = s->sequential != 0;
+  return configure(m);
+}
+
+void model_get_exec_strategy(model_model *m, model_exec_strategy *s) {
+  if (!m || !s) return;
+  if (m->strategy.num_threads == 0) configure(m);
+  *s = m->strategy;
+}
+
+void model_set_trace(model_model *m, void (*hook)(void *user, int kernel, int begin), void *user) {
+  if (!m) return;
+  m->trace = hook;
+  m->trace_user = user;
+}
+
+/* Points m->arena at memory for a run at `batch`: the static arena when it
+ * is large enough (growing it up to the reserved batch), else the local
+ * scope. */
+static int take_arena(model_model *m, int64_t batch) {
+  const size_t need = MODEL_ACT_BYTES_FOR(batch, ops_at_once(m));
+  if (need > m->home_bytes && batch <= m->reserved && m->owns_block) {
+    int st = grow_home(m, MODEL_ACT_BYTES_FOR(m->reserved, ops_at_once(m)));
+    if (st) return st;
+  }
+  if (need <= m->home_bytes) {
+    m->arena = m->home;
+    return MODEL_OK;
+  }
+  if (!m->owns_block) {
+    snprintf(m->error, sizeof m->error, "run: batch %lld with %d kernels at once needs %zu bytes of activations; init gave %zu",
+             (long long)batch, ops_at_once(m), need, m->home_bytes);
+    return MODEL_ERR_SHAPE;
+  }
+  if (m->scope_bytes < need) {
+    model_drop_local_exe_scopes(m);
+    if (!(m->scope = rt_alloc(need))) return fail(m, MODEL_ERR_NOMEM, "run: out of memory for the local scope");
+    m->scope_bytes = need;
+#ifdef PADDLEC_POISON_ARENA
+    memset(m->scope, 0xff, need);
+#endif
+  }
+  m->arena = m->scope;
   return MODEL_OK;
 }
 
 int model_run(model_model *m, int64_t batch, const void *const inputs[], void *const outputs[]) {
-  if (!m || (!inputs && MODEL_NUM_INPUTS > 0) || !outputs) return fail(m, MODEL_ERR_ARG, "run: NULL argument");
-  if (batch < 1 || (MODEL_FIXED_BATCH != 0 && batch != MODEL_FIXED_BATCH))
-    return fail(m, MODEL_ERR_SHAPE, "run: this batch size is not what the model was compiled for");
-  int st = reserve(m, batch);
+  if (!m || (!inputs && MODEL_NUM_INPUTS > 0)) return fail(m, MODEL_ERR_ARG, "run: NULL argument");
+  int st = bad_batch(m, batch);
   if (st) return st;
   for (int i = 0; i < MODEL_NUM_INPUTS; i++) {
     if (!inputs[i]) return fail(m, MODEL_ERR_ARG, "run: NULL input");
     m->in[i] = inputs[i];
   }
+  if ((st = configure(m))) return st;
+  const model_exec_strategy *s = &m->strategy;
   RtPool *prev = rt_pool_enter(m->pool);
-  st = run_kernels(m, batch, outputs);
+  for (int it = 0; it < s->num_iteration_per_run && !st; it++) {
+    if ((st = take_arena(m, batch))) break;
+    m->batch = batch;
+    st = rt_graph_run(&model_graph, ops_at_once(m), run_kernel, m, m->sched);
+    const int last = it == s->num_iteration_per_run - 1;
+    if (!st && last && outputs) fetch(m, batch, outputs);
+    /* the local scope goes every num_iteration_per_drop_scope iterations,
+     * and after an iteration that fetches */
+    if (m->arena == m->scope && (++m->scope_iters >= s->num_iteration_per_drop_scope || (last && outputs) || st))
+      model_drop_local_exe_scopes(m);
+  }
   rt_pool_enter(prev);
   return st;
 }

@@ -1,0 +1,141 @@
+/* Dependencies between kernels (deps.h). */
+#include "deps.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include "emit.h"
+#include "util.h"
+
+/* One piece of memory a kernel touches. */
+typedef struct Access {
+  PlanKind kind;      /* PLAN_ARENA, PLAN_FEED or PLAN_PARAM */
+  int index;          /* feed or parameter index */
+  SymDim lo, hi;      /* arena: [lo, hi) */
+  int write;          /* 1: written */
+} Access;
+
+typedef struct Accesses {
+  int n;
+  Access *a;
+} Accesses;
+
+static void collect(const Plan *pl, const Op *op, Accesses *out) {
+  int cap = 0;
+  for (int s = 0; s < op->nin; s++) cap += op->in[s].n;
+  for (int s = 0; s < op->nout; s++) cap += op->out[s].n;
+  out->a = pool_alloc(sizeof *out->a * (size_t)(cap ? cap : 1));
+  out->n = 0;
+  for (int side = 0; side < 2; side++) {
+    const Slot *slots = side ? op->out : op->in;
+    for (int s = 0; s < (side ? op->nout : op->nin); s++)
+      for (int k = 0; k < slots[s].n; k++) {
+        int vid = slots[s].vars[k];
+        if (vid < 0 || pl->vars[vid].kind == PLAN_NONE) continue;
+        const PlanVar *pv = &pl->vars[vid];
+        Access x = {pv->kind, pv->index, pv->offset, {pv->offset.a + pv->bytes.a, pv->offset.c + pv->bytes.c}, side};
+        if (pv->kind == PLAN_ARENA && pv->bytes.a == 0 && pv->bytes.c == 0) continue; /* empty */
+        out->a[out->n++] = x;
+      }
+  }
+}
+
+/* f(B) = a*B + c <= 0 for every B >= 1. */
+static int never_positive(int64_t a, int64_t c) { return a <= 0 && a + c <= 0; }
+
+static int overlap(const Access *x, const Access *y) {
+  if (x->kind != y->kind) return 0;
+  if (x->kind != PLAN_ARENA) return x->index == y->index;
+  /* disjoint at every batch when one ends before the other starts */
+  if (never_positive(x->hi.a - y->lo.a, x->hi.c - y->lo.c)) return 0;
+  if (never_positive(y->hi.a - x->lo.a, y->hi.c - x->lo.c)) return 0;
+  return 1;
+}
+
+static int conflict(const Accesses *x, const Accesses *y) {
+  for (int i = 0; i < x->n; i++)
+    for (int j = 0; j < y->n; j++)
+      if ((x->a[i].write || y->a[j].write) && overlap(&x->a[i], &y->a[j])) return 1;
+  return 0;
+}
+
+void deps_build(const Plan *pl, const Op *const *ops, int n, Deps *d) {
+  Accesses *acc = pool_alloc(sizeof *acc * (size_t)(n ? n : 1));
+  for (int k = 0; k < n; k++) collect(pl, ops[k], &acc[k]);
+  /* reach[i]: the kernels after i that a chain of edges leads to */
+  const int words = (n + 63) / 64;
+  uint64_t *reach = pool_alloc(sizeof *reach * (size_t)(words ? words : 1) * (size_t)(n ? n : 1));
+  memset(reach, 0, sizeof *reach * (size_t)words * (size_t)n);
+  int *keep = pool_alloc(sizeof *keep * (size_t)(n ? n : 1)); /* kept successors of the current i */
+  int *nsucc = pool_alloc(sizeof *nsucc * (size_t)(n ? n : 1));
+  int **succ = pool_alloc(sizeof *succ * (size_t)(n ? n : 1));
+  int edges = 0;
+  for (int i = n - 1; i >= 0; i--) {
+    uint64_t *r = reach + (size_t)i * (size_t)words;
+    int nk = 0;
+    /* successors in ascending order: j is implied when an earlier kept one reaches it */
+    for (int j = i + 1; j < n; j++) {
+      if (r[j / 64] >> (j % 64) & 1) continue;
+      if (!conflict(&acc[i], &acc[j])) continue;
+      keep[nk++] = j;
+      r[j / 64] |= 1ull << (j % 64);
+      const uint64_t *rj = reach + (size_t)j * (size_t)words;
+      for (int w = 0; w < words; w++) r[w] |= rj[w];
+    }
+    nsucc[i] = nk;
+    succ[i] = pool_alloc(sizeof **succ * (size_t)(nk ? nk : 1));
+    memcpy(succ[i], keep, sizeof *keep * (size_t)nk);
+    edges += nk;
+  }
+  d->n = n;
+  d->npred = pool_alloc(sizeof *d->npred * (size_t)(n ? n : 1));
+  d->succ_off = pool_alloc(sizeof *d->succ_off * (size_t)(n + 1));
+  d->succ = pool_alloc(sizeof *d->succ * (size_t)(edges ? edges : 1));
+  d->pred_off = pool_alloc(sizeof *d->pred_off * (size_t)(n + 1));
+  d->pred = pool_alloc(sizeof *d->pred * (size_t)(edges ? edges : 1));
+  memset(d->npred, 0, sizeof *d->npred * (size_t)n);
+  int e = 0;
+  for (int i = 0; i < n; i++) {
+    d->succ_off[i] = e;
+    for (int k = 0; k < nsucc[i]; k++) d->succ[e++] = succ[i][k], d->npred[succ[i][k]]++;
+  }
+  d->succ_off[n] = e;
+  d->pred_off[0] = 0;
+  for (int j = 0; j < n; j++) d->pred_off[j + 1] = d->pred_off[j] + d->npred[j];
+  int *fill = pool_alloc(sizeof *fill * (size_t)(n ? n : 1));
+  memcpy(fill, d->pred_off, sizeof *fill * (size_t)n);
+  for (int i = 0; i < n; i++) /* i ascending: each pred list comes out ascending */
+    for (int k = d->succ_off[i]; k < d->succ_off[i + 1]; k++) d->pred[fill[d->succ[k]]++] = i;
+}
+
+int deps_depth(const Deps *d) {
+  int *depth = pool_alloc(sizeof *depth * (size_t)(d->n ? d->n : 1)), best = 0;
+  for (int j = 0; j < d->n; j++) {
+    depth[j] = 1;
+    for (int k = d->pred_off[j]; k < d->pred_off[j + 1]; k++)
+      if (depth[d->pred[k]] + 1 > depth[j]) depth[j] = depth[d->pred[k]] + 1;
+    if (depth[j] > best) best = depth[j];
+  }
+  return best;
+}
+
+static void int_table(Printer *p, const char *name, const int *v, int n) {
+  pr_raw(p, "static const int32_t %s[%d] = {", name, n ? n : 1);
+  for (int i = 0; i < n; i++) pr_raw(p, "%s%s%d", i ? "," : "", i % 16 ? " " : "\n  ", v[i]);
+  pr_raw(p, "%s};\n", n ? "\n" : "0");
+}
+
+const char *deps_tables(const Deps *d, const char *prefix) {
+  Printer p;
+  pr_init(&p);
+  pr_line(&p, "/* The kernels' dependencies (rt_sched.h): %d kernels, %d edges, longest chain %d. */", d->n,
+          d->succ_off[d->n], deps_depth(d));
+  int_table(&p, pool_printf("%s_npred", prefix), d->npred, d->n);
+  int_table(&p, pool_printf("%s_succ_off", prefix), d->succ_off, d->n + 1);
+  int_table(&p, pool_printf("%s_succ", prefix), d->succ, d->succ_off[d->n]);
+  pr_line(&p, "static const RtGraph %s_graph = {%d, %s_npred, %s_succ_off, %s_succ};", prefix, d->n, prefix, prefix,
+          prefix);
+  char *t = pool_strdup(p.buf);
+  pr_free(&p);
+  return t;
+}
