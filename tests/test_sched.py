@@ -399,6 +399,7 @@ def test_built_without_threads(fixtures_dir, tmp_path):
         assert p.returncode == 0 and f"(threads {1 + int(threads)}, num_threads 2," in p.stdout, p.stdout + p.stderr
         outs.append(sorted((f.name, f.read_bytes()) for f in (src / "out").iterdir()))
     assert outs[0] == outs[1] and outs[0]
-    p = subprocess.run([str(tmp_path / "src0" / "model"), "--input", f"image={x}", "--threads", "2"],
+    p = subprocess.run([str(tmp_path / "src0" / "model"), "--input", f"image={x}", "--threads", "2",
+                        "--output-dir", str(tmp_path)],
                        capture_output=True, text=True, timeout=120)
     assert p.returncode == 1 and "built without threads (PADDLEC_NO_THREADS): one thread only" in p.stderr, p.stderr
