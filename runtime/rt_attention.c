@@ -2,8 +2,6 @@
  * with a bias epilogue on the model's threads; the (image, head) pairs are
  * tasks (rt_parallel.h) that each keep their score matrix in their thread's
  * scratch; the output projection adds bias and residual in its epilogue. */
-#include <math.h>
-
 #include "rt_attention.h"
 #include "rt_kernels.h"
 #include "rt_parallel.h"
@@ -15,20 +13,6 @@ typedef struct AttnJob {
   float *c;                 /* the context */
   float *scores;            /* thread 0's score matrix */
 } AttnJob;
-
-/* Softmax of each of the s rows of sk scores, max first (as rt_softmax). */
-static void softmax_rows(float *sc, int64_t s, int64_t sk) {
-  for (int64_t i = 0; i < s; i++) {
-    float *r = sc + i * sk, mx = r[0], sum = 0.0f;
-    for (int64_t j = 1; j < sk; j++) mx = r[j] > mx ? r[j] : mx;
-    for (int64_t j = 0; j < sk; j++) {
-      r[j] = expf(r[j] - mx);
-      sum += r[j];
-    }
-    const float inv = 1.0f / sum;
-    for (int64_t j = 0; j < sk; j++) r[j] *= inv;
-  }
-}
 
 /* Task t: image t / heads, head t % heads. */
 static void head_task(void *ctx, int64_t t, int tid) {
@@ -44,7 +28,7 @@ static void head_task(void *ctx, int64_t t, int tid) {
     for (int64_t i = 0; i < p->s; i++)
       for (int64_t c = 0; c < p->sk; c++) sc[i * p->sk + c] += m[i * ms[2] + c * ms[3]];
   }
-  softmax_rows(sc, p->s, p->sk);
+  for (int64_t i = 0; i < p->s; i++) rt_softmax_row(sc + i * p->sk, sc + i * p->sk, p->sk);
   rt_sgemm_ws(0, 0, p->s, p->dh, p->sk, 1.0f, sc, p->sk, j->v + b * p->sk * hd + h * p->dh, hd, 0.0f,
               j->c + b * p->s * hd + h * p->dh, hd, NULL);
 }

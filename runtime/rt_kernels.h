@@ -56,6 +56,8 @@ const char *rt_blas_name(void);
 /* Softmax / log-softmax over the middle dim of x viewed as [outer, n, inner]. */
 void rt_softmax(const float *x, float *out, int64_t outer, int64_t n, int64_t inner);
 void rt_log_softmax(const float *x, float *out, int64_t outer, int64_t n, int64_t inner);
+/* Softmax of one contiguous row of n floats (out may be x), as rt_softmax. */
+void rt_softmax_row(const float *x, float *out, int64_t n);
 
 /* max |x[i]| over n elements (0 for n == 0). */
 float rt_abs_max(const float *x, int64_t n);

@@ -6,6 +6,7 @@
 
 #include "rt_kernels.h"
 #include "rt_parallel.h"
+#include "rt_vmath.h"
 
 typedef struct NormJob {
   const float *x;             /* input */
@@ -45,14 +46,11 @@ void rt_batch_norm(const float *x, float *y, const float *scale, const float *bi
   rt_parallel_range(outer * c, outer * c * inner, affine_rows, &j);
 }
 
-/* Mean and 1 / sqrt(variance + eps) of n floats (two passes). */
+/* Mean and 1 / sqrt(variance + eps) of n floats (two passes, rt_vmath.h). */
 static void moments(const float *x, int64_t n, float eps, float *mean, float *inv_std) {
-  double sum = 0.0, sq = 0.0;
-  for (int64_t i = 0; i < n; i++) sum += x[i];
-  double m = sum / (double)n;
-  for (int64_t i = 0; i < n; i++) sq += ((double)x[i] - m) * ((double)x[i] - m);
+  const double m = rt_sum_f64(x, n) / (double)n;
   *mean = (float)m;
-  *inv_std = (float)(1.0 / sqrt(sq / (double)n + (double)eps));
+  *inv_std = (float)(1.0 / sqrt(rt_sqdev_f64(x, n, m) / (double)n + (double)eps));
 }
 
 

@@ -1,9 +1,12 @@
 /* Softmax and log-softmax over the middle dim of a [outer, n, inner] view,
- * numerically stable (the max is subtracted first), as Paddle computes them. */
+ * numerically stable (the max is subtracted first), as Paddle computes them,
+ * with exp as Eigen's vectorized exp (rt_vmath.h). */
 #include <math.h>
+#include <string.h>
 
 #include "rt_kernels.h"
 #include "rt_parallel.h"
+#include "rt_vmath.h"
 
 typedef struct SoftmaxJob {
   const float *x;          /* input */
@@ -12,11 +15,38 @@ typedef struct SoftmaxJob {
   int log_out;             /* log_softmax */
 } SoftmaxJob;
 
+/* out = softmax(x) (or log_softmax) of one contiguous row; out may be x.
+ * The loops run in place on out: with two pointers that may overlap,
+ * compilers keep the in-place call on their scalar fallback. */
+static void softmax_row(const float *x, float *out, int64_t n, int log_out) {
+  if (out != x) memcpy(out, x, (size_t)n * sizeof *out);
+  float *r = out;
+  const float mx = rt_max_f32(r, n);
+  if (log_out) {
+    float acc[RT_LANES] = {0}; /* the sum of exp(r - mx), lane by lane (rt_vmath.h) */
+    int64_t k = 0;
+    for (; k + RT_LANES <= n; k += RT_LANES)
+      for (int l = 0; l < RT_LANES; l++) acc[l] += rt_expf(r[k + l] - mx);
+    for (int l = 0; k + l < n; l++) acc[l] += rt_expf(r[k + l] - mx);
+    const float ls = logf(rt_sum_f32(acc, RT_LANES));
+    for (k = 0; k < n; k++) r[k] = r[k] - mx - ls;
+    return;
+  }
+  const float inv = 1.0f / rt_exp_sub_sum(r, n, mx);
+  for (int64_t k = 0; k < n; k++) r[k] *= inv;
+}
+
+void rt_softmax_row(const float *x, float *out, int64_t n) { softmax_row(x, out, n, 0); }
+
 /* Rows [lo, hi) of the outer dim. */
 static void softmax_rows(void *ctx, int64_t lo, int64_t hi) {
   const SoftmaxJob *j = ctx;
   const int64_t n = j->n, inner = j->inner;
-  for (int64_t o = lo; o < hi; o++)
+  for (int64_t o = lo; o < hi; o++) {
+    if (inner == 1) {
+      softmax_row(j->x + o * n, j->out + o * n, n, j->log_out);
+      continue;
+    }
     for (int64_t i = 0; i < inner; i++) {
       const float *xp = j->x + o * n * inner + i;
       float *op = j->out + o * n * inner + i;
@@ -24,7 +54,7 @@ static void softmax_rows(void *ctx, int64_t lo, int64_t hi) {
       for (int64_t k = 1; k < n; k++) mx = xp[k * inner] > mx ? xp[k * inner] : mx;
       float sum = 0.0f;
       for (int64_t k = 0; k < n; k++) {
-        float v = expf(xp[k * inner] - mx);
+        float v = rt_expf(xp[k * inner] - mx);
         sum += v;
         if (!j->log_out) op[k * inner] = v;
       }
@@ -36,6 +66,7 @@ static void softmax_rows(void *ctx, int64_t lo, int64_t hi) {
         for (int64_t k = 0; k < n; k++) op[k * inner] *= inv;
       }
     }
+  }
 }
 
 static void softmax_impl(const float *x, float *out, int64_t outer, int64_t n, int64_t inner, int log_out) {

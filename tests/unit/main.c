@@ -26,6 +26,8 @@ int unit_failures;
   X(test_npy_roundtrip)                  \
   X(test_npy_rejects_garbage)            \
   X(test_gemm_paths)                     \
+  X(test_vmath_expf)                     \
+  X(test_vmath_reductions)               \
   X(test_verify_catches_broken_rewrites)
 
 #define DECL(n) void n(void);
