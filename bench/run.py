@@ -145,7 +145,8 @@ def main():
     gemm = os.path.join(out, "gemm")
     subprocess.run(["cc", "-O3", "-march=native", "-std=c11", "-D_POSIX_C_SOURCE=200809L", "-I", os.path.join(ROOT, "runtime"),
                     os.path.join(ROOT, "bench", "gemm.c"), os.path.join(ROOT, "runtime", "rt_gemm.c"),
-                    os.path.join(ROOT, "runtime", "rt_parallel.c"), os.path.join(ROOT, "runtime", "rt_act.c"), "-lopenblas",
+                    os.path.join(ROOT, "runtime", "rt_parallel.c"), os.path.join(ROOT, "runtime", "rt_sched.c"),
+                    os.path.join(ROOT, "runtime", "rt_alloc.c"), os.path.join(ROOT, "runtime", "rt_act.c"), "-lopenblas",
                     "-pthread", "-lm", "-o", gemm], check=True)
     print(subprocess.run([gemm, "2048"], check=True, capture_output=True, text=True).stdout.strip())
 
