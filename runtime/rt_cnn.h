@@ -174,6 +174,12 @@ static inline int64_t rt_conv2d_task_floats(const RtConv2d *p) {
   return (rt_conv2d_is_winograd(p) ? rt_conv2d_wino_rows(p) : 0) + gemm;
 }
 
+/* Channel-last convolutions (data_format NHWC) run as NCHW between two
+ * transposes: y[n][c][p] = x[n][p][c] for the hw positions p and c
+ * channels of each of the n images, and back. */
+void rt_nhwc_to_nchw(const float *x, float *y, int64_t n, int64_t hw, int64_t c);
+void rt_nchw_to_nhwc(const float *x, float *y, int64_t n, int64_t c, int64_t hw);
+
 /* out = act(conv(x, w) + bias + residual) for `batch` images (bias [c_out]
  * and residual, shaped like out, may be NULL); `ws` holds
  * rt_conv2d_ws_floats(p) floats (NULL when that is 0); `gemm_ws` is the

@@ -296,3 +296,15 @@ void rt_conv2d_transpose(const RtConv2d *p, int64_t batch, const float *x, const
     epilogue_image(&j, p->c_out);
   }
 }
+
+void rt_nhwc_to_nchw(const float *x, float *y, int64_t n, int64_t hw, int64_t c) {
+  for (int64_t i = 0; i < n; i++)
+    for (int64_t ch = 0; ch < c; ch++)
+      for (int64_t p = 0; p < hw; p++) y[(i * c + ch) * hw + p] = x[(i * hw + p) * c + ch];
+}
+
+void rt_nchw_to_nhwc(const float *x, float *y, int64_t n, int64_t c, int64_t hw) {
+  for (int64_t i = 0; i < n; i++)
+    for (int64_t p = 0; p < hw; p++)
+      for (int64_t ch = 0; ch < c; ch++) y[(i * hw + p) * c + ch] = x[(i * c + ch) * hw + p];
+}

@@ -10,7 +10,11 @@
  * a pair gives max(a, b) when either is > 1 or both are 1, else -1.
  * Emission: ew_binary with the C comparison; equal / not_equal on floating
  * types follow phi's EqualFunctor: with an infinity the values must be
- * equal, otherwise |a - b| < 1e-8 (so NaN is never equal). */
+ * equal, otherwise |a - b| < 1e-8 (so NaN is never equal).
+ *
+ * equal_all: X, Y -> Out, one bool (phi CompareAllInferMeta: [] from Paddle
+ * 2.5 on, [1] before): false when the dims differ, else whether equal holds
+ * for every element (phi EqualAllKernel with EqualFunctor). */
 #include <string.h>
 
 #include "../emit_ew.h"
@@ -52,3 +56,35 @@ OP_COMPARE(greater_than)
 OP_COMPARE(less_equal)
 OP_COMPARE(less_than)
 OP_COMPARE(not_equal)
+
+static int infer_equal_all(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0), *y = ctx_need(c, "Y", 0);
+  if (!x || !y) return -1;
+  Shape out = shape_scalar(c);
+  ctx_set(c, "Out", 0, &out, RT_DT_BOOL);
+  return 0;
+}
+
+static int emit_equal_all(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *y = tu_in(e, "Y", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !y || !out) return -1;
+  if (x->dtype != y->dtype) return em_fail(e, "X is %s but Y is %s", rt_dtype_name(x->dtype), rt_dtype_name(y->dtype));
+  const char *same = "1";
+  if (x->shape.rank != y->shape.rank) same = "0";
+  for (int d = 0; d < x->shape.rank && x->shape.rank == y->shape.rank; d++) {
+    const char *a = em_dim(e, x, d), *b = em_dim(e, y, d);
+    if (strcmp(a, b)) same = pool_printf("%s && %s == %s", same, a, b); /* equal expressions: the same dim */
+  }
+  const char *t = em_ctype(x->dtype);
+  int fp = x->dtype == RT_DT_FP32 || x->dtype == RT_DT_FP64;
+  pr_line(e->p, "const %s *x = %s, *y = %s;", t, em_ptr(e, x, 1), em_ptr(e, y, 1));
+  pr_line(e->p, "bool all = %s; /* dims differ: not equal */", same);
+  pr_line(e->p, "for (int64_t i = 0; all && i < %s; i++) {", em_numel(e, x));
+  pr_line(e->p, "  const %s a = x[i], b = y[i];", t);
+  pr_line(e->p, "  all = %s;", fp ? "(isinf(a) || isinf(b)) ? a == b : fabs((double)(a - b)) < 1e-8" : "a == b");
+  pr_line(e->p, "}");
+  pr_line(e->p, "%s[0] = all;", em_ptr(e, out, 0));
+  return 0;
+}
+
+const OpDef op_equal_all = {.type = "equal_all", .infer = infer_equal_all, .emit_c = emit_equal_all};

@@ -103,10 +103,12 @@ static int emit_conv(EmitCtx *e) {
                    rt_dtype_name(w->dtype));
   if (em_spec(e, x)->rank != 4) return em_fail(e, "only 2-D convolutions (rank-4 Input) are supported");
   const char *fmt = attr_str(e->op, "data_format", "NCHW");
-  if (strcmp(fmt, "NCHW") && strcmp(fmt, "AnyLayout"))
-    return em_fail(e, "data_format '%s' is not supported (only NCHW)", fmt);
+  const int nhwc = !strcmp(fmt, "NHWC");
+  if (!nhwc && strcmp(fmt, "NCHW") && strcmp(fmt, "AnyLayout"))
+    return em_fail(e, "data_format '%s' is not supported (NCHW or NHWC)", fmt);
   int64_t xd[4], od[4], wd[4];
   if (conv_const_dims(e, x, out, w, xd, od, wd)) return -1;
+  if (nhwc) conv_nhwc_dims(xd), conv_nhwc_dims(od);
   int64_t groups = attr_int(e->op, "groups", 1), stride[2], dil[2], pad[4];
   attr_ints_fill(e->op, "strides", 2, 1, stride);
   attr_ints_fill(e->op, "dilations", 2, 1, dil);
@@ -123,6 +125,8 @@ static int emit_conv(EmitCtx *e) {
   SymDim nb = b ? spec_numel(em_spec(e, b)) : (SymDim){0, 0};
   if (b && (nb.a != 0 || nb.c != g.c_out)) return em_fail(e, "Bias must have %lld elements", (long long)g.c_out);
   Var *res = attr_bool(e->op, "fuse_residual_connection", 0) ? ctx_in(&c, "ResidualData", 0) : NULL;
+  if (nhwc && (res || g.act != RT_ACT_NONE || g.pre_relu))
+    return em_fail(e, "NHWC convolutions take no fused residual or activation");
   if (attr_bool(e->op, "fuse_residual_connection", 0)) {
     SymDim nr = res ? spec_numel(em_spec(e, res)) : (SymDim){-1, -1}, no = spec_numel(em_spec(e, out));
     if (!res || res->dtype != RT_DT_FP32 || nr.a != no.a || nr.c != no.c)
@@ -130,10 +134,12 @@ static int emit_conv(EmitCtx *e) {
   }
   int64_t ws = rt_conv2d_ws_floats(&g);
   conv_print_geo(e, &g);
+  const char *xp = em_ptr(e, x, 1), *op = em_ptr(e, out, 0), *batch = em_dim(e, x, 0);
+  if (nhwc) conv_nhwc_begin(e, x, out, &xp, &op);
   const char *wsp = ws ? pool_printf("(float *)%s", em_scratch(e, (SymDim){0, ws * (int64_t)sizeof(float)})) : "NULL";
-  pr_line(e->p, "rt_conv2d(&geo, %s, %s, %s, %s, %s, %s, %s, %s);", em_dim(e, x, 0), em_ptr(e, x, 1), em_ptr(e, w, 1),
-          b ? em_ptr(e, b, 1) : "NULL", res ? em_ptr(e, res, 1) : "NULL", em_ptr(e, out, 0), wsp,
-          conv_gemm_ws(e, &g, 0));
+  pr_line(e->p, "rt_conv2d(&geo, %s, %s, %s, %s, %s, %s, %s, %s);", batch, xp, em_ptr(e, w, 1),
+          b ? em_ptr(e, b, 1) : "NULL", res ? em_ptr(e, res, 1) : "NULL", op, wsp, conv_gemm_ws(e, &g, 0));
+  if (nhwc) conv_nhwc_end(e, x, out);
   return 0;
 }
 

@@ -94,13 +94,15 @@ static int emit_conv_transpose(EmitCtx *e) {
     return em_fail(e, "only float32 transposed convolutions are supported");
   if (em_spec(e, x)->rank != 4) return em_fail(e, "only 2-D transposed convolutions (rank-4 Input) are supported");
   const char *fmt = attr_str(e->op, "data_format", "NCHW");
-  if (strcasecmp(fmt, "NCHW") && strcmp(fmt, "AnyLayout"))
-    return em_fail(e, "data_format '%s' is not supported (only NCHW)", fmt);
+  const int nhwc = !strcasecmp(fmt, "NHWC");
+  if (!nhwc && strcasecmp(fmt, "NCHW") && strcmp(fmt, "AnyLayout"))
+    return em_fail(e, "data_format '%s' is not supported (NCHW or NHWC)", fmt);
   if (*attr_str(e->op, "fuse_activation", "") || attr_bool(e->op, "fuse_relu", 0))
     return em_fail(e, "oneDNN fusion attributes (fuse_activation, fuse_relu) are not supported");
   if (attr_is_var(e->op, "output_size")) return em_fail(e, "an output_size held in a tensor is not supported");
   int64_t xd[4], od[4], wd[4];
   if (conv_const_dims(e, x, out, w, xd, od, wd)) return -1;
+  if (nhwc) conv_nhwc_dims(xd), conv_nhwc_dims(od);
   int64_t groups = attr_int(e->op, "groups", 1), stride[2], dil[2], pad[4];
   attr_ints_fill(e->op, "strides", 2, 1, stride);
   attr_ints_fill(e->op, "dilations", 2, 1, dil);
@@ -114,9 +116,12 @@ static int emit_conv_transpose(EmitCtx *e) {
                 pad[0], pad[2], dil[0], dil[1], groups, RT_ACT_NONE, 0.0f, 0.0f, 0};
   int64_t ws = rt_conv2d_transpose_ws_floats(&g);
   conv_print_geo(e, &g);
+  const char *xp = em_ptr(e, x, 1), *op = em_ptr(e, out, 0);
+  if (nhwc) conv_nhwc_begin(e, x, out, &xp, &op);
   const char *wsp = pool_printf("(float *)%s", em_scratch(e, (SymDim){0, ws * (int64_t)sizeof(float)}));
-  pr_line(e->p, "rt_conv2d_transpose(&geo, %s, %s, %s, %s, %s, %s, %s);", em_dim(e, x, 0), em_ptr(e, x, 1),
-          em_ptr(e, w, 1), b ? em_ptr(e, b, 1) : "NULL", em_ptr(e, out, 0), wsp, conv_gemm_ws(e, &g, 1));
+  pr_line(e->p, "rt_conv2d_transpose(&geo, %s, %s, %s, %s, %s, %s, %s);", em_dim(e, x, 0), xp, em_ptr(e, w, 1),
+          b ? em_ptr(e, b, 1) : "NULL", op, wsp, conv_gemm_ws(e, &g, 1));
+  if (nhwc) conv_nhwc_end(e, x, out);
   return 0;
 }
 

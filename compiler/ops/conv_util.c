@@ -103,3 +103,23 @@ const char *conv_gemm_ws(EmitCtx *e, const RtConv2d *g, int transpose) {
   em_task_scratch(e, transpose ? floats : rt_conv2d_task_floats(g));
   return floats ? pool_printf("(float *)%s", em_scratch(e, (SymDim){0, floats * (int64_t)sizeof(float)})) : "NULL";
 }
+
+void conv_nhwc_dims(int64_t d[4]) {
+  const int64_t c = d[3];
+  d[3] = d[2], d[2] = d[1], d[1] = c;
+}
+
+void conv_nhwc_begin(EmitCtx *e, const Var *x, const Var *out, const char **xp, const char **op) {
+  const SymDim xn = spec_numel(em_spec(e, x)), on = spec_numel(em_spec(e, out));
+  const char *xt = em_scratch(e, (SymDim){xn.a * 4, xn.c * 4}), *ot = em_scratch(e, (SymDim){on.a * 4, on.c * 4});
+  pr_line(e->p, "/* NHWC: the convolution runs on NCHW copies in scratch */");
+  pr_line(e->p, "float *xt = (float *)%s, *ot = (float *)%s;", xt, ot);
+  pr_line(e->p, "rt_nhwc_to_nchw(%s, xt, %s, %s, %lld);", em_ptr(e, x, 1), em_dim(e, x, 0), em_prod(e, x, 1, 3),
+          (long long)em_const_dim(e, x, 3));
+  *xp = "xt", *op = "ot";
+}
+
+void conv_nhwc_end(EmitCtx *e, const Var *x, const Var *out) {
+  pr_line(e->p, "rt_nchw_to_nhwc(ot, %s, %s, %lld, %s);", em_ptr(e, out, 0), em_dim(e, x, 0),
+          (long long)em_const_dim(e, out, 3), em_prod(e, out, 1, 3));
+}

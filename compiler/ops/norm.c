@@ -25,7 +25,8 @@
  * use_global_stats, without trainable_statistics) -> rt_batch_norm (Scale
  * and Bias are optional, as in Paddle's kernel: 1 and 0);
  * layer_norm -> rt_layer_norm; instance_norm and group_norm (channel first)
- * -> rt_group_norm.  Only Y is written: the statistics outputs serve
+ * -> rt_group_norm; group_norm with data_layout NHWC runs it on a
+ * channel-first copy in scratch.  Only Y is written: the statistics outputs serve
  * training (SavedMean, MeanOut, ...) or are intermediates. */
 #include <string.h>
 #include <strings.h>
@@ -190,18 +191,28 @@ static int emit_group_norm(EmitCtx *e) {
   if (x->dtype != RT_DT_FP32) return em_fail(e, "%s of %s tensors is not supported", e->op->type, rt_dtype_name(x->dtype));
   int rank = em_spec(e, x)->rank, inst = !strcmp(e->op->type, "instance_norm");
   if (rank < 2) return em_fail(e, "X must have rank >= 2");
-  if (!inst && strcasecmp(attr_str(e->op, "data_layout", "NCHW"), "NCHW"))
-    return em_fail(e, "data_layout '%s' is not supported (only NCHW)", attr_str(e->op, "data_layout", ""));
-  int64_t ch = em_const_dim(e, x, 1);
+  const char *layout = inst ? "NCHW" : attr_str(e->op, "data_layout", "NCHW");
+  const int last = !strcasecmp(layout, "NHWC");
+  if (!last && strcasecmp(layout, "NCHW"))
+    return em_fail(e, "data_layout '%s' is not supported (NCHW or NHWC)", layout);
+  int64_t ch = em_const_dim(e, x, last ? rank - 1 : 1);
   if (ch < 0) return em_fail(e, "the channel dim must not depend on the batch");
   int64_t groups = inst ? ch : attr_int(e->op, "groups", -1);
   if (groups < 1 || ch % groups) return em_fail(e, "groups %lld does not divide %lld channels", (long long)groups, (long long)ch);
   int bad = 0;
   const char *sc = param_ptr(e, "Scale", ch, &bad), *bi = param_ptr(e, "Bias", ch, &bad);
   if (bad) return -1;
-  pr_line(e->p, "rt_group_norm(%s, %s, %s, %s, %s, %s, %lld, %lld, %s);", em_ptr(e, x, 1), em_ptr(e, y, 0), sc, bi,
-          em_float(attr_float(e->op, "epsilon", 1e-5)), em_dim(e, x, 0), (long long)ch, (long long)groups,
-          em_prod(e, x, 2, rank));
+  const char *xp = em_ptr(e, x, 1), *yp = em_ptr(e, y, 0), *batch = em_dim(e, x, 0);
+  const char *inner = em_prod(e, x, last ? 1 : 2, last ? rank - 1 : rank);
+  if (last) { /* channel last: normalized as channel first in scratch, in place */
+    const SymDim n = spec_numel(em_spec(e, x));
+    pr_line(e->p, "float *t = (float *)%s;", em_scratch(e, (SymDim){n.a * 4, n.c * 4}));
+    pr_line(e->p, "rt_nhwc_to_nchw(%s, t, %s, %s, %lld);", xp, batch, inner, (long long)ch);
+    xp = yp = "t";
+  }
+  pr_line(e->p, "rt_group_norm(%s, %s, %s, %s, %s, %s, %lld, %lld, %s);", xp, yp, sc, bi,
+          em_float(attr_float(e->op, "epsilon", 1e-5)), batch, (long long)ch, (long long)groups, inner);
+  if (last) pr_line(e->p, "rt_nchw_to_nhwc(t, %s, %s, %lld, %s);", em_ptr(e, y, 0), batch, (long long)ch, inner);
   return 0;
 }
 

@@ -159,5 +159,13 @@ void conv_print_geo(EmitCtx *e, const struct RtConv2d *g);
  * product of rt_conv2d (transpose = 0) or rt_conv2d_transpose (1) with
  * geometry g, as a kernel-scratch expression, or "NULL" when none. */
 const char *conv_gemm_ws(EmitCtx *e, const struct RtConv2d *g, int transpose);
+/* Channel-last (NHWC) 2-D convolutions run as NCHW between two transposes.
+ * conv_nhwc_dims reorders dims [1, 4) read as H, W, C to C, H, W.
+ * conv_nhwc_begin prints the input's transpose into kernel scratch and sets
+ * *xp and *op to the NCHW input and output buffers there; conv_nhwc_end
+ * prints the output's transpose back into out. */
+void conv_nhwc_dims(int64_t d[4]);
+void conv_nhwc_begin(EmitCtx *e, const Var *x, const Var *out, const char **xp, const char **op);
+void conv_nhwc_end(EmitCtx *e, const Var *x, const Var *out);
 
 #endif

@@ -7,9 +7,12 @@
  * themselves.  Such numbers reach the program as fill_constant ops with
  * force_cpu set (nothing else feeds them), so the rule reads them back:
  * range: ceil((end - start) / step); linspace: num.
- * Emission (range): Start and Step are read at run time and Out filled as
- * Paddle's ArangeKernel does, by repeated addition; the length is the
- * compile-time one. */
+ * Emission: the bounds are read at run time, the length is the compile-time
+ * one.  range fills Out as Paddle's ArangeKernel does, by repeated addition;
+ * linspace as its CPU kernel does: Start and Stop converted to Out's dtype,
+ * step = (double)(stop - start) / (num - 1), the first num / 2 values
+ * start + step * i and the rest stop - step * (num - 1 - i), so that both
+ * ends are exact. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,7 +58,21 @@ static int infer_linspace(OpCtx *c) {
   return 0;
 }
 
-const OpDef op_linspace = {.type = "linspace", .infer = infer_linspace};
+static int emit_linspace(EmitCtx *e) {
+  Var *st = tu_in(e, "Start", 0), *sp = tu_in(e, "Stop", 0), *out = tu_out(e, "Out", 0);
+  if (!st || !sp || !out) return -1;
+  const char *t = em_ctype(out->dtype);
+  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
+  pr_line(e->p, "const %s start = (%s)%s[0], stop = (%s)%s[0];", t, t, em_ptr(e, st, 1), t, em_ptr(e, sp, 1));
+  pr_line(e->p, "const int64_t num = %s;", em_numel(e, out));
+  pr_line(e->p, "const double step = num > 1 ? (double)(stop - start) / (double)(num - 1) : 0.0;");
+  pr_line(e->p, "for (int64_t i = 0; i < num; i++)");
+  pr_line(e->p, "  out[i] = num == 1 ? start : (%s)(i < num / 2 ? start + step * (double)i : stop - step * (double)(num - 1 - i));",
+          t);
+  return 0;
+}
+
+const OpDef op_linspace = {.type = "linspace", .infer = infer_linspace, .emit_c = emit_linspace};
 static int emit_range(EmitCtx *e) {
   Var *st = tu_in(e, "Start", 0), *sp = tu_in(e, "Step", 0), *out = tu_out(e, "Out", 0);
   if (!st || !sp || !out) return -1;

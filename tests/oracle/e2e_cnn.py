@@ -116,6 +116,25 @@ def conv_winograd():
     return [x, y, z], [a, b, c, d, e, f, g]
 
 
+@case
+def conv_nhwc():
+    """data_format NHWC: plain, strided with dilation, grouped, depthwise,
+    1x1 and Winograd-sized convolutions, one followed by NHWC batch_norm and
+    relu (not folded: the passes take NCHW only); transposed convolutions;
+    group_norm."""
+    x = data("x", [None, 15, 13, 16])
+    a = nn.Conv2D(16, 8, 3, padding=1, data_format="NHWC")(x)
+    b = nn.Conv2D(16, 6, (3, 2), stride=2, dilation=(2, 1), padding="SAME", data_format="NHWC")(x)
+    c = nn.Conv2D(16, 8, 3, padding=1, groups=4, bias_attr=False, data_format="NHWC")(x)
+    d = nn.Conv2D(16, 16, 3, padding=1, groups=16, data_format="NHWC")(x)
+    e = nn.Conv2D(16, 4, 1, data_format="NHWC")(x)
+    f = F.relu(nn.BatchNorm2D(24, data_format="NHWC")(nn.Conv2D(16, 24, 3, padding=1, data_format="NHWC")(x)))
+    g = nn.Conv2DTranspose(16, 4, 3, stride=2, padding=1, data_format="NHWC")(x)
+    h = nn.Conv2DTranspose(16, 8, (2, 3), stride=(2, 1), groups=2, data_format="NHWC")(x)
+    i = nn.GroupNorm(4, 16, data_format="NHWC")(x)
+    return [x], [a, b, c, d, e, f, g, h, i]
+
+
 def conv_depthwise():
     x = data("x", [None, 8, 12, 11])
     a = nn.Conv2D(8, 8, 3, padding=1, groups=8)(x)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Op-level end-to-end cases for einsum, kthvalue, lerp, searchsorted,
 index_add, repeat_interleave, cross, dist, addmm, scatter, scatter_nd_add,
-polygamma and sequence_mask, in float32 and, where Paddle has them,
+polygamma, sequence_mask, linspace and equal_all, in float32 and, where Paddle has them,
 float64 and int32/int64.
 
     python e2e_tensor3.py OUTDIR [CASE ...]
@@ -243,6 +243,23 @@ def sequence_mask():
     outs = [F.sequence_mask(x, 6), F.sequence_mask(x, 4, "float32"), F.sequence_mask(y, 5, "bool"),
             F.sequence_mask(y, 3, "int32"), F.sequence_mask(paddle.scale(f, 2.0), 3, "float64")]
     return [x, y, f], outs
+
+
+@case
+def linspace_equal_all():
+    """linspace with bounds from tensors (float32, converted to int32 and
+    float64 outputs), a decreasing range, num=1; equal_all on equal tensors,
+    unequal ones, NaN (never equal), different shapes and integers."""
+    x = data("x", [None, 3])
+    n = data("n", [None, 3], "int64", 0, 3)
+    lo, hi = paddle.mean(x), paddle.max(x) + 2.0
+    outs = [paddle.linspace(lo, hi, 7), paddle.linspace(hi, lo, 6, "float64"), paddle.linspace(-3.7, 4.2, 8, "int32"),
+            paddle.linspace(lo, hi, 1), paddle.linspace(0, 1, 5) * paddle.sum(x)]
+    s = data("special", [None, 3])
+    outs += [paddle.equal_all(x, x), paddle.equal_all(x, x + 1e-9), paddle.equal_all(x, x * 1.5),
+             paddle.equal_all(s, s), paddle.equal_all(x, x[:, :2]), paddle.equal_all(n, n),
+             paddle.equal_all(n, n * 0)]
+    return [x, n, s], outs
 
 
 # ---------------------------------------------------------------- driver
