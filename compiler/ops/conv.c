@@ -177,9 +177,10 @@ static int emit_conv3d(EmitCtx *e) {
   pr_line(e->p, "%lld, %lld, %lld, %lld, %lld, %lld, %lld, %lld, %lld, %lld, %lld,", (long long)g.c_in,
           (long long)g.d_in, (long long)g.h_in, (long long)g.w_in, (long long)g.c_out, (long long)g.d_out,
           (long long)g.h_out, (long long)g.w_out, (long long)g.k_d, (long long)g.k_h, (long long)g.k_w);
-  pr_line(e->p, "{%lld, %lld, %lld}, {%lld, %lld, %lld}, {%lld, %lld, %lld}, %lld};", (long long)stride[0],
+  pr_line(e->p, "{%lld, %lld, %lld}, {%lld, %lld, %lld}, {%lld, %lld, %lld}, %lld,", (long long)stride[0],
           (long long)stride[1], (long long)stride[2], (long long)g.pad[0], (long long)g.pad[1], (long long)g.pad[2],
           (long long)dil[0], (long long)dil[1], (long long)dil[2], (long long)groups);
+  pr_line(e->p, "};");
   int64_t ws = rt_conv3d_ws_floats(&g), osz = g.d_out * g.h_out * g.w_out, k = ws / (osz ? osz : 1);
   const char *wsp = pool_printf("(float *)%s", em_scratch(e, (SymDim){0, ws * (int64_t)sizeof(float)}));
   pr_line(e->p, "rt_conv3d(&geo, %s, %s, %s, %s, %s, %s);", em_dim(e, x, 0), em_ptr(e, x, 1), em_ptr(e, w, 1),

@@ -103,16 +103,18 @@ static int emit_fused_attention(EmitCtx *e) {
   pr_line(e->p, ".s = %lld, .sk = %lld, .eq = %lld, .ek = %lld, .ev = %lld, .heads = %lld, .dh = %lld, .eo = %lld,",
           (long long)p.s, (long long)p.sk, (long long)p.eq, (long long)p.ek, (long long)p.ev, (long long)p.heads,
           (long long)p.dh, (long long)p.eo);
-  pr_line(e->p, ".scale = %s, .mask_stride = {%lld, %lld, %lld, %lld}, .post_ln = %d, .ln_eps = %s};", em_float(p.scale),
+  pr_line(e->p, ".scale = %s, .mask_stride = {%lld, %lld, %lld, %lld}, .post_ln = %d, .ln_eps = %s,", em_float(p.scale),
           (long long)p.mask_stride[0], (long long)p.mask_stride[1], (long long)p.mask_stride[2],
           (long long)p.mask_stride[3], p.post_ln, em_float(p.ln_eps));
+  pr_line(e->p, "};");
   pr_line(e->p, "const RtAttentionIo io = {");
   pr_line(e->p, ".xq = %s, .xk = %s, .xv = %s,", em_ptr(e, x, 1), em_ptr(e, xk, 1), em_ptr(e, xv, 1));
   pr_line(e->p, ".wq = %s, .wk = %s, .wv = %s,", em_ptr(e, w[0], 1), em_ptr(e, w[1], 1), em_ptr(e, w[2], 1));
   pr_line(e->p, ".bq = %s, .bk = %s, .bv = %s,", ptr_or_null(e, b[0]), ptr_or_null(e, b[1]), ptr_or_null(e, b[2]));
   pr_line(e->p, ".mask = %s, .wo = %s, .bo = %s, .res = %s,", ptr_or_null(e, mask), em_ptr(e, w[3], 1),
           ptr_or_null(e, b[3]), ptr_or_null(e, res));
-  pr_line(e->p, ".ln_scale = %s, .ln_bias = %s};", ptr_or_null(e, ls), ptr_or_null(e, lb));
+  pr_line(e->p, ".ln_scale = %s, .ln_bias = %s,", ptr_or_null(e, ls), ptr_or_null(e, lb));
+  pr_line(e->p, "};");
   const int64_t rows = p.s > p.sk ? p.s : p.sk, width = hd > p.eo ? hd : p.eo;
   int64_t depth = hd;
   for (int i = 0; i < 3; i++) depth = ins[i] > depth ? ins[i] : depth;
