@@ -127,3 +127,47 @@ int ew_binary_bind(EmitCtx *e, const Var *x, const Var *y, const Var *out, int64
   const char *to = em_ctype(out->dtype);
   return ew_nary(e, out, 2, in, NULL, bind && to ? pool_printf("const %s v = %s;", to, bind) : NULL, expr);
 }
+
+/* The <math.h> functions whose float version ends in f. */
+static int libm_float_fn(const char *name, size_t len) {
+  static const char *const fns[] = {
+      "acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "cbrt", "ceil", "copysign", "cos", "cosh",
+      "erf", "erfc", "exp", "exp2", "expm1", "fabs", "floor", "fmax", "fmin", "fmod", "hypot", "lgamma", "log",
+      "log10", "log1p", "log2", "nearbyint", "pow", "rint", "round", "sin", "sinh", "sqrt", "tan", "tanh",
+      "tgamma", "trunc"};
+  if (len < 2 || name[len - 1] != 'f') return 0;
+  for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
+    if (strlen(fns[i]) == len - 1 && !strncmp(fns[i], name, len - 1)) return 1;
+  return 0;
+}
+
+static int ident_char(char c) { return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+
+const char *ew_expr_double(const char *expr) {
+  size_t n = strlen(expr);
+  char *out = pool_alloc(2 * n + 1), *o = out;
+  for (size_t i = 0; i < n;) {
+    if (!strncmp(expr + i, "(float)", 7)) {
+      memcpy(o, "(double)", 8), o += 8, i += 7;
+    } else if (ident_char(expr[i]) && (expr[i] < '0' || expr[i] > '9') && (i == 0 || !ident_char(expr[i - 1]))) {
+      size_t j = i; /* an identifier */
+      while (j < n && ident_char(expr[j])) j++;
+      const size_t len = j - i - (libm_float_fn(expr + i, j - i) && j < n && expr[j] == '(');
+      memcpy(o, expr + i, len), o += len, i = j;
+    } else if (expr[i] >= '0' && expr[i] <= '9' && (i == 0 || !ident_char(expr[i - 1]))) {
+      size_t j = i; /* a number: digits, '.', an exponent; a trailing f is dropped */
+      int real = 0;
+      while (j < n && ((expr[j] >= '0' && expr[j] <= '9') || expr[j] == '.' || expr[j] == 'e' || expr[j] == 'E' ||
+                       ((expr[j] == '+' || expr[j] == '-') && (expr[j - 1] == 'e' || expr[j - 1] == 'E')))) {
+        real |= expr[j] == '.' || expr[j] == 'e' || expr[j] == 'E';
+        j++;
+      }
+      memcpy(o, expr + i, j - i), o += j - i, i = j;
+      if (real && i < n && (expr[i] == 'f' || expr[i] == 'F') && (i + 1 >= n || !ident_char(expr[i + 1]))) i++;
+    } else {
+      *o++ = expr[i++];
+    }
+  }
+  *o = 0;
+  return out;
+}

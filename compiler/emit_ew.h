@@ -9,6 +9,10 @@
 /* out[i] = expr for each element, where expr reads the input element as `v`
  * (of x's C type).  `setup` (may be NULL) is emitted before the loop. */
 int ew_unary(EmitCtx *e, const Var *x, const Var *out, const char *setup, const char *expr);
+/* A float C expression rewritten for double operands: <math.h> float
+ * functions (expf, fmaxf, ...) become their double versions, float literals
+ * (0.5f) and casts ((float)) double ones; other calls stay as they are. */
+const char *ew_expr_double(const char *expr);
 /* One operand of an element-wise loop. */
 typedef struct EwIn {
   const Var *v;      /* the tensor */

@@ -201,11 +201,11 @@ static int emit_unary(EmitCtx *e) {
   int rrelu = !strcmp(type, "rrelu");
   if (rrelu && !attr_bool(e->op, "is_test", 0))
     return em_fail(e, "rrelu in training mode (is_test = false) draws random slopes; only inference is supported");
-  if (x->dtype == RT_DT_FP32) {
+  if (x->dtype == RT_DT_FP32 || (x->dtype == RT_DT_FP64 && !rrelu)) {
     const char *expr = unary_float_expr(e, e->op, type);
     if (!expr) return em_fail(e, "no C expression for %s", type);
     if (rrelu && emit_rrelu_noise(e, x)) return -1; /* first: Out may be X itself */
-    return ew_unary(e, x, out, NULL, expr);
+    return ew_unary(e, x, out, NULL, x->dtype == RT_DT_FP64 ? ew_expr_double(expr) : expr);
   }
   const char *t = em_ctype(x->dtype);
   if (t && !strcmp(type, "scale")) return emit_scale_other(e, x, out, t);

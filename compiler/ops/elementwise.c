@@ -68,11 +68,13 @@ static int emit_elementwise(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = ctx_in(&c, "X", 0), *y = ctx_in(&c, "Y", 0), *out = ctx_out(&c, "Out", 0);
   if (!x || !y || !out) return em_fail(e, "missing X, Y or Out");
-  int is_float = x->dtype == RT_DT_FP32;
+  int is_float = x->dtype == RT_DT_FP32 || x->dtype == RT_DT_FP64;
   if (!is_float && x->dtype != RT_DT_INT64 && x->dtype != RT_DT_INT32)
     return em_fail(e, "%s tensors are not supported yet", rt_dtype_name(x->dtype));
+  if (y->dtype != x->dtype) return em_fail(e, "X is %s but Y is %s", rt_dtype_name(x->dtype), rt_dtype_name(y->dtype));
   const char *expr = expr_of(e->op->type, is_float);
   if (!expr) return em_fail(e, "%s of %s tensors is not supported yet", e->op->type, rt_dtype_name(x->dtype));
+  if (x->dtype == RT_DT_FP64) expr = ew_expr_double(expr);
   return ew_binary(e, x, y, out, attr_int(e->op, "axis", -1), expr);
 }
 

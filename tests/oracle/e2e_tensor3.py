@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Op-level end-to-end cases for einsum, kthvalue, lerp, searchsorted,
 index_add, repeat_interleave, cross, dist, addmm, scatter, scatter_nd_add,
-polygamma, sequence_mask, linspace and equal_all, in float32 and, where Paddle has them,
+polygamma, sequence_mask, linspace, equal_all and the float64 element-wise
+binary ops, in float32 and, where Paddle has them,
 float64 and int32/int64.
 
     python e2e_tensor3.py OUTDIR [CASE ...]
@@ -260,6 +261,20 @@ def linspace_equal_all():
              paddle.equal_all(s, s), paddle.equal_all(x, x[:, :2]), paddle.equal_all(n, n),
              paddle.equal_all(n, n * 0)]
     return [x, n, s], outs
+
+
+@case
+def elementwise_float64():
+    """The binary element-wise ops on float64 tensors, with broadcasting
+    (right-aligned and Paddle's axis)."""
+    x = data("x", [None, 3, 4], "float64")
+    y = data("y", [None, 3, 4], "float64")
+    r = data("r", [4], "float64")
+    c = data("c", [3], "float64")
+    outs = [x + y, x - r, x * y, x / y, paddle.maximum(x, r), paddle.minimum(x, y), paddle.pow(paddle.abs(x), y),
+            paddle.floor_divide(x, y), paddle.remainder(x, y), paddle.fmax(x, y), paddle.fmin(x, r),
+            op("elementwise_add", {"X": [x], "Y": [c]}, {"Out": ["float64"]}, {"axis": 1})[0]]
+    return [x, y, r, c], outs
 
 
 # ---------------------------------------------------------------- driver
