@@ -35,6 +35,10 @@ void rt_sgemm_ws(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, floa
                  int64_t lda, const float *b, int64_t ldb, float beta, float *c, int64_t ldc, float *ws);
 void rt_sgemm(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float *a,
               int64_t lda, const float *b, int64_t ldb, float beta, float *c, int64_t ldc);
+/* The same in double (float64 matrix products): cblas_dgemm with OpenBLAS,
+ * otherwise plain loops, row by row of C on the calling thread. */
+void rt_dgemm(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, double alpha, const double *a,
+              int64_t lda, const double *b, int64_t ldb, double beta, double *c, int64_t ldc);
 
 /* What a GEMM does to each block of C as soon as it is computed:
  * c = act(c + bias[col] + res[row * ld_res + col]) (fused_gemm_epilogue,

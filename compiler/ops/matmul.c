@@ -154,17 +154,20 @@ static int nbatch(const Operand *o) { return o->vec ? 0 : o->s->rank - 2; }
 
 /* Emits Out = alpha * op(X) @ op(Y) with numpy batch broadcasting. */
 static int emit_gemm(EmitCtx *e, const Var *xv, const Var *yv, const Var *ov, int tx, int ty, double alpha) {
-  if (xv->dtype != RT_DT_FP32 || yv->dtype != RT_DT_FP32)
-    return em_fail(e, "matrix products of %s tensors are not supported yet", rt_dtype_name(xv->dtype));
+  const int f64 = xv->dtype == RT_DT_FP64;
+  if ((xv->dtype != RT_DT_FP32 && !f64) || yv->dtype != xv->dtype)
+    return em_fail(e, "matrix products of %s and %s tensors are not supported", rt_dtype_name(xv->dtype),
+                   rt_dtype_name(yv->dtype));
+  const char *T = f64 ? "double" : "float";
   Operand x = {em_spec(e, xv), em_spec(e, xv)->rank == 1, tx}, y = {em_spec(e, yv), em_spec(e, yv)->rank == 1, ty};
   if (x.vec) x.trans = 0;
   if (y.vec) y.trans = 0;
   SymDim xr = mat_dim(&x, 0, 0), xc = mat_dim(&x, 1, 0), yr = mat_dim(&y, 0, 1), yc = mat_dim(&y, 1, 1);
   SymDim m = x.trans ? xc : xr, k = x.trans ? xr : xc, n = y.trans ? yr : yc;
   int nbx = nbatch(&x), nby = nbatch(&y), nb = nbx > nby ? nbx : nby;
-  pr_line(e->p, "const float *x = %s;", em_ptr(e, xv, 1));
-  pr_line(e->p, "const float *y = %s;", em_ptr(e, yv, 1));
-  pr_line(e->p, "float *out = %s;", em_ptr(e, ov, 0));
+  pr_line(e->p, "const %s *x = %s;", T, em_ptr(e, xv, 1));
+  pr_line(e->p, "const %s *y = %s;", T, em_ptr(e, yv, 1));
+  pr_line(e->p, "%s *out = %s;", T, em_ptr(e, ov, 0));
   pr_line(e->p, "const int64_t M = %s, N = %s, K = %s;", em_sym(m), em_sym(n), em_sym(k));
   const char *lda = x.trans ? "M" : "K", *ldb = y.trans ? "K" : "N", *al = em_float(alpha);
   int y_batched = 0;
@@ -172,8 +175,11 @@ static int emit_gemm(EmitCtx *e, const Var *xv, const Var *yv, const Var *ov, in
   if (!y_batched && !x.trans) { /* X's batch dims fold into M: one product */
     const char *rows = nbx ? pool_printf("%s * M", em_prod(e, xv, 0, nbx)) : "M";
     SymDim rows_bound = nbx ? em_sym_prod(e, xv, 0, nbx + 1) : m;
-    pr_line(e->p, "rt_sgemm_ws(0, %d, %s, N, K, %s, x, K, y, %s, 0.0f, out, N, %s);", y.trans, rows, al, ldb,
-            em_gemm_ws(e, rows_bound, n, k));
+    if (f64)
+      pr_line(e->p, "rt_dgemm(0, %d, %s, N, K, %s, x, K, y, %s, 0.0, out, N);", y.trans, rows, al, ldb);
+    else
+      pr_line(e->p, "rt_sgemm_ws(0, %d, %s, N, K, %s, x, K, y, %s, 0.0f, out, N, %s);", y.trans, rows, al, ldb,
+              em_gemm_ws(e, rows_bound, n, k));
     return 0;
   }
   /* batch dims of the output, right-aligned; each operand's stride is 0 where
@@ -197,9 +203,14 @@ static int emit_gemm(EmitCtx *e, const Var *xv, const Var *yv, const Var *ov, in
     ostride = pool_printf("%s * n%d", ostride, i);
   }
   for (int i = 0; i < nb; i++) pr_line(e->p, "for (int64_t i%d = 0; i%d < n%d; i%d++) {", i, i, i, i);
-  pr_line(e->p, "float *gemm_ws = %s;", em_gemm_ws(e, m, n, k));
-  pr_line(e->p, "rt_sgemm_ws(%d, %d, M, N, K, %s, x + (%s), %s, y + (%s), %s, 0.0f, out + (%s), N, gemm_ws);", x.trans,
-          y.trans, al, xo, lda, yo, ldb, oo);
+  if (f64) {
+    pr_line(e->p, "rt_dgemm(%d, %d, M, N, K, %s, x + (%s), %s, y + (%s), %s, 0.0, out + (%s), N);", x.trans, y.trans, al,
+            xo, lda, yo, ldb, oo);
+  } else {
+    pr_line(e->p, "float *gemm_ws = %s;", em_gemm_ws(e, m, n, k));
+    pr_line(e->p, "rt_sgemm_ws(%d, %d, M, N, K, %s, x + (%s), %s, y + (%s), %s, 0.0f, out + (%s), N, gemm_ws);",
+            x.trans, y.trans, al, xo, lda, yo, ldb, oo);
+  }
   for (int i = 0; i < nb; i++) pr_line(e->p, "}");
   return 0;
 }

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Op-level end-to-end cases for einsum, kthvalue, lerp, searchsorted,
 index_add, repeat_interleave, cross, dist, addmm, scatter, scatter_nd_add,
-polygamma, sequence_mask, linspace, equal_all and the float64 element-wise
-binary ops, in float32 and, where Paddle has them,
+polygamma, sequence_mask, linspace, equal_all, the float64 element-wise
+ops and float64 matrix products, in float32 and, where Paddle has them,
 float64 and int32/int64.
 
     python e2e_tensor3.py OUTDIR [CASE ...]
@@ -275,6 +275,23 @@ def elementwise_float64():
             paddle.floor_divide(x, y), paddle.remainder(x, y), paddle.fmax(x, y), paddle.fmin(x, r),
             op("elementwise_add", {"X": [x], "Y": [c]}, {"Out": ["float64"]}, {"axis": 1})[0]]
     return [x, y, r, c], outs
+
+
+@case
+def matmul_float64():
+    """float64 matrix products: a linear layer (matmul_v2 + bias add, which
+    the GEMM-epilogue fusion must leave alone), transposes, batch
+    broadcasting, bmm, and a vector operand."""
+    x = data("x", [None, 3, 4], "float64")
+    w = data("w", [4, 5], "float64")
+    b = data("b", [5], "float64")
+    z = data("z", [None, 5, 3], "float64")
+    u = data("u", [None, 5, 4], "float64")
+    v = data("v", [4], "float64")
+    outs = [F.linear(x, w, b), paddle.matmul(x, z, transpose_x=True, transpose_y=True),
+            paddle.matmul(x, w), paddle.bmm(x, paddle.transpose(u, [0, 2, 1])), paddle.matmul(x, v),
+            F.relu(paddle.matmul(x, w) + b)]
+    return [x, w, b, z, u, v], outs
 
 
 # ---------------------------------------------------------------- driver
