@@ -127,8 +127,11 @@ static void take_output(Builder *bd, const Op *op, int k, int id, int inplace) {
   if (v->vtype != VT_LOD_TENSOR || !vs->known || !es || ne.a < 0) return;
   SymDim bytes = {round_up(ne.a * (int64_t)es), round_up(ne.c * (int64_t)es)};
   int in = inplace ? inplace_input(op, id) : -1;
+  /* the same element count, not only the same rounded bytes: an input that
+   * broadcasts ([B, 1] -> [B, 6]) would be overwritten before it is read */
+  SymDim ni = in >= 0 ? spec_numel(&bd->s->vars[in]) : (SymDim){-1, -1};
   if (in >= 0 && bd->buf_of[in] >= 0 && bd->last_use[in] == k && !(g->vars[in].flags & VAR_FETCH) &&
-      g->vars[in].dtype == v->dtype) {
+      g->vars[in].dtype == v->dtype && ni.a == ne.a && ni.c == ne.c) {
     PlanBuf *b = &bd->p->bufs[bd->buf_of[in]];
     if (b->bytes.a == bytes.a && b->bytes.c == bytes.c && b->vars[b->nvars - 1] == in) {
       buf_add_var(b, id);

@@ -91,7 +91,7 @@ def test_profile_build_times_every_kernel(tmp_path, monkeypatch):
     monkeypatch.setitem(SAN_ENV, "CFLAGS", "-O1 -DPADDLEC_PROFILE")
     p = run(["build", SAMPLE, "-o", str(tmp_path / "c")])
     assert p.returncode == 0, p.stderr
-    out = bin_run(tmp_path / "c", "--input", f"x={SAMPLE}/x.npy", "--repeat", "3").stdout
+    out = bin_run(tmp_path / "c", "--input", f"x={SAMPLE}/x.npy", "--repeat", "3", "--output-dir", str(tmp_path)).stdout
     assert "kernel time per run (ms), 4 runs" in out, out
     kernels = re.findall(r"^ +[0-9.]+ +[0-9.]+%  (model_k\d+_\w+)$", out, re.M)
     source = (tmp_path / "c_src" / "model.c").read_text()

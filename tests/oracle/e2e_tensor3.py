@@ -294,6 +294,21 @@ def matmul_float64():
     return [x, w, b, z, u, v], outs
 
 
+@case
+def inplace_broadcast():
+    """An element-wise add whose X broadcasts to a larger Out ([B, 1] ->
+    [B, 6], [B, 1, 1] -> [B, 2, 3]) must not take X's buffer under
+    enable_inplace (rows of Out would overwrite X before it is read: wrong
+    at batch >= 2); followed by an op no fusion takes it into and that a
+    per-row shift changes (cumsum, not softmax)."""
+    x = data("x", [None, 6])
+    y = data("y", [None, 4, 5])
+    a = paddle.cumsum(paddle.mean(x, axis=-1, keepdim=True) * 0.1 + paddle.arange(6, dtype="float32") * 0.3, -1)
+    b = paddle.cumsum(paddle.mean(y, axis=[1, 2], keepdim=True) + paddle.reshape(paddle.arange(6, dtype="float32"),
+                                                                                [2, 3]), -1)
+    return [x, y], [a, b]
+
+
 # ---------------------------------------------------------------- driver
 def make_input(v, rng):
     shape = [BATCH if d in (None, -1) else d for d in v.shape]
