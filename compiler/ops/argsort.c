@@ -26,14 +26,7 @@ static int infer_argsort(OpCtx *c) {
 static int emit_argsort(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0), *ind = tu_out(e, "Indices", 0);
   if (!x || !out || !ind) return -1;
-  static const struct {
-    int dtype;
-    const char *fn;
-  } fns[] = {{RT_DT_FP32, "rt_argsort_f32"}, {RT_DT_FP64, "rt_argsort_f64"},
-             {RT_DT_INT32, "rt_argsort_i32"}, {RT_DT_INT64, "rt_argsort_i64"}};
-  const char *fn = NULL;
-  for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
-    if (fns[i].dtype == x->dtype) fn = fns[i].fn;
+  const char *fn = tu_typed_fn("rt_argsort", x->dtype);
   if (!fn || out->dtype != x->dtype)
     return em_fail(e, "argsort of %s tensors is not supported", rt_dtype_name(x->dtype));
   if (ind->dtype != RT_DT_INT64) return em_fail(e, "Indices must be int64");

@@ -16,34 +16,32 @@
 #include "ops.h"
 #include "tensor_util.h"
 
-static int infer_mode(OpCtx *c) {
-  Var *x = ctx_need(c, "X", 0);
-  if (!x) return -1;
+int infer_axis_value_index(OpCtx *c, const Var *x, int *axis) {
   int r = x->shape.rank;
-  int64_t axis = attr_int(c->op, "axis", -1);
-  if (r > 0 ? axis < -r || axis >= r : axis != 0 && axis != -1)
-    return ctx_fail(c, "axis %lld is out of range for X %s", (long long)axis, shape_str(&x->shape));
-  int a = r ? axis_norm(axis, r) : 0, keep = attr_bool(c->op, "keepdim", 0);
+  int64_t a = attr_int(c->op, "axis", -1);
+  if (r > 0 ? a < -r || a >= r : a != 0 && a != -1)
+    return ctx_fail(c, "axis %lld is out of range for X %s", (long long)a, shape_str(&x->shape));
+  *axis = r ? axis_norm(a, r) : 0;
+  const int keep = attr_bool(c->op, "keepdim", 0);
   Shape o = {0, {0}};
   for (int i = 0; i < r; i++)
-    if (i != a) o.d[o.rank++] = x->shape.d[i];
+    if (i != *axis) o.d[o.rank++] = x->shape.d[i];
     else if (keep) o.d[o.rank++] = 1;
   ctx_set(c, "Out", 0, &o, x->dtype);
   ctx_set(c, "Indices", 0, &o, c->g->specializing ? RT_DT_INT64 : x->dtype);
   return 0;
 }
 
+static int infer_mode(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0);
+  int axis;
+  return x ? infer_axis_value_index(c, x, &axis) : -1;
+}
+
 static int emit_mode(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0), *ind = tu_out(e, "Indices", 0);
   if (!x || !out || !ind) return -1;
-  static const struct {
-    int dtype;
-    const char *fn;
-  } fns[] = {{RT_DT_FP32, "rt_argsort_f32"}, {RT_DT_FP64, "rt_argsort_f64"},
-             {RT_DT_INT32, "rt_argsort_i32"}, {RT_DT_INT64, "rt_argsort_i64"}};
-  const char *fn = NULL;
-  for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
-    if (fns[i].dtype == x->dtype) fn = fns[i].fn;
+  const char *fn = tu_typed_fn("rt_argsort", x->dtype);
   if (!fn || out->dtype != x->dtype) return em_fail(e, "mode of %s tensors is not supported", rt_dtype_name(x->dtype));
   if (ind->dtype != RT_DT_INT64) return em_fail(e, "Indices must be int64");
   int r = tu_rank(e, x);

@@ -62,14 +62,7 @@ static int emit_nanmedian(EmitCtx *e) {
   Var *mi = ctx_out(&c, "MedianIndex", 0);
   if (mi && (mi->nusers > 0 || (mi->flags & VAR_FETCH)))
     return em_fail(e, "MedianIndex is read by the program, which is not supported (it is not computed)");
-  static const struct {
-    int dtype;
-    const char *fn;
-  } fns[] = {{RT_DT_FP32, "rt_argsort_f32"}, {RT_DT_FP64, "rt_argsort_f64"},
-             {RT_DT_INT32, "rt_argsort_i32"}, {RT_DT_INT64, "rt_argsort_i64"}};
-  const char *fn = NULL;
-  for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
-    if (fns[i].dtype == x->dtype) fn = fns[i].fn;
+  const char *fn = tu_typed_fn("rt_argsort", x->dtype);
   if (!fn || out->dtype != x->dtype)
     return em_fail(e, "nanmedian of %s tensors is not supported", rt_dtype_name(x->dtype));
   int r = tu_rank(e, x), reduced[RT_MAX_RANK];

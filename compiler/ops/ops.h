@@ -112,6 +112,13 @@ int ctx_shape_from_tensor(OpCtx *c, const char *slot, Shape *out);
  * (1.x files and develop builds) in a program without 2.5's 0-D tensors. */
 int ctx_version_before(const OpCtx *c, int64_t version);
 
+/* The rule of ops that reduce one axis to a value and its index (mode,
+ * kthvalue; mode.c): axis:INT=-1 in [-rank, rank) (0 or -1 for a 0-D X),
+ * keepdim:BOOLEAN=false; sets Out (X's dtype) and Indices (int64 while
+ * specializing, X's dtype in the VarDesc as Paddle 2.6 writes it) and the
+ * normalized axis.  -1 after ctx_fail(). */
+int infer_axis_value_index(OpCtx *c, const Var *x, int *axis);
+
 /* ---- unary element-wise ops (activation.c), also inside fused ops ---- */
 /* The float C expression of unary op `type` on the element `v`, its
  * attributes (and clip/pow/scale tensor inputs) read from `op`: the op

@@ -56,14 +56,7 @@ static int emit_top_k(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0), *ind = tu_out(e, "Indices", 0);
   if (!x || !out || !ind) return -1;
   if (ctx_in(&c, "K", 0) || attr_is_var(e->op, "k")) return em_fail(e, "k comes from a tensor, which is not supported");
-  static const struct {
-    int dtype;
-    const char *fn;
-  } fns[] = {{RT_DT_FP32, "rt_topk_f32"}, {RT_DT_FP64, "rt_topk_f64"},
-             {RT_DT_INT32, "rt_topk_i32"}, {RT_DT_INT64, "rt_topk_i64"}};
-  const char *fn = NULL;
-  for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
-    if (fns[i].dtype == x->dtype) fn = fns[i].fn;
+  const char *fn = tu_typed_fn("rt_topk", x->dtype);
   if (!fn || out->dtype != x->dtype) return em_fail(e, "top_k of %s tensors is not supported", rt_dtype_name(x->dtype));
   if (ind->dtype != RT_DT_INT64 && ind->dtype != RT_DT_INT32) return em_fail(e, "Indices must be int32 or int64");
   int v2 = !strcmp(e->op->type, "top_k_v2"), r = tu_rank(e, x);

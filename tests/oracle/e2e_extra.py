@@ -24,11 +24,10 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import oracle_case  # noqa: E402
-from oracle_case import run_static_cases  # noqa: E402
+from oracle_case import append_op as op, run_static_cases  # noqa: E402
 
 import paddle  # noqa: E402
 import paddle.nn.functional as F  # noqa: E402
-from paddle.base.layer_helper import LayerHelper  # noqa: E402
 
 BATCH = 2
 CASES = {}
@@ -51,15 +50,6 @@ def unclipped_case(fn):
 def data(name, shape, dtype="float32", low=-5, high=5):
     INT_RANGE[name] = (low, high)
     return paddle.static.data(name, shape, dtype)
-
-
-def op(type, inputs, outputs, attrs):
-    """Appends a raw op; `outputs` maps slot -> list of dtypes (a new var
-    each).  Returns the first var of each output slot."""
-    helper = LayerHelper(type)
-    outs = {s: [helper.create_variable_for_type_inference(dt) for dt in dts] for s, dts in outputs.items()}
-    helper.append_op(type=type, inputs=inputs, outputs=outs, attrs=attrs)
-    return [v[0] for v in outs.values()]
 
 
 # ---------------------------------------------------------------- element-wise

@@ -23,6 +23,18 @@ import zlib
 os.environ.setdefault("FLAGS_enable_pir_api", "0")
 import numpy as np  # noqa: E402
 import paddle  # noqa: E402
+from paddle.base.layer_helper import LayerHelper  # noqa: E402
+
+
+def append_op(type, inputs, outputs, attrs):
+    """Appends a raw op; `outputs` maps slot -> list of dtypes (a new var
+    each) or existing vars.  Returns the first var of each output slot."""
+    helper = LayerHelper(type)
+    outs = {s: [dt if isinstance(dt, paddle.static.Variable) else helper.create_variable_for_type_inference(dt)
+                for dt in dts]
+            for s, dts in outputs.items()}
+    helper.append_op(type=type, inputs=inputs, outputs=outs, attrs=attrs)
+    return [v[0] for v in outs.values()]
 
 
 def _describe(program, feeds, fetches):
