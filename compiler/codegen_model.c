@@ -11,6 +11,7 @@
 #include "diag.h"
 #include "emit.h"
 #include "ops/ops.h"
+#include "rt_kernels.h"
 #include "template.h"
 #include "util.h"
 
@@ -72,6 +73,12 @@ static const char *io_table(EmitCtx *e, const char *name, const int *ids, int n)
   return t;
 }
 
+/* Elements a weight takes once bound: packed ones in the packed layout. */
+static uint64_t weight_floats(const Var *v) {
+  const int64_t n = shape_numel(&v->shape);
+  return (uint64_t)(v->pack_rows ? rt_prepack_floats(v->pack_rows, v->pack_wino, n) : n);
+}
+
 static const char *weight_table(const Graph *g, uint64_t *bytes) {
   Printer p;
   pr_init(&p);
@@ -82,8 +89,8 @@ static const char *weight_table(const Graph *g, uint64_t *bytes) {
     const Var *v = &g->vars[g->params[i]];
     pr_raw(&p, "  {\"%s\", %d, %d, {", v->name, v->dtype, v->shape.rank);
     for (int d = 0; d < v->shape.rank; d++) pr_raw(&p, "%s%lld", d ? ", " : "", (long long)v->shape.d[d]);
-    pr_raw(&p, "}},\n");
-    *bytes += ((uint64_t)shape_numel(&v->shape) * rt_dtype_size(v->dtype) + 63) / 64 * 64;
+    pr_raw(&p, "}, %lld, %d},\n", (long long)v->pack_rows, v->pack_wino);
+    *bytes += (weight_floats(v) * rt_dtype_size(v->dtype) + 63) / 64 * 64;
   }
   if (!g->nparams) pr_line(&p, "{0}");
   pr_line(&p, "};");
@@ -102,15 +109,22 @@ static const char *weights_file(const Graph *g, const char *prefix, const char *
   for (int i = 0; i < g->nparams; i++) {
     const Var *v = &g->vars[g->params[i]];
     const char *t = em_ctype(v->dtype);
-    int64_t n = shape_numel(&v->shape);
+    int64_t n = (int64_t)weight_floats(v);
+    const uint8_t *data = v->param_data;
+    if (v->pack_rows) {
+      float *packed = pool_alloc(sizeof(float) * (size_t)n);
+      rt_prepack(data, v->pack_rows, v->pack_wino, shape_numel(&v->shape), packed);
+      data = (const uint8_t *)packed;
+    }
     pr_raw(&p, "\n");
-    pr_line(&p, "/* %s %s %s */", v->name, rt_dtype_name(v->dtype), shape_str(&v->shape));
+    pr_line(&p, "/* %s %s %s%s */", v->name, rt_dtype_name(v->dtype), shape_str(&v->shape),
+            v->pack_rows ? ", prepared for rt_pp_gemm (rt_prepack)" : "");
     pr_line(&p, "extern const %s %s_w%d[];", t, prefix, i);
     pr_raw(&p, "_Alignas(64) const %s %s_w%d[%lld] = {", t, prefix, i, (long long)(n ? n : 1));
     for (int64_t k = 0; k < n; k++) {
       if (k % 8 == 0) pr_raw(&p, "\n  ");
       /* parameter data sits unaligned in the file buffer: copy each element */
-      const uint8_t *d = v->param_data + (size_t)k * rt_dtype_size(v->dtype);
+      const uint8_t *d = data + (size_t)k * rt_dtype_size(v->dtype);
       union {
         float f;
         double g;

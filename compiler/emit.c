@@ -166,6 +166,11 @@ const char *em_gemm_ws(EmitCtx *e, SymDim m, SymDim n, SymDim k) {
   return pool_printf("(float *)%s", em_scratch(e, (SymDim){0, floats * (int64_t)sizeof(float)}));
 }
 
+int em_packable_weight(const EmitCtx *e, const Var *w) {
+  return (w->flags & VAR_PARAM) && !(w->flags & VAR_FETCH) && w->dtype == RT_DT_FP32 && w->param_data &&
+         w->nusers == 1 && w->users[0] == e->op_id;
+}
+
 void em_task_scratch(EmitCtx *e, int64_t floats) {
   if (e->task_max && floats > *e->task_max) *e->task_max = floats;
 }

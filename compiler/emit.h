@@ -81,6 +81,9 @@ const char *em_scratch(EmitCtx *e, SymDim bytes);
  * (scratch sized by RT_SGEMM_WS_FLOATS, with the blocking bounds standing in
  * for dims that grow with the batch). */
 const char *em_gemm_ws(EmitCtx *e, SymDim m, SymDim n, SymDim k);
+/* 1 when weight w can be bound packed for rt_pp_gemm (sets nothing): a
+ * float32 parameter that the current op alone reads and nobody fetches. */
+int em_packable_weight(const EmitCtx *e, const Var *w);
 /* Records that a worker thread running the current kernel's tasks needs
  * `floats` of private scratch (rt_parallel.h; the kernel's own thread uses
  * its scratch slot instead). */

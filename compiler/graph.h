@@ -68,6 +68,10 @@ typedef struct Var {
   int64_t *vals;       /* those values, row-major */
   uint64_t vmask;      /* bit i set: vals[i] is known (a shape's batch entry is not) */
   const char *param_file; /* file the parameter was read from */
+  int64_t pack_rows;   /* a parameter the model binds prepared for rt_pp_gemm
+                        * (rt_prepack: RtWeightSpec's pack_rows, pack_wino),
+                        * set by its one consumer's emitter; 0 = as is */
+  int pack_wino;       /* with pack_rows: Winograd's m, or 0 */
 } Var;
 
 /* One slot of an op: the slot name and the vars bound to it, in order. */

@@ -85,9 +85,19 @@ typedef struct RtWeightSpec {
   int dtype;                 /* Paddle dtype number */
   int rank;                  /* number of dims */
   int64_t dims[RT_MAX_RANK]; /* dims */
+  int64_t pack_rows;         /* 0: kept as is; else the slot holds the float
+                              * weight prepared for rt_pp_gemm (rt_prepack) */
+  int pack_wino;             /* with pack_rows: 0, or Winograd's m (2, 4) */
 } RtWeightSpec;
 
-/* Bytes of the 64-byte aligned copies of `count` weights. */
+/* Floats of a weight of `numel` floats prepared with pack_rows `rows` and
+ * pack_wino `wino`, and the preparation from its data `src` (any alignment)
+ * into `out` (rt_prepack.c). */
+int64_t rt_prepack_floats(int64_t rows, int wino, int64_t numel);
+void rt_prepack(const void *src, int64_t rows, int wino, int64_t numel, float *out);
+
+/* Bytes of the 64-byte aligned copies of `count` weights (packed ones in
+ * their packed size). */
 size_t rt_weights_bytes(const RtWeightSpec *specs, int count);
 /* Checks the records in `blob` (a .pdiparams file's bytes) against the specs,
  * copies each into `store` (aligned slots), points ptrs[i] at them. */

@@ -54,6 +54,7 @@ typedef struct RtConv2d {
   float alpha, beta;           /* its parameters */
   int pre_relu;                /* relu the input first (fuse_relu_before_depthwise_conv;
                                 * depthwise path only) */
+  int packed;                  /* the filter is packed for rt_pp_gemm (rt_conv2d_can_pack) */
 } RtConv2d;
 
 /* 1 when the convolution is a plain product W x X per image (1x1 filter,
@@ -96,6 +97,10 @@ static inline int rt_conv2d_wino_m(const RtConv2d *p) {
   return p->h_out >= 12 && p->w_out >= 12 ? 2 : 0;
 }
 static inline int rt_conv2d_is_winograd(const RtConv2d *p) { return rt_conv2d_wino_m(p) != 0; }
+/* u[e] = (G g G^T)[e] for one 3x3 filter g: Winograd's filter transform for
+ * F(2x2, 3x3) (rt_winograd.c) and F(4x4, 3x3) (rt_winograd4.c). */
+void rt_wino2_filter(const float g[9], float u[16]);
+void rt_wino4_filter(const float g[9], float u[36]);
 
 /* Winograd tiles per row and column of the output; the distance between two
  * channels' tiles in the transformed input (room for vector spill); the
@@ -164,12 +169,32 @@ static inline int rt_conv2d_gemm_shapes(const RtConv2d *p, int transpose, int64_
   return 1;
 }
 
+/* 1 when the convolution's products have few columns (at most
+ * RT_PP_MAX_N output pixels, or Winograd tiles) and a long enough sum
+ * (RT_PP_MIN_K; its micro-kernel stores C transposed, a cost paid once per
+ * sum): the late layers of CNNs, whose weights are large next to their
+ * images (measured per layer on ResNet-50 and MobileNetV2).  The compiler then has the
+ * filter prepared once at load (rt_prepack: packed; for Winograd also
+ * transformed) and rt_conv2d uses rt_pp_gemm, which does not repack the
+ * weights on every call; gemm_ws then holds RT_PP_B_FLOATS. */
+#define RT_PP_MAX_N 256
+#define RT_PP_MIN_K 128
+static inline int rt_conv2d_can_pack(const RtConv2d *p) {
+  if (p->groups != 1 || rt_conv2d_is_depthwise(p) || p->c_in * p->k_h * p->k_w < RT_PP_MIN_K) return 0;
+  if (rt_conv2d_is_winograd(p) && p->c_in < RT_PP_MIN_K) return 0;
+  if (rt_conv2d_is_winograd(p)) return rt_conv2d_wino_tw(p) * rt_conv2d_wino_th(p) <= RT_PP_MAX_N;
+  return p->h_out * p->w_out <= RT_PP_MAX_N;
+}
+
 /* Floats of private scratch one worker thread needs for rt_conv2d's tasks
  * (rt_parallel.h): the depthwise planes, the Winograd rows plus GEMM
  * packing room, or GEMM packing room alone.  Thread 0 uses ws and gemm_ws. */
 static inline int64_t rt_conv2d_task_floats(const RtConv2d *p) {
   int64_t s[1][3], gemm = 0;
-  if (rt_conv2d_gemm_shapes(p, 0, s)) gemm = RT_SGEMM_WS_FLOATS(s[0][0], s[0][1], s[0][2]);
+  if (rt_conv2d_gemm_shapes(p, 0, s)) {
+    gemm = RT_SGEMM_WS_FLOATS(s[0][0], s[0][1], s[0][2]);
+    if (p->packed && RT_PP_B_FLOATS(s[0][1], s[0][2]) > gemm) gemm = RT_PP_B_FLOATS(s[0][1], s[0][2]);
+  }
   if (rt_conv2d_is_depthwise(p)) return rt_conv2d_ws_floats(p);
   return (rt_conv2d_is_winograd(p) ? rt_conv2d_wino_rows(p) : 0) + gemm;
 }

@@ -11,6 +11,8 @@
  *     F(4x4, 3x3) (rt_winograd.c, rt_winograd4.c);
  *   otherwise: im2col of one group of one image into the workspace, then
  *     out_g = W_g x col.
+ * The products W x X and W x col use rt_pp_gemm when the compiler prepared
+ * the filter at load (p->packed), rt_sgemm_ws otherwise.
  * The epilogue (bias, residual, activation) runs on each image's output
  * right after it is computed, while it is still in cache.
  * Every step runs as tasks on the model's threads (rt_parallel.h): the
@@ -250,7 +252,10 @@ void rt_conv2d(const RtConv2d *p, int64_t batch, const float *x, const float *w,
         conv_parallel(&col, cg, im2col_task);
         xg = ws;
       }
-      rt_sgemm_ws(0, 0, mg, ohw, k, 1.0f, w + g * mg * k, k, xg, ohw, 0.0f, j.out + g * mg * ohw, ohw, gemm_ws);
+      if (p->packed) /* groups == 1 */
+        rt_pp_gemm(w, mg, k, xg, ohw, ohw, j.out, ohw, gemm_ws);
+      else
+        rt_sgemm_ws(0, 0, mg, ohw, k, 1.0f, w + g * mg * k, k, xg, ohw, 0.0f, j.out + g * mg * ohw, ohw, gemm_ws);
     }
     epilogue_image(&j, p->c_out);
   }

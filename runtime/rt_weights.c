@@ -9,9 +9,15 @@
 #include "rt.h"
 #include "rt_alloc.h"
 
-static size_t slot_bytes(const RtWeightSpec *s) {
-  size_t n = rt_dtype_size(s->dtype);
+static size_t numel(const RtWeightSpec *s) {
+  size_t n = 1;
   for (int d = 0; d < s->rank; d++) n *= (size_t)s->dims[d];
+  return n;
+}
+
+static size_t slot_bytes(const RtWeightSpec *s) {
+  size_t n = s->pack_rows ? (size_t)rt_prepack_floats(s->pack_rows, s->pack_wino, (int64_t)numel(s)) * sizeof(float)
+                          : numel(s) * rt_dtype_size(s->dtype);
   return (n + 63) / 64 * 64;
 }
 
@@ -45,7 +51,10 @@ RtStatus rt_weights_bind(const void *blob, size_t len, const RtWeightSpec *specs
                s->name, i + 1, count);
       return RT_ERR_FORMAT;
     }
-    memcpy(store, b + off + h.data_offset, (size_t)h.data_bytes);
+    if (s->pack_rows)
+      rt_prepack(b + off + h.data_offset, s->pack_rows, s->pack_wino, (int64_t)numel(s), (float *)store);
+    else
+      memcpy(store, b + off + h.data_offset, (size_t)h.data_bytes);
     ptrs[i] = store;
     store += slot_bytes(s);
     off += (size_t)h.record_bytes;

@@ -12,32 +12,35 @@
  * are additions (and halvings for the filter), so the result stays within a
  * few float roundings of the direct sum.  The tiling, the GEMMs and the
  * workspace layout are rt_winograd_common.h's.  The filter transform runs on
- * every call (the weights are constant: a compile-time transform would save
- * it). */
+ * every call, unless the weights were bound transformed and packed
+ * (p->packed: rt_wino_pack). */
 #include "rt_winograd_common.h"
 
-/* U[e][f] = (G g_f G^T)[e] for every filter f = oc * c_in + ic, with
- * G = [1 0 0; .5 .5 .5; .5 -.5 .5; 0 0 1]: straight-line code per filter,
- * storing to the 16 planes of U.  The planes lie rt_conv2d_wino_uld floats
- * apart, a count padded off powers of two: 16 store streams exactly 2^k
- * apart fall into the same cache sets (2x slower, measured). */
+/* u[e] = (G g G^T)[e] for one 3x3 filter g, with
+ * G = [1 0 0; .5 .5 .5; .5 -.5 .5; 0 0 1]. */
+void rt_wino2_filter(const float g[9], float u[16]) {
+  /* t = G g: the rows of the 4x3 intermediate */
+  const float a0 = g[0], a1 = g[1], a2 = g[2];
+  const float b0 = 0.5f * (g[0] + g[3] + g[6]), b1 = 0.5f * (g[1] + g[4] + g[7]), b2 = 0.5f * (g[2] + g[5] + g[8]);
+  const float c0 = 0.5f * (g[0] - g[3] + g[6]), c1 = 0.5f * (g[1] - g[4] + g[7]), c2 = 0.5f * (g[2] - g[5] + g[8]);
+  const float d0 = g[6], d1 = g[7], d2 = g[8];
+  /* U = t G^T */
+  u[0] = a0, u[1] = 0.5f * (a0 + a1 + a2), u[2] = 0.5f * (a0 - a1 + a2), u[3] = a2;
+  u[4] = b0, u[5] = 0.5f * (b0 + b1 + b2), u[6] = 0.5f * (b0 - b1 + b2), u[7] = b2;
+  u[8] = c0, u[9] = 0.5f * (c0 + c1 + c2), u[10] = 0.5f * (c0 - c1 + c2), u[11] = c2;
+  u[12] = d0, u[13] = 0.5f * (d0 + d1 + d2), u[14] = 0.5f * (d0 - d1 + d2), u[15] = d2;
+}
+
+/* U[e][f] for every filter f = oc * c_in + ic, storing to the 16 planes of
+ * U.  The planes lie rt_conv2d_wino_uld floats apart, a count padded off
+ * powers of two: 16 store streams exactly 2^k apart fall into the same
+ * cache sets (2x slower, measured). */
 static void filter_transform(const RtConv2d *p, const float *w, float *u, int64_t f0, int64_t f1) {
   const int64_t ld = rt_conv2d_wino_uld(p);
-  float *u0 = u, *u1 = u + ld, *u2 = u + 2 * ld, *u3 = u + 3 * ld, *u4 = u + 4 * ld, *u5 = u + 5 * ld;
-  float *u6 = u + 6 * ld, *u7 = u + 7 * ld, *u8 = u + 8 * ld, *u9 = u + 9 * ld, *u10 = u + 10 * ld;
-  float *u11 = u + 11 * ld, *u12 = u + 12 * ld, *u13 = u + 13 * ld, *u14 = u + 14 * ld, *u15 = u + 15 * ld;
   for (int64_t f = f0; f < f1; f++) {
-    const float *g = w + f * 9;
-    /* t = G g: the rows of the 4x3 intermediate */
-    const float a0 = g[0], a1 = g[1], a2 = g[2];
-    const float b0 = 0.5f * (g[0] + g[3] + g[6]), b1 = 0.5f * (g[1] + g[4] + g[7]), b2 = 0.5f * (g[2] + g[5] + g[8]);
-    const float c0 = 0.5f * (g[0] - g[3] + g[6]), c1 = 0.5f * (g[1] - g[4] + g[7]), c2 = 0.5f * (g[2] - g[5] + g[8]);
-    const float d0 = g[6], d1 = g[7], d2 = g[8];
-    /* U = t G^T */
-    u0[f] = a0, u1[f] = 0.5f * (a0 + a1 + a2), u2[f] = 0.5f * (a0 - a1 + a2), u3[f] = a2;
-    u4[f] = b0, u5[f] = 0.5f * (b0 + b1 + b2), u6[f] = 0.5f * (b0 - b1 + b2), u7[f] = b2;
-    u8[f] = c0, u9[f] = 0.5f * (c0 + c1 + c2), u10[f] = 0.5f * (c0 - c1 + c2), u11[f] = c2;
-    u12[f] = d0, u13[f] = 0.5f * (d0 + d1 + d2), u14[f] = 0.5f * (d0 - d1 + d2), u15[f] = d2;
+    float t[16];
+    rt_wino2_filter(w + f * 9, t);
+    for (int e = 0; e < 16; e++) u[e * ld + f] = t[e];
   }
 }
 

@@ -27,18 +27,21 @@
     o[5] = (x2);                                                    \
   } while (0)
 
-/* U[e][f] = (G g_f G^T)[e] for every filter f; the 36 planes lie
- * rt_conv2d_wino_uld floats apart (see rt_winograd.c on that padding). */
+/* u[e] = (G g G^T)[e] for one 3x3 filter g (rt_wino4_filter), and U[e][f]
+ * for every filter f; the 36 planes lie rt_conv2d_wino_uld floats apart
+ * (see rt_winograd.c on that padding). */
+void rt_wino4_filter(const float g[9], float u[36]) {
+  float t[3][6]; /* t[j] = G g[:, j], the columns of the 6x3 G g */
+  for (int j = 0; j < 3; j++) G6(g[j], g[3 + j], g[6 + j], t[j]);
+  for (int i = 0; i < 6; i++) G6(t[0][i], t[1][i], t[2][i], (u + i * 6));
+}
+
 static void filter_transform(const RtConv2d *p, const float *w, float *u, int64_t f0, int64_t f1) {
   const int64_t ld = rt_conv2d_wino_uld(p);
   for (int64_t f = f0; f < f1; f++) {
-    const float *g = w + f * 9;
-    float t[3][6], r[6]; /* t[j] = G g[:, j], the columns of the 6x3 G g */
-    for (int j = 0; j < 3; j++) G6(g[j], g[3 + j], g[6 + j], t[j]);
-    for (int i = 0; i < 6; i++) {
-      G6(t[0][i], t[1][i], t[2][i], r);
-      for (int k = 0; k < 6; k++) u[(i * 6 + k) * ld + f] = r[k];
-    }
+    float t[36];
+    rt_wino4_filter(w + f * 9, t);
+    for (int e = 0; e < 36; e++) u[e * ld + f] = t[e];
   }
 }
 

@@ -2,7 +2,8 @@
  * rt_winograd4.c: F(4x4, 3x3)); included by those two files only.
  *
  * Both run the same pipeline for F(m x m, 3x3) with a = m + 2:
- *   U = the filter transform (once per call),
+ *   U = the filter transform (once per call; none when the weights were
+ *   bound transformed and packed, p->packed: then M[e] by rt_pp_gemm),
  *   per image: the input split by column phase (mod m) into zero-padded
  *   rows, V = the input transform of every row of tiles, a * a GEMMs
  *   M[e] [c_out, tiles] = U[e] [c_out, c_in] x V[e] [c_in, tiles], then
@@ -186,8 +187,12 @@ static void rt_wino_gemm_task(void *ctx, int64_t t, int tid) {
   float *rows, *gws;
   rt_wino_task(j, t, tid, &lo, &hi, &rows, &gws);
   for (int64_t e = lo; e < hi; e++)
-    rt_sgemm_ws(0, 0, co, tiles, ci, 1.0f, j->u + e * uld, ci, j->v + e * ci * ld, ld, 0.0f, j->prod + e * co * tiles,
-                tiles, gws);
+    if (p->packed) /* the weights hold the planes of U, packed */
+      rt_pp_gemm(j->w + e * RT_PP_FLOATS(co, ci), co, ci, j->v + e * ci * ld, ld, tiles, j->prod + e * co * tiles,
+                 tiles, gws);
+    else
+      rt_sgemm_ws(0, 0, co, tiles, ci, 1.0f, j->u + e * uld, ci, j->v + e * ci * ld, ld, 0.0f,
+                  j->prod + e * co * tiles, tiles, gws);
 }
 
 static void rt_wino_output_task(void *ctx, int64_t t, int tid) {
@@ -215,7 +220,7 @@ static inline void rt_wino_conv2d(const RtWinoScheme *s, const RtConv2d *p, int6
   const int64_t in_img = ci * p->h_in * p->w_in, out_img = co * p->h_out * p->w_out;
   RtWinoJob j = {.s = s, .p = p, .w = w, .bias = bias, .u = ws, .gemm_ws = gemm_ws};
   j.v = j.u + a2 * uld, j.prod = j.v + a2 * ci * ld, j.rows = j.prod + a2 * co * tiles;
-  rt_wino_step(&j, co * ci, 16, rt_wino_filter_task);
+  if (!p->packed) rt_wino_step(&j, co * ci, 16, rt_wino_filter_task);
   for (int64_t n = 0; n < batch; n++) {
     j.x = x + n * in_img, j.out = out + n * out_img, j.res = residual ? residual + n * out_img : NULL;
     rt_wino_step(&j, ci, 16, rt_wino_input_task);

@@ -117,7 +117,7 @@ static int emit_conv(EmitCtx *e) {
                    (long long)xd[1], (long long)wd[0], (long long)wd[1]);
   if (conv_padding(&c, 2, xd + 2, wd + 2, stride, pad, dil)) return -1;
   RtConv2d g = {xd[1], xd[2], xd[3], od[1], od[2], od[3], wd[2], wd[3], stride[0], stride[1],
-                pad[0], pad[2], dil[0], dil[1], groups, RT_ACT_NONE, 0.0f, 0.0f, 0};
+                pad[0], pad[2], dil[0], dil[1], groups, RT_ACT_NONE, 0.0f, 0.0f, 0, 0};
   for (int i = 0; i < 2; i++)
     if (od[2 + i] != (xd[2 + i] + pad[2 * i] + pad[2 * i + 1] - (dil[i] * (wd[2 + i] - 1) + 1)) / stride[i] + 1)
       return em_fail(e, "Output %s does not follow from the convolution's geometry", shape_str(&out->shape));
@@ -132,6 +132,8 @@ static int emit_conv(EmitCtx *e) {
     if (!res || res->dtype != RT_DT_FP32 || nr.a != no.a || nr.c != no.c)
       return em_fail(e, "fuse_residual_connection needs a float32 ResidualData shaped like Output");
   }
+  if (rt_conv2d_can_pack(&g) && em_packable_weight(e, w))
+    g.packed = 1, w->pack_rows = g.c_out, w->pack_wino = rt_conv2d_wino_m(&g);
   int64_t ws = rt_conv2d_ws_floats(&g);
   conv_print_geo(e, &g);
   const char *xp = em_ptr(e, x, 1), *op = em_ptr(e, out, 0), *batch = em_dim(e, x, 0);

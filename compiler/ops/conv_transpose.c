@@ -113,7 +113,7 @@ static int emit_conv_transpose(EmitCtx *e) {
   SymDim nb = b ? spec_numel(em_spec(e, b)) : (SymDim){0, 0};
   if (b && (nb.a != 0 || nb.c != od[1])) return em_fail(e, "Bias must have %lld elements", (long long)od[1]);
   RtConv2d g = {xd[1], xd[2], xd[3], od[1], od[2], od[3], wd[2], wd[3], stride[0], stride[1],
-                pad[0], pad[2], dil[0], dil[1], groups, RT_ACT_NONE, 0.0f, 0.0f, 0};
+                pad[0], pad[2], dil[0], dil[1], groups, RT_ACT_NONE, 0.0f, 0.0f, 0, 0};
   int64_t ws = rt_conv2d_transpose_ws_floats(&g);
   conv_print_geo(e, &g);
   const char *xp = em_ptr(e, x, 1), *op = em_ptr(e, out, 0);

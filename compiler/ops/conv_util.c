@@ -90,6 +90,7 @@ void conv_print_geo(EmitCtx *e, const RtConv2d *g) {
   if (g->act != RT_ACT_NONE)
     pr_line(e->p, ".act = %s, .alpha = %s, .beta = %s,", em_act_name(g->act), em_float(g->alpha), em_float(g->beta));
   if (g->pre_relu) pr_line(e->p, ".pre_relu = 1, /* fuse_relu_before_depthwise_conv */");
+  if (g->packed) pr_line(e->p, ".packed = 1, /* the filter was prepared at load for rt_pp_gemm (rt_prepack) */");
   pr_line(e->p, "};");
 }
 
@@ -98,6 +99,7 @@ const char *conv_gemm_ws(EmitCtx *e, const RtConv2d *g, int transpose) {
   int n = rt_conv2d_gemm_shapes(g, transpose, s);
   for (int i = 0; i < n; i++) {
     int64_t f = RT_SGEMM_WS_FLOATS(s[i][0], s[i][1], s[i][2]);
+    if (g->packed && !transpose && RT_PP_B_FLOATS(s[i][1], s[i][2]) > f) f = RT_PP_B_FLOATS(s[i][1], s[i][2]);
     floats = f > floats ? f : floats;
   }
   em_task_scratch(e, transpose ? floats : rt_conv2d_task_floats(g));
