@@ -11,7 +11,7 @@
  *     F(4x4, 3x3) (rt_winograd.c, rt_winograd4.c);
  *   otherwise: im2col of one group of one image into the workspace, then
  *     out_g = W_g x col.
- * The products W x X and W x col use rt_pp_gemm when the compiler prepared
+ * The products W x X and W x col use rt_pp_gemm when the compiler packed
  * the filter at load (p->packed), rt_sgemm_ws otherwise.
  * The epilogue (bias, residual, activation) runs on each image's output
  * right after it is computed, while it is still in cache.
@@ -59,6 +59,7 @@ typedef struct ConvJob {
   const float *res;             /* residual image (or NULL) */
   float *out, *ws;              /* output image, thread 0's workspace */
   int64_t count, ntasks;        /* channels, tasks */
+  int64_t oh0, oh1;             /* im2col: the output rows of this pass */
 } ConvJob;
 
 enum { RT_CONV_TASKS = 16 }; /* channel ranges per image step */
@@ -105,17 +106,17 @@ static void epilogue_image(ConvJob *j, int64_t c) {
   conv_parallel(j, c, epilogue_task);
 }
 
-/* col[(ci*k_h + ki)*k_w + kj][oh*w_out + ow] = x[ci][ih][iw] (0 outside),
- * for the channels [c0, c1) of x. */
-static void im2col(const RtConv2d *p, const float *x, int64_t c0, int64_t c1, float *col) {
-  const int64_t H = p->h_in, W = p->w_in, OH = p->h_out, OW = p->w_out, sw = p->stride_w;
+/* col[(ci*k_h + ki)*k_w + kj][(oh - oh0)*w_out + ow] = x[ci][ih][iw] (0
+ * outside), for the channels [c0, c1) of x and the output rows [oh0, oh1). */
+static void im2col(const RtConv2d *p, const float *x, int64_t c0, int64_t c1, int64_t oh0, int64_t oh1, float *col) {
+  const int64_t H = p->h_in, W = p->w_in, OW = p->w_out, sw = p->stride_w, n = (oh1 - oh0) * OW;
   for (int64_t ci = c0; ci < c1; ci++)
     for (int64_t ki = 0; ki < p->k_h; ki++)
       for (int64_t kj = 0; kj < p->k_w; kj++) {
-        float *row = col + ((ci * p->k_h + ki) * p->k_w + kj) * OH * OW;
+        float *row = col + ((ci * p->k_h + ki) * p->k_w + kj) * n;
         int64_t off = kj * p->dil_w - p->pad_l, lo, hi;
         valid_range(OW, W, sw, off, &lo, &hi);
-        for (int64_t oh = 0; oh < OH; oh++, row += OW) {
+        for (int64_t oh = oh0; oh < oh1; oh++, row += OW) {
           int64_t ih = oh * p->stride_h - p->pad_t + ki * p->dil_h;
           if (ih < 0 || ih >= H) {
             memset(row, 0, sizeof(float) * (size_t)OW);
@@ -134,7 +135,19 @@ static void im2col_task(void *ctx, int64_t t, int tid) {
   int64_t lo, hi;
   (void)tid;
   task_range(j, t, &lo, &hi);
-  im2col(j->p, j->x, lo, hi, j->ws);
+  im2col(j->p, j->x, lo, hi, j->oh0, j->oh1, j->ws);
+}
+
+/* Output rows per im2col pass: all of them, or, when the column matrix of
+ * k rows would not stay in a core's L2 cache and the filter is small
+ * (re-read by every pass), as many as fill RT_CONV_COL_BYTES, at least one. */
+enum { RT_CONV_COL_BYTES = 512 << 10, RT_CONV_SMALL_FILTER = 64 << 10 };
+static int64_t col_rows(const RtConv2d *p, int64_t k, int64_t mg) {
+  const int64_t row_bytes = k * p->w_out * (int64_t)sizeof(float);
+  if (p->packed || row_bytes * p->h_out <= RT_CONV_COL_BYTES || mg * k * (int64_t)sizeof(float) > RT_CONV_SMALL_FILTER)
+    return p->h_out;
+  const int64_t r = RT_CONV_COL_BYTES / row_bytes;
+  return r < 1 ? 1 : r;
 }
 
 /* The padded input plane of channel x, split by stride phase:
@@ -247,15 +260,25 @@ void rt_conv2d(const RtConv2d *p, int64_t batch, const float *x, const float *w,
     }
     for (int64_t g = 0; g < p->groups; g++) {
       const float *xg = j.x + g * cg * hw;
-      if (!pointwise) {
-        ConvJob col = {.p = p, .x = xg, .ws = ws};
-        conv_parallel(&col, cg, im2col_task);
-        xg = ws;
+      float *og = j.out + g * mg * ohw;
+      if (pointwise) {
+        if (p->packed) /* groups == 1 */
+          rt_pp_gemm(w, mg, k, xg, ohw, ohw, og, ohw, gemm_ws);
+        else
+          rt_sgemm_ws(0, 0, mg, ohw, k, 1.0f, w + g * mg * k, k, xg, ohw, 0.0f, og, ohw, gemm_ws);
+        continue;
       }
-      if (p->packed) /* groups == 1 */
-        rt_pp_gemm(w, mg, k, xg, ohw, ohw, j.out, ohw, gemm_ws);
-      else
-        rt_sgemm_ws(0, 0, mg, ohw, k, 1.0f, w + g * mg * k, k, xg, ohw, 0.0f, j.out + g * mg * ohw, ohw, gemm_ws);
+      /* im2col, by passes of output rows that keep the columns in cache */
+      const int64_t rows = col_rows(p, k, mg);
+      for (int64_t oh0 = 0; oh0 < p->h_out; oh0 += rows) {
+        ConvJob col = {.p = p, .x = xg, .ws = ws, .oh0 = oh0, .oh1 = oh0 + rows < p->h_out ? oh0 + rows : p->h_out};
+        const int64_t nc = (col.oh1 - oh0) * p->w_out;
+        conv_parallel(&col, cg, im2col_task);
+        if (p->packed)
+          rt_pp_gemm(w, mg, k, ws, nc, nc, og + oh0 * p->w_out, ohw, gemm_ws);
+        else
+          rt_sgemm_ws(0, 0, mg, nc, k, 1.0f, w + g * mg * k, k, ws, nc, 0.0f, og + oh0 * p->w_out, ohw, gemm_ws);
+      }
     }
     epilogue_image(&j, p->c_out);
   }

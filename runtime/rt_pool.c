@@ -64,6 +64,48 @@ typedef struct PoolJob {
   float *out;        /* output */
 } PoolJob;
 
+/* Max pooling of one NCHW channel, windows of fixed size (not adaptive):
+ * the same maximum as pool_window, taken in the same order (window rows
+ * top-down, columns left to right, v = v > t ? v : t from -FLT_MAX, so NaNs
+ * propagate alike), but for the columns whose window lies inside the input
+ * as one pass per window row and column over a run of outputs (loops over
+ * consecutive outputs that compilers vectorize); the edge columns take
+ * pool_window. */
+enum { POOL_RUN = 256 };
+static void max_plane(const RtPool2d *p, const float *x, float *o) {
+  const int64_t sw = p->stride_w, OW = p->w_out;
+  /* interior columns: pw * sw - pad_l >= 0 and pw * sw - pad_l + k_w <= w_in */
+  int64_t lo = (p->pad_l + sw - 1) / sw, hi = p->w_in + p->pad_l - p->k_w < 0 ? 0 : (p->w_in + p->pad_l - p->k_w) / sw + 1;
+  lo = lo < OW ? lo : OW;
+  hi = hi < OW ? hi : OW;
+  hi = hi > lo ? hi : lo;
+  for (int64_t ph = 0; ph < p->h_out; ph++) {
+    float *orow = o + ph * OW;
+    int64_t b[4];
+    for (int64_t pw = 0; pw < OW; pw++) {
+      if (pw == lo) pw = hi; /* the edges: [0, lo) and [hi, OW) */
+      if (pw == OW) break;
+      const int64_t size = pool_bounds(p, ph, pw, p->h_in + p->pad_t, p->w_in + p->pad_l, b);
+      orow[pw] = pool_window(p, x, 1, b, size);
+    }
+    pool_bounds(p, ph, lo, p->h_in + p->pad_t, p->w_in + p->pad_l, b); /* rows b[0]..b[1] */
+    for (int64_t c0 = lo; c0 < hi; c0 += POOL_RUN) {
+      const int64_t n = hi - c0 < POOL_RUN ? hi - c0 : POOL_RUN;
+      float acc[POOL_RUN];
+      for (int64_t i = 0; i < n; i++) acc[i] = -FLT_MAX;
+      for (int64_t h = b[0]; h < b[1]; h++)
+        for (int64_t kw = 0; kw < p->k_w; kw++) {
+          const float *xr = x + h * p->w_in + c0 * sw - p->pad_l + kw;
+          if (sw == 2)
+            for (int64_t i = 0; i < n; i++) acc[i] = acc[i] > xr[2 * i] ? acc[i] : xr[2 * i];
+          else
+            for (int64_t i = 0; i < n; i++) acc[i] = acc[i] > xr[i * sw] ? acc[i] : xr[i * sw];
+        }
+      for (int64_t i = 0; i < n; i++) orow[c0 + i] = acc[i];
+    }
+  }
+}
+
 /* Channels [lo, hi) of all images (row r = image r / c, channel r % c). */
 static void pool_rows(void *ctx, int64_t lo, int64_t hi) {
   const PoolJob *j = ctx;
@@ -73,7 +115,9 @@ static void pool_rows(void *ctx, int64_t lo, int64_t hi) {
   const int64_t ps_in = p->channel_last ? p->c : 1, ps_out = p->channel_last ? p->c : 1;
   for (int64_t r = lo; r < hi; r++) {
     const int64_t n = r / p->c, c = r % p->c;
-    {
+    if (p->type == RT_POOL_MAX && !p->adaptive && !p->channel_last) {
+      max_plane(p, j->x + n * in_img + c * cs_in, j->out + n * out_img + c * cs_out);
+    } else {
       const float *xc = j->x + n * in_img + c * cs_in;
       float *oc = j->out + n * out_img + c * cs_out;
       for (int64_t ph = 0; ph < p->h_out; ph++)

@@ -199,7 +199,12 @@ def pool_windows():
     f = F.max_pool2d(x, 3, 2, padding="SAME")
     g = F.avg_pool2d(x, (3, 2), (2, 1), padding="VALID")
     h = nn.MaxPool2D(2, 3, ceil_mode=True)(x)
-    return [x], [a, b, c, d, e, f, g, h]
+    # rows wider than the max-pool fast path's run of 256 outputs, stride 1
+    # and 2, edges on both sides
+    y = data("y", [None, 2, 3, 530])
+    i = F.max_pool2d(y, (2, 3), 1, padding=[0, 2])
+    j = F.max_pool2d(y, 3, 2, padding=1, ceil_mode=True)
+    return [x, y], [a, b, c, d, e, f, g, h, i, j]
 
 
 @case
