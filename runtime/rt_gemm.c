@@ -8,7 +8,9 @@
  *
  * Either way the product is split into blocks of C computed as tasks on the
  * model's thread pool (rt_parallel.h); each C element is computed by the
- * same sequence of operations whichever block and thread it falls to. */
+ * same sequence of operations whichever block and thread it falls to.  A
+ * product with one row of A (and B not transposed) is a plain sum of B's
+ * rows instead (gemv_task), with either build. */
 #include <string.h>
 
 #include "rt_kernels.h"
@@ -93,7 +95,32 @@ static void gemm_task(void *ctx, int64_t t, int tid) {
   if (j->ep) epilogue(j, i0, mc, j0, nc);
 }
 
+/* A product with one row (batch-1 fully connected layers): c = alpha * a
+ * B + beta * c as a sum of B's rows scaled by a's elements, over ranges of
+ * RT_GEMV_COLS columns (one task each), so that B is read once, in place:
+ * a BLAS would first pack all of B for one row of output. */
+enum { RT_GEMV_COLS = 512 };
+static void gemv_task(void *ctx, int64_t t, int tid) {
+  const GemmJob *j = ctx;
+  (void)tid;
+  const int64_t j0 = t * RT_GEMV_COLS, nc = j->n - j0 < RT_GEMV_COLS ? j->n - j0 : RT_GEMV_COLS;
+  float acc[RT_GEMV_COLS];
+  for (int64_t c = 0; c < nc; c++) acc[c] = 0.0f;
+  for (int64_t p = 0; p < j->k; p++) {
+    const float av = j->ta ? j->a[p * j->lda] : j->a[p];
+    const float *restrict br = j->b + p * j->ldb + j0;
+    for (int64_t c = 0; c < nc; c++) acc[c] += av * br[c];
+  }
+  float *restrict row = j->c + j0;
+  for (int64_t c = 0; c < nc; c++) row[c] = j->alpha * acc[c] + (j->beta == 0.0f ? 0.0f : j->beta * row[c]);
+  if (j->ep) epilogue(j, 0, 1, j0, nc);
+}
+
 static void run_job(GemmJob *j) {
+  if (j->m == 1 && !j->tb) {
+    rt_parallel(rt_div_up(j->n, RT_GEMV_COLS), gemv_task, j);
+    return;
+  }
   gemm_split(j);
   rt_parallel(j->mt * rt_div_up(j->n, j->nb), gemm_task, j);
 }

@@ -1,5 +1,5 @@
 /* Unit tests of the portable GEMM (runtime/rt_gemm.c): both the workspace
- * and the stack path against a naive triple loop, for every transpose
+ * and the stack path (and the one-row GEMV) against a naive triple loop, for every transpose
  * combination, odd sizes around the blocking, alpha and beta. */
 #include <math.h>
 #include <stdlib.h>
@@ -13,7 +13,8 @@ void test_gemm_paths(void);
 static float val(int64_t i, int salt) { return (float)((i * 7 + salt * 13) % 23) / 11.0f - 1.0f; }
 
 void test_gemm_paths(void) {
-  static const int64_t sizes[][3] = {{1, 1, 1}, {5, 7, 3}, {6, 16, 256}, {13, 33, 257}, {97, 17, 300}, {7, 1025, 9}};
+  static const int64_t sizes[][3] = {{1, 1, 1}, {5, 7, 3}, {6, 16, 256}, {13, 33, 257}, {97, 17, 300}, {7, 1025, 9},
+                                     {1, 1100, 37}}; /* one row: the GEMV path, three column ranges */
   for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
     int64_t m = sizes[s][0], n = sizes[s][1], k = sizes[s][2];
     float *a = malloc(sizeof(float) * (size_t)(m * k)), *b = malloc(sizeof(float) * (size_t)(k * n));
