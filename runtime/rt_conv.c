@@ -184,6 +184,21 @@ static void taps3(float *restrict t, const float *restrict a, const float *restr
     for (int64_t i = 0; i < n; i++) t[i] += w0 * a[i] + w1 * b[i] + w2 * c[i];
 }
 
+/* t[i] = the nine taps src[k][i] * wk[k] summed by filter rows, i < n:
+ * a 3x3 depthwise filter in one pass, in registers. */
+static void taps9(float *restrict t, const float *const src[9], const float *wk, int64_t n) {
+  const float *restrict s0 = src[0], *restrict s1 = src[1], *restrict s2 = src[2], *restrict s3 = src[3];
+  const float *restrict s4 = src[4], *restrict s5 = src[5], *restrict s6 = src[6], *restrict s7 = src[7];
+  const float *restrict s8 = src[8];
+  const float w0 = wk[0], w1 = wk[1], w2 = wk[2], w3 = wk[3], w4 = wk[4], w5 = wk[5], w6 = wk[6], w7 = wk[7];
+  const float w8 = wk[8];
+  for (int64_t i = 0; i < n; i++) {
+    float v = w0 * s0[i] + w1 * s1[i] + w2 * s2[i];
+    v += w3 * s3[i] + w4 * s4[i] + w5 * s5[i];
+    t[i] = v + (w6 * s6[i] + w7 * s7[i] + w8 * s8[i]);
+  }
+}
+
 static void tap1(float *restrict t, const float *restrict a, float w, int64_t n, int first) {
   if (first)
     for (int64_t i = 0; i < n; i++) t[i] = w * a[i];
@@ -196,7 +211,9 @@ static void tap1(float *restrict t, const float *restrict a, float w, int64_t n,
  * output (oh, ow) reads plane (ki*dil_h % stride_h, kj*dil_w % stride_w) at
  * row oh + ki*dil_h / stride_h, column ow + kj*dil_w / stride_w: over the
  * flattened index i = oh * C + ow every tap is one contiguous run, so the
- * sums t[i] are long vector loops (columns ow >= w_out are discarded). */
+ * sums t[i] are long vector loops (columns ow >= w_out are discarded).  3x3
+ * filters sum their nine taps in one pass (taps9); other sizes add one
+ * filter row (taps3) or one tap at a time. */
 static void depthwise(const RtConv2d *p, const float *x, const float *w, const float *bias, const float *res,
                       float *out, float *ws, int64_t ic_lo, int64_t ic_hi) {
   const int64_t OH = p->h_out, OW = p->w_out, sh = p->stride_h, sw = p->stride_w;
@@ -206,14 +223,24 @@ static void depthwise(const RtConv2d *p, const float *x, const float *w, const f
   for (int64_t oc = ic_lo * mult; oc < ic_hi * mult; oc++) {
     if (oc % mult == 0) dw_plane(p, x + (oc / mult) * p->h_in * p->w_in, q, oc == ic_lo * mult);
     const float *wk = w + oc * kk;
-    for (int64_t ki = 0; ki < p->k_h; ki++) {
-      const int64_t dr = ki * p->dil_h, row = ((dr % sh) * sw) * R + dr / sh;
+    if (p->k_h == 3 && p->k_w == 3) {
+      const float *src[9];
+      for (int64_t ki = 0; ki < 3; ki++)
+        for (int64_t kj = 0; kj < 3; kj++) {
+          const int64_t dr = ki * p->dil_h, dc = kj * p->dil_w;
+          src[ki * 3 + kj] = q + (((dr % sh) * sw + dc % sw) * R + dr / sh) * C + dc / sw;
+        }
+      taps9(t, src, wk, n);
+    } else {
+      for (int64_t ki = 0; ki < p->k_h; ki++) {
+        const int64_t dr = ki * p->dil_h, row = ((dr % sh) * sw) * R + dr / sh;
 #define SRC(kj) (q + (row + ((kj) * p->dil_w % sw) * R) * C + (kj) * p->dil_w / sw)
-      if (p->k_w == 3)
-        taps3(t, SRC(0), SRC(1), SRC(2), wk + ki * 3, n, ki == 0);
-      else
-        for (int64_t kj = 0; kj < p->k_w; kj++) tap1(t, SRC(kj), wk[ki * p->k_w + kj], n, ki == 0 && kj == 0);
+        if (p->k_w == 3)
+          taps3(t, SRC(0), SRC(1), SRC(2), wk + ki * 3, n, ki == 0);
+        else
+          for (int64_t kj = 0; kj < p->k_w; kj++) tap1(t, SRC(kj), wk[ki * p->k_w + kj], n, ki == 0 && kj == 0);
 #undef SRC
+      }
     }
     const float b = bias ? bias[oc] : 0.0f;
     for (int64_t oh = 0; oh < OH; oh++) {
