@@ -121,17 +121,19 @@ typedef struct PpJob {
   int64_t mt, nsplit;   /* panels down M, column ranges per panel */
 } PpJob;
 
-/* B[:, panel jp] into bp: per block of k, [kc][NR] (zero padded columns). */
-static void pack_b_task(void *ctx, int64_t jp, int tid) {
+/* Block kb of B's rows into bp: for each column panel jp, [kc][NR] (zero
+ * padded columns), reading B row by row. */
+static void pack_b_task(void *ctx, int64_t kb, int tid) {
   const PpJob *j = ctx;
   (void)tid;
-  const int64_t j0 = jp * NR, nr = j->n - j0 < NR ? j->n - j0 : NR;
-  for (int64_t k0 = 0; k0 < j->k; k0 += PP_KC) {
-    const int64_t kc = j->k - k0 < PP_KC ? j->k - k0 : PP_KC;
-    float *out = j->bp + k0 * j->np * NR + jp * kc * NR;
-    for (int64_t p = 0; p < kc; p++, out += NR) {
-      const float *row = j->b + (k0 + p) * j->ldb + j0;
-      for (int64_t c = 0; c < NR; c++) out[c] = c < nr ? row[c] : 0.0f;
+  const int64_t k0 = kb * PP_KC, kc = j->k - k0 < PP_KC ? j->k - k0 : PP_KC;
+  float *blk = j->bp + k0 * j->np * NR;
+  for (int64_t p = 0; p < kc; p++) {
+    const float *row = j->b + (k0 + p) * j->ldb;
+    for (int64_t jp = 0; jp < j->np; jp++) {
+      const int64_t j0 = jp * NR, nr = j->n - j0 < NR ? j->n - j0 : NR;
+      float *out = blk + (jp * kc + p) * NR;
+      for (int64_t c = 0; c < NR; c++) out[c] = c < nr ? row[j0 + c] : 0.0f;
     }
   }
 }
@@ -170,6 +172,6 @@ void rt_pp_gemm(const float *ap, int64_t m, int64_t k, const float *b, int64_t l
   j.mt = rt_div_up(j.mp, PP_MR);
   j.nsplit = j.mt >= PP_TASKS ? 1 : rt_div_up(PP_TASKS, j.mt);
   if (j.nsplit > j.np) j.nsplit = j.np;
-  rt_parallel(j.np, pack_b_task, &j);
+  rt_parallel(rt_div_up(k, PP_KC), pack_b_task, &j);
   rt_parallel(j.mt * j.nsplit, gemm_task, &j);
 }
