@@ -220,16 +220,16 @@ static void depthwise(const RtConv2d *p, const float *x, const float *w, const f
   const int64_t R = rt_conv2d_dw_rows(p), C = rt_conv2d_dw_cols(p), n = OH * C;
   const int64_t mult = p->c_out / p->groups, kk = p->k_h * p->k_w;
   float *q = ws, *t = ws + sh * sw * R * C;
+  const float *src[9]; /* 3x3: where each tap's run starts, the same for every channel */
+  for (int64_t ki = 0; ki < 3; ki++)
+    for (int64_t kj = 0; kj < 3; kj++) {
+      const int64_t dr = ki * p->dil_h, dc = kj * p->dil_w;
+      src[ki * 3 + kj] = q + (((dr % sh) * sw + dc % sw) * R + dr / sh) * C + dc / sw;
+    }
   for (int64_t oc = ic_lo * mult; oc < ic_hi * mult; oc++) {
     if (oc % mult == 0) dw_plane(p, x + (oc / mult) * p->h_in * p->w_in, q, oc == ic_lo * mult);
     const float *wk = w + oc * kk;
     if (p->k_h == 3 && p->k_w == 3) {
-      const float *src[9];
-      for (int64_t ki = 0; ki < 3; ki++)
-        for (int64_t kj = 0; kj < 3; kj++) {
-          const int64_t dr = ki * p->dil_h, dc = kj * p->dil_w;
-          src[ki * 3 + kj] = q + (((dr % sh) * sw + dc % sw) * R + dr / sh) * C + dc / sw;
-        }
       taps9(t, src, wk, n);
     } else {
       for (int64_t ki = 0; ki < p->k_h; ki++) {
