@@ -41,5 +41,8 @@ static inline float rt_erff(float x) {
 
 /* v[i] = act(v[i]) for n floats. */
 void rt_act_apply(RtAct act, float alpha, float beta, float *v, int64_t n);
+/* v = act(v + c), in one pass: what v[i] += c followed by rt_act_apply
+ * computes, bit for bit (a conv epilogue's bias and activation). */
+void rt_act_apply_bias(RtAct act, float alpha, float beta, float *v, int64_t n, float c);
 
 #endif

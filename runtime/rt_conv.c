@@ -85,10 +85,12 @@ static void epilogue(const RtConv2d *p, float *out, const float *bias, const flo
     if (res) {
       const float *r = res + i * plane;
       for (int64_t j = 0; j < plane; j++) o[j] += bv + r[j];
-    } else if (bias) {
-      for (int64_t j = 0; j < plane; j++) o[j] += bv;
+      rt_conv_activate(p, o, plane);
+    } else if (bias) { /* one pass: the plane may not fit L1 */
+      rt_act_apply_bias(p->act, p->alpha, p->beta, o, plane, bv);
+    } else {
+      rt_conv_activate(p, o, plane);
     }
-    rt_conv_activate(p, o, plane);
   }
 }
 

@@ -1,14 +1,18 @@
 /* Unit tests of runtime/rt_vmath.h: rt_expf against libm's expf (in
  * double) over its whole range and at its edges, and the lane-wise
- * reductions against plain double sums and the sequential max. */
+ * reductions against plain double sums and the sequential max; and of
+ * rt_act.h's one-pass bias + activation. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "rt_act.h"
 #include "rt_vmath.h"
 #include "unit.h"
 
 void test_vmath_expf(void);
 void test_vmath_reductions(void);
+void test_act_bias_matches_two_passes(void);
 
 void test_vmath_expf(void) {
   /* points of [-87, 88.7] about 1e-5 (relative) apart: relative error
@@ -60,4 +64,22 @@ void test_vmath_reductions(void) {
   free(x);
   free(r);
   free(e);
+}
+
+/* rt_act_apply_bias(v, c) against v[i] += c then rt_act_apply, bit for bit,
+ * for every activation, on values around 0 and the clip bounds, with NaN,
+ * infinities and signed zeros among them. */
+void test_act_bias_matches_two_passes(void) {
+  enum { N = 203 };
+  float v[N], w[N];
+  for (int act = RT_ACT_NONE; act <= RT_ACT_GELU_TANH; act++)
+    for (int k = 0; k < 2; k++) {
+      const float c = k ? -0.75f : 0.0f;
+      for (int i = 0; i < N; i++) v[i] = (float)(i % 29) * 0.5f - 7.0f;
+      v[3] = NAN, v[4] = INFINITY, v[5] = -INFINITY, v[6] = -0.0f, v[7] = 6.75f;
+      for (int i = 0; i < N; i++) w[i] = v[i] + c;
+      rt_act_apply((RtAct)act, 0.25f, 6.0f, w, N);
+      rt_act_apply_bias((RtAct)act, 0.25f, 6.0f, v, N, c);
+      CHECK(!memcmp(v, w, sizeof v));
+    }
 }
