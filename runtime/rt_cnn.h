@@ -125,8 +125,25 @@ static inline int64_t rt_conv2d_wino_rows(const RtConv2d *p) {
   return (m * (m * rt_conv2d_wino_th(p) + 2) * rt_conv2d_wino_len(p) + 15) / 16 * 16;
 }
 
-/* Floats of workspace rt_conv2d needs: one image's im2col matrix for one
- * group, [c_in/groups * k_h * k_w, h_out * w_out]; for depthwise the phase
+/* Output rows per im2col pass (and per product): all of them, or, when
+ * the column matrix would not stay in a core's L2 cache and the filter is
+ * small (re-read by every pass), as many as fill RT_CONV_COL_BYTES, at least
+ * one.  Not for prepared filters (few columns already, and rt_pp_gemm
+ * would stream the filter once per pass). */
+#define RT_CONV_COL_BYTES (512 << 10)
+#define RT_CONV_SMALL_FILTER (64 << 10)
+static inline int64_t rt_conv2d_col_rows(const RtConv2d *p) {
+  const int64_t k = p->c_in / p->groups * p->k_h * p->k_w, row_bytes = k * p->w_out * (int64_t)sizeof(float);
+  if (p->packed || row_bytes * p->h_out <= RT_CONV_COL_BYTES ||
+      p->c_out / p->groups * k * (int64_t)sizeof(float) > RT_CONV_SMALL_FILTER)
+    return p->h_out;
+  const int64_t r = RT_CONV_COL_BYTES / row_bytes;
+  return r < 1 ? 1 : r;
+}
+
+/* Floats of workspace rt_conv2d needs: the im2col matrix of one pass of
+ * one group of one image, [c_in/groups * k_h * k_w, rt_conv2d_col_rows *
+ * w_out]; for depthwise the phase
  * planes of one input channel plus an h_out x cols accumulator; for
  * Winograd the transformed filter, input and product ([a][c_out][c_in],
  * [a][c_in][tiles], [a][c_out][tiles] for a = (m + 2)^2) and a few rows; 0
@@ -138,10 +155,12 @@ static inline int64_t rt_conv2d_ws_floats(const RtConv2d *p) {
   if (rt_conv2d_is_winograd(p)) {
     const int64_t m = rt_conv2d_wino_m(p), a2 = (m + 2) * (m + 2);
     const int64_t tiles = rt_conv2d_wino_tw(p) * rt_conv2d_wino_th(p);
-    /* U, V, M, then the phase-split rows of one input channel (also the output rows) */
-    return a2 * (rt_conv2d_wino_uld(p) + p->c_in * rt_conv2d_wino_ld(p) + p->c_out * tiles) + rt_conv2d_wino_rows(p);
+    /* U (not when the filter was prepared at load), V, M, then the
+     * phase-split rows of one input channel (also the output rows) */
+    return a2 * ((p->packed ? 0 : rt_conv2d_wino_uld(p)) + p->c_in * rt_conv2d_wino_ld(p) + p->c_out * tiles) +
+           rt_conv2d_wino_rows(p);
   }
-  return p->c_in / p->groups * p->k_h * p->k_w * p->h_out * p->w_out;
+  return p->c_in / p->groups * p->k_h * p->k_w * rt_conv2d_col_rows(p) * p->w_out;
 }
 
 /* Floats of workspace rt_conv2d_transpose needs: the column matrix of one
@@ -180,10 +199,10 @@ static inline int rt_conv2d_gemm_shapes(const RtConv2d *p, int transpose, int64_
 #define RT_PP_MAX_N 256
 #define RT_PP_MIN_K 128
 static inline int rt_conv2d_can_pack(const RtConv2d *p) {
-  if (p->groups != 1 || rt_conv2d_is_depthwise(p) || p->c_in * p->k_h * p->k_w < RT_PP_MIN_K) return 0;
-  if (rt_conv2d_is_winograd(p) && p->c_in < RT_PP_MIN_K) return 0;
-  if (rt_conv2d_is_winograd(p)) return rt_conv2d_wino_tw(p) * rt_conv2d_wino_th(p) <= RT_PP_MAX_N;
-  return p->h_out * p->w_out <= RT_PP_MAX_N;
+  if (p->groups != 1 || rt_conv2d_is_depthwise(p)) return 0;
+  if (rt_conv2d_is_winograd(p)) /* products [c_out, c_in] x [c_in, tiles] */
+    return p->c_in >= RT_PP_MIN_K && rt_conv2d_wino_tw(p) * rt_conv2d_wino_th(p) <= RT_PP_MAX_N;
+  return p->c_in * p->k_h * p->k_w >= RT_PP_MIN_K && p->h_out * p->w_out <= RT_PP_MAX_N;
 }
 
 /* Floats of private scratch one worker thread needs for rt_conv2d's tasks

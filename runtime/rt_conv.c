@@ -140,16 +140,15 @@ static void im2col_task(void *ctx, int64_t t, int tid) {
   im2col(j->p, j->x, lo, hi, j->oh0, j->oh1, j->ws);
 }
 
-/* Output rows per im2col pass: all of them, or, when the column matrix of
- * k rows would not stay in a core's L2 cache and the filter is small
- * (re-read by every pass), as many as fill RT_CONV_COL_BYTES, at least one. */
-enum { RT_CONV_COL_BYTES = 512 << 10, RT_CONV_SMALL_FILTER = 64 << 10 };
-static int64_t col_rows(const RtConv2d *p, int64_t k, int64_t mg) {
-  const int64_t row_bytes = k * p->w_out * (int64_t)sizeof(float);
-  if (p->packed || row_bytes * p->h_out <= RT_CONV_COL_BYTES || mg * k * (int64_t)sizeof(float) > RT_CONV_SMALL_FILTER)
-    return p->h_out;
-  const int64_t r = RT_CONV_COL_BYTES / row_bytes;
-  return r < 1 ? 1 : r;
+/* c [mg, n] (row stride ldc) = W_g [mg, k] x b [k, n] (row stride ldb):
+ * rt_pp_gemm over the filter prepared at load (p->packed; groups == 1, so
+ * wg is the whole filter), rt_sgemm_ws otherwise. */
+static void product(const RtConv2d *p, const float *wg, int64_t mg, int64_t k, const float *b, int64_t ldb,
+                    int64_t n, float *c, int64_t ldc, float *gemm_ws) {
+  if (p->packed)
+    rt_pp_gemm(wg, mg, k, b, ldb, n, c, ldc, gemm_ws);
+  else
+    rt_sgemm_ws(0, 0, mg, n, k, 1.0f, wg, k, b, ldb, 0.0f, c, ldc, gemm_ws);
 }
 
 /* The padded input plane of channel x, split by stride phase:
@@ -174,6 +173,13 @@ static void dw_plane(const RtConv2d *p, const float *x, float *q, int clear) {
     }
   if (p->pre_relu) /* the padding stays 0 */
     for (int64_t i = 0; i < sh * sw * R * C; i++) q[i] = q[i] > 0.0f ? q[i] : 0.0f;
+}
+
+/* Where the run of filter tap (ki, kj) starts in the phase planes q of
+ * dw_plane (see depthwise). */
+static const float *tap_run(const RtConv2d *p, const float *q, int64_t ki, int64_t kj) {
+  const int64_t sh = p->stride_h, sw = p->stride_w, dr = ki * p->dil_h, dc = kj * p->dil_w;
+  return q + (((dr % sh) * sw + dc % sw) * rt_conv2d_dw_rows(p) + dr / sh) * rt_conv2d_dw_cols(p) + dc / sw;
 }
 
 /* t[i] (+)= w0 * a[i] + w1 * b[i] + w2 * c[i]: one filter row of width 3. */
@@ -223,11 +229,7 @@ static void depthwise(const RtConv2d *p, const float *x, const float *w, const f
   const int64_t mult = p->c_out / p->groups, kk = p->k_h * p->k_w;
   float *q = ws, *t = ws + sh * sw * R * C;
   const float *src[9]; /* 3x3: where each tap's run starts, the same for every channel */
-  for (int64_t ki = 0; ki < 3; ki++)
-    for (int64_t kj = 0; kj < 3; kj++) {
-      const int64_t dr = ki * p->dil_h, dc = kj * p->dil_w;
-      src[ki * 3 + kj] = q + (((dr % sh) * sw + dc % sw) * R + dr / sh) * C + dc / sw;
-    }
+  for (int k = 0; k < 9; k++) src[k] = tap_run(p, q, k / 3, k % 3);
   for (int64_t oc = ic_lo * mult; oc < ic_hi * mult; oc++) {
     if (oc % mult == 0) dw_plane(p, x + (oc / mult) * p->h_in * p->w_in, q, oc == ic_lo * mult);
     const float *wk = w + oc * kk;
@@ -235,13 +237,11 @@ static void depthwise(const RtConv2d *p, const float *x, const float *w, const f
       taps9(t, src, wk, n);
     } else {
       for (int64_t ki = 0; ki < p->k_h; ki++) {
-        const int64_t dr = ki * p->dil_h, row = ((dr % sh) * sw) * R + dr / sh;
-#define SRC(kj) (q + (row + ((kj) * p->dil_w % sw) * R) * C + (kj) * p->dil_w / sw)
         if (p->k_w == 3)
-          taps3(t, SRC(0), SRC(1), SRC(2), wk + ki * 3, n, ki == 0);
+          taps3(t, tap_run(p, q, ki, 0), tap_run(p, q, ki, 1), tap_run(p, q, ki, 2), wk + ki * 3, n, ki == 0);
         else
-          for (int64_t kj = 0; kj < p->k_w; kj++) tap1(t, SRC(kj), wk[ki * p->k_w + kj], n, ki == 0 && kj == 0);
-#undef SRC
+          for (int64_t kj = 0; kj < p->k_w; kj++)
+            tap1(t, tap_run(p, q, ki, kj), wk[ki * p->k_w + kj], n, ki == 0 && kj == 0);
       }
     }
     const float b = bias ? bias[oc] : 0.0f;
@@ -291,22 +291,16 @@ void rt_conv2d(const RtConv2d *p, int64_t batch, const float *x, const float *w,
       const float *xg = j.x + g * cg * hw;
       float *og = j.out + g * mg * ohw;
       if (pointwise) {
-        if (p->packed) /* groups == 1 */
-          rt_pp_gemm(w, mg, k, xg, ohw, ohw, og, ohw, gemm_ws);
-        else
-          rt_sgemm_ws(0, 0, mg, ohw, k, 1.0f, w + g * mg * k, k, xg, ohw, 0.0f, og, ohw, gemm_ws);
+        product(p, w + g * mg * k, mg, k, xg, ohw, ohw, og, ohw, gemm_ws);
         continue;
       }
       /* im2col, by passes of output rows that keep the columns in cache */
-      const int64_t rows = col_rows(p, k, mg);
+      const int64_t rows = rt_conv2d_col_rows(p);
       for (int64_t oh0 = 0; oh0 < p->h_out; oh0 += rows) {
         ConvJob col = {.p = p, .x = xg, .ws = ws, .oh0 = oh0, .oh1 = oh0 + rows < p->h_out ? oh0 + rows : p->h_out};
         const int64_t nc = (col.oh1 - oh0) * p->w_out;
         conv_parallel(&col, cg, im2col_task);
-        if (p->packed)
-          rt_pp_gemm(w, mg, k, ws, nc, nc, og + oh0 * p->w_out, ohw, gemm_ws);
-        else
-          rt_sgemm_ws(0, 0, mg, nc, k, 1.0f, w + g * mg * k, k, ws, nc, 0.0f, og + oh0 * p->w_out, ohw, gemm_ws);
+        product(p, w + g * mg * k, mg, k, ws, nc, nc, og + oh0 * p->w_out, ohw, gemm_ws);
       }
     }
     epilogue_image(&j, p->c_out);

@@ -10,7 +10,8 @@
  *   out = act(A^T M A + bias + residual).
  * A scheme (RtWinoScheme) gives m, the layout of its phase-split rows and its
  * three transforms; rt_wino_conv2d drives them.  Workspace, in the order
- * rt_conv2d_ws_floats sizes it: U (a * a planes rt_conv2d_wino_uld apart),
+ * rt_conv2d_ws_floats sizes it: U (a * a planes rt_conv2d_wino_uld apart;
+ * none with a prepared filter),
  * V ([a * a][c_in][rt_conv2d_wino_ld]), M ([a * a][c_out][tiles]), then the
  * m * (m * th_n + 2) phase-split rows of rt_conv2d_wino_len floats (reused
  * for the m output rows of one row of tiles). */
@@ -219,7 +220,7 @@ static inline void rt_wino_conv2d(const RtWinoScheme *s, const RtConv2d *p, int6
   const int64_t uld = rt_conv2d_wino_uld(p), ci = p->c_in, co = p->c_out;
   const int64_t in_img = ci * p->h_in * p->w_in, out_img = co * p->h_out * p->w_out;
   RtWinoJob j = {.s = s, .p = p, .w = w, .bias = bias, .u = ws, .gemm_ws = gemm_ws};
-  j.v = j.u + a2 * uld, j.prod = j.v + a2 * ci * ld, j.rows = j.prod + a2 * co * tiles;
+  j.v = j.u + (p->packed ? 0 : a2 * uld), j.prod = j.v + a2 * ci * ld, j.rows = j.prod + a2 * co * tiles;
   if (!p->packed) rt_wino_step(&j, co * ci, 16, rt_wino_filter_task);
   for (int64_t n = 0; n < batch; n++) {
     j.x = x + n * in_img, j.out = out + n * out_img, j.res = residual ? residual + n * out_img : NULL;

@@ -2,9 +2,10 @@
  * triple loop, on sizes around its blocking (panels of 64 and 16 rows, K
  * blocks of 512, column panels of 6 to 8), with 1 and 3 threads: the
  * results must match the reference to 1e-5 and be bitwise the same for both
- * thread counts.  Also rt_pp_pack from an unaligned source.  tests/test_ppgemm.py
- * builds it for every vector width the machine runs (its -march decides
- * the micro-kernel).  Prints "ok" and exits 0, or names the failing case. */
+ * thread counts.  Also rt_pp_pack from an unaligned source, and rt_pp_index
+ * (which rt_prepack uses for Winograd's planes) against rt_pp_pack.
+ * tests/test_ppgemm.py builds it for every vector width the machine runs
+ * (its -march decides the micro-kernel).  Prints "ok" and exits 0, or names the failing case. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +45,9 @@ int main(void) {
         for (int64_t i = 0; i < k * n; i++) b[i] = val(i, 2);
         for (int64_t i = 0; i < m * ldc; i++) c1[i] = c3[i] = NAN; /* every element is written, or the pad stays */
         product(a, b, m, n, k, ldc, c1, packed, ws);
+        int placed = 1; /* rt_pp_index (Winograd's packing) names the places rt_pp_pack fills */
+        for (int64_t i = 0; i < m; i++)
+          for (int64_t p = 0; p < k; p++) placed &= packed[rt_pp_index(m, k, i, p)] == a[i * k + p];
         RtPool *prev = rt_pool_enter(pool);
         product(a, b, m, n, k, ldc, c3, packed, ws);
         rt_pool_enter(prev);
@@ -61,9 +65,9 @@ int main(void) {
             err = fmax(err, fabs(got - ref) / (1.0 + fabs(ref)));
           }
         const int same = !memcmp(c1, c3, sizeof(float) * (size_t)(m * ldc));
-        if (!(err < 1e-5) || !same || !written) {
-          printf("m %lld n %lld k %lld: max rel err %g, threads agree %d, padding untouched %d\n", (long long)m,
-                 (long long)n, (long long)k, err, same, written);
+        if (!(err < 1e-5) || !same || !written || !placed) {
+          printf("m %lld n %lld k %lld: max rel err %g, threads agree %d, padding untouched %d, index agrees %d\n",
+                 (long long)m, (long long)n, (long long)k, err, same, written, placed);
           bad = 1;
         }
         free(a), free(b), free(packed), free(ws), free(c1), free(c3);
