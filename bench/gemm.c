@@ -51,12 +51,12 @@ static int prepared(void) {
     if (!a || !b || !c || !ap || !ws) return 1;
     for (long i = 0; i < (long)m * k; i++) a[i] = (float)(i % 7) - 3;
     for (long i = 0; i < (long)k * n; i++) b[i] = (float)(i % 5) - 2;
-    rt_pp_pack(a, m, k, ap);
+    rt_pp_pack(a, m, k, RT_PP_PANEL, ap);
     double best_pp = 1e9, best_blas = 1e9;
     for (int r = 0; r < reps; r++) {
       sink += sweep() + warm(b, (long)k * n);
       double t = now();
-      rt_pp_gemm(ap, m, k, b, n, n, c, n, ws);
+      rt_pp_gemm(ap, RT_PP_PANEL, m, k, b, n, n, c, n, ws);
       t = now() - t;
       best_pp = t < best_pp ? t : best_pp;
       sink += sweep() + warm(b, (long)k * n);

@@ -12,6 +12,8 @@ typedef struct CompileOpts {
   const char *prefix;    /* --name PREFIX: symbol and file prefix */
   int embed_weights;     /* --embed-weights: weights as const arrays */
   int blas;              /* 1: OpenBLAS (default), 0: --blas=none */
+  int pp_panel;          /* panel height of prepared weights: RT_PP_PANEL_WIDE
+                          * when the target has AVX-512 (--march), else NARROW */
   PipelineOpts pipe;     /* passes and BuildStrategy (memory_optimize, enable_inplace) */
   ExecStrategy es;       /* --exec-strategy: the run-time defaults */
   int dump_memplan;      /* --dump-memplan: print the memory plan */

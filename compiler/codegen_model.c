@@ -89,7 +89,7 @@ static const char *weight_table(const Graph *g, uint64_t *bytes) {
     const Var *v = &g->vars[g->params[i]];
     pr_raw(&p, "  {\"%s\", %d, %d, {", v->name, v->dtype, v->shape.rank);
     for (int d = 0; d < v->shape.rank; d++) pr_raw(&p, "%s%lld", d ? ", " : "", (long long)v->shape.d[d]);
-    pr_raw(&p, "}, %lld, %d},\n", (long long)v->pack_rows, v->pack_wino);
+    pr_raw(&p, "}, %lld, %d, %d},\n", (long long)v->pack_rows, v->pack_wino, v->pack_panel);
     *bytes += (weight_floats(v) * rt_dtype_size(v->dtype) + 63) / 64 * 64;
   }
   if (!g->nparams) pr_line(&p, "{0}");
@@ -113,12 +113,12 @@ static const char *weights_file(const Graph *g, const char *prefix, const char *
     const uint8_t *data = v->param_data;
     if (v->pack_rows) {
       float *packed = pool_alloc(sizeof(float) * (size_t)n);
-      rt_prepack(data, v->pack_rows, v->pack_wino, shape_numel(&v->shape), packed);
+      rt_prepack(data, v->pack_rows, v->pack_wino, v->pack_panel, shape_numel(&v->shape), packed);
       data = (const uint8_t *)packed;
     }
     pr_raw(&p, "\n");
     pr_line(&p, "/* %s %s %s%s */", v->name, rt_dtype_name(v->dtype), shape_str(&v->shape),
-            v->pack_rows ? ", prepared for rt_pp_gemm (rt_prepack)" : "");
+            v->pack_rows ? pool_printf(", prepared for rt_pp_gemm (rt_prepack, panels of %d rows)", v->pack_panel) : "");
     pr_line(&p, "extern const %s %s_w%d[];", t, prefix, i);
     pr_raw(&p, "_Alignas(64) const %s %s_w%d[%lld] = {", t, prefix, i, (long long)(n ? n : 1));
     for (int64_t k = 0; k < n; k++) {
@@ -193,7 +193,7 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
                                 g->file, (unsigned long long)fnv1a(g));
   SymDim scratch = {0, 0};
   int64_t task_floats = 0;
-  EmitCtx e = {.g = g, .spec = s, .plan = pl, .prefix = P, .blas = o->blas, .scratch_max = &scratch,
+  EmitCtx e = {.g = g, .spec = s, .plan = pl, .prefix = P, .blas = o->blas, .pp_panel = o->pp_panel, .scratch_max = &scratch,
                .task_max = &task_floats};
   int bad = 0, nk = 0;
   const Op **kops = pool_alloc(sizeof *kops * (size_t)(g->blocks[0].nops ? g->blocks[0].nops : 1));

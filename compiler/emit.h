@@ -42,6 +42,7 @@ typedef struct EmitCtx {
   Printer *p;          /* the kernel body goes here */
   const char *prefix;  /* symbol prefix of the model */
   int blas;            /* 1: OpenBLAS build, 0: portable kernels only */
+  int pp_panel;        /* panel height of prepared weights (CompileOpts) */
   SymDim scratch_used; /* scratch bytes taken by the current kernel */
   SymDim *scratch_max; /* the most any kernel takes (sizes a scratch slot) */
   int64_t *task_max;   /* the most floats one worker thread's tasks need */

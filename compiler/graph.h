@@ -72,6 +72,7 @@ typedef struct Var {
                         * (rt_prepack: RtWeightSpec's pack_rows, pack_wino),
                         * set by its one consumer's emitter; 0 = as is */
   int pack_wino;       /* with pack_rows: Winograd's m, or 0 */
+  int pack_panel;      /* with pack_rows: the panel height (rt_blocking.h) */
 } Var;
 
 /* One slot of an op: the slot name and the vars bound to it, in order. */

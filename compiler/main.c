@@ -17,6 +17,8 @@
 #include "inspect.h"
 #include "load.h"
 #include "ops/ops.h"
+#include "rt_blocking.h"
+#include "target.h"
 #include "util.h"
 
 #define PADDLEC_VERSION "0.1.0"
@@ -35,8 +37,11 @@ static const char usage[] =
     "        the data-flow graph in Graphviz DOT (render: dot -Tsvg FILE.dot)\n"
     "  compile MODEL -o DIR [--params F] [--name PREFIX] [--shape NAME=d0,d1,..]\n"
     "          [--embed-weights] [--blas=openblas|none] [--exec-strategy K=V,...]\n"
+    "          [--march=CPU]\n"
     "        C sources: PREFIX.h, PREFIX.c, main.c, Makefile, PREFIX.cmake, the\n"
-    "        runtime in paddlec_rt/, and PREFIX.pdiparams (or PREFIX_weights.c)\n"
+    "        runtime in paddlec_rt/, and PREFIX.pdiparams (or PREFIX_weights.c);\n"
+    "        --march: lay prepared weights out for that CPU (the sources run\n"
+    "        on any; build them for it)\n"
     "  build MODEL -o BIN [compile options] [--march=CPU]\n"
     "        compile into BIN_src/ and build the standalone binary BIN with $CC\n"
     "        (default clang) for -march=CPU (default native); weights in BIN.pdiparams\n"
@@ -76,7 +81,7 @@ typedef struct Args {
   InspectOpts inspect; /* --ops, --json */
   CompileOpts compile; /* --name, --embed-weights, --blas, --shape */
   ShapeArg shapes[MAX_SHAPES]; /* --shape values */
-  const char *march;   /* --march (build) */
+  const char *march;   /* --march (build: default native; compile: NULL unless given) */
 } Args;
 
 static int parse_args(int argc, char **argv, Args *a) {
@@ -87,7 +92,6 @@ static int parse_args(int argc, char **argv, Args *a) {
   pipeline_defaults(&a->compile.pipe);
   exec_strategy_defaults(&a->compile.es);
   a->compile.shapes = a->shapes;
-  a->march = "native";
   for (int i = 2; i < argc; i++) {
     const char *s = argv[i];
     PipelineOpts *po = &a->compile.pipe;
@@ -286,6 +290,9 @@ int main(int argc, char **argv) {
     return 1;
   }
   if (parse_args(argc, argv, &a)) return 1;
+  if (cmd == 3 && !a.march) a.march = "native";
+  const char *cc = getenv("CC");
+  a.compile.pp_panel = cmd == 2 || cmd == 3 ? target_pp_panel(cc && *cc ? cc : "clang", a.march) : RT_PP_PANEL_NARROW;
   a.compile.command = command_line(argc, argv);
   if ((cmd == 2 || cmd == 3) && !a.out) {
     diag_error("%s: give the output with -o %s", a.cmd, cmd == 2 ? "DIR" : "BIN");

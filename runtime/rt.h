@@ -88,13 +88,14 @@ typedef struct RtWeightSpec {
   int64_t pack_rows;         /* 0: kept as is; else the slot holds the float
                               * weight prepared for rt_pp_gemm (rt_prepack) */
   int pack_wino;             /* with pack_rows: 0, or Winograd's m (2, 4) */
+  int pack_panel;            /* with pack_rows: the panel height (16, 64) */
 } RtWeightSpec;
 
 /* Floats of a weight of `numel` floats prepared with pack_rows `rows` and
  * pack_wino `wino`, and the preparation from its data `src` (any alignment)
- * into `out` (rt_prepack.c). */
+ * into `out` in panels of `panel` rows (rt_prepack.c). */
 int64_t rt_prepack_floats(int64_t rows, int wino, int64_t numel);
-void rt_prepack(const void *src, int64_t rows, int wino, int64_t numel, float *out);
+void rt_prepack(const void *src, int64_t rows, int wino, int panel, int64_t numel, float *out);
 
 /* Bytes of the 64-byte aligned copies of `count` weights (packed ones in
  * their packed size). */

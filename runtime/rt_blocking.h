@@ -17,13 +17,23 @@
 
 /* The pre-packed GEMM (rt_ppgemm.c): a weight matrix [M, K] is packed once,
  * when the weights are bound, into blocks of RT_PP_KC rows of K, each a run
- * of panels of RT_PP_MR rows of M (the last panel: the rest of M rounded up
- * to RT_PP_MR_MIN, zero padded), stored k-major: panel[k][row].  The layout
- * is the same for every target, so that the compiler can size and write it;
- * RT_PP_FLOATS is its size.  The other operand is packed per call into
+ * of panels of `ph` rows of M (the panel height, 16 or 64; the last panel:
+ * the rest of M rounded up to RT_PP_MR_MIN, zero padded), each stored
+ * k-major: panel[k][row].  A micro-kernel streams the panel it reads as one
+ * contiguous run, so the height suits the target's kernel: 64 for AVX-512
+ * (64 rows a step of k), 16 for the others (RT_PP_PANEL: the runtime's own
+ * choice; the compiler picks it for the target it compiles for, and any
+ * height gives the same results on any target).  RT_PP_FLOATS is the size,
+ * the same for both heights.  The other operand is packed per call into
  * column panels of at most RT_PP_NR_MAX columns: RT_PP_B_FLOATS. */
-#define RT_PP_MR 64
 #define RT_PP_MR_MIN 16
+#define RT_PP_PANEL_NARROW 16
+#define RT_PP_PANEL_WIDE 64
+#if defined(__AVX512F__)
+#define RT_PP_PANEL RT_PP_PANEL_WIDE
+#else
+#define RT_PP_PANEL RT_PP_PANEL_NARROW
+#endif
 #define RT_PP_KC 512
 #define RT_PP_NR_MAX 8
 #define RT_PP_FLOATS(m, k) (RT_SGEMM_UP_((m), RT_PP_MR_MIN) * (k))

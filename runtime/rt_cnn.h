@@ -54,7 +54,8 @@ typedef struct RtConv2d {
   float alpha, beta;           /* its parameters */
   int pre_relu;                /* relu the input first (fuse_relu_before_depthwise_conv;
                                 * depthwise path only) */
-  int packed;                  /* the filter is packed for rt_pp_gemm (rt_conv2d_can_pack) */
+  int packed;                  /* 0, or the panel height the filter was packed with for
+                                * rt_pp_gemm (rt_conv2d_can_pack; rt_blocking.h) */
 } RtConv2d;
 
 /* 1 when the convolution is a plain product W x X per image (1x1 filter,

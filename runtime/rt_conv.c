@@ -146,7 +146,7 @@ static void im2col_task(void *ctx, int64_t t, int tid) {
 static void product(const RtConv2d *p, const float *wg, int64_t mg, int64_t k, const float *b, int64_t ldb,
                     int64_t n, float *c, int64_t ldc, float *gemm_ws) {
   if (p->packed)
-    rt_pp_gemm(wg, mg, k, b, ldb, n, c, ldc, gemm_ws);
+    rt_pp_gemm(wg, p->packed, mg, k, b, ldb, n, c, ldc, gemm_ws);
   else
     rt_sgemm_ws(0, 0, mg, n, k, 1.0f, wg, k, b, ldb, 0.0f, c, ldc, gemm_ws);
 }

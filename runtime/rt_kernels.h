@@ -55,17 +55,18 @@ void rt_sgemm_ep(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, cons
                  const float *b, int64_t ldb, float *c, int64_t ldc, float *ws, const RtEpilogue *ep);
 
 /* The pre-packed GEMM (layout: rt_blocking.h).  rt_pp_pack writes the
- * [m, k] row-major float matrix at a (any alignment) in that layout (RT_PP_FLOATS(m, k) floats);
- * rt_pp_gemm computes C [m, n] (row stride ldc) = A x B for A so packed and
+ * [m, k] row-major float matrix at a (any alignment) in that layout with
+ * panels of ph rows (16 or 64; RT_PP_FLOATS(m, k) floats); rt_pp_gemm
+ * computes C [m, n] (row stride ldc) = A x B for A so packed and
  * B [k, n] (row stride ldb), packing B into ws (RT_PP_B_FLOATS(n, k)
  * floats), in tasks on the model's threads.  Each element of C is the same
  * sum in the same order whatever the threads.  It packs nothing of A at run
  * time: for products with few columns (late convolution layers), where
  * repacking the weights on every call costs as much as the arithmetic. */
-void rt_pp_pack(const void *a, int64_t m, int64_t k, float *out);
+void rt_pp_pack(const void *a, int64_t m, int64_t k, int ph, float *out);
 /* Where element (i, p) of an [m, k] matrix lies in its packed copy. */
-int64_t rt_pp_index(int64_t m, int64_t k, int64_t i, int64_t p);
-void rt_pp_gemm(const float *ap, int64_t m, int64_t k, const float *b, int64_t ldb, int64_t n, float *c,
+int64_t rt_pp_index(int64_t m, int64_t k, int ph, int64_t i, int64_t p);
+void rt_pp_gemm(const float *ap, int ph, int64_t m, int64_t k, const float *b, int64_t ldb, int64_t n, float *c,
                 int64_t ldc, float *ws);
 
 /* "OpenBLAS" or "portable C". */

@@ -5,7 +5,7 @@
  * rt_pp_gemm.  pack_wino m (2 or 4): the 3x3 filters [rows, c_in, 3, 3]
  * transformed for Winograd F(m x m, 3x3) (rt_wino2_filter, rt_wino4_filter),
  * the (m + 2)^2 planes U[e] [rows, c_in] each packed for rt_pp_gemm, one
- * after the other. */
+ * after the other.  Panels of `panel` rows (rt_blocking.h). */
 #include <string.h>
 
 #include "rt.h"
@@ -18,10 +18,10 @@ int64_t rt_prepack_floats(int64_t rows, int wino, int64_t numel) {
   return planes(wino) * RT_PP_FLOATS(rows, cols(rows, wino, numel));
 }
 
-void rt_prepack(const void *src, int64_t rows, int wino, int64_t numel, float *out) {
+void rt_prepack(const void *src, int64_t rows, int wino, int panel, int64_t numel, float *out) {
   const int64_t k = cols(rows, wino, numel), plane = RT_PP_FLOATS(rows, k);
   if (!wino) {
-    rt_pp_pack(src, rows, k, out);
+    rt_pp_pack(src, rows, k, panel, out);
     return;
   }
   memset(out, 0, sizeof(float) * (size_t)(planes(wino) * plane)); /* the padding rows */
@@ -31,7 +31,7 @@ void rt_prepack(const void *src, int64_t rows, int wino, int64_t numel, float *o
       memcpy(g, (const unsigned char *)src + sizeof(float) * (size_t)((oc * k + ic) * 9), sizeof g);
       if (wino == 2) rt_wino2_filter(g, u);
       else rt_wino4_filter(g, u);
-      const int64_t at = rt_pp_index(rows, k, oc, ic);
+      const int64_t at = rt_pp_index(rows, k, panel, oc, ic);
       for (int64_t e = 0; e < planes(wino); e++) out[e * plane + at] = u[e];
     }
 }

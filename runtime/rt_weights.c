@@ -52,7 +52,7 @@ RtStatus rt_weights_bind(const void *blob, size_t len, const RtWeightSpec *specs
       return RT_ERR_FORMAT;
     }
     if (s->pack_rows)
-      rt_prepack(b + off + h.data_offset, s->pack_rows, s->pack_wino, (int64_t)numel(s), (float *)store);
+      rt_prepack(b + off + h.data_offset, s->pack_rows, s->pack_wino, s->pack_panel, (int64_t)numel(s), (float *)store);
     else
       memcpy(store, b + off + h.data_offset, (size_t)h.data_bytes);
     ptrs[i] = store;

@@ -189,7 +189,7 @@ static void rt_wino_gemm_task(void *ctx, int64_t t, int tid) {
   rt_wino_task(j, t, tid, &lo, &hi, &rows, &gws);
   for (int64_t e = lo; e < hi; e++)
     if (p->packed) /* the weights hold the planes of U, packed */
-      rt_pp_gemm(j->w + e * RT_PP_FLOATS(co, ci), co, ci, j->v + e * ci * ld, ld, tiles, j->prod + e * co * tiles,
+      rt_pp_gemm(j->w + e * RT_PP_FLOATS(co, ci), p->packed, co, ci, j->v + e * ci * ld, ld, tiles, j->prod + e * co * tiles,
                  tiles, gws);
     else
       rt_sgemm_ws(0, 0, co, tiles, ci, 1.0f, j->u + e * uld, ci, j->v + e * ci * ld, ld, 0.0f,

@@ -12,12 +12,13 @@ prepared path (Winograd F(4x4) and F(2x2) filters transformed and packed,
 im2col and 1x1 products packed); both must match Paddle from a weights
 file and embedded, at the default target and at -march=native."""
 import os
+import re
 import subprocess
 import sys
 
 import pytest
 
-from conftest import CC, ROOT, SAN_ENV
+from conftest import CC, ROOT, SAN_ENV, run
 from test_e2e import build, run_binary
 
 RT = os.path.join(ROOT, "runtime")
@@ -61,7 +62,7 @@ def test_packed_conv_matches_paddle(fixtures_dir, tmp_path, extra):
     binary = build(fixture, tmp_path, *extra)
     with open(str(binary) + "_src/model.c") as f:
         source = f.read()
-    assert source.count(".packed = 1") == 1, "LeNet's second convolution should use the packed filter"
+    assert len(re.findall(r"\.packed = (?:16|64),", source)) == 1, "LeNet's second convolution should use the packed filter"
     for sub in ("b1", "b8"):
         run_binary(binary, fixture, sub, tmp_path / ("out" + sub))
 
@@ -75,12 +76,38 @@ def packed_convs(tmp_path_factory):
     return str(d)
 
 
-@pytest.mark.parametrize("extra", [["--blas=none"], ["--embed-weights"], ["--march=native"]],
-                         ids=["weights-file", "embedded", "native"])
-def test_prepared_winograd_and_gemm_match_paddle(packed_convs, tmp_path, extra):
+def native_panel():
+    """The panel height paddlec should pick for --march=native here: 64 rows
+    when the CPU has AVX-512 (its kernel reads 64 rows a step), else 16."""
+    return 64 if "avx512f" in cpu_flags() else 16
+
+
+# every prepared path from a weights file and embedded, with the layout for
+# this CPU and with the 16-row layout of a baseline x86-64 build
+@pytest.mark.parametrize("extra, panel", [(["--blas=none"], None), (["--embed-weights"], None),
+                                          (["--march=x86-64", "--embed-weights"], 16),
+                                          (["--march=x86-64", "--blas=none"], 16)],
+                         ids=["weights-file", "embedded", "baseline-embedded", "baseline-weights-file"])
+def test_prepared_winograd_and_gemm_match_paddle(packed_convs, tmp_path, extra, panel):
     binary = build(packed_convs, tmp_path, *extra)
     with open(str(binary) + "_src/model.c") as f:
         source = f.read()
     # the four long convolutions are prepared, the short 1x1 is not
-    assert source.count(".packed = 1") == 4, source.count(".packed = 1")
+    heights = re.findall(r"\.packed = (\d+),", source)
+    assert heights == [str(panel or native_panel())] * 4, heights
     assert "batch 3" in run_binary(binary, packed_convs, "", tmp_path / "out")
+
+
+@pytest.mark.parametrize("march, panel", [(None, 16), ("x86-64", 16), ("haswell", 16), ("x86-64-v4", 64),
+                                          ("skylake-avx512", 64)])
+def test_compile_lays_prepared_weights_out_for_the_target(packed_convs, tmp_path, march, panel):
+    """compile without --march writes the 16-row layout every target runs
+    well; with --march, the one for that CPU (asked of the C compiler), in
+    the kernels and in the weight table the runtime packs by."""
+    out = tmp_path / "src"
+    p = run(["compile", os.path.join(packed_convs, "model.pdmodel"), "-o", str(out)] +
+            ([f"--march={march}"] if march else []))
+    assert p.returncode == 0, p.stderr[-3000:]
+    source = (out / "model.c").read_text()
+    assert re.findall(r"\.packed = (\d+),", source) == [str(panel)] * 4
+    assert len(re.findall(r"\{\"[^\"]+\", 5, 4, \{[^}]*\}, \d+, [024], %d\}" % panel, source)) == 4

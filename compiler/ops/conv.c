@@ -133,7 +133,7 @@ static int emit_conv(EmitCtx *e) {
       return em_fail(e, "fuse_residual_connection needs a float32 ResidualData shaped like Output");
   }
   if (rt_conv2d_can_pack(&g) && em_packable_weight(e, w))
-    g.packed = 1, w->pack_rows = g.c_out, w->pack_wino = rt_conv2d_wino_m(&g);
+    g.packed = e->pp_panel, w->pack_rows = g.c_out, w->pack_wino = rt_conv2d_wino_m(&g), w->pack_panel = e->pp_panel;
   int64_t ws = rt_conv2d_ws_floats(&g);
   conv_print_geo(e, &g);
   const char *xp = em_ptr(e, x, 1), *op = em_ptr(e, out, 0), *batch = em_dim(e, x, 0);

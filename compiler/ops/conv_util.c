@@ -90,7 +90,9 @@ void conv_print_geo(EmitCtx *e, const RtConv2d *g) {
   if (g->act != RT_ACT_NONE)
     pr_line(e->p, ".act = %s, .alpha = %s, .beta = %s,", em_act_name(g->act), em_float(g->alpha), em_float(g->beta));
   if (g->pre_relu) pr_line(e->p, ".pre_relu = 1, /* fuse_relu_before_depthwise_conv */");
-  if (g->packed) pr_line(e->p, ".packed = 1, /* the filter was prepared at load for rt_pp_gemm (rt_prepack) */");
+  if (g->packed)
+    pr_line(e->p, ".packed = %d, /* the filter was prepared at load for rt_pp_gemm (rt_prepack), panels of %d rows */",
+            g->packed, g->packed);
   pr_line(e->p, "};");
 }
 

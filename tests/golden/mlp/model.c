@@ -101,10 +101,10 @@ static const IoSpec outputs_spec[] = {
 
 /* Weights in the order of the .pdiparams file (byte-wise sorted names). */
 static const RtWeightSpec weights_spec[] = {
-  {"linear_0.b_0", 5, 1, {16}, 0, 0},
-  {"linear_0.w_0", 5, 2, {8, 16}, 0, 0},
-  {"linear_1.b_0", 5, 1, {3}, 0, 0},
-  {"linear_1.w_0", 5, 2, {16, 3}, 0, 0},
+  {"linear_0.b_0", 5, 1, {16}, 0, 0, 0},
+  {"linear_0.w_0", 5, 2, {8, 16}, 0, 0, 0},
+  {"linear_1.b_0", 5, 1, {3}, 0, 0, 0},
+  {"linear_1.w_0", 5, 2, {16, 3}, 0, 0, 0},
 };
 
 /* The kernels' dependencies (rt_sched.h): 4 kernels, 3 edges, longest chain 4. */
