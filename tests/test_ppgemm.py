@@ -9,6 +9,7 @@ threads bitwise equal) is built for each width this machine runs.  LeNet's
 second convolution (10 x 10 output pixels) takes the packed path, and a
 small CNN made by Paddle (tests/oracle/packed_convs.py) takes every
 prepared path (Winograd F(4x4) and F(2x2) filters transformed and packed,
+F(2x2) also on a 7x7 image,
 im2col and 1x1 products packed); both must match Paddle from a weights
 file and embedded, at the default target and at -march=native."""
 import os
@@ -92,9 +93,10 @@ def test_prepared_winograd_and_gemm_match_paddle(packed_convs, tmp_path, extra, 
     binary = build(packed_convs, tmp_path, *extra)
     with open(str(binary) + "_src/model.c") as f:
         source = f.read()
-    # the four long convolutions are prepared, the short 1x1 is not
+    # the five long convolutions are prepared, the short 1x1 is not
     heights = re.findall(r"\.packed = (\d+),", source)
-    assert heights == [str(panel or native_panel())] * 4, heights
+    assert heights == [str(panel or native_panel())] * 5, heights
+    assert source.count(".h_out = 7, .w_out = 7,") == 4  # s2, f2_small, pw, short
     assert "batch 3" in run_binary(binary, packed_convs, "", tmp_path / "out")
 
 
@@ -109,5 +111,7 @@ def test_compile_lays_prepared_weights_out_for_the_target(packed_convs, tmp_path
             ([f"--march={march}"] if march else []))
     assert p.returncode == 0, p.stderr[-3000:]
     source = (out / "model.c").read_text()
-    assert re.findall(r"\.packed = (\d+),", source) == [str(panel)] * 4
-    assert len(re.findall(r"\{\"[^\"]+\", 5, 4, \{[^}]*\}, \d+, [024], %d\}" % panel, source)) == 4
+    assert re.findall(r"\.packed = (\d+),", source) == [str(panel)] * 5
+    # the weight table: rows, Winograd m (F(4x4) at 24 x 24, F(2x2) at 12 x 12 and 7 x 7, none) and panel height
+    winos = re.findall(r"\{\"[^\"]+\", 5, 4, \{[^}]*\}, \d+, ([024]), %d\}" % panel, source)
+    assert sorted(winos) == ["0", "0", "2", "2", "4"], winos
