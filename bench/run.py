@@ -1,7 +1,7 @@
 """Benchmarks (not tests): paddlec's compiled models against Paddle Inference
 on the same inputs, and paddlec's GEMM against OpenBLAS.
 
-    .venv/bin/python bench/run.py [MODEL ...] [--repeat N] [--passes]
+    .venv/bin/python bench/run.py [MODEL ...] [--repeat N] [--passes] [--isa avx2]
 
 Table 1, for each model (fixtures from tests/oracle/make_fixtures.py) at
 batch 1 with 1 and 2 threads: the median latency of the paddlec binary
@@ -15,7 +15,13 @@ resident memory of the paddlec binary against Paddle Inference's process
 (which includes the Python interpreter; nothing else runs Paddle here).
 Then the single-thread GFLOP/s of paddlec's portable GEMM against OpenBLAS
 sgemm on a 2048-cube product, and of its prepared-weights GEMM (rt_pp_gemm)
-against sgemm on the few-column products of ResNet-50's late layers."""
+against sgemm on the few-column products of ResNet-50's late layers.
+
+--isa avx2 measures both sides as on a CPU without AVX-512 (the machines
+the project targets first), on this one: paddlec built with
+--march=haswell, OpenBLAS's Haswell kernels (OPENBLAS_CORETYPE), oneDNN and
+MKL capped at AVX2 (ONEDNN_MAX_CPU_ISA, MKL_ENABLE_INSTRUCTIONS) for
+Paddle."""
 import argparse
 import json
 import os
@@ -29,6 +35,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(ROOT, "build")
 FIXTURES = os.path.join(BUILD, "fixtures")
 PADDLEC = os.path.join(BUILD, "paddlec")
+# --isa: extra build options for paddlec, and the environment of both sides
+ISA = {"native": ([], {}),
+       "avx2": (["--march=haswell"], {"OPENBLAS_CORETYPE": "Haswell", "ONEDNN_MAX_CPU_ISA": "AVX2",
+                                      "DNNL_MAX_CPU_ISA": "AVX2", "MKL_ENABLE_INSTRUCTIONS": "AVX2"})}
+BUILD_OPTS, RUN_ENV = [], dict(os.environ)
 MODELS = ["mlp", "lenet", "resnet18", "resnet50", "mobilenet_v1", "mobilenet_v2", "mobilenet_v3", "bert"]
 
 
@@ -45,8 +56,8 @@ def batch1_inputs(name, out_dir):
 
 
 def build(name, binary, options):
-    subprocess.run([PADDLEC, "build", os.path.join(FIXTURES, name, "model.pdmodel"), "-o", binary] + options,
-                   check=True, capture_output=True)
+    subprocess.run([PADDLEC, "build", os.path.join(FIXTURES, name, "model.pdmodel"), "-o", binary] + BUILD_OPTS +
+                   options, check=True, capture_output=True)
 
 
 def paddlec_run(binary, inputs, threads, repeat, out_dir):
@@ -54,7 +65,7 @@ def paddlec_run(binary, inputs, threads, repeat, out_dir):
     args = [binary, "--output-dir", out_dir, "--repeat", str(repeat), "--threads", str(threads)]
     for feed, p in inputs:
         args += ["--input", f"{feed}={p}"]
-    p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=RUN_ENV)
     out = p.stdout.read()
     _, status, usage = os.wait4(p.pid, 0)  # this child's own peak resident memory
     p.returncode = os.waitstatus_to_exitcode(status)
@@ -67,7 +78,8 @@ def paddle_run(name, inputs, threads, repeat):
     """Median latency (ms), peak resident memory (KiB) and configuration of Paddle Inference."""
     out = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "paddle_infer.py"),
                           os.path.join(FIXTURES, name), str(threads), str(repeat)] +
-                         [f"{feed}={p}" for feed, p in inputs], check=True, capture_output=True, text=True).stdout
+                         [f"{feed}={p}" for feed, p in inputs], check=True, capture_output=True, text=True,
+                         env=RUN_ENV).stdout
     m = re.search(r"median_ms ([0-9.]+) maxrss_kb (\d+) config (\w+)", out)
     return float(m.group(1)), int(m.group(2)), m.group(3)
 
@@ -135,7 +147,10 @@ def main():
     ap.add_argument("models", nargs="*", default=MODELS)
     ap.add_argument("--repeat", type=int, default=20)
     ap.add_argument("--passes", action="store_true", help="also the per-pass table")
+    ap.add_argument("--isa", choices=sorted(ISA), default="native", help="avx2: both sides without AVX-512")
     a = ap.parse_args()
+    BUILD_OPTS[:] = ISA[a.isa][0]
+    RUN_ENV.update(ISA[a.isa][1])
     out = os.path.join(BUILD, "bench")
     os.makedirs(out, exist_ok=True)
     subprocess.run([sys.executable, os.path.join(ROOT, "tests", "oracle", "make_fixtures.py"), FIXTURES] + a.models,
@@ -144,13 +159,13 @@ def main():
     if a.passes:
         table2(a.models, a.repeat, out)
     gemm = os.path.join(out, "gemm")
-    subprocess.run(["cc", "-O3", "-march=native", "-std=c11", "-D_POSIX_C_SOURCE=200809L", "-I", os.path.join(ROOT, "runtime"),
+    subprocess.run([os.environ.get("CC") or "clang", "-O3", "-march=haswell" if a.isa == "avx2" else "-march=native", "-std=c11", "-D_POSIX_C_SOURCE=200809L", "-I", os.path.join(ROOT, "runtime"),
                     os.path.join(ROOT, "bench", "gemm.c"), os.path.join(ROOT, "runtime", "rt_gemm.c"),
                     os.path.join(ROOT, "runtime", "rt_ppgemm.c"),
                     os.path.join(ROOT, "runtime", "rt_parallel.c"), os.path.join(ROOT, "runtime", "rt_sched.c"),
                     os.path.join(ROOT, "runtime", "rt_alloc.c"), os.path.join(ROOT, "runtime", "rt_act.c"), "-lopenblas",
                     "-pthread", "-lm", "-o", gemm], check=True)
-    print(subprocess.run([gemm, "2048"], check=True, capture_output=True, text=True).stdout.strip())
+    print(subprocess.run([gemm, "2048"], check=True, capture_output=True, text=True, env=RUN_ENV).stdout.strip())
 
 
 if __name__ == "__main__":

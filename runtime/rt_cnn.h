@@ -82,6 +82,27 @@ static inline int64_t rt_conv2d_dw_cols(const RtConv2d *p) {
   return p->w_out + (p->k_w - 1) * p->dil_w / p->stride_w;
 }
 
+/* 3x3 depthwise convolutions (one output channel per input channel) with
+ * small outputs (at most RT_DW_BLOCK_PIXELS) run RT_DW_CB channels at a
+ * time over an interleaved copy of their input (rt_dwblock.c): PR x PC
+ * padded pixels of RT_DW_CB floats, at most RT_DW_BLOCK_BYTES.  Measured
+ * per layer of MobileNetV2 against the planar loop (AVX2 build): 7 x 7
+ * outputs 2x faster (stride 1 and 2), 14 x 14 7-10% faster, 28 x 28 15%
+ * slower, 56 x 56 40% slower. */
+#define RT_DW_CB 8
+#define RT_DW_BLOCK_PIXELS 196
+#define RT_DW_BLOCK_BYTES (128 << 10)
+static inline int64_t rt_conv2d_dwb_rows(const RtConv2d *p) { return (p->h_out - 1) * p->stride_h + 2 * p->dil_h + 1; }
+static inline int64_t rt_conv2d_dwb_cols(const RtConv2d *p) { return (p->w_out - 1) * p->stride_w + 2 * p->dil_w + 1; }
+static inline int rt_conv2d_dw_blocked(const RtConv2d *p) {
+  return rt_conv2d_is_depthwise(p) && p->c_out == p->c_in && p->k_h == 3 && p->k_w == 3 &&
+         p->h_out * p->w_out <= RT_DW_BLOCK_PIXELS && rt_conv2d_dwb_rows(p) * rt_conv2d_dwb_cols(p) * RT_DW_CB * (int64_t)sizeof(float) <= RT_DW_BLOCK_BYTES;
+}
+/* Channel blocks [blk_lo, blk_hi) of one image (rt_dwblock.c); ws holds
+ * rt_conv2d_ws_floats. */
+void rt_dw_blocked(const RtConv2d *p, const float *x, const float *w, const float *bias, const float *res,
+                   float *out, float *ws, int64_t blk_lo, int64_t blk_hi);
+
 /* The output tile size m of Winograd's F(m x m, 3x3) for a 3x3 stride-1
  * convolution, or 0 for none: (m + 2)^2 products of [c_out, c_in] x
  * [c_in, tiles] replace one of [c_out, 9 c_in] x [9 c_in, h_out w_out].
@@ -155,6 +176,8 @@ static inline int64_t rt_conv2d_col_rows(const RtConv2d *p) {
  * for pointwise. */
 static inline int64_t rt_conv2d_ws_floats(const RtConv2d *p) {
   if (rt_conv2d_is_pointwise(p)) return 0;
+  if (rt_conv2d_dw_blocked(p))
+    return (rt_conv2d_dwb_rows(p) * rt_conv2d_dwb_cols(p) + p->h_out * p->w_out) * RT_DW_CB;
   if (rt_conv2d_is_depthwise(p))
     return (p->stride_h * p->stride_w * rt_conv2d_dw_rows(p) + p->h_out) * rt_conv2d_dw_cols(p);
   if (rt_conv2d_is_winograd(p)) {

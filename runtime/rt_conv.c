@@ -6,7 +6,8 @@
  *     image and group, reading the input in place;
  *   depthwise (groups == c_in): a direct loop over a zero-padded copy of
  *     each input plane (in the workspace, split by stride phase so that
- *     every filter tap reads one contiguous run);
+ *     every filter tap reads one contiguous run); 3x3 filters on small
+ *     images by blocks of channels interleaved (rt_dwblock.c);
  *   3x3 stride 1 with enough channels and tiles: Winograd F(2x2, 3x3) or
  *     F(4x4, 3x3) (rt_winograd.c, rt_winograd4.c);
  *   otherwise: im2col of one group of one image into the workspace, then
@@ -267,6 +268,14 @@ static void depthwise_task(void *ctx, int64_t t, int tid) {
   depthwise(j->p, j->x, j->w, j->bias, j->res, j->out, rt_task_scratch(tid, j->ws), lo, hi);
 }
 
+/* Blocks [lo, hi) of RT_DW_CB channels of one image (rt_dwblock.c). */
+static void dw_blocked_task(void *ctx, int64_t t, int tid) {
+  const ConvJob *j = ctx;
+  int64_t lo, hi;
+  task_range(j, t, &lo, &hi);
+  rt_dw_blocked(j->p, j->x, j->w, j->bias, j->res, j->out, rt_task_scratch(tid, j->ws), lo, hi);
+}
+
 void rt_conv2d(const RtConv2d *p, int64_t batch, const float *x, const float *w, const float *bias,
                const float *residual, float *out, float *ws, float *gemm_ws) {
   const int64_t in_img = p->c_in * p->h_in * p->w_in, out_img = p->c_out * p->h_out * p->w_out;
@@ -284,7 +293,10 @@ void rt_conv2d(const RtConv2d *p, int64_t batch, const float *x, const float *w,
     ConvJob j = {.p = p, .x = x + n * in_img, .w = w, .bias = bias, .res = residual ? residual + n * out_img : NULL,
                  .out = out + n * out_img, .ws = ws};
     if (dw) {
-      conv_parallel(&j, p->groups, depthwise_task);
+      if (rt_conv2d_dw_blocked(p))
+        conv_parallel(&j, (p->c_out + RT_DW_CB - 1) / RT_DW_CB, dw_blocked_task);
+      else
+        conv_parallel(&j, p->groups, depthwise_task);
       continue;
     }
     for (int64_t g = 0; g < p->groups; g++) {

@@ -130,7 +130,13 @@ def conv_depthwise():
     c = nn.Conv2D(8, 8, 3, padding="SAME", groups=8, stride=2)(x)
     d = nn.Conv2D(8, 8, (3, 2), padding=[2, 0, 1, 3], groups=8, dilation=(2, 3))(x)
     e = nn.Conv2D(8, 8, 3, stride=(2, 3), groups=8, bias_attr=False)(x)
-    return [x], [a, b, c, d, e]
+    # 3x3 with small outputs take channel blocks of 8 (runtime/rt_dwblock.c): 12 channels (one
+    # block and a part), rows of 7 (< 8) and 13 pixels, dilation, strides, a residual add after
+    y = data("y", [None, 12, 9, 7])
+    f = nn.Conv2D(12, 12, 3, padding=2, dilation=2, groups=12)(y)
+    g = nn.Conv2D(12, 12, 3, stride=2, padding=1, groups=12)(y) + 1.5
+    h = nn.functional.relu6(nn.Conv2D(12, 12, 3, padding=1, groups=12)(y) + y)
+    return [x, y], [a, b, c, d, e, f, g, h]
 
 
 def conv_transpose():
