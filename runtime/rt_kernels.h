@@ -69,6 +69,14 @@ int64_t rt_pp_index(int64_t m, int64_t k, int ph, int64_t i, int64_t p);
 void rt_pp_gemm(const float *ap, int ph, int64_t m, int64_t k, const float *b, int64_t ldb, int64_t n, float *c,
                 int64_t ldc, float *ws);
 
+/* c [m, n] = act(w [m, k] x x [k, n] + bias[row] (+ res [m, n])), the
+ * product and epilogue of a 1x1 convolution over many pixels (n) with a
+ * short sum (k): nothing packed, C written once (rt_wide.c), in tasks on
+ * the model's threads; each element the same sum in the same order
+ * whatever the threads.  bias and res may be NULL. */
+void rt_wide_conv(const float *w, int64_t m, int64_t k, const float *x, int64_t n, const float *bias,
+                  const float *res, RtAct act, float alpha, float beta, float *c);
+
 /* "OpenBLAS" or "portable C". */
 const char *rt_blas_name(void);
 
