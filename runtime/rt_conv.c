@@ -277,17 +277,18 @@ static void dw_blocked_task(void *ctx, int64_t t, int tid) {
   rt_dw_blocked(j->p, j->x, j->w, j->bias, j->res, j->out, rt_task_scratch(tid, j->ws), lo, hi);
 }
 
-/* 1 when a 1x1 convolution's product and epilogue go to rt_wide_conv (one
- * group, more than RT_PP_MAX_N pixels: its rows are long enough for whole
- * vectors; smaller images go to rt_pp_gemm or the GEMM): with AVX-512 or without
- * OpenBLAS always, otherwise for sums of at most 24 terms, where it matches
- * OpenBLAS plus the separate epilogue pass (measured on MobileNetV2's and
- * ResNet-50's early 1x1 products: with AVX-512 0.7-1.0 of OpenBLAS's time,
- * with AVX2 0.96-1.2, the longer the sum the slower). */
-static int wide(const RtConv2d *p) {
-  if (p->groups != 1 || p->packed || p->h_out * p->w_out <= RT_PP_MAX_N || p->c_in > 1024) return 0;
+/* 1 when a convolution's product (1x1, or each im2col pass) and epilogue
+ * go to rt_wide_conv (one group, more than RT_PP_MAX_N pixels: its rows are
+ * long enough for whole vectors; smaller images go to rt_pp_gemm or the
+ * GEMM): with AVX-512 or without OpenBLAS always, otherwise for sums of at
+ * most 24 terms, where it matches OpenBLAS plus the separate epilogue pass
+ * (measured on MobileNetV2's and ResNet-50's early 1x1 products: with
+ * AVX-512 0.7-1.0 of OpenBLAS's time, with AVX2 0.96-1.2, the longer the
+ * sum the slower). */
+static int wide(const RtConv2d *p, int64_t k) {
+  if (p->groups != 1 || p->packed || p->h_out * p->w_out <= RT_PP_MAX_N || k > 2048) return 0;
 #if defined(PADDLEC_BLAS_OPENBLAS) && !defined(__AVX512F__)
-  return p->c_in <= 24;
+  return k <= 24;
 #else
   return 1;
 #endif
@@ -316,8 +317,9 @@ void rt_conv2d(const RtConv2d *p, int64_t batch, const float *x, const float *w,
         conv_parallel(&j, p->groups, depthwise_task);
       continue;
     }
-    if (pointwise && wide(p)) {
-      rt_wide_conv(w, p->c_out, p->c_in, j.x, ohw, bias, j.res, p->act, p->alpha, p->beta, j.out);
+    const int fused = wide(p, k); /* the epilogue goes with each product */
+    if (pointwise && fused) {
+      rt_wide_conv(w, p->c_out, p->c_in, j.x, ohw, ohw, bias, j.res, p->act, p->alpha, p->beta, j.out, ohw);
       continue;
     }
     for (int64_t g = 0; g < p->groups; g++) {
@@ -333,10 +335,14 @@ void rt_conv2d(const RtConv2d *p, int64_t batch, const float *x, const float *w,
         ConvJob col = {.p = p, .x = xg, .ws = ws, .oh0 = oh0, .oh1 = oh0 + rows < p->h_out ? oh0 + rows : p->h_out};
         const int64_t nc = (col.oh1 - oh0) * p->w_out;
         conv_parallel(&col, cg, im2col_task);
-        product(p, w + g * mg * k, mg, k, ws, nc, nc, og + oh0 * p->w_out, ohw, gemm_ws);
+        if (fused) /* groups == 1 */
+          rt_wide_conv(w, mg, k, ws, nc, nc, bias, j.res ? j.res + oh0 * p->w_out : NULL, p->act, p->alpha, p->beta,
+                       og + oh0 * p->w_out, ohw);
+        else
+          product(p, w + g * mg * k, mg, k, ws, nc, nc, og + oh0 * p->w_out, ohw, gemm_ws);
       }
     }
-    epilogue_image(&j, p->c_out);
+    if (!fused) epilogue_image(&j, p->c_out);
   }
 }
 

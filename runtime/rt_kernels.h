@@ -70,12 +70,13 @@ void rt_pp_gemm(const float *ap, int ph, int64_t m, int64_t k, const float *b, i
                 int64_t ldc, float *ws);
 
 /* c [m, n] = act(w [m, k] x x [k, n] + bias[row] (+ res [m, n])), the
- * product and epilogue of a 1x1 convolution over many pixels (n) with a
- * short sum (k): nothing packed, C written once (rt_wide.c), in tasks on
- * the model's threads; each element the same sum in the same order
- * whatever the threads.  bias and res may be NULL. */
-void rt_wide_conv(const float *w, int64_t m, int64_t k, const float *x, int64_t n, const float *bias,
-                  const float *res, RtAct act, float alpha, float beta, float *c);
+ * product and epilogue of a convolution over many pixels (n) with a short
+ * sum (k: a 1x1's input channels, or an im2col pass's rows): nothing
+ * packed, C written once (rt_wide.c), in tasks on the model's threads;
+ * each element the same sum in the same order whatever the threads.  Row
+ * strides ldx (x) and ldc (c and res); bias and res may be NULL. */
+void rt_wide_conv(const float *w, int64_t m, int64_t k, const float *x, int64_t ldx, int64_t n, const float *bias,
+                  const float *res, RtAct act, float alpha, float beta, float *c, int64_t ldc);
 
 /* "OpenBLAS" or "portable C". */
 const char *rt_blas_name(void);

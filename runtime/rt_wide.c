@@ -157,11 +157,11 @@ static void wide_task(void *ctx, int64_t t, int tid) {
   }
 }
 
-void rt_wide_conv(const float *w, int64_t m, int64_t k, const float *x, int64_t n, const float *bias,
-                  const float *res, RtAct act, float alpha, float beta, float *c) {
+void rt_wide_conv(const float *w, int64_t m, int64_t k, const float *x, int64_t ldx, int64_t n, const float *bias,
+                  const float *res, RtAct act, float alpha, float beta, float *c, int64_t ldc) {
   if (m == 0 || n == 0) return;
-  WideJob j = {.w = w, .x = x, .bias = bias, .res = res, .c = c, .m = m, .n = n, .k = k, .ldw = k, .ldx = n,
-               .ldc = n, .act = act, .alpha = alpha, .beta = beta, .chunks = rt_div_up(n, CHUNK),
+  WideJob j = {.w = w, .x = x, .bias = bias, .res = res, .c = c, .m = m, .n = n, .k = k, .ldw = k, .ldx = ldx,
+               .ldc = ldc, .act = act, .alpha = alpha, .beta = beta, .chunks = rt_div_up(n, CHUNK),
                .tiles = rt_div_up(m, MR)};
   /* tasks: ranges of column chunks (all rows: the chunk of X stays in cache), split by rows too
    * when there are few chunks */

@@ -46,9 +46,9 @@ int main(void) {
           for (int64_t i = 0; i < m * n; i++) res[i] = val(i, 4);
           for (int64_t i = 0; i < m * n + 8; i++) c1[i] = c3[i] = NAN;
           const float *b = a ? bias : NULL, *r = a == 2 ? res : NULL;
-          rt_wide_conv(w, m, k, x, n, b, r, acts[a], a == 2 ? -0.5f : 0.0f, a == 2 ? 0.75f : 0.0f, c1);
+          rt_wide_conv(w, m, k, x, n, n, b, r, acts[a], a == 2 ? -0.5f : 0.0f, a == 2 ? 0.75f : 0.0f, c1, n);
           RtPool *prev = rt_pool_enter(pool);
-          rt_wide_conv(w, m, k, x, n, b, r, acts[a], a == 2 ? -0.5f : 0.0f, a == 2 ? 0.75f : 0.0f, c3);
+          rt_wide_conv(w, m, k, x, n, n, b, r, acts[a], a == 2 ? -0.5f : 0.0f, a == 2 ? 0.75f : 0.0f, c3, n);
           rt_pool_enter(prev);
           double err = 0;
           for (int64_t i = 0; i < m; i++)

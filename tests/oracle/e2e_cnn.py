@@ -76,6 +76,18 @@ def conv_padding_algorithms():
     return [x], [a, b, c, d, e]
 
 
+def conv_wide():
+    """Products over many pixels with short sums take runtime/rt_wide.c with the epilogue
+    (bias, residual, activation) fused, on every target (sums of at most 24 terms): a 3x3
+    im2col in two passes of rows (90x90 outputs, 18 terms), a strided 1x1, and a 1x1 with a
+    residual; 8100 pixels leave a tail narrower than a vector."""
+    x = data("xw", [None, 2, 180, 180])
+    r = nn.Conv2D(2, 12, 1, stride=2)(x)
+    a = F.relu(nn.Conv2D(2, 12, 3, stride=2, padding=1)(x) + r)
+    b = F.relu6(nn.Conv2D(12, 12, 1)(a) + a)
+    return [x], [r, a, b]
+
+
 def conv_pointwise_groups():
     x = data("x", [None, 8, 9, 10])
     a = nn.Conv2D(8, 6, 1)(x)  # direct product
@@ -379,7 +391,7 @@ def conv3d():
     return [x], [a, b, c]
 
 
-CASES["conv_plain"] = merged(conv_basic, conv_padding_algorithms)
+CASES["conv_plain"] = merged(conv_basic, conv_padding_algorithms, conv_wide)
 CASES["conv_groups"] = merged(conv_pointwise_groups, conv_depthwise)
 CASES["conv_transposed"] = merged(conv_transpose, conv_transpose_depthwise)
 CASES["pool"] = merged(pool_windows, pool_with_index)
