@@ -82,21 +82,29 @@ static inline int64_t rt_conv2d_dw_cols(const RtConv2d *p) {
   return p->w_out + (p->k_w - 1) * p->dil_w / p->stride_w;
 }
 
-/* 3x3 depthwise convolutions (one output channel per input channel) with
- * small outputs (at most RT_DW_BLOCK_PIXELS) run RT_DW_CB channels at a
- * time over an interleaved copy of their input (rt_dwblock.c): PR x PC
- * padded pixels of RT_DW_CB floats, at most RT_DW_BLOCK_BYTES.  Measured
- * per layer of MobileNetV2 against the planar loop (AVX2 build): 7 x 7
- * outputs 2x faster (stride 1 and 2), 14 x 14 7-10% faster, 28 x 28 15%
- * slower, 56 x 56 40% slower. */
+/* 3x3 depthwise convolutions (one output channel per input channel) run
+ * RT_DW_CB channels at a time over an interleaved copy of their input
+ * (rt_dwblock.c), by bands of rt_conv2d_dwb_band output rows whose padded
+ * input (rt_conv2d_dwb_rows x rt_conv2d_dwb_cols pixels of RT_DW_CB floats)
+ * fills at most RT_DW_BLOCK_BYTES; images too wide for one band row, and
+ * other filters, take the planar loop.  Measured per layer of MobileNetV2
+ * against the planar loop (AVX2 build): 7 x 7 outputs 2x faster, 14 x 14
+ * 10%, 28 x 28 17%, 56 x 56 and 112 x 112 10%, stride 2 from 28, 56 and 112
+ * pixels 30-55%. */
 #define RT_DW_CB 8
-#define RT_DW_BLOCK_PIXELS 196
-#define RT_DW_BLOCK_BYTES (128 << 10)
-static inline int64_t rt_conv2d_dwb_rows(const RtConv2d *p) { return (p->h_out - 1) * p->stride_h + 2 * p->dil_h + 1; }
+#define RT_DW_BLOCK_BYTES (64 << 10)
 static inline int64_t rt_conv2d_dwb_cols(const RtConv2d *p) { return (p->w_out - 1) * p->stride_w + 2 * p->dil_w + 1; }
+static inline int64_t rt_conv2d_dwb_band(const RtConv2d *p) {
+  const int64_t fit = RT_DW_BLOCK_BYTES / (rt_conv2d_dwb_cols(p) * RT_DW_CB * (int64_t)sizeof(float));
+  const int64_t band = fit > 2 * p->dil_h ? (fit - 2 * p->dil_h - 1) / p->stride_h + 1 : 1;
+  return band < p->h_out ? band : p->h_out;
+}
+static inline int64_t rt_conv2d_dwb_rows(const RtConv2d *p) {
+  return (rt_conv2d_dwb_band(p) - 1) * p->stride_h + 2 * p->dil_h + 1;
+}
 static inline int rt_conv2d_dw_blocked(const RtConv2d *p) {
   return rt_conv2d_is_depthwise(p) && p->c_out == p->c_in && p->k_h == 3 && p->k_w == 3 &&
-         p->h_out * p->w_out <= RT_DW_BLOCK_PIXELS && rt_conv2d_dwb_rows(p) * rt_conv2d_dwb_cols(p) * RT_DW_CB * (int64_t)sizeof(float) <= RT_DW_BLOCK_BYTES;
+         rt_conv2d_dwb_rows(p) * rt_conv2d_dwb_cols(p) * RT_DW_CB * (int64_t)sizeof(float) <= RT_DW_BLOCK_BYTES;
 }
 /* Channel blocks [blk_lo, blk_hi) of one image (rt_dwblock.c); ws holds
  * rt_conv2d_ws_floats. */
@@ -177,7 +185,7 @@ static inline int64_t rt_conv2d_col_rows(const RtConv2d *p) {
 static inline int64_t rt_conv2d_ws_floats(const RtConv2d *p) {
   if (rt_conv2d_is_pointwise(p)) return 0;
   if (rt_conv2d_dw_blocked(p))
-    return (rt_conv2d_dwb_rows(p) * rt_conv2d_dwb_cols(p) + p->h_out * p->w_out) * RT_DW_CB;
+    return (rt_conv2d_dwb_rows(p) * rt_conv2d_dwb_cols(p) + rt_conv2d_dwb_band(p) * p->w_out) * RT_DW_CB;
   if (rt_conv2d_is_depthwise(p))
     return (p->stride_h * p->stride_w * rt_conv2d_dw_rows(p) + p->h_out) * rt_conv2d_dw_cols(p);
   if (rt_conv2d_is_winograd(p)) {

@@ -148,7 +148,12 @@ def conv_depthwise():
     f = nn.Conv2D(12, 12, 3, padding=2, dilation=2, groups=12)(y)
     g = nn.Conv2D(12, 12, 3, stride=2, padding=1, groups=12)(y) + 1.5
     h = nn.functional.relu6(nn.Conv2D(12, 12, 3, padding=1, groups=12)(y) + y)
-    return [x, y], [a, b, c, d, e, f, g, h]
+    # wide images go by bands of output rows (64 KiB of interleaved input: 10 rows of 202 pixels)
+    z = data("z", [None, 10, 61, 200])
+    i = nn.functional.relu(nn.Conv2D(10, 10, 3, padding=1, groups=10)(z) + z)
+    j = nn.Conv2D(10, 10, 3, stride=2, padding=1, groups=10)(z)
+    k = nn.Conv2D(10, 10, 3, padding=2, dilation=2, groups=10, bias_attr=False)(z)
+    return [x, y, z], [a, b, c, d, e, f, g, h, i, j, k]
 
 
 def conv_transpose():
