@@ -4,6 +4,9 @@
 
 #include <math.h>
 
+/* x clamped to [lo, hi] as Paddle's kernels (Eigen's cwiseMax/cwiseMin): a NaN stays NaN. */
+static inline float clamp(float x, float lo, float hi) { return x < lo ? lo : (x > hi ? hi : x); }
+
 /* v[i] = act(X) for every i, X being v[i] (+ c): each case its own loop. */
 #define ACT_LOOPS(X)                                                                                      \
   switch (act) {                                                                                          \
@@ -13,11 +16,11 @@
     case RT_ACT_RELU:                                                                                     \
       for (int64_t i = 0; i < n; i++) {                                                                   \
         const float x = (X);                                                                              \
-        v[i] = x > 0.0f ? x : a * x;                                                                      \
+        v[i] = x > 0.0f ? x : a != 0.0f ? a * x : 0.0f; /* relu(-inf), relu(NaN): 0 as Paddle's */       \
       }                                                                                                   \
       break;                                                                                              \
     case RT_ACT_CLIP:                                                                                     \
-      for (int64_t i = 0; i < n; i++) v[i] = fminf(fmaxf((X), a), b);                                     \
+      for (int64_t i = 0; i < n; i++) v[i] = clamp((X), a, b);                                            \
       break;                                                                                              \
     case RT_ACT_SWISH:                                                                                    \
       for (int64_t i = 0; i < n; i++) {                                                                   \
@@ -28,11 +31,11 @@
     case RT_ACT_HARD_SWISH:                                                                               \
       for (int64_t i = 0; i < n; i++) {                                                                   \
         const float x = (X);                                                                              \
-        v[i] = x * fmaxf(0.0f, fminf(1.0f, a * x + b));                                                   \
+        v[i] = x * clamp(a * x + b, 0.0f, 1.0f);                                                          \
       }                                                                                                   \
       break;                                                                                              \
     case RT_ACT_HARD_SIGMOID:                                                                             \
-      for (int64_t i = 0; i < n; i++) v[i] = fmaxf(0.0f, fminf(1.0f, a * (X) + b));                       \
+      for (int64_t i = 0; i < n; i++) v[i] = clamp(a * (X) + b, 0.0f, 1.0f);                              \
       break;                                                                                              \
     case RT_ACT_SIGMOID:                                                                                  \
       for (int64_t i = 0; i < n; i++) v[i] = 1.0f / (1.0f + expf(-(X)));                                  \

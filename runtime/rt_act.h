@@ -8,11 +8,13 @@
 
 typedef enum RtAct {
   RT_ACT_NONE = 0,
-  RT_ACT_RELU = 1,         /* x > 0 ? x : alpha * x (leaky when alpha != 0) */
-  RT_ACT_CLIP = 2,         /* min(max(x, alpha), beta); relu6 is clip(0, 6) */
+  RT_ACT_RELU = 1,         /* x > 0 ? x : alpha * x (leaky when alpha != 0); with alpha 0
+                            * Paddle's relu, 0 also for -inf and NaN */
+  RT_ACT_CLIP = 2,         /* x clamped to [alpha, beta], NaN kept (Paddle's Eigen max/min);
+                            * relu6 is clip(0, 6) */
   RT_ACT_SWISH = 3,        /* x * sigmoid(alpha * x) */
-  RT_ACT_HARD_SWISH = 4,   /* x * max(0, min(1, alpha * x + beta)) */
-  RT_ACT_HARD_SIGMOID = 5, /* max(0, min(1, alpha * x + beta)) */
+  RT_ACT_HARD_SWISH = 4,   /* x * clamp(alpha * x + beta, 0, 1) (NaN kept, as CLIP) */
+  RT_ACT_HARD_SIGMOID = 5, /* clamp(alpha * x + beta, 0, 1) */
   RT_ACT_SIGMOID = 6,      /* 1 / (1 + exp(-x)) */
   RT_ACT_TANH = 7,         /* tanh(x) */
   RT_ACT_GELU = 8,         /* 0.5 x (1 + erf(x / sqrt(2))) */

@@ -48,6 +48,12 @@ static const char *tensor_or_attr(EmitCtx *e, const Op *op, const char *slot, co
 /* logit: ln(p / (1 - p)) of v clipped to [eps, 1 - eps] (eps:FLOAT=1e-6);
  * with eps = 0, NaN outside [0, 1] (phi LogitFunctor).  The clip keeps a NaN,
  * as Eigen's cwiseMin/cwiseMax (std::min/max) do. */
+/* x clamped to [lo, hi] as Paddle's kernels do (Eigen's cwiseMax(lo).cwiseMin(hi), and clip's
+ * comparisons): a NaN stays NaN, where fminf/fmaxf would return a bound. */
+static const char *clamp(const char *x, const char *lo, const char *hi) {
+  return pool_printf("(%s < %s ? %s : (%s > %s ? %s : %s))", x, lo, lo, x, hi, hi, x);
+}
+
 static const char *logit_expr(const Op *op) {
   float eps = (float)attr_float(op, "eps", 1e-6);
   const char *hi = em_float((float)(1.0 - eps)), *lo = em_float(eps);
@@ -105,12 +111,13 @@ const char *unary_float_expr(EmitCtx *e, const Op *op, const char *type) {
   if (!strcmp(type, "trunc")) return "truncf(v)";
   if (!strcmp(type, "silu")) return "v / (1.0f + expf(-v))";
   if (!strcmp(type, "softsign")) return "v / (1.0f + fabsf(v))";
-  if (!strcmp(type, "relu6")) return pool_printf("fminf(fmaxf(v, 0.0f), %s)", f(op, "threshold", 6));
+  if (!strcmp(type, "relu6")) return clamp("v", "0.0f", f(op, "threshold", 6));
   if (!strcmp(type, "leaky_relu")) return pool_printf("v > 0.0f ? v : %s * v", f(op, "alpha", 0.02));
   if (!strcmp(type, "elu")) return pool_printf("v > 0.0f ? v : %s * (expf(v) - 1.0f)", f(op, "alpha", 1));
   if (!strcmp(type, "celu")) {
     const char *a = f(op, "alpha", 1);
-    return pool_printf("fmaxf(0.0f, v) + fminf(0.0f, %s * (expf(v / %s) - 1.0f))", a, a);
+    const char *neg = pool_printf("%s * (expf(v / %s) - 1.0f)", a, a);
+    return pool_printf("(v < 0.0f ? 0.0f : v) + (0.0f < %s ? 0.0f : %s)", neg, neg); /* Eigen's max, min */
   }
   if (!strcmp(type, "selu"))
     return pool_printf("%s * (v > 0.0f ? v : %s * (expf(v) - 1.0f))", f(op, "scale", 1.0507009873554804934193349852946),
@@ -121,9 +128,9 @@ const char *unary_float_expr(EmitCtx *e, const Op *op, const char *type) {
                : "0.5f * v * (1.0f + rt_erff(v * 0.70710678f))";
   if (!strcmp(type, "swish")) return pool_printf("v / (1.0f + expf(-%s * v))", f(op, "beta", 1));
   if (!strcmp(type, "hard_swish")) /* Paddle 2.6's kernel ignores threshold/scale/offset: 6, 6, 3 */
-    return "v * fminf(fmaxf(v + 3.0f, 0.0f), 6.0f) / 6.0f";
+    return pool_printf("v * %s / 6.0f", clamp("(v + 3.0f)", "0.0f", "6.0f"));
   if (!strcmp(type, "hard_sigmoid"))
-    return pool_printf("fmaxf(0.0f, fminf(1.0f, %s * v + %s))", f(op, "slope", 0.2), f(op, "offset", 0.5));
+    return clamp(pool_printf("(%s * v + %s)", f(op, "slope", 0.2), f(op, "offset", 0.5)), "0.0f", "1.0f");
   if (!strcmp(type, "softplus")) {
     const char *b = f(op, "beta", 1), *t = f(op, "threshold", 20);
     return pool_printf("%s * v > %s ? v : log1pf(expf(%s * v)) / %s", b, t, b, b);
@@ -139,7 +146,7 @@ const char *unary_float_expr(EmitCtx *e, const Op *op, const char *type) {
     const char *lo = pool_printf("(v < -%s ? -%s : v)", t, t);
     return pool_printf("logf(1.0f + expf(%s > %s ? %s : %s))", lo, t, t, lo);
   }
-  if (!strcmp(type, "brelu")) return pool_printf("fminf(fmaxf(v, %s), %s)", f(op, "t_min", 0), f(op, "t_max", 24));
+  if (!strcmp(type, "brelu")) return clamp("v", f(op, "t_min", 0), f(op, "t_max", 24));
   if (!strcmp(type, "thresholded_relu")) return pool_printf("v > %s ? v : 0.0f", f(op, "threshold", 1));
   if (!strcmp(type, "hard_shrink")) {
     const char *t = f(op, "threshold", 0.5);
@@ -153,7 +160,7 @@ const char *unary_float_expr(EmitCtx *e, const Op *op, const char *type) {
     return pool_printf("%s * tanhf(%s * v)", f(op, "scale_b", 1.7159), f(op, "scale_a", 0.67));
   if (!strcmp(type, "pow")) return pool_printf("powf(v, %s)", tensor_or_attr(e, op, "FactorTensor", "factor", 1));
   if (!strcmp(type, "clip"))
-    return pool_printf("fminf(fmaxf(v, %s), %s)", tensor_or_attr(e, op, "Min", "min", 0), tensor_or_attr(e, op, "Max", "max", 0));
+    return clamp("v", tensor_or_attr(e, op, "Min", "min", 0), tensor_or_attr(e, op, "Max", "max", 0));
   if (!strcmp(type, "scale")) {
     const char *sc = tensor_or_attr(e, op, "ScaleTensor", "scale", 1), *b = f(op, "bias", 0);
     return attr_bool(op, "bias_after_scale", 1) ? pool_printf("%s * v + %s", sc, b)

@@ -27,6 +27,7 @@ import oracle_case  # noqa: E402
 from oracle_case import append_op as op, run_static_cases  # noqa: E402
 
 import paddle  # noqa: E402
+import paddle.nn as nn  # noqa: E402
 import paddle.nn.functional as F  # noqa: E402
 
 BATCH = 2
@@ -76,6 +77,20 @@ def checks_atan2():
     j = data("j", [None, 6], "int64")
     outs += [paddle.atan2(x, y), paddle.atan2(i, j)]  # int64 -> float64
     return [x, s, i, y, j], outs
+
+
+@case
+def activation_specials():
+    """NaN and infinities through the clamping activations, alone and fused into a
+    convolution's epilogue: Paddle's relu gives 0 for -inf and NaN, its relu6, clip,
+    hardtanh, hardsigmoid and celu keep a NaN (Eigen's cwiseMax/cwiseMin)."""
+    s = data("special", [None, 8])
+    outs = [F.relu(s), F.relu6(s), paddle.clip(s, -0.5, 0.75), F.hardtanh(s), F.hardsigmoid(s),
+            F.hardswish(s), F.celu(s, 0.5), F.leaky_relu(s, 0.1)]
+    img = data("special_img", [None, 1, 4, 6])  # one channel: a 1x1 conv scales it, infinities survive
+    conv = nn.Conv2D(1, 3, 1)
+    outs += [F.relu(conv(img)), F.relu6(nn.Conv2D(1, 3, 1)(img)), F.hardswish(nn.Conv2D(1, 3, 1)(img))]
+    return [s, img], outs
 
 
 @case
