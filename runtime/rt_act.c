@@ -67,3 +67,15 @@ void rt_act_apply_bias(RtAct act, float alpha, float beta, float *v, int64_t n, 
   const float a = alpha, b = beta;
   ACT_LOOPS(v[i] + c)
 }
+
+void rt_act_epilogue(RtAct act, float alpha, float beta, float *v, int64_t n, const float *bias, const float *res) {
+  const float c = bias ? *bias : 0.0f;
+  if (res) {
+    for (int64_t i = 0; i < n; i++) v[i] += c + res[i];
+    rt_act_apply(act, alpha, beta, v, n);
+  } else if (bias) { /* one pass: the row may not fit L1 */
+    rt_act_apply_bias(act, alpha, beta, v, n, c);
+  } else {
+    rt_act_apply(act, alpha, beta, v, n);
+  }
+}

@@ -46,5 +46,10 @@ void rt_act_apply(RtAct act, float alpha, float beta, float *v, int64_t n);
 /* v = act(v + c), in one pass: what v[i] += c followed by rt_act_apply
  * computes, bit for bit (a conv epilogue's bias and activation). */
 void rt_act_apply_bias(RtAct act, float alpha, float beta, float *v, int64_t n, float c);
+/* The epilogue of one output row or plane of a convolution: v = act(v + *bias
+ * + res[i]) with the residual (bias NULL: 0), else act(v + *bias) in one
+ * pass, else act(v).  rt_conv.c and rt_wide.c both end with it, so both
+ * give the same bits. */
+void rt_act_epilogue(RtAct act, float alpha, float beta, float *v, int64_t n, const float *bias, const float *res);
 
 #endif

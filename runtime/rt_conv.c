@@ -6,15 +6,17 @@
  *     image and group, reading the input in place;
  *   depthwise (groups == c_in): a direct loop over a zero-padded copy of
  *     each input plane (in the workspace, split by stride phase so that
- *     every filter tap reads one contiguous run); 3x3 filters on small
- *     images by blocks of channels interleaved (rt_dwblock.c);
+ *     every filter tap reads one contiguous run); 3x3 filters with one
+ *     output channel per input channel by blocks of channels interleaved
+ *     (rt_dwblock.c);
  *   3x3 stride 1 with enough channels and tiles: Winograd F(2x2, 3x3) or
  *     F(4x4, 3x3) (rt_winograd.c, rt_winograd4.c);
  *   otherwise: im2col of one group of one image into the workspace, then
  *     out_g = W_g x col.
  * The products W x X and W x col use rt_pp_gemm when the compiler packed
- * the filter at load (p->packed), rt_sgemm_ws otherwise; 1x1 products
- * over many pixels rt_wide_conv (with their epilogue, see wide()).
+ * the filter at load (p->packed), rt_sgemm_ws otherwise; over many pixels
+ * (1x1 products and im2col passes) rt_wide_conv, with the epilogue (see
+ * wide()).
  * The epilogue (bias, residual, activation) runs on each image's output
  * right after it is computed, while it is still in cache.
  * Every step runs as tasks on the model's threads (rt_parallel.h): the
@@ -81,19 +83,9 @@ static void conv_parallel(ConvJob *j, int64_t count, RtTask fn) {
 /* out = act(out + bias[c] + residual) over channels [lo, hi) of `plane` floats. */
 static void epilogue(const RtConv2d *p, float *out, const float *bias, const float *res, int64_t lo, int64_t hi,
                      int64_t plane) {
-  for (int64_t i = lo; i < hi; i++) {
-    float *o = out + i * plane;
-    const float bv = bias ? bias[i] : 0.0f;
-    if (res) {
-      const float *r = res + i * plane;
-      for (int64_t j = 0; j < plane; j++) o[j] += bv + r[j];
-      rt_conv_activate(p, o, plane);
-    } else if (bias) { /* one pass: the plane may not fit L1 */
-      rt_act_apply_bias(p->act, p->alpha, p->beta, o, plane, bv);
-    } else {
-      rt_conv_activate(p, o, plane);
-    }
-  }
+  for (int64_t i = lo; i < hi; i++)
+    rt_act_epilogue(p->act, p->alpha, p->beta, out + i * plane, plane, bias ? bias + i : NULL,
+                    res ? res + i * plane : NULL);
 }
 
 static void epilogue_task(void *ctx, int64_t t, int tid) {
@@ -284,7 +276,7 @@ static void dw_blocked_task(void *ctx, int64_t t, int tid) {
  * most 24 terms, where it matches OpenBLAS plus the separate epilogue pass
  * (measured on MobileNetV2's and ResNet-50's early 1x1 products: with
  * AVX-512 0.7-1.0 of OpenBLAS's time, with AVX2 0.96-1.2, the longer the
- * sum the slower). */
+ * sum the slower; measured up to 1152 terms, longer sums keep the GEMM). */
 static int wide(const RtConv2d *p, int64_t k) {
   if (p->groups != 1 || p->packed || p->h_out * p->w_out <= RT_PP_MAX_N || k > 2048) return 0;
 #if defined(PADDLEC_BLAS_OPENBLAS) && !defined(__AVX512F__)

@@ -1,14 +1,15 @@
 /* Products with many columns and a short sum (rt_kernels.h, rt_wide_conv):
- * the 1x1 convolutions of the early, large-image layers of CNNs, C [m, n]
- * = W [m, k] x X [k, n] with n the pixels (thousands) and k the input
- * channels (16 to a few hundred).  A general GEMM packs both operands and
- * zeroes C before it adds, and the convolution's epilogue (bias, residual,
- * activation) is one more pass over C; here nothing is packed: the
- * micro-kernel keeps MR rows x NV vectors of C in registers (vectors along
- * the row, so C is stored as it lies), reads NV vectors of one row of X and
- * broadcasts MR weights per step of k, adds the bias and residual in
- * registers and stores each row once, then activates it while it is in
- * L1.  The sum over k is in order, one pass, whatever the threads.  MR, NV
+ * the convolutions of the early, large-image layers of CNNs (1x1 products,
+ * im2col passes), C [m, n] = W [m, k] x X [k, n] with n the pixels
+ * (thousands) and k the sum (16 to about a thousand).  A general GEMM packs
+ * both operands and zeroes C before it adds, and the convolution's epilogue
+ * (bias, residual, activation) is one more pass over all of C; here nothing
+ * is packed: the micro-kernel keeps MR rows x NV vectors of C in registers
+ * (vectors along the row, so C is stored as it lies), reads NV vectors of
+ * one row of X and broadcasts MR weights per step of k, and stores each
+ * tile once; the epilogue (rt_act_epilogue) then runs over each row of a
+ * block of columns while it is in cache.  The sum over k is in order, one
+ * pass, whatever the threads.  MR, NV
  * and the vector length VL by target: 6 x 4 x 16 with AVX-512, 6 x 2 x 8
  * with AVX, 6 x 4 x 4 with NEON, 4 x 2 x 4 otherwise (generic vectors of
  * GCC and Clang); plain loops for other compilers. */
@@ -56,17 +57,10 @@ typedef struct WideJob {
   int64_t nrt;            /* tasks down the rows */
 } WideJob;
 
-/* Row i of a tile, cols columns stored at c: bias, residual, activation as
- * the convolution epilogue adds them (rt_conv.c: o + (b + r), or act(o + b)). */
+/* Row i, cols columns stored at c (column j0): the convolution's epilogue. */
 static void row_out(const WideJob *j, int64_t i, int64_t j0, float *c, int64_t cols) {
-  const float b = j->bias ? j->bias[i] : 0.0f;
-  if (j->res) {
-    const float *r = j->res + i * j->ldc + j0;
-    for (int64_t q = 0; q < cols; q++) c[q] += b + r[q];
-    rt_act_apply(j->act, j->alpha, j->beta, c, cols);
-  } else {
-    rt_act_apply_bias(j->act, j->alpha, j->beta, c, cols, b);
-  }
+  rt_act_epilogue(j->act, j->alpha, j->beta, c, cols, j->bias ? j->bias + i : NULL,
+                  j->res ? j->res + i * j->ldc + j0 : NULL);
 }
 
 #if defined(__GNUC__)
@@ -163,8 +157,7 @@ void rt_wide_conv(const float *w, int64_t m, int64_t k, const float *x, int64_t 
   WideJob j = {.w = w, .x = x, .bias = bias, .res = res, .c = c, .m = m, .n = n, .k = k, .ldw = k, .ldx = ldx,
                .ldc = ldc, .act = act, .alpha = alpha, .beta = beta, .chunks = rt_div_up(n, CHUNK),
                .tiles = rt_div_up(m, MR)};
-  /* tasks: ranges of column chunks (all rows: the chunk of X stays in cache), split by rows too
-   * when there are few chunks */
+  /* tasks: ranges of column chunks over all rows, split by rows too when there are few chunks */
   j.rt = j.tiles;
   j.ct = rt_div_up(j.chunks, WIDE_TASKS);
   if (j.chunks < WIDE_TASKS) j.rt = rt_div_up(j.tiles, rt_div_up(WIDE_TASKS, j.chunks));

@@ -45,15 +45,15 @@ static const char *tensor_or_attr(EmitCtx *e, const Op *op, const char *slot, co
   return pool_printf("(float)%s[0]", em_ptr(e, t, 1));
 }
 
-/* logit: ln(p / (1 - p)) of v clipped to [eps, 1 - eps] (eps:FLOAT=1e-6);
- * with eps = 0, NaN outside [0, 1] (phi LogitFunctor).  The clip keeps a NaN,
- * as Eigen's cwiseMin/cwiseMax (std::min/max) do. */
 /* x clamped to [lo, hi] as Paddle's kernels do (Eigen's cwiseMax(lo).cwiseMin(hi), and clip's
  * comparisons): a NaN stays NaN, where fminf/fmaxf would return a bound. */
 static const char *clamp(const char *x, const char *lo, const char *hi) {
   return pool_printf("(%s < %s ? %s : (%s > %s ? %s : %s))", x, lo, lo, x, hi, hi, x);
 }
 
+/* logit: ln(p / (1 - p)) of v clipped to [eps, 1 - eps] (eps:FLOAT=1e-6);
+ * with eps = 0, NaN outside [0, 1] (phi LogitFunctor).  The clip keeps a NaN,
+ * as Eigen's cwiseMin/cwiseMax (std::min/max) do. */
 static const char *logit_expr(const Op *op) {
   float eps = (float)attr_float(op, "eps", 1e-6);
   const char *hi = em_float((float)(1.0 - eps)), *lo = em_float(eps);

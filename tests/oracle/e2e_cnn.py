@@ -139,6 +139,7 @@ def conv_depthwise():
     x = data("x", [None, 8, 12, 11])
     a = nn.Conv2D(8, 8, 3, padding=1, groups=8)(x)
     b = nn.Conv2D(8, 16, 5, stride=2, padding=2, groups=8)(x)  # channel multiplier 2
+    b3 = nn.Conv2D(8, 16, 3, padding=1, groups=8)(x)  # 3x3, multiplier 2: the planar loop's nine taps
     c = nn.Conv2D(8, 8, 3, padding="SAME", groups=8, stride=2)(x)
     d = nn.Conv2D(8, 8, (3, 2), padding=[2, 0, 1, 3], groups=8, dilation=(2, 3))(x)
     e = nn.Conv2D(8, 8, 3, stride=(2, 3), groups=8, bias_attr=False)(x)
@@ -153,7 +154,7 @@ def conv_depthwise():
     i = nn.functional.relu(nn.Conv2D(10, 10, 3, padding=1, groups=10)(z) + z)
     j = nn.Conv2D(10, 10, 3, stride=2, padding=1, groups=10)(z)
     k = nn.Conv2D(10, 10, 3, padding=2, dilation=2, groups=10, bias_attr=False)(z)
-    return [x, y, z], [a, b, c, d, e, f, g, h, i, j, k]
+    return [x, y, z], [a, b, b3, c, d, e, f, g, h, i, j, k]
 
 
 def conv_transpose():
