@@ -10,7 +10,9 @@
  * model's thread pool (rt_parallel.h); each C element is computed by the
  * same sequence of operations whichever block and thread it falls to.  A
  * product with one row of A (and B not transposed) is a plain sum of B's
- * rows instead (gemv_task), with either build. */
+ * rows instead (gemv_task), with either build; products that neither
+ * transposes nor scales go to rt_wide_gemm where it is the faster
+ * (rt_wide_gemm_suits). */
 #include <string.h>
 
 #include "rt_kernels.h"
@@ -72,19 +74,19 @@ static void gemm_split(GemmJob *j) {
 #endif
 }
 
-/* c = act(c + bias[col] + res) over the block's rows, while it is in cache. */
-static void epilogue(const GemmJob *j, int64_t i0, int64_t mc, int64_t j0, int64_t nc) {
-  const RtEpilogue *ep = j->ep;
-  for (int64_t i = i0; i < i0 + mc; i++) {
-    float *restrict row = j->c + i * j->ldc + j0;
-    if (ep->bias)
-      for (int64_t c = 0; c < nc; c++) row[c] += ep->bias[j0 + c];
-    if (ep->res) {
-      const float *restrict r = ep->res + i * ep->ld_res + j0;
-      for (int64_t c = 0; c < nc; c++) row[c] += r[c];
-    }
-    rt_act_apply(ep->act, ep->alpha, ep->beta, row, nc);
+void rt_ep_row(const RtEpilogue *ep, float *row, int64_t i, int64_t j0, int64_t n) {
+  if (ep->bias)
+    for (int64_t c = 0; c < n; c++) row[c] += ep->bias[j0 + c];
+  if (ep->res) {
+    const float *restrict r = ep->res + i * ep->ld_res + j0;
+    for (int64_t c = 0; c < n; c++) row[c] += r[c];
   }
+  rt_act_apply(ep->act, ep->alpha, ep->beta, row, n);
+}
+
+/* The epilogue over the block's rows, while it is in cache. */
+static void epilogue(const GemmJob *j, int64_t i0, int64_t mc, int64_t j0, int64_t nc) {
+  for (int64_t i = i0; i < i0 + mc; i++) rt_ep_row(j->ep, j->c + i * j->ldc + j0, i, j0, nc);
 }
 
 static void gemm_task(void *ctx, int64_t t, int tid) {
@@ -119,6 +121,10 @@ static void gemv_task(void *ctx, int64_t t, int tid) {
 static void run_job(GemmJob *j) {
   if (j->m == 1 && !j->tb) {
     rt_parallel(rt_div_up(j->n, RT_GEMV_COLS), gemv_task, j);
+    return;
+  }
+  if (!j->ta && !j->tb && j->alpha == 1.0f && j->beta == 0.0f && rt_wide_gemm_suits(j->m, j->n, j->k)) {
+    rt_wide_gemm(j->a, j->lda, j->m, j->k, j->b, j->ldb, j->n, j->c, j->ldc, j->ep);
     return;
   }
   gemm_split(j);

@@ -50,6 +50,8 @@ typedef struct RtEpilogue {
   RtAct act;           /* the activation (rt_act.h) */
   float alpha, beta;   /* its parameters */
 } RtEpilogue;
+/* The epilogue of columns [j0, j0 + n) of row i of C, stored at row. */
+void rt_ep_row(const RtEpilogue *ep, float *row, int64_t i, int64_t j0, int64_t n);
 /* C = epilogue(op(A) * op(B)), otherwise as rt_sgemm_ws. */
 void rt_sgemm_ep(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
                  const float *b, int64_t ldb, float *c, int64_t ldc, float *ws, const RtEpilogue *ep);
@@ -77,6 +79,19 @@ void rt_pp_gemm(const float *ap, int ph, int64_t m, int64_t k, const float *b, i
  * strides ldx (x) and ldc (c and res); bias and res may be NULL. */
 void rt_wide_conv(const float *w, int64_t m, int64_t k, const float *x, int64_t ldx, int64_t n, const float *bias,
                   const float *res, RtAct act, float alpha, float beta, float *c, int64_t ldc);
+
+/* c [m, n] = epilogue(a [m, k] x b [k, n]) (ep may be NULL) the same way,
+ * a's rows broadcast against vectors along b's rows, nothing packed, the
+ * epilogue applied per row and block of columns (rt_wide.c); row strides
+ * lda, ldb, ldc.  rt_sgemm_ws and rt_sgemm_ep take it for the products
+ * rt_wide_gemm_suits accepts: targets where it beats the GEMM (AVX-512, or
+ * no OpenBLAS: on the linear layers of BERT-style encoders 0.88-0.97 of
+ * OpenBLAS's time with AVX-512, 1.2-2 times it with AVX2), rows of b
+ * filling whole vectors (a scalar tail is slow), sums of at most 2048
+ * terms and an a of at most 4 MiB (re-read once per block of columns). */
+void rt_wide_gemm(const float *a, int64_t lda, int64_t m, int64_t k, const float *b, int64_t ldb, int64_t n,
+                  float *c, int64_t ldc, const RtEpilogue *ep);
+int rt_wide_gemm_suits(int64_t m, int64_t n, int64_t k);
 
 /* "OpenBLAS" or "portable C". */
 const char *rt_blas_name(void);

@@ -9,7 +9,10 @@
  * one row of X and broadcasts MR weights per step of k, and stores each
  * tile once; the epilogue (rt_act_epilogue) then runs over each row of a
  * block of columns while it is in cache.  The sum over k is in order, one
- * pass, whatever the threads.  MR, NV
+ * pass, whatever the threads.  The same kernel serves GEMMs
+ * (rt_wide_gemm: C = A B, A's rows broadcast, B's rows as vectors, the
+ * GEMM's epilogue with a bias per column): the linear layers of
+ * transformers, whose weights a BLAS would repack on every call.  MR, NV
  * and the vector length VL by target: 6 x 4 x 16 with AVX-512, 6 x 2 x 8
  * with AVX, 6 x 4 x 4 with NEON, 4 x 2 x 4 otherwise (generic vectors of
  * GCC and Clang); plain loops for other compilers. */
@@ -45,9 +48,11 @@ typedef float WVec __attribute__((vector_size(VL * 4)));
 
 enum { CHUNK = NV * VL /* columns of one tile */, WIDE_TASKS = 16, WIDE_X_FLOATS = 48 << 10 };
 
-/* One product and its epilogue: C = act(W X + bias[row] (+ res)). */
+/* One product and its epilogue: C = act(W X + bias[row] (+ res)), or
+ * ep's (a GEMM's: bias per column). */
 typedef struct WideJob {
   const float *w, *x, *bias, *res;
+  const RtEpilogue *ep;
   float *c;
   int64_t m, n, k, ldw, ldx, ldc;
   RtAct act;
@@ -57,8 +62,12 @@ typedef struct WideJob {
   int64_t nrt;            /* tasks down the rows */
 } WideJob;
 
-/* Row i, cols columns stored at c (column j0): the convolution's epilogue. */
+/* Row i, cols columns stored at c (column j0): the epilogue. */
 static void row_out(const WideJob *j, int64_t i, int64_t j0, float *c, int64_t cols) {
+  if (j->ep) {
+    rt_ep_row(j->ep, c, i, j0, cols);
+    return;
+  }
   rt_act_epilogue(j->act, j->alpha, j->beta, c, cols, j->bias ? j->bias + i : NULL,
                   j->res ? j->res + i * j->ldc + j0 : NULL);
 }
@@ -151,16 +160,35 @@ static void wide_task(void *ctx, int64_t t, int tid) {
   }
 }
 
+static void run(WideJob *j) {
+  if (j->m == 0 || j->n == 0) return;
+  j->chunks = rt_div_up(j->n, CHUNK), j->tiles = rt_div_up(j->m, MR);
+  /* tasks: ranges of column chunks over all rows, split by rows too when there are few chunks */
+  j->rt = j->tiles;
+  j->ct = rt_div_up(j->chunks, WIDE_TASKS);
+  if (j->chunks < WIDE_TASKS) j->rt = rt_div_up(j->tiles, rt_div_up(WIDE_TASKS, j->chunks));
+  j->nrt = rt_div_up(j->tiles, j->rt);
+  rt_parallel(rt_div_up(j->chunks, j->ct) * j->nrt, wide_task, j);
+}
+
 void rt_wide_conv(const float *w, int64_t m, int64_t k, const float *x, int64_t ldx, int64_t n, const float *bias,
                   const float *res, RtAct act, float alpha, float beta, float *c, int64_t ldc) {
-  if (m == 0 || n == 0) return;
   WideJob j = {.w = w, .x = x, .bias = bias, .res = res, .c = c, .m = m, .n = n, .k = k, .ldw = k, .ldx = ldx,
-               .ldc = ldc, .act = act, .alpha = alpha, .beta = beta, .chunks = rt_div_up(n, CHUNK),
-               .tiles = rt_div_up(m, MR)};
-  /* tasks: ranges of column chunks over all rows, split by rows too when there are few chunks */
-  j.rt = j.tiles;
-  j.ct = rt_div_up(j.chunks, WIDE_TASKS);
-  if (j.chunks < WIDE_TASKS) j.rt = rt_div_up(j.tiles, rt_div_up(WIDE_TASKS, j.chunks));
-  j.nrt = rt_div_up(j.tiles, j.rt);
-  rt_parallel(rt_div_up(j.chunks, j.ct) * j.nrt, wide_task, &j);
+               .ldc = ldc, .act = act, .alpha = alpha, .beta = beta};
+  run(&j);
+}
+
+void rt_wide_gemm(const float *a, int64_t lda, int64_t m, int64_t k, const float *b, int64_t ldb, int64_t n,
+                  float *c, int64_t ldc, const RtEpilogue *ep) {
+  WideJob j = {.w = a, .x = b, .c = c, .m = m, .n = n, .k = k, .ldw = lda, .ldx = ldb, .ldc = ldc, .ep = ep};
+  run(&j);
+}
+
+int rt_wide_gemm_suits(int64_t m, int64_t n, int64_t k) {
+#if !defined(__GNUC__) || (defined(PADDLEC_BLAS_OPENBLAS) && !defined(__AVX512F__))
+  (void)m, (void)n, (void)k;
+  return 0;
+#else
+  return n % VL == 0 && k <= 2048 && m * k <= (1 << 20);
+#endif
 }

@@ -40,16 +40,18 @@ WIDTHS = [("baseline", [], set()), ("avx2", ["-mavx2", "-mfma"], {"avx2", "fma"}
           ("avx512", ["-mavx512f", "-mavx2", "-mfma"], {"avx512f", "avx2", "fma"})]
 
 
-@pytest.mark.parametrize("host", ["pp_gemm", "wide_conv"])
+@pytest.mark.parametrize("host", ["pp_gemm", "wide_conv", "wide_gemm"])
 @pytest.mark.parametrize("width, flags, needs", WIDTHS, ids=[w[0] for w in WIDTHS])
 def test_host_kernel_matches_reference(tmp_path, host, width, flags, needs):
-    """tests/host/pp_gemm.c (rt_pp_gemm) and tests/host/wide_conv.c
-    (rt_wide_conv), each built for this vector width."""
+    """tests/host/pp_gemm.c (rt_pp_gemm), tests/host/wide_conv.c
+    (rt_wide_conv) and tests/host/wide_gemm.c (GEMMs through rt_wide_gemm),
+    each built for this vector width."""
     if not needs <= cpu_flags():
         pytest.skip(f"this CPU does not run {width} code ({' '.join(sorted(needs))} not all in /proc/cpuinfo)")
-    kernel = {"pp_gemm": "rt_ppgemm.c", "wide_conv": "rt_wide.c"}[host]
+    kernels = {"pp_gemm": ("rt_ppgemm.c",), "wide_conv": ("rt_wide.c", "rt_gemm.c"),
+               "wide_gemm": ("rt_wide.c", "rt_gemm.c")}[host]
     srcs = [os.path.join(ROOT, "tests", "host", host + ".c")] + \
-        [os.path.join(RT, f) for f in (kernel, "rt_act.c", "rt_parallel.c", "rt_sched.c", "rt_alloc.c")]
+        [os.path.join(RT, f) for f in kernels + ("rt_act.c", "rt_parallel.c", "rt_sched.c", "rt_alloc.c")]
     binary = tmp_path / host
     cmd = CC.split() + ["-std=c11", "-D_POSIX_C_SOURCE=200809L", "-Wall", "-Wextra", "-Werror", "-O2", "-pthread",
                         "-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-I", RT] + flags + srcs + \
