@@ -5,7 +5,9 @@
  * (few columns), against sgemm on the same row-major operands.  Between
  * repetitions a 64 MiB buffer is swept, so that the weights come from
  * memory as they do in a model run, and the other operand is read back
- * into cache (a layer's input was just written by the layer before).  Built and run by bench/run.py. */
+ * into cache (a layer's input was just written by the layer before); then
+ * the wide GEMM on the linear layers of transformer encoders.  Built and
+ * run by bench/run.py. */
 #include <cblas.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,6 +76,42 @@ static int prepared(void) {
   return 0;
 }
 
+/* rt_wide_gemm against sgemm on the linear layers of BERT-style encoders
+ * (128 tokens: C [128, n] = X [128, k] W [k, n]), weights cold, tokens warm;
+ * the best of `reps` runs each.  paddlec takes rt_wide_gemm for these with
+ * AVX-512 (rt_wide_gemm_suits); with AVX2 OpenBLAS is the faster. */
+static int linear(void) {
+  static const int shapes[][2] = {{256, 1024}, {1024, 256}, {256, 256}, {768, 768}, {768, 3072}};
+  float sink = 0.0f;
+  for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+    const int m = 128, k = shapes[s][0], n = shapes[s][1], reps = 20;
+    float *x = malloc(sizeof(float) * (size_t)m * k), *w = malloc(sizeof(float) * (size_t)k * n);
+    float *c = malloc(sizeof(float) * (size_t)m * n);
+    if (!x || !w || !c) return 1;
+    for (long i = 0; i < (long)m * k; i++) x[i] = (float)(i % 7) - 3;
+    for (long i = 0; i < (long)k * n; i++) w[i] = (float)(i % 5) - 2;
+    double best_wide = 1e9, best_blas = 1e9;
+    for (int r = 0; r < reps; r++) {
+      sink += sweep() + warm(x, (long)m * k);
+      double t = now();
+      rt_wide_gemm(x, k, m, k, w, n, n, c, n, NULL);
+      t = now() - t;
+      best_wide = t < best_wide ? t : best_wide;
+      sink += sweep() + warm(x, (long)m * k);
+      t = now();
+      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, x, k, w, n, 0.0f, c, n);
+      t = now() - t;
+      best_blas = t < best_blas ? t : best_blas;
+    }
+    const double flop = 2.0 * m * n * k;
+    printf("linear layer %dx%dx%d (rt_wide_gemm), 1 thread, weights cold: paddlec %.1f GFLOP/s, OpenBLAS %.1f "
+           "GFLOP/s, ratio %.2f\n", m, n, k, flop / best_wide / 1e9, flop / best_blas / 1e9, best_blas / best_wide);
+    free(x), free(w), free(c);
+  }
+  sink_out = sink;
+  return 0;
+}
+
 int main(int argc, char **argv) {
   int n = argc > 1 ? atoi(argv[1]) : 2048, reps = 5;
   float *a = malloc(sizeof(float) * (size_t)n * n), *b = malloc(sizeof(float) * (size_t)n * n);
@@ -99,5 +137,5 @@ int main(int argc, char **argv) {
   free(b);
   free(c);
   free(ws);
-  return prepared();
+  return prepared() || linear();
 }

@@ -15,7 +15,8 @@ resident memory of the paddlec binary against Paddle Inference's process
 (which includes the Python interpreter; nothing else runs Paddle here).
 Then the single-thread GFLOP/s of paddlec's portable GEMM against OpenBLAS
 sgemm on a 2048-cube product, and of its prepared-weights GEMM (rt_pp_gemm)
-against sgemm on the few-column products of ResNet-50's late layers.
+against sgemm on the few-column products of ResNet-50's late layers, and
+of its wide GEMM (rt_wide_gemm) against sgemm on transformer linear layers.
 
 --isa avx2 measures both sides as on a CPU without AVX-512 (the machines
 the project targets first), on this one: paddlec built with
@@ -161,7 +162,7 @@ def main():
     gemm = os.path.join(out, "gemm")
     subprocess.run([os.environ.get("CC") or "clang", "-O3", "-march=haswell" if a.isa == "avx2" else "-march=native", "-std=c11", "-D_POSIX_C_SOURCE=200809L", "-I", os.path.join(ROOT, "runtime"),
                     os.path.join(ROOT, "bench", "gemm.c"), os.path.join(ROOT, "runtime", "rt_gemm.c"),
-                    os.path.join(ROOT, "runtime", "rt_ppgemm.c"),
+                    os.path.join(ROOT, "runtime", "rt_ppgemm.c"), os.path.join(ROOT, "runtime", "rt_wide.c"),
                     os.path.join(ROOT, "runtime", "rt_parallel.c"), os.path.join(ROOT, "runtime", "rt_sched.c"),
                     os.path.join(ROOT, "runtime", "rt_alloc.c"), os.path.join(ROOT, "runtime", "rt_act.c"), "-lopenblas",
                     "-pthread", "-lm", "-o", gemm], check=True)
