@@ -88,8 +88,7 @@ int ew_nary(EmitCtx *e, const Var *out, int n, const EwIn *in, const char *setup
   }
   for (int i = 1; i < nd; i++) pr_line(e->p, "const int64_t n%d = %s;", i, dims[i].extent);
   /* an operand's stride along dim i is the product of the later dims it varies along */
-  const char *idx[EW_MAX_IN], *row = "1";
-  for (int i = 1; i < nd; i++) row = mul(row, pool_printf("n%d", i));
+  const char *idx[EW_MAX_IN];
   for (int k = 0; k < n; k++) {
     const char *acc = "1";
     idx[k] = "0";
@@ -100,13 +99,16 @@ int ew_nary(EmitCtx *e, const Var *out, int n, const EwIn *in, const char *setup
       acc = mul(acc, i ? pool_printf("n%d", i) : "rows");
     }
   }
-  pr_line(e->p, "int64_t o = lo * %s;", !strcmp(row, "1") ? "1" : pool_printf("(%s)", row));
+  /* the output varies along every dim; indexed like the operands (not by a
+   * running counter, which keeps compilers from vectorizing the loop) */
+  const char *oidx = "i0";
+  for (int i = 1; i < nd; i++) oidx = pool_printf(i > 1 ? "(%s) * n%d + i%d" : "%s * n%d + i%d", oidx, i, i);
   pr_line(e->p, "for (int64_t i0 = lo; i0 < hi; i0++) {");
   for (int i = 1; i < nd; i++) pr_line(e->p, "for (int64_t i%d = 0; i%d < n%d; i%d++) {", i, i, i, i);
   for (int k = 0; k < n; k++)
     pr_line(e->p, "const %s %s = %s[%s];", em_ctype(in[k].v->dtype), in[k].elem, in[k].ptr, idx[k]);
   body_lines(e, body);
-  pr_line(e->p, "out[o++] = %s;", result);
+  pr_line(e->p, "out[%s] = %s;", oidx, result);
   for (int i = 0; i < nd; i++) pr_line(e->p, "}");
   em_task_end(e);
   return 0;
