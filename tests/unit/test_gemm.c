@@ -14,7 +14,8 @@ static float val(int64_t i, int salt) { return (float)((i * 7 + salt * 13) % 23)
 
 void test_gemm_paths(void) {
   static const int64_t sizes[][3] = {{1, 1, 1}, {5, 7, 3}, {6, 16, 256}, {13, 33, 257}, {97, 17, 300}, {7, 1025, 9},
-                                     {1, 1100, 37}}; /* one row: the GEMV path, three column ranges */
+                                     {1, 1100, 37},  /* one row: the GEMV path, whole rows */
+                                     {1, 2500, 37}}; /* and by three column ranges */
   for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
     int64_t m = sizes[s][0], n = sizes[s][1], k = sizes[s][2];
     float *a = malloc(sizeof(float) * (size_t)(m * k)), *b = malloc(sizeof(float) * (size_t)(k * n));
