@@ -40,13 +40,51 @@ static float warm(const float *x, long n) {
   return s;
 }
 
-/* rt_pp_gemm against sgemm on m x n x k products, median-free: the best
- * of `reps` cold runs each. */
+/* One product's operands: C [m, n] = A [m, k] x B [k, n], row-major (ap:
+ * A prepared for rt_pp_gemm, ws its B workspace). */
+typedef struct Gemm {
+  int m, n, k;
+  const float *a, *b, *ap;
+  float *c, *ws;
+} Gemm;
+
+static void run_blas(const Gemm *g) {
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, g->m, g->n, g->k, 1.0f, g->a, g->k, g->b, g->n, 0.0f, g->c,
+              g->n);
+}
+static void run_pp(const Gemm *g) { rt_pp_gemm(g->ap, RT_PP_PANEL, g->m, g->k, g->b, g->n, g->n, g->c, g->n, g->ws); }
+static void run_wide(const Gemm *g) { rt_wide_gemm(g->a, g->k, g->m, g->k, g->b, g->n, g->n, g->c, g->n, NULL); }
+
+/* The best of 20 runs of ours and of sgemm, taken in turns, each after the
+ * caches are swept and `hot` (n_hot floats) is read back: the weights come
+ * from memory, the operand a layer just wrote from cache.  Prints the line. */
+static void cold_pair(const char *what, void (*ours)(const Gemm *), const Gemm *g, const float *hot, long n_hot) {
+  double best_ours = 1e9, best_blas = 1e9;
+  float sink = 0.0f;
+  for (int r = 0; r < 20; r++) {
+    sink += sweep() + warm(hot, n_hot);
+    double t = now();
+    ours(g);
+    t = now() - t;
+    best_ours = t < best_ours ? t : best_ours;
+    sink += sweep() + warm(hot, n_hot);
+    t = now();
+    run_blas(g);
+    t = now() - t;
+    best_blas = t < best_blas ? t : best_blas;
+  }
+  sink_out = sink; /* keeps the sweeps */
+  const double flop = 2.0 * g->m * g->n * g->k;
+  printf("%s %dx%dx%d, 1 thread, weights cold: paddlec %.1f GFLOP/s, OpenBLAS %.1f GFLOP/s, ratio %.2f\n", what, g->m,
+         g->n, g->k, flop / best_ours / 1e9, flop / best_blas / 1e9, best_blas / best_ours);
+}
+
+/* rt_pp_gemm against sgemm on the few-column products of ResNet-50's late
+ * convolutions (A the weights, B the layer's input). */
 static int prepared(void) {
   static const int shapes[][3] = {{512, 49, 4608}, {2048, 49, 512}, {512, 49, 2048}, {256, 196, 2304}, {1024, 196, 256}};
-  float sink = 0.0f;
   for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
-    const int m = shapes[s][0], n = shapes[s][1], k = shapes[s][2], reps = 20;
+    const int m = shapes[s][0], n = shapes[s][1], k = shapes[s][2];
     float *a = malloc(sizeof(float) * (size_t)m * k), *b = malloc(sizeof(float) * (size_t)k * n);
     float *c = malloc(sizeof(float) * (size_t)m * n), *ap = malloc(sizeof(float) * (size_t)RT_PP_FLOATS(m, k));
     float *ws = malloc(sizeof(float) * (size_t)RT_PP_B_FLOATS(n, k));
@@ -54,61 +92,30 @@ static int prepared(void) {
     for (long i = 0; i < (long)m * k; i++) a[i] = (float)(i % 7) - 3;
     for (long i = 0; i < (long)k * n; i++) b[i] = (float)(i % 5) - 2;
     rt_pp_pack(a, m, k, RT_PP_PANEL, ap);
-    double best_pp = 1e9, best_blas = 1e9;
-    for (int r = 0; r < reps; r++) {
-      sink += sweep() + warm(b, (long)k * n);
-      double t = now();
-      rt_pp_gemm(ap, RT_PP_PANEL, m, k, b, n, n, c, n, ws);
-      t = now() - t;
-      best_pp = t < best_pp ? t : best_pp;
-      sink += sweep() + warm(b, (long)k * n);
-      t = now();
-      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, a, k, b, n, 0.0f, c, n);
-      t = now() - t;
-      best_blas = t < best_blas ? t : best_blas;
-    }
-    const double flop = 2.0 * m * n * k;
-    printf("prepared-weights GEMM %dx%dx%d, 1 thread, weights cold: paddlec %.1f GFLOP/s, OpenBLAS %.1f GFLOP/s, "
-           "ratio %.2f\n", m, n, k, flop / best_pp / 1e9, flop / best_blas / 1e9, best_blas / best_pp);
+    const Gemm g = {m, n, k, a, b, ap, c, ws};
+    cold_pair("prepared-weights GEMM", run_pp, &g, b, (long)k * n);
     free(a), free(b), free(c), free(ap), free(ws);
   }
-  sink_out = sink; /* keeps the sweeps */
   return 0;
 }
 
 /* rt_wide_gemm against sgemm on the linear layers of BERT-style encoders
- * (128 tokens: C [128, n] = X [128, k] W [k, n]), weights cold, tokens warm;
- * the best of `reps` runs each.  paddlec takes rt_wide_gemm for these with
- * AVX-512 (rt_wide_gemm_suits); with AVX2 OpenBLAS is the faster. */
+ * (128 tokens: C [128, n] = X [128, k] W [k, n]; A the tokens, B the
+ * weights).  paddlec takes rt_wide_gemm for these with AVX-512
+ * (rt_wide_gemm_suits); with AVX2 OpenBLAS is the faster. */
 static int linear(void) {
   static const int shapes[][2] = {{256, 1024}, {1024, 256}, {256, 256}, {768, 768}, {768, 3072}};
-  float sink = 0.0f;
   for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
-    const int m = 128, k = shapes[s][0], n = shapes[s][1], reps = 20;
+    const int m = 128, k = shapes[s][0], n = shapes[s][1];
     float *x = malloc(sizeof(float) * (size_t)m * k), *w = malloc(sizeof(float) * (size_t)k * n);
     float *c = malloc(sizeof(float) * (size_t)m * n);
     if (!x || !w || !c) return 1;
     for (long i = 0; i < (long)m * k; i++) x[i] = (float)(i % 7) - 3;
     for (long i = 0; i < (long)k * n; i++) w[i] = (float)(i % 5) - 2;
-    double best_wide = 1e9, best_blas = 1e9;
-    for (int r = 0; r < reps; r++) {
-      sink += sweep() + warm(x, (long)m * k);
-      double t = now();
-      rt_wide_gemm(x, k, m, k, w, n, n, c, n, NULL);
-      t = now() - t;
-      best_wide = t < best_wide ? t : best_wide;
-      sink += sweep() + warm(x, (long)m * k);
-      t = now();
-      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, x, k, w, n, 0.0f, c, n);
-      t = now() - t;
-      best_blas = t < best_blas ? t : best_blas;
-    }
-    const double flop = 2.0 * m * n * k;
-    printf("linear layer %dx%dx%d (rt_wide_gemm), 1 thread, weights cold: paddlec %.1f GFLOP/s, OpenBLAS %.1f "
-           "GFLOP/s, ratio %.2f\n", m, n, k, flop / best_wide / 1e9, flop / best_blas / 1e9, best_blas / best_wide);
+    const Gemm g = {m, n, k, x, w, NULL, c, NULL};
+    cold_pair("linear layer (rt_wide_gemm)", run_wide, &g, x, (long)m * k);
     free(x), free(w), free(c);
   }
-  sink_out = sink;
   return 0;
 }
 
