@@ -85,8 +85,9 @@ void rt_wide_conv(const float *w, int64_t m, int64_t k, const float *x, int64_t 
  * epilogue applied per row and block of columns (rt_wide.c); row strides
  * lda, ldb, ldc.  rt_sgemm_ws and rt_sgemm_ep take it for the products
  * rt_wide_gemm_suits accepts: targets where it beats the GEMM (AVX-512, or
- * no OpenBLAS: on the linear layers of BERT-style encoders 0.88-0.97 of
- * OpenBLAS's time with AVX-512, 1.2-2 times it with AVX2), rows of b
+ * no OpenBLAS: on the linear layers of BERT-style encoders 0.87-0.96 of
+ * OpenBLAS's time with AVX-512; with AVX2 as fast at best, up to twice as
+ * slow), rows of b
  * filling whole vectors (a scalar tail is slow), sums of at most 2048
  * terms and an a of at most 4 MiB (re-read once per block of columns). */
 void rt_wide_gemm(const float *a, int64_t lda, int64_t m, int64_t k, const float *b, int64_t ldb, int64_t n,
