@@ -53,7 +53,7 @@ static void run_blas(const Gemm *g) {
               g->n);
 }
 static void run_pp(const Gemm *g) { rt_pp_gemm(g->ap, RT_PP_PANEL, g->m, g->k, g->b, g->n, g->n, g->c, g->n, g->ws); }
-static void run_wide(const Gemm *g) { rt_wide_gemm(g->a, g->k, g->m, g->k, g->b, g->n, g->n, g->c, g->n, NULL); }
+static void run_wide(const Gemm *g) { rt_wide_gemm(g->a, g->k, g->m, g->k, 1.0f, g->b, g->n, g->n, g->c, g->n, NULL); }
 
 /* The best of 20 runs of ours and of sgemm, taken in turns, each after the
  * caches are swept and `hot` (n_hot floats) is read back: the weights come

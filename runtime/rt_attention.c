@@ -11,7 +11,7 @@ typedef struct AttnJob {
   const RtAttentionIo *io;  /* the tensors */
   const float *q, *k, *v;   /* the projections */
   float *c;                 /* the context */
-  float *scores;            /* thread 0's score matrix */
+  float *scores;            /* thread 0's scratch (scores, keys transposed) */
 } AttnJob;
 
 /* Task t: image t / heads, head t % heads. */
@@ -21,7 +21,16 @@ static void head_task(void *ctx, int64_t t, int tid) {
   const int64_t hd = p->heads * p->dh, b = t / p->heads, h = t % p->heads;
   float *sc = rt_task_scratch(tid, j->scores);
   const float *q = j->q + b * p->s * hd + h * p->dh, *k = j->k + b * p->sk * hd + h * p->dh;
-  rt_sgemm_ws(0, 1, p->s, p->sk, p->dh, p->scale, q, hd, k, hd, 0.0f, sc, p->sk, NULL);
+  if (rt_wide_gemm_suits(p->s, p->sk, p->dh)) {
+    /* the keys transposed, [dh, sk] after the scores, so that the product
+     * is one the wide kernel takes (no transposed operand) */
+    float *kt = sc + p->s * p->sk;
+    for (int64_t c = 0; c < p->sk; c++)
+      for (int64_t d = 0; d < p->dh; d++) kt[d * p->sk + c] = k[c * hd + d];
+    rt_sgemm_ws(0, 0, p->s, p->sk, p->dh, p->scale, q, hd, kt, p->sk, 0.0f, sc, p->sk, NULL);
+  } else {
+    rt_sgemm_ws(0, 1, p->s, p->sk, p->dh, p->scale, q, hd, k, hd, 0.0f, sc, p->sk, NULL);
+  }
   if (j->io->mask) {
     const int64_t *ms = p->mask_stride;
     const float *m = j->io->mask + b * ms[0] + h * ms[1];

@@ -39,12 +39,13 @@ typedef struct RtAttentionIo {
   const float *ln_scale, *ln_bias; /* layer_norm parameters [eo] */
 } RtAttentionIo;
 
-/* Floats of workspace: Q, K, V, C, and thread 0's scores. */
+/* Floats of private scratch each thread needs: one score matrix and one
+ * head's keys transposed. */
+static inline int64_t rt_attention_task_floats(const RtAttention *p) { return (p->s + p->dh) * p->sk; }
+/* Floats of workspace: Q, K, V, C, and thread 0's scratch. */
 static inline int64_t rt_attention_ws_floats(const RtAttention *p, int64_t batch) {
-  return batch * (2 * p->s + 2 * p->sk) * p->heads * p->dh + p->s * p->sk;
+  return batch * (2 * p->s + 2 * p->sk) * p->heads * p->dh + rt_attention_task_floats(p);
 }
-/* Floats of private scratch each worker thread needs: one score matrix. */
-static inline int64_t rt_attention_task_floats(const RtAttention *p) { return p->s * p->sk; }
 
 /* out [batch, s, eo]; ws holds rt_attention_ws_floats; gemm_ws the GEMM
  * packing room of the largest projection (rt_sgemm_ws). */

@@ -10,9 +10,9 @@
  * model's thread pool (rt_parallel.h); each C element is computed by the
  * same sequence of operations whichever block and thread it falls to.  A
  * product with one row of A (and B not transposed) is a plain sum of B's
- * rows instead (gemv_task), with either build; products that neither
- * transposes nor scales go to rt_wide_gemm where it is the faster
- * (rt_wide_gemm_suits). */
+ * rows instead (gemv_task), with either build; products that transpose
+ * neither operand and do not add to C (beta 0) go to rt_wide_gemm where it
+ * is the faster (rt_wide_gemm_suits). */
 #include <string.h>
 
 #include "rt_kernels.h"
@@ -130,8 +130,8 @@ static void run_job(GemmJob *j) {
     rt_parallel(rt_div_up(j->n, gemv_cols(j->n)), gemv_task, j);
     return;
   }
-  if (!j->ta && !j->tb && j->alpha == 1.0f && j->beta == 0.0f && rt_wide_gemm_suits(j->m, j->n, j->k)) {
-    rt_wide_gemm(j->a, j->lda, j->m, j->k, j->b, j->ldb, j->n, j->c, j->ldc, j->ep);
+  if (!j->ta && !j->tb && j->beta == 0.0f && rt_wide_gemm_suits(j->m, j->n, j->k)) {
+    rt_wide_gemm(j->a, j->lda, j->m, j->k, j->alpha, j->b, j->ldb, j->n, j->c, j->ldc, j->ep);
     return;
   }
   gemm_split(j);

@@ -80,7 +80,7 @@ void rt_pp_gemm(const float *ap, int ph, int64_t m, int64_t k, const float *b, i
 void rt_wide_conv(const float *w, int64_t m, int64_t k, const float *x, int64_t ldx, int64_t n, const float *bias,
                   const float *res, RtAct act, float alpha, float beta, float *c, int64_t ldc);
 
-/* c [m, n] = epilogue(a [m, k] x b [k, n]) (ep may be NULL) the same way,
+/* c [m, n] = epilogue(alpha * a [m, k] x b [k, n]) (ep may be NULL) the same way,
  * a's rows broadcast against vectors along b's rows, nothing packed, the
  * epilogue applied per row and block of columns (rt_wide.c); row strides
  * lda, ldb, ldc.  rt_sgemm_ws and rt_sgemm_ep take it for the products
@@ -90,8 +90,8 @@ void rt_wide_conv(const float *w, int64_t m, int64_t k, const float *x, int64_t 
  * slow), rows of b
  * filling whole vectors (a scalar tail is slow), sums of at most 2048
  * terms and an a of at most 4 MiB (re-read once per block of columns). */
-void rt_wide_gemm(const float *a, int64_t lda, int64_t m, int64_t k, const float *b, int64_t ldb, int64_t n,
-                  float *c, int64_t ldc, const RtEpilogue *ep);
+void rt_wide_gemm(const float *a, int64_t lda, int64_t m, int64_t k, float alpha, const float *b, int64_t ldb,
+                  int64_t n, float *c, int64_t ldc, const RtEpilogue *ep);
 int rt_wide_gemm_suits(int64_t m, int64_t n, int64_t k);
 
 /* "OpenBLAS" or "portable C". */

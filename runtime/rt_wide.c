@@ -57,6 +57,7 @@ typedef struct WideJob {
   int64_t m, n, k, ldw, ldx, ldc;
   RtAct act;
   float alpha, beta;
+  float scale;            /* multiplies each sum (a GEMM's alpha; 1 for convolutions) */
   int64_t chunks, tiles;  /* column chunks, row tiles */
   int64_t ct, rt;         /* chunks and tiles per task */
   int64_t nrt;            /* tasks down the rows */
@@ -90,6 +91,9 @@ static inline __attribute__((always_inline)) void tile_v(const WideJob *j, int m
       for (int q = 0; q < nv; q++) acc[i][q] += wv * xv[q];
     }
   }
+  if (j->scale != 1.0f)
+    for (int i = 0; i < mr; i++)
+      for (int q = 0; q < nv; q++) acc[i][q] *= j->scale;
   float out[MR][NV * VL];
   memcpy(out, acc, sizeof out);
   for (int i = 0; i < mr; i++) {
@@ -127,7 +131,7 @@ static void tile_scalar(const WideJob *j, int64_t mr, int64_t cols, int64_t i0, 
     for (int64_t q = 0; q < cols; q++) {
       float s = 0.0f;
       for (int64_t p = 0; p < j->k; p++) s += j->w[i * j->ldw + p] * j->x[p * j->ldx + j0 + q];
-      c[q] = s;
+      c[q] = s * j->scale;
     }
   }
 }
@@ -174,13 +178,14 @@ static void run(WideJob *j) {
 void rt_wide_conv(const float *w, int64_t m, int64_t k, const float *x, int64_t ldx, int64_t n, const float *bias,
                   const float *res, RtAct act, float alpha, float beta, float *c, int64_t ldc) {
   WideJob j = {.w = w, .x = x, .bias = bias, .res = res, .c = c, .m = m, .n = n, .k = k, .ldw = k, .ldx = ldx,
-               .ldc = ldc, .act = act, .alpha = alpha, .beta = beta};
+               .ldc = ldc, .act = act, .alpha = alpha, .beta = beta, .scale = 1.0f};
   run(&j);
 }
 
-void rt_wide_gemm(const float *a, int64_t lda, int64_t m, int64_t k, const float *b, int64_t ldb, int64_t n,
-                  float *c, int64_t ldc, const RtEpilogue *ep) {
-  WideJob j = {.w = a, .x = b, .c = c, .m = m, .n = n, .k = k, .ldw = lda, .ldx = ldb, .ldc = ldc, .ep = ep};
+void rt_wide_gemm(const float *a, int64_t lda, int64_t m, int64_t k, float alpha, const float *b, int64_t ldb,
+                  int64_t n, float *c, int64_t ldc, const RtEpilogue *ep) {
+  WideJob j = {.w = a, .x = b, .c = c, .m = m, .n = n, .k = k, .ldw = lda, .ldx = ldb, .ldc = ldc, .ep = ep,
+               .scale = alpha};
   run(&j);
 }
 

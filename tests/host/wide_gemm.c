@@ -4,7 +4,7 @@
  * reference: row strides wider than the rows (a's, b's, c's and the
  * residual's), row tiles with remainders, 1 to 4 vectors per tile, column
  * blocks sized by k, epilogues without and with a bias per column, a
- * residual and an activation with parameters; 1 and 3 threads must give the
+ * residual and an activation with parameters, and a scale (alpha); 1 and 3 threads must give the
  * same bits, and the padding after each row of C stays untouched.  Rows of
  * B with a scalar tail (not taken by rt_wide_gemm) are checked the same way.
  * tests/test_ppgemm.py builds it for every vector width the machine runs.
@@ -27,7 +27,7 @@ static double act(int a, double v) {
 
 enum { PAD = 3 }; /* floats after each row of every matrix */
 
-/* One product through rt_sgemm_ep (variant 0: rt_sgemm_ws) with 1 and 3 threads. */
+/* One product through rt_sgemm_ep (variant 0: rt_sgemm_ws with alpha 0.5) with 1 and 3 threads. */
 static int check(RtPool *pool, int64_t m, int64_t n, int64_t k, int variant) {
   const int64_t lda = k + PAD, ldb = n + PAD, ldc = n + PAD;
   float *a = malloc(sizeof(float) * (size_t)(m * lda)), *b = malloc(sizeof(float) * (size_t)(k * ldb));
@@ -44,7 +44,7 @@ static int check(RtPool *pool, int64_t m, int64_t n, int64_t k, int variant) {
     RtPool *prev = t ? rt_pool_enter(pool) : NULL;
     float *c = t ? c3 : c1;
     if (variant == 0)
-      rt_sgemm_ws(0, 0, m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc, NULL);
+      rt_sgemm_ws(0, 0, m, n, k, 0.5f, a, lda, b, ldb, 0.0f, c, ldc, NULL);
     else
       rt_sgemm_ep(0, 0, m, n, k, a, lda, b, ldb, c, ldc, NULL, &ep);
     if (t) rt_pool_enter(prev);
@@ -55,6 +55,7 @@ static int check(RtPool *pool, int64_t m, int64_t n, int64_t k, int variant) {
     for (int64_t j = 0; j < n; j++) {
       double s = 0;
       for (int64_t p = 0; p < k; p++) s += (double)a[i * lda + p] * b[p * ldb + j];
+      if (variant == 0) s *= 0.5;
       const double ref = act(variant == 3 ? 2 : variant == 2, s + (ep.bias ? bias[j] : 0) + (ep.res ? res[i * ldc + j] : 0));
       err = fmax(err, fabs(c1[i * ldc + j] - ref) / (1.0 + fabs(ref)));
     }
