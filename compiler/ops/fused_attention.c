@@ -118,7 +118,9 @@ static int emit_fused_attention(EmitCtx *e) {
   const int64_t rows = p.s > p.sk ? p.s : p.sk, width = hd > p.eo ? hd : p.eo;
   int64_t depth = hd;
   for (int i = 0; i < 3; i++) depth = ins[i] > depth ? ins[i] : depth;
-  const char *ws = em_scratch(e, (SymDim){(2 * p.s + 2 * p.sk) * hd * 4, rt_attention_task_floats(&p) * 4});
+  /* rt_attention_ws_floats(&p, B) bytes: linear in the batch */
+  const int64_t ws0 = rt_attention_ws_floats(&p, 0), ws1 = rt_attention_ws_floats(&p, 1);
+  const char *ws = em_scratch(e, (SymDim){(ws1 - ws0) * 4, ws0 * 4});
   em_task_scratch(e, rt_attention_task_floats(&p));
   pr_line(e->p, "rt_attention(&geo, %s, &io, %s, (float *)%s, %s);", em_dim(e, x, 0), em_ptr(e, y, 0), ws,
           em_gemm_ws(e, (SymDim){rows, 0}, (SymDim){0, width}, (SymDim){0, depth}));
