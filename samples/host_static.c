@@ -21,16 +21,21 @@ int main(void) {
     printf("init: %s\n", classifier_strerror(st));
     return 1;
   }
-  float x[1][8] = {{2, -2, 2, -2, 2, -2, 2, -2}};
-  float probs[1][3];
+  /* the largest batch the arena was sized for: every buffer at its biggest */
+  float x[MAX_BATCH][8] = {{2, -2, 2, -2, 2, -2, 2, -2},
+                           {0.5f, 0.1f, -0.3f, 0.2f, 0.4f, -0.6f, 0.3f, 0.1f},
+                           {-2, -2, -2, -2, -2, -2, -2, -2},
+                           {2, 2, 2, 2, 2, 2, 2, 2}};
+  float probs[MAX_BATCH][3];
   const void *inputs[] = {x};
   void *outputs[] = {probs};
-  st = classifier_run(&model, 1, inputs, outputs);
+  st = classifier_run(&model, MAX_BATCH, inputs, outputs);
   if (st) {
     printf("run: %s (%s)\n", classifier_strerror(st), classifier_last_error(&model));
     return 1;
   }
-  printf("class probabilities: %.3f %.3f %.3f (arena %zu bytes)\n", probs[0][0], probs[0][1], probs[0][2],
-         sizeof arena);
+  for (int i = 0; i < MAX_BATCH; i++)
+    printf("point %d: class probabilities %.3f %.3f %.3f\n", i, probs[i][0], probs[i][1], probs[i][2]);
+  printf("arena %zu bytes\n", sizeof arena);
   return 0;
 }

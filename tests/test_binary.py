@@ -21,15 +21,40 @@ def classifier(tmp_path_factory):
     return d / "classifier"
 
 
-def paddle_reference(x):
-    """The sample's output for x, computed by Paddle."""
+def paddle_reference(x, zero=()):
+    """The sample's output for x, computed by Paddle (with the parameters
+    named in `zero` set to zeros, to show that a check depends on them)."""
     import paddle
     paddle.enable_static()
     exe = paddle.static.Executor(paddle.CPUPlace())
-    prog, feeds, fetches = paddle.static.load_inference_model(os.path.join(SAMPLE, "model"), exe)
-    (out,) = exe.run(prog, feed={feeds[0]: x}, fetch_list=fetches)
+    scope = paddle.static.Scope()
+    with paddle.static.scope_guard(scope):
+        prog, feeds, fetches = paddle.static.load_inference_model(os.path.join(SAMPLE, "model"), exe)
+        for name in zero:
+            t = scope.find_var(name).get_tensor()
+            t.set(np.zeros_like(np.array(t)), paddle.CPUPlace())
+        (out,) = exe.run(prog, feed={feeds[0]: x}, fetch_list=fetches)
     paddle.disable_static()
     return out
+
+
+def soft_points(tmp_path):
+    """Points near the clusters' middle, where the softmax is far from 0 and 1
+    (samples/mlp/x.npy gives probabilities of 0.9998: a bias could be dropped
+    there without moving them by 1e-4).  Saved as tmp_path/soft.npy."""
+    x = (np.random.default_rng(3).standard_normal((6, 8)) * 0.5).astype("float32")
+    np.save(tmp_path / "soft.npy", x)
+    return x
+
+
+def test_soft_points_depend_on_every_bias(tmp_path):
+    """The numeric checks below hold each output to 1e-4 of the largest; on
+    these points, dropping either bias moves an output by far more."""
+    x = soft_points(tmp_path)
+    want = paddle_reference(x)
+    assert 0.02 < want.min() and want.max() < 0.95, want
+    for bias in ("linear_0.b_0", "linear_1.b_0"):
+        assert np.abs(paddle_reference(x, zero=[bias]) - want).max() > 100 * 1e-4 * np.abs(want).max(), bias
 
 
 def bin_run(binary, *args):
@@ -37,8 +62,8 @@ def bin_run(binary, *args):
 
 
 def test_runs_and_matches_paddle(classifier, tmp_path):
-    x = np.load(os.path.join(SAMPLE, "x.npy"))
-    p = bin_run(classifier, "--input", f"x={SAMPLE}/x.npy", "--output-dir", str(tmp_path), "--repeat", "3")
+    x = soft_points(tmp_path)
+    p = bin_run(classifier, "--input", f"x={tmp_path}/soft.npy", "--output-dir", str(tmp_path), "--repeat", "3")
     assert p.returncode == 0, p.stderr
     assert "argmax per row" in p.stdout and "latency over 3 runs: median" in p.stdout
     got = np.load(tmp_path / "save_infer_model_scale_0.tmp_0.npy")
@@ -46,9 +71,9 @@ def test_runs_and_matches_paddle(classifier, tmp_path):
 
 
 def test_raw_bin_input_with_shape(classifier, tmp_path):
-    x = np.load(os.path.join(SAMPLE, "x.npy"))
+    x = soft_points(tmp_path)
     x.tofile(tmp_path / "x.bin")
-    p = bin_run(classifier, "--input", f"x={tmp_path}/x.bin", "--shape", "x=4,8", "--output-dir", str(tmp_path))
+    p = bin_run(classifier, "--input", f"x={tmp_path}/x.bin", "--shape", "x=6,8", "--output-dir", str(tmp_path))
     assert p.returncode == 0, p.stderr
     got = np.load(tmp_path / "save_infer_model_scale_0.tmp_0.npy")
     assert np.abs(got - paddle_reference(x)).max() <= 1e-4 * np.abs(got).max()
@@ -78,9 +103,9 @@ def test_embedded_weights_need_no_file(tmp_path):
     p = run(["build", SAMPLE, "-o", str(tmp_path / "c"), "--embed-weights"])
     assert p.returncode == 0, p.stderr
     assert not (tmp_path / "c.pdiparams").exists()
-    p = bin_run(tmp_path / "c", "--input", f"x={SAMPLE}/x.npy", "--output-dir", str(tmp_path))
+    x = soft_points(tmp_path)
+    p = bin_run(tmp_path / "c", "--input", f"x={tmp_path}/soft.npy", "--output-dir", str(tmp_path))
     assert p.returncode == 0, p.stderr
-    x = np.load(os.path.join(SAMPLE, "x.npy"))
     got = np.load(tmp_path / "save_infer_model_scale_0.tmp_0.npy")
     assert np.abs(got - paddle_reference(x)).max() <= 1e-4 * np.abs(got).max()
 
@@ -115,29 +140,52 @@ def test_host_api_sample(tmp_path):
     assert "point 0: class 0" in p.stdout and "point 1: class 1" in p.stdout
 
 
-def test_static_arena_allocates_nothing(tmp_path):
-    """samples/host_static.c with embedded weights, linked so that any
-    malloc/calloc/realloc during init or run aborts."""
-    assert run(["compile", SAMPLE, "-o", str(tmp_path), "--name", "classifier", "--embed-weights"]).returncode == 0
+ALLOC_GUARD = (
+    "#include <stdlib.h>\n#include <stdio.h>\n"
+    "void *__real_malloc(size_t); void *__real_calloc(size_t, size_t); void *__real_realloc(void *, size_t);\n"
+    "void *__real_aligned_alloc(size_t, size_t); int __real_posix_memalign(void **, size_t, size_t);\n"
+    "static int calls;\n"
+    "void *__wrap_malloc(size_t n) { calls++; return __real_malloc(n); }\n"
+    "void *__wrap_calloc(size_t a, size_t b) { calls++; return __real_calloc(a, b); }\n"
+    "void *__wrap_realloc(void *p, size_t n) { calls++; return __real_realloc(p, n); }\n"
+    "void *__wrap_aligned_alloc(size_t a, size_t n) { calls++; return __real_aligned_alloc(a, n); }\n"
+    "int __wrap_posix_memalign(void **p, size_t a, size_t n) { calls++; return __real_posix_memalign(p, a, n); }\n"
+    "static void report(void) { fprintf(stderr, \"allocations: %d\\n\", calls); }\n"
+    "__attribute__((constructor)) static void setup(void) { atexit(report); }\n")
+ALLOC_WRAP = "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=aligned_alloc,--wrap=posix_memalign"
+
+
+def guarded(tmp_path, name, sources):
+    """Links `sources` with the sample's generated code and runtime, every
+    allocation function wrapped to count the calls made from them; runs it
+    and returns (stdout, the count printed at exit)."""
     guard = tmp_path / "guard.c"
-    guard.write_text(
-        "#include <stdlib.h>\n#include <stdio.h>\n"
-        "void *__real_malloc(size_t); void *__real_calloc(size_t, size_t); void *__real_realloc(void *, size_t);\n"
-        "static int calls;\n"
-        "void *__wrap_malloc(size_t n) { calls++; return __real_malloc(n); }\n"
-        "void *__wrap_calloc(size_t a, size_t b) { calls++; return __real_calloc(a, b); }\n"
-        "void *__wrap_realloc(void *p, size_t n) { calls++; return __real_realloc(p, n); }\n"
-        "static void report(void) { fprintf(stderr, \"allocations: %d\\n\", calls); }\n"
-        "__attribute__((constructor)) static void setup(void) { atexit(report); }\n")
+    guard.write_text(ALLOC_GUARD)
     rt = sorted(str(p) for p in (tmp_path / "paddlec_rt").glob("*.c"))
-    cc("-I", str(tmp_path), os.path.join(ROOT, "samples", "host_static.c"), str(tmp_path / "classifier.c"),
-       str(tmp_path / "classifier_weights.c"), str(guard), *rt,
-       "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc", "-o", str(tmp_path / "fw"))
-    p = subprocess.run([str(tmp_path / "fw")], capture_output=True, text=True, env=dict(os.environ, MALLOC_ARENA_MAX="1"))
-    assert p.returncode == 0, p.stderr
-    assert "class probabilities" in p.stdout
+    cc("-I", str(tmp_path), *sources, str(tmp_path / "classifier.c"), str(tmp_path / "classifier_weights.c"),
+       str(guard), *rt, ALLOC_WRAP, "-o", str(tmp_path / name))
+    p = subprocess.run([str(tmp_path / name)], capture_output=True, text=True, env=dict(os.environ, MALLOC_ARENA_MAX="1"))
+    assert p.returncode == 0, p.stdout + p.stderr
     # only calls from the linked objects are counted (libc's own are not)
-    assert "allocations: 0" in p.stderr, p.stderr
+    m = re.search(r"allocations: (\d+)", p.stderr)
+    assert m, p.stderr
+    return p.stdout, int(m.group(1))
+
+
+def test_static_arena_allocates_nothing(tmp_path):
+    """samples/host_static.c with embedded weights runs its largest batch
+    with no call to any allocation function; the same guard counts the
+    runtime's own allocator (rt_alloc), so it can tell."""
+    assert run(["compile", SAMPLE, "-o", str(tmp_path), "--name", "classifier", "--embed-weights"]).returncode == 0
+    out, calls = guarded(tmp_path, "fw", [os.path.join(ROOT, "samples", "host_static.c")])
+    assert out.count("class probabilities") == 4, out
+    assert calls == 0
+    # the control: one rt_alloc made beside the static model is seen
+    ctl = tmp_path / "control.c"
+    ctl.write_text('#include "paddlec_rt/rt_alloc.h"\n#include <stdio.h>\n'
+                   "int main(void) { void *p = rt_alloc(1 << 20); printf(\"%d\\n\", p != NULL); rt_free(p); return 0; }\n")
+    out, calls = guarded(tmp_path, "control", [str(ctl)])
+    assert out.strip() == "1" and calls == 1, (out, calls)
 
 
 def test_two_models_in_one_program(tmp_path):
