@@ -212,3 +212,32 @@ def test_build_cinn_pass_asks_for_auto_fusion(fixtures_dir):
     assert "fusion_group" not in off.stdout and "op fusion_group(" in on.stdout
     explicit_off = run(["opt", model, "--build-strategy", "enable_auto_fusion=false"])
     assert "fusion_group" not in explicit_off.stdout
+
+
+# BuildStrategy fields that switch one fusion pass each, and the pass's case
+# (tests/passes/<field>.ir, a program where it fires)
+FIELD_PASSES = ["fuse_bn_add_act_ops", "fuse_bn_act_ops", "fuse_relu_depthwise_conv", "fused_attention",
+                "fused_feedforward", "fuse_gemm_epilogue", "enable_auto_fusion", "fuse_elewise_add_act_ops"]
+
+
+@pytest.mark.parametrize("field", FIELD_PASSES)
+def test_build_strategy_field_switches_its_pass(field, tmp_path):
+    """The field itself (not --passes) turns its pass on and off: with
+    ir_optim off, field=true gives exactly the pass's expected IR and
+    field=false the untouched program; with ir_optim on (every inference
+    pass), field=false gives another program than field=true."""
+    head, _, expect = split_case(os.path.join(ROOT, "tests", "passes", field + ".ir"))
+    src = tmp_path / "in.ir"
+    src.write_text(head)
+
+    def opt(*args):
+        p = run(["opt", str(src), "--verify-each"] + list(args))
+        assert p.returncode == 0, p.stderr
+        return p.stdout
+
+    untouched = opt("--passes=none")
+    assert opt("--ir-optim=false", "--build-strategy", f"{field}=true") == expect != untouched
+    assert opt("--ir-optim=false", "--build-strategy", f"{field}=false") == untouched
+    # (enable_auto_fusion, on by default, would fuse an element-wise chain either way)
+    rest = "" if field == "enable_auto_fusion" else "enable_auto_fusion=false,"
+    assert opt("--build-strategy", f"{rest}{field}=false") != opt("--build-strategy", f"{rest}{field}=true")
