@@ -52,7 +52,7 @@ void test_tensor_every_truncation(void) {
   size_t n = worked_example(b);
   for (size_t k = 0; k < n; k++) {
     RtTensorHdr h;
-    char err[128];
+    char err[128] = "";
     RtStatus st = rt_tensor_parse(b, k, &h, err, sizeof err);
     CHECK(st == RT_ERR_TRUNCATED || st == RT_ERR_FORMAT);
     CHECK(err[0] != 0);
