@@ -3,8 +3,11 @@
  * X1.dims[0] <= X2.dims[0]; Out has X1's dims, and X1's dtype for float
  * inputs, float64 for int32/int64 ones.
  * Emission: the kernel pairs the elements by flat index, Out[i] =
- * atan2(X1[i], X2[i]) for i < numel(X1) -- no broadcasting -- in float for
- * float32 and in double for float64 and the integer types. */
+ * atan2(X1[i], X2[i]) for i < numel(X1) -- no broadcasting -- in double for
+ * float64 and in float for everything else: phi's Atan2Functor calls atan2f
+ * on the inputs cast to float and only widens the result to double for
+ * int32/int64 (atan2_kernel_impl.h), so int64 inputs beyond 2^24 lose
+ * precision there as here. */
 #include "../util.h"
 #include "ops.h"
 #include "tensor_util.h"
@@ -38,8 +41,10 @@ static int emit_atan2(EmitCtx *e) {
   pr_line(e->p, "const %s *x1 = %s;", t, em_ptr(e, x, 1));
   pr_line(e->p, "const %s *x2 = %s;", t, em_ptr(e, y, 1));
   pr_line(e->p, "%s *out = %s;", em_ctype(out->dtype), em_ptr(e, out, 0));
-  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) out[i] = %s;", em_numel(e, x),
-          is_f32 ? "atan2f(x1[i], x2[i])" : "atan2((double)x1[i], (double)x2[i])");
+  const char *f = is_f32                   ? "atan2f(x1[i], x2[i])"
+                  : x->dtype == RT_DT_FP64 ? "atan2(x1[i], x2[i])"
+                                           : "(double)atan2f((float)x1[i], (float)x2[i])";
+  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) out[i] = %s;", em_numel(e, x), f);
   return 0;
 }
 
