@@ -68,3 +68,29 @@ def test_every_param_dtype_loads(fixtures_dir):
     assert got == sorted(["bool", "uint8", "int16", "int32", "int64", "float16", "bfloat16",
                           "float32", "float64"])
     assert j["parameters"]["bytes_loaded"] == 192
+
+
+@pytest.mark.parametrize("name", ["mlp", "mlp_static", "lenet", "resnet18", "mobilenet_v2", "mobilenet_v3", "bert",
+                                  "branchy"])
+def test_no_fixture_parameter_is_constant(fixtures_dir, name):
+    """Every float parameter and buffer of a model fixture varies (the oracle
+    re-draws Paddle's zero biases, identity norms and initial statistics), so
+    a kernel that ignores one cannot match Paddle by accident."""
+    import subprocess
+    import sys
+    script = ("import sys, numpy as np, paddle\n"
+              "paddle.enable_static()\n"
+              "exe = paddle.static.Executor(paddle.CPUPlace())\n"
+              "prog, _, _ = paddle.static.load_inference_model(sys.argv[1], exe)\n"
+              "n = 0\n"
+              "for v in prog.list_vars():\n"
+              "    if not v.persistable or v.name in ('feed', 'fetch'): continue\n"
+              "    a = np.array(paddle.static.global_scope().find_var(v.name).get_tensor())\n"
+              "    if a.dtype.kind != 'f': continue\n"
+              "    n += 1\n"
+              "    if a.size > 1 and (a == a.flat[0]).all(): print('constant', v.name, a.flat[0])\n"
+              "print('checked', n)\n")
+    p = subprocess.run([sys.executable, "-c", script, os.path.join(fixtures_dir, name, "model")],
+                       capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert "constant" not in p.stdout and "checked " in p.stdout and "checked 0" not in p.stdout, p.stdout

@@ -180,27 +180,32 @@ def conv_transpose_depthwise():
 def conv_fused():
     """fused_conv2d (Paddle 2.5+'s oneDNN fusion, which Paddle's CPU executor
     runs through oneDNN): Bias, ResidualData + fuse_residual_connection and
-    each fuse_activation with its fuse_alpha / fuse_beta."""
+    each fuse_activation with its fuse_alpha / fuse_beta.  Those two are
+    extra attributes, which save_inference_model drops unless told not to
+    (keep_extra_attrs below).  The input is scaled so that the sums stay
+    within the activations' interesting ranges (no all-zero or saturated
+    output)."""
     x = data("x", [None, 16, 14, 13])
     r = data("r", [None, 16, 14, 13])
+    xs = paddle.scale(x, 0.08)
     outs = []
     specs = [  # (groups, activation, alpha, beta, bias, residual)
         (1, "relu", 0.0, 0.0, True, True),
-        (1, "relu6", 0.0, 6.0, True, False),
-        (16, "hard_swish", 1 / 6, 0.5, True, True),
-        (1, "leaky_relu", 0.1, 0.0, False, True),
-        (16, "swish", 1.0, 0.0, True, False),
+        (1, "relu6", 0.0, 0.7, True, False),
+        (16, "hard_swish", 0.3, 0.4, True, True),
+        (1, "leaky_relu", 0.15, 0.0, False, True),
+        (16, "swish", 1.7, 0.0, True, False),
         (1, "sigmoid", 0.0, 0.0, True, True),
-        (16, "clip", -0.5, 0.5, True, True),
-        (1, "hard_sigmoid", 0.2, 0.5, True, False),
+        (16, "clip", -0.6, 0.4, True, True),
+        (1, "hard_sigmoid", 0.3, 0.45, True, False),
         (1, "tanh", 0.0, 0.0, False, False),
         (16, "", 0.0, 0.0, True, True),
     ]
     # the 1x1 product and im2col paths (the 3x3 ones above take Winograd or the depthwise loop)
-    specs += [(1, "relu", 0.0, 0.0, True, True, 1, 1), (1, "relu6", 0.0, 6.0, True, False, 3, 2)]
+    specs += [(1, "relu", 0.0, 0.0, True, True, 1, 1), (1, "relu6", 0.0, 0.5, True, False, 3, 2)]
     for groups, act, alpha, beta, bias, residual, *geo in specs:
         k, stride = geo or (3, 1)
-        inputs = {"Input": [x], "Filter": [param([16, 16 // groups, k, k])]}
+        inputs = {"Input": [xs], "Filter": [param([16, 16 // groups, k, k])]}
         if bias:
             inputs["Bias"] = [param([16])]
         if residual:
@@ -210,6 +215,9 @@ def conv_fused():
                     "data_format": "NCHW", "fuse_activation": act, "fuse_alpha": alpha, "fuse_beta": beta,
                     "fuse_residual_connection": residual})
     return [x, r], outs
+
+
+conv_fused.keep_extra_attrs = True
 
 
 # ---------------------------------------------------------------- pool

@@ -11,6 +11,8 @@ For each fixture, OUTDIR/NAME/ gets:
   paddle.json                      what Paddle reports for the loaded program: feeds,
                                    fetches, and every variable's shape and dtype
 Training fixtures also get startup.pdmodel (the startup program).
+Every parameter and buffer that Paddle initializes to one value (biases,
+norm scales and shifts, running statistics) is re-drawn before saving.
 A fixture whose paddle.json exists is not rebuilt.
 """
 import json
@@ -21,6 +23,9 @@ os.environ.setdefault("FLAGS_enable_pir_api", "0")
 import numpy as np  # noqa: E402
 import paddle  # noqa: E402
 from paddle.static import InputSpec  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from oracle_case import randomize_layer, randomize_scope_constants  # noqa: E402
 
 SEED = 2024
 
@@ -44,8 +49,10 @@ def describe(program, feeds, fetches):
     return {"feeds": feeds, "fetches": [f.name for f in fetches], "vars": vars_}
 
 
-def run_reference(prefix, out_dir, batch, rng, int_high=None, describe_program=True):
-    """Loads the saved files with Paddle's Executor and records inputs/outputs."""
+def run_reference(prefix, out_dir, batch, rng, int_high=None, describe_program=True, pad_tail=0):
+    """Loads the saved files with Paddle's Executor and records inputs/outputs.
+    pad_tail: the first feed's row r ends in r * pad_tail zeros (padding
+    tokens, which a model's attention mask hides)."""
     os.makedirs(out_dir, exist_ok=True)
     paddle.enable_static()
     exe = paddle.static.Executor(paddle.CPUPlace())
@@ -61,6 +68,9 @@ def run_reference(prefix, out_dir, batch, rng, int_high=None, describe_program=T
                 high = int_high[i] if int_high else 10
                 x = rng.integers(0, high, size=shape).astype(
                     "int64" if "int64" in str(v.dtype) else "int32")
+                if i == 0 and pad_tail:
+                    for r in range(1, shape[0]):
+                        x[r, max(shape[1] - r * pad_tail, 1):] = 0
             else:
                 x = rng.standard_normal(shape).astype("float32")
             feed_dict[name] = x
@@ -75,6 +85,10 @@ def run_reference(prefix, out_dir, batch, rng, int_high=None, describe_program=T
 
 
 def jit_export(layer, specs, out_dir):
+    """Saves `layer` with every constant parameter and buffer re-drawn (zero
+    biases, identity norms, initial running statistics), so that each one
+    changes the outputs."""
+    randomize_layer(layer, np.random.default_rng(SEED))
     layer.eval()
     prefix = os.path.join(out_dir, "model")
     static = paddle.jit.to_static(layer, input_spec=specs, full_graph=True)
@@ -96,6 +110,7 @@ def mlp_static(out_dir):
         y = paddle.nn.functional.softmax(paddle.static.nn.fc(h, 10))
     exe = paddle.static.Executor(paddle.CPUPlace())
     exe.run(startup)
+    randomize_scope_constants(main, paddle.static.global_scope(), np.random.default_rng(SEED))
     prefix = os.path.join(out_dir, "model")
     paddle.static.save_inference_model(prefix, [x], [y], exe, program=main)
     paddle.disable_static()
@@ -214,6 +229,7 @@ def train_mlp(out_dir):
         paddle.optimizer.SGD(learning_rate=0.01).minimize(loss)
     exe = paddle.static.Executor(paddle.CPUPlace())
     exe.run(startup)
+    randomize_scope_constants(main, paddle.static.global_scope(), np.random.default_rng(SEED))
     with open(os.path.join(out_dir, "model.pdmodel"), "wb") as f:
         f.write(main.desc.serialize_to_string())
     with open(os.path.join(out_dir, "startup.pdmodel"), "wb") as f:
@@ -269,7 +285,7 @@ FIXTURES = {
     "mobilenet_v1": (vision("mobilenet_v1"), {}),
     "mobilenet_v2": (vision("mobilenet_v2"), {}),
     "mobilenet_v3": (vision("mobilenet_v3_small"), {}),
-    "bert": (bert, {"int_high": [1000, 2]}),
+    "bert": (bert, {"int_high": [1000, 2], "pad_tail": 40}),
     "branchy": (branchy, {"batches": [1, 5]}),
     "train_mlp": (train_mlp, {}),
     "dtypes": (dtypes, {}),
@@ -289,7 +305,8 @@ def build(name, root):
         for b in opts.get("batches", []):
             run_reference(prefix, os.path.join(out_dir, f"b{b}"), b, np.random.default_rng(SEED + b),
                           opts.get("int_high"), describe_program=False)
-        run_reference(prefix, out_dir, 2, np.random.default_rng(SEED), opts.get("int_high"))
+        run_reference(prefix, out_dir, 2, np.random.default_rng(SEED), opts.get("int_high"),
+                      pad_tail=opts.get("pad_tail", 0))
     print("fixture", name, "ready", flush=True)
 
 

@@ -65,9 +65,13 @@ def reference(out_dir, inputs):
             json.dump(_describe(prog, feeds, fetches), f, indent=1, sort_keys=True)
 
 
-def save_static_case(out_dir, feeds, fetches, exe, program, inputs):
+def save_static_case(out_dir, feeds, fetches, exe, program, inputs, clip_extra=True):
+    """clip_extra=False keeps the ops' extra attributes in the saved program
+    (save_inference_model drops them by default: fused_conv2d's fuse_alpha
+    and fuse_beta, for one, are extra)."""
     os.makedirs(out_dir, exist_ok=True)
-    paddle.static.save_inference_model(os.path.join(out_dir, "model"), feeds, fetches, exe, program=program)
+    paddle.static.save_inference_model(os.path.join(out_dir, "model"), feeds, fetches, exe, program=program,
+                                       clip_extra=clip_extra)
     reference(out_dir, inputs)
 
 
@@ -99,10 +103,53 @@ def randomize_params(program, scope, rng):
         t.get_tensor().set(rng.uniform(lo, hi, shape).astype("float32"), paddle.CPUPlace())
 
 
+def redraw_constant(arr, rng):
+    """`arr` re-drawn when it is a float tensor holding one value everywhere
+    (Paddle's default biases, norm scales and shifts, running statistics:
+    zeros and ones under which a kernel that ignores them gives the same
+    bits): ones become uniform [0.5, 1.5) (positive, for variances and
+    scales), anything else its value + uniform [-0.3, 0.3).  None when the
+    tensor is left as it is."""
+    if arr.dtype.kind != "f" or arr.size == 0 or not (arr == arr.flat[0]).all():
+        return None
+    v = float(arr.flat[0])
+    lo, hi = (0.5, 1.5) if v == 1.0 else (v - 0.3, v + 0.3)
+    return rng.uniform(lo, hi, arr.shape).astype(arr.dtype)
+
+
+def randomize_layer(layer, rng):
+    """Re-draws every constant parameter and buffer of a dygraph layer
+    (redraw_constant), in state_dict order; returns how many."""
+    n = 0
+    for t in layer.state_dict().values():
+        new = redraw_constant(t.numpy(), rng)
+        if new is not None:
+            t.set_value(new)
+            n += 1
+    return n
+
+
+def randomize_scope_constants(program, scope, rng):
+    """The same for the initialized persistables of a static program."""
+    n = 0
+    for v in program.list_vars():
+        if not v.persistable or v.name in ("feed", "fetch"):
+            continue
+        t = scope.find_var(v.name)
+        if t is None or not t.get_tensor()._is_initialized():
+            continue
+        new = redraw_constant(np.array(t.get_tensor()), rng)
+        if new is not None:
+            t.get_tensor().set(new, paddle.CPUPlace())
+            n += 1
+    return n
+
+
 def build_static_case(out_dir, name, fn, make_input):
     """Builds case `name` (fn() -> feeds, fetches) and saves it in
     out_dir/name: inputs make_input(feed var, rng) in feed order, then the
-    parameters, from a generator seeded by crc32(name)."""
+    parameters, from a generator seeded by crc32(name).  A case function
+    with `keep_extra_attrs = True` is saved with its extra attributes."""
     main, startup = paddle.static.Program(), paddle.static.Program()
     with paddle.static.program_guard(main, startup):
         feeds, fetches = fn()
@@ -113,7 +160,8 @@ def build_static_case(out_dir, name, fn, make_input):
     with paddle.static.scope_guard(scope):
         exe.run(startup)
         randomize_params(main, scope, rng)
-        save_static_case(os.path.join(out_dir, name), feeds, fetches, exe, main, inputs)
+        save_static_case(os.path.join(out_dir, name), feeds, fetches, exe, main, inputs,
+                         clip_extra=not getattr(fn, "keep_extra_attrs", False))
 
 
 def run_static_cases(cases, make_input, argv=None):
