@@ -220,7 +220,10 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
     const char *fn = pool_printf("%s_k%03d_%s", P, nk + 1, op->type);
     e.kernel = fn;
     e.ntask_fns = 0;
+    op_ctx_emitting(1);
     if (op->def->emit_c(&e)) bad = 1;
+    op_ctx_emitting(0);
+    if (!bad && op_check_slots(g, (Op *)op)) bad = 1;
     kernel_comment(&e, &com);
     pr_line(&text, "static void %s(%s_model *m, int64_t B, unsigned char *ws) {", fn, P);
     pr_line(&text, "(void)m;");

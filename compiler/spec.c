@@ -76,6 +76,27 @@ static const char *producer_of(const Graph *g, const Var *v) {
   return v->producer >= 0 ? graph_op_where(g, &g->ops[v->producer]) : "no op";
 }
 
+/* The inputs of var v's producer whose values can set a shape and are not
+ * known at compile time: small tensors (at most RT_MAX_RANK elements), not
+ * parameters, whose values consteval could not find — as
+ * " of input SizeTensor ('x')", or "" when there is none. */
+static const char *run_time_inputs(const Graph *g, const Var *v) {
+  if (v->producer < 0) return "";
+  const Op *op = &g->ops[v->producer];
+  const char *list = "";
+  for (int i = 0; i < op->nin; i++)
+    for (int a = 0; a < op->in[i].n; a++) {
+      int id = op->in[i].vars[a];
+      if (id < 0) continue;
+      const Var *x = &g->vars[id];
+      int64_t n = shape_numel(&x->shape);
+      if ((x->flags & VAR_LOADED) || x->nvals >= 0 || n < 0 || n > RT_MAX_RANK) continue;
+      list = pool_printf("%s%s%s ('%s')", list, *list ? ", " : " of input ", op->in[i].name, x->name);
+      break;
+    }
+  return list;
+}
+
 int spec_build(Graph *g, const ShapeArg *args, int nargs, Spec *s) {
   Shape *runs = pool_alloc(sizeof *runs * (size_t)g->nvars * NPROBES);
   s->vars = pool_alloc(sizeof *s->vars * ((size_t)g->nvars + 1));
@@ -110,8 +131,9 @@ int spec_build(Graph *g, const ShapeArg *args, int nargs, Spec *s) {
         vs->known = 0;
         bad = 1;
         if (r[0].d[d] < 0)
-          diag_error("%s: %s: dim %d of '%s' is only known at run time (it depends on tensor values); "
-                     "paddlec cannot compile this yet", g->file, producer_of(g, v), d, v->name);
+          diag_error("%s: %s: dim %d of '%s' is only known at run time (it depends on the values%s); "
+                     "paddlec cannot compile this yet", g->file, producer_of(g, v), d, v->name,
+                     *run_time_inputs(g, v) ? run_time_inputs(g, v) : " of tensors");
         else
           diag_error("%s: %s: dim %d of '%s' is not a linear function of the batch; fix the batch with --shape",
                      g->file, producer_of(g, v), d, v->name);

@@ -48,7 +48,7 @@ static int infer_arg_minmax(OpCtx *c) {
 static int emit_arg_minmax(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
   if (!x || !out) return -1;
-  if (attr_is_var(e->op, "axis")) return em_fail(e, "the axis comes from a tensor, which is not supported");
+  if (attr_is_var(e->op, "axis")) return em_fail(e, "the axis comes from a tensor (attribute axis), which is not supported");
   if (x->dtype == RT_DT_BOOL) return em_fail(e, "bool X is not supported");
   int r = tu_rank(e, x), axis = axis_norm(attr_int(e->op, "axis", -1), r);
   if (axis < 0) return em_fail(e, "axis is out of range");

@@ -49,7 +49,7 @@ static int infer_concat(OpCtx *c) {
 static int emit_concat(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   if (ctx_in(&c, "AxisTensor", 0) || attr_is_var(e->op, "axis"))
-    return em_fail(e, "the axis comes from a tensor, which is not supported");
+    return em_fail(e, "the axis comes from a tensor (input AxisTensor), which is not supported");
   Var *out = tu_out(e, "Out", 0);
   int n = ctx_nin(&c, "X");
   if (!out || n < 1) return -1;

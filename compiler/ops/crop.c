@@ -50,7 +50,12 @@ static int infer_crop_tensor(OpCtx *c) {
   int ks, ko, ns = crop_array(c, "ShapeTensor", "Shape", "shape", shape, &ks);
   int no = crop_array(c, "OffsetsTensor", "Offsets", "offsets", off, &ko);
   if (ns < 0 || no < 0) return -1;
-  if (ns != xs->rank) return ctx_fail(c, "shape has %d values for X %s", ns, shape_str(xs));
+  if (ns != xs->rank) {
+    const char *from = ctx_in(c, "ShapeTensor", 0) ? "input ShapeTensor"
+                       : ctx_in(c, "Shape", 0)     ? "input Shape"
+                                                   : "attribute shape";
+    return ctx_fail(c, "the shape (%s) has %d values for X %s", from, ns, shape_str(xs));
+  }
   Shape o = {xs->rank, {0}};
   for (int i = 0; i < xs->rank; i++) {
     int64_t oi = i < no ? off[i] : -1;

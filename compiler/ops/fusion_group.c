@@ -70,6 +70,7 @@ static int emit_fusion_group(EmitCtx *e) {
     chain = slot_var(f->out, f->nout, "Out");
   }
   OpCtx c = {e->g, (Op *)op};
+  (void)ctx_nin(&c, "Inputs"); /* read above, through the fused ops' own slots */
   Var *out = ctx_out(&c, "Outs", 0);
   if (!out || &g->vars[chain] != out) return em_fail(e, "the group's result is not its last op's output");
   return ew_nary(e, out, n, in, NULL, body, pool_printf("t%d", op->nfused - 1));

@@ -118,7 +118,7 @@ static int emit_gather_axis(EmitCtx *e, int64_t axis) {
 static int emit_gather(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   if (ctx_in(&c, "Axis", 0) || attr_is_var(e->op, "axis"))
-    return em_fail(e, "the axis comes from a tensor, which is not supported");
+    return em_fail(e, "the axis comes from a tensor (input Axis), which is not supported");
   return emit_gather_axis(e, attr_int(e->op, "axis", 0));
 }
 

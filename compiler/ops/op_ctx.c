@@ -9,30 +9,104 @@
 #include "../util.h"
 #include "ops.h"
 
-static const Slot *find_slot(const Slot *s, int n, const char *name) {
+/* Which code looks slots up now: the shape rule, or (op_ctx_emitting) the
+ * C emitter.  Every look-up marks the slot (Slot.seen). */
+static int seen_by = SLOT_SEEN_RULE;
+
+void op_ctx_emitting(int on) { seen_by = on ? SLOT_SEEN_EMIT : SLOT_SEEN_RULE; }
+
+static Slot *find_slot(Slot *s, int n, const char *name) {
   for (int i = 0; i < n; i++)
-    if (strcmp(s[i].name, name) == 0) return &s[i];
+    if (strcmp(s[i].name, name) == 0) {
+      s[i].seen |= seen_by;
+      return &s[i];
+    }
   return NULL;
 }
 
+int op_def_ignores(const OpDef *def, const char *slot) {
+  for (const char *const *i = def && def->ignores ? def->ignores : NULL; i && *i; i++)
+    if (!strcmp(*i, slot)) return 1;
+  return 0;
+}
+
+static int op_error(Graph *g, Op *op, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int op_error(Graph *g, Op *op, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int r = graph_op_verror(g, op, fmt, ap);
+  va_end(ap);
+  return r;
+}
+
+/* 1 when slot s binds a var that is not "@EMPTY@". */
+static int bound(const Slot *s) {
+  for (int i = 0; i < s->n; i++)
+    if (s->vars[i] >= 0) return 1;
+  return 0;
+}
+
+/* 1 when op reads var `id` through one of its inputs. */
+static int reads_var(const Op *op, int id) {
+  for (int i = 0; i < op->nin; i++)
+    for (int a = 0; a < op->in[i].n; a++)
+      if (op->in[i].vars[a] == id) return 1;
+  return 0;
+}
+
+/* The inputs of op that nothing looked up: errors, -1 when there is one. */
+static int check_inputs(Graph *g, Op *op) {
+  int bad = 0;
+  for (int i = 0; i < op->nin; i++) {
+    const Slot *s = &op->in[i];
+    if (s->seen || !bound(s) || op_def_ignores(op->def, s->name)) continue;
+    int v = 0;
+    while (s->vars[v] < 0) v++;
+    bad = op_error(g, op, "input %s ('%s') is not implemented by paddlec's %s: refused rather than ignored",
+                   s->name, g->vars[s->vars[v]].name, op->type);
+  }
+  return bad;
+}
+
+int op_check_slots(Graph *g, Op *op) {
+  /* the op, and the ops a pass merged into it (their rules ran; what they
+   * compute is now this op's emitter's) */
+  int bad = check_inputs(g, op);
+  for (int f = 0; f < op->nfused; f++) bad |= check_inputs(g, &g->ops[op->fused[f]]);
+  for (int i = 0; i < op->nout; i++) {
+    const Slot *s = &op->out[i];
+    if (s->seen & SLOT_SEEN_EMIT) continue;
+    for (int a = 0; a < s->n; a++) {
+      const Var *v = s->vars[a] >= 0 ? &g->vars[s->vars[a]] : NULL;
+      if (v && reads_var(op, s->vars[a])) continue; /* in place: the input's value (batch_norm's VarianceOut) */
+      if (v && (v->nusers || (v->flags & VAR_FETCH))) {
+        bad = op_error(g, op, "output %s ('%s') is %s, but paddlec's %s does not compute it", s->name, v->name,
+                             v->flags & VAR_FETCH ? "fetched" : "read by another op", op->type);
+        break;
+      }
+    }
+  }
+  return bad ? -1 : 0;
+}
+
 int ctx_nin(const OpCtx *c, const char *slot) {
-  const Slot *s = find_slot(c->op->in, c->op->nin, slot);
+  Slot *s = find_slot(c->op->in, c->op->nin, slot);
   return s ? s->n : 0;
 }
 
 int ctx_nout(const OpCtx *c, const char *slot) {
-  const Slot *s = find_slot(c->op->out, c->op->nout, slot);
+  Slot *s = find_slot(c->op->out, c->op->nout, slot);
   return s ? s->n : 0;
 }
 
 Var *ctx_in(const OpCtx *c, const char *slot, int i) {
-  const Slot *s = find_slot(c->op->in, c->op->nin, slot);
+  Slot *s = find_slot(c->op->in, c->op->nin, slot);
   if (!s || i >= s->n || s->vars[i] < 0) return NULL;
   return &c->g->vars[s->vars[i]];
 }
 
 Var *ctx_out(const OpCtx *c, const char *slot, int i) {
-  const Slot *s = find_slot(c->op->out, c->op->nout, slot);
+  Slot *s = find_slot(c->op->out, c->op->nout, slot);
   if (!s || i >= s->n || s->vars[i] < 0) return NULL;
   return &c->g->vars[s->vars[i]];
 }

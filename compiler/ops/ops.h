@@ -39,6 +39,12 @@ typedef struct OpDef {
    * this op (enable_inplace); the emitter must read each element of X
    * before writing the same element of Out.  NULL = never. */
   const char *inplace;
+  /* Input slots Paddle declares that cannot change what the op computes
+   * where paddlec compiles it, each with its reason in the op's file (e.g. a
+   * training-only input of an inference op).  NULL-terminated; NULL = none.
+   * Any other bound input that neither the shape rule nor the C emitter
+   * looks up is refused (op_check_slots). */
+  const char *const *ignores;
 } OpDef;
 
 /* The definition for an op type, or NULL when paddlec does not know it. */
@@ -49,6 +55,18 @@ const OpDef *op_def_at(int i);
 /* Self-check of the table (sorted, names match, every rule present): index of
  * the first bad entry, or -1.  Run by the unit tests. */
 int op_table_check(void);
+
+/* ---- what an op's code uses ---- */
+/* Every slot look-up below marks the slot as seen by the shape rule, or by
+ * the C emitter between op_ctx_emitting(1) and op_ctx_emitting(0). */
+void op_ctx_emitting(int on);
+/* After the op's kernel is emitted: an input bound to a var that neither its
+ * rule nor its emitter looked up (and its OpDef does not list in `ignores`),
+ * or an output that something reads or fetches and its emitter never looked
+ * up, is an error naming the op and the slot.  0, or -1 after errors. */
+int op_check_slots(Graph *g, Op *op);
+/* 1 when `slot` is in def->ignores. */
+int op_def_ignores(const OpDef *def, const char *slot);
 
 /* ---- helpers for rules ---- */
 /* Number of vars bound to an input/output slot (0 if the slot is absent). */

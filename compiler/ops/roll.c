@@ -39,7 +39,7 @@ static int emit_roll(EmitCtx *e) {
   int ns = attr_ints(e->op, "shifts", &shifts), na = attr_ints(e->op, "axis", &axis);
   if (ctx_in(&c, "ShiftsTensor", 0)) {
     ns = tu_slot_values(&c, "ShiftsTensor", 0, tshifts, RT_MAX_RANK);
-    if (ns < 0) return em_fail(e, "the shifts come from a tensor whose values are not known at compile time");
+    if (ns < 0) return em_fail(e, "the shifts come from input ShiftsTensor, whose values are not known at compile time");
     shifts = tshifts;
   }
   if (ns != (na ? na : 1)) return em_fail(e, "%d shifts for %d axes", ns, na);

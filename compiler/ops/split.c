@@ -86,7 +86,8 @@ static int infer_split(OpCtx *c) {
 static int emit_split(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   if (ctx_in(&c, "AxisTensor", 0) || attr_is_var(e->op, "axis") || ctx_in(&c, "SectionsTensorList", 0))
-    return em_fail(e, "the axis or the sections come from tensors, which is not supported");
+    return em_fail(e, "the axis or the sections come from tensors (input AxisTensor or SectionsTensorList), which is not "
+                      "supported");
   Var *x = tu_in(e, "X", 0);
   int n = ctx_nout(&c, "Out");
   if (!x || n < 1) return -1;

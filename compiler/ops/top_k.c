@@ -55,7 +55,7 @@ static int emit_top_k(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0), *ind = tu_out(e, "Indices", 0);
   if (!x || !out || !ind) return -1;
-  if (ctx_in(&c, "K", 0) || attr_is_var(e->op, "k")) return em_fail(e, "k comes from a tensor, which is not supported");
+  if (ctx_in(&c, "K", 0) || attr_is_var(e->op, "k")) return em_fail(e, "k comes from a tensor (input K), which is not supported");
   const char *fn = tu_typed_fn("rt_topk", x->dtype);
   if (!fn || out->dtype != x->dtype) return em_fail(e, "top_k of %s tensors is not supported", rt_dtype_name(x->dtype));
   if (ind->dtype != RT_DT_INT64 && ind->dtype != RT_DT_INT32) return em_fail(e, "Indices must be int32 or int64");
