@@ -1,6 +1,7 @@
 /* Specialization of shapes for code generation (see spec.h). */
 #include "spec.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,8 +19,9 @@ int spec_parse_shape_arg(const char *text, ShapeArg *out) {
   out->name = pool_printf("%.*s", (int)(eq - text), text);
   for (const char *p = eq + 1; *p;) {
     char *end;
+    errno = 0;
     long long v = strtoll(p, &end, 10);
-    if (end == p || v <= 0 || out->rank >= RT_MAX_RANK)
+    if (end == p || v <= 0 || errno == ERANGE || out->rank >= RT_MAX_RANK)
       return diag_error("--shape %s: dims must be positive integers", text);
     out->d[out->rank++] = v;
     p = *end == ',' ? end + 1 : end;
@@ -66,6 +68,8 @@ static int set_feeds(Graph *g, const ShapeArg *args, int nargs, int64_t batch, i
         s.d[d] = 1;
       }
     }
+    const char *why = report && arg ? shape_size_problem(&s, v->dtype, 1) : NULL;
+    if (why) bad = diag_error("%s: --shape %s: feed '%s': %s", g->file, v->name, v->name, why);
     v->shape = s;
   }
   return bad ? -1 : 0;
