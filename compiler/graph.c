@@ -458,6 +458,12 @@ int64_t shape_numel(const Shape *s) {
   return rt_size_numel(s->d, s->rank, &n, NULL) ? -1 : n;
 }
 
+int64_t shape_bytes(const Shape *s, int dtype) {
+  const int64_t n = shape_numel(s), es = (int64_t)rt_dtype_size(dtype);
+  int64_t bytes;
+  return n < 0 || !es || rt_size_mul(n, es, &bytes) ? -1 : bytes;
+}
+
 const char *shape_size_problem(const Shape *s, int dtype, int declared) {
   int64_t d[RT_MAX_RANK], n, bound;
   if (s->rank < 0) return NULL;

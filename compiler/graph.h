@@ -159,6 +159,9 @@ int graph_op_verror(const Graph *g, const Op *op, const char *fmt, va_list ap);
  * no check has seen: every var's is checked, see shape_size_problem) if the
  * count does not fit in int64_t. */
 int64_t shape_numel(const Shape *s);
+/* Bytes of a tensor of that shape and dtype; -1 when a dim is unknown, the
+ * dtype has no element size, or the bytes do not fit in int64_t. */
+int64_t shape_bytes(const Shape *s, int dtype);
 /* NULL when every product of the shape's dims (unknown dims counted as 1),
  * times the element size of `dtype` when it has one, fits in int64_t, and
  * for `declared` dims (a file's) each is >= 0 or DIM_UNKNOWN; else what is

@@ -709,10 +709,10 @@ int ir_text_bind_params(Graph *g, const IrParams *pp) {
     int id = graph_find_var(g, 0, p->name);
     if (id < 0) continue;
     Var *v = &g->vars[id];
-    int64_t n = shape_numel(&v->shape), bytes;
-    size_t es = rt_dtype_size(v->dtype);
-    if (n < 0 || !es) continue;
-    if (rt_size_mul(n, (int64_t)es, &bytes) || rt_size_add(bytes, 1, &bytes) || (uint64_t)bytes > SIZE_MAX) {
+    int64_t n = shape_numel(&v->shape), bytes = shape_bytes(&v->shape, v->dtype);
+    if (n < 0 || !rt_dtype_size(v->dtype)) continue;
+    size_t alloc;
+    if (bytes < 0 || rt_size_add(bytes, 1, &bytes) || rt_size_to(bytes, &alloc)) {
       bad = diag_error("%s: parameter '%s': %s %s holds more bytes than fit in 64 bits", g->file, v->name,
                        rt_dtype_name(v->dtype), shape_str(&v->shape));
       continue;
@@ -726,7 +726,7 @@ int ir_text_bind_params(Graph *g, const IrParams *pp) {
         break;
       }
     if (bad) continue;
-    uint8_t *data = pool_alloc((size_t)bytes);
+    uint8_t *data = pool_alloc(alloc);
     uint64_t seed = (uint64_t)p->fill * 2654435761u + 88172645463325252ull;
     for (int64_t k = 0; k < n; k++) {
       double x = p->init == PI_RAND ? rand_value(&seed) : p->init == PI_FILL ? p->fill : p->vals[k % (p->n ? p->n : 1)];

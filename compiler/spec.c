@@ -80,6 +80,13 @@ static const char *producer_of(const Graph *g, const Var *v) {
   return v->producer >= 0 ? graph_op_where(g, &g->ops[v->producer]) : "no op";
 }
 
+/* Two dims grow with the batch. */
+static int batch_times_batch(const VarSpec *vs) {
+  int n = 0;
+  for (int d = 0; d < vs->rank; d++) n += vs->d[d].a != 0;
+  return n > 1;
+}
+
 int spec_build(Graph *g, const ShapeArg *args, int nargs, Spec *s) {
   Shape *runs = pool_alloc(sizeof *runs * (size_t)g->nvars * NPROBES);
   s->vars = pool_alloc(sizeof *s->vars * ((size_t)g->nvars + 1));
@@ -124,7 +131,10 @@ int spec_build(Graph *g, const ShapeArg *args, int nargs, Spec *s) {
       vs->d[d] = (SymDim){a, c};
       if (a) s->symbolic_batch = 1;
     }
-    if (vs->known && spec_numel(vs).a < 0) { /* two dims grow with the batch */
+    if (vs->known && spec_numel(vs).a < 0 && !batch_times_batch(vs)) {
+      vs->known = 0;
+      bad = diag_error("%s: %s: '%s' has more elements than fit in 64 bits", g->file, producer_of(g, v), v->name);
+    } else if (vs->known && spec_numel(vs).a < 0) { /* two dims grow with the batch */
       vs->known = 0;
       bad = diag_error("%s: %s: '%s' has batch x batch elements, which paddlec cannot size at compile time; fix the "
                        "batch with --shape (e.g. --shape %s=...)", g->file, producer_of(g, v), v->name,
@@ -138,8 +148,13 @@ SymDim spec_prod(const VarSpec *v, int from, int to) {
   SymDim n = {0, 1};
   for (int d = from; d < to; d++) {
     SymDim x = v->d[d];
+    int64_t ac, ca;
     if (n.a && x.a) return (SymDim){-1, -1};
-    n = (SymDim){n.a * x.c + n.c * x.a, n.c * x.c};
+    /* the builtins, not rt_size_mul: a coefficient may be negative (a dim
+     * of 2*B - 1), sizes at the batches run are not */
+    if (__builtin_mul_overflow(n.a, x.c, &ac) || __builtin_mul_overflow(n.c, x.a, &ca) ||
+        __builtin_add_overflow(ac, ca, &n.a) || __builtin_mul_overflow(n.c, x.c, &n.c))
+      return (SymDim){-1, -1}; /* not reached: inference checked the sizes at the probe batches */
   }
   return n;
 }

@@ -64,6 +64,16 @@ static inline int rt_size_add(int64_t a, int64_t b, int64_t *out) {
   *out = a + b;
   return 0;
 }
+/* n as a size_t into *out; -1 when it is negative or (32-bit targets) does
+ * not fit. */
+static inline int rt_size_to(int64_t n, size_t *out) {
+  if (n < 0) return -1;
+#if SIZE_MAX < INT64_MAX
+  if ((uint64_t)n > SIZE_MAX) return -1;
+#endif
+  *out = (size_t)n;
+  return 0;
+}
 /* The product of dims[0..rank) into *numel, and of the non-zero ones into
  * *bound when bound is not NULL (so that every partial product of the dims
  * fits as well); -1 when a dim is negative or a product overflows. */

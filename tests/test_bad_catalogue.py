@@ -425,3 +425,106 @@ def test_prefix_not_an_identifier(tmp_path):
 
 def test_params_option_names_a_missing_file(tmp_path):
     bad(["inspect", SAMPLE, "--params", str(tmp_path / "nope.pdiparams")], "nope.pdiparams", "cannot read")
+
+
+# ---- feeds of the generated binary -----------------------------------------
+
+SAN_CFLAGS = "-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+
+
+@pytest.fixture(scope="module")
+def san_classifier(tmp_path_factory):
+    """The sample classifier built with ASan/UBSan: the .npy reader and the
+    generated batch arithmetic run under the sanitizers."""
+    d = tmp_path_factory.mktemp("sanbin")
+    env = dict(SAN_ENV, CFLAGS=SAN_CFLAGS)
+    p = subprocess.run([os.path.join(ROOT, "build", "asan", "paddlec"), "build", os.path.join(ROOT, "samples", "mlp",
+                        "model.pdmodel"), "-o", str(d / "classifier"), "--blas=none"], capture_output=True, text=True,
+                       env=env, timeout=900)
+    assert p.returncode == 0, p.stderr
+    return d / "classifier"
+
+
+def bad_feed(binary, tmp_path, args, *must_contain):
+    p = subprocess.run([str(binary), "--output-dir", str(tmp_path)] + args, capture_output=True, text=True,
+                       env=SAN_ENV, timeout=120)
+    assert "Sanitizer" not in p.stderr and "runtime error" not in p.stderr, p.stderr[-4000:]
+    assert p.returncode == 1, (p.returncode, p.stderr)
+    lines = [ln for ln in p.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), p.stderr
+    for s in must_contain:
+        assert s in lines[0], (s, lines[0])
+
+
+def npy_bytes(header, data=b""):
+    """A version 1.0 .npy file with this header dict text, padded as numpy pads it."""
+    h = header.encode()
+    pad = (64 - (10 + len(h) + 1) % 64) % 64
+    h += b" " * pad + b"\n"
+    return b"\x93NUMPY\x01\x00" + struct.pack("<H", len(h)) + h + data
+
+
+def feed(tmp_path, content, name="x.npy"):
+    f = tmp_path / name
+    f.write_bytes(content)
+    return str(f)
+
+
+def test_npy_shape_larger_than_its_data(san_classifier, tmp_path):
+    f = feed(tmp_path, npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (1000, 8), }", b"\0" * 64))
+    bad_feed(san_classifier, tmp_path, ["--input", f"x={f}"], "input 'x'", f, "truncated", "32000")
+
+
+def test_npy_shape_terabytes_with_no_data(san_classifier, tmp_path):
+    """Fits in 64 bits, but the file cannot hold it: refused before allocating."""
+    f = feed(tmp_path, npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (1099511627776, 8), }"))
+    bad_feed(san_classifier, tmp_path, ["--input", f"x={f}"], "input 'x'", f, "truncated")
+
+
+def test_npy_shape_overflows(san_classifier, tmp_path):
+    f = feed(tmp_path, npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (4611686018427387904, 8), }"))
+    bad_feed(san_classifier, tmp_path, ["--input", f"x={f}"], "input 'x'", f, "overflows")
+
+
+def test_npy_dim_past_int64(san_classifier, tmp_path):
+    f = feed(tmp_path, npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999, 8), }"))
+    bad_feed(san_classifier, tmp_path, ["--input", f"x={f}"], "input 'x'", f, "malformed .npy shape")
+
+
+def test_npy_fortran_order(san_classifier, tmp_path):
+    f = str(tmp_path / "x.npy")
+    np.save(f, np.asfortranarray(np.zeros((4, 8), "float32")))
+    bad_feed(san_classifier, tmp_path, ["--input", f"x={f}"], "input 'x'", f, "Fortran-order")
+
+
+def test_npy_big_endian(san_classifier, tmp_path):
+    f = str(tmp_path / "x.npy")
+    np.save(f, np.zeros((4, 8), ">f4"))
+    bad_feed(san_classifier, tmp_path, ["--input", f"x={f}"], "input 'x'", f, "big-endian", "'<f4'")
+
+
+def test_npy_without_magic(san_classifier, tmp_path):
+    f = feed(tmp_path, b"PK\x03\x04 a zip, not an array")
+    bad_feed(san_classifier, tmp_path, ["--input", f"x={f}"], "input 'x'", f, "not a .npy file")
+
+
+def test_npy_header_cut_short(san_classifier, tmp_path):
+    f = feed(tmp_path, npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (4, 8), }")[:30])
+    bad_feed(san_classifier, tmp_path, ["--input", f"x={f}"], "input 'x'", f, "truncated")
+
+
+def test_raw_input_batch_wraps_the_size(san_classifier, tmp_path):
+    """2^59 x 8 floats are 2^64 bytes: 0 once wrapped, which an empty file matched."""
+    f = feed(tmp_path, b"", "x.bin")
+    bad_feed(san_classifier, tmp_path, ["--input", f"x={f}", "--shape", "x=576460752303423488,8"],
+             "input 'x'", f, "too large")
+
+
+def test_raw_input_bad_shape(san_classifier, tmp_path):
+    f = feed(tmp_path, b"\0" * 32, "x.bin")
+    bad_feed(san_classifier, tmp_path, ["--input", f"x={f}", "--shape", "x=1,eight"], "input 'x'", f, "--shape")
+
+
+def test_raw_input_size_disagrees_with_shape(san_classifier, tmp_path):
+    f = feed(tmp_path, b"\0" * 33, "x.bin")
+    bad_feed(san_classifier, tmp_path, ["--input", f"x={f}", "--shape", "x=1,8"], "input 'x'", f, "33 bytes", "32")
