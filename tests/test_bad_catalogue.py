@@ -124,6 +124,19 @@ def test_inferred_shape_overflows(tmp_path):
     bad(["inspect", f], f, "fill_constant -> c", "output 'c'", "64 bits")
 
 
+def test_reshape_target_overflows(tmp_path):
+    """reshape2's shape attribute multiplied past int64 inside the op's rule (UB)."""
+    f = ir(tmp_path, IR_RELU.replace("op relu(X: x) -> (Out: y)",
+                                     "op reshape2(X: x) -> (Out: y) {shape: ints[65536, 65536, 65536, 65536, 65536]}"))
+    bad(["inspect", f], f, "reshape2 -> y", "shape[3]", "64 bits")
+
+
+def test_tile_output_overflows(tmp_path):
+    f = ir(tmp_path, IR_RELU.replace("op relu(X: x) -> (Out: y)",
+                                     "op tile(X: x) -> (Out: y) {repeat_times: ints[2147483647, 2147483647, 2147483647]}"))
+    bad(["inspect", f], f, "tile -> y", "output 'y'", "64 bits")
+
+
 def test_too_many_dims(mlp):
     pd = program(mlp)
     add_var(pd.blocks[0], "deep", [1] * 11)
