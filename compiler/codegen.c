@@ -111,8 +111,9 @@ int params_write_combined(const Graph *g, const char *path) {
       fputc(0x10, f);
       put_varint(f, (uint64_t)v->shape.d[d]);
     }
-    size_t bytes = (size_t)shape_numel(&v->shape) * rt_dtype_size(v->dtype);
-    if (bytes && fwrite(v->param_data, 1, bytes, f) != bytes) break;
+    const int64_t bytes = shape_bytes(&v->shape, v->dtype); /* checked when read */
+    if (bytes < 0) diag_internal("%s: parameter '%s' has no size", path, v->name);
+    if (bytes && fwrite(v->param_data, 1, (size_t)bytes, f) != (size_t)bytes) break;
   }
   if (fclose(f)) return diag_error("%s: write failed", path);
   return 0;

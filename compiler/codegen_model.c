@@ -289,15 +289,16 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
   const char *n_in = pool_printf("%d", g->nfeeds), *n_out = pool_printf("%d", g->nfetches);
   const char *n_w = pool_printf("%d", g->nparams);
   const BuildStrategy *bs = &o->pipe.bs;
+  const char *tensor_a = pool_printf("%lld", (long long)pl->arena.a), *tensor_c = pool_printf("%lld", (long long)pl->arena.c);
+  const char *scratch_a = pool_printf("%lld", (long long)scratch.a), *scratch_c = pool_printf("%lld", (long long)scratch.c);
+  const char *weight_bytes = o->embed_weights ? "0" : pool_printf("%llu", (unsigned long long)wbytes);
   TplVar hv[] = {
       {"BANNER", banner}, {"PREFIX", P}, {"UPPER", U}, {"NUM_INPUTS", n_in}, {"NUM_OUTPUTS", n_out},
       {"NUM_WEIGHTS", n_w}, {"NUM_INPUTS_1", pool_printf("%d", g->nfeeds ? g->nfeeds : 1)},
       {"NUM_WEIGHTS_1", pool_printf("%d", g->nparams ? g->nparams : 1)},
       {"NUM_KERNELS", pool_printf("%d", nk)}, {"NUM_KERNELS_1", pool_printf("%d", nk ? nk : 1)},
-      {"FIXED_BATCH", s->symbolic_batch ? "0" : "1"}, {"TENSOR_A", pool_printf("%lld", (long long)pl->arena.a)},
-      {"TENSOR_C", pool_printf("%lld", (long long)pl->arena.c)},
-      {"SCRATCH_A", pool_printf("%lld", (long long)scratch.a)}, {"SCRATCH_C", pool_printf("%lld", (long long)scratch.c)},
-      {"WEIGHT_BYTES", o->embed_weights ? "0" : pool_printf("%llu", (unsigned long long)wbytes)},
+      {"FIXED_BATCH", s->symbolic_batch ? "0" : "1"}, {"TENSOR_A", tensor_a}, {"TENSOR_C", tensor_c},
+      {"SCRATCH_A", scratch_a}, {"SCRATCH_C", scratch_c}, {"WEIGHT_BYTES", weight_bytes},
       {"TASK_BYTES", pool_printf("%lld", (long long)task_floats * (long long)sizeof(float))},
   };
   mt->header = tpl_render("templates/model.h.in", hv, (int)(sizeof hv / sizeof hv[0]));
@@ -306,7 +307,8 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
                  {"KERNELS", kernels.buf ? kernels.buf : ""}, {"CALLS", calls.buf ? calls.buf : ""},
                  {"FETCHES", fetch.buf ? fetch.buf : ""},
                  {"BIND_WEIGHTS", bind_weights(g, P, o->embed_weights, U)},
-                 {"EMBEDDED", o->embed_weights ? "1" : "0"},
+                 {"EMBEDDED", o->embed_weights ? "1" : "0"}, {"TENSOR_A", tensor_a}, {"TENSOR_C", tensor_c},
+                 {"SCRATCH_A", scratch_a}, {"SCRATCH_C", scratch_c}, {"WEIGHT_BYTES", weight_bytes},
                  {"NUM_THREADS", pool_printf("%d", o->es.num_threads)},
                  {"ITERATIONS_PER_RUN", pool_printf("%d", o->es.num_iteration_per_run)},
                  {"ITERATIONS_PER_DROP", pool_printf("%d", o->es.num_iteration_per_drop_scope)},

@@ -265,6 +265,39 @@ static int detect_zero_d(const Graph *g) {
   return 0;
 }
 
+/* Control flow may nest blocks but never loop: no block may run itself
+ * through the sub_block attributes of its ops (depth-first search, colour
+ * 1 = on the path, 2 = done). */
+static int check_sub_blocks(const Graph *g) {
+  unsigned char *colour = pool_alloc((size_t)g->nblocks);
+  int *stack = pool_alloc(sizeof(int) * (size_t)g->nblocks * 2), *pos = stack + g->nblocks;
+  for (int root = 0; root < g->nblocks; root++) {
+    if (colour[root]) continue;
+    int top = 0;
+    stack[top] = root;
+    pos[top] = 0;
+    colour[root] = 1;
+    while (top >= 0) {
+      const Block *b = &g->blocks[stack[top]];
+      if (pos[top] == b->nops) {
+        colour[stack[top--]] = 2;
+        continue;
+      }
+      const Op *op = &g->ops[b->ops[pos[top]++]];
+      const int sub = op->sub_block;
+      if (sub < 0) continue;
+      if (colour[sub] == 1)
+        return diag_error("%s: %s: sub_block %d runs block %d again (a cycle through sub-blocks)", g->file,
+                          graph_op_where(g, op), sub, sub);
+      if (colour[sub]) continue;
+      colour[sub] = 1;
+      stack[++top] = sub;
+      pos[top] = 0;
+    }
+  }
+  return 0;
+}
+
 int graph_build(Graph *g, ProgramDesc *pd, const char *file) {
   int bad = 0;
   memset(g, 0, sizeof *g);
@@ -292,13 +325,21 @@ int graph_build(Graph *g, ProgramDesc *pd, const char *file) {
         bad = 1;
         continue;
       }
-      if (block_lookup(g, blk, bd->vars[k]->name) >= 0) continue; /* duplicate */
+      if (block_lookup(g, blk, bd->vars[k]->name) >= 0) {
+        diag_error("%s: variable '%s' is declared twice in block %zu", file, bd->vars[k]->name, b);
+        bad = 1;
+        continue;
+      }
       int id = add_var(g, (int)b, bd->vars[k]);
+      const char *why;
       if (bd->vars[k]->type && bd->vars[k]->type->lod_tensor &&
           bd->vars[k]->type->lod_tensor->tensor &&
           bd->vars[k]->type->lod_tensor->tensor->n_dims > RT_MAX_RANK) {
         diag_error("%s: variable '%s' has %zu dims; at most %d are supported", file,
                    bd->vars[k]->name, bd->vars[k]->type->lod_tensor->tensor->n_dims, RT_MAX_RANK);
+        bad = 1;
+      } else if ((why = shape_size_problem(&g->vars[id].decl, g->vars[id].decl_dtype, 1))) {
+        diag_error("%s: variable '%s': %s", file, g->vars[id].name, why);
         bad = 1;
       }
       block_insert(g, blk, id);
@@ -335,6 +376,7 @@ int graph_build(Graph *g, ProgramDesc *pd, const char *file) {
       blk->ops[blk->nops++] = g->nops - 1;
     }
   }
+  if (!bad) bad = check_sub_blocks(g);
   if (bad) return -1;
   for (int i = 0; i < g->nops; i++) {
     Op *op = &g->ops[i];
@@ -409,13 +451,31 @@ void graph_free(Graph *g) {
 }
 
 int64_t shape_numel(const Shape *s) {
-  int64_t n = 1;
+  int64_t n;
   if (s->rank < 0) return -1;
-  for (int i = 0; i < s->rank; i++) {
+  for (int i = 0; i < s->rank; i++)
     if (s->d[i] < 0) return -1;
-    n *= s->d[i];
+  return rt_size_numel(s->d, s->rank, &n, NULL) ? -1 : n;
+}
+
+int64_t shape_bytes(const Shape *s, int dtype) {
+  const int64_t n = shape_numel(s), es = (int64_t)rt_dtype_size(dtype);
+  int64_t bytes;
+  return n < 0 || !es || rt_size_mul(n, es, &bytes) ? -1 : bytes;
+}
+
+const char *shape_size_problem(const Shape *s, int dtype, int declared) {
+  int64_t d[RT_MAX_RANK], n, bound;
+  if (s->rank < 0) return NULL;
+  for (int i = 0; i < s->rank; i++) {
+    if (declared && s->d[i] < DIM_UNKNOWN)
+      return pool_printf("dim %d is %lld; a dim is >= 0, or -1 when unknown", i, (long long)s->d[i]);
+    d[i] = s->d[i] < 0 ? 1 : s->d[i];
   }
-  return n;
+  const size_t es = rt_dtype_size(dtype);
+  if (rt_size_numel(d, s->rank, &n, &bound) || rt_size_mul(bound, es ? (int64_t)es : 1, &n))
+    return pool_printf("dims %s hold more %s than fit in 64 bits", shape_str(s), es ? "bytes" : "elements");
+  return NULL;
 }
 
 int shape_equal(const Shape *a, const Shape *b) {

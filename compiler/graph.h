@@ -160,8 +160,19 @@ void graph_free(Graph *g);
  * one way shape rules and emitters report a problem with an op. */
 int graph_op_verror(const Graph *g, const Op *op, const char *fmt, va_list ap);
 
-/* Shape helpers. */
-int64_t shape_numel(const Shape *s); /* -1 if any dim unknown */
+/* Shape helpers.  Sizes go through rt_size_mul (rt.h), never a bare `*`. */
+/* Element count; -1 if the rank or a dim is unknown, or (only for a shape
+ * no check has seen: every var's is checked, see shape_size_problem) if the
+ * count does not fit in int64_t. */
+int64_t shape_numel(const Shape *s);
+/* Bytes of a tensor of that shape and dtype; -1 when a dim is unknown, the
+ * dtype has no element size, or the bytes do not fit in int64_t. */
+int64_t shape_bytes(const Shape *s, int dtype);
+/* NULL when every product of the shape's dims (unknown dims counted as 1),
+ * times the element size of `dtype` when it has one, fits in int64_t, and
+ * for `declared` dims (a file's) each is >= 0 or DIM_UNKNOWN; else what is
+ * wrong, for a message. */
+const char *shape_size_problem(const Shape *s, int dtype, int declared);
 int shape_equal(const Shape *a, const Shape *b);
 /* "[-1, 3, 224, 224]" in pool memory. */
 const char *shape_str(const Shape *s);

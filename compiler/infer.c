@@ -2,10 +2,26 @@
 #include "infer.h"
 
 #include "consteval.h"
+#include "diag.h"
 #include "ops/ops.h"
 #include "util.h"
 
 static int infer_block(Graph *g, int b, InferReport *r, int *ucap, int depth);
+
+/* Every output an op's rule shaped has a size that fits (graph.h): dims
+ * computed from attributes (fill_constant, expand, tile, ...) may not. */
+static int check_sizes(const Graph *g, const Op *op) {
+  int bad = 0;
+  for (int s = 0; s < op->nout; s++)
+    for (int k = 0; k < op->out[s].n; k++) {
+      const int id = op->out[s].vars[k];
+      if (id < 0) continue;
+      const Var *v = &g->vars[id];
+      const char *why = shape_size_problem(&v->shape, v->dtype, 0);
+      if (why) bad = diag_error("%s: %s: output '%s': %s", g->file, graph_op_where(g, op), v->name, why);
+    }
+  return bad ? -1 : 0;
+}
 
 static int infer_op(Graph *g, int id, InferReport *r, int *ucap, int depth) {
   Op *op = &g->ops[id];
@@ -21,13 +37,18 @@ static int infer_op(Graph *g, int id, InferReport *r, int *ucap, int depth) {
     r->nfailed++;
     return -1;
   }
+  if (check_sizes(g, op)) {
+    r->nfailed++;
+    r->overflow = 1;
+    return -1;
+  }
   consteval_op(g, op);
   return bad;
 }
 
 static int infer_block(Graph *g, int b, InferReport *r, int *ucap, int depth) {
   int bad = 0;
-  for (int k = 0; k < g->blocks[b].nops; k++)
+  for (int k = 0; k < g->blocks[b].nops && !r->overflow; k++)
     bad |= infer_op(g, g->blocks[b].ops[k], r, ucap, depth);
   return bad;
 }

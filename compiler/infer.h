@@ -10,6 +10,8 @@ typedef struct InferReport {
   int nfailed;        /* ops whose rule reported an error */
   int nmismatch;      /* vars whose inferred shape/dtype differs from the VarDesc */
   int *mismatch;      /* their ids */
+  int overflow;       /* an op made a tensor too large to size: inference
+                       * stopped there (every later size would follow) */
 } InferReport;
 
 /* Runs every op's rule in program order (a control-flow op's sub-block

@@ -3,6 +3,9 @@
 #include "ir_text.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -322,6 +325,46 @@ static int number(Parser *ps, double *v, char *suffix) {
   return 0;
 }
 
+/* A number that must be an integer in [lo, hi]: written as one (not
+ * rounded through a double), or as an exact float such as 1e3.  `what`
+ * names it in the error. */
+static int integer(Parser *ps, int64_t lo, int64_t hi, const char *what, int64_t *out) {
+  ws(ps);
+  const char *start = ps->p;
+  char *dend, *iend;
+  const double v = strtod(start, &dend);
+  if (dend == start) return perr(ps, pool_printf("expected a number at \"%.20s\"", start));
+  errno = 0;
+  long long i = strtoll(start, &iend, 10);
+  const int range = errno == ERANGE;
+  ps->p = dend + (*dend == 'L');
+  const char *text = pool_printf("%.*s", (int)(dend - start), start);
+  if (iend == dend) {
+    if (range) return perr(ps, pool_printf("%s %s does not fit in 64 bits", what, text));
+  } else if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0)) {
+    return perr(ps, pool_printf("%s %s does not fit in 64 bits", what, text));
+  } else if (v != (double)(long long)v) {
+    return perr(ps, pool_printf("%s %s is not an integer", what, text));
+  } else {
+    i = (long long)v;
+  }
+  if (i < lo || i > hi)
+    return perr(ps, pool_printf("%s %s is out of range [%lld, %lld]", what, text, (long long)lo, (long long)hi));
+  *out = i;
+  return 0;
+}
+
+/* A number that must fit in a float (inf and nan do). */
+static int float_value(Parser *ps, const char *what, double *out) {
+  ws(ps);
+  const char *start = ps->p;
+  char sfx;
+  if (number(ps, out, &sfx)) return -1;
+  if (isfinite(*out) && fabs(*out) > FLT_MAX)
+    return perr(ps, pool_printf("%s %.*s does not fit in a float32", what, (int)(ps->p - start), start));
+  return 0;
+}
+
 static VarDesc *find_vd(VarDesc **vds, size_t n, const char *nm) {
   for (size_t i = 0; i < n; i++)
     if (!strcmp(vds[i]->name, nm)) return vds[i];
@@ -342,7 +385,15 @@ static int parse_param_value(Parser *ps, IrParams *pp, const char *var) {
   if (is_rand || word(ps, "fill")) {
     p.init = is_rand ? PI_RAND : PI_FILL;
     char sfx;
-    if (expect(ps, '(') || number(ps, &p.fill, &sfx) || expect(ps, ')')) return -1;
+    if (expect(ps, '(')) return -1;
+    if (is_rand) {
+      int64_t seed;
+      if (integer(ps, 0, (int64_t)1 << 53, pool_printf("var '%s': rand seed", var), &seed)) return -1;
+      p.fill = (double)seed;
+    } else if (number(ps, &p.fill, &sfx)) {
+      return -1;
+    }
+    if (expect(ps, ')')) return -1;
   } else if (eat(ps, '[')) {
     p.init = PI_LIST;
     int cap = 0;
@@ -389,12 +440,11 @@ static VarDesc *parse_var(Parser *ps, IrParams *pp) {
     td->dims = pool_alloc(sizeof(int64_t) * RT_MAX_RANK);
     if (expect(ps, '[')) return NULL;
     while (!eat(ps, ']')) {
-      double v;
-      char sfx;
+      int64_t v;
       if (td->n_dims && expect(ps, ',')) return NULL;
       if (td->n_dims >= RT_MAX_RANK) return perr(ps, "too many dims"), NULL;
-      if (number(ps, &v, &sfx)) return NULL;
-      td->dims[td->n_dims++] = (int64_t)v;
+      if (integer(ps, INT64_MIN, INT64_MAX, pool_printf("var '%s': dim", vd->name), &v)) return NULL;
+      td->dims[td->n_dims++] = v;
     }
   }
   for (;;) {
@@ -458,7 +508,8 @@ static OpAttr *new_attr(const char *nm, int type) {
 /* One list element into attribute a of list type `type`. */
 static int list_item(Parser *ps, OpAttr *a, int type) {
   double v;
-  char sfx;
+  int64_t iv;
+  const char *what = pool_printf("attribute '%s': element", a->name);
   if (type == AT_STRINGS) {
     ws(ps);
     if (*ps->p != '"') return perr(ps, "expected a string");
@@ -475,24 +526,29 @@ static int list_item(Parser *ps, OpAttr *a, int type) {
     a->bools[a->n_bools++] = b;
     return 0;
   }
-  if (number(ps, &v, &sfx)) return -1;
   switch (type) {
     case AT_INTS:
+      if (integer(ps, INT32_MIN, INT32_MAX, what, &iv)) return -1;
       a->ints = pool_realloc(a->ints, sizeof(int32_t) * a->n_ints, sizeof(int32_t) * (a->n_ints + 1));
-      a->ints[a->n_ints++] = (int32_t)v;
+      a->ints[a->n_ints++] = (int32_t)iv;
       break;
     case AT_LONGS:
+      if (integer(ps, INT64_MIN, INT64_MAX, what, &iv)) return -1;
       a->longs = pool_realloc(a->longs, sizeof(int64_t) * a->n_longs, sizeof(int64_t) * (a->n_longs + 1));
-      a->longs[a->n_longs++] = (int64_t)v;
+      a->longs[a->n_longs++] = iv;
       break;
     case AT_FLOATS:
+      if (float_value(ps, what, &v)) return -1;
       a->floats = pool_realloc(a->floats, sizeof(float) * a->n_floats, sizeof(float) * (a->n_floats + 1));
       a->floats[a->n_floats++] = (float)v;
       break;
-    default:
+    default: {
+      char sfx;
+      if (number(ps, &v, &sfx)) return -1;
       a->float64s = pool_realloc(a->float64s, sizeof(double) * a->n_float64s, sizeof(double) * (a->n_float64s + 1));
       a->float64s[a->n_float64s++] = v;
       break;
+    }
   }
   return 0;
 }
@@ -529,23 +585,31 @@ static OpAttr *parse_attr(Parser *ps) {
     a->has_b = 1;
     return a;
   }
+  const char *what = pool_printf("attribute '%s':", nm);
   if (word(ps, "block")) {
-    double v;
-    char sfx;
+    int64_t v;
     OpAttr *a = new_attr(nm, AT_BLOCK);
-    if (expect(ps, '(') || number(ps, &v, &sfx) || expect(ps, ')')) return NULL;
+    if (expect(ps, '(') || integer(ps, 0, INT32_MAX, what, &v) || expect(ps, ')')) return NULL;
     a->block_idx = (int32_t)v;
     a->has_block_idx = 1;
     return a;
   }
   double v;
   char sfx;
+  const char *start = ps->p;
   if (number(ps, &v, &sfx)) return NULL;
+  ps->p = start; /* read again, checked for its type */
+  int64_t iv = 0;
   OpAttr *a = new_attr(nm, sfx == 'L' ? AT_LONG : sfx == 'f' ? AT_FLOAT : sfx == 'd' ? AT_FLOAT64 : AT_INT);
-  if (sfx == 'L') a->l = (int64_t)v, a->has_l = 1;
+  if (sfx == 'L' ? integer(ps, INT64_MIN, INT64_MAX, what, &iv)
+      : sfx == 'f' ? float_value(ps, what, &v)
+      : sfx == 'd' ? number(ps, &v, &sfx)
+      : integer(ps, INT32_MIN, INT32_MAX, what, &iv))
+    return NULL;
+  if (sfx == 'L') a->l = iv, a->has_l = 1;
   else if (sfx == 'f') a->f = (float)v, a->has_f = 1;
   else if (sfx == 'd') a->float64 = v, a->has_float64 = 1;
-  else a->i = (int32_t)v, a->has_i = 1;
+  else a->i = (int32_t)iv, a->has_i = 1;
   return a;
 }
 
@@ -594,10 +658,10 @@ int ir_text_parse(const char *text, const char *file, uint8_t **pb, size_t *pble
     ws(&ps);
     if (!*ps.p || *ps.p == '#') continue;
     if (word(&ps, "program")) {
-      double v;
-      char sfx;
-      if (!word(&ps, "version") || number(&ps, &v, &sfx)) return perr(&ps, "expected 'program version N'");
-      ver.version = (int64_t)v;
+      int64_t v;
+      if (!word(&ps, "version")) return perr(&ps, "expected 'program version N'");
+      if (integer(&ps, INT64_MIN, INT64_MAX, "program version", &v)) return -1;
+      ver.version = v;
       ver.has_version = v >= 0;
       pd.version = &ver;
     } else if (word(&ps, "var")) {
@@ -630,16 +694,39 @@ static float rand_value(uint64_t *s) {
   return (float)((double)((*s * 2685821657736338717ull) >> 11) / 9007199254740992.0 * 2.0 - 1.0);
 }
 
-void ir_text_bind_params(Graph *g, const IrParams *pp) {
+/* Whether x can be stored in a parameter of dtype dt (integers exactly). */
+static int value_fits(double x, int dt) {
+  if (dt == RT_DT_FP32) return !isfinite(x) || fabs(x) <= FLT_MAX;
+  if (dt == RT_DT_INT32) return x >= INT32_MIN && x <= INT32_MAX && x == (double)(int64_t)x;
+  if (dt == RT_DT_INT64) return x >= -9223372036854775808.0 && x < 9223372036854775808.0 && x == (double)(int64_t)x;
+  return 1;
+}
+
+int ir_text_bind_params(Graph *g, const IrParams *pp) {
+  int bad = 0;
   for (int i = 0; i < pp->n; i++) {
     const IrParam *p = &pp->p[i];
     int id = graph_find_var(g, 0, p->name);
     if (id < 0) continue;
     Var *v = &g->vars[id];
-    int64_t n = shape_numel(&v->shape);
-    size_t es = rt_dtype_size(v->dtype);
-    if (n < 0 || !es) continue;
-    uint8_t *data = pool_alloc((size_t)n * es + 1);
+    int64_t n = shape_numel(&v->shape), bytes = shape_bytes(&v->shape, v->dtype);
+    if (n < 0 || !rt_dtype_size(v->dtype)) continue;
+    size_t alloc;
+    if (bytes < 0 || rt_size_add(bytes, 1, &bytes) || rt_size_to(bytes, &alloc)) {
+      bad = diag_error("%s: parameter '%s': %s %s holds more bytes than fit in 64 bits", g->file, v->name,
+                       rt_dtype_name(v->dtype), shape_str(&v->shape));
+      continue;
+    }
+    const double *vals = p->init == PI_LIST ? p->vals : &p->fill;
+    const int nvals = p->init == PI_LIST ? p->n : p->init == PI_FILL;
+    for (int k = 0; k < nvals; k++)
+      if (!value_fits(vals[k], v->dtype)) {
+        bad = diag_error("%s: parameter '%s': value %.17g does not fit in its dtype %s", g->file, v->name, vals[k],
+                         rt_dtype_name(v->dtype));
+        break;
+      }
+    if (bad) continue;
+    uint8_t *data = pool_alloc(alloc);
     uint64_t seed = (uint64_t)p->fill * 2654435761u + 88172645463325252ull;
     for (int64_t k = 0; k < n; k++) {
       double x = p->init == PI_RAND ? rand_value(&seed) : p->init == PI_FILL ? p->fill : p->vals[k % (p->n ? p->n : 1)];
@@ -658,4 +745,5 @@ void ir_text_bind_params(Graph *g, const IrParams *pp) {
     v->param_file = g->file;
     v->flags |= VAR_LOADED;
   }
+  return bad ? -1 : 0;
 }

@@ -33,6 +33,6 @@ int ir_text_detect(const uint8_t *bytes, size_t len);
  * the graph built from it.  Errors name the file and line.  0 or -1. */
 typedef struct IrParams IrParams;
 int ir_text_parse(const char *text, const char *file, uint8_t **pb, size_t *pblen, IrParams **params);
-void ir_text_bind_params(Graph *g, const IrParams *params);
+int ir_text_bind_params(Graph *g, const IrParams *params);
 
 #endif

@@ -49,9 +49,11 @@ static int parse_string(Reader *r, const char **out) {
       } else if (e == 'u') {
         unsigned x = 0;
         for (int i = 0; i < 4; i++) {
-          char h = *r->p++;
-          x = x * 16 + (unsigned)(h >= '0' && h <= '9' ? h - '0' : (h | 32) >= 'a' && (h | 32) <= 'f' ? (h | 32) - 'a' + 10 : 99);
-          if (x > 0xffff) return fail(r, "bad \\u escape");
+          const char h = *r->p; /* never past the terminating NUL */
+          const int digit = h >= '0' && h <= '9' ? h - '0' : (h | 32) >= 'a' && (h | 32) <= 'f' ? (h | 32) - 'a' + 10 : -1;
+          if (digit < 0) return fail(r, "bad \\u escape");
+          r->p++;
+          x = x * 16 + (unsigned)digit;
         }
         if (x == 0 || x > 0x7f) return fail(r, "only ASCII \\u escapes are supported");
         c = (char)x;

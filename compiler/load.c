@@ -117,7 +117,7 @@ static ProgramDesc *decode(const char *file, uint64_t *hash, IrParams **ir) {
 
 /* The parameter values written in IR text; each parameter needs one. */
 static int bind_ir_params(Graph *g, const IrParams *ir) {
-  ir_text_bind_params(g, ir);
+  if (ir_text_bind_params(g, ir)) return -1;
   g->params_status = "given in the IR text";
   int bad = 0;
   for (int i = 0; i < g->nparams; i++)

@@ -21,7 +21,23 @@
 #include "ops/ops.h"
 #include "util.h"
 
-static int64_t round_up(int64_t x) { return (x + PLAN_ALIGN - 1) / PLAN_ALIGN * PLAN_ALIGN; }
+/* x rounded up to PLAN_ALIGN into *out; -1 when it does not fit. */
+static int round_up(int64_t x, int64_t *out) {
+  if (rt_size_add(x, PLAN_ALIGN - 1, out)) return -1;
+  *out = *out / PLAN_ALIGN * PLAN_ALIGN;
+  return 0;
+}
+
+/* x.a * b + x.c, saturated at INT64_MAX (statistics only). */
+static int64_t at_sat(SymDim x, int64_t b) {
+  int64_t n;
+  return rt_size_mul(x.a, b, &n) || rt_size_add(n, x.c, &n) ? INT64_MAX : n;
+}
+
+static int64_t add_sat(int64_t x, int64_t y) {
+  int64_t n;
+  return rt_size_add(x, y, &n) ? INT64_MAX : n;
+}
 
 static int64_t at_ref(SymDim d) { return d.a * 8 + d.c; } /* size at a reference batch of 8 */
 
@@ -107,6 +123,7 @@ typedef struct Builder {
   int *buf_of;       /* per var: its buffer, -1 */
   int *last_use;     /* per var: position of its last reader (nops: fetched) */
   int cap;           /* capacity of p->bufs */
+  int bad;           /* an error was printed */
 } Builder;
 
 static void buf_add_var(PlanBuf *b, int var) {
@@ -125,7 +142,13 @@ static void take_output(Builder *bd, const Op *op, int k, int id, int inplace) {
   size_t es = rt_dtype_size(v->dtype);
   SymDim ne = spec_numel(vs);
   if (v->vtype != VT_LOD_TENSOR || !vs->known || !es || ne.a < 0) return;
-  SymDim bytes = {round_up(ne.a * (int64_t)es), round_up(ne.c * (int64_t)es)};
+  SymDim bytes;
+  if (rt_size_mul(ne.a, (int64_t)es, &bytes.a) || round_up(bytes.a, &bytes.a) ||
+      rt_size_mul(ne.c, (int64_t)es, &bytes.c) || round_up(bytes.c, &bytes.c)) {
+    bd->bad = diag_error("%s: variable '%s': %lld*B + %lld elements of %s: no arena size (negative, or more bytes than fit in 64 bits)",
+                         g->file, v->name, (long long)ne.a, (long long)ne.c, rt_dtype_name(v->dtype));
+    return;
+  }
   int in = inplace ? inplace_input(op, id) : -1;
   /* the same element count, not only the same rounded bytes: an input that
    * broadcasts ([B, 1] -> [B, 6]) would be overwritten before it is read */
@@ -153,7 +176,7 @@ int plan_build(Graph *g, const Spec *s, Plan *p, PlanOpts o) {
   for (int i = 0; i < g->nfeeds; i++) p->vars[g->feeds[i]] = (PlanVar){.kind = PLAN_FEED, .index = i};
   for (int i = 0; i < g->nparams; i++) p->vars[g->params[i]] = (PlanVar){.kind = PLAN_PARAM, .index = i};
   Builder bd = {g, s, p, pool_alloc(sizeof(int) * ((size_t)g->nvars + 1)),
-                pool_alloc(sizeof(int) * ((size_t)g->nvars + 1)), 0};
+                pool_alloc(sizeof(int) * ((size_t)g->nvars + 1)), 0, 0};
   const int nops = g->blocks[0].nops;
   for (int i = 0; i < g->nvars; i++) bd.buf_of[i] = bd.last_use[i] = -1;
   for (int k = 0; k < nops; k++) {
@@ -179,6 +202,15 @@ int plan_build(Graph *g, const Spec *s, Plan *p, PlanOpts o) {
         }
     }
   }
+  if (bd.bad) return -1;
+  /* every offset and end below is at most the sum of all buffers, at batch
+   * 8 (the reference of cmp_size_desc) too: when that fits, they all do */
+  int64_t total_a = 0, total_c = 0, total8;
+  for (int i = 0; i < p->nbufs; i++)
+    if (rt_size_add(total_a, p->bufs[i].bytes.a, &total_a) || rt_size_add(total_c, p->bufs[i].bytes.c, &total_c) ||
+        rt_size_mul(total_a, 8, &total8) || rt_size_add(total8, total_c, &total8))
+      return diag_error("%s: variable '%s': the tensors up to it need more arena bytes than fit in 64 bits", g->file,
+                        g->vars[p->bufs[i].vars[0]].name);
   if (o.reuse) qsort(p->bufs, (size_t)p->nbufs, sizeof *p->bufs, cmp_size_desc);
   for (int i = 0; i < p->nbufs; i++) {
     PlanBuf *b = &p->bufs[i];
@@ -202,16 +234,17 @@ int plan_build(Graph *g, const Spec *s, Plan *p, PlanOpts o) {
 }
 
 PlanStats plan_stats(const Plan *p, int64_t b) {
-  PlanStats st = {symdim_at(p->arena, b), 0, 0};
+  PlanStats st = {at_sat(p->arena, b), 0, 0};
   int last = 0;
   for (int i = 0; i < p->nbufs; i++) {
-    st.naive += symdim_at(p->bufs[i].bytes, b) * p->bufs[i].nvars;
+    int64_t n;
+    st.naive = add_sat(st.naive, rt_size_mul(at_sat(p->bufs[i].bytes, b), p->bufs[i].nvars, &n) ? INT64_MAX : n);
     last = p->bufs[i].last > last ? p->bufs[i].last : last;
   }
   for (int k = 0; k <= last; k++) {
     int64_t live = 0;
     for (int i = 0; i < p->nbufs; i++)
-      if (p->bufs[i].first <= k && k <= p->bufs[i].last) live += symdim_at(p->bufs[i].bytes, b);
+      if (p->bufs[i].first <= k && k <= p->bufs[i].last) live = add_sat(live, at_sat(p->bufs[i].bytes, b));
     st.lower_bound = live > st.lower_bound ? live : st.lower_bound;
   }
   return st;

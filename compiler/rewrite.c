@@ -5,6 +5,7 @@
 
 #include "attr.h"
 #include "ops/ops.h"
+#include "diag.h"
 #include "util.h"
 
 /* The position of op `id` in its block's list, or -1. */
@@ -198,9 +199,10 @@ int rw_new_var(Graph *g, const char *base, int dtype, const Shape *s) {
 int rw_new_param(Graph *g, const char *base, int dtype, const Shape *s, const void *data) {
   int id = rw_new_var(g, base, dtype, s);
   Var *v = &g->vars[id];
-  size_t bytes = (size_t)shape_numel(s) * rt_dtype_size(dtype);
-  uint8_t *copy = pool_alloc(bytes ? bytes : 1);
-  memcpy(copy, data, bytes);
+  const int64_t bytes = shape_bytes(s, dtype);
+  if (bytes < 0) diag_internal("rw_new_param: '%s' %s has no size", v->name, shape_str(s));
+  uint8_t *copy = pool_alloc(bytes ? (size_t)bytes : 1);
+  memcpy(copy, data, (size_t)bytes);
   v->param_data = copy;
   v->param_file = "(computed by paddlec)";
   v->flags |= VAR_PERSISTABLE | VAR_PARAM | VAR_LOADED;

@@ -1,6 +1,7 @@
 /* Specialization of shapes for code generation (see spec.h). */
 #include "spec.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,8 +19,9 @@ int spec_parse_shape_arg(const char *text, ShapeArg *out) {
   out->name = pool_printf("%.*s", (int)(eq - text), text);
   for (const char *p = eq + 1; *p;) {
     char *end;
+    errno = 0;
     long long v = strtoll(p, &end, 10);
-    if (end == p || v <= 0 || out->rank >= RT_MAX_RANK)
+    if (end == p || v <= 0 || errno == ERANGE || out->rank >= RT_MAX_RANK)
       return diag_error("--shape %s: dims must be positive integers", text);
     out->d[out->rank++] = v;
     p = *end == ',' ? end + 1 : end;
@@ -66,6 +68,8 @@ static int set_feeds(Graph *g, const ShapeArg *args, int nargs, int64_t batch, i
         s.d[d] = 1;
       }
     }
+    const char *why = report && arg ? shape_size_problem(&s, v->dtype, 1) : NULL;
+    if (why) bad = diag_error("%s: --shape %s: feed '%s': %s", g->file, v->name, v->name, why);
     v->shape = s;
   }
   return bad ? -1 : 0;
@@ -95,6 +99,13 @@ static const char *run_time_inputs(const Graph *g, const Var *v) {
       break;
     }
   return list;
+}
+
+/* Two dims grow with the batch. */
+static int batch_times_batch(const VarSpec *vs) {
+  int n = 0;
+  for (int d = 0; d < vs->rank; d++) n += vs->d[d].a != 0;
+  return n > 1;
 }
 
 int spec_build(Graph *g, const ShapeArg *args, int nargs, Spec *s) {
@@ -142,7 +153,10 @@ int spec_build(Graph *g, const ShapeArg *args, int nargs, Spec *s) {
       vs->d[d] = (SymDim){a, c};
       if (a) s->symbolic_batch = 1;
     }
-    if (vs->known && spec_numel(vs).a < 0) { /* two dims grow with the batch */
+    if (vs->known && spec_numel(vs).a < 0 && !batch_times_batch(vs)) {
+      vs->known = 0;
+      bad = diag_error("%s: %s: '%s' has more elements than fit in 64 bits", g->file, producer_of(g, v), v->name);
+    } else if (vs->known && spec_numel(vs).a < 0) { /* two dims grow with the batch */
       vs->known = 0;
       bad = diag_error("%s: %s: '%s' has batch x batch elements, which paddlec cannot size at compile time; fix the "
                        "batch with --shape (e.g. --shape %s=...)", g->file, producer_of(g, v), v->name,
@@ -156,8 +170,13 @@ SymDim spec_prod(const VarSpec *v, int from, int to) {
   SymDim n = {0, 1};
   for (int d = from; d < to; d++) {
     SymDim x = v->d[d];
+    int64_t ac, ca;
     if (n.a && x.a) return (SymDim){-1, -1};
-    n = (SymDim){n.a * x.c + n.c * x.a, n.c * x.c};
+    /* the builtins, not rt_size_mul: a coefficient may be negative (a dim
+     * of 2*B - 1), sizes at the batches run are not */
+    if (__builtin_mul_overflow(n.a, x.c, &ac) || __builtin_mul_overflow(n.c, x.a, &ca) ||
+        __builtin_add_overflow(ac, ca, &n.a) || __builtin_mul_overflow(n.c, x.c, &n.c))
+      return (SymDim){-1, -1}; /* not reached: inference checked the sizes at the probe batches */
   }
   return n;
 }

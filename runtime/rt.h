@@ -42,6 +42,53 @@ enum {
 
 #define RT_MAX_RANK 10 /* Paddle allows 9 dims; XShape vars add one */
 
+/* Checked sizes: the one way to multiply or add dims, element counts,
+ * element sizes and byte counts that come from a file, the command line or
+ * a batch.  *out = a * b (a + b) when a and b are >= 0 and the result fits
+ * in int64_t; otherwise returns -1 and leaves *out alone.  Callers turn -1
+ * into an error naming the file and the var (compiler) or a status. */
+static inline int rt_size_mul(int64_t a, int64_t b, int64_t *out) {
+  int64_t r;
+  if (a < 0 || b < 0) return -1;
+#if defined(__GNUC__) || defined(__clang__)
+  if (__builtin_mul_overflow(a, b, &r)) return -1;
+#else
+  if (a && b > INT64_MAX / a) return -1;
+  r = a * b;
+#endif
+  *out = r;
+  return 0;
+}
+static inline int rt_size_add(int64_t a, int64_t b, int64_t *out) {
+  if (a < 0 || b < 0 || a > INT64_MAX - b) return -1;
+  *out = a + b;
+  return 0;
+}
+/* n as a size_t into *out; -1 when it is negative or (32-bit targets) does
+ * not fit. */
+static inline int rt_size_to(int64_t n, size_t *out) {
+  if (n < 0) return -1;
+#if SIZE_MAX < INT64_MAX
+  if ((uint64_t)n > SIZE_MAX) return -1;
+#endif
+  *out = (size_t)n;
+  return 0;
+}
+/* The product of dims[0..rank) into *numel, and of the non-zero ones into
+ * *bound when bound is not NULL (so that every partial product of the dims
+ * fits as well); -1 when a dim is negative or a product overflows. */
+static inline int rt_size_numel(const int64_t *dims, int rank, int64_t *numel, int64_t *bound) {
+  int64_t n = 1, nz = 1;
+  for (int i = 0; i < rank; i++) {
+    if (dims[i] < 0) return -1;
+    if (dims[i] == 0) n = 0;
+    else if (rt_size_mul(nz, dims[i], &nz)) return -1;
+  }
+  *numel = n ? nz : 0;
+  if (bound) *bound = nz;
+  return 0;
+}
+
 /* Bytes per element of a dtype number, or 0 when it is not an element type. */
 size_t rt_dtype_size(int dtype);
 /* Paddle's lower-case name ("float32", "int64", ...), or NULL. */

@@ -1,5 +1,6 @@
 /* NumPy .npy files (format versions 1.0, 2.0 and 3.0): little-endian,
  * C-order arrays of the dtypes paddlec handles. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +61,14 @@ static RtStatus parse_header(const char *h, RtNpy *a, char *err, size_t errlen) 
   }
   memcpy(descr, d + 1, (size_t)(e - d - 1));
   a->dtype = descr_dtype(descr);
+  if (a->dtype < 0 && descr[0] == '>') {
+    char le[sizeof descr];
+    snprintf(le, sizeof le, "<%s", descr + 1);
+    if (descr_dtype(le) >= 0) {
+      snprintf(err, errlen, "big-endian .npy arrays ('%s') are not supported (save with arr.astype('%s'))", descr, le);
+      return RT_ERR_DTYPE;
+    }
+  }
   if (a->dtype < 0) {
     snprintf(err, errlen, "unsupported .npy dtype '%s'", descr);
     return RT_ERR_DTYPE;
@@ -73,8 +82,9 @@ static RtStatus parse_header(const char *h, RtNpy *a, char *err, size_t errlen) 
     while (*p == ' ' || *p == ',') p++;
     if (*p == ')') break;
     char *end;
+    errno = 0;
     long long v = strtoll(p, &end, 10);
-    if (end == p || v < 0 || a->rank >= RT_MAX_RANK) {
+    if (end == p || v < 0 || errno == ERANGE || a->rank >= RT_MAX_RANK) {
       snprintf(err, errlen, "malformed .npy shape");
       return RT_ERR_FORMAT;
     }
@@ -114,8 +124,27 @@ RtStatus rt_npy_read(const char *path, RtNpy *a, char *err, size_t errlen) {
   }
   if (fread(h, 1, hlen, f) != hlen) goto truncated;
   if ((st = parse_header(h, a, err, errlen))) goto done;
-  size_t n = rt_dtype_size(a->dtype);
-  for (int i = 0; i < a->rank; i++) n *= (size_t)a->dims[i];
+  /* the header's shape is checked against the bytes the file holds before
+   * anything is allocated for it */
+  int64_t numel, bound, bytes;
+  size_t n;
+  if (rt_size_numel(a->dims, a->rank, &numel, &bound) || rt_size_mul(bound, (int64_t)rt_dtype_size(a->dtype), &bytes) ||
+      rt_size_to(numel ? bytes : 0, &n)) {
+    snprintf(err, errlen, ".npy shape too large: its size overflows");
+    st = RT_ERR_FORMAT;
+    goto done;
+  }
+  long here = ftell(f);
+  if (here >= 0 && !fseek(f, 0, SEEK_END)) {
+    long end = ftell(f);
+    if (end < here || fseek(f, here, SEEK_SET)) goto truncated;
+    if ((uint64_t)(end - here) < (uint64_t)n) {
+      snprintf(err, errlen, "truncated .npy file: its shape needs %llu bytes of data, the file holds %llu",
+               (unsigned long long)n, (unsigned long long)(end - here));
+      st = RT_ERR_TRUNCATED;
+      goto done;
+    }
+  }
   a->bytes = n;
   a->data = rt_alloc(n ? n : 1);
   if (!a->data) {

@@ -134,21 +134,22 @@ RtStatus rt_tensor_parse(const uint8_t *buf, size_t len, RtTensorHdr *h,
     snprintf(err, errlen, "unknown dtype number %d", h->dtype);
     return RT_ERR_DTYPE;
   }
-  h->numel = 1;
   for (int i = 0; i < h->rank; i++) {
     if (h->dims[i] < 0) {
       snprintf(err, errlen, "negative dim %lld in stored tensor",
                (long long)h->dims[i]);
       return RT_ERR_FORMAT;
     }
-    if (h->dims[i] && h->numel > UINT64_MAX / (uint64_t)h->dims[i] / es) {
-      snprintf(err, errlen, "tensor size overflows");
-      return RT_ERR_FORMAT;
-    }
-    h->numel *= (uint64_t)h->dims[i];
   }
+  int64_t numel, bound, bytes;
+  if (rt_size_numel(h->dims, h->rank, &numel, &bound) ||
+      rt_size_mul(bound, (int64_t)es, &bytes)) {
+    snprintf(err, errlen, "tensor size overflows");
+    return RT_ERR_FORMAT;
+  }
+  h->numel = (uint64_t)numel;
   h->data_offset = (uint64_t)(c.p - buf);
-  h->data_bytes = h->numel * es;
+  h->data_bytes = h->numel * es; /* <= bound * es */
   if (h->data_bytes > (uint64_t)(c.end - c.p)) {
     snprintf(err, errlen, "data truncated: %llu bytes expected, %llu present",
              (unsigned long long)h->data_bytes,

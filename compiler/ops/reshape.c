@@ -33,7 +33,10 @@ static int reshape_dims(OpCtx *c, const Shape *in, const int64_t *shape, int n, 
       return ctx_fail(c, "shape[%d] = %lld is invalid", i, (long long)shape[i]);
     }
     s.d[i] = shape[i] ? shape[i] : in->d[i];
-    capacity *= s.d[i];
+    int64_t mag; /* capacity keeps the sign of the -1s it includes */
+    if (rt_size_mul(capacity < 0 ? -capacity : capacity, s.d[i] < 0 ? -s.d[i] : s.d[i], &mag))
+      return ctx_fail(c, "shape[%d]: the target shape has more elements than fit in 64 bits", i);
+    capacity = (capacity < 0) != (s.d[i] < 0) ? -mag : mag;
   }
   int64_t numel = shape_numel(in);
   if (unk >= 0) {

@@ -13,6 +13,7 @@
  * the model's threads in all (default: num_threads); --exec-strategy
  * overrides the ExecutionStrategy compiled in (num_threads,
  * num_iteration_per_run, num_iteration_per_drop_scope). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,8 +122,9 @@ static int parse_dims(const char *s, int64_t *dims) {
   int r = 0;
   while (*s && r < RT_MAX_RANK) {
     char *end;
+    errno = 0;
     long long v = strtoll(s, &end, 10);
-    if (end == s || v < 0) return -1;
+    if (end == s || v < 0 || errno == ERANGE) return -1;
     dims[r++] = v;
     s = *end == ',' ? end + 1 : end;
     if (*end && *end != ',') return -1;
@@ -149,6 +151,12 @@ static int load_input(int i, const char *path, const char *shape_arg, RtNpy *a) 
     memset(a, 0, sizeof *a);
     a->dtype = model_input_dtype(i);
     a->rank = parse_dims(shape_arg, a->dims);
+    if (a->rank < 0) {
+      fprintf(stderr, "error: input '%s': %s: --shape %s=%s: dims must be integers >= 0\n", name, path, name, shape_arg);
+      rt_free(data);
+      a->data = NULL;
+      return -1;
+    }
     a->data = data;
     a->bytes = len;
     return 0;
@@ -161,7 +169,7 @@ static int load_input(int i, const char *path, const char *shape_arg, RtNpy *a) 
 }
 
 /* Checks an input against the compiled contract; returns its batch or -1. */
-static int64_t check_input(int i, const RtNpy *a, int64_t batch) {
+static int64_t check_input(int i, const char *path, const RtNpy *a, int64_t batch) {
   const char *name = model_input_name(i);
   int rank = model_input_rank(i);
   int64_t want[RT_MAX_RANK + 1];
@@ -176,9 +184,19 @@ static int64_t check_input(int i, const RtNpy *a, int64_t batch) {
   }
   if (batch < 0) batch = MODEL_FIXED_BATCH ? MODEL_FIXED_BATCH : (rank ? a->dims[0] : 1);
   int64_t numel = model_input_shape(i, batch, want);
+  if (numel < 0) { /* rt_size_mul: the sizes of this batch do not fit */
+    fprintf(stderr, "error: input '%s': %s: batch %lld is too large: the model's sizes would overflow\n", name,
+            path, (long long)batch);
+    return -1;
+  }
   int ok = 1;
   for (int d = 0; d < rank; d++) ok &= a->dims[d] == want[d];
-  if (!ok || a->bytes != (size_t)numel * rt_dtype_size(a->dtype)) {
+  if (ok && a->bytes != (size_t)numel * rt_dtype_size(a->dtype)) {
+    fprintf(stderr, "error: input '%s': %s holds %zu bytes; its shape needs %zu\n", name, path, a->bytes,
+            (size_t)numel * rt_dtype_size(a->dtype));
+    return -1;
+  }
+  if (!ok) {
     fprintf(stderr, "error: input '%s' has shape [", name);
     for (int d = 0; d < a->rank; d++) fprintf(stderr, "%s%lld", d ? ", " : "", (long long)a->dims[d]);
     fprintf(stderr, "]; the model expects [");
@@ -293,7 +311,7 @@ int main(int argc, char **argv) {
       goto done;
     }
     if (load_input(k, path, shape, &arrays[k])) goto done;
-    batch = check_input(k, &arrays[k], batch);
+    batch = check_input(k, path, &arrays[k], batch);
     if (batch < 0) goto done;
     in[k] = arrays[k].data;
   }

@@ -201,14 +201,37 @@ static int fail(model_model *m, int status, const char *what) {
   return status;
 }
 
+/* Fills dims (when not NULL) for `batch`; returns the element count, or -1
+ * when a dim, the count or its bytes does not fit (rt_size_mul: such a
+ * batch is refused, never wrapped). */
 static int64_t io_shape(const IoSpec *s, int64_t batch, int64_t *dims) {
-  int64_t n = 1;
+  int64_t n = 1, bound = 1, bytes;
   for (int d = 0; d < s->rank; d++) {
-    int64_t v = s->a[d] * batch + s->c[d];
+    int64_t v;
+    if (rt_size_mul(s->a[d], batch, &v) || (s->c[d] >= 0 ? rt_size_add(v, s->c[d], &v) : (v += s->c[d]) < 0))
+      return -1;
     if (dims) dims[d] = v;
-    n *= v;
+    if (v == 0) n = 0;
+    else if (rt_size_mul(bound, v, &bound)) return -1;
   }
-  return n;
+  size_t fits;
+  if (rt_size_mul(bound, (int64_t)rt_dtype_size(s->dtype), &bytes) || rt_size_to(bytes, &fits)) return -1;
+  return n ? bound : 0;
+}
+
+/* Activation bytes of a run at `batch` with `ops` kernels at once (the
+ * arithmetic of MODEL_ARENA_BYTES_FOR, checked): -1 when the block they
+ * live in would not fit in a size_t. */
+static int act_bytes(int64_t batch, int ops, size_t *bytes) {
+  const int64_t tensor_a = 128, tensor_c = 0, scratch_a = 0, scratch_c = 7168;
+  const int64_t weights = 0;
+  int64_t t, s, all;
+  if (rt_size_mul(tensor_a, batch, &t) || rt_size_add(t, tensor_c, &t) || rt_size_mul(scratch_a, batch, &s) ||
+      rt_size_add(s, scratch_c, &s) || rt_size_mul(s, ops, &s) || rt_size_add(t, s, &t) ||
+      rt_size_add(t, weights + 64, &all) || rt_size_to(all, bytes))
+    return -1;
+  *bytes = (size_t)t;
+  return 0;
 }
 
 static unsigned char *align64(unsigned char *p) {
@@ -374,16 +397,23 @@ static int grow_home(model_model *m, size_t need) {
 }
 
 static int bad_batch(model_model *m, int64_t batch) {
-  if (batch >= 1 && (MODEL_FIXED_BATCH == 0 || batch == MODEL_FIXED_BATCH)) return MODEL_OK;
-  return fail(m, MODEL_ERR_SHAPE, "this batch size is not what the model was compiled for");
+  if (batch < 1 || (MODEL_FIXED_BATCH != 0 && batch != MODEL_FIXED_BATCH))
+    return fail(m, MODEL_ERR_SHAPE, "this batch size is not what the model was compiled for");
+  size_t act;
+  int fits = act_bytes(batch, ops_at_once(m), &act) == 0;
+  for (int i = 0; i < MODEL_NUM_INPUTS && fits; i++) fits = io_shape(&inputs_spec[i], batch, NULL) >= 0;
+  for (int i = 0; i < MODEL_NUM_OUTPUTS && fits; i++) fits = io_shape(&outputs_spec[i], batch, NULL) >= 0;
+  return fits ? MODEL_OK : fail(m, MODEL_ERR_SHAPE, "this batch size makes the model's sizes overflow");
 }
 
 int model_reserve(model_model *m, int64_t batch) {
   if (!m) return MODEL_ERR_ARG;
   int st = bad_batch(m, batch);
   if (st) return st;
+  size_t need;
+  if (act_bytes(batch > m->reserved ? batch : m->reserved, ops_at_once(m), &need))
+    return fail(m, MODEL_ERR_SHAPE, "reserve: this batch size makes the model's sizes overflow");
   if (batch > m->reserved) m->reserved = batch;
-  size_t need = MODEL_ACT_BYTES_FOR(m->reserved, ops_at_once(m));
   if (need <= m->home_bytes) return MODEL_OK;
   if (!m->owns_block) {
     snprintf(m->error, sizeof m->error, "reserve: batch %lld with %d kernels at once needs %zu bytes of activations; init gave %zu",
@@ -473,9 +503,13 @@ void model_set_trace(model_model *m, void (*hook)(void *user, int kernel, int be
  * is large enough (growing it up to the reserved batch), else the local
  * scope. */
 static int take_arena(model_model *m, int64_t batch) {
-  const size_t need = MODEL_ACT_BYTES_FOR(batch, ops_at_once(m));
+  size_t need, reserved;
+  if (act_bytes(batch, ops_at_once(m), &need))
+    return fail(m, MODEL_ERR_SHAPE, "run: this batch size makes the model's sizes overflow");
   if (need > m->home_bytes && batch <= m->reserved && m->owns_block) {
-    int st = grow_home(m, MODEL_ACT_BYTES_FOR(m->reserved, ops_at_once(m)));
+    if (act_bytes(m->reserved, ops_at_once(m), &reserved))
+      return fail(m, MODEL_ERR_SHAPE, "run: the reserved batch size makes the model's sizes overflow");
+    int st = grow_home(m, reserved);
     if (st) return st;
   }
   if (need <= m->home_bytes) {
