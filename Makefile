@@ -4,7 +4,8 @@
 #                     build/libpaddlec_rt.a
 #   make CC=clang     the same with clang (objects go to build/obj-clang)
 #   make sample       build, then compile and run the sample model in samples/mlp
-#   make test         build, prepare the Paddle oracle, run every test
+#   make test         build, prepare the Paddle oracle and the firmware
+#                     toolchain (make firmware-deps), run every test
 #   make oracle       the virtualenv with the pinned paddlepaddle wheel
 #   make asan         paddlec built with AddressSanitizer + UBSan
 #   make clean
@@ -24,6 +25,9 @@ LDLIBS  := -lprotobuf-c -lm
 # runtime sources; caching their objects keeps `make test` within CI's time.
 DEB_PKGS := protobuf-c-compiler libprotobuf-c-dev libopenblas-dev clang python3-venv ccache
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# The firmware test's Cortex-M4 toolchain (newlib) and emulator, installed by
+# `make firmware-deps` (which `make test` runs), not by plain `make`.
+FW_PKGS  := gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm
 
 # The Paddle oracle: a pinned CPU wheel in a project-made virtualenv.
 VENV     := .venv
@@ -37,17 +41,26 @@ RT_OBJ   := $(RT_SRC:%.c=$(OBJ)/%.o)
 CC_OBJ   := $(CC_SRC:%.c=$(OBJ)/%.o) $(OBJ)/gen/framework.pb-c.o $(OBJ)/gen/embedded.o
 LIB_OBJ  := $(filter-out $(OBJ)/compiler/main.o,$(CC_OBJ))
 
-.PHONY: all deps test oracle asan unit sample golden-update clean
+.PHONY: all deps firmware-deps test oracle asan unit sample golden-update clean
 all: $(BUILD)/paddlec $(BUILD)/libpaddlec_rt.a
+
+# $(call install_missing,PACKAGES,APT-OPTIONS): apt-get installs those not there.
+install_missing = @missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing Debian packages:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(2) $$missing; \
+	fi
 
 deps: $(BUILD)/.deps
 $(BUILD)/.deps:
 	@mkdir -p $(BUILD)
-	@missing=""; for p in $(DEB_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then \
-	  echo "installing Debian packages:$$missing"; \
-	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
-	fi
+	$(call install_missing,$(DEB_PKGS),)
+	@touch $@
+
+# qemu without its recommended GUI packages: the test runs it headless.
+firmware-deps: $(BUILD)/.fw-deps
+$(BUILD)/.fw-deps: | $(BUILD)/.deps
+	$(call install_missing,$(FW_PKGS),--no-install-recommends)
 	@touch $@
 
 # protobuf-c code from our own schema, generated at build time, never committed.
@@ -115,7 +128,7 @@ $(VENV)/.ok: | $(BUILD)/.deps
 	$(PYTHON) -c "import paddle, numpy; print('oracle: paddle', paddle.__version__, 'numpy', numpy.__version__)"
 	@touch $@
 
-test: all unit asan oracle
+test: all unit asan oracle firmware-deps
 	$(PYTHON) -m pytest -q -p no:cacheprovider tests $(PYTEST_ARGS)
 
 # The README's first command: compile the sample classifier to a standalone

@@ -5,6 +5,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef PADDLEC_NO_MALLOC
+/* Built for no heap (MALLOC=0, firmware): until rt_set_allocator installs
+ * an allocator every allocation fails, and nothing here links malloc. */
+static void *default_alloc(void *ctx, size_t bytes, size_t align) {
+  (void)ctx, (void)bytes, (void)align;
+  return NULL;
+}
+
+static void default_release(void *ctx, void *p) { (void)ctx, (void)p; }
+#else
 static void *default_alloc(void *ctx, size_t bytes, size_t align) {
   (void)ctx;
   return aligned_alloc(align, (bytes + align - 1) / align * align);
@@ -14,6 +24,7 @@ static void default_release(void *ctx, void *p) {
   (void)ctx;
   free(p);
 }
+#endif
 
 static RtAllocator hook = {default_alloc, default_release, NULL};
 

@@ -3,8 +3,10 @@
  * Every allocation the runtime and generated code make (a model's memory
  * block, the temporaries of its local scope, the thread pool, weight files
  * read at create) goes through rt_alloc / rt_free, which call the allocator
- * installed with rt_set_allocator (malloc/free until then).  Firmware can
- * hand out pieces of a static buffer; tests inject failures.  It is the one
+ * installed with rt_set_allocator (malloc/free until then; built with
+ * PADDLEC_NO_MALLOC, none: allocations fail and no allocator is linked, for
+ * firmware that only calls *_init).  Firmware can hand out pieces of a
+ * static buffer; tests inject failures.  It is the one
  * piece of process-wide state in libpaddlec_rt: install it before creating
  * models and leave it while any model lives.  (OpenBLAS and the C library's
  * threads allocate on their own; the hook does not see them.) */

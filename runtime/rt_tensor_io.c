@@ -95,7 +95,7 @@ RtStatus rt_tensor_parse(const uint8_t *buf, size_t len, RtTensorHdr *h,
   if (!take(&c, b4, 4)) goto truncated;
   if (le32(b4) != 0) {
     snprintf(err, errlen, "LoD version %u, expected 0 (not a tensor record)",
-             le32(b4));
+             (unsigned)le32(b4));
     return RT_ERR_FORMAT;
   }
   if (!take(&c, b8, 8)) goto truncated;
@@ -113,7 +113,7 @@ RtStatus rt_tensor_parse(const uint8_t *buf, size_t len, RtTensorHdr *h,
   }
   if (!take(&c, b4, 4)) goto truncated;
   if (le32(b4) != 0) {
-    snprintf(err, errlen, "tensor version %u, expected 0", le32(b4));
+    snprintf(err, errlen, "tensor version %u, expected 0", (unsigned)le32(b4));
     return RT_ERR_FORMAT;
   }
   if (!take(&c, b4, 4)) goto truncated;

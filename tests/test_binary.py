@@ -207,3 +207,34 @@ def test_two_models_in_one_program(tmp_path):
        str(tmp_path / "second" / "second.c"), *rt, "-o", str(tmp_path / "two"))
     p = bin_run(tmp_path / "two", str(tmp_path / "first" / "first.pdiparams"), str(tmp_path / "second" / "second.pdiparams"))
     assert p.returncode == 0 and p.stdout.strip() == "1", p.stderr
+
+
+def test_static_arena_too_small_is_a_clear_error(tmp_path):
+    """After net_init, a batch (or reserve) beyond the arena fails with the
+    bytes it needs and the bytes it got (the message is built without printf,
+    so that firmware links none)."""
+    assert run(["compile", SAMPLE, "-o", str(tmp_path), "--name", "net", "--embed-weights"]).returncode == 0
+    host = tmp_path / "small.c"
+    host.write_text(
+        '#include <stdio.h>\n#include "net.h"\n'
+        "static unsigned char arena[NET_ARENA_BYTES(1)] __attribute__((aligned(64))); static net_model m;\n"
+        "int main(void) { float x[24] = {0}, y[9]; const void *in[] = {x}; void *out[] = {y};\n"
+        "  if (net_init(&m, arena, sizeof arena, NULL, 0)) return 1;\n"
+        "  int st = net_run(&m, 3, in, out); printf(\"%d %s\\n\", st == NET_ERR_SHAPE, net_last_error(&m));\n"
+        "  st = net_reserve(&m, 123456789012LL); printf(\"%d %s\\n\", st == NET_ERR_SHAPE, net_last_error(&m));\n"
+        "  st = net_run(&m, 1, in, out); printf(\"%d\\n\", st == NET_OK); return 0; }\n")
+    rt = sorted(str(p) for p in (tmp_path / "paddlec_rt").glob("*.c"))
+    cc("-I", str(tmp_path), str(host), str(tmp_path / "net.c"), str(tmp_path / "net_weights.c"), *rt,
+       "-o", str(tmp_path / "small"))
+    p = bin_run(tmp_path / "small")
+    assert p.returncode == 0, p.stderr
+    act = re.search(r"#define NET_TENSOR_BYTES\(batch\) \(\(size_t\)(\d+) \* \(size_t\)\(batch\) \+ \(size_t\)(\d+)\)",
+                    (tmp_path / "net.h").read_text())
+    scratch = re.search(r"#define NET_SCRATCH_BYTES\(batch\) \(\(size_t\)(\d+) \* \(size_t\)\(batch\) \+ \(size_t\)(\d+)\)",
+                        (tmp_path / "net.h").read_text())
+    need = lambda b: int(act[1]) * b + int(act[2]) + int(scratch[1]) * b + int(scratch[2])  # noqa: E731
+    home = need(1) + 64  # the arena is aligned: its 64 bytes of slack hold activations
+    assert p.stdout.splitlines() == [
+        f"1 run: batch 3 with 1 kernels at once needs {need(3)} bytes of activations; init gave {home}",
+        f"1 reserve: batch 123456789012 with 1 kernels at once needs {need(123456789012)} bytes of activations; "
+        f"init gave {home}", "1"], p.stdout

@@ -202,8 +202,24 @@ static void model_k004_scale(model_model *m, int64_t B, unsigned char *ws) {
 
 /* ---- API ---- */
 
+/* Appends `s`, or with s NULL the decimal digits of v, to m->error at *at
+ * (cut at its size).  The messages need no printf: a firmware build then
+ * links none, and with it none of the allocator some C libraries' printf
+ * brings. */
+static void error_put(model_model *m, size_t *at, const char *s, uint64_t v) {
+  char digits[21], *d = digits + sizeof digits;
+  if (!s) {
+    *--d = 0;
+    do *--d = (char)('0' + v % 10); while ((v /= 10) != 0);
+    s = d;
+  }
+  while (*s && *at + 1 < sizeof m->error) m->error[(*at)++] = *s++;
+  m->error[*at] = 0;
+}
+
 static int fail(model_model *m, int status, const char *what) {
-  if (m) snprintf(m->error, sizeof m->error, "%s", what);
+  size_t at = 0;
+  if (m) error_put(m, &at, what, 0);
   return status;
 }
 
@@ -404,6 +420,22 @@ static int bad_batch(model_model *m, int64_t batch) {
   return fits ? MODEL_OK : fail(m, MODEL_ERR_SHAPE, "this batch size makes the model's sizes overflow");
 }
 
+/* The error of a reserve or run at `batch` whose `need` bytes of
+ * activations the arena given to init does not hold. */
+static int arena_too_small(model_model *m, const char *what, int64_t batch, size_t need) {
+  size_t at = 0;
+  error_put(m, &at, what, 0);
+  error_put(m, &at, ": batch ", 0);
+  error_put(m, &at, NULL, (uint64_t)batch);
+  error_put(m, &at, " with ", 0);
+  error_put(m, &at, NULL, (uint64_t)ops_at_once(m));
+  error_put(m, &at, " kernels at once needs ", 0);
+  error_put(m, &at, NULL, need);
+  error_put(m, &at, " bytes of activations; init gave ", 0);
+  error_put(m, &at, NULL, m->home_bytes);
+  return MODEL_ERR_SHAPE;
+}
+
 int model_reserve(model_model *m, int64_t batch) {
   if (!m) return MODEL_ERR_ARG;
   int st = bad_batch(m, batch);
@@ -414,9 +446,7 @@ int model_reserve(model_model *m, int64_t batch) {
   if (batch > m->reserved) m->reserved = batch;
   if (need <= m->home_bytes) return MODEL_OK;
   if (!m->owns_block) {
-    snprintf(m->error, sizeof m->error, "reserve: batch %lld with %d kernels at once needs %zu bytes of activations; init gave %zu",
-             (long long)batch, ops_at_once(m), need, m->home_bytes);
-    return MODEL_ERR_SHAPE;
+    return arena_too_small(m, "reserve", batch, need);
   }
   return grow_home(m, need);
 }
@@ -515,9 +545,7 @@ static int take_arena(model_model *m, int64_t batch) {
     return MODEL_OK;
   }
   if (!m->owns_block) {
-    snprintf(m->error, sizeof m->error, "run: batch %lld with %d kernels at once needs %zu bytes of activations; init gave %zu",
-             (long long)batch, ops_at_once(m), need, m->home_bytes);
-    return MODEL_ERR_SHAPE;
+    return arena_too_small(m, "run", batch, need);
   }
   if (m->scope_bytes < need) {
     model_drop_local_exe_scopes(m);
