@@ -59,7 +59,10 @@ typedef struct RtConv2d {
 } RtConv2d;
 
 /* 1 when the convolution is a plain product W x X per image (1x1 filter,
- * stride 1, no padding), which needs no workspace. */
+ * stride 1, no padding), which needs no workspace.  A depthwise
+ * convolution (below) with a 1x1 filter is both: rt_conv2d takes the
+ * depthwise loop for it (its fused pre_relu lives there), and every sizing
+ * rule below tests depthwise first, as rt_conv2d does. */
 static inline int rt_conv2d_is_pointwise(const RtConv2d *p) {
   return p->k_h == 1 && p->k_w == 1 && p->stride_h == 1 && p->stride_w == 1 && p->pad_t == 0 && p->pad_l == 0 &&
          p->h_in == p->h_out && p->w_in == p->w_out;
@@ -181,13 +184,13 @@ static inline int64_t rt_conv2d_col_rows(const RtConv2d *p) {
  * planes of one input channel plus an h_out x cols accumulator; for
  * Winograd the transformed filter, input and product ([a][c_out][c_in],
  * [a][c_in][tiles], [a][c_out][tiles] for a = (m + 2)^2) and a few rows; 0
- * for pointwise. */
+ * for pointwise (depthwise tested first, as rt_conv2d dispatches). */
 static inline int64_t rt_conv2d_ws_floats(const RtConv2d *p) {
-  if (rt_conv2d_is_pointwise(p)) return 0;
   if (rt_conv2d_dw_blocked(p))
     return (rt_conv2d_dwb_rows(p) * rt_conv2d_dwb_cols(p) + rt_conv2d_dwb_band(p) * p->w_out) * RT_DW_CB;
   if (rt_conv2d_is_depthwise(p))
     return (p->stride_h * p->stride_w * rt_conv2d_dw_rows(p) + p->h_out) * rt_conv2d_dw_cols(p);
+  if (rt_conv2d_is_pointwise(p)) return 0;
   if (rt_conv2d_is_winograd(p)) {
     const int64_t m = rt_conv2d_wino_m(p), a2 = (m + 2) * (m + 2);
     const int64_t tiles = rt_conv2d_wino_tw(p) * rt_conv2d_wino_th(p);
