@@ -323,15 +323,20 @@ void rt_batch_norm(const float *x, float *y, const float *scale, const float *bi
 void rt_channel_affine(const float *x, float *y, const float *scale, const float *bias, int64_t outer, int64_t c,
                        int64_t inner);
 /* layer_norm over the last `cols` elements of each of `rows` rows; scale and
- * bias ([cols]) may be NULL. */
+ * bias ([cols]) may be NULL.  mean and var ([rows], or NULL) receive each
+ * row's mean and biased variance (without eps), layer_norm's Mean and
+ * Variance. */
 void rt_layer_norm(const float *x, float *y, const float *scale, const float *bias, float eps, int64_t rows,
-                   int64_t cols);
+                   int64_t cols, float *mean, float *var);
 /* Normalizes x viewed as [n, c, inner] over each of the `groups` groups of
  * c / groups channels of each image (to zero mean and unit variance, with
  * eps), then applies scale[c] and bias[c] (either may be NULL).  group_norm;
- * instance_norm is groups = c. */
+ * instance_norm is groups = c.  Each group's statistics, [n, groups] each,
+ * go to those of mean_out, var_out (biased variance, without eps: group_norm's
+ * Variance) and inv_std_out (1 / sqrt(variance + eps): instance_norm's
+ * SavedVariance) that are not NULL. */
 void rt_group_norm(const float *x, float *y, const float *scale, const float *bias, float eps, int64_t n, int64_t c,
-                   int64_t groups, int64_t inner);
+                   int64_t groups, int64_t inner, float *mean_out, float *var_out, float *inv_std_out);
 
 /* ---- resampling and padding (rt_interp.c) ---- */
 

@@ -1,33 +1,49 @@
 #!/usr/bin/env python3
 """Op-level regression cases found by running Paddle's per-op unit-test cases
-as one-op programs: convolutions with a 1x1 filter, one input channel per
-group and several outputs per group (depthwise with a channel multiplier,
-stride 1, no padding), where the runtime took its depthwise loop with no
-workspace (rt_conv2d_ws_floats asked the pointwise rule first) and crashed;
-and their neighbours (1x1 and 3x3, grouped and depthwise, strided, with bias
-and fused activations).
+as one-op programs:
+
+  * group_norm's Mean and Variance (and layer_norm's, instance_norm's
+    SavedMean and SavedVariance) fetched: paddlec wrote only Y, so a fetch
+    copied whatever the arena held (group_norm: zeros);
+  * convolutions with a 1x1 filter, one input channel per group and several
+    outputs per group (depthwise with a channel multiplier, stride 1, no
+    padding): the runtime took its depthwise loop with no workspace
+    (rt_conv2d_ws_floats asked the pointwise rule first) and crashed; their
+    neighbours (1x1 and 3x3, grouped and depthwise, strided, with bias and
+    fused activations).
 
     python e2e_regress_ops2.py OUTDIR [CASE ...]
 
-Parameters (filters, conv biases) are re-drawn uniform in [-1, 1) by
-oracle_case.randomize_params; inputs are uniform in [-0.5, 1.5).
+Parameters (Scale, Bias, filters, conv biases) are re-drawn uniform in
+[-1, 1) by oracle_case.randomize_params, never Paddle's ones and zeros;
+inputs are uniform in [-0.5, 1.5) so that means are not near zero.  Cases
+whose programs keep the outputs Paddle marks extra are saved with
+clip_extra=False (save_inference_model drops them otherwise).
 """
 import os
 import sys
+import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from oracle_case import append_op as op, run_static_cases  # noqa: E402
+from oracle_case import append_op as op, randomize_params, reference, run_static_cases  # noqa: E402
 
+import numpy as np  # noqa: E402
 import paddle  # noqa: E402
 import paddle.nn as nn  # noqa: E402
 import paddle.nn.functional as F  # noqa: E402
 
 BATCH = 2
 CASES = {}
+KEEP_EXTRA = set()  # cases saved with clip_extra=False
 
 
 def case(fn):
     CASES[fn.__name__] = fn
+    return fn
+
+
+def keep_extra(fn):
+    KEEP_EXTRA.add(fn.__name__)
     return fn
 
 
@@ -37,6 +53,69 @@ def data(name, shape, dtype="float32"):
 
 def param(shape):
     return paddle.static.create_parameter(shape, "float32")
+
+
+def norm_op(type, x, stats, attrs, scale=None, bias=None):
+    """One normalization op with optional Scale / Bias; returns Y and the
+    statistics outputs named in `stats`."""
+    inputs = {"X": [x]}
+    if scale is not None:
+        inputs["Scale"] = [scale]
+    if bias is not None:
+        inputs["Bias"] = [bias]
+    outs = {"Y": ["float32"]}
+    outs.update({s: ["float32"] for s in stats})
+    return op(type, inputs, outs, attrs)
+
+
+# ---------------------------------------------------------------- group_norm statistics
+@case
+def group_norm_stats():
+    """Paddle's test_group_norm_op case (X [N, 100, 3, 5], 2 groups), then
+    without Scale and Bias, with Scale only, with groups = channels, rank 3
+    and NHWC (the kernel's statistics are per image and group, [N, groups])."""
+    x = data("x", [None, 100, 3, 5])
+    outs = norm_op("group_norm", x, ["Mean", "Variance"], {"epsilon": 1e-5, "groups": 2},
+                   param([100]), param([100]))
+    y = data("y", [None, 8, 6, 5])
+    outs += norm_op("group_norm", y, ["Mean", "Variance"], {"epsilon": 1e-3, "groups": 4})
+    outs += norm_op("group_norm", y, ["Mean", "Variance"], {"epsilon": 1e-5, "groups": 8}, param([8]))
+    r = data("r", [None, 6, 7])
+    outs += norm_op("group_norm", r, ["Mean", "Variance"], {"epsilon": 1e-5, "groups": 3}, param([6]), param([6]))
+    h = data("h", [None, 3, 5, 12])
+    outs += norm_op("group_norm", h, ["Mean", "Variance"], {"epsilon": 1e-5, "groups": 3, "data_layout": "NHWC"},
+                    param([12]), param([12]))
+    outs += norm_op("group_norm", h, ["Mean", "Variance"], {"epsilon": 1e-5, "groups": 4, "data_layout": "NHWC"})
+    return [x, y, r, h], outs
+
+
+@case
+def group_norm_stats_read():
+    """The statistics read by a later op rather than fetched."""
+    x = data("x", [None, 6, 4, 3])
+    y, m, v = norm_op("group_norm", x, ["Mean", "Variance"], {"epsilon": 1e-5, "groups": 3}, param([6]), param([6]))
+    return [x], [y, paddle.add(m, v)]
+
+
+@case
+def layer_norm_stats():
+    x = data("x", [None, 4, 6, 5])
+    outs = norm_op("layer_norm", x, ["Mean", "Variance"], {"epsilon": 1e-5, "begin_norm_axis": 2},
+                   param([30]), param([30]))
+    outs += norm_op("layer_norm", x, ["Mean", "Variance"], {"epsilon": 1e-3, "begin_norm_axis": 1})
+    return [x], outs
+
+
+@case
+@keep_extra
+def instance_norm_stats():
+    """SavedMean and SavedVariance (1 / sqrt(var + eps)), which only a program
+    saved with clip_extra=False keeps."""
+    x = data("x", [None, 4, 3, 5])
+    outs = norm_op("instance_norm", x, ["SavedMean", "SavedVariance"], {"epsilon": 1e-5}, param([4]), param([4]))
+    y = data("y", [None, 3, 7])
+    outs += norm_op("instance_norm", y, ["SavedMean", "SavedVariance"], {"epsilon": 1e-3})
+    return [x, y], outs
 
 
 # ---------------------------------------------------------------- grouped convolutions
@@ -97,5 +176,31 @@ def make_input(v, rng):
     return rng.uniform(-0.5, 1.5, [BATCH if d in (None, -1) else d for d in v.shape]).astype("float32")
 
 
+def save(out_dir, name, fn, clip_extra):
+    """oracle_case.build_static_case, with save_inference_model's clip_extra."""
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        feeds, fetches = fn()
+    rng = np.random.default_rng(zlib.crc32(name.encode()))
+    inputs = [make_input(f, rng) for f in feeds]
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    scope = paddle.static.Scope()
+    d = os.path.join(out_dir, name)
+    with paddle.static.scope_guard(scope):
+        exe.run(startup)
+        randomize_params(main, scope, rng)
+        os.makedirs(d, exist_ok=True)
+        paddle.static.save_inference_model(os.path.join(d, "model"), feeds, fetches, exe, program=main,
+                                           clip_extra=clip_extra)
+    return d, inputs
+
+
 if __name__ == "__main__":
-    run_static_cases(CASES, make_input)
+    paddle.enable_static()
+    paddle.seed(1)
+    for name in sys.argv[2:] or list(CASES):
+        if name in KEEP_EXTRA:
+            d, inputs = save(sys.argv[1], name, CASES[name], False)
+            reference(d, inputs)
+        else:
+            run_static_cases({name: CASES[name]}, make_input, sys.argv[:2] + [name])
