@@ -32,7 +32,8 @@
  * epsilon), instance_norm's SavedMean and SavedVariance (1 / sqrt(variance
  * + epsilon), as phi's InstanceNormKernel stores it).  batch_norm writes
  * only Y (MeanOut and VarianceOut are its Mean and Variance in inference;
- * SavedMean, SavedVariance and ReserveSpace serve training). */
+ * SavedMean, SavedVariance and ReserveSpace serve training), so a program
+ * reading those is refused (codegen_model.c, check_outputs). */
 #include <string.h>
 #include <strings.h>
 

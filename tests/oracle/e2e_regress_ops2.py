@@ -13,6 +13,15 @@ as one-op programs:
     fused activations).
 
     python e2e_regress_ops2.py OUTDIR [CASE ...]
+    python e2e_regress_ops2.py OUTDIR --refused
+
+The first form builds the cases tests/test_e2e_ops.py compiles and compares.
+The second saves, one directory each, the programs paddlec must refuse with
+an error naming the op and the output slot (tests/test_regress_ops2.py): a
+fetch of an output that no op writes because save_inference_model dropped it
+(instance_norm's SavedMean, norm's Norm, dropout's Mask), or that the op
+leaves unwritten in inference (norm's Norm and dropout's Mask at is_test).
+For each, the script checks that Paddle's own executor fails too.
 
 Parameters (Scale, Bias, filters, conv biases) are re-drawn uniform in
 [-1, 1) by oracle_case.randomize_params, never Paddle's ones and zeros;
@@ -171,6 +180,53 @@ def conv_grouped_several_outputs():
     return [x], [a, b, c, d, e, f, g]
 
 
+# ---------------------------------------------------------------- refused programs
+def refused_instance_norm_dropped():
+    """Saved with save_inference_model's defaults: SavedMean is dropped from
+    the op, and the program reads a tensor nothing writes."""
+    x = data("x", [None, 4, 3, 5])
+    y, m, v = norm_op("instance_norm", x, ["SavedMean", "SavedVariance"], {"epsilon": 1e-5}, param([4]), param([4]))
+    return [x], [y, m]
+
+
+def refused_norm_dropped():
+    x = data("x", [None, 4, 3])
+    o, n = op("norm", {"X": [x]}, {"Out": ["float32"], "Norm": ["float32"]},
+              {"axis": 1, "epsilon": 1e-10, "is_test": False})
+    return [x], [o, n]
+
+
+def refused_norm_is_test():
+    """Kept (clip_extra=False), but Paddle's norm kernel does not write Norm at
+    is_test, which save_inference_model sets."""
+    x = data("x", [None, 4, 3])
+    o, n = op("norm", {"X": [x]}, {"Out": ["float32"], "Norm": ["float32"]},
+              {"axis": 1, "epsilon": 1e-10, "is_test": False})
+    return [x], [o, n]
+
+
+def refused_dropout_mask_is_test():
+    x = data("x", [None, 4, 3])
+    o, m = op("dropout", {"X": [x]}, {"Out": ["float32"], "Mask": ["uint8"]},
+              {"dropout_prob": 0.25, "is_test": False, "dropout_implementation": "upscale_in_train"})
+    return [x], [o, m]
+
+
+def refused_dropout_mask_dropped():
+    x = data("x", [None, 4, 3])
+    o, m = op("dropout", {"X": [x]}, {"Out": ["float32"], "Mask": ["uint8"]},
+              {"dropout_prob": 0.25, "is_test": False})
+    return [x], [o, paddle.cast(m, "float32")]
+
+
+# name -> (case, clip_extra)
+REFUSED = {"instance_norm_dropped": (refused_instance_norm_dropped, True),
+           "norm_dropped": (refused_norm_dropped, True),
+           "norm_is_test": (refused_norm_is_test, False),
+           "dropout_mask_is_test": (refused_dropout_mask_is_test, False),
+           "dropout_mask_dropped": (refused_dropout_mask_dropped, True)}
+
+
 # ---------------------------------------------------------------- driver
 def make_input(v, rng):
     return rng.uniform(-0.5, 1.5, [BATCH if d in (None, -1) else d for d in v.shape]).astype("float32")
@@ -195,12 +251,27 @@ def save(out_dir, name, fn, clip_extra):
     return d, inputs
 
 
-if __name__ == "__main__":
+def build_refused(out_dir):
     paddle.enable_static()
-    paddle.seed(1)
-    for name in sys.argv[2:] or list(CASES):
-        if name in KEEP_EXTRA:
-            d, inputs = save(sys.argv[1], name, CASES[name], False)
+    for name, (fn, clip_extra) in REFUSED.items():
+        d, inputs = save(out_dir, name, fn, clip_extra)
+        try:
             reference(d, inputs)
+        except Exception as e:  # Paddle stops too: nothing writes the fetched tensor
+            assert "holds no memory" in str(e) or "is not initialized" in str(e), str(e)[-2000:]
         else:
-            run_static_cases({name: CASES[name]}, make_input, sys.argv[:2] + [name])
+            raise AssertionError(f"{name}: Paddle ran the program; it is no refusal case")
+
+
+if __name__ == "__main__":
+    if sys.argv[2:] == ["--refused"]:
+        build_refused(sys.argv[1])
+    else:
+        paddle.enable_static()
+        paddle.seed(1)
+        for name in sys.argv[2:] or list(CASES):
+            if name in KEEP_EXTRA:
+                d, inputs = save(sys.argv[1], name, CASES[name], False)
+                reference(d, inputs)
+            else:
+                run_static_cases({name: CASES[name]}, make_input, sys.argv[:2] + [name])
