@@ -43,6 +43,82 @@ static int check_supported(const Graph *g) {
   return bad ? -1 : 0;
 }
 
+/* The outputs that Paddle 2.6's op protos mark extra, which
+ * save_inference_model drops from every op (Program._remove_training_info
+ * with clip_extra, its default).  A saved program that still reads one of
+ * them (it fetched it when saved) names a tensor that nothing writes. */
+static const struct {
+  const char *type;  /* op type */
+  const char *slots; /* its extra outputs */
+} extra_outputs[] = {
+    {"batch_norm", "ReserveSpace"},
+    {"dequantize_linear", "OutState, OutAccum or OutScale"},
+    {"dropout", "Mask"},
+    {"dropout_nd", "Mask"},
+    {"einsum", "InnerCache or XShape"},
+    {"flatten2", "XShape"},
+    {"flatten_contiguous_range", "XShape"},
+    {"fused_transpose", "XShape"},
+    {"gru", "BatchGate, BatchResetHiddenPrev or BatchHidden"},
+    {"instance_norm", "SavedMean or SavedVariance"},
+    {"lstm", "BatchGate or BatchCellPreAct"},
+    {"nanmedian", "MedianIndex"},
+    {"nce", "SampleLogits or SampleLabels"},
+    {"norm", "Norm"},
+    {"quantize_linear", "OutState, OutAccum or OutScale"},
+    {"rrelu", "Noise"},
+    {"squeeze2", "XShape"},
+    {"transpose2", "XShape"},
+    {"unsqueeze2", "XShape"},
+};
+
+/* The op of block 0 that most likely wrote var `name` before its output
+ * was dropped: one whose outputs share the name's unique prefix
+ * ("instance_norm_0" of "instance_norm_0.tmp_1"), or NULL. */
+static const Op *dropped_from(const Graph *g, const char *name) {
+  const char *dot = strstr(name, ".tmp_");
+  if (!dot || dot == name) return NULL;
+  const size_t n = (size_t)(dot - name) + 1; /* with the dot */
+  for (int k = 0; k < g->blocks[0].nops; k++) {
+    const Op *op = &g->ops[g->blocks[0].ops[k]];
+    for (int so = 0; so < op->nout; so++)
+      for (int a = 0; a < op->out[so].n; a++)
+        if (op->out[so].vars[a] >= 0 && !strncmp(g->vars[op->out[so].vars[a]].name, name, n)) return op;
+  }
+  return NULL;
+}
+
+/* Every tensor an op of block 0 reads is a feed, a persistable var, or
+ * the output of some op; otherwise the program reads memory nothing wrote
+ * (Paddle's executor stops with "Tensor holds no memory"): reported for
+ * each such read, with the op whose output was probably dropped. */
+static int check_reads_written(const Graph *g) {
+  int bad = 0;
+  for (int k = 0; k < g->blocks[0].nops; k++) {
+    const Op *op = &g->ops[g->blocks[0].ops[k]];
+    for (int si = 0; si < op->nin; si++)
+      for (int a = 0; a < op->in[si].n; a++) {
+        const int vid = op->in[si].vars[a];
+        if (vid < 0) continue;
+        const Var *v = &g->vars[vid];
+        if (v->vtype != VT_LOD_TENSOR || v->producer >= 0 || (v->flags & (VAR_FEED | VAR_PERSISTABLE | VAR_PARAM)))
+          continue;
+        const char *hint = "";
+        const Op *src = dropped_from(g, v->name);
+        for (size_t t = 0; src && t < sizeof extra_outputs / sizeof *extra_outputs; t++)
+          if (!strcmp(extra_outputs[t].type, src->type))
+            hint = pool_printf(": probably output %s of block 0 op %d (%s), which save_inference_model drops "
+                               "(Paddle marks it extra)",
+                               extra_outputs[t].slots, src->index, src->type);
+        diag_error("%s: %s: input %s reads '%s', which no op writes, nor is it a feed or a parameter (Paddle "
+                   "stops here too: \"Tensor holds no memory\")%s",
+                   g->file, graph_op_where(g, op), op->in[si].name, v->name, hint);
+        bad = 1;
+      }
+  }
+  return bad ? -1 : 0;
+}
+
 /* mkdir -p */
 static int make_dir(const char *path) {
   char *p = pool_strdup(path);
@@ -135,7 +211,7 @@ static int valid_prefix(const char *p) {
 
 int codegen_compile(Graph *g, const CompileOpts *o) {
   if (!valid_prefix(o->prefix)) return diag_error("--name %s: the prefix must be a C identifier", o->prefix);
-  if (check_supported(g)) return -1;
+  if (check_supported(g) || check_reads_written(g)) return -1;
   if (g->nparams && !(g->params_file || g->params_dir))
     return diag_error("%s: the parameters were not found (%s); give them with --params", g->file, g->params_status);
   const char *ran;

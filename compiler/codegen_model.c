@@ -177,6 +177,49 @@ static const char *bind_weights(const Graph *g, const char *prefix, int embedded
   return t;
 }
 
+/* 1 when var `vid` is one of op's inputs (an output bound to its own input
+ * var, such as batch_norm's MeanOut in inference: unchanged by the kernel). */
+static int is_input_of(const Op *op, int vid) {
+  for (int si = 0; si < op->nin; si++)
+    for (int a = 0; a < op->in[si].n; a++)
+      if (op->in[si].vars[a] == vid) return 1;
+  return 0;
+}
+
+/* Every output of the op just emitted that the program reads or fetches
+ * must have been computed by its kernel (e->written, see em_wrote): the
+ * emitters skip outputs that serve only training (SavedMean, Mask, XShape,
+ * ...), and a fetch of one would otherwise copy whatever the arena held.
+ * Reports each such output, naming its slot and who reads it. */
+static int check_outputs(EmitCtx *e) {
+  const Graph *g = e->g;
+  const Op *op = e->op;
+  int bad = 0;
+  for (int so = 0; so < op->nout; so++)
+    for (int a = 0; a < op->out[so].n; a++) {
+      const int vid = op->out[so].vars[a];
+      if (vid < 0 || e->written[vid] || is_input_of(op, vid)) continue;
+      const Var *v = &g->vars[vid];
+      const VarSpec *vs = em_spec(e, v);
+      const SymDim n = vs->known ? spec_numel(vs) : (SymDim){-1, -1};
+      if (n.a == 0 && n.c == 0) continue; /* empty: nothing to compute */
+      const char *reader = NULL;
+      for (int u = 0; u < v->nusers && !reader; u++) {
+        const Op *r = &g->ops[v->users[u]];
+        if (v->users[u] != e->op_id && !r->removed)
+          reader = strcmp(r->type, "fetch") ? pool_printf("op %d (%s) reads it", r->index, r->type)
+                                            : "the program fetches it";
+      }
+      if (!reader && (v->flags & VAR_FETCH)) reader = "the program fetches it";
+      if (!reader) continue;
+      em_fail(e, "output %s ('%s') is not computed by paddlec's %s kernel (it serves training, or Paddle leaves it "
+                 "unwritten in inference too), but %s",
+              op->out[so].name, v->name, op->type, reader);
+      bad = 1;
+    }
+  return bad ? -1 : 0;
+}
+
 static uint64_t fnv1a(const Graph *g) {
   uint64_t h = 1469598103934665603ull;
   for (int i = 0; i < g->nops; i++)
@@ -193,8 +236,9 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
                                 g->file, (unsigned long long)fnv1a(g));
   SymDim scratch = {0, 0};
   int64_t task_floats = 0;
+  unsigned char *written = pool_alloc((size_t)g->nvars + 1);
   EmitCtx e = {.g = g, .spec = s, .plan = pl, .prefix = P, .blas = o->blas, .pp_panel = o->pp_panel, .scratch_max = &scratch,
-               .task_max = &task_floats};
+               .task_max = &task_floats, .written = written};
   int bad = 0, nk = 0;
   const Op **kops = pool_alloc(sizeof *kops * (size_t)(g->blocks[0].nops ? g->blocks[0].nops : 1));
   const char **comment = pool_alloc(sizeof *comment * (size_t)(g->blocks[0].nops ? g->blocks[0].nops : 1));
@@ -220,10 +264,11 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
     const char *fn = pool_printf("%s_k%03d_%s", P, nk + 1, op->type);
     e.kernel = fn;
     e.ntask_fns = 0;
+    memset(written, 0, (size_t)g->nvars + 1);
     op_ctx_emitting(1);
     if (op->def->emit_c(&e)) bad = 1;
     op_ctx_emitting(0);
-    if (!bad && op_check_slots(g, (Op *)op)) bad = 1;
+    if (!bad && (check_outputs(&e) || op_check_slots(g, (Op *)op))) bad = 1;
     kernel_comment(&e, &com);
     pr_line(&text, "static void %s(%s_model *m, int64_t B, unsigned char *ws) {", fn, P);
     pr_line(&text, "(void)m;");
@@ -252,6 +297,10 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
     pr_free(&text);
     pr_free(&com);
   }
+  if (bad) {
+    pr_free(&calls);
+    return -1;
+  }
   Printer fetch;
   pr_init(&fetch);
   fetch.indent = 1;
@@ -260,11 +309,6 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
     e.op = NULL;
     pr_line(&fetch, "memcpy(outputs[%d], %s, (size_t)%s * sizeof(%s)); /* %s */", i, em_ptr(&e, v, 1),
             em_numel(&e, v), em_ctype(v->dtype), v->name);
-  }
-  if (bad) {
-    pr_free(&calls);
-    pr_free(&fetch);
-    return -1;
   }
   /* the kernels, each after its comment and the kernels it waits for */
   Deps deps;

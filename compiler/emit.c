@@ -97,6 +97,7 @@ const VarSpec *em_spec(EmitCtx *e, const Var *v) { return &e->spec->vars[v - e->
 const char *em_ptr(EmitCtx *e, const Var *v, int is_const) {
   const PlanVar *pv = &e->plan->vars[v - e->g->vars];
   const char *t = em_ctype(v->dtype);
+  if (!is_const) em_wrote(e, v);
   const char *q = is_const ? "const " : "";
   switch (pv->kind) {
     case PLAN_FEED: return pool_printf("((%s%s *)m->in[%d])", q, t, pv->index);
@@ -104,6 +105,10 @@ const char *em_ptr(EmitCtx *e, const Var *v, int is_const) {
     case PLAN_ARENA: return pool_printf("((%s%s *)(m->arena + %s))", q, t, em_sym(pv->offset));
     default: diag_internal("var '%s' has no storage", v->name);
   }
+}
+
+void em_wrote(EmitCtx *e, const Var *v) {
+  if (e->written) e->written[v - e->g->vars] = 1;
 }
 
 const char *em_dim(EmitCtx *e, const Var *v, int d) { return em_sym(em_spec(e, v)->d[d]); }

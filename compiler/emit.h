@@ -50,6 +50,9 @@ typedef struct EmitCtx {
   Printer *tasks;      /* task functions of the current kernel (printed before it) */
   int ntask_fns;       /* how many it has */
   Printer *outer;      /* while a task function is open: the kernel body */
+  unsigned char *written; /* per var: 1 once the current op's emitter took a
+                           * writable pointer to it (em_ptr, is_const 0) or
+                           * called em_wrote; NULL = not tracked */
 } EmitCtx;
 
 /* C type of a dtype ("float", "int64_t", ...), or NULL when unsupported. */
@@ -57,6 +60,11 @@ const char *em_ctype(int dtype);
 /* Pointer expression for a var, cast to its element type (const for inputs
  * when is_const). */
 const char *em_ptr(EmitCtx *e, const Var *v, int is_const);
+/* Records that the current op's kernel leaves var v computed without taking
+ * a writable pointer to it (a copy into a shared buffer that needs no code).
+ * The driver refuses an op output that is read or fetched but that its
+ * emitter neither wrote (em_ptr with is_const 0) nor declared so. */
+void em_wrote(EmitCtx *e, const Var *v);
 /* A dim, the element count, or the product of dims [from, to) as C
  * expressions in B. */
 const char *em_dim(EmitCtx *e, const Var *v, int d);

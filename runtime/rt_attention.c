@@ -60,5 +60,5 @@ void rt_attention(const RtAttention *p, int64_t batch, const RtAttentionIo *io, 
   rt_parallel(batch * p->heads, head_task, &j);
   const RtEpilogue ep = {io->bo, io->res, p->eo, RT_ACT_NONE, 0.0f, 0.0f};
   rt_sgemm_ep(0, 0, batch * p->s, p->eo, hd, c, hd, io->wo, p->eo, out, p->eo, gemm_ws, &ep);
-  if (p->post_ln) rt_layer_norm(out, out, io->ln_scale, io->ln_bias, p->ln_eps, batch * p->s, p->eo);
+  if (p->post_ln) rt_layer_norm(out, out, io->ln_scale, io->ln_bias, p->ln_eps, batch * p->s, p->eo, NULL, NULL);
 }

@@ -59,7 +59,10 @@ typedef struct RtConv2d {
 } RtConv2d;
 
 /* 1 when the convolution is a plain product W x X per image (1x1 filter,
- * stride 1, no padding), which needs no workspace. */
+ * stride 1, no padding), which needs no workspace.  A depthwise
+ * convolution (below) with a 1x1 filter is both: rt_conv2d takes the
+ * depthwise loop for it (its fused pre_relu lives there), and every sizing
+ * rule below tests depthwise first, as rt_conv2d does. */
 static inline int rt_conv2d_is_pointwise(const RtConv2d *p) {
   return p->k_h == 1 && p->k_w == 1 && p->stride_h == 1 && p->stride_w == 1 && p->pad_t == 0 && p->pad_l == 0 &&
          p->h_in == p->h_out && p->w_in == p->w_out;
@@ -181,13 +184,13 @@ static inline int64_t rt_conv2d_col_rows(const RtConv2d *p) {
  * planes of one input channel plus an h_out x cols accumulator; for
  * Winograd the transformed filter, input and product ([a][c_out][c_in],
  * [a][c_in][tiles], [a][c_out][tiles] for a = (m + 2)^2) and a few rows; 0
- * for pointwise. */
+ * for pointwise (depthwise tested first, as rt_conv2d dispatches). */
 static inline int64_t rt_conv2d_ws_floats(const RtConv2d *p) {
-  if (rt_conv2d_is_pointwise(p)) return 0;
   if (rt_conv2d_dw_blocked(p))
     return (rt_conv2d_dwb_rows(p) * rt_conv2d_dwb_cols(p) + rt_conv2d_dwb_band(p) * p->w_out) * RT_DW_CB;
   if (rt_conv2d_is_depthwise(p))
     return (p->stride_h * p->stride_w * rt_conv2d_dw_rows(p) + p->h_out) * rt_conv2d_dw_cols(p);
+  if (rt_conv2d_is_pointwise(p)) return 0;
   if (rt_conv2d_is_winograd(p)) {
     const int64_t m = rt_conv2d_wino_m(p), a2 = (m + 2) * (m + 2);
     const int64_t tiles = rt_conv2d_wino_tw(p) * rt_conv2d_wino_th(p);
@@ -320,15 +323,20 @@ void rt_batch_norm(const float *x, float *y, const float *scale, const float *bi
 void rt_channel_affine(const float *x, float *y, const float *scale, const float *bias, int64_t outer, int64_t c,
                        int64_t inner);
 /* layer_norm over the last `cols` elements of each of `rows` rows; scale and
- * bias ([cols]) may be NULL. */
+ * bias ([cols]) may be NULL.  mean and var ([rows], or NULL) receive each
+ * row's mean and biased variance (without eps), layer_norm's Mean and
+ * Variance. */
 void rt_layer_norm(const float *x, float *y, const float *scale, const float *bias, float eps, int64_t rows,
-                   int64_t cols);
+                   int64_t cols, float *mean, float *var);
 /* Normalizes x viewed as [n, c, inner] over each of the `groups` groups of
  * c / groups channels of each image (to zero mean and unit variance, with
  * eps), then applies scale[c] and bias[c] (either may be NULL).  group_norm;
- * instance_norm is groups = c. */
+ * instance_norm is groups = c.  Each group's statistics, [n, groups] each,
+ * go to those of mean_out, var_out (biased variance, without eps: group_norm's
+ * Variance) and inv_std_out (1 / sqrt(variance + eps): instance_norm's
+ * SavedVariance) that are not NULL. */
 void rt_group_norm(const float *x, float *y, const float *scale, const float *bias, float eps, int64_t n, int64_t c,
-                   int64_t groups, int64_t inner);
+                   int64_t groups, int64_t inner, float *mean_out, float *var_out, float *inv_std_out);
 
 /* ---- resampling and padding (rt_interp.c) ---- */
 

@@ -68,7 +68,7 @@ static int emit_fused_ffn(EmitCtx *e) {
   pr_line(e->p, "rt_sgemm_ep(0, 0, M, E2, F, hidden, F, %s, E2, %s, E2, %s, &ep2);", em_ptr(e, w2, 1),
           em_ptr(e, out, 0), gws);
   if (attr_bool(e->op, "post_layer_norm", 0))
-    pr_line(e->p, "rt_layer_norm(%s, %s, %s, %s, %s, M, E2);", em_ptr(e, out, 0), em_ptr(e, out, 0),
+    pr_line(e->p, "rt_layer_norm(%s, %s, %s, %s, %s, M, E2, NULL, NULL);", em_ptr(e, out, 0), em_ptr(e, out, 0),
             ls ? em_ptr(e, ls, 1) : "NULL", lb ? em_ptr(e, lb, 1) : "NULL",
             em_float(attr_float(e->op, "ln2_epsilon", 1e-5)));
   return 0;

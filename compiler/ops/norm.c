@@ -26,8 +26,14 @@
  * and Bias are optional, as in Paddle's kernel: 1 and 0);
  * layer_norm -> rt_layer_norm; instance_norm and group_norm (channel first)
  * -> rt_group_norm; group_norm with data_layout NHWC runs it on a
- * channel-first copy in scratch.  Only Y is written: the statistics outputs serve
- * training (SavedMean, MeanOut, ...) or are intermediates. */
+ * channel-first copy in scratch.  The statistics that Paddle's inference
+ * kernels compute are written when the program reads or fetches them:
+ * layer_norm's and group_norm's Mean and Variance (biased, without
+ * epsilon), instance_norm's SavedMean and SavedVariance (1 / sqrt(variance
+ * + epsilon), as phi's InstanceNormKernel stores it).  batch_norm writes
+ * only Y (MeanOut and VarianceOut are its Mean and Variance in inference;
+ * SavedMean, SavedVariance and ReserveSpace serve training), so a program
+ * reading those is refused (codegen_model.c, check_outputs). */
 #include <string.h>
 #include <strings.h>
 
@@ -138,6 +144,23 @@ static const char *param_ptr(EmitCtx *e, const char *slot, int64_t n, int *bad) 
   return em_ptr(e, v, 1);
 }
 
+/* A statistics output (layer_norm's Mean, group_norm's Variance, ...) with
+ * `n` elements: its pointer when the program reads or fetches it, else
+ * "NULL" (the kernel skips it, and the emitted code of programs that do not
+ * read their statistics stays as it was). */
+static const char *stat_ptr(EmitCtx *e, const char *slot, SymDim n, int *bad) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *v = ctx_out(&c, slot, 0);
+  if (!v || (!v->nusers && !(v->flags & VAR_FETCH))) return "NULL";
+  const VarSpec *vs = em_spec(e, v);
+  SymDim k = vs->known ? spec_numel(vs) : (SymDim){-1, -1};
+  if (v->dtype != RT_DT_FP32 || k.a != n.a || k.c != n.c) {
+    *bad = em_fail(e, "output %s must be float32 with %s elements", slot, em_sym(n));
+    return "NULL";
+  }
+  return em_ptr(e, v, 0);
+}
+
 static int emit_batch_norm(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = ctx_in(&c, "X", 0), *y = ctx_out(&c, "Y", 0);
@@ -177,9 +200,11 @@ static int emit_layer_norm(EmitCtx *e) {
   }
   int bad = 0;
   const char *sc = param_ptr(e, "Scale", cols.c, &bad), *bi = param_ptr(e, "Bias", cols.c, &bad);
+  const SymDim rows = spec_prod(em_spec(e, x), 0, axis);
+  const char *mean = stat_ptr(e, "Mean", rows, &bad), *var = stat_ptr(e, "Variance", rows, &bad);
   if (bad) return -1;
-  pr_line(e->p, "rt_layer_norm(%s, %s, %s, %s, %s, %s, %lld);", em_ptr(e, x, 1), em_ptr(e, y, 0), sc, bi,
-          em_float(attr_float(e->op, "epsilon", 1e-5)), em_prod(e, x, 0, axis), (long long)cols.c);
+  pr_line(e->p, "rt_layer_norm(%s, %s, %s, %s, %s, %s, %lld, %s, %s);", em_ptr(e, x, 1), em_ptr(e, y, 0), sc, bi,
+          em_float(attr_float(e->op, "epsilon", 1e-5)), em_prod(e, x, 0, axis), (long long)cols.c, mean, var);
   return 0;
 }
 
@@ -201,6 +226,11 @@ static int emit_group_norm(EmitCtx *e) {
   if (groups < 1 || ch % groups) return em_fail(e, "groups %lld does not divide %lld channels", (long long)groups, (long long)ch);
   int bad = 0;
   const char *sc = param_ptr(e, "Scale", ch, &bad), *bi = param_ptr(e, "Bias", ch, &bad);
+  /* statistics per image and group, [N, groups] (instance_norm: [N * C]) */
+  const SymDim nb = em_spec(e, x)->d[0], ng = {nb.a * groups, nb.c * groups};
+  const char *mean = stat_ptr(e, inst ? "SavedMean" : "Mean", ng, &bad);
+  const char *var = inst ? "NULL" : stat_ptr(e, "Variance", ng, &bad);
+  const char *inv_std = inst ? stat_ptr(e, "SavedVariance", ng, &bad) : "NULL";
   if (bad) return -1;
   const char *xp = em_ptr(e, x, 1), *yp = em_ptr(e, y, 0), *batch = em_dim(e, x, 0);
   const char *inner = em_prod(e, x, last ? 1 : 2, last ? rank - 1 : rank);
@@ -210,8 +240,9 @@ static int emit_group_norm(EmitCtx *e) {
     pr_line(e->p, "rt_nhwc_to_nchw(%s, t, %s, %s, %lld);", xp, batch, inner, (long long)ch);
     xp = yp = "t";
   }
-  pr_line(e->p, "rt_group_norm(%s, %s, %s, %s, %s, %s, %lld, %lld, %s);", xp, yp, sc, bi,
-          em_float(attr_float(e->op, "epsilon", 1e-5)), batch, (long long)ch, (long long)groups, inner);
+  pr_line(e->p, "rt_group_norm(%s, %s, %s, %s, %s, %s, %lld, %lld, %s, %s, %s, %s);", xp, yp, sc, bi,
+          em_float(attr_float(e->op, "epsilon", 1e-5)), batch, (long long)ch, (long long)groups, inner, mean, var,
+          inv_std);
   if (last) pr_line(e->p, "rt_nchw_to_nhwc(t, %s, %s, %lld, %s);", em_ptr(e, y, 0), batch, (long long)ch, inner);
   return 0;
 }

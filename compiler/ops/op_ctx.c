@@ -46,14 +46,6 @@ static int bound(const Slot *s) {
   return 0;
 }
 
-/* 1 when op reads var `id` through one of its inputs. */
-static int reads_var(const Op *op, int id) {
-  for (int i = 0; i < op->nin; i++)
-    for (int a = 0; a < op->in[i].n; a++)
-      if (op->in[i].vars[a] == id) return 1;
-  return 0;
-}
-
 /* The inputs of op that nothing looked up: errors, -1 when there is one. */
 static int check_inputs(Graph *g, Op *op) {
   int bad = 0;
@@ -73,19 +65,6 @@ int op_check_slots(Graph *g, Op *op) {
    * compute is now this op's emitter's) */
   int bad = check_inputs(g, op);
   for (int f = 0; f < op->nfused; f++) bad |= check_inputs(g, &g->ops[op->fused[f]]);
-  for (int i = 0; i < op->nout; i++) {
-    const Slot *s = &op->out[i];
-    if (s->seen & SLOT_SEEN_EMIT) continue;
-    for (int a = 0; a < s->n; a++) {
-      const Var *v = s->vars[a] >= 0 ? &g->vars[s->vars[a]] : NULL;
-      if (v && reads_var(op, s->vars[a])) continue; /* in place: the input's value (batch_norm's VarianceOut) */
-      if (v && (v->nusers || (v->flags & VAR_FETCH))) {
-        bad = op_error(g, op, "output %s ('%s') is %s, but paddlec's %s does not compute it", s->name, v->name,
-                             v->flags & VAR_FETCH ? "fetched" : "read by another op", op->type);
-        break;
-      }
-    }
-  }
   return bad ? -1 : 0;
 }
 

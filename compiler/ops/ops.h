@@ -60,10 +60,11 @@ int op_table_check(void);
 /* Every slot look-up below marks the slot as seen by the shape rule, or by
  * the C emitter between op_ctx_emitting(1) and op_ctx_emitting(0). */
 void op_ctx_emitting(int on);
-/* After the op's kernel is emitted: an input bound to a var that neither its
- * rule nor its emitter looked up (and its OpDef does not list in `ignores`),
- * or an output that something reads or fetches and its emitter never looked
- * up, is an error naming the op and the slot.  0, or -1 after errors. */
+/* After the op's kernel is emitted: an input of the op, or of an op a pass
+ * merged into it, bound to a var that neither its rule nor its emitter
+ * looked up (and its OpDef does not list in `ignores`) is an error naming
+ * the op and the slot.  (Outputs: codegen_model.c's check_outputs, by the
+ * pointers the emitter wrote through.)  0, or -1 after errors. */
 int op_check_slots(Graph *g, Op *op);
 /* 1 when `slot` is in def->ignores. */
 int op_def_ignores(const OpDef *def, const char *slot);

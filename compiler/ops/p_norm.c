@@ -9,7 +9,9 @@
  *     epsilon:FLOAT=1e-10, is_test:BOOLEAN=false.  Out = X / Norm with
  *     Norm = sqrt(sum(X^2 along axis) + epsilon); Out has X's dims, Norm
  *     (not written at is_test) X's dims with 1 at `axis` (phi
- *     NormInferMeta).
+ *     NormInferMeta).  A program that reads or fetches Norm at is_test is
+ *     refused: Paddle's kernel leaves it unwritten (its executor stops with
+ *     "Tensor holds no memory").
  * Emission: X viewed as [pre, n, post] around the axis (n = numel(X) with
  * asvector); one accumulator per (pre, post) line, as phi's CPU kernels:
  * p_norm gives the count of non-zeros for porder 0, max |x| for +inf, min
@@ -54,7 +56,12 @@ static int infer_norm(OpCtx *c) {
     Shape s = x->shape;
     s.d[axis] = 1;
     ctx_set(c, "Norm", 0, &s, x->dtype);
+    return 0;
   }
+  const Var *norm = ctx_out(c, "Norm", 0);
+  if (norm && (norm->nusers || (norm->flags & VAR_FETCH)))
+    return ctx_fail(c, "output Norm ('%s') is read or fetched, but with is_test set (as save_inference_model sets "
+                       "it) neither Paddle's norm kernel nor paddlec's computes it", norm->name);
   return 0;
 }
 

@@ -97,6 +97,7 @@ int tu_copy(EmitCtx *e, const Var *x, const Var *out) {
     return 0;
   }
   if (em_same_buffer(e, x, out)) {
+    em_wrote(e, out);
     pr_line(e->p, "/* Out shares X's buffer (enable_inplace): nothing to copy */");
     return 0;
   }
