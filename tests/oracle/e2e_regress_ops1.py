@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""Op-level end-to-end regression cases for defects found by running
+Paddle's own per-op unit-test cases as one-op programs:
+
+  - reshape2 / reshape with a Shape tensor or a ShapeTensor list known at
+    compile time (the tensors win over the `shape` attribute);
+
+    python e2e_regress_ops1.py OUTDIR [CASE ...]
+
+Inputs are drawn from a generator seeded by the case's name (see
+tests/oracle/oracle_case.py): float inputs standard normal, except the
+feeds named in POSITIVE (scales and moving-average states, uniform in
+[0.5, 2)) and "xq" (halves in [-4, 4], x[0, 0] = 4, so that quantization
+hits exact ties).  The training cases (TRAINING) are saved with Paddle's
+save_inference_model, which sets is_test on every op; their file is then
+rewritten with is_test false on the fake_quantize ops and Paddle's
+Executor recomputes the outputs from it.
+"""
+import os
+import sys
+import zlib
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import oracle_case  # noqa: E402
+from oracle_case import append_op as op  # noqa: E402
+
+import paddle  # noqa: E402
+
+CASES = {}
+TRAINING = set()  # cases whose fake_quantize ops run with is_test false
+POSITIVE = {"scale", "state", "accum"}
+
+
+def case(fn):
+    CASES[fn.__name__] = fn
+    return fn
+
+
+def data(name, shape, dtype="float32"):
+    return paddle.static.data(name, shape, dtype)
+
+
+def const_int(values, dtype="int32"):
+    """A tensor whose values are known at compile time (assign_value)."""
+    return paddle.assign(np.array(values, dtype))
+
+
+# ---------------------------------------------------------------- reshape
+@case
+def reshape_shape_tensor():
+    """Shape (and ShapeTensor) win over the `shape` attribute (Paddle's
+    OpTest: X [6, 20], Shape [2, 3, 20], shape [0, -1, 20])."""
+    x = data("x", [6, 20])
+    outs = []
+    for t in ("reshape2", "reshape"):
+        o = {"Out": ["float32"]}
+        if t == "reshape2":
+            o["XShape"] = ["float32"]
+        outs += [op(t, {"X": [x], "Shape": [const_int([2, 3, 20])]}, o, {"shape": [0, -1, 20]})[0]]
+    # ShapeTensor over Shape over shape
+    st = [const_int([4], "int64"), const_int([-1], "int64"), const_int([5])]
+    outs += [op("reshape2", {"X": [x], "Shape": [const_int([3, 40])], "ShapeTensor": st},
+                {"Out": ["float32"], "XShape": ["float32"]}, {"shape": [0, -1, 20]})[0]]
+    # Shape alone, with the attribute empty
+    outs += [op("reshape2", {"X": [x], "Shape": [const_int([10, -1], "int64")]},
+                {"Out": ["float32"], "XShape": ["float32"]}, {})[0]]
+    return [x], outs
+
+
+# ---------------------------------------------------------------- driver
+def make_input(v, rng):
+    shape = list(v.shape)
+    if v.name in POSITIVE:
+        return rng.uniform(0.5, 2.0, shape).astype("float32")
+    if v.name == "xq":
+        x = rng.integers(-8, 9, size=shape).astype("float32") / 2
+        x.flat[0] = 4.0
+        return x
+    dt = "float64" if "64" in str(v.dtype) else "float32"
+    return rng.standard_normal(shape).astype(dt)
+
+
+def build_training_case(out_dir, name, fn):
+    """oracle_case.build_static_case for a TRAINING case: the file that
+    save_inference_model writes (is_test set everywhere) is rewritten with
+    is_test false on the fake_quantize ops before Paddle computes the
+    outputs from it (with is_test, Paddle leaves the scale outputs unset)."""
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        feeds, fetches = fn()
+    rng = np.random.default_rng(zlib.crc32(name.encode()))
+    inputs = [make_input(f, rng) for f in feeds]
+    d = os.path.join(out_dir, name)
+    os.makedirs(d, exist_ok=True)
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    with paddle.static.scope_guard(paddle.static.Scope()):
+        exe.run(startup)
+        paddle.static.save_inference_model(os.path.join(d, "model"), feeds, fetches, exe, program=main)
+    path = os.path.join(d, "model.pdmodel")
+    with open(path, "rb") as f:
+        prog = paddle.static.Program.parse_from_string(f.read())
+    for o in prog.global_block().ops:
+        if o.type.startswith("fake_quantize") and o.has_attr("is_test"):
+            o._set_attr("is_test", False)
+    with open(path, "wb") as f:
+        f.write(prog.desc.serialize_to_string())
+    oracle_case.reference(d, inputs)
+
+
+if __name__ == "__main__":
+    paddle.enable_static()
+    paddle.seed(1)
+    for name in sys.argv[2:] or list(CASES):
+        if name in TRAINING:
+            build_training_case(sys.argv[1], name, CASES[name])
+        else:
+            oracle_case.build_static_case(sys.argv[1], name, CASES[name], make_input)
