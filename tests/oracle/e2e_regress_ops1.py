@@ -4,6 +4,7 @@ Paddle's own per-op unit-test cases as one-op programs:
 
   - reshape2 / reshape with a Shape tensor or a ShapeTensor list known at
     compile time (the tensors win over the `shape` attribute);
+  - flatten2 / flatten_contiguous_range of a 0-D tensor ([1]);
 
     python e2e_regress_ops1.py OUTDIR [CASE ...]
 
@@ -67,6 +68,16 @@ def reshape_shape_tensor():
     outs += [op("reshape2", {"X": [x], "Shape": [const_int([10, -1], "int64")]},
                 {"Out": ["float32"], "XShape": ["float32"]}, {})[0]]
     return [x], outs
+
+
+# ---------------------------------------------------------------- flatten
+@case
+def flatten_zero_d():
+    x = data("x", [])
+    a = op("flatten2", {"X": [x]}, {"Out": ["float32"], "XShape": ["float32"]}, {"axis": 0})[0]
+    b = op("flatten_contiguous_range", {"X": [x]}, {"Out": ["float32"], "XShape": ["float32"]},
+           {"start_axis": 0, "stop_axis": -1})[0]
+    return [x], [a, b]
 
 
 # ---------------------------------------------------------------- driver
