@@ -5,6 +5,7 @@ Paddle's own per-op unit-test cases as one-op programs:
   - reshape2 / reshape with a Shape tensor or a ShapeTensor list known at
     compile time (the tensors win over the `shape` attribute);
   - flatten2 / flatten_contiguous_range of a 0-D tensor ([1]);
+  - slice / strided_slice with infer_flags shorter than axes;
 
     python e2e_regress_ops1.py OUTDIR [CASE ...]
 
@@ -78,6 +79,25 @@ def flatten_zero_d():
     b = op("flatten_contiguous_range", {"X": [x]}, {"Out": ["float32"], "XShape": ["float32"]},
            {"start_axis": 0, "stop_axis": -1})[0]
     return [x], [a, b]
+
+
+# ---------------------------------------------------------------- slice
+@case
+def slice_short_infer_flags():
+    x = data("x", [3, 4, 5, 6])
+    outs = [op("slice", {"Input": [x]}, {"Out": ["float32"]},
+               {"axes": [0, 1, 2], "starts": [1, 0, 2], "ends": [3, 3, 4], "infer_flags": [1],
+                "decrease_axis": []})[0],
+            op("slice", {"Input": [x]}, {"Out": ["float32"]},
+               {"axes": [1, 3], "starts": [-3, 1], "ends": [2, 2], "infer_flags": [1],
+                "decrease_axis": [3]})[0],
+            op("strided_slice", {"Input": [x]}, {"Out": ["float32"]},
+               {"axes": [0, 1, 2], "starts": [1, 0, 2], "ends": [3, 3, 4], "strides": [1, 1, 2],
+                "infer_flags": [1], "decrease_axis": []})[0],
+            op("strided_slice", {"Input": [x]}, {"Out": ["float32"]},
+               {"axes": [3, 1], "starts": [-1, 3], "ends": [-7, 0], "strides": [-2, -1],
+                "infer_flags": [1], "decrease_axis": []})[0]]
+    return [x], outs
 
 
 # ---------------------------------------------------------------- driver
