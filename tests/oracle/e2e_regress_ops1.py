@@ -6,6 +6,7 @@ Paddle's own per-op unit-test cases as one-op programs:
     compile time (the tensors win over the `shape` attribute);
   - flatten2 / flatten_contiguous_range of a 0-D tensor ([1]);
   - slice / strided_slice with infer_flags shorter than axes;
+  - activations and scale with negative attributes (the C literals);
 
     python e2e_regress_ops1.py OUTDIR [CASE ...]
 
@@ -98,6 +99,29 @@ def slice_short_infer_flags():
                {"axes": [3, 1], "starts": [-1, 3], "ends": [-7, 0], "strides": [-2, -1],
                 "infer_flags": [1], "decrease_axis": []})[0]]
     return [x], outs
+
+
+# ---------------------------------------------------------------- activations
+NEGATIVE_ATTRS = [
+    ("hard_shrink", {"threshold": -0.1}), ("softshrink", {"lambda": -0.2}),
+    ("leaky_relu", {"alpha": -0.3}), ("swish", {"beta": -1.5}), ("soft_relu", {"threshold": -0.5}),
+    ("thresholded_relu", {"threshold": -0.5}), ("elu", {"alpha": -0.5}), ("celu", {"alpha": -0.5}),
+    ("hard_sigmoid", {"slope": -0.2, "offset": -0.5}), ("relu6", {"threshold": -1.0}),
+    ("brelu", {"t_min": -2.0, "t_max": -0.5}), ("mish", {"threshold": -1.0}),
+    ("softplus", {"beta": -1.0, "threshold": -2.0}), ("stanh", {"scale_a": -0.5, "scale_b": -2.0}),
+    ("selu", {"scale": -1.5, "alpha": -0.5}), ("clip", {"min": -0.5, "max": -0.25}),
+    ("scale", {"scale": -2.0, "bias": -0.5}), ("scale", {"scale": -2.0, "bias": -0.5, "bias_after_scale": False}),
+]
+
+
+@case
+def activations_negative_attrs():
+    x = data("x", [4, 6])
+    outs = [op(t, {"X": [x]}, {"Out": ["float32"]}, dict(a))[0] for t, a in NEGATIVE_ATTRS]
+    d = data("d", [4, 6], "float64")
+    outs += [op(t, {"X": [d]}, {"Out": ["float64"]}, dict(a))[0]
+             for t, a in NEGATIVE_ATTRS if t in ("hard_shrink", "softshrink", "leaky_relu", "scale")]
+    return [x, d], outs
 
 
 # ---------------------------------------------------------------- driver
