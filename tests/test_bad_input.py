@@ -274,3 +274,15 @@ def test_reshape_shape_known_only_at_run_time(tmp_path, type_, slot):
     assert model in line
     assert not (tmp_path / "out").exists()
 
+
+def test_fake_quantize_range_abs_max_training_refused(tmp_path):
+    """fake_quantize_range_abs_max in training keeps a window of scales
+    across runs (OutScales): refused, naming the op."""
+    model = export_one_op(tmp_path, (
+        "s = paddle.static.data('s', [1], 'float32')\n"
+        "it = paddle.static.data('it', [1], 'int64')\n"
+        "feeds = [x, s, it]\n"
+        "out = op('fake_quantize_range_abs_max', {'X': [x], 'InScale': [s], 'Iter': [it]},\n"
+        "         {'Out': ['float32'], 'OutScale': ['float32'], 'OutScales': ['float32']},\n"
+        "         {'window_size': 4, 'is_test': False})[0]"), training=True)
+    bad(["compile", model, "-o", str(tmp_path / "out")], "(fake_quantize_range_abs_max -> ", "OutScales")

@@ -7,6 +7,8 @@ Paddle's own per-op unit-test cases as one-op programs:
   - flatten2 / flatten_contiguous_range of a 0-D tensor ([1]);
   - slice / strided_slice with infer_flags shorter than axes;
   - activations and scale with negative attributes (the C literals);
+  - the five fake_quantize ops, at inference (is_test) and in training,
+    with both round_types and several bit_lengths.
 
     python e2e_regress_ops1.py OUTDIR [CASE ...]
 
@@ -122,6 +124,61 @@ def activations_negative_attrs():
     outs += [op(t, {"X": [d]}, {"Out": ["float64"]}, dict(a))[0]
              for t, a in NEGATIVE_ATTRS if t in ("hard_shrink", "softshrink", "leaky_relu", "scale")]
     return [x, d], outs
+
+
+# ---------------------------------------------------------------- fake quantize
+ABS_MAX = ("fake_quantize_abs_max", "fake_quantize_dequantize_abs_max")
+MOVING = ("fake_quantize_moving_average_abs_max", "fake_quantize_dequantize_moving_average_abs_max")
+OUTS = {"Out": ["float32"], "OutScale": ["float32"]}
+
+
+@case
+def fake_quant_abs_max():
+    """Out and OutScale of the abs_max ops: defaults (round_type 1, 8
+    bits), round_type 0 and 1 at 3 bits on exact ties, 1 and 16 bits."""
+    x, xq = data("x", [4, 6]), data("xq", [4, 6])
+    outs = []
+    for t in ABS_MAX:
+        outs += op(t, {"X": [x]}, dict(OUTS), {})
+        for rt in (0, 1):
+            outs += op(t, {"X": [xq]}, dict(OUTS), {"bit_length": 3, "round_type": rt})
+        for bits in (1, 16):
+            outs += op(t, {"X": [x]}, dict(OUTS), {"bit_length": bits, "round_type": 0})
+    return [x, xq], outs
+
+
+@case
+def fake_quant_is_test():
+    """Inference: the scale comes from InScale; Paddle writes only Out."""
+    x, xq, s = data("x", [4, 6]), data("xq", [4, 6]), data("scale", [1])
+    st, ac = data("state", [1]), data("accum", [1])
+    outs = []
+    for t in MOVING:
+        for attrs in ({}, {"round_type": 0, "bit_length": 5}, {"round_type": 1, "bit_length": 3}):
+            outs.append(op(t, {"X": [xq if attrs.get("bit_length") == 3 else x], "InScale": [s],
+                               "InState": [st], "InAccum": [ac]},
+                           {"Out": ["float32"], "OutScale": ["float32"], "OutState": ["float32"],
+                            "OutAccum": ["float32"]}, dict(attrs, is_test=True))[0])
+    for attrs in ({}, {"round_type": 0, "bit_length": 4}):
+        outs.append(op("fake_quantize_range_abs_max", {"X": [x], "InScale": [s]}, dict(OUTS),
+                       dict(attrs, is_test=True, window_size=16))[0])
+    return [x, xq, s, st, ac], outs
+
+
+def moving_training():
+    """Training: the scale, state and accumulator move (all four outputs)."""
+    x, s, st, ac = data("x", [4, 6]), data("scale", [1]), data("state", [1]), data("accum", [1])
+    outs = []
+    for t in MOVING:
+        for attrs in ({}, {"round_type": 0, "bit_length": 4, "moving_rate": 0.5}):
+            outs += op(t, {"X": [x], "InScale": [s], "InState": [st], "InAccum": [ac]},
+                       {"Out": ["float32"], "OutScale": ["float32"], "OutState": ["float32"],
+                        "OutAccum": ["float32"]}, dict(attrs, is_test=False))
+    return [x, s, st, ac], outs
+
+
+CASES["fake_quant_moving_training"] = moving_training
+TRAINING.add("fake_quant_moving_training")
 
 
 # ---------------------------------------------------------------- driver
