@@ -103,7 +103,8 @@ void rt_log_softmax(const float *x, float *out, int64_t outer, int64_t n, int64_
 /* Softmax of one contiguous row of n floats (out may be x), as rt_softmax. */
 void rt_softmax_row(const float *x, float *out, int64_t n);
 
-/* max |x[i]| over n elements (0 for n == 0). */
+/* max |x[i]| over n elements as Paddle finds it: the first largest |x[i]|,
+ * so a NaN counts only in x[0] (0 for n == 0). */
 float rt_abs_max(const float *x, int64_t n);
 
 #endif

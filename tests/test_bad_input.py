@@ -224,3 +224,65 @@ def test_batch_times_batch_size_asks_for_a_fixed_batch(tmp_path):
     assert not (tmp_path / "out").exists()
     p = run(["compile", str(tmp_path / "model.pdmodel"), "-o", str(tmp_path / "out"), "--shape", "x=3,4"])
     assert p.returncode == 0, p.stderr
+
+
+def export_one_op(tmp_path, body, training=False):
+    """Saves a static program whose ops `body` (Python, with x = a [6, 20]
+    float32 feed, `op` = oracle_case.append_op, and np) appends, fetching
+    `out`; returns the .pdmodel path.  `training`: the file is rewritten
+    with is_test false (save_inference_model sets it on every op)."""
+    import subprocess
+    import sys
+    script = tmp_path / "export.py"
+    script.write_text(
+        "import os, sys\n"
+        "os.environ['FLAGS_enable_pir_api'] = '0'\n"
+        f"sys.path.insert(0, {os.path.join(os.path.dirname(os.path.abspath(__file__)), 'oracle')!r})\n"
+        "import numpy as np\n"
+        "import paddle\n"
+        "from oracle_case import append_op as op\n"
+        "paddle.enable_static()\n"
+        "main, startup = paddle.static.Program(), paddle.static.Program()\n"
+        "with paddle.static.program_guard(main, startup):\n"
+        "    x = paddle.static.data('x', [6, 20], 'float32')\n"
+        + "".join(f"    {line}\n" for line in body.splitlines()) +
+        "exe = paddle.static.Executor(paddle.CPUPlace())\n"
+        "exe.run(startup)\n"
+        "paddle.static.save_inference_model(sys.argv[1], feeds, [out], exe, program=main)\n"
+        + ("p = paddle.static.Program.parse_from_string(open(sys.argv[1] + '.pdmodel', 'rb').read())\n"
+           "[o._set_attr('is_test', False) for o in p.global_block().ops if o.has_attr('is_test')]\n"
+           "open(sys.argv[1] + '.pdmodel', 'wb').write(p.desc.serialize_to_string())\n" if training else ""))
+    subprocess.run([sys.executable, str(script), str(tmp_path / "model")], check=True, capture_output=True)
+    return str(tmp_path / "model.pdmodel")
+
+
+@pytest.mark.parametrize("slot", ["Shape", "ShapeTensor"])
+@pytest.mark.parametrize("type_", ["reshape2", "reshape"])
+def test_reshape_shape_known_only_at_run_time(tmp_path, type_, slot):
+    """A reshape whose target shape is a fed tensor (Paddle's OpTest case:
+    X [6, 20], Shape [2, 3, 20], shape [0, -1, 20]) took the attribute
+    instead; it is refused, naming the op and the slot."""
+    if slot == "Shape":
+        feed = "s = paddle.static.data('s', [3], 'int32')\ninputs = {'X': [x], 'Shape': [s]}\nfeeds = [x, s]"
+    else:
+        feed = ("s = [paddle.static.data(f's{i}', [1], 'int32') for i in range(2)]\n"
+                "inputs = {'X': [x], 'ShapeTensor': s + [paddle.assign(np.array([20], 'int32'))]}\n"
+                "feeds = [x] + s")
+    outs = "{'Out': ['float32'], 'XShape': ['float32']}" if type_ == "reshape2" else "{'Out': ['float32']}"
+    model = export_one_op(tmp_path, f"{feed}\nout = op('{type_}', inputs, {outs}, {{'shape': [0, -1, 20]}})[0]")
+    line = bad(["compile", model, "-o", str(tmp_path / "out")], f"({type_} -> ", f"input {slot} ", "run time")
+    assert model in line
+    assert not (tmp_path / "out").exists()
+
+
+def test_fake_quantize_range_abs_max_training_refused(tmp_path):
+    """fake_quantize_range_abs_max in training keeps a window of scales
+    across runs (OutScales): refused, naming the op."""
+    model = export_one_op(tmp_path, (
+        "s = paddle.static.data('s', [1], 'float32')\n"
+        "it = paddle.static.data('it', [1], 'int64')\n"
+        "feeds = [x, s, it]\n"
+        "out = op('fake_quantize_range_abs_max', {'X': [x], 'InScale': [s], 'Iter': [it]},\n"
+        "         {'Out': ['float32'], 'OutScale': ['float32'], 'OutScales': ['float32']},\n"
+        "         {'window_size': 4, 'is_test': False})[0]"), training=True)
+    bad(["compile", model, "-o", str(tmp_path / "out")], "(fake_quantize_range_abs_max -> ", "OutScales")

@@ -33,8 +33,13 @@ static int infer_rrelu(OpCtx *c) {
   return 0;
 }
 
+/* A float attribute as a C operand: em_float's literal, in parentheses when
+ * it starts with a minus (-0.5f, -INFINITY), so that `-%s`, `x - %s` and
+ * the like stay well formed for negative attributes. */
+static const char *operand(const char *lit) { return *lit == '-' ? pool_printf("(%s)", lit) : lit; }
+
 static const char *f(const Op *op, const char *name, double dflt) {
-  return em_float(attr_float(op, name, dflt));
+  return operand(em_float(attr_float(op, name, dflt)));
 }
 
 /* A scalar from op's 1-element tensor input, or its attribute. */
@@ -150,11 +155,11 @@ const char *unary_float_expr(EmitCtx *e, const Op *op, const char *type) {
   if (!strcmp(type, "thresholded_relu")) return pool_printf("v > %s ? v : 0.0f", f(op, "threshold", 1));
   if (!strcmp(type, "hard_shrink")) {
     const char *t = f(op, "threshold", 0.5);
-    return pool_printf("(v < -%s || v > %s) ? v : 0.0f", t, t);
+    return pool_printf("v * (float)(v < -%s || v > %s)", t, t);
   }
   if (!strcmp(type, "softshrink")) {
     const char *l = f(op, "lambda", 0.5);
-    return pool_printf("v > %s ? v - %s : (v < -%s ? v + %s : 0.0f)", l, l, l, l);
+    return pool_printf("(float)(v > %s) * (v - %s) + (float)(v < -%s) * (v + %s)", l, l, l, l);
   }
   if (!strcmp(type, "stanh"))
     return pool_printf("%s * tanhf(%s * v)", f(op, "scale_b", 1.7159), f(op, "scale_a", 0.67));

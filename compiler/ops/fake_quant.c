@@ -1,12 +1,14 @@
 /* Fake quantization ops (QAT and PTQ programs).  Every one keeps X's shape:
  *   fake_quantize_abs_max, fake_quantize_dequantize_abs_max:
- *     X -> Out, OutScale [1];  attrs: bit_length=8.
+ *     X -> Out, OutScale [1];  attrs: bit_length=8, round_type=1.
  *   fake_quantize_moving_average_abs_max,
  *   fake_quantize_dequantize_moving_average_abs_max:
  *     X, InScale, InAccum?, InState? -> Out, OutScale [1], OutState? [1],
- *     OutAccum? [1];  attrs: moving_rate=0.9, bit_length=8, is_test=false.
+ *     OutAccum? [1];  attrs: moving_rate=0.9, bit_length=8, round_type=1,
+ *     is_test=false.
  *   fake_quantize_range_abs_max: X, InScale, Iter? -> Out, OutScale [1],
- *     OutScales? [window_size];  attrs: window_size=10000, bit_length=8, is_test.
+ *     OutScales? [window_size];  attrs: window_size=10000, bit_length=8,
+ *     round_type=1, is_test=false.
  *   fake_channel_wise_quantize_abs_max,
  *   fake_channel_wise_quantize_dequantize_abs_max:
  *     X -> Out, OutScale [X.dims[quant_axis]];  attrs: quant_axis=0,
@@ -100,42 +102,104 @@ static int infer_linear_quant(OpCtx *c, int dequant) {
 static int infer_quantize_linear(OpCtx *c) { return infer_linear_quant(c, 0); }
 static int infer_dequantize_linear(OpCtx *c) { return infer_linear_quant(c, 1); }
 
-/* ---- C emission (inference: is_test, the scale comes from InScale or from
- * max|X| for the abs_max ops) ----
- * With bin_cnt = 2^(bit_length-1) - 1 and k = bin_cnt * (1/s), Paddle's CPU
- * functors compute, in this order of float operations:
- *   round_type 1 (the default of these ops): q = round(k * clip(x, -s, s)),
- *     half away from zero;
- *   round_type 0: q = clamp(rint(k * x), -bin_cnt - 1, bin_cnt), ties to even;
- *   quantize ops output q; quantize-dequantize ops output q * s / bin_cnt;
- *   fake_dequantize_max_abs outputs x * scale / max_range. */
-static const char *quant_expr(int round_type, int dequant) {
-  const char *q = round_type == 0 ? "fminf(fmaxf(rintf(k * v), -bc - 1.0f), bc)"
-                                  : "roundf(k * fminf(fmaxf(v, -s), s))";
-  return dequant ? pool_printf("%s * s / bc", q) : q;
+/* ---- C emission of the five fake_quantize ops (Paddle's CPU kernels,
+ * fluid fake_quantize_op.h / .cc; float32 only, as they are registered) ----
+ * bin_cnt bc = 2^(bit_length-1) - 1 (bit_length in [1, 16]); the scale s
+ * comes from:
+ *   fake_quantize[_dequantize]_abs_max: s = max|X| (FindAbsMaxFunctor: the
+ *     |.| of the first element of largest |.|), written to OutScale;
+ *   the moving_average ops with is_test: s = InScale; without (training):
+ *     FindMovingAverageAbsMaxFunctor, in float, from cur = max|X|:
+ *       state = rate * InState + 1, accum = rate * InAccum + cur,
+ *       s = accum / state  -> OutState, OutAccum, OutScale
+ *     (each product and sum its own statement: no contraction into an FMA);
+ *   fake_quantize_range_abs_max with is_test: s = InScale.  Its training
+ *     (is_test false) keeps a window of past scales in OutScales across runs
+ *     and reads it back (FindRangeAbsMaxFunctor): refused.
+ * With is_test Paddle writes only Out and leaves OutScale, OutState,
+ * OutAccum and OutScales unwritten; paddlec copies InScale, InState and
+ * InAccum into the first three when they are other vars (so that a reader
+ * finds a defined value) and leaves OutScales alone.
+ * Then, with k = bc * inverse(s) (inverse: 1 / (s + 1e-6) for s <= 1e-30,
+ * else 1 / s), elementwise in this order of float operations:
+ *   round_type 1 (the default in Paddle 2.6): q = round(k * clip(x, -s, s)),
+ *     halves away from zero (ClipFunctor, Eigen round);
+ *   round_type 0: q = clamp(rint(k * x), -bc - 1, bc), ties to even
+ *     (QuantTensorFunctor);
+ *   quantize ops output q; quantize-dequantize ops output q * s / bc.
+ * fake_dequantize_max_abs outputs x * scale / max_range. */
+
+/* The statements computing q from the element v (ew_nary's body). */
+static const char *quant_body(int round_type) {
+  return round_type == 0 ? "float q = rintf(k * v);\nq = q > bc ? bc : q;\nq = q < -bc - 1.0f ? -bc - 1.0f : q;"
+                         : "const float q = roundf(k * (v < -s ? -s : (v > s ? s : v)));";
+}
+
+/* A float32 input or output of the op in `slot`, NULL when absent; *bad is
+ * set (after em_fail) when it is there with another dtype. */
+static Var *fq_var(EmitCtx *e, OpCtx *c, const char *slot, int out, int *bad) {
+  Var *v = out ? ctx_out(c, slot, 0) : ctx_in(c, slot, 0);
+  if (v && v->dtype != RT_DT_FP32) *bad = em_fail(e, "%s is %s, expected float32", slot, rt_dtype_name(v->dtype));
+  return v;
+}
+
+/* dst[0] = src[0] when both are there and are not the same var. */
+static void fq_copy_state(EmitCtx *e, const Var *src, const Var *dst) {
+  if (src && dst && src != dst) pr_line(e->p, "%s[0] = %s[0];", em_ptr(e, dst, 0), em_ptr(e, src, 1));
 }
 
 static int emit_fake_quant(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
-  Var *x = ctx_in(&c, "X", 0), *out = ctx_out(&c, "Out", 0), *in_scale = ctx_in(&c, "InScale", 0);
   const char *type = e->op->type;
-  if (x->dtype != RT_DT_FP32) return em_fail(e, "%s tensors are not supported", rt_dtype_name(x->dtype));
-  int moving = strstr(type, "moving_average") != NULL || !strcmp(type, "fake_quantize_range_abs_max");
-  if (moving && !attr_bool(e->op, "is_test", 0))
-    return em_fail(e, "only inference (is_test) is supported: training updates the scale");
-  if (moving && !in_scale) return em_fail(e, "InScale is missing");
-  int64_t bits = attr_int(e->op, "bit_length", 8);
-  if (bits < 2 || bits > 16) return em_fail(e, "bit_length %lld is not supported", (long long)bits);
-  const char *scale = moving ? pool_printf("%s[0]", em_ptr(e, in_scale, 1))
-                             : pool_printf("rt_abs_max(%s, %s)", em_ptr(e, x, 1), em_numel(e, x));
-  /* Paddle's inverse(): 1 / (s + 1e-6) for a zero scale */
-  const char *setup = pool_printf("const float s = %s, bc = %s, k = bc * (s <= 1e-30f ? 1.0f / (s + 1e-6f) : 1.0f / s);",
-                                  scale, em_float((double)((1 << (bits - 1)) - 1)));
-  int dequant = strstr(type, "quantize_dequantize") != NULL;
-  if (ew_unary(e, x, out, setup, quant_expr((int)attr_int(e->op, "round_type", 1), dequant))) return -1;
-  Var *out_scale = ctx_out(&c, "OutScale", 0);
-  if (out_scale && out_scale != in_scale) pr_line(e->p, "%s[0] = s;", em_ptr(e, out_scale, 0));
-  return 0;
+  int bad = 0;
+  Var *x = fq_var(e, &c, "X", 0, &bad), *out = fq_var(e, &c, "Out", 1, &bad);
+  Var *in_scale = fq_var(e, &c, "InScale", 0, &bad), *in_state = fq_var(e, &c, "InState", 0, &bad);
+  Var *in_accum = fq_var(e, &c, "InAccum", 0, &bad), *out_scale = fq_var(e, &c, "OutScale", 1, &bad);
+  Var *out_state = fq_var(e, &c, "OutState", 1, &bad), *out_accum = fq_var(e, &c, "OutAccum", 1, &bad);
+  if (bad) return -1;
+  if (!x || !out) return em_fail(e, "X and Out are required");
+  const int abs_max = strstr(type, "_abs_max") && !strstr(type, "moving_average") && !strstr(type, "range");
+  const int range = !strcmp(type, "fake_quantize_range_abs_max");
+  const int is_test = !abs_max && attr_bool(e->op, "is_test", 0);
+  const int64_t bits = attr_int(e->op, "bit_length", 8), round_type = attr_int(e->op, "round_type", 1);
+  if (bits < 1 || bits > 16) return em_fail(e, "bit_length %lld is not in [1, 16]", (long long)bits);
+  if (round_type != 0 && round_type != 1) return em_fail(e, "round_type %lld is not 0 or 1", (long long)round_type);
+  const char *scale; /* the buffer whose [0] is the scale once the block below has run */
+  if (abs_max) {
+    if (!out_scale) return em_fail(e, "output OutScale is required");
+    pr_line(e->p, "%s[0] = rt_abs_max(%s, %s);", em_ptr(e, out_scale, 0), em_ptr(e, x, 1), em_numel(e, x));
+    scale = em_ptr(e, out_scale, 1);
+  } else if (is_test) {
+    if (!in_scale) return em_fail(e, "input InScale is required with is_test");
+    fq_copy_state(e, in_scale, out_scale);
+    fq_copy_state(e, in_state, out_state);
+    fq_copy_state(e, in_accum, out_accum);
+    scale = em_ptr(e, in_scale, 1);
+  } else if (range) {
+    return em_fail(e, "training (is_test false) keeps a window of scales in OutScales across runs, which is "
+                      "not supported");
+  } else {
+    if (!in_state || !in_accum || !out_state || !out_accum || !out_scale)
+      return em_fail(e, "training (is_test false) needs InState, InAccum, OutState, OutAccum and OutScale");
+    pr_line(e->p, "{");
+    pr_line(e->p, "const float rate = %s, cur = rt_abs_max(%s, %s);",
+            em_float((float)attr_float(e->op, "moving_rate", 0.9)), em_ptr(e, x, 1), em_numel(e, x));
+    pr_line(e->p, "float state = rate * %s[0];", em_ptr(e, in_state, 1));
+    pr_line(e->p, "state = state + 1.0f;");
+    pr_line(e->p, "float accum = rate * %s[0];", em_ptr(e, in_accum, 1));
+    pr_line(e->p, "accum = accum + cur;");
+    pr_line(e->p, "%s[0] = state;", em_ptr(e, out_state, 0));
+    pr_line(e->p, "%s[0] = accum;", em_ptr(e, out_accum, 0));
+    pr_line(e->p, "%s[0] = accum / state;", em_ptr(e, out_scale, 0));
+    pr_line(e->p, "}");
+    scale = em_ptr(e, out_scale, 1);
+  }
+  const char *setup =
+      pool_printf("const float s = %s[0], bc = %s, k = bc * (s <= 1e-30f ? 1.0f / (s + 1e-6f) : 1.0f / s);", scale,
+                  em_float((double)((1 << (bits - 1)) - 1)));
+  const EwIn in[1] = {{x, -1, "x", "v"}};
+  const char *result = strstr(type, "quantize_dequantize") ? "q * s / bc" : "q";
+  return ew_nary(e, out, 1, in, setup, quant_body((int)round_type), result);
 }
 
 static int emit_fake_dequantize_max_abs(EmitCtx *e) {

@@ -1,6 +1,8 @@
 /* flatten, flatten2, flatten_contiguous_range.
  *   flatten / flatten2: X -> Out (+ XShape for flatten2); axis:INT=1;
- *     Out = [prod(X.dims[:axis]), prod(X.dims[axis:])] (fluid FlattenOp)
+ *     Out = [prod(X.dims[:axis]), prod(X.dims[axis:])], and [1] for a 0-D X
+ *     (axis 0; phi::funcs::GetOutputShape, which flatten2 uses in Paddle 2.6;
+ *     flatten v1 is no longer registered there and gets the same rule)
  *   flatten_contiguous_range: X -> Out, XShape; start_axis:INT=1,
  *     stop_axis:INT=1 (negative += rank); dims start..stop merge into one
  *     (phi FlattenWithXShapeInferMeta); a 0-D X gives [1]
@@ -17,6 +19,7 @@ static int infer_flatten(OpCtx *c) {
   if (axis < 0 || axis > rank)
     return ctx_fail(c, "axis %lld is out of range for rank %d", (long long)axis, rank);
   Shape out = {2, {dims_prod(&x->shape, 0, (int)axis), dims_prod(&x->shape, (int)axis, rank)}};
+  if (rank == 0) out = (Shape){1, {1}};
   ctx_set(c, "Out", 0, &out, x->dtype);
   return ctx_set_xshape(c, x);
 }

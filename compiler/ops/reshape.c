@@ -9,8 +9,13 @@
  *   - Shape given and `shape` empty: numel(Shape) unknown dims;
  *   - otherwise `shape`: 0 copies X's dim, one -1 takes the remaining
  *     elements when every X dim is known (else it stays -1).
- * While specializing for code generation, ShapeTensor or Shape values known
- * at compile time (ctx_values) are the target, validated the same way.
+ * (Shape with a non-empty `shape` gives the `shape` rule at compile time.)
+ * At run time ShapeTensor, else Shape, else `shape` is the target (phi
+ * ReshapeKernel's IntArray): while specializing for code generation,
+ * ShapeTensor or Shape values known at compile time (ctx_values: folded
+ * constants, parameters, shape arithmetic of static dims) are the target,
+ * validated the same way; values known only at run time are refused, as
+ * the compile-time rules above would give a shape the kernel does not.
  * Emission: a copy of X's elements (memcpy; nothing when Out is X). */
 #include "ops.h"
 #include "tensor_util.h"
@@ -56,16 +61,32 @@ static int reshape_dims(OpCtx *c, const Shape *in, const int64_t *shape, int n, 
   return 0;
 }
 
+/* 1 in specialization's runs, where every feed dim is fixed: values it does
+ * not know then are known only at run time.  (constant_folding also runs
+ * the rules while specializing, with the batch still unknown.) */
+static int feeds_fixed(const Graph *g) {
+  for (int i = 0; i < g->nfeeds; i++) {
+    const Shape *s = &g->vars[g->feeds[i]].shape;
+    for (int d = 0; d < s->rank; d++)
+      if (s->d[d] < 0) return 0;
+  }
+  return 1;
+}
+
 static int infer_reshape(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
   const Shape *in = &x->shape;
   int64_t *shape, tv[RT_MAX_RANK];
   /* ShapeTensor wins over Shape, as in Paddle's kernel */
-  int nt = tu_slot_values(c, "ShapeTensor", 1, tv, RT_MAX_RANK);
-  if (nt < 0) nt = tu_slot_values(c, "Shape", 0, tv, RT_MAX_RANK);
+  int nt = ctx_in(c, "ShapeTensor", 0) ? tu_slot_values(c, "ShapeTensor", 1, tv, RT_MAX_RANK)
+                                       : tu_slot_values(c, "Shape", 0, tv, RT_MAX_RANK);
   int n = attr_ints(c->op, "shape", &shape);
   Shape out = {0, {0}};
+  const char *slot = ctx_in(c, "ShapeTensor", 0) ? "ShapeTensor" : ctx_in(c, "Shape", 0) ? "Shape" : NULL;
+  if (nt < 0 && slot && c->g->specializing && feeds_fixed(c->g))
+    return ctx_fail(c, "input %s gives the target shape at run time, which is not supported (only values known "
+                       "at compile time are)", slot);
   if (nt >= 0) { /* run-time shape values known at compile time */
     if (reshape_dims(c, in, tv, nt, &out)) return -1;
   } else if (ctx_in(c, "ShapeTensor", 0)) {

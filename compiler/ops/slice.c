@@ -15,6 +15,10 @@
  * (infer_flags -1 gives -1, except that start -1, end 0 on a decreased
  * axis means one element).
  * decrease_axis there removes the listed dims and any dim of size 0.
+ * Both read infer_flags[i] for every axis i without checking its length (an
+ * empty list counts as all 1): Python writes one flag per axis, and a
+ * shorter list (Paddle's own op tests have some) runs there; an axis
+ * without a flag counts here as flag 1, bounds as written.
  * Dropping every dim gives [1] up to Paddle 2.5 (a 2.5.0 file still has
  * [1] where reductions already give []) and [] from 2.6.
  * A slice of a LoDTensorArray has no shape at compile time.  Out has the
@@ -67,7 +71,6 @@ static int infer_slice(OpCtx *c) {
   if (ctx_in(c, "EndsTensorList", 0)) ne = ctx_nin(c, "EndsTensorList");
   if ((!ctx_in(c, "StartsTensor", 0) && ns != n) || (!ctx_in(c, "EndsTensor", 0) && ne != n))
     return ctx_fail(c, "axes, starts and ends differ in length");
-  if (nf && nf < n) return ctx_fail(c, "infer_flags is shorter than axes");
   /* bounds held in tensors whose values are known at compile time (folded
    * constants, shape arithmetic of static dims) count as attributes */
   int64_t sv[RT_MAX_RANK], ev[RT_MAX_RANK];
@@ -83,7 +86,7 @@ static int infer_slice(OpCtx *c) {
     int64_t a = axes[i] < 0 ? axes[i] + s.rank : axes[i];
     if (a < 0) a = 0;
     if (a >= s.rank) return ctx_fail(c, "axes[%d] = %lld is out of range", i, (long long)axes[i]);
-    if (nf && flags[i] == -1) {
+    if (i < nf && flags[i] == -1) {
       s.d[a] = DIM_UNKNOWN;
       continue;
     }
@@ -152,10 +155,9 @@ static int infer_strided_slice(OpCtx *c) {
   if (from_tensor) {
     for (int i = 0; i < s.rank; i++) s.d[i] = DIM_UNKNOWN;
   } else {
-    if (ns != n || ne != n || nst != n || (nf && nf < n))
-      return ctx_fail(c, "axes, starts, ends, strides and infer_flags differ in length");
+    if (ns != n || ne != n || nst != n) return ctx_fail(c, "axes, starts, ends and strides differ in length");
     for (int i = 0; i < n; i++) {
-      int flag = nf ? (int)flags[i] : 1, decreased = 0;
+      int flag = i < nf ? (int)flags[i] : 1, decreased = 0;
       for (int k = 0; k < ndec; k++) decreased |= dec[k] == axes[i];
       if (starts[i] == -1 && ends[i] == 0 && flag == -1 && decreased) {
         s.d[axes[i]] = 1;
