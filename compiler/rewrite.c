@@ -71,9 +71,17 @@ void rw_set_slot(Graph *g, int id, int side, const char *slot, const int *vars, 
   if (n) memcpy(s->vars, vars, sizeof(int) * (size_t)n);
 }
 
+/* The first var of slot `name`, or -1; the slot is marked as looked up by a
+ * pass (Slot.seen: an input of an op a pass merges away that neither the
+ * pass nor the op's rule looked up is refused, op_check_slots).  The slots
+ * live in the graph's pool, which passes modify: only the marking needs the
+ * cast. */
 static int slot_first(const Slot *slots, int n, const char *name) {
   for (int i = 0; i < n; i++)
-    if (!strcmp(slots[i].name, name)) return slots[i].n > 0 ? slots[i].vars[0] : -1;
+    if (!strcmp(slots[i].name, name)) {
+      ((Slot *)&slots[i])->seen |= SLOT_SEEN_PASS;
+      return slots[i].n > 0 ? slots[i].vars[0] : -1;
+    }
   return -1;
 }
 

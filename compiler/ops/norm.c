@@ -247,8 +247,15 @@ static int emit_group_norm(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_batch_norm = {.type = "batch_norm", .infer = infer_batch_norm, .emit_c = emit_batch_norm};
-const OpDef op_sync_batch_norm = {.type = "sync_batch_norm", .infer = infer_batch_norm, .emit_c = emit_batch_norm};
+/* MomentumTensor sets the momentum of the running statistics' update, which
+ * only training mode makes: paddlec compiles batch_norm in inference mode
+ * alone (emit_batch_norm and fold_batch_norm refuse batch statistics), where
+ * MeanOut and VarianceOut are Mean and Variance unchanged. */
+static const char *const bn_ignores[] = {"MomentumTensor", NULL};
+const OpDef op_batch_norm = {.type = "batch_norm", .infer = infer_batch_norm, .emit_c = emit_batch_norm,
+                             .ignores = bn_ignores};
+const OpDef op_sync_batch_norm = {.type = "sync_batch_norm", .infer = infer_batch_norm, .emit_c = emit_batch_norm,
+                                  .ignores = bn_ignores};
 const OpDef op_layer_norm = {.type = "layer_norm", .infer = infer_layer_norm, .emit_c = emit_layer_norm};
 const OpDef op_instance_norm = {.type = "instance_norm", .infer = infer_instance_norm, .emit_c = emit_group_norm};
 const OpDef op_group_norm = {.type = "group_norm", .infer = infer_group_norm, .emit_c = emit_group_norm};

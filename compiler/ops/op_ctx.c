@@ -61,8 +61,8 @@ static int check_inputs(Graph *g, Op *op) {
 }
 
 int op_check_slots(Graph *g, Op *op) {
-  /* the op, and the ops a pass merged into it (their rules ran; what they
-   * compute is now this op's emitter's) */
+  /* the op, and the ops a pass merged into it (what they compute is now
+   * this op's emitter's, from what their rules and the pass looked up) */
   int bad = check_inputs(g, op);
   for (int f = 0; f < op->nfused; f++) bad |= check_inputs(g, &g->ops[op->fused[f]]);
   return bad ? -1 : 0;
