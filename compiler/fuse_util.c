@@ -87,7 +87,10 @@ int fuse_bn_inference(const Graph *g, int id) {
   const Op *op = &g->ops[id];
   int x = rw_in(g, id, "X");
   if (x < 0 || g->vars[x].dtype != RT_DT_FP32) return 0;
-  if (!attr_bool(op, "is_test", 0) && !attr_bool(op, "use_global_stats", 0)) return 0;
+  /* inference mode as emit_batch_norm takes it: trainable_statistics makes
+   * even an is_test batch_norm use its batch's statistics */
+  int test = attr_bool(op, "is_test", 0) && !attr_bool(op, "trainable_statistics", 0);
+  if (!test && !attr_bool(op, "use_global_stats", 0)) return 0;
   for (int s = 0; s < op->nout; s++) {
     if (!strcmp(op->out[s].name, "Y")) continue;
     for (int a = 0; a < op->out[s].n; a++) {
