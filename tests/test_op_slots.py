@@ -1,0 +1,59 @@
+"""Every input slot Paddle declares is used or refused, never ignored.
+
+tests/oracle/op_slots.py takes the Paddle-made programs of the op-level
+cases (tests/oracle/e2e_*.py, compared with Paddle's numbers) and of the op
+zoos, and for every op type they hold and every input slot its OpProto
+declares that the program leaves unbound, writes the program with that slot
+bound to a new feed.  paddlec must either refuse it with an error that names
+the slot, or compile it — and then some op-level case binds that slot of that
+op, so its numbers are checked against Paddle's.  A program whose ops paddlec
+does not all compile as Paddle saved it is not a probe of their slots.
+(What makes refusals sure: compiler/ops/op_ctx.c's op_check_slots.)"""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import BUILD, ROOT, run
+from test_e2e_ops import FAMILIES, cases
+from test_zoo import ZOOS, test_zoo as make_zoo
+
+
+@pytest.fixture(scope="module")
+def probes():
+    roots = [cases(f)[0] for f in FAMILIES]
+    for z in ZOOS:
+        make_zoo(z)  # makes build/zoo/<family> (and checks it)
+        roots.append(os.path.join(BUILD, "zoo", z))
+    out = os.path.join(BUILD, "op_slots")
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "oracle", "op_slots.py"), out] + roots,
+                       capture_output=True, text=True, timeout=1800)
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
+    with open(os.path.join(out, "manifest.json")) as f:
+        return json.load(f)
+
+
+def test_every_declared_input_is_used_or_refused(probes, tmp_path):
+    assert len(probes["ops"]) > 250 and len(probes["probes"]) > 80, (len(probes["ops"]), len(probes["probes"]))
+    compiles = {}  # base program -> 1 when paddlec compiles it as Paddle saved it
+    ignored, walked = [], 0
+    for pr in probes["probes"]:
+        base = pr["base"]
+        if base not in compiles:
+            compiles[base] = run(["compile", os.path.join(base, "model.pdmodel"), "-o", str(tmp_path / "base")]
+                                 ).returncode == 0
+        if not compiles[base]:
+            continue
+        walked += 1
+        p = run(["compile", os.path.join(pr["dir"], "model.pdmodel"), "-o", str(tmp_path / "probe")])
+        # the messages without their file name (the probe's directory is named after the slot)
+        errors = [l.split(".pdmodel:", 1)[-1] for l in p.stderr.splitlines() if "error:" in l]
+        if p.returncode == 1 and any(pr["slot"] in e for e in errors):
+            continue  # refused, naming the slot
+        if p.returncode == 0 and pr["slot"] in probes["numeric"].get(pr["op"], []):
+            continue  # used, and an op-level case checks it against Paddle
+        ignored.append((pr["op"], pr["slot"], p.returncode, errors[:2]))
+    assert walked > 40, walked
+    assert not ignored, "\n".join(map(str, ignored))
