@@ -8,6 +8,9 @@
 #                     toolchain (make firmware-deps), run every test
 #   make oracle       the virtualenv with the pinned paddlepaddle wheel
 #   make asan         paddlec built with AddressSanitizer + UBSan
+#   make mutation-check  each mutation of tests/mutation/check.py (a dropped
+#                     bias, norm scale, epilogue alpha, attention mask,
+#                     Winograd tile) must make the tests fail
 #   make clean
 
 CC      ?= cc
@@ -41,7 +44,7 @@ RT_OBJ   := $(RT_SRC:%.c=$(OBJ)/%.o)
 CC_OBJ   := $(CC_SRC:%.c=$(OBJ)/%.o) $(OBJ)/gen/framework.pb-c.o $(OBJ)/gen/embedded.o
 LIB_OBJ  := $(filter-out $(OBJ)/compiler/main.o,$(CC_OBJ))
 
-.PHONY: all deps firmware-deps test oracle asan unit sample golden-update clean
+.PHONY: all deps firmware-deps test oracle asan unit sample golden-update mutation-check clean
 all: $(BUILD)/paddlec $(BUILD)/libpaddlec_rt.a
 
 # $(call install_missing,PACKAGES,APT-OPTIONS): apt-get installs those not there.
@@ -141,6 +144,10 @@ sample: $(BUILD)/paddlec
 # Regenerate tests/golden/ after an intended change to emitted code.
 golden-update: $(BUILD)/paddlec
 	tests/golden/update.sh
+
+# Mutation testing of the suite itself (not part of `make test`: ~15 min).
+mutation-check: all asan oracle
+	$(PYTHON) tests/mutation/check.py
 
 clean:
 	rm -rf $(BUILD)
