@@ -338,7 +338,7 @@ int graph_build(Graph *g, ProgramDesc *pd, const char *file) {
         diag_error("%s: variable '%s' has %zu dims; at most %d are supported", file,
                    bd->vars[k]->name, bd->vars[k]->type->lod_tensor->tensor->n_dims, RT_MAX_RANK);
         bad = 1;
-      } else if ((why = shape_size_problem(&g->vars[id].decl, g->vars[id].decl_dtype, 1))) {
+      } else if ((why = shape_size_problem(&g->vars[id].decl, g->vars[id].decl_dtype, bd->vars[k]->persistable))) {
         diag_error("%s: variable '%s': %s", file, g->vars[id].name, why);
         bad = 1;
       }

@@ -170,8 +170,10 @@ int64_t shape_numel(const Shape *s);
 int64_t shape_bytes(const Shape *s, int dtype);
 /* NULL when every product of the shape's dims (unknown dims counted as 1),
  * times the element size of `dtype` when it has one, fits in int64_t, and
- * for `declared` dims (a file's) each is >= 0 or DIM_UNKNOWN; else what is
- * wrong, for a message. */
+ * for `declared` dims (a file's, of a persistable var) each is >= 0 or
+ * DIM_UNKNOWN; else what is wrong, for a message.  (Other vars' VarDescs
+ * may hold Paddle's compile-time products of an unknown batch, such as
+ * instance_norm's SavedMean [-8] for N = -1, C = 8.) */
 const char *shape_size_problem(const Shape *s, int dtype, int declared);
 int shape_equal(const Shape *a, const Shape *b);
 /* "[-1, 3, 224, 224]" in pool memory. */
