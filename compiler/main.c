@@ -266,7 +266,9 @@ int main(int argc, char **argv) {
     for (int i = 0; i < n; i++) {
       const OpDef *d = op_def_at(i);
       compiled += d->emit_c != NULL;
-      printf("%-48s %s\n", d->type, d->emit_c ? "shape rule, C" : "shape rule");
+      const char *ign = "";
+      for (const char *const *s = d->ignores; s && *s; s++) ign = pool_printf("%s%s%s", ign, *ign ? ", " : "", *s);
+      printf("%-48s %s%s%s\n", d->type, d->emit_c ? "shape rule, C" : "shape rule", *ign ? "; ignores " : "", ign);
     }
     printf("%d op types: %d compile to C, %d have a shape rule only\n", n, compiled, n - compiled);
     return 0;

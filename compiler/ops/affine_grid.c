@@ -49,7 +49,8 @@ static int infer_affine_grid(OpCtx *c) {
   o.d[o.rank - 1] = o.rank - 2;
   int64_t rows = t->shape.d[1], cols = t->shape.d[2];
   if ((c->g->specializing || !from_tensor) && ((rows >= 0 && rows != o.rank - 2) || (cols >= 0 && cols != o.rank - 1)))
-    return ctx_fail(c, "Theta %s does not fit a %d-D grid", shape_str(&t->shape), o.rank - 2);
+    return ctx_fail(c, "Theta %s does not fit a %d-D grid (its size from %s)", shape_str(&t->shape), o.rank - 2,
+                    from_tensor ? "input OutputShape" : "attribute output_shape");
   ctx_set(c, "Output", 0, &o, t->dtype);
   return 0;
 }

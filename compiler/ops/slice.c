@@ -242,7 +242,9 @@ static int read_cuts(EmitCtx *e, int rank, int strided, Cut *cut) {
   int *cnt[3] = {&ns, &ne, &nst};
   for (int k = 0; k < 3; k++) {
     int got = ctx_bounds(&c, tensors[k][0], tensors[k][1], vals[k], RT_MAX_RANK);
-    if (got < 0) return em_fail(e, "%s gives the bounds at run time, which is not supported", tensors[k][0]);
+    if (got < 0)
+      return em_fail(e, "input %s gives the bounds at run time, which is not supported",
+                     ctx_in(&c, tensors[k][0], 0) ? tensors[k][0] : tensors[k][1]);
     if (got > 0) *dst[k] = vals[k], *cnt[k] = got;
   }
   if (ns != n || ne != n || (strided && nst != n))
