@@ -132,7 +132,7 @@ static int valid_prefix(const char *p) {
   return 1;
 }
 
-int codegen_compile(Graph *g, const CompileOpts *o) {
+int codegen_generate(Graph *g, const CompileOpts *o, ModelText *mt) {
   if (!valid_prefix(o->prefix)) return diag_error("--name %s: the prefix must be a C identifier", o->prefix);
   if (check_supported(g)) return -1;
   if (g->nparams && !(g->params_file || g->params_dir))
@@ -150,8 +150,12 @@ int codegen_compile(Graph *g, const CompileOpts *o) {
   if (spec_build(g, o->shapes, o->nshapes, &spec) || plan_build(g, &spec, &plan, plan_options(&o->pipe.bs)))
     return -1;
   if (o->dump_memplan) plan_dump(g, &plan, stdout);
+  return model_emit(g, &spec, &plan, o, ran, mt);
+}
+
+int codegen_compile(Graph *g, const CompileOpts *o) {
   ModelText mt;
-  if (model_emit(g, &spec, &plan, o, ran, &mt)) return -1;
+  if (codegen_generate(g, o, &mt)) return -1;
   const char *d = o->out_dir, *p = o->prefix;
   if (make_dir(d) || write_runtime(d)) return -1;
   TplVar build[] = {{"PREFIX", p}, {"BLAS", o->blas ? "openblas" : "none"}, {"BANNER", mt.banner_hash}};
