@@ -49,6 +49,7 @@ static int parse_string(Reader *r, const char **out) {
       } else if (e == 'u') {
         unsigned x = 0;
         for (int i = 0; i < 4; i++) {
+          if (!*r->p) return fail(r, "unterminated string");
           char h = *r->p++;
           x = x * 16 + (unsigned)(h >= '0' && h <= '9' ? h - '0' : (h | 32) >= 'a' && (h | 32) <= 'f' ? (h | 32) - 'a' + 10 : 99);
           if (x > 0xffff) return fail(r, "bad \\u escape");
