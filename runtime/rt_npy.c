@@ -115,7 +115,21 @@ RtStatus rt_npy_read(const char *path, RtNpy *a, char *err, size_t errlen) {
   if (fread(h, 1, hlen, f) != hlen) goto truncated;
   if ((st = parse_header(h, a, err, errlen))) goto done;
   size_t n = rt_dtype_size(a->dtype);
-  for (int i = 0; i < a->rank; i++) n *= (size_t)a->dims[i];
+  for (int i = 0; i < a->rank; i++) {
+    if (a->dims[i] && n > SIZE_MAX / (size_t)a->dims[i]) {
+      snprintf(err, errlen, "malformed .npy shape (its size overflows)");
+      st = RT_ERR_FORMAT;
+      goto done;
+    }
+    n *= (size_t)a->dims[i];
+  }
+  /* the data must be in the file before it is allocated (when it can seek) */
+  long here = ftell(f), end = -1;
+  if (here >= 0 && fseek(f, 0, SEEK_END) == 0) {
+    end = ftell(f);
+    if (fseek(f, here, SEEK_SET)) goto truncated;
+  }
+  if (end >= here && here >= 0 && (unsigned long)(end - here) < n) goto truncated;
   a->bytes = n;
   a->data = rt_alloc(n ? n : 1);
   if (!a->data) {
