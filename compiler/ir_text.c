@@ -3,6 +3,9 @@
 #include "ir_text.h"
 
 #include <ctype.h>
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -322,6 +325,16 @@ static int number(Parser *ps, double *v, char *suffix) {
   return 0;
 }
 
+/* Numbers converted to the attribute's type, saturating: a value outside
+ * the type's range (the parse is a double) would be undefined behaviour. */
+static int64_t to_i64(double v) {
+  return v != v ? 0 : v >= 9223372036854775808.0 ? INT64_MAX : v < -9223372036854775808.0 ? INT64_MIN : (int64_t)v;
+}
+static int32_t to_i32(double v) {
+  return v != v ? 0 : v >= 2147483648.0 ? INT32_MAX : v <= -2147483649.0 ? INT32_MIN : (int32_t)v;
+}
+static float to_f32(double v) { return v > FLT_MAX ? HUGE_VALF : v < -FLT_MAX ? -HUGE_VALF : (float)v; }
+
 static VarDesc *find_vd(VarDesc **vds, size_t n, const char *nm) {
   for (size_t i = 0; i < n; i++)
     if (!strcmp(vds[i]->name, nm)) return vds[i];
@@ -394,7 +407,7 @@ static VarDesc *parse_var(Parser *ps, IrParams *pp) {
       if (td->n_dims && expect(ps, ',')) return NULL;
       if (td->n_dims >= RT_MAX_RANK) return perr(ps, "too many dims"), NULL;
       if (number(ps, &v, &sfx)) return NULL;
-      td->dims[td->n_dims++] = (int64_t)v;
+      td->dims[td->n_dims++] = to_i64(v);
     }
   }
   for (;;) {
@@ -479,15 +492,15 @@ static int list_item(Parser *ps, OpAttr *a, int type) {
   switch (type) {
     case AT_INTS:
       a->ints = pool_realloc(a->ints, sizeof(int32_t) * a->n_ints, sizeof(int32_t) * (a->n_ints + 1));
-      a->ints[a->n_ints++] = (int32_t)v;
+      a->ints[a->n_ints++] = to_i32(v);
       break;
     case AT_LONGS:
       a->longs = pool_realloc(a->longs, sizeof(int64_t) * a->n_longs, sizeof(int64_t) * (a->n_longs + 1));
-      a->longs[a->n_longs++] = (int64_t)v;
+      a->longs[a->n_longs++] = to_i64(v);
       break;
     case AT_FLOATS:
       a->floats = pool_realloc(a->floats, sizeof(float) * a->n_floats, sizeof(float) * (a->n_floats + 1));
-      a->floats[a->n_floats++] = (float)v;
+      a->floats[a->n_floats++] = to_f32(v);
       break;
     default:
       a->float64s = pool_realloc(a->float64s, sizeof(double) * a->n_float64s, sizeof(double) * (a->n_float64s + 1));
@@ -534,7 +547,7 @@ static OpAttr *parse_attr(Parser *ps) {
     char sfx;
     OpAttr *a = new_attr(nm, AT_BLOCK);
     if (expect(ps, '(') || number(ps, &v, &sfx) || expect(ps, ')')) return NULL;
-    a->block_idx = (int32_t)v;
+    a->block_idx = to_i32(v);
     a->has_block_idx = 1;
     return a;
   }
@@ -542,10 +555,10 @@ static OpAttr *parse_attr(Parser *ps) {
   char sfx;
   if (number(ps, &v, &sfx)) return NULL;
   OpAttr *a = new_attr(nm, sfx == 'L' ? AT_LONG : sfx == 'f' ? AT_FLOAT : sfx == 'd' ? AT_FLOAT64 : AT_INT);
-  if (sfx == 'L') a->l = (int64_t)v, a->has_l = 1;
-  else if (sfx == 'f') a->f = (float)v, a->has_f = 1;
+  if (sfx == 'L') a->l = to_i64(v), a->has_l = 1;
+  else if (sfx == 'f') a->f = to_f32(v), a->has_f = 1;
   else if (sfx == 'd') a->float64 = v, a->has_float64 = 1;
-  else a->i = (int32_t)v, a->has_i = 1;
+  else a->i = to_i32(v), a->has_i = 1;
   return a;
 }
 
@@ -597,7 +610,7 @@ int ir_text_parse(const char *text, const char *file, uint8_t **pb, size_t *pble
       double v;
       char sfx;
       if (!word(&ps, "version") || number(&ps, &v, &sfx)) return perr(&ps, "expected 'program version N'");
-      ver.version = (int64_t)v;
+      ver.version = to_i64(v);
       ver.has_version = v >= 0;
       pd.version = &ver;
     } else if (word(&ps, "var")) {
@@ -640,17 +653,17 @@ void ir_text_bind_params(Graph *g, const IrParams *pp) {
     size_t es = rt_dtype_size(v->dtype);
     if (n < 0 || !es) continue;
     uint8_t *data = pool_alloc((size_t)n * es + 1);
-    uint64_t seed = (uint64_t)p->fill * 2654435761u + 88172645463325252ull;
+    uint64_t seed = (uint64_t)to_i64(p->fill) * 2654435761u + 88172645463325252ull;
     for (int64_t k = 0; k < n; k++) {
       double x = p->init == PI_RAND ? rand_value(&seed) : p->init == PI_FILL ? p->fill : p->vals[k % (p->n ? p->n : 1)];
       if (v->dtype == RT_DT_FP32) {
-        float f = (float)x;
+        float f = to_f32(x);
         memcpy(data + k * 4, &f, 4);
       } else if (v->dtype == RT_DT_INT64) {
-        int64_t q = (int64_t)x;
+        int64_t q = to_i64(x);
         memcpy(data + k * 8, &q, 8);
       } else if (v->dtype == RT_DT_INT32) {
-        int32_t q = (int32_t)x;
+        int32_t q = to_i32(x);
         memcpy(data + k * 4, &q, 4);
       }
     }
