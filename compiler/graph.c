@@ -300,6 +300,11 @@ int graph_build(Graph *g, ProgramDesc *pd, const char *file) {
         diag_error("%s: variable '%s' has %zu dims; at most %d are supported", file,
                    bd->vars[k]->name, bd->vars[k]->type->lod_tensor->tensor->n_dims, RT_MAX_RANK);
         bad = 1;
+      } else if (shape_numel(&g->vars[id].decl) < 0 && g->vars[id].decl.rank >= 0) {
+        int known = 1; /* every dim given, yet no count: it overflows */
+        for (int d = 0; d < g->vars[id].decl.rank; d++) known &= g->vars[id].decl.d[d] >= 0;
+        if (known) bad = diag_error("%s: variable '%s' has dims %s: more elements than paddlec can count", file,
+                                    bd->vars[k]->name, shape_str(&g->vars[id].decl)) != 0;
       }
       block_insert(g, blk, id);
       VEC_PUSH(blk->vars, blk->nvars, blk->vars_cap, id);
@@ -412,7 +417,7 @@ int64_t shape_numel(const Shape *s) {
   int64_t n = 1;
   if (s->rank < 0) return -1;
   for (int i = 0; i < s->rank; i++) {
-    if (s->d[i] < 0) return -1;
+    if (s->d[i] < 0 || (s->d[i] && n > INT64_MAX / s->d[i])) return -1; /* unknown, or overflows */
     n *= s->d[i];
   }
   return n;

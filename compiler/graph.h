@@ -155,7 +155,7 @@ void graph_free(Graph *g);
 int graph_op_verror(const Graph *g, const Op *op, const char *fmt, va_list ap);
 
 /* Shape helpers. */
-int64_t shape_numel(const Shape *s); /* -1 if any dim unknown */
+int64_t shape_numel(const Shape *s); /* -1 if any dim unknown or the count overflows */
 int shape_equal(const Shape *a, const Shape *b);
 /* "[-1, 3, 224, 224]" in pool memory. */
 const char *shape_str(const Shape *s);
