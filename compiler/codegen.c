@@ -43,6 +43,27 @@ static int check_supported(const Graph *g) {
   return bad ? -1 : 0;
 }
 
+/* The compiled code holds dense tensors only: a var of another kind
+ * (reader, tensor array, an unknown type number) that an op other than
+ * feed/fetch reads or writes has no storage. */
+static int check_tensors(const Graph *g) {
+  int bad = 0;
+  const Block *b = &g->blocks[0];
+  for (int k = 0; k < b->nops; k++) {
+    const Op *op = &g->ops[b->ops[k]];
+    if (op->removed || !strcmp(op->type, "feed") || !strcmp(op->type, "fetch")) continue;
+    for (int side = 0; side < 2; side++)
+      for (int s = 0; s < (side ? op->nout : op->nin); s++) {
+        const Slot *sl = side ? &op->out[s] : &op->in[s];
+        for (int a = 0; a < sl->n; a++)
+          if (sl->vars[a] >= 0 && g->vars[sl->vars[a]].vtype != VT_LOD_TENSOR)
+            bad = diag_error("%s: %s: %s '%s' is a variable of kind %d, not a dense tensor (7)", g->file,
+                             graph_op_where(g, op), sl->name, g->vars[sl->vars[a]].name, g->vars[sl->vars[a]].vtype);
+      }
+  }
+  return bad;
+}
+
 /* mkdir -p */
 static int make_dir(const char *path) {
   char *p = pool_strdup(path);
@@ -138,7 +159,7 @@ int codegen_generate(Graph *g, const CompileOpts *o, ModelText *mt) {
   if (g->nparams && !(g->params_file || g->params_dir))
     return diag_error("%s: the parameters were not found (%s); give them with --params", g->file, g->params_status);
   const char *ran;
-  if (pipeline_run(g, &o->pipe, &ran)) return -1;
+  if (pipeline_run(g, &o->pipe, &ran) || check_tensors(g)) return -1;
   for (int i = 0; i < g->nparams; i++) {
     const Var *v = &g->vars[g->params[i]];
     if (!em_ctype(v->dtype))
