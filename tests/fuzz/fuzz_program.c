@@ -71,14 +71,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   pipeline_defaults(&o.pipe);
   exec_strategy_defaults(&o.es);
   o.pipe.verify_each = 0;
-  /* Known and left alone: a feed declared with a dim below -1 (Paddle
+  /* Known and left alone: a var declared with a dim below -1 (Paddle
    * writes -1; intermediates such as layer_norm's Mean may say -4) is taken
    * by some rules as a size, by others as unknown, and the passes then
    * disagree with the verifier (regressions/fuzz_program/feed_dim_below_
    * minus_one.pdmodel).  Not checked there. */
   int verified = verify_graph(&g, "the loader") == 0;
-  for (int i = 0; i < g.nfeeds; i++)
-    for (int d = 0; d < g.vars[g.feeds[i]].decl.rank; d++) verified &= g.vars[g.feeds[i]].decl.d[d] >= DIM_UNKNOWN;
+  for (int i = 0; i < g.nvars; i++)
+    for (int d = 0; d < g.vars[i].decl.rank; d++) verified &= g.vars[i].decl.d[d] >= DIM_UNKNOWN;
   const char *ran;
   if (pipeline_run(&g, &o.pipe, &ran)) goto out;
   if (verified && verify_graph(&g, "the default pipeline")) {
