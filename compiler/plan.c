@@ -189,7 +189,7 @@ int plan_build(Graph *g, const Spec *s, Plan *p, PlanOpts o) {
                        "shape (a training-only output?)", g->file, v->fetch_col, v->name);
   }
   if (bad) return -1;
-  if (o.reuse) qsort(p->bufs, (size_t)p->nbufs, sizeof *p->bufs, cmp_size_desc);
+  if (o.reuse && p->nbufs) qsort(p->bufs, (size_t)p->nbufs, sizeof *p->bufs, cmp_size_desc);
   for (int i = 0; i < p->nbufs; i++) {
     PlanBuf *b = &p->bufs[i];
     b->offset = o.reuse ? place(b, p->bufs, i) : p->arena;
