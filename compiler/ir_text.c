@@ -344,6 +344,12 @@ static VarDesc *find_vd(VarDesc **vds, size_t n, const char *nm) {
 static int parse_dtype(Parser *ps, int *dt) {
   const char *nm = name(ps);
   if (!nm) return -1;
+  if (!strcmp(nm, "dtype") && eat(ps, '(')) { /* a number without a name, as ir_dump writes it */
+    double v;
+    char sfx;
+    if (number(ps, &v, &sfx) || expect(ps, ')')) return -1;
+    return *dt = to_i32(v), 0;
+  }
   for (int d = 0; d < 64; d++)
     if (rt_dtype_name(d) && !strcmp(rt_dtype_name(d), nm)) return *dt = d, 0;
   return perr(ps, pool_printf("unknown dtype '%s'", nm));
@@ -643,6 +649,8 @@ static float rand_value(uint64_t *s) {
   return (float)((double)((*s * 2685821657736338717ull) >> 11) / 9007199254740992.0 * 2.0 - 1.0);
 }
 
+enum { IR_PARAM_MAX_BYTES = 1 << 30 }; /* the largest value IR text makes (test programs) */
+
 void ir_text_bind_params(Graph *g, const IrParams *pp) {
   for (int i = 0; i < pp->n; i++) {
     const IrParam *p = &pp->p[i];
@@ -651,11 +659,11 @@ void ir_text_bind_params(Graph *g, const IrParams *pp) {
     Var *v = &g->vars[id];
     int64_t n = shape_numel(&v->shape);
     size_t es = rt_dtype_size(v->dtype);
-    if (n < 0 || !es) continue;
+    if (n < 0 || !es || (uint64_t)n > IR_PARAM_MAX_BYTES / es) continue; /* left without a value: an error */
     uint8_t *data = pool_alloc((size_t)n * es + 1);
     uint64_t seed = (uint64_t)to_i64(p->fill) * 2654435761u + 88172645463325252ull;
     for (int64_t k = 0; k < n; k++) {
-      double x = p->init == PI_RAND ? rand_value(&seed) : p->init == PI_FILL ? p->fill : p->vals[k % (p->n ? p->n : 1)];
+      double x = p->init == PI_RAND ? rand_value(&seed) : p->init == PI_FILL ? p->fill : p->n ? p->vals[k % p->n] : 0;
       if (v->dtype == RT_DT_FP32) {
         float f = to_f32(x);
         memcpy(data + k * 4, &f, 4);
