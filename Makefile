@@ -44,7 +44,8 @@ RT_OBJ   := $(RT_SRC:%.c=$(OBJ)/%.o)
 CC_OBJ   := $(CC_SRC:%.c=$(OBJ)/%.o) $(OBJ)/gen/framework.pb-c.o $(OBJ)/gen/embedded.o
 LIB_OBJ  := $(filter-out $(OBJ)/compiler/main.o,$(CC_OBJ))
 
-.PHONY: all deps firmware-deps test oracle asan unit sample golden-update mutation-check clean
+.PHONY: all deps firmware-deps test oracle asan unit sample golden-update mutation-check clean fuzz fuzz-build \
+        fuzz-seeds
 all: $(BUILD)/paddlec $(BUILD)/libpaddlec_rt.a
 
 # $(call install_missing,PACKAGES,APT-OPTIONS): apt-get installs those not there.
@@ -148,6 +149,41 @@ golden-update: $(BUILD)/paddlec
 # Mutation testing of the suite itself (not part of `make test`: ~15 min).
 mutation-check: all asan oracle
 	$(PYTHON) tests/mutation/check.py
+
+# Fuzzing: libFuzzer harnesses in tests/fuzz/fuzz_*.c, every reader in
+# process (clang, -fsanitize=fuzzer,address,undefined), objects in
+# build/fuzz/obj.
+#   make fuzz-build             build build/fuzz/fuzz_* only
+#   make fuzz FUZZ_SECONDS=N    build, then run each target N seconds (nice'd)
+# A run reads the committed corpus (tests/fuzz/corpus/T), the regression
+# inputs (tests/fuzz/regressions/T) and seeds taken from ../shared/models at
+# run time (build/fuzz/seeds/T); what it learns goes to build/fuzz/corpus/T,
+# a crash to build/fuzz/crash-T-*.  tests/test_fuzz.py is the CI check.
+FUZZ_TARGETS := fuzz_program fuzz_params fuzz_ir_text fuzz_strategy_json fuzz_npy
+FUZZ_SECONDS ?= 60
+FUZZ_DIR     ?= $(BUILD)/fuzz
+FUZZ_SAN     := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_OPTS    ?= -close_fd_mask=3 -timeout=20 -rss_limit_mb=2048 -malloc_limit_mb=1024
+FUZZ_MODELS  ?= ../shared/models
+
+fuzz-build: $(GEN)/framework.pb-c.h $(GEN)/op_list.h $(GEN)/embedded.c | $(BUILD)/.deps
+	$(MAKE) CC=clang CFLAGS="-O1 -g $(FUZZ_SAN)" BUILD=$(FUZZ_DIR) OBJ=$(FUZZ_DIR)/obj GEN=$(GEN) \
+	  FUZZ_DIR=$(FUZZ_DIR) $(FUZZ_TARGETS:%=$(FUZZ_DIR)/%)
+
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_util.h $(LIB_OBJ) $(BUILD)/libpaddlec_rt.a
+	$(CC) $(ALLCFLAGS) -fsanitize=fuzzer -DFUZZ_ROOT='"$(CURDIR)"' -o $@ $< $(LIB_OBJ) $(BUILD)/libpaddlec_rt.a $(LDLIBS)
+
+fuzz-seeds:
+	tests/fuzz/seeds.sh $(FUZZ_MODELS) $(FUZZ_DIR)/seeds
+
+fuzz: fuzz-build fuzz-seeds
+	@for t in $(FUZZ_TARGETS); do \
+	  mkdir -p $(FUZZ_DIR)/corpus/$$t $(FUZZ_DIR)/seeds/$$t; \
+	  echo "== $$t: $(FUZZ_SECONDS) s"; \
+	  nice -n 10 $(FUZZ_DIR)/$$t $(FUZZ_OPTS) -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+	    -artifact_prefix=$(FUZZ_DIR)/crash-$$t- $(FUZZ_DIR)/corpus/$$t tests/fuzz/corpus/$$t \
+	    $$(ls -d tests/fuzz/regressions/$$t 2>/dev/null) $(FUZZ_DIR)/seeds/$$t || exit 1; \
+	done
 
 clean:
 	rm -rf $(BUILD)

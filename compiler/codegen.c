@@ -119,6 +119,27 @@ static int check_reads_written(const Graph *g) {
   return bad ? -1 : 0;
 }
 
+/* The compiled code holds dense tensors only: a var of another kind
+ * (reader, tensor array, an unknown type number) that an op other than
+ * feed/fetch reads or writes has no storage. */
+static int check_tensors(const Graph *g) {
+  int bad = 0;
+  const Block *b = &g->blocks[0];
+  for (int k = 0; k < b->nops; k++) {
+    const Op *op = &g->ops[b->ops[k]];
+    if (op->removed || !strcmp(op->type, "feed") || !strcmp(op->type, "fetch")) continue;
+    for (int side = 0; side < 2; side++)
+      for (int s = 0; s < (side ? op->nout : op->nin); s++) {
+        const Slot *sl = side ? &op->out[s] : &op->in[s];
+        for (int a = 0; a < sl->n; a++)
+          if (sl->vars[a] >= 0 && g->vars[sl->vars[a]].vtype != VT_LOD_TENSOR)
+            bad = diag_error("%s: %s: %s '%s' is a variable of kind %d, not a dense tensor (7)", g->file,
+                             graph_op_where(g, op), sl->name, g->vars[sl->vars[a]].name, g->vars[sl->vars[a]].vtype);
+      }
+  }
+  return bad;
+}
+
 /* mkdir -p */
 static int make_dir(const char *path) {
   char *p = pool_strdup(path);
@@ -209,13 +230,13 @@ static int valid_prefix(const char *p) {
   return 1;
 }
 
-int codegen_compile(Graph *g, const CompileOpts *o) {
+int codegen_generate(Graph *g, const CompileOpts *o, ModelText *mt) {
   if (!valid_prefix(o->prefix)) return diag_error("--name %s: the prefix must be a C identifier", o->prefix);
   if (check_supported(g) || check_reads_written(g)) return -1;
   if (g->nparams && !(g->params_file || g->params_dir))
     return diag_error("%s: the parameters were not found (%s); give them with --params", g->file, g->params_status);
   const char *ran;
-  if (pipeline_run(g, &o->pipe, &ran)) return -1;
+  if (pipeline_run(g, &o->pipe, &ran) || check_tensors(g)) return -1;
   for (int i = 0; i < g->nparams; i++) {
     const Var *v = &g->vars[g->params[i]];
     if (!em_ctype(v->dtype))
@@ -227,8 +248,12 @@ int codegen_compile(Graph *g, const CompileOpts *o) {
   if (spec_build(g, o->shapes, o->nshapes, &spec) || plan_build(g, &spec, &plan, plan_options(&o->pipe.bs)))
     return -1;
   if (o->dump_memplan) plan_dump(g, &plan, stdout);
+  return model_emit(g, &spec, &plan, o, ran, mt);
+}
+
+int codegen_compile(Graph *g, const CompileOpts *o) {
   ModelText mt;
-  if (model_emit(g, &spec, &plan, o, ran, &mt)) return -1;
+  if (codegen_generate(g, o, &mt)) return -1;
   const char *d = o->out_dir, *p = o->prefix;
   if (make_dir(d) || write_runtime(d)) return -1;
   TplVar build[] = {{"PREFIX", p}, {"BLAS", o->blas ? "openblas" : "none"}, {"BANNER", mt.banner_hash}};

@@ -15,5 +15,7 @@ _Noreturn void diag_internal(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
 /* Number of errors printed so far. */
 int diag_count(void);
+/* Sets the count back to 0 (fuzz harnesses, between inputs). */
+void diag_reset(void);
 
 #endif

@@ -92,9 +92,16 @@ const char *em_sym(SymDim d) {
   return pool_printf("(%s %c %lld)", b, d.c < 0 ? '-' : '+', (long long)(d.c < 0 ? -d.c : d.c));
 }
 
-const VarSpec *em_spec(EmitCtx *e, const Var *v) { return &e->spec->vars[v - e->g->vars]; }
+const VarSpec *em_spec(EmitCtx *e, const Var *v) {
+  static const VarSpec none; /* an absent operand: no shape */
+  return v ? &e->spec->vars[v - e->g->vars] : &none;
+}
 
 const char *em_ptr(EmitCtx *e, const Var *v, int is_const) {
+  if (!v) { /* an output slot the program leaves out (model_emit fails on the error) */
+    em_fail(e, "a tensor the op writes or reads is missing from the program");
+    return "NULL";
+  }
   const PlanVar *pv = &e->plan->vars[v - e->g->vars];
   const char *t = em_ctype(v->dtype);
   if (!is_const) em_wrote(e, v);

@@ -6,7 +6,21 @@
 #include "attr.h"
 #include "rewrite.h"
 
-int fuse_next(const Graph *g, int v) { return v < 0 ? -1 : rw_sole_user(g, v); }
+/* 1 when one op of block 0 alone writes v: a fusion that takes out its
+ * writer must not leave another write of the same var behind. */
+static int one_writer(const Graph *g, int v) {
+  int n = 0;
+  const Block *b = &g->blocks[0];
+  for (int k = 0; k < b->nops && n < 2; k++) {
+    const Op *op = &g->ops[b->ops[k]];
+    if (op->removed) continue;
+    for (int s = 0; s < op->nout; s++)
+      for (int a = 0; a < op->out[s].n; a++) n += op->out[s].vars[a] == v;
+  }
+  return n == 1;
+}
+
+int fuse_next(const Graph *g, int v) { return v < 0 || !one_writer(g, v) ? -1 : rw_sole_user(g, v); }
 
 static int is_type(const Graph *g, int id, const char *type) { return id >= 0 && !strcmp(g->ops[id].type, type); }
 

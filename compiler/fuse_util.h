@@ -29,8 +29,8 @@ int fuse_channel_param(const Graph *g, int id, int x, int dim, int64_t c, int *p
  * x's shape and dtype (a residual); *other gets that tensor. */
 int fuse_same_shape_add(const Graph *g, int id, int x, int *other);
 
-/* The op reading `v` when it is the only reader and v is not fetched; -1
- * otherwise. */
+/* The op reading `v` when it is the only reader, v is not fetched and one
+ * op alone writes it; -1 otherwise. */
 int fuse_next(const Graph *g, int v);
 
 /* 1 when op `id` exists and has type `type`. */

@@ -32,6 +32,20 @@ static int infer_op(Graph *g, int id, InferReport *r, int *ucap, int depth) {
     VEC_PUSH(r->unknown, r->nunknown, *ucap, id);
     return bad;
   }
+  /* a loaded parameter the op writes (in place, like batch_norm's
+   * VarianceOut) keeps the dtype and element count of its data */
+  int nout = 0;
+  for (int s = 0; s < op->nout; s++) nout += op->out[s].n;
+  Var **pv = pool_alloc(sizeof *pv * (size_t)(nout + 1));
+  Var *before = pool_alloc(sizeof *before * (size_t)(nout + 1));
+  int np = 0;
+  for (int s = 0; s < op->nout; s++)
+    for (int a = 0; a < op->out[s].n; a++)
+      if (op->out[s].vars[a] >= 0 && (g->vars[op->out[s].vars[a]].flags & VAR_LOADED)) {
+        pv[np] = &g->vars[op->out[s].vars[a]];
+        before[np] = *pv[np];
+        np++;
+      }
   OpCtx c = {g, op};
   if (op->def->infer(&c)) {
     r->nfailed++;
@@ -40,6 +54,21 @@ static int infer_op(Graph *g, int id, InferReport *r, int *ucap, int depth) {
   if (check_sizes(g, op)) {
     r->nfailed++;
     r->overflow = 1;
+    return -1;
+  }
+  int clash = 0;
+  for (int k = 0; k < np; k++) {
+    Var *v = pv[k];
+    if (v->dtype == before[k].dtype && shape_numel(&v->shape) == shape_numel(&before[k].shape)) continue;
+    const char *now = pool_printf("%s %s", rt_dtype_name(v->dtype) ? rt_dtype_name(v->dtype) : "?", shape_str(&v->shape));
+    v->dtype = before[k].dtype;
+    v->shape = before[k].shape;
+    ctx_fail(&c, "writes parameter '%s' as %s, but its data is %s %s", v->name, now,
+             rt_dtype_name(v->dtype) ? rt_dtype_name(v->dtype) : "?", shape_str(&v->shape));
+    clash = 1;
+  }
+  if (clash) {
+    r->nfailed++;
     return -1;
   }
   consteval_op(g, op);

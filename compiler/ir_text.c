@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -365,6 +366,16 @@ static int float_value(Parser *ps, const char *what, double *out) {
   return 0;
 }
 
+/* Numbers converted to the attribute's type, saturating: a value outside
+ * the type's range (the parse is a double) would be undefined behaviour. */
+static int64_t to_i64(double v) {
+  return v != v ? 0 : v >= 9223372036854775808.0 ? INT64_MAX : v < -9223372036854775808.0 ? INT64_MIN : (int64_t)v;
+}
+static int32_t to_i32(double v) {
+  return v != v ? 0 : v >= 2147483648.0 ? INT32_MAX : v <= -2147483649.0 ? INT32_MIN : (int32_t)v;
+}
+static float to_f32(double v) { return v > FLT_MAX ? HUGE_VALF : v < -FLT_MAX ? -HUGE_VALF : (float)v; }
+
 static VarDesc *find_vd(VarDesc **vds, size_t n, const char *nm) {
   for (size_t i = 0; i < n; i++)
     if (!strcmp(vds[i]->name, nm)) return vds[i];
@@ -374,6 +385,12 @@ static VarDesc *find_vd(VarDesc **vds, size_t n, const char *nm) {
 static int parse_dtype(Parser *ps, int *dt) {
   const char *nm = name(ps);
   if (!nm) return -1;
+  if (!strcmp(nm, "dtype") && eat(ps, '(')) { /* a number without a name, as ir_dump writes it */
+    double v;
+    char sfx;
+    if (number(ps, &v, &sfx) || expect(ps, ')')) return -1;
+    return *dt = to_i32(v), 0;
+  }
   for (int d = 0; d < 64; d++)
     if (rt_dtype_name(d) && !strcmp(rt_dtype_name(d), nm)) return *dt = d, 0;
   return perr(ps, pool_printf("unknown dtype '%s'", nm));
@@ -540,7 +557,7 @@ static int list_item(Parser *ps, OpAttr *a, int type) {
     case AT_FLOATS:
       if (float_value(ps, what, &v)) return -1;
       a->floats = pool_realloc(a->floats, sizeof(float) * a->n_floats, sizeof(float) * (a->n_floats + 1));
-      a->floats[a->n_floats++] = (float)v;
+      a->floats[a->n_floats++] = to_f32(v);
       break;
     default: {
       char sfx;
@@ -694,6 +711,8 @@ static float rand_value(uint64_t *s) {
   return (float)((double)((*s * 2685821657736338717ull) >> 11) / 9007199254740992.0 * 2.0 - 1.0);
 }
 
+enum { IR_PARAM_MAX_BYTES = 1 << 30 }; /* the largest value IR text gives (test programs) */
+
 /* Whether x can be stored in a parameter of dtype dt (integers exactly). */
 static int value_fits(double x, int dt) {
   if (dt == RT_DT_FP32) return !isfinite(x) || fabs(x) <= FLT_MAX;
@@ -717,6 +736,11 @@ int ir_text_bind_params(Graph *g, const IrParams *pp) {
                        rt_dtype_name(v->dtype), shape_str(&v->shape));
       continue;
     }
+    if (bytes > IR_PARAM_MAX_BYTES) {
+      bad = diag_error("%s: parameter '%s': %s %s is larger than IR text gives values for (1 GiB)", g->file,
+                       v->name, rt_dtype_name(v->dtype), shape_str(&v->shape));
+      continue;
+    }
     const double *vals = p->init == PI_LIST ? p->vals : &p->fill;
     const int nvals = p->init == PI_LIST ? p->n : p->init == PI_FILL;
     for (int k = 0; k < nvals; k++)
@@ -729,15 +753,15 @@ int ir_text_bind_params(Graph *g, const IrParams *pp) {
     uint8_t *data = pool_alloc(alloc);
     uint64_t seed = (uint64_t)p->fill * 2654435761u + 88172645463325252ull;
     for (int64_t k = 0; k < n; k++) {
-      double x = p->init == PI_RAND ? rand_value(&seed) : p->init == PI_FILL ? p->fill : p->vals[k % (p->n ? p->n : 1)];
+      double x = p->init == PI_RAND ? rand_value(&seed) : p->init == PI_FILL ? p->fill : p->n ? p->vals[k % p->n] : 0;
       if (v->dtype == RT_DT_FP32) {
-        float f = (float)x;
+        float f = to_f32(x);
         memcpy(data + k * 4, &f, 4);
       } else if (v->dtype == RT_DT_INT64) {
-        int64_t q = (int64_t)x;
+        int64_t q = to_i64(x);
         memcpy(data + k * 8, &q, 8);
       } else if (v->dtype == RT_DT_INT32) {
-        int32_t q = (int32_t)x;
+        int32_t q = to_i32(x);
         memcpy(data + k * 4, &q, 4);
       }
     }

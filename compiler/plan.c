@@ -211,7 +211,17 @@ int plan_build(Graph *g, const Spec *s, Plan *p, PlanOpts o) {
         rt_size_mul(total_a, 8, &total8) || rt_size_add(total8, total_c, &total8))
       return diag_error("%s: variable '%s': the tensors up to it need more arena bytes than fit in 64 bits", g->file,
                         g->vars[p->bufs[i].vars[0]].name);
-  if (o.reuse) qsort(p->bufs, (size_t)p->nbufs, sizeof *p->bufs, cmp_size_desc);
+  /* a fetch nothing gives storage: no op writes it with a known shape (an
+   * output its rule leaves unset, such as batch_norm's SavedMean in test mode) */
+  int bad = 0;
+  for (int i = 0; i < g->nfetches; i++) {
+    const Var *v = &g->vars[g->fetches[i]];
+    if (p->vars[g->fetches[i]].kind == PLAN_NONE && bd.buf_of[g->fetches[i]] < 0)
+      bad = diag_error("%s: fetch %d '%s' is not computed by the generated code: no op writes it with a known "
+                       "shape (a training-only output?)", g->file, v->fetch_col, v->name);
+  }
+  if (bad) return -1;
+  if (o.reuse && p->nbufs) qsort(p->bufs, (size_t)p->nbufs, sizeof *p->bufs, cmp_size_desc);
   for (int i = 0; i < p->nbufs; i++) {
     PlanBuf *b = &p->bufs[i];
     b->offset = o.reuse ? place(b, p->bufs, i) : p->arena;

@@ -61,7 +61,8 @@ enum { PLAN_ALIGN = 64 }; /* every slot starts on a 64-byte boundary */
 
 /* The plan options a BuildStrategy asks for (memory_optimize None = on). */
 PlanOpts plan_options(const BuildStrategy *bs);
-/* Plans every tensor that an op of block 0 reads or writes. */
+/* Plans every tensor that an op of block 0 reads or writes.  Returns 0, or
+ * -1 when a fetched var gets no storage (error printed). */
 int plan_build(Graph *g, const Spec *s, Plan *p, PlanOpts o);
 
 /* At batch b: the arena bytes, the lower bound (the most bytes of buffers

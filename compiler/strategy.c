@@ -299,21 +299,31 @@ static const char *value_text(const JsonValue *v) {
   }
 }
 
-static int load_file(const Table *t, void *obj, const char *path) {
-  JsonValue root;
-  if (json_read_file(path, &root)) return -1;
-  if (root.kind != JV_OBJECT) return diag_error("%s: expected a JSON object of %s fields", path, t->what);
+static int apply_json(const Table *t, void *obj, const JsonValue *root, const char *path) {
+  if (root->kind != JV_OBJECT) return diag_error("%s: expected a JSON object of %s fields", path, t->what);
   int bad = 0;
-  for (int i = 0; i < root.n; i++) {
-    const char *text = value_text(&root.items[i]);
-    if (!text) bad |= diag_error("%s: %s %s: objects are not a value", path, t->what, root.keys[i]);
-    else bad |= set_field(t, obj, root.keys[i], text, path);
+  for (int i = 0; i < root->n; i++) {
+    const char *text = value_text(&root->items[i]);
+    if (!text) bad |= diag_error("%s: %s %s: objects are not a value", path, t->what, root->keys[i]);
+    else bad |= set_field(t, obj, root->keys[i], text, path);
   }
   return bad ? -1 : t->check(obj, path);
 }
 
+static int load_file(const Table *t, void *obj, const char *path) {
+  JsonValue root;
+  if (json_read_file(path, &root)) return -1;
+  return apply_json(t, obj, &root, path);
+}
+
 int strategy_load_file(BuildStrategy *bs, const char *path) { return load_file(&build_table, bs, path); }
 int exec_strategy_load_file(ExecStrategy *es, const char *path) { return load_file(&exec_table, es, path); }
+int strategy_apply_json(BuildStrategy *bs, const JsonValue *root, const char *origin) {
+  return apply_json(&build_table, bs, root, origin);
+}
+int exec_strategy_apply_json(ExecStrategy *es, const JsonValue *root, const char *origin) {
+  return apply_json(&exec_table, es, root, origin);
+}
 
 int strategy_is_set(const BuildStrategy *bs, const char *key) {
   const Field *f = find_field(&build_table, key);

@@ -95,6 +95,11 @@ int strategy_set(BuildStrategy *bs, const char *key, const char *value, const ch
 int strategy_parse(BuildStrategy *bs, const char *text);
 /* A JSON object file with the same keys.  Returns 0 or -1. */
 int strategy_load_file(BuildStrategy *bs, const char *path);
+/* The same from a parsed JSON value (what the file readers do after
+ * json_read_file); `origin` names it in errors.  Returns 0 or -1. */
+struct JsonValue;
+int strategy_apply_json(BuildStrategy *bs, const struct JsonValue *root, const char *origin);
+int exec_strategy_apply_json(ExecStrategy *es, const struct JsonValue *root, const char *origin);
 /* 1 when `key` was set explicitly (by strategy_set). */
 int strategy_is_set(const BuildStrategy *bs, const char *key);
 /* Prints every field of both: name, type, Paddle's default, what it does in

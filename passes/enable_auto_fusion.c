@@ -39,10 +39,11 @@ static void add_inputs(const Graph *g, int id, int chain, int *ins, int *n) {
 static int fuse_from(Graph *g, int first) {
   if (!elementwise(g, first)) return 0;
   int ops[CHAIN_MAX], n = 1, out = rw_out(g, first, "Out");
+  if (out < 0) return 0; /* no Out var (an @EMPTY@ slot) */
   ops[0] = first;
   for (int next = fuse_next(g, out); n < CHAIN_MAX && elementwise(g, next); next = fuse_next(g, out)) {
     int nout = rw_out(g, next, "Out");
-    if (!shape_equal(&g->vars[nout].shape, &g->vars[out].shape)) break;
+    if (nout < 0 || !shape_equal(&g->vars[nout].shape, &g->vars[out].shape)) break;
     ops[n++] = next;
     out = nout;
   }

@@ -48,12 +48,14 @@ static int fold_one(Graph *g, int bn) {
   int add = -1, bias_param = -1, conv = g->vars[x].producer;
   if (conv >= 0 && !strcmp(g->ops[conv].type, "elementwise_add")) {
     add = conv;
+    if (rw_out(g, add, "Out") != x) return 0; /* x written through another slot */
     int ax = rw_in(g, add, "X");
     conv = ax >= 0 ? g->vars[ax].producer : -1;
     if (conv < 0 || fuse_next(g, ax) != add) return 0;
   }
   if (!fuse_is_plain_conv(g, conv)) return 0;
   int cout = rw_out(g, conv, "Output"), filter = rw_in(g, conv, "Filter");
+  if (cout < 0 || cout != (add >= 0 ? rw_in(g, add, "X") : x)) return 0; /* the conv's Output is what is read */
   const Shape *ws = &g->vars[filter].shape;
   if (ws->rank != 4 || ws->d[0] <= 0) return 0;
   int64_t c = ws->d[0], per = shape_numel(ws) / c;

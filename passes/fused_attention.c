@@ -144,9 +144,9 @@ static int match_context(const Graph *g, int sm, Match *m) {
   take(m, mm);
   int tr = fuse_next(g, rw_out(g, mm, "Out"));
   if (!perm_0213(g, tr)) return 0;
-  int rs = fuse_next(g, rw_out(g, tr, "Out"));
-  if (!fuse_is(g, rs, "reshape2") || !xshape_unread(g, rs) || g->vars[rw_out(g, rs, "Out")].shape.rank != 3 ||
-      g->vars[rw_out(g, rs, "Out")].shape.d[2] != m->heads * m->dh)
+  int rs = fuse_next(g, rw_out(g, tr, "Out")), ro = rs >= 0 ? rw_out(g, rs, "Out") : -1;
+  if (!fuse_is(g, rs, "reshape2") || ro < 0 || !xshape_unread(g, rs) || g->vars[ro].shape.rank != 3 ||
+      g->vars[ro].shape.d[2] != m->heads * m->dh)
     return 0;
   take(m, tr), take(m, rs);
   int c = rw_out(g, rs, "Out"), x;

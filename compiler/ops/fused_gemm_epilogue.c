@@ -34,6 +34,8 @@ static int emit_fused_gemm(EmitCtx *e) {
   if (x->dtype != RT_DT_FP32 || y->dtype != RT_DT_FP32 || (b && b->dtype != RT_DT_FP32))
     return em_fail(e, "only float32 is supported");
   const int tx = attr_bool(e->op, "trans_x", 0), ty = attr_bool(e->op, "trans_y", 0), r = em_spec(e, x)->rank;
+  if (!em_spec(e, x)->known || !em_spec(e, y)->known || r < 2 || em_spec(e, y)->rank != 2)
+    return em_fail(e, "X and Y need known shapes of rank >= 2 and 2");
   RtAct act;
   float fa, fb;
   if (em_act(e, attr_str(e->op, "activation", "none"), attr_float(e->op, "fuse_alpha", 0),
