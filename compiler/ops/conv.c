@@ -73,6 +73,10 @@ static int infer_conv(OpCtx *c) {
     int64_t v = DIM_UNKNOWN;
     if (in[i] > 0 && k[i] > 0)
       v = (in[i] + pad[2 * i] + pad[2 * i + 1] - (dil[i] * (k[i] - 1) + 1)) / stride[i] + 1;
+    if (v != DIM_UNKNOWN && v <= 0) /* Paddle's ConvOutputSize enforces the same */
+      return ctx_fail(c, "spatial dim %d of the output would be %lld: the filter (%lld, dilation %lld) is larger "
+                      "than the padded input (%lld + %lld + %lld)", i, (long long)v, (long long)k[i],
+                      (long long)dil[i], (long long)in[i], (long long)pad[2 * i], (long long)pad[2 * i + 1]);
     o.d[(last ? 1 : 2) + i] = v;
   }
   ctx_set(c, "Output", 0, &o, x->dtype);
