@@ -78,7 +78,9 @@ static int infer_reshape(OpCtx *c) {
   if (!x) return -1;
   const Shape *in = &x->shape;
   int64_t *shape, tv[RT_MAX_RANK];
-  /* ShapeTensor wins over Shape, as in Paddle's kernel */
+  /* ShapeTensor wins over Shape, as in Paddle's kernel: a Shape given
+   * beside a ShapeTensor is looked at and, as there, not used */
+  (void)ctx_nin(c, "Shape");
   int nt = ctx_in(c, "ShapeTensor", 0) ? tu_slot_values(c, "ShapeTensor", 1, tv, RT_MAX_RANK)
                                        : tu_slot_values(c, "Shape", 0, tv, RT_MAX_RANK);
   int n = attr_ints(c->op, "shape", &shape);
