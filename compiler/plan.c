@@ -142,13 +142,18 @@ static void take_output(Builder *bd, const Op *op, int k, int id, int inplace) {
   size_t es = rt_dtype_size(v->dtype);
   SymDim ne = spec_numel(vs);
   if (v->vtype != VT_LOD_TENSOR || !vs->known || !es || ne.a < 0) return;
+  /* a*B + c elements with c < 0 (x[1:] on the batch dim: B - 1 rows) take
+   * a*B - |c| rounded down: the sum still rounds up */
   SymDim bytes;
-  if (rt_size_mul(ne.a, (int64_t)es, &bytes.a) || round_up(bytes.a, &bytes.a) ||
-      rt_size_mul(ne.c, (int64_t)es, &bytes.c) || round_up(bytes.c, &bytes.c)) {
-    bd->bad = diag_error("%s: variable '%s': %lld*B + %lld elements of %s: no arena size (negative, or more bytes than fit in 64 bits)",
+  const int64_t cmag = ne.c < 0 ? -ne.c : ne.c;
+  if (ne.a + ne.c < 0 || rt_size_mul(ne.a, (int64_t)es, &bytes.a) || round_up(bytes.a, &bytes.a) ||
+      rt_size_mul(cmag, (int64_t)es, &bytes.c) || round_up(bytes.c, &bytes.c)) {
+    bd->bad = diag_error("%s: variable '%s': %lld*B + %lld elements of %s: no arena size (negative at batch 1, or "
+                         "more bytes than fit in 64 bits)",
                          g->file, v->name, (long long)ne.a, (long long)ne.c, rt_dtype_name(v->dtype));
     return;
   }
+  if (ne.c < 0) bytes.c = -(cmag * (int64_t)es / PLAN_ALIGN * PLAN_ALIGN);
   int in = inplace ? inplace_input(op, id) : -1;
   /* the same element count, not only the same rounded bytes: an input that
    * broadcasts ([B, 1] -> [B, 6]) would be overwritten before it is read */
@@ -207,7 +212,8 @@ int plan_build(Graph *g, const Spec *s, Plan *p, PlanOpts o) {
    * 8 (the reference of cmp_size_desc) too: when that fits, they all do */
   int64_t total_a = 0, total_c = 0, total8;
   for (int i = 0; i < p->nbufs; i++)
-    if (rt_size_add(total_a, p->bufs[i].bytes.a, &total_a) || rt_size_add(total_c, p->bufs[i].bytes.c, &total_c) ||
+    if (rt_size_add(total_a, p->bufs[i].bytes.a, &total_a) ||
+        rt_size_add(total_c, p->bufs[i].bytes.c < 0 ? -p->bufs[i].bytes.c : p->bufs[i].bytes.c, &total_c) ||
         rt_size_mul(total_a, 8, &total8) || rt_size_add(total8, total_c, &total8))
       return diag_error("%s: variable '%s': the tensors up to it need more arena bytes than fit in 64 bits", g->file,
                         g->vars[p->bufs[i].vars[0]].name);

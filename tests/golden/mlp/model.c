@@ -226,12 +226,20 @@ static int fail(model_model *m, int status, const char *what) {
 /* Fills dims (when not NULL) for `batch`; returns the element count, or -1
  * when a dim, the count or its bytes does not fit (rt_size_mul: such a
  * batch is refused, never wrapped). */
+/* a * batch + c into *out (c may be negative: x[1:] on the batch dim has
+ * batch - 1 rows); -1 when it overflows or is negative. */
+static int affine(int64_t a, int64_t batch, int64_t c, int64_t *out) {
+  int64_t v;
+  if (rt_size_mul(a, batch, &v) || (c >= 0 ? rt_size_add(v, c, &v) : (v += c) < 0)) return -1;
+  *out = v;
+  return 0;
+}
+
 static int64_t io_shape(const IoSpec *s, int64_t batch, int64_t *dims) {
   int64_t n = 1, bound = 1, bytes;
   for (int d = 0; d < s->rank; d++) {
     int64_t v;
-    if (rt_size_mul(s->a[d], batch, &v) || (s->c[d] >= 0 ? rt_size_add(v, s->c[d], &v) : (v += s->c[d]) < 0))
-      return -1;
+    if (affine(s->a[d], batch, s->c[d], &v)) return -1;
     if (dims) dims[d] = v;
     if (v == 0) n = 0;
     else if (rt_size_mul(bound, v, &bound)) return -1;
@@ -248,9 +256,8 @@ static int act_bytes(int64_t batch, int ops, size_t *bytes) {
   const int64_t tensor_a = 128, tensor_c = 0, scratch_a = 0, scratch_c = 7168;
   const int64_t weights = 832;
   int64_t t, s, all;
-  if (rt_size_mul(tensor_a, batch, &t) || rt_size_add(t, tensor_c, &t) || rt_size_mul(scratch_a, batch, &s) ||
-      rt_size_add(s, scratch_c, &s) || rt_size_mul(s, ops, &s) || rt_size_add(t, s, &t) ||
-      rt_size_add(t, weights + 64, &all) || rt_size_to(all, bytes))
+  if (affine(tensor_a, batch, tensor_c, &t) || affine(scratch_a, batch, scratch_c, &s) || rt_size_mul(s, ops, &s) ||
+      rt_size_add(t, s, &t) || rt_size_add(t, weights + 64, &all) || rt_size_to(all, bytes))
     return -1;
   *bytes = (size_t)t;
   return 0;
