@@ -28,13 +28,13 @@ CNN = "tests/test_e2e_ops.py::test_e2e_family[cnn]"
 MUTATIONS = {
     "conv_epilogue_bias": (
         "runtime/rt_act.c", "const float c = bias ? *bias : 0.0f;", "const float c = 0.0f;",
-        [f"{E2E}[none-resnet18]"]),
+        [f"{E2E}[resnet18-none]"]),
     "gemm_epilogue_bias": (
         "runtime/rt_gemm.c", "for (int64_t c = 0; c < n; c++) row[c] += ep->bias[j0 + c];", "(void)j0;",
-        [f"{E2E}[none-mlp]"]),
+        [f"{E2E}[mlp-none]"]),
     "layer_norm_scale": (
         "runtime/rt_norm.c", "if (j->scale) v *= j->scale[i];", "(void)i;",
-        [f"{E2E}[none-bert]"]),
+        [f"{E2E}[bert-none]"]),
     "batch_norm_shift": (
         "runtime/rt_norm.c", "float s = j->scale ? j->scale[ch] : 1.0f, b = j->bias ? j->bias[ch] : 0.0f;",
         "float s = j->scale ? j->scale[ch] : 1.0f, b = 0.0f;",
@@ -46,11 +46,11 @@ MUTATIONS = {
     "attention_mask": (
         "runtime/rt_attention.c",
         "for (int64_t c = 0; c < p->sk; c++) sc[i * p->sk + c] += m[i * ms[2] + c * ms[3]];", "(void)m;",
-        [f"{E2E}[none-bert]"]),
+        [f"{E2E}[bert-none]"]),
     "winograd_tile": (
         "runtime/rt_winograd4.c", "memcpy(y + r * row + 4 * tw, o, sizeof o);",
         "if (tw + 1 < tw_n) memcpy(y + r * row + 4 * tw, o, sizeof o);",
-        [f"{E2E}[none-resnet18]"]),
+        [f"{E2E}[resnet18-none]"]),
 }
 
 
