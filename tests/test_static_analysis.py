@@ -1,0 +1,21 @@
+"""Regressions for the defects static analysis found that an input reaches."""
+from test_bad_catalogue import ir
+from test_bad_input import bad
+
+
+MATMUL = ("var x: float32[{x}]\nvar y: float32[4, 3]\nvar o: float32[-1, 3]\n"
+          "op feed(X: feed) -> (Out: x) {{col: 0}}\nop feed(X: feed) -> (Out: y) {{col: 1}}\n"
+          "op matmul(X: x, Y: y) -> (Out: o) {{fused_reshape_X: ints[0, -1], fused_transpose_X: ints[{perm}]}}\n"
+          "op fetch(X: o) -> (Out: fetch) {{col: 0}}\n")
+
+
+def test_matmul_fused_reshape_minus_one_beside_a_zero_dim(tmp_path):
+    # scan-build: the -1 was the numel divided by the product of the others, 0 here (SIGFPE)
+    f = ir(tmp_path, MATMUL.format(x="0, 4", perm="0, 1"))
+    bad(["inspect", f], "op 2 (matmul -> o)", "fused_reshape_X has a -1 beside a dim of 0")
+
+
+def test_matmul_fused_transpose_axis_out_of_range(tmp_path):
+    # found beside it: the permutation indexed the dims unchecked (SIGSEGV)
+    f = ir(tmp_path, MATMUL.format(x="2, 4", perm="0, 1000000"))
+    bad(["inspect", f], "op 2 (matmul -> o)", "fused_transpose_X[1] = 1000000 is not an axis")
