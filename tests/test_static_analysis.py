@@ -1,4 +1,9 @@
 """Regressions for the defects static analysis found that an input reaches."""
+import subprocess
+
+import numpy as np
+
+from conftest import run
 from test_bad_catalogue import ir
 from test_bad_input import bad
 
@@ -19,3 +24,19 @@ def test_matmul_fused_transpose_axis_out_of_range(tmp_path):
     # found beside it: the permutation indexed the dims unchecked (SIGSEGV)
     f = ir(tmp_path, MATMUL.format(x="2, 4", perm="0, 1000000"))
     bad(["inspect", f], "op 2 (matmul -> o)", "fused_transpose_X[1] = 1000000 is not an axis")
+
+
+def test_roll_of_a_0d_tensor_along_axis_0(tmp_path):
+    # scan-build: with X 0-D no dim was named, and the emitter printed dims[0] unset (SIGSEGV)
+    f = ir(tmp_path, "var x: float32[]\nvar o: float32[]\nop feed(X: feed) -> (Out: x) {col: 0}\n"
+                     "op roll(X: x) -> (Out: o) {axis: longs[0], shifts: longs[1]}\n"
+                     "op fetch(X: o) -> (Out: fetch) {col: 0}\n")
+    binary = tmp_path / "roll"
+    p = run(["build", f, "-o", str(binary), "--blas=none"])
+    assert p.returncode == 0, p.stderr[-3000:]
+    np.save(tmp_path / "x.npy", np.array(3.5, dtype=np.float32))
+    p = subprocess.run([str(binary), "--input", f"x={tmp_path / 'x.npy'}", "--output-dir", str(tmp_path / "out")],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stdout + p.stderr
+    got = np.load(tmp_path / "out" / "o.npy")
+    assert got.shape == () and got == np.float32(3.5)
