@@ -120,7 +120,7 @@ static int attr_values(EmitCtx *e, int dt, const char ***lits, VarSpec *vs) {
       n = lists[k].is_float ? attr_floats(op, lists[k].name, &fv) : attr_ints(op, lists[k].name, &iv);
       if (n > 0) out = pool_alloc(sizeof *out * (size_t)n);
       for (int i = 0; i < n; i++)
-        out[i] = fv ? tu_literal(dt, fv[i])
+        out[i] = lists[k].is_float ? tu_literal(dt, fv[i])
                     : dt == RT_DT_INT64 ? pool_printf("INT64_C(%lld)", (long long)iv[i]) : tu_literal(dt, (double)iv[i]);
     }
   }
