@@ -87,6 +87,7 @@ static int slice_axis(EmitCtx *e, int64_t dim, int64_t start, int64_t end, int64
       return em_fail(e, "the slice from %lld to %lld runs forwards with step %lld", (long long)start, (long long)end,
                      (long long)step);
   }
+  /* cppcheck-suppress zerodivcond ; step 0 was refused at the top */
   *s = (SliceAxis){start, end, step, step > 0 ? (end - start + step - 1) / step : (end - start + step + 1) / step};
   return 0;
 }
@@ -193,6 +194,7 @@ static int emit_set_value(EmitCtx *e) {
   if (ctx_in(&c, "ValueTensor", 0) && !vt) return -1;
   const char **lits = NULL;
   VarSpec attr_spec;
+  /* cppcheck-suppress uninitvar ; only its address: attr_values fills it before vs is read */
   const VarSpec *vs = vt ? em_spec(e, vt) : &attr_spec;
   int nvals = 0;
   if (vt && vt->dtype != dt)
