@@ -452,6 +452,7 @@ void graph_free(Graph *g) {
 
 int64_t shape_numel(const Shape *s) {
   int64_t n;
+  /* cppcheck-suppress ctunullpointer ; tensor_list_len's NULL (from reduce.c) comes with n 0, which returns first */
   if (s->rank < 0) return -1;
   for (int i = 0; i < s->rank; i++)
     if (s->d[i] < 0) return -1;

@@ -525,7 +525,7 @@ static OpAttr *new_attr(const char *nm, int type) {
 /* One list element into attribute a of list type `type`. */
 static int list_item(Parser *ps, OpAttr *a, int type) {
   double v;
-  int64_t iv;
+  int64_t iv = 0; /* integer() sets it whenever it returns 0 (its perr paths are too deep for the analyzer) */
   const char *what = pool_printf("attribute '%s': element", a->name);
   if (type == AT_STRINGS) {
     ws(ps);

@@ -90,7 +90,8 @@ static void *from_param(const Graph *g, const Op *op, int out) {
     for (int d = r - 1, acc = 1; d >= 0; d--) stride[d] = acc, acc *= (int)xv->shape.d[d];
     for (int64_t o = 0; o < n; o++) { /* idx: the output element's index, row-major */
       int64_t src = 0;
-      for (int d = 0; d < r; d++) src += idx[d] * stride[perm[d]];
+      /* cppcheck-suppress uninitvar ; perm holds r distinct axes in [-r, r): transpose's infer checked them */
+      for (int d = 0; d < r; d++) src += idx[d] * stride[perm[d] < 0 ? perm[d] + r : perm[d]]; /* -1: the last */
       t[o] = f[src];
       for (int d = r - 1; d >= 0 && ++idx[d] == v->shape.d[d]; d--) idx[d] = 0;
     }

@@ -105,7 +105,7 @@ static int match_scores(const Graph *g, int sm, Match *m) {
     if (a < 0 || bb < 0 || fuse_next(g, a) != op || g->vars[a].shape.rank != 4) return 0;
     m->mask = bb;
     take(m, op);
-    s = a, op = producer(g, a);
+    op = producer(g, a);
   }
   double f;
   if (pure_scale(g, op, &f)) { /* scale of the scores */

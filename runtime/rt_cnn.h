@@ -145,10 +145,12 @@ void rt_wino4_filter(const float g[9], float u[36]);
  * likewise); the distance between two planes of the transformed filter
  * (c_out * c_in, padded off powers of two). */
 static inline int64_t rt_conv2d_wino_tw(const RtConv2d *p) {
-  return (p->w_out + rt_conv2d_wino_m(p) - 1) / rt_conv2d_wino_m(p);
+  const int64_t m = rt_conv2d_wino_m(p); /* 0: not a Winograd convolution, no tiles */
+  return m ? (p->w_out + m - 1) / m : 0;
 }
 static inline int64_t rt_conv2d_wino_th(const RtConv2d *p) {
-  return (p->h_out + rt_conv2d_wino_m(p) - 1) / rt_conv2d_wino_m(p);
+  const int64_t m = rt_conv2d_wino_m(p);
+  return m ? (p->h_out + m - 1) / m : 0;
 }
 static inline int64_t rt_conv2d_wino_ld(const RtConv2d *p) {
   return rt_conv2d_wino_tw(p) * rt_conv2d_wino_th(p) + 16;

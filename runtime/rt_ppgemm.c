@@ -77,6 +77,7 @@ static inline __attribute__((always_inline)) void micro_v(int mrv, int64_t kc, c
     }
   }
   float out[NR][SUB];
+  /* cppcheck-suppress bufferAccessOutOfBounds ; cppcheck sizes acc as floats: its vectors (vector_size) hold VL each */
   memcpy(out, acc, sizeof out);
   for (int64_t i = 0; i < mr; i++)
     for (int64_t j = 0; j < nr; j++) {

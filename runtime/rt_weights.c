@@ -52,6 +52,7 @@ RtStatus rt_weights_bind(const void *blob, size_t len, const RtWeightSpec *specs
       return RT_ERR_FORMAT;
     }
     if (s->pack_rows)
+      /* cppcheck-suppress invalidPointerCast ; store is a 64-byte aligned slot that the packed floats fill */
       rt_prepack(b + off + h.data_offset, s->pack_rows, s->pack_wino, s->pack_panel, (int64_t)numel(s), (float *)store);
     else
       memcpy(store, b + off + h.data_offset, (size_t)h.data_bytes);

@@ -95,6 +95,7 @@ static inline __attribute__((always_inline)) void tile_v(const WideJob *j, int m
     for (int i = 0; i < mr; i++)
       for (int q = 0; q < nv; q++) acc[i][q] *= j->scale;
   float out[MR][NV * VL];
+  /* cppcheck-suppress bufferAccessOutOfBounds ; cppcheck sizes acc as floats: its vectors (vector_size) hold VL each */
   memcpy(out, acc, sizeof out);
   for (int i = 0; i < mr; i++) {
     float *c = j->c + (i0 + i) * j->ldc + j0;

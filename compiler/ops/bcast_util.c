@@ -27,7 +27,7 @@ int bc_shape(EmitCtx *e, int n, Var *const *in, int max_rank, int *rank, SymDim 
       d[j] = v;
     }
   }
-  while (r > max_rank && tu_is_one(d[r - 1])) r--;
+  while (r > max_rank && r > 0 && tu_is_one(d[r - 1])) r--;
   if (r > max_rank) return em_fail(e, "the inputs broadcast to more than %d dims", max_rank);
   for (int j = 0; j < r; j++) dims[j] = d[r - 1 - j];
   *rank = r;

@@ -190,6 +190,7 @@ static int emit_diag_embed(EmitCtx *e) {
   if (x == out) return em_fail(e, "Out is Input itself, which is not supported");
   OpCtx c = {e->g, (Op *)e->op};
   int r = tu_rank(e, x), d1, d2;
+  if (r < 1 || r > RT_MAX_RANK - 1) return em_fail(e, "Input of rank %d: diag_embed needs 1 to %d", r, RT_MAX_RANK - 1);
   if (embed_dims(&c, r, &d1, &d2)) return em_fail(e, "bad dim1 or dim2");
   int64_t off = attr_int(e->op, "offset", 0);
   const char *os[RT_MAX_RANK], *t = em_ctype(x->dtype);

@@ -87,6 +87,7 @@ static int infer_interp(OpCtx *c, int v2) {
     } else if (ctx_in(c, "Scale", 0)) {
       out[i] = DIM_UNKNOWN;
     } else if (nscale > 0) {
+      /* cppcheck-suppress objectIndex ; sv = &v1_scale only with nscale 1, when the index is 0 */
       float s = (float)sv[i < nscale ? i : nscale - 1];
       if (s <= 0) return ctx_fail(c, "scale must be positive");
       out[i] = interp_scaled(xs->d[sp0 + i], s);

@@ -63,6 +63,8 @@ static int fused_reshape(OpCtx *c, const char *in, const char *tr, Shape *s, int
   int ns = attr_ints(c->op, in, &shape), np = attr_ints(c->op, tr, &perm);
   if (!ns || !np) return 0;
   if (ns > RT_MAX_RANK || np > RT_MAX_RANK) return ctx_fail(c, "%s/%s are too long", in, tr);
+  for (int i = 0; i < np; i++)
+    if (perm[i] < 0 || perm[i] >= np) return ctx_fail(c, "%s[%d] = %lld is not an axis", tr, i, (long long)perm[i]);
   Shape r = *s;
   if (out_side) { /* Out: transpose first, then reshape */
     if (np != s->rank) return ctx_fail(c, "%s has %d entries for rank %d", tr, np, s->rank);
@@ -75,6 +77,7 @@ static int fused_reshape(OpCtx *c, const char *in, const char *tr, Shape *s, int
     if (t.d[i] == -1) unk = i;
     known *= t.d[i];
   }
+  if (unk >= 0 && !known) return ctx_fail(c, "%s has a -1 beside a dim of 0", in);
   if (unk >= 0) t.d[unk] = shape_numel(&r) / known;
   if (out_side) {
     *s = t;

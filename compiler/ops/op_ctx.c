@@ -115,7 +115,7 @@ void ctx_set_all(OpCtx *c, const char *slot, const Shape *s, int dtype) {
   for (int i = 0; i < ctx_nout(c, slot); i++) ctx_set(c, slot, i, s, dtype);
 }
 
-int ctx_fail(OpCtx *c, const char *fmt, ...) {
+int (ctx_fail)(OpCtx *c, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   int r = graph_op_verror(c->g, c->op, fmt, ap);

@@ -43,12 +43,13 @@ static int emit_roll(EmitCtx *e) {
     shifts = tshifts;
   }
   if (ns != (na ? na : 1)) return em_fail(e, "%d shifts for %d axes", ns, na);
-  /* the rolled view: X's dims, or X flattened when no axis is given */
-  int r = na ? tu_rank(e, x) : 1;
+  /* the rolled view: X's dims, or X flattened when no axis is given (or X is 0-D) */
+  const int rank = tu_rank(e, x), by_axis = na && rank > 0;
+  int r = by_axis ? rank : 1;
   const char *dims[RT_MAX_RANK], *st[RT_MAX_RANK];
   int64_t shift[RT_MAX_RANK] = {0};
   int rolled[RT_MAX_RANK] = {0};
-  if (na) {
+  if (by_axis) {
     tu_strides(e, x, st);
     for (int d = 0; d < r; d++) dims[d] = em_dim(e, x, d);
   } else {
@@ -57,8 +58,8 @@ static int emit_roll(EmitCtx *e) {
   }
   int last = -1;
   for (int i = 0; i < ns; i++) {
-    int d = na ? axis_norm(axis[i], r) : 0;
-    if (d < 0) return em_fail(e, "axis %lld is out of range", (long long)axis[i]);
+    int d = by_axis ? axis_norm(axis[i], r) : 0;
+    if (d < 0 || d >= r) return em_fail(e, "axis %lld is out of range", (long long)axis[i]);
     shift[d] += shifts[i];
     rolled[d] = 1;
     if (d > last) last = d;
@@ -68,7 +69,7 @@ static int emit_roll(EmitCtx *e) {
   pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
   for (int d = 0; d <= last; d++) {
     if (!rolled[d]) continue;
-    SymDim n = na ? em_spec(e, x)->d[d] : spec_numel(em_spec(e, x));
+    SymDim n = by_axis ? em_spec(e, x)->d[d] : spec_numel(em_spec(e, x));
     if (n.a == 0) /* a constant dim: the shift folds now */
       pr_line(e->p, "const int64_t n%d = %s, sh%d = %lld;", d, dims[d], d,
               (long long)(n.c ? (shift[d] % n.c + n.c) % n.c : 0));

@@ -87,6 +87,7 @@ static int slice_axis(EmitCtx *e, int64_t dim, int64_t start, int64_t end, int64
       return em_fail(e, "the slice from %lld to %lld runs forwards with step %lld", (long long)start, (long long)end,
                      (long long)step);
   }
+  /* cppcheck-suppress zerodivcond ; step 0 was refused at the top */
   *s = (SliceAxis){start, end, step, step > 0 ? (end - start + step - 1) / step : (end - start + step + 1) / step};
   return 0;
 }
@@ -120,7 +121,7 @@ static int attr_values(EmitCtx *e, int dt, const char ***lits, VarSpec *vs) {
       n = lists[k].is_float ? attr_floats(op, lists[k].name, &fv) : attr_ints(op, lists[k].name, &iv);
       if (n > 0) out = pool_alloc(sizeof *out * (size_t)n);
       for (int i = 0; i < n; i++)
-        out[i] = fv ? tu_literal(dt, fv[i])
+        out[i] = lists[k].is_float ? tu_literal(dt, fv[i])
                     : dt == RT_DT_INT64 ? pool_printf("INT64_C(%lld)", (long long)iv[i]) : tu_literal(dt, (double)iv[i]);
     }
   }
@@ -193,6 +194,7 @@ static int emit_set_value(EmitCtx *e) {
   if (ctx_in(&c, "ValueTensor", 0) && !vt) return -1;
   const char **lits = NULL;
   VarSpec attr_spec;
+  /* cppcheck-suppress uninitvar ; only its address: attr_values fills it before vs is read */
   const VarSpec *vs = vt ? em_spec(e, vt) : &attr_spec;
   int nvals = 0;
   if (vt && vt->dtype != dt)
