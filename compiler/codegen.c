@@ -252,7 +252,7 @@ int codegen_generate(Graph *g, const CompileOpts *o, ModelText *mt) {
 }
 
 int codegen_compile(Graph *g, const CompileOpts *o) {
-  ModelText mt;
+  ModelText mt = {0};
   if (codegen_generate(g, o, &mt)) return -1;
   const char *d = o->out_dir, *p = o->prefix;
   if (make_dir(d) || write_runtime(d)) return -1;
