@@ -31,19 +31,16 @@ clip_extra=False (save_inference_model drops them otherwise).
 """
 import os
 import sys
-import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from oracle_case import append_op as op, randomize_params, reference, run_static_cases  # noqa: E402
+from oracle_case import append_op as op, build_static_case, reference, run_static_cases  # noqa: E402
 
-import numpy as np  # noqa: E402
 import paddle  # noqa: E402
 import paddle.nn as nn  # noqa: E402
 import paddle.nn.functional as F  # noqa: E402
 
 BATCH = 2
 CASES = {}
-KEEP_EXTRA = set()  # cases saved with clip_extra=False
 
 
 def case(fn):
@@ -52,7 +49,8 @@ def case(fn):
 
 
 def keep_extra(fn):
-    KEEP_EXTRA.add(fn.__name__)
+    """A case saved with clip_extra=False (oracle_case's keep_extra_attrs)."""
+    fn.keep_extra_attrs = True
     return fn
 
 
@@ -232,29 +230,10 @@ def make_input(v, rng):
     return rng.uniform(-0.5, 1.5, [BATCH if d in (None, -1) else d for d in v.shape]).astype("float32")
 
 
-def save(out_dir, name, fn, clip_extra):
-    """oracle_case.build_static_case, with save_inference_model's clip_extra."""
-    main, startup = paddle.static.Program(), paddle.static.Program()
-    with paddle.static.program_guard(main, startup):
-        feeds, fetches = fn()
-    rng = np.random.default_rng(zlib.crc32(name.encode()))
-    inputs = [make_input(f, rng) for f in feeds]
-    exe = paddle.static.Executor(paddle.CPUPlace())
-    scope = paddle.static.Scope()
-    d = os.path.join(out_dir, name)
-    with paddle.static.scope_guard(scope):
-        exe.run(startup)
-        randomize_params(main, scope, rng)
-        os.makedirs(d, exist_ok=True)
-        paddle.static.save_inference_model(os.path.join(d, "model"), feeds, fetches, exe, program=main,
-                                           clip_extra=clip_extra)
-    return d, inputs
-
-
 def build_refused(out_dir):
     paddle.enable_static()
     for name, (fn, clip_extra) in REFUSED.items():
-        d, inputs = save(out_dir, name, fn, clip_extra)
+        d, inputs = build_static_case(out_dir, name, fn, make_input, clip_extra=clip_extra, run_reference=False)
         try:
             reference(d, inputs)
         except Exception as e:  # Paddle stops too: nothing writes the fetched tensor
@@ -267,11 +246,4 @@ if __name__ == "__main__":
     if sys.argv[2:] == ["--refused"]:
         build_refused(sys.argv[1])
     else:
-        paddle.enable_static()
-        paddle.seed(1)
-        for name in sys.argv[2:] or list(CASES):
-            if name in KEEP_EXTRA:
-                d, inputs = save(sys.argv[1], name, CASES[name], False)
-                reference(d, inputs)
-            else:
-                run_static_cases({name: CASES[name]}, make_input, sys.argv[:2] + [name])
+        run_static_cases(CASES, make_input)

@@ -12,26 +12,8 @@ import sys
 import numpy as np
 import paddle
 
+from make_fixtures import LeNet  # the LeNet of the e2e fixtures
 from oracle_case import save_layer_case
-
-
-class LeNet(paddle.nn.Layer):
-    def __init__(self):
-        super().__init__()
-        self.c1 = paddle.nn.Conv2D(1, 6, 5, padding=2)
-        self.c2 = paddle.nn.Conv2D(6, 16, 5)
-        self.p = paddle.nn.MaxPool2D(2, 2)
-        self.f1 = paddle.nn.Linear(16 * 5 * 5, 120)
-        self.f2 = paddle.nn.Linear(120, 84)
-        self.f3 = paddle.nn.Linear(84, 10)
-
-    def forward(self, x):
-        x = self.p(paddle.nn.functional.relu(self.c1(x)))
-        x = self.p(paddle.nn.functional.relu(self.c2(x)))
-        x = paddle.flatten(x, 1)
-        x = paddle.nn.functional.relu(self.f1(x))
-        x = paddle.nn.functional.relu(self.f2(x))
-        return self.f3(x)
 
 
 def randomize(layer, rng):

@@ -65,13 +65,17 @@ def reference(out_dir, inputs):
             json.dump(_describe(prog, feeds, fetches), f, indent=1, sort_keys=True)
 
 
-def save_static_case(out_dir, feeds, fetches, exe, program, inputs, clip_extra=True):
-    """clip_extra=False keeps the ops' extra attributes in the saved program
-    (save_inference_model drops them by default: fused_conv2d's fuse_alpha
-    and fuse_beta, for one, are extra)."""
+def save_program(out_dir, feeds, fetches, exe, program, clip_extra=True):
+    """out_dir/model.pdmodel + .pdiparams by save_inference_model;
+    clip_extra=False keeps the ops' extra attributes and outputs (it drops
+    them by default: fused_conv2d's fuse_alpha and fuse_beta, for one)."""
     os.makedirs(out_dir, exist_ok=True)
     paddle.static.save_inference_model(os.path.join(out_dir, "model"), feeds, fetches, exe, program=program,
                                        clip_extra=clip_extra)
+
+
+def save_static_case(out_dir, feeds, fetches, exe, program, inputs, clip_extra=True):
+    save_program(out_dir, feeds, fetches, exe, program, clip_extra)
     reference(out_dir, inputs)
 
 
@@ -87,17 +91,23 @@ def save_layer_case(out_dir, layer, input_specs, inputs):
     reference(out_dir, inputs)
 
 
+def initialized_persistables(program, scope):
+    """(var, its scope variable) for every initialized persistable var of
+    `program` in `scope`, in program order."""
+    for v in program.list_vars():
+        if not v.persistable or v.name in ("feed", "fetch"):
+            continue
+        t = scope.find_var(v.name)
+        if t is not None and t.get_tensor()._is_initialized():
+            yield v, t
+
+
 def randomize_params(program, scope, rng):
     """Re-draws every initialized persistable var of `program` in `scope`
     (in program order) uniform in [-1, 1), batch_norm variances in [0.5, 1.5)
     to stay positive, so that no initializer's symmetry hides a layout bug."""
     positive = {n for o in program.global_block().ops if o.type == "batch_norm" for n in o.input("Variance")}
-    for v in program.list_vars():
-        if not v.persistable or v.name in ("feed", "fetch"):
-            continue
-        t = scope.find_var(v.name)
-        if t is None or not t.get_tensor()._is_initialized():
-            continue
+    for v, t in initialized_persistables(program, scope):
         shape = np.array(t.get_tensor()).shape
         lo, hi = (0.5, 1.5) if v.name in positive else (-1.0, 1.0)
         t.get_tensor().set(rng.uniform(lo, hi, shape).astype("float32"), paddle.CPUPlace())
@@ -132,12 +142,7 @@ def randomize_layer(layer, rng):
 def randomize_scope_constants(program, scope, rng):
     """The same for the initialized persistables of a static program."""
     n = 0
-    for v in program.list_vars():
-        if not v.persistable or v.name in ("feed", "fetch"):
-            continue
-        t = scope.find_var(v.name)
-        if t is None or not t.get_tensor()._is_initialized():
-            continue
+    for _, t in initialized_persistables(program, scope):
         new = redraw_constant(np.array(t.get_tensor()), rng)
         if new is not None:
             t.get_tensor().set(new, paddle.CPUPlace())
@@ -145,11 +150,13 @@ def randomize_scope_constants(program, scope, rng):
     return n
 
 
-def build_static_case(out_dir, name, fn, make_input):
+def build_static_case(out_dir, name, fn, make_input, clip_extra=None, run_reference=True):
     """Builds case `name` (fn() -> feeds, fetches) and saves it in
     out_dir/name: inputs make_input(feed var, rng) in feed order, then the
     parameters, from a generator seeded by crc32(name).  A case function
-    with `keep_extra_attrs = True` is saved with its extra attributes."""
+    with `keep_extra_attrs = True` is saved with its extra attributes
+    (clip_extra, when given, decides instead).  With run_reference false
+    only the program is saved; returns (out_dir/name, the inputs)."""
     main, startup = paddle.static.Program(), paddle.static.Program()
     with paddle.static.program_guard(main, startup):
         feeds, fetches = fn()
@@ -160,8 +167,11 @@ def build_static_case(out_dir, name, fn, make_input):
     with paddle.static.scope_guard(scope):
         exe.run(startup)
         randomize_params(main, scope, rng)
-        save_static_case(os.path.join(out_dir, name), feeds, fetches, exe, main, inputs,
-                         clip_extra=not getattr(fn, "keep_extra_attrs", False))
+        clip = not getattr(fn, "keep_extra_attrs", False) if clip_extra is None else clip_extra
+        save_program(os.path.join(out_dir, name), feeds, fetches, exe, main, clip)
+        if run_reference:
+            reference(os.path.join(out_dir, name), inputs)
+    return os.path.join(out_dir, name), inputs
 
 
 def run_static_cases(cases, make_input, argv=None):
