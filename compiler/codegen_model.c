@@ -281,10 +281,9 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
     e.ntask_fns = 0;
     memset(written, 0, (size_t)g->nvars + 1);
     int errs = diag_count();
-    op_ctx_emitting(1);
-    if (operands_known(&e) || op->def->emit_c(&e) || diag_count() > errs) bad = 1;
-    op_ctx_emitting(0);
-    if (!bad && (check_outputs(&e) || op_check_slots(g, (Op *)op))) bad = 1;
+    int failed = operands_known(&e) || op->def->emit_c(&e) || diag_count() > errs;
+    /* every op's slots are checked, not only those before the first error */
+    if (failed || check_outputs(&e) || op_check_slots(g, (Op *)op)) bad = 1;
     kernel_comment(&e, &com);
     pr_line(&text, "static void %s(%s_model *m, int64_t B, unsigned char *ws) {", fn, P);
     pr_line(&text, "(void)m;");

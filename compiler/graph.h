@@ -80,13 +80,10 @@ typedef struct Slot {
   const char *name; /* "X", "Filter", ... */
   int n;            /* number of arguments */
   int *vars;        /* var ids; -1 for "@EMPTY@" */
-  int seen;         /* SLOT_SEEN_* bits: which of the op's shape rule, its
-                     * C emitter and a pass looked the slot up */
+  int seen;         /* 1 once the op's shape rule, its C emitter or a pass
+                     * looked the slot up: an input no code looks up is one
+                     * it ignores, refused rather than dropped (op_check_slots) */
 } Slot;
-
-/* Slot.seen: a slot the op's code never looks up is one it ignores, and an
- * input it ignores is refused rather than dropped (op_check_slots). */
-enum { SLOT_SEEN_RULE = 1, SLOT_SEEN_EMIT = 2, SLOT_SEEN_PASS = 4 };
 
 struct OpDef;
 

@@ -79,7 +79,7 @@ void rw_set_slot(Graph *g, int id, int side, const char *slot, const int *vars, 
 static int slot_first(const Slot *slots, int n, const char *name) {
   for (int i = 0; i < n; i++)
     if (!strcmp(slots[i].name, name)) {
-      ((Slot *)&slots[i])->seen |= SLOT_SEEN_PASS;
+      ((Slot *)&slots[i])->seen = 1;
       return slots[i].n > 0 ? slots[i].vars[0] : -1;
     }
   return -1;

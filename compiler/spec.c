@@ -141,10 +141,11 @@ int spec_build(Graph *g, const ShapeArg *args, int nargs, Spec *s) {
       if (!ok) {
         vs->known = 0;
         bad = 1;
+        const char *from = r[0].d[d] < 0 ? run_time_inputs(g, v) : "";
         if (r[0].d[d] < 0)
           diag_error("%s: %s: dim %d of '%s' is only known at run time (it depends on the values%s); "
                      "paddlec cannot compile this yet", g->file, producer_of(g, v), d, v->name,
-                     *run_time_inputs(g, v) ? run_time_inputs(g, v) : " of tensors");
+                     *from ? from : " of tensors");
         else
           diag_error("%s: %s: dim %d of '%s' is not a linear function of the batch; fix the batch with --shape",
                      g->file, producer_of(g, v), d, v->name);

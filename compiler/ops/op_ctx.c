@@ -9,16 +9,11 @@
 #include "../util.h"
 #include "ops.h"
 
-/* Which code looks slots up now: the shape rule, or (op_ctx_emitting) the
- * C emitter.  Every look-up marks the slot (Slot.seen). */
-static int seen_by = SLOT_SEEN_RULE;
-
-void op_ctx_emitting(int on) { seen_by = on ? SLOT_SEEN_EMIT : SLOT_SEEN_RULE; }
-
+/* The slot `name`, or NULL; every look-up marks the slot as seen. */
 static Slot *find_slot(Slot *s, int n, const char *name) {
   for (int i = 0; i < n; i++)
     if (strcmp(s[i].name, name) == 0) {
-      s[i].seen |= seen_by;
+      s[i].seen = 1;
       return &s[i];
     }
   return NULL;
@@ -28,15 +23,6 @@ int op_def_ignores(const OpDef *def, const char *slot) {
   for (const char *const *i = def && def->ignores ? def->ignores : NULL; i && *i; i++)
     if (!strcmp(*i, slot)) return 1;
   return 0;
-}
-
-static int op_error(Graph *g, Op *op, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int op_error(Graph *g, Op *op, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  int r = graph_op_verror(g, op, fmt, ap);
-  va_end(ap);
-  return r;
 }
 
 /* 1 when slot s binds a var that is not "@EMPTY@". */
@@ -54,8 +40,9 @@ static int check_inputs(Graph *g, Op *op) {
     if (s->seen || !bound(s) || op_def_ignores(op->def, s->name)) continue;
     int v = 0;
     while (s->vars[v] < 0) v++;
-    bad = op_error(g, op, "input %s ('%s') is not implemented by paddlec's %s: refused rather than ignored",
-                   s->name, g->vars[s->vars[v]].name, op->type);
+    OpCtx c = {g, op};
+    bad = ctx_fail(&c, "input %s ('%s') is not implemented by paddlec's %s: refused rather than ignored", s->name,
+                   g->vars[s->vars[v]].name, op->type);
   }
   return bad;
 }

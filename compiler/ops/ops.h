@@ -57,9 +57,8 @@ const OpDef *op_def_at(int i);
 int op_table_check(void);
 
 /* ---- what an op's code uses ---- */
-/* Every slot look-up below marks the slot as seen by the shape rule, or by
- * the C emitter between op_ctx_emitting(1) and op_ctx_emitting(0). */
-void op_ctx_emitting(int on);
+/* Every slot look-up below (and rewrite.h's rw_in/rw_out) marks the slot
+ * as seen (Slot.seen). */
 /* After the op's kernel is emitted: an input of the op, or of an op a pass
  * merged into it, bound to a var that neither its rule nor its emitter
  * looked up (and its OpDef does not list in `ignores`) is an error naming
