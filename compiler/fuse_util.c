@@ -53,6 +53,10 @@ int fuse_channel_param(const Graph *g, int id, int x, int dim, int64_t c, int *p
   if (!rw_is_param(g, y) || g->vars[y].dtype != RT_DT_FP32 || g->vars[x].dtype != RT_DT_FP32) return 0;
   const Shape *xs = &g->vars[x].shape, *ys = &g->vars[y].shape;
   if (ys->rank > xs->rank || shape_numel(ys) != c) return 0;
+  /* The fused op's output keeps X's shape; Paddle's rule may not (a 0 dim
+   * against a padded 1 becomes unknown). */
+  int out = rw_out(g, id, "Out");
+  if (out < 0 || !shape_equal(&g->vars[out].shape, xs)) return 0;
   int64_t axis = attr_int(&g->ops[id], "axis", -1);
   if (axis < 0 || ys->rank == xs->rank) axis = xs->rank - ys->rank;
   for (int j = 0; j < ys->rank; j++) {

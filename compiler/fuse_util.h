@@ -21,8 +21,8 @@ int fuse_act_of(const Graph *g, int id, FuseAct *a);
 
 /* 1 when op `id` is an elementwise_add reading `x` in one operand and, in
  * the other, a float32 parameter that broadcasts along dim `dim` of x alone
- * (dim's extent `c` elements), e.g. a conv bias [C] at axis 1; *param gets
- * it. */
+ * (dim's extent `c` elements) and whose output has x's shape, e.g. a conv
+ * bias [C] at axis 1; *param gets it. */
 int fuse_channel_param(const Graph *g, int id, int x, int dim, int64_t c, int *param);
 
 /* 1 when op `id` is an elementwise_add of `x` and another tensor of exactly
