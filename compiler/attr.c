@@ -1,17 +1,71 @@
 /* Op attribute access (see attr.h). */
 #include "attr.h"
 
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "paddle_attrs.h"
 #include "util.h"
+
+int attr_is_bookkeeping(const char *name) {
+  static const char *const names[] = {"op_callstack", "op_namescope", "op_role", "op_role_var", "op_device",
+                                      "with_quant_attr"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (!strcmp(name, names[i])) return 1;
+  return 0;
+}
+
+struct AttrMarks {
+  size_t cap, n;       /* table size (a power of two), entries */
+  const OpAttr **slot; /* open addressing; NULL = empty */
+};
+
+AttrMarks *attr_marks_new(void) {
+  AttrMarks *m = pool_alloc(sizeof *m);
+  m->cap = 64;
+  m->slot = pool_alloc(sizeof *m->slot * m->cap);
+  return m;
+}
+
+static size_t mark_hash(const OpAttr *a, size_t cap) {
+  return (size_t)(((uintptr_t)a >> 4) * 0x9E3779B97F4A7C15ull) & (cap - 1);
+}
+
+/* The slot holding `a`, or the empty one where it would go. */
+static const OpAttr **mark_slot(const AttrMarks *m, const OpAttr *a) {
+  size_t h = mark_hash(a, m->cap);
+  while (m->slot[h] && m->slot[h] != a) h = (h + 1) & (m->cap - 1);
+  return &m->slot[h];
+}
+
+static void mark(AttrMarks *m, const OpAttr *a) {
+  const OpAttr **s = mark_slot(m, a);
+  if (*s) return;
+  *s = a;
+  if (++m->n * 2 <= m->cap) return;
+  const OpAttr **old = m->slot;
+  size_t cap = m->cap;
+  m->cap *= 2;
+  m->slot = pool_alloc(sizeof *m->slot * m->cap);
+  for (size_t i = 0; i < cap; i++)
+    if (old[i]) *mark_slot(m, old[i]) = old[i];
+}
+
+int attr_marked(const Op *op, const OpAttr *a) { return op->marks && *mark_slot(op->marks, a) != NULL; }
 
 const OpAttr *attr_find(const Op *op, const char *name) {
   for (size_t i = 0; i < op->desc->n_attrs; i++) {
     const OpAttr *a = op->desc->attrs[i];
-    if (a->name && strcmp(a->name, name) == 0) return a;
+    if (a->name && strcmp(a->name, name) == 0) {
+      if (op->marks) mark(op->marks, a);
+      return a;
+    }
   }
   return NULL;
 }
+
+void attr_superseded(const Op *op, const char *name) { (void)attr_find(op, name); }
 
 int attr_has(const Op *op, const char *name) { return attr_find(op, name) != NULL; }
 
@@ -128,4 +182,21 @@ int attr_block(const Op *op, const char *name) {
   const OpAttr *a = attr_find(op, name);
   if (!a || a->type != AT_BLOCK) return -1;
   return a->block_idx;
+}
+
+static int cmp_paddle_attr(const void *key, const void *elem) {
+  const PaddleAttr *k = key, *e = elem;
+  int c = strcmp(k->op, e->op);
+  return c ? c : strcmp(k->name, e->name);
+}
+
+const PaddleAttr *paddle_attr_find(const char *op, const char *name) {
+  PaddleAttr key = {.op = op, .name = name};
+  return bsearch(&key, paddle_attrs, (size_t)paddle_nattrs, sizeof paddle_attrs[0], cmp_paddle_attr);
+}
+
+static int cmp_op_name(const void *key, const void *elem) { return strcmp(key, *(const char *const *)elem); }
+
+int paddle_knows_op(const char *op) {
+  return bsearch(op, paddle_ops, (size_t)paddle_nops, sizeof paddle_ops[0], cmp_op_name) != NULL;
 }

@@ -17,8 +17,29 @@ enum {
   AT_FLOAT64 = 15, AT_SCALAR = 16, AT_SCALARS = 17,
 };
 
-/* The attribute named `name`, or NULL. */
+/* The attribute named `name`, or NULL.  Every look-up (and so every getter
+ * below) marks the attribute as read in the op's AttrMarks: an attribute no
+ * code reads is one paddlec ignores, refused unless it holds Paddle's
+ * default (op_check_attrs). */
 const OpAttr *attr_find(const Op *op, const char *name);
+
+/* 1 for the attributes Paddle puts on every op for its own bookkeeping
+ * (op_role, op_role_var, op_namescope, op_callstack, op_device: which part
+ * of training made the op, where in Python, which device; with_quant_attr:
+ * that the op carries quantization annotations).  No kernel reads them. */
+int attr_is_bookkeeping(const char *name);
+
+/* The set of attributes some code looked up, one per graph, shared by its
+ * ops (Op.marks).  By the attribute's object: a pass that copies an
+ * attribute to the op it makes shares it, and a read through either op
+ * counts. */
+AttrMarks *attr_marks_new(void);
+/* Marks attribute `name` as handled where Paddle's kernel does not read it
+ * in this case (clip's `min` when a Min tensor is bound, batch_norm's
+ * `momentum` in inference): say why at the call. */
+void attr_superseded(const Op *op, const char *name);
+/* 1 when code looked attribute `a` of `op` up. */
+int attr_marked(const Op *op, const OpAttr *a);
 int attr_has(const Op *op, const char *name);
 /* 1 if the attribute holds a run-time tensor (VAR/VARS) rather than a value. */
 int attr_is_var(const Op *op, const char *name);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "attr.h"
+#include "ops/ops.h"
 #include "rewrite.h"
 
 /* 1 when one op of block 0 alone writes v: a fusion that takes out its
@@ -33,10 +34,10 @@ int fuse_act_of(const Graph *g, int id, FuseAct *a) {
   const char *t = op->type;
   if (!strcmp(t, "relu")) a->name = "relu";
   else if (!strcmp(t, "leaky_relu")) a->name = "leaky_relu", a->alpha = attr_float(op, "alpha", 0.02);
-  else if (!strcmp(t, "relu6")) a->name = "relu6", a->beta = attr_float(op, "threshold", 6);
+  else if (!strcmp(t, "relu6")) a->name = "relu6", a->beta = 6, attr_superseded(op, "threshold"); /* as 2.6 */
   else if (!strcmp(t, "sigmoid")) a->name = "sigmoid";
   else if (!strcmp(t, "tanh")) a->name = "tanh";
-  else if (!strcmp(t, "swish")) a->name = "swish", a->alpha = attr_float(op, "beta", 1);
+  else if (!strcmp(t, "swish")) a->name = "swish", a->alpha = 1, attr_superseded(op, "beta"); /* as 2.6 */
   else if (!strcmp(t, "silu")) a->name = "swish", a->alpha = 1;
   else if (!strcmp(t, "hard_swish")) a->name = "hard_swish", a->alpha = 1.0 / 6.0, a->beta = 0.5; /* as 2.6 computes it */
   else if (!strcmp(t, "hard_sigmoid"))
@@ -88,8 +89,7 @@ int fuse_identity_dropout(const Graph *g, int id) {
   int mask = rw_out(g, id, "Mask");
   if (!attr_bool(op, "is_test", 0) || (mask >= 0 && (g->vars[mask].nusers || (g->vars[mask].flags & VAR_FETCH))))
     return 0;
-  return !strcmp(attr_str(op, "dropout_implementation", "downgrade_in_infer"), "upscale_in_train") ||
-         attr_float(op, "dropout_prob", 0.5) == 0;
+  return op_dropout_identity(op);
 }
 
 /* A var nobody reads or fetches (or none). */
@@ -105,10 +105,7 @@ int fuse_bn_inference(const Graph *g, int id) {
   const Op *op = &g->ops[id];
   int x = rw_in(g, id, "X");
   if (x < 0 || g->vars[x].dtype != RT_DT_FP32) return 0;
-  /* inference mode as emit_batch_norm takes it: trainable_statistics makes
-   * even an is_test batch_norm use its batch's statistics */
-  int test = attr_bool(op, "is_test", 0) && !attr_bool(op, "trainable_statistics", 0);
-  if (!test && !attr_bool(op, "use_global_stats", 0)) return 0;
+  if (!op_bn_running_stats(op)) return 0;
   for (int s = 0; s < op->nout; s++) {
     if (!strcmp(op->out[s].name, "Y")) continue;
     for (int a = 0; a < op->out[s].n; a++) {

@@ -346,6 +346,7 @@ int graph_build(Graph *g, ProgramDesc *pd, const char *file) {
       VEC_PUSH(blk->vars, blk->nvars, blk->vars_cap, id);
     }
   }
+  AttrMarks *marks = attr_marks_new();
   for (size_t b = 0; b < pd->n_blocks; b++) {
     const Paddlec__Fw__BlockDesc *bd = pd->blocks[b];
     Block *blk = &g->blocks[b];
@@ -353,6 +354,7 @@ int graph_build(Graph *g, ProgramDesc *pd, const char *file) {
     for (size_t k = 0; k < bd->n_ops; k++) {
       Op op = {0};
       op.desc = bd->ops[k];
+      op.marks = marks;
       op.type = op.desc->type ? op.desc->type : "";
       op.block = (int)b;
       op.index = (int)k;

@@ -86,6 +86,7 @@ typedef struct Slot {
 } Slot;
 
 struct OpDef;
+typedef struct AttrMarks AttrMarks; /* attr.h */
 
 typedef struct Op {
   const char *type;          /* Paddle op type */
@@ -94,6 +95,9 @@ typedef struct Op {
   int nin, nout;             /* slot counts */
   Slot *in, *out;            /* slots */
   const OpDesc *desc;        /* attributes live here */
+  AttrMarks *marks;          /* the graph's attributes that code looked up
+                              * (attr_find); NULL: not recorded */
+  int from_pass;             /* made by a pass: its attributes are paddlec's */
   const struct OpDef *def;   /* op definition, NULL when unknown */
   int sub_block;             /* sub_block attr (control flow), -1 if none */
   int removed;               /* taken out of its block by a pass */

@@ -14,16 +14,6 @@
 #include "diag.h"
 #include "util.h"
 
-/* Bookkeeping attributes Paddle puts on every op; the dump leaves them out. */
-static const char *const noise_attrs[] = {"op_callstack", "op_namescope", "op_role", "op_role_var", "op_device",
-                                          "with_quant_attr", NULL};
-
-static int is_noise(const char *name) {
-  for (int i = 0; noise_attrs[i]; i++)
-    if (!strcmp(name, noise_attrs[i])) return 1;
-  return 0;
-}
-
 static int plain_char(char c) { return c && (isalnum((unsigned char)c) || strchr("_.@/-", c)); }
 
 static void put_name(FILE *f, const char *s) {
@@ -115,7 +105,7 @@ static void put_string(FILE *f, const char *s) {
   fputc('"', f);
 }
 
-static void put_attr(FILE *f, const OpAttr *a) {
+void ir_attr_write(FILE *f, const OpAttr *a) {
   switch (a->type) {
     case AT_INT: fprintf(f, "%d", a->i); return;
     case AT_LONG: fprintf(f, "%lldL", (long long)a->l); return;
@@ -189,13 +179,13 @@ static void put_op(const Graph *g, FILE *f, const Op *op) {
   const OpAttr **attrs = pool_alloc(sizeof *attrs * (op->desc->n_attrs + 1));
   size_t n = 0;
   for (size_t i = 0; i < op->desc->n_attrs; i++)
-    if (op->desc->attrs[i]->name && !is_noise(op->desc->attrs[i]->name)) attrs[n++] = op->desc->attrs[i];
+    if (op->desc->attrs[i]->name && !attr_is_bookkeeping(op->desc->attrs[i]->name)) attrs[n++] = op->desc->attrs[i];
   qsort(attrs, n, sizeof *attrs, cmp_attr);
   if (n) {
     fputs(" {", f);
     for (size_t i = 0; i < n; i++) {
       fprintf(f, "%s%s: ", i ? ", " : "", attrs[i]->name);
-      put_attr(f, attrs[i]);
+      ir_attr_write(f, attrs[i]);
     }
     fputc('}', f);
   }

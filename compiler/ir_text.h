@@ -26,6 +26,8 @@
 /* Writes block 0: the vars its ops use (and the feeds and fetches), then its
  * ops in program order. */
 void ir_dump(const Graph *g, FILE *f);
+/* One attribute's value as the dump writes it (ints[1, 1], 0.5f, "NCHW"). */
+void ir_attr_write(FILE *f, const OpAttr *a);
 /* 1 when the bytes start like IR text ("# paddlec IR"). */
 int ir_text_detect(const uint8_t *bytes, size_t len);
 /* Parses IR text (from `file`) into a serialized ProgramDesc (*pb, *pblen,

@@ -266,9 +266,12 @@ int main(int argc, char **argv) {
     for (int i = 0; i < n; i++) {
       const OpDef *d = op_def_at(i);
       compiled += d->emit_c != NULL;
-      const char *ign = "";
+      const char *ign = "", *aign = "";
       for (const char *const *s = d->ignores; s && *s; s++) ign = pool_printf("%s%s%s", ign, *ign ? ", " : "", *s);
-      printf("%-48s %s%s%s\n", d->type, d->emit_c ? "shape rule, C" : "shape rule", *ign ? "; ignores " : "", ign);
+      for (const char *const *s = d->attr_ignores; s && *s; s++)
+        aign = pool_printf("%s%s%s", aign, *aign ? ", " : "", *s);
+      printf("%-48s %s%s%s%s%s\n", d->type, d->emit_c ? "shape rule, C" : "shape rule", *ign ? "; ignores " : "", ign,
+             *aign ? "; ignores attributes " : "", aign);
     }
     printf("%d op types: %d compile to C, %d have a shape rule only\n", n, compiled, n - compiled);
     return 0;

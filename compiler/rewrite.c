@@ -23,6 +23,8 @@ int rw_new_op(Graph *g, const char *type, int at, int after) {
   paddlec__fw__op_desc__init(d);
   d->type = pool_strdup(type);
   op.desc = d;
+  op.marks = ref->marks;
+  op.from_pass = 1;
   op.type = d->type;
   op.block = ref->block;
   op.index = ref->index;

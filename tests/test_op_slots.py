@@ -42,8 +42,9 @@ def declared_ignores():
     reason in the op's file."""
     out = {}
     for line in run(["ops"]).stdout.splitlines():
-        if "; ignores " in line:
-            out[line.split()[0]] = line.split("; ignores ", 1)[1].split(", ")
+        slots = line.split("; ignores attributes ", 1)[0]
+        if "; ignores " in slots:
+            out[line.split()[0]] = slots.split("; ignores ", 1)[1].split(", ")
     return out
 
 

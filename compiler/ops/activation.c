@@ -47,6 +47,7 @@ static const char *tensor_or_attr(EmitCtx *e, const Op *op, const char *slot, co
   OpCtx c = {e->g, (Op *)op};
   Var *t = ctx_in(&c, slot, 0);
   if (!t) return f(op, attr, dflt);
+  attr_superseded(op, attr); /* Paddle reads the attribute only without the tensor */
   return pool_printf("(float)%s[0]", em_ptr(e, t, 1));
 }
 
@@ -116,7 +117,10 @@ const char *unary_float_expr(EmitCtx *e, const Op *op, const char *type) {
   if (!strcmp(type, "trunc")) return "truncf(v)";
   if (!strcmp(type, "silu")) return "v / (1.0f + expf(-v))";
   if (!strcmp(type, "softsign")) return "v / (1.0f + fabsf(v))";
-  if (!strcmp(type, "relu6")) return clamp("v", "0.0f", f(op, "threshold", 6));
+  if (!strcmp(type, "relu6")) { /* Paddle 2.6's kernel ignores threshold: 6 */
+    attr_superseded(op, "threshold");
+    return clamp("v", "0.0f", "6.0f");
+  }
   if (!strcmp(type, "leaky_relu")) return pool_printf("v > 0.0f ? v : %s * v", f(op, "alpha", 0.02));
   if (!strcmp(type, "elu")) return pool_printf("v > 0.0f ? v : %s * (expf(v) - 1.0f)", f(op, "alpha", 1));
   if (!strcmp(type, "celu")) {
@@ -131,9 +135,14 @@ const char *unary_float_expr(EmitCtx *e, const Op *op, const char *type) {
     return attr_bool(op, "approximate", 0)
                ? "0.5f * v * (1.0f + tanhf(0.7978845608f * (v + 0.044715f * v * v * v)))"
                : "0.5f * v * (1.0f + rt_erff(v * 0.70710678f))";
-  if (!strcmp(type, "swish")) return pool_printf("v / (1.0f + expf(-%s * v))", f(op, "beta", 1));
-  if (!strcmp(type, "hard_swish")) /* Paddle 2.6's kernel ignores threshold/scale/offset: 6, 6, 3 */
+  if (!strcmp(type, "swish")) { /* Paddle 2.6's kernel ignores beta: 1 */
+    attr_superseded(op, "beta");
+    return "v / (1.0f + expf(-v))";
+  }
+  if (!strcmp(type, "hard_swish")) { /* Paddle 2.6's kernel ignores threshold/scale/offset: 6, 6, 3 */
+    attr_superseded(op, "threshold"), attr_superseded(op, "scale"), attr_superseded(op, "offset");
     return pool_printf("v * %s / 6.0f", clamp("(v + 3.0f)", "0.0f", "6.0f"));
+  }
   if (!strcmp(type, "hard_sigmoid"))
     return clamp(pool_printf("(%s * v + %s)", f(op, "slope", 0.2), f(op, "offset", 0.5)), "0.0f", "1.0f");
   if (!strcmp(type, "softplus")) {

@@ -35,4 +35,7 @@ static int emit_cast(EmitCtx *e) {
   return ew_unary(e, x, out, NULL, convert(x->dtype, out->dtype));
 }
 
-const OpDef op_cast = {.type = "cast", .infer = infer_cast, .emit_c = emit_cast};
+/* in_dtype: Paddle 2.6's kernel (phi CastKernel) casts from X's dtype and
+ * never reads it. */
+static const char *const cast_attr_ignores[] = {"in_dtype", NULL};
+const OpDef op_cast = {.type = "cast", .infer = infer_cast, .emit_c = emit_cast, .attr_ignores = cast_attr_ignores};

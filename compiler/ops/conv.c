@@ -26,13 +26,13 @@
  * F(2x2, 3x3) for 3x3 stride-1 ones with enough channels, im2col + GEMM
  * otherwise; its buffers (rt_conv2d_ws_floats) and the portable GEMM's
  * packing room are kernel scratch in the arena.
- * Fusions, with the meaning Paddle's oneDNN kernel gives them (fused_conv2d,
- * and conv2d of programs optimized for oneDNN before Paddle 2.5, whose plain
- * CPU kernel ignores them): Output = act(conv + Bias + ResidualData),
+ * Fusions, with the meaning Paddle's oneDNN kernel gives them, where it
+ * runs (fused_conv2d; conv2d and depthwise_conv2d with use_mkldnn, as in
+ * programs optimized for oneDNN before Paddle 2.5; without it Paddle's plain
+ * CPU kernel ignores them, and so does paddlec, see conv_onednn): Output = act(conv + Bias + ResidualData),
  * Bias [C_out] when present, ResidualData (shaped like Output, not aliasing
  * it) when fuse_residual_connection is set, act from fuse_activation with
- * fuse_alpha and fuse_beta (see conv_act).  fuse_relu_before_depthwise_conv
- * is refused. */
+ * fuse_alpha and fuse_beta (see conv_act). */
 #include <string.h>
 
 #include "../util.h"
@@ -85,14 +85,25 @@ static int infer_conv(OpCtx *c) {
 
 /* ---- C emission ---- */
 
+/* 1 when the fusion attributes apply: Paddle's oneDNN kernel applies them,
+ * where fused_conv2d always runs and conv2d and depthwise_conv2d only with
+ * use_mkldnn; Paddle's plain CPU kernel ignores them (and op_ctx.c's
+ * check_attrs accepts them unread). */
+static int conv_onednn(const Op *op) { return !strcmp(op->type, "fused_conv2d") || attr_bool(op, "use_mkldnn", 0); }
+
 /* The fused activation: fuse_activation with fuse_alpha / fuse_beta (see
- * em_act; the 1.x flag fuse_relu means relu). */
+ * em_act; the 1.x flag fuse_relu means relu).  fuse_relu_before_depthwise_conv
+ * only Paddle's CUDA depthwise kernel applies: honoured where paddlec's
+ * fuse_relu_depthwise_conv pass set it, ignored in a program's own op as
+ * Paddle's CPU kernel does. */
 static int conv_act(EmitCtx *e, RtConv2d *g) {
-  const char *a = attr_str(e->op, "fuse_activation", "");
-  if (!*a && attr_bool(e->op, "fuse_relu", 0)) a = "relu"; /* Paddle 1.x's flag */
-  g->pre_relu = attr_bool(e->op, "fuse_relu_before_depthwise_conv", 0);
+  g->pre_relu = e->op->from_pass && attr_bool(e->op, "fuse_relu_before_depthwise_conv", 0);
+  attr_superseded(e->op, "fuse_relu_before_depthwise_conv");
   if (g->pre_relu && (!rt_conv2d_is_depthwise(g) || rt_conv2d_is_winograd(g)))
     return em_fail(e, "fuse_relu_before_depthwise_conv needs a depthwise convolution (groups = input channels)");
+  if (!conv_onednn(e->op)) return 0;
+  const char *a = attr_str(e->op, "fuse_activation", "");
+  if (!*a && attr_bool(e->op, "fuse_relu", 0)) a = "relu"; /* Paddle 1.x's flag */
   return em_act(e, a, attr_float(e->op, "fuse_alpha", 0), attr_float(e->op, "fuse_beta", 0), &g->act, &g->alpha,
                 &g->beta);
 }
@@ -128,10 +139,11 @@ static int emit_conv(EmitCtx *e) {
   if (conv_act(e, &g)) return -1;
   SymDim nb = b ? spec_numel(em_spec(e, b)) : (SymDim){0, 0};
   if (b && (nb.a != 0 || nb.c != g.c_out)) return em_fail(e, "Bias must have %lld elements", (long long)g.c_out);
-  Var *res = attr_bool(e->op, "fuse_residual_connection", 0) ? ctx_in(&c, "ResidualData", 0) : NULL;
+  const int residual = conv_onednn(e->op) && attr_bool(e->op, "fuse_residual_connection", 0);
+  Var *res = residual ? ctx_in(&c, "ResidualData", 0) : NULL;
   if (nhwc && (res || g.act != RT_ACT_NONE || g.pre_relu))
     return em_fail(e, "NHWC convolutions take no fused residual or activation");
-  if (attr_bool(e->op, "fuse_residual_connection", 0)) {
+  if (residual) {
     SymDim nr = res ? spec_numel(em_spec(e, res)) : (SymDim){-1, -1}, no = spec_numel(em_spec(e, out));
     if (!res || res->dtype != RT_DT_FP32 || nr.a != no.a || nr.c != no.c)
       return em_fail(e, "fuse_residual_connection needs a float32 ResidualData shaped like Output");
@@ -149,8 +161,12 @@ static int emit_conv(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_conv2d = {.type = "conv2d", .infer = infer_conv, .emit_c = emit_conv};
-const OpDef op_depthwise_conv2d = {.type = "depthwise_conv2d", .infer = infer_conv, .emit_c = emit_conv};
+/* is_test and use_addto: Paddle's CPU convolution reads neither (use_addto
+ * makes cuDNN's kernel add into Output's old contents). */
+static const char *const conv_attr_ignores[] = {"is_test", "use_addto", NULL};
+const OpDef op_conv2d = {.type = "conv2d", .infer = infer_conv, .emit_c = emit_conv, .attr_ignores = conv_attr_ignores};
+const OpDef op_depthwise_conv2d = {.type = "depthwise_conv2d", .infer = infer_conv, .emit_c = emit_conv,
+                                   .attr_ignores = conv_attr_ignores};
 const OpDef op_fused_conv2d = {.type = "fused_conv2d", .infer = infer_conv, .emit_c = emit_conv};
 /* conv3d: vol2col + GEMM per group (NCDHW, float32, no fused attributes). */
 static int emit_conv3d(EmitCtx *e) {

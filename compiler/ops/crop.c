@@ -30,6 +30,7 @@ static int crop_array(OpCtx *c, const char *list_slot, const char *slot, const c
     for (int i = 0; i < n; i++) v[i] = a[i];
     return n;
   }
+  attr_superseded(c->op, attr); /* Paddle reads the attribute only without the tensors */
   const int list = from == list_slot;
   int n = tu_slot_values(c, from, list, v, RT_MAX_RANK);
   if (n >= 0) return n;

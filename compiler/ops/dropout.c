@@ -25,12 +25,24 @@ static int infer_dropout(OpCtx *c) {
   return 0;
 }
 
+int op_dropout_identity(const Op *op) {
+  /* inference whatever is_test says (Paddle Inference's is_test_pass, above):
+   * no mask, so no seed */
+  attr_superseded(op, "is_test"), attr_superseded(op, "fix_seed"), attr_superseded(op, "seed");
+  if (!strcmp(attr_str(op, "dropout_implementation", "downgrade_in_infer"), "upscale_in_train")) {
+    attr_superseded(op, "dropout_prob"); /* inference copies, whatever the probability */
+    return 1;
+  }
+  return !attr_is_var(op, "dropout_prob") && attr_float(op, "dropout_prob", 0.5) == 0;
+}
+
 static int emit_dropout(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
   if (!x || !out) return -1;
   const char *mode = attr_str(e->op, "dropout_implementation", "downgrade_in_infer");
-  if (!strcmp(mode, "upscale_in_train")) return tu_copy(e, x, out);
-  if (strcmp(mode, "downgrade_in_infer")) return em_fail(e, "dropout_implementation '%s' is unknown", mode);
+  if (strcmp(mode, "upscale_in_train") && strcmp(mode, "downgrade_in_infer"))
+    return em_fail(e, "dropout_implementation '%s' is unknown", mode);
+  if (op_dropout_identity(e->op)) return tu_copy(e, x, out);
   if (attr_is_var(e->op, "dropout_prob")) return em_fail(e, "dropout_prob comes from a tensor, which is not supported");
   if (x->dtype != RT_DT_FP32 && x->dtype != RT_DT_FP64)
     return em_fail(e, "%s X is not supported", rt_dtype_name(x->dtype));

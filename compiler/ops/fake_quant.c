@@ -170,6 +170,8 @@ static int emit_fake_quant(EmitCtx *e) {
     pr_line(e->p, "%s[0] = rt_abs_max(%s, %s);", em_ptr(e, out_scale, 0), em_ptr(e, x, 1), em_numel(e, x));
     scale = em_ptr(e, out_scale, 1);
   } else if (is_test) {
+    /* only training updates the scale (over window_size, with moving_rate) */
+    attr_superseded(e->op, "window_size"), attr_superseded(e->op, "moving_rate");
     if (!in_scale) return em_fail(e, "input InScale is required with is_test");
     fq_copy_state(e, in_scale, out_scale);
     fq_copy_state(e, in_state, out_state);

@@ -127,6 +127,7 @@ static int emit_fill_constant(EmitCtx *e) {
   if (!out) return -1;
   OpCtx c = {e->g, (Op *)e->op};
   if (ctx_in(&c, "ValueTensor", 0)) {
+    attr_superseded(e->op, "value"), attr_superseded(e->op, "str_value"); /* Paddle reads the tensor instead */
     Var *vt = tu_in(e, "ValueTensor", 0);
     return vt ? fill(e, out, pool_printf("(%s)%s[0]", em_ctype(out->dtype), em_ptr(e, vt, 1))) : -1;
   }

@@ -52,5 +52,12 @@ static int emit_lookup(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_lookup_table = {.type = "lookup_table", .infer = infer_lookup_v1, .emit_c = emit_lookup};
-const OpDef op_lookup_table_v2 = {.type = "lookup_table_v2", .infer = infer_lookup_v2, .emit_c = emit_lookup};
+/* Distributed training's attributes and is_sparse (the gradient's format):
+ * the forward lookup is the same whatever they say. */
+static const char *const lookup_attr_ignores[] = {"is_sparse", "is_distributed", "remote_prefetch", "entry_config",
+                                                  "is_test", "entry", "table_class", "table_names", "trainer_id",
+                                                  "slot", "grad_inplace", "epmap", "height_sections", NULL};
+const OpDef op_lookup_table = {.type = "lookup_table", .infer = infer_lookup_v1, .emit_c = emit_lookup,
+                               .attr_ignores = lookup_attr_ignores};
+const OpDef op_lookup_table_v2 = {.type = "lookup_table_v2", .infer = infer_lookup_v2, .emit_c = emit_lookup,
+                                  .attr_ignores = lookup_attr_ignores};

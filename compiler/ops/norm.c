@@ -161,13 +161,23 @@ static const char *stat_ptr(EmitCtx *e, const char *slot, SymDim n, int *bad) {
   return em_ptr(e, v, 0);
 }
 
+int op_bn_running_stats(const Op *op) {
+  /* Paddle: test_mode = is_test && !trainable_statistics (trainable_statistics
+   * makes even an is_test batch_norm use its batch's statistics);
+   * global_stats = test_mode || use_global_stats.  Both read always. */
+  int test = attr_bool(op, "is_test", 0), trainable = attr_bool(op, "trainable_statistics", 0);
+  int global = attr_bool(op, "use_global_stats", 0);
+  if (!((test && !trainable) || global)) return 0;
+  attr_superseded(op, "momentum"); /* only the running statistics' update in training reads it */
+  return 1;
+}
+
 static int emit_batch_norm(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = ctx_in(&c, "X", 0), *y = ctx_out(&c, "Y", 0);
   if (!x || !y) return em_fail(e, "missing X or Y");
   if (x->dtype != RT_DT_FP32) return em_fail(e, "batch_norm of %s tensors is not supported", rt_dtype_name(x->dtype));
-  int test = attr_bool(e->op, "is_test", 0) && !attr_bool(e->op, "trainable_statistics", 0);
-  if (!test && !attr_bool(e->op, "use_global_stats", 0))
+  if (!op_bn_running_stats(e->op))
     return em_fail(e, "batch_norm in training mode (batch statistics) is not supported: set is_test");
   int rank = em_spec(e, x)->rank;
   int nchw = strcasecmp(attr_str(e->op, "data_layout", "NCHW"), "NCHW") == 0;

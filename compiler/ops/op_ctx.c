@@ -6,6 +6,8 @@
 
 #include "../consteval.h"
 #include "../diag.h"
+#include "../ir_text.h"
+#include "../paddle_attrs.h"
 #include "../util.h"
 #include "ops.h"
 
@@ -47,11 +49,124 @@ static int check_inputs(Graph *g, Op *op) {
   return bad;
 }
 
+/* Attributes that choose how Paddle computes, never what: a backend
+ * (use_mkldnn, use_cudnn: oneDNN's and cuDNN's kernels compute the same op;
+ * the oneDNN fusions they enable have attributes of their own, checked),
+ * its number format and quantizer hints (mkldnn_data_type, use_quantizer),
+ * cuDNN's algorithm search and workspace (exhaustive_search,
+ * workspace_size_MB). */
+static int attr_is_backend_hint(const char *name) {
+  static const char *const names[] = {"use_mkldnn", "use_cudnn", "mkldnn_data_type", "use_quantizer",
+                                      "exhaustive_search", "workspace_size_MB"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (!strcmp(name, names[i])) return 1;
+  return 0;
+}
+
+/* Attributes only Paddle's oneDNN kernels read: the int8 scales, Paddle
+ * 1.x's elementwise layouts, the activations oneDNN's fusion passes write
+ * into plain ops.  Without use_mkldnn Paddle runs its own CPU kernel, which
+ * does not read them; with it they are checked like any other. */
+static int attr_is_onednn_only(const Op *op, const char *name) {
+  static const char *const names[] = {"Scale_in", "Scale_in_eltwise", "Scale_out", "Scale_weights", "Scale_x",
+                                      "Scale_y", "force_fp32_output", "fuse_activation", "fuse_alpha", "fuse_beta",
+                                      "fuse_brelu", "fuse_brelu_threshold", "fuse_relu", "fuse_residual_connection",
+                                      "fuse_with_relu", "x_data_format", "y_data_format"};
+  Op quiet = *op;
+  quiet.marks = NULL; /* reading use_mkldnn here does not implement it */
+  if (attr_bool(&quiet, "use_mkldnn", 0)) return 0;
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (!strcmp(name, names[i])) return 1;
+  return 0;
+}
+
+int op_def_ignores_attr(const OpDef *def, const char *name) {
+  for (const char *const *i = def && def->attr_ignores ? def->attr_ignores : NULL; i && *i; i++)
+    if (!strcmp(*i, name)) return 1;
+  return 0;
+}
+
+static int same_float(double a, double b) { return a == b || (float)a == (float)b || (a != a && b != b); }
+
+/* 1 when attribute `a` of op holds Paddle's default `d` (read without
+ * marking: comparing is not implementing). */
+static int holds_default(const Op *op, const OpAttr *a, const PaddleAttr *d) {
+  Op quiet = *op;
+  quiet.marks = NULL;
+  const char *name = a->name;
+  int64_t *iv;
+  double *fv;
+  int n;
+  switch (d->kind) {
+    case PA_REQUIRED: return 0;
+    case PA_BOOL:
+    case PA_INT: return attr_int(&quiet, name, d->i + 1) == d->i;
+    case PA_FLOAT: return same_float(attr_float(&quiet, name, d->f + 1), d->f);
+    case PA_STR: return !strcmp(attr_str(&quiet, name, ""), d->s) && a->type == AT_STRING;
+    case PA_LIST:
+      return (a->type == AT_INTS && !a->n_ints) || (a->type == AT_LONGS && !a->n_longs) ||
+             (a->type == AT_FLOATS && !a->n_floats) || (a->type == AT_FLOAT64S && !a->n_float64s) ||
+             (a->type == AT_STRINGS && !a->n_strings) || (a->type == AT_BOOLEANS && !a->n_bools) ||
+             (a->type == AT_SCALARS && !a->n_scalars) || (a->type == AT_VARS && !a->n_vars_name);
+    case PA_INTS:
+      if ((n = attr_ints(&quiet, name, &iv)) != d->n) return 0;
+      for (int i = 0; i < n; i++)
+        if (iv[i] != d->ints[i]) return 0;
+      return 1;
+    case PA_FLOATS:
+      if ((n = attr_floats(&quiet, name, &fv)) != d->n) return 0;
+      for (int i = 0; i < n; i++)
+        if (!same_float(fv[i], d->floats[i])) return 0;
+      return 1;
+    default: return 0;
+  }
+}
+
+static const char *attr_text(const OpAttr *a) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  if (!f) return "?";
+  ir_attr_write(f, a);
+  fclose(f);
+  const char *s = pool_strdup(buf ? buf : "?");
+  free(buf);
+  return s;
+}
+
+/* The attributes of op that nothing read and that do not hold Paddle's
+ * default: errors, -1 when there is one. */
+static int check_attrs(Graph *g, Op *op) {
+  int bad = 0;
+  for (size_t i = 0; i < op->desc->n_attrs; i++) {
+    const OpAttr *a = op->desc->attrs[i];
+    if (!a->name || attr_marked(op, a) || attr_is_bookkeeping(a->name) || attr_is_backend_hint(a->name) ||
+        attr_is_onednn_only(op, a->name) || op_def_ignores_attr(op->def, a->name))
+      continue;
+    const PaddleAttr *d = paddle_attr_find(op->type, a->name);
+    if (d && holds_default(op, a, d)) continue;
+    /* Paddle 2.6 does not declare it for this op (an attribute of Paddle
+     * 1.x), or declares it extra and only its oneDNN kernels read it
+     * (is_test: "some layers may run faster"): its kernel does not read it */
+    if ((!d && paddle_knows_op(op->type)) || (d && d->extra && !strcmp(a->name, "is_test"))) continue;
+    OpCtx c = {g, op};
+    bad = ctx_fail(&c, "attribute %s = %s is not implemented by paddlec's %s%s: refused rather than ignored",
+                   a->name, attr_text(a), op->type, d ? " (only Paddle's default)" : "");
+  }
+  return bad;
+}
+
 int op_check_slots(Graph *g, Op *op) {
   /* the op, and the ops a pass merged into it (what they compute is now
-   * this op's emitter's, from what their rules and the pass looked up) */
+   * this op's emitter's, from what their rules and the pass looked up);
+   * the attributes of an op a pass made are paddlec's own */
   int bad = check_inputs(g, op);
-  for (int f = 0; f < op->nfused; f++) bad |= check_inputs(g, &g->ops[op->fused[f]]);
+  if (!op->from_pass) bad |= check_attrs(g, op);
+  for (int f = 0; f < op->nfused; f++) {
+    Op *m = &g->ops[op->fused[f]];
+    bad |= check_inputs(g, m);
+    if (!m->from_pass) bad |= check_attrs(g, m);
+  }
   return bad ? -1 : 0;
 }
 

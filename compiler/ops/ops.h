@@ -45,6 +45,12 @@ typedef struct OpDef {
    * Any other bound input that neither the shape rule nor the C emitter
    * looks up is refused (op_check_slots). */
   const char *const *ignores;
+  /* Attributes Paddle declares that cannot change what the op computes
+   * where paddlec compiles it, each with its reason in the op's file.
+   * NULL-terminated; NULL = none.  Any other attribute that no code looks
+   * up (attr_find) is refused unless it holds Paddle's default
+   * (paddle_attrs.h; op_check_slots). */
+  const char *const *attr_ignores;
 } OpDef;
 
 /* The definition for an op type, or NULL when paddlec does not know it. */
@@ -62,11 +68,23 @@ int op_table_check(void);
 /* After the op's kernel is emitted: an input of the op, or of an op a pass
  * merged into it, bound to a var that neither its rule nor its emitter
  * looked up (and its OpDef does not list in `ignores`) is an error naming
- * the op and the slot.  (Outputs: codegen_model.c's check_outputs, by the
+ * the op and the slot; so is an attribute no code looked up that holds a
+ * value other than Paddle's default (unless a bookkeeping or backend
+ * attribute, or in `attr_ignores`).  (Outputs: codegen_model.c's check_outputs, by the
  * pointers the emitter wrote through.)  0, or -1 after errors. */
 int op_check_slots(Graph *g, Op *op);
-/* 1 when `slot` is in def->ignores. */
+/* 1 when `slot` is in def->ignores; when attribute `name` is in
+ * def->attr_ignores. */
 int op_def_ignores(const OpDef *def, const char *slot);
+int op_def_ignores_attr(const OpDef *def, const char *name);
+
+/* 1 when batch_norm op `op` normalizes with its running statistics (Mean,
+ * Variance) as Paddle decides it, 0 when with its batch's (training). */
+int op_bn_running_stats(const Op *op);
+
+/* 1 when dropout op `op` leaves X unchanged at inference (upscale_in_train,
+ * or a dropout_prob of 0). */
+int op_dropout_identity(const Op *op);
 
 /* ---- helpers for rules ---- */
 /* Number of vars bound to an input/output slot (0 if the slot is absent). */

@@ -155,4 +155,7 @@ static int emit_norm(EmitCtx *e) {
 }
 
 const OpDef op_norm = {.type = "norm", .infer = infer_norm, .emit_c = emit_norm};
-const OpDef op_p_norm = {.type = "p_norm", .infer = infer_p_norm, .emit_c = emit_p_norm};
+/* epsilon: only Paddle's gradient kernel reads it (phi PNormKernel does not). */
+static const char *const p_norm_attr_ignores[] = {"epsilon", NULL};
+const OpDef op_p_norm = {.type = "p_norm", .infer = infer_p_norm, .emit_c = emit_p_norm,
+                         .attr_ignores = p_norm_attr_ignores};

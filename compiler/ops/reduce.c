@@ -90,6 +90,11 @@ static int reduce_shape(OpCtx *c, const Shape *x, Shape *out) {
   }
   int every = 1;
   for (int i = 0; i < rank; i++) every &= reduced[i];
+  /* Paddle 2.6's shape rule for these ignores reduce_all while the kernel
+   * reduces every dim: an output of `dim`'s shape, one element of it written */
+  if (all && !every && n > 0 && (!strcmp(c->op->type, "reduce_amax") || !strcmp(c->op->type, "reduce_amin")))
+    return ctx_fail(c, "reduce_all with dim naming some dims: Paddle's %s keeps the shape of `dim` but reduces every "
+                    "dim, leaving all but one element uninitialized; refused", c->op->type);
   all = all || every || (n == 0 && !legacy_reduce(c));
   for (int i = 0; i < rank; i++) {
     if (all || reduced[i]) {
@@ -269,14 +274,27 @@ static int emit_reduce(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_frobenius_norm = {.type = "frobenius_norm", .infer = infer_reduce, .emit_c = emit_reduce};
+/* in_dtype: Paddle 2.6's kernels (phi Sum/Mean/...Kernel) take X's dtype
+ * and out_dtype; the attribute is never read. */
+static const char *const reduce_attr_ignores[] = {"in_dtype", NULL};
+const OpDef op_frobenius_norm = {.type = "frobenius_norm", .infer = infer_reduce, .emit_c = emit_reduce,
+                           .attr_ignores = reduce_attr_ignores};
 const OpDef op_mean = {.type = "mean", .infer = infer_mean, .emit_c = emit_reduce};
-const OpDef op_reduce_all = {.type = "reduce_all", .infer = infer_reduce_bool, .emit_c = emit_reduce};
-const OpDef op_reduce_amax = {.type = "reduce_amax", .infer = infer_reduce, .emit_c = emit_reduce};
-const OpDef op_reduce_amin = {.type = "reduce_amin", .infer = infer_reduce, .emit_c = emit_reduce};
-const OpDef op_reduce_any = {.type = "reduce_any", .infer = infer_reduce_bool, .emit_c = emit_reduce};
-const OpDef op_reduce_max = {.type = "reduce_max", .infer = infer_reduce, .emit_c = emit_reduce};
-const OpDef op_reduce_mean = {.type = "reduce_mean", .infer = infer_reduce, .emit_c = emit_reduce};
-const OpDef op_reduce_min = {.type = "reduce_min", .infer = infer_reduce, .emit_c = emit_reduce};
-const OpDef op_reduce_prod = {.type = "reduce_prod", .infer = infer_reduce, .emit_c = emit_reduce};
-const OpDef op_reduce_sum = {.type = "reduce_sum", .infer = infer_reduce_sum, .emit_c = emit_reduce};
+const OpDef op_reduce_all = {.type = "reduce_all", .infer = infer_reduce_bool, .emit_c = emit_reduce,
+                           .attr_ignores = reduce_attr_ignores};
+const OpDef op_reduce_amax = {.type = "reduce_amax", .infer = infer_reduce, .emit_c = emit_reduce,
+                           .attr_ignores = reduce_attr_ignores};
+const OpDef op_reduce_amin = {.type = "reduce_amin", .infer = infer_reduce, .emit_c = emit_reduce,
+                           .attr_ignores = reduce_attr_ignores};
+const OpDef op_reduce_any = {.type = "reduce_any", .infer = infer_reduce_bool, .emit_c = emit_reduce,
+                           .attr_ignores = reduce_attr_ignores};
+const OpDef op_reduce_max = {.type = "reduce_max", .infer = infer_reduce, .emit_c = emit_reduce,
+                           .attr_ignores = reduce_attr_ignores};
+const OpDef op_reduce_mean = {.type = "reduce_mean", .infer = infer_reduce, .emit_c = emit_reduce,
+                           .attr_ignores = reduce_attr_ignores};
+const OpDef op_reduce_min = {.type = "reduce_min", .infer = infer_reduce, .emit_c = emit_reduce,
+                           .attr_ignores = reduce_attr_ignores};
+const OpDef op_reduce_prod = {.type = "reduce_prod", .infer = infer_reduce, .emit_c = emit_reduce,
+                           .attr_ignores = reduce_attr_ignores};
+const OpDef op_reduce_sum = {.type = "reduce_sum", .infer = infer_reduce_sum, .emit_c = emit_reduce,
+                           .attr_ignores = reduce_attr_ignores};

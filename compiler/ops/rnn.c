@@ -149,6 +149,7 @@ static int emit_rnn(EmitCtx *e) {
   if (!attr_bool(e->op, "is_test", 0) && dropout > 0 && layers > 1)
     return em_fail(e, "dropout between layers (dropout_prob=%g with is_test=false) is training-only and not "
                    "supported; save the model in eval mode", dropout);
+  attr_superseded(e->op, "seed"); /* it seeds only that dropout */
   if (layers < 1 || hidden < 1)
     return em_fail(e, "num_layers %lld and hidden_size %lld must be positive", (long long)layers, (long long)hidden);
   const VarSpec *xs = em_spec(e, x);
@@ -218,4 +219,6 @@ static int emit_rnn(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_rnn = {.type = "rnn", .infer = infer_rnn, .emit_c = emit_rnn};
+/* input_size: see the top of the file. */
+static const char *const rnn_attr_ignores[] = {"input_size", NULL};
+const OpDef op_rnn = {.type = "rnn", .infer = infer_rnn, .emit_c = emit_rnn, .attr_ignores = rnn_attr_ignores};

@@ -142,6 +142,13 @@ static int attr_values(EmitCtx *e, int dt, const char ***lits, VarSpec *vs) {
   return n;
 }
 
+/* The value attributes, where Paddle's kernel does not read them. */
+static void supersede_value_attrs(const Op *op) {
+  static const char *const attrs[] = {"shape", "values", "fp32_values", "fp64_values", "int32_values",
+                                      "int64_values", "fp16_values", "bool_values"};
+  for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; i++) attr_superseded(op, attrs[i]);
+}
+
 static int emit_set_value(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = tu_in(e, "Input", 0), *out = tu_out(e, "Out", 0);
@@ -173,6 +180,7 @@ static int emit_set_value(EmitCtx *e) {
   }
   if (tu_copy(e, x, out)) return -1;
   if (empty) {
+    supersede_value_attrs(e->op); /* nothing is assigned */
     pr_line(e->p, "/* the slice is empty: Out = Input */");
     return 0;
   }
@@ -192,6 +200,7 @@ static int emit_set_value(EmitCtx *e) {
   /* the value and its strides along the assign dims (0 where it repeats) */
   Var *vt = ctx_in(&c, "ValueTensor", 0) ? tu_in(e, "ValueTensor", 0) : NULL;
   if (ctx_in(&c, "ValueTensor", 0) && !vt) return -1;
+  if (vt) supersede_value_attrs(e->op); /* ValueTensor holds the values */
   const char **lits = NULL;
   VarSpec attr_spec;
   /* cppcheck-suppress uninitvar ; only its address: attr_values fills it before vs is read */
@@ -245,4 +254,9 @@ static int emit_set_value(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_set_value = {.type = "set_value", .infer = infer_set_value, .emit_c = emit_set_value};
+/* dtype: the values convert to Input's dtype (phi SetValueKernel<T>); the
+ * attribute names the list that holds them, which attr_values finds by
+ * looking. */
+static const char *const set_value_attr_ignores[] = {"dtype", NULL};
+const OpDef op_set_value = {.type = "set_value", .infer = infer_set_value, .emit_c = emit_set_value,
+                            .attr_ignores = set_value_attr_ignores};

@@ -48,6 +48,8 @@ static int infer_unstack(OpCtx *c) {
   int axis = axis_norm(a, x->shape.rank);
   if (axis < 0 || x->shape.rank == 0)
     return ctx_fail(c, "axis %lld is out of range for X %s", (long long)a, shape_str(&x->shape));
+  int64_t num = attr_int(c->op, "num", ctx_nout(c, "Y")); /* Paddle's rule checks it against Y's count */
+  if (num != ctx_nout(c, "Y")) return ctx_fail(c, "num %lld but Y has %d outputs", (long long)num, ctx_nout(c, "Y"));
   Shape s = {0, {0}};
   for (int i = 0; i < x->shape.rank; i++)
     if (i != axis) s.d[s.rank++] = x->shape.d[i];

@@ -64,5 +64,9 @@ static int emit_unpool(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_unpool = {.type = "unpool", .infer = infer_unpool, .emit_c = emit_unpool};
-const OpDef op_unpool3d = {.type = "unpool3d", .infer = infer_unpool, .emit_c = emit_unpool};
+/* strides, paddings: the Python API's, for output_size (see the top). */
+static const char *const unpool_attr_ignores[] = {"strides", "paddings", NULL};
+const OpDef op_unpool = {.type = "unpool", .infer = infer_unpool, .emit_c = emit_unpool,
+                         .attr_ignores = unpool_attr_ignores};
+const OpDef op_unpool3d = {.type = "unpool3d", .infer = infer_unpool, .emit_c = emit_unpool,
+                           .attr_ignores = unpool_attr_ignores};
