@@ -39,6 +39,20 @@ def run(args, binary=PADDLEC):
     return p
 
 
+def declared_ignores(kind):
+    """op type -> what its OpDef declares without effect where paddlec
+    compiles it, each with its reason in the op's file: kind "slots"
+    (`paddlec ops`: "...; ignores A, B") or "attributes" ("...; ignores
+    attributes A, B")."""
+    out = {}
+    for line in run(["ops"]).stdout.splitlines():
+        slots, _, attrs = line.partition("; ignores attributes ")
+        listed = attrs if kind == "attributes" else slots.partition("; ignores ")[2]
+        if listed:
+            out[line.split()[0]] = listed.split(", ")
+    return out
+
+
 def inspect_json(path, *extra):
     p = run(["inspect", path, "--json"] + list(extra))
     assert p.returncode == 0, p.stderr

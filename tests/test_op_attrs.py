@@ -20,7 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from conftest import BUILD, PADDLEC, ROOT, SAN_ENV, run
+from conftest import BUILD, PADDLEC, ROOT, SAN_ENV, declared_ignores, run
 from test_e2e import build, run_binary
 from test_e2e_ops import FAMILIES, cases
 
@@ -34,16 +34,6 @@ def variants():
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
     with open(os.path.join(out, "manifest.json")) as f:
         return json.load(f)
-
-
-def declared_attr_ignores():
-    """op type -> the attributes its OpDef declares without effect (`paddlec
-    ops`: "...; ignores attributes A, B")."""
-    out = {}
-    for line in run(["ops"]).stdout.splitlines():
-        if "; ignores attributes " in line:
-            out[line.split()[0]] = line.split("; ignores attributes ", 1)[1].split(", ")
-    return out
 
 
 def test_paddle_attrs_table_is_paddles(tmp_path):
@@ -74,7 +64,7 @@ def test_every_declared_attribute_is_used_or_refused(variants, tmp_path, monkeyp
     monkeypatch.setitem(SAN_ENV, "CFLAGS", "-O1 -DPADDLEC_POISON_ARENA")
     assert len(variants["ops"]) > 200 and len(variants["variants"]) > 300, \
         (len(variants["ops"]), len(variants["variants"]))
-    ignores = declared_attr_ignores()
+    ignores = declared_ignores("attributes")
     base_code = {}  # base case -> its generated C, or None
     wrong, to_run, refused, same = [], [], 0, 0
     for i, v in enumerate(variants["variants"]):

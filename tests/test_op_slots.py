@@ -17,7 +17,7 @@ import sys
 
 import pytest
 
-from conftest import BUILD, ROOT, run
+from conftest import BUILD, ROOT, declared_ignores, run
 from test_e2e_ops import FAMILIES, cases
 from test_zoo import ZOOS, test_zoo as make_zoo
 
@@ -36,21 +36,9 @@ def probes():
         return json.load(f)
 
 
-def declared_ignores():
-    """op type -> the input slots its OpDef declares without effect where
-    paddlec compiles it (`paddlec ops`: "...; ignores A, B"), each with its
-    reason in the op's file."""
-    out = {}
-    for line in run(["ops"]).stdout.splitlines():
-        slots = line.split("; ignores attributes ", 1)[0]
-        if "; ignores " in slots:
-            out[line.split()[0]] = slots.split("; ignores ", 1)[1].split(", ")
-    return out
-
-
 def test_every_declared_input_is_used_or_refused(probes, tmp_path):
     assert len(probes["ops"]) > 250 and len(probes["probes"]) > 80, (len(probes["ops"]), len(probes["probes"]))
-    ignores = declared_ignores()
+    ignores = declared_ignores("slots")
     compiles = {}  # base program -> 1 when paddlec compiles it as Paddle saved it
     ignored, walked = [], 0
     for pr in probes["probes"]:

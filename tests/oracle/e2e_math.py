@@ -14,17 +14,12 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from oracle_case import run_static_cases  # noqa: E402
+from oracle_case import run_static_cases, case_registry  # noqa: E402
 
 import paddle  # noqa: E402
 from paddle.base.layer_helper import LayerHelper  # noqa: E402
 
-CASES = {}
-
-
-def case(fn):
-    CASES[fn.__name__] = fn
-    return fn
+CASES, case = case_registry()
 
 
 def op(type, x, attrs=None, extra=None):

@@ -29,18 +29,13 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import oracle_case  # noqa: E402
-from oracle_case import append_op as op  # noqa: E402
+from oracle_case import append_op as op, case_registry  # noqa: E402
 
 import paddle  # noqa: E402
 
-CASES = {}
+CASES, case = case_registry()
 TRAINING = set()  # cases whose fake_quantize ops run with is_test false
 POSITIVE = {"scale", "state", "accum"}
-
-
-def case(fn):
-    CASES[fn.__name__] = fn
-    return fn
 
 
 def data(name, shape, dtype="float32"):

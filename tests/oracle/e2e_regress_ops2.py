@@ -33,19 +33,14 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from oracle_case import append_op as op, build_static_case, reference, run_static_cases  # noqa: E402
+from oracle_case import append_op as op, build_static_case, reference, run_static_cases, case_registry  # noqa: E402
 
 import paddle  # noqa: E402
 import paddle.nn as nn  # noqa: E402
 import paddle.nn.functional as F  # noqa: E402
 
 BATCH = 2
-CASES = {}
-
-
-def case(fn):
-    CASES[fn.__name__] = fn
-    return fn
+CASES, case = case_registry()
 
 
 def keep_extra(fn):

@@ -19,7 +19,7 @@ import sys
 import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from oracle_case import save_layer_case  # noqa: E402
+from oracle_case import save_layer_case, case_registry  # noqa: E402
 
 import numpy as np  # noqa: E402
 import paddle  # noqa: E402
@@ -27,12 +27,7 @@ import paddle.nn as nn  # noqa: E402
 from paddle.static import InputSpec  # noqa: E402
 
 BATCH, STEPS = 3, 5
-CASES = {}
-
-
-def case(fn):
-    CASES[fn.__name__] = fn
-    return fn
+CASES, case = case_registry()
 
 
 def spec(name, shape, dtype="float32"):

@@ -16,7 +16,7 @@ import sys
 import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from oracle_case import save_layer_case  # noqa: E402
+from oracle_case import save_layer_case, case_registry  # noqa: E402
 
 import numpy as np  # noqa: E402
 import paddle  # noqa: E402
@@ -25,12 +25,7 @@ import paddle.nn.functional as F  # noqa: E402
 from paddle.static import InputSpec  # noqa: E402
 
 BATCH = 3
-CASES = {}
-
-
-def case(fn):
-    CASES[fn.__name__] = fn
-    return fn
+CASES, case = case_registry()
 
 
 class ArangeFromShape(nn.Layer):

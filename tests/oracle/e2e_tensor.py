@@ -22,20 +22,15 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from oracle_case import append_op as op, run_static_cases  # noqa: E402
+from oracle_case import append_op as op, run_static_cases, case_registry  # noqa: E402
 
 import paddle  # noqa: E402
 import paddle.nn as nn  # noqa: E402
 import paddle.nn.functional as F  # noqa: E402
 
 BATCH = 2
-CASES = {}
+CASES, case = case_registry()
 INT_RANGE = {}  # feed name -> (low, high) for integer feeds
-
-
-def case(fn):
-    CASES[fn.__name__] = fn
-    return fn
 
 
 def data(name, shape, dtype="float32", low=-5, high=5):

@@ -20,23 +20,18 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from oracle_case import run_static_cases  # noqa: E402
+from oracle_case import run_static_cases, case_registry  # noqa: E402
 
 import paddle  # noqa: E402
 from paddle.base.layer_helper import LayerHelper  # noqa: E402
 
 BATCH = 2
-CASES = {}
+CASES, case = case_registry()
 INT_RANGE = {}  # feed name -> (low, high) for integer feeds
 FIXED = {  # feed name -> its rows (BATCH of them)
     "fixed_ties": [[1, 2, 0, 2, 2], [2, 2, 2, 1, 2]],
     "fixed_unsorted": [[0.13, -0.13, 0.64, 0.1, -0.54, 0.36, 1.3], [1.3, 0.36, -0.54, 0.1, 0.64, -0.13, 0.13]],
 }
-
-
-def case(fn):
-    CASES[fn.__name__] = fn
-    return fn
 
 
 def data(name, shape, dtype="float32", low=-5, high=5):

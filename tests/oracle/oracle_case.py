@@ -182,3 +182,15 @@ def run_static_cases(cases, make_input, argv=None):
     paddle.seed(1)
     for name in argv[2:] or list(cases):
         build_static_case(argv[1], name, cases[name], make_input)
+
+
+def case_registry():
+    """A family's table of cases and the decorator that fills it:
+    `CASES, case = case_registry()`, then `@case` on each case function."""
+    cases = {}
+
+    def case(fn):
+        cases[fn.__name__] = fn
+        return fn
+
+    return cases, case
