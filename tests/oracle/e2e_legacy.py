@@ -105,6 +105,29 @@ def fake_dequantize_max_abs():
     return [x, s], outs
 
 
+# ---------------------------------------------------------------- fused_elemwise_activation
+@case
+def fused_elemwise_activation():
+    """Both functor orders: binary(X, unary(Y)) and unary(binary(X, Y));
+    add and mul; relu and scale (with its scale attribute) as the
+    unary; Y broadcast along axis 1."""
+    x = data("x", [None, 3, 4])
+    y = data("y", [None, 3, 4])
+    z = data("z", [3])
+
+    def fused(a, b, functors, **attrs):
+        return op("fused_elemwise_activation", {"X": [a], "Y": [b]},
+                  {"Out": ["float32"], "IntermediateOut": ["float32"]},
+                  dict(functor_list=functors, save_intermediate_out=False, **attrs))[0]
+
+    outs = [fused(x, y, ["elementwise_add", "relu"]),
+            fused(x, y, ["relu", "elementwise_add"]),
+            fused(x, y, ["elementwise_mul", "scale"], scale=1.5),
+            fused(x, z, ["scale", "elementwise_add"], axis=1, scale=0.5),
+            fused(x, z, ["elementwise_add", "scale"], axis=1, scale=-0.75)]
+    return [x, y, z], outs
+
+
 # ---------------------------------------------------------------- driver
 def make_input(v, rng):
     shape = [BATCH if d in (None, -1) else d for d in v.shape]
