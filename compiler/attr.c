@@ -10,10 +10,8 @@
 
 int attr_is_bookkeeping(const char *name) {
   static const char *const names[] = {"op_callstack", "op_namescope", "op_role", "op_role_var", "op_device",
-                                      "with_quant_attr"};
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-    if (!strcmp(name, names[i])) return 1;
-  return 0;
+                                      "with_quant_attr", NULL};
+  return str_in(name, names);
 }
 
 struct AttrMarks {

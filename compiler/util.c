@@ -101,3 +101,9 @@ char *path_join(const char *dir, const char *name) {
   if (n && dir[n - 1] == '/') return pool_printf("%s%s", dir, name);
   return pool_printf("%s/%s", dir, name);
 }
+
+int str_in(const char *s, const char *const *list) {
+  for (; list && *list; list++)
+    if (!strcmp(s, *list)) return 1;
+  return 0;
+}

@@ -35,4 +35,7 @@ int cmp_bytes(const void *a, const void *b);
 /* path1 + "/" + path2 in pool memory. */
 char *path_join(const char *dir, const char *name);
 
+/* 1 when `s` is one of the NULL-terminated `list` (NULL: none). */
+int str_in(const char *s, const char *const *list);
+
 #endif

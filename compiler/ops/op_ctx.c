@@ -21,11 +21,7 @@ static Slot *find_slot(Slot *s, int n, const char *name) {
   return NULL;
 }
 
-int op_def_ignores(const OpDef *def, const char *slot) {
-  for (const char *const *i = def && def->ignores ? def->ignores : NULL; i && *i; i++)
-    if (!strcmp(*i, slot)) return 1;
-  return 0;
-}
+int op_def_ignores(const OpDef *def, const char *slot) { return def && str_in(slot, def->ignores); }
 
 /* 1 when slot s binds a var that is not "@EMPTY@". */
 static int bound(const Slot *s) {
@@ -57,10 +53,8 @@ static int check_inputs(Graph *g, Op *op) {
  * workspace_size_MB). */
 static int attr_is_backend_hint(const char *name) {
   static const char *const names[] = {"use_mkldnn", "use_cudnn", "mkldnn_data_type", "use_quantizer",
-                                      "exhaustive_search", "workspace_size_MB"};
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-    if (!strcmp(name, names[i])) return 1;
-  return 0;
+                                      "exhaustive_search", "workspace_size_MB", NULL};
+  return str_in(name, names);
 }
 
 /* Attributes only Paddle's oneDNN kernels read: the int8 scales, Paddle
@@ -71,20 +65,13 @@ static int attr_is_onednn_only(const Op *op, const char *name) {
   static const char *const names[] = {"Scale_in", "Scale_in_eltwise", "Scale_out", "Scale_weights", "Scale_x",
                                       "Scale_y", "force_fp32_output", "fuse_activation", "fuse_alpha", "fuse_beta",
                                       "fuse_brelu", "fuse_brelu_threshold", "fuse_relu", "fuse_residual_connection",
-                                      "fuse_with_relu", "x_data_format", "y_data_format"};
+                                      "fuse_with_relu", "x_data_format", "y_data_format", NULL};
   Op quiet = *op;
   quiet.marks = NULL; /* reading use_mkldnn here does not implement it */
-  if (attr_bool(&quiet, "use_mkldnn", 0)) return 0;
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-    if (!strcmp(name, names[i])) return 1;
-  return 0;
+  return !attr_bool(&quiet, "use_mkldnn", 0) && str_in(name, names);
 }
 
-int op_def_ignores_attr(const OpDef *def, const char *name) {
-  for (const char *const *i = def && def->attr_ignores ? def->attr_ignores : NULL; i && *i; i++)
-    if (!strcmp(*i, name)) return 1;
-  return 0;
-}
+int op_def_ignores_attr(const OpDef *def, const char *name) { return def && str_in(name, def->attr_ignores); }
 
 static int same_float(double a, double b) { return a == b || (float)a == (float)b || (a != a && b != b); }
 

@@ -277,24 +277,19 @@ static int emit_reduce(EmitCtx *e) {
 /* in_dtype: Paddle 2.6's kernels (phi Sum/Mean/...Kernel) take X's dtype
  * and out_dtype; the attribute is never read. */
 static const char *const reduce_attr_ignores[] = {"in_dtype", NULL};
-const OpDef op_frobenius_norm = {.type = "frobenius_norm", .infer = infer_reduce, .emit_c = emit_reduce,
-                           .attr_ignores = reduce_attr_ignores};
+#define REDUCE_DEF(name, rule) \
+  const OpDef op_##name = {.type = #name, .infer = rule, .emit_c = emit_reduce, .attr_ignores = reduce_attr_ignores};
+#define OP_REDUCE(name) REDUCE_DEF(name, infer_reduce)
+#define OP_REDUCE_BOOL(name) REDUCE_DEF(name, infer_reduce_bool)
+OP_REDUCE(frobenius_norm)
 const OpDef op_mean = {.type = "mean", .infer = infer_mean, .emit_c = emit_reduce};
-const OpDef op_reduce_all = {.type = "reduce_all", .infer = infer_reduce_bool, .emit_c = emit_reduce,
-                           .attr_ignores = reduce_attr_ignores};
-const OpDef op_reduce_amax = {.type = "reduce_amax", .infer = infer_reduce, .emit_c = emit_reduce,
-                           .attr_ignores = reduce_attr_ignores};
-const OpDef op_reduce_amin = {.type = "reduce_amin", .infer = infer_reduce, .emit_c = emit_reduce,
-                           .attr_ignores = reduce_attr_ignores};
-const OpDef op_reduce_any = {.type = "reduce_any", .infer = infer_reduce_bool, .emit_c = emit_reduce,
-                           .attr_ignores = reduce_attr_ignores};
-const OpDef op_reduce_max = {.type = "reduce_max", .infer = infer_reduce, .emit_c = emit_reduce,
-                           .attr_ignores = reduce_attr_ignores};
-const OpDef op_reduce_mean = {.type = "reduce_mean", .infer = infer_reduce, .emit_c = emit_reduce,
-                           .attr_ignores = reduce_attr_ignores};
-const OpDef op_reduce_min = {.type = "reduce_min", .infer = infer_reduce, .emit_c = emit_reduce,
-                           .attr_ignores = reduce_attr_ignores};
-const OpDef op_reduce_prod = {.type = "reduce_prod", .infer = infer_reduce, .emit_c = emit_reduce,
-                           .attr_ignores = reduce_attr_ignores};
+OP_REDUCE_BOOL(reduce_all)
+OP_REDUCE(reduce_amax)
+OP_REDUCE(reduce_amin)
+OP_REDUCE_BOOL(reduce_any)
+OP_REDUCE(reduce_max)
+OP_REDUCE(reduce_mean)
+OP_REDUCE(reduce_min)
+OP_REDUCE(reduce_prod)
 const OpDef op_reduce_sum = {.type = "reduce_sum", .infer = infer_reduce_sum, .emit_c = emit_reduce,
                            .attr_ignores = reduce_attr_ignores};
