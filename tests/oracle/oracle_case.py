@@ -194,3 +194,60 @@ def case_registry():
         return fn
 
     return cases, case
+
+
+def save_grad_program(out_dir, main, feeds, fetches, exe):
+    """A program with backward ops, saved as the end-to-end tests read it:
+    feed and fetch ops added the way Paddle's Executor adds them
+    (save_inference_model would prune the grad ops), and every persistable
+    var in one combined file in byte-wise name order, as save_inference_model
+    writes it."""
+    from paddle.base.executor import _add_feed_fetch_ops
+    os.makedirs(out_dir, exist_ok=True)
+    prog = _add_feed_fetch_ops(main, {f: None for f in feeds}, fetches, "feed", "fetch")
+    with open(os.path.join(out_dir, "model.pdmodel"), "wb") as f:
+        f.write(prog.desc.serialize_to_string())
+    pers = sorted((v for v in main.list_vars() if v.persistable and v.name not in ("feed", "fetch")),
+                  key=lambda v: v.name.encode())
+    if pers:
+        paddle.static.save_vars(exe, out_dir, main, vars=pers, filename="model.pdiparams")
+
+
+def build_grad_case(out_dir, name, fn, make_input):
+    """Case `name` of a gradient family: fn() builds a forward computation in
+    a fresh static program and returns (feeds, outs, wrt): feed var names,
+    the forward outputs, and the vars whose gradients to fetch (inputs with
+    stop_gradient False).  Each output gets a fed upstream gradient
+    `dout_<i>` (random, so that no grad kernel is tested against ones
+    only); the case fetches d(outs)/d(wrt) and the gradient of every
+    parameter, through paddle.static.gradients (Paddle's own grad ops).
+    Inputs and parameters are drawn as build_static_case draws them."""
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        feeds, outs, wrt = fn()
+        douts = [paddle.static.data(f"dout_{i}", o.shape, o.dtype) for i, o in enumerate(outs)]
+        params = [p for p in main.all_parameters() if not p.stop_gradient]
+        grads = paddle.static.gradients(outs, list(wrt) + params, target_gradients=douts)
+    fetches = [g for g in grads if g is not None]
+    all_feeds = list(feeds) + [d.name for d in douts]
+    rng = np.random.default_rng(zlib.crc32(name.encode()))
+    block = main.global_block()
+    inputs = [make_input(block.var(f), rng) for f in all_feeds]
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    scope = paddle.static.Scope()
+    case_dir = os.path.join(out_dir, name)
+    with paddle.static.scope_guard(scope):
+        exe.run(startup)
+        randomize_params(main, scope, rng)
+        save_grad_program(case_dir, main, all_feeds, fetches, exe)
+    reference(case_dir, inputs)
+    return case_dir, inputs
+
+
+def run_grad_cases(cases, make_input, argv=None):
+    """run_static_cases for gradient families (build_grad_case)."""
+    argv = sys.argv if argv is None else argv
+    paddle.enable_static()
+    paddle.seed(1)
+    for name in argv[2:] or list(cases):
+        build_grad_case(argv[1], name, cases[name], make_input)
