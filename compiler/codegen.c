@@ -14,6 +14,7 @@
 #include "emit.h"
 #include "ops/ops.h"
 #include "template.h"
+#include "train.h"
 #include "util.h"
 
 /* Every op of every block must have a C emitter; control flow and ops
@@ -230,11 +231,58 @@ static int valid_prefix(const char *p) {
   return 1;
 }
 
+/* The startup program of training program g, as the model PREFIX_startup
+ * whose outputs are g's state vars; and the body of PREFIX_run_startup,
+ * which runs it into the trainer's state. */
+static int startup_generate(const Graph *g, const CompileOpts *o, ModelText *mt) {
+  Graph *st = o->startup;
+  if (train_startup_setup(st, g)) return -1;
+  CompileOpts so = *o;
+  so.prefix = pool_printf("%s_startup", o->prefix);
+  so.training = 0;
+  so.startup = NULL;
+  so.nshapes = 0;
+  so.dump_memplan = 0;
+  ModelText smt = {0};
+  if (codegen_generate(st, &so, &smt)) return -1;
+  mt->startup_header = smt.header;
+  mt->startup_source = smt.source;
+  const char *P = o->prefix, *SP = so.prefix, *U = upper(o->prefix);
+  Printer p;
+  pr_init(&p);
+  p.indent = 1;
+  pr_line(&p, "%s_model *s;", SP);
+  pr_line(&p, "int st = %s_create(&s, NULL);", SP);
+  pr_line(&p, "if (st) return fail(m, st == %s_ERR_NOMEM ? %s_ERR_NOMEM : %s_ERR_ARG, \"startup program: cannot create it\");",
+          upper(SP), U, U);
+  pr_line(&p, "void *const outputs[%d] = {", st->nfetches ? st->nfetches : 1);
+  for (int i = 0; i < st->nfetches; i++)
+    for (int k = 0; k < g->nparams; k++)
+      if (!strcmp(g->vars[g->params[k]].name, st->vars[st->fetches[i]].name))
+        pr_line(&p, "  (void *)m->w[%d], /* %s */", k, g->vars[g->params[k]].name);
+  if (!st->nfetches) pr_line(&p, "  NULL,");
+  pr_line(&p, "};");
+  pr_line(&p, "st = %s_run(s, 1, NULL, outputs);", SP);
+  pr_line(&p, "if (st) snprintf(m->error, sizeof m->error, \"startup program: %%s\", %s_last_error(s));", SP);
+  pr_line(&p, "%s_destroy(s);", SP);
+  pr_line(&p, "return st ? %s_ERR_ARG : %s_OK;", U, U);
+  (void)P;
+  mt->run_startup = pool_strdup(p.buf);
+  pr_free(&p);
+  return 0;
+}
+
 int codegen_generate(Graph *g, const CompileOpts *o, ModelText *mt) {
   if (!valid_prefix(o->prefix)) return diag_error("--name %s: the prefix must be a C identifier", o->prefix);
   if (check_supported(g) || check_reads_written(g)) return -1;
-  if (g->nparams && !(g->params_file || g->params_dir))
+  if (g->nparams && !(g->params_file || g->params_dir) && !o->training)
     return diag_error("%s: the parameters were not found (%s); give them with --params", g->file, g->params_status);
+  if (o->training && o->embed_weights)
+    return diag_error("%s: --embed-weights: a training program's state changes at every step; it cannot be const "
+                      "arrays", g->file);
+  if (o->training && *pipeline_enabled(&o->pipe))
+    return diag_error("%s: the passes %s are not applied to training programs yet (they rewrite forward ops whose "
+                      "outputs the grad ops read)", g->file, pipeline_enabled(&o->pipe));
   const char *ran;
   if (pipeline_run(g, &o->pipe, &ran) || check_tensors(g)) return -1;
   for (int i = 0; i < g->nparams; i++) {
@@ -248,6 +296,7 @@ int codegen_generate(Graph *g, const CompileOpts *o, ModelText *mt) {
   if (spec_build(g, o->shapes, o->nshapes, &spec) || plan_build(g, &spec, &plan, plan_options(&o->pipe.bs)))
     return -1;
   if (o->dump_memplan) plan_dump(g, &plan, stdout);
+  if (o->startup && startup_generate(g, o, mt)) return -1;
   return model_emit(g, &spec, &plan, o, ran, mt);
 }
 
@@ -263,7 +312,11 @@ int codegen_compile(Graph *g, const CompileOpts *o) {
       write_text(path_join(d, "Makefile"), tpl_render("templates/Makefile.in", build, 3)) ||
       write_text(path_join(d, pool_printf("%s.cmake", p)), tpl_render("templates/model.cmake.in", build, 3)))
     return -1;
+  if (mt.startup_source && (write_text(path_join(d, pool_printf("%s_startup.h", p)), mt.startup_header) ||
+                            write_text(path_join(d, pool_printf("%s_startup.c", p)), mt.startup_source)))
+    return -1;
   if (o->embed_weights) return write_text(path_join(d, pool_printf("%s_weights.c", p)), mt.weights);
+  if (o->training) return 0; /* the state comes from the startup program or a checkpoint */
   return params_write_combined(g, path_join(d, pool_printf("%s.pdiparams", p)));
 }
 

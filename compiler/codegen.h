@@ -20,6 +20,10 @@ typedef struct CompileOpts {
   const ShapeArg *shapes; /* --shape options */
   int nshapes;
   const char *command;   /* the command line, for the banner */
+  int training;          /* a training program (train.h): its persistable vars
+                          * are state, not weights from a file */
+  Graph *startup;        /* --startup: the training program's startup program,
+                          * compiled alongside as PREFIX_startup (NULL: none) */
 } CompileOpts;
 
 /* Writes every file into o->out_dir.  Lists every op it cannot compile and

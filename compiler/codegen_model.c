@@ -152,7 +152,7 @@ static const char *weights_file(const Graph *g, const char *prefix, const char *
   return t;
 }
 
-static const char *bind_weights(const Graph *g, const char *prefix, int embedded, const char *upper) {
+static const char *bind_weights(const Graph *g, const char *prefix, int embedded, int training, const char *upper) {
   Printer p;
   pr_init(&p);
   p.indent = 1;
@@ -167,6 +167,12 @@ static const char *bind_weights(const Graph *g, const char *prefix, int embedded
     }
     pr_line(&p, "return %s_OK;", upper);
   } else {
+    if (training) {
+      pr_line(&p, "if (!blob) { /* state before the startup program or a checkpoint */");
+      pr_line(&p, "  rt_state_zero(weights_spec, %d, store, m->w);", g->nparams);
+      pr_line(&p, "  return %s_OK;", upper);
+      pr_line(&p, "}");
+    }
     pr_line(&p, "char err[128];");
     pr_line(&p, "if (rt_weights_bind(blob, len, weights_spec, %d, store, m->w, err, sizeof err))", g->nparams);
     pr_line(&p, "  return fail(m, %s_ERR_WEIGHTS, err);", upper);
@@ -240,6 +246,24 @@ static int operands_known(EmitCtx *e) {
                       e->g->vars[v].name);
     }
   return bad;
+}
+
+/* The training API's declarations and definitions (templates/train.*.in). */
+static const char *train_api(const char *P, const char *U, const ModelText *mt) {
+  TplVar v[] = {{"PREFIX", P}, {"UPPER", U}, {"HAS_STARTUP", mt->startup_source ? "1" : "0"}};
+  return tpl_render("templates/train.h.in", v, 3);
+}
+
+static const char *train_funcs(const char *P, const char *U, const ModelText *mt) {
+  const char *run = mt->run_startup
+                        ? mt->run_startup
+                        : pool_printf("  return fail(m, %s_ERR_ARG, \"no startup program was compiled in (paddlec build "
+                                      "--startup)\");", U);
+  TplVar v[] = {{"PREFIX", P},
+                {"UPPER", U},
+                {"RUN_STARTUP", run},
+                {"STARTUP_INCLUDE", mt->startup_source ? pool_printf("\n#include \"%s_startup.h\"", P) : ""}};
+  return tpl_render("templates/train.c.in", v, 4);
 }
 
 int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, const char *passes, ModelText *mt) {
@@ -342,7 +366,7 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
   uint64_t wbytes;
   const char *wtable = weight_table(g, &wbytes);
   if (o->embed_weights) wtable = "/* Weights: embedded, see the _weights.c file. */\n";
-  const char *tables = pool_printf("%s\n%s\n%s\n%s", io_table(&e, "inputs_spec", g->feeds, g->nfeeds),
+  const char *tables = pool_printf("%s%s\n%s\n%s\n%s", o->training ? "#include \"paddlec_rt/rt_state.h\"\n\n" : "", io_table(&e, "inputs_spec", g->feeds, g->nfeeds),
                                    io_table(&e, "outputs_spec", g->fetches, g->nfetches), wtable,
                                    deps_tables(&deps, P));
   const char *n_in = pool_printf("%d", g->nfeeds), *n_out = pool_printf("%d", g->nfetches);
@@ -359,13 +383,16 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
       {"FIXED_BATCH", s->symbolic_batch ? "0" : "1"}, {"TENSOR_A", tensor_a}, {"TENSOR_C", tensor_c},
       {"SCRATCH_A", scratch_a}, {"SCRATCH_C", scratch_c}, {"WEIGHT_BYTES", weight_bytes},
       {"TASK_BYTES", pool_printf("%lld", (long long)task_floats * (long long)sizeof(float))},
+      {"TRAIN_API", o->training ? train_api(P, U, mt) : ""},
   };
   mt->header = tpl_render("templates/model.h.in", hv, (int)(sizeof hv / sizeof hv[0]));
   TplVar sv[] = {{"BANNER", banner}, {"PREFIX", P}, {"UPPER", U}, {"TABLES", tables},
                  {"KERNEL_NAMES", *names ? names : "\"(none)\""},
                  {"KERNELS", kernels.buf ? kernels.buf : ""}, {"CALLS", calls.buf ? calls.buf : ""},
                  {"FETCHES", fetch.buf ? fetch.buf : ""},
-                 {"BIND_WEIGHTS", bind_weights(g, P, o->embed_weights, U)},
+                 {"BIND_WEIGHTS", bind_weights(g, P, o->embed_weights, o->training, U)},
+                 {"WEIGHTS_MISSING", o->training ? "rs" : "!weights_path || rs"},
+                 {"TRAIN_FUNCS", o->training ? train_funcs(P, U, mt) : ""},
                  {"EMBEDDED", o->embed_weights ? "1" : "0"}, {"TENSOR_A", tensor_a}, {"TENSOR_C", tensor_c},
                  {"SCRATCH_A", scratch_a}, {"SCRATCH_C", scratch_c}, {"WEIGHT_BYTES", weight_bytes},
                  {"NUM_THREADS", pool_printf("%d", o->es.num_threads)},
@@ -376,7 +403,8 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
   TplVar mv[] = {{"BANNER", banner}, {"PREFIX", P}, {"UPPER", U},
                  {"NUM_INPUTS_1", pool_printf("%d", g->nfeeds ? g->nfeeds : 1)},
                  {"NUM_OUTPUTS_1", pool_printf("%d", g->nfetches ? g->nfetches : 1)}};
-  mt->main = tpl_render("templates/main.c.in", mv, (int)(sizeof mv / sizeof mv[0]));
+  mt->main = tpl_render(o->training ? "templates/train_main.c.in" : "templates/main.c.in", mv,
+                        (int)(sizeof mv / sizeof mv[0]));
   mt->weights = o->embed_weights ? weights_file(g, P, mt->banner_hash) : NULL;
   pr_free(&kernels);
   pr_free(&calls);

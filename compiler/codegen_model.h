@@ -12,6 +12,9 @@ typedef struct ModelText {
   const char *main;        /* main.c */
   const char *weights;     /* PREFIX_weights.c (with --embed-weights) */
   const char *banner_hash; /* one-line banner for build files */
+  const char *startup_header; /* PREFIX_startup.h (training with --startup) */
+  const char *startup_source; /* PREFIX_startup.c */
+  const char *run_startup; /* the body of PREFIX_run_startup (training) */
 } ModelText;
 
 /* `passes` is what the pipeline did, for the banner. */

@@ -12,6 +12,7 @@
 #include "pipeline.h"
 #include "plan.h"
 #include "spec.h"
+#include "train.h"
 #include "util.h"
 
 typedef struct TypeCount {
@@ -101,6 +102,21 @@ static void text_report(const Graph *g, const InferReport *r, const InspectOpts 
   for (int i = 0; i < g->nfetches; i++) {
     const Var *v = &g->vars[g->fetches[i]];
     printf("  col %d  %-28s %-8s %s\n", v->fetch_col, v->name, dtype_str(v->dtype), shape_str(&v->shape));
+  }
+  if (train_is_training(g)) {
+    TrainInfo ti;
+    train_info(g, &ti);
+    printf("training:   loss %s; ops: %d forward, %d backward, %d optimizer, %d learning-rate\n",
+           g->nfetches ? g->vars[g->fetches[0]].name : "(none found)", ti.nforward, ti.nbackward, ti.noptimize,
+           ti.nlrsched);
+    printf("  trainable parameters: %d\n", ti.nparams);
+    for (int i = 0; i < ti.nparams; i++)
+      printf("    %-28s %-8s %s\n", g->vars[ti.params[i]].name, dtype_str(g->vars[ti.params[i]].dtype),
+             shape_str(&g->vars[ti.params[i]].shape));
+    printf("  optimizer state: %d\n", ti.nstate);
+    for (int i = 0; i < ti.nstate; i++)
+      printf("    %-28s %-8s %s\n", g->vars[ti.state[i]].name, dtype_str(g->vars[ti.state[i]].dtype),
+             shape_str(&g->vars[ti.state[i]].shape));
   }
   printf("ops:        %d in %d types\n", g->nops, ntypes);
   for (int i = 0; i < ntypes; i++) printf("  %-44s %d\n", t[i].type, t[i].n);

@@ -19,6 +19,7 @@
 #include "ops/ops.h"
 #include "rt_blocking.h"
 #include "target.h"
+#include "train.h"
 #include "util.h"
 
 #define PADDLEC_VERSION "0.1.0"
@@ -45,6 +46,10 @@ static const char usage[] =
     "  build MODEL -o BIN [compile options] [--march=CPU]\n"
     "        compile into BIN_src/ and build the standalone binary BIN with $CC\n"
     "        (default clang) for -march=CPU (default native); weights in BIN.pdiparams\n"
+    "  build MAIN -o TRAINER --startup STARTUP.pdmodel [--feed a,b] [--loss NAME]\n"
+    "        [--fetch v,...]   a training program (backward and optimizer ops)\n"
+    "        becomes a trainer: feeds are its data vars, fetch 0 its loss; the\n"
+    "        startup program initializes the state (see README, Training)\n"
     "  opt MODEL [pass options]\n"
     "        run the passes and print the IR (MODEL may be IR text, see README)\n"
     "  strategy   list the BuildStrategy and ExecutionStrategy fields and what\n"
@@ -82,6 +87,9 @@ typedef struct Args {
   CompileOpts compile; /* --name, --embed-weights, --blas, --shape */
   ShapeArg shapes[MAX_SHAPES]; /* --shape values */
   const char *march;   /* --march (build: default native; compile: NULL unless given) */
+  const char *startup; /* --startup: a training program's startup program */
+  TrainOpts train;     /* --feed, --loss, --fetch */
+  int ir_optim_given;  /* --ir-optim appeared */
 } Args;
 
 static int parse_args(int argc, char **argv, Args *a) {
@@ -97,7 +105,8 @@ static int parse_args(int argc, char **argv, Args *a) {
     PipelineOpts *po = &a->compile.pipe;
     if (!strcmp(s, "--params") || !strcmp(s, "-o") || !strcmp(s, "--name") || !strcmp(s, "--shape") ||
         !strcmp(s, "--build-strategy") || !strcmp(s, "--build-strategy-file") || !strcmp(s, "--exec-strategy") ||
-        !strcmp(s, "--exec-strategy-file")) {
+        !strcmp(s, "--exec-strategy-file") || !strcmp(s, "--startup") || !strcmp(s, "--feed") ||
+        !strcmp(s, "--loss") || !strcmp(s, "--fetch")) {
       if (i + 1 >= argc) return diag_error("%s needs a value", s);
       const char *v = argv[++i];
       if (!strcmp(s, "--build-strategy")) {
@@ -108,7 +117,11 @@ static int parse_args(int argc, char **argv, Args *a) {
         if (exec_strategy_parse(&a->compile.es, v)) return -1;
       } else if (!strcmp(s, "--exec-strategy-file")) {
         if (exec_strategy_load_file(&a->compile.es, v)) return -1;
-      } else if (!strcmp(s, "-o")) a->out = v;
+      } else if (!strcmp(s, "--startup")) a->startup = v;
+      else if (!strcmp(s, "--feed")) a->train.feeds = v;
+      else if (!strcmp(s, "--loss")) a->train.loss = v;
+      else if (!strcmp(s, "--fetch")) a->train.fetch = v;
+      else if (!strcmp(s, "-o")) a->out = v;
       else if (!strcmp(s, "--name")) a->compile.prefix = v;
       else if (!strcmp(s, "--params")) a->load.params = v;
       else if (a->compile.nshapes >= MAX_SHAPES) return diag_error("too many --shape options");
@@ -123,6 +136,7 @@ static int parse_args(int argc, char **argv, Args *a) {
       if (strcmp(s + 11, "true") && strcmp(s + 11, "false"))
         return diag_error("--ir-optim: expected true or false, not '%s'", s + 11);
       po->ir_optim = !strcmp(s + 11, "true");
+      a->ir_optim_given = 1;
     } else if (!strncmp(s, "--passes=", 9)) {
       po->passes = s + 9;
     } else if (!strncmp(s, "--dump-after=", 13)) {
@@ -163,6 +177,7 @@ static int cmd_inspect(const Args *a) {
   Graph g;
   InferReport r;
   int bad = load_and_infer(a, &g, &r);
+  if (g.pd && !bad && train_is_training(&g)) bad = train_setup(&g, &a->train);
   if (g.pd && !bad) inspect_print(&g, &r, &a->inspect);
   if (g.pd && !bad && a->inspect.memory) bad = inspect_memory(&g, &a->compile);
   graph_free(&g);
@@ -192,13 +207,36 @@ static const char *command_line(int argc, char **argv) {
   return c;
 }
 
+/* A training program: its feeds and loss (train_setup), no inference
+ * passes unless asked for, and its startup program loaded into *sg. */
+static int setup_training(const Args *a, Graph *g, Graph *sg, CompileOpts *o) {
+  o->training = train_is_training(g);
+  if (!o->training) {
+    if (a->startup || a->train.feeds || a->train.loss || a->train.fetch)
+      return diag_error("%s: --startup, --feed, --loss and --fetch are for training programs; this one has no "
+                        "backward or optimizer op", g->file);
+    return 0;
+  }
+  if (!a->ir_optim_given) o->pipe.ir_optim = 0;
+  if (train_setup(g, &a->train)) return -1;
+  if (!a->startup) return 0;
+  LoadOpts lo = {.no_params = 1};
+  InferReport r;
+  if (load_model(a->startup, &lo, sg) || infer_program(sg, &r)) return -1;
+  if (train_is_training(sg)) return diag_error("%s: --startup: this is a training program, not a startup program", sg->file);
+  o->startup = sg;
+  return 0;
+}
+
 static int cmd_compile(const Args *a, const char *out_dir) {
-  Graph g;
+  Graph g, sg = {0};
   InferReport r;
   int bad = load_and_infer(a, &g, &r);
   CompileOpts o = a->compile;
   o.out_dir = out_dir;
+  if (!bad) bad = setup_training(a, &g, &sg, &o);
   if (!bad) bad = codegen_compile(&g, &o);
+  if (sg.pd) graph_free(&sg);
   graph_free(&g);
   return bad ? 1 : 0;
 }
@@ -249,7 +287,7 @@ static int cmd_build(const Args *a) {
   int st = run_cmd(argv);
   if (st) return diag_error("%s: building the generated code failed (make exited %d)", src, st), 1;
   if (copy_file(path_join(src, a->compile.prefix), a->out, 1)) return 1;
-  if (!a->compile.embed_weights &&
+  if (!a->compile.embed_weights && !access(path_join(src, pool_printf("%s.pdiparams", a->compile.prefix)), F_OK) &&
       copy_file(path_join(src, pool_printf("%s.pdiparams", a->compile.prefix)), pool_printf("%s.pdiparams", a->out), 0))
     return 1;
   return 0;

@@ -122,6 +122,13 @@ static int enabled(const PassEntry *p, const PipelineOpts *o) {
   return explicit_set ? on : (on || o->ir_optim);
 }
 
+const char *pipeline_enabled(const PipelineOpts *o) {
+  const char *s = "";
+  for (int i = 0; i < NPASSES; i++)
+    if (enabled(&pipeline[i], o)) s = pool_printf("%s%s%s", s, *s ? ", " : "", pipeline[i].name);
+  return s;
+}
+
 static int write_dot(const Graph *g, const char *dir, const char *name) {
   if (mkdir(dir, 0777) && errno != EEXIST)
     return diag_error("debug_graphviz_path %s: cannot create: %s", dir, strerror(errno));

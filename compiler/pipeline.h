@@ -21,6 +21,8 @@ int pipeline_check_names(const PipelineOpts *o);
 /* Runs the passes on g.  *ran gets "name(rewrites), ..." of the passes that
  * changed something ("none" when none did), for the banner.  0 or -1. */
 int pipeline_run(Graph *g, const PipelineOpts *o, const char **ran);
+/* The passes o turns on, comma-separated in pipeline order ("" for none). */
+const char *pipeline_enabled(const PipelineOpts *o);
 /* Every pass name, comma-separated, in pipeline order. */
 const char *pipeline_pass_names(void);
 

@@ -1,0 +1,183 @@
+/* Training programs: feeds, loss and fetches of a training step (train.h). */
+#include "train.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "attr.h"
+#include "diag.h"
+#include "util.h"
+
+int train_op_role(const Op *op) { return (int)attr_int(op, "op_role", OP_ROLE_FORWARD); }
+
+int train_is_training(const Graph *g) {
+  const Block *b = &g->blocks[0];
+  for (int k = 0; k < b->nops; k++)
+    if (train_op_role(&g->ops[b->ops[k]]) & (OP_ROLE_BACKWARD | OP_ROLE_OPTIMIZE)) return 1;
+  return 0;
+}
+
+int train_find_loss(const Graph *g) {
+  const Block *b = &g->blocks[0];
+  for (int k = 0; k < b->nops; k++) {
+    const Op *op = &g->ops[b->ops[k]];
+    if (strcmp(op->type, "fill_constant") || train_op_role(op) != (OP_ROLE_BACKWARD | OP_ROLE_LOSS)) continue;
+    for (int s = 0; s < op->nout; s++) {
+      if (strcmp(op->out[s].name, "Out") || op->out[s].n != 1 || op->out[s].vars[0] < 0) continue;
+      const char *name = g->vars[op->out[s].vars[0]].name;
+      const char *at = strstr(name, "@GRAD");
+      if (!at || at[5]) continue;
+      char *loss = pool_strdup(name);
+      loss[at - name] = 0;
+      return graph_find_var(g, 0, loss);
+    }
+  }
+  return -1;
+}
+
+static int cmp_names(const void *a, const void *b) {
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The var of block 0 named `name` that can be fed or fetched: a dense
+ * tensor; -1 after an error naming `what` (the option). */
+static int step_var(const Graph *g, const char *name, const char *what) {
+  const int id = graph_find_var(g, 0, name);
+  if (id < 0) return diag_error("%s: %s '%s': the program has no such variable", g->file, what, name);
+  if (g->vars[id].vtype != VT_LOD_TENSOR)
+    return diag_error("%s: %s '%s' is a variable of kind %d, not a dense tensor (7)", g->file, what, name,
+                      g->vars[id].vtype);
+  return id;
+}
+
+/* Appends the comma-separated names of `list` to ids via step_var. */
+static int add_list(const Graph *g, const char *list, const char *what, int **ids, int *n, int *cap) {
+  char *s = pool_strdup(list);
+  for (char *tok = strtok(s, ","); tok; tok = strtok(NULL, ",")) {
+    const int id = step_var(g, tok, what);
+    if (id < 0) return -1;
+    VEC_PUSH(*ids, *n, *cap, id);
+  }
+  return 0;
+}
+
+static int set_feeds(Graph *g, const TrainOpts *o) {
+  int cap = 0, n = 0, *ids = NULL;
+  if (o->feeds) {
+    if (add_list(g, o->feeds, "--feed", &ids, &n, &cap)) return -1;
+  } else {
+    const Block *b = &g->blocks[0];
+    const char **names = pool_alloc(((size_t)b->nvars + 1) * sizeof *names);
+    int k = 0;
+    for (int i = 0; i < b->nvars; i++) {
+      const Var *v = &g->vars[b->vars[i]];
+      if ((v->flags & VAR_NEED_CHECK_FEED) && !(v->flags & VAR_PERSISTABLE) && v->vtype == VT_LOD_TENSOR)
+        names[k++] = v->name;
+    }
+    qsort(names, (size_t)k, sizeof *names, cmp_names);
+    for (int i = 0; i < k; i++) VEC_PUSH(ids, n, cap, graph_find_var(g, 0, names[i]));
+  }
+  for (int i = 0; i < n; i++) {
+    Var *v = &g->vars[ids[i]];
+    if (v->flags & VAR_PERSISTABLE)
+      return diag_error("%s: --feed '%s' is persistable state, not data", g->file, v->name);
+    if (v->producer >= 0)
+      return diag_error("%s: --feed '%s' is written by %s; a feed must be data no op computes", g->file,
+                        v->name, graph_op_where(g, &g->ops[v->producer]));
+    for (int j = 0; j < i; j++)
+      if (ids[j] == ids[i]) return diag_error("%s: --feed names '%s' twice", g->file, v->name);
+    v->flags |= VAR_FEED;
+    v->feed_col = i;
+  }
+  g->feeds = ids;
+  g->nfeeds = n;
+  return 0;
+}
+
+int train_setup(Graph *g, const TrainOpts *o) {
+  if (g->nfeeds || g->nfetches) {
+    if (o->feeds || o->loss || o->fetch)
+      return diag_error("%s: the program has feed and fetch ops; --feed, --loss and --fetch are for programs "
+                        "without them", g->file);
+    return 0;
+  }
+  if (set_feeds(g, o)) return -1;
+  int loss = o->loss ? step_var(g, o->loss, "--loss") : train_find_loss(g);
+  if (o->loss && loss < 0) return -1;
+  if (loss < 0)
+    return diag_error("%s: no loss found (no fill_constant with op_role Backward|Loss writes a '<loss>@GRAD'); "
+                      "name it with --loss", g->file);
+  int cap = 0, n = 0, *ids = NULL;
+  VEC_PUSH(ids, n, cap, loss);
+  if (o->fetch && add_list(g, o->fetch, "--fetch", &ids, &n, &cap)) return -1;
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j < i; j++)
+      if (ids[j] == ids[i]) return diag_error("%s: '%s' is fetched twice", g->file, g->vars[ids[i]].name);
+    g->vars[ids[i]].flags |= VAR_FETCH;
+    g->vars[ids[i]].fetch_col = i;
+  }
+  g->fetches = ids;
+  g->nfetches = n;
+  return 0;
+}
+
+/* The op of block 0 of g that last writes a var named `name`, or NULL. */
+static const Op *writer(const Graph *g, const char *name) {
+  const int id = graph_find_var(g, 0, name);
+  return id >= 0 && g->vars[id].producer >= 0 ? &g->ops[g->vars[id].producer] : NULL;
+}
+
+int train_startup_setup(Graph *st, const Graph *main) {
+  int bad = 0, cap = 0, n = 0, *ids = NULL;
+  graph_relink(st); /* its parameters: only vars some op reads */
+  for (int i = 0; i < main->nparams; i++) {
+    const Var *v = &main->vars[main->params[i]];
+    const Op *w = writer(st, v->name);
+    if (!w) {
+      bad = diag_error("%s: state var '%s' of %s is not written by the startup program (Paddle's first step would "
+                       "stop on it: \"holds no memory\")", st->file, v->name, main->file);
+      continue;
+    }
+    Var *s = &st->vars[graph_find_var(st, 0, v->name)];
+    if (s->dtype != v->dtype || !shape_equal(&s->shape, &v->shape)) {
+      bad = diag_error("%s: %s writes '%s' as %s%s; %s uses it as %s%s", st->file, graph_op_where(st, w), v->name,
+                       rt_dtype_name(s->dtype), shape_str(&s->shape), main->file, rt_dtype_name(v->dtype),
+                       shape_str(&v->shape));
+      continue;
+    }
+    s->flags |= VAR_FETCH;
+    s->fetch_col = n;
+    VEC_PUSH(ids, n, cap, (int)(s - st->vars));
+  }
+  st->fetches = ids;
+  st->nfetches = n;
+  return bad ? -1 : 0;
+}
+
+static void push_once(int **ids, int *n, int *cap, int id) {
+  for (int i = 0; i < *n; i++)
+    if ((*ids)[i] == id) return;
+  VEC_PUSH(*ids, *n, *cap, id);
+}
+
+void train_info(const Graph *g, TrainInfo *t) {
+  memset(t, 0, sizeof *t);
+  int pcap = 0, scap = 0;
+  const Block *b = &g->blocks[0];
+  for (int k = 0; k < b->nops; k++) {
+    const Op *op = &g->ops[b->ops[k]];
+    const int role = train_op_role(op);
+    if (role & OP_ROLE_LRSCHED) t->nlrsched++;
+    else if (role & OP_ROLE_OPTIMIZE) t->noptimize++;
+    else if (role & OP_ROLE_BACKWARD) t->nbackward++;
+    else t->nforward++;
+    if (!(role & OP_ROLE_OPTIMIZE) || (role & OP_ROLE_LRSCHED)) continue;
+    for (int s = 0; s < op->nin; s++)
+      for (int a = 0; a < op->in[s].n; a++) {
+        const int id = op->in[s].vars[a];
+        if (id < 0 || !(g->vars[id].flags & VAR_PERSISTABLE)) continue;
+        if (!strcmp(op->in[s].name, "Param")) push_once(&t->params, &t->nparams, &pcap, id);
+        else push_once(&t->state, &t->nstate, &scap, id);
+      }
+  }
+}

@@ -1,0 +1,211 @@
+"""Training fixtures (issue 16), built with real Paddle, the oracle.
+
+    python train_cases.py OUTDIR [CASE ...]
+
+Each case is a training program as users write one (static layers, a loss,
+`optimizer.minimize`), saved the way the issue says users save them: in
+OUTDIR/<case>/
+
+  main.pdmodel, startup.pdmodel   program.desc.serialize_to_string()
+  startup.state               the state Paddle's startup program leaves
+                                  (every persistable var of main, one
+                                  combined file, byte-wise name order)
+  init.state                  the same state (every
+                                  persistable var of main in one combined
+                                  file, byte-wise name order), with every
+                                  float parameter re-drawn at random so that
+                                  no zero bias or unit scale hides a bug
+  <feed>.npy                      the data set, one per feed (STEPS * BATCH rows)
+  paddle_loss.npy                 Paddle's loss at every step, from its
+                                  Executor on the saved files
+  paddle_final.npz                Paddle's state after the last step
+  case.json                       feeds, loss, batch, steps
+
+Paddle's reference runs the saved main program from init.state on
+batch k = rows k*BATCH .. k*BATCH+BATCH-1, as the compiled trainer does."""
+import json
+import os
+import sys
+import zlib
+
+os.environ.setdefault("FLAGS_enable_pir_api", "0")
+import numpy as np  # noqa: E402
+import paddle  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from oracle_case import case_registry  # noqa: E402
+
+CASES, case = case_registry()
+STEPS = 20
+
+
+@case
+def fit_a_line():
+    """The docs' example: fc on 13 features, square_error_cost, mean, SGD."""
+    x = paddle.static.data("x", [None, 13], "float32")
+    y = paddle.static.data("y", [None, 1], "float32")
+    pred = paddle.static.nn.fc(x, 1)
+    loss = paddle.mean(paddle.nn.functional.square_error_cost(pred, y))
+    paddle.optimizer.SGD(learning_rate=0.01).minimize(loss)
+    return loss, 16
+
+
+def _mlp(optimizer):
+    """An MLP classifier: fc 16 -> 32 relu -> 10, softmax_with_cross_entropy
+    on int64 labels, mean; batch 8."""
+    x = paddle.static.data("x", [None, 16], "float32")
+    label = paddle.static.data("label", [None, 1], "int64")
+    h = paddle.static.nn.fc(x, 32, activation="relu")
+    logits = paddle.static.nn.fc(h, 10)
+    loss = paddle.mean(paddle.nn.functional.cross_entropy(logits, label))
+    optimizer.minimize(loss)
+    return loss, 8
+
+
+@case
+def mlp_sgd():
+    return _mlp(paddle.optimizer.SGD(learning_rate=0.1))
+
+
+@case
+def mlp_momentum():
+    return _mlp(paddle.optimizer.Momentum(learning_rate=0.05, momentum=0.9))
+
+
+@case
+def mlp_momentum_nesterov_l2():
+    return _mlp(paddle.optimizer.Momentum(learning_rate=0.05, momentum=0.9, use_nesterov=True,
+                                          weight_decay=paddle.regularizer.L2Decay(1e-3)))
+
+
+@case
+def mlp_adam():
+    return _mlp(paddle.optimizer.Adam(learning_rate=0.01))
+
+
+@case
+def mlp_adamw():
+    return _mlp(paddle.optimizer.AdamW(learning_rate=0.01, weight_decay=0.05))
+
+
+@case
+def mlp_adagrad():
+    return _mlp(paddle.optimizer.Adagrad(learning_rate=0.05))
+
+
+@case
+def mlp_rmsprop_centered():
+    return _mlp(paddle.optimizer.RMSProp(learning_rate=0.01, momentum=0.5, centered=True))
+
+
+@case
+def mlp_adamax():
+    return _mlp(paddle.optimizer.Adamax(learning_rate=0.01))
+
+
+@case
+def mlp_adadelta():
+    return _mlp(paddle.optimizer.Adadelta(learning_rate=1.0))
+
+
+@case
+def mlp_lamb():
+    return _mlp(paddle.optimizer.Lamb(learning_rate=0.01))
+
+
+def _data(feed, rows, rng):
+    shape = [rows] + [d for d in feed.shape[1:]]
+    if "int" in str(feed.dtype):
+        return rng.integers(0, 10, size=shape).astype(str(feed.dtype).replace("paddle.", ""))
+    return rng.standard_normal(shape).astype("float32")
+
+
+def _persistables(main):
+    return sorted((v for v in main.list_vars() if v.persistable and v.name not in ("feed", "fetch")),
+                  key=lambda v: v.name.encode())
+
+
+def build(out_dir, name):
+    d = os.path.join(out_dir, name)
+    os.makedirs(d, exist_ok=True)
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    main.random_seed = startup.random_seed = 7
+    with paddle.static.program_guard(main, startup):
+        loss, batch = CASES[name]()
+    for prog, fname in ((main, "main.pdmodel"), (startup, "startup.pdmodel")):
+        with open(os.path.join(d, fname), "wb") as f:
+            f.write(prog.desc.serialize_to_string())
+    rng = np.random.default_rng(zlib.crc32(name.encode()))
+    feeds = [v for v in main.global_block().vars.values() if v.is_data]
+    feeds.sort(key=lambda v: v.name.encode())
+    data = {f.name: _data(f, STEPS * batch, rng) for f in feeds}
+    for k, a in data.items():
+        np.save(os.path.join(d, f"{k}.npy"), a)
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    state = _persistables(main)
+    with paddle.static.scope_guard(paddle.static.Scope()):
+        exe.run(startup)
+        paddle.static.save_vars(exe, d, main, vars=state, filename="startup.state")
+        scope = paddle.static.global_scope()
+        for v in state:
+            t = scope.find_var(v.name).get_tensor()
+            a = np.array(t)
+            if a.dtype == np.float32 and v.name in {p.name for p in main.all_parameters()}:
+                t.set(rng.uniform(-0.5, 0.5, a.shape).astype("float32"), paddle.CPUPlace())
+        paddle.static.save_vars(exe, d, main, vars=state, filename="init.state")
+    with open(os.path.join(d, "case.json"), "w") as f:
+        json.dump({"feeds": [f.name for f in feeds], "loss": loss.name, "batch": batch, "steps": STEPS}, f,
+                  indent=1)
+    reference(d)
+
+
+def reference(d):
+    """Paddle's Executor on the saved main program from init.state."""
+    meta = json.load(open(os.path.join(d, "case.json")))
+    with open(os.path.join(d, "main.pdmodel"), "rb") as f:
+        main = paddle.static.Program.parse_from_string(f.read())
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    data = {k: np.load(os.path.join(d, f"{k}.npy")) for k in meta["feeds"]}
+    b = meta["batch"]
+    losses = []
+    with paddle.static.scope_guard(paddle.static.Scope()):
+        state = _persistables(main)
+        paddle.static.load_vars(exe, d, main, vars=state, filename="init.state")
+        for k in range(meta["steps"]):
+            feed = {n: a[k * b:(k + 1) * b] for n, a in data.items()}
+            out, = exe.run(main, feed=feed, fetch_list=[meta["loss"]])
+            losses.append(np.asarray(out))
+        scope = paddle.static.global_scope()
+        final = {v.name: np.array(scope.find_var(v.name).get_tensor()) for v in state}
+    np.save(os.path.join(d, "paddle_loss.npy"), np.stack(losses))
+    np.savez(os.path.join(d, "paddle_final.npz"), **final)
+
+
+def step_from(d, state_file, k):
+    """Paddle's loss at step k of case d, starting from the state in
+    `state_file` (a combined file, e.g. paddlec's --save): does Paddle go on
+    from where paddlec stopped?"""
+    meta = json.load(open(os.path.join(d, "case.json")))
+    with open(os.path.join(d, "main.pdmodel"), "rb") as f:
+        main = paddle.static.Program.parse_from_string(f.read())
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    b = meta["batch"]
+    feed = {}
+    for n in meta["feeds"]:
+        a = np.load(os.path.join(d, f"{n}.npy"))
+        j = k % (a.shape[0] // b)
+        feed[n] = a[j * b:(j + 1) * b]
+    with paddle.static.scope_guard(paddle.static.Scope()):
+        paddle.static.load_vars(exe, os.path.dirname(os.path.abspath(state_file)), main, vars=_persistables(main),
+                                filename=os.path.basename(state_file))
+        out, = exe.run(main, feed=feed, fetch_list=[meta["loss"]])
+    return float(np.asarray(out).reshape(-1)[0])
+
+
+if __name__ == "__main__":
+    paddle.enable_static()
+    if sys.argv[1] == "--step-from":
+        print(repr(step_from(sys.argv[2], sys.argv[3], int(sys.argv[4]))))
+    else:
+        for n in sys.argv[2:] or list(CASES):
+            build(sys.argv[1], n)

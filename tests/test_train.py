@@ -1,0 +1,130 @@
+"""Training programs against Paddle (issue 16).  tests/oracle/train_cases.py
+saves each fixture: main and startup programs as users save them, a data
+set, an initial state, and Paddle's Executor's loss at every step and final
+state.  Each is built with `paddlec build MAIN --startup STARTUP -o trainer`
+and trained on the same batches from the same state:
+
+- the loss at every step within 1e-4 of Paddle's (relative: |ours - paddle|
+  / max(|paddle|, 1e-6)), the final state within 1e-3 (relative to each
+  tensor's largest magnitude);
+- Paddle, started from the state the trainer saved (--save), gives for the
+  next step the loss the trainer gives."""
+import json
+import re
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from conftest import BUILD, ROOT, SAN_ENV, run
+
+SCRIPT = os.path.join(ROOT, "tests", "oracle", "train_cases.py")
+LOSS_TOL = 1e-4
+STATE_TOL = 1e-3
+
+
+def case_names():
+    """The @case functions of the script (read without importing Paddle)."""
+    return re.findall(r"^@case\ndef (\w+)\(", open(SCRIPT).read(), re.M)
+
+
+def case_dir(name):
+    out = os.path.join(BUILD, "train", name)
+    stamp = os.path.join(out, ".done")
+    if not os.path.exists(stamp) or os.path.getmtime(stamp) < os.path.getmtime(SCRIPT):
+        p = subprocess.run([sys.executable, SCRIPT, os.path.dirname(out), name], capture_output=True, text=True,
+                           timeout=900)
+        assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
+        open(stamp, "w").close()
+    return out
+
+
+def read_combined(path, names):
+    """A combined parameter file (Paddle's save_combine records) as arrays,
+    in the order of `names`."""
+    data = open(path, "rb").read()
+    out, off = {}, 0
+    dtypes = {5: np.float32, 6: np.float64, 3: np.int64, 2: np.int32, 0: np.bool_}
+    for name in names:
+        off += 4
+        nlod = int.from_bytes(data[off:off + 8], "little")
+        off += 8
+        assert nlod == 0
+        off += 4
+        dlen = int.from_bytes(data[off:off + 4], "little")
+        off += 4
+        desc, off = data[off:off + dlen], off + dlen
+        i, dtype, dims = 0, None, []
+        while i < len(desc):
+            tag = desc[i]
+            i += 1
+            v, shift = 0, 0
+            while True:
+                b = desc[i]
+                i += 1
+                v |= (b & 0x7f) << shift
+                shift += 7
+                if not b & 0x80:
+                    break
+            if tag == 0x08:
+                dtype = v
+            else:
+                dims.append(v)
+        dt = np.dtype(dtypes[dtype])
+        n = int(np.prod(dims)) if dims else 1
+        out[name] = np.frombuffer(data[off:off + n * dt.itemsize], dt).reshape(dims)
+        off += n * dt.itemsize
+    assert off == len(data), (path, off, len(data))
+    return out
+
+
+def train(binary, d, meta, tmp_path, steps, *extra):
+    args = [str(binary)]
+    for f in meta["feeds"]:
+        args += ["--input", f"{f}={os.path.join(d, f + '.npy')}"]
+    args += ["--batch-size", str(meta["batch"]), "--steps", str(steps), "--output-dir", str(tmp_path / "out")]
+    p = subprocess.run(args + list(extra), capture_output=True, text=True, timeout=600, env=SAN_ENV)
+    assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-3000:]
+    return p.stdout
+
+
+def build_trainer(d, tmp_path, *extra):
+    binary = tmp_path / "trainer"
+    p = run(["build", os.path.join(d, "main.pdmodel"), "--startup", os.path.join(d, "startup.pdmodel"), "-o",
+             str(binary)] + list(extra))
+    assert p.returncode == 0, p.stderr[-3000:]
+    return binary
+
+
+@pytest.mark.parametrize("name", case_names())
+def test_trains_like_paddle(name, tmp_path):
+    d = case_dir(name)
+    meta = json.load(open(os.path.join(d, "case.json")))
+    binary = build_trainer(d, tmp_path)
+    final = tmp_path / "final.pdiparams"
+    stdout = train(binary, d, meta, tmp_path, meta["steps"], "--params", os.path.join(d, "init.state"),
+                   "--save", str(final))
+    got = np.load(tmp_path / "out" / (meta["loss"].replace("/", "_") + ".npy")).reshape(-1)
+    want = np.load(os.path.join(d, "paddle_loss.npy")).reshape(-1)
+    assert got.shape == want.shape, (got.shape, want.shape)
+    err = np.abs(got.astype(np.float64) - want) / np.maximum(np.abs(want), 1e-6)
+    assert err.max() <= LOSS_TOL, (err.max(), int(err.argmax()), got[:5], want[:5])
+    lines = [l for l in stdout.splitlines() if l.startswith("step ")]
+    assert len(lines) == meta["steps"] and lines[0].startswith("step 0 loss "), stdout[:500]
+    ref = np.load(os.path.join(d, "paddle_final.npz"))
+    state = read_combined(final, sorted(ref.files, key=str.encode))
+    for k in ref.files:
+        w, g = ref[k].astype(np.float64), state[k].astype(np.float64)
+        assert g.shape == w.shape, k
+        assert np.abs(g - w).max() <= STATE_TOL * max(np.abs(w).max(), 1e-6), k
+    # Paddle goes on from the saved state with the loss paddlec gives next
+    p = subprocess.run([sys.executable, SCRIPT, "--step-from", d, str(final), str(meta["steps"])],
+                       capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr[-2000:]
+    paddle_next = float(p.stdout.strip().splitlines()[-1])
+    train(binary, d, meta, tmp_path, 1, "--params", str(final))
+    ours_next = float(np.load(tmp_path / "out" / (meta["loss"].replace("/", "_") + ".npy")).reshape(-1)[0])
+    # the data set holds `steps` batches: Paddle's step `steps` and the trainer's step 0 both take batch 0
+    assert abs(ours_next - paddle_next) <= LOSS_TOL * max(abs(paddle_next), 1e-6), (ours_next, paddle_next)
