@@ -243,6 +243,8 @@ static int startup_generate(const Graph *g, const CompileOpts *o, ModelText *mt)
   so.startup = NULL;
   so.nshapes = 0;
   so.dump_memplan = 0;
+  so.es.num_threads = 1; /* runs once, before training */
+  so.es.num_iteration_per_run = 1;
   ModelText smt = {0};
   if (codegen_generate(st, &so, &smt)) return -1;
   mt->startup_header = smt.header;
@@ -267,6 +269,7 @@ static int startup_generate(const Graph *g, const CompileOpts *o, ModelText *mt)
   pr_line(&p, "%s_destroy(s);", SP);
   pr_line(&p, "return st ? %s_ERR_ARG : %s_OK;", U, U);
   (void)P;
+  p.buf[p.len - 1] = 0; /* the template ends the line */
   mt->run_startup = pool_strdup(p.buf);
   pr_free(&p);
   return 0;

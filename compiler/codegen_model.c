@@ -168,9 +168,10 @@ static const char *bind_weights(const Graph *g, const char *prefix, int embedded
     pr_line(&p, "return %s_OK;", upper);
   } else {
     if (training) {
-      pr_line(&p, "if (!blob) { /* state before the startup program or a checkpoint */");
-      pr_line(&p, "  rt_state_zero(weights_spec, %d, store, m->w);", g->nparams);
-      pr_line(&p, "  return %s_OK;", upper);
+      pr_line(&p, "/* no file: the state starts at zeros, for the startup program or a checkpoint */");
+      pr_line(&p, "if (!blob) {");
+      pr_line(&p, "rt_state_zero(weights_spec, %d, store, m->w);", g->nparams);
+      pr_line(&p, "return %s_OK;", upper);
       pr_line(&p, "}");
     }
     pr_line(&p, "char err[128];");

@@ -217,7 +217,12 @@ static int setup_training(const Args *a, Graph *g, Graph *sg, CompileOpts *o) {
                         "backward or optimizer op", g->file);
     return 0;
   }
-  if (!a->ir_optim_given) o->pipe.ir_optim = 0;
+  if (a->ir_optim_given && o->pipe.ir_optim)
+    return diag_error("%s: --ir-optim=true: the inference passes are not applied to training programs", g->file);
+  o->pipe.explicit_only = 1;
+  /* Paddle trains a program with its Executor, one op after another, where
+   * CPU_NUM plays no part: num_threads 1 unless given */
+  if (!o->es.num_threads) o->es.num_threads = 1;
   if (train_setup(g, &a->train)) return -1;
   if (!a->startup) return 0;
   LoadOpts lo = {.no_params = 1};

@@ -115,6 +115,7 @@ static int field_value(const BuildStrategy *bs, const char *field) {
  * build_cinn_pass is another name for enable_auto_fusion. */
 static int enabled(const PassEntry *p, const PipelineOpts *o) {
   if (o->passes) return in_list(o->passes, p->name);
+  if (o->explicit_only) return p->field && strategy_is_set(&o->bs, p->field) && field_value(&o->bs, p->field);
   if (!p->field) return o->ir_optim;
   int cinn = !strcmp(p->field, "enable_auto_fusion");
   int on = field_value(&o->bs, p->field) || (cinn && field_value(&o->bs, "build_cinn_pass"));

@@ -12,6 +12,9 @@ typedef struct PipelineOpts {
   const char *passes;      /* --passes=P,P: exactly these; "none"; NULL = from the options */
   int verify_each;         /* --verify-each, or PADDLEC_VERIFY_EACH=1 in the environment */
   const char *dump_after;  /* --dump-after=P,P or "all": the IR on stdout after them */
+  int explicit_only;       /* a pass runs only when --passes names it or the
+                            * user set its BuildStrategy field true (training
+                            * programs: no default-on fusions) */
 } PipelineOpts;
 
 /* Defaults: Paddle's BuildStrategy, ir_optim on, no dumps. */
