@@ -128,3 +128,42 @@ def test_trains_like_paddle(name, tmp_path):
     ours_next = float(np.load(tmp_path / "out" / (meta["loss"].replace("/", "_") + ".npy")).reshape(-1)[0])
     # the data set holds `steps` batches: Paddle's step `steps` and the trainer's step 0 both take batch 0
     assert abs(ours_next - paddle_next) <= LOSS_TOL * max(abs(paddle_next), 1e-6), (ours_next, paddle_next)
+
+
+def test_trainer_errors(tmp_path):
+    """Bad data, a bad state file and a NaN loss stop the trainer with a
+    message naming the input, the file or the step."""
+    d = case_dir("scale_update")
+    meta = json.load(open(os.path.join(d, "case.json")))
+    binary = build_trainer(d, tmp_path)
+
+    def fails(*args):
+        p = subprocess.run([str(binary)] + list(args), capture_output=True, text=True, timeout=60, env=SAN_ENV)
+        assert p.returncode == 1, p.stdout + p.stderr
+        return p.stderr
+
+    x = os.path.join(d, "x.npy")
+    assert "no --input x=" in fails("--batch-size", "4", "--steps", "1")
+    bad = tmp_path / "bad.npy"
+    np.save(bad, np.zeros((8, 4), np.float32))
+    assert "input 'x'" in fails("--input", f"x={bad}", "--batch-size", "4", "--steps", "1")
+    assert "fewer than one batch" in fails("--input", f"x={x}", "--batch-size", "100000", "--steps", "1")
+    short = tmp_path / "short.state"
+    short.write_bytes(open(os.path.join(d, "init.state"), "rb").read()[:-4])
+    assert "short.state" in fails("--input", f"x={x}", "--batch-size", "4", "--steps", "1", "--params", str(short))
+    nan = tmp_path / "nan.npy"
+    a = np.load(x)
+    a[2 * meta["batch"]] = np.nan
+    np.save(nan, a)
+    assert "step 2:" in fails("--input", f"x={nan}", "--batch-size", str(meta["batch"]), "--steps", "5")
+
+
+def test_startup_state_matches_paddle(tmp_path):
+    """`--steps 0 --save` writes the state the compiled startup program
+    leaves: bitwise Paddle's (constant initializers here)."""
+    d = case_dir("scale_update")
+    binary = build_trainer(d, tmp_path)
+    p = subprocess.run([str(binary), "--steps", "0", "--save", str(tmp_path / "s.state")], capture_output=True,
+                       text=True, timeout=60, env=SAN_ENV)
+    assert p.returncode == 0, p.stderr
+    assert (tmp_path / "s.state").read_bytes() == open(os.path.join(d, "startup.state"), "rb").read()

@@ -50,6 +50,23 @@ def fit_a_line():
     return loss, 16
 
 
+@case
+def scale_update():
+    """The trainer's plumbing with ops that compile without any grad kernel:
+    loss = mean(x * w) seeds its gradient (a Backward|Loss fill_constant, as
+    append_backward writes it), and an Optimize-role `scale` updates w in
+    place (w *= 0.9) where an optimizer would."""
+    x = paddle.static.data("x", [None, 3], "float32")
+    w = paddle.static.create_parameter([3], "float32", default_initializer=paddle.nn.initializer.Constant(0.5))
+    loss = paddle.mean(x * w)
+    blk = paddle.static.default_main_program().global_block()
+    g = blk.create_var(name=loss.name + "@GRAD", shape=loss.shape, dtype="float32")
+    blk.append_op(type="fill_constant", outputs={"Out": [g]},
+                  attrs={"shape": list(loss.shape), "value": 1.0, "dtype": 5, "op_role": 257})
+    blk.append_op(type="scale", inputs={"X": [w]}, outputs={"Out": [w]}, attrs={"scale": 0.9, "op_role": 2})
+    return loss, 4
+
+
 def _mlp(optimizer):
     """An MLP classifier: fc 16 -> 32 relu -> 10, softmax_with_cross_entropy
     on int64 labels, mean; batch 8."""
