@@ -15,7 +15,9 @@
  *   - std::normal_distribution<T>(mean, std): Marsaglia's polar method,
  *     two canonical draws per pair, the second value of a pair kept in the
  *     distribution object (RtNormal, one per op call); then z * std + mean
- *     in T (rt_normal_*).
+ *     in T (rt_normal_*);
+ *   - truncated normals by Paddle's own inverse CDF
+ *     (rt_fill_truncated_normal_*).
  * Each multiply and add is its own statement so that no compiler contracts
  * them into a fused multiply-add (clang's -ffp-contract=on contracts within
  * an expression; gcc in ISO C mode does not contract). */
@@ -71,5 +73,12 @@ void rt_fill_uniform_f64(RtMt *mt, double *out, int64_t n, double lo, double hi)
  * normal_distribution<T>(mean, std) for the whole tensor. */
 void rt_fill_normal_f32(RtMt *mt, float *out, int64_t n, float mean, float stddev);
 void rt_fill_normal_f64(RtMt *mt, double *out, int64_t n, double mean, double stddev);
+
+/* Fills out[0..n) as Paddle 2.6's truncated_gaussian_random kernel does:
+ * a normal(mean, std) truncated to mean +- 2 std by inverting the CDF, with
+ * Paddle's own Erfinv (phi funcs/truncated_normal.h) on draws of
+ * uniform_real_distribution<T>(FLT_MIN, 1). */
+void rt_fill_truncated_normal_f32(RtMt *mt, float *out, int64_t n, float mean, float stddev);
+void rt_fill_truncated_normal_f64(RtMt *mt, double *out, int64_t n, double mean, double stddev);
 
 #endif

@@ -25,8 +25,10 @@
  * max as float; normal_distribution<T>(mean, std), one per op.
  * uniform_random with diag_num > 0 then sets Out[i * (diag_step + 1)] =
  * diag_val for i < diag_num (Paddle requires numel > (diag_num - 1) *
- * (diag_step + 1)).  truncated_gaussian_random and randint are not
- * emitted. */
+ * (diag_step + 1)).  truncated_gaussian_random (Paddle 2.6: no a, b
+ * attributes) is Paddle's TruncatedNormal<T>(mean, std): mean +- 2 std by
+ * the inverse CDF with Paddle's own Erfinv, on uniform_real_distribution
+ * <T>(FLT_MIN, 1) draws.  randint is not emitted. */
 #include <string.h>
 
 #include "../util.h"
@@ -130,6 +132,17 @@ static int emit_uniform_random(EmitCtx *e) {
   return 0;
 }
 
+static int emit_truncated_gaussian_random(EmitCtx *e) {
+  Var *out = random_out(e);
+  if (!out) return -1;
+  const char *mean = float_attr(e, "mean", 0.0, out->dtype), *std = float_attr(e, "std", 1.0, out->dtype);
+  if (!mean || !std) return -1;
+  if (emit_engine(e)) return -1;
+  pr_line(e->p, "rt_fill_truncated_normal_%s(mt, %s, %s, %s, %s);", out->dtype == RT_DT_FP32 ? "f32" : "f64",
+          em_ptr(e, out, 0), em_numel(e, out), mean, std);
+  return 0;
+}
+
 static int emit_gaussian_random(EmitCtx *e) {
   Var *out = random_out(e);
   if (!out) return -1;
@@ -147,5 +160,8 @@ const OpDef op_uniform_random = {.type = "uniform_random", .infer = infer_random
                                  .global_rng = random_global_rng};
 
 #define OP_RANDOM(name) const OpDef op_##name = {.type = #name, .infer = infer_random};
+const OpDef op_truncated_gaussian_random = {.type = "truncated_gaussian_random", .infer = infer_random,
+                                            .emit_c = emit_truncated_gaussian_random,
+                                            .global_rng = random_global_rng};
+
 OP_RANDOM(randint)
-OP_RANDOM(truncated_gaussian_random)

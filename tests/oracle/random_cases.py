@@ -78,6 +78,18 @@ def global_in_order():
 
 
 @case
+def truncated_seeded():
+    """truncated_gaussian_random with its own seed (Paddle 2.6: mean +- 2
+    std), float32 and float64, many draws (both of Erfinv's tails)."""
+    from oracle_case import append_op
+    outs = []
+    for dt, n, mean, std, seed in ((5, 20000, 0.0, 1.0, 7), (6, 20000, 0.5, 2.0, 123), (5, 33, -1.0, 0.3, -5)):
+        outs += append_op("truncated_gaussian_random", {}, {"Out": ["float32" if dt == 5 else "float64"]},
+                          {"shape": [n], "mean": mean, "std": std, "seed": seed, "dtype": dt})
+    return outs, None
+
+
+@case
 def global_unfetched():
     """An op on the global generator whose output nobody reads still
     advances it (kept by dead code elimination)."""
@@ -108,7 +120,9 @@ def init_uniform_normal():
     def net():
         x = paddle.static.data("x", [-1, 6], "float32")
         y = paddle.static.nn.fc(x, 5, weight_attr=_attr(I.Uniform(-0.5, 0.7)), bias_attr=_attr(I.Normal(0.1, 2.0)))
-        paddle.static.nn.fc(y, 3, weight_attr=_attr(I.Normal(-1.0, 0.5)), bias_attr=_attr(I.Uniform()))
+        y = paddle.static.nn.fc(y, 3, weight_attr=_attr(I.Normal(-1.0, 0.5)), bias_attr=_attr(I.Uniform()))
+        y = paddle.static.nn.fc(y, 300, weight_attr=_attr(I.TruncatedNormal(0.2, 1.5)),
+                                bias_attr=_attr(I.TruncatedNormal()))
     return _startup_case(net, 5)
 
 
