@@ -79,6 +79,14 @@ static uint64_t weight_floats(const Var *v) {
   return (uint64_t)(v->pack_rows ? rt_prepack_floats(v->pack_rows, v->pack_wino, n) : n);
 }
 
+/* 1 when an op of the program draws from the global generator: the model
+ * then holds it (model.h.in). */
+static int uses_global_rng(const Graph *g) {
+  for (int i = 0; i < g->nops; i++)
+    if (!g->ops[i].removed && op_global_rng(&g->ops[i])) return 1;
+  return 0;
+}
+
 static const char *weight_table(const Graph *g, uint64_t *bytes) {
   Printer p;
   pr_init(&p);
@@ -385,6 +393,7 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
       {"SCRATCH_A", scratch_a}, {"SCRATCH_C", scratch_c}, {"WEIGHT_BYTES", weight_bytes},
       {"TASK_BYTES", pool_printf("%lld", (long long)task_floats * (long long)sizeof(float))},
       {"TRAIN_API", o->training ? train_api(P, U, mt) : ""},
+      {"USES_GLOBAL_RNG", uses_global_rng(g) ? "1" : "0"},
   };
   mt->header = tpl_render("templates/model.h.in", hv, (int)(sizeof hv / sizeof hv[0]));
   TplVar sv[] = {{"BANNER", banner}, {"PREFIX", P}, {"UPPER", U}, {"TABLES", tables},

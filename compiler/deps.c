@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "emit.h"
+#include "ops/ops.h"
 #include "util.h"
 
 /* One piece of memory a kernel touches. */
@@ -18,6 +19,7 @@ typedef struct Access {
 typedef struct Accesses {
   int n;
   Access *a;
+  int rng; /* 1: draws from the global generator (reads and advances it) */
 } Accesses;
 
 static void collect(const Plan *pl, const Op *op, Accesses *out) {
@@ -26,6 +28,7 @@ static void collect(const Plan *pl, const Op *op, Accesses *out) {
   for (int s = 0; s < op->nout; s++) cap += op->out[s].n;
   out->a = pool_alloc(sizeof *out->a * (size_t)(cap ? cap : 1));
   out->n = 0;
+  out->rng = op_global_rng(op);
   for (int side = 0; side < 2; side++) {
     const Slot *slots = side ? op->out : op->in;
     for (int s = 0; s < (side ? op->nout : op->nin); s++)
@@ -53,6 +56,7 @@ static int overlap(const Access *x, const Access *y) {
 }
 
 static int conflict(const Accesses *x, const Accesses *y) {
+  if (x->rng && y->rng) return 1; /* the generator's draws go in program order */
   for (int i = 0; i < x->n; i++)
     for (int j = 0; j < y->n; j++)
       if ((x->a[i].write || y->a[j].write) && overlap(&x->a[i], &y->a[j])) return 1;

@@ -3,11 +3,13 @@
  * backwards so that whole dead chains go in one sweep.
  *
  * Kept whatever their outputs: feed and fetch, ops with a sub-block or that
- * write no output at all (side effects: print, save, ...), and ops that write
- * a var some op of another block reads.
+ * write no output at all (side effects: print, save, ...), ops that draw
+ * from the global generator (the later draws depend on them), and ops that
+ * write a var some op of another block reads.
  * Requires: producers and users up to date.  Invalidates: the removed ops. */
 #include <string.h>
 
+#include "ops/ops.h"
 #include "pass.h"
 #include "rewrite.h"
 #include "util.h"
@@ -15,6 +17,7 @@
 static int dead(const Graph *g, int id, const unsigned char *read) {
   const Op *op = &g->ops[id];
   if (!strcmp(op->type, "feed") || !strcmp(op->type, "fetch") || op->sub_block >= 0) return 0;
+  if (op_global_rng(op)) return 0;
   int outputs = 0;
   for (int s = 0; s < op->nout; s++)
     for (int a = 0; a < op->out[s].n; a++) {

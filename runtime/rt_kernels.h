@@ -17,6 +17,7 @@
 #include "rt_grid_sample.h"
 #include "rt_kthvalue.h"
 #include "rt_polygamma.h"
+#include "rt_random.h"
 #include "rt_pool3d.h"
 #include "rt_resize.h"
 #include "rt_sort.h"

@@ -57,3 +57,5 @@ int op_table_check(void) {
   }
   return -1;
 }
+
+int op_global_rng(const Op *op) { return op->def && op->def->global_rng && op->def->global_rng(op); }

@@ -51,7 +51,15 @@ typedef struct OpDef {
    * up (attr_find) is refused unless it holds Paddle's default
    * (paddle_attrs.h; op_check_slots). */
   const char *const *attr_ignores;
+  /* 1 when this op (instance) draws from Paddle's global CPU generator
+   * (random ops with seed 0): the model then holds the generator (m->rng,
+   * runtime/rt_random.h), such ops run in program order, and dead code
+   * elimination keeps them.  NULL = never. */
+  int (*global_rng)(const Op *op);
 } OpDef;
+
+/* 1 when `op` draws from the global generator (OpDef.global_rng). */
+int op_global_rng(const Op *op);
 
 /* The definition for an op type, or NULL when paddlec does not know it. */
 const OpDef *op_def_find(const char *type);

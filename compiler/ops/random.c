@@ -11,10 +11,29 @@
  *   - ShapeTensorList: one -1 per tensor (uniform_random, randint); for
  *     gaussian_random only when `shape` is empty (else `shape`, which
  *     Python writes with -1 at the tensor entries);
- *   - ShapeTensor with an empty `shape`: numel(ShapeTensor) -1 dims. */
+ *   - ShapeTensor with an empty `shape`: numel(ShapeTensor) -1 dims.
+ * While specializing, known ShapeTensor (else ShapeTensorList) values are
+ * the shape, as at run time.
+ *
+ * Emission (uniform_random, gaussian_random; float32 and float64), bit for
+ * bit as Paddle's CPU kernels (phi uniform_kernel.cc / uniform_raw,
+ * gaussian_kernel.cc; runtime/rt_random.h): the engine is a fresh
+ * mt19937_64 seeded with `seed` when it is not 0, else the model's global
+ * generator (m->rng, seeded by <prefix>_seed as paddle.seed seeds Paddle's
+ * CPU generator), which such ops draw from in program order.  Elements are
+ * drawn in order: uniform_real_distribution<T>(T(min), T(max)) with min and
+ * max as float; normal_distribution<T>(mean, std), one per op.
+ * uniform_random with diag_num > 0 then sets Out[i * (diag_step + 1)] =
+ * diag_val for i < diag_num (Paddle requires numel > (diag_num - 1) *
+ * (diag_step + 1)).  truncated_gaussian_random (Paddle 2.6: no a, b
+ * attributes) is Paddle's TruncatedNormal<T>(mean, std): mean +- 2 std by
+ * the inverse CDF with Paddle's own Erfinv, on uniform_real_distribution
+ * <T>(FLT_MIN, 1) draws.  randint is not emitted. */
 #include <string.h>
 
+#include "../util.h"
 #include "ops.h"
+#include "tensor_util.h"
 
 static int infer_random(OpCtx *c) {
   int64_t *v;
@@ -24,7 +43,14 @@ static int infer_random(OpCtx *c) {
   int nlist = ctx_in(c, "ShapeTensorList", 0) ? ctx_nin(c, "ShapeTensorList") : 0;
   Var *st = ctx_in(c, "ShapeTensor", 0);
   Shape s;
-  if (nlist && !(gaussian && n)) {
+  int64_t tv[RT_MAX_RANK];
+  int nt = tu_slot_values(c, "ShapeTensor", 0, tv, RT_MAX_RANK);
+  if (nt < 0 && !st) nt = tu_slot_values(c, "ShapeTensorList", 1, tv, RT_MAX_RANK);
+  if (nt >= 0) { /* run-time shape values known at compile time */
+    s = shape_make(nt, tv);
+    for (int i = 0; i < s.rank; i++)
+      if (s.d[i] < 0) return ctx_fail(c, "shape value %d is %lld", i, (long long)s.d[i]);
+  } else if (nlist && !(gaussian && n)) {
     if (nlist > RT_MAX_RANK) return ctx_fail(c, "ShapeTensorList has %d tensors", nlist);
     s.rank = nlist;
     for (int i = 0; i < nlist; i++) s.d[i] = DIM_UNKNOWN;
@@ -38,8 +64,104 @@ static int infer_random(OpCtx *c) {
   return 0;
 }
 
+/* 1 when `op` draws from the global generator: a seed of 0 (OpDef). */
+static int random_global_rng(const Op *op) { return attr_int(op, "seed", 0) == 0; }
+
+/* Declares `mt`, the engine the op draws from: a fresh one seeded with the
+ * op's seed, or the model's global generator. */
+static int emit_engine(EmitCtx *e) {
+  int64_t seed = attr_int(e->op, "seed", 0);
+  if (seed < INT32_MIN || seed > INT32_MAX) return em_fail(e, "seed %lld is not an int32", (long long)seed);
+  if (seed == 0) {
+    pr_line(e->p, "RtMt *mt = &m->rng; /* the global generator */");
+  } else {
+    /* engine->seed(int seed): the int converts to uint64 */
+    pr_line(e->p, "RtMt engine, *mt = &engine;");
+    pr_line(e->p, "rt_mt_seed(mt, (uint64_t)INT64_C(%lld));", (long long)seed);
+  }
+  return 0;
+}
+
+/* Out, float32 or float64, with a dtype attribute that agrees. */
+static Var *random_out(EmitCtx *e) {
+  Var *out = tu_out(e, "Out", 0);
+  if (!out) return NULL;
+  if (out->dtype != RT_DT_FP32 && out->dtype != RT_DT_FP64) {
+    em_fail(e, "%s of dtype %s is not supported (float32 or float64)", e->op->type, rt_dtype_name(out->dtype));
+    return NULL;
+  }
+  return out;
+}
+
+/* A float attribute as a C literal of the op's type: the float value, as
+ * Paddle's kernel converts it (float -> T). */
+static const char *float_attr(EmitCtx *e, const char *name, double dflt, int dtype) {
+  if (attr_is_var(e->op, name)) {
+    em_fail(e, "attribute %s given as a tensor is not supported", name);
+    return NULL;
+  }
+  float v = (float)attr_float(e->op, name, dflt);
+  return dtype == RT_DT_FP32 ? em_float(v) : pool_printf("%.17g", (double)v);
+}
+
+static int emit_uniform_random(EmitCtx *e) {
+  Var *out = random_out(e);
+  if (!out) return -1;
+  const char *lo = float_attr(e, "min", -1.0, out->dtype), *hi = float_attr(e, "max", 1.0, out->dtype);
+  if (!lo || !hi) return -1;
+  int64_t diag_num = attr_int(e->op, "diag_num", 0), diag_step = attr_int(e->op, "diag_step", 0);
+  const char *diag_val = float_attr(e, "diag_val", 1.0, out->dtype);
+  if (!diag_val) return -1;
+  if (diag_num > 0) { /* Paddle checks numel > (diag_num - 1) * (diag_step + 1) at run time */
+    int64_t numel = 1;
+    for (int d = 0; d < tu_rank(e, out); d++) {
+      int64_t n = em_const_dim(e, out, d);
+      if (n < 0) return em_fail(e, "diag_num with a batch-dependent shape is not supported");
+      numel *= n;
+    }
+    if (diag_step < 0 || diag_num > INT32_MAX || numel <= (diag_num - 1) * (diag_step + 1))
+      return em_fail(e, "diag_num %lld, diag_step %lld do not fit %lld elements (Paddle refuses it)",
+                     (long long)diag_num, (long long)diag_step, (long long)numel);
+  }
+  const char *sfx = out->dtype == RT_DT_FP32 ? "f32" : "f64";
+  if (emit_engine(e)) return -1;
+  pr_line(e->p, "rt_fill_uniform_%s(mt, %s, %s, %s, %s);", sfx, em_ptr(e, out, 0), em_numel(e, out), lo, hi);
+  if (diag_num > 0)
+    pr_line(e->p, "for (int64_t i = 0; i < %lld; i++) %s[i * %lld] = %s;", (long long)diag_num, em_ptr(e, out, 0),
+            (long long)(diag_step + 1), diag_val);
+  return 0;
+}
+
+static int emit_truncated_gaussian_random(EmitCtx *e) {
+  Var *out = random_out(e);
+  if (!out) return -1;
+  const char *mean = float_attr(e, "mean", 0.0, out->dtype), *std = float_attr(e, "std", 1.0, out->dtype);
+  if (!mean || !std) return -1;
+  if (emit_engine(e)) return -1;
+  pr_line(e->p, "rt_fill_truncated_normal_%s(mt, %s, %s, %s, %s);", out->dtype == RT_DT_FP32 ? "f32" : "f64",
+          em_ptr(e, out, 0), em_numel(e, out), mean, std);
+  return 0;
+}
+
+static int emit_gaussian_random(EmitCtx *e) {
+  Var *out = random_out(e);
+  if (!out) return -1;
+  const char *mean = float_attr(e, "mean", 0.0, out->dtype), *std = float_attr(e, "std", 1.0, out->dtype);
+  if (!mean || !std) return -1;
+  if (emit_engine(e)) return -1;
+  pr_line(e->p, "rt_fill_normal_%s(mt, %s, %s, %s, %s);", out->dtype == RT_DT_FP32 ? "f32" : "f64",
+          em_ptr(e, out, 0), em_numel(e, out), mean, std);
+  return 0;
+}
+
+const OpDef op_gaussian_random = {.type = "gaussian_random", .infer = infer_random, .emit_c = emit_gaussian_random,
+                                  .global_rng = random_global_rng};
+const OpDef op_uniform_random = {.type = "uniform_random", .infer = infer_random, .emit_c = emit_uniform_random,
+                                 .global_rng = random_global_rng};
+
 #define OP_RANDOM(name) const OpDef op_##name = {.type = #name, .infer = infer_random};
-OP_RANDOM(gaussian_random)
+const OpDef op_truncated_gaussian_random = {.type = "truncated_gaussian_random", .infer = infer_random,
+                                            .emit_c = emit_truncated_gaussian_random,
+                                            .global_rng = random_global_rng};
+
 OP_RANDOM(randint)
-OP_RANDOM(truncated_gaussian_random)
-OP_RANDOM(uniform_random)

@@ -26,6 +26,9 @@ int unit_failures;
   X(test_npy_roundtrip)                  \
   X(test_npy_rejects_garbage)            \
   X(test_gemm_paths)                     \
+  X(test_random_engine)                  \
+  X(test_random_distributions)           \
+  X(test_random_truncated)               \
   X(test_vmath_expf)                     \
   X(test_vmath_reductions)               \
   X(test_act_bias_matches_two_passes)    \

@@ -323,10 +323,21 @@ void model_exec_strategy_defaults(model_exec_strategy *s) {
   s->sequential = 0;
 }
 
+int model_seed(model_model *m, uint64_t seed) {
+  if (!m) return MODEL_ERR_ARG;
+#if MODEL_USES_GLOBAL_RNG
+  rt_mt_seed_seq(&m->rng, seed);
+#else
+  (void)seed;
+#endif
+  return MODEL_OK;
+}
+
 int model_init(model_model *m, void *arena, size_t arena_bytes, const void *weights,
                   size_t weights_bytes) {
   if (!m || !arena) return fail(m, MODEL_ERR_ARG, "init: NULL model or arena");
   memset(m, 0, sizeof *m);
+  model_seed(m, MODEL_DEFAULT_SEED);
   model_exec_strategy_defaults(&m->strategy);
   if (arena_bytes < MODEL_WEIGHT_BYTES + 64) return fail(m, MODEL_ERR_SHAPE, "init: arena smaller than the weights");
   unsigned char *base = align64(arena);

@@ -27,6 +27,12 @@ enum {
 #define MODEL_NUM_WEIGHTS 4
 /* The batch is a run-time value when 0; otherwise the one batch compiled in. */
 #define MODEL_FIXED_BATCH 0
+/* 1 when random ops of the program draw from Paddle's global CPU generator
+ * (see model_seed); the model then holds it. */
+#define MODEL_USES_GLOBAL_RNG 0
+#if MODEL_USES_GLOBAL_RNG
+#include "paddlec_rt/rt_random.h"
+#endif
 /* Kernels (ops after fusion) the scheduler runs. */
 #define MODEL_NUM_KERNELS 4
 /* Bytes of the tensors of a run at `batch`, and of one kernel's scratch:
@@ -93,6 +99,9 @@ typedef struct model_model {
   void (*trace)(void *user, int kernel, int begin); /* PADDLEC_TRACE builds */
   void *trace_user;            /* its argument */
   char error[160];             /* the last error, for model_last_error */
+#if MODEL_USES_GLOBAL_RNG
+  RtMt rng;                    /* Paddle's global CPU generator (model_seed) */
+#endif
 } model_model;
 
 /* Creates a model that allocates its own memory (through rt_alloc) and reads
@@ -108,6 +117,15 @@ int model_init(model_model *m, void *arena, size_t arena_bytes, const void *weig
 /* Stops the model's threads; releases what the model allocated (and, after
  * model_create, the model itself). */
 void model_destroy(model_model *m);
+/* paddle.seed(seed) for this model: re-seeds the global CPU generator
+ * (std::mt19937_64 seeded with std::seed_seq{seed}, which keeps the low 32
+ * bits) that the program's random ops with seed 0 draw from, in program
+ * order, run after run.  A model starts as after
+ * model_seed(m, MODEL_DEFAULT_SEED), a fixed seed (Paddle itself starts
+ * from a random one).  Does nothing when MODEL_USES_GLOBAL_RNG is 0.
+ * MODEL_ERR_ARG for a NULL model. */
+#define MODEL_DEFAULT_SEED 0
+int model_seed(model_model *m, uint64_t seed);
 /* Makes the static arena hold runs up to `batch` with the current
  * strategy, so that they allocate nothing (model_create models; after
  * model_init, checks that the arena is large enough). */

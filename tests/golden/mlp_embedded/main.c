@@ -6,13 +6,14 @@
  * Standalone driver for the model in model.c:
  *   ./model --input NAME=file.npy ... [--output-dir D] [--repeat N] [--threads T]
  *              [--exec-strategy K=V,...] [--build-strategy enable_sequential_execution=B]
- *              [--weights FILE] [--shape NAME=d0,d1,...] (for raw .bin inputs)
+ *              [--weights FILE] [--shape NAME=d0,d1,...] (for raw .bin inputs) [--seed S]
  * Reads .npy inputs (or raw little-endian .bin files with --shape), runs the
  * model, writes each output as D/<name>.npy, and prints shapes and a short
  * summary; --repeat N prints the median and minimum latency.  --threads is
  * the model's threads in all (default: num_threads); --exec-strategy
  * overrides the ExecutionStrategy compiled in (num_threads,
- * num_iteration_per_run, num_iteration_per_drop_scope). */
+ * num_iteration_per_run, num_iteration_per_drop_scope).  --seed S seeds the
+ * global generator as paddle.seed(S) does (model_seed). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,7 +39,7 @@ typedef struct Input {
 static int usage(const char *argv0) {
   fprintf(stderr, "usage: %s --input NAME=FILE.npy ... [--output-dir DIR] [--repeat N] [--threads T]\n"
                   "       [--exec-strategy K=V,...] [--build-strategy enable_sequential_execution=true|false]\n"
-                  "       [--weights FILE.pdiparams] [--shape NAME=d0,d1,...]\n", argv0);
+                  "       [--weights FILE.pdiparams] [--shape NAME=d0,d1,...] [--seed S]\n", argv0);
   return 1;
 }
 
@@ -242,7 +243,8 @@ static void summarize(int i, const void *data, const int64_t *dims, int64_t nume
 int main(int argc, char **argv) {
   Input inputs[MAX_ARGS];
   const char *shapes[MAX_ARGS] = {0}, *shape_names[MAX_ARGS] = {0};
-  int ninputs = 0, nshapes = 0, repeat = 0, threads = 0;
+  int ninputs = 0, nshapes = 0, repeat = 0, threads = 0, seeded = 0;
+  unsigned long long seed = 0;
   model_exec_strategy strategy;
   model_exec_strategy_defaults(&strategy);
   const char *outdir = ".", *weights = NULL;
@@ -273,6 +275,15 @@ int main(int argc, char **argv) {
       if (parse_strategy(a, v, &strategy)) return 1;
     } else if (!strcmp(a, "--weights")) {
       weights = v;
+    } else if (!strcmp(a, "--seed")) {
+      char *end;
+      errno = 0;
+      seed = strtoull(v, &end, 10);
+      if (*v == '-' || *v == 0 || *end || errno) {
+        fprintf(stderr, "error: --seed %s: expected an unsigned 64-bit integer\n", v);
+        return 1;
+      }
+      seeded = 1;
     } else {
       return usage(argv[0]);
     }
@@ -321,6 +332,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "error: %s%s%s\n", model_strerror(st), weights ? ": " : "", weights ? weights : "");
     goto done;
   }
+  if (seeded) model_seed(m, (uint64_t)seed);
   if ((st = model_set_exec_strategy(m, &strategy)) || (st = model_set_num_threads(m, threads)) ||
       (st = model_reserve(m, batch))) {
     fprintf(stderr, "error: %s (%s)\n", model_strerror(st), model_last_error(m));

@@ -1,0 +1,203 @@
+"""Random fills that must match Paddle bit for bit (tests/test_random.py).
+
+    python random_cases.py OUTDIR [CASE ...]
+
+Each case builds a static program whose ops are random fills (and what
+initializers add), with the fetches as Paddle's Executor adds them
+(oracle_case.save_grad_program), and saves Paddle's outputs of one run:
+OUTDIR/CASE/model.pdmodel, output_<i>.npy and paddle.json (feeds: none,
+fetches, and `seed`: the paddle.seed(S) run before the reference run, which
+the compiled binary repeats with --seed S; null when every op has its own
+seed).  Ops with seed 0 draw from Paddle's global CPU generator in program
+order, so a case's reference is one run right after paddle.seed."""
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from oracle_case import case_registry  # noqa: E402
+
+import numpy as np  # noqa: E402
+import paddle  # noqa: E402
+
+CASES, case = case_registry()
+
+
+@case
+def uniform_seeded():
+    """uniform_random with its own seed: float32 and float64, min/max."""
+    a = paddle.uniform([4, 5], dtype="float32", min=-0.3, max=2.5, seed=7)
+    b = paddle.uniform([3, 7], dtype="float64", min=-2.0, max=0.5, seed=12345)
+    c = paddle.uniform([1000], dtype="float32", seed=-3)  # a negative int seed
+    return [a, b, c], None
+
+
+@case
+def uniform_diag():
+    """uniform_random's diag_num / diag_step / diag_val (uniform_raw)."""
+    from oracle_case import append_op
+    outs = []
+    for dt, (num, step, val) in ((5, (3, 4, 2.5)), (6, (4, 0, -1.25)), (5, (2, 9, 7.0))):
+        outs += append_op("uniform_random", {}, {"Out": ["float32" if dt == 5 else "float64"]},
+                          {"shape": [4, 5], "min": -1.0, "max": 1.0, "seed": 99, "dtype": dt,
+                           "diag_num": num, "diag_step": step, "diag_val": val})
+    return outs, None
+
+
+@case
+def gaussian_seeded():
+    """gaussian_random with its own seed: mean/std, float32 and float64,
+    odd element counts (the pair's saved value left over)."""
+    a = paddle.tensor.random.gaussian([5, 3], mean=0.5, std=1.7, seed=11, dtype="float32")
+    b = paddle.tensor.random.gaussian([7], mean=-3.0, std=0.25, seed=11, dtype="float64")
+    c = paddle.tensor.random.gaussian([2, 501], seed=2024, dtype="float32")
+    return [a, b, c], None
+
+
+@case
+def shape_tensor():
+    """The shape from ShapeTensor and ShapeTensorList (fill_constant values
+    known at compile time)."""
+    n = paddle.full([1], 3, "int32")
+    a = paddle.uniform([2, n], dtype="float32", seed=5)
+    s = paddle.full([2], 4, "int64")
+    b = paddle.tensor.random.gaussian(s, seed=6)
+    return [a, b], None
+
+
+@case
+def global_in_order():
+    """Ops with seed 0 draw from the global generator in program order,
+    interleaved with a seeded op that does not touch it."""
+    a = paddle.uniform([3, 4], min=-1.0, max=1.0)
+    b = paddle.tensor.random.gaussian([5], mean=1.0, std=2.0)
+    c = paddle.uniform([6], seed=3)
+    d = paddle.uniform([2, 2], dtype="float64", min=0.0, max=10.0)
+    e = paddle.tensor.random.gaussian([3, 3], dtype="float64")
+    return [a, b, c, d, e], 2024
+
+
+@case
+def truncated_seeded():
+    """truncated_gaussian_random with its own seed (Paddle 2.6: mean +- 2
+    std), float32 and float64, many draws (both of Erfinv's tails)."""
+    from oracle_case import append_op
+    outs = []
+    for dt, n, mean, std, seed in ((5, 20000, 0.0, 1.0, 7), (6, 20000, 0.5, 2.0, 123), (5, 33, -1.0, 0.3, -5)):
+        outs += append_op("truncated_gaussian_random", {}, {"Out": ["float32" if dt == 5 else "float64"]},
+                          {"shape": [n], "mean": mean, "std": std, "seed": seed, "dtype": dt})
+    return outs, None
+
+
+@case
+def global_unfetched():
+    """An op on the global generator whose output nobody reads still
+    advances it (kept by dead code elimination)."""
+    paddle.uniform([10])
+    b = paddle.tensor.random.gaussian([4])
+    return [b], 77
+
+
+def _startup_case(build, seed):
+    """The startup program of the net `build` makes: its parameters, in
+    program order, drawn by Paddle's initializers."""
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        build()
+    params = [startup.global_block().var(p.name) for p in main.all_parameters()]
+    return startup, params, seed
+
+
+I = paddle.nn.initializer
+
+
+def _attr(init):
+    return paddle.ParamAttr(initializer=init)
+
+
+@case
+def init_uniform_normal():
+    def net():
+        x = paddle.static.data("x", [-1, 6], "float32")
+        y = paddle.static.nn.fc(x, 5, weight_attr=_attr(I.Uniform(-0.5, 0.7)), bias_attr=_attr(I.Normal(0.1, 2.0)))
+        y = paddle.static.nn.fc(y, 3, weight_attr=_attr(I.Normal(-1.0, 0.5)), bias_attr=_attr(I.Uniform()))
+        y = paddle.static.nn.fc(y, 300, weight_attr=_attr(I.TruncatedNormal(0.2, 1.5)),
+                                bias_attr=_attr(I.TruncatedNormal()))
+    return _startup_case(net, 5)
+
+
+@case
+def init_xavier_kaiming():
+    def net():
+        x = paddle.static.data("x", [-1, 3, 8, 8], "float32")
+        y = paddle.static.nn.conv2d(x, 4, 3, param_attr=_attr(I.XavierUniform()), bias_attr=_attr(I.XavierNormal()))
+        y = paddle.static.nn.conv2d(y, 2, 3, param_attr=_attr(I.KaimingUniform()), bias_attr=_attr(I.KaimingNormal()))
+        y = paddle.flatten(y, 1)
+        paddle.static.nn.fc(y, 3, weight_attr=_attr(I.XavierNormal()), bias_attr=_attr(I.XavierUniform(fan_in=7.0, fan_out=3.0)))
+        paddle.static.nn.fc(y, 4, weight_attr=_attr(I.KaimingNormal(fan_in=10.0)),
+                            bias_attr=_attr(I.KaimingUniform(negative_slope=0.1, nonlinearity="leaky_relu")))
+    return _startup_case(net, 123456789)
+
+
+@case
+def init_constant_assign():
+    def net():
+        x = paddle.static.data("x", [-1, 4], "float32")
+        y = paddle.static.nn.fc(x, 3, weight_attr=_attr(I.Assign(np.arange(12, dtype="float32").reshape(4, 3) / 7)),
+                                bias_attr=_attr(I.Constant(0.25)))
+        paddle.static.nn.fc(y, 2, weight_attr=_attr(I.Uniform(-2.0, 2.0)), bias_attr=_attr(I.Constant(-1.5)))
+    return _startup_case(net, 9)
+
+
+@case
+def init_default():
+    """fc and conv2d with Paddle's default initializers (Xavier weights,
+    zero biases)."""
+    def net():
+        x = paddle.static.data("x", [-1, 2, 5, 5], "float32")
+        y = paddle.static.nn.conv2d(x, 3, 3)
+        paddle.static.nn.fc(paddle.flatten(y, 1), 4)
+    return _startup_case(net, 1)
+
+
+def save_program(out_dir, prog, fetches):
+    """out_dir/model.pdmodel: `prog` with the fetch ops Paddle's Executor
+    adds; no parameter file.  A startup program makes its parameters: the
+    saved copy declares them not persistable (plain tensors its ops write and
+    the fetches read), so that paddlec compiles it as it compiles any
+    program, without the trainer's handling of parameters."""
+    from paddle.base.executor import _add_feed_fetch_ops
+    os.makedirs(out_dir, exist_ok=True)
+    prog = _add_feed_fetch_ops(prog, {}, fetches, "feed", "fetch")
+    for v in prog.global_block().vars.values():
+        if v.persistable and v.name not in ("feed", "fetch"):
+            v.desc.set_persistable(False)
+    with open(os.path.join(out_dir, "model.pdmodel"), "wb") as f:
+        f.write(prog.desc.serialize_to_string())
+
+
+def build_case(out_dir, name, fn):
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        r = fn()
+    if len(r) == 3:
+        prog, fetches, seed = r
+    else:
+        (fetches, seed), prog = r, main
+    d = os.path.join(out_dir, name)
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    scope = paddle.static.Scope()
+    with paddle.static.scope_guard(scope):
+        save_program(d, prog, fetches)
+        paddle.seed(seed if seed is not None else 1)
+        outs = exe.run(prog, fetch_list=fetches)
+    for i, o in enumerate(outs):
+        np.save(os.path.join(d, f"output_{i}.npy"), np.asarray(o))
+    with open(os.path.join(d, "paddle.json"), "w") as f:
+        json.dump({"feeds": [], "fetches": [v.name for v in fetches], "seed": seed}, f, indent=1)
+
+
+if __name__ == "__main__":
+    paddle.enable_static()
+    for n in sys.argv[2:] or list(CASES):
+        build_case(sys.argv[1], n, CASES[n])

@@ -1,0 +1,51 @@
+"""Random fills bit for bit: each case of tests/oracle/random_cases.py
+(uniform_random, gaussian_random with their own seeds and from the global
+generator, and the startup programs of Paddle's initializers) is compiled,
+run (with --seed S when the reference ran after paddle.seed(S)) on one and
+on three threads, and every fetched tensor must equal Paddle's exactly."""
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from conftest import BUILD, ROOT, SAN_ENV
+from test_e2e import build
+
+SCRIPT = os.path.join(ROOT, "tests", "oracle", "random_cases.py")
+OUT = os.path.join(BUILD, "e2e_random")
+
+
+def cases():
+    stamp = os.path.join(OUT, ".done")
+    if not os.path.exists(stamp) or os.path.getmtime(stamp) < os.path.getmtime(SCRIPT):
+        p = subprocess.run([sys.executable, SCRIPT, OUT], capture_output=True, text=True, timeout=900)
+        assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
+        open(stamp, "w").close()
+    return sorted(d for d in os.listdir(OUT) if os.path.isdir(os.path.join(OUT, d)))
+
+
+def run_bitwise(binary, fixture, out_dir, threads):
+    with open(os.path.join(fixture, "paddle.json")) as f:
+        ref = json.load(f)
+    args = [str(binary), "--output-dir", str(out_dir), "--threads", str(threads)]
+    if ref["seed"] is not None:
+        args += ["--seed", str(ref["seed"])]
+    p = subprocess.run(args, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stdout + p.stderr
+    for i, name in enumerate(ref["fetches"]):
+        want = np.load(os.path.join(fixture, f"output_{i}.npy"))
+        got = np.load(out_dir / (name.replace("/", "_") + ".npy"))
+        assert got.dtype == want.dtype and got.shape == want.shape, (name, got.dtype, got.shape, want.shape)
+        assert np.array_equal(got, want), (name, int((got != want).sum()), got.ravel()[:4], want.ravel()[:4])
+
+
+@pytest.mark.parametrize("name", cases())
+def test_random_bitwise(name, tmp_path, monkeypatch):
+    monkeypatch.setitem(SAN_ENV, "CFLAGS", "-O1 -DPADDLEC_POISON_ARENA")
+    fixture = os.path.join(OUT, name)
+    binary = build(fixture, tmp_path, "--blas=none")
+    for threads in (1, 3):
+        run_bitwise(binary, fixture, tmp_path / f"out{threads}", threads)
