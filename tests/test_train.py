@@ -158,12 +158,15 @@ def test_trainer_errors(tmp_path):
     assert "step 2:" in fails("--input", f"x={nan}", "--batch-size", str(meta["batch"]), "--steps", "5")
 
 
-def test_startup_state_matches_paddle(tmp_path):
+@pytest.mark.parametrize("name", case_names())
+def test_startup_state_matches_paddle(name, tmp_path):
     """`--steps 0 --save` writes the state the compiled startup program
-    leaves: bitwise Paddle's (constant initializers here)."""
-    d = case_dir("scale_update")
+    leaves: bitwise Paddle's (initializers from op seeds, or from the global
+    generator after paddle.seed(S) and the trainer's --seed S)."""
+    d = case_dir(name)
+    meta = json.load(open(os.path.join(d, "case.json")))
     binary = build_trainer(d, tmp_path)
-    p = subprocess.run([str(binary), "--steps", "0", "--save", str(tmp_path / "s.state")], capture_output=True,
-                       text=True, timeout=60, env=SAN_ENV)
+    p = subprocess.run([str(binary), "--steps", "0", "--seed", str(meta["seed"]), "--save", str(tmp_path / "s.state")],
+                       capture_output=True, text=True, timeout=60, env=SAN_ENV)
     assert p.returncode == 0, p.stderr
     assert (tmp_path / "s.state").read_bytes() == open(os.path.join(d, "startup.state"), "rb").read()
