@@ -47,11 +47,11 @@ static int grad_from_forward(OpCtx *c, int lenient) {
   return 0;
 }
 
-static int infer_grad(OpCtx *c) { return grad_from_forward(c, 0); }
+int infer_grad_generic(OpCtx *c) { return grad_from_forward(c, 0); }
 
 static int infer_grad_ctl(OpCtx *c) { return grad_from_forward(c, 1); }
 
-static int infer_grad_xshape(OpCtx *c) {
+int infer_grad_xshape(OpCtx *c) {
   Var *xs = ctx_need(c, "XShape", 0), *dout = ctx_need(c, "Out@GRAD", 0);
   if (!xs || !dout) return -1;
   if (xs->shape.rank < 1) return ctx_fail(c, "XShape ('%s') has rank 0", xs->name);
@@ -151,7 +151,7 @@ OP_GRAD_DOUT(label_smooth_grad)
 OP_GRAD_CTL(conditional_block_grad)
 OP_GRAD_CTL(while_grad)
 
-#define OP_GRAD(name) const OpDef op_##name = {.type = #name, .infer = infer_grad};
+#define OP_GRAD(name) const OpDef op_##name = {.type = #name, .infer = infer_grad_generic};
 /* activations and softmax */
 OP_GRAD(abs_grad)
 OP_GRAD(brelu_grad)
@@ -214,7 +214,6 @@ OP_GRAD(pool2d_grad)
 OP_GRAD(pool3d_grad)
 OP_GRAD(trilinear_interp_v2_grad)
 /* math, reductions, indexing, shape */
-OP_GRAD(bmm_grad)
 OP_GRAD(concat_grad)
 OP_GRAD(cumsum_grad)
 OP_GRAD(elementwise_add_grad)
@@ -234,11 +233,8 @@ OP_GRAD(gather_nd_grad)
 OP_GRAD(index_select_grad)
 OP_GRAD(lookup_table_grad)
 OP_GRAD(lookup_table_v2_grad)
-OP_GRAD(matmul_grad)
-OP_GRAD(matmul_v2_grad)
 OP_GRAD(mean_grad)
 OP_GRAD(meshgrid_grad)
-OP_GRAD(mul_grad)
 OP_GRAD(p_norm_grad)
 OP_GRAD(reduce_max_grad)
 OP_GRAD(reduce_mean_grad)

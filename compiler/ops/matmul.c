@@ -224,7 +224,9 @@ static int emit_matmul_v2(EmitCtx *e) {
                    attr_bool(e->op, "trans_x", 0), attr_bool(e->op, "trans_y", 0), 1.0);
 }
 
-static int emit_matmul(EmitCtx *e) {
+/* matmul (v1) and its grad: the oneDNN fusion attributes and head_number
+ * are refused. */
+static int matmul_v1_check(EmitCtx *e) {
   static const char *const fused[] = {"fused_reshape_X", "fused_reshape_Y", "fused_reshape_Out",
                                       "fused_transpose_X", "fused_transpose_Y", "fused_transpose_Out"};
   for (size_t i = 0; i < sizeof fused / sizeof fused[0]; i++) {
@@ -232,6 +234,11 @@ static int emit_matmul(EmitCtx *e) {
     if (attr_ints(e->op, fused[i], &v)) return em_fail(e, "the oneDNN attribute %s is not supported", fused[i]);
   }
   if (attr_int(e->op, "head_number", 1) != 1) return em_fail(e, "head_number > 1 is not supported");
+  return 0;
+}
+
+static int emit_matmul(EmitCtx *e) {
+  if (matmul_v1_check(e)) return -1;
   OpCtx c = {e->g, (Op *)e->op};
   return emit_gemm(e, ctx_in(&c, "X", 0), ctx_in(&c, "Y", 0), ctx_out(&c, "Out", 0),
                    attr_bool(e->op, "transpose_X", 0), attr_bool(e->op, "transpose_Y", 0),
@@ -258,7 +265,148 @@ static int emit_mul(EmitCtx *e) {
   return 0;
 }
 
+/* ---- gradients: X@GRAD and Y@GRAD of Out = alpha * op(X) @ op(Y) ----
+ * Paddle 2.6's MatmulGradKernel (matmul_v2_grad, bmm_grad) and fluid's
+ * MatMulGradKernel (matmul_grad, with alpha), per matrix of a batch:
+ *   dX = dOut op(Y)^T (stored transposed when trans_x: op(Y) dOut^T),
+ *   dY = op(X)^T dOut (stored transposed when trans_y: dOut^T op(X)),
+ * each scaled by alpha; an operand broadcast along a batch dim of Out
+ * (its dim 1 or absent) gets the sum over that dim (Paddle's ReduceSum).
+ * Rank-1 operands are the row [1, K] (X) and the column [K, 1] (Y) and
+ * take no transpose; two of them are the dot product's dX = dOut * Y,
+ * dY = dOut * X.  When Y is one matrix and X is not transposed, X's batch
+ * folds into the rows (one product each, as Paddle's FoldInitDims);
+ * otherwise one product per batch matrix of Out, accumulated in batch
+ * order into a zeroed gradient where that operand is broadcast. */
+
+/* One product C = alpha * op(A) op(B) (+ C when acc). */
+static void pr_gemm(EmitCtx *e, int f64, int ta, int tb, const char *m, const char *n, const char *k,
+                    const char *alpha, const char *a, const char *lda, const char *b, const char *ldb, int acc,
+                    const char *c, const char *ldc, const char *ws) {
+  if (f64)
+    pr_line(e->p, "rt_dgemm(%d, %d, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s);", ta, tb, m, n, k, alpha, a, lda,
+            b, ldb, acc ? "1.0" : "0.0", c, ldc);
+  else
+    pr_line(e->p, "rt_sgemm_ws(%d, %d, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s);", ta, tb, m, n, k, alpha, a,
+            lda, b, ldb, acc ? "1.0f" : "0.0f", c, ldc, ws);
+}
+
+static int is_one(SymDim d) { return d.a == 0 && d.c == 1; }
+
+static int emit_gemm_grad(EmitCtx *e, int tx, int ty, double alpha) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *xv = ctx_in(&c, "X", 0), *yv = ctx_in(&c, "Y", 0), *dov = ctx_in(&c, "Out@GRAD", 0);
+  Var *dxv = ctx_out(&c, "X@GRAD", 0), *dyv = ctx_out(&c, "Y@GRAD", 0);
+  if (!xv || !yv || !dov) return em_fail(e, "needs X, Y and Out@GRAD");
+  const int f64 = xv->dtype == RT_DT_FP64;
+  if ((xv->dtype != RT_DT_FP32 && !f64) || yv->dtype != xv->dtype || dov->dtype != xv->dtype)
+    return em_fail(e, "gradients of matrix products of %s and %s tensors are not supported",
+                   rt_dtype_name(xv->dtype), rt_dtype_name(yv->dtype));
+  const char *T = f64 ? "double" : "float";
+  Operand x = {em_spec(e, xv), em_spec(e, xv)->rank == 1, tx}, y = {em_spec(e, yv), em_spec(e, yv)->rank == 1, ty};
+  /* Paddle's grad reads a rank-1 operand's transpose flag as a [1, K]
+   * matrix's, while its forward ignores it: no answer to reproduce */
+  if (x.vec && tx) return em_fail(e, "a transposed rank-1 X is not supported");
+  if (y.vec && ty) return em_fail(e, "a transposed rank-1 Y is not supported");
+  SymDim xr = mat_dim(&x, 0, 0), xc = mat_dim(&x, 1, 0), yr = mat_dim(&y, 0, 1), yc = mat_dim(&y, 1, 1);
+  SymDim m = tx ? xc : xr, k = tx ? xr : xc, n = ty ? yr : yc;
+  int nbx = nbatch(&x), nby = nbatch(&y), nb = nbx > nby ? nbx : nby;
+  pr_line(e->p, "const %s *x = %s;", T, em_ptr(e, xv, 1));
+  pr_line(e->p, "const %s *y = %s;", T, em_ptr(e, yv, 1));
+  pr_line(e->p, "const %s *dout = %s;", T, em_ptr(e, dov, 1));
+  if (dxv) pr_line(e->p, "%s *dx = %s;", T, em_ptr(e, dxv, 0));
+  if (dyv) pr_line(e->p, "%s *dy = %s;", T, em_ptr(e, dyv, 0));
+  pr_line(e->p, "const int64_t M = %s, N = %s, K = %s;", em_sym(m), em_sym(n), em_sym(k));
+  const char *ldx = tx ? "M" : "K", *ldy = ty ? "K" : "N", *al = em_float(alpha);
+  int y_batched = 0;
+  for (int i = 0; i < nby; i++) y_batched |= !is_one(y.s->d[i]);
+  if (!y_batched && !tx) { /* X's batch dims fold into M */
+    const char *rows = nbx ? pool_printf("%s * M", em_prod(e, xv, 0, nbx)) : "M";
+    SymDim rb = nbx ? em_sym_prod(e, xv, 0, nbx + 1) : m;
+    if (dxv) pr_gemm(e, f64, 0, !ty, rows, "K", "N", al, "dout", "N", "y", ldy, 0, "dx", "K", f64 ? "" : em_gemm_ws(e, rb, k, n));
+    if (dyv && !ty) pr_gemm(e, f64, 1, 0, "K", "N", rows, al, "x", "K", "dout", "N", 0, "dy", "N", f64 ? "" : em_gemm_ws(e, k, n, rb));
+    if (dyv && ty) pr_gemm(e, f64, 1, 0, "N", "K", rows, al, "dout", "N", "x", "K", 0, "dy", "K", f64 ? "" : em_gemm_ws(e, n, k, rb));
+    return 0;
+  }
+  /* batch dims of Out, right-aligned; an operand's stride is 0 where its
+   * dim is 1 (broadcast), and its gradient sums over such dims of Out */
+  int x_red = 0, y_red = 0;
+  for (int i = 0; i < nb; i++) {
+    int jx = i - (nb - nbx), jy = i - (nb - nby);
+    SymDim dx = jx >= 0 ? x.s->d[jx] : (SymDim){0, 1}, dy = jy >= 0 ? y.s->d[jy] : (SymDim){0, 1};
+    SymDim d = is_one(dx) ? dy : dx;
+    x_red |= is_one(dx) && !is_one(d);
+    y_red |= is_one(dy) && !is_one(d);
+    pr_line(e->p, "const int64_t n%d = %s;", i, em_sym(d));
+    pr_line(e->p, "const int64_t xs%d = %s, ys%d = %s;", i, is_one(dx) ? "0" : "1", i, is_one(dy) ? "0" : "1");
+  }
+  const char *xo = "0", *yo = "0", *oo = "0";
+  const char *xstride = "M * K", *ystride = "K * N", *ostride = "M * N";
+  for (int i = nb - 1; i >= 0; i--) {
+    xo = pool_printf("%s + i%d * xs%d * (%s)", xo, i, i, xstride);
+    yo = pool_printf("%s + i%d * ys%d * (%s)", yo, i, i, ystride);
+    oo = pool_printf("%s + i%d * (%s)", oo, i, ostride);
+    xstride = pool_printf("%s * (xs%d ? n%d : 1)", xstride, i, i);
+    ystride = pool_printf("%s * (ys%d ? n%d : 1)", ystride, i, i);
+    ostride = pool_printf("%s * n%d", ostride, i);
+  }
+  if (dxv && x_red) pr_line(e->p, "for (int64_t i = 0; i < %s; i++) dx[i] = 0;", em_numel(e, dxv));
+  if (dyv && y_red) pr_line(e->p, "for (int64_t i = 0; i < %s; i++) dy[i] = 0;", em_numel(e, dyv));
+  if (dxv && !f64) pr_line(e->p, "float *ws_dx = %s;", em_gemm_ws(e, tx ? k : m, tx ? m : k, n));
+  if (dyv && !f64) pr_line(e->p, "float *ws_dy = %s;", em_gemm_ws(e, ty ? n : k, ty ? k : n, m));
+  for (int i = 0; i < nb; i++) pr_line(e->p, "for (int64_t i%d = 0; i%d < n%d; i%d++) {", i, i, i, i);
+  const char *X = pool_printf("x + (%s)", xo), *Y = pool_printf("y + (%s)", yo), *D = pool_printf("dout + (%s)", oo);
+  const char *DX = pool_printf("dx + (%s)", xo), *DY = pool_printf("dy + (%s)", yo);
+  if (dxv && !tx) pr_gemm(e, f64, 0, !ty, "M", "K", "N", al, D, "N", Y, ldy, x_red, DX, "K", "ws_dx");
+  if (dxv && tx) pr_gemm(e, f64, ty, 1, "K", "M", "N", al, Y, ldy, D, "N", x_red, DX, "M", "ws_dx");
+  if (dyv && !ty) pr_gemm(e, f64, !tx, 0, "K", "N", "M", al, X, ldx, D, "N", y_red, DY, "N", "ws_dy");
+  if (dyv && ty) pr_gemm(e, f64, 1, tx, "N", "K", "M", al, D, "N", X, ldx, y_red, DY, "K", "ws_dy");
+  for (int i = 0; i < nb; i++) pr_line(e->p, "}");
+  return 0;
+}
+
 const OpDef op_bmm = {.type = "bmm", .infer = infer_bmm, .emit_c = emit_bmm};
 const OpDef op_matmul = {.type = "matmul", .infer = infer_matmul, .emit_c = emit_matmul};
 const OpDef op_matmul_v2 = {.type = "matmul_v2", .infer = infer_matmul_v2, .emit_c = emit_matmul_v2};
 const OpDef op_mul = {.type = "mul", .infer = infer_mul, .emit_c = emit_mul};
+
+static int emit_matmul_v2_grad(EmitCtx *e) {
+  return emit_gemm_grad(e, attr_bool(e->op, "trans_x", 0), attr_bool(e->op, "trans_y", 0), 1.0);
+}
+
+static int emit_matmul_grad(EmitCtx *e) {
+  if (matmul_v1_check(e)) return -1;
+  return emit_gemm_grad(e, attr_bool(e->op, "transpose_X", 0), attr_bool(e->op, "transpose_Y", 0),
+                        attr_float(e->op, "alpha", 1.0));
+}
+
+static int emit_bmm_grad(EmitCtx *e) { return emit_gemm_grad(e, 0, 0, 1.0); }
+
+/* mul_grad: with X [M, K] and Y [K, N] flattened at x/y_num_col_dims,
+ * dX = dOut Y^T and dY = X^T dOut (Paddle's MatmulWithFlattenGradKernel). */
+static int emit_mul_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *y = ctx_in(&c, "Y", 0), *dout = ctx_in(&c, "Out@GRAD", 0);
+  Var *dx = ctx_out(&c, "X@GRAD", 0), *dy = ctx_out(&c, "Y@GRAD", 0);
+  if (!x || !y || !dout) return em_fail(e, "needs X, Y and Out@GRAD");
+  if (x->dtype != RT_DT_FP32 || y->dtype != RT_DT_FP32 || dout->dtype != RT_DT_FP32)
+    return em_fail(e, "mul_grad of %s tensors is not supported yet", rt_dtype_name(x->dtype));
+  int xn = (int)attr_int(e->op, "x_num_col_dims", 1), yn = (int)attr_int(e->op, "y_num_col_dims", 1);
+  int xr = em_spec(e, x)->rank, yr = em_spec(e, y)->rank;
+  if (xn < 1 || xn >= xr || yn < 1 || yn >= yr) return em_fail(e, "num_col_dims do not fit X and Y");
+  SymDim m = em_sym_prod(e, x, 0, xn), k = em_sym_prod(e, x, xn, xr), n = em_sym_prod(e, y, yn, yr);
+  pr_line(e->p, "const int64_t M = %s, K = %s, N = %s;", em_prod(e, x, 0, xn), em_prod(e, x, xn, xr),
+          em_prod(e, y, yn, yr));
+  if (dx)
+    pr_line(e->p, "rt_sgemm_ws(0, 1, M, K, N, 1.0f, %s, N, %s, N, 0.0f, %s, K, %s);", em_ptr(e, dout, 1),
+            em_ptr(e, y, 1), em_ptr(e, dx, 0), em_gemm_ws(e, m, k, n));
+  if (dy)
+    pr_line(e->p, "rt_sgemm_ws(1, 0, K, N, M, 1.0f, %s, K, %s, N, 0.0f, %s, N, %s);", em_ptr(e, x, 1),
+            em_ptr(e, dout, 1), em_ptr(e, dy, 0), em_gemm_ws(e, k, n, m));
+  return 0;
+}
+
+const OpDef op_bmm_grad = {.type = "bmm_grad", .infer = infer_grad_generic, .emit_c = emit_bmm_grad};
+const OpDef op_matmul_grad = {.type = "matmul_grad", .infer = infer_grad_generic, .emit_c = emit_matmul_grad};
+const OpDef op_matmul_v2_grad = {.type = "matmul_v2_grad", .infer = infer_grad_generic, .emit_c = emit_matmul_v2_grad};
+const OpDef op_mul_grad = {.type = "mul_grad", .infer = infer_grad_generic, .emit_c = emit_mul_grad};

@@ -121,6 +121,21 @@ static const char *attr_text(const OpAttr *a) {
   return s;
 }
 
+/* Paddle's entry for attribute `name` of op type `type`; a grad op
+ * (`<forward>_grad`, `cross_entropy_grad2`) has no op maker of its own and
+ * carries its forward op's attributes (the grad op makers copy them), so it
+ * takes the forward op's entry.  *known: whether Paddle 2.6 knows the op
+ * (for a grad op, its forward op). */
+static const PaddleAttr *paddle_attr_of(const char *type, const char *name, int *known) {
+  const PaddleAttr *d = paddle_attr_find(type, name);
+  *known = paddle_knows_op(type);
+  const char *g = strstr(type, "_grad");
+  if (d || *known || !g || strspn(g + 5, "0123456789") != strlen(g + 5)) return d;
+  const char *fwd = pool_printf("%.*s%s", (int)(g - type), type, g + 5);
+  *known = paddle_knows_op(fwd);
+  return paddle_attr_find(fwd, name);
+}
+
 /* The attributes of op that nothing read and that do not hold Paddle's
  * default: errors, -1 when there is one. */
 static int check_attrs(Graph *g, Op *op) {
@@ -130,12 +145,13 @@ static int check_attrs(Graph *g, Op *op) {
     if (!a->name || attr_marked(op, a) || attr_is_bookkeeping(a->name) || attr_is_backend_hint(a->name) ||
         attr_is_onednn_only(op, a->name) || op_def_ignores_attr(op->def, a->name))
       continue;
-    const PaddleAttr *d = paddle_attr_find(op->type, a->name);
+    int known;
+    const PaddleAttr *d = paddle_attr_of(op->type, a->name, &known);
     if (d && holds_default(op, a, d)) continue;
     /* Paddle 2.6 does not declare it for this op (an attribute of Paddle
      * 1.x), or declares it extra and only its oneDNN kernels read it
      * (is_test: "some layers may run faster"): its kernel does not read it */
-    if ((!d && paddle_knows_op(op->type)) || (d && d->extra && !strcmp(a->name, "is_test"))) continue;
+    if ((!d && known) || (d && d->extra && !strcmp(a->name, "is_test"))) continue;
     OpCtx c = {g, op};
     bad = ctx_fail(&c, "attribute %s = %s is not implemented by paddlec's %s%s: refused rather than ignored",
                    a->name, attr_text(a), op->type, d ? " (only Paddle's default)" : "");

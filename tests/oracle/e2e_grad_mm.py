@@ -1,0 +1,116 @@
+"""Gradient cases of the matrix products: mul (x/y_num_col_dims),
+matmul_v2 (every transpose combination, batched, broadcast batch dims,
+1-D operands), matmul v1 (transpose_X/Y, alpha) and bmm, checked against
+Paddle's own grad ops (oracle_case.build_grad_case).
+
+    python e2e_grad_mm.py OUTDIR [CASE ...]
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from oracle_case import append_op as op, case_registry, run_grad_cases  # noqa: E402
+
+import paddle  # noqa: E402
+
+CASES, case = case_registry()
+
+
+def data(name, shape, dtype="float32"):
+    v = paddle.static.data(name, shape, dtype)
+    v.stop_gradient = False
+    return v
+
+
+def mul(x, y, xn, yn):
+    return op("mul", {"X": x, "Y": y}, {"Out": ["float32"]}, {"x_num_col_dims": xn, "y_num_col_dims": yn})[0]
+
+
+@case
+def mul_ncd1():
+    x, y = data("x", [-1, 4]), data("y", [4, 5])
+    return ["x", "y"], [mul(x, y, 1, 1)], [x, y]
+
+
+@case
+def mul_ncd2():
+    x, y = data("x", [-1, 3, 4]), data("y", [4, 5])
+    return ["x", "y"], [mul(x, y, 2, 1)], [x, y]
+
+
+@case
+def mul_y_ncd2():
+    x, y = data("x", [3, 2, 6]), data("y", [3, 4, 2, 5])
+    return ["x", "y"], [mul(x, y, 1, 2)], [x, y]
+
+
+@case
+def mul_y_only():
+    """Only Y's gradient (X stops the gradient): X@GRAD is absent."""
+    x, y = paddle.static.data("x", [-1, 4], "float32"), data("y", [4, 5])
+    return ["x", "y"], [mul(x, y, 1, 1)], [y]
+
+
+def mm_case(name, xs, ys, tx=False, ty=False):
+    def fn():
+        x, y = data("x", xs), data("y", ys)
+        return ["x", "y"], [paddle.matmul(x, y, transpose_x=tx, transpose_y=ty)], [x, y]
+    fn.__name__ = name
+    case(fn)
+
+
+mm_case("mm_nn", [3, 4], [4, 5])
+mm_case("mm_tn", [4, 3], [4, 5], tx=True)
+mm_case("mm_nt", [3, 4], [5, 4], ty=True)
+mm_case("mm_tt", [4, 3], [5, 4], tx=True, ty=True)
+mm_case("mm_batch_x", [-1, 3, 4], [4, 5])
+mm_case("mm_batch_x_nt", [2, 3, 3, 4], [5, 4], ty=True)
+mm_case("mm_batch_x_tn", [2, 4, 3], [4, 5], tx=True)
+mm_case("mm_batch_y", [3, 4], [2, 4, 5])
+mm_case("mm_batch_y_tt", [4, 3], [2, 5, 4], tx=True, ty=True)
+mm_case("mm_batched", [2, 3, 4], [2, 4, 5])
+mm_case("mm_batched_tn", [2, 4, 3], [2, 4, 5], tx=True)
+mm_case("mm_batched_nt", [2, 2, 3, 4], [2, 2, 5, 4], ty=True)
+mm_case("mm_bcast", [2, 1, 3, 4], [1, 3, 4, 5])
+mm_case("mm_bcast_tt", [1, 4, 3], [2, 5, 4], tx=True, ty=True)
+mm_case("mm_bcast_tn", [2, 4, 3], [1, 4, 5], tx=True)
+mm_case("mm_bcast_nt", [2, 1, 3, 4], [1, 3, 5, 4], ty=True)
+mm_case("mm_bcast_ones", [2, 3, 4], [1, 4, 5])
+mm_case("mm_vec_x", [4], [4, 5])
+mm_case("mm_vec_x_batch_y", [4], [2, 4, 5])
+mm_case("mm_vec_y", [3, 4], [4])
+mm_case("mm_vec_y_batch_x", [2, 3, 4], [4])
+mm_case("mm_vec_y_t", [4, 3], [4], tx=True)
+mm_case("mm_dot", [4], [4])
+
+
+def matmul_v1(name, xs, ys, tx=False, ty=False, alpha=1.0):
+    def fn():
+        x, y = data("x", xs), data("y", ys)
+        out = op("matmul", {"X": x, "Y": y}, {"Out": ["float32"]},
+                 {"transpose_X": tx, "transpose_Y": ty, "alpha": alpha})[0]
+        return ["x", "y"], [out], [x, y]
+    fn.__name__ = name
+    case(fn)
+
+
+matmul_v1("matmul_nn", [3, 4], [4, 5])
+matmul_v1("matmul_tt_alpha", [4, 3], [5, 4], tx=True, ty=True, alpha=0.5)
+matmul_v1("matmul_batch_x_alpha", [-1, 3, 4], [4, 5], alpha=2.0)
+matmul_v1("matmul_batched_tn", [2, 4, 3], [2, 4, 5], tx=True, alpha=-1.5)
+matmul_v1("matmul_batch_y_nt", [3, 4], [2, 5, 4], ty=True)
+
+
+@case
+def bmm():
+    x, y = data("x", [2, 3, 4]), data("y", [2, 4, 5])
+    return ["x", "y"], [paddle.bmm(x, y)], [x, y]
+
+
+def make_input(v, rng):
+    shape = [3 if d < 0 else d for d in v.shape]
+    return rng.standard_normal(shape).astype("float32")
+
+
+if __name__ == "__main__":
+    run_grad_cases(CASES, make_input)
