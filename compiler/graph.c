@@ -120,6 +120,7 @@ static int add_var(Graph *g, int block, const Paddlec__Fw__VarDesc *vd) {
   v.nvals = -1;
   if (vd->persistable) v.flags |= VAR_PERSISTABLE;
   if (vd->need_check_feed) v.flags |= VAR_NEED_CHECK_FEED;
+  if (vd->is_parameter) v.flags |= VAR_IS_PARAMETER;
   if (strstr(v.name, "@GRAD")) v.flags |= VAR_GRAD;
   VEC_PUSH(g->vars, g->nvars, g->vars_cap, v);
   return g->nvars - 1;

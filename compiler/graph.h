@@ -45,6 +45,9 @@ enum {
   VAR_NEED_CHECK_FEED = 1 << 5, /* VarDesc.need_check_feed */
   VAR_INFERRED = 1 << 6,    /* `shape` was computed by an op's rule */
   VAR_LOADED = 1 << 7,      /* parameter found and checked in the file */
+  VAR_IS_PARAMETER = 1 << 8, /* VarDesc.is_parameter: a Parameter of Python's
+                              * program (paddle.static.save puts it in .pdparams,
+                              * other persistables in .pdopt) */
 };
 
 typedef struct Var {
