@@ -160,6 +160,13 @@ int ctx_version_before(const OpCtx *c, int64_t version);
  * normalized axis.  -1 after ctx_fail(). */
 int infer_axis_value_index(OpCtx *c, const Var *x, int *axis);
 
+/* ---- gradient ops ---- */
+/* The generic shape rule of a `<forward>_grad` op (grad.c): each output
+ * `S@GRAD` takes the shape and dtype of the forward input bound to slot S
+ * (argument by argument); an X@GRAD without an X input (relu_grad, ...:
+ * inputs Out, Out@GRAD) takes Out's. */
+int grad_infer(OpCtx *c);
+
 /* ---- unary element-wise ops (activation.c), also inside fused ops ---- */
 /* The float C expression of unary op `type` on the element `v`, its
  * attributes (and clip/pow/scale tensor inputs) read from `op`: the op
