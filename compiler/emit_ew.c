@@ -145,6 +145,13 @@ static int libm_float_fn(const char *name, size_t len) {
 
 static int ident_char(char c) { return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
 
+int ew_names(const char *expr, const char *id) {
+  size_t n = strlen(id);
+  for (const char *p = strstr(expr, id); p; p = strstr(p + 1, id))
+    if ((p == expr || !ident_char(p[-1])) && !ident_char(p[n])) return 1;
+  return 0;
+}
+
 const char *ew_expr_double(const char *expr) {
   size_t n = strlen(expr);
   char *out = pool_alloc(2 * n + 1), *o = out;

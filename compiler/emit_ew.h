@@ -13,6 +13,9 @@ int ew_unary(EmitCtx *e, const Var *x, const Var *out, const char *setup, const 
  * functions (expf, fmaxf, ...) become their double versions, float literals
  * (0.5f) and casts ((float)) double ones; other calls stay as they are. */
 const char *ew_expr_double(const char *expr);
+/* 1 when C expression `expr` names identifier `id` (not as part of a
+ * longer name): which operands an expression reads. */
+int ew_names(const char *expr, const char *id);
 /* One operand of an element-wise loop. */
 typedef struct EwIn {
   const Var *v;      /* the tensor */

@@ -1,11 +1,15 @@
-/* Unary element-wise ops (activations and math): Out has X's shape and
- * dtype.  Each op's C expression of the input element `v`, with its
- * attributes and Paddle's defaults (from the op makers), is in
- * unary_float_expr() below (fused ops use it too); erfinv and digamma call runtime/rt_special.c.  Optional tensor
- * inputs: clip's Min/Max, pow's FactorTensor and scale's ScaleTensor (1
- * element each) override the attribute at run time.  rrelu also writes
- * Noise (the slope of each element) and compiles only for inference
- * (is_test), where its slope is fixed. */
+/* Unary element-wise ops (activations and math) and their gradients.
+ * Out has X's shape and dtype.  One table (acts[] below) holds each op's C
+ * expression of the input element `v`, with its attributes and Paddle's
+ * defaults (from the op makers), and of its gradient; unary_float_expr()
+ * reads the forward (fused ops use it too); erfinv and digamma call
+ * runtime/rt_special.c.  Optional tensor inputs: clip's Min/Max, pow's
+ * FactorTensor and scale's ScaleTensor (1 element each) override the
+ * attribute at run time.  rrelu also writes Noise (the slope of each
+ * element) and compiles only for inference (is_test), where its slope is
+ * fixed.
+ * Gradients <op>_grad: Out@GRAD and X and/or Out, as Paddle's grad maker
+ * passes them -> X@GRAD (generic shape rule, grad_infer), float32 only. */
 #include <string.h>
 
 #include "../emit_ew.h"
@@ -51,12 +55,6 @@ static const char *tensor_or_attr(EmitCtx *e, const Op *op, const char *slot, co
   return pool_printf("(float)%s[0]", em_ptr(e, t, 1));
 }
 
-/* x clamped to [lo, hi] as Paddle's kernels do (Eigen's cwiseMax(lo).cwiseMin(hi), and clip's
- * comparisons): a NaN stays NaN, where fminf/fmaxf would return a bound. */
-static const char *clamp(const char *x, const char *lo, const char *hi) {
-  return pool_printf("(%s < %s ? %s : (%s > %s ? %s : %s))", x, lo, lo, x, hi, hi, x);
-}
-
 /* logit: ln(p / (1 - p)) of v clipped to [eps, 1 - eps] (eps:FLOAT=1e-6);
  * with eps = 0, NaN outside [0, 1] (phi LogitFunctor).  The clip keeps a NaN,
  * as Eigen's cwiseMin/cwiseMax (std::min/max) do. */
@@ -77,110 +75,211 @@ static const char *rrelu_slope(const Op *op) {
   return em_float((float)((double)(lo + hi) / 2.0));
 }
 
-/* The float expression for op `type` of element v; NULL if unknown. */
-const char *unary_float_expr(EmitCtx *e, const Op *op, const char *type) {
-  if (!strcmp(type, "relu")) return "v > 0.0f ? v : 0.0f";
-  if (!strcmp(type, "sigmoid")) return "1.0f / (1.0f + expf(-v))";
-  if (!strcmp(type, "logsigmoid")) return "-log1pf(expf(-v))";
-  if (!strcmp(type, "tanh")) return "tanhf(v)";
-  if (!strcmp(type, "tanh_shrink")) return "v - tanhf(v)";
-  if (!strcmp(type, "exp")) return "expf(v)";
-  if (!strcmp(type, "log")) return "logf(v)";
-  if (!strcmp(type, "sqrt")) return "sqrtf(v)";
-  if (!strcmp(type, "rsqrt")) return "1.0f / sqrtf(v)";
-  if (!strcmp(type, "abs")) return "fabsf(v)";
-  if (!strcmp(type, "cos")) return "cosf(v)";
-  if (!strcmp(type, "sin")) return "sinf(v)";
-  if (!strcmp(type, "floor")) return "floorf(v)";
-  if (!strcmp(type, "ceil")) return "ceilf(v)";
-  if (!strcmp(type, "round")) return "roundf(v)";
-  if (!strcmp(type, "sign")) return "(float)((v > 0.0f) - (v < 0.0f))";
-  if (!strcmp(type, "reciprocal")) return "1.0f / v";
-  if (!strcmp(type, "square")) return "v * v";
-  if (!strcmp(type, "erf")) return "erff(v)";
-  if (!strcmp(type, "erfinv")) return "rt_erfinvf(v)";
-  if (!strcmp(type, "lgamma")) return "lgammaf(v)";
-  if (!strcmp(type, "digamma")) return "rt_digammaf(v)";
-  if (!strcmp(type, "log1p")) return "log1pf(v)";
-  if (!strcmp(type, "log2")) return "log2f(v)";
-  if (!strcmp(type, "log10")) return "log10f(v)";
-  if (!strcmp(type, "expm1")) return "expm1f(v)";
-  if (!strcmp(type, "tan")) return "tanf(v)";
-  if (!strcmp(type, "asin")) return "asinf(v)";
-  if (!strcmp(type, "acos")) return "acosf(v)";
-  if (!strcmp(type, "atan")) return "atanf(v)";
-  if (!strcmp(type, "sinh")) return "sinhf(v)";
-  if (!strcmp(type, "cosh")) return "coshf(v)";
-  if (!strcmp(type, "asinh")) return "asinhf(v)";
-  if (!strcmp(type, "acosh")) return "acoshf(v)";
-  if (!strcmp(type, "atanh")) return "atanhf(v)";
-  if (!strcmp(type, "trunc")) return "truncf(v)";
-  if (!strcmp(type, "silu")) return "v / (1.0f + expf(-v))";
-  if (!strcmp(type, "softsign")) return "v / (1.0f + fabsf(v))";
-  if (!strcmp(type, "relu6")) { /* Paddle 2.6's kernel ignores threshold: 6 */
-    attr_superseded(op, "threshold");
-    return clamp("v", "0.0f", "6.0f");
-  }
-  if (!strcmp(type, "leaky_relu")) return pool_printf("v > 0.0f ? v : %s * v", f(op, "alpha", 0.02));
-  if (!strcmp(type, "elu")) return pool_printf("v > 0.0f ? v : %s * (expf(v) - 1.0f)", f(op, "alpha", 1));
-  if (!strcmp(type, "celu")) {
-    const char *a = f(op, "alpha", 1);
-    const char *neg = pool_printf("%s * (expf(v / %s) - 1.0f)", a, a);
-    return pool_printf("(v < 0.0f ? 0.0f : v) + (0.0f < %s ? 0.0f : %s)", neg, neg); /* Eigen's max, min */
-  }
-  if (!strcmp(type, "selu"))
-    return pool_printf("%s * (v > 0.0f ? v : %s * (expf(v) - 1.0f))", f(op, "scale", 1.0507009873554804934193349852946),
-                       f(op, "alpha", 1.6732632423543772848170429916717));
-  if (!strcmp(type, "gelu"))
-    return attr_bool(op, "approximate", 0)
-               ? "0.5f * v * (1.0f + tanhf(0.7978845608f * (v + 0.044715f * v * v * v)))"
-               : "0.5f * v * (1.0f + rt_erff(v * 0.70710678f))";
-  if (!strcmp(type, "swish")) { /* Paddle 2.6's kernel ignores beta: 1 */
-    attr_superseded(op, "beta");
-    return "v / (1.0f + expf(-v))";
-  }
-  if (!strcmp(type, "hard_swish")) { /* Paddle 2.6's kernel ignores threshold/scale/offset: 6, 6, 3 */
-    attr_superseded(op, "threshold"), attr_superseded(op, "scale"), attr_superseded(op, "offset");
-    return pool_printf("v * %s / 6.0f", clamp("(v + 3.0f)", "0.0f", "6.0f"));
-  }
-  if (!strcmp(type, "hard_sigmoid"))
-    return clamp(pool_printf("(%s * v + %s)", f(op, "slope", 0.2), f(op, "offset", 0.5)), "0.0f", "1.0f");
-  if (!strcmp(type, "softplus")) {
-    const char *b = f(op, "beta", 1), *t = f(op, "threshold", 20);
-    return pool_printf("%s * v > %s ? v : log1pf(expf(%s * v)) / %s", b, t, b, b);
-  }
-  if (!strcmp(type, "mish")) {
-    const char *t = f(op, "threshold", 20);
-    return pool_printf("v * tanhf(v > %s ? v : log1pf(expf(v)))", t);
-  }
-  if (!strcmp(type, "logit")) return logit_expr(op);
-  if (!strcmp(type, "rrelu")) return pool_printf("v < 0.0f ? %s * v : v", rrelu_slope(op));
-  if (!strcmp(type, "soft_relu")) { /* the clip keeps a NaN, as Eigen's cwiseMax/cwiseMin */
-    const char *t = f(op, "threshold", 40);
-    const char *lo = pool_printf("(v < -%s ? -%s : v)", t, t);
-    return pool_printf("logf(1.0f + expf(%s > %s ? %s : %s))", lo, t, t, lo);
-  }
-  if (!strcmp(type, "brelu")) return clamp("v", f(op, "t_min", 0), f(op, "t_max", 24));
-  if (!strcmp(type, "thresholded_relu")) return pool_printf("v > %s ? v : 0.0f", f(op, "threshold", 1));
-  if (!strcmp(type, "hard_shrink")) {
-    const char *t = f(op, "threshold", 0.5);
-    return pool_printf("v * (float)(v < -%s || v > %s)", t, t);
-  }
-  if (!strcmp(type, "softshrink")) {
-    const char *l = f(op, "lambda", 0.5);
-    return pool_printf("(float)(v > %s) * (v - %s) + (float)(v < -%s) * (v + %s)", l, l, l, l);
-  }
-  if (!strcmp(type, "stanh"))
-    return pool_printf("%s * tanhf(%s * v)", f(op, "scale_b", 1.7159), f(op, "scale_a", 0.67));
-  if (!strcmp(type, "pow")) return pool_printf("powf(v, %s)", tensor_or_attr(e, op, "FactorTensor", "factor", 1));
-  if (!strcmp(type, "clip"))
-    return clamp("v", tensor_or_attr(e, op, "Min", "min", 0), tensor_or_attr(e, op, "Max", "max", 0));
-  if (!strcmp(type, "scale")) {
-    const char *sc = tensor_or_attr(e, op, "ScaleTensor", "scale", 1), *b = f(op, "bias", 0);
-    return attr_bool(op, "bias_after_scale", 1) ? pool_printf("%s * v + %s", sc, b)
-                                                : pool_printf("%s * (v + %s)", sc, b);
-  }
+/* ---- the activation table ----
+ * One row per unary op: its forward as a float C expression of the element
+ * `v`, and its gradient X@GRAD as Paddle 2.6's CPU grad functor computes it
+ * (phi funcs/activation_functor.h, gelu_grad_kernel.cc,
+ * selu_grad_kernel_impl.h, abs_grad_kernel_impl.h) from the elements x (X),
+ * y (Out) and dy (Out@GRAD), after the statements `gbody` (NULL: none).
+ * `{name}` in an expression stands for attribute `name` as a float literal
+ * (Paddle's default in `attrs`), or for the first element of tensor input
+ * `slot` when the op has one bound (Paddle reads the attribute only without
+ * it).  `dep` says which forward tensors the grad op takes, as Paddle's grad
+ * maker passes them (ActBwdOpFwdDeps: DEP_X, DEP_OUT, or DEP_NONE for
+ * neither); 0: no grad compiled.  `fixed` lists
+ * the attributes Paddle 2.6's kernels replace by constants (relu6's
+ * threshold, swish's beta, hard_swish's threshold/scale/offset): the
+ * expressions use the constants.  Rows whose name has a '(' are variants
+ * act_find picks by an attribute (gelu's approximate, elu's sign of alpha,
+ * scale's bias_after_scale). */
+enum { DEP_X = 1, DEP_OUT = 2, DEP_NONE = 4 /* Out@GRAD only */ };
+
+typedef struct ActAttr {
+  const char *name;
+  double dflt;
+  const char *slot; /* a 1-element tensor input that overrides it, or NULL */
+} ActAttr;
+
+typedef struct Act {
+  const char *type;
+  const char *fwd;                                   /* of v */
+  const char *(*fwd_fn)(EmitCtx *e, const Op *op);   /* instead of fwd */
+  int dep;                                           /* DEP_X | DEP_OUT */
+  const char *gbody, *grad;                          /* of x, y, dy */
+  ActAttr attrs[3];
+  const char *fixed[3];
+} Act;
+
+static const char *logit_fwd(EmitCtx *e, const Op *op) { return (void)e, logit_expr(op); }
+static const char *rrelu_fwd(EmitCtx *e, const Op *op) {
+  (void)e;
+  return pool_printf("v < 0.0f ? %s * v : v", rrelu_slope(op));
+}
+
+/* x clamped to [lo, hi] as Paddle's kernels do (Eigen's cwiseMax(lo).cwiseMin(hi), and clip's
+ * comparisons): a NaN stays NaN, where fminf/fmaxf would return a bound. */
+#define CLAMP(x, lo, hi) "(" x " < " lo " ? " lo " : (" x " > " hi " ? " hi " : " x "))"
+#define CELU_NEG "{alpha} * (expf(v / {alpha}) - 1.0f)"
+#define SOFT_RELU_LO "(v < -{threshold} ? -{threshold} : v)"
+#define GELU_KA "(float)0.7978845608028654" /* M_2_SQRTPI * M_SQRT1_2 */
+
+static const Act acts[] = {
+    {"abs", "fabsf(v)", NULL, DEP_X, NULL, "x == 0.0f ? 0.0f : dy * (x / fabsf(x))", {{0}}, {0}},
+    {"acos", "acosf(v)", NULL, DEP_X, NULL, "-dy * 1.0f / sqrtf(1.0f - x * x)", {{0}}, {0}},
+    {"acosh", "acoshf(v)", NULL, DEP_X, NULL, "dy * 1.0f / sqrtf(x * x - 1.0f)", {{0}}, {0}},
+    {"asin", "asinf(v)", NULL, DEP_X, NULL, "dy * 1.0f / sqrtf(1.0f - x * x)", {{0}}, {0}},
+    {"asinh", "asinhf(v)", NULL, DEP_X, NULL, "dy * 1.0f / sqrtf(x * x + 1.0f)", {{0}}, {0}},
+    {"atan", "atanf(v)", NULL, DEP_X, NULL, "dy * 1.0f / (1.0f + x * x)", {{0}}, {0}},
+    {"atanh", "atanhf(v)", NULL, DEP_X, NULL, "dy * 1.0f / (1.0f - x * x)", {{0}}, {0}},
+    {"brelu", CLAMP("v", "{t_min}", "{t_max}"), NULL, DEP_X, NULL, "dy * (float)(x > {t_min} && x < {t_max})",
+     {{"t_min", 0, NULL}, {"t_max", 24, NULL}}, {0}},
+    /* ZeroGradFunctor: 0 * Out@GRAD (a NaN stays NaN) */
+    {"ceil", "ceilf(v)", NULL, DEP_NONE, NULL, "0.0f * dy", {{0}}, {0}},
+    /* Eigen's max and min */
+    {"celu", "(v < 0.0f ? 0.0f : v) + (0.0f < " CELU_NEG " ? 0.0f : " CELU_NEG ")", NULL, DEP_X,
+     "const float a_pos = (float)({alpha} > 0.0f), a_neg = (float)({alpha} <= 0.0f);\n"
+     "const float x_pos = (float)(x > 0.0f), x_neg = (float)(x <= 0.0f);",
+     "dy * a_pos * x_pos + dy * expf(x / {alpha}) * a_pos * x_neg + dy * a_neg * x_pos + "
+     "dy * expf(x / {alpha}) * a_neg * x_neg",
+     {{"alpha", 1, NULL}}, {0}},
+    {"clip", CLAMP("v", "{min}", "{max}"), NULL, DEP_X, NULL, "x > {min} && x < {max} ? dy : 0.0f",
+     {{"min", 0, "Min"}, {"max", 0, "Max"}}, {0}},
+    {"cos", "cosf(v)", NULL, DEP_X, NULL, "-dy * sinf(x)", {{0}}, {0}},
+    {"cosh", "coshf(v)", NULL, DEP_X, NULL, "dy * sinhf(x)", {{0}}, {0}},
+    {"digamma", "rt_digammaf(v)", NULL, 0, NULL, NULL, {{0}}, {0}},
+    /* EluGradKernel: ELUGradFunctor for alpha > 0, ELUGradNegativeAlphaFunctor otherwise */
+    {"elu", "v > 0.0f ? v : {alpha} * (expf(v) - 1.0f)", NULL, DEP_X | DEP_OUT, NULL,
+     "y > 0.0f ? dy : dy * (y + {alpha})", {{"alpha", 1, NULL}}, {0}},
+    {"elu(alpha<=0)", "v > 0.0f ? v : {alpha} * (expf(v) - 1.0f)", NULL, DEP_X | DEP_OUT, NULL,
+     "x > 0.0f ? dy : dy * {alpha} * expf(x)", {{"alpha", 1, NULL}}, {0}},
+    /* EigenErfGrad: M_2_SQRTPI * exp(-x^2) */
+    {"erf", "erff(v)", NULL, DEP_X, NULL, "dy * (float)1.1283791670955126 * expf(-(x * x))", {{0}}, {0}},
+    {"erfinv", "rt_erfinvf(v)", NULL, 0, NULL, NULL, {{0}}, {0}},
+    {"exp", "expf(v)", NULL, DEP_OUT, NULL, "dy * y", {{0}}, {0}},
+    {"expm1", "expm1f(v)", NULL, DEP_OUT, NULL, "dy * y + dy", {{0}}, {0}},
+    {"floor", "floorf(v)", NULL, DEP_NONE, NULL, "0.0f * dy", {{0}}, {0}},
+    /* gelu_grad_kernel.cc, the Eigen path */
+    {"gelu", "0.5f * v * (1.0f + rt_erff(v * 0.70710678f))", NULL, DEP_X,
+     "const float first = 0.5f * (1.0f + rt_erff(x * 0.70710678f));\n"
+     "const float second = (float)0.3989422804014327 * x * expf(-0.5f * (x * x));", /* 0.5 * M_2_SQRTPI * M_SQRT1_2 */
+     "dy * (first + second)", {{0}}, {0}},
+    {"gelu(approximate)", "0.5f * v * (1.0f + tanhf(0.7978845608f * (v + 0.044715f * v * v * v)))", NULL, DEP_X,
+     "const float th = tanhf(" GELU_KA " * (0.044715f * (x * x * x) + x));",
+     "0.5f * dy * (1.0f + th + (x - x * (th * th)) * (" GELU_KA " + " GELU_KA " * 0.044715f * 3.0f * (x * x)))", {{0}},
+     {0}},
+    {"hard_shrink", "v * (float)(v < -{threshold} || v > {threshold})", NULL, DEP_X, NULL,
+     "dy * (float)(x < -{threshold} || x > {threshold})", {{"threshold", 0.5, NULL}}, {0}},
+    {"hard_sigmoid", CLAMP("({slope} * v + {offset})", "0.0f", "1.0f"), NULL, DEP_OUT, NULL,
+     "dy * (float)(y > 0.0f && y < 1.0f) * {slope}", {{"slope", 0.2, NULL}, {"offset", 0.5, NULL}}, {0}},
+    {"hard_swish", "v * " CLAMP("(v + 3.0f)", "0.0f", "6.0f") " / 6.0f", NULL, DEP_X,
+     "const float tmp = (float)(x + 3.0f < 6.0f);",
+     "dy * ((float)(x + 3.0f > 0.0f) * (2.0f * x + 3.0f) / 6.0f * tmp + 1.0f * (1.0f - tmp))", {{0}},
+     {"threshold", "scale", "offset"}},
+    {"leaky_relu", "v > 0.0f ? v : {alpha} * v", NULL, DEP_X, NULL,
+     "dy * ({alpha} * (float)(x < 0.0f) + (float)(x >= 0.0f))", {{"alpha", 0.02, NULL}}, {0}},
+    {"lgamma", "lgammaf(v)", NULL, 0, NULL, NULL, {{0}}, {0}},
+    {"log", "logf(v)", NULL, DEP_X, NULL, "dy * (1.0f / x)", {{0}}, {0}},
+    {"log10", "log10f(v)", NULL, DEP_X, NULL, "dy * 1.0f / (x * (float)2.302585092994046)", {{0}}, {0}},
+    {"log1p", "log1pf(v)", NULL, DEP_X, NULL, "dy * (1.0f / (x + 1.0f))", {{0}}, {0}},
+    {"log2", "log2f(v)", NULL, DEP_X, NULL, "dy * 1.0f / (x * (float)0.6931471805599453)", {{0}}, {0}},
+    {"logit", NULL, logit_fwd, 0, NULL, NULL, {{0}}, {0}},
+    {"logsigmoid", "-log1pf(expf(-v))", NULL, DEP_X, "const float m = -x > 0.0f ? -x : 0.0f;",
+     "dy * (expf(-x - m) / (expf(-m) + expf(-x - m)))", {{0}}, {0}},
+    {"mish", "v * tanhf(v > {threshold} ? v : log1pf(expf(v)))", NULL, DEP_X,
+     "const float sp = x > {threshold} ? x : logf(1.0f + expf(x));\n"
+     "const float gsp = 1.0f - expf(-sp), tsp = tanhf(sp);",
+     "dy * (tsp + x * (1.0f - tsp * tsp) * gsp)", {{"threshold", 20, NULL}}, {0}},
+    {"pow", "powf(v, {factor})", NULL, DEP_X, NULL, "dy * {factor} * powf(x, {factor} - 1.0f)",
+     {{"factor", 1, "FactorTensor"}}, {0}},
+    {"reciprocal", "1.0f / v", NULL, DEP_OUT, NULL, "dy * -1.0f * y * y", {{0}}, {0}},
+    {"relu", "v > 0.0f ? v : 0.0f", NULL, DEP_OUT, NULL, "dy * (float)(y > 0.0f)", {{0}}, {0}},
+    {"relu6", CLAMP("v", "0.0f", "6.0f"), NULL, DEP_OUT, NULL, "dy * (float)(y > 0.0f && y < 6.0f)", {{0}},
+     {"threshold"}},
+    {"round", "roundf(v)", NULL, DEP_NONE, NULL, "0.0f * dy", {{0}}, {0}},
+    {"rrelu", NULL, rrelu_fwd, 0, NULL, NULL, {{0}}, {0}},
+    {"rsqrt", "1.0f / sqrtf(v)", NULL, DEP_OUT, NULL, "-0.5f * dy * y * y * y", {{0}}, {0}},
+    /* scale's gradient is a scale op */
+    {"scale", "{scale} * v + {bias}", NULL, 0, NULL, NULL, {{"scale", 1, "ScaleTensor"}, {"bias", 0, NULL}}, {0}},
+    {"scale(bias_before)", "{scale} * (v + {bias})", NULL, 0, NULL, NULL,
+     {{"scale", 1, "ScaleTensor"}, {"bias", 0, NULL}}, {0}},
+    /* SeluGradFunctor: the slope below 0 is alpha * scale, taken in float */
+    {"selu", "{scale} * (v > 0.0f ? v : {alpha} * (expf(v) - 1.0f))", NULL, DEP_OUT, NULL,
+     "dy * (y <= 0.0f ? y + {alpha} * {scale} : {scale})",
+     {{"scale", 1.0507009873554804934193349852946, NULL}, {"alpha", 1.6732632423543772848170429916717, NULL}},
+     {0}},
+    {"sigmoid", "1.0f / (1.0f + expf(-v))", NULL, DEP_OUT, NULL, "dy * y * (1.0f - y)", {{0}}, {0}},
+    {"sign", "(float)((v > 0.0f) - (v < 0.0f))", NULL, 0, NULL, NULL, {{0}}, {0}},
+    /* SiluGradKernel takes Out too, and reads X only */
+    {"silu", "v / (1.0f + expf(-v))", NULL, DEP_X | DEP_OUT, "const float t1 = 1.0f + expf(-x), t2 = x * expf(-x);",
+     "dy * ((1.0f / t1) * (1.0f + t2 / t1))", {{0}}, {0}},
+    {"sin", "sinf(v)", NULL, DEP_X, NULL, "dy * cosf(x)", {{0}}, {0}},
+    {"sinh", "sinhf(v)", NULL, DEP_X, NULL, "dy * coshf(x)", {{0}}, {0}},
+    /* the clip keeps a NaN, as Eigen's cwiseMax/cwiseMin */
+    {"soft_relu", "logf(1.0f + expf(" SOFT_RELU_LO " > {threshold} ? {threshold} : " SOFT_RELU_LO "))", NULL, 0, NULL,
+     NULL, {{"threshold", 40, NULL}}, {0}},
+    {"softplus", "{beta} * v > {threshold} ? v : log1pf(expf({beta} * v)) / {beta}", NULL, DEP_X,
+     "const float xb = {beta} * x;", "xb > {threshold} ? dy : dy / (1.0f + expf(-xb))",
+     {{"beta", 1, NULL}, {"threshold", 20, NULL}}, {0}},
+    {"softshrink", "(float)(v > {lambda}) * (v - {lambda}) + (float)(v < -{lambda}) * (v + {lambda})", NULL, DEP_X,
+     NULL, "dy * ((float)(x > {lambda}) + (float)(x < -{lambda}))", {{"lambda", 0.5, NULL}}, {0}},
+    {"softsign", "v / (1.0f + fabsf(v))", NULL, DEP_X, NULL,
+     "dy * (1.0f / ((1.0f + fabsf(x)) * (1.0f + fabsf(x))))", {{0}}, {0}},
+    {"sqrt", "sqrtf(v)", NULL, DEP_OUT, NULL, "0.5f * dy / y", {{0}}, {0}},
+    {"square", "v * v", NULL, DEP_X, NULL, "dy * 2.0f * x", {{0}}, {0}},
+    {"stanh", "{scale_b} * tanhf({scale_a} * v)", NULL, DEP_X,
+     "const float th2 = tanhf({scale_a} * x) * tanhf({scale_a} * x);", "dy * {scale_a} * {scale_b} * (1.0f - th2)",
+     {{"scale_a", 0.67, NULL}, {"scale_b", 1.7159, NULL}}, {0}},
+    {"swish", "v / (1.0f + expf(-v))", NULL, DEP_X,
+     "const float t1 = 1.0f / (1.0f + expf(-x)), o = x * t1, t2 = t1 * (1.0f - o);", "dy * (o + t2)", {{0}},
+     {"beta"}},
+    {"tan", "tanf(v)", NULL, DEP_X, NULL, "dy / (cosf(x) * cosf(x))", {{0}}, {0}},
+    {"tanh", "tanhf(v)", NULL, DEP_OUT, NULL, "dy * (1.0f - y * y)", {{0}}, {0}},
+    {"tanh_shrink", "v - tanhf(v)", NULL, DEP_X, NULL, "dy * (tanhf(x) * tanhf(x))", {{0}}, {0}},
+    {"thresholded_relu", "v > {threshold} ? v : 0.0f", NULL, DEP_X, NULL, "dy * (float)(x > {threshold})",
+     {{"threshold", 1, NULL}}, {0}},
+    {"trunc", "truncf(v)", NULL, 0, NULL, NULL, {{0}}, {0}},
+};
+
+/* The row of unary op `type` (without "_grad") as `op`'s attributes pick
+ * it; NULL when unknown. */
+static const Act *act_find(const Op *op, const char *type) {
+  const char *key = type;
+  if (!strcmp(type, "gelu") && attr_bool(op, "approximate", 0)) key = "gelu(approximate)";
+  if (!strcmp(type, "elu") && !(attr_float(op, "alpha", 1) > 0)) key = "elu(alpha<=0)";
+  if (!strcmp(type, "scale") && !attr_bool(op, "bias_after_scale", 1)) key = "scale(bias_before)";
+  for (size_t i = 0; i < sizeof acts / sizeof acts[0]; i++)
+    if (!strcmp(acts[i].type, key)) {
+      for (int k = 0; k < 3 && acts[i].fixed[k]; k++) attr_superseded(op, acts[i].fixed[k]);
+      return &acts[i];
+    }
   return NULL;
+}
+
+/* Template t with each {name} replaced by the attribute's value (or its
+ * tensor's element) for `op`; NULL for a name the row does not declare. */
+static const char *act_expand(EmitCtx *e, const Op *op, const Act *a, const char *t) {
+  const char *out = "";
+  while (*t) {
+    const char *open = strchr(t, '{');
+    if (!open) return pool_printf("%s%s", out, t);
+    const char *close = strchr(open, '}');
+    if (!close) return NULL;
+    const ActAttr *at = NULL;
+    for (int k = 0; k < 3 && a->attrs[k].name; k++)
+      if ((size_t)(close - open - 1) == strlen(a->attrs[k].name) && !strncmp(open + 1, a->attrs[k].name, (size_t)(close - open - 1)))
+        at = &a->attrs[k];
+    if (!at) return NULL;
+    const char *val = at->slot ? tensor_or_attr(e, op, at->slot, at->name, at->dflt) : f(op, at->name, at->dflt);
+    out = pool_printf("%s%.*s%s", out, (int)(open - t), t, val);
+    t = close + 1;
+  }
+  return out;
+}
+
+const char *unary_float_expr(EmitCtx *e, const Op *op, const char *type) {
+  const Act *a = act_find(op, type);
+  if (!a) return NULL;
+  return a->fwd_fn ? a->fwd_fn(e, op) : act_expand(e, op, a, a->fwd);
 }
 
 /* scale on float64 and integer tensors.  Paddle's kernel casts scale and
@@ -238,6 +337,36 @@ static int emit_unary(EmitCtx *e) {
     if (!strcmp(type, "trunc")) return ew_unary(e, x, out, NULL, "v");
   }
   return em_fail(e, "%s on %s tensors is not supported yet", type, rt_dtype_name(x->dtype));
+}
+
+/* <op>_grad: Out@GRAD and the forward tensors the row's dep names (X, Out)
+ * -> X@GRAD (float32), the row's gradient element by element.  X@GRAD may
+ * take Out@GRAD's buffer (each element is read before it is written). */
+static int emit_act_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  char *type = pool_strdup(e->op->type);
+  type[strlen(type) - strlen("_grad")] = 0;
+  const Act *a = act_find(e->op, type);
+  if (!a || !a->dep) return em_fail(e, "no C gradient for %s", type);
+  Var *dy = ctx_in(&c, "Out@GRAD", 0), *dx = ctx_out(&c, "X@GRAD", 0);
+  Var *x = a->dep & DEP_X ? ctx_in(&c, "X", 0) : NULL, *y = a->dep & DEP_OUT ? ctx_in(&c, "Out", 0) : NULL;
+  if (!dy || ((a->dep & DEP_X) && !x) || ((a->dep & DEP_OUT) && !y))
+    return em_fail(e, "missing Out@GRAD%s%s", a->dep & DEP_X ? ", X" : "", a->dep & DEP_OUT ? ", Out" : "");
+  if (!dx) return 0; /* nothing wants the gradient */
+  Var *const all[4] = {dy, dx, x, y};
+  for (int i = 0; i < 4; i++)
+    if (all[i] && all[i]->dtype != RT_DT_FP32)
+      return em_fail(e, "'%s' is %s: only float32 gradients are supported", all[i]->name,
+                     rt_dtype_name(all[i]->dtype));
+  const char *body = a->gbody ? act_expand(e, e->op, a, a->gbody) : "";
+  const char *expr = act_expand(e, e->op, a, a->grad);
+  if (!body || !expr) return em_fail(e, "malformed gradient template for %s", type);
+  const char *text = pool_printf("%s %s", body, expr);
+  EwIn in[3] = {{dy, -1, "pdy", "dy"}};
+  int n = 1;
+  if (x && ew_names(text, "x")) in[n++] = (EwIn){x, -1, "px", "x"};
+  if (y && ew_names(text, "y")) in[n++] = (EwIn){y, -1, "py", "y"};
+  return ew_nary(e, dx, n, in, NULL, *body ? body : NULL, expr);
 }
 
 int unary_fusible(const Graph *g, const Op *op) {
@@ -312,3 +441,72 @@ OP_UNARY(tanh_shrink)
 OP_UNARY(thresholded_relu)
 OP_UNARY(trunc)
 const OpDef op_rrelu = {.type = "rrelu", .infer = infer_rrelu, .emit_c = emit_unary};
+
+/* The grads of the rows with a dep, sorted. */
+#define OP_ACT_GRAD(name)                                                                               \
+  const OpDef op_##name = {.type = #name, .infer = grad_infer, .emit_c = emit_act_grad, \
+                           .inplace = "Out@GRAD:X@GRAD"};
+OP_ACT_GRAD(abs_grad)
+OP_ACT_GRAD(acos_grad)
+OP_ACT_GRAD(acosh_grad)
+OP_ACT_GRAD(asin_grad)
+OP_ACT_GRAD(asinh_grad)
+OP_ACT_GRAD(atan_grad)
+OP_ACT_GRAD(atanh_grad)
+OP_ACT_GRAD(brelu_grad)
+OP_ACT_GRAD(celu_grad)
+OP_ACT_GRAD(clip_grad)
+OP_ACT_GRAD(cos_grad)
+OP_ACT_GRAD(cosh_grad)
+OP_ACT_GRAD(elu_grad)
+OP_ACT_GRAD(erf_grad)
+OP_ACT_GRAD(exp_grad)
+OP_ACT_GRAD(expm1_grad)
+OP_ACT_GRAD(gelu_grad)
+OP_ACT_GRAD(hard_shrink_grad)
+OP_ACT_GRAD(hard_swish_grad)
+OP_ACT_GRAD(leaky_relu_grad)
+OP_ACT_GRAD(log_grad)
+OP_ACT_GRAD(log10_grad)
+OP_ACT_GRAD(log1p_grad)
+OP_ACT_GRAD(log2_grad)
+OP_ACT_GRAD(logsigmoid_grad)
+OP_ACT_GRAD(mish_grad)
+OP_ACT_GRAD(pow_grad)
+OP_ACT_GRAD(reciprocal_grad)
+OP_ACT_GRAD(relu_grad)
+OP_ACT_GRAD(relu6_grad)
+OP_ACT_GRAD(rsqrt_grad)
+OP_ACT_GRAD(selu_grad)
+OP_ACT_GRAD(sigmoid_grad)
+OP_ACT_GRAD(silu_grad)
+OP_ACT_GRAD(sin_grad)
+OP_ACT_GRAD(sinh_grad)
+OP_ACT_GRAD(softplus_grad)
+OP_ACT_GRAD(softshrink_grad)
+OP_ACT_GRAD(softsign_grad)
+OP_ACT_GRAD(sqrt_grad)
+OP_ACT_GRAD(square_grad)
+OP_ACT_GRAD(stanh_grad)
+OP_ACT_GRAD(swish_grad)
+OP_ACT_GRAD(tan_grad)
+OP_ACT_GRAD(tanh_grad)
+OP_ACT_GRAD(tanh_shrink_grad)
+OP_ACT_GRAD(thresholded_relu_grad)
+/* HardSigmoidGradFunctor takes offset but reads only Out and slope. */
+static const char *const hard_sigmoid_grad_ignores[] = {"offset", NULL};
+const OpDef op_hard_sigmoid_grad = {.type = "hard_sigmoid_grad", .infer = grad_infer, .emit_c = emit_act_grad,
+                                    .inplace = "Out@GRAD:X@GRAD", .attr_ignores = hard_sigmoid_grad_ignores};
+/* The grads that take Out@GRAD alone (floor, ceil, round): X@GRAD has its
+ * shape (Paddle's ActivationOpGrad without X or Out). */
+static int infer_grad_nodep(OpCtx *c) {
+  Var *dy = ctx_need(c, "Out@GRAD", 0);
+  if (!dy) return -1;
+  ctx_set(c, "X@GRAD", 0, &dy->shape, dy->dtype);
+  return 0;
+}
+#define OP_ACT_GRAD_NODEP(name) \
+  const OpDef op_##name = {.type = #name, .infer = infer_grad_nodep, .emit_c = emit_act_grad, .inplace = "Out@GRAD:X@GRAD"};
+OP_ACT_GRAD_NODEP(ceil_grad)
+OP_ACT_GRAD_NODEP(floor_grad)
+OP_ACT_GRAD_NODEP(round_grad)

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "../emit_ew.h"
+#include "bcast_util.h"
 #include "ops.h"
 
 static int infer_elementwise(OpCtx *c) {
@@ -92,3 +93,76 @@ OP_ELEMENTWISE(elementwise_mod)
 OP_ELEMENTWISE(elementwise_mul)
 OP_ELEMENTWISE(elementwise_pow)
 OP_ELEMENTWISE(elementwise_sub)
+
+/* Gradients: elementwise_<op>_grad
+ *   inputs:  X, Y, Out@GRAD (and Out for div, as Paddle 2.6's maker passes)
+ *   outputs: X@GRAD, Y@GRAD, each optional (only what is bound is computed)
+ *   attrs:   axis as the forward's
+ * Each gradient is Paddle's CPU functor (elementwise_grad_kernel_impl.h,
+ * cpu/elementwise_grad.h) of the elements a (X), b (Y), o (Out) and d
+ * (Out@GRAD) at each element of Out@GRAD; the gradient of an operand that
+ * was broadcast is summed over the broadcast dims in Paddle's order
+ * (bc_grad).  The max, min and pow grad kernels take no axis (they
+ * broadcast with -1): their grads are refused when axis aligns the
+ * lower-rank operand elsewhere, where Paddle's kernel fails. */
+static const struct {
+  const char *type, *dx, *dy; /* float C expressions of a, b, o, d */
+  int trailing;               /* 1: Paddle's kernel ignores axis */
+} grad_table[] = {
+    {"elementwise_add_grad", "d", "d", 0},
+    {"elementwise_sub_grad", "d", "-d", 0},
+    {"elementwise_mul_grad", "d * b", "d * a", 0},
+    {"elementwise_div_grad", "d / b", "-d * o / b", 0},
+    {"elementwise_max_grad", "d * (float)(a > b)", "d * (float)(a <= b)", 1},
+    {"elementwise_min_grad", "d * (float)(a < b)", "d * (float)(a >= b)", 1},
+    {"elementwise_pow_grad", "d * b * powf(a, b - 1.0f)", "d * logf(a) * powf(a, b)", 1},
+};
+
+/* g = the gradient `term`, reading only the operands it names. */
+static int grad_one(EmitCtx *e, const Var *dout, const EwIn *g, const EwIn *all, int nall, const char *term) {
+  EwIn in[4];
+  int n = 0;
+  for (int k = 0; k < nall; k++)
+    if (all[k].v && ew_names(term, all[k].elem)) in[n++] = all[k];
+  return bc_grad(e, dout, g, n, in, NULL, term);
+}
+
+static int emit_elementwise_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  const char *type = e->op->type;
+  size_t row = 0;
+  while (row < sizeof grad_table / sizeof grad_table[0] && strcmp(grad_table[row].type, type)) row++;
+  if (row == sizeof grad_table / sizeof grad_table[0]) return em_fail(e, "no gradient for %s", type);
+  Var *x = ctx_in(&c, "X", 0), *y = ctx_in(&c, "Y", 0), *dout = ctx_in(&c, "Out@GRAD", 0);
+  Var *dx = ctx_out(&c, "X@GRAD", 0), *dy = ctx_out(&c, "Y@GRAD", 0);
+  int div = !strcmp(type, "elementwise_div_grad");
+  Var *out = div ? ctx_in(&c, "Out", 0) : NULL;
+  if (!x || !y || !dout || (div && !out)) return em_fail(e, "missing X, Y, Out@GRAD%s", div ? " or Out" : "");
+  Var *const all[6] = {x, y, dout, out, dx, dy};
+  for (int i = 0; i < 6; i++)
+    if (all[i] && all[i]->dtype != RT_DT_FP32)
+      return em_fail(e, "'%s' is %s: only float32 gradients are supported", all[i]->name,
+                     rt_dtype_name(all[i]->dtype));
+  int64_t axis = attr_int(e->op, "axis", -1);
+  int rx = em_spec(e, x)->rank, ry = em_spec(e, y)->rank, diff = rx > ry ? rx - ry : ry - rx;
+  if (axis != -1 && (axis < 0 || axis > diff))
+    return em_fail(e, "axis %lld: Paddle's grad kernel takes -1 or [0, %d] for ranks %d and %d", (long long)axis, diff,
+                   rx, ry);
+  if (grad_table[row].trailing && axis != -1 && axis != diff)
+    return em_fail(e, "axis %lld: Paddle's %s kernel broadcasts with axis -1", (long long)axis, type);
+  const EwIn in[4] = {{x, axis, "px", "a"}, {y, axis, "py", "b"}, {dout, -1, "pd", "d"}, {out, -1, "po", "o"}};
+  const EwIn gx = {dx, axis, "pdx", NULL}, gy = {dy, axis, "pdy", NULL};
+  if (dx && grad_one(e, dout, &gx, in, 4, grad_table[row].dx)) return -1;
+  if (dy && grad_one(e, dout, &gy, in, 4, grad_table[row].dy)) return -1;
+  return 0;
+}
+
+#define OP_ELEMENTWISE_GRAD(name) \
+  const OpDef op_##name = {.type = #name, .infer = grad_infer, .emit_c = emit_elementwise_grad};
+OP_ELEMENTWISE_GRAD(elementwise_add_grad)
+OP_ELEMENTWISE_GRAD(elementwise_div_grad)
+OP_ELEMENTWISE_GRAD(elementwise_max_grad)
+OP_ELEMENTWISE_GRAD(elementwise_min_grad)
+OP_ELEMENTWISE_GRAD(elementwise_mul_grad)
+OP_ELEMENTWISE_GRAD(elementwise_pow_grad)
+OP_ELEMENTWISE_GRAD(elementwise_sub_grad)

@@ -17,6 +17,8 @@
  *    tensor shape (arrays, scopes); those are left alone, as Paddle does.
  *  stack_grad, unstack_grad, instance_norm_grad, group_norm_grad: own rules.
  *
+ * Grads with a C emitter live in their forward op's file, most with the
+ * generic rule (grad_infer, ops.h).
  * Grads of ops whose rule lives elsewhere (softmax_with_cross_entropy_grad,
  * cross_entropy_grad2, huber_loss_grad, ...) are in their forward op's file. */
 #include <string.h>
@@ -47,7 +49,7 @@ static int grad_from_forward(OpCtx *c, int lenient) {
   return 0;
 }
 
-int infer_grad_generic(OpCtx *c) { return grad_from_forward(c, 0); }
+int grad_infer(OpCtx *c) { return grad_from_forward(c, 0); }
 
 static int infer_grad_ctl(OpCtx *c) { return grad_from_forward(c, 1); }
 
@@ -151,46 +153,11 @@ OP_GRAD_DOUT(label_smooth_grad)
 OP_GRAD_CTL(conditional_block_grad)
 OP_GRAD_CTL(while_grad)
 
-#define OP_GRAD(name) const OpDef op_##name = {.type = #name, .infer = infer_grad_generic};
+#define OP_GRAD(name) const OpDef op_##name = {.type = #name, .infer = grad_infer};
 /* activations and softmax */
-OP_GRAD(abs_grad)
-OP_GRAD(brelu_grad)
-OP_GRAD(celu_grad)
-OP_GRAD(clip_grad)
-OP_GRAD(cos_grad)
-OP_GRAD(elu_grad)
-OP_GRAD(erf_grad)
-OP_GRAD(exp_grad)
-OP_GRAD(gelu_grad)
-OP_GRAD(hard_shrink_grad)
-OP_GRAD(hard_sigmoid_grad)
-OP_GRAD(hard_swish_grad)
-OP_GRAD(leaky_relu_grad)
-OP_GRAD(log_grad)
 OP_GRAD(log_softmax_grad)
-OP_GRAD(logsigmoid_grad)
-OP_GRAD(mish_grad)
-OP_GRAD(pow_grad)
 OP_GRAD(prelu_grad)
-OP_GRAD(reciprocal_grad)
-OP_GRAD(relu6_grad)
-OP_GRAD(relu_grad)
-OP_GRAD(rsqrt_grad)
-OP_GRAD(selu_grad)
-OP_GRAD(sigmoid_grad)
-OP_GRAD(silu_grad)
-OP_GRAD(sin_grad)
 OP_GRAD(softmax_grad)
-OP_GRAD(softplus_grad)
-OP_GRAD(softshrink_grad)
-OP_GRAD(softsign_grad)
-OP_GRAD(sqrt_grad)
-OP_GRAD(square_grad)
-OP_GRAD(stanh_grad)
-OP_GRAD(swish_grad)
-OP_GRAD(tanh_grad)
-OP_GRAD(tanh_shrink_grad)
-OP_GRAD(thresholded_relu_grad)
 /* conv, pool, norm, interpolation */
 OP_GRAD(batch_norm_grad)
 OP_GRAD(bicubic_interp_v2_grad)
@@ -216,13 +183,6 @@ OP_GRAD(trilinear_interp_v2_grad)
 /* math, reductions, indexing, shape */
 OP_GRAD(concat_grad)
 OP_GRAD(cumsum_grad)
-OP_GRAD(elementwise_add_grad)
-OP_GRAD(elementwise_div_grad)
-OP_GRAD(elementwise_max_grad)
-OP_GRAD(elementwise_min_grad)
-OP_GRAD(elementwise_mul_grad)
-OP_GRAD(elementwise_pow_grad)
-OP_GRAD(elementwise_sub_grad)
 OP_GRAD(expand_as_v2_grad)
 OP_GRAD(expand_grad)
 OP_GRAD(expand_v2_grad)
@@ -233,7 +193,6 @@ OP_GRAD(gather_nd_grad)
 OP_GRAD(index_select_grad)
 OP_GRAD(lookup_table_grad)
 OP_GRAD(lookup_table_v2_grad)
-OP_GRAD(mean_grad)
 OP_GRAD(meshgrid_grad)
 OP_GRAD(p_norm_grad)
 OP_GRAD(reduce_max_grad)

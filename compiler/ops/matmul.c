@@ -406,7 +406,7 @@ static int emit_mul_grad(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_bmm_grad = {.type = "bmm_grad", .infer = infer_grad_generic, .emit_c = emit_bmm_grad};
-const OpDef op_matmul_grad = {.type = "matmul_grad", .infer = infer_grad_generic, .emit_c = emit_matmul_grad};
-const OpDef op_matmul_v2_grad = {.type = "matmul_v2_grad", .infer = infer_grad_generic, .emit_c = emit_matmul_v2_grad};
-const OpDef op_mul_grad = {.type = "mul_grad", .infer = infer_grad_generic, .emit_c = emit_mul_grad};
+const OpDef op_bmm_grad = {.type = "bmm_grad", .infer = grad_infer, .emit_c = emit_bmm_grad};
+const OpDef op_matmul_grad = {.type = "matmul_grad", .infer = grad_infer, .emit_c = emit_matmul_grad};
+const OpDef op_matmul_v2_grad = {.type = "matmul_v2_grad", .infer = grad_infer, .emit_c = emit_matmul_v2_grad};
+const OpDef op_mul_grad = {.type = "mul_grad", .infer = grad_infer, .emit_c = emit_mul_grad};

@@ -168,12 +168,12 @@ int ctx_version_before(const OpCtx *c, int64_t version);
  * normalized axis.  -1 after ctx_fail(). */
 int infer_axis_value_index(OpCtx *c, const Var *x, int *axis);
 
-/* ---- gradient ops (grad.c) ---- */
-/* The generic rule of `<forward>_grad` ops: each output `S@GRAD` takes the
- * shape and dtype of the forward input bound to slot S (argument by
- * argument); X@GRAD falls back to Out's when the op has no X (activation
- * grads that keep only Out). */
-int infer_grad_generic(OpCtx *c);
+/* ---- gradient ops ---- */
+/* The generic shape rule of a `<forward>_grad` op (grad.c): each output
+ * `S@GRAD` takes the shape and dtype of the forward input bound to slot S
+ * (argument by argument); an X@GRAD without an X input (relu_grad, ...:
+ * inputs Out, Out@GRAD) takes Out's. */
+int grad_infer(OpCtx *c);
 /* X@GRAD = XShape[1:] with Out@GRAD's dtype (reshape2_grad, transpose2_grad,
  * squeeze2_grad, ...). */
 int infer_grad_xshape(OpCtx *c);

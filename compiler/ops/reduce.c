@@ -279,10 +279,28 @@ static int emit_reduce(EmitCtx *e) {
 static const char *const reduce_attr_ignores[] = {"in_dtype", NULL};
 #define REDUCE_DEF(name, rule) \
   const OpDef op_##name = {.type = #name, .infer = rule, .emit_c = emit_reduce, .attr_ignores = reduce_attr_ignores};
+/* mean_grad: X, Out@GRAD (one element) -> X@GRAD (X's shape): every
+ * element is Out@GRAD / numel(X), the count converted to the element type
+ * first (phi MeanAllGradKernel); X is read for its shape only. */
+static int emit_mean_grad(EmitCtx *e) {
+  Var *dout = tu_in(e, "Out@GRAD", 0), *dx = tu_out(e, "X@GRAD", 0);
+  if (!dout || !dx) return -1;
+  if ((dx->dtype != RT_DT_FP32 && dx->dtype != RT_DT_FP64) || dout->dtype != dx->dtype)
+    return em_fail(e, "only float32 and float64 gradients are supported");
+  SymDim n1 = spec_numel(em_spec(e, dout));
+  if (n1.a != 0 || n1.c != 1) return em_fail(e, "Out@GRAD must have one element");
+  const char *t = em_ctype(dx->dtype);
+  pr_line(e->p, "const %s g = %s[0] / (%s)(%s);", t, em_ptr(e, dout, 1), t, em_numel(e, dx));
+  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
+  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) dx[i] = g;", em_numel(e, dx));
+  return 0;
+}
+
 #define OP_REDUCE(name) REDUCE_DEF(name, infer_reduce)
 #define OP_REDUCE_BOOL(name) REDUCE_DEF(name, infer_reduce_bool)
 OP_REDUCE(frobenius_norm)
 const OpDef op_mean = {.type = "mean", .infer = infer_mean, .emit_c = emit_reduce};
+const OpDef op_mean_grad = {.type = "mean_grad", .infer = grad_infer, .emit_c = emit_mean_grad};
 OP_REDUCE_BOOL(reduce_all)
 OP_REDUCE(reduce_amax)
 OP_REDUCE(reduce_amin)

@@ -1,0 +1,124 @@
+"""Gradient cases of the element-wise binary ops (elementwise_add, _sub,
+_mul, _div, _max, _min, _pow) and of the mean op, checked against Paddle's own
+grad ops (oracle_case.build_grad_case): same shapes, a bias [C] against
+[N, C] (axis -1), [C] against [N, C, H, W] at axis 1, Y larger than X, a
+[1] operand, both operands broadcast, only one gradient wanted, and ties
+for max/min.
+
+Feed names pick the inputs' distribution (make_input): `pos*` positive
+(pow's base), `int*` small integers (ties), others standard normal.
+
+    python e2e_grad_ew.py OUTDIR [CASE ...]
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from oracle_case import append_op, case_registry, run_grad_cases  # noqa: E402
+
+import paddle  # noqa: E402
+
+CASES, case = case_registry()
+
+
+def data(name, shape, grad=True):
+    v = paddle.static.data(name, shape, "float32")
+    v.stop_gradient = not grad
+    return v
+
+
+def ew(op, x, y, axis=-1):
+    """One elementwise_<op> with its axis attribute (paddle.add and friends
+    always write -1)."""
+    return append_op(f"elementwise_{op}", {"X": [x], "Y": [y]}, {"Out": ["float32"]}, {"axis": axis})[0]
+
+
+def binary(op, xs, ys, axis=-1, xname="x", yname="y", xgrad=True, ygrad=True):
+    def fn():
+        x, y = data(xname, xs, xgrad), data(yname, ys, ygrad)
+        return [xname, yname], [ew(op, x, y, axis)], [v for v, g in ((x, xgrad), (y, ygrad)) if g]
+    fn.__name__ = op
+    return fn
+
+
+def add_cases(op, xname="x", yname="y"):
+    """The broadcast patterns, each a case named <op>_<pattern>; max, min
+    and pow's grad kernels take no axis (-1 only: Paddle fails on the
+    others)."""
+    pats = {
+        "same": ([3, 4], [3, 4], -1),
+        "bias": ([-1, 5], [5], -1),
+        "axis1": ([2, 3, 4, 5], [3], 1),
+        "axis1_2d": ([2, 3, 4, 5], [3, 4], 1),
+        "y_larger": ([5], [3, 5], -1),
+        "y_larger_axis0": ([3], [3, 4], 0),
+        "one": ([3, 4], [1], -1),
+        "both": ([3, 1], [1, 4], -1),
+        "middle": ([2, 3, 4], [2, 1, 4], -1),
+    }
+    for pat, (xs, ys, axis) in pats.items():
+        if op in ("max", "min", "pow") and axis >= 0:
+            continue
+        CASES[f"{op}_{pat}"] = binary(op, xs, ys, axis, xname, yname)
+
+
+for _op in ["add", "sub", "mul", "div", "max", "min"]:
+    add_cases(_op)
+add_cases("pow", xname="posx")
+CASES["max_ties"] = binary("max", [4, 5], [5], -1, "intx", "inty")
+CASES["min_ties"] = binary("min", [4, 5], [4, 5], -1, "intx", "inty")
+CASES["add_bias_only_dy"] = binary("add", [-1, 5], [5], -1, xgrad=False)
+CASES["add_bias_only_dx"] = binary("add", [-1, 5], [5], -1, ygrad=False)
+CASES["add_same_only_dx"] = binary("add", [3, 4], [3, 4], -1, ygrad=False)
+CASES["mul_axis1_only_dy"] = binary("mul", [2, 3, 4, 5], [3], 1, xgrad=False)
+CASES["sub_y_larger_only_dx"] = binary("sub", [5], [3, 5], -1, ygrad=False)
+
+
+def mean(x):
+    """The `mean` op (paddle.mean writes reduce_mean)."""
+    return append_op("mean", {"X": [x]}, {"Out": ["float32"]}, {})[0]
+
+
+@case
+def mean_loss():
+    x = data("x", [-1, 4, 5])
+    return ["x"], [mean(x)], [x]
+
+
+@case
+def fit_a_line():
+    """fc + square_error_cost + mean, as the fit_a_line book model (the
+    fc's mul grad aside: the bias, elementwise_sub and square grads)."""
+    x, y, b = data("x", [-1, 3]), data("label", [-1, 3], grad=False), data("b", [3])
+    pred = ew("add", x, b)
+    loss = mean(paddle.square(ew("sub", pred, y)))
+    return ["x", "label", "b"], [loss], [x, b]
+
+
+@case
+def grad_accumulate():
+    """x feeds three ops: backward sums its gradients with a `sum` op."""
+    x, y = data("x", [3, 4]), data("y", [4])
+    out = ew("add", ew("mul", x, x), ew("sub", x, y))
+    return ["x", "y"], [out], [x, y]
+
+
+@case
+def scale_grad():
+    """scale's gradient is a scale op (bias dropped)."""
+    x = data("x", [3, 4])
+    out = ew("mul", paddle.scale(x, scale=2.5, bias=1.5), x)
+    return ["x"], [out], [x]
+
+
+def make_input(v, rng):
+    shape = [3 if d < 0 else d for d in v.shape]
+    if v.name.startswith("pos"):
+        return (rng.random(shape) * 2 + 0.25).astype("float32")
+    if v.name.startswith("int"):
+        return rng.integers(-2, 3, shape).astype("float32")
+    return rng.standard_normal(shape).astype("float32")
+
+
+if __name__ == "__main__":
+    run_grad_cases(CASES, make_input)
