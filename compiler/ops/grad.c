@@ -155,9 +155,7 @@ OP_GRAD_CTL(while_grad)
 
 #define OP_GRAD(name) const OpDef op_##name = {.type = #name, .infer = grad_infer};
 /* activations and softmax */
-OP_GRAD(log_softmax_grad)
 OP_GRAD(prelu_grad)
-OP_GRAD(softmax_grad)
 /* conv, pool, norm, interpolation */
 OP_GRAD(batch_norm_grad)
 OP_GRAD(bicubic_interp_v2_grad)
@@ -214,7 +212,6 @@ OP_GRAD(unsqueeze_grad)
 OP_GRAD(where_grad)
 /* losses */
 OP_GRAD(bce_loss_grad)
-OP_GRAD(cross_entropy_grad)
 OP_GRAD(kldiv_loss_grad)
 OP_GRAD(log_loss_grad)
 OP_GRAD(sigmoid_cross_entropy_with_logits_grad)

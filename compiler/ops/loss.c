@@ -178,14 +178,245 @@ static int infer_kldiv(OpCtx *c) {
   return 0;
 }
 
+/* ---- C emission (float32) ----
+ * Tensors are viewed as [n, c, r] around the class axis (n: dims before
+ * it, c: the classes, r: dims after it); a hard label (int32 or int64) is
+ * [n, 1, r].  A hard label other than ignore_index outside [0, c), for
+ * which Paddle raises an error, is taken as ignored: its loss and its
+ * gradient are zeros. */
+
+/* Label's C element type for the hard labels, NULL after em_fail(). */
+static const char *hard_label_type(EmitCtx *e, const Var *label) {
+  if (label->dtype != RT_DT_INT64 && label->dtype != RT_DT_INT32)
+    return em_fail(e, "a hard Label of %s is not supported (int32 or int64)", rt_dtype_name(label->dtype)), NULL;
+  return em_ctype(label->dtype);
+}
+
+/* The class axis of v (softmax_with_cross_entropy's `axis`, else the last),
+ * printing n, c and r; -1 after em_fail(). */
+static int pr_ncr(EmitCtx *e, const Var *v, int64_t axis_attr) {
+  int rank = em_spec(e, v)->rank, axis = axis_norm(axis_attr, rank);
+  if (axis < 0 || rank == 0) return em_fail(e, "axis %lld is out of range", (long long)axis_attr);
+  pr_line(e->p, "const int64_t n = %s, c = %s, r = %s;", em_prod(e, v, 0, axis), em_dim(e, v, axis),
+          em_prod(e, v, axis + 1, rank));
+  return axis;
+}
+
+static int check_f32(EmitCtx *e, const Var *v, const char *slot) {
+  if (v->dtype != RT_DT_FP32)
+    return em_fail(e, "%s of %s is not supported (float32)", slot, rt_dtype_name(v->dtype));
+  return 0;
+}
+
+/* Paddle's TolerableValue of log(p): infinities clipped to -+1e20. */
+#define TOL_LOG "const float lg = logf(p), lp = isinf(lg) ? (lg > 0 ? 1e20f : -1e20f) : lg;"
+
+/* softmax_with_cross_entropy (phi CrossEntropyWithSoftmaxKernel): Softmax =
+ * softmax(Logits) over axis (rt_softmax), or Logits itself when use_softmax
+ * is off; Loss = -log(Softmax[label]) for a hard label (0 where ignored),
+ * -sum(Label * log(Softmax)) over the classes for a soft one. */
+static int emit_softmax_ce(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "Logits", 0), *label = ctx_in(&c, "Label", 0);
+  Var *sm = ctx_out(&c, "Softmax", 0), *loss = ctx_out(&c, "Loss", 0);
+  if (!x || !label || !sm || !loss) return em_fail(e, "needs Logits, Label, Softmax and Loss");
+  int soft = attr_bool(e->op, "soft_label", 0), use_sm = attr_bool(e->op, "use_softmax", 1);
+  int64_t ignore = attr_int(e->op, "ignore_index", -100);
+  if (check_f32(e, x, "Logits") || (soft && check_f32(e, label, "a soft Label"))) return -1;
+  const char *lt = soft ? "float" : hard_label_type(e, label);
+  if (!lt) return -1;
+  if (pr_ncr(e, x, attr_int(e->op, "axis", -1)) < 0) return -1;
+  pr_line(e->p, "const float *x = %s;", em_ptr(e, x, 1));
+  pr_line(e->p, "const %s *label = %s;", lt, em_ptr(e, label, 1));
+  pr_line(e->p, "float *sm = %s;", em_ptr(e, sm, 0));
+  pr_line(e->p, "float *loss = %s;", em_ptr(e, loss, 0));
+  if (use_sm) pr_line(e->p, "rt_softmax(x, sm, n, c, r);");
+  else pr_line(e->p, "if (sm != x) memcpy(sm, x, (size_t)(n * c * r) * sizeof *sm);");
+  pr_line(e->p, "for (int64_t i = 0; i < n; i++) {");
+  pr_line(e->p, "for (int64_t j = 0; j < r; j++) {");
+  if (soft) {
+    pr_line(e->p, "float acc = 0.0f;");
+    pr_line(e->p, "for (int64_t k = 0; k < c; k++) {");
+    pr_line(e->p, "const float p = sm[(i * c + k) * r + j];");
+    pr_line(e->p, TOL_LOG);
+    pr_line(e->p, "acc += label[(i * c + k) * r + j] * lp;");
+    pr_line(e->p, "}");
+    pr_line(e->p, "loss[i * r + j] = -acc;");
+  } else {
+    pr_line(e->p, "const int64_t lbl = (int64_t)label[i * r + j];");
+    pr_line(e->p, "if (lbl == INT64_C(%lld) || lbl < 0 || lbl >= c) {", (long long)ignore);
+    pr_line(e->p, "loss[i * r + j] = 0.0f;");
+    pr_line(e->p, "continue;");
+    pr_line(e->p, "}");
+    pr_line(e->p, "const float p = sm[(i * c + lbl) * r + j];");
+    pr_line(e->p, TOL_LOG);
+    pr_line(e->p, "loss[i * r + j] = -lp;");
+  }
+  pr_line(e->p, "}");
+  pr_line(e->p, "}");
+  return 0;
+}
+
+/* softmax_with_cross_entropy_grad (phi CrossEntropyWithSoftmaxGradKernel),
+ * g = Loss@GRAD of the row, p = Softmax:
+ *   use_softmax, hard label: p * g, minus g at the label; zeros where ignored
+ *   use_softmax, soft label: g * (p - Label)
+ *   no softmax, hard label:  -g / p at the label, zeros elsewhere and where
+ *                            ignored
+ *   no softmax, soft label:  g * (-Label / p)
+ * Each element of Softmax is read before the same element of Logits@GRAD
+ * is written (in place when Paddle's inplace pass shares them). */
+static int emit_softmax_ce_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *label = ctx_in(&c, "Label", 0), *sm = ctx_in(&c, "Softmax", 0), *dloss = ctx_in(&c, "Loss@GRAD", 0);
+  Var *dx = ctx_out(&c, "Logits@GRAD", 0);
+  if (!label || !sm || !dloss || !dx) return em_fail(e, "needs Label, Softmax, Loss@GRAD and Logits@GRAD");
+  int soft = attr_bool(e->op, "soft_label", 0), use_sm = attr_bool(e->op, "use_softmax", 1);
+  int64_t ignore = attr_int(e->op, "ignore_index", -100);
+  if (check_f32(e, sm, "Softmax") || check_f32(e, dloss, "Loss@GRAD") ||
+      (soft && check_f32(e, label, "a soft Label")))
+    return -1;
+  const char *lt = soft ? "float" : hard_label_type(e, label);
+  if (!lt) return -1;
+  if (pr_ncr(e, sm, attr_int(e->op, "axis", -1)) < 0) return -1;
+  pr_line(e->p, "const %s *label = %s;", lt, em_ptr(e, label, 1));
+  pr_line(e->p, "const float *sm = %s;", em_ptr(e, sm, 1));
+  pr_line(e->p, "const float *dloss = %s;", em_ptr(e, dloss, 1));
+  pr_line(e->p, "float *dx = %s;", em_ptr(e, dx, 0));
+  pr_line(e->p, "for (int64_t i = 0; i < n; i++) {");
+  pr_line(e->p, "for (int64_t j = 0; j < r; j++) {");
+  pr_line(e->p, "const float g = dloss[i * r + j];");
+  if (soft) {
+    pr_line(e->p, "for (int64_t k = 0; k < c; k++) {");
+    pr_line(e->p, "const int64_t at = (i * c + k) * r + j;");
+    pr_line(e->p, use_sm ? "dx[at] = g * (sm[at] - label[at]);" : "dx[at] = g * (-label[at] / sm[at]);");
+    pr_line(e->p, "}");
+  } else {
+    pr_line(e->p, "const int64_t lbl = (int64_t)label[i * r + j];");
+    pr_line(e->p, "const int ignored = lbl == INT64_C(%lld) || lbl < 0 || lbl >= c;", (long long)ignore);
+    if (use_sm) {
+      pr_line(e->p, "for (int64_t k = 0; k < c; k++) {");
+      pr_line(e->p, "const int64_t at = (i * c + k) * r + j;");
+      pr_line(e->p, "dx[at] = ignored ? 0.0f : sm[at] * g;");
+      pr_line(e->p, "}");
+      pr_line(e->p, "if (!ignored) dx[(i * c + lbl) * r + j] -= g;");
+    } else {
+      pr_line(e->p, "const float v = ignored ? 0.0f : (-1.0f / sm[(i * c + lbl) * r + j]) * g;");
+      pr_line(e->p, "for (int64_t k = 0; k < c; k++) dx[(i * c + k) * r + j] = k == lbl ? v : 0.0f;");
+    }
+  }
+  pr_line(e->p, "}");
+  pr_line(e->p, "}");
+  return 0;
+}
+
+/* cross_entropy (fluid CrossEntropyOpKernel) and cross_entropy2
+ * (CrossEntropyOpKernel2, hard labels only): X is [n, c] after folding the
+ * leading dims; Y = -log(X[label]) with Paddle's TolerableValue (0 where
+ * ignored), soft labels -sum(Label * log(X)); cross_entropy2 also keeps
+ * MatchX = X[label] (0 where ignored) for its grad. */
+static int emit_cross_entropy(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *label = ctx_in(&c, "Label", 0), *y = ctx_out(&c, "Y", 0);
+  Var *mx = ctx_out(&c, "MatchX", 0);
+  if (!x || !label || !y) return em_fail(e, "needs X, Label and Y");
+  int v2 = !strcmp(e->op->type, "cross_entropy2");
+  int soft = !v2 && attr_bool(e->op, "soft_label", 0);
+  int64_t ignore = attr_int(e->op, "ignore_index", -100);
+  if (check_f32(e, x, "X") || (soft && check_f32(e, label, "a soft Label"))) return -1;
+  const char *lt = soft ? "float" : hard_label_type(e, label);
+  if (!lt) return -1;
+  int rank = em_spec(e, x)->rank;
+  pr_line(e->p, "const int64_t n = %s, c = %s;", em_prod(e, x, 0, rank - 1), em_dim(e, x, rank - 1));
+  pr_line(e->p, "const float *x = %s;", em_ptr(e, x, 1));
+  pr_line(e->p, "const %s *label = %s;", lt, em_ptr(e, label, 1));
+  pr_line(e->p, "float *y = %s;", em_ptr(e, y, 0));
+  if (mx) pr_line(e->p, "float *mx = %s;", em_ptr(e, mx, 0));
+  pr_line(e->p, "for (int64_t i = 0; i < n; i++) {");
+  if (soft) {
+    pr_line(e->p, "float acc = 0.0f;");
+    pr_line(e->p, "for (int64_t k = 0; k < c; k++) {");
+    pr_line(e->p, "const float p = x[i * c + k];");
+    pr_line(e->p, TOL_LOG);
+    pr_line(e->p, "acc += label[i * c + k] * lp;");
+    pr_line(e->p, "}");
+    pr_line(e->p, "y[i] = -acc;");
+  } else {
+    pr_line(e->p, "const int64_t lbl = (int64_t)label[i];");
+    pr_line(e->p, "if (lbl == INT64_C(%lld) || lbl < 0 || lbl >= c) {", (long long)ignore);
+    pr_line(e->p, "y[i] = 0.0f;");
+    if (mx) pr_line(e->p, "mx[i] = 0.0f;");
+    pr_line(e->p, "continue;");
+    pr_line(e->p, "}");
+    pr_line(e->p, "const float p = x[i * c + lbl];");
+    pr_line(e->p, TOL_LOG);
+    pr_line(e->p, "y[i] = -lp;");
+    if (mx) pr_line(e->p, "mx[i] = p;");
+  }
+  pr_line(e->p, "}");
+  return 0;
+}
+
+/* cross_entropy_grad (fluid XeGradFunctor / XeSoftlabelGradFunctor) and
+ * cross_entropy_grad2 (HardLabelCrossEntropyBackwardFunctor), per row i of
+ * the [n, c] X@GRAD with g = Y@GRAD[i]: hard labels -g / X[i, label] (v2:
+ * -g / MatchX[i]) at the label and zeros elsewhere, a row of zeros where
+ * ignored; soft labels -Label * g / X. */
+static int emit_cross_entropy_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  int v2 = !strcmp(e->op->type, "cross_entropy_grad2");
+  Var *x = ctx_in(&c, v2 ? "MatchX" : "X", 0), *label = ctx_in(&c, "Label", 0), *dy = ctx_in(&c, "Y@GRAD", 0);
+  Var *dx = ctx_out(&c, "X@GRAD", 0);
+  if (!x || !label || !dy || !dx) return em_fail(e, "needs %s, Label, Y@GRAD and X@GRAD", v2 ? "MatchX" : "X");
+  int soft = !v2 && attr_bool(e->op, "soft_label", 0);
+  int64_t ignore = attr_int(e->op, "ignore_index", -100);
+  if (check_f32(e, x, v2 ? "MatchX" : "X") || check_f32(e, dy, "Y@GRAD") ||
+      (soft && check_f32(e, label, "a soft Label")))
+    return -1;
+  const char *lt = soft ? "float" : hard_label_type(e, label);
+  if (!lt) return -1;
+  int rank = em_spec(e, dx)->rank;
+  pr_line(e->p, "const int64_t n = %s, c = %s;", em_prod(e, dx, 0, rank - 1), em_dim(e, dx, rank - 1));
+  pr_line(e->p, "const float *x = %s;", em_ptr(e, x, 1));
+  pr_line(e->p, "const %s *label = %s;", lt, em_ptr(e, label, 1));
+  pr_line(e->p, "const float *dy = %s;", em_ptr(e, dy, 1));
+  pr_line(e->p, "float *dx = %s;", em_ptr(e, dx, 0));
+  pr_line(e->p, "for (int64_t i = 0; i < n; i++) {");
+  if (soft) {
+    pr_line(e->p, "for (int64_t k = 0; k < c; k++) dx[i * c + k] = -label[i * c + k] * dy[i] / x[i * c + k];");
+  } else {
+    pr_line(e->p, "const int64_t lbl = (int64_t)label[i];");
+    pr_line(e->p, "const int ignored = lbl == INT64_C(%lld) || lbl < 0 || lbl >= c;", (long long)ignore);
+    pr_line(e->p, "const float v = ignored ? 0.0f : -dy[i] / x[%s];", v2 ? "i" : "i * c + lbl");
+    pr_line(e->p, "for (int64_t k = 0; k < c; k++) dx[i * c + k] = k == lbl ? v : 0.0f;");
+  }
+  pr_line(e->p, "}");
+  return 0;
+}
+
+/* numeric_stable_mode: Paddle 2.6's CPU kernels take the softmax, then the
+ * log, whatever it says (the grad's parameter is UNUSED). */
+static const char *const softmax_ce_attr_ignores[] = {"numeric_stable_mode", NULL};
+/* cross_entropy_grad2: XShape only gives X@GRAD's shape (its rule). */
+static const char *const ce_grad2_ignores[] = {"XShape", NULL};
+
 const OpDef op_softmax_with_cross_entropy = {.type = "softmax_with_cross_entropy",
-                                             .infer = infer_softmax_ce};
+                                             .infer = infer_softmax_ce,
+                                             .emit_c = emit_softmax_ce,
+                                             .attr_ignores = softmax_ce_attr_ignores};
 const OpDef op_softmax_with_cross_entropy_grad = {.type = "softmax_with_cross_entropy_grad",
-                                                  .infer = infer_softmax_ce_grad};
-const OpDef op_cross_entropy = {.type = "cross_entropy", .infer = infer_cross_entropy};
-const OpDef op_cross_entropy2 = {.type = "cross_entropy2", .infer = infer_cross_entropy};
+                                                  .infer = infer_softmax_ce_grad,
+                                                  .emit_c = emit_softmax_ce_grad,
+                                                  .inplace = "Softmax:Logits@GRAD",
+                                                  .attr_ignores = softmax_ce_attr_ignores};
+const OpDef op_cross_entropy = {.type = "cross_entropy", .infer = infer_cross_entropy, .emit_c = emit_cross_entropy};
+const OpDef op_cross_entropy_grad = {.type = "cross_entropy_grad", .infer = grad_infer,
+                                     .emit_c = emit_cross_entropy_grad};
+const OpDef op_cross_entropy2 = {.type = "cross_entropy2", .infer = infer_cross_entropy, .emit_c = emit_cross_entropy};
 const OpDef op_cross_entropy_grad2 = {.type = "cross_entropy_grad2",
-                                      .infer = infer_cross_entropy_grad2};
+                                      .infer = infer_cross_entropy_grad2,
+                                      .emit_c = emit_cross_entropy_grad,
+                                      .ignores = ce_grad2_ignores};
 const OpDef op_accuracy = {.type = "accuracy", .infer = infer_accuracy};
 const OpDef op_sigmoid_cross_entropy_with_logits = {.type = "sigmoid_cross_entropy_with_logits",
                                                     .infer = infer_loss_like_x};

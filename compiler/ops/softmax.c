@@ -35,5 +35,43 @@ static int emit_softmax(EmitCtx *e) {
   return 0;
 }
 
+/* softmax_grad and log_softmax_grad (inputs Out, Out@GRAD; phi
+ * SoftmaxGradFunctor / LogSoftmaxGradFunctor) over X@GRAD viewed as
+ * [n, c, r] around axis, each line of c elements:
+ *   softmax:     dX = (dOut - sum(dOut * Out)) * Out
+ *   log_softmax: dX = dOut - exp(Out) * sum(dOut)
+ * the sums in double, in class order. */
+static int emit_softmax_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *out = ctx_in(&c, "Out", 0), *dout = ctx_in(&c, "Out@GRAD", 0), *dx = ctx_out(&c, "X@GRAD", 0);
+  if (!out || !dout || !dx) return em_fail(e, "needs Out, Out@GRAD and X@GRAD");
+  if (out->dtype != RT_DT_FP32 || dout->dtype != RT_DT_FP32)
+    return em_fail(e, "%s of %s tensors is not supported yet", e->op->type, rt_dtype_name(out->dtype));
+  int rank = em_spec(e, out)->rank;
+  int axis = rank ? axis_norm(attr_int(e->op, "axis", -1), rank) : 0;
+  if (axis < 0) return em_fail(e, "axis out of range");
+  int is_log = !strcmp(e->op->type, "log_softmax_grad");
+  pr_line(e->p, "const float *out = %s;", em_ptr(e, out, 1));
+  pr_line(e->p, "const float *dout = %s;", em_ptr(e, dout, 1));
+  pr_line(e->p, "float *dx = %s;", em_ptr(e, dx, 0));
+  pr_line(e->p, "const int64_t n = %s, c = %s, r = %s;", em_prod(e, out, 0, axis), rank ? em_dim(e, out, axis) : "1",
+          em_prod(e, out, axis + 1, rank));
+  pr_line(e->p, "for (int64_t i = 0; i < n; i++) {");
+  pr_line(e->p, "for (int64_t j = 0; j < r; j++) {");
+  pr_line(e->p, "const int64_t at = i * c * r + j;");
+  pr_line(e->p, "double acc = 0.0;");
+  pr_line(e->p, "for (int64_t k = 0; k < c; k++) acc += (double)dout[at + k * r]%s;", is_log ? "" : " * out[at + k * r]");
+  pr_line(e->p, "const float s = (float)acc;");
+  if (is_log)
+    pr_line(e->p, "for (int64_t k = 0; k < c; k++) dx[at + k * r] = dout[at + k * r] - expf(out[at + k * r]) * s;");
+  else
+    pr_line(e->p, "for (int64_t k = 0; k < c; k++) dx[at + k * r] = (dout[at + k * r] - s) * out[at + k * r];");
+  pr_line(e->p, "}");
+  pr_line(e->p, "}");
+  return 0;
+}
+
 const OpDef op_softmax = {.type = "softmax", .infer = infer_softmax, .emit_c = emit_softmax};
 const OpDef op_log_softmax = {.type = "log_softmax", .infer = infer_softmax, .emit_c = emit_softmax};
+const OpDef op_softmax_grad = {.type = "softmax_grad", .infer = grad_infer, .emit_c = emit_softmax_grad};
+const OpDef op_log_softmax_grad = {.type = "log_softmax_grad", .infer = grad_infer, .emit_c = emit_softmax_grad};
