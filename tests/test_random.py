@@ -1,6 +1,7 @@
-"""Random fills bit for bit: each case of tests/oracle/random_cases.py
-(uniform_random, gaussian_random with their own seeds and from the global
-generator, and the startup programs of Paddle's initializers) is compiled,
+"""Random numbers bit for bit: each case of tests/oracle/random_cases.py
+(uniform_random, gaussian_random, truncated_gaussian_random with their own
+seeds and from the global generator, the startup programs of Paddle's
+initializers, training dropout and dropout_grad) is compiled,
 run (with --seed S when the reference ran after paddle.seed(S)) on one and
 on three threads, and every fetched tensor must equal Paddle's exactly."""
 import json
@@ -31,6 +32,8 @@ def run_bitwise(binary, fixture, out_dir, threads):
     with open(os.path.join(fixture, "paddle.json")) as f:
         ref = json.load(f)
     args = [str(binary), "--output-dir", str(out_dir), "--threads", str(threads)]
+    for i, name in enumerate(ref["feeds"]):
+        args += ["--input", f"{name}={os.path.join(fixture, f'input_{i}.npy')}"]
     if ref["seed"] is not None:
         args += ["--seed", str(ref["seed"])]
     p = subprocess.run(args, capture_output=True, text=True, timeout=120)

@@ -65,7 +65,10 @@ static int infer_random(OpCtx *c) {
 }
 
 /* 1 when `op` draws from the global generator: a seed of 0 (OpDef). */
-static int random_global_rng(const Op *op) { return attr_int(op, "seed", 0) == 0; }
+static int random_global_rng(const Graph *g, const Op *op) {
+  (void)g;
+  return attr_int(op, "seed", 0) == 0;
+}
 
 /* Declares `mt`, the engine the op draws from: a fresh one seeded with the
  * op's seed, or the model's global generator. */
