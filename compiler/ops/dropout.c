@@ -14,7 +14,8 @@
  * program runs dropout this way, Mask not written, unless it trains.
  *
  * Training: a dropout with is_test false whose Mask is read (by
- * dropout_grad) or fetched runs as Paddle's Executor runs it, bit for bit
+ * dropout_grad, in the program as loaded) or fetched runs as Paddle's
+ * Executor runs it, bit for bit
  * (runtime/rt_random.h rt_dropout_*): the engine is a fresh mt19937_64
  * seeded with the Seed input's value when it is not 0 (read at run time),
  * else with `seed` when fix_seed is set and seed is not 0, else the model's
@@ -51,12 +52,28 @@ static int out_var(const Op *op, const char *slot) {
   return -1;
 }
 
+/* 1 when an op of the program as loaded reads var `name`: a pass that
+ * removes the reader (dead code elimination of an unfetched dropout_grad)
+ * does not turn a training dropout into an inference one. */
+static int program_reads(const Graph *g, const char *name) {
+  if (!g->pd) return 0;
+  for (size_t b = 0; b < g->pd->n_blocks; b++)
+    for (size_t k = 0; k < g->pd->blocks[b]->n_ops; k++) {
+      const OpDesc *od = g->pd->blocks[b]->ops[k];
+      for (size_t s = 0; s < od->n_inputs; s++)
+        for (size_t a = 0; a < od->inputs[s]->n_arguments; a++)
+          if (!strcmp(od->inputs[s]->arguments[a], name)) return 1;
+    }
+  return 0;
+}
+
 /* 1 when the dropout runs as in training: is_test false and its Mask read
- * or fetched (above). */
+ * (now or in the program as loaded) or fetched (above). */
 static int dropout_training(const Graph *g, const Op *op) {
   int mask = out_var(op, "Mask");
-  if (mask < 0 || !(g->vars[mask].nusers || (g->vars[mask].flags & VAR_FETCH))) return 0;
-  return !attr_bool(op, "is_test", 0);
+  if (mask < 0 || attr_bool(op, "is_test", 0)) return 0;
+  const Var *v = &g->vars[mask];
+  return v->nusers || (v->flags & VAR_FETCH) || program_reads(g, v->name);
 }
 
 /* dropout_prob as Paddle's kernel reads it (a float); -1 for a tensor. */

@@ -98,9 +98,10 @@ def global_unfetched():
     return [b], 77
 
 
-def _dropout_case(x_shape, dtype, drops, seed, fetch_mask=False):
+def _dropout_case(x_shape, dtype, drops, seed, fetch_mask=False, fetch_grad=True):
     """x -> each of `drops` (a function of x) -> their gradients w.r.t. x
-    with fed upstream gradients (dropout_grad)."""
+    with fed upstream gradients (dropout_grad), fetched unless fetch_grad is
+    false."""
     rng = np.random.default_rng(len(drops))
     x = paddle.static.data("x", x_shape, dtype)
     x.stop_gradient = False
@@ -109,7 +110,7 @@ def _dropout_case(x_shape, dtype, drops, seed, fetch_mask=False):
     (dx,) = paddle.static.gradients(outs, [x], target_gradients=douts)
     feeds = {"x": rng.standard_normal(x_shape).astype(dtype)}
     feeds.update({d.name: rng.standard_normal(x_shape).astype(dtype) for d in douts})
-    fetches = outs + [dx]
+    fetches = outs + ([dx] if fetch_grad else [])
     if fetch_mask:
         block = paddle.static.default_main_program().global_block()
         fetches += [block.var(o.output("Mask")[0]) for o in block.ops if o.type == "dropout"]
@@ -155,6 +156,13 @@ def dropout_fixed_seed():
                                                 lambda x: F.dropout(x, 0.25, training=True,
                                                                     mode="downscale_in_infer")],
                          None)
+
+
+@case
+def dropout_grad_unfetched():
+    """A training program whose gradients nobody fetches: dead code
+    elimination drops dropout_grad, the dropout still trains."""
+    return _dropout_case([8, 9], "float32", [lambda x: F.dropout(x, 0.45, training=True)], 31, fetch_grad=False)
 
 
 @case
