@@ -9,7 +9,9 @@ OUTDIR/CASE/model.pdmodel, output_<i>.npy and paddle.json (feeds: none,
 fetches, and `seed`: the paddle.seed(S) run before the reference run, which
 the compiled binary repeats with --seed S; null when every op has its own
 seed).  Ops with seed 0 draw from Paddle's global CPU generator in program
-order, so a case's reference is one run right after paddle.seed."""
+order, so a case's reference is one run right after paddle.seed; the next
+run's outputs are output_second_<i>.npy, and those of a run right after
+paddle.seed(0) (a compiled model's default) output_default_<i>.npy."""
 import json
 import os
 import sys
@@ -268,10 +270,15 @@ def build_case(out_dir, name, fn):
         save_program(d, prog, fetches, list(feeds))
         paddle.seed(seed if seed is not None else 1)
         outs = exe.run(prog, feed=feeds, fetch_list=fetches)
+        # the generator goes on run after run; a model starts as after paddle.seed(0)
+        second = exe.run(prog, feed=feeds, fetch_list=fetches)
+        paddle.seed(0)
+        default = exe.run(prog, feed=feeds, fetch_list=fetches)
     for i, x in enumerate(feeds.values()):
         np.save(os.path.join(d, f"input_{i}.npy"), x)
-    for i, o in enumerate(outs):
-        np.save(os.path.join(d, f"output_{i}.npy"), np.asarray(o))
+    for tag, res in (("", outs), ("second_", second), ("default_", default)):
+        for i, o in enumerate(res):
+            np.save(os.path.join(d, f"output_{tag}{i}.npy"), np.asarray(o))
     with open(os.path.join(d, "paddle.json"), "w") as f:
         json.dump({"feeds": list(feeds), "fetches": [v.name for v in fetches], "seed": seed}, f, indent=1)
 
