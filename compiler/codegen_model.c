@@ -83,7 +83,7 @@ static uint64_t weight_floats(const Var *v) {
  * then holds it (model.h.in). */
 static int uses_global_rng(const Graph *g) {
   for (int i = 0; i < g->nops; i++)
-    if (!g->ops[i].removed && op_global_rng(&g->ops[i])) return 1;
+    if (!g->ops[i].removed && op_global_rng(g, &g->ops[i])) return 1;
   return 0;
 }
 
@@ -360,7 +360,7 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
   }
   /* the kernels, each after its comment and the kernels it waits for */
   Deps deps;
-  deps_build(pl, kops, nk, &deps);
+  deps_build(g, pl, kops, nk, &deps);
   Printer kernels;
   pr_init(&kernels);
   for (int k = 0; k < nk; k++) {

@@ -22,13 +22,13 @@ typedef struct Accesses {
   int rng; /* 1: draws from the global generator (reads and advances it) */
 } Accesses;
 
-static void collect(const Plan *pl, const Op *op, Accesses *out) {
+static void collect(const Graph *g, const Plan *pl, const Op *op, Accesses *out) {
   int cap = 0;
   for (int s = 0; s < op->nin; s++) cap += op->in[s].n;
   for (int s = 0; s < op->nout; s++) cap += op->out[s].n;
   out->a = pool_alloc(sizeof *out->a * (size_t)(cap ? cap : 1));
   out->n = 0;
-  out->rng = op_global_rng(op);
+  out->rng = op_global_rng(g, op);
   for (int side = 0; side < 2; side++) {
     const Slot *slots = side ? op->out : op->in;
     for (int s = 0; s < (side ? op->nout : op->nin); s++)
@@ -63,9 +63,9 @@ static int conflict(const Accesses *x, const Accesses *y) {
   return 0;
 }
 
-void deps_build(const Plan *pl, const Op *const *ops, int n, Deps *d) {
+void deps_build(const Graph *g, const Plan *pl, const Op *const *ops, int n, Deps *d) {
   Accesses *acc = pool_alloc(sizeof *acc * (size_t)(n ? n : 1));
-  for (int k = 0; k < n; k++) collect(pl, ops[k], &acc[k]);
+  for (int k = 0; k < n; k++) collect(g, pl, ops[k], &acc[k]);
   /* reach[i]: the kernels after i that a chain of edges leads to */
   const int words = (n + 63) / 64;
   uint64_t *reach = pool_alloc(sizeof *reach * (size_t)(words ? words : 1) * (size_t)(n ? n : 1));

@@ -17,7 +17,7 @@
 static int dead(const Graph *g, int id, const unsigned char *read) {
   const Op *op = &g->ops[id];
   if (!strcmp(op->type, "feed") || !strcmp(op->type, "fetch") || op->sub_block >= 0) return 0;
-  if (op_global_rng(op)) return 0;
+  if (op_global_rng(g, op)) return 0;
   int outputs = 0;
   for (int s = 0; s < op->nout; s++)
     for (int a = 0; a < op->out[s].n; a++) {

@@ -272,3 +272,22 @@ RT_ERFINV(erfinv_f64, double, fabs)
   }
 RT_FILL_TRUNCATED(rt_fill_truncated_normal_f32, float, erfinv_f32, rt_uniform_f32)
 RT_FILL_TRUNCATED(rt_fill_truncated_normal_f64, double, erfinv_f64, rt_uniform_f64)
+
+/* Paddle's DropoutRawKernel when training: per element, in order, a draw u
+ * of uniform_real_distribution<float>(0, 1); u < p drops (mask 0, y 0),
+ * else mask 1 and y = x / T(1.0f - p) (upscale_in_train) or x. */
+#define RT_DROPOUT(name, T)                                                                \
+  void name(RtMt *mt, const T *x, T *y, uint8_t *mask, int64_t n, float p, int upscale) { \
+    const T keep = (T)(1.0f - p);                                                          \
+    for (int64_t i = 0; i < n; i++) {                                                      \
+      if (rt_uniform_f32(mt, 0.0f, 1.0f) < p) {                                            \
+        mask[i] = 0;                                                                       \
+        y[i] = 0;                                                                          \
+      } else {                                                                             \
+        mask[i] = 1;                                                                       \
+        y[i] = upscale ? x[i] / keep : x[i];                                               \
+      }                                                                                    \
+    }                                                                                      \
+  }
+RT_DROPOUT(rt_dropout_f32, float)
+RT_DROPOUT(rt_dropout_f64, double)

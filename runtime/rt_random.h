@@ -81,4 +81,11 @@ void rt_fill_normal_f64(RtMt *mt, double *out, int64_t n, double mean, double st
 void rt_fill_truncated_normal_f32(RtMt *mt, float *out, int64_t n, float mean, float stddev);
 void rt_fill_truncated_normal_f64(RtMt *mt, double *out, int64_t n, double mean, double stddev);
 
+/* Paddle's dropout kernel when training (0 <= p < 1): for each element in
+ * order one draw u of uniform_real_distribution<float>(0, 1); u < p drops
+ * it (mask 0, y 0), else mask 1 and y = x / T(1.0f - p) when `upscale`
+ * (upscale_in_train), x otherwise.  y may be x. */
+void rt_dropout_f32(RtMt *mt, const float *x, float *y, uint8_t *mask, int64_t n, float p, int upscale);
+void rt_dropout_f64(RtMt *mt, const double *x, double *y, uint8_t *mask, int64_t n, float p, int upscale);
+
 #endif

@@ -4,12 +4,32 @@
  *   attrs:   dropout_prob=0.5 (may be a VAR), is_test=false, fix_seed=false,
  *            seed=0, dropout_implementation="downgrade_in_infer"
  *            ("upscale_in_train").
- * Emission: inference dropout, which is what phi's DropoutRawKernel does
- * when is_test is set: downgrade_in_infer scales by 1 - dropout_prob,
- * upscale_in_train copies.  save_inference_model sets is_test on every op,
- * and Paddle Inference's is_test_pass does the same for any program it
- * loads, so a compiled program always runs dropout this way; Mask is not
- * written.  A dropout_prob given by a tensor is not supported. */
+ * dropout_grad: Mask, Out@GRAD -> X@GRAD (Out@GRAD's shape and dtype);
+ *   the forward op's attributes.
+ *
+ * Emission, inference: what phi's DropoutRawKernel does when is_test is set:
+ * downgrade_in_infer scales by 1 - dropout_prob, upscale_in_train copies.
+ * save_inference_model sets is_test on every op, and Paddle Inference's
+ * is_test_pass does the same for any program it loads, so a compiled
+ * program runs dropout this way, Mask not written, unless it trains.
+ *
+ * Training: a dropout with is_test false whose Mask is read (by
+ * dropout_grad, in the program as loaded) or fetched runs as Paddle's
+ * Executor runs it, bit for bit
+ * (runtime/rt_random.h rt_dropout_*): the engine is a fresh mt19937_64
+ * seeded with the Seed input's value when it is not 0 (read at run time),
+ * else with `seed` when fix_seed is set and seed is not 0, else the model's
+ * global generator (in program order with the other random ops); one
+ * uniform float draw per element, dropped when below dropout_prob; kept
+ * elements are x / (1 - p) (upscale_in_train) or x.  dropout_prob 1 zeroes
+ * Out and Mask without drawing.
+ *
+ * dropout_grad (phi DropoutNdGradKernel, no axis): with is_test,
+ * upscale_in_train gives 1 * dout and downgrade_in_infer dout * (1 - p);
+ * training gives dout * mask / (1 - p) (upscale_in_train; 0 * dout when p
+ * is 1) or dout * mask, in T, with 1 - p computed in float.
+ *
+ * A dropout_prob given by a tensor is not supported. */
 #include <string.h>
 
 #include "../emit_ew.h"
@@ -25,6 +45,58 @@ static int infer_dropout(OpCtx *c) {
   return 0;
 }
 
+/* The var bound to output slot `slot` of op, or -1. */
+static int out_var(const Op *op, const char *slot) {
+  for (int s = 0; s < op->nout; s++)
+    if (!strcmp(op->out[s].name, slot) && op->out[s].n > 0) return op->out[s].vars[0];
+  return -1;
+}
+
+/* 1 when an op of the program as loaded reads var `name`: a pass that
+ * removes the reader (dead code elimination of an unfetched dropout_grad)
+ * does not turn a training dropout into an inference one. */
+static int program_reads(const Graph *g, const char *name) {
+  if (!g->pd) return 0;
+  for (size_t b = 0; b < g->pd->n_blocks; b++)
+    for (size_t k = 0; k < g->pd->blocks[b]->n_ops; k++) {
+      const OpDesc *od = g->pd->blocks[b]->ops[k];
+      for (size_t s = 0; s < od->n_inputs; s++)
+        for (size_t a = 0; a < od->inputs[s]->n_arguments; a++)
+          if (!strcmp(od->inputs[s]->arguments[a], name)) return 1;
+    }
+  return 0;
+}
+
+/* 1 when the dropout runs as in training: is_test false and its Mask read
+ * (now or in the program as loaded) or fetched (above). */
+static int dropout_training(const Graph *g, const Op *op) {
+  int mask = out_var(op, "Mask");
+  if (mask < 0 || attr_bool(op, "is_test", 0)) return 0;
+  const Var *v = &g->vars[mask];
+  return v->nusers || (v->flags & VAR_FETCH) || program_reads(g, v->name);
+}
+
+/* dropout_prob as Paddle's kernel reads it (a float); -1 for a tensor. */
+static float dropout_prob(const Op *op) {
+  return attr_is_var(op, "dropout_prob") ? -1.0f : (float)attr_float(op, "dropout_prob", 0.5);
+}
+
+/* The seed of a training dropout without a Seed input: fix_seed ? seed : 0. */
+static int64_t dropout_seed(const Op *op) { return attr_bool(op, "fix_seed", 0) ? attr_int(op, "seed", 0) : 0; }
+
+static int has_seed_input(const Op *op) {
+  for (int s = 0; s < op->nin; s++)
+    if (!strcmp(op->in[s].name, "Seed") && op->in[s].n > 0 && op->in[s].vars[0] >= 0) return 1;
+  return 0;
+}
+
+/* OpDef.global_rng: a training dropout that draws, from the global
+ * generator unless a seed is fixed (a Seed input may be 0 at run time). */
+static int dropout_global_rng(const Graph *g, const Op *op) {
+  if (!dropout_training(g, op) || dropout_prob(op) == 1.0f) return 0;
+  return has_seed_input(op) || dropout_seed(op) == 0;
+}
+
 int op_dropout_identity(const Op *op) {
   /* inference whatever is_test says (Paddle Inference's is_test_pass, above):
    * no mask, so no seed */
@@ -36,12 +108,59 @@ int op_dropout_identity(const Op *op) {
   return !attr_is_var(op, "dropout_prob") && attr_float(op, "dropout_prob", 0.5) == 0;
 }
 
-static int emit_dropout(EmitCtx *e) {
-  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
-  if (!x || !out) return -1;
+/* dropout_implementation: 1 for upscale_in_train, 0 for
+ * downgrade_in_infer, -1 after em_fail. */
+static int dropout_upscale(EmitCtx *e) {
   const char *mode = attr_str(e->op, "dropout_implementation", "downgrade_in_infer");
   if (strcmp(mode, "upscale_in_train") && strcmp(mode, "downgrade_in_infer"))
     return em_fail(e, "dropout_implementation '%s' is unknown", mode);
+  return !strcmp(mode, "upscale_in_train");
+}
+
+static int emit_dropout_train(EmitCtx *e, Var *x, Var *out, int upscale) {
+  Var *mask = tu_out(e, "Mask", 0);
+  if (!mask) return -1;
+  if (x->dtype != RT_DT_FP32 && x->dtype != RT_DT_FP64)
+    return em_fail(e, "%s X is not supported (float32 or float64)", rt_dtype_name(x->dtype));
+  float p = dropout_prob(e->op);
+  if (attr_is_var(e->op, "dropout_prob")) return em_fail(e, "dropout_prob comes from a tensor, which is not supported");
+  if (!(p >= 0.0f && p <= 1.0f)) return em_fail(e, "dropout_prob %g is not in [0, 1]", (double)p);
+  const char *t = em_ctype(x->dtype), *n = em_numel(e, x);
+  if (p == 1.0f) { /* Paddle zeroes both and draws nothing: no seed to read */
+    attr_superseded(e->op, "fix_seed"), attr_superseded(e->op, "seed");
+    pr_line(e->p, "memset(%s, 0, (size_t)%s * sizeof(%s));", em_ptr(e, out, 0), n, t);
+    pr_line(e->p, "memset(%s, 0, (size_t)%s);", em_ptr(e, mask, 0), n);
+    return 0;
+  }
+  Var *seed = has_seed_input(e->op) ? tu_in(e, "Seed", 0) : NULL;
+  int64_t fixed = dropout_seed(e->op);
+  if (has_seed_input(e->op)) {
+    if (!seed) return -1;
+    if (seed->dtype != RT_DT_INT32) return em_fail(e, "Seed of dtype %s is not supported (int32)", rt_dtype_name(seed->dtype));
+    pr_line(e->p, "const int32_t seed = %s[0]; /* the Seed input */", em_ptr(e, seed, 1));
+    pr_line(e->p, "RtMt engine, *mt = &m->rng; /* the global generator unless Seed is not 0 */");
+    pr_line(e->p, "if (seed) {");
+    pr_line(e->p, "rt_mt_seed(&engine, (uint64_t)(int64_t)seed);");
+    pr_line(e->p, "mt = &engine;");
+    pr_line(e->p, "}");
+  } else if (fixed) {
+    if (fixed < INT32_MIN || fixed > INT32_MAX) return em_fail(e, "seed %lld is not an int32", (long long)fixed);
+    pr_line(e->p, "RtMt engine, *mt = &engine;");
+    pr_line(e->p, "rt_mt_seed(mt, (uint64_t)INT64_C(%lld)); /* fix_seed */", (long long)fixed);
+  } else {
+    pr_line(e->p, "RtMt *mt = &m->rng; /* the global generator */");
+  }
+  pr_line(e->p, "rt_dropout_%s(mt, %s, %s, %s, %s, %s, %d);", x->dtype == RT_DT_FP32 ? "f32" : "f64", em_ptr(e, x, 1),
+          em_ptr(e, out, 0), em_ptr(e, mask, 0), n, em_float(p), upscale);
+  return 0;
+}
+
+static int emit_dropout(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !out) return -1;
+  int upscale = dropout_upscale(e);
+  if (upscale < 0) return -1;
+  if (dropout_training(e->g, e->op)) return emit_dropout_train(e, x, out, upscale);
   if (op_dropout_identity(e->op)) return tu_copy(e, x, out);
   if (attr_is_var(e->op, "dropout_prob")) return em_fail(e, "dropout_prob comes from a tensor, which is not supported");
   if (x->dtype != RT_DT_FP32 && x->dtype != RT_DT_FP64)
@@ -51,4 +170,40 @@ static int emit_dropout(EmitCtx *e) {
   return ew_unary(e, x, out, NULL, pool_printf("v * (%s)%s", em_ctype(x->dtype), em_float(keep)));
 }
 
-const OpDef op_dropout = {.type = "dropout", .infer = infer_dropout, .emit_c = emit_dropout, .inplace = "X:Out"};
+static int infer_dropout_grad(OpCtx *c) {
+  Var *dout = ctx_need(c, "Out@GRAD", 0);
+  if (!dout) return -1;
+  ctx_set(c, "X@GRAD", 0, &dout->shape, dout->dtype);
+  return 0;
+}
+
+static int emit_dropout_grad(EmitCtx *e) {
+  Var *dout = tu_in(e, "Out@GRAD", 0), *dx = tu_out(e, "X@GRAD", 0);
+  if (!dout || !dx) return -1;
+  int upscale = dropout_upscale(e);
+  if (upscale < 0) return -1;
+  if (dout->dtype != RT_DT_FP32 && dout->dtype != RT_DT_FP64)
+    return em_fail(e, "%s Out@GRAD is not supported (float32 or float64)", rt_dtype_name(dout->dtype));
+  if (attr_is_var(e->op, "dropout_prob")) return em_fail(e, "dropout_prob comes from a tensor, which is not supported");
+  float p = dropout_prob(e->op);
+  const char *t = em_ctype(dout->dtype), *keep = pool_printf("(%s)%s", t, em_float(1.0f - p));
+  if (attr_bool(e->op, "is_test", 0)) /* Mask unused: the forward wrote none */
+    return ew_unary(e, dout, dx, NULL, upscale ? pool_printf("(%s)1 * v", t) : pool_printf("v * %s", keep));
+  Var *mask = tu_in(e, "Mask", 0);
+  if (!mask) return -1;
+  if (mask->dtype != RT_DT_UINT8) return em_fail(e, "Mask of dtype %s is not supported (uint8)", rt_dtype_name(mask->dtype));
+  if (tu_rank(e, mask) != tu_rank(e, dout) || strcmp(em_numel(e, mask), em_numel(e, dout)))
+    return em_fail(e, "Mask and Out@GRAD differ in shape");
+  if (upscale && p == 1.0f) return ew_unary(e, dout, dx, NULL, pool_printf("(%s)0 * v", t));
+  const char *expr = upscale ? pool_printf("a * (%s)b / %s", t, keep) : pool_printf("a * (%s)b", t);
+  return ew_binary(e, dout, mask, dx, -1, expr);
+}
+
+/* The forward op's seed and fix_seed, which the grad op maker copies: the
+ * gradient reads the Mask the forward drew. */
+static const char *const dropout_grad_attr_ignores[] = {"seed", "fix_seed", NULL};
+
+const OpDef op_dropout = {.type = "dropout", .infer = infer_dropout, .emit_c = emit_dropout, .inplace = "X:Out",
+                          .global_rng = dropout_global_rng};
+const OpDef op_dropout_grad = {.type = "dropout_grad", .infer = infer_dropout_grad, .emit_c = emit_dropout_grad,
+                               .attr_ignores = dropout_grad_attr_ignores};

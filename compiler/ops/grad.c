@@ -10,8 +10,8 @@
  *    ActivationOpGrad does.
  *  OP_GRAD_XSHAPE: X@GRAD = XShape[1:] (reshape2_grad, transpose2_grad, ...;
  *    XShape is [0] + X.dims, spec 7.5).
- *  OP_GRAD_DOUT: X@GRAD = Out@GRAD (dropout_grad, label_smooth_grad: the
- *    forward X is not an input of the grad op).
+ *  OP_GRAD_DOUT: X@GRAD = Out@GRAD (label_smooth_grad: the forward X is
+ *    not an input of the grad op).
  *  OP_GRAD_CTL: the generic rule for control-flow grads (while_grad,
  *    conditional_block_grad), whose X/Input may also bind vars that carry no
  *    tensor shape (arrays, scopes); those are left alone, as Paddle does.
@@ -20,7 +20,8 @@
  * Grads with a C emitter live in their forward op's file, most with the
  * generic rule (grad_infer, ops.h).
  * Grads of ops whose rule lives elsewhere (softmax_with_cross_entropy_grad,
- * cross_entropy_grad2, huber_loss_grad, ...) are in their forward op's file. */
+ * cross_entropy_grad2, huber_loss_grad, dropout_grad, ...) are in their
+ * forward op's file. */
 #include <string.h>
 
 #include "../util.h"
@@ -146,7 +147,6 @@ OP_GRAD_XSHAPE(transpose2_grad)
 OP_GRAD_XSHAPE(unsqueeze2_grad)
 
 #define OP_GRAD_DOUT(name) const OpDef op_##name = {.type = #name, .infer = infer_grad_dout};
-OP_GRAD_DOUT(dropout_grad)
 OP_GRAD_DOUT(label_smooth_grad)
 
 #define OP_GRAD_CTL(name) const OpDef op_##name = {.type = #name, .infer = infer_grad_ctl};

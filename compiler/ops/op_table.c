@@ -58,4 +58,6 @@ int op_table_check(void) {
   return -1;
 }
 
-int op_global_rng(const Op *op) { return op->def && op->def->global_rng && op->def->global_rng(op); }
+int op_global_rng(const Graph *g, const Op *op) {
+  return op->def && op->def->global_rng && op->def->global_rng(g, op);
+}

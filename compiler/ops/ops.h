@@ -55,11 +55,11 @@ typedef struct OpDef {
    * (random ops with seed 0): the model then holds the generator (m->rng,
    * runtime/rt_random.h), such ops run in program order, and dead code
    * elimination keeps them.  NULL = never. */
-  int (*global_rng)(const Op *op);
+  int (*global_rng)(const Graph *g, const Op *op);
 } OpDef;
 
-/* 1 when `op` draws from the global generator (OpDef.global_rng). */
-int op_global_rng(const Op *op);
+/* 1 when op `op` of `g` draws from the global generator (OpDef.global_rng). */
+int op_global_rng(const Graph *g, const Op *op);
 
 /* The definition for an op type, or NULL when paddlec does not know it. */
 const OpDef *op_def_find(const char *type);

@@ -65,7 +65,10 @@ static int infer_random(OpCtx *c) {
 }
 
 /* 1 when `op` draws from the global generator: a seed of 0 (OpDef). */
-static int random_global_rng(const Op *op) { return attr_int(op, "seed", 0) == 0; }
+static int random_global_rng(const Graph *g, const Op *op) {
+  (void)g;
+  return attr_int(op, "seed", 0) == 0;
+}
 
 /* Declares `mt`, the engine the op draws from: a fresh one seeded with the
  * op's seed, or the model's global generator. */
@@ -82,7 +85,8 @@ static int emit_engine(EmitCtx *e) {
   return 0;
 }
 
-/* Out, float32 or float64, with a dtype attribute that agrees. */
+/* Out, when it is float32 or float64 (Paddle's CPU kernels also take
+ * bfloat16 and float16, refused here). */
 static Var *random_out(EmitCtx *e) {
   Var *out = tu_out(e, "Out", 0);
   if (!out) return NULL;
@@ -159,9 +163,11 @@ const OpDef op_gaussian_random = {.type = "gaussian_random", .infer = infer_rand
 const OpDef op_uniform_random = {.type = "uniform_random", .infer = infer_random, .emit_c = emit_uniform_random,
                                  .global_rng = random_global_rng};
 
-#define OP_RANDOM(name) const OpDef op_##name = {.type = #name, .infer = infer_random};
 const OpDef op_truncated_gaussian_random = {.type = "truncated_gaussian_random", .infer = infer_random,
                                             .emit_c = emit_truncated_gaussian_random,
                                             .global_rng = random_global_rng};
 
+/* randint: std::uniform_int_distribution, whose algorithm changed between
+ * libstdc++ versions: not emitted. */
+#define OP_RANDOM(name) const OpDef op_##name = {.type = #name, .infer = infer_random};
 OP_RANDOM(randint)

@@ -9,7 +9,9 @@ OUTDIR/CASE/model.pdmodel, output_<i>.npy and paddle.json (feeds: none,
 fetches, and `seed`: the paddle.seed(S) run before the reference run, which
 the compiled binary repeats with --seed S; null when every op has its own
 seed).  Ops with seed 0 draw from Paddle's global CPU generator in program
-order, so a case's reference is one run right after paddle.seed."""
+order, so a case's reference is one run right after paddle.seed; the next
+run's outputs are output_second_<i>.npy, and those of a run right after
+paddle.seed(0) (a compiled model's default) output_default_<i>.npy."""
 import json
 import os
 import sys
@@ -98,6 +100,81 @@ def global_unfetched():
     return [b], 77
 
 
+def _dropout_case(x_shape, dtype, drops, seed, fetch_mask=False, fetch_grad=True):
+    """x -> each of `drops` (a function of x) -> their gradients w.r.t. x
+    with fed upstream gradients (dropout_grad), fetched unless fetch_grad is
+    false."""
+    rng = np.random.default_rng(len(drops))
+    x = paddle.static.data("x", x_shape, dtype)
+    x.stop_gradient = False
+    outs = [f(x) for f in drops]
+    douts = [paddle.static.data(f"dout_{i}", x_shape, dtype) for i in range(len(outs))]
+    (dx,) = paddle.static.gradients(outs, [x], target_gradients=douts)
+    feeds = {"x": rng.standard_normal(x_shape).astype(dtype)}
+    feeds.update({d.name: rng.standard_normal(x_shape).astype(dtype) for d in douts})
+    fetches = outs + ([dx] if fetch_grad else [])
+    if fetch_mask:
+        block = paddle.static.default_main_program().global_block()
+        fetches += [block.var(o.output("Mask")[0]) for o in block.ops if o.type == "dropout"]
+    return fetches, seed, feeds
+
+
+F = paddle.nn.functional
+
+
+def _drop(p, mode="upscale_in_train", seed_value=None, **attrs):
+    """A raw dropout op (F.dropout returns x itself for p = 0), with a Seed
+    input holding seed_value when given."""
+    from oracle_case import append_op
+
+    def f(x):
+        ins = {"X": [x]}
+        if seed_value is not None:
+            ins["Seed"] = [paddle.full([1], seed_value, "int32")]
+        out, _ = append_op("dropout", ins, {"Out": [x.dtype], "Mask": ["uint8"]},
+                           dict(dropout_prob=p, is_test=False, dropout_implementation=mode, **attrs))
+        return out
+    return f
+
+
+@case
+def dropout_global():
+    """Training dropout from the global generator: upscale_in_train and
+    downgrade_in_infer, and their dropout_grad."""
+    return _dropout_case([4, 6], "float32", [lambda x: F.dropout(x, 0.3, training=True),
+                                             lambda x: F.dropout(x, 0.6, training=True, mode="downscale_in_infer")],
+                         2024, fetch_mask=True)
+
+
+@case
+def dropout_fixed_seed():
+    """program.random_seed != 0 makes fix_seed / seed; float64; p = 0 and
+    p = 1 (no draws)."""
+    paddle.static.default_main_program().random_seed = 17
+    return _dropout_case([3, 5, 7], "float64", [lambda x: F.dropout(x, 0.35, training=True),
+                                                _drop(0.0, fix_seed=True, seed=3),
+                                                lambda x: F.dropout(x, 1.0, training=True),
+                                                lambda x: F.dropout(x, 1.0, training=True, mode="downscale_in_infer"),
+                                                lambda x: F.dropout(x, 0.25, training=True,
+                                                                    mode="downscale_in_infer")],
+                         None)
+
+
+@case
+def dropout_grad_unfetched():
+    """A training program whose gradients nobody fetches: dead code
+    elimination drops dropout_grad, the dropout still trains."""
+    return _dropout_case([8, 9], "float32", [lambda x: F.dropout(x, 0.45, training=True)], 31, fetch_grad=False)
+
+
+@case
+def dropout_seed_input():
+    """The Seed input: a non-zero value seeds a fresh engine, 0 draws from
+    the global generator."""
+    return _dropout_case([50], "float32", [_drop(0.4, seed_value=7), _drop(0.7, seed_value=0),
+                                           lambda x: F.dropout(x, 0.5, training=True)], 99, fetch_mask=True)
+
+
 def _startup_case(build, seed):
     """The startup program of the net `build` makes: its parameters, in
     program order, drawn by Paddle's initializers."""
@@ -160,15 +237,15 @@ def init_default():
     return _startup_case(net, 1)
 
 
-def save_program(out_dir, prog, fetches):
-    """out_dir/model.pdmodel: `prog` with the fetch ops Paddle's Executor
-    adds; no parameter file.  A startup program makes its parameters: the
+def save_program(out_dir, prog, fetches, feeds=()):
+    """out_dir/model.pdmodel: `prog` with the feed and fetch ops Paddle's
+    Executor adds; no parameter file.  A startup program makes its parameters: the
     saved copy declares them not persistable (plain tensors its ops write and
     the fetches read), so that paddlec compiles it as it compiles any
     program, without the trainer's handling of parameters."""
     from paddle.base.executor import _add_feed_fetch_ops
     os.makedirs(out_dir, exist_ok=True)
-    prog = _add_feed_fetch_ops(prog, {}, fetches, "feed", "fetch")
+    prog = _add_feed_fetch_ops(prog, {f: None for f in feeds}, fetches, "feed", "fetch")
     for v in prog.global_block().vars.values():
         if v.persistable and v.name not in ("feed", "fetch"):
             v.desc.set_persistable(False)
@@ -180,21 +257,30 @@ def build_case(out_dir, name, fn):
     main, startup = paddle.static.Program(), paddle.static.Program()
     with paddle.static.program_guard(main, startup):
         r = fn()
-    if len(r) == 3:
+    feeds = {}
+    if len(r) == 3 and isinstance(r[0], paddle.static.Program):
         prog, fetches, seed = r
     else:
-        (fetches, seed), prog = r, main
+        prog, (fetches, seed, *rest) = main, r
+        feeds = rest[0] if rest else {}
     d = os.path.join(out_dir, name)
     exe = paddle.static.Executor(paddle.CPUPlace())
     scope = paddle.static.Scope()
     with paddle.static.scope_guard(scope):
-        save_program(d, prog, fetches)
+        save_program(d, prog, fetches, list(feeds))
         paddle.seed(seed if seed is not None else 1)
-        outs = exe.run(prog, fetch_list=fetches)
-    for i, o in enumerate(outs):
-        np.save(os.path.join(d, f"output_{i}.npy"), np.asarray(o))
+        outs = exe.run(prog, feed=feeds, fetch_list=fetches)
+        # the generator goes on run after run; a model starts as after paddle.seed(0)
+        second = exe.run(prog, feed=feeds, fetch_list=fetches)
+        paddle.seed(0)
+        default = exe.run(prog, feed=feeds, fetch_list=fetches)
+    for i, x in enumerate(feeds.values()):
+        np.save(os.path.join(d, f"input_{i}.npy"), x)
+    for tag, res in (("", outs), ("second_", second), ("default_", default)):
+        for i, o in enumerate(res):
+            np.save(os.path.join(d, f"output_{tag}{i}.npy"), np.asarray(o))
     with open(os.path.join(d, "paddle.json"), "w") as f:
-        json.dump({"feeds": [], "fetches": [v.name for v in fetches], "seed": seed}, f, indent=1)
+        json.dump({"feeds": list(feeds), "fetches": [v.name for v in fetches], "seed": seed}, f, indent=1)
 
 
 if __name__ == "__main__":
