@@ -177,7 +177,7 @@ static int cmd_inspect(const Args *a) {
   Graph g;
   InferReport r;
   int bad = load_and_infer(a, &g, &r);
-  if (g.pd && !bad && train_is_training(&g)) bad = train_setup(&g, &a->train);
+  if (g.pd && !bad && train_is_training(&g) && !g.nfeeds && !g.nfetches) bad = train_setup(&g, &a->train);
   if (g.pd && !bad) inspect_print(&g, &r, &a->inspect);
   if (g.pd && !bad && a->inspect.memory) bad = inspect_memory(&g, &a->compile);
   graph_free(&g);
@@ -210,11 +210,13 @@ static const char *command_line(int argc, char **argv) {
 /* A training program: its feeds and loss (train_setup), no inference
  * passes unless asked for, and its startup program loaded into *sg. */
 static int setup_training(const Args *a, Graph *g, Graph *sg, CompileOpts *o) {
-  o->training = train_is_training(g);
+  /* a program with feed and fetch ops (one the Executor prepared, or a test
+   * fetching gradients) runs as saved: each run one pass over its ops */
+  o->training = train_is_training(g) && !g->nfeeds && !g->nfetches;
   if (!o->training) {
     if (a->startup || a->train.feeds || a->train.loss || a->train.fetch)
       return diag_error("%s: --startup, --feed, --loss and --fetch are for training programs; this one has no "
-                        "backward or optimizer op", g->file);
+                        "backward or optimizer op, or has feed and fetch ops", g->file);
     return 0;
   }
   if (a->ir_optim_given && o->pipe.ir_optim)

@@ -38,7 +38,8 @@ int train_is_training(const Graph *g);
 int train_find_loss(const Graph *g);
 /* Makes g's feeds and fetches those of a training step: o->feeds or the
  * data vars (byte-wise name order), then the loss (fetch 0) and o->fetch.
- * A program with feed or fetch ops keeps them (o->feeds must then be NULL).
+ * (A program with feed and fetch ops is not compiled as a trainer: it runs
+ * as saved, each run one pass over its ops; this keeps them.)
  * 0, or -1 after errors naming the program and the var. */
 int train_setup(Graph *g, const TrainOpts *o);
 
