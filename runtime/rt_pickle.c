@@ -16,11 +16,11 @@
 
 /* Object kinds, and their Python names for messages. */
 enum { K_NONE, K_BOOL, K_INT, K_STR, K_BYTES, K_STR2, K_TUPLE, K_LIST, K_DICT, K_GLOBAL, K_DTYPE, K_ARRAY };
-static const char *const kind_names[] = {"None",  "bool", "int",    "str",         "bytes",      "str (Python 2)",
-                                         "tuple", "list", "dict",   "global",      "numpy.dtype", "numpy.ndarray"};
+static const char *const kind_names[] = {"None",       "a bool",  "an int",  "a str",    "a bytes",       "a Python 2 str",
+                                         "a tuple",    "a list",  "a dict",  "a global", "a numpy.dtype", "a numpy.ndarray"};
 
 /* The globals a checkpoint may name. */
-enum { G_RECONSTRUCT, G_NDARRAY, G_DTYPE, G_ENCODE };
+enum { G_RECONSTRUCT, G_NDARRAY, G_DTYPE, G_ENCODE, G_BYTES };
 static const struct {
   const char *module, *name; /* as the pickle names them */
   int which;                 /* G_* */
@@ -30,6 +30,8 @@ static const struct {
     {"numpy", "ndarray", G_NDARRAY},
     {"numpy", "dtype", G_DTYPE},
     {"_codecs", "encode", G_ENCODE},
+    {"__builtin__", "bytes", G_BYTES}, /* bytes() is b'' in protocol 2 */
+    {"builtins", "bytes", G_BYTES},
 };
 
 /* numpy dtype strings (numpy.dtype's first argument) and Paddle's dtypes. */
@@ -74,7 +76,8 @@ typedef struct Rd {
   size_t *marks;                  /* stack depths at each MARK */
   size_t nmarks, mcap;            /* their count and room */
   Obj **memo;                     /* memo slots (NULL = empty) */
-  size_t mlen;                    /* slots in use (and room: grown together) */
+  size_t mlen;                    /* slots (all allocated, beyond the last one stored too) */
+  size_t nstored;                 /* slots stored: MEMOIZE's next index, as len(memo) */
   Chunk *chunks;                  /* the arena */
   char *err;                      /* where messages go */
   size_t errlen;                  /* its size */
@@ -308,6 +311,12 @@ static Obj *make_tuple(Rd *r, Obj *const *items, size_t k) {
   return t;
 }
 
+static Obj *str_obj(Rd *r, int kind, const uint8_t *s, size_t n) {
+  Obj *o = new_obj(r, kind);
+  if (o) o->s = s, o->n = n;
+  return o;
+}
+
 /* ---- reading the input ------------------------------------------------ */
 
 static int need(Rd *r, uint64_t n, const char *op) {
@@ -410,9 +419,9 @@ static Obj *latin1_bytes(Rd *r, const Obj *text) {
 /* The REDUCE of callable `f` with argument tuple `args`. */
 static int reduce(Rd *r, const Obj *f, const Obj *args) {
   if (f->kind != K_GLOBAL)
-    return FAIL(r, RT_ERR_FORMAT, "REDUCE calls a %s (made at byte %zu), not a global", kind_names[f->kind], f->at);
+    return FAIL(r, RT_ERR_FORMAT, "REDUCE calls %s (made at byte %zu), not a global", kind_names[f->kind], f->at);
   if (args->kind != K_TUPLE)
-    return FAIL(r, RT_ERR_FORMAT, "REDUCE's arguments are a %s (made at byte %zu), not a tuple", kind_names[args->kind],
+    return FAIL(r, RT_ERR_FORMAT, "REDUCE's arguments are %s (made at byte %zu), not a tuple", kind_names[args->kind],
                 args->at);
   Obj *const *a = args->items;
   size_t na = args->nitems;
@@ -447,6 +456,10 @@ static int reduce(Rd *r, const Obj *f, const Obj *args) {
                   args->at);
     Obj *o = latin1_bytes(r, a[0]);
     return o ? push(r, o) : -1;
+  }
+  if (f->i == G_BYTES) {
+    if (na) return FAIL(r, RT_ERR_FORMAT, "bytes() with arguments (Python pickles only b'' so, as bytes())");
+    return push(r, str_obj(r, K_BYTES, r->p, 0));
   }
   return FAIL(r, RT_ERR_FORMAT, "REDUCE calls numpy.ndarray directly (numpy pickles arrays through _reconstruct)");
 }
@@ -533,7 +546,7 @@ static int run_global(Rd *r, const uint8_t *mod, size_t nmod, const uint8_t *nam
   char b1[72], b2[72];
   return FAIL(r, RT_ERR_FORMAT,
               "global '%s.%s' is not allowed: a checkpoint holds only numpy arrays (numpy.core.multiarray._reconstruct, "
-              "numpy.ndarray, numpy.dtype, _codecs.encode)",
+              "numpy.ndarray, numpy.dtype, _codecs.encode, bytes)",
               shown(mod, nmod, b1, sizeof b1), shown(name, nname, b2, sizeof b2));
 }
 
@@ -552,7 +565,7 @@ static int memo_put(Rd *r, uint64_t idx) {
   if (!o) return -1;
   /* a pickler numbers its memo entries in order, one opcode each: an index
    * no earlier byte could have reached is malformed */
-  if (idx > r->mlen && idx >= (uint64_t)r->op_at)
+  if (idx > r->nstored && idx >= (uint64_t)r->op_at)
     return FAIL(r, RT_ERR_FORMAT, "memo index %llu is beyond what the pickle's first %zu bytes can have stored",
                 (unsigned long long)idx, r->op_at);
   if (idx >= r->mlen) {
@@ -561,6 +574,7 @@ static int memo_put(Rd *r, uint64_t idx) {
     memset(r->memo + r->mlen, 0, (cap - r->mlen) * sizeof *r->memo);
     r->mlen = cap;
   }
+  r->nstored += !r->memo[idx];
   r->memo[idx] = o;
   return 0;
 }
@@ -569,12 +583,6 @@ static int memo_get(Rd *r, uint64_t idx) {
   if (idx >= r->mlen || !r->memo[idx])
     return FAIL(r, RT_ERR_FORMAT, "memo index %llu was never stored", (unsigned long long)idx);
   return push(r, r->memo[idx]);
-}
-
-static Obj *str_obj(Rd *r, int kind, const uint8_t *s, size_t n) {
-  Obj *o = new_obj(r, kind);
-  if (o) o->s = s, o->n = n;
-  return o;
 }
 
 /* Runs one opcode: 0, 1 at STOP (*result set), or -status. */
@@ -665,7 +673,7 @@ static int step(Rd *r, Obj **result) {
     n = op == 's' ? 2 : 1;
     a = r->stack[r->sp - n - 1];
     if (a->kind != (op == 's' ? K_DICT : K_LIST))
-      return FAIL(r, RT_ERR_FORMAT, "%s into a %s (made at byte %zu)", name, kind_names[a->kind], a->at);
+      return FAIL(r, RT_ERR_FORMAT, "%s into %s (made at byte %zu)", name, kind_names[a->kind], a->at);
     if (add_items(r, a, r->stack + r->sp - n, n)) return -1;
     r->sp -= n;
     return 0;
@@ -674,7 +682,7 @@ static int step(Rd *r, Obj **result) {
     if (base <= floor_of(r)) return FAIL(r, RT_ERR_FORMAT, "%s finds nothing to add to below its MARK", name);
     a = r->stack[base - 1];
     if (a->kind != (op == 'u' ? K_DICT : K_LIST))
-      return FAIL(r, RT_ERR_FORMAT, "%s into a %s (made at byte %zu)", name, kind_names[a->kind], a->at);
+      return FAIL(r, RT_ERR_FORMAT, "%s into %s (made at byte %zu)", name, kind_names[a->kind], a->at);
     if (op == 'u' && (r->sp - base) % 2) return FAIL(r, RT_ERR_FORMAT, "SETITEMS of an odd number of items");
     if (add_items(r, a, r->stack + base, r->sp - base)) return -1;
     r->sp = base;
@@ -684,7 +692,7 @@ static int step(Rd *r, Obj **result) {
     n = op == 'q' ? 1 : 4;
     r->p += n;
     return memo_put(r, le(r->p - n, (int)n));
-  case 0x94: return memo_put(r, r->mlen); /* MEMOIZE */
+  case 0x94: return memo_put(r, r->nstored); /* MEMOIZE */
   case 'h': case 'j': /* BINGET, LONG_BINGET */
     if (need(r, op == 'h' ? 1 : 4, name)) return -1;
     n = op == 'h' ? 1 : 4;
@@ -704,7 +712,7 @@ static int step(Rd *r, Obj **result) {
     if (!(b = pop(r, name)) || !(a = top(r, name))) return -1;
     if (a->kind == K_DTYPE) return build_dtype(r, a, b);
     if (a->kind == K_ARRAY) return build_array(r, a, b);
-    return FAIL(r, RT_ERR_FORMAT, "BUILD on a %s (made at byte %zu)", kind_names[a->kind], a->at);
+    return FAIL(r, RT_ERR_FORMAT, "BUILD on %s (made at byte %zu)", kind_names[a->kind], a->at);
   default:
     if (name)
       return FAIL(r, RT_ERR_FORMAT, "opcode %s is not supported: a Paddle checkpoint is a dict of numpy arrays", name);
@@ -793,7 +801,7 @@ static long find_pair(const Obj *d, const Obj *k) {
  * = its count. */
 static int check_split(Rd *r, const Obj *root, const Obj *info, unsigned char *used, size_t *joined) {
   if (info->kind != K_DICT)
-    return fail_at(r, info->at, RT_ERR_FORMAT, "%s is a %s, not a dict", big_key, kind_names[info->kind]);
+    return fail_at(r, info->at, RT_ERR_FORMAT, "%s is %s, not a dict", big_key, kind_names[info->kind]);
   for (size_t i = 0; i + 1 < info->nitems; i += 2) {
     const Obj *k = info->items[i], *v = info->items[i + 1], *shape, *slices;
     if (!is_str(k) || v->kind != K_DICT || !(shape = lookup(v, "OriginShape")) || !(slices = lookup(v, "slices")) ||
@@ -873,7 +881,7 @@ static int check_unique(Rd *r, const Obj *root, size_t npairs) {
  * pair index goes to *info_at, or npairs without one). */
 static int check_dict(Rd *r, const Obj *root, size_t *info_at) {
   if (root->kind != K_DICT)
-    return fail_at(r, root->at, RT_ERR_FORMAT, "the pickle holds a %s, not a dict of numpy arrays",
+    return fail_at(r, root->at, RT_ERR_FORMAT, "the pickle holds %s, not a dict of numpy arrays",
                    kind_names[root->kind]);
   size_t npairs = root->nitems / 2;
   *info_at = npairs;
@@ -881,14 +889,14 @@ static int check_dict(Rd *r, const Obj *root, size_t *info_at) {
     const Obj *k = root->items[2 * i], *v = root->items[2 * i + 1];
     char buf[72];
     if (!is_str(k))
-      return fail_at(r, k->at, RT_ERR_FORMAT, "key %zu of the dict is a %s, not a str", i, kind_names[k->kind]);
+      return fail_at(r, k->at, RT_ERR_FORMAT, "key %zu of the dict is %s, not a str", i, kind_names[k->kind]);
     if (memchr(k->s, 0, k->n)) return fail_at(r, k->at, RT_ERR_FORMAT, "key %zu of the dict holds a NUL", i);
     if (str_is(k, big_key)) {
       *info_at = i;
       continue;
     }
     if (v->kind != K_ARRAY)
-      return fail_at(r, v->at, RT_ERR_FORMAT, "the value of '%s' is a %s, not a numpy.ndarray",
+      return fail_at(r, v->at, RT_ERR_FORMAT, "the value of '%s' is %s, not a numpy.ndarray",
                      shown(k->s, k->n, buf, sizeof buf), kind_names[v->kind]);
     if (!v->built)
       return fail_at(r, v->at, RT_ERR_FORMAT, "the array '%s' never had its state set (no BUILD)",
