@@ -113,78 +113,29 @@ static const char *shown(const uint8_t *s, size_t n, char *buf, size_t size) {
   return buf;
 }
 
+/* Every pickle opcode's name, for messages (those run here and those not). */
+static const struct {
+  int op;           /* the opcode byte */
+  const char *name; /* pickletools' name */
+} op_names[] = {
+    {'(', "MARK"}, {'.', "STOP"}, {'0', "POP"}, {'1', "POP_MARK"}, {'2', "DUP"}, {'F', "FLOAT"}, {'I', "INT"},
+    {'J', "BININT"}, {'K', "BININT1"}, {'L', "LONG"}, {'M', "BININT2"}, {'N', "NONE"}, {'P', "PERSID"},
+    {'Q', "BINPERSID"}, {'R', "REDUCE"}, {'S', "STRING"}, {'T', "BINSTRING"}, {'U', "SHORT_BINSTRING"},
+    {'V', "UNICODE"}, {'X', "BINUNICODE"}, {'a', "APPEND"}, {'b', "BUILD"}, {'c', "GLOBAL"}, {'d', "DICT"},
+    {'}', "EMPTY_DICT"}, {'e', "APPENDS"}, {'g', "GET"}, {'h', "BINGET"}, {'i', "INST"}, {'j', "LONG_BINGET"},
+    {'l', "LIST"}, {']', "EMPTY_LIST"}, {'o', "OBJ"}, {'p', "PUT"}, {'q', "BINPUT"}, {'r', "LONG_BINPUT"},
+    {'s', "SETITEM"}, {'t', "TUPLE"}, {')', "EMPTY_TUPLE"}, {'u', "SETITEMS"}, {'G', "BINFLOAT"}, {'B', "BINBYTES"},
+    {'C', "SHORT_BINBYTES"}, {0x80, "PROTO"}, {0x81, "NEWOBJ"}, {0x82, "EXT1"}, {0x83, "EXT2"}, {0x84, "EXT4"},
+    {0x85, "TUPLE1"}, {0x86, "TUPLE2"}, {0x87, "TUPLE3"}, {0x88, "NEWTRUE"}, {0x89, "NEWFALSE"}, {0x8a, "LONG1"},
+    {0x8b, "LONG4"}, {0x8c, "SHORT_BINUNICODE"}, {0x8d, "BINUNICODE8"}, {0x8e, "BINBYTES8"}, {0x8f, "EMPTY_SET"},
+    {0x90, "ADDITEMS"}, {0x91, "FROZENSET"}, {0x92, "NEWOBJ_EX"}, {0x93, "STACK_GLOBAL"}, {0x94, "MEMOIZE"},
+    {0x95, "FRAME"}, {0x96, "BYTEARRAY8"}, {0x97, "NEXT_BUFFER"}, {0x98, "READONLY_BUFFER"},
+};
+
 static const char *op_name(int op) {
-  switch (op) {
-  case '(': return "MARK";
-  case '.': return "STOP";
-  case '0': return "POP";
-  case '1': return "POP_MARK";
-  case '2': return "DUP";
-  case 'F': return "FLOAT";
-  case 'I': return "INT";
-  case 'J': return "BININT";
-  case 'K': return "BININT1";
-  case 'L': return "LONG";
-  case 'M': return "BININT2";
-  case 'N': return "NONE";
-  case 'P': return "PERSID";
-  case 'Q': return "BINPERSID";
-  case 'R': return "REDUCE";
-  case 'S': return "STRING";
-  case 'T': return "BINSTRING";
-  case 'U': return "SHORT_BINSTRING";
-  case 'V': return "UNICODE";
-  case 'X': return "BINUNICODE";
-  case 'a': return "APPEND";
-  case 'b': return "BUILD";
-  case 'c': return "GLOBAL";
-  case 'd': return "DICT";
-  case '}': return "EMPTY_DICT";
-  case 'e': return "APPENDS";
-  case 'g': return "GET";
-  case 'h': return "BINGET";
-  case 'i': return "INST";
-  case 'j': return "LONG_BINGET";
-  case 'l': return "LIST";
-  case ']': return "EMPTY_LIST";
-  case 'o': return "OBJ";
-  case 'p': return "PUT";
-  case 'q': return "BINPUT";
-  case 'r': return "LONG_BINPUT";
-  case 's': return "SETITEM";
-  case 't': return "TUPLE";
-  case ')': return "EMPTY_TUPLE";
-  case 'u': return "SETITEMS";
-  case 'G': return "BINFLOAT";
-  case 'B': return "BINBYTES";
-  case 'C': return "SHORT_BINBYTES";
-  case 0x80: return "PROTO";
-  case 0x81: return "NEWOBJ";
-  case 0x82: return "EXT1";
-  case 0x83: return "EXT2";
-  case 0x84: return "EXT4";
-  case 0x85: return "TUPLE1";
-  case 0x86: return "TUPLE2";
-  case 0x87: return "TUPLE3";
-  case 0x88: return "NEWTRUE";
-  case 0x89: return "NEWFALSE";
-  case 0x8a: return "LONG1";
-  case 0x8b: return "LONG4";
-  case 0x8c: return "SHORT_BINUNICODE";
-  case 0x8d: return "BINUNICODE8";
-  case 0x8e: return "BINBYTES8";
-  case 0x8f: return "EMPTY_SET";
-  case 0x90: return "ADDITEMS";
-  case 0x91: return "FROZENSET";
-  case 0x92: return "NEWOBJ_EX";
-  case 0x93: return "STACK_GLOBAL";
-  case 0x94: return "MEMOIZE";
-  case 0x95: return "FRAME";
-  case 0x96: return "BYTEARRAY8";
-  case 0x97: return "NEXT_BUFFER";
-  case 0x98: return "READONLY_BUFFER";
-  default: return NULL;
-  }
+  for (size_t i = 0; i < sizeof op_names / sizeof op_names[0]; i++)
+    if (op_names[i].op == op) return op_names[i].name;
+  return NULL;
 }
 
 /* ---- memory ----------------------------------------------------------- */
@@ -504,6 +455,9 @@ static int build_array(Rd *r, Obj *a, const Obj *st) {
     return FAIL(r, RT_ERR_FORMAT, "the state of the array made at byte %zu is not (1, shape, dtype, is_fortran, data) "
                 "as numpy pickles it", a->at);
   const Obj *shape = s[0], *dt = s[1];
+  if (!dt->built) /* its byte order is not known yet */
+    return FAIL(r, RT_ERR_FORMAT, "the array made at byte %zu uses the numpy.dtype made at byte %zu before its state",
+                a->at, dt->at);
   if (shape->nitems > RT_MAX_RANK)
     return FAIL(r, RT_ERR_FORMAT, "the array made at byte %zu has %zu dims, more than %d", a->at, shape->nitems,
                 RT_MAX_RANK);
@@ -536,6 +490,7 @@ static int build_array(Rd *r, Obj *a, const Obj *st) {
 /* ---- the stack machine ------------------------------------------------- */
 
 static int run_global(Rd *r, const uint8_t *mod, size_t nmod, const uint8_t *name, size_t nname) {
+  if (!mod || !name) return FAIL(r, RT_ERR_FORMAT, "GLOBAL without a module or name");
   for (size_t i = 0; i < sizeof globals / sizeof globals[0]; i++)
     if (nmod == strlen(globals[i].module) && !memcmp(mod, globals[i].module, nmod) &&
         nname == strlen(globals[i].name) && !memcmp(name, globals[i].name, nname)) {
@@ -929,13 +884,13 @@ static int finish(Rd *r, const Obj *root, RtPickleEntry **out, int *count) {
   RtPickleEntry *e = NULL;
   if (!st && !(e = rt_calloc(nout + 1, sizeof *e))) st = fail_at(r, root->at, RT_ERR_NOMEM, "out of memory");
   size_t k = 0;
-  for (size_t i = 0; !st && i < npairs; i++) {
+  for (size_t i = 0; e && !st && i < npairs; i++) {
     if (used[i]) continue;
     const Obj *key = root->items[2 * i];
     st = (e[k].name = key_name(r, key)) ? fill(r, root->items[2 * i + 1], &e[k]) : -1;
     k++;
   }
-  for (size_t i = 0; !st && i < joined; i++, k++)
+  for (size_t i = 0; e && !st && i < joined; i++, k++)
     st = (e[k].name = key_name(r, info->items[2 * i])) ? join(r, root, info, i, &e[k]) : -1;
   rt_free(used);
   if (st) {
@@ -963,10 +918,12 @@ RtStatus rt_pickle_read_arrays(const void *bytes, size_t len, RtPickleEntry **ou
   if (!len) st = FAIL(&r, RT_ERR_TRUNCATED, "empty file, not a pickle");
   else if (r.start[0] != 0x80)
     st = FAIL(&r, RT_ERR_FORMAT, "not a binary pickle (no PROTO opcode; Paddle writes protocols 2 to 4)");
+  else if (grow((void **)&r.stack, &r.scap, 16, sizeof *r.stack)) /* never NULL: stack + depth is defined */
+    st = FAIL(&r, RT_ERR_NOMEM, "out of memory");
   else
     while (!(st = step(&r, &root))) {
     }
-  if (st == 1) st = finish(&r, root, out, count);
+  if (st == 1) st = root ? finish(&r, root, out, count) : -1;
   arena_free(&r);
   rt_free(r.stack);
   rt_free(r.marks);
