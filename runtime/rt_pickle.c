@@ -323,8 +323,17 @@ static size_t utf8_one(const uint8_t *s, size_t n, uint32_t *cp) {
 
 static int utf8_valid(const uint8_t *s, size_t n) {
   uint32_t cp;
-  for (size_t i = 0, k; i < n; i += k)
+  for (size_t i = 0, k; i < n; i += k) {
+    if (s[i] < 0x80) { /* the common cases inline: ASCII and 2-byte forms */
+      k = 1;
+      continue;
+    }
+    if (s[i] >= 0xc2 && s[i] <= 0xdf && i + 1 < n && (s[i + 1] & 0xc0) == 0x80) {
+      k = 2;
+      continue;
+    }
     if (!(k = utf8_one(s + i, n - i, &cp))) return 0;
+  }
   return 1;
 }
 
@@ -347,20 +356,35 @@ static Obj *latin1_bytes(Rd *r, const Obj *text) {
     fail_at(r, text->at, RT_ERR_NOMEM, "out of memory");
     return NULL;
   }
-  size_t k = 0;
-  uint32_t cp;
-  for (size_t i = 0, len; i < text->n; i += len) {
-    len = utf8_one(text->s + i, text->n - i, &cp);
-    if (!len) {
-      fail_at(r, text->at, RT_ERR_FORMAT, "the str given to _codecs.encode is not valid UTF-8 (at its byte %zu)", i);
-      return NULL;
+  /* Branch-free over random data (raw floats are half bytes past 0x7f):
+   * each step takes one ASCII byte or one 2-byte form of U+0080..U+00FF
+   * (0xc2/0xc3 then a continuation byte) and notes whether it was neither;
+   * the last byte is padded with a continuation byte that only a bad text
+   * would use. */
+  const uint8_t *t = text->s;
+  size_t n = text->n, k = 0, i = 0;
+  unsigned bad = 0;
+  while (i < n) {
+    unsigned c = t[i], next = i + 1 < n ? t[i + 1] : 0;
+    unsigned hi = c >> 7; /* 1: a 2-byte form */
+    bad |= hi & (((c & 0xfe) != 0xc2) | ((next & 0xc0) != 0x80));
+    out[k++] = (uint8_t)(hi ? (c & 3) << 6 | (next & 0x3f) : c);
+    i += 1 + hi;
+  }
+  if (bad) { /* find the first bad character for the message */
+    uint32_t cp = 0;
+    size_t len = 1;
+    for (i = 0; i < n; i += len) {
+      len = utf8_one(t + i, n - i, &cp);
+      if (!len) {
+        fail_at(r, text->at, RT_ERR_FORMAT, "the str given to _codecs.encode is not valid UTF-8 (at its byte %zu)", i);
+        return NULL;
+      }
+      if (cp > 0xff) break;
     }
-    if (cp > 0xff) {
-      fail_at(r, text->at, RT_ERR_FORMAT, "the str given to _codecs.encode holds U+%04X, which latin1 cannot encode",
-              (unsigned)cp);
-      return NULL;
-    }
-    out[k++] = (uint8_t)cp;
+    fail_at(r, text->at, RT_ERR_FORMAT, "the str given to _codecs.encode holds U+%04X, which latin1 cannot encode",
+            (unsigned)cp);
+    return NULL;
   }
   o->s = out;
   o->n = k;
@@ -591,7 +615,6 @@ static int step(Rd *r, Obj **result) {
   }
   case 'X': case 0x8c: case 0x8d: /* BINUNICODE, SHORT_BINUNICODE, BINUNICODE8 */
     if (counted(r, op == 0x8c ? 1 : op == 'X' ? 4 : 8, name, &s, &n)) return -1;
-    if (!utf8_valid(s, n)) return FAIL(r, RT_ERR_FORMAT, "%s of %zu bytes is not valid UTF-8", name, n);
     return push(r, str_obj(r, K_STR, s, n));
   case 'B': case 'C': case 0x8e: /* BINBYTES, SHORT_BINBYTES, BINBYTES8 */
     if (counted(r, op == 'C' ? 1 : op == 'B' ? 4 : 8, name, &s, &n)) return -1;
@@ -846,10 +869,16 @@ static int check_dict(Rd *r, const Obj *root, size_t *info_at) {
     if (!is_str(k))
       return fail_at(r, k->at, RT_ERR_FORMAT, "key %zu of the dict is %s, not a str", i, kind_names[k->kind]);
     if (memchr(k->s, 0, k->n)) return fail_at(r, k->at, RT_ERR_FORMAT, "key %zu of the dict holds a NUL", i);
+    if (k->kind == K_STR && !utf8_valid(k->s, k->n))
+      return fail_at(r, k->at, RT_ERR_FORMAT, "key %zu of the dict is not valid UTF-8", i);
     if (str_is(k, big_key)) {
       *info_at = i;
       continue;
     }
+    if (str_is(k, "StructuredToParameterName@@"))
+      return fail_at(r, k->at, RT_ERR_FORMAT,
+                     "this is a dygraph Layer's state_dict (paddle.save, key StructuredToParameterName@@), not "
+                     "paddle.static.save's {var name: array}");
     if (v->kind != K_ARRAY)
       return fail_at(r, v->at, RT_ERR_FORMAT, "the value of '%s' is %s, not a numpy.ndarray",
                      shown(k->s, k->n, buf, sizeof buf), kind_names[v->kind]);

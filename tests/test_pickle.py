@@ -301,6 +301,10 @@ def bad_cases():
         ("dims_overflow", p2(fake_array((2 ** 40, 2 ** 40), b"")), "overflows"),
         ("long_dim", p2(fake_array((2 ** 70,), b"")), "does not fit in 64 bits"),
         ("version2", p2(fake_array((1,), b"x" * 4, version=2)), "has version other than 1"),
+        ("dygraph_state_dict", pickle.dumps({"weight": np.zeros(2, np.float32), "StructuredToParameterName@@":
+                                              {"weight": "linear_0.w_0"}}, protocol=4), "dygraph Layer's state_dict"),
+        ("key_not_utf8", pickle.dumps({"k": np.zeros(2, np.float32)}, protocol=4).replace(b"\x8c\x01k", b"\x8c\x01\xff"),
+         "key 0 of the dict is not valid UTF-8"),
         ("no_build", p2(Reduced(_reconstruct, (np.ndarray, (0,), b"b"))), "never had its state set"),
         ("ndarray_call", p2(Reduced(np.ndarray, ((2,),))), "REDUCE calls numpy.ndarray directly"),
         ("encode_utf8", p2(Reduced(codecs.encode, ("abc", "utf-8"))), "_codecs.encode wants (str, 'latin1')"),
