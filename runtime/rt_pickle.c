@@ -704,6 +704,10 @@ static const char big_key[] = "UnpackBigParamInfor@@"; /* Paddle's split of big 
 
 /* A key as a NUL-terminated UTF-8 copy (a Python 2 str is latin1). */
 static char *key_name(Rd *r, const Obj *k) {
+  if (memchr(k->s, 0, k->n) || (k->kind == K_STR && !utf8_valid(k->s, k->n))) {
+    fail_at(r, k->at, RT_ERR_FORMAT, "an array name holds a NUL or is not valid UTF-8");
+    return NULL;
+  }
   size_t n = k->n;
   if (k->kind == K_STR2)
     for (size_t i = 0; i < k->n; i++) n += k->s[i] >= 0x80;
