@@ -187,7 +187,7 @@ mutation-check: all asan oracle
 # inputs (tests/fuzz/regressions/T) and seeds taken from ../shared/models at
 # run time (build/fuzz/seeds/T); what it learns goes to build/fuzz/corpus/T,
 # a crash to build/fuzz/crash-T-*.  tests/test_fuzz.py is the CI check.
-FUZZ_TARGETS := fuzz_program fuzz_params fuzz_ir_text fuzz_strategy_json fuzz_npy
+FUZZ_TARGETS := fuzz_program fuzz_params fuzz_ir_text fuzz_strategy_json fuzz_npy fuzz_pickle
 FUZZ_SECONDS ?= 60
 FUZZ_DIR     ?= $(BUILD)/fuzz
 FUZZ_SAN     := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer

@@ -17,7 +17,7 @@ import pytest
 
 from conftest import BUILD, ROOT
 
-TARGETS = ["fuzz_program", "fuzz_params", "fuzz_ir_text", "fuzz_strategy_json", "fuzz_npy"]
+TARGETS = ["fuzz_program", "fuzz_params", "fuzz_ir_text", "fuzz_strategy_json", "fuzz_npy", "fuzz_pickle"]
 FUZZ = os.path.join(BUILD, "fuzz")
 RUNS = int(os.environ.get("PADDLEC_FUZZ_RUNS", "20000"))
 SEED = int(os.environ.get("PADDLEC_FUZZ_SEED", "1"))

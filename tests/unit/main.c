@@ -25,6 +25,10 @@ int unit_failures;
   X(test_params_combined)                \
   X(test_npy_roundtrip)                  \
   X(test_npy_rejects_garbage)            \
+  X(test_pickle_python_bytes)            \
+  X(test_pickle_roundtrip)               \
+  X(test_pickle_every_truncation)        \
+  X(test_pickle_writer_rejects)          \
   X(test_gemm_paths)                     \
   X(test_random_engine)                  \
   X(test_random_distributions)           \
