@@ -6,6 +6,7 @@
 
 #include "attr.h"
 #include "diag.h"
+#include "rewrite.h"
 #include "util.h"
 
 int train_op_role(const Op *op) { return (int)attr_int(op, "op_role", OP_ROLE_FORWARD); }
@@ -61,8 +62,32 @@ static int add_list(const Graph *g, const char *list, const char *what, int **id
   return 0;
 }
 
+/* The reader ops of fluid 1.x training scripts (create_py_reader,
+ * create_double_buffer_reader, read): the Python DataLoader fills the queue
+ * they read, so a trainer takes the outputs of `read` as its data vars and
+ * drops the three ops.  Returns how many `read` outputs became data. */
+static int drop_readers(Graph *g) {
+  static const char *const readers[] = {"create_py_reader", "create_double_buffer_reader", "read", NULL};
+  const Block *b = &g->blocks[0];
+  int n = 0;
+  for (int k = b->nops - 1; k >= 0; k--) {
+    Op *op = &g->ops[b->ops[k]];
+    if (!str_in(op->type, readers)) continue;
+    for (int s = 0; !strcmp(op->type, "read") && s < op->nout; s++)
+      for (int a = 0; a < op->out[s].n; a++)
+        if (op->out[s].vars[a] >= 0) {
+          g->vars[op->out[s].vars[a]].flags |= VAR_NEED_CHECK_FEED;
+          n++;
+        }
+    rw_remove_op(g, b->ops[k]);
+  }
+  if (n) graph_relink(g);
+  return n;
+}
+
 static int set_feeds(Graph *g, const TrainOpts *o) {
   int cap = 0, n = 0, *ids = NULL;
+  drop_readers(g);
   if (o->feeds) {
     if (add_list(g, o->feeds, "--feed", &ids, &n, &cap)) return -1;
   } else {
