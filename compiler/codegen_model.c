@@ -257,6 +257,22 @@ static int operands_known(EmitCtx *e) {
   return bad;
 }
 
+/* A trainer's state (its weight slots): which are Parameters, saved to
+ * .pdparams rather than .pdopt (rt_state.h). */
+static const char *state_table(const Graph *g) {
+  Printer p;
+  pr_init(&p);
+  pr_raw(&p, "#include \"paddlec_rt/rt_state.h\"\n\n");
+  pr_line(&p, "/* 1: state var i is a Parameter (checkpoints: .pdparams), 0: other state (.pdopt). */");
+  pr_raw(&p, "static const unsigned char state_is_param[] = {");
+  for (int i = 0; i < g->nparams; i++)
+    pr_raw(&p, "%s%d", i ? ", " : "", (g->vars[g->params[i]].flags & VAR_IS_PARAMETER) ? 1 : 0);
+  pr_raw(&p, "%s};\n\n", g->nparams ? "" : "0");
+  const char *t = pool_strdup(p.buf);
+  pr_free(&p);
+  return t;
+}
+
 /* The training API's declarations and definitions (templates/train.*.in). */
 static const char *train_api(const char *P, const char *U, const ModelText *mt) {
   TplVar v[] = {{"PREFIX", P}, {"UPPER", U}, {"HAS_STARTUP", mt->startup_source ? "1" : "0"}};
@@ -375,7 +391,7 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
   uint64_t wbytes;
   const char *wtable = weight_table(g, &wbytes);
   if (o->embed_weights) wtable = "/* Weights: embedded, see the _weights.c file. */\n";
-  const char *tables = pool_printf("%s%s\n%s\n%s\n%s", o->training ? "#include \"paddlec_rt/rt_state.h\"\n\n" : "", io_table(&e, "inputs_spec", g->feeds, g->nfeeds),
+  const char *tables = pool_printf("%s%s\n%s\n%s\n%s", o->training ? state_table(g) : "", io_table(&e, "inputs_spec", g->feeds, g->nfeeds),
                                    io_table(&e, "outputs_spec", g->fetches, g->nfetches), wtable,
                                    deps_tables(&deps, P));
   const char *n_in = pool_printf("%d", g->nfeeds), *n_out = pool_printf("%d", g->nfetches);

@@ -12,6 +12,7 @@ and trained on the same batches from the same state:
 import json
 import re
 import os
+import pickle
 import subprocess
 import sys
 
@@ -41,45 +42,6 @@ def case_dir(name):
     return out
 
 
-def read_combined(path, names):
-    """A combined parameter file (Paddle's save_combine records) as arrays,
-    in the order of `names`."""
-    data = open(path, "rb").read()
-    out, off = {}, 0
-    dtypes = {5: np.float32, 6: np.float64, 3: np.int64, 2: np.int32, 0: np.bool_}
-    for name in names:
-        off += 4
-        nlod = int.from_bytes(data[off:off + 8], "little")
-        off += 8
-        assert nlod == 0
-        off += 4
-        dlen = int.from_bytes(data[off:off + 4], "little")
-        off += 4
-        desc, off = data[off:off + dlen], off + dlen
-        i, dtype, dims = 0, None, []
-        while i < len(desc):
-            tag = desc[i]
-            i += 1
-            v, shift = 0, 0
-            while True:
-                b = desc[i]
-                i += 1
-                v |= (b & 0x7f) << shift
-                shift += 7
-                if not b & 0x80:
-                    break
-            if tag == 0x08:
-                dtype = v
-            else:
-                dims.append(v)
-        dt = np.dtype(dtypes[dtype])
-        n = int(np.prod(dims)) if dims else 1
-        out[name] = np.frombuffer(data[off:off + n * dt.itemsize], dt).reshape(dims)
-        off += n * dt.itemsize
-    assert off == len(data), (path, off, len(data))
-    return out
-
-
 def train(binary, d, meta, tmp_path, steps, *extra):
     args = [str(binary)]
     for f in meta["feeds"]:
@@ -103,9 +65,8 @@ def test_trains_like_paddle(name, tmp_path):
     d = case_dir(name)
     meta = json.load(open(os.path.join(d, "case.json")))
     binary = build_trainer(d, tmp_path)
-    final = tmp_path / "final.pdiparams"
-    stdout = train(binary, d, meta, tmp_path, meta["steps"], "--params", os.path.join(d, "init.state"),
-                   "--save", str(final))
+    final = str(tmp_path / "final")
+    stdout = train(binary, d, meta, tmp_path, meta["steps"], "--params", os.path.join(d, "init"), "--save", final)
     got = np.load(tmp_path / "out" / (meta["loss"].replace("/", "_") + ".npy")).reshape(-1)
     want = np.load(os.path.join(d, "paddle_loss.npy")).reshape(-1)
     assert got.shape == want.shape, (got.shape, want.shape)
@@ -114,17 +75,20 @@ def test_trains_like_paddle(name, tmp_path):
     lines = [l for l in stdout.splitlines() if l.startswith("step ")]
     assert len(lines) == meta["steps"] and lines[0].startswith("step 0 loss "), stdout[:500]
     ref = np.load(os.path.join(d, "paddle_final.npz"))
-    state = read_combined(final, sorted(ref.files, key=str.encode))
+    state = {}
+    for ext in (".pdparams", ".pdopt"):
+        with open(final + ext, "rb") as f:
+            state.update(pickle.load(f))
     for k in ref.files:
         w, g = ref[k].astype(np.float64), state[k].astype(np.float64)
         assert g.shape == w.shape, k
         assert np.abs(g - w).max() <= STATE_TOL * max(np.abs(w).max(), 1e-6), k
     # Paddle goes on from the saved state with the loss paddlec gives next
-    p = subprocess.run([sys.executable, SCRIPT, "--step-from", d, str(final), str(meta["steps"])],
+    p = subprocess.run([sys.executable, SCRIPT, "--step-from", d, final, str(meta["steps"])],
                        capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stderr[-2000:]
     paddle_next = float(p.stdout.strip().splitlines()[-1])
-    train(binary, d, meta, tmp_path, 1, "--params", str(final))
+    train(binary, d, meta, tmp_path, 1, "--params", final)
     ours_next = float(np.load(tmp_path / "out" / (meta["loss"].replace("/", "_") + ".npy")).reshape(-1)[0])
     # the data set holds `steps` batches: Paddle's step `steps` and the trainer's step 0 both take batch 0
     assert abs(ours_next - paddle_next) <= LOSS_TOL * max(abs(paddle_next), 1e-6), (ours_next, paddle_next)
@@ -149,8 +113,19 @@ def test_trainer_errors(tmp_path):
     assert "input 'x'" in fails("--input", f"x={bad}", "--batch-size", "4", "--steps", "1")
     assert "fewer than one batch" in fails("--input", f"x={x}", "--batch-size", "100000", "--steps", "1")
     short = tmp_path / "short.state"
-    short.write_bytes(open(os.path.join(d, "init.state"), "rb").read()[:-4])
+    short.write_bytes(open(os.path.join(d, "startup.state"), "rb").read()[:-4])
     assert "short.state" in fails("--input", f"x={x}", "--batch-size", "4", "--steps", "1", "--params", str(short))
+    with open(os.path.join(d, "init.pdparams"), "rb") as f:
+        params = pickle.load(f)
+    for what, arrays in (("no 'create_parameter_0.w_0'", {}),
+                         ("'create_parameter_0.w_0' is float32 [4]", {k: np.zeros(4, np.float32) for k in params})):
+        with open(tmp_path / "bad.pdparams", "wb") as f:
+            pickle.dump(arrays, f)
+        err = fails("--input", f"x={x}", "--batch-size", "4", "--steps", "1", "--params", str(tmp_path / "bad"))
+        assert what in err and "bad.pdparams" in err, err
+    (tmp_path / "junk.pdparams").write_bytes(b"not a pickle")
+    assert "junk.pdparams" in fails("--input", f"x={x}", "--batch-size", "4", "--steps", "1", "--params",
+                                    str(tmp_path / "junk"))
     nan = tmp_path / "nan.npy"
     a = np.load(x)
     a[2 * meta["batch"]] = np.nan
@@ -160,13 +135,14 @@ def test_trainer_errors(tmp_path):
 
 @pytest.mark.parametrize("name", case_names())
 def test_startup_state_matches_paddle(name, tmp_path):
-    """`--steps 0 --save` writes the state the compiled startup program
+    """`--steps 0 --save-combined` writes the state the compiled startup program
     leaves: bitwise Paddle's (initializers from op seeds, or from the global
     generator after paddle.seed(S) and the trainer's --seed S)."""
     d = case_dir(name)
     meta = json.load(open(os.path.join(d, "case.json")))
     binary = build_trainer(d, tmp_path)
-    p = subprocess.run([str(binary), "--steps", "0", "--seed", str(meta["seed"]), "--save", str(tmp_path / "s.state")],
+    p = subprocess.run([str(binary), "--steps", "0", "--seed", str(meta["seed"]), "--save-combined",
+                        str(tmp_path / "s.state")],
                        capture_output=True, text=True, timeout=60, env=SAN_ENV)
     assert p.returncode == 0, p.stderr
     assert (tmp_path / "s.state").read_bytes() == open(os.path.join(d, "startup.state"), "rb").read()

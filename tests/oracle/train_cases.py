@@ -10,7 +10,7 @@ OUTDIR/<case>/
   startup.state               the state Paddle's startup program leaves
                                   (every persistable var of main, one
                                   combined file, byte-wise name order)
-  init.state                  the same state (every
+  init.pdparams, init.pdopt   the same state (by paddle.static.save: every
                                   persistable var of main in one combined
                                   file, byte-wise name order), with every
                                   float parameter re-drawn at random so that
@@ -21,7 +21,7 @@ OUTDIR/<case>/
   paddle_final.npz                Paddle's state after the last step
   case.json                       feeds, loss, batch, steps
 
-Paddle's reference runs the saved main program from init.state on
+Paddle's reference runs the saved main program from init.pdparams on
 batch k = rows k*BATCH .. k*BATCH+BATCH-1, as the compiled trainer does."""
 import json
 import os
@@ -178,7 +178,7 @@ def build(out_dir, name):
             a = np.array(t)
             if a.dtype == np.float32 and v.name in {p.name for p in main.all_parameters()}:
                 t.set(rng.uniform(-0.5, 0.5, a.shape).astype("float32"), paddle.CPUPlace())
-        paddle.static.save_vars(exe, d, main, vars=state, filename="init.state")
+        paddle.static.save(main, os.path.join(d, "init"))
     with open(os.path.join(d, "case.json"), "w") as f:
         json.dump({"feeds": [f.name for f in feeds], "loss": loss.name, "batch": batch, "steps": STEPS,
                    "seed": GLOBAL_SEED}, f, indent=1)
@@ -186,7 +186,7 @@ def build(out_dir, name):
 
 
 def reference(d):
-    """Paddle's Executor on the saved main program from init.state."""
+    """Paddle's Executor on the saved main program from the init checkpoint."""
     meta = json.load(open(os.path.join(d, "case.json")))
     with open(os.path.join(d, "main.pdmodel"), "rb") as f:
         main = paddle.static.Program.parse_from_string(f.read())
@@ -196,7 +196,7 @@ def reference(d):
     losses = []
     with paddle.static.scope_guard(paddle.static.Scope()):
         state = _persistables(main)
-        paddle.static.load_vars(exe, d, main, vars=state, filename="init.state")
+        paddle.static.load(main, os.path.join(d, "init"), exe)
         for k in range(meta["steps"]):
             feed = {n: a[k * b:(k + 1) * b] for n, a in data.items()}
             out, = exe.run(main, feed=feed, fetch_list=[meta["loss"]])
@@ -207,10 +207,10 @@ def reference(d):
     np.savez(os.path.join(d, "paddle_final.npz"), **final)
 
 
-def step_from(d, state_file, k):
-    """Paddle's loss at step k of case d, starting from the state in
-    `state_file` (a combined file, e.g. paddlec's --save): does Paddle go on
-    from where paddlec stopped?"""
+def step_from(d, prefix, k):
+    """Paddle's loss at step k of case d, starting from the checkpoint
+    PREFIX.pdparams + .pdopt (paddlec's --save): does Paddle go on from where
+    paddlec stopped?"""
     meta = json.load(open(os.path.join(d, "case.json")))
     with open(os.path.join(d, "main.pdmodel"), "rb") as f:
         main = paddle.static.Program.parse_from_string(f.read())
@@ -222,8 +222,7 @@ def step_from(d, state_file, k):
         j = k % (a.shape[0] // b)
         feed[n] = a[j * b:(j + 1) * b]
     with paddle.static.scope_guard(paddle.static.Scope()):
-        paddle.static.load_vars(exe, os.path.dirname(os.path.abspath(state_file)), main, vars=_persistables(main),
-                                filename=os.path.basename(state_file))
+        paddle.static.load(main, prefix, exe)
         out, = exe.run(main, feed=feed, fetch_list=[meta["loss"]])
     return float(np.asarray(out).reshape(-1)[0])
 
