@@ -13,6 +13,7 @@
 #include "ops/ops.h"
 #include "rt_kernels.h"
 #include "template.h"
+#include "train.h"
 #include "util.h"
 
 #define PADDLEC_VERSION "0.1.0"
@@ -259,7 +260,7 @@ static int operands_known(EmitCtx *e) {
 
 /* A trainer's state (its weight slots): which are Parameters, saved to
  * .pdparams rather than .pdopt (rt_state.h). */
-static const char *state_table(const Graph *g) {
+static const char *state_table(const Graph *g, const char *prefix) {
   Printer p;
   pr_init(&p);
   pr_raw(&p, "#include \"paddlec_rt/rt_state.h\"\n\n");
@@ -267,7 +268,24 @@ static const char *state_table(const Graph *g) {
   pr_raw(&p, "static const unsigned char state_is_param[] = {");
   for (int i = 0; i < g->nparams; i++)
     pr_raw(&p, "%s%d", i ? ", " : "", (g->vars[g->params[i]].flags & VAR_IS_PARAMETER) ? 1 : 0);
-  pr_raw(&p, "%s};\n\n", g->nparams ? "" : "0");
+  pr_raw(&p, "%s};\n", g->nparams ? "" : "0");
+  /* the optimizers' learning rates: LearningRate inputs of optimizer ops */
+  pr_line(&p, "/* The state vars the optimizer ops read as LearningRate (%s_set_learning_rate). */", prefix);
+  pr_raw(&p, "static const int state_learning_rates[] = {");
+  int nlr = 0;
+  for (int i = 0; i < g->nparams; i++) {
+    const Var *v = &g->vars[g->params[i]];
+    int is_lr = 0;
+    for (int u = 0; u < v->nusers && !is_lr; u++) {
+      const Op *op = &g->ops[v->users[u]];
+      if (!(train_op_role(op) & OP_ROLE_OPTIMIZE) || (train_op_role(op) & OP_ROLE_LRSCHED)) continue;
+      for (int si = 0; si < op->nin && !is_lr; si++)
+        for (int a = 0; a < op->in[si].n && !is_lr; a++)
+          is_lr = !strcmp(op->in[si].name, "LearningRate") && op->in[si].vars[a] == g->params[i];
+    }
+    if (is_lr) pr_raw(&p, "%s%d", nlr++ ? ", " : "", i);
+  }
+  pr_raw(&p, "%s};\n#define NUM_LEARNING_RATES %d\n\n", nlr ? "" : "-1", nlr);
   const char *t = pool_strdup(p.buf);
   pr_free(&p);
   return t;
@@ -391,7 +409,7 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
   uint64_t wbytes;
   const char *wtable = weight_table(g, &wbytes);
   if (o->embed_weights) wtable = "/* Weights: embedded, see the _weights.c file. */\n";
-  const char *tables = pool_printf("%s%s\n%s\n%s\n%s", o->training ? state_table(g) : "", io_table(&e, "inputs_spec", g->feeds, g->nfeeds),
+  const char *tables = pool_printf("%s%s\n%s\n%s\n%s", o->training ? state_table(g, P) : "", io_table(&e, "inputs_spec", g->feeds, g->nfeeds),
                                    io_table(&e, "outputs_spec", g->fetches, g->nfetches), wtable,
                                    deps_tables(&deps, P));
   const char *n_in = pool_printf("%d", g->nfeeds), *n_out = pool_printf("%d", g->nfetches);
