@@ -66,3 +66,29 @@ static int emit_concat(EmitCtx *e) {
 }
 
 const OpDef op_concat = {.type = "concat", .infer = infer_concat, .emit_c = emit_concat};
+
+/* concat_grad (X, Out@GRAD -> X@GRAD): Out@GRAD split along axis into
+ * pieces of X's shapes; an X@GRAD nobody asked for is skipped. */
+static int emit_concat_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  if (ctx_in(&c, "AxisTensor", 0) || attr_is_var(e->op, "axis"))
+    return em_fail(e, "the axis comes from a tensor (input AxisTensor), which is not supported");
+  Var *dout = tu_in(e, "Out@GRAD", 0);
+  int n = ctx_nin(&c, "X");
+  if (!dout || n < 1) return -1;
+  int r = tu_rank(e, dout), axis = axis_norm(attr_int(e->op, "axis", 0), r);
+  if (axis < 0 || r == 0) return em_fail(e, "axis is out of range");
+  Var **dxs = pool_alloc(sizeof *dxs * (size_t)n);
+  const char **inner = pool_alloc(sizeof *inner * (size_t)n);
+  for (int i = 0; i < n; i++) {
+    Var *x = tu_in(e, "X", i);
+    if (!x) return -1;
+    if (tu_rank(e, x) != r) return em_fail(e, "X[%d] has rank %d, Out@GRAD %d", i, tu_rank(e, x), r);
+    inner[i] = em_prod(e, x, axis, r);
+    dxs[i] = i < ctx_nout(&c, "X@GRAD") ? ctx_out(&c, "X@GRAD", i) : NULL;
+    if (dxs[i] && !tu_out(e, "X@GRAD", i)) return -1;
+  }
+  return tu_pieces(e, dout, n, dxs, em_prod(e, dout, 0, axis), inner, 0);
+}
+
+const OpDef op_concat_grad = {.type = "concat_grad", .infer = grad_infer, .emit_c = emit_concat_grad};

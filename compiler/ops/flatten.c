@@ -58,3 +58,12 @@ const OpDef op_flatten = {.type = "flatten", .infer = infer_flatten, .emit_c = e
 const OpDef op_flatten2 = {.type = "flatten2", .infer = infer_flatten, .emit_c = emit_flatten, .inplace = "X:Out"};
 const OpDef op_flatten_contiguous_range = {.type = "flatten_contiguous_range", .infer = infer_flatten_range,
                                            .emit_c = emit_flatten, .inplace = "X:Out"};
+
+/* flatten2_grad, flatten_contiguous_range_grad: X@GRAD = Out@GRAD (XShape
+ * gives its shape); the axes were the forward's. */
+static const char *const flatten_grad_attr_ignores[] = {"axis", "start_axis", "stop_axis", NULL};
+const OpDef op_flatten2_grad = {.type = "flatten2_grad", .infer = infer_grad_xshape, .emit_c = tu_grad_copy,
+                                .inplace = "Out@GRAD:X@GRAD", .attr_ignores = flatten_grad_attr_ignores};
+const OpDef op_flatten_contiguous_range_grad = {.type = "flatten_contiguous_range_grad", .infer = infer_grad_xshape,
+                                                .emit_c = tu_grad_copy, .inplace = "Out@GRAD:X@GRAD",
+                                                .attr_ignores = flatten_grad_attr_ignores};

@@ -2,16 +2,16 @@
  * (spec 8.1).  Several rules, each listed with the op types whose Paddle
  * InferShape it reproduces:
  *
- *  OP_GRAD (generic): each output slot `S@GRAD` is the gradient of the forward
- *    input bound to slot `S` and gets that input's shape and dtype (argument
- *    by argument for duplicable slots).  Activation and softmax grads that
- *    keep only the forward output (relu_grad, sigmoid_grad, softmax_grad, ...:
+ *  OP_GRAD (generic, grad_infer): each output slot `S@GRAD` is the
+ *    gradient of the forward input bound to slot `S` and gets that input's
+ *    shape and dtype (argument by argument for duplicable slots).
+ *    Activation and softmax grads that keep only the forward output (relu_grad, sigmoid_grad, softmax_grad, ...:
  *    inputs Out, Out@GRAD) give X@GRAD the shape of Out, as Paddle's
  *    ActivationOpGrad does.
- *  OP_GRAD_XSHAPE: X@GRAD = XShape[1:] (reshape2_grad, transpose2_grad, ...;
- *    XShape is [0] + X.dims, spec 7.5).
- *  OP_GRAD_DOUT: X@GRAD = Out@GRAD (label_smooth_grad: the forward X is
- *    not an input of the grad op).
+ *  infer_grad_xshape: X@GRAD = XShape[1:] (reshape2_grad, transpose2_grad,
+ *    ...; XShape is [0] + X.dims, spec 7.5).
+ *  OP_GRAD_DOUT: X@GRAD = Out@GRAD (label_smooth_grad: the forward X is not
+ *    an input of the grad op).
  *  OP_GRAD_CTL: the generic rule for control-flow grads (while_grad,
  *    conditional_block_grad), whose X/Input may also bind vars that carry no
  *    tensor shape (arrays, scopes); those are left alone, as Paddle does.
@@ -138,13 +138,6 @@ const OpDef op_instance_norm_grad = {.type = "instance_norm_grad",
                                      .infer = infer_instance_norm_grad};
 const OpDef op_group_norm_grad = {.type = "group_norm_grad", .infer = infer_group_norm_grad};
 
-#define OP_GRAD_XSHAPE(name) const OpDef op_##name = {.type = #name, .infer = infer_grad_xshape};
-OP_GRAD_XSHAPE(flatten2_grad)
-OP_GRAD_XSHAPE(flatten_contiguous_range_grad)
-OP_GRAD_XSHAPE(reshape2_grad)
-OP_GRAD_XSHAPE(squeeze2_grad)
-OP_GRAD_XSHAPE(transpose2_grad)
-OP_GRAD_XSHAPE(unsqueeze2_grad)
 
 #define OP_GRAD_DOUT(name) const OpDef op_##name = {.type = #name, .infer = infer_grad_dout};
 OP_GRAD_DOUT(label_smooth_grad)
@@ -179,7 +172,6 @@ OP_GRAD(pool2d_grad)
 OP_GRAD(pool3d_grad)
 OP_GRAD(trilinear_interp_v2_grad)
 /* math, reductions, indexing, shape */
-OP_GRAD(concat_grad)
 OP_GRAD(cumsum_grad)
 OP_GRAD(expand_as_v2_grad)
 OP_GRAD(expand_grad)
@@ -193,11 +185,7 @@ OP_GRAD(lookup_table_grad)
 OP_GRAD(lookup_table_v2_grad)
 OP_GRAD(meshgrid_grad)
 OP_GRAD(p_norm_grad)
-OP_GRAD(reduce_max_grad)
-OP_GRAD(reduce_mean_grad)
-OP_GRAD(reduce_min_grad)
 OP_GRAD(reduce_prod_grad)
-OP_GRAD(reduce_sum_grad)
 OP_GRAD(reshape_grad)
 OP_GRAD(roll_grad)
 OP_GRAD(slice_grad)

@@ -274,6 +274,68 @@ static int emit_reduce(EmitCtx *e) {
   return 0;
 }
 
+/* reduce_sum_grad, reduce_mean_grad, reduce_max_grad, reduce_min_grad
+ * (phi ReduceGradKernel): X@GRAD takes X's shape, each element the
+ * Out@GRAD element its X element was reduced into, broadcast along the
+ * reduced dims (the same dims as the forward's, reduced_dims()):
+ *   sum:      dX = dOut
+ *   mean:     dX = dOut / (the number of elements reduced into it)
+ *   max, min: dX = X == Out ? dOut : 0 (every element equal to the
+ *             extreme gets the gradient, MaxOrMinGradFunctor)
+ * X's dims collapse into runs of kept and reduced dims, as in
+ * emit_reduce; X@GRAD is written once, in memory order. */
+static int emit_reduce_grad(EmitCtx *e) {
+  int sel = strstr(e->op->type, "_max_") || strstr(e->op->type, "_min_");
+  int mean = !strcmp(e->op->type, "reduce_mean_grad");
+  Var *x = tu_in(e, "X", 0), *dout = tu_in(e, "Out@GRAD", 0), *dx = tu_out(e, "X@GRAD", 0);
+  Var *out = sel ? tu_in(e, "Out", 0) : NULL;
+  if (!x || !dout || !dx || (sel && !out)) return -1;
+  if ((x->dtype != RT_DT_FP32 && x->dtype != RT_DT_FP64) || dout->dtype != x->dtype || dx->dtype != x->dtype ||
+      (out && out->dtype != x->dtype))
+    return em_fail(e, "%s of %s (Out@GRAD %s) is not supported (float32 or float64)", e->op->type,
+                   rt_dtype_name(x->dtype), rt_dtype_name(dout->dtype));
+  const VarSpec *xs = em_spec(e, x);
+  int r = xs->rank, red[RT_MAX_RANK] = {0}, nr = 0;
+  if (reduced_dims(e, r, red)) return -1;
+  Run runs[RT_MAX_RANK];
+  const char *count = "1";
+  VarSpec keep = {1, 0, {{0}}};
+  for (int i = 0; i < r; i++) {
+    if (tu_is_one(xs->d[i])) continue;
+    const char *d = em_dim(e, x, i);
+    if (red[i]) count = tu_mul(count, d);
+    else keep.d[keep.rank++] = xs->d[i];
+    if (nr && runs[nr - 1].reduced == red[i]) runs[nr - 1].n = tu_mul(runs[nr - 1].n, d);
+    else runs[nr++] = (Run){d, red[i]};
+  }
+  SymDim nkeep = spec_numel(&keep), no = spec_numel(em_spec(e, dout));
+  if (nkeep.a < 0 || nkeep.a != no.a || nkeep.c != no.c) return em_fail(e, "Out@GRAD does not hold the kept dims of X");
+  const char *t = em_ctype(x->dtype);
+  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
+  if (sel) pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
+  if (sel) pr_line(e->p, "const %s *out = %s;", t, em_ptr(e, out, 1));
+  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
+  if (mean) pr_line(e->p, "const %s count = (%s)(%s);", t, t, count);
+  for (int k = 0; k < nr; k++) pr_line(e->p, "const int64_t n%d = %s;", k, runs[k].n);
+  const char *oacc = "1", *ost[RT_MAX_RANK];
+  for (int k = nr - 1; k >= 0; k--) {
+    ost[k] = runs[k].reduced ? "0" : oacc;
+    if (!runs[k].reduced) oacc = tu_mul(oacc, pool_printf("n%d", k));
+  }
+  pr_line(e->p, "int64_t at = 0;");
+  const char *oi = "0";
+  for (int k = 0; k < nr; k++) {
+    pr_line(e->p, "for (int64_t i%d = 0; i%d < n%d; i%d++) {", k, k, k, k);
+    oi = tu_add(oi, tu_mul(pool_printf("i%d", k), ost[k]));
+  }
+  pr_line(e->p, "const %s g = dout[%s];", t, oi);
+  if (sel) pr_line(e->p, "dx[at] = x[at] == out[%s] ? g : 0;", oi);
+  else pr_line(e->p, "dx[at] = g%s;", mean ? " / count" : "");
+  pr_line(e->p, "at++;");
+  for (int k = 0; k < nr; k++) pr_line(e->p, "}");
+  return 0;
+}
+
 /* in_dtype: Paddle 2.6's kernels (phi Sum/Mean/...Kernel) take X's dtype
  * and out_dtype; the attribute is never read. */
 static const char *const reduce_attr_ignores[] = {"in_dtype", NULL};
@@ -311,3 +373,13 @@ OP_REDUCE(reduce_min)
 OP_REDUCE(reduce_prod)
 const OpDef op_reduce_sum = {.type = "reduce_sum", .infer = infer_reduce_sum, .emit_c = emit_reduce,
                            .attr_ignores = reduce_attr_ignores};
+/* The grads also leave keep_dim alone: Out@GRAD holds the same elements
+ * in the same order with or without the reduced dims of size 1. */
+static const char *const reduce_grad_attr_ignores[] = {"in_dtype", "keep_dim", NULL};
+#define OP_REDUCE_GRAD(name)                                                                     \
+  const OpDef op_##name = {.type = #name, .infer = grad_infer, .emit_c = emit_reduce_grad, \
+                           .attr_ignores = reduce_grad_attr_ignores};
+OP_REDUCE_GRAD(reduce_max_grad)
+OP_REDUCE_GRAD(reduce_mean_grad)
+OP_REDUCE_GRAD(reduce_min_grad)
+OP_REDUCE_GRAD(reduce_sum_grad)

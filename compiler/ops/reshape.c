@@ -124,3 +124,9 @@ static int emit_reshape(EmitCtx *e) {
 
 const OpDef op_reshape = {.type = "reshape", .infer = infer_reshape, .emit_c = emit_reshape, .inplace = "X:Out"};
 const OpDef op_reshape2 = {.type = "reshape2", .infer = infer_reshape, .emit_c = emit_reshape, .inplace = "X:Out"};
+
+/* reshape2_grad: X@GRAD = Out@GRAD (XShape gives its shape); `shape` was
+ * the forward's. */
+static const char *const reshape2_grad_attr_ignores[] = {"shape", NULL};
+const OpDef op_reshape2_grad = {.type = "reshape2_grad", .infer = infer_grad_xshape, .emit_c = tu_grad_copy,
+                                .inplace = "Out@GRAD:X@GRAD", .attr_ignores = reshape2_grad_attr_ignores};

@@ -124,3 +124,11 @@ const OpDef op_squeeze = {.type = "squeeze", .infer = infer_squeeze, .emit_c = e
 const OpDef op_squeeze2 = {.type = "squeeze2", .infer = infer_squeeze, .emit_c = emit_squeeze, .inplace = "X:Out"};
 const OpDef op_unsqueeze = {.type = "unsqueeze", .infer = infer_unsqueeze, .emit_c = emit_squeeze, .inplace = "X:Out"};
 const OpDef op_unsqueeze2 = {.type = "unsqueeze2", .infer = infer_unsqueeze, .emit_c = emit_squeeze, .inplace = "X:Out"};
+
+/* squeeze2_grad, unsqueeze2_grad: X@GRAD = Out@GRAD (XShape gives its
+ * shape); `axes` were the forward's. */
+static const char *const squeeze_grad_attr_ignores[] = {"axes", NULL};
+const OpDef op_squeeze2_grad = {.type = "squeeze2_grad", .infer = infer_grad_xshape, .emit_c = tu_grad_copy,
+                                .inplace = "Out@GRAD:X@GRAD", .attr_ignores = squeeze_grad_attr_ignores};
+const OpDef op_unsqueeze2_grad = {.type = "unsqueeze2_grad", .infer = infer_grad_xshape, .emit_c = tu_grad_copy,
+                                  .inplace = "Out@GRAD:X@GRAD", .attr_ignores = squeeze_grad_attr_ignores};

@@ -143,11 +143,16 @@ static const char *sum_terms(int n, const char *const *terms) {
   return k ? tu_add(sym, pool_printf("%lld", k)) : sym;
 }
 
+int tu_grad_copy(EmitCtx *e) {
+  Var *dout = tu_in(e, "Out@GRAD", 0), *dx = tu_out(e, "X@GRAD", 0);
+  return dout && dx ? tu_copy(e, dout, dx) : -1;
+}
+
 int tu_pieces(EmitCtx *e, const Var *whole, int n, Var *const *pieces, const char *outer,
               const char *const *inner, int join) {
   const char *t = em_ctype(whole->dtype);
   for (int i = 0; i < n; i++)
-    if (pieces[i]->dtype != whole->dtype)
+    if (pieces[i] && pieces[i]->dtype != whole->dtype)
       return em_fail(e, "piece %d is %s, not %s", i, rt_dtype_name(pieces[i]->dtype), rt_dtype_name(whole->dtype));
   const char *width = sum_terms(n, inner);
   if (!strcmp(width, "0")) {
@@ -156,11 +161,11 @@ int tu_pieces(EmitCtx *e, const Var *whole, int n, Var *const *pieces, const cha
   }
   pr_line(e->p, "%s%s *whole = %s;", join ? "" : "const ", t, em_ptr(e, whole, !join));
   for (int i = 0; i < n; i++)
-    if (strcmp(inner[i], "0")) pr_line(e->p, "%s%s *p%d = %s;", join ? "const " : "", t, i, em_ptr(e, pieces[i], join));
+    if (pieces[i] && strcmp(inner[i], "0")) pr_line(e->p, "%s%s *p%d = %s;", join ? "const " : "", t, i, em_ptr(e, pieces[i], join));
   int loop = strcmp(outer, "1") != 0;
   if (loop) pr_line(e->p, "for (int64_t o = 0; o < %s; o++) {", outer);
   for (int i = 0; i < n; i++) {
-    if (!strcmp(inner[i], "0")) continue;
+    if (!pieces[i] || !strcmp(inner[i], "0")) continue;
     const char *col = sum_terms(i, inner);
     const char *w = tu_add(loop ? tu_mul("o", width) : "0", col);
     const char *pw = pool_printf("whole%s%s", strcmp(w, "0") ? " + " : "", strcmp(w, "0") ? w : "");

@@ -27,6 +27,11 @@ void tu_strides(EmitCtx *e, const Var *v, const char **st);
  * differ. */
 int tu_copy(EmitCtx *e, const Var *x, const Var *out);
 
+/* X@GRAD = Out@GRAD, the same elements in the same order: the gradient of
+ * the ops whose Out is X's elements reshaped (reshape2, flatten, squeeze2,
+ * ...; their grads take X@GRAD's shape from XShape). */
+int tu_grad_copy(EmitCtx *e);
+
 /* Emits rt_copy_strided: out (contiguous, dims[rank]) takes the elements of
  * x at `offset` + sum(i[k] * strides[k]).  Dims that are the constant "1"
  * are left out of the call. */
@@ -37,7 +42,8 @@ int tu_strided_copy(EmitCtx *e, const Var *x, const char *offset, const Var *out
  * piece i as [outer, inner[i]], piece i fills columns [sum(inner[:i]),
  * sum(inner[:i+1])) of each row.  join = 1 copies pieces into the whole
  * (concat, stack), join = 0 the whole into the pieces (split, unstack).
- * Every var must have the whole's dtype. */
+ * Every var must have the whole's dtype.  With join = 0 a piece may be
+ * NULL: its columns are skipped (a gradient nobody asked for). */
 int tu_pieces(EmitCtx *e, const Var *whole, int n, Var *const *pieces, const char *outer,
               const char *const *inner, int join);
 

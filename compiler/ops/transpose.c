@@ -51,3 +51,27 @@ static int emit_transpose(EmitCtx *e) {
 
 const OpDef op_transpose = {.type = "transpose", .infer = infer_transpose, .emit_c = emit_transpose};
 const OpDef op_transpose2 = {.type = "transpose2", .infer = infer_transpose, .emit_c = emit_transpose};
+
+/* transpose2_grad (XShape, Out@GRAD -> X@GRAD): the inverse permutation,
+ * a strided copy whose stride along X@GRAD's dim axis[i] is Out@GRAD's
+ * stride along dim i. */
+static int emit_transpose_grad(EmitCtx *e) {
+  Var *dout = tu_in(e, "Out@GRAD", 0), *dx = tu_out(e, "X@GRAD", 0);
+  if (!dout || !dx) return -1;
+  if (dout->dtype != dx->dtype) return em_fail(e, "Out@GRAD and X@GRAD differ in dtype");
+  int r = tu_rank(e, dx);
+  int64_t *axis;
+  int n = attr_ints(e->op, "axis", &axis), seen[RT_MAX_RANK] = {0};
+  if (n > r || tu_rank(e, dout) != r) return em_fail(e, "axis has %d entries for rank %d", n, r);
+  const char *os[RT_MAX_RANK], *dims[RT_MAX_RANK], *st[RT_MAX_RANK];
+  tu_strides(e, dout, os);
+  for (int i = 0; i < r; i++) {
+    int a = i < n ? axis_norm(axis[i], r) : i;
+    if (a < 0 || seen[a]++) return em_fail(e, "axis is not a permutation");
+    dims[a] = em_dim(e, dout, i);
+    st[a] = os[i];
+  }
+  return tu_strided_copy(e, dout, "0", dx, r, dims, st);
+}
+
+const OpDef op_transpose2_grad = {.type = "transpose2_grad", .infer = infer_grad_xshape, .emit_c = emit_transpose_grad};

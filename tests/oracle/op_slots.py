@@ -77,6 +77,10 @@ def main(argv):
     paddle.enable_static()
     holder = OpProtoHolder.instance()
     first = {}     # op type -> (program, op index, case dir)
+    # gradient cases fetch only gradients, so a forward op whose output no
+    # grad op reads is dead code there (its probe would compile untouched):
+    # they are bases only for op types no other case has
+    first_grad = {}
     numeric = {}   # op type -> slots bound in some numeric (e2e) case
     for root in case_dirs:
         for name in sorted(os.listdir(root)):
@@ -91,9 +95,11 @@ def main(argv):
             for i, op in enumerate(prog.global_block().ops):
                 if op.type in ("feed", "fetch"):
                     continue
-                first.setdefault(op.type, (prog, i, d))
+                (first_grad if "/e2e/grad_" in d else first).setdefault(op.type, (prog, i, d))
                 if "/e2e/" in d + "/":
                     numeric.setdefault(op.type, set()).update(bound_slots(op))
+    for t, base in first_grad.items():
+        first.setdefault(t, base)
     probes = []
     for t, (prog, i, d) in sorted(first.items()):
         try:
