@@ -119,6 +119,25 @@ static int set_feeds(Graph *g, const TrainOpts *o) {
   return 0;
 }
 
+/* The state: every parameter (persistable var some op reads) has the shape
+ * its VarDesc declares, as a loaded parameter has, and no compile-time
+ * values (a parameter file found beside the program is not the state the
+ * trainer will hold). */
+static int set_state(Graph *g) {
+  int bad = 0;
+  for (int i = 0; i < g->nparams; i++) {
+    Var *v = &g->vars[g->params[i]];
+    v->param_data = NULL;
+    v->flags |= VAR_LOADED;
+    if (shape_numel(&v->decl) < 0 || v->decl_dtype < 0)
+      bad = diag_error("%s: state var '%s' has no complete shape and dtype in its VarDesc (%s)", g->file, v->name,
+                       shape_str(&v->decl));
+    v->shape = v->decl;
+    v->dtype = v->decl_dtype;
+  }
+  return bad ? -1 : 0;
+}
+
 int train_setup(Graph *g, const TrainOpts *o) {
   if (g->nfeeds || g->nfetches) {
     if (o->feeds || o->loss || o->fetch)
@@ -126,7 +145,7 @@ int train_setup(Graph *g, const TrainOpts *o) {
                         "without them", g->file);
     return 0;
   }
-  if (set_feeds(g, o)) return -1;
+  if (set_state(g) || set_feeds(g, o)) return -1;
   int loss = o->loss ? step_var(g, o->loss, "--loss") : train_find_loss(g);
   if (o->loss && loss < 0) return -1;
   if (loss < 0)
