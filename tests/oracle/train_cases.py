@@ -134,6 +134,47 @@ def mlp_lamb():
     return _mlp(paddle.optimizer.Lamb(learning_rate=0.01))
 
 
+@case
+def mlp_dropout():
+    """An MLP with dropout in training (its mask from the op's fixed seed)."""
+    x = paddle.static.data("x", [None, 16], "float32")
+    label = paddle.static.data("label", [None, 1], "int64")
+    h = paddle.nn.functional.dropout(paddle.static.nn.fc(x, 32, activation="relu"), p=0.3)
+    logits = paddle.static.nn.fc(h, 10)
+    loss = paddle.mean(paddle.nn.functional.cross_entropy(logits, label))
+    paddle.optimizer.SGD(learning_rate=0.1).minimize(loss)
+    return loss, 8
+
+
+@case
+def mlp_clip_l2():
+    """Adam with global-norm gradient clipping and L2 decay: the clip and
+    regularizer ops Paddle's optimizer appends."""
+    x = paddle.static.data("x", [None, 16], "float32")
+    label = paddle.static.data("label", [None, 1], "int64")
+    h = paddle.static.nn.fc(x, 32, activation="tanh")
+    logits = paddle.static.nn.fc(h, 10)
+    loss = paddle.mean(paddle.nn.functional.cross_entropy(logits, label))
+    paddle.optimizer.Adam(learning_rate=0.01, grad_clip=paddle.nn.ClipGradByGlobalNorm(0.5),
+                          weight_decay=paddle.regularizer.L2Decay(1e-3)).minimize(loss)
+    return loss, 8
+
+
+@case
+def cnn_bn_momentum():
+    """A small CNN: conv2d + batch_norm (training statistics) + relu +
+    max pool, fc, softmax cross-entropy, Momentum."""
+    x = paddle.static.data("x", [None, 3, 8, 8], "float32")
+    label = paddle.static.data("label", [None, 1], "int64")
+    h = paddle.static.nn.conv2d(x, 4, 3, padding=1)
+    h = paddle.nn.functional.relu(paddle.static.nn.batch_norm(h))
+    h = paddle.nn.functional.max_pool2d(h, 2)
+    logits = paddle.static.nn.fc(paddle.flatten(h, 1), 10)
+    loss = paddle.mean(paddle.nn.functional.cross_entropy(logits, label))
+    paddle.optimizer.Momentum(learning_rate=0.05, momentum=0.9).minimize(loss)
+    return loss, 4
+
+
 def _data(feed, rows, rng):
     shape = [rows] + [d for d in feed.shape[1:]]
     if "int" in str(feed.dtype):

@@ -1,0 +1,32 @@
+/* squared_l2_norm: X -> Out; no attributes.  ClipGradByGlobalNorm emits one
+ * per gradient (the squares summed, then the global norm).
+ * Shape rule (phi SquaredL2NormInferMeta): Out is [1], X's dtype.
+ * Emission: Out[0] = the sum of X's squares, accumulated in X's type in
+ * element order (Paddle's CPU kernel sums with Eigen, whose order differs:
+ * the two agree to float rounding).  float32 and float64. */
+#include "ops.h"
+#include "tensor_util.h"
+
+static int infer_squared_l2_norm(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0);
+  if (!x) return -1;
+  Shape s = {1, {1}};
+  ctx_set(c, "Out", 0, &s, x->dtype);
+  return 0;
+}
+
+static int emit_squared_l2_norm(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !out) return em_fail(e, "missing X or Out");
+  if (x->dtype != RT_DT_FP32 && x->dtype != RT_DT_FP64) return em_fail(e, "X must be float32 or float64");
+  const char *t = em_ctype(x->dtype);
+  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
+  pr_line(e->p, "%s acc = 0;", t);
+  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) acc += x[i] * x[i];", em_numel(e, x));
+  pr_line(e->p, "%s[0] = acc;", em_ptr(e, out, 0));
+  return 0;
+}
+
+const OpDef op_squared_l2_norm = {.type = "squared_l2_norm", .infer = infer_squared_l2_norm,
+                                  .emit_c = emit_squared_l2_norm};
