@@ -86,10 +86,11 @@ static const char *rrelu_slope(const Op *op) {
  * `slot` when the op has one bound (Paddle reads the attribute only without
  * it).  `dep` says which forward tensors the grad op takes, as Paddle's grad
  * maker passes them (ActBwdOpFwdDeps: DEP_X, DEP_OUT, or DEP_NONE for
- * neither); 0: no grad compiled.  `fixed` lists
- * the attributes Paddle 2.6's kernels replace by constants (relu6's
- * threshold, swish's beta, hard_swish's threshold/scale/offset): the
- * expressions use the constants.  Rows whose name has a '(' are variants
+ * neither); 0: no grad compiled.  A forward built by code has fwd_fn
+ * instead of fwd (logit, rrelu); logit's grad, with a constant computed
+ * from eps, is logit_grad()'s.  `fixed` lists the attributes Paddle 2.6's
+ * kernels replace by constants (relu6's threshold, swish's beta,
+ * hard_swish's threshold/scale/offset): the expressions use the constants.  Rows whose name has a '(' are variants
  * act_find picks by an attribute (gelu's approximate, elu's sign of alpha,
  * scale's bias_after_scale). */
 enum { DEP_X = 1, DEP_OUT = 2, DEP_NONE = 4 /* Out@GRAD only */ };
@@ -111,6 +112,13 @@ typedef struct Act {
 } Act;
 
 static const char *logit_fwd(EmitCtx *e, const Op *op) { return (void)e, logit_expr(op); }
+/* LogitGradFunctor: 0 outside [eps, 1 - eps] (1 - eps taken in double,
+ * then rounded to float), else dy / ((1 - x) * x); eps:FLOAT=1e-6. */
+static const char *logit_grad(const Op *op) {
+  double eps = (float)attr_float(op, "eps", 1e-6);
+  return pool_printf("x < %s || x > %s ? 0.0f : dy * (1.0f / ((1.0f - x) * x))", operand(em_float((float)eps)),
+                     operand(em_float((float)(1.0 - eps))));
+}
 static const char *rrelu_fwd(EmitCtx *e, const Op *op) {
   (void)e;
   return pool_printf("v < 0.0f ? %s * v : v", rrelu_slope(op));
@@ -182,7 +190,7 @@ static const Act acts[] = {
     {"log10", "log10f(v)", NULL, DEP_X, NULL, "dy * 1.0f / (x * (float)2.302585092994046)", {{0}}, {0}},
     {"log1p", "log1pf(v)", NULL, DEP_X, NULL, "dy * (1.0f / (x + 1.0f))", {{0}}, {0}},
     {"log2", "log2f(v)", NULL, DEP_X, NULL, "dy * 1.0f / (x * (float)0.6931471805599453)", {{0}}, {0}},
-    {"logit", NULL, logit_fwd, 0, NULL, NULL, {{0}}, {0}},
+    {"logit", NULL, logit_fwd, DEP_X, NULL, NULL, {{0}}, {0}}, /* grad: logit_grad() */
     {"logsigmoid", "-log1pf(expf(-v))", NULL, DEP_X, "const float m = -x > 0.0f ? -x : 0.0f;",
      "dy * (expf(-x - m) / (expf(-m) + expf(-x - m)))", {{0}}, {0}},
     {"mish", "v * tanhf(v > {threshold} ? v : log1pf(expf(v)))", NULL, DEP_X,
@@ -359,7 +367,9 @@ static int emit_act_grad(EmitCtx *e) {
       return em_fail(e, "'%s' is %s: only float32 gradients are supported", all[i]->name,
                      rt_dtype_name(all[i]->dtype));
   const char *body = a->gbody ? act_expand(e, e->op, a, a->gbody) : "";
-  const char *expr = act_expand(e, e->op, a, a->grad);
+  const char *expr = a->grad                   ? act_expand(e, e->op, a, a->grad)
+                     : !strcmp(type, "logit") ? logit_grad(e->op)
+                                              : NULL;
   if (!body || !expr) return em_fail(e, "malformed gradient template for %s", type);
   const char *text = pool_printf("%s %s", body, expr);
   EwIn in[3] = {{dy, -1, "pdy", "dy"}};
@@ -467,6 +477,7 @@ OP_ACT_GRAD(hard_shrink_grad)
 OP_ACT_GRAD(hard_swish_grad)
 OP_ACT_GRAD(leaky_relu_grad)
 OP_ACT_GRAD(log_grad)
+OP_ACT_GRAD(logit_grad)
 OP_ACT_GRAD(log10_grad)
 OP_ACT_GRAD(log1p_grad)
 OP_ACT_GRAD(log2_grad)

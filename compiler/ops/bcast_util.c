@@ -107,7 +107,7 @@ int bc_grad(EmitCtx *e, const Var *full, const EwIn *g, int n, const EwIn *in, c
   int varies[RT_MAX_RANK][GRAD_MAX_IN], nd = 0, reduce = 0;
   for (int i = 0; i < r; i++) {
     if (tu_is_one(fs->d[i])) continue;
-    int v[GRAD_MAX_IN], alike = nd > 0;
+    int v[GRAD_MAX_IN] = {0}, alike = nd > 0;
     for (int k = 0; k <= n; k++) {
       v[k] = !tu_is_one(d[k][i]);
       alike = alike && v[k] == varies[nd - 1][k];

@@ -102,7 +102,8 @@ OP_ELEMENTWISE(elementwise_sub)
  * cpu/elementwise_grad.h) of the elements a (X), b (Y), o (Out) and d
  * (Out@GRAD) at each element of Out@GRAD; the gradient of an operand that
  * was broadcast is summed over the broadcast dims in Paddle's order
- * (bc_grad).  The max, min and pow grad kernels take no axis (they
+ * (bc_grad).  The max, min, pow, fmax, fmin and heaviside grad kernels
+ * take no axis (they
  * broadcast with -1): their grads are refused when axis aligns the
  * lower-rank operand elsewhere, where Paddle's kernel fails. */
 static const struct {
@@ -116,6 +117,9 @@ static const struct {
     {"elementwise_max_grad", "d * (float)(a > b)", "d * (float)(a <= b)", 1},
     {"elementwise_min_grad", "d * (float)(a < b)", "d * (float)(a >= b)", 1},
     {"elementwise_pow_grad", "d * b * powf(a, b - 1.0f)", "d * logf(a) * powf(a, b)", 1},
+    {"elementwise_fmax_grad", "d * (float)(a >= b || isnan(b))", "d * (float)!(a >= b || isnan(b))", 1},
+    {"elementwise_fmin_grad", "d * (float)(a <= b || isnan(b))", "d * (float)!(a <= b || isnan(b))", 1},
+    {"elementwise_heaviside_grad", "d * 0.0f", "d * (float)(a == 0.0f)", 1},
 };
 
 /* g = the gradient `term`, reading only the operands it names. */
@@ -161,6 +165,9 @@ static int emit_elementwise_grad(EmitCtx *e) {
   const OpDef op_##name = {.type = #name, .infer = grad_infer, .emit_c = emit_elementwise_grad};
 OP_ELEMENTWISE_GRAD(elementwise_add_grad)
 OP_ELEMENTWISE_GRAD(elementwise_div_grad)
+OP_ELEMENTWISE_GRAD(elementwise_fmax_grad)
+OP_ELEMENTWISE_GRAD(elementwise_fmin_grad)
+OP_ELEMENTWISE_GRAD(elementwise_heaviside_grad)
 OP_ELEMENTWISE_GRAD(elementwise_max_grad)
 OP_ELEMENTWISE_GRAD(elementwise_min_grad)
 OP_ELEMENTWISE_GRAD(elementwise_mul_grad)

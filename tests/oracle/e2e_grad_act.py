@@ -6,7 +6,7 @@ alpha, celu's).
 
 Feed names pick the inputs' distribution (make_input): `pos*` in
 [0.25, 2.25) (log, sqrt, ...), `unit*` in (-0.9, 0.9) (asin, atanh, ...),
-`big*` in [1.25, 3.25) (acosh), `int*` half-integers and integers around 0
+`big*` in [1.25, 3.25) (acosh), `pos01*` in [0.05, 0.95) (logit), `int*` half-integers and integers around 0
 (the points where relu-like grads switch), others standard normal times 3.
 
     python e2e_grad_act.py OUTDIR [CASE ...]
@@ -71,6 +71,8 @@ add("softshrink", "softshrink", {"lambda": 1.0}, feed="intx")
 add("stanh", "stanh", {"scale_a": 0.8, "scale_b": 1.3})
 add("pow", "pow", {"factor": 2.5}, feed="posx")
 add("erf", "erf")
+add("logit", "logit", {"eps": 0.1}, feed="unitx")
+add("logit_eps0", "logit", {"eps": 0.0}, feed="pos01x")
 add("clip", "clip", {"min": -1.0, "max": 1.5}, feed="intx")
 for op in ["floor", "ceil", "round"]:
     add(op, op)
@@ -110,6 +112,8 @@ def make_input(v, rng):
     shape = [3 if d < 0 else d for d in v.shape]
     if v.name.startswith("pos"):
         return (rng.random(shape) * 2 + 0.25).astype("float32")
+    if v.name.startswith("pos01"):
+        return (rng.random(shape) * 0.9 + 0.05).astype("float32")
     if v.name.startswith("unit"):
         return (rng.random(shape) * 1.8 - 0.9).astype("float32")
     if v.name.startswith("big"):

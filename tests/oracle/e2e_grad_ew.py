@@ -1,12 +1,14 @@
 """Gradient cases of the element-wise binary ops (elementwise_add, _sub,
-_mul, _div, _max, _min, _pow) and of the mean op, checked against Paddle's own
-grad ops (oracle_case.build_grad_case): same shapes, a bias [C] against
-[N, C] (axis -1), [C] against [N, C, H, W] at axis 1, Y larger than X, a
-[1] operand, both operands broadcast, only one gradient wanted, and ties
-for max/min.
+_mul, _div, _max, _min, _pow, _fmax, _fmin, _heaviside) and of the mean
+op, checked against Paddle's own grad ops (oracle_case.build_grad_case):
+same shapes, a bias [C] against [N, C] (axis -1), [C] against [N, C, H, W]
+at axis 1, Y larger than X, a [1] operand, both operands broadcast, only
+one gradient wanted, ties (and NaNs for fmax/fmin), gradient accumulation
+(sum) and scale in backward.
 
 Feed names pick the inputs' distribution (make_input): `pos*` positive
-(pow's base), `int*` small integers (ties), others standard normal.
+(pow's base), `int*` small integers (ties), `nan*` small integers and NaNs
+(fmax, fmin), others standard normal.
 
     python e2e_grad_ew.py OUTDIR [CASE ...]
 """
@@ -16,6 +18,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from oracle_case import append_op, case_registry, run_grad_cases  # noqa: E402
 
+import numpy as np  # noqa: E402
 import paddle  # noqa: E402
 
 CASES, case = case_registry()
@@ -65,6 +68,11 @@ def add_cases(op, xname="x", yname="y"):
 for _op in ["add", "sub", "mul", "div", "max", "min"]:
     add_cases(_op)
 add_cases("pow", xname="posx")
+for _op in ["fmax", "fmin"]:
+    CASES[f"{_op}_bias"] = binary(_op, [4, 5], [5], -1, "nanx", "nany")
+    CASES[f"{_op}_same"] = binary(_op, [4, 5], [4, 5], -1, "nanx", "nany")
+CASES["heaviside_bias"] = binary("heaviside", [4, 5], [5], -1, "intx", "y")
+CASES["heaviside_same"] = binary("heaviside", [4, 5], [4, 5], -1, "intx", "y")
 CASES["max_ties"] = binary("max", [4, 5], [5], -1, "intx", "inty")
 CASES["min_ties"] = binary("min", [4, 5], [4, 5], -1, "intx", "inty")
 CASES["add_bias_only_dy"] = binary("add", [-1, 5], [5], -1, xgrad=False)
@@ -117,6 +125,10 @@ def make_input(v, rng):
         return (rng.random(shape) * 2 + 0.25).astype("float32")
     if v.name.startswith("int"):
         return rng.integers(-2, 3, shape).astype("float32")
+    if v.name.startswith("nan"):  # ties and NaNs
+        a = rng.integers(-2, 3, shape).astype("float32")
+        a[rng.random(shape) < 0.2] = np.nan
+        return a
     return rng.standard_normal(shape).astype("float32")
 
 
