@@ -128,8 +128,11 @@ static const char *weights_file(const Graph *g, const char *prefix, const char *
     pr_raw(&p, "\n");
     pr_line(&p, "/* %s %s %s%s */", v->name, rt_dtype_name(v->dtype), shape_str(&v->shape),
             v->pack_rows ? pool_printf(", prepared for rt_pp_gemm (rt_prepack, panels of %d rows)", v->pack_panel) : "");
-    pr_line(&p, "extern const %s %s_w%d[];", t, prefix, i);
-    pr_raw(&p, "_Alignas(64) const %s %s_w%d[%lld] = {", t, prefix, i, (long long)(n ? n : 1));
+    /* a parameter some op writes (an optimizer's ParamOut, a moment) is
+     * updated in place: not const, so it is not placed in read-only memory */
+    const char *q = v->producer >= 0 ? "" : "const ";
+    pr_line(&p, "extern %s%s %s_w%d[];", q, t, prefix, i);
+    pr_raw(&p, "_Alignas(64) %s%s %s_w%d[%lld] = {", q, t, prefix, i, (long long)(n ? n : 1));
     for (int64_t k = 0; k < n; k++) {
       if (k % 8 == 0) pr_raw(&p, "\n  ");
       /* parameter data sits unaligned in the file buffer: copy each element */
@@ -170,8 +173,8 @@ static const char *bind_weights(const Graph *g, const char *prefix, int embedded
     pr_line(&p, "(void)len;");
     pr_line(&p, "(void)store;");
     for (int i = 0; i < g->nparams; i++) {
-      const char *t = em_ctype(g->vars[g->params[i]].dtype);
-      pr_line(&p, "extern const %s %s_w%d[];", t, prefix, i);
+      const Var *v = &g->vars[g->params[i]];
+      pr_line(&p, "extern %s%s %s_w%d[];", v->producer >= 0 ? "" : "const ", em_ctype(v->dtype), prefix, i);
       pr_line(&p, "m->w[%d] = %s_w%d;", i, prefix, i);
     }
     pr_line(&p, "return %s_OK;", upper);

@@ -76,6 +76,7 @@ void consteval_params(Graph *g) {
     Var *p = &g->vars[g->params[i]];
     int64_t n = shape_numel(&p->shape), v[CONST_MAX];
     if (!(p->flags & VAR_LOADED) || !p->param_data || !is_int(p->dtype) || n < 0 || n > CONST_MAX) continue;
+    if (p->producer >= 0) continue; /* written by an op (a step counter): not a constant */
     for (int64_t k = 0; k < n; k++) {
       if (p->dtype == RT_DT_INT64) {
         memcpy(&v[k], p->param_data + k * 8, 8);

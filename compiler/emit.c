@@ -180,7 +180,7 @@ const char *em_gemm_ws(EmitCtx *e, SymDim m, SymDim n, SymDim k) {
 
 int em_packable_weight(const EmitCtx *e, const Var *w) {
   return (w->flags & VAR_PARAM) && !(w->flags & VAR_FETCH) && w->dtype == RT_DT_FP32 && w->param_data &&
-         w->nusers == 1 && w->users[0] == e->op_id;
+         w->nusers == 1 && w->users[0] == e->op_id && w->producer < 0;
 }
 
 void em_task_scratch(EmitCtx *e, int64_t floats) {

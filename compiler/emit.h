@@ -91,7 +91,8 @@ const char *em_scratch(EmitCtx *e, SymDim bytes);
  * for dims that grow with the batch). */
 const char *em_gemm_ws(EmitCtx *e, SymDim m, SymDim n, SymDim k);
 /* 1 when weight w can be bound packed for rt_pp_gemm (sets nothing): a
- * float32 parameter that the current op alone reads and nobody fetches. */
+ * float32 parameter that the current op alone reads, nobody fetches and no
+ * op writes (an optimizer updates its parameters in place). */
 int em_packable_weight(const EmitCtx *e, const Var *w);
 /* Records that a worker thread running the current kernel's tasks needs
  * `floats` of private scratch (rt_parallel.h; the kernel's own thread uses

@@ -61,7 +61,8 @@ static int is_view(const char *t) {
 static void *from_param(const Graph *g, const Op *op, int out) {
   int id = (int)(op - g->ops), x = rw_in(g, id, "X");
   const Var *v = &g->vars[out];
-  if (!rw_is_param(g, x) || !(g->vars[x].flags & VAR_LOADED)) return NULL;
+  /* a parameter that some op writes (training) holds other values later */
+  if (!rw_is_param(g, x) || !(g->vars[x].flags & VAR_LOADED) || g->vars[x].producer >= 0) return NULL;
   for (int s = 0; s < op->nin; s++) /* tensors giving a shape or a scale at run time */
     if (strcmp(op->in[s].name, "X") && op->in[s].n > 0) return NULL;
   const Var *xv = &g->vars[x];

@@ -368,9 +368,34 @@ static int emit_adam(EmitCtx *e) {
   return 0;
 }
 
+/* adagrad (phi DenseAdagradFunctor, Eigen): MomentOut = Moment + g * g;
+ * ParamOut = Param - lr * g / (sqrt(MomentOut) + epsilon).  MomentOut is
+ * bitwise Paddle's; ParamOut is within an ulp or two but not bitwise (no
+ * order of these operations reproduces it: Eigen's vectorized sqrt may be
+ * its fast approximation, not checked). */
+static int emit_adagrad(EmitCtx *e) {
+  int bad = opt_no_master(e);
+  Var *p = opt_in(e, "Param", 1, &bad), *g = opt_in(e, "Grad", 1, &bad), *mom = opt_in(e, "Moment", 1, &bad);
+  Var *lr = opt_scalar_in(e, "LearningRate", 1, &bad);
+  Var *po = opt_out(e, "ParamOut", &bad), *mo = opt_out(e, "MomentOut", &bad);
+  if (bad) return -1;
+  if (!po || !mo) return em_fail(e, "outputs ParamOut and MomentOut are required");
+  const OptPtr ptrs[] = {{"p", p, 0}, {"g", g, 0}, {"mom", mom, 0}, {"lr_t", lr, 0}, {"po", po, 1}, {"mo", mo, 1}};
+  const char *pre[] = {"const float lr = lr_t[0];", NULL};
+  const char *body[] = {"const float sq = g[i] * g[i];",
+                        "const float mn = mom[i] + sq;",
+                        "const float step = lr * g[i];",
+                        pool_printf("po[i] = p[i] - step / (sqrtf(mn) + %s);",
+                                    em_float((float)attr_float(e->op, "epsilon", 1e-6))),
+                        "mo[i] = mn;",
+                        NULL};
+  opt_loop(e, p, ptrs, 6, pre, body);
+  return 0;
+}
+
 #define OP_OPTIMIZER(name) const OpDef op_##name = {.type = #name, .infer = infer_optimizer};
 OP_OPTIMIZER(adadelta)
-OP_OPTIMIZER(adagrad)
+const OpDef op_adagrad = {.type = "adagrad", .infer = infer_optimizer, .emit_c = emit_adagrad};
 OP_OPTIMIZER(adamax)
 OP_OPTIMIZER(lamb)
 OP_OPTIMIZER(rmsprop)

@@ -272,6 +272,29 @@ def adamw_distinct():
     return adamw_case({"with_decay": True}, distinct=tuple(ADAM_OUTS))
 
 
+# ---------------------------------------------------------------- adagrad
+def adagrad_case(attrs, distinct=(), shape=SHAPE):
+    vs, gens = std_vars({"Param": ("param", shape, PARAM), "Moment": ("moment", shape, POS),
+                         "LearningRate": ("lr", [1], LR)})
+    vs["Grad"] = grad(shape)
+    return optim("adagrad", vs, {"ParamOut": "Param", "MomentOut": "Moment"}, attrs, gens, ["grad"], distinct)
+
+
+@case
+def adagrad():
+    return adagrad_case({})
+
+
+@case
+def adagrad_eps():
+    return adagrad_case({"epsilon": 1e-3}, shape=ALIGNED)
+
+
+@case
+def adagrad_distinct():
+    return adagrad_case({}, ("ParamOut", "MomentOut"))
+
+
 def build(out_dir, name, fn):
     main, startup = paddle.static.Program(), paddle.static.Program()
     with paddle.static.program_guard(main, startup):
