@@ -321,6 +321,29 @@ void rt_max_pool2d_index(const RtPool2d *p, int64_t batch, const float *x, float
  * (1 and 0). */
 void rt_batch_norm(const float *x, float *y, const float *scale, const float *bias, const float *mean,
                    const float *var, float eps, int64_t outer, int64_t c, int64_t inner);
+/* batch_norm in training (phi BatchNormKernel with batch statistics) over x
+ * viewed as [outer, c, inner]: each channel's mean and biased variance over
+ * its outer * inner elements give y = (x - mean) * inv_std * scale + bias
+ * with inv_std = sqrt(1 / (var + eps)), saved_mean = mean, saved_inv_std =
+ * inv_std (Paddle's SavedMean and SavedVariance), and the running
+ * statistics mean_out = mean_in * momentum + mean * (1 - momentum) (var_out
+ * alike; mean_out may be mean_in, updated in place).  One element per
+ * channel (outer * inner == 1): y = x, saved 0, running statistics kept,
+ * as phi does.  scale and bias may be NULL (1 and 0). */
+void rt_batch_norm_train(const float *x, float *y, const float *scale, const float *bias, const float *mean_in,
+                         const float *var_in, float eps, float momentum, int64_t outer, int64_t c, int64_t inner,
+                         float *mean_out, float *var_out, float *saved_mean, float *saved_inv_std);
+/* batch_norm_grad (phi BatchNormGradFunctor) over [outer, c, inner]: with
+ * batch statistics (var NULL) `mean` and `inv_std` are SavedMean and
+ * SavedVariance, and dx = scale * inv_std / n * (n * dy - sum(dy) - (x -
+ * mean) * inv_std * sum(dy * (x - mean) * inv_std)), n = outer * inner; with
+ * the running statistics (var not NULL) inv_std = 1 / sqrt(var + eps) and
+ * dx = scale * inv_std * dy.  dbias = sum(dy), dscale = sum((x - mean) *
+ * inv_std * dy).  dx, or dscale and dbias (both or neither), may be NULL;
+ * scale may be NULL (1). */
+void rt_batch_norm_grad(const float *x, const float *dy, const float *scale, const float *mean, const float *inv_std,
+                        const float *var, float eps, int64_t outer, int64_t c, int64_t inner, float *dx,
+                        float *dscale, float *dbias);
 /* y = x * scale[c] + bias[c] over x viewed as [outer, c, inner]. */
 void rt_channel_affine(const float *x, float *y, const float *scale, const float *bias, int64_t outer, int64_t c,
                        int64_t inner);

@@ -157,7 +157,6 @@ OP_GRAD_CTL(while_grad)
 /* activations and softmax */
 OP_GRAD(prelu_grad)
 /* conv, pool, norm, interpolation */
-OP_GRAD(batch_norm_grad)
 OP_GRAD(bicubic_interp_v2_grad)
 OP_GRAD(bilinear_interp_grad)
 OP_GRAD(bilinear_interp_v2_grad)
