@@ -286,6 +286,19 @@ void rt_conv_activate(const RtConv2d *p, float *v, int64_t n);
 void rt_conv2d_transpose(const RtConv2d *p, int64_t batch, const float *x, const float *w, const float *bias,
                          float *out, float *ws, float *gemm_ws);
 
+/* The gradient of rt_conv2d (no fused activation) with respect to its
+ * filter: dw [c_out, c_in/groups, k_h, k_w] from the input x and the
+ * output's gradient dy, summed over the batch in image order; `ws` holds
+ * rt_conv2d_filter_grad_ws_floats(p) floats, gemm_ws the GEMM's packing
+ * room for the [c_out/groups, c_in/groups*k_h*k_w, h_out*w_out] product.
+ * (The input's gradient is rt_conv2d_transpose of dy with the geometry's
+ * input and output swapped.) */
+static inline int64_t rt_conv2d_filter_grad_ws_floats(const RtConv2d *p) {
+  return rt_conv2d_is_pointwise(p) ? 0 : p->c_in / p->groups * p->k_h * p->k_w * p->h_out * p->w_out;
+}
+void rt_conv2d_filter_grad(const RtConv2d *p, int64_t batch, const float *x, const float *dy, float *dw, float *ws,
+                           float *gemm_ws);
+
 /* ---- pooling (rt_pool.c) ---- */
 
 typedef enum RtPoolType {
