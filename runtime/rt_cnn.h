@@ -327,6 +327,18 @@ void rt_pool2d(const RtPool2d *p, int64_t batch, const float *x, float *out);
  * (-1 for an empty window), with symmetric padding pad_t / pad_l. */
 void rt_max_pool2d_index(const RtPool2d *p, int64_t batch, const float *x, float *out, int32_t *mask);
 
+/* pool2d_grad: dx (shaped like x) from the forward's x, out and the
+ * output's gradient dout, with the geometry of the forward's rt_pool2d
+ * (phi PoolGradRawKernel): max pooling gives each output's gradient to the
+ * first element of its window (rows top-down, columns left to right) equal
+ * to the output; average pooling adds dout / pool_size to every element of
+ * the window. */
+void rt_pool2d_grad(const RtPool2d *p, int64_t batch, const float *x, const float *out, const float *dout,
+                    float *dx);
+/* max_pool2d_with_index_grad: dx[mask] += dout per image and channel, from
+ * zero (an index outside the plane, -1 for an empty window, adds nothing). */
+void rt_max_pool2d_index_grad(const RtPool2d *p, int64_t batch, const int32_t *mask, const float *dout, float *dx);
+
 /* ---- normalization (rt_norm.c) ---- */
 
 /* batch_norm in inference: y = (x - mean) / sqrt(var + eps) * scale + bias
