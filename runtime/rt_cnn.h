@@ -286,6 +286,19 @@ void rt_conv_activate(const RtConv2d *p, float *v, int64_t n);
 void rt_conv2d_transpose(const RtConv2d *p, int64_t batch, const float *x, const float *w, const float *bias,
                          float *out, float *ws, float *gemm_ws);
 
+/* The gradient of rt_conv2d (no fused activation) with respect to its
+ * filter: dw [c_out, c_in/groups, k_h, k_w] from the input x and the
+ * output's gradient dy, summed over the batch in image order; `ws` holds
+ * rt_conv2d_filter_grad_ws_floats(p) floats, gemm_ws the GEMM's packing
+ * room for the [c_out/groups, c_in/groups*k_h*k_w, h_out*w_out] product.
+ * (The input's gradient is rt_conv2d_transpose of dy with the geometry's
+ * input and output swapped.) */
+static inline int64_t rt_conv2d_filter_grad_ws_floats(const RtConv2d *p) {
+  return rt_conv2d_is_pointwise(p) ? 0 : p->c_in / p->groups * p->k_h * p->k_w * p->h_out * p->w_out;
+}
+void rt_conv2d_filter_grad(const RtConv2d *p, int64_t batch, const float *x, const float *dy, float *dw, float *ws,
+                           float *gemm_ws);
+
 /* ---- pooling (rt_pool.c) ---- */
 
 typedef enum RtPoolType {
@@ -314,6 +327,18 @@ void rt_pool2d(const RtPool2d *p, int64_t batch, const float *x, float *out);
  * (-1 for an empty window), with symmetric padding pad_t / pad_l. */
 void rt_max_pool2d_index(const RtPool2d *p, int64_t batch, const float *x, float *out, int32_t *mask);
 
+/* pool2d_grad: dx (shaped like x) from the forward's x, out and the
+ * output's gradient dout, with the geometry of the forward's rt_pool2d
+ * (phi PoolGradRawKernel): max pooling gives each output's gradient to the
+ * first element of its window (rows top-down, columns left to right) equal
+ * to the output; average pooling adds dout / pool_size to every element of
+ * the window. */
+void rt_pool2d_grad(const RtPool2d *p, int64_t batch, const float *x, const float *out, const float *dout,
+                    float *dx);
+/* max_pool2d_with_index_grad: dx[mask] += dout per image and channel, from
+ * zero (an index outside the plane, -1 for an empty window, adds nothing). */
+void rt_max_pool2d_index_grad(const RtPool2d *p, int64_t batch, const int32_t *mask, const float *dout, float *dx);
+
 /* ---- normalization (rt_norm.c) ---- */
 
 /* batch_norm in inference: y = (x - mean) / sqrt(var + eps) * scale + bias
@@ -321,6 +346,29 @@ void rt_max_pool2d_index(const RtPool2d *p, int64_t batch, const float *x, float
  * (1 and 0). */
 void rt_batch_norm(const float *x, float *y, const float *scale, const float *bias, const float *mean,
                    const float *var, float eps, int64_t outer, int64_t c, int64_t inner);
+/* batch_norm in training (phi BatchNormKernel with batch statistics) over x
+ * viewed as [outer, c, inner]: each channel's mean and biased variance over
+ * its outer * inner elements give y = (x - mean) * inv_std * scale + bias
+ * with inv_std = sqrt(1 / (var + eps)), saved_mean = mean, saved_inv_std =
+ * inv_std (Paddle's SavedMean and SavedVariance), and the running
+ * statistics mean_out = mean_in * momentum + mean * (1 - momentum) (var_out
+ * alike; mean_out may be mean_in, updated in place).  One element per
+ * channel (outer * inner == 1): y = x, saved 0, running statistics kept,
+ * as phi does.  scale and bias may be NULL (1 and 0). */
+void rt_batch_norm_train(const float *x, float *y, const float *scale, const float *bias, const float *mean_in,
+                         const float *var_in, float eps, float momentum, int64_t outer, int64_t c, int64_t inner,
+                         float *mean_out, float *var_out, float *saved_mean, float *saved_inv_std);
+/* batch_norm_grad (phi BatchNormGradFunctor) over [outer, c, inner]: with
+ * batch statistics (var NULL) `mean` and `inv_std` are SavedMean and
+ * SavedVariance, and dx = scale * inv_std / n * (n * dy - sum(dy) - (x -
+ * mean) * inv_std * sum(dy * (x - mean) * inv_std)), n = outer * inner; with
+ * the running statistics (var not NULL) inv_std = 1 / sqrt(var + eps) and
+ * dx = scale * inv_std * dy.  dbias = sum(dy), dscale = sum((x - mean) *
+ * inv_std * dy).  dx, or dscale and dbias (both or neither), may be NULL;
+ * scale may be NULL (1). */
+void rt_batch_norm_grad(const float *x, const float *dy, const float *scale, const float *mean, const float *inv_std,
+                        const float *var, float eps, int64_t outer, int64_t c, int64_t inner, float *dx,
+                        float *dscale, float *dbias);
 /* y = x * scale[c] + bias[c] over x viewed as [outer, c, inner]. */
 void rt_channel_affine(const float *x, float *y, const float *scale, const float *bias, int64_t outer, int64_t c,
                        int64_t inner);

@@ -379,6 +379,29 @@ void rt_conv2d_transpose(const RtConv2d *p, int64_t batch, const float *x, const
   }
 }
 
+/* The filter's gradient of rt_conv2d, as phi's ConvGradKernel computes it:
+ * for each image in order and each group, dW_g (+)= dY_g x col^T, col the
+ * im2col matrix of the image's group (the group's input itself for a
+ * pointwise convolution), the first image's product written, the later
+ * ones added. */
+void rt_conv2d_filter_grad(const RtConv2d *p, int64_t batch, const float *x, const float *dy, float *dw, float *ws,
+                           float *gemm_ws) {
+  const int64_t hw = p->h_in * p->w_in, ohw = p->h_out * p->w_out;
+  const int64_t cg = p->c_in / p->groups, mg = p->c_out / p->groups, k = cg * p->k_h * p->k_w;
+  const int pointwise = rt_conv2d_is_pointwise(p);
+  for (int64_t n = 0; n < batch; n++)
+    for (int64_t g = 0; g < p->groups; g++) {
+      const float *xg = x + (n * p->c_in + g * cg) * hw, *col = xg;
+      if (!pointwise) {
+        ConvJob j = {.p = p, .x = xg, .ws = ws, .oh0 = 0, .oh1 = p->h_out};
+        conv_parallel(&j, cg, im2col_task);
+        col = ws;
+      }
+      rt_sgemm_ws(0, 1, mg, k, ohw, 1.0f, dy + (n * p->c_out + g * mg) * ohw, ohw, col, ohw, n ? 1.0f : 0.0f,
+                  dw + g * mg * k, k, gemm_ws);
+    }
+}
+
 void rt_nhwc_to_nchw(const float *x, float *y, int64_t n, int64_t hw, int64_t c) {
   for (int64_t i = 0; i < n; i++)
     for (int64_t ch = 0; ch < c; ch++)

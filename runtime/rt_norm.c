@@ -101,3 +101,111 @@ void rt_group_norm(const float *x, float *y, const float *scale, const float *bi
     }
   }
 }
+
+/* ---- batch_norm in training and its gradient ----
+ * One task per range of channels: each channel's sums run over the
+ * [outer, inner] elements of that channel in memory order (in double), so
+ * every result is the same whatever the threads. */
+
+typedef struct BnTrainJob {
+  const float *x, *scale, *bias, *mean_in, *var_in;
+  float *y, *mean_out, *var_out, *saved_mean, *saved_inv_std;
+  float eps, momentum;
+  int64_t outer, c, inner;
+} BnTrainJob;
+
+static void bn_train_channels(void *ctx, int64_t lo, int64_t hi) {
+  const BnTrainJob *j = ctx;
+  const int64_t c = j->c, inner = j->inner, n = j->outer * inner;
+  for (int64_t ch = lo; ch < hi; ch++) {
+    double s = 0.0;
+    for (int64_t o = 0; o < j->outer; o++) s += rt_sum_f64(j->x + (o * c + ch) * inner, inner);
+    const float mean = (float)(s / (double)n);
+    double q = 0.0;
+    for (int64_t o = 0; o < j->outer; o++) q += rt_sqdev_f64(j->x + (o * c + ch) * inner, inner, mean);
+    const float var = (float)(q / (double)n);
+    /* phi: saved_inv_std = (var + eps).inverse().sqrt() */
+    const float inv = sqrtf(1.0f / (var + j->eps));
+    j->saved_mean[ch] = mean;
+    j->saved_inv_std[ch] = inv;
+    j->mean_out[ch] = j->mean_in[ch] * j->momentum + mean * (1.0f - j->momentum);
+    j->var_out[ch] = j->var_in[ch] * j->momentum + var * (1.0f - j->momentum);
+    const float sc = j->scale ? j->scale[ch] : 1.0f, bi = j->bias ? j->bias[ch] : 0.0f;
+    const float k = inv * sc, b = bi - mean * inv * sc; /* phi's new_scale, new_bias */
+    for (int64_t o = 0; o < j->outer; o++) {
+      const float *xp = j->x + (o * c + ch) * inner;
+      float *yp = j->y + (o * c + ch) * inner;
+      for (int64_t i = 0; i < inner; i++) yp[i] = xp[i] * k + b;
+    }
+  }
+}
+
+void rt_batch_norm_train(const float *x, float *y, const float *scale, const float *bias, const float *mean_in,
+                         const float *var_in, float eps, float momentum, int64_t outer, int64_t c, int64_t inner,
+                         float *mean_out, float *var_out, float *saved_mean, float *saved_inv_std) {
+  if (outer * inner == 1) { /* phi: one element per channel: y = x, saved 0, running statistics untouched */
+    for (int64_t i = 0; i < c; i++) {
+      y[i] = x[i];
+      saved_mean[i] = saved_inv_std[i] = 0.0f;
+      mean_out[i] = mean_in[i];
+      var_out[i] = var_in[i];
+    }
+    return;
+  }
+  BnTrainJob j = {x, scale, bias, mean_in, var_in, y, mean_out, var_out, saved_mean, saved_inv_std,
+                  eps, momentum, outer, c, inner};
+  rt_parallel_range(c, outer * c * inner * 3, bn_train_channels, &j);
+}
+
+typedef struct BnGradJob {
+  const float *x, *dy, *scale, *mean, *inv_std, *var;
+  float *dx, *dscale, *dbias;
+  float eps;
+  int global;
+  int64_t outer, c, inner;
+} BnGradJob;
+
+static void bn_grad_channels(void *ctx, int64_t lo, int64_t hi) {
+  const BnGradJob *j = ctx;
+  const int64_t c = j->c, inner = j->inner, n = j->outer * inner;
+  for (int64_t ch = lo; ch < hi; ch++) {
+    const float mean = j->mean[ch];
+    const float inv = j->global ? 1.0f / sqrtf(j->var[ch] + j->eps) : j->inv_std[ch];
+    double sdy = 0.0, sdxm = 0.0;
+    for (int64_t o = 0; o < j->outer; o++) {
+      const float *xp = j->x + (o * c + ch) * inner, *dp = j->dy + (o * c + ch) * inner;
+      for (int64_t i = 0; i < inner; i++) {
+        sdy += dp[i];
+        sdxm += (double)((xp[i] - mean) * inv) * dp[i];
+      }
+    }
+    const float dy_sum = (float)sdy, dxm_sum = (float)sdxm;
+    if (j->dbias) j->dbias[ch] = dy_sum, j->dscale[ch] = dxm_sum;
+    if (!j->dx) continue;
+    const float sc = j->scale ? j->scale[ch] : 1.0f;
+    const float k = sc * inv / (float)(j->global ? 1 : n), fn = (float)n;
+    for (int64_t o = 0; o < j->outer; o++) {
+      const float *xp = j->x + (o * c + ch) * inner, *dp = j->dy + (o * c + ch) * inner;
+      float *gp = j->dx + (o * c + ch) * inner;
+      if (j->global)
+        for (int64_t i = 0; i < inner; i++) gp[i] = k * dp[i];
+      else
+        for (int64_t i = 0; i < inner; i++) gp[i] = k * (dp[i] * fn - dy_sum - (xp[i] - mean) * dxm_sum * inv);
+    }
+  }
+}
+
+void rt_batch_norm_grad(const float *x, const float *dy, const float *scale, const float *mean, const float *inv_std,
+                        const float *var, float eps, int64_t outer, int64_t c, int64_t inner, float *dx,
+                        float *dscale, float *dbias) {
+  const int global = var != NULL;
+  if (dx && !global && outer * inner == 1) { /* phi: dx = dy, zero dscale and dbias */
+    for (int64_t i = 0; i < c; i++) {
+      dx[i] = dy[i];
+      if (dbias) dbias[i] = dscale[i] = 0.0f;
+    }
+    return;
+  }
+  BnGradJob j = {x, dy, scale, mean, inv_std, var, dx, dscale, dbias, eps, global, outer, c, inner};
+  rt_parallel_range(c, outer * c * inner * 3, bn_grad_channels, &j);
+}

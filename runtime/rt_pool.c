@@ -159,3 +159,69 @@ void rt_max_pool2d_index(const RtPool2d *p, int64_t batch, const float *x, float
       }
   }
 }
+
+/* Channels [lo, hi) of all images of pool2d_grad: X@GRAD from zero, each
+ * window in output order adding its share (phi MaxPool2dGradFunctor: the
+ * output's gradient to the first element of the window, rows top-down,
+ * equal to the output; Pool2dGradFunctor with AvgPoolGrad: (1 / pool_size)
+ * times the output's gradient to each element of the window). */
+typedef struct PoolGradJob {
+  const RtPool2d *p;
+  const float *x, *out, *dout;
+  float *dx;
+} PoolGradJob;
+
+static void pool_grad_rows(void *ctx, int64_t lo, int64_t hi) {
+  const PoolGradJob *j = ctx;
+  const RtPool2d *p = j->p;
+  const int64_t in_img = p->c * p->h_in * p->w_in, out_img = p->c * p->h_out * p->w_out;
+  const int64_t cs_in = p->channel_last ? 1 : p->h_in * p->w_in, cs_out = p->channel_last ? 1 : p->h_out * p->w_out;
+  const int64_t ps_in = p->channel_last ? p->c : 1, ps_out = p->channel_last ? p->c : 1;
+  for (int64_t r = lo; r < hi; r++) {
+    const int64_t n = r / p->c, c = r % p->c;
+    const float *xc = j->x + n * in_img + c * cs_in, *oc = j->out + n * out_img + c * cs_out;
+    const float *gc = j->dout + n * out_img + c * cs_out;
+    float *dc = j->dx + n * in_img + c * cs_in;
+    for (int64_t h = 0; h < p->h_in; h++)
+      for (int64_t w = 0; w < p->w_in; w++) dc[(h * p->w_in + w) * ps_in] = 0.0f;
+    for (int64_t ph = 0; ph < p->h_out; ph++)
+      for (int64_t pw = 0; pw < p->w_out; pw++) {
+        int64_t b[4];
+        int64_t size = pool_bounds(p, ph, pw, p->h_in + p->pad_t, p->w_in + p->pad_l, b);
+        const float y = oc[(ph * p->w_out + pw) * ps_out], g = gc[(ph * p->w_out + pw) * ps_out];
+        if (p->type == RT_POOL_MAX) {
+          int stop = 0;
+          for (int64_t h = b[0]; h < b[1] && !stop; h++)
+            for (int64_t w = b[2]; w < b[3] && !stop; w++)
+              if (xc[(h * p->w_in + w) * ps_in] == y) {
+                dc[(h * p->w_in + w) * ps_in] += g;
+                stop = 1;
+              }
+          continue;
+        }
+        if (p->exclusive || p->adaptive) size = (b[1] - b[0]) * (b[3] - b[2]);
+        const float scale = 1.0f / (float)size;
+        for (int64_t h = b[0]; h < b[1]; h++)
+          for (int64_t w = b[2]; w < b[3]; w++) dc[(h * p->w_in + w) * ps_in] += scale * g;
+      }
+  }
+}
+
+void rt_pool2d_grad(const RtPool2d *p, int64_t batch, const float *x, const float *out, const float *dout,
+                    float *dx) {
+  PoolGradJob j = {p, x, out, dout, dx};
+  const int64_t win = p->adaptive ? (p->h_in / p->h_out + 1) * (p->w_in / p->w_out + 1) : p->k_h * p->k_w;
+  rt_parallel_range(batch * p->c, batch * p->c * p->h_out * p->w_out * win, pool_grad_rows, &j);
+}
+
+void rt_max_pool2d_index_grad(const RtPool2d *p, int64_t batch, const int32_t *mask, const float *dout, float *dx) {
+  const int64_t in_plane = p->h_in * p->w_in, out_plane = p->h_out * p->w_out;
+  for (int64_t nc = 0; nc < batch * p->c; nc++) {
+    float *dc = dx + nc * in_plane;
+    for (int64_t i = 0; i < in_plane; i++) dc[i] = 0.0f;
+    for (int64_t o = 0; o < out_plane; o++) {
+      const int32_t at = mask[nc * out_plane + o];
+      if (at >= 0 && at < in_plane) dc[at] += dout[nc * out_plane + o];
+    }
+  }
+}

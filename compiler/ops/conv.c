@@ -108,6 +108,36 @@ static int conv_act(EmitCtx *e, RtConv2d *g) {
                 &g->beta);
 }
 
+/* The geometry of a 2-D convolution with Input x, Filter w and Output (or
+ * Output@GRAD) out, from the attributes strides, paddings,
+ * padding_algorithm, groups, dilations and data_format (*nhwc: channel
+ * last), without fused activation; -1 after em_fail. */
+static int conv2d_geometry(EmitCtx *e, const Var *x, const Var *w, const Var *out, RtConv2d *g, int *nhwc) {
+  OpCtx c = {e->g, (Op *)e->op};
+  if (em_spec(e, x)->rank != 4) return em_fail(e, "only 2-D convolutions (rank-4 Input) are supported");
+  const char *fmt = attr_str(e->op, "data_format", "NCHW");
+  *nhwc = !strcmp(fmt, "NHWC");
+  if (!*nhwc && strcmp(fmt, "NCHW") && strcmp(fmt, "AnyLayout"))
+    return em_fail(e, "data_format '%s' is not supported (NCHW or NHWC)", fmt);
+  int64_t xd[4], od[4], wd[4];
+  if (conv_const_dims(e, x, out, w, xd, od, wd)) return -1;
+  if (*nhwc) conv_nhwc_dims(xd), conv_nhwc_dims(od);
+  int64_t groups = attr_int(e->op, "groups", 1), stride[2], dil[2], pad[4];
+  attr_ints_fill(e->op, "strides", 2, 1, stride);
+  attr_ints_fill(e->op, "dilations", 2, 1, dil);
+  if (groups < 1 || xd[1] % groups || wd[0] % groups || wd[1] * groups != xd[1])
+    return em_fail(e, "groups %lld does not fit Input channels %lld and Filter channels %lld x %lld", (long long)groups,
+                   (long long)xd[1], (long long)wd[0], (long long)wd[1]);
+  if (conv_padding(&c, 2, xd + 2, wd + 2, stride, pad, dil)) return -1;
+  *g = (RtConv2d){xd[1], xd[2], xd[3], od[1], od[2], od[3], wd[2], wd[3], stride[0], stride[1],
+                  pad[0], pad[2], dil[0], dil[1], groups, RT_ACT_NONE, 0.0f, 0.0f, 0, 0};
+  for (int i = 0; i < 2; i++)
+    if (od[2 + i] != (xd[2 + i] + pad[2 * i] + pad[2 * i + 1] - (dil[i] * (wd[2 + i] - 1) + 1)) / stride[i] + 1)
+      return em_fail(e, "%s %s does not follow from the convolution's geometry", e->op->type,
+                     shape_str(&out->shape));
+  return 0;
+}
+
 static int emit_conv(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = ctx_in(&c, "Input", 0), *w = ctx_in(&c, "Filter", 0), *b = ctx_in(&c, "Bias", 0);
@@ -116,27 +146,9 @@ static int emit_conv(EmitCtx *e) {
   if (x->dtype != RT_DT_FP32 || w->dtype != RT_DT_FP32 || (b && b->dtype != RT_DT_FP32))
     return em_fail(e, "only float32 convolutions are supported (Input %s, Filter %s)", rt_dtype_name(x->dtype),
                    rt_dtype_name(w->dtype));
-  if (em_spec(e, x)->rank != 4) return em_fail(e, "only 2-D convolutions (rank-4 Input) are supported");
-  const char *fmt = attr_str(e->op, "data_format", "NCHW");
-  const int nhwc = !strcmp(fmt, "NHWC");
-  if (!nhwc && strcmp(fmt, "NCHW") && strcmp(fmt, "AnyLayout"))
-    return em_fail(e, "data_format '%s' is not supported (NCHW or NHWC)", fmt);
-  int64_t xd[4], od[4], wd[4];
-  if (conv_const_dims(e, x, out, w, xd, od, wd)) return -1;
-  if (nhwc) conv_nhwc_dims(xd), conv_nhwc_dims(od);
-  int64_t groups = attr_int(e->op, "groups", 1), stride[2], dil[2], pad[4];
-  attr_ints_fill(e->op, "strides", 2, 1, stride);
-  attr_ints_fill(e->op, "dilations", 2, 1, dil);
-  if (groups < 1 || xd[1] % groups || wd[0] % groups || wd[1] * groups != xd[1])
-    return em_fail(e, "groups %lld does not fit Input channels %lld and Filter channels %lld x %lld", (long long)groups,
-                   (long long)xd[1], (long long)wd[0], (long long)wd[1]);
-  if (conv_padding(&c, 2, xd + 2, wd + 2, stride, pad, dil)) return -1;
-  RtConv2d g = {xd[1], xd[2], xd[3], od[1], od[2], od[3], wd[2], wd[3], stride[0], stride[1],
-                pad[0], pad[2], dil[0], dil[1], groups, RT_ACT_NONE, 0.0f, 0.0f, 0, 0};
-  for (int i = 0; i < 2; i++)
-    if (od[2 + i] != (xd[2 + i] + pad[2 * i] + pad[2 * i + 1] - (dil[i] * (wd[2 + i] - 1) + 1)) / stride[i] + 1)
-      return em_fail(e, "Output %s does not follow from the convolution's geometry", shape_str(&out->shape));
-  if (conv_act(e, &g)) return -1;
+  int nhwc;
+  RtConv2d g;
+  if (conv2d_geometry(e, x, w, out, &g, &nhwc) || conv_act(e, &g)) return -1;
   SymDim nb = b ? spec_numel(em_spec(e, b)) : (SymDim){0, 0};
   if (b && (nb.a != 0 || nb.c != g.c_out)) return em_fail(e, "Bias must have %lld elements", (long long)g.c_out);
   const int residual = conv_onednn(e->op) && attr_bool(e->op, "fuse_residual_connection", 0);
@@ -167,7 +179,80 @@ static const char *const conv_attr_ignores[] = {"is_test", "use_addto", NULL};
 const OpDef op_conv2d = {.type = "conv2d", .infer = infer_conv, .emit_c = emit_conv, .attr_ignores = conv_attr_ignores};
 const OpDef op_depthwise_conv2d = {.type = "depthwise_conv2d", .infer = infer_conv, .emit_c = emit_conv,
                                    .attr_ignores = conv_attr_ignores};
+/* conv2d_grad and depthwise_conv2d_grad (phi ConvGradKernel, the same on
+ * CPU for both): Input@GRAD is the transposed convolution of Output@GRAD
+ * by the filter (rt_conv2d_transpose with the geometry's input and output
+ * swapped: per image and group a GEMM col = W_g^T dY_g, then col2im, as
+ * Paddle's kernel does), Filter@GRAD the sum over the images of
+ * dY_g col(X_g)^T (rt_conv2d_filter_grad).  NHWC runs on NCHW copies in
+ * scratch, as Paddle's kernel transposes too.  Either gradient may be
+ * absent. */
+static int emit_conv_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "Input", 0), *w = ctx_in(&c, "Filter", 0), *dy = ctx_in(&c, "Output@GRAD", 0);
+  Var *dx = ctx_out(&c, "Input@GRAD", 0), *dw = ctx_out(&c, "Filter@GRAD", 0);
+  if (!x || !w || !dy) return em_fail(e, "needs Input, Filter and Output@GRAD");
+  if (x->dtype != RT_DT_FP32 || w->dtype != RT_DT_FP32 || dy->dtype != RT_DT_FP32)
+    return em_fail(e, "only float32 convolution gradients are supported (Input %s, Filter %s)",
+                   rt_dtype_name(x->dtype), rt_dtype_name(w->dtype));
+  int nhwc;
+  RtConv2d g;
+  if (conv2d_geometry(e, x, w, dy, &g, &nhwc)) return -1;
+  if (!dx && !dw) return 0;
+  const RtConv2d t = {g.c_out, g.h_out, g.w_out, g.c_in, g.h_in, g.w_in, g.k_h, g.k_w, g.stride_h, g.stride_w,
+                      g.pad_t, g.pad_l, g.dil_h, g.dil_w, g.groups, RT_ACT_NONE, 0.0f, 0.0f, 0, 0};
+  const int64_t hw = g.h_in * g.w_in, ohw = g.h_out * g.w_out;
+  const char *batch = em_dim(e, x, 0), *xp = em_ptr(e, x, 1), *dyp = em_ptr(e, dy, 1);
+  const char *dxp = dx ? em_ptr(e, dx, 0) : NULL;
+  if (nhwc) { /* NCHW copies of what is read and written */
+    const SymDim xn = spec_numel(em_spec(e, x)), yn = spec_numel(em_spec(e, dy));
+    pr_line(e->p, "/* NHWC: the gradients are computed on NCHW copies in scratch */");
+    pr_line(e->p, "float *dyt = (float *)%s;", em_scratch(e, (SymDim){yn.a * 4, yn.c * 4}));
+    pr_line(e->p, "rt_nhwc_to_nchw(%s, dyt, %s, %lld, %lld);", dyp, batch, (long long)ohw, (long long)g.c_out);
+    dyp = "dyt";
+    if (dw) {
+      pr_line(e->p, "float *xt = (float *)%s;", em_scratch(e, (SymDim){xn.a * 4, xn.c * 4}));
+      pr_line(e->p, "rt_nhwc_to_nchw(%s, xt, %s, %lld, %lld);", xp, batch, (long long)hw, (long long)g.c_in);
+      xp = "xt";
+    }
+    if (dx) {
+      pr_line(e->p, "float *dxt = (float *)%s;", em_scratch(e, (SymDim){xn.a * 4, xn.c * 4}));
+      dxp = "dxt";
+    }
+  }
+  if (dx) {
+    pr_line(e->p, "{");
+    pr_line(e->p, "static const RtConv2d tgeo = {.c_in = %lld, .h_in = %lld, .w_in = %lld, .c_out = %lld, .h_out = "
+            "%lld, .w_out = %lld,", (long long)t.c_in, (long long)t.h_in, (long long)t.w_in, (long long)t.c_out,
+            (long long)t.h_out, (long long)t.w_out);
+    pr_line(e->p, "    .k_h = %lld, .k_w = %lld, .stride_h = %lld, .stride_w = %lld, .pad_t = %lld, .pad_l = %lld, "
+            ".dil_h = %lld, .dil_w = %lld, .groups = %lld};", (long long)t.k_h, (long long)t.k_w,
+            (long long)t.stride_h, (long long)t.stride_w, (long long)t.pad_t, (long long)t.pad_l, (long long)t.dil_h,
+            (long long)t.dil_w, (long long)t.groups);
+    const int64_t ws = rt_conv2d_transpose_ws_floats(&t);
+    pr_line(e->p, "rt_conv2d_transpose(&tgeo, %s, %s, %s, NULL, %s, (float *)%s, %s);", batch, dyp, em_ptr(e, w, 1),
+            dxp, em_scratch(e, (SymDim){0, ws * (int64_t)sizeof(float)}), conv_gemm_ws(e, &t, 1));
+    pr_line(e->p, "}");
+    if (nhwc)
+      pr_line(e->p, "rt_nchw_to_nhwc(dxt, %s, %s, %lld, %lld);", em_ptr(e, dx, 0), batch, (long long)g.c_in,
+              (long long)hw);
+  }
+  if (dw) {
+    const int64_t ws = rt_conv2d_filter_grad_ws_floats(&g), mg = g.c_out / g.groups;
+    const int64_t k = g.c_in / g.groups * g.k_h * g.k_w;
+    conv_print_geo(e, &g);
+    pr_line(e->p, "rt_conv2d_filter_grad(&geo, %s, %s, %s, %s, %s, %s);", batch, xp, dyp, em_ptr(e, dw, 0),
+            ws ? pool_printf("(float *)%s", em_scratch(e, (SymDim){0, ws * (int64_t)sizeof(float)})) : "NULL",
+            em_gemm_ws(e, (SymDim){0, mg}, (SymDim){0, k}, (SymDim){0, ohw}));
+  }
+  return 0;
+}
+
 const OpDef op_fused_conv2d = {.type = "fused_conv2d", .infer = infer_conv, .emit_c = emit_conv};
+const OpDef op_conv2d_grad = {.type = "conv2d_grad", .infer = grad_infer, .emit_c = emit_conv_grad,
+                              .attr_ignores = conv_attr_ignores};
+const OpDef op_depthwise_conv2d_grad = {.type = "depthwise_conv2d_grad", .infer = grad_infer,
+                                        .emit_c = emit_conv_grad, .attr_ignores = conv_attr_ignores};
 /* conv3d: vol2col + GEMM per group (NCDHW, float32, no fused attributes). */
 static int emit_conv3d(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};

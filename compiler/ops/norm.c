@@ -67,7 +67,10 @@ static int infer_batch_norm(OpCtx *c) {
     ctx_set(c, "SavedMean", 0, &cs, stat_dtype);
     ctx_set(c, "SavedVariance", 0, &cs, stat_dtype);
   }
-  Shape rs = {1, {DIM_UNKNOWN}};
+  /* ReserveSpace is cuDNN's workspace: [-1] in the program; while
+   * specializing, empty (Paddle's CPU kernels neither write nor read it,
+   * nor do paddlec's) */
+  Shape rs = {1, {c->g->specializing ? 0 : DIM_UNKNOWN}};
   ctx_set(c, "ReserveSpace", 0, &rs, x->dtype);
   return 0;
 }
@@ -172,26 +175,126 @@ int op_bn_running_stats(const Op *op) {
   return 1;
 }
 
+/* A float32 statistics slot of batch_norm with ch elements (input when
+ * `in`, else output): the var, or NULL after em_fail when missing or
+ * mis-shaped. */
+static Var *bn_stat(EmitCtx *e, const char *slot, int in, int64_t ch) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *v = in ? ctx_in(&c, slot, 0) : ctx_out(&c, slot, 0);
+  SymDim k = v ? spec_numel(em_spec(e, v)) : (SymDim){-1, -1};
+  if (!v || v->dtype != RT_DT_FP32 || k.a != 0 || k.c != ch) {
+    em_fail(e, "%s must be a float32 tensor of %lld elements", slot, (long long)ch);
+    return NULL;
+  }
+  return v;
+}
+
+/* batch_norm with its batch's statistics (phi BatchNormKernel, global_stats
+ * false): rt_batch_norm_train writes Y, SavedMean, SavedVariance (the
+ * inverse standard deviation) and MeanOut / VarianceOut, the running
+ * statistics updated with the `momentum` attribute (in place: they are
+ * Mean and Variance in Paddle's programs). */
+static int emit_batch_norm_train(EmitCtx *e, const Var *x, const Var *y, int ci, int64_t ch, const char *sc,
+                                 const char *bi) {
+  const Var *mean = bn_stat(e, "Mean", 1, ch), *var = bn_stat(e, "Variance", 1, ch);
+  const Var *mo = bn_stat(e, "MeanOut", 0, ch), *vo = bn_stat(e, "VarianceOut", 0, ch);
+  const Var *sm = bn_stat(e, "SavedMean", 0, ch), *sv = bn_stat(e, "SavedVariance", 0, ch);
+  if (!mean || !var || !mo || !vo || !sm || !sv) return -1;
+  const int rank = em_spec(e, x)->rank;
+  pr_line(e->p, "rt_batch_norm_train(%s, %s, %s, %s, %s, %s, %s, %s, %s, %lld, %s,", em_ptr(e, x, 1), em_ptr(e, y, 0),
+          sc, bi, em_ptr(e, mean, 1), em_ptr(e, var, 1), em_float(attr_float(e->op, "epsilon", 1e-5)),
+          em_float(attr_float(e->op, "momentum", 0.9)), em_prod(e, x, 0, ci), (long long)ch,
+          em_prod(e, x, ci + 1, rank));
+  pr_line(e->p, "                    %s, %s, %s, %s);", em_ptr(e, mo, 0), em_ptr(e, vo, 0), em_ptr(e, sm, 0),
+          em_ptr(e, sv, 0));
+  return 0;
+}
+
+/* The channel dim of batch_norm's X (and its grad's) as phi reads
+ * data_layout: NCHW (a rank-2 X reads the same either way) or NHWC; -1
+ * after em_fail for another layout. */
+static int bn_channel_dim(EmitCtx *e, int rank) {
+  const char *layout = attr_str(e->op, "data_layout", "NCHW");
+  if (!strcasecmp(layout, "NCHW")) return 1;
+  if (!strcasecmp(layout, "NHWC")) return rank - 1;
+  return em_fail(e, "data_layout '%s' is not supported (NCHW or NHWC)", layout);
+}
+
 static int emit_batch_norm(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = ctx_in(&c, "X", 0), *y = ctx_out(&c, "Y", 0);
   if (!x || !y) return em_fail(e, "missing X or Y");
   if (x->dtype != RT_DT_FP32) return em_fail(e, "batch_norm of %s tensors is not supported", rt_dtype_name(x->dtype));
-  if (!op_bn_running_stats(e->op))
-    return em_fail(e, "batch_norm in training mode (batch statistics) is not supported: set is_test");
+  const int running = op_bn_running_stats(e->op);
   int rank = em_spec(e, x)->rank;
   int nchw = strcasecmp(attr_str(e->op, "data_layout", "NCHW"), "NCHW") == 0;
   int ci = nchw ? 1 : rank - 1; /* channel dim, as the shape rule reads it */
+  if (!running && bn_channel_dim(e, rank) < 0) return -1;
   int64_t ch = em_const_dim(e, x, ci);
   if (ch < 0) return em_fail(e, "the channel dim must not depend on the batch");
   int bad = 0;
   const char *sc = param_ptr(e, "Scale", ch, &bad), *bi = param_ptr(e, "Bias", ch, &bad);
+  if (bad) return -1;
+  if (!running) return emit_batch_norm_train(e, x, y, ci, ch, sc, bi);
   const char *mean = param_ptr(e, "Mean", ch, &bad), *var = param_ptr(e, "Variance", ch, &bad);
   if (bad) return -1;
   if (!strcmp(mean, "NULL") || !strcmp(var, "NULL")) return em_fail(e, "Mean and Variance are required");
   pr_line(e->p, "rt_batch_norm(%s, %s, %s, %s, %s, %s, %s, %s, %lld, %s);", em_ptr(e, x, 1), em_ptr(e, y, 0), sc, bi,
           mean, var, em_float(attr_float(e->op, "epsilon", 1e-5)), em_prod(e, x, 0, ci), (long long)ch,
           em_prod(e, x, ci + 1, rank));
+  if (attr_bool(e->op, "is_test", 0) && !attr_bool(e->op, "trainable_statistics", 0)) return 0;
+  /* use_global_stats in a training program: Paddle's batch_norm kernel
+   * leaves SavedMean and SavedVariance unwritten (and its grad does not
+   * read them then); paddlec writes zeros there when something reads them,
+   * (ReserveSpace is empty, see infer_batch_norm) */
+  for (int i = 0; i < 2; i++) {
+    Var *s = ctx_out(&c, i ? "SavedVariance" : "SavedMean", 0);
+    if (!s || (!s->nusers && !(s->flags & VAR_FETCH))) continue;
+    if (!bn_stat(e, i ? "SavedVariance" : "SavedMean", 0, ch)) return -1;
+    pr_line(e->p, "for (int64_t i = 0; i < %lld; i++) %s[i] = 0.0f;", (long long)ch, em_ptr(e, s, 0));
+  }
+  return 0;
+}
+
+/* batch_norm_grad (phi BatchNormGradFunctor, not in place): with the
+ * running statistics when is_test or use_global_stats (Paddle's grad reads
+ * is_test alone, not trainable_statistics: MeanOut / VarianceOut, the
+ * forward's updated Mean and Variance; older files bind Mean / Variance),
+ * with SavedMean and SavedVariance (1 / std) otherwise; see
+ * rt_batch_norm_grad.  Scale@GRAD and Bias@GRAD come together or not at
+ * all (phi computes them only when both are wanted). */
+static int emit_batch_norm_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *dy = ctx_in(&c, "Y@GRAD", 0);
+  Var *dx = ctx_out(&c, "X@GRAD", 0), *ds = ctx_out(&c, "Scale@GRAD", 0), *db = ctx_out(&c, "Bias@GRAD", 0);
+  if (!x || !dy) return em_fail(e, "needs X and Y@GRAD");
+  if (x->dtype != RT_DT_FP32 || dy->dtype != RT_DT_FP32)
+    return em_fail(e, "batch_norm_grad of %s tensors is not supported", rt_dtype_name(x->dtype));
+  if (!ds != !db) return em_fail(e, "Scale@GRAD and Bias@GRAD must be wanted together (Paddle computes neither alone)");
+  const int rank = em_spec(e, x)->rank, ci = bn_channel_dim(e, rank);
+  if (ci < 0) return -1;
+  const int64_t ch = em_const_dim(e, x, ci);
+  if (ch < 0) return em_fail(e, "the channel dim must not depend on the batch");
+  int bad = 0;
+  const char *sc = param_ptr(e, "Scale", ch, &bad);
+  if (bad) return -1;
+  const int global = attr_bool(e->op, "is_test", 0) || attr_bool(e->op, "use_global_stats", 0);
+  const char *mean, *inv = "NULL", *var = "NULL";
+  if (global) {
+    const int outs = ctx_in(&c, "MeanOut", 0) != NULL;
+    const Var *m = bn_stat(e, outs ? "MeanOut" : "Mean", 1, ch), *v = bn_stat(e, outs ? "VarianceOut" : "Variance", 1, ch);
+    if (!m || !v) return -1;
+    mean = em_ptr(e, m, 1), var = em_ptr(e, v, 1);
+  } else {
+    const Var *m = bn_stat(e, "SavedMean", 1, ch), *v = bn_stat(e, "SavedVariance", 1, ch);
+    if (!m || !v) return -1;
+    mean = em_ptr(e, m, 1), inv = em_ptr(e, v, 1);
+  }
+  if (ds && (!bn_stat(e, "Scale@GRAD", 0, ch) || !bn_stat(e, "Bias@GRAD", 0, ch))) return -1;
+  pr_line(e->p, "rt_batch_norm_grad(%s, %s, %s, %s, %s, %s, %s, %s, %lld, %s, %s, %s, %s);", em_ptr(e, x, 1),
+          em_ptr(e, dy, 1), sc, mean, inv, var, em_float(attr_float(e->op, "epsilon", 1e-5)), em_prod(e, x, 0, ci),
+          (long long)ch, em_prod(e, x, ci + 1, rank), dx ? em_ptr(e, dx, 0) : "NULL", ds ? em_ptr(e, ds, 0) : "NULL",
+          db ? em_ptr(e, db, 0) : "NULL");
   return 0;
 }
 
@@ -257,15 +360,26 @@ static int emit_group_norm(EmitCtx *e) {
   return 0;
 }
 
-/* MomentumTensor sets the momentum of the running statistics' update, which
- * only training mode makes: paddlec compiles batch_norm in inference mode
- * alone (emit_batch_norm and fold_batch_norm refuse batch statistics), where
- * MeanOut and VarianceOut are Mean and Variance unchanged. */
+/* MomentumTensor: Paddle 2.6 maps batch_norm to its phi kernels without it
+ * ("Dispenable `MomentumTensor` is useless now", batch_norm_sig.cc): the
+ * running statistics' update uses the momentum attribute even when the
+ * tensor is bound (checked against Paddle's CPU executor). */
 static const char *const bn_ignores[] = {"MomentumTensor", NULL};
 const OpDef op_batch_norm = {.type = "batch_norm", .infer = infer_batch_norm, .emit_c = emit_batch_norm,
                              .ignores = bn_ignores};
 const OpDef op_sync_batch_norm = {.type = "sync_batch_norm", .infer = infer_batch_norm, .emit_c = emit_batch_norm,
                                   .ignores = bn_ignores};
+/* batch_norm_grad: Bias only the in-place variant reads (to rebuild X from
+ * Y); ReserveSpace is cuDNN's; the running statistics (MeanOut /
+ * VarianceOut, or Mean / Variance) only with is_test or use_global_stats,
+ * SavedMean and SavedVariance only without.
+ * momentum and trainable_statistics phi's grad kernel takes but never
+ * reads. */
+static const char *const bn_grad_ignores[] = {"Bias", "ReserveSpace", "MeanOut", "VarianceOut", "Mean", "Variance",
+                                              "SavedMean", "SavedVariance", NULL};
+static const char *const bn_grad_attr_ignores[] = {"momentum", "trainable_statistics", NULL};
+const OpDef op_batch_norm_grad = {.type = "batch_norm_grad", .infer = grad_infer, .emit_c = emit_batch_norm_grad,
+                                  .ignores = bn_grad_ignores, .attr_ignores = bn_grad_attr_ignores};
 const OpDef op_layer_norm = {.type = "layer_norm", .infer = infer_layer_norm, .emit_c = emit_layer_norm};
 const OpDef op_instance_norm = {.type = "instance_norm", .infer = infer_instance_norm, .emit_c = emit_group_norm};
 const OpDef op_group_norm = {.type = "group_norm", .infer = infer_group_norm, .emit_c = emit_group_norm};

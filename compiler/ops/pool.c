@@ -139,10 +139,11 @@ static int pool_dims(EmitCtx *e, const Var *x, const Var *out, int last, int64_t
   return 0;
 }
 
-static int emit_pool2d(EmitCtx *e) {
+/* The geometry of pool2d with input x and output (or its gradient) out,
+ * as PoolRawKernel / PoolGradRawKernel read the attributes; -1 after
+ * em_fail. */
+static int pool2d_geometry(EmitCtx *e, const Var *x, const Var *out, RtPool2d *p) {
   OpCtx c = {e->g, (Op *)e->op};
-  Var *x = ctx_in(&c, "X", 0), *out = ctx_out(&c, "Out", 0);
-  if (!x || !out) return em_fail(e, "missing X or Out");
   const char *fmt = attr_str(e->op, "data_format", "NCHW"), *type = attr_str(e->op, "pooling_type", "max");
   int last = !strcmp(fmt, "NHWC");
   if (!last && strcmp(fmt, "NCHW") && strcmp(fmt, "AnyLayout"))
@@ -158,10 +159,51 @@ static int emit_pool2d(EmitCtx *e) {
   int max = !strcmp(type, "max");
   if (global || adaptive) memset(pad, 0, sizeof pad);
   if (global) k[0] = xd[2], k[1] = xd[3];
-  RtPool2d p = {max ? RT_POOL_MAX : RT_POOL_AVG, xd[1], xd[2], xd[3], od[2], od[3], k[0], k[1], stride[0], stride[1],
-                pad[0], pad[2], attr_bool(e->op, "exclusive", 1), adaptive && !max, last};
+  *p = (RtPool2d){max ? RT_POOL_MAX : RT_POOL_AVG, xd[1], xd[2], xd[3], od[2], od[3], k[0], k[1], stride[0],
+                  stride[1], pad[0], pad[2], attr_bool(e->op, "exclusive", 1), adaptive && !max, last};
+  return 0;
+}
+
+static int emit_pool2d(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *out = ctx_out(&c, "Out", 0);
+  if (!x || !out) return em_fail(e, "missing X or Out");
+  RtPool2d p;
+  if (pool2d_geometry(e, x, out, &p)) return -1;
   print_pool(e, &p);
   pr_line(e->p, "rt_pool2d(&geo, %s, %s, %s);", em_dim(e, x, 0), em_ptr(e, x, 1), em_ptr(e, out, 0));
+  return 0;
+}
+
+/* pool2d_grad (phi PoolGradRawKernel) with the forward's geometry:
+ * rt_pool2d_grad. */
+static int emit_pool2d_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *out = ctx_in(&c, "Out", 0), *dout = ctx_in(&c, "Out@GRAD", 0);
+  Var *dx = ctx_out(&c, "X@GRAD", 0);
+  if (!x || !out || !dout) return em_fail(e, "needs X, Out and Out@GRAD");
+  if (out->dtype != RT_DT_FP32 || dout->dtype != RT_DT_FP32)
+    return em_fail(e, "pool2d_grad of %s tensors is not supported", rt_dtype_name(dout->dtype));
+  RtPool2d p;
+  if (pool2d_geometry(e, x, out, &p)) return -1;
+  if (!dx) return 0;
+  print_pool(e, &p);
+  pr_line(e->p, "rt_pool2d_grad(&geo, %s, %s, %s, %s, %s);", em_dim(e, x, 0), em_ptr(e, x, 1), em_ptr(e, out, 1),
+          em_ptr(e, dout, 1), em_ptr(e, dx, 0));
+  return 0;
+}
+
+/* The geometry of max_pool2d_with_index with input x and output (or its
+ * gradient) out. */
+static int max_pool2d_index_geometry(EmitCtx *e, const Var *x, const Var *out, RtPool2d *p) {
+  int64_t xd[4], od[4], k[2], stride[2], pad[2];
+  if (pool_dims(e, x, out, 0, xd, od)) return -1;
+  attr_ints_fill(e->op, "ksize", 2, 1, k);
+  attr_ints_fill(e->op, "strides", 2, 1, stride);
+  attr_ints_fill(e->op, "paddings", 2, 0, pad); /* the kernel reads the first two values */
+  if (attr_bool(e->op, "global_pooling", 0)) k[0] = xd[2], k[1] = xd[3], pad[0] = pad[1] = 0;
+  *p = (RtPool2d){RT_POOL_MAX, xd[1], xd[2], xd[3], od[2], od[3], k[0], k[1], stride[0], stride[1],
+                  pad[0], pad[1], 1, attr_bool(e->op, "adaptive", 0), 0};
   return 0;
 }
 
@@ -169,18 +211,32 @@ static int emit_max_pool2d_index(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = ctx_in(&c, "X", 0), *out = ctx_out(&c, "Out", 0), *mask = ctx_out(&c, "Mask", 0);
   if (!x || !out || !mask) return em_fail(e, "missing X, Out or Mask");
-  int64_t xd[4], od[4], k[2], stride[2], pad[2];
-  if (pool_dims(e, x, out, 0, xd, od)) return -1;
   if (mask->dtype != RT_DT_INT32) return em_fail(e, "Mask must be int32");
-  attr_ints_fill(e->op, "ksize", 2, 1, k);
-  attr_ints_fill(e->op, "strides", 2, 1, stride);
-  attr_ints_fill(e->op, "paddings", 2, 0, pad); /* the kernel reads the first two values */
-  if (attr_bool(e->op, "global_pooling", 0)) k[0] = xd[2], k[1] = xd[3], pad[0] = pad[1] = 0;
-  RtPool2d p = {RT_POOL_MAX, xd[1], xd[2], xd[3], od[2], od[3], k[0], k[1], stride[0], stride[1],
-                pad[0], pad[1], 1, attr_bool(e->op, "adaptive", 0), 0};
+  RtPool2d p;
+  if (max_pool2d_index_geometry(e, x, out, &p)) return -1;
   print_pool(e, &p);
   pr_line(e->p, "rt_max_pool2d_index(&geo, %s, %s, %s, %s);", em_dim(e, x, 0), em_ptr(e, x, 1), em_ptr(e, out, 0),
           em_ptr(e, mask, 0));
+  return 0;
+}
+
+/* max_pool2d_with_index_grad (phi MaxPool2dWithIndexGradFunctor): each
+ * output's gradient added at its Mask index; X gives the shape only. */
+static int emit_max_pool2d_index_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *mask = ctx_in(&c, "Mask", 0), *dout = ctx_in(&c, "Out@GRAD", 0);
+  Var *dx = ctx_out(&c, "X@GRAD", 0);
+  if (!x || !mask || !dout) return em_fail(e, "needs X, Mask and Out@GRAD");
+  if (mask->dtype != RT_DT_INT32) return em_fail(e, "Mask must be int32");
+  if (dout->dtype != RT_DT_FP32) return em_fail(e, "gradients of %s tensors are not supported", rt_dtype_name(dout->dtype));
+  RtPool2d p;
+  if (max_pool2d_index_geometry(e, x, dout, &p)) return -1;
+  if (!dx) return 0;
+  pr_line(e->p, "static const RtPool2d geo = {.type = RT_POOL_MAX, .c = %lld, .h_in = %lld, .w_in = %lld, .h_out = "
+          "%lld, .w_out = %lld};", (long long)p.c, (long long)p.h_in, (long long)p.w_in, (long long)p.h_out,
+          (long long)p.w_out);
+  pr_line(e->p, "rt_max_pool2d_index_grad(&geo, %s, %s, %s, %s);", em_dim(e, x, 0), em_ptr(e, mask, 1),
+          em_ptr(e, dout, 1), em_ptr(e, dx, 0));
   return 0;
 }
 
@@ -267,6 +323,12 @@ static int emit_max_pool3d_index(EmitCtx *e) {
 }
 
 const OpDef op_pool2d = {.type = "pool2d", .infer = infer_pool, .emit_c = emit_pool2d};
+/* ceil_mode only sizes the forward's Out, whose shape the grad reads */
+static const char *const pool_grad_attr_ignores[] = {"ceil_mode", NULL};
+const OpDef op_pool2d_grad = {.type = "pool2d_grad", .infer = grad_infer, .emit_c = emit_pool2d_grad,
+                              .attr_ignores = pool_grad_attr_ignores};
+const OpDef op_max_pool2d_with_index_grad = {.type = "max_pool2d_with_index_grad", .infer = grad_infer,
+                                             .emit_c = emit_max_pool2d_index_grad};
 const OpDef op_pool3d = {.type = "pool3d", .infer = infer_pool, .emit_c = emit_pool3d};
 const OpDef op_max_pool2d_with_index = {.type = "max_pool2d_with_index",
                                         .infer = infer_max_pool_with_index,
