@@ -15,7 +15,7 @@
  *  OP_GRAD_CTL: the generic rule for control-flow grads (while_grad,
  *    conditional_block_grad), whose X/Input may also bind vars that carry no
  *    tensor shape (arrays, scopes); those are left alone, as Paddle does.
- *  stack_grad, unstack_grad, instance_norm_grad, group_norm_grad: own rules.
+ *  unstack_grad, instance_norm_grad, group_norm_grad: own rules.
  *
  * Grads with a C emitter live in their forward op's file, most with the
  * generic rule (grad_infer, ops.h).
@@ -71,22 +71,6 @@ static int infer_grad_dout(OpCtx *c) {
   return 0;
 }
 
-/* stack_grad: X@GRAD[i] = X[i]; files whose grad op has no X input (Paddle
- * 1.x) take Y@GRAD without the stacked axis (StackGradOp). */
-static int infer_stack_grad(OpCtx *c) {
-  if (ctx_nin(c, "X")) return grad_from_forward(c, 0);
-  Var *dy = ctx_need(c, "Y@GRAD", 0);
-  if (!dy) return -1;
-  if (dy->shape.rank < 1) return ctx_fail(c, "Y@GRAD ('%s') has rank 0", dy->name);
-  int axis = axis_norm(attr_int(c->op, "axis", 0), dy->shape.rank);
-  if (axis < 0) return ctx_fail(c, "axis is out of range for Y@GRAD %s", shape_str(&dy->shape));
-  Shape x = {dy->shape.rank - 1, {0}};
-  for (int i = 0, j = 0; i < dy->shape.rank; i++)
-    if (i != axis) x.d[j++] = dy->shape.d[i];
-  ctx_set_all(c, "X@GRAD", &x, dy->dtype);
-  return 0;
-}
-
 /* unstack_grad: X@GRAD = Y@GRAD[0] with the number of Y@GRAD inserted at
  * axis (UnStackGradOp / StackInferMeta). */
 static int infer_unstack_grad(OpCtx *c) {
@@ -132,7 +116,6 @@ static int infer_group_norm_grad(OpCtx *c) {
   return 0;
 }
 
-const OpDef op_stack_grad = {.type = "stack_grad", .infer = infer_stack_grad};
 const OpDef op_unstack_grad = {.type = "unstack_grad", .infer = infer_unstack_grad};
 const OpDef op_instance_norm_grad = {.type = "instance_norm_grad",
                                      .infer = infer_instance_norm_grad};
@@ -176,8 +159,6 @@ OP_GRAD(frobenius_norm_grad)
 OP_GRAD(gather_grad)
 OP_GRAD(gather_nd_grad)
 OP_GRAD(index_select_grad)
-OP_GRAD(lookup_table_grad)
-OP_GRAD(lookup_table_v2_grad)
 OP_GRAD(meshgrid_grad)
 OP_GRAD(p_norm_grad)
 OP_GRAD(reduce_prod_grad)

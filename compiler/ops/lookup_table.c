@@ -61,3 +61,36 @@ const OpDef op_lookup_table = {.type = "lookup_table", .infer = infer_lookup_v1,
                                .attr_ignores = lookup_attr_ignores};
 const OpDef op_lookup_table_v2 = {.type = "lookup_table_v2", .infer = infer_lookup_v2, .emit_c = emit_lookup,
                                   .attr_ignores = lookup_attr_ignores};
+
+/* lookup_table_grad, lookup_table_v2_grad (W, Ids, Out@GRAD -> W@GRAD; phi
+ * EmbeddingGradKernel, dense): W@GRAD starts at zeros and each id's row of
+ * Out@GRAD is added to row id, in id order; padding_idx's row (and, where
+ * Paddle raises an error, an id outside [0, V)) gets nothing.  is_sparse
+ * (a SelectedRows W@GRAD) is refused. */
+static int emit_lookup_grad(EmitCtx *e) {
+  Var *w = tu_in(e, "W", 0), *ids = tu_in(e, "Ids", 0), *dout = tu_in(e, "Out@GRAD", 0), *dw = tu_out(e, "W@GRAD", 0);
+  if (!w || !ids || !dout || !dw) return -1;
+  if (attr_bool(e->op, "is_sparse", 0)) return em_fail(e, "is_sparse (a SelectedRows W@GRAD) is not supported");
+  if (ids->dtype != RT_DT_INT64 && ids->dtype != RT_DT_INT32)
+    return em_fail(e, "Ids is %s; int32 or int64 expected", rt_dtype_name(ids->dtype));
+  if (tu_rank(e, w) != 2 || (dw->dtype != RT_DT_FP32 && dw->dtype != RT_DT_FP64) || dout->dtype != dw->dtype)
+    return em_fail(e, "W@GRAD must be 2-D float32 or float64 with Out@GRAD's dtype");
+  int64_t pad = attr_int(e->op, "padding_idx", -1);
+  const char *t = em_ctype(dw->dtype);
+  pr_line(e->p, "const %s *ids = %s;", em_ctype(ids->dtype), em_ptr(e, ids, 1));
+  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
+  pr_line(e->p, "%s *dw = %s;", t, em_ptr(e, dw, 0));
+  pr_line(e->p, "const int64_t V = %s, D = %s, n = %s;", em_dim(e, w, 0), em_dim(e, w, 1), em_numel(e, ids));
+  pr_line(e->p, "for (int64_t i = 0; i < V * D; i++) dw[i] = 0;");
+  pr_line(e->p, "for (int64_t i = 0; i < n; i++) {");
+  pr_line(e->p, "const int64_t id = (int64_t)ids[i];");
+  pr_line(e->p, "if (%sid < 0 || id >= V) continue;", pad == -1 ? "" : pool_printf("id == INT64_C(%lld) || ", (long long)pad));
+  pr_line(e->p, "for (int64_t j = 0; j < D; j++) dw[id * D + j] += dout[i * D + j];");
+  pr_line(e->p, "}");
+  return 0;
+}
+
+const OpDef op_lookup_table_grad = {.type = "lookup_table_grad", .infer = grad_infer,
+                                    .emit_c = emit_lookup_grad, .attr_ignores = lookup_attr_ignores};
+const OpDef op_lookup_table_v2_grad = {.type = "lookup_table_v2_grad", .infer = grad_infer,
+                                       .emit_c = emit_lookup_grad, .attr_ignores = lookup_attr_ignores};

@@ -95,3 +95,42 @@ static int emit_unstack(EmitCtx *e) {
 
 const OpDef op_stack = {.type = "stack", .infer = infer_stack, .emit_c = emit_stack};
 const OpDef op_unstack = {.type = "unstack", .infer = infer_unstack, .emit_c = emit_unstack};
+
+/* stack_grad: X@GRAD[i] = X[i]; files whose grad op has no X input (Paddle
+ * 1.x) take Y@GRAD without the stacked axis (StackGradOp). */
+static int infer_stack_grad(OpCtx *c) {
+  if (ctx_nin(c, "X")) return grad_infer(c);
+  Var *dy = ctx_need(c, "Y@GRAD", 0);
+  if (!dy) return -1;
+  if (dy->shape.rank < 1) return ctx_fail(c, "Y@GRAD ('%s') has rank 0", dy->name);
+  int axis = axis_norm(attr_int(c->op, "axis", 0), dy->shape.rank);
+  if (axis < 0) return ctx_fail(c, "axis is out of range for Y@GRAD %s", shape_str(&dy->shape));
+  Shape x = {dy->shape.rank - 1, {0}};
+  for (int i = 0, j = 0; i < dy->shape.rank; i++)
+    if (i != axis) x.d[j++] = dy->shape.d[i];
+  ctx_set_all(c, "X@GRAD", &x, dy->dtype);
+  return 0;
+}
+
+/* stack_grad (Y@GRAD -> X@GRAD): Y@GRAD split along axis into its slices,
+ * as unstack; an X@GRAD nobody asked for is skipped.  X, when the grad op
+ * has it (Paddle 2.x), gives only the shapes (its rule). */
+static int emit_stack_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *dy = tu_in(e, "Y@GRAD", 0);
+  int n = ctx_nout(&c, "X@GRAD");
+  if (!dy || n < 1) return -1;
+  int r = tu_rank(e, dy), axis = axis_norm(attr_int(e->op, "axis", 0), r);
+  if (axis < 0 || r == 0) return em_fail(e, "axis is out of range");
+  if (em_const_dim(e, dy, axis) != n) return em_fail(e, "%d X@GRAD for dim %s", n, em_dim(e, dy, axis));
+  Var **dxs = pool_alloc(sizeof *dxs * (size_t)n);
+  const char **inner = pool_alloc(sizeof *inner * (size_t)n);
+  for (int i = 0; i < n; i++) {
+    dxs[i] = ctx_out(&c, "X@GRAD", i);
+    if (dxs[i] && !tu_out(e, "X@GRAD", i)) return -1;
+    inner[i] = em_prod(e, dy, axis + 1, r);
+  }
+  return tu_pieces(e, dy, n, dxs, em_prod(e, dy, 0, axis), inner, 0);
+}
+
+const OpDef op_stack_grad = {.type = "stack_grad", .infer = infer_stack_grad, .emit_c = emit_stack_grad};

@@ -1,21 +1,24 @@
 """Gradient cases of the reductions and the data-movement ops: reduce_sum,
 reduce_mean, reduce_max and reduce_min (dim, keep_dim, reduce_all),
 reshape2, transpose2, flatten_contiguous_range, squeeze2, unsqueeze2,
-concat and split, checked against Paddle's own grad ops
+concat, split, stack and the embedding lookups (lookup_table_v2 with and
+without padding_idx, lookup_table), checked against Paddle's own grad ops
 (oracle_case.build_grad_case).
 
 Feeds named tie* hold small integers (as floats), so that a max or min is
-reached by several elements.
+reached by several elements; ids_v<N> hold ids in [0, N).
 
     python e2e_grad_tensor.py OUTDIR [CASE ...]
 """
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from oracle_case import case_registry, run_grad_cases  # noqa: E402
+from oracle_case import append_op as op, case_registry, run_grad_cases  # noqa: E402
 
 import paddle  # noqa: E402
+import paddle.nn.functional as F  # noqa: E402
 
 CASES, case = case_registry()
 
@@ -72,8 +75,37 @@ def split_axis0():
     return ["x"], list(outs), [x]
 
 
+@case
+def stack_axis1():
+    a, b, c = data("a", [-1, 3]), data("b", [-1, 3]), paddle.static.data("c", [-1, 3], "float32")
+    return ["a", "b", "c"], [paddle.stack([a, b, c], axis=1)], [a, b]
+
+
+def embedding(name, ids_shape, padding_idx, v1=False, dtype="int64"):
+    def f():
+        ids = paddle.static.data("ids_v7", ids_shape, dtype)
+        w = paddle.static.create_parameter([7, 4], "float32", name="emb_w")
+        if v1:
+            out = op("lookup_table", {"W": w, "Ids": ids}, {"Out": ["float32"]},
+                     {"padding_idx": -1 if padding_idx is None else padding_idx})[0]
+        else:
+            out = F.embedding(ids, w, padding_idx=padding_idx)
+        return ["ids_v7"], [out], []
+    f.__name__ = name
+    case(f)
+
+
+embedding("embedding", [-1, 5], None)
+embedding("embedding_pad", [4, 6], 2)
+embedding("embedding_pad_neg_int32", [10], -1, dtype="int32")
+embedding("lookup_table_v1_pad", [6, 1], 2, v1=True)
+
+
 def make_input(v, rng):
     shape = [3 if d < 0 else d for d in v.shape]
+    m = re.fullmatch(r"ids_v(\d+)", v.name)
+    if m:
+        return rng.integers(0, int(m.group(1)), shape).astype(str(v.dtype).replace("paddle.", ""))
     if v.name.startswith("tie"):
         return rng.integers(-2, 3, shape).astype("float32")
     return rng.standard_normal(shape).astype("float32")
