@@ -266,7 +266,7 @@ static int startup_generate(const Graph *g, const CompileOpts *o, ModelText *mt)
   pr_line(&p, "};");
   pr_line(&p, "%s_seed(s, seed);", SP);
   pr_line(&p, "st = %s_run(s, 1, NULL, outputs);", SP);
-  pr_line(&p, "if (st) snprintf(m->error, sizeof m->error, \"startup program: %%s\", %s_last_error(s));", SP);
+  pr_line(&p, "if (st) snprintf(m->error, sizeof m->error, \"startup program: %%.120s\", %s_last_error(s));", SP);
   pr_line(&p, "/* the main program's random ops go on where the startup program's left the generator */");
   pr_raw(&p, "#if %s_USES_GLOBAL_RNG && %s_USES_GLOBAL_RNG\n", U, upper(SP));
   pr_line(&p, "if (!st) m->rng = s->rng;");

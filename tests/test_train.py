@@ -146,3 +146,25 @@ def test_startup_state_matches_paddle(name, tmp_path):
                        capture_output=True, text=True, timeout=60, env=SAN_ENV)
     assert p.returncode == 0, p.stderr
     assert (tmp_path / "s.state").read_bytes() == open(os.path.join(d, "startup.state"), "rb").read()
+
+
+def test_host_train_sample(tmp_path):
+    """samples/host_train.c: the trainer API from a host program (startup,
+    a learning-rate schedule, steps, a checkpoint Paddle loads): fit_a_line
+    learns its linear target."""
+    d = case_dir("fit_a_line")
+    assert run(["compile", os.path.join(d, "main.pdmodel"), "--startup", os.path.join(d, "startup.pdmodel"), "-o",
+                str(tmp_path), "--name", "fit"]).returncode == 0
+    rt = sorted(str(p) for p in (tmp_path / "paddlec_rt").glob("*.c"))
+    p = subprocess.run(["cc", "-std=c11", "-O1", "-Wall", "-Wextra", "-Werror", "-I", str(tmp_path),
+                        os.path.join(ROOT, "samples", "host_train.c"), str(tmp_path / "fit.c"),
+                        str(tmp_path / "fit_startup.c"), *rt, "-o", str(tmp_path / "host"), "-lm", "-lpthread"],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr[-3000:]
+    p = subprocess.run([str(tmp_path / "host"), str(tmp_path / "ckpt")], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    last = float(re.search(r"([0-9.]+) at step 299", p.stdout).group(1))
+    assert last < 1e-3, p.stdout
+    with open(tmp_path / "ckpt.pdparams", "rb") as f:
+        w = pickle.load(f)["fc_0.w_0"]
+    assert np.abs(w - 0.1).max() < 0.02, w.ravel()
