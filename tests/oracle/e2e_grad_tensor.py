@@ -1,7 +1,7 @@
 """Gradient cases of the reductions and the data-movement ops: reduce_sum,
 reduce_mean, reduce_max and reduce_min (dim, keep_dim, reduce_all),
 reshape2, transpose2, flatten_contiguous_range, squeeze2, unsqueeze2,
-concat, split, stack, gather and index_select (repeated indices), the embedding lookups (lookup_table_v2 with and
+slice, strided_slice, concat, split, stack, gather and index_select (repeated indices), the embedding lookups (lookup_table_v2 with and
 without padding_idx, lookup_table), checked against Paddle's own grad ops
 (oracle_case.build_grad_case).
 
@@ -50,6 +50,9 @@ unary("reshape2", [-1, 4, 3], lambda x: paddle.reshape(x, [-1, 2, 6]))
 unary("transpose2", [2, 3, 4], lambda x: paddle.transpose(x, [2, 0, 1]))
 unary("transpose2_batch", [-1, 3, 4, 2], lambda x: paddle.transpose(x, [0, 3, 1, 2]))
 unary("flatten", [2, 3, 4, 2], lambda x: paddle.flatten(x, 1, 2))
+unary("slice", [-1, 5, 4], lambda x: x[:, 1:4, -3:])
+unary("slice_decrease", [4, 5], lambda x: x[2, 1:])
+unary("strided_slice", [6, 5], lambda x: paddle.strided_slice(x, [0, 1], [5, 4], [0, 0], [-2, -3]))
 unary("squeeze2", [3, 1, 4, 1], lambda x: paddle.squeeze(x, [1, 3]))
 unary("unsqueeze2", [3, 4], lambda x: paddle.unsqueeze(x, [0, 2]))
 
