@@ -184,3 +184,60 @@ const OpDef op_gather = {.type = "gather", .infer = infer_gather, .emit_c = emit
 const OpDef op_gather_nd = {.type = "gather_nd", .infer = infer_gather_nd, .emit_c = emit_gather_nd};
 const OpDef op_index_select = {.type = "index_select", .infer = infer_index_select, .emit_c = emit_index_select};
 const OpDef op_scatter = {.type = "scatter", .infer = infer_scatter, .emit_c = emit_scatter};
+
+/* gather_grad and index_select_grad (X, Index, Out@GRAD -> X@GRAD; phi
+ * GatherGradKernel's ScatterAssignAdd / GatherV2GradFunction and
+ * IndexSelectGradKernel): X@GRAD, viewed as [outer, n, inner] around the
+ * axis, starts at zeros and row i of each Out@GRAD block is added to row
+ * Index[i], in index order; an index outside [0, n), for which Paddle raises
+ * an error, adds nothing.  X gives only the shape. */
+static int emit_gather_grad_axis(EmitCtx *e, int64_t axis) {
+  Var *x = tu_in(e, "X", 0), *idx = tu_in(e, "Index", 0), *dout = tu_in(e, "Out@GRAD", 0);
+  Var *dx = tu_out(e, "X@GRAD", 0);
+  if (!x || !idx || !dout || !dx) return -1;
+  int r = tu_rank(e, x), a = axis_norm(axis, r);
+  if (!index_bytes(e, idx)) return -1;
+  if (a < 0 || r == 0) return em_fail(e, "axis %lld is out of range", (long long)axis);
+  if (dout->dtype != dx->dtype || (dx->dtype != RT_DT_FP32 && dx->dtype != RT_DT_FP64))
+    return em_fail(e, "X@GRAD must be float32 or float64 with Out@GRAD's dtype");
+  const char *t = em_ctype(dx->dtype);
+  pr_line(e->p, "const %s *index = %s;", em_ctype(idx->dtype), em_ptr(e, idx, 1));
+  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
+  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
+  pr_line(e->p, "const int64_t outer = %s, n = %s, inner = %s, count = %s;", em_prod(e, x, 0, a), em_dim(e, x, a),
+          em_prod(e, x, a + 1, r), em_numel(e, idx));
+  pr_line(e->p, "for (int64_t i = 0; i < outer * n * inner; i++) dx[i] = 0;");
+  pr_line(e->p, "for (int64_t o = 0; o < outer; o++) {");
+  pr_line(e->p, "for (int64_t i = 0; i < count; i++) {");
+  pr_line(e->p, "const int64_t id = (int64_t)index[i];");
+  pr_line(e->p, "if (id < 0 || id >= n) continue;");
+  pr_line(e->p, "for (int64_t k = 0; k < inner; k++) dx[(o * n + id) * inner + k] += dout[(o * count + i) * inner + k];");
+  pr_line(e->p, "}");
+  pr_line(e->p, "}");
+  return 0;
+}
+
+/* Paddle 2.6's GatherV2GradFunction (axis != 0) reads Out@GRAD's first
+ * block for every block of the dims before the axis (input_data[j * outer +
+ * k], i unused): its gradient is right only where those dims hold one
+ * block, and paddlec refuses the rest rather than compute another answer. */
+static int emit_gather_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  if (ctx_in(&c, "Axis", 0) || attr_is_var(e->op, "axis"))
+    return em_fail(e, "the axis comes from a tensor (input Axis), which is not supported");
+  int64_t axis = attr_int(e->op, "axis", 0);
+  Var *x = tu_in(e, "X", 0);
+  if (!x) return -1;
+  int a = axis_norm(axis, tu_rank(e, x));
+  SymDim lead = a > 0 ? em_sym_prod(e, x, 0, a) : (SymDim){0, 1};
+  if (lead.a != 0 || lead.c != 1)
+    return em_fail(e, "axis %lld with dims before it of more than one element: Paddle 2.6's CPU gather_grad "
+                   "reads only Out@GRAD's first block of them; refused", (long long)axis);
+  return emit_gather_grad_axis(e, axis);
+}
+
+static int emit_index_select_grad(EmitCtx *e) { return emit_gather_grad_axis(e, attr_int(e->op, "dim", 0)); }
+
+const OpDef op_gather_grad = {.type = "gather_grad", .infer = grad_infer, .emit_c = emit_gather_grad};
+const OpDef op_index_select_grad = {.type = "index_select_grad", .infer = grad_infer,
+                                    .emit_c = emit_index_select_grad};

@@ -263,14 +263,16 @@ static int read_cuts(EmitCtx *e, int rank, int strided, Cut *cut) {
   return 0;
 }
 
-static int emit_slice_op(EmitCtx *e, int strided) {
-  Var *x = tu_in(e, "Input", 0), *out = tu_out(e, "Out", 0);
-  if (!x || !out) return -1;
+/* Where the slice of x that out holds lies in x: the offset of its first
+ * element, and per axis of x its element count and stride in x (C
+ * expressions); *empty when it has no element.  -1 after em_fail(). */
+static int slice_geometry(EmitCtx *e, const Var *x, const Var *out, int strided, const char **offset_out,
+                          const char **dims, const char **st, int *empty_out) {
   int rank = tu_rank(e, x);
   Cut cut[RT_MAX_RANK];
   if (read_cuts(e, rank, strided, cut)) return -1;
   const VarSpec *xs = em_spec(e, x), *os = em_spec(e, out);
-  const char *xst[RT_MAX_RANK], *dims[RT_MAX_RANK], *st[RT_MAX_RANK], *offset = "0";
+  const char *xst[RT_MAX_RANK], *offset = "0";
   SymDim kept[RT_MAX_RANK];
   int nkept = 0, empty = 0;
   tu_strides(e, x, xst);
@@ -290,16 +292,59 @@ static int emit_slice_op(EmitCtx *e, int strided) {
     st[a] = cut[a].step == 1 || !cut[a].step ? xst[a] : tu_mul(xst[a], pool_printf("%lld", (long long)cut[a].step));
     offset = tu_add(offset, tu_mul(em_sym(begin), xst[a]));
   }
-  if (empty) {
-    pr_line(e->p, "/* the slice is empty */");
-    return 0;
-  }
+  *offset_out = offset;
+  *empty_out = empty;
+  if (empty) return 0;
   /* the copy's dims, without 1s, must be Out's (whose decreased dims are gone) */
   int nout = 0, same = 1;
   for (int d = 0; d < os->rank; d++)
     if (!tu_is_one(os->d[d])) same &= nout < nkept && !memcmp(&os->d[d], &kept[nout++], sizeof(SymDim));
   if (!same || nout != nkept) return em_fail(e, "the slice does not give Out's shape");
-  return tu_strided_copy(e, x, offset, out, rank, dims, st);
+  return 0;
+}
+
+static int emit_slice_op(EmitCtx *e, int strided) {
+  Var *x = tu_in(e, "Input", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !out) return -1;
+  const char *offset, *dims[RT_MAX_RANK], *st[RT_MAX_RANK];
+  int empty;
+  if (slice_geometry(e, x, out, strided, &offset, dims, st, &empty)) return -1;
+  if (empty) {
+    pr_line(e->p, "/* the slice is empty */");
+    return 0;
+  }
+  return tu_strided_copy(e, x, offset, out, tu_rank(e, x), dims, st);
+}
+
+/* slice_grad, strided_slice_grad (Input, Out@GRAD -> Input@GRAD; phi
+ * SliceGradKernel / StridedSliceGradKernel): zeros, with Out@GRAD's
+ * elements written, in order, where the forward read its elements; Input
+ * gives only the shape. */
+static int emit_slice_grad_op(EmitCtx *e, int strided) {
+  Var *x = tu_in(e, "Input", 0), *dout = tu_in(e, "Out@GRAD", 0), *dx = tu_out(e, "Input@GRAD", 0);
+  if (!x || !dout || !dx) return -1;
+  if (dout->dtype != dx->dtype) return em_fail(e, "Out@GRAD and Input@GRAD differ in dtype");
+  const char *offset, *dims[RT_MAX_RANK], *st[RT_MAX_RANK];
+  int empty, rank = tu_rank(e, x);
+  if (slice_geometry(e, x, dout, strided, &offset, dims, st, &empty)) return -1;
+  const char *t = em_ctype(dx->dtype);
+  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
+  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) dx[i] = 0;", em_numel(e, dx));
+  if (empty) return 0;
+  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
+  pr_line(e->p, "%s *at = dx + %s;", t, offset);
+  pr_line(e->p, "int64_t k = 0;");
+  const char *dst = "0";
+  int nl = 0;
+  for (int a = 0; a < rank; a++) {
+    if (!strcmp(dims[a], "1")) continue;
+    pr_line(e->p, "for (int64_t i%d = 0; i%d < %s; i%d++) {", a, a, dims[a], a);
+    dst = tu_add(dst, tu_mul(pool_printf("i%d", a), st[a]));
+    nl++;
+  }
+  pr_line(e->p, "at[%s] = dout[k++];", dst);
+  for (int l = 0; l < nl; l++) pr_line(e->p, "}");
+  return 0;
 }
 
 static int emit_slice(EmitCtx *e) { return emit_slice_op(e, 0); }
@@ -307,3 +352,9 @@ static int emit_strided_slice(EmitCtx *e) { return emit_slice_op(e, 1); }
 
 const OpDef op_slice = {.type = "slice", .infer = infer_slice, .emit_c = emit_slice};
 const OpDef op_strided_slice = {.type = "strided_slice", .infer = infer_strided_slice, .emit_c = emit_strided_slice};
+static int emit_slice_grad(EmitCtx *e) { return emit_slice_grad_op(e, 0); }
+static int emit_strided_slice_grad(EmitCtx *e) { return emit_slice_grad_op(e, 1); }
+
+const OpDef op_slice_grad = {.type = "slice_grad", .infer = grad_infer, .emit_c = emit_slice_grad};
+const OpDef op_strided_slice_grad = {.type = "strided_slice_grad", .infer = grad_infer,
+                                     .emit_c = emit_strided_slice_grad};
