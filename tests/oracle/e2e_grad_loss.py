@@ -14,18 +14,12 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from oracle_case import append_op as op, case_registry, run_grad_cases  # noqa: E402
+from oracle_case import append_op as op, case_registry, grad_input as data, run_grad_cases  # noqa: E402
 
 import paddle  # noqa: E402
 import paddle.nn.functional as F  # noqa: E402
 
 CASES, case = case_registry()
-
-
-def data(name, shape, dtype="float32"):
-    v = paddle.static.data(name, shape, dtype)
-    v.stop_gradient = False
-    return v
 
 
 def label(name, shape, dtype="int64"):

@@ -213,6 +213,14 @@ def save_grad_program(out_dir, main, feeds, fetches, exe):
         paddle.static.save_vars(exe, out_dir, main, vars=pers, filename="model.pdiparams")
 
 
+def grad_input(name, shape, dtype="float32"):
+    """A data var that gradients flow to (stop_gradient False), for the
+    gradient families' cases."""
+    v = paddle.static.data(name, shape, dtype)
+    v.stop_gradient = False
+    return v
+
+
 def build_grad_case(out_dir, name, fn, make_input):
     """Case `name` of a gradient family: fn() builds a forward computation in
     a fresh static program and returns (feeds, outs, wrt): feed var names,
