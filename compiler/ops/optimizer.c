@@ -17,18 +17,22 @@
  *     epsilon=1e-8, lazy_mode=false, min_row_size_to_use_multithread=1000,
  *     multi_precision=false, use_global_beta_pow=false; adamw adds
  *     lr_ratio=1, coeff=0.01, with_decay=false; lamb: weight_decay, beta1=0.9,
- *     beta2=0.999, epsilon=1e-6, multi_precision=false (old lamb files have
- *     no Beta*PowOut outputs)
+ *     beta2=0.999, epsilon=1e-6, always_adapt=false, multi_precision=false
+ *     (old lamb files have no Beta*PowOut outputs)
  *   rmsprop: Param, MeanSquare, Grad, Moment, LearningRate, MeanGrad†,
  *     MasterParam† -> ParamOut, MomentOut, MeanSquareOut, MeanGradOut†
  *     (set only when centered), MasterParamOut†; epsilon=1e-10, decay=0.9,
  *     momentum=0, centered=false, multi_precision=false
  *   adagrad: Param, Grad, Moment, LearningRate, MasterParam† -> ParamOut,
  *     MomentOut, MasterParamOut†; epsilon=1e-6, multi_precision=false
- *   adamax: Param, Grad, LearningRate, Moment, InfNorm, Beta1Pow -> ParamOut,
- *     MomentOut, InfNormOut; beta1=0.9, beta2=0.999, epsilon=1e-8
- *   adadelta: Param, Grad, AvgSquaredGrad, AvgSquaredUpdate, LearningRate† ->
- *     ParamOut, AvgSquaredGradOut, AvgSquaredUpdateOut; rho=0.95, epsilon=1e-6 */
+ *   adamax: Param, Grad, LearningRate, Moment, InfNorm, Beta1Pow,
+ *     MasterParam† -> ParamOut, MomentOut, InfNormOut, MasterParamOut†;
+ *     beta1=0.9, beta2=0.999, epsilon=1e-8, multi_precision=false (no
+ *     Beta1PowOut: the optimizer scales Beta1Pow with an op of its own)
+ *   adadelta: Param, Grad, AvgSquaredGrad, AvgSquaredUpdate, LearningRate†
+ *     (required from Paddle 2.5 on; older files have none), MasterParam† ->
+ *     ParamOut, AvgSquaredGradOut, AvgSquaredUpdateOut, MasterParamOut†;
+ *     rho=0.95, epsilon=1e-6, multi_precision=false */
 #include <string.h>
 
 #include "../util.h"
@@ -56,12 +60,14 @@ typedef struct OptRule {
 
 static const OptRule rules[] = {
     {"adadelta", 0, {{"ParamOut", "Param", 0}, {"AvgSquaredGradOut", "AvgSquaredGrad", 0},
-                     {"AvgSquaredUpdateOut", "AvgSquaredUpdate", 0}, {NULL, NULL, 0}}},
+                     {"AvgSquaredUpdateOut", "AvgSquaredUpdate", 0},
+                     {"MasterParamOut", "MasterParam", 1}, {NULL, NULL, 0}}},
     {"adagrad", 1, {{"ParamOut", "Param", 0}, {"MomentOut", "Moment", 0},
                     {"MasterParamOut", "MasterParam", 1}, {NULL, NULL, 0}}},
     {"adam", 1, ADAM_OUTS},
     {"adamax", 1, {{"ParamOut", "Param", 0}, {"MomentOut", "Moment", 0},
-                   {"InfNormOut", "InfNorm", 0}, {NULL, NULL, 0}}},
+                   {"InfNormOut", "InfNorm", 0}, {"MasterParamOut", "MasterParam", 1},
+                   {NULL, NULL, 0}}},
     {"adamw", 1, ADAM_OUTS},
     {"lamb", 1, ADAM_OUTS},
     {"momentum", 1, {{"ParamOut", "Param", 0}, {"VelocityOut", "Velocity", 0},
@@ -90,7 +96,8 @@ static int infer_optimizer(OpCtx *c) {
   int centered = attr_bool(c->op, "centered", 0);
   for (const OptOut *o = r->outs; o->out; o++) {
     if (!ctx_out(c, o->out, 0)) continue;
-    if (strcmp(o->out, "MeanGradOut") == 0 && !centered) continue; /* rmsprop */
+    if (strcmp(o->out, "MeanGradOut") == 0 && !centered && !ctx_in(c, "MeanGrad", 0))
+      continue; /* rmsprop: MeanGrad is read only when centered */
     Var *in = ctx_in(c, o->in, 0);
     if (!in) {
       if (strcmp(o->in, "MasterParam") == 0) continue; /* dispensable */
@@ -276,6 +283,32 @@ static const char *opt_scalar(EmitCtx *e, const char *tensor, const char *ptr, c
   return t ? pool_printf("%s[0]", ptr) : a;
 }
 
+/* The SkipUpdate input (one bool) in *skip, NULL when absent; -1 after
+ * em_fail. */
+static int opt_skip(EmitCtx *e, Var **skip) {
+  OpCtx c = {e->g, (Op *)e->op};
+  *skip = NULL;
+  if (!ctx_in(&c, "SkipUpdate", 0)) return 0;
+  *skip = tu_in(e, "SkipUpdate", 0);
+  if (!*skip) return -1;
+  if ((*skip)->dtype != RT_DT_BOOL || strcmp(em_numel(e, *skip), "1")) return em_fail(e, "SkipUpdate must be one bool");
+  return 0;
+}
+
+/* Prints `if (skip) { copy every input in[k] to its output out[k] (when a
+ * var of its own) } else {`; the caller closes the brace. */
+static void opt_skip_open(EmitCtx *e, const Var *skip, Var *const *in, Var *const *out, int n) {
+  pr_line(e->p, "if (%s[0]) { /* SkipUpdate: the outputs keep the inputs */", em_ptr(e, skip, 1));
+  for (int k = 0; k < n; k++)
+    if (out[k]) {
+      em_wrote(e, out[k]);
+      if (out[k] != in[k])
+        pr_line(e->p, "memcpy(%s, %s, sizeof(float) * %s);", em_ptr(e, out[k], 0), em_ptr(e, in[k], 1),
+                em_numel(e, in[k]));
+    }
+  pr_line(e->p, "} else {");
+}
+
 /* adam, and adamw (phi AdamDenseKernel / AdamwDenseKernel, the JIT adam and
  * adamw), with b1, b2, eps the attributes beta1, beta2, epsilon or the
  * tensors Beta1Tensor, Beta2Tensor, EpsilonTensor, and b1p, b2p the beta
@@ -300,15 +333,7 @@ static int emit_adam(EmitCtx *e) {
   }
   Var *g = opt_in(e, "Grad", 1, &bad), *lr = opt_scalar_in(e, "LearningRate", 1, &bad);
   Var *skip = NULL;
-  {
-    OpCtx c = {e->g, (Op *)e->op};
-    if (ctx_in(&c, "SkipUpdate", 0)) {
-      skip = tu_in(e, "SkipUpdate", 0);
-      if (!skip) return -1;
-      if (skip->dtype != RT_DT_BOOL || strcmp(em_numel(e, skip), "1"))
-        return em_fail(e, "SkipUpdate must be one bool");
-    }
-  }
+  if (opt_skip(e, &skip)) return -1;
   OptPtr ptrs[11] = {{"p", in[0], 0}, {"m1", in[1], 0}, {"m2", in[2], 0}, {"b1p_t", in[3], 0}, {"b2p_t", in[4], 0},
                      {"g", g, 0},     {"lr_t", lr, 0},  {"po", out[0], 1}, {"m1o", out[1], 1}};
   const char *kb[2];
@@ -328,17 +353,7 @@ static int emit_adam(EmitCtx *e) {
   }
   const OptPtr all[] = {ptrs[0], ptrs[1], ptrs[2], ptrs[3], ptrs[4], ptrs[5], ptrs[6], ptrs[7], ptrs[8], m2o_ptr,
                         ptrs[9], ptrs[10], eps_ptr};
-  if (skip) {
-    pr_line(e->p, "if (%s[0]) { /* SkipUpdate: the outputs keep the inputs */", em_ptr(e, skip, 1));
-    for (int k = 0; k < 5; k++)
-      if (out[k]) {
-        em_wrote(e, out[k]);
-        if (out[k] != in[k])
-          pr_line(e->p, "memcpy(%s, %s, sizeof(float) * %s);", em_ptr(e, out[k], 0), em_ptr(e, in[k], 1),
-                  em_numel(e, in[k]));
-      }
-    pr_line(e->p, "} else {");
-  }
+  if (skip) opt_skip_open(e, skip, in, out, 5);
   const char *pre[] = {
       "const float b1p = b1p_t[0], b2p = b2p_t[0];",
       "const float lr = lr_t[0] * (sqrtf(1.0f - b2p) / (1.0f - b1p));",
@@ -393,12 +408,263 @@ static int emit_adagrad(EmitCtx *e) {
   return 0;
 }
 
-#define OP_OPTIMIZER(name) const OpDef op_##name = {.type = #name, .infer = infer_optimizer};
-OP_OPTIMIZER(adadelta)
+/* rmsprop (phi RmspropDenseKernel, Eigen on CPU), with rho = decay:
+ *   MeanSquareOut = rho * MeanSquare + ((1 - rho) * g) * g
+ *   centered: MeanGradOut = rho * MeanGrad + (1 - rho) * g;
+ *     MomentOut = momentum * Moment + (lr * g) / sqrt((MeanSquareOut -
+ *     MeanGradOut * MeanGradOut) + epsilon)
+ *   not centered: MomentOut = momentum * Moment + (lr * g) /
+ *     sqrt(MeanSquareOut + epsilon)
+ *   ParamOut = Param - MomentOut
+ * Not centered, MeanGradOut (which Paddle requires: its optimizer binds it
+ * to MeanGrad) keeps MeanGrad: Paddle's kernel does not touch it.  Paddle
+ * requires every output in place.  MeanSquareOut and MeanGradOut are
+ * bitwise Paddle's; MomentOut and ParamOut within a few ulps, as adagrad's
+ * (likely Eigen's vectorized sqrt, which under EIGEN_FAST_MATH is a
+ * hardware reciprocal square root and a Newton step; not checked). */
+static int emit_rmsprop(EmitCtx *e) {
+  int bad = opt_no_master(e);
+  const int centered = attr_bool(e->op, "centered", 0);
+  Var *p = opt_in(e, "Param", 1, &bad), *g = opt_in(e, "Grad", 1, &bad), *ms = opt_in(e, "MeanSquare", 1, &bad);
+  Var *mom = opt_in(e, "Moment", 1, &bad), *lr = opt_scalar_in(e, "LearningRate", 1, &bad);
+  Var *mg = opt_in(e, "MeanGrad", centered, &bad);
+  Var *po = opt_out(e, "ParamOut", &bad), *mo = opt_out(e, "MomentOut", &bad), *mso = opt_out(e, "MeanSquareOut", &bad);
+  Var *mgo = opt_out(e, "MeanGradOut", &bad);
+  if (bad) return -1;
+  if (!po || !mo || !mso || (centered && !mgo))
+    return em_fail(e, "outputs ParamOut, MomentOut, MeanSquareOut (and MeanGradOut when centered) are required");
+  if (!centered && mgo) { /* MeanGradOut keeps MeanGrad */
+    if (!mg) return em_fail(e, "output MeanGradOut is bound without a MeanGrad");
+    em_wrote(e, mgo);
+    if (mgo != mg)
+      pr_line(e->p, "memcpy(%s, %s, sizeof(float) * %s);", em_ptr(e, mgo, 0), em_ptr(e, mg, 1), em_numel(e, mg));
+    mg = mgo = NULL;
+  }
+  const char *rho = em_float((float)attr_float(e->op, "decay", 0.9));
+  const char *eps = em_float((float)attr_float(e->op, "epsilon", 1e-10));
+  const char *mu = em_float((float)attr_float(e->op, "momentum", 0));
+  const OptPtr ptrs[] = {{"p", p, 0},   {"g", g, 0},   {"ms", ms, 0},   {"mom", mom, 0}, {"lr_t", lr, 0},
+                         {"mg", mg, 0}, {"po", po, 1}, {"mso", mso, 1}, {"mo", mo, 1},   {"mgo", mgo, 1}};
+  const char *pre[] = {"const float lr = lr_t[0];", pool_printf("const float rho = %s, rest = 1.0f - rho;", rho),
+                       NULL};
+  const char *body[18]; /* 17 lines at most, and NULL */
+  int nb = 0;
+  body[nb++] = "const float gi = g[i];";
+  body[nb++] = "const float kept = rho * ms[i];";
+  body[nb++] = "const float rg = rest * gi;";
+  body[nb++] = "const float sq = rg * gi;";
+  body[nb++] = "const float msn = kept + sq;";
+  if (centered) {
+    body[nb++] = "const float mkept = rho * mg[i];";
+    body[nb++] = "const float mgn = mkept + rg;";
+    body[nb++] = "const float mg2 = mgn * mgn;";
+    body[nb++] = "const float var = msn - mg2;";
+    body[nb++] = pool_printf("const float den = sqrtf(var + %s);", eps);
+  } else {
+    body[nb++] = pool_printf("const float den = sqrtf(msn + %s);", eps);
+  }
+  body[nb++] = pool_printf("const float inertia = %s * mom[i];", mu);
+  body[nb++] = "const float step = lr * gi;";
+  body[nb++] = "const float mn = inertia + step / den;";
+  body[nb++] = "po[i] = p[i] - mn;";
+  body[nb++] = "mso[i] = msn;";
+  body[nb++] = "mo[i] = mn;";
+  if (centered) body[nb++] = "mgo[i] = mgn;";
+  body[nb] = NULL;
+  opt_loop(e, p, ptrs, 10, pre, body);
+  return 0;
+}
+
+/* adamax (phi AdamaxKernel, Eigen):
+ *   MomentOut = beta1 * Moment + (1 - beta1) * g
+ *   InfNormOut = max(|g|, beta2 * InfNorm + epsilon)
+ *   ParamOut = Param - (lr / (1 - Beta1Pow)) * (MomentOut / InfNormOut)
+ * Paddle 2.6's op has no Beta1PowOut: its Adamax optimizer multiplies
+ * Beta1Pow by beta1 with a scale op of its own.  Bitwise Paddle's. */
+static int emit_adamax(EmitCtx *e) {
+  int bad = opt_no_master(e);
+  Var *p = opt_in(e, "Param", 1, &bad), *g = opt_in(e, "Grad", 1, &bad), *mom = opt_in(e, "Moment", 1, &bad);
+  Var *inf = opt_in(e, "InfNorm", 1, &bad), *lr = opt_scalar_in(e, "LearningRate", 1, &bad);
+  Var *b1p = opt_scalar_in(e, "Beta1Pow", 1, &bad);
+  Var *po = opt_out(e, "ParamOut", &bad), *mo = opt_out(e, "MomentOut", &bad), *io = opt_out(e, "InfNormOut", &bad);
+  if (bad) return -1;
+  if (!po || !mo || !io) return em_fail(e, "outputs ParamOut, MomentOut and InfNormOut are required");
+  const char *b1 = em_float((float)attr_float(e->op, "beta1", 0.9));
+  const char *b2 = em_float((float)attr_float(e->op, "beta2", 0.999));
+  const char *eps = em_float((float)attr_float(e->op, "epsilon", 1e-8));
+  const OptPtr ptrs[] = {{"p", p, 0},       {"g", g, 0},   {"mom", mom, 0}, {"inf", inf, 0}, {"lr_t", lr, 0},
+                         {"b1p_t", b1p, 0}, {"po", po, 1}, {"mo", mo, 1},   {"io", io, 1}};
+  const char *pre[] = {"const float lr = lr_t[0] / (1.0f - b1p_t[0]);",
+                       pool_printf("const float b1 = %s, rest = 1.0f - b1;", b1), NULL};
+  const char *body[] = {"const float gi = g[i];",
+                        "const float kept = b1 * mom[i];",
+                        "const float rg = rest * gi;",
+                        "const float mn = kept + rg;",
+                        pool_printf("const float decayed = %s * inf[i];", b2),
+                        pool_printf("const float floor_ = decayed + %s;", eps),
+                        "const float ag = fabsf(gi);",
+                        "const float in = ag < floor_ ? floor_ : ag;",
+                        "const float ratio = mn / in;",
+                        "const float step = lr * ratio;",
+                        "po[i] = p[i] - step;",
+                        "mo[i] = mn;",
+                        "io[i] = in;",
+                        NULL};
+  opt_loop(e, p, ptrs, 9, pre, body);
+  return 0;
+}
+
+/* adadelta (phi AdadeltaKernel, Eigen), Paddle 2.5 on (LearningRate):
+ *   AvgSquaredGradOut = rho * AvgSquaredGrad + (1 - rho) * (g * g)
+ *   update = -((sqrt(AvgSquaredUpdate + eps) / sqrt(AvgSquaredGradOut +
+ *     eps)) * g)
+ *   ParamOut = Param + lr * update
+ *   AvgSquaredUpdateOut = rho * AvgSquaredUpdate + (1 - rho) * (update *
+ *     update)
+ * Older programs without LearningRate (ParamOut = Param + update) are
+ * refused.  AvgSquaredGradOut is bitwise Paddle's, the others within a few
+ * ulps (the square roots, as rmsprop's). */
+static int emit_adadelta(EmitCtx *e) {
+  int bad = opt_no_master(e);
+  Var *p = opt_in(e, "Param", 1, &bad), *g = opt_in(e, "Grad", 1, &bad);
+  Var *asg = opt_in(e, "AvgSquaredGrad", 1, &bad), *asu = opt_in(e, "AvgSquaredUpdate", 1, &bad);
+  if (bad) return -1;
+  {
+    OpCtx c = {e->g, (Op *)e->op};
+    if (!ctx_in(&c, "LearningRate", 0))
+      return em_fail(e, "input LearningRate is missing (adadelta before Paddle 2.5 is not supported)");
+  }
+  Var *lr = opt_scalar_in(e, "LearningRate", 1, &bad);
+  Var *po = opt_out(e, "ParamOut", &bad), *go = opt_out(e, "AvgSquaredGradOut", &bad);
+  Var *uo = opt_out(e, "AvgSquaredUpdateOut", &bad);
+  if (bad) return -1;
+  if (!po || !go || !uo) return em_fail(e, "outputs ParamOut, AvgSquaredGradOut and AvgSquaredUpdateOut are required");
+  const char *rho = em_float((float)attr_float(e->op, "rho", 0.95));
+  const char *eps = em_float((float)attr_float(e->op, "epsilon", 1e-6));
+  const OptPtr ptrs[] = {{"p", p, 0},   {"g", g, 0},   {"asg", asg, 0}, {"asu", asu, 0},
+                         {"lr_t", lr, 0}, {"po", po, 1}, {"go", go, 1},   {"uo", uo, 1}};
+  const char *pre[] = {"const float lr = lr_t[0];", pool_printf("const float rho = %s, rest = 1.0f - rho;", rho),
+                       NULL};
+  const char *body[] = {"const float gi = g[i], ui = asu[i];",
+                        "const float kept = rho * asg[i];",
+                        "const float sq = gi * gi;",
+                        "const float fresh = rest * sq;",
+                        "const float gn = kept + fresh;",
+                        pool_printf("const float num = sqrtf(ui + %s);", eps),
+                        pool_printf("const float den = sqrtf(gn + %s);", eps),
+                        "const float ratio = num / den;",
+                        "const float upd = -(ratio * gi);",
+                        "const float step = lr * upd;",
+                        "const float ukept = rho * ui;",
+                        "const float usq = upd * upd;",
+                        "const float ufresh = rest * usq;",
+                        "po[i] = p[i] + step;",
+                        "go[i] = gn;",
+                        "uo[i] = ukept + ufresh;",
+                        NULL};
+  opt_loop(e, p, ptrs, 8, pre, body);
+  return 0;
+}
+
+/* lamb (phi LambKernel, funcs/lamb_functors.h), in three passes:
+ *   1. per element (tasks): Moment1Out = beta1 * Moment1 + (1 - beta1) * g,
+ *      Moment2Out = beta2 * Moment2 + ((1 - beta2) * g) * g, and into
+ *      scratch r = (m1 / (1 - Beta1Pow)) / (sqrt(m2 / (1 - Beta2Pow)) +
+ *      epsilon) + weight_decay * Param
+ *   2. when weight_decay > 0 or always_adapt: the squared L2 norms of Param
+ *      and r, summed in one task in element order (in double: Paddle's
+ *      Eigen sum runs in float in its own order, so the trust ratio agrees
+ *      to rounding, not bitwise)
+ *   3. per element (tasks): ParamOut = Param - (lr * ratio) * r, ratio =
+ *      |Param| / |r| when both norms are > 0, else 1
+ * then Beta1PowOut = Beta1Pow * beta1, Beta2PowOut = Beta2Pow * beta2 (when
+ * bound).  A SkipUpdate holding true copies every input to its output
+ * (Paddle returns without writing them: in place, the same).  Bitwise
+ * Paddle's in the tests (the norms' rounding could differ on other
+ * data). */
+static int emit_lamb(EmitCtx *e) {
+  static const char *const slots[][2] = {{"Param", "ParamOut"},
+                                         {"Moment1", "Moment1Out"},
+                                         {"Moment2", "Moment2Out"},
+                                         {"Beta1Pow", "Beta1PowOut"},
+                                         {"Beta2Pow", "Beta2PowOut"}};
+  int bad = opt_no_master(e);
+  Var *in[5], *out[5];
+  for (int k = 0; k < 5; k++) {
+    in[k] = k < 3 ? opt_in(e, slots[k][0], 1, &bad) : opt_scalar_in(e, slots[k][0], 1, &bad);
+    out[k] = opt_out(e, slots[k][1], &bad);
+  }
+  Var *g = opt_in(e, "Grad", 1, &bad), *lr = opt_scalar_in(e, "LearningRate", 1, &bad);
+  Var *skip = NULL;
+  if (bad || opt_skip(e, &skip)) return -1;
+  if (!out[0] || !out[1] || !out[2]) return em_fail(e, "outputs ParamOut, Moment1Out and Moment2Out are required");
+  const float wd = (float)attr_float(e->op, "weight_decay", 0.01);
+  const int adapt = wd > 0 || attr_bool(e->op, "always_adapt", 0);
+  const char *b1 = em_float((float)attr_float(e->op, "beta1", 0.9));
+  const char *b2 = em_float((float)attr_float(e->op, "beta2", 0.999));
+  const char *eps = em_float((float)attr_float(e->op, "epsilon", 1e-6));
+  const SymDim n = em_sym_prod(e, in[0], 0, tu_rank(e, in[0]));
+  const char *trd = pool_printf("((float *)%s)", em_scratch(e, (SymDim){n.a * 4, n.c * 4 + 4}));
+  if (skip) opt_skip_open(e, skip, in, out, 5);
+  pr_line(e->p, "{ /* 1: moments, and the update direction r in scratch */");
+  const OptPtr p1[] = {{"p", in[0], 0}, {"m1", in[1], 0},  {"m2", in[2], 0},   {"b1p_t", in[3], 0},
+                       {"b2p_t", in[4], 0}, {"g", g, 0},   {"m1o", out[1], 1}, {"m2o", out[2], 1}};
+  const char *pre1[] = {pool_printf("float *r = %s;", trd),
+                        pool_printf("const float b1 = %s, b2 = %s;", b1, b2),
+                        "const float c1 = 1.0f - b1p_t[0], c2 = 1.0f - b2p_t[0];", NULL};
+  const char *body1[] = {"const float gi = g[i];",
+                         "const float k1 = b1 * m1[i];",
+                         "const float f1 = (1.0f - b1) * gi;",
+                         "const float m1n = k1 + f1;",
+                         "const float k2 = b2 * m2[i];",
+                         "const float f2 = (1.0f - b2) * gi;",
+                         "const float s2 = f2 * gi;",
+                         "const float m2n = k2 + s2;",
+                         "const float u1 = m1n / c1;",
+                         "const float u2 = m2n / c2;",
+                         pool_printf("const float den = sqrtf(u2) + %s;", eps),
+                         pool_printf("const float decay = %s * p[i];", em_float(wd)),
+                         "const float dir = u1 / den;",
+                         "r[i] = dir + decay;",
+                         "m1o[i] = m1n;",
+                         "m2o[i] = m2n;",
+                         NULL};
+  opt_loop(e, in[0], p1, 8, pre1, body1);
+  pr_line(e->p, "}");
+  pr_line(e->p, "float ratio_ = 1.0f;");
+  if (adapt) {
+    pr_line(e->p, "{ /* 2: the trust ratio |Param| / |r|, summed in element order */");
+    pr_line(e->p, "const float *p = %s, *r = %s;", em_ptr(e, in[0], 1), trd);
+    pr_line(e->p, "double pn2 = 0, rn2 = 0;");
+    pr_line(e->p, "for (int64_t i = 0; i < %s; i++) {", em_numel(e, in[0]));
+    pr_line(e->p, "pn2 += (double)p[i] * p[i];");
+    pr_line(e->p, "rn2 += (double)r[i] * r[i];");
+    pr_line(e->p, "}");
+    pr_line(e->p, "const float pn = sqrtf((float)pn2), rn = sqrtf((float)rn2);");
+    pr_line(e->p, "if (pn > 0.0f && rn > 0.0f) ratio_ = pn / rn;");
+    pr_line(e->p, "}");
+  }
+  /* 3: the tasks see the kernel's locals only through memory: the ratio
+   * goes to the scratch float after r */
+  pr_line(e->p, "%s[%s] = ratio_;", trd, em_numel(e, in[0]));
+  pr_line(e->p, "{ /* 3: the parameter */");
+  const OptPtr p3[] = {{"p", in[0], 0}, {"lr_t", lr, 0}, {"po", out[0], 1}};
+  const char *pre3[] = {pool_printf("const float *r = %s;", trd),
+                        pool_printf("const float lr = lr_t[0] * r[%s];", em_numel(e, in[0])), NULL};
+  const char *body3[] = {"const float step = lr * r[i];", "po[i] = p[i] - step;", NULL};
+  opt_loop(e, in[0], p3, 3, pre3, body3);
+  pr_line(e->p, "}");
+  if (out[3]) pr_line(e->p, "%s[0] = %s[0] * %s;", em_ptr(e, out[3], 0), em_ptr(e, in[3], 1), b1);
+  if (out[4]) pr_line(e->p, "%s[0] = %s[0] * %s;", em_ptr(e, out[4], 0), em_ptr(e, in[4], 1), b2);
+  if (skip) pr_line(e->p, "}");
+  return 0;
+}
+
+const OpDef op_adadelta = {.type = "adadelta", .infer = infer_optimizer, .emit_c = emit_adadelta};
 const OpDef op_adagrad = {.type = "adagrad", .infer = infer_optimizer, .emit_c = emit_adagrad};
-OP_OPTIMIZER(adamax)
-OP_OPTIMIZER(lamb)
-OP_OPTIMIZER(rmsprop)
+const OpDef op_adamax = {.type = "adamax", .infer = infer_optimizer, .emit_c = emit_adamax};
+const OpDef op_lamb = {.type = "lamb", .infer = infer_optimizer, .emit_c = emit_lamb};
+const OpDef op_rmsprop = {.type = "rmsprop", .infer = infer_optimizer, .emit_c = emit_rmsprop};
 const OpDef op_sgd = {.type = "sgd", .infer = infer_optimizer, .emit_c = emit_sgd};
 /* momentum: Paddle 2.6's CPU kernel never reads rescale_grad (see emit_momentum) */
 static const char *const momentum_attr_ignores[] = {"rescale_grad", NULL};

@@ -295,6 +295,132 @@ def adagrad_distinct():
     return adagrad_case({}, ("ParamOut", "MomentOut"))
 
 
+# ---------------------------------------------------------------- rmsprop
+def rmsprop_case(attrs, distinct=(), shape=SHAPE):
+    spec = {"Param": ("param", shape, PARAM), "MeanSquare": ("mean_square", shape, POS),
+            "Moment": ("moment", shape, uni(-0.1, 0.1)), "LearningRate": ("lr", [1], LR)}
+    # |MeanGrad| small: MeanSquare - MeanGrad^2 stays positive; Paddle's op
+    # requires MeanGradOut centered or not
+    spec["MeanGrad"] = ("mean_grad", shape, uni(-0.2, 0.2))
+    outs = {"ParamOut": "Param", "MomentOut": "Moment", "MeanSquareOut": "MeanSquare", "MeanGradOut": "MeanGrad"}
+    vs, gens = std_vars(spec)
+    vs["Grad"] = grad(shape)
+    return optim("rmsprop", vs, outs, attrs, gens, ["grad"], distinct)
+
+
+@case
+def rmsprop():
+    return rmsprop_case({})
+
+
+@case
+def rmsprop_momentum():
+    return rmsprop_case({"momentum": 0.9, "decay": 0.8, "epsilon": 1e-4})
+
+
+@case
+def rmsprop_centered():
+    return rmsprop_case({"centered": True, "momentum": 0.5, "decay": 0.95, "epsilon": 1e-6})
+
+
+@case
+def rmsprop_centered_aligned():
+    """(Paddle's rmsprop requires its outputs in place: no distinct case.)"""
+    return rmsprop_case({"centered": True, "momentum": 0.3}, shape=ALIGNED)
+
+
+# ---------------------------------------------------------------- adamax
+def adamax_case(attrs, distinct=(), shape=SHAPE, b1=0.9, steps=3):
+    vs, gens = std_vars({"Param": ("param", shape, PARAM), "LearningRate": ("lr", [1], LR),
+                         "Moment": ("moment", shape, uni(-0.3, 0.3)), "InfNorm": ("inf_norm", shape, uni(0.0, 1.2)),
+                         "Beta1Pow": ("beta1_pow", [1], const(b1 ** steps))})
+    vs["Grad"] = grad(shape)
+    return optim("adamax", vs, {"ParamOut": "Param", "MomentOut": "Moment", "InfNormOut": "InfNorm"}, attrs, gens,
+                 ["grad"], distinct)
+
+
+@case
+def adamax():
+    return adamax_case({})
+
+
+@case
+def adamax_attrs():
+    """InfNorm from 0 to 1.2: both sides of the max."""
+    return adamax_case({"beta1": 0.8, "beta2": 0.9, "epsilon": 1e-3}, b1=0.8, steps=1)
+
+
+@case
+def adamax_distinct():
+    return adamax_case({"beta1": 0.85}, ("ParamOut", "MomentOut", "InfNormOut"), shape=ALIGNED, b1=0.85)
+
+
+# ---------------------------------------------------------------- adadelta
+def adadelta_case(attrs, distinct=(), shape=SHAPE):
+    vs, gens = std_vars({"Param": ("param", shape, PARAM), "AvgSquaredGrad": ("avg_sq_grad", shape, POS),
+                         "AvgSquaredUpdate": ("avg_sq_update", shape, uni(0.0, 0.1)),
+                         "LearningRate": ("lr", [1], uni(0.5, 1.0))})
+    vs["Grad"] = grad(shape)
+    return optim("adadelta", vs, {"ParamOut": "Param", "AvgSquaredGradOut": "AvgSquaredGrad",
+                                  "AvgSquaredUpdateOut": "AvgSquaredUpdate"}, attrs, gens, ["grad"], distinct)
+
+
+@case
+def adadelta():
+    return adadelta_case({})
+
+
+@case
+def adadelta_attrs():
+    return adadelta_case({"rho": 0.8, "epsilon": 1e-3})
+
+
+@case
+def adadelta_distinct():
+    return adadelta_case({"rho": 0.9}, ("ParamOut", "AvgSquaredGradOut", "AvgSquaredUpdateOut"), shape=ALIGNED)
+
+
+# ---------------------------------------------------------------- lamb
+def lamb_case(attrs, distinct=(), skip=None, shape=SHAPE, b1=0.9, b2=0.999, steps=3):
+    return adam_case("lamb", attrs, steps=steps, skip=skip, distinct=distinct, b1=b1, b2=b2, shape=shape)
+
+
+@case
+def lamb():
+    return lamb_case({"weight_decay": 0.01})
+
+
+@case
+def lamb_attrs():
+    return lamb_case({"weight_decay": 0.1, "beta1": 0.8, "beta2": 0.99, "epsilon": 1e-4}, b1=0.8, b2=0.99, steps=1)
+
+
+@case
+def lamb_no_decay():
+    """weight_decay 0: no trust ratio (1)."""
+    return lamb_case({"weight_decay": 0.0})
+
+
+@case
+def lamb_always_adapt():
+    return lamb_case({"weight_decay": 0.0, "always_adapt": True}, steps=6)
+
+
+@case
+def lamb_skip():
+    return lamb_case({"weight_decay": 0.01}, skip=True)
+
+
+@case
+def lamb_noskip():
+    return lamb_case({"weight_decay": 0.01}, skip=False)
+
+
+@case
+def lamb_distinct():
+    return lamb_case({"weight_decay": 0.05}, distinct=tuple(ADAM_OUTS), shape=ALIGNED)
+
+
 def build(out_dir, name, fn):
     main, startup = paddle.static.Program(), paddle.static.Program()
     with paddle.static.program_guard(main, startup):
