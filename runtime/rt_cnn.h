@@ -378,6 +378,14 @@ void rt_channel_affine(const float *x, float *y, const float *scale, const float
  * Variance. */
 void rt_layer_norm(const float *x, float *y, const float *scale, const float *bias, float eps, int64_t rows,
                    int64_t cols, float *mean, float *var);
+/* layer_norm_grad (phi LayerNormGradKernel) over `rows` rows of `cols`
+ * with the forward's per-row mean and var: dbias = column sums of dy,
+ * dscale = column sums of xn * dy (xn = (x - mean) / sqrt(var + eps)),
+ * dx = ((t - mean(t)) - xn * mean(t * xn)) / sqrt(var + eps) with t = dy *
+ * scale, or t = dy when scale is NULL.  dx, dscale and dbias may each be
+ * NULL. */
+void rt_layer_norm_grad(const float *x, const float *dy, const float *mean, const float *var, const float *scale,
+                        float eps, int64_t rows, int64_t cols, float *dx, float *dscale, float *dbias);
 /* Normalizes x viewed as [n, c, inner] over each of the `groups` groups of
  * c / groups channels of each image (to zero mean and unit variance, with
  * eps), then applies scale[c] and bias[c] (either may be NULL).  group_norm;

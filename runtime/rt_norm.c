@@ -209,3 +209,57 @@ void rt_batch_norm_grad(const float *x, const float *dy, const float *scale, con
   BnGradJob j = {x, dy, scale, mean, inv_std, var, dx, dscale, dbias, eps, global, outer, c, inner};
   rt_parallel_range(c, outer * c * inner * 3, bn_grad_channels, &j);
 }
+
+/* ---- layer_norm's gradient ---- */
+
+typedef struct LnGradJob {
+  const float *x, *dy, *mean, *var, *scale;
+  float eps;
+  int64_t cols;
+  float *dx;
+} LnGradJob;
+
+/* Rows [lo, hi) of X@GRAD, with phi's steps: t = dy (* scale), dx = t -
+ * mean(t), dx -= xn * mean(t * xn), dx /= sqrt(var + eps), xn = (x - mean)
+ * / sqrt(var + eps); the row means in double. */
+static void ln_grad_rows(void *ctx, int64_t lo, int64_t hi) {
+  const LnGradJob *j = ctx;
+  const int64_t n = j->cols;
+  for (int64_t r = lo; r < hi; r++) {
+    const float *xr = j->x + r * n, *dr = j->dy + r * n;
+    float *gr = j->dx + r * n;
+    const float m = j->mean[r], sd = sqrtf(j->var[r] + j->eps);
+    double st = 0.0, stn = 0.0;
+    for (int64_t i = 0; i < n; i++) {
+      const float t = j->scale ? dr[i] * j->scale[i] : dr[i], xn = (xr[i] - m) / sd;
+      st += t;
+      stn += (double)(t * xn);
+    }
+    const float mt = (float)(st / (double)n), mtn = (float)(stn / (double)n);
+    for (int64_t i = 0; i < n; i++) {
+      const float t = j->scale ? dr[i] * j->scale[i] : dr[i], xn = (xr[i] - m) / sd;
+      gr[i] = ((t - mt) - xn * mtn) / sd;
+    }
+  }
+}
+
+void rt_layer_norm_grad(const float *x, const float *dy, const float *mean, const float *var, const float *scale,
+                        float eps, int64_t rows, int64_t cols, float *dx, float *dscale, float *dbias) {
+  if (dscale || dbias) { /* column sums in row order (phi's ColwiseSum2D) */
+    for (int64_t i = 0; i < cols; i++) {
+      if (dscale) dscale[i] = 0.0f;
+      if (dbias) dbias[i] = 0.0f;
+    }
+    for (int64_t r = 0; r < rows; r++) {
+      const float *xr = x + r * cols, *dr = dy + r * cols;
+      const float m = mean[r], sd = sqrtf(var[r] + eps);
+      for (int64_t i = 0; i < cols; i++) {
+        if (dbias) dbias[i] += dr[i];
+        if (dscale) dscale[i] += (xr[i] - m) / sd * dr[i];
+      }
+    }
+  }
+  if (!dx) return;
+  LnGradJob j = {x, dy, mean, var, scale, eps, cols, dx};
+  rt_parallel_range(rows, rows * cols * 4, ln_grad_rows, &j);
+}

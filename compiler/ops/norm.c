@@ -321,6 +321,52 @@ static int emit_layer_norm(EmitCtx *e) {
   return 0;
 }
 
+/* layer_norm_grad (phi LayerNormGradKernel) with the forward's Mean and
+ * Variance: rt_layer_norm_grad.  As Paddle's kernel does, X@GRAD takes
+ * Scale into account only when Scale@GRAD is wanted too (with Scale bound
+ * but its gradient not wanted, Paddle's X@GRAD is that of an unscaled
+ * layer_norm; tests/oracle/e2e_grad_cnn.py layer_norm_scale_frozen). */
+static int emit_layer_norm_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *dy = ctx_in(&c, "Y@GRAD", 0);
+  Var *dx = ctx_out(&c, "X@GRAD", 0), *ds = ctx_out(&c, "Scale@GRAD", 0), *db = ctx_out(&c, "Bias@GRAD", 0);
+  if (!x || !dy) return em_fail(e, "needs X and Y@GRAD");
+  if (x->dtype != RT_DT_FP32 || dy->dtype != RT_DT_FP32)
+    return em_fail(e, "layer_norm_grad of %s tensors is not supported", rt_dtype_name(x->dtype));
+  int rank = em_spec(e, x)->rank, axis = (int)attr_int(e->op, "begin_norm_axis", 1);
+  if (axis <= 0 || axis >= rank) return em_fail(e, "begin_norm_axis out of range");
+  SymDim cols = {0, 1};
+  for (int i = axis; i < rank; i++) {
+    SymDim d = em_spec(e, x)->d[i];
+    if (d.a) return em_fail(e, "the normalized dims must not depend on the batch");
+    cols.c *= d.c;
+  }
+  const SymDim rows = spec_prod(em_spec(e, x), 0, axis);
+  const char *stat[2];
+  for (int i = 0; i < 2; i++) {
+    const char *slot = i ? "Variance" : "Mean";
+    Var *v = ctx_in(&c, slot, 0);
+    SymDim k = v ? spec_numel(em_spec(e, v)) : (SymDim){-1, -1};
+    if (!v || v->dtype != RT_DT_FP32 || k.a != rows.a || k.c != rows.c)
+      return em_fail(e, "%s must be float32 with %s elements", slot, em_sym(rows));
+    stat[i] = em_ptr(e, v, 1);
+  }
+  int bad = 0;
+  const char *sc = ds ? param_ptr(e, "Scale", cols.c, &bad) : "NULL";
+  for (int i = 0; i < 2; i++) {
+    Var *g = i ? db : ds;
+    SymDim k = g ? spec_numel(em_spec(e, g)) : (SymDim){0, cols.c};
+    if (g && (g->dtype != RT_DT_FP32 || k.a || k.c != cols.c))
+      bad = em_fail(e, "%s must be float32 with %lld elements", i ? "Bias@GRAD" : "Scale@GRAD", (long long)cols.c);
+  }
+  if (bad) return -1;
+  pr_line(e->p, "rt_layer_norm_grad(%s, %s, %s, %s, %s, %s, %s, %lld, %s, %s, %s);", em_ptr(e, x, 1), em_ptr(e, dy, 1),
+          stat[0], stat[1], sc, em_float(attr_float(e->op, "epsilon", 1e-5)), em_prod(e, x, 0, axis),
+          (long long)cols.c, dx ? em_ptr(e, dx, 0) : "NULL", ds ? em_ptr(e, ds, 0) : "NULL",
+          db ? em_ptr(e, db, 0) : "NULL");
+  return 0;
+}
+
 /* instance_norm (groups = channels) and group_norm over channel-first X. */
 static int emit_group_norm(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
@@ -381,5 +427,10 @@ static const char *const bn_grad_attr_ignores[] = {"momentum", "trainable_statis
 const OpDef op_batch_norm_grad = {.type = "batch_norm_grad", .infer = grad_infer, .emit_c = emit_batch_norm_grad,
                                   .ignores = bn_grad_ignores, .attr_ignores = bn_grad_attr_ignores};
 const OpDef op_layer_norm = {.type = "layer_norm", .infer = infer_layer_norm, .emit_c = emit_layer_norm};
+/* layer_norm_grad: Bias's gradient needs only Y@GRAD; Scale Paddle's kernel
+ * reads only when Scale@GRAD is wanted (see emit_layer_norm_grad). */
+static const char *const ln_grad_ignores[] = {"Scale", "Bias", NULL};
+const OpDef op_layer_norm_grad = {.type = "layer_norm_grad", .infer = grad_infer, .emit_c = emit_layer_norm_grad,
+                                  .ignores = ln_grad_ignores};
 const OpDef op_instance_norm = {.type = "instance_norm", .infer = infer_instance_norm, .emit_c = emit_group_norm};
 const OpDef op_group_norm = {.type = "group_norm", .infer = infer_group_norm, .emit_c = emit_group_norm};
