@@ -396,6 +396,13 @@ void rt_layer_norm_grad(const float *x, const float *dy, const float *mean, cons
 void rt_group_norm(const float *x, float *y, const float *scale, const float *bias, float eps, int64_t n, int64_t c,
                    int64_t groups, int64_t inner, float *mean_out, float *var_out, float *inv_std_out);
 
+/* group_norm_grad (phi GroupNormGradKernel) from the forward's Y and
+ * Variance ([n, groups]) over y viewed as [n, c, inner] (channel_last:
+ * [n, inner, c]); scale and bias may be NULL, and dx, dscale, dbias. */
+void rt_group_norm_grad(const float *y, const float *dy, const float *scale, const float *bias, const float *var,
+                        float eps, int64_t n, int64_t c, int64_t groups, int64_t inner, int channel_last, float *dx,
+                        float *dscale, float *dbias);
+
 /* ---- resampling and padding (rt_interp.c) ---- */
 
 typedef enum RtInterpMethod {

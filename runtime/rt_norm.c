@@ -263,3 +263,51 @@ void rt_layer_norm_grad(const float *x, const float *dy, const float *mean, cons
   LnGradJob j = {x, dy, mean, var, scale, eps, cols, dx};
   rt_parallel_range(rows, rows * cols * 4, ln_grad_rows, &j);
 }
+
+/* ---- group_norm's gradient ----
+ * phi GroupNormGradKernel step by step, from Y (the normalized X is
+ * rebuilt as (y - bias) / scale), in float and in its order: per image and
+ * group, dp_scale = sum((y - bias) * dy), dp_bias = sum(dy * scale) (0 when
+ * there is no Scale, as there), then dx = (dy * scale - dp_scale * xhat / n
+ * - dp_bias / n) / sqrt(var + eps); Scale@GRAD and Bias@GRAD accumulate
+ * over the images in order. */
+void rt_group_norm_grad(const float *y, const float *dy, const float *scale, const float *bias, const float *var,
+                        float eps, int64_t n, int64_t c, int64_t groups, int64_t inner, int channel_last, float *dx,
+                        float *dscale, float *dbias) {
+  const int64_t gs = c / groups;
+  for (int64_t i = 0; i < c; i++) {
+    if (dscale) dscale[i] = 0.0f;
+    if (dbias) dbias[i] = 0.0f;
+  }
+  for (int64_t b = 0; b < n; b++)
+    for (int64_t g = 0; g < groups; g++) {
+      const float var_inv = (float)(1.0 / (double)sqrtf(var[b * groups + g] + eps));
+      const float number_inv = (float)(1.0 / (double)(gs * inner));
+      float dp_scale = 0.0f, dp_bias = 0.0f;
+      for (int64_t k = 0; k < gs; k++) {
+        const int64_t ch = g * gs + k;
+        for (int64_t i = 0; i < inner; i++) {
+          const int64_t at = channel_last ? (b * inner + i) * c + ch : (b * c + ch) * inner + i;
+          float val = y[at];
+          if (bias) val -= bias[ch];
+          const float dval = dy[at];
+          dp_scale += val * dval;
+          if (scale) dp_bias += dval * scale[ch];
+          if (scale && scale[ch] != 0.0f) val /= scale[ch];
+          if (dbias) dbias[ch] += dval;
+          if (dscale) dscale[ch] += val * dval;
+        }
+      }
+      if (!dx) continue;
+      for (int64_t k = 0; k < gs; k++) {
+        const int64_t ch = g * gs + k;
+        const float s = scale ? scale[ch] : 1.0f, bi = bias ? bias[ch] : 0.0f;
+        for (int64_t i = 0; i < inner; i++) {
+          const int64_t at = channel_last ? (b * inner + i) * c + ch : (b * c + ch) * inner + i;
+          float v = y[at] - bi;
+          if (s != 0.0f) v /= s;
+          dx[at] = (dy[at] * s - number_inv * dp_scale * v - number_inv * dp_bias) * var_inv;
+        }
+      }
+    }
+}

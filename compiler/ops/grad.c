@@ -15,7 +15,7 @@
  *  OP_GRAD_CTL: the generic rule for control-flow grads (while_grad,
  *    conditional_block_grad), whose X/Input may also bind vars that carry no
  *    tensor shape (arrays, scopes); those are left alone, as Paddle does.
- *  stack_grad, unstack_grad, instance_norm_grad, group_norm_grad: own rules.
+ *  stack_grad, unstack_grad, instance_norm_grad: own rules.
  *
  * Grads with a C emitter live in their forward op's file, most with the
  * generic rule (grad_infer, ops.h).
@@ -117,26 +117,10 @@ static int infer_instance_norm_grad(OpCtx *c) {
   return 0;
 }
 
-/* group_norm_grad: generic; 1.x grad ops have no X and take Y's shape. */
-static int infer_group_norm_grad(OpCtx *c) {
-  if (ctx_nin(c, "X")) return grad_from_forward(c, 0);
-  Var *y = ctx_need(c, "Y", 0);
-  if (!y) return -1;
-  ctx_set(c, "X@GRAD", 0, &y->shape, y->dtype);
-  for (int i = 0; i < 2; i++) {
-    const char *in = i ? "Bias" : "Scale", *out = i ? "Bias@GRAD" : "Scale@GRAD";
-    Var *p = ctx_in(c, in, 0);
-    if (ctx_out(c, out, 0) && !p) return ctx_fail(c, "output %s has no input %s", out, in);
-    if (p) ctx_set(c, out, 0, &p->shape, p->dtype);
-  }
-  return 0;
-}
-
 const OpDef op_stack_grad = {.type = "stack_grad", .infer = infer_stack_grad};
 const OpDef op_unstack_grad = {.type = "unstack_grad", .infer = infer_unstack_grad};
 const OpDef op_instance_norm_grad = {.type = "instance_norm_grad",
                                      .infer = infer_instance_norm_grad};
-const OpDef op_group_norm_grad = {.type = "group_norm_grad", .infer = infer_group_norm_grad};
 
 #define OP_GRAD_XSHAPE(name) const OpDef op_##name = {.type = #name, .infer = infer_grad_xshape};
 OP_GRAD_XSHAPE(flatten2_grad)

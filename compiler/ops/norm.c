@@ -406,6 +406,58 @@ static int emit_group_norm(EmitCtx *e) {
   return 0;
 }
 
+/* group_norm_grad: generic; 1.x grad ops have no X and take Y's shape. */
+static int infer_group_norm_grad(OpCtx *c) {
+  if (ctx_nin(c, "X")) return grad_infer(c);
+  Var *y = ctx_need(c, "Y", 0);
+  if (!y) return -1;
+  ctx_set(c, "X@GRAD", 0, &y->shape, y->dtype);
+  for (int i = 0; i < 2; i++) {
+    const char *in = i ? "Bias" : "Scale", *out = i ? "Bias@GRAD" : "Scale@GRAD";
+    Var *p = ctx_in(c, in, 0);
+    if (ctx_out(c, out, 0) && !p) return ctx_fail(c, "output %s has no input %s", out, in);
+    if (p) ctx_set(c, out, 0, &p->shape, p->dtype);
+  }
+  return 0;
+}
+
+/* group_norm_grad (phi GroupNormGradKernel): from Y, Variance, Scale and
+ * Bias, see rt_group_norm_grad. */
+static int emit_group_norm_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *y = ctx_in(&c, "Y", 0), *dy = ctx_in(&c, "Y@GRAD", 0), *var = ctx_in(&c, "Variance", 0);
+  Var *dx = ctx_out(&c, "X@GRAD", 0), *ds = ctx_out(&c, "Scale@GRAD", 0), *db = ctx_out(&c, "Bias@GRAD", 0);
+  if (!y || !dy || !var) return em_fail(e, "needs Y, Variance and Y@GRAD");
+  if (y->dtype != RT_DT_FP32 || dy->dtype != RT_DT_FP32)
+    return em_fail(e, "group_norm_grad of %s tensors is not supported", rt_dtype_name(y->dtype));
+  const int rank = em_spec(e, y)->rank;
+  const char *layout = attr_str(e->op, "data_layout", "NCHW");
+  const int last = !strcasecmp(layout, "NHWC");
+  if (!last && strcasecmp(layout, "NCHW"))
+    return em_fail(e, "data_layout '%s' is not supported (NCHW or NHWC)", layout);
+  if (rank < 2) return em_fail(e, "Y must have rank >= 2");
+  const int64_t ch = em_const_dim(e, y, last ? rank - 1 : 1), groups = attr_int(e->op, "groups", -1);
+  if (ch < 0) return em_fail(e, "the channel dim must not depend on the batch");
+  if (groups < 1 || ch % groups) return em_fail(e, "groups %lld does not divide %lld channels", (long long)groups, (long long)ch);
+  const SymDim nb = em_spec(e, y)->d[0], kv = spec_numel(em_spec(e, var));
+  if (var->dtype != RT_DT_FP32 || kv.a != nb.a * groups || kv.c != nb.c * groups)
+    return em_fail(e, "Variance must be float32 with N * groups elements");
+  int bad = 0;
+  const char *sc = param_ptr(e, "Scale", ch, &bad), *bi = param_ptr(e, "Bias", ch, &bad);
+  for (int i = 0; i < 2; i++) {
+    Var *g = i ? db : ds;
+    SymDim k = g ? spec_numel(em_spec(e, g)) : (SymDim){0, ch};
+    if (g && (g->dtype != RT_DT_FP32 || k.a || k.c != ch))
+      bad = em_fail(e, "%s must be float32 with %lld elements", i ? "Bias@GRAD" : "Scale@GRAD", (long long)ch);
+  }
+  if (bad) return -1;
+  pr_line(e->p, "rt_group_norm_grad(%s, %s, %s, %s, %s, %s, %s, %lld, %lld, %s, %d, %s, %s, %s);", em_ptr(e, y, 1),
+          em_ptr(e, dy, 1), sc, bi, em_ptr(e, var, 1), em_float(attr_float(e->op, "epsilon", 1e-5)),
+          em_dim(e, y, 0), (long long)ch, (long long)groups, em_prod(e, y, last ? 1 : 2, last ? rank - 1 : rank), last,
+          dx ? em_ptr(e, dx, 0) : "NULL", ds ? em_ptr(e, ds, 0) : "NULL", db ? em_ptr(e, db, 0) : "NULL");
+  return 0;
+}
+
 /* MomentumTensor: Paddle 2.6 maps batch_norm to its phi kernels without it
  * ("Dispenable `MomentumTensor` is useless now", batch_norm_sig.cc): the
  * running statistics' update uses the momentum attribute even when the
@@ -434,3 +486,8 @@ const OpDef op_layer_norm_grad = {.type = "layer_norm_grad", .infer = grad_infer
                                   .ignores = ln_grad_ignores};
 const OpDef op_instance_norm = {.type = "instance_norm", .infer = infer_instance_norm, .emit_c = emit_group_norm};
 const OpDef op_group_norm = {.type = "group_norm", .infer = infer_group_norm, .emit_c = emit_group_norm};
+/* group_norm_grad: Paddle's kernel rebuilds the normalized X from Y, so X
+ * and Mean it never reads. */
+static const char *const gn_grad_ignores[] = {"X", "Mean", NULL};
+const OpDef op_group_norm_grad = {.type = "group_norm_grad", .infer = infer_group_norm_grad,
+                                  .emit_c = emit_group_norm_grad, .ignores = gn_grad_ignores};

@@ -212,6 +212,33 @@ def layer_norm_scale_frozen():
     return ["x"], [F.layer_norm(x, [8], weight=w, bias=paddle.static.create_parameter([8], "float32"))], [x]
 
 
+# ---- group_norm ----
+
+@case
+def group_norm_nchw():
+    x = data("x", [2, 6, 3, 4])
+    return ["x"], [paddle.nn.GroupNorm(3, 6, epsilon=1e-3)(x)], [x]
+
+
+@case
+def group_norm_nhwc():
+    x = data("x", [2, 3, 3, 4])
+    return ["x"], [paddle.nn.GroupNorm(2, 4, data_format="NHWC")(x)], [x]
+
+
+@case
+def group_norm_scale_only():
+    x = data("x", [2, 4, 5])
+    return ["x"], [paddle.nn.GroupNorm(2, 4, bias_attr=False)(x)], [x]
+
+
+@case
+def group_norm_no_affine():
+    """No Scale: Paddle's kernel leaves the mean term out of X@GRAD."""
+    x = data("x", [3, 4, 5])
+    return ["x"], [paddle.static.nn.group_norm(x, groups=2, param_attr=False, bias_attr=False)], [x]
+
+
 # ---- a small CNN: everything together ----
 
 @case
