@@ -403,6 +403,14 @@ void rt_group_norm_grad(const float *y, const float *dy, const float *scale, con
                         float eps, int64_t n, int64_t c, int64_t groups, int64_t inner, int channel_last, float *dx,
                         float *dscale, float *dbias);
 
+/* instance_norm_grad (phi InstanceNormGradKernel) over x viewed as
+ * [n, c, inner] with the forward's SavedMean and SavedVariance (inv_std),
+ * [n * c] each; scale may be NULL (1); dx may be NULL, dscale and dbias are
+ * both given or both NULL. */
+void rt_instance_norm_grad(const float *x, const float *dy, const float *scale, const float *mean,
+                           const float *inv_std, int64_t n, int64_t c, int64_t inner, float *dx, float *dscale,
+                           float *dbias);
+
 /* ---- resampling and padding (rt_interp.c) ---- */
 
 typedef enum RtInterpMethod {

@@ -311,3 +311,33 @@ void rt_group_norm_grad(const float *y, const float *dy, const float *scale, con
       }
     }
 }
+
+/* ---- instance_norm's gradient ----
+ * phi InstanceNormGradKernel: per image and channel plane, t = (x - mean)
+ * * inv_std, dx = scale * inv_std * (dy - mean(dy) - t * mean(dy * t));
+ * Bias@GRAD and Scale@GRAD sum each plane's dy and dy * t, then the planes
+ * over the images in order. */
+void rt_instance_norm_grad(const float *x, const float *dy, const float *scale, const float *mean,
+                           const float *inv_std, int64_t n, int64_t c, int64_t inner, float *dx, float *dscale,
+                           float *dbias) {
+  if (dscale)
+    for (int64_t i = 0; i < c; i++) dscale[i] = dbias[i] = 0.0f;
+  for (int64_t nc = 0; nc < n * c; nc++) {
+    const float *xp = x + nc * inner, *dp = dy + nc * inner;
+    const float m = mean[nc], inv = inv_std[nc];
+    double sdy = 0.0, sdyt = 0.0;
+    for (int64_t i = 0; i < inner; i++) {
+      sdy += dp[i];
+      sdyt += (double)(dp[i] * ((xp[i] - m) * inv));
+    }
+    if (dscale) {
+      dbias[nc % c] += (float)sdy;
+      dscale[nc % c] += (float)sdyt;
+    }
+    if (!dx) continue;
+    const float k = (scale ? scale[nc % c] : 1.0f) * inv;
+    const float mdy = (float)(sdy / (double)inner), mdyt = (float)(sdyt / (double)inner);
+    float *gp = dx + nc * inner;
+    for (int64_t i = 0; i < inner; i++) gp[i] = k * (dp[i] - mdy - (xp[i] - m) * inv * mdyt);
+  }
+}

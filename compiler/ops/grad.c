@@ -15,7 +15,7 @@
  *  OP_GRAD_CTL: the generic rule for control-flow grads (while_grad,
  *    conditional_block_grad), whose X/Input may also bind vars that carry no
  *    tensor shape (arrays, scopes); those are left alone, as Paddle does.
- *  stack_grad, unstack_grad, instance_norm_grad: own rules.
+ *  stack_grad, unstack_grad: own rules.
  *
  * Grads with a C emitter live in their forward op's file, most with the
  * generic rule (grad_infer, ops.h).
@@ -102,25 +102,8 @@ static int infer_unstack_grad(OpCtx *c) {
   return 0;
 }
 
-/* instance_norm_grad has no Bias input: Scale@GRAD and Bias@GRAD are [C]
- * with C = X.dims[1] (InstanceNormGradInferMeta). */
-static int infer_instance_norm_grad(OpCtx *c) {
-  Var *x = ctx_need(c, "X", 0);
-  if (!x) return -1;
-  if (x->shape.rank < 2) return ctx_fail(c, "X %s must have rank >= 2", shape_str(&x->shape));
-  Var *scale = ctx_in(c, "Scale", 0);
-  Shape ch = {1, {x->shape.d[1]}};
-  int dt = scale ? scale->dtype : x->dtype;
-  ctx_set(c, "X@GRAD", 0, &x->shape, x->dtype);
-  ctx_set(c, "Scale@GRAD", 0, &ch, dt);
-  ctx_set(c, "Bias@GRAD", 0, &ch, dt);
-  return 0;
-}
-
 const OpDef op_stack_grad = {.type = "stack_grad", .infer = infer_stack_grad};
 const OpDef op_unstack_grad = {.type = "unstack_grad", .infer = infer_unstack_grad};
-const OpDef op_instance_norm_grad = {.type = "instance_norm_grad",
-                                     .infer = infer_instance_norm_grad};
 
 #define OP_GRAD_XSHAPE(name) const OpDef op_##name = {.type = #name, .infer = infer_grad_xshape};
 OP_GRAD_XSHAPE(flatten2_grad)

@@ -458,6 +458,56 @@ static int emit_group_norm_grad(EmitCtx *e) {
   return 0;
 }
 
+/* instance_norm_grad has no Bias input: Scale@GRAD and Bias@GRAD are [C]
+ * with C = X.dims[1] (InstanceNormGradInferMeta). */
+static int infer_instance_norm_grad(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0);
+  if (!x) return -1;
+  if (x->shape.rank < 2) return ctx_fail(c, "X %s must have rank >= 2", shape_str(&x->shape));
+  Var *scale = ctx_in(c, "Scale", 0);
+  Shape ch = {1, {x->shape.d[1]}};
+  int dt = scale ? scale->dtype : x->dtype;
+  ctx_set(c, "X@GRAD", 0, &x->shape, x->dtype);
+  ctx_set(c, "Scale@GRAD", 0, &ch, dt);
+  ctx_set(c, "Bias@GRAD", 0, &ch, dt);
+  return 0;
+}
+
+/* instance_norm_grad (phi InstanceNormGradKernel) from X, Scale and the
+ * forward's SavedMean and SavedVariance: rt_instance_norm_grad.
+ * Scale@GRAD and Bias@GRAD come together or not at all. */
+static int emit_instance_norm_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *dy = ctx_in(&c, "Y@GRAD", 0);
+  Var *dx = ctx_out(&c, "X@GRAD", 0), *ds = ctx_out(&c, "Scale@GRAD", 0), *db = ctx_out(&c, "Bias@GRAD", 0);
+  if (!x || !dy) return em_fail(e, "needs X and Y@GRAD");
+  if (x->dtype != RT_DT_FP32 || dy->dtype != RT_DT_FP32)
+    return em_fail(e, "instance_norm_grad of %s tensors is not supported", rt_dtype_name(x->dtype));
+  if (!ds != !db) return em_fail(e, "Scale@GRAD and Bias@GRAD must be wanted together (Paddle computes neither alone)");
+  const int rank = em_spec(e, x)->rank;
+  if (rank < 2) return em_fail(e, "X must have rank >= 2");
+  const int64_t ch = em_const_dim(e, x, 1);
+  if (ch < 0) return em_fail(e, "the channel dim must not depend on the batch");
+  const SymDim nb = em_spec(e, x)->d[0];
+  const char *stat[2];
+  for (int i = 0; i < 2; i++) {
+    const char *slot = i ? "SavedVariance" : "SavedMean";
+    Var *v = ctx_in(&c, slot, 0);
+    SymDim k = v ? spec_numel(em_spec(e, v)) : (SymDim){-1, -1};
+    if (!v || v->dtype != RT_DT_FP32 || k.a != nb.a * ch || k.c != nb.c * ch)
+      return em_fail(e, "%s must be float32 with N * C elements", slot);
+    stat[i] = em_ptr(e, v, 1);
+  }
+  int bad = 0;
+  const char *sc = param_ptr(e, "Scale", ch, &bad);
+  if (ds && (!bn_stat(e, "Scale@GRAD", 0, ch) || !bn_stat(e, "Bias@GRAD", 0, ch))) return -1;
+  if (bad) return -1;
+  pr_line(e->p, "rt_instance_norm_grad(%s, %s, %s, %s, %s, %s, %lld, %s, %s, %s, %s);", em_ptr(e, x, 1),
+          em_ptr(e, dy, 1), sc, stat[0], stat[1], em_dim(e, x, 0), (long long)ch, em_prod(e, x, 2, rank),
+          dx ? em_ptr(e, dx, 0) : "NULL", ds ? em_ptr(e, ds, 0) : "NULL", db ? em_ptr(e, db, 0) : "NULL");
+  return 0;
+}
+
 /* MomentumTensor: Paddle 2.6 maps batch_norm to its phi kernels without it
  * ("Dispenable `MomentumTensor` is useless now", batch_norm_sig.cc): the
  * running statistics' update uses the momentum attribute even when the
@@ -485,6 +535,13 @@ static const char *const ln_grad_ignores[] = {"Scale", "Bias", NULL};
 const OpDef op_layer_norm_grad = {.type = "layer_norm_grad", .infer = grad_infer, .emit_c = emit_layer_norm_grad,
                                   .ignores = ln_grad_ignores};
 const OpDef op_instance_norm = {.type = "instance_norm", .infer = infer_instance_norm, .emit_c = emit_group_norm};
+/* instance_norm_grad: phi's kernel takes Bias and epsilon but reads
+ * neither (the saved statistics hold epsilon already). */
+static const char *const in_grad_ignores[] = {"Bias", NULL};
+static const char *const in_grad_attr_ignores[] = {"epsilon", NULL};
+const OpDef op_instance_norm_grad = {.type = "instance_norm_grad", .infer = infer_instance_norm_grad,
+                                     .emit_c = emit_instance_norm_grad, .ignores = in_grad_ignores,
+                                     .attr_ignores = in_grad_attr_ignores};
 const OpDef op_group_norm = {.type = "group_norm", .infer = infer_group_norm, .emit_c = emit_group_norm};
 /* group_norm_grad: Paddle's kernel rebuilds the normalized X from Y, so X
  * and Mean it never reads. */

@@ -239,6 +239,20 @@ def group_norm_no_affine():
     return ["x"], [paddle.static.nn.group_norm(x, groups=2, param_attr=False, bias_attr=False)], [x]
 
 
+# ---- instance_norm ----
+
+@case
+def instance_norm_affine():
+    x = data("x", [2, 3, 4, 5])
+    return ["x"], [paddle.nn.InstanceNorm2D(3, epsilon=1e-3)(x)], [x]
+
+
+@case
+def instance_norm_plain():
+    x = data("x", [3, 2, 6])
+    return ["x"], [paddle.nn.InstanceNorm1D(2, weight_attr=False, bias_attr=False)(x)], [x]
+
+
 # ---- a small CNN: everything together ----
 
 @case
