@@ -140,6 +140,21 @@ conv_case("dwconv", [2, 3, 6, 6], [6, 1, 3, 3], groups=3, padding=1)
 conv_case("dwconv_nhwc_stride", [1, 7, 6, 4], [4, 1, 3, 3], groups=4, stride=2, padding="SAME", data_format="NHWC")
 
 
+def convt_case(name, xs, ws, **kw):
+    def fn():
+        x = data("x", xs)
+        w = paddle.static.create_parameter(ws, "float32")
+        return ["x"], [F.conv2d_transpose(x, w, **kw)], [x]
+    fn.__name__ = name
+    case(fn)
+
+
+convt_case("convt_basic", [2, 3, 4, 4], [3, 2, 3, 3], stride=2, padding=1, output_padding=1)
+convt_case("convt_groups_dil_asym", [1, 4, 5, 4], [4, 3, 3, 2], groups=2, dilation=[1, 2], padding=[1, 0, 0, 1])
+convt_case("convt_nhwc_same", [2, 3, 4, 3], [3, 2, 3, 3], stride=2, padding="SAME", data_format="NHWC")
+convt_case("dwconvt", [2, 3, 4, 4], [3, 1, 3, 3], groups=3, stride=2, padding=1)
+
+
 @case
 def conv_filter_only():
     """The input stops the gradient: only Filter@GRAD."""
