@@ -32,7 +32,8 @@
  * CPU kernel ignores them, and so does paddlec, see conv_onednn): Output = act(conv + Bias + ResidualData),
  * Bias [C_out] when present, ResidualData (shaped like Output, not aliasing
  * it) when fuse_residual_connection is set, act from fuse_activation with
- * fuse_alpha and fuse_beta (see conv_act). */
+ * fuse_alpha and fuse_beta (see conv_act).
+ * Gradients: conv2d_grad and depthwise_conv2d_grad (emit_conv_grad). */
 #include <string.h>
 
 #include "../util.h"

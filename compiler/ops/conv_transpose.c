@@ -25,7 +25,9 @@
  * "NDHWC" included, as channel first, so "NDHWC" is refused.  The output
  * size is taken from the specialized shape, so output_size and
  * output_padding are honoured.  Padding follows Paddle's
- * UpdatePaddingAndDilation on the input size (SAME forces dilation 1). */
+ * UpdatePaddingAndDilation on the input size (SAME forces dilation 1).
+ * Gradients: conv2d_transpose_grad and depthwise_conv2d_transpose_grad
+ * (emit_conv_transpose_grad). */
 #include <string.h>
 #include <strings.h>
 

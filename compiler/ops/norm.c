@@ -21,19 +21,27 @@
  *   attrs: epsilon=1e-5, groups=-1, data_layout="NCHW".
  * Statistics of float16/bfloat16 inputs are float32 (Paddle's param_type).
  *
- * C emission (fp32): batch_norm in inference only (is_test or
+ * C emission (fp32): batch_norm with its running statistics (is_test or
  * use_global_stats, without trainable_statistics) -> rt_batch_norm (Scale
- * and Bias are optional, as in Paddle's kernel: 1 and 0);
+ * and Bias are optional, as in Paddle's kernel: 1 and 0), with its batch's
+ * statistics (training) -> rt_batch_norm_train, which also writes
+ * SavedMean, SavedVariance (the inverse std) and MeanOut / VarianceOut
+ * (the running statistics updated with momentum, in place);
  * layer_norm -> rt_layer_norm; instance_norm and group_norm (channel first)
  * -> rt_group_norm; group_norm with data_layout NHWC runs it on a
  * channel-first copy in scratch.  The statistics that Paddle's inference
  * kernels compute are written when the program reads or fetches them:
  * layer_norm's and group_norm's Mean and Variance (biased, without
  * epsilon), instance_norm's SavedMean and SavedVariance (1 / sqrt(variance
- * + epsilon), as phi's InstanceNormKernel stores it).  batch_norm writes
- * only Y (MeanOut and VarianceOut are its Mean and Variance in inference;
- * SavedMean, SavedVariance and ReserveSpace serve training), so a program
- * reading those is refused (codegen_model.c, check_outputs). */
+ * + epsilon), as phi's InstanceNormKernel stores it).  batch_norm with the
+ * running statistics writes only Y (MeanOut and VarianceOut are its Mean
+ * and Variance then; in a training program with use_global_stats,
+ * SavedMean and SavedVariance, which Paddle leaves unwritten, get zeros when
+ * read); ReserveSpace is cuDNN's and empty here.
+ *
+ * Gradients (fp32, the grad ops' OpDefs are here): batch_norm_grad,
+ * layer_norm_grad, group_norm_grad, instance_norm_grad, each following
+ * its phi CPU kernel (see each emitter). */
 #include <string.h>
 #include <strings.h>
 

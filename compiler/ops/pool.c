@@ -26,7 +26,9 @@
  * are ksize at the strides even then).  Mask is written (int32 indices).
  * The _with_index ops read only the first nsp paddings (one per spatial dim;
  * Paddle ignores padding_algorithm and ceil_mode there, which they do not
- * declare) and are always channel first. */
+ * declare) and are always channel first.
+ * Gradients: pool2d_grad (rt_pool2d_grad, the forward's geometry) and
+ * max_pool2d_with_index_grad (rt_max_pool2d_index_grad, by Mask). */
 #include <string.h>
 
 #include "../util.h"
