@@ -156,6 +156,8 @@ static int emit_conv_transpose_grad(EmitCtx *e) {
   int nhwc;
   RtConv2d g;
   if (conv_transpose2d_geometry(e, x, w, dy, &g, &nhwc)) return -1;
+  const SymDim nx = em_spec(e, x)->d[0], ny = em_spec(e, dy)->d[0];
+  if (nx.a != ny.a || nx.c != ny.c) return em_fail(e, "Output@GRAD and Input differ in batch");
   if (!dx && !dw) return 0;
   const RtConv2d t = {g.c_out, g.h_out, g.w_out, g.c_in, g.h_in, g.w_in, g.k_h, g.k_w, g.stride_h, g.stride_w,
                       g.pad_t, g.pad_l, g.dil_h, g.dil_w, g.groups, RT_ACT_NONE, 0.0f, 0.0f, 0, 0};
