@@ -79,6 +79,17 @@ def bn_train_fwd_momentum_tensor():
     return ["x"], bn_outputs(y)
 
 
+@forward_only
+def bn_train_fwd_trainable_statistics():
+    """is_test with trainable_statistics: batch statistics all the same."""
+    x = paddle.static.data("x", [2, 3, 2, 2], "float32")
+    y = paddle.static.nn.batch_norm(x, is_test=False)
+    bn = [o for o in y.block.ops if o.type == "batch_norm"][-1]
+    bn._set_attr("is_test", True)
+    bn._set_attr("trainable_statistics", True)
+    return ["x"], bn_outputs(y)
+
+
 @case
 def bn_grad_nchw():
     x = data("x", [2, 3, 4, 5])
