@@ -10,7 +10,8 @@
  *   C is X.dims[1] when data_layout parses as NCHW, else the last dim (so
  *   "NHWC" and also "AnyLayout" read the last dim, as Paddle does).  In test
  *   mode (is_test and not trainable_statistics) Paddle leaves SavedMean and
- *   SavedVariance untouched, so this rule does too.
+ *   SavedVariance untouched, so this rule does too (except while
+ *   specializing: see infer_batch_norm).
  * layer_norm: X, Scale?, Bias? -> Y (X), Mean, Variance (intermediate)
  *   attrs: epsilon=1e-5, begin_norm_axis=1; extra is_test, use_mkldnn, mkldnn_data_type.
  *   Mean/Variance: X.dims[:begin_norm_axis] since Paddle 2.6; before, one dim
@@ -35,9 +36,9 @@
  * epsilon), instance_norm's SavedMean and SavedVariance (1 / sqrt(variance
  * + epsilon), as phi's InstanceNormKernel stores it).  batch_norm with the
  * running statistics writes only Y (MeanOut and VarianceOut are its Mean
- * and Variance then; in a training program with use_global_stats,
- * SavedMean and SavedVariance, which Paddle leaves unwritten, get zeros when
- * read); ReserveSpace is cuDNN's and empty here.
+ * and Variance then; SavedMean and SavedVariance, which Paddle leaves
+ * unwritten then, get zeros when read, by a grad op); ReserveSpace is
+ * cuDNN's and empty here.
  *
  * Gradients (fp32, the grad ops' OpDefs are here): batch_norm_grad,
  * layer_norm_grad, group_norm_grad, instance_norm_grad, each following
@@ -71,7 +72,9 @@ static int infer_batch_norm(OpCtx *c) {
   ctx_set(c, "Y", 0, xs, x->dtype);
   ctx_set(c, "MeanOut", 0, &cs, stat_dtype);
   ctx_set(c, "VarianceOut", 0, &cs, stat_dtype);
-  if (!(attr_bool(c->op, "is_test", 0) && !attr_bool(c->op, "trainable_statistics", 0))) {
+  /* while specializing they are [C] in test mode too: paddlec's kernel
+   * writes them (zeros) when a grad op binds them */
+  if (!(attr_bool(c->op, "is_test", 0) && !attr_bool(c->op, "trainable_statistics", 0)) || c->g->specializing) {
     ctx_set(c, "SavedMean", 0, &cs, stat_dtype);
     ctx_set(c, "SavedVariance", 0, &cs, stat_dtype);
   }
@@ -227,6 +230,21 @@ static int emit_batch_norm_train(EmitCtx *e, const Var *x, const Var *y, int ci,
   return 0;
 }
 
+/* 1 when every op that reads var v (besides the current op and fetches)
+ * is a batch_norm_grad with the running statistics, which does not read
+ * it, and there is one. */
+static int read_by_global_grads(EmitCtx *e, const Var *v) {
+  int n = 0;
+  for (int u = 0; u < v->nusers; u++) {
+    const Op *r = &e->g->ops[v->users[u]];
+    if (v->users[u] == e->op_id || r->removed || !strcmp(r->type, "fetch")) continue;
+    if (strcmp(r->type, "batch_norm_grad") || !(attr_bool(r, "is_test", 0) || attr_bool(r, "use_global_stats", 0)))
+      return 0;
+    n++;
+  }
+  return n > 0;
+}
+
 /* The channel dim of batch_norm's X (and its grad's) as phi reads
  * data_layout: NCHW (a rank-2 X reads the same either way) or NHWC; -1
  * after em_fail for another layout. */
@@ -259,14 +277,14 @@ static int emit_batch_norm(EmitCtx *e) {
   pr_line(e->p, "rt_batch_norm(%s, %s, %s, %s, %s, %s, %s, %s, %lld, %s);", em_ptr(e, x, 1), em_ptr(e, y, 0), sc, bi,
           mean, var, em_float(attr_float(e->op, "epsilon", 1e-5)), em_prod(e, x, 0, ci), (long long)ch,
           em_prod(e, x, ci + 1, rank));
-  if (attr_bool(e->op, "is_test", 0) && !attr_bool(e->op, "trainable_statistics", 0)) return 0;
-  /* use_global_stats in a training program: Paddle's batch_norm kernel
-   * leaves SavedMean and SavedVariance unwritten (and its grad does not
-   * read them then); paddlec writes zeros there when something reads them,
-   * (ReserveSpace is empty, see infer_batch_norm) */
+  /* Paddle's batch_norm kernels leave SavedMean and SavedVariance
+   * unwritten with the running statistics; a batch_norm_grad with them too
+   * binds but never reads them, and paddlec writes zeros there for it
+   * (anything else reading them stays refused: codegen_model.c's
+   * check_outputs; ReserveSpace is empty, see infer_batch_norm) */
   for (int i = 0; i < 2; i++) {
     Var *s = ctx_out(&c, i ? "SavedVariance" : "SavedMean", 0);
-    if (!s || (!s->nusers && !(s->flags & VAR_FETCH))) continue;
+    if (!s || !read_by_global_grads(e, s)) continue;
     if (!bn_stat(e, i ? "SavedVariance" : "SavedMean", 0, ch)) return -1;
     pr_line(e->p, "for (int64_t i = 0; i < %lld; i++) %s[i] = 0.0f;", (long long)ch, em_ptr(e, s, 0));
   }

@@ -123,6 +123,13 @@ def bn_grad_global_stats():
 
 
 @case
+def bn_grad_is_test():
+    """is_test in a program with gradients: running statistics both ways."""
+    x = data("x", [2, 3, 2, 3])
+    return ["x"], [paddle.static.nn.batch_norm(x, is_test=True)], [x]
+
+
+@case
 def bn_grad_one_element():
     """One element per channel: Y = X, X@GRAD = Y@GRAD, zero Scale/Bias grads."""
     x = data("x", [1, 3, 1, 1])
