@@ -130,6 +130,13 @@ def bn_grad_is_test():
 
 
 @case
+def bn_grad_params_only():
+    """X stops the gradient: only Scale@GRAD and Bias@GRAD."""
+    x = paddle.static.data("x", [3, 2, 4], "float32")
+    return ["x"], [paddle.static.nn.batch_norm(x, is_test=False, data_layout="NHWC")], []
+
+
+@case
 def bn_grad_one_element():
     """One element per channel: Y = X, X@GRAD = Y@GRAD, zero Scale/Bias grads."""
     x = data("x", [1, 3, 1, 1])
