@@ -378,6 +378,14 @@ void rt_channel_affine(const float *x, float *y, const float *scale, const float
  * Variance. */
 void rt_layer_norm(const float *x, float *y, const float *scale, const float *bias, float eps, int64_t rows,
                    int64_t cols, float *mean, float *var);
+/* layer_norm_grad (phi LayerNormGradKernel) over `rows` rows of `cols`
+ * with the forward's per-row mean and var: dbias = column sums of dy,
+ * dscale = column sums of xn * dy (xn = (x - mean) / sqrt(var + eps)),
+ * dx = ((t - mean(t)) - xn * mean(t * xn)) / sqrt(var + eps) with t = dy *
+ * scale, or t = dy when scale is NULL.  dx, dscale and dbias may each be
+ * NULL. */
+void rt_layer_norm_grad(const float *x, const float *dy, const float *mean, const float *var, const float *scale,
+                        float eps, int64_t rows, int64_t cols, float *dx, float *dscale, float *dbias);
 /* Normalizes x viewed as [n, c, inner] over each of the `groups` groups of
  * c / groups channels of each image (to zero mean and unit variance, with
  * eps), then applies scale[c] and bias[c] (either may be NULL).  group_norm;
@@ -387,6 +395,21 @@ void rt_layer_norm(const float *x, float *y, const float *scale, const float *bi
  * SavedVariance) that are not NULL. */
 void rt_group_norm(const float *x, float *y, const float *scale, const float *bias, float eps, int64_t n, int64_t c,
                    int64_t groups, int64_t inner, float *mean_out, float *var_out, float *inv_std_out);
+
+/* group_norm_grad (phi GroupNormGradKernel) from the forward's Y and
+ * Variance ([n, groups]) over y viewed as [n, c, inner] (channel_last:
+ * [n, inner, c]); scale and bias may be NULL, and dx, dscale, dbias. */
+void rt_group_norm_grad(const float *y, const float *dy, const float *scale, const float *bias, const float *var,
+                        float eps, int64_t n, int64_t c, int64_t groups, int64_t inner, int channel_last, float *dx,
+                        float *dscale, float *dbias);
+
+/* instance_norm_grad (phi InstanceNormGradKernel) over x viewed as
+ * [n, c, inner] with the forward's SavedMean and SavedVariance (inv_std),
+ * [n * c] each; scale may be NULL (1); dx may be NULL, dscale and dbias are
+ * both given or both NULL. */
+void rt_instance_norm_grad(const float *x, const float *dy, const float *scale, const float *mean,
+                           const float *inv_std, int64_t n, int64_t c, int64_t inner, float *dx, float *dscale,
+                           float *dbias);
 
 /* ---- resampling and padding (rt_interp.c) ---- */
 

@@ -209,3 +209,135 @@ void rt_batch_norm_grad(const float *x, const float *dy, const float *scale, con
   BnGradJob j = {x, dy, scale, mean, inv_std, var, dx, dscale, dbias, eps, global, outer, c, inner};
   rt_parallel_range(c, outer * c * inner * 3, bn_grad_channels, &j);
 }
+
+/* ---- layer_norm's gradient ---- */
+
+typedef struct LnGradJob {
+  const float *x, *dy, *mean, *var, *scale;
+  float eps;
+  int64_t cols;
+  float *dx;
+} LnGradJob;
+
+/* Rows [lo, hi) of X@GRAD, with phi's steps: t = dy (* scale), dx = t -
+ * mean(t), dx -= xn * mean(t * xn), dx /= sqrt(var + eps), xn = (x - mean)
+ * / sqrt(var + eps); the row means in double. */
+static void ln_grad_rows(void *ctx, int64_t lo, int64_t hi) {
+  const LnGradJob *j = ctx;
+  const int64_t n = j->cols;
+  for (int64_t r = lo; r < hi; r++) {
+    const float *xr = j->x + r * n, *dr = j->dy + r * n;
+    float *gr = j->dx + r * n;
+    const float m = j->mean[r], sd = sqrtf(j->var[r] + j->eps);
+    double st = 0.0, stn = 0.0;
+    for (int64_t i = 0; i < n; i++) {
+      const float t = j->scale ? dr[i] * j->scale[i] : dr[i], xn = (xr[i] - m) / sd;
+      st += t;
+      stn += (double)(t * xn);
+    }
+    const float mt = (float)(st / (double)n), mtn = (float)(stn / (double)n);
+    for (int64_t i = 0; i < n; i++) {
+      const float t = j->scale ? dr[i] * j->scale[i] : dr[i], xn = (xr[i] - m) / sd;
+      gr[i] = ((t - mt) - xn * mtn) / sd;
+    }
+  }
+}
+
+void rt_layer_norm_grad(const float *x, const float *dy, const float *mean, const float *var, const float *scale,
+                        float eps, int64_t rows, int64_t cols, float *dx, float *dscale, float *dbias) {
+  if (dscale || dbias) { /* column sums in row order (phi's ColwiseSum2D) */
+    for (int64_t i = 0; i < cols; i++) {
+      if (dscale) dscale[i] = 0.0f;
+      if (dbias) dbias[i] = 0.0f;
+    }
+    for (int64_t r = 0; r < rows; r++) {
+      const float *xr = x + r * cols, *dr = dy + r * cols;
+      const float m = mean[r], sd = sqrtf(var[r] + eps);
+      for (int64_t i = 0; i < cols; i++) {
+        if (dbias) dbias[i] += dr[i];
+        if (dscale) dscale[i] += (xr[i] - m) / sd * dr[i];
+      }
+    }
+  }
+  if (!dx) return;
+  LnGradJob j = {x, dy, mean, var, scale, eps, cols, dx};
+  rt_parallel_range(rows, rows * cols * 4, ln_grad_rows, &j);
+}
+
+/* ---- group_norm's gradient ----
+ * phi GroupNormGradKernel step by step, from Y (the normalized X is
+ * rebuilt as (y - bias) / scale), in float and in its order: per image and
+ * group, dp_scale = sum((y - bias) * dy), dp_bias = sum(dy * scale) (0 when
+ * there is no Scale, as there), then dx = (dy * scale - dp_scale * xhat / n
+ * - dp_bias / n) / sqrt(var + eps); Scale@GRAD and Bias@GRAD accumulate
+ * over the images in order. */
+void rt_group_norm_grad(const float *y, const float *dy, const float *scale, const float *bias, const float *var,
+                        float eps, int64_t n, int64_t c, int64_t groups, int64_t inner, int channel_last, float *dx,
+                        float *dscale, float *dbias) {
+  const int64_t gs = c / groups;
+  for (int64_t i = 0; i < c; i++) {
+    if (dscale) dscale[i] = 0.0f;
+    if (dbias) dbias[i] = 0.0f;
+  }
+  for (int64_t b = 0; b < n; b++)
+    for (int64_t g = 0; g < groups; g++) {
+      const float var_inv = (float)(1.0 / (double)sqrtf(var[b * groups + g] + eps));
+      const float number_inv = (float)(1.0 / (double)(gs * inner));
+      float dp_scale = 0.0f, dp_bias = 0.0f;
+      for (int64_t k = 0; k < gs; k++) {
+        const int64_t ch = g * gs + k;
+        for (int64_t i = 0; i < inner; i++) {
+          const int64_t at = channel_last ? (b * inner + i) * c + ch : (b * c + ch) * inner + i;
+          float val = y[at];
+          if (bias) val -= bias[ch];
+          const float dval = dy[at];
+          dp_scale += val * dval;
+          if (scale) dp_bias += dval * scale[ch];
+          if (scale && scale[ch] != 0.0f) val /= scale[ch];
+          if (dbias) dbias[ch] += dval;
+          if (dscale) dscale[ch] += val * dval;
+        }
+      }
+      if (!dx) continue;
+      for (int64_t k = 0; k < gs; k++) {
+        const int64_t ch = g * gs + k;
+        const float s = scale ? scale[ch] : 1.0f, bi = bias ? bias[ch] : 0.0f;
+        for (int64_t i = 0; i < inner; i++) {
+          const int64_t at = channel_last ? (b * inner + i) * c + ch : (b * c + ch) * inner + i;
+          float v = y[at] - bi;
+          if (s != 0.0f) v /= s;
+          dx[at] = (dy[at] * s - number_inv * dp_scale * v - number_inv * dp_bias) * var_inv;
+        }
+      }
+    }
+}
+
+/* ---- instance_norm's gradient ----
+ * phi InstanceNormGradKernel: per image and channel plane, t = (x - mean)
+ * * inv_std, dx = scale * inv_std * (dy - mean(dy) - t * mean(dy * t));
+ * Bias@GRAD and Scale@GRAD sum each plane's dy and dy * t, then the planes
+ * over the images in order. */
+void rt_instance_norm_grad(const float *x, const float *dy, const float *scale, const float *mean,
+                           const float *inv_std, int64_t n, int64_t c, int64_t inner, float *dx, float *dscale,
+                           float *dbias) {
+  if (dscale)
+    for (int64_t i = 0; i < c; i++) dscale[i] = dbias[i] = 0.0f;
+  for (int64_t nc = 0; nc < n * c; nc++) {
+    const float *xp = x + nc * inner, *dp = dy + nc * inner;
+    const float m = mean[nc], inv = inv_std[nc];
+    double sdy = 0.0, sdyt = 0.0;
+    for (int64_t i = 0; i < inner; i++) {
+      sdy += dp[i];
+      sdyt += (double)(dp[i] * ((xp[i] - m) * inv));
+    }
+    if (dscale) {
+      dbias[nc % c] += (float)sdy;
+      dscale[nc % c] += (float)sdyt;
+    }
+    if (!dx) continue;
+    const float k = (scale ? scale[nc % c] : 1.0f) * inv;
+    const float mdy = (float)(sdy / (double)inner), mdyt = (float)(sdyt / (double)inner);
+    float *gp = dx + nc * inner;
+    for (int64_t i = 0; i < inner; i++) gp[i] = k * (dp[i] - mdy - (xp[i] - m) * inv * mdyt);
+  }
+}

@@ -32,7 +32,8 @@
  * CPU kernel ignores them, and so does paddlec, see conv_onednn): Output = act(conv + Bias + ResidualData),
  * Bias [C_out] when present, ResidualData (shaped like Output, not aliasing
  * it) when fuse_residual_connection is set, act from fuse_activation with
- * fuse_alpha and fuse_beta (see conv_act). */
+ * fuse_alpha and fuse_beta (see conv_act).
+ * Gradients: conv2d_grad and depthwise_conv2d_grad (emit_conv_grad). */
 #include <string.h>
 
 #include "../util.h"
@@ -198,6 +199,8 @@ static int emit_conv_grad(EmitCtx *e) {
   int nhwc;
   RtConv2d g;
   if (conv2d_geometry(e, x, w, dy, &g, &nhwc)) return -1;
+  const SymDim nx = em_spec(e, x)->d[0], ny = em_spec(e, dy)->d[0];
+  if (nx.a != ny.a || nx.c != ny.c) return em_fail(e, "Output@GRAD and Input differ in batch");
   if (!dx && !dw) return 0;
   const RtConv2d t = {g.c_out, g.h_out, g.w_out, g.c_in, g.h_in, g.w_in, g.k_h, g.k_w, g.stride_h, g.stride_w,
                       g.pad_t, g.pad_l, g.dil_h, g.dil_w, g.groups, RT_ACT_NONE, 0.0f, 0.0f, 0, 0};

@@ -25,7 +25,9 @@
  * "NDHWC" included, as channel first, so "NDHWC" is refused.  The output
  * size is taken from the specialized shape, so output_size and
  * output_padding are honoured.  Padding follows Paddle's
- * UpdatePaddingAndDilation on the input size (SAME forces dilation 1). */
+ * UpdatePaddingAndDilation on the input size (SAME forces dilation 1).
+ * Gradients: conv2d_transpose_grad and depthwise_conv2d_transpose_grad
+ * (emit_conv_transpose_grad). */
 #include <string.h>
 #include <strings.h>
 
@@ -85,24 +87,22 @@ static int infer_conv_transpose(OpCtx *c) {
 
 /* ---- C emission ---- */
 
-static int emit_conv_transpose(EmitCtx *e) {
+/* The geometry of a 2-D transposed convolution with Input x, Filter w and
+ * Output (or Output@GRAD) out (*nhwc: channel last); -1 after em_fail. */
+static int conv_transpose2d_geometry(EmitCtx *e, const Var *x, const Var *w, const Var *out, RtConv2d *g,
+                                     int *nhwc) {
   OpCtx c = {e->g, (Op *)e->op};
-  Var *x = ctx_in(&c, "Input", 0), *w = ctx_in(&c, "Filter", 0), *b = ctx_in(&c, "Bias", 0);
-  Var *out = ctx_out(&c, "Output", 0);
-  if (!x || !w || !out) return em_fail(e, "missing Input, Filter or Output");
-  if (x->dtype != RT_DT_FP32 || w->dtype != RT_DT_FP32 || (b && b->dtype != RT_DT_FP32))
-    return em_fail(e, "only float32 transposed convolutions are supported");
   if (em_spec(e, x)->rank != 4) return em_fail(e, "only 2-D transposed convolutions (rank-4 Input) are supported");
   const char *fmt = attr_str(e->op, "data_format", "NCHW");
-  const int nhwc = !strcasecmp(fmt, "NHWC");
-  if (!nhwc && strcasecmp(fmt, "NCHW") && strcmp(fmt, "AnyLayout"))
+  *nhwc = !strcasecmp(fmt, "NHWC");
+  if (!*nhwc && strcasecmp(fmt, "NCHW") && strcmp(fmt, "AnyLayout"))
     return em_fail(e, "data_format '%s' is not supported (NCHW or NHWC)", fmt);
   if (*attr_str(e->op, "fuse_activation", "") || attr_bool(e->op, "fuse_relu", 0))
     return em_fail(e, "oneDNN fusion attributes (fuse_activation, fuse_relu) are not supported");
   if (attr_is_var(e->op, "output_size")) return em_fail(e, "an output_size held in a tensor is not supported");
   int64_t xd[4], od[4], wd[4];
   if (conv_const_dims(e, x, out, w, xd, od, wd)) return -1;
-  if (nhwc) conv_nhwc_dims(xd), conv_nhwc_dims(od);
+  if (*nhwc) conv_nhwc_dims(xd), conv_nhwc_dims(od);
   int64_t groups = attr_int(e->op, "groups", 1), stride[2], dil[2], pad[4];
   attr_ints_fill(e->op, "strides", 2, 1, stride);
   attr_ints_fill(e->op, "dilations", 2, 1, dil);
@@ -110,10 +110,23 @@ static int emit_conv_transpose(EmitCtx *e) {
     return em_fail(e, "groups %lld does not fit Input channels %lld, Filter %lld x %lld and Output channels %lld",
                    (long long)groups, (long long)xd[1], (long long)wd[0], (long long)wd[1], (long long)od[1]);
   if (conv_padding(&c, 2, xd + 2, wd + 2, stride, pad, dil)) return -1;
+  *g = (RtConv2d){xd[1], xd[2], xd[3], od[1], od[2], od[3], wd[2], wd[3], stride[0], stride[1],
+                  pad[0], pad[2], dil[0], dil[1], groups, RT_ACT_NONE, 0.0f, 0.0f, 0, 0};
+  return 0;
+}
+
+static int emit_conv_transpose(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "Input", 0), *w = ctx_in(&c, "Filter", 0), *b = ctx_in(&c, "Bias", 0);
+  Var *out = ctx_out(&c, "Output", 0);
+  if (!x || !w || !out) return em_fail(e, "missing Input, Filter or Output");
+  if (x->dtype != RT_DT_FP32 || w->dtype != RT_DT_FP32 || (b && b->dtype != RT_DT_FP32))
+    return em_fail(e, "only float32 transposed convolutions are supported");
+  int nhwc;
+  RtConv2d g;
+  if (conv_transpose2d_geometry(e, x, w, out, &g, &nhwc)) return -1;
   SymDim nb = b ? spec_numel(em_spec(e, b)) : (SymDim){0, 0};
-  if (b && (nb.a != 0 || nb.c != od[1])) return em_fail(e, "Bias must have %lld elements", (long long)od[1]);
-  RtConv2d g = {xd[1], xd[2], xd[3], od[1], od[2], od[3], wd[2], wd[3], stride[0], stride[1],
-                pad[0], pad[2], dil[0], dil[1], groups, RT_ACT_NONE, 0.0f, 0.0f, 0, 0};
+  if (b && (nb.a != 0 || nb.c != g.c_out)) return em_fail(e, "Bias must have %lld elements", (long long)g.c_out);
   int64_t ws = rt_conv2d_transpose_ws_floats(&g);
   conv_print_geo(e, &g);
   const char *xp = em_ptr(e, x, 1), *op = em_ptr(e, out, 0);
@@ -122,6 +135,68 @@ static int emit_conv_transpose(EmitCtx *e) {
   pr_line(e->p, "rt_conv2d_transpose(&geo, %s, %s, %s, %s, %s, %s, %s);", em_dim(e, x, 0), xp, em_ptr(e, w, 1),
           b ? em_ptr(e, b, 1) : "NULL", op, wsp, conv_gemm_ws(e, &g, 1));
   if (nhwc) conv_nhwc_end(e, x, out);
+  return 0;
+}
+
+/* conv2d_transpose_grad and depthwise_conv2d_transpose_grad (phi
+ * ConvTransposeGradKernel): with the geometry's input and output swapped
+ * the transposed convolution is the gradient of a convolution, so
+ * Input@GRAD is the convolution of Output@GRAD by the filter (rt_conv2d;
+ * Paddle's kernel too: im2col of Output@GRAD, then a GEMM per image and
+ * group) and Filter@GRAD that convolution's filter gradient with Input in
+ * the place of the output's gradient (rt_conv2d_filter_grad: X_g col^T
+ * summed over the images in order).  NHWC on NCHW copies in scratch. */
+static int emit_conv_transpose_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "Input", 0), *w = ctx_in(&c, "Filter", 0), *dy = ctx_in(&c, "Output@GRAD", 0);
+  Var *dx = ctx_out(&c, "Input@GRAD", 0), *dw = ctx_out(&c, "Filter@GRAD", 0);
+  if (!x || !w || !dy) return em_fail(e, "needs Input, Filter and Output@GRAD");
+  if (x->dtype != RT_DT_FP32 || w->dtype != RT_DT_FP32 || dy->dtype != RT_DT_FP32)
+    return em_fail(e, "only float32 transposed convolution gradients are supported");
+  int nhwc;
+  RtConv2d g;
+  if (conv_transpose2d_geometry(e, x, w, dy, &g, &nhwc)) return -1;
+  const SymDim nx = em_spec(e, x)->d[0], ny = em_spec(e, dy)->d[0];
+  if (nx.a != ny.a || nx.c != ny.c) return em_fail(e, "Output@GRAD and Input differ in batch");
+  if (!dx && !dw) return 0;
+  const RtConv2d t = {g.c_out, g.h_out, g.w_out, g.c_in, g.h_in, g.w_in, g.k_h, g.k_w, g.stride_h, g.stride_w,
+                      g.pad_t, g.pad_l, g.dil_h, g.dil_w, g.groups, RT_ACT_NONE, 0.0f, 0.0f, 0, 0};
+  conv_print_geo(e, &t);
+  const int64_t hw = g.h_in * g.w_in, ohw = g.h_out * g.w_out;
+  const char *batch = em_dim(e, x, 0), *xp = em_ptr(e, x, 1), *dyp = em_ptr(e, dy, 1);
+  const char *dxp = dx ? em_ptr(e, dx, 0) : NULL;
+  if (nhwc) {
+    const SymDim xn = spec_numel(em_spec(e, x)), yn = spec_numel(em_spec(e, dy));
+    pr_line(e->p, "/* NHWC: the gradients are computed on NCHW copies in scratch */");
+    pr_line(e->p, "float *dyt = (float *)%s;", em_scratch(e, (SymDim){yn.a * 4, yn.c * 4}));
+    pr_line(e->p, "rt_nhwc_to_nchw(%s, dyt, %s, %lld, %lld);", dyp, batch, (long long)ohw, (long long)g.c_out);
+    dyp = "dyt";
+    if (dw) {
+      pr_line(e->p, "float *xt = (float *)%s;", em_scratch(e, (SymDim){xn.a * 4, xn.c * 4}));
+      pr_line(e->p, "rt_nhwc_to_nchw(%s, xt, %s, %lld, %lld);", xp, batch, (long long)hw, (long long)g.c_in);
+      xp = "xt";
+    }
+    if (dx) {
+      pr_line(e->p, "float *dxt = (float *)%s;", em_scratch(e, (SymDim){xn.a * 4, xn.c * 4}));
+      dxp = "dxt";
+    }
+  }
+  if (dx) {
+    const int64_t ws = rt_conv2d_ws_floats(&t);
+    const char *wsp = ws ? pool_printf("(float *)%s", em_scratch(e, (SymDim){0, ws * (int64_t)sizeof(float)})) : "NULL";
+    pr_line(e->p, "rt_conv2d(&geo, %s, %s, %s, NULL, NULL, %s, %s, %s);", batch, dyp, em_ptr(e, w, 1), dxp, wsp,
+            conv_gemm_ws(e, &t, 0));
+    if (nhwc)
+      pr_line(e->p, "rt_nchw_to_nhwc(dxt, %s, %s, %lld, %lld);", em_ptr(e, dx, 0), batch, (long long)g.c_in,
+              (long long)hw);
+  }
+  if (dw) {
+    const int64_t ws = rt_conv2d_filter_grad_ws_floats(&t), mg = t.c_out / t.groups;
+    const int64_t k = t.c_in / t.groups * t.k_h * t.k_w;
+    pr_line(e->p, "rt_conv2d_filter_grad(&geo, %s, %s, %s, %s, %s, %s);", batch, dyp, xp, em_ptr(e, dw, 0),
+            ws ? pool_printf("(float *)%s", em_scratch(e, (SymDim){0, ws * (int64_t)sizeof(float)})) : "NULL",
+            em_gemm_ws(e, (SymDim){0, mg}, (SymDim){0, k}, (SymDim){0, hw}));
+  }
   return 0;
 }
 
@@ -184,3 +259,11 @@ const OpDef op_conv3d_transpose = {.type = "conv3d_transpose", .infer = infer_co
                                    .emit_c = emit_conv3d_transpose};
 const OpDef op_depthwise_conv2d_transpose = {.type = "depthwise_conv2d_transpose",
                                              .infer = infer_conv_transpose, .emit_c = emit_conv_transpose};
+/* output_size and output_padding only size the forward's Output, whose
+ * gradient's shape the grad reads */
+static const char *const convt_grad_attr_ignores[] = {"output_size", "output_padding", NULL};
+const OpDef op_conv2d_transpose_grad = {.type = "conv2d_transpose_grad", .infer = grad_infer,
+                                        .emit_c = emit_conv_transpose_grad, .attr_ignores = convt_grad_attr_ignores};
+const OpDef op_depthwise_conv2d_transpose_grad = {.type = "depthwise_conv2d_transpose_grad", .infer = grad_infer,
+                                                  .emit_c = emit_conv_transpose_grad,
+                                                  .attr_ignores = convt_grad_attr_ignores};

@@ -15,7 +15,7 @@
  *  OP_GRAD_CTL: the generic rule for control-flow grads (while_grad,
  *    conditional_block_grad), whose X/Input may also bind vars that carry no
  *    tensor shape (arrays, scopes); those are left alone, as Paddle does.
- *  unstack_grad, instance_norm_grad, group_norm_grad: own rules.
+ *  unstack_grad: own rule.
  *
  * Grads with a C emitter live in their forward op's file, most with the
  * generic rule (grad_infer, ops.h).
@@ -86,40 +86,7 @@ static int infer_unstack_grad(OpCtx *c) {
   return 0;
 }
 
-/* instance_norm_grad has no Bias input: Scale@GRAD and Bias@GRAD are [C]
- * with C = X.dims[1] (InstanceNormGradInferMeta). */
-static int infer_instance_norm_grad(OpCtx *c) {
-  Var *x = ctx_need(c, "X", 0);
-  if (!x) return -1;
-  if (x->shape.rank < 2) return ctx_fail(c, "X %s must have rank >= 2", shape_str(&x->shape));
-  Var *scale = ctx_in(c, "Scale", 0);
-  Shape ch = {1, {x->shape.d[1]}};
-  int dt = scale ? scale->dtype : x->dtype;
-  ctx_set(c, "X@GRAD", 0, &x->shape, x->dtype);
-  ctx_set(c, "Scale@GRAD", 0, &ch, dt);
-  ctx_set(c, "Bias@GRAD", 0, &ch, dt);
-  return 0;
-}
-
-/* group_norm_grad: generic; 1.x grad ops have no X and take Y's shape. */
-static int infer_group_norm_grad(OpCtx *c) {
-  if (ctx_nin(c, "X")) return grad_from_forward(c, 0);
-  Var *y = ctx_need(c, "Y", 0);
-  if (!y) return -1;
-  ctx_set(c, "X@GRAD", 0, &y->shape, y->dtype);
-  for (int i = 0; i < 2; i++) {
-    const char *in = i ? "Bias" : "Scale", *out = i ? "Bias@GRAD" : "Scale@GRAD";
-    Var *p = ctx_in(c, in, 0);
-    if (ctx_out(c, out, 0) && !p) return ctx_fail(c, "output %s has no input %s", out, in);
-    if (p) ctx_set(c, out, 0, &p->shape, p->dtype);
-  }
-  return 0;
-}
-
 const OpDef op_unstack_grad = {.type = "unstack_grad", .infer = infer_unstack_grad};
-const OpDef op_instance_norm_grad = {.type = "instance_norm_grad",
-                                     .infer = infer_instance_norm_grad};
-const OpDef op_group_norm_grad = {.type = "group_norm_grad", .infer = infer_group_norm_grad};
 
 
 #define OP_GRAD_DOUT(name) const OpDef op_##name = {.type = #name, .infer = infer_grad_dout};
@@ -136,12 +103,9 @@ OP_GRAD(prelu_grad)
 OP_GRAD(bicubic_interp_v2_grad)
 OP_GRAD(bilinear_interp_grad)
 OP_GRAD(bilinear_interp_v2_grad)
-OP_GRAD(conv2d_transpose_grad)
 OP_GRAD(conv3d_grad)
 OP_GRAD(conv3d_transpose_grad)
-OP_GRAD(depthwise_conv2d_transpose_grad)
 OP_GRAD(im2sequence_grad)
-OP_GRAD(layer_norm_grad)
 OP_GRAD(linear_interp_v2_grad)
 OP_GRAD(nearest_interp_grad)
 OP_GRAD(nearest_interp_v2_grad)

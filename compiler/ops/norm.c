@@ -10,7 +10,8 @@
  *   C is X.dims[1] when data_layout parses as NCHW, else the last dim (so
  *   "NHWC" and also "AnyLayout" read the last dim, as Paddle does).  In test
  *   mode (is_test and not trainable_statistics) Paddle leaves SavedMean and
- *   SavedVariance untouched, so this rule does too.
+ *   SavedVariance untouched, so this rule does too (except while
+ *   specializing: see infer_batch_norm).
  * layer_norm: X, Scale?, Bias? -> Y (X), Mean, Variance (intermediate)
  *   attrs: epsilon=1e-5, begin_norm_axis=1; extra is_test, use_mkldnn, mkldnn_data_type.
  *   Mean/Variance: X.dims[:begin_norm_axis] since Paddle 2.6; before, one dim
@@ -21,19 +22,27 @@
  *   attrs: epsilon=1e-5, groups=-1, data_layout="NCHW".
  * Statistics of float16/bfloat16 inputs are float32 (Paddle's param_type).
  *
- * C emission (fp32): batch_norm in inference only (is_test or
+ * C emission (fp32): batch_norm with its running statistics (is_test or
  * use_global_stats, without trainable_statistics) -> rt_batch_norm (Scale
- * and Bias are optional, as in Paddle's kernel: 1 and 0);
+ * and Bias are optional, as in Paddle's kernel: 1 and 0), with its batch's
+ * statistics (training) -> rt_batch_norm_train, which also writes
+ * SavedMean, SavedVariance (the inverse std) and MeanOut / VarianceOut
+ * (the running statistics updated with momentum, in place);
  * layer_norm -> rt_layer_norm; instance_norm and group_norm (channel first)
  * -> rt_group_norm; group_norm with data_layout NHWC runs it on a
  * channel-first copy in scratch.  The statistics that Paddle's inference
  * kernels compute are written when the program reads or fetches them:
  * layer_norm's and group_norm's Mean and Variance (biased, without
  * epsilon), instance_norm's SavedMean and SavedVariance (1 / sqrt(variance
- * + epsilon), as phi's InstanceNormKernel stores it).  batch_norm writes
- * only Y (MeanOut and VarianceOut are its Mean and Variance in inference;
- * SavedMean, SavedVariance and ReserveSpace serve training), so a program
- * reading those is refused (codegen_model.c, check_outputs). */
+ * + epsilon), as phi's InstanceNormKernel stores it).  batch_norm with the
+ * running statistics writes only Y (MeanOut and VarianceOut are its Mean
+ * and Variance then; SavedMean and SavedVariance, which Paddle leaves
+ * unwritten then, get zeros when read, by a grad op); ReserveSpace is
+ * cuDNN's and empty here.
+ *
+ * Gradients (fp32, the grad ops' OpDefs are here): batch_norm_grad,
+ * layer_norm_grad, group_norm_grad, instance_norm_grad, each following
+ * its phi CPU kernel (see each emitter). */
 #include <string.h>
 #include <strings.h>
 
@@ -63,7 +72,9 @@ static int infer_batch_norm(OpCtx *c) {
   ctx_set(c, "Y", 0, xs, x->dtype);
   ctx_set(c, "MeanOut", 0, &cs, stat_dtype);
   ctx_set(c, "VarianceOut", 0, &cs, stat_dtype);
-  if (!(attr_bool(c->op, "is_test", 0) && !attr_bool(c->op, "trainable_statistics", 0))) {
+  /* while specializing they are [C] in test mode too: paddlec's kernel
+   * writes them (zeros) when a grad op binds them */
+  if (!(attr_bool(c->op, "is_test", 0) && !attr_bool(c->op, "trainable_statistics", 0)) || c->g->specializing) {
     ctx_set(c, "SavedMean", 0, &cs, stat_dtype);
     ctx_set(c, "SavedVariance", 0, &cs, stat_dtype);
   }
@@ -175,6 +186,15 @@ int op_bn_running_stats(const Op *op) {
   return 1;
 }
 
+/* 1 when vars a and b have the same specialized shape. */
+static int same_spec(EmitCtx *e, const Var *a, const Var *b) {
+  const VarSpec *x = em_spec(e, a), *y = em_spec(e, b);
+  if (!x->known || !y->known || x->rank != y->rank) return 0;
+  for (int i = 0; i < x->rank; i++)
+    if (x->d[i].a != y->d[i].a || x->d[i].c != y->d[i].c) return 0;
+  return 1;
+}
+
 /* A float32 statistics slot of batch_norm with ch elements (input when
  * `in`, else output): the var, or NULL after em_fail when missing or
  * mis-shaped. */
@@ -210,6 +230,21 @@ static int emit_batch_norm_train(EmitCtx *e, const Var *x, const Var *y, int ci,
   return 0;
 }
 
+/* 1 when every op that reads var v (besides the current op and fetches)
+ * is a batch_norm_grad with the running statistics, which does not read
+ * it, and there is one. */
+static int read_by_global_grads(EmitCtx *e, const Var *v) {
+  int n = 0;
+  for (int u = 0; u < v->nusers; u++) {
+    const Op *r = &e->g->ops[v->users[u]];
+    if (v->users[u] == e->op_id || r->removed || !strcmp(r->type, "fetch")) continue;
+    if (strcmp(r->type, "batch_norm_grad") || !(attr_bool(r, "is_test", 0) || attr_bool(r, "use_global_stats", 0)))
+      return 0;
+    n++;
+  }
+  return n > 0;
+}
+
 /* The channel dim of batch_norm's X (and its grad's) as phi reads
  * data_layout: NCHW (a rank-2 X reads the same either way) or NHWC; -1
  * after em_fail for another layout. */
@@ -242,14 +277,14 @@ static int emit_batch_norm(EmitCtx *e) {
   pr_line(e->p, "rt_batch_norm(%s, %s, %s, %s, %s, %s, %s, %s, %lld, %s);", em_ptr(e, x, 1), em_ptr(e, y, 0), sc, bi,
           mean, var, em_float(attr_float(e->op, "epsilon", 1e-5)), em_prod(e, x, 0, ci), (long long)ch,
           em_prod(e, x, ci + 1, rank));
-  if (attr_bool(e->op, "is_test", 0) && !attr_bool(e->op, "trainable_statistics", 0)) return 0;
-  /* use_global_stats in a training program: Paddle's batch_norm kernel
-   * leaves SavedMean and SavedVariance unwritten (and its grad does not
-   * read them then); paddlec writes zeros there when something reads them,
-   * (ReserveSpace is empty, see infer_batch_norm) */
+  /* Paddle's batch_norm kernels leave SavedMean and SavedVariance
+   * unwritten with the running statistics; a batch_norm_grad with them too
+   * binds but never reads them, and paddlec writes zeros there for it
+   * (anything else reading them stays refused: codegen_model.c's
+   * check_outputs; ReserveSpace is empty, see infer_batch_norm) */
   for (int i = 0; i < 2; i++) {
     Var *s = ctx_out(&c, i ? "SavedVariance" : "SavedMean", 0);
-    if (!s || (!s->nusers && !(s->flags & VAR_FETCH))) continue;
+    if (!s || !read_by_global_grads(e, s)) continue;
     if (!bn_stat(e, i ? "SavedVariance" : "SavedMean", 0, ch)) return -1;
     pr_line(e->p, "for (int64_t i = 0; i < %lld; i++) %s[i] = 0.0f;", (long long)ch, em_ptr(e, s, 0));
   }
@@ -271,6 +306,7 @@ static int emit_batch_norm_grad(EmitCtx *e) {
   if (x->dtype != RT_DT_FP32 || dy->dtype != RT_DT_FP32)
     return em_fail(e, "batch_norm_grad of %s tensors is not supported", rt_dtype_name(x->dtype));
   if (!ds != !db) return em_fail(e, "Scale@GRAD and Bias@GRAD must be wanted together (Paddle computes neither alone)");
+  if (!same_spec(e, x, dy)) return em_fail(e, "Y@GRAD must have X's shape");
   const int rank = em_spec(e, x)->rank, ci = bn_channel_dim(e, rank);
   if (ci < 0) return -1;
   const int64_t ch = em_const_dim(e, x, ci);
@@ -321,6 +357,53 @@ static int emit_layer_norm(EmitCtx *e) {
   return 0;
 }
 
+/* layer_norm_grad (phi LayerNormGradKernel) with the forward's Mean and
+ * Variance: rt_layer_norm_grad.  As Paddle's kernel does, X@GRAD takes
+ * Scale into account only when Scale@GRAD is wanted too (with Scale bound
+ * but its gradient not wanted, Paddle's X@GRAD is that of an unscaled
+ * layer_norm; tests/oracle/e2e_grad_cnn.py layer_norm_scale_frozen). */
+static int emit_layer_norm_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *dy = ctx_in(&c, "Y@GRAD", 0);
+  Var *dx = ctx_out(&c, "X@GRAD", 0), *ds = ctx_out(&c, "Scale@GRAD", 0), *db = ctx_out(&c, "Bias@GRAD", 0);
+  if (!x || !dy) return em_fail(e, "needs X and Y@GRAD");
+  if (x->dtype != RT_DT_FP32 || dy->dtype != RT_DT_FP32)
+    return em_fail(e, "layer_norm_grad of %s tensors is not supported", rt_dtype_name(x->dtype));
+  if (!same_spec(e, x, dy)) return em_fail(e, "Y@GRAD must have X's shape");
+  int rank = em_spec(e, x)->rank, axis = (int)attr_int(e->op, "begin_norm_axis", 1);
+  if (axis <= 0 || axis >= rank) return em_fail(e, "begin_norm_axis out of range");
+  SymDim cols = {0, 1};
+  for (int i = axis; i < rank; i++) {
+    SymDim d = em_spec(e, x)->d[i];
+    if (d.a) return em_fail(e, "the normalized dims must not depend on the batch");
+    cols.c *= d.c;
+  }
+  const SymDim rows = spec_prod(em_spec(e, x), 0, axis);
+  const char *stat[2];
+  for (int i = 0; i < 2; i++) {
+    const char *slot = i ? "Variance" : "Mean";
+    Var *v = ctx_in(&c, slot, 0);
+    SymDim k = v ? spec_numel(em_spec(e, v)) : (SymDim){-1, -1};
+    if (!v || v->dtype != RT_DT_FP32 || k.a != rows.a || k.c != rows.c)
+      return em_fail(e, "%s must be float32 with %s elements", slot, em_sym(rows));
+    stat[i] = em_ptr(e, v, 1);
+  }
+  int bad = 0;
+  const char *sc = ds ? param_ptr(e, "Scale", cols.c, &bad) : "NULL";
+  for (int i = 0; i < 2; i++) {
+    Var *g = i ? db : ds;
+    SymDim k = g ? spec_numel(em_spec(e, g)) : (SymDim){0, cols.c};
+    if (g && (g->dtype != RT_DT_FP32 || k.a || k.c != cols.c))
+      bad = em_fail(e, "%s must be float32 with %lld elements", i ? "Bias@GRAD" : "Scale@GRAD", (long long)cols.c);
+  }
+  if (bad) return -1;
+  pr_line(e->p, "rt_layer_norm_grad(%s, %s, %s, %s, %s, %s, %s, %lld, %s, %s, %s);", em_ptr(e, x, 1), em_ptr(e, dy, 1),
+          stat[0], stat[1], sc, em_float(attr_float(e->op, "epsilon", 1e-5)), em_prod(e, x, 0, axis),
+          (long long)cols.c, dx ? em_ptr(e, dx, 0) : "NULL", ds ? em_ptr(e, ds, 0) : "NULL",
+          db ? em_ptr(e, db, 0) : "NULL");
+  return 0;
+}
+
 /* instance_norm (groups = channels) and group_norm over channel-first X. */
 static int emit_group_norm(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
@@ -360,6 +443,110 @@ static int emit_group_norm(EmitCtx *e) {
   return 0;
 }
 
+/* group_norm_grad: generic; 1.x grad ops have no X and take Y's shape. */
+static int infer_group_norm_grad(OpCtx *c) {
+  if (ctx_nin(c, "X")) return grad_infer(c);
+  Var *y = ctx_need(c, "Y", 0);
+  if (!y) return -1;
+  ctx_set(c, "X@GRAD", 0, &y->shape, y->dtype);
+  for (int i = 0; i < 2; i++) {
+    const char *in = i ? "Bias" : "Scale", *out = i ? "Bias@GRAD" : "Scale@GRAD";
+    Var *p = ctx_in(c, in, 0);
+    if (ctx_out(c, out, 0) && !p) return ctx_fail(c, "output %s has no input %s", out, in);
+    if (p) ctx_set(c, out, 0, &p->shape, p->dtype);
+  }
+  return 0;
+}
+
+/* group_norm_grad (phi GroupNormGradKernel): from Y, Variance, Scale and
+ * Bias, see rt_group_norm_grad. */
+static int emit_group_norm_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *y = ctx_in(&c, "Y", 0), *dy = ctx_in(&c, "Y@GRAD", 0), *var = ctx_in(&c, "Variance", 0);
+  Var *dx = ctx_out(&c, "X@GRAD", 0), *ds = ctx_out(&c, "Scale@GRAD", 0), *db = ctx_out(&c, "Bias@GRAD", 0);
+  if (!y || !dy || !var) return em_fail(e, "needs Y, Variance and Y@GRAD");
+  if (y->dtype != RT_DT_FP32 || dy->dtype != RT_DT_FP32)
+    return em_fail(e, "group_norm_grad of %s tensors is not supported", rt_dtype_name(y->dtype));
+  if (!same_spec(e, y, dy)) return em_fail(e, "Y@GRAD must have Y's shape");
+  const int rank = em_spec(e, y)->rank;
+  const char *layout = attr_str(e->op, "data_layout", "NCHW");
+  const int last = !strcasecmp(layout, "NHWC");
+  if (!last && strcasecmp(layout, "NCHW"))
+    return em_fail(e, "data_layout '%s' is not supported (NCHW or NHWC)", layout);
+  if (rank < 2) return em_fail(e, "Y must have rank >= 2");
+  const int64_t ch = em_const_dim(e, y, last ? rank - 1 : 1), groups = attr_int(e->op, "groups", -1);
+  if (ch < 0) return em_fail(e, "the channel dim must not depend on the batch");
+  if (groups < 1 || ch % groups) return em_fail(e, "groups %lld does not divide %lld channels", (long long)groups, (long long)ch);
+  const SymDim nb = em_spec(e, y)->d[0], kv = spec_numel(em_spec(e, var));
+  if (var->dtype != RT_DT_FP32 || kv.a != nb.a * groups || kv.c != nb.c * groups)
+    return em_fail(e, "Variance must be float32 with N * groups elements");
+  int bad = 0;
+  const char *sc = param_ptr(e, "Scale", ch, &bad), *bi = param_ptr(e, "Bias", ch, &bad);
+  for (int i = 0; i < 2; i++) {
+    Var *g = i ? db : ds;
+    SymDim k = g ? spec_numel(em_spec(e, g)) : (SymDim){0, ch};
+    if (g && (g->dtype != RT_DT_FP32 || k.a || k.c != ch))
+      bad = em_fail(e, "%s must be float32 with %lld elements", i ? "Bias@GRAD" : "Scale@GRAD", (long long)ch);
+  }
+  if (bad) return -1;
+  pr_line(e->p, "rt_group_norm_grad(%s, %s, %s, %s, %s, %s, %s, %lld, %lld, %s, %d, %s, %s, %s);", em_ptr(e, y, 1),
+          em_ptr(e, dy, 1), sc, bi, em_ptr(e, var, 1), em_float(attr_float(e->op, "epsilon", 1e-5)),
+          em_dim(e, y, 0), (long long)ch, (long long)groups, em_prod(e, y, last ? 1 : 2, last ? rank - 1 : rank), last,
+          dx ? em_ptr(e, dx, 0) : "NULL", ds ? em_ptr(e, ds, 0) : "NULL", db ? em_ptr(e, db, 0) : "NULL");
+  return 0;
+}
+
+/* instance_norm_grad has no Bias input: Scale@GRAD and Bias@GRAD are [C]
+ * with C = X.dims[1] (InstanceNormGradInferMeta). */
+static int infer_instance_norm_grad(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0);
+  if (!x) return -1;
+  if (x->shape.rank < 2) return ctx_fail(c, "X %s must have rank >= 2", shape_str(&x->shape));
+  Var *scale = ctx_in(c, "Scale", 0);
+  Shape ch = {1, {x->shape.d[1]}};
+  int dt = scale ? scale->dtype : x->dtype;
+  ctx_set(c, "X@GRAD", 0, &x->shape, x->dtype);
+  ctx_set(c, "Scale@GRAD", 0, &ch, dt);
+  ctx_set(c, "Bias@GRAD", 0, &ch, dt);
+  return 0;
+}
+
+/* instance_norm_grad (phi InstanceNormGradKernel) from X, Scale and the
+ * forward's SavedMean and SavedVariance: rt_instance_norm_grad.
+ * Scale@GRAD and Bias@GRAD come together or not at all. */
+static int emit_instance_norm_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *dy = ctx_in(&c, "Y@GRAD", 0);
+  Var *dx = ctx_out(&c, "X@GRAD", 0), *ds = ctx_out(&c, "Scale@GRAD", 0), *db = ctx_out(&c, "Bias@GRAD", 0);
+  if (!x || !dy) return em_fail(e, "needs X and Y@GRAD");
+  if (x->dtype != RT_DT_FP32 || dy->dtype != RT_DT_FP32)
+    return em_fail(e, "instance_norm_grad of %s tensors is not supported", rt_dtype_name(x->dtype));
+  if (!same_spec(e, x, dy)) return em_fail(e, "Y@GRAD must have X's shape");
+  if (!ds != !db) return em_fail(e, "Scale@GRAD and Bias@GRAD must be wanted together (Paddle computes neither alone)");
+  const int rank = em_spec(e, x)->rank;
+  if (rank < 2) return em_fail(e, "X must have rank >= 2");
+  const int64_t ch = em_const_dim(e, x, 1);
+  if (ch < 0) return em_fail(e, "the channel dim must not depend on the batch");
+  const SymDim nb = em_spec(e, x)->d[0];
+  const char *stat[2];
+  for (int i = 0; i < 2; i++) {
+    const char *slot = i ? "SavedVariance" : "SavedMean";
+    Var *v = ctx_in(&c, slot, 0);
+    SymDim k = v ? spec_numel(em_spec(e, v)) : (SymDim){-1, -1};
+    if (!v || v->dtype != RT_DT_FP32 || k.a != nb.a * ch || k.c != nb.c * ch)
+      return em_fail(e, "%s must be float32 with N * C elements", slot);
+    stat[i] = em_ptr(e, v, 1);
+  }
+  int bad = 0;
+  const char *sc = param_ptr(e, "Scale", ch, &bad);
+  if (ds && (!bn_stat(e, "Scale@GRAD", 0, ch) || !bn_stat(e, "Bias@GRAD", 0, ch))) return -1;
+  if (bad) return -1;
+  pr_line(e->p, "rt_instance_norm_grad(%s, %s, %s, %s, %s, %s, %lld, %s, %s, %s, %s);", em_ptr(e, x, 1),
+          em_ptr(e, dy, 1), sc, stat[0], stat[1], em_dim(e, x, 0), (long long)ch, em_prod(e, x, 2, rank),
+          dx ? em_ptr(e, dx, 0) : "NULL", ds ? em_ptr(e, ds, 0) : "NULL", db ? em_ptr(e, db, 0) : "NULL");
+  return 0;
+}
+
 /* MomentumTensor: Paddle 2.6 maps batch_norm to its phi kernels without it
  * ("Dispenable `MomentumTensor` is useless now", batch_norm_sig.cc): the
  * running statistics' update uses the momentum attribute even when the
@@ -381,5 +568,22 @@ static const char *const bn_grad_attr_ignores[] = {"momentum", "trainable_statis
 const OpDef op_batch_norm_grad = {.type = "batch_norm_grad", .infer = grad_infer, .emit_c = emit_batch_norm_grad,
                                   .ignores = bn_grad_ignores, .attr_ignores = bn_grad_attr_ignores};
 const OpDef op_layer_norm = {.type = "layer_norm", .infer = infer_layer_norm, .emit_c = emit_layer_norm};
+/* layer_norm_grad: Bias's gradient needs only Y@GRAD; Scale Paddle's kernel
+ * reads only when Scale@GRAD is wanted (see emit_layer_norm_grad). */
+static const char *const ln_grad_ignores[] = {"Scale", "Bias", NULL};
+const OpDef op_layer_norm_grad = {.type = "layer_norm_grad", .infer = grad_infer, .emit_c = emit_layer_norm_grad,
+                                  .ignores = ln_grad_ignores};
 const OpDef op_instance_norm = {.type = "instance_norm", .infer = infer_instance_norm, .emit_c = emit_group_norm};
+/* instance_norm_grad: phi's kernel takes Bias and epsilon but reads
+ * neither (the saved statistics hold epsilon already). */
+static const char *const in_grad_ignores[] = {"Bias", NULL};
+static const char *const in_grad_attr_ignores[] = {"epsilon", NULL};
+const OpDef op_instance_norm_grad = {.type = "instance_norm_grad", .infer = infer_instance_norm_grad,
+                                     .emit_c = emit_instance_norm_grad, .ignores = in_grad_ignores,
+                                     .attr_ignores = in_grad_attr_ignores};
 const OpDef op_group_norm = {.type = "group_norm", .infer = infer_group_norm, .emit_c = emit_group_norm};
+/* group_norm_grad: Paddle's kernel rebuilds the normalized X from Y, so X
+ * and Mean it never reads. */
+static const char *const gn_grad_ignores[] = {"X", "Mean", NULL};
+const OpDef op_group_norm_grad = {.type = "group_norm_grad", .infer = infer_group_norm_grad,
+                                  .emit_c = emit_group_norm_grad, .ignores = gn_grad_ignores};

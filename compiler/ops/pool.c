@@ -26,7 +26,9 @@
  * are ksize at the strides even then).  Mask is written (int32 indices).
  * The _with_index ops read only the first nsp paddings (one per spatial dim;
  * Paddle ignores padding_algorithm and ceil_mode there, which they do not
- * declare) and are always channel first. */
+ * declare) and are always channel first.
+ * Gradients: pool2d_grad (rt_pool2d_grad, the forward's geometry) and
+ * max_pool2d_with_index_grad (rt_max_pool2d_index_grad, by Mask). */
 #include <string.h>
 
 #include "../util.h"
@@ -139,6 +141,15 @@ static int pool_dims(EmitCtx *e, const Var *x, const Var *out, int last, int64_t
   return 0;
 }
 
+/* 1 when vars a and b have the same specialized shape. */
+static int same_spec(EmitCtx *e, const Var *a, const Var *b) {
+  const VarSpec *x = em_spec(e, a), *y = em_spec(e, b);
+  if (!x->known || !y->known || x->rank != y->rank) return 0;
+  for (int i = 0; i < x->rank; i++)
+    if (x->d[i].a != y->d[i].a || x->d[i].c != y->d[i].c) return 0;
+  return 1;
+}
+
 /* The geometry of pool2d with input x and output (or its gradient) out,
  * as PoolRawKernel / PoolGradRawKernel read the attributes; -1 after
  * em_fail. */
@@ -184,6 +195,7 @@ static int emit_pool2d_grad(EmitCtx *e) {
   if (!x || !out || !dout) return em_fail(e, "needs X, Out and Out@GRAD");
   if (out->dtype != RT_DT_FP32 || dout->dtype != RT_DT_FP32)
     return em_fail(e, "pool2d_grad of %s tensors is not supported", rt_dtype_name(dout->dtype));
+  if (!same_spec(e, out, dout)) return em_fail(e, "Out@GRAD must have Out's shape");
   RtPool2d p;
   if (pool2d_geometry(e, x, out, &p)) return -1;
   if (!dx) return 0;
@@ -229,6 +241,7 @@ static int emit_max_pool2d_index_grad(EmitCtx *e) {
   if (!x || !mask || !dout) return em_fail(e, "needs X, Mask and Out@GRAD");
   if (mask->dtype != RT_DT_INT32) return em_fail(e, "Mask must be int32");
   if (dout->dtype != RT_DT_FP32) return em_fail(e, "gradients of %s tensors are not supported", rt_dtype_name(dout->dtype));
+  if (!same_spec(e, mask, dout)) return em_fail(e, "Out@GRAD must have Mask's shape");
   RtPool2d p;
   if (max_pool2d_index_geometry(e, x, dout, &p)) return -1;
   if (!dx) return 0;

@@ -68,6 +68,33 @@ def scale_update():
     return loss, 4
 
 
+@case
+def cnn_manual_sgd():
+    """A small CNN trained with what a CNN's backward needs: conv2d (no
+    bias) + batch_norm in training (its running statistics are state,
+    updated in place every step) + relu + max pool + depthwise conv + avg
+    pool + layer_norm + fc, softmax_with_cross_entropy, mean; plain SGD
+    written as Optimize-role ops (w -= 0.1 * w@GRAD), which compile without
+    an optimizer kernel."""
+    import paddle.nn.functional as F
+    from oracle_case import append_op
+    x = paddle.static.data("x", [None, 2, 8, 8], "float32")
+    label = paddle.static.data("label", [None, 1], "int64")
+    y = paddle.static.nn.conv2d(x, 4, 3, padding=1, bias_attr=False)
+    y = F.relu(paddle.static.nn.batch_norm(y, is_test=False, momentum=0.8))
+    y = F.max_pool2d(y, 2)
+    y = paddle.static.nn.conv2d(y, 4, 3, padding=1, groups=4)
+    y = paddle.static.nn.layer_norm(F.avg_pool2d(y, 2), begin_norm_axis=1)
+    logits = paddle.static.nn.fc(y, 10)
+    loss = append_op("mean", {"X": F.softmax_with_cross_entropy(logits, label)}, {"Out": ["float32"]}, {})[0]
+    blk = paddle.static.default_main_program().global_block()
+    for p, g in paddle.static.append_backward(loss):
+        t = blk.create_var(name=p.name + "@STEP", shape=p.shape, dtype="float32")
+        blk.append_op(type="scale", inputs={"X": [g]}, outputs={"Out": [t]}, attrs={"scale": 0.1, "op_role": 2})
+        blk.append_op(type="elementwise_sub", inputs={"X": [p], "Y": [t]}, outputs={"Out": [p]}, attrs={"op_role": 2})
+    return loss, 4
+
+
 def _mlp(optimizer):
     """An MLP classifier: fc 16 -> 32 relu -> 10, softmax_with_cross_entropy
     on int64 labels, mean; batch 8."""
