@@ -1403,6 +1403,7 @@ const char *const paddle_ops[] = {
     "split",
     "sqrt",
     "square",
+    "squared_l2_norm",
     "squeeze2",
     "stack",
     "stanh",
