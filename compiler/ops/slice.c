@@ -324,7 +324,7 @@ static int emit_slice_grad_op(EmitCtx *e, int strided) {
   Var *x = tu_in(e, "Input", 0), *dout = tu_in(e, "Out@GRAD", 0), *dx = tu_out(e, "Input@GRAD", 0);
   if (!x || !dout || !dx) return -1;
   if (dout->dtype != dx->dtype) return em_fail(e, "Out@GRAD and Input@GRAD differ in dtype");
-  const char *offset, *dims[RT_MAX_RANK], *st[RT_MAX_RANK];
+  const char *offset, *dims[RT_MAX_RANK] = {0}, *st[RT_MAX_RANK] = {0};
   int empty, rank = tu_rank(e, x);
   if (slice_geometry(e, x, dout, strided, &offset, dims, st, &empty)) return -1;
   const char *t = em_ctype(dx->dtype);
@@ -337,7 +337,7 @@ static int emit_slice_grad_op(EmitCtx *e, int strided) {
   const char *dst = "0";
   int nl = 0;
   for (int a = 0; a < rank; a++) {
-    if (!strcmp(dims[a], "1")) continue;
+    if (!dims[a] || !strcmp(dims[a], "1")) continue; /* slice_geometry sets every dim of the rank */
     pr_line(e->p, "for (int64_t i%d = 0; i%d < %s; i%d++) {", a, a, dims[a], a);
     dst = tu_add(dst, tu_mul(pool_printf("i%d", a), st[a]));
     nl++;
