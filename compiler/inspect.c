@@ -52,7 +52,8 @@ static const char *dtype_str(int dt) {
 }
 
 /* An op can be compiled once its definition has a C emitter. */
-static int compilable(const Op *op) { return op->def && op->def->emit_c; }
+/* An op a trainer drops (fluid's reader ops, train.c) needs no code. */
+static int compilable(const Op *op) { return op->removed || (op->def && op->def->emit_c); }
 
 static uint64_t param_numel(const Graph *g) {
   uint64_t n = 0;

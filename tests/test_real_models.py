@@ -55,8 +55,9 @@ EXPECT = {
                                   ops_at_least={"adam": 159}),
     "ppocr1_db_det_infer": dict(version=1008005, params=256, op_count=167,
                                 feeds={"image": (F32, [-1, 3, 640, 640])}),
-    "ppocr1_db_det_train": dict(version=1008005, params=None, blocks=3, grad_ops=211, nfeed=0,
-                                nfetch=0, ops_at_least={"adam": 165}),
+    # a training program: its feeds are the outputs of its `read` op, its fetch the loss (compiler/train.c)
+    "ppocr1_db_det_train": dict(version=1008005, params=None, blocks=3, grad_ops=211, nfeed=5,
+                                fetches=["tmp_43"], ops_at_least={"adam": 165}),
     "ppocr_rec_svtr_pd25": dict(version=2005000, params=None, op_count=251,
                                 feeds={"x": (F32, [-1, 3, 48, -1])}, fetches=["softmax_2.tmp_0"]),
     "resnet50_int8_qat_fluid": dict(version=0, params=None, op_count=367,
