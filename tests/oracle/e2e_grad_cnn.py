@@ -17,13 +17,10 @@ would set is_test.
 """
 import os
 import sys
-import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from oracle_case import (append_op as op, build_grad_case, case_registry, randomize_params,  # noqa: E402
-                         reference, save_grad_program)
+from oracle_case import append_op as op, build_grad_case, case_registry, save_training_case  # noqa: E402
 
-import numpy as np  # noqa: E402
 import paddle  # noqa: E402
 import paddle.nn.functional as F  # noqa: E402
 
@@ -318,17 +315,7 @@ def build_forward_case(out_dir, name, fn):
     main, startup = paddle.static.Program(), paddle.static.Program()
     with paddle.static.program_guard(main, startup):
         feeds, fetches = fn()
-    rng = np.random.default_rng(zlib.crc32(name.encode()))
-    block = main.global_block()
-    inputs = [make_input(block.var(f), rng) for f in feeds]
-    exe = paddle.static.Executor(paddle.CPUPlace())
-    scope = paddle.static.Scope()
-    case_dir = os.path.join(out_dir, name)
-    with paddle.static.scope_guard(scope):
-        exe.run(startup)
-        randomize_params(main, scope, rng)
-        save_grad_program(case_dir, main, feeds, fetches, exe)
-    reference(case_dir, inputs)
+    save_training_case(out_dir, name, main, startup, feeds, fetches, make_input)
 
 
 if __name__ == "__main__":

@@ -237,17 +237,25 @@ def build_grad_case(out_dir, name, fn, make_input):
         params = [p for p in main.all_parameters() if not p.stop_gradient]
         grads = paddle.static.gradients(outs, list(wrt) + params, target_gradients=douts)
     fetches = [g for g in grads if g is not None]
-    all_feeds = list(feeds) + [d.name for d in douts]
+    return save_training_case(out_dir, name, main, startup, list(feeds) + [d.name for d in douts], fetches,
+                              make_input)
+
+
+def save_training_case(out_dir, name, main, startup, feeds, fetches, make_input):
+    """Saves out_dir/name from a program that is not cloned for test (grad
+    ops, training-mode forward ops) with save_grad_program, inputs and
+    re-drawn parameters from one generator seeded by crc32(name), and runs
+    Paddle's reference on the saved files.  Returns (case dir, inputs)."""
     rng = np.random.default_rng(zlib.crc32(name.encode()))
     block = main.global_block()
-    inputs = [make_input(block.var(f), rng) for f in all_feeds]
+    inputs = [make_input(block.var(f), rng) for f in feeds]
     exe = paddle.static.Executor(paddle.CPUPlace())
     scope = paddle.static.Scope()
     case_dir = os.path.join(out_dir, name)
     with paddle.static.scope_guard(scope):
         exe.run(startup)
         randomize_params(main, scope, rng)
-        save_grad_program(case_dir, main, all_feeds, fetches, exe)
+        save_grad_program(case_dir, main, feeds, fetches, exe)
     reference(case_dir, inputs)
     return case_dir, inputs
 
