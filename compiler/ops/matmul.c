@@ -311,8 +311,9 @@ static int emit_gemm_grad(EmitCtx *e, int tx, int ty, double alpha) {
   SymDim xr = mat_dim(&x, 0, 0), xc = mat_dim(&x, 1, 0), yr = mat_dim(&y, 0, 1), yc = mat_dim(&y, 1, 1);
   SymDim m = tx ? xc : xr, k = tx ? xr : xc, n = ty ? yr : yc;
   int nbx = nbatch(&x), nby = nbatch(&y), nb = nbx > nby ? nbx : nby;
-  pr_line(e->p, "const %s *x = %s;", T, em_ptr(e, xv, 1));
-  pr_line(e->p, "const %s *y = %s;", T, em_ptr(e, yv, 1));
+  /* dX reads Y, dY reads X: a gradient nobody asked for names nothing */
+  if (dyv) pr_line(e->p, "const %s *x = %s;", T, em_ptr(e, xv, 1));
+  if (dxv) pr_line(e->p, "const %s *y = %s;", T, em_ptr(e, yv, 1));
   pr_line(e->p, "const %s *dout = %s;", T, em_ptr(e, dov, 1));
   if (dxv) pr_line(e->p, "%s *dx = %s;", T, em_ptr(e, dxv, 0));
   if (dyv) pr_line(e->p, "%s *dy = %s;", T, em_ptr(e, dyv, 0));

@@ -45,6 +45,21 @@ def mul_y_only():
     return ["x", "y"], [mul(x, y, 1, 1)], [y]
 
 
+@case
+def matmul_v2_y_only():
+    """matmul_v2 with only Y's gradient (X is a plain feed, as a network's
+    input is): X@GRAD is absent, the kernel reads X alone."""
+    x, y = paddle.static.data("x", [-1, 3, 4], "float32"), data("y", [4, 5])
+    return ["x", "y"], [paddle.matmul(x, y)], [y]
+
+
+@case
+def matmul_v2_x_only():
+    """Only X's gradient (Y stops the gradient): the kernel reads Y alone."""
+    x, y = data("x", [-1, 3, 4]), paddle.static.data("y", [4, 5], "float32")
+    return ["x", "y"], [paddle.matmul(x, y)], [x]
+
+
 def mm_case(name, xs, ys, tx=False, ty=False):
     def fn():
         x, y = data("x", xs), data("y", ys)

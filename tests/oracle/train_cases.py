@@ -205,6 +205,32 @@ def cnn_bn_momentum():
     return loss, 4
 
 
+@case
+def transformer_adamw():
+    """A Transformer encoder classifier: two paddle.nn.TransformerEncoderLayer
+    (2 heads, dropout 0.1 in attention and feed-forward, layer_norm, gelu)
+    over 8 tokens of 16 features, mean over tokens, fc to 10 classes;
+    AdamW (decoupled decay 0.01) with global-norm clipping, and an L2Decay
+    regularizer on the classifier's weight (the scale + sum ops a
+    regularizer appends).  The attention projections have no biases: the key
+    projection's bias gets a gradient that is 0 in exact arithmetic (softmax
+    over keys ignores a per-query constant, and q.(k + b) adds one), so its
+    value is rounding noise in Paddle as in paddlec, which Adam's
+    normalization then turns into steps of the learning rate's size (the
+    same reason cnn_bn_momentum's conv has no bias); the feed-forward
+    layers keep theirs."""
+    nn = paddle.nn
+    x = paddle.static.data("x", [None, 8, 16], "float32")
+    label = paddle.static.data("label", [None, 1], "int64")
+    layer = nn.TransformerEncoderLayer(16, 2, 32, dropout=0.1, activation="gelu", bias_attr=[False, None])
+    h = nn.TransformerEncoder(layer, 2)(x)
+    head = nn.Linear(16, 10, weight_attr=paddle.ParamAttr(regularizer=paddle.regularizer.L2Decay(1e-3)))
+    loss = paddle.mean(nn.functional.cross_entropy(head(paddle.mean(h, axis=1)), label))
+    paddle.optimizer.AdamW(learning_rate=0.005, weight_decay=0.01,
+                           grad_clip=nn.ClipGradByGlobalNorm(1.0)).minimize(loss)
+    return loss, 4
+
+
 def _data(feed, rows, rng):
     shape = [rows] + [d for d in feed.shape[1:]]
     if "int" in str(feed.dtype):
