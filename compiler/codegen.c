@@ -30,11 +30,11 @@ static int check_supported(const Graph *g) {
       first = strcmp(o->type, op->type) || (o->def && o->def->emit_c && o->block == 0);
     }
     if (!first) continue;
-    char *where = pool_printf("block %d op %d", op->block, op->index);
+    char *where = pool_printf("block %d op %d", op->file_block, op->index);
     int n = 1;
     for (int k = i + 1; k < g->nops; k++)
       if (!strcmp(g->ops[k].type, op->type) && !(g->ops[k].def && g->ops[k].def->emit_c && g->ops[k].block == 0)) {
-        if (n < 8) where = pool_printf("%s, %d:%d", where, g->ops[k].block, g->ops[k].index);
+        if (n < 8) where = pool_printf("%s, %d:%d", where, g->ops[k].file_block, g->ops[k].index);
         n++;
       }
     const char *why = op->block ? "ops inside control-flow blocks" : "no C emitter yet";

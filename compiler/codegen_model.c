@@ -36,9 +36,9 @@ static void kernel_comment(EmitCtx *e, Printer *p) {
       idx = pool_printf("%s%s%d", idx, i ? ", " : "", f->index);
       types = pool_printf("%s%s%s", types, i ? " + " : "", f->type);
     }
-    pr_line(p, "/* block %d ops %s: %s, fusing %s", op->block, idx, op->type, types);
+    pr_line(p, "/* block %d ops %s: %s, fusing %s", op->file_block, idx, op->type, types);
   } else {
-    pr_line(p, "/* block %d op %d: %s", op->block, op->index, op->type);
+    pr_line(p, "/* block %d op %d: %s", op->file_block, op->index, op->type);
   }
   for (int side = 0; side < 2; side++) {
     const Slot *slots = side ? op->out : op->in;

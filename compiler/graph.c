@@ -81,8 +81,8 @@ const char *graph_op_where(const Graph *g, const Op *op) {
   for (int s = 0; s < op->nout && !out; s++)
     for (int k = 0; k < op->out[s].n && !out; k++)
       if (op->out[s].vars[k] >= 0) out = g->vars[op->out[s].vars[k]].name;
-  if (out) return pool_printf("block %d op %d (%s -> %s)", op->block, op->index, op->type, out);
-  return pool_printf("block %d op %d (%s)", op->block, op->index, op->type);
+  if (out) return pool_printf("block %d op %d (%s -> %s)", op->file_block, op->index, op->type, out);
+  return pool_printf("block %d op %d (%s)", op->file_block, op->index, op->type);
 }
 
 /* Fills a var's kind, dtype and dims from its VarType. */
@@ -357,7 +357,7 @@ int graph_build(Graph *g, ProgramDesc *pd, const char *file) {
       op.desc = bd->ops[k];
       op.marks = marks;
       op.type = op.desc->type ? op.desc->type : "";
-      op.block = (int)b;
+      op.block = op.file_block = (int)b;
       op.index = (int)k;
       if (!*op.type) {
         diag_error("%s: block %zu op %zu has no type", file, b, k);

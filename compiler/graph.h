@@ -93,8 +93,10 @@ typedef struct AttrMarks AttrMarks; /* attr.h */
 
 typedef struct Op {
   const char *type;          /* Paddle op type */
-  int block;                 /* block index */
+  int block;                 /* block index: the list (Block.ops) holding it */
   int index;                 /* op index inside its block, as in the file */
+  int file_block;            /* the block it is in in the file (messages):
+                              * `block` unless cond_inline.c moved it */
   int nin, nout;             /* slot counts */
   Slot *in, *out;            /* slots */
   const OpDesc *desc;        /* attributes live here */

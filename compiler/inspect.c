@@ -25,11 +25,20 @@ static int cmp_type(const void *a, const void *b) {
   return strcmp(((const TypeCount *)a)->type, ((const TypeCount *)b)->type);
 }
 
-/* Op-type histogram sorted by type name. */
+/* The ops of the file: not those a trainer's setup adds (cond_inline.c's
+ * selects). */
+static int file_ops(const Graph *g) {
+  int n = 0;
+  for (int i = 0; i < g->nops; i++) n += !g->ops[i].from_pass;
+  return n;
+}
+
+/* Op-type histogram of the file's ops, sorted by type name. */
 static TypeCount *histogram(const Graph *g, int *n) {
   TypeCount *t = pool_alloc(((size_t)g->nops + 1) * sizeof *t);
   *n = 0;
   for (int i = 0; i < g->nops; i++) {
+    if (g->ops[i].from_pass) continue;
     int k = 0;
     while (k < *n && strcmp(t[k].type, g->ops[i].type)) k++;
     if (k == *n) t[(*n)++] = (TypeCount){g->ops[i].type, 0, i};
@@ -119,7 +128,7 @@ static void text_report(const Graph *g, const InferReport *r, const InspectOpts 
       printf("    %-28s %-8s %s\n", g->vars[ti.state[i]].name, dtype_str(g->vars[ti.state[i]].dtype),
              shape_str(&g->vars[ti.state[i]].shape));
   }
-  printf("ops:        %d in %d types\n", g->nops, ntypes);
+  printf("ops:        %d in %d types\n", file_ops(g), ntypes);
   for (int i = 0; i < ntypes; i++) printf("  %-44s %d\n", t[i].type, t[i].n);
   printf("parameters: %d tensors, %llu elements, %llu bytes loaded\n", g->nparams,
          (unsigned long long)param_numel(g), (unsigned long long)g->param_bytes);
@@ -129,7 +138,7 @@ static void text_report(const Graph *g, const InferReport *r, const InspectOpts 
   else printf("%d ops without a shape rule, %d vars differ from their VarDesc\n", r->nunknown, r->nmismatch);
   for (int i = 0; i < r->nunknown; i++) {
     const Op *op = &g->ops[r->unknown[i]];
-    printf("  no shape rule: %s at block %d op %d\n", op->type, op->block, op->index);
+    printf("  no shape rule: %s at block %d op %d\n", op->type, op->file_block, op->index);
   }
   for (int i = 0; i < r->nmismatch; i++) {
     const Var *v = &g->vars[r->mismatch[i]];
@@ -149,7 +158,7 @@ static void text_report(const Graph *g, const InferReport *r, const InspectOpts 
       const Op *op = &g->ops[k];
       if (strcmp(op->type, t[i].type)) continue;
       char buf[32];
-      int n = snprintf(buf, sizeof buf, " b%d#%d", op->block, op->index);
+      int n = snprintf(buf, sizeof buf, " b%d#%d", op->file_block, op->index);
       if (shown++) {
         putchar(',');
         col++;
@@ -211,7 +220,7 @@ static void json_report(const Graph *g, const InferReport *r, const InspectOpts 
   json_arr(&j, "fetches");
   for (int i = 0; i < g->nfetches; i++) json_var_ref(&j, g, g->fetches[i]);
   json_end_arr(&j);
-  json_int(&j, "op_count", g->nops);
+  json_int(&j, "op_count", file_ops(g));
   json_obj(&j, "op_types");
   for (int i = 0; i < ntypes; i++) json_int(&j, t[i].type, t[i].n);
   json_end_obj(&j);

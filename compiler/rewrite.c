@@ -27,6 +27,7 @@ int rw_new_op(Graph *g, const char *type, int at, int after) {
   op.from_pass = 1;
   op.type = d->type;
   op.block = ref->block;
+  op.file_block = ref->file_block;
   op.index = ref->index;
   op.def = op_def_find(type);
   op.sub_block = -1;
@@ -52,6 +53,20 @@ void rw_remove_op(Graph *g, int id) {
   memmove(b->ops + pos, b->ops + pos + 1, sizeof(int) * (size_t)(b->nops - pos - 1));
   b->nops--;
   g->ops[id].removed = 1;
+}
+
+void rw_move_op(Graph *g, int id, int after) {
+  rw_remove_op(g, id);
+  g->ops[id].removed = 0;
+  Block *b = &g->blocks[g->ops[after].block];
+  const int pos = block_pos(g, after) + 1;
+  int *ops = pool_alloc(sizeof(int) * ((size_t)b->nops + 2));
+  memcpy(ops, b->ops, sizeof(int) * (size_t)pos);
+  ops[pos] = id;
+  memcpy(ops + pos + 1, b->ops + pos, sizeof(int) * (size_t)(b->nops - pos));
+  b->ops = ops;
+  b->nops++;
+  g->ops[id].block = g->ops[after].block;
 }
 
 void rw_set_slot(Graph *g, int id, int side, const char *slot, const int *vars, int n) {

@@ -22,6 +22,9 @@
 int rw_new_op(Graph *g, const char *type, int at, int after);
 /* Takes op `id` out of its block (it stays in g->ops, marked removed). */
 void rw_remove_op(Graph *g, int id);
+/* Moves op `id` out of its block to right after op `after`, in after's
+ * block (Op.file_block keeps where it came from). */
+void rw_move_op(Graph *g, int id, int after);
 /* Binds `n` vars to input (side 0) or output (side 1) slot `slot` of op
  * `id`, replacing the slot's vars when it exists. */
 void rw_set_slot(Graph *g, int id, int side, const char *slot, const int *vars, int n);

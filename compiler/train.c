@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "attr.h"
+#include "cond_inline.h"
 #include "diag.h"
 #include "rewrite.h"
 #include "util.h"
@@ -145,6 +146,7 @@ int train_setup(Graph *g, const TrainOpts *o) {
                         "without them", g->file);
     return 0;
   }
+  cond_inline(g); /* the learning-rate schedule's small blocks */
   if (set_state(g) || set_feeds(g, o)) return -1;
   int loss = o->loss ? step_var(g, o->loss, "--loss") : train_find_loss(g);
   if (o->loss && loss < 0) return -1;

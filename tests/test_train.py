@@ -27,8 +27,10 @@ STATE_TOL = 1e-3
 
 
 def case_names():
-    """The @case functions of the script (read without importing Paddle)."""
-    return re.findall(r"^@case\ndef (\w+)\(", open(SCRIPT).read(), re.M)
+    """The @case functions of the script and its _lr_case registrations (read
+    without importing Paddle)."""
+    found = re.findall(r"^@case\ndef (\w+)\(|^_lr_case\(\"(\w+)\"", open(SCRIPT).read(), re.M)
+    return [a or b for a, b in found]
 
 
 def case_dir(name):

@@ -49,7 +49,12 @@ static int emit_compare(EmitCtx *e) {
   return ew_binary(e, x, y, out, attr_int(e->op, "axis", -1), expr);
 }
 
-#define OP_COMPARE(name) const OpDef op_##name = {.type = #name, .infer = infer_compare, .emit_c = emit_compare};
+/* force_cpu: where the result lives on a GPU place (kept in host memory);
+ * every tensor of a CPU program already is there. */
+static const char *const compare_attr_ignores[] = {"force_cpu", NULL};
+#define OP_COMPARE(name)                                                                 \
+  const OpDef op_##name = {.type = #name, .infer = infer_compare, .emit_c = emit_compare, \
+                           .attr_ignores = compare_attr_ignores};
 OP_COMPARE(equal)
 OP_COMPARE(greater_equal)
 OP_COMPARE(greater_than)

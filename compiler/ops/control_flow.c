@@ -23,10 +23,18 @@
  *     different shape shows as unknown dims.
  *   select_output: X, Mask -> Out*.  Out[Mask] = X.  No InferShape; the outputs
  *     (grads of the branch results, in cond's backward) keep their declared
- *     shapes, which may be more precise than X's. */
+ *     shapes, which may be more precise than X's.
+ * Emission: select_input copies X[Mask] to Out (every X of Out's dtype and
+ * size).  A Mask outside [0, n), where Paddle stops with an error, leaves
+ * Out as it was; Python's cond() and cond_inline.c only write 0 or 1.  The
+ * other ops run their sub-blocks at run time (issue 19); cond_inline.c
+ * turns the small conditional blocks of learning-rate schedules into
+ * straight-line code ending in select_input. */
 #include <string.h>
 
+#include "../util.h"
 #include "ops.h"
+#include "tensor_util.h"
 
 /* Python's select_input() merges the branch shapes since Paddle 2.4
  * (PaddlePaddle/Paddle#45916, cherry-picked to 2.4 as #46020). */
@@ -106,5 +114,29 @@ const OpDef op_conditional_block_infer = {.type = "conditional_block_infer",
                                           .infer = infer_conditional_block};
 const OpDef op_while = {.type = "while", .infer = infer_while};
 const OpDef op_recurrent = {.type = "recurrent", .infer = infer_recurrent};
-const OpDef op_select_input = {.type = "select_input", .infer = infer_select_input};
+static int emit_select_input(EmitCtx *e) {
+  Var *mask = tu_in(e, "Mask", 0), *out = tu_out(e, "Out", 0);
+  if (!mask || !out) return -1;
+  OpCtx c = {e->g, (Op *)e->op};
+  const int n = ctx_nin(&c, "X");
+  const char *list = "";
+  for (int i = 0; i < n; i++) {
+    Var *x = tu_in(e, "X", i);
+    if (!x) return -1;
+    if (x->dtype != out->dtype || strcmp(em_numel(e, x), em_numel(e, out)))
+      return em_fail(e, "X[%d] ('%s') is %s%s, Out is %s%s: branches of another size or dtype are not supported", i,
+                     x->name, rt_dtype_name(x->dtype), shape_str(&x->shape), rt_dtype_name(out->dtype),
+                     shape_str(&out->shape));
+    list = pool_printf("%s%s%s", list, i ? ", " : "", em_ptr(e, x, 1));
+  }
+  const char *t = em_ctype(out->dtype);
+  pr_line(e->p, "const %s *const x[%d] = {%s};", t, n, list);
+  pr_line(e->p, "const int64_t k = (int64_t)%s[0];", em_ptr(e, mask, 1));
+  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
+  pr_line(e->p, "if (k >= 0 && k < %d && x[k] != out) memcpy(out, x[k], (size_t)%s * sizeof(%s));", n,
+          em_numel(e, out), t);
+  return 0;
+}
+
+const OpDef op_select_input = {.type = "select_input", .infer = infer_select_input, .emit_c = emit_select_input};
 const OpDef op_select_output = {.type = "select_output", .infer = infer_select_output};

@@ -148,9 +148,14 @@ static int emit_fill_zeros(EmitCtx *e) {
 }
 
 const OpDef op_fill_any_like = {.type = "fill_any_like", .infer = infer_fill_any_like, .emit_c = emit_fill_any_like};
-const OpDef op_fill_constant = {.type = "fill_constant", .infer = infer_fill_constant, .emit_c = emit_fill_constant};
+/* force_cpu: keep Out in host memory on a GPU place (fluid's LR counters
+ * and scalars); every tensor of a CPU program already is there. */
+static const char *const fill_attr_ignores[] = {"force_cpu", NULL};
+const OpDef op_fill_constant = {.type = "fill_constant", .infer = infer_fill_constant, .emit_c = emit_fill_constant,
+                                .attr_ignores = fill_attr_ignores};
 const OpDef op_fill_constant_batch_size_like = {.type = "fill_constant_batch_size_like",
-                                                .infer = infer_fill_batch_like, .emit_c = emit_fill_constant};
+                                                .infer = infer_fill_batch_like, .emit_c = emit_fill_constant,
+                                                .attr_ignores = fill_attr_ignores};
 const OpDef op_fill_zeros_like = {.type = "fill_zeros_like", .infer = infer_fill_zeros_like, .emit_c = emit_fill_zeros};
 const OpDef op_fill_zeros_like2 = {.type = "fill_zeros_like2", .infer = infer_fill_zeros_like2,
                                    .emit_c = emit_fill_zeros};

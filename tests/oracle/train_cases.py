@@ -231,6 +231,45 @@ def transformer_adamw():
     return loss, 4
 
 
+def _fit_a_line_lr(schedule, optimizer):
+    """fit_a_line trained with a learning rate the program computes, as fluid
+    1.x scripts wrote it: `schedule()` appends the decay ops (the counter
+    `increment`, arithmetic, and for some the small conditional_blocks that
+    paddlec inlines) and the optimizer reads the Variable it returns.
+    paddle.optimizer takes only a float or an LRScheduler, so the Variable is
+    handed to it the way its own _create_global_learning_rate keeps one."""
+    x = paddle.static.data("x", [None, 13], "float32")
+    y = paddle.static.data("y", [None, 1], "float32")
+    pred = paddle.static.nn.fc(x, 1)
+    loss = paddle.mean(paddle.nn.functional.square_error_cost(pred, y))
+    lr = schedule()
+    optimizer._learning_rate_map[paddle.static.default_main_program()] = lr
+    optimizer.minimize(loss)
+    return loss, 8
+
+
+def _lr_case(name, schedule, make_optimizer):
+    def fn():
+        return _fit_a_line_lr(schedule, make_optimizer())
+    fn.__name__ = name
+    fn.__doc__ = f"fit_a_line under a fluid learning-rate schedule ({name[3:]})."
+    case(fn)
+
+
+_LR = paddle.optimizer.lr
+_lr_case("lr_piecewise", lambda: _LR.piecewise_decay([3, 6], [0.1, 0.01, 0.001]),
+         lambda: paddle.optimizer.SGD(learning_rate=0.1))
+_lr_case("lr_warmup_exponential", lambda: _LR.linear_lr_warmup(_LR.exponential_decay(0.05, 5, 0.5), 4, 0.0, 0.05),
+         lambda: paddle.optimizer.Momentum(learning_rate=0.1, momentum=0.9))
+_lr_case("lr_noam", lambda: _LR.noam_decay(16, 4, 0.5), lambda: paddle.optimizer.Adam(learning_rate=0.1))
+_lr_case("lr_cosine", lambda: _LR.cosine_decay(0.05, 3, 10), lambda: paddle.optimizer.SGD(learning_rate=0.1))
+_lr_case("lr_polynomial_cycle", lambda: _LR.polynomial_decay(0.05, 4, 0.001, 2.0, cycle=True),
+         lambda: paddle.optimizer.SGD(learning_rate=0.1))
+_lr_case("lr_natural_exp", lambda: _LR.natural_exp_decay(0.05, 3, 0.5, staircase=True),
+         lambda: paddle.optimizer.SGD(learning_rate=0.1))
+_lr_case("lr_inverse_time", lambda: _LR.inverse_time_decay(0.05, 3, 0.5), lambda: paddle.optimizer.SGD(learning_rate=0.1))
+
+
 def _data(feed, rows, rng):
     shape = [rows] + [d for d in feed.shape[1:]]
     if "int" in str(feed.dtype):
