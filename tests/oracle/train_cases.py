@@ -162,6 +162,17 @@ def mlp_lamb():
 
 
 @case
+def mlp_lars():
+    """LARS momentum (paddle.incubate's LarsMomentumOptimizer: a lars_momentum
+    op per parameter), its layer-wise rate from |Param| and |Grad|; the
+    biases excluded from its weight decay (lars_weight_decay 0: plain
+    momentum for them)."""
+    return _mlp(paddle.incubate.optimizer.LarsMomentumOptimizer(
+        learning_rate=0.5, momentum=0.9, lars_coeff=0.01, lars_weight_decay=0.001,
+        exclude_from_weight_decay=["b_0"]))
+
+
+@case
 def mlp_dropout():
     """An MLP with dropout in training (its mask from the op's fixed seed)."""
     x = paddle.static.data("x", [None, 16], "float32")

@@ -1,0 +1,94 @@
+/* lars_momentum: momentum with a layer-wise adaptive learning rate (LARS),
+ * as paddle.incubate.optimizer.LarsMomentumOptimizer appends it, one op per
+ * parameter (fleet's fused form binds several: every slot a list).
+ *   inputs:  Param*, Grad*, Velocity*, LearningRate*, MasterParam*†
+ *   outputs: ParamOut*, VelocityOut*, MasterParamOut*†
+ *   attrs:   mu, lars_coeff=0.001, lars_weight_decay=[0.0005] (one per
+ *            Param), epsilon=0, multi_precision=false, rescale_grad=1
+ * Shape rule: ParamOut[i] and VelocityOut[i] have Param[i]'s shape (Velocity
+ * must match it); LearningRate[i] holds one element.
+ * Emission (phi LarsMomentumKernel, CPU): with g = rescale_grad * Grad,
+ *   local_lr = lr * lars_coeff * |Param| / (|g| + wd * |Param| + epsilon)
+ * when wd > 0 and both norms are > 0, else lr; VelocityOut = Velocity * mu
+ * + local_lr * (g + wd * Param); ParamOut = Param - VelocityOut.  The norms
+ * are sums of squares in element order, in double (Paddle's Eigen sums in
+ * float, in its own order: the two differ by float rounding).  float32
+ * only; multi_precision refused. */
+#include <string.h>
+
+#include "../util.h"
+#include "ops.h"
+#include "tensor_util.h"
+
+static int infer_lars_momentum(OpCtx *c) {
+  const int n = ctx_nin(c, "Param");
+  if (n < 1) return ctx_fail(c, "input Param is missing");
+  if (ctx_nin(c, "Grad") != n || ctx_nin(c, "Velocity") != n || ctx_nin(c, "LearningRate") != n)
+    return ctx_fail(c, "Param, Grad, Velocity and LearningRate must bind the same number of vars (%d)", n);
+  for (int i = 0; i < n; i++) {
+    Var *p = ctx_need(c, "Param", i), *v = ctx_need(c, "Velocity", i), *lr = ctx_need(c, "LearningRate", i);
+    if (!p || !v || !lr) return -1;
+    if (!shape_equal(&p->shape, &v->shape))
+      return ctx_fail(c, "Velocity[%d] %s does not match Param[%d] %s", i, shape_str(&v->shape), i,
+                      shape_str(&p->shape));
+    const int64_t k = shape_numel(&lr->shape);
+    if (k >= 0 && k != 1) return ctx_fail(c, "LearningRate[%d] has %lld elements, expected 1", i, (long long)k);
+    ctx_set(c, "ParamOut", i, &p->shape, p->dtype);
+    ctx_set(c, "VelocityOut", i, &v->shape, v->dtype);
+  }
+  return 0;
+}
+
+static int emit_lars_momentum(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  if (attr_bool(e->op, "multi_precision", 0) || ctx_nin(&c, "MasterParam"))
+    return em_fail(e, "multi_precision=true (a MasterParam) is not supported");
+  const int n = ctx_nin(&c, "Param");
+  double *wd;
+  const int nwd = attr_floats(e->op, "lars_weight_decay", &wd);
+  if (nwd != n) return em_fail(e, "lars_weight_decay has %d values for %d parameters", nwd, n);
+  const char *mu = em_float((float)attr_float(e->op, "mu", 0));
+  const char *coeff = em_float((float)attr_float(e->op, "lars_coeff", 0.001));
+  const char *eps = em_float((float)attr_float(e->op, "epsilon", 0));
+  const char *rescale = em_float((float)attr_float(e->op, "rescale_grad", 1));
+  for (int i = 0; i < n; i++) {
+    Var *p = tu_in(e, "Param", i), *g = tu_in(e, "Grad", i), *v = tu_in(e, "Velocity", i);
+    Var *lr = tu_in(e, "LearningRate", i), *po = tu_out(e, "ParamOut", i), *vo = tu_out(e, "VelocityOut", i);
+    if (!p || !g || !v || !lr || !po || !vo) return -1;
+    const Var *all[] = {p, g, v, lr, po, vo};
+    for (int k = 0; k < 6; k++)
+      if (all[k]->dtype != RT_DT_FP32)
+        return em_fail(e, "'%s' is %s; paddlec's lars_momentum supports float32 only", all[k]->name,
+                       rt_dtype_name(all[k]->dtype));
+    const char *w = em_float((float)wd[i]);
+    pr_line(e->p, "{ /* %s */", p->name);
+    pr_line(e->p, "const float *p = %s, *g = %s, *v = %s;", em_ptr(e, p, 1), em_ptr(e, g, 1), em_ptr(e, v, 1));
+    pr_line(e->p, "float *po = %s, *vo = %s;", em_ptr(e, po, 0), em_ptr(e, vo, 0));
+    pr_line(e->p, "const int64_t n = %s;", em_numel(e, p));
+    pr_line(e->p, "double pn2 = 0, gn2 = 0;");
+    pr_line(e->p, "for (int64_t i = 0; i < n; i++) {");
+    pr_line(e->p, "const float gs = %s * g[i];", rescale);
+    pr_line(e->p, "pn2 += (double)p[i] * p[i];");
+    pr_line(e->p, "gn2 += (double)gs * gs;");
+    pr_line(e->p, "}");
+    pr_line(e->p, "const float pn = sqrtf((float)pn2), gn = sqrtf((float)gn2), wd = %s;", w);
+    pr_line(e->p, "float lr = %s[0];", em_ptr(e, lr, 1));
+    pr_line(e->p, "if (wd > 0.0f && pn > 0.0f && gn > 0.0f) {");
+    pr_line(e->p, "const float den = gn + wd * pn + %s;", eps);
+    pr_line(e->p, "lr = lr * %s * pn / den;", coeff);
+    pr_line(e->p, "}");
+    pr_line(e->p, "for (int64_t i = 0; i < n; i++) {");
+    pr_line(e->p, "const float gs = %s * g[i];", rescale);
+    pr_line(e->p, "const float decay = wd * p[i];");
+    pr_line(e->p, "const float kept = v[i] * %s;", mu);
+    pr_line(e->p, "const float push = lr * (gs + decay);");
+    pr_line(e->p, "const float vn = kept + push;");
+    pr_line(e->p, "po[i] = p[i] - vn;");
+    pr_line(e->p, "vo[i] = vn;");
+    pr_line(e->p, "}");
+    pr_line(e->p, "}");
+  }
+  return 0;
+}
+
+const OpDef op_lars_momentum = {.type = "lars_momentum", .infer = infer_lars_momentum, .emit_c = emit_lars_momentum};
