@@ -170,3 +170,22 @@ def test_host_train_sample(tmp_path):
     with open(tmp_path / "ckpt.pdparams", "rb") as f:
         w = pickle.load(f)["fc_0.w_0"]
     assert np.abs(w - 0.1).max() < 0.02, w.ravel()
+
+
+def test_num_iteration_per_run(tmp_path):
+    """ExecutionStrategy.num_iteration_per_run K: each step of the trainer
+    runs K iterations on K consecutive batches and reports the last loss, so
+    step k's loss is Paddle's at iteration k*K + K - 1; a data set whose
+    batches are not a multiple of K is refused."""
+    d = case_dir("mlp_sgd")
+    meta = json.load(open(os.path.join(d, "case.json")))
+    binary = build_trainer(d, tmp_path, "--exec-strategy", "num_iteration_per_run=4")
+    train(binary, d, meta, tmp_path, meta["steps"] // 4, "--params", os.path.join(d, "init"))
+    got = np.load(tmp_path / "out" / (meta["loss"] + ".npy")).reshape(-1)
+    want = np.load(os.path.join(d, "paddle_loss.npy")).reshape(-1)[3::4]
+    assert got.shape == want.shape, (got.shape, want.shape)
+    assert (np.abs(got.astype(np.float64) - want) / np.abs(want)).max() <= LOSS_TOL, (got, want)
+    three = build_trainer(d, tmp_path / "k3", "--exec-strategy", "num_iteration_per_run=3")
+    p = subprocess.run([str(three), "--input", f"x={d}/x.npy", "--input", f"label={d}/label.npy", "--batch-size", "8",
+                        "--steps", "2"], capture_output=True, text=True, timeout=120, env=SAN_ENV)
+    assert p.returncode != 0 and "20 batches of 8" in p.stderr and "multiple of 3" in p.stderr, p.stderr
