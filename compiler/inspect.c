@@ -281,6 +281,31 @@ void inspect_print(const Graph *g, const InferReport *r, const InspectOpts *o) {
   else text_report(g, r, o);
 }
 
+/* A training program's bytes by role: the arena's tensors (each its own
+ * slot, at batch 1 and 8) as activations or gradients (@GRAD), and the
+ * state as parameters (VarDesc.is_parameter) or optimizer state. */
+static void memory_split(const Graph *g, const Plan *plan) {
+  int64_t act[2] = {0, 0}, grad[2] = {0, 0}, param = 0, opt = 0;
+  int nparam = 0, nopt = 0;
+  for (int i = 0; i < g->nvars; i++) {
+    const PlanVar *pv = &plan->vars[i];
+    const SymDim b = pv->bytes;
+    if (pv->kind == PLAN_ARENA) {
+      int64_t *dst = (g->vars[i].flags & VAR_GRAD) ? grad : act;
+      dst[0] += b.a + b.c;
+      dst[1] += 8 * b.a + b.c;
+    } else if (pv->kind == PLAN_PARAM) {
+      const int64_t n = shape_bytes(&g->vars[i].shape, g->vars[i].dtype);
+      if (g->vars[i].flags & VAR_IS_PARAMETER) param += n, nparam++;
+      else opt += n, nopt++;
+    }
+  }
+  printf("  %-12s %14lld %14lld  bytes (their own slots)\n", "activations", (long long)act[0], (long long)act[1]);
+  printf("  %-12s %14lld %14lld  bytes (their own slots)\n", "gradients", (long long)grad[0], (long long)grad[1]);
+  printf("  %-12s %14lld %14s  bytes in %d tensors\n", "parameters", (long long)param, "", nparam);
+  printf("  %-12s %14lld %14s  bytes in %d tensors\n", "optimizer", (long long)opt, "", nopt);
+}
+
 int inspect_memory(Graph *g, const CompileOpts *o) {
   const char *ran;
   Spec spec;
@@ -298,5 +323,6 @@ int inspect_memory(Graph *g, const CompileOpts *o) {
   printf("  %-12s %14lld %14lld  bytes (every tensor its own slot)\n", "naive", (long long)b1.naive,
          (long long)b8.naive);
   printf("  %d tensors in %d buffers\n", plan.nslots, plan.nbufs);
+  if (o->training) memory_split(g, &plan);
   return 0;
 }

@@ -177,9 +177,13 @@ static int cmd_inspect(const Args *a) {
   Graph g;
   InferReport r;
   int bad = load_and_infer(a, &g, &r);
-  if (g.pd && !bad && train_is_training(&g) && !g.nfeeds && !g.nfetches) bad = train_setup(&g, &a->train);
+  CompileOpts co = a->compile;
+  /* a training program: as build compiles it (setup_training) */
+  co.training = g.pd && !bad && train_is_training(&g) && !g.nfeeds && !g.nfetches;
+  co.pipe.explicit_only |= co.training;
+  if (co.training) bad = train_setup(&g, &a->train);
   if (g.pd && !bad) inspect_print(&g, &r, &a->inspect);
-  if (g.pd && !bad && a->inspect.memory) bad = inspect_memory(&g, &a->compile);
+  if (g.pd && !bad && a->inspect.memory) bad = inspect_memory(&g, &co);
   graph_free(&g);
   return bad || diag_count() ? 1 : 0;
 }

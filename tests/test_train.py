@@ -189,3 +189,21 @@ def test_num_iteration_per_run(tmp_path):
     p = subprocess.run([str(three), "--input", f"x={d}/x.npy", "--input", f"label={d}/label.npy", "--batch-size", "8",
                         "--steps", "2"], capture_output=True, text=True, timeout=120, env=SAN_ENV)
     assert p.returncode != 0 and "20 batches of 8" in p.stderr and "multiple of 3" in p.stderr, p.stderr
+
+
+def test_inspect_memory_split(tmp_path):
+    """inspect --memory on a training program splits the bytes by role.
+    mlp_adam's parameters are fc 16->32 and 32->10: 16*32 + 32 + 32*10 + 10
+    = 874 floats = 3496 bytes in 4 tensors; Adam keeps two moments per
+    parameter (2 * 3496 = 6992 bytes), two one-element beta powers per
+    parameter (8 * 4 = 32 bytes) and the learning rate (4 bytes): 7028
+    bytes in 17 tensors."""
+    d = case_dir("mlp_adam")
+    p = run(["inspect", os.path.join(d, "main.pdmodel"), "--memory"])
+    assert p.returncode == 0, p.stderr
+    assert "passes: none" in p.stdout, p.stdout  # no inference pass on a training program
+    assert re.search(r"parameters\s+3496\s+bytes in 4 tensors", p.stdout), p.stdout
+    assert re.search(r"optimizer\s+7028\s+bytes in 17 tensors", p.stdout), p.stdout
+    act = re.search(r"activations\s+(\d+)\s+(\d+)", p.stdout)
+    grad = re.search(r"gradients\s+(\d+)\s+(\d+)", p.stdout)
+    assert act and grad and int(act[2]) > int(act[1]) > 0 and int(grad[2]) > int(grad[1]) > 0, p.stdout
