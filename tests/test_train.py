@@ -207,3 +207,82 @@ def test_inspect_memory_split(tmp_path):
     act = re.search(r"activations\s+(\d+)\s+(\d+)", p.stdout)
     grad = re.search(r"gradients\s+(\d+)\s+(\d+)", p.stdout)
     assert act and grad and int(act[2]) > int(act[1]) > 0 and int(grad[2]) > int(grad[1]) > 0, p.stdout
+
+
+NO_MALLOC_HOST = r"""
+#include <stdio.h>
+#include <stdlib.h>
+#include "fit.h"
+#include "paddlec_rt/rt_alloc.h"
+static unsigned char arena[FIT_ARENA_BYTES(16)] __attribute__((aligned(64)));
+static fit_model m;
+static int calls;
+static void *no_alloc(void *ctx, size_t bytes, size_t align) { (void)ctx; (void)bytes; (void)align; calls++; return NULL; }
+static void no_release(void *ctx, void *p) { (void)ctx; (void)p; }
+static unsigned char *slurp(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  *len = (size_t)ftell(f);
+  fseek(f, 0, SEEK_SET);
+  unsigned char *b = malloc(*len);
+  if (b && fread(b, 1, *len, f) != *len) b = NULL;
+  fclose(f);
+  return b;
+}
+int main(int argc, char **argv) {
+  (void)argc;
+  size_t ns, nx, ny;
+  unsigned char *state = slurp(argv[1], &ns), *x = slurp(argv[2], &nx), *y = slurp(argv[3], &ny);
+  if (!state || !x || !y) return 2;
+  const RtAllocator none = {no_alloc, no_release, NULL};
+  rt_set_allocator(&none); /* from here on nothing may allocate */
+  int st = fit_init(&m, arena, sizeof arena, state, ns);
+  const int ix = fit_input_index("x"), iy = fit_input_index("y");
+  /* .npy files of float32 [rows, 13] and [rows, 1] with 128-byte headers */
+  const float *xs = (const float *)(x + 128), *ys = (const float *)(y + 128);
+  for (int k = 0; k < 5 && !st; k++) {
+    const void *in[2];
+    in[ix] = xs + k * 16 * 13;
+    in[iy] = ys + k * 16;
+    float loss;
+    void *out[1] = {&loss};
+    st = fit_train_step(&m, 16, in, out);
+    if (!st) printf("step %d loss %.9g\n", k, (double)loss);
+  }
+  if (st) fprintf(stderr, "error %d: %s\n", st, fit_last_error(&m));
+  printf("allocations %d\n", calls);
+  return st ? 1 : 0;
+}
+"""
+
+
+def test_trainer_without_malloc(tmp_path):
+    """PREFIX_init works for a trainer: the one static arena
+    (PREFIX_ARENA_BYTES) holds the state, the activations kept for backward
+    and the gradients; a combined state file's bytes start it, and training
+    steps call no allocator at all.  The losses are those of the standalone
+    trainer (built with the same compiler and flags) on the same state and
+    batches, bit for bit."""
+    d = case_dir("fit_a_line")
+    for f in ("x", "y"):  # the host reads the data at offset 128: .npy version 1 with a 118-byte header
+        assert open(os.path.join(d, f + ".npy"), "rb").read(10)[6:] == bytes([1, 0, 118, 0])
+    assert run(["compile", os.path.join(d, "main.pdmodel"), "--startup", os.path.join(d, "startup.pdmodel"), "-o",
+                str(tmp_path), "--name", "fit"]).returncode == 0
+    (tmp_path / "host.c").write_text(NO_MALLOC_HOST)
+    rt = sorted(str(p) for p in (tmp_path / "paddlec_rt").glob("*.c"))
+    # built as `paddlec build --blas=none` builds the trainer below (clang -O3 -march=native, no OpenBLAS)
+    p = subprocess.run(["clang", "-std=c11", "-O3", "-march=native", "-Wall", "-Wextra", "-Werror", "-I", str(tmp_path),
+                        str(tmp_path / "host.c"), str(tmp_path / "fit.c"), str(tmp_path / "fit_startup.c"), *rt,
+                        "-o", str(tmp_path / "host"), "-lm", "-lpthread"], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr[-3000:]
+    state = os.path.join(d, "startup.state")
+    p = subprocess.run([str(tmp_path / "host"), state, os.path.join(d, "x.npy"), os.path.join(d, "y.npy")],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "allocations 0" in p.stdout, p.stdout
+    meta = json.load(open(os.path.join(d, "case.json")))
+    ours = train(build_trainer(d, tmp_path / "t", "--blas=none"), d, meta, tmp_path, 5, "--params", state)
+    want = [l for l in ours.splitlines() if l.startswith("step ")]
+    got = [l for l in p.stdout.splitlines() if l.startswith("step ")]
+    assert got == want, (got, want)
