@@ -21,31 +21,34 @@ typedef struct PassEntry {
   PassFn fn;          /* the pass */
   const char *field;  /* the BuildStrategy field that switches it, NULL: ir_optim alone */
   const char *reason; /* why it sits where it does */
+  const char *train;  /* NULL: not applied to training programs (refused by
+                       * name when asked for there); else what it does there */
 } PassEntry;
 
 static const PassEntry pipeline[] = {
     {"constant_folding", pass_constant_folding, NULL,
-     "first: shape / fill_constant / cast chains become constants that later patterns can read"},
-    {"dead_code_elimination", pass_dead_code_elimination, NULL, "drops what folding left without readers"},
+     "first: shape / fill_constant / cast chains become constants that later patterns can read", NULL},
+    {"dead_code_elimination", pass_dead_code_elimination, NULL, "drops what folding left without readers", NULL},
     {"fold_batch_norm", pass_fold_batch_norm, NULL,
-     "before the conv fusions: conv + batch_norm becomes a conv with a bias they can extend"},
+     "before the conv fusions: conv + batch_norm becomes a conv with a bias they can extend", NULL},
     {"conv_elementwise_add_act", pass_conv_elementwise_add_act, NULL,
-     "after folding: bias, residual and activation join the conv's epilogue"},
+     "after folding: bias, residual and activation join the conv's epilogue", NULL},
     {"fuse_bn_add_act_ops", pass_fuse_bn_add_act_ops, "fuse_bn_add_act_ops",
-     "after folding: only batch_norms that no conv could absorb are left"},
-    {"fuse_bn_act_ops", pass_fuse_bn_act_ops, "fuse_bn_act_ops", "after bn+add+act, which takes the longer pattern"},
+     "after folding: only batch_norms that no conv could absorb are left", NULL},
+    {"fuse_bn_act_ops", pass_fuse_bn_act_ops, "fuse_bn_act_ops", "after bn+add+act, which takes the longer pattern", NULL},
     {"fuse_relu_depthwise_conv", pass_fuse_relu_depthwise_conv, "fuse_relu_depthwise_conv",
-     "after the conv epilogues: a relu that no conv took as its activation"},
+     "after the conv epilogues: a relu that no conv took as its activation", NULL},
     {"fused_attention", pass_fused_attention, "fused_attention",
-     "before the GEMM epilogues: it matches the plain matmul + add projections"},
+     "before the GEMM epilogues: it matches the plain matmul + add projections", NULL},
     {"fused_feedforward", pass_fused_feedforward, "fused_feedforward",
-     "after the attention (whose output may be its residual), before the GEMM epilogues"},
+     "after the attention (whose output may be its residual), before the GEMM epilogues", NULL},
     {"fuse_gemm_epilogue", pass_fuse_gemm_epilogue, "fuse_gemm_epilogue",
-     "after the conv fusions: the matrix products' bias and activation"},
+     "after the conv fusions: the matrix products' bias and activation", NULL},
     {"enable_auto_fusion", pass_enable_auto_fusion, "enable_auto_fusion",
-     "after the fusions into GEMMs and convs: the element-wise chains they left become single loops"},
+     "after the fusions into GEMMs and convs: the element-wise chains they left become single loops", NULL},
     {"fuse_elewise_add_act_ops", pass_fuse_elewise_add_act_ops, "fuse_elewise_add_act_ops",
-     "last: an add + activation pair that no other fusion took (auto fusion takes them when on)"},
+     "last: an add + activation pair that no other fusion took (auto fusion takes them when on)",
+     "act(elementwise_add(x, y)) whose sum no grad op reads, and its relu_grad + elementwise_add_grad pair"},
 };
 enum { NPASSES = sizeof pipeline / sizeof pipeline[0] };
 
@@ -141,9 +144,35 @@ static int write_dot(const Graph *g, const char *dir, const char *name) {
   return 0;
 }
 
+/* On a training program (explicit_only), a pass asked for that is not
+ * applied to training programs is an error naming its field: never
+ * silently skipped. */
+static int check_training(const Graph *g, const PipelineOpts *o) {
+  int bad = 0;
+  for (int i = 0; i < NPASSES; i++) {
+    const PassEntry *p = &pipeline[i];
+    if (!enabled(p, o) || p->train) continue;
+    if (p->field)
+      bad = diag_error("%s: BuildStrategy %s=true: this pass is not applied to training programs yet (it would "
+                       "rewrite forward ops whose outputs the grad ops read; the training fusions are: %s)",
+                       g->file, p->field, pipeline_training_passes());
+    else
+      bad = diag_error("%s: --passes %s: this pass is not applied to training programs", g->file, p->name);
+  }
+  return bad ? -1 : 0;
+}
+
+const char *pipeline_training_passes(void) {
+  const char *s = "";
+  for (int i = 0; i < NPASSES; i++)
+    if (pipeline[i].train) s = pool_printf("%s%s%s", s, *s ? ", " : "", pipeline[i].name);
+  return s;
+}
+
 int pipeline_run(Graph *g, const PipelineOpts *o, const char **ran) {
   const char *dot_dir = o->bs.debug_graphviz_path;
   *ran = "";
+  if (o->explicit_only && check_training(g, o)) return -1;
   if (dot_dir && *dot_dir && write_dot(g, dot_dir, "before_passes.dot")) return -1;
   if (o->verify_each && verify_graph(g, "the loader")) return -1;
   for (int i = 0; i < NPASSES; i++) {
