@@ -27,6 +27,7 @@ CASES = [
     ("cnn_bn_momentum", "memory_optimize=false,enable_inplace=false", None, ()),
     ("mlp_sgd", "fuse_elewise_add_act_ops=true", "fused_elemwise_add_activation_grad", ()),
     ("mlp_adamw", "fuse_elewise_add_act_ops=true", "fused_elemwise_add_activation_grad", ()),
+    ("mlp_clip_l2", "fuse_elewise_add_act_ops=true", "fusing tanh_grad + elementwise_add_grad", ("--threads", "2")),
 ]
 
 _built = {}
