@@ -28,6 +28,14 @@ CASES = [
     ("mlp_sgd", "fuse_elewise_add_act_ops=true", "fused_elemwise_add_activation_grad", ()),
     ("mlp_adamw", "fuse_elewise_add_act_ops=true", "fused_elemwise_add_activation_grad", ()),
     ("mlp_clip_l2", "fuse_elewise_add_act_ops=true", "fusing tanh_grad + elementwise_add_grad", ("--threads", "2")),
+    ("mlp_sgd", "fuse_all_optimizer_ops=true", "fusing sgd + sgd + sgd + sgd", ()),
+    ("cnn_bn_momentum", "fuse_all_optimizer_ops=true", "fusing momentum + momentum", ("--threads", "2")),
+    ("mlp_momentum_nesterov_l2", "fuse_all_optimizer_ops=true", "fusing momentum + momentum", ()),
+    ("mlp_clip_l2", "fuse_all_optimizer_ops=true", "fusing adam + adam", ()),
+    ("mlp_lamb", "fuse_all_optimizer_ops=true", "fusing lamb + lamb", ()),
+    ("mlp_adamw", "fuse_adamw=true", "fusing adamw + adamw + adamw + adamw", ("--threads", "2")),
+    ("mlp_adamw", "fuse_elewise_add_act_ops=true,fuse_adamw=true,memory_optimize=false", "fusing adamw + adamw",
+     ()),
 ]
 
 _built = {}

@@ -197,6 +197,13 @@ const char *unary_grad_expr(EmitCtx *e, const Op *op, const char *grad_type, con
  * a fusion pass may take in. */
 int unary_fusible(const Graph *g, const Op *op);
 
+/* ---- optimizer ops (optimizer.c) ---- */
+/* 1 when input `slot` of an optimizer op holds a value every parameter's
+ * update reads alike (LearningRate, Beta1Tensor, Beta2Tensor,
+ * EpsilonTensor, SkipUpdate): a merged optimizer op (fuse_all_optimizer_ops,
+ * fuse_adamw) keeps one var there and one per parameter elsewhere. */
+int optimizer_shared_slot(const char *slot);
+
 /* ---- binary element-wise ops (elementwise.c) ---- */
 /* The float C expression of elementwise op `type` on elements a and b, or
  * NULL. */
