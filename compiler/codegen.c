@@ -290,9 +290,6 @@ int codegen_generate(Graph *g, const CompileOpts *o, ModelText *mt) {
   if (o->training && o->embed_weights)
     return diag_error("%s: --embed-weights: a training program's state changes at every step; it cannot be const "
                       "arrays", g->file);
-  if (o->training && *pipeline_enabled(&o->pipe))
-    return diag_error("%s: the passes %s are not applied to training programs yet (they rewrite forward ops whose "
-                      "outputs the grad ops read)", g->file, pipeline_enabled(&o->pipe));
   const char *ran;
   if (pipeline_run(g, &o->pipe, &ran) || check_tensors(g)) return -1;
   for (int i = 0; i < g->nparams; i++) {

@@ -56,4 +56,15 @@ void fuse_copy_bn_inputs(Graph *g, int f, int bn);
  * fused_conv2d without an activation or residual yet. */
 int fuse_is_plain_conv(const Graph *g, int id);
 
+/* Merges, for each optimizer type in `types` (NULL-terminated), the ops of
+ * block 0 of that type that have the same attributes (op_role and the other
+ * bookkeeping aside) and read the same shared inputs (LearningRate, ...:
+ * optimizer_shared_slot) into one op of that type at the last one's place,
+ * its per-parameter slots holding one var per parameter in program order
+ * (optimizer.c's merged ops).  A group is merged only when no other op
+ * between its first and last op reads what an earlier member writes or
+ * writes what it reads or writes, so moving the updates to the last place
+ * changes nothing.  Counts merged groups in *changes. */
+void fuse_optimizer_ops(Graph *g, const char *const *types, int *changes);
+
 #endif

@@ -33,5 +33,7 @@ int pass_fused_feedforward(Graph *g, PassCtx *c);
 int pass_fuse_gemm_epilogue(Graph *g, PassCtx *c);
 int pass_enable_auto_fusion(Graph *g, PassCtx *c);
 int pass_fuse_elewise_add_act_ops(Graph *g, PassCtx *c);
+int pass_fuse_all_optimizer_ops(Graph *g, PassCtx *c);
+int pass_fuse_adamw(Graph *g, PassCtx *c);
 
 #endif

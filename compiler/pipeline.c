@@ -21,31 +21,41 @@ typedef struct PassEntry {
   PassFn fn;          /* the pass */
   const char *field;  /* the BuildStrategy field that switches it, NULL: ir_optim alone */
   const char *reason; /* why it sits where it does */
+  const char *train;  /* NULL: not applied to training programs (refused by
+                       * name when asked for there); else what it does there */
+  int asked_only;     /* 1: runs only when its field is set true (not by
+                       * ir_optim's default: a training option) */
 } PassEntry;
 
 static const PassEntry pipeline[] = {
     {"constant_folding", pass_constant_folding, NULL,
-     "first: shape / fill_constant / cast chains become constants that later patterns can read"},
-    {"dead_code_elimination", pass_dead_code_elimination, NULL, "drops what folding left without readers"},
+     "first: shape / fill_constant / cast chains become constants that later patterns can read", NULL, 0},
+    {"dead_code_elimination", pass_dead_code_elimination, NULL, "drops what folding left without readers", NULL, 0},
     {"fold_batch_norm", pass_fold_batch_norm, NULL,
-     "before the conv fusions: conv + batch_norm becomes a conv with a bias they can extend"},
+     "before the conv fusions: conv + batch_norm becomes a conv with a bias they can extend", NULL, 0},
     {"conv_elementwise_add_act", pass_conv_elementwise_add_act, NULL,
-     "after folding: bias, residual and activation join the conv's epilogue"},
+     "after folding: bias, residual and activation join the conv's epilogue", NULL, 0},
     {"fuse_bn_add_act_ops", pass_fuse_bn_add_act_ops, "fuse_bn_add_act_ops",
-     "after folding: only batch_norms that no conv could absorb are left"},
-    {"fuse_bn_act_ops", pass_fuse_bn_act_ops, "fuse_bn_act_ops", "after bn+add+act, which takes the longer pattern"},
+     "after folding: only batch_norms that no conv could absorb are left", NULL, 0},
+    {"fuse_bn_act_ops", pass_fuse_bn_act_ops, "fuse_bn_act_ops", "after bn+add+act, which takes the longer pattern", NULL, 0},
     {"fuse_relu_depthwise_conv", pass_fuse_relu_depthwise_conv, "fuse_relu_depthwise_conv",
-     "after the conv epilogues: a relu that no conv took as its activation"},
+     "after the conv epilogues: a relu that no conv took as its activation", NULL, 0},
     {"fused_attention", pass_fused_attention, "fused_attention",
-     "before the GEMM epilogues: it matches the plain matmul + add projections"},
+     "before the GEMM epilogues: it matches the plain matmul + add projections", NULL, 0},
     {"fused_feedforward", pass_fused_feedforward, "fused_feedforward",
-     "after the attention (whose output may be its residual), before the GEMM epilogues"},
+     "after the attention (whose output may be its residual), before the GEMM epilogues", NULL, 0},
     {"fuse_gemm_epilogue", pass_fuse_gemm_epilogue, "fuse_gemm_epilogue",
-     "after the conv fusions: the matrix products' bias and activation"},
+     "after the conv fusions: the matrix products' bias and activation", NULL, 0},
     {"enable_auto_fusion", pass_enable_auto_fusion, "enable_auto_fusion",
-     "after the fusions into GEMMs and convs: the element-wise chains they left become single loops"},
+     "after the fusions into GEMMs and convs: the element-wise chains they left become single loops", NULL, 0},
     {"fuse_elewise_add_act_ops", pass_fuse_elewise_add_act_ops, "fuse_elewise_add_act_ops",
-     "last: an add + activation pair that no other fusion took (auto fusion takes them when on)"},
+     "last: an add + activation pair that no other fusion took (auto fusion takes them when on)",
+     "act(elementwise_add(x, y)) whose sum no grad op reads, and its relu_grad + elementwise_add_grad pair", 0},
+    {"fuse_all_optimizer_ops", pass_fuse_all_optimizer_ops, "fuse_all_optimizer_ops",
+     "after the forward and grad fusions, which leave the optimizer ops alone",
+     "one op per optimizer type (but adamw) updates every parameter", 1},
+    {"fuse_adamw", pass_fuse_adamw, "fuse_adamw", "beside fuse_all_optimizer_ops, for the adamw ops it leaves",
+     "one adamw op updates every parameter", 1},
 };
 enum { NPASSES = sizeof pipeline / sizeof pipeline[0] };
 
@@ -102,6 +112,7 @@ static int field_value(const BuildStrategy *bs, const char *field) {
       FIELD(fuse_bn_add_act_ops),      FIELD(fuse_bn_act_ops),    FIELD(fuse_relu_depthwise_conv),
       FIELD(fused_attention),          FIELD(fused_feedforward),  FIELD(fuse_gemm_epilogue),
       FIELD(fuse_elewise_add_act_ops), FIELD(enable_auto_fusion), FIELD(build_cinn_pass),
+      FIELD(fuse_all_optimizer_ops),   FIELD(fuse_adamw),
 #undef FIELD
   };
   for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
@@ -111,12 +122,15 @@ static int field_value(const BuildStrategy *bs, const char *field) {
 
 /* Whether a pass runs: --passes decides alone when given; otherwise a pass
  * with a BuildStrategy field runs when the field is set true, or, under
- * ir_optim, when it is not set false; the others run under ir_optim.
- * build_cinn_pass is another name for enable_auto_fusion. */
+ * ir_optim, when it is not set false (not an asked_only one); the others
+ * run under ir_optim.  On a training program (explicit_only) only the
+ * passes whose field is set true run.  build_cinn_pass is another name for
+ * enable_auto_fusion. */
 static int enabled(const PassEntry *p, const PipelineOpts *o) {
   if (o->passes) return in_list(o->passes, p->name);
   if (o->explicit_only) return p->field && strategy_is_set(&o->bs, p->field) && field_value(&o->bs, p->field);
   if (!p->field) return o->ir_optim;
+  if (p->asked_only) return field_value(&o->bs, p->field);
   int cinn = !strcmp(p->field, "enable_auto_fusion");
   int on = field_value(&o->bs, p->field) || (cinn && field_value(&o->bs, "build_cinn_pass"));
   int explicit_set = strategy_is_set(&o->bs, p->field) || (cinn && strategy_is_set(&o->bs, "build_cinn_pass"));
@@ -141,9 +155,35 @@ static int write_dot(const Graph *g, const char *dir, const char *name) {
   return 0;
 }
 
+/* On a training program (explicit_only), a pass asked for that is not
+ * applied to training programs is an error naming its field: never
+ * silently skipped. */
+static int check_training(const Graph *g, const PipelineOpts *o) {
+  int bad = 0;
+  for (int i = 0; i < NPASSES; i++) {
+    const PassEntry *p = &pipeline[i];
+    if (!enabled(p, o) || p->train) continue;
+    if (p->field)
+      bad = diag_error("%s: BuildStrategy %s=true: this pass is not applied to training programs yet (it would "
+                       "rewrite forward ops whose outputs the grad ops read; the training fusions are: %s)",
+                       g->file, p->field, pipeline_training_passes());
+    else
+      bad = diag_error("%s: --passes %s: this pass is not applied to training programs", g->file, p->name);
+  }
+  return bad ? -1 : 0;
+}
+
+const char *pipeline_training_passes(void) {
+  const char *s = "";
+  for (int i = 0; i < NPASSES; i++)
+    if (pipeline[i].train) s = pool_printf("%s%s%s", s, *s ? ", " : "", pipeline[i].name);
+  return s;
+}
+
 int pipeline_run(Graph *g, const PipelineOpts *o, const char **ran) {
   const char *dot_dir = o->bs.debug_graphviz_path;
   *ran = "";
+  if (o->explicit_only && check_training(g, o)) return -1;
   if (dot_dir && *dot_dir && write_dot(g, dot_dir, "before_passes.dot")) return -1;
   if (o->verify_each && verify_graph(g, "the loader")) return -1;
   for (int i = 0; i < NPASSES; i++) {

@@ -12,9 +12,11 @@ typedef struct PipelineOpts {
   const char *passes;      /* --passes=P,P: exactly these; "none"; NULL = from the options */
   int verify_each;         /* --verify-each, or PADDLEC_VERIFY_EACH=1 in the environment */
   const char *dump_after;  /* --dump-after=P,P or "all": the IR on stdout after them */
-  int explicit_only;       /* a pass runs only when --passes names it or the
-                            * user set its BuildStrategy field true (training
-                            * programs: no default-on fusions) */
+  int explicit_only;       /* a training program: a pass runs only when
+                            * --passes names it or the user set its
+                            * BuildStrategy field true (no default-on
+                            * fusions), and one not applied to training
+                            * programs is refused by name (pipeline_run) */
 } PipelineOpts;
 
 /* Defaults: Paddle's BuildStrategy, ir_optim on, no dumps. */
@@ -26,6 +28,8 @@ int pipeline_check_names(const PipelineOpts *o);
 int pipeline_run(Graph *g, const PipelineOpts *o, const char **ran);
 /* The passes o turns on, comma-separated in pipeline order ("" for none). */
 const char *pipeline_enabled(const PipelineOpts *o);
+/* The passes applied to training programs (explicit_only), comma-separated. */
+const char *pipeline_training_passes(void);
 /* Every pass name, comma-separated, in pipeline order. */
 const char *pipeline_pass_names(void);
 

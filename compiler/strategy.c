@@ -29,7 +29,8 @@ static const char *const scale_names[] = {"CoeffNumDevice", "One", "Customized",
 #define F(name, kind, names, dflt, effect) {#name, kind, offsetof(BuildStrategy, name), names, dflt, effect}
 static const Field fields[] = {
     F(fuse_elewise_add_act_ops, FK_BOOL, NULL, "false",
-      "pass: elementwise_add followed by an activation becomes one loop"),
+      "pass: elementwise_add followed by an activation becomes one loop (training: and the pair's grads, "
+      "relu_grad + elementwise_add_grad, one kernel)"),
     F(fuse_bn_act_ops, FK_BOOL, NULL, "false", "pass: batch_norm followed by an activation becomes one kernel"),
     F(fuse_bn_add_act_ops, FK_BOOL, NULL, "true",
       "pass: batch_norm + elementwise_add + activation becomes one kernel"),
@@ -61,8 +62,12 @@ static const Field fields[] = {
     F(fuse_all_reduce_ops, FK_BOOL, NULL, "true", "multi-device: one all-reduce for many gradients (validated)"),
     F(fuse_broadcast_ops, FK_BOOL, NULL, "true", "multi-device: one broadcast for many parameters (validated)"),
     F(sync_batch_norm, FK_BOOL, NULL, "false", "multi-device: batch_norm statistics across devices (validated)"),
-    F(fuse_adamw, FK_BOOL, NULL, "false", "training: one AdamW update for every parameter (validated)"),
-    F(fuse_all_optimizer_ops, FK_BOOL, NULL, "false", "training: one optimizer op per type (validated)"),
+    F(fuse_adamw, FK_BOOL, NULL, "false",
+      "pass, training: the adamw ops with the same attributes and learning rate become one op updating every "
+      "parameter"),
+    F(fuse_all_optimizer_ops, FK_BOOL, NULL, "false",
+      "pass, training: the optimizer ops of one type (adamw aside) with the same attributes and learning rate "
+      "become one op updating every parameter"),
     F(enable_backward_optimizer_op_deps, FK_BOOL, NULL, "true", "training: optimizer ops after the backward (validated)"),
     F(num_trainers, FK_INT, NULL, "1", "multi-process: number of trainers, >= 1 (validated)"),
     F(trainer_id, FK_INT, NULL, "0", "multi-process: this trainer's rank, in [0, num_trainers) (validated)"),

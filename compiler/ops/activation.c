@@ -290,6 +290,24 @@ const char *unary_float_expr(EmitCtx *e, const Op *op, const char *type) {
   return a->fwd_fn ? a->fwd_fn(e, op) : act_expand(e, op, a, a->fwd);
 }
 
+/* The row of grad op type `grad_type` ("<act>_grad") when its gradient
+ * reads Out and Out@GRAD alone (dep DEP_OUT, a grad template), else NULL. */
+static const Act *out_only_grad(const Op *op, const char *grad_type) {
+  size_t n = strlen(grad_type), k = strlen("_grad");
+  if (n <= k || strcmp(grad_type + n - k, "_grad")) return NULL;
+  const Act *a = act_find(op, pool_printf("%.*s", (int)(n - k), grad_type));
+  return a && a->dep == DEP_OUT && a->grad ? a : NULL;
+}
+
+int unary_grad_out_only(const Op *op) { return out_only_grad(op, op->type) != NULL; }
+
+const char *unary_grad_expr(EmitCtx *e, const Op *op, const char *grad_type, const char **body) {
+  const Act *a = out_only_grad(op, grad_type);
+  if (!a) return NULL;
+  *body = a->gbody ? act_expand(e, op, a, a->gbody) : NULL;
+  return act_expand(e, op, a, a->grad);
+}
+
 /* scale on float64 and integer tensors.  Paddle's kernel casts scale and
  * bias to the element type first (so an int tensor scaled by 1.5 is scaled
  * by 1) and computes in that type. */

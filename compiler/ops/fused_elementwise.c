@@ -11,6 +11,15 @@
  *     broadcasting; unary any op of activation.c (scale reads scale/bias).
  *     save_intermediate_out=false (an IntermediateOut someone reads is not
  *     supported).
+ *   fused_elemwise_add_activation_grad: Y, Out, Out@GRAD -> X@GRAD, Y@GRAD
+ *     (each optional); functor_list = [<act>_grad, elementwise_add_grad]:
+ *     the backward of Out = act(X + Y), the act's grad reading Out alone
+ *     (relu, tanh, sigmoid, ...; unary_grad_out_only), X of Out's shape, Y
+ *     aligned by `axis`: X@GRAD = act'(Out, Out@GRAD), Y@GRAD the same
+ *     summed over Y's broadcast dims, in the order and rounding of the
+ *     elementwise_add_grad it replaces (bc_grad), so the floats are those
+ *     of the two ops.  X and IntermediateOut: empty, as Paddle's
+ *     fuse_elewise_add_act_pass writes the op (a bound one is refused).
  *   fused_batch_norm_act: X, Scale, Bias, Mean, Variance -> Y (Scale and
  *     Bias optional, as batch_norm's: 1 and 0);
  *     Y = act(batch_norm(X)) at inference; act_type, epsilon, data_layout.
@@ -23,6 +32,7 @@
 
 #include "../emit_ew.h"
 #include "../util.h"
+#include "bcast_util.h"
 #include "ops.h"
 
 static int infer_fused_elemwise(OpCtx *c) {
@@ -64,6 +74,45 @@ static int emit_fused_elemwise(EmitCtx *e) {
   const char *u = unary_float_expr(e, e->op, fl[0]);
   if (!bin || !u) return em_fail(e, "functor_list [%s, %s] is not supported", fl[0], fl[1]);
   return ew_binary_bind(e, x, y, out, axis, pool_printf("a %s b", bin), u);
+}
+
+/* X@GRAD has Out@GRAD's shape (X is the operand of Out's shape), Y@GRAD
+ * Y's. */
+static int infer_fused_add_act_grad(OpCtx *c) {
+  Var *y = ctx_need(c, "Y", 0), *dout = ctx_need(c, "Out@GRAD", 0);
+  if (!y || !dout) return -1;
+  ctx_set(c, "X@GRAD", 0, &dout->shape, dout->dtype);
+  ctx_set(c, "Y@GRAD", 0, &y->shape, y->dtype);
+  return 0;
+}
+
+static int emit_fused_add_act_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *y = ctx_in(&c, "Y", 0), *out = ctx_in(&c, "Out", 0), *dout = ctx_in(&c, "Out@GRAD", 0);
+  Var *dx = ctx_out(&c, "X@GRAD", 0), *dy = ctx_out(&c, "Y@GRAD", 0);
+  if (!y || !out || !dout) return em_fail(e, "missing Y, Out or Out@GRAD");
+  if (ctx_in(&c, "X", 0) || ctx_in(&c, "IntermediateOut", 0) || ctx_out(&c, "IntermediateOut@GRAD", 0))
+    return em_fail(e, "X, IntermediateOut and IntermediateOut@GRAD must be empty (the activation's grad reads Out)");
+  Var *const all[5] = {y, out, dout, dx, dy};
+  for (int i = 0; i < 5; i++)
+    if (all[i] && all[i]->dtype != RT_DT_FP32)
+      return em_fail(e, "'%s' is %s: only float32 is supported", all[i]->name, rt_dtype_name(all[i]->dtype));
+  const OpAttr *a = attr_find(e->op, "functor_list");
+  if (!a || a->n_strings != 2 || strcmp(a->strings[1], "elementwise_add_grad"))
+    return em_fail(e, "functor_list must be [<activation>_grad, elementwise_add_grad]");
+  const char *body, *term = unary_grad_expr(e, e->op, a->strings[0], &body);
+  if (!term) return em_fail(e, "functor '%s' is not an activation grad that reads Out alone", a->strings[0]);
+  if (attr_bool(e->op, "save_intermediate_out", 0)) return em_fail(e, "save_intermediate_out=true is not supported");
+  const VarSpec *sx = dx ? em_spec(e, dx) : NULL, *sd = em_spec(e, dout);
+  int same = !sx || sx->rank == sd->rank;
+  for (int k = 0; same && sx && k < sd->rank; k++) same = sx->d[k].a == sd->d[k].a && sx->d[k].c == sd->d[k].c;
+  if (!same) return em_fail(e, "X@GRAD must have Out@GRAD's shape");
+  const int64_t axis = attr_int(e->op, "axis", -1);
+  const EwIn in[2] = {{dout, -1, "pdy", "dy"}, {out, -1, "py", "y"}};
+  const EwIn gx = {dx, -1, "pgx", NULL}, gy = {dy, axis, "pgy", NULL};
+  if (dx && bc_grad(e, dout, &gx, 2, in, body, term)) return -1;
+  if (dy && bc_grad(e, dout, &gy, 2, in, body, term)) return -1;
+  return 0;
 }
 
 static int infer_fused_bn(OpCtx *c) {
@@ -131,6 +180,9 @@ static int emit_fused_bn(EmitCtx *e) {
 
 const OpDef op_fused_elemwise_activation = {.type = "fused_elemwise_activation", .infer = infer_fused_elemwise,
                                             .emit_c = emit_fused_elemwise, .inplace = "X:Out"};
+const OpDef op_fused_elemwise_add_activation_grad = {.type = "fused_elemwise_add_activation_grad",
+                                                     .infer = infer_fused_add_act_grad,
+                                                     .emit_c = emit_fused_add_act_grad};
 const OpDef op_fused_batch_norm_act = {.type = "fused_batch_norm_act", .infer = infer_fused_bn, .emit_c = emit_fused_bn,
                                        .inplace = "X:Y"};
 const OpDef op_fused_bn_add_activation = {.type = "fused_bn_add_activation", .infer = infer_fused_bn,

@@ -183,10 +183,26 @@ int infer_grad_xshape(OpCtx *c);
  * attributes (and clip/pow/scale tensor inputs) read from `op`: the op
  * itself, or a fused op that carries the attributes.  NULL when unknown. */
 const char *unary_float_expr(EmitCtx *e, const Op *op, const char *type);
+/* 1 when `<act>_grad` op `op` takes Out and Out@GRAD alone (relu_grad,
+ * tanh_grad, sigmoid_grad, ...: Paddle's grad maker passes no X), with a
+ * C gradient in activation.c: one a fusion pass may take in. */
+int unary_grad_out_only(const Op *op);
+/* The float C expression of the gradient of grad op type `grad_type` (as
+ * unary_grad_out_only) on the elements y (Out) and dy (Out@GRAD), its
+ * attributes read from `op`; *body gets the statements to run first (NULL:
+ * none).  NULL when the grad is not one of those. */
+const char *unary_grad_expr(EmitCtx *e, const Op *op, const char *grad_type, const char **body);
 /* 1 when op is a float32 unary op of activation.c whose parameters are all
  * attributes (no Min/Max, FactorTensor, ScaleTensor input; not rrelu): one
  * a fusion pass may take in. */
 int unary_fusible(const Graph *g, const Op *op);
+
+/* ---- optimizer ops (optimizer.c) ---- */
+/* 1 when input `slot` of an optimizer op holds a value every parameter's
+ * update reads alike (LearningRate, Beta1Tensor, Beta2Tensor,
+ * EpsilonTensor, SkipUpdate): a merged optimizer op (fuse_all_optimizer_ops,
+ * fuse_adamw) keeps one var there and one per parameter elsewhere. */
+int optimizer_shared_slot(const char *slot);
 
 /* ---- binary element-wise ops (elementwise.c) ---- */
 /* The float C expression of elementwise op `type` on elements a and b, or

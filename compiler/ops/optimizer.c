@@ -660,15 +660,111 @@ static int emit_lamb(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_adadelta = {.type = "adadelta", .infer = infer_optimizer, .emit_c = emit_adadelta};
-const OpDef op_adagrad = {.type = "adagrad", .infer = infer_optimizer, .emit_c = emit_adagrad};
-const OpDef op_adamax = {.type = "adamax", .infer = infer_optimizer, .emit_c = emit_adamax};
-const OpDef op_lamb = {.type = "lamb", .infer = infer_optimizer, .emit_c = emit_lamb};
-const OpDef op_rmsprop = {.type = "rmsprop", .infer = infer_optimizer, .emit_c = emit_rmsprop};
-const OpDef op_sgd = {.type = "sgd", .infer = infer_optimizer, .emit_c = emit_sgd};
+/* ---- merged optimizer ops ----
+ * fuse_all_optimizer_ops and fuse_adamw (passes/) merge the ops of one
+ * optimizer type that have the same attributes and read the same shared
+ * inputs into one op of that type: each per-parameter slot (Param, Grad,
+ * the accumulators, every output) holds one var per parameter, in program
+ * order; the shared slots (LearningRate, Beta1Tensor, Beta2Tensor,
+ * EpsilonTensor, SkipUpdate) hold the one var they all read.  Its kernel
+ * runs each parameter's update in that order, each exactly the loop of the
+ * op it replaced, so the floats are those of the separate ops.  Only an op
+ * a pass made may hold several parameters (each of Paddle's updates one). */
+static const char *const shared_slots[] = {"LearningRate", "Beta1Tensor", "Beta2Tensor", "EpsilonTensor",
+                                           "SkipUpdate", NULL};
+
+int optimizer_shared_slot(const char *slot) { return str_in(slot, shared_slots); }
+
+/* How many parameters op updates (its Param vars). */
+static int nparams_of(const Op *op) {
+  for (int s = 0; s < op->nin; s++)
+    if (!strcmp(op->in[s].name, "Param")) return op->in[s].n;
+  return 0;
+}
+
+/* Slots of `src` narrowed to parameter k of n: a per-parameter slot with
+ * n vars keeps its k-th. */
+static Slot *narrow(const Slot *src, int nslots, int k, int n) {
+  Slot *t = pool_alloc(sizeof *t * (size_t)(nslots ? nslots : 1));
+  for (int s = 0; s < nslots; s++) {
+    t[s] = src[s];
+    t[s].seen = 0;
+    if (n > 1 && src[s].n == n && !optimizer_shared_slot(src[s].name)) t[s].n = 1, t[s].vars = &src[s].vars[k];
+  }
+  return t;
+}
+
+/* Op `op` seen as the op of its k-th parameter. */
+static Op param_op(const Op *op, int k, int n) {
+  Op t = *op;
+  t.in = narrow(op->in, op->nin, k, n);
+  t.out = narrow(op->out, op->nout, k, n);
+  return t;
+}
+
+/* The slots the k-th parameter's rule or emitter looked up count as looked
+ * up on the merged op. */
+static void take_seen(Op *op, const Op *t) {
+  for (int s = 0; s < op->nin; s++) op->in[s].seen |= t->in[s].seen;
+  for (int s = 0; s < op->nout; s++) op->out[s].seen |= t->out[s].seen;
+}
+
+static int infer_optimizer_all(OpCtx *c) {
+  const int n = nparams_of(c->op);
+  if (n <= 1) return infer_optimizer(c);
+  if (!c->op->from_pass) return ctx_fail(c, "Param holds %d vars; Paddle's %s updates one", n, c->op->type);
+  for (int k = 0; k < n; k++) {
+    Op t = param_op(c->op, k, n);
+    OpCtx tc = *c;
+    tc.op = &t;
+    int bad = infer_optimizer(&tc);
+    take_seen(c->op, &t);
+    if (bad) return -1;
+  }
+  return 0;
+}
+
+static const struct {
+  const char *type;
+  int (*emit)(EmitCtx *e);
+} emitters[] = {
+    {"adadelta", emit_adadelta}, {"adagrad", emit_adagrad}, {"adam", emit_adam}, {"adamax", emit_adamax},
+    {"adamw", emit_adam},       {"lamb", emit_lamb},       {"momentum", emit_momentum},
+    {"rmsprop", emit_rmsprop},   {"sgd", emit_sgd},
+};
+
+static int emit_optimizer(EmitCtx *e) {
+  int (*one)(EmitCtx *) = NULL;
+  for (size_t i = 0; i < sizeof emitters / sizeof emitters[0] && !one; i++)
+    if (!strcmp(emitters[i].type, e->op->type)) one = emitters[i].emit;
+  if (!one) return em_fail(e, "no optimizer emitter for this op type");
+  const int n = nparams_of(e->op);
+  if (n <= 1) return one(e);
+  if (!e->op->from_pass) return em_fail(e, "Param holds %d vars; Paddle's %s updates one", n, e->op->type);
+  const Op *merged = e->op;
+  for (int k = 0; k < n; k++) {
+    Op t = param_op(merged, k, n);
+    OpCtx c = {e->g, &t};
+    pr_line(e->p, "{ /* parameter %d of %d: %s */", k + 1, n, ctx_in(&c, "Param", 0)->name);
+    e->op = &t;
+    int bad = one(e);
+    e->op = merged;
+    pr_line(e->p, "}");
+    take_seen((Op *)merged, &t);
+    if (bad) return -1;
+  }
+  return 0;
+}
+
+const OpDef op_adadelta = {.type = "adadelta", .infer = infer_optimizer_all, .emit_c = emit_optimizer};
+const OpDef op_adagrad = {.type = "adagrad", .infer = infer_optimizer_all, .emit_c = emit_optimizer};
+const OpDef op_adamax = {.type = "adamax", .infer = infer_optimizer_all, .emit_c = emit_optimizer};
+const OpDef op_lamb = {.type = "lamb", .infer = infer_optimizer_all, .emit_c = emit_optimizer};
+const OpDef op_rmsprop = {.type = "rmsprop", .infer = infer_optimizer_all, .emit_c = emit_optimizer};
+const OpDef op_sgd = {.type = "sgd", .infer = infer_optimizer_all, .emit_c = emit_optimizer};
 /* momentum: Paddle 2.6's CPU kernel never reads rescale_grad (see emit_momentum) */
 static const char *const momentum_attr_ignores[] = {"rescale_grad", NULL};
-const OpDef op_momentum = {.type = "momentum", .infer = infer_optimizer, .emit_c = emit_momentum,
+const OpDef op_momentum = {.type = "momentum", .infer = infer_optimizer_all, .emit_c = emit_optimizer,
                            .attr_ignores = momentum_attr_ignores};
-const OpDef op_adam = {.type = "adam", .infer = infer_optimizer, .emit_c = emit_adam};
-const OpDef op_adamw = {.type = "adamw", .infer = infer_optimizer, .emit_c = emit_adam};
+const OpDef op_adam = {.type = "adam", .infer = infer_optimizer_all, .emit_c = emit_optimizer};
+const OpDef op_adamw = {.type = "adamw", .infer = infer_optimizer_all, .emit_c = emit_optimizer};
