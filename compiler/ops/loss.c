@@ -459,7 +459,8 @@ static int pr_result(EmitCtx *e, const Var *v, const char *slot, const Var *x, c
  *   Out    = max(x, 0) - x * label + log(1 + exp(-|x|)) * w
  *   X@GRAD = Out@GRAD * (w * sigmoid(x) - label)
  * (the grad is not the forward's derivative where x < 0 and w != 1: that
- * is Paddle's).  An element whose label, cast to int, is ignore_index gets
+ * is Paddle's).  The grad reads each element of Out@GRAD before writing the
+ * same element of X@GRAD (in place, as Paddle's op declares it).  An element whose label, cast to int, is ignore_index gets
  * 0.  normalize divides every element by the int count of labels farther
  * than 1e-6 from ignore_index (0 / 0 = NaN when every label is ignored, as
  * Paddle's int division by a count floored to (int)1e-5 gives). */
@@ -509,7 +510,8 @@ static int emit_sigmoid_ce(EmitCtx *e) {
 /* bce_loss (phi BCELossKernel) and its grad on probabilities x in [0, 1]
  * (Paddle raises an error outside; here they just go through the formula):
  *   Out    = (label - 1) * max(log(1 - x), -100) - label * max(log(x), -100)
- *   X@GRAD = Out@GRAD * (x - label) / max((1 - x) * x, 1e-12) */
+ *   X@GRAD = Out@GRAD * (x - label) / max((1 - x) * x, 1e-12)
+ * (the grad may run in place of Out@GRAD, as Paddle's op declares). */
 static int emit_bce_loss(EmitCtx *e) {
   int grad = strstr(e->op->type, "_grad") != NULL;
   OpCtx c = {e->g, (Op *)e->op};
@@ -674,9 +676,13 @@ const OpDef op_sigmoid_cross_entropy_with_logits = {.type = "sigmoid_cross_entro
                                                     .emit_c = emit_sigmoid_ce};
 const OpDef op_sigmoid_cross_entropy_with_logits_grad = {.type = "sigmoid_cross_entropy_with_logits_grad",
                                                          .infer = grad_infer,
-                                                         .emit_c = emit_sigmoid_ce};
+                                                         .emit_c = emit_sigmoid_ce,
+                                                         .inplace = "Out@GRAD:X@GRAD"};
 const OpDef op_bce_loss = {.type = "bce_loss", .infer = infer_loss_like_x, .emit_c = emit_bce_loss};
-const OpDef op_bce_loss_grad = {.type = "bce_loss_grad", .infer = grad_infer, .emit_c = emit_bce_loss};
+const OpDef op_bce_loss_grad = {.type = "bce_loss_grad",
+                                .infer = grad_infer,
+                                .emit_c = emit_bce_loss,
+                                .inplace = "Out@GRAD:X@GRAD"};
 const OpDef op_huber_loss = {.type = "huber_loss", .infer = infer_loss_like_x, .emit_c = emit_huber_loss};
 const OpDef op_huber_loss_grad = {.type = "huber_loss_grad",
                                   .infer = infer_residual_grad,
