@@ -483,7 +483,7 @@ static int emit_sigmoid_ce(EmitCtx *e) {
   pr_line(e->p, "const float xv = x[i], lv = label[i];");
   /* static_cast<int>(label) == ignore_index, without C's undefined
    * conversion of a label out of int's range */
-  pr_line(e->p, "if (lv > -2147483649.0f && lv < 2147483648.0f && (int32_t)lv == %lld) {", (long long)ignore);
+  pr_line(e->p, "if (lv >= -2147483648.0f && lv < 2147483648.0f && (int32_t)lv == %lld) {", (long long)ignore);
   pr_line(e->p, "out[i] = 0.0f;");
   pr_line(e->p, "continue;");
   pr_line(e->p, "}");
