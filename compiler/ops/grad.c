@@ -135,10 +135,6 @@ OP_GRAD(transpose_grad)
 OP_GRAD(unsqueeze_grad)
 OP_GRAD(where_grad)
 /* losses */
-OP_GRAD(bce_loss_grad)
-OP_GRAD(kldiv_loss_grad)
-OP_GRAD(log_loss_grad)
-OP_GRAD(sigmoid_cross_entropy_with_logits_grad)
 OP_GRAD(warpctc_grad)
 /* recurrent and sequence ops */
 OP_GRAD(gru_grad)

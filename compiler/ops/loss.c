@@ -18,16 +18,24 @@
  *     (phi AccuracyInferMeta).
  *   sigmoid_cross_entropy_with_logits: X, Label, pos_weight† -> Out = X;
  *     normalize=false, ignore_index=-100.
+ *   sigmoid_cross_entropy_with_logits_grad: X, Label, pos_weight†, Out@GRAD
+ *     -> X@GRAD (generic rule).
  *   bce_loss: X, Label -> Out = X.
+ *   bce_loss_grad: X, Label, Out@GRAD -> X@GRAD (generic rule).
  *   huber_loss: X, Y -> Out, Residual = X; delta.
  *   huber_loss_grad: Residual, Out@GRAD -> X@GRAD, Y@GRAD = Residual.
  *   smooth_l1_loss: X, Y, InsideWeight†, OutsideWeight† -> Diff = X,
- *     Out = [X[0], 1]; sigma=1.
+ *     Out = [X[0], 1]; sigma=1.  Shape rule only: Paddle 2.6 no longer
+ *     registers the op, so there is no reference to check an emitter with.
  *   smooth_l1_loss_grad: InsideWeight†, OutsideWeight†, Diff, Out@GRAD ->
- *     X@GRAD, Y@GRAD = Diff.
+ *     X@GRAD, Y@GRAD = Diff (shape rule only).
  *   log_loss: Predicted, Labels -> Loss = [Predicted[0], 1]; epsilon=1e-4.
+ *   log_loss_grad: Predicted, Labels, Loss@GRAD -> Predicted@GRAD (generic).
  *   kldiv_loss: X, Target -> Loss = X when reduction == "none", else a
- *     scalar; reduction="mean", log_target=false. */
+ *     scalar; reduction="mean" (none, mean, sum, batchmean); log_target
+ *     (after 2.6) is refused when set.
+ *   kldiv_loss_grad: X, Target, Loss@GRAD -> X@GRAD (generic rule).
+ * Everything but smooth_l1_loss has a float32 C emitter, below. */
 #include <string.h>
 
 #include "ops.h"
@@ -417,13 +425,274 @@ const OpDef op_cross_entropy_grad2 = {.type = "cross_entropy_grad2",
                                       .infer = infer_cross_entropy_grad2,
                                       .emit_c = emit_cross_entropy_grad,
                                       .ignores = ce_grad2_ignores};
+/* ---- element-wise losses (float32) ----
+ * Each reads its inputs element by element in memory order; the label-like
+ * inputs must have X's element count. */
+
+/* 1 when a and b hold as many elements. */
+static int same_numel(EmitCtx *e, const Var *a, const Var *b) {
+  SymDim na = spec_numel(em_spec(e, a)), nb = spec_numel(em_spec(e, b));
+  if (na.a < 0 || nb.a < 0) return !strcmp(em_numel(e, a), em_numel(e, b));
+  return na.a == nb.a && na.c == nb.c;
+}
+
+/* Checks that v (bound to `slot`) is float32 and has x's element count,
+ * then prints `const float *name = <v>;`.  -1 after em_fail(). */
+static int pr_operand(EmitCtx *e, const Var *v, const char *slot, const Var *x, const char *name) {
+  if (check_f32(e, v, slot)) return -1;
+  if (v != x && !same_numel(e, v, x)) return em_fail(e, "%s and the loss's input differ in element count", slot);
+  pr_line(e->p, "const float *%s = %s;", name, em_ptr(e, v, 1));
+  return 0;
+}
+
+/* Prints `float *name = <v>;` for an output with x's element count. */
+static int pr_result(EmitCtx *e, const Var *v, const char *slot, const Var *x, const char *name) {
+  if (check_f32(e, v, slot)) return -1;
+  if (!same_numel(e, v, x)) return em_fail(e, "%s and the loss's input differ in element count", slot);
+  pr_line(e->p, "float *%s = %s;", name, em_ptr(e, v, 0));
+  return 0;
+}
+
+/* sigmoid_cross_entropy_with_logits (phi SigmoidCrossEntropyWithLogitsKernel)
+ * and its grad, as Paddle 2.6's CPU kernels compute them, with w =
+ * pos_weight (1 when absent):
+ *   Out    = max(x, 0) - x * label + log(1 + exp(-|x|)) * w
+ *   X@GRAD = Out@GRAD * (w * sigmoid(x) - label)
+ * (the grad is not the forward's derivative where x < 0 and w != 1: that
+ * is Paddle's).  The grad reads each element of Out@GRAD before writing the
+ * same element of X@GRAD (in place, as Paddle's op declares it).  An element whose label, cast to int, is ignore_index gets
+ * 0.  normalize divides every element by the int count of labels farther
+ * than 1e-6 from ignore_index (0 / 0 = NaN when every label is ignored, as
+ * Paddle's int division by a count floored to (int)1e-5 gives). */
+static int emit_sigmoid_ce(EmitCtx *e) {
+  int grad = strstr(e->op->type, "_grad") != NULL;
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *label = ctx_in(&c, "Label", 0), *pw = ctx_in(&c, "pos_weight", 0);
+  Var *dout = grad ? ctx_in(&c, "Out@GRAD", 0) : NULL;
+  Var *out = ctx_out(&c, grad ? "X@GRAD" : "Out", 0);
+  if (!x || !label || !out || (grad && !dout))
+    return em_fail(e, grad ? "needs X, Label, Out@GRAD and X@GRAD" : "needs X, Label and Out");
+  int normalize = attr_bool(e->op, "normalize", 0);
+  int64_t ignore = attr_int(e->op, "ignore_index", -100);
+  if (pr_operand(e, x, "X", x, "x") || pr_operand(e, label, "Label", x, "label") ||
+      (pw && pr_operand(e, pw, "pos_weight", x, "pw")) || (dout && pr_operand(e, dout, "Out@GRAD", x, "dout")) ||
+      pr_result(e, out, grad ? "X@GRAD" : "Out", x, "out"))
+    return -1;
+  pr_line(e->p, "const int64_t n = %s;", em_numel(e, x));
+  pr_line(e->p, "for (int64_t i = 0; i < n; i++) {");
+  pr_line(e->p, "const float xv = x[i], lv = label[i];");
+  /* static_cast<int>(label) == ignore_index, without C's undefined
+   * conversion of a label out of int's range */
+  pr_line(e->p, "if (lv >= -2147483648.0f && lv < 2147483648.0f && (int32_t)lv == %lld) {", (long long)ignore);
+  pr_line(e->p, "out[i] = 0.0f;");
+  pr_line(e->p, "continue;");
+  pr_line(e->p, "}");
+  const char *w = pw ? "pw[i]" : "1.0f";
+  if (grad) {
+    pr_line(e->p, "const float s = xv >= 0.0f ? 1.0f / (1.0f + expf(-xv)) : expf(xv) / (1.0f + expf(xv));");
+    pr_line(e->p, "out[i] = dout[i] * (%s * s - lv);", w);
+  } else {
+    pr_line(e->p, "out[i] = (xv > 0.0f ? xv : 0.0f) - xv * lv + logf(1.0f + expf(-fabsf(xv)))%s;",
+            pw ? " * pw[i]" : "");
+  }
+  pr_line(e->p, "}");
+  if (normalize) {
+    pr_line(e->p, "int norm = 0;");
+    pr_line(e->p, "for (int64_t i = 0; i < n; i++) {");
+    pr_line(e->p, "const float d = label[i] - %s;", em_float((double)(float)ignore));
+    pr_line(e->p, "if (d < -1e-6f || d > 1e-6f) norm++;");
+    pr_line(e->p, "}");
+    pr_line(e->p, "for (int64_t i = 0; i < n; i++) out[i] /= (float)norm;");
+  }
+  return 0;
+}
+
+/* bce_loss (phi BCELossKernel) and its grad on probabilities x in [0, 1]
+ * (Paddle raises an error outside; here they just go through the formula):
+ *   Out    = (label - 1) * max(log(1 - x), -100) - label * max(log(x), -100)
+ *   X@GRAD = Out@GRAD * (x - label) / max((1 - x) * x, 1e-12)
+ * (the grad may run in place of Out@GRAD, as Paddle's op declares). */
+static int emit_bce_loss(EmitCtx *e) {
+  int grad = strstr(e->op->type, "_grad") != NULL;
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *label = ctx_in(&c, "Label", 0);
+  Var *dout = grad ? ctx_in(&c, "Out@GRAD", 0) : NULL;
+  Var *out = ctx_out(&c, grad ? "X@GRAD" : "Out", 0);
+  if (!x || !label || !out || (grad && !dout))
+    return em_fail(e, grad ? "needs X, Label, Out@GRAD and X@GRAD" : "needs X, Label and Out");
+  if (pr_operand(e, x, "X", x, "x") || pr_operand(e, label, "Label", x, "label") ||
+      (dout && pr_operand(e, dout, "Out@GRAD", x, "dout")) || pr_result(e, out, grad ? "X@GRAD" : "Out", x, "out"))
+    return -1;
+  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) {", em_numel(e, x));
+  if (grad) {
+    pr_line(e->p, "const float d = (1.0f - x[i]) * x[i];");
+    pr_line(e->p, "out[i] = dout[i] * ((x[i] - label[i]) / (d > 1e-12f ? d : 1e-12f));");
+  } else {
+    pr_line(e->p, "const float l1 = logf(1.0f - x[i]), l0 = logf(x[i]);");
+    pr_line(e->p, "out[i] = (label[i] - 1.0f) * (l1 > -100.0f ? l1 : -100.0f) - label[i] * (l0 > -100.0f ? l0 : -100.0f);");
+  }
+  pr_line(e->p, "}");
+  return 0;
+}
+
+/* huber_loss (phi HuberLossKernel): Residual = y - x, Out = 0.5 * r * r
+ * where |r| <= delta, delta * (|r| - 0.5 * delta) elsewhere. */
+static int emit_huber_loss(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *y = ctx_in(&c, "Y", 0), *out = ctx_out(&c, "Out", 0);
+  Var *res = ctx_out(&c, "Residual", 0);
+  if (!x || !y || !out) return em_fail(e, "needs X, Y and Out");
+  const char *delta = em_float((float)attr_float(e->op, "delta", 1.0));
+  if (pr_operand(e, x, "X", x, "x") || pr_operand(e, y, "Y", x, "y") || pr_result(e, out, "Out", x, "out") ||
+      (res && pr_result(e, res, "Residual", x, "res")))
+    return -1;
+  pr_line(e->p, "const float delta = %s;", delta);
+  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) {", em_numel(e, x));
+  pr_line(e->p, "const float r = y[i] - x[i], a = fabsf(r);");
+  if (res) pr_line(e->p, "res[i] = r;");
+  pr_line(e->p, "out[i] = a <= delta ? 0.5f * r * r : delta * (a - 0.5f * delta);");
+  pr_line(e->p, "}");
+  return 0;
+}
+
+/* huber_loss_grad (phi HuberLossGradKernel), with b = r where |r| <= delta,
+ * else delta with r's sign: X@GRAD = Out@GRAD * -b, Y@GRAD = Out@GRAD * b. */
+static int emit_huber_loss_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *res = ctx_in(&c, "Residual", 0), *dout = ctx_in(&c, "Out@GRAD", 0);
+  Var *dx = ctx_out(&c, "X@GRAD", 0), *dy = ctx_out(&c, "Y@GRAD", 0);
+  if (!res || !dout) return em_fail(e, "needs Residual and Out@GRAD");
+  const char *delta = em_float((float)attr_float(e->op, "delta", 1.0));
+  if (pr_operand(e, res, "Residual", res, "res") || pr_operand(e, dout, "Out@GRAD", res, "dout") ||
+      (dx && pr_result(e, dx, "X@GRAD", res, "dx")) || (dy && pr_result(e, dy, "Y@GRAD", res, "dy")))
+    return -1;
+  pr_line(e->p, "const float delta = %s;", delta);
+  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) {", em_numel(e, res));
+  pr_line(e->p, "const float r = res[i], g = dout[i];");
+  pr_line(e->p, "const float b = fabsf(r) <= delta ? r : (r > 0.0f ? delta : -delta);");
+  if (dx) pr_line(e->p, "dx[i] = g * -b;");
+  if (dy) pr_line(e->p, "dy[i] = g * b;");
+  pr_line(e->p, "}");
+  return 0;
+}
+
+/* log_loss (phi LogLossKernel) and its grad, p = Predicted, l = Labels:
+ *   Loss            = -(l * log(p + eps)) - (1 - l) * log(1 - p + eps)
+ *   Predicted@GRAD  = Loss@GRAD * (-(l / (p + eps)) + (1 - l) / (1 - p + eps)) */
+static int emit_log_loss(EmitCtx *e) {
+  int grad = strstr(e->op->type, "_grad") != NULL;
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *p = ctx_in(&c, "Predicted", 0), *label = ctx_in(&c, "Labels", 0);
+  Var *dout = grad ? ctx_in(&c, "Loss@GRAD", 0) : NULL;
+  Var *out = ctx_out(&c, grad ? "Predicted@GRAD" : "Loss", 0);
+  if (!p || !label || !out || (grad && !dout))
+    return em_fail(e, grad ? "needs Predicted, Labels, Loss@GRAD and Predicted@GRAD" : "needs Predicted, Labels and Loss");
+  if (pr_operand(e, p, "Predicted", p, "p") || pr_operand(e, label, "Labels", p, "label") ||
+      (dout && pr_operand(e, dout, "Loss@GRAD", p, "dout")) ||
+      pr_result(e, out, grad ? "Predicted@GRAD" : "Loss", p, "out"))
+    return -1;
+  pr_line(e->p, "const float eps = %s;", em_float((float)attr_float(e->op, "epsilon", 1e-4)));
+  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) {", em_numel(e, p));
+  pr_line(e->p, "const float pv = p[i], l = label[i];");
+  if (grad) pr_line(e->p, "out[i] = dout[i] * (-(l / (pv + eps)) + (1.0f - l) / (1.0f - pv + eps));");
+  else pr_line(e->p, "out[i] = -(l * logf(pv + eps)) - (1.0f - l) * logf(1.0f - pv + eps);");
+  pr_line(e->p, "}");
+  return 0;
+}
+
+/* kldiv_loss's reduction: 0 none, 1 mean, 2 sum, 3 batchmean; -1 after
+ * em_fail().  Paddle 2.6 has no log_target (a later release's attribute):
+ * it is refused when set. */
+static int kldiv_reduction(EmitCtx *e) {
+  static const char *const names[] = {"none", "mean", "sum", "batchmean"};
+  if (attr_bool(e->op, "log_target", 0)) return em_fail(e, "log_target=true is not supported");
+  const char *r = attr_str(e->op, "reduction", "mean");
+  for (int i = 0; i < 4; i++)
+    if (!strcmp(r, names[i])) return i;
+  return em_fail(e, "reduction '%s' is not supported (none, mean, sum, batchmean)", r);
+}
+
+/* kldiv_loss (phi KLDivLossKernel): per element t * (log(t) - x) where the
+ * target t > 0, else 0; reduction none keeps them, sum adds them (in
+ * double, in memory order), mean divides the sum by the element count,
+ * batchmean by X's first dim (when it is > 0). */
+static int emit_kldiv_loss(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *t = ctx_in(&c, "Target", 0), *loss = ctx_out(&c, "Loss", 0);
+  if (!x || !t || !loss) return em_fail(e, "needs X, Target and Loss");
+  int red = kldiv_reduction(e);
+  if (red < 0 || pr_operand(e, x, "X", x, "x") || pr_operand(e, t, "Target", x, "t") || check_f32(e, loss, "Loss"))
+    return -1;
+  if (red == 0 && !same_numel(e, loss, x)) return em_fail(e, "Loss and X differ in element count");
+  if (red != 0 && strcmp(em_numel(e, loss), "1")) return em_fail(e, "a reduced Loss must hold one element");
+  pr_line(e->p, "float *loss = %s;", em_ptr(e, loss, 0));
+  pr_line(e->p, "const int64_t n = %s;", em_numel(e, x));
+  if (red != 0) pr_line(e->p, "double acc = 0.0;");
+  pr_line(e->p, "for (int64_t i = 0; i < n; i++) {");
+  pr_line(e->p, "const float v = t[i] <= 0.0f ? 0.0f : t[i] * (logf(t[i]) - x[i]);");
+  pr_line(e->p, red == 0 ? "loss[i] = v;" : "acc += v;");
+  pr_line(e->p, "}");
+  if (red == 1) pr_line(e->p, "loss[0] = (float)acc / (float)n;");
+  if (red == 2) pr_line(e->p, "loss[0] = (float)acc;");
+  if (red == 3) {
+    pr_line(e->p, "const int64_t batch = %s;", em_spec(e, x)->rank > 0 ? em_dim(e, x, 0) : "1");
+    pr_line(e->p, "loss[0] = batch > 0 ? (float)acc / (float)batch : (float)acc;");
+  }
+  return 0;
+}
+
+/* kldiv_loss_grad (phi KLDivLossGradKernel): X@GRAD = -t * g where t > 0,
+ * else 0, g the element's Loss@GRAD (the one value for a reduced loss);
+ * mean then divides by the element count, batchmean by X's first dim.  X
+ * itself only gives X@GRAD's shape (its rule). */
+static int emit_kldiv_loss_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *t = ctx_in(&c, "Target", 0), *dout = ctx_in(&c, "Loss@GRAD", 0), *dx = ctx_out(&c, "X@GRAD", 0);
+  if (!t || !dout || !dx) return em_fail(e, "needs Target, Loss@GRAD and X@GRAD");
+  int red = kldiv_reduction(e);
+  if (red < 0 || pr_operand(e, t, "Target", dx, "t") || pr_result(e, dx, "X@GRAD", dx, "dx") ||
+      check_f32(e, dout, "Loss@GRAD"))
+    return -1;
+  int scalar = !strcmp(em_numel(e, dout), "1");
+  if (!scalar && !same_numel(e, dout, dx)) return em_fail(e, "Loss@GRAD must hold one value or one per element");
+  pr_line(e->p, "const float *dout = %s;", em_ptr(e, dout, 1));
+  pr_line(e->p, "const int64_t n = %s;", em_numel(e, dx));
+  const char *div = red == 1 ? " / (float)n" : "";
+  if (red == 3) {
+    pr_line(e->p, "const float batch = (float)%s;", em_spec(e, dx)->rank > 0 ? em_dim(e, dx, 0) : "1");
+    div = " / batch";
+  }
+  pr_line(e->p, "for (int64_t i = 0; i < n; i++) dx[i] = t[i] <= 0.0f ? 0.0f : (-t[i] * dout[%s])%s;",
+          scalar ? "0" : "i", div);
+  return 0;
+}
+
+/* kldiv_loss_grad: X only gives X@GRAD's shape (the generic rule). */
+static const char *const kldiv_grad_ignores[] = {"X", NULL};
+
 const OpDef op_accuracy = {.type = "accuracy", .infer = infer_accuracy};
 const OpDef op_sigmoid_cross_entropy_with_logits = {.type = "sigmoid_cross_entropy_with_logits",
-                                                    .infer = infer_loss_like_x};
-const OpDef op_bce_loss = {.type = "bce_loss", .infer = infer_loss_like_x};
-const OpDef op_huber_loss = {.type = "huber_loss", .infer = infer_loss_like_x};
-const OpDef op_huber_loss_grad = {.type = "huber_loss_grad", .infer = infer_residual_grad};
+                                                    .infer = infer_loss_like_x,
+                                                    .emit_c = emit_sigmoid_ce};
+const OpDef op_sigmoid_cross_entropy_with_logits_grad = {.type = "sigmoid_cross_entropy_with_logits_grad",
+                                                         .infer = grad_infer,
+                                                         .emit_c = emit_sigmoid_ce,
+                                                         .inplace = "Out@GRAD:X@GRAD"};
+const OpDef op_bce_loss = {.type = "bce_loss", .infer = infer_loss_like_x, .emit_c = emit_bce_loss};
+const OpDef op_bce_loss_grad = {.type = "bce_loss_grad",
+                                .infer = grad_infer,
+                                .emit_c = emit_bce_loss,
+                                .inplace = "Out@GRAD:X@GRAD"};
+const OpDef op_huber_loss = {.type = "huber_loss", .infer = infer_loss_like_x, .emit_c = emit_huber_loss};
+const OpDef op_huber_loss_grad = {.type = "huber_loss_grad",
+                                  .infer = infer_residual_grad,
+                                  .emit_c = emit_huber_loss_grad};
 const OpDef op_smooth_l1_loss = {.type = "smooth_l1_loss", .infer = infer_smooth_l1};
 const OpDef op_smooth_l1_loss_grad = {.type = "smooth_l1_loss_grad", .infer = infer_residual_grad};
-const OpDef op_log_loss = {.type = "log_loss", .infer = infer_log_loss};
-const OpDef op_kldiv_loss = {.type = "kldiv_loss", .infer = infer_kldiv};
+const OpDef op_log_loss = {.type = "log_loss", .infer = infer_log_loss, .emit_c = emit_log_loss};
+const OpDef op_log_loss_grad = {.type = "log_loss_grad", .infer = grad_infer, .emit_c = emit_log_loss};
+const OpDef op_kldiv_loss = {.type = "kldiv_loss", .infer = infer_kldiv, .emit_c = emit_kldiv_loss};
+const OpDef op_kldiv_loss_grad = {.type = "kldiv_loss_grad",
+                                  .infer = grad_infer,
+                                  .emit_c = emit_kldiv_loss_grad,
+                                  .ignores = kldiv_grad_ignores};

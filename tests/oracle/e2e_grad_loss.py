@@ -1,11 +1,16 @@
 """Gradient cases of softmax and the classification losses: softmax_grad and
 log_softmax_grad (last and middle axis), softmax_with_cross_entropy (hard
 labels with ignore_index, soft labels, a middle class axis, use_softmax off)
-and the legacy cross_entropy / cross_entropy2, forward and grad, checked
-against Paddle's own grad ops (oracle_case.build_grad_case).
+the legacy cross_entropy / cross_entropy2, and the element-wise losses
+(sigmoid_cross_entropy_with_logits with pos_weight, ignore_index hits and
+normalize; bce_loss; huber_loss's X and Y grads; log_loss; kldiv_loss with
+each reduction), forward and grad, checked against Paddle's own grad ops
+(oracle_case.build_grad_case).
 
 Feeds named label_c<N> are hard labels drawn in [0, N); soft_* are soft
-labels (positive floats).
+labels (positive floats); prob* probabilities in [0.05, 0.95]; lab* labels
+in [0, 1]; ign* labels from {0, 0.5, 1, -1, -100} (the ignore_index values
+used); tgt* KL targets in [-0.2, 1) (some <= 0); pw* positive weights.
 
     python e2e_grad_loss.py OUTDIR [CASE ...]
 """
@@ -16,6 +21,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from oracle_case import append_op as op, case_registry, grad_input as data, run_grad_cases  # noqa: E402
 
+import numpy as np  # noqa: E402
 import paddle  # noqa: E402
 import paddle.nn.functional as F  # noqa: E402
 
@@ -119,13 +125,117 @@ def cross_entropy2():
     return ["x", "label_c5"], [y], [x]
 
 
+def sce(x, lbl, pos_weight=None, **attrs):
+    inputs = {"X": x, "Label": lbl}
+    if pos_weight is not None:
+        inputs["pos_weight"] = pos_weight
+    return op("sigmoid_cross_entropy_with_logits", inputs, {"Out": ["float32"]}, attrs)[0]
+
+
+@case
+def sce_plain():
+    x, lbl = data("x", [-1, 5]), label("lab", [-1, 5], "float32")
+    return ["x", "lab"], [F.binary_cross_entropy_with_logits(x, lbl, reduction="none")], [x]
+
+
+@case
+def sce_pos_weight_mean():
+    """pos_weight as F builds it (label * (w - 1) + 1), then the mean."""
+    x, lbl, w = data("x", [-1, 4]), label("lab", [-1, 4], "float32"), label("pw", [4], "float32")
+    return ["x", "lab", "pw"], [F.binary_cross_entropy_with_logits(x, lbl, pos_weight=w)], [x]
+
+
+@case
+def sce_ignore():
+    x, lbl = data("x", [3, 7]), label("ign", [3, 7], "float32")
+    return ["x", "ign"], [sce(x, lbl, normalize=False, ignore_index=-1)], [x]
+
+
+@case
+def sce_normalize():
+    x, lbl = data("x", [2, 3, 4]), label("ign", [2, 3, 4], "float32")
+    return ["x", "ign"], [sce(x, lbl, normalize=True, ignore_index=-100)], [x]
+
+
+@case
+def sce_normalize_pos_weight():
+    x, lbl, w = data("x", [4, 5]), label("ign", [4, 5], "float32"), label("pw", [4, 5], "float32")
+    return ["x", "ign", "pw"], [sce(x, lbl, w, normalize=True, ignore_index=-1)], [x]
+
+
+@case
+def bce():
+    p, lbl = data("prob", [-1, 6]), label("lab", [-1, 6], "float32")
+    return ["prob", "lab"], [F.binary_cross_entropy(p, lbl, reduction="none")], [p]
+
+
+@case
+def bce_sigmoid_mean():
+    """bce on a sigmoid, reduced: the chain a classifier trains with."""
+    x, lbl = data("x", [-1, 3]), label("lab", [-1, 3], "float32")
+    return ["x", "lab"], [F.binary_cross_entropy(F.sigmoid(x), lbl)], [x]
+
+
+@case
+def huber():
+    x, y = data("x", [-1, 3, 4]), data("y", [-1, 3, 4])
+    out = op("huber_loss", {"X": x, "Y": y}, {"Out": ["float32"], "Residual": ["float32"]}, {"delta": 0.7})[0]
+    return ["x", "y"], [out], [x, y]
+
+
+@case
+def huber_smooth_l1_mean():
+    x, y = data("x", [-1, 5]), data("y", [-1, 5])
+    return ["x", "y"], [F.smooth_l1_loss(x, y, delta=1.5)], [x]
+
+
+@case
+def log_loss():
+    p, lbl = data("prob", [-1, 1]), label("lab", [-1, 1], "float32")
+    return ["prob", "lab"], [F.log_loss(p, lbl, epsilon=1e-3)], [p]
+
+
+def kldiv(reduction, shape):
+    x, t = data("x", shape), label("tgt", shape, "float32")
+    loss = op("kldiv_loss", {"X": x, "Target": t}, {"Loss": ["float32"]}, {"reduction": reduction})[0]
+    return ["x", "tgt"], [loss], [x]
+
+
+@case
+def kldiv_none():
+    return kldiv("none", [-1, 6])
+
+
+@case
+def kldiv_mean():
+    return kldiv("mean", [-1, 3, 4])
+
+
+@case
+def kldiv_sum():
+    return kldiv("sum", [5, 7])
+
+
+@case
+def kldiv_batchmean():
+    return kldiv("batchmean", [-1, 2, 5])
+
+
 def make_input(v, rng):
     shape = [3 if d < 0 else d for d in v.shape]
     m = re.fullmatch(r"label_c(\d+)", v.name)
     if m:
         return rng.integers(0, int(m.group(1)), shape).astype(str(v.dtype).replace("paddle.", ""))
-    if v.name.startswith("soft"):
+    if v.name.startswith("soft") or v.name.startswith("lab"):
         return rng.random(shape).astype("float32")
+    if v.name.startswith("prob"):
+        return rng.uniform(0.05, 0.95, shape).astype("float32")
+    if v.name.startswith("ign"):
+        return rng.choice(np.array([0.0, 0.5, 1.0, -1.0, -100.0], "float32"), shape)
+    if v.name.startswith("tgt"):
+        return rng.uniform(-0.2, 1.0, shape).astype("float32")
+    if v.name.startswith("pw"):
+        return rng.uniform(0.2, 3.0, shape).astype("float32")
     return rng.standard_normal(shape).astype("float32")
 
 

@@ -281,6 +281,26 @@ _lr_case("lr_natural_exp", lambda: _LR.natural_exp_decay(0.05, 3, 0.5, staircase
 _lr_case("lr_inverse_time", lambda: _LR.inverse_time_decay(0.05, 3, 0.5), lambda: paddle.optimizer.SGD(learning_rate=0.1))
 
 
+@case
+def wide_deep():
+    """A wide & deep click model: an 8-wide embedding of 4 ids (in [0, 10),
+    _data) joined with 5 dense features through a relu layer (deep), a
+    linear layer on the dense features (wide), their logits added, and
+    binary_cross_entropy_with_logits (sigmoid_cross_entropy_with_logits,
+    mean); Adagrad.  The labels are _data's standard normal floats: the
+    loss takes any real label."""
+    ids = paddle.static.data("ids", [None, 4], "int64")
+    dense = paddle.static.data("dense", [None, 5], "float32")
+    y = paddle.static.data("y", [None, 1], "float32")
+    emb = paddle.nn.Embedding(100, 8)(ids)
+    deep = paddle.nn.functional.relu(paddle.nn.Linear(37, 16)(paddle.concat([emb.reshape([-1, 32]), dense], 1)))
+    wide = paddle.nn.Linear(5, 1)(dense)
+    logit = paddle.nn.Linear(16, 1)(deep) + wide
+    loss = paddle.nn.functional.binary_cross_entropy_with_logits(logit, y).mean()
+    paddle.optimizer.Adagrad(learning_rate=1e-2).minimize(loss)
+    return loss, 8
+
+
 def _data(feed, rows, rng):
     shape = [rows] + [d for d in feed.shape[1:]]
     if "int" in str(feed.dtype):
