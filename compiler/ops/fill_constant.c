@@ -18,7 +18,10 @@
  * Emission: a loop storing one literal of Out's dtype.  The value is
  * str_value when set ("inf", "-inf", "nan", else a number read as a
  * double, as phi's Scalar does), else `value`, converted as static_cast
- * does; fill_constant's ValueTensor is read at run time instead. */
+ * does; fill_constant's ValueTensor is read at run time instead.
+ * force_cpu (fill_constant, fill_constant_batch_size_like) only places Out
+ * in CPU memory on a GPU build: paddlec's tensors always are (attr_ignores;
+ * paddle.nn.LSTM's initial states in a static program set it). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,9 +151,13 @@ static int emit_fill_zeros(EmitCtx *e) {
 }
 
 const OpDef op_fill_any_like = {.type = "fill_any_like", .infer = infer_fill_any_like, .emit_c = emit_fill_any_like};
-const OpDef op_fill_constant = {.type = "fill_constant", .infer = infer_fill_constant, .emit_c = emit_fill_constant};
+/* force_cpu: see the top of the file. */
+static const char *const fill_attr_ignores[] = {"force_cpu", NULL};
+const OpDef op_fill_constant = {.type = "fill_constant", .infer = infer_fill_constant, .emit_c = emit_fill_constant,
+                                .attr_ignores = fill_attr_ignores};
 const OpDef op_fill_constant_batch_size_like = {.type = "fill_constant_batch_size_like",
-                                                .infer = infer_fill_batch_like, .emit_c = emit_fill_constant};
+                                                .infer = infer_fill_batch_like, .emit_c = emit_fill_constant,
+                                                .attr_ignores = fill_attr_ignores};
 const OpDef op_fill_zeros_like = {.type = "fill_zeros_like", .infer = infer_fill_zeros_like, .emit_c = emit_fill_zeros};
 const OpDef op_fill_zeros_like2 = {.type = "fill_zeros_like2", .infer = infer_fill_zeros_like2,
                                    .emit_c = emit_fill_zeros};

@@ -9,14 +9,21 @@ only the final state fetched.  Every weight's and bias's gradient is
 fetched (oracle_case.build_grad_case).  No sequence lengths and no dropout:
 paddlec's rnn_grad refuses both.
 
+Cases marked `forward_only` run a program and fetch the given vars:
+coalesce_tensor, which paddle.nn.LSTM & co. put in the startup program
+(flatten_parameters) to gather their weights into one fused buffer
+(copy_data into the same or other output vars, set_constant).
+
     python e2e_grad_rnn.py OUTDIR [CASE ...]
 """
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from oracle_case import case_registry, grad_input as data, run_grad_cases  # noqa: E402
+from oracle_case import append_op as op, build_grad_case, case_registry, grad_input as data  # noqa: E402
+from oracle_case import save_training_case  # noqa: E402
 
+import paddle  # noqa: E402
 import paddle.nn as nn  # noqa: E402
 
 CASES, case = case_registry()
@@ -96,10 +103,58 @@ def lstm_3layer():
     return ["x"], [y], [x]
 
 
+def forward_only(fn):
+    fn.forward_only = True
+    return case(fn)
+
+
+def coalesce(outputs, **attrs):
+    """coalesce_tensor on a = 2x [2, 3] and b = 3y [4]; `outputs` None
+    writes a and b in place, else new vars.  Fetches the fused tensor and
+    the outputs."""
+    x, y = paddle.static.data("x", [2, 3], "float32"), paddle.static.data("y", [4], "float32")
+    a, b = paddle.scale(x, 2.0), paddle.scale(y, 3.0)
+    blk = paddle.static.default_main_program().global_block()
+    fused = blk.create_var(name="fused", shape=[10], dtype="float32")
+    outs = [a, b] if outputs is None else [blk.create_var(name=n, shape=v.shape, dtype="float32")
+                                            for n, v in zip(outputs, (a, b))]
+    op("coalesce_tensor", {"Input": [a, b]}, {"Output": outs, "FusedOutput": [fused]},
+       dict(dtype=5, use_align=False, **attrs))
+    return ["x", "y"], [fused] + outs
+
+
+@forward_only
+def coalesce_copy_in_place():
+    """copy_data with every output its input (flatten_parameters' form)."""
+    return coalesce(None, copy_data=True)
+
+
+@forward_only
+def coalesce_copy_new_outputs():
+    """copy_data into other output vars."""
+    return coalesce(["a_out", "b_out"], copy_data=True)
+
+
+@forward_only
+def coalesce_constant():
+    """set_constant: the fused tensor and the outputs filled with 0.5."""
+    return coalesce(None, set_constant=True, constant=0.5)
+
+
 def make_input(v, rng):
     shape = [3 if d < 0 else d for d in v.shape]
     return rng.standard_normal(shape).astype("float32")
 
 
 if __name__ == "__main__":
-    run_grad_cases(CASES, make_input)
+    paddle.enable_static()
+    paddle.seed(1)
+    for name in sys.argv[2:] or list(CASES):
+        fn = CASES[name]
+        if getattr(fn, "forward_only", False):
+            main, startup = paddle.static.Program(), paddle.static.Program()
+            with paddle.static.program_guard(main, startup):
+                feeds, fetches = fn()
+            save_training_case(sys.argv[1], name, main, startup, feeds, fetches, make_input)
+        else:
+            build_grad_case(sys.argv[1], name, fn, make_input)
