@@ -193,7 +193,7 @@ static void col_sums(const float *a, int64_t rows, int64_t cols, float *b) {
 }
 
 void rt_rnn_grad(const RtRnn *p, const float *x, const float *const *weights, const float *h0, const float *c0,
-                 const float *dout, const float *dh_n, const float *dc_n, float *dx, float *const *dweights,
+                 const int64_t *lengths, const float *dout, const float *dh_n, const float *dc_n, float *dx, float *const *dweights,
                  float *dh0, float *dc0, float *ws, float *gemm_ws) {
   const int64_t t_n = p->seq_len, nb = p->batch, hs = p->hidden_size, nd = p->num_dirs, nl = p->num_layers;
   const int64_t gh = rt_rnn_gates(p->mode) * hs, sw = gh + hs, tn = t_n * nb, ow = nd * hs, nh = nb * hs;
@@ -204,7 +204,7 @@ void rt_rnn_grad(const RtRnn *p, const float *x, const float *const *weights, co
   float *fws = cn + nl * nd * nh; /* forward's gates and rec, then dgi */
   float *dgi = fws, *dgh = gru ? dgi + tn * gh : dgi, *hprev = fws + (tn + nb) * gh + (gru ? tn * gh : 0);
   float *dh = hprev + tn * hs, *dhr = dh + nh, *dc = dhr + nh, *dy_buf[2] = {dc + nh, dc + nh + tn * ow};
-  forward(p, x, weights, h0, c0, NULL, NULL, hn, cn, fws, gemm_ws, ys, acts);
+  forward(p, x, weights, h0, c0, lengths, NULL, hn, cn, fws, gemm_ws, ys, acts);
   for (int64_t l = nl - 1; l >= 0; l--) {
     const float *dy = l == nl - 1 ? dout : dy_buf[(l + 1) % 2];
     const float *in = l == 0 ? x : ys + (l - 1) * tn * ow, *y = ys + l * tn * ow;
@@ -220,15 +220,29 @@ void rt_rnn_grad(const RtRnn *p, const float *x, const float *const *weights, co
       for (int64_t s = t_n - 1; s >= 0; s--) {
         const int64_t t = dir ? t_n - 1 - s : s, tp = dir ? t + 1 : t - 1; /* tp: the step before t */
         for (int64_t n = 0; n < nb; n++) {
-          const int64_t row = t * nb + n;
-          const float *hp = s == 0 ? h0 + k * nh + n * hs : y + (tp * nb + n) * ow + col;
-          const float *cp = !lstm ? NULL : s == 0 ? c0 + k * nh + n * hs : sv + (tp * nb + n) * sw + 4 * hs;
+          const int64_t row = t * nb + n, len = seq_length(p, lengths, n);
           float *dhn = dh + n * hs;
+          if (t >= len) { /* past the end: the state went through unchanged, the output was a zero */
+            memset(dgi + row * gh, 0, (size_t)gh * sizeof *dgi);
+            if (dgh != dgi) memset(dgh + row * gh, 0, (size_t)gh * sizeof *dgh);
+            memset(hprev + row * hs, 0, (size_t)hs * sizeof *hprev);
+            memcpy(dhr + n * hs, dhn, (size_t)hs * sizeof *dhr);
+            continue;
+          }
+          /* the state before step t: the initial one at the sequence's first
+           * step, except that Paddle's grad takes the reverse direction's h
+           * there from the output of step t + 1, a zero when the sequence
+           * is shorter than T (its forward started from h0; its c is c0) */
+          const int first = dir ? t == len - 1 : t == 0;
+          float *hrow = hprev + row * hs;
+          const float *hp = !first ? y + (tp * nb + n) * ow + col : dir && len < t_n ? hrow : h0 + k * nh + n * hs;
+          const float *cp = !lstm ? NULL : first ? c0 + k * nh + n * hs : sv + (tp * nb + n) * sw + 4 * hs;
+          if (hp == hrow) memset(hrow, 0, (size_t)hs * sizeof *hrow);
           if (dy)
             for (int64_t j = 0; j < hs; j++) dhn[j] += dy[row * ow + col + j];
           cell_grad(p->mode, hs, sv + row * sw, hp, cp, dhn, dc + n * hs, dgi + row * gh, dgh + row * gh,
                     dhr + n * hs);
-          memcpy(hprev + row * hs, hp, (size_t)hs * sizeof *hprev);
+          if (hp != hrow) memcpy(hrow, hp, (size_t)hs * sizeof *hrow);
         }
         /* the gradient of the state before step t */
         rt_sgemm_ws(0, 0, nb, hs, gh, 1.0f, dgh + t * nb * gh, gh, w_hh, hs, 1.0f, dhr, hs, gemm_ws);

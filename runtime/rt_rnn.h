@@ -104,16 +104,22 @@ static inline void rt_rnn_grad_gemm_dims(const RtRnn *p, int64_t *m, int64_t *n,
   if (*m > *k) *k = *m;
 }
 
-/* The gradient of rt_rnn (no sequence lengths) with respect to x, the
- * weights and h0, c0, given those of out (dout) and of the final states
- * (dh_n, dc_n); each of dout, dh_n, dc_n may be NULL (zero).  Runs the
+/* The gradient of rt_rnn (with the same lengths, or NULL) with respect to
+ * x, the weights and h0, c0, given those of out (dout) and of the final
+ * states (dh_n, dc_n); each of dout, dh_n, dc_n may be NULL (zero).  Steps
+ * past a sequence's length pass the state's gradient through and take none
+ * from dout (their outputs were zeros).  As Paddle 2.6's CPU grad kernel,
+ * the reverse direction of a sequence shorter than T differentiates its
+ * first step (t = length - 1) as if it had started from h = 0 (the
+ * output of step t + 1) where its forward started from h0: W_hh's gradient
+ * and GRU's update gate see a zero state there.  Runs the
  * forward again (into ws) rather than reading anything the forward kept.
  * dx [T, N, I], dweights (4 * L * D pointers, as the weights), dh0, dc0:
  * the gradients written; NULL ones are not computed.  ws:
  * rt_rnn_grad_ws_floats() floats; gemm_ws: room for the products of
  * rt_rnn_grad_gemm_dims (NULL packs on the stack). */
 void rt_rnn_grad(const RtRnn *p, const float *x, const float *const *weights, const float *h0, const float *c0,
-                 const float *dout, const float *dh_n, const float *dc_n, float *dx, float *const *dweights,
+                 const int64_t *lengths, const float *dout, const float *dh_n, const float *dc_n, float *dx, float *const *dweights,
                  float *dh0, float *dc0, float *ws, float *gemm_ws);
 
 #endif

@@ -10,23 +10,35 @@
  *   input_size=10, hidden_size=100, num_layers=1, mode="LSTM" ("LSTM", "GRU",
  *   "RNN_TANH", "RNN_RELU"), seed=0, is_test=false.
  *
- * Paddle's RnnInferMeta sets Out and State (dtype of Input) and leaves
- * Reserve and DropoutState as declared: their size depends on the kernel.
+ *   rnn_grad: Input, PreState*, WeightList*, SequenceLength†, Out,
+ *   Reserve, DropoutState, Out@GRAD†, State@GRAD†* -> Input@GRAD†,
+ *   PreState@GRAD†*, WeightList@GRAD†* (the same attributes).
  *
- * C emission (float32, inference): one rt_rnn call (runtime/rt_rnn.h, which
- * spells out the WeightList layout, the gate order and each cell's formula,
- * as Paddle 2.6's CPU kernel computes them).  WeightList holds, for each
- * layer and direction, W_ih [G*H, in] and W_hh [G*H, H], then all the biases
- * b_ih, b_hh [G*H] in the same order (G = 4 LSTM, 3 GRU, 1 RNN_*; in = Input
- * width for layer 0, D*H above).  SequenceLength (int32 or int64) zeroes the
- * outputs past each sequence's length and freezes its state there.  The
- * attributes: mode, num_layers, is_bidirec and hidden_size shape the
- * network (checked against the weights and PreState); input_size is not read
- * (Paddle's kernel takes the width from Input and the weights, both checked
- * here); dropout_prob applies, as in Paddle, only between layers and only
- * when is_test is false, which is refused (inference programs have
- * is_test=true); seed only seeds that dropout.  Reserve and DropoutState,
- * the training kernel's side outputs, are not written. */
+ * Paddle's RnnInferMeta sets Out and State (dtype of Input) and leaves
+ * Reserve and DropoutState as declared (uint8 scalars in the programs
+ * Python writes): their size depends on the kernel.  While specializing,
+ * paddlec makes them empty: neither kernel here writes or reads them.
+ * rnn_grad's rule is the generic one (grad_infer: each X@GRAD as X).
+ *
+ * C emission (float32, inference and training alike): one rt_rnn call
+ * (runtime/rt_rnn.h, which spells out the WeightList layout, the gate order
+ * and each cell's formula, as Paddle 2.6's CPU kernel computes them).
+ * WeightList holds, for each layer and direction, W_ih [G*H, in] and W_hh
+ * [G*H, H], then all the biases b_ih, b_hh [G*H] in the same order (G = 4
+ * LSTM, 3 GRU, 1 RNN_*; in = Input width for layer 0, D*H above).
+ * SequenceLength (int32 or int64) zeroes the outputs past each sequence's
+ * length and freezes its state there.  The attributes: mode, num_layers,
+ * is_bidirec and hidden_size shape the network (checked against the
+ * weights and PreState); input_size is not read (Paddle's kernel takes the
+ * width from Input and the weights, both checked here); dropout_prob
+ * applies, as in Paddle, only between layers and only when is_test is
+ * false, which is refused; seed only seeds that dropout.
+ *
+ * rnn_grad: one rt_rnn_grad call, which runs the forward again (into the
+ * kernel's scratch) rather than read Reserve, then backpropagates through
+ * every step, layer and direction; WeightList@GRAD has WeightList's layout.
+ * It reproduces one quirk of Paddle's grad kernel with SequenceLength (see
+ * rt_rnn.h: the reverse direction's first step of a short sequence). */
 #include <string.h>
 
 #include "../util.h"
@@ -211,6 +223,30 @@ static void rnn_workspace(EmitCtx *e, const RtRnn *g, SymDim steps, SymDim batch
   *gemm_ws = em_gemm_ws(e, (SymDim){m1 - m0, m0}, (SymDim){0, n}, (SymDim){k1 - k0, k0});
 }
 
+/* SequenceLength (NULL: none) must be int32 or int64 with one length per
+ * sequence; *wide is the scratch for an int64 copy of int32 lengths (the
+ * kernels read int64), else NULL.  -1 after em_fail. */
+static int check_lengths(EmitCtx *e, const Var *lens, SymDim batch, const char **wide) {
+  *wide = NULL;
+  if (!lens) return 0;
+  SymDim n = spec_numel(em_spec(e, lens));
+  if ((lens->dtype != RT_DT_INT64 && lens->dtype != RT_DT_INT32) || !sym_eq(n, batch))
+    return em_fail(e, "SequenceLength (%s) must be int32 or int64 with one length per sequence (%s)", lens->name,
+                   sym_shape(e, lens));
+  if (lens->dtype == RT_DT_INT32) *wide = pool_printf("(int64_t *)%s", em_scratch(e, (SymDim){batch.a * 8, batch.c * 8}));
+  return 0;
+}
+
+/* Prints `lengths`, the int64 lengths or NULL (check_lengths). */
+static void print_lengths(EmitCtx *e, const Var *lens, SymDim batch, const char *wide) {
+  if (wide) {
+    pr_line(e->p, "int64_t *lengths = %s; /* SequenceLength, widened */", wide);
+    pr_line(e->p, "for (int64_t i = 0; i < %s; i++) lengths[i] = %s[i];", em_sym(batch), em_ptr(e, lens, 1));
+  } else {
+    pr_line(e->p, "const int64_t *lengths = %s;", lens ? em_ptr(e, lens, 1) : "NULL");
+  }
+}
+
 static int emit_rnn(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = ctx_in(&c, "Input", 0), *out = ctx_out(&c, "Out", 0), *lens = ctx_in(&c, "SequenceLength", 0);
@@ -240,35 +276,23 @@ static int emit_rnn(EmitCtx *e) {
                  : pool_printf("(float *)%s", em_scratch(e, (SymDim){batch.a * state_floats * 4,
                                                                       batch.c * state_floats * 4}));
   }
-  const char *wide = NULL; /* int64 copy of int32 lengths (the kernel reads int64) */
-  if (lens) {
-    SymDim n = spec_numel(em_spec(e, lens));
-    if ((lens->dtype != RT_DT_INT64 && lens->dtype != RT_DT_INT32) || !sym_eq(n, batch))
-      return em_fail(e, "SequenceLength (%s) must be int32 or int64 with one length per sequence (%s)", lens->name,
-                     sym_shape(e, lens));
-    if (lens->dtype == RT_DT_INT32)
-      wide = pool_printf("(int64_t *)%s", em_scratch(e, (SymDim){batch.a * 8, batch.c * 8}));
-  }
+  const char *wide;
+  if (check_lengths(e, lens, batch, &wide)) return -1;
   if (emit_weights(e, &g)) return -1;
   const char *ws, *gemm_ws;
   rnn_workspace(e, &g, steps, batch, 0, &ws, &gemm_ws);
   print_geo(e, &g, mi, steps, batch);
   pr_line(e->p, "const float *x = %s;", em_ptr(e, x, 1));
   pr_line(e->p, "const float *h0 = %s, *c0 = %s;", pre[0], pre[1]);
-  if (wide) {
-    pr_line(e->p, "int64_t *lengths = %s; /* SequenceLength, widened */", wide);
-    pr_line(e->p, "for (int64_t i = 0; i < %s; i++) lengths[i] = %s[i];", em_sym(batch), em_ptr(e, lens, 1));
-  } else {
-    pr_line(e->p, "const int64_t *lengths = %s;", lens ? em_ptr(e, lens, 1) : "NULL");
-  }
+  print_lengths(e, lens, batch, wide);
   pr_line(e->p, "float *out = %s;", em_ptr(e, out, 0));
   pr_line(e->p, "float *h_n = %s, *c_n = %s;", post[0], post[1]);
   pr_line(e->p, "rt_rnn(&geo, x, w, h0, c0, lengths, out, h_n, c_n, %s, %s);", ws, gemm_ws);
   return 0;
 }
 
-/* rnn_grad: Paddle's RnnGradKernel without sequence lengths or dropout.
- * rt_rnn_grad runs the forward again from Input, PreState and WeightList
+/* rnn_grad: Paddle's RnnGradKernel without dropout (refused as in the
+ * forward), with or without SequenceLength.  rt_rnn_grad runs the forward again from Input, PreState and WeightList
  * (into the kernel's scratch) instead of reading Reserve, so Out, Reserve
  * and DropoutState are not read (ignores below).  Out@GRAD and each
  * State@GRAD may be absent (zero); each output may be absent (not
@@ -276,12 +300,12 @@ static int emit_rnn(EmitCtx *e) {
 static int emit_rnn_grad(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = ctx_in(&c, "Input", 0), *dout = ctx_in(&c, "Out@GRAD", 0), *dx = ctx_out(&c, "Input@GRAD", 0);
-  if (ctx_in(&c, "SequenceLength", 0))
-    return em_fail(e, "SequenceLength is not supported in training (pad the batch to full length)");
+  Var *lens = ctx_in(&c, "SequenceLength", 0);
   RtRnn g;
   int mi;
   SymDim steps, batch;
-  if (rnn_geometry(e, &g, &mi, &steps, &batch)) return -1;
+  const char *wide;
+  if (rnn_geometry(e, &g, &mi, &steps, &batch) || check_lengths(e, lens, batch, &wide)) return -1;
   const VarSpec *xs = em_spec(e, x);
   if (dout) {
     const VarSpec *ds = em_spec(e, dout);
@@ -332,10 +356,11 @@ static int emit_rnn_grad(EmitCtx *e) {
   print_geo(e, &g, mi, steps, batch);
   pr_line(e->p, "const float *x = %s;", em_ptr(e, x, 1));
   pr_line(e->p, "const float *h0 = %s, *c0 = %s;", pre[0], pre[1]);
+  print_lengths(e, lens, batch, wide);
   pr_line(e->p, "const float *dout = %s, *dh_n = %s, *dc_n = %s;", dout ? em_ptr(e, dout, 1) : "NULL", dpost[0],
           dpost[1]);
   pr_line(e->p, "float *dx = %s, *dh0 = %s, *dc0 = %s;", dx ? em_ptr(e, dx, 0) : "NULL", dpre[0], dpre[1]);
-  pr_line(e->p, "rt_rnn_grad(&geo, x, w, h0, c0, dout, dh_n, dc_n, dx, dw, dh0, dc0, %s, %s);", ws, gemm_ws);
+  pr_line(e->p, "rt_rnn_grad(&geo, x, w, h0, c0, lengths, dout, dh_n, dc_n, dx, dw, dh0, dc0, %s, %s);", ws, gemm_ws);
   return 0;
 }
 

@@ -6,8 +6,10 @@ buffers), bidirectional, batch- and time-major input, initial states given
 as inputs (their gradients fetched) or left to the layer (zeros), the final
 states fetched or not (rnn_grad then reads zeros from fill_any_like), and
 only the final state fetched.  Every weight's and bias's gradient is
-fetched (oracle_case.build_grad_case).  No sequence lengths and no dropout:
-paddlec's rnn_grad refuses both.
+fetched (oracle_case.build_grad_case).  Sequence lengths (int64 and int32,
+the full length and shorter ones: the steps past the end give zeros and
+keep the state), with one and two directions and layers.  No dropout:
+paddlec refuses it in training.
 
 Cases marked `forward_only` run a program and fetch the given vars:
 coalesce_tensor, which paddle.nn.LSTM & co. put in the startup program
@@ -23,6 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from oracle_case import append_op as op, build_grad_case, case_registry, grad_input as data  # noqa: E402
 from oracle_case import save_training_case  # noqa: E402
 
+import numpy as np  # noqa: E402
 import paddle  # noqa: E402
 import paddle.nn as nn  # noqa: E402
 
@@ -103,6 +106,52 @@ def lstm_3layer():
     return ["x"], [y], [x]
 
 
+def lengths(dtype="int64"):
+    """A SequenceLength feed; make_input gives [STEPS, 2, 1]."""
+    return paddle.static.data("lens", [N], dtype)
+
+
+@case
+def lstm_lengths():
+    """One LSTM layer with h0, c0 and int64 lengths; output and states."""
+    x, h0, c0 = data("x", [N, STEPS, 4]), data("h0", [1, N, 5]), data("c0", [1, N, 5])
+    y, (h, c) = nn.LSTM(4, 5)(x, (h0, c0), sequence_length=lengths())
+    return ["x", "h0", "c0", "lens"], [y, h, c], [x, h0, c0]
+
+
+@case
+def gru_lengths_2layer_bidirect():
+    """Two bidirectional GRU layers with h0 and int32 lengths."""
+    x, h0 = data("x", [N, STEPS, 3]), data("h0", [4, N, 4])
+    y, h = nn.GRU(3, 4, num_layers=2, direction="bidirect")(x, h0, sequence_length=lengths("int32"))
+    return ["x", "h0", "lens"], [y, h], [x, h0]
+
+
+@case
+def lstm_lengths_bidirect():
+    """A bidirectional LSTM with h0, c0 and lengths (the reverse direction
+    starts at each sequence's last step from the initial state)."""
+    x, h0, c0 = data("x", [N, STEPS, 3]), data("h0", [2, N, 4]), data("c0", [2, N, 4])
+    y, (h, c) = nn.LSTM(3, 4, direction="bidirect")(x, (h0, c0), sequence_length=lengths())
+    return ["x", "h0", "c0", "lens"], [y, h, c], [x, h0, c0]
+
+
+@case
+def rnn_relu_lengths_2layer():
+    """SimpleRNN (relu), two layers, lengths, zero initial state."""
+    x = data("x", [N, STEPS, 3])
+    y, h = nn.SimpleRNN(3, 4, num_layers=2, activation="relu")(x, sequence_length=lengths())
+    return ["x", "lens"], [y, h], [x]
+
+
+@case
+def rnn_tanh_lengths_bidirect():
+    """SimpleRNN (tanh), bidirectional, h0 given, lengths."""
+    x, h0 = data("x", [N, STEPS, 3]), data("h0", [2, N, 4])
+    y, h = nn.SimpleRNN(3, 4, direction="bidirect")(x, h0, sequence_length=lengths())
+    return ["x", "h0", "lens"], [y, h], [x, h0]
+
+
 def forward_only(fn):
     fn.forward_only = True
     return case(fn)
@@ -142,6 +191,8 @@ def coalesce_constant():
 
 
 def make_input(v, rng):
+    if v.name == "lens":
+        return np.array([STEPS, 2, 1], dtype=str(v.dtype).replace("paddle.", ""))
     shape = [3 if d < 0 else d for d in v.shape]
     return rng.standard_normal(shape).astype("float32")
 
