@@ -23,11 +23,16 @@ typedef struct RnnDir {
   int reverse;         /* 1: steps run from T-1 down to 0 */
   float *h;            /* [N, H] state, updated in place */
   float *c;            /* [N, H] cell state (LSTM), or NULL */
+  float *save;         /* [T, N, (G+1)*H] what the grad reads (rt_rnn_grad), or NULL */
 } RnnDir;
 
 /* One step of one sequence: gates g (input projection plus biases) and r
- * (h W_hh^T) of G*H each -> new state h[H] (and c[H]), written in place. */
-static void cell(RtRnnMode mode, int64_t hs, const float *g, const float *r, const float *b_hc, float *h, float *c) {
+ * (h W_hh^T) of G*H each -> new state h[H] (and c[H]), written in place.
+ * With sv (not NULL) also keeps what cell_grad reads, in (G+1)*H floats:
+ * the activated gates (RNN_*: the new state), then LSTM's new cell state or
+ * GRU's recurrent candidate term h W_hc^T + b_hc. */
+static void cell(RtRnnMode mode, int64_t hs, const float *g, const float *r, const float *b_hc, float *h, float *c,
+                 float *sv) {
   switch (mode) {
     case RT_RNN_LSTM:
       for (int64_t j = 0; j < hs; j++) {
@@ -35,23 +40,27 @@ static void cell(RtRnnMode mode, int64_t hs, const float *g, const float *r, con
         float cand = tanhf(g[2 * hs + j] + r[2 * hs + j]), o = sigmoid(g[3 * hs + j] + r[3 * hs + j]);
         c[j] = cand * i + c[j] * f;
         h[j] = o * tanhf(c[j]);
+        if (sv) sv[j] = i, sv[hs + j] = f, sv[2 * hs + j] = cand, sv[3 * hs + j] = o, sv[4 * hs + j] = c[j];
       }
       break;
     case RT_RNN_GRU:
       for (int64_t j = 0; j < hs; j++) {
-        float rg = sigmoid(g[j] + r[j]), z = sigmoid(g[hs + j] + r[hs + j]);
-        float cand = tanhf(g[2 * hs + j] + (r[2 * hs + j] + b_hc[j]) * rg);
+        float rg = sigmoid(g[j] + r[j]), z = sigmoid(g[hs + j] + r[hs + j]), rh = r[2 * hs + j] + b_hc[j];
+        float cand = tanhf(g[2 * hs + j] + rh * rg);
         h[j] = z * h[j] + cand - z * cand; /* Paddle's order of z * h + (1 - z) * c~ */
+        if (sv) sv[j] = rg, sv[hs + j] = z, sv[2 * hs + j] = cand, sv[3 * hs + j] = rh;
       }
       break;
     case RT_RNN_TANH:
       for (int64_t j = 0; j < hs; j++) h[j] = tanhf(g[j] + r[j]);
+      if (sv) memcpy(sv, h, (size_t)hs * sizeof *sv);
       break;
     case RT_RNN_RELU:
       for (int64_t j = 0; j < hs; j++) {
         float v = g[j] + r[j];
         h[j] = v > 0.0f ? v : 0.0f;
       }
+      if (sv) memcpy(sv, h, (size_t)hs * sizeof *sv);
       break;
   }
 }
@@ -86,31 +95,169 @@ static void run_dir(const RtRnn *p, const RnnDir *d, const int64_t *lengths, flo
         continue;
       }
       float *h = d->h + n * hs;
-      cell(p->mode, hs, gates + (t * nb + n) * gh, rec + n * gh, d->b_hh + 2 * hs, h, d->c ? d->c + n * hs : NULL);
+      cell(p->mode, hs, gates + (t * nb + n) * gh, rec + n * gh, d->b_hh + 2 * hs, h, d->c ? d->c + n * hs : NULL,
+           d->save ? d->save + (t * nb + n) * (gh + hs) : NULL);
       memcpy(y, h, (size_t)hs * sizeof *y);
+    }
+  }
+}
+
+/* The whole network.  With ys NULL the last layer writes out and the ones
+ * below alternate with ws's `mid` (rt_rnn); otherwise layer l writes
+ * ys + l*T*N*D*H and keeps each step's cell values in acts (layer and
+ * direction k at acts + k*T*N*(G+1)*H) for the grad, and out is not used. */
+static void forward(const RtRnn *p, const float *x, const float *const *weights, const float *h0, const float *c0,
+                    const int64_t *lengths, float *out, float *h_n, float *c_n, float *ws, float *gemm_ws, float *ys,
+                    float *acts) {
+  const int64_t t_n = p->seq_len, nb = p->batch, hs = p->hidden_size, nd = p->num_dirs;
+  const int64_t gh = rt_rnn_gates(p->mode) * hs, bias0 = 2 * p->num_layers * nd, tnw = t_n * nb * nd * hs;
+  float *gates = ws, *rec = gates + t_n * nb * gh, *mid = rec + nb * gh;
+  const size_t state_bytes = (size_t)(nb * hs) * sizeof(float);
+  for (int64_t l = 0; l < p->num_layers; l++) {
+    float *dst;
+    const float *in;
+    if (ys) {
+      dst = ys + l * tnw;
+      in = l == 0 ? x : dst - tnw;
+    } else {
+      /* the last layer writes out; the ones below alternate with mid so that
+       * each reads the other buffer */
+      dst = (p->num_layers - 1 - l) % 2 == 0 ? out : mid;
+      in = l == 0 ? x : dst == out ? mid : out;
+    }
+    for (int64_t dir = 0; dir < nd; dir++) {
+      const int64_t k = l * nd + dir;
+      RnnDir d = {weights[2 * k], weights[2 * k + 1], weights[bias0 + 2 * k], weights[bias0 + 2 * k + 1],
+                  in, l == 0 ? p->input_size : nd * hs, dst, dir * hs, (int)dir, h_n + k * nb * hs,
+                  p->mode == RT_RNN_LSTM ? c_n + k * nb * hs : NULL, acts ? acts + k * t_n * nb * (gh + hs) : NULL};
+      if (d.h != h0 + k * nb * hs) memcpy(d.h, h0 + k * nb * hs, state_bytes);
+      if (d.c && d.c != c0 + k * nb * hs) memcpy(d.c, c0 + k * nb * hs, state_bytes);
+      run_dir(p, &d, lengths, gates, rec, gemm_ws);
     }
   }
 }
 
 void rt_rnn(const RtRnn *p, const float *x, const float *const *weights, const float *h0, const float *c0,
             const int64_t *lengths, float *out, float *h_n, float *c_n, float *ws, float *gemm_ws) {
-  const int64_t t_n = p->seq_len, nb = p->batch, hs = p->hidden_size, nd = p->num_dirs;
-  const int64_t gh = rt_rnn_gates(p->mode) * hs, bias0 = 2 * p->num_layers * nd;
-  float *gates = ws, *rec = gates + t_n * nb * gh, *mid = rec + nb * gh;
-  const size_t state_bytes = (size_t)(nb * hs) * sizeof(float);
-  for (int64_t l = 0; l < p->num_layers; l++) {
-    /* the last layer writes out; the ones below alternate with mid so that
-     * each reads the other buffer */
-    float *dst = (p->num_layers - 1 - l) % 2 == 0 ? out : mid;
-    const float *in = l == 0 ? x : dst == out ? mid : out;
+  forward(p, x, weights, h0, c0, lengths, out, h_n, c_n, ws, gemm_ws, NULL, NULL);
+}
+
+/* One step of one sequence backwards: sv is what cell() kept, h_prev and
+ * c_prev the state it started from, dh the gradient of the state it made
+ * (dc that of LSTM's cell state, replaced by the gradient of c_prev).
+ * Writes the gradient of the gates' pre-activations through the input side
+ * (dgi: x W_ih^T + b_ih) and through the recurrent side (dgh: h W_hh^T +
+ * b_hh; the same except for GRU's candidate, where the reset gate scales
+ * the recurrent term), and in dhd the part of h_prev's gradient that does
+ * not pass through W_hh (GRU's z * h; 0 otherwise). */
+static void cell_grad(RtRnnMode mode, int64_t hs, const float *sv, const float *h_prev, const float *c_prev,
+                      const float *dh, float *dc, float *dgi, float *dgh, float *dhd) {
+  switch (mode) {
+    case RT_RNN_LSTM:
+      for (int64_t j = 0; j < hs; j++) {
+        float i = sv[j], f = sv[hs + j], cand = sv[2 * hs + j], o = sv[3 * hs + j], tc = tanhf(sv[4 * hs + j]);
+        float dct = dc[j] + dh[j] * o * (1.0f - tc * tc);
+        dgi[j] = dct * cand * i * (1.0f - i);
+        dgi[hs + j] = dct * c_prev[j] * f * (1.0f - f);
+        dgi[2 * hs + j] = dct * i * (1.0f - cand * cand);
+        dgi[3 * hs + j] = dh[j] * tc * o * (1.0f - o);
+        dc[j] = dct * f;
+        dhd[j] = 0.0f;
+      }
+      break;
+    case RT_RNN_GRU:
+      for (int64_t j = 0; j < hs; j++) {
+        float rg = sv[j], z = sv[hs + j], cand = sv[2 * hs + j], rh = sv[3 * hs + j];
+        float dcp = dh[j] * (1.0f - z) * (1.0f - cand * cand);
+        dgi[j] = dgh[j] = dcp * rh * rg * (1.0f - rg);
+        dgi[hs + j] = dgh[hs + j] = dh[j] * (h_prev[j] - cand) * z * (1.0f - z);
+        dgi[2 * hs + j] = dcp;
+        dgh[2 * hs + j] = dcp * rg;
+        dhd[j] = dh[j] * z;
+      }
+      break;
+    case RT_RNN_TANH:
+      for (int64_t j = 0; j < hs; j++) dgi[j] = dh[j] * (1.0f - sv[j] * sv[j]), dhd[j] = 0.0f;
+      break;
+    case RT_RNN_RELU:
+      for (int64_t j = 0; j < hs; j++) dgi[j] = sv[j] > 0.0f ? dh[j] : 0.0f, dhd[j] = 0.0f;
+      break;
+  }
+}
+
+/* b[j] = the sum of column j of a [rows, cols], rows in order. */
+static void col_sums(const float *a, int64_t rows, int64_t cols, float *b) {
+  memset(b, 0, (size_t)cols * sizeof *b);
+  for (int64_t r = 0; r < rows; r++)
+    for (int64_t j = 0; j < cols; j++) b[j] += a[r * cols + j];
+}
+
+void rt_rnn_grad(const RtRnn *p, const float *x, const float *const *weights, const float *h0, const float *c0,
+                 const int64_t *lengths, const float *dout, const float *dh_n, const float *dc_n, float *dx, float *const *dweights,
+                 float *dh0, float *dc0, float *ws, float *gemm_ws) {
+  const int64_t t_n = p->seq_len, nb = p->batch, hs = p->hidden_size, nd = p->num_dirs, nl = p->num_layers;
+  const int64_t gh = rt_rnn_gates(p->mode) * hs, sw = gh + hs, tn = t_n * nb, ow = nd * hs, nh = nb * hs;
+  const int64_t bias0 = 2 * nl * nd;
+  const int lstm = p->mode == RT_RNN_LSTM, gru = p->mode == RT_RNN_GRU;
+  /* the layout rt_rnn_grad_ws_floats counts */
+  float *ys = ws, *acts = ys + nl * tn * ow, *hn = acts + nl * nd * tn * sw, *cn = hn + nl * nd * nh;
+  float *fws = cn + nl * nd * nh; /* forward's gates and rec, then dgi */
+  float *dgi = fws, *dgh = gru ? dgi + tn * gh : dgi, *hprev = fws + (tn + nb) * gh + (gru ? tn * gh : 0);
+  float *dh = hprev + tn * hs, *dhr = dh + nh, *dc = dhr + nh, *dy_buf[2] = {dc + nh, dc + nh + tn * ow};
+  forward(p, x, weights, h0, c0, lengths, NULL, hn, cn, fws, gemm_ws, ys, acts);
+  for (int64_t l = nl - 1; l >= 0; l--) {
+    const float *dy = l == nl - 1 ? dout : dy_buf[(l + 1) % 2];
+    const float *in = l == 0 ? x : ys + (l - 1) * tn * ow, *y = ys + l * tn * ow;
+    const int64_t in_w = l == 0 ? p->input_size : ow;
+    float *din = l == 0 ? dx : dy_buf[l % 2];
     for (int64_t dir = 0; dir < nd; dir++) {
-      const int64_t k = l * nd + dir;
-      RnnDir d = {weights[2 * k], weights[2 * k + 1], weights[bias0 + 2 * k], weights[bias0 + 2 * k + 1],
-                  in, l == 0 ? p->input_size : nd * hs, dst, dir * hs, (int)dir, h_n + k * nb * hs,
-                  p->mode == RT_RNN_LSTM ? c_n + k * nb * hs : NULL};
-      if (d.h != h0 + k * nb * hs) memcpy(d.h, h0 + k * nb * hs, state_bytes);
-      if (d.c && d.c != c0 + k * nb * hs) memcpy(d.c, c0 + k * nb * hs, state_bytes);
-      run_dir(p, &d, lengths, gates, rec, gemm_ws);
+      const int64_t k = l * nd + dir, col = dir * hs;
+      const float *sv = acts + k * tn * sw, *w_hh = weights[2 * k + 1];
+      if (dh_n) memcpy(dh, dh_n + k * nh, (size_t)nh * sizeof *dh);
+      else memset(dh, 0, (size_t)nh * sizeof *dh);
+      if (lstm && dc_n) memcpy(dc, dc_n + k * nh, (size_t)nh * sizeof *dc);
+      else memset(dc, 0, (size_t)nh * sizeof *dc);
+      for (int64_t s = t_n - 1; s >= 0; s--) {
+        const int64_t t = dir ? t_n - 1 - s : s, tp = dir ? t + 1 : t - 1; /* tp: the step before t */
+        for (int64_t n = 0; n < nb; n++) {
+          const int64_t row = t * nb + n, len = seq_length(p, lengths, n);
+          float *dhn = dh + n * hs;
+          if (t >= len) { /* past the end: the state went through unchanged, the output was a zero */
+            memset(dgi + row * gh, 0, (size_t)gh * sizeof *dgi);
+            if (dgh != dgi) memset(dgh + row * gh, 0, (size_t)gh * sizeof *dgh);
+            memset(hprev + row * hs, 0, (size_t)hs * sizeof *hprev);
+            memcpy(dhr + n * hs, dhn, (size_t)hs * sizeof *dhr);
+            continue;
+          }
+          /* the state before step t: the initial one at the sequence's first
+           * step, except that Paddle's grad takes the reverse direction's h
+           * there from the output of step t + 1, a zero when the sequence
+           * is shorter than T (its forward started from h0; its c is c0) */
+          const int first = dir ? t == len - 1 : t == 0;
+          float *hrow = hprev + row * hs;
+          const float *hp = !first ? y + (tp * nb + n) * ow + col : dir && len < t_n ? hrow : h0 + k * nh + n * hs;
+          const float *cp = !lstm ? NULL : first ? c0 + k * nh + n * hs : sv + (tp * nb + n) * sw + 4 * hs;
+          if (hp == hrow) memset(hrow, 0, (size_t)hs * sizeof *hrow);
+          if (dy)
+            for (int64_t j = 0; j < hs; j++) dhn[j] += dy[row * ow + col + j];
+          cell_grad(p->mode, hs, sv + row * sw, hp, cp, dhn, dc + n * hs, dgi + row * gh, dgh + row * gh,
+                    dhr + n * hs);
+          if (hp != hrow) memcpy(hrow, hp, (size_t)hs * sizeof *hrow);
+        }
+        /* the gradient of the state before step t */
+        rt_sgemm_ws(0, 0, nb, hs, gh, 1.0f, dgh + t * nb * gh, gh, w_hh, hs, 1.0f, dhr, hs, gemm_ws);
+        float *swap = dh;
+        dh = dhr, dhr = swap;
+      }
+      if (dh0) memcpy(dh0 + k * nh, dh, (size_t)nh * sizeof *dh);
+      if (lstm && dc0) memcpy(dc0 + k * nh, dc, (size_t)nh * sizeof *dc);
+      float *dw_ih = dweights[2 * k], *dw_hh = dweights[2 * k + 1];
+      float *db_ih = dweights[bias0 + 2 * k], *db_hh = dweights[bias0 + 2 * k + 1];
+      if (dw_ih) rt_sgemm_ws(1, 0, gh, in_w, tn, 1.0f, dgi, gh, in, in_w, 0.0f, dw_ih, in_w, gemm_ws);
+      if (dw_hh) rt_sgemm_ws(1, 0, gh, hs, tn, 1.0f, dgh, gh, hprev, hs, 0.0f, dw_hh, hs, gemm_ws);
+      if (db_ih) col_sums(dgi, tn, gh, db_ih);
+      if (db_hh) col_sums(dgh, tn, gh, db_hh);
+      if (din) rt_sgemm_ws(0, 0, tn, in_w, gh, 1.0f, dgi, gh, weights[2 * k], in_w, dir ? 1.0f : 0.0f, din, in_w, gemm_ws);
     }
   }
 }

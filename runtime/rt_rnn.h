@@ -1,6 +1,6 @@
 /* The fused recurrent network of Paddle's `rnn` op (paddle.nn.LSTM, GRU,
  * SimpleRNN): num_layers stacked layers, each one or two directions, over
- * time-major sequences, fp32, inference only (no dropout).
+ * time-major sequences, fp32, without dropout; and its gradient.
  *
  * Tensors (row-major):
  *   x        [T, N, I]          the first layer's input
@@ -77,7 +77,49 @@ static inline void rt_rnn_gemm_dims(const RtRnn *p, int64_t *m, int64_t *n, int6
   if (p->hidden_size > *k) *k = p->hidden_size;
 }
 
+/* The forward. */
 void rt_rnn(const RtRnn *p, const float *x, const float *const *weights, const float *h0, const float *c0,
             const int64_t *lengths, float *out, float *h_n, float *c_n, float *ws, float *gemm_ws);
+
+/* Workspace floats of rt_rnn_grad: every layer's outputs [L, T, N, D*H],
+ * each layer and direction's cell values [L*D, T, N, (G+1)*H], final
+ * states 2 x [L*D, N, H], the forward's gates and step product (reused for
+ * the gates' gradient) plus GRU's recurrent-side gate gradient [T*N, G*H],
+ * the previous states [T*N, H], three [N, H] state gradients, and with more
+ * than one layer two [T, N, D*H] gradients of a layer's input. */
+static inline int64_t rt_rnn_grad_ws_floats(const RtRnn *p) {
+  int64_t hs = p->hidden_size, gh = rt_rnn_gates(p->mode) * hs, tn = p->seq_len * p->batch;
+  int64_t ow = p->num_dirs * hs, kd = p->num_layers * p->num_dirs;
+  return p->num_layers * tn * ow + kd * tn * (gh + hs) + 2 * kd * p->batch * hs + (tn + p->batch) * gh +
+         (p->mode == RT_RNN_GRU ? tn * gh : 0) + tn * hs + 3 * p->batch * hs + (p->num_layers > 1 ? 2 * tn * ow : 0);
+}
+
+/* Bounds on the m, n, k of every GEMM rt_rnn_grad runs (the forward's, the
+ * weight gradients' over T*N rows, the input and state gradients'). */
+static inline void rt_rnn_grad_gemm_dims(const RtRnn *p, int64_t *m, int64_t *n, int64_t *k) {
+  int64_t gh = rt_rnn_gates(p->mode) * p->hidden_size;
+  rt_rnn_gemm_dims(p, m, n, k); /* m = T*N, n = G*H, k = the widest input (>= H) */
+  if (gh > *m) *m = gh;
+  if (*k > *n) *n = *k;
+  if (*m > *k) *k = *m;
+}
+
+/* The gradient of rt_rnn (with the same lengths, or NULL) with respect to
+ * x, the weights and h0, c0, given those of out (dout) and of the final
+ * states (dh_n, dc_n); each of dout, dh_n, dc_n may be NULL (zero).  Steps
+ * past a sequence's length pass the state's gradient through and take none
+ * from dout (their outputs were zeros).  As Paddle 2.6's CPU grad kernel,
+ * the reverse direction of a sequence shorter than T differentiates its
+ * first step (t = length - 1) as if it had started from h = 0 (the
+ * output of step t + 1) where its forward started from h0: W_hh's gradient
+ * and GRU's update gate see a zero state there.  Runs the
+ * forward again (into ws) rather than reading anything the forward kept.
+ * dx [T, N, I], dweights (4 * L * D pointers, as the weights), dh0, dc0:
+ * the gradients written; NULL ones are not computed.  ws:
+ * rt_rnn_grad_ws_floats() floats; gemm_ws: room for the products of
+ * rt_rnn_grad_gemm_dims (NULL packs on the stack). */
+void rt_rnn_grad(const RtRnn *p, const float *x, const float *const *weights, const float *h0, const float *c0,
+                 const int64_t *lengths, const float *dout, const float *dh_n, const float *dc_n, float *dx, float *const *dweights,
+                 float *dh0, float *dc0, float *ws, float *gemm_ws);
 
 #endif

@@ -18,7 +18,10 @@
  * Emission: a loop storing one literal of Out's dtype.  The value is
  * str_value when set ("inf", "-inf", "nan", else a number read as a
  * double, as phi's Scalar does), else `value`, converted as static_cast
- * does; fill_constant's ValueTensor is read at run time instead. */
+ * does; fill_constant's ValueTensor is read at run time instead.
+ * force_cpu (fill_constant, fill_constant_batch_size_like) only places Out
+ * in CPU memory on a GPU build: paddlec's tensors always are (attr_ignores;
+ * paddle.nn.LSTM's initial states in a static program set it). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -10,23 +10,35 @@
  *   input_size=10, hidden_size=100, num_layers=1, mode="LSTM" ("LSTM", "GRU",
  *   "RNN_TANH", "RNN_RELU"), seed=0, is_test=false.
  *
- * Paddle's RnnInferMeta sets Out and State (dtype of Input) and leaves
- * Reserve and DropoutState as declared: their size depends on the kernel.
+ *   rnn_grad: Input, PreState*, WeightList*, SequenceLength†, Out,
+ *   Reserve, DropoutState, Out@GRAD†, State@GRAD†* -> Input@GRAD†,
+ *   PreState@GRAD†*, WeightList@GRAD†* (the same attributes).
  *
- * C emission (float32, inference): one rt_rnn call (runtime/rt_rnn.h, which
- * spells out the WeightList layout, the gate order and each cell's formula,
- * as Paddle 2.6's CPU kernel computes them).  WeightList holds, for each
- * layer and direction, W_ih [G*H, in] and W_hh [G*H, H], then all the biases
- * b_ih, b_hh [G*H] in the same order (G = 4 LSTM, 3 GRU, 1 RNN_*; in = Input
- * width for layer 0, D*H above).  SequenceLength (int32 or int64) zeroes the
- * outputs past each sequence's length and freezes its state there.  The
- * attributes: mode, num_layers, is_bidirec and hidden_size shape the
- * network (checked against the weights and PreState); input_size is not read
- * (Paddle's kernel takes the width from Input and the weights, both checked
- * here); dropout_prob applies, as in Paddle, only between layers and only
- * when is_test is false, which is refused (inference programs have
- * is_test=true); seed only seeds that dropout.  Reserve and DropoutState,
- * the training kernel's side outputs, are not written. */
+ * Paddle's RnnInferMeta sets Out and State (dtype of Input) and leaves
+ * Reserve and DropoutState as declared (uint8 scalars in the programs
+ * Python writes): their size depends on the kernel.  While specializing,
+ * paddlec makes them empty: neither kernel here writes or reads them.
+ * rnn_grad's rule is the generic one (grad_infer: each X@GRAD as X).
+ *
+ * C emission (float32, inference and training alike): one rt_rnn call
+ * (runtime/rt_rnn.h, which spells out the WeightList layout, the gate order
+ * and each cell's formula, as Paddle 2.6's CPU kernel computes them).
+ * WeightList holds, for each layer and direction, W_ih [G*H, in] and W_hh
+ * [G*H, H], then all the biases b_ih, b_hh [G*H] in the same order (G = 4
+ * LSTM, 3 GRU, 1 RNN_*; in = Input width for layer 0, D*H above).
+ * SequenceLength (int32 or int64) zeroes the outputs past each sequence's
+ * length and freezes its state there.  The attributes: mode, num_layers,
+ * is_bidirec and hidden_size shape the network (checked against the
+ * weights and PreState); input_size is not read (Paddle's kernel takes the
+ * width from Input and the weights, both checked here); dropout_prob
+ * applies, as in Paddle, only between layers and only when is_test is
+ * false, which is refused; seed only seeds that dropout.
+ *
+ * rnn_grad: one rt_rnn_grad call, which runs the forward again (into the
+ * kernel's scratch) rather than read Reserve, then backpropagates through
+ * every step, layer and direction; WeightList@GRAD has WeightList's layout.
+ * It reproduces one quirk of Paddle's grad kernel with SequenceLength (see
+ * rt_rnn.h: the reverse direction's first step of a short sequence). */
 #include <string.h>
 
 #include "../util.h"
@@ -61,6 +73,12 @@ static int infer_rnn(OpCtx *c) {
   Shape out = x->shape;
   out.d[2] = attr_bool(c->op, "is_bidirec", 0) ? 2 * hidden : hidden;
   ctx_set(c, "Out", 0, &out, x->dtype);
+  /* Reserve and DropoutState keep Paddle's declared uint8 scalar; while
+   * specializing they are empty: paddlec's rnn_grad runs the forward again
+   * rather than read them, so neither kernel writes them */
+  Shape side = {c->g->specializing ? 1 : 0, {0}};
+  ctx_set(c, "Reserve", 0, &side, RT_DT_UINT8);
+  ctx_set(c, "DropoutState", 0, &side, RT_DT_UINT8);
   return 0;
 }
 
@@ -95,24 +113,32 @@ static const char *sym_shape(EmitCtx *e, const Var *v) {
   return pool_printf("%s]", t);
 }
 
+/* A tensor in `slot`[i] (WeightList or its grad) must have the shape of the
+ * i-th weight: W_ih [G*H, in] and W_hh [G*H, H] per layer and direction,
+ * then the biases [G*H] in the same order (float32). */
+static int check_weight(EmitCtx *e, const RtRnn *g, const char *slot, int i, const Var *w) {
+  const int64_t nd = g->num_dirs, gh = rt_rnn_gates(g->mode) * g->hidden_size, nk = g->num_layers * nd;
+  int64_t k = (i % (2 * nk)) / 2, width = k < nd ? g->input_size : nd * g->hidden_size;
+  int64_t mat[2] = {gh, i % 2 ? g->hidden_size : width};
+  int ok = i < 2 * nk ? const_shape_is(e, w, 2, mat) : const_shape_is(e, w, 1, &gh);
+  if (ok) return 0;
+  return em_fail(e, "%s[%d] (%s) is %s %s; layer %lld direction %lld needs a float32 %s", slot, i, w->name,
+                 rt_dtype_name(w->dtype), sym_shape(e, w), (long long)(k / nd), (long long)(k % nd),
+                 i < 2 * nk ? shape_str(&(Shape){2, {mat[0], mat[1]}}) : shape_str(&(Shape){1, {gh}}));
+}
+
 /* Checks WeightList against the network and prints it, in Paddle's order,
  * as the array `w`. */
 static int emit_weights(EmitCtx *e, const RtRnn *g) {
   OpCtx c = {e->g, (Op *)e->op};
-  const int64_t nd = g->num_dirs, gh = rt_rnn_gates(g->mode) * g->hidden_size, nk = g->num_layers * nd;
+  const int64_t nd = g->num_dirs, nk = g->num_layers * nd;
   if (ctx_nin(&c, "WeightList") != 4 * nk)
     return em_fail(e, "WeightList has %d tensors; %lld layers x %lld directions need %lld", ctx_nin(&c, "WeightList"),
                    (long long)g->num_layers, (long long)nd, (long long)(4 * nk));
   for (int i = 0; i < 4 * nk; i++) {
     Var *w = ctx_in(&c, "WeightList", i);
     if (!w) return em_fail(e, "WeightList[%d] is missing", i);
-    int64_t k = (i % (2 * nk)) / 2, width = k < nd ? g->input_size : nd * g->hidden_size;
-    int64_t mat[2] = {gh, i % 2 ? g->hidden_size : width};
-    int ok = i < 2 * nk ? const_shape_is(e, w, 2, mat) : const_shape_is(e, w, 1, &gh);
-    if (!ok)
-      return em_fail(e, "WeightList[%d] (%s) is %s %s; layer %lld direction %lld needs a float32 %s", i, w->name,
-                     rt_dtype_name(w->dtype), sym_shape(e, w), (long long)(k / nd), (long long)(k % nd),
-                     i < 2 * nk ? shape_str(&(Shape){2, {mat[0], mat[1]}}) : shape_str(&(Shape){1, {gh}}));
+    if (check_weight(e, g, "WeightList", i, w)) return -1;
   }
   pr_line(e->p, "/* W_ih, W_hh per layer and direction, then b_ih, b_hh in the same order */");
   pr_line(e->p, "const float *const w[%lld] = {", (long long)(4 * nk));
@@ -135,36 +161,107 @@ static int check_state(EmitCtx *e, const Var *v, const char *slot, int i, SymDim
                  (long long)g->hidden_size);
 }
 
-static int emit_rnn(EmitCtx *e) {
+/* The network of an rnn or rnn_grad op from its attributes and Input:
+ * into *g (seq_len and batch left 0: *steps and *batch hold them) and the
+ * mode's index in `modes`.  Refuses dropout between layers in training
+ * (is_test=false).  -1 after em_fail. */
+static int rnn_geometry(EmitCtx *e, RtRnn *g, int *mi, SymDim *steps, SymDim *batch) {
   OpCtx c = {e->g, (Op *)e->op};
-  Var *x = ctx_in(&c, "Input", 0), *out = ctx_out(&c, "Out", 0), *lens = ctx_in(&c, "SequenceLength", 0);
-  if (!x || !out) return em_fail(e, "missing Input or Out");
+  Var *x = ctx_in(&c, "Input", 0);
+  if (!x) return em_fail(e, "missing Input");
   const char *mode = attr_str(e->op, "mode", "LSTM");
-  int mi = -1;
+  *mi = -1;
   for (int i = 0; i < (int)(sizeof modes / sizeof modes[0]); i++)
-    if (!strcmp(mode, modes[i].name)) mi = i;
-  if (mi < 0) return em_fail(e, "unknown mode '%s'", mode);
+    if (!strcmp(mode, modes[i].name)) *mi = i;
+  if (*mi < 0) return em_fail(e, "unknown mode '%s'", mode);
   int64_t layers = attr_int(e->op, "num_layers", 1), hidden = attr_int(e->op, "hidden_size", 100);
   double dropout = attr_float(e->op, "dropout_prob", 0.0);
   if (!attr_bool(e->op, "is_test", 0) && dropout > 0 && layers > 1)
-    return em_fail(e, "dropout between layers (dropout_prob=%g with is_test=false) is training-only and not "
-                   "supported; save the model in eval mode", dropout);
+    return em_fail(e, "dropout between layers (dropout_prob=%g with is_test=false) is not supported", dropout);
   attr_superseded(e->op, "seed"); /* it seeds only that dropout */
   if (layers < 1 || hidden < 1)
     return em_fail(e, "num_layers %lld and hidden_size %lld must be positive", (long long)layers, (long long)hidden);
   const VarSpec *xs = em_spec(e, x);
-  if (x->dtype != RT_DT_FP32 || out->dtype != RT_DT_FP32 || xs->rank != 3)
+  if (x->dtype != RT_DT_FP32 || xs->rank != 3)
     return em_fail(e, "only a float32 rank-3 Input is supported (got %s %s)", rt_dtype_name(x->dtype),
                    sym_shape(e, x));
-  SymDim steps = xs->d[0], batch = xs->d[1];
-  if (steps.a && batch.a) return em_fail(e, "time steps and batch of Input must not both depend on the batch");
+  *steps = xs->d[0], *batch = xs->d[1];
+  if (steps->a && batch->a) return em_fail(e, "time steps and batch of Input must not both depend on the batch");
   if (xs->d[2].a) return em_fail(e, "the feature dim of Input must not depend on the batch");
-  RtRnn g = {modes[mi].mode, 0, 0, xs->d[2].c, hidden, layers, attr_bool(e->op, "is_bidirec", 0) ? 2 : 1};
+  *g = (RtRnn){modes[*mi].mode, 0, 0, xs->d[2].c, hidden, layers, attr_bool(e->op, "is_bidirec", 0) ? 2 : 1};
+  return 0;
+}
+
+/* Prints the geometry as the constant RtRnn `geo`. */
+static void print_geo(EmitCtx *e, const RtRnn *g, int mi, SymDim steps, SymDim batch) {
+  pr_line(e->p, "const RtRnn geo = {");
+  pr_line(e->p, ".mode = %s, .seq_len = %s, .batch = %s, .input_size = %lld,", modes[mi].enum_name, em_sym(steps),
+          em_sym(batch), (long long)g->input_size);
+  pr_line(e->p, ".hidden_size = %lld, .num_layers = %lld, .num_dirs = %lld,", (long long)g->hidden_size,
+          (long long)g->num_layers, (long long)g->num_dirs);
+  pr_line(e->p, "};");
+}
+
+/* The kernel's workspace and GEMM room for the forward (grad 0) or the
+ * grad: affine in B since at most one of T, N is, so their values at B = 0
+ * and B = 1 give the two coefficients. */
+static void rnn_workspace(EmitCtx *e, const RtRnn *g, SymDim steps, SymDim batch, int grad, const char **ws,
+                          const char **gemm_ws) {
+  RtRnn at0 = *g, at1 = *g;
+  at0.seq_len = steps.c, at0.batch = batch.c;
+  at1.seq_len = steps.a + steps.c, at1.batch = batch.a + batch.c;
+  int64_t ws0 = grad ? rt_rnn_grad_ws_floats(&at0) : rt_rnn_ws_floats(&at0);
+  int64_t ws1 = grad ? rt_rnn_grad_ws_floats(&at1) : rt_rnn_ws_floats(&at1), m0, m1, n, k0, k1;
+  *ws = pool_printf("(float *)%s", em_scratch(e, (SymDim){(ws1 - ws0) * 4, ws0 * 4}));
+  if (grad) {
+    rt_rnn_grad_gemm_dims(&at0, &m0, &n, &k0);
+    rt_rnn_grad_gemm_dims(&at1, &m1, &n, &k1);
+  } else {
+    rt_rnn_gemm_dims(&at0, &m0, &n, &k0);
+    rt_rnn_gemm_dims(&at1, &m1, &n, &k1);
+  }
+  *gemm_ws = em_gemm_ws(e, (SymDim){m1 - m0, m0}, (SymDim){0, n}, (SymDim){k1 - k0, k0});
+}
+
+/* SequenceLength (NULL: none) must be int32 or int64 with one length per
+ * sequence; *wide is the scratch for an int64 copy of int32 lengths (the
+ * kernels read int64), else NULL.  -1 after em_fail. */
+static int check_lengths(EmitCtx *e, const Var *lens, SymDim batch, const char **wide) {
+  *wide = NULL;
+  if (!lens) return 0;
+  SymDim n = spec_numel(em_spec(e, lens));
+  if ((lens->dtype != RT_DT_INT64 && lens->dtype != RT_DT_INT32) || !sym_eq(n, batch))
+    return em_fail(e, "SequenceLength (%s) must be int32 or int64 with one length per sequence (%s)", lens->name,
+                   sym_shape(e, lens));
+  if (lens->dtype == RT_DT_INT32) *wide = pool_printf("(int64_t *)%s", em_scratch(e, (SymDim){batch.a * 8, batch.c * 8}));
+  return 0;
+}
+
+/* Prints `lengths`, the int64 lengths or NULL (check_lengths). */
+static void print_lengths(EmitCtx *e, const Var *lens, SymDim batch, const char *wide) {
+  if (wide) {
+    pr_line(e->p, "int64_t *lengths = %s; /* SequenceLength, widened */", wide);
+    pr_line(e->p, "for (int64_t i = 0; i < %s; i++) lengths[i] = %s[i];", em_sym(batch), em_ptr(e, lens, 1));
+  } else {
+    pr_line(e->p, "const int64_t *lengths = %s;", lens ? em_ptr(e, lens, 1) : "NULL");
+  }
+}
+
+static int emit_rnn(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "Input", 0), *out = ctx_out(&c, "Out", 0), *lens = ctx_in(&c, "SequenceLength", 0);
+  if (!x || !out) return em_fail(e, "missing Input or Out");
+  RtRnn g;
+  int mi;
+  SymDim steps, batch;
+  if (rnn_geometry(e, &g, &mi, &steps, &batch)) return -1;
+  const char *mode = modes[mi].name;
+  int64_t hidden = g.hidden_size;
   const VarSpec *os = em_spec(e, out);
-  if (os->rank != 3 || !sym_eq(os->d[0], steps) || !sym_eq(os->d[1], batch) ||
+  if (out->dtype != RT_DT_FP32 || os->rank != 3 || !sym_eq(os->d[0], steps) || !sym_eq(os->d[1], batch) ||
       !sym_eq(os->d[2], (SymDim){0, g.num_dirs * hidden}))
-    return em_fail(e, "Out %s does not fit Input %s with %lld directions of %lld", sym_shape(e, out),
-                   sym_shape(e, x), (long long)g.num_dirs, (long long)hidden);
+    return em_fail(e, "Out (%s %s) does not fit Input %s with %lld directions of %lld", rt_dtype_name(out->dtype),
+                   sym_shape(e, out), sym_shape(e, x), (long long)g.num_dirs, (long long)hidden);
   int nstate = g.mode == RT_RNN_LSTM ? 2 : 1;
   if (ctx_nin(&c, "PreState") != nstate) return em_fail(e, "mode %s takes %d PreState tensors", mode, nstate);
   const char *pre[2] = {"NULL", "NULL"}, *post[2] = {"NULL", "NULL"};
@@ -179,46 +276,103 @@ static int emit_rnn(EmitCtx *e) {
                  : pool_printf("(float *)%s", em_scratch(e, (SymDim){batch.a * state_floats * 4,
                                                                       batch.c * state_floats * 4}));
   }
-  const char *wide = NULL; /* int64 copy of int32 lengths (the kernel reads int64) */
-  if (lens) {
-    SymDim n = spec_numel(em_spec(e, lens));
-    if ((lens->dtype != RT_DT_INT64 && lens->dtype != RT_DT_INT32) || !sym_eq(n, batch))
-      return em_fail(e, "SequenceLength (%s) must be int32 or int64 with one length per sequence (%s)", lens->name,
-                     sym_shape(e, lens));
-    if (lens->dtype == RT_DT_INT32)
-      wide = pool_printf("(int64_t *)%s", em_scratch(e, (SymDim){batch.a * 8, batch.c * 8}));
-  }
+  const char *wide;
+  if (check_lengths(e, lens, batch, &wide)) return -1;
   if (emit_weights(e, &g)) return -1;
-  /* workspace: affine in B since at most one of T, N is; its value at B = 0
-   * and B = 1 gives the two coefficients */
-  RtRnn at0 = g, at1 = g;
-  at0.seq_len = steps.c, at0.batch = batch.c;
-  at1.seq_len = steps.a + steps.c, at1.batch = batch.a + batch.c;
-  int64_t ws0 = rt_rnn_ws_floats(&at0), ws1 = rt_rnn_ws_floats(&at1), m0, m1, n, k;
-  const char *ws = em_scratch(e, (SymDim){(ws1 - ws0) * 4, ws0 * 4});
-  rt_rnn_gemm_dims(&at0, &m0, &n, &k);
-  rt_rnn_gemm_dims(&at1, &m1, &n, &k);
-  const char *gemm_ws = em_gemm_ws(e, (SymDim){m1 - m0, m0}, (SymDim){0, n}, (SymDim){0, k});
-  pr_line(e->p, "const RtRnn geo = {");
-  pr_line(e->p, ".mode = %s, .seq_len = %s, .batch = %s, .input_size = %lld,", modes[mi].enum_name, em_sym(steps),
-          em_sym(batch), (long long)g.input_size);
-  pr_line(e->p, ".hidden_size = %lld, .num_layers = %lld, .num_dirs = %lld,", (long long)hidden, (long long)layers,
-          (long long)g.num_dirs);
-  pr_line(e->p, "};");
+  const char *ws, *gemm_ws;
+  rnn_workspace(e, &g, steps, batch, 0, &ws, &gemm_ws);
+  print_geo(e, &g, mi, steps, batch);
   pr_line(e->p, "const float *x = %s;", em_ptr(e, x, 1));
   pr_line(e->p, "const float *h0 = %s, *c0 = %s;", pre[0], pre[1]);
-  if (wide) {
-    pr_line(e->p, "int64_t *lengths = %s; /* SequenceLength, widened */", wide);
-    pr_line(e->p, "for (int64_t i = 0; i < %s; i++) lengths[i] = %s[i];", em_sym(batch), em_ptr(e, lens, 1));
-  } else {
-    pr_line(e->p, "const int64_t *lengths = %s;", lens ? em_ptr(e, lens, 1) : "NULL");
-  }
+  print_lengths(e, lens, batch, wide);
   pr_line(e->p, "float *out = %s;", em_ptr(e, out, 0));
   pr_line(e->p, "float *h_n = %s, *c_n = %s;", post[0], post[1]);
-  pr_line(e->p, "rt_rnn(&geo, x, w, h0, c0, lengths, out, h_n, c_n, (float *)%s, %s);", ws, gemm_ws);
+  pr_line(e->p, "rt_rnn(&geo, x, w, h0, c0, lengths, out, h_n, c_n, %s, %s);", ws, gemm_ws);
+  return 0;
+}
+
+/* rnn_grad: Paddle's RnnGradKernel without dropout (refused as in the
+ * forward), with or without SequenceLength.  rt_rnn_grad runs the forward again from Input, PreState and WeightList
+ * (into the kernel's scratch) instead of reading Reserve, so Out, Reserve
+ * and DropoutState are not read (ignores below).  Out@GRAD and each
+ * State@GRAD may be absent (zero); each output may be absent (not
+ * computed). */
+static int emit_rnn_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "Input", 0), *dout = ctx_in(&c, "Out@GRAD", 0), *dx = ctx_out(&c, "Input@GRAD", 0);
+  Var *lens = ctx_in(&c, "SequenceLength", 0);
+  RtRnn g;
+  int mi;
+  SymDim steps, batch;
+  const char *wide;
+  if (rnn_geometry(e, &g, &mi, &steps, &batch) || check_lengths(e, lens, batch, &wide)) return -1;
+  const VarSpec *xs = em_spec(e, x);
+  if (dout) {
+    const VarSpec *ds = em_spec(e, dout);
+    if (dout->dtype != RT_DT_FP32 || ds->rank != 3 || !sym_eq(ds->d[0], steps) || !sym_eq(ds->d[1], batch) ||
+        !sym_eq(ds->d[2], (SymDim){0, g.num_dirs * g.hidden_size}))
+      return em_fail(e, "Out@GRAD (%s %s) does not fit Input %s with %lld directions of %lld",
+                     rt_dtype_name(dout->dtype), sym_shape(e, dout), sym_shape(e, x), (long long)g.num_dirs,
+                     (long long)g.hidden_size);
+  }
+  if (dx) {
+    const VarSpec *ds = em_spec(e, dx);
+    if (dx->dtype != RT_DT_FP32 || ds->rank != 3 || !sym_eq(ds->d[0], steps) || !sym_eq(ds->d[1], batch) ||
+        !sym_eq(ds->d[2], xs->d[2]))
+      return em_fail(e, "Input@GRAD (%s %s) must be float32 like Input %s", rt_dtype_name(dx->dtype),
+                     sym_shape(e, dx), sym_shape(e, x));
+  }
+  int nstate = g.mode == RT_RNN_LSTM ? 2 : 1;
+  if (ctx_nin(&c, "PreState") != nstate) return em_fail(e, "mode %s takes %d PreState tensors", modes[mi].name, nstate);
+  if (ctx_nin(&c, "State@GRAD") > nstate || ctx_nout(&c, "PreState@GRAD") > nstate)
+    return em_fail(e, "mode %s takes at most %d State@GRAD and PreState@GRAD tensors", modes[mi].name, nstate);
+  const char *pre[2] = {"NULL", "NULL"}, *dpost[2] = {"NULL", "NULL"}, *dpre[2] = {"NULL", "NULL"};
+  for (int i = 0; i < nstate; i++) {
+    Var *h0 = ctx_in(&c, "PreState", i), *dhn = ctx_in(&c, "State@GRAD", i), *dh0 = ctx_out(&c, "PreState@GRAD", i);
+    if (!h0) return em_fail(e, "PreState[%d] is missing", i);
+    if (check_state(e, h0, "PreState", i, batch, &g) || (dhn && check_state(e, dhn, "State@GRAD", i, batch, &g)) ||
+        (dh0 && check_state(e, dh0, "PreState@GRAD", i, batch, &g)))
+      return -1;
+    pre[i] = em_ptr(e, h0, 1);
+    if (dhn) dpost[i] = em_ptr(e, dhn, 1);
+    if (dh0) dpre[i] = em_ptr(e, dh0, 0);
+  }
+  if (emit_weights(e, &g)) return -1;
+  const int64_t nw = 4 * g.num_layers * g.num_dirs;
+  if (ctx_nout(&c, "WeightList@GRAD") > nw)
+    return em_fail(e, "WeightList@GRAD has %d tensors for %lld weights", ctx_nout(&c, "WeightList@GRAD"),
+                   (long long)nw);
+  pr_line(e->p, "/* their gradients (NULL: not wanted) */");
+  pr_line(e->p, "float *const dw[%lld] = {", (long long)nw);
+  for (int i = 0; i < nw; i++) {
+    Var *dw = ctx_out(&c, "WeightList@GRAD", i);
+    if (dw && check_weight(e, &g, "WeightList@GRAD", i, dw)) return -1;
+    if (dw) pr_line(e->p, "%s, /* %s */", em_ptr(e, dw, 0), dw->name);
+    else pr_line(e->p, "NULL,");
+  }
+  pr_line(e->p, "};");
+  const char *ws, *gemm_ws;
+  rnn_workspace(e, &g, steps, batch, 1, &ws, &gemm_ws);
+  print_geo(e, &g, mi, steps, batch);
+  pr_line(e->p, "const float *x = %s;", em_ptr(e, x, 1));
+  pr_line(e->p, "const float *h0 = %s, *c0 = %s;", pre[0], pre[1]);
+  print_lengths(e, lens, batch, wide);
+  pr_line(e->p, "const float *dout = %s, *dh_n = %s, *dc_n = %s;", dout ? em_ptr(e, dout, 1) : "NULL", dpost[0],
+          dpost[1]);
+  pr_line(e->p, "float *dx = %s, *dh0 = %s, *dc0 = %s;", dx ? em_ptr(e, dx, 0) : "NULL", dpre[0], dpre[1]);
+  pr_line(e->p, "rt_rnn_grad(&geo, x, w, h0, c0, lengths, dout, dh_n, dc_n, dx, dw, dh0, dc0, %s, %s);", ws, gemm_ws);
   return 0;
 }
 
 /* input_size: see the top of the file. */
 static const char *const rnn_attr_ignores[] = {"input_size", NULL};
 const OpDef op_rnn = {.type = "rnn", .infer = infer_rnn, .emit_c = emit_rnn, .attr_ignores = rnn_attr_ignores};
+/* Out, Reserve, DropoutState: rnn_grad computes the forward again (see
+ * emit_rnn_grad). */
+static const char *const rnn_grad_ignores[] = {"Out", "Reserve", "DropoutState", NULL};
+/* The generic rule: each X@GRAD takes its forward input's shape. */
+const OpDef op_rnn_grad = {.type = "rnn_grad",
+                           .infer = grad_infer,
+                           .emit_c = emit_rnn_grad,
+                           .ignores = rnn_grad_ignores,
+                           .attr_ignores = rnn_attr_ignores};

@@ -300,11 +300,46 @@ def wide_deep():
     paddle.optimizer.Adagrad(learning_rate=1e-2).minimize(loss)
     return loss, 8
 
+@case
+def lstm_cls():
+    """A sequence classifier: paddle.nn.LSTM over 6 steps of 5 features,
+    its last step's output through a Linear to 3 classes, cross-entropy,
+    Adam (the rnn op in training mode, rnn_grad, slice_grad)."""
+    x = paddle.static.data("x", [None, 6, 5], "float32")
+    y = paddle.static.data("y", [None, 1], "int64")
+    out, _ = paddle.nn.LSTM(5, 8)(x)
+    logits = paddle.nn.Linear(8, 3)(out[:, -1, :])
+    loss = paddle.nn.functional.cross_entropy(logits, y).mean()
+    paddle.optimizer.Adam(learning_rate=1e-2).minimize(loss)
+    return loss, 8
 
-def _data(feed, rows, rng):
+
+lstm_cls.label_classes = 3
+
+
+@case
+def gru_cls():
+    """lstm_cls with a bidirectional GRU (both directions' last-step
+    outputs, 16 features, into the Linear)."""
+    x = paddle.static.data("x", [None, 6, 5], "float32")
+    y = paddle.static.data("y", [None, 1], "int64")
+    out, _ = paddle.nn.GRU(5, 8, direction="bidirect")(x)
+    logits = paddle.nn.Linear(16, 3)(out[:, -1, :])
+    loss = paddle.nn.functional.cross_entropy(logits, y).mean()
+    paddle.optimizer.Adam(learning_rate=1e-2).minimize(loss)
+    return loss, 8
+
+
+gru_cls.label_classes = 3
+
+
+def _data(feed, rows, rng, classes=10):
+    """Rows of a feed: integer feeds (labels) uniform in [0, classes) (a
+    case's `label_classes` attribute, 10 by default), floats standard
+    normal."""
     shape = [rows] + [d for d in feed.shape[1:]]
     if "int" in str(feed.dtype):
-        return rng.integers(0, 10, size=shape).astype(str(feed.dtype).replace("paddle.", ""))
+        return rng.integers(0, classes, size=shape).astype(str(feed.dtype).replace("paddle.", ""))
     return rng.standard_normal(shape).astype("float32")
 
 
@@ -330,7 +365,8 @@ def build(out_dir, name):
     rng = np.random.default_rng(zlib.crc32(name.encode()))
     feeds = [v for v in main.global_block().vars.values() if v.is_data]
     feeds.sort(key=lambda v: v.name.encode())
-    data = {f.name: _data(f, STEPS * batch, rng) for f in feeds}
+    classes = getattr(CASES[name], "label_classes", 10)
+    data = {f.name: _data(f, STEPS * batch, rng, classes) for f in feeds}
     for k, a in data.items():
         np.save(os.path.join(d, f"{k}.npy"), a)
     exe = paddle.static.Executor(paddle.CPUPlace())
