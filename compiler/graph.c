@@ -436,7 +436,7 @@ void graph_relink(Graph *g) {
   int n = 0;
   int *params = pool_alloc(sizeof(int) * ((size_t)g->nvars + 1));
   for (int i = 0; i < g->nvars; i++)
-    if ((g->vars[i].flags & VAR_PARAM) && g->vars[i].nusers) params[n++] = i;
+    if ((g->vars[i].flags & VAR_PARAM) && (g->vars[i].nusers || (g->vars[i].flags & VAR_KEEP))) params[n++] = i;
   g->params = params;
   g->nparams = n;
   sort_params(g);

@@ -48,6 +48,9 @@ enum {
   VAR_IS_PARAMETER = 1 << 8, /* VarDesc.is_parameter: a Parameter of Python's
                               * program (paddle.static.save puts it in .pdparams,
                               * other persistables in .pdopt) */
+  VAR_KEEP = 1 << 9,        /* a parameter no op reads that stays one: a
+                             * trainer's state var (Paddle saves it all the
+                             * same; train.c) */
 };
 
 typedef struct Var {

@@ -126,6 +126,15 @@ static int set_feeds(Graph *g, const TrainOpts *o) {
  * trainer will hold). */
 static int set_state(Graph *g) {
   int bad = 0;
+  /* a persistable var no op reads is state all the same: Paddle's scope
+   * holds it and paddle.static.save writes it (paddle.nn.LSTM's fused
+   * weight buffer, the output of the startup's coalesce_tensor) */
+  const Block *b0 = &g->blocks[0];
+  for (int i = 0; i < b0->nvars; i++) {
+    Var *v = &g->vars[b0->vars[i]];
+    if ((v->flags & VAR_PARAM) && v->vtype == VT_LOD_TENSOR && !v->nusers) v->flags |= VAR_KEEP;
+  }
+  graph_relink(g);
   for (int i = 0; i < g->nparams; i++) {
     Var *v = &g->vars[g->params[i]];
     v->param_data = NULL;
@@ -175,7 +184,14 @@ static const Op *writer(const Graph *g, const char *name) {
 
 int train_startup_setup(Graph *st, const Graph *main) {
   int bad = 0, cap = 0, n = 0, *ids = NULL;
-  graph_relink(st); /* its parameters: only vars some op reads */
+  graph_relink(st);
+  /* a persistable var the startup program writes is its result, not a
+   * parameter to load, even where a later op of it reads the var
+   * (paddle.nn.LSTM's coalesce_tensor reads the weights uniform_random
+   * wrote) */
+  for (int i = 0; i < st->nvars; i++)
+    if ((st->vars[i].flags & VAR_PARAM) && st->vars[i].producer >= 0) st->vars[i].flags &= ~VAR_PARAM;
+  graph_relink(st); /* its parameters: only vars some op reads and none writes */
   for (int i = 0; i < main->nparams; i++) {
     const Var *v = &main->vars[main->params[i]];
     const Op *w = writer(st, v->name);
