@@ -97,8 +97,6 @@ OP_GRAD_CTL(conditional_block_grad)
 OP_GRAD_CTL(while_grad)
 
 #define OP_GRAD(name) const OpDef op_##name = {.type = #name, .infer = grad_infer};
-/* activations and softmax */
-OP_GRAD(prelu_grad)
 /* conv, pool, norm, interpolation */
 OP_GRAD(conv3d_grad)
 OP_GRAD(conv3d_transpose_grad)
