@@ -103,7 +103,6 @@ OP_GRAD(conv3d_transpose_grad)
 OP_GRAD(im2sequence_grad)
 OP_GRAD(pad2d_grad)
 OP_GRAD(pad3d_grad)
-OP_GRAD(pool3d_grad)
 /* math, reductions, indexing, shape */
 OP_GRAD(cumsum_grad)
 OP_GRAD(expand_as_v2_grad)

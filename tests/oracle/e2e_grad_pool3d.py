@@ -1,0 +1,80 @@
+"""Gradient cases of pool3d: pool3d_grad, max and avg (exclusive or not),
+padding (explicit, asymmetric, SAME), strides, ceil_mode, global and
+adaptive pooling, NDHWC, and windows with equal maxima (the first one
+takes the gradient), checked against Paddle's own grad ops
+(oracle_case.build_grad_case).
+
+    python e2e_grad_pool3d.py OUTDIR [CASE ...]
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from oracle_case import case_registry, grad_input as data, run_grad_cases  # noqa: E402
+
+import paddle.nn.functional as F  # noqa: E402
+
+CASES, case = case_registry()
+
+
+def one(y, x):
+    return [x.name], [y], [x]
+
+
+@case
+def max3d_pad_stride():
+    x = data("x", [-1, 2, 5, 6, 7])
+    return one(F.max_pool3d(x, 3, stride=2, padding=1), x)
+
+
+@case
+def max3d_ties():
+    x = data("tie_x", [2, 2, 4, 4, 4])
+    return one(F.max_pool3d(x, 2, stride=1), x)
+
+
+@case
+def max3d_ndhwc_ceil():
+    x = data("x", [2, 5, 6, 7, 3])
+    return one(F.max_pool3d(x, [2, 3, 2], stride=2, ceil_mode=True, data_format="NDHWC"), x)
+
+
+@case
+def avg3d_exclusive_pad():
+    x = data("x", [2, 2, 5, 6, 7])
+    return one(F.avg_pool3d(x, 3, stride=2, padding=1), x)
+
+
+@case
+def avg3d_inclusive_pad():
+    x = data("x", [2, 2, 5, 6, 7])
+    return one(F.avg_pool3d(x, 3, stride=2, padding=[1, 0, 1, 2, 0, 1], exclusive=False), x)
+
+
+@case
+def avg3d_same_ndhwc():
+    x = data("x", [2, 5, 6, 7, 3])
+    return one(F.avg_pool3d(x, [3, 2, 3], stride=[2, 1, 2], padding="SAME", data_format="NDHWC"), x)
+
+
+@case
+def avg3d_adaptive():
+    x = data("x", [2, 2, 5, 7, 6])
+    return one(F.adaptive_avg_pool3d(x, [2, 3, 4]), x)
+
+
+@case
+def avg3d_global():
+    x = data("x", [2, 3, 3, 4, 5])
+    return one(F.adaptive_avg_pool3d(x, 1), x)
+
+
+def make_input(v, rng):
+    shape = [3 if d < 0 else d for d in v.shape]
+    if v.name.startswith("tie_"):  # few distinct values: windows with equal maxima
+        return rng.integers(-2, 3, shape).astype("float32")
+    return rng.standard_normal(shape).astype("float32")
+
+
+if __name__ == "__main__":
+    run_grad_cases(CASES, make_input)
