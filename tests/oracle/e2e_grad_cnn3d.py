@@ -1,10 +1,12 @@
-"""Gradient cases of pool3d: pool3d_grad, max and avg (exclusive or not),
+"""Gradient cases of 3-D CNN ops.  conv3d_grad: groups, strides,
+dilations, explicit / asymmetric / SAME padding, Input's and Filter's
+gradients alone and together.  pool3d_grad: max and avg (exclusive or not),
 padding (explicit, asymmetric, SAME), strides, ceil_mode, global and
 adaptive pooling, NDHWC, and windows with equal maxima (the first one
 takes the gradient), checked against Paddle's own grad ops
 (oracle_case.build_grad_case).
 
-    python e2e_grad_pool3d.py OUTDIR [CASE ...]
+    python e2e_grad_cnn3d.py OUTDIR [CASE ...]
 """
 import os
 import sys
@@ -12,6 +14,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from oracle_case import case_registry, grad_input as data, run_grad_cases  # noqa: E402
 
+import paddle  # noqa: E402
 import paddle.nn.functional as F  # noqa: E402
 
 CASES, case = case_registry()
@@ -67,6 +70,50 @@ def avg3d_adaptive():
 def avg3d_global():
     x = data("x", [2, 3, 3, 4, 5])
     return one(F.adaptive_avg_pool3d(x, 1), x)
+
+
+# ---- conv3d ----
+
+def conv3d(x, c_out, k, **kw):
+    return paddle.static.nn.conv3d(x, c_out, k, bias_attr=False, **kw)
+
+
+@case
+def conv3d_basic():
+    x = data("x", [-1, 3, 4, 5, 6])
+    return one(conv3d(x, 4, 3, padding=1), x)
+
+
+@case
+def conv3d_stride_dil_groups():
+    x = data("x", [2, 4, 7, 6, 8])
+    return one(conv3d(x, 6, [2, 3, 2], stride=[2, 1, 2], dilation=[1, 2, 1], padding=[1, 0, 2], groups=2), x)
+
+
+@case
+def conv3d_asym_pad():
+    x = data("x", [2, 2, 5, 5, 5])
+    return one(conv3d(x, 3, 3, padding=[1, 0, 0, 2, 1, 1], stride=2), x)
+
+
+@case
+def conv3d_same():
+    x = data("x", [2, 2, 5, 6, 4])
+    return one(conv3d(x, 2, [3, 2, 3], stride=2, padding="SAME"), x)
+
+
+@case
+def conv3d_filter_grad_only():
+    x = paddle.static.data("x", [2, 3, 4, 4, 4], "float32")
+    return ["x"], [conv3d(x, 2, 2)], []
+
+
+@case
+def conv3d_input_grad_only():
+    x = data("x", [2, 2, 4, 5, 4])
+    w = paddle.static.data("w_filter", [4, 1, 2, 3, 2], "float32")
+    y = F.conv3d(x, w, stride=1, padding=1, groups=2)
+    return ["x", "w_filter"], [y], [x]
 
 
 def make_input(v, rng):
