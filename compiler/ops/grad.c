@@ -98,7 +98,6 @@ OP_GRAD_CTL(while_grad)
 
 #define OP_GRAD(name) const OpDef op_##name = {.type = #name, .infer = grad_infer};
 /* conv, pool, norm, interpolation */
-OP_GRAD(conv3d_transpose_grad)
 OP_GRAD(im2sequence_grad)
 OP_GRAD(pad2d_grad)
 OP_GRAD(pad3d_grad)

@@ -1,6 +1,7 @@
 """Gradient cases of 3-D CNN ops.  conv3d_grad: groups, strides,
 dilations, explicit / asymmetric / SAME padding, Input's and Filter's
-gradients alone and together.  pool3d_grad: max and avg (exclusive or not),
+gradients alone and together; conv3d_transpose_grad the same and
+output_padding.  pool3d_grad: max and avg (exclusive or not),
 padding (explicit, asymmetric, SAME), strides, ceil_mode, global and
 adaptive pooling, NDHWC, and windows with equal maxima (the first one
 takes the gradient), checked against Paddle's own grad ops
@@ -114,6 +115,38 @@ def conv3d_input_grad_only():
     w = paddle.static.data("w_filter", [4, 1, 2, 3, 2], "float32")
     y = F.conv3d(x, w, stride=1, padding=1, groups=2)
     return ["x", "w_filter"], [y], [x]
+
+
+# ---- conv3d_transpose ----
+
+def conv3d_t(x, c_out, k, **kw):
+    return paddle.static.nn.conv3d_transpose(x, c_out, filter_size=k, bias_attr=False, **kw)
+
+
+@case
+def conv3d_t_basic():
+    x = data("x", [-1, 3, 3, 4, 3])
+    return one(conv3d_t(x, 2, 3, padding=1), x)
+
+
+@case
+def conv3d_t_stride_groups_dil():
+    x = data("x", [2, 4, 3, 3, 4])
+    return one(conv3d_t(x, 6, [2, 3, 2], stride=[2, 1, 2], dilation=[1, 2, 1], padding=[1, 0, 1], groups=2), x)
+
+
+@case
+def conv3d_t_output_padding():
+    x = data("x", [2, 2, 3, 3, 3])
+    w = paddle.static.create_parameter([2, 3, 3, 3, 3], "float32")
+    return one(F.conv3d_transpose(x, w, stride=2, padding=1, output_padding=1), x)
+
+
+@case
+def conv3d_t_input_grad_only():
+    x = data("x", [2, 2, 3, 4, 3])
+    w = paddle.static.data("w_filter", [2, 3, 2, 2, 2], "float32")
+    return ["x", "w_filter"], [F.conv3d_transpose(x, w, stride=2)], [x]
 
 
 def make_input(v, rng):
