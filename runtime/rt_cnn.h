@@ -33,6 +33,16 @@ static inline int64_t rt_conv3d_ws_floats(const RtConv3d *p) {
 }
 void rt_conv3d(const RtConv3d *p, int64_t batch, const float *x, const float *w, float *out, float *ws,
                float *gemm_ws);
+/* conv3d_grad's Filter@GRAD (phi ConvGradKernel): dw from zero, then for
+ * each image and group dw_g += dY_g [c_out/groups, vol_out] x
+ * vol2col(X_g)^T, the images in order.  ws holds rt_conv3d_ws_floats(p)
+ * floats; gemm_ws the portable GEMM's room for an m x n x k product with
+ * m = c_out/groups, n = c_in/groups * k_d*k_h*k_w, k = d_out*h_out*w_out
+ * (NULL allowed).  The input's
+ * gradient is rt_conv3d_transpose with the geometry read the transposed way
+ * (rt_conv3d_transpose.h). */
+void rt_conv3d_filter_grad(const RtConv3d *p, int64_t batch, const float *x, const float *dy, float *dw, float *ws,
+                           float *gemm_ws);
 
 /* ---- convolution (rt_conv.c) ---- */
 

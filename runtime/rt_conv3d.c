@@ -44,3 +44,17 @@ void rt_conv3d(const RtConv3d *p, int64_t batch, const float *x, const float *w,
                   gemm_ws);
     }
 }
+
+void rt_conv3d_filter_grad(const RtConv3d *p, int64_t batch, const float *x, const float *dy, float *dw, float *ws,
+                           float *gemm_ws) {
+  const int64_t cg = p->c_in / p->groups, mg = p->c_out / p->groups;
+  const int64_t k = cg * p->k_d * p->k_h * p->k_w, osz = p->d_out * p->h_out * p->w_out;
+  const int64_t isz = p->d_in * p->h_in * p->w_in;
+  memset(dw, 0, sizeof(float) * (size_t)(p->c_out * k));
+  for (int64_t n = 0; n < batch; n++)
+    for (int64_t g = 0; g < p->groups; g++) {
+      vol2col(p, x + (n * p->c_in + g * cg) * isz, cg, ws);
+      rt_sgemm_ws(0, 1, mg, k, osz, 1.0f, dy + (n * p->c_out + g * mg) * osz, osz, ws, osz, 1.0f, dw + g * mg * k, k,
+                  gemm_ws);
+    }
+}

@@ -34,4 +34,13 @@ void rt_pool3d(const RtPool3d *p, int64_t batch, const float *x, float *out);
  * the input directly, and the first of equal maxima wins. */
 void rt_max_pool3d_index(const RtPool3d *p, int64_t batch, const float *x, float *out, int32_t *mask);
 
+/* pool3d_grad (phi PoolGradRawKernel): dx from zero, each window in output
+ * order adding its share: max (MaxPool3dGradFunctor) the output's gradient
+ * to the window's first element (d, h, w order) equal to the output; avg
+ * (Pool3dGradFunctor with AvgPoolGrad) (1 / pool_size) times it to each
+ * element.  Split over the batch * c channels (each computed by one task,
+ * so the sums do not depend on the thread count). */
+void rt_pool3d_grad(const RtPool3d *p, int64_t batch, const float *x, const float *out, const float *dout,
+                    float *dx);
+
 #endif

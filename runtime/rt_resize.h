@@ -25,10 +25,23 @@ typedef struct RtResize {
   int align_corners;      /* Paddle's align_corners */
   int align_mode;         /* Paddle's align_mode (linear: 0 = half-pixel) */
   int channel_last;       /* NWC / NHWC / NDHWC */
+  int float_coord;        /* rt_resize_grad: half-pixel source coordinates in
+                           * float (Paddle 2.6's phi grad kernels), not double
+                           * (fluid's v1 ones) */
 } RtResize;
 
 /* `batch` images of c x in into c x out; a plain copy when the sizes are
  * equal, as Paddle does. */
 void rt_resize(const RtResize *p, int64_t batch, const float *x, float *out);
+
+/* The gradient of the resize (phi InterpolateGradKernel and fluid's v1
+ * one): dx of channel planes [lo, hi) of the batch * c, plane n * c + ch,
+ * from dout.  A plane's dx is zeroed, then each output element adds its
+ * gradient times its weights at its source taps, in Paddle's order (output
+ * elements in row-major order, taps in its kernel's order), so each dx
+ * element sums the same terms in the same order as Paddle; a plain copy
+ * when the sizes are equal.  Planes are independent: splitting [lo, hi)
+ * does not change a result. */
+void rt_resize_grad(const RtResize *p, int64_t lo, int64_t hi, const float *dout, float *dx);
 
 #endif

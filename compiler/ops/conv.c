@@ -33,7 +33,8 @@
  * Bias [C_out] when present, ResidualData (shaped like Output, not aliasing
  * it) when fuse_residual_connection is set, act from fuse_activation with
  * fuse_alpha and fuse_beta (see conv_act).
- * Gradients: conv2d_grad and depthwise_conv2d_grad (emit_conv_grad). */
+ * Gradients: conv2d_grad and depthwise_conv2d_grad (emit_conv_grad),
+ * conv3d_grad (emit_conv3d_grad). */
 #include <string.h>
 
 #include "../util.h"
@@ -256,12 +257,12 @@ const OpDef op_conv2d_grad = {.type = "conv2d_grad", .infer = grad_infer, .emit_
                               .attr_ignores = conv_attr_ignores};
 const OpDef op_depthwise_conv2d_grad = {.type = "depthwise_conv2d_grad", .infer = grad_infer,
                                         .emit_c = emit_conv_grad, .attr_ignores = conv_attr_ignores};
-/* conv3d: vol2col + GEMM per group (NCDHW, float32, no fused attributes). */
-static int emit_conv3d(EmitCtx *e) {
+/* The geometry of conv3d with Input x, Filter w and Output (or its
+ * gradient) out; -1 after em_fail. */
+static int conv3d_geometry(EmitCtx *e, const Var *x, const Var *w, const Var *out, RtConv3d *g) {
   OpCtx c = {e->g, (Op *)e->op};
-  Var *x = ctx_in(&c, "Input", 0), *w = ctx_in(&c, "Filter", 0), *out = ctx_out(&c, "Output", 0);
-  if (!x || !w || !out) return em_fail(e, "missing Input, Filter or Output");
-  if (x->dtype != RT_DT_FP32 || w->dtype != RT_DT_FP32) return em_fail(e, "only float32 conv3d is supported");
+  if (x->dtype != RT_DT_FP32 || w->dtype != RT_DT_FP32 || out->dtype != RT_DT_FP32)
+    return em_fail(e, "only float32 conv3d is supported");
   const char *fmt = attr_str(e->op, "data_format", "NCDHW");
   if (strcmp(fmt, "NCDHW") && strcmp(fmt, "AnyLayout") && strcmp(fmt, "NCHW"))
     return em_fail(e, "data_format '%s' is not supported (only NCDHW)", fmt);
@@ -278,24 +279,77 @@ static int emit_conv3d(EmitCtx *e) {
   int64_t groups = attr_int(e->op, "groups", 1), stride[3], dil[3], pad[6];
   attr_ints_fill(e->op, "strides", 3, 1, stride);
   attr_ints_fill(e->op, "dilations", 3, 1, dil);
-  if (groups < 1 || xd[1] % groups || wd[0] % groups || wd[1] * groups != xd[1])
+  if (groups < 1 || xd[1] % groups || wd[0] % groups || wd[1] * groups != xd[1] || wd[0] != od[1])
     return em_fail(e, "groups %lld does not fit the channels", (long long)groups);
   if (conv_padding(&c, 3, xd + 2, wd + 2, stride, pad, dil)) return -1;
-  RtConv3d g = {xd[1], xd[2], xd[3], xd[4], od[1], od[2], od[3], od[4], wd[2], wd[3], wd[4],
-                {stride[0], stride[1], stride[2]}, {pad[0], pad[2], pad[4]}, {dil[0], dil[1], dil[2]}, groups};
-  pr_line(e->p, "static const RtConv3d geo = {");
-  pr_line(e->p, "%lld, %lld, %lld, %lld, %lld, %lld, %lld, %lld, %lld, %lld, %lld,", (long long)g.c_in,
-          (long long)g.d_in, (long long)g.h_in, (long long)g.w_in, (long long)g.c_out, (long long)g.d_out,
-          (long long)g.h_out, (long long)g.w_out, (long long)g.k_d, (long long)g.k_h, (long long)g.k_w);
-  pr_line(e->p, "{%lld, %lld, %lld}, {%lld, %lld, %lld}, {%lld, %lld, %lld}, %lld,", (long long)stride[0],
-          (long long)stride[1], (long long)stride[2], (long long)g.pad[0], (long long)g.pad[1], (long long)g.pad[2],
-          (long long)dil[0], (long long)dil[1], (long long)dil[2], (long long)groups);
+  *g = (RtConv3d){xd[1], xd[2], xd[3], xd[4], od[1], od[2], od[3], od[4], wd[2], wd[3], wd[4],
+                  {stride[0], stride[1], stride[2]}, {pad[0], pad[2], pad[4]}, {dil[0], dil[1], dil[2]}, groups};
+  return 0;
+}
+
+/* Prints g as a constant RtConv3d named `name`. */
+static void print_conv3d(EmitCtx *e, const char *name, const RtConv3d *g) {
+  pr_line(e->p, "static const RtConv3d %s = {", name);
+  pr_line(e->p, "%lld, %lld, %lld, %lld, %lld, %lld, %lld, %lld, %lld, %lld, %lld,", (long long)g->c_in,
+          (long long)g->d_in, (long long)g->h_in, (long long)g->w_in, (long long)g->c_out, (long long)g->d_out,
+          (long long)g->h_out, (long long)g->w_out, (long long)g->k_d, (long long)g->k_h, (long long)g->k_w);
+  pr_line(e->p, "{%lld, %lld, %lld}, {%lld, %lld, %lld}, {%lld, %lld, %lld}, %lld,", (long long)g->stride[0],
+          (long long)g->stride[1], (long long)g->stride[2], (long long)g->pad[0], (long long)g->pad[1],
+          (long long)g->pad[2], (long long)g->dil[0], (long long)g->dil[1], (long long)g->dil[2], (long long)g->groups);
   pr_line(e->p, "};");
+}
+
+/* conv3d: vol2col + GEMM per group (NCDHW, float32, no fused attributes). */
+static int emit_conv3d(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "Input", 0), *w = ctx_in(&c, "Filter", 0), *out = ctx_out(&c, "Output", 0);
+  if (!x || !w || !out) return em_fail(e, "missing Input, Filter or Output");
+  RtConv3d g;
+  if (conv3d_geometry(e, x, w, out, &g)) return -1;
+  print_conv3d(e, "geo", &g);
   int64_t ws = rt_conv3d_ws_floats(&g), osz = g.d_out * g.h_out * g.w_out, k = ws / (osz ? osz : 1);
   const char *wsp = pool_printf("(float *)%s", em_scratch(e, (SymDim){0, ws * (int64_t)sizeof(float)}));
   pr_line(e->p, "rt_conv3d(&geo, %s, %s, %s, %s, %s, %s);", em_dim(e, x, 0), em_ptr(e, x, 1), em_ptr(e, w, 1),
-          em_ptr(e, out, 0), wsp, em_gemm_ws(e, (SymDim){0, g.c_out / groups}, (SymDim){0, osz}, (SymDim){0, k}));
+          em_ptr(e, out, 0), wsp, em_gemm_ws(e, (SymDim){0, g.c_out / g.groups}, (SymDim){0, osz}, (SymDim){0, k}));
+  return 0;
+}
+
+/* conv3d_grad (phi ConvGradKernel, NCDHW): Input@GRAD is the transposed
+ * convolution of Output@GRAD (rt_conv3d_transpose with the geometry read
+ * the transposed way: per image and group a GEMM W_g^T dY_g into columns,
+ * then col2vol), Filter@GRAD the sum over the images of dY_g vol2col(X_g)^T
+ * (rt_conv3d_filter_grad).  Either gradient may be absent. */
+static int emit_conv3d_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "Input", 0), *w = ctx_in(&c, "Filter", 0), *dy = ctx_in(&c, "Output@GRAD", 0);
+  Var *dx = ctx_out(&c, "Input@GRAD", 0), *dw = ctx_out(&c, "Filter@GRAD", 0);
+  if (!x || !w || !dy) return em_fail(e, "needs Input, Filter and Output@GRAD");
+  RtConv3d g;
+  if (conv3d_geometry(e, x, w, dy, &g)) return -1;
+  const int64_t osz = g.d_out * g.h_out * g.w_out, cg = g.c_in / g.groups, mg = g.c_out / g.groups;
+  const int64_t k = cg * g.k_d * g.k_h * g.k_w;
+  if (dx) {
+    RtConv3d t = {g.c_out, g.d_out, g.h_out, g.w_out, g.c_in, g.d_in, g.h_in, g.w_in, g.k_d, g.k_h, g.k_w,
+                  {g.stride[0], g.stride[1], g.stride[2]}, {g.pad[0], g.pad[1], g.pad[2]},
+                  {g.dil[0], g.dil[1], g.dil[2]}, g.groups};
+    const int64_t ws = rt_conv3d_transpose_ws_floats(&t, 0);
+    print_conv3d(e, "tgeo", &t);
+    const char *wsp = pool_printf("(float *)%s", em_scratch(e, (SymDim){0, ws * (int64_t)sizeof(float)}));
+    pr_line(e->p, "rt_conv3d_transpose(&tgeo, 0, %s, %s, %s, %s, %s, %s);", em_dim(e, x, 0), em_ptr(e, dy, 1),
+            em_ptr(e, w, 1), em_ptr(e, dx, 0), wsp,
+            em_gemm_ws(e, (SymDim){0, k}, (SymDim){0, osz}, (SymDim){0, mg}));
+  }
+  if (dw) {
+    const int64_t ws = rt_conv3d_ws_floats(&g);
+    print_conv3d(e, "geo", &g);
+    const char *wsp = pool_printf("(float *)%s", em_scratch(e, (SymDim){0, ws * (int64_t)sizeof(float)}));
+    pr_line(e->p, "rt_conv3d_filter_grad(&geo, %s, %s, %s, %s, %s, %s);", em_dim(e, x, 0), em_ptr(e, x, 1),
+            em_ptr(e, dy, 1), em_ptr(e, dw, 0), wsp,
+            em_gemm_ws(e, (SymDim){0, mg}, (SymDim){0, k}, (SymDim){0, osz}));
+  }
   return 0;
 }
 
 const OpDef op_conv3d = {.type = "conv3d", .infer = infer_conv, .emit_c = emit_conv3d};
+const OpDef op_conv3d_grad = {.type = "conv3d_grad", .infer = grad_infer, .emit_c = emit_conv3d_grad,
+                              .attr_ignores = conv_attr_ignores};

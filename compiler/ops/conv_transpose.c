@@ -27,7 +27,8 @@
  * output_padding are honoured.  Padding follows Paddle's
  * UpdatePaddingAndDilation on the input size (SAME forces dilation 1).
  * Gradients: conv2d_transpose_grad and depthwise_conv2d_transpose_grad
- * (emit_conv_transpose_grad). */
+ * (emit_conv_transpose_grad), conv3d_transpose_grad (channel first,
+ * emit_conv3d_transpose_grad). */
 #include <string.h>
 #include <strings.h>
 
@@ -200,23 +201,24 @@ static int emit_conv_transpose_grad(EmitCtx *e) {
   return 0;
 }
 
-static int emit_conv3d_transpose(EmitCtx *e) {
+/* The geometry of conv3d_transpose with Input x, Filter w and Output (or
+ * its gradient) out, read the transposed way (rt_conv3d_transpose.h), and
+ * *last for channel last; -1 after em_fail. */
+static int conv3dt_geometry(EmitCtx *e, const Var *x, const Var *w, const Var *out, RtConv3d *g, int *last) {
   OpCtx c = {e->g, (Op *)e->op};
-  Var *x = ctx_in(&c, "Input", 0), *w = ctx_in(&c, "Filter", 0), *out = ctx_out(&c, "Output", 0);
-  if (!x || !w || !out) return em_fail(e, "missing Input, Filter or Output");
   if (ctx_in(&c, "Bias", 0)) return em_fail(e, "a Bias input is not supported (Paddle 2.6's op has none)");
-  if (x->dtype != RT_DT_FP32 || w->dtype != RT_DT_FP32)
+  if (x->dtype != RT_DT_FP32 || w->dtype != RT_DT_FP32 || out->dtype != RT_DT_FP32)
     return em_fail(e, "only float32 transposed convolutions are supported");
   if (em_spec(e, x)->rank != 5 || em_spec(e, w)->rank != 5 || em_spec(e, out)->rank != 5)
     return em_fail(e, "Input, Filter and Output must have rank 5");
   const char *fmt = attr_str(e->op, "data_format", "NCHW");
-  int last = !strcasecmp(fmt, "NHWC");
-  if (!last && strcasecmp(fmt, "NCHW") && strcasecmp(fmt, "NCDHW") && strcasecmp(fmt, "AnyLayout"))
+  *last = !strcasecmp(fmt, "NHWC");
+  if (!*last && strcasecmp(fmt, "NCHW") && strcasecmp(fmt, "NCDHW") && strcasecmp(fmt, "AnyLayout"))
     return em_fail(e, "data_format '%s' is not supported (Paddle's kernel reads it as channel first)", fmt);
   if (attr_is_var(e->op, "output_size")) return em_fail(e, "an output_size held in a tensor is not supported");
   int64_t xd[5], od[5], wd[5]; /* N, C, D, H, W order */
   for (int i = 0; i < 5; i++) {
-    int src = last && i > 0 ? (i == 1 ? 4 : i - 1) : i;
+    int src = *last && i > 0 ? (i == 1 ? 4 : i - 1) : i;
     xd[i] = i ? em_const_dim(e, x, src) : 0;
     od[i] = i ? em_const_dim(e, out, src) : 0;
     wd[i] = em_const_dim(e, w, i);
@@ -231,25 +233,76 @@ static int emit_conv3d_transpose(EmitCtx *e) {
   if (conv_padding(&c, 3, xd + 2, wd + 2, stride, pad, dil)) return -1;
   for (int i = 0; i < 3; i++)
     if (stride[i] <= 0 || dil[i] <= 0) return em_fail(e, "strides and dilations must be positive");
-  RtConv3d g = {xd[1], xd[2], xd[3], xd[4], od[1], od[2], od[3], od[4], wd[2], wd[3], wd[4],
-                {stride[0], stride[1], stride[2]}, {pad[0], pad[2], pad[4]}, {dil[0], dil[1], dil[2]}, groups};
-  pr_line(e->p, "static const RtConv3d geo = {");
-  pr_line(e->p, ".c_in = %lld, .d_in = %lld, .h_in = %lld, .w_in = %lld,", (long long)g.c_in, (long long)g.d_in,
-          (long long)g.h_in, (long long)g.w_in);
-  pr_line(e->p, ".c_out = %lld, .d_out = %lld, .h_out = %lld, .w_out = %lld,", (long long)g.c_out, (long long)g.d_out,
-          (long long)g.h_out, (long long)g.w_out);
-  pr_line(e->p, ".k_d = %lld, .k_h = %lld, .k_w = %lld, .groups = %lld,", (long long)g.k_d, (long long)g.k_h,
-          (long long)g.k_w, (long long)g.groups);
+  *g = (RtConv3d){xd[1], xd[2], xd[3], xd[4], od[1], od[2], od[3], od[4], wd[2], wd[3], wd[4],
+                  {stride[0], stride[1], stride[2]}, {pad[0], pad[2], pad[4]}, {dil[0], dil[1], dil[2]}, groups};
+  return 0;
+}
+
+/* Prints g as a constant RtConv3d named `name`. */
+static void print_conv3d(EmitCtx *e, const char *name, const RtConv3d *g) {
+  pr_line(e->p, "static const RtConv3d %s = {", name);
+  pr_line(e->p, ".c_in = %lld, .d_in = %lld, .h_in = %lld, .w_in = %lld,", (long long)g->c_in, (long long)g->d_in,
+          (long long)g->h_in, (long long)g->w_in);
+  pr_line(e->p, ".c_out = %lld, .d_out = %lld, .h_out = %lld, .w_out = %lld,", (long long)g->c_out,
+          (long long)g->d_out, (long long)g->h_out, (long long)g->w_out);
+  pr_line(e->p, ".k_d = %lld, .k_h = %lld, .k_w = %lld, .groups = %lld,", (long long)g->k_d, (long long)g->k_h,
+          (long long)g->k_w, (long long)g->groups);
   pr_line(e->p, ".stride = {%lld, %lld, %lld}, .pad = {%lld, %lld, %lld}, .dil = {%lld, %lld, %lld},",
-          (long long)g.stride[0], (long long)g.stride[1], (long long)g.stride[2], (long long)g.pad[0],
-          (long long)g.pad[1], (long long)g.pad[2], (long long)g.dil[0], (long long)g.dil[1], (long long)g.dil[2]);
+          (long long)g->stride[0], (long long)g->stride[1], (long long)g->stride[2], (long long)g->pad[0],
+          (long long)g->pad[1], (long long)g->pad[2], (long long)g->dil[0], (long long)g->dil[1],
+          (long long)g->dil[2]);
   pr_line(e->p, "};");
+}
+
+static int emit_conv3d_transpose(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "Input", 0), *w = ctx_in(&c, "Filter", 0), *out = ctx_out(&c, "Output", 0);
+  if (!x || !w || !out) return em_fail(e, "missing Input, Filter or Output");
+  RtConv3d g;
+  int last;
+  if (conv3dt_geometry(e, x, w, out, &g, &last)) return -1;
+  print_conv3d(e, "geo", &g);
   const int64_t ws = rt_conv3d_transpose_ws_floats(&g, last), vol_in = g.d_in * g.h_in * g.w_in;
-  const int64_t mk = g.c_out / groups * g.k_d * g.k_h * g.k_w;
+  const int64_t mk = g.c_out / g.groups * g.k_d * g.k_h * g.k_w;
   const char *wsp = pool_printf("(float *)%s", em_scratch(e, (SymDim){0, ws * (int64_t)sizeof(float)}));
   pr_line(e->p, "rt_conv3d_transpose(&geo, %d, %s, %s, %s, %s, %s, %s);", last, em_dim(e, x, 0), em_ptr(e, x, 1),
           em_ptr(e, w, 1), em_ptr(e, out, 0), wsp,
-          em_gemm_ws(e, (SymDim){0, mk}, (SymDim){0, vol_in}, (SymDim){0, g.c_in / groups}));
+          em_gemm_ws(e, (SymDim){0, mk}, (SymDim){0, vol_in}, (SymDim){0, g.c_in / g.groups}));
+  return 0;
+}
+
+/* conv3d_transpose_grad (phi Conv3dTransposeGradKernel, channel first):
+ * the transposed convolution is the input gradient of a convolution read
+ * the other way (conv: input Output@GRAD, output Input@GRAD, the same
+ * Filter), so Input@GRAD is that convolution of Output@GRAD (rt_conv3d:
+ * per image and group vol2col, then the GEMM W_g col) and Filter@GRAD its
+ * filter gradient with Input in the place of the output's gradient
+ * (rt_conv3d_filter_grad: X_g vol2col(dY_g)^T summed over the images).
+ * Either gradient may be absent. */
+static int emit_conv3d_transpose_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "Input", 0), *w = ctx_in(&c, "Filter", 0), *dy = ctx_in(&c, "Output@GRAD", 0);
+  Var *dx = ctx_out(&c, "Input@GRAD", 0), *dw = ctx_out(&c, "Filter@GRAD", 0);
+  if (!x || !w || !dy) return em_fail(e, "needs Input, Filter and Output@GRAD");
+  RtConv3d t;
+  int last;
+  if (conv3dt_geometry(e, x, w, dy, &t, &last)) return -1;
+  if (last) return em_fail(e, "channel-last (data_format NHWC) gradients are not supported");
+  /* the convolution: input dY [c_out, d_out..], output dX [c_in, d_in..] */
+  RtConv3d g = {t.c_out, t.d_out, t.h_out, t.w_out, t.c_in, t.d_in, t.h_in, t.w_in, t.k_d, t.k_h, t.k_w,
+                {t.stride[0], t.stride[1], t.stride[2]}, {t.pad[0], t.pad[1], t.pad[2]},
+                {t.dil[0], t.dil[1], t.dil[2]}, t.groups};
+  const int64_t ws = rt_conv3d_ws_floats(&g), osz = g.d_out * g.h_out * g.w_out;
+  const int64_t mg = g.c_out / g.groups, k = g.c_in / g.groups * g.k_d * g.k_h * g.k_w;
+  if (!dx && !dw) return 0;
+  print_conv3d(e, "geo", &g);
+  const char *wsp = pool_printf("(float *)%s", em_scratch(e, (SymDim){0, ws * (int64_t)sizeof(float)}));
+  if (dx)
+    pr_line(e->p, "rt_conv3d(&geo, %s, %s, %s, %s, %s, %s);", em_dim(e, x, 0), em_ptr(e, dy, 1), em_ptr(e, w, 1),
+            em_ptr(e, dx, 0), wsp, em_gemm_ws(e, (SymDim){0, mg}, (SymDim){0, osz}, (SymDim){0, k}));
+  if (dw)
+    pr_line(e->p, "rt_conv3d_filter_grad(&geo, %s, %s, %s, %s, %s, %s);", em_dim(e, x, 0), em_ptr(e, dy, 1),
+            em_ptr(e, x, 1), em_ptr(e, dw, 0), wsp, em_gemm_ws(e, (SymDim){0, mg}, (SymDim){0, k}, (SymDim){0, osz}));
   return 0;
 }
 
@@ -267,3 +320,5 @@ const OpDef op_conv2d_transpose_grad = {.type = "conv2d_transpose_grad", .infer 
 const OpDef op_depthwise_conv2d_transpose_grad = {.type = "depthwise_conv2d_transpose_grad", .infer = grad_infer,
                                                   .emit_c = emit_conv_transpose_grad,
                                                   .attr_ignores = convt_grad_attr_ignores};
+const OpDef op_conv3d_transpose_grad = {.type = "conv3d_transpose_grad", .infer = grad_infer,
+                                        .emit_c = emit_conv3d_transpose_grad, .attr_ignores = convt_grad_attr_ignores};

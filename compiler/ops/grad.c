@@ -97,22 +97,10 @@ OP_GRAD_CTL(conditional_block_grad)
 OP_GRAD_CTL(while_grad)
 
 #define OP_GRAD(name) const OpDef op_##name = {.type = #name, .infer = grad_infer};
-/* activations and softmax */
-OP_GRAD(prelu_grad)
 /* conv, pool, norm, interpolation */
-OP_GRAD(bicubic_interp_v2_grad)
-OP_GRAD(bilinear_interp_grad)
-OP_GRAD(bilinear_interp_v2_grad)
-OP_GRAD(conv3d_grad)
-OP_GRAD(conv3d_transpose_grad)
 OP_GRAD(im2sequence_grad)
-OP_GRAD(linear_interp_v2_grad)
-OP_GRAD(nearest_interp_grad)
-OP_GRAD(nearest_interp_v2_grad)
 OP_GRAD(pad2d_grad)
 OP_GRAD(pad3d_grad)
-OP_GRAD(pool3d_grad)
-OP_GRAD(trilinear_interp_v2_grad)
 /* math, reductions, indexing, shape */
 OP_GRAD(cumsum_grad)
 OP_GRAD(expand_as_v2_grad)

@@ -35,7 +35,13 @@
  * as the kernel does: v1: (in-1)/(out-1) with align_corners, else in/out;
  * v2: the same, except that a positive scale gives 1/scale.  OutSize,
  * SizeTensor and Scale tensors (sizes known only at run time) are
- * refused. */
+ * refused, and so is a v2 Scale tensor even beside a known OutSize (the v2
+ * kernels take their ratios from it).
+ *
+ * Gradients: nearest_interp_grad, bilinear_interp_grad (fluid 1.x) and the
+ * nearest, bilinear, linear, bicubic and trilinear _v2 grads: X, the size
+ * inputs and the attributes read as the forward reads them (Out@GRAD has
+ * the forward output's shape), one rt_resize_grad on N * C planes. */
 #include <string.h>
 #include <strings.h>
 
@@ -121,45 +127,46 @@ static float interp_ratio(int64_t in, int64_t out, int align_corners, float scal
 static const char *const method_names[] = {"RT_INTERP_NEAREST", "RT_INTERP_BILINEAR", "RT_INTERP_BICUBIC"};
 
 /* Channel-first 1-D and 2-D resizes: rt_interp2d on planes, with a 1-D
- * resize as one of height 1.  in, o and ratio hold d, h, w. */
-static void emit_interp2d(EmitCtx *e, const Var *x, const Var *out, RtInterpMethod m, const int64_t in[3],
-                          const int64_t o[3], const float ratio[3]) {
-  RtInterp2d p = {m, in[1], in[2], o[1], o[2], ratio[1], ratio[2], attr_bool(e->op, "align_corners", 1),
-                  (int)attr_int(e->op, "align_mode", 1)};
+ * resize as one of height 1. */
+static void emit_interp2d(EmitCtx *e, const Var *x, const Var *out, const RtResize *r) {
   pr_line(e->p, "static const RtInterp2d geo = {");
-  pr_line(e->p, ".method = %s, .h_in = %lld, .w_in = %lld, .h_out = %lld, .w_out = %lld,", method_names[p.method],
-          (long long)p.h_in, (long long)p.w_in, (long long)p.h_out, (long long)p.w_out);
-  pr_line(e->p, ".ratio_h = %s, .ratio_w = %s, .align_corners = %d, .align_mode = %d,", em_float(p.ratio_h),
-          em_float(p.ratio_w), p.align_corners, p.align_mode);
+  pr_line(e->p, ".method = %s, .h_in = %lld, .w_in = %lld, .h_out = %lld, .w_out = %lld,", method_names[r->method],
+          (long long)r->in[1], (long long)r->in[2], (long long)r->out[1], (long long)r->out[2]);
+  pr_line(e->p, ".ratio_h = %s, .ratio_w = %s, .align_corners = %d, .align_mode = %d,", em_float(r->ratio[1]),
+          em_float(r->ratio[2]), r->align_corners, r->align_mode);
   pr_line(e->p, "};");
   pr_line(e->p, "rt_interp2d(&geo, %s, %s, %s);", em_prod(e, x, 0, 2), em_ptr(e, x, 1), em_ptr(e, out, 0));
 }
 
-/* 3-D and channel-last resizes: rt_resize. */
-static void emit_resize(EmitCtx *e, const Var *x, const Var *out, RtInterpMethod m, int nsp, int64_t c, int last,
-                        const int64_t in[3], const int64_t o[3], const float ratio[3]) {
+/* The geometry r as a constant RtResize named geo. */
+static void print_resize(EmitCtx *e, const RtResize *r) {
   pr_line(e->p, "static const RtResize geo = {");
-  pr_line(e->p, ".method = %s, .nsp = %d, .c = %lld, .channel_last = %d,", method_names[m], nsp, (long long)c, last);
-  pr_line(e->p, ".in = {%lld, %lld, %lld}, .out = {%lld, %lld, %lld},", (long long)in[0], (long long)in[1],
-          (long long)in[2], (long long)o[0], (long long)o[1], (long long)o[2]);
-  pr_line(e->p, ".ratio = {%s, %s, %s},", em_float(ratio[0]), em_float(ratio[1]), em_float(ratio[2]));
-  pr_line(e->p, ".align_corners = %d, .align_mode = %d,", attr_bool(e->op, "align_corners", 1),
-          (int)attr_int(e->op, "align_mode", 1));
+  pr_line(e->p, ".method = %s, .nsp = %d, .c = %lld, .channel_last = %d,", method_names[r->method], r->nsp,
+          (long long)r->c, r->channel_last);
+  pr_line(e->p, ".in = {%lld, %lld, %lld}, .out = {%lld, %lld, %lld},", (long long)r->in[0], (long long)r->in[1],
+          (long long)r->in[2], (long long)r->out[0], (long long)r->out[1], (long long)r->out[2]);
+  pr_line(e->p, ".ratio = {%s, %s, %s},", em_float(r->ratio[0]), em_float(r->ratio[1]), em_float(r->ratio[2]));
+  pr_line(e->p, ".align_corners = %d, .align_mode = %d,", r->align_corners, r->align_mode);
+  if (r->float_coord) pr_line(e->p, ".float_coord = 1,");
   pr_line(e->p, "};");
-  pr_line(e->p, "rt_resize(&geo, %s, %s, %s);", em_dim(e, x, 0), em_ptr(e, x, 1), em_ptr(e, out, 0));
 }
 
-static int emit_interp(EmitCtx *e) {
+/* The resize Paddle's kernel does from x to out (or from X to Out@GRAD's
+ * shape, for the gradient), as the forward and grad kernels both compute it:
+ * method, sizes, ratios, layout into *r.  -1 after em_fail. */
+static int interp_geometry(EmitCtx *e, const Var *x, const Var *out, RtResize *r) {
   OpCtx c = {e->g, (Op *)e->op};
-  Var *x = ctx_in(&c, "X", 0), *out = ctx_out(&c, "Out", 0);
-  if (!x || !out) return em_fail(e, "missing X or Out");
-  if (x->dtype != RT_DT_FP32) return em_fail(e, "%s of %s tensors is not supported", e->op->type, rt_dtype_name(x->dtype));
+  if (x->dtype != RT_DT_FP32 || out->dtype != RT_DT_FP32)
+    return em_fail(e, "%s of %s tensors is not supported", e->op->type, rt_dtype_name(x->dtype));
   const int v2 = strstr(e->op->type, "_v2") != NULL, rank = em_spec(e, x)->rank, nsp = rank - 2;
+  if (em_spec(e, out)->rank != rank) return em_fail(e, "X and the output differ in rank");
   int64_t tsize[3];
   const int nts = tensor_size(&c, nsp, tsize);
   if (nts < 0 || (nts == 0 && ctx_in(&c, "Scale", 0)))
     return em_fail(e, "output sizes held in tensors (OutSize, SizeTensor, Scale) whose values are only known at run "
                       "time are not supported yet");
+  /* v2 kernels take the ratio from a Scale tensor even when OutSize sets the size */
+  if (v2 && ctx_in(&c, "Scale", 0)) return em_fail(e, "a Scale tensor input (read at run time) is not supported");
   const char *type = e->op->type, *dflt = type;
   static const char *const methods[] = {"nearest", "bilinear", "bicubic", "linear", "trilinear"};
   for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
@@ -188,12 +195,13 @@ static int emit_interp(EmitCtx *e) {
   }
   for (int i = 0; i < 3; i++)
     if (in[i] < 0 || o[i] < 0 || ch < 0) return em_fail(e, "channel and spatial dims must not depend on the batch");
+  if (em_const_dim(e, out, last ? rank - 1 : 1) != ch) return em_fail(e, "X and the output differ in channels");
   /* the size and scales the kernel works with: out_d/out_h/out_w, replaced
    * by (int)(in * scale) when every scale is positive.  v2 reads `scale`
    * only when it has a value per spatial dim (1-D: at least one) */
   float sc[3] = {-1, -1, -1};
-  int64_t k[3] = {nsp == 3 ? attr_int(e->op, "out_d", 0) : 1, nsp >= 2 ? attr_int(e->op, "out_h", 0) : 1,
-                  attr_int(e->op, "out_w", 0)};
+  int64_t k[3] = {attr_int(e->op, "out_d", 0), attr_int(e->op, "out_h", 0), attr_int(e->op, "out_w", 0)};
+  for (int i = 0; i < 3 - nsp; i++) k[i] = 1; /* the kernel of a lower rank does not read out_d (out_h) */
   if (v2) {
     double *sv;
     int ns = attr_floats(e->op, "scale", &sv);
@@ -214,12 +222,49 @@ static int emit_interp(EmitCtx *e) {
                    (long long)k[0], (long long)k[1], (long long)k[2], (long long)o[0], (long long)o[1],
                    (long long)o[2]);
   const int ac = attr_bool(e->op, "align_corners", 1);
-  float ratio[3];
-  for (int i = 0; i < 3; i++) ratio[i] = interp_ratio(in[i], o[i], ac, v2 ? sc[i] : -1);
-  if (!last && nsp <= 2)
-    emit_interp2d(e, x, out, m, in, o, ratio);
-  else
-    emit_resize(e, x, out, m, nsp, ch, last, in, o, ratio);
+  *r = (RtResize){.method = m, .nsp = nsp, .c = ch, .align_corners = ac,
+                  .align_mode = (int)attr_int(e->op, "align_mode", 1), .channel_last = last};
+  for (int i = 0; i < 3; i++) {
+    r->in[i] = in[i], r->out[i] = o[i];
+    r->ratio[i] = interp_ratio(in[i], o[i], ac, v2 ? sc[i] : -1);
+  }
+  return 0;
+}
+
+static int emit_interp(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *out = ctx_out(&c, "Out", 0);
+  if (!x || !out) return em_fail(e, "missing X or Out");
+  RtResize r;
+  if (interp_geometry(e, x, out, &r)) return -1;
+  if (!r.channel_last && r.nsp <= 2) {
+    emit_interp2d(e, x, out, &r);
+  } else { /* 3-D and channel-last resizes */
+    print_resize(e, &r);
+    pr_line(e->p, "rt_resize(&geo, %s, %s, %s);", em_dim(e, x, 0), em_ptr(e, x, 1), em_ptr(e, out, 0));
+  }
+  return 0;
+}
+
+/* The interp grads (phi InterpolateGradKernel; fluid's v1
+ * InterpolateGradKernel): X gives the input size, Out@GRAD the output's;
+ * the attributes and size inputs are read as the forward reads them and
+ * must give Out@GRAD's size.  rt_resize_grad on N * C independent planes
+ * (tasks split over planes only, so the sums do not depend on the thread
+ * count), each summing into X@GRAD in Paddle's order. */
+static int emit_interp_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *dout = ctx_in(&c, "Out@GRAD", 0), *dx = ctx_out(&c, "X@GRAD", 0);
+  if (!x || !dout) return em_fail(e, "needs X and Out@GRAD");
+  RtResize r;
+  if (interp_geometry(e, x, dout, &r)) return -1;
+  if (!dx) return 0;
+  const char *planes = pool_printf("%s * %lld", em_dim(e, x, 0), (long long)r.c);
+  em_task_begin(e, em_numel(e, dout), planes);
+  r.float_coord = strstr(e->op->type, "_v2") != NULL; /* phi's kernels (v2) as built; fluid's v1 in double */
+  print_resize(e, &r);
+  pr_line(e->p, "rt_resize_grad(&geo, lo, hi, %s, %s);", em_ptr(e, dout, 1), em_ptr(e, dx, 0));
+  em_task_end(e);
   return 0;
 }
 
@@ -237,3 +282,12 @@ OP_INTERP_V2_C(bilinear_interp_v2)
 OP_INTERP_V2_C(linear_interp_v2)
 OP_INTERP_V2_C(nearest_interp_v2)
 OP_INTERP_V2_C(trilinear_interp_v2)
+#define OP_INTERP_GRAD(name) \
+  const OpDef op_##name = {.type = #name, .infer = grad_infer, .emit_c = emit_interp_grad};
+OP_INTERP_GRAD(bicubic_interp_v2_grad)
+OP_INTERP_GRAD(bilinear_interp_grad)
+OP_INTERP_GRAD(bilinear_interp_v2_grad)
+OP_INTERP_GRAD(linear_interp_v2_grad)
+OP_INTERP_GRAD(nearest_interp_grad)
+OP_INTERP_GRAD(nearest_interp_v2_grad)
+OP_INTERP_GRAD(trilinear_interp_v2_grad)

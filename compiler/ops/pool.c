@@ -27,8 +27,9 @@
  * The _with_index ops read only the first nsp paddings (one per spatial dim;
  * Paddle ignores padding_algorithm and ceil_mode there, which they do not
  * declare) and are always channel first.
- * Gradients: pool2d_grad (rt_pool2d_grad, the forward's geometry) and
- * max_pool2d_with_index_grad (rt_max_pool2d_index_grad, by Mask). */
+ * Gradients: pool2d_grad and pool3d_grad (rt_pool2d_grad, rt_pool3d_grad,
+ * the forward's geometry) and max_pool2d_with_index_grad
+ * (rt_max_pool2d_index_grad, by Mask). */
 #include <string.h>
 
 #include "../util.h"
@@ -283,10 +284,11 @@ static int pool3d_dims(EmitCtx *e, const Var *x, const Var *out, int last, int64
   return 0;
 }
 
-static int emit_pool3d(EmitCtx *e) {
+/* The geometry of pool3d with input x and output (or its gradient) out,
+ * as PoolRawKernel / PoolGradRawKernel read the attributes; -1 after
+ * em_fail. */
+static int pool3d_geometry(EmitCtx *e, const Var *x, const Var *out, RtPool3d *p) {
   OpCtx c = {e->g, (Op *)e->op};
-  Var *x = ctx_in(&c, "X", 0), *out = ctx_out(&c, "Out", 0);
-  if (!x || !out) return em_fail(e, "missing X or Out");
   const char *fmt = attr_str(e->op, "data_format", "NCDHW"), *type = attr_str(e->op, "pooling_type", "max");
   int last = !strcmp(fmt, "NDHWC");
   if (!last && strcmp(fmt, "NCDHW") && strcmp(fmt, "NCHW") && strcmp(fmt, "AnyLayout"))
@@ -300,16 +302,43 @@ static int emit_pool3d(EmitCtx *e) {
   int global = attr_bool(e->op, "global_pooling", 0), adaptive = attr_bool(e->op, "adaptive", 0);
   int max = !strcmp(type, "max");
   if (global || adaptive) memset(pad, 0, sizeof pad);
-  RtPool3d p = {.type = max ? RT_POOL_MAX : RT_POOL_AVG, .c = xd[1], .exclusive = attr_bool(e->op, "exclusive", 1),
-                .adaptive = adaptive && !max, .channel_last = last};
+  *p = (RtPool3d){.type = max ? RT_POOL_MAX : RT_POOL_AVG, .c = xd[1], .exclusive = attr_bool(e->op, "exclusive", 1),
+                  .adaptive = adaptive && !max, .channel_last = last};
   for (int i = 0; i < 3; i++) {
-    p.in[i] = xd[2 + i], p.out[i] = od[2 + i];
-    p.k[i] = global ? xd[2 + i] : k[i];
-    p.stride[i] = stride[i], p.pad[i] = pad[2 * i];
-    if (p.stride[i] <= 0 || p.k[i] <= 0) return em_fail(e, "ksize and strides must be positive");
+    p->in[i] = xd[2 + i], p->out[i] = od[2 + i];
+    p->k[i] = global ? xd[2 + i] : k[i];
+    p->stride[i] = stride[i], p->pad[i] = pad[2 * i];
+    if (p->stride[i] <= 0 || p->k[i] <= 0) return em_fail(e, "ksize and strides must be positive");
   }
+  return 0;
+}
+
+static int emit_pool3d(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *out = ctx_out(&c, "Out", 0);
+  if (!x || !out) return em_fail(e, "missing X or Out");
+  RtPool3d p;
+  if (pool3d_geometry(e, x, out, &p)) return -1;
   print_pool3d(e, &p);
   pr_line(e->p, "rt_pool3d(&geo, %s, %s, %s);", em_dim(e, x, 0), em_ptr(e, x, 1), em_ptr(e, out, 0));
+  return 0;
+}
+
+/* pool3d_grad (phi PoolGradRawKernel) with the forward's geometry:
+ * rt_pool3d_grad. */
+static int emit_pool3d_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *out = ctx_in(&c, "Out", 0), *dout = ctx_in(&c, "Out@GRAD", 0);
+  Var *dx = ctx_out(&c, "X@GRAD", 0);
+  if (!x || !out || !dout) return em_fail(e, "needs X, Out and Out@GRAD");
+  if (dout->dtype != RT_DT_FP32) return em_fail(e, "pool3d_grad of %s tensors is not supported", rt_dtype_name(dout->dtype));
+  if (!same_spec(e, out, dout)) return em_fail(e, "Out@GRAD must have Out's shape");
+  RtPool3d p;
+  if (pool3d_geometry(e, x, out, &p)) return -1;
+  if (!dx) return 0;
+  print_pool3d(e, &p);
+  pr_line(e->p, "rt_pool3d_grad(&geo, %s, %s, %s, %s, %s);", em_dim(e, x, 0), em_ptr(e, x, 1), em_ptr(e, out, 1),
+          em_ptr(e, dout, 1), em_ptr(e, dx, 0));
   return 0;
 }
 
@@ -343,6 +372,8 @@ const OpDef op_pool2d_grad = {.type = "pool2d_grad", .infer = grad_infer, .emit_
 const OpDef op_max_pool2d_with_index_grad = {.type = "max_pool2d_with_index_grad", .infer = grad_infer,
                                              .emit_c = emit_max_pool2d_index_grad};
 const OpDef op_pool3d = {.type = "pool3d", .infer = infer_pool, .emit_c = emit_pool3d};
+const OpDef op_pool3d_grad = {.type = "pool3d_grad", .infer = grad_infer, .emit_c = emit_pool3d_grad,
+                              .attr_ignores = pool_grad_attr_ignores};
 const OpDef op_max_pool2d_with_index = {.type = "max_pool2d_with_index",
                                         .infer = infer_max_pool_with_index,
                                         .emit_c = emit_max_pool2d_index};

@@ -6,7 +6,15 @@
  *
  * C emission (fp32): Out = X > 0 ? X : alpha * X, with alpha the one value
  * (all), the channel's (channel: X viewed as [N, C, inner] or [outer, C]),
- * or the element's within a sample (element). */
+ * or the element's within a sample (element).
+ *
+ * prelu_grad (phi PReluGradKernel): X, Alpha, Out@GRAD -> X@GRAD,
+ * Alpha@GRAD (either may be absent): X@GRAD = X > 0 ? dOut : alpha * dOut,
+ * and Alpha@GRAD sums X * dOut over the elements with X <= 0 that share
+ * the alpha, in element order (Paddle's loop; one sum, not split).  With
+ * mode "channel" Paddle's grad reads data_format "NCHW" as channel 1 and
+ * any other value as the last dim; values other than NCHW and NHWC are
+ * refused. */
 #include <string.h>
 
 #include "../emit_ew.h"
@@ -72,4 +80,64 @@ static int emit_prelu(EmitCtx *e) {
   return 0;
 }
 
+/* X viewed as [outer, n, inner] with alpha indexed by the middle index, as
+ * each mode indexes it; -1 after em_fail. */
+static int prelu_view(EmitCtx *e, const Var *x, const char **outer, const char **n, const char **inner,
+                      SymDim *nsym) {
+  const char *mode = attr_str(e->op, "mode", "all"), *fmt = attr_str(e->op, "data_format", "NCHW");
+  int rank = em_spec(e, x)->rank;
+  if (strcmp(fmt, "NCHW") && strcmp(fmt, "NHWC")) return em_fail(e, "data_format '%s' is not supported", fmt);
+  if (!strcmp(mode, "all")) {
+    *outer = "1", *n = "1", *inner = em_numel(e, x), *nsym = (SymDim){0, 1};
+  } else if (!strcmp(mode, "channel")) {
+    if (rank < 2) return em_fail(e, "mode 'channel' needs X of rank >= 2");
+    int ci = strcmp(fmt, "NCHW") ? rank - 1 : 1;
+    *outer = em_prod(e, x, 0, ci), *n = em_dim(e, x, ci), *inner = em_prod(e, x, ci + 1, rank);
+    *nsym = em_sym_prod(e, x, ci, ci + 1);
+  } else if (!strcmp(mode, "element")) {
+    *outer = em_dim(e, x, 0), *n = em_prod(e, x, 1, rank), *inner = "1", *nsym = em_sym_prod(e, x, 1, rank);
+  } else {
+    return em_fail(e, "unknown mode '%s'", mode);
+  }
+  return 0;
+}
+
+static int emit_prelu_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *alpha = ctx_in(&c, "Alpha", 0), *dout = ctx_in(&c, "Out@GRAD", 0);
+  Var *dx = ctx_out(&c, "X@GRAD", 0), *dalpha = ctx_out(&c, "Alpha@GRAD", 0);
+  if (!x || !alpha || !dout) return em_fail(e, "needs X, Alpha and Out@GRAD");
+  if (x->dtype != RT_DT_FP32 || alpha->dtype != RT_DT_FP32 || dout->dtype != RT_DT_FP32)
+    return em_fail(e, "prelu_grad is supported for float32 only");
+  if (em_spec(e, x)->rank < 1) return em_fail(e, "X must have rank >= 1");
+  const char *outer = "", *n = "", *inner = "";
+  SymDim nsym = {0, 0}, na = spec_numel(em_spec(e, alpha));
+  if (prelu_view(e, x, &outer, &n, &inner, &nsym)) return -1;
+  if (na.a || nsym.a || na.c != nsym.c)
+    return em_fail(e, "Alpha has %s values where mode '%s' needs %s", em_sym(na), attr_str(e->op, "mode", "all"),
+                   em_sym(nsym));
+  pr_line(e->p, "const float *x = %s, *dout = %s;", em_ptr(e, x, 1), em_ptr(e, dout, 1));
+  if (dx) {
+    pr_line(e->p, "const float *alpha = %s;", em_ptr(e, alpha, 1));
+    pr_line(e->p, "float *dx = %s;", em_ptr(e, dx, 0));
+    pr_line(e->p, "for (int64_t o = 0, i = 0; o < %s; o++) {", outer);
+    pr_line(e->p, "for (int64_t k = 0; k < %s; k++) {", n);
+    pr_line(e->p, "const float a = alpha[k];");
+    pr_line(e->p, "for (int64_t j = 0; j < %s; j++, i++) dx[i] = x[i] > 0.0f ? dout[i] : a * dout[i];", inner);
+    pr_line(e->p, "}");
+    pr_line(e->p, "}");
+  }
+  if (dalpha) { /* each alpha's sum in element order */
+    pr_line(e->p, "float *dalpha = %s;", em_ptr(e, dalpha, 0));
+    pr_line(e->p, "for (int64_t k = 0; k < %s; k++) dalpha[k] = 0.0f;", em_numel(e, dalpha));
+    pr_line(e->p, "for (int64_t o = 0, i = 0; o < %s; o++) {", outer);
+    pr_line(e->p, "for (int64_t k = 0; k < %s; k++) {", n);
+    pr_line(e->p, "for (int64_t j = 0; j < %s; j++, i++) dalpha[k] += x[i] > 0.0f ? 0.0f : x[i] * dout[i];", inner);
+    pr_line(e->p, "}");
+    pr_line(e->p, "}");
+  }
+  return 0;
+}
+
 const OpDef op_prelu = {.type = "prelu", .infer = infer_prelu, .emit_c = emit_prelu};
+const OpDef op_prelu_grad = {.type = "prelu_grad", .infer = grad_infer, .emit_c = emit_prelu_grad};
