@@ -58,14 +58,72 @@ unary("tile_ones", [2, 3], lambda x: paddle.tile(x, [1, 1]))
 unary("tile_batch", [-1, 3], lambda x: paddle.tile(x, [1, 2]))
 
 
+
+@case
+def where():
+    c = paddle.static.data("cond", [-1, 4], "bool")
+    x, y = data("x", [-1, 4]), data("y", [-1, 4])
+    return ["cond", "x", "y"], [paddle.where(c, x, y)], [x, y]
+
+
+@case
+def where_x_only():
+    """Y stops the gradient: where_grad has no Y@GRAD."""
+    c = paddle.static.data("cond", [2, 3, 2], "bool")
+    x, y = data("x", [2, 3, 2]), paddle.static.data("y", [2, 3, 2], "float32")
+    return ["cond", "x", "y"], [paddle.where(c, x, y)], [x]
+
+
+def gather_nd(name, xs, idx_shape, dtype="int64"):
+    def f():
+        x = data("x", xs)
+        k = idx_shape[-1]
+        iname = "idx_v" + "_".join(str(d) for d in xs[:k])
+        idx = paddle.static.data(iname, idx_shape, dtype)
+        return ["x", iname], [paddle.gather_nd(x, idx)], [x]
+    f.__name__ = name
+    case(f)
+
+
+# repeated index tuples add up (4 x 3 = 12 positions, 20 tuples)
+gather_nd("gather_nd_k1", [4, 3, 2], [20, 1])
+gather_nd("gather_nd_k2_int32", [4, 3, 2], [5, 4, 2], dtype="int32")
+gather_nd("gather_nd_full", [3, 2, 2], [6, 3])
+gather_nd("gather_nd_k0", [3, 2], [4, 0])
+
+
+def pad3d(name, shape, pads, mode, fmt):
+    unary(name, shape, lambda x: paddle.nn.functional.pad(x, pads, mode=mode, data_format=fmt))
+
+
+for mode in ["constant", "reflect", "replicate", "circular"]:
+    pad3d(f"pad3d_{mode}", [2, 3, 3, 4, 5], [1, 2, 0, 2, 2, 1], mode, "NCDHW")
+    pad3d(f"pad3d_{mode}_ndhwc", [2, 3, 4, 5, 3], [2, 1, 1, 0, 1, 2], mode, "NDHWC")
+# a 4-D input pads through pad3d (F.pad unsqueezes it)
+pad3d("pad3d_via_4d_reflect", [-1, 2, 4, 5], [1, 3, 2, 1], "reflect", "NCHW")
+
+
+# pad2d_grad: Paddle 2.6 has no pad2d kernel to take a reference from (the
+# emitter is pad3d_grad's with D = 1).
+
+
+def pad(name, shape, pads):
+    unary(name, shape, lambda x: op("pad", {"X": x}, {"Out": ["float32"]}, {"paddings": pads, "pad_value": 2.0})[0])
+
+
+pad("pad_2d", [3, 4], [1, 0, 2, 3])
+pad("pad_3d", [2, 3, 4], [0, 1, 2, 0, 1, 1])
+pad("pad_1d", [5], [2, 3])
+
+
 def make_input(v, rng):
     shape = [3 if d < 0 else d for d in v.shape]
     if v.dtype == paddle.bool:
         return rng.integers(0, 2, shape).astype(bool)
-    m = re.fullmatch(r"idx_v([\d_]+)", v.name)
+    m = re.fullmatch(r"idx_v([\d_]*)", v.name)
     if m:
-        dims = [int(s) for s in m.group(1).split("_")]
-        idx = np.stack([rng.integers(-d, d, shape[:-1]) for d in dims], -1) if dims else np.zeros(shape)
+        dims = [int(s) for s in m.group(1).split("_") if s]
+        idx = np.stack([rng.integers(0, d, shape[:-1]) for d in dims], -1) if dims else np.zeros(shape)
         return idx.astype(str(v.dtype).replace("paddle.", ""))
     return rng.standard_normal(shape).astype("float32")
 
