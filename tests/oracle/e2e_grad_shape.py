@@ -116,6 +116,48 @@ pad("pad_3d", [2, 3, 4], [0, 1, 2, 0, 1, 1])
 pad("pad_1d", [5], [2, 3])
 
 
+unary("cumsum_axis1", [-1, 4, 3], lambda x: paddle.cumsum(x, 1))
+unary("cumsum_reverse", [3, 5], lambda x: op("cumsum", {"X": x}, {"Out": ["float32"]},
+                                             {"axis": -1, "reverse": True})[0])
+unary("cumsum_exclusive", [4, 3], lambda x: op("cumsum", {"X": x}, {"Out": ["float32"]},
+                                               {"axis": 0, "exclusive": True})[0])
+unary("cumsum_excl_rev", [2, 5, 2], lambda x: op("cumsum", {"X": x}, {"Out": ["float32"]},
+                                                 {"axis": 1, "exclusive": True, "reverse": True})[0])
+unary("cumsum_flatten", [2, 3, 4], lambda x: paddle.cumsum(x))
+unary("cumsum_flatten_rev", [3, 4], lambda x: op("cumsum", {"X": x}, {"Out": ["float32"]},
+                                                 {"flatten": True, "reverse": True, "exclusive": True})[0])
+
+unary("roll_axis1", [-1, 5, 2], lambda x: paddle.roll(x, 2, 1))
+unary("roll_axes", [3, 4, 5], lambda x: paddle.roll(x, [-1, 7, 2], [0, 2, 0]))
+unary("roll_flat", [3, 4], lambda x: paddle.roll(x, 5))
+unary("roll_neg_axis", [2, 3, 4], lambda x: paddle.roll(x, [-5], [-1]))
+
+
+def topk(name, shape, k, **kw):
+    def f():
+        x = data("x", shape)
+        vals, _ = paddle.topk(x, k, **kw)
+        return ["x"], [vals], [x]
+    f.__name__ = name
+    case(f)
+
+
+topk("topk_last", [-1, 6], 3)
+topk("topk_axis0_smallest", [5, 3, 2], 2, axis=0, largest=False)
+topk("topk_axis1_unsorted", [2, 7, 3], 4, axis=1, sorted=False)
+topk("topk_all", [3, 4], 4, axis=-1, largest=False, sorted=True)
+
+
+@case
+def top_k_v1():
+    x = data("x", [3, 6])
+    out = op("top_k", {"X": x}, {"Out": ["float32"], "Indices": ["int64"]}, {"k": 2})[0]
+    return ["x"], [out], [x]
+
+
+unary("squared_l2_norm", [-1, 3, 2], lambda x: op("squared_l2_norm", {"X": x}, {"Out": ["float32"]}, {})[0])
+
+
 def make_input(v, rng):
     shape = [3 if d < 0 else d for d in v.shape]
     if v.dtype == paddle.bool:
