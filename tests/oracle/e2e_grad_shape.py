@@ -158,6 +158,24 @@ def top_k_v1():
 unary("squared_l2_norm", [-1, 3, 2], lambda x: op("squared_l2_norm", {"X": x}, {"Out": ["float32"]}, {})[0])
 
 
+
+def unstack(name, shape, axis):
+    def f():
+        x = data("x", shape)
+        return ["x"], list(paddle.unstack(x, axis)), [x]
+    f.__name__ = name
+    case(f)
+
+
+unstack("unstack_axis0", [3, 2, 4], 0)
+unstack("unstack_axis1_batch", [-1, 3, 2], 1)
+unstack("unstack_last", [2, 3, 4], -1)
+
+# the fluid ops whose grads Paddle's default grad maker builds (X, Out, Out@GRAD)
+unary("reshape_v1", [-1, 4, 3], lambda x: op("reshape", {"X": x}, {"Out": ["float32"]}, {"shape": [0, 2, 6]})[0])
+unary("transpose_v1", [2, 3, 4], lambda x: op("transpose", {"X": x}, {"Out": ["float32"]}, {"axis": [1, 2, 0]})[0])
+
+
 def make_input(v, rng):
     shape = [3 if d < 0 else d for d in v.shape]
     if v.dtype == paddle.bool:
