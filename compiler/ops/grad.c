@@ -70,8 +70,6 @@ static int infer_grad_dout(OpCtx *c) {
   return 0;
 }
 
-
-
 #define OP_GRAD_DOUT(name) const OpDef op_##name = {.type = #name, .infer = infer_grad_dout};
 OP_GRAD_DOUT(label_smooth_grad)
 
@@ -95,10 +93,7 @@ OP_GRAD(nearest_interp_v2_grad)
 OP_GRAD(pool3d_grad)
 OP_GRAD(trilinear_interp_v2_grad)
 /* math, reductions, indexing, shape */
-OP_GRAD(frobenius_norm_grad)
-OP_GRAD(meshgrid_grad)
 OP_GRAD(p_norm_grad)
-OP_GRAD(reduce_prod_grad)
 /* losses */
 OP_GRAD(bce_loss_grad)
 OP_GRAD(kldiv_loss_grad)

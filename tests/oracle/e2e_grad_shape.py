@@ -176,6 +176,23 @@ unary("reshape_v1", [-1, 4, 3], lambda x: op("reshape", {"X": x}, {"Out": ["floa
 unary("transpose_v1", [2, 3, 4], lambda x: op("transpose", {"X": x}, {"Out": ["float32"]}, {"axis": [1, 2, 0]})[0])
 
 
+unary("prod_dim1", [-1, 4, 3], lambda x: paddle.prod(x, 1))
+unary("prod_keep_neg", [2, 3, 4], lambda x: paddle.prod(x, [-1, 0], keepdim=True))
+unary("prod_all", [3, 4], lambda x: paddle.prod(x))
+unary("fro_dims", [2, 3, 4], lambda x: paddle.linalg.norm(x, "fro", [0, 2]))
+unary("fro_keep", [-1, 4, 3], lambda x: paddle.linalg.norm(x, "fro", [1, 2], keepdim=True))
+unary("fro_all", [3, 4], lambda x: op("frobenius_norm", {"X": x}, {"Out": ["float32"]}, {"reduce_all": True})[0])
+
+
+@case
+def meshgrid3():
+    a, b, c = data("a", [3]), data("b", [4]), data("c", [2])
+    return ["a", "b", "c"], list(paddle.meshgrid(a, b, c)), [a, b, c]
+
+
+# meshgrid with an input that stops the gradient: Paddle 2.6's meshgrid_grad
+# crashes (SIGSEGV) on the missing X@GRAD, so no reference.
+
 def make_input(v, rng):
     shape = [3 if d < 0 else d for d in v.shape]
     if v.dtype == paddle.bool:
