@@ -462,5 +462,9 @@ typedef struct RtPad3d {
 } RtPad3d;
 
 void rt_pad3d(const RtPad3d *p, int64_t outer, const float *x, float *out);
+/* Its gradient: dx (x's shape) = the sum of the elements of dout (out's
+ * shape) each element of x was copied to, added in dout's memory order;
+ * constant-filled positions add nothing. */
+void rt_pad3d_grad(const RtPad3d *p, int64_t outer, const float *dout, float *dx);
 
 #endif

@@ -27,18 +27,25 @@ static int infer_cumsum(OpCtx *c) {
   return 0;
 }
 
-static int emit_cumsum(EmitCtx *e) {
-  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
+static int emit_cumsum_any(EmitCtx *e, int grad) {
+  Var *x = tu_in(e, grad ? "Out@GRAD" : "X", 0), *out = tu_out(e, grad ? "X@GRAD" : "Out", 0);
   if (!x || !out) return -1;
+  if (grad && (x->dtype != RT_DT_FP32 && x->dtype != RT_DT_FP64))
+    return em_fail(e, "cumsum_grad of %s tensors is not supported (float32 or float64)", rt_dtype_name(x->dtype));
+  /* the grad's lines: X's dims (Out@GRAD is 1-D with flatten) */
+  Var *dims = grad ? tu_in(e, "X", 0) : x;
+  if (!dims) return -1;
+  SymDim nx = spec_numel(em_spec(e, dims)), no = spec_numel(em_spec(e, x));
+  if (nx.a != no.a || nx.c != no.c) return em_fail(e, "Out@GRAD and X differ in element count");
   if (x->dtype != out->dtype || x->dtype == RT_DT_BOOL)
     return em_fail(e, "cumsum of %s tensors is not supported", rt_dtype_name(x->dtype));
-  int r = tu_rank(e, x), axis = axis_norm(attr_int(e->op, "axis", -1), r);
+  int r = tu_rank(e, dims), axis = axis_norm(attr_int(e->op, "axis", -1), r);
   if (axis < 0) return em_fail(e, "axis is out of range");
   const char *n = em_numel(e, x), *inner = "1", *lines = "1";
   if (!attr_bool(e->op, "flatten", 0) && r > 0) {
-    n = em_dim(e, x, axis);
-    inner = em_prod(e, x, axis + 1, r);
-    lines = tu_mul(em_prod(e, x, 0, axis), inner);
+    n = em_dim(e, dims, axis);
+    inner = em_prod(e, dims, axis + 1, r);
+    lines = tu_mul(em_prod(e, dims, 0, axis), inner);
   }
   const char *t = em_ctype(x->dtype);
   pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
@@ -47,7 +54,7 @@ static int emit_cumsum(EmitCtx *e) {
   pr_line(e->p, "const int64_t base = %s;", tu_line_start("l", n, inner));
   pr_line(e->p, "%s acc = 0;", t);
   pr_line(e->p, "for (int64_t j = 0; j < %s; j++) {", n);
-  const char *k = attr_bool(e->op, "reverse", 0) ? pool_printf("(%s - 1 - j)", n) : "j";
+  const char *k = attr_bool(e->op, "reverse", 0) != grad ? pool_printf("(%s - 1 - j)", n) : "j";
   pr_line(e->p, "const int64_t at = base + %s;", tu_mul(k, inner));
   pr_line(e->p, "const %s v = x[at];", t);
   if (attr_bool(e->op, "exclusive", 0)) {
@@ -62,4 +69,12 @@ static int emit_cumsum(EmitCtx *e) {
   return 0;
 }
 
+static int emit_cumsum(EmitCtx *e) { return emit_cumsum_any(e, 0); }
+
+/* cumsum_grad (X, Out@GRAD -> X@GRAD; phi CumsumGradKernel): the cumsum of
+ * Out@GRAD with the same axis, flatten and exclusive and the opposite
+ * direction (!reverse), laid out in X's dims. */
+static int emit_cumsum_grad(EmitCtx *e) { return emit_cumsum_any(e, 1); }
+
 const OpDef op_cumsum = {.type = "cumsum", .infer = infer_cumsum, .emit_c = emit_cumsum};
+const OpDef op_cumsum_grad = {.type = "cumsum_grad", .infer = grad_infer, .emit_c = emit_cumsum_grad};

@@ -23,6 +23,7 @@
  * shapes given by tensors work whenever specialization resolved them. */
 #include <string.h>
 
+#include "../util.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -202,17 +203,18 @@ static int emit_broadcast(EmitCtx *e, Var *x, Var *out) {
   return tu_strided_copy(e, x, "0", out, r, dims, st);
 }
 
-/* Out = X repeated along each dim (X padded in front with 1s); the repeat
- * count of a dim is Out's dim over X's (so repeats given by tensors work
- * too), and each dim becomes a (repeats, stride 0) pair before X's own. */
-static int emit_repeat(EmitCtx *e) {
-  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
-  if (!x || !out) return -1;
-  if (x->dtype != out->dtype) return em_fail(e, "X and Out differ in dtype");
+/* The view of `out` (Out, or Out@GRAD) as X repeated along each dim (X
+ * padded in front with 1s): the repeat count of a dim is Out's dim over
+ * X's (so repeats given by tensors work too), and each dim becomes a
+ * (repeats, stride 0) pair before X's own (dims[2 * rank], X's strides in
+ * st).  This also covers broadcasting (X's dim 1 repeated Out's dim times).
+ * Returns the pair count, or -1 after em_fail. */
+static int repeat_view(EmitCtx *e, const Var *x, const Var *out, const char *xname, SymDim *dims,
+                       const char **st) {
   const VarSpec *xs = em_spec(e, x), *os = em_spec(e, out);
   int r = os->rank, shift = r - xs->rank;
-  if (shift < 0) return em_fail(e, "X has more dims than Out");
-  const char *xst[RT_MAX_RANK], *dims[2 * RT_MAX_RANK], *st[2 * RT_MAX_RANK];
+  if (shift < 0) return em_fail(e, "X has more dims than %s", xname);
+  const char *xst[RT_MAX_RANK];
   tu_strides(e, x, xst);
   for (int i = 0; i < r; i++) {
     int j = i - shift;
@@ -221,12 +223,25 @@ static int emit_repeat(EmitCtx *e) {
     else if (xd.a == 0 && xd.c > 0 && od.a % xd.c == 0 && od.c % xd.c == 0) rep = (SymDim){od.a / xd.c, od.c / xd.c};
     else if (xd.a > 0 && od.a % xd.a == 0 && od.c == od.a / xd.a * xd.c) rep = (SymDim){0, od.a / xd.a};
     if (rep.a < 0 || (rep.a == 0 && rep.c < 1))
-      return em_fail(e, "Out dim %d (%s) is not a multiple of X's (%s)", i, em_sym(od), em_sym(xd));
-    dims[2 * i] = em_sym(rep);
+      return em_fail(e, "%s dim %d (%s) is not a multiple of X's (%s)", xname, i, em_sym(od), em_sym(xd));
+    dims[2 * i] = rep;
     st[2 * i] = "0";
-    dims[2 * i + 1] = em_sym(xd);
+    dims[2 * i + 1] = xd;
     st[2 * i + 1] = j >= 0 ? xst[j] : "0";
   }
+  return r;
+}
+
+/* Out = X repeated along each dim (repeat_view). */
+static int emit_repeat(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !out) return -1;
+  if (x->dtype != out->dtype) return em_fail(e, "X and Out differ in dtype");
+  SymDim d[2 * RT_MAX_RANK];
+  const char *dims[2 * RT_MAX_RANK], *st[2 * RT_MAX_RANK];
+  int r = repeat_view(e, x, out, "Out", d, st);
+  if (r < 0) return -1;
+  for (int i = 0; i < 2 * r; i++) dims[i] = em_sym(d[i]);
   return tu_strided_copy(e, x, "0", out, 2 * r, dims, st);
 }
 
@@ -241,6 +256,82 @@ static int emit_broadcast_tensors(EmitCtx *e) {
   }
   return 0;
 }
+
+/* ---- gradients ---- */
+
+/* expand_grad, expand_v2_grad, expand_as_v2_grad, tile_grad (X, Out@GRAD
+ * -> X@GRAD; phi ExpandGradKernel / ExpandAsGradKernel / TileGradKernel,
+ * fluid ExpandGradKernel): X@GRAD takes X's shape, each element the sum of
+ * the Out@GRAD elements its X element was copied to.  Out@GRAD is read as
+ * repeat_view reads Out (its dims over X's are the repeat counts), so the
+ * attributes and tensors that gave Out's shape are not needed.  Out@GRAD
+ * is walked once in memory order, one task; each X@GRAD element starts at
+ * 0 and adds its terms in that order (Paddle sums with Eigen over the
+ * repeat axes, in an order of its own: results agree to rounding).  With
+ * nothing repeated, X@GRAD = Out@GRAD. */
+static int emit_repeat_grad(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *dout = tu_in(e, "Out@GRAD", 0), *dx = tu_out(e, "X@GRAD", 0);
+  if (!x || !dout || !dx) return -1;
+  if ((dx->dtype != RT_DT_FP32 && dx->dtype != RT_DT_FP64) || dout->dtype != dx->dtype)
+    return em_fail(e, "%s of %s (Out@GRAD %s) is not supported (float32 or float64)", e->op->type,
+                   rt_dtype_name(dx->dtype), rt_dtype_name(dout->dtype));
+  SymDim d[2 * RT_MAX_RANK];
+  const char *st[2 * RT_MAX_RANK];
+  int r = repeat_view(e, dx, dout, "Out@GRAD", d, st);
+  if (r < 0) return -1;
+  /* loops: the dims that are not 1, adjacent dims of one kind (repeat:
+   * stride 0; X's own: X's strides, which then chain) merged */
+  const char *n[2 * RT_MAX_RANK], *xs[2 * RT_MAX_RANK];
+  int nl = 0, reduce = 0;
+  for (int i = 0; i < 2 * r; i++) {
+    if (tu_is_one(d[i])) continue;
+    int rep = !strcmp(st[i], "0");
+    reduce |= rep;
+    if (nl && (strcmp(xs[nl - 1], "0") == 0) == rep) {
+      n[nl - 1] = tu_mul(n[nl - 1], em_sym(d[i]));
+      if (!rep) xs[nl - 1] = st[i];
+    } else {
+      n[nl] = em_sym(d[i]);
+      xs[nl++] = st[i];
+    }
+  }
+  const char *t = em_ctype(dx->dtype);
+  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
+  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
+  if (!reduce) {
+    pr_line(e->p, "for (int64_t i = 0; i < %s; i++) dx[i] = dout[i];", em_numel(e, dx));
+    return 0;
+  }
+  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) dx[i] = 0;", em_numel(e, dx));
+  for (int k = 0; k < nl; k++) pr_line(e->p, "const int64_t n%d = %s;", k, n[k]);
+  pr_line(e->p, "int64_t at = 0;");
+  const char *xi = "0";
+  for (int k = 0; k < nl; k++) {
+    pr_line(e->p, "for (int64_t i%d = 0; i%d < n%d; i%d++) {", k, k, k, k);
+    xi = tu_add(xi, tu_mul(pool_printf("i%d", k), xs[k]));
+  }
+  pr_line(e->p, "dx[%s] += dout[at++];", xi);
+  for (int k = 0; k < nl; k++) pr_line(e->p, "}");
+  return 0;
+}
+
+/* The attributes and tensors that gave Out's shape: Out@GRAD's dims over
+ * X's give the same repeat counts (emit_repeat_grad). */
+static const char *const expand_grad_ignores[] = {"ExpandTimes", "expand_times_tensor", NULL};
+static const char *const expand_grad_attr_ignores[] = {"expand_times", NULL};
+static const char *const expand_v2_grad_ignores[] = {"Shape", "expand_shapes_tensor", NULL};
+static const char *const expand_v2_grad_attr_ignores[] = {"shape", NULL};
+static const char *const expand_as_v2_grad_attr_ignores[] = {"target_shape", NULL};
+static const char *const tile_grad_ignores[] = {"RepeatTimes", "repeat_times_tensor", NULL};
+static const char *const tile_grad_attr_ignores[] = {"repeat_times", NULL};
+const OpDef op_expand_grad = {.type = "expand_grad", .infer = grad_infer, .emit_c = emit_repeat_grad,
+                              .ignores = expand_grad_ignores, .attr_ignores = expand_grad_attr_ignores};
+const OpDef op_expand_v2_grad = {.type = "expand_v2_grad", .infer = grad_infer, .emit_c = emit_repeat_grad,
+                                 .ignores = expand_v2_grad_ignores, .attr_ignores = expand_v2_grad_attr_ignores};
+const OpDef op_expand_as_v2_grad = {.type = "expand_as_v2_grad", .infer = grad_infer, .emit_c = emit_repeat_grad,
+                                    .attr_ignores = expand_as_v2_grad_attr_ignores};
+const OpDef op_tile_grad = {.type = "tile_grad", .infer = grad_infer, .emit_c = emit_repeat_grad,
+                            .ignores = tile_grad_ignores, .attr_ignores = tile_grad_attr_ignores};
 
 const OpDef op_broadcast_tensors = {.type = "broadcast_tensors", .infer = infer_broadcast_tensors,
                                     .emit_c = emit_broadcast_tensors};

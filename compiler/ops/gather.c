@@ -185,6 +185,48 @@ const OpDef op_gather_nd = {.type = "gather_nd", .infer = infer_gather_nd, .emit
 const OpDef op_index_select = {.type = "index_select", .infer = infer_index_select, .emit_c = emit_index_select};
 const OpDef op_scatter = {.type = "scatter", .infer = infer_scatter, .emit_c = emit_scatter};
 
+/* gather_nd_grad (X, Index, Out@GRAD -> X@GRAD; phi GatherNdGradKernel's
+ * ScatterNdAdd): X@GRAD starts at zeros and each slice of Out@GRAD is added
+ * to the slice of X@GRAD its index tuple (the last dim of Index) names, in
+ * index order.  A tuple outside X's dims, for which Paddle raises an error
+ * (negative indices too), adds nothing, as the forward op reads zeros
+ * there.  X gives only the shape. */
+static int emit_gather_nd_grad(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *idx = tu_in(e, "Index", 0), *dout = tu_in(e, "Out@GRAD", 0);
+  Var *dx = tu_out(e, "X@GRAD", 0);
+  if (!x || !idx || !dout || !dx) return -1;
+  if (!index_bytes(e, idx)) return -1;
+  if (dout->dtype != dx->dtype || (dx->dtype != RT_DT_FP32 && dx->dtype != RT_DT_FP64))
+    return em_fail(e, "X@GRAD must be float32 or float64 with Out@GRAD's dtype");
+  int r = tu_rank(e, dx), ri = tu_rank(e, idx);
+  int64_t k = ri ? em_const_dim(e, idx, ri - 1) : -1;
+  if (k < 0 || k > r) return em_fail(e, "Index's last dim must be a constant <= rank(X)");
+  const char *t = em_ctype(dx->dtype);
+  pr_line(e->p, "const %s *index = %s;", em_ctype(idx->dtype), em_ptr(e, idx, 1));
+  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
+  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
+  pr_line(e->p, "const int64_t rows = %s, slice = %s;", em_prod(e, idx, 0, ri - 1), em_prod(e, dx, (int)k, r));
+  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) dx[i] = 0;", em_numel(e, dx));
+  pr_line(e->p, "for (int64_t i = 0; i < rows; i++) {");
+  pr_line(e->p, "int64_t off = 0;");
+  pr_line(e->p, "int inside = 1;");
+  for (int j = 0; j < k; j++) {
+    const char *d = em_dim(e, dx, j);
+    pr_line(e->p, "{");
+    pr_line(e->p, "const int64_t v = (int64_t)index[i * %lld + %d];", (long long)k, j);
+    pr_line(e->p, "inside &= v >= 0 && v < %s;", d);
+    pr_line(e->p, "off = off * %s + v;", d);
+    pr_line(e->p, "}");
+  }
+  if (!k) pr_line(e->p, "(void)index;");
+  pr_line(e->p, "if (!inside) continue;");
+  pr_line(e->p, "for (int64_t j = 0; j < slice; j++) dx[off * slice + j] += dout[i * slice + j];");
+  pr_line(e->p, "}");
+  return 0;
+}
+
+const OpDef op_gather_nd_grad = {.type = "gather_nd_grad", .infer = grad_infer, .emit_c = emit_gather_nd_grad};
+
 /* gather_grad and index_select_grad (X, Index, Out@GRAD -> X@GRAD; phi
  * GatherGradKernel's ScatterAssignAdd / GatherV2GradFunction and
  * IndexSelectGradKernel): X@GRAD, viewed as [outer, n, inner] around the

@@ -15,7 +15,6 @@
  *  OP_GRAD_CTL: the generic rule for control-flow grads (while_grad,
  *    conditional_block_grad), whose X/Input may also bind vars that carry no
  *    tensor shape (arrays, scopes); those are left alone, as Paddle does.
- *  unstack_grad: own rule.
  *
  * Grads with a C emitter live in their forward op's file, most with the
  * generic rule (grad_infer, ops.h).
@@ -71,24 +70,6 @@ static int infer_grad_dout(OpCtx *c) {
   return 0;
 }
 
-/* unstack_grad: X@GRAD = Y@GRAD[0] with the number of Y@GRAD inserted at
- * axis (UnStackGradOp / StackInferMeta). */
-static int infer_unstack_grad(OpCtx *c) {
-  Var *dy = ctx_need(c, "Y@GRAD", 0);
-  if (!dy) return -1;
-  int n = ctx_nin(c, "Y@GRAD"), rank = dy->shape.rank + 1;
-  if (rank > RT_MAX_RANK) return ctx_fail(c, "Y@GRAD has too many dims");
-  int axis = axis_norm(attr_int(c->op, "axis", 0), rank);
-  if (axis < 0) return ctx_fail(c, "axis is out of range for rank %d", rank);
-  Shape x = {rank, {0}};
-  for (int i = 0, j = 0; i < rank; i++) x.d[i] = i == axis ? n : dy->shape.d[j++];
-  ctx_set(c, "X@GRAD", 0, &x, dy->dtype);
-  return 0;
-}
-
-const OpDef op_unstack_grad = {.type = "unstack_grad", .infer = infer_unstack_grad};
-
-
 #define OP_GRAD_DOUT(name) const OpDef op_##name = {.type = #name, .infer = infer_grad_dout};
 OP_GRAD_DOUT(label_smooth_grad)
 
@@ -99,29 +80,8 @@ OP_GRAD_CTL(while_grad)
 #define OP_GRAD(name) const OpDef op_##name = {.type = #name, .infer = grad_infer};
 /* conv, pool, norm, interpolation */
 OP_GRAD(im2sequence_grad)
-OP_GRAD(pad2d_grad)
-OP_GRAD(pad3d_grad)
 /* math, reductions, indexing, shape */
-OP_GRAD(cumsum_grad)
-OP_GRAD(expand_as_v2_grad)
-OP_GRAD(expand_grad)
-OP_GRAD(expand_v2_grad)
-OP_GRAD(flatten_grad)
-OP_GRAD(frobenius_norm_grad)
-OP_GRAD(gather_nd_grad)
-OP_GRAD(meshgrid_grad)
 OP_GRAD(p_norm_grad)
-OP_GRAD(reduce_prod_grad)
-OP_GRAD(reshape_grad)
-OP_GRAD(roll_grad)
-OP_GRAD(squared_l2_norm_grad)
-OP_GRAD(squeeze_grad)
-OP_GRAD(tile_grad)
-OP_GRAD(top_k_grad)
-OP_GRAD(top_k_v2_grad)
-OP_GRAD(transpose_grad)
-OP_GRAD(unsqueeze_grad)
-OP_GRAD(where_grad)
 /* losses */
 OP_GRAD(warpctc_grad)
 /* recurrent and sequence ops */

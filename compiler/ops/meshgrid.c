@@ -44,3 +44,36 @@ static int emit_meshgrid(EmitCtx *e) {
 }
 
 const OpDef op_meshgrid = {.type = "meshgrid", .infer = infer_meshgrid, .emit_c = emit_meshgrid};
+
+/* meshgrid_grad (X*, outputs@GRAD* -> X@GRAD*; phi MeshgridGradKernel):
+ * X@GRAD[i][j] = the sum of outputs@GRAD[i] over every element whose index
+ * along dim i is j, added in memory order; an X@GRAD nobody asked for is
+ * skipped.  X gives only the shapes (its rule). */
+static int emit_meshgrid_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  int n = ctx_nout(&c, "X@GRAD");
+  if (ctx_nin(&c, "outputs@GRAD") != n) return em_fail(e, "%d X@GRAD but %d outputs@GRAD", n, ctx_nin(&c, "outputs@GRAD"));
+  for (int i = 0; i < n; i++) {
+    if (!ctx_out(&c, "X@GRAD", i)) continue;
+    Var *dx = tu_out(e, "X@GRAD", i), *dout = tu_in(e, "outputs@GRAD", i);
+    if (!dx || !dout) return -1;
+    if ((dx->dtype != RT_DT_FP32 && dx->dtype != RT_DT_FP64) || dout->dtype != dx->dtype)
+      return em_fail(e, "X@GRAD[%d] and outputs@GRAD[%d] must be float32 or float64 of one dtype", i, i);
+    if (tu_rank(e, dout) != n) return em_fail(e, "outputs@GRAD[%d] must have rank %d", i, n);
+    const char *t = em_ctype(dx->dtype);
+    pr_line(e->p, "{");
+    pr_line(e->p, "/* X@GRAD[%d]: outputs@GRAD[%d] summed over every dim but %d */", i, i, i);
+    pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
+    pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
+    pr_line(e->p, "const int64_t outer = %s, len = %s, inner = %s;", em_prod(e, dout, 0, i), em_dim(e, dout, i),
+            em_prod(e, dout, i + 1, n));
+    pr_line(e->p, "for (int64_t j = 0; j < len; j++) dx[j] = 0;");
+    pr_line(e->p, "for (int64_t o = 0; o < outer; o++)");
+    pr_line(e->p, "  for (int64_t j = 0; j < len; j++)");
+    pr_line(e->p, "    for (int64_t k = 0; k < inner; k++) dx[j] += dout[(o * len + j) * inner + k];");
+    pr_line(e->p, "}");
+  }
+  return 0;
+}
+
+const OpDef op_meshgrid_grad = {.type = "meshgrid_grad", .infer = grad_infer, .emit_c = emit_meshgrid_grad};

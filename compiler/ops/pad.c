@@ -23,6 +23,7 @@
 #include "../util.h"
 #include "ops.h"
 #include "rt_cnn.h"
+#include "tensor_util.h"
 
 /* in + a + b, or unknown when `in` is unknown (Paddle's compile-time rule). */
 static int64_t pad_dim(int64_t in, int64_t a, int64_t b) { return in < 0 ? in : in + a + b; }
@@ -102,9 +103,16 @@ static int const_dims(EmitCtx *e, const Var *x, const int *idx, int n, int64_t *
 }
 
 /* Checks the padding against the input (what Paddle's kernel requires) and
- * prints the rt_pad3d call over `outer` slices. */
-static int pad3d_call(EmitCtx *e, const Var *x, const Var *out, const RtPad3d *p, const char *outer) {
+ * prints the rt_pad3d call over the `outer` slices of X (dims [0, nouter)):
+ * Out = pad(X); for a grad op X@GRAD = rt_pad3d_grad(Out@GRAD), where
+ * Out@GRAD must hold the padded elements. */
+static int pad3d_call(EmitCtx *e, const RtPad3d *p, int nouter, int grad) {
   static const char *const modes[] = {"RT_PAD_CONSTANT", "RT_PAD_REFLECT", "RT_PAD_REPLICATE", "RT_PAD_CIRCULAR"};
+  Var *x = tu_in(e, "X", 0), *src = grad ? tu_in(e, "Out@GRAD", 0) : x;
+  Var *dst = tu_out(e, grad ? "X@GRAD" : "Out", 0);
+  if (!x || !src || !dst) return -1;
+  if (src->dtype != RT_DT_FP32 || dst->dtype != RT_DT_FP32)
+    return em_fail(e, "%s of %s tensors is not supported (float32)", e->op->type, rt_dtype_name(src->dtype));
   for (int i = 0; i < 3; i++) {
     int64_t a = p->pads[2 * i], b = p->pads[2 * i + 1], big = a > b ? a : b;
     if (a < 0 || b < 0) return em_fail(e, "negative paddings are not supported");
@@ -113,25 +121,31 @@ static int pad3d_call(EmitCtx *e, const Var *x, const Var *out, const RtPad3d *p
     if (p->mode == RT_PAD_CIRCULAR && big > p->in[i])
       return em_fail(e, "circular padding %lld exceeds the input dim %lld", (long long)big, (long long)p->in[i]);
   }
+  SymDim outer = em_sym_prod(e, x, 0, nouter), n = spec_numel(em_spec(e, grad ? src : dst));
+  int64_t per = p->inner;
+  for (int i = 0; i < 3; i++) per *= p->in[i] + p->pads[2 * i] + p->pads[2 * i + 1];
+  if (outer.a * per != n.a || outer.c * per != n.c)
+    return em_fail(e, "%s does not hold the padded elements of X", grad ? "Out@GRAD" : "Out");
   pr_line(e->p, "static const RtPad3d geo = {");
   pr_line(e->p, ".mode = %s, .value = %s, .inner = %lld, .in = {%lld, %lld, %lld},", modes[p->mode],
           em_float(p->value), (long long)p->inner, (long long)p->in[0], (long long)p->in[1], (long long)p->in[2]);
   pr_line(e->p, ".pads = {%lld, %lld, %lld, %lld, %lld, %lld},", (long long)p->pads[0], (long long)p->pads[1],
           (long long)p->pads[2], (long long)p->pads[3], (long long)p->pads[4], (long long)p->pads[5]);
   pr_line(e->p, "};");
-  pr_line(e->p, "rt_pad3d(&geo, %s, %s, %s);", outer, em_ptr(e, x, 1), em_ptr(e, out, 0));
+  pr_line(e->p, "rt_pad3d%s(&geo, %s, %s, %s);", grad ? "_grad" : "", em_sym(outer), em_ptr(e, src, 1),
+          em_ptr(e, dst, 0));
   return 0;
 }
 
-/* pad2d: X [N, C, H, W] viewed as [N*C, 1, H, W, 1] (NHWC: [N, 1, H, W, C]);
- * paddings are {top, bottom, left, right}. */
-static int emit_pad2d(EmitCtx *e) {
+/* pad2d and pad2d_grad: X [N, C, H, W] viewed as [N*C, 1, H, W, 1] (NHWC:
+ * [N, 1, H, W, C]); paddings are {top, bottom, left, right}.  The grad
+ * (fluid Pad2dGradCPUKernel) does not read pad_value. */
+static int emit_pad2d_any(EmitCtx *e, int grad) {
+  Var *x = tu_in(e, "X", 0);
+  if (!x) return -1;
   OpCtx c = {e->g, (Op *)e->op};
-  Var *x = ctx_in(&c, "X", 0), *out = ctx_out(&c, "Out", 0);
-  if (!x || !out) return em_fail(e, "missing X or Out");
-  if (x->dtype != RT_DT_FP32) return em_fail(e, "pad2d of %s tensors is not supported", rt_dtype_name(x->dtype));
   if (ctx_in(&c, "Paddings", 0)) return em_fail(e, "a Paddings tensor is not supported");
-  RtPad3d p = {.value = (float)attr_float(e->op, "pad_value", 0)};
+  RtPad3d p = {.value = grad ? 0.0f : (float)attr_float(e->op, "pad_value", 0)};
   if (pad_mode(e, attr_str(e->op, "mode", "constant"), &p.mode)) return -1;
   int nchw = strcmp(attr_str(e->op, "data_format", "NCHW"), "NCHW") == 0;
   static const int nchw_idx[4] = {-1, 2, 3, -1}, nhwc_idx[4] = {-1, 1, 2, 3};
@@ -141,19 +155,19 @@ static int emit_pad2d(EmitCtx *e) {
   int64_t pads[4];
   attr_ints_fill(e->op, "paddings", 4, 0, pads);
   for (int i = 0; i < 4; i++) p.pads[2 + i] = pads[i];
-  return pad3d_call(e, x, out, &p, em_prod(e, x, 0, nchw ? 2 : 1));
+  return pad3d_call(e, &p, nchw ? 2 : 1, grad);
 }
 
-/* pad3d: X [N, C, D, H, W] (NDHWC: [N, D, H, W, C]); paddings are {left,
- * right, top, bottom, front, back}, i.e. from W back to D. */
-static int emit_pad3d(EmitCtx *e) {
+/* pad3d and pad3d_grad: X [N, C, D, H, W] (NDHWC: [N, D, H, W, C]);
+ * paddings are {left, right, top, bottom, front, back}, i.e. from W back to
+ * D.  The grad (phi Pad3dGradKernel) does not read value. */
+static int emit_pad3d_any(EmitCtx *e, int grad) {
+  Var *x = tu_in(e, "X", 0);
+  if (!x) return -1;
   OpCtx c = {e->g, (Op *)e->op};
-  Var *x = ctx_in(&c, "X", 0), *out = ctx_out(&c, "Out", 0);
-  if (!x || !out) return em_fail(e, "missing X or Out");
-  if (x->dtype != RT_DT_FP32) return em_fail(e, "pad3d of %s tensors is not supported", rt_dtype_name(x->dtype));
   if (ctx_in(&c, "Paddings", 0) || attr_is_var(e->op, "paddings"))
     return em_fail(e, "paddings held in a tensor are not supported");
-  RtPad3d p = {.value = (float)attr_float(e->op, "value", 0)};
+  RtPad3d p = {.value = grad ? 0.0f : (float)attr_float(e->op, "value", 0)};
   if (pad_mode(e, attr_str(e->op, "mode", "constant"), &p.mode)) return -1;
   int ncdhw = strcmp(attr_str(e->op, "data_format", "NCDHW"), "NCDHW") == 0;
   static const int ncdhw_idx[4] = {2, 3, 4, -1}, ndhwc_idx[4] = {1, 2, 3, 4};
@@ -163,8 +177,13 @@ static int emit_pad3d(EmitCtx *e) {
   p.inner = d[3];
   attr_ints_fill(e->op, "paddings", 6, 0, pads);
   for (int i = 0; i < 3; i++) p.pads[2 * i] = pads[4 - 2 * i], p.pads[2 * i + 1] = pads[5 - 2 * i];
-  return pad3d_call(e, x, out, &p, em_prod(e, x, 0, ncdhw ? 2 : 1));
+  return pad3d_call(e, &p, ncdhw ? 2 : 1, grad);
 }
+
+static int emit_pad2d(EmitCtx *e) { return emit_pad2d_any(e, 0); }
+static int emit_pad2d_grad(EmitCtx *e) { return emit_pad2d_any(e, 1); }
+static int emit_pad3d(EmitCtx *e) { return emit_pad3d_any(e, 0); }
+static int emit_pad3d_grad(EmitCtx *e) { return emit_pad3d_any(e, 1); }
 
 /* pad: constant padding of any rank and element type.  Out is filled with
  * the value, then each row (last dim) of X is copied to its place. */
@@ -200,3 +219,57 @@ static int emit_pad(EmitCtx *e) {
 const OpDef op_pad = {.type = "pad", .infer = infer_pad, .emit_c = emit_pad};
 const OpDef op_pad2d = {.type = "pad2d", .infer = infer_pad2d, .emit_c = emit_pad2d};
 const OpDef op_pad3d = {.type = "pad3d", .infer = infer_pad3d, .emit_c = emit_pad3d};
+
+/* pad_grad (Out@GRAD -> X@GRAD; Paddle's pad grad has no X input):
+ * X@GRAD.dims[i] = Out@GRAD.dims[i] - paddings[2i] - paddings[2i+1]
+ * (PadOpGrad's InferShape; unknown dims stay unknown). */
+static int infer_pad_grad(OpCtx *c) {
+  Var *dout = ctx_need(c, "Out@GRAD", 0);
+  if (!dout) return -1;
+  const Shape *os = &dout->shape;
+  int64_t *p;
+  int np = attr_ints(c->op, "paddings", &p);
+  if (np != 2 * os->rank)
+    return ctx_fail(c, "paddings has %d values, Out@GRAD %s needs %d", np, shape_str(os), 2 * os->rank);
+  Shape x = *os;
+  for (int i = 0; i < os->rank; i++) x.d[i] = os->d[i] < 0 ? os->d[i] : os->d[i] - p[2 * i] - p[2 * i + 1];
+  ctx_set(c, "X@GRAD", 0, &x, dout->dtype);
+  return 0;
+}
+
+/* pad_grad (phi PadGradKernel): X@GRAD is the block of Out@GRAD that X was
+ * copied to, row by row (last dim) as emit_pad places them. */
+static int emit_pad_grad(EmitCtx *e) {
+  Var *dout = tu_in(e, "Out@GRAD", 0), *dx = tu_out(e, "X@GRAD", 0);
+  if (!dout || !dx) return -1;
+  const char *t = em_ctype(dx->dtype);
+  if (dx->dtype != dout->dtype || (dx->dtype != RT_DT_FP32 && dx->dtype != RT_DT_FP64))
+    return em_fail(e, "pad_grad of %s tensors is not supported (float32 or float64)", rt_dtype_name(dx->dtype));
+  int r = tu_rank(e, dx);
+  int64_t *p;
+  if (attr_ints(e->op, "paddings", &p) != 2 * r || r < 1) return em_fail(e, "paddings must have 2 values per dim");
+  for (int i = 0; i < 2 * r; i++)
+    if (p[i] < 0) return em_fail(e, "negative paddings are not supported");
+  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
+  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
+  const char *off = "0";
+  for (int i = 0; i < r - 1; i++) {
+    pr_line(e->p, "for (int64_t i%d = 0; i%d < %s; i%d++) {", i, i, em_dim(e, dx, i), i);
+    off = pool_printf("(%s) * %s + i%d + %lld", off, em_dim(e, dout, i), i, (long long)p[2 * i]);
+  }
+  pr_line(e->p, "memcpy(dx, dout + (%s) * %s + %lld, sizeof(%s) * (size_t)%s);", off, em_dim(e, dout, r - 1),
+          (long long)p[2 * r - 2], t, em_dim(e, dx, r - 1));
+  pr_line(e->p, "dx += %s;", em_dim(e, dx, r - 1));
+  for (int i = 0; i < r - 1; i++) pr_line(e->p, "}");
+  return 0;
+}
+
+/* pad_value, value: the grads pass the gradient of X's elements only. */
+static const char *const pad_grad_attr_ignores[] = {"pad_value", NULL};
+static const char *const pad3d_grad_attr_ignores[] = {"value", NULL};
+const OpDef op_pad_grad = {.type = "pad_grad", .infer = infer_pad_grad, .emit_c = emit_pad_grad,
+                           .attr_ignores = pad_grad_attr_ignores};
+const OpDef op_pad2d_grad = {.type = "pad2d_grad", .infer = grad_infer, .emit_c = emit_pad2d_grad,
+                             .attr_ignores = pad_grad_attr_ignores};
+const OpDef op_pad3d_grad = {.type = "pad3d_grad", .infer = grad_infer, .emit_c = emit_pad3d_grad,
+                             .attr_ignores = pad3d_grad_attr_ignores};

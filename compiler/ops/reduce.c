@@ -282,14 +282,18 @@ static int emit_reduce(EmitCtx *e) {
  *   mean:     dX = dOut / (the number of elements reduced into it)
  *   max, min: dX = X == Out ? dOut : 0 (every element equal to the
  *             extreme gets the gradient, MaxOrMinGradFunctor)
+ *   prod:     dX = dOut * Out * (1 / X) (ProdGradFunctor; a 0 in X gives
+ *             inf or NaN, as in Paddle)
+ *   frobenius_norm: dX = X / (Out + 1e-12f) * dOut (FrobeniusNormGradFunctor)
  * X's dims collapse into runs of kept and reduced dims, as in
  * emit_reduce; X@GRAD is written once, in memory order. */
 static int emit_reduce_grad(EmitCtx *e) {
   int sel = strstr(e->op->type, "_max_") || strstr(e->op->type, "_min_");
-  int mean = !strcmp(e->op->type, "reduce_mean_grad");
+  int mean = !strcmp(e->op->type, "reduce_mean_grad"), prod = !strcmp(e->op->type, "reduce_prod_grad");
+  int fro = !strcmp(e->op->type, "frobenius_norm_grad"), need = sel || prod || fro;
   Var *x = tu_in(e, "X", 0), *dout = tu_in(e, "Out@GRAD", 0), *dx = tu_out(e, "X@GRAD", 0);
-  Var *out = sel ? tu_in(e, "Out", 0) : NULL;
-  if (!x || !dout || !dx || (sel && !out)) return -1;
+  Var *out = need ? tu_in(e, "Out", 0) : NULL;
+  if (!x || !dout || !dx || (need && !out)) return -1;
   if ((x->dtype != RT_DT_FP32 && x->dtype != RT_DT_FP64) || dout->dtype != x->dtype || dx->dtype != x->dtype ||
       (out && out->dtype != x->dtype))
     return em_fail(e, "%s of %s (Out@GRAD %s) is not supported (float32 or float64)", e->op->type,
@@ -312,8 +316,8 @@ static int emit_reduce_grad(EmitCtx *e) {
   if (nkeep.a < 0 || nkeep.a != no.a || nkeep.c != no.c) return em_fail(e, "Out@GRAD does not hold the kept dims of X");
   const char *t = em_ctype(x->dtype);
   pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
-  if (sel) pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
-  if (sel) pr_line(e->p, "const %s *out = %s;", t, em_ptr(e, out, 1));
+  if (need) pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
+  if (need) pr_line(e->p, "const %s *out = %s;", t, em_ptr(e, out, 1));
   pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
   if (mean) pr_line(e->p, "const %s count = (%s)(%s);", t, t, count);
   for (int k = 0; k < nr; k++) pr_line(e->p, "const int64_t n%d = %s;", k, runs[k].n);
@@ -330,6 +334,8 @@ static int emit_reduce_grad(EmitCtx *e) {
   }
   pr_line(e->p, "const %s g = dout[%s];", t, oi);
   if (sel) pr_line(e->p, "dx[at] = x[at] == out[%s] ? g : 0;", oi);
+  else if (prod) pr_line(e->p, "dx[at] = g * out[%s] * (1 / x[at]);", oi);
+  else if (fro) pr_line(e->p, "dx[at] = x[at] / (out[%s] + (%s)1e-12f) * g;", oi, t);
   else pr_line(e->p, "dx[at] = g%s;", mean ? " / count" : "");
   pr_line(e->p, "at++;");
   for (int k = 0; k < nr; k++) pr_line(e->p, "}");
@@ -382,4 +388,6 @@ static const char *const reduce_grad_attr_ignores[] = {"in_dtype", "keep_dim", N
 OP_REDUCE_GRAD(reduce_max_grad)
 OP_REDUCE_GRAD(reduce_mean_grad)
 OP_REDUCE_GRAD(reduce_min_grad)
+OP_REDUCE_GRAD(reduce_prod_grad)
+OP_REDUCE_GRAD(frobenius_norm_grad)
 OP_REDUCE_GRAD(reduce_sum_grad)

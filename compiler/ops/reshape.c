@@ -130,3 +130,12 @@ const OpDef op_reshape2 = {.type = "reshape2", .infer = infer_reshape, .emit_c =
 static const char *const reshape2_grad_attr_ignores[] = {"shape", NULL};
 const OpDef op_reshape2_grad = {.type = "reshape2_grad", .infer = infer_grad_xshape, .emit_c = tu_grad_copy,
                                 .inplace = "Out@GRAD:X@GRAD", .attr_ignores = reshape2_grad_attr_ignores};
+
+/* reshape_grad (fluid 1.x reshape; X, Out, Out@GRAD, Shape, ShapeTensor as
+ * Paddle's default grad maker passes them): X@GRAD = Out@GRAD in X's
+ * shape.  Out, Shape, ShapeTensor and `shape` gave Out's dims; the same
+ * elements in the same order need none of them. */
+static const char *const reshape_grad_ignores[] = {"Out", "Shape", "ShapeTensor", NULL};
+const OpDef op_reshape_grad = {.type = "reshape_grad", .infer = grad_infer, .emit_c = tu_grad_copy,
+                               .inplace = "Out@GRAD:X@GRAD", .ignores = reshape_grad_ignores,
+                               .attr_ignores = reshape2_grad_attr_ignores};

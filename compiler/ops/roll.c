@@ -29,9 +29,9 @@ static int infer_roll(OpCtx *c) {
   return 0;
 }
 
-static int emit_roll(EmitCtx *e) {
+static int emit_roll_any(EmitCtx *e, int grad) {
   OpCtx c = {e->g, (Op *)e->op};
-  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
+  Var *x = tu_in(e, grad ? "Out@GRAD" : "X", 0), *out = tu_out(e, grad ? "X@GRAD" : "Out", 0);
   if (!x || !out) return -1;
   if (x->dtype != out->dtype) return em_fail(e, "X and Out differ in dtype");
   if (x == out) return em_fail(e, "Out is X itself (an in-place %s), which is not supported", e->op->type);
@@ -60,7 +60,7 @@ static int emit_roll(EmitCtx *e) {
   for (int i = 0; i < ns; i++) {
     int d = by_axis ? axis_norm(axis[i], r) : 0;
     if (d < 0 || d >= r) return em_fail(e, "axis %lld is out of range", (long long)axis[i]);
-    shift[d] += shifts[i];
+    shift[d] += grad ? -shifts[i] : shifts[i];
     rolled[d] = 1;
     if (d > last) last = d;
   }
@@ -95,4 +95,11 @@ static int emit_roll(EmitCtx *e) {
   return 0;
 }
 
+static int emit_roll(EmitCtx *e) { return emit_roll_any(e, 0); }
+
+/* roll_grad (X, ShiftsTensor†, Out@GRAD -> X@GRAD; phi RollGradKernel):
+ * Out@GRAD rolled back, by the negated shifts along the same axes. */
+static int emit_roll_grad(EmitCtx *e) { return emit_roll_any(e, 1); }
+
 const OpDef op_roll = {.type = "roll", .infer = infer_roll, .emit_c = emit_roll};
+const OpDef op_roll_grad = {.type = "roll_grad", .infer = grad_infer, .emit_c = emit_roll_grad};

@@ -30,3 +30,23 @@ static int emit_squared_l2_norm(EmitCtx *e) {
 
 const OpDef op_squared_l2_norm = {.type = "squared_l2_norm", .infer = infer_squared_l2_norm,
                                   .emit_c = emit_squared_l2_norm};
+
+/* squared_l2_norm_grad (X, Out@GRAD -> X@GRAD; phi
+ * SquaredL2NormGradKernel): X@GRAD = 2 * Out@GRAD[0] * X. */
+static int emit_squared_l2_norm_grad(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *dout = tu_in(e, "Out@GRAD", 0), *dx = tu_out(e, "X@GRAD", 0);
+  if (!x || !dout || !dx) return -1;
+  if ((x->dtype != RT_DT_FP32 && x->dtype != RT_DT_FP64) || dout->dtype != x->dtype || dx->dtype != x->dtype)
+    return em_fail(e, "X, Out@GRAD and X@GRAD must be float32 or float64 of one dtype");
+  SymDim n1 = spec_numel(em_spec(e, dout));
+  if (n1.a != 0 || n1.c != 1) return em_fail(e, "Out@GRAD must have one element");
+  const char *t = em_ctype(x->dtype);
+  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
+  pr_line(e->p, "const %s g = %s[0] * 2;", t, em_ptr(e, dout, 1));
+  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
+  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) dx[i] = g * x[i];", em_numel(e, x));
+  return 0;
+}
+
+const OpDef op_squared_l2_norm_grad = {.type = "squared_l2_norm_grad", .infer = grad_infer,
+                                       .emit_c = emit_squared_l2_norm_grad};

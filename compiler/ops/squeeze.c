@@ -132,3 +132,13 @@ const OpDef op_squeeze2_grad = {.type = "squeeze2_grad", .infer = infer_grad_xsh
                                 .inplace = "Out@GRAD:X@GRAD", .attr_ignores = squeeze_grad_attr_ignores};
 const OpDef op_unsqueeze2_grad = {.type = "unsqueeze2_grad", .infer = infer_grad_xshape, .emit_c = tu_grad_copy,
                                   .inplace = "Out@GRAD:X@GRAD", .attr_ignores = squeeze_grad_attr_ignores};
+
+/* squeeze_grad, unsqueeze_grad (fluid 1.x; X, Out@GRAD, and for unsqueeze
+ * the AxesTensor / AxesTensorList that gave the axes): X@GRAD = Out@GRAD
+ * in X's shape (X gives it). */
+static const char *const unsqueeze_grad_ignores[] = {"AxesTensor", "AxesTensorList", NULL};
+const OpDef op_squeeze_grad = {.type = "squeeze_grad", .infer = grad_infer, .emit_c = tu_grad_copy,
+                               .inplace = "Out@GRAD:X@GRAD", .attr_ignores = squeeze_grad_attr_ignores};
+const OpDef op_unsqueeze_grad = {.type = "unsqueeze_grad", .infer = grad_infer, .emit_c = tu_grad_copy,
+                                 .inplace = "Out@GRAD:X@GRAD", .ignores = unsqueeze_grad_ignores,
+                                 .attr_ignores = squeeze_grad_attr_ignores};

@@ -134,3 +134,43 @@ static int emit_stack_grad(EmitCtx *e) {
 }
 
 const OpDef op_stack_grad = {.type = "stack_grad", .infer = infer_stack_grad, .emit_c = emit_stack_grad};
+
+/* unstack_grad (Y@GRAD* -> X@GRAD; phi UnStackGradKernel): the Y@GRAD
+ * stacked along axis, as stack; every Y@GRAD must be there (Paddle's grad
+ * maker fills a missing one with zeros). */
+static int emit_unstack_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *dx = tu_out(e, "X@GRAD", 0);
+  int n = ctx_nin(&c, "Y@GRAD");
+  if (!dx || n < 1) return -1;
+  int r = tu_rank(e, dx), axis = axis_norm(attr_int(e->op, "axis", 0), r);
+  if (axis < 0) return em_fail(e, "axis is out of range");
+  if (em_const_dim(e, dx, axis) != n) return em_fail(e, "%d Y@GRAD for dim %s", n, em_dim(e, dx, axis));
+  Var **dys = pool_alloc(sizeof *dys * (size_t)n);
+  const char **inner = pool_alloc(sizeof *inner * (size_t)n);
+  for (int i = 0; i < n; i++) {
+    if (!(dys[i] = tu_in(e, "Y@GRAD", i))) return -1;
+    inner[i] = em_prod(e, dx, axis + 1, r);
+  }
+  return tu_pieces(e, dx, n, dys, em_prod(e, dx, 0, axis), inner, 1);
+}
+
+/* unstack_grad: X@GRAD = Y@GRAD[0] with the number of Y@GRAD inserted at
+ * axis (UnStackGradOp / StackInferMeta). */
+static int infer_unstack_grad(OpCtx *c) {
+  Var *dy = ctx_need(c, "Y@GRAD", 0);
+  if (!dy) return -1;
+  int n = ctx_nin(c, "Y@GRAD"), rank = dy->shape.rank + 1;
+  if (rank > RT_MAX_RANK) return ctx_fail(c, "Y@GRAD has too many dims");
+  int axis = axis_norm(attr_int(c->op, "axis", 0), rank);
+  if (axis < 0) return ctx_fail(c, "axis is out of range for rank %d", rank);
+  Shape x = {rank, {0}};
+  for (int i = 0, j = 0; i < rank; i++) x.d[i] = i == axis ? n : dy->shape.d[j++];
+  ctx_set(c, "X@GRAD", 0, &x, dy->dtype);
+  return 0;
+}
+
+/* num: the count of Y@GRAD, which gives it */
+static const char *const unstack_grad_attr_ignores[] = {"num", NULL};
+const OpDef op_unstack_grad = {.type = "unstack_grad", .infer = infer_unstack_grad, .emit_c = emit_unstack_grad,
+                               .attr_ignores = unstack_grad_attr_ignores};

@@ -88,5 +88,50 @@ static int emit_top_k(EmitCtx *e) {
   return 0;
 }
 
+/* top_k_grad, top_k_v2_grad (X, Indices, Out@GRAD -> X@GRAD; fluid
+ * TopkGradKernel, phi TopkGradKernel): X@GRAD starts at zeros and each
+ * Out@GRAD element goes to the position along the axis that its Indices
+ * element names (X viewed as [outer, n, inner], Indices and Out@GRAD as
+ * [outer, k, inner]).  An index outside [0, n) writes nothing.  The k,
+ * largest and sorted attributes and K gave Indices; the grad reads only
+ * Indices. */
+static int emit_top_k_grad(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *ind = tu_in(e, "Indices", 0), *dout = tu_in(e, "Out@GRAD", 0);
+  Var *dx = tu_out(e, "X@GRAD", 0);
+  if (!x || !ind || !dout || !dx) return -1;
+  if ((dx->dtype != RT_DT_FP32 && dx->dtype != RT_DT_FP64) || dout->dtype != dx->dtype)
+    return em_fail(e, "%s of %s (Out@GRAD %s) is not supported (float32 or float64)", e->op->type,
+                   rt_dtype_name(dx->dtype), rt_dtype_name(dout->dtype));
+  if (ind->dtype != RT_DT_INT64 && ind->dtype != RT_DT_INT32) return em_fail(e, "Indices must be int32 or int64");
+  int v2 = !strcmp(e->op->type, "top_k_v2_grad"), r = tu_rank(e, dx);
+  int axis = r ? axis_norm(v2 ? attr_int(e->op, "axis", -1) : -1, r) : 0;
+  if (axis < 0) return em_fail(e, "axis is out of range");
+  if (tu_rank(e, dout) != r || tu_rank(e, ind) != r) return em_fail(e, "Out@GRAD and Indices must have X's rank");
+  const char *t = em_ctype(dx->dtype);
+  pr_line(e->p, "const %s *index = %s;", em_ctype(ind->dtype), em_ptr(e, ind, 1));
+  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
+  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
+  if (r == 0) {
+    pr_line(e->p, "(void)index;");
+    pr_line(e->p, "dx[0] = dout[0];");
+    return 0;
+  }
+  pr_line(e->p, "const int64_t outer = %s, n = %s, k = %s, inner = %s;", em_prod(e, dx, 0, axis),
+          em_dim(e, dx, axis), em_dim(e, dout, axis), em_prod(e, dx, axis + 1, r));
+  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) dx[i] = 0;", em_numel(e, dx));
+  pr_line(e->p, "for (int64_t o = 0; o < outer; o++)");
+  pr_line(e->p, "  for (int64_t j = 0; j < k; j++)");
+  pr_line(e->p, "    for (int64_t i = 0; i < inner; i++) {");
+  pr_line(e->p, "      const int64_t at = (o * k + j) * inner + i, v = (int64_t)index[at];");
+  pr_line(e->p, "      if (v >= 0 && v < n) dx[(o * n + v) * inner + i] = dout[at];");
+  pr_line(e->p, "    }");
+  return 0;
+}
+
+static const char *const top_k_v2_grad_ignores[] = {"K", NULL};
+static const char *const top_k_v2_grad_attr_ignores[] = {"k", "largest", "sorted", NULL};
+const OpDef op_top_k_grad = {.type = "top_k_grad", .infer = grad_infer, .emit_c = emit_top_k_grad};
+const OpDef op_top_k_v2_grad = {.type = "top_k_v2_grad", .infer = grad_infer, .emit_c = emit_top_k_grad,
+                                .ignores = top_k_v2_grad_ignores, .attr_ignores = top_k_v2_grad_attr_ignores};
 const OpDef op_top_k = {.type = "top_k", .infer = infer_top_k, .emit_c = emit_top_k};
 const OpDef op_top_k_v2 = {.type = "top_k_v2", .infer = infer_top_k, .emit_c = emit_top_k};

@@ -75,3 +75,10 @@ static int emit_transpose_grad(EmitCtx *e) {
 }
 
 const OpDef op_transpose2_grad = {.type = "transpose2_grad", .infer = infer_grad_xshape, .emit_c = emit_transpose_grad};
+
+/* transpose_grad (fluid transpose; X, Out, Out@GRAD as Paddle's default
+ * grad maker passes them): as transpose2_grad, X giving X@GRAD's shape;
+ * Out is not read (its shape is Out@GRAD's). */
+static const char *const transpose_grad_ignores[] = {"Out", NULL};
+const OpDef op_transpose_grad = {.type = "transpose_grad", .infer = grad_infer, .emit_c = emit_transpose_grad,
+                                 .ignores = transpose_grad_ignores};

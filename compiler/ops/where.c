@@ -49,5 +49,38 @@ static int emit_where(EmitCtx *e) {
   return 0;
 }
 
+/* where_grad (Condition, X, Y, Out@GRAD -> X@GRAD, Y@GRAD; phi
+ * WhereGradKernel): X@GRAD = Condition ? Out@GRAD : 0, Y@GRAD = Condition
+ * ? 0 : Out@GRAD, each only when asked for; X and Y give only the shapes
+ * (all one shape, as in the forward op). */
+static int emit_where_grad(EmitCtx *e) {
+  Var *cond = tu_in(e, "Condition", 0), *dout = tu_in(e, "Out@GRAD", 0);
+  if (!cond || !dout) return -1;
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *dx = ctx_out(&c, "X@GRAD", 0), *dy = ctx_out(&c, "Y@GRAD", 0);
+  if ((dx && !tu_out(e, "X@GRAD", 0)) || (dy && !tu_out(e, "Y@GRAD", 0))) return -1;
+  if (cond->dtype != RT_DT_BOOL) return em_fail(e, "Condition must be bool");
+  const VarSpec *os = em_spec(e, dout);
+  const Var *vs[3] = {cond, dx, dy};
+  for (int i = 0; i < 3; i++) {
+    if (!vs[i]) continue;
+    const VarSpec *s = em_spec(e, vs[i]);
+    if (s->rank != os->rank || memcmp(s->d, os->d, sizeof(SymDim) * (size_t)os->rank))
+      return em_fail(e, "Condition, X@GRAD and Y@GRAD must have Out@GRAD's shape");
+    if (i && vs[i]->dtype != dout->dtype) return em_fail(e, "X@GRAD and Y@GRAD must have Out@GRAD's dtype");
+  }
+  const char *t = em_ctype(dout->dtype);
+  pr_line(e->p, "const bool *c = %s;", em_ptr(e, cond, 1));
+  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
+  if (dx) pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
+  if (dy) pr_line(e->p, "%s *dy = %s;", t, em_ptr(e, dy, 0));
+  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) {", em_numel(e, dout));
+  if (dx) pr_line(e->p, "dx[i] = c[i] ? dout[i] : 0;");
+  if (dy) pr_line(e->p, "dy[i] = c[i] ? 0 : dout[i];");
+  pr_line(e->p, "}");
+  return 0;
+}
+
 const OpDef op_where = {.type = "where", .infer = infer_where, .emit_c = emit_where};
 const OpDef op_where_index = {.type = "where_index", .infer = infer_where_index};
+const OpDef op_where_grad = {.type = "where_grad", .infer = grad_infer, .emit_c = emit_where_grad};
