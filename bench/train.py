@@ -83,7 +83,8 @@ def main():
     ap.add_argument("cases", nargs="*")
     ap.add_argument("--steps", type=int, default=200)
     a = ap.parse_args()
-    names = a.cases or re.findall(r"^@case\ndef (\w+)\(", open(SCRIPT).read(), re.M)
+    names = a.cases or [x or y for x, y in re.findall(r"^@case\ndef (\w+)\(|^_lr_case\(\"(\w+)\"",
+                                                      open(SCRIPT).read(), re.M)]
     out = os.path.join(BUILD, "bench", "train")
     os.makedirs(out, exist_ok=True)
     print(f"{'case':28} {'paddle ms':>10} {'ours 1t':>9} {'ours 2t':>9} {'x 1t':>7} {'x 2t':>7} "
