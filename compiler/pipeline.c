@@ -170,6 +170,12 @@ static int check_training(const Graph *g, const PipelineOpts *o) {
     else
       bad = diag_error("%s: --passes %s: this pass is not applied to training programs", g->file, p->name);
   }
+  /* Paddle's addto accumulates a gradient into the buffer of an earlier
+   * one (GPU only); paddlec's sum ops write a buffer of their own */
+  if (o->bs.enable_addto)
+    bad = diag_error("%s: BuildStrategy enable_addto=true: in-place gradient accumulation is not implemented "
+                     "(gradients are summed by sum ops into buffers of their own); leave it false",
+                     g->file);
   return bad ? -1 : 0;
 }
 

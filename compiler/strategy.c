@@ -50,7 +50,7 @@ static const Field fields[] = {
       "plan: tensors share the arena by lifetime (None: on, as Paddle does for inference)"),
     F(enable_inplace, FK_BOOL, NULL, "true",
       "plan: an element-wise, activation or reshape-like op writes into its input's buffer when the input dies there"),
-    F(enable_addto, FK_BOOL, NULL, "false", "training: gradients accumulate in place (taken up with training)"),
+    F(enable_addto, FK_BOOL, NULL, "false", "training: gradients accumulate in place (refused when true: not implemented)"),
     F(enable_sequential_execution, FK_BOOL, NULL, "false",
       "ops run one after another in program order (paddlec keeps program order)"),
     F(sequential_run, FK_BOOL, NULL, "false", "the same as enable_sequential_execution"),

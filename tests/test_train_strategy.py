@@ -81,9 +81,10 @@ def test_strategy_keeps_losses(name, strategy, marker, flags, tmp_path, tmp_path
     assert err.max() <= TOL, (strategy, err.max(), int(err.argmax()), got[:5], want[:5])
 
 
-@pytest.mark.parametrize("field", ["fuse_bn_act_ops", "fuse_bn_add_act_ops", "fuse_gemm_epilogue"])
+@pytest.mark.parametrize("field", ["fuse_bn_act_ops", "fuse_bn_add_act_ops", "fuse_gemm_epilogue", "enable_addto"])
 def test_strategy_refused_on_training(field):
-    """A fusion not applied to training programs is an error naming it."""
+    """A fusion not applied to training programs, or in-place gradient
+    accumulation (enable_addto), is an error naming the field."""
     d = case_dir("cnn_bn_momentum")
     p = run(["compile", os.path.join(d, "main.pdmodel"), "--startup", os.path.join(d, "startup.pdmodel"), "-o",
              "/dev/null/x", "--build-strategy", f"{field}=true"])
