@@ -16,6 +16,16 @@ static int block_pos(const Graph *g, int id) {
   return -1;
 }
 
+/* Puts op `id` at position `pos` of block b's list. */
+static void insert_at(Block *b, int pos, int id) {
+  int *ops = pool_alloc(sizeof(int) * ((size_t)b->nops + 2));
+  memcpy(ops, b->ops, sizeof(int) * (size_t)pos);
+  ops[pos] = id;
+  memcpy(ops + pos + 1, b->ops + pos, sizeof(int) * (size_t)(b->nops - pos));
+  b->ops = ops;
+  b->nops++;
+}
+
 int rw_new_op(Graph *g, const char *type, int at, int after) {
   const Op *ref = &g->ops[at];
   Op op = {0};
@@ -36,13 +46,7 @@ int rw_new_op(Graph *g, const char *type, int at, int after) {
   int blk = ref->block, pos = block_pos(g, at) + (after ? 1 : 0);
   VEC_PUSH(g->ops, g->nops, g->ops_cap, op);
   int id = g->nops - 1;
-  Block *b = &g->blocks[blk];
-  int *ops = pool_alloc(sizeof(int) * ((size_t)b->nops + 2));
-  memcpy(ops, b->ops, sizeof(int) * (size_t)pos);
-  ops[pos] = id;
-  memcpy(ops + pos + 1, b->ops + pos, sizeof(int) * (size_t)(b->nops - pos));
-  b->ops = ops;
-  b->nops++;
+  insert_at(&g->blocks[blk], pos, id);
   return id;
 }
 
@@ -58,14 +62,7 @@ void rw_remove_op(Graph *g, int id) {
 void rw_move_op(Graph *g, int id, int after) {
   rw_remove_op(g, id);
   g->ops[id].removed = 0;
-  Block *b = &g->blocks[g->ops[after].block];
-  const int pos = block_pos(g, after) + 1;
-  int *ops = pool_alloc(sizeof(int) * ((size_t)b->nops + 2));
-  memcpy(ops, b->ops, sizeof(int) * (size_t)pos);
-  ops[pos] = id;
-  memcpy(ops + pos + 1, b->ops + pos, sizeof(int) * (size_t)(b->nops - pos));
-  b->ops = ops;
-  b->nops++;
+  insert_at(&g->blocks[g->ops[after].block], block_pos(g, after) + 1, id);
   g->ops[id].block = g->ops[after].block;
 }
 

@@ -29,6 +29,15 @@ static int64_t window(const RtPool3d *p, int a, int64_t o, int64_t end, int64_t 
   return e - s;
 }
 
+/* The window of output (od, oh, ow) on all three axes (padded ends, as
+ * the pooling divisor counts them); returns the element count of the
+ * window before clipping to the input. */
+static int64_t window3(const RtPool3d *p, int64_t od, int64_t oh, int64_t ow, int64_t b[6]) {
+  int64_t size = window(p, 0, od, p->in[0] + p->pad[0], &b[0], &b[1]);
+  size *= window(p, 1, oh, p->in[1] + p->pad[1], &b[2], &b[3]);
+  return size * window(p, 2, ow, p->in[2] + p->pad[2], &b[4], &b[5]);
+}
+
 void rt_pool3d(const RtPool3d *p, int64_t batch, const float *x, float *out) {
   const int64_t D = p->in[0], H = p->in[1], W = p->in[2];
   const int64_t OD = p->out[0], OH = p->out[1], OW = p->out[2];
@@ -42,10 +51,9 @@ void rt_pool3d(const RtPool3d *p, int64_t batch, const float *x, float *out) {
       for (int64_t od = 0; od < OD; od++)
         for (int64_t oh = 0; oh < OH; oh++)
           for (int64_t ow = 0; ow < OW; ow++) {
-            int64_t d0, d1, h0, h1, w0, w1;
-            int64_t size = window(p, 0, od, D + p->pad[0], &d0, &d1);
-            size *= window(p, 1, oh, H + p->pad[1], &h0, &h1);
-            size *= window(p, 2, ow, W + p->pad[2], &w0, &w1);
+            int64_t b[6];
+            int64_t size = window3(p, od, oh, ow, b);
+            const int64_t d0 = b[0], d1 = b[1], h0 = b[2], h1 = b[3], w0 = b[4], w1 = b[5];
             float v = p->type == RT_POOL_MAX ? -FLT_MAX : 0.0f;
             for (int64_t d = d0; d < d1; d++)
               for (int64_t h = h0; h < h1; h++)
@@ -126,10 +134,9 @@ static void pool3d_grad_rows(void *ctx, int64_t lo, int64_t hi) {
     for (int64_t od = 0; od < OD; od++)
       for (int64_t oh = 0; oh < OH; oh++)
         for (int64_t ow = 0; ow < OW; ow++) {
-          int64_t d0, d1, h0, h1, w0, w1;
-          int64_t size = window(p, 0, od, D + p->pad[0], &d0, &d1);
-          size *= window(p, 1, oh, H + p->pad[1], &h0, &h1);
-          size *= window(p, 2, ow, W + p->pad[2], &w0, &w1);
+          int64_t b[6];
+          int64_t size = window3(p, od, oh, ow, b);
+          const int64_t d0 = b[0], d1 = b[1], h0 = b[2], h1 = b[3], w0 = b[4], w1 = b[5];
           const int64_t o = ((od * OH + oh) * OW + ow) * ps;
           const float y = oc[o], g = gc[o];
           if (p->type == RT_POOL_MAX) {

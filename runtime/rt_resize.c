@@ -31,18 +31,19 @@ static int64_t nearest_index(float ratio, int64_t k, int align_corners) {
 }
 
 /* Keys' cubic convolution weights (A = -0.75) of the 4 taps around
- * fraction t (Paddle's get_cubic_upsample_coefficients). */
-static void cubic_weights(float t, float c[4]) {
-  const float A = -0.75f, x1 = t, x2 = 1.0f - t;
-#define CONV1(x) (((A + 2) * (x) - (A + 3)) * (x) * (x) + 1)
-#define CONV2(x) (((A * (x) - 5 * A) * (x) + 8 * A) * (x) - 4 * A)
-  c[0] = CONV2(x1 + 1.0f);
-  c[1] = CONV1(x1);
-  c[2] = CONV1(x2);
-  c[3] = CONV2(x2 + 1.0f);
-#undef CONV1
-#undef CONV2
-}
+ * fraction t into c[4] (Paddle's get_cubic_upsample_coefficients): one
+ * text for the forward and the grad, which round it differently (the grad's
+ * code is compiled under FP_CONTRACT OFF, below). */
+#define CUBIC_WEIGHTS(t, c)                                                    \
+  do {                                                                         \
+    const float A_ = -0.75f, x1_ = (t), x2_ = 1.0f - (t);                      \
+    (c)[0] = ((A_ * (x1_ + 1.0f) - 5 * A_) * (x1_ + 1.0f) + 8 * A_) * (x1_ + 1.0f) - 4 * A_; \
+    (c)[1] = ((A_ + 2) * x1_ - (A_ + 3)) * x1_ * x1_ + 1;                      \
+    (c)[2] = ((A_ + 2) * x2_ - (A_ + 3)) * x2_ * x2_ + 1;                      \
+    (c)[3] = ((A_ * (x2_ + 1.0f) - 5 * A_) * (x2_ + 1.0f) + 8 * A_) * (x2_ + 1.0f) - 4 * A_; \
+  } while (0)
+
+static void cubic_weights(float t, float c[4]) { CUBIC_WEIGHTS(t, c); }
 
 static int64_t clamp_index(int64_t i, int64_t n) { return i < 0 ? 0 : (i >= n ? n - 1 : i); }
 
@@ -142,17 +143,7 @@ static Taps grad_taps(const RtResize *p, float ratio, int64_t k, int64_t in) {
 }
 
 /* cubic_weights, rounded as Paddle's grad kernel rounds them. */
-static void grad_cubic_weights(float t, float c[4]) {
-  const float A = -0.75f, x1 = t, x2 = 1.0f - t;
-#define CONV1(x) (((A + 2) * (x) - (A + 3)) * (x) * (x) + 1)
-#define CONV2(x) (((A * (x) - 5 * A) * (x) + 8 * A) * (x) - 4 * A)
-  c[0] = CONV2(x1 + 1.0f);
-  c[1] = CONV1(x1);
-  c[2] = CONV1(x2);
-  c[3] = CONV2(x2 + 1.0f);
-#undef CONV1
-#undef CONV2
-}
+static void grad_cubic_weights(float t, float c[4]) { CUBIC_WEIGHTS(t, c); }
 
 /* The source coordinate of output k of a bicubic resize. */
 static float grad_cubic_src(const RtResize *p, float ratio, int64_t k) {
