@@ -80,8 +80,6 @@ OP_GRAD_CTL(while_grad)
 #define OP_GRAD(name) const OpDef op_##name = {.type = #name, .infer = grad_infer};
 /* conv, pool, norm, interpolation */
 OP_GRAD(im2sequence_grad)
-/* math, reductions, indexing, shape */
-OP_GRAD(p_norm_grad)
 /* losses */
 OP_GRAD(warpctc_grad)
 /* recurrent and sequence ops */

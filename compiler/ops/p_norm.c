@@ -16,7 +16,12 @@
  * asvector); one accumulator per (pre, post) line, as phi's CPU kernels:
  * p_norm gives the count of non-zeros for porder 0, max |x| for +inf, min
  * |x| for -inf, and (sum |x|^p)^(1/p) otherwise, with 1/p rounded to float
- * and each |x|^p in X's type.  Sums run in double.  float32 and float64. */
+ * and each |x|^p in X's type.  Sums run in double.  float32 and float64.
+ *
+ * p_norm_grad: X, Out, Out@GRAD -> X@GRAD (phi PNormGradKernel, CPU): 0 for
+ * porder 0; for +-inf, dOut where |x| equals the norm (times sign(x)), 0
+ * elsewhere; otherwise |x|^(p-1) / (norm^(p-1) + epsilon) * dOut * sign(x),
+ * each step in X's type as Eigen evaluates it. */
 #include <math.h>
 
 #include "../util.h"
@@ -154,6 +159,55 @@ static int emit_norm(EmitCtx *e) {
   return 0;
 }
 
+static int emit_p_norm_grad(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *out = tu_in(e, "Out", 0), *dout = tu_in(e, "Out@GRAD", 0);
+  Var *dx = tu_out(e, "X@GRAD", 0);
+  const char *t = NULL, *fs = NULL;
+  if (!x || !out || !dout || !dx || float_type(e, x, &t, &fs)) return -1;
+  if (out->dtype != x->dtype || dout->dtype != x->dtype || dx->dtype != x->dtype)
+    return em_fail(e, "X, Out, Out@GRAD and X@GRAD differ in dtype");
+  int r = tu_rank(e, x), axis = -1;
+  if (!attr_bool(e->op, "asvector", 0) && r > 0) {
+    axis = axis_norm(attr_int(e->op, "axis", -1), r);
+    if (axis < 0) return em_fail(e, "axis is out of range");
+  }
+  const float p = (float)attr_float(e->op, "porder", 2);
+  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
+  if (p == 0) {
+    pr_line(e->p, "/* porder 0: the count of non-zeros has no gradient */");
+    pr_line(e->p, "for (int64_t i = 0; i < %s; i++) dx[i] = 0;", em_numel(e, dx));
+    return 0;
+  }
+  pr_line(e->p, "const %s *x = %s, *norm = %s, *dnorm = %s;", t, em_ptr(e, x, 1), em_ptr(e, out, 1),
+          em_ptr(e, dout, 1));
+  pr_line(e->p, "/* porder %s */", em_float(p));
+  const char *pm1 = tu_literal(x->dtype, (double)p - 1.0);
+  const char *eps = tu_literal(x->dtype, attr_float(e->op, "epsilon", 1e-12));
+  open_lines(e, x, axis);
+  pr_line(e->p, "const %s nv = norm[a * post + b], g = dnorm[a * post + b];", t);
+  if (!isinf(p)) pr_line(e->p, "const %s den = pow%s(nv, %s) + %s;", t, fs, pm1, eps);
+  pr_line(e->p, "for (int64_t j = 0; j < n; j++) {");
+  pr_line(e->p, "const %s v = x[line + j * post];", t);
+  pr_line(e->p, "const %s sign = (%s)((v > 0) - (v < 0));", t, t);
+  if (isinf(p)) {
+    pr_line(e->p, "const %s hit = fabs%s(v) == nv ? 1 : 0;", t, fs);
+    pr_line(e->p, "const %s part = hit * sign;", t);
+    pr_line(e->p, "dx[line + j * post] = part * g;");
+  } else {
+    pr_line(e->p, "const %s ratio = pow%s(fabs%s(v), %s) / den;", t, fs, fs, pm1);
+    pr_line(e->p, "const %s scaled = ratio * g;", t);
+    pr_line(e->p, "dx[line + j * post] = scaled * sign;");
+  }
+  pr_line(e->p, "}");
+  pr_line(e->p, "}");
+  pr_line(e->p, "}");
+  return 0;
+}
+
+/* keepdim: Out's shape carries it; Paddle's grad kernel does not read it */
+static const char *const p_norm_grad_attr_ignores[] = {"keepdim", NULL};
+const OpDef op_p_norm_grad = {.type = "p_norm_grad", .infer = grad_infer, .emit_c = emit_p_norm_grad,
+                              .attr_ignores = p_norm_grad_attr_ignores};
 const OpDef op_norm = {.type = "norm", .infer = infer_norm, .emit_c = emit_norm};
 /* epsilon: only Paddle's gradient kernel reads it (phi PNormKernel does not). */
 static const char *const p_norm_attr_ignores[] = {"epsilon", NULL};

@@ -182,6 +182,15 @@ unary("prod_all", [3, 4], lambda x: paddle.prod(x))
 unary("fro_dims", [2, 3, 4], lambda x: paddle.linalg.norm(x, "fro", [0, 2]))
 unary("fro_keep", [-1, 4, 3], lambda x: paddle.linalg.norm(x, "fro", [1, 2], keepdim=True))
 unary("fro_all", [3, 4], lambda x: op("frobenius_norm", {"X": x}, {"Out": ["float32"]}, {"reduce_all": True})[0])
+unary("pnorm2_axis1", [-1, 5, 3], lambda x: paddle.linalg.norm(x, 2, 1))
+unary("pnorm3_keep", [4, 6], lambda x: paddle.linalg.norm(x, 3, -1, keepdim=True))
+unary("pnorm1_axis0", [5, 4], lambda x: paddle.linalg.norm(x, 1, 0))
+unary("pnorm_half", [3, 7], lambda x: paddle.linalg.norm(x, 0.5, 1))
+unary("pnorm_inf", [-1, 6], lambda x: paddle.linalg.norm(x, float("inf"), 1))
+unary("pnorm_ninf", [4, 6], lambda x: paddle.linalg.norm(x, float("-inf"), 0))
+unary("pnorm0", [4, 6], lambda x: paddle.linalg.norm(x, 0, 1))
+unary("pnorm2_vector", [3, 4, 2], lambda x: op("p_norm", {"X": x}, {"Out": ["float32"]},
+                                                 {"porder": 2.0, "asvector": True, "epsilon": 1e-12})[0])
 
 
 @case
