@@ -31,7 +31,9 @@ static const Field fields[] = {
     F(fuse_elewise_add_act_ops, FK_BOOL, NULL, "false",
       "pass: elementwise_add followed by an activation becomes one loop (training: and the pair's grads, "
       "relu_grad + elementwise_add_grad, one kernel)"),
-    F(fuse_bn_act_ops, FK_BOOL, NULL, "false", "pass: batch_norm followed by an activation becomes one kernel"),
+    F(fuse_bn_act_ops, FK_BOOL, NULL, "false",
+      "pass: batch_norm followed by an activation becomes one kernel (training: and the pair's grads, "
+      "relu_grad + batch_norm_grad, one kernel)"),
     F(fuse_bn_add_act_ops, FK_BOOL, NULL, "true",
       "pass: batch_norm + elementwise_add + activation becomes one kernel"),
     F(fuse_relu_depthwise_conv, FK_BOOL, NULL, "false",

@@ -36,6 +36,9 @@ CASES = [
     ("mlp_adamw", "fuse_adamw=true", "fusing adamw + adamw + adamw + adamw", ("--threads", "2")),
     ("mlp_adamw", "fuse_elewise_add_act_ops=true,fuse_adamw=true,memory_optimize=false", "fusing adamw + adamw",
      ()),
+    ("cnn_bn_momentum", "fuse_bn_act_ops=true", "fused_batch_norm_act_grad", ()),
+    ("cnn_bn_momentum", "fuse_bn_act_ops=true,fuse_all_optimizer_ops=true", "fusing relu_grad + batch_norm_grad",
+     ("--threads", "2")),
 ]
 
 _built = {}
@@ -81,7 +84,7 @@ def test_strategy_keeps_losses(name, strategy, marker, flags, tmp_path, tmp_path
     assert err.max() <= TOL, (strategy, err.max(), int(err.argmax()), got[:5], want[:5])
 
 
-@pytest.mark.parametrize("field", ["fuse_bn_act_ops", "fuse_bn_add_act_ops", "fuse_gemm_epilogue", "enable_addto"])
+@pytest.mark.parametrize("field", ["fuse_bn_add_act_ops", "fuse_gemm_epilogue", "enable_addto"])
 def test_strategy_refused_on_training(field):
     """A fusion not applied to training programs, or in-place gradient
     accumulation (enable_addto), is an error naming the field."""

@@ -23,6 +23,14 @@
  *   fused_batch_norm_act: X, Scale, Bias, Mean, Variance -> Y (Scale and
  *     Bias optional, as batch_norm's: 1 and 0);
  *     Y = act(batch_norm(X)) at inference; act_type, epsilon, data_layout.
+ *     With the batch's statistics (training: is_test false, as Paddle's
+ *     GPU op) it also has batch_norm's MeanOut, VarianceOut, SavedMean,
+ *     SavedVariance, ReserveSpace and runs batch_norm's training kernel
+ *     (norm.c), then act over Y in place with the activation op's loop.
+ *   fused_batch_norm_act_grad: X, Scale, Bias, Y, SavedMean, SavedVariance,
+ *     Y@GRAD -> X@GRAD, Scale@GRAD, Bias@GRAD: <act_type>_grad (one that
+ *     reads Out alone) from Y and Y@GRAD into scratch, then batch_norm_grad's
+ *     kernel (norm.c) on it: the floats of the two ops.
  *   fused_bn_add_activation: X, Z, Scale, Bias, Mean, Variance -> Y;
  *     Y = act(batch_norm(X) + Z).  (Paddle's GPU training op takes no Mean
  *     and Variance; at inference paddlec's form reads the running ones.)
@@ -119,16 +127,32 @@ static int infer_fused_bn(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
   Var *z = ctx_in(c, "Z", 0);
+  if (!z && ctx_out(c, "SavedMean", 0)) return op_batch_norm_infer(c); /* training: batch_norm's outputs */
   if (z && !shape_equal(&z->shape, &x->shape))
     return ctx_fail(c, "Z %s must have X's shape %s", shape_str(&z->shape), shape_str(&x->shape));
   ctx_set(c, "Y", 0, &x->shape, x->dtype);
   return 0;
 }
 
+/* Training fused_batch_norm_act: batch_norm's own training kernel writes
+ * Y, the statistics and the running ones, then the activation runs over Y
+ * in place with the activation op's own loop: the floats of the two ops. */
+static int emit_fused_bn_train(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *y = ctx_out(&c, "Y", 0);
+  if (ctx_in(&c, "Z", 0)) return em_fail(e, "%s with the batch's statistics (training) is not supported", e->op->type);
+  const char *act = attr_str(e->op, "act_type", "");
+  const char *expr = unary_float_expr(e, e->op, act);
+  if (!y || !expr) return em_fail(e, "needs Y and an activation act_type ('%s' is not one)", act);
+  if (op_batch_norm_emit(e)) return -1;
+  return ew_unary(e, y, y, NULL, expr);
+}
+
 /* Y = act(X * scale[c] + shift[c] (+ Z)) with the per-channel scale and
  * shift computed from the batch_norm parameters first. */
 static int emit_fused_bn(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
+  if (!op_bn_running_stats(e->op)) return emit_fused_bn_train(e);
   Var *x = ctx_in(&c, "X", 0), *z = ctx_in(&c, "Z", 0), *y = ctx_out(&c, "Y", 0);
   Var *p[4] = {ctx_in(&c, "Scale", 0), ctx_in(&c, "Bias", 0), ctx_in(&c, "Mean", 0), ctx_in(&c, "Variance", 0)};
   if (!x || !y || !p[2] || !p[3]) return em_fail(e, "missing X, Y, Mean or Variance");
@@ -178,6 +202,39 @@ static int emit_fused_bn(EmitCtx *e) {
   return 0;
 }
 
+/* fused_batch_norm_act_grad: the backward of a training
+ * fused_batch_norm_act, <act_type>_grad + batch_norm_grad: the activation's
+ * gradient (one that reads Out alone) from Y and Y@GRAD into scratch, then
+ * batch_norm_grad's kernel on it. */
+static int emit_fused_bn_act_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *y = ctx_in(&c, "Y", 0), *dy = ctx_in(&c, "Y@GRAD", 0);
+  if (!y || !dy) return em_fail(e, "needs Y and Y@GRAD");
+  if (y->dtype != RT_DT_FP32 || dy->dtype != RT_DT_FP32) return em_fail(e, "only float32 is supported");
+  if (attr_bool(e->op, "is_test", 0) || attr_bool(e->op, "use_global_stats", 0))
+    return em_fail(e, "is_test / use_global_stats (the running statistics) are not supported");
+  const char *act = attr_str(e->op, "act_type", "");
+  const char *body, *term = unary_grad_expr(e, e->op, pool_printf("%s_grad", act), &body);
+  if (!term) return em_fail(e, "act_type '%s' is not an activation whose grad reads Out alone", act);
+  const VarSpec *sy = em_spec(e, y), *sd = em_spec(e, dy);
+  int same = sy->known && sd->known && sy->rank == sd->rank;
+  for (int k = 0; same && k < sy->rank; k++) same = sy->d[k].a == sd->d[k].a && sy->d[k].c == sd->d[k].c;
+  if (!same) return em_fail(e, "Y@GRAD must have Y's shape");
+  const SymDim n = spec_numel(sy);
+  const char *ws = em_scratch(e, (SymDim){n.a * (int64_t)sizeof(float), n.c * (int64_t)sizeof(float)});
+  const char *numel = em_numel(e, y);
+  em_task_begin(e, numel, numel);
+  pr_line(e->p, "float *gact = (float *)%s;", ws);
+  pr_line(e->p, "const float *py = %s, *pdy = %s;", em_ptr(e, y, 1), em_ptr(e, dy, 1));
+  pr_line(e->p, "for (int64_t i = lo; i < hi; i++) {");
+  pr_line(e->p, "const float y = py[i], dy = pdy[i];");
+  if (body) pr_line(e->p, "%s", body);
+  pr_line(e->p, "gact[i] = %s;", term);
+  pr_line(e->p, "}");
+  em_task_end(e);
+  return op_batch_norm_grad_emit(e, pool_printf("(const float *)%s", ws));
+}
+
 const OpDef op_fused_elemwise_activation = {.type = "fused_elemwise_activation", .infer = infer_fused_elemwise,
                                             .emit_c = emit_fused_elemwise, .inplace = "X:Out"};
 const OpDef op_fused_elemwise_add_activation_grad = {.type = "fused_elemwise_add_activation_grad",
@@ -185,5 +242,12 @@ const OpDef op_fused_elemwise_add_activation_grad = {.type = "fused_elemwise_add
                                                      .emit_c = emit_fused_add_act_grad};
 const OpDef op_fused_batch_norm_act = {.type = "fused_batch_norm_act", .infer = infer_fused_bn, .emit_c = emit_fused_bn,
                                        .inplace = "X:Y"};
+/* Bias batch_norm_grad reads only in place; momentum and
+ * trainable_statistics its kernel takes but never reads. */
+static const char *const fused_bn_grad_ignores[] = {"Bias", NULL};
+static const char *const fused_bn_grad_attr_ignores[] = {"momentum", "trainable_statistics", NULL};
+const OpDef op_fused_batch_norm_act_grad = {.type = "fused_batch_norm_act_grad", .infer = grad_infer,
+                                            .emit_c = emit_fused_bn_act_grad, .ignores = fused_bn_grad_ignores,
+                                            .attr_ignores = fused_bn_grad_attr_ignores};
 const OpDef op_fused_bn_add_activation = {.type = "fused_bn_add_activation", .infer = infer_fused_bn,
                                           .emit_c = emit_fused_bn, .inplace = "X:Y"};

@@ -298,7 +298,7 @@ static int emit_batch_norm(EmitCtx *e) {
  * with SavedMean and SavedVariance (1 / std) otherwise; see
  * rt_batch_norm_grad.  Scale@GRAD and Bias@GRAD come together or not at
  * all (phi computes them only when both are wanted). */
-static int emit_batch_norm_grad(EmitCtx *e) {
+int op_batch_norm_grad_emit(EmitCtx *e, const char *dy_ptr) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = ctx_in(&c, "X", 0), *dy = ctx_in(&c, "Y@GRAD", 0);
   Var *dx = ctx_out(&c, "X@GRAD", 0), *ds = ctx_out(&c, "Scale@GRAD", 0), *db = ctx_out(&c, "Bias@GRAD", 0);
@@ -328,11 +328,17 @@ static int emit_batch_norm_grad(EmitCtx *e) {
   }
   if (ds && (!bn_stat(e, "Scale@GRAD", 0, ch) || !bn_stat(e, "Bias@GRAD", 0, ch))) return -1;
   pr_line(e->p, "rt_batch_norm_grad(%s, %s, %s, %s, %s, %s, %s, %s, %lld, %s, %s, %s, %s);", em_ptr(e, x, 1),
-          em_ptr(e, dy, 1), sc, mean, inv, var, em_float(attr_float(e->op, "epsilon", 1e-5)), em_prod(e, x, 0, ci),
+          dy_ptr ? dy_ptr : em_ptr(e, dy, 1), sc, mean, inv, var, em_float(attr_float(e->op, "epsilon", 1e-5)),
+          em_prod(e, x, 0, ci),
           (long long)ch, em_prod(e, x, ci + 1, rank), dx ? em_ptr(e, dx, 0) : "NULL", ds ? em_ptr(e, ds, 0) : "NULL",
           db ? em_ptr(e, db, 0) : "NULL");
   return 0;
 }
+
+static int emit_batch_norm_grad(EmitCtx *e) { return op_batch_norm_grad_emit(e, NULL); }
+
+int op_batch_norm_infer(OpCtx *c) { return infer_batch_norm(c); }
+int op_batch_norm_emit(EmitCtx *e) { return emit_batch_norm(e); }
 
 static int emit_layer_norm(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};

@@ -89,6 +89,13 @@ int op_def_ignores_attr(const OpDef *def, const char *name);
 /* 1 when batch_norm op `op` normalizes with its running statistics (Mean,
  * Variance) as Paddle decides it, 0 when with its batch's (training). */
 int op_bn_running_stats(const Op *op);
+/* batch_norm's shape rule and C emitter (norm.c) over the current op's
+ * batch_norm slots and attributes: the fused batch norms run them.
+ * op_batch_norm_grad_emit: batch_norm_grad's, reading Y@GRAD's elements
+ * from `dy_ptr` (a float * C expression, Y@GRAD's shape) when not NULL. */
+int op_batch_norm_infer(OpCtx *c);
+int op_batch_norm_emit(EmitCtx *e);
+int op_batch_norm_grad_emit(EmitCtx *e, const char *dy_ptr);
 
 /* 1 when dropout op `op` leaves X unchanged at inference (upscale_in_train,
  * or a dropout_prob of 0). */
