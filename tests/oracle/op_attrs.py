@@ -16,7 +16,9 @@ with `changed`: whether Paddle's outputs differ from the unchanged case's."""
 import json
 import os
 import shutil
+import signal
 import sys
+import time
 
 import numpy as np
 
@@ -69,6 +71,23 @@ def declared(t):
     return names - SKIP
 
 
+def child_ok(pid, limit=60.0):
+    """Whether the forked Paddle run exited 0 within `limit` seconds.  A
+    child can also hang rather than crash: Paddle's thread pool, forked from
+    a parent that has run programs, may wait on a lock forever (seen on
+    frobenius_norm with reduce_all flipped under its grad op); it is killed
+    and counts as a rejected value."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return status == 0
+        time.sleep(0.02)
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    return False
+
+
 def main(argv):
     out, roots = argv[1], argv[2:]
     paddle.enable_static()
@@ -117,7 +136,7 @@ def main(argv):
                     os._exit(0)
                 except BaseException:
                     os._exit(1)
-            if os.waitpid(pid, 0)[1] != 0:  # Paddle rejects the value: no case
+            if not child_ok(pid):  # Paddle rejects the value (or hangs on it): no case
                 shutil.rmtree(vd)
                 continue
             got = [np.load(os.path.join(vd, f"output_{k}.npy")) for k in range(len(wants))]
