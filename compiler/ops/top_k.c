@@ -107,6 +107,10 @@ static int emit_top_k_grad(EmitCtx *e) {
   int axis = r ? axis_norm(v2 ? attr_int(e->op, "axis", -1) : -1, r) : 0;
   if (axis < 0) return em_fail(e, "axis is out of range");
   if (tu_rank(e, dout) != r || tu_rank(e, ind) != r) return em_fail(e, "Out@GRAD and Indices must have X's rank");
+  for (int d = 0; d < r; d++) /* a gradient of another k than the forward's */
+    if (strcmp(em_dim(e, dout, d), em_dim(e, ind, d)))
+      return em_fail(e, "Out@GRAD ('%s' %s) and Indices ('%s' %s) differ in shape", dout->name,
+                     shape_str(&dout->shape), ind->name, shape_str(&ind->shape));
   const char *t = em_ctype(dx->dtype);
   pr_line(e->p, "const %s *index = %s;", em_ctype(ind->dtype), em_ptr(e, ind, 1));
   pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
