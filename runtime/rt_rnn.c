@@ -109,6 +109,9 @@ static void run_dir(const RtRnn *p, const RnnDir *d, const int64_t *lengths, flo
 static void forward(const RtRnn *p, const float *x, const float *const *weights, const float *h0, const float *c0,
                     const int64_t *lengths, float *out, float *h_n, float *c_n, float *ws, float *gemm_ws, float *ys,
                     float *acts) {
+  /* both callers pass these (rt_rnn: out; rt_rnn_grad: ys): the guard
+   * states it for the static analyzer */
+  if (!ws || !h_n || !h0 || (!out && !ys) || (p->mode == RT_RNN_LSTM && (!c_n || !c0))) return;
   const int64_t t_n = p->seq_len, nb = p->batch, hs = p->hidden_size, nd = p->num_dirs;
   const int64_t gh = rt_rnn_gates(p->mode) * hs, bias0 = 2 * p->num_layers * nd, tnw = t_n * nb * nd * hs;
   float *gates = ws, *rec = gates + t_n * nb * gh, *mid = rec + nb * gh;
@@ -199,6 +202,7 @@ void rt_rnn_grad(const RtRnn *p, const float *x, const float *const *weights, co
   const int64_t gh = rt_rnn_gates(p->mode) * hs, sw = gh + hs, tn = t_n * nb, ow = nd * hs, nh = nb * hs;
   const int64_t bias0 = 2 * nl * nd;
   const int lstm = p->mode == RT_RNN_LSTM, gru = p->mode == RT_RNN_GRU;
+  if (!ws || !h0 || (lstm && !c0)) return; /* the emitter always passes them (for the static analyzer) */
   /* the layout rt_rnn_grad_ws_floats counts */
   float *ys = ws, *acts = ys + nl * tn * ow, *hn = acts + nl * nd * tn * sw, *cn = hn + nl * nd * nh;
   float *fws = cn + nl * nd * nh; /* forward's gates and rec, then dgi */

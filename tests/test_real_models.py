@@ -161,7 +161,7 @@ def test_graph_dot(name, tmp_path):
     assert text.count("shape=box") == j["op_count"]
 
 
-@pytest.mark.parametrize("name", ["custom_gap_op", "ppocr1_crnn_rec_infer", "ppocr1_db_det_train"])
+@pytest.mark.parametrize("name", ["custom_gap_op", "ppocr1_crnn_rec_infer"])
 def test_compile_lists_every_unsupported_op(name, tmp_path):
     """compile names every op type it cannot compile, with places, exits 1 and
     writes nothing (never a partial program)."""
@@ -173,4 +173,15 @@ def test_compile_lists_every_unsupported_op(name, tmp_path):
     assert p.returncode == 1
     for t in missing:
         assert f"cannot compile op '{t}'" in p.stderr, (t, p.stderr[-2000:])
+    assert not out.exists()
+
+
+def test_ppocr_train_stops_at_run_time_top_k(tmp_path):
+    """ppocr1_db_det_train: every op type has a C emitter now (its LR
+    sub-blocks inline, nearest_interp_grad landed), but its DB loss takes
+    top_k with K from a tensor (the OHEM negative count): a run-time size
+    (issue 19), refused by name; nothing is written."""
+    out = tmp_path / "out"
+    p = run(["compile", model_path("ppocr1_db_det_train"), "-o", str(out)])
+    assert p.returncode == 1 and "top_k" in p.stderr and "input K" in p.stderr, p.stderr[-2000:]
     assert not out.exists()
