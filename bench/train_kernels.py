@@ -32,7 +32,7 @@ CONVS = [(16, 32, 1), (32, 32, 1), (32, 64, 2)]  # Cin, Cout, stride
 def bench_cnn():
     import paddle
     F = paddle.nn.functional
-    h = x = paddle.static.data("x", [None, 16, HW, HW], "float32")
+    h = paddle.static.data("x", [None, 16, HW, HW], "float32")
     label = paddle.static.data("label", [None, 1], "int64")
     for cin, cout, stride in CONVS:
         h = paddle.static.nn.conv2d(h, cout, 3, stride=stride, padding=1, bias_attr=False)
@@ -40,7 +40,6 @@ def bench_cnn():
     logits = paddle.static.nn.fc(paddle.flatten(F.adaptive_avg_pool2d(h, 1), 1), 10)
     loss = paddle.mean(F.cross_entropy(logits, label))
     paddle.optimizer.Momentum(learning_rate=0.01, momentum=0.9).minimize(loss)
-    del x
     return loss, N
 
 

@@ -48,38 +48,6 @@ static int infer_prelu(OpCtx *c) {
   return 0;
 }
 
-static int emit_prelu(EmitCtx *e) {
-  OpCtx c = {e->g, (Op *)e->op};
-  Var *x = ctx_in(&c, "X", 0), *alpha = ctx_in(&c, "Alpha", 0), *out = ctx_out(&c, "Out", 0);
-  if (!x || !alpha || !out) return em_fail(e, "missing X, Alpha or Out");
-  if (x->dtype != RT_DT_FP32 || alpha->dtype != RT_DT_FP32) return em_fail(e, "prelu is supported for float32 only");
-  const char *mode = attr_str(e->op, "mode", "all");
-  int rank = em_spec(e, x)->rank;
-  const char *a = em_ptr(e, alpha, 1);
-  if (!strcmp(mode, "all")) return ew_unary(e, x, out, pool_printf("const float a = %s[0];", a), "v > 0.0f ? v : a * v");
-  /* x viewed as [outer, n, inner]; alpha indexed by the middle index */
-  const char *outer, *n, *inner;
-  if (!strcmp(mode, "channel")) {
-    int ci = strcmp(attr_str(e->op, "data_format", "NCHW"), "NHWC") == 0 ? rank - 1 : 1;
-    outer = em_prod(e, x, 0, ci), n = em_dim(e, x, ci), inner = em_prod(e, x, ci + 1, rank);
-  } else if (!strcmp(mode, "element")) {
-    outer = em_dim(e, x, 0), n = em_prod(e, x, 1, rank), inner = "1";
-  } else {
-    return em_fail(e, "unknown mode '%s'", mode);
-  }
-  SymDim na = spec_numel(em_spec(e, alpha));
-  if (na.a) return em_fail(e, "Alpha must not depend on the batch");
-  pr_line(e->p, "const float *x = %s, *alpha = %s;", em_ptr(e, x, 1), a);
-  pr_line(e->p, "float *out = %s;", em_ptr(e, out, 0));
-  pr_line(e->p, "for (int64_t o = 0; o < %s; o++) {", outer);
-  pr_line(e->p, "for (int64_t k = 0; k < %s; k++) {", n);
-  pr_line(e->p, "const float a = alpha[k];");
-  pr_line(e->p, "for (int64_t i = 0; i < %s; i++, x++, out++) *out = *x > 0.0f ? *x : a * *x;", inner);
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
-  return 0;
-}
-
 /* X viewed as [outer, n, inner] with alpha indexed by the middle index, as
  * each mode indexes it; -1 after em_fail. */
 static int prelu_view(EmitCtx *e, const Var *x, const char **outer, const char **n, const char **inner,
@@ -99,6 +67,30 @@ static int prelu_view(EmitCtx *e, const Var *x, const char **outer, const char *
   } else {
     return em_fail(e, "unknown mode '%s'", mode);
   }
+  return 0;
+}
+
+static int emit_prelu(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *alpha = ctx_in(&c, "Alpha", 0), *out = ctx_out(&c, "Out", 0);
+  if (!x || !alpha || !out) return em_fail(e, "missing X, Alpha or Out");
+  if (x->dtype != RT_DT_FP32 || alpha->dtype != RT_DT_FP32) return em_fail(e, "prelu is supported for float32 only");
+  const char *a = em_ptr(e, alpha, 1);
+  if (!strcmp(attr_str(e->op, "mode", "all"), "all"))
+    return ew_unary(e, x, out, pool_printf("const float a = %s[0];", a), "v > 0.0f ? v : a * v");
+  const char *outer = "", *n = "", *inner = "";
+  SymDim nsym;
+  if (prelu_view(e, x, &outer, &n, &inner, &nsym)) return -1;
+  SymDim na = spec_numel(em_spec(e, alpha));
+  if (na.a) return em_fail(e, "Alpha must not depend on the batch");
+  pr_line(e->p, "const float *x = %s, *alpha = %s;", em_ptr(e, x, 1), a);
+  pr_line(e->p, "float *out = %s;", em_ptr(e, out, 0));
+  pr_line(e->p, "for (int64_t o = 0; o < %s; o++) {", outer);
+  pr_line(e->p, "for (int64_t k = 0; k < %s; k++) {", n);
+  pr_line(e->p, "const float a = alpha[k];");
+  pr_line(e->p, "for (int64_t i = 0; i < %s; i++, x++, out++) *out = *x > 0.0f ? *x : a * *x;", inner);
+  pr_line(e->p, "}");
+  pr_line(e->p, "}");
   return 0;
 }
 

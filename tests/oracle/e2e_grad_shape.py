@@ -13,7 +13,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from oracle_case import append_op as op, case_registry, grad_input as data, run_grad_cases  # noqa: E402
+from oracle_case import append_op as op, case_registry, grad_input as data, run_grad_cases, unary_grad_case  # noqa: E402,E501
 
 import numpy as np  # noqa: E402
 import paddle  # noqa: E402
@@ -22,11 +22,7 @@ CASES, case = case_registry()
 
 
 def unary(name, shape, fn, feed="x"):
-    def f():
-        x = data(feed, shape)
-        return [feed], [fn(x)], [x]
-    f.__name__ = name
-    case(f)
+    unary_grad_case(case, name, shape, fn, feed)
 
 
 # expand_v2: broadcast dims, new leading dims, -1 (keep), the batch dim kept

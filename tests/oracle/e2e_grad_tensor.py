@@ -15,7 +15,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from oracle_case import append_op as op, case_registry, grad_input as data, run_grad_cases  # noqa: E402
+from oracle_case import append_op as op, case_registry, grad_input as data, run_grad_cases, unary_grad_case  # noqa: E402,E501
 
 import paddle  # noqa: E402
 import paddle.nn.functional as F  # noqa: E402
@@ -24,11 +24,7 @@ CASES, case = case_registry()
 
 
 def unary(name, shape, fn, feed="x"):
-    def f():
-        x = data(feed, shape)
-        return [feed], [fn(x)], [x]
-    f.__name__ = name
-    case(f)
+    unary_grad_case(case, name, shape, fn, feed)
 
 
 unary("sum_dim1", [-1, 4, 3], lambda x: paddle.sum(x, axis=1))

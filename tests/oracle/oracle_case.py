@@ -221,6 +221,16 @@ def grad_input(name, shape, dtype="float32"):
     return v
 
 
+def unary_grad_case(case, name, shape, fn, feed="x"):
+    """Registers with `case` a gradient case `name`: fn applied to one input
+    `feed` of `shape`, its gradient fetched."""
+    def f():
+        x = grad_input(feed, shape)
+        return [feed], [fn(x)], [x]
+    f.__name__ = name
+    case(f)
+
+
 def build_grad_case(out_dir, name, fn, make_input):
     """Case `name` of a gradient family: fn() builds a forward computation in
     a fresh static program and returns (feeds, outs, wrt): feed var names,
