@@ -4,6 +4,8 @@
  * for the scheduler, and the embedded weights when asked. */
 #include "codegen_model.h"
 
+#include "codegen_plan.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -418,7 +420,7 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
   const char *n_in = pool_printf("%d", g->nfeeds), *n_out = pool_printf("%d", g->nfetches);
   const char *n_w = pool_printf("%d", g->nparams);
   const BuildStrategy *bs = &o->pipe.bs;
-  const char *tensor_a = pool_printf("%lld", (long long)pl->arena.a), *tensor_c = pool_printf("%lld", (long long)pl->arena.c);
+  const PlanText pt = plan_text(pl, P);
   const char *scratch_a = pool_printf("%lld", (long long)scratch.a), *scratch_c = pool_printf("%lld", (long long)scratch.c);
   const char *weight_bytes = o->embed_weights ? "0" : pool_printf("%llu", (unsigned long long)wbytes);
   TplVar hv[] = {
@@ -426,7 +428,7 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
       {"NUM_WEIGHTS", n_w}, {"NUM_INPUTS_1", pool_printf("%d", g->nfeeds ? g->nfeeds : 1)},
       {"NUM_WEIGHTS_1", pool_printf("%d", g->nparams ? g->nparams : 1)},
       {"NUM_KERNELS", pool_printf("%d", nk)}, {"NUM_KERNELS_1", pool_printf("%d", nk ? nk : 1)},
-      {"FIXED_BATCH", s->symbolic_batch ? "0" : "1"}, {"TENSOR_A", tensor_a}, {"TENSOR_C", tensor_c},
+      {"FIXED_BATCH", s->symbolic_batch ? "0" : "1"}, {"TENSOR_BYTES", pt.tensor_bytes}, {"PLAN_FIELD", pt.field},
       {"SCRATCH_A", scratch_a}, {"SCRATCH_C", scratch_c}, {"WEIGHT_BYTES", weight_bytes},
       {"TASK_BYTES", pool_printf("%lld", (long long)task_floats * (long long)sizeof(float))},
       {"TRAIN_API", o->training ? train_api(P, U, mt) : ""},
@@ -440,7 +442,7 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
                  {"BIND_WEIGHTS", bind_weights(g, P, o->embed_weights, o->training, U)},
                  {"WEIGHTS_MISSING", o->training ? "rs" : "!weights_path || rs"},
                  {"TRAIN_FUNCS", o->training ? train_funcs(P, U, mt) : ""},
-                 {"EMBEDDED", o->embed_weights ? "1" : "0"}, {"TENSOR_A", tensor_a}, {"TENSOR_C", tensor_c},
+                 {"EMBEDDED", o->embed_weights ? "1" : "0"}, {"PLAN_CODE", pt.code}, {"PLAN_PLACE", pt.place},
                  {"SCRATCH_A", scratch_a}, {"SCRATCH_C", scratch_c}, {"WEIGHT_BYTES", weight_bytes},
                  {"NUM_THREADS", pool_printf("%d", o->es.num_threads)},
                  {"ITERATIONS_PER_RUN", pool_printf("%d", o->es.num_iteration_per_run)},

@@ -11,8 +11,7 @@
 /* One piece of memory a kernel touches. */
 typedef struct Access {
   PlanKind kind;      /* PLAN_ARENA, PLAN_FEED or PLAN_PARAM */
-  int index;          /* feed or parameter index */
-  SymDim lo, hi;      /* arena: [lo, hi) */
+  int index;          /* feed or parameter index; arena: the buffer */
   int write;          /* 1: written */
 } Access;
 
@@ -36,30 +35,24 @@ static void collect(const Graph *g, const Plan *pl, const Op *op, Accesses *out)
         int vid = slots[s].vars[k];
         if (vid < 0 || pl->vars[vid].kind == PLAN_NONE) continue;
         const PlanVar *pv = &pl->vars[vid];
-        Access x = {pv->kind, pv->index, pv->offset, {pv->offset.a + pv->bytes.a, pv->offset.c + pv->bytes.c}, side};
+        Access x = {pv->kind, pv->index, side};
         if (pv->kind == PLAN_ARENA && pv->bytes.a == 0 && pv->bytes.c == 0) continue; /* empty */
         out->a[out->n++] = x;
       }
   }
 }
 
-/* f(B) = a*B + c <= 0 for every B >= 1. */
-static int never_positive(int64_t a, int64_t c) { return a <= 0 && a + c <= 0; }
-
-static int overlap(const Access *x, const Access *y) {
+static int overlap(const Plan *pl, const Access *x, const Access *y) {
   if (x->kind != y->kind) return 0;
   if (x->kind != PLAN_ARENA) return x->index == y->index;
-  /* disjoint at every batch when one ends before the other starts */
-  if (never_positive(x->hi.a - y->lo.a, x->hi.c - y->lo.c)) return 0;
-  if (never_positive(y->hi.a - x->lo.a, y->hi.c - x->lo.c)) return 0;
-  return 1;
+  return plan_overlap(pl, x->index, y->index); /* the buffers x->index and y->index */
 }
 
-static int conflict(const Accesses *x, const Accesses *y) {
+static int conflict(const Plan *pl, const Accesses *x, const Accesses *y) {
   if (x->rng && y->rng) return 1; /* the generator's draws go in program order */
   for (int i = 0; i < x->n; i++)
     for (int j = 0; j < y->n; j++)
-      if ((x->a[i].write || y->a[j].write) && overlap(&x->a[i], &y->a[j])) return 1;
+      if ((x->a[i].write || y->a[j].write) && overlap(pl, &x->a[i], &y->a[j])) return 1;
   return 0;
 }
 
@@ -80,7 +73,7 @@ void deps_build(const Graph *g, const Plan *pl, const Op *const *ops, int n, Dep
     /* successors in ascending order: j is implied when an earlier kept one reaches it */
     for (int j = i + 1; j < n; j++) {
       if (r[j / 64] >> (j % 64) & 1) continue;
-      if (!conflict(&acc[i], &acc[j])) continue;
+      if (!conflict(pl, &acc[i], &acc[j])) continue;
       keep[nk++] = j;
       r[j / 64] |= 1ull << (j % 64);
       const uint64_t *rj = reach + (size_t)j * (size_t)words;

@@ -109,7 +109,9 @@ const char *em_ptr(EmitCtx *e, const Var *v, int is_const) {
   switch (pv->kind) {
     case PLAN_FEED: return pool_printf("((%s%s *)m->in[%d])", q, t, pv->index);
     case PLAN_PARAM: return pool_printf("((%s%s *)m->w[%d])", q, t, pv->index);
-    case PLAN_ARENA: return pool_printf("((%s%s *)(m->arena + %s))", q, t, em_sym(pv->offset));
+    case PLAN_ARENA: /* a plan in pieces: the offsets of the run's batch (codegen_plan.c) */
+      if (e->plan->npieces > 1) return pool_printf("((%s%s *)(m->arena + m->off[%d]))", q, t, pv->index);
+      return pool_printf("((%s%s *)(m->arena + %s))", q, t, em_sym(pv->offset));
     default: diag_internal("var '%s' has no storage", v->name);
   }
 }

@@ -50,15 +50,36 @@ static int cmp_size_desc(const void *x, const void *y) {
 
 static int live_together(const PlanBuf *a, const PlanBuf *b) { return !(a->last < b->first || b->last < a->first); }
 
-/* a + b <= c for every batch B >= 1. */
-static int ends_before(SymDim a, SymDim b, SymDim c) {
-  return a.a + b.a <= c.a && a.a + b.a + a.c + b.c <= c.a + c.c;
+/* A range of batches lo..hi (hi 0: no upper end). */
+typedef struct Range {
+  int64_t lo, hi;
+} Range;
+
+static SymDim end_of(SymDim o, SymDim bytes) { return (SymDim){o.a + bytes.a, o.c + bytes.c}; }
+
+/* x <= y for every batch of r (both affine: at the ends of r suffices). */
+static int le_on(SymDim x, SymDim y, Range r) {
+  const int64_t a = x.a - y.a, c = x.c - y.c;
+  if (a * r.lo + c > 0) return 0;
+  return r.hi ? a * r.hi + c <= 0 : a <= 0;
 }
 
-/* The tightest affine bound, valid for every B >= 1, of x and end. */
-static SymDim bound(SymDim x, SymDim end) {
-  const int64_t a = x.a > end.a ? x.a : end.a, at1 = x.a + x.c > end.a + end.c ? x.a + x.c : end.a + end.c;
-  return (SymDim){a, at1 - a};
+/* The tightest affine bound of x and e on r: through the larger values at
+ * both ends of r (the maximum of affine functions lies below that chord),
+ * or with the larger slope when r has no upper end.  Values at the ends
+ * of r are multiples of PLAN_ALIGN, and so stays the bound. */
+static SymDim bound_on(SymDim x, SymDim e, Range r) {
+  const int64_t xl = x.a * r.lo + x.c, el = e.a * r.lo + e.c, lo = xl > el ? xl : el;
+  if (!r.hi) {
+    const int64_t a = x.a > e.a ? x.a : e.a;
+    return (SymDim){a, lo - a * r.lo};
+  }
+  const int64_t xh = x.a * r.hi + x.c, eh = e.a * r.hi + e.c, hi = xh > eh ? xh : eh;
+  const int64_t rise = hi - lo, run = r.hi - r.lo;
+  /* the slope rounded up to PLAN_ALIGN keeps every value a multiple of it
+   * (scratch starts where the tensors end) */
+  const int64_t a = rise <= 0 || !run ? 0 : (rise + run * PLAN_ALIGN - 1) / (run * PLAN_ALIGN) * PLAN_ALIGN;
+  return (SymDim){a, lo - a * r.lo};
 }
 
 /* Orders candidate offsets: smaller at batch 1, then at batch 8. */
@@ -67,27 +88,212 @@ static int lower(SymDim x, SymDim y) {
   return at_ref(x) < at_ref(y);
 }
 
-/* Lowest placement for `b` avoiding every placed buffer alive at the same time. */
-static SymDim place(const PlanBuf *b, const PlanBuf *placed, int n) {
-  SymDim best = {-1, -1}, top = {0, 0};
-  for (int k = 0; k < n; k++) { /* above everything alive: always valid */
-    if (!live_together(&placed[k], b)) continue;
-    top = bound(top, (SymDim){placed[k].offset.a + placed[k].bytes.a, placed[k].offset.c + placed[k].bytes.c});
+/* The most bytes of buffers alive at one time at batch b (INT64_MAX when
+ * that does not fit). */
+static int64_t live_peak(const PlanBuf *bufs, int n, int64_t b) {
+  int last = 0;
+  for (int i = 0; i < n; i++) last = bufs[i].last > last ? bufs[i].last : last;
+  int64_t *born = calloc((size_t)last + 2, sizeof *born), *dead = calloc((size_t)last + 2, sizeof *dead);
+  int64_t live = 0, peak = 0;
+  if (!born || !dead) diag_internal("memory plan: out of memory");
+  for (int i = 0; i < n; i++) {
+    const int64_t bytes = at_sat(bufs[i].bytes, b);
+    born[bufs[i].first] = add_sat(born[bufs[i].first], bytes);
+    dead[bufs[i].last + 1] = add_sat(dead[bufs[i].last + 1], bytes);
   }
-  for (int cand = -1; cand <= n; cand++) {
-    SymDim o = cand == n ? top : (SymDim){0, 0};
-    if (cand >= 0 && cand < n) {
-      if (!live_together(&placed[cand], b)) continue;
-      o = (SymDim){placed[cand].offset.a + placed[cand].bytes.a, placed[cand].offset.c + placed[cand].bytes.c};
-    }
-    int ok = 1;
-    for (int k = 0; k < n && ok; k++) {
-      if (!live_together(&placed[k], b)) continue;
-      ok = ends_before(o, b->bytes, placed[k].offset) || ends_before(placed[k].offset, placed[k].bytes, o);
-    }
-    if (ok && (best.a < 0 || lower(o, best))) best = o;
+  for (int k = 0; k <= last && peak < INT64_MAX; k++) {
+    live = add_sat(live, born[k]) - dead[k]; /* what died was counted before */
+    peak = live > peak ? live : peak;
   }
+  free(born);
+  free(dead);
+  return peak;
+}
+
+/* One packing of the buffers for the batches of `r`.  The legacy packing
+ * (the only one before plans had pieces; kept first, so that a plan it
+ * already packs tightly does not change) takes the buffers largest at
+ * batch 8 first, each at the lowest offset at batch 1, then at 8.  The
+ * others take them in the order of their size at `ref` times a weight
+ * (1, or a deterministic jitter in [0.5, 1.5): greedy packing is sensitive
+ * to the order, and a few orders find what one misses), each at the offset
+ * smallest relative to the lower bound at both ends of the range. */
+typedef struct Packing {
+  Range r;           /* batches it must hold for */
+  int64_t ref;       /* the upper batch it is judged at (r.hi, or beyond r.lo) */
+  double lb_lo, lb_ref; /* the lower bound at r.lo and at ref */
+  const double *w;   /* order weights; NULL: the legacy packing */
+  SymDim *off;       /* out: per buffer */
+  SymDim arena;      /* out */
+  long work;         /* out: candidate checks made */
+} Packing;
+
+typedef struct OrderKey {
+  double key;
+  int first, index;
+} OrderKey;
+
+static int cmp_key(const void *x, const void *y) {
+  const OrderKey *a = x, *b = y;
+  if (a->key != b->key) return a->key > b->key ? -1 : 1;
+  if (a->first != b->first) return a->first - b->first;
+  return a->index - b->index;
+}
+
+static void pack(const PlanBuf *bufs, int n, Packing *k) {
+  OrderKey *order = pool_alloc(sizeof *order * (size_t)(n ? n : 1));
+  int *placed = pool_alloc(sizeof *placed * (size_t)(n ? n : 1)), *live = pool_alloc(sizeof *live * (size_t)(n ? n : 1));
+  for (int i = 0; i < n; i++)
+    order[i] = (OrderKey){k->w ? (double)at_sat(bufs[i].bytes, k->ref) * k->w[i] : (double)-i, bufs[i].first, i};
+  if (k->w) qsort(order, (size_t)n, sizeof *order, cmp_key);
+  k->arena = (SymDim){0, 0};
+  k->work = 0;
+  for (int i = 0; i < n; i++) {
+    const int b = order[i].index;
+    int nl = 0;
+    SymDim top = {0, 0}, best = {-1, -1};
+    double best_score = 0;
+    for (int j = 0; j < i; j++)
+      if (live_together(&bufs[placed[j]], &bufs[b])) {
+        live[nl++] = placed[j];
+        top = bound_on(top, end_of(k->off[placed[j]], bufs[placed[j]].bytes), k->r);
+      }
+    for (int cand = -1; cand <= nl; cand++) { /* 0, the end of each live buffer, above them all */
+      const SymDim o = cand < 0 ? (SymDim){0, 0} : cand == nl ? top : end_of(k->off[live[cand]], bufs[live[cand]].bytes);
+      int ok = 1;
+      for (int j = 0; j < nl && ok; j++) {
+        const SymDim po = k->off[live[j]];
+        ok = le_on(end_of(o, bufs[b].bytes), po, k->r) || le_on(end_of(po, bufs[live[j]].bytes), o, k->r);
+      }
+      k->work += nl + 1;
+      if (!ok) continue;
+      const double score = (double)(o.a * k->ref + o.c) / k->lb_ref + (double)(o.a * k->r.lo + o.c) / k->lb_lo;
+      if (best.a < 0 || (k->w ? score < best_score : lower(o, best))) best = o, best_score = score;
+    }
+    k->off[b] = best;
+    k->arena = bound_on(k->arena, end_of(best, bufs[b].bytes), k->r);
+    placed[i] = b;
+  }
+}
+
+/* How far the packing is from the lower bound: the larger ratio of its
+ * arena to the bound at the two batches it is judged at. */
+static double packing_ratio(const Packing *k) {
+  const double lo = (double)(k->arena.a * k->r.lo + k->arena.c) / k->lb_lo;
+  const double ref = (double)(k->arena.a * k->ref + k->arena.c) / k->lb_ref;
+  return lo > ref ? lo : ref;
+}
+
+enum { PACK_TRIES = 256 };       /* orders tried for one range at most */
+static const long PACK_WORK = 4000000;  /* candidate checks one range may spend */
+
+/* The best of several packings for r: the legacy one when `legacy`, then
+ * (with `tries`) weighted orders while the work allows. */
+static Packing best_packing(const PlanBuf *bufs, int n, Range r, int legacy, int tries) {
+  const int64_t ref = r.hi ? r.hi : (r.lo * 4 > 1024 ? r.lo * 4 : 1024);
+  const int64_t lb_lo = live_peak(bufs, n, r.lo), lb_ref = live_peak(bufs, n, ref);
+  Packing best = {0}, k = {r, ref, lb_lo > 0 ? (double)lb_lo : 1, lb_ref > 0 ? (double)lb_ref : 1, NULL, NULL, {0, 0}, 0};
+  double *w = pool_alloc(sizeof *w * (size_t)(n ? n : 1));
+  uint64_t state = 0x9E3779B97F4A7C15u; /* xorshift64: the same orders on every run */
+  long spent = 0;
+  for (int t = legacy ? 0 : 1; t <= PACK_TRIES; t++) {
+    for (int i = 0; i < n; i++) {
+      state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+      w[i] = t == 1 ? 1.0 : 0.5 + (double)(state >> 11) / 9007199254740992.0;
+    }
+    k.w = t ? w : NULL;
+    k.off = pool_alloc(sizeof *k.off * (size_t)(n ? n : 1));
+    pack(bufs, n, &k);
+    spent += k.work;
+    if (!best.off || packing_ratio(&k) < packing_ratio(&best)) best = k;
+    if (!tries || spent + k.work > PACK_WORK) break;
+  }
+  best.w = NULL;
   return best;
+}
+
+/* The ranges of batches a plan in pieces packs for separately.  One
+ * packing that holds for every batch is exact at batch 1 but can be far from
+ * the lower bound where the batch-sized buffers and the fixed-size ones
+ * (parameter gradients, say) are of a size: a training MLP at batch 8 took
+ * 1.5x its lower bound.  Single batches up to 8, then ranges 1.2x as wide
+ * as the one before (the lower bound is convex in the batch: the wider the
+ * range, the more an affine arena exceeds it inside). */
+static const Range piece_ranges[] = {
+    {1, 1}, {2, 2}, {3, 3}, {4, 4}, {5, 5}, {6, 6}, {7, 7}, {8, 8}, {9, 10}, {11, 13}, {14, 16}, {17, 20},
+    {21, 25}, {26, 31}, {32, 38}, {39, 46}, {47, 56}, {57, 68}, {69, 82}, {83, 99}, {100, 120}, {121, 145},
+    {146, 175}, {176, 211}, {212, 254}, {255, 306}, {307, 368}, {369, 442}, {443, 531}, {532, 0}};
+enum { NRANGES = sizeof piece_ranges / sizeof piece_ranges[0] };
+
+/* The arena of `off` on r. */
+static SymDim arena_on(const Plan *p, const SymDim *off, Range r) {
+  SymDim a = {0, 0};
+  for (int i = 0; i < p->nbufs; i++) a = bound_on(a, end_of(off[i], p->bufs[i].bytes), r);
+  return a;
+}
+
+/* 1 when no two buffers alive at the same time overlap at `off` on r. */
+static int holds_on(const Plan *p, const SymDim *off, Range r) {
+  for (int i = 0; i < p->nbufs; i++)
+    for (int k = i + 1; k < p->nbufs; k++)
+      if (live_together(&p->bufs[i], &p->bufs[k]) && !le_on(end_of(off[i], p->bufs[i].bytes), off[k], r) &&
+          !le_on(end_of(off[k], p->bufs[k].bytes), off[i], r))
+        return 0;
+  return 1;
+}
+
+/* Packs p's buffers (p->pieces, p->npieces) and returns the offsets of the
+ * last piece.  One packing for every batch (the legacy order first, others
+ * when `tries`); with `pieces`, one for each range too, kept for a range
+ * where it beats the one for every batch by more than 2% at either end (and
+ * the one of the range before by more than 1%: fewer pieces). */
+static SymDim *place_pieces(Plan *p, int tries, int pieces) {
+  const int n = p->nbufs;
+  Packing all = best_packing(p->bufs, n, (Range){1, 0}, 1, tries);
+  SymDim *chosen[NRANGES];
+  int own = 0;
+  for (int r = 0; r < NRANGES; r++) {
+    chosen[r] = all.off;
+    if (!pieces) continue;
+    Packing k = best_packing(p->bufs, n, piece_ranges[r], 0, 1);
+    /* the offsets of the range before (or of every batch) where they hold
+     * for this range too and do as well, within `slack` */
+    SymDim *prev = r ? chosen[r - 1] : all.off;
+    const double slack = prev == all.off ? 1.02 : 1.01;
+    const SymDim a = arena_on(p, prev, k.r);
+    if (!holds_on(p, prev, k.r) || (double)(a.a * k.r.lo + a.c) > slack * (double)(k.arena.a * k.r.lo + k.arena.c) ||
+        (double)(a.a * k.ref + a.c) > slack * (double)(k.arena.a * k.ref + k.arena.c))
+      prev = k.off;
+    chosen[r] = prev;
+    own |= prev != all.off;
+  }
+  if (!own) {
+    p->npieces = 1;
+    p->pieces = pool_alloc(sizeof *p->pieces);
+    p->pieces[0] = (PlanPiece){1, 0, all.arena, all.off};
+    return all.off;
+  }
+  /* neighbours with the same offsets become one piece */
+  p->pieces = pool_alloc(sizeof *p->pieces * NRANGES);
+  p->npieces = 0;
+  for (int r = 0; r < NRANGES; r++) {
+    PlanPiece *last = p->npieces ? &p->pieces[p->npieces - 1] : NULL;
+    if (last && (last->offset == chosen[r] || !memcmp(last->offset, chosen[r], sizeof(SymDim) * (size_t)n)))
+      last->hi = piece_ranges[r].hi;
+    else
+      p->pieces[p->npieces++] = (PlanPiece){piece_ranges[r].lo, piece_ranges[r].hi, {0, 0}, chosen[r]};
+  }
+  /* each piece's arena on its range, never below the one before at its end */
+  for (int k = 0; k < p->npieces; k++) {
+    PlanPiece *pc = &p->pieces[k];
+    pc->arena = arena_on(p, pc->offset, (Range){pc->lo, pc->hi});
+    if (k) {
+      const PlanPiece *prev = &p->pieces[k - 1];
+      const int64_t top = prev->arena.a * prev->hi + prev->arena.c, at_lo = pc->arena.a * pc->lo + pc->arena.c;
+      if (at_lo < top) pc->arena.c += top - at_lo;
+    }
+  }
+  return p->pieces[p->npieces - 1].offset;
 }
 
 PlanOpts plan_options(const BuildStrategy *bs) {
@@ -228,40 +434,75 @@ int plan_build(Graph *g, const Spec *s, Plan *p, PlanOpts o) {
   }
   if (bad) return -1;
   if (o.reuse && p->nbufs) qsort(p->bufs, (size_t)p->nbufs, sizeof *p->bufs, cmp_size_desc);
+  /* the packings judge sizes up to 4x the last range's start: when those do
+   * not fit in 64 bits, only the legacy packing runs */
+  int64_t top;
+  const int wide = !rt_size_mul(total_a, 4 * piece_ranges[NRANGES - 1].lo, &top) && !rt_size_add(top, total_c, &top);
+  int sloped = 0;
+  for (int i = 0; i < p->nbufs; i++) sloped |= p->bufs[i].bytes.a != 0;
+  SymDim *all;
+  if (o.reuse) {
+    all = place_pieces(p, wide, wide && sloped);
+  } else { /* every buffer its own slot, in program order */
+    all = pool_alloc(sizeof *all * (size_t)(p->nbufs ? p->nbufs : 1));
+    SymDim end = {0, 0};
+    for (int i = 0; i < p->nbufs; i++) {
+      all[i] = end;
+      end = bound_on(end, end_of(all[i], p->bufs[i].bytes), (Range){1, 0});
+    }
+    p->npieces = 1;
+    p->pieces = pool_alloc(sizeof *p->pieces);
+    p->pieces[0] = (PlanPiece){1, 0, end, all};
+  }
+  p->arena = p->pieces[p->npieces - 1].arena;
   for (int i = 0; i < p->nbufs; i++) {
     PlanBuf *b = &p->bufs[i];
-    b->offset = o.reuse ? place(b, p->bufs, i) : p->arena;
-    p->arena = bound(p->arena, (SymDim){b->offset.a + b->bytes.a, b->offset.c + b->bytes.c});
+    b->offset = all[i];
     for (int v = 0; v < b->nvars; v++) {
       p->vars[b->vars[v]] = (PlanVar){.kind = PLAN_ARENA, .index = i, .offset = b->offset, .bytes = b->bytes};
       p->nslots++;
     }
   }
-  /* verify: no two buffers alive at the same time overlap, for any batch */
-  for (int i = 0; i < p->nbufs; i++)
-    for (int k = i + 1; k < p->nbufs; k++) {
-      const PlanBuf *a = &p->bufs[i], *b = &p->bufs[k];
-      if (!live_together(a, b)) continue;
-      if (!ends_before(a->offset, a->bytes, b->offset) && !ends_before(b->offset, b->bytes, a->offset))
-        diag_internal("memory plan: '%s' and '%s' overlap while both are alive", g->vars[a->vars[0]].name,
-                      g->vars[b->vars[0]].name);
-    }
+  /* verify: no two buffers alive at the same time overlap, in any piece */
+  for (int pc = 0; pc < p->npieces; pc++) {
+    const PlanPiece *pp = &p->pieces[pc];
+    const Range r = {pp->lo, pp->hi};
+    for (int i = 0; i < p->nbufs; i++)
+      for (int k = i + 1; k < p->nbufs; k++) {
+        const PlanBuf *a = &p->bufs[i], *b = &p->bufs[k];
+        if (!live_together(a, b)) continue;
+        if (!le_on(end_of(pp->offset[i], a->bytes), pp->offset[k], r) &&
+            !le_on(end_of(pp->offset[k], b->bytes), pp->offset[i], r))
+          diag_internal("memory plan: '%s' and '%s' overlap while both are alive", g->vars[a->vars[0]].name,
+                        g->vars[b->vars[0]].name);
+      }
+  }
+  return 0;
+}
+
+const PlanPiece *plan_piece(const Plan *p, int64_t b) {
+  int k = 0;
+  while (k + 1 < p->npieces && p->pieces[k].hi && b > p->pieces[k].hi) k++;
+  return &p->pieces[k];
+}
+
+int plan_overlap(const Plan *p, int i, int j) {
+  if (i == j) return 1;
+  for (int k = 0; k < p->npieces; k++) {
+    const PlanPiece *pp = &p->pieces[k];
+    const Range r = {pp->lo, pp->hi};
+    if (!le_on(end_of(pp->offset[i], p->bufs[i].bytes), pp->offset[j], r) &&
+        !le_on(end_of(pp->offset[j], p->bufs[j].bytes), pp->offset[i], r))
+      return 1;
+  }
   return 0;
 }
 
 PlanStats plan_stats(const Plan *p, int64_t b) {
-  PlanStats st = {at_sat(p->arena, b), 0, 0};
-  int last = 0;
+  PlanStats st = {at_sat(plan_piece(p, b)->arena, b), live_peak(p->bufs, p->nbufs, b), 0};
   for (int i = 0; i < p->nbufs; i++) {
     int64_t n;
     st.naive = add_sat(st.naive, rt_size_mul(at_sat(p->bufs[i].bytes, b), p->bufs[i].nvars, &n) ? INT64_MAX : n);
-    last = p->bufs[i].last > last ? p->bufs[i].last : last;
-  }
-  for (int k = 0; k <= last; k++) {
-    int64_t live = 0;
-    for (int i = 0; i < p->nbufs; i++)
-      if (p->bufs[i].first <= k && k <= p->bufs[i].last) live = add_sat(live, at_sat(p->bufs[i].bytes, b));
-    st.lower_bound = live > st.lower_bound ? live : st.lower_bound;
   }
   return st;
 }
@@ -269,10 +510,11 @@ PlanStats plan_stats(const Plan *p, int64_t b) {
 const char *plan_summary(const Graph *g, const Plan *p) {
   (void)g;
   PlanStats st = plan_stats(p, 1);
-  return pool_printf("%d tensors in %d buffers (memory_optimize=%s, enable_inplace=%s); at batch 1: arena %lld bytes, "
-                     "lower bound %lld, naive %lld",
+  return pool_printf("%d tensors in %d buffers (memory_optimize=%s, enable_inplace=%s%s); at batch 1: arena %lld "
+                     "bytes, lower bound %lld, naive %lld",
                      p->nslots, p->nbufs, p->reuse ? "true" : "false", p->inplace ? "true" : "false",
-                     (long long)st.arena, (long long)st.lower_bound, (long long)st.naive);
+                     p->npieces > 1 ? pool_printf("; %d pieces by batch", p->npieces) : "", (long long)st.arena,
+                     (long long)st.lower_bound, (long long)st.naive);
 }
 
 /* "a*B + c", "c" or "a*B". */
@@ -284,12 +526,18 @@ static const char *sym_text(SymDim d) {
 
 void plan_dump(const Graph *g, const Plan *p, FILE *f) {
   fprintf(f, "# memory plan: %s\n", plan_summary(g, p));
-  fprintf(f, "# arena bytes = %s\n", sym_text(p->arena));
-  fprintf(f, "# %-4s %-22s %-22s %-11s %s\n", "buf", "offset", "bytes", "ops", "vars");
-  for (int i = 0; i < p->nbufs; i++) {
-    const PlanBuf *b = &p->bufs[i];
-    fprintf(f, "  %-4d %-22s %-22s %4d..%-5d", i, sym_text(b->offset), sym_text(b->bytes), b->first, b->last);
-    for (int v = 0; v < b->nvars; v++) fprintf(f, " %s", g->vars[b->vars[v]].name);
-    fputc('\n', f);
+  for (int k = 0; k < p->npieces; k++) {
+    const PlanPiece *pc = &p->pieces[k];
+    if (p->npieces > 1)
+      fprintf(f, "# piece %d: batch %lld..%s\n", k, (long long)pc->lo,
+              pc->hi ? pool_printf("%lld", (long long)pc->hi) : "");
+    fprintf(f, "# arena bytes = %s\n", sym_text(pc->arena));
+    fprintf(f, "# %-4s %-22s %-22s %-11s %s\n", "buf", "offset", "bytes", "ops", "vars");
+    for (int i = 0; i < p->nbufs; i++) {
+      const PlanBuf *b = &p->bufs[i];
+      fprintf(f, "  %-4d %-22s %-22s %4d..%-5d", i, sym_text(pc->offset[i]), sym_text(b->bytes), b->first, b->last);
+      for (int v = 0; v < b->nvars; v++) fprintf(f, " %s", g->vars[b->vars[v]].name);
+      fputc('\n', f);
+    }
   }
 }

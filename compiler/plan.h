@@ -2,7 +2,8 @@
  *
  * Feeds point at the caller's input buffers; parameters at the weight
  * block loaded (or embedded) at create time; every other tensor has a slot in
- * one arena, at an offset that is affine in the batch B.
+ * one arena, at an offset that is affine in the batch B (for every batch, or,
+ * in a plan in pieces, for the range of batches of one piece).
  *
  * BuildStrategy decides the sharing: memory_optimize places buffers whose
  * lifetimes do not intersect at the same offsets; enable_inplace lets an op
@@ -38,13 +39,25 @@ typedef struct PlanBuf {
   int *vars;      /* their ids, in the order they take it over */
   int first;      /* position of the op that first writes it */
   int last;       /* position of the last op that reads it (nops: fetched) */
-  SymDim offset;  /* where it is */
+  SymDim offset;  /* where it is (the last piece's offset) */
   SymDim bytes;   /* its size */
 } PlanBuf;
 
+/* The offsets for one range of batches.  One piece (lo 1, no upper end)
+ * serves every batch; a plan in several pieces has one for each range
+ * lo..hi, each packed for that range (the generated code picks the piece
+ * of the batch it runs). */
+typedef struct PlanPiece {
+  int64_t lo, hi;  /* the batches it serves; hi 0: no upper end */
+  SymDim arena;    /* arena bytes on that range (a*B + c) */
+  SymDim *offset;  /* per buffer */
+} PlanPiece;
+
 typedef struct Plan {
-  PlanVar *vars;  /* per var id */
-  SymDim arena;   /* arena bytes (a*B + c) */
+  PlanVar *vars;  /* per var id (offset: the last piece's) */
+  SymDim arena;   /* arena bytes (a*B + c) of the last piece */
+  int npieces;    /* 1, or one for each range of batches */
+  PlanPiece *pieces; /* them, lo ascending; arena(B) never shrinks as B grows */
   int nslots;     /* tensors in the arena */
   int nbufs;      /* buffers (fewer than nslots with enable_inplace) */
   PlanBuf *bufs;  /* them */
@@ -71,6 +84,10 @@ typedef struct PlanStats {
   int64_t arena, lower_bound, naive;
 } PlanStats;
 PlanStats plan_stats(const Plan *p, int64_t b);
+/* The piece that serves batch b. */
+const PlanPiece *plan_piece(const Plan *p, int64_t b);
+/* 1 when buffers i and j may share bytes at some batch (i == j: always). */
+int plan_overlap(const Plan *p, int i, int j);
 /* One line for the banner: buffers, arena, lower bound, naive total. */
 const char *plan_summary(const Graph *g, const Plan *p);
 /* Every buffer: its vars, offset, size and lifetime (--dump-memplan). */

@@ -249,14 +249,17 @@ static int64_t io_shape(const IoSpec *s, int64_t batch, int64_t *dims) {
   return n ? bound : 0;
 }
 
+/* Bytes of the tensors at `batch` (the memory plan's arena). */
+static int tensor_bytes(int64_t batch, int64_t *t) { return affine(128, batch, 0, t); }
+
 /* Activation bytes of a run at `batch` with `ops` kernels at once (the
  * arithmetic of MODEL_ARENA_BYTES_FOR, checked): -1 when the block they
  * live in would not fit in a size_t. */
 static int act_bytes(int64_t batch, int ops, size_t *bytes) {
-  const int64_t tensor_a = 128, tensor_c = 0, scratch_a = 0, scratch_c = 7168;
+  const int64_t scratch_a = 0, scratch_c = 7168;
   const int64_t weights = 832;
   int64_t t, s, all;
-  if (affine(tensor_a, batch, tensor_c, &t) || affine(scratch_a, batch, scratch_c, &s) || rt_size_mul(s, ops, &s) ||
+  if (tensor_bytes(batch, &t) || affine(scratch_a, batch, scratch_c, &s) || rt_size_mul(s, ops, &s) ||
       rt_size_add(t, s, &t) || rt_size_add(t, weights + 64, &all) || rt_size_to(all, bytes))
     return -1;
   *bytes = (size_t)t;
