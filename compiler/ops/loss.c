@@ -25,17 +25,19 @@
  *   huber_loss: X, Y -> Out, Residual = X; delta.
  *   huber_loss_grad: Residual, Out@GRAD -> X@GRAD, Y@GRAD = Residual.
  *   smooth_l1_loss: X, Y, InsideWeight†, OutsideWeight† -> Diff = X,
- *     Out = [X[0], 1]; sigma=1.  Shape rule only: Paddle 2.6 no longer
- *     registers the op, so there is no reference to check an emitter with.
+ *     Out = [X[0], 1]; sigma=1.  Both weights or neither.  Paddle 2.5
+ *     dropped the op (1.x detection programs have it): its C emitter follows
+ *     fluid's smooth_l1_loss_op.h and is tested against that formula written
+ *     out by hand (tests/test_smooth_l1.py), not against a Paddle run.
  *   smooth_l1_loss_grad: InsideWeight†, OutsideWeight†, Diff, Out@GRAD ->
- *     X@GRAD, Y@GRAD = Diff (shape rule only).
+ *     X@GRAD, Y@GRAD = Diff.
  *   log_loss: Predicted, Labels -> Loss = [Predicted[0], 1]; epsilon=1e-4.
  *   log_loss_grad: Predicted, Labels, Loss@GRAD -> Predicted@GRAD (generic).
  *   kldiv_loss: X, Target -> Loss = X when reduction == "none", else a
  *     scalar; reduction="mean" (none, mean, sum, batchmean); log_target
  *     (after 2.6) is refused when set.
  *   kldiv_loss_grad: X, Target, Loss@GRAD -> X@GRAD (generic rule).
- * Everything but smooth_l1_loss has a float32 C emitter, below. */
+ * Every op here has a float32 C emitter, below. */
 #include <string.h>
 
 #include "ops.h"
@@ -576,6 +578,80 @@ static int emit_huber_loss_grad(EmitCtx *e) {
   return 0;
 }
 
+/* The inside and outside weights of smooth_l1_loss(_grad): both (*iw, *ow
+ * set, each with d's element count) or neither. */
+static int smooth_l1_weights(EmitCtx *e, const Var *d, int *has) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *iw = ctx_nin(&c, "InsideWeight") ? ctx_in(&c, "InsideWeight", 0) : NULL;
+  Var *ow = ctx_nin(&c, "OutsideWeight") ? ctx_in(&c, "OutsideWeight", 0) : NULL;
+  if (!iw != !ow) return em_fail(e, "InsideWeight and OutsideWeight come together or not at all (Paddle's rule)");
+  *has = iw != NULL;
+  return iw && (pr_operand(e, iw, "InsideWeight", d, "iw") || pr_operand(e, ow, "OutsideWeight", d, "ow")) ? -1 : 0;
+}
+
+/* smooth_l1_loss (fluid SmoothL1LossKernel), s2 = sigma * sigma, rows the
+ * first dim of X:
+ *   Diff = (X - Y) * InsideWeight
+ *   Out[r] = sum over the row of f(Diff) * OutsideWeight, with
+ *   f(v) = 0.5 * v * v * s2 where |v| < 1 / s2, |v| - 0.5 / s2 elsewhere.
+ * Sums go along the row in order. */
+static int emit_smooth_l1_loss(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *y = ctx_in(&c, "Y", 0), *diff = ctx_out(&c, "Diff", 0), *out = ctx_out(&c, "Out", 0);
+  int has = 0;
+  if (!x || !y || !diff || !out) return em_fail(e, "needs X, Y, Diff and Out");
+  if (pr_operand(e, x, "X", x, "x") || pr_operand(e, y, "Y", x, "y") || smooth_l1_weights(e, x, &has) ||
+      pr_result(e, diff, "Diff", x, "diff") || check_f32(e, out, "Out"))
+    return -1;
+  pr_line(e->p, "float *out = %s;", em_ptr(e, out, 0));
+  pr_line(e->p, "const float s2 = %s * %s;", em_float((float)attr_float(e->op, "sigma", 1.0)),
+          em_float((float)attr_float(e->op, "sigma", 1.0)));
+  pr_line(e->p, "const int64_t rows = %s, cols = %s;", em_dim(e, x, 0), em_prod(e, x, 1, x->shape.rank));
+  pr_line(e->p, "for (int64_t r = 0; r < rows; r++) {");
+  pr_line(e->p, "float sum = 0.0f;");
+  pr_line(e->p, "for (int64_t k = r * cols; k < (r + 1) * cols; k++) {");
+  pr_line(e->p, "const float v = %s;", has ? "(x[k] - y[k]) * iw[k]" : "x[k] - y[k]");
+  pr_line(e->p, "const float a = fabsf(v), err = a < 1.0f / s2 ? 0.5f * v * v * s2 : a - 0.5f / s2;");
+  pr_line(e->p, "diff[k] = v;");
+  pr_line(e->p, "sum += %s;", has ? "err * ow[k]" : "err");
+  pr_line(e->p, "}");
+  pr_line(e->p, "out[r] = sum;");
+  pr_line(e->p, "}");
+  return 0;
+}
+
+/* smooth_l1_loss_grad (fluid SmoothL1LossGradKernel): with f'(v) = s2 * v
+ * where |v| < 1 / s2, else v's sign, g = Out@GRAD[r] * (InsideWeight *
+ * OutsideWeight) * f'(Diff): X@GRAD = g, Y@GRAD = -g. */
+static int emit_smooth_l1_loss_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *diff = ctx_in(&c, "Diff", 0), *dout = ctx_in(&c, "Out@GRAD", 0);
+  Var *dx = ctx_out(&c, "X@GRAD", 0), *dy = ctx_out(&c, "Y@GRAD", 0);
+  int has = 0;
+  if (!diff || !dout) return em_fail(e, "needs Diff and Out@GRAD");
+  if (diff->shape.rank < 2) return em_fail(e, "Diff %s must have rank >= 2", shape_str(&diff->shape));
+  if (pr_operand(e, diff, "Diff", diff, "diff") || smooth_l1_weights(e, diff, &has) || check_f32(e, dout, "Out@GRAD") ||
+      (dx && pr_result(e, dx, "X@GRAD", diff, "dx")) || (dy && pr_result(e, dy, "Y@GRAD", diff, "dy")))
+    return -1;
+  SymDim rows = em_spec(e, dout)->d[0], n = em_sym_prod(e, dout, 0, dout->shape.rank);
+  if (dout->shape.rank != 2 || n.a != rows.a || n.c != rows.c || rows.a != em_spec(e, diff)->d[0].a ||
+      rows.c != em_spec(e, diff)->d[0].c)
+    return em_fail(e, "Out@GRAD %s must be [rows of Diff, 1]", shape_str(&dout->shape));
+  pr_line(e->p, "const float *dout = %s;", em_ptr(e, dout, 1));
+  pr_line(e->p, "const float s2 = %s * %s;", em_float((float)attr_float(e->op, "sigma", 1.0)),
+          em_float((float)attr_float(e->op, "sigma", 1.0)));
+  pr_line(e->p, "const int64_t rows = %s, cols = %s;", em_dim(e, diff, 0), em_prod(e, diff, 1, diff->shape.rank));
+  pr_line(e->p, "for (int64_t r = 0; r < rows; r++)");
+  pr_line(e->p, "for (int64_t k = r * cols; k < (r + 1) * cols; k++) {");
+  pr_line(e->p, "const float v = diff[k];");
+  pr_line(e->p, "const float d = fabsf(v) < 1.0f / s2 ? s2 * v : (float)((0.0f < v) - (v < 0.0f));");
+  pr_line(e->p, "const float g = %s * d;", has ? "dout[r] * (iw[k] * ow[k])" : "dout[r] * 1.0f");
+  if (dx) pr_line(e->p, "dx[k] = g;");
+  if (dy) pr_line(e->p, "dy[k] = -1.0f * g;");
+  pr_line(e->p, "}");
+  return 0;
+}
+
 /* log_loss (phi LogLossKernel) and its grad, p = Predicted, l = Labels:
  *   Loss            = -(l * log(p + eps)) - (1 - l) * log(1 - p + eps)
  *   Predicted@GRAD  = Loss@GRAD * (-(l / (p + eps)) + (1 - l) / (1 - p + eps)) */
@@ -687,8 +763,10 @@ const OpDef op_huber_loss = {.type = "huber_loss", .infer = infer_loss_like_x, .
 const OpDef op_huber_loss_grad = {.type = "huber_loss_grad",
                                   .infer = infer_residual_grad,
                                   .emit_c = emit_huber_loss_grad};
-const OpDef op_smooth_l1_loss = {.type = "smooth_l1_loss", .infer = infer_smooth_l1};
-const OpDef op_smooth_l1_loss_grad = {.type = "smooth_l1_loss_grad", .infer = infer_residual_grad};
+const OpDef op_smooth_l1_loss = {.type = "smooth_l1_loss", .infer = infer_smooth_l1, .emit_c = emit_smooth_l1_loss};
+const OpDef op_smooth_l1_loss_grad = {.type = "smooth_l1_loss_grad",
+                                      .infer = infer_residual_grad,
+                                      .emit_c = emit_smooth_l1_loss_grad};
 const OpDef op_log_loss = {.type = "log_loss", .infer = infer_log_loss, .emit_c = emit_log_loss};
 const OpDef op_log_loss_grad = {.type = "log_loss_grad", .infer = grad_infer, .emit_c = emit_log_loss};
 const OpDef op_kldiv_loss = {.type = "kldiv_loss", .infer = infer_kldiv, .emit_c = emit_kldiv_loss};
