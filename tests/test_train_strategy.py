@@ -43,6 +43,8 @@ CASES = [
      ()),
     ("resnet_block_momentum", "fuse_bn_add_act_ops=true,fuse_bn_act_ops=true",
      ("fused_bn_add_activation_grad", "fused_batch_norm_act_grad"), ("--threads", "2")),
+    ("resnet_block_nhwc", "fuse_bn_add_act_ops=true", "fusing relu_grad + elementwise_add_grad + batch_norm_grad",
+     ("--threads", "2")),
 ]
 
 _built = {}
