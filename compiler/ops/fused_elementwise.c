@@ -224,8 +224,9 @@ static int emit_fused_bn(EmitCtx *e) {
  * batch_norm_grad's kernel on it.  fused_bn_add_activation_grad, the
  * backward of fused_bn_add_activation (<act_type>_grad +
  * elementwise_add_grad + batch_norm_grad), the same: the add's grad of two
- * same-shape addends passes the activation's gradient to both, so Z@GRAD
- * gets a copy of it. */
+ * same-shape addends passes the activation's gradient to both, so it is
+ * computed into Z@GRAD (when wanted), which batch_norm_grad's kernel then
+ * reads. */
 static int emit_fused_bn_grad(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *y = ctx_in(&c, "Y", 0), *dy = ctx_in(&c, "Y@GRAD", 0), *dz = ctx_out(&c, "Z@GRAD", 0);
@@ -240,21 +241,21 @@ static int emit_fused_bn_grad(EmitCtx *e) {
   if (!term) return em_fail(e, "act_type '%s' is not an activation whose grad reads Out alone", act);
   const VarSpec *sy = em_spec(e, y);
   if (!same_spec(sy, em_spec(e, dy))) return em_fail(e, "Y@GRAD must have Y's shape");
+  /* the activation's gradient goes to Z@GRAD when there is one, else to
+   * scratch */
   const SymDim n = spec_numel(sy);
-  const char *ws = em_scratch(e, (SymDim){n.a * (int64_t)sizeof(float), n.c * (int64_t)sizeof(float)});
+  const char *ws = dz ? NULL : em_scratch(e, (SymDim){n.a * (int64_t)sizeof(float), n.c * (int64_t)sizeof(float)});
   const char *numel = em_numel(e, y);
   em_task_begin(e, numel, numel);
-  pr_line(e->p, "float *gact = (float *)%s;", ws);
+  pr_line(e->p, "float *gact = %s;", dz ? em_ptr(e, dz, 0) : pool_printf("(float *)%s", ws));
   pr_line(e->p, "const float *py = %s, *pdy = %s;", em_ptr(e, y, 1), em_ptr(e, dy, 1));
-  if (dz) pr_line(e->p, "float *pdz = %s;", em_ptr(e, dz, 0));
   pr_line(e->p, "for (int64_t i = lo; i < hi; i++) {");
   pr_line(e->p, "const float y = py[i], dy = pdy[i];");
   if (body) pr_line(e->p, "%s", body);
   pr_line(e->p, "gact[i] = %s;", term);
-  if (dz) pr_line(e->p, "pdz[i] = gact[i];");
   pr_line(e->p, "}");
   em_task_end(e);
-  return op_batch_norm_grad_emit(e, pool_printf("(const float *)%s", ws));
+  return op_batch_norm_grad_emit(e, dz ? em_ptr(e, dz, 1) : pool_printf("(const float *)%s", ws));
 }
 
 const OpDef op_fused_elemwise_activation = {.type = "fused_elemwise_activation", .infer = infer_fused_elemwise,
