@@ -23,6 +23,8 @@ static int one_writer(const Graph *g, int v) {
   return n == 1;
 }
 
+int fuse_one_writer(const Graph *g, int v) { return v >= 0 && one_writer(g, v); }
+
 int fuse_next(const Graph *g, int v) { return v < 0 || !one_writer(g, v) ? -1 : rw_sole_user(g, v); }
 
 static int is_type(const Graph *g, int id, const char *type) { return id >= 0 && !strcmp(g->ops[id].type, type); }
@@ -119,6 +121,13 @@ int fuse_bn_inference(const Graph *g, int id) {
     }
   }
   return 1;
+}
+
+int fuse_bn_training(const Graph *g, int id) {
+  if (!is_type(g, id, "batch_norm") || op_bn_running_stats(&g->ops[id]) || rw_in(g, id, "MomentumTensor") >= 0)
+    return 0;
+  int x = rw_in(g, id, "X");
+  return x >= 0 && g->vars[x].dtype == RT_DT_FP32;
 }
 
 void fuse_copy_bn_inputs(Graph *g, int f, int bn) {

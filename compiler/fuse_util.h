@@ -33,6 +33,9 @@ int fuse_same_shape_add(const Graph *g, int id, int x, int *other);
  * op alone writes it; -1 otherwise. */
 int fuse_next(const Graph *g, int v);
 
+/* 1 when one live op of block 0 writes var `v`. */
+int fuse_one_writer(const Graph *g, int v);
+
 /* 1 when op `id` exists and has type `type`. */
 int fuse_is(const Graph *g, int id, const char *type);
 /* 1 when op `id` is a dropout at inference that changes nothing
@@ -46,6 +49,10 @@ int fuse_ln_last_dim(const Graph *g, int id, int rank);
  * use_global_stats) whose outputs other than Y (MeanOut, SavedMean, ...) no
  * op but itself reads and no fetch takes. */
 int fuse_bn_inference(const Graph *g, int id);
+
+/* 1 when op `id` is a float32 batch_norm with its batch's statistics
+ * (training) and no MomentumTensor: the fused training batch norms take it. */
+int fuse_bn_training(const Graph *g, int id);
 
 /* Gives op `f` the X, Scale, Bias, Mean and Variance of batch_norm `bn`
  * (Scale and Bias only when it has them). */

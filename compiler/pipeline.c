@@ -36,7 +36,9 @@ static const PassEntry pipeline[] = {
     {"conv_elementwise_add_act", pass_conv_elementwise_add_act, NULL,
      "after folding: bias, residual and activation join the conv's epilogue", NULL, 0},
     {"fuse_bn_add_act_ops", pass_fuse_bn_add_act_ops, "fuse_bn_add_act_ops",
-     "after folding: only batch_norms that no conv could absorb are left", NULL, 0},
+     "after folding: only batch_norms that no conv could absorb are left",
+     "act(batch_norm(x) + z) whose Y and sum no other op reads, with its relu_grad + elementwise_add_grad + "
+     "batch_norm_grad", 0},
     {"fuse_bn_act_ops", pass_fuse_bn_act_ops, "fuse_bn_act_ops", "after bn+add+act, which takes the longer pattern",
      "act(batch_norm(x)) whose Y no grad op reads, and its relu_grad + batch_norm_grad pair", 0},
     {"fuse_relu_depthwise_conv", pass_fuse_relu_depthwise_conv, "fuse_relu_depthwise_conv",

@@ -35,7 +35,8 @@ static const Field fields[] = {
       "pass: batch_norm followed by an activation becomes one kernel (training: and the pair's grads, "
       "relu_grad + batch_norm_grad, one kernel)"),
     F(fuse_bn_add_act_ops, FK_BOOL, NULL, "true",
-      "pass: batch_norm + elementwise_add + activation becomes one kernel"),
+      "pass: batch_norm + elementwise_add + activation becomes one kernel (training: and the three ops' grads, "
+      "relu_grad + elementwise_add_grad + batch_norm_grad, one kernel)"),
     F(fuse_relu_depthwise_conv, FK_BOOL, NULL, "false",
       "pass: a relu read only by depthwise_conv2d is applied inside the convolution"),
     F(fuse_gemm_epilogue, FK_BOOL, NULL, "false",

@@ -35,17 +35,8 @@
 #include "rewrite.h"
 #include "util.h"
 
-/* 1 when op `id` is a float32 batch_norm with its batch's statistics and no
- * MomentumTensor. */
-static int bn_training(const Graph *g, int id) {
-  if (!fuse_is(g, id, "batch_norm") || op_bn_running_stats(&g->ops[id]) || rw_in(g, id, "MomentumTensor") >= 0)
-    return 0;
-  int x = rw_in(g, id, "X");
-  return x >= 0 && g->vars[x].dtype == RT_DT_FP32;
-}
-
 static int fuse_one(Graph *g, int bn) {
-  const int train = bn_training(g, bn);
+  const int train = fuse_bn_training(g, bn);
   if (!train && !fuse_bn_inference(g, bn)) return 0;
   int act = fuse_next(g, rw_out(g, bn, "Y"));
   if (act < 0 || !unary_fusible(g, &g->ops[act])) return 0;

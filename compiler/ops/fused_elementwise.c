@@ -32,8 +32,15 @@
  *     reads Out alone) from Y and Y@GRAD into scratch, then batch_norm_grad's
  *     kernel (norm.c) on it: the floats of the two ops.
  *   fused_bn_add_activation: X, Z, Scale, Bias, Mean, Variance -> Y;
- *     Y = act(batch_norm(X) + Z).  (Paddle's GPU training op takes no Mean
- *     and Variance; at inference paddlec's form reads the running ones.)
+ *     Y = act(batch_norm(X) + Z), Z of X's shape.  At inference with the
+ *     running statistics; with the batch's (training, as Paddle's cuDNN op)
+ *     it also has batch_norm's MeanOut, VarianceOut, SavedMean,
+ *     SavedVariance, ReserveSpace and runs batch_norm's training kernel,
+ *     then act(Y + Z) over Y in place with the add's and activation's loop.
+ *   fused_bn_add_activation_grad: X, Scale, Bias, Y, SavedMean,
+ *     SavedVariance, ReserveSpace, Y@GRAD -> X@GRAD, Z@GRAD, Scale@GRAD,
+ *     Bias@GRAD: as fused_batch_norm_act_grad, and Z@GRAD a copy of the
+ *     activation's gradient (elementwise_add_grad's, same shapes).
  * Emission: one loop; the batch norms first turn their parameters into a
  * per-channel scale and shift (C floats of scratch). */
 #include <string.h>
@@ -123,29 +130,38 @@ static int emit_fused_add_act_grad(EmitCtx *e) {
   return 0;
 }
 
+/* 1 when two specialized shapes are known and equal. */
+static int same_spec(const VarSpec *a, const VarSpec *b) {
+  int same = a->known && b->known && a->rank == b->rank;
+  for (int k = 0; same && k < a->rank; k++) same = a->d[k].a == b->d[k].a && a->d[k].c == b->d[k].c;
+  return same;
+}
+
 static int infer_fused_bn(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
   Var *z = ctx_in(c, "Z", 0);
-  if (!z && ctx_out(c, "SavedMean", 0)) return op_batch_norm_infer(c); /* training: batch_norm's outputs */
   if (z && !shape_equal(&z->shape, &x->shape))
     return ctx_fail(c, "Z %s must have X's shape %s", shape_str(&z->shape), shape_str(&x->shape));
+  if (ctx_out(c, "SavedMean", 0)) return op_batch_norm_infer(c); /* training: batch_norm's outputs */
   ctx_set(c, "Y", 0, &x->shape, x->dtype);
   return 0;
 }
 
-/* Training fused_batch_norm_act: batch_norm's own training kernel writes
- * Y, the statistics and the running ones, then the activation runs over Y
- * in place with the activation op's own loop: the floats of the two ops. */
+/* Training fused_batch_norm_act / fused_bn_add_activation: batch_norm's
+ * own training kernel writes Y, the statistics and the running ones, then
+ * the activation (of Y + Z) runs over Y in place with the element-wise
+ * ops' own loops: the floats of the ops replaced. */
 static int emit_fused_bn_train(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
-  Var *y = ctx_out(&c, "Y", 0);
-  if (ctx_in(&c, "Z", 0)) return em_fail(e, "%s with the batch's statistics (training) is not supported", e->op->type);
+  Var *y = ctx_out(&c, "Y", 0), *z = ctx_in(&c, "Z", 0);
   const char *act = attr_str(e->op, "act_type", "");
   const char *expr = unary_float_expr(e, e->op, act);
   if (!y || !expr) return em_fail(e, "needs Y and an activation act_type ('%s' is not one)", act);
+  if (z && (z->dtype != RT_DT_FP32 || !same_spec(em_spec(e, z), em_spec(e, y))))
+    return em_fail(e, "Z ('%s') must be float32 of Y's shape", z->name);
   if (op_batch_norm_emit(e)) return -1;
-  return ew_unary(e, y, y, NULL, expr);
+  return z ? ew_binary_bind(e, y, z, y, -1, "a + b", expr) : ew_unary(e, y, y, NULL, expr);
 }
 
 /* Y = act(X * scale[c] + shift[c] (+ Z)) with the per-channel scale and
@@ -205,26 +221,33 @@ static int emit_fused_bn(EmitCtx *e) {
 /* fused_batch_norm_act_grad: the backward of a training
  * fused_batch_norm_act, <act_type>_grad + batch_norm_grad: the activation's
  * gradient (one that reads Out alone) from Y and Y@GRAD into scratch, then
- * batch_norm_grad's kernel on it. */
-static int emit_fused_bn_act_grad(EmitCtx *e) {
+ * batch_norm_grad's kernel on it.  fused_bn_add_activation_grad, the
+ * backward of fused_bn_add_activation (<act_type>_grad +
+ * elementwise_add_grad + batch_norm_grad), the same: the add's grad of two
+ * same-shape addends passes the activation's gradient to both, so it is
+ * computed into Z@GRAD (when wanted), which batch_norm_grad's kernel then
+ * reads. */
+static int emit_fused_bn_grad(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
-  Var *y = ctx_in(&c, "Y", 0), *dy = ctx_in(&c, "Y@GRAD", 0);
+  Var *y = ctx_in(&c, "Y", 0), *dy = ctx_in(&c, "Y@GRAD", 0), *dz = ctx_out(&c, "Z@GRAD", 0);
   if (!y || !dy) return em_fail(e, "needs Y and Y@GRAD");
-  if (y->dtype != RT_DT_FP32 || dy->dtype != RT_DT_FP32) return em_fail(e, "only float32 is supported");
+  if (y->dtype != RT_DT_FP32 || dy->dtype != RT_DT_FP32 || (dz && dz->dtype != RT_DT_FP32))
+    return em_fail(e, "only float32 is supported");
+  if (dz && !same_spec(em_spec(e, dz), em_spec(e, y))) return em_fail(e, "Z@GRAD must have Y's shape");
   if (attr_bool(e->op, "is_test", 0) || attr_bool(e->op, "use_global_stats", 0))
     return em_fail(e, "is_test / use_global_stats (the running statistics) are not supported");
   const char *act = attr_str(e->op, "act_type", "");
   const char *body, *term = unary_grad_expr(e, e->op, pool_printf("%s_grad", act), &body);
   if (!term) return em_fail(e, "act_type '%s' is not an activation whose grad reads Out alone", act);
-  const VarSpec *sy = em_spec(e, y), *sd = em_spec(e, dy);
-  int same = sy->known && sd->known && sy->rank == sd->rank;
-  for (int k = 0; same && k < sy->rank; k++) same = sy->d[k].a == sd->d[k].a && sy->d[k].c == sd->d[k].c;
-  if (!same) return em_fail(e, "Y@GRAD must have Y's shape");
+  const VarSpec *sy = em_spec(e, y);
+  if (!same_spec(sy, em_spec(e, dy))) return em_fail(e, "Y@GRAD must have Y's shape");
+  /* the activation's gradient goes to Z@GRAD when there is one, else to
+   * scratch */
   const SymDim n = spec_numel(sy);
-  const char *ws = em_scratch(e, (SymDim){n.a * (int64_t)sizeof(float), n.c * (int64_t)sizeof(float)});
+  const char *ws = dz ? NULL : em_scratch(e, (SymDim){n.a * (int64_t)sizeof(float), n.c * (int64_t)sizeof(float)});
   const char *numel = em_numel(e, y);
   em_task_begin(e, numel, numel);
-  pr_line(e->p, "float *gact = (float *)%s;", ws);
+  pr_line(e->p, "float *gact = %s;", dz ? em_ptr(e, dz, 0) : pool_printf("(float *)%s", ws));
   pr_line(e->p, "const float *py = %s, *pdy = %s;", em_ptr(e, y, 1), em_ptr(e, dy, 1));
   pr_line(e->p, "for (int64_t i = lo; i < hi; i++) {");
   pr_line(e->p, "const float y = py[i], dy = pdy[i];");
@@ -232,7 +255,7 @@ static int emit_fused_bn_act_grad(EmitCtx *e) {
   pr_line(e->p, "gact[i] = %s;", term);
   pr_line(e->p, "}");
   em_task_end(e);
-  return op_batch_norm_grad_emit(e, pool_printf("(const float *)%s", ws));
+  return op_batch_norm_grad_emit(e, dz ? em_ptr(e, dz, 1) : pool_printf("(const float *)%s", ws));
 }
 
 const OpDef op_fused_elemwise_activation = {.type = "fused_elemwise_activation", .infer = infer_fused_elemwise,
@@ -247,7 +270,26 @@ const OpDef op_fused_batch_norm_act = {.type = "fused_batch_norm_act", .infer = 
 static const char *const fused_bn_grad_ignores[] = {"Bias", NULL};
 static const char *const fused_bn_grad_attr_ignores[] = {"momentum", "trainable_statistics", NULL};
 const OpDef op_fused_batch_norm_act_grad = {.type = "fused_batch_norm_act_grad", .infer = grad_infer,
-                                            .emit_c = emit_fused_bn_act_grad, .ignores = fused_bn_grad_ignores,
+                                            .emit_c = emit_fused_bn_grad, .ignores = fused_bn_grad_ignores,
                                             .attr_ignores = fused_bn_grad_attr_ignores};
 const OpDef op_fused_bn_add_activation = {.type = "fused_bn_add_activation", .infer = infer_fused_bn,
                                           .emit_c = emit_fused_bn, .inplace = "X:Y"};
+/* The gradients of X, Scale and Bias have their shapes, Z's Y's (Z, of
+ * Y's shape, is no input of the grad). */
+static int infer_fused_bn_add_act_grad(OpCtx *c) {
+  static const char *const fwd[] = {"X", "Scale", "Bias", "Y"};
+  static const char *const grad[] = {"X@GRAD", "Scale@GRAD", "Bias@GRAD", "Z@GRAD"};
+  for (int i = 0; i < 4; i++) {
+    if (!ctx_out(c, grad[i], 0)) continue;
+    Var *v = ctx_need(c, fwd[i], 0);
+    if (!v) return -1;
+    ctx_set(c, grad[i], 0, &v->shape, v->dtype);
+  }
+  return 0;
+}
+/* Bias and ReserveSpace (cuDNN's) as batch_norm_grad's. */
+static const char *const fused_bn_add_grad_ignores[] = {"Bias", "ReserveSpace", NULL};
+const OpDef op_fused_bn_add_activation_grad = {.type = "fused_bn_add_activation_grad",
+                                               .infer = infer_fused_bn_add_act_grad, .emit_c = emit_fused_bn_grad,
+                                               .ignores = fused_bn_add_grad_ignores,
+                                               .attr_ignores = fused_bn_grad_attr_ignores};

@@ -333,6 +333,50 @@ def gru_cls():
 gru_cls.label_classes = 3
 
 
+def _resnet(layout):
+    F = paddle.nn.functional
+
+    def bn(h):
+        return paddle.static.nn.batch_norm(h, data_layout=layout)
+
+    def conv(h, c, k=3, stride=1):
+        return paddle.static.nn.conv2d(h, c, k, stride=stride, padding=k // 2, bias_attr=False, data_format=layout)
+
+    def block(h, c, stride):
+        out = F.relu(bn(conv(h, c, stride=stride)))
+        out = bn(conv(out, c))
+        short = h if stride == 1 else bn(conv(h, c, 1, stride))
+        return F.relu(paddle.add(out, short))
+
+    x = paddle.static.data("x", [None, 3, 8, 8] if layout == "NCHW" else [None, 8, 8, 3], "float32")
+    label = paddle.static.data("label", [None, 1], "int64")
+    h = F.relu(bn(conv(x, 4)))
+    h = block(block(h, 4, 1), 8, 2)
+    logits = paddle.static.nn.fc(paddle.flatten(F.adaptive_avg_pool2d(h, 1, data_format=layout), 1), 10)
+    loss = paddle.mean(F.cross_entropy(logits, label))
+    paddle.optimizer.Momentum(learning_rate=0.05, momentum=0.9).minimize(loss)
+    return loss, 4
+
+
+@case
+def resnet_block_momentum():
+    """A tiny ResNet: a conv + batch_norm + relu stem, a basic block with an
+    identity shortcut (conv-bn-relu-conv-bn, + the block's input, relu) and
+    one that halves the image with a projection shortcut (a strided 1x1 conv
+    + batch_norm, so the residual add joins two batch_norms' outputs), avg
+    pool, fc, softmax cross-entropy, Momentum.  The convs have no bias (see
+    cnn_bn_momentum).  batch_norm + residual add + relu is the pattern of
+    BuildStrategy.fuse_bn_add_act_ops (tests/test_train_strategy.py)."""
+    return _resnet("NCHW")
+
+
+@case
+def resnet_block_nhwc():
+    """resnet_block_momentum channels-last (NHWC convs, batch_norms and
+    pool): the layout Paddle's fuse_bn_add_act_pass asks for."""
+    return _resnet("NHWC")
+
+
 def _data(feed, rows, rng, classes=10):
     """Rows of a feed: integer feeds (labels) uniform in [0, classes) (a
     case's `label_classes` attribute, 10 by default), floats standard
