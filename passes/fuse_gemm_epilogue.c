@@ -230,7 +230,7 @@ static int fuse_grad(Graph *g, int ag) {
   rw_set_slot(g, fg, 0, "Y", &y, 1);
   if (act_g >= 0) rw_set_slot(g, fg, 0, "ReserveSpace", &rs, 1);
   int gx = act_g >= 0 ? rw_out(g, act_g, "X@GRAD") : dx;
-  rw_set_slot(g, fg, 1, "DX", &gx, gx >= 0);
+  if (gx >= 0) rw_set_slot(g, fg, 1, "DX", &gx, 1);
   rw_set_slot(g, fg, 1, "DY", &dy, 1);
   rw_set_slot(g, fg, 1, "DBias", &db, 1);
   int chain[3] = {ag, mg, act_g};
