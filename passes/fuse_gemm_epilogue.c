@@ -156,10 +156,12 @@ static void rewrite_fwd(Graph *g, int prod, int add, int act_op, const FuseAct *
   rw_fuse(g, f, chain, nc);
 }
 
+/* Whether the program being rewritten has grad ops (set once per run). */
+static int training;
+
 /* Steps 1-3 from product `prod`. */
 static int fuse_one(Graph *g, int prod) {
   int tx = 0, ty = 0;
-  const int training = train_is_training(g);
   if (training ? !from_linear(g, prod) || !fuse_is(g, prod, "matmul_v2") : !product(g, prod, &tx, &ty)) return 0;
   int y = rw_in(g, prod, "Y"), out = rw_out(g, prod, "Out");
   if (out < 0) return 0;
@@ -193,8 +195,8 @@ static int fuse_one(Graph *g, int prod) {
           next = a;
       }
     }
-    if ((relu && n % 128 == 0) || (fuse_is(g, next, "gelu") && n % 8 == 0 &&
-                                   g->vars[sum].nusers == 2))
+    /* (a gelu read by itself alone: Paddle's pattern wants its grad) */
+    if ((relu && n % 128 == 0) || (fuse_is(g, next, "gelu") && g->vars[sum].nusers == 2 && n % 8 == 0))
       act_op = next;
   }
   rewrite_fwd(g, prod, add, act_op, &act, bias, addg >= 0);
@@ -239,7 +241,8 @@ static int fuse_grad(Graph *g, int ag) {
 }
 
 int pass_fuse_gemm_epilogue(Graph *g, PassCtx *c) {
+  training = train_is_training(g);
   rw_each_op(g, &c->changes, fuse_one);
-  if (train_is_training(g)) rw_each_op(g, &c->changes, fuse_grad);
+  if (training) rw_each_op(g, &c->changes, fuse_grad);
   return 0;
 }
