@@ -365,9 +365,8 @@ static int emit_unary(EmitCtx *e) {
   return em_fail(e, "%s on %s tensors is not supported yet", type, rt_dtype_name(x->dtype));
 }
 
-/* <op>_grad: Out@GRAD and the forward tensors the row's dep names (X, Out)
- * -> X@GRAD (float32), the row's gradient element by element.  X@GRAD may
- * take Out@GRAD's buffer (each element is read before it is written). */
+/* The loop of an activation grad (ops.h), for its own op and for the fused
+ * ops that take one in (fused_gemm_epilogue_grad). */
 int unary_grad_emit(EmitCtx *e, const Op *op, const char *grad_type, const Var *dy, const Var *x, const Var *y,
                     const Var *dx) {
   size_t n = strlen(grad_type), k = strlen("_grad");
@@ -398,6 +397,9 @@ int unary_grad_emit(EmitCtx *e, const Op *op, const char *grad_type, const Var *
   return ew_nary(e, dx, m, in, NULL, *body ? body : NULL, expr);
 }
 
+/* <op>_grad: Out@GRAD and the forward tensors the row's dep names (X, Out)
+ * -> X@GRAD (float32), the row's gradient element by element.  X@GRAD may
+ * take Out@GRAD's buffer (each element is read before it is written). */
 static int emit_act_grad(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   char *type = pool_strdup(e->op->type);

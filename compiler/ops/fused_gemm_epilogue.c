@@ -146,8 +146,9 @@ static int emit_fused_gemm_grad(EmitCtx *e) {
   for (int i = 0; ok && i < r - 1; i++) ok = xs->d[i].a == ds->d[i].a && xs->d[i].c == ds->d[i].c;
   ok = ok && ys->d[0].a == xs->d[r - 1].a && ys->d[0].c == xs->d[r - 1].c && ys->d[1].a == ds->d[r - 1].a &&
        ys->d[1].c == ds->d[r - 1].c;
-  if (rs) ok = ok && em_spec(e, rs)->rank == r;
-  for (int i = 0; ok && rs && i < r; i++) ok = em_spec(e, rs)->d[i].a == xs->d[i].a && em_spec(e, rs)->d[i].c == xs->d[i].c;
+  const VarSpec *rss = rs ? em_spec(e, rs) : NULL;
+  if (rss) ok = ok && rss->rank == r;
+  for (int i = 0; ok && rss && i < r; i++) ok = rss->d[i].a == xs->d[i].a && rss->d[i].c == xs->d[i].c;
   if (!ok) return em_fail(e, "DOut [..., N], X [..., K], Y [K, N] and ReserveSpace of X's shape expected");
   SymDim m = em_sym_prod(e, x, 0, r - 1), k = xs->d[r - 1], n = ys->d[1];
   if (db) { /* elementwise_add_grad's Y@GRAD */
