@@ -42,6 +42,8 @@ CASES = [
     ("linear_relu_gelu", "fuse_gemm_epilogue=true", "matmul_v2_grad + gelu_grad", ()),
     ("linear_relu_gelu", "fuse_gemm_epilogue=true", "matmul_v2_grad + relu_grad", ("--threads", "2")),
     ("transformer_adamw", "fuse_gemm_epilogue=true", "fused_gemm_epilogue_grad", ()),
+    ("linear_relu_gelu", "fuse_gemm_epilogue=true,fuse_elewise_add_act_ops=true,fuse_all_optimizer_ops=true",
+     "fusing momentum + momentum", ("--threads", "2")),
 ]
 
 _built = {}
