@@ -27,6 +27,12 @@ int fuse_one_writer(const Graph *g, int v) { return v >= 0 && one_writer(g, v); 
 
 int fuse_next(const Graph *g, int v) { return v < 0 || !one_writer(g, v) ? -1 : rw_sole_user(g, v); }
 
+int fuse_next_beside(const Graph *g, int v, int other) {
+  if (v < 0 || other < 0 || !one_writer(g, v) || (g->vars[v].flags & VAR_FETCH) || g->vars[v].nusers != 2) return -1;
+  const int *u = g->vars[v].users;
+  return u[0] == other ? u[1] : u[1] == other ? u[0] : -1;
+}
+
 static int is_type(const Graph *g, int id, const char *type) { return id >= 0 && !strcmp(g->ops[id].type, type); }
 
 int fuse_act_of(const Graph *g, int id, FuseAct *a) {

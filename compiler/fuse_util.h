@@ -35,6 +35,10 @@ int fuse_next(const Graph *g, int v);
 
 /* 1 when one live op of block 0 writes var `v`. */
 int fuse_one_writer(const Graph *g, int v);
+/* The op other than `other` reading `v` when exactly those two ops read it
+ * (`other` one of them), v is not fetched and one op writes it; -1
+ * otherwise: a forward intermediate that its grad op reads too. */
+int fuse_next_beside(const Graph *g, int v, int other);
 
 /* 1 when op `id` exists and has type `type`. */
 int fuse_is(const Graph *g, int id, const char *type);

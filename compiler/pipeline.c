@@ -48,7 +48,9 @@ static const PassEntry pipeline[] = {
     {"fused_feedforward", pass_fused_feedforward, "fused_feedforward",
      "after the attention (whose output may be its residual), before the GEMM epilogues", NULL, 0},
     {"fuse_gemm_epilogue", pass_fuse_gemm_epilogue, "fuse_gemm_epilogue",
-     "after the conv fusions: the matrix products' bias and activation", NULL, 0},
+     "after the conv fusions: the matrix products' bias and activation",
+     "paddle.nn.Linear's matmul_v2 + bias add (+ relu / gelu) whose grad pair fuses too, and its "
+     "elementwise_add_grad + matmul_v2_grad (+ the previous layer's relu_grad / gelu_grad)", 0},
     {"enable_auto_fusion", pass_enable_auto_fusion, "enable_auto_fusion",
      "after the fusions into GEMMs and convs: the element-wise chains they left become single loops", NULL, 0},
     {"fuse_elewise_add_act_ops", pass_fuse_elewise_add_act_ops, "fuse_elewise_add_act_ops",

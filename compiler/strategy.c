@@ -40,7 +40,9 @@ static const Field fields[] = {
     F(fuse_relu_depthwise_conv, FK_BOOL, NULL, "false",
       "pass: a relu read only by depthwise_conv2d is applied inside the convolution"),
     F(fuse_gemm_epilogue, FK_BOOL, NULL, "false",
-      "pass: mul/matmul/matmul_v2 + bias add + activation become one GEMM with an epilogue"),
+      "pass: mul/matmul/matmul_v2 + bias add + activation become one GEMM with an epilogue (training: "
+      "Linear's matmul_v2 + bias (+ relu/gelu), and elementwise_add_grad + matmul_v2_grad (+ relu_grad/gelu_grad) "
+      "one kernel)"),
     F(fused_attention, FK_BOOL, NULL, "false",
       "pass: multi-head attention (projections, scores, softmax, context, output, residual, layer_norm) "
       "becomes one kernel sequence without the score tensor in the arena"),

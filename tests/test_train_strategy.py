@@ -45,6 +45,11 @@ CASES = [
      ("fused_bn_add_activation_grad", "fused_batch_norm_act_grad"), ("--threads", "2")),
     ("resnet_block_nhwc", "fuse_bn_add_act_ops=true", "fusing relu_grad + elementwise_add_grad + batch_norm_grad",
      ("--threads", "2")),
+    ("linear_relu_gelu", "fuse_gemm_epilogue=true", "matmul_v2_grad + gelu_grad", ()),
+    ("linear_relu_gelu", "fuse_gemm_epilogue=true", "matmul_v2_grad + relu_grad", ("--threads", "2")),
+    ("transformer_adamw", "fuse_gemm_epilogue=true", "fused_gemm_epilogue_grad", ()),
+    ("linear_relu_gelu", "fuse_gemm_epilogue=true,fuse_elewise_add_act_ops=true,fuse_all_optimizer_ops=true",
+     "fusing momentum + momentum", ("--threads", "2")),
 ]
 
 _built = {}
@@ -90,7 +95,7 @@ def test_strategy_keeps_losses(name, strategy, marker, flags, tmp_path, tmp_path
     assert err.max() <= TOL, (strategy, err.max(), int(err.argmax()), got[:5], want[:5])
 
 
-@pytest.mark.parametrize("field", ["fuse_gemm_epilogue", "enable_addto"])
+@pytest.mark.parametrize("field", ["enable_addto"])
 def test_strategy_refused_on_training(field):
     """A fusion not applied to training programs, or in-place gradient
     accumulation (enable_addto), is an error naming the field."""

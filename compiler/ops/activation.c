@@ -365,6 +365,38 @@ static int emit_unary(EmitCtx *e) {
   return em_fail(e, "%s on %s tensors is not supported yet", type, rt_dtype_name(x->dtype));
 }
 
+/* The loop of an activation grad (ops.h), for its own op and for the fused
+ * ops that take one in (fused_gemm_epilogue_grad). */
+int unary_grad_emit(EmitCtx *e, const Op *op, const char *grad_type, const Var *dy, const Var *x, const Var *y,
+                    const Var *dx) {
+  size_t n = strlen(grad_type), k = strlen("_grad");
+  if (n <= k || strcmp(grad_type + n - k, "_grad")) return em_fail(e, "'%s' is no activation grad", grad_type);
+  const char *type = pool_printf("%.*s", (int)(n - k), grad_type);
+  const Act *a = act_find(op, type);
+  if (!a || !a->dep) return em_fail(e, "no C gradient for %s", type);
+  if (!dy || ((a->dep & DEP_X) && !x) || ((a->dep & DEP_OUT) && !y))
+    return em_fail(e, "missing Out@GRAD%s%s", a->dep & DEP_X ? ", X" : "", a->dep & DEP_OUT ? ", Out" : "");
+  if (!(a->dep & DEP_X)) x = NULL;
+  if (!(a->dep & DEP_OUT)) y = NULL;
+  if (!dx) return 0; /* nothing wants the gradient */
+  const Var *const all[4] = {dy, dx, x, y};
+  for (int i = 0; i < 4; i++)
+    if (all[i] && all[i]->dtype != RT_DT_FP32)
+      return em_fail(e, "'%s' is %s: only float32 gradients are supported", all[i]->name,
+                     rt_dtype_name(all[i]->dtype));
+  const char *body = a->gbody ? act_expand(e, op, a, a->gbody) : "";
+  const char *expr = a->grad                   ? act_expand(e, op, a, a->grad)
+                     : !strcmp(type, "logit") ? logit_grad(op)
+                                              : NULL;
+  if (!body || !expr) return em_fail(e, "malformed gradient template for %s", type);
+  const char *text = pool_printf("%s %s", body, expr);
+  EwIn in[3] = {{dy, -1, "pdy", "dy"}};
+  int m = 1;
+  if (x && ew_names(text, "x")) in[m++] = (EwIn){x, -1, "px", "x"};
+  if (y && ew_names(text, "y")) in[m++] = (EwIn){y, -1, "py", "y"};
+  return ew_nary(e, dx, m, in, NULL, *body ? body : NULL, expr);
+}
+
 /* <op>_grad: Out@GRAD and the forward tensors the row's dep names (X, Out)
  * -> X@GRAD (float32), the row's gradient element by element.  X@GRAD may
  * take Out@GRAD's buffer (each element is read before it is written). */
@@ -374,27 +406,8 @@ static int emit_act_grad(EmitCtx *e) {
   type[strlen(type) - strlen("_grad")] = 0;
   const Act *a = act_find(e->op, type);
   if (!a || !a->dep) return em_fail(e, "no C gradient for %s", type);
-  Var *dy = ctx_in(&c, "Out@GRAD", 0), *dx = ctx_out(&c, "X@GRAD", 0);
   Var *x = a->dep & DEP_X ? ctx_in(&c, "X", 0) : NULL, *y = a->dep & DEP_OUT ? ctx_in(&c, "Out", 0) : NULL;
-  if (!dy || ((a->dep & DEP_X) && !x) || ((a->dep & DEP_OUT) && !y))
-    return em_fail(e, "missing Out@GRAD%s%s", a->dep & DEP_X ? ", X" : "", a->dep & DEP_OUT ? ", Out" : "");
-  if (!dx) return 0; /* nothing wants the gradient */
-  Var *const all[4] = {dy, dx, x, y};
-  for (int i = 0; i < 4; i++)
-    if (all[i] && all[i]->dtype != RT_DT_FP32)
-      return em_fail(e, "'%s' is %s: only float32 gradients are supported", all[i]->name,
-                     rt_dtype_name(all[i]->dtype));
-  const char *body = a->gbody ? act_expand(e, e->op, a, a->gbody) : "";
-  const char *expr = a->grad                   ? act_expand(e, e->op, a, a->grad)
-                     : !strcmp(type, "logit") ? logit_grad(e->op)
-                                              : NULL;
-  if (!body || !expr) return em_fail(e, "malformed gradient template for %s", type);
-  const char *text = pool_printf("%s %s", body, expr);
-  EwIn in[3] = {{dy, -1, "pdy", "dy"}};
-  int n = 1;
-  if (x && ew_names(text, "x")) in[n++] = (EwIn){x, -1, "px", "x"};
-  if (y && ew_names(text, "y")) in[n++] = (EwIn){y, -1, "py", "y"};
-  return ew_nary(e, dx, n, in, NULL, *body ? body : NULL, expr);
+  return unary_grad_emit(e, e->op, e->op->type, ctx_in(&c, "Out@GRAD", 0), x, y, ctx_out(&c, "X@GRAD", 0));
 }
 
 int unary_fusible(const Graph *g, const Op *op) {

@@ -2,15 +2,40 @@
  * fuse_gemm_epilogue pass makes and paddlec's pass of the same name
  * (passes/fuse_gemm_epilogue.c) writes.
  *   X [..., K] (or [K, M] with trans_x, rank 2), Y [K, N] (or [N, K] with
- *   trans_y), Bias [N] -> Out [..., N]; ReserveSpace unused at inference.
+ *   trans_y), Bias [N] -> Out [..., N] [, ReserveSpace].
  *   Attributes: trans_x=false, trans_y=false, activation="none" (Paddle:
  *   none, relu, gelu; paddlec also every name em_act knows, with fuse_alpha
  *   and fuse_beta).
+ *   With ReserveSpace (the training form, whose grad op reads it): the
+ *   activation is relu or gelu (with gelu's `approximate`), and
+ *   ReserveSpace, float32 of Out's shape, gets the activation's input
+ *   op(X) @ op(Y) + Bias.  (Paddle's GPU kernel stores relu's mask or
+ *   gelu's input there, in its own layout.)
  * Emission: one rt_sgemm_ep, the bias and activation applied to each block
- * of the output as soon as it is computed. */
+ * of the output as soon as it is computed; with ReserveSpace, the GEMM and
+ * bias into ReserveSpace, then the activation op's loop (activation.c) from
+ * it into Out: the floats of matmul_v2, elementwise_add and the activation.
+ *
+ * fused_gemm_epilogue_grad: the backward of Out = act'(X) @ Y + Bias, where
+ * act' is the activation of the layer before (whose output X is):
+ *   DOut [..., N], X [..., K], Y [K, N] [, ReserveSpace of X's shape]
+ *     -> DX [..., K] (optional), DY [K, N], DBias [N] (optional)
+ *   Attributes: trans_x=false, trans_y=false (true is refused: Paddle's
+ *   pass writes neither), activation_grad = none | relu_grad | gelu_grad
+ *   (gelu_grad with its `approximate`).
+ *   DBias = the sum of DOut's rows, DY = X^T DOut, DX = DOut Y^T and then
+ *   the activation grad of it: gelu_grad's from ReserveSpace (the gelu's
+ *   input), relu_grad's from ReserveSpace in place of Out (relu_grad looks
+ *   at Out > 0 alone, and Out > 0 exactly where its input > 0).
+ * Emission: the loops and GEMM calls of elementwise_add_grad (bc_grad),
+ * matmul_v2_grad (X's leading dims folded into the rows) and the
+ * activation grad (activation.c), in that order, so the floats are those of
+ * the ops the pass fused. */
 #include <string.h>
 
+#include "../emit_ew.h"
 #include "../util.h"
+#include "bcast_util.h"
 #include "ops.h"
 
 static int infer_fused_gemm(OpCtx *c) {
@@ -24,7 +49,27 @@ static int infer_fused_gemm(OpCtx *c) {
   if (tx) s.d[0] = x->shape.d[1];
   s.d[s.rank - 1] = ty ? y->shape.d[0] : y->shape.d[1];
   ctx_set(c, "Out", 0, &s, x->dtype);
+  if (ctx_out(c, "ReserveSpace", 0)) ctx_set(c, "ReserveSpace", 0, &s, x->dtype);
   return 0;
+}
+
+/* The training form: GEMM + bias into ReserveSpace, then Out = act of it. */
+static int emit_with_reserve(EmitCtx *e, const Var *x, const Var *y, const Var *b, const Var *rs, const Var *out,
+                             SymDim m, SymDim n, SymDim k) {
+  const char *act = attr_str(e->op, "activation", "none");
+  if (strcmp(act, "relu") && strcmp(act, "gelu"))
+    return em_fail(e, "activation '%s' with ReserveSpace: only relu and gelu (Paddle's) are supported", act);
+  if (!b) return em_fail(e, "ReserveSpace needs Bias");
+  const int r = em_spec(e, x)->rank;
+  pr_line(e->p, "{");
+  pr_line(e->p, "const int64_t M = %s, N = %s, K = %s;", em_prod(e, x, 0, r - 1), em_sym(n), em_sym(k));
+  pr_line(e->p, "const RtEpilogue ep = {%s, NULL, 0, RT_ACT_NONE, 0.0f, 0.0f};", em_ptr(e, b, 1));
+  pr_line(e->p, "rt_sgemm_ep(0, 0, M, N, K, %s, K, %s, N, %s, N, %s, &ep);", em_ptr(e, x, 1), em_ptr(e, y, 1),
+          em_ptr(e, rs, 0), em_gemm_ws(e, m, n, k));
+  pr_line(e->p, "}");
+  const char *expr = unary_float_expr(e, e->op, act);
+  if (!expr) return em_fail(e, "no forward for '%s'", act);
+  return ew_unary(e, rs, out, NULL, expr);
 }
 
 static int emit_fused_gemm(EmitCtx *e) {
@@ -36,6 +81,14 @@ static int emit_fused_gemm(EmitCtx *e) {
   const int tx = attr_bool(e->op, "trans_x", 0), ty = attr_bool(e->op, "trans_y", 0), r = em_spec(e, x)->rank;
   if (!em_spec(e, x)->known || !em_spec(e, y)->known || r < 2 || em_spec(e, y)->rank != 2)
     return em_fail(e, "X and Y need known shapes of rank >= 2 and 2");
+  Var *rs = ctx_out(&c, "ReserveSpace", 0);
+  if (rs && (tx || ty)) return em_fail(e, "ReserveSpace with trans_x or trans_y is not supported");
+  if (rs) {
+    SymDim m = em_sym_prod(e, x, 0, r - 1), k = em_spec(e, x)->d[r - 1], n = em_spec(e, y)->d[1];
+    if (b && (spec_numel(em_spec(e, b)).a || spec_numel(em_spec(e, b)).c != n.c))
+      return em_fail(e, "Bias must have N = %lld elements", (long long)n.c);
+    return emit_with_reserve(e, x, y, b, rs, out, m, n, k);
+  }
   RtAct act;
   float fa, fb;
   if (em_act(e, attr_str(e->op, "activation", "none"), attr_float(e->op, "fuse_alpha", 0),
@@ -56,3 +109,66 @@ static int emit_fused_gemm(EmitCtx *e) {
 
 const OpDef op_fused_gemm_epilogue = {.type = "fused_gemm_epilogue", .infer = infer_fused_gemm,
                                       .emit_c = emit_fused_gemm};
+
+static int infer_fused_gemm_grad(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0), *y = ctx_need(c, "Y", 0);
+  if (!x || !y) return -1;
+  if (y->shape.rank != 2) return ctx_fail(c, "Y %s must have rank 2", shape_str(&y->shape));
+  ctx_set(c, "DX", 0, &x->shape, x->dtype);
+  ctx_set(c, "DY", 0, &y->shape, y->dtype);
+  Shape b = {.rank = 1};
+  b.d[0] = y->shape.d[attr_bool(c->op, "trans_y", 0) ? 0 : 1];
+  ctx_set(c, "DBias", 0, &b, y->dtype);
+  return 0;
+}
+
+static int emit_fused_gemm_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *dout = ctx_in(&c, "DOut", 0), *x = ctx_in(&c, "X", 0), *y = ctx_in(&c, "Y", 0);
+  Var *rs = ctx_in(&c, "ReserveSpace", 0);
+  Var *dx = ctx_out(&c, "DX", 0), *dy = ctx_out(&c, "DY", 0), *db = ctx_out(&c, "DBias", 0);
+  if (!dout || !x || !y) return em_fail(e, "missing DOut, X or Y");
+  if (attr_bool(e->op, "trans_x", 0) || attr_bool(e->op, "trans_y", 0))
+    return em_fail(e, "trans_x / trans_y = true is not supported (Paddle's pass writes neither)");
+  const char *ag = attr_str(e->op, "activation_grad", "none");
+  const int act = strcmp(ag, "none") != 0;
+  if (act && strcmp(ag, "relu_grad") && strcmp(ag, "gelu_grad"))
+    return em_fail(e, "activation_grad '%s' is not supported (none, relu_grad, gelu_grad)", ag);
+  if (act && !rs) return em_fail(e, "activation_grad %s needs ReserveSpace", ag);
+  if (!act && rs) return em_fail(e, "ReserveSpace without activation_grad is not supported");
+  Var *const all[7] = {dout, x, y, rs, dx, dy, db};
+  for (int i = 0; i < 7; i++)
+    if (all[i] && all[i]->dtype != RT_DT_FP32)
+      return em_fail(e, "'%s' is %s: only float32 is supported", all[i]->name, rt_dtype_name(all[i]->dtype));
+  const VarSpec *xs = em_spec(e, x), *ys = em_spec(e, y), *ds = em_spec(e, dout);
+  const int r = xs->rank;
+  int ok = xs->known && ys->known && ds->known && r >= 2 && ys->rank == 2 && ds->rank == r;
+  for (int i = 0; ok && i < r - 1; i++) ok = xs->d[i].a == ds->d[i].a && xs->d[i].c == ds->d[i].c;
+  ok = ok && ys->d[0].a == xs->d[r - 1].a && ys->d[0].c == xs->d[r - 1].c && ys->d[1].a == ds->d[r - 1].a &&
+       ys->d[1].c == ds->d[r - 1].c;
+  const VarSpec *rss = rs ? em_spec(e, rs) : NULL;
+  if (rss) ok = ok && rss->rank == r;
+  for (int i = 0; ok && rss && i < r; i++) ok = rss->d[i].a == xs->d[i].a && rss->d[i].c == xs->d[i].c;
+  if (!ok) return em_fail(e, "DOut [..., N], X [..., K], Y [K, N] and ReserveSpace of X's shape expected");
+  SymDim m = em_sym_prod(e, x, 0, r - 1), k = xs->d[r - 1], n = ys->d[1];
+  if (db) { /* elementwise_add_grad's Y@GRAD */
+    if (spec_numel(em_spec(e, db)).a || spec_numel(em_spec(e, db)).c != n.c || n.a)
+      return em_fail(e, "DBias must have N elements");
+    const EwIn in[1] = {{dout, -1, "pd", "d"}}, gb = {db, -1, "pdy", NULL};
+    if (bc_grad(e, dout, &gb, 1, in, NULL, "d")) return -1;
+  }
+  pr_line(e->p, "{");
+  pr_line(e->p, "const int64_t M = %s, N = %s, K = %s;", em_prod(e, x, 0, r - 1), em_sym(n), em_sym(k));
+  if (dx) /* matmul_v2_grad's, then the activation's */
+    pr_line(e->p, "rt_sgemm_ws(0, 1, M, K, N, 1.0f, %s, N, %s, N, 0.0f, %s, K, %s);", em_ptr(e, dout, 1),
+            em_ptr(e, y, 1), em_ptr(e, dx, 0), em_gemm_ws(e, m, k, n));
+  if (dy)
+    pr_line(e->p, "rt_sgemm_ws(1, 0, K, N, M, 1.0f, %s, K, %s, N, 0.0f, %s, N, %s);", em_ptr(e, x, 1),
+            em_ptr(e, dout, 1), em_ptr(e, dy, 0), em_gemm_ws(e, k, n, m));
+  pr_line(e->p, "}");
+  if (act && dx) return unary_grad_emit(e, e->op, ag, dx, rs, rs, dx);
+  return 0;
+}
+
+const OpDef op_fused_gemm_epilogue_grad = {.type = "fused_gemm_epilogue_grad", .infer = infer_fused_gemm_grad,
+                                           .emit_c = emit_fused_gemm_grad};

@@ -199,6 +199,14 @@ int unary_grad_out_only(const Op *op);
  * attributes read from `op`; *body gets the statements to run first (NULL:
  * none).  NULL when the grad is not one of those. */
 const char *unary_grad_expr(EmitCtx *e, const Op *op, const char *grad_type, const char **body);
+/* Emits dx = the gradient of activation grad op type `grad_type`
+ * ("<act>_grad") as that op's own kernel computes it, from the elements of
+ * dy (Out@GRAD), x (the activation's input) and y (its output), of which it
+ * reads those the activation's grad takes (x or y may be NULL where it
+ * takes none); the attributes are read from `op` (the grad op, or a fused op
+ * that carries them).  dx may be dy (in place).  0, or -1 after em_fail. */
+int unary_grad_emit(EmitCtx *e, const Op *op, const char *grad_type, const Var *dy, const Var *x, const Var *y,
+                    const Var *dx);
 /* 1 when op is a float32 unary op of activation.c whose parameters are all
  * attributes (no Min/Max, FactorTensor, ScaleTensor input; not rrelu): one
  * a fusion pass may take in. */

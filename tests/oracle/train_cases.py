@@ -377,6 +377,28 @@ def resnet_block_nhwc():
     return _resnet("NHWC")
 
 
+@case
+def linear_relu_gelu():
+    """paddle.nn.Linear layers (matmul_v2 + elementwise_add, the pattern
+    of BuildStrategy.fuse_gemm_epilogue in training) over 3 tokens of 16
+    features: 16 -> 128 relu -> 64 gelu (tanh approximation) -> 32 relu,
+    mean over tokens, -> 10, cross-entropy, Momentum; batch 8.  The widths
+    meet Paddle's training rules where they should: the relu after 128
+    columns and the gelu after 64 join their GEMMs (and their grads the next
+    layer's), the relu after 32 (not a multiple of 128) does not.
+    (transformer_adamw has the exact gelu.)"""
+    nn = paddle.nn
+    x = paddle.static.data("x", [None, 3, 16], "float32")
+    label = paddle.static.data("label", [None, 1], "int64")
+    h = nn.functional.relu(nn.Linear(16, 128)(x))
+    h = nn.functional.gelu(nn.Linear(128, 64)(h), approximate=True)
+    h = nn.functional.relu(nn.Linear(64, 32)(h))
+    logits = nn.Linear(32, 10)(paddle.mean(h, axis=1))
+    loss = paddle.mean(nn.functional.cross_entropy(logits, label))
+    paddle.optimizer.Momentum(learning_rate=0.05, momentum=0.9).minimize(loss)
+    return loss, 8
+
+
 def _data(feed, rows, rng, classes=10):
     """Rows of a feed: integer feeds (labels) uniform in [0, classes) (a
     case's `label_classes` attribute, 10 by default), floats standard
