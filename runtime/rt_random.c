@@ -291,3 +291,7 @@ RT_FILL_TRUNCATED(rt_fill_truncated_normal_f64, double, erfinv_f64, rt_uniform_f
   }
 RT_DROPOUT(rt_dropout_f32, float)
 RT_DROPOUT(rt_dropout_f64, double)
+
+void rt_dropout_mask(RtMt *mt, uint8_t *mask, int64_t n, float p) {
+  for (int64_t i = 0; i < n; i++) mask[i] = p == 1.0f ? 0 : rt_uniform_f32(mt, 0.0f, 1.0f) < p ? 0 : 1;
+}

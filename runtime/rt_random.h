@@ -86,6 +86,11 @@ void rt_fill_truncated_normal_f64(RtMt *mt, double *out, int64_t n, double mean,
  * it (mask 0, y 0), else mask 1 and y = x / T(1.0f - p) when `upscale`
  * (upscale_in_train), x otherwise.  y may be x. */
 void rt_dropout_f32(RtMt *mt, const float *x, float *y, uint8_t *mask, int64_t n, float p, int upscale);
+/* The mask alone, as the rnn op's CPU kernel draws it between layers
+ * (phi DropoutCpuFunctionInplace): per element in order one draw u of
+ * uniform_real_distribution<float>(0, 1), mask 0 where u < p, else 1; p 1
+ * draws nothing and zeroes the mask. */
+void rt_dropout_mask(RtMt *mt, uint8_t *mask, int64_t n, float p);
 void rt_dropout_f64(RtMt *mt, const double *x, double *y, uint8_t *mask, int64_t n, float p, int upscale);
 
 #endif

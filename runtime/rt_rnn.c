@@ -102,13 +102,22 @@ static void run_dir(const RtRnn *p, const RnnDir *d, const int64_t *lengths, flo
   }
 }
 
+/* y * mask / (1 - p) into d (d may be y), as Paddle's DropoutHelper:
+ * (y * m) / T(1.0f - p), or 0 * y when p is 1. */
+static void drop(const RtRnn *p, const float *y, float *d, int64_t n) {
+  const float keep = 1.0f - p->dropout_prob;
+  for (int64_t i = 0; i < n; i++) d[i] = p->dropout_prob == 1.0f ? 0.0f * y[i] : y[i] * (float)p->mask[i] / keep;
+}
+
 /* The whole network.  With ys NULL the last layer writes out and the ones
  * below alternate with ws's `mid` (rt_rnn); otherwise layer l writes
  * ys + l*T*N*D*H and keeps each step's cell values in acts (layer and
- * direction k at acts + k*T*N*(G+1)*H) for the grad, and out is not used. */
+ * direction k at acts + k*T*N*(G+1)*H) for the grad, and out is not used.
+ * With dropout (p->mask) a layer above the first reads the dropped outputs
+ * of the one below: in place (rt_rnn), or in `dropped` (the grad keeps ys). */
 static void forward(const RtRnn *p, const float *x, const float *const *weights, const float *h0, const float *c0,
                     const int64_t *lengths, float *out, float *h_n, float *c_n, float *ws, float *gemm_ws, float *ys,
-                    float *acts) {
+                    float *acts, float *dropped) {
   /* both callers pass these (rt_rnn: out; rt_rnn_grad: ys): the guard
    * states it for the static analyzer */
   if (!ws || !h_n || !h0 || (!out && !ys) || (p->mode == RT_RNN_LSTM && (!c_n || !c0))) return;
@@ -117,16 +126,22 @@ static void forward(const RtRnn *p, const float *x, const float *const *weights,
   float *gates = ws, *rec = gates + t_n * nb * gh, *mid = rec + nb * gh;
   const size_t state_bytes = (size_t)(nb * hs) * sizeof(float);
   for (int64_t l = 0; l < p->num_layers; l++) {
-    float *dst;
-    const float *in;
+    float *dst, *below = NULL;
     if (ys) {
       dst = ys + l * tnw;
-      in = l == 0 ? x : dst - tnw;
+      if (l) below = dst - tnw;
     } else {
       /* the last layer writes out; the ones below alternate with mid so that
        * each reads the other buffer */
       dst = (p->num_layers - 1 - l) % 2 == 0 ? out : mid;
-      in = l == 0 ? x : dst == out ? mid : out;
+      if (l) below = dst == out ? mid : out;
+    }
+    const float *in = l == 0 ? x : below;
+    if (l && p->mask && rt_rnn_drops(p)) {
+      float *d = ys ? dropped : below;
+      if (!d) return;
+      drop(p, below, d, tnw);
+      in = d;
     }
     for (int64_t dir = 0; dir < nd; dir++) {
       const int64_t k = l * nd + dir;
@@ -142,7 +157,7 @@ static void forward(const RtRnn *p, const float *x, const float *const *weights,
 
 void rt_rnn(const RtRnn *p, const float *x, const float *const *weights, const float *h0, const float *c0,
             const int64_t *lengths, float *out, float *h_n, float *c_n, float *ws, float *gemm_ws) {
-  forward(p, x, weights, h0, c0, lengths, out, h_n, c_n, ws, gemm_ws, NULL, NULL);
+  forward(p, x, weights, h0, c0, lengths, out, h_n, c_n, ws, gemm_ws, NULL, NULL, NULL);
 }
 
 /* One step of one sequence backwards: sv is what cell() kept, h_prev and
@@ -208,10 +223,15 @@ void rt_rnn_grad(const RtRnn *p, const float *x, const float *const *weights, co
   float *fws = cn + nl * nd * nh; /* forward's gates and rec, then dgi */
   float *dgi = fws, *dgh = gru ? dgi + tn * gh : dgi, *hprev = fws + (tn + nb) * gh + (gru ? tn * gh : 0);
   float *dh = hprev + tn * hs, *dhr = dh + nh, *dc = dhr + nh, *dy_buf[2] = {dc + nh, dc + nh + tn * ow};
-  forward(p, x, weights, h0, c0, lengths, NULL, hn, cn, fws, gemm_ws, ys, acts);
+  float *dropped = p->mask && rt_rnn_drops(p) ? dy_buf[1] + tn * ow : NULL; /* a layer's input after dropout */
+  forward(p, x, weights, h0, c0, lengths, NULL, hn, cn, fws, gemm_ws, ys, acts, dropped);
   for (int64_t l = nl - 1; l >= 0; l--) {
     const float *dy = l == nl - 1 ? dout : dy_buf[(l + 1) % 2];
     const float *in = l == 0 ? x : ys + (l - 1) * tn * ow, *y = ys + l * tn * ow;
+    if (l && dropped) { /* what the layer read: the forward's buffer held the last layer's */
+      drop(p, in, dropped, tn * ow);
+      in = dropped;
+    }
     const int64_t in_w = l == 0 ? p->input_size : ow;
     float *din = l == 0 ? dx : dy_buf[l % 2];
     for (int64_t dir = 0; dir < nd; dir++) {
@@ -263,5 +283,6 @@ void rt_rnn_grad(const RtRnn *p, const float *x, const float *const *weights, co
       if (db_hh) col_sums(dgh, tn, gh, db_hh);
       if (din) rt_sgemm_ws(0, 0, tn, in_w, gh, 1.0f, dgi, gh, weights[2 * k], in_w, dir ? 1.0f : 0.0f, din, in_w, gemm_ws);
     }
+    if (l && dropped && din) drop(p, din, din, tn * ow); /* through the dropout below */
   }
 }

@@ -1,6 +1,7 @@
 /* The fused recurrent network of Paddle's `rnn` op (paddle.nn.LSTM, GRU,
  * SimpleRNN): num_layers stacked layers, each one or two directions, over
- * time-major sequences, fp32, without dropout; and its gradient.
+ * time-major sequences, fp32, with dropout between layers in training;
+ * and its gradient.
  *
  * Tensors (row-major):
  *   x        [T, N, I]          the first layer's input
@@ -52,7 +53,17 @@ typedef struct RtRnn {
   int64_t hidden_size; /* H: features of the state and of each direction's output */
   int64_t num_layers;  /* L: stacked layers */
   int64_t num_dirs;    /* D: 1, or 2 when bidirectional */
+  /* Dropout between layers (Paddle's rnn with is_test false, dropout_prob
+   * p != 0, more than one layer; rt_dropout_mask draws the mask): each layer
+   * above the first reads the one below's outputs y as y * mask / (1 - p)
+   * (0 * y when p is 1), one [T, N, D*H] mask for every layer; the gradient
+   * passes down the same way.  0 and NULL: none. */
+  float dropout_prob;
+  const uint8_t *mask;
 } RtRnn;
+
+/* 1 when p drops between layers (the workspace of rt_rnn_grad counts it). */
+static inline int rt_rnn_drops(const RtRnn *p) { return p->dropout_prob != 0.0f && p->num_layers > 1; }
 
 /* Gates per cell: G. */
 static inline int64_t rt_rnn_gates(RtRnnMode mode) {
@@ -85,13 +96,15 @@ void rt_rnn(const RtRnn *p, const float *x, const float *const *weights, const f
  * each layer and direction's cell values [L*D, T, N, (G+1)*H], final
  * states 2 x [L*D, N, H], the forward's gates and step product (reused for
  * the gates' gradient) plus GRU's recurrent-side gate gradient [T*N, G*H],
- * the previous states [T*N, H], three [N, H] state gradients, and with more
- * than one layer two [T, N, D*H] gradients of a layer's input. */
+ * the previous states [T*N, H], three [N, H] state gradients, with more
+ * than one layer two [T, N, D*H] gradients of a layer's input, and with
+ * dropout a layer's dropped input [T, N, D*H]. */
 static inline int64_t rt_rnn_grad_ws_floats(const RtRnn *p) {
   int64_t hs = p->hidden_size, gh = rt_rnn_gates(p->mode) * hs, tn = p->seq_len * p->batch;
   int64_t ow = p->num_dirs * hs, kd = p->num_layers * p->num_dirs;
   return p->num_layers * tn * ow + kd * tn * (gh + hs) + 2 * kd * p->batch * hs + (tn + p->batch) * gh +
-         (p->mode == RT_RNN_GRU ? tn * gh : 0) + tn * hs + 3 * p->batch * hs + (p->num_layers > 1 ? 2 * tn * ow : 0);
+         (p->mode == RT_RNN_GRU ? tn * gh : 0) + tn * hs + 3 * p->batch * hs + (p->num_layers > 1 ? 2 * tn * ow : 0) +
+         (rt_rnn_drops(p) ? tn * ow : 0);
 }
 
 /* Bounds on the m, n, k of every GEMM rt_rnn_grad runs (the forward's, the

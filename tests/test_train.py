@@ -68,7 +68,8 @@ def test_trains_like_paddle(name, tmp_path):
     meta = json.load(open(os.path.join(d, "case.json")))
     binary = build_trainer(d, tmp_path)
     final = str(tmp_path / "final")
-    stdout = train(binary, d, meta, tmp_path, meta["steps"], "--params", os.path.join(d, "init"), "--save", final)
+    seed = ("--seed", str(meta["seed"])) if meta.get("seeded_steps") else ()
+    stdout = train(binary, d, meta, tmp_path, meta["steps"], "--params", os.path.join(d, "init"), "--save", final, *seed)
     got = np.load(tmp_path / "out" / (meta["loss"].replace("/", "_") + ".npy")).reshape(-1)
     want = np.load(os.path.join(d, "paddle_loss.npy")).reshape(-1)
     assert got.shape == want.shape, (got.shape, want.shape)
@@ -90,7 +91,7 @@ def test_trains_like_paddle(name, tmp_path):
                        capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stderr[-2000:]
     paddle_next = float(p.stdout.strip().splitlines()[-1])
-    train(binary, d, meta, tmp_path, 1, "--params", final)
+    train(binary, d, meta, tmp_path, 1, "--params", final, *seed)
     ours_next = float(np.load(tmp_path / "out" / (meta["loss"].replace("/", "_") + ".npy")).reshape(-1)[0])
     # the data set holds `steps` batches: Paddle's step `steps` and the trainer's step 0 both take batch 0
     assert abs(ours_next - paddle_next) <= LOSS_TOL * max(abs(paddle_next), 1e-6), (ours_next, paddle_next)

@@ -32,10 +32,14 @@
  * weights and PreState); input_size is not read (Paddle's kernel takes the
  * width from Input and the weights, both checked here); dropout_prob
  * applies, as in Paddle, only between layers and only when is_test is
- * false, which is refused; seed only seeds that dropout.
+ * false: the forward draws DropoutState ([T, N, D*H] uint8, one mask for
+ * every pair of layers; from a generator seeded with `seed` when it is not
+ * 0, else the global one) and rt_rnn applies it; seed only seeds that
+ * dropout.
  *
  * rnn_grad: one rt_rnn_grad call, which runs the forward again (into the
- * kernel's scratch) rather than read Reserve, then backpropagates through
+ * kernel's scratch, with the forward's DropoutState when it dropped) rather
+ * than read Reserve, then backpropagates through
  * every step, layer and direction; WeightList@GRAD has WeightList's layout.
  * It reproduces one quirk of Paddle's grad kernel with SequenceLength (see
  * rt_rnn.h: the reverse direction's first step of a short sequence). */
@@ -44,6 +48,19 @@
 #include "../util.h"
 #include "rt_kernels.h"
 #include "ops.h"
+
+/* 1 when the op drops between layers: Paddle's RnnKernel with is_test
+ * false, dropout_prob not 0 and more than one layer. */
+static int rnn_drops(const Op *op) {
+  return !attr_bool(op, "is_test", 0) && attr_float(op, "dropout_prob", 0.0) != 0 && attr_int(op, "num_layers", 1) > 1;
+}
+
+/* OpDef.global_rng: a forward that draws its mask from the global
+ * generator (seed 0; dropout_prob 1 draws nothing). */
+static int rnn_global_rng(const Graph *g, const Op *op) {
+  (void)g;
+  return rnn_drops(op) && attr_float(op, "dropout_prob", 0.0) != 1 && attr_int(op, "seed", 0) == 0;
+}
 
 static int infer_rnn(OpCtx *c) {
   Var *x = ctx_need(c, "Input", 0);
@@ -74,11 +91,12 @@ static int infer_rnn(OpCtx *c) {
   out.d[2] = attr_bool(c->op, "is_bidirec", 0) ? 2 * hidden : hidden;
   ctx_set(c, "Out", 0, &out, x->dtype);
   /* Reserve and DropoutState keep Paddle's declared uint8 scalar; while
-   * specializing they are empty: paddlec's rnn_grad runs the forward again
-   * rather than read them, so neither kernel writes them */
+   * specializing Reserve is empty (paddlec's rnn_grad runs the forward again
+   * rather than read it) and so is DropoutState unless the forward drops
+   * between layers: then it holds the mask, Out's shape */
   Shape side = {c->g->specializing ? 1 : 0, {0}};
   ctx_set(c, "Reserve", 0, &side, RT_DT_UINT8);
-  ctx_set(c, "DropoutState", 0, &side, RT_DT_UINT8);
+  ctx_set(c, "DropoutState", 0, c->g->specializing && rnn_drops(c->op) ? &out : &side, RT_DT_UINT8);
   return 0;
 }
 
@@ -175,10 +193,9 @@ static int rnn_geometry(EmitCtx *e, RtRnn *g, int *mi, SymDim *steps, SymDim *ba
     if (!strcmp(mode, modes[i].name)) *mi = i;
   if (*mi < 0) return em_fail(e, "unknown mode '%s'", mode);
   int64_t layers = attr_int(e->op, "num_layers", 1), hidden = attr_int(e->op, "hidden_size", 100);
-  double dropout = attr_float(e->op, "dropout_prob", 0.0);
-  if (!attr_bool(e->op, "is_test", 0) && dropout > 0 && layers > 1)
-    return em_fail(e, "dropout between layers (dropout_prob=%g with is_test=false) is not supported", dropout);
-  attr_superseded(e->op, "seed"); /* it seeds only that dropout */
+  const double dropout = attr_float(e->op, "dropout_prob", 0.0);
+  if (rnn_drops(e->op) && !(dropout > 0 && dropout <= 1))
+    return em_fail(e, "dropout_prob %g is not in [0, 1]", dropout);
   if (layers < 1 || hidden < 1)
     return em_fail(e, "num_layers %lld and hidden_size %lld must be positive", (long long)layers, (long long)hidden);
   const VarSpec *xs = em_spec(e, x);
@@ -188,7 +205,8 @@ static int rnn_geometry(EmitCtx *e, RtRnn *g, int *mi, SymDim *steps, SymDim *ba
   *steps = xs->d[0], *batch = xs->d[1];
   if (steps->a && batch->a) return em_fail(e, "time steps and batch of Input must not both depend on the batch");
   if (xs->d[2].a) return em_fail(e, "the feature dim of Input must not depend on the batch");
-  *g = (RtRnn){modes[*mi].mode, 0, 0, xs->d[2].c, hidden, layers, attr_bool(e->op, "is_bidirec", 0) ? 2 : 1};
+  *g = (RtRnn){modes[*mi].mode, 0, 0, xs->d[2].c, hidden, layers, attr_bool(e->op, "is_bidirec", 0) ? 2 : 1,
+               rnn_drops(e->op) ? (float)dropout : 0.0f, NULL};
   return 0;
 }
 
@@ -199,7 +217,26 @@ static void print_geo(EmitCtx *e, const RtRnn *g, int mi, SymDim steps, SymDim b
           em_sym(batch), (long long)g->input_size);
   pr_line(e->p, ".hidden_size = %lld, .num_layers = %lld, .num_dirs = %lld,", (long long)g->hidden_size,
           (long long)g->num_layers, (long long)g->num_dirs);
+  if (rt_rnn_drops(g)) pr_line(e->p, ".dropout_prob = %s, .mask = mask,", em_float(g->dropout_prob));
   pr_line(e->p, "};");
+}
+
+/* DropoutState when the op drops between layers (the mask, Out's size and
+ * uint8), else NULL with *ok 1; *ok 0 after em_fail. */
+static const Var *dropout_state(EmitCtx *e, const RtRnn *g, SymDim steps, SymDim batch, int is_output, int *ok) {
+  OpCtx c = {e->g, (Op *)e->op};
+  *ok = 1;
+  if (!rt_rnn_drops(g)) return NULL;
+  Var *m = is_output ? ctx_out(&c, "DropoutState", 0) : ctx_in(&c, "DropoutState", 0);
+  SymDim n = m ? spec_numel(em_spec(e, m)) : (SymDim){-1, -1};
+  const int64_t w = g->num_dirs * g->hidden_size; /* T*N*w; at most one of T, N depends on B */
+  SymDim want = {(steps.a * batch.c + batch.a * steps.c) * w, steps.c * batch.c * w};
+  if (!m || m->dtype != RT_DT_UINT8 || !sym_eq(n, want)) {
+    *ok = 0;
+    em_fail(e, "dropout between layers needs DropoutState, uint8 of Out's size (%s)",
+            m ? sym_shape(e, m) : "missing");
+  }
+  return m;
 }
 
 /* The kernel's workspace and GEMM room for the forward (grad 0) or the
@@ -280,7 +317,29 @@ static int emit_rnn(EmitCtx *e) {
   if (check_lengths(e, lens, batch, &wide)) return -1;
   if (emit_weights(e, &g)) return -1;
   const char *ws, *gemm_ws;
+  int ok;
+  const Var *mask = dropout_state(e, &g, steps, batch, 1, &ok);
+  if (!ok) return -1;
   rnn_workspace(e, &g, steps, batch, 0, &ws, &gemm_ws);
+  if (mask) {
+    const int64_t seed = attr_int(e->op, "seed", 0);
+    pr_line(e->p, "/* the dropout mask between layers (DropoutState) */");
+    pr_line(e->p, "uint8_t *mask = %s;", em_ptr(e, mask, 0));
+    if (g.dropout_prob == 1.0f) {
+      attr_superseded(e->op, "seed"); /* nothing is drawn */
+      pr_line(e->p, "rt_dropout_mask(NULL, mask, %s, 1.0f);", em_numel(e, mask));
+    } else if (seed) {
+      if (seed < INT32_MIN || seed > INT32_MAX) return em_fail(e, "seed %lld is not an int32", (long long)seed);
+      pr_line(e->p, "RtMt engine;");
+      pr_line(e->p, "rt_mt_seed(&engine, (uint64_t)INT64_C(%lld)); /* the op's seed */", (long long)seed);
+      pr_line(e->p, "rt_dropout_mask(&engine, mask, %s, %s);", em_numel(e, mask), em_float(g.dropout_prob));
+    } else {
+      pr_line(e->p, "rt_dropout_mask(&m->rng, mask, %s, %s); /* the global generator */", em_numel(e, mask),
+              em_float(g.dropout_prob));
+    }
+  } else {
+    attr_superseded(e->op, "seed"); /* it seeds only that dropout */
+  }
   print_geo(e, &g, mi, steps, batch);
   pr_line(e->p, "const float *x = %s;", em_ptr(e, x, 1));
   pr_line(e->p, "const float *h0 = %s, *c0 = %s;", pre[0], pre[1]);
@@ -291,10 +350,11 @@ static int emit_rnn(EmitCtx *e) {
   return 0;
 }
 
-/* rnn_grad: Paddle's RnnGradKernel without dropout (refused as in the
- * forward), with or without SequenceLength.  rt_rnn_grad runs the forward again from Input, PreState and WeightList
- * (into the kernel's scratch) instead of reading Reserve, so Out, Reserve
- * and DropoutState are not read (ignores below).  Out@GRAD and each
+/* rnn_grad: Paddle's RnnGradKernel, with or without SequenceLength and
+ * dropout.  rt_rnn_grad runs the forward again from Input, PreState,
+ * WeightList and DropoutState (into the kernel's scratch) instead of reading
+ * Reserve, so Out and Reserve are not read, nor DropoutState without
+ * dropout (ignores below).  Out@GRAD and each
  * State@GRAD may be absent (zero); each output may be absent (not
  * computed). */
 static int emit_rnn_grad(EmitCtx *e) {
@@ -352,7 +412,12 @@ static int emit_rnn_grad(EmitCtx *e) {
   }
   pr_line(e->p, "};");
   const char *ws, *gemm_ws;
+  int ok;
+  const Var *mask = dropout_state(e, &g, steps, batch, 0, &ok);
+  if (!ok) return -1;
+  attr_superseded(e->op, "seed"); /* the grad reads the forward's mask */
   rnn_workspace(e, &g, steps, batch, 1, &ws, &gemm_ws);
+  if (mask) pr_line(e->p, "const uint8_t *mask = %s; /* the forward's dropout mask */", em_ptr(e, mask, 1));
   print_geo(e, &g, mi, steps, batch);
   pr_line(e->p, "const float *x = %s;", em_ptr(e, x, 1));
   pr_line(e->p, "const float *h0 = %s, *c0 = %s;", pre[0], pre[1]);
@@ -366,9 +431,13 @@ static int emit_rnn_grad(EmitCtx *e) {
 
 /* input_size: see the top of the file. */
 static const char *const rnn_attr_ignores[] = {"input_size", NULL};
-const OpDef op_rnn = {.type = "rnn", .infer = infer_rnn, .emit_c = emit_rnn, .attr_ignores = rnn_attr_ignores};
+const OpDef op_rnn = {.type = "rnn",
+                      .infer = infer_rnn,
+                      .emit_c = emit_rnn,
+                      .attr_ignores = rnn_attr_ignores,
+                      .global_rng = rnn_global_rng};
 /* Out, Reserve, DropoutState: rnn_grad computes the forward again (see
- * emit_rnn_grad). */
+ * emit_rnn_grad), reading DropoutState only when the forward dropped. */
 static const char *const rnn_grad_ignores[] = {"Out", "Reserve", "DropoutState", NULL};
 /* The generic rule: each X@GRAD takes its forward input's shape. */
 const OpDef op_rnn_grad = {.type = "rnn_grad",

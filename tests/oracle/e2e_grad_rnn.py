@@ -8,8 +8,10 @@ states fetched or not (rnn_grad then reads zeros from fill_any_like), and
 only the final state fetched.  Every weight's and bias's gradient is
 fetched (oracle_case.build_grad_case).  Sequence lengths (int64 and int32,
 the full length and shorter ones: the steps past the end give zeros and
-keep the state), with one and two directions and layers.  No dropout:
-paddlec refuses it in training.
+keep the state), with one and two directions and layers.  Dropout
+between layers with the op's own seed (a fresh generator each run, so the
+reference is fixed; the global generator's draws are tested by the
+lstm_dropout training fixture), and dropout 1 (no draws, zeros).
 
 Cases marked `forward_only` run a program and fetch the given vars:
 coalesce_tensor, which paddle.nn.LSTM & co. put in the startup program
@@ -150,6 +152,43 @@ def rnn_tanh_lengths_bidirect():
     x, h0 = data("x", [N, STEPS, 3]), data("h0", [2, N, 4])
     y, h = nn.SimpleRNN(3, 4, direction="bidirect")(x, h0, sequence_length=lengths())
     return ["x", "h0", "lens"], [y, h], [x, h0]
+
+
+def seeded(seed):
+    """Gives the program's rnn ops the seed attribute (paddle.nn.LSTM & co.
+    leave it 0: the global generator)."""
+    for o in paddle.static.default_main_program().global_block().ops:
+        if o.type == "rnn":
+            o._set_attr("seed", seed)
+
+
+@case
+def lstm_dropout_3layer_bidirect():
+    """Three bidirectional LSTM layers with dropout 0.4 between them (one
+    mask for both gaps), seed 11."""
+    x = data("x", [N, STEPS, 3])
+    y, _ = nn.LSTM(3, 4, num_layers=3, direction="bidirect", dropout=0.4)(x)
+    seeded(11)
+    return ["x"], [y], [x]
+
+
+@case
+def gru_dropout_lengths():
+    """Two GRU layers with dropout 0.5 and int64 lengths, seed 5."""
+    x = data("x", [N, STEPS, 3])
+    y, h = nn.GRU(3, 4, num_layers=2, dropout=0.5)(x, sequence_length=lengths())
+    seeded(5)
+    return ["x", "lens"], [y, h], [x]
+
+
+@case
+def rnn_tanh_dropout_all():
+    """Dropout 1 between two tanh layers: the upper layer sees zeros (no
+    draws)."""
+    x = data("x", [N, STEPS, 3])
+    y, _ = nn.SimpleRNN(3, 4, num_layers=2, dropout=1.0)(x)
+    seeded(3)
+    return ["x"], [y], [x]
 
 
 def forward_only(fn):

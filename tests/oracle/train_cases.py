@@ -399,6 +399,26 @@ def linear_relu_gelu():
     return loss, 8
 
 
+@case
+def lstm_dropout():
+    """A two-layer LSTM with dropout 0.3 between the layers, in training:
+    the rnn op draws its mask (DropoutState) from the global generator each
+    step, which Paddle's Executor and the trainer seed alike
+    (paddle.seed(GLOBAL_SEED) before the first step, the trainer's --seed),
+    and rnn_grad passes the gradient down through the same mask."""
+    x = paddle.static.data("x", [None, 6, 5], "float32")
+    y = paddle.static.data("y", [None, 1], "int64")
+    out, _ = paddle.nn.LSTM(5, 8, num_layers=2, dropout=0.3)(x)
+    logits = paddle.nn.Linear(8, 3)(out[:, -1, :])
+    loss = paddle.nn.functional.cross_entropy(logits, y).mean()
+    paddle.optimizer.Adam(learning_rate=1e-2).minimize(loss)
+    return loss, 8
+
+
+lstm_dropout.label_classes = 3
+lstm_dropout.seeded_steps = True
+
+
 def _data(feed, rows, rng, classes=10):
     """Rows of a feed: integer feeds (labels) uniform in [0, classes) (a
     case's `label_classes` attribute, 10 by default), floats standard
@@ -449,8 +469,10 @@ def build(out_dir, name):
                 t.set(rng.uniform(-0.5, 0.5, a.shape).astype("float32"), paddle.CPUPlace())
         paddle.static.save(main, os.path.join(d, "init"))
     with open(os.path.join(d, "case.json"), "w") as f:
+        # seeded_steps: the training steps draw from the global generator,
+        # seeded with `seed` before the first (the trainer's --seed)
         json.dump({"feeds": [f.name for f in feeds], "loss": loss.name, "batch": batch, "steps": STEPS,
-                   "seed": GLOBAL_SEED}, f, indent=1)
+                   "seed": GLOBAL_SEED, "seeded_steps": getattr(CASES[name], "seeded_steps", False)}, f, indent=1)
     reference(d)
 
 
@@ -466,6 +488,8 @@ def reference(d):
     with paddle.static.scope_guard(paddle.static.Scope()):
         state = _persistables(main)
         paddle.static.load(main, os.path.join(d, "init"), exe)
+        if meta.get("seeded_steps"):
+            paddle.seed(meta["seed"])
         for k in range(meta["steps"]):
             feed = {n: a[k * b:(k + 1) * b] for n, a in data.items()}
             out, = exe.run(main, feed=feed, fetch_list=[meta["loss"]])
@@ -492,6 +516,8 @@ def step_from(d, prefix, k):
         feed[n] = a[j * b:(j + 1) * b]
     with paddle.static.scope_guard(paddle.static.Scope()):
         paddle.static.load(main, prefix, exe)
+        if meta.get("seeded_steps"):
+            paddle.seed(meta["seed"])
         out, = exe.run(main, feed=feed, fetch_list=[meta["loss"]])
     return float(np.asarray(out).reshape(-1)[0])
 
