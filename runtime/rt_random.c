@@ -292,6 +292,16 @@ RT_FILL_TRUNCATED(rt_fill_truncated_normal_f64, double, erfinv_f64, rt_uniform_f
 RT_DROPOUT(rt_dropout_f32, float)
 RT_DROPOUT(rt_dropout_f64, double)
 
+int64_t rt_uniform_int(RtMt *mt, int64_t lo, int64_t hi) {
+  const uint64_t range = (uint64_t)hi - (uint64_t)lo + 1; /* 0: all 2^64 values */
+  if (!range) return (int64_t)rt_mt_next(mt);
+  const uint64_t scaling = UINT64_MAX / range, past = range * scaling;
+  uint64_t r;
+  do r = rt_mt_next(mt);
+  while (r >= past);
+  return (int64_t)((uint64_t)lo + r / scaling);
+}
+
 void rt_dropout_mask(RtMt *mt, uint8_t *mask, int64_t n, float p) {
   for (int64_t i = 0; i < n; i++) mask[i] = p == 1.0f ? 0 : rt_uniform_f32(mt, 0.0f, 1.0f) < p ? 0 : 1;
 }

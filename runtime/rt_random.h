@@ -86,6 +86,13 @@ void rt_fill_truncated_normal_f64(RtMt *mt, double *out, int64_t n, double mean,
  * it (mask 0, y 0), else mask 1 and y = x / T(1.0f - p) when `upscale`
  * (upscale_in_train), x otherwise.  y may be x. */
 void rt_dropout_f32(RtMt *mt, const float *x, float *y, uint8_t *mask, int64_t n, float p, int upscale);
+/* std::uniform_int_distribution<T>(lo, hi) (T int or int64_t, hi >= lo)
+ * on mt19937_64 as Paddle 2.6's wheel draws it (measured: libstdc++'s
+ * downscaling before GCC 11, not the multiply-shift of later ones): with
+ * range = hi - lo + 1 and scaling = (2^64 - 1) / range, draws r until r <
+ * range * scaling, then lo + r / scaling. */
+int64_t rt_uniform_int(RtMt *mt, int64_t lo, int64_t hi);
+
 /* The mask alone, as the rnn op's CPU kernel draws it between layers
  * (phi DropoutCpuFunctionInplace): per element in order one draw u of
  * uniform_real_distribution<float>(0, 1), mask 0 where u < p, else 1; p 1

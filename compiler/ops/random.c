@@ -28,7 +28,16 @@
  * (diag_step + 1)).  truncated_gaussian_random (Paddle 2.6: no a, b
  * attributes) is Paddle's TruncatedNormal<T>(mean, std): mean +- 2 std by
  * the inverse CDF with Paddle's own Erfinv, on uniform_real_distribution
- * <T>(FLT_MIN, 1) draws.  randint is not emitted. */
+ * <T>(FLT_MIN, 1) draws.
+ * randint (int32, int64): std::uniform_int_distribution<T>(low, high - 1),
+ * one draw per element (rt_uniform_int: the downscaling of libstdc++ before
+ * GCC 11, which Paddle 2.6's wheel was measured to use: the later
+ * multiply-shift differs by one now and then on a 1e9 range), low < high
+ * required as Paddle does.  Its engine is the global generator with seed 0; with any other
+ * seed Paddle 2.6 seeds a fresh engine not with `seed` but with the
+ * `dtype` attribute's value (2 for int32, 3 for int64: the argument its
+ * kernel takes as the seed; measured, tests/oracle/random_cases.py), and so
+ * does paddlec. */
 #include <string.h>
 
 #include "../util.h"
@@ -167,7 +176,28 @@ const OpDef op_truncated_gaussian_random = {.type = "truncated_gaussian_random",
                                             .emit_c = emit_truncated_gaussian_random,
                                             .global_rng = random_global_rng};
 
-/* randint: std::uniform_int_distribution, whose algorithm changed between
- * libstdc++ versions: not emitted. */
-#define OP_RANDOM(name) const OpDef op_##name = {.type = #name, .infer = infer_random};
-OP_RANDOM(randint)
+static int emit_randint(EmitCtx *e) {
+  Var *out = tu_out(e, "Out", 0);
+  if (!out) return -1;
+  if (out->dtype != RT_DT_INT32 && out->dtype != RT_DT_INT64)
+    return em_fail(e, "randint of dtype %s is not supported (int32 or int64)", rt_dtype_name(out->dtype));
+  const int64_t low = attr_int(e->op, "low", 0), high = attr_int(e->op, "high", 0);
+  if (low >= high) return em_fail(e, "low %lld must be less than high %lld (Paddle's rule)", (long long)low, (long long)high);
+  const int64_t seed = attr_int(e->op, "seed", 0);
+  if (seed < INT32_MIN || seed > INT32_MAX) return em_fail(e, "seed %lld is not an int32", (long long)seed);
+  if (seed == 0) {
+    pr_line(e->p, "RtMt *mt = &m->rng; /* the global generator */");
+  } else { /* Paddle 2.6 seeds it with the dtype attribute (see the top of the file) */
+    pr_line(e->p, "RtMt engine, *mt = &engine;");
+    pr_line(e->p, "rt_mt_seed(mt, %d); /* seed %lld: Paddle seeds with dtype %d instead */", out->dtype, (long long)seed,
+            out->dtype);
+  }
+  const char *t = em_ctype(out->dtype);
+  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
+  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) out[i] = (%s)rt_uniform_int(mt, %lld, %lld);", em_numel(e, out), t,
+          (long long)low, (long long)(high - 1));
+  return 0;
+}
+
+const OpDef op_randint = {.type = "randint", .infer = infer_random, .emit_c = emit_randint,
+                          .global_rng = random_global_rng};

@@ -35,6 +35,30 @@ def uniform_seeded():
 
 
 @case
+def randint_global():
+    """randint from the global generator: int64 and int32, a narrow range,
+    a negative one and one near 2^32 wide (where libstdc++'s old and new
+    uniform_int_distribution part ways)."""
+    a = paddle.randint(-3, 7, [50], dtype="int64")
+    b = paddle.randint(-2147483648, 2147483647, [400], dtype="int64")
+    c = paddle.randint(0, 1000000007, [3, 40], dtype="int32")
+    return [a, b, c], 2024
+
+
+@case
+def randint_seeded():
+    """randint with a seed: Paddle 2.6 seeds a fresh engine with the dtype
+    attribute, whatever the seed (3 for int64, 2 for int32): both draw the
+    same numbers each run."""
+    a = paddle.randint(-2147483648, 2147483647, [300], dtype="int64")
+    b = paddle.randint(5, 9, [20], dtype="int32")
+    for o in paddle.static.default_main_program().global_block().ops:
+        if o.type == "randint":
+            o._set_attr("seed", 77)
+    return [a, b], None
+
+
+@case
 def uniform_diag():
     """uniform_random's diag_num / diag_step / diag_val (uniform_raw)."""
     from oracle_case import append_op
