@@ -144,6 +144,21 @@ void fuse_copy_bn_inputs(Graph *g, int f, int bn) {
   }
 }
 
+void fuse_bn_grad_slots(Graph *g, int fg, int bg, int y, int dy, int reserve) {
+  static const char *const ins[] = {"X", "Scale", "Bias", "SavedMean", "SavedVariance", "ReserveSpace"};
+  for (int i = 0; i < (reserve ? 6 : 5); i++) {
+    int v = rw_in(g, bg, ins[i]);
+    if (v >= 0) rw_set_slot(g, fg, 0, ins[i], &v, 1);
+  }
+  rw_set_slot(g, fg, 0, "Y", &y, 1);
+  rw_set_slot(g, fg, 0, "Y@GRAD", &dy, 1);
+  static const char *const outs[] = {"X@GRAD", "Scale@GRAD", "Bias@GRAD"};
+  for (int i = 0; i < 3; i++) {
+    int v = rw_out(g, bg, outs[i]);
+    if (v >= 0) rw_set_slot(g, fg, 1, outs[i], &v, 1);
+  }
+}
+
 int fuse_is_plain_conv(const Graph *g, int id) {
   if (id < 0) return 0;
   const Op *op = &g->ops[id];

@@ -19,6 +19,11 @@ typedef struct FuseAct {
  * as the op does (attributes, not tensors, giving its parameters). */
 int fuse_act_of(const Graph *g, int id, FuseAct *a);
 
+/* Gives fused grad op fg the inputs of batch_norm_grad bg (X, Scale, Bias,
+ * SavedMean, SavedVariance, and with `reserve` ReserveSpace, each when bg
+ * has it), Y = y, Y@GRAD = dy, and bg's X@GRAD, Scale@GRAD, Bias@GRAD. */
+void fuse_bn_grad_slots(Graph *g, int fg, int bg, int y, int dy, int reserve);
+
 /* 1 when op `id` is an elementwise_add reading `x` in one operand and, in
  * the other, a float32 parameter that broadcasts along dim `dim` of x alone
  * (dim's extent `c` elements) and whose output has x's shape, e.g. a conv

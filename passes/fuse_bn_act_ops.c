@@ -81,18 +81,7 @@ static int fuse_grad(Graph *g, int ag) {
   rw_copy_attrs(g, fg, bg);
   rw_copy_attrs(g, fg, ag);
   rw_attr_str(g, fg, "act_type", act);
-  static const char *const ins[] = {"X", "Scale", "Bias", "SavedMean", "SavedVariance"};
-  for (int i = 0; i < 5; i++) {
-    int v = rw_in(g, bg, ins[i]);
-    if (v >= 0) rw_set_slot(g, fg, 0, ins[i], &v, 1);
-  }
-  rw_set_slot(g, fg, 0, "Y", &out, 1);
-  rw_set_slot(g, fg, 0, "Y@GRAD", &dout, 1);
-  static const char *const outs[] = {"X@GRAD", "Scale@GRAD", "Bias@GRAD"};
-  for (int i = 0; i < 3; i++) {
-    int v = rw_out(g, bg, outs[i]);
-    if (v >= 0) rw_set_slot(g, fg, 1, outs[i], &v, 1);
-  }
+  fuse_bn_grad_slots(g, fg, bg, out, dout, 0);
   int chain[2] = {ag, bg};
   rw_fuse(g, fg, chain, 2);
   return 1;

@@ -140,19 +140,7 @@ static void fuse_grad(Graph *g, int bn, int add, int ag, int addg, int bg) {
   rw_copy_attrs(g, fg, bg);
   rw_copy_attrs(g, fg, ag);
   rw_attr_str(g, fg, "act_type", pool_printf("%.*s", (int)(strlen(act) - 5), act));
-  static const char *const ins[] = {"X", "Scale", "Bias", "SavedMean", "SavedVariance", "ReserveSpace"};
-  for (int i = 0; i < 6; i++) {
-    int v = rw_in(g, bg, ins[i]);
-    if (v >= 0) rw_set_slot(g, fg, 0, ins[i], &v, 1);
-  }
-  int out = rw_in(g, ag, "Out"), dout = rw_in(g, ag, "Out@GRAD");
-  rw_set_slot(g, fg, 0, "Y", &out, 1);
-  rw_set_slot(g, fg, 0, "Y@GRAD", &dout, 1);
-  static const char *const outs[] = {"X@GRAD", "Scale@GRAD", "Bias@GRAD"};
-  for (int i = 0; i < 3; i++) {
-    int v = rw_out(g, bg, outs[i]);
-    if (v >= 0) rw_set_slot(g, fg, 1, outs[i], &v, 1);
-  }
+  fuse_bn_grad_slots(g, fg, bg, rw_in(g, ag, "Out"), rw_in(g, ag, "Out@GRAD"), 1);
   int dz = rw_out(g, addg, rw_in(g, add, "X") == y ? "Y@GRAD" : "X@GRAD");
   if (dz >= 0) rw_set_slot(g, fg, 1, "Z@GRAD", &dz, 1);
   const int chain[3] = {ag, addg, bg};
