@@ -350,6 +350,33 @@ static int emit_rnn(EmitCtx *e) {
   return 0;
 }
 
+/* Paddle's rnn_grad reads the forward's Reserve (gates and hidden states
+ * as the forward computed them) and takes its own attributes for the rest;
+ * paddlec's computes the forward again from the grad op's attributes.  The
+ * two agree when the attributes do, as Paddle's grad maker copies them; an
+ * edited program where they differ is refused (Paddle backpropagates then
+ * through a forward other than the one its Reserve holds). */
+static int check_forward_attrs(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  const Var *r = ctx_in(&c, "Reserve", 0);
+  if (!r || r->producer < 0 || strcmp(e->g->ops[r->producer].type, "rnn")) return 0;
+  const Op *f = &e->g->ops[r->producer];
+  static const char *const nums[] = {"dropout_prob", "hidden_size", "num_layers"};
+  for (size_t i = 0; i < sizeof nums / sizeof *nums; i++)
+    if (attr_float(f, nums[i], 0) != attr_float(e->op, nums[i], 0))
+      return em_fail(e, "%s %g differs from its forward's (%s): Paddle's grad would not be the forward's gradient",
+                     nums[i], attr_float(e->op, nums[i], 0), graph_op_where(e->g, f));
+  static const char *const flags[] = {"is_test", "is_bidirec"};
+  for (size_t i = 0; i < sizeof flags / sizeof *flags; i++)
+    if (attr_bool(f, flags[i], 0) != attr_bool(e->op, flags[i], 0))
+      return em_fail(e, "%s differs from its forward's (%s): Paddle's grad would not be the forward's gradient",
+                     flags[i], graph_op_where(e->g, f));
+  if (strcmp(attr_str(f, "mode", "LSTM"), attr_str(e->op, "mode", "LSTM")))
+    return em_fail(e, "mode %s differs from its forward's %s (%s)", attr_str(e->op, "mode", "LSTM"),
+                   attr_str(f, "mode", "LSTM"), graph_op_where(e->g, f));
+  return 0;
+}
+
 /* rnn_grad: Paddle's RnnGradKernel, with or without SequenceLength and
  * dropout.  rt_rnn_grad runs the forward again from Input, PreState,
  * WeightList and DropoutState (into the kernel's scratch) instead of reading
@@ -365,7 +392,8 @@ static int emit_rnn_grad(EmitCtx *e) {
   int mi;
   SymDim steps, batch;
   const char *wide;
-  if (rnn_geometry(e, &g, &mi, &steps, &batch) || check_lengths(e, lens, batch, &wide)) return -1;
+  if (check_forward_attrs(e) || rnn_geometry(e, &g, &mi, &steps, &batch) || check_lengths(e, lens, batch, &wide))
+    return -1;
   const VarSpec *xs = em_spec(e, x);
   if (dout) {
     const VarSpec *ds = em_spec(e, dout);

@@ -131,6 +131,9 @@ def main(argv):
             pid = os.fork()
             if pid == 0:
                 try:
+                    # random ops with seed 0 draw from the global generator:
+                    # paddle.seed(0), which is the compiled model's default seed
+                    paddle.seed(0)
                     for k, y in enumerate(run_case(vd, feeds)):
                         np.save(os.path.join(vd, f"output_{k}.npy"), np.asarray(y))
                     os._exit(0)
