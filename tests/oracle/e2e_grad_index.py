@@ -1,0 +1,76 @@
+"""Gradient cases of the index, scatter and layout ops: take_along_axis,
+put_along_axis (every Reduce, with and without Include_self), ...
+checked against Paddle's own grad ops (oracle_case.build_grad_case).
+
+Feeds named ids_v<N> hold ids in [0, N) (repeated ones included); feeds
+named tie* hold small integers (as floats), so that a max or min is reached
+by several values.
+
+    python e2e_grad_index.py OUTDIR [CASE ...]
+"""
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from oracle_case import append_op as op, case_registry, grad_input as data, run_grad_cases  # noqa: E402,F401
+
+import paddle  # noqa: E402
+
+CASES, case = case_registry()
+
+
+def ids(n, shape, dtype="int64"):
+    return f"ids_v{n}", paddle.static.data(f"ids_v{n}", shape, dtype)
+
+
+def take(name, xs, idx_shape, axis, n, dtype="int64"):
+    def f():
+        x = data("x", xs)
+        iname, idx = ids(n, idx_shape, dtype)
+        return ["x", iname], [paddle.take_along_axis(x, idx, axis)], [x]
+    f.__name__ = name
+    case(f)
+
+
+take("take_axis1_dup", [3, 5, 4], [3, 7, 4], 1, 5)
+take("take_axis_neg2_int32", [4, 3], [2, 3], -2, 4, "int32")
+take("take_broadcast_last", [3, 4, 2], [3, 4, 1], 2, 2)
+take("take_axis0_1d", [6], [9], 0, 6)
+
+
+def put(name, xs, idx_shape, axis, n, reduce, include_self=True, feed="x", dtype="int64"):
+    def f():
+        x = data(feed, xs)
+        v = data(feed + "_v", idx_shape)
+        iname, idx = ids(n, idx_shape, dtype)
+        out = paddle.put_along_axis(x, idx, v, axis, reduce=reduce, include_self=include_self)
+        return [feed, feed + "_v", iname], [out], [x, v]
+    f.__name__ = name
+    case(f)
+
+
+put("put_assign_axis0_dup", [3, 4], [5, 4], 0, 3, "assign")
+put("put_assign_axis1_int32", [2, 5, 3], [2, 4, 3], -2, 5, "assign", dtype="int32")
+put("put_add_axis1", [3, 4], [3, 6], 1, 4, "add")
+put("put_add_noself", [3, 4], [3, 6], 1, 4, "add", False)
+put("put_mul_axis0", [3, 4, 2], [4, 4, 2], 0, 3, "mul")
+put("put_mul_noself", [3, 4], [3, 5], 1, 4, "multiply", False)
+put("put_mean", [4, 3], [6, 3], 0, 4, "mean")
+put("put_mean_noself", [4, 3], [6, 3], 0, 4, "mean", False)
+put("put_amax_ties", [3, 5], [3, 8], 1, 5, "amax", feed="tie")
+put("put_amin_ties_noself", [5, 3], [7, 3], 0, 5, "amin", False, feed="tie")
+
+
+def make_input(v, rng):
+    shape = [3 if d < 0 else d for d in v.shape]
+    m = re.fullmatch(r"ids_v(\d+)", v.name)
+    if m:
+        return rng.integers(0, int(m.group(1)), shape).astype(str(v.dtype).replace("paddle.", ""))
+    if v.name.startswith("tie"):
+        return rng.integers(-2, 3, shape).astype("float32")
+    return rng.standard_normal(shape).astype("float32")
+
+
+if __name__ == "__main__":
+    run_grad_cases(CASES, make_input)
