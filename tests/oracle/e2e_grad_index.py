@@ -1,5 +1,7 @@
 """Gradient cases of the index, scatter and layout ops: take_along_axis,
-put_along_axis (every Reduce, with and without Include_self), ...
+put_along_axis (every Reduce, with and without Include_self),
+index_sample, index_add, scatter (overwrite or not), scatter_nd_add,
+repeat_interleave (Repeats and RepeatsTensor), ...
 checked against Paddle's own grad ops (oracle_case.build_grad_case).
 
 Feeds named ids_v<N> hold ids in [0, N) (repeated ones included); feeds
@@ -15,6 +17,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from oracle_case import append_op as op, case_registry, grad_input as data, run_grad_cases  # noqa: E402,F401
 
+import numpy as np  # noqa: E402
 import paddle  # noqa: E402
 
 CASES, case = case_registry()
@@ -60,6 +63,88 @@ put("put_mean", [4, 3], [6, 3], 0, 4, "mean")
 put("put_mean_noself", [4, 3], [6, 3], 0, 4, "mean", False)
 put("put_amax_ties", [3, 5], [3, 8], 1, 5, "amax", feed="tie")
 put("put_amin_ties_noself", [5, 3], [7, 3], 0, 5, "amin", False, feed="tie")
+
+
+def index_sample(name, xs, idx_shape, dtype="int64"):
+    def f():
+        x = data("x", xs)
+        iname, idx = ids(xs[1], idx_shape, dtype)
+        return ["x", iname], [paddle.index_sample(x, idx)], [x]
+    f.__name__ = name
+    case(f)
+
+
+index_sample("index_sample_dup", [3, 4], [3, 7])
+index_sample("index_sample_int32", [5, 6], [5, 2], "int32")
+
+
+def index_add(name, xs, n_idx, axis, dtype="int64"):
+    def f():
+        x = data("x", xs)
+        a = axis % len(xs)
+        vs = list(xs)
+        vs[a] = n_idx
+        v = data("v", vs)
+        iname, idx = ids(xs[a], [n_idx], dtype)
+        return ["x", "v", iname], [paddle.index_add(x, idx, axis, v)], [x, v]
+    f.__name__ = name
+    case(f)
+
+
+index_add("index_add_axis1_dup", [3, 4, 2], 6, 1)
+index_add("index_add_axis_neg1_int32", [2, 5], 3, -1, "int32")
+index_add("index_add_axis0", [4, 3], 5, 0)
+
+
+def scatter(name, xs, n_ids, overwrite, dtype="int64", upd_rows=None):
+    def f():
+        x = data("x", xs)
+        u = data("u", [n_ids] + list(xs[1:]))
+        iname, idx = ids(xs[0], [n_ids], dtype)
+        return ["x", "u", iname], [paddle.scatter(x, idx, u, overwrite=overwrite)], [x, u]
+    f.__name__ = name
+    case(f)
+
+
+scatter("scatter_overwrite_dup", [4, 3], 6, True)
+scatter("scatter_add_dup", [4, 3, 2], 7, False)
+scatter("scatter_overwrite_int32", [5, 2], 3, True, "int32")
+
+
+def scatter_nd_add(name, xs, idx_shape, n, dtype="int64"):
+    def f():
+        x = data("x", xs)
+        k = idx_shape[-1]
+        u = data("u", list(idx_shape[:-1]) + list(xs[k:]))
+        iname, idx = ids(n, idx_shape, dtype)
+        return ["x", "u", iname], [paddle.scatter_nd_add(x, idx, u)], [x, u]
+    f.__name__ = name
+    case(f)
+
+
+scatter_nd_add("scatter_nd_add_k1_dup", [3, 4], [5, 1], 3)
+scatter_nd_add("scatter_nd_add_k2_int32", [3, 3, 2], [2, 3, 2], 3, "int32")
+scatter_nd_add("scatter_nd_add_full", [2, 2], [4, 2], 2)
+
+
+def repeat(name, xs, repeats, axis):
+    def f():
+        x = data("x", xs)
+        if not isinstance(repeats, list):
+            return ["x"], [paddle.repeat_interleave(x, repeats, axis)], [x]
+        out = paddle.repeat_interleave(x, paddle.assign(np.array(repeats, "int64")), axis)
+        shape = list(xs)
+        shape[axis] = sum(repeats)
+        # Paddle leaves the repeated dim -1: a reshape gives the fed gradient its size
+        return ["x"], [paddle.reshape(out, shape)], [x]
+    f.__name__ = name
+    case(f)
+
+
+repeat("repeat_int_axis1", [3, 4, 2], 3, 1)
+repeat("repeat_int_flat", [2, 3], 2, None)
+repeat("repeat_tensor_axis0", [3, 4], [2, 0, 3], 0)
+repeat("repeat_tensor_axis2", [2, 2, 3], [1, 4, 2], 2)
 
 
 def make_input(v, rng):
