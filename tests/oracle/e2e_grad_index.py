@@ -1,7 +1,9 @@
 """Gradient cases of the index, scatter and layout ops: take_along_axis,
 put_along_axis (every Reduce, with and without Include_self),
 index_sample, index_add, scatter (overwrite or not), scatter_nd_add,
-repeat_interleave (Repeats and RepeatsTensor), ...
+repeat_interleave (Repeats and RepeatsTensor), broadcast_tensors,
+crop_tensor, pixel_shuffle and pixel_unshuffle, channel_shuffle and
+shuffle_channel, temporal_shift (NCHW and NHWC), maxout (ties), ...
 checked against Paddle's own grad ops (oracle_case.build_grad_case).
 
 Feeds named ids_v<N> hold ids in [0, N) (repeated ones included); feeds
@@ -19,6 +21,7 @@ from oracle_case import append_op as op, case_registry, grad_input as data, run_
 
 import numpy as np  # noqa: E402
 import paddle  # noqa: E402
+import paddle.nn.functional as F  # noqa: E402
 
 CASES, case = case_registry()
 
@@ -145,6 +148,56 @@ repeat("repeat_int_axis1", [3, 4, 2], 3, 1)
 repeat("repeat_int_flat", [2, 3], 2, None)
 repeat("repeat_tensor_axis0", [3, 4], [2, 0, 3], 0)
 repeat("repeat_tensor_axis2", [2, 2, 3], [1, 4, 2], 2)
+
+
+@case
+def broadcast_tensors3():
+    a, b, c = data("a", [3, 1, 4]), data("b", [2, 1]), data("c", [3, 2, 4])
+    return ["a", "b", "c"], list(paddle.broadcast_tensors([a, b, c])), [a, b, c]
+
+
+# (an input that stops the gradient is left out: Paddle 2.6's CPU
+# broadcast_tensors_grad then crashes writing its empty X@GRAD)
+
+
+def crop(name, xs, shape, offsets):
+    def f():
+        x = data("x", xs)
+        return ["x"], [paddle.crop(x, shape, offsets)], [x]
+    f.__name__ = name
+    case(f)
+
+
+crop("crop_2d", [5, 6], [2, 3], [1, 2])
+crop("crop_rest", [3, 4, 5], [-1, 2, -1], [1, 0, 2])
+
+
+def layout(name, xs, fn):
+    def f():
+        x = data("x", xs)
+        return ["x"], [fn(x)], [x]
+    f.__name__ = name
+    case(f)
+
+
+layout("pixel_shuffle_nchw", [2, 8, 3, 2], lambda x: F.pixel_shuffle(x, 2))
+layout("pixel_shuffle_nhwc", [2, 3, 2, 18], lambda x: F.pixel_shuffle(x, 3, "NHWC"))
+layout("pixel_unshuffle_nchw", [2, 2, 4, 6], lambda x: F.pixel_unshuffle(x, 2))
+layout("pixel_unshuffle_nhwc", [1, 6, 3, 2], lambda x: F.pixel_unshuffle(x, 3, "NHWC"))
+layout("channel_shuffle_nchw", [2, 6, 2, 3], lambda x: F.channel_shuffle(x, 3))
+layout("channel_shuffle_nhwc", [2, 2, 3, 8], lambda x: F.channel_shuffle(x, 2, "NHWC"))
+layout("shuffle_channel", [2, 6, 2, 2],
+       lambda x: op("shuffle_channel", {"X": x}, {"Out": ["float32"]}, {"group": 2})[0])
+layout("temporal_shift_nchw", [6, 8, 2, 3], lambda x: F.temporal_shift(x, 3, 0.25))
+layout("temporal_shift_nhwc", [4, 2, 3, 10], lambda x: F.temporal_shift(x, 2, 0.2, data_format="NHWC"))
+layout("maxout_axis1", [2, 6, 3, 2], lambda x: F.maxout(x, 3))
+layout("maxout_axis_neg1", [2, 2, 3, 4], lambda x: F.maxout(x, 2, -1))
+
+
+@case
+def maxout_ties():
+    x = data("tie", [2, 8, 2, 2])
+    return ["tie"], [F.maxout(x, 4, 1)], [x]
 
 
 def make_input(v, rng):
