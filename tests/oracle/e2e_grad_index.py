@@ -3,7 +3,7 @@ put_along_axis (every Reduce, with and without Include_self),
 index_sample, index_add, scatter (overwrite or not), scatter_nd_add,
 repeat_interleave (Repeats and RepeatsTensor), broadcast_tensors,
 crop_tensor, pixel_shuffle and pixel_unshuffle, channel_shuffle and
-shuffle_channel, temporal_shift (NCHW and NHWC), maxout (ties), ...
+shuffle_channel, temporal_shift (NCHW and NHWC), maxout (ties), lrn, affine_channel, ...
 checked against Paddle's own grad ops (oracle_case.build_grad_case).
 
 Feeds named ids_v<N> hold ids in [0, N) (repeated ones included); feeds
@@ -198,6 +198,34 @@ layout("maxout_axis_neg1", [2, 2, 3, 4], lambda x: F.maxout(x, 2, -1))
 def maxout_ties():
     x = data("tie", [2, 8, 2, 2])
     return ["tie"], [F.maxout(x, 4, 1)], [x]
+
+
+def lrn(name, xs, attrs):
+    def f():
+        x = data("x", xs)
+        out = op("lrn", {"X": x}, {"Out": ["float32"], "MidOut": ["float32"]}, attrs)[0]
+        return ["x"], [out], [x]
+    f.__name__ = name
+    case(f)
+
+
+lrn("lrn_default", [2, 6, 3, 2], {})
+lrn("lrn_n3_nhwc", [2, 3, 2, 5], {"n": 3, "k": 1.0, "alpha": 0.01, "beta": 0.5, "data_format": "NHWC"})
+
+
+def affine_channel(name, xs, layout):
+    def f():
+        x = data("x", xs)
+        ch = xs[-1] if layout == "NHWC" else xs[1]
+        sc, b = data("sc", [ch]), data("b", [ch])
+        out = op("affine_channel", {"X": x, "Scale": sc, "Bias": b}, {"Out": ["float32"]}, {"data_layout": layout})[0]
+        return ["x", "sc", "b"], [out], [x, sc, b]
+    f.__name__ = name
+    case(f)
+
+
+affine_channel("affine_channel_nchw", [2, 3, 4, 5], "NCHW")
+affine_channel("affine_channel_nhwc", [3, 2, 2, 4], "NHWC")
 
 
 def make_input(v, rng):
