@@ -3,7 +3,8 @@ put_along_axis (every Reduce, with and without Include_self),
 index_sample, index_add, scatter (overwrite or not), scatter_nd_add,
 repeat_interleave (Repeats and RepeatsTensor), broadcast_tensors,
 crop_tensor, pixel_shuffle and pixel_unshuffle, channel_shuffle and
-shuffle_channel, temporal_shift (NCHW and NHWC), maxout (ties), lrn, affine_channel, ...
+shuffle_channel, temporal_shift (NCHW and NHWC), maxout (ties), lrn, affine_channel,
+max_pool3d_with_index, unpool and unpool3d.
 checked against Paddle's own grad ops (oracle_case.build_grad_case).
 
 Feeds named ids_v<N> hold ids in [0, N) (repeated ones included); feeds
@@ -226,6 +227,42 @@ def affine_channel(name, xs, layout):
 
 affine_channel("affine_channel_nchw", [2, 3, 4, 5], "NCHW")
 affine_channel("affine_channel_nhwc", [3, 2, 2, 4], "NHWC")
+
+
+
+@case
+def max_pool3d_index():
+    x = data("x", [2, 2, 4, 5, 4])
+    out, _ = F.max_pool3d(x, 2, stride=[2, 1, 2], padding=[0, 1, 0], return_mask=True)
+    return ["x"], [out], [x]
+
+
+@case
+def max_pool3d_index_overlap():
+    x = data("tie", [1, 3, 5, 5, 5])
+    out, _ = F.max_pool3d(x, 3, stride=2, return_mask=True)
+    return ["tie"], [out], [x]
+
+
+@case
+def unpool2d():
+    x = data("x", [2, 3, 4, 6])
+    out, mask = F.max_pool2d(x, 2, return_mask=True)
+    return ["x"], [F.max_unpool2d(out, mask, 2, output_size=[5, 7])], [x]
+
+
+@case
+def unpool2d_overlap():
+    x = data("x", [1, 2, 5, 5])
+    out, mask = F.max_pool2d(x, 3, stride=2, return_mask=True)
+    return ["x"], [F.max_unpool2d(out, mask, 3, stride=2)], [x]
+
+
+@case
+def unpool3d():
+    x = data("x", [1, 2, 4, 4, 6])
+    out, mask = F.max_pool3d(x, 2, return_mask=True)
+    return ["x"], [F.max_unpool3d(out, mask, 2)], [x]
 
 
 def make_input(v, rng):
