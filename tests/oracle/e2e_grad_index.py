@@ -4,7 +4,7 @@ index_sample, index_add, scatter (overwrite or not), scatter_nd_add,
 repeat_interleave (Repeats and RepeatsTensor), broadcast_tensors,
 crop_tensor, pixel_shuffle and pixel_unshuffle, channel_shuffle and
 shuffle_channel, temporal_shift (NCHW and NHWC), maxout (ties), lrn, affine_channel,
-max_pool3d_with_index, unpool and unpool3d.
+max_pool3d_with_index, unpool and unpool3d, unfold and fold.
 checked against Paddle's own grad ops (oracle_case.build_grad_case).
 
 Feeds named ids_v<N> hold ids in [0, N) (repeated ones included); feeds
@@ -191,6 +191,10 @@ layout("shuffle_channel", [2, 6, 2, 2],
        lambda x: op("shuffle_channel", {"X": x}, {"Out": ["float32"]}, {"group": 2})[0])
 layout("temporal_shift_nchw", [6, 8, 2, 3], lambda x: F.temporal_shift(x, 3, 0.25))
 layout("temporal_shift_nhwc", [4, 2, 3, 10], lambda x: F.temporal_shift(x, 2, 0.2, data_format="NHWC"))
+layout("unfold_pad_stride", [2, 3, 5, 5], lambda x: F.unfold(x, [2, 3], [1, 2], [1, 0, 0, 1], 1))
+layout("unfold_dilation", [1, 2, 6, 5], lambda x: F.unfold(x, 2, 1, 0, 2))
+layout("fold_basic", [2, 12, 12], lambda x: F.fold(x, [4, 5], 2))
+layout("fold_pad_stride", [1, 8, 12], lambda x: F.fold(x, [5, 6], 2, strides=2, paddings=1))
 layout("maxout_axis1", [2, 6, 3, 2], lambda x: F.maxout(x, 3))
 layout("maxout_axis_neg1", [2, 2, 3, 4], lambda x: F.maxout(x, 2, -1))
 
