@@ -4,7 +4,8 @@ index_sample, index_add, scatter (overwrite or not), scatter_nd_add,
 repeat_interleave (Repeats and RepeatsTensor), broadcast_tensors,
 crop_tensor, pixel_shuffle and pixel_unshuffle, channel_shuffle and
 shuffle_channel, temporal_shift (NCHW and NHWC), maxout (ties), lrn, affine_channel,
-max_pool3d_with_index, unpool and unpool3d, unfold and fold.
+max_pool3d_with_index, unpool and unpool3d, unfold and fold,
+affine_grid (2-D and 3-D, align_corners).
 checked against Paddle's own grad ops (oracle_case.build_grad_case).
 
 Feeds named ids_v<N> hold ids in [0, N) (repeated ones included); feeds
@@ -267,6 +268,23 @@ def unpool3d():
     x = data("x", [1, 2, 4, 4, 6])
     out, mask = F.max_pool3d(x, 2, return_mask=True)
     return ["x"], [F.max_unpool3d(out, mask, 2)], [x]
+
+
+
+def affine_grid(name, ts, shape, align):
+    def f():
+        t = data("theta", ts)
+        grid = F.affine_grid(t, shape, align_corners=align)
+        # Paddle leaves the grid's spatial dims -1: a reshape gives the fed gradient its size
+        return ["theta"], [paddle.reshape(grid, [shape[0]] + shape[2:] + [len(shape) - 2])], [t]
+    f.__name__ = name
+    case(f)
+
+
+affine_grid("affine_grid_2d", [2, 2, 3], [2, 1, 4, 5], True)
+affine_grid("affine_grid_2d_noalign", [2, 2, 3], [2, 3, 3, 6], False)
+affine_grid("affine_grid_3d", [1, 3, 4], [1, 1, 2, 3, 4], True)
+affine_grid("affine_grid_3d_noalign", [2, 3, 4], [2, 1, 3, 2, 2], False)
 
 
 def make_input(v, rng):
