@@ -5,7 +5,7 @@ repeat_interleave (Repeats and RepeatsTensor), broadcast_tensors,
 crop_tensor, pixel_shuffle and pixel_unshuffle, channel_shuffle and
 shuffle_channel, temporal_shift (NCHW and NHWC), maxout (ties), lrn, affine_channel,
 max_pool3d_with_index, unpool and unpool3d, unfold and fold,
-affine_grid (2-D and 3-D, align_corners).
+affine_grid (2-D and 3-D, align_corners), bilinear_tensor_product.
 checked against Paddle's own grad ops (oracle_case.build_grad_case).
 
 Feeds named ids_v<N> hold ids in [0, N) (repeated ones included); feeds
@@ -285,6 +285,23 @@ affine_grid("affine_grid_2d", [2, 2, 3], [2, 1, 4, 5], True)
 affine_grid("affine_grid_2d_noalign", [2, 2, 3], [2, 3, 3, 6], False)
 affine_grid("affine_grid_3d", [1, 3, 4], [1, 1, 2, 3, 4], True)
 affine_grid("affine_grid_3d_noalign", [2, 3, 4], [2, 1, 3, 2, 2], False)
+
+
+
+@case
+def bilinear_tensor_product():
+    x, y = data("x", [-1, 3]), data("y", [-1, 4])
+    w = paddle.static.create_parameter([5, 3, 4], "float32", name="bil_w")
+    b = paddle.static.create_parameter([1, 5], "float32", name="bil_b")
+    out = F.bilinear(x, y, w, b)
+    return ["x", "y"], [out], [x, y]
+
+
+@case
+def bilinear_tensor_product_nobias():
+    x, y = data("x", [4, 2]), data("y", [4, 3])
+    w = paddle.static.create_parameter([2, 2, 3], "float32", name="bil_w")
+    return ["x", "y"], [F.bilinear(x, y, w)], [x, y]
 
 
 def make_input(v, rng):
