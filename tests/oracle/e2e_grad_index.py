@@ -5,7 +5,8 @@ repeat_interleave (Repeats and RepeatsTensor), broadcast_tensors,
 crop_tensor, pixel_shuffle and pixel_unshuffle, channel_shuffle and
 shuffle_channel, temporal_shift (NCHW and NHWC), maxout (ties), lrn, affine_channel,
 max_pool3d_with_index, unpool and unpool3d, unfold and fold,
-affine_grid (2-D and 3-D, align_corners), bilinear_tensor_product.
+affine_grid (2-D and 3-D, align_corners), bilinear_tensor_product,
+the fluid 1.x linear_interp, bicubic_interp and trilinear_interp.
 checked against Paddle's own grad ops (oracle_case.build_grad_case).
 
 Feeds named ids_v<N> hold ids in [0, N) (repeated ones included); feeds
@@ -302,6 +303,35 @@ def bilinear_tensor_product_nobias():
     x, y = data("x", [4, 2]), data("y", [4, 3])
     w = paddle.static.create_parameter([2, 2, 3], "float32", name="bil_w")
     return ["x", "y"], [F.bilinear(x, y, w)], [x, y]
+
+
+
+def interp_v1(name, type, xs, **attrs):
+    """A fluid 1.x interp op (linear_interp, bicubic_interp,
+    trilinear_interp), which Paddle 2.6 still runs and differentiates
+    (the nearest and bilinear ones are in e2e_grad_interp.py)."""
+    def f():
+        x = data("x", xs)
+        a = {"data_layout": "NCHW", "out_d": -1, "out_h": -1, "out_w": -1, "scale": 0.0, "align_corners": True,
+             "align_mode": 1, "interp_method": type.split("_")[0]}
+        a.update(attrs)
+        return ["x"], [op(type, {"X": x}, {"Out": ["float32"]}, a)[0]], [x]
+    f.__name__ = name
+    case(f)
+
+
+interp_v1("linear_v1_align", "linear_interp", [2, 3, 6], out_w=11)
+interp_v1("linear_v1_mode0_nwc", "linear_interp", [2, 5, 3], out_w=8, align_corners=False, align_mode=0,
+          data_layout="NHWC")
+interp_v1("bicubic_v1_align", "bicubic_interp", [2, 3, 4, 5], out_h=7, out_w=9)
+interp_v1("bicubic_v1_half_nhwc", "bicubic_interp", [1, 6, 5, 2], out_h=4, out_w=7, align_corners=False,
+          data_layout="NHWC")
+# (the fluid ops take "NCHW" as channel first for every rank; paddlec
+# refuses "NCDHW", which their kernels read as channel last)
+interp_v1("trilinear_v1_align", "trilinear_interp", [1, 2, 3, 4, 5], out_d=5, out_h=3, out_w=7)
+interp_v1("trilinear_v1_mode0", "trilinear_interp", [2, 2, 3, 2, 4], out_d=4, out_h=5, out_w=3,
+          align_corners=False, align_mode=0)
+interp_v1("trilinear_v1_scale", "trilinear_interp", [1, 2, 2, 3, 4], scale=1.5, align_corners=False)
 
 
 def make_input(v, rng):
