@@ -87,6 +87,12 @@ static int emit_unpool_grad(EmitCtx *e) {
   if (strcmp(type, "max")) return em_fail(e, "unpooling_type '%s' is not supported (only max)", type);
   int r = tu_rank(e, x);
   if (tu_rank(e, dout) != r || tu_rank(e, idx) != r) return em_fail(e, "X, Indices and Out@GRAD differ in rank");
+  /* Paddle's kernel walks Out@GRAD with Out's plane size */
+  Var *out = tu_in(e, "Out", 0);
+  if (!out) return -1;
+  const VarSpec *os = em_spec(e, out), *gs = em_spec(e, dout);
+  if (os->rank != gs->rank || memcmp(os->d, gs->d, sizeof os->d[0] * (size_t)os->rank))
+    return em_fail(e, "Out and Out@GRAD differ in shape");
   const char *t = em_ctype(dx->dtype);
   pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
   pr_line(e->p, "const %s *index = %s;", em_ctype(idx->dtype), em_ptr(e, idx, 1));
@@ -102,11 +108,10 @@ static int emit_unpool_grad(EmitCtx *e) {
   return 0;
 }
 
-/* unpool_grad: Out@GRAD gives Out's shape, and Out itself is not read;
- * ksize, strides, paddings and output_size only sized the forward's Out. */
-static const char *const unpool_grad_ignores[] = {"Out", NULL};
+/* unpool_grad: ksize, strides, paddings and output_size only sized the
+ * forward's Out, whose shape Out@GRAD must have. */
 static const char *const unpool_grad_attr_ignores[] = {"ksize", "strides", "paddings", "output_size", NULL};
 const OpDef op_unpool_grad = {.type = "unpool_grad", .infer = grad_infer, .emit_c = emit_unpool_grad,
-                              .ignores = unpool_grad_ignores, .attr_ignores = unpool_grad_attr_ignores};
+                              .attr_ignores = unpool_grad_attr_ignores};
 const OpDef op_unpool3d_grad = {.type = "unpool3d_grad", .infer = grad_infer, .emit_c = emit_unpool_grad,
-                                .ignores = unpool_grad_ignores, .attr_ignores = unpool_grad_attr_ignores};
+                                .attr_ignores = unpool_grad_attr_ignores};
