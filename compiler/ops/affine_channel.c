@@ -40,3 +40,68 @@ static int emit_affine_channel(EmitCtx *e) {
 
 const OpDef op_affine_channel = {.type = "affine_channel", .infer = infer_affine_channel,
                                  .emit_c = emit_affine_channel};
+
+/* affine_channel_grad (X, Scale, Out@GRAD -> X@GRAD, Scale@GRAD,
+ * Bias@GRAD, each may be absent; fluid AffineChannelGradKernel, float32):
+ *   X@GRAD = Out@GRAD * Scale per channel;
+ *   Scale@GRAD[c] = sum of X * Out@GRAD over channel c's elements,
+ *   Bias@GRAD[c] = sum of Out@GRAD over them,
+ * summed image by image, pixels in order (Paddle sums with Eigen's
+ * column sums: results agree to rounding).  Shape rule (fluid
+ * AffineChannelOpGrad): X@GRAD takes X's dims, Scale@GRAD and Bias@GRAD
+ * Scale's. */
+static int infer_affine_channel_grad(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0), *sc = ctx_need(c, "Scale", 0);
+  if (!x || !sc) return -1;
+  ctx_set(c, "X@GRAD", 0, &x->shape, x->dtype);
+  ctx_set(c, "Scale@GRAD", 0, &sc->shape, sc->dtype);
+  ctx_set(c, "Bias@GRAD", 0, &sc->shape, sc->dtype);
+  return 0;
+}
+
+static int emit_affine_channel_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *sc = ctx_in(&c, "Scale", 0), *dout = ctx_in(&c, "Out@GRAD", 0);
+  Var *dx = ctx_out(&c, "X@GRAD", 0), *dsc = ctx_out(&c, "Scale@GRAD", 0), *db = ctx_out(&c, "Bias@GRAD", 0);
+  if (!x || !sc || !dout) return em_fail(e, "missing X, Scale or Out@GRAD");
+  if (x->dtype != RT_DT_FP32 || sc->dtype != RT_DT_FP32 || dout->dtype != RT_DT_FP32 ||
+      (dx && dx->dtype != RT_DT_FP32) || (dsc && dsc->dtype != RT_DT_FP32) || (db && db->dtype != RT_DT_FP32))
+    return em_fail(e, "affine_channel_grad is supported for float32 only");
+  int rank = em_spec(e, x)->rank;
+  int ci = strcasecmp(attr_str(e->op, "data_layout", "AnyLayout"), "NHWC") == 0 ? rank - 1 : 1;
+  int64_t ch = em_const_dim(e, x, ci);
+  SymDim ns = spec_numel(em_spec(e, sc));
+  if (ch < 0 || ns.a || ns.c != ch) return em_fail(e, "Scale must have one value per channel (%lld)", (long long)ch);
+  pr_line(e->p, "const float *x = %s;", em_ptr(e, x, 1));
+  pr_line(e->p, "const float *scale = %s;", em_ptr(e, sc, 1));
+  pr_line(e->p, "const float *dout = %s;", em_ptr(e, dout, 1));
+  pr_line(e->p, "const int64_t outer = %s, C = %lld, inner = %s;", em_prod(e, x, 0, ci), (long long)ch,
+          em_prod(e, x, ci + 1, rank));
+  pr_line(e->p, "(void)x;");
+  if (dx) {
+    pr_line(e->p, "float *dx = %s;", em_ptr(e, dx, 0));
+    pr_line(e->p, "for (int64_t o = 0; o < outer; o++)");
+    pr_line(e->p, "  for (int64_t c = 0; c < C; c++)");
+    pr_line(e->p, "    for (int64_t i = 0; i < inner; i++) dx[(o * C + c) * inner + i] = dout[(o * C + c) * inner + i] * scale[c];");
+  }
+  if (dsc || db) {
+    pr_line(e->p, "for (int64_t c = 0; c < C; c++) {");
+    pr_line(e->p, "float s = 0.0f, b = 0.0f;");
+    pr_line(e->p, "for (int64_t o = 0; o < outer; o++) {");
+    pr_line(e->p, "for (int64_t i = 0; i < inner; i++) {");
+    pr_line(e->p, "const int64_t at = (o * C + c) * inner + i;");
+    pr_line(e->p, "s += x[at] * dout[at];");
+    pr_line(e->p, "b += dout[at];");
+    pr_line(e->p, "}");
+    pr_line(e->p, "}");
+    if (dsc) pr_line(e->p, "%s[c] = s;", em_ptr(e, dsc, 0));
+    else pr_line(e->p, "(void)s;");
+    if (db) pr_line(e->p, "%s[c] = b;", em_ptr(e, db, 0));
+    else pr_line(e->p, "(void)b;");
+    pr_line(e->p, "}");
+  }
+  return 0;
+}
+
+const OpDef op_affine_channel_grad = {.type = "affine_channel_grad", .infer = infer_affine_channel_grad,
+                                      .emit_c = emit_affine_channel_grad};

@@ -106,3 +106,61 @@ static int emit_affine_grid(EmitCtx *e) {
 }
 
 const OpDef op_affine_grid = {.type = "affine_grid", .infer = infer_affine_grid, .emit_c = emit_affine_grid};
+
+/* affine_grid_grad (Theta, OutputShape?, Output@GRAD -> Theta@GRAD; phi
+ * AffineGridGradKernel): with the forward's base grid (x, y, 1) or
+ * (x, y, z, 1) per pixel, Theta@GRAD[n][k][j] = sum over the pixels of
+ * Output@GRAD[n, pixel, k] * base[pixel][j], pixels in order (Paddle
+ * multiplies Output@GRAD^T by the base with BLAS: results agree to
+ * rounding).  The grid size is Output@GRAD's (output_shape or OutputShape,
+ * when known, must match it); Theta gives only the shape. */
+static int emit_affine_grid_grad(EmitCtx *e) {
+  Var *th = tu_in(e, "Theta", 0), *dout = tu_in(e, "Output@GRAD", 0), *dth = tu_out(e, "Theta@GRAD", 0);
+  if (!th || !dout || !dth) return -1;
+  if ((dout->dtype != RT_DT_FP32 && dout->dtype != RT_DT_FP64) || dth->dtype != dout->dtype)
+    return em_fail(e, "affine_grid_grad of %s tensors is not supported", rt_dtype_name(dout->dtype));
+  const int r = tu_rank(e, dout), nsp = r - 2;
+  if ((r != 4 && r != 5) || em_const_dim(e, dout, r - 1) != nsp)
+    return em_fail(e, "Output@GRAD must be [N, H, W, 2] or [N, D, H, W, 3]");
+  if (em_const_dim(e, dth, 1) != nsp || em_const_dim(e, dth, 2) != nsp + 1)
+    return em_fail(e, "Theta@GRAD must be [N, %d, %d]", nsp, nsp + 1);
+  int64_t size[3] = {1, 1, 1}; /* d, h, w */
+  for (int i = 0; i < nsp; i++)
+    if ((size[3 - nsp + i] = em_const_dim(e, dout, 1 + i)) < 0)
+      return em_fail(e, "the grid size must not depend on the batch");
+  OpCtx c = {e->g, (Op *)e->op};
+  int64_t v[5];
+  int n = grid_sizes(&c, v);
+  if (n >= 0) {
+    if (n != r) return em_fail(e, "the output shape has %d values for a %d-D grid", n, nsp);
+    for (int i = 0; i < nsp; i++)
+      if (v[2 + i] != size[3 - nsp + i]) return em_fail(e, "the output shape does not match Output@GRAD");
+  }
+  const char *t = em_ctype(dout->dtype);
+  const int align = attr_bool(e->op, "align_corners", 1);
+  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
+  pr_line(e->p, "%s *dtheta = %s;", t, em_ptr(e, dth, 0));
+  static const char *const names[] = {"d", "h", "w"};
+  for (int i = 3 - nsp; i < 3; i++) emit_linspace(e, t, names[i], size[i], align);
+  pr_line(e->p, "const int64_t D = %lld, H = %lld, W = %lld;", (long long)size[0], (long long)size[1],
+          (long long)size[2]);
+  pr_line(e->p, "for (int64_t n = 0; n < %s; n++) {", em_dim(e, dout, 0));
+  pr_line(e->p, "%s *tn = dtheta + n * %d;", t, nsp * (nsp + 1));
+  pr_line(e->p, "for (int q = 0; q < %d; q++) tn[q] = 0;", nsp * (nsp + 1));
+  pr_line(e->p, "for (int64_t d = 0; d < D; d++) {");
+  pr_line(e->p, "for (int64_t h = 0; h < H; h++) {");
+  pr_line(e->p, "for (int64_t w = 0; w < W; w++) {");
+  pr_line(e->p, "const %s *g = dout + (((n * D + d) * H + h) * W + w) * %d;", t, nsp);
+  pr_line(e->p, "const %s gx = start_w + (%s)w * step_w, gy = start_h + (%s)h * step_h;", t, t, t);
+  if (nsp == 3) pr_line(e->p, "const %s gz = start_d + (%s)d * step_d;", t, t);
+  pr_line(e->p, "for (int k = 0; k < %d; k++) {", nsp);
+  pr_line(e->p, "%s *row = tn + k * %d;", t, nsp + 1);
+  pr_line(e->p, "row[0] += g[k] * gx;");
+  pr_line(e->p, "row[1] += g[k] * gy;");
+  if (nsp == 3) pr_line(e->p, "row[2] += g[k] * gz;");
+  pr_line(e->p, "row[%d] += g[k];", nsp);
+  for (int i = 0; i < 5; i++) pr_line(e->p, "}");
+  return 0;
+}
+
+const OpDef op_affine_grid_grad = {.type = "affine_grid_grad", .infer = grad_infer, .emit_c = emit_affine_grid_grad};

@@ -149,3 +149,184 @@ const OpDef op_put_along_axis = {.type = "put_along_axis", .infer = infer_put_al
                                  .emit_c = emit_put_along_axis};
 const OpDef op_take_along_axis = {.type = "take_along_axis", .infer = infer_take_along_axis,
                                   .emit_c = emit_take_along_axis};
+
+/* ---- gradients ---- */
+
+/* Checks a grad op's Index against X (the forward Input) and declares
+ * `index` and `dout` (Result@GRAD) for the walk of along_loops. */
+static int along_grad_open(EmitCtx *e, const Var *x, const Var *idx, const Var *dout, int *axis) {
+  if (along_check(e, x, idx, axis)) return -1;
+  if (dout->dtype != RT_DT_FP32 && dout->dtype != RT_DT_FP64)
+    return em_fail(e, "Result@GRAD is %s; float32 or float64 expected", rt_dtype_name(dout->dtype));
+  pr_line(e->p, "const %s *index = %s;", em_ctype(idx->dtype), em_ptr(e, idx, 1));
+  pr_line(e->p, "const %s *dout = %s;", em_ctype(dout->dtype), em_ptr(e, dout, 1));
+  return 0;
+}
+
+/* take_along_axis_grad (Input, Index, Result@GRAD -> Input@GRAD; phi
+ * TakeAlongAxisGradKernel): Input@GRAD starts at zeros and each element of
+ * Result@GRAD is added at the offset the forward read it from, in Index
+ * order (cpu_scatter_add_kernel).  Offsets outside Input are skipped, as the
+ * forward op reads zeros there.  Input gives only the shape. */
+static int emit_take_along_axis_grad(EmitCtx *e) {
+  Var *x = tu_in(e, "Input", 0), *idx = tu_in(e, "Index", 0), *dout = tu_in(e, "Result@GRAD", 0);
+  Var *dx = tu_out(e, "Input@GRAD", 0);
+  int axis;
+  if (!x || !idx || !dout || !dx) return -1;
+  pr_line(e->p, "{");
+  if (along_grad_open(e, x, idx, dout, &axis)) return -1;
+  if (dx->dtype != dout->dtype) return em_fail(e, "Input@GRAD and Result@GRAD differ in dtype");
+  pr_line(e->p, "%s *dx = %s;", em_ctype(dx->dtype), em_ptr(e, dx, 0));
+  pr_line(e->p, "for (int64_t q = 0; q < %s; q++) dx[q] = 0;", em_numel(e, dx));
+  along_loops(e, x, idx, axis);
+  pr_line(e->p, "if (at >= 0 && at < numel_in) dx[at] += dout[p];");
+  for (int k = 0; k < 4; k++) pr_line(e->p, "}");
+  return 0;
+}
+
+/* put_along_axis_grad (Input, Index, Value, Result, Result@GRAD ->
+ * Input@GRAD, Value@GRAD, either may be absent; phi PutAlongAxisGradKernel
+ * and cpu_scatter_*_grad_kernel in Paddle 2.6), with `at` the offset in
+ * Input of Index element p as the forward computes it:
+ *   Input@GRAD = Result@GRAD, then
+ *     assign, or Include_self false: zero at every `at`;
+ *     add: nothing more;
+ *     mul / multiply: at the first p reaching `at`, dx = dx * Result / Input;
+ *     mean: dx /= (values reaching `at`) + 1 where any reach it;
+ *     amin / amax: zero where Result != Input, else divided by 1 + the
+ *       number of values equal to Result that reach `at`.
+ *   Value@GRAD (Index's dims, zeros where no rule writes):
+ *     assign: the last p reaching `at` takes Result@GRAD[at] (walked
+ *       backwards, the first one seen);
+ *     add: Result@GRAD[at]; mean: Result@GRAD[at] / (values reaching `at`
+ *       + Include_self);
+ *     mul / multiply: Result@GRAD[at] * (Result[at] / Value[p]);
+ *     amin / amax: where Value[p] == Result[at], Result@GRAD[at] / n with n
+ *       the values equal to Result reaching `at`, + 1 when Input[at] equals
+ *       Result too.
+ * Offsets outside Input are skipped, as the forward op skips them.  Value
+ * must have Index's dims (the Python API broadcasts it so): Paddle sizes
+ * Value@GRAD by Index. */
+static int emit_put_along_axis_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = tu_in(e, "Input", 0), *idx = tu_in(e, "Index", 0), *val = tu_in(e, "Value", 0);
+  Var *res = tu_in(e, "Result", 0), *dout = tu_in(e, "Result@GRAD", 0);
+  Var *dx = ctx_out(&c, "Input@GRAD", 0), *dv = ctx_out(&c, "Value@GRAD", 0);
+  int axis;
+  if (!x || !idx || !val || !res || !dout) return -1;
+  if ((dx && !tu_out(e, "Input@GRAD", 0)) || (dv && !tu_out(e, "Value@GRAD", 0))) return -1;
+  const char *reduce = attr_str(e->op, "Reduce", "assign");
+  int include_self = attr_bool(e->op, "Include_self", 1);
+  int assign = !strcmp(reduce, "assign"), add = !strcmp(reduce, "add"), mean = !strcmp(reduce, "mean");
+  int mul = !strcmp(reduce, "mul") || !strcmp(reduce, "multiply");
+  int minmax = !strcmp(reduce, "amin") || !strcmp(reduce, "amax");
+  if (!assign && !add && !mean && !mul && !minmax)
+    return em_fail(e, "Reduce '%s' is not one of Paddle's (assign, add, mul, multiply, mean, amin, amax)", reduce);
+  const char *t = em_ctype(dout->dtype);
+  if (x->dtype != dout->dtype || val->dtype != dout->dtype || res->dtype != dout->dtype ||
+      (dx && dx->dtype != dout->dtype) || (dv && dv->dtype != dout->dtype))
+    return em_fail(e, "Input, Value, Result and their gradients differ in dtype");
+  int r = tu_rank(e, x);
+  if (tu_rank(e, val) != r) return em_fail(e, "Value and Index differ in rank");
+  for (int d = 0; d < r; d++) {
+    SymDim vd = em_spec(e, val)->d[d], id = em_spec(e, idx)->d[d];
+    if (vd.a != id.a || vd.c != id.c) return em_fail(e, "Value and Index differ in dim %d", d);
+  }
+  pr_line(e->p, "{");
+  if (along_grad_open(e, x, idx, dout, &axis)) return -1;
+  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
+  pr_line(e->p, "const %s *val = %s;", t, em_ptr(e, val, 1));
+  pr_line(e->p, "const %s *res = %s;", t, em_ptr(e, res, 1));
+  pr_line(e->p, "(void)x;");
+  pr_line(e->p, "(void)val;");
+  pr_line(e->p, "(void)res;");
+  int dx_counts = dx && include_self && (mul || mean || minmax), dv_counts = dv && (mean || minmax);
+  if (dx_counts || dv_counts) {
+    SymDim n = spec_numel(em_spec(e, x));
+    pr_line(e->p, "int32_t *count = (int32_t *)%s;", em_scratch(e, (SymDim){n.a * 4, n.c * 4}));
+  }
+  if (dx) {
+    pr_line(e->p, "{");
+    pr_line(e->p, "/* Input@GRAD */");
+    pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
+    pr_line(e->p, "for (int64_t q = 0; q < %s; q++) dx[q] = dout[q];", em_numel(e, x));
+    if (dx_counts) pr_line(e->p, "memset(count, 0, (size_t)%s * sizeof *count);", em_numel(e, x));
+    if (add && include_self) {
+      pr_line(e->p, "(void)index;");
+    } else {
+      pr_line(e->p, "{");
+      along_loops(e, x, idx, axis);
+      pr_line(e->p, "if (at < 0 || at >= numel_in) continue;");
+      if (assign || !include_self) pr_line(e->p, "dx[at] = 0;");
+      else if (mul) pr_line(e->p, "if (count[at]++ == 0) dx[at] = dx[at] * res[at] / x[at];");
+      else if (mean) pr_line(e->p, "count[at]++;");
+      else {
+        pr_line(e->p, "if (res[at] != x[at]) dx[at] = 0;");
+        pr_line(e->p, "else if (res[at] == val[p]) count[at]++;");
+      }
+      for (int k = 0; k < 3; k++) pr_line(e->p, "}");
+      if (include_self && mean) {
+        pr_line(e->p, "for (int64_t q = 0; q < numel_in; q++)");
+        pr_line(e->p, "  if (count[q]) dx[q] = dx[q] / (%s)(count[q] + 1);", t);
+      } else if (include_self && minmax) {
+        pr_line(e->p, "for (int64_t q = 0; q < numel_in; q++) dx[q] = dx[q] / (%s)(count[q] + 1);", t);
+      }
+      pr_line(e->p, "}");
+    }
+    pr_line(e->p, "}");
+  }
+  if (dv) {
+    pr_line(e->p, "{");
+    pr_line(e->p, "/* Value@GRAD */");
+    pr_line(e->p, "%s *dv = %s;", t, em_ptr(e, dv, 0));
+    pr_line(e->p, "for (int64_t q = 0; q < %s; q++) dv[q] = 0;", em_numel(e, idx));
+    if (assign) {
+      /* walked backwards: the last value written to `at` is the first seen */
+      SymDim n = spec_numel(em_spec(e, x));
+      pr_line(e->p, "unsigned char *used = %s;", em_scratch(e, n));
+      pr_line(e->p, "memset(used, 0, (size_t)%s);", em_numel(e, x));
+      pr_line(e->p, "const int64_t ni = %s, nj = %s, nk = %s;", em_prod(e, idx, 0, axis), em_dim(e, idx, axis),
+              em_prod(e, idx, axis + 1, r));
+      pr_line(e->p, "const int64_t n_in = %s, outer_in = %s, numel_in = %s;", em_dim(e, x, axis),
+              em_prod(e, x, axis + 1, r), em_numel(e, x));
+      pr_line(e->p, "int64_t p = ni * nj * nk - 1;");
+      pr_line(e->p, "for (int64_t i = ni - 1; i >= 0; i--) {");
+      pr_line(e->p, "for (int64_t j = nj - 1; j >= 0; j--) {");
+      pr_line(e->p, "for (int64_t k = nk - 1; k >= 0; k--, p--) {");
+      pr_line(e->p, "const int64_t at = k + (int64_t)index[p] * outer_in + i * outer_in * n_in;");
+      pr_line(e->p, "if (at < 0 || at >= numel_in || used[at]) continue;");
+      pr_line(e->p, "dv[p] = dout[at];");
+      pr_line(e->p, "used[at] = 1;");
+      for (int k = 0; k < 3; k++) pr_line(e->p, "}");
+    } else {
+      if (mean || minmax) {
+        pr_line(e->p, "for (int64_t q = 0; q < %s; q++) count[q] = %d;", em_numel(e, x), mean && include_self);
+        pr_line(e->p, "{");
+        along_loops(e, x, idx, axis);
+        pr_line(e->p, "if (at < 0 || at >= numel_in) continue;");
+        if (mean) pr_line(e->p, "count[at]++;");
+        else pr_line(e->p, "if (res[at] == val[p]) count[at]++;");
+        for (int k = 0; k < 4; k++) pr_line(e->p, "}");
+      }
+      pr_line(e->p, "{");
+      along_loops(e, x, idx, axis);
+      pr_line(e->p, "if (at < 0 || at >= numel_in) continue;");
+      if (add) pr_line(e->p, "dv[p] = dout[at];");
+      else if (mean) pr_line(e->p, "dv[p] = dout[at] / (%s)count[at];", t);
+      else if (mul) pr_line(e->p, "dv[p] = dout[at] * (res[at] / val[p]);");
+      else {
+        pr_line(e->p, "if (res[at] == val[p])");
+        pr_line(e->p, "  dv[p] = dout[at] / (%s)(res[at] == x[at] ? count[at] + 1 : count[at]);", t);
+      }
+      for (int k = 0; k < 4; k++) pr_line(e->p, "}");
+    }
+    pr_line(e->p, "}");
+  }
+  pr_line(e->p, "}");
+  return 0;
+}
+
+const OpDef op_put_along_axis_grad = {.type = "put_along_axis_grad", .infer = grad_infer,
+                                      .emit_c = emit_put_along_axis_grad};
+const OpDef op_take_along_axis_grad = {.type = "take_along_axis_grad", .infer = grad_infer,
+                                       .emit_c = emit_take_along_axis_grad};

@@ -62,3 +62,103 @@ static int emit_bilinear(EmitCtx *e) {
 
 const OpDef op_bilinear_tensor_product = {.type = "bilinear_tensor_product", .infer = infer_bilinear,
                                           .emit_c = emit_bilinear};
+
+/* bilinear_tensor_product_grad (X, Y, Weight, Out@GRAD -> X@GRAD, Y@GRAD,
+ * Weight@GRAD, Bias@GRAD, each may be absent; phi BilinearGradKernel):
+ *   X@GRAD[b, i] = sum_k sum_j Out@GRAD[b, k] * Y[b, j] * Weight[k, i, j]
+ *   Y@GRAD[b, j] = sum_k sum_i Out@GRAD[b, k] * X[b, i] * Weight[k, i, j]
+ *   Weight@GRAD[k, i, j] = sum_b Out@GRAD[b, k] * X[b, i] * Y[b, j]
+ *   Bias@GRAD[0, k] = sum_b Out@GRAD[b, k]
+ * with the scaled rows (Out@GRAD[b, k] * Y[b, j], ...) formed first and the
+ * sums run k by k as Paddle's loop over k does (its inner sums are BLAS
+ * products: results agree to rounding).  Shape rule: each gradient takes
+ * its input's shape, Bias@GRAD [1, K] (the grad op has no Bias). */
+static int infer_bilinear_grad(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0), *y = ctx_need(c, "Y", 0), *w = ctx_need(c, "Weight", 0);
+  if (!x || !y || !w) return -1;
+  ctx_set(c, "X@GRAD", 0, &x->shape, x->dtype);
+  ctx_set(c, "Y@GRAD", 0, &y->shape, y->dtype);
+  ctx_set(c, "Weight@GRAD", 0, &w->shape, w->dtype);
+  Shape s = {2, {1, w->shape.d[0]}};
+  ctx_set(c, "Bias@GRAD", 0, &s, w->dtype);
+  return 0;
+}
+
+static int emit_bilinear_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = tu_in(e, "X", 0), *y = tu_in(e, "Y", 0), *w = tu_in(e, "Weight", 0), *dout = tu_in(e, "Out@GRAD", 0);
+  if (!x || !y || !w || !dout) return -1;
+  Var *dx = ctx_out(&c, "X@GRAD", 0), *dy = ctx_out(&c, "Y@GRAD", 0), *dw = ctx_out(&c, "Weight@GRAD", 0);
+  Var *db = ctx_out(&c, "Bias@GRAD", 0);
+  int dt = x->dtype;
+  if ((dt != RT_DT_FP32 && dt != RT_DT_FP64) || y->dtype != dt || w->dtype != dt || dout->dtype != dt ||
+      (dx && dx->dtype != dt) || (dy && dy->dtype != dt) || (dw && dw->dtype != dt) || (db && db->dtype != dt))
+    return em_fail(e, "bilinear_tensor_product_grad of %s tensors is not supported", rt_dtype_name(dt));
+  int64_t K = em_const_dim(e, w, 0), M = em_const_dim(e, w, 1), N = em_const_dim(e, w, 2);
+  if (K < 0 || M < 0 || N < 0 || em_const_dim(e, x, 1) != M || em_const_dim(e, y, 1) != N ||
+      em_const_dim(e, dout, 1) != K)
+    return em_fail(e, "X, Y, Weight and Out@GRAD do not fit");
+  const char *t = em_ctype(dt);
+  pr_line(e->p, "const %s *x = %s, *y = %s, *w = %s, *dout = %s;", t, em_ptr(e, x, 1), em_ptr(e, y, 1),
+          em_ptr(e, w, 1), em_ptr(e, dout, 1));
+  pr_line(e->p, "const int64_t nb = %s, K = %lld, M = %lld, N = %lld;", em_dim(e, x, 0), (long long)K, (long long)M,
+          (long long)N);
+  if (dx) {
+    pr_line(e->p, "{");
+    pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
+    pr_line(e->p, "for (int64_t q = 0; q < nb * M; q++) dx[q] = 0;");
+    pr_line(e->p, "for (int64_t k = 0; k < K; k++) {");
+    pr_line(e->p, "for (int64_t b = 0; b < nb; b++) {");
+    pr_line(e->p, "for (int64_t i = 0; i < M; i++) {");
+    pr_line(e->p, "%s s = 0;", t);
+    pr_line(e->p, "for (int64_t j = 0; j < N; j++) s += dout[b * K + k] * y[b * N + j] * w[(k * M + i) * N + j];");
+    pr_line(e->p, "dx[b * M + i] += s;");
+    pr_line(e->p, "}");
+    pr_line(e->p, "}");
+    pr_line(e->p, "}");
+    pr_line(e->p, "}");
+  }
+  if (dy) {
+    pr_line(e->p, "{");
+    pr_line(e->p, "%s *dy = %s;", t, em_ptr(e, dy, 0));
+    pr_line(e->p, "for (int64_t q = 0; q < nb * N; q++) dy[q] = 0;");
+    pr_line(e->p, "for (int64_t k = 0; k < K; k++) {");
+    pr_line(e->p, "for (int64_t b = 0; b < nb; b++) {");
+    pr_line(e->p, "for (int64_t j = 0; j < N; j++) {");
+    pr_line(e->p, "%s s = 0;", t);
+    pr_line(e->p, "for (int64_t i = 0; i < M; i++) s += dout[b * K + k] * x[b * M + i] * w[(k * M + i) * N + j];");
+    pr_line(e->p, "dy[b * N + j] += s;");
+    pr_line(e->p, "}");
+    pr_line(e->p, "}");
+    pr_line(e->p, "}");
+    pr_line(e->p, "}");
+  }
+  if (dw) {
+    pr_line(e->p, "{");
+    pr_line(e->p, "%s *dw = %s;", t, em_ptr(e, dw, 0));
+    pr_line(e->p, "for (int64_t k = 0; k < K; k++) {");
+    pr_line(e->p, "for (int64_t i = 0; i < M; i++) {");
+    pr_line(e->p, "for (int64_t j = 0; j < N; j++) {");
+    pr_line(e->p, "%s s = 0;", t);
+    pr_line(e->p, "for (int64_t b = 0; b < nb; b++) s += dout[b * K + k] * x[b * M + i] * y[b * N + j];");
+    pr_line(e->p, "dw[(k * M + i) * N + j] = s;");
+    pr_line(e->p, "}");
+    pr_line(e->p, "}");
+    pr_line(e->p, "}");
+    pr_line(e->p, "}");
+  }
+  if (db) {
+    pr_line(e->p, "{");
+    pr_line(e->p, "%s *db = %s;", t, em_ptr(e, db, 0));
+    pr_line(e->p, "for (int64_t k = 0; k < K; k++) {");
+    pr_line(e->p, "%s s = 0;", t);
+    pr_line(e->p, "for (int64_t b = 0; b < nb; b++) s += dout[b * K + k];");
+    pr_line(e->p, "db[k] = s;");
+    pr_line(e->p, "}");
+    pr_line(e->p, "}");
+  }
+  return 0;
+}
+
+const OpDef op_bilinear_tensor_product_grad = {.type = "bilinear_tensor_product_grad", .infer = infer_bilinear_grad,
+                                               .emit_c = emit_bilinear_grad};

@@ -44,19 +44,13 @@ static int infer_channel_shuffle(OpCtx *c) {
   return 0;
 }
 
-static int emit_channel_shuffle(EmitCtx *e) {
-  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
-  if (!x || !out) return -1;
-  if (x->dtype != out->dtype) return em_fail(e, "X and Out differ in dtype");
-  if (x == out) return em_fail(e, "Out is X itself, which is not supported");
-  if (is_shuffle_channel(e->op) && x->dtype != RT_DT_FP32)
-    return em_fail(e, "shuffle_channel of %s tensors is not supported (Paddle's kernel copies 4-byte elements)",
-                   rt_dtype_name(x->dtype));
-  int last = shuffle_last(e->op);
+/* out = x with the channels, viewed as [g, C/g], transposed to [C/g, g]:
+ * one strided copy. */
+static int shuffle_copy(EmitCtx *e, const Var *x, const Var *out, int64_t g, int last) {
   int64_t d[4];
   for (int i = 1; i < 4; i++)
     if ((d[i] = em_const_dim(e, x, i)) < 0) return em_fail(e, "dims after the batch must not depend on it");
-  const int64_t C = last ? d[3] : d[1], HW = last ? d[1] * d[2] : d[2] * d[3], g = shuffle_groups(e->op);
+  const int64_t C = last ? d[3] : d[1], HW = last ? d[1] * d[2] : d[2] * d[3];
   if (g <= 0 || C % g) return em_fail(e, "%lld groups do not divide %lld channels", (long long)g, (long long)C);
   const int64_t cs = last ? 1 : HW, ps = last ? C : 1; /* X strides of a channel and a pixel */
   const char *dims[4] = {em_dim(e, x, 0), NULL, NULL, NULL}, *st[4] = {pool_printf("%lld", (long long)(C * HW))};
@@ -69,7 +63,54 @@ static int emit_channel_shuffle(EmitCtx *e) {
   return tu_strided_copy(e, x, "0", out, 4, dims, st);
 }
 
+static int emit_channel_shuffle(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !out) return -1;
+  if (x->dtype != out->dtype) return em_fail(e, "X and Out differ in dtype");
+  if (x == out) return em_fail(e, "Out is X itself, which is not supported");
+  if (is_shuffle_channel(e->op) && x->dtype != RT_DT_FP32)
+    return em_fail(e, "shuffle_channel of %s tensors is not supported (Paddle's kernel copies 4-byte elements)",
+                   rt_dtype_name(x->dtype));
+  return shuffle_copy(e, x, out, shuffle_groups(e->op), shuffle_last(e->op));
+}
+
 const OpDef op_channel_shuffle = {.type = "channel_shuffle", .infer = infer_channel_shuffle,
                                   .emit_c = emit_channel_shuffle};
 const OpDef op_shuffle_channel = {.type = "shuffle_channel", .infer = infer_channel_shuffle,
                                   .emit_c = emit_channel_shuffle};
+
+/* channel_shuffle_grad, shuffle_channel_grad (Out@GRAD -> X@GRAD, the
+ * forward's attributes; phi ChannelShuffleGradKernel, fluid
+ * ShuffleChannelGradOpKernel): channel_shuffle_grad is the inverse
+ * permutation, a shuffle of Out@GRAD with C/g groups.  Paddle 2.6's
+ * shuffle_channel_grad shuffles Out@GRAD with the forward's g groups again
+ * (the inverse only where g = C/g), which paddlec reproduces; float32 only,
+ * as the forward.  X@GRAD has Out@GRAD's dims. */
+static int infer_channel_shuffle_grad(OpCtx *c) {
+  Var *dout = ctx_need(c, "Out@GRAD", 0);
+  if (!dout) return -1;
+  if (dout->shape.rank != 4) return ctx_fail(c, "Out@GRAD %s must have rank 4", shape_str(&dout->shape));
+  ctx_set(c, "X@GRAD", 0, &dout->shape, dout->dtype);
+  return 0;
+}
+
+static int emit_channel_shuffle_grad(EmitCtx *e) {
+  Var *dout = tu_in(e, "Out@GRAD", 0), *dx = tu_out(e, "X@GRAD", 0);
+  if (!dout || !dx) return -1;
+  if (dout->dtype != dx->dtype) return em_fail(e, "Out@GRAD and X@GRAD differ in dtype");
+  if (dout == dx) return em_fail(e, "X@GRAD is Out@GRAD itself, which is not supported");
+  int legacy = !strcmp(e->op->type, "shuffle_channel_grad");
+  int last = !legacy && !strcmp(attr_str(e->op, "data_format", "NCHW"), "NHWC");
+  int64_t g = legacy ? attr_int(e->op, "group", 1) : attr_int(e->op, "groups", 1);
+  if (legacy && dx->dtype != RT_DT_FP32)
+    return em_fail(e, "shuffle_channel_grad of %s tensors is not supported (Paddle's kernel copies 4-byte elements)",
+                   rt_dtype_name(dx->dtype));
+  int64_t C = em_const_dim(e, dout, last ? 3 : 1);
+  if (C < 0 || g <= 0 || C % g) return em_fail(e, "%lld groups do not divide the channels", (long long)g);
+  return shuffle_copy(e, dout, dx, legacy ? g : C / g, last);
+}
+
+const OpDef op_channel_shuffle_grad = {.type = "channel_shuffle_grad", .infer = infer_channel_shuffle_grad,
+                                       .emit_c = emit_channel_shuffle_grad};
+const OpDef op_shuffle_channel_grad = {.type = "shuffle_channel_grad", .infer = infer_channel_shuffle_grad,
+                                       .emit_c = emit_channel_shuffle_grad};

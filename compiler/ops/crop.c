@@ -101,3 +101,45 @@ static int emit_crop_tensor(EmitCtx *e) {
 }
 
 const OpDef op_crop_tensor = {.type = "crop_tensor", .infer = infer_crop_tensor, .emit_c = emit_crop_tensor};
+
+/* crop_tensor_grad (X, Offsets?, OffsetsTensor?*, Out@GRAD -> X@GRAD;
+ * offsets, shape; phi CropTensorGradKernel, a pad of Out@GRAD): X@GRAD is
+ * zeros with Out@GRAD written at the offsets (from OffsetsTensor, Offsets
+ * or the attribute, which must be known at compile time).  X gives only
+ * the shape. */
+static int emit_crop_tensor_grad(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *dout = tu_in(e, "Out@GRAD", 0), *dx = tu_out(e, "X@GRAD", 0);
+  if (!x || !dout || !dx) return -1;
+  if (dout->dtype != dx->dtype || (dx->dtype != RT_DT_FP32 && dx->dtype != RT_DT_FP64))
+    return em_fail(e, "X@GRAD must be float32 or float64 with Out@GRAD's dtype");
+  OpCtx c = {e->g, (Op *)e->op};
+  int64_t off[RT_MAX_RANK];
+  int ko, no = crop_array(&c, "OffsetsTensor", "Offsets", "offsets", off, &ko);
+  if (no < 0) return -1;
+  if (!ko) return em_fail(e, "offsets held in tensors unknown at compile time are not supported");
+  int r = tu_rank(e, x);
+  if (no != r || tu_rank(e, dout) != r) return em_fail(e, "offsets and Out@GRAD need %d values / dims", r);
+  const char *xs[RT_MAX_RANK], *at = "0";
+  tu_strides(e, x, xs);
+  for (int i = 0; i < r; i++) {
+    int64_t xd = em_const_dim(e, x, i), od = em_const_dim(e, dout, i);
+    if (off[i] < 0) return em_fail(e, "offset %lld of dim %d is negative", (long long)off[i], i);
+    if (xd < 0 ? od >= 0 || off[i] != 0 : od < 0 || off[i] + od > xd)
+      return em_fail(e, "dim %d: Out@GRAD (%s) at offset %lld does not fit X (%s)", i, em_dim(e, dout, i),
+                     (long long)off[i], em_dim(e, x, i));
+    at = tu_add(at, tu_mul(pool_printf("(i%d + %lld)", i, (long long)off[i]), xs[i]));
+  }
+  const char *t = em_ctype(dx->dtype);
+  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
+  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
+  pr_line(e->p, "for (int64_t q = 0; q < %s; q++) dx[q] = 0;", em_numel(e, dx));
+  pr_line(e->p, "int64_t p = 0;");
+  for (int i = 0; i < r; i++) pr_line(e->p, "for (int64_t i%d = 0; i%d < %s; i%d++)", i, i, em_dim(e, dout, i), i);
+  pr_line(e->p, "  dx[%s] = dout[p++];", at);
+  return 0;
+}
+
+/* crop_tensor_grad: Out@GRAD's dims are the crop's shape */
+static const char *const crop_tensor_grad_attr_ignores[] = {"shape", NULL};
+const OpDef op_crop_tensor_grad = {.type = "crop_tensor_grad", .infer = grad_infer, .emit_c = emit_crop_tensor_grad,
+                                   .attr_ignores = crop_tensor_grad_attr_ignores};

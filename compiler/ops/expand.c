@@ -269,9 +269,7 @@ static int emit_broadcast_tensors(EmitCtx *e) {
  * 0 and adds its terms in that order (Paddle sums with Eigen over the
  * repeat axes, in an order of its own: results agree to rounding).  With
  * nothing repeated, X@GRAD = Out@GRAD. */
-static int emit_repeat_grad(EmitCtx *e) {
-  Var *x = tu_in(e, "X", 0), *dout = tu_in(e, "Out@GRAD", 0), *dx = tu_out(e, "X@GRAD", 0);
-  if (!x || !dout || !dx) return -1;
+static int repeat_grad(EmitCtx *e, const Var *dout, const Var *dx) {
   if ((dx->dtype != RT_DT_FP32 && dx->dtype != RT_DT_FP64) || dout->dtype != dx->dtype)
     return em_fail(e, "%s of %s (Out@GRAD %s) is not supported (float32 or float64)", e->op->type,
                    rt_dtype_name(dx->dtype), rt_dtype_name(dout->dtype));
@@ -315,6 +313,29 @@ static int emit_repeat_grad(EmitCtx *e) {
   return 0;
 }
 
+static int emit_repeat_grad(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *dout = tu_in(e, "Out@GRAD", 0), *dx = tu_out(e, "X@GRAD", 0);
+  if (!x || !dout || !dx) return -1;
+  return repeat_grad(e, dout, dx);
+}
+
+/* broadcast_tensors_grad (X*, Out@GRAD* -> X@GRAD*, each may be absent;
+ * phi BroadcastTensorsGradKernel): X@GRAD[i] sums Out@GRAD[i] over the
+ * dims X[i] was broadcast along, as repeat_grad does (Paddle sums with
+ * Eigen: results agree to rounding); X gives only the count. */
+static int emit_broadcast_tensors_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  for (int i = 0; i < ctx_nout(&c, "X@GRAD"); i++) {
+    if (!ctx_out(&c, "X@GRAD", i)) continue;
+    Var *x = tu_in(e, "X", i), *dout = tu_in(e, "Out@GRAD", i), *dx = tu_out(e, "X@GRAD", i);
+    if (!x || !dout || !dx) return -1;
+    pr_line(e->p, "{");
+    if (repeat_grad(e, dout, dx)) return -1;
+    pr_line(e->p, "}");
+  }
+  return 0;
+}
+
 /* The attributes and tensors that gave Out's shape: Out@GRAD's dims over
  * X's give the same repeat counts (emit_repeat_grad). */
 static const char *const expand_grad_ignores[] = {"ExpandTimes", "expand_times_tensor", NULL};
@@ -335,6 +356,8 @@ const OpDef op_tile_grad = {.type = "tile_grad", .infer = grad_infer, .emit_c = 
 
 const OpDef op_broadcast_tensors = {.type = "broadcast_tensors", .infer = infer_broadcast_tensors,
                                     .emit_c = emit_broadcast_tensors};
+const OpDef op_broadcast_tensors_grad = {.type = "broadcast_tensors_grad", .infer = grad_infer,
+                                         .emit_c = emit_broadcast_tensors_grad};
 const OpDef op_expand = {.type = "expand", .infer = infer_expand, .emit_c = emit_repeat};
 const OpDef op_expand_as = {.type = "expand_as", .infer = infer_expand_as, .emit_c = emit_repeat};
 const OpDef op_expand_as_v2 = {.type = "expand_as_v2", .infer = infer_expand_as, .emit_c = emit_expand};

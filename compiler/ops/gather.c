@@ -283,3 +283,61 @@ static int emit_index_select_grad(EmitCtx *e) { return emit_gather_grad_axis(e, 
 const OpDef op_gather_grad = {.type = "gather_grad", .infer = grad_infer, .emit_c = emit_gather_grad};
 const OpDef op_index_select_grad = {.type = "index_select_grad", .infer = grad_infer,
                                     .emit_c = emit_index_select_grad};
+
+/* The shape rule of scatter_grad and scatter_nd_add_grad, which have no X:
+ * X@GRAD takes Out@GRAD's shape, Updates@GRAD Updates'. */
+static int infer_scatter_grad(OpCtx *c) {
+  Var *dout = ctx_need(c, "Out@GRAD", 0), *upd = ctx_need(c, "Updates", 0);
+  if (!dout || !upd) return -1;
+  ctx_set(c, "X@GRAD", 0, &dout->shape, dout->dtype);
+  ctx_set(c, "Updates@GRAD", 0, &upd->shape, upd->dtype);
+  return 0;
+}
+
+/* scatter_grad (Ids, Updates, Out@GRAD -> X@GRAD, Updates@GRAD, either
+ * may be absent; phi ScatterGradKernel, the same for both values of
+ * overwrite): X@GRAD = Out@GRAD with the rows Ids names zeroed
+ * (CPUScatterGradForX); row i of Updates@GRAD = row Ids[i] of Out@GRAD
+ * (CPUGather; zeros for a row outside [0, X.dims[0]), where Paddle raises
+ * an error).  Updates gives only the shape. */
+static int emit_scatter_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *ids = tu_in(e, "Ids", 0), *upd = tu_in(e, "Updates", 0), *dout = tu_in(e, "Out@GRAD", 0);
+  Var *dx = ctx_out(&c, "X@GRAD", 0), *du = ctx_out(&c, "Updates@GRAD", 0);
+  if (!ids || !upd || !dout) return -1;
+  if ((dx && !tu_out(e, "X@GRAD", 0)) || (du && !tu_out(e, "Updates@GRAD", 0))) return -1;
+  if (!index_bytes(e, ids)) return -1;
+  if ((dout->dtype != RT_DT_FP32 && dout->dtype != RT_DT_FP64) || (dx && dx->dtype != dout->dtype) ||
+      (du && du->dtype != dout->dtype))
+    return em_fail(e, "the gradients must be float32 or float64 with Out@GRAD's dtype");
+  (void)attr_bool(e->op, "overwrite", 1); /* both values have the same gradient */
+  int r = tu_rank(e, dout), ri = tu_rank(e, ids);
+  if (r == 0) return em_fail(e, "Out@GRAD is 0-D");
+  SymDim row = em_sym_prod(e, dout, 1, r);
+  SymDim urow = ri ? em_sym_prod(e, upd, 1, tu_rank(e, upd)) : spec_numel(em_spec(e, upd));
+  if (row.a != urow.a || row.c != urow.c) return em_fail(e, "a row of Updates does not match a row of Out@GRAD");
+  const char *t = em_ctype(dout->dtype);
+  pr_line(e->p, "{");
+  pr_line(e->p, "const %s *ids = %s;", em_ctype(ids->dtype), em_ptr(e, ids, 1));
+  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
+  pr_line(e->p, "const int64_t count = %s, rows = %s, row = %s;", ri ? em_dim(e, ids, 0) : "1", em_dim(e, dout, 0),
+          em_prod(e, dout, 1, r));
+  if (dx) {
+    pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
+    pr_line(e->p, "for (int64_t q = 0; q < rows * row; q++) dx[q] = dout[q];");
+    pr_line(e->p, "for (int64_t i = 0; i < count; i++)");
+    pr_line(e->p, "  if (ids[i] >= 0 && ids[i] < rows) memset(dx + (int64_t)ids[i] * row, 0, (size_t)row * sizeof *dx);");
+  }
+  if (du) {
+    pr_line(e->p, "%s *du = %s;", t, em_ptr(e, du, 0));
+    pr_line(e->p, "for (int64_t i = 0; i < count; i++) {");
+    pr_line(e->p, "const int64_t id = (int64_t)ids[i];");
+    pr_line(e->p, "for (int64_t s = 0; s < row; s++) du[i * row + s] = id >= 0 && id < rows ? dout[id * row + s] : (%s)0;",
+            t);
+    pr_line(e->p, "}");
+  }
+  pr_line(e->p, "}");
+  return 0;
+}
+
+const OpDef op_scatter_grad = {.type = "scatter_grad", .infer = infer_scatter_grad, .emit_c = emit_scatter_grad};

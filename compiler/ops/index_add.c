@@ -59,3 +59,56 @@ static int emit_index_add(EmitCtx *e) {
 }
 
 const OpDef op_index_add = {.type = "index_add", .infer = infer_index_add, .emit_c = emit_index_add};
+
+/* index_add_grad's shape rule: the grad op has no X; X@GRAD takes
+ * Out@GRAD's shape, AddValue@GRAD AddValue's. */
+static int infer_index_add_grad(OpCtx *c) {
+  Var *dout = ctx_need(c, "Out@GRAD", 0), *v = ctx_need(c, "AddValue", 0);
+  if (!dout || !v) return -1;
+  ctx_set(c, "X@GRAD", 0, &dout->shape, dout->dtype);
+  ctx_set(c, "AddValue@GRAD", 0, &v->shape, v->dtype);
+  return 0;
+}
+
+/* index_add_grad (Index, AddValue, Out@GRAD -> X@GRAD, AddValue@GRAD,
+ * either may be absent; phi IndexAddGradKernel): X@GRAD = Out@GRAD;
+ * AddValue@GRAD = index_select(Out@GRAD, Index, axis), i.e.
+ *   dv[o, j, s] = dout[o, Index[j], s]
+ * (0 for an index outside [0, n), where Paddle raises an error).
+ * AddValue gives only the shape. */
+static int emit_index_add_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *idx = tu_in(e, "Index", 0), *v = tu_in(e, "AddValue", 0), *dout = tu_in(e, "Out@GRAD", 0);
+  Var *dx = ctx_out(&c, "X@GRAD", 0), *dv = ctx_out(&c, "AddValue@GRAD", 0);
+  if (!idx || !v || !dout) return -1;
+  if ((dx && !tu_out(e, "X@GRAD", 0)) || (dv && !tu_out(e, "AddValue@GRAD", 0))) return -1;
+  if (idx->dtype != RT_DT_INT32 && idx->dtype != RT_DT_INT64)
+    return em_fail(e, "Index is %s; int32 or int64 expected", rt_dtype_name(idx->dtype));
+  if ((dout->dtype != RT_DT_FP32 && dout->dtype != RT_DT_FP64) || (dx && dx->dtype != dout->dtype) ||
+      (dv && dv->dtype != dout->dtype))
+    return em_fail(e, "the gradients must be float32 or float64 with Out@GRAD's dtype");
+  if (dx && tu_copy(e, dout, dx)) return -1;
+  if (!dv) return 0;
+  int r = tu_rank(e, dout), a = axis_norm(attr_int(e->op, "axis", 0), r);
+  if (a < 0) return em_fail(e, "axis is out of range");
+  if (tu_rank(e, v) != r) return em_fail(e, "AddValue and Out@GRAD differ in rank");
+  const char *t = em_ctype(dout->dtype);
+  pr_line(e->p, "{");
+  pr_line(e->p, "const %s *index = %s;", em_ctype(idx->dtype), em_ptr(e, idx, 1));
+  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
+  pr_line(e->p, "%s *dv = %s;", t, em_ptr(e, dv, 0));
+  pr_line(e->p, "const int64_t outer = %s, n = %s, len = %s, slice = %s;", em_prod(e, dout, 0, a), em_dim(e, dout, a),
+          em_dim(e, idx, 0), em_prod(e, dout, a + 1, r));
+  pr_line(e->p, "for (int64_t o = 0; o < outer; o++) {");
+  pr_line(e->p, "for (int64_t j = 0; j < len; j++) {");
+  pr_line(e->p, "const int64_t at = (int64_t)index[j];");
+  pr_line(e->p, "for (int64_t s = 0; s < slice; s++)");
+  pr_line(e->p, "  dv[(o * len + j) * slice + s] = at >= 0 && at < n ? dout[(o * n + at) * slice + s] : (%s)0;", t);
+  pr_line(e->p, "}");
+  pr_line(e->p, "}");
+  pr_line(e->p, "}");
+  return 0;
+}
+
+const OpDef op_index_add_grad = {.type = "index_add_grad", .infer = infer_index_add_grad,
+                                 .emit_c = emit_index_add_grad};

@@ -42,3 +42,35 @@ static int emit_index_sample(EmitCtx *e) {
 }
 
 const OpDef op_index_sample = {.type = "index_sample", .infer = infer_index_sample, .emit_c = emit_index_sample};
+
+/* index_sample_grad (X, Index, Out@GRAD -> X@GRAD; phi
+ * IndexSampleGradKernel): X@GRAD starts at zeros and Out@GRAD[i][j] is
+ * added to X@GRAD[i][Index[i][j]], in row-major order of Index (repeated
+ * ids add each time).  An index outside [0, M), where Paddle raises an
+ * error, adds nothing.  X gives only the shape. */
+static int emit_index_sample_grad(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *idx = tu_in(e, "Index", 0), *dout = tu_in(e, "Out@GRAD", 0);
+  Var *dx = tu_out(e, "X@GRAD", 0);
+  if (!x || !idx || !dout || !dx) return -1;
+  if (idx->dtype != RT_DT_INT32 && idx->dtype != RT_DT_INT64)
+    return em_fail(e, "Index is %s; int32 or int64 expected", rt_dtype_name(idx->dtype));
+  if (dout->dtype != dx->dtype || (dx->dtype != RT_DT_FP32 && dx->dtype != RT_DT_FP64))
+    return em_fail(e, "X@GRAD must be float32 or float64 with Out@GRAD's dtype");
+  if (tu_rank(e, x) != 2 || tu_rank(e, idx) != 2) return em_fail(e, "X and Index must be 2-D");
+  const char *t = em_ctype(dx->dtype);
+  pr_line(e->p, "const %s *index = %s;", em_ctype(idx->dtype), em_ptr(e, idx, 1));
+  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
+  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
+  pr_line(e->p, "const int64_t cols = %s, k = %s;", em_dim(e, x, 1), em_dim(e, idx, 1));
+  pr_line(e->p, "for (int64_t q = 0; q < %s; q++) dx[q] = 0;", em_numel(e, dx));
+  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) {", em_dim(e, idx, 0));
+  pr_line(e->p, "for (int64_t j = 0; j < k; j++) {");
+  pr_line(e->p, "const int64_t at = index[i * k + j];");
+  pr_line(e->p, "if (at >= 0 && at < cols) dx[i * cols + at] += dout[i * k + j];");
+  pr_line(e->p, "}");
+  pr_line(e->p, "}");
+  return 0;
+}
+
+const OpDef op_index_sample_grad = {.type = "index_sample_grad", .infer = grad_infer,
+                                    .emit_c = emit_index_sample_grad};

@@ -284,10 +284,13 @@ OP_INTERP_V2_C(nearest_interp_v2)
 OP_INTERP_V2_C(trilinear_interp_v2)
 #define OP_INTERP_GRAD(name) \
   const OpDef op_##name = {.type = #name, .infer = grad_infer, .emit_c = emit_interp_grad};
+OP_INTERP_GRAD(bicubic_interp_grad)
 OP_INTERP_GRAD(bicubic_interp_v2_grad)
 OP_INTERP_GRAD(bilinear_interp_grad)
 OP_INTERP_GRAD(bilinear_interp_v2_grad)
+OP_INTERP_GRAD(linear_interp_grad)
 OP_INTERP_GRAD(linear_interp_v2_grad)
 OP_INTERP_GRAD(nearest_interp_grad)
 OP_INTERP_GRAD(nearest_interp_v2_grad)
+OP_INTERP_GRAD(trilinear_interp_grad)
 OP_INTERP_GRAD(trilinear_interp_v2_grad)

@@ -77,3 +77,57 @@ static int emit_lrn(EmitCtx *e) {
 }
 
 const OpDef op_lrn = {.type = "lrn", .infer = infer_lrn, .emit_c = emit_lrn};
+
+/* lrn_grad (X, Out, MidOut, Out@GRAD -> X@GRAD; the forward's attributes;
+ * fluid LRNGradFunctor, float32), per pixel and channel i, in Paddle's
+ * order:
+ *   dx[i] = powf(MidOut[i], -beta) * dOut[i], then for each channel ch in
+ *   [i - (n-1)/2, i + n/2] inside [0, C), in order:
+ *   dx[i] += ratio * dOut[ch] * Out[ch] * X[i] / MidOut[ch]
+ * with ratio = -2 * alpha * beta (float). */
+static int emit_lrn_grad(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *out = tu_in(e, "Out", 0), *mid = tu_in(e, "MidOut", 0);
+  Var *dout = tu_in(e, "Out@GRAD", 0), *dx = tu_out(e, "X@GRAD", 0);
+  if (!x || !out || !mid || !dout || !dx) return -1;
+  if (x->dtype != RT_DT_FP32 || out->dtype != RT_DT_FP32 || mid->dtype != RT_DT_FP32 || dout->dtype != RT_DT_FP32 ||
+      dx->dtype != RT_DT_FP32)
+    return em_fail(e, "lrn_grad of %s tensors is not supported (Paddle's CPU kernel is float32)",
+                   rt_dtype_name(x->dtype));
+  const char *fmt = attr_str(e->op, "data_format", "AnyLayout");
+  int last = !strcasecmp(fmt, "NHWC");
+  if (!last && strcasecmp(fmt, "NCHW") && strcasecmp(fmt, "AnyLayout"))
+    return em_fail(e, "data_format '%s' is not supported", fmt);
+  int64_t C = em_const_dim(e, x, last ? 3 : 1), h = em_const_dim(e, x, 2), w = em_const_dim(e, x, last ? 1 : 3);
+  if (C < 0 || h < 0 || w < 0) return em_fail(e, "dims after the batch must not depend on it");
+  int64_t n = attr_int(e->op, "n", 5);
+  if (n <= 0 || n % 2 == 0) return em_fail(e, "n must be positive and odd");
+  const float alpha = (float)attr_float(e->op, "alpha", 1e-4), beta = (float)attr_float(e->op, "beta", 0.75);
+  pr_line(e->p, "const float *x = %s;", em_ptr(e, x, 1));
+  pr_line(e->p, "const float *out = %s;", em_ptr(e, out, 1));
+  pr_line(e->p, "const float *mid = %s;", em_ptr(e, mid, 1));
+  pr_line(e->p, "const float *dout = %s;", em_ptr(e, dout, 1));
+  pr_line(e->p, "float *dx = %s;", em_ptr(e, dx, 0));
+  pr_line(e->p, "const float beta = %s, ratio = %s;", em_float(beta), em_float(-2 * alpha * beta));
+  pr_line(e->p, "const int64_t C = %lld, hw = %lld, start = %lld, end = %lld, cs = %lld, ps = %lld;", (long long)C,
+          (long long)(h * w), (long long)(-(n - 1) / 2), (long long)(-(n - 1) / 2 + n), (long long)(last ? 1 : h * w),
+          (long long)(last ? C : 1));
+  pr_line(e->p, "for (int64_t b = 0; b < %s; b++) {", em_dim(e, x, 0));
+  pr_line(e->p, "for (int64_t i = 0; i < C; i++) {");
+  pr_line(e->p, "for (int64_t p = 0; p < hw; p++) {");
+  pr_line(e->p, "const int64_t base = b * C * hw + p * ps, at = base + i * cs;");
+  pr_line(e->p, "float g = powf(mid[at], -beta) * dout[at];");
+  pr_line(e->p, "for (int64_t c = start; c < end; c++) {");
+  pr_line(e->p, "const int64_t ch = i + c;");
+  pr_line(e->p, "if (ch < 0 || ch >= C) continue;");
+  pr_line(e->p, "const int64_t o = base + ch * cs;");
+  pr_line(e->p, "g += ratio * dout[o] * out[o] * x[at] / mid[o];");
+  pr_line(e->p, "}");
+  pr_line(e->p, "dx[at] = g;");
+  for (int i = 0; i < 3; i++) pr_line(e->p, "}");
+  return 0;
+}
+
+/* lrn_grad: MidOut already holds k */
+static const char *const lrn_grad_attr_ignores[] = {"k", NULL};
+const OpDef op_lrn_grad = {.type = "lrn_grad", .infer = grad_infer, .emit_c = emit_lrn_grad,
+                           .attr_ignores = lrn_grad_attr_ignores};

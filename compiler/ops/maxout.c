@@ -66,3 +66,45 @@ static int emit_maxout(EmitCtx *e) {
 }
 
 const OpDef op_maxout = {.type = "maxout", .infer = infer_maxout, .emit_c = emit_maxout};
+
+/* maxout_grad (X, Out, Out@GRAD -> X@GRAD; phi MaxOutGradKernel,
+ * MaxOutGradFunctor): X@GRAD starts at zeros; each Out@GRAD element goes
+ * to the first element of its group (in channel order) equal to Out, none
+ * when no element equals it (a NaN). */
+static int emit_maxout_grad(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *out = tu_in(e, "Out", 0), *dout = tu_in(e, "Out@GRAD", 0);
+  Var *dx = tu_out(e, "X@GRAD", 0);
+  if (!x || !out || !dout || !dx) return -1;
+  if ((x->dtype != RT_DT_FP32 && x->dtype != RT_DT_FP64) || out->dtype != x->dtype || dout->dtype != x->dtype ||
+      dx->dtype != x->dtype)
+    return em_fail(e, "maxout_grad of %s tensors is not supported", rt_dtype_name(x->dtype));
+  int axis = maxout_axis(e->op, 4);
+  int64_t g = attr_int(e->op, "groups", 0), oc = axis < 0 ? -1 : em_const_dim(e, out, axis);
+  if (axis < 0 || g <= 0 || oc < 0) return em_fail(e, "bad axis or groups, or channels that depend on the batch");
+  const char *t = em_ctype(x->dtype);
+  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
+  pr_line(e->p, "const %s *out = %s;", t, em_ptr(e, out, 1));
+  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
+  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
+  pr_line(e->p, "const int64_t oc = %lld, fea = %s, groups = %lld;", (long long)oc,
+          axis == 1 ? em_prod(e, x, 2, 4) : em_prod(e, x, 1, 3), (long long)g);
+  pr_line(e->p, "for (int64_t q = 0; q < %s; q++) dx[q] = 0;", em_numel(e, dx));
+  pr_line(e->p, "for (int64_t n = 0; n < %s; n++) {", em_dim(e, x, 0));
+  pr_line(e->p, "for (int64_t c = 0; c < oc; c++) {");
+  pr_line(e->p, "for (int64_t f = 0; f < fea; f++) {");
+  pr_line(e->p, "const int64_t o = %s;", axis == 1 ? "n * oc * fea + c * fea + f" : "n * oc * fea + f * oc + c");
+  pr_line(e->p, "for (int64_t ph = 0; ph < groups; ph++) {");
+  if (axis == 1)
+    pr_line(e->p, "const int64_t at = (n * oc * fea + c * fea) * groups + ph * fea + f;");
+  else
+    pr_line(e->p, "const int64_t at = (n * oc * fea + f * oc + c) * groups + ph;");
+  pr_line(e->p, "if (x[at] == out[o]) {");
+  pr_line(e->p, "dx[at] += dout[o];");
+  pr_line(e->p, "break;");
+  pr_line(e->p, "}");
+  pr_line(e->p, "}");
+  for (int i = 0; i < 3; i++) pr_line(e->p, "}");
+  return 0;
+}
+
+const OpDef op_maxout_grad = {.type = "maxout_grad", .infer = grad_infer, .emit_c = emit_maxout_grad};

@@ -121,3 +121,75 @@ static int emit_pixel_unshuffle(EmitCtx *e) {
 
 const OpDef op_pixel_unshuffle = {.type = "pixel_unshuffle", .infer = infer_pixel_unshuffle,
                                   .emit_c = emit_pixel_unshuffle};
+
+/* ---- gradients ---- */
+
+/* pixel_shuffle_grad, pixel_unshuffle_grad (Out@GRAD -> X@GRAD, the
+ * forward's attributes; phi PixelShuffleGradKernel /
+ * PixelUnshuffleGradKernel): the inverse permutation, each X@GRAD element
+ * the one Out@GRAD element its X element went to.  Shape rule (phi
+ * PixelShuffleGradInferMeta and the like): X@GRAD from Out@GRAD's dims,
+ * the forward's arithmetic reversed. */
+static int infer_pixel_grad(OpCtx *c) {
+  Var *dout = ctx_need(c, "Out@GRAD", 0);
+  if (!dout) return -1;
+  const Shape *os = &dout->shape;
+  if (os->rank != 4) return ctx_fail(c, "Out@GRAD %s must have rank 4", shape_str(os));
+  int up = !strcmp(c->op->type, "pixel_shuffle_grad");
+  int64_t r = attr_int(c->op, up ? "upscale_factor" : "downscale_factor", 1);
+  if (r <= 0) return ctx_fail(c, "the factor must be positive");
+  int last = strcmp(attr_str(c->op, "data_format", "NCHW"), "NHWC") == 0;
+  int ci = last ? 3 : 1, hi = last ? 1 : 2;
+  Shape x = *os;
+  if (up) {
+    x.d[ci] = os->d[ci] * r * r;
+    x.d[hi] = os->d[hi] / r;
+    x.d[hi + 1] = os->d[hi + 1] / r;
+  } else {
+    x.d[ci] = os->d[ci] / (r * r);
+    x.d[hi] = os->d[hi] * r;
+    x.d[hi + 1] = os->d[hi + 1] * r;
+  }
+  ctx_set(c, "X@GRAD", 0, &x, dout->dtype);
+  return 0;
+}
+
+static int emit_pixel_grad(EmitCtx *e) {
+  Var *dout = tu_in(e, "Out@GRAD", 0), *dx = tu_out(e, "X@GRAD", 0);
+  if (!dout || !dx) return -1;
+  if (dout->dtype != dx->dtype) return em_fail(e, "Out@GRAD and X@GRAD differ in dtype");
+  if (dout == dx) return em_fail(e, "X@GRAD is Out@GRAD itself, which is not supported");
+  int up = !strcmp(e->op->type, "pixel_shuffle_grad");
+  int last = strcmp(attr_str(e->op, "data_format", "NCHW"), "NHWC") == 0;
+  int64_t r = attr_int(e->op, up ? "upscale_factor" : "downscale_factor", 1), d[4];
+  /* `big` is the [N, C, H*r, W*r] side, `small` the [N, C*r*r, H, W] one */
+  const Var *big = up ? dout : dx, *small = up ? dx : dout;
+  for (int i = 1; i < 4; i++)
+    if ((d[i] = em_const_dim(e, big, i)) < 0) return em_fail(e, "dims after the batch must not depend on it");
+  if (r <= 0 || (last ? d[1] % r || d[2] % r : d[2] % r || d[3] % r))
+    return em_fail(e, "the factor %lld does not divide the spatial dims", (long long)r);
+  int64_t C = last ? d[3] : d[1], H = (last ? d[1] : d[2]) / r, W = (last ? d[2] : d[3]) / r;
+  const char *t = em_ctype(dx->dtype);
+  pr_line(e->p, "const %s *src = %s;", t, em_ptr(e, dout, 1));
+  pr_line(e->p, "%s *dst = %s;", t, em_ptr(e, dx, 0));
+  pr_line(e->p, "const int64_t C = %lld, H = %lld, W = %lld, R = %lld;", (long long)C, (long long)H, (long long)W,
+          (long long)r);
+  pr_line(e->p, "for (int64_t n = 0; n < %s; n++) {", em_dim(e, small, 0));
+  pr_line(e->p, "for (int64_t c = 0; c < C; c++) {");
+  pr_line(e->p, "for (int64_t i = 0; i < R; i++) {");
+  pr_line(e->p, "for (int64_t j = 0; j < R; j++) {");
+  pr_line(e->p, "const int64_t cin = (c * R + i) * R + j;");
+  pr_line(e->p, "for (int64_t h = 0; h < H; h++) {");
+  pr_line(e->p, "for (int64_t w = 0; w < W; w++) {");
+  const char *b = last ? "((n * H * R + h * R + i) * W * R + w * R + j) * C + c"
+                       : "((n * C + c) * H * R + h * R + i) * W * R + w * R + j";
+  const char *s = last ? "((n * H + h) * W + w) * C * R * R + cin" : "((n * C * R * R + cin) * H + h) * W + w";
+  pr_line(e->p, "dst[%s] = src[%s];", up ? s : b, up ? b : s);
+  for (int i = 0; i < 6; i++) pr_line(e->p, "}");
+  return 0;
+}
+
+const OpDef op_pixel_shuffle_grad = {.type = "pixel_shuffle_grad", .infer = infer_pixel_grad,
+                                     .emit_c = emit_pixel_grad};
+const OpDef op_pixel_unshuffle_grad = {.type = "pixel_unshuffle_grad", .infer = infer_pixel_grad,
+                                       .emit_c = emit_pixel_grad};

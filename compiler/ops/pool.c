@@ -364,6 +364,36 @@ static int emit_max_pool3d_index(EmitCtx *e) {
   return 0;
 }
 
+/* max_pool3d_with_index_grad (phi MaxPool3dWithIndexGradFunctor): X@GRAD
+ * starts at zeros and each Out@GRAD element is added at its Mask index in
+ * its (n, c) volume, in order (an index outside the volume adds nothing);
+ * X gives the shape only. */
+static int emit_max_pool3d_index_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *mask = ctx_in(&c, "Mask", 0), *dout = ctx_in(&c, "Out@GRAD", 0);
+  Var *dx = ctx_out(&c, "X@GRAD", 0);
+  if (!x || !mask || !dout) return em_fail(e, "needs X, Mask and Out@GRAD");
+  if (mask->dtype != RT_DT_INT32) return em_fail(e, "Mask must be int32");
+  if (dout->dtype != RT_DT_FP32 || (dx && dx->dtype != RT_DT_FP32))
+    return em_fail(e, "gradients of %s tensors are not supported", rt_dtype_name(dout->dtype));
+  if (!same_spec(e, mask, dout)) return em_fail(e, "Out@GRAD must have Mask's shape");
+  if (em_spec(e, x)->rank != 5 || em_spec(e, dout)->rank != 5) return em_fail(e, "X and Out@GRAD must have rank 5");
+  if (!dx) return 0;
+  pr_line(e->p, "const int32_t *mask = %s;", em_ptr(e, mask, 1));
+  pr_line(e->p, "const float *dout = %s;", em_ptr(e, dout, 1));
+  pr_line(e->p, "float *dx = %s;", em_ptr(e, dx, 0));
+  pr_line(e->p, "const int64_t planes = %s, in_size = %s, out_size = %s;", em_prod(e, x, 0, 2), em_prod(e, x, 2, 5),
+          em_prod(e, dout, 2, 5));
+  pr_line(e->p, "for (int64_t q = 0; q < planes * in_size; q++) dx[q] = 0;");
+  pr_line(e->p, "for (int64_t p = 0; p < planes; p++) {");
+  pr_line(e->p, "for (int64_t o = 0; o < out_size; o++) {");
+  pr_line(e->p, "const int64_t at = mask[p * out_size + o];");
+  pr_line(e->p, "if (at >= 0 && at < in_size) dx[p * in_size + at] += dout[p * out_size + o];");
+  pr_line(e->p, "}");
+  pr_line(e->p, "}");
+  return 0;
+}
+
 const OpDef op_pool2d = {.type = "pool2d", .infer = infer_pool, .emit_c = emit_pool2d};
 /* ceil_mode only sizes the forward's Out, whose shape the grad reads */
 static const char *const pool_grad_attr_ignores[] = {"ceil_mode", NULL};
@@ -377,6 +407,13 @@ const OpDef op_pool3d_grad = {.type = "pool3d_grad", .infer = grad_infer, .emit_
 const OpDef op_max_pool2d_with_index = {.type = "max_pool2d_with_index",
                                         .infer = infer_max_pool_with_index,
                                         .emit_c = emit_max_pool2d_index};
+/* max_pool3d_with_index_grad: Mask holds where each output came from;
+ * the window attributes only sized the forward's Out */
+static const char *const max_pool3d_index_grad_attr_ignores[] = {"ksize", "strides", "paddings", "global_pooling",
+                                                                  "adaptive", NULL};
+const OpDef op_max_pool3d_with_index_grad = {.type = "max_pool3d_with_index_grad", .infer = grad_infer,
+                                             .emit_c = emit_max_pool3d_index_grad,
+                                             .attr_ignores = max_pool3d_index_grad_attr_ignores};
 const OpDef op_max_pool3d_with_index = {.type = "max_pool3d_with_index",
                                         .infer = infer_max_pool_with_index,
                                         .emit_c = emit_max_pool3d_index};

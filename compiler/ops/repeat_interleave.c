@@ -112,3 +112,52 @@ static int emit_repeat_interleave(EmitCtx *e) {
 
 const OpDef op_repeat_interleave = {.type = "repeat_interleave", .infer = infer_repeat_interleave,
                                     .emit_c = emit_repeat_interleave};
+
+/* repeat_interleave_grad (X, RepeatsTensor†, Out@GRAD -> X@GRAD; phi
+ * RepeatInterleave[WithTensorIndex]GradKernel, IndexSelectGradInner with
+ * the forward's index [0]*r0 ++ [1]*r1 ++ ...): X@GRAD starts at zeros and
+ * each Out@GRAD slice along dim is added to the X slice it copied, in
+ * order.  Repeats from a tensor are read at run time here (Out@GRAD's
+ * size is known): Out@GRAD slices past the repeats' sum, or repeats past
+ * Out@GRAD's, add nothing (Paddle requires them to match).  X gives only
+ * the shape. */
+static int emit_repeat_interleave_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = tu_in(e, "X", 0), *dout = tu_in(e, "Out@GRAD", 0), *dx = tu_out(e, "X@GRAD", 0);
+  if (!x || !dout || !dx) return -1;
+  if (dout->dtype != dx->dtype || (dx->dtype != RT_DT_FP32 && dx->dtype != RT_DT_FP64))
+    return em_fail(e, "X@GRAD must be float32 or float64 with Out@GRAD's dtype");
+  int r = tu_rank(e, x), a = axis_norm(attr_int(e->op, "dim", 0), r);
+  if (a < 0) return em_fail(e, "dim is out of range");
+  if (tu_rank(e, dout) != r) return em_fail(e, "X and Out@GRAD differ in rank");
+  const char *t = em_ctype(dx->dtype);
+  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
+  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
+  pr_line(e->p, "const int64_t outer = %s, n_in = %s, n_out = %s, slice = %s;", em_prod(e, x, 0, a), em_dim(e, x, a),
+          em_dim(e, dout, a), em_prod(e, x, a + 1, r));
+  pr_line(e->p, "for (int64_t q = 0; q < outer * n_in * slice; q++) dx[q] = 0;");
+  Var *rt = ctx_in(&c, "RepeatsTensor", 0);
+  if (rt) {
+    if (!tu_in(e, "RepeatsTensor", 0)) return -1;
+    if (rt->dtype != RT_DT_INT32 && rt->dtype != RT_DT_INT64)
+      return em_fail(e, "RepeatsTensor is %s; int32 or int64 expected", rt_dtype_name(rt->dtype));
+    SymDim rn = spec_numel(em_spec(e, rt)), xn = em_spec(e, x)->d[a];
+    if (rn.a != xn.a || rn.c != xn.c) return em_fail(e, "RepeatsTensor does not have X.dims[dim] values");
+    pr_line(e->p, "const %s *reps = %s;", em_ctype(rt->dtype), em_ptr(e, rt, 1));
+  } else {
+    int64_t rep = attr_int(e->op, "Repeats", 0);
+    if (rep <= 0) return em_fail(e, "Repeats is %lld; it must be > 0", (long long)rep);
+    pr_line(e->p, "const int64_t rep = %lld;", (long long)rep);
+  }
+  pr_line(e->p, "for (int64_t o = 0; o < outer; o++) {");
+  pr_line(e->p, "int64_t j = 0;");
+  pr_line(e->p, "for (int64_t i = 0; i < n_in; i++) {");
+  pr_line(e->p, "for (int64_t k = 0; k < %s && j < n_out; k++, j++)", rt ? "(int64_t)reps[i]" : "rep");
+  pr_line(e->p, "  for (int64_t s = 0; s < slice; s++) dx[(o * n_in + i) * slice + s] += dout[(o * n_out + j) * slice + s];");
+  pr_line(e->p, "}");
+  pr_line(e->p, "}");
+  return 0;
+}
+
+const OpDef op_repeat_interleave_grad = {.type = "repeat_interleave_grad", .infer = grad_infer,
+                                         .emit_c = emit_repeat_interleave_grad};

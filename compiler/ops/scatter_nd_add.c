@@ -69,3 +69,65 @@ static int emit_scatter_nd_add(EmitCtx *e) {
 
 const OpDef op_scatter_nd_add = {.type = "scatter_nd_add", .infer = infer_scatter_nd_add,
                                  .emit_c = emit_scatter_nd_add};
+
+/* scatter_nd_add_grad's shape rule: the grad op has no X; X@GRAD takes
+ * Out@GRAD's shape, Updates@GRAD Updates'. */
+static int infer_scatter_nd_add_grad(OpCtx *c) {
+  Var *dout = ctx_need(c, "Out@GRAD", 0), *upd = ctx_need(c, "Updates", 0);
+  if (!dout || !upd) return -1;
+  ctx_set(c, "X@GRAD", 0, &dout->shape, dout->dtype);
+  ctx_set(c, "Updates@GRAD", 0, &upd->shape, upd->dtype);
+  return 0;
+}
+
+/* scatter_nd_add_grad (Index, Updates, Out@GRAD -> X@GRAD, Updates@GRAD,
+ * either may be absent; phi ScatterNdAddGradKernel): X@GRAD = Out@GRAD;
+ * Updates@GRAD = gather_nd(Out@GRAD, Index) (CPUGatherNd): each slice takes
+ * the slice of Out@GRAD its index tuple names, zeros for a tuple outside
+ * X (where Paddle raises an error).  Updates gives only the shape. */
+static int emit_scatter_nd_add_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *idx = tu_in(e, "Index", 0), *u = tu_in(e, "Updates", 0), *dout = tu_in(e, "Out@GRAD", 0);
+  Var *dx = ctx_out(&c, "X@GRAD", 0), *du = ctx_out(&c, "Updates@GRAD", 0);
+  if (!idx || !u || !dout) return -1;
+  if ((dx && !tu_out(e, "X@GRAD", 0)) || (du && !tu_out(e, "Updates@GRAD", 0))) return -1;
+  if (idx->dtype != RT_DT_INT32 && idx->dtype != RT_DT_INT64)
+    return em_fail(e, "Index is %s; int32 or int64 expected", rt_dtype_name(idx->dtype));
+  if ((dout->dtype != RT_DT_FP32 && dout->dtype != RT_DT_FP64) || (dx && dx->dtype != dout->dtype) ||
+      (du && du->dtype != dout->dtype))
+    return em_fail(e, "the gradients must be float32 or float64 with Out@GRAD's dtype");
+  if (dx && tu_copy(e, dout, dx)) return -1;
+  if (!du) return 0;
+  int r = tu_rank(e, dout), ri = tu_rank(e, idx);
+  int64_t k = ri ? em_const_dim(e, idx, ri - 1) : -1;
+  if (k < 0 || k > r) return em_fail(e, "Index's last dim must be a constant <= rank(X)");
+  SymDim un = spec_numel(em_spec(e, u)), want = em_sym_prod(e, idx, 0, ri - 1), sl = em_sym_prod(e, dout, (int)k, r);
+  if (want.a * sl.a != 0 || un.a != want.a * sl.c + want.c * sl.a || un.c != want.c * sl.c)
+    return em_fail(e, "Updates does not have Index.dims[:-1] ++ X.dims[k:] elements");
+  const char *t = em_ctype(dout->dtype), *dims = "";
+  for (int i = 0; i < k; i++) dims = pool_printf("%s%s%s", dims, i ? ", " : "", em_dim(e, dout, i));
+  pr_line(e->p, "{");
+  pr_line(e->p, "const %s *index = %s;", em_ctype(idx->dtype), em_ptr(e, idx, 1));
+  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
+  pr_line(e->p, "%s *du = %s;", t, em_ptr(e, du, 0));
+  pr_line(e->p, "const int64_t tuples = %s, slice = %s;", em_prod(e, idx, 0, ri - 1), em_prod(e, dout, (int)k, r));
+  if (k) pr_line(e->p, "const int64_t dims[%d] = {%s};", (int)k, dims);
+  else pr_line(e->p, "(void)index;");
+  pr_line(e->p, "for (int64_t i = 0; i < tuples; i++) {");
+  pr_line(e->p, "int64_t at = 0;");
+  pr_line(e->p, "int inside = 1;");
+  if (k) {
+    pr_line(e->p, "for (int j = 0; j < %d; j++) {", (int)k);
+    pr_line(e->p, "const int64_t v = (int64_t)index[i * %d + j];", (int)k);
+    pr_line(e->p, "inside &= v >= 0 && v < dims[j];");
+    pr_line(e->p, "at = at * dims[j] + v;");
+    pr_line(e->p, "}");
+  }
+  pr_line(e->p, "for (int64_t s = 0; s < slice; s++) du[i * slice + s] = inside ? dout[at * slice + s] : (%s)0;", t);
+  pr_line(e->p, "}");
+  pr_line(e->p, "}");
+  return 0;
+}
+
+const OpDef op_scatter_nd_add_grad = {.type = "scatter_nd_add_grad", .infer = infer_scatter_nd_add_grad,
+                                      .emit_c = emit_scatter_nd_add_grad};

@@ -55,3 +55,49 @@ static int emit_temporal_shift(EmitCtx *e) {
 
 const OpDef op_temporal_shift = {.type = "temporal_shift", .infer = infer_temporal_shift,
                                  .emit_c = emit_temporal_shift};
+
+/* temporal_shift_grad (Out@GRAD -> X@GRAD, the forward's attributes; phi
+ * TemporalShiftGradKernel, TemporalShiftBwNCHW / NHWC): X@GRAD starts at
+ * zeros and each Out@GRAD element goes back to the X element the forward
+ * read (channels [0, c1) from the previous frame, [c1, c2) from the next);
+ * the shifts are one-to-one, so each X@GRAD element is written at most
+ * once.  X@GRAD has Out@GRAD's dims. */
+static int infer_temporal_shift_grad(OpCtx *c) {
+  Var *dout = ctx_need(c, "Out@GRAD", 0);
+  if (!dout) return -1;
+  if (dout->shape.rank != 4) return ctx_fail(c, "Out@GRAD %s must have rank 4", shape_str(&dout->shape));
+  ctx_set(c, "X@GRAD", 0, &dout->shape, dout->dtype);
+  return 0;
+}
+
+static int emit_temporal_shift_grad(EmitCtx *e) {
+  Var *dout = tu_in(e, "Out@GRAD", 0), *dx = tu_out(e, "X@GRAD", 0);
+  if (!dout || !dx) return -1;
+  if (dout->dtype != dx->dtype || (dx->dtype != RT_DT_FP32 && dx->dtype != RT_DT_FP64))
+    return em_fail(e, "X@GRAD must be float32 or float64 with Out@GRAD's dtype");
+  if (dout == dx) return em_fail(e, "X@GRAD is Out@GRAD itself, which is not supported");
+  int last = !strcmp(attr_str(e->op, "data_format", "NCHW"), "NHWC");
+  int64_t C = em_const_dim(e, dout, last ? 3 : 1), h = em_const_dim(e, dout, 2), w = em_const_dim(e, dout, last ? 1 : 3);
+  if (C < 0 || h < 0 || w < 0) return em_fail(e, "dims after the batch must not depend on it");
+  const int64_t hw = h * w;
+  const float ratio = (float)attr_float(e->op, "shift_ratio", 0.25);
+  const int64_t t = attr_int(e->op, "seg_num", 0), c1 = (int)((float)C * ratio), c2 = (int)((float)(C * 2) * ratio);
+  if (t <= 0) return em_fail(e, "seg_num must be positive");
+  const char *ty = em_ctype(dx->dtype);
+  pr_line(e->p, "const %s *dout = %s;", ty, em_ptr(e, dout, 1));
+  pr_line(e->p, "%s *dx = %s;", ty, em_ptr(e, dx, 0));
+  pr_line(e->p, "const int64_t t = %lld, %s = %lld, chw = %lld, c1 = %lld, c2 = %lld;", (long long)t, last ? "c" : "hw",
+          (long long)(last ? C : hw), (long long)(C * hw), (long long)c1, (long long)c2);
+  pr_line(e->p, "const int64_t total = %s;", em_numel(e, dx));
+  pr_line(e->p, "for (int64_t i = 0; i < total; i++) dx[i] = 0;");
+  pr_line(e->p, "for (int64_t i = 0; i < total; i++) {");
+  pr_line(e->p, "const int64_t it = i %% (t * chw) / chw, ic = %s;", last ? "i % c" : "i % chw / hw");
+  pr_line(e->p, "const int64_t src = ic < c1 ? it - 1 : ic < c2 ? it + 1 : it;");
+  pr_line(e->p, "const int64_t at = i + (src - it) * chw;");
+  pr_line(e->p, "if (src >= 0 && src < t && at < total) dx[at] = dout[i];");
+  pr_line(e->p, "}");
+  return 0;
+}
+
+const OpDef op_temporal_shift_grad = {.type = "temporal_shift_grad", .infer = infer_temporal_shift_grad,
+                                      .emit_c = emit_temporal_shift_grad};

@@ -90,32 +90,34 @@ static void emit_columns(EmitCtx *e, const int64_t k[2], const int64_t s[2], con
   pr_line(e->p, "const int inside = iy >= 0 && iy < H && ix >= 0 && ix < W;");
 }
 
-static int emit_fold_unfold(EmitCtx *e) {
-  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Y", 0);
-  if (!x || !out) return -1;
-  if ((x->dtype != RT_DT_FP32 && x->dtype != RT_DT_FP64) || out->dtype != x->dtype)
-    return em_fail(e, "%s of %s tensors is not supported", e->op->type, rt_dtype_name(x->dtype));
-  if (x == out) return em_fail(e, "Y is X itself, which is not supported");
+/* dst = src moved between image and column matrix: to the image (col2im,
+ * each column element added in column order to a zeroed image) when
+ * `to_img`, else to the columns (im2col, 0 outside the image).  The blocks
+ * are counted as fold counts them when `fold_geom` (top and left padding
+ * on both sides), else as unfold does. */
+static int fold_move(EmitCtx *e, const Var *src, const Var *dst, int fold_geom, int to_img) {
+  if ((src->dtype != RT_DT_FP32 && src->dtype != RT_DT_FP64) || dst->dtype != src->dtype)
+    return em_fail(e, "%s of %s tensors is not supported", e->op->type, rt_dtype_name(src->dtype));
+  if (src == dst) return em_fail(e, "the result is the input itself, which is not supported");
   OpCtx c = {e->g, (Op *)e->op};
   int64_t k[2], s[2], p[4], d[2];
   if (fold_attrs(&c, k, s, p, d)) return em_fail(e, "bad attributes");
-  const int fold = !strcmp(e->op->type, "fold");
-  const Var *img = fold ? out : x, *col = fold ? x : out;
+  const Var *img = to_img ? dst : src, *col = to_img ? src : dst;
   int64_t C = em_const_dim(e, img, 1), H = em_const_dim(e, img, 2), W = em_const_dim(e, img, 3);
   if (C < 0 || H < 0 || W < 0) return em_fail(e, "dims after the batch must not depend on it");
-  int64_t bh = fold ? slide(H, k[0], s[0], p[0], p[0], d[0]) : slide(H, k[0], s[0], p[0], p[2], d[0]);
-  int64_t bw = fold ? slide(W, k[1], s[1], p[1], p[1], d[1]) : slide(W, k[1], s[1], p[1], p[3], d[1]);
+  int64_t bh = slide(H, k[0], s[0], p[0], fold_geom ? p[0] : p[2], d[0]);
+  int64_t bw = slide(W, k[1], s[1], p[1], fold_geom ? p[1] : p[3], d[1]);
   if (bh <= 0 || bw <= 0 || em_const_dim(e, col, 1) != C * k[0] * k[1] || em_const_dim(e, col, 2) != bh * bw)
     return em_fail(e, "the column matrix does not match the image size and kernel");
-  const char *t = em_ctype(x->dtype);
+  const char *t = em_ctype(src->dtype);
   pr_line(e->p, "const int64_t H = %lld, W = %lld;", (long long)H, (long long)W);
-  pr_line(e->p, "for (int64_t n = 0; n < %s; n++) {", em_dim(e, x, 0));
+  pr_line(e->p, "for (int64_t n = 0; n < %s; n++) {", em_dim(e, src, 0));
   const int64_t img_size = C * H * W, col_size = C * k[0] * k[1] * bh * bw;
-  pr_line(e->p, "const %s *src = %s + n * %lld;", t, em_ptr(e, x, 1), (long long)(fold ? col_size : img_size));
-  pr_line(e->p, "%s *dst = %s + n * %lld;", t, em_ptr(e, out, 0), (long long)(fold ? img_size : col_size));
-  if (fold) pr_line(e->p, "memset(dst, 0, %lld * sizeof *dst);", (long long)(C * H * W));
+  pr_line(e->p, "const %s *src = %s + n * %lld;", t, em_ptr(e, src, 1), (long long)(to_img ? col_size : img_size));
+  pr_line(e->p, "%s *dst = %s + n * %lld;", t, em_ptr(e, dst, 0), (long long)(to_img ? img_size : col_size));
+  if (to_img) pr_line(e->p, "memset(dst, 0, %lld * sizeof *dst);", (long long)(C * H * W));
   emit_columns(e, k, s, p, d, C * k[0] * k[1], bh, bw);
-  if (fold)
+  if (to_img)
     pr_line(e->p, "if (inside) dst[(ch * H + iy) * W + ix] += src[at];");
   else
     pr_line(e->p, "dst[at] = inside ? src[(ch * H + iy) * W + ix] : (%s)0;", t);
@@ -123,5 +125,31 @@ static int emit_fold_unfold(EmitCtx *e) {
   return 0;
 }
 
+static int emit_fold_unfold(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Y", 0);
+  if (!x || !out) return -1;
+  const int fold = !strcmp(e->op->type, "fold");
+  return fold_move(e, x, out, fold, fold);
+}
+
+/* fold_grad, unfold_grad (X, Y@GRAD -> X@GRAD; phi FoldGradKernel: im2col
+ * of Y@GRAD with fold's block count; UnfoldGradKernel: col2im of Y@GRAD
+ * onto a zeroed X@GRAD, column elements in order).  X gives only the
+ * shape. */
+static int emit_fold_unfold_grad(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *dy = tu_in(e, "Y@GRAD", 0), *dx = tu_out(e, "X@GRAD", 0);
+  if (!x || !dy || !dx) return -1;
+  const int fold = !strcmp(e->op->type, "fold_grad");
+  if (fold) { /* output_sizes: Y@GRAD's spatial dims */
+    int64_t *os;
+    if (attr_ints(e->op, "output_sizes", &os) != 2 || tu_rank(e, dy) != 4 || em_const_dim(e, dy, 2) != os[0] ||
+        em_const_dim(e, dy, 3) != os[1])
+      return em_fail(e, "output_sizes does not match Y@GRAD's spatial dims");
+  }
+  return fold_move(e, dy, dx, fold, !fold);
+}
+
 const OpDef op_fold = {.type = "fold", .infer = infer_fold, .emit_c = emit_fold_unfold};
 const OpDef op_unfold = {.type = "unfold", .infer = infer_unfold, .emit_c = emit_fold_unfold};
+const OpDef op_fold_grad = {.type = "fold_grad", .infer = grad_infer, .emit_c = emit_fold_unfold_grad};
+const OpDef op_unfold_grad = {.type = "unfold_grad", .infer = grad_infer, .emit_c = emit_fold_unfold_grad};

@@ -70,3 +70,48 @@ const OpDef op_unpool = {.type = "unpool", .infer = infer_unpool, .emit_c = emit
                          .attr_ignores = unpool_attr_ignores};
 const OpDef op_unpool3d = {.type = "unpool3d", .infer = infer_unpool, .emit_c = emit_unpool,
                            .attr_ignores = unpool_attr_ignores};
+
+/* unpool_grad, unpool3d_grad (X, Indices, Out, Out@GRAD -> X@GRAD; phi
+ * UnpoolGradKernel / Unpool3dGradKernel): each X@GRAD element takes the
+ * Out@GRAD element of its (n, c) plane at its index (0 for an index
+ * outside the plane, which the forward skips).  X gives only the shape. */
+static int emit_unpool_grad(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *idx = tu_in(e, "Indices", 0), *dout = tu_in(e, "Out@GRAD", 0);
+  Var *dx = tu_out(e, "X@GRAD", 0);
+  if (!x || !idx || !dout || !dx) return -1;
+  if (dout->dtype != dx->dtype || (dx->dtype != RT_DT_FP32 && dx->dtype != RT_DT_FP64))
+    return em_fail(e, "X@GRAD must be float32 or float64 with Out@GRAD's dtype");
+  if (idx->dtype != RT_DT_INT32 && idx->dtype != RT_DT_INT64)
+    return em_fail(e, "Indices is %s; int32 or int64 expected", rt_dtype_name(idx->dtype));
+  const char *type = attr_str(e->op, "unpooling_type", "max");
+  if (strcmp(type, "max")) return em_fail(e, "unpooling_type '%s' is not supported (only max)", type);
+  int r = tu_rank(e, x);
+  if (tu_rank(e, dout) != r || tu_rank(e, idx) != r) return em_fail(e, "X, Indices and Out@GRAD differ in rank");
+  /* Paddle's kernel walks Out@GRAD with Out's plane size */
+  Var *out = tu_in(e, "Out", 0);
+  if (!out) return -1;
+  const VarSpec *os = em_spec(e, out), *gs = em_spec(e, dout);
+  if (os->rank != gs->rank || memcmp(os->d, gs->d, sizeof os->d[0] * (size_t)os->rank))
+    return em_fail(e, "Out and Out@GRAD differ in shape");
+  const char *t = em_ctype(dx->dtype);
+  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
+  pr_line(e->p, "const %s *index = %s;", em_ctype(idx->dtype), em_ptr(e, idx, 1));
+  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
+  pr_line(e->p, "const int64_t planes = %s, in_size = %s, out_size = %s;", em_prod(e, x, 0, 2), em_prod(e, x, 2, r),
+          em_prod(e, dout, 2, r));
+  pr_line(e->p, "for (int64_t p = 0; p < planes; p++) {");
+  pr_line(e->p, "for (int64_t i = 0; i < in_size; i++) {");
+  pr_line(e->p, "const int64_t at = (int64_t)index[p * in_size + i];");
+  pr_line(e->p, "dx[p * in_size + i] = at >= 0 && at < out_size ? dout[p * out_size + at] : (%s)0;", t);
+  pr_line(e->p, "}");
+  pr_line(e->p, "}");
+  return 0;
+}
+
+/* unpool_grad: ksize, strides, paddings and output_size only sized the
+ * forward's Out, whose shape Out@GRAD must have. */
+static const char *const unpool_grad_attr_ignores[] = {"ksize", "strides", "paddings", "output_size", NULL};
+const OpDef op_unpool_grad = {.type = "unpool_grad", .infer = grad_infer, .emit_c = emit_unpool_grad,
+                              .attr_ignores = unpool_grad_attr_ignores};
+const OpDef op_unpool3d_grad = {.type = "unpool3d_grad", .infer = grad_infer, .emit_c = emit_unpool_grad,
+                                .attr_ignores = unpool_grad_attr_ignores};
