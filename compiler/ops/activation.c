@@ -245,6 +245,7 @@ static const Act acts[] = {
     {"tanh_shrink", "v - tanhf(v)", NULL, DEP_X, NULL, "dy * (tanhf(x) * tanhf(x))", {{0}}, {0}},
     {"thresholded_relu", "v > {threshold} ? v : 0.0f", NULL, DEP_X, NULL, "dy * (float)(x > {threshold})",
      {{"threshold", 1, NULL}}, {0}},
+    /* grad: emit_trunc_grad() */
     {"trunc", "truncf(v)", NULL, 0, NULL, NULL, {{0}}, {0}},
 };
 
@@ -539,7 +540,7 @@ OP_ACT_GRAD(thresholded_relu_grad)
 static const char *const hard_sigmoid_grad_ignores[] = {"offset", NULL};
 const OpDef op_hard_sigmoid_grad = {.type = "hard_sigmoid_grad", .infer = grad_infer, .emit_c = emit_act_grad,
                                     .inplace = "Out@GRAD:X@GRAD", .attr_ignores = hard_sigmoid_grad_ignores};
-/* The grads that take Out@GRAD alone (floor, ceil, round): X@GRAD has its
+/* The grads that take Out@GRAD alone (floor, ceil, round, trunc): X@GRAD has its
  * shape (Paddle's ActivationOpGrad without X or Out). */
 static int infer_grad_nodep(OpCtx *c) {
   Var *dy = ctx_need(c, "Out@GRAD", 0);
@@ -552,3 +553,16 @@ static int infer_grad_nodep(OpCtx *c) {
 OP_ACT_GRAD_NODEP(ceil_grad)
 OP_ACT_GRAD_NODEP(floor_grad)
 OP_ACT_GRAD_NODEP(round_grad)
+/* trunc_grad: Out@GRAD -> X@GRAD, all zeros, NaN or not in Out@GRAD (phi
+ * TruncGradKernel memsets X@GRAD). */
+static int emit_trunc_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *dx = ctx_out(&c, "X@GRAD", 0);
+  if (!dx) return 0;
+  const char *t = em_ctype(dx->dtype);
+  if (!t) return em_fail(e, "trunc_grad of %s tensors is not supported", rt_dtype_name(dx->dtype));
+  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
+  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) dx[i] = 0;", em_numel(e, dx));
+  return 0;
+}
+const OpDef op_trunc_grad = {.type = "trunc_grad", .infer = infer_grad_nodep, .emit_c = emit_trunc_grad};

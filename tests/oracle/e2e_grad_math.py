@@ -1,0 +1,106 @@
+"""Gradient cases of the math and reduction ops (logsumexp, label_smooth,
+lerp, trunc, tril_triu, ...), checked against Paddle's own grad ops
+(oracle_case.build_grad_case): every attribute value the grad kernels
+take (axis lists, negative axes, keepdim, reduce_all), broadcast operands,
+1-D and 0-D edge shapes.
+
+Feed names pick the inputs' distribution (make_input): `int*` small
+integers (ties), `pos*` positive, others standard normal.
+
+    python e2e_grad_math.py OUTDIR [CASE ...]
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from oracle_case import append_op, case_registry, grad_input as data, run_grad_cases  # noqa: E402
+
+import paddle  # noqa: E402
+
+CASES, case = case_registry()
+
+
+def unary(name, shape, fn, feed="x"):
+    def f():
+        x = data(feed, shape)
+        return [feed], [fn(x)], [x]
+    f.__name__ = name
+    case(f)
+
+
+def binary(name, xs, ys, fn, xname="x", yname="y"):
+    def f():
+        x, y = data(xname, xs), data(yname, ys)
+        return [xname, yname], [fn(x, y)], [x, y]
+    f.__name__ = name
+    case(f)
+
+
+# logsumexp: axis lists, negative axes, keepdim, reduce_all, 1-D, 0-D
+unary("logsumexp_axis1", [2, 3, 4], lambda x: paddle.logsumexp(x, axis=1))
+unary("logsumexp_neg_keep", [2, 3, 4], lambda x: paddle.logsumexp(x, axis=[-1, 0], keepdim=True))
+unary("logsumexp_all", [3, 4], lambda x: paddle.logsumexp(x))
+unary("logsumexp_every_axis", [2, 3], lambda x: paddle.logsumexp(x, axis=[0, 1]))
+unary("logsumexp_4d", [2, 3, 2, 2], lambda x: paddle.logsumexp(x, axis=[1, 3]))
+unary("logsumexp_1d", [5], lambda x: paddle.logsumexp(x, axis=0))
+unary("logsumexp_0d", [], lambda x: paddle.logsumexp(x))
+
+
+# label_smooth: epsilon, with and without PriorDist (the grad ignores it)
+def _label_smooth(x, eps, prior=None):
+    ins = {"X": [x]}
+    if prior is not None:
+        ins["PriorDist"] = [prior]
+    return append_op("label_smooth", ins, {"Out": ["float32"]}, {"epsilon": eps})[0]
+
+
+unary("label_smooth", [3, 5], lambda x: _label_smooth(x, 0.1))
+
+
+@case
+def label_smooth_prior():
+    x = data("x", [2, 4])
+    p = paddle.static.data("p", [1, 4], "float32")
+    return ["x", "p"], [_label_smooth(x, 0.25, p)], [x]
+
+
+# lerp: a Python float weight, tensor weights, broadcast operands, 0-D
+binary("lerp_scalar_w", [2, 3], [3], lambda x, y: paddle.lerp(x, y, 0.3))
+binary("lerp_bcast", [3, 1], [1, 4], lambda x, y: paddle.lerp(x, y, 0.7))
+binary("lerp_0d", [], [], lambda x, y: paddle.lerp(x, y, 0.4))
+
+
+@case
+def lerp_tensor_w():
+    x, y, w = data("x", [2, 3]), data("y", [2, 3]), paddle.static.data("w", [2, 3], "float32")
+    return ["x", "y", "w"], [paddle.lerp(x, y, w)], [x, y]
+
+
+@case
+def lerp_w_bcast():
+    x, y, w = data("x", [4, 1, 3]), data("y", [2, 3]), paddle.static.data("w", [3], "float32")
+    return ["x", "y", "w"], [paddle.lerp(x, y, w)], [x, y]
+
+
+# trunc: zero gradient
+unary("trunc", [3, 4], paddle.trunc)
+
+# tril_triu: both sides, diagonals above and below, batched
+unary("tril", [3, 4], paddle.tril)
+unary("tril_neg", [2, 3, 4], lambda x: paddle.tril(x, -1))
+unary("triu", [4, 3], paddle.triu)
+unary("triu_pos", [2, 3, 4], lambda x: paddle.triu(x, 2))
+
+
+def make_input(v, rng):
+    import numpy as np
+    shape = [3 if d < 0 else d for d in v.shape]
+    if v.name.startswith("int"):
+        return rng.integers(-2, 3, shape).astype("float32")
+    if v.name.startswith("pos"):
+        return (rng.random(shape) + 0.5).astype("float32")
+    return rng.standard_normal(shape).astype("float32")
+
+
+if __name__ == "__main__":
+    run_grad_cases(CASES, make_input)
