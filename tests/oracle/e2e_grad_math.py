@@ -92,6 +92,20 @@ unary("triu", [4, 3], paddle.triu)
 unary("triu_pos", [2, 3, 4], lambda x: paddle.triu(x, 2))
 
 
+# reduce_amax / reduce_amin: ties share the gradient evenly (int* inputs)
+unary("amax_axis1", [3, 4], lambda x: paddle.amax(x, axis=1), feed="intx")
+unary("amax_neg_keep", [2, 3, 4], lambda x: paddle.amax(x, axis=[-1, 0], keepdim=True), feed="intx")
+unary("amax_all", [3, 4], lambda x: paddle.amax(x), feed="intx")
+unary("amax_4d", [2, 3, 2, 3], lambda x: paddle.amax(x, axis=[1, 2, 3]), feed="intx")
+unary("amax_1d", [6], lambda x: paddle.amax(x, axis=0), feed="intx")
+unary("amax_0d", [], lambda x: paddle.amax(x))
+unary("amax_5d_one_axis", [2, 1, 3, 2, 2], lambda x: paddle.amax(x, axis=[1, 2]), feed="intx")
+unary("amin_axis0", [4, 3], lambda x: paddle.amin(x, axis=0), feed="intx")
+unary("amin_every_axis", [2, 3], lambda x: paddle.amin(x, axis=[0, 1]), feed="intx")
+unary("amin_3d_two", [3, 2, 4], lambda x: paddle.amin(x, axis=[0, 2], keepdim=True), feed="intx")
+unary("amin_normal", [3, 5], lambda x: paddle.amin(x, axis=-1))
+
+
 def make_input(v, rng):
     import numpy as np
     shape = [3 if d < 0 else d for d in v.shape]
