@@ -106,6 +106,37 @@ unary("amin_3d_two", [3, 2, 4], lambda x: paddle.amin(x, axis=[0, 2], keepdim=Tr
 unary("amin_normal", [3, 5], lambda x: paddle.amin(x, axis=-1))
 
 
+# atan2: same shapes, 1-D, 0-D
+binary("atan2", [3, 4], [3, 4], paddle.atan2)
+binary("atan2_1d", [5], [5], paddle.atan2)
+binary("atan2_0d", [], [], paddle.atan2)
+
+# cumprod: each dim, negative dim, zeros in X (int* inputs), 1-D, 0-D
+unary("cumprod_dim0", [3, 4], lambda x: paddle.cumprod(x, dim=0))
+unary("cumprod_mid", [2, 4, 3], lambda x: paddle.cumprod(x, dim=1))
+unary("cumprod_neg", [2, 3, 4], lambda x: paddle.cumprod(x, dim=-1))
+unary("cumprod_zeros", [3, 5], lambda x: paddle.cumprod(x, dim=1), feed="intx")
+unary("cumprod_1d", [6], lambda x: paddle.cumprod(x, dim=0))
+unary("cumprod_0d", [], lambda x: paddle.cumprod(x, dim=0))
+
+
+# addmm: Input [M, N], [N] (broadcast rows), [M, 1], [1, 1]; Alpha, Beta
+def addmm_case(name, ins, alpha=1.0, beta=1.0, m=3, k=4, n=5):
+    def f():
+        i, x, y = data("inp", ins), data("x", [m, k]), data("y", [k, n])
+        return ["inp", "x", "y"], [paddle.addmm(i, x, y, beta=beta, alpha=alpha)], [i, x, y]
+    f.__name__ = name
+    case(f)
+
+
+addmm_case("addmm", [3, 5])
+addmm_case("addmm_scaled", [3, 5], alpha=2.5, beta=0.5)
+addmm_case("addmm_row", [5], alpha=0.7, beta=-1.5)
+addmm_case("addmm_col", [3, 1], beta=2.0)
+addmm_case("addmm_one", [1, 1], alpha=-1.0, beta=3.0)
+addmm_case("addmm_1x1", [1, 1], m=1, k=1, n=1)
+
+
 def make_input(v, rng):
     import numpy as np
     shape = [3 if d < 0 else d for d in v.shape]
