@@ -137,6 +137,46 @@ addmm_case("addmm_one", [1, 1], alpha=-1.0, beta=3.0)
 addmm_case("addmm_1x1", [1, 1], m=1, k=1, n=1)
 
 
+# dist: p = 2, 1, 3, 0, +-inf; broadcast both ways, 0-D
+binary("dist_p2", [3, 4], [3, 4], lambda x, y: paddle.dist(x, y, 2))
+binary("dist_bcast_p1", [2, 3, 4], [3, 1], lambda x, y: paddle.dist(x, y, 1))
+binary("dist_p3", [4, 1], [1, 5], lambda x, y: paddle.dist(x, y, 3))
+binary("dist_p0", [3, 4], [4], lambda x, y: paddle.dist(x, y, 0))
+binary("dist_inf", [3, 4], [4], lambda x, y: paddle.dist(x, y, float("inf")), xname="intx", yname="inty")
+binary("dist_ninf", [3, 4], [3, 4], lambda x, y: paddle.dist(x, y, float("-inf")))
+binary("dist_0d", [], [], lambda x, y: paddle.dist(x, y, 2))
+binary("dist_1d_2d", [4], [3, 4], lambda x, y: paddle.dist(x, y, 2.5))
+
+
+# trace, diagonal: offsets on both sides, axes in either order, batched, empty
+def _diag(op, x, offset=0, a1=0, a2=1):
+    return append_op(op, {"Input": [x]}, {"Out": ["float32"]}, {"offset": offset, "axis1": a1, "axis2": a2})[0]
+
+
+unary("trace", [3, 4], lambda x: paddle.trace(x))
+unary("trace_off", [2, 3, 4], lambda x: paddle.trace(x, offset=1, axis1=1, axis2=2))
+unary("trace_neg_rev", [4, 2, 3], lambda x: paddle.trace(x, offset=-1, axis1=2, axis2=0))
+unary("trace_empty", [2, 3], lambda x: _diag("trace", x, offset=5))
+unary("diagonal", [3, 4], lambda x: paddle.diagonal(x))
+unary("diagonal_off", [2, 3, 4], lambda x: paddle.diagonal(x, offset=1, axis1=1, axis2=2))
+unary("diagonal_neg_rev", [4, 2, 3], lambda x: paddle.diagonal(x, offset=-1, axis1=2, axis2=0))
+unary("diagonal_neg_axes", [2, 3, 3, 2], lambda x: paddle.diagonal(x, offset=2, axis1=-2, axis2=1))
+
+
+# diag_v2: vector to matrix and back, offsets, padding_value
+def _diag_v2(x, offset=0, pad=0.0):
+    return append_op("diag_v2", {"X": [x]}, {"Out": ["float32"]}, {"offset": offset, "padding_value": pad})[0]
+
+
+unary("diag_v2_vec", [4], lambda x: _diag_v2(x))
+unary("diag_v2_vec_off", [3], lambda x: _diag_v2(x, 2, 1.5))
+unary("diag_v2_vec_neg", [3], lambda x: _diag_v2(x, -1))
+unary("diag_v2_0d", [], lambda x: _diag_v2(x, 1))
+unary("diag_v2_mat", [3, 4], lambda x: _diag_v2(x))
+unary("diag_v2_mat_off", [3, 4], lambda x: _diag_v2(x, 2))
+unary("diag_v2_mat_neg", [4, 3], lambda x: _diag_v2(x, -2))
+
+
 def make_input(v, rng):
     import numpy as np
     shape = [3 if d < 0 else d for d in v.shape]
