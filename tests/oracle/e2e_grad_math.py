@@ -177,6 +177,19 @@ unary("diag_v2_mat_off", [3, 4], lambda x: _diag_v2(x, 2))
 unary("diag_v2_mat_neg", [4, 3], lambda x: _diag_v2(x, -2))
 
 
+# kron: same rank, lower-rank operands on either side, size-1 dims, 0-D
+binary("kron", [2, 3], [3, 2], paddle.kron)
+binary("kron_x_lower", [3], [2, 2, 3], paddle.kron)
+binary("kron_y_lower", [2, 1, 3], [2, 2], paddle.kron)
+binary("kron_0d", [], [2, 3], paddle.kron)
+
+# cross: explicit dims (negative too), the default (first dim of size 3)
+binary("cross_dim1", [2, 3], [2, 3], lambda x, y: paddle.cross(x, y, axis=1))
+binary("cross_neg", [3, 2, 3], [3, 2, 3], lambda x, y: paddle.cross(x, y, axis=-1))
+binary("cross_default", [4, 3, 2], [4, 3, 2], paddle.cross)
+binary("cross_1d", [3], [3], paddle.cross)
+
+
 def make_input(v, rng):
     import numpy as np
     shape = [3 if d < 0 else d for d in v.shape]
