@@ -190,6 +190,18 @@ binary("cross_default", [4, 3, 2], [4, 3, 2], paddle.cross)
 binary("cross_1d", [3], [3], paddle.cross)
 
 
+# norm (fluid's l2_normalize): axes, negative axis, epsilon, 1-D
+def _l2(x, axis, eps=1e-10):
+    return append_op("norm", {"X": [x]}, {"Out": ["float32"], "Norm": ["float32"]}, {"axis": axis, "epsilon": eps})[0]
+
+
+unary("norm_axis1", [3, 4], lambda x: _l2(x, 1))
+unary("norm_mid", [2, 4, 3], lambda x: _l2(x, 1, 1e-6))
+unary("norm_neg", [2, 3, 4], lambda x: _l2(x, -1))
+unary("norm_axis0", [4, 3], lambda x: _l2(x, 0))
+unary("norm_1d", [5], lambda x: _l2(x, 0))
+
+
 def make_input(v, rng):
     import numpy as np
     shape = [3 if d < 0 else d for d in v.shape]
