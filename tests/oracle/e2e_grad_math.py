@@ -202,6 +202,33 @@ unary("norm_axis0", [4, 3], lambda x: _l2(x, 0))
 unary("norm_1d", [5], lambda x: _l2(x, 0))
 
 
+# cummax, cummin: axes, ties (int* inputs: the index the forward picks),
+# 1-D, 0-D
+unary("cummax", [3, 4], lambda x: paddle.cummax(x, axis=1)[0])
+unary("cummax_ties", [4, 5], lambda x: paddle.cummax(x, axis=0)[0], feed="intx")
+unary("cummin_neg", [2, 3, 4], lambda x: paddle.cummin(x, axis=-2)[0], feed="intx")
+unary("cummin_1d", [6], lambda x: paddle.cummin(x, axis=0)[0])
+unary("cummax_0d", [], lambda x: paddle.cummax(x, axis=0)[0])
+
+# mode, kthvalue: axes, keepdim, 1-D, 0-D
+unary("mode", [3, 5], lambda x: paddle.mode(x, axis=1)[0], feed="intx")
+unary("mode_keep_mid", [2, 5, 3], lambda x: paddle.mode(x, axis=1, keepdim=True)[0], feed="intx")
+unary("mode_axis0", [5, 3], lambda x: paddle.mode(x, axis=0)[0], feed="intx")
+unary("mode_1d", [6], lambda x: paddle.mode(x)[0], feed="intx")
+unary("mode_0d", [], lambda x: paddle.mode(x)[0])
+unary("kthvalue", [3, 5], lambda x: paddle.kthvalue(x, 2, axis=1)[0])
+unary("kthvalue_keep_mid", [2, 5, 3], lambda x: paddle.kthvalue(x, 4, axis=-2, keepdim=True)[0])
+unary("kthvalue_axis0", [5, 3], lambda x: paddle.kthvalue(x, 1, axis=0)[0])
+unary("kthvalue_1d", [6], lambda x: paddle.kthvalue(x, 3)[0])
+unary("kthvalue_0d", [], lambda x: paddle.kthvalue(x, 1)[0])
+
+# argsort (paddle.sort's values): axes, descending, ties, 0-D
+unary("sort", [3, 5], lambda x: paddle.sort(x, axis=1))
+unary("sort_desc_ties", [4, 3], lambda x: paddle.sort(x, axis=0, descending=True), feed="intx")
+unary("sort_mid", [2, 4, 3], lambda x: paddle.sort(x, axis=-2))
+unary("sort_0d", [], lambda x: paddle.sort(x))
+
+
 def make_input(v, rng):
     import numpy as np
     shape = [3 if d < 0 else d for d in v.shape]
