@@ -229,6 +229,23 @@ unary("sort_mid", [2, 4, 3], lambda x: paddle.sort(x, axis=-2))
 unary("sort_0d", [], lambda x: paddle.sort(x))
 
 
+# logcumsumexp: axes, flatten, exclusive, reverse, 1-D, 0-D (attributes
+# Python does not expose go through a raw op)
+def _lcse(x, axis=-1, flatten=False, exclusive=False, reverse=False):
+    return append_op("logcumsumexp", {"X": [x]}, {"Out": ["float32"]},
+                     {"axis": axis, "flatten": flatten, "exclusive": exclusive, "reverse": reverse})[0]
+
+
+unary("logcumsumexp", [3, 4], lambda x: paddle.logcumsumexp(x, axis=1))
+unary("logcumsumexp_axis0", [4, 3], lambda x: paddle.logcumsumexp(x, axis=0))
+unary("logcumsumexp_flatten", [2, 3, 2], lambda x: paddle.logcumsumexp(x))
+unary("logcumsumexp_rev", [2, 5], lambda x: _lcse(x, 1, reverse=True))
+unary("logcumsumexp_excl", [2, 5, 2], lambda x: _lcse(x, -2, exclusive=True))
+unary("logcumsumexp_excl_rev", [3, 4], lambda x: _lcse(x, 0, exclusive=True, reverse=True))
+unary("logcumsumexp_1d", [6], lambda x: paddle.logcumsumexp(x, axis=0))
+unary("logcumsumexp_0d", [], lambda x: paddle.logcumsumexp(x))
+
+
 def make_input(v, rng):
     import numpy as np
     shape = [3 if d < 0 else d for d in v.shape]
