@@ -154,7 +154,8 @@ static const Act acts[] = {
      {{"min", 0, "Min"}, {"max", 0, "Max"}}, {0}},
     {"cos", "cosf(v)", NULL, DEP_X, NULL, "-dy * sinf(x)", {{0}}, {0}},
     {"cosh", "coshf(v)", NULL, DEP_X, NULL, "dy * sinhf(x)", {{0}}, {0}},
-    {"digamma", "rt_digammaf(v)", NULL, 0, NULL, NULL, {{0}}, {0}},
+    /* DigammaGradFunctor: Eigen's polygamma(1, x), the formula of rt_polygamma */
+    {"digamma", "rt_digammaf(v)", NULL, DEP_X, NULL, "dy * rt_polygamma_f32(1, x)", {{0}}, {0}},
     /* EluGradKernel: ELUGradFunctor for alpha > 0, ELUGradNegativeAlphaFunctor otherwise */
     {"elu", "v > 0.0f ? v : {alpha} * (expf(v) - 1.0f)", NULL, DEP_X | DEP_OUT, NULL,
      "y > 0.0f ? dy : dy * (y + {alpha})", {{"alpha", 1, NULL}}, {0}},
@@ -162,7 +163,8 @@ static const Act acts[] = {
      "x > 0.0f ? dy : dy * {alpha} * expf(x)", {{"alpha", 1, NULL}}, {0}},
     /* EigenErfGrad: M_2_SQRTPI * exp(-x^2) */
     {"erf", "erff(v)", NULL, DEP_X, NULL, "dy * (float)1.1283791670955126 * expf(-(x * x))", {{0}}, {0}},
-    {"erfinv", "rt_erfinvf(v)", NULL, 0, NULL, NULL, {{0}}, {0}},
+    /* ErfinvGradKernel: (float)(1 / M_2_SQRTPI) * dy * exp(y^2) */
+    {"erfinv", "rt_erfinvf(v)", NULL, DEP_OUT, NULL, "0.88622692545275801f * dy * expf(y * y)", {{0}}, {0}},
     {"exp", "expf(v)", NULL, DEP_OUT, NULL, "dy * y", {{0}}, {0}},
     {"expm1", "expm1f(v)", NULL, DEP_OUT, NULL, "dy * y + dy", {{0}}, {0}},
     {"floor", "floorf(v)", NULL, DEP_NONE, NULL, "0.0f * dy", {{0}}, {0}},
@@ -185,7 +187,8 @@ static const Act acts[] = {
      {"threshold", "scale", "offset"}},
     {"leaky_relu", "v > 0.0f ? v : {alpha} * v", NULL, DEP_X, NULL,
      "dy * ({alpha} * (float)(x < 0.0f) + (float)(x >= 0.0f))", {{"alpha", 0.02, NULL}}, {0}},
-    {"lgamma", "lgammaf(v)", NULL, 0, NULL, NULL, {{0}}, {0}},
+    /* LgammaGradFunctor: Eigen's digamma, as rt_digammaf */
+    {"lgamma", "lgammaf(v)", NULL, DEP_X, NULL, "dy * rt_digammaf(x)", {{0}}, {0}},
     {"log", "logf(v)", NULL, DEP_X, NULL, "dy * (1.0f / x)", {{0}}, {0}},
     {"log10", "log10f(v)", NULL, DEP_X, NULL, "dy * 1.0f / (x * (float)2.302585092994046)", {{0}}, {0}},
     {"log1p", "log1pf(v)", NULL, DEP_X, NULL, "dy * (1.0f / (x + 1.0f))", {{0}}, {0}},
@@ -500,14 +503,17 @@ OP_ACT_GRAD(celu_grad)
 OP_ACT_GRAD(clip_grad)
 OP_ACT_GRAD(cos_grad)
 OP_ACT_GRAD(cosh_grad)
+OP_ACT_GRAD(digamma_grad)
 OP_ACT_GRAD(elu_grad)
 OP_ACT_GRAD(erf_grad)
+OP_ACT_GRAD(erfinv_grad)
 OP_ACT_GRAD(exp_grad)
 OP_ACT_GRAD(expm1_grad)
 OP_ACT_GRAD(gelu_grad)
 OP_ACT_GRAD(hard_shrink_grad)
 OP_ACT_GRAD(hard_swish_grad)
 OP_ACT_GRAD(leaky_relu_grad)
+OP_ACT_GRAD(lgamma_grad)
 OP_ACT_GRAD(log_grad)
 OP_ACT_GRAD(logit_grad)
 OP_ACT_GRAD(log10_grad)

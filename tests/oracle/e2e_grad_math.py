@@ -5,7 +5,8 @@ take (axis lists, negative axes, keepdim, reduce_all), broadcast operands,
 1-D and 0-D edge shapes.
 
 Feed names pick the inputs' distribution (make_input): `int*` small
-integers (ties), `pos*` positive, others standard normal.
+integers (ties, zeros), `pos*` in [0.5, 1.5), `unit*` in (-0.9, 0.9),
+others standard normal.
 
     python e2e_grad_math.py OUTDIR [CASE ...]
 """
@@ -246,6 +247,16 @@ unary("logcumsumexp_1d", [6], lambda x: paddle.logcumsumexp(x, axis=0))
 unary("logcumsumexp_0d", [], lambda x: paddle.logcumsumexp(x))
 
 
+# special functions: lgamma, digamma, erfinv (|x| < 1), polygamma n = 1, 2
+unary("lgamma", [3, 4], paddle.lgamma)
+unary("digamma", [3, 4], paddle.digamma)
+unary("digamma_pos", [5], paddle.digamma, feed="posx")
+unary("erfinv", [3, 4], paddle.erfinv, feed="unitx")
+unary("polygamma_1", [3, 4], lambda x: paddle.polygamma(x, 1), feed="posx")
+unary("polygamma_2", [2, 3], lambda x: paddle.polygamma(x, 2))
+unary("polygamma_0d", [], lambda x: paddle.polygamma(x, 3), feed="posx")
+
+
 def make_input(v, rng):
     import numpy as np
     shape = [3 if d < 0 else d for d in v.shape]
@@ -253,6 +264,8 @@ def make_input(v, rng):
         return rng.integers(-2, 3, shape).astype("float32")
     if v.name.startswith("pos"):
         return (rng.random(shape) + 0.5).astype("float32")
+    if v.name.startswith("unit"):
+        return rng.uniform(-0.9, 0.9, shape).astype("float32")
     return rng.standard_normal(shape).astype("float32")
 
 
