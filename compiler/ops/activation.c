@@ -226,8 +226,9 @@ static const Act acts[] = {
     {"sin", "sinf(v)", NULL, DEP_X, NULL, "dy * cosf(x)", {{0}}, {0}},
     {"sinh", "sinhf(v)", NULL, DEP_X, NULL, "dy * coshf(x)", {{0}}, {0}},
     /* the clip keeps a NaN, as Eigen's cwiseMax/cwiseMin */
-    {"soft_relu", "logf(1.0f + expf(" SOFT_RELU_LO " > {threshold} ? {threshold} : " SOFT_RELU_LO "))", NULL, 0, NULL,
-     NULL, {{"threshold", 40, NULL}}, {0}},
+    /* SoftReluGradFunctor (fluid, kDepOut): the mask reads Out, not X */
+    {"soft_relu", "logf(1.0f + expf(" SOFT_RELU_LO " > {threshold} ? {threshold} : " SOFT_RELU_LO "))", NULL, DEP_OUT,
+     NULL, "dy * (1.0f - expf(-y)) * (float)(y > -{threshold} && y < {threshold})", {{"threshold", 40, NULL}}, {0}},
     {"softplus", "{beta} * v > {threshold} ? v : log1pf(expf({beta} * v)) / {beta}", NULL, DEP_X,
      "const float xb = {beta} * x;", "xb > {threshold} ? dy : dy / (1.0f + expf(-xb))",
      {{"beta", 1, NULL}, {"threshold", 20, NULL}}, {0}},
@@ -531,6 +532,7 @@ OP_ACT_GRAD(sigmoid_grad)
 OP_ACT_GRAD(silu_grad)
 OP_ACT_GRAD(sin_grad)
 OP_ACT_GRAD(sinh_grad)
+OP_ACT_GRAD(soft_relu_grad)
 OP_ACT_GRAD(softplus_grad)
 OP_ACT_GRAD(softshrink_grad)
 OP_ACT_GRAD(softsign_grad)

@@ -257,6 +257,15 @@ unary("polygamma_2", [2, 3], lambda x: paddle.polygamma(x, 2))
 unary("polygamma_0d", [], lambda x: paddle.polygamma(x, 3), feed="posx")
 
 
+# soft_relu: thresholds that clip (the grad's mask reads Out)
+def _soft_relu(x, t):
+    return append_op("soft_relu", {"X": [x]}, {"Out": ["float32"]}, {"threshold": t})[0]
+
+
+unary("soft_relu", [3, 4], lambda x: _soft_relu(x, 40.0))
+unary("soft_relu_clip", [4, 5], lambda x: _soft_relu(x, 0.9))
+
+
 def make_input(v, rng):
     import numpy as np
     shape = [3 if d < 0 else d for d in v.shape]
