@@ -487,6 +487,26 @@ OP_UNARY(tanh_shrink)
 OP_UNARY(thresholded_relu)
 OP_UNARY(trunc)
 const OpDef op_rrelu = {.type = "rrelu", .infer = infer_rrelu, .emit_c = emit_unary};
+/* rrelu_grad: X, Noise, Out@GRAD -> X@GRAD (X's shape).  phi
+ * RReluGradKernel: dX = x > 0 ? dOut : Noise * dOut, element by element,
+ * with the slopes the forward wrote into Noise (random in training, the
+ * middle slope at is_test).  float32. */
+static int emit_rrelu_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *noise = ctx_in(&c, "Noise", 0), *dy = ctx_in(&c, "Out@GRAD", 0);
+  Var *dx = ctx_out(&c, "X@GRAD", 0);
+  if (!x || !noise || !dy) return em_fail(e, "missing X, Noise or Out@GRAD");
+  if (!dx) return 0;
+  const Var *const all[4] = {x, noise, dy, dx};
+  for (int i = 0; i < 4; i++)
+    if (all[i]->dtype != RT_DT_FP32)
+      return em_fail(e, "'%s' is %s: only float32 gradients are supported", all[i]->name,
+                     rt_dtype_name(all[i]->dtype));
+  const EwIn in[3] = {{x, -1, "px", "x"}, {noise, -1, "pn", "n"}, {dy, -1, "pdy", "dy"}};
+  return ew_nary(e, dx, 3, in, NULL, NULL, "x > 0.0f ? dy : n * dy");
+}
+
+const OpDef op_rrelu_grad = {.type = "rrelu_grad", .infer = grad_infer, .emit_c = emit_rrelu_grad};
 
 /* The grads of the rows with a dep, sorted. */
 #define OP_ACT_GRAD(name)                                                                               \

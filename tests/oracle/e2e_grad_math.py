@@ -266,6 +266,17 @@ unary("soft_relu", [3, 4], lambda x: _soft_relu(x, 40.0))
 unary("soft_relu_clip", [4, 5], lambda x: _soft_relu(x, 0.9))
 
 
+# rrelu: the grad reads the slopes in Noise (the inference forward's, since
+# paddlec compiles rrelu's training forward, which draws them, nowhere)
+def _rrelu(x, lo, hi):
+    return append_op("rrelu", {"X": [x]}, {"Out": ["float32"], "Noise": ["float32"]},
+                     {"lower": lo, "upper": hi, "is_test": True})[0]
+
+
+unary("rrelu", [3, 4], lambda x: _rrelu(x, 0.125, 1.0 / 3.0))
+unary("rrelu_ties", [4, 5], lambda x: _rrelu(x, 0.2, 0.6), feed="intx")
+
+
 def make_input(v, rng):
     import numpy as np
     shape = [3 if d < 0 else d for d in v.shape]
