@@ -5,7 +5,7 @@ take (axis lists, negative axes, keepdim, reduce_all), broadcast operands,
 1-D and 0-D edge shapes.
 
 Feed names pick the inputs' distribution (make_input): `int*` small
-integers (ties, zeros), `pos*` in [0.5, 1.5), `unit*` in (-0.9, 0.9),
+integers (ties, zeros), `pos*` in [0.5, 1.5), `unit*` in (-0.9, 0.9), `wide*` in (-12, 12),
 others standard normal.
 
     python e2e_grad_math.py OUTDIR [CASE ...]
@@ -277,6 +277,16 @@ unary("rrelu", [3, 4], lambda x: _rrelu(x, 0.125, 1.0 / 3.0))
 unary("rrelu_ties", [4, 5], lambda x: _rrelu(x, 0.2, 0.6), feed="intx")
 
 
+# Bessel functions i0, i0e, i1, i1e: both Chebyshev ranges (|x| up to 12)
+# and a zero (i1, i1e's small-|x| branch)
+unary("i0", [3, 4], paddle.i0, feed="widex")
+unary("i0e", [3, 4], paddle.i0e, feed="widex")
+unary("i1", [3, 4], paddle.i1, feed="widex")
+unary("i1e", [3, 4], paddle.i1e, feed="widex")
+unary("i1_zero", [3, 4], paddle.i1, feed="intx")
+unary("i1e_zero", [3, 4], paddle.i1e, feed="intx")
+
+
 def make_input(v, rng):
     import numpy as np
     shape = [3 if d < 0 else d for d in v.shape]
@@ -284,6 +294,8 @@ def make_input(v, rng):
         return rng.integers(-2, 3, shape).astype("float32")
     if v.name.startswith("pos"):
         return (rng.random(shape) + 0.5).astype("float32")
+    if v.name.startswith("wide"):
+        return rng.uniform(-12, 12, shape).astype("float32")
     if v.name.startswith("unit"):
         return rng.uniform(-0.9, 0.9, shape).astype("float32")
     return rng.standard_normal(shape).astype("float32")
