@@ -1,7 +1,11 @@
-"""Gradient cases of the math and reduction ops (logsumexp, label_smooth,
-lerp, trunc, tril_triu, ...), checked against Paddle's own grad ops
-(oracle_case.build_grad_case): every attribute value the grad kernels
-take (axis lists, negative axes, keepdim, reduce_all), broadcast operands,
+"""Gradient cases of the math, reduction and special-function ops
+(logsumexp, label_smooth, lerp, trunc, tril_triu, reduce_amax/amin, atan2,
+cumprod, addmm, dist, trace, diagonal, diag_v2, kron, cross, norm,
+cummax/cummin, mode, kthvalue, argsort, logcumsumexp, lgamma, digamma,
+erfinv, polygamma, soft_relu, rrelu, i0/i0e/i1/i1e), checked against
+Paddle's own grad ops (oracle_case.build_grad_case): every attribute value
+the grad kernels take (axis lists, negative axes, keepdim, reduce_all,
+offsets, p orders, flatten/exclusive/reverse), broadcast operands, ties,
 1-D and 0-D edge shapes.
 
 Feed names pick the inputs' distribution (make_input): `int*` small
