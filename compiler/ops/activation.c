@@ -154,7 +154,8 @@ static const Act acts[] = {
      {{"min", 0, "Min"}, {"max", 0, "Max"}}, {0}},
     {"cos", "cosf(v)", NULL, DEP_X, NULL, "-dy * sinf(x)", {{0}}, {0}},
     {"cosh", "coshf(v)", NULL, DEP_X, NULL, "dy * sinhf(x)", {{0}}, {0}},
-    {"digamma", "rt_digammaf(v)", NULL, 0, NULL, NULL, {{0}}, {0}},
+    /* DigammaGradFunctor: Eigen's polygamma(1, x), the formula of rt_polygamma */
+    {"digamma", "rt_digammaf(v)", NULL, DEP_X, NULL, "dy * rt_polygamma_f32(1, x)", {{0}}, {0}},
     /* EluGradKernel: ELUGradFunctor for alpha > 0, ELUGradNegativeAlphaFunctor otherwise */
     {"elu", "v > 0.0f ? v : {alpha} * (expf(v) - 1.0f)", NULL, DEP_X | DEP_OUT, NULL,
      "y > 0.0f ? dy : dy * (y + {alpha})", {{"alpha", 1, NULL}}, {0}},
@@ -162,7 +163,8 @@ static const Act acts[] = {
      "x > 0.0f ? dy : dy * {alpha} * expf(x)", {{"alpha", 1, NULL}}, {0}},
     /* EigenErfGrad: M_2_SQRTPI * exp(-x^2) */
     {"erf", "erff(v)", NULL, DEP_X, NULL, "dy * (float)1.1283791670955126 * expf(-(x * x))", {{0}}, {0}},
-    {"erfinv", "rt_erfinvf(v)", NULL, 0, NULL, NULL, {{0}}, {0}},
+    /* ErfinvGradKernel: (float)(1 / M_2_SQRTPI) * dy * exp(y^2) */
+    {"erfinv", "rt_erfinvf(v)", NULL, DEP_OUT, NULL, "0.88622692545275801f * dy * expf(y * y)", {{0}}, {0}},
     {"exp", "expf(v)", NULL, DEP_OUT, NULL, "dy * y", {{0}}, {0}},
     {"expm1", "expm1f(v)", NULL, DEP_OUT, NULL, "dy * y + dy", {{0}}, {0}},
     {"floor", "floorf(v)", NULL, DEP_NONE, NULL, "0.0f * dy", {{0}}, {0}},
@@ -185,7 +187,8 @@ static const Act acts[] = {
      {"threshold", "scale", "offset"}},
     {"leaky_relu", "v > 0.0f ? v : {alpha} * v", NULL, DEP_X, NULL,
      "dy * ({alpha} * (float)(x < 0.0f) + (float)(x >= 0.0f))", {{"alpha", 0.02, NULL}}, {0}},
-    {"lgamma", "lgammaf(v)", NULL, 0, NULL, NULL, {{0}}, {0}},
+    /* LgammaGradFunctor: Eigen's digamma, as rt_digammaf */
+    {"lgamma", "lgammaf(v)", NULL, DEP_X, NULL, "dy * rt_digammaf(x)", {{0}}, {0}},
     {"log", "logf(v)", NULL, DEP_X, NULL, "dy * (1.0f / x)", {{0}}, {0}},
     {"log10", "log10f(v)", NULL, DEP_X, NULL, "dy * 1.0f / (x * (float)2.302585092994046)", {{0}}, {0}},
     {"log1p", "log1pf(v)", NULL, DEP_X, NULL, "dy * (1.0f / (x + 1.0f))", {{0}}, {0}},
@@ -223,8 +226,9 @@ static const Act acts[] = {
     {"sin", "sinf(v)", NULL, DEP_X, NULL, "dy * cosf(x)", {{0}}, {0}},
     {"sinh", "sinhf(v)", NULL, DEP_X, NULL, "dy * coshf(x)", {{0}}, {0}},
     /* the clip keeps a NaN, as Eigen's cwiseMax/cwiseMin */
-    {"soft_relu", "logf(1.0f + expf(" SOFT_RELU_LO " > {threshold} ? {threshold} : " SOFT_RELU_LO "))", NULL, 0, NULL,
-     NULL, {{"threshold", 40, NULL}}, {0}},
+    /* SoftReluGradFunctor (fluid, kDepOut): the mask reads Out, not X */
+    {"soft_relu", "logf(1.0f + expf(" SOFT_RELU_LO " > {threshold} ? {threshold} : " SOFT_RELU_LO "))", NULL, DEP_OUT,
+     NULL, "dy * (1.0f - expf(-y)) * (float)(y > -{threshold} && y < {threshold})", {{"threshold", 40, NULL}}, {0}},
     {"softplus", "{beta} * v > {threshold} ? v : log1pf(expf({beta} * v)) / {beta}", NULL, DEP_X,
      "const float xb = {beta} * x;", "xb > {threshold} ? dy : dy / (1.0f + expf(-xb))",
      {{"beta", 1, NULL}, {"threshold", 20, NULL}}, {0}},
@@ -245,6 +249,7 @@ static const Act acts[] = {
     {"tanh_shrink", "v - tanhf(v)", NULL, DEP_X, NULL, "dy * (tanhf(x) * tanhf(x))", {{0}}, {0}},
     {"thresholded_relu", "v > {threshold} ? v : 0.0f", NULL, DEP_X, NULL, "dy * (float)(x > {threshold})",
      {{"threshold", 1, NULL}}, {0}},
+    /* grad: emit_trunc_grad() */
     {"trunc", "truncf(v)", NULL, 0, NULL, NULL, {{0}}, {0}},
 };
 
@@ -482,6 +487,26 @@ OP_UNARY(tanh_shrink)
 OP_UNARY(thresholded_relu)
 OP_UNARY(trunc)
 const OpDef op_rrelu = {.type = "rrelu", .infer = infer_rrelu, .emit_c = emit_unary};
+/* rrelu_grad: X, Noise, Out@GRAD -> X@GRAD (X's shape).  phi
+ * RReluGradKernel: dX = x > 0 ? dOut : Noise * dOut, element by element,
+ * with the slopes the forward wrote into Noise (random in training, the
+ * middle slope at is_test).  float32. */
+static int emit_rrelu_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "X", 0), *noise = ctx_in(&c, "Noise", 0), *dy = ctx_in(&c, "Out@GRAD", 0);
+  Var *dx = ctx_out(&c, "X@GRAD", 0);
+  if (!x || !noise || !dy) return em_fail(e, "missing X, Noise or Out@GRAD");
+  if (!dx) return 0;
+  const Var *const all[4] = {x, noise, dy, dx};
+  for (int i = 0; i < 4; i++)
+    if (all[i]->dtype != RT_DT_FP32)
+      return em_fail(e, "'%s' is %s: only float32 gradients are supported", all[i]->name,
+                     rt_dtype_name(all[i]->dtype));
+  const EwIn in[3] = {{x, -1, "px", "x"}, {noise, -1, "pn", "n"}, {dy, -1, "pdy", "dy"}};
+  return ew_nary(e, dx, 3, in, NULL, NULL, "x > 0.0f ? dy : n * dy");
+}
+
+const OpDef op_rrelu_grad = {.type = "rrelu_grad", .infer = grad_infer, .emit_c = emit_rrelu_grad};
 
 /* The grads of the rows with a dep, sorted. */
 #define OP_ACT_GRAD(name)                                                                               \
@@ -499,14 +524,17 @@ OP_ACT_GRAD(celu_grad)
 OP_ACT_GRAD(clip_grad)
 OP_ACT_GRAD(cos_grad)
 OP_ACT_GRAD(cosh_grad)
+OP_ACT_GRAD(digamma_grad)
 OP_ACT_GRAD(elu_grad)
 OP_ACT_GRAD(erf_grad)
+OP_ACT_GRAD(erfinv_grad)
 OP_ACT_GRAD(exp_grad)
 OP_ACT_GRAD(expm1_grad)
 OP_ACT_GRAD(gelu_grad)
 OP_ACT_GRAD(hard_shrink_grad)
 OP_ACT_GRAD(hard_swish_grad)
 OP_ACT_GRAD(leaky_relu_grad)
+OP_ACT_GRAD(lgamma_grad)
 OP_ACT_GRAD(log_grad)
 OP_ACT_GRAD(logit_grad)
 OP_ACT_GRAD(log10_grad)
@@ -524,6 +552,7 @@ OP_ACT_GRAD(sigmoid_grad)
 OP_ACT_GRAD(silu_grad)
 OP_ACT_GRAD(sin_grad)
 OP_ACT_GRAD(sinh_grad)
+OP_ACT_GRAD(soft_relu_grad)
 OP_ACT_GRAD(softplus_grad)
 OP_ACT_GRAD(softshrink_grad)
 OP_ACT_GRAD(softsign_grad)
@@ -539,7 +568,7 @@ OP_ACT_GRAD(thresholded_relu_grad)
 static const char *const hard_sigmoid_grad_ignores[] = {"offset", NULL};
 const OpDef op_hard_sigmoid_grad = {.type = "hard_sigmoid_grad", .infer = grad_infer, .emit_c = emit_act_grad,
                                     .inplace = "Out@GRAD:X@GRAD", .attr_ignores = hard_sigmoid_grad_ignores};
-/* The grads that take Out@GRAD alone (floor, ceil, round): X@GRAD has its
+/* The grads that take Out@GRAD alone (floor, ceil, round, trunc): X@GRAD has its
  * shape (Paddle's ActivationOpGrad without X or Out). */
 static int infer_grad_nodep(OpCtx *c) {
   Var *dy = ctx_need(c, "Out@GRAD", 0);
@@ -552,3 +581,16 @@ static int infer_grad_nodep(OpCtx *c) {
 OP_ACT_GRAD_NODEP(ceil_grad)
 OP_ACT_GRAD_NODEP(floor_grad)
 OP_ACT_GRAD_NODEP(round_grad)
+/* trunc_grad: Out@GRAD -> X@GRAD, all zeros, NaN or not in Out@GRAD (phi
+ * TruncGradKernel memsets X@GRAD). */
+static int emit_trunc_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *dx = ctx_out(&c, "X@GRAD", 0);
+  if (!dx) return 0;
+  const char *t = em_ctype(dx->dtype);
+  if (!t) return em_fail(e, "trunc_grad of %s tensors is not supported", rt_dtype_name(dx->dtype));
+  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
+  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) dx[i] = 0;", em_numel(e, dx));
+  return 0;
+}
+const OpDef op_trunc_grad = {.type = "trunc_grad", .infer = infer_grad_nodep, .emit_c = emit_trunc_grad};

@@ -75,3 +75,72 @@ static int emit_addmm(EmitCtx *e) {
 }
 
 const OpDef op_addmm = {.type = "addmm", .infer = infer_addmm, .emit_c = emit_addmm};
+
+/* addmm_grad: Input, X, Y, Out@GRAD -> Input@GRAD, X@GRAD, Y@GRAD (each
+ * optional); Alpha, Beta.  phi AddmmGradKernel:
+ *   Input@GRAD = Beta * (Out@GRAD summed over the rows and/or columns that
+ *                Input was broadcast along; a copy otherwise)
+ *   X@GRAD = Alpha * (Out@GRAD @ Y^T),  Y@GRAD = Alpha * (X^T @ Out@GRAD)
+ * each product taken first, then scaled (blas SCAL), as Paddle does; the
+ * sums run in the element type, row by row. */
+static int emit_addmm_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *in = tu_in(e, "Input", 0), *x = tu_in(e, "X", 0), *y = tu_in(e, "Y", 0), *dout = tu_in(e, "Out@GRAD", 0);
+  Var *din = ctx_out(&c, "Input@GRAD", 0), *dx = ctx_out(&c, "X@GRAD", 0), *dy = ctx_out(&c, "Y@GRAD", 0);
+  if (!in || !x || !y || !dout) return -1;
+  const int dt = dout->dtype;
+  Var *const all[6] = {in, x, y, din, dx, dy};
+  for (int k = 0; k < 6; k++)
+    if (all[k] && (all[k]->dtype != dt || (dt != RT_DT_FP32 && dt != RT_DT_FP64)))
+      return em_fail(e, "addmm_grad of %s tensors is not supported (float32 or float64, all alike)",
+                     rt_dtype_name(all[k]->dtype));
+  const VarSpec *is = em_spec(e, in);
+  SymDim rows = is->rank == 2 ? is->d[0] : (SymDim){0, 1}, cols = is->d[is->rank - 1];
+  const VarSpec *os = em_spec(e, dout);
+  int row_sum = rows.a != os->d[0].a || rows.c != os->d[0].c, col_sum = cols.a != os->d[1].a || cols.c != os->d[1].c;
+  if ((row_sum && !tu_is_one(rows)) || (col_sum && !tu_is_one(cols)))
+    return em_fail(e, "Input does not broadcast to Out@GRAD");
+  const char *t = em_ctype(dt);
+  double alpha = attr_float(e->op, "Alpha", 1), beta = attr_float(e->op, "Beta", 1);
+  const char *sa = tu_literal(dt, (float)alpha), *sb = tu_literal(dt, (float)beta);
+  pr_line(e->p, "const int64_t M = %s, N = %s, K = %s;", em_dim(e, dout, 0), em_dim(e, dout, 1), em_dim(e, x, 1));
+  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
+  if (din) {
+    pr_line(e->p, "%s *din = %s;", t, em_ptr(e, din, 0));
+    if (row_sum && col_sum) {
+      pr_line(e->p, "%s acc = 0;", t);
+      pr_line(e->p, "for (int64_t i = 0; i < M * N; i++) acc += dout[i];");
+      pr_line(e->p, "din[0] = acc * %s;", sb);
+    } else if (row_sum) {
+      pr_line(e->p, "for (int64_t j = 0; j < N; j++) din[j] = 0;");
+      pr_line(e->p, "for (int64_t i = 0; i < M; i++)");
+      pr_line(e->p, "  for (int64_t j = 0; j < N; j++) din[j] += dout[i * N + j];");
+      pr_line(e->p, "for (int64_t j = 0; j < N; j++) din[j] *= %s;", sb);
+    } else if (col_sum) {
+      pr_line(e->p, "for (int64_t i = 0; i < M; i++) {");
+      pr_line(e->p, "%s acc = 0;", t);
+      pr_line(e->p, "for (int64_t j = 0; j < N; j++) acc += dout[i * N + j];");
+      pr_line(e->p, "din[i] = acc * %s;", sb);
+      pr_line(e->p, "}");
+    } else {
+      pr_line(e->p, "for (int64_t i = 0; i < M * N; i++) din[i] = dout[i] * %s;", sb);
+    }
+  }
+  SymDim m = em_sym_prod(e, dout, 0, 1), n = em_sym_prod(e, dout, 1, 2), k = em_sym_prod(e, x, 1, 2);
+  const char *gemm = dt == RT_DT_FP32 ? "rt_sgemm_ws" : "rt_dgemm", *one = tu_literal(dt, 1), *zero = tu_literal(dt, 0);
+  if (dx) {
+    pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
+    pr_line(e->p, "%s(0, 1, M, K, N, %s, dout, N, %s, N, %s, dx, K%s);", gemm, one, em_ptr(e, y, 1), zero,
+            dt == RT_DT_FP32 ? pool_printf(", %s", em_gemm_ws(e, m, k, n)) : "");
+    pr_line(e->p, "for (int64_t i = 0; i < M * K; i++) dx[i] *= %s;", sa);
+  }
+  if (dy) {
+    pr_line(e->p, "%s *dy = %s;", t, em_ptr(e, dy, 0));
+    pr_line(e->p, "%s(1, 0, K, N, M, %s, %s, K, dout, N, %s, dy, N%s);", gemm, one, em_ptr(e, x, 1), zero,
+            dt == RT_DT_FP32 ? pool_printf(", %s", em_gemm_ws(e, k, n, m)) : "");
+    pr_line(e->p, "for (int64_t i = 0; i < K * N; i++) dy[i] *= %s;", sa);
+  }
+  return 0;
+}
+
+const OpDef op_addmm_grad = {.type = "addmm_grad", .infer = grad_infer, .emit_c = emit_addmm_grad};

@@ -47,3 +47,21 @@ static int emit_argsort(EmitCtx *e) {
 }
 
 const OpDef op_argsort = {.type = "argsort", .infer = infer_argsort, .emit_c = emit_argsort};
+
+/* argsort_grad: X, Indices, Out@GRAD -> X@GRAD (X's shape); axis,
+ * descending (which Indices carries).  phi ArgsortGradKernel: each element
+ * of Out@GRAD goes back to the position Indices names along the axis (a
+ * permutation of each line; a 0-D X: a copy). */
+static int emit_argsort_grad(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0);
+  if (!x) return -1;
+  int r = tu_rank(e, x);
+  int64_t a = attr_int(e->op, "axis", -1);
+  int axis = r ? axis_norm(a, r) : a == 0 || a == -1 ? 0 : -1;
+  if (axis < 0) return em_fail(e, "axis is out of range");
+  return tu_index_grad(e, "X@GRAD", "Indices", "Out@GRAD", axis, 0, "dout[0]");
+}
+
+static const char *const argsort_grad_attr_ignores[] = {"descending", NULL}; /* see above */
+const OpDef op_argsort_grad = {.type = "argsort_grad", .infer = grad_infer, .emit_c = emit_argsort_grad,
+                               .attr_ignores = argsort_grad_attr_ignores};

@@ -49,3 +49,37 @@ static int emit_atan2(EmitCtx *e) {
 }
 
 const OpDef op_atan2 = {.type = "atan2", .infer = infer_atan2, .emit_c = emit_atan2};
+
+/* atan2_grad: X1, X2, Out@GRAD -> X1@GRAD, X2@GRAD (each optional; X1's and
+ * X2's shapes).  phi Atan2GradFunctor, element by element (flat index):
+ *   r = x1 * x1 + x2 * x2;  dX1 = dOut * x2 / r;  dX2 = -dOut * x1 / r
+ * in float for float32, in double for float64.  Paddle writes only the
+ * first numel(X1) elements of X2@GRAD: an X2 with more is refused. */
+static int emit_atan2_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = tu_in(e, "X1", 0), *y = tu_in(e, "X2", 0), *dout = tu_in(e, "Out@GRAD", 0);
+  Var *dx = ctx_out(&c, "X1@GRAD", 0), *dy = ctx_out(&c, "X2@GRAD", 0);
+  if (!x || !y || !dout) return -1;
+  Var *const all[5] = {x, y, dout, dx, dy};
+  for (int k = 0; k < 5; k++)
+    if (all[k] && (all[k]->dtype != x->dtype || (x->dtype != RT_DT_FP32 && x->dtype != RT_DT_FP64)))
+      return em_fail(e, "atan2_grad of %s tensors is not supported (float32 or float64, all alike)",
+                     rt_dtype_name(all[k]->dtype));
+  SymDim nx = spec_numel(em_spec(e, x)), ny = spec_numel(em_spec(e, y));
+  if (nx.a != ny.a || nx.c != ny.c)
+    return em_fail(e, "X2 holds more elements than X1: Paddle's kernel leaves the rest of X2@GRAD unwritten");
+  const char *t = em_ctype(x->dtype);
+  pr_line(e->p, "const %s *x1 = %s;", t, em_ptr(e, x, 1));
+  pr_line(e->p, "const %s *x2 = %s;", t, em_ptr(e, y, 1));
+  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
+  if (dx) pr_line(e->p, "%s *dx1 = %s;", t, em_ptr(e, dx, 0));
+  if (dy) pr_line(e->p, "%s *dx2 = %s;", t, em_ptr(e, dy, 0));
+  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) {", em_numel(e, x));
+  pr_line(e->p, "const %s r = x1[i] * x1[i] + x2[i] * x2[i];", t);
+  if (dx) pr_line(e->p, "dx1[i] = dout[i] * x2[i] / r;");
+  if (dy) pr_line(e->p, "dx2[i] = -dout[i] * x1[i] / r;");
+  pr_line(e->p, "}");
+  return 0;
+}
+
+const OpDef op_atan2_grad = {.type = "atan2_grad", .infer = grad_infer, .emit_c = emit_atan2_grad};

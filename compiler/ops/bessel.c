@@ -3,6 +3,8 @@
  * same scaled by exp(-|x|) (paddle.i0, paddle.i0e, paddle.i1, paddle.i1e).
  * These phi-era ops name their slots in lower case.
  * Emission: an element-wise loop calling runtime/rt_special.c (float32). */
+#include <string.h>
+
 #include "../emit_ew.h"
 #include "../util.h"
 #include "ops.h"
@@ -27,3 +29,36 @@ const OpDef op_i0 = {.type = "i0", .infer = infer_bessel, .emit_c = emit_bessel}
 const OpDef op_i0e = {.type = "i0e", .infer = infer_bessel, .emit_c = emit_bessel};
 const OpDef op_i1 = {.type = "i1", .infer = infer_bessel, .emit_c = emit_bessel};
 const OpDef op_i1e = {.type = "i1e", .infer = infer_bessel, .emit_c = emit_bessel};
+
+/* i0_grad: x, out@GRAD; i0e_grad, i1_grad, i1e_grad: x, out, out@GRAD ->
+ * x@GRAD (x's shape).  phi's I0/I0e/I1/I1eGradFunctor formulas, their
+ * Chebyshev series standing for I0, I1 (and the scaled ones), here
+ * rt_special.c's values (float32):
+ *   i0:  I1(x) * dOut
+ *   i0e: (I1e(x) - copysign(1, x) * out) * dOut
+ *   i1:  |x| <= FLT_EPSILON ? 0.5 * dOut : (I0(x) - out / x) * dOut
+ *   i1e: |x| <= FLT_EPSILON ? 0.5 * dOut : (I0e(x) - out * (copysign(1, x) + 1 / x)) * dOut */
+static int emit_bessel_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  const char *t = e->op->type;
+  int i0 = !strcmp(t, "i0_grad"), i0e = !strcmp(t, "i0e_grad"), i1 = !strcmp(t, "i1_grad");
+  Var *x = ctx_in(&c, "x", 0), *out = i0 ? NULL : ctx_in(&c, "out", 0), *dout = ctx_in(&c, "out@GRAD", 0);
+  Var *dx = ctx_out(&c, "x@GRAD", 0);
+  if (!x || !dout || (!i0 && !out)) return em_fail(e, "missing x, out or out@GRAD");
+  if (!dx) return 0;
+  const Var *const all[4] = {x, dout, dx, out};
+  for (int i = 0; i < 4; i++)
+    if (all[i] && all[i]->dtype != RT_DT_FP32)
+      return em_fail(e, "%s of %s tensors is not supported (float32)", t, rt_dtype_name(all[i]->dtype));
+  const char *expr = i0    ? "rt_i1f(v) * d"
+                     : i0e ? "(rt_i1ef(v) - copysignf(1.0f, v) * o) * d"
+                     : i1  ? "fabsf(v) <= 1.1920929e-07f ? 0.5f * d : (rt_i0f(v) - o / v) * d"
+                           : "fabsf(v) <= 1.1920929e-07f ? 0.5f * d : (rt_i0ef(v) - o * (copysignf(1.0f, v) + 1.0f / v)) * d";
+  const EwIn in[3] = {{x, -1, "px", "v"}, {dout, -1, "pd", "d"}, {out, -1, "po", "o"}};
+  return ew_nary(e, dx, i0 ? 2 : 3, in, NULL, NULL, expr);
+}
+
+const OpDef op_i0_grad = {.type = "i0_grad", .infer = grad_infer, .emit_c = emit_bessel_grad};
+const OpDef op_i0e_grad = {.type = "i0e_grad", .infer = grad_infer, .emit_c = emit_bessel_grad};
+const OpDef op_i1_grad = {.type = "i1_grad", .infer = grad_infer, .emit_c = emit_bessel_grad};
+const OpDef op_i1e_grad = {.type = "i1e_grad", .infer = grad_infer, .emit_c = emit_bessel_grad};

@@ -68,3 +68,25 @@ static int emit_cum_maxmin(EmitCtx *e) {
 
 const OpDef op_cummax = {.type = "cummax", .infer = infer_cum_maxmin, .emit_c = emit_cum_maxmin};
 const OpDef op_cummin = {.type = "cummin", .infer = infer_cum_maxmin, .emit_c = emit_cum_maxmin};
+
+/* cummax_grad, cummin_grad: x, indices, out@GRAD -> x@GRAD (x's shape);
+ * axis, dtype.  phi CumMaxGradKernel / CumMinGradKernel: zeros, then each
+ * element of out@GRAD added at its index along the axis
+ * (cpu_scatter_add_kernel), in memory order.  dtype names indices' type,
+ * which the tensor carries.  A 0-D x gets 0 (Paddle's scatter writes
+ * nothing there). */
+static int emit_cum_maxmin_grad(EmitCtx *e) {
+  Var *x = tu_in(e, "x", 0);
+  if (!x) return -1;
+  int r = tu_rank(e, x);
+  int64_t a = attr_int(e->op, "axis", -1);
+  int axis = r ? axis_norm(a, r) : a == 0 || a == -1 ? 0 : -1;
+  if (axis < 0) return em_fail(e, "axis is out of range");
+  return tu_index_grad(e, "x@GRAD", "indices", "out@GRAD", axis, 0, "0");
+}
+
+static const char *const cum_maxmin_grad_attr_ignores[] = {"dtype", NULL}; /* see above */
+const OpDef op_cummax_grad = {.type = "cummax_grad", .infer = grad_infer, .emit_c = emit_cum_maxmin_grad,
+                              .attr_ignores = cum_maxmin_grad_attr_ignores};
+const OpDef op_cummin_grad = {.type = "cummin_grad", .infer = grad_infer, .emit_c = emit_cum_maxmin_grad,
+                              .attr_ignores = cum_maxmin_grad_attr_ignores};

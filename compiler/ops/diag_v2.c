@@ -62,3 +62,34 @@ static int emit_diag_v2(EmitCtx *e) {
 }
 
 const OpDef op_diag_v2 = {.type = "diag_v2", .infer = infer_diag_v2, .emit_c = emit_diag_v2};
+
+/* diag_v2_grad: X, Out@GRAD -> X@GRAD (X's shape); offset (padding_value
+ * fills no gradient: phi DiagGradKernel takes offset alone).  A 0-D or
+ * 1-D X gets diagonal `offset` of Out@GRAD; a 2-D X zeros, but for its
+ * diagonal `offset`, which takes Out@GRAD. */
+static int emit_diag_v2_grad(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *dout = tu_in(e, "Out@GRAD", 0), *dx = tu_out(e, "X@GRAD", 0);
+  if (!x || !dout || !dx) return -1;
+  if (dout->dtype != dx->dtype) return em_fail(e, "Out@GRAD and X@GRAD differ in dtype");
+  int64_t off = attr_int(e->op, "offset", 0);
+  int r = tu_rank(e, x);
+  const char *t = em_ctype(dx->dtype);
+  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
+  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
+  if (r <= 1) {
+    pr_line(e->p, "const int64_t size = %s;", em_dim(e, dout, 0));
+    const char *start = off >= 0 ? pool_printf("%lld", (long long)off) : pool_printf("%lld * size", (long long)-off);
+    pr_line(e->p, "for (int64_t i = 0; i < %s; i++) dx[i] = dout[%s + i * (size + 1)];", r ? em_dim(e, x, 0) : "1",
+            start);
+  } else {
+    pr_line(e->p, "const int64_t w = %s;", em_dim(e, x, 1));
+    pr_line(e->p, "for (int64_t i = 0; i < %s; i++) dx[i] = 0;", em_numel(e, dx));
+    const char *start = off >= 0 ? pool_printf("%lld", (long long)off) : pool_printf("%lld * w", (long long)-off);
+    pr_line(e->p, "for (int64_t i = 0; i < %s; i++) dx[%s + i * (w + 1)] = dout[i];", em_numel(e, dout), start);
+  }
+  return 0;
+}
+
+static const char *const diag_v2_grad_attr_ignores[] = {"padding_value", NULL}; /* see above */
+const OpDef op_diag_v2_grad = {.type = "diag_v2_grad", .infer = grad_infer, .emit_c = emit_diag_v2_grad,
+                               .attr_ignores = diag_v2_grad_attr_ignores};

@@ -156,6 +156,49 @@ static int emit_trace(EmitCtx *e) {
   return 0;
 }
 
+/* dX = 0 but for the diagonals of the (a1, a2) view (diag_view), which
+ * take Out@GRAD: element i of the diagonal at other-dims position o gets
+ * dout[o * len + i] (per_elem, diagonal_grad) or dout[o] (trace_grad). */
+static int emit_diag_scatter(EmitCtx *e, int per_elem) {
+  Var *dout = tu_in(e, "Out@GRAD", 0), *dx = tu_out(e, "Input@GRAD", 0);
+  int a1, a2;
+  int64_t len;
+  if (!dout || !dx || diag_setup(e, dx, &a1, &a2, &len)) return -1;
+  if (!per_elem && a1 > a2) { /* as emit_trace */
+    int t = a1;
+    a1 = a2, a2 = t;
+    len = diag_len(em_const_dim(e, dx, a1), em_const_dim(e, dx, a2), attr_int(e->op, "offset", 0));
+  }
+  if (dout->dtype != dx->dtype || dx->dtype == RT_DT_BOOL)
+    return em_fail(e, "%s of %s tensors is not supported", e->op->type, rt_dtype_name(dx->dtype));
+  const char *t = em_ctype(dx->dtype), *dims[RT_MAX_RANK], *st[RT_MAX_RANK], *start;
+  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
+  pr_line(e->p, "memset(dx, 0, (size_t)%s * sizeof *dx);", em_numel(e, dx));
+  if (len <= 0) return 0; /* empty diagonals */
+  int n = diag_view(e, dx, a1, a2, attr_int(e->op, "offset", 0), len, dims, st, &start);
+  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
+  pr_line(e->p, "int64_t o = 0;");
+  const char *at = start;
+  for (int k = 0; k < n; k++) {
+    pr_line(e->p, "for (int64_t i%d = 0; i%d < %s; i%d++) {", k, k, dims[k], k);
+    at = tu_add(at, tu_mul(pool_printf("i%d", k), st[k]));
+  }
+  pr_line(e->p, "dx[%s] = dout[%s];", at, per_elem ? "o" : pool_printf("o / %lld", (long long)len));
+  pr_line(e->p, "o++;");
+  for (int k = 0; k < n; k++) pr_line(e->p, "}");
+  return 0;
+}
+
+/* diagonal_grad: Input, Out@GRAD -> Input@GRAD (Input's shape); the
+ * forward's attributes.  phi DiagonalGradKernel: zeros, and the diagonal
+ * (axis1, axis2 as given) takes Out@GRAD.  Input is read for its shape. */
+static int emit_diagonal_grad(EmitCtx *e) { return emit_diag_scatter(e, 1); }
+
+/* trace_grad: Input, Out@GRAD -> Input@GRAD; the forward's attributes.
+ * phi TraceGradKernel: zeros, and every element of a diagonal (the axes
+ * in increasing order, as the forward) takes its Out@GRAD element. */
+static int emit_trace_grad(EmitCtx *e) { return emit_diag_scatter(e, 0); }
+
 /* diag_embed's dim1 and dim2, normalized for Out's rank; -1 after
  * ctx_fail. */
 static int embed_dims(OpCtx *c, int in_rank, int *d1, int *d2) {
@@ -219,4 +262,6 @@ static int emit_diag_embed(EmitCtx *e) {
 
 const OpDef op_diag_embed = {.type = "diag_embed", .infer = infer_diag_embed, .emit_c = emit_diag_embed};
 const OpDef op_diagonal = {.type = "diagonal", .infer = infer_diagonal, .emit_c = emit_diagonal};
+const OpDef op_diagonal_grad = {.type = "diagonal_grad", .infer = grad_infer, .emit_c = emit_diagonal_grad};
 const OpDef op_trace = {.type = "trace", .infer = infer_trace, .emit_c = emit_trace};
+const OpDef op_trace_grad = {.type = "trace_grad", .infer = grad_infer, .emit_c = emit_trace_grad};

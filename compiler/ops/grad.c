@@ -10,8 +10,6 @@
  *    ActivationOpGrad does.
  *  infer_grad_xshape: X@GRAD = XShape[1:] (reshape2_grad, transpose2_grad,
  *    ...; XShape is [0] + X.dims, spec 7.5).
- *  OP_GRAD_DOUT: X@GRAD = Out@GRAD (label_smooth_grad: the forward X is not
- *    an input of the grad op).
  *  OP_GRAD_CTL: the generic rule for control-flow grads (while_grad,
  *    conditional_block_grad), whose X/Input may also bind vars that carry no
  *    tensor shape (arrays, scopes); those are left alone, as Paddle does.
@@ -62,16 +60,6 @@ int infer_grad_xshape(OpCtx *c) {
   ctx_set(c, "X@GRAD", 0, &x, dout->dtype);
   return 0;
 }
-
-static int infer_grad_dout(OpCtx *c) {
-  Var *dout = ctx_need(c, "Out@GRAD", 0);
-  if (!dout) return -1;
-  ctx_set(c, "X@GRAD", 0, &dout->shape, dout->dtype);
-  return 0;
-}
-
-#define OP_GRAD_DOUT(name) const OpDef op_##name = {.type = #name, .infer = infer_grad_dout};
-OP_GRAD_DOUT(label_smooth_grad)
 
 #define OP_GRAD_CTL(name) const OpDef op_##name = {.type = #name, .infer = infer_grad_ctl};
 OP_GRAD_CTL(conditional_block_grad)

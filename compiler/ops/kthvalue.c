@@ -57,3 +57,9 @@ static int emit_kthvalue(EmitCtx *e) {
 }
 
 const OpDef op_kthvalue = {.type = "kthvalue", .infer = infer_kthvalue, .emit_c = emit_kthvalue};
+
+/* kthvalue_grad: X, Indices, Out@GRAD -> X@GRAD; axis, keepdim, k (which
+ * Indices carries).  phi KthvalueGradKernel: as mode_grad (mode.c). */
+static const char *const kthvalue_grad_attr_ignores[] = {"k", NULL};
+const OpDef op_kthvalue_grad = {.type = "kthvalue_grad", .infer = grad_infer, .emit_c = emit_value_index_grad,
+                                .attr_ignores = kthvalue_grad_attr_ignores};

@@ -51,3 +51,32 @@ static int emit_label_smooth(EmitCtx *e) {
 }
 
 const OpDef op_label_smooth = {.type = "label_smooth", .infer = infer_label_smooth, .emit_c = emit_label_smooth};
+
+/* label_smooth_grad: Out@GRAD -> X@GRAD (Out@GRAD's shape and dtype: the
+ * forward X is not an input of the grad op); epsilon.  phi
+ * LabelSmoothGradKernel: dX = (1 - epsilon) * dOut, the coefficient
+ * computed in float and converted to the element type. */
+static int infer_label_smooth_grad(OpCtx *c) {
+  Var *dout = ctx_need(c, "Out@GRAD", 0);
+  if (!dout) return -1;
+  ctx_set(c, "X@GRAD", 0, &dout->shape, dout->dtype);
+  return 0;
+}
+
+static int emit_label_smooth_grad(EmitCtx *e) {
+  Var *dout = tu_in(e, "Out@GRAD", 0), *dx = tu_out(e, "X@GRAD", 0);
+  if (!dout || !dx) return -1;
+  if ((dout->dtype != RT_DT_FP32 && dout->dtype != RT_DT_FP64) || dx->dtype != dout->dtype)
+    return em_fail(e, "label_smooth_grad of %s tensors is not supported (float32 or float64)",
+                   rt_dtype_name(dout->dtype));
+  float eps = (float)attr_float(e->op, "epsilon", 0);
+  const char *t = em_ctype(dx->dtype);
+  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
+  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
+  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) dx[i] = %s * dout[i];", em_numel(e, dx),
+          tu_literal(dx->dtype, 1.0f - eps));
+  return 0;
+}
+
+const OpDef op_label_smooth_grad = {.type = "label_smooth_grad", .infer = infer_label_smooth_grad,
+                                    .emit_c = emit_label_smooth_grad};

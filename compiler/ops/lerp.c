@@ -51,3 +51,40 @@ static int emit_lerp(EmitCtx *e) {
 }
 
 const OpDef op_lerp = {.type = "lerp", .infer = infer_lerp, .emit_c = emit_lerp};
+
+/* lerp_grad: X, Y, Weight, Out, Out@GRAD -> X@GRAD, Y@GRAD (X's and Y's
+ * shapes; each optional).  phi LerpGradKernel: over Out@GRAD's elements,
+ *   dX = sum of (1 - w) * dOut,  dY = sum of w * dOut
+ * each summed over the dims its operand was broadcast along (bc_grad),
+ * in the element type; a [1] Weight against a 0-D Out is its one element.
+ * Paddle computes no Weight gradient. */
+static int emit_lerp_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *w = tu_in(e, "Weight", 0), *dout = tu_in(e, "Out@GRAD", 0);
+  Var *dx = ctx_out(&c, "X@GRAD", 0), *dy = ctx_out(&c, "Y@GRAD", 0);
+  if (!w || !dout) return -1;
+  Var *const all[4] = {w, dout, dx, dy};
+  for (int k = 0; k < 4; k++)
+    if (all[k] && (all[k]->dtype != dout->dtype || (dout->dtype != RT_DT_FP32 && dout->dtype != RT_DT_FP64)))
+      return em_fail(e, "lerp_grad of %s (Out@GRAD %s) is not supported (float32 or float64, all alike)",
+                     rt_dtype_name(all[k]->dtype), rt_dtype_name(dout->dtype));
+  const char *one = tu_literal(dout->dtype, 1.0), *wv = "w";
+  EwIn in[2] = {{dout, -1, "pd", "d"}, {w, -1, "pw", "w"}};
+  int n = 2;
+  if (tu_rank(e, w) > tu_rank(e, dout)) { /* a [1] Weight, a 0-D Out */
+    if (spec_numel(em_spec(e, w)).a != 0 || spec_numel(em_spec(e, w)).c != 1)
+      return em_fail(e, "Weight has more dims than Out@GRAD");
+    wv = pool_printf("(%s)[0]", em_ptr(e, w, 1));
+    n = 1;
+  }
+  const EwIn gx = {dx, -1, "pdx", NULL}, gy = {dy, -1, "pdy", NULL};
+  if (dx && bc_grad(e, dout, &gx, n, in, NULL, pool_printf("(%s - %s) * d", one, wv))) return -1;
+  if (dy && bc_grad(e, dout, &gy, n, in, NULL, pool_printf("%s * d", wv))) return -1;
+  return 0;
+}
+
+/* Out: the gradients need Out@GRAD and Weight only (the kernel takes Out
+ * for its rank, which Out@GRAD has too). */
+static const char *const lerp_grad_ignores[] = {"Out", NULL};
+const OpDef op_lerp_grad = {.type = "lerp_grad", .infer = grad_infer, .emit_c = emit_lerp_grad,
+                            .ignores = lerp_grad_ignores};

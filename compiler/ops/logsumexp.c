@@ -95,3 +95,42 @@ static int emit_logsumexp(EmitCtx *e) {
 }
 
 const OpDef op_logsumexp = {.type = "logsumexp", .infer = infer_logsumexp, .emit_c = emit_logsumexp};
+
+/* logsumexp_grad: X, Out, Out@GRAD -> X@GRAD (X's shape); the forward's
+ * attributes.  phi LogsumexpGradKernel: every element of X gets
+ * dX = dOut * exp(X - Out) of the output element it was reduced into (the
+ * same dims as the forward kernel reduces: reduced_dims()), in the element
+ * type.  keepdim does not matter: Out and Out@GRAD hold the same elements
+ * in the same order with or without the reduced dims of size 1. */
+static int emit_logsumexp_grad(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *out = tu_in(e, "Out", 0), *dout = tu_in(e, "Out@GRAD", 0), *dx = tu_out(e, "X@GRAD", 0);
+  if (!x || !out || !dout || !dx) return -1;
+  if ((x->dtype != RT_DT_FP32 && x->dtype != RT_DT_FP64) || out->dtype != x->dtype || dout->dtype != x->dtype ||
+      dx->dtype != x->dtype)
+    return em_fail(e, "logsumexp_grad of %s tensors is not supported (float32 or float64, all alike)",
+                   rt_dtype_name(x->dtype));
+  const char *t = em_ctype(x->dtype), *fs = x->dtype == RT_DT_FP32 ? "f" : "";
+  int r = tu_rank(e, x), red[RT_MAX_RANK] = {0}, kept[RT_MAX_RANK], rdims[RT_MAX_RANK], nk = 0, nr = 0;
+  if (r > 4) return em_fail(e, "X has more than 4 dims");
+  if (reduced_dims(e->op, r, 0, red)) return em_fail(e, "an axis is out of range");
+  for (int i = 0; i < r; i++) {
+    if (red[i]) rdims[nr++] = i;
+    else kept[nk++] = i;
+  }
+  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
+  pr_line(e->p, "const %s *out = %s;", t, em_ptr(e, out, 1));
+  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
+  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
+  pr_line(e->p, "int64_t o = 0;");
+  const char *base = open_loops(e, x, kept, nk, "k");
+  const char *at = tu_add(base, open_loops(e, x, rdims, nr, "r"));
+  pr_line(e->p, "dx[%s] = dout[o] * exp%s(x[%s] - out[o]);", at, fs, at);
+  for (int k = 0; k < nr; k++) pr_line(e->p, "}");
+  pr_line(e->p, "o++;");
+  for (int k = 0; k < nk; k++) pr_line(e->p, "}");
+  return 0;
+}
+
+static const char *const logsumexp_grad_attr_ignores[] = {"keepdim", NULL}; /* see above */
+const OpDef op_logsumexp_grad = {.type = "logsumexp_grad", .infer = grad_infer, .emit_c = emit_logsumexp_grad,
+                                 .attr_ignores = logsumexp_grad_attr_ignores};

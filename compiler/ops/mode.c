@@ -87,3 +87,20 @@ static int emit_mode(EmitCtx *e) {
 }
 
 const OpDef op_mode = {.type = "mode", .infer = infer_mode, .emit_c = emit_mode};
+
+/* mode_grad (and kthvalue_grad, kthvalue.c): X, Indices, Out@GRAD ->
+ * X@GRAD (X's shape); axis, keepdim.  phi ModeGradKernel: zeros, and each
+ * line's Out@GRAD element at the position Indices names along the axis.
+ * A 0-D X gets 1, whatever Out@GRAD holds (Paddle 2.6's kernels set the
+ * constant 1 there). */
+int emit_value_index_grad(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0);
+  if (!x) return -1;
+  int r = tu_rank(e, x);
+  int64_t a = attr_int(e->op, "axis", -1);
+  int axis = r ? axis_norm(a, r) : a == 0 || a == -1 ? 0 : -1;
+  if (axis < 0) return em_fail(e, "axis is out of range");
+  return tu_index_grad(e, "X@GRAD", "Indices", "Out@GRAD", axis, !attr_bool(e->op, "keepdim", 0), "1");
+}
+
+const OpDef op_mode_grad = {.type = "mode_grad", .infer = grad_infer, .emit_c = emit_value_index_grad};

@@ -174,6 +174,8 @@ int ctx_version_before(const OpCtx *c, int64_t version);
  * specializing, X's dtype in the VarDesc as Paddle 2.6 writes it) and the
  * normalized axis.  -1 after ctx_fail(). */
 int infer_axis_value_index(OpCtx *c, const Var *x, int *axis);
+/* The C emitter of mode_grad and kthvalue_grad (mode.c). */
+int emit_value_index_grad(EmitCtx *e);
 
 /* ---- gradient ops ---- */
 /* The generic shape rule of a `<forward>_grad` op (grad.c): each output

@@ -204,6 +204,43 @@ static int emit_p_norm_grad(EmitCtx *e) {
   return 0;
 }
 
+/* norm_grad: X, Norm, Out@GRAD -> X@GRAD (X's shape); axis (epsilon and
+ * is_test are not read: Norm already holds sqrt(sum(X^2) + epsilon)).
+ * phi NormGradKernel, per line along the axis, in the element type:
+ *   s = sum of X * dOut (each product rounded, summed in order);
+ *   dX = (dOut - s * X / Norm^2) / Norm */
+static int emit_norm_grad(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *norm = tu_in(e, "Norm", 0), *dout = tu_in(e, "Out@GRAD", 0);
+  Var *dx = tu_out(e, "X@GRAD", 0);
+  const char *t = NULL, *fs = NULL;
+  if (!x || !norm || !dout || !dx || float_type(e, x, &t, &fs)) return -1;
+  if (norm->dtype != x->dtype || dout->dtype != x->dtype || dx->dtype != x->dtype)
+    return em_fail(e, "X, Norm, Out@GRAD and X@GRAD differ in dtype");
+  int axis = axis_norm(attr_int(e->op, "axis", -1), tu_rank(e, x));
+  if (axis < 0) return em_fail(e, "axis is out of range");
+  pr_line(e->p, "const %s *x = %s, *norm = %s, *dout = %s;", t, em_ptr(e, x, 1), em_ptr(e, norm, 1),
+          em_ptr(e, dout, 1));
+  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
+  open_lines(e, x, axis);
+  pr_line(e->p, "%s s = 0;", t);
+  pr_line(e->p, "for (int64_t j = 0; j < n; j++) {");
+  pr_line(e->p, "const %s p = x[line + j * post] * dout[line + j * post];", t);
+  pr_line(e->p, "s += p;");
+  pr_line(e->p, "}");
+  pr_line(e->p, "const %s nv = norm[a * post + b], n2 = nv * nv;", t);
+  pr_line(e->p, "for (int64_t j = 0; j < n; j++) {");
+  pr_line(e->p, "const %s sx = s * x[line + j * post];", t);
+  pr_line(e->p, "const %s q = sx / n2;", t);
+  pr_line(e->p, "dx[line + j * post] = (dout[line + j * post] - q) / nv;");
+  pr_line(e->p, "}");
+  pr_line(e->p, "}");
+  pr_line(e->p, "}");
+  return 0;
+}
+
+static const char *const norm_grad_attr_ignores[] = {"epsilon", "is_test", NULL}; /* see above */
+const OpDef op_norm_grad = {.type = "norm_grad", .infer = grad_infer, .emit_c = emit_norm_grad,
+                            .attr_ignores = norm_grad_attr_ignores};
 /* keepdim: Out's shape carries it; Paddle's grad kernel does not read it */
 static const char *const p_norm_grad_attr_ignores[] = {"keepdim", NULL};
 const OpDef op_p_norm_grad = {.type = "p_norm_grad", .infer = grad_infer, .emit_c = emit_p_norm_grad,

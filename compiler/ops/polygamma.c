@@ -33,3 +33,20 @@ static int emit_polygamma(EmitCtx *e) {
 
 const OpDef op_polygamma = {.type = "polygamma", .infer = infer_polygamma, .emit_c = emit_polygamma,
                             .inplace = "x:out"};
+
+/* polygamma_grad: x, out@GRAD -> x@GRAD (x's shape); n.  phi
+ * PolygammaGradKernel: dX = dOut * polygamma(n + 1, x), the same formula
+ * in x's type. */
+static int emit_polygamma_grad(EmitCtx *e) {
+  Var *x = tu_in(e, "x", 0), *dout = tu_in(e, "out@GRAD", 0), *dx = tu_out(e, "x@GRAD", 0);
+  if (!x || !dout || !dx) return -1;
+  if ((x->dtype != RT_DT_FP32 && x->dtype != RT_DT_FP64) || dout->dtype != x->dtype || dx->dtype != x->dtype)
+    return em_fail(e, "polygamma_grad of %s tensors is not supported (float32 or float64)", rt_dtype_name(x->dtype));
+  int64_t n = attr_int(e->op, "n", 0);
+  if (n < 0 || n > 1000000) return em_fail(e, "n is %lld; it must be in [0, 1000000]", (long long)n);
+  const char *fn = x->dtype == RT_DT_FP32 ? "rt_polygamma_f32" : "rt_polygamma_f64";
+  const EwIn in[2] = {{dout, -1, "pd", "d"}, {x, -1, "px", "v"}};
+  return ew_nary(e, dx, 2, in, NULL, NULL, pool_printf("d * %s(%d, v)", fn, (int)n + 1));
+}
+
+const OpDef op_polygamma_grad = {.type = "polygamma_grad", .infer = grad_infer, .emit_c = emit_polygamma_grad};

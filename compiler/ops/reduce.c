@@ -274,7 +274,8 @@ static int emit_reduce(EmitCtx *e) {
   return 0;
 }
 
-/* reduce_sum_grad, reduce_mean_grad, reduce_max_grad, reduce_min_grad
+/* reduce_sum_grad, reduce_mean_grad, reduce_max_grad, reduce_min_grad,
+ * reduce_amax_grad, reduce_amin_grad
  * (phi ReduceGradKernel): X@GRAD takes X's shape, each element the
  * Out@GRAD element its X element was reduced into, broadcast along the
  * reduced dims (the same dims as the forward's, reduced_dims()):
@@ -285,12 +286,20 @@ static int emit_reduce(EmitCtx *e) {
  *   prod:     dX = dOut * Out * (1 / X) (ProdGradFunctor; a 0 in X gives
  *             inf or NaN, as in Paddle)
  *   frobenius_norm: dX = X / (Out + 1e-12f) * dOut (FrobeniusNormGradFunctor)
+ *   amax, amin: dX = dOut * (X == Out) / n, n the number of elements equal
+ *             to the extreme in its reduction (AMaxOrAMinGradFunctor: the
+ *             gradient is shared evenly; the counts go to scratch first)
  * X's dims collapse into runs of kept and reduced dims, as in
- * emit_reduce; X@GRAD is written once, in memory order. */
+ * emit_reduce; X@GRAD is written once, in memory order.
+ * AMaxOrAMinGradFunctor writes nothing (X@GRAD keeps whatever its memory
+ * held) when, short of a reduction over every element, no reduced dim is
+ * longer than 1, or when two or more are and X does not have rank 3 or 4
+ * (it instantiates only those): refused. */
 static int emit_reduce_grad(EmitCtx *e) {
   int sel = strstr(e->op->type, "_max_") || strstr(e->op->type, "_min_");
   int mean = !strcmp(e->op->type, "reduce_mean_grad"), prod = !strcmp(e->op->type, "reduce_prod_grad");
-  int fro = !strcmp(e->op->type, "frobenius_norm_grad"), need = sel || prod || fro;
+  int fro = !strcmp(e->op->type, "frobenius_norm_grad");
+  int amx = strstr(e->op->type, "_amax_") || strstr(e->op->type, "_amin_"), need = sel || prod || fro || amx;
   Var *x = tu_in(e, "X", 0), *dout = tu_in(e, "Out@GRAD", 0), *dx = tu_out(e, "X@GRAD", 0);
   Var *out = need ? tu_in(e, "Out", 0) : NULL;
   if (!x || !dout || !dx || (need && !out)) return -1;
@@ -314,6 +323,13 @@ static int emit_reduce_grad(EmitCtx *e) {
   }
   SymDim nkeep = spec_numel(&keep), no = spec_numel(em_spec(e, dout));
   if (nkeep.a < 0 || nkeep.a != no.a || nkeep.c != no.c) return em_fail(e, "Out@GRAD does not hold the kept dims of X");
+  if (amx && r > 0 && !(nkeep.a == 0 && nkeep.c == 1)) {
+    int longer = 0;
+    for (int i = 0; i < r; i++) longer += red[i] && !tu_is_one(xs->d[i]);
+    if (longer == 0 || (longer >= 2 && r != 3 && r != 4) || r > 6)
+      return em_fail(e, "%d reduced dims longer than 1 in a rank-%d X: Paddle's %s kernel leaves X@GRAD unwritten",
+                     longer, r, e->op->type);
+  }
   const char *t = em_ctype(x->dtype);
   pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
   if (need) pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
@@ -326,14 +342,22 @@ static int emit_reduce_grad(EmitCtx *e) {
     ost[k] = runs[k].reduced ? "0" : oacc;
     if (!runs[k].reduced) oacc = tu_mul(oacc, pool_printf("n%d", k));
   }
-  pr_line(e->p, "int64_t at = 0;");
   const char *oi = "0";
-  for (int k = 0; k < nr; k++) {
-    pr_line(e->p, "for (int64_t i%d = 0; i%d < n%d; i%d++) {", k, k, k, k);
-    oi = tu_add(oi, tu_mul(pool_printf("i%d", k), ost[k]));
+  for (int k = 0; k < nr; k++) oi = tu_add(oi, tu_mul(pool_printf("i%d", k), ost[k]));
+  if (amx) { /* how many elements of each reduction equal its extreme */
+    pr_line(e->p, "%s *cnt = (%s *)%s;", t, t, em_scratch(e, (SymDim){no.a * 8, no.c * 8}));
+    pr_line(e->p, "for (int64_t i = 0; i < %s; i++) cnt[i] = 0;", em_sym(no));
+    pr_line(e->p, "int64_t at = 0;");
+    for (int k = 0; k < nr; k++) pr_line(e->p, "for (int64_t i%d = 0; i%d < n%d; i%d++) {", k, k, k, k);
+    pr_line(e->p, "if (x[at] == out[%s]) cnt[%s] += 1;", oi, oi);
+    pr_line(e->p, "at++;");
+    for (int k = 0; k < nr; k++) pr_line(e->p, "}");
   }
+  pr_line(e->p, amx ? "at = 0;" : "int64_t at = 0;");
+  for (int k = 0; k < nr; k++) pr_line(e->p, "for (int64_t i%d = 0; i%d < n%d; i%d++) {", k, k, k, k);
   pr_line(e->p, "const %s g = dout[%s];", t, oi);
   if (sel) pr_line(e->p, "dx[at] = x[at] == out[%s] ? g : 0;", oi);
+  else if (amx) pr_line(e->p, "dx[at] = g * (%s)(x[at] == out[%s]) / cnt[%s];", t, oi, oi);
   else if (prod) pr_line(e->p, "dx[at] = g * out[%s] * (1 / x[at]);", oi);
   else if (fro) pr_line(e->p, "dx[at] = x[at] / (out[%s] + (%s)1e-12f) * g;", oi, t);
   else pr_line(e->p, "dx[at] = g%s;", mean ? " / count" : "");
@@ -385,6 +409,8 @@ static const char *const reduce_grad_attr_ignores[] = {"in_dtype", "keep_dim", N
 #define OP_REDUCE_GRAD(name)                                                                     \
   const OpDef op_##name = {.type = #name, .infer = grad_infer, .emit_c = emit_reduce_grad, \
                            .attr_ignores = reduce_grad_attr_ignores};
+OP_REDUCE_GRAD(reduce_amax_grad)
+OP_REDUCE_GRAD(reduce_amin_grad)
 OP_REDUCE_GRAD(reduce_max_grad)
 OP_REDUCE_GRAD(reduce_mean_grad)
 OP_REDUCE_GRAD(reduce_min_grad)

@@ -183,6 +183,43 @@ const char *tu_line_start(const char *line, const char *n, const char *inner) {
   return tu_add(tu_mul(tu_mul(pool_printf("(%s / %s)", line, inner), n), inner), pool_printf("%s %% %s", line, inner));
 }
 
+int tu_index_grad(EmitCtx *e, const char *dx_slot, const char *idx_slot, const char *dout_slot, int axis,
+                  int dropped, const char *scalar) {
+  Var *idx = tu_in(e, idx_slot, 0), *dout = tu_in(e, dout_slot, 0), *dx = tu_out(e, dx_slot, 0);
+  if (!idx || !dout || !dx) return -1;
+  const int dt = dx->dtype;
+  if (dout->dtype != dt || !(dt == RT_DT_FP32 || dt == RT_DT_FP64 || dt == RT_DT_INT32 || dt == RT_DT_INT64))
+    return em_fail(e, "%s of %s (%s %s) is not supported", e->op->type, rt_dtype_name(dt), dout_slot,
+                   rt_dtype_name(dout->dtype));
+  if (idx->dtype != RT_DT_INT64 && idx->dtype != RT_DT_INT32)
+    return em_fail(e, "%s is %s (int32 or int64 supported)", idx_slot, rt_dtype_name(idx->dtype));
+  SymDim ni = spec_numel(em_spec(e, idx)), nd = spec_numel(em_spec(e, dout));
+  if (ni.a != nd.a || ni.c != nd.c) return em_fail(e, "%s and %s differ in element count", idx_slot, dout_slot);
+  const char *t = em_ctype(dt), *it = em_ctype(idx->dtype);
+  pr_line(e->p, "const %s *idx = %s;", it, em_ptr(e, idx, 1));
+  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
+  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
+  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) dx[i] = 0;", em_numel(e, dx));
+  int r = tu_rank(e, dx);
+  if (r == 0) { /* one element */
+    pr_line(e->p, "dx[0] = %s; /* a 0-D X, as Paddle's kernel */", scalar);
+    pr_line(e->p, "(void)idx, (void)dout;");
+    return 0;
+  }
+  pr_line(e->p, "const int64_t n = %s, len = %s, post = %s;", em_dim(e, dx, axis), dropped ? "1" : em_dim(e, dout, axis),
+          em_prod(e, dx, axis + 1, r));
+  pr_line(e->p, "int64_t at = 0;");
+  pr_line(e->p, "for (int64_t a = 0; a < %s; a++) {", em_prod(e, dx, 0, axis));
+  pr_line(e->p, "for (int64_t j = 0; j < len; j++) {");
+  pr_line(e->p, "for (int64_t b = 0; b < post; b++) {");
+  pr_line(e->p, "dx[(a * n + (int64_t)idx[at]) * post + b] += dout[at];");
+  pr_line(e->p, "at++;");
+  pr_line(e->p, "}");
+  pr_line(e->p, "}");
+  pr_line(e->p, "}");
+  return 0;
+}
+
 int tu_slot_values(OpCtx *c, const char *slot, int list, int64_t *out, int max) {
   const int64_t *v;
   int n = ctx_in(c, slot, 0) ? ctx_nin(c, slot) : 0;

@@ -60,6 +60,18 @@ const char *tu_line_start(const char *line, const char *n, const char *inner);
  * when the slot is absent or a value unknown. */
 int tu_slot_values(OpCtx *c, const char *slot, int list, int64_t *out, int max);
 
+/* The gradient of ops that pick elements along one axis by index (mode,
+ * kthvalue, argsort, cummax, cummin): dX (dx_slot, X's shape) = 0, then
+ * for each element of dOut (dout_slot) at position j along `axis` of its
+ * line, dX[the same line, Indices[that element]] += dOut[element], in
+ * memory order of dOut.  Indices (idx_slot, int32 or int64) and dOut hold
+ * the same elements; with `dropped` the axis is not in their dims (one
+ * index per line).  A 0-D X gets the C expression `scalar` (of dout,
+ * idx), as each op's kernel does its own thing there.  float32, float64,
+ * int32, int64.  0, or -1 after em_fail. */
+int tu_index_grad(EmitCtx *e, const char *dx_slot, const char *idx_slot, const char *dout_slot, int axis,
+                  int dropped, const char *scalar);
+
 /* A literal of C type for dtype holding v ("1.5f", "INT64_C(3)", "true"),
  * as Paddle's static_cast from double would give; NULL when v does not
  * convert (NaN or infinity to an integer type). */

@@ -16,8 +16,10 @@ static int infer_tril_triu(OpCtx *c) {
   return 0;
 }
 
-static int emit_tril_triu(EmitCtx *e) {
-  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
+/* out = x masked (the forward), or X@GRAD = Out@GRAD masked alike (the
+ * grad, phi TrilTriuGradKernel: the same TrilTriuCompute). */
+static int emit_mask(EmitCtx *e, const char *in_slot, const char *out_slot) {
+  Var *x = tu_in(e, in_slot, 0), *out = tu_out(e, out_slot, 0);
   if (!x || !out) return -1;
   if (x->dtype != out->dtype) return em_fail(e, "X and Out differ in dtype");
   int r = tu_rank(e, x);
@@ -38,5 +40,21 @@ static int emit_tril_triu(EmitCtx *e) {
   pr_line(e->p, "}");
   return 0;
 }
+
+static int emit_tril_triu(EmitCtx *e) { return emit_mask(e, "X", "Out"); }
+
+/* tril_triu_grad: Out@GRAD -> X@GRAD (Out@GRAD's shape and dtype; the
+ * forward X is not an input); the forward's attributes. */
+static int infer_tril_triu_grad(OpCtx *c) {
+  Var *dout = ctx_need(c, "Out@GRAD", 0);
+  if (!dout) return -1;
+  if (dout->shape.rank < 2) return ctx_fail(c, "Out@GRAD %s must have rank >= 2", shape_str(&dout->shape));
+  ctx_set(c, "X@GRAD", 0, &dout->shape, dout->dtype);
+  return 0;
+}
+
+static int emit_tril_triu_grad(EmitCtx *e) { return emit_mask(e, "Out@GRAD", "X@GRAD"); }
+
+const OpDef op_tril_triu_grad = {.type = "tril_triu_grad", .infer = infer_tril_triu_grad, .emit_c = emit_tril_triu_grad};
 
 const OpDef op_tril_triu = {.type = "tril_triu", .infer = infer_tril_triu, .emit_c = emit_tril_triu};
