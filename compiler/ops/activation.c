@@ -455,7 +455,7 @@ int unary_grad_emit(EmitCtx *e, const Op *op, const char *grad_type, const Var *
 }
 
 /* <op>_grad: Out@GRAD and the forward tensors the row's dep names (X, Out)
- * -> X@GRAD (float32), the row's gradient element by element.  X@GRAD may
+ * -> X@GRAD (float32 or float64), the row's gradient element by element.  X@GRAD may
  * take Out@GRAD's buffer (each element is read before it is written). */
 static int emit_act_grad(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
