@@ -9,7 +9,10 @@
  * element) and compiles only for inference (is_test), where its slope is
  * fixed.
  * Gradients <op>_grad: Out@GRAD and X and/or Out, as Paddle's grad maker
- * passes them -> X@GRAD (generic shape rule, grad_infer), float32 only. */
+ * passes them -> X@GRAD (generic shape rule, grad_infer), float32 or
+ * float64: in double, the attributes as their float values (act_double). */
+#include <ctype.h>
+#include <math.h>
 #include <string.h>
 
 #include "../emit_ew.h"
@@ -42,15 +45,26 @@ static int infer_rrelu(OpCtx *c) {
  * the like stay well formed for negative attributes. */
 static const char *operand(const char *lit) { return *lit == '-' ? pool_printf("(%s)", lit) : lit; }
 
-static const char *f(const Op *op, const char *name, double dflt) {
-  return operand(em_float(attr_float(op, name, dflt)));
+/* A float value as a C literal: em_float's for float32; for float64
+ * (f64) the float's exact value in double digits, as Paddle's double
+ * kernels take a float attribute (static_cast<double>). */
+static const char *lit(double v, int f64) {
+  v = (float)v;
+  if (!f64 || isnan(v) || isinf(v)) return em_float(v);
+  const char *s = pool_printf("%.17g", v);
+  return strpbrk(s, ".eEn") ? s : pool_printf("%s.0", s);
+}
+
+static const char *f(const Op *op, const char *name, double dflt, int f64) {
+  return operand(lit(attr_float(op, name, dflt), f64));
 }
 
 /* A scalar from op's 1-element tensor input, or its attribute. */
-static const char *tensor_or_attr(EmitCtx *e, const Op *op, const char *slot, const char *attr, double dflt) {
+static const char *tensor_or_attr(EmitCtx *e, const Op *op, const char *slot, const char *attr, double dflt,
+                                  int f64) {
   OpCtx c = {e->g, (Op *)op};
   Var *t = ctx_in(&c, slot, 0);
-  if (!t) return f(op, attr, dflt);
+  if (!t) return f(op, attr, dflt, f64);
   attr_superseded(op, attr); /* Paddle reads the attribute only without the tensor */
   return pool_printf("(float)%s[0]", em_ptr(e, t, 1));
 }
@@ -114,10 +128,19 @@ typedef struct Act {
 static const char *logit_fwd(EmitCtx *e, const Op *op) { return (void)e, logit_expr(op); }
 /* LogitGradFunctor: 0 outside [eps, 1 - eps] (1 - eps taken in double,
  * then rounded to float), else dy / ((1 - x) * x); eps:FLOAT=1e-6. */
-static const char *logit_grad(const Op *op) {
+static const char *logit_grad(const Op *op, int f64) {
   double eps = (float)attr_float(op, "eps", 1e-6);
+  if (f64) /* 1 - eps stays a double */
+    return pool_printf("x < %s || x > %.17g ? 0.0 : dy * (1.0 / ((1.0 - x) * x))", operand(lit(eps, 1)), 1.0 - eps);
   return pool_printf("x < %s || x > %s ? 0.0f : dy * (1.0f / ((1.0f - x) * x))", operand(em_float((float)eps)),
                      operand(em_float((float)(1.0 - eps))));
+}
+/* SeluGradFunctor in double: alpha * scale is a float product (its la_),
+ * where act_double would multiply the two in double. */
+static const char *selu_grad64(const Op *op) {
+  const float scale = (float)attr_float(op, "scale", 1.0507009873554804934193349852946),
+              alpha = (float)attr_float(op, "alpha", 1.6732632423543772848170429916717), la = alpha * scale;
+  return pool_printf("dy * (y <= 0.0 ? y + %s : %s)", operand(lit(la, 1)), operand(lit(scale, 1)));
 }
 static const char *rrelu_fwd(EmitCtx *e, const Op *op) {
   (void)e;
@@ -270,7 +293,7 @@ static const Act *act_find(const Op *op, const char *type) {
 
 /* Template t with each {name} replaced by the attribute's value (or its
  * tensor's element) for `op`; NULL for a name the row does not declare. */
-static const char *act_expand(EmitCtx *e, const Op *op, const Act *a, const char *t) {
+static const char *act_expand(EmitCtx *e, const Op *op, const Act *a, const char *t, int f64) {
   const char *out = "";
   while (*t) {
     const char *open = strchr(t, '{');
@@ -282,17 +305,20 @@ static const char *act_expand(EmitCtx *e, const Op *op, const Act *a, const char
       if ((size_t)(close - open - 1) == strlen(a->attrs[k].name) && !strncmp(open + 1, a->attrs[k].name, (size_t)(close - open - 1)))
         at = &a->attrs[k];
     if (!at) return NULL;
-    const char *val = at->slot ? tensor_or_attr(e, op, at->slot, at->name, at->dflt) : f(op, at->name, at->dflt);
+    const char *val =
+        at->slot ? tensor_or_attr(e, op, at->slot, at->name, at->dflt, f64) : f(op, at->name, at->dflt, f64);
     out = pool_printf("%s%.*s%s", out, (int)(open - t), t, val);
     t = close + 1;
   }
   return out;
 }
 
+static const char *act_double(const char *t);
+
 const char *unary_float_expr(EmitCtx *e, const Op *op, const char *type) {
   const Act *a = act_find(op, type);
   if (!a) return NULL;
-  return a->fwd_fn ? a->fwd_fn(e, op) : act_expand(e, op, a, a->fwd);
+  return a->fwd_fn ? a->fwd_fn(e, op) : act_expand(e, op, a, a->fwd, 0);
 }
 
 /* The row of grad op type `grad_type` ("<act>_grad") when its gradient
@@ -309,8 +335,8 @@ int unary_grad_out_only(const Op *op) { return out_only_grad(op, op->type) != NU
 const char *unary_grad_expr(EmitCtx *e, const Op *op, const char *grad_type, const char **body) {
   const Act *a = out_only_grad(op, grad_type);
   if (!a) return NULL;
-  *body = a->gbody ? act_expand(e, op, a, a->gbody) : NULL;
-  return act_expand(e, op, a, a->grad);
+  *body = a->gbody ? act_expand(e, op, a, a->gbody, 0) : NULL;
+  return act_expand(e, op, a, a->grad, 0);
 }
 
 /* scale on float64 and integer tensors.  Paddle's kernel casts scale and
@@ -353,10 +379,12 @@ static int emit_unary(EmitCtx *e) {
   if (rrelu && !attr_bool(e->op, "is_test", 0))
     return em_fail(e, "rrelu in training mode (is_test = false) draws random slopes; only inference is supported");
   if (x->dtype == RT_DT_FP32 || (x->dtype == RT_DT_FP64 && !rrelu)) {
-    const char *expr = unary_float_expr(e, e->op, type);
+    const int f64 = x->dtype == RT_DT_FP64;
+    const Act *a = act_find(e->op, type);
+    const char *expr = !a ? NULL : a->fwd_fn ? a->fwd_fn(e, e->op) : act_expand(e, e->op, a, a->fwd, f64);
     if (!expr) return em_fail(e, "no C expression for %s", type);
     if (rrelu && emit_rrelu_noise(e, x)) return -1; /* first: Out may be X itself */
-    return ew_unary(e, x, out, NULL, x->dtype == RT_DT_FP64 ? ew_expr_double(expr) : expr);
+    return ew_unary(e, x, out, NULL, f64 ? act_double(expr) : expr);
   }
   const char *t = em_ctype(x->dtype);
   if (t && !strcmp(type, "scale")) return emit_scale_other(e, x, out, t);
@@ -368,6 +396,31 @@ static int emit_unary(EmitCtx *e) {
     if (!strcmp(type, "trunc")) return ew_unary(e, x, out, NULL, "v");
   }
   return em_fail(e, "%s on %s tensors is not supported yet", type, rt_dtype_name(x->dtype));
+}
+
+/* A float template of the table rewritten for double operands: float
+ * declarations and casts become double ones, <math.h> float functions their
+ * double versions (ew_expr_double), and gelu's erf of x / sqrt(2) takes
+ * double erf and M_SQRT1_2 (its tanh form M_2_SQRTPI * M_SQRT1_2), as
+ * Paddle's double kernels compute. */
+static const char *act_double(const char *t) {
+  static const char *const sub[][2] = {
+      {"rt_erff(", "erf("}, {"0.70710678f", "0.70710678118654752440"}, {"0.7978845608f", "0.79788456080286535588"}};
+  for (size_t k = 0; k < sizeof sub / sizeof sub[0]; k++)
+    for (const char *at; (at = strstr(t, sub[k][0]));)
+      t = pool_printf("%.*s%s%s", (int)(at - t), t, sub[k][1], at + strlen(sub[k][0]));
+  for (const char *at = t; (at = strstr(at, "float"));) { /* the identifier float: double */
+    const char *end = at + strlen("float");
+    int word = (at == t || !(isalnum((unsigned char)at[-1]) || at[-1] == '_')) && !(isalnum((unsigned char)*end) || *end == '_');
+    if (!word) {
+      at = end;
+      continue;
+    }
+    size_t off = (size_t)(at - t);
+    t = pool_printf("%.*sdouble%s", (int)off, t, end);
+    at = t + off + strlen("double");
+  }
+  return ew_expr_double(t);
 }
 
 /* The loop of an activation grad (ops.h), for its own op and for the fused
@@ -385,15 +438,19 @@ int unary_grad_emit(EmitCtx *e, const Op *op, const char *grad_type, const Var *
   if (!(a->dep & DEP_OUT)) y = NULL;
   if (!dx) return 0; /* nothing wants the gradient */
   const Var *const all[4] = {dy, dx, x, y};
+  const int f64 = dx->dtype == RT_DT_FP64;
   for (int i = 0; i < 4; i++)
-    if (all[i] && all[i]->dtype != RT_DT_FP32)
-      return em_fail(e, "'%s' is %s: only float32 gradients are supported", all[i]->name,
-                     rt_dtype_name(all[i]->dtype));
-  const char *body = a->gbody ? act_expand(e, op, a, a->gbody) : "";
-  const char *expr = a->grad                   ? act_expand(e, op, a, a->grad)
-                     : !strcmp(type, "logit") ? logit_grad(op)
+    if (all[i] && all[i]->dtype != dx->dtype)
+      return em_fail(e, "'%s' is %s where X@GRAD is %s", all[i]->name, rt_dtype_name(all[i]->dtype),
+                     rt_dtype_name(dx->dtype));
+  if (dx->dtype != RT_DT_FP32 && !f64)
+    return em_fail(e, "X@GRAD is %s: only float32 and float64 gradients are supported", rt_dtype_name(dx->dtype));
+  const char *body = a->gbody ? act_expand(e, op, a, a->gbody, f64) : "";
+  const char *expr = a->grad                   ? act_expand(e, op, a, a->grad, f64)
+                     : !strcmp(type, "logit") ? logit_grad(op, f64)
                                               : NULL;
   if (!body || !expr) return em_fail(e, "malformed gradient template for %s", type);
+  if (f64) body = act_double(body), expr = !strcmp(type, "selu") ? selu_grad64(op) : act_double(expr);
   const char *text = pool_printf("%s %s", body, expr);
   EwIn in[3] = {{dy, -1, "pdy", "dy"}};
   int m = 1;
@@ -403,7 +460,7 @@ int unary_grad_emit(EmitCtx *e, const Op *op, const char *grad_type, const Var *
 }
 
 /* <op>_grad: Out@GRAD and the forward tensors the row's dep names (X, Out)
- * -> X@GRAD (float32), the row's gradient element by element.  X@GRAD may
+ * -> X@GRAD (float32 or float64), the row's gradient element by element.  X@GRAD may
  * take Out@GRAD's buffer (each element is read before it is written). */
 static int emit_act_grad(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};

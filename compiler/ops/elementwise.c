@@ -102,10 +102,11 @@ OP_ELEMENTWISE(elementwise_sub)
  * cpu/elementwise_grad.h) of the elements a (X), b (Y), o (Out) and d
  * (Out@GRAD) at each element of Out@GRAD; the gradient of an operand that
  * was broadcast is summed over the broadcast dims in Paddle's order
- * (bc_grad).  The max, min, pow, fmax, fmin and heaviside grad kernels
- * take no axis (they
- * broadcast with -1): their grads are refused when axis aligns the
- * lower-rank operand elsewhere, where Paddle's kernel fails. */
+ * (bc_grad).  float32 or float64 (the same expressions in double,
+ * ew_expr_double), every tensor of one dtype.  The max, min, pow, fmax,
+ * fmin and heaviside grad kernels take no axis (they broadcast with -1):
+ * their grads are refused when axis aligns the lower-rank operand
+ * elsewhere, where Paddle's kernel fails. */
 static const struct {
   const char *type, *dx, *dy; /* float C expressions of a, b, o, d */
   int trailing;               /* 1: Paddle's kernel ignores axis */
@@ -144,9 +145,12 @@ static int emit_elementwise_grad(EmitCtx *e) {
   if (!x || !y || !dout || (div && !out)) return em_fail(e, "missing X, Y, Out@GRAD%s", div ? " or Out" : "");
   Var *const all[6] = {x, y, dout, out, dx, dy};
   for (int i = 0; i < 6; i++)
-    if (all[i] && all[i]->dtype != RT_DT_FP32)
-      return em_fail(e, "'%s' is %s: only float32 gradients are supported", all[i]->name,
-                     rt_dtype_name(all[i]->dtype));
+    if (all[i] && all[i]->dtype != x->dtype)
+      return em_fail(e, "'%s' is %s where X is %s", all[i]->name, rt_dtype_name(all[i]->dtype),
+                     rt_dtype_name(x->dtype));
+  const int f64 = x->dtype == RT_DT_FP64;
+  if (x->dtype != RT_DT_FP32 && !f64)
+    return em_fail(e, "X is %s: only float32 and float64 gradients are supported", rt_dtype_name(x->dtype));
   int64_t axis = attr_int(e->op, "axis", -1);
   int rx = em_spec(e, x)->rank, ry = em_spec(e, y)->rank, diff = rx > ry ? rx - ry : ry - rx;
   if (axis != -1 && (axis < 0 || axis > diff))
@@ -156,8 +160,10 @@ static int emit_elementwise_grad(EmitCtx *e) {
     return em_fail(e, "axis %lld: Paddle's %s kernel broadcasts with axis -1", (long long)axis, type);
   const EwIn in[4] = {{x, axis, "px", "a"}, {y, axis, "py", "b"}, {dout, -1, "pd", "d"}, {out, -1, "po", "o"}};
   const EwIn gx = {dx, axis, "pdx", NULL}, gy = {dy, axis, "pdy", NULL};
-  if (dx && grad_one(e, dout, &gx, in, 4, grad_table[row].dx)) return -1;
-  if (dy && grad_one(e, dout, &gy, in, 4, grad_table[row].dy)) return -1;
+  const char *tx = grad_table[row].dx, *ty = grad_table[row].dy;
+  if (f64) tx = ew_expr_double(tx), ty = ew_expr_double(ty);
+  if (dx && grad_one(e, dout, &gx, in, 4, tx)) return -1;
+  if (dy && grad_one(e, dout, &gy, in, 4, ty)) return -1;
   return 0;
 }
 

@@ -254,11 +254,17 @@ static int emit_bmm(EmitCtx *e) {
 static int emit_mul(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = ctx_in(&c, "X", 0), *y = ctx_in(&c, "Y", 0), *out = ctx_out(&c, "Out", 0);
-  if (x->dtype != RT_DT_FP32) return em_fail(e, "mul of %s tensors is not supported yet", rt_dtype_name(x->dtype));
+  if ((x->dtype != RT_DT_FP32 && x->dtype != RT_DT_FP64) || y->dtype != x->dtype)
+    return em_fail(e, "mul of %s and %s tensors is not supported yet", rt_dtype_name(x->dtype), rt_dtype_name(y->dtype));
   int xn = (int)attr_int(e->op, "x_num_col_dims", 1), yn = (int)attr_int(e->op, "y_num_col_dims", 1);
   int xr = em_spec(e, x)->rank, yr = em_spec(e, y)->rank;
   pr_line(e->p, "const int64_t M = %s, K = %s, N = %s;", em_prod(e, x, 0, xn), em_prod(e, x, xn, xr),
           em_prod(e, y, yn, yr));
+  if (x->dtype == RT_DT_FP64) {
+    pr_line(e->p, "rt_dgemm(0, 0, M, N, K, 1.0, %s, K, %s, N, 0.0, %s, N);", em_ptr(e, x, 1), em_ptr(e, y, 1),
+            em_ptr(e, out, 0));
+    return 0;
+  }
   pr_line(e->p, "rt_sgemm_ws(0, 0, M, N, K, 1.0f, %s, K, %s, N, 0.0f, %s, N, %s);", em_ptr(e, x, 1), em_ptr(e, y, 1),
           em_ptr(e, out, 0),
           em_gemm_ws(e, em_sym_prod(e, x, 0, xn), em_sym_prod(e, y, yn, yr), em_sym_prod(e, x, xn, xr)));
@@ -384,13 +390,15 @@ static int emit_matmul_grad(EmitCtx *e) {
 static int emit_bmm_grad(EmitCtx *e) { return emit_gemm_grad(e, 0, 0, 1.0); }
 
 /* mul_grad: with X [M, K] and Y [K, N] flattened at x/y_num_col_dims,
- * dX = dOut Y^T and dY = X^T dOut (Paddle's MatmulWithFlattenGradKernel). */
+ * dX = dOut Y^T and dY = X^T dOut (Paddle's MatmulWithFlattenGradKernel);
+ * float32 or float64 (rt_dgemm). */
 static int emit_mul_grad(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = ctx_in(&c, "X", 0), *y = ctx_in(&c, "Y", 0), *dout = ctx_in(&c, "Out@GRAD", 0);
   Var *dx = ctx_out(&c, "X@GRAD", 0), *dy = ctx_out(&c, "Y@GRAD", 0);
   if (!x || !y || !dout) return em_fail(e, "needs X, Y and Out@GRAD");
-  if (x->dtype != RT_DT_FP32 || y->dtype != RT_DT_FP32 || dout->dtype != RT_DT_FP32)
+  const int f64 = x->dtype == RT_DT_FP64;
+  if ((x->dtype != RT_DT_FP32 && !f64) || y->dtype != x->dtype || dout->dtype != x->dtype)
     return em_fail(e, "mul_grad of %s tensors is not supported yet", rt_dtype_name(x->dtype));
   int xn = (int)attr_int(e->op, "x_num_col_dims", 1), yn = (int)attr_int(e->op, "y_num_col_dims", 1);
   int xr = em_spec(e, x)->rank, yr = em_spec(e, y)->rank;
@@ -399,11 +407,11 @@ static int emit_mul_grad(EmitCtx *e) {
   pr_line(e->p, "const int64_t M = %s, K = %s, N = %s;", em_prod(e, x, 0, xn), em_prod(e, x, xn, xr),
           em_prod(e, y, yn, yr));
   if (dx)
-    pr_line(e->p, "rt_sgemm_ws(0, 1, M, K, N, 1.0f, %s, N, %s, N, 0.0f, %s, K, %s);", em_ptr(e, dout, 1),
-            em_ptr(e, y, 1), em_ptr(e, dx, 0), em_gemm_ws(e, m, k, n));
+    pr_gemm(e, f64, 0, 1, "M", "K", "N", f64 ? "1.0" : "1.0f", em_ptr(e, dout, 1), "N", em_ptr(e, y, 1), "N", 0,
+            em_ptr(e, dx, 0), "K", f64 ? "" : em_gemm_ws(e, m, k, n));
   if (dy)
-    pr_line(e->p, "rt_sgemm_ws(1, 0, K, N, M, 1.0f, %s, K, %s, N, 0.0f, %s, N, %s);", em_ptr(e, x, 1),
-            em_ptr(e, dout, 1), em_ptr(e, dy, 0), em_gemm_ws(e, k, n, m));
+    pr_gemm(e, f64, 1, 0, "K", "N", "M", f64 ? "1.0" : "1.0f", em_ptr(e, x, 1), "K", em_ptr(e, dout, 1), "N", 0,
+            em_ptr(e, dy, 0), "N", f64 ? "" : em_gemm_ws(e, k, n, m));
   return 0;
 }
 

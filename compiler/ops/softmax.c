@@ -19,17 +19,50 @@ static int infer_softmax(OpCtx *c) {
   return 0;
 }
 
+/* float64 (Paddle's Eigen SoftmaxFunctor / LogSoftmaxFunctor for double),
+ * each line of c elements along the axis of X viewed as [n, c, r]:
+ *   softmax:     e = exp(x - max), Out = e * (1 / sum(e))
+ *   log_softmax: Out = (x - max) - log(sum(exp(x - max)))
+ * the sums in class order. */
+static int emit_softmax64(EmitCtx *e, const Var *x, const Var *out, int axis, int is_log) {
+  int rank = em_spec(e, x)->rank;
+  pr_line(e->p, "const double *x = %s;", em_ptr(e, x, 1));
+  pr_line(e->p, "double *out = %s;", em_ptr(e, out, 0));
+  pr_line(e->p, "const int64_t n = %s, c = %s, r = %s;", em_prod(e, x, 0, axis), rank ? em_dim(e, x, axis) : "1",
+          em_prod(e, x, axis + 1, rank));
+  pr_line(e->p, "for (int64_t i = 0; i < n; i++) {");
+  pr_line(e->p, "for (int64_t j = 0; j < r; j++) {");
+  pr_line(e->p, "const int64_t at = i * c * r + j;");
+  pr_line(e->p, "double mx = x[at];");
+  pr_line(e->p, "for (int64_t k = 1; k < c; k++) mx = x[at + k * r] > mx ? x[at + k * r] : mx;");
+  pr_line(e->p, "double sum = 0.0;");
+  if (is_log) {
+    pr_line(e->p, "for (int64_t k = 0; k < c; k++) sum += exp(x[at + k * r] - mx);");
+    pr_line(e->p, "const double ls = log(sum);");
+    pr_line(e->p, "for (int64_t k = 0; k < c; k++) out[at + k * r] = (x[at + k * r] - mx) - ls;");
+  } else {
+    pr_line(e->p, "for (int64_t k = 0; k < c; k++) sum += out[at + k * r] = exp(x[at + k * r] - mx);");
+    pr_line(e->p, "const double inv = 1.0 / sum;");
+    pr_line(e->p, "for (int64_t k = 0; k < c; k++) out[at + k * r] *= inv;");
+  }
+  pr_line(e->p, "}");
+  pr_line(e->p, "}");
+  return 0;
+}
+
 /* rt_softmax over the axis of X viewed as [outer, n, inner]. */
 static int emit_softmax(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = ctx_in(&c, "X", 0), *out = ctx_out(&c, "Out", 0);
-  if (x->dtype != RT_DT_FP32) return em_fail(e, "%s of %s tensors is not supported yet", e->op->type, rt_dtype_name(x->dtype));
+  if ((x->dtype != RT_DT_FP32 && x->dtype != RT_DT_FP64) || out->dtype != x->dtype)
+    return em_fail(e, "%s of %s tensors is not supported yet", e->op->type, rt_dtype_name(x->dtype));
   const char *fmt = attr_str(e->op, "data_format", "AnyLayout");
   int rank = em_spec(e, x)->rank;
   int axis = axis_norm(attr_int(e->op, "axis", -1), rank);
   if (axis < 0) return em_fail(e, "axis out of range");
   if (!strcmp(fmt, "NHWC") && rank == 4 && axis == 1) axis = 3; /* channel axis of NHWC data */
   int is_log = !strcmp(e->op->type, "log_softmax");
+  if (x->dtype == RT_DT_FP64) return emit_softmax64(e, x, out, axis, is_log);
   pr_line(e->p, "%s(%s, %s, %s, %s, %s);", is_log ? "rt_log_softmax" : "rt_softmax", em_ptr(e, x, 1), em_ptr(e, out, 0),
           em_prod(e, x, 0, axis), rank ? em_dim(e, x, axis) : "1", em_prod(e, x, axis + 1, rank));
   return 0;
@@ -40,20 +73,22 @@ static int emit_softmax(EmitCtx *e) {
  * [n, c, r] around axis, each line of c elements:
  *   softmax:     dX = (dOut - sum(dOut * Out)) * Out
  *   log_softmax: dX = dOut - exp(Out) * sum(dOut)
- * the sums in double, in class order. */
+ * the sums in double, in class order; float32 or float64. */
 static int emit_softmax_grad(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *out = ctx_in(&c, "Out", 0), *dout = ctx_in(&c, "Out@GRAD", 0), *dx = ctx_out(&c, "X@GRAD", 0);
   if (!out || !dout || !dx) return em_fail(e, "needs Out, Out@GRAD and X@GRAD");
-  if (out->dtype != RT_DT_FP32 || dout->dtype != RT_DT_FP32)
+  const int f64 = out->dtype == RT_DT_FP64;
+  if ((out->dtype != RT_DT_FP32 && !f64) || dout->dtype != out->dtype || dx->dtype != out->dtype)
     return em_fail(e, "%s of %s tensors is not supported yet", e->op->type, rt_dtype_name(out->dtype));
+  const char *T = f64 ? "double" : "float";
   int rank = em_spec(e, out)->rank;
   int axis = rank ? axis_norm(attr_int(e->op, "axis", -1), rank) : 0;
   if (axis < 0) return em_fail(e, "axis out of range");
   int is_log = !strcmp(e->op->type, "log_softmax_grad");
-  pr_line(e->p, "const float *out = %s;", em_ptr(e, out, 1));
-  pr_line(e->p, "const float *dout = %s;", em_ptr(e, dout, 1));
-  pr_line(e->p, "float *dx = %s;", em_ptr(e, dx, 0));
+  pr_line(e->p, "const %s *out = %s;", T, em_ptr(e, out, 1));
+  pr_line(e->p, "const %s *dout = %s;", T, em_ptr(e, dout, 1));
+  pr_line(e->p, "%s *dx = %s;", T, em_ptr(e, dx, 0));
   pr_line(e->p, "const int64_t n = %s, c = %s, r = %s;", em_prod(e, out, 0, axis), rank ? em_dim(e, out, axis) : "1",
           em_prod(e, out, axis + 1, rank));
   pr_line(e->p, "for (int64_t i = 0; i < n; i++) {");
@@ -61,9 +96,10 @@ static int emit_softmax_grad(EmitCtx *e) {
   pr_line(e->p, "const int64_t at = i * c * r + j;");
   pr_line(e->p, "double acc = 0.0;");
   pr_line(e->p, "for (int64_t k = 0; k < c; k++) acc += (double)dout[at + k * r]%s;", is_log ? "" : " * out[at + k * r]");
-  pr_line(e->p, "const float s = (float)acc;");
+  pr_line(e->p, "const %s s = (%s)acc;", T, T);
   if (is_log)
-    pr_line(e->p, "for (int64_t k = 0; k < c; k++) dx[at + k * r] = dout[at + k * r] - expf(out[at + k * r]) * s;");
+    pr_line(e->p, "for (int64_t k = 0; k < c; k++) dx[at + k * r] = dout[at + k * r] - %s(out[at + k * r]) * s;",
+            f64 ? "exp" : "expf");
   else
     pr_line(e->p, "for (int64_t k = 0; k < c; k++) dx[at + k * r] = (dout[at + k * r] - s) * out[at + k * r];");
   pr_line(e->p, "}");

@@ -22,18 +22,22 @@ import paddle  # noqa: E402
 CASES, case = case_registry()
 
 
-def unary(op, attrs=None, feed="x", shape=(3, 4, 5)):
+def unary(op, attrs=None, feed="x", shape=(3, 4, 5), dtype="float32"):
     """d(op(x))/dx through the raw op `op` with `attrs`."""
     def fn():
-        x = paddle.static.data(feed, list(shape), "float32")
+        x = paddle.static.data(feed, list(shape), dtype)
         x.stop_gradient = False
-        out = append_op(op, {"X": [x]}, {"Out": ["float32"]}, dict(attrs or {}))[0]
+        out = append_op(op, {"X": [x]}, {"Out": [dtype]}, dict(attrs or {}))[0]
         return [feed], [out], [x]
     return fn
 
 
 def add(name, op, attrs=None, feed="x", shape=(3, 4, 5)):
     CASES[name] = unary(op, attrs, feed, shape)
+    # Paddle's CPU grad kernels take float64 too (its OpTest checks grads
+    # there): the same case in double, held to test_e2e's TOL64, where a
+    # float constant or a float attribute printed to 9 digits fails
+    CASES[name + "_f64"] = unary(op, attrs, feed, shape, "float64")
 
 
 # ops without attributes, by input domain
@@ -109,18 +113,22 @@ def mlp_tanh_sigmoid():
 
 
 def make_input(v, rng):
+    return _make_input(v, rng).astype("float64" if v.dtype == paddle.float64 else "float32")
+
+
+def _make_input(v, rng):
     shape = [3 if d < 0 else d for d in v.shape]
     if v.name.startswith("pos"):
-        return (rng.random(shape) * 2 + 0.25).astype("float32")
+        return (rng.random(shape) * 2 + 0.25)
     if v.name.startswith("pos01"):
-        return (rng.random(shape) * 0.9 + 0.05).astype("float32")
+        return (rng.random(shape) * 0.9 + 0.05)
     if v.name.startswith("unit"):
-        return (rng.random(shape) * 1.8 - 0.9).astype("float32")
+        return (rng.random(shape) * 1.8 - 0.9)
     if v.name.startswith("big"):
-        return (rng.random(shape) * 2 + 1.25).astype("float32")
+        return (rng.random(shape) * 2 + 1.25)
     if v.name.startswith("int"):
-        return (rng.integers(-8, 9, shape) * 0.5).astype("float32")
-    return (rng.standard_normal(shape) * 3).astype("float32")
+        return (rng.integers(-8, 9, shape) * 0.5)
+    return (rng.standard_normal(shape) * 3)
 
 
 if __name__ == "__main__":

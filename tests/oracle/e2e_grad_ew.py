@@ -24,8 +24,8 @@ import paddle  # noqa: E402
 CASES, case = case_registry()
 
 
-def data(name, shape, grad=True):
-    v = paddle.static.data(name, shape, "float32")
+def data(name, shape, grad=True, dtype="float32"):
+    v = paddle.static.data(name, shape, dtype)
     v.stop_gradient = not grad
     return v
 
@@ -33,12 +33,16 @@ def data(name, shape, grad=True):
 def ew(op, x, y, axis=-1):
     """One elementwise_<op> with its axis attribute (paddle.add and friends
     always write -1)."""
-    return append_op(f"elementwise_{op}", {"X": [x], "Y": [y]}, {"Out": ["float32"]}, {"axis": axis})[0]
+    return append_op(f"elementwise_{op}", {"X": [x], "Y": [y]}, {"Out": [dtype_of(x)]}, {"axis": axis})[0]
 
 
-def binary(op, xs, ys, axis=-1, xname="x", yname="y", xgrad=True, ygrad=True):
+def dtype_of(v):
+    return "float64" if v.dtype == paddle.float64 else "float32"
+
+
+def binary(op, xs, ys, axis=-1, xname="x", yname="y", xgrad=True, ygrad=True, dtype="float32"):
     def fn():
-        x, y = data(xname, xs, xgrad), data(yname, ys, ygrad)
+        x, y = data(xname, xs, xgrad, dtype), data(yname, ys, ygrad, dtype)
         return [xname, yname], [ew(op, x, y, axis)], [v for v, g in ((x, xgrad), (y, ygrad)) if g]
     fn.__name__ = op
     return fn
@@ -63,6 +67,10 @@ def add_cases(op, xname="x", yname="y"):
         if op in ("max", "min", "pow") and axis >= 0:
             continue
         CASES[f"{op}_{pat}"] = binary(op, xs, ys, axis, xname, yname)
+        # float64 (Paddle's grad kernels take it, its OpTest checks grads
+        # there): the broadcast patterns that sum, held to TOL64
+        if pat in ("bias", "axis1", "both", "middle", "y_larger"):
+            CASES[f"{op}_{pat}_f64"] = binary(op, xs, ys, axis, xname, yname, dtype="float64")
 
 
 for _op in ["add", "sub", "mul", "div", "max", "min"]:
@@ -73,6 +81,10 @@ for _op in ["fmax", "fmin"]:
     CASES[f"{_op}_same"] = binary(_op, [4, 5], [4, 5], -1, "nanx", "nany")
 CASES["heaviside_bias"] = binary("heaviside", [4, 5], [5], -1, "intx", "y")
 CASES["heaviside_same"] = binary("heaviside", [4, 5], [4, 5], -1, "intx", "y")
+CASES["fmax_bias_f64"] = binary("fmax", [4, 5], [5], -1, "nanx", "nany", dtype="float64")
+CASES["fmin_same_f64"] = binary("fmin", [4, 5], [4, 5], -1, "nanx", "nany", dtype="float64")
+CASES["heaviside_bias_f64"] = binary("heaviside", [4, 5], [5], -1, "intx", "y", dtype="float64")
+CASES["max_ties_f64"] = binary("max", [4, 5], [5], -1, "intx", "inty", dtype="float64")
 CASES["max_ties"] = binary("max", [4, 5], [5], -1, "intx", "inty")
 CASES["min_ties"] = binary("min", [4, 5], [4, 5], -1, "intx", "inty")
 CASES["add_bias_only_dy"] = binary("add", [-1, 5], [5], -1, xgrad=False)
@@ -84,7 +96,7 @@ CASES["sub_y_larger_only_dx"] = binary("sub", [5], [3, 5], -1, ygrad=False)
 
 def mean(x):
     """The `mean` op (paddle.mean writes reduce_mean)."""
-    return append_op("mean", {"X": [x]}, {"Out": ["float32"]}, {})[0]
+    return append_op("mean", {"X": [x]}, {"Out": [dtype_of(x)]}, {})[0]
 
 
 @case
@@ -112,6 +124,20 @@ def grad_accumulate():
 
 
 @case
+def fit_a_line_f64():
+    x, y, b = data("x", [-1, 3], dtype="float64"), data("label", [-1, 3], False, "float64"), data("b", [3], dtype="float64")
+    loss = mean(paddle.square(ew("sub", ew("add", x, b), y)))
+    return ["x", "label", "b"], [loss], [x, b]
+
+
+@case
+def scale_grad_f64():
+    x = data("x", [3, 4], dtype="float64")
+    out = ew("mul", paddle.scale(x, scale=0.3, bias=1.5), x)
+    return ["x"], [out], [x]
+
+
+@case
 def scale_grad():
     """scale's gradient is a scale op (bias dropped)."""
     x = data("x", [3, 4])
@@ -119,17 +145,21 @@ def scale_grad():
     return ["x"], [out], [x]
 
 
-def make_input(v, rng):
+def _make_input(v, rng):
     shape = [3 if d < 0 else d for d in v.shape]
     if v.name.startswith("pos"):
-        return (rng.random(shape) * 2 + 0.25).astype("float32")
+        return rng.random(shape) * 2 + 0.25
     if v.name.startswith("int"):
         return rng.integers(-2, 3, shape).astype("float32")
     if v.name.startswith("nan"):  # ties and NaNs
         a = rng.integers(-2, 3, shape).astype("float32")
         a[rng.random(shape) < 0.2] = np.nan
         return a
-    return rng.standard_normal(shape).astype("float32")
+    return rng.standard_normal(shape)
+
+
+def make_input(v, rng):
+    return _make_input(v, rng).astype(dtype_of(v))
 
 
 if __name__ == "__main__":

@@ -57,6 +57,19 @@ def log_softmax_axis1():
 
 
 @case
+def softmax_axis1_f64():
+    """float64: the sums and the divisor in double, held to TOL64."""
+    x = data("x", [2, 4, 3], "float64")
+    return ["x"], [F.softmax(x, axis=1)], [x]
+
+
+@case
+def log_softmax_last_f64():
+    x = data("x", [-1, 6], "float64")
+    return ["x"], [F.log_softmax(x, axis=-1)], [x]
+
+
+@case
 def swce_hard():
     x, lbl = data("x", [-1, 5]), label("label_c5", [-1, 1])
     return ["x", "label_c5"], [F.softmax_with_cross_entropy(x, lbl)], [x]
@@ -236,7 +249,7 @@ def make_input(v, rng):
         return rng.uniform(-0.2, 1.0, shape).astype("float32")
     if v.name.startswith("pw"):
         return rng.uniform(0.2, 3.0, shape).astype("float32")
-    return rng.standard_normal(shape).astype("float32")
+    return rng.standard_normal(shape).astype("float64" if v.dtype == paddle.float64 else "float32")
 
 
 if __name__ == "__main__":

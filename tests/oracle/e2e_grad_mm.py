@@ -17,7 +17,15 @@ CASES, case = case_registry()
 
 
 def mul(x, y, xn, yn):
-    return op("mul", {"X": x, "Y": y}, {"Out": ["float32"]}, {"x_num_col_dims": xn, "y_num_col_dims": yn})[0]
+    dt = "float64" if x.dtype == paddle.float64 else "float32"
+    return op("mul", {"X": x, "Y": y}, {"Out": [dt]}, {"x_num_col_dims": xn, "y_num_col_dims": yn})[0]
+
+
+@case
+def mul_ncd2_f64():
+    """float64 (rt_dgemm), held to TOL64."""
+    x, y = data("x", [-1, 3, 4], "float64"), data("y", [4, 5], "float64")
+    return ["x", "y"], [mul(x, y, 2, 1)], [x, y]
 
 
 @case
@@ -60,9 +68,9 @@ def matmul_v2_x_only():
     return ["x", "y"], [paddle.matmul(x, y)], [x]
 
 
-def mm_case(name, xs, ys, tx=False, ty=False):
+def mm_case(name, xs, ys, tx=False, ty=False, dtype="float32"):
     def fn():
-        x, y = data("x", xs), data("y", ys)
+        x, y = data("x", xs, dtype), data("y", ys, dtype)
         return ["x", "y"], [paddle.matmul(x, y, transpose_x=tx, transpose_y=ty)], [x, y]
     fn.__name__ = name
     case(fn)
@@ -91,12 +99,16 @@ mm_case("mm_vec_y", [3, 4], [4])
 mm_case("mm_vec_y_batch_x", [2, 3, 4], [4])
 mm_case("mm_vec_y_t", [4, 3], [4], tx=True)
 mm_case("mm_dot", [4], [4])
+# float64 (rt_dgemm): a folded batch, broadcast batches summed, a vector
+mm_case("mm_batch_x_nt_f64", [2, 3, 3, 4], [5, 4], ty=True, dtype="float64")
+mm_case("mm_bcast_tn_f64", [2, 4, 3], [1, 4, 5], tx=True, dtype="float64")
+mm_case("mm_vec_y_batch_x_f64", [2, 3, 4], [4], dtype="float64")
 
 
-def matmul_v1(name, xs, ys, tx=False, ty=False, alpha=1.0):
+def matmul_v1(name, xs, ys, tx=False, ty=False, alpha=1.0, dtype="float32"):
     def fn():
-        x, y = data("x", xs), data("y", ys)
-        out = op("matmul", {"X": x, "Y": y}, {"Out": ["float32"]},
+        x, y = data("x", xs, dtype), data("y", ys, dtype)
+        out = op("matmul", {"X": x, "Y": y}, {"Out": [dtype]},
                  {"transpose_X": tx, "transpose_Y": ty, "alpha": alpha})[0]
         return ["x", "y"], [out], [x, y]
     fn.__name__ = name
@@ -108,6 +120,7 @@ matmul_v1("matmul_tt_alpha", [4, 3], [5, 4], tx=True, ty=True, alpha=0.5)
 matmul_v1("matmul_batch_x_alpha", [-1, 3, 4], [4, 5], alpha=2.0)
 matmul_v1("matmul_batched_tn", [2, 4, 3], [2, 4, 5], tx=True, alpha=-1.5)
 matmul_v1("matmul_batch_y_nt", [3, 4], [2, 5, 4], ty=True)
+matmul_v1("matmul_batched_tn_f64", [2, 4, 3], [2, 4, 5], tx=True, alpha=0.3, dtype="float64")
 
 
 @case
@@ -118,7 +131,7 @@ def bmm():
 
 def make_input(v, rng):
     shape = [3 if d < 0 else d for d in v.shape]
-    return rng.standard_normal(shape).astype("float32")
+    return rng.standard_normal(shape).astype("float64" if v.dtype == paddle.float64 else "float32")
 
 
 if __name__ == "__main__":

@@ -111,6 +111,20 @@ embedding("embedding_pad_neg_int32", [10], -1, dtype="int32")
 embedding("lookup_table_v1_pad", [6, 1], 2, v1=True)
 
 
+@case
+def movement_f64():
+    """float64 through the copies (reshape2, transpose2, flatten, unsqueeze2,
+    squeeze2), concat, split, stack, slice and the sum/mean reductions."""
+    x, y = data("x", [2, 3, 4], "float64"), data("y", [2, 3, 4], "float64")
+    b = paddle.transpose(paddle.reshape(x, [6, 4]), [1, 0])
+    d = paddle.squeeze(paddle.unsqueeze(paddle.flatten(paddle.unsqueeze(b, [0]), 0, 1), [2]), [2])
+    p, q = paddle.split(paddle.concat([d, paddle.reshape(y, [4, 6])], axis=0), 2, axis=1)
+    s = paddle.stack([p, q], axis=1)
+    outs = [paddle.slice(s, axes=[0, 2], starts=[1, 0], ends=[7, 2]), paddle.sum(p, axis=0),
+            paddle.mean(q, axis=1, keepdim=True)]
+    return ["x", "y"], outs, [x, y]
+
+
 def make_input(v, rng):
     shape = [3 if d < 0 else d for d in v.shape]
     m = re.fullmatch(r"ids_v(\d+)", v.name)
@@ -118,7 +132,7 @@ def make_input(v, rng):
         return rng.integers(0, int(m.group(1)), shape).astype(str(v.dtype).replace("paddle.", ""))
     if v.name.startswith("tie"):
         return rng.integers(-2, 3, shape).astype("float32")
-    return rng.standard_normal(shape).astype("float32")
+    return rng.standard_normal(shape).astype("float64" if v.dtype == paddle.float64 else "float32")
 
 
 if __name__ == "__main__":
