@@ -107,3 +107,25 @@ def test_one_vs_coeff_num_device(dp, tmp_path):
     for k in init:
         if k.startswith("fc_"):
             np.testing.assert_allclose(fo[k] - init[k], 2 * (fc[0][k] - init[k]), rtol=1e-4, atol=1e-6, err_msg=k)
+
+
+def test_customized_loss_grad(dp):
+    """Customized: loss@GRAD is fed, one value per place; 1/N everywhere is
+    CoeffNumDevice, 1 everywhere is One, bit for bit."""
+    d = case_dir("mlp_sgd")
+    for strategy, values in (("CoeffNumDevice", [0.5, 0.5]), ("One", [1.0, 1.0])):
+        lw, fw = dp.DataParallelReference(d, 2, strategy).run(steps=2)
+        lg, fg = dp.DataParallelReference(d, 2, "Customized", values).run(steps=2)
+        assert np.array_equal(lw, lg)
+        for k in fw[0]:
+            assert np.array_equal(fw[0][k], fg[0][k]), (strategy, k)
+    _, f0 = dp.DataParallelReference(d, 2, "Customized", [1.0, 0.0]).run(steps=1)
+    _, f1 = dp.DataParallelReference(d, 2, "Customized", [0.0, 1.0]).run(steps=1)
+    _, fo = dp.DataParallelReference(d, 2, "One").run(steps=1)
+    init = dp.DataParallelReference(d, 1).run(steps=0)[1][0]
+    for k in init:
+        if k.startswith("fc_"):  # the update is linear in the seeds
+            np.testing.assert_allclose(fo[0][k] - init[k], (f0[0][k] - init[k]) + (f1[0][k] - init[k]), rtol=1e-4,
+                                       atol=1e-6, err_msg=k)
+    with pytest.raises(dp.DataParallelError, match=r"samples\[mean_1.tmp_0@GRAD\]"):
+        dp.DataParallelReference(d, 3, "Customized", [1.0]).run(steps=1)

@@ -1,7 +1,8 @@
 """The reference for data-parallel training (issue 17), computed by Paddle.
 
     python dp_reference.py CASE_DIR OUT_DIR --places N
-                           [--strategy CoeffNumDevice|One] [--steps K] [--batch B]
+                           [--strategy CoeffNumDevice|One|Customized] [--steps K]
+                           [--batch B] [--loss-grad V0,V1,...]
 
 Paddle 2.6 no longer ships ParallelExecutor / CompiledProgram.with_data_parallel,
 so this script computes what they computed, with Paddle's own kernels (its
@@ -45,7 +46,11 @@ What it computes, and the Paddle source each rule follows:
   (details/scale_loss_grad_op_handle.cc), loss_scale = the number of places
   for CoeffNumDevice (kNRanks: num_trainers * places, one trainer here) and
   1 for One.  Here: that fill_constant's value is set to the same float32.
-  (Customized, loss@GRAD fed by the user, is not done here.)
+  Customized (loss_scale 0) inserts nothing in the op's place: loss@GRAD
+  is the user's feed, split over the places like any non-persistable feed
+  (FeedAndSplitTensorIntoLocalScopes).  Here: the op is removed and
+  `loss_grad`'s rows are split on dim 0, each place's chunk reshaped to the
+  op's `shape` (N values give each place one: [1] -> the 0-D loss's []).
 
 - Parameter gradients: the (parameter, gradient) pairs of the `op_role_var`
   attribute of Backward-role ops, as MultiDevSSAGraphBuilderBase::ApplyImpl
@@ -82,7 +87,7 @@ import numpy as np  # noqa: E402
 import paddle  # noqa: E402
 
 ROLE_BACKWARD, ROLE_OPTIMIZE, ROLE_LRSCHED, ROLE_LOSS = 1, 2, 16, 256
-STRATEGIES = ("CoeffNumDevice", "One")
+STRATEGIES = ("CoeffNumDevice", "One", "Customized")
 
 
 class DataParallelError(Exception):
@@ -174,21 +179,30 @@ class DataParallelReference:
     """run() gives the per-place losses [steps, N] and every place's final
     persistables; see the module docstring for what it computes."""
 
-    def __init__(self, case_dir, places, strategy="CoeffNumDevice"):
+    def __init__(self, case_dir, places, strategy="CoeffNumDevice", loss_grad=None):
         if places < 1:
             raise ValueError("places must be >= 1")
         if strategy not in STRATEGIES:
             raise ValueError(f"strategy {strategy!r}: one of {STRATEGIES}")
+        if (loss_grad is None) != (strategy != "Customized"):
+            raise ValueError("loss_grad goes with strategy Customized, and only with it")
         paddle.enable_static()
         self.dir, self.places, self.strategy = case_dir, places, strategy
         self.meta = json.load(open(os.path.join(case_dir, "case.json")))
         self.main, self.part_a, self.part_b, self.info = split_program(case_dir)
-        # ScaleLossGradOpHandle's coeff_: static_cast<float>(1.0 / loss_scale)
-        loss_scale = places if strategy == "CoeffNumDevice" else 1
-        self.coeff = float(np.float32(1.0 / loss_scale))
-        seed_op, = (op for op in self.part_a.global_block().ops if _role(op) == ROLE_BACKWARD | ROLE_LOSS)
-        seed_op._set_attr("value", self.coeff)
-        seed_op._set_attr("str_value", "")
+        ops = self.part_a.global_block().ops
+        seed_at, = (i for i, op in enumerate(ops) if _role(op) == ROLE_BACKWARD | ROLE_LOSS)
+        self.loss_grad_name = ops[seed_at].output_arg_names[0]
+        if strategy == "Customized":
+            self.loss_grad_shape = list(ops[seed_at].attr("shape"))
+            self.loss_grad = np.atleast_1d(np.asarray(loss_grad, dtype=np.float32))
+            self.part_a.global_block()._remove_op(seed_at)
+        else:
+            # ScaleLossGradOpHandle's coeff_: static_cast<float>(1.0 / loss_scale)
+            loss_scale = places if strategy == "CoeffNumDevice" else 1
+            self.coeff = float(np.float32(1.0 / loss_scale))
+            ops[seed_at]._set_attr("value", self.coeff)
+            ops[seed_at]._set_attr("str_value", "")
         grad_names = {g for _, g in self.info["grads"]}
         self.summed = [n for n in self.info["carry"] if n in grad_names]
         self.per_place = [n for n in self.info["carry"] if n not in grad_names]
@@ -211,6 +225,12 @@ class DataParallelReference:
         for k in range(steps):
             rows = (k * b) % (next(iter(data.values())).shape[0] // b * b)
             chunks = {name: split_batch(name, a[rows:rows + b], n) for name, a in data.items()}
+            if self.strategy == "Customized":
+                lg = split_batch(self.loss_grad_name, self.loss_grad, n)
+                if any(c.size != int(np.prod(self.loss_grad_shape)) for c in lg):
+                    raise ValueError(f"loss_grad: {self.loss_grad.shape[0]} rows on {n} places do not give each "
+                                     f"place one {self.loss_grad_name} of shape {self.loss_grad_shape}")
+                chunks[self.loss_grad_name] = [c.reshape(self.loss_grad_shape) for c in lg]
             step_losses, fetched = [], []
             for p in range(n):
                 feed = {name: c[p] for name, c in chunks.items()}
@@ -241,8 +261,11 @@ def main(argv=None):
     ap.add_argument("--strategy", default="CoeffNumDevice", choices=STRATEGIES)
     ap.add_argument("--steps", type=int, default=None)
     ap.add_argument("--batch", type=int, default=None, help="rows per step (default: case.json's batch)")
+    ap.add_argument("--loss-grad", default=None, help="Customized: the fed loss@GRAD, comma-separated values "
+                    "split over the places (one each: N values)")
     args = ap.parse_args(argv)
-    ref = DataParallelReference(args.case_dir, args.places, args.strategy)
+    lg = None if args.loss_grad is None else [float(v) for v in args.loss_grad.split(",")]
+    ref = DataParallelReference(args.case_dir, args.places, args.strategy, lg)
     try:
         losses, finals = ref.run(args.steps, args.batch)
     except DataParallelError as e:
