@@ -123,7 +123,9 @@ def test_customized_loss_grad(dp):
     _, f1 = dp.DataParallelReference(d, 2, "Customized", [0.0, 1.0]).run(steps=1)
     _, fo = dp.DataParallelReference(d, 2, "One").run(steps=1)
     init = dp.DataParallelReference(d, 1).run(steps=0)[1][0]
+    _, half = dp.DataParallelReference(d, 1).run(steps=1, batch=4)  # place 0's chunk alone
     for k in init:
+        assert np.array_equal(f0[0][k], half[0][k]), k
         if k.startswith("fc_"):  # the update is linear in the seeds
             np.testing.assert_allclose(fo[0][k] - init[k], (f0[0][k] - init[k]) + (f1[0][k] - init[k]), rtol=1e-4,
                                        atol=1e-6, err_msg=k)
