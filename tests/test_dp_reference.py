@@ -11,7 +11,10 @@ optimizer run on the sum), on the training fixtures of train_cases.py:
   the same parameters, and batch_norm's running statistics stay per place;
 - a batch that does not split over the places is Paddle's error;
 - One seeds loss@GRAD with 1, CoeffNumDevice with 1/N: the first SGD
-  update differs by the factor N."""
+  update differs by the factor N; Customized takes it fed.
+
+dp_reference_dir() is how the trainer's data-parallel tests get the
+reference's numbers (cached under the fixture's directory)."""
 import os
 import subprocess
 import sys
@@ -24,6 +27,24 @@ from test_train import case_dir
 
 ORACLE = os.path.join(ROOT, "tests", "oracle")
 SCRIPT = os.path.join(ORACLE, "dp_reference.py")
+
+
+def dp_reference_dir(name, places, strategy="CoeffNumDevice", steps=None):
+    """build/train/<name>/dp_<strategy>_<places>[_<steps>]/ holding
+    dp_loss.npy ([steps, places]) and dp_final.npz (place 0's state), as
+    dp_reference.py writes them; made in a subprocess (Paddle stays out of the
+    test process) and remade when the fixture or dp_reference.py is newer."""
+    d = case_dir(name)
+    out = os.path.join(d, f"dp_{strategy}_{places}" + ("" if steps is None else f"_{steps}"))
+    stamp = os.path.join(out, ".done")
+    newest = max(os.path.getmtime(SCRIPT), os.path.getmtime(os.path.join(d, ".done")))
+    if not os.path.exists(stamp) or os.path.getmtime(stamp) < newest:
+        args = [sys.executable, SCRIPT, d, out, "--places", str(places), "--strategy", strategy]
+        p = subprocess.run(args + ([] if steps is None else ["--steps", str(steps)]), capture_output=True, text=True,
+                           timeout=900)
+        assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-3000:]
+        open(stamp, "w").close()
+    return out
 
 
 @pytest.fixture(scope="module")
@@ -85,23 +106,25 @@ def test_batch_that_does_not_split(dp, tmp_path):
     # 5 rows on 4 places: chunks of 2, 2, 1 -- three chunks
     with pytest.raises(dp.DataParallelError, match=r"The number\(3\) of samples\[label\] .* count\(4\)"):
         dp.DataParallelReference(d, 4).run(steps=1, batch=5)
-    assert dp.split_batch("x", np.arange(5), 3)[2].tolist() == [4]
+    assert [len(c) for c in dp.split_batch("x", np.arange(5), 3)] == [2, 2, 1]
+    assert [len(c) for c in dp.split_batch("x", np.arange(7), 4)] == [2, 2, 2, 1]
+    with pytest.raises(dp.DataParallelError, match=r"The number\(3\) of samples\[x\] .* count\(4\)"):
+        dp.split_batch("x", np.arange(6), 4)
     p = subprocess.run([sys.executable, SCRIPT, d, str(tmp_path / "out"), "--places", "3", "--batch", "2"],
                        capture_output=True, text=True, timeout=300)
     assert p.returncode == 1 and "The number(2) of samples[label]" in p.stderr, p.stderr[-2000:]
     assert not (tmp_path / "out").exists()
 
 
-def test_one_vs_coeff_num_device(dp, tmp_path):
-    """The CLI writes what the API computes; One's first SGD update is N
-    times CoeffNumDevice's, with the same losses."""
+def test_one_vs_coeff_num_device(dp):
+    """The CLI (through dp_reference_dir) writes what the API computes;
+    One's first SGD update is N times CoeffNumDevice's, with the same
+    losses."""
     d = case_dir("mlp_sgd")
     init = dp.DataParallelReference(d, 1).run(steps=0)[1][0]
     lc, fc = dp.DataParallelReference(d, 2, "CoeffNumDevice").run(steps=1)
-    p = subprocess.run([sys.executable, SCRIPT, d, str(tmp_path), "--places", "2", "--strategy", "One", "--steps",
-                        "1"], capture_output=True, text=True, timeout=300)
-    assert p.returncode == 0, p.stderr[-2000:]
-    lo, fo = np.load(tmp_path / "dp_loss.npy"), np.load(tmp_path / "dp_final.npz")
+    out = dp_reference_dir("mlp_sgd", 2, "One", steps=1)
+    lo, fo = np.load(os.path.join(out, "dp_loss.npy")), np.load(os.path.join(out, "dp_final.npz"))
     assert np.array_equal(lo, dp.DataParallelReference(d, 2, "One").run(steps=1)[0])
     assert np.array_equal(lo, lc)
     for k in init:
