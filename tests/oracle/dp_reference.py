@@ -58,9 +58,14 @@ What it computes, and the Paddle source each rule follows:
   all-reduce per gradient, after the op that writes it).
 
 - AllReduce: each such gradient is summed across places in place order,
-  float32, ((g0 + g1) + g2) + ... (details/reduce_and_gather.h,
-  ReduceLoDTensor, used by details/all_reduce_op_handle.cc on CPU places),
-  and the sum is what every place's optimizer reads.
+  float32, ((g0 + g1) + g2) + ..., and the sum is what every place's
+  optimizer reads: on CPU places AllReduceOpHandle::RunImpl
+  (details/all_reduce_op_handle.cc) reduces into place 0's tensor with
+  ReduceLoDTensor (details/reduce_and_gather.h: dst = g_i + dst for
+  i = 1, 2, ..., place 0's own tensor skipped), then copies it to the other
+  places.  (Reduce, not done here, reduces into the owner place k's tensor
+  the same way: (g_k + g_0) + g_1 + ... without g_k's second term, which
+  for 3 or more places is another rounding than AllReduce's.)
 
 - Part B then runs in every place's scope on the summed gradients (the
   AllReduce builder runs the optimizer ops on every place:
