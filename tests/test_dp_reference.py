@@ -71,17 +71,20 @@ def test_one_place_is_paddles_executor(dp, name):
         assert np.abs(finals[0][k].astype(np.float64) - ref_final[k]).max() <= 1e-6, k
 
 
-def test_two_places_split_the_batch(dp):
+@pytest.mark.parametrize("places", [2, 4])
+def test_places_split_the_batch(dp, places):
+    """mlp_sgd (batch 8): equal chunks, so the mean loss is the mean of the
+    chunks' losses and its gradient the mean of theirs."""
     d = case_dir("mlp_sgd")
     l1, f1 = dp.DataParallelReference(d, 1).run(steps=1)
-    ref = dp.DataParallelReference(d, 2)
+    ref = dp.DataParallelReference(d, places)
     assert [g for _, g in ref.info["grads"]] == ["fc_1.b_0@GRAD", "fc_1.w_0@GRAD", "fc_0.b_0@GRAD", "fc_0.w_0@GRAD"]
     l2, f2 = ref.run(steps=1)
-    assert l2.shape == (1, 2) and l2[0, 0] != l2[0, 1], l2
+    assert l2.shape == (1, places) and len(set(l2[0].tolist())) == places, l2
     assert abs(float(l2[0].astype(np.float64).mean()) - float(l1[0, 0])) <= 1e-6, (l2, l1)
     init = dp.DataParallelReference(d, 1).run(steps=0)[1][0]
     for k in f1[0]:
-        assert np.array_equal(f2[0][k], f2[1][k]), k  # every place holds the same state
+        assert all(np.array_equal(f2[0][k], f2[p][k]) for p in range(places)), k  # every place: the same state
         assert np.abs(f2[0][k] - f1[0][k]).max() <= 1e-5, k
         if k.startswith("fc_"):
             assert np.abs(f1[0][k] - init[k]).max() > 1e-3, k  # the step moved it
