@@ -5,6 +5,7 @@
 #include "codegen_model.h"
 
 #include "codegen_plan.h"
+#include "codegen_dp.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -296,13 +297,26 @@ static const char *state_table(const Graph *g, const char *prefix) {
   return t;
 }
 
-/* The training API's declarations and definitions (templates/train.*.in). */
-static const char *train_api(const char *P, const char *U, const ModelText *mt) {
-  TplVar v[] = {{"PREFIX", P}, {"UPPER", U}, {"HAS_STARTUP", mt->startup_source ? "1" : "0"}};
-  return tpl_render("templates/train.h.in", v, 3);
+/* A trainer's fields of the model struct. */
+static const char *train_fields(const char *P) {
+  return pool_printf("\n  /* a trainer on places (%s_set_places) */\n"
+                     "  int part_lo, part_hi;         /* the kernels a run runs: [part_lo, part_hi) */\n"
+                     "  int seed_on;                  /* 1: loss@GRAD is seed_value (gradient scale) */\n"
+                     "  double seed_value;\n"
+                     "  struct %s_places *places;     /* the other places, NULL: one */", P, P);
 }
 
-static const char *train_funcs(const char *P, const char *U, const ModelText *mt) {
+/* The training API's declarations and definitions (templates/train.*.in). */
+static const char *train_api(const char *P, const char *U, const ModelText *mt, const BuildStrategy *bs) {
+  TplVar v[] = {{"PREFIX", P},
+                {"UPPER", U},
+                {"HAS_STARTUP", mt->startup_source ? "1" : "0"},
+                {"GRADIENT_SCALE", pool_printf("%d", bs->gradient_scale_strategy)},
+                {"REDUCE_STRATEGY", pool_printf("%d", bs->reduce_strategy)}};
+  return tpl_render("templates/train.h.in", v, 5);
+}
+
+static const char *train_funcs(const char *P, const char *U, const ModelText *mt, const Graph *g, const char *place) {
   const char *run = mt->run_startup
                         ? mt->run_startup
                         : pool_printf("  return fail(m, %s_ERR_ARG, \"no startup program was compiled in (paddlec build "
@@ -311,7 +325,14 @@ static const char *train_funcs(const char *P, const char *U, const ModelText *mt
                 {"UPPER", U},
                 {"RUN_STARTUP", run},
                 {"STARTUP_INCLUDE", mt->startup_source ? pool_printf("\n#include \"%s_startup.h\"", P) : ""}};
-  return tpl_render("templates/train.c.in", v, 4);
+  const char *train = tpl_render("templates/train.c.in", v, 4);
+  TplVar pv[] = {{"PREFIX", P},
+                 {"UPPER", U},
+                 {"PLAN_PLACE", place},
+                 {"NUM_INPUTS_1", pool_printf("%d", g->nfeeds ? g->nfeeds : 1)},
+                 {"NUM_OUTPUTS_1", pool_printf("%d", g->nfetches ? g->nfetches : 1)},
+                 {"NUM_WEIGHTS_1", pool_printf("%d", g->nparams ? g->nparams : 1)}};
+  return pool_printf("%s%s", tpl_render("templates/places.c.in", pv, 6), train);
 }
 
 int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, const char *passes, ModelText *mt) {
@@ -368,6 +389,8 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
     comment[nk] = pool_strdup(com.buf);
     code[nk] = pool_strdup(text.buf);
     pr_line(&calls, "case %d:", nk);
+    if (o->training && dp_is_seed(op)) /* the gradient scale strategy's seed on places */
+      pr_line(&calls, "  if (m->seed_on) {\n      dp_seed(m, B, m->seed_value);\n      break;\n    }");
     pr_line(&calls, "  PADDLEC_KERNEL(%d, %s(m, B, ws));", nk, fn);
     names = pool_printf("%s%s\"%s\"", names, nk ? ", " : "", fn);
     for (int so = 0; so < op->nout; so++) /* debug builds: report the first kernel that makes a NaN */
@@ -411,6 +434,7 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
     pr_line(&kernels, " */");
     pr_raw(&kernels, "%s", code[k]);
   }
+  if (o->training) pr_raw(&kernels, "%s", dp_text(&e, kops, nk).code);
   uint64_t wbytes;
   const char *wtable = weight_table(g, &wbytes);
   if (o->embed_weights) wtable = "/* Weights: embedded, see the _weights.c file. */\n";
@@ -431,8 +455,9 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
       {"FIXED_BATCH", s->symbolic_batch ? "0" : "1"}, {"TENSOR_BYTES", pt.tensor_bytes}, {"PLAN_FIELD", pt.field},
       {"SCRATCH_A", scratch_a}, {"SCRATCH_C", scratch_c}, {"WEIGHT_BYTES", weight_bytes},
       {"TASK_BYTES", pool_printf("%lld", (long long)task_floats * (long long)sizeof(float))},
-      {"TRAIN_API", o->training ? train_api(P, U, mt) : ""},
+      {"TRAIN_API", o->training ? train_api(P, U, mt, bs) : ""},
       {"USES_GLOBAL_RNG", uses_global_rng(g) ? "1" : "0"},
+      {"TRAIN_FIELDS", o->training ? train_fields(P) : ""},
   };
   mt->header = tpl_render("templates/model.h.in", hv, (int)(sizeof hv / sizeof hv[0]));
   TplVar sv[] = {{"BANNER", banner}, {"PREFIX", P}, {"UPPER", U}, {"TABLES", tables},
@@ -441,8 +466,12 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
                  {"FETCHES", fetch.buf ? fetch.buf : ""},
                  {"BIND_WEIGHTS", bind_weights(g, P, o->embed_weights, o->training, U)},
                  {"WEIGHTS_MISSING", o->training ? "rs" : "!weights_path || rs"},
-                 {"TRAIN_FUNCS", o->training ? train_funcs(P, U, mt) : ""},
+                 {"TRAIN_FUNCS", o->training ? train_funcs(P, U, mt, g, pt.place) : ""},
                  {"EMBEDDED", o->embed_weights ? "1" : "0"}, {"PLAN_CODE", pt.code}, {"PLAN_PLACE", pt.place},
+                 {"TRAIN_DESTROY", o->training ? "\n  places_free(m);" : ""},
+                 {"TRAIN_INIT", o->training ? pool_printf("\n  m->part_hi = %s_NUM_KERNELS; /* every kernel */", U) : ""},
+                 {"KERNEL_FILTER", o->training ? pool_printf("\n  if (k < m->part_lo || k >= m->part_hi) return %s_OK; /* "
+                                                            "the other part (places) */", U) : ""},
                  {"SCRATCH_A", scratch_a}, {"SCRATCH_C", scratch_c}, {"WEIGHT_BYTES", weight_bytes},
                  {"NUM_THREADS", pool_printf("%d", o->es.num_threads)},
                  {"ITERATIONS_PER_RUN", pool_printf("%d", o->es.num_iteration_per_run)},

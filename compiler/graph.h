@@ -149,6 +149,8 @@ typedef struct Graph {
   uint64_t param_bytes;    /* total data bytes of the parameters */
   int zero_d;              /* scalar results are 0-D ([]) rather than [1] */
   int specializing;        /* inference runs for code generation (consteval.h) */
+  const char *dp_why;      /* a trainer: why it cannot run on several places
+                            * (data_parallel.h), NULL when it can */
 } Graph;
 
 /* Builds the IR from a decoded ProgramDesc; returns 0 or -1 (errors printed). */

@@ -6,6 +6,7 @@
 
 #include "attr.h"
 #include "cond_inline.h"
+#include "data_parallel.h"
 #include "diag.h"
 #include "rewrite.h"
 #include "util.h"
@@ -156,6 +157,7 @@ int train_setup(Graph *g, const TrainOpts *o) {
     return 0;
   }
   cond_inline(g); /* the learning-rate schedule's small blocks */
+  g->dp_why = dp_order(g); /* part B after part A, for places */
   if (set_state(g) || set_feeds(g, o)) return -1;
   int loss = o->loss ? step_var(g, o->loss, "--loss") : train_find_loss(g);
   if (o->loss && loss < 0) return -1;

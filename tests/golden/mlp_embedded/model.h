@@ -98,7 +98,7 @@ typedef struct model_model {
   int32_t sched[2 * 4]; /* the scheduler's counters */
   void (*trace)(void *user, int kernel, int begin); /* PADDLEC_TRACE builds */
   void *trace_user;            /* its argument */
-  char error[160];             /* the last error, for model_last_error */
+  char error[320];             /* the last error, for model_last_error */
 #if MODEL_USES_GLOBAL_RNG
   RtMt rng;                    /* Paddle's global CPU generator (model_seed) */
 #endif

@@ -1,0 +1,156 @@
+/* A trainer's code for data parallelism (codegen_dp.h). */
+#include "codegen_dp.h"
+
+#include <string.h>
+
+#include "data_parallel.h"
+#include "train.h"
+#include "util.h"
+
+/* s as the inside of a C string literal. */
+static const char *c_escape(const char *s) {
+  char *out = pool_alloc(2 * strlen(s) + 1), *o = out;
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\') *o++ = '\\';
+    *o++ = (char)(*s == '\n' ? ' ' : *s);
+  }
+  *o = 0;
+  return out;
+}
+
+/* 1 when op writes var id. */
+static int writes(const Op *op, int id) {
+  for (int s = 0; s < op->nout; s++)
+    for (int a = 0; a < op->out[s].n; a++)
+      if (op->out[s].vars[a] == id) return 1;
+  return 0;
+}
+
+/* The gradients the places sum, as a function from their index to their
+ * memory (the arena slot part A leaves them in). */
+static void print_grads(EmitCtx *e, Printer *p, const unsigned char *written_in_a) {
+  const Graph *g = e->g;
+  int *ids, n = dp_grads(g, &ids), kept = 0;
+  Printer cases;
+  pr_init(&cases);
+  cases.indent = 2;
+  for (int i = 0; i < n; i++) {
+    const Var *v = &g->vars[ids[i]];
+    if (e->plan->vars[ids[i]].kind != PLAN_ARENA || !written_in_a[ids[i]]) continue;
+    pr_line(&cases, "case %d: /* %s */", kept++, v->name);
+    pr_line(&cases, "  *numel = %s;", em_numel(e, v));
+    pr_line(&cases, "  *dtype = %d;", v->dtype);
+    pr_line(&cases, "  return %s;", em_ptr(e, v, 0));
+  }
+  pr_line(p, "/* The parameter gradients the places sum (the op_role_var pairs of the");
+  pr_line(p, " * backward ops, program order), where part A leaves them. */");
+  pr_line(p, "#define DP_NUM_GRADS %d", kept);
+  pr_line(p, "static void *dp_grad(%s_model *m, int64_t B, int i, int64_t *numel, int *dtype) {", e->prefix);
+  pr_line(p, "  (void)m;");
+  pr_line(p, "  (void)B;");
+  pr_line(p, "  switch (i) {");
+  pr_raw(p, "%s", cases.buf ? cases.buf : "");
+  pr_line(p, "    default: break;");
+  pr_line(p, "  }");
+  pr_line(p, "  *numel = 0;");
+  pr_line(p, "  *dtype = -1;");
+  pr_line(p, "  return NULL;");
+  pr_line(p, "}");
+  pr_free(&cases);
+}
+
+/* The loss@GRAD seed: the gradient scale strategy's value instead of the
+ * fill_constant's (Paddle's ScaleLossGradOpHandle,
+ * details/scale_loss_grad_op_handle.cc). */
+static void print_seed(EmitCtx *e, Printer *p, const Op *op) {
+  const Var *v = NULL;
+  for (int s = 0; s < op->nout && !v; s++)
+    if (!strcmp(op->out[s].name, "Out") && op->out[s].n == 1 && op->out[s].vars[0] >= 0)
+      v = &e->g->vars[op->out[s].vars[0]];
+  pr_line(p, "/* Writes the loss@GRAD seed (%s) with value v. */", v ? v->name : "none");
+  pr_line(p, "static void dp_seed(%s_model *m, int64_t B, double v) {", e->prefix);
+  pr_line(p, "  (void)m;");
+  pr_line(p, "  (void)B;");
+  if (v && e->plan->vars[v - e->g->vars].kind == PLAN_ARENA) {
+    const char *t = em_ctype(v->dtype);
+    pr_line(p, "  %s *out = %s;", t, em_ptr(e, v, 0));
+    pr_line(p, "  for (int64_t i = 0; i < %s; i++) out[i] = (%s)v;", em_numel(e, v), t);
+  } else {
+    pr_line(p, "  (void)v;");
+  }
+  pr_line(p, "}");
+}
+
+int dp_is_seed(const Op *op) {
+  return train_op_role(op) == (OP_ROLE_BACKWARD | OP_ROLE_LOSS) && !strcmp(op->type, "fill_constant");
+}
+
+DpText dp_text(EmitCtx *e, const Op *const *kops, int nk) {
+  const Graph *g = e->g;
+  DpText t = {NULL, -1, g->dp_why};
+  unsigned char *in_b = pool_alloc((size_t)g->nops + 1); /* per op id: part B */
+  int first_b = nk;
+  for (int k = 0; k < nk; k++) {
+    const int b = dp_part_b(g, kops[k]);
+    in_b[kops[k] - g->ops] = (unsigned char)b;
+    if (b && first_b == nk) first_b = k;
+    if (!b && first_b < nk && !t.why)
+      t.why = pool_printf("%s runs after the optimizer op %s", graph_op_where(g, kops[k]),
+                          graph_op_where(g, kops[first_b]));
+    if (!b && dp_is_seed(kops[k])) {
+      if (t.seed_kernel >= 0 && !t.why) t.why = "it has more than one loss@GRAD seed (Backward|Loss fill_constant)";
+      if (t.seed_kernel < 0) t.seed_kernel = k;
+    }
+  }
+  if (t.seed_kernel < 0 && !t.why) t.why = "it has no loss@GRAD seed (a Backward|Loss fill_constant)";
+  Printer p;
+  pr_init(&p);
+  pr_line(&p, "/* ---- places (data parallelism, %s_set_places) ----", e->prefix);
+  pr_line(&p, " * Kernels [0, DP_FIRST_B) are part A (forward and backward: every place, on");
+  pr_line(&p, " * its share of the batch), [DP_FIRST_B, %d) part B (optimizer and learning", nk);
+  pr_line(&p, " * rate: once, on place 0, with the gradients summed across places). */");
+  pr_line(&p, "#define DP_FIRST_B %d", first_b);
+  /* state part A writes is each place's own; part B must not write it too */
+  pr_line(&p, "/* 1: part A writes state var i (batch_norm's running statistics): each");
+  pr_line(&p, " * place keeps its own, as in Paddle's local scopes; 0: shared. */");
+  pr_raw(&p, "static const unsigned char state_per_place[] = {");
+  unsigned char *per_place = pool_alloc((size_t)g->nparams + 1);
+  for (int i = 0; i < g->nparams; i++) {
+    int a = 0, b = -1;
+    for (int k = 0; k < nk; k++)
+      if (writes(kops[k], g->params[i])) {
+        if (k < first_b) a = 1;
+        else if (b < 0) b = k;
+      }
+    if (a && b >= 0 && !t.why)
+      t.why = pool_printf("state var '%s' is written by part A (forward, backward) and by %s", g->vars[g->params[i]].name,
+                          graph_op_where(g, kops[b]));
+    per_place[i] = (unsigned char)a;
+    pr_raw(&p, "%s%d", i ? ", " : "", a);
+  }
+  pr_raw(&p, "%s};\n", g->nparams ? "" : "0");
+  pr_line(&p, "/* 1: output i is computed by part B or is shared state (place 0's value is");
+  pr_line(&p, " * every place's). */");
+  pr_raw(&p, "static const unsigned char output_in_b[] = {");
+  for (int i = 0; i < g->nfetches; i++) {
+    const Var *v = &g->vars[g->fetches[i]];
+    const PlanVar *pv = &e->plan->vars[g->fetches[i]];
+    const int b = (pv->kind == PLAN_ARENA && v->producer >= 0 && in_b[v->producer]) ||
+                  (pv->kind == PLAN_PARAM && pv->index < g->nparams && !per_place[pv->index]);
+    pr_raw(&p, "%s%d", i ? ", " : "", b);
+  }
+  pr_raw(&p, "%s};\n", g->nfetches ? "" : "0");
+  unsigned char *written_in_a = pool_alloc((size_t)g->nvars + 1); /* per var id */
+  for (int k = 0; k < first_b; k++)
+    for (int s = 0; s < kops[k]->nout; s++)
+      for (int a = 0; a < kops[k]->out[s].n; a++)
+        if (kops[k]->out[s].vars[a] >= 0) written_in_a[kops[k]->out[s].vars[a]] = 1;
+  print_grads(e, &p, written_in_a);
+  if (t.seed_kernel >= 0) print_seed(e, &p, kops[t.seed_kernel]);
+  pr_line(&p, "static void places_free(%s_model *m);", e->prefix);
+  pr_line(&p, "/* Why this trainer cannot run on several places (\"\": it can). */");
+  pr_line(&p, "static const char dp_why[] = \"%s\";", t.why ? c_escape(t.why) : "");
+  t.code = pool_strdup(p.buf);
+  pr_free(&p);
+  return t;
+}

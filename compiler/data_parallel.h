@@ -1,0 +1,36 @@
+/* Data parallelism (DESIGN.md section 6c): a trainer runs on N places as
+ * Paddle's ParallelExecutor runs CompiledProgram.with_data_parallel.
+ *
+ * A training program's ops fall in two parts by their op_role
+ * (framework/op_proto_maker.h): part A, forward and backward, which every
+ * place runs on its share of the batch; part B, the optimizer and
+ * learning-rate ops, which run on the gradients summed across the places.
+ * Every place would end part B with the same values (AllReduce: every
+ * place runs it on the same sums), so a trainer runs part B once, on place
+ * 0, whose state the places share; what part A writes to persistable vars
+ * (batch_norm's running statistics) stays per place, as Paddle's local
+ * scopes keep it. */
+#ifndef PADDLEC_DATA_PARALLEL_H
+#define PADDLEC_DATA_PARALLEL_H
+
+#include "graph.h"
+
+/* 1 when op is in part B (its op_role has the Optimize or LRSched bit).  An
+ * op a pass or cond_inline made takes the role of the op it was made from
+ * (the one at its provenance, or the first it fused). */
+int dp_part_b(const Graph *g, const Op *op);
+/* Moves block 0's part-B ops after its part-A ops, keeping each part's
+ * order, when no part-A op that follows a part-B op reads or writes what
+ * it writes, or writes what it reads (the learning-rate ops Paddle's
+ * optimizers put before the backward); else leaves the order as it is and
+ * returns the reason, in pool memory (NULL when done). */
+const char *dp_order(Graph *g);
+/* The gradients the places sum: the (parameter, gradient) pairs of the
+ * op_role_var attribute of block 0's Backward-role ops, as Paddle's
+ * MultiDevSSAGraphBuilderBase::ApplyImpl finds them
+ * (ir/multi_devices_graph_pass/multi_devices_graph_pass.cc), program order,
+ * each once; those the program has no var for are left out.  Returns the
+ * count; *ids (pool memory) their var ids. */
+int dp_grads(const Graph *g, int **ids);
+
+#endif
