@@ -26,7 +26,7 @@ LDLIBS  := -lprotobuf-c -lm
 # Debian packages the build and tests need; `make` installs the missing ones.
 # ccache: the tests build a few hundred generated programs, each with the same
 # runtime sources; caching their objects keeps `make test` within CI's time.
-DEB_PKGS := protobuf-c-compiler libprotobuf-c-dev libopenblas-dev clang python3-venv ccache \
+DEB_PKGS := protobuf-c-compiler libprotobuf-c-dev libopenblas-dev clang python3-venv ccache libopenmpi-dev openmpi-bin \
             clang-tools cppcheck
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # The firmware test's Cortex-M4 toolchain (newlib) and emulator, installed by

@@ -312,12 +312,13 @@ int codegen_compile(Graph *g, const CompileOpts *o) {
   if (codegen_generate(g, o, &mt)) return -1;
   const char *d = o->out_dir, *p = o->prefix;
   if (make_dir(d) || write_runtime(d)) return -1;
-  TplVar build[] = {{"PREFIX", p}, {"BLAS", o->blas ? "openblas" : "none"}, {"BANNER", mt.banner_hash}};
+  TplVar build[] = {{"PREFIX", p}, {"BLAS", o->blas ? "openblas" : "none"}, {"BANNER", mt.banner_hash},
+                    {"MPI", o->mpi ? "1" : "0"}};
   if (write_text(path_join(d, pool_printf("%s.h", p)), mt.header) ||
       write_text(path_join(d, pool_printf("%s.c", p)), mt.source) ||
       write_text(path_join(d, "main.c"), mt.main) ||
-      write_text(path_join(d, "Makefile"), tpl_render("templates/Makefile.in", build, 3)) ||
-      write_text(path_join(d, pool_printf("%s.cmake", p)), tpl_render("templates/model.cmake.in", build, 3)))
+      write_text(path_join(d, "Makefile"), tpl_render("templates/Makefile.in", build, 4)) ||
+      write_text(path_join(d, pool_printf("%s.cmake", p)), tpl_render("templates/model.cmake.in", build, 4)))
     return -1;
   if (mt.startup_source && (write_text(path_join(d, pool_printf("%s_startup.h", p)), mt.startup_header) ||
                             write_text(path_join(d, pool_printf("%s_startup.c", p)), mt.startup_source)))

@@ -11,6 +11,7 @@ typedef struct CompileOpts {
   const char *out_dir;   /* -o DIR */
   const char *prefix;    /* --name PREFIX: symbol and file prefix */
   int embed_weights;     /* --embed-weights: weights as const arrays */
+  int mpi;               /* --mpi: a trainer built with OpenMPI (make MPI=1) */
   int blas;              /* 1: OpenBLAS (default), 0: --blas=none */
   int pp_panel;          /* panel height of prepared weights: RT_PP_PANEL_WIDE
                           * when the target has AVX-512 (--march), else NARROW */

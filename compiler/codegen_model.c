@@ -312,8 +312,10 @@ static const char *train_api(const char *P, const char *U, const ModelText *mt, 
                 {"UPPER", U},
                 {"HAS_STARTUP", mt->startup_source ? "1" : "0"},
                 {"GRADIENT_SCALE", pool_printf("%d", bs->gradient_scale_strategy)},
-                {"REDUCE_STRATEGY", pool_printf("%d", bs->reduce_strategy)}};
-  return tpl_render("templates/train.h.in", v, 5);
+                {"REDUCE_STRATEGY", pool_printf("%d", bs->reduce_strategy)},
+                {"NUM_TRAINERS", pool_printf("%d", bs->num_trainers)},
+                {"TRAINER_ID", pool_printf("%d", bs->trainer_id)}};
+  return tpl_render("templates/train.h.in", v, 7);
 }
 
 static const char *train_funcs(const char *P, const char *U, const ModelText *mt, const Graph *g, const char *place) {
@@ -332,7 +334,8 @@ static const char *train_funcs(const char *P, const char *U, const ModelText *mt
                  {"NUM_INPUTS_1", pool_printf("%d", g->nfeeds ? g->nfeeds : 1)},
                  {"NUM_OUTPUTS_1", pool_printf("%d", g->nfetches ? g->nfetches : 1)},
                  {"NUM_WEIGHTS_1", pool_printf("%d", g->nparams ? g->nparams : 1)}};
-  return pool_printf("%s%s", tpl_render("templates/places.c.in", pv, 6), train);
+  return pool_printf("%s%s%s", tpl_render("templates/procs.c.in", pv, 2), tpl_render("templates/places.c.in", pv, 6),
+                     train);
 }
 
 int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, const char *passes, ModelText *mt) {

@@ -47,9 +47,11 @@ static const char usage[] =
     "        compile into BIN_src/ and build the standalone binary BIN with $CC\n"
     "        (default clang) for -march=CPU (default native); weights in BIN.pdiparams\n"
     "  build MAIN -o TRAINER --startup STARTUP.pdmodel [--feed a,b] [--loss NAME]\n"
-    "        [--fetch v,...]   a training program (backward and optimizer ops)\n"
-    "        becomes a trainer: feeds are its data vars, fetch 0 its loss; the\n"
-    "        startup program initializes the state (see README, Training)\n"
+    "        [--fetch v,...] [--mpi]   a training program (backward and optimizer\n"
+    "        ops) becomes a trainer: feeds are its data vars, fetch 0 its loss;\n"
+    "        the startup program initializes the state (see README, Training);\n"
+    "        it trains on CPU places with --places N or CPU_NUM=N, and with\n"
+    "        --mpi (OpenMPI) on processes: mpirun -np P TRAINER ...\n"
     "  opt MODEL [pass options]\n"
     "        run the passes and print the IR (MODEL may be IR text, see README)\n"
     "  strategy   list the BuildStrategy and ExecutionStrategy fields and what\n"
@@ -149,6 +151,8 @@ static int parse_args(int argc, char **argv, Args *a) {
       a->inspect.memory = 1;
     } else if (!strcmp(s, "--embed-weights")) {
       a->compile.embed_weights = 1;
+    } else if (!strcmp(s, "--mpi")) {
+      a->compile.mpi = 1;
     } else if (!strcmp(s, "--no-params")) {
       a->load.no_params = 1;
     } else if (!strcmp(s, "--ops")) {
@@ -218,9 +222,9 @@ static int setup_training(const Args *a, Graph *g, Graph *sg, CompileOpts *o) {
    * fetching gradients) runs as saved: each run one pass over its ops */
   o->training = train_is_training(g) && !g->nfeeds && !g->nfetches;
   if (!o->training) {
-    if (a->startup || a->train.feeds || a->train.loss || a->train.fetch)
-      return diag_error("%s: --startup, --feed, --loss and --fetch are for training programs; this one has no "
-                        "backward or optimizer op, or has feed and fetch ops", g->file);
+    if (a->startup || a->train.feeds || a->train.loss || a->train.fetch || o->mpi)
+      return diag_error("%s: --startup, --feed, --loss, --fetch and --mpi are for training programs; this one has "
+                        "no backward or optimizer op, or has feed and fetch ops", g->file);
     return 0;
   }
   if (a->ir_optim_given && o->pipe.ir_optim)
@@ -294,7 +298,8 @@ static int cmd_build(const Args *a) {
   char *argv[] = {"make", "-s", pool_printf("-j%ld", cpus > 0 ? cpus : 1), "-C", (char *)src,
                   pool_printf("CC=%s", cc && *cc ? cc : "clang"),
                   pool_printf("ARCH=%s", *a->march ? pool_printf("-march=%s", a->march) : ""),
-                  pool_printf("BLAS=%s", a->compile.blas ? "openblas" : "none"), (char *)a->compile.prefix, NULL};
+                  pool_printf("BLAS=%s", a->compile.blas ? "openblas" : "none"),
+                  pool_printf("MPI=%d", a->compile.mpi), (char *)a->compile.prefix, NULL};
   int st = run_cmd(argv);
   if (st) return diag_error("%s: building the generated code failed (make exited %d)", src, st), 1;
   if (copy_file(path_join(src, a->compile.prefix), a->out, 1)) return 1;

@@ -34,14 +34,14 @@ def rel_err(got, want):
     return float((np.abs(got - want) / np.maximum(np.abs(want), 1e-6)).max()) if want.size else 0.0
 
 
-def train_places(binary, name, tmp_path, places, steps=None, *extra, env=None):
+def train_places(binary, name, tmp_path, places, steps=None, *extra, env=None, launcher=()):
     """Trains `name` from its init checkpoint on `places` places; returns the
     losses [steps, places], place 0's saved state and the output."""
     d, meta = case_dir(name), meta_of(name)
     steps = meta["steps"] if steps is None else steps
     out = tmp_path / f"p{places}"
     out.mkdir(parents=True, exist_ok=True)
-    args = [str(binary)]
+    args = list(launcher) + [str(binary)]
     for f in meta["feeds"]:
         args += ["--input", f"{f}={os.path.join(d, f + '.npy')}"]
     args += ["--batch-size", str(meta["batch"]), "--steps", str(steps), "--output-dir", str(out), "--params",
@@ -162,3 +162,30 @@ def test_customized_is_refused(trainers, tmp_path):
                         "8", "--steps", "1", "--places", "2"], capture_output=True, text=True, timeout=300,
                        env=SAN_ENV)
     assert p.returncode == 1 and "Customized (a fed loss@GRAD) is not supported yet" in p.stderr, p.stderr
+
+
+MPIRUN = ["mpirun", "--allow-run-as-root", "--oversubscribe"]
+
+
+def have_mpi():
+    import shutil
+    return shutil.which("mpirun") is not None
+
+
+@pytest.mark.skipif(not have_mpi(), reason="no mpirun: OpenMPI (openmpi-bin, libopenmpi-dev) is not installed; "
+                    "`make deps` installs it")
+@pytest.mark.parametrize("name", ["mlp_adam", "cnn_bn_momentum", "transformer_adamw"])
+def test_processes_equal_places_in_one_process(trainers, name, tmp_path):
+    """mpirun -np 2 with 1 and 2 places each: bit for bit the losses and state
+    of 2 and 4 places in one process (and so the reference's numbers)."""
+    mpi = trainers(name, "--mpi")
+    for per_proc in (1, 2):
+        one, one_final, _ = train_places(trainers(name), name, tmp_path / f"one{per_proc}", 2 * per_proc)
+        got, final, out = train_places(mpi, name, tmp_path / f"mpi{per_proc}", per_proc, None, env=None,
+                                       launcher=MPIRUN + ["-np", "2"])
+        assert got.shape == one.shape and np.array_equal(got, one), (per_proc, got[:2], one[:2])
+        a, b = final_state(final), final_state(one_final)
+        assert sorted(a) == sorted(b) and all(np.array_equal(a[k], b[k]) for k in a), per_proc
+        assert out.count("step 0 loss") == 1  # process 0 alone prints
+    want = np.load(os.path.join(dp_reference_dir(name, 4), "dp_loss.npy"))
+    assert rel_err(got, want) <= LOSS_TOL
