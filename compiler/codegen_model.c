@@ -437,7 +437,19 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
     pr_line(&kernels, " */");
     pr_raw(&kernels, "%s", code[k]);
   }
-  if (o->training) pr_raw(&kernels, "%s", dp_text(&e, kops, nk).code);
+  const char *places = "";
+  if (o->training) {
+    static const char *const reduce[] = {"AllReduce", "Reduce", "_NoReduce"};
+    static const char *const scale[] = {"CoeffNumDevice", "One", "Customized"};
+    const DpText dt = dp_text(&e, kops, nk);
+    pr_raw(&kernels, "%s", dt.code);
+    places = dt.why ? pool_printf("\n * Data parallel: one place only (%s)", dt.why)
+                    : pool_printf("\n * Data parallel: places at run time (%s_set_places, --places N, CPU_NUM); "
+                                  "processes %s; reduce_strategy %s, gradient_scale_strategy %s", P,
+                                  o->mpi ? "under mpirun (built with --mpi)" : "no (build with --mpi)",
+                                  reduce[o->pipe.bs.reduce_strategy], scale[o->pipe.bs.gradient_scale_strategy]);
+  }
+  banner = pool_printf("%s%s", banner, places);
   uint64_t wbytes;
   const char *wtable = weight_table(g, &wbytes);
   if (o->embed_weights) wtable = "/* Weights: embedded, see the _weights.c file. */\n";

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "data_parallel.h"
 #include "json.h"
 #include "ops/ops.h"
 #include "pipeline.h"
@@ -96,6 +97,21 @@ static void text_ops(const Graph *g) {
     }
 }
 
+/* A trainer's data parallelism (data_parallel.h): whether it runs on
+ * places and processes, and how. */
+static void print_data_parallel(const Graph *g, const BuildStrategy *bs) {
+  static const char *const reduce[] = {"AllReduce", "Reduce", "_NoReduce"};
+  static const char *const scale[] = {"CoeffNumDevice", "One", "Customized"};
+  if (g->dp_why) {
+    printf("  data parallel: one place only: %s\n", g->dp_why);
+    return;
+  }
+  int *ids;
+  printf("  data parallel: places (--places N, CPU_NUM, set_places) and MPI processes (build --mpi); %d gradients "
+         "summed; reduce_strategy %s, gradient_scale_strategy %s\n", dp_grads(g, &ids),
+         bs ? reduce[bs->reduce_strategy] : "AllReduce", bs ? scale[bs->gradient_scale_strategy] : "CoeffNumDevice");
+}
+
 static void text_report(const Graph *g, const InferReport *r, const InspectOpts *o) {
   int ntypes;
   TypeCount *t = histogram(g, &ntypes);
@@ -127,6 +143,7 @@ static void text_report(const Graph *g, const InferReport *r, const InspectOpts 
     for (int i = 0; i < ti.nstate; i++)
       printf("    %-28s %-8s %s\n", g->vars[ti.state[i]].name, dtype_str(g->vars[ti.state[i]].dtype),
              shape_str(&g->vars[ti.state[i]].shape));
+    print_data_parallel(g, o->bs);
   }
   printf("ops:        %d in %d types\n", file_ops(g), ntypes);
   for (int i = 0; i < ntypes; i++) printf("  %-44s %d\n", t[i].type, t[i].n);

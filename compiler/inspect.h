@@ -10,6 +10,7 @@ typedef struct InspectOpts {
   int ops;  /* --ops: list every op with its inputs and outputs */
   int json; /* --json: one JSON document instead of text */
   int memory; /* --memory: the memory plan's sizes for the chosen strategy */
+  const BuildStrategy *bs; /* the BuildStrategy given (a trainer's data parallelism) */
 } InspectOpts;
 
 void inspect_print(const Graph *g, const InferReport *r, const InspectOpts *o);

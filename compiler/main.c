@@ -186,7 +186,9 @@ static int cmd_inspect(const Args *a) {
   co.training = g.pd && !bad && train_is_training(&g) && !g.nfeeds && !g.nfetches;
   co.pipe.explicit_only |= co.training;
   if (co.training) bad = train_setup(&g, &a->train);
-  if (g.pd && !bad) inspect_print(&g, &r, &a->inspect);
+  InspectOpts io = a->inspect;
+  io.bs = &co.pipe.bs;
+  if (g.pd && !bad) inspect_print(&g, &r, &io);
   if (g.pd && !bad && a->inspect.memory) bad = inspect_memory(&g, &co);
   graph_free(&g);
   return bad || diag_count() ? 1 : 0;

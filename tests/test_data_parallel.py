@@ -189,3 +189,18 @@ def test_processes_equal_places_in_one_process(trainers, name, tmp_path):
         assert out.count("step 0 loss") == 1  # process 0 alone prints
     want = np.load(os.path.join(dp_reference_dir(name, 4), "dp_loss.npy"))
     assert rel_err(got, want) <= LOSS_TOL
+
+
+def test_inspect_and_banner_say_how(tmp_path):
+    from conftest import run
+    d = case_dir("transformer_adamw")
+    p = run(["inspect", os.path.join(d, "main.pdmodel"), "--build-strategy", "gradient_scale_strategy=One"])
+    assert p.returncode == 0 and "data parallel: places (--places N, CPU_NUM, set_places) and MPI processes " \
+        "(build --mpi); 26 gradients summed; reduce_strategy AllReduce, gradient_scale_strategy One" in p.stdout
+    p = run(["compile", os.path.join(d, "main.pdmodel"), "--startup", os.path.join(d, "startup.pdmodel"), "-o",
+             str(tmp_path / "src"), "--mpi"])
+    assert p.returncode == 0, p.stderr
+    head = open(tmp_path / "src" / "model.c").read(2000)
+    assert " * Data parallel: places at run time (model_set_places, --places N, CPU_NUM); processes under mpirun " \
+        "(built with --mpi); reduce_strategy AllReduce, gradient_scale_strategy CoeffNumDevice" in head
+    assert "MPI    ?= 1" in open(tmp_path / "src" / "Makefile").read()
