@@ -1,14 +1,20 @@
-"""Gradient cases of grid_sampler (grid_sampler_grad), checked against
-Paddle's own grad ops (oracle_case.build_grad_case):
+"""Gradient cases of grid_sampler (grid_sampler_grad) and nanmedian
+(nanmedian_grad), checked against Paddle's own grad ops
+(oracle_case.build_grad_case):
 
   grid_sampler_grad: every mode (bilinear, nearest) x padding_mode (zeros,
     border, reflection) x align_corners, on 4-D and 5-D inputs; grid
     positions reach past the image (every padding rule and the bounds
     checks are taken); a dim of 1 (reflection's max_val == 0); X@GRAD
     alone; float32 (the forward's only type).
+  nanmedian_grad: every axis form (none, one, negative, several, keepdim),
+    odd and even counts, NaN in some rows, a row and a whole tensor of NaN,
+    ties (Paddle's top-k picks which of equal values get the gradient);
+    float32 and float64.
 
 Feed names pick the inputs' distribution (make_input): `grid*` uniform in
-(-1.4, 1.4), others standard normal.
+(-1.4, 1.4), `nan*` standard normal with about a third NaN and row 1 all
+NaN, `allnan*` all NaN, `tie*` small integers, others standard normal.
 
     python e2e_grad_sample.py OUTDIR [CASE ...]
 """
@@ -18,6 +24,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from oracle_case import case_registry, grad_input as data, run_grad_cases  # noqa: E402
 
+import numpy as np  # noqa: E402
 import paddle  # noqa: E402
 import paddle.nn.functional as F  # noqa: E402
 
@@ -50,12 +57,55 @@ grid("grid4_x_only", [1, 2, 3, 3], [1, 4, 4, 2], "bilinear", "border", False, wr
 grid("grid4_batch", [-1, 2, 3, 4], [-1, 3, 2, 2], "bilinear", "reflection", False)
 
 
+# ---- nanmedian_grad ----
+def nanmedian(name, xs, feed="x", dtype="float32", **kw):
+    def f():
+        x = data(feed, xs, dtype)
+        return [feed], [paddle.nanmedian(x, **kw)], [x]
+    f.__name__ = name
+    case(f)
+
+
+nanmedian("nanmedian_all_even", [3, 4])
+nanmedian("nanmedian_all_odd", [3, 5])
+nanmedian("nanmedian_axis1", [3, 4, 5], axis=1)
+nanmedian("nanmedian_axis_neg_keep", [3, 4, 5], axis=-1, keepdim=True)
+nanmedian("nanmedian_axes_0_2", [3, 4, 5], axis=[0, 2])
+nanmedian("nanmedian_axes_keep", [2, 3, 4], axis=[2, 1], keepdim=True)
+nanmedian("nanmedian_1d", [7], axis=0)
+nanmedian("nanmedian_nan_rows", [4, 6], "nanx", axis=1)
+nanmedian("nanmedian_nan_rows_odd", [5, 7], "nanx", axis=-1, keepdim=True)
+nanmedian("nanmedian_nan_all", [4, 5], "nanx")
+nanmedian("nanmedian_nan_axis0", [6, 4], "nanx", axis=0)
+nanmedian("nanmedian_all_nan", [2, 3], "allnan", axis=1)
+nanmedian("nanmedian_all_nan_flat", [2, 3], "allnan")
+nanmedian("nanmedian_ties", [4, 8], "tiex", axis=1)
+nanmedian("nanmedian_ties_all", [5, 9], "tiex")
+nanmedian("nanmedian_ties_long", [2, 40], "tiex", axis=1)
+nanmedian("nanmedian_nan_wide", [3, 200], "nanx", axis=1)
+nanmedian("nanmedian_f64", [3, 4, 5], dtype="float64", axis=[1, 2])
+nanmedian("nanmedian_f64_nan", [4, 6], "nanx", dtype="float64", axis=1)
+nanmedian("nanmedian_batch", [-1, 6], axis=1)
+
+
 def make_input(v, rng):
     shape = [3 if d < 0 else d for d in v.shape]
     dt = "float64" if v.dtype == paddle.float64 else "float32"
     if v.name.startswith("grid"):
         return rng.uniform(-1.4, 1.4, shape).astype(dt)
+    if v.name.startswith("allnan"):
+        return np.full(shape, np.nan, dt)
+    if v.name.startswith("tie"):
+        return rng.integers(-2, 3, shape).astype(dt)
     x = rng.standard_normal(shape).astype(dt)
+    if v.name.startswith("nan"):
+        x[rng.random(shape) < 0.35] = np.nan
+        if len(shape) >= 2:
+            x[1] = np.nan
+        if shape[-1] >= 100:  # a row with few values left: FullTopK's partial_sort path
+            x[0, 3:] = np.nan
+            x[2, :] = rng.standard_normal(shape[-1])
+            x[2, 3:] = np.nan
     return x
 
 
