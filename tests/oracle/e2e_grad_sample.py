@@ -1,12 +1,16 @@
-"""Gradient cases of grid_sampler (grid_sampler_grad) and nanmedian
-(nanmedian_grad), checked against Paddle's own grad ops
-(oracle_case.build_grad_case):
+"""Gradient cases of grid_sampler (grid_sampler_grad), set_value
+(set_value_grad) and nanmedian (nanmedian_grad), checked against Paddle's
+own grad ops (oracle_case.build_grad_case):
 
   grid_sampler_grad: every mode (bilinear, nearest) x padding_mode (zeros,
     border, reflection) x align_corners, on 4-D and 5-D inputs; grid
     positions reach past the image (every padding rule and the bounds
     checks are taken); a dim of 1 (reflection's max_val == 0); X@GRAD
     alone; float32 (the forward's only type).
+  set_value_grad (paddle.static.setitem with a tensor value): decrease
+    axes, none axes, negative steps, ends past the dim, broadcast values
+    (summed into ValueTensor@GRAD), a bounds tensor (StartsTensorList),
+    Input@GRAD or ValueTensor@GRAD alone; float32 and float64.
   nanmedian_grad: every axis form (none, one, negative, several, keepdim),
     odd and even counts, NaN in some rows, a row and a whole tensor of NaN,
     ties (Paddle's top-k picks which of equal values get the gradient);
@@ -55,6 +59,42 @@ grid("grid4_x_only", [1, 2, 3, 3], [1, 4, 4, 2], "bilinear", "border", False, wr
 # (Grid@GRAD alone: Paddle 2.6.2's kernel resizes the absent X@GRAD and
 # crashes, so there is no reference; paddlec computes it as with X@GRAD)
 grid("grid4_batch", [-1, 2, 3, 4], [-1, 3, 2, 2], "bilinear", "reflection", False)
+
+
+# ---- set_value_grad ----
+def setitem(name, xs, vs, index, dtype="float32", wrt="both", feed_x="x"):
+    """x[index] = v (index a tuple, or a function of a bounds tensor)."""
+    def f():
+        x, v = data(feed_x, xs, dtype), data("v", vs, dtype)
+        x.stop_gradient = wrt == "v"
+        v.stop_gradient = wrt == "x"
+        idx = index() if callable(index) else index
+        out = paddle.static.setitem(x, idx, v)
+        return [feed_x, "v"], [out], [t for t in (x, v) if not t.stop_gradient]
+    f.__name__ = name
+    case(f)
+
+
+S = slice
+setitem("setv_decrease", [3, 4, 5], [3, 5], (S(None), 1))
+setitem("setv_range_full_value", [3, 4, 5], [3, 2, 5], (S(None), S(1, 3)))
+setitem("setv_broadcast_dim0", [3, 4, 5], [2, 3], (S(None), S(None, None, 2), S(-3, None)))
+setitem("setv_neg_step_broadcast", [3, 4, 5], [1, 5], (S(None), S(None, None, -2)))
+setitem("setv_neg_steps_two_axes", [3, 4, 5], [2, 2], (S(None), S(2, 0, -1), S(3, -10, -2)))
+setitem("setv_neg_step_full_value", [4, 6], [4, 3], (S(None), S(5, None, -2)))
+setitem("setv_none_axis", [3, 4, 5], [3, 1, 5], (S(None), 1, None))
+setitem("setv_none_axis_front", [3, 4], [1, 3], (None, S(None), 2))
+setitem("setv_end_past_dim", [3, 4, 5], [3, 5], (S(None), S(1, 100)))
+setitem("setv_scalar_value", [3, 4, 5], [1], (S(1, None), 2))
+setitem("setv_leading_ones", [3, 4, 5], [1, 1, 5], (S(None), 1))
+setitem("setv_ellipsis", [2, 3, 4], [2], (Ellipsis, S(1, 3)))
+setitem("setv_starts_tensor", [3, 6, 4], [3, 2, 2],
+        lambda: (S(None), S(paddle.full([1], 1, "int64"), 3), S(None, None, 3)))
+setitem("setv_f64", [3, 4, 5], [3, 1], (S(None), S(None, None, -1), 0), dtype="float64")
+setitem("setv_f64_broadcast", [4, 5], [5], (S(1, 4),), dtype="float64")
+setitem("setv_input_only", [3, 4, 5], [3, 5], (S(None), 2), wrt="x")
+setitem("setv_value_only", [3, 4, 5], [4, 1], (1, S(None), S(0, 4, 3)), wrt="v")
+setitem("setv_batch", [-1, 4, 5], [4, 1], (S(None), S(None), S(1, 3)))
 
 
 # ---- nanmedian_grad ----
