@@ -208,6 +208,16 @@ static int is_input_of(const Op *op, int vid) {
   return 0;
 }
 
+/* 1 when op r reads var `vid`: binds it to an input slot that its OpDef
+ * does not list in `ignores` (nanmedian_grad's MedianIndex, found again
+ * from X, is bound but not read). */
+static int reads_var(const Op *r, int vid) {
+  for (int si = 0; si < r->nin; si++)
+    for (int a = 0; a < r->in[si].n; a++)
+      if (r->in[si].vars[a] == vid && !(r->def && op_def_ignores(r->def, r->in[si].name))) return 1;
+  return 0;
+}
+
 /* Every output of the op just emitted that the program reads or fetches
  * must have been computed by its kernel (e->written, see em_wrote): the
  * emitters skip outputs that serve only training (SavedMean, Mask, XShape,
@@ -228,7 +238,7 @@ static int check_outputs(EmitCtx *e) {
       const char *reader = NULL;
       for (int u = 0; u < v->nusers && !reader; u++) {
         const Op *r = &g->ops[v->users[u]];
-        if (v->users[u] != e->op_id && !r->removed)
+        if (v->users[u] != e->op_id && !r->removed && (!strcmp(r->type, "fetch") || reads_var(r, vid)))
           reader = strcmp(r->type, "fetch") ? pool_printf("op %d (%s) reads it", r->index, r->type)
                                             : "the program fetches it";
       }

@@ -1,5 +1,6 @@
 /* grid_sampler (paddle.nn.functional.grid_sample) on NCHW / NCDHW float32
- * images, as Paddle's CPU kernel computes it (phi grid_sample_kernel.cc and
+ * images, and its gradient, as Paddle's CPU kernels compute them
+ * (phi grid_sample_kernel.cc, grid_sample_grad_kernel.cc and
  * grid_sample_utils.h), for compiler/ops/grid_sampler.c. */
 #ifndef PADDLEC_RT_GRID_SAMPLE_H
 #define PADDLEC_RT_GRID_SAMPLE_H
@@ -28,5 +29,16 @@ typedef struct RtGridSample {
  * (corners outside the image read 0) or at the nearest pixel.  A NaN
  * position, for which Paddle reads an undefined pixel, reads 0. */
 void rt_grid_sample(const RtGridSample *p, int64_t batch, const float *x, const float *grid, float *out);
+
+/* grid_sampler_grad: dx (X@GRAD, x's shape) and dgrid (Grid@GRAD, grid's
+ * shape) from dout (Output@GRAD), as Paddle's CPU grad kernel computes
+ * them (phi grid_sample_grad_kernel.cc): bilinear scatters dOut times the
+ * corner weights into dx one corner at a time, and gives dgrid the
+ * channel sum of the corner value differences times dOut, times d(pixel
+ * position)/d(grid value) (0 where border or reflection clipping holds the
+ * position at an edge, negated where a reflection flips it); nearest adds
+ * dOut at the pixel read and leaves dgrid 0.  Either output may be NULL. */
+void rt_grid_sample_grad(const RtGridSample *p, int64_t batch, const float *x, const float *grid, const float *dout,
+                         float *dx, float *dgrid);
 
 #endif

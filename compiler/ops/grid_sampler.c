@@ -6,7 +6,7 @@
  * Shape rule (phi GridSampleBaseInferMeta): X has rank 4 or 5 and Grid the
  * same rank; Output is [Grid.N, X.C] followed by Grid's middle dims.
  * Emission (float32): one rt_grid_sample call (runtime/rt_grid_sample.c),
- * Paddle's CPU kernel step for step. */
+ * Paddle's CPU kernel step for step.  grid_sampler_grad is at the end. */
 #include <string.h>
 
 #include "../util.h"
@@ -28,39 +28,85 @@ static int infer_grid_sampler(OpCtx *c) {
   return 0;
 }
 
+/* The sampling geometry of X and Grid (attributes and dims) into *p and
+ * printed as `geo`; -1 after em_fail. */
+static int grid_geometry(EmitCtx *e, Var *x, Var *g, RtGridSample *p) {
+  const char *mode = attr_str(e->op, "mode", "bilinear"), *pad = attr_str(e->op, "padding_mode", "zeros");
+  *p = (RtGridSample){.nsp = tu_rank(e, x) - 2, .nearest = !strcmp(mode, "nearest"),
+                      .align_corners = attr_bool(e->op, "align_corners", 1)};
+  if (!p->nearest && strcmp(mode, "bilinear")) return em_fail(e, "mode '%s' is not bilinear or nearest", mode);
+  if (!strcmp(pad, "zeros")) p->padding = RT_GRID_ZEROS;
+  else if (!strcmp(pad, "border")) p->padding = RT_GRID_BORDER;
+  else if (!strcmp(pad, "reflection")) p->padding = RT_GRID_REFLECTION;
+  else return em_fail(e, "padding_mode '%s' is not zeros, border or reflection", pad);
+  if (p->nsp != 2 && p->nsp != 3) return em_fail(e, "X must have rank 4 or 5");
+  if (tu_rank(e, g) != p->nsp + 2 || em_const_dim(e, g, p->nsp + 1) != p->nsp)
+    return em_fail(e, "Grid must be [N, ..., %d]", p->nsp);
+  p->c = em_const_dim(e, x, 1);
+  p->in[0] = p->out[0] = 1;
+  for (int i = 0; i < p->nsp; i++) {
+    p->in[3 - p->nsp + i] = em_const_dim(e, x, 2 + i);
+    p->out[3 - p->nsp + i] = em_const_dim(e, g, 1 + i);
+  }
+  for (int i = 0; i < 3; i++)
+    if (p->c < 0 || p->in[i] < 0 || p->out[i] < 0) return em_fail(e, "dims after the batch must not depend on it");
+  static const char *const pads[] = {"RT_GRID_ZEROS", "RT_GRID_BORDER", "RT_GRID_REFLECTION"};
+  pr_line(e->p, "static const RtGridSample geo = {");
+  pr_line(e->p, ".nsp = %d, .nearest = %d, .padding = %s, .align_corners = %d, .c = %lld,", p->nsp, p->nearest,
+          pads[p->padding], p->align_corners, (long long)p->c);
+  pr_line(e->p, ".in = {%lld, %lld, %lld}, .out = {%lld, %lld, %lld},", (long long)p->in[0], (long long)p->in[1],
+          (long long)p->in[2], (long long)p->out[0], (long long)p->out[1], (long long)p->out[2]);
+  pr_line(e->p, "};");
+  return 0;
+}
+
 static int emit_grid_sampler(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *g = tu_in(e, "Grid", 0), *out = tu_out(e, "Output", 0);
   if (!x || !g || !out) return -1;
   if (x->dtype != RT_DT_FP32 || g->dtype != RT_DT_FP32 || out->dtype != RT_DT_FP32)
     return em_fail(e, "grid_sampler of %s tensors is not supported (float32 only)", rt_dtype_name(x->dtype));
-  const char *mode = attr_str(e->op, "mode", "bilinear"), *pad = attr_str(e->op, "padding_mode", "zeros");
-  RtGridSample p = {.nsp = tu_rank(e, x) - 2, .nearest = !strcmp(mode, "nearest"),
-                    .align_corners = attr_bool(e->op, "align_corners", 1)};
-  if (!p.nearest && strcmp(mode, "bilinear")) return em_fail(e, "mode '%s' is not bilinear or nearest", mode);
-  if (!strcmp(pad, "zeros")) p.padding = RT_GRID_ZEROS;
-  else if (!strcmp(pad, "border")) p.padding = RT_GRID_BORDER;
-  else if (!strcmp(pad, "reflection")) p.padding = RT_GRID_REFLECTION;
-  else return em_fail(e, "padding_mode '%s' is not zeros, border or reflection", pad);
-  if (tu_rank(e, g) != p.nsp + 2 || em_const_dim(e, g, p.nsp + 1) != p.nsp)
-    return em_fail(e, "Grid must be [N, ..., %d]", p.nsp);
-  p.c = em_const_dim(e, x, 1);
-  p.in[0] = p.out[0] = 1;
-  for (int i = 0; i < p.nsp; i++) {
-    p.in[3 - p.nsp + i] = em_const_dim(e, x, 2 + i);
-    p.out[3 - p.nsp + i] = em_const_dim(e, g, 1 + i);
-  }
-  for (int i = 0; i < 3; i++)
-    if (p.c < 0 || p.in[i] < 0 || p.out[i] < 0) return em_fail(e, "dims after the batch must not depend on it");
-  static const char *const pads[] = {"RT_GRID_ZEROS", "RT_GRID_BORDER", "RT_GRID_REFLECTION"};
-  pr_line(e->p, "static const RtGridSample geo = {");
-  pr_line(e->p, ".nsp = %d, .nearest = %d, .padding = %s, .align_corners = %d, .c = %lld,", p.nsp, p.nearest,
-          pads[p.padding], p.align_corners, (long long)p.c);
-  pr_line(e->p, ".in = {%lld, %lld, %lld}, .out = {%lld, %lld, %lld},", (long long)p.in[0], (long long)p.in[1],
-          (long long)p.in[2], (long long)p.out[0], (long long)p.out[1], (long long)p.out[2]);
-  pr_line(e->p, "};");
+  RtGridSample p;
+  if (grid_geometry(e, x, g, &p)) return -1;
   pr_line(e->p, "rt_grid_sample(&geo, %s, %s, %s, %s);", em_dim(e, out, 0), em_ptr(e, x, 1), em_ptr(e, g, 1),
           em_ptr(e, out, 0));
   return 0;
 }
 
 const OpDef op_grid_sampler = {.type = "grid_sampler", .infer = infer_grid_sampler, .emit_c = emit_grid_sampler};
+
+/* grid_sampler_grad (X, Grid, Output@GRAD -> X@GRAD, Grid@GRAD, either
+ * absent; phi GridSampleGradKernel): rt_grid_sample_grad, Paddle's CPU
+ * grad kernel step for step (see runtime/rt_grid_sample.h), float32 as the
+ * forward.  Paddle's kernel always writes X@GRAD (2.6.2 crashes when only
+ * Grid@GRAD is asked for); paddlec computes whichever is bound. */
+static int emit_grid_sampler_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = tu_in(e, "X", 0), *g = tu_in(e, "Grid", 0), *dout = tu_in(e, "Output@GRAD", 0);
+  if (!x || !g || !dout) return -1;
+  Var *dx = ctx_out(&c, "X@GRAD", 0) ? tu_out(e, "X@GRAD", 0) : NULL;
+  Var *dg = ctx_out(&c, "Grid@GRAD", 0) ? tu_out(e, "Grid@GRAD", 0) : NULL;
+  if ((ctx_out(&c, "X@GRAD", 0) && !dx) || (ctx_out(&c, "Grid@GRAD", 0) && !dg)) return -1;
+  if (x->dtype != RT_DT_FP32 || g->dtype != RT_DT_FP32 || dout->dtype != RT_DT_FP32 ||
+      (dx && dx->dtype != RT_DT_FP32) || (dg && dg->dtype != RT_DT_FP32))
+    return em_fail(e, "grid_sampler_grad of %s tensors is not supported (float32 only)", rt_dtype_name(x->dtype));
+  const Var *const ins[] = {x, g, dout};
+  for (int i = 0; i < 3; i++)
+    if ((dx && em_same_buffer(e, dx, ins[i])) || (dg && em_same_buffer(e, dg, ins[i])))
+      return em_fail(e, "X@GRAD and Grid@GRAD must not share an input's buffer");
+  RtGridSample p;
+  if (grid_geometry(e, x, g, &p)) return -1;
+  const VarSpec *ds = em_spec(e, dout);
+  if (ds->rank != p.nsp + 2 || em_const_dim(e, dout, 1) != p.c)
+    return em_fail(e, "Output@GRAD must be [N, %lld, ...]", (long long)p.c);
+  for (int i = 0; i < p.nsp; i++)
+    if (em_const_dim(e, dout, 2 + i) != p.out[3 - p.nsp + i]) return em_fail(e, "Output@GRAD and Grid differ in dims");
+  pr_line(e->p, "rt_grid_sample_grad(&geo, %s, %s, %s, %s, %s, %s);", em_dim(e, g, 0), em_ptr(e, x, 1),
+          em_ptr(e, g, 1), em_ptr(e, dout, 1), dx ? em_ptr(e, dx, 0) : "NULL", dg ? em_ptr(e, dg, 0) : "NULL");
+  return 0;
+}
+
+/* use_cudnn: a GPU kernel choice. */
+static const char *const grid_sampler_grad_attr_ignores[] = {"use_cudnn", NULL};
+const OpDef op_grid_sampler_grad = {.type = "grid_sampler_grad", .infer = grad_infer,
+                                    .emit_c = emit_grid_sampler_grad,
+                                    .attr_ignores = grid_sampler_grad_attr_ignores};

@@ -14,7 +14,10 @@
  * gathered into kernel scratch (reduced dims last), sorted ascending with NaN
  * last (rt_argsort_*), and the median is read from the first k.
  * MedianIndex (the positions Paddle's top_k picks) is not written; a
- * program that reads it is refused. */
+ * program that reads it is refused, but for nanmedian_grad, which finds
+ * the positions again from X (at the end of this file). */
+#include <string.h>
+
 #include "../util.h"
 #include "ops.h"
 #include "tensor_util.h"
@@ -55,29 +58,34 @@ static int infer_nanmedian(OpCtx *c) {
   return 0;
 }
 
-static int emit_nanmedian(EmitCtx *e) {
-  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
-  if (!x || !out) return -1;
+/* The rows a median is taken over: X gathered with its kept dims first,
+ * then its reduced dims, each in order (Paddle's PreprocessMedianKernel
+ * transpose; every dim reduced for no axis or rank <= 1), one row of `len`
+ * values per output element. */
+typedef struct MedianRows {
+  int n;                        /* dims of the gather */
+  const char *dims[RT_MAX_RANK]; /* their sizes (C expressions) */
+  const char *st[RT_MAX_RANK];  /* X's strides along them */
+  const char *len;              /* values per row (C expression) */
+  SymDim len_sym;               /* the same as a * B + c */
+} MedianRows;
+
+/* Fills *mr for X; -1 after em_fail. */
+static int median_rows(EmitCtx *e, const Var *x, MedianRows *mr) {
   OpCtx c = {e->g, (Op *)e->op};
-  Var *mi = ctx_out(&c, "MedianIndex", 0);
-  if (mi && (mi->nusers > 0 || (mi->flags & VAR_FETCH)))
-    return em_fail(e, "MedianIndex is read by the program, which is not supported (it is not computed)");
-  const char *fn = tu_typed_fn("rt_argsort", x->dtype);
-  if (!fn || out->dtype != x->dtype)
-    return em_fail(e, "nanmedian of %s tensors is not supported", rt_dtype_name(x->dtype));
   int r = tu_rank(e, x), reduced[RT_MAX_RANK];
   if (median_axes(&c, r, reduced)) return em_fail(e, "bad axis");
   if (r <= 1)
     for (int i = 0; i < r; i++) reduced[i] = 1;
-  /* the gather: kept dims, then reduced dims, in order */
-  const char *xs[RT_MAX_RANK], *dims[RT_MAX_RANK], *st[RT_MAX_RANK], *stride = "1";
-  int n = 0;
+  const char *xs[RT_MAX_RANK];
   tu_strides(e, x, xs);
+  mr->n = 0;
+  mr->len = "1";
   for (int pass = 0; pass < 2; pass++)
     for (int i = 0; i < r; i++)
       if (reduced[i] == pass) {
-        dims[n] = em_dim(e, x, i), st[n++] = xs[i];
-        if (pass) stride = tu_mul(stride, em_dim(e, x, i));
+        mr->dims[mr->n] = em_dim(e, x, i), mr->st[mr->n++] = xs[i];
+        if (pass) mr->len = tu_mul(mr->len, em_dim(e, x, i));
       }
   SymDim len = {0, 1}; /* the values per output element, a * B + c */
   for (int i = 0; i < r; i++)
@@ -88,29 +96,60 @@ static int emit_nanmedian(EmitCtx *e) {
       len = d.a ? (SymDim){d.a * len.c, 0} : (SymDim){len.a * d.c, len.c * d.c};
     }
   if (len.a == 0 && len.c == 0) return em_fail(e, "the reduced dims are empty");
+  mr->len_sym = len;
+  return 0;
+}
+
+/* dst (contiguous rows) = src gathered as mr says; elements of `esize`
+ * bytes. */
+static void emit_gather(EmitCtx *e, const MedianRows *mr, const char *src, const char *dst, const char *esize) {
+  if (mr->n == 0) {
+    pr_line(e->p, "%s[0] = %s[0];", dst, src);
+    return;
+  }
+  const char *d = "", *s = "";
+  for (int k = 0; k < mr->n; k++) {
+    d = pool_printf("%s%s%s", d, k ? ", " : "", mr->dims[k]);
+    s = pool_printf("%s%s%s", s, k ? ", " : "", mr->st[k]);
+  }
+  pr_line(e->p, "{");
+  pr_line(e->p, "const int64_t dims[%d] = {%s};", mr->n, d);
+  pr_line(e->p, "const int64_t strides[%d] = {%s};", mr->n, s);
+  pr_line(e->p, "rt_copy_strided(%s, %s, %s, %d, dims, strides);", src, dst, esize, mr->n);
+  pr_line(e->p, "}");
+}
+
+/* 1 when every op reading MedianIndex (mi) is a nanmedian_grad, which
+ * finds the median positions again from X (see nanmedian_grad below). */
+static int median_index_unread(const Graph *g, const Var *mi) {
+  if (mi->flags & VAR_FETCH) return 0;
+  for (int u = 0; u < mi->nusers; u++)
+    if (strcmp(g->ops[mi->users[u]].type, "nanmedian_grad")) return 0;
+  return 1;
+}
+
+static int emit_nanmedian(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !out) return -1;
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *mi = ctx_out(&c, "MedianIndex", 0);
+  if (mi && !median_index_unread(e->g, mi))
+    return em_fail(e, "MedianIndex is read by the program, which is not supported (it is not computed)");
+  const char *fn = tu_typed_fn("rt_argsort", x->dtype);
+  if (!fn || out->dtype != x->dtype)
+    return em_fail(e, "nanmedian of %s tensors is not supported", rt_dtype_name(x->dtype));
+  MedianRows mr;
+  if (median_rows(e, x, &mr)) return -1;
   const int fp = x->dtype == RT_DT_FP32 || x->dtype == RT_DT_FP64;
   const char *t = em_ctype(x->dtype);
-  SymDim all = spec_numel(em_spec(e, x));
+  SymDim all = spec_numel(em_spec(e, x)), len = mr.len_sym;
   int64_t es = (int64_t)rt_dtype_size(x->dtype);
   pr_line(e->p, "%s *rows = (%s *)%s;", t, t, em_scratch(e, (SymDim){all.a * es, all.c * es}));
   pr_line(e->p, "%s *sorted = (%s *)%s;", t, t, em_scratch(e, (SymDim){all.a * es, all.c * es}));
   pr_line(e->p, "int64_t *pos = (int64_t *)%s;", em_scratch(e, (SymDim){all.a * 8, all.c * 8}));
   pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
-  const char *d = "", *s = "";
-  for (int k = 0; k < n; k++) {
-    d = pool_printf("%s%s%s", d, k ? ", " : "", dims[k]);
-    s = pool_printf("%s%s%s", s, k ? ", " : "", st[k]);
-  }
-  pr_line(e->p, "const int64_t len = %s, count = %s;", stride, em_numel(e, out));
-  if (n > 0) {
-    pr_line(e->p, "{");
-    pr_line(e->p, "const int64_t dims[%d] = {%s};", n, d);
-    pr_line(e->p, "const int64_t strides[%d] = {%s};", n, s);
-    pr_line(e->p, "rt_copy_strided(%s, rows, sizeof *rows, %d, dims, strides);", em_ptr(e, x, 1), n);
-    pr_line(e->p, "}");
-  } else {
-    pr_line(e->p, "rows[0] = %s[0];", em_ptr(e, x, 1));
-  }
+  pr_line(e->p, "const int64_t len = %s, count = %s;", mr.len, em_numel(e, out));
+  emit_gather(e, &mr, em_ptr(e, x, 1), "rows", "sizeof *rows");
   pr_line(e->p, "%s(rows, count, len, 1, 0, sorted, pos, %s);", fn, em_scratch(e, (SymDim){len.a * 16, len.c * 16}));
   pr_line(e->p, "for (int64_t o = 0; o < count; o++) {");
   pr_line(e->p, "const %s *v = sorted + o * len;", t);
@@ -132,3 +171,84 @@ static int emit_nanmedian(EmitCtx *e) {
 }
 
 const OpDef op_nanmedian = {.type = "nanmedian", .infer = infer_nanmedian, .emit_c = emit_nanmedian};
+
+/* nanmedian_grad (X, MedianIndex, Out@GRAD -> X@GRAD; phi
+ * NanmedianGradKernel): X@GRAD is 0 but at the median's positions in each
+ * row, which take Out@GRAD, or Out@GRAD / 2 each when the median is the
+ * mean of two values; a row of NaN gives nothing.
+ * MedianIndex holds those positions as Paddle's forward kernel found them;
+ * paddlec's nanmedian does not write it, so this kernel finds them again
+ * from X by the same steps (ProcessMedianKernel, CalcMedianFunc): NaN
+ * counted per row; no gradient at all when X is all NaN; else
+ * phi FullTopK of the k smallest (rt_topk_*, libstdc++'s order among
+ * equal values, which decides which of several equal values gets the
+ * gradient), k = the most non-NaN values of a row when X holds a NaN and
+ * len / 2 + 1 when not; then the middle one (odd count) or the two middle
+ * ones of the row's values that are not NaN.  float32, float64, int32,
+ * int64 (integer halves truncate, as Paddle's T division does). */
+static int emit_nanmedian_grad(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *dout = tu_in(e, "Out@GRAD", 0), *dx = tu_out(e, "X@GRAD", 0);
+  if (!x || !dout || !dx) return -1;
+  const char *fn = tu_typed_fn("rt_topk", x->dtype);
+  if (!fn || dout->dtype != x->dtype || dx->dtype != x->dtype)
+    return em_fail(e, "nanmedian_grad of %s tensors is not supported", rt_dtype_name(x->dtype));
+  if (em_same_buffer(e, dx, dout) || em_same_buffer(e, dx, x)) return em_fail(e, "X@GRAD must not share a buffer");
+  MedianRows mr;
+  if (median_rows(e, x, &mr)) return -1;
+  const int fp = x->dtype == RT_DT_FP32 || x->dtype == RT_DT_FP64;
+  const char *t = em_ctype(x->dtype);
+  SymDim all = spec_numel(em_spec(e, x)), len = mr.len_sym;
+  int64_t es = (int64_t)rt_dtype_size(x->dtype);
+  pr_line(e->p, "%s *rows = (%s *)%s;", t, t, em_scratch(e, (SymDim){all.a * es, all.c * es}));
+  pr_line(e->p, "%s *vals = (%s *)%s;", t, t, em_scratch(e, (SymDim){all.a * es, all.c * es}));
+  pr_line(e->p, "int64_t *idx = (int64_t *)%s;", em_scratch(e, (SymDim){all.a * 8, all.c * 8}));
+  pr_line(e->p, "int64_t *at = (int64_t *)%s; /* X's offset of each row value */", em_scratch(e, (SymDim){all.a * 8, all.c * 8}));
+  pr_line(e->p, "int64_t *nans = (int64_t *)%s;", em_scratch(e, (SymDim){all.a * 8, all.c * 8}));
+  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
+  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
+  pr_line(e->p, "const int64_t len = %s, count = %s, numel = %s;", mr.len, em_numel(e, dout), em_numel(e, x));
+  pr_line(e->p, "memset(dx, 0, (size_t)numel * sizeof *dx);");
+  emit_gather(e, &mr, em_ptr(e, x, 1), "rows", "sizeof *rows");
+  pr_line(e->p, "for (int64_t i = 0; i < numel; i++) nans[i] = i;");
+  emit_gather(e, &mr, "nans", "at", "sizeof *at");
+  pr_line(e->p, "int64_t total_nan = 0, max_valid = 0;");
+  pr_line(e->p, "for (int64_t o = 0; o < count; o++) {");
+  pr_line(e->p, "nans[o] = 0;");
+  if (fp) pr_line(e->p, "for (int64_t j = 0; j < len; j++) nans[o] += isnan(rows[o * len + j]) != 0;");
+  pr_line(e->p, "total_nan += nans[o];");
+  pr_line(e->p, "if (len - nans[o] > max_valid) max_valid = len - nans[o];");
+  pr_line(e->p, "}");
+  pr_line(e->p, "if (total_nan < count * len) { /* all NaN: no gradient */");
+  pr_line(e->p, "const int any_nan = total_nan > 0;");
+  pr_line(e->p, "const int64_t k = any_nan ? max_valid : len / 2 + 1;");
+  pr_line(e->p, "%s(rows, count, len, 1, k, RT_TOPK_SORTED, vals, idx, %s);", fn,
+          em_scratch(e, (SymDim){len.a * 16, len.c * 16}));
+  pr_line(e->p, "for (int64_t o = 0; o < count; o++) {");
+  pr_line(e->p, "const int64_t *ix = idx + o * k;");
+  pr_line(e->p, "int64_t lo, hi;");
+  pr_line(e->p, "if (any_nan) {");
+  pr_line(e->p, "if (nans[o] == len) continue;");
+  pr_line(e->p, "const int64_t valid = nans[o] > 0 ? len - nans[o] : k, mid = valid >> 1;");
+  pr_line(e->p, "hi = ix[mid];");
+  pr_line(e->p, "lo = valid & 1 || mid == 0 ? hi : ix[mid - 1];");
+  pr_line(e->p, "} else {");
+  pr_line(e->p, "hi = ix[k - 1];");
+  pr_line(e->p, "lo = len & 1 || k == 1 ? hi : ix[k - 2];");
+  pr_line(e->p, "}");
+  pr_line(e->p, "if (lo == hi) {");
+  pr_line(e->p, "dx[at[o * len + lo]] = dout[o];");
+  pr_line(e->p, "} else {");
+  pr_line(e->p, "dx[at[o * len + lo]] = dout[o] / (%s)2;", t);
+  pr_line(e->p, "dx[at[o * len + hi]] = dout[o] / (%s)2;", t);
+  pr_line(e->p, "}");
+  pr_line(e->p, "}");
+  pr_line(e->p, "}");
+  return 0;
+}
+
+/* MedianIndex: found again from X (see above); keepdim only shaped Out,
+ * whose elements Out@GRAD holds in the same order either way. */
+static const char *const nanmedian_grad_ignores[] = {"MedianIndex", NULL};
+static const char *const nanmedian_grad_attr_ignores[] = {"keepdim", NULL};
+const OpDef op_nanmedian_grad = {.type = "nanmedian_grad", .infer = grad_infer, .emit_c = emit_nanmedian_grad,
+                                 .ignores = nanmedian_grad_ignores, .attr_ignores = nanmedian_grad_attr_ignores};

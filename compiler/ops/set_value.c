@@ -21,7 +21,7 @@
  * Emission: a copy of Input (none when Out is Input), then loops over the
  * slice storing the broadcast value.  Slice bounds must be known at compile
  * time: tensor bounds only when constant, and sliced dims must not depend
- * on the batch. */
+ * on the batch.  set_value_grad is at the end. */
 #include <string.h>
 
 #include "../util.h"
@@ -260,3 +260,232 @@ static int emit_set_value(EmitCtx *e) {
 static const char *const set_value_attr_ignores[] = {"dtype", NULL};
 const OpDef op_set_value = {.type = "set_value", .infer = infer_set_value, .emit_c = emit_set_value,
                             .attr_ignores = set_value_attr_ignores};
+
+/* ---- set_value_grad ---- */
+
+/* Paddle's set_value_grad slices one axis its own way (phi
+ * SetValueGradImpl: StridedSliceOutDims for the count,
+ * StridedSliceFunctor for the first element and a positive step, then
+ * Eigen's stridedSlice clamping them to [0, dim]); 0 when that takes the
+ * same elements as the forward's slice f, -1 after em_fail when not. */
+static int grad_axis_check(EmitCtx *e, int64_t dim, int64_t start, int64_t end, int64_t step, const SliceAxis *f) {
+  if (dim == 0) return 0;
+  if (start < 0) start = start + dim < 0 ? 0 : start + dim;
+  if (end < 0 && !(end == -1 && step < 0)) end = end + dim < 0 ? 0 : end + dim; /* -1: "None" with step < 0 */
+  const int64_t s1 = step < 0 ? start + 1 : start, e1 = step < 0 ? end + 1 : end;
+  if ((step < 0 && s1 < e1) || (step > 0 && s1 > e1))
+    return em_fail(e, "Paddle's set_value_grad rejects the slice from %lld to %lld with step %lld", (long long)start,
+                   (long long)end, (long long)step);
+  const int64_t left = s1 < e1 ? s1 : e1, right = s1 < e1 ? e1 : s1, mag = step < 0 ? -step : step;
+  const int64_t lo = left < 0 ? 0 : left, hi = right > dim ? dim : right;
+  const int64_t count = ((hi - lo < 0 ? lo - hi : hi - lo) + mag - 1) / mag;
+  int64_t first = start, stop = end;
+  if (step < 0) {
+    if (first > stop) {
+      const int64_t end_dim = dim - 1 < first ? dim - 1 : first;
+      int64_t off = (end_dim - stop) % mag;
+      off = off == 0 ? mag : off;
+      first += off, stop += off;
+    }
+    const int64_t t = first;
+    first = stop, stop = t;
+  }
+  first = first < 0 ? 0 : first > dim ? dim : first;
+  stop = stop < 0 ? 0 : stop > dim ? dim : stop;
+  const int64_t taken = stop > first ? (stop - first + mag - 1) / mag : 0;
+  const int64_t f_first = f->step > 0 ? f->start : f->start + (f->count - 1) * f->step;
+  if (taken != count || count != f->count || (count > 0 && first != f_first) || (count > 1 && mag != (f->step < 0 ? -f->step : f->step)))
+    return em_fail(e, "Paddle's set_value_grad slices elements other than its forward's here (%lld from %lld by %lld, "
+                      "not %lld from %lld by %lld)",
+                   (long long)taken, (long long)first, (long long)mag, (long long)f->count, (long long)f_first,
+                   (long long)f->step);
+  return 0;
+}
+
+/* d[0] * ... * d[n-1] as a*B + c into *out; -1 when two dims grow with B. */
+static int sym_prod(const SymDim *d, int n, SymDim *out) {
+  SymDim p = {0, 1};
+  for (int i = 0; i < n; i++) {
+    if (d[i].a && p.a) return -1;
+    p = d[i].a ? (SymDim){d[i].a * p.c, d[i].c * p.c} : (SymDim){p.a * d[i].c, p.c * d[i].c};
+    if (p.a && p.c && d[i].a && d[i].c) return -1;
+  }
+  *out = p;
+  return 0;
+}
+
+static int sym_eq(SymDim a, SymDim b) { return a.a == b.a && a.c == b.c; }
+
+/* Loops over the slice (the forward's elements), an axis with a negative
+ * step walked from its lowest address up, as Paddle's grad kernel sums;
+ * *oi: the element's offset in Out@GRAD, *vi: its offset in the value
+ * (vst: the value's stride along each dim, NULL for none).  Returns the
+ * loops opened. */
+static int open_slice_loops(EmitCtx *e, int r, const SymDim *count, const SliceAxis *sl, const int *sliced,
+                            const char *const *ost, const char *const *vst, const char **oi, const char **vi) {
+  int loops = 0;
+  *oi = "0", *vi = "0";
+  for (int d = 0; d < r; d++) {
+    const char *n = em_sym(count[d]), *pos;
+    if (!strcmp(n, "1")) {
+      pos = sliced[d] ? pool_printf("%lld", (long long)sl[d].start) : "0";
+    } else {
+      if (sliced[d] && sl[d].step < 0)
+        pr_line(e->p, "for (int64_t s%d = %s - 1; s%d >= 0; s%d--) {", d, n, d, d);
+      else
+        pr_line(e->p, "for (int64_t s%d = 0; s%d < %s; s%d++) {", d, d, n, d);
+      loops++;
+      const char *sv = pool_printf("s%d", d);
+      pos = sliced[d] ? tu_add(pool_printf("%lld", (long long)sl[d].start),
+                               tu_mul(sv, pool_printf("%lld", (long long)sl[d].step)))
+                      : sv;
+      if (vst) *vi = tu_add(*vi, tu_mul(sv, vst[d]));
+    }
+    if (strcmp(pos, "0")) *oi = tu_add(*oi, tu_mul(pool_printf("(%s)", pos), ost[d]));
+  }
+  return loops;
+}
+
+/* set_value_grad (Out@GRAD, ValueTensor, Starts/Ends/StepsTensorList ->
+ * Input@GRAD, ValueTensor@GRAD, either absent; phi SetValueGradKernel /
+ * SetValueWithTensorGradKernel).  Paddle's grad op maker makes it only for
+ * a set_value with ValueTensor (one with attribute values gets `assign`).
+ *   Input@GRAD = Out@GRAD with the slice's elements 0.
+ *   ValueTensor@GRAD = the slice of Out@GRAD, summed over the dims the
+ *   value was broadcast along.  Paddle's kernel lines the value's dims up
+ *   with the slice's its own way: when they equal the slice's dims
+ *   (decrease_axes kept as 1) one to one; else right-aligned against the
+ *   slice with decrease_axes taken as 1 and skipped, none_axes not known
+ *   to it (their 1s are just value dims); the sums then fill the value's
+ *   buffer read with those dims.  paddlec reproduces that and refuses
+ *   where Paddle's own checks fail, where those dims do not hold the
+ *   value's element count (Paddle writes a part of the buffer, or past
+ *   it), or where its slice differs from the forward's (grad_axis_check).
+ * The slice bounds are the forward's (attributes, or bounds tensors known
+ * at compile time); float32, float64, int32, int64. */
+static int emit_set_value_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *dout = tu_in(e, "Out@GRAD", 0);
+  Var *vt = ctx_in(&c, "ValueTensor", 0) ? tu_in(e, "ValueTensor", 0) : NULL;
+  if (!dout || (ctx_in(&c, "ValueTensor", 0) && !vt)) return -1;
+  Var *dx = ctx_out(&c, "Input@GRAD", 0) ? tu_out(e, "Input@GRAD", 0) : NULL;
+  Var *dv = ctx_out(&c, "ValueTensor@GRAD", 0) ? tu_out(e, "ValueTensor@GRAD", 0) : NULL;
+  if ((ctx_out(&c, "Input@GRAD", 0) && !dx) || (ctx_out(&c, "ValueTensor@GRAD", 0) && !dv)) return -1;
+  if (dv && !vt) return em_fail(e, "ValueTensor@GRAD without ValueTensor");
+  const int dt = dout->dtype;
+  if (dt != RT_DT_FP32 && dt != RT_DT_FP64 && dt != RT_DT_INT32 && dt != RT_DT_INT64)
+    return em_fail(e, "set_value_grad of %s tensors is not supported", rt_dtype_name(dt));
+  if ((dx && dx->dtype != dt) || (dv && dv->dtype != dt)) return em_fail(e, "the gradients differ in dtype");
+  if (dv && (em_same_buffer(e, dv, dout) || (dx && em_same_buffer(e, dv, dx))))
+    return em_fail(e, "ValueTensor@GRAD must not share a buffer with Out@GRAD or Input@GRAD");
+  int r = tu_rank(e, dout);
+  if (dx && tu_rank(e, dx) != r) return em_fail(e, "Input@GRAD and Out@GRAD differ in rank");
+  int64_t *axes, start[RT_MAX_RANK], end[RT_MAX_RANK], step[RT_MAX_RANK], *dec;
+  int na = attr_ints(e->op, "axes", &axes), ndec = attr_ints(e->op, "decrease_axes", &dec);
+  if (na > r) return em_fail(e, "%d axes for rank %d", na, r);
+  if (bounds(e, "StartsTensorList", "starts", na, 0, start) || bounds(e, "EndsTensorList", "ends", na, 0, end) ||
+      bounds(e, "StepsTensorList", "steps", na, 1, step))
+    return -1;
+  const VarSpec *xs = em_spec(e, dout);
+  SymDim count[RT_MAX_RANK];
+  SliceAxis sl[RT_MAX_RANK];
+  int sliced[RT_MAX_RANK] = {0}, empty = 0;
+  for (int d = 0; d < r; d++) count[d] = xs->d[d];
+  for (int i = 0; i < na; i++) {
+    int a = axes[i] >= 0 && axes[i] < r ? (int)axes[i] : -1;
+    if (a < 0) return em_fail(e, "axis %lld is out of range", (long long)axes[i]);
+    if (sliced[a]) return em_fail(e, "axis %d is sliced twice", a);
+    int64_t dim = em_const_dim(e, dout, a);
+    if (dim < 0) return em_fail(e, "slicing dim %d, which depends on the batch, is not supported", a);
+    if (slice_axis(e, dim, start[i], end[i], step[i], &sl[a]) ||
+        grad_axis_check(e, dim, start[i], end[i], step[i], &sl[a]))
+      return -1;
+    sliced[a] = 1;
+    count[a] = (SymDim){0, sl[a].count};
+    empty |= sl[a].count == 0;
+  }
+  const char *t = em_ctype(dt), *ost[RT_MAX_RANK];
+  tu_strides(e, dout, ost);
+  if (dv) { /* first: Input@GRAD may be Out@GRAD's buffer */
+    const VarSpec *vs = em_spec(e, vt);
+    SymDim fake[RT_MAX_RANK], vnumel, fnumel;
+    int direct = vs->rank == r;
+    for (int d = 0; d < r && direct; d++) direct = sym_eq(vs->d[d], count[d]);
+    for (int i = 0, num_dec = 0; i < r && !direct; i++) {
+      int is_dec = 0;
+      for (int k = 0; k < ndec; k++) is_dec |= dec[k] == i;
+      const int lead = r - (vs->rank + ndec - num_dec);
+      if (is_dec) {
+        fake[i] = (SymDim){0, 1}, num_dec++;
+      } else if (i < lead) {
+        fake[i] = (SymDim){0, 1};
+      } else {
+        const int k = i - lead;
+        if (k >= vs->rank) return em_fail(e, "Paddle's kernel reads past ValueTensor's dims here");
+        fake[i] = vs->d[k];
+        if (!sym_eq(fake[i], count[i]) && !sym_eq(fake[i], (SymDim){0, 1}))
+          return em_fail(e, "ValueTensor (dim %d) does not accumulate into the slice (dim %d)", k, i);
+      }
+    }
+    if (direct)
+      for (int d = 0; d < r; d++) fake[d] = count[d];
+    if (sym_prod(vs->d, vs->rank, &vnumel) || sym_prod(fake, r, &fnumel) || !sym_eq(vnumel, fnumel))
+      return em_fail(e, "Paddle's kernel sums into ValueTensor with dims that do not hold its elements "
+                        "(none_axes or leading 1s it does not line up); not supported");
+    const char *vst[RT_MAX_RANK], *acc = "1";
+    for (int d = r - 1; d >= 0; d--) {
+      vst[d] = sym_eq(fake[d], (SymDim){0, 1}) ? "0" : acc;
+      acc = tu_mul(acc, em_sym(fake[d]));
+    }
+    pr_line(e->p, "{");
+    pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
+    pr_line(e->p, "%s *dv = %s;", t, em_ptr(e, dv, 0));
+    pr_line(e->p, "memset(dv, 0, (size_t)(%s) * sizeof *dv);", em_numel(e, dv));
+    if (!empty) {
+      const char *oi, *vi;
+      int loops = open_slice_loops(e, r, count, sl, sliced, ost, vst, &oi, &vi);
+      pr_line(e->p, "dv[%s] += dout[%s];", vi, oi);
+      for (int k = 0; k < loops; k++) pr_line(e->p, "}");
+    }
+    pr_line(e->p, "}");
+  }
+  if (dx) {
+    if (tu_copy(e, dout, dx)) return -1;
+    if (!empty) {
+      pr_line(e->p, "{");
+      pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
+      const char *oi, *vi;
+      int loops = open_slice_loops(e, r, count, sl, sliced, ost, NULL, &oi, &vi);
+      pr_line(e->p, "dx[%s] = (%s)0;", oi, t);
+      for (int k = 0; k < loops; k++) pr_line(e->p, "}");
+      pr_line(e->p, "}");
+    }
+  }
+  return 0;
+}
+
+/* set_value_grad's shape rule (fluid SetValueGrad, whose InferShape sets
+ * ValueTensor@GRAD only): Input@GRAD as Out@GRAD, ValueTensor@GRAD as
+ * ValueTensor. */
+static int infer_set_value_grad(OpCtx *c) {
+  Var *dout = ctx_need(c, "Out@GRAD", 0);
+  if (!dout) return -1;
+  if (dout->shape.rank >= 7) return ctx_fail(c, "Out@GRAD %s has more than 6 dims", shape_str(&dout->shape));
+  ctx_set(c, "Input@GRAD", 0, &dout->shape, dout->dtype);
+  if (ctx_out(c, "ValueTensor@GRAD", 0)) {
+    Var *v = ctx_need(c, "ValueTensor", 0);
+    if (!v) return -1;
+    ctx_set(c, "ValueTensor@GRAD", 0, &v->shape, v->dtype);
+  }
+  return 0;
+}
+
+/* The grad op carries every forward attribute: the value ones (dtype,
+ * shape, values and the pre-2.6 lists) are the forward's, unused with
+ * ValueTensor bound; none_axes Paddle's kernel takes but does not use
+ * (see above). */
+static const char *const set_value_grad_attr_ignores[] = {
+    "dtype", "shape", "values", "fp32_values", "fp64_values", "int32_values", "int64_values", "fp16_values",
+    "bool_values", "none_axes", NULL};
+const OpDef op_set_value_grad = {.type = "set_value_grad", .infer = infer_set_value_grad,
+                                 .emit_c = emit_set_value_grad, .attr_ignores = set_value_grad_attr_ignores};
