@@ -68,6 +68,8 @@ static void print_seed(EmitCtx *e, Printer *p, const Op *op) {
     if (!strcmp(op->out[s].name, "Out") && op->out[s].n == 1 && op->out[s].vars[0] >= 0)
       v = &e->g->vars[op->out[s].vars[0]];
   pr_line(p, "/* Writes the loss@GRAD seed (%s) with value v. */", v ? v->name : "none");
+  const int scalar = v && !strcmp(em_numel(e, v), "1");
+  pr_line(p, "#define DP_SEED_SCALAR %d /* 1: one value per place (gradient_scale_strategy Customized) */", scalar);
   pr_line(p, "static void dp_seed(%s_model *m, int64_t B, double v) {", e->prefix);
   pr_line(p, "  (void)m;");
   pr_line(p, "  (void)B;");

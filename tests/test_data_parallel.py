@@ -155,13 +155,38 @@ def test_fused_optimizer_and_all_reduce_equal_unfused(trainers, tmp_path):
     assert np.array_equal(a, b)
 
 
-def test_customized_is_refused(trainers, tmp_path):
+def test_customized_loss_grad(trainers, tmp_path):
+    """Customized: loss@GRAD fed, one value per place.  [0.5, 0.5] is
+    CoeffNumDevice bit for bit; [1, 0] is the reference's run with that
+    feed; missing or too few values are errors."""
+    import sys
+    from test_dp_reference import SCRIPT
     binary = trainers("mlp_sgd", "--build-strategy", "gradient_scale_strategy=Customized")
+    half, one = tmp_path / "half.npy", tmp_path / "one.npy"
+    np.save(half, np.array([0.5, 0.5], np.float32))
+    np.save(one, np.array([1.0, 0.0], np.float32))
+    seed = "--input", "mean_1.tmp_0@GRAD="
+    got, _, _ = train_places(binary, "mlp_sgd", tmp_path / "a", 2, None, seed[0], seed[1] + str(half))
+    coeff, _, _ = train_places(trainers("mlp_sgd"), "mlp_sgd", tmp_path / "b", 2)
+    assert np.array_equal(got, coeff)
+    got, final, _ = train_places(binary, "mlp_sgd", tmp_path / "c", 2, None, seed[0], seed[1] + str(one))
+    ref = tmp_path / "ref"
+    p = subprocess.run([sys.executable, SCRIPT, case_dir("mlp_sgd"), str(ref), "--places", "2", "--strategy",
+                        "Customized", "--loss-grad", "1,0"], capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert rel_err(got, np.load(ref / "dp_loss.npy")) <= LOSS_TOL
+    want, state = np.load(ref / "dp_final.npz"), final_state(final)
+    for k in want.files:
+        assert np.abs(state[k].astype(np.float64) - want[k]).max() <= STATE_TOL, k
     d = case_dir("mlp_sgd")
-    p = subprocess.run([str(binary), "--input", f"label={d}/label.npy", "--input", f"x={d}/x.npy", "--batch-size",
-                        "8", "--steps", "1", "--places", "2"], capture_output=True, text=True, timeout=300,
-                       env=SAN_ENV)
-    assert p.returncode == 1 and "Customized (a fed loss@GRAD) is not supported yet" in p.stderr, p.stderr
+    base = [str(binary), "--input", f"label={d}/label.npy", "--input", f"x={d}/x.npy", "--batch-size", "8", "--steps",
+            "1", "--places", "2"]
+    p = subprocess.run(base, capture_output=True, text=True, timeout=300, env=SAN_ENV)
+    assert p.returncode == 1 and "Customized: loss@GRAD is fed" in p.stderr, p.stderr
+    np.save(one, np.array([1.0], np.float32))
+    p = subprocess.run(base + [seed[0], seed[1] + str(one)], capture_output=True, text=True, timeout=300, env=SAN_ENV)
+    assert p.returncode == 1 and "The number(1) of samples[mean_1.tmp_0@GRAD] of current batch is less than the " \
+        "count(2) of devices(CPU)" in p.stderr, p.stderr
 
 
 MPIRUN = ["mpirun", "--allow-run-as-root", "--oversubscribe"]
