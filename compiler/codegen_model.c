@@ -324,8 +324,9 @@ static const char *train_api(const char *P, const char *U, const ModelText *mt, 
                 {"GRADIENT_SCALE", pool_printf("%d", bs->gradient_scale_strategy)},
                 {"REDUCE_STRATEGY", pool_printf("%d", bs->reduce_strategy)},
                 {"NUM_TRAINERS", pool_printf("%d", bs->num_trainers)},
-                {"TRAINER_ID", pool_printf("%d", bs->trainer_id)}};
-  return tpl_render("templates/train.h.in", v, 7);
+                {"TRAINER_ID", pool_printf("%d", bs->trainer_id)},
+                {"SYNC_BATCH_NORM", bs->sync_batch_norm ? "1" : "0"}};
+  return tpl_render("templates/train.h.in", v, 8);
 }
 
 static const char *train_funcs(const char *P, const char *U, const ModelText *mt, const Graph *g, const char *place) {

@@ -6,7 +6,8 @@ optimizer ops once on the sum (ParallelExecutor's documented semantics,
 computed by Paddle's kernels: Paddle 2.6 no longer ships ParallelExecutor).
 
 Each place's loss at every step within 1e-5 of the reference's, place 0's
-state after the last step within 1e-4; the fixtures cover SGD, Adam,
+state after the last step within 1e-4; the fixtures cover the docs' fit_a_line
+(fc, square_error_cost, mean, SGD), SGD, Adam,
 Momentum with batch_norm (running statistics per place), AdamW with global
 norm clipping in a Transformer, and learning-rate ops."""
 import os
@@ -21,7 +22,7 @@ from test_train import build_trainer, case_dir, train
 
 LOSS_TOL = 1e-5
 STATE_TOL = 1e-4
-CASES = ["mlp_sgd", "mlp_adam", "cnn_bn_momentum", "transformer_adamw", "lr_piecewise"]
+CASES = ["fit_a_line", "mlp_sgd", "mlp_adam", "cnn_bn_momentum", "transformer_adamw", "lr_piecewise"]
 
 
 def meta_of(name):
@@ -242,3 +243,40 @@ def test_places_at_once_on_threads(trainers, name, tmp_path):
         assert np.array_equal(one, two), places
         a, b = final_state(f1), final_state(f2)
         assert all(np.array_equal(a[k], b[k]) for k in a), places
+
+
+@pytest.mark.parametrize("field,message", [
+    ("sync_batch_norm=true", "sync_batch_norm (statistics over every place's batch) is not supported yet"),
+    ("reduce_strategy=_NoReduce", "reduce_strategy _NoReduce (no gradient sums) is not supported")])
+def test_strategies_not_done_are_refused_on_places(trainers, field, message, tmp_path):
+    """Never silently ignored: the trainer builds (one place is Paddle's
+    Executor, where they play no part) and refuses several places."""
+    binary = trainers("cnn_bn_momentum", "--build-strategy", field)
+    one, _, _ = train_places(binary, "cnn_bn_momentum", tmp_path, 1, 2)
+    assert one.shape == (2,)
+    d = case_dir("cnn_bn_momentum")
+    p = subprocess.run([str(binary), "--input", f"label={d}/label.npy", "--input", f"x={d}/x.npy", "--batch-size",
+                        "4", "--steps", "1", "--places", "2"], capture_output=True, text=True, timeout=300, env=SAN_ENV)
+    assert p.returncode == 1 and message in p.stderr, p.stderr
+
+
+def test_fetches_are_the_places_rows_in_order(trainers, tmp_path):
+    """A fetched activation comes back as the places' rows concatenated in
+    place order: at step 0 (the same parameters everywhere) the rows of one
+    place on the whole batch."""
+    binary = trainers("mlp_adam", "--fetch", "fc_0.tmp_2")
+    one, _, _ = train_places(binary, "mlp_adam", tmp_path / "one", 1, 1)
+    for places in (2, 4):
+        train_places(binary, "mlp_adam", tmp_path / f"p{places}", places, 1)
+        a = np.load(tmp_path / "one" / "p1" / "fc_0.tmp_2.npy")
+        b = np.load(tmp_path / f"p{places}" / f"p{places}" / "fc_0.tmp_2.npy")
+        assert a.shape == b.shape == (1, 8, a.shape[2]) and np.abs(a - b).max() <= 1e-6, places
+
+
+def test_iterations_per_run_on_places(trainers, tmp_path):
+    """num_iteration_per_run 2: each step call is 2 iterations on 2 batches,
+    on every place; the losses are every second one of a 1-iteration run."""
+    two = trainers("mlp_adam", "--exec-strategy", "num_iteration_per_run=2")
+    got, _, _ = train_places(two, "mlp_adam", tmp_path / "k2", 2, 5)
+    want, _, _ = train_places(trainers("mlp_adam"), "mlp_adam", tmp_path / "k1", 2, 10)
+    assert got.shape == (5, 2) and np.array_equal(got, want[1::2])
