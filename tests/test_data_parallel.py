@@ -234,11 +234,12 @@ def test_inspect_and_banner_say_how(tmp_path):
 
 @pytest.mark.parametrize("name", ["mlp_adam", "cnn_bn_momentum"])
 def test_places_at_once_on_threads(trainers, name, tmp_path):
-    """With threads the places run at once, one thread each (with one, one
-    after another): the same numbers, bit for bit."""
+    """With threads (by default one per place) the places run at once, one
+    thread each; with --threads 1 one after another: the same numbers, bit
+    for bit."""
     binary = trainers(name)
     for places in (2, 4):
-        one, f1, _ = train_places(binary, name, tmp_path / f"t1_{places}", places, 4)
+        one, f1, _ = train_places(binary, name, tmp_path / f"t1_{places}", places, 4, "--threads", "1")
         two, f2, _ = train_places(binary, name, tmp_path / f"t2_{places}", places, 4, "--threads", "2")
         assert np.array_equal(one, two), places
         a, b = final_state(f1), final_state(f2)
