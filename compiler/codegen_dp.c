@@ -26,37 +26,55 @@ static int writes(const Op *op, int id) {
   return 0;
 }
 
-/* The gradients the places sum, as a function from their index to their
- * memory (the arena slot part A leaves them in). */
-static void print_grads(EmitCtx *e, Printer *p, const unsigned char *written_in_a) {
-  const Graph *g = e->g;
-  int *ids, n = dp_grads(g, &ids), kept = 0;
-  Printer cases;
-  pr_init(&cases);
-  cases.indent = 2;
-  for (int i = 0; i < n; i++) {
-    const Var *v = &g->vars[ids[i]];
-    if (e->plan->vars[ids[i]].kind != PLAN_ARENA || !written_in_a[ids[i]]) continue;
-    pr_line(&cases, "case %d: /* %s */", kept++, v->name);
-    pr_line(&cases, "  *numel = %s;", em_numel(e, v));
-    pr_line(&cases, "  *dtype = %d;", v->dtype);
-    pr_line(&cases, "  return %s;", em_ptr(e, v, 0));
-  }
-  pr_line(p, "/* The parameter gradients the places sum (the op_role_var pairs of the");
-  pr_line(p, " * backward ops, program order), where part A leaves them. */");
-  pr_line(p, "#define DP_NUM_GRADS %d", kept);
-  pr_line(p, "static void *dp_grad(%s_model *m, int64_t B, int i, int64_t *numel, int *dtype) {", e->prefix);
+/* A function `name`(m, B, i, &numel, &dtype) giving the memory, element
+ * count and dtype of vars ids[0 .. n). */
+static void print_tensor_fn(EmitCtx *e, Printer *p, const char *name, const int *ids, int n) {
+  pr_line(p, "static void *%s(%s_model *m, int64_t B, int i, int64_t *numel, int *dtype) {", name, e->prefix);
   pr_line(p, "  (void)m;");
   pr_line(p, "  (void)B;");
   pr_line(p, "  switch (i) {");
-  pr_raw(p, "%s", cases.buf ? cases.buf : "");
+  for (int i = 0; i < n; i++) {
+    const Var *v = &e->g->vars[ids[i]];
+    pr_line(p, "    case %d: /* %s */", i, v->name);
+    pr_line(p, "      *numel = %s;", em_numel(e, v));
+    pr_line(p, "      *dtype = %d;", v->dtype);
+    pr_line(p, "      return %s;", em_ptr(e, v, 0));
+  }
   pr_line(p, "    default: break;");
   pr_line(p, "  }");
   pr_line(p, "  *numel = 0;");
   pr_line(p, "  *dtype = -1;");
   pr_line(p, "  return NULL;");
   pr_line(p, "}");
-  pr_free(&cases);
+}
+
+/* The gradients the places sum, as a function from their index to their
+ * memory (the arena slot part A leaves them in). */
+static void print_grads(EmitCtx *e, Printer *p, const unsigned char *written_in_a) {
+  const Graph *g = e->g;
+  int *ids, n = dp_grads(g, &ids), kept = 0;
+  for (int i = 0; i < n; i++)
+    if (e->plan->vars[ids[i]].kind == PLAN_ARENA && written_in_a[ids[i]]) ids[kept++] = ids[i];
+  pr_line(p, "/* The parameter gradients the places sum (the op_role_var pairs of the");
+  pr_line(p, " * backward ops, program order), where part A leaves them. */");
+  pr_line(p, "#define DP_NUM_GRADS %d", kept);
+  print_tensor_fn(e, p, "dp_grad", ids, kept);
+}
+
+/* The place_sum kernels of part A (sync_batch_norm's statistics), where
+ * the places stop and sum: their indices, and their tensors. */
+static void print_syncs(EmitCtx *e, Printer *p, const Op *const *kops, int first_b) {
+  pr_line(p, "/* The place_sum kernels of part A: every place runs up to one, then the");
+  pr_line(p, " * places' tensors are summed (sync_batch_norm's statistics). */");
+  pr_raw(p, "static const int dp_syncs[] = {");
+  int n = 0, *ids = pool_alloc(sizeof *ids * (size_t)(first_b + 1));
+  for (int k = 0; k < first_b; k++) {
+    if (strcmp(kops[k]->type, "place_sum")) continue;
+    pr_raw(p, "%s%d", n ? ", " : "", k);
+    ids[n++] = kops[k]->in[0].vars[0];
+  }
+  pr_raw(p, "%s};\n#define DP_NUM_SYNCS %d\n", n ? "" : "-1", n);
+  print_tensor_fn(e, p, "dp_sync", ids, n);
 }
 
 /* The loss@GRAD seed: the gradient scale strategy's value instead of the
@@ -148,6 +166,7 @@ DpText dp_text(EmitCtx *e, const Op *const *kops, int nk) {
       for (int a = 0; a < kops[k]->out[s].n; a++)
         if (kops[k]->out[s].vars[a] >= 0) written_in_a[kops[k]->out[s].vars[a]] = 1;
   print_grads(e, &p, written_in_a);
+  print_syncs(e, &p, kops, first_b);
   if (t.seed_kernel >= 0) print_seed(e, &p, kops[t.seed_kernel]);
   pr_line(&p, "static void places_free(%s_model *m);", e->prefix);
   pr_line(&p, "/* Why this trainer cannot run on several places (\"\": it can). */");

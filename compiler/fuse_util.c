@@ -130,7 +130,8 @@ int fuse_bn_inference(const Graph *g, int id) {
 }
 
 int fuse_bn_training(const Graph *g, int id) {
-  if (!is_type(g, id, "batch_norm") || op_bn_running_stats(&g->ops[id]) || rw_in(g, id, "MomentumTensor") >= 0)
+  if (!is_type(g, id, "batch_norm") || op_bn_running_stats(&g->ops[id]) || rw_in(g, id, "MomentumTensor") >= 0 ||
+      rw_in(g, id, "Sums") >= 0) /* synced by sync_batch_norm */
     return 0;
   int x = rw_in(g, id, "X");
   return x >= 0 && g->vars[x].dtype == RT_DT_FP32;

@@ -25,6 +25,7 @@ int pass_constant_folding(Graph *g, PassCtx *c);
 int pass_dead_code_elimination(Graph *g, PassCtx *c);
 int pass_fold_batch_norm(Graph *g, PassCtx *c);
 int pass_conv_elementwise_add_act(Graph *g, PassCtx *c);
+int pass_sync_batch_norm(Graph *g, PassCtx *c);
 int pass_fuse_bn_add_act_ops(Graph *g, PassCtx *c);
 int pass_fuse_bn_act_ops(Graph *g, PassCtx *c);
 int pass_fuse_relu_depthwise_conv(Graph *g, PassCtx *c);

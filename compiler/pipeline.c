@@ -35,6 +35,10 @@ static const PassEntry pipeline[] = {
      "before the conv fusions: conv + batch_norm becomes a conv with a bias they can extend", NULL, 0},
     {"conv_elementwise_add_act", pass_conv_elementwise_add_act, NULL,
      "after folding: bias, residual and activation join the conv's epilogue", NULL, 0},
+    {"sync_batch_norm", pass_sync_batch_norm, "sync_batch_norm",
+     "before the batch_norm fusions, which leave a synced batch_norm alone",
+     "each training batch_norm and its grad take their statistics over every place's rows (sums between the "
+     "places)", 1},
     {"fuse_bn_add_act_ops", pass_fuse_bn_add_act_ops, "fuse_bn_add_act_ops",
      "after folding: only batch_norms that no conv could absorb are left",
      "act(batch_norm(x) + z) whose Y and sum no other op reads, with its relu_grad + elementwise_add_grad + "
@@ -117,7 +121,7 @@ static int field_value(const BuildStrategy *bs, const char *field) {
       FIELD(fuse_bn_add_act_ops),      FIELD(fuse_bn_act_ops),    FIELD(fuse_relu_depthwise_conv),
       FIELD(fused_attention),          FIELD(fused_feedforward),  FIELD(fuse_gemm_epilogue),
       FIELD(fuse_elewise_add_act_ops), FIELD(enable_auto_fusion), FIELD(build_cinn_pass),
-      FIELD(fuse_all_optimizer_ops),   FIELD(fuse_adamw),
+      FIELD(fuse_all_optimizer_ops),   FIELD(fuse_adamw),         FIELD(sync_batch_norm),
 #undef FIELD
   };
   for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)

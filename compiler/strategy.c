@@ -61,12 +61,16 @@ static const Field fields[] = {
     F(sequential_run, FK_BOOL, NULL, "false", "the same as enable_sequential_execution"),
     F(fix_op_run_order, FK_BOOL, NULL, "false", "accepted: paddlec always keeps program order"),
     F(reduce_strategy, FK_ENUM, reduce_names, "AllReduce",
-      "multi-device: how gradients are combined (validated; used by data parallelism)"),
+      "data parallel: how a trainer's places combine gradients (AllReduce; Reduce: the same sums on 2 places, "
+      "more refused; _NoReduce refused)"),
     F(gradient_scale_strategy, FK_ENUM, scale_names, "CoeffNumDevice",
-      "multi-device: how the loss gradient is scaled (validated; used by data parallelism)"),
-    F(fuse_all_reduce_ops, FK_BOOL, NULL, "true", "multi-device: one all-reduce for many gradients (validated)"),
-    F(fuse_broadcast_ops, FK_BOOL, NULL, "true", "multi-device: one broadcast for many parameters (validated)"),
-    F(sync_batch_norm, FK_BOOL, NULL, "false", "multi-device: batch_norm statistics across devices (validated)"),
+      "data parallel: loss@GRAD on each place (CoeffNumDevice: 1 / places; One: 1; Customized: fed)"),
+    F(fuse_all_reduce_ops, FK_BOOL, NULL, "true",
+      "data parallel: one all-reduce for many gradients (between processes they always travel packed; the same "
+      "numbers)"),
+    F(fuse_broadcast_ops, FK_BOOL, NULL, "true", "data parallel: one broadcast for many parameters (the same numbers)"),
+    F(sync_batch_norm, FK_BOOL, NULL, "false",
+      "pass, training: batch_norm statistics (and their grads' sums) over every place's rows"),
     F(fuse_adamw, FK_BOOL, NULL, "false",
       "pass, training: the adamw ops with the same attributes and learning rate become one op updating every "
       "parameter"),
@@ -74,8 +78,8 @@ static const Field fields[] = {
       "pass, training: the optimizer ops of one type (adamw aside) with the same attributes and learning rate "
       "become one op updating every parameter"),
     F(enable_backward_optimizer_op_deps, FK_BOOL, NULL, "true", "training: optimizer ops after the backward (validated)"),
-    F(num_trainers, FK_INT, NULL, "1", "multi-process: number of trainers, >= 1 (validated)"),
-    F(trainer_id, FK_INT, NULL, "0", "multi-process: this trainer's rank, in [0, num_trainers) (validated)"),
+    F(num_trainers, FK_INT, NULL, "1", "data parallel: processes (mpirun -np), >= 1; checked against MPI's"),
+    F(trainer_id, FK_INT, NULL, "0", "data parallel: this process's rank, in [0, num_trainers); checked against MPI's"),
     F(trainers_endpoints, FK_LIST, NULL, "[]", "multi-process: ip:port of each trainer (validated)"),
     F(nccl_comm_num, FK_INT, NULL, "1", "multi-GPU: NCCL communicators, >= 1 (validated)"),
     F(bkcl_comm_num, FK_INT, NULL, "1", "Kunlun XPU communicators, >= 1 (validated; no XPU support)"),

@@ -379,6 +379,28 @@ void rt_batch_norm_train(const float *x, float *y, const float *scale, const flo
 void rt_batch_norm_grad(const float *x, const float *dy, const float *scale, const float *mean, const float *inv_std,
                         const float *var, float eps, int64_t outer, int64_t c, int64_t inner, float *dx,
                         float *dscale, float *dbias);
+/* sync_batch_norm (data_parallel.h; Paddle's sync_batch_norm, on CPU
+ * places): rt_batch_norm_sums writes each channel's sum of x and of x^2
+ * over this place's [outer, c, inner] (sums[c], sums[c + ch]) and its
+ * element count (sums[2c]); summed over every place, they give
+ * rt_batch_norm_train_synced the batch's mean and biased variance
+ * E[x^2] - mean^2 (in double), the rest as rt_batch_norm_train.  In the
+ * backward, rt_batch_norm_grad_sums writes each channel's sum(dy) and
+ * sum(dy * (x - mean) * inv_std) over this place; summed over every place
+ * (gsums) with the forward's summed counts (sums), rt_batch_norm_grad_synced
+ * gives this place's dx as rt_batch_norm_grad would over the whole batch,
+ * and dscale, dbias over this place (the places' gradients are summed
+ * after). */
+void rt_batch_norm_sums(const float *x, int64_t outer, int64_t c, int64_t inner, double *sums);
+void rt_batch_norm_train_synced(const float *x, float *y, const float *scale, const float *bias, const float *mean_in,
+                                const float *var_in, float eps, float momentum, int64_t outer, int64_t c,
+                                int64_t inner, const double *sums, float *mean_out, float *var_out, float *saved_mean,
+                                float *saved_inv_std);
+void rt_batch_norm_grad_sums(const float *x, const float *dy, const float *mean, const float *inv_std, int64_t outer,
+                             int64_t c, int64_t inner, double *sums);
+void rt_batch_norm_grad_synced(const float *x, const float *dy, const float *scale, const float *mean,
+                               const float *inv_std, int64_t outer, int64_t c, int64_t inner, const double *gsums,
+                               const double *sums, float *dx, float *dscale, float *dbias);
 /* y = x * scale[c] + bias[c] over x viewed as [outer, c, inner]. */
 void rt_channel_affine(const float *x, float *y, const float *scale, const float *bias, int64_t outer, int64_t c,
                        int64_t inner);

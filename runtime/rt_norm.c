@@ -112,18 +112,26 @@ typedef struct BnTrainJob {
   float *y, *mean_out, *var_out, *saved_mean, *saved_inv_std;
   float eps, momentum;
   int64_t outer, c, inner;
+  const double *sums; /* synced: every place's sums (rt_batch_norm_sums), else NULL */
 } BnTrainJob;
 
 static void bn_train_channels(void *ctx, int64_t lo, int64_t hi) {
   const BnTrainJob *j = ctx;
   const int64_t c = j->c, inner = j->inner, n = j->outer * inner;
   for (int64_t ch = lo; ch < hi; ch++) {
-    double s = 0.0;
-    for (int64_t o = 0; o < j->outer; o++) s += rt_sum_f64(j->x + (o * c + ch) * inner, inner);
-    const float mean = (float)(s / (double)n);
-    double q = 0.0;
-    for (int64_t o = 0; o < j->outer; o++) q += rt_sqdev_f64(j->x + (o * c + ch) * inner, inner, mean);
-    const float var = (float)(q / (double)n);
+    float mean, var;
+    if (j->sums) { /* E[x^2] - mean^2 over every place's elements */
+      const double m = j->sums[ch] / j->sums[2 * c], q = j->sums[c + ch] / j->sums[2 * c] - m * m;
+      mean = (float)m;
+      var = (float)(q > 0.0 ? q : 0.0);
+    } else {
+      double s = 0.0;
+      for (int64_t o = 0; o < j->outer; o++) s += rt_sum_f64(j->x + (o * c + ch) * inner, inner);
+      mean = (float)(s / (double)n);
+      double q = 0.0;
+      for (int64_t o = 0; o < j->outer; o++) q += rt_sqdev_f64(j->x + (o * c + ch) * inner, inner, mean);
+      var = (float)(q / (double)n);
+    }
     /* phi: saved_inv_std = (var + eps).inverse().sqrt() */
     const float inv = sqrtf(1.0f / (var + j->eps));
     j->saved_mean[ch] = mean;
@@ -153,8 +161,33 @@ void rt_batch_norm_train(const float *x, float *y, const float *scale, const flo
     return;
   }
   BnTrainJob j = {x, scale, bias, mean_in, var_in, y, mean_out, var_out, saved_mean, saved_inv_std,
-                  eps, momentum, outer, c, inner};
+                  eps, momentum, outer, c, inner, NULL};
   rt_parallel_range(c, outer * c * inner * 3, bn_train_channels, &j);
+}
+
+void rt_batch_norm_sums(const float *x, int64_t outer, int64_t c, int64_t inner, double *sums) {
+  for (int64_t ch = 0; ch < c; ch++) {
+    double s = 0.0, q = 0.0;
+    for (int64_t o = 0; o < outer; o++) {
+      const float *xp = x + (o * c + ch) * inner;
+      for (int64_t i = 0; i < inner; i++) {
+        s += xp[i];
+        q += (double)xp[i] * xp[i];
+      }
+    }
+    sums[ch] = s;
+    sums[c + ch] = q;
+  }
+  sums[2 * c] = (double)(outer * inner);
+}
+
+void rt_batch_norm_train_synced(const float *x, float *y, const float *scale, const float *bias, const float *mean_in,
+                                const float *var_in, float eps, float momentum, int64_t outer, int64_t c,
+                                int64_t inner, const double *sums, float *mean_out, float *var_out, float *saved_mean,
+                                float *saved_inv_std) {
+  BnTrainJob j = {x, scale, bias, mean_in, var_in, y, mean_out, var_out, saved_mean, saved_inv_std,
+                  eps, momentum, outer, c, inner, sums};
+  rt_parallel_range(c, outer * c * inner * 2, bn_train_channels, &j);
 }
 
 typedef struct BnGradJob {
@@ -163,6 +196,8 @@ typedef struct BnGradJob {
   float eps;
   int global;
   int64_t outer, c, inner;
+  const double *gsums; /* synced: every place's sum(dy), sum(dy * xhat) (rt_batch_norm_grad_sums) */
+  double count;        /* and every place's elements per channel */
 } BnGradJob;
 
 static void bn_grad_channels(void *ctx, int64_t lo, int64_t hi) {
@@ -179,11 +214,12 @@ static void bn_grad_channels(void *ctx, int64_t lo, int64_t hi) {
         sdxm += (double)((xp[i] - mean) * inv) * dp[i];
       }
     }
-    const float dy_sum = (float)sdy, dxm_sum = (float)sdxm;
-    if (j->dbias) j->dbias[ch] = dy_sum, j->dscale[ch] = dxm_sum;
+    if (j->dbias) j->dbias[ch] = (float)sdy, j->dscale[ch] = (float)sdxm; /* this place's */
     if (!j->dx) continue;
+    const float dy_sum = (float)(j->gsums ? j->gsums[ch] : sdy), dxm_sum = (float)(j->gsums ? j->gsums[j->c + ch] : sdxm);
+    const float fn = (float)(j->gsums ? j->count : (double)n);
     const float sc = j->scale ? j->scale[ch] : 1.0f;
-    const float k = sc * inv / (float)(j->global ? 1 : n), fn = (float)n;
+    const float k = sc * inv / (j->global ? 1.0f : fn);
     for (int64_t o = 0; o < j->outer; o++) {
       const float *xp = j->x + (o * c + ch) * inner, *dp = j->dy + (o * c + ch) * inner;
       float *gp = j->dx + (o * c + ch) * inner;
@@ -206,7 +242,30 @@ void rt_batch_norm_grad(const float *x, const float *dy, const float *scale, con
     }
     return;
   }
-  BnGradJob j = {x, dy, scale, mean, inv_std, var, dx, dscale, dbias, eps, global, outer, c, inner};
+  BnGradJob j = {x, dy, scale, mean, inv_std, var, dx, dscale, dbias, eps, global, outer, c, inner, NULL, 0.0};
+  rt_parallel_range(c, outer * c * inner * 3, bn_grad_channels, &j);
+}
+
+void rt_batch_norm_grad_sums(const float *x, const float *dy, const float *mean, const float *inv_std, int64_t outer,
+                             int64_t c, int64_t inner, double *sums) {
+  for (int64_t ch = 0; ch < c; ch++) {
+    double sdy = 0.0, sdxm = 0.0;
+    for (int64_t o = 0; o < outer; o++) {
+      const float *xp = x + (o * c + ch) * inner, *dp = dy + (o * c + ch) * inner;
+      for (int64_t i = 0; i < inner; i++) {
+        sdy += dp[i];
+        sdxm += (double)((xp[i] - mean[ch]) * inv_std[ch]) * dp[i];
+      }
+    }
+    sums[ch] = sdy;
+    sums[c + ch] = sdxm;
+  }
+}
+
+void rt_batch_norm_grad_synced(const float *x, const float *dy, const float *scale, const float *mean,
+                               const float *inv_std, int64_t outer, int64_t c, int64_t inner, const double *gsums,
+                               const double *sums, float *dx, float *dscale, float *dbias) {
+  BnGradJob j = {x, dy, scale, mean, inv_std, NULL, dx, dscale, dbias, 0.0f, 0, outer, c, inner, gsums, sums[2 * c]};
   rt_parallel_range(c, outer * c * inner * 3, bn_grad_channels, &j);
 }
 

@@ -209,6 +209,22 @@ static Var *bn_stat(EmitCtx *e, const char *slot, int in, int64_t ch) {
   return v;
 }
 
+/* The float64 var of `n` elements bound to slot `slot` (paddlec's, on a
+ * batch_norm or its grad under sync_batch_norm), NULL when there is none,
+ * BAD_SUMS after em_fail. */
+static const Var bad_sums;
+#define BAD_SUMS (&bad_sums)
+static const Var *bn_sums(EmitCtx *e, const char *slot, int64_t n) {
+  OpCtx c = {e->g, (Op *)e->op};
+  const Var *v = ctx_in(&c, slot, 0);
+  if (!v) return NULL;
+  if (v->dtype != RT_DT_FP64 || em_spec(e, v)->rank != 1 || em_const_dim(e, v, 0) != n) {
+    em_fail(e, "%s must be float64 [%lld]", slot, (long long)n);
+    return BAD_SUMS;
+  }
+  return v;
+}
+
 /* batch_norm with its batch's statistics (phi BatchNormKernel, global_stats
  * false): rt_batch_norm_train writes Y, SavedMean, SavedVariance (the
  * inverse standard deviation) and MeanOut / VarianceOut, the running
@@ -221,10 +237,14 @@ static int emit_batch_norm_train(EmitCtx *e, const Var *x, const Var *y, int ci,
   const Var *sm = bn_stat(e, "SavedMean", 0, ch), *sv = bn_stat(e, "SavedVariance", 0, ch);
   if (!mean || !var || !mo || !vo || !sm || !sv) return -1;
   const int rank = em_spec(e, x)->rank;
-  pr_line(e->p, "rt_batch_norm_train(%s, %s, %s, %s, %s, %s, %s, %s, %s, %lld, %s,", em_ptr(e, x, 1), em_ptr(e, y, 0),
-          sc, bi, em_ptr(e, mean, 1), em_ptr(e, var, 1), em_float(attr_float(e->op, "epsilon", 1e-5)),
-          em_float(attr_float(e->op, "momentum", 0.9)), em_prod(e, x, 0, ci), (long long)ch,
-          em_prod(e, x, ci + 1, rank));
+  /* sync_batch_norm on places: every place's sums (sync_batch_norm.c) */
+  const Var *sums = bn_sums(e, "Sums", 2 * ch + 1);
+  if (sums == BAD_SUMS) return -1;
+  pr_line(e->p, "rt_batch_norm_train%s(%s, %s, %s, %s, %s, %s, %s, %s, %s, %lld, %s,", sums ? "_synced" : "",
+          em_ptr(e, x, 1), em_ptr(e, y, 0), sc, bi, em_ptr(e, mean, 1), em_ptr(e, var, 1),
+          em_float(attr_float(e->op, "epsilon", 1e-5)), em_float(attr_float(e->op, "momentum", 0.9)),
+          em_prod(e, x, 0, ci), (long long)ch, em_prod(e, x, ci + 1, rank));
+  if (sums) pr_line(e->p, "                    %s,", em_ptr(e, sums, 1));
   pr_line(e->p, "                    %s, %s, %s, %s);", em_ptr(e, mo, 0), em_ptr(e, vo, 0), em_ptr(e, sm, 0),
           em_ptr(e, sv, 0));
   return 0;
@@ -327,6 +347,18 @@ int op_batch_norm_grad_emit(EmitCtx *e, const char *dy_ptr) {
     mean = em_ptr(e, m, 1), inv = em_ptr(e, v, 1);
   }
   if (ds && (!bn_stat(e, "Scale@GRAD", 0, ch) || !bn_stat(e, "Bias@GRAD", 0, ch))) return -1;
+  /* sync_batch_norm on places: every place's sums (sync_batch_norm.c) */
+  const Var *gsums = bn_sums(e, "Sums", 2 * ch), *count = bn_sums(e, "Count", 2 * ch + 1);
+  if (gsums == BAD_SUMS || count == BAD_SUMS) return -1;
+  if (!gsums != !count || (gsums && global)) return em_fail(e, "Sums and Count go together, with the batch's statistics");
+  if (gsums) {
+    pr_line(e->p, "rt_batch_norm_grad_synced(%s, %s, %s, %s, %s, %s, %lld, %s, %s, %s, %s, %s, %s);", em_ptr(e, x, 1),
+            dy_ptr ? dy_ptr : em_ptr(e, dy, 1), sc, mean, inv, em_prod(e, x, 0, ci), (long long)ch,
+            em_prod(e, x, ci + 1, rank), em_ptr(e, gsums, 1), em_ptr(e, count, 1), dx ? em_ptr(e, dx, 0) : "NULL",
+            ds ? em_ptr(e, ds, 0) : "NULL", db ? em_ptr(e, db, 0) : "NULL");
+    attr_superseded(e->op, "epsilon"); /* SavedVariance holds 1 / std */
+    return 0;
+  }
   pr_line(e->p, "rt_batch_norm_grad(%s, %s, %s, %s, %s, %s, %s, %s, %lld, %s, %s, %s, %s);", em_ptr(e, x, 1),
           dy_ptr ? dy_ptr : em_ptr(e, dy, 1), sc, mean, inv, var, em_float(attr_float(e->op, "epsilon", 1e-5)),
           em_prod(e, x, 0, ci),
