@@ -308,3 +308,71 @@ def test_sync_batch_norm_is_one_place_on_the_whole_batch(trainers, name, tmp_pat
         mpi = trainers(name, "--build-strategy", "sync_batch_norm=true", "--mpi")
         got, _, _ = train_places(mpi, name, tmp_path / "mpi", 1, launcher=MPIRUN + ["-np", "2"])
         assert np.array_equal(got, two)
+
+
+PER_PLACE_HOST = r"""
+#include <stdio.h>
+#include <string.h>
+#include "fit.h"
+#include "paddlec_rt/rt.h"
+/* fit_a_line on 2 places: train_step on 16 rows against train_step_places
+ * on the same rows fed as two 8-row batches, 5 steps, two models from the
+ * same checkpoint; prints both losses. */
+int main(int argc, char **argv) {
+  (void)argc;
+  RtNpy x, y;
+  char err[160];
+  if (rt_npy_read(argv[2], &x, err, sizeof err) || rt_npy_read(argv[3], &y, err, sizeof err)) return 2;
+  fit_model *a, *b;
+  if (fit_create(&a, NULL) || fit_create(&b, NULL) || fit_load(a, argv[1]) || fit_load(b, argv[1]) ||
+      fit_set_places(a, 2) || fit_set_places(b, 2))
+    return 3;
+  const float *xs = x.data, *ys = y.data;
+  for (int k = 0; k < 5; k++) {
+    float la[2], lb[2];
+    const void *in[2] = {xs + k * 16 * 13, ys + k * 16};
+    void *fa[1] = {la}, *fb[1] = {lb};
+    if (fit_train_step(a, 16, in, fa)) return 4;
+    const void *p0[2] = {xs + k * 16 * 13, ys + k * 16}, *p1[2] = {xs + (k * 16 + 8) * 13, ys + k * 16 + 8};
+    const void *const *per[2] = {p0, p1};
+    const int64_t batches[2] = {8, 8};
+    if (fit_train_step_places(b, batches, per, fb)) {
+      printf("error %s\n", fit_last_error(b));
+      return 5;
+    }
+    printf("step %d a %.9g %.9g b %.9g %.9g\n", k, la[0], la[1], lb[0], lb[1]);
+  }
+  const int64_t bad[2] = {8, 0};
+  const void *p0[2] = {xs, ys};
+  const void *const *per[2] = {p0, p0};
+  float l[2];
+  void *f[1] = {l};
+  printf("zero rows: %d\n", fit_train_step_places(b, bad, per, f));
+  fit_destroy(a);
+  fit_destroy(b);
+  return 0;
+}
+"""
+
+
+def test_one_batch_per_place(tmp_path):
+    """model_train_step_places (Paddle's list-of-dicts feed): the places'
+    own batches, here the halves of what train_step splits: the same
+    losses, bit for bit; a place with no rows is refused."""
+    from conftest import run
+    d = case_dir("fit_a_line")
+    assert run(["compile", os.path.join(d, "main.pdmodel"), "--startup", os.path.join(d, "startup.pdmodel"), "-o",
+                str(tmp_path), "--name", "fit", "--blas=none"]).returncode == 0
+    (tmp_path / "host.c").write_text(PER_PLACE_HOST)
+    rt = sorted(str(p) for p in (tmp_path / "paddlec_rt").glob("*.c"))
+    p = subprocess.run(["cc", "-std=c11", "-O1", "-Wall", "-Wextra", "-Werror", "-D_POSIX_C_SOURCE=200809L", "-I",
+                        str(tmp_path), str(tmp_path / "host.c"), str(tmp_path / "fit.c"),
+                        str(tmp_path / "fit_startup.c"), *rt, "-o", str(tmp_path / "host"), "-lm", "-lpthread"],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr[-3000:]
+    p = subprocess.run([str(tmp_path / "host"), os.path.join(d, "init"), os.path.join(d, "x.npy"),
+                        os.path.join(d, "y.npy")], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stdout + p.stderr
+    steps = [l.split() for l in p.stdout.splitlines() if l.startswith("step ")]
+    assert len(steps) == 5 and all(s[3:5] == s[6:8] for s in steps), p.stdout
+    assert "zero rows: 2" in p.stdout  # MODEL_ERR_SHAPE
