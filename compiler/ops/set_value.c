@@ -164,7 +164,7 @@ static int emit_set_value(EmitCtx *e) {
     return -1;
   /* the slice: every dim whole, then the sliced axes */
   const VarSpec *xs = em_spec(e, x);
-  SymDim count[RT_MAX_RANK];
+  SymDim count[RT_MAX_RANK] = {{0, 0}};
   SliceAxis sl[RT_MAX_RANK];
   int sliced[RT_MAX_RANK] = {0}, empty = 0;
   for (int d = 0; d < r; d++) count[d] = xs->d[d];
@@ -387,7 +387,7 @@ static int emit_set_value_grad(EmitCtx *e) {
       bounds(e, "StepsTensorList", "steps", na, 1, step))
     return -1;
   const VarSpec *xs = em_spec(e, dout);
-  SymDim count[RT_MAX_RANK];
+  SymDim count[RT_MAX_RANK] = {{0, 0}};
   SliceAxis sl[RT_MAX_RANK];
   int sliced[RT_MAX_RANK] = {0}, empty = 0;
   for (int d = 0; d < r; d++) count[d] = xs->d[d];
@@ -408,7 +408,7 @@ static int emit_set_value_grad(EmitCtx *e) {
   tu_strides(e, dout, ost);
   if (dv) { /* first: Input@GRAD may be Out@GRAD's buffer */
     const VarSpec *vs = em_spec(e, vt);
-    SymDim fake[RT_MAX_RANK], vnumel, fnumel;
+    SymDim fake[RT_MAX_RANK] = {{0, 0}}, vnumel, fnumel;
     int direct = vs->rank == r;
     for (int d = 0; d < r && direct; d++) direct = sym_eq(vs->d[d], count[d]);
     for (int i = 0, num_dec = 0; i < r && !direct; i++) {
