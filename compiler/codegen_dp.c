@@ -135,6 +135,7 @@ DpText dp_text(EmitCtx *e, const Op *const *kops, int nk) {
   pr_line(&p, " * place keeps its own, as in Paddle's local scopes; 0: shared. */");
   pr_raw(&p, "static const unsigned char state_per_place[] = {");
   unsigned char *per_place = pool_alloc((size_t)g->nparams + 1);
+  const char *reduce_why = g->dp_reduce_why;
   for (int i = 0; i < g->nparams; i++) {
     int a = 0, b = -1;
     for (int k = 0; k < nk; k++)
@@ -145,6 +146,10 @@ DpText dp_text(EmitCtx *e, const Op *const *kops, int nk) {
     if (a && b >= 0 && !t.why)
       t.why = pool_printf("state var '%s' is written by part A (forward, backward) and by %s", g->vars[g->params[i]].name,
                           graph_op_where(g, kops[b]));
+    if (a && !reduce_why)
+      reduce_why = pool_printf("part A (forward, backward) writes state var '%s', which Paddle's places share under "
+                               "Reduce on CPU (parallel_executor.cc, BCastParamsToDevices shares the memory) and "
+                               "all write", g->vars[g->params[i]].name);
     per_place[i] = (unsigned char)a;
     pr_raw(&p, "%s%d", i ? ", " : "", a);
   }
@@ -171,6 +176,8 @@ DpText dp_text(EmitCtx *e, const Op *const *kops, int nk) {
   pr_line(&p, "static void places_free(%s_model *m);", e->prefix);
   pr_line(&p, "/* Why this trainer cannot run on several places (\"\": it can). */");
   pr_line(&p, "static const char dp_why[] = \"%s\";", t.why ? c_escape(t.why) : "");
+  pr_line(&p, "/* And why not under reduce_strategy Reduce. */");
+  pr_line(&p, "static const char dp_reduce_why[] = \"%s\";", reduce_why ? c_escape(reduce_why) : "");
   t.code = pool_strdup(p.buf);
   pr_free(&p);
   return t;

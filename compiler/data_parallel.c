@@ -77,3 +77,46 @@ int dp_grads(const Graph *g, int **ids) {
   }
   return n;
 }
+
+/* The index in grads[0 .. n) of the gradient op's op_role_var names (its
+ * second string), -1 when it names none of them or is not one pair. */
+static int optimizer_grad(const Graph *g, const Op *op, const int *grads, int n) {
+  const OpAttr *rv = attr_find(op, "op_role_var");
+  if (!rv || rv->n_strings != 2) return -1;
+  const int v = graph_find_var(g, 0, rv->strings[1]);
+  for (int i = 0; i < n; i++)
+    if (grads[i] == v) return i;
+  return -1;
+}
+
+const char *dp_reduce_why(const Graph *g) {
+  const Block *b = &g->blocks[0];
+  int *grads, n = dp_grads(g, &grads);
+  int *writer = pool_alloc(sizeof *writer * (size_t)(g->nvars + 1)); /* per var: the gradient whose ops write it */
+  for (int v = 0; v < g->nvars; v++) writer[v] = -1;
+  for (int i = 0; i < b->nops; i++) {
+    const Op *op = &g->ops[b->ops[i]];
+    if (train_op_role(op) != OP_ROLE_OPTIMIZE) continue; /* OpHaveRole: the role exactly */
+    const int k = optimizer_grad(g, op, grads, n);
+    if (k < 0)
+      return pool_printf("%s (an optimizer op) does not name one (parameter, gradient) pair of the backward in its "
+                         "op_role_var, and Paddle's Reduce runs each optimizer op on the place that owns its "
+                         "gradient (multi_devices_graph_pass.cc, ReduceSSAGraphBuilder::GetOpDeviceID)",
+                         graph_op_where(g, op));
+    for (int s = 0; s < op->nin; s++)
+      for (int a = 0; a < op->in[s].n; a++) {
+        const int v = op->in[s].vars[a];
+        if (v >= 0 && writer[v] >= 0 && writer[v] != k)
+          return pool_printf("%s (for '%s') reads '%s', which the optimizer ops for '%s' write, on another "
+                             "owner place",
+                             graph_op_where(g, op), g->vars[grads[k]].name, g->vars[v].name,
+                             g->vars[grads[writer[v]]].name);
+      }
+    for (int s = 0; s < op->nout; s++)
+      for (int a = 0; a < op->out[s].n; a++) {
+        const int v = op->out[s].vars[a];
+        if (v >= 0 && !(g->vars[v].flags & VAR_PERSISTABLE)) writer[v] = k;
+      }
+  }
+  return NULL;
+}

@@ -32,5 +32,13 @@ const char *dp_order(Graph *g);
  * each once; those the program has no var for are left out.  Returns the
  * count; *ids (pool memory) their var ids. */
 int dp_grads(const Graph *g, int **ids);
+/* Why the program cannot run under reduce_strategy Reduce on several
+ * places, in pool memory (NULL: it can).  Paddle's ReduceSSAGraphBuilder
+ * runs each optimizer op only on the place that owns its gradient
+ * (multi_devices_graph_pass.cc, GetOpDeviceID), which needs one (parameter,
+ * gradient) op_role_var pair per optimizer op, a gradient the backward
+ * names, and no vars passed between the ops of different gradients (global
+ * norm clipping's). */
+const char *dp_reduce_why(const Graph *g);
 
 #endif

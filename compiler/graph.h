@@ -151,6 +151,7 @@ typedef struct Graph {
   int specializing;        /* inference runs for code generation (consteval.h) */
   const char *dp_why;      /* a trainer: why it cannot run on several places
                             * (data_parallel.h), NULL when it can */
+  const char *dp_reduce_why; /* and why not under reduce_strategy Reduce */
 } Graph;
 
 /* Builds the IR from a decoded ProgramDesc; returns 0 or -1 (errors printed). */

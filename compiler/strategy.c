@@ -61,8 +61,8 @@ static const Field fields[] = {
     F(sequential_run, FK_BOOL, NULL, "false", "the same as enable_sequential_execution"),
     F(fix_op_run_order, FK_BOOL, NULL, "false", "accepted: paddlec always keeps program order"),
     F(reduce_strategy, FK_ENUM, reduce_names, "AllReduce",
-      "data parallel: how a trainer's places combine gradients (AllReduce; Reduce: the same sums on 2 places, "
-      "more refused; _NoReduce refused)"),
+      "data parallel: how a trainer's places combine gradients (AllReduce; Reduce: each summed from its owner "
+      "place's; _NoReduce refused)"),
     F(gradient_scale_strategy, FK_ENUM, scale_names, "CoeffNumDevice",
       "data parallel: loss@GRAD on each place (CoeffNumDevice: 1 / places; One: 1; Customized: fed)"),
     F(fuse_all_reduce_ops, FK_BOOL, NULL, "true",

@@ -158,6 +158,7 @@ int train_setup(Graph *g, const TrainOpts *o) {
   }
   cond_inline(g); /* the learning-rate schedule's small blocks */
   g->dp_why = dp_order(g); /* part B after part A, for places */
+  g->dp_reduce_why = dp_reduce_why(g);
   if (set_state(g) || set_feeds(g, o)) return -1;
   int loss = o->loss ? step_var(g, o->loss, "--loss") : train_find_loss(g);
   if (o->loss && loss < 0) return -1;

@@ -29,17 +29,18 @@ ORACLE = os.path.join(ROOT, "tests", "oracle")
 SCRIPT = os.path.join(ORACLE, "dp_reference.py")
 
 
-def dp_reference_dir(name, places, strategy="CoeffNumDevice", steps=None):
-    """build/train/<name>/dp_<strategy>_<places>[_<steps>]/ holding
+def dp_reference_dir(name, places, strategy="CoeffNumDevice", steps=None, reduce="AllReduce"):
+    """build/train/<name>/dp_<strategy>_<places>[_<steps>][_Reduce]/ holding
     dp_loss.npy ([steps, places]) and dp_final.npz (place 0's state), as
     dp_reference.py writes them; made in a subprocess (Paddle stays out of the
     test process) and remade when the fixture or dp_reference.py is newer."""
     d = case_dir(name)
-    out = os.path.join(d, f"dp_{strategy}_{places}" + ("" if steps is None else f"_{steps}"))
+    out = os.path.join(d, f"dp_{strategy}_{places}" + ("" if steps is None else f"_{steps}") +
+                       ("" if reduce == "AllReduce" else f"_{reduce}"))
     stamp = os.path.join(out, ".done")
     newest = max(os.path.getmtime(SCRIPT), os.path.getmtime(os.path.join(d, ".done")))
     if not os.path.exists(stamp) or os.path.getmtime(stamp) < newest:
-        args = [sys.executable, SCRIPT, d, out, "--places", str(places), "--strategy", strategy]
+        args = [sys.executable, SCRIPT, d, out, "--places", str(places), "--strategy", strategy, "--reduce", reduce]
         p = subprocess.run(args + ([] if steps is None else ["--steps", str(steps)]), capture_output=True, text=True,
                            timeout=900)
         assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-3000:]
@@ -88,6 +89,23 @@ def test_places_split_the_batch(dp, places):
         assert np.abs(f2[0][k] - f1[0][k]).max() <= 1e-5, k
         if k.startswith("fc_"):
             assert np.abs(f1[0][k] - init[k]).max() > 1e-3, k  # the step moved it
+
+
+def test_reduce_owners(dp):
+    """Paddle's greedy owners, by hand for mlp_sgd's gradients in backward
+    order, fc_1.b_0 (10 elements), fc_1.w_0 (320), fc_0.b_0 (32), fc_0.w_0
+    (512): on 3 places b1 -> 0 (owned 10, 0, 0), w1 -> 1 (10, 320, 0),
+    b0 -> 2 (10, 320, 32), w0 -> 0, the least owned (522, 320, 32); on 4
+    places one each.  The sums start from the owner's: other roundings than
+    AllReduce's, the same values to 1e-6."""
+    d = case_dir("mlp_sgd")
+    ref = dp.DataParallelReference(d, 3, reduce="Reduce")
+    assert ref.owner == {"fc_1.b_0@GRAD": 0, "fc_1.w_0@GRAD": 1, "fc_0.b_0@GRAD": 2, "fc_0.w_0@GRAD": 0}
+    assert list(dp.DataParallelReference(d, 4, reduce="Reduce").owner.values()) == [0, 1, 2, 3]
+    lr, fr = dp.DataParallelReference(d, 4, reduce="Reduce").run(steps=3)
+    la, fa = dp.DataParallelReference(d, 4).run(steps=3)
+    assert np.abs(lr - la).max() <= 1e-6 and np.abs(fr[0]["fc_0.w_0"] - fa[0]["fc_0.w_0"]).max() <= 1e-6
+    assert not all(np.array_equal(fr[0][k], fa[0][k]) for k in fa[0])
 
 
 def test_batch_norm_statistics_stay_per_place(dp):

@@ -3,6 +3,7 @@
     python dp_reference.py CASE_DIR OUT_DIR --places N
                            [--strategy CoeffNumDevice|One|Customized] [--steps K]
                            [--batch B] [--loss-grad V0,V1,...]
+                           [--reduce AllReduce|Reduce]
 
 Paddle 2.6 no longer ships ParallelExecutor / CompiledProgram.with_data_parallel,
 so this script computes what they computed, with Paddle's own kernels (its
@@ -63,9 +64,19 @@ What it computes, and the Paddle source each rule follows:
   (details/all_reduce_op_handle.cc) reduces into place 0's tensor with
   ReduceLoDTensor (details/reduce_and_gather.h: dst = g_i + dst for
   i = 1, 2, ..., place 0's own tensor skipped), then copies it to the other
-  places.  (Reduce, not done here, reduces into the owner place k's tensor
-  the same way: (g_k + g_0) + g_1 + ... without g_k's second term, which
-  for 3 or more places is another rounding than AllReduce's.)
+  places.
+
+- Reduce (--reduce Reduce): each gradient is summed into its owner place
+  k's tensor the same way, ((g_k + g_0) + g_1) + ... without g_k's second
+  term (details/reduce_op_handle.cc; for 3 or more places another rounding
+  than AllReduce's).  The owners: gradients in the order the backward
+  writes them, each to the place with the fewest elements owned so far, the
+  first of equals (ReduceSSAGraphBuilder::InsertCollectiveOp,
+  BalanceVarSSAGraphBuilder::GetAppropriateDeviceID in
+  multi_devices_graph_pass.cc; the element count from the gradient's
+  VarDesc).  Paddle runs each optimizer op on its gradient's owner alone,
+  on parameters its CPU places share, so every place ends the step with
+  the values part B gives on the sums, as under AllReduce.
 
 - Part B then runs in every place's scope on the summed gradients (the
   AllReduce builder runs the optimizer ops on every place:
@@ -184,7 +195,7 @@ class DataParallelReference:
     """run() gives the per-place losses [steps, N] and every place's final
     persistables; see the module docstring for what it computes."""
 
-    def __init__(self, case_dir, places, strategy="CoeffNumDevice", loss_grad=None):
+    def __init__(self, case_dir, places, strategy="CoeffNumDevice", loss_grad=None, reduce="AllReduce"):
         if places < 1:
             raise ValueError("places must be >= 1")
         if strategy not in STRATEGIES:
@@ -209,6 +220,16 @@ class DataParallelReference:
             ops[seed_at]._set_attr("value", self.coeff)
             ops[seed_at]._set_attr("str_value", "")
         grad_names = {g for _, g in self.info["grads"]}
+        self.owner = {}  # Reduce: gradient -> its owner place (AllReduce: place 0)
+        if reduce == "Reduce":
+            owned = [0] * places
+            blk = self.main.global_block()
+            for _, g in self.info["grads"]:
+                k = owned.index(min(owned))
+                self.owner[g] = k
+                owned[k] += int(np.prod(blk.var(g).shape))
+        elif reduce != "AllReduce":
+            raise ValueError(f"reduce {reduce!r}: AllReduce or Reduce")
         self.summed = [n for n in self.info["carry"] if n in grad_names]
         self.per_place = [n for n in self.info["carry"] if n not in grad_names]
 
@@ -244,9 +265,11 @@ class DataParallelReference:
                 fetched.append(dict(zip(carry, out[1:])))
             sums = {}
             for g in self.summed:
-                s = np.array(fetched[0][g], copy=True)
-                for p in range(1, n):
-                    s += fetched[p][g]  # float32, place order: ((g0 + g1) + g2) + ...
+                k = self.owner.get(g, 0)
+                s = np.array(fetched[k][g], copy=True)
+                for p in range(n):
+                    if p != k:
+                        s += fetched[p][g]  # float32, place order: ((g_k + g0) + g1) + ..., g_k once
                 sums[g] = s
             for p in range(n):
                 feed = dict(sums)
@@ -264,13 +287,14 @@ def main(argv=None):
     ap.add_argument("out_dir")
     ap.add_argument("--places", type=int, required=True)
     ap.add_argument("--strategy", default="CoeffNumDevice", choices=STRATEGIES)
+    ap.add_argument("--reduce", default="AllReduce", choices=("AllReduce", "Reduce"))
     ap.add_argument("--steps", type=int, default=None)
     ap.add_argument("--batch", type=int, default=None, help="rows per step (default: case.json's batch)")
     ap.add_argument("--loss-grad", default=None, help="Customized: the fed loss@GRAD, comma-separated values "
                     "split over the places (one each: N values)")
     args = ap.parse_args(argv)
     lg = None if args.loss_grad is None else [float(v) for v in args.loss_grad.split(",")]
-    ref = DataParallelReference(args.case_dir, args.places, args.strategy, lg)
+    ref = DataParallelReference(args.case_dir, args.places, args.strategy, lg, args.reduce)
     try:
         losses, finals = ref.run(args.steps, args.batch)
     except DataParallelError as e:
