@@ -241,6 +241,7 @@ static int startup_generate(const Graph *g, const CompileOpts *o, ModelText *mt)
   so.prefix = pool_printf("%s_startup", o->prefix);
   so.training = 0;
   so.startup = NULL;
+  so.eval = NULL;
   so.nshapes = 0;
   so.dump_memplan = 0;
   so.es.num_threads = 1; /* runs once, before training */
@@ -282,10 +283,44 @@ static int startup_generate(const Graph *g, const CompileOpts *o, ModelText *mt)
   return 0;
 }
 
+/* The evaluation program of training program g, as the model PREFIX_eval
+ * whose weights are g's state vars of the same names, bound at run time
+ * (PREFIX_eval in train.c.in); and the table that binds them. */
+static int eval_generate(const Graph *g, const CompileOpts *o, ModelText *mt) {
+  Graph *ev = o->eval;
+  if (train_eval_setup(ev, g)) return -1;
+  CompileOpts eo = *o;
+  eo.prefix = pool_printf("%s_eval", o->prefix);
+  eo.training = 0;
+  eo.bound_state = 1;
+  eo.startup = NULL;
+  eo.eval = NULL;
+  eo.embed_weights = 0;
+  eo.nshapes = 0;
+  eo.dump_memplan = 0;
+  eo.es.num_iteration_per_run = 1;
+  ModelText emt = {0};
+  if (codegen_generate(ev, &eo, &emt)) return -1;
+  mt->eval_header = emt.header;
+  mt->eval_source = emt.source;
+  Printer p;
+  pr_init(&p);
+  pr_line(&p, "/* Weight i of %s is the trainer's state var eval_state[i]. */", eo.prefix);
+  pr_raw(&p, "static const int eval_state[] = {");
+  for (int i = 0; i < ev->nparams; i++)
+    for (int k = 0; k < g->nparams; k++)
+      if (!strcmp(g->vars[g->params[k]].name, ev->vars[ev->params[i]].name))
+        pr_raw(&p, "%s%d /* %s */", i ? ", " : "", k, ev->vars[ev->params[i]].name);
+  pr_raw(&p, "%s};", ev->nparams ? "" : "0");
+  mt->eval_table = pool_strdup(p.buf);
+  pr_free(&p);
+  return 0;
+}
+
 int codegen_generate(Graph *g, const CompileOpts *o, ModelText *mt) {
   if (!valid_prefix(o->prefix)) return diag_error("--name %s: the prefix must be a C identifier", o->prefix);
   if (check_supported(g) || check_reads_written(g)) return -1;
-  if (g->nparams && !(g->params_file || g->params_dir) && !o->training)
+  if (g->nparams && !(g->params_file || g->params_dir) && !o->training && !o->bound_state)
     return diag_error("%s: the parameters were not found (%s); give them with --params", g->file, g->params_status);
   if (o->training && o->embed_weights)
     return diag_error("%s: --embed-weights: a training program's state changes at every step; it cannot be const "
@@ -304,6 +339,7 @@ int codegen_generate(Graph *g, const CompileOpts *o, ModelText *mt) {
     return -1;
   if (o->dump_memplan) plan_dump(g, &plan, stdout);
   if (o->startup && startup_generate(g, o, mt)) return -1;
+  if (o->eval && eval_generate(g, o, mt)) return -1;
   return model_emit(g, &spec, &plan, o, ran, mt);
 }
 
@@ -322,6 +358,9 @@ int codegen_compile(Graph *g, const CompileOpts *o) {
     return -1;
   if (mt.startup_source && (write_text(path_join(d, pool_printf("%s_startup.h", p)), mt.startup_header) ||
                             write_text(path_join(d, pool_printf("%s_startup.c", p)), mt.startup_source)))
+    return -1;
+  if (mt.eval_source && (write_text(path_join(d, pool_printf("%s_eval.h", p)), mt.eval_header) ||
+                         write_text(path_join(d, pool_printf("%s_eval.c", p)), mt.eval_source)))
     return -1;
   if (o->embed_weights) return write_text(path_join(d, pool_printf("%s_weights.c", p)), mt.weights);
   if (o->training) return 0; /* the state comes from the startup program or a checkpoint */

@@ -25,6 +25,10 @@ typedef struct CompileOpts {
                           * are state, not weights from a file */
   Graph *startup;        /* --startup: the training program's startup program,
                           * compiled alongside as PREFIX_startup (NULL: none) */
+  Graph *eval;           /* --eval: its evaluation program, compiled alongside
+                          * as PREFIX_eval on the trainer's state (NULL: none) */
+  int bound_state;       /* the weights are another model's, bound at run time
+                          * (PREFIX_eval): no file, no copies */
 } CompileOpts;
 
 /* Writes every file into o->out_dir.  Lists every op it cannot compile and

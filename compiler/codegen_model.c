@@ -167,11 +167,20 @@ static const char *weights_file(const Graph *g, const char *prefix, const char *
   return t;
 }
 
-static const char *bind_weights(const Graph *g, const char *prefix, int embedded, int training, const char *upper) {
+static const char *bind_weights(const Graph *g, const char *prefix, int embedded, int training, int bound,
+                                const char *upper) {
   Printer p;
   pr_init(&p);
   p.indent = 1;
-  if (embedded) {
+  if (bound) {
+    pr_line(&p, "/* the weights are the trainer's state: it points m->w at them before each run */");
+    pr_line(&p, "(void)m;");
+    pr_line(&p, "(void)blob;");
+    pr_line(&p, "(void)len;");
+    pr_line(&p, "(void)store;");
+    pr_line(&p, "(void)weights_spec; /* their dtypes and shapes, the trainer's state's */");
+    pr_line(&p, "return %s_OK;", upper);
+  } else if (embedded) {
     pr_line(&p, "(void)blob;");
     pr_line(&p, "(void)len;");
     pr_line(&p, "(void)store;");
@@ -313,7 +322,9 @@ static const char *train_fields(const char *P) {
                      "  int part_lo, part_hi;         /* the kernels a run runs: [part_lo, part_hi) */\n"
                      "  int seed_on;                  /* 1: loss@GRAD is seed_value (gradient scale) */\n"
                      "  double seed_value;\n"
-                     "  struct %s_places *places;     /* the other places, NULL: one */", P, P);
+                     "  struct %s_places *places;     /* the other places, NULL: one */\n"
+                     "  void *eval;                   /* the evaluation program's model (%s_eval), NULL: none yet */",
+                     P, P, P);
 }
 
 /* The training API's declarations and definitions (templates/train.*.in). */
@@ -321,12 +332,13 @@ static const char *train_api(const char *P, const char *U, const ModelText *mt, 
   TplVar v[] = {{"PREFIX", P},
                 {"UPPER", U},
                 {"HAS_STARTUP", mt->startup_source ? "1" : "0"},
+                {"HAS_EVAL", mt->eval_source ? "1" : "0"},
                 {"GRADIENT_SCALE", pool_printf("%d", bs->gradient_scale_strategy)},
                 {"REDUCE_STRATEGY", pool_printf("%d", bs->reduce_strategy)},
                 {"NUM_TRAINERS", pool_printf("%d", bs->num_trainers)},
                 {"TRAINER_ID", pool_printf("%d", bs->trainer_id)},
                 {"SYNC_BATCH_NORM", bs->sync_batch_norm ? "1" : "0"}};
-  return tpl_render("templates/train.h.in", v, 8);
+  return tpl_render("templates/train.h.in", v, 9);
 }
 
 static const char *train_funcs(const char *P, const char *U, const ModelText *mt, const Graph *g, const char *place) {
@@ -337,8 +349,10 @@ static const char *train_funcs(const char *P, const char *U, const ModelText *mt
   TplVar v[] = {{"PREFIX", P},
                 {"UPPER", U},
                 {"RUN_STARTUP", run},
-                {"STARTUP_INCLUDE", mt->startup_source ? pool_printf("\n#include \"%s_startup.h\"", P) : ""}};
-  const char *train = tpl_render("templates/train.c.in", v, 4);
+                {"STARTUP_INCLUDE", mt->startup_source ? pool_printf("\n#include \"%s_startup.h\"", P) : ""},
+                {"EVAL_INCLUDE", mt->eval_source ? pool_printf("\n#include \"%s_eval.h\"", P) : ""},
+                {"EVAL_TABLE", mt->eval_table ? mt->eval_table : ""}};
+  const char *train = tpl_render("templates/train.c.in", v, 6);
   TplVar pv[] = {{"PREFIX", P},
                  {"UPPER", U},
                  {"PLAN_PLACE", place},
@@ -454,6 +468,7 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
     static const char *const scale[] = {"CoeffNumDevice", "One", "Customized"};
     const DpText dt = dp_text(&e, kops, nk);
     pr_raw(&kernels, "%s", dt.code);
+    pr_line(&kernels, "static void eval_free(%s_model *m);", P);
     places = dt.why ? pool_printf("\n * Data parallel: one place only (%s)", dt.why)
                     : pool_printf("\n * Data parallel: places at run time (%s_set_places, --places N, CPU_NUM); "
                                   "processes %s; reduce_strategy %s, gradient_scale_strategy %s", P,
@@ -472,7 +487,8 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
   const BuildStrategy *bs = &o->pipe.bs;
   const PlanText pt = plan_text(pl, P);
   const char *scratch_a = pool_printf("%lld", (long long)scratch.a), *scratch_c = pool_printf("%lld", (long long)scratch.c);
-  const char *weight_bytes = o->embed_weights ? "0" : pool_printf("%llu", (unsigned long long)wbytes);
+  const char *weight_bytes =
+      o->embed_weights || o->bound_state ? "0" : pool_printf("%llu", (unsigned long long)wbytes);
   TplVar hv[] = {
       {"BANNER", banner}, {"PREFIX", P}, {"UPPER", U}, {"NUM_INPUTS", n_in}, {"NUM_OUTPUTS", n_out},
       {"NUM_WEIGHTS", n_w}, {"NUM_INPUTS_1", pool_printf("%d", g->nfeeds ? g->nfeeds : 1)},
@@ -490,11 +506,11 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
                  {"KERNEL_NAMES", *names ? names : "\"(none)\""},
                  {"KERNELS", kernels.buf ? kernels.buf : ""}, {"CALLS", calls.buf ? calls.buf : ""},
                  {"FETCHES", fetch.buf ? fetch.buf : ""},
-                 {"BIND_WEIGHTS", bind_weights(g, P, o->embed_weights, o->training, U)},
+                 {"BIND_WEIGHTS", bind_weights(g, P, o->embed_weights, o->training, o->bound_state, U)},
                  {"WEIGHTS_MISSING", o->training ? "rs" : "!weights_path || rs"},
                  {"TRAIN_FUNCS", o->training ? train_funcs(P, U, mt, g, pt.place) : ""},
-                 {"EMBEDDED", o->embed_weights ? "1" : "0"}, {"PLAN_CODE", pt.code}, {"PLAN_PLACE", pt.place},
-                 {"TRAIN_DESTROY", o->training ? "\n  places_free(m);" : ""},
+                 {"EMBEDDED", o->embed_weights || o->bound_state ? "1" : "0"}, {"PLAN_CODE", pt.code}, {"PLAN_PLACE", pt.place},
+                 {"TRAIN_DESTROY", o->training ? "\n  places_free(m);\n  eval_free(m);" : ""},
                  {"TRAIN_INIT", o->training ? pool_printf("\n  m->part_hi = %s_NUM_KERNELS; /* every kernel */", U) : ""},
                  {"KERNEL_FILTER", o->training ? pool_printf("\n  if (k < m->part_lo || k >= m->part_hi) return %s_OK; /* "
                                                             "the other part (places) */", U) : ""},

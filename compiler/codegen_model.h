@@ -15,6 +15,9 @@ typedef struct ModelText {
   const char *startup_header; /* PREFIX_startup.h (training with --startup) */
   const char *startup_source; /* PREFIX_startup.c */
   const char *run_startup; /* the body of PREFIX_run_startup (training) */
+  const char *eval_header; /* PREFIX_eval.h (training with --eval) */
+  const char *eval_source; /* PREFIX_eval.c */
+  const char *eval_table;  /* the trainer's state index of each weight of PREFIX_eval */
 } ModelText;
 
 /* `passes` is what the pipeline did, for the banner. */

@@ -47,9 +47,11 @@ static const char usage[] =
     "        compile into BIN_src/ and build the standalone binary BIN with $CC\n"
     "        (default clang) for -march=CPU (default native); weights in BIN.pdiparams\n"
     "  build MAIN -o TRAINER --startup STARTUP.pdmodel [--feed a,b] [--loss NAME]\n"
-    "        [--fetch v,...] [--mpi]   a training program (backward and optimizer\n"
-    "        ops) becomes a trainer: feeds are its data vars, fetch 0 its loss;\n"
-    "        the startup program initializes the state (see README, Training);\n"
+    "        [--fetch v,...] [--mpi] [--eval TEST.pdmodel]   a training program\n"
+    "        (backward and optimizer ops) becomes a trainer: feeds are its data\n"
+    "        vars, fetch 0 its loss; the startup program initializes the state\n"
+    "        (see README, Training); --eval: the evaluation program\n"
+    "        (clone(for_test=True)) runs on the trainer's state (--eval-every K);\n"
     "        it trains on CPU places with --places N or CPU_NUM=N, and with\n"
     "        --mpi (OpenMPI) on processes: mpirun -np P TRAINER ...\n"
     "  opt MODEL [pass options]\n"
@@ -90,6 +92,7 @@ typedef struct Args {
   ShapeArg shapes[MAX_SHAPES]; /* --shape values */
   const char *march;   /* --march (build: default native; compile: NULL unless given) */
   const char *startup; /* --startup: a training program's startup program */
+  const char *eval;    /* --eval: its evaluation program (clone(for_test=True)) */
   TrainOpts train;     /* --feed, --loss, --fetch */
   int ir_optim_given;  /* --ir-optim appeared */
 } Args;
@@ -107,7 +110,7 @@ static int parse_args(int argc, char **argv, Args *a) {
     PipelineOpts *po = &a->compile.pipe;
     if (!strcmp(s, "--params") || !strcmp(s, "-o") || !strcmp(s, "--name") || !strcmp(s, "--shape") ||
         !strcmp(s, "--build-strategy") || !strcmp(s, "--build-strategy-file") || !strcmp(s, "--exec-strategy") ||
-        !strcmp(s, "--exec-strategy-file") || !strcmp(s, "--startup") || !strcmp(s, "--feed") ||
+        !strcmp(s, "--exec-strategy-file") || !strcmp(s, "--startup") || !strcmp(s, "--eval") || !strcmp(s, "--feed") ||
         !strcmp(s, "--loss") || !strcmp(s, "--fetch")) {
       if (i + 1 >= argc) return diag_error("%s needs a value", s);
       const char *v = argv[++i];
@@ -120,6 +123,7 @@ static int parse_args(int argc, char **argv, Args *a) {
       } else if (!strcmp(s, "--exec-strategy-file")) {
         if (exec_strategy_load_file(&a->compile.es, v)) return -1;
       } else if (!strcmp(s, "--startup")) a->startup = v;
+      else if (!strcmp(s, "--eval")) a->eval = v;
       else if (!strcmp(s, "--feed")) a->train.feeds = v;
       else if (!strcmp(s, "--loss")) a->train.loss = v;
       else if (!strcmp(s, "--fetch")) a->train.fetch = v;
@@ -218,14 +222,15 @@ static const char *command_line(int argc, char **argv) {
 }
 
 /* A training program: its feeds and loss (train_setup), no inference
- * passes unless asked for, and its startup program loaded into *sg. */
-static int setup_training(const Args *a, Graph *g, Graph *sg, CompileOpts *o) {
+ * passes unless asked for, its startup program loaded into *sg and its
+ * evaluation program into *eg. */
+static int setup_training(const Args *a, Graph *g, Graph *sg, Graph *eg, CompileOpts *o) {
   /* a program with feed and fetch ops (one the Executor prepared, or a test
    * fetching gradients) runs as saved: each run one pass over its ops */
   o->training = train_is_training(g) && !g->nfeeds && !g->nfetches;
   if (!o->training) {
-    if (a->startup || a->train.feeds || a->train.loss || a->train.fetch || o->mpi)
-      return diag_error("%s: --startup, --feed, --loss, --fetch and --mpi are for training programs; this one has "
+    if (a->startup || a->eval || a->train.feeds || a->train.loss || a->train.fetch || o->mpi)
+      return diag_error("%s: --startup, --eval, --feed, --loss, --fetch and --mpi are for training programs; this one has "
                         "no backward or optimizer op, or has feed and fetch ops", g->file);
     return 0;
   }
@@ -236,9 +241,13 @@ static int setup_training(const Args *a, Graph *g, Graph *sg, CompileOpts *o) {
    * CPU_NUM plays no part: num_threads 1 unless given */
   if (!o->es.num_threads) o->es.num_threads = 1;
   if (train_setup(g, &a->train)) return -1;
-  if (!a->startup) return 0;
   LoadOpts lo = {.no_params = 1};
   InferReport r;
+  if (a->eval) {
+    if (load_model(a->eval, &lo, eg) || infer_program(eg, &r)) return -1;
+    o->eval = eg;
+  }
+  if (!a->startup) return 0;
   if (load_model(a->startup, &lo, sg) || infer_program(sg, &r)) return -1;
   if (train_is_training(sg)) return diag_error("%s: --startup: this is a training program, not a startup program", sg->file);
   o->startup = sg;
@@ -246,14 +255,15 @@ static int setup_training(const Args *a, Graph *g, Graph *sg, CompileOpts *o) {
 }
 
 static int cmd_compile(const Args *a, const char *out_dir) {
-  Graph g, sg = {0};
+  Graph g, sg = {0}, eg = {0};
   InferReport r;
   int bad = load_and_infer(a, &g, &r);
   CompileOpts o = a->compile;
   o.out_dir = out_dir;
-  if (!bad) bad = setup_training(a, &g, &sg, &o);
+  if (!bad) bad = setup_training(a, &g, &sg, &eg, &o);
   if (!bad) bad = codegen_compile(&g, &o);
   if (sg.pd) graph_free(&sg);
+  if (eg.pd) graph_free(&eg);
   graph_free(&g);
   return bad ? 1 : 0;
 }

@@ -246,3 +246,51 @@ void train_info(const Graph *g, TrainInfo *t) {
       }
   }
 }
+
+int train_eval_setup(Graph *ev, const Graph *main) {
+  if (train_is_training(ev))
+    return diag_error("%s: --eval: this is a training program (it has backward or optimizer ops), not an evaluation "
+                      "program (main_program.clone(for_test=True))", ev->file);
+  const int own_io = ev->nfeeds || ev->nfetches; /* saved with feed and fetch ops: as saved */
+  if (!own_io) cond_inline(ev);
+  TrainOpts none = {0};
+  if (set_state(ev) || (!own_io && set_feeds(ev, &none))) return -1;
+  int bad = 0;
+  for (int i = 0; i < ev->nparams; i++) {
+    const Var *v = &ev->vars[ev->params[i]];
+    const int k = graph_find_var(main, 0, v->name);
+    int state = 0;
+    for (int j = 0; j < main->nparams && k >= 0 && !state; j++) state = main->params[j] == k;
+    if (!state)
+      bad = diag_error("%s: --eval: it reads '%s', which is not state of the training program %s", ev->file, v->name,
+                       main->file);
+    else if (main->vars[k].dtype != v->dtype || !shape_equal(&main->vars[k].shape, &v->shape))
+      bad = diag_error("%s: --eval: '%s' is %s%s here; the training program's state is %s%s", ev->file, v->name,
+                       rt_dtype_name(v->dtype), shape_str(&v->shape), rt_dtype_name(main->vars[k].dtype),
+                       shape_str(&main->vars[k].shape));
+  }
+  for (int i = 0; i < ev->nvars; i++) {
+    const Var *v = &ev->vars[i];
+    if ((v->flags & VAR_PERSISTABLE) && v->producer >= 0 && !(v->flags & VAR_PARAM))
+      bad = diag_error("%s: --eval: %s writes state var '%s'; an evaluation program reads the trainer's state",
+                       ev->file, graph_op_where(ev, &ev->ops[v->producer]), v->name);
+  }
+  if (bad || own_io) return bad ? -1 : 0;
+  /* its fetches: the trainer's (the loss first) that it computes */
+  int cap = 0, n = 0, *ids = NULL;
+  for (int i = 0; i < main->nfetches; i++) {
+    const char *name = main->vars[main->fetches[i]].name;
+    const int id = graph_find_var(ev, 0, name);
+    if (id < 0 || ev->vars[id].producer < 0) {
+      if (i == 0)
+        return diag_error("%s: --eval: it does not compute the training program's loss '%s'", ev->file, name);
+      continue;
+    }
+    ev->vars[id].flags |= VAR_FETCH;
+    ev->vars[id].fetch_col = n;
+    VEC_PUSH(ids, n, cap, id);
+  }
+  ev->fetches = ids;
+  ev->nfetches = n;
+  return 0;
+}

@@ -59,5 +59,12 @@ void train_info(const Graph *g, TrainInfo *t);
  * checked for the same dtype and shape; a state var it leaves unwritten is
  * an error (Paddle's first step would stop on it too).  0 or -1. */
 int train_startup_setup(Graph *st, const Graph *main);
+/* The evaluation program `ev` of training program `main` (its
+ * clone(for_test=True)): feeds are its data vars, fetches those of main's
+ * it computes (the loss first, which it must), unless it was saved with
+ * feed and fetch ops; each persistable var it reads must be a state var of
+ * main of the same dtype and shape, and it writes none.  0 or -1 after
+ * errors naming the var. */
+int train_eval_setup(Graph *ev, const Graph *main);
 
 #endif

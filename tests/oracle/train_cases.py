@@ -7,6 +7,8 @@ Each case is a training program as users write one (static layers, a loss,
 OUTDIR/<case>/
 
   main.pdmodel, startup.pdmodel   program.desc.serialize_to_string()
+  test.pdmodel                    the evaluation program, main.clone(for_test=True)
+                                  before minimize (cases that call for_test())
   startup.state               the state Paddle's startup program leaves
                                   (every persistable var of main, one
                                   combined file, byte-wise name order)
@@ -38,6 +40,13 @@ from oracle_case import case_registry  # noqa: E402
 CASES, case = case_registry()
 STEPS = 20
 GLOBAL_SEED = 2024
+TEST_PROGRAM = {}
+
+
+def for_test():
+    """Keeps the program built so far, cloned for test, as the case's
+    evaluation program (what Paddle's docs do before minimize)."""
+    TEST_PROGRAM["test"] = paddle.static.default_main_program().clone(for_test=True)
 
 
 @case
@@ -103,6 +112,7 @@ def _mlp(optimizer):
     h = paddle.static.nn.fc(x, 32, activation="relu")
     logits = paddle.static.nn.fc(h, 10)
     loss = paddle.mean(paddle.nn.functional.cross_entropy(logits, label))
+    for_test()
     optimizer.minimize(loss)
     return loss, 8
 
@@ -212,6 +222,7 @@ def cnn_bn_momentum():
     h = paddle.nn.functional.max_pool2d(h, 2)
     logits = paddle.static.nn.fc(paddle.flatten(h, 1), 10)
     loss = paddle.mean(paddle.nn.functional.cross_entropy(logits, label))
+    for_test()
     paddle.optimizer.Momentum(learning_rate=0.05, momentum=0.9).minimize(loss)
     return loss, 4
 
@@ -443,9 +454,13 @@ def build(out_dir, name):
     global_seed = getattr(CASES[name], "global_seed", False)
     if not global_seed:
         main.random_seed = startup.random_seed = 7
+    TEST_PROGRAM.clear()
     with paddle.static.program_guard(main, startup):
         loss, batch = CASES[name]()
-    for prog, fname in ((main, "main.pdmodel"), (startup, "startup.pdmodel")):
+    saved = [(main, "main.pdmodel"), (startup, "startup.pdmodel")]
+    if "test" in TEST_PROGRAM:
+        saved.append((TEST_PROGRAM["test"], "test.pdmodel"))
+    for prog, fname in saved:
         with open(os.path.join(d, fname), "wb") as f:
             f.write(prog.desc.serialize_to_string())
     rng = np.random.default_rng(zlib.crc32(name.encode()))
