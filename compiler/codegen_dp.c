@@ -52,7 +52,14 @@ static void print_tensor_fn(EmitCtx *e, Printer *p, const char *name, const int 
  * memory (the arena slot part A leaves them in). */
 static void print_grads(EmitCtx *e, Printer *p, const unsigned char *written_in_a) {
   const Graph *g = e->g;
-  int *ids, n = dp_grads(g, &ids), kept = 0;
+  int nranks, *ids, n = dp_grads(g, &ids), kept = 0;
+  const int collective = dp_collective(g, &nranks);
+  pr_line(p, "/* 1: the program sums its gradients across processes itself (collective");
+  pr_line(p, " * ops) and seeds loss@GRAD itself; it runs one place per process, on");
+  pr_line(p, " * DP_COLLECTIVE_NRANKS processes when that is not 0. */");
+  pr_line(p, "#define DP_COLLECTIVE %d", collective);
+  pr_line(p, "#define DP_COLLECTIVE_NRANKS %d", nranks);
+  if (collective) n = 0;
   for (int i = 0; i < n; i++)
     if (e->plan->vars[ids[i]].kind == PLAN_ARENA && written_in_a[ids[i]]) ids[kept++] = ids[i];
   pr_line(p, "/* The parameter gradients the places sum (the op_role_var pairs of the");

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "attr.h"
+#include "ops/ops.h"
 #include "train.h"
 #include "util.h"
 
@@ -119,4 +120,17 @@ const char *dp_reduce_why(const Graph *g) {
       }
   }
   return NULL;
+}
+
+int dp_collective(const Graph *g, int *nranks) {
+  const Block *b = &g->blocks[0];
+  int found = 0;
+  *nranks = 0;
+  for (int i = 0; i < b->nops; i++) {
+    const Op *op = &g->ops[b->ops[i]];
+    if (!op->def || !op->def->collective) continue;
+    found = 1;
+    if (!strcmp(op->type, "c_allgather")) *nranks = (int)attr_int(op, "nranks", 1);
+  }
+  return found;
 }

@@ -40,5 +40,10 @@ int dp_grads(const Graph *g, int **ids);
  * names, and no vars passed between the ops of different gradients (global
  * norm clipping's). */
 const char *dp_reduce_why(const Graph *g);
+/* 1 when block 0 has collective ops (c_allreduce_sum, ...: a program of
+ * Paddle's collective training, which sums its gradients across processes
+ * itself and scales loss@GRAD by 1/nranks itself); *nranks: the processes
+ * its c_allgather ops are written for (0: none says). */
+int dp_collective(const Graph *g, int *nranks);
 
 #endif

@@ -19,6 +19,7 @@ typedef struct Accesses {
   int n;
   Access *a;
   int rng; /* 1: draws from the global generator (reads and advances it) */
+  int comm; /* 1: a collective (OpDef.collective) */
 } Accesses;
 
 static void collect(const Graph *g, const Plan *pl, const Op *op, Accesses *out) {
@@ -28,6 +29,7 @@ static void collect(const Graph *g, const Plan *pl, const Op *op, Accesses *out)
   out->a = pool_alloc(sizeof *out->a * (size_t)(cap ? cap : 1));
   out->n = 0;
   out->rng = op_global_rng(g, op);
+  out->comm = op->def && op->def->collective;
   for (int side = 0; side < 2; side++) {
     const Slot *slots = side ? op->out : op->in;
     for (int s = 0; s < (side ? op->nout : op->nin); s++)
@@ -50,6 +52,7 @@ static int overlap(const Plan *pl, const Access *x, const Access *y) {
 
 static int conflict(const Plan *pl, const Accesses *x, const Accesses *y) {
   if (x->rng && y->rng) return 1; /* the generator's draws go in program order */
+  if (x->comm && y->comm) return 1; /* so do the collectives */
   for (int i = 0; i < x->n; i++)
     for (int j = 0; j < y->n; j++)
       if ((x->a[i].write || y->a[j].write) && overlap(pl, &x->a[i], &y->a[j])) return 1;

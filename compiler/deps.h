@@ -26,7 +26,7 @@ typedef struct Deps {
 
 /* The graph of kernels ops[0..n) (program order) of g under plan pl.  Ops
  * that draw from the global generator (op_global_rng) are ordered among
- * themselves as in the program. */
+ * themselves as in the program; so are collectives (OpDef.collective). */
 void deps_build(const Graph *g, const Plan *pl, const Op *const *ops, int n, Deps *d);
 /* The tables for generated code: `static const int32_t P_npred[]`, ... and
  * the RtGraph `P_graph`. */

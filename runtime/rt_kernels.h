@@ -11,6 +11,7 @@
 #include "rt_bipartite_match.h"
 #include "rt_blocking.h"
 #include "rt_cnn.h"
+#include "rt_collective.h"
 #include "rt_conv3d_transpose.h"
 #include "rt_detection.h"
 #include "rt_einsum.h"

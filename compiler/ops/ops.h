@@ -56,6 +56,10 @@ typedef struct OpDef {
    * runtime/rt_random.h), such ops run in program order, and dead code
    * elimination keeps them.  NULL = never. */
   int (*global_rng)(const Graph *g, const Op *op);
+  /* 1: the op talks to the other processes (compiler/ops/collective.c):
+   * such ops run one at a time, in program order, as every process must
+   * call them in the same order (deps.c). */
+  int collective;
 } OpDef;
 
 /* 1 when op `op` of `g` draws from the global generator (OpDef.global_rng). */

@@ -9,6 +9,11 @@ OUTDIR/<case>/
   main.pdmodel, startup.pdmodel   program.desc.serialize_to_string()
   test.pdmodel                    the evaluation program, main.clone(for_test=True)
                                   before minimize (cases that call for_test())
+  collective_main.pdmodel,        main and startup as Paddle's collective training
+  collective_startup.pdmodel      writes them for 2 processes (cases marked
+                                  collective): what
+                                  paddle.distributed.transpiler.collective.GradAllReduce
+                                  makes of them, as fleet's collective mode does
   startup.state               the state Paddle's startup program leaves
                                   (every persistable var of main, one
                                   combined file, byte-wise name order)
@@ -120,6 +125,9 @@ def _mlp(optimizer):
 @case
 def mlp_sgd():
     return _mlp(paddle.optimizer.SGD(learning_rate=0.1))
+
+
+mlp_sgd.collective = True
 
 
 @case
@@ -445,6 +453,22 @@ def _persistables(main):
                   key=lambda v: v.name.encode())
 
 
+def _collective(d, main, startup):
+    """collective_main/startup.pdmodel: copies of main and startup after
+    GradAllReduce for rank 0 of 2 (loss@GRAD scaled by 1/2, a c_sync_calc_stream
+    and c_allreduce_sum after each parameter gradient's backward op, a
+    c_sync_comm_stream before the optimizer; the startup's parameters
+    c_broadcast from rank 0).  wait_port=False: nothing is launched."""
+    from paddle.distributed.transpiler.collective import GradAllReduce
+    main, startup = main.clone(), startup.clone()
+    GradAllReduce(nrings=1).transpile(startup_program=startup, main_program=main, rank=0,
+                                      endpoints=["127.0.0.1:6170", "127.0.0.1:6171"],
+                                      current_endpoint="127.0.0.1:6170", wait_port=False)
+    for prog, fname in ((main, "collective_main.pdmodel"), (startup, "collective_startup.pdmodel")):
+        with open(os.path.join(d, fname), "wb") as f:
+            f.write(prog.desc.serialize_to_string())
+
+
 def build(out_dir, name):
     d = os.path.join(out_dir, name)
     os.makedirs(d, exist_ok=True)
@@ -463,6 +487,8 @@ def build(out_dir, name):
     for prog, fname in saved:
         with open(os.path.join(d, fname), "wb") as f:
             f.write(prog.desc.serialize_to_string())
+    if getattr(CASES[name], "collective", False):
+        _collective(d, main, startup)
     rng = np.random.default_rng(zlib.crc32(name.encode()))
     feeds = [v for v in main.global_block().vars.values() if v.is_data]
     feeds.sort(key=lambda v: v.name.encode())
