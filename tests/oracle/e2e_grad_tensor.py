@@ -2,7 +2,7 @@
 reduce_mean, reduce_max and reduce_min (dim, keep_dim, reduce_all),
 reshape2, transpose2, flatten_contiguous_range, squeeze2, unsqueeze2,
 slice, strided_slice, concat, split, stack, gather and index_select (repeated indices), the embedding lookups (lookup_table_v2 with and
-without padding_idx, lookup_table), checked against Paddle's own grad ops
+without padding_idx, lookup_table, c_embedding), checked against Paddle's own grad ops
 (oracle_case.build_grad_case).
 
 Feeds named tie* hold small integers (as floats), so that a max or min is
@@ -109,6 +109,24 @@ embedding("embedding", [-1, 5], None)
 embedding("embedding_pad", [4, 6], 2)
 embedding("embedding_pad_neg_int32", [10], -1, dtype="int32")
 embedding("lookup_table_v1_pad", [6, 1], 2, v1=True)
+
+
+def c_embedding(name, ids_shape, start, dtype="int64"):
+    """c_embedding (tensor parallelism's embedding) holding rows start ..
+    start + 3 of a vocabulary of 7: the ids outside read zeros, and their
+    Out@GRAD rows go nowhere.  float32 W: Paddle's c_embedding_grad clears
+    only numel * 4 bytes of W@GRAD, half of a float64 one."""
+    def f():
+        ids = paddle.static.data("ids_v7", ids_shape, dtype)
+        w = paddle.static.create_parameter([4, 3], "float32", name="emb_w")
+        out = op("c_embedding", {"W": w, "Ids": ids}, {"Out": ["float32"]}, {"start_index": start, "vocab_size": 7})[0]
+        return ["ids_v7"], [out], []
+    f.__name__ = name
+    case(f)
+
+
+c_embedding("c_embedding_start2", [-1, 5], 2)
+c_embedding("c_embedding_start3_int32", [9], 3, dtype="int32")
 
 
 @case

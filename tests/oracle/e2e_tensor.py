@@ -252,6 +252,21 @@ def embeddings():
 
 
 @case
+def c_embeddings():
+    """c_embedding, tensor parallelism's embedding: rows 3 .. 3 + V - 1 of a
+    vocabulary of 10 here, the other ids reading zeros; float32 and float64
+    W (cast from a feed), int64 and int32 ids."""
+    ids = data("ids", [None, 7], "int64", 0, 10)
+    w = paddle.static.create_parameter([4, 3], "float32")
+    a = op("c_embedding", {"W": [w], "Ids": [ids]}, {"Out": ["float32"]}, {"start_index": 3, "vocab_size": 10})[0]
+    ids32 = data("ids32", [None, 2, 3], "int32", 0, 10)
+    w64 = data("w64", [6, 2])  # fed, then cast: the saved parameters are float32
+    b = op("c_embedding", {"W": [paddle.cast(w64, "float64")], "Ids": [ids32]}, {"Out": ["float64"]},
+           {"start_index": 0})[0]
+    return [ids, ids32, w64], [a, b]
+
+
+@case
 def arg_top_k():
     x = data("x", [None, 5, 70])
     a = paddle.argmax(x, axis=-1)
