@@ -6,6 +6,7 @@
 
 #include "codegen_plan.h"
 #include "codegen_dp.h"
+#include "data_parallel.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -469,12 +470,18 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
     const DpText dt = dp_text(&e, kops, nk);
     pr_raw(&kernels, "%s", dt.code);
     pr_line(&kernels, "static void eval_free(%s_model *m);", P);
+    int nranks;
     places = dt.why ? pool_printf("\n * Data parallel: one place only (%s)", dt.why)
+             : dp_collective(g, &nranks)
+                 ? pool_printf("\n * Data parallel: a collective program (its own c_allreduce_sum, ...): processes "
+                               "%s, one place each", o->mpi ? "under mpirun (built with --mpi)" : "no (build with --mpi)")
                     : pool_printf("\n * Data parallel: places at run time (%s_set_places, --places N, CPU_NUM); "
                                   "processes %s; reduce_strategy %s, gradient_scale_strategy %s", P,
                                   o->mpi ? "under mpirun (built with --mpi)" : "no (build with --mpi)",
                                   reduce[o->pipe.bs.reduce_strategy], scale[o->pipe.bs.gradient_scale_strategy]);
   }
+  if (o->eval) places = pool_printf("%s\n * Evaluation program: %s, on the trainer's state (%s_eval)", places,
+                                    o->eval->file, P);
   banner = pool_printf("%s%s", banner, places);
   uint64_t wbytes;
   const char *wtable = weight_table(g, &wbytes);

@@ -106,7 +106,12 @@ static void print_data_parallel(const Graph *g, const BuildStrategy *bs) {
     printf("  data parallel: one place only: %s\n", g->dp_why);
     return;
   }
-  int *ids;
+  int *ids, nranks;
+  if (dp_collective(g, &nranks)) {
+    printf("  data parallel: a collective program (its own c_allreduce_sum, ...): MPI processes (build --mpi, "
+           "mpirun -np P), one place each\n");
+    return;
+  }
   printf("  data parallel: places (--places N, CPU_NUM, set_places) and MPI processes (build --mpi); %d gradients "
          "summed; reduce_strategy %s, gradient_scale_strategy %s\n", dp_grads(g, &ids),
          bs ? reduce[bs->reduce_strategy] : "AllReduce", bs ? scale[bs->gradient_scale_strategy] : "CoeffNumDevice");

@@ -89,3 +89,13 @@ def test_collective_program_refusals(collective):
         "processes: mpirun -np P" in p.stderr, p.stderr
     p = subprocess.run(MPIRUN + ["-np", "2"] + args + ["--places", "2"], capture_output=True, text=True, timeout=300)
     assert p.returncode != 0 and "runs one place per process" in p.stderr, p.stderr
+
+
+def test_banner_and_inspect_say_collective(collective):
+    binary, _ = collective
+    head = open(str(binary) + "_src/model.c").read(3000)
+    assert " * Data parallel: a collective program (its own c_allreduce_sum, ...): processes under mpirun (built " \
+        "with --mpi), one place each" in head
+    p = run(["inspect", os.path.join(case_dir("mlp_sgd"), "collective_main.pdmodel")])
+    assert p.returncode == 0 and "data parallel: a collective program (its own c_allreduce_sum, ...): MPI processes " \
+        "(build --mpi, mpirun -np P), one place each" in p.stdout, p.stdout

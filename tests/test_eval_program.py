@@ -51,6 +51,8 @@ def test_eval_on_the_trainers_state(name, places, tmp_path):
                            text=True, timeout=600, env=SAN_ENV)
         assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-3000:]
     lines = [ln for ln in p.stdout.splitlines() if ln.startswith("eval ")]
+    assert " * Evaluation program: " + os.path.join(d, "test.pdmodel") + ", on the trainer's state (model_eval)" in \
+        open(str(binary) + "_src/model.c").read(3000)
     got = np.load(out / ("eval_" + meta["loss"].replace("/", "_") + ".npy"))
     rows = np.load(os.path.join(d, meta["feeds"][0] + ".npy")).shape[0]
     assert got.shape[:2] == (2, rows // meta["batch"]), got.shape
