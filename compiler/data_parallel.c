@@ -99,7 +99,7 @@ const char *dp_reduce_why(const Graph *g) {
     const Op *op = &g->ops[b->ops[i]];
     if (train_op_role(op) != OP_ROLE_OPTIMIZE) continue; /* OpHaveRole: the role exactly */
     const int k = optimizer_grad(g, op, grads, n);
-    if (k < 0)
+    if (k < 0 || !grads) /* (no gradients: k < 0 too) */
       return pool_printf("%s (an optimizer op) does not name one (parameter, gradient) pair of the backward in its "
                          "op_role_var, and Paddle's Reduce runs each optimizer op on the place that owns its "
                          "gradient (multi_devices_graph_pass.cc, ReduceSSAGraphBuilder::GetOpDeviceID)",
