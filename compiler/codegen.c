@@ -231,21 +231,29 @@ static int valid_prefix(const char *p) {
   return 1;
 }
 
+/* The options of a model compiled alongside trainer o (its startup or
+ * evaluation program): PREFIX_<suffix>, no training, no programs of its
+ * own, one iteration per run, no --shape or --dump-memplan. */
+static CompileOpts side_opts(const CompileOpts *o, const char *suffix) {
+  CompileOpts so = *o;
+  so.prefix = pool_printf("%s_%s", o->prefix, suffix);
+  so.training = 0;
+  so.startup = NULL;
+  so.eval = NULL;
+  so.nshapes = 0;
+  so.dump_memplan = 0;
+  so.es.num_iteration_per_run = 1;
+  return so;
+}
+
 /* The startup program of training program g, as the model PREFIX_startup
  * whose outputs are g's state vars; and the body of PREFIX_run_startup,
  * which runs it into the trainer's state. */
 static int startup_generate(const Graph *g, const CompileOpts *o, ModelText *mt) {
   Graph *st = o->startup;
   if (train_startup_setup(st, g)) return -1;
-  CompileOpts so = *o;
-  so.prefix = pool_printf("%s_startup", o->prefix);
-  so.training = 0;
-  so.startup = NULL;
-  so.eval = NULL;
-  so.nshapes = 0;
-  so.dump_memplan = 0;
+  CompileOpts so = side_opts(o, "startup");
   so.es.num_threads = 1; /* runs once, before training */
-  so.es.num_iteration_per_run = 1;
   ModelText smt = {0};
   if (codegen_generate(st, &so, &smt)) return -1;
   mt->startup_header = smt.header;
@@ -289,16 +297,9 @@ static int startup_generate(const Graph *g, const CompileOpts *o, ModelText *mt)
 static int eval_generate(const Graph *g, const CompileOpts *o, ModelText *mt) {
   Graph *ev = o->eval;
   if (train_eval_setup(ev, g)) return -1;
-  CompileOpts eo = *o;
-  eo.prefix = pool_printf("%s_eval", o->prefix);
-  eo.training = 0;
+  CompileOpts eo = side_opts(o, "eval");
   eo.bound_state = 1;
-  eo.startup = NULL;
-  eo.eval = NULL;
   eo.embed_weights = 0;
-  eo.nshapes = 0;
-  eo.dump_memplan = 0;
-  eo.es.num_iteration_per_run = 1;
   ModelText emt = {0};
   if (codegen_generate(ev, &eo, &emt)) return -1;
   mt->eval_header = emt.header;

@@ -149,6 +149,16 @@ static int set_state(Graph *g) {
   return bad ? -1 : 0;
 }
 
+/* Makes vars ids[0 .. n) g's fetches, in that order. */
+static void set_fetches(Graph *g, int *ids, int n) {
+  for (int i = 0; i < n; i++) {
+    g->vars[ids[i]].flags |= VAR_FETCH;
+    g->vars[ids[i]].fetch_col = i;
+  }
+  g->fetches = ids;
+  g->nfetches = n;
+}
+
 int train_setup(Graph *g, const TrainOpts *o) {
   if (g->nfeeds || g->nfetches) {
     if (o->feeds || o->loss || o->fetch)
@@ -168,14 +178,10 @@ int train_setup(Graph *g, const TrainOpts *o) {
   int cap = 0, n = 0, *ids = NULL;
   VEC_PUSH(ids, n, cap, loss);
   if (o->fetch && add_list(g, o->fetch, "--fetch", &ids, &n, &cap)) return -1;
-  for (int i = 0; i < n; i++) {
+  for (int i = 0; i < n; i++)
     for (int j = 0; j < i; j++)
       if (ids[j] == ids[i]) return diag_error("%s: '%s' is fetched twice", g->file, g->vars[ids[i]].name);
-    g->vars[ids[i]].flags |= VAR_FETCH;
-    g->vars[ids[i]].fetch_col = i;
-  }
-  g->fetches = ids;
-  g->nfetches = n;
+  set_fetches(g, ids, n);
   return 0;
 }
 
@@ -286,11 +292,8 @@ int train_eval_setup(Graph *ev, const Graph *main) {
         return diag_error("%s: --eval: it does not compute the training program's loss '%s'", ev->file, name);
       continue;
     }
-    ev->vars[id].flags |= VAR_FETCH;
-    ev->vars[id].fetch_col = n;
     VEC_PUSH(ids, n, cap, id);
   }
-  ev->fetches = ids;
-  ev->nfetches = n;
+  set_fetches(ev, ids, n);
   return 0;
 }

@@ -91,6 +91,24 @@ def test_collective_program_refusals(collective):
     assert p.returncode != 0 and "runs one place per process" in p.stderr, p.stderr
 
 
+
+def test_collective_program_refuses_a_fed_loss_grad(tmp_path):
+    """gradient_scale_strategy Customized would feed loss@GRAD; a collective
+    program seeds and scales it itself, so the strategy is refused rather
+    than the feed ignored."""
+    d = case_dir("mlp_sgd")
+    binary = tmp_path / "trainer"
+    p = run(["build", os.path.join(d, "collective_main.pdmodel"), "--startup",
+             os.path.join(d, "collective_startup.pdmodel"), "-o", str(binary), "--mpi", "--build-strategy",
+             "gradient_scale_strategy=Customized"])
+    assert p.returncode == 0, p.stderr[-3000:]
+    p = subprocess.run(MPIRUN + ["-np", "2", str(binary), "--input", f"label={d}/label.npy", "--input",
+                                 f"x={d}/x.npy", "--batch-size", "8", "--steps", "1"],
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode != 0 and "gradient_scale_strategy Customized: a program with collective ops seeds and " \
+        "scales loss@GRAD itself" in p.stderr, p.stderr
+
+
 def test_banner_and_inspect_say_collective(collective):
     binary, _ = collective
     head = open(str(binary) + "_src/model.c").read(3000)
