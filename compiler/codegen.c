@@ -122,7 +122,8 @@ static int check_reads_written(const Graph *g) {
 
 /* The compiled code holds dense tensors only: a var of another kind
  * (reader, tensor array, an unknown type number) that an op other than
- * feed/fetch reads or writes has no storage. */
+ * feed/fetch reads or writes has no storage (a communicator's handles are
+ * unlinked before: data_parallel.c dp_rings). */
 static int check_tensors(const Graph *g) {
   int bad = 0;
   const Block *b = &g->blocks[0];

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "attr.h"
+#include "diag.h"
 #include "ops/ops.h"
 #include "train.h"
 #include "util.h"
@@ -132,5 +133,71 @@ int dp_collective(const Graph *g, int *nranks) {
     found = 1;
     if (!strcmp(op->type, "c_allgather")) *nranks = (int)attr_int(op, "nranks", 1);
   }
+  if (g->coll_nranks) *nranks = g->coll_nranks;
   return found;
+}
+
+/* Records in *nranks (0: none yet) the processes op says its ring or
+ * gather spans; -1 with an error when an earlier op said otherwise. */
+static int ring_size(const Graph *g, const Op *op, int *nranks, const char **said) {
+  const int64_t n = attr_int(op, "nranks", 0);
+  if (n < 1 || n > 65536)
+    return diag_error("%s: %s: nranks %lld is no number of processes", g->file, graph_op_where(g, op), (long long)n);
+  if (*nranks && n != *nranks)
+    return diag_error("%s: %s spans %lld processes, %s %d: rings of different sizes are groups of model or pipeline "
+                      "parallelism, which paddlec does not run (its rings span every process)", g->file,
+                      graph_op_where(g, op), (long long)n, *said, *nranks);
+  if (!*nranks) *said = pool_printf("%s said", graph_op_where(g, op));
+  *nranks = (int)n;
+  return 0;
+}
+
+/* Unlinks the communicator handles (OpDef.comm_handles: the RAW nccl_id
+ * vars of c_gen_nccl_id and c_comm_init), which hold no data here: no
+ * storage, no shape, nothing that computes or reads them. */
+static void drop_handles(Graph *g) {
+  int dropped = 0;
+  for (int i = 0; i < g->nops; i++) {
+    Op *op = &g->ops[i];
+    if (!op->def || !op->def->comm_handles) continue;
+    for (int side = 0; side < 2; side++)
+      for (int s = 0; s < (side ? op->nout : op->nin); s++) {
+        Slot *sl = side ? &op->out[s] : &op->in[s];
+        for (int a = 0; a < sl->n; a++)
+          if (sl->vars[a] >= 0 && g->vars[sl->vars[a]].vtype == VT_RAW) sl->vars[a] = -1, dropped = 1;
+      }
+  }
+  if (dropped) graph_relink(g);
+}
+
+int dp_rings(Graph *g, Graph *st) {
+  int nranks = 0, bad = 0;
+  uint64_t rings = 0;
+  const char *said = NULL;
+  for (int i = 0; st && i < st->blocks[0].nops; i++) {
+    const Op *op = &st->ops[st->blocks[0].ops[i]];
+    if (strcmp(op->type, "c_comm_init")) continue;
+    const int64_t ring = attr_int(op, "ring_id", 0);
+    if (ring < 0 || ring > 63) {
+      bad = diag_error("%s: %s: ring_id %lld: rings 0 to 63 are supported", st->file, graph_op_where(st, op),
+                       (long long)ring);
+      continue;
+    }
+    if (ring_size(st, op, &nranks, &said)) bad = -1;
+    if (ring) rings |= (uint64_t)1 << ring;
+  }
+  const Block *b = &g->blocks[0];
+  for (int i = 0; i < b->nops; i++) {
+    const Op *op = &g->ops[b->ops[i]];
+    if (!strcmp(op->type, "c_allgather") && ring_size(g, op, &nranks, &said)) bad = -1;
+  }
+  g->coll_rings = rings;
+  g->coll_nranks = nranks;
+  drop_handles(g);
+  if (st) {
+    st->coll_rings = rings;
+    st->coll_nranks = nranks;
+    drop_handles(st);
+  }
+  return bad;
 }

@@ -43,7 +43,17 @@ const char *dp_reduce_why(const Graph *g);
 /* 1 when block 0 has collective ops (c_allreduce_sum, ...: a program of
  * Paddle's collective training, which sums its gradients across processes
  * itself and scales loss@GRAD by 1/nranks itself); *nranks: the processes
- * its c_allgather ops are written for (0: none says). */
+ * it is written for, by its startup program's c_comm_init ops or its
+ * c_allgather ops (0: none says; dp_rings() checked they agree). */
 int dp_collective(const Graph *g, int *nranks);
+/* The rings of a collective program g and of its startup program st (NULL
+ * when none was given).  Ring 0 is every process; another ring is every
+ * process too when the startup's c_comm_init makes it with the nranks of
+ * every other ring (what GradAllReduce(nrings > 1) writes:
+ * distributed/transpiler/collective.py _init_communicator), and the
+ * trainer checks that so many processes run it.  Rings of different sizes
+ * are groups of model or pipeline parallelism, refused here (0 or -1,
+ * errors printed); sets coll_rings and coll_nranks of g and st. */
+int dp_rings(Graph *g, Graph *st);
 
 #endif

@@ -152,6 +152,9 @@ typedef struct Graph {
   const char *dp_why;      /* a trainer: why it cannot run on several places
                             * (data_parallel.h), NULL when it can */
   const char *dp_reduce_why; /* and why not under reduce_strategy Reduce */
+  uint64_t coll_rings;     /* collective rings over every process besides 0,
+                            * bit r for ring r (data_parallel.h dp_rings) */
+  int coll_nranks;         /* the processes they span (0: not said) */
 } Graph;
 
 /* Builds the IR from a decoded ProgramDesc; returns 0 or -1 (errors printed). */

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "codegen.h"
+#include "data_parallel.h"
 #include "diag.h"
 #include "ir_text.h"
 #include "dot.h"
@@ -247,11 +248,11 @@ static int setup_training(const Args *a, Graph *g, Graph *sg, Graph *eg, Compile
     if (load_model(a->eval, &lo, eg) || infer_program(eg, &r)) return -1;
     o->eval = eg;
   }
-  if (!a->startup) return 0;
+  if (!a->startup) return dp_rings(g, NULL);
   if (load_model(a->startup, &lo, sg) || infer_program(sg, &r)) return -1;
   if (train_is_training(sg)) return diag_error("%s: --startup: this is a training program, not a startup program", sg->file);
   o->startup = sg;
-  return 0;
+  return dp_rings(g, sg);
 }
 
 static int cmd_compile(const Args *a, const char *out_dir) {

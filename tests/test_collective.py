@@ -11,6 +11,12 @@
   (CoeffNumDevice: the same seed, the same sums), and so within the
   tolerances of the data-parallel reference; from the checkpoint and from
   its startup program.
+- The same with nrings=2 (collective_rings_*: gradients on rings 0 and 1,
+  each ring's c_gen_nccl_id and c_comm_init with nranks 2 in the startup,
+  as a CUDA build of Paddle writes them): every ring spans the processes,
+  so the same numbers bit for bit; under 3 processes, refused by the
+  trainer (c_comm_init's nranks); rings of different sizes (model
+  parallelism) and rings no c_comm_init makes, refused by the compiler.
 - Run as one process, or with 2 places per process, it is refused."""
 import os
 import shutil
@@ -43,18 +49,21 @@ def test_runtime_collectives(tmp_path):
 
 @pytest.fixture(scope="module")
 def collective(tmp_path_factory):
+    """Builds the trainers: "trainer" (collective_*), "rings"
+    (collective_rings_*) and "plain" (main and startup) of mlp_sgd."""
     d, out = case_dir("mlp_sgd"), tmp_path_factory.mktemp("collective")
-    p = run(["build", os.path.join(d, "collective_main.pdmodel"), "--startup",
-             os.path.join(d, "collective_startup.pdmodel"), "-o", str(out / "trainer"), "--mpi"])
-    assert p.returncode == 0, p.stderr[-3000:]
-    p = run(["build", os.path.join(d, "main.pdmodel"), "--startup", os.path.join(d, "startup.pdmodel"), "-o",
-             str(out / "plain")])
-    assert p.returncode == 0, p.stderr[-3000:]
+    for name, prefix, mpi in (("trainer", "collective_", ["--mpi"]), ("rings", "collective_rings_", ["--mpi"]),
+                              ("plain", "", [])):
+        p = run(["build", os.path.join(d, prefix + "main.pdmodel"), "--startup",
+                 os.path.join(d, prefix + "startup.pdmodel"), "-o", str(out / name)] + mpi)
+        assert p.returncode == 0, p.stderr[-3000:]
     return out / "trainer", out / "plain"
 
 
-def test_collective_program_trains_as_places(collective, tmp_path):
-    binary, plain = collective
+@pytest.mark.parametrize("which", ["trainer", "rings"])
+def test_collective_program_trains_as_places(collective, which, tmp_path):
+    plain = collective[1]
+    binary = plain.parent / which
     got, final, _ = train_places(binary, "mlp_sgd", tmp_path / "mpi", 1, None, env=None, launcher=MPIRUN + ["-np", "2"])
     want, want_final, _ = train_places(plain, "mlp_sgd", tmp_path / "places", 2)
     assert got.shape == want.shape and np.array_equal(got, want), (got[:2], want[:2])
@@ -62,6 +71,43 @@ def test_collective_program_trains_as_places(collective, tmp_path):
     assert sorted(a) == sorted(b) and all(np.array_equal(a[k], b[k]) for k in a)
     ref = np.load(os.path.join(dp_reference_dir("mlp_sgd", 2), "dp_loss.npy"))
     assert rel_err(got, ref) <= LOSS_TOL
+
+
+def test_rings_need_their_processes(collective):
+    """collective_rings' c_comm_init ops say 2 processes: 3 are refused."""
+    binary = collective[1].parent / "rings"
+    d = case_dir("mlp_sgd")
+    p = subprocess.run(MPIRUN + ["-np", "3", str(binary), "--input", f"label={d}/label.npy", "--input",
+                                 f"x={d}/x.npy", "--batch-size", "8", "--steps", "1"],
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode != 0 and "its collective ops are written for 2 processes (c_comm_init, c_allgather " \
+        "nranks); this is one of 3" in p.stderr, p.stderr
+
+
+def test_rings_the_compiler_refuses(tmp_path):
+    """Ring 1 used with a startup that makes no communicator for it (the
+    nrings=1 one): refused where it is used.  Ring 1 made with nranks 4
+    beside ring 0's 2 (groups of model parallelism): refused at its
+    c_comm_init."""
+    import paddle
+    paddle.enable_static()
+    d = case_dir("mlp_sgd")
+    main = os.path.join(d, "collective_rings_main.pdmodel")
+    p = run(["build", main, "--startup", os.path.join(d, "collective_startup.pdmodel"), "-o", str(tmp_path / "a"),
+             "--mpi"])
+    assert p.returncode == 1 and "(c_allreduce_sum -> fc_0.b_0@GRAD): ring_id 1: no c_comm_init of the startup " \
+        "program makes it over every process" in p.stderr, p.stderr
+    prog = paddle.static.Program.parse_from_string(open(os.path.join(d, "collective_rings_startup.pdmodel"),
+                                                        "rb").read())
+    block = prog.desc.block(0)
+    inits = [block.op(i) for i in range(block.op_size()) if block.op(i).type() == "c_comm_init"]
+    assert [op.attr("ring_id") for op in inits] == [0, 1]
+    inits[1]._set_attr("nranks", 4)
+    startup = tmp_path / "startup.pdmodel"
+    startup.write_bytes(prog.desc.serialize_to_string())
+    p = run(["build", main, "--startup", str(startup), "-o", str(tmp_path / "b"), "--mpi"])
+    assert p.returncode == 1 and "(c_comm_init) spans 4 processes, block 0 op 6 (c_comm_init) said 2: rings of " \
+        "different sizes are groups of model or pipeline parallelism" in p.stderr, p.stderr
 
 
 def test_collective_startup_broadcasts(collective, tmp_path):

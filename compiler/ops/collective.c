@@ -2,8 +2,10 @@
  * paddle.distributed.fleet and the collective transpiler write: gradients
  * summed across trainer processes by the program itself).  Ring 0, the
  * ring of every trainer process, is the world of processes of an mpirun
- * (runtime/rt_collective.h: one process without MPI); other rings (groups
- * of model parallelism, the extra rings of nrings > 1) are refused.  The
+ * (runtime/rt_collective.h: one process without MPI); so is another ring
+ * the startup program's c_comm_init makes with the same nranks (the extra
+ * rings of nrings > 1: compiler/data_parallel.h dp_rings); other rings
+ * (groups of model parallelism) are refused.  The
  * stream attributes (use_calc_stream, use_model_parallel) order CUDA
  * streams, which a CPU program has none of.
  *   c_allreduce_sum/max/min/prod: X -> Out (X's dims and dtype; float32,
@@ -54,17 +56,20 @@ static int infer_allgather(OpCtx *c) {
   return 0;
 }
 
-/* 0 for ring 0 (every process), else em_fail(). */
-static int ring_zero(EmitCtx *e) {
+/* 0 for a ring over every process (ring 0, or one dp_rings() found the
+ * startup program making over as many), else em_fail(). */
+static int ring_world(EmitCtx *e) {
   const int64_t ring = attr_int(e->op, "ring_id", 0);
-  if (ring) return em_fail(e, "ring_id %lld: only ring 0, every process, is supported", (long long)ring);
+  if (ring && (ring < 0 || ring > 63 || !(e->g->coll_rings >> ring & 1)))
+    return em_fail(e, "ring_id %lld: no c_comm_init of the startup program makes it over every process; paddlec "
+                   "runs ring 0 and rings over every process (not groups of model parallelism)", (long long)ring);
   return 0;
 }
 
-/* X and Out of the op (on ring 0): Out a copy of X unless it is X's
+/* X and Out of the op (on a ring over every process): Out a copy of X unless it is X's
  * buffer; NULL after em_fail(). */
 static Var *copy_in_out(EmitCtx *e, Var **x) {
-  if (ring_zero(e)) return NULL;
+  if (ring_world(e)) return NULL;
   *x = tu_in(e, "X", 0);
   Var *out = tu_out(e, "Out", 0);
   if (!*x || !out || tu_copy(e, *x, out)) return NULL;
@@ -121,7 +126,7 @@ static int emit_broadcast(EmitCtx *e) {
 
 static int emit_allgather(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
-  if (!x || !out || ring_zero(e)) return -1;
+  if (!x || !out || ring_world(e)) return -1;
   const int64_t nranks = attr_int(e->op, "nranks", 1);
   pr_line(e->p, "/* nranks %lld: the trainer checks that so many processes run it */", (long long)nranks);
   pr_line(e->p, "rt_coll_allgather(%s, (size_t)%s * sizeof(%s), %s);", em_ptr(e, x, 1), em_numel(e, x),
@@ -135,7 +140,7 @@ static int emit_copy(EmitCtx *e) {
 }
 
 static int emit_nothing(EmitCtx *e) {
-  if (ring_zero(e)) return -1;
+  if (ring_world(e)) return -1;
   pr_line(e->p, "/* %s: MPI's world is the communicator */", e->op->type);
   return 0;
 }
@@ -172,8 +177,8 @@ const OpDef op_c_identity = {.type = "c_identity", .infer = infer_same, .emit_c 
 const OpDef op_c_sync_calc_stream = {.type = "c_sync_calc_stream", .infer = infer_same, .emit_c = emit_copy};
 const OpDef op_c_sync_comm_stream = {.type = "c_sync_comm_stream", .infer = infer_same, .emit_c = emit_copy};
 const OpDef op_c_comm_init = {.type = "c_comm_init", .infer = infer_nothing, .emit_c = emit_nothing,
-                              .attr_ignores = init_attrs, .collective = 1};
+                              .attr_ignores = init_attrs, .collective = 1, .comm_handles = 1};
 const OpDef op_c_comm_init_all = {.type = "c_comm_init_all", .infer = infer_nothing, .emit_c = emit_nothing,
-                                  .attr_ignores = init_attrs, .collective = 1};
+                                  .attr_ignores = init_attrs, .collective = 1, .comm_handles = 1};
 const OpDef op_c_gen_nccl_id = {.type = "c_gen_nccl_id", .infer = infer_nothing, .emit_c = emit_nothing,
-                                .attr_ignores = init_attrs, .collective = 1};
+                                .attr_ignores = init_attrs, .collective = 1, .comm_handles = 1};

@@ -60,6 +60,10 @@ typedef struct OpDef {
    * such ops run one at a time, in program order, as every process must
    * call them in the same order (deps.c). */
   int collective;
+  /* 1: the vars the op reads and writes are communicator handles (the RAW
+   * ncclUniqueId vars of c_gen_nccl_id and c_comm_init), which hold no
+   * data in a CPU program: they get no storage (codegen.c check_tensors). */
+  int comm_handles;
 } OpDef;
 
 /* 1 when op `op` of `g` draws from the global generator (OpDef.global_rng). */

@@ -14,6 +14,9 @@ OUTDIR/<case>/
                                   collective): what
                                   paddle.distributed.transpiler.collective.GradAllReduce
                                   makes of them, as fleet's collective mode does
+  collective_rings_main.pdmodel,  the same with nrings=2 (the gradients take turns on
+  collective_rings_startup.pdmodel  rings 0 and 1) and each ring's c_gen_nccl_id and
+                                  c_comm_init, as a CUDA build of Paddle writes them
   startup.state               the state Paddle's startup program leaves
                                   (every persistable var of main, one
                                   combined file, byte-wise name order)
@@ -453,20 +456,52 @@ def _persistables(main):
                   key=lambda v: v.name.encode())
 
 
-def _collective(d, main, startup):
-    """collective_main/startup.pdmodel: copies of main and startup after
+def _collective(d, main, startup, nrings=1, prefix="collective"):
+    """PREFIX_main/startup.pdmodel: copies of main and startup after
     GradAllReduce for rank 0 of 2 (loss@GRAD scaled by 1/2, a c_sync_calc_stream
-    and c_allreduce_sum after each parameter gradient's backward op, a
-    c_sync_comm_stream before the optimizer; the startup's parameters
-    c_broadcast from rank 0).  wait_port=False: nothing is launched."""
+    and c_allreduce_sum after each parameter gradient's backward op, on ring
+    k % nrings for the k-th gradient, a c_sync_comm_stream per ring before
+    the optimizer; the startup's parameters c_broadcast from rank 0).
+    wait_port=False: nothing is launched."""
     from paddle.distributed.transpiler.collective import GradAllReduce
     main, startup = main.clone(), startup.clone()
-    GradAllReduce(nrings=1).transpile(startup_program=startup, main_program=main, rank=0,
-                                      endpoints=["127.0.0.1:6170", "127.0.0.1:6171"],
-                                      current_endpoint="127.0.0.1:6170", wait_port=False)
-    for prog, fname in ((main, "collective_main.pdmodel"), (startup, "collective_startup.pdmodel")):
+    GradAllReduce(nrings=nrings).transpile(startup_program=startup, main_program=main, rank=0,
+                                           endpoints=["127.0.0.1:6170", "127.0.0.1:6171"],
+                                           current_endpoint="127.0.0.1:6170", wait_port=False)
+    if nrings > 1:
+        _comm_init(startup, nrings)
+    for prog, fname in ((main, prefix + "_main.pdmodel"), (startup, prefix + "_startup.pdmodel")):
         with open(os.path.join(d, fname), "wb") as f:
             f.write(prog.desc.serialize_to_string())
+
+
+def _comm_init(startup, nrings):
+    """Each ring's communicator set-up, before the first c_broadcast: what
+    GradAllReduce._init_communicator writes under core.is_compiled_with_cuda()
+    (the CPU wheel writes none, and has no c_gen_nccl_id to append with
+    append_op, so the ops are written at the desc level, attribute for
+    attribute: a RAW persistable nccl_id var, c_gen_nccl_id -> it,
+    c_comm_init(X = it) with nranks 2, rank 0, ring_id)."""
+    from paddle.base import core
+    blk = startup.global_block()
+    at = [op.type for op in blk.ops].index("c_broadcast")
+    for ring in range(nrings):
+        name = "nccl_id_%d" % ring
+        var = blk.desc.var(name.encode())
+        var.set_type(core.VarDesc.VarType.RAW)
+        var.set_persistable(True)
+        gen = blk.desc._insert_op(at)
+        gen.set_type("c_gen_nccl_id")
+        gen.set_output("Out", [name])
+        for k, v in (("rank", 0), ("endpoint", "127.0.0.1:6170"), ("other_endpoints", ["127.0.0.1:6171"]),
+                     ("ring_id", ring), ("op_role", 0)):
+            gen._set_attr(k, v)
+        init = blk.desc._insert_op(at + 1)
+        init.set_type("c_comm_init")
+        init.set_input("X", [name])
+        for k, v in (("nranks", 2), ("rank", 0), ("ring_id", ring), ("op_role", 0)):
+            init._set_attr(k, v)
+        at += 2
 
 
 def build(out_dir, name):
@@ -489,6 +524,7 @@ def build(out_dir, name):
             f.write(prog.desc.serialize_to_string())
     if getattr(CASES[name], "collective", False):
         _collective(d, main, startup)
+        _collective(d, main, startup, nrings=2, prefix="collective_rings")
     rng = np.random.default_rng(zlib.crc32(name.encode()))
     feeds = [v for v in main.global_block().vars.values() if v.is_data]
     feeds.sort(key=lambda v: v.name.encode())
