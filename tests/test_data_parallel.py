@@ -322,6 +322,19 @@ def test_iterations_per_run_on_places(trainers, tmp_path):
     assert got.shape == (5, 2) and np.array_equal(got, want[1::2])
 
 
+def test_drop_scope_on_places(trainers, tmp_path):
+    """num_iteration_per_drop_scope 1 (the local scope dropped after every
+    iteration) on 2 places: each place holds its chunk's activations in its
+    own reserved memory, so the numbers are those of the default, bit for
+    bit, with batch_norm's per-place statistics kept across iterations."""
+    one = trainers("cnn_bn_momentum", "--exec-strategy", "num_iteration_per_drop_scope=1")
+    got, f1, _ = train_places(one, "cnn_bn_momentum", tmp_path / "d1", 2, 4)
+    want, f2, _ = train_places(trainers("cnn_bn_momentum"), "cnn_bn_momentum", tmp_path / "d100", 2, 4)
+    assert got.shape == (4, 2) and np.array_equal(got, want)
+    a, b = final_state(f1), final_state(f2)
+    assert sorted(a) == sorted(b) and all(np.array_equal(a[k], b[k]) for k in a)
+
+
 @pytest.mark.parametrize("name", ["cnn_bn_momentum", "resnet_block_momentum", "resnet_block_nhwc"])
 def test_sync_batch_norm_is_one_place_on_the_whole_batch(trainers, name, tmp_path):
     """sync_batch_norm: each batch_norm's statistics, and its grad's sums,
