@@ -225,7 +225,7 @@ def have_mpi():
 
 @pytest.mark.skipif(not have_mpi(), reason="no mpirun: OpenMPI (openmpi-bin, libopenmpi-dev) is not installed; "
                     "`make deps` installs it")
-@pytest.mark.parametrize("name", ["mlp_adam", "cnn_bn_momentum", "transformer_adamw"])
+@pytest.mark.parametrize("name", ["fit_a_line", "mlp_adam", "cnn_bn_momentum", "transformer_adamw"])
 def test_processes_equal_places_in_one_process(trainers, name, tmp_path):
     """mpirun -np 2 with 1 and 2 places each: bit for bit the losses and state
     of 2 and 4 places in one process (and so the reference's numbers)."""
