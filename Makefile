@@ -45,7 +45,7 @@ RT_OBJ   := $(RT_SRC:%.c=$(OBJ)/%.o)
 CC_OBJ   := $(CC_SRC:%.c=$(OBJ)/%.o) $(OBJ)/gen/framework.pb-c.o $(OBJ)/gen/embedded.o
 LIB_OBJ  := $(filter-out $(OBJ)/compiler/main.o,$(CC_OBJ))
 
-.PHONY: all deps firmware-deps test oracle asan unit sample golden-update analyze mutation-check clean fuzz \
+.PHONY: all deps firmware-deps test oracle asan unit sample golden-update replay analyze mutation-check clean fuzz \
         fuzz-build fuzz-seeds
 all: $(BUILD)/paddlec $(BUILD)/libpaddlec_rt.a
 
@@ -142,6 +142,13 @@ sample: $(BUILD)/paddlec
 	@mkdir -p $(BUILD)/sample
 	$(BUILD)/paddlec build samples/mlp/model.pdmodel -o $(BUILD)/sample/classifier
 	$(BUILD)/sample/classifier --input x=samples/mlp/x.npy --output-dir $(BUILD)/sample
+
+# What a change does to the emitted code of every model the tests use:
+# `make replay BASE=<commit>` (tests/replay.py) diffs BASE's output with the
+# working tree's, exit 1 when anything differs; ONLY=substring narrows it.
+replay: $(BUILD)/paddlec
+	@test -n "$(BASE)" || { echo "make replay BASE=<commit> [ONLY=name]"; exit 2; }
+	python3 tests/replay.py $(BASE) $(if $(ONLY),--only $(ONLY))
 
 # Regenerate tests/golden/ after an intended change to emitted code.
 golden-update: $(BUILD)/paddlec
