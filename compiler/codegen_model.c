@@ -403,20 +403,25 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
     e.ntask_fns = 0;
     memset(written, 0, (size_t)g->nvars + 1);
     int errs = diag_count();
+    e.naming = 1;
+    e.nlocals = 0;
     int failed = operands_known(&e) || op->def->emit_c(&e) || diag_count() > errs;
+    e.naming = 0;
     /* every op's slots are checked, not only those before the first error */
     if (failed || check_outputs(&e) || op_check_slots(g, (Op *)op)) bad = 1;
     kernel_comment(&e, &com);
-    pr_line(&text, "static void %s(%s_model *m, int64_t B, unsigned char *ws) {", fn, P);
-    pr_line(&text, "(void)m;");
-    pr_line(&text, "(void)B;");
-    pr_line(&text, "(void)ws;");
-    pr_raw(&text, "%s", body.buf ? body.buf : "");
+    const char *decls, *kbody = em_locals(&e, body.buf ? body.buf : "", NULL, 1, &decls);
+    const char *all = pool_printf("%s%s", decls, kbody);
+    pr_line(&text, "static void %s(%s_model *m%s, int64_t B%s, unsigned char *ws%s) {", fn, P,
+            em_uses(all, "m") ? "" : " RT_UNUSED", em_uses(all, "B") ? "" : " RT_UNUSED",
+            em_uses(all, "ws") ? "" : " RT_UNUSED");
+    pr_raw(&text, "%s%s", decls, kbody);
     pr_line(&text, "}");
     pr_raw(&text, "\n");
     kops[nk] = op;
     comment[nk] = pool_strdup(com.buf);
     code[nk] = pool_strdup(text.buf);
+    if (strchr(code[nk], '\001')) diag_internal("kernel %s: an operand placeholder outside em_locals", fn);
     pr_line(&calls, "case %d:", nk);
     if (o->training && dp_is_seed(op)) /* the gradient scale strategy's seed on places */
       pr_line(&calls, "  if (m->seed_on) {\n      dp_seed(m, B, m->seed_value);\n      break;\n    }");

@@ -105,6 +105,7 @@ const char *em_ptr(EmitCtx *e, const Var *v, int is_const) {
   const PlanVar *pv = &e->plan->vars[v - e->g->vars];
   const char *t = em_ctype(v->dtype);
   if (!is_const) em_wrote(e, v);
+  if (e->naming) return em_ptr_named(e, v, is_const);
   const char *q = is_const ? "const " : "";
   switch (pv->kind) {
     case PLAN_FEED: return pool_printf("((%s%s *)m->in[%d])", q, t, pv->index);
@@ -240,28 +241,40 @@ const char *em_act_name(RtAct act) {
 
 void em_task_begin(EmitCtx *e, const char *work, const char *outer) {
   const char *fn = pool_printf("%s_task%d", e->kernel, e->ntask_fns);
-  Printer *t = e->tasks;
-  pr_line(t, "/* rows [lo, hi) of %s's loop, as one task (rt_parallel.h) */", e->kernel);
-  pr_line(t, "static void %s(void *ctx, int64_t t, int tid) {", fn);
-  pr_line(t, "const RtKernelArgs *args = ctx;");
-  pr_line(t, "%s_model *m = args->m;", e->prefix);
-  pr_line(t, "const int64_t B = args->batch;");
-  pr_line(t, "unsigned char *ws = args->ws;");
-  pr_line(t, "(void)m;");
-  pr_line(t, "(void)B;");
-  pr_line(t, "(void)ws;");
-  pr_line(t, "(void)tid;");
-  pr_line(t, "const int64_t rows = %s, nt = rt_split_tasks(%s, rows);", outer, work);
-  pr_line(t, "const int64_t lo = t * rows / nt, hi = (t + 1) * rows / nt;");
   pr_line(e->p, "const RtKernelArgs args = {m, B, ws};");
   pr_line(e->p, "rt_parallel(rt_split_tasks(%s, %s), %s, (void *)&args);", work, outer, fn);
   e->outer = e->p;
-  e->p = t;
+  e->task_fn = fn;
+  e->task_work = work;
+  e->task_outer = outer;
+  e->task_body = pool_alloc(sizeof *e->task_body);
+  pr_init(e->task_body);
+  e->task_body->indent = 1;
+  e->p = e->task_body;
 }
 
+/* The task function: its prologue takes from args what the body uses. */
 void em_task_end(EmitCtx *e) {
-  pr_line(e->p, "}");
-  pr_raw(e->p, "\n");
+  const char *split = pool_printf("const int64_t rows = %s, nt = rt_split_tasks(%s, rows);", e->task_outer,
+                                  e->task_work);
+  const char *decls, *body = em_locals(e, e->task_body->buf ? e->task_body->buf : "", split, 1, &decls);
+  const char *all = pool_printf("%s\n%s%s", split, decls, body);
+  const int um = em_uses(all, "m"), ub = em_uses(all, "B"), uws = em_uses(all, "ws");
+  Printer *t = e->tasks;
+  pr_line(t, "/* rows [lo, hi) of %s's loop, as one task (rt_parallel.h) */", e->kernel);
+  pr_line(t, "static void %s(void *ctx%s, int64_t t, int tid%s) {", e->task_fn, um || ub || uws ? "" : " RT_UNUSED",
+          em_uses(body, "tid") ? "" : " RT_UNUSED");
+  if (um || ub || uws) pr_line(t, "const RtKernelArgs *args = ctx;");
+  if (um) pr_line(t, "%s_model *m = args->m;", e->prefix);
+  if (ub) pr_line(t, "const int64_t B = args->batch;");
+  if (uws) pr_line(t, "unsigned char *ws = args->ws;");
+  pr_line(t, "%s", split);
+  pr_line(t, "const int64_t lo = t * rows / nt, hi = (t + 1) * rows / nt;");
+  pr_raw(t, "%s%s", decls, body);
+  pr_line(t, "}");
+  pr_raw(t, "\n");
+  pr_free(e->task_body);
+  e->task_body = NULL;
   e->p = e->outer;
   e->outer = NULL;
   e->ntask_fns++;

@@ -53,13 +53,29 @@ typedef struct EmitCtx {
   unsigned char *written; /* per var: 1 once the current op's emitter took a
                            * writable pointer to it (em_ptr, is_const 0) or
                            * called em_wrote; NULL = not tracked */
+  int naming;          /* 1 while a kernel is emitted: em_ptr names operands */
+  int *locals;         /* the kernel's named operands: their var ids, */
+  unsigned char *local_rw; /* 1 where some use writes */
+  int nlocals, locals_cap;
+  Printer *task_body;  /* while a task function is open: its body, */
+  const char *task_fn, *task_work, *task_outer; /* its name and split */
 } EmitCtx;
 
 /* C type of a dtype ("float", "int64_t", ...), or NULL when unsupported. */
 const char *em_ctype(int dtype);
 /* Pointer expression for a var, cast to its element type (const for inputs
- * when is_const). */
+ * when is_const).  In a kernel (e->naming) a placeholder for a local named
+ * after the var, which em_locals declares and names. */
 const char *em_ptr(EmitCtx *e, const Var *v, int is_const);
+/* em_ptr in a kernel (emit_names.c). */
+const char *em_ptr_named(EmitCtx *e, const Var *v, int is_const);
+/* The body of one function of a kernel, printed while e->naming: its
+ * placeholders replaced by names (after the vars' Paddle names, none an
+ * identifier of `text` or of `taken`), and in *decls their declarations,
+ * `indent` levels in, in order of first use (emit_names.c). */
+const char *em_locals(EmitCtx *e, const char *text, const char *taken, int indent, const char **decls);
+/* 1 when identifier id occurs in C text (outside comments and literals). */
+int em_uses(const char *text, const char *id);
 /* Records that the current op's kernel leaves var v computed without taking
  * a writable pointer to it (a copy into a shared buffer that needs no code).
  * The driver refuses an op output that is read or fetched but that its

@@ -42,6 +42,14 @@ enum {
 
 #define RT_MAX_RANK 10 /* Paddle allows 9 dims; XShape vars add one */
 
+/* Marks a parameter a function may leave unused (an emitted kernel's m, B
+ * or ws): no -Wunused-parameter for it. */
+#if defined(__GNUC__) || defined(__clang__)
+#define RT_UNUSED __attribute__((unused))
+#else
+#define RT_UNUSED
+#endif
+
 /* Checked sizes: the one way to multiply or add dims, element counts,
  * element sizes and byte counts that come from a file, the command line or
  * a batch.  *out = a * b (a + b) when a and b are >= 0 and the result fits

@@ -153,21 +153,30 @@ static const RtGraph model_graph = {3, model_npred, model_succ_off, model_succ};
  *   after (none: may start first)
  */
 static void model_k001_fused_attention(model_model *m, int64_t B, unsigned char *ws) {
-  (void)m;
-  (void)B;
-  (void)ws;
+  const float *src = (const float *)m->in[0];
+  const float *linear_1_w_0 = (const float *)m->w[5];
+  const float *linear_2_w_0 = (const float *)m->w[7];
+  const float *linear_3_w_0 = (const float *)m->w[9];
+  const float *linear_1_b_0 = (const float *)m->w[4];
+  const float *linear_2_b_0 = (const float *)m->w[6];
+  const float *linear_3_b_0 = (const float *)m->w[8];
+  const float *linear_4_w_0 = (const float *)m->w[11];
+  const float *linear_4_b_0 = (const float *)m->w[10];
+  const float *layer_norm_0_w_0 = (const float *)m->w[1];
+  const float *layer_norm_0_b_0 = (const float *)m->w[0];
+  float *layer_norm_0_tmp_2 = (float *)(m->arena + 0);
   static const RtAttention geo = {
     .s = 5, .sk = 5, .eq = 16, .ek = 16, .ev = 16, .heads = 2, .dh = 8, .eo = 16,
     .scale = 0.353553385f, .mask_stride = {0, 0, 0, 0}, .post_ln = 1, .ln_eps = 9.99999975e-06f,
   };
   const RtAttentionIo io = {
-    .xq = ((const float *)m->in[0]), .xk = ((const float *)m->in[0]), .xv = ((const float *)m->in[0]),
-    .wq = ((const float *)m->w[5]), .wk = ((const float *)m->w[7]), .wv = ((const float *)m->w[9]),
-    .bq = ((const float *)m->w[4]), .bk = ((const float *)m->w[6]), .bv = ((const float *)m->w[8]),
-    .mask = NULL, .wo = ((const float *)m->w[11]), .bo = ((const float *)m->w[10]), .res = ((const float *)m->in[0]),
-    .ln_scale = ((const float *)m->w[1]), .ln_bias = ((const float *)m->w[0]),
+    .xq = src, .xk = src, .xv = src,
+    .wq = linear_1_w_0, .wk = linear_2_w_0, .wv = linear_3_w_0,
+    .bq = linear_1_b_0, .bk = linear_2_b_0, .bv = linear_3_b_0,
+    .mask = NULL, .wo = linear_4_w_0, .bo = linear_4_b_0, .res = src,
+    .ln_scale = layer_norm_0_w_0, .ln_bias = layer_norm_0_b_0,
   };
-  rt_attention(&geo, B, &io, ((float *)(m->arena + 0)), (float *)ws, (float *)(ws + (1280 * B + 320)));
+  rt_attention(&geo, B, &io, layer_norm_0_tmp_2, (float *)ws, (float *)(ws + (1280 * B + 320)));
 }
 
 /* block 0 ops 23, 24, 25, 26, 27, 28, 29: fused_feedforward, fusing matmul_v2 + elementwise_add + relu + matmul_v2 + elementwise_add + elementwise_add + layer_norm
@@ -183,16 +192,21 @@ static void model_k001_fused_attention(model_model *m, int64_t B, unsigned char 
  *   after k001
  */
 static void model_k002_fused_feedforward(model_model *m, int64_t B, unsigned char *ws) {
-  (void)m;
-  (void)B;
-  (void)ws;
+  const float *linear_5_b_0 = (const float *)m->w[12];
+  const float *layer_norm_0_tmp_2 = (const float *)(m->arena + 0);
+  const float *linear_5_w_0 = (const float *)m->w[13];
+  const float *linear_6_b_0 = (const float *)m->w[14];
+  const float *linear_6_w_0 = (const float *)m->w[15];
+  float *layer_norm_1_tmp_2 = (float *)(m->arena + (320 * B));
+  const float *layer_norm_1_w_0 = (const float *)m->w[3];
+  const float *layer_norm_1_b_0 = (const float *)m->w[2];
   const int64_t M = (5 * B), E = 16, F = 32, E2 = 16;
   float *hidden = (float *)ws;
-  const RtEpilogue ep1 = {((const float *)m->w[12]), NULL, 0, RT_ACT_RELU, 0.0f, 0.0f};
-  rt_sgemm_ep(0, 0, M, F, E, ((const float *)(m->arena + 0)), E, ((const float *)m->w[13]), F, hidden, F, (float *)(ws + (640 * B)), &ep1);
-  const RtEpilogue ep2 = {((const float *)m->w[14]), ((const float *)(m->arena + 0)), E2, RT_ACT_NONE, 0.0f, 0.0f};
-  rt_sgemm_ep(0, 0, M, E2, F, hidden, F, ((const float *)m->w[15]), E2, ((float *)(m->arena + (320 * B))), E2, (float *)(ws + (640 * B)), &ep2);
-  rt_layer_norm(((float *)(m->arena + (320 * B))), ((float *)(m->arena + (320 * B))), ((const float *)m->w[3]), ((const float *)m->w[2]), 9.99999975e-06f, M, E2, NULL, NULL);
+  const RtEpilogue ep1 = {linear_5_b_0, NULL, 0, RT_ACT_RELU, 0.0f, 0.0f};
+  rt_sgemm_ep(0, 0, M, F, E, layer_norm_0_tmp_2, E, linear_5_w_0, F, hidden, F, (float *)(ws + (640 * B)), &ep1);
+  const RtEpilogue ep2 = {linear_6_b_0, layer_norm_0_tmp_2, E2, RT_ACT_NONE, 0.0f, 0.0f};
+  rt_sgemm_ep(0, 0, M, E2, F, hidden, F, linear_6_w_0, E2, layer_norm_1_tmp_2, E2, (float *)(ws + (640 * B)), &ep2);
+  rt_layer_norm(layer_norm_1_tmp_2, layer_norm_1_tmp_2, layer_norm_1_w_0, layer_norm_1_b_0, 9.99999975e-06f, M, E2, NULL, NULL);
 }
 
 /* block 0 op 30: scale
@@ -201,19 +215,16 @@ static void model_k002_fused_feedforward(model_model *m, int64_t B, unsigned cha
  *   after k002
  */
 /* rows [lo, hi) of model_k003_scale's loop, as one task (rt_parallel.h) */
-static void model_k003_scale_task0(void *ctx, int64_t t, int tid) {
+static void model_k003_scale_task0(void *ctx, int64_t t, int tid RT_UNUSED) {
   const RtKernelArgs *args = ctx;
   model_model *m = args->m;
   const int64_t B = args->batch;
-  unsigned char *ws = args->ws;
-  (void)m;
-  (void)B;
-  (void)ws;
-  (void)tid;
   const int64_t rows = B * 5 * 16, nt = rt_split_tasks((80 * B), rows);
   const int64_t lo = t * rows / nt, hi = (t + 1) * rows / nt;
-  const float *x = ((const float *)(m->arena + (320 * B)));
-  float *out = ((float *)(m->arena + (320 * B)));
+  const float *layer_norm_1_tmp_2 = (const float *)(m->arena + (320 * B));
+  float *save_infer_model_scale_0_tmp_1 = (float *)(m->arena + (320 * B));
+  const float *x = layer_norm_1_tmp_2;
+  float *out = save_infer_model_scale_0_tmp_1;
   for (int64_t i = lo; i < hi; i++) {
     const float v = x[i];
     out[i] = 1.0f * v + 0.0f;
@@ -221,9 +232,6 @@ static void model_k003_scale_task0(void *ctx, int64_t t, int tid) {
 }
 
 static void model_k003_scale(model_model *m, int64_t B, unsigned char *ws) {
-  (void)m;
-  (void)B;
-  (void)ws;
   const RtKernelArgs args = {m, B, ws};
   rt_parallel(rt_split_tasks((80 * B), B * 5 * 16), model_k003_scale_task0, (void *)&args);
 }

@@ -132,16 +132,17 @@ static const RtGraph model_graph = {7, model_npred, model_succ_off, model_succ};
  *   after (none: may start first)
  */
 static void model_k001_fused_conv2d(model_model *m, int64_t B, unsigned char *ws) {
-  (void)m;
-  (void)B;
-  (void)ws;
+  const float *image = (const float *)m->in[0];
+  const float *conv2d_0_w_0_fuse0 = (const float *)m->w[1];
+  const float *conv2d_0_w_0_bias_fuse0 = (const float *)m->w[0];
+  float *relu_0_tmp_0 = (float *)(m->arena + 0);
   static const RtConv2d geo = {
     .c_in = 3, .h_in = 8, .w_in = 8, .c_out = 8, .h_out = 8, .w_out = 8,
     .k_h = 3, .k_w = 3, .stride_h = 1, .stride_w = 1, .pad_t = 1, .pad_l = 1,
     .dil_h = 1, .dil_w = 1, .groups = 1,
     .act = RT_ACT_RELU, .alpha = 0.0f, .beta = 0.0f,
   };
-  rt_conv2d(&geo, B, ((const float *)m->in[0]), ((const float *)m->w[1]), ((const float *)m->w[0]), NULL, ((float *)(m->arena + 0)), (float *)ws, (float *)(ws + 6912));
+  rt_conv2d(&geo, B, image, conv2d_0_w_0_fuse0, conv2d_0_w_0_bias_fuse0, NULL, relu_0_tmp_0, (float *)ws, (float *)(ws + 6912));
 }
 
 /* block 0 ops 6, 8, 9, 10, 11: fused_conv2d, fusing conv2d + elementwise_add + batch_norm + elementwise_add + relu
@@ -153,16 +154,17 @@ static void model_k001_fused_conv2d(model_model *m, int64_t B, unsigned char *ws
  *   after k001
  */
 static void model_k002_fused_conv2d(model_model *m, int64_t B, unsigned char *ws) {
-  (void)m;
-  (void)B;
-  (void)ws;
+  const float *relu_0_tmp_0 = (const float *)(m->arena + 0);
+  const float *conv2d_1_w_0_fuse0 = (const float *)m->w[3];
+  const float *conv2d_1_w_0_bias_fuse0 = (const float *)m->w[2];
+  float *relu_1_tmp_0 = (float *)(m->arena + (2048 * B));
   static const RtConv2d geo = {
     .c_in = 8, .h_in = 8, .w_in = 8, .c_out = 8, .h_out = 8, .w_out = 8,
     .k_h = 3, .k_w = 3, .stride_h = 1, .stride_w = 1, .pad_t = 1, .pad_l = 1,
     .dil_h = 1, .dil_w = 1, .groups = 1,
     .act = RT_ACT_RELU, .alpha = 0.0f, .beta = 0.0f,
   };
-  rt_conv2d(&geo, B, ((const float *)(m->arena + 0)), ((const float *)m->w[3]), ((const float *)m->w[2]), ((const float *)(m->arena + 0)), ((float *)(m->arena + (2048 * B))), (float *)ws, (float *)(ws + 18432));
+  rt_conv2d(&geo, B, relu_0_tmp_0, conv2d_1_w_0_fuse0, conv2d_1_w_0_bias_fuse0, relu_0_tmp_0, relu_1_tmp_0, (float *)ws, (float *)(ws + 18432));
 }
 
 /* block 0 op 12: pool2d
@@ -170,16 +172,15 @@ static void model_k002_fused_conv2d(model_model *m, int64_t B, unsigned char *ws
  *   out Out            pool2d_0.tmp_0                   float32  [B, 8, 4, 4]
  *   after k002
  */
-static void model_k003_pool2d(model_model *m, int64_t B, unsigned char *ws) {
-  (void)m;
-  (void)B;
-  (void)ws;
+static void model_k003_pool2d(model_model *m, int64_t B, unsigned char *ws RT_UNUSED) {
+  const float *relu_1_tmp_0 = (const float *)(m->arena + (2048 * B));
+  float *pool2d_0_tmp_0 = (float *)(m->arena + 0);
   static const RtPool2d geo = {
     .type = RT_POOL_MAX, .c = 8, .h_in = 8, .w_in = 8, .h_out = 4, .w_out = 4,
     .k_h = 2, .k_w = 2, .stride_h = 2, .stride_w = 2, .pad_t = 0, .pad_l = 0,
     .exclusive = 1, .adaptive = 0, .channel_last = 0,
   };
-  rt_pool2d(&geo, B, ((const float *)(m->arena + (2048 * B))), ((float *)(m->arena + 0)));
+  rt_pool2d(&geo, B, relu_1_tmp_0, pool2d_0_tmp_0);
 }
 
 /* block 0 op 13: pool2d
@@ -187,16 +188,15 @@ static void model_k003_pool2d(model_model *m, int64_t B, unsigned char *ws) {
  *   out Out            pool2d_1.tmp_0                   float32  [B, 8, 1, 1]
  *   after k003
  */
-static void model_k004_pool2d(model_model *m, int64_t B, unsigned char *ws) {
-  (void)m;
-  (void)B;
-  (void)ws;
+static void model_k004_pool2d(model_model *m, int64_t B, unsigned char *ws RT_UNUSED) {
+  const float *pool2d_0_tmp_0 = (const float *)(m->arena + 0);
+  float *pool2d_1_tmp_0 = (float *)(m->arena + (512 * B));
   static const RtPool2d geo = {
     .type = RT_POOL_AVG, .c = 8, .h_in = 4, .w_in = 4, .h_out = 1, .w_out = 1,
     .k_h = 1, .k_w = 1, .stride_h = 1, .stride_w = 1, .pad_t = 0, .pad_l = 0,
     .exclusive = 1, .adaptive = 1, .channel_last = 0,
   };
-  rt_pool2d(&geo, B, ((const float *)(m->arena + 0)), ((float *)(m->arena + (512 * B))));
+  rt_pool2d(&geo, B, pool2d_0_tmp_0, pool2d_1_tmp_0);
 }
 
 /* block 0 op 14: flatten_contiguous_range
@@ -204,10 +204,7 @@ static void model_k004_pool2d(model_model *m, int64_t B, unsigned char *ws) {
  *   out Out            flatten_0.tmp_0                  float32  [B, 8]
  *   after k004
  */
-static void model_k005_flatten_contiguous_range(model_model *m, int64_t B, unsigned char *ws) {
-  (void)m;
-  (void)B;
-  (void)ws;
+static void model_k005_flatten_contiguous_range(model_model *m RT_UNUSED, int64_t B RT_UNUSED, unsigned char *ws RT_UNUSED) {
   /* Out shares X's buffer (enable_inplace): nothing to copy */
 }
 
@@ -219,12 +216,13 @@ static void model_k005_flatten_contiguous_range(model_model *m, int64_t B, unsig
  *   after k005
  */
 static void model_k006_fused_gemm_epilogue(model_model *m, int64_t B, unsigned char *ws) {
-  (void)m;
-  (void)B;
-  (void)ws;
+  const float *linear_0_b_0 = (const float *)m->w[4];
+  const float *flatten_0_tmp_0 = (const float *)(m->arena + (512 * B));
+  const float *linear_0_w_0 = (const float *)m->w[5];
+  float *linear_0_tmp_1 = (float *)(m->arena + 0);
   const int64_t M = B, N = 4, K = 8;
-  const RtEpilogue ep = {((const float *)m->w[4]), NULL, 0, RT_ACT_NONE, 0.0f, 0.0f};
-  rt_sgemm_ep(0, 0, M, N, K, ((const float *)(m->arena + (512 * B))), K, ((const float *)m->w[5]), N, ((float *)(m->arena + 0)), N, (float *)ws, &ep);
+  const RtEpilogue ep = {linear_0_b_0, NULL, 0, RT_ACT_NONE, 0.0f, 0.0f};
+  rt_sgemm_ep(0, 0, M, N, K, flatten_0_tmp_0, K, linear_0_w_0, N, linear_0_tmp_1, N, (float *)ws, &ep);
 }
 
 /* block 0 op 17: scale
@@ -233,19 +231,16 @@ static void model_k006_fused_gemm_epilogue(model_model *m, int64_t B, unsigned c
  *   after k006
  */
 /* rows [lo, hi) of model_k007_scale's loop, as one task (rt_parallel.h) */
-static void model_k007_scale_task0(void *ctx, int64_t t, int tid) {
+static void model_k007_scale_task0(void *ctx, int64_t t, int tid RT_UNUSED) {
   const RtKernelArgs *args = ctx;
   model_model *m = args->m;
   const int64_t B = args->batch;
-  unsigned char *ws = args->ws;
-  (void)m;
-  (void)B;
-  (void)ws;
-  (void)tid;
   const int64_t rows = B * 4, nt = rt_split_tasks((4 * B), rows);
   const int64_t lo = t * rows / nt, hi = (t + 1) * rows / nt;
-  const float *x = ((const float *)(m->arena + 0));
-  float *out = ((float *)(m->arena + 0));
+  const float *linear_0_tmp_1 = (const float *)(m->arena + 0);
+  float *save_infer_model_scale_0_tmp_0 = (float *)(m->arena + 0);
+  const float *x = linear_0_tmp_1;
+  float *out = save_infer_model_scale_0_tmp_0;
   for (int64_t i = lo; i < hi; i++) {
     const float v = x[i];
     out[i] = 1.0f * v + 0.0f;
@@ -253,9 +248,6 @@ static void model_k007_scale_task0(void *ctx, int64_t t, int tid) {
 }
 
 static void model_k007_scale(model_model *m, int64_t B, unsigned char *ws) {
-  (void)m;
-  (void)B;
-  (void)ws;
   const RtKernelArgs args = {m, B, ws};
   rt_parallel(rt_split_tasks((4 * B), B * 4), model_k007_scale_task0, (void *)&args);
 }

@@ -124,12 +124,13 @@ static const RtGraph model_graph = {4, model_npred, model_succ_off, model_succ};
  *   after (none: may start first)
  */
 static void model_k001_fused_gemm_epilogue(model_model *m, int64_t B, unsigned char *ws) {
-  (void)m;
-  (void)B;
-  (void)ws;
+  const float *linear_0_b_0 = (const float *)m->w[0];
+  const float *x = (const float *)m->in[0];
+  const float *linear_0_w_0 = (const float *)m->w[1];
+  float *relu_0_tmp_0 = (float *)(m->arena + 0);
   const int64_t M = B, N = 16, K = 8;
-  const RtEpilogue ep = {((const float *)m->w[0]), NULL, 0, RT_ACT_RELU, 0.0f, 0.0f};
-  rt_sgemm_ep(0, 0, M, N, K, ((const float *)m->in[0]), K, ((const float *)m->w[1]), N, ((float *)(m->arena + 0)), N, (float *)ws, &ep);
+  const RtEpilogue ep = {linear_0_b_0, NULL, 0, RT_ACT_RELU, 0.0f, 0.0f};
+  rt_sgemm_ep(0, 0, M, N, K, x, K, linear_0_w_0, N, relu_0_tmp_0, N, (float *)ws, &ep);
 }
 
 /* block 0 ops 4, 5: fused_gemm_epilogue, fusing matmul_v2 + elementwise_add
@@ -140,12 +141,13 @@ static void model_k001_fused_gemm_epilogue(model_model *m, int64_t B, unsigned c
  *   after k001
  */
 static void model_k002_fused_gemm_epilogue(model_model *m, int64_t B, unsigned char *ws) {
-  (void)m;
-  (void)B;
-  (void)ws;
+  const float *linear_1_b_0 = (const float *)m->w[2];
+  const float *relu_0_tmp_0 = (const float *)(m->arena + 0);
+  const float *linear_1_w_0 = (const float *)m->w[3];
+  float *linear_1_tmp_1 = (float *)(m->arena + (64 * B));
   const int64_t M = B, N = 3, K = 16;
-  const RtEpilogue ep = {((const float *)m->w[2]), NULL, 0, RT_ACT_NONE, 0.0f, 0.0f};
-  rt_sgemm_ep(0, 0, M, N, K, ((const float *)(m->arena + 0)), K, ((const float *)m->w[3]), N, ((float *)(m->arena + (64 * B))), N, (float *)ws, &ep);
+  const RtEpilogue ep = {linear_1_b_0, NULL, 0, RT_ACT_NONE, 0.0f, 0.0f};
+  rt_sgemm_ep(0, 0, M, N, K, relu_0_tmp_0, K, linear_1_w_0, N, linear_1_tmp_1, N, (float *)ws, &ep);
 }
 
 /* block 0 op 6: softmax
@@ -153,11 +155,10 @@ static void model_k002_fused_gemm_epilogue(model_model *m, int64_t B, unsigned c
  *   out Out            softmax_0.tmp_0                  float32  [B, 3]
  *   after k002
  */
-static void model_k003_softmax(model_model *m, int64_t B, unsigned char *ws) {
-  (void)m;
-  (void)B;
-  (void)ws;
-  rt_softmax(((const float *)(m->arena + (64 * B))), ((float *)(m->arena + 0)), B, 3, 1);
+static void model_k003_softmax(model_model *m, int64_t B, unsigned char *ws RT_UNUSED) {
+  const float *linear_1_tmp_1 = (const float *)(m->arena + (64 * B));
+  float *softmax_0_tmp_0 = (float *)(m->arena + 0);
+  rt_softmax(linear_1_tmp_1, softmax_0_tmp_0, B, 3, 1);
 }
 
 /* block 0 op 7: scale
@@ -166,19 +167,16 @@ static void model_k003_softmax(model_model *m, int64_t B, unsigned char *ws) {
  *   after k003
  */
 /* rows [lo, hi) of model_k004_scale's loop, as one task (rt_parallel.h) */
-static void model_k004_scale_task0(void *ctx, int64_t t, int tid) {
+static void model_k004_scale_task0(void *ctx, int64_t t, int tid RT_UNUSED) {
   const RtKernelArgs *args = ctx;
   model_model *m = args->m;
   const int64_t B = args->batch;
-  unsigned char *ws = args->ws;
-  (void)m;
-  (void)B;
-  (void)ws;
-  (void)tid;
   const int64_t rows = B * 3, nt = rt_split_tasks((3 * B), rows);
   const int64_t lo = t * rows / nt, hi = (t + 1) * rows / nt;
-  const float *x = ((const float *)(m->arena + 0));
-  float *out = ((float *)(m->arena + 0));
+  const float *softmax_0_tmp_0 = (const float *)(m->arena + 0);
+  float *save_infer_model_scale_0_tmp_0 = (float *)(m->arena + 0);
+  const float *x = softmax_0_tmp_0;
+  float *out = save_infer_model_scale_0_tmp_0;
   for (int64_t i = lo; i < hi; i++) {
     const float v = x[i];
     out[i] = 1.0f * v + 0.0f;
@@ -186,9 +184,6 @@ static void model_k004_scale_task0(void *ctx, int64_t t, int tid) {
 }
 
 static void model_k004_scale(model_model *m, int64_t B, unsigned char *ws) {
-  (void)m;
-  (void)B;
-  (void)ws;
   const RtKernelArgs args = {m, B, ws};
   rt_parallel(rt_split_tasks((3 * B), B * 3), model_k004_scale_task0, (void *)&args);
 }

@@ -147,11 +147,11 @@ static const RtGraph model_graph = {21, model_npred, model_succ_off, model_succ}
  *   after (none: may start first)
  */
 static void model_k001_mul(model_model *m, int64_t B, unsigned char *ws) {
-  (void)m;
-  (void)B;
-  (void)ws;
+  const float *x = (const float *)m->in[1];
+  const float *fc_0_w_0 = (const float *)m->w[2];
+  float *fc_0_tmp_0 = (float *)(m->arena + m->off[0]);
   const int64_t M = B, K = 4, N = 8;
-  rt_sgemm_ws(0, 0, M, N, K, 1.0f, ((const float *)m->in[1]), K, ((const float *)m->w[2]), N, 0.0f, ((float *)(m->arena + m->off[0])), N, (float *)ws);
+  rt_sgemm_ws(0, 0, M, N, K, 1.0f, x, K, fc_0_w_0, N, 0.0f, fc_0_tmp_0, N, (float *)ws);
 }
 
 /* block 0 op 1: elementwise_add
@@ -161,20 +161,18 @@ static void model_k001_mul(model_model *m, int64_t B, unsigned char *ws) {
  *   after k001
  */
 /* rows [lo, hi) of model_k002_elementwise_add's loop, as one task (rt_parallel.h) */
-static void model_k002_elementwise_add_task0(void *ctx, int64_t t, int tid) {
+static void model_k002_elementwise_add_task0(void *ctx, int64_t t, int tid RT_UNUSED) {
   const RtKernelArgs *args = ctx;
   model_model *m = args->m;
   const int64_t B = args->batch;
-  unsigned char *ws = args->ws;
-  (void)m;
-  (void)B;
-  (void)ws;
-  (void)tid;
   const int64_t rows = B, nt = rt_split_tasks((8 * B), rows);
   const int64_t lo = t * rows / nt, hi = (t + 1) * rows / nt;
-  const float *x = ((const float *)(m->arena + m->off[0]));
-  const float *y = ((const float *)m->w[0]);
-  float *out = ((float *)(m->arena + m->off[1]));
+  const float *fc_0_tmp_0 = (const float *)(m->arena + m->off[0]);
+  const float *fc_0_b_0 = (const float *)m->w[0];
+  float *fc_0_tmp_1 = (float *)(m->arena + m->off[1]);
+  const float *x = fc_0_tmp_0;
+  const float *y = fc_0_b_0;
+  float *out = fc_0_tmp_1;
   const int64_t n1 = 8;
   for (int64_t i0 = lo; i0 < hi; i0++) {
     for (int64_t i1 = 0; i1 < n1; i1++) {
@@ -186,9 +184,6 @@ static void model_k002_elementwise_add_task0(void *ctx, int64_t t, int tid) {
 }
 
 static void model_k002_elementwise_add(model_model *m, int64_t B, unsigned char *ws) {
-  (void)m;
-  (void)B;
-  (void)ws;
   const RtKernelArgs args = {m, B, ws};
   rt_parallel(rt_split_tasks((8 * B), B), model_k002_elementwise_add_task0, (void *)&args);
 }
@@ -199,19 +194,16 @@ static void model_k002_elementwise_add(model_model *m, int64_t B, unsigned char 
  *   after k002
  */
 /* rows [lo, hi) of model_k003_relu's loop, as one task (rt_parallel.h) */
-static void model_k003_relu_task0(void *ctx, int64_t t, int tid) {
+static void model_k003_relu_task0(void *ctx, int64_t t, int tid RT_UNUSED) {
   const RtKernelArgs *args = ctx;
   model_model *m = args->m;
   const int64_t B = args->batch;
-  unsigned char *ws = args->ws;
-  (void)m;
-  (void)B;
-  (void)ws;
-  (void)tid;
   const int64_t rows = B * 8, nt = rt_split_tasks((8 * B), rows);
   const int64_t lo = t * rows / nt, hi = (t + 1) * rows / nt;
-  const float *x = ((const float *)(m->arena + m->off[1]));
-  float *out = ((float *)(m->arena + m->off[1]));
+  const float *fc_0_tmp_1 = (const float *)(m->arena + m->off[1]);
+  float *fc_0_tmp_2 = (float *)(m->arena + m->off[1]);
+  const float *x = fc_0_tmp_1;
+  float *out = fc_0_tmp_2;
   for (int64_t i = lo; i < hi; i++) {
     const float v = x[i];
     out[i] = v > 0.0f ? v : 0.0f;
@@ -219,9 +211,6 @@ static void model_k003_relu_task0(void *ctx, int64_t t, int tid) {
 }
 
 static void model_k003_relu(model_model *m, int64_t B, unsigned char *ws) {
-  (void)m;
-  (void)B;
-  (void)ws;
   const RtKernelArgs args = {m, B, ws};
   rt_parallel(rt_split_tasks((8 * B), B * 8), model_k003_relu_task0, (void *)&args);
 }
@@ -233,11 +222,11 @@ static void model_k003_relu(model_model *m, int64_t B, unsigned char *ws) {
  *   after k003
  */
 static void model_k004_mul(model_model *m, int64_t B, unsigned char *ws) {
-  (void)m;
-  (void)B;
-  (void)ws;
+  const float *fc_0_tmp_2 = (const float *)(m->arena + m->off[1]);
+  const float *fc_1_w_0 = (const float *)m->w[6];
+  float *fc_1_tmp_0 = (float *)(m->arena + m->off[2]);
   const int64_t M = B, K = 8, N = 3;
-  rt_sgemm_ws(0, 0, M, N, K, 1.0f, ((const float *)(m->arena + m->off[1])), K, ((const float *)m->w[6]), N, 0.0f, ((float *)(m->arena + m->off[2])), N, (float *)ws);
+  rt_sgemm_ws(0, 0, M, N, K, 1.0f, fc_0_tmp_2, K, fc_1_w_0, N, 0.0f, fc_1_tmp_0, N, (float *)ws);
 }
 
 /* block 0 op 4: elementwise_add
@@ -247,20 +236,18 @@ static void model_k004_mul(model_model *m, int64_t B, unsigned char *ws) {
  *   after k004
  */
 /* rows [lo, hi) of model_k005_elementwise_add's loop, as one task (rt_parallel.h) */
-static void model_k005_elementwise_add_task0(void *ctx, int64_t t, int tid) {
+static void model_k005_elementwise_add_task0(void *ctx, int64_t t, int tid RT_UNUSED) {
   const RtKernelArgs *args = ctx;
   model_model *m = args->m;
   const int64_t B = args->batch;
-  unsigned char *ws = args->ws;
-  (void)m;
-  (void)B;
-  (void)ws;
-  (void)tid;
   const int64_t rows = B, nt = rt_split_tasks((3 * B), rows);
   const int64_t lo = t * rows / nt, hi = (t + 1) * rows / nt;
-  const float *x = ((const float *)(m->arena + m->off[2]));
-  const float *y = ((const float *)m->w[4]);
-  float *out = ((float *)(m->arena + m->off[3]));
+  const float *fc_1_tmp_0 = (const float *)(m->arena + m->off[2]);
+  const float *fc_1_b_0 = (const float *)m->w[4];
+  float *fc_1_tmp_1 = (float *)(m->arena + m->off[3]);
+  const float *x = fc_1_tmp_0;
+  const float *y = fc_1_b_0;
+  float *out = fc_1_tmp_1;
   const int64_t n1 = 3;
   for (int64_t i0 = lo; i0 < hi; i0++) {
     for (int64_t i1 = 0; i1 < n1; i1++) {
@@ -272,9 +259,6 @@ static void model_k005_elementwise_add_task0(void *ctx, int64_t t, int tid) {
 }
 
 static void model_k005_elementwise_add(model_model *m, int64_t B, unsigned char *ws) {
-  (void)m;
-  (void)B;
-  (void)ws;
   const RtKernelArgs args = {m, B, ws};
   rt_parallel(rt_split_tasks((3 * B), B), model_k005_elementwise_add_task0, (void *)&args);
 }
@@ -286,15 +270,16 @@ static void model_k005_elementwise_add(model_model *m, int64_t B, unsigned char 
  *   out Softmax        softmax_with_cross_entropy_0.tmp_0 float32  [B, 3]
  *   after k005
  */
-static void model_k006_softmax_with_cross_entropy(model_model *m, int64_t B, unsigned char *ws) {
-  (void)m;
-  (void)B;
-  (void)ws;
+static void model_k006_softmax_with_cross_entropy(model_model *m, int64_t B, unsigned char *ws RT_UNUSED) {
+  const float *fc_1_tmp_1 = (const float *)(m->arena + m->off[3]);
+  const int64_t *label_2 = (const int64_t *)m->in[0];
+  float *softmax_with_cross_entropy_0_tmp_0 = (float *)(m->arena + m->off[5]);
+  float *softmax_with_cross_entropy_0_tmp_1 = (float *)(m->arena + m->off[4]);
   const int64_t n = B, c = 3, r = 1;
-  const float *x = ((const float *)(m->arena + m->off[3]));
-  const int64_t *label = ((const int64_t *)m->in[0]);
-  float *sm = ((float *)(m->arena + m->off[5]));
-  float *loss = ((float *)(m->arena + m->off[4]));
+  const float *x = fc_1_tmp_1;
+  const int64_t *label = label_2;
+  float *sm = softmax_with_cross_entropy_0_tmp_0;
+  float *loss = softmax_with_cross_entropy_0_tmp_1;
   rt_softmax(x, sm, n, c, r);
   for (int64_t i = 0; i < n; i++) {
     for (int64_t j = 0; j < r; j++) {
@@ -315,12 +300,11 @@ static void model_k006_softmax_with_cross_entropy(model_model *m, int64_t B, uns
  *   out Out            mean_0.tmp_0                     float32  []
  *   after k006
  */
-static void model_k007_reduce_mean(model_model *m, int64_t B, unsigned char *ws) {
-  (void)m;
-  (void)B;
-  (void)ws;
-  const float *x = ((const float *)(m->arena + m->off[4]));
-  float *out = ((float *)(m->arena + m->off[12]));
+static void model_k007_reduce_mean(model_model *m, int64_t B, unsigned char *ws RT_UNUSED) {
+  const float *softmax_with_cross_entropy_0_tmp_1 = (const float *)(m->arena + m->off[4]);
+  float *mean_0_tmp_0 = (float *)(m->arena + m->off[12]);
+  const float *x = softmax_with_cross_entropy_0_tmp_1;
+  float *out = mean_0_tmp_0;
   for (int64_t i = 0; i < 1; i++) out[i] = 0;
   const int64_t n0 = B;
   double acc = out[0];
@@ -341,12 +325,11 @@ static void model_k007_reduce_mean(model_model *m, int64_t B, unsigned char *ws)
  *   out Out            mean_1.tmp_0                     float32  []
  *   after k007
  */
-static void model_k008_reduce_mean(model_model *m, int64_t B, unsigned char *ws) {
-  (void)m;
-  (void)B;
-  (void)ws;
-  const float *x = ((const float *)(m->arena + m->off[12]));
-  float *out = ((float *)(m->arena + m->off[13]));
+static void model_k008_reduce_mean(model_model *m, int64_t B RT_UNUSED, unsigned char *ws RT_UNUSED) {
+  const float *mean_0_tmp_0 = (const float *)(m->arena + m->off[12]);
+  float *mean_1_tmp_0 = (float *)(m->arena + m->off[13]);
+  const float *x = mean_0_tmp_0;
+  float *out = mean_1_tmp_0;
   for (int64_t i = 0; i < 1; i++) out[i] = 0;
   const float v = (float)x[0];
   const float acc = out[0];
@@ -362,11 +345,9 @@ static void model_k008_reduce_mean(model_model *m, int64_t B, unsigned char *ws)
  *   out Out            mean_1.tmp_0@GRAD                float32  []
  *   after k006
  */
-static void model_k009_fill_constant(model_model *m, int64_t B, unsigned char *ws) {
-  (void)m;
-  (void)B;
-  (void)ws;
-  float *out = ((float *)(m->arena + m->off[14]));
+static void model_k009_fill_constant(model_model *m, int64_t B RT_UNUSED, unsigned char *ws RT_UNUSED) {
+  float *mean_1_tmp_0_GRAD = (float *)(m->arena + m->off[14]);
+  float *out = mean_1_tmp_0_GRAD;
   for (int64_t i = 0; i < 1; i++) out[i] = 1.0f;
 }
 
@@ -376,12 +357,11 @@ static void model_k009_fill_constant(model_model *m, int64_t B, unsigned char *w
  *   out X@GRAD         mean_0.tmp_0@GRAD                float32  []
  *   after k007, k009
  */
-static void model_k010_reduce_mean_grad(model_model *m, int64_t B, unsigned char *ws) {
-  (void)m;
-  (void)B;
-  (void)ws;
-  const float *dout = ((const float *)(m->arena + m->off[14]));
-  float *dx = ((float *)(m->arena + m->off[15]));
+static void model_k010_reduce_mean_grad(model_model *m, int64_t B RT_UNUSED, unsigned char *ws RT_UNUSED) {
+  const float *mean_1_tmp_0_GRAD = (const float *)(m->arena + m->off[14]);
+  float *mean_0_tmp_0_GRAD = (float *)(m->arena + m->off[15]);
+  const float *dout = mean_1_tmp_0_GRAD;
+  float *dx = mean_0_tmp_0_GRAD;
   const float count = (float)(1);
   int64_t at = 0;
   const float g = dout[0];
@@ -395,12 +375,11 @@ static void model_k010_reduce_mean_grad(model_model *m, int64_t B, unsigned char
  *   out X@GRAD         softmax_with_cross_entropy_0.tmp_1@GRAD float32  [B, 1]
  *   after k008, k010
  */
-static void model_k011_reduce_mean_grad(model_model *m, int64_t B, unsigned char *ws) {
-  (void)m;
-  (void)B;
-  (void)ws;
-  const float *dout = ((const float *)(m->arena + m->off[15]));
-  float *dx = ((float *)(m->arena + m->off[6]));
+static void model_k011_reduce_mean_grad(model_model *m, int64_t B, unsigned char *ws RT_UNUSED) {
+  const float *mean_0_tmp_0_GRAD = (const float *)(m->arena + m->off[15]);
+  float *softmax_with_cross_entropy_0_tmp_1_GRAD = (float *)(m->arena + m->off[6]);
+  const float *dout = mean_0_tmp_0_GRAD;
+  float *dx = softmax_with_cross_entropy_0_tmp_1_GRAD;
   const float count = (float)(B);
   const int64_t n0 = B;
   int64_t at = 0;
@@ -418,15 +397,16 @@ static void model_k011_reduce_mean_grad(model_model *m, int64_t B, unsigned char
  *   out Logits@GRAD    fc_1.tmp_1@GRAD                  float32  [B, 3]
  *   after k011
  */
-static void model_k012_softmax_with_cross_entropy_grad(model_model *m, int64_t B, unsigned char *ws) {
-  (void)m;
-  (void)B;
-  (void)ws;
+static void model_k012_softmax_with_cross_entropy_grad(model_model *m, int64_t B, unsigned char *ws RT_UNUSED) {
+  const int64_t *label_2 = (const int64_t *)m->in[0];
+  const float *softmax_with_cross_entropy_0_tmp_0 = (const float *)(m->arena + m->off[5]);
+  const float *softmax_with_cross_entropy_0_tmp_1_GRAD = (const float *)(m->arena + m->off[6]);
+  float *fc_1_tmp_1_GRAD = (float *)(m->arena + m->off[5]);
   const int64_t n = B, c = 3, r = 1;
-  const int64_t *label = ((const int64_t *)m->in[0]);
-  const float *sm = ((const float *)(m->arena + m->off[5]));
-  const float *dloss = ((const float *)(m->arena + m->off[6]));
-  float *dx = ((float *)(m->arena + m->off[5]));
+  const int64_t *label = label_2;
+  const float *sm = softmax_with_cross_entropy_0_tmp_0;
+  const float *dloss = softmax_with_cross_entropy_0_tmp_1_GRAD;
+  float *dx = fc_1_tmp_1_GRAD;
   for (int64_t i = 0; i < n; i++) {
     for (int64_t j = 0; j < r; j++) {
       const float g = dloss[i * r + j];
@@ -450,19 +430,16 @@ static void model_k012_softmax_with_cross_entropy_grad(model_model *m, int64_t B
  *   after k012
  */
 /* rows [lo, hi) of model_k013_elementwise_add_grad's loop, as one task (rt_parallel.h) */
-static void model_k013_elementwise_add_grad_task0(void *ctx, int64_t t, int tid) {
+static void model_k013_elementwise_add_grad_task0(void *ctx, int64_t t, int tid RT_UNUSED) {
   const RtKernelArgs *args = ctx;
   model_model *m = args->m;
   const int64_t B = args->batch;
-  unsigned char *ws = args->ws;
-  (void)m;
-  (void)B;
-  (void)ws;
-  (void)tid;
   const int64_t rows = B * 3, nt = rt_split_tasks((3 * B), rows);
   const int64_t lo = t * rows / nt, hi = (t + 1) * rows / nt;
-  const float *pd = ((const float *)(m->arena + m->off[5]));
-  float *pdx = ((float *)(m->arena + m->off[7]));
+  const float *fc_1_tmp_1_GRAD = (const float *)(m->arena + m->off[5]);
+  float *fc_1_tmp_0_GRAD = (float *)(m->arena + m->off[7]);
+  const float *pd = fc_1_tmp_1_GRAD;
+  float *pdx = fc_1_tmp_0_GRAD;
   for (int64_t i0 = lo; i0 < hi; i0++) {
     const float d = pd[i0];
     pdx[i0] = d;
@@ -470,19 +447,16 @@ static void model_k013_elementwise_add_grad_task0(void *ctx, int64_t t, int tid)
 }
 
 /* rows [lo, hi) of model_k013_elementwise_add_grad's loop, as one task (rt_parallel.h) */
-static void model_k013_elementwise_add_grad_task1(void *ctx, int64_t t, int tid) {
+static void model_k013_elementwise_add_grad_task1(void *ctx, int64_t t, int tid RT_UNUSED) {
   const RtKernelArgs *args = ctx;
   model_model *m = args->m;
   const int64_t B = args->batch;
-  unsigned char *ws = args->ws;
-  (void)m;
-  (void)B;
-  (void)ws;
-  (void)tid;
   const int64_t rows = 1, nt = rt_split_tasks((3 * B), rows);
   const int64_t lo = t * rows / nt, hi = (t + 1) * rows / nt;
-  const float *pd = ((const float *)(m->arena + m->off[5]));
-  float *pdy = ((float *)(m->arena + m->off[16]));
+  const float *fc_1_tmp_1_GRAD = (const float *)(m->arena + m->off[5]);
+  float *fc_1_b_0_GRAD = (float *)(m->arena + m->off[16]);
+  const float *pd = fc_1_tmp_1_GRAD;
+  float *pdy = fc_1_b_0_GRAD;
   const int64_t n1 = 3;
   for (int64_t j = 0; j < 3; j++) pdy[j] = 0.0f;
   (void)lo, (void)hi; /* one task: the sums run along the outermost dim */
@@ -496,9 +470,6 @@ static void model_k013_elementwise_add_grad_task1(void *ctx, int64_t t, int tid)
 }
 
 static void model_k013_elementwise_add_grad(model_model *m, int64_t B, unsigned char *ws) {
-  (void)m;
-  (void)B;
-  (void)ws;
   {
     const RtKernelArgs args = {m, B, ws};
     rt_parallel(rt_split_tasks((3 * B), B * 3), model_k013_elementwise_add_grad_task0, (void *)&args);
@@ -518,12 +489,14 @@ static void model_k013_elementwise_add_grad(model_model *m, int64_t B, unsigned 
  *   after k013
  */
 static void model_k014_mul_grad(model_model *m, int64_t B, unsigned char *ws) {
-  (void)m;
-  (void)B;
-  (void)ws;
+  const float *fc_1_tmp_0_GRAD = (const float *)(m->arena + m->off[7]);
+  const float *fc_1_w_0 = (const float *)m->w[6];
+  float *fc_0_tmp_2_GRAD = (float *)(m->arena + m->off[8]);
+  const float *fc_0_tmp_2 = (const float *)(m->arena + m->off[1]);
+  float *fc_1_w_0_GRAD = (float *)(m->arena + m->off[10]);
   const int64_t M = B, K = 8, N = 3;
-  rt_sgemm_ws(0, 1, M, K, N, 1.0f, ((const float *)(m->arena + m->off[7])), N, ((const float *)m->w[6]), N, 0.0f, ((float *)(m->arena + m->off[8])), K, (float *)ws);
-  rt_sgemm_ws(1, 0, K, N, M, 1.0f, ((const float *)(m->arena + m->off[1])), K, ((const float *)(m->arena + m->off[7])), N, 0.0f, ((float *)(m->arena + m->off[10])), N, (float *)(ws + 1344));
+  rt_sgemm_ws(0, 1, M, K, N, 1.0f, fc_1_tmp_0_GRAD, N, fc_1_w_0, N, 0.0f, fc_0_tmp_2_GRAD, K, (float *)ws);
+  rt_sgemm_ws(1, 0, K, N, M, 1.0f, fc_0_tmp_2, K, fc_1_tmp_0_GRAD, N, 0.0f, fc_1_w_0_GRAD, N, (float *)(ws + 1344));
 }
 
 /* block 0 op 14: relu_grad
@@ -533,20 +506,18 @@ static void model_k014_mul_grad(model_model *m, int64_t B, unsigned char *ws) {
  *   after k014
  */
 /* rows [lo, hi) of model_k015_relu_grad's loop, as one task (rt_parallel.h) */
-static void model_k015_relu_grad_task0(void *ctx, int64_t t, int tid) {
+static void model_k015_relu_grad_task0(void *ctx, int64_t t, int tid RT_UNUSED) {
   const RtKernelArgs *args = ctx;
   model_model *m = args->m;
   const int64_t B = args->batch;
-  unsigned char *ws = args->ws;
-  (void)m;
-  (void)B;
-  (void)ws;
-  (void)tid;
   const int64_t rows = B * 8, nt = rt_split_tasks((8 * B), rows);
   const int64_t lo = t * rows / nt, hi = (t + 1) * rows / nt;
-  const float *pdy = ((const float *)(m->arena + m->off[8]));
-  const float *py = ((const float *)(m->arena + m->off[1]));
-  float *out = ((float *)(m->arena + m->off[8]));
+  const float *fc_0_tmp_2_GRAD = (const float *)(m->arena + m->off[8]);
+  const float *fc_0_tmp_2 = (const float *)(m->arena + m->off[1]);
+  float *fc_0_tmp_1_GRAD = (float *)(m->arena + m->off[8]);
+  const float *pdy = fc_0_tmp_2_GRAD;
+  const float *py = fc_0_tmp_2;
+  float *out = fc_0_tmp_1_GRAD;
   for (int64_t i = lo; i < hi; i++) {
     const float dy = pdy[i];
     const float y = py[i];
@@ -555,9 +526,6 @@ static void model_k015_relu_grad_task0(void *ctx, int64_t t, int tid) {
 }
 
 static void model_k015_relu_grad(model_model *m, int64_t B, unsigned char *ws) {
-  (void)m;
-  (void)B;
-  (void)ws;
   const RtKernelArgs args = {m, B, ws};
   rt_parallel(rt_split_tasks((8 * B), B * 8), model_k015_relu_grad_task0, (void *)&args);
 }
@@ -571,19 +539,16 @@ static void model_k015_relu_grad(model_model *m, int64_t B, unsigned char *ws) {
  *   after k015
  */
 /* rows [lo, hi) of model_k016_elementwise_add_grad's loop, as one task (rt_parallel.h) */
-static void model_k016_elementwise_add_grad_task0(void *ctx, int64_t t, int tid) {
+static void model_k016_elementwise_add_grad_task0(void *ctx, int64_t t, int tid RT_UNUSED) {
   const RtKernelArgs *args = ctx;
   model_model *m = args->m;
   const int64_t B = args->batch;
-  unsigned char *ws = args->ws;
-  (void)m;
-  (void)B;
-  (void)ws;
-  (void)tid;
   const int64_t rows = B * 8, nt = rt_split_tasks((8 * B), rows);
   const int64_t lo = t * rows / nt, hi = (t + 1) * rows / nt;
-  const float *pd = ((const float *)(m->arena + m->off[8]));
-  float *pdx = ((float *)(m->arena + m->off[9]));
+  const float *fc_0_tmp_1_GRAD = (const float *)(m->arena + m->off[8]);
+  float *fc_0_tmp_0_GRAD = (float *)(m->arena + m->off[9]);
+  const float *pd = fc_0_tmp_1_GRAD;
+  float *pdx = fc_0_tmp_0_GRAD;
   for (int64_t i0 = lo; i0 < hi; i0++) {
     const float d = pd[i0];
     pdx[i0] = d;
@@ -591,19 +556,16 @@ static void model_k016_elementwise_add_grad_task0(void *ctx, int64_t t, int tid)
 }
 
 /* rows [lo, hi) of model_k016_elementwise_add_grad's loop, as one task (rt_parallel.h) */
-static void model_k016_elementwise_add_grad_task1(void *ctx, int64_t t, int tid) {
+static void model_k016_elementwise_add_grad_task1(void *ctx, int64_t t, int tid RT_UNUSED) {
   const RtKernelArgs *args = ctx;
   model_model *m = args->m;
   const int64_t B = args->batch;
-  unsigned char *ws = args->ws;
-  (void)m;
-  (void)B;
-  (void)ws;
-  (void)tid;
   const int64_t rows = 1, nt = rt_split_tasks((8 * B), rows);
   const int64_t lo = t * rows / nt, hi = (t + 1) * rows / nt;
-  const float *pd = ((const float *)(m->arena + m->off[8]));
-  float *pdy = ((float *)(m->arena + m->off[17]));
+  const float *fc_0_tmp_1_GRAD = (const float *)(m->arena + m->off[8]);
+  float *fc_0_b_0_GRAD = (float *)(m->arena + m->off[17]);
+  const float *pd = fc_0_tmp_1_GRAD;
+  float *pdy = fc_0_b_0_GRAD;
   const int64_t n1 = 8;
   for (int64_t j = 0; j < 8; j++) pdy[j] = 0.0f;
   (void)lo, (void)hi; /* one task: the sums run along the outermost dim */
@@ -617,9 +579,6 @@ static void model_k016_elementwise_add_grad_task1(void *ctx, int64_t t, int tid)
 }
 
 static void model_k016_elementwise_add_grad(model_model *m, int64_t B, unsigned char *ws) {
-  (void)m;
-  (void)B;
-  (void)ws;
   {
     const RtKernelArgs args = {m, B, ws};
     rt_parallel(rt_split_tasks((8 * B), B * 8), model_k016_elementwise_add_grad_task0, (void *)&args);
@@ -638,11 +597,11 @@ static void model_k016_elementwise_add_grad(model_model *m, int64_t B, unsigned 
  *   after k016
  */
 static void model_k017_mul_grad(model_model *m, int64_t B, unsigned char *ws) {
-  (void)m;
-  (void)B;
-  (void)ws;
+  const float *x = (const float *)m->in[1];
+  const float *fc_0_tmp_0_GRAD = (const float *)(m->arena + m->off[9]);
+  float *fc_0_w_0_GRAD = (float *)(m->arena + m->off[11]);
   const int64_t M = B, K = 4, N = 8;
-  rt_sgemm_ws(1, 0, K, N, M, 1.0f, ((const float *)m->in[1]), K, ((const float *)(m->arena + m->off[9])), N, 0.0f, ((float *)(m->arena + m->off[11])), N, (float *)ws);
+  rt_sgemm_ws(1, 0, K, N, M, 1.0f, x, K, fc_0_tmp_0_GRAD, N, 0.0f, fc_0_w_0_GRAD, N, (float *)ws);
 }
 
 /* block 0 op 17: momentum
@@ -655,23 +614,21 @@ static void model_k017_mul_grad(model_model *m, int64_t B, unsigned char *ws) {
  *   after k016
  */
 /* rows [lo, hi) of model_k018_momentum's loop, as one task (rt_parallel.h) */
-static void model_k018_momentum_task0(void *ctx, int64_t t, int tid) {
+static void model_k018_momentum_task0(void *ctx, int64_t t, int tid RT_UNUSED) {
   const RtKernelArgs *args = ctx;
   model_model *m = args->m;
-  const int64_t B = args->batch;
-  unsigned char *ws = args->ws;
-  (void)m;
-  (void)B;
-  (void)ws;
-  (void)tid;
   const int64_t rows = 8, nt = rt_split_tasks(8, rows);
   const int64_t lo = t * rows / nt, hi = (t + 1) * rows / nt;
-  const float *p = ((const float *)m->w[0]);
-  const float *g = ((const float *)(m->arena + m->off[17]));
-  const float *v = ((const float *)m->w[1]);
-  const float *lr_t = ((const float *)m->w[8]);
-  float *po = ((float *)m->w[0]);
-  float *vo = ((float *)m->w[1]);
+  float *fc_0_b_0 = (float *)m->w[0];
+  const float *fc_0_b_0_GRAD = (const float *)(m->arena + m->off[17]);
+  float *fc_0_b_0_velocity_0 = (float *)m->w[1];
+  const float *learning_rate_0 = (const float *)m->w[8];
+  const float *p = fc_0_b_0;
+  const float *g = fc_0_b_0_GRAD;
+  const float *v = fc_0_b_0_velocity_0;
+  const float *lr_t = learning_rate_0;
+  float *po = fc_0_b_0;
+  float *vo = fc_0_b_0_velocity_0;
   const float lr = lr_t[0];
   for (int64_t i = lo; i < hi; i++) {
     const float gr = g[i];
@@ -684,9 +641,6 @@ static void model_k018_momentum_task0(void *ctx, int64_t t, int tid) {
 }
 
 static void model_k018_momentum(model_model *m, int64_t B, unsigned char *ws) {
-  (void)m;
-  (void)B;
-  (void)ws;
   const RtKernelArgs args = {m, B, ws};
   rt_parallel(rt_split_tasks(8, 8), model_k018_momentum_task0, (void *)&args);
 }
@@ -701,23 +655,21 @@ static void model_k018_momentum(model_model *m, int64_t B, unsigned char *ws) {
  *   after k017
  */
 /* rows [lo, hi) of model_k019_momentum's loop, as one task (rt_parallel.h) */
-static void model_k019_momentum_task0(void *ctx, int64_t t, int tid) {
+static void model_k019_momentum_task0(void *ctx, int64_t t, int tid RT_UNUSED) {
   const RtKernelArgs *args = ctx;
   model_model *m = args->m;
-  const int64_t B = args->batch;
-  unsigned char *ws = args->ws;
-  (void)m;
-  (void)B;
-  (void)ws;
-  (void)tid;
   const int64_t rows = 32, nt = rt_split_tasks(32, rows);
   const int64_t lo = t * rows / nt, hi = (t + 1) * rows / nt;
-  const float *p = ((const float *)m->w[2]);
-  const float *g = ((const float *)(m->arena + m->off[11]));
-  const float *v = ((const float *)m->w[3]);
-  const float *lr_t = ((const float *)m->w[8]);
-  float *po = ((float *)m->w[2]);
-  float *vo = ((float *)m->w[3]);
+  float *fc_0_w_0 = (float *)m->w[2];
+  const float *fc_0_w_0_GRAD = (const float *)(m->arena + m->off[11]);
+  float *fc_0_w_0_velocity_0 = (float *)m->w[3];
+  const float *learning_rate_0 = (const float *)m->w[8];
+  const float *p = fc_0_w_0;
+  const float *g = fc_0_w_0_GRAD;
+  const float *v = fc_0_w_0_velocity_0;
+  const float *lr_t = learning_rate_0;
+  float *po = fc_0_w_0;
+  float *vo = fc_0_w_0_velocity_0;
   const float lr = lr_t[0];
   for (int64_t i = lo; i < hi; i++) {
     const float gr = g[i];
@@ -730,9 +682,6 @@ static void model_k019_momentum_task0(void *ctx, int64_t t, int tid) {
 }
 
 static void model_k019_momentum(model_model *m, int64_t B, unsigned char *ws) {
-  (void)m;
-  (void)B;
-  (void)ws;
   const RtKernelArgs args = {m, B, ws};
   rt_parallel(rt_split_tasks(32, 32), model_k019_momentum_task0, (void *)&args);
 }
@@ -747,23 +696,21 @@ static void model_k019_momentum(model_model *m, int64_t B, unsigned char *ws) {
  *   after k013
  */
 /* rows [lo, hi) of model_k020_momentum's loop, as one task (rt_parallel.h) */
-static void model_k020_momentum_task0(void *ctx, int64_t t, int tid) {
+static void model_k020_momentum_task0(void *ctx, int64_t t, int tid RT_UNUSED) {
   const RtKernelArgs *args = ctx;
   model_model *m = args->m;
-  const int64_t B = args->batch;
-  unsigned char *ws = args->ws;
-  (void)m;
-  (void)B;
-  (void)ws;
-  (void)tid;
   const int64_t rows = 3, nt = rt_split_tasks(3, rows);
   const int64_t lo = t * rows / nt, hi = (t + 1) * rows / nt;
-  const float *p = ((const float *)m->w[4]);
-  const float *g = ((const float *)(m->arena + m->off[16]));
-  const float *v = ((const float *)m->w[5]);
-  const float *lr_t = ((const float *)m->w[8]);
-  float *po = ((float *)m->w[4]);
-  float *vo = ((float *)m->w[5]);
+  float *fc_1_b_0 = (float *)m->w[4];
+  const float *fc_1_b_0_GRAD = (const float *)(m->arena + m->off[16]);
+  float *fc_1_b_0_velocity_0 = (float *)m->w[5];
+  const float *learning_rate_0 = (const float *)m->w[8];
+  const float *p = fc_1_b_0;
+  const float *g = fc_1_b_0_GRAD;
+  const float *v = fc_1_b_0_velocity_0;
+  const float *lr_t = learning_rate_0;
+  float *po = fc_1_b_0;
+  float *vo = fc_1_b_0_velocity_0;
   const float lr = lr_t[0];
   for (int64_t i = lo; i < hi; i++) {
     const float gr = g[i];
@@ -776,9 +723,6 @@ static void model_k020_momentum_task0(void *ctx, int64_t t, int tid) {
 }
 
 static void model_k020_momentum(model_model *m, int64_t B, unsigned char *ws) {
-  (void)m;
-  (void)B;
-  (void)ws;
   const RtKernelArgs args = {m, B, ws};
   rt_parallel(rt_split_tasks(3, 3), model_k020_momentum_task0, (void *)&args);
 }
@@ -793,23 +737,21 @@ static void model_k020_momentum(model_model *m, int64_t B, unsigned char *ws) {
  *   after k014
  */
 /* rows [lo, hi) of model_k021_momentum's loop, as one task (rt_parallel.h) */
-static void model_k021_momentum_task0(void *ctx, int64_t t, int tid) {
+static void model_k021_momentum_task0(void *ctx, int64_t t, int tid RT_UNUSED) {
   const RtKernelArgs *args = ctx;
   model_model *m = args->m;
-  const int64_t B = args->batch;
-  unsigned char *ws = args->ws;
-  (void)m;
-  (void)B;
-  (void)ws;
-  (void)tid;
   const int64_t rows = 24, nt = rt_split_tasks(24, rows);
   const int64_t lo = t * rows / nt, hi = (t + 1) * rows / nt;
-  const float *p = ((const float *)m->w[6]);
-  const float *g = ((const float *)(m->arena + m->off[10]));
-  const float *v = ((const float *)m->w[7]);
-  const float *lr_t = ((const float *)m->w[8]);
-  float *po = ((float *)m->w[6]);
-  float *vo = ((float *)m->w[7]);
+  float *fc_1_w_0 = (float *)m->w[6];
+  const float *fc_1_w_0_GRAD = (const float *)(m->arena + m->off[10]);
+  float *fc_1_w_0_velocity_0 = (float *)m->w[7];
+  const float *learning_rate_0 = (const float *)m->w[8];
+  const float *p = fc_1_w_0;
+  const float *g = fc_1_w_0_GRAD;
+  const float *v = fc_1_w_0_velocity_0;
+  const float *lr_t = learning_rate_0;
+  float *po = fc_1_w_0;
+  float *vo = fc_1_w_0_velocity_0;
   const float lr = lr_t[0];
   for (int64_t i = lo; i < hi; i++) {
     const float gr = g[i];
@@ -822,9 +764,6 @@ static void model_k021_momentum_task0(void *ctx, int64_t t, int tid) {
 }
 
 static void model_k021_momentum(model_model *m, int64_t B, unsigned char *ws) {
-  (void)m;
-  (void)B;
-  (void)ws;
   const RtKernelArgs args = {m, B, ws};
   rt_parallel(rt_split_tasks(24, 24), model_k021_momentum_task0, (void *)&args);
 }

@@ -129,24 +129,20 @@ static const RtGraph model_startup_graph = {9, model_startup_npred, model_startu
  *   out Out            fc_0.w_0                         float32  [4, 8]
  *   after (none: may start first)
  */
-static void model_startup_k001_uniform_random(model_startup_model *m, int64_t B, unsigned char *ws) {
-  (void)m;
-  (void)B;
-  (void)ws;
+static void model_startup_k001_uniform_random(model_startup_model *m, int64_t B RT_UNUSED, unsigned char *ws RT_UNUSED) {
+  float *fc_0_w_0 = (float *)(m->arena + 0);
   RtMt engine, *mt = &engine;
   rt_mt_seed(mt, (uint64_t)INT64_C(7));
-  rt_fill_uniform_f32(mt, ((float *)(m->arena + 0)), 32, -0.707106769f, 0.707106769f);
+  rt_fill_uniform_f32(mt, fc_0_w_0, 32, -0.707106769f, 0.707106769f);
 }
 
 /* block 0 op 1: fill_constant
  *   out Out            fc_0.b_0                         float32  [8]
  *   after (none: may start first)
  */
-static void model_startup_k002_fill_constant(model_startup_model *m, int64_t B, unsigned char *ws) {
-  (void)m;
-  (void)B;
-  (void)ws;
-  float *out = ((float *)(m->arena + 512));
+static void model_startup_k002_fill_constant(model_startup_model *m, int64_t B RT_UNUSED, unsigned char *ws RT_UNUSED) {
+  float *fc_0_b_0 = (float *)(m->arena + 512);
+  float *out = fc_0_b_0;
   for (int64_t i = 0; i < 8; i++) out[i] = 0.0f;
 }
 
@@ -154,24 +150,20 @@ static void model_startup_k002_fill_constant(model_startup_model *m, int64_t B, 
  *   out Out            fc_1.w_0                         float32  [8, 3]
  *   after (none: may start first)
  */
-static void model_startup_k003_uniform_random(model_startup_model *m, int64_t B, unsigned char *ws) {
-  (void)m;
-  (void)B;
-  (void)ws;
+static void model_startup_k003_uniform_random(model_startup_model *m, int64_t B RT_UNUSED, unsigned char *ws RT_UNUSED) {
+  float *fc_1_w_0 = (float *)(m->arena + 128);
   RtMt engine, *mt = &engine;
   rt_mt_seed(mt, (uint64_t)INT64_C(7));
-  rt_fill_uniform_f32(mt, ((float *)(m->arena + 128)), 24, -0.738548934f, 0.738548934f);
+  rt_fill_uniform_f32(mt, fc_1_w_0, 24, -0.738548934f, 0.738548934f);
 }
 
 /* block 0 op 3: fill_constant
  *   out Out            fc_1.b_0                         float32  [3]
  *   after (none: may start first)
  */
-static void model_startup_k004_fill_constant(model_startup_model *m, int64_t B, unsigned char *ws) {
-  (void)m;
-  (void)B;
-  (void)ws;
-  float *out = ((float *)(m->arena + 576));
+static void model_startup_k004_fill_constant(model_startup_model *m, int64_t B RT_UNUSED, unsigned char *ws RT_UNUSED) {
+  float *fc_1_b_0 = (float *)(m->arena + 576);
+  float *out = fc_1_b_0;
   for (int64_t i = 0; i < 3; i++) out[i] = 0.0f;
 }
 
@@ -179,11 +171,9 @@ static void model_startup_k004_fill_constant(model_startup_model *m, int64_t B, 
  *   out Out            learning_rate_0                  float32  []
  *   after (none: may start first)
  */
-static void model_startup_k005_fill_constant(model_startup_model *m, int64_t B, unsigned char *ws) {
-  (void)m;
-  (void)B;
-  (void)ws;
-  float *out = ((float *)(m->arena + 640));
+static void model_startup_k005_fill_constant(model_startup_model *m, int64_t B RT_UNUSED, unsigned char *ws RT_UNUSED) {
+  float *learning_rate_0 = (float *)(m->arena + 640);
+  float *out = learning_rate_0;
   for (int64_t i = 0; i < 1; i++) out[i] = 0.0500000007f;
 }
 
@@ -191,11 +181,9 @@ static void model_startup_k005_fill_constant(model_startup_model *m, int64_t B, 
  *   out Out            fc_0.b_0_velocity_0              float32  [8]
  *   after (none: may start first)
  */
-static void model_startup_k006_fill_constant(model_startup_model *m, int64_t B, unsigned char *ws) {
-  (void)m;
-  (void)B;
-  (void)ws;
-  float *out = ((float *)(m->arena + 704));
+static void model_startup_k006_fill_constant(model_startup_model *m, int64_t B RT_UNUSED, unsigned char *ws RT_UNUSED) {
+  float *fc_0_b_0_velocity_0 = (float *)(m->arena + 704);
+  float *out = fc_0_b_0_velocity_0;
   for (int64_t i = 0; i < 8; i++) out[i] = 0.0f;
 }
 
@@ -203,11 +191,9 @@ static void model_startup_k006_fill_constant(model_startup_model *m, int64_t B, 
  *   out Out            fc_0.w_0_velocity_0              float32  [4, 8]
  *   after (none: may start first)
  */
-static void model_startup_k007_fill_constant(model_startup_model *m, int64_t B, unsigned char *ws) {
-  (void)m;
-  (void)B;
-  (void)ws;
-  float *out = ((float *)(m->arena + 256));
+static void model_startup_k007_fill_constant(model_startup_model *m, int64_t B RT_UNUSED, unsigned char *ws RT_UNUSED) {
+  float *fc_0_w_0_velocity_0 = (float *)(m->arena + 256);
+  float *out = fc_0_w_0_velocity_0;
   for (int64_t i = 0; i < 32; i++) out[i] = 0.0f;
 }
 
@@ -215,11 +201,9 @@ static void model_startup_k007_fill_constant(model_startup_model *m, int64_t B, 
  *   out Out            fc_1.b_0_velocity_0              float32  [3]
  *   after (none: may start first)
  */
-static void model_startup_k008_fill_constant(model_startup_model *m, int64_t B, unsigned char *ws) {
-  (void)m;
-  (void)B;
-  (void)ws;
-  float *out = ((float *)(m->arena + 768));
+static void model_startup_k008_fill_constant(model_startup_model *m, int64_t B RT_UNUSED, unsigned char *ws RT_UNUSED) {
+  float *fc_1_b_0_velocity_0 = (float *)(m->arena + 768);
+  float *out = fc_1_b_0_velocity_0;
   for (int64_t i = 0; i < 3; i++) out[i] = 0.0f;
 }
 
@@ -227,11 +211,9 @@ static void model_startup_k008_fill_constant(model_startup_model *m, int64_t B, 
  *   out Out            fc_1.w_0_velocity_0              float32  [8, 3]
  *   after (none: may start first)
  */
-static void model_startup_k009_fill_constant(model_startup_model *m, int64_t B, unsigned char *ws) {
-  (void)m;
-  (void)B;
-  (void)ws;
-  float *out = ((float *)(m->arena + 384));
+static void model_startup_k009_fill_constant(model_startup_model *m, int64_t B RT_UNUSED, unsigned char *ws RT_UNUSED) {
+  float *fc_1_w_0_velocity_0 = (float *)(m->arena + 384);
+  float *out = fc_1_w_0_velocity_0;
   for (int64_t i = 0; i < 24; i++) out[i] = 0.0f;
 }
 
