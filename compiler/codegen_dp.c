@@ -37,7 +37,7 @@ static void print_tensor_fn(EmitCtx *e, Printer *p, const char *name, const int 
     const Var *v = &e->g->vars[ids[i]];
     pr_line(p, "    case %d: /* %s */", i, v->name);
     pr_line(p, "      *numel = %s;", em_numel(e, v));
-    pr_line(p, "      *dtype = %d;", v->dtype);
+    pr_line(p, "      *dtype = %s;", em_dtype_enum(v->dtype));
     pr_line(p, "      return %s;", em_ptr(e, v, 0));
   }
   pr_line(p, "    default: break;");

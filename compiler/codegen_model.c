@@ -65,7 +65,7 @@ static const char *io_table(EmitCtx *e, const char *name, const int *ids, int n)
   for (int i = 0; i < n; i++) {
     const Var *v = &e->g->vars[ids[i]];
     const VarSpec *vs = em_spec(e, v);
-    pr_raw(&p, "  {\"%s\", %d, %d, {", v->name, v->dtype, vs->rank);
+    pr_raw(&p, "  {\"%s\", %s, %d, {", v->name, em_dtype_enum(v->dtype), vs->rank);
     for (int d = 0; d < vs->rank; d++) pr_raw(&p, "%s%lld", d ? ", " : "", (long long)vs->d[d].a);
     pr_raw(&p, "}, {");
     for (int d = 0; d < vs->rank; d++) pr_raw(&p, "%s%lld", d ? ", " : "", (long long)vs->d[d].c);
@@ -100,7 +100,7 @@ static const char *weight_table(const Graph *g, uint64_t *bytes) {
   pr_line(&p, "static const RtWeightSpec weights_spec[] = {");
   for (int i = 0; i < g->nparams; i++) {
     const Var *v = &g->vars[g->params[i]];
-    pr_raw(&p, "  {\"%s\", %d, %d, {", v->name, v->dtype, v->shape.rank);
+    pr_raw(&p, "  {\"%s\", %s, %d, {", v->name, em_dtype_enum(v->dtype), v->shape.rank);
     for (int d = 0; d < v->shape.rank; d++) pr_raw(&p, "%s%lld", d ? ", " : "", (long long)v->shape.d[d]);
     pr_raw(&p, "}, %lld, %d, %d},\n", (long long)v->pack_rows, v->pack_wino, v->pack_panel);
     *bytes += (weight_floats(v) * rt_dtype_size(v->dtype) + 63) / 64 * 64;
@@ -521,7 +521,7 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
                  {"BIND_WEIGHTS", bind_weights(g, P, o->embed_weights, o->training, o->bound_state, U)},
                  {"WEIGHTS_MISSING", o->training ? "rs" : "!weights_path || rs"},
                  {"TRAIN_FUNCS", o->training ? train_funcs(P, U, mt, g, pt.place) : ""},
-                 {"EMBEDDED", o->embed_weights || o->bound_state ? "1" : "0"}, {"PLAN_CODE", pt.code}, {"PLAN_PLACE", pt.place},
+                 {"WEIGHTS_IN_BLOCK", o->embed_weights || o->bound_state ? "0" : "1"}, {"PLAN_CODE", pt.code}, {"PLAN_PLACE", pt.place},
                  {"TRAIN_DESTROY", o->training ? "\n  places_free(m);\n  eval_free(m);" : ""},
                  {"TRAIN_INIT", o->training ? pool_printf("\n  m->part_hi = %s_NUM_KERNELS; /* every kernel */", U) : ""},
                  {"KERNEL_FILTER", o->training ? pool_printf("\n  if (k < m->part_lo || k >= m->part_hi) return %s_OK; /* "

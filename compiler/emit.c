@@ -85,6 +85,22 @@ const char *em_ctype(int dtype) {
   }
 }
 
+const char *em_dtype_enum(int dtype) {
+  switch (dtype) {
+    case RT_DT_BOOL: return "RT_DT_BOOL";
+    case RT_DT_INT16: return "RT_DT_INT16";
+    case RT_DT_INT32: return "RT_DT_INT32";
+    case RT_DT_INT64: return "RT_DT_INT64";
+    case RT_DT_FP16: return "RT_DT_FP16";
+    case RT_DT_FP32: return "RT_DT_FP32";
+    case RT_DT_FP64: return "RT_DT_FP64";
+    case RT_DT_UINT8: return "RT_DT_UINT8";
+    case RT_DT_INT8: return "RT_DT_INT8";
+    case RT_DT_BF16: return "RT_DT_BF16";
+    default: return pool_printf("%d", dtype);
+  }
+}
+
 const char *em_sym(SymDim d) {
   if (d.a == 0) return pool_printf("%lld", (long long)d.c);
   const char *b = d.a == 1 ? "B" : pool_printf("%lld * B", (long long)d.a);

@@ -63,6 +63,9 @@ typedef struct EmitCtx {
 
 /* C type of a dtype ("float", "int64_t", ...), or NULL when unsupported. */
 const char *em_ctype(int dtype);
+/* The RT_DT_* enumerator of a dtype for generated code ("RT_DT_FP32"; the
+ * number for one rt.h does not name). */
+const char *em_dtype_enum(int dtype);
 /* Pointer expression for a var, cast to its element type (const for inputs
  * when is_const).  In a kernel (e->naming) a placeholder for a local named
  * after the var, which em_locals declares and names. */

@@ -141,7 +141,8 @@ static char *c_name(const char *s) {
   return bad ? c : c + 2;
 }
 
-/* The runtime's names: rt_*, RT_*, PADDLEC_*, and the model's prefix. */
+/* The runtime's names: rt_*, RT_*, PADDLEC_*, and the model's prefix (a
+ * var's name that starts so gets a "t_" in front). */
 static int runtime_name(const EmitCtx *e, const char *s) {
   return !strncmp(s, "rt_", 3) || !strncmp(s, "RT_", 3) || !strncmp(s, "PADDLEC_", 8) ||
          (e->prefix && !strncmp(s, e->prefix, strlen(e->prefix)));
@@ -161,40 +162,57 @@ static const char *local_value(EmitCtx *e, int k, const char *type) {
   }
 }
 
+/* Local k's placeholder at s ("\001k\002"): k, and *end after it. */
+static int placeholder(const EmitCtx *e, const char *s, const char **end) {
+  char *after;
+  const long k = strtol(s + 1, &after, 10);
+  if (*after != '\002' || k < 0 || k >= e->nlocals) diag_internal("a bad operand placeholder in a kernel's text");
+  *end = after + 1;
+  return (int)k;
+}
+
 const char *em_locals(EmitCtx *e, const char *text, const char *taken, int indent, const char **decls) {
-  Names used = {0}, avoid = {0};
+  Names avoid = {0};
   scan(text, &avoid);
   if (taken) scan(taken, &avoid);
   for (int i = 0; reserved[i]; i++) names_add(&avoid, reserved[i], strlen(reserved[i]));
+  /* the locals of this text in order of first use */
+  int *order = pool_alloc(sizeof *order * (size_t)(e->nlocals + 1)), n = 0;
+  unsigned char *seen = pool_alloc((size_t)e->nlocals + 1);
+  memset(seen, 0, (size_t)e->nlocals + 1);
+  for (const char *s = strchr(text, '\001'); s; s = strchr(s, '\001')) {
+    const int k = placeholder(e, s, &s);
+    if (!seen[k]) seen[k] = 1, order[n++] = k;
+  }
+  /* names: first those of vars named as C names already, so that a var
+   * keeps its own name wherever another's only becomes it */
   const char **name = pool_alloc(sizeof *name * (size_t)(e->nlocals + 1));
-  memset(name, 0, sizeof *name * (size_t)(e->nlocals + 1));
+  for (int round = 0; round < 2; round++)
+    for (int i = 0; i < n; i++) {
+      const int k = order[i];
+      const char *own = e->g->vars[e->locals[k]].name, *base = c_name(own), *c;
+      if ((round == 0) != !strcmp(base, own)) continue;
+      if (runtime_name(e, base)) base = pool_printf("t_%s", base);
+      c = base;
+      for (int m = 2; names_has(&avoid, c, strlen(c)); m++) c = pool_printf("%s_%d", base, m);
+      names_add(&avoid, c, strlen(c));
+      name[k] = c;
+    }
   Printer d, out;
   pr_init(&d);
   pr_init(&out);
   d.indent = indent;
+  for (int i = 0; i < n; i++) {
+    const Var *v = &e->g->vars[e->locals[order[i]]];
+    const char *type = pool_printf("%s%s", e->local_rw[order[i]] ? "" : "const ", em_ctype(v->dtype));
+    pr_line(&d, "%s *%s = %s;", type, name[order[i]], local_value(e, order[i], type));
+  }
   for (const char *s = text; *s;) {
-    if (*s != '\001') {
-      const char *next = strchr(s, '\001');
-      const size_t n = next ? (size_t)(next - s) : strlen(s);
-      pr_raw(&out, "%.*s", (int)n, s);
-      s += n;
-      continue;
-    }
-    char *end;
-    const long k = strtol(s + 1, &end, 10);
-    if (*end != '\002' || k < 0 || k >= e->nlocals) diag_internal("a bad operand placeholder in a kernel's text");
-    s = end + 1;
-    if (!name[k]) { /* first use in this text: name and declare it */
-      const char *base = c_name(e->g->vars[e->locals[k]].name), *c = base;
-      for (int n = 2; names_has(&avoid, c, strlen(c)) || names_has(&used, c, strlen(c)) || runtime_name(e, c); n++)
-        c = pool_printf("%s_%d", base, n);
-      names_add(&used, c, strlen(c));
-      name[k] = c;
-      const Var *v = &e->g->vars[e->locals[k]];
-      const char *type = pool_printf("%s%s", e->local_rw[k] ? "" : "const ", em_ctype(v->dtype));
-      pr_line(&d, "%s *%s = %s;", type, c, local_value(e, (int)k, type));
-    }
-    pr_raw(&out, "%s", name[k]);
+    const char *next = strchr(s, '\001');
+    const size_t len = next ? (size_t)(next - s) : strlen(s);
+    pr_raw(&out, "%.*s", (int)len, s);
+    if (!next) break;
+    pr_raw(&out, "%s", name[placeholder(e, next, &s)]);
   }
   *decls = pool_strdup(d.buf ? d.buf : "");
   const char *r = pool_strdup(out.buf ? out.buf : "");

@@ -123,6 +123,25 @@ def test_profile_build_times_every_kernel(tmp_path, monkeypatch):
     assert kernels and sorted(kernels) == sorted(set(re.findall(r"^static void (model_k\d+_\w+)\(model_model", source, re.M)))
 
 
+def test_check_nans_is_its_own_error(tmp_path, monkeypatch):
+    """Built with -DPADDLEC_CHECK_NANS, the first kernel that makes a NaN
+    stops the run with MODEL_ERR_NAN and names itself and the element; the
+    library prints nothing of it (the driver does).  A row of +inf gives
+    softmax inf - inf on that row: row 1, element 3 of [4, 3]."""
+    from conftest import SAN_ENV
+    monkeypatch.setitem(SAN_ENV, "CFLAGS", "-O1 -DPADDLEC_CHECK_NANS")
+    p = run(["build", SAMPLE, "-o", str(tmp_path / "c")])
+    assert p.returncode == 0, p.stderr
+    assert "MODEL_ERR_NAN = 6," in (tmp_path / "c_src" / "model.h").read_text()
+    x = np.load(os.path.join(SAMPLE, "x.npy"))
+    x[1, :] = np.inf
+    np.save(tmp_path / "inf.npy", x)
+    p = bin_run(tmp_path / "c", "--input", f"x={tmp_path}/inf.npy", "--output-dir", str(tmp_path / "o"))
+    assert p.returncode == 1 and "error: run failed: a kernel made a NaN (model_k003_softmax: NaN at element 3)" \
+        in p.stderr, p.stderr
+    assert bin_run(tmp_path / "c", "--input", f"x={SAMPLE}/x.npy", "--output-dir", str(tmp_path / "o")).returncode == 0
+
+
 def cc(*args):
     p = subprocess.run(["cc", "-std=c11", "-O1", "-Wall", "-Wextra", "-Werror"] + list(args) + ["-lm"],
                        capture_output=True, text=True)

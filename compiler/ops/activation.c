@@ -16,8 +16,10 @@
 #include <string.h>
 
 #include "../emit_ew.h"
+#include "../attr.h"
 #include "../util.h"
 #include "ops.h"
+#include "tensor_util.h"
 
 static int infer_unary(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
@@ -376,6 +378,13 @@ static int emit_unary(EmitCtx *e) {
   if (!x || !out) return em_fail(e, "missing X or Out");
   const char *type = e->op->type;
   int rrelu = !strcmp(type, "rrelu");
+  /* scale 1 + 0 with no ScaleTensor is the identity (Paddle Inference's
+   * identity_scale_op_clean_pass drops it too): a copy, nothing in place */
+  if (!strcmp(type, "scale") && !ctx_in(&c, "ScaleTensor", 0) && attr_float(e->op, "scale", 1) == 1.0 &&
+      attr_float(e->op, "bias", 0) == 0.0 && x->dtype == out->dtype) {
+    attr_superseded(e->op, "bias_after_scale"); /* with a zero bias, before or after makes no difference */
+    return tu_copy(e, x, out);
+  }
   if (rrelu && !attr_bool(e->op, "is_test", 0))
     return em_fail(e, "rrelu in training mode (is_test = false) draws random slopes; only inference is supported");
   if (x->dtype == RT_DT_FP32 || (x->dtype == RT_DT_FP64 && !rrelu)) {

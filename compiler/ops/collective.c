@@ -88,7 +88,7 @@ static int emit_reduce(EmitCtx *e, int op, int root) {
   Var *x, *out = copy_in_out(e, &x);
   if (!out || numeric(e, out)) return -1;
   static const char *const names[] = {"RT_COLL_SUM", "RT_COLL_MAX", "RT_COLL_MIN", "RT_COLL_PROD"};
-  pr_line(e->p, "rt_coll_reduce(%s, %s, %d, %s, %d);", em_ptr(e, out, 0), em_numel(e, out), out->dtype, names[op],
+  pr_line(e->p, "rt_coll_reduce(%s, %s, %s, %s, %d);", em_ptr(e, out, 0), em_numel(e, out), em_dtype_enum(out->dtype), names[op],
           root);
   return 0;
 }

@@ -352,6 +352,7 @@ int main(int argc, char **argv) {
     }
   }
   st = model_run(m, batch, in, out);
+  if (model_cpu_num_hint()) fputs(model_cpu_num_hint(), stderr); /* as Paddle's first run prints it */
   if (st) {
     fprintf(stderr, "error: run failed: %s (%s)\n", model_strerror(st), model_last_error(m));
     goto destroy;

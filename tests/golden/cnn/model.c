@@ -28,17 +28,26 @@ typedef struct IoSpec {
   int64_t c[RT_MAX_RANK + 1]; /* constant parts */
 } IoSpec;
 
+/* 1 when the weights live in the model's own memory, read from the weight
+ * file; 0 when they are compiled in (--embed-weights) or another model's
+ * (an evaluation program's, bound to its trainer's state). */
+#define WEIGHTS_IN_BLOCK 1
+
 /* Debugging aid: build with -DPADDLEC_CHECK_NANS to stop at the first kernel
- * whose output holds a NaN (with -DPADDLEC_POISON_ARENA, memory a kernel
- * reads before anything wrote it is NaN). */
+ * whose output holds a NaN, with MODEL_ERR_NAN and "<kernel>: NaN at
+ * element <i>" as the last error (with -DPADDLEC_POISON_ARENA, memory a
+ * kernel reads before anything wrote it is NaN). */
 #ifdef PADDLEC_CHECK_NANS
-#define PADDLEC_CHECK_NAN(kernel, ptr, n)                                   \
-  do {                                                                    \
-    for (int64_t i_ = 0; i_ < (n); i_++)                                  \
-      if ((ptr)[i_] != (ptr)[i_]) {                                       \
-        fprintf(stderr, "%s: NaN at element %lld\n", kernel, (long long)i_); \
-        return fail(m, MODEL_ERR_SHAPE, kernel);                          \
-      }                                                                   \
+#define PADDLEC_CHECK_NAN(kernel, ptr, n)                \
+  do {                                                 \
+    for (int64_t i_ = 0; i_ < (n); i_++)               \
+      if ((ptr)[i_] != (ptr)[i_]) {                    \
+        size_t at_ = 0;                                \
+        error_put(m, &at_, kernel, 0);                 \
+        error_put(m, &at_, ": NaN at element ", 0);    \
+        error_put(m, &at_, NULL, (uint64_t)i_);        \
+        return MODEL_ERR_NAN;                          \
+      }                                                \
   } while (0)
 #else
 #define PADDLEC_CHECK_NAN(kernel, ptr, n) ((void)0)
@@ -92,21 +101,21 @@ void model_profile_print(FILE *f, int runs) {
 #endif
 
 static const IoSpec inputs_spec[] = {
-  {"image", 5, 4, {1, 0, 0, 0}, {0, 3, 8, 8}},
+  {"image", RT_DT_FP32, 4, {1, 0, 0, 0}, {0, 3, 8, 8}},
 };
 
 static const IoSpec outputs_spec[] = {
-  {"save_infer_model/scale_0.tmp_0", 5, 2, {1, 0}, {0, 4}},
+  {"save_infer_model/scale_0.tmp_0", RT_DT_FP32, 2, {1, 0}, {0, 4}},
 };
 
 /* Weights in the order of the .pdiparams file (byte-wise sorted names). */
 static const RtWeightSpec weights_spec[] = {
-  {"conv2d_0.w_0.bias@fuse0", 5, 1, {8}, 0, 0, 0},
-  {"conv2d_0.w_0@fuse0", 5, 4, {8, 3, 3, 3}, 0, 0, 0},
-  {"conv2d_1.w_0.bias@fuse0", 5, 1, {8}, 0, 0, 0},
-  {"conv2d_1.w_0@fuse0", 5, 4, {8, 8, 3, 3}, 0, 0, 0},
-  {"linear_0.b_0", 5, 1, {4}, 0, 0, 0},
-  {"linear_0.w_0", 5, 2, {8, 4}, 0, 0, 0},
+  {"conv2d_0.w_0.bias@fuse0", RT_DT_FP32, 1, {8}, 0, 0, 0},
+  {"conv2d_0.w_0@fuse0", RT_DT_FP32, 4, {8, 3, 3, 3}, 0, 0, 0},
+  {"conv2d_1.w_0.bias@fuse0", RT_DT_FP32, 1, {8}, 0, 0, 0},
+  {"conv2d_1.w_0@fuse0", RT_DT_FP32, 4, {8, 8, 3, 3}, 0, 0, 0},
+  {"linear_0.b_0", RT_DT_FP32, 1, {4}, 0, 0, 0},
+  {"linear_0.w_0", RT_DT_FP32, 2, {8, 4}, 0, 0, 0},
 };
 
 /* The kernels' dependencies (rt_sched.h): 7 kernels, 6 edges, longest chain 7. */
@@ -230,26 +239,8 @@ static void model_k006_fused_gemm_epilogue(model_model *m, int64_t B, unsigned c
  *   out Out            save_infer_model/scale_0.tmp_0   float32  [B, 4]
  *   after k006
  */
-/* rows [lo, hi) of model_k007_scale's loop, as one task (rt_parallel.h) */
-static void model_k007_scale_task0(void *ctx, int64_t t, int tid RT_UNUSED) {
-  const RtKernelArgs *args = ctx;
-  model_model *m = args->m;
-  const int64_t B = args->batch;
-  const int64_t rows = B * 4, nt = rt_split_tasks((4 * B), rows);
-  const int64_t lo = t * rows / nt, hi = (t + 1) * rows / nt;
-  const float *linear_0_tmp_1 = (const float *)(m->arena + 0);
-  float *save_infer_model_scale_0_tmp_0 = (float *)(m->arena + 0);
-  const float *x = linear_0_tmp_1;
-  float *out = save_infer_model_scale_0_tmp_0;
-  for (int64_t i = lo; i < hi; i++) {
-    const float v = x[i];
-    out[i] = 1.0f * v + 0.0f;
-  }
-}
-
-static void model_k007_scale(model_model *m, int64_t B, unsigned char *ws) {
-  const RtKernelArgs args = {m, B, ws};
-  rt_parallel(rt_split_tasks((4 * B), B * 4), model_k007_scale_task0, (void *)&args);
+static void model_k007_scale(model_model *m RT_UNUSED, int64_t B RT_UNUSED, unsigned char *ws RT_UNUSED) {
+  /* Out shares X's buffer (enable_inplace): nothing to copy */
 }
 
 
@@ -375,10 +366,7 @@ static int run_kernel(void *ctx, int32_t k, int slot) {
 }
 
 /* The outputs of the last iteration. */
-static void fetch(model_model *m, int64_t B, void *const outputs[]) {
-  (void)m;
-  (void)B;
-  (void)outputs;
+static void fetch(model_model *m RT_UNUSED, int64_t B RT_UNUSED, void *const outputs[] RT_UNUSED) {
   memcpy(outputs[0], ((const float *)(m->arena + 0)), (size_t)(4 * B) * sizeof(float)); /* save_infer_model/scale_0.tmp_0 */
 
 }
@@ -402,7 +390,7 @@ int model_seed(model_model *m, uint64_t seed) {
 }
 
 int model_init(model_model *m, void *arena, size_t arena_bytes, const void *weights,
-                  size_t weights_bytes) {
+               size_t weights_bytes) {
   if (!m || !arena) return fail(m, MODEL_ERR_ARG, "init: NULL model or arena");
   memset(m, 0, sizeof *m);
   model_seed(m, MODEL_DEFAULT_SEED);
@@ -425,7 +413,7 @@ int model_create(model_model **out, const char *weights_path) {
   if (!m) return MODEL_ERR_NOMEM;
   unsigned char *blob = NULL;
   size_t len = 0;
-  if (MODEL_WEIGHT_BYTES != 0 && !0) {
+  if (MODEL_WEIGHT_BYTES != 0 && WEIGHTS_IN_BLOCK) {
     char err[128];
     int rs = weights_path ? (int)rt_read_file(weights_path, &blob, &len, err, sizeof err) : 0;
     if (!weights_path || rs) {
@@ -484,7 +472,7 @@ static int grow_home(model_model *m, size_t need) {
   if (!nb) return fail(m, MODEL_ERR_NOMEM, "reserve: out of memory for activations");
   unsigned char *base = align64(nb), *old = align64(m->block);
   memcpy(base, old, MODEL_WEIGHT_BYTES);
-  for (int i = 0; i < MODEL_NUM_WEIGHTS && !0; i++)
+  for (int i = 0; i < MODEL_NUM_WEIGHTS && WEIGHTS_IN_BLOCK; i++)
     m->w[i] = base + ((const unsigned char *)m->w[i] - old);
   rt_free(m->block);
   m->block = nb;
@@ -537,33 +525,36 @@ int model_reserve(model_model *m, int64_t batch) {
   return grow_home(m, need);
 }
 
-/* Paddle's default num_threads: CPU_NUM, else 1 with Paddle's hint. */
+/* What default_num_threads has to say (model_cpu_num_hint). */
+static char cpu_num_hint[640];
+
+/* Paddle's default num_threads: CPU_NUM, else 1 with Paddle's hint
+ * (base/framework.py _cpu_num), kept for the caller to show. */
 static int default_num_threads(void) {
 #ifdef PADDLEC_NO_THREADS
   return 1;
 #else
-  static int hinted;
   const char *env = getenv("CPU_NUM");
   if (env) {
     char *end;
     long v = strtol(env, &end, 10);
     if (*env && !*end && v >= 1 && v <= 4096) return (int)v;
-    fprintf(stderr, "model: CPU_NUM='%s' is not a positive number; using 1\n", env);
+    snprintf(cpu_num_hint, sizeof cpu_num_hint, "model: CPU_NUM='%.64s' is not a positive number; using 1\n", env);
     return 1;
   }
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-  if (cpus > 1 && !hinted) {
-    hinted = 1;
-    fprintf(stderr,
-            "!!! The CPU_NUM is not specified, you should set CPU_NUM in the environment variable list.\n"
-            "CPU_NUM indicates that how many CPUPlace are used in the current task.\n"
-            "And if this parameter are set as N (equal to the number of physical CPU core) the program may be faster.\n\n"
-            "export CPU_NUM=%ld # for example, set CPU_NUM as number of physical CPU core which is %ld.\n\n"
-            "!!! The default number of CPU_NUM=1.\n", cpus, cpus);
-  }
+  if (cpus > 1)
+    snprintf(cpu_num_hint, sizeof cpu_num_hint,
+             "!!! The CPU_NUM is not specified, you should set CPU_NUM in the environment variable list.\n"
+             "CPU_NUM indicates that how many CPUPlace are used in the current task.\n"
+             "And if this parameter are set as N (equal to the number of physical CPU core) the program may be faster.\n\n"
+             "export CPU_NUM=%ld # for example, set CPU_NUM as number of physical CPU core which is %ld.\n\n"
+             "!!! The default number of CPU_NUM=1.\n", cpus, cpus);
   return 1;
 #endif
 }
+
+const char *model_cpu_num_hint(void) { return cpu_num_hint[0] ? cpu_num_hint : NULL; }
 
 /* Starts or stops threads for the strategy and thread count now set. */
 static int configure(model_model *m) {
@@ -702,6 +693,7 @@ const char *model_strerror(int status) {
     case MODEL_ERR_NOMEM: return "out of memory";
     case MODEL_ERR_IO: return "cannot read the weight file";
     case MODEL_ERR_WEIGHTS: return "the weights do not match the model";
+    case MODEL_ERR_NAN: return "a kernel made a NaN";
     default: return "unknown status";
   }
 }

@@ -20,6 +20,7 @@ enum {
   MODEL_ERR_NOMEM = 3,   /* an allocation failed */
   MODEL_ERR_IO = 4,      /* the weight file could not be read */
   MODEL_ERR_WEIGHTS = 5, /* the weights do not match the compiled model */
+  MODEL_ERR_NAN = 6,     /* a kernel made a NaN (a build with -DPADDLEC_CHECK_NANS) */
 };
 
 #define MODEL_NUM_INPUTS 1
@@ -90,8 +91,8 @@ typedef struct model_model {
   size_t scope_bytes;          /* its capacity */
   int scope_iters;             /* iterations run in it since it was made */
   int64_t batch;               /* the batch of the current run */
-  const void *in[1];    /* inputs of the current run */
-  const void *w[4];    /* weights */
+  const void *in[1];           /* inputs of the current run */
+  const void *w[4];            /* weights */
   void *pool;                  /* the threads (RtPool), NULL for one thread */
   int threads;                 /* model_set_num_threads; 0: num_threads */
   model_exec_strategy strategy; /* how runs execute */
@@ -113,7 +114,7 @@ int model_create(model_model **out, const char *weights_path);
  * weights, copied from `weights` (the bytes of the .pdiparams file; NULL with
  * embedded weights).  Runs that need more than `arena` fail. */
 int model_init(model_model *m, void *arena, size_t arena_bytes, const void *weights,
-                  size_t weights_bytes);
+               size_t weights_bytes);
 /* Stops the model's threads; releases what the model allocated (and, after
  * model_create, the model itself). */
 void model_destroy(model_model *m);
@@ -169,7 +170,7 @@ void model_drop_local_exe_scopes(model_model *m);
  * outputs[i] receives output i from the last iteration.  With outputs NULL
  * the run fetches nothing (and keeps its local scope, as in Paddle). */
 int model_run(model_model *m, int64_t batch, const void *const inputs[],
-                 void *const outputs[]);
+              void *const outputs[]);
 
 /* Inputs and outputs by Paddle variable name and by index. */
 int model_input_index(const char *name);  /* -1 if there is none */
@@ -188,6 +189,11 @@ int64_t model_output_shape(int i, int64_t batch, int64_t *dims);
 /* A message for a status code, and the details of the last error. */
 const char *model_strerror(int status);
 const char *model_last_error(const model_model *m);
+/* What Paddle prints when num_threads took its default from CPU_NUM and
+ * CPU_NUM is unset on a machine of several CPUs (or not a number): the
+ * text for the caller to show, once a run has set the threads; NULL when
+ * there is nothing to say.  The library itself never prints. */
+const char *model_cpu_num_hint(void);
 
 #ifdef __cplusplus
 }

@@ -28,17 +28,26 @@ typedef struct IoSpec {
   int64_t c[RT_MAX_RANK + 1]; /* constant parts */
 } IoSpec;
 
+/* 1 when the weights live in the model's own memory, read from the weight
+ * file; 0 when they are compiled in (--embed-weights) or another model's
+ * (an evaluation program's, bound to its trainer's state). */
+#define WEIGHTS_IN_BLOCK 1
+
 /* Debugging aid: build with -DPADDLEC_CHECK_NANS to stop at the first kernel
- * whose output holds a NaN (with -DPADDLEC_POISON_ARENA, memory a kernel
- * reads before anything wrote it is NaN). */
+ * whose output holds a NaN, with MODEL_STARTUP_ERR_NAN and "<kernel>: NaN at
+ * element <i>" as the last error (with -DPADDLEC_POISON_ARENA, memory a
+ * kernel reads before anything wrote it is NaN). */
 #ifdef PADDLEC_CHECK_NANS
-#define PADDLEC_CHECK_NAN(kernel, ptr, n)                                   \
-  do {                                                                    \
-    for (int64_t i_ = 0; i_ < (n); i_++)                                  \
-      if ((ptr)[i_] != (ptr)[i_]) {                                       \
-        fprintf(stderr, "%s: NaN at element %lld\n", kernel, (long long)i_); \
-        return fail(m, MODEL_STARTUP_ERR_SHAPE, kernel);                          \
-      }                                                                   \
+#define PADDLEC_CHECK_NAN(kernel, ptr, n)                \
+  do {                                                 \
+    for (int64_t i_ = 0; i_ < (n); i_++)               \
+      if ((ptr)[i_] != (ptr)[i_]) {                    \
+        size_t at_ = 0;                                \
+        error_put(m, &at_, kernel, 0);                 \
+        error_put(m, &at_, ": NaN at element ", 0);    \
+        error_put(m, &at_, NULL, (uint64_t)i_);        \
+        return MODEL_STARTUP_ERR_NAN;                  \
+      }                                                \
   } while (0)
 #else
 #define PADDLEC_CHECK_NAN(kernel, ptr, n) ((void)0)
@@ -96,15 +105,15 @@ static const IoSpec inputs_spec[] = {
 };
 
 static const IoSpec outputs_spec[] = {
-  {"fc_0.b_0", 5, 1, {0}, {8}},
-  {"fc_0.b_0_velocity_0", 5, 1, {0}, {8}},
-  {"fc_0.w_0", 5, 2, {0, 0}, {4, 8}},
-  {"fc_0.w_0_velocity_0", 5, 2, {0, 0}, {4, 8}},
-  {"fc_1.b_0", 5, 1, {0}, {3}},
-  {"fc_1.b_0_velocity_0", 5, 1, {0}, {3}},
-  {"fc_1.w_0", 5, 2, {0, 0}, {8, 3}},
-  {"fc_1.w_0_velocity_0", 5, 2, {0, 0}, {8, 3}},
-  {"learning_rate_0", 5, 0, {}, {}},
+  {"fc_0.b_0", RT_DT_FP32, 1, {0}, {8}},
+  {"fc_0.b_0_velocity_0", RT_DT_FP32, 1, {0}, {8}},
+  {"fc_0.w_0", RT_DT_FP32, 2, {0, 0}, {4, 8}},
+  {"fc_0.w_0_velocity_0", RT_DT_FP32, 2, {0, 0}, {4, 8}},
+  {"fc_1.b_0", RT_DT_FP32, 1, {0}, {3}},
+  {"fc_1.b_0_velocity_0", RT_DT_FP32, 1, {0}, {3}},
+  {"fc_1.w_0", RT_DT_FP32, 2, {0, 0}, {8, 3}},
+  {"fc_1.w_0_velocity_0", RT_DT_FP32, 2, {0, 0}, {8, 3}},
+  {"learning_rate_0", RT_DT_FP32, 0, {}, {}},
 };
 
 /* Weights in the order of the .pdiparams file (byte-wise sorted names). */
@@ -348,10 +357,7 @@ static int run_kernel(void *ctx, int32_t k, int slot) {
 }
 
 /* The outputs of the last iteration. */
-static void fetch(model_startup_model *m, int64_t B, void *const outputs[]) {
-  (void)m;
-  (void)B;
-  (void)outputs;
+static void fetch(model_startup_model *m RT_UNUSED, int64_t B RT_UNUSED, void *const outputs[] RT_UNUSED) {
   memcpy(outputs[0], ((const float *)(m->arena + 512)), (size_t)8 * sizeof(float)); /* fc_0.b_0 */
   memcpy(outputs[1], ((const float *)(m->arena + 704)), (size_t)8 * sizeof(float)); /* fc_0.b_0_velocity_0 */
   memcpy(outputs[2], ((const float *)(m->arena + 0)), (size_t)32 * sizeof(float)); /* fc_0.w_0 */
@@ -383,7 +389,7 @@ int model_startup_seed(model_startup_model *m, uint64_t seed) {
 }
 
 int model_startup_init(model_startup_model *m, void *arena, size_t arena_bytes, const void *weights,
-                  size_t weights_bytes) {
+                       size_t weights_bytes) {
   if (!m || !arena) return fail(m, MODEL_STARTUP_ERR_ARG, "init: NULL model or arena");
   memset(m, 0, sizeof *m);
   model_startup_seed(m, MODEL_STARTUP_DEFAULT_SEED);
@@ -406,7 +412,7 @@ int model_startup_create(model_startup_model **out, const char *weights_path) {
   if (!m) return MODEL_STARTUP_ERR_NOMEM;
   unsigned char *blob = NULL;
   size_t len = 0;
-  if (MODEL_STARTUP_WEIGHT_BYTES != 0 && !0) {
+  if (MODEL_STARTUP_WEIGHT_BYTES != 0 && WEIGHTS_IN_BLOCK) {
     char err[128];
     int rs = weights_path ? (int)rt_read_file(weights_path, &blob, &len, err, sizeof err) : 0;
     if (!weights_path || rs) {
@@ -465,7 +471,7 @@ static int grow_home(model_startup_model *m, size_t need) {
   if (!nb) return fail(m, MODEL_STARTUP_ERR_NOMEM, "reserve: out of memory for activations");
   unsigned char *base = align64(nb), *old = align64(m->block);
   memcpy(base, old, MODEL_STARTUP_WEIGHT_BYTES);
-  for (int i = 0; i < MODEL_STARTUP_NUM_WEIGHTS && !0; i++)
+  for (int i = 0; i < MODEL_STARTUP_NUM_WEIGHTS && WEIGHTS_IN_BLOCK; i++)
     m->w[i] = base + ((const unsigned char *)m->w[i] - old);
   rt_free(m->block);
   m->block = nb;
@@ -518,33 +524,36 @@ int model_startup_reserve(model_startup_model *m, int64_t batch) {
   return grow_home(m, need);
 }
 
-/* Paddle's default num_threads: CPU_NUM, else 1 with Paddle's hint. */
+/* What default_num_threads has to say (model_startup_cpu_num_hint). */
+static char cpu_num_hint[640];
+
+/* Paddle's default num_threads: CPU_NUM, else 1 with Paddle's hint
+ * (base/framework.py _cpu_num), kept for the caller to show. */
 static int default_num_threads(void) {
 #ifdef PADDLEC_NO_THREADS
   return 1;
 #else
-  static int hinted;
   const char *env = getenv("CPU_NUM");
   if (env) {
     char *end;
     long v = strtol(env, &end, 10);
     if (*env && !*end && v >= 1 && v <= 4096) return (int)v;
-    fprintf(stderr, "model_startup: CPU_NUM='%s' is not a positive number; using 1\n", env);
+    snprintf(cpu_num_hint, sizeof cpu_num_hint, "model_startup: CPU_NUM='%.64s' is not a positive number; using 1\n", env);
     return 1;
   }
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-  if (cpus > 1 && !hinted) {
-    hinted = 1;
-    fprintf(stderr,
-            "!!! The CPU_NUM is not specified, you should set CPU_NUM in the environment variable list.\n"
-            "CPU_NUM indicates that how many CPUPlace are used in the current task.\n"
-            "And if this parameter are set as N (equal to the number of physical CPU core) the program may be faster.\n\n"
-            "export CPU_NUM=%ld # for example, set CPU_NUM as number of physical CPU core which is %ld.\n\n"
-            "!!! The default number of CPU_NUM=1.\n", cpus, cpus);
-  }
+  if (cpus > 1)
+    snprintf(cpu_num_hint, sizeof cpu_num_hint,
+             "!!! The CPU_NUM is not specified, you should set CPU_NUM in the environment variable list.\n"
+             "CPU_NUM indicates that how many CPUPlace are used in the current task.\n"
+             "And if this parameter are set as N (equal to the number of physical CPU core) the program may be faster.\n\n"
+             "export CPU_NUM=%ld # for example, set CPU_NUM as number of physical CPU core which is %ld.\n\n"
+             "!!! The default number of CPU_NUM=1.\n", cpus, cpus);
   return 1;
 #endif
 }
+
+const char *model_startup_cpu_num_hint(void) { return cpu_num_hint[0] ? cpu_num_hint : NULL; }
 
 /* Starts or stops threads for the strategy and thread count now set. */
 static int configure(model_startup_model *m) {
@@ -683,6 +692,7 @@ const char *model_startup_strerror(int status) {
     case MODEL_STARTUP_ERR_NOMEM: return "out of memory";
     case MODEL_STARTUP_ERR_IO: return "cannot read the weight file";
     case MODEL_STARTUP_ERR_WEIGHTS: return "the weights do not match the model";
+    case MODEL_STARTUP_ERR_NAN: return "a kernel made a NaN";
     default: return "unknown status";
   }
 }
