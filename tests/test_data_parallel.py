@@ -104,6 +104,24 @@ def test_cpu_num_gives_the_places(trainers, tmp_path):
     assert out.splitlines()[0].startswith("step 0 loss ") and len(out.splitlines()[0].split()) == 5
 
 
+def test_no_places_no_cpu_num_is_one_place_with_the_hint(trainers, tmp_path):
+    """Neither --places nor CPU_NUM: one place, and on a machine of several
+    CPUs the hint Paddle's with_data_parallel prints (its own text, from
+    test_sched.paddle_hint); --places 1 says nothing."""
+    from test_sched import paddle_hint
+    binary, d = trainers("mlp_sgd"), case_dir("mlp_sgd")
+    args = [str(binary), "--input", f"label={d}/label.npy", "--input", f"x={d}/x.npy", "--batch-size", "8",
+            "--steps", "1"]
+    env = {k: v for k, v in SAN_ENV.items() if k != "CPU_NUM"}
+    p = subprocess.run(args, capture_output=True, text=True, timeout=300, env=env)
+    assert p.returncode == 0 and len(p.stdout.splitlines()[0].split()) == 4, p.stdout + p.stderr
+    if os.cpu_count() > 1:
+        hint = paddle_hint()
+        assert "!!! The CPU_NUM is not specified" in hint and hint in p.stderr, (hint, p.stderr)
+    p = subprocess.run(args + ["--places", "1"], capture_output=True, text=True, timeout=300, env=env)
+    assert p.returncode == 0 and "CPU_NUM" not in p.stderr, p.stderr
+
+
 def test_mean_of_place_losses_is_one_place_loss(trainers, tmp_path):
     """mlp_sgd has no batch_norm: at step 0 the mean of the 2 places' losses
     over equal chunks is the loss of one place on the whole batch."""

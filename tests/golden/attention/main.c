@@ -338,6 +338,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "error: %s (%s)\n", model_strerror(st), model_last_error(m));
     goto destroy;
   }
+  const int default_threads = !threads && !strategy.num_threads; /* num_threads from CPU_NUM */
   model_get_exec_strategy(m, &strategy);
   if (!threads) threads = strategy.num_threads;
 #ifdef PADDLEC_NO_THREADS
@@ -352,7 +353,7 @@ int main(int argc, char **argv) {
     }
   }
   st = model_run(m, batch, in, out);
-  if (model_cpu_num_hint()) fputs(model_cpu_num_hint(), stderr); /* as Paddle's first run prints it */
+  if (default_threads && model_cpu_num_hint()) fputs(model_cpu_num_hint(), stderr); /* as Paddle prints it */
   if (st) {
     fprintf(stderr, "error: run failed: %s (%s)\n", model_strerror(st), model_last_error(m));
     goto destroy;

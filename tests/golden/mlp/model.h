@@ -189,10 +189,10 @@ int64_t model_output_shape(int i, int64_t batch, int64_t *dims);
 /* A message for a status code, and the details of the last error. */
 const char *model_strerror(int status);
 const char *model_last_error(const model_model *m);
-/* What Paddle prints when num_threads took its default from CPU_NUM and
- * CPU_NUM is unset on a machine of several CPUs (or not a number): the
- * text for the caller to show, once a run has set the threads; NULL when
- * there is nothing to say.  The library itself never prints. */
+/* What Paddle prints where it takes a default from CPU_NUM (num_threads;
+ * a trainer's places) and CPU_NUM is unset on a machine of several CPUs,
+ * or not a number: the text for the caller to show; NULL when there is
+ * nothing to say.  The library itself never prints. */
 const char *model_cpu_num_hint(void);
 
 #ifdef __cplusplus

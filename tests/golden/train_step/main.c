@@ -392,6 +392,8 @@ int main(int argc, char **argv) {
   }
   if (steps < 0 || (steps > 0 && batch < 0)) return usage(argv[0]);
   if (!places && getenv("CPU_NUM") && (places = parse_count("CPU_NUM", getenv("CPU_NUM"), 1)) < 0) return 1;
+  /* neither: one place, with the hint Paddle's with_data_parallel prints */
+  if (!places && model_cpu_num_hint() && rank == 0) fputs(model_cpu_num_hint(), stderr);
   if (!places) places = 1;
   model_model *m;
   int st = model_create(&m, NULL);

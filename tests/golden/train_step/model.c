@@ -1241,36 +1241,51 @@ int model_reserve(model_model *m, int64_t batch) {
   return grow_home(m, need);
 }
 
-/* What default_num_threads has to say (model_cpu_num_hint). */
-static char cpu_num_hint[640];
+#ifndef PADDLEC_NO_THREADS
+/* CPU_NUM as a number of places, 1 to 4096; 0 when unset, -1 when it is
+ * no such number. */
+static int cpu_num_env(void) {
+  const char *env = getenv("CPU_NUM");
+  if (!env) return 0;
+  char *end;
+  const long v = strtol(env, &end, 10);
+  return *env && !*end && v >= 1 && v <= 4096 ? (int)v : -1;
+}
+#endif
 
-/* Paddle's default num_threads: CPU_NUM, else 1 with Paddle's hint
- * (base/framework.py _cpu_num), kept for the caller to show. */
+/* Paddle's default num_threads: CPU_NUM, else 1 (base/framework.py
+ * _cpu_num; what Paddle prints then is model_cpu_num_hint's). */
 static int default_num_threads(void) {
 #ifdef PADDLEC_NO_THREADS
   return 1;
 #else
-  const char *env = getenv("CPU_NUM");
-  if (env) {
-    char *end;
-    long v = strtol(env, &end, 10);
-    if (*env && !*end && v >= 1 && v <= 4096) return (int)v;
-    snprintf(cpu_num_hint, sizeof cpu_num_hint, "model: CPU_NUM='%.64s' is not a positive number; using 1\n", env);
-    return 1;
-  }
-  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-  if (cpus > 1)
-    snprintf(cpu_num_hint, sizeof cpu_num_hint,
-             "!!! The CPU_NUM is not specified, you should set CPU_NUM in the environment variable list.\n"
-             "CPU_NUM indicates that how many CPUPlace are used in the current task.\n"
-             "And if this parameter are set as N (equal to the number of physical CPU core) the program may be faster.\n\n"
-             "export CPU_NUM=%ld # for example, set CPU_NUM as number of physical CPU core which is %ld.\n\n"
-             "!!! The default number of CPU_NUM=1.\n", cpus, cpus);
-  return 1;
+  const int v = cpu_num_env();
+  return v > 0 ? v : 1;
 #endif
 }
 
-const char *model_cpu_num_hint(void) { return cpu_num_hint[0] ? cpu_num_hint : NULL; }
+const char *model_cpu_num_hint(void) {
+#ifdef PADDLEC_NO_THREADS
+  return NULL;
+#else
+  static char hint[640];
+  const int v = cpu_num_env();
+  if (v > 0) return NULL;
+  if (v < 0) {
+    snprintf(hint, sizeof hint, "model: CPU_NUM='%.64s' is not a positive number; using 1\n", getenv("CPU_NUM"));
+    return hint;
+  }
+  const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  if (cpus <= 1) return NULL;
+  snprintf(hint, sizeof hint,
+           "!!! The CPU_NUM is not specified, you should set CPU_NUM in the environment variable list.\n"
+           "CPU_NUM indicates that how many CPUPlace are used in the current task.\n"
+           "And if this parameter are set as N (equal to the number of physical CPU core) the program may be faster.\n\n"
+           "export CPU_NUM=%ld # for example, set CPU_NUM as number of physical CPU core which is %ld.\n\n"
+           "!!! The default number of CPU_NUM=1.\n", cpus, cpus);
+  return hint;
+#endif
+}
 
 /* Starts or stops threads for the strategy and thread count now set. */
 static int configure(model_model *m) {
