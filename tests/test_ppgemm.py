@@ -119,5 +119,5 @@ def test_compile_lays_prepared_weights_out_for_the_target(packed_convs, tmp_path
     source = (out / "model.c").read_text()
     assert re.findall(r"\.packed = (\d+),", source) == [str(panel)] * 5
     # the weight table: rows, Winograd m (F(4x4) at 24 x 24, F(2x2) at 12 x 12 and 7 x 7, none) and panel height
-    winos = re.findall(r"\{\"[^\"]+\", 5, 4, \{[^}]*\}, \d+, ([024]), %d\}" % panel, source)
+    winos = re.findall(r"\{\"[^\"]+\", RT_DT_FP32, 4, \{[^}]*\}, \d+, ([024]), %d\}" % panel, source)
     assert sorted(winos) == ["0", "0", "2", "2", "4"], winos
