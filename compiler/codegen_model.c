@@ -412,9 +412,11 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
     kernel_comment(&e, &com);
     const char *decls, *kbody = em_locals(&e, body.buf ? body.buf : "", NULL, 1, &decls);
     const char *all = pool_printf("%s%s", decls, kbody);
+    static const char *const params[] = {"m", "B", "ws"};
+    int used[3];
+    em_uses(all, params, 3, used);
     pr_line(&text, "static void %s(%s_model *m%s, int64_t B%s, unsigned char *ws%s) {", fn, P,
-            em_uses(all, "m") ? "" : " RT_UNUSED", em_uses(all, "B") ? "" : " RT_UNUSED",
-            em_uses(all, "ws") ? "" : " RT_UNUSED");
+            used[0] ? "" : " RT_UNUSED", used[1] ? "" : " RT_UNUSED", used[2] ? "" : " RT_UNUSED");
     pr_raw(&text, "%s%s", decls, kbody);
     pr_line(&text, "}");
     pr_raw(&text, "\n");

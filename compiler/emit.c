@@ -274,12 +274,15 @@ void em_task_end(EmitCtx *e) {
   const char *split = pool_printf("const int64_t rows = %s, nt = rt_split_tasks(%s, rows);", e->task_outer,
                                   e->task_work);
   const char *decls, *body = em_locals(e, e->task_body->buf ? e->task_body->buf : "", split, 1, &decls);
-  const char *all = pool_printf("%s\n%s%s", split, decls, body);
-  const int um = em_uses(all, "m"), ub = em_uses(all, "B"), uws = em_uses(all, "ws");
+  static const char *const params[] = {"m", "B", "ws"}, *const tid[] = {"tid"};
+  int used[3], utid;
+  em_uses(pool_printf("%s\n%s%s", split, decls, body), params, 3, used);
+  em_uses(body, tid, 1, &utid);
+  const int um = used[0], ub = used[1], uws = used[2];
   Printer *t = e->tasks;
   pr_line(t, "/* rows [lo, hi) of %s's loop, as one task (rt_parallel.h) */", e->kernel);
   pr_line(t, "static void %s(void *ctx%s, int64_t t, int tid%s) {", e->task_fn, um || ub || uws ? "" : " RT_UNUSED",
-          em_uses(body, "tid") ? "" : " RT_UNUSED");
+          utid ? "" : " RT_UNUSED");
   if (um || ub || uws) pr_line(t, "const RtKernelArgs *args = ctx;");
   if (um) pr_line(t, "%s_model *m = args->m;", e->prefix);
   if (ub) pr_line(t, "const int64_t B = args->batch;");

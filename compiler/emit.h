@@ -77,8 +77,9 @@ const char *em_ptr_named(EmitCtx *e, const Var *v, int is_const);
  * identifier of `text` or of `taken`), and in *decls their declarations,
  * `indent` levels in, in order of first use (emit_names.c). */
 const char *em_locals(EmitCtx *e, const char *text, const char *taken, int indent, const char **decls);
-/* 1 when identifier id occurs in C text (outside comments and literals). */
-int em_uses(const char *text, const char *id);
+/* used[i] = 1 when identifier ids[i] occurs in C text (outside comments
+ * and literals), for i < n: one scan of the text. */
+void em_uses(const char *text, const char *const *ids, int n, int *used);
 /* Records that the current op's kernel leaves var v computed without taking
  * a writable pointer to it (a copy into a shared buffer that needs no code).
  * The driver refuses an op output that is read or fetched but that its

@@ -98,10 +98,10 @@ static void scan(const char *s, Names *t) {
   }
 }
 
-int em_uses(const char *text, const char *id) {
+void em_uses(const char *text, const char *const *ids, int n, int *used) {
   Names t = {0};
   scan(text, &t);
-  return names_has(&t, id, strlen(id));
+  for (int i = 0; i < n; i++) used[i] = names_has(&t, ids[i], strlen(ids[i]));
 }
 
 const char *em_ptr_named(EmitCtx *e, const Var *v, int is_const) {
