@@ -1,16 +1,28 @@
-/* cumsum: X -> Out; axis:INT=-1, flatten:BOOLEAN=false,
+/* The scans of phi's ScanKernel (cpu/cum_kernel.cc): cumsum and
+ * logcumsumexp, and their grads.
+ *
+ * cumsum / logcumsumexp: X -> Out; axis:INT=-1, flatten:BOOLEAN=false,
  * exclusive:BOOLEAN=false, reverse:BOOLEAN=false.
- * Out has X's dims and dtype; with flatten it is 1-D of product(X.dims),
- * where phi CumInferMeta multiplies unknown dims in as -1 (so [-1, 3, 4]
- * gives [-12], as Paddle writes into the VarDesc).
- * Emission: for each line of X along the axis (all of X with flatten) a
- * running sum in X's type, front to back or (reverse) back to front;
- * exclusive stores the sum before adding the element, as Paddle's scan. */
+ * Shape rule (phi CumInferMeta): Out has X's dims and dtype; with flatten it
+ * is 1-D of product(X.dims), unknown dims multiplied in as -1 (so [-1, 3, 4]
+ * gives [-12], as Paddle writes into the VarDesc; the batch-specialized
+ * shapes are the true products).
+ * Emission: per line of X along the axis (all of X with flatten), front to
+ * back or (reverse) back to front, a running value in X's type that takes in
+ * each element v; exclusive stores it before taking v in, inclusive after.
+ *   cumsum:        starts at 0, acc += v.
+ *   logcumsumexp:  starts at the type's lowest finite value;
+ *                  mi = min(acc, v), ma = max(acc, v),
+ *                  acc = ma < lowest ? ma : log1p(exp(mi - ma)) + ma.
+ * As ScanKernel, a one-element X is copied, exclusive or not (a run-time
+ * test when X's size depends on the batch). */
 #include "../util.h"
 #include "ops.h"
 #include "tensor_util.h"
 
-static int infer_cumsum(OpCtx *c) {
+typedef enum { SCAN_SUM, SCAN_LOGSUMEXP } ScanKind;
+
+static int infer_scan(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
   Shape s = x->shape;
@@ -27,6 +39,54 @@ static int infer_cumsum(OpCtx *c) {
   return 0;
 }
 
+/* The scan of the comment at the top from the array `src` into the array
+ * `dst` (C names of `dtype` elements), in the lines of `lines_of`'s dims
+ * (all of it with flatten). */
+static void emit_scan(EmitCtx *e, const Var *lines_of, int dtype, const char *src, const char *dst, ScanKind kind,
+                      int reverse) {
+  /* every attribute is read, also where a one-element copy needs none */
+  int r = tu_rank(e, lines_of), axis = r ? axis_norm(attr_int(e->op, "axis", -1), r) : (int)attr_int(e->op, "axis", -1);
+  const int exclusive = attr_bool(e->op, "exclusive", 0), flatten = attr_bool(e->op, "flatten", 0);
+  const char *numel = em_numel(e, lines_of), *n = numel, *inner = "1", *lines = "1";
+  if (!flatten && r > 0) {
+    n = em_dim(e, lines_of, axis);
+    inner = em_prod(e, lines_of, axis + 1, r);
+    lines = tu_mul(em_prod(e, lines_of, 0, axis), inner);
+  }
+  SymDim count = spec_numel(em_spec(e, lines_of));
+  if (count.a == 0 && count.c == 1) {
+    pr_line(e->p, "%s[0] = %s[0]; /* Paddle copies a one-element X */", dst, src);
+    return;
+  }
+  const int f32 = dtype == RT_DT_FP32, by_batch = count.a != 0;
+  const char *t = em_ctype(dtype), *lowest = f32 ? "-3.40282347e+38f" : "-1.7976931348623157e+308";
+  if (by_batch) {
+    pr_line(e->p, "if (%s == 1) {", numel);
+    pr_line(e->p, "%s[0] = %s[0]; /* Paddle copies a one-element X */", dst, src);
+    pr_line(e->p, "} else {");
+  }
+  pr_line(e->p, "for (int64_t l = 0; l < %s; l++) {", lines);
+  pr_line(e->p, "const int64_t base = %s;", tu_line_start("l", n, inner));
+  pr_line(e->p, "%s acc = %s;", t, kind == SCAN_SUM ? "0" : lowest);
+  pr_line(e->p, "for (int64_t j = 0; j < %s; j++) {", n);
+  const char *k = reverse ? pool_printf("(%s - 1 - j)", n) : "j";
+  pr_line(e->p, "const int64_t at = base + %s;", tu_mul(k, inner));
+  if (exclusive) pr_line(e->p, "%s[at] = acc;", dst);
+  if (kind == SCAN_SUM) {
+    pr_line(e->p, "acc += %s[at];", src);
+  } else {
+    pr_line(e->p, "const %s v = %s[at], mi = v < acc ? v : acc, ma = acc < v ? v : acc;", t, src);
+    pr_line(e->p, "acc = ma < %s ? ma : log1p%s(exp%s(mi - ma)) + ma;", lowest, f32 ? "f" : "", f32 ? "f" : "");
+  }
+  if (!exclusive) pr_line(e->p, "%s[at] = acc;", dst);
+  pr_line(e->p, "}");
+  pr_line(e->p, "}");
+  if (by_batch) pr_line(e->p, "}");
+}
+
+/* cumsum (X -> Out) and cumsum_grad (X, Out@GRAD -> X@GRAD; phi
+ * CumsumGradKernel: the cumsum of Out@GRAD with the same axis, flatten and
+ * exclusive and the opposite direction, laid out in X's dims). */
 static int emit_cumsum_any(EmitCtx *e, int grad) {
   Var *x = tu_in(e, grad ? "Out@GRAD" : "X", 0), *out = tu_out(e, grad ? "X@GRAD" : "Out", 0);
   if (!x || !out) return -1;
@@ -39,42 +99,76 @@ static int emit_cumsum_any(EmitCtx *e, int grad) {
   if (nx.a != no.a || nx.c != no.c) return em_fail(e, "Out@GRAD and X differ in element count");
   if (x->dtype != out->dtype || x->dtype == RT_DT_BOOL)
     return em_fail(e, "cumsum of %s tensors is not supported", rt_dtype_name(x->dtype));
-  int r = tu_rank(e, dims), axis = axis_norm(attr_int(e->op, "axis", -1), r);
-  if (axis < 0) return em_fail(e, "axis is out of range");
-  const char *n = em_numel(e, x), *inner = "1", *lines = "1";
-  if (!attr_bool(e->op, "flatten", 0) && r > 0) {
-    n = em_dim(e, dims, axis);
-    inner = em_prod(e, dims, axis + 1, r);
-    lines = tu_mul(em_prod(e, dims, 0, axis), inner);
-  }
+  int r = tu_rank(e, dims);
+  if (r && axis_norm(attr_int(e->op, "axis", -1), r) < 0) return em_fail(e, "axis is out of range");
   const char *t = em_ctype(x->dtype);
   pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
   pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
-  pr_line(e->p, "for (int64_t l = 0; l < %s; l++) {", lines);
-  pr_line(e->p, "const int64_t base = %s;", tu_line_start("l", n, inner));
-  pr_line(e->p, "%s acc = 0;", t);
-  pr_line(e->p, "for (int64_t j = 0; j < %s; j++) {", n);
-  const char *k = attr_bool(e->op, "reverse", 0) != grad ? pool_printf("(%s - 1 - j)", n) : "j";
-  pr_line(e->p, "const int64_t at = base + %s;", tu_mul(k, inner));
-  pr_line(e->p, "const %s v = x[at];", t);
-  if (attr_bool(e->op, "exclusive", 0)) {
-    pr_line(e->p, "out[at] = acc;");
-    pr_line(e->p, "acc += v;");
-  } else {
-    pr_line(e->p, "acc += v;");
-    pr_line(e->p, "out[at] = acc;");
-  }
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
+  emit_scan(e, dims, x->dtype, "x", "out", SCAN_SUM, attr_bool(e->op, "reverse", 0) != grad);
   return 0;
 }
 
 static int emit_cumsum(EmitCtx *e) { return emit_cumsum_any(e, 0); }
-
-/* cumsum_grad (X, Out@GRAD -> X@GRAD; phi CumsumGradKernel): the cumsum of
- * Out@GRAD with the same axis, flatten and exclusive and the opposite
- * direction (!reverse), laid out in X's dims. */
 static int emit_cumsum_grad(EmitCtx *e) { return emit_cumsum_any(e, 1); }
 
-const OpDef op_cumsum = {.type = "cumsum", .infer = infer_cumsum, .emit_c = emit_cumsum};
+const OpDef op_cumsum = {.type = "cumsum", .infer = infer_scan, .emit_c = emit_cumsum};
 const OpDef op_cumsum_grad = {.type = "cumsum_grad", .infer = grad_infer, .emit_c = emit_cumsum_grad};
+
+/* logcumsumexp, float32/64 (phi LogcumsumexpKernel). */
+static int emit_logcumsumexp(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !out) return -1;
+  if ((x->dtype != RT_DT_FP32 && x->dtype != RT_DT_FP64) || out->dtype != x->dtype)
+    return em_fail(e, "logcumsumexp of %s tensors is not supported", rt_dtype_name(x->dtype));
+  if (x == out) return em_fail(e, "Out is X itself, which is not supported");
+  int r = tu_rank(e, x);
+  if (r && axis_norm(attr_int(e->op, "axis", -1), r) < 0) return em_fail(e, "axis is out of range");
+  const char *t = em_ctype(x->dtype);
+  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
+  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
+  emit_scan(e, x, x->dtype, "x", "out", SCAN_LOGSUMEXP, attr_bool(e->op, "reverse", 0));
+  return 0;
+}
+
+const OpDef op_logcumsumexp = {.type = "logcumsumexp", .infer = infer_scan, .emit_c = emit_logcumsumexp};
+
+/* logcumsumexp_grad: X, Out, Out@GRAD -> X@GRAD (X's shape); the
+ * forward's attributes.  phi LogcumsumexpGradKernel: the forward scan in
+ * the other direction (same axis, flatten, exclusive) over
+ *   pos = (dOut > 0 ? log(dOut) : lowest) - Out,
+ *   neg = (dOut < 0 ? log(-dOut) : lowest) - Out
+ * (into kernel scratch), then dX = exp(scan(pos) + X) - exp(scan(neg) + X),
+ * all in the element type. */
+static int emit_logcumsumexp_grad(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *out = tu_in(e, "Out", 0), *dout = tu_in(e, "Out@GRAD", 0), *dx = tu_out(e, "X@GRAD", 0);
+  if (!x || !out || !dout || !dx) return -1;
+  if ((x->dtype != RT_DT_FP32 && x->dtype != RT_DT_FP64) || out->dtype != x->dtype || dout->dtype != x->dtype ||
+      dx->dtype != x->dtype)
+    return em_fail(e, "logcumsumexp_grad of %s tensors is not supported (float32 or float64, all alike)",
+                   rt_dtype_name(x->dtype));
+  int r = tu_rank(e, x);
+  if (r && axis_norm(attr_int(e->op, "axis", -1), r) < 0) return em_fail(e, "axis is out of range");
+  const int f32 = x->dtype == RT_DT_FP32;
+  const char *t = em_ctype(x->dtype), *fs = f32 ? "f" : "", *lowest = f32 ? "-3.40282347e+38f" : "-1.7976931348623157e+308";
+  SymDim nb = spec_numel(em_spec(e, x));
+  int64_t es = rt_dtype_size(x->dtype);
+  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
+  pr_line(e->p, "const %s *out = %s;", t, em_ptr(e, out, 1));
+  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
+  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
+  pr_line(e->p, "%s *tmp = (%s *)%s;", t, t, em_scratch(e, (SymDim){nb.a * 2 * es, nb.c * 2 * es}));
+  pr_line(e->p, "%s *scan = tmp + %s;", t, em_numel(e, x));
+  int reverse = !attr_bool(e->op, "reverse", 0);
+  for (int k = 0; k < 2; k++) {
+    pr_line(e->p, "for (int64_t i = 0; i < %s; i++)", em_numel(e, x));
+    if (k == 0) pr_line(e->p, "  tmp[i] = (dout[i] > 0 ? log%s(dout[i]) : %s) - out[i];", fs, lowest);
+    else pr_line(e->p, "  tmp[i] = (dout[i] < 0 ? log%s(-dout[i]) : %s) - out[i];", fs, lowest);
+    emit_scan(e, x, x->dtype, "tmp", "scan", SCAN_LOGSUMEXP, reverse);
+    pr_line(e->p, "for (int64_t i = 0; i < %s; i++) dx[i] %s exp%s(scan[i] + x[i]);", em_numel(e, x), k ? "-=" : "=",
+            fs);
+  }
+  return 0;
+}
+
+const OpDef op_logcumsumexp_grad = {.type = "logcumsumexp_grad", .infer = grad_infer,
+                                    .emit_c = emit_logcumsumexp_grad};

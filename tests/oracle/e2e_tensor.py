@@ -5,7 +5,7 @@ strided_slice, cast, shape, fill_constant (+ batch_size_like, any_like,
 zeros_like), assign, assign_value, range, expand (v1, v2, as_v2), tile,
 gather, gather_nd, index_select, arg_max/arg_min, lookup_table (v1, v2),
 dropout, comparisons, logical and bitwise ops, reductions, sum, top_k (v1,
-v2), cumsum, where, one_hot_v2, increment.
+v2), cumsum (and logcumsumexp of one element), where, one_hot_v2, increment.
 
     python e2e_tensor.py OUTDIR [CASE ...]
 
@@ -348,6 +348,19 @@ def cumsum_one_hot():
     outs += [paddle.cumsum(i, axis=1), F.one_hot(i, 5)]
     outs += [fetchable(op("one_hot_v2", {"X": [i]}, {"Out": ["float64"]}, {"depth": 7, "dtype": 6})[0])]
     return [x, i], outs
+
+
+@case
+def scans_of_one_element():
+    """Paddle's ScanKernel copies a one-element X whatever exclusive says
+    (cumsum and logcumsumexp alike), on a 0-D X and on a [1, 1] one."""
+    z, o = data("z", []), data("o", [1, 1])
+    outs = [paddle.cumsum(z), paddle.logcumsumexp(z), paddle.cumsum(o, axis=0), paddle.logcumsumexp(o, axis=1)]
+    for t in (z, o):
+        for kind in ("cumsum", "logcumsumexp"):
+            outs += op(kind, {"X": [t]}, {"Out": ["float32"]}, {"exclusive": True})
+            outs += op(kind, {"X": [t]}, {"Out": ["float32"]}, {"exclusive": True, "flatten": True, "reverse": True})
+    return [z, o], outs
 
 
 # ---------------------------------------------------------------- driver
