@@ -29,23 +29,31 @@ static int writes(const Op *op, int id) {
 /* A function `name`(m, B, i, &numel, &dtype) giving the memory, element
  * count and dtype of vars ids[0 .. n). */
 static void print_tensor_fn(EmitCtx *e, Printer *p, const char *name, const int *ids, int n) {
-  pr_line(p, "static void *%s(%s_model *m, int64_t B, int i, int64_t *numel, int *dtype) {", name, e->prefix);
-  pr_line(p, "  (void)m;");
-  pr_line(p, "  (void)B;");
-  pr_line(p, "  switch (i) {");
+  Printer b;
+  pr_init(&b);
+  b.indent = 1;
+  pr_line(&b, "switch (i) {");
   for (int i = 0; i < n; i++) {
     const Var *v = &e->g->vars[ids[i]];
-    pr_line(p, "    case %d: /* %s */", i, v->name);
-    pr_line(p, "      *numel = %s;", em_numel(e, v));
-    pr_line(p, "      *dtype = %s;", em_dtype_enum(v->dtype));
-    pr_line(p, "      return %s;", em_ptr(e, v, 0));
+    pr_line(&b, "case %d: /* %s */", i, v->name);
+    pr_line(&b, "  *numel = %s;", em_numel(e, v));
+    pr_line(&b, "  *dtype = %s;", em_dtype_enum(v->dtype));
+    pr_line(&b, "  return %s;", em_ptr(e, v, 0));
   }
-  pr_line(p, "    default: break;");
-  pr_line(p, "  }");
-  pr_line(p, "  *numel = 0;");
-  pr_line(p, "  *dtype = -1;");
-  pr_line(p, "  return NULL;");
+  pr_line(&b, "default: break;");
+  pr_line(&b, "}");
+  pr_line(&b, "*numel = 0;");
+  pr_line(&b, "*dtype = -1;");
+  pr_line(&b, "return NULL;");
+  static const char *const params[] = {"m", "B"};
+  int used[2];
+  em_uses(b.buf, params, 2, used);
+  pr_line(p, "static void *%s(%s_model *m%s, int64_t B%s, int i, int64_t *numel, int *dtype) {", name, e->prefix,
+          used[0] ? "" : " RT_UNUSED", used[1] ? "" : " RT_UNUSED");
+  pr_raw(p, "%s", b.buf);
   pr_line(p, "}");
+  pr_raw(p, "\n");
+  pr_free(&b);
 }
 
 /* The gradients the places sum, as a function from their index to their
@@ -95,17 +103,23 @@ static void print_seed(EmitCtx *e, Printer *p, const Op *op) {
   pr_line(p, "/* Writes the loss@GRAD seed (%s) with value v. */", v ? v->name : "none");
   const int scalar = v && !strcmp(em_numel(e, v), "1");
   pr_line(p, "#define DP_SEED_SCALAR %d /* 1: one value per place (gradient_scale_strategy Customized) */", scalar);
-  pr_line(p, "static void dp_seed(%s_model *m, int64_t B, double v) {", e->prefix);
-  pr_line(p, "  (void)m;");
-  pr_line(p, "  (void)B;");
+  Printer b;
+  pr_init(&b);
+  b.indent = 1;
   if (v && e->plan->vars[v - e->g->vars].kind == PLAN_ARENA) {
     const char *t = em_ctype(v->dtype);
-    pr_line(p, "  %s *out = %s;", t, em_ptr(e, v, 0));
-    pr_line(p, "  for (int64_t i = 0; i < %s; i++) out[i] = (%s)v;", em_numel(e, v), t);
-  } else {
-    pr_line(p, "  (void)v;");
+    pr_line(&b, "%s *out = %s;", t, em_ptr(e, v, 0));
+    pr_line(&b, "for (int64_t i = 0; i < %s; i++) out[i] = (%s)v;", em_numel(e, v), t);
   }
+  static const char *const params[] = {"m", "B", "v"};
+  int used[3];
+  em_uses(b.buf ? b.buf : "", params, 3, used);
+  pr_line(p, "static void dp_seed(%s_model *m%s, int64_t B%s, double v%s) {", e->prefix, used[0] ? "" : " RT_UNUSED",
+          used[1] ? "" : " RT_UNUSED", used[2] ? "" : " RT_UNUSED");
+  pr_raw(p, "%s", b.buf ? b.buf : "");
   pr_line(p, "}");
+  pr_raw(p, "\n");
+  pr_free(&b);
 }
 
 int dp_is_seed(const Op *op) {

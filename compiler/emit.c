@@ -190,11 +190,13 @@ const char *em_scratch(EmitCtx *e, SymDim bytes) {
   return at.a == 0 && at.c == 0 ? "ws" : pool_printf("(ws + %s)", em_sym(at));
 }
 
-const char *em_gemm_ws(EmitCtx *e, SymDim m, SymDim n, SymDim k) {
+const char *em_gemm_ws(EmitCtx *e, SymDim m, SymDim n, SymDim k) { return em_gemm_ws_as(e, "gemm_ws", m, n, k); }
+
+const char *em_gemm_ws_as(EmitCtx *e, const char *role, SymDim m, SymDim n, SymDim k) {
   int64_t mm = m.a ? RT_SGEMM_MC : m.c, nn = n.a ? RT_SGEMM_NC : n.c, kk = k.a ? RT_SGEMM_KC : k.c;
   int64_t floats = RT_SGEMM_WS_FLOATS(mm, nn, kk);
   em_task_scratch(e, floats);
-  return pool_printf("(float *)%s", em_scratch(e, (SymDim){0, floats * (int64_t)sizeof(float)}));
+  return em_scratch_named(e, "float", role, (SymDim){0, floats * (int64_t)sizeof(float)});
 }
 
 int em_packable_weight(const EmitCtx *e, const Var *w) {

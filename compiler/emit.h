@@ -33,6 +33,15 @@ void pr_line(Printer *p, const char *fmt, ...) __attribute__((format(printf, 2, 
 void pr_raw(Printer *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void pr_vraw(Printer *p, const char *fmt, va_list ap);
 
+/* A named operand of a kernel: a var, or a scratch region. */
+typedef struct EmitLocal {
+  int var;          /* the var's id, or -1 for scratch */
+  int rw;           /* 1 where some use writes */
+  const char *role; /* scratch: the name it is given (em_scratch_named), */
+  const char *type; /* its element type */
+  const char *at;   /* and its place ("(ws + 64)") */
+} EmitLocal;
+
 typedef struct EmitCtx {
   Graph *g;            /* the program */
   const Spec *spec;    /* concrete shapes */
@@ -54,8 +63,7 @@ typedef struct EmitCtx {
                            * writable pointer to it (em_ptr, is_const 0) or
                            * called em_wrote; NULL = not tracked */
   int naming;          /* 1 while a kernel is emitted: em_ptr names operands */
-  int *locals;         /* the kernel's named operands: their var ids, */
-  unsigned char *local_rw; /* 1 where some use writes */
+  struct EmitLocal *locals; /* the kernel's named operands (emit_names.c) */
   int nlocals, locals_cap;
   Printer *task_body;  /* while a task function is open: its body, */
   const char *task_fn, *task_work, *task_outer; /* its name and split */
@@ -106,10 +114,16 @@ const VarSpec *em_spec(EmitCtx *e, const Var *v);
  * arena after every tensor slot, one per kernel that may run at once
  * (rt_sched.h), each as large as the most any kernel takes. */
 const char *em_scratch(EmitCtx *e, SymDim bytes);
+/* em_scratch as a `type *`: in a kernel (e->naming) a local named after its
+ * role ("col", "gemm_ws"; a suffix where the name is taken), declared at the
+ * top of the function that uses it; elsewhere the cast expression. */
+const char *em_scratch_named(EmitCtx *e, const char *type, const char *role, SymDim bytes);
 /* Workspace for rt_sgemm_ws on an m x n x k product: a `float *` expression
  * (scratch sized by RT_SGEMM_WS_FLOATS, with the blocking bounds standing in
  * for dims that grow with the batch). */
 const char *em_gemm_ws(EmitCtx *e, SymDim m, SymDim n, SymDim k);
+/* The same named after another role than "gemm_ws" (em_scratch_named). */
+const char *em_gemm_ws_as(EmitCtx *e, const char *role, SymDim m, SymDim n, SymDim k);
 /* 1 when weight w can be bound packed for rt_pp_gemm (sets nothing): a
  * float32 parameter that the current op alone reads, nobody fetches and no
  * op writes (an optimizer updates its parameters in place). */

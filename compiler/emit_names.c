@@ -4,7 +4,7 @@
  * "\001k\002" for the k-th var the kernel uses.  When a function's text is
  * complete (a kernel, or one of its task functions), em_locals() names
  * each var used in it after its Paddle name (conv2d_1.w_0 ->
- * conv2d_1_w_0), with a suffix _2, _3, ... where that name is a C keyword,
+ * conv2d_1_w_0), and each scratch region of em_scratch_named after its role, with a suffix _2, _3, ... where that name is a C keyword,
  * an identifier of the function's own text, a name the runtime reserves, a
  * C library function's or an earlier local's; declares each at the top (const unless the kernel
  * writes it) and puts the names in.  Names depend on the text only, so the
@@ -104,27 +104,32 @@ void em_uses(const char *text, const char *const *ids, int n, int *used) {
   for (int i = 0; i < n; i++) used[i] = names_has(&t, ids[i], strlen(ids[i]));
 }
 
+/* A new local of the kernel (var: its id, or -1 for scratch): its index. */
+static int new_local(EmitCtx *e, int var) {
+  if (e->nlocals == e->locals_cap) {
+    e->locals_cap = e->locals_cap ? 2 * e->locals_cap : 16;
+    EmitLocal *l = pool_alloc(sizeof *l * (size_t)e->locals_cap);
+    if (e->nlocals) memcpy(l, e->locals, sizeof *l * (size_t)e->nlocals);
+    e->locals = l;
+  }
+  e->locals[e->nlocals] = (EmitLocal){.var = var};
+  return e->nlocals++;
+}
+
 const char *em_ptr_named(EmitCtx *e, const Var *v, int is_const) {
   const int id = (int)(v - e->g->vars);
   int k = 0;
-  while (k < e->nlocals && e->locals[k] != id) k++;
-  if (k == e->nlocals) {
-    if (e->nlocals == e->locals_cap) {
-      e->locals_cap = e->locals_cap ? 2 * e->locals_cap : 16;
-      int *ids = pool_alloc(sizeof *ids * (size_t)e->locals_cap);
-      unsigned char *rw = pool_alloc((size_t)e->locals_cap);
-      if (e->nlocals) {
-        memcpy(ids, e->locals, sizeof *ids * (size_t)e->nlocals);
-        memcpy(rw, e->local_rw, (size_t)e->nlocals);
-      }
-      e->locals = ids;
-      e->local_rw = rw;
-    }
-    e->locals[k] = id;
-    e->local_rw[k] = 0;
-    e->nlocals++;
-  }
-  if (!is_const) e->local_rw[k] = 1;
+  while (k < e->nlocals && e->locals[k].var != id) k++;
+  if (k == e->nlocals) k = new_local(e, id);
+  if (!is_const) e->locals[k].rw = 1;
+  return pool_printf("\001%d\002", k);
+}
+
+const char *em_scratch_named(EmitCtx *e, const char *type, const char *role, SymDim bytes) {
+  const char *at = em_scratch(e, bytes);
+  if (!e->naming) return pool_printf("((%s *)%s)", type, at);
+  const int k = new_local(e, -1);
+  e->locals[k] = (EmitLocal){.var = -1, .rw = 1, .role = role, .type = type, .at = at};
   return pool_printf("\001%d\002", k);
 }
 
@@ -151,14 +156,14 @@ static int runtime_name(const EmitCtx *e, const char *s) {
 /* The pointer expression local k stands for: what em_ptr gives outside a
  * kernel, without its outer parentheses. */
 static const char *local_value(EmitCtx *e, int k, const char *type) {
-  const PlanVar *pv = &e->plan->vars[e->locals[k]];
+  const PlanVar *pv = &e->plan->vars[e->locals[k].var];
   switch (pv->kind) {
     case PLAN_FEED: return pool_printf("(%s *)m->in[%d]", type, pv->index);
     case PLAN_PARAM: return pool_printf("(%s *)m->w[%d]", type, pv->index);
     case PLAN_ARENA:
       if (e->plan->npieces > 1) return pool_printf("(%s *)(m->arena + m->off[%d])", type, pv->index);
       return pool_printf("(%s *)(m->arena + %s)", type, em_sym(pv->offset));
-    default: diag_internal("var '%s' has no storage", e->g->vars[e->locals[k]].name);
+    default: diag_internal("var '%s' has no storage", e->g->vars[e->locals[k].var].name);
   }
 }
 
@@ -190,7 +195,8 @@ const char *em_locals(EmitCtx *e, const char *text, const char *taken, int inden
   for (int round = 0; round < 2; round++)
     for (int i = 0; i < n; i++) {
       const int k = order[i];
-      const char *own = e->g->vars[e->locals[k]].name, *base = c_name(own), *c;
+      const EmitLocal *l = &e->locals[k];
+      const char *own = l->role ? l->role : e->g->vars[l->var].name, *base = c_name(own), *c;
       if ((round == 0) != !strcmp(base, own)) continue;
       if (runtime_name(e, base)) base = pool_printf("t_%s", base);
       c = base;
@@ -203,8 +209,16 @@ const char *em_locals(EmitCtx *e, const char *text, const char *taken, int inden
   pr_init(&out);
   d.indent = indent;
   for (int i = 0; i < n; i++) {
-    const Var *v = &e->g->vars[e->locals[order[i]]];
-    const char *type = pool_printf("%s%s", e->local_rw[order[i]] ? "" : "const ", em_ctype(v->dtype));
+    const EmitLocal *l = &e->locals[order[i]];
+    if (l->role) {
+      if (!strcmp(l->type, "unsigned char")) /* ws's own type */
+        pr_line(&d, "unsigned char *%s = %s;", name[order[i]], l->at);
+      else
+        pr_line(&d, "%s *%s = (%s *)%s;", l->type, name[order[i]], l->type, l->at);
+      continue;
+    }
+    const Var *v = &e->g->vars[l->var];
+    const char *type = pool_printf("%s%s", l->rw ? "" : "const ", em_ctype(v->dtype));
     pr_line(&d, "%s *%s = %s;", type, name[order[i]], local_value(e, order[i], type));
   }
   for (const char *s = text; *s;) {

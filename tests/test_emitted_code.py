@@ -66,3 +66,32 @@ def test_identity_scale_emits_nothing(tmp_path):
     k = kernels((tmp_path / "model.c").read_text())
     scale = [v for n, v in k.items() if n.endswith("_scale")]
     assert scale and "nothing to copy" in scale[0] and "for (" not in scale[0], scale
+
+
+def test_scratch_is_named_by_role(tmp_path):
+    """The golden CNN: each kernel's scratch regions are locals named after
+    their role (conv_ws, gemm_ws), declared with the operands; no call reads
+    `(float *)(ws + N)`.  The trainer's place functions mark what they do not
+    use in their signatures instead of (void) lines."""
+    p = run(["compile", os.path.join(ROOT, "tests", "golden", "models", "cnn"), "-o", str(tmp_path / "cnn")])
+    assert p.returncode == 0, p.stderr
+    k = kernels((tmp_path / "cnn" / "model.c").read_text())
+    conv = k["model_k001_fused_conv2d"]
+    assert re.search(r"^  float \*conv_ws = \(float \*\)ws;$", conv, re.M), conv
+    assert re.search(r"^  float \*gemm_ws = \(float \*\)\(ws \+ \d+\);$", conv, re.M), conv
+    assert re.search(r"rt_conv2d\(&geo, B, image, .*, conv_ws, gemm_ws\);", conv), conv
+    for name, text in k.items():
+        for line in text.splitlines()[1:]:  # after the signature
+            if "ws" in re.findall(r"\w+", line) and not re.match(r"^\s+(unsigned char|float|int64_t) \*\w+ = ", line):
+                assert "(ws" not in line and "ws)" not in line, (name, line)
+    golden = os.path.join(ROOT, "tests", "golden", "models", "train_step")
+    p = run(["compile", os.path.join(golden, "main.pdmodel"), "--startup", os.path.join(golden, "startup.pdmodel"),
+             "-o", str(tmp_path / "train")])
+    assert p.returncode == 0, p.stderr
+    src = (tmp_path / "train" / "model.c").read_text()
+    assert "static void *dp_sync(model_model *m RT_UNUSED, int64_t B RT_UNUSED, int i," in src
+    assert re.search(r"^static void dp_seed\(model_model \*m, int64_t B RT_UNUSED, double v\) \{\n  float \*out = ",
+                     src, re.M)
+    for fn in ("dp_grad", "dp_sync", "dp_seed"):
+        body = re.search(r"^static void \*?%s\(.*?^}$" % fn, src, re.M | re.S).group(0)
+        assert "(void)" not in body, body

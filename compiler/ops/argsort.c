@@ -39,7 +39,7 @@ static int emit_argsort(EmitCtx *e) {
   int axis = axis_norm(attr_int(e->op, "axis", -1), r);
   if (axis < 0) return em_fail(e, "axis is out of range");
   SymDim n = em_sym_prod(e, x, axis, axis + 1);
-  const char *work = em_scratch(e, (SymDim){n.a * 16, n.c * 16});
+  const char *work = em_scratch_named(e, "unsigned char", "work", (SymDim){n.a * 16, n.c * 16});
   pr_line(e->p, "/* x as [outer, n, inner], descending, -> values, indices (work: n pairs) */");
   pr_line(e->p, "%s(%s, %s, %s, %s, %d, %s, %s, %s);", fn, em_ptr(e, x, 1), em_prod(e, x, 0, axis), em_dim(e, x, axis),
           em_prod(e, x, axis + 1, r), attr_bool(e->op, "descending", 0), em_ptr(e, out, 0), em_ptr(e, ind, 0), work);

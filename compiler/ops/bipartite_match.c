@@ -47,7 +47,7 @@ static int emit_bipartite_match(EmitCtx *e) {
   pr_line(e->p, "rt_bipartite_match_f32(%s, %s, %s, %d, %s, %s, %s, %s);", em_ptr(e, d, 1), em_dim(e, d, 0),
           em_dim(e, d, 1), !strcmp(attr_str(e->op, "match_type", "bipartite"), "per_prediction"),
           em_float((float)attr_float(e->op, "dist_threshold", 0.5)), em_ptr(e, idx, 0), em_ptr(e, dist, 0),
-          em_scratch(e, work));
+          em_scratch_named(e, "unsigned char", "work", work));
   return 0;
 }
 

@@ -168,7 +168,7 @@ static int emit_conv(EmitCtx *e) {
   conv_print_geo(e, &g);
   const char *xp = em_ptr(e, x, 1), *op = em_ptr(e, out, 0), *batch = em_dim(e, x, 0);
   if (nhwc) conv_nhwc_begin(e, x, out, &xp, &op);
-  const char *wsp = ws ? pool_printf("(float *)%s", em_scratch(e, (SymDim){0, ws * (int64_t)sizeof(float)})) : "NULL";
+  const char *wsp = ws ? em_scratch_named(e, "float", "conv_ws", (SymDim){0, ws * (int64_t)sizeof(float)}) : "NULL";
   pr_line(e->p, "rt_conv2d(&geo, %s, %s, %s, %s, %s, %s, %s, %s);", batch, xp, em_ptr(e, w, 1),
           b ? em_ptr(e, b, 1) : "NULL", res ? em_ptr(e, res, 1) : "NULL", op, wsp, conv_gemm_ws(e, &g, 0));
   if (nhwc) conv_nhwc_end(e, x, out);
@@ -234,8 +234,10 @@ static int emit_conv_grad(EmitCtx *e) {
             (long long)t.stride_h, (long long)t.stride_w, (long long)t.pad_t, (long long)t.pad_l, (long long)t.dil_h,
             (long long)t.dil_w, (long long)t.groups);
     const int64_t ws = rt_conv2d_transpose_ws_floats(&t);
-    pr_line(e->p, "rt_conv2d_transpose(&tgeo, %s, %s, %s, NULL, %s, (float *)%s, %s);", batch, dyp, em_ptr(e, w, 1),
-            dxp, em_scratch(e, (SymDim){0, ws * (int64_t)sizeof(float)}), conv_gemm_ws(e, &t, 1));
+    const char *col = em_scratch_named(e, "float", "col", (SymDim){0, ws * (int64_t)sizeof(float)});
+    const char *gemm_ws = conv_gemm_ws(e, &t, 1);
+    pr_line(e->p, "rt_conv2d_transpose(&tgeo, %s, %s, %s, NULL, %s, %s, %s);", batch, dyp, em_ptr(e, w, 1), dxp, col,
+            gemm_ws);
     pr_line(e->p, "}");
     if (nhwc)
       pr_line(e->p, "rt_nchw_to_nhwc(dxt, %s, %s, %lld, %lld);", em_ptr(e, dx, 0), batch, (long long)g.c_in,
@@ -245,9 +247,10 @@ static int emit_conv_grad(EmitCtx *e) {
     const int64_t ws = rt_conv2d_filter_grad_ws_floats(&g), mg = g.c_out / g.groups;
     const int64_t k = g.c_in / g.groups * g.k_h * g.k_w;
     conv_print_geo(e, &g);
-    pr_line(e->p, "rt_conv2d_filter_grad(&geo, %s, %s, %s, %s, %s, %s);", batch, xp, dyp, em_ptr(e, dw, 0),
-            ws ? pool_printf("(float *)%s", em_scratch(e, (SymDim){0, ws * (int64_t)sizeof(float)})) : "NULL",
-            em_gemm_ws(e, (SymDim){0, mg}, (SymDim){0, k}, (SymDim){0, ohw}));
+    const char *col = ws ? em_scratch_named(e, "float", "col", (SymDim){0, ws * (int64_t)sizeof(float)}) : "NULL";
+    const char *gemm_ws = em_gemm_ws(e, (SymDim){0, mg}, (SymDim){0, k}, (SymDim){0, ohw});
+    pr_line(e->p, "rt_conv2d_filter_grad(&geo, %s, %s, %s, %s, %s, %s);", batch, xp, dyp, em_ptr(e, dw, 0), col,
+            gemm_ws);
   }
   return 0;
 }
@@ -308,7 +311,7 @@ static int emit_conv3d(EmitCtx *e) {
   if (conv3d_geometry(e, x, w, out, &g)) return -1;
   print_conv3d(e, "geo", &g);
   int64_t ws = rt_conv3d_ws_floats(&g), osz = g.d_out * g.h_out * g.w_out, k = ws / (osz ? osz : 1);
-  const char *wsp = pool_printf("(float *)%s", em_scratch(e, (SymDim){0, ws * (int64_t)sizeof(float)}));
+  const char *wsp = em_scratch_named(e, "float", "col", (SymDim){0, ws * (int64_t)sizeof(float)});
   pr_line(e->p, "rt_conv3d(&geo, %s, %s, %s, %s, %s, %s);", em_dim(e, x, 0), em_ptr(e, x, 1), em_ptr(e, w, 1),
           em_ptr(e, out, 0), wsp, em_gemm_ws(e, (SymDim){0, g.c_out / g.groups}, (SymDim){0, osz}, (SymDim){0, k}));
   return 0;
@@ -334,7 +337,7 @@ static int emit_conv3d_grad(EmitCtx *e) {
                   {g.dil[0], g.dil[1], g.dil[2]}, g.groups};
     const int64_t ws = rt_conv3d_transpose_ws_floats(&t, 0);
     print_conv3d(e, "tgeo", &t);
-    const char *wsp = pool_printf("(float *)%s", em_scratch(e, (SymDim){0, ws * (int64_t)sizeof(float)}));
+    const char *wsp = em_scratch_named(e, "float", "col", (SymDim){0, ws * (int64_t)sizeof(float)});
     pr_line(e->p, "rt_conv3d_transpose(&tgeo, 0, %s, %s, %s, %s, %s, %s);", em_dim(e, x, 0), em_ptr(e, dy, 1),
             em_ptr(e, w, 1), em_ptr(e, dx, 0), wsp,
             em_gemm_ws(e, (SymDim){0, k}, (SymDim){0, osz}, (SymDim){0, mg}));
@@ -342,7 +345,7 @@ static int emit_conv3d_grad(EmitCtx *e) {
   if (dw) {
     const int64_t ws = rt_conv3d_ws_floats(&g);
     print_conv3d(e, "geo", &g);
-    const char *wsp = pool_printf("(float *)%s", em_scratch(e, (SymDim){0, ws * (int64_t)sizeof(float)}));
+    const char *wsp = em_scratch_named(e, "float", "col", (SymDim){0, ws * (int64_t)sizeof(float)});
     pr_line(e->p, "rt_conv3d_filter_grad(&geo, %s, %s, %s, %s, %s, %s);", em_dim(e, x, 0), em_ptr(e, x, 1),
             em_ptr(e, dy, 1), em_ptr(e, dw, 0), wsp,
             em_gemm_ws(e, (SymDim){0, mg}, (SymDim){0, k}, (SymDim){0, osz}));

@@ -132,7 +132,7 @@ static int emit_conv_transpose(EmitCtx *e) {
   conv_print_geo(e, &g);
   const char *xp = em_ptr(e, x, 1), *op = em_ptr(e, out, 0);
   if (nhwc) conv_nhwc_begin(e, x, out, &xp, &op);
-  const char *wsp = pool_printf("(float *)%s", em_scratch(e, (SymDim){0, ws * (int64_t)sizeof(float)}));
+  const char *wsp = em_scratch_named(e, "float", "col", (SymDim){0, ws * (int64_t)sizeof(float)});
   pr_line(e->p, "rt_conv2d_transpose(&geo, %s, %s, %s, %s, %s, %s, %s);", em_dim(e, x, 0), xp, em_ptr(e, w, 1),
           b ? em_ptr(e, b, 1) : "NULL", op, wsp, conv_gemm_ws(e, &g, 1));
   if (nhwc) conv_nhwc_end(e, x, out);
@@ -184,7 +184,7 @@ static int emit_conv_transpose_grad(EmitCtx *e) {
   }
   if (dx) {
     const int64_t ws = rt_conv2d_ws_floats(&t);
-    const char *wsp = ws ? pool_printf("(float *)%s", em_scratch(e, (SymDim){0, ws * (int64_t)sizeof(float)})) : "NULL";
+    const char *wsp = ws ? em_scratch_named(e, "float", "col", (SymDim){0, ws * (int64_t)sizeof(float)}) : "NULL";
     pr_line(e->p, "rt_conv2d(&geo, %s, %s, %s, NULL, NULL, %s, %s, %s);", batch, dyp, em_ptr(e, w, 1), dxp, wsp,
             conv_gemm_ws(e, &t, 0));
     if (nhwc)
@@ -194,9 +194,10 @@ static int emit_conv_transpose_grad(EmitCtx *e) {
   if (dw) {
     const int64_t ws = rt_conv2d_filter_grad_ws_floats(&t), mg = t.c_out / t.groups;
     const int64_t k = t.c_in / t.groups * t.k_h * t.k_w;
-    pr_line(e->p, "rt_conv2d_filter_grad(&geo, %s, %s, %s, %s, %s, %s);", batch, dyp, xp, em_ptr(e, dw, 0),
-            ws ? pool_printf("(float *)%s", em_scratch(e, (SymDim){0, ws * (int64_t)sizeof(float)})) : "NULL",
-            em_gemm_ws(e, (SymDim){0, mg}, (SymDim){0, k}, (SymDim){0, hw}));
+    const char *col = ws ? em_scratch_named(e, "float", "col", (SymDim){0, ws * (int64_t)sizeof(float)}) : "NULL";
+    const char *gemm_ws = em_gemm_ws(e, (SymDim){0, mg}, (SymDim){0, k}, (SymDim){0, hw});
+    pr_line(e->p, "rt_conv2d_filter_grad(&geo, %s, %s, %s, %s, %s, %s);", batch, dyp, xp, em_ptr(e, dw, 0), col,
+            gemm_ws);
   }
   return 0;
 }
@@ -264,7 +265,7 @@ static int emit_conv3d_transpose(EmitCtx *e) {
   print_conv3d(e, "geo", &g);
   const int64_t ws = rt_conv3d_transpose_ws_floats(&g, last), vol_in = g.d_in * g.h_in * g.w_in;
   const int64_t mk = g.c_out / g.groups * g.k_d * g.k_h * g.k_w;
-  const char *wsp = pool_printf("(float *)%s", em_scratch(e, (SymDim){0, ws * (int64_t)sizeof(float)}));
+  const char *wsp = em_scratch_named(e, "float", "col", (SymDim){0, ws * (int64_t)sizeof(float)});
   pr_line(e->p, "rt_conv3d_transpose(&geo, %d, %s, %s, %s, %s, %s, %s);", last, em_dim(e, x, 0), em_ptr(e, x, 1),
           em_ptr(e, w, 1), em_ptr(e, out, 0), wsp,
           em_gemm_ws(e, (SymDim){0, mk}, (SymDim){0, vol_in}, (SymDim){0, g.c_in / g.groups}));
@@ -296,7 +297,7 @@ static int emit_conv3d_transpose_grad(EmitCtx *e) {
   const int64_t mg = g.c_out / g.groups, k = g.c_in / g.groups * g.k_d * g.k_h * g.k_w;
   if (!dx && !dw) return 0;
   print_conv3d(e, "geo", &g);
-  const char *wsp = pool_printf("(float *)%s", em_scratch(e, (SymDim){0, ws * (int64_t)sizeof(float)}));
+  const char *wsp = em_scratch_named(e, "float", "col", (SymDim){0, ws * (int64_t)sizeof(float)});
   if (dx)
     pr_line(e->p, "rt_conv3d(&geo, %s, %s, %s, %s, %s, %s);", em_dim(e, x, 0), em_ptr(e, dy, 1), em_ptr(e, w, 1),
             em_ptr(e, dx, 0), wsp, em_gemm_ws(e, (SymDim){0, mg}, (SymDim){0, osz}, (SymDim){0, k}));

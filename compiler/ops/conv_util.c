@@ -105,7 +105,7 @@ const char *conv_gemm_ws(EmitCtx *e, const RtConv2d *g, int transpose) {
     floats = f > floats ? f : floats;
   }
   em_task_scratch(e, transpose ? floats : rt_conv2d_task_floats(g));
-  return floats ? pool_printf("(float *)%s", em_scratch(e, (SymDim){0, floats * (int64_t)sizeof(float)})) : "NULL";
+  return floats ? em_scratch_named(e, "float", "gemm_ws", (SymDim){0, floats * (int64_t)sizeof(float)}) : "NULL";
 }
 
 void conv_nhwc_dims(int64_t d[4]) {

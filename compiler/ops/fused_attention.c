@@ -120,10 +120,10 @@ static int emit_fused_attention(EmitCtx *e) {
   for (int i = 0; i < 3; i++) depth = ins[i] > depth ? ins[i] : depth;
   /* rt_attention_ws_floats(&p, B) bytes: linear in the batch */
   const int64_t ws0 = rt_attention_ws_floats(&p, 0), ws1 = rt_attention_ws_floats(&p, 1);
-  const char *ws = em_scratch(e, (SymDim){(ws1 - ws0) * 4, ws0 * 4});
+  const char *ws = em_scratch_named(e, "float", "attention_ws", (SymDim){(ws1 - ws0) * 4, ws0 * 4});
   em_task_scratch(e, rt_attention_task_floats(&p));
-  pr_line(e->p, "rt_attention(&geo, %s, &io, %s, (float *)%s, %s);", em_dim(e, x, 0), em_ptr(e, y, 0), ws,
-          em_gemm_ws(e, (SymDim){rows, 0}, (SymDim){0, width}, (SymDim){0, depth}));
+  const char *gemm_ws = em_gemm_ws(e, (SymDim){rows, 0}, (SymDim){0, width}, (SymDim){0, depth});
+  pr_line(e->p, "rt_attention(&geo, %s, &io, %s, %s, %s);", em_dim(e, x, 0), em_ptr(e, y, 0), ws, gemm_ws);
   return 0;
 }
 

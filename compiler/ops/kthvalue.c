@@ -52,7 +52,7 @@ static int emit_kthvalue(EmitCtx *e) {
           (long long)k, (long long)n);
   pr_line(e->p, "%s(%s, %s, %lld, %s, %lld, %s, %s, %s);", fn, em_ptr(e, x, 1), em_prod(e, x, 0, axis), (long long)n,
           em_prod(e, x, axis + 1, r), (long long)k, em_ptr(e, out, 0), em_ptr(e, ind, 0),
-          em_scratch(e, (SymDim){0, n * 16}));
+          em_scratch_named(e, "unsigned char", "work", (SymDim){0, n * 16}));
   return 0;
 }
 

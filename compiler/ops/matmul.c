@@ -210,9 +210,8 @@ static int emit_gemm(EmitCtx *e, const Var *xv, const Var *yv, const Var *ov, in
     pr_line(e->p, "rt_dgemm(%d, %d, M, N, K, %s, x + (%s), %s, y + (%s), %s, 0.0, out + (%s), N);", x.trans, y.trans, al,
             xo, lda, yo, ldb, oo);
   } else {
-    pr_line(e->p, "float *gemm_ws = %s;", em_gemm_ws(e, m, n, k));
-    pr_line(e->p, "rt_sgemm_ws(%d, %d, M, N, K, %s, x + (%s), %s, y + (%s), %s, 0.0f, out + (%s), N, gemm_ws);",
-            x.trans, y.trans, al, xo, lda, yo, ldb, oo);
+    pr_line(e->p, "rt_sgemm_ws(%d, %d, M, N, K, %s, x + (%s), %s, y + (%s), %s, 0.0f, out + (%s), N, %s);", x.trans,
+            y.trans, al, xo, lda, yo, ldb, oo, em_gemm_ws(e, m, n, k));
   }
   for (int i = 0; i < nb; i++) pr_line(e->p, "}");
   return 0;
@@ -359,15 +358,15 @@ static int emit_gemm_grad(EmitCtx *e, int tx, int ty, double alpha) {
   }
   if (dxv && x_red) pr_line(e->p, "for (int64_t i = 0; i < %s; i++) dx[i] = 0;", em_numel(e, dxv));
   if (dyv && y_red) pr_line(e->p, "for (int64_t i = 0; i < %s; i++) dy[i] = 0;", em_numel(e, dyv));
-  if (dxv && !f64) pr_line(e->p, "float *ws_dx = %s;", em_gemm_ws(e, tx ? k : m, tx ? m : k, n));
-  if (dyv && !f64) pr_line(e->p, "float *ws_dy = %s;", em_gemm_ws(e, ty ? n : k, ty ? k : n, m));
+  const char *ws_dx = dxv && !f64 ? em_gemm_ws_as(e, "ws_dx", tx ? k : m, tx ? m : k, n) : "NULL";
+  const char *ws_dy = dyv && !f64 ? em_gemm_ws_as(e, "ws_dy", ty ? n : k, ty ? k : n, m) : "NULL";
   for (int i = 0; i < nb; i++) pr_line(e->p, "for (int64_t i%d = 0; i%d < n%d; i%d++) {", i, i, i, i);
   const char *X = pool_printf("x + (%s)", xo), *Y = pool_printf("y + (%s)", yo), *D = pool_printf("dout + (%s)", oo);
   const char *DX = pool_printf("dx + (%s)", xo), *DY = pool_printf("dy + (%s)", yo);
-  if (dxv && !tx) pr_gemm(e, f64, 0, !ty, "M", "K", "N", al, D, "N", Y, ldy, x_red, DX, "K", "ws_dx");
-  if (dxv && tx) pr_gemm(e, f64, ty, 1, "K", "M", "N", al, Y, ldy, D, "N", x_red, DX, "M", "ws_dx");
-  if (dyv && !ty) pr_gemm(e, f64, !tx, 0, "K", "N", "M", al, X, ldx, D, "N", y_red, DY, "N", "ws_dy");
-  if (dyv && ty) pr_gemm(e, f64, 1, tx, "N", "K", "M", al, D, "N", X, ldx, y_red, DY, "K", "ws_dy");
+  if (dxv && !tx) pr_gemm(e, f64, 0, !ty, "M", "K", "N", al, D, "N", Y, ldy, x_red, DX, "K", ws_dx);
+  if (dxv && tx) pr_gemm(e, f64, ty, 1, "K", "M", "N", al, Y, ldy, D, "N", x_red, DX, "M", ws_dx);
+  if (dyv && !ty) pr_gemm(e, f64, !tx, 0, "K", "N", "M", al, X, ldx, D, "N", y_red, DY, "N", ws_dy);
+  if (dyv && ty) pr_gemm(e, f64, 1, tx, "N", "K", "M", al, D, "N", X, ldx, y_red, DY, "K", ws_dy);
   for (int i = 0; i < nb; i++) pr_line(e->p, "}");
   return 0;
 }

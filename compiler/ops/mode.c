@@ -60,7 +60,7 @@ static int emit_mode(EmitCtx *e) {
   pr_line(e->p, "int64_t *pos = (int64_t *)%s;", em_scratch(e, (SymDim){all.a * 8, all.c * 8}));
   pr_line(e->p, "/* each line sorted ascending (std::sort's order) into vals, pos */");
   pr_line(e->p, "%s(%s, %s, %s, %s, 0, vals, pos, %s);", fn, em_ptr(e, x, 1), em_prod(e, x, 0, axis), n_c, inner,
-          em_scratch(e, (SymDim){n.a * 16, n.c * 16}));
+          em_scratch_named(e, "unsigned char", "work", (SymDim){n.a * 16, n.c * 16}));
   pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
   pr_line(e->p, "int64_t *indices = %s;", em_ptr(e, ind, 0));
   pr_line(e->p, "const int64_t n = %s, inner = %s;", n_c, inner);

@@ -150,7 +150,8 @@ static int emit_nanmedian(EmitCtx *e) {
   pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
   pr_line(e->p, "const int64_t len = %s, count = %s;", mr.len, em_numel(e, out));
   emit_gather(e, &mr, em_ptr(e, x, 1), "rows", "sizeof *rows");
-  pr_line(e->p, "%s(rows, count, len, 1, 0, sorted, pos, %s);", fn, em_scratch(e, (SymDim){len.a * 16, len.c * 16}));
+  pr_line(e->p, "%s(rows, count, len, 1, 0, sorted, pos, %s);", fn,
+          em_scratch_named(e, "unsigned char", "work", (SymDim){len.a * 16, len.c * 16}));
   pr_line(e->p, "for (int64_t o = 0; o < count; o++) {");
   pr_line(e->p, "const %s *v = sorted + o * len;", t);
   pr_line(e->p, "int64_t k = len; /* values that are not NaN (sorted first) */");
@@ -222,7 +223,7 @@ static int emit_nanmedian_grad(EmitCtx *e) {
   pr_line(e->p, "const int any_nan = total_nan > 0;");
   pr_line(e->p, "const int64_t k = any_nan ? max_valid : len / 2 + 1;");
   pr_line(e->p, "%s(rows, count, len, 1, k, RT_TOPK_SORTED, vals, idx, %s);", fn,
-          em_scratch(e, (SymDim){len.a * 16, len.c * 16}));
+          em_scratch_named(e, "unsigned char", "work", (SymDim){len.a * 16, len.c * 16}));
   pr_line(e->p, "for (int64_t o = 0; o < count; o++) {");
   pr_line(e->p, "const int64_t *ix = idx + o * k;");
   pr_line(e->p, "int64_t lo, hi;");

@@ -249,7 +249,7 @@ static void rnn_workspace(EmitCtx *e, const RtRnn *g, SymDim steps, SymDim batch
   at1.seq_len = steps.a + steps.c, at1.batch = batch.a + batch.c;
   int64_t ws0 = grad ? rt_rnn_grad_ws_floats(&at0) : rt_rnn_ws_floats(&at0);
   int64_t ws1 = grad ? rt_rnn_grad_ws_floats(&at1) : rt_rnn_ws_floats(&at1), m0, m1, n, k0, k1;
-  *ws = pool_printf("(float *)%s", em_scratch(e, (SymDim){(ws1 - ws0) * 4, ws0 * 4}));
+  *ws = em_scratch_named(e, "float", "rnn_ws", (SymDim){(ws1 - ws0) * 4, ws0 * 4});
   if (grad) {
     rt_rnn_grad_gemm_dims(&at0, &m0, &n, &k0);
     rt_rnn_grad_gemm_dims(&at1, &m1, &n, &k1);
@@ -310,8 +310,8 @@ static int emit_rnn(EmitCtx *e) {
       return -1;
     pre[i] = em_ptr(e, h0, 1);
     post[i] = hn ? em_ptr(e, hn, 0)
-                 : pool_printf("(float *)%s", em_scratch(e, (SymDim){batch.a * state_floats * 4,
-                                                                      batch.c * state_floats * 4}));
+                 : em_scratch_named(e, "float", "unfetched_state",
+                                    (SymDim){batch.a * state_floats * 4, batch.c * state_floats * 4});
   }
   const char *wide;
   if (check_lengths(e, lens, batch, &wide)) return -1;

@@ -71,7 +71,7 @@ static int emit_top_k(EmitCtx *e) {
   const char *idx = em_ptr(e, ind, 0);
   if (ind->dtype == RT_DT_INT32) {
     SymDim n = spec_numel(em_spec(e, ind));
-    idx = pool_printf("((int64_t *)%s)", em_scratch(e, (SymDim){n.a * 8, n.c * 8}));
+    idx = em_scratch_named(e, "int64_t", "indices64", (SymDim){n.a * 8, n.c * 8});
   }
   if (r == 0) { /* a 0-D X is its own top 1 */
     pr_line(e->p, "%s[0] = %s[0];", em_ptr(e, out, 0), em_ptr(e, x, 1));
@@ -79,7 +79,8 @@ static int emit_top_k(EmitCtx *e) {
     return 0;
   }
   SymDim n = em_sym_prod(e, x, axis, axis + 1);
-  const char *work = em_scratch(e, (SymDim){RT_TOPK_WORK_BYTES(n.a), RT_TOPK_WORK_BYTES(n.c)});
+  const char *work =
+      em_scratch_named(e, "unsigned char", "work", (SymDim){RT_TOPK_WORK_BYTES(n.a), RT_TOPK_WORK_BYTES(n.c)});
   pr_line(e->p, "/* x as [outer, n, inner], k, flags -> values, indices (work: n pairs) */");
   pr_line(e->p, "%s(%s, %s, %s, %s, %s, %s, %s, %s, %s);", fn, em_ptr(e, x, 1), em_prod(e, x, 0, axis),
           em_dim(e, x, axis), em_prod(e, x, axis + 1, r), em_dim(e, out, axis), flags, em_ptr(e, out, 0), idx, work);

@@ -174,6 +174,8 @@ static void model_k001_fused_attention(model_model *m, int64_t B, unsigned char 
   const float *layer_norm_0_w_0 = (const float *)m->w[1];
   const float *layer_norm_0_b_0 = (const float *)m->w[0];
   float *layer_norm_0_tmp_2 = (float *)(m->arena + 0);
+  float *attention_ws = (float *)ws;
+  float *gemm_ws = (float *)(ws + (1280 * B + 320));
   static const RtAttention geo = {
     .s = 5, .sk = 5, .eq = 16, .ek = 16, .ev = 16, .heads = 2, .dh = 8, .eo = 16,
     .scale = 0.353553385f, .mask_stride = {0, 0, 0, 0}, .post_ln = 1, .ln_eps = 9.99999975e-06f,
@@ -185,7 +187,7 @@ static void model_k001_fused_attention(model_model *m, int64_t B, unsigned char 
     .mask = NULL, .wo = linear_4_w_0, .bo = linear_4_b_0, .res = src,
     .ln_scale = layer_norm_0_w_0, .ln_bias = layer_norm_0_b_0,
   };
-  rt_attention(&geo, B, &io, layer_norm_0_tmp_2, (float *)ws, (float *)(ws + (1280 * B + 320)));
+  rt_attention(&geo, B, &io, layer_norm_0_tmp_2, attention_ws, gemm_ws);
 }
 
 /* block 0 ops 23, 24, 25, 26, 27, 28, 29: fused_feedforward, fusing matmul_v2 + elementwise_add + relu + matmul_v2 + elementwise_add + elementwise_add + layer_norm
@@ -204,6 +206,7 @@ static void model_k002_fused_feedforward(model_model *m, int64_t B, unsigned cha
   const float *linear_5_b_0 = (const float *)m->w[12];
   const float *layer_norm_0_tmp_2 = (const float *)(m->arena + 0);
   const float *linear_5_w_0 = (const float *)m->w[13];
+  float *gemm_ws = (float *)(ws + (640 * B));
   const float *linear_6_b_0 = (const float *)m->w[14];
   const float *linear_6_w_0 = (const float *)m->w[15];
   float *layer_norm_1_tmp_2 = (float *)(m->arena + (320 * B));
@@ -212,9 +215,9 @@ static void model_k002_fused_feedforward(model_model *m, int64_t B, unsigned cha
   const int64_t M = (5 * B), E = 16, F = 32, E2 = 16;
   float *hidden = (float *)ws;
   const RtEpilogue ep1 = {linear_5_b_0, NULL, 0, RT_ACT_RELU, 0.0f, 0.0f};
-  rt_sgemm_ep(0, 0, M, F, E, layer_norm_0_tmp_2, E, linear_5_w_0, F, hidden, F, (float *)(ws + (640 * B)), &ep1);
+  rt_sgemm_ep(0, 0, M, F, E, layer_norm_0_tmp_2, E, linear_5_w_0, F, hidden, F, gemm_ws, &ep1);
   const RtEpilogue ep2 = {linear_6_b_0, layer_norm_0_tmp_2, E2, RT_ACT_NONE, 0.0f, 0.0f};
-  rt_sgemm_ep(0, 0, M, E2, F, hidden, F, linear_6_w_0, E2, layer_norm_1_tmp_2, E2, (float *)(ws + (640 * B)), &ep2);
+  rt_sgemm_ep(0, 0, M, E2, F, hidden, F, linear_6_w_0, E2, layer_norm_1_tmp_2, E2, gemm_ws, &ep2);
   rt_layer_norm(layer_norm_1_tmp_2, layer_norm_1_tmp_2, layer_norm_1_w_0, layer_norm_1_b_0, 9.99999975e-06f, M, E2, NULL, NULL);
 }
 

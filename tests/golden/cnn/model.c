@@ -145,13 +145,15 @@ static void model_k001_fused_conv2d(model_model *m, int64_t B, unsigned char *ws
   const float *conv2d_0_w_0_fuse0 = (const float *)m->w[1];
   const float *conv2d_0_w_0_bias_fuse0 = (const float *)m->w[0];
   float *relu_0_tmp_0 = (float *)(m->arena + 0);
+  float *conv_ws = (float *)ws;
+  float *gemm_ws = (float *)(ws + 6912);
   static const RtConv2d geo = {
     .c_in = 3, .h_in = 8, .w_in = 8, .c_out = 8, .h_out = 8, .w_out = 8,
     .k_h = 3, .k_w = 3, .stride_h = 1, .stride_w = 1, .pad_t = 1, .pad_l = 1,
     .dil_h = 1, .dil_w = 1, .groups = 1,
     .act = RT_ACT_RELU, .alpha = 0.0f, .beta = 0.0f,
   };
-  rt_conv2d(&geo, B, image, conv2d_0_w_0_fuse0, conv2d_0_w_0_bias_fuse0, NULL, relu_0_tmp_0, (float *)ws, (float *)(ws + 6912));
+  rt_conv2d(&geo, B, image, conv2d_0_w_0_fuse0, conv2d_0_w_0_bias_fuse0, NULL, relu_0_tmp_0, conv_ws, gemm_ws);
 }
 
 /* block 0 ops 6, 8, 9, 10, 11: fused_conv2d, fusing conv2d + elementwise_add + batch_norm + elementwise_add + relu
@@ -167,13 +169,15 @@ static void model_k002_fused_conv2d(model_model *m, int64_t B, unsigned char *ws
   const float *conv2d_1_w_0_fuse0 = (const float *)m->w[3];
   const float *conv2d_1_w_0_bias_fuse0 = (const float *)m->w[2];
   float *relu_1_tmp_0 = (float *)(m->arena + (2048 * B));
+  float *conv_ws = (float *)ws;
+  float *gemm_ws = (float *)(ws + 18432);
   static const RtConv2d geo = {
     .c_in = 8, .h_in = 8, .w_in = 8, .c_out = 8, .h_out = 8, .w_out = 8,
     .k_h = 3, .k_w = 3, .stride_h = 1, .stride_w = 1, .pad_t = 1, .pad_l = 1,
     .dil_h = 1, .dil_w = 1, .groups = 1,
     .act = RT_ACT_RELU, .alpha = 0.0f, .beta = 0.0f,
   };
-  rt_conv2d(&geo, B, relu_0_tmp_0, conv2d_1_w_0_fuse0, conv2d_1_w_0_bias_fuse0, relu_0_tmp_0, relu_1_tmp_0, (float *)ws, (float *)(ws + 18432));
+  rt_conv2d(&geo, B, relu_0_tmp_0, conv2d_1_w_0_fuse0, conv2d_1_w_0_bias_fuse0, relu_0_tmp_0, relu_1_tmp_0, conv_ws, gemm_ws);
 }
 
 /* block 0 op 12: pool2d
@@ -229,9 +233,10 @@ static void model_k006_fused_gemm_epilogue(model_model *m, int64_t B, unsigned c
   const float *flatten_0_tmp_0 = (const float *)(m->arena + (512 * B));
   const float *linear_0_w_0 = (const float *)m->w[5];
   float *linear_0_tmp_1 = (float *)(m->arena + 0);
+  float *gemm_ws = (float *)ws;
   const int64_t M = B, N = 4, K = 8;
   const RtEpilogue ep = {linear_0_b_0, NULL, 0, RT_ACT_NONE, 0.0f, 0.0f};
-  rt_sgemm_ep(0, 0, M, N, K, flatten_0_tmp_0, K, linear_0_w_0, N, linear_0_tmp_1, N, (float *)ws, &ep);
+  rt_sgemm_ep(0, 0, M, N, K, flatten_0_tmp_0, K, linear_0_w_0, N, linear_0_tmp_1, N, gemm_ws, &ep);
 }
 
 /* block 0 op 17: scale

@@ -143,9 +143,10 @@ static void model_k001_fused_gemm_epilogue(model_model *m, int64_t B, unsigned c
   const float *x = (const float *)m->in[0];
   const float *linear_0_w_0 = (const float *)m->w[1];
   float *relu_0_tmp_0 = (float *)(m->arena + 0);
+  float *gemm_ws = (float *)ws;
   const int64_t M = B, N = 16, K = 8;
   const RtEpilogue ep = {linear_0_b_0, NULL, 0, RT_ACT_RELU, 0.0f, 0.0f};
-  rt_sgemm_ep(0, 0, M, N, K, x, K, linear_0_w_0, N, relu_0_tmp_0, N, (float *)ws, &ep);
+  rt_sgemm_ep(0, 0, M, N, K, x, K, linear_0_w_0, N, relu_0_tmp_0, N, gemm_ws, &ep);
 }
 
 /* block 0 ops 4, 5: fused_gemm_epilogue, fusing matmul_v2 + elementwise_add
@@ -160,9 +161,10 @@ static void model_k002_fused_gemm_epilogue(model_model *m, int64_t B, unsigned c
   const float *relu_0_tmp_0 = (const float *)(m->arena + 0);
   const float *linear_1_w_0 = (const float *)m->w[3];
   float *linear_1_tmp_1 = (float *)(m->arena + (64 * B));
+  float *gemm_ws = (float *)ws;
   const int64_t M = B, N = 3, K = 16;
   const RtEpilogue ep = {linear_1_b_0, NULL, 0, RT_ACT_NONE, 0.0f, 0.0f};
-  rt_sgemm_ep(0, 0, M, N, K, relu_0_tmp_0, K, linear_1_w_0, N, linear_1_tmp_1, N, (float *)ws, &ep);
+  rt_sgemm_ep(0, 0, M, N, K, relu_0_tmp_0, K, linear_1_w_0, N, linear_1_tmp_1, N, gemm_ws, &ep);
 }
 
 /* block 0 op 6: softmax

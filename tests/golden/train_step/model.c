@@ -159,8 +159,9 @@ static void model_k001_mul(model_model *m, int64_t B, unsigned char *ws) {
   const float *x = (const float *)m->in[1];
   const float *fc_0_w_0 = (const float *)m->w[2];
   float *fc_0_tmp_0 = (float *)(m->arena + m->off[0]);
+  float *gemm_ws = (float *)ws;
   const int64_t M = B, K = 4, N = 8;
-  rt_sgemm_ws(0, 0, M, N, K, 1.0f, x, K, fc_0_w_0, N, 0.0f, fc_0_tmp_0, N, (float *)ws);
+  rt_sgemm_ws(0, 0, M, N, K, 1.0f, x, K, fc_0_w_0, N, 0.0f, fc_0_tmp_0, N, gemm_ws);
 }
 
 /* block 0 op 1: elementwise_add
@@ -234,8 +235,9 @@ static void model_k004_mul(model_model *m, int64_t B, unsigned char *ws) {
   const float *fc_0_tmp_2 = (const float *)(m->arena + m->off[1]);
   const float *fc_1_w_0 = (const float *)m->w[6];
   float *fc_1_tmp_0 = (float *)(m->arena + m->off[2]);
+  float *gemm_ws = (float *)ws;
   const int64_t M = B, K = 8, N = 3;
-  rt_sgemm_ws(0, 0, M, N, K, 1.0f, fc_0_tmp_2, K, fc_1_w_0, N, 0.0f, fc_1_tmp_0, N, (float *)ws);
+  rt_sgemm_ws(0, 0, M, N, K, 1.0f, fc_0_tmp_2, K, fc_1_w_0, N, 0.0f, fc_1_tmp_0, N, gemm_ws);
 }
 
 /* block 0 op 4: elementwise_add
@@ -501,11 +503,13 @@ static void model_k014_mul_grad(model_model *m, int64_t B, unsigned char *ws) {
   const float *fc_1_tmp_0_GRAD = (const float *)(m->arena + m->off[7]);
   const float *fc_1_w_0 = (const float *)m->w[6];
   float *fc_0_tmp_2_GRAD = (float *)(m->arena + m->off[8]);
+  float *gemm_ws = (float *)ws;
   const float *fc_0_tmp_2 = (const float *)(m->arena + m->off[1]);
   float *fc_1_w_0_GRAD = (float *)(m->arena + m->off[10]);
+  float *gemm_ws_2 = (float *)(ws + 1344);
   const int64_t M = B, K = 8, N = 3;
-  rt_sgemm_ws(0, 1, M, K, N, 1.0f, fc_1_tmp_0_GRAD, N, fc_1_w_0, N, 0.0f, fc_0_tmp_2_GRAD, K, (float *)ws);
-  rt_sgemm_ws(1, 0, K, N, M, 1.0f, fc_0_tmp_2, K, fc_1_tmp_0_GRAD, N, 0.0f, fc_1_w_0_GRAD, N, (float *)(ws + 1344));
+  rt_sgemm_ws(0, 1, M, K, N, 1.0f, fc_1_tmp_0_GRAD, N, fc_1_w_0, N, 0.0f, fc_0_tmp_2_GRAD, K, gemm_ws);
+  rt_sgemm_ws(1, 0, K, N, M, 1.0f, fc_0_tmp_2, K, fc_1_tmp_0_GRAD, N, 0.0f, fc_1_w_0_GRAD, N, gemm_ws_2);
 }
 
 /* block 0 op 14: relu_grad
@@ -609,8 +613,9 @@ static void model_k017_mul_grad(model_model *m, int64_t B, unsigned char *ws) {
   const float *x = (const float *)m->in[1];
   const float *fc_0_tmp_0_GRAD = (const float *)(m->arena + m->off[9]);
   float *fc_0_w_0_GRAD = (float *)(m->arena + m->off[11]);
+  float *gemm_ws = (float *)ws;
   const int64_t M = B, K = 4, N = 8;
-  rt_sgemm_ws(1, 0, K, N, M, 1.0f, x, K, fc_0_tmp_0_GRAD, N, 0.0f, fc_0_w_0_GRAD, N, (float *)ws);
+  rt_sgemm_ws(1, 0, K, N, M, 1.0f, x, K, fc_0_tmp_0_GRAD, N, 0.0f, fc_0_w_0_GRAD, N, gemm_ws);
 }
 
 /* block 0 op 17: momentum
@@ -796,59 +801,56 @@ static const unsigned char output_in_b[] = {0};
 /* The parameter gradients the places sum (the op_role_var pairs of the
  * backward ops, program order), where part A leaves them. */
 #define DP_NUM_GRADS 4
-static void *dp_grad(model_model *m, int64_t B, int i, int64_t *numel, int *dtype) {
-    (void)m;
-    (void)B;
-    switch (i) {
-        case 0: /* fc_1.b_0@GRAD */
-          *numel = 3;
-          *dtype = RT_DT_FP32;
-          return ((float *)(m->arena + m->off[16]));
-        case 1: /* fc_1.w_0@GRAD */
-          *numel = 24;
-          *dtype = RT_DT_FP32;
-          return ((float *)(m->arena + m->off[10]));
-        case 2: /* fc_0.b_0@GRAD */
-          *numel = 8;
-          *dtype = RT_DT_FP32;
-          return ((float *)(m->arena + m->off[17]));
-        case 3: /* fc_0.w_0@GRAD */
-          *numel = 32;
-          *dtype = RT_DT_FP32;
-          return ((float *)(m->arena + m->off[11]));
-        default: break;
-      }
-      *numel = 0;
-      *dtype = -1;
-      return NULL;
+static void *dp_grad(model_model *m, int64_t B RT_UNUSED, int i, int64_t *numel, int *dtype) {
+  switch (i) {
+    case 0: /* fc_1.b_0@GRAD */
+      *numel = 3;
+      *dtype = RT_DT_FP32;
+      return ((float *)(m->arena + m->off[16]));
+    case 1: /* fc_1.w_0@GRAD */
+      *numel = 24;
+      *dtype = RT_DT_FP32;
+      return ((float *)(m->arena + m->off[10]));
+    case 2: /* fc_0.b_0@GRAD */
+      *numel = 8;
+      *dtype = RT_DT_FP32;
+      return ((float *)(m->arena + m->off[17]));
+    case 3: /* fc_0.w_0@GRAD */
+      *numel = 32;
+      *dtype = RT_DT_FP32;
+      return ((float *)(m->arena + m->off[11]));
+    default: break;
   }
-  /* The place_sum kernels of part A: every place runs up to one, then the
-   * places' tensors are summed (sync_batch_norm's statistics). */
+  *numel = 0;
+  *dtype = -1;
+  return NULL;
+}
+
+/* The place_sum kernels of part A: every place runs up to one, then the
+ * places' tensors are summed (sync_batch_norm's statistics). */
 static const int dp_syncs[] = {-1};
 #define DP_NUM_SYNCS 0
-  static void *dp_sync(model_model *m, int64_t B, int i, int64_t *numel, int *dtype) {
-      (void)m;
-      (void)B;
-      switch (i) {
-          default: break;
-        }
-        *numel = 0;
-        *dtype = -1;
-        return NULL;
-    }
-    /* Writes the loss@GRAD seed (mean_1.tmp_0@GRAD) with value v. */
-    #define DP_SEED_SCALAR 1 /* 1: one value per place (gradient_scale_strategy Customized) */
-    static void dp_seed(model_model *m, int64_t B, double v) {
-        (void)m;
-        (void)B;
-        float *out = ((float *)(m->arena + m->off[14]));
-        for (int64_t i = 0; i < 1; i++) out[i] = (float)v;
-    }
-    static void places_free(model_model *m);
-    /* Why this trainer cannot run on several places ("": it can). */
-    static const char dp_why[] = "";
-    /* And why not under reduce_strategy Reduce. */
-    static const char dp_reduce_why[] = "";
+static void *dp_sync(model_model *m RT_UNUSED, int64_t B RT_UNUSED, int i, int64_t *numel, int *dtype) {
+  switch (i) {
+    default: break;
+  }
+  *numel = 0;
+  *dtype = -1;
+  return NULL;
+}
+
+/* Writes the loss@GRAD seed (mean_1.tmp_0@GRAD) with value v. */
+#define DP_SEED_SCALAR 1 /* 1: one value per place (gradient_scale_strategy Customized) */
+static void dp_seed(model_model *m, int64_t B RT_UNUSED, double v) {
+  float *out = ((float *)(m->arena + m->off[14]));
+  for (int64_t i = 0; i < 1; i++) out[i] = (float)v;
+}
+
+static void places_free(model_model *m);
+/* Why this trainer cannot run on several places ("": it can). */
+static const char dp_why[] = "";
+/* And why not under reduce_strategy Reduce. */
+static const char dp_reduce_why[] = "";
 static void eval_free(model_model *m);
 
 /* ---- API ---- */
