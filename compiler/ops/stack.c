@@ -1,12 +1,15 @@
-/* stack, unstack.
+/* stack, and its inverses unstack and unbind.
  *   stack: X* -> Y; axis:INT=0 (in [-(rank+1), rank]; negative += rank+1).
  *     Y = the common input shape with len(X) inserted at `axis`; a -1 in
  *     X[0] is replaced by a known dim of a later input (phi StackInferMeta
  *     reuses concat's compile-time check).
- *   unstack: X -> Y*; axis:INT=0, num:INT; each Y is X without `axis`.
+ *   unstack: X -> Y*; axis:INT=0, num:INT (must be the count of Y).
+ *   unbind (phi UnbindInferMeta): X -> Out*; axis:INT=0.
+ *     Each output is X without `axis` (in [-rank, rank)), one per entry of
+ *     that dim.
  * Outputs have X[0]'s dtype.
  * Emission: per row of the dims before `axis`, one memcpy per input (stack)
- * or output (unstack). */
+ * or output (unstack, unbind, and stack_grad, which splits Y@GRAD so). */
 #include "../util.h"
 #include "ops.h"
 #include "tensor_util.h"
@@ -41,21 +44,29 @@ static int infer_stack(OpCtx *c) {
   return 0;
 }
 
-static int infer_unstack(OpCtx *c) {
+/* unstack's and unbind's rule: every output of slot `out` is X without
+ * axis. */
+static int infer_split_all(OpCtx *c, const char *out) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
   int64_t a = attr_int(c->op, "axis", 0);
   int axis = axis_norm(a, x->shape.rank);
   if (axis < 0 || x->shape.rank == 0)
     return ctx_fail(c, "axis %lld is out of range for X %s", (long long)a, shape_str(&x->shape));
-  int64_t num = attr_int(c->op, "num", ctx_nout(c, "Y")); /* Paddle's rule checks it against Y's count */
-  if (num != ctx_nout(c, "Y")) return ctx_fail(c, "num %lld but Y has %d outputs", (long long)num, ctx_nout(c, "Y"));
   Shape s = {0, {0}};
   for (int i = 0; i < x->shape.rank; i++)
     if (i != axis) s.d[s.rank++] = x->shape.d[i];
-  ctx_set_all(c, "Y", &s, x->dtype);
+  ctx_set_all(c, out, &s, x->dtype);
   return 0;
 }
+
+static int infer_unstack(OpCtx *c) {
+  int64_t num = attr_int(c->op, "num", ctx_nout(c, "Y")); /* Paddle's rule checks it against Y's count */
+  if (num != ctx_nout(c, "Y")) return ctx_fail(c, "num %lld but Y has %d outputs", (long long)num, ctx_nout(c, "Y"));
+  return infer_split_all(c, "Y");
+}
+
+static int infer_unbind(OpCtx *c) { return infer_split_all(c, "Out"); }
 
 static int emit_stack(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
@@ -76,25 +87,33 @@ static int emit_stack(EmitCtx *e) {
   return tu_pieces(e, y, n, xs, em_prod(e, y, 0, axis), inner, 1);
 }
 
-static int emit_unstack(EmitCtx *e) {
+/* `from` split along axis into the slices `to` (one per entry of that dim;
+ * with `optional`, an output nobody asked for is skipped): unstack,
+ * unbind, stack_grad. */
+static int emit_split_all(EmitCtx *e, const char *from, const char *to, int optional) {
   OpCtx c = {e->g, (Op *)e->op};
-  Var *x = tu_in(e, "X", 0);
-  int n = ctx_nout(&c, "Y");
+  Var *x = tu_in(e, from, 0);
+  int n = ctx_nout(&c, to);
   if (!x || n < 1) return -1;
   int r = tu_rank(e, x), axis = axis_norm(attr_int(e->op, "axis", 0), r);
   if (axis < 0 || r == 0) return em_fail(e, "axis is out of range");
-  if (em_const_dim(e, x, axis) != n) return em_fail(e, "%d outputs for dim %s", n, em_dim(e, x, axis));
+  if (em_const_dim(e, x, axis) != n) return em_fail(e, "%d %s for dim %s", n, to, em_dim(e, x, axis));
   Var **ys = pool_alloc(sizeof *ys * (size_t)n);
   const char **inner = pool_alloc(sizeof *inner * (size_t)n);
   for (int i = 0; i < n; i++) {
-    if (!(ys[i] = tu_out(e, "Y", i))) return -1;
+    ys[i] = optional ? ctx_out(&c, to, i) : NULL;
+    if ((!optional || ys[i]) && !(ys[i] = tu_out(e, to, i))) return -1;
     inner[i] = em_prod(e, x, axis + 1, r);
   }
   return tu_pieces(e, x, n, ys, em_prod(e, x, 0, axis), inner, 0);
 }
 
+static int emit_unstack(EmitCtx *e) { return emit_split_all(e, "X", "Y", 0); }
+static int emit_unbind(EmitCtx *e) { return emit_split_all(e, "X", "Out", 0); }
+
 const OpDef op_stack = {.type = "stack", .infer = infer_stack, .emit_c = emit_stack};
 const OpDef op_unstack = {.type = "unstack", .infer = infer_unstack, .emit_c = emit_unstack};
+const OpDef op_unbind = {.type = "unbind", .infer = infer_unbind, .emit_c = emit_unbind};
 
 /* stack_grad: X@GRAD[i] = X[i]; files whose grad op has no X input (Paddle
  * 1.x) take Y@GRAD without the stacked axis (StackGradOp). */
@@ -115,23 +134,7 @@ static int infer_stack_grad(OpCtx *c) {
 /* stack_grad (Y@GRAD -> X@GRAD): Y@GRAD split along axis into its slices,
  * as unstack; an X@GRAD nobody asked for is skipped.  X, when the grad op
  * has it (Paddle 2.x), gives only the shapes (its rule). */
-static int emit_stack_grad(EmitCtx *e) {
-  OpCtx c = {e->g, (Op *)e->op};
-  Var *dy = tu_in(e, "Y@GRAD", 0);
-  int n = ctx_nout(&c, "X@GRAD");
-  if (!dy || n < 1) return -1;
-  int r = tu_rank(e, dy), axis = axis_norm(attr_int(e->op, "axis", 0), r);
-  if (axis < 0 || r == 0) return em_fail(e, "axis is out of range");
-  if (em_const_dim(e, dy, axis) != n) return em_fail(e, "%d X@GRAD for dim %s", n, em_dim(e, dy, axis));
-  Var **dxs = pool_alloc(sizeof *dxs * (size_t)n);
-  const char **inner = pool_alloc(sizeof *inner * (size_t)n);
-  for (int i = 0; i < n; i++) {
-    dxs[i] = ctx_out(&c, "X@GRAD", i);
-    if (dxs[i] && !tu_out(e, "X@GRAD", i)) return -1;
-    inner[i] = em_prod(e, dy, axis + 1, r);
-  }
-  return tu_pieces(e, dy, n, dxs, em_prod(e, dy, 0, axis), inner, 0);
-}
+static int emit_stack_grad(EmitCtx *e) { return emit_split_all(e, "Y@GRAD", "X@GRAD", 1); }
 
 const OpDef op_stack_grad = {.type = "stack_grad", .infer = infer_stack_grad, .emit_c = emit_stack_grad};
 
