@@ -1,77 +1,29 @@
-/* Resampling (nearest / bilinear / bicubic resize with Paddle's coordinate
- * rules, phi interpolate_kernel.cc and fluid interpolate_op.h) and border
- * padding (pad2d, pad3d). */
+/* Resampling (nearest / bilinear / bicubic resize of channel-first planes,
+ * with the coordinate rules of rt_resample.h) and border padding (pad2d,
+ * pad3d). */
 #include <math.h>
 #include <string.h>
 
 #include "rt_kernels.h"
-
-/* Bilinear source rows (or columns) of output index k and their weights,
- * exactly as Paddle computes them (mixing float and double as it does). */
-typedef struct Lerp {
-  int64_t i0, i1; /* the two source indices */
-  float w0, w1;   /* their weights */
-} Lerp;
-
-static Lerp lerp_at(float ratio, int64_t k, int64_t in, int align_flag) {
-  Lerp l;
-  int64_t i0 = align_flag ? (int64_t)(int)(ratio * (k + 0.5) - 0.5) : (int64_t)(int)(ratio * (float)k);
-  i0 = i0 > 0 ? i0 : 0;
-  float src = (float)(ratio * (k + 0.5) - 0.5);
-  src = src > 0 ? src : 0;
-  float d = align_flag ? src - (float)i0 : ratio * (float)k - (float)i0;
-  l.i0 = i0;
-  l.i1 = i0 + 1 < in - 1 ? i0 + 1 : in - 1;
-  l.w1 = d;
-  l.w0 = 1.0f - d;
-  return l;
-}
-
-/* Nearest source index of output index k. */
-static int64_t nearest_at(float ratio, int64_t k, int align_corners) {
-  return align_corners ? (int64_t)(int)(ratio * (float)k + 0.5) : (int64_t)(int)(ratio * (float)k);
-}
-
-/* Keys' cubic convolution weights of the 4 taps around source position
- * frac t, A = -0.75 (Paddle's get_cubic_upsample_coefficients). */
-static void cubic_weights(float t, float c[4]) {
-  const float A = -0.75f, x1 = t, x2 = 1.0f - t;
-#define CONV1(x) (((A + 2) * (x) - (A + 3)) * (x) * (x) + 1)
-#define CONV2(x) (((A * (x) - 5 * A) * (x) + 8 * A) * (x) - 4 * A)
-  const float y0 = x1 + 1.0f, y3 = x2 + 1.0f;
-  c[0] = CONV2(y0);
-  c[1] = CONV1(x1);
-  c[2] = CONV1(x2);
-  c[3] = CONV2(y3);
-#undef CONV1
-#undef CONV2
-}
-
-/* Source index (floored) and fraction of output index k. */
-static int64_t cubic_at(const RtInterp2d *p, float ratio, int64_t k, float *frac) {
-  const float s = p->align_corners ? ratio * (float)k : (float)(ratio * (k + 0.5) - 0.5);
-  const int64_t i = (int64_t)floorf(s);
-  *frac = s - (float)i;
-  return i;
-}
-
-static int64_t clamp_index(int64_t i, int64_t n) { return i < 0 ? 0 : (i >= n ? n - 1 : i); }
+#include "rt_resample.h"
 
 /* One plane, bicubic: 4 horizontal interpolations, then one vertical. */
 static void bicubic_plane(const RtInterp2d *p, const float *x, float *out) {
   const int64_t H = p->h_in, W = p->w_in;
   for (int64_t k = 0; k < p->h_out; k++) {
-    float ty, cy[4];
-    const int64_t iy = cubic_at(p, p->ratio_h, k, &ty);
-    cubic_weights(ty, cy);
+    float cy[4];
+    const float sy = rt_cubic_src(p->ratio_h, k, p->align_corners);
+    const int64_t iy = (int64_t)floorf(sy);
+    rt_cubic_weights(sy - (float)iy, cy);
     for (int64_t l = 0; l < p->w_out; l++) {
-      float tx, cx[4], col[4];
-      const int64_t ix = cubic_at(p, p->ratio_w, l, &tx);
-      cubic_weights(tx, cx);
+      float cx[4], col[4];
+      const float sx = rt_cubic_src(p->ratio_w, l, p->align_corners);
+      const int64_t ix = (int64_t)floorf(sx);
+      rt_cubic_weights(sx - (float)ix, cx);
       for (int ii = 0; ii < 4; ii++) {
-        const float *r = x + clamp_index(iy - 1 + ii, H) * W;
-        col[ii] = r[clamp_index(ix - 1, W)] * cx[0] + r[clamp_index(ix, W)] * cx[1] + r[clamp_index(ix + 1, W)] * cx[2] +
-                  r[clamp_index(ix + 2, W)] * cx[3];
+        const float *r = x + rt_clamp_index(iy - 1 + ii, H) * W;
+        col[ii] = r[rt_clamp_index(ix - 1, W)] * cx[0] + r[rt_clamp_index(ix, W)] * cx[1] +
+                  r[rt_clamp_index(ix + 1, W)] * cx[2] + r[rt_clamp_index(ix + 2, W)] * cx[3];
       }
       out[k * p->w_out + l] = col[0] * cy[0] + col[1] * cy[1] + col[2] * cy[2] + col[3] * cy[3];
     }
@@ -85,14 +37,14 @@ static void linear_plane(const RtInterp2d *p, const float *x, float *out) {
   for (int64_t k = 0; k < p->h_out; k++) {
     float *orow = out + k * OW;
     if (p->method == RT_INTERP_NEAREST) {
-      const float *xr = x + nearest_at(p->ratio_h, k, p->align_corners) * W;
-      for (int64_t l = 0; l < OW; l++) orow[l] = xr[nearest_at(p->ratio_w, l, p->align_corners)];
+      const float *xr = x + rt_nearest_index(p->ratio_h, k, p->align_corners) * W;
+      for (int64_t l = 0; l < OW; l++) orow[l] = xr[rt_nearest_index(p->ratio_w, l, p->align_corners)];
       continue;
     }
-    Lerp ly = lerp_at(p->ratio_h, k, H, align_flag);
+    RtTaps ly = rt_linear_taps(p->ratio_h, k, H, align_flag);
     const float *r0 = x + ly.i0 * W, *r1 = x + ly.i1 * W;
     for (int64_t l = 0; l < OW; l++) {
-      Lerp lx = lerp_at(p->ratio_w, l, W, align_flag);
+      RtTaps lx = rt_linear_taps(p->ratio_w, l, W, align_flag);
       orow[l] = r0[lx.i0] * ly.w0 * lx.w0 + r1[lx.i0] * ly.w1 * lx.w0 + r0[lx.i1] * ly.w0 * lx.w1 +
                 r1[lx.i1] * ly.w1 * lx.w1;
     }

@@ -3,49 +3,7 @@
 #include <string.h>
 
 #include "rt_kernels.h"
-
-/* The two source indices of output index k along one dim and their
- * weights, as Paddle computes them (float and double mixed as it does):
- * i0 with weight w0 = 1 - d, i1 (clamped to the last index) with w1 = d. */
-typedef struct Taps {
-  int64_t i0, i1;
-  float w0, w1;
-} Taps;
-
-static Taps linear_taps(float ratio, int64_t k, int64_t in, int align_flag) {
-  Taps t;
-  int64_t i0 = align_flag ? (int64_t)(int)(ratio * (k + 0.5) - 0.5) : (int64_t)(int)(ratio * (float)k);
-  i0 = i0 > 0 ? i0 : 0;
-  float src = (float)(ratio * (k + 0.5) - 0.5);
-  src = src > 0 ? src : 0;
-  const float d = align_flag ? src - (float)i0 : ratio * (float)k - (float)i0;
-  t.i0 = i0;
-  t.i1 = i0 + 1 < in - 1 ? i0 + 1 : in - 1;
-  t.w1 = d;
-  t.w0 = 1.0f - d;
-  return t;
-}
-
-static int64_t nearest_index(float ratio, int64_t k, int align_corners) {
-  return align_corners ? (int64_t)(int)(ratio * (float)k + 0.5) : (int64_t)(int)(ratio * (float)k);
-}
-
-/* Keys' cubic convolution weights (A = -0.75) of the 4 taps around
- * fraction t into c[4] (Paddle's get_cubic_upsample_coefficients): one
- * text for the forward and the grad, which round it differently (the grad's
- * code is compiled under FP_CONTRACT OFF, below). */
-#define CUBIC_WEIGHTS(t, c)                                                    \
-  do {                                                                         \
-    const float A_ = -0.75f, x1_ = (t), x2_ = 1.0f - (t);                      \
-    (c)[0] = ((A_ * (x1_ + 1.0f) - 5 * A_) * (x1_ + 1.0f) + 8 * A_) * (x1_ + 1.0f) - 4 * A_; \
-    (c)[1] = ((A_ + 2) * x1_ - (A_ + 3)) * x1_ * x1_ + 1;                      \
-    (c)[2] = ((A_ + 2) * x2_ - (A_ + 3)) * x2_ * x2_ + 1;                      \
-    (c)[3] = ((A_ * (x2_ + 1.0f) - 5 * A_) * (x2_ + 1.0f) + 8 * A_) * (x2_ + 1.0f) - 4 * A_; \
-  } while (0)
-
-static void cubic_weights(float t, float c[4]) { CUBIC_WEIGHTS(t, c); }
-
-static int64_t clamp_index(int64_t i, int64_t n) { return i < 0 ? 0 : (i >= n ? n - 1 : i); }
+#include "rt_resample.h"
 
 /* One channel of one image: x and out point at its first element, ps is
  * the distance between two pixels. */
@@ -58,32 +16,32 @@ static void resize_channel(const RtResize *p, const float *x, float *out, int64_
       for (int64_t ow = 0; ow < OW; ow++) {
         float *o = out + ((od * OH + oh) * OW + ow) * ps;
         if (p->method == RT_INTERP_NEAREST) {
-          const int64_t sd = p->nsp == 3 ? nearest_index(p->ratio[0], od, p->align_corners) : od;
-          const int64_t sh = p->nsp >= 2 ? nearest_index(p->ratio[1], oh, p->align_corners) : oh;
-          *o = AT(sd, sh, nearest_index(p->ratio[2], ow, p->align_corners));
+          const int64_t sd = p->nsp == 3 ? rt_nearest_index(p->ratio[0], od, p->align_corners) : od;
+          const int64_t sh = p->nsp >= 2 ? rt_nearest_index(p->ratio[1], oh, p->align_corners) : oh;
+          *o = AT(sd, sh, rt_nearest_index(p->ratio[2], ow, p->align_corners));
         } else if (p->method == RT_INTERP_BICUBIC) { /* 2-D: 4 rows across, then one column */
-          const float sy = p->align_corners ? p->ratio[1] * (float)oh : (float)(p->ratio[1] * (oh + 0.5) - 0.5);
-          const float sx = p->align_corners ? p->ratio[2] * (float)ow : (float)(p->ratio[2] * (ow + 0.5) - 0.5);
+          const float sy = rt_cubic_src(p->ratio[1], oh, p->align_corners);
+          const float sx = rt_cubic_src(p->ratio[2], ow, p->align_corners);
           const int64_t iy = (int64_t)floorf(sy), ix = (int64_t)floorf(sx);
           float cy[4], cx[4], row[4];
-          cubic_weights(sy - (float)iy, cy);
-          cubic_weights(sx - (float)ix, cx);
+          rt_cubic_weights(sy - (float)iy, cy);
+          rt_cubic_weights(sx - (float)ix, cx);
           for (int i = 0; i < 4; i++) {
-            const int64_t h = clamp_index(iy - 1 + i, H);
-            row[i] = AT(od, h, clamp_index(ix - 1, W)) * cx[0] + AT(od, h, clamp_index(ix, W)) * cx[1] +
-                     AT(od, h, clamp_index(ix + 1, W)) * cx[2] + AT(od, h, clamp_index(ix + 2, W)) * cx[3];
+            const int64_t h = rt_clamp_index(iy - 1 + i, H);
+            row[i] = AT(od, h, rt_clamp_index(ix - 1, W)) * cx[0] + AT(od, h, rt_clamp_index(ix, W)) * cx[1] +
+                     AT(od, h, rt_clamp_index(ix + 1, W)) * cx[2] + AT(od, h, rt_clamp_index(ix + 2, W)) * cx[3];
           }
           *o = row[0] * cy[0] + row[1] * cy[1] + row[2] * cy[2] + row[3] * cy[3];
         } else if (p->nsp == 1) {
-          const Taps w = linear_taps(p->ratio[2], ow, W, flag);
+          const RtTaps w = rt_linear_taps(p->ratio[2], ow, W, flag);
           *o = AT(od, oh, w.i0) * w.w0 + AT(od, oh, w.i1) * w.w1;
         } else if (p->nsp == 2) {
-          const Taps h = linear_taps(p->ratio[1], oh, H, flag), w = linear_taps(p->ratio[2], ow, W, flag);
+          const RtTaps h = rt_linear_taps(p->ratio[1], oh, H, flag), w = rt_linear_taps(p->ratio[2], ow, W, flag);
           *o = AT(od, h.i0, w.i0) * h.w0 * w.w0 + AT(od, h.i1, w.i0) * h.w1 * w.w0 + AT(od, h.i0, w.i1) * h.w0 * w.w1 +
                AT(od, h.i1, w.i1) * h.w1 * w.w1;
         } else {
-          const Taps d = linear_taps(p->ratio[0], od, D, flag), h = linear_taps(p->ratio[1], oh, H, flag),
-                     w = linear_taps(p->ratio[2], ow, W, flag);
+          const RtTaps d = rt_linear_taps(p->ratio[0], od, D, flag), h = rt_linear_taps(p->ratio[1], oh, H, flag),
+                     w = rt_linear_taps(p->ratio[2], ow, W, flag);
           *o = AT(d.i0, h.i0, w.i0) * d.w0 * h.w0 * w.w0 + AT(d.i0, h.i0, w.i1) * d.w0 * h.w0 * w.w1 +
                AT(d.i0, h.i1, w.i0) * d.w0 * h.w1 * w.w0 + AT(d.i0, h.i1, w.i1) * d.w0 * h.w1 * w.w1 +
                AT(d.i1, h.i0, w.i0) * d.w1 * h.w0 * w.w0 + AT(d.i1, h.i0, w.i1) * d.w1 * h.w0 * w.w1 +
@@ -122,9 +80,9 @@ void rt_resize(const RtResize *p, int64_t batch, const float *x, float *out) {
  * compute the double expression their source writes; fluid's v1 kernels
  * keep double).  Checked bit for bit against Paddle 2.6.2
  * (tests/oracle/e2e_grad_interp.py). */
-static Taps grad_taps(const RtResize *p, float ratio, int64_t k, int64_t in) {
+static RtTaps grad_taps(const RtResize *p, float ratio, int64_t k, int64_t in) {
   const int flag = p->align_mode == 0 && !p->align_corners;
-  Taps t;
+  RtTaps t;
   int64_t i0 = flag ? (int64_t)(int)(ratio * (k + 0.5) - 0.5) : (int64_t)(int)(ratio * (float)k);
   i0 = i0 > 0 ? i0 : 0;
   float d;
@@ -142,8 +100,8 @@ static Taps grad_taps(const RtResize *p, float ratio, int64_t k, int64_t in) {
   return t;
 }
 
-/* cubic_weights, rounded as Paddle's grad kernel rounds them. */
-static void grad_cubic_weights(float t, float c[4]) { CUBIC_WEIGHTS(t, c); }
+/* rt_cubic_weights, rounded as Paddle's grad kernel rounds them. */
+static void grad_cubic_weights(float t, float c[4]) { RT_CUBIC_WEIGHTS(t, c); }
 
 /* The source coordinate of output k of a bicubic resize. */
 static float grad_cubic_src(const RtResize *p, float ratio, int64_t k) {
@@ -161,9 +119,9 @@ static void resize_channel_grad(const RtResize *p, const float *dout, float *dx,
       for (int64_t ow = 0; ow < OW; ow++) {
         const float g = dout[((od * OH + oh) * OW + ow) * ps];
         if (p->method == RT_INTERP_NEAREST) {
-          const int64_t sd = p->nsp == 3 ? nearest_index(p->ratio[0], od, p->align_corners) : od;
-          const int64_t sh = p->nsp >= 2 ? nearest_index(p->ratio[1], oh, p->align_corners) : oh;
-          AT(sd, sh, nearest_index(p->ratio[2], ow, p->align_corners)) += g;
+          const int64_t sd = p->nsp == 3 ? rt_nearest_index(p->ratio[0], od, p->align_corners) : od;
+          const int64_t sh = p->nsp >= 2 ? rt_nearest_index(p->ratio[1], oh, p->align_corners) : oh;
+          AT(sd, sh, rt_nearest_index(p->ratio[2], ow, p->align_corners)) += g;
         } else if (p->method == RT_INTERP_BICUBIC) { /* 2-D: taps by column, then by row */
           const float sy = grad_cubic_src(p, p->ratio[1], oh), sx = grad_cubic_src(p, p->ratio[2], ow);
           const int64_t iy = (int64_t)floorf(sy), ix = (int64_t)floorf(sx);
@@ -171,19 +129,20 @@ static void resize_channel_grad(const RtResize *p, const float *dout, float *dx,
           grad_cubic_weights(sy - (float)iy, cy);
           grad_cubic_weights(sx - (float)ix, cx);
           for (int i = 0; i < 4; i++)
-            for (int j = 0; j < 4; j++) AT(od, clamp_index(iy - 1 + j, H), clamp_index(ix - 1 + i, W)) += g * cy[j] * cx[i];
+            for (int j = 0; j < 4; j++)
+              AT(od, rt_clamp_index(iy - 1 + j, H), rt_clamp_index(ix - 1 + i, W)) += g * cy[j] * cx[i];
         } else if (p->nsp == 1) {
-          const Taps w = grad_taps(p, p->ratio[2], ow, W);
+          const RtTaps w = grad_taps(p, p->ratio[2], ow, W);
           AT(od, oh, w.i0) += g * w.w0;
           AT(od, oh, w.i1) += g * w.w1;
         } else if (p->nsp == 2) {
-          const Taps h = grad_taps(p, p->ratio[1], oh, H), w = grad_taps(p, p->ratio[2], ow, W);
+          const RtTaps h = grad_taps(p, p->ratio[1], oh, H), w = grad_taps(p, p->ratio[2], ow, W);
           AT(od, h.i0, w.i0) += g * h.w0 * w.w0;
           AT(od, h.i1, w.i0) += g * h.w1 * w.w0;
           AT(od, h.i0, w.i1) += g * h.w0 * w.w1;
           AT(od, h.i1, w.i1) += g * h.w1 * w.w1;
         } else {
-          const Taps d = grad_taps(p, p->ratio[0], od, D), h = grad_taps(p, p->ratio[1], oh, H),
+          const RtTaps d = grad_taps(p, p->ratio[0], od, D), h = grad_taps(p, p->ratio[1], oh, H),
                      w = grad_taps(p, p->ratio[2], ow, W);
           AT(d.i0, h.i0, w.i0) += g * d.w0 * h.w0 * w.w0;
           AT(d.i0, h.i0, w.i1) += g * d.w0 * h.w0 * w.w1;
