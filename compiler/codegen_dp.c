@@ -46,10 +46,10 @@ static void print_tensor_fn(EmitCtx *e, Printer *p, const char *name, const int 
   pr_line(&b, "*dtype = -1;");
   pr_line(&b, "return NULL;");
   static const char *const params[] = {"m", "B"};
-  int used[2];
-  em_uses(b.buf, params, 2, used);
+  const char *mark[2];
+  em_unused_marks(b.buf, params, 2, mark);
   pr_line(p, "static void *%s(%s_model *m%s, int64_t B%s, int i, int64_t *numel, int *dtype) {", name, e->prefix,
-          used[0] ? "" : " RT_UNUSED", used[1] ? "" : " RT_UNUSED");
+          mark[0], mark[1]);
   pr_raw(p, "%s", b.buf);
   pr_line(p, "}");
   pr_raw(p, "\n");
@@ -112,10 +112,9 @@ static void print_seed(EmitCtx *e, Printer *p, const Op *op) {
     pr_line(&b, "for (int64_t i = 0; i < %s; i++) out[i] = (%s)v;", em_numel(e, v), t);
   }
   static const char *const params[] = {"m", "B", "v"};
-  int used[3];
-  em_uses(b.buf ? b.buf : "", params, 3, used);
-  pr_line(p, "static void dp_seed(%s_model *m%s, int64_t B%s, double v%s) {", e->prefix, used[0] ? "" : " RT_UNUSED",
-          used[1] ? "" : " RT_UNUSED", used[2] ? "" : " RT_UNUSED");
+  const char *mark[3];
+  em_unused_marks(b.buf ? b.buf : "", params, 3, mark);
+  pr_line(p, "static void dp_seed(%s_model *m%s, int64_t B%s, double v%s) {", e->prefix, mark[0], mark[1], mark[2]);
   pr_raw(p, "%s", b.buf ? b.buf : "");
   pr_line(p, "}");
   pr_raw(p, "\n");

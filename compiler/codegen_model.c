@@ -413,10 +413,10 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
     const char *decls, *kbody = em_locals(&e, body.buf ? body.buf : "", NULL, 1, &decls);
     const char *all = pool_printf("%s%s", decls, kbody);
     static const char *const params[] = {"m", "B", "ws"};
-    int used[3];
-    em_uses(all, params, 3, used);
-    pr_line(&text, "static void %s(%s_model *m%s, int64_t B%s, unsigned char *ws%s) {", fn, P,
-            used[0] ? "" : " RT_UNUSED", used[1] ? "" : " RT_UNUSED", used[2] ? "" : " RT_UNUSED");
+    const char *mark[3];
+    em_unused_marks(all, params, 3, mark);
+    pr_line(&text, "static void %s(%s_model *m%s, int64_t B%s, unsigned char *ws%s) {", fn, P, mark[0], mark[1],
+            mark[2]);
     pr_raw(&text, "%s%s", decls, kbody);
     pr_line(&text, "}");
     pr_raw(&text, "\n");

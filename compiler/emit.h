@@ -88,6 +88,10 @@ const char *em_locals(EmitCtx *e, const char *text, const char *taken, int inden
 /* used[i] = 1 when identifier ids[i] occurs in C text (outside comments
  * and literals), for i < n: one scan of the text. */
 void em_uses(const char *text, const char *const *ids, int n, int *used);
+/* The same as the marks a generated function's signature puts after its
+ * parameters ids[i]: marks[i] = "" where the body uses it, " RT_UNUSED"
+ * where not. */
+void em_unused_marks(const char *body, const char *const *ids, int n, const char **marks);
 /* Records that the current op's kernel leaves var v computed without taking
  * a writable pointer to it (a copy into a shared buffer that needs no code).
  * The driver refuses an op output that is read or fetched but that its

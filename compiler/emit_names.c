@@ -4,7 +4,8 @@
  * "\001k\002" for the k-th var the kernel uses.  When a function's text is
  * complete (a kernel, or one of its task functions), em_locals() names
  * each var used in it after its Paddle name (conv2d_1.w_0 ->
- * conv2d_1_w_0), and each scratch region of em_scratch_named after its role, with a suffix _2, _3, ... where that name is a C keyword,
+ * conv2d_1_w_0), and each scratch region of em_scratch_named after its
+ * role, with a suffix _2, _3, ... where that name is a C keyword,
  * an identifier of the function's own text, a name the runtime reserves, a
  * C library function's or an earlier local's; declares each at the top (const unless the kernel
  * writes it) and puts the names in.  Names depend on the text only, so the
@@ -102,6 +103,13 @@ void em_uses(const char *text, const char *const *ids, int n, int *used) {
   Names t = {0};
   scan(text, &t);
   for (int i = 0; i < n; i++) used[i] = names_has(&t, ids[i], strlen(ids[i]));
+}
+
+void em_unused_marks(const char *body, const char *const *ids, int n, const char **marks) {
+  int used[8];
+  if (n > 8) diag_internal("em_unused_marks: more than 8 parameters");
+  em_uses(body, ids, n, used);
+  for (int i = 0; i < n; i++) marks[i] = used[i] ? "" : " RT_UNUSED";
 }
 
 /* A new local of the kernel (var: its id, or -1 for scratch): its index. */
