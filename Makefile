@@ -46,7 +46,7 @@ CC_OBJ   := $(CC_SRC:%.c=$(OBJ)/%.o) $(OBJ)/gen/framework.pb-c.o $(OBJ)/gen/embe
 LIB_OBJ  := $(filter-out $(OBJ)/compiler/main.o,$(CC_OBJ))
 
 .PHONY: all deps firmware-deps test oracle asan unit sample golden-update replay analyze mutation-check clean fuzz \
-        fuzz-build fuzz-seeds
+        fuzz-build fuzz-seeds gpu-bench
 all: $(BUILD)/paddlec $(BUILD)/libpaddlec_rt.a
 
 # $(call install_missing,PACKAGES,APT-OPTIONS): apt-get installs those not there.
@@ -142,6 +142,15 @@ sample: $(BUILD)/paddlec
 	@mkdir -p $(BUILD)/sample
 	$(BUILD)/paddlec build samples/mlp/model.pdmodel -o $(BUILD)/sample/classifier
 	$(BUILD)/sample/classifier --input x=samples/mlp/x.npy --output-dir $(BUILD)/sample
+
+# The card's cuBLAS SGEMM rates (bench/gpu/sgemm_rate.cu), the reference of the
+# GPU benchmark; built wherever nvcc is, run where a GPU is (exit 77 without).
+NVCC     ?= nvcc
+$(BUILD)/gpu/sgemm_rate: bench/gpu/sgemm_rate.cu
+	@mkdir -p $(@D)
+	$(NVCC) -O2 -gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_90,code=[sm_90,compute_90] \
+	  -o $@ $< -lcublas -lcudnn -lnccl
+gpu-bench: $(BUILD)/gpu/sgemm_rate
 
 # What a change does to the emitted code of every model the tests use:
 # `make replay BASE=<commit>` (tests/replay.py) diffs BASE's output with the
