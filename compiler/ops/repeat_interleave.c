@@ -14,7 +14,7 @@
  * them -- and are baked into the code; otherwise paddlec refuses the model.
  * Paddle requires len(RepeatsTensor) == X.dims[dim] and repeats >= 0.  A
  * negative dim counts from the end here; Paddle 2.6's CPU kernel hangs or
- * aborts on one (tests/oracle/e2e_tensor3.py therefore has none). */
+ * aborts on one (tests/oracle/e2e_index.py therefore has none). */
 #include "../util.h"
 #include "ops.h"
 #include "tensor_util.h"

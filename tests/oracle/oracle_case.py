@@ -196,6 +196,48 @@ def case_registry():
     return cases, case
 
 
+def named_feeds(batch=2):
+    """`data, make_input = named_feeds()` for a family whose feeds say by name
+    what they hold: data(name, shape, dtype, low, high) declares a feed (an
+    integer feed is uniform in [low, high)); make_input draws it, a None or -1
+    dim taking `batch`.  Float feeds are standard normal, except `ties*`
+    (small integers: many equal values), `pos*` (|x| * 5 + 0.05), `sorted*`
+    (halves sorted along the last dim: repeated values), `special*` (NaN,
+    +inf and -inf in every 5th, 7th and 11th place) and `nan*` (NaN in every
+    4th place and the whole row [0, 1, :])."""
+    int_range = {}
+
+    def data(name, shape, dtype="float32", low=-5, high=5):
+        int_range[name] = (low, high)
+        return paddle.static.data(name, shape, dtype)
+
+    def make_input(v, rng):
+        shape = [batch if d in (None, -1) else d for d in v.shape]
+        dt = str(v.dtype)
+        if "int" in dt:
+            low, high = int_range[v.name]
+            return rng.integers(low, high, size=shape).astype("int64" if "int64" in dt else "int32")
+        if v.name.startswith("ties"):
+            return rng.integers(0, 4, size=shape).astype("float32")
+        x = rng.standard_normal(shape).astype("float64" if "float64" in dt else "float32")
+        if v.name.startswith("pos"):
+            x = np.abs(x) * 5.0 + 0.05
+        if v.name.startswith("sorted"):
+            x = np.sort(np.round(x * 2.0) / 2.0, axis=-1).astype(x.dtype)
+        if v.name.startswith("special"):
+            flat = x.reshape(-1)
+            flat[::5] = np.nan
+            flat[1::7] = np.inf
+            flat[3::11] = -np.inf
+        if v.name.startswith("nan"):
+            flat = x.reshape(-1)
+            flat[::4] = np.nan
+            x[0, 1, :] = np.nan
+        return x
+
+    return data, make_input
+
+
 def save_grad_program(out_dir, main, feeds, fetches, exe):
     """A program with backward ops, saved as the end-to-end tests read it:
     feed and fetch ops added the way Paddle's Executor adds them

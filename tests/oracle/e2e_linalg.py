@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""Op-level end-to-end cases for products and vector algebra beyond
+e2e_math.py's float32 matmul: einsum (implicit and explicit outputs,
+ellipses, diagonals, several operands), addmm (beta, alpha, broadcast
+input), float64 matrix products, cross and dist (every p).
+
+    python e2e_linalg.py OUTDIR [CASE ...]
+
+Each case is a small static program built with the public API (raw ops
+appended where the API hides an attribute) covering the op's attributes;
+feeds are drawn by oracle_case.named_feeds from their names (see there:
+`ties*`, `special*`, `nan*`, `pos*`, `sorted*`, integer ranges given to
+data()).  Batch 2, the batch dim None.  tests/oracle/oracle_case.py saves
+each case with Paddle's reference outputs."""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from oracle_case import case_registry, named_feeds, run_static_cases  # noqa: E402
+
+import paddle  # noqa: E402
+import paddle.nn.functional as F  # noqa: E402
+
+CASES, case = case_registry()
+data, make_input = named_feeds()
+
+
+
+@case
+def einsum():
+    x = data("x", [None, 3, 4])
+    y = data("y", [None, 4, 5])
+    w = data("w", [4, 5])
+    v = data("v", [None, 3])
+    q = data("q", [None, 3, 3])
+    z = data("z", [None, 1, 3, 4])  # a size-1 dim in the ellipsis broadcasts
+    u = data("u", [2, 4, 5])
+    outs = [paddle.einsum("bij,bjk->bik", x, y), paddle.einsum("...ij,jk->...ik", x, w),
+            paddle.einsum("bij,jk", x, w),               # implicit output: "bik"
+            paddle.einsum("bij->jb", x), paddle.einsum("bij->", x), paddle.einsum("bij", x),
+            paddle.einsum("bij,bj->bi", x, paddle.einsum("bjk->bj", y)),
+            paddle.einsum("bi,bj->bij", v, v),           # outer product per batch row
+            paddle.einsum("bii->bi", q), paddle.einsum("bii->b", q),   # diagonal, trace
+            paddle.einsum("bii,bi->bi", q, v), paddle.einsum("bi->bii", v),  # undiagonal
+            paddle.einsum("...ij,...jk->...ik", z, u),   # ellipsis [B, 1] against [2]
+            paddle.einsum("bij,kj->bki", x, paddle.transpose(w, [1, 0])),
+            paddle.einsum("ij,jk,kl->il", v, q[0], x[0]),  # three operands: two ops
+            paddle.einsum("BIJ,BJK->BKI", x, y)]         # upper case is lowered by the API
+    d = data("d", [None, 3, 4], "float64")
+    outs += [paddle.einsum("bij,bkj->bik", d, d), paddle.einsum("...j->...", d)]
+    return [x, y, w, v, q, z, u, d], outs
+
+
+@case
+def addmm():
+    x = data("x", [None, 5])
+    m = data("m", [5, 6])
+    full = data("full", [None, 6])
+    row = data("row", [6])
+    col = data("col", [None, 1])
+    one = data("one", [1, 1])
+    d = data("d", [None, 5], "float64")
+    dm = data("dm", [5, 6], "float64")
+    dr = data("dr", [1, 6], "float64")
+    outs = [paddle.addmm(full, x, m), paddle.addmm(row, x, m, beta=0.5, alpha=2.0),
+            paddle.addmm(col, x, m, beta=-1.0, alpha=0.25), paddle.addmm(one, x, m, beta=0.0, alpha=1.5),
+            paddle.addmm(dr, d, dm, beta=2.0, alpha=-0.5)]
+    return [x, m, full, row, col, one, d, dm, dr], outs
+
+
+@case
+def matmul_float64():
+    """float64 matrix products: a linear layer (matmul_v2 + bias add, which
+    the GEMM-epilogue fusion must leave alone), transposes, batch
+    broadcasting, bmm, and a vector operand."""
+    x = data("x", [None, 3, 4], "float64")
+    w = data("w", [4, 5], "float64")
+    b = data("b", [5], "float64")
+    z = data("z", [None, 5, 3], "float64")
+    u = data("u", [None, 5, 4], "float64")
+    v = data("v", [4], "float64")
+    outs = [F.linear(x, w, b), paddle.matmul(x, z, transpose_x=True, transpose_y=True),
+            paddle.matmul(x, w), paddle.bmm(x, paddle.transpose(u, [0, 2, 1])), paddle.matmul(x, v),
+            F.relu(paddle.matmul(x, w) + b)]
+    return [x, w, b, z, u, v], outs
+
+
+@case
+def cross():
+    x = data("x", [None, 3, 4])
+    y = data("y", [None, 3, 4])
+    a = data("a", [None, 4, 3])
+    b = data("b", [None, 4, 3])
+    i = data("i", [None, 3], "int64")
+    j = data("j", [None, 3], "int64")
+    d = data("d", [None, 2, 3], "float64")
+    outs = [paddle.cross(x, y, axis=1), paddle.cross(x, y), paddle.cross(a, b), paddle.cross(a, b, axis=-1),
+            paddle.cross(i, j), paddle.cross(d, d * 2.0 - 1.0)]
+    return [x, y, a, b, i, j, d], outs
+
+
+@case
+def dist():
+    x = data("x", [None, 3, 4])
+    y = data("y", [None, 3, 4])
+    w = data("w", [4])
+    c = data("col", [None, 3, 1])
+    d = data("d", [None, 3, 4], "float64")
+    e = data("e", [None, 3, 4], "float64")
+    outs = [paddle.dist(x, y, p) for p in (2.0, 0.0, float("inf"), float("-inf"), 1.0, 3.5, 0.5)]
+    outs += [paddle.dist(x, w), paddle.dist(c, x, 1.5), paddle.dist(d, e), paddle.dist(d, e, float("inf"))]
+    return [x, y, w, c, d, e], outs
+
+if __name__ == "__main__":
+    run_static_cases(CASES, make_input)

@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""Op-level end-to-end cases for the scans beyond cumsum (which e2e_tensor.py
+holds): cummax and cummin (values and indices, every axis, ties, NaN and
+infinities, integer and float64 inputs) and logcumsumexp (axis, flatten,
+exclusive, reverse, large magnitudes).
+
+    python e2e_scan.py OUTDIR [CASE ...]
+
+Each case is a small static program built with the public API (raw ops
+appended where the API hides an attribute) covering the op's attributes;
+feeds are drawn by oracle_case.named_feeds from their names (see there:
+`ties*`, `special*`, `nan*`, `pos*`, `sorted*`, integer ranges given to
+data()).  Batch 2, the batch dim None.  tests/oracle/oracle_case.py saves
+each case with Paddle's reference outputs."""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from oracle_case import append_op as op, case_registry, named_feeds, run_static_cases  # noqa: E402
+
+import paddle  # noqa: E402
+
+CASES, case = case_registry()
+data, make_input = named_feeds()
+
+
+
+@case
+def cum_maxmin():
+    t = data("ties", [None, 7, 5])
+    s = data("special", [None, 9])
+    i = data("i", [None, 6], "int64", -3, 3)
+    j = data("j", [None, 3, 4], "int32", -2, 2)
+    d = data("d", [None, 4, 3], "float64")
+    outs = []
+    for f in (paddle.cummax, paddle.cummin):
+        outs += list(f(t, axis=1)) + list(f(t, axis=-1)) + list(f(t, axis=0)) + list(f(t))
+        outs += list(f(s, axis=1)) + list(f(i, axis=1, dtype="int32")) + list(f(j, axis=2)) + list(f(d, axis=1))
+    return [t, s, i, j, d], outs
+
+
+@case
+def logcumsumexp():
+    x = data("x", [None, 3, 4])
+    s = data("special", [None, 7])
+    d = data("d", [None, 5], "float64")
+    outs = [paddle.logcumsumexp(x), paddle.logcumsumexp(x, axis=1), paddle.logcumsumexp(x, axis=0),
+            paddle.logcumsumexp(s, axis=-1), paddle.logcumsumexp(d, axis=1)]
+    for attrs in ({"axis": 1, "exclusive": True}, {"axis": 2, "reverse": True},
+                  {"axis": 1, "exclusive": True, "reverse": True}, {"axis": -1, "flatten": True, "exclusive": True}):
+        outs += op("logcumsumexp", {"X": [x]}, {"Out": ["float32"]}, attrs)
+    w = paddle.scale(x, 100.0)  # large magnitudes: the max-shifted form must not overflow
+    outs.append(paddle.logcumsumexp(w, axis=2))
+    return [x, s, d], outs
+
+if __name__ == "__main__":
+    run_static_cases(CASES, make_input)
