@@ -2,7 +2,9 @@
 with non-default attributes, the binary element-wise ops with Paddle's `axis`
 broadcasting (float32 and int64), the matrix products (mul, matmul with
 alpha, matmul_v2 with transposes, batches, broadcasting and vectors), scale
-(both bias orders, ScaleTensor), softmax and log_softmax on every axis.
+(both bias orders, ScaleTensor), softmax and log_softmax on every axis;
+activations and scale with negative attributes (float32 and float64: the
+attributes' C literals).
 
     python e2e_math.py OUTDIR [CASE ...]
 
@@ -167,11 +169,34 @@ def softmax_axes():
     return [x], outs
 
 
+# ---------------------------------------------------------------- activations with negative attributes (the C literals)
+NEGATIVE_ATTRS = [
+    ("hard_shrink", {"threshold": -0.1}), ("softshrink", {"lambda": -0.2}),
+    ("leaky_relu", {"alpha": -0.3}), ("swish", {"beta": -1.5}), ("soft_relu", {"threshold": -0.5}),
+    ("thresholded_relu", {"threshold": -0.5}), ("elu", {"alpha": -0.5}), ("celu", {"alpha": -0.5}),
+    ("hard_sigmoid", {"slope": -0.2, "offset": -0.5}), ("relu6", {"threshold": -1.0}),
+    ("brelu", {"t_min": -2.0, "t_max": -0.5}), ("mish", {"threshold": -1.0}),
+    ("softplus", {"beta": -1.0, "threshold": -2.0}), ("stanh", {"scale_a": -0.5, "scale_b": -2.0}),
+    ("selu", {"scale": -1.5, "alpha": -0.5}), ("clip", {"min": -0.5, "max": -0.25}),
+    ("scale", {"scale": -2.0, "bias": -0.5}), ("scale", {"scale": -2.0, "bias": -0.5, "bias_after_scale": False}),
+]
+
+
+@case
+def activations_negative_attrs():
+    x = paddle.static.data("x", [4, 6], "float32")
+    outs = [op(t, x, dict(a)) for t, a in NEGATIVE_ATTRS]
+    d = paddle.static.data("d", [4, 6], "float64")
+    outs += [op(t, d, dict(a))
+             for t, a in NEGATIVE_ATTRS if t in ("hard_shrink", "softshrink", "leaky_relu", "scale")]
+    return [x, d], outs
+
+
 def make_input(v, rng):
     shape = [2 if d < 0 else d for d in v.shape]
     if "int" in str(v.dtype):
         return rng.integers(-20, 20, size=shape).astype("int64")
-    return rng.standard_normal(shape).astype("float32")
+    return rng.standard_normal(shape).astype("float64" if "float64" in str(v.dtype) else "float32")
 
 
 if __name__ == "__main__":

@@ -5,7 +5,10 @@ strided_slice, cast, shape, fill_constant (+ batch_size_like, any_like,
 zeros_like), assign, assign_value, range, expand (v1, v2, as_v2), tile,
 gather, gather_nd, index_select, arg_max/arg_min, lookup_table (v1, v2),
 dropout, comparisons, logical and bitwise ops, reductions, sum, top_k (v1,
-v2), cumsum (and logcumsumexp of one element), where, one_hot_v2, increment.
+v2), cumsum (and logcumsumexp of one element), where, one_hot_v2, increment;
+reshape2 / reshape with Shape and ShapeTensor known at compile time (they win
+over the `shape` attribute), flatten2 / flatten_contiguous_range of a 0-D
+tensor, slice / strided_slice with infer_flags shorter than axes.
 
     python e2e_tensor.py OUTDIR [CASE ...]
 
@@ -110,6 +113,60 @@ def slices():
     m = op("strided_slice", {"Input": [x]}, {"Out": ["float32"]},
            {"axes": [2], "starts": [-1], "ends": [0], "strides": [1], "infer_flags": [-1], "decrease_axis": [2]})[0]
     return [x], [a, b, c, d, e, f, g, h, i, j, k, m]
+
+
+# ---------------------------------------------------------------- shapes from constant tensors, 0-D, short infer_flags
+def const_int(values, dtype="int32"):
+    """A tensor whose values are known at compile time (assign_value)."""
+    return paddle.assign(np.array(values, dtype))
+
+
+@case
+def reshape_shape_tensor():
+    """Shape (and ShapeTensor) win over the `shape` attribute (Paddle's
+    OpTest: X [6, 20], Shape [2, 3, 20], shape [0, -1, 20])."""
+    x = data("x", [6, 20])
+    outs = []
+    for t in ("reshape2", "reshape"):
+        o = {"Out": ["float32"]}
+        if t == "reshape2":
+            o["XShape"] = ["float32"]
+        outs += [op(t, {"X": [x], "Shape": [const_int([2, 3, 20])]}, o, {"shape": [0, -1, 20]})[0]]
+    # ShapeTensor over Shape over shape
+    st = [const_int([4], "int64"), const_int([-1], "int64"), const_int([5])]
+    outs += [op("reshape2", {"X": [x], "Shape": [const_int([3, 40])], "ShapeTensor": st},
+                {"Out": ["float32"], "XShape": ["float32"]}, {"shape": [0, -1, 20]})[0]]
+    # Shape alone, with the attribute empty
+    outs += [op("reshape2", {"X": [x], "Shape": [const_int([10, -1], "int64")]},
+                {"Out": ["float32"], "XShape": ["float32"]}, {})[0]]
+    return [x], outs
+
+
+@case
+def flatten_zero_d():
+    x = data("x", [])
+    a = op("flatten2", {"X": [x]}, {"Out": ["float32"], "XShape": ["float32"]}, {"axis": 0})[0]
+    b = op("flatten_contiguous_range", {"X": [x]}, {"Out": ["float32"], "XShape": ["float32"]},
+           {"start_axis": 0, "stop_axis": -1})[0]
+    return [x], [a, b]
+
+
+@case
+def slice_short_infer_flags():
+    x = data("x", [3, 4, 5, 6])
+    outs = [op("slice", {"Input": [x]}, {"Out": ["float32"]},
+               {"axes": [0, 1, 2], "starts": [1, 0, 2], "ends": [3, 3, 4], "infer_flags": [1],
+                "decrease_axis": []})[0],
+            op("slice", {"Input": [x]}, {"Out": ["float32"]},
+               {"axes": [1, 3], "starts": [-3, 1], "ends": [2, 2], "infer_flags": [1],
+                "decrease_axis": [3]})[0],
+            op("strided_slice", {"Input": [x]}, {"Out": ["float32"]},
+               {"axes": [0, 1, 2], "starts": [1, 0, 2], "ends": [3, 3, 4], "strides": [1, 1, 2],
+                "infer_flags": [1], "decrease_axis": []})[0],
+            op("strided_slice", {"Input": [x]}, {"Out": ["float32"]},
+               {"axes": [3, 1], "starts": [-1, 3], "ends": [-7, 0], "strides": [-2, -1],
+                "infer_flags": [1], "decrease_axis": []})[0]]
+    return [x], outs
 
 
 # ---------------------------------------------------------------- dtypes

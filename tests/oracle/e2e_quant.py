@@ -1,16 +1,10 @@
 #!/usr/bin/env python3
-"""Op-level end-to-end regression cases for defects found by running
-Paddle's own per-op unit-test cases as one-op programs:
+"""Op-level end-to-end cases for the fake_quantize family (found wrong by
+running Paddle's own per-op unit-test cases as one-op programs): the five
+fake_quantize ops, at inference (is_test) and in training, with both
+round_types and several bit_lengths.
 
-  - reshape2 / reshape with a Shape tensor or a ShapeTensor list known at
-    compile time (the tensors win over the `shape` attribute);
-  - flatten2 / flatten_contiguous_range of a 0-D tensor ([1]);
-  - slice / strided_slice with infer_flags shorter than axes;
-  - activations and scale with negative attributes (the C literals);
-  - the five fake_quantize ops, at inference (is_test) and in training,
-    with both round_types and several bit_lengths.
-
-    python e2e_regress_ops1.py OUTDIR [CASE ...]
+    python e2e_quant.py OUTDIR [CASE ...]
 
 Inputs are drawn from a generator seeded by the case's name (see
 tests/oracle/oracle_case.py): float inputs standard normal, except the
@@ -40,85 +34,6 @@ POSITIVE = {"scale", "state", "accum"}
 
 def data(name, shape, dtype="float32"):
     return paddle.static.data(name, shape, dtype)
-
-
-def const_int(values, dtype="int32"):
-    """A tensor whose values are known at compile time (assign_value)."""
-    return paddle.assign(np.array(values, dtype))
-
-
-# ---------------------------------------------------------------- reshape
-@case
-def reshape_shape_tensor():
-    """Shape (and ShapeTensor) win over the `shape` attribute (Paddle's
-    OpTest: X [6, 20], Shape [2, 3, 20], shape [0, -1, 20])."""
-    x = data("x", [6, 20])
-    outs = []
-    for t in ("reshape2", "reshape"):
-        o = {"Out": ["float32"]}
-        if t == "reshape2":
-            o["XShape"] = ["float32"]
-        outs += [op(t, {"X": [x], "Shape": [const_int([2, 3, 20])]}, o, {"shape": [0, -1, 20]})[0]]
-    # ShapeTensor over Shape over shape
-    st = [const_int([4], "int64"), const_int([-1], "int64"), const_int([5])]
-    outs += [op("reshape2", {"X": [x], "Shape": [const_int([3, 40])], "ShapeTensor": st},
-                {"Out": ["float32"], "XShape": ["float32"]}, {"shape": [0, -1, 20]})[0]]
-    # Shape alone, with the attribute empty
-    outs += [op("reshape2", {"X": [x], "Shape": [const_int([10, -1], "int64")]},
-                {"Out": ["float32"], "XShape": ["float32"]}, {})[0]]
-    return [x], outs
-
-
-# ---------------------------------------------------------------- flatten
-@case
-def flatten_zero_d():
-    x = data("x", [])
-    a = op("flatten2", {"X": [x]}, {"Out": ["float32"], "XShape": ["float32"]}, {"axis": 0})[0]
-    b = op("flatten_contiguous_range", {"X": [x]}, {"Out": ["float32"], "XShape": ["float32"]},
-           {"start_axis": 0, "stop_axis": -1})[0]
-    return [x], [a, b]
-
-
-# ---------------------------------------------------------------- slice
-@case
-def slice_short_infer_flags():
-    x = data("x", [3, 4, 5, 6])
-    outs = [op("slice", {"Input": [x]}, {"Out": ["float32"]},
-               {"axes": [0, 1, 2], "starts": [1, 0, 2], "ends": [3, 3, 4], "infer_flags": [1],
-                "decrease_axis": []})[0],
-            op("slice", {"Input": [x]}, {"Out": ["float32"]},
-               {"axes": [1, 3], "starts": [-3, 1], "ends": [2, 2], "infer_flags": [1],
-                "decrease_axis": [3]})[0],
-            op("strided_slice", {"Input": [x]}, {"Out": ["float32"]},
-               {"axes": [0, 1, 2], "starts": [1, 0, 2], "ends": [3, 3, 4], "strides": [1, 1, 2],
-                "infer_flags": [1], "decrease_axis": []})[0],
-            op("strided_slice", {"Input": [x]}, {"Out": ["float32"]},
-               {"axes": [3, 1], "starts": [-1, 3], "ends": [-7, 0], "strides": [-2, -1],
-                "infer_flags": [1], "decrease_axis": []})[0]]
-    return [x], outs
-
-
-# ---------------------------------------------------------------- activations
-NEGATIVE_ATTRS = [
-    ("hard_shrink", {"threshold": -0.1}), ("softshrink", {"lambda": -0.2}),
-    ("leaky_relu", {"alpha": -0.3}), ("swish", {"beta": -1.5}), ("soft_relu", {"threshold": -0.5}),
-    ("thresholded_relu", {"threshold": -0.5}), ("elu", {"alpha": -0.5}), ("celu", {"alpha": -0.5}),
-    ("hard_sigmoid", {"slope": -0.2, "offset": -0.5}), ("relu6", {"threshold": -1.0}),
-    ("brelu", {"t_min": -2.0, "t_max": -0.5}), ("mish", {"threshold": -1.0}),
-    ("softplus", {"beta": -1.0, "threshold": -2.0}), ("stanh", {"scale_a": -0.5, "scale_b": -2.0}),
-    ("selu", {"scale": -1.5, "alpha": -0.5}), ("clip", {"min": -0.5, "max": -0.25}),
-    ("scale", {"scale": -2.0, "bias": -0.5}), ("scale", {"scale": -2.0, "bias": -0.5, "bias_after_scale": False}),
-]
-
-
-@case
-def activations_negative_attrs():
-    x = data("x", [4, 6])
-    outs = [op(t, {"X": [x]}, {"Out": ["float32"]}, dict(a))[0] for t, a in NEGATIVE_ATTRS]
-    d = data("d", [4, 6], "float64")
-    outs += [op(t, {"X": [d]}, {"Out": ["float64"]}, dict(a))[0]
-             for t, a in NEGATIVE_ATTRS if t in ("hard_shrink", "softshrink", "leaky_relu", "scale")]
-    return [x, d], outs
 
 
 # ---------------------------------------------------------------- fake quantize
