@@ -1,5 +1,5 @@
-"""Regressions found by running Paddle's per-op unit-test cases as one-op
-programs (cases in tests/oracle/e2e_regress_ops2.py):
+"""The norm_conv family (tests/oracle/e2e_norm_conv.py) beyond the default
+build that tests/test_e2e_ops.py compares:
 
   * the grouped and depthwise convolutions, compiled also with no passes (no
     bias / activation / relu fusion), must match Paddle like the default
@@ -20,13 +20,13 @@ from test_bad_input import bad
 from test_e2e import build, run_binary
 from test_e2e_ops import cases
 
-SCRIPT = os.path.join(ROOT, "tests", "oracle", "e2e_regress_ops2.py")
+SCRIPT = os.path.join(ROOT, "tests", "oracle", "e2e_norm_conv.py")
 
 
 @pytest.mark.parametrize("passes", ["--passes=none", "--ir-optim=false"])
 def test_grouped_convolutions_without_fusion(passes, tmp_path, monkeypatch):
     monkeypatch.setitem(SAN_ENV, "CFLAGS", "-O1 -DPADDLEC_POISON_ARENA")
-    out, names = cases("regress_ops2")
+    out, names = cases("norm_conv")
     names = [n for n in names if n.startswith("conv_")]
     assert len(names) == 3, names
     for name in names:

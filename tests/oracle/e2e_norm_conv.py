@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Op-level regression cases found by running Paddle's per-op unit-test cases
-as one-op programs:
+"""Op-level end-to-end cases for the statistics outputs of the normalization
+ops and for grouped convolutions, both found wrong by running Paddle's per-op
+unit-test cases as one-op programs:
 
   * group_norm's Mean and Variance (and layer_norm's, instance_norm's
     SavedMean and SavedVariance) fetched: paddlec wrote only Y, so a fetch
@@ -12,12 +13,12 @@ as one-op programs:
     neighbours (1x1 and 3x3, grouped and depthwise, strided, with bias and
     fused activations).
 
-    python e2e_regress_ops2.py OUTDIR [CASE ...]
-    python e2e_regress_ops2.py OUTDIR --refused
+    python e2e_norm_conv.py OUTDIR [CASE ...]
+    python e2e_norm_conv.py OUTDIR --refused
 
 The first form builds the cases tests/test_e2e_ops.py compiles and compares.
 The second saves, one directory each, the programs paddlec must refuse with
-an error naming the op and the output slot (tests/test_regress_ops2.py): a
+an error naming the op and the output slot (tests/test_norm_conv.py): a
 fetch of an output that no op writes because save_inference_model dropped it
 (instance_norm's SavedMean, norm's Norm, dropout's Mask), or that the op
 leaves unwritten in inference (norm's Norm and dropout's Mask at is_test).
