@@ -218,45 +218,6 @@ int em_same_buffer(EmitCtx *e, const Var *a, const Var *b) {
   return pa->kind == PLAN_ARENA && pb->kind == PLAN_ARENA && pa->index == pb->index;
 }
 
-static const struct {
-  const char *name; /* fuse_activation / activation value */
-  RtAct act;        /* runtime activation */
-  const char *c;    /* its enumerator in generated code */
-} acts[] = {
-    {"", RT_ACT_NONE, "RT_ACT_NONE"},
-    {"none", RT_ACT_NONE, "RT_ACT_NONE"},
-    {"relu", RT_ACT_RELU, "RT_ACT_RELU"},
-    {"leaky_relu", RT_ACT_RELU, "RT_ACT_RELU"},
-    {"relu6", RT_ACT_CLIP, "RT_ACT_CLIP"},
-    {"clip", RT_ACT_CLIP, "RT_ACT_CLIP"},
-    {"swish", RT_ACT_SWISH, "RT_ACT_SWISH"},
-    {"hard_swish", RT_ACT_HARD_SWISH, "RT_ACT_HARD_SWISH"},
-    {"hard_sigmoid", RT_ACT_HARD_SIGMOID, "RT_ACT_HARD_SIGMOID"},
-    {"sigmoid", RT_ACT_SIGMOID, "RT_ACT_SIGMOID"},
-    {"tanh", RT_ACT_TANH, "RT_ACT_TANH"},
-    {"gelu", RT_ACT_GELU, "RT_ACT_GELU"},
-    {"gelu_tanh", RT_ACT_GELU_TANH, "RT_ACT_GELU_TANH"},
-};
-
-int em_act(EmitCtx *e, const char *name, double alpha, double beta, RtAct *act, float *fa, float *fb) {
-  for (size_t i = 0; i < sizeof acts / sizeof acts[0]; i++) {
-    if (strcmp(name, acts[i].name)) continue;
-    *act = acts[i].act;
-    *fa = (float)alpha;
-    *fb = (float)beta;
-    if (*act == RT_ACT_CLIP && !(*fa <= *fb))
-      return em_fail(e, "activation %s needs fuse_alpha <= fuse_beta (got %g, %g)", name, alpha, beta);
-    return 0;
-  }
-  return em_fail(e, "activation '%s' is not supported in a fused epilogue", name);
-}
-
-const char *em_act_name(RtAct act) {
-  for (size_t i = 0; i < sizeof acts / sizeof acts[0]; i++)
-    if (acts[i].act == act) return acts[i].c;
-  return "RT_ACT_NONE";
-}
-
 void em_task_begin(EmitCtx *e, const char *work, const char *outer) {
   const char *fn = pool_printf("%s_task%d", e->kernel, e->ntask_fns);
   pr_line(e->p, "const RtKernelArgs args = {m, B, ws};");

@@ -136,16 +136,6 @@ int em_packable_weight(const EmitCtx *e, const Var *w);
  * `floats` of private scratch (rt_parallel.h; the kernel's own thread uses
  * its scratch slot instead). */
 void em_task_scratch(EmitCtx *e, int64_t floats);
-/* The epilogue activation named `name` with its parameters, as Paddle
- * 2.6's oneDNN fusion reads fuse_alpha / fuse_beta (checked against it,
- * tests/oracle/e2e_cnn.py conv_fused): relu and leaky_relu take the negative
- * slope in alpha, relu6 and clip are min(max(x, alpha), beta), swish's beta
- * is alpha, hard_swish and hard_sigmoid use alpha * x + beta as written;
- * gelu and gelu_tanh take none.  "" and "none" are no activation.  -1 after
- * em_fail for an unknown name or clip bounds out of order. */
-int em_act(EmitCtx *e, const char *name, double alpha, double beta, RtAct *act, float *fa, float *fb);
-/* The RtAct enumerator's name for generated code ("RT_ACT_RELU"). */
-const char *em_act_name(RtAct act);
 /* 1 when a and b live in the same arena buffer (enable_inplace). */
 int em_same_buffer(EmitCtx *e, const Var *a, const Var *b);
 /* Splits the current kernel's loop over `outer` independent rows of `work`

@@ -36,26 +36,7 @@ int fuse_next_beside(const Graph *g, int v, int other) {
 static int is_type(const Graph *g, int id, const char *type) { return id >= 0 && !strcmp(g->ops[id].type, type); }
 
 int fuse_act_of(const Graph *g, int id, FuseAct *a) {
-  if (id < 0) return 0;
-  const Op *op = &g->ops[id];
-  int x = rw_in(g, id, "X");
-  if (x < 0 || g->vars[x].dtype != RT_DT_FP32) return 0;
-  *a = (FuseAct){NULL, 0, 0};
-  const char *t = op->type;
-  if (!strcmp(t, "relu")) a->name = "relu";
-  else if (!strcmp(t, "leaky_relu")) a->name = "leaky_relu", a->alpha = attr_float(op, "alpha", 0.02);
-  else if (!strcmp(t, "relu6")) a->name = "relu6", a->beta = 6, attr_superseded(op, "threshold"); /* as 2.6 */
-  else if (!strcmp(t, "sigmoid")) a->name = "sigmoid";
-  else if (!strcmp(t, "tanh")) a->name = "tanh";
-  else if (!strcmp(t, "swish")) a->name = "swish", a->alpha = 1, attr_superseded(op, "beta"); /* as 2.6 */
-  else if (!strcmp(t, "silu")) a->name = "swish", a->alpha = 1;
-  else if (!strcmp(t, "hard_swish")) a->name = "hard_swish", a->alpha = 1.0 / 6.0, a->beta = 0.5; /* as 2.6 computes it */
-  else if (!strcmp(t, "hard_sigmoid"))
-    a->name = "hard_sigmoid", a->alpha = attr_float(op, "slope", 0.2), a->beta = attr_float(op, "offset", 0.5);
-  else if (!strcmp(t, "gelu")) a->name = attr_bool(op, "approximate", 0) ? "gelu_tanh" : "gelu";
-  else if (!strcmp(t, "clip") && rw_in(g, id, "Min") < 0 && rw_in(g, id, "Max") < 0)
-    a->name = "clip", a->alpha = attr_float(op, "min", 0), a->beta = attr_float(op, "max", 0);
-  return a->name != NULL;
+  return id >= 0 && unary_epilogue(g, &g->ops[id], &a->name, &a->alpha, &a->beta);
 }
 
 int fuse_channel_param(const Graph *g, int id, int x, int dim, int64_t c, int *param) {

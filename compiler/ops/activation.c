@@ -108,7 +108,9 @@ static const char *rrelu_slope(const Op *op) {
  * kernels replace by constants (relu6's threshold, swish's beta,
  * hard_swish's threshold/scale/offset): the expressions use the constants.  Rows whose name has a '(' are variants
  * act_find picks by an attribute (gelu's approximate, elu's sign of alpha,
- * scale's bias_after_scale). */
+ * scale's bias_after_scale).  `epi` says how a fused op's epilogue
+ * computes the row (the fusion passes take in only those rows; em_act reads
+ * a fused op's fuse_activation by it). */
 enum { DEP_X = 1, DEP_OUT = 2, DEP_NONE = 4 /* Out@GRAD only */ };
 
 typedef struct ActAttr {
@@ -116,6 +118,22 @@ typedef struct ActAttr {
   double dflt;
   const char *slot; /* a 1-element tensor input that overrides it, or NULL */
 } ActAttr;
+
+/* A parameter of a fused epilogue: attribute `attr` of the row (its default
+ * in attrs[]), or the constant `value` when attr is NULL. */
+typedef struct ActParam {
+  const char *attr;
+  double value;
+} ActParam;
+
+/* How the epilogues of fused ops (rt_act.h) compute the row, when they
+ * compute it exactly: Paddle's fuse_activation name for it, the runtime
+ * activation, and its fuse_alpha / fuse_beta.  name NULL: not fusible. */
+typedef struct ActEpilogue {
+  const char *name;
+  RtAct act;
+  ActParam alpha, beta;
+} ActEpilogue;
 
 typedef struct Act {
   const char *type;
@@ -125,6 +143,7 @@ typedef struct Act {
   const char *gbody, *grad;                          /* of x, y, dy */
   ActAttr attrs[3];
   const char *fixed[3];
+  ActEpilogue epi;
 } Act;
 
 static const char *logit_fwd(EmitCtx *e, const Op *op) { return (void)e, logit_expr(op); }
@@ -157,125 +176,131 @@ static const char *rrelu_fwd(EmitCtx *e, const Op *op) {
 #define GELU_KA "(float)0.7978845608028654" /* M_2_SQRTPI * M_SQRT1_2 */
 
 static const Act acts[] = {
-    {"abs", "fabsf(v)", NULL, DEP_X, NULL, "x == 0.0f ? 0.0f : dy * (x / fabsf(x))", {{0}}, {0}},
-    {"acos", "acosf(v)", NULL, DEP_X, NULL, "-dy * 1.0f / sqrtf(1.0f - x * x)", {{0}}, {0}},
-    {"acosh", "acoshf(v)", NULL, DEP_X, NULL, "dy * 1.0f / sqrtf(x * x - 1.0f)", {{0}}, {0}},
-    {"asin", "asinf(v)", NULL, DEP_X, NULL, "dy * 1.0f / sqrtf(1.0f - x * x)", {{0}}, {0}},
-    {"asinh", "asinhf(v)", NULL, DEP_X, NULL, "dy * 1.0f / sqrtf(x * x + 1.0f)", {{0}}, {0}},
-    {"atan", "atanf(v)", NULL, DEP_X, NULL, "dy * 1.0f / (1.0f + x * x)", {{0}}, {0}},
-    {"atanh", "atanhf(v)", NULL, DEP_X, NULL, "dy * 1.0f / (1.0f - x * x)", {{0}}, {0}},
+    {"abs", "fabsf(v)", NULL, DEP_X, NULL, "x == 0.0f ? 0.0f : dy * (x / fabsf(x))", {{0}}, {0}, {0}},
+    {"acos", "acosf(v)", NULL, DEP_X, NULL, "-dy * 1.0f / sqrtf(1.0f - x * x)", {{0}}, {0}, {0}},
+    {"acosh", "acoshf(v)", NULL, DEP_X, NULL, "dy * 1.0f / sqrtf(x * x - 1.0f)", {{0}}, {0}, {0}},
+    {"asin", "asinf(v)", NULL, DEP_X, NULL, "dy * 1.0f / sqrtf(1.0f - x * x)", {{0}}, {0}, {0}},
+    {"asinh", "asinhf(v)", NULL, DEP_X, NULL, "dy * 1.0f / sqrtf(x * x + 1.0f)", {{0}}, {0}, {0}},
+    {"atan", "atanf(v)", NULL, DEP_X, NULL, "dy * 1.0f / (1.0f + x * x)", {{0}}, {0}, {0}},
+    {"atanh", "atanhf(v)", NULL, DEP_X, NULL, "dy * 1.0f / (1.0f - x * x)", {{0}}, {0}, {0}},
     {"brelu", CLAMP("v", "{t_min}", "{t_max}"), NULL, DEP_X, NULL, "dy * (float)(x > {t_min} && x < {t_max})",
-     {{"t_min", 0, NULL}, {"t_max", 24, NULL}}, {0}},
+     {{"t_min", 0, NULL}, {"t_max", 24, NULL}}, {0}, {0}},
     /* ZeroGradFunctor: 0 * Out@GRAD (a NaN stays NaN) */
-    {"ceil", "ceilf(v)", NULL, DEP_NONE, NULL, "0.0f * dy", {{0}}, {0}},
+    {"ceil", "ceilf(v)", NULL, DEP_NONE, NULL, "0.0f * dy", {{0}}, {0}, {0}},
     /* Eigen's max and min */
     {"celu", "(v < 0.0f ? 0.0f : v) + (0.0f < " CELU_NEG " ? 0.0f : " CELU_NEG ")", NULL, DEP_X,
      "const float a_pos = (float)({alpha} > 0.0f), a_neg = (float)({alpha} <= 0.0f);\n"
      "const float x_pos = (float)(x > 0.0f), x_neg = (float)(x <= 0.0f);",
      "dy * a_pos * x_pos + dy * expf(x / {alpha}) * a_pos * x_neg + dy * a_neg * x_pos + "
      "dy * expf(x / {alpha}) * a_neg * x_neg",
-     {{"alpha", 1, NULL}}, {0}},
+     {{"alpha", 1, NULL}}, {0}, {0}},
     {"clip", CLAMP("v", "{min}", "{max}"), NULL, DEP_X, NULL, "x > {min} && x < {max} ? dy : 0.0f",
-     {{"min", 0, "Min"}, {"max", 0, "Max"}}, {0}},
-    {"cos", "cosf(v)", NULL, DEP_X, NULL, "-dy * sinf(x)", {{0}}, {0}},
-    {"cosh", "coshf(v)", NULL, DEP_X, NULL, "dy * sinhf(x)", {{0}}, {0}},
+     {{"min", 0, "Min"}, {"max", 0, "Max"}}, {0}, {"clip", RT_ACT_CLIP, {"min", 0}, {"max", 0}}},
+    {"cos", "cosf(v)", NULL, DEP_X, NULL, "-dy * sinf(x)", {{0}}, {0}, {0}},
+    {"cosh", "coshf(v)", NULL, DEP_X, NULL, "dy * sinhf(x)", {{0}}, {0}, {0}},
     /* DigammaGradFunctor: Eigen's polygamma(1, x), the formula of rt_polygamma */
-    {"digamma", "rt_digammaf(v)", NULL, DEP_X, NULL, "dy * rt_polygamma_f32(1, x)", {{0}}, {0}},
+    {"digamma", "rt_digammaf(v)", NULL, DEP_X, NULL, "dy * rt_polygamma_f32(1, x)", {{0}}, {0}, {0}},
     /* EluGradKernel: ELUGradFunctor for alpha > 0, ELUGradNegativeAlphaFunctor otherwise */
     {"elu", "v > 0.0f ? v : {alpha} * (expf(v) - 1.0f)", NULL, DEP_X | DEP_OUT, NULL,
-     "y > 0.0f ? dy : dy * (y + {alpha})", {{"alpha", 1, NULL}}, {0}},
+     "y > 0.0f ? dy : dy * (y + {alpha})", {{"alpha", 1, NULL}}, {0}, {0}},
     {"elu(alpha<=0)", "v > 0.0f ? v : {alpha} * (expf(v) - 1.0f)", NULL, DEP_X | DEP_OUT, NULL,
-     "x > 0.0f ? dy : dy * {alpha} * expf(x)", {{"alpha", 1, NULL}}, {0}},
+     "x > 0.0f ? dy : dy * {alpha} * expf(x)", {{"alpha", 1, NULL}}, {0}, {0}},
     /* EigenErfGrad: M_2_SQRTPI * exp(-x^2) */
-    {"erf", "erff(v)", NULL, DEP_X, NULL, "dy * (float)1.1283791670955126 * expf(-(x * x))", {{0}}, {0}},
+    {"erf", "erff(v)", NULL, DEP_X, NULL, "dy * (float)1.1283791670955126 * expf(-(x * x))", {{0}}, {0}, {0}},
     /* ErfinvGradKernel: (float)(1 / M_2_SQRTPI) * dy * exp(y^2) */
-    {"erfinv", "rt_erfinvf(v)", NULL, DEP_OUT, NULL, "0.88622692545275801f * dy * expf(y * y)", {{0}}, {0}},
-    {"exp", "expf(v)", NULL, DEP_OUT, NULL, "dy * y", {{0}}, {0}},
-    {"expm1", "expm1f(v)", NULL, DEP_OUT, NULL, "dy * y + dy", {{0}}, {0}},
-    {"floor", "floorf(v)", NULL, DEP_NONE, NULL, "0.0f * dy", {{0}}, {0}},
+    {"erfinv", "rt_erfinvf(v)", NULL, DEP_OUT, NULL, "0.88622692545275801f * dy * expf(y * y)", {{0}}, {0}, {0}},
+    {"exp", "expf(v)", NULL, DEP_OUT, NULL, "dy * y", {{0}}, {0}, {0}},
+    {"expm1", "expm1f(v)", NULL, DEP_OUT, NULL, "dy * y + dy", {{0}}, {0}, {0}},
+    {"floor", "floorf(v)", NULL, DEP_NONE, NULL, "0.0f * dy", {{0}}, {0}, {0}},
     /* gelu_grad_kernel.cc, the Eigen path */
     {"gelu", "0.5f * v * (1.0f + rt_erff(v * 0.70710678f))", NULL, DEP_X,
      "const float first = 0.5f * (1.0f + rt_erff(x * 0.70710678f));\n"
      "const float second = (float)0.3989422804014327 * x * expf(-0.5f * (x * x));", /* 0.5 * M_2_SQRTPI * M_SQRT1_2 */
-     "dy * (first + second)", {{0}}, {0}},
+     "dy * (first + second)", {{0}}, {0}, {"gelu", RT_ACT_GELU, {0}, {0}}},
     {"gelu(approximate)", "0.5f * v * (1.0f + tanhf(0.7978845608f * (v + 0.044715f * v * v * v)))", NULL, DEP_X,
      "const float th = tanhf(" GELU_KA " * (0.044715f * (x * x * x) + x));",
      "0.5f * dy * (1.0f + th + (x - x * (th * th)) * (" GELU_KA " + " GELU_KA " * 0.044715f * 3.0f * (x * x)))", {{0}},
-     {0}},
+     {0}, {"gelu_tanh", RT_ACT_GELU_TANH, {0}, {0}}},
     {"hard_shrink", "v * (float)(v < -{threshold} || v > {threshold})", NULL, DEP_X, NULL,
-     "dy * (float)(x < -{threshold} || x > {threshold})", {{"threshold", 0.5, NULL}}, {0}},
+     "dy * (float)(x < -{threshold} || x > {threshold})", {{"threshold", 0.5, NULL}}, {0}, {0}},
     {"hard_sigmoid", CLAMP("({slope} * v + {offset})", "0.0f", "1.0f"), NULL, DEP_OUT, NULL,
-     "dy * (float)(y > 0.0f && y < 1.0f) * {slope}", {{"slope", 0.2, NULL}, {"offset", 0.5, NULL}}, {0}},
+     "dy * (float)(y > 0.0f && y < 1.0f) * {slope}", {{"slope", 0.2, NULL}, {"offset", 0.5, NULL}}, {0},
+     {"hard_sigmoid", RT_ACT_HARD_SIGMOID, {"slope", 0}, {"offset", 0}}},
     {"hard_swish", "v * " CLAMP("(v + 3.0f)", "0.0f", "6.0f") " / 6.0f", NULL, DEP_X,
      "const float tmp = (float)(x + 3.0f < 6.0f);",
      "dy * ((float)(x + 3.0f > 0.0f) * (2.0f * x + 3.0f) / 6.0f * tmp + 1.0f * (1.0f - tmp))", {{0}},
-     {"threshold", "scale", "offset"}},
+     {"threshold", "scale", "offset"},
+     {"hard_swish", RT_ACT_HARD_SWISH, {NULL, 1.0 / 6.0}, {NULL, 0.5}}}, /* as 2.6 computes it */
     {"leaky_relu", "v > 0.0f ? v : {alpha} * v", NULL, DEP_X, NULL,
-     "dy * ({alpha} * (float)(x < 0.0f) + (float)(x >= 0.0f))", {{"alpha", 0.02, NULL}}, {0}},
+     "dy * ({alpha} * (float)(x < 0.0f) + (float)(x >= 0.0f))", {{"alpha", 0.02, NULL}}, {0},
+     {"leaky_relu", RT_ACT_RELU, {"alpha", 0}, {0}}},
     /* LgammaGradFunctor: Eigen's digamma, as rt_digammaf */
-    {"lgamma", "lgammaf(v)", NULL, DEP_X, NULL, "dy * rt_digammaf(x)", {{0}}, {0}},
-    {"log", "logf(v)", NULL, DEP_X, NULL, "dy * (1.0f / x)", {{0}}, {0}},
-    {"log10", "log10f(v)", NULL, DEP_X, NULL, "dy * 1.0f / (x * (float)2.302585092994046)", {{0}}, {0}},
-    {"log1p", "log1pf(v)", NULL, DEP_X, NULL, "dy * (1.0f / (x + 1.0f))", {{0}}, {0}},
-    {"log2", "log2f(v)", NULL, DEP_X, NULL, "dy * 1.0f / (x * (float)0.6931471805599453)", {{0}}, {0}},
-    {"logit", NULL, logit_fwd, DEP_X, NULL, NULL, {{0}}, {0}}, /* grad: logit_grad() */
+    {"lgamma", "lgammaf(v)", NULL, DEP_X, NULL, "dy * rt_digammaf(x)", {{0}}, {0}, {0}},
+    {"log", "logf(v)", NULL, DEP_X, NULL, "dy * (1.0f / x)", {{0}}, {0}, {0}},
+    {"log10", "log10f(v)", NULL, DEP_X, NULL, "dy * 1.0f / (x * (float)2.302585092994046)", {{0}}, {0}, {0}},
+    {"log1p", "log1pf(v)", NULL, DEP_X, NULL, "dy * (1.0f / (x + 1.0f))", {{0}}, {0}, {0}},
+    {"log2", "log2f(v)", NULL, DEP_X, NULL, "dy * 1.0f / (x * (float)0.6931471805599453)", {{0}}, {0}, {0}},
+    {"logit", NULL, logit_fwd, DEP_X, NULL, NULL, {{0}}, {0}, {0}}, /* grad: logit_grad() */
     {"logsigmoid", "-log1pf(expf(-v))", NULL, DEP_X, "const float m = -x > 0.0f ? -x : 0.0f;",
-     "dy * (expf(-x - m) / (expf(-m) + expf(-x - m)))", {{0}}, {0}},
+     "dy * (expf(-x - m) / (expf(-m) + expf(-x - m)))", {{0}}, {0}, {0}},
     {"mish", "v * tanhf(v > {threshold} ? v : log1pf(expf(v)))", NULL, DEP_X,
      "const float sp = x > {threshold} ? x : logf(1.0f + expf(x));\n"
      "const float gsp = 1.0f - expf(-sp), tsp = tanhf(sp);",
-     "dy * (tsp + x * (1.0f - tsp * tsp) * gsp)", {{"threshold", 20, NULL}}, {0}},
+     "dy * (tsp + x * (1.0f - tsp * tsp) * gsp)", {{"threshold", 20, NULL}}, {0}, {0}},
     {"pow", "powf(v, {factor})", NULL, DEP_X, NULL, "dy * {factor} * powf(x, {factor} - 1.0f)",
-     {{"factor", 1, "FactorTensor"}}, {0}},
-    {"reciprocal", "1.0f / v", NULL, DEP_OUT, NULL, "dy * -1.0f * y * y", {{0}}, {0}},
-    {"relu", "v > 0.0f ? v : 0.0f", NULL, DEP_OUT, NULL, "dy * (float)(y > 0.0f)", {{0}}, {0}},
+     {{"factor", 1, "FactorTensor"}}, {0}, {0}},
+    {"reciprocal", "1.0f / v", NULL, DEP_OUT, NULL, "dy * -1.0f * y * y", {{0}}, {0}, {0}},
+    {"relu", "v > 0.0f ? v : 0.0f", NULL, DEP_OUT, NULL, "dy * (float)(y > 0.0f)", {{0}}, {0},
+     {"relu", RT_ACT_RELU, {0}, {0}}},
     {"relu6", CLAMP("v", "0.0f", "6.0f"), NULL, DEP_OUT, NULL, "dy * (float)(y > 0.0f && y < 6.0f)", {{0}},
-     {"threshold"}},
-    {"round", "roundf(v)", NULL, DEP_NONE, NULL, "0.0f * dy", {{0}}, {0}},
-    {"rrelu", NULL, rrelu_fwd, 0, NULL, NULL, {{0}}, {0}},
-    {"rsqrt", "1.0f / sqrtf(v)", NULL, DEP_OUT, NULL, "-0.5f * dy * y * y * y", {{0}}, {0}},
+     {"threshold"}, {"relu6", RT_ACT_CLIP, {NULL, 0}, {NULL, 6}}},
+    {"round", "roundf(v)", NULL, DEP_NONE, NULL, "0.0f * dy", {{0}}, {0}, {0}},
+    {"rrelu", NULL, rrelu_fwd, 0, NULL, NULL, {{0}}, {0}, {0}},
+    {"rsqrt", "1.0f / sqrtf(v)", NULL, DEP_OUT, NULL, "-0.5f * dy * y * y * y", {{0}}, {0}, {0}},
     /* scale's gradient is a scale op */
-    {"scale", "{scale} * v + {bias}", NULL, 0, NULL, NULL, {{"scale", 1, "ScaleTensor"}, {"bias", 0, NULL}}, {0}},
+    {"scale", "{scale} * v + {bias}", NULL, 0, NULL, NULL, {{"scale", 1, "ScaleTensor"}, {"bias", 0, NULL}}, {0}, {0}},
     {"scale(bias_before)", "{scale} * (v + {bias})", NULL, 0, NULL, NULL,
-     {{"scale", 1, "ScaleTensor"}, {"bias", 0, NULL}}, {0}},
+     {{"scale", 1, "ScaleTensor"}, {"bias", 0, NULL}}, {0}, {0}},
     /* SeluGradFunctor: the slope below 0 is alpha * scale, taken in float */
     {"selu", "{scale} * (v > 0.0f ? v : {alpha} * (expf(v) - 1.0f))", NULL, DEP_OUT, NULL,
      "dy * (y <= 0.0f ? y + {alpha} * {scale} : {scale})",
      {{"scale", 1.0507009873554804934193349852946, NULL}, {"alpha", 1.6732632423543772848170429916717, NULL}},
-     {0}},
-    {"sigmoid", "1.0f / (1.0f + expf(-v))", NULL, DEP_OUT, NULL, "dy * y * (1.0f - y)", {{0}}, {0}},
-    {"sign", "(float)((v > 0.0f) - (v < 0.0f))", NULL, 0, NULL, NULL, {{0}}, {0}},
+     {0}, {0}},
+    {"sigmoid", "1.0f / (1.0f + expf(-v))", NULL, DEP_OUT, NULL, "dy * y * (1.0f - y)", {{0}}, {0},
+     {"sigmoid", RT_ACT_SIGMOID, {0}, {0}}},
+    {"sign", "(float)((v > 0.0f) - (v < 0.0f))", NULL, 0, NULL, NULL, {{0}}, {0}, {0}},
     /* SiluGradKernel takes Out too, and reads X only */
     {"silu", "v / (1.0f + expf(-v))", NULL, DEP_X | DEP_OUT, "const float t1 = 1.0f + expf(-x), t2 = x * expf(-x);",
-     "dy * ((1.0f / t1) * (1.0f + t2 / t1))", {{0}}, {0}},
-    {"sin", "sinf(v)", NULL, DEP_X, NULL, "dy * cosf(x)", {{0}}, {0}},
-    {"sinh", "sinhf(v)", NULL, DEP_X, NULL, "dy * coshf(x)", {{0}}, {0}},
+     "dy * ((1.0f / t1) * (1.0f + t2 / t1))", {{0}}, {0}, {"swish", RT_ACT_SWISH, {NULL, 1}, {0}}},
+    {"sin", "sinf(v)", NULL, DEP_X, NULL, "dy * cosf(x)", {{0}}, {0}, {0}},
+    {"sinh", "sinhf(v)", NULL, DEP_X, NULL, "dy * coshf(x)", {{0}}, {0}, {0}},
     /* the clip keeps a NaN, as Eigen's cwiseMax/cwiseMin */
     /* SoftReluGradFunctor (fluid, kDepOut): the mask reads Out, not X */
     {"soft_relu", "logf(1.0f + expf(" SOFT_RELU_LO " > {threshold} ? {threshold} : " SOFT_RELU_LO "))", NULL, DEP_OUT,
-     NULL, "dy * (1.0f - expf(-y)) * (float)(y > -{threshold} && y < {threshold})", {{"threshold", 40, NULL}}, {0}},
+     NULL, "dy * (1.0f - expf(-y)) * (float)(y > -{threshold} && y < {threshold})", {{"threshold", 40, NULL}}, {0},
+     {0}},
     {"softplus", "{beta} * v > {threshold} ? v : log1pf(expf({beta} * v)) / {beta}", NULL, DEP_X,
      "const float xb = {beta} * x;", "xb > {threshold} ? dy : dy / (1.0f + expf(-xb))",
-     {{"beta", 1, NULL}, {"threshold", 20, NULL}}, {0}},
+     {{"beta", 1, NULL}, {"threshold", 20, NULL}}, {0}, {0}},
     {"softshrink", "(float)(v > {lambda}) * (v - {lambda}) + (float)(v < -{lambda}) * (v + {lambda})", NULL, DEP_X,
-     NULL, "dy * ((float)(x > {lambda}) + (float)(x < -{lambda}))", {{"lambda", 0.5, NULL}}, {0}},
+     NULL, "dy * ((float)(x > {lambda}) + (float)(x < -{lambda}))", {{"lambda", 0.5, NULL}}, {0}, {0}},
     {"softsign", "v / (1.0f + fabsf(v))", NULL, DEP_X, NULL,
-     "dy * (1.0f / ((1.0f + fabsf(x)) * (1.0f + fabsf(x))))", {{0}}, {0}},
-    {"sqrt", "sqrtf(v)", NULL, DEP_OUT, NULL, "0.5f * dy / y", {{0}}, {0}},
-    {"square", "v * v", NULL, DEP_X, NULL, "dy * 2.0f * x", {{0}}, {0}},
+     "dy * (1.0f / ((1.0f + fabsf(x)) * (1.0f + fabsf(x))))", {{0}}, {0}, {0}},
+    {"sqrt", "sqrtf(v)", NULL, DEP_OUT, NULL, "0.5f * dy / y", {{0}}, {0}, {0}},
+    {"square", "v * v", NULL, DEP_X, NULL, "dy * 2.0f * x", {{0}}, {0}, {0}},
     {"stanh", "{scale_b} * tanhf({scale_a} * v)", NULL, DEP_X,
      "const float th2 = tanhf({scale_a} * x) * tanhf({scale_a} * x);", "dy * {scale_a} * {scale_b} * (1.0f - th2)",
-     {{"scale_a", 0.67, NULL}, {"scale_b", 1.7159, NULL}}, {0}},
+     {{"scale_a", 0.67, NULL}, {"scale_b", 1.7159, NULL}}, {0}, {0}},
     {"swish", "v / (1.0f + expf(-v))", NULL, DEP_X,
      "const float t1 = 1.0f / (1.0f + expf(-x)), o = x * t1, t2 = t1 * (1.0f - o);", "dy * (o + t2)", {{0}},
-     {"beta"}},
-    {"tan", "tanf(v)", NULL, DEP_X, NULL, "dy / (cosf(x) * cosf(x))", {{0}}, {0}},
-    {"tanh", "tanhf(v)", NULL, DEP_OUT, NULL, "dy * (1.0f - y * y)", {{0}}, {0}},
-    {"tanh_shrink", "v - tanhf(v)", NULL, DEP_X, NULL, "dy * (tanhf(x) * tanhf(x))", {{0}}, {0}},
+     {"beta"}, {"swish", RT_ACT_SWISH, {NULL, 1}, {0}}},
+    {"tan", "tanf(v)", NULL, DEP_X, NULL, "dy / (cosf(x) * cosf(x))", {{0}}, {0}, {0}},
+    {"tanh", "tanhf(v)", NULL, DEP_OUT, NULL, "dy * (1.0f - y * y)", {{0}}, {0}, {"tanh", RT_ACT_TANH, {0}, {0}}},
+    {"tanh_shrink", "v - tanhf(v)", NULL, DEP_X, NULL, "dy * (tanhf(x) * tanhf(x))", {{0}}, {0}, {0}},
     {"thresholded_relu", "v > {threshold} ? v : 0.0f", NULL, DEP_X, NULL, "dy * (float)(x > {threshold})",
-     {{"threshold", 1, NULL}}, {0}},
+     {{"threshold", 1, NULL}}, {0}, {0}},
     /* grad: emit_trunc_grad() */
-    {"trunc", "truncf(v)", NULL, 0, NULL, NULL, {{0}}, {0}},
+    {"trunc", "truncf(v)", NULL, 0, NULL, NULL, {{0}}, {0}, {0}},
 };
 
 /* The row of unary op `type` (without "_grad") as `op`'s attributes pick
@@ -489,6 +514,48 @@ int unary_fusible(const Graph *g, const Op *op) {
     if (!strcmp(op->in[s].name, "X") && op->in[s].n == 1 && op->in[s].vars[0] >= 0)
       return g->vars[op->in[s].vars[0]].dtype == RT_DT_FP32;
   return 0;
+}
+
+/* The value of epilogue parameter p for op (row a). */
+static double epi_param(const Op *op, const Act *a, ActParam p) {
+  if (!p.attr) return p.value;
+  for (int k = 0; k < 3 && a->attrs[k].name; k++)
+    if (!strcmp(a->attrs[k].name, p.attr)) return attr_float(op, p.attr, a->attrs[k].dflt);
+  return p.value; /* not reached: every epilogue attribute is a row attribute */
+}
+
+int unary_epilogue(const Graph *g, const Op *op, const char **name, double *alpha, double *beta) {
+  if (!unary_fusible(g, op)) return 0;
+  const Act *a = act_find(op, op->type);
+  if (!a || !a->epi.name) return 0;
+  *name = a->epi.name;
+  *alpha = epi_param(op, a, a->epi.alpha);
+  *beta = epi_param(op, a, a->epi.beta);
+  return 1;
+}
+
+int em_act(EmitCtx *e, const char *name, double alpha, double beta, RtAct *act, float *fa, float *fb) {
+  *act = RT_ACT_NONE;
+  int found = !*name || !strcmp(name, "none");
+  for (size_t i = 0; !found && i < sizeof acts / sizeof acts[0]; i++)
+    if (acts[i].epi.name && !strcmp(acts[i].epi.name, name)) *act = acts[i].epi.act, found = 1;
+  if (!found) return em_fail(e, "activation '%s' is not supported in a fused epilogue", name);
+  *fa = (float)alpha;
+  *fb = (float)beta;
+  if (*act == RT_ACT_CLIP && !(*fa <= *fb))
+    return em_fail(e, "activation %s needs fuse_alpha <= fuse_beta (got %g, %g)", name, alpha, beta);
+  return 0;
+}
+
+const char *em_act_name(RtAct act) {
+  static const char *const names[] = {
+      [RT_ACT_NONE] = "RT_ACT_NONE",         [RT_ACT_RELU] = "RT_ACT_RELU",
+      [RT_ACT_CLIP] = "RT_ACT_CLIP",         [RT_ACT_SWISH] = "RT_ACT_SWISH",
+      [RT_ACT_HARD_SWISH] = "RT_ACT_HARD_SWISH", [RT_ACT_HARD_SIGMOID] = "RT_ACT_HARD_SIGMOID",
+      [RT_ACT_SIGMOID] = "RT_ACT_SIGMOID",   [RT_ACT_TANH] = "RT_ACT_TANH",
+      [RT_ACT_GELU] = "RT_ACT_GELU",         [RT_ACT_GELU_TANH] = "RT_ACT_GELU_TANH",
+  };
+  return (size_t)act < sizeof names / sizeof names[0] && names[act] ? names[act] : "RT_ACT_NONE";
 }
 
 #define OP_UNARY(name) \

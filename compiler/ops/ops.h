@@ -221,6 +221,22 @@ int unary_grad_emit(EmitCtx *e, const Op *op, const char *grad_type, const Var *
  * attributes (no Min/Max, FactorTensor, ScaleTensor input; not rrelu): one
  * a fusion pass may take in. */
 int unary_fusible(const Graph *g, const Op *op);
+/* 1 when op is unary_fusible and a fused op's epilogue (rt_act.h) computes
+ * it exactly: *name gets Paddle's fuse_activation name for it ("relu",
+ * "leaky_relu", "relu6", "clip", "swish", "hard_swish", "hard_sigmoid",
+ * "sigmoid", "tanh", "gelu", "gelu_tanh"), *alpha and *beta its fuse_alpha
+ * and fuse_beta, from op's attributes (the table's epi column). */
+int unary_epilogue(const Graph *g, const Op *op, const char **name, double *alpha, double *beta);
+/* The epilogue activation named `name` with its parameters, as Paddle
+ * 2.6's oneDNN fusion reads fuse_alpha / fuse_beta (checked against it,
+ * tests/oracle/e2e_cnn.py conv_fused): relu and leaky_relu take the negative
+ * slope in alpha, relu6 and clip are min(max(x, alpha), beta), swish's beta
+ * is alpha, hard_swish and hard_sigmoid use alpha * x + beta as written;
+ * gelu and gelu_tanh take none.  "" and "none" are no activation.  -1 after
+ * em_fail for an unknown name or clip bounds out of order. */
+int em_act(EmitCtx *e, const char *name, double alpha, double beta, RtAct *act, float *fa, float *fb);
+/* The RtAct enumerator's name for generated code ("RT_ACT_RELU"). */
+const char *em_act_name(RtAct act);
 
 /* ---- optimizer ops (optimizer.c) ---- */
 /* 1 when input `slot` of an optimizer op holds a value every parameter's
