@@ -15,6 +15,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "../consteval.h"
 #include "../emit_ew.h"
 #include "../attr.h"
 #include "../util.h"
@@ -599,7 +600,19 @@ OP_UNARY(relu)
 OP_UNARY(relu6)
 OP_UNARY(round)
 OP_UNARY(rsqrt)
-OP_UNARY(scale)
+/* Integer values scaled in double, truncated as Paddle's int kernel. */
+static void fold_scale(OpCtx *c) {
+  Var *x = ctx_in(c, "X", 0);
+  double s = attr_float(c->op, "scale", 1), b = attr_float(c->op, "bias", 0);
+  if (!consteval_tracked(x) || ctx_in(c, "ScaleTensor", 0)) return;
+  int64_t v[CONST_MAX];
+  for (int i = 0; i < x->nvals; i++)
+    v[i] = attr_bool(c->op, "bias_after_scale", 1) ? (int64_t)(s * (double)x->vals[i] + b)
+                                                   : (int64_t)(s * ((double)x->vals[i] + b));
+  consteval_set(ctx_out(c, "Out", 0), v, x->nvals, x->vmask);
+}
+const OpDef op_scale = {
+    .type = "scale", .infer = infer_unary, .emit_c = emit_unary, .fold = fold_scale, .inplace = "X:Out"};
 OP_UNARY(selu)
 OP_UNARY(sigmoid)
 OP_UNARY(sign)

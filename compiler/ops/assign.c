@@ -10,6 +10,7 @@
  * `values`), which must hold exactly numel(Out) of them. */
 #include <string.h>
 
+#include "../consteval.h"
 #include "../util.h"
 #include "ops.h"
 #include "tensor_util.h"
@@ -83,6 +84,17 @@ static int emit_assign_value(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_assign = {.type = "assign", .infer = infer_assign, .emit_c = emit_assign, .inplace = "X:Out"};
-const OpDef op_assign_value = {.type = "assign_value", .infer = infer_assign_value, .emit_c = emit_assign_value};
+static void fold_assign(OpCtx *c) { consteval_copy(ctx_in(c, "X", 0), ctx_out(c, "Out", 0)); }
+
+static void fold_assign_value(OpCtx *c) {
+  int64_t *iv;
+  int n = attr_ints(c->op, "int32_values", &iv);
+  if (!n) n = attr_ints(c->op, "int64_values", &iv);
+  if (n > 0 && n <= CONST_MAX) consteval_set(ctx_out(c, "Out", 0), iv, n, consteval_all_known(n));
+}
+
+const OpDef op_assign = {
+    .type = "assign", .infer = infer_assign, .emit_c = emit_assign, .fold = fold_assign, .inplace = "X:Out"};
+const OpDef op_assign_value = {
+    .type = "assign_value", .infer = infer_assign_value, .emit_c = emit_assign_value, .fold = fold_assign_value};
 const OpDef op_share_data = {.type = "share_data", .infer = infer_assign, .emit_c = emit_assign};

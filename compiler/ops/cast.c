@@ -5,6 +5,7 @@
  * anything to bool is `!= 0` (NaN is true); float to integer truncates
  * toward zero (rt_f2i32 / rt_f2i64, which also give x86's result for NaN
  * and out-of-range values); the rest are C conversions. */
+#include "../consteval.h"
 #include "../emit_ew.h"
 #include "../util.h"
 #include "ops.h"
@@ -38,4 +39,7 @@ static int emit_cast(EmitCtx *e) {
 /* in_dtype: Paddle 2.6's kernel (phi CastKernel) casts from X's dtype and
  * never reads it. */
 static const char *const cast_attr_ignores[] = {"in_dtype", NULL};
-const OpDef op_cast = {.type = "cast", .infer = infer_cast, .emit_c = emit_cast, .attr_ignores = cast_attr_ignores};
+/* Integer values stay (consteval_set keeps them for integer outputs only). */
+static void fold_cast(OpCtx *c) { consteval_copy(ctx_in(c, "X", 0), ctx_out(c, "Out", 0)); }
+const OpDef op_cast = {
+    .type = "cast", .infer = infer_cast, .emit_c = emit_cast, .fold = fold_cast, .attr_ignores = cast_attr_ignores};

@@ -6,6 +6,7 @@
  * -1; along the other axes a -1 is replaced by a known dim of a later input.
  * With the axis from a tensor every dim is -1.  Out has X[0]'s dtype.
  * Emission: per row of the dims before `axis`, one memcpy per input. */
+#include "../consteval.h"
 #include "../util.h"
 #include "ops.h"
 #include "tensor_util.h"
@@ -65,7 +66,16 @@ static int emit_concat(EmitCtx *e) {
   return tu_pieces(e, out, n, xs, em_prod(e, out, 0, axis), inner, 1);
 }
 
-const OpDef op_concat = {.type = "concat", .infer = infer_concat, .emit_c = emit_concat};
+/* 1-D integer pieces along axis 0 (a shape assembled from parts). */
+static void fold_concat(OpCtx *c) {
+  Var *x[CONST_MAX];
+  int n = ctx_nin(c, "X");
+  if (n > CONST_MAX || attr_int(c->op, "axis", 0) != 0) return;
+  for (int i = 0; i < n; i++) x[i] = ctx_in(c, "X", i);
+  consteval_join(x, n, ctx_out(c, "Out", 0));
+}
+
+const OpDef op_concat = {.type = "concat", .infer = infer_concat, .emit_c = emit_concat, .fold = fold_concat};
 
 /* concat_grad (X, Out@GRAD -> X@GRAD): Out@GRAD split along axis into
  * pieces of X's shapes; an X@GRAD nobody asked for is skipped. */

@@ -14,6 +14,7 @@
  * (so -1 against 1, and 0 against 0 or 1, are unknown at compile time). */
 #include <string.h>
 
+#include "../consteval.h"
 #include "../emit_ew.h"
 #include "bcast_util.h"
 #include "ops.h"
@@ -27,30 +28,69 @@ static int infer_elementwise(OpCtx *c) {
   return 0;
 }
 
-/* C expression of the elements a (of X) and b (of Y).  Integer division
- * truncates as Paddle's CPU kernel does; mod and floordiv round toward minus
- * infinity (Python semantics), as Paddle's do. */
-static const char *expr_of(const char *type, int is_float) {
-  static const struct {
-    const char *type, *fexpr, *iexpr;
-  } table[] = {
-      {"elementwise_add", "a + b", "a + b"},
-      {"elementwise_sub", "a - b", "a - b"},
-      {"elementwise_mul", "a * b", "a * b"},
-      {"elementwise_div", "a / b", "a / b"},
-      {"elementwise_max", "a > b ? a : b", "a > b ? a : b"},
-      {"elementwise_min", "a < b ? a : b", "a < b ? a : b"},
-      {"elementwise_fmax", "fmaxf(a, b)", "a > b ? a : b"},
-      {"elementwise_fmin", "fminf(a, b)", "a < b ? a : b"},
-      {"elementwise_pow", "powf(a, b)", NULL},
-      {"elementwise_floordiv", "floorf(a / b)", "(a / b) - ((a % b != 0) && ((a < 0) != (b < 0)))"},
-      {"elementwise_mod", "fmodf(a, b) + ((fmodf(a, b) != 0.0f && ((fmodf(a, b) < 0.0f) != (b < 0.0f))) ? b : 0.0f)",
-       "a % b + ((a % b != 0 && ((a % b < 0) != (b < 0))) ? b : 0)"},
-      {"elementwise_heaviside", "a == 0.0f ? b : (float)(a > 0.0f)", "a == 0 ? b : (a > 0)"},
-  };
-  for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
-    if (!strcmp(table[i].type, type)) return is_float ? table[i].fexpr : table[i].iexpr;
+/* Integer arithmetic for constant folding, as the int C expression of the
+ * same row computes it; 0 for a zero divisor (the value stays unknown). */
+static int fold_add(int64_t a, int64_t b, int64_t *r) { return *r = a + b, 1; }
+static int fold_sub(int64_t a, int64_t b, int64_t *r) { return *r = a - b, 1; }
+static int fold_mul(int64_t a, int64_t b, int64_t *r) { return *r = a * b, 1; }
+static int fold_div(int64_t a, int64_t b, int64_t *r) { return b != 0 && (*r = a / b, 1); }
+static int fold_floordiv(int64_t a, int64_t b, int64_t *r) {
+  return b != 0 && (*r = (a / b) - ((a % b != 0) && ((a < 0) != (b < 0))), 1);
+}
+
+/* Per op: the C expression of the elements a (of X) and b (of Y) for float
+ * and integer tensors, and the integer fold (NULL: not folded).  Integer
+ * division truncates as Paddle's CPU kernel does; mod and floordiv round
+ * toward minus infinity (Python semantics), as Paddle's do. */
+typedef struct Binary {
+  const char *type, *fexpr, *iexpr;
+  int (*fold)(int64_t a, int64_t b, int64_t *r);
+} Binary;
+
+static const Binary binaries[] = {
+    {"elementwise_add", "a + b", "a + b", fold_add},
+    {"elementwise_sub", "a - b", "a - b", fold_sub},
+    {"elementwise_mul", "a * b", "a * b", fold_mul},
+    {"elementwise_div", "a / b", "a / b", fold_div},
+    {"elementwise_max", "a > b ? a : b", "a > b ? a : b", NULL},
+    {"elementwise_min", "a < b ? a : b", "a < b ? a : b", NULL},
+    {"elementwise_fmax", "fmaxf(a, b)", "a > b ? a : b", NULL},
+    {"elementwise_fmin", "fminf(a, b)", "a < b ? a : b", NULL},
+    {"elementwise_pow", "powf(a, b)", NULL, NULL},
+    {"elementwise_floordiv", "floorf(a / b)", "(a / b) - ((a % b != 0) && ((a < 0) != (b < 0)))", fold_floordiv},
+    {"elementwise_mod", "fmodf(a, b) + ((fmodf(a, b) != 0.0f && ((fmodf(a, b) < 0.0f) != (b < 0.0f))) ? b : 0.0f)",
+     "a % b + ((a % b != 0 && ((a % b < 0) != (b < 0))) ? b : 0)", NULL},
+    {"elementwise_heaviside", "a == 0.0f ? b : (float)(a > 0.0f)", "a == 0 ? b : (a > 0)", NULL},
+};
+
+static const Binary *binary_find(const char *type) {
+  for (size_t i = 0; i < sizeof binaries / sizeof binaries[0]; i++)
+    if (!strcmp(binaries[i].type, type)) return &binaries[i];
   return NULL;
+}
+
+static const char *expr_of(const char *type, int is_float) {
+  const Binary *b = binary_find(type);
+  return !b ? NULL : is_float ? b->fexpr : b->iexpr;
+}
+
+/* Element-wise integer values, a single value broadcasting; an element is
+ * known when both operands are (a shape's batch entry is not). */
+static void fold_elementwise(OpCtx *c) {
+  const Binary *op = binary_find(c->op->type);
+  Var *x = ctx_in(c, "X", 0), *y = ctx_in(c, "Y", 0);
+  if (!op || !op->fold || !consteval_tracked(x) || !consteval_tracked(y)) return;
+  int n = x->nvals > y->nvals ? x->nvals : y->nvals;
+  if ((x->nvals != n && x->nvals != 1) || (y->nvals != n && y->nvals != 1)) return;
+  int64_t v[CONST_MAX];
+  uint64_t mask = 0;
+  for (int i = 0; i < n; i++) {
+    v[i] = 0;
+    if (!consteval_bit(x, i) || !consteval_bit(y, i)) continue;
+    if (!op->fold(x->vals[x->nvals == 1 ? 0 : i], y->vals[y->nvals == 1 ? 0 : i], &v[i])) return;
+    mask |= 1ull << i;
+  }
+  consteval_set(ctx_out(c, "Out", 0), v, n, mask);
 }
 
 const char *binary_float_expr(const char *type) { return expr_of(type, 1); }
@@ -79,8 +119,9 @@ static int emit_elementwise(EmitCtx *e) {
   return ew_binary(e, x, y, out, attr_int(e->op, "axis", -1), expr);
 }
 
-#define OP_ELEMENTWISE(name) \
-  const OpDef op_##name = {.type = #name, .infer = infer_elementwise, .emit_c = emit_elementwise, .inplace = "X:Out"};
+#define OP_ELEMENTWISE(name)                                                                             \
+  const OpDef op_##name = {.type = #name, .infer = infer_elementwise, .emit_c = emit_elementwise,          \
+                           .fold = fold_elementwise, .inplace = "X:Out"};
 OP_ELEMENTWISE(elementwise_add)
 OP_ELEMENTWISE(elementwise_div)
 OP_ELEMENTWISE(elementwise_floordiv)

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../consteval.h"
 #include "../util.h"
 #include "ops.h"
 #include "tensor_util.h"
@@ -154,7 +155,20 @@ const OpDef op_fill_any_like = {.type = "fill_any_like", .infer = infer_fill_any
 /* force_cpu: keep Out in host memory on a GPU place (fluid's LR counters
  * and scalars); every tensor of a CPU program already is there. */
 static const char *const fill_attr_ignores[] = {"force_cpu", NULL};
+/* An integer fill with no tensor inputs: n copies of the value. */
+static void fold_fill_constant(OpCtx *c) {
+  if (ctx_in(c, "ValueTensor", 0) || ctx_in(c, "ShapeTensor", 0) || ctx_in(c, "ShapeTensorList", 0)) return;
+  Var *out = ctx_out(c, "Out", 0);
+  int64_t n = out ? shape_numel(&out->shape) : -1, v[CONST_MAX];
+  const char *sv = attr_str(c->op, "str_value", "");
+  double d = *sv ? strtod(sv, NULL) : attr_float(c->op, "value", 0);
+  if (n < 0 || n > CONST_MAX || !(d > -9e18 && d < 9e18)) return;
+  for (int64_t i = 0; i < n; i++) v[i] = (int64_t)d;
+  consteval_set(out, v, (int)n, consteval_all_known((int)n));
+}
+
 const OpDef op_fill_constant = {.type = "fill_constant", .infer = infer_fill_constant, .emit_c = emit_fill_constant,
+                                .fold = fold_fill_constant,
                                 .attr_ignores = fill_attr_ignores};
 const OpDef op_fill_constant_batch_size_like = {.type = "fill_constant_batch_size_like",
                                                 .infer = infer_fill_batch_like, .emit_c = emit_fill_constant,

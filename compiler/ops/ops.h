@@ -21,6 +21,10 @@ typedef struct OpCtx {
 /* Shape and dtype rule: reads input shapes and attributes, sets every output
  * it defines with ctx_set().  Returns 0, or -1 after ctx_fail(). */
 typedef int (*OpInferFn)(OpCtx *c);
+/* Constant folding: records the compile-time values of the op's small
+ * integer outputs from its inputs' (compiler/consteval.h), when it can;
+ * called after the shape rule while specializing.  Never fails. */
+typedef void (*OpFoldFn)(OpCtx *c);
 
 /* C emitter: writes the body of the op's kernel (see emit.h).  NULL when
  * paddlec cannot compile the op yet. */
@@ -30,6 +34,7 @@ typedef struct OpDef {
   const char *type;  /* Paddle op type */
   OpInferFn infer;   /* shape and dtype rule */
   OpEmitFn emit_c;   /* C emitter, or NULL */
+  OpFoldFn fold;     /* constant folding, or NULL (the op's values stay unknown) */
   /* Input slots bound to objects that Paddle's executor keeps in its scope
    * and the program never declares (e.g. create_py_reader's blocking_queue,
    * made by the Python DataLoader).  NULL-terminated; NULL = none.  Any other

@@ -17,6 +17,7 @@
  * validated the same way; values known only at run time are refused, as
  * the compile-time rules above would give a shape the kernel does not.
  * Emission: a copy of X's elements (memcpy; nothing when Out is X). */
+#include "../consteval.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -122,8 +123,12 @@ static int emit_reshape(EmitCtx *e) {
   return x && out ? tu_copy(e, x, out) : -1;
 }
 
-const OpDef op_reshape = {.type = "reshape", .infer = infer_reshape, .emit_c = emit_reshape, .inplace = "X:Out"};
-const OpDef op_reshape2 = {.type = "reshape2", .infer = infer_reshape, .emit_c = emit_reshape, .inplace = "X:Out"};
+static void fold_reshape(OpCtx *c) { consteval_copy(ctx_in(c, "X", 0), ctx_out(c, "Out", 0)); }
+
+const OpDef op_reshape = {
+    .type = "reshape", .infer = infer_reshape, .emit_c = emit_reshape, .fold = fold_reshape, .inplace = "X:Out"};
+const OpDef op_reshape2 = {
+    .type = "reshape2", .infer = infer_reshape, .emit_c = emit_reshape, .fold = fold_reshape, .inplace = "X:Out"};
 
 /* reshape2_grad: X@GRAD = Out@GRAD (XShape gives its shape); `shape` was
  * the forward's. */

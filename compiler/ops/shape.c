@@ -1,6 +1,7 @@
 /* shape: Input -> Out, the dims of Input as a 1-D int32 tensor of
  * rank(Input) elements (phi ShapeInferMeta).  No attributes.
  * Emission: each dim is a C expression in the batch, stored as int32. */
+#include "../consteval.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -24,4 +25,18 @@ static int emit_shape(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_shape = {.type = "shape", .infer = infer_shape, .emit_c = emit_shape};
+/* The static dims; an entry unknown at compile time (the batch) stays
+ * unknown. */
+static void fold_shape(OpCtx *c) {
+  Var *in = ctx_in(c, "Input", 0);
+  if (!in || in->shape.rank < 0) return;
+  int64_t v[CONST_MAX];
+  uint64_t mask = 0;
+  for (int i = 0; i < in->shape.rank; i++) {
+    v[i] = in->shape.d[i] < 0 ? 0 : in->shape.d[i];
+    if (in->shape.d[i] >= 0) mask |= 1ull << i;
+  }
+  consteval_set(ctx_out(c, "Out", 0), v, in->shape.rank, mask);
+}
+
+const OpDef op_shape = {.type = "shape", .infer = infer_shape, .emit_c = emit_shape, .fold = fold_shape};

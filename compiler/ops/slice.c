@@ -31,6 +31,7 @@
  * (Starts/Ends/StridesTensor[List]) are not supported. */
 #include <string.h>
 
+#include "../consteval.h"
 #include "../util.h"
 #include "ops.h"
 #include "tensor_util.h"
@@ -350,7 +351,28 @@ static int emit_slice_grad_op(EmitCtx *e, int strided) {
 static int emit_slice(EmitCtx *e) { return emit_slice_op(e, 0); }
 static int emit_strided_slice(EmitCtx *e) { return emit_slice_op(e, 1); }
 
-const OpDef op_slice = {.type = "slice", .infer = infer_slice, .emit_c = emit_slice};
+/* A 1-D slice with attribute bounds (the form `shape(x)[i:j]` takes). */
+static void fold_slice(OpCtx *c) {
+  Var *in = ctx_in(c, "Input", 0);
+  int64_t *axes, *st, *en, v[CONST_MAX];
+  int na = attr_ints(c->op, "axes", &axes), ns = attr_ints(c->op, "starts", &st), ne = attr_ints(c->op, "ends", &en);
+  if (!consteval_tracked(in) || in->shape.rank != 1 || na != 1 || ns != 1 || ne != 1 || axes[0] != 0) return;
+  if (ctx_in(c, "StartsTensor", 0) || ctx_in(c, "EndsTensor", 0) || ctx_in(c, "StartsTensorList", 0) ||
+      ctx_in(c, "EndsTensorList", 0))
+    return;
+  int64_t n = in->nvals, s0 = st[0] < 0 ? st[0] + n : st[0], e0 = en[0] < 0 ? en[0] + n : en[0];
+  s0 = s0 < 0 ? 0 : (s0 > n ? n : s0);
+  e0 = e0 < 0 ? 0 : (e0 > n ? n : e0);
+  int k = 0;
+  uint64_t mask = 0;
+  for (int64_t i = s0; i < e0; i++, k++) {
+    v[k] = in->vals[i];
+    mask |= (in->vmask >> i & 1) << k;
+  }
+  consteval_set(ctx_out(c, "Out", 0), v, k, mask);
+}
+
+const OpDef op_slice = {.type = "slice", .infer = infer_slice, .emit_c = emit_slice, .fold = fold_slice};
 const OpDef op_strided_slice = {.type = "strided_slice", .infer = infer_strided_slice, .emit_c = emit_strided_slice};
 static int emit_slice_grad(EmitCtx *e) { return emit_slice_grad_op(e, 0); }
 static int emit_strided_slice_grad(EmitCtx *e) { return emit_slice_grad_op(e, 1); }

@@ -13,6 +13,7 @@
  * Emission: a copy of X's elements (memcpy; nothing when Out is X). */
 #include <string.h>
 
+#include "../consteval.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -121,9 +122,13 @@ static int emit_squeeze(EmitCtx *e) {
 }
 
 const OpDef op_squeeze = {.type = "squeeze", .infer = infer_squeeze, .emit_c = emit_squeeze, .inplace = "X:Out"};
-const OpDef op_squeeze2 = {.type = "squeeze2", .infer = infer_squeeze, .emit_c = emit_squeeze, .inplace = "X:Out"};
+static void fold_squeeze(OpCtx *c) { consteval_copy(ctx_in(c, "X", 0), ctx_out(c, "Out", 0)); }
+
+const OpDef op_squeeze2 = {
+    .type = "squeeze2", .infer = infer_squeeze, .emit_c = emit_squeeze, .fold = fold_squeeze, .inplace = "X:Out"};
 const OpDef op_unsqueeze = {.type = "unsqueeze", .infer = infer_unsqueeze, .emit_c = emit_squeeze, .inplace = "X:Out"};
-const OpDef op_unsqueeze2 = {.type = "unsqueeze2", .infer = infer_unsqueeze, .emit_c = emit_squeeze, .inplace = "X:Out"};
+const OpDef op_unsqueeze2 = {
+    .type = "unsqueeze2", .infer = infer_unsqueeze, .emit_c = emit_squeeze, .fold = fold_squeeze, .inplace = "X:Out"};
 
 /* squeeze2_grad, unsqueeze2_grad: X@GRAD = Out@GRAD (XShape gives its
  * shape); `axes` were the forward's. */

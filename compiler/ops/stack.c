@@ -10,6 +10,7 @@
  * Outputs have X[0]'s dtype.
  * Emission: per row of the dims before `axis`, one memcpy per input (stack)
  * or output (unstack, unbind, and stack_grad, which splits Y@GRAD so). */
+#include "../consteval.h"
 #include "../util.h"
 #include "ops.h"
 #include "tensor_util.h"
@@ -111,7 +112,16 @@ static int emit_split_all(EmitCtx *e, const char *from, const char *to, int opti
 static int emit_unstack(EmitCtx *e) { return emit_split_all(e, "X", "Y", 0); }
 static int emit_unbind(EmitCtx *e) { return emit_split_all(e, "X", "Out", 0); }
 
-const OpDef op_stack = {.type = "stack", .infer = infer_stack, .emit_c = emit_stack};
+/* Scalars stacked into a 1-D shape. */
+static void fold_stack(OpCtx *c) {
+  Var *x[CONST_MAX];
+  int n = ctx_nin(c, "X");
+  if (n > CONST_MAX || attr_int(c->op, "axis", 0) != 0) return;
+  for (int i = 0; i < n; i++) x[i] = ctx_in(c, "X", i);
+  consteval_join(x, n, ctx_out(c, "Y", 0));
+}
+
+const OpDef op_stack = {.type = "stack", .infer = infer_stack, .emit_c = emit_stack, .fold = fold_stack};
 const OpDef op_unstack = {.type = "unstack", .infer = infer_unstack, .emit_c = emit_unstack};
 const OpDef op_unbind = {.type = "unbind", .infer = infer_unbind, .emit_c = emit_unbind};
 

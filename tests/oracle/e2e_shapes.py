@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Op-level end-to-end cases for sizes computed from tensor values that are
 known at compile time: shape arithmetic on static dims (the batch left
-open) feeding paddle.arange (BERT/ERNIE-style position ids), slice bounds
+open; floor division of negative values) feeding paddle.arange (BERT/ERNIE-style position ids), slice bounds
 and interpolate sizes (PaddleSeg-style resizing to another tensor's size).
 paddlec's constant folding turns those values into parameters and the ops'
 rules and emitters read them.
@@ -68,6 +68,20 @@ class InterpFromShape(nn.Layer):
 def interp_from_shape():
     """Resize back to another tensor's size: OutSize and SizeTensor."""
     return InterpFromShape(), [InputSpec([None, 3, 8, 10], "float32", "x")], (BATCH, 3, 8, 10)
+
+
+class FloorDivFromShape(nn.Layer):
+    def forward(self, x):
+        n = paddle.shape(x)[1]  # 7
+        a = (n - 11) // 3       # -4 // 3 = -2: floor division rounds toward minus infinity (truncation: -1)
+        return paddle.arange(-a * 4) + paddle.sum(x), x[:, :n + a]
+
+
+@case
+def floordiv_from_shape():
+    """Shape arithmetic through a negative value: elementwise_floordiv folded
+    as Paddle floors (an arange length and a slice bound from it)."""
+    return FloorDivFromShape(), [InputSpec([None, 7], "float32", "x")], (BATCH, 7)
 
 
 def build(out_dir, name):
