@@ -26,22 +26,25 @@ void consteval_set(Var *out, const int64_t *vals, int n, uint64_t mask) {
 
 int consteval_bit(const Var *v, int i) { return (int)(v->vmask >> (v->nvals == 1 ? 0 : i) & 1); }
 
-void consteval_copy(const Var *x, Var *out) {
-  if (consteval_tracked(x)) consteval_set(out, x->vals, x->nvals, x->vmask);
+void consteval_fold_copy(OpCtx *c) {
+  Var *x = ctx_in(c, "X", 0);
+  if (consteval_tracked(x)) consteval_set(ctx_out(c, "Out", 0), x->vals, x->nvals, x->vmask);
 }
 
-void consteval_join(Var *const *x, int n, Var *out) {
+void consteval_join(OpCtx *c, const char *out_slot) {
   int64_t v[CONST_MAX];
-  int k = 0;
+  int k = 0, n = ctx_nin(c, "X");
   uint64_t mask = 0;
+  if (attr_int(c->op, "axis", 0) != 0) return;
   for (int i = 0; i < n; i++) {
-    if (!consteval_tracked(x[i]) || k + x[i]->nvals > CONST_MAX) return;
-    for (int j = 0; j < x[i]->nvals; j++, k++) {
-      v[k] = x[i]->vals[j];
-      mask |= (x[i]->vmask >> j & 1) << k;
+    const Var *x = ctx_in(c, "X", i);
+    if (!consteval_tracked(x) || k + x->nvals > CONST_MAX) return;
+    for (int j = 0; j < x->nvals; j++, k++) {
+      v[k] = x->vals[j];
+      mask |= (x->vmask >> j & 1) << k;
     }
   }
-  consteval_set(out, v, k, mask);
+  consteval_set(ctx_out(c, out_slot, 0), v, k, mask);
 }
 
 void consteval_params(Graph *g) {

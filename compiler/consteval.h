@@ -43,10 +43,12 @@ int consteval_bit(const Var *v, int i);
 /* Records n values of out, those with their bit in `mask` known; nothing
  * when out is no small integer tensor of n elements or none is known. */
 void consteval_set(Var *out, const int64_t *vals, int n, uint64_t mask);
-/* out's values are x's (assign, reshape, squeeze, cast: a copy). */
-void consteval_copy(const Var *x, Var *out);
-/* out's values are those of the inputs in `x` (n of them) one after another
- * (concat and stack of 1-D tensors along axis 0). */
-void consteval_join(Var *const *x, int n, Var *out);
+struct OpCtx;
+/* A fold hook: Out's values are X's (assign, reshape, squeeze, flatten,
+ * cast: a copy). */
+void consteval_fold_copy(struct OpCtx *c);
+/* Output `out_slot`'s values are those of the inputs X one after another,
+ * when axis is 0 (concat and stack of 1-D pieces). */
+void consteval_join(struct OpCtx *c, const char *out_slot);
 
 #endif

@@ -84,8 +84,6 @@ static int emit_assign_value(EmitCtx *e) {
   return 0;
 }
 
-static void fold_assign(OpCtx *c) { consteval_copy(ctx_in(c, "X", 0), ctx_out(c, "Out", 0)); }
-
 static void fold_assign_value(OpCtx *c) {
   int64_t *iv;
   int n = attr_ints(c->op, "int32_values", &iv);
@@ -94,7 +92,7 @@ static void fold_assign_value(OpCtx *c) {
 }
 
 const OpDef op_assign = {
-    .type = "assign", .infer = infer_assign, .emit_c = emit_assign, .fold = fold_assign, .inplace = "X:Out"};
+    .type = "assign", .infer = infer_assign, .emit_c = emit_assign, .fold = consteval_fold_copy, .inplace = "X:Out"};
 const OpDef op_assign_value = {
     .type = "assign_value", .infer = infer_assign_value, .emit_c = emit_assign_value, .fold = fold_assign_value};
 const OpDef op_share_data = {.type = "share_data", .infer = infer_assign, .emit_c = emit_assign};

@@ -39,7 +39,6 @@ static int emit_cast(EmitCtx *e) {
 /* in_dtype: Paddle 2.6's kernel (phi CastKernel) casts from X's dtype and
  * never reads it. */
 static const char *const cast_attr_ignores[] = {"in_dtype", NULL};
-/* Integer values stay (consteval_set keeps them for integer outputs only). */
-static void fold_cast(OpCtx *c) { consteval_copy(ctx_in(c, "X", 0), ctx_out(c, "Out", 0)); }
 const OpDef op_cast = {
-    .type = "cast", .infer = infer_cast, .emit_c = emit_cast, .fold = fold_cast, .attr_ignores = cast_attr_ignores};
+    .type = "cast", .infer = infer_cast, .emit_c = emit_cast,
+    .fold = consteval_fold_copy, .attr_ignores = cast_attr_ignores};

@@ -57,9 +57,8 @@ static int emit_flatten(EmitCtx *e) {
 
 const OpDef op_flatten = {.type = "flatten", .infer = infer_flatten, .emit_c = emit_flatten, .inplace = "X:Out"};
 const OpDef op_flatten2 = {.type = "flatten2", .infer = infer_flatten, .emit_c = emit_flatten, .inplace = "X:Out"};
-static void fold_flatten(OpCtx *c) { consteval_copy(ctx_in(c, "X", 0), ctx_out(c, "Out", 0)); }
 const OpDef op_flatten_contiguous_range = {.type = "flatten_contiguous_range", .infer = infer_flatten_range,
-                                           .emit_c = emit_flatten, .fold = fold_flatten, .inplace = "X:Out"};
+                                           .emit_c = emit_flatten, .fold = consteval_fold_copy, .inplace = "X:Out"};
 
 /* flatten2_grad, flatten_contiguous_range_grad: X@GRAD = Out@GRAD (XShape
  * gives its shape); the axes were the forward's. */

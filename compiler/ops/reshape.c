@@ -123,12 +123,12 @@ static int emit_reshape(EmitCtx *e) {
   return x && out ? tu_copy(e, x, out) : -1;
 }
 
-static void fold_reshape(OpCtx *c) { consteval_copy(ctx_in(c, "X", 0), ctx_out(c, "Out", 0)); }
-
 const OpDef op_reshape = {
-    .type = "reshape", .infer = infer_reshape, .emit_c = emit_reshape, .fold = fold_reshape, .inplace = "X:Out"};
+    .type = "reshape", .infer = infer_reshape, .emit_c = emit_reshape,
+    .fold = consteval_fold_copy, .inplace = "X:Out"};
 const OpDef op_reshape2 = {
-    .type = "reshape2", .infer = infer_reshape, .emit_c = emit_reshape, .fold = fold_reshape, .inplace = "X:Out"};
+    .type = "reshape2", .infer = infer_reshape, .emit_c = emit_reshape,
+    .fold = consteval_fold_copy, .inplace = "X:Out"};
 
 /* reshape2_grad: X@GRAD = Out@GRAD (XShape gives its shape); `shape` was
  * the forward's. */

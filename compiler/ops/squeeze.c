@@ -122,13 +122,13 @@ static int emit_squeeze(EmitCtx *e) {
 }
 
 const OpDef op_squeeze = {.type = "squeeze", .infer = infer_squeeze, .emit_c = emit_squeeze, .inplace = "X:Out"};
-static void fold_squeeze(OpCtx *c) { consteval_copy(ctx_in(c, "X", 0), ctx_out(c, "Out", 0)); }
-
 const OpDef op_squeeze2 = {
-    .type = "squeeze2", .infer = infer_squeeze, .emit_c = emit_squeeze, .fold = fold_squeeze, .inplace = "X:Out"};
+    .type = "squeeze2", .infer = infer_squeeze, .emit_c = emit_squeeze,
+    .fold = consteval_fold_copy, .inplace = "X:Out"};
 const OpDef op_unsqueeze = {.type = "unsqueeze", .infer = infer_unsqueeze, .emit_c = emit_squeeze, .inplace = "X:Out"};
 const OpDef op_unsqueeze2 = {
-    .type = "unsqueeze2", .infer = infer_unsqueeze, .emit_c = emit_squeeze, .fold = fold_squeeze, .inplace = "X:Out"};
+    .type = "unsqueeze2", .infer = infer_unsqueeze, .emit_c = emit_squeeze,
+    .fold = consteval_fold_copy, .inplace = "X:Out"};
 
 /* squeeze2_grad, unsqueeze2_grad: X@GRAD = Out@GRAD (XShape gives its
  * shape); `axes` were the forward's. */

@@ -113,13 +113,7 @@ static int emit_unstack(EmitCtx *e) { return emit_split_all(e, "X", "Y", 0); }
 static int emit_unbind(EmitCtx *e) { return emit_split_all(e, "X", "Out", 0); }
 
 /* Scalars stacked into a 1-D shape. */
-static void fold_stack(OpCtx *c) {
-  Var *x[CONST_MAX];
-  int n = ctx_nin(c, "X");
-  if (n > CONST_MAX || attr_int(c->op, "axis", 0) != 0) return;
-  for (int i = 0; i < n; i++) x[i] = ctx_in(c, "X", i);
-  consteval_join(x, n, ctx_out(c, "Y", 0));
-}
+static void fold_stack(OpCtx *c) { consteval_join(c, "Y"); }
 
 const OpDef op_stack = {.type = "stack", .infer = infer_stack, .emit_c = emit_stack, .fold = fold_stack};
 const OpDef op_unstack = {.type = "unstack", .infer = infer_unstack, .emit_c = emit_unstack};
