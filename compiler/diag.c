@@ -6,10 +6,14 @@
 
 static int errors; /* errors printed so far */
 
-int diag_verror(const char *fmt, va_list ap) {
-  fputs("paddlec: error: ", stderr);
+static void vprint(const char *kind, const char *fmt, va_list ap) {
+  fprintf(stderr, "paddlec: %s: ", kind);
   vfprintf(stderr, fmt, ap);
   fputc('\n', stderr);
+}
+
+int diag_verror(const char *fmt, va_list ap) {
+  vprint("error", fmt, ap);
   errors++;
   return -1;
 }
@@ -25,9 +29,14 @@ int diag_error(const char *fmt, ...) {
 void diag_warn(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  fputs("paddlec: warning: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  vprint("warning", fmt, ap);
+  va_end(ap);
+}
+
+void diag_note(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vprint("note", fmt, ap);
   va_end(ap);
 }
 

@@ -10,6 +10,8 @@ int diag_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int diag_verror(const char *fmt, va_list ap);
 /* Prints "paddlec: warning: <msg>". */
 void diag_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints "paddlec: note: <msg>" (more about the error before it). */
+void diag_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "paddlec: internal error: <msg>" and exits 2 (the attribute's
  * noreturn too: cppcheck does not read _Noreturn). */
 _Noreturn void diag_internal(const char *fmt, ...)

@@ -489,6 +489,13 @@ int shape_equal(const Shape *a, const Shape *b) {
   return 1;
 }
 
+int shape_agrees(const Shape *a, const Shape *b) {
+  if (a->rank != b->rank) return 0;
+  for (int i = 0; i < a->rank; i++)
+    if (a->d[i] != b->d[i] && a->d[i] >= 0 && b->d[i] >= 0) return 0;
+  return 1;
+}
+
 const char *shape_str(const Shape *s) {
   if (s->rank < 0) return "?";
   char buf[RT_MAX_RANK * 24 + 4];

@@ -191,6 +191,8 @@ int64_t shape_bytes(const Shape *s, int dtype);
  * instance_norm's SavedMean [-8] for N = -1, C = 8.) */
 const char *shape_size_problem(const Shape *s, int dtype, int declared);
 int shape_equal(const Shape *a, const Shape *b);
+/* Same rank, and equal dims wherever both are known (>= 0). */
+int shape_agrees(const Shape *a, const Shape *b);
 /* "[-1, 3, 224, 224]" in pool memory. */
 const char *shape_str(const Shape *s);
 

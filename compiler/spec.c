@@ -80,9 +80,38 @@ static const char *producer_of(const Graph *g, const Var *v) {
   return v->producer >= 0 ? graph_op_where(g, &g->ops[v->producer]) : "no op";
 }
 
+/* A small tensor (at most RT_MAX_RANK elements), not a parameter, whose
+ * values consteval could not find: its values can set a shape at run time. */
+static int run_time_values(const Var *x) {
+  int64_t n = shape_numel(&x->shape);
+  return !(x->flags & VAR_LOADED) && x->nvals < 0 && n >= 0 && n <= RT_MAX_RANK;
+}
+
+/* Where the values of run-time var x come from: up the chain of producers
+ * whose first run-time-valued input made x's, the last such input — as
+ * ", from input ValueTensor ('v') of block 0 op 7 (fill_constant -> ...)",
+ * or "" when x's producer has none. */
+static const char *value_origin(const Graph *g, const Var *x) {
+  const char *from = "";
+  for (int hops = 0; x->producer >= 0 && hops < g->nops; hops++) {
+    const Op *op = &g->ops[x->producer];
+    const Var *next = NULL;
+    for (int i = 0; i < op->nin && !next; i++)
+      for (int a = 0; a < op->in[i].n && !next; a++) {
+        int id = op->in[i].vars[a];
+        if (id >= 0 && run_time_values(&g->vars[id])) {
+          next = &g->vars[id];
+          from = pool_printf(", from input %s ('%s') of %s", op->in[i].name, next->name, graph_op_where(g, op));
+        }
+      }
+    if (!next) break;
+    x = next;
+  }
+  return from;
+}
+
 /* The inputs of var v's producer whose values can set a shape and are not
- * known at compile time: small tensors (at most RT_MAX_RANK elements), not
- * parameters, whose values consteval could not find — as
+ * known at compile time, each traced to where its values come from — as
  * " of input SizeTensor ('x')", or "" when there is none. */
 static const char *run_time_inputs(const Graph *g, const Var *v) {
   if (v->producer < 0) return "";
@@ -91,14 +120,34 @@ static const char *run_time_inputs(const Graph *g, const Var *v) {
   for (int i = 0; i < op->nin; i++)
     for (int a = 0; a < op->in[i].n; a++) {
       int id = op->in[i].vars[a];
-      if (id < 0) continue;
+      if (id < 0 || !run_time_values(&g->vars[id])) continue;
       const Var *x = &g->vars[id];
-      int64_t n = shape_numel(&x->shape);
-      if ((x->flags & VAR_LOADED) || x->nvals >= 0 || n < 0 || n > RT_MAX_RANK) continue;
-      list = pool_printf("%s%s%s ('%s')", list, *list ? ", " : " of input ", op->in[i].name, x->name);
+      list = pool_printf("%s%s%s ('%s')%s", list, *list ? "; " : " of input ", op->in[i].name, x->name,
+                         value_origin(g, x));
       break;
     }
   return list;
+}
+
+/* Whether var id has a dim unknown at the first probe batch. */
+static int unknown_at_probe(const Shape *runs, int id) {
+  const Shape *r = &runs[(size_t)id * NPROBES];
+  for (int d = 0; d < r->rank; d++)
+    if (r->d[d] < 0) return 1;
+  return 0;
+}
+
+/* Whether v's producer takes an input with an unknown dim: v's unknown
+ * dims follow from it, and the report is about where it starts.  A var
+ * that no op produces, inferred all the same, is inside a fused op
+ * (fusion_group's intermediates): its dims follow from the group's. */
+static int unknown_upstream(const Graph *g, const Shape *runs, const Var *v) {
+  if (v->producer < 0) return 1;
+  const Op *op = &g->ops[v->producer];
+  for (int i = 0; i < op->nin; i++)
+    for (int a = 0; a < op->in[i].n; a++)
+      if (op->in[i].vars[a] >= 0 && unknown_at_probe(runs, op->in[i].vars[a])) return 1;
+  return 0;
 }
 
 /* Two dims grow with the batch. */
@@ -125,7 +174,7 @@ int spec_build(Graph *g, const ShapeArg *args, int nargs, Spec *s) {
     if (infer_program(g, &r)) return -1;
     for (int i = 0; i < g->nvars; i++) runs[(size_t)i * NPROBES + (size_t)p] = g->vars[i].shape;
   }
-  int bad = 0;
+  int bad = 0, reported = 0, downstream = 0; /* downstream: unknown dims that follow from a reported one */
   for (int i = 0; i < g->nvars; i++) {
     Var *v = &g->vars[i];
     VarSpec *vs = &s->vars[i];
@@ -142,12 +191,14 @@ int spec_build(Graph *g, const ShapeArg *args, int nargs, Spec *s) {
         vs->known = 0;
         bad = 1;
         const char *from = r[0].d[d] < 0 ? run_time_inputs(g, v) : "";
-        if (r[0].d[d] < 0)
-          diag_error("%s: %s: dim %d of '%s' is only known at run time (it depends on the values%s); "
+        if (r[0].d[d] < 0 && unknown_upstream(g, runs, v))
+          downstream++;
+        else if (r[0].d[d] < 0)
+          reported++, diag_error("%s: %s: dim %d of '%s' is only known at run time (it depends on the values%s); "
                      "paddlec cannot compile this yet", g->file, producer_of(g, v), d, v->name,
                      *from ? from : " of tensors");
         else
-          diag_error("%s: %s: dim %d of '%s' is not a linear function of the batch; fix the batch with --shape",
+          reported++, diag_error("%s: %s: dim %d of '%s' is not a linear function of the batch; fix the batch with --shape",
                      g->file, producer_of(g, v), d, v->name);
         break;
       }
@@ -164,6 +215,11 @@ int spec_build(Graph *g, const ShapeArg *args, int nargs, Spec *s) {
                        g->nfeeds ? g->vars[g->feeds[0]].name : "NAME");
     }
   }
+  if (downstream && !reported) /* not reached: an unknown dim starts at some op whose inputs are known */
+    diag_error("%s: %d vars have dims only known at run time; paddlec cannot compile this yet", g->file, downstream);
+  else if (downstream)
+    diag_note("%s: %d more vars have dims only known at run time because of %s", g->file, downstream,
+              reported > 1 ? "these" : "this");
   return bad ? -1 : 0;
 }
 

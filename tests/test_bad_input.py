@@ -275,6 +275,30 @@ def test_reshape_shape_known_only_at_run_time(tmp_path, type_, slot):
     assert not (tmp_path / "out").exists()
 
 
+def test_run_time_dim_traced_to_where_its_value_comes_from(tmp_path):
+    """arange's end is a fill_constant whose value is a fed tensor
+    (ValueTensor): the dims that follow are only known at run time.  The
+    one error is at the op where the unknown dim starts (range), traced
+    through End to fill_constant's ValueTensor and the feed; the vars
+    downstream (the outputs of the cast and of the two scales that `* 2.0`
+    writes) get one note, not an error each."""
+    model = export_one_op(tmp_path, (
+        "v = paddle.static.data('v', [1], 'int64')\n"
+        "feeds = [v]\n"
+        "end = op('fill_constant', {'ValueTensor': [v]}, {'Out': ['int64']}, {'shape': [1], 'dtype': 3})[0]\n"
+        "out = paddle.cast(paddle.arange(0, end), 'float32') * 2.0"))
+    p = run(["compile", model, "-o", str(tmp_path / "out")])
+    assert p.returncode == 1, (p.returncode, p.stderr)
+    errors = [ln for ln in p.stderr.splitlines() if ln.startswith("paddlec: error: ")]
+    notes = [ln for ln in p.stderr.splitlines() if ln.startswith("paddlec: note: ")]
+    assert len(errors) == 1 and len(notes) == 1, p.stderr
+    for s in (model, "(range -> ", "only known at run time", "input End (", "from input ValueTensor ('v') of ",
+              "(fill_constant -> "):
+        assert s in errors[0], (s, errors[0])
+    assert "3 more vars" in notes[0], notes[0]
+    assert not (tmp_path / "out").exists()
+
+
 def test_fake_quantize_range_abs_max_training_refused(tmp_path):
     """fake_quantize_range_abs_max in training keeps a window of scales
     across runs (OutScales): refused, naming the op."""

@@ -5,8 +5,11 @@
  *     extra use_mkldnn.  Out = `shape` (Python writes -1 where a
  *     ShapeTensorList entry goes); with only ShapeTensor and an empty
  *     `shape`, numel(ShapeTensor) unknown dims (fluid FillConstantOp).
- *     While specializing, known ShapeTensor (else ShapeTensorList) values
- *     are the shape, as at run time.
+ *     At run time the ShapeTensor (else ShapeTensorList) values are the
+ *     shape, whatever `shape` says: while specializing, where consteval
+ *     knows them they are the shape, else the dims are unknown (one per
+ *     ShapeTensorList entry, numel(ShapeTensor)) and specialization
+ *     refuses them, naming the slot.
  *   fill_constant_batch_size_like: Input -> Out; shape:INTS, dtype:INT=5,
  *     value:FLOAT=0, str_value, force_cpu, input_dim_idx:INT=0,
  *     output_dim_idx:INT=0.  Out = `shape` with
@@ -50,6 +53,17 @@ static int infer_fill_constant(OpCtx *c) {
     s = shape_make(nt, tv);
     for (int i = 0; i < s.rank; i++)
       if (s.d[i] < 0) return ctx_fail(c, "shape value %d is %lld", i, (long long)s.d[i]);
+  } else if (c->g->specializing && st) { /* values only known at run time */
+    if (ctx_shape_from_tensor(c, "ShapeTensor", &s)) return -1;
+  } else if (c->g->specializing && ctx_in(c, "ShapeTensorList", 0)) { /* a dim per entry, known where its value is */
+    int n = ctx_nin(c, "ShapeTensorList");
+    if (n > RT_MAX_RANK) return ctx_fail(c, "ShapeTensorList has %d entries", n);
+    s.rank = n;
+    for (int i = 0; i < n; i++) {
+      const int64_t *v;
+      s.d[i] = ctx_values(c, ctx_in(c, "ShapeTensorList", i), &v) == 1 ? v[0] : DIM_UNKNOWN;
+      if (s.d[i] < 0 && s.d[i] != DIM_UNKNOWN) return ctx_fail(c, "shape value %d is %lld", i, (long long)s.d[i]);
+    }
   } else if (st && s.rank == 0) {
     if (ctx_shape_from_tensor(c, "ShapeTensor", &s)) return -1;
   } else if (!st && !ctx_in(c, "ShapeTensorList", 0)) {

@@ -1,7 +1,8 @@
 /* scatter_nd_add (paddle.scatter_nd_add): X, Index, Updates -> Out; no
  * attributes.
  * Shape rule (phi ScatterNdAddInferMeta): Index has rank >= 2 and its last
- * dim k <= rank(X); Updates = Index.dims[:-1] ++ X.dims[k:]; Out is X.
+ * dim k <= rank(X); Updates = Index.dims[:-1] ++ X.dims[k:]; Out is X
+ * (dims known only at run time are not checked).
  * Emission: phi ScatterNdAdd: Out = X, then for each of the
  * prod(Index.dims[:-1]) index tuples, the slice of X.dims[k:] it names
  * gets the matching slice of Updates added, tuples in order (repeated ones
@@ -16,15 +17,19 @@ static int infer_scatter_nd_add(OpCtx *c) {
   if (!x || !idx || !u) return -1;
   const Shape *xs = &x->shape, *is = &idx->shape, *us = &u->shape;
   int64_t k = is->rank ? is->d[is->rank - 1] : -1;
-  if (is->rank < 2 || k < 0 || k > xs->rank)
+  if (is->rank < 2 || k > xs->rank)
     return ctx_fail(c, "Index %s must have rank >= 2 and a last dim <= rank(X %s)", shape_str(is), shape_str(xs));
+  if (k < 0) { /* Index's last dim is known only at run time: Out is still X's shape */
+    ctx_set(c, "Out", 0, xs, x->dtype);
+    return 0;
+  }
   Shape want = {0, {0}};
   for (int i = 0; i < is->rank - 1; i++) want.d[want.rank++] = is->d[i];
   for (int i = (int)k; i < xs->rank; i++) {
     if (want.rank >= RT_MAX_RANK) return ctx_fail(c, "Updates would have too many dims");
     want.d[want.rank++] = xs->d[i];
   }
-  if (!shape_equal(&want, us))
+  if (!shape_agrees(&want, us))
     return ctx_fail(c, "Updates %s must be %s (Index.dims[:-1] ++ X.dims[%lld:])", shape_str(us), shape_str(&want),
                     (long long)k);
   ctx_set(c, "Out", 0, xs, x->dtype);
