@@ -96,10 +96,8 @@ static void print_syncs(EmitCtx *e, Printer *p, const Op *const *kops, int first
  * fill_constant's (Paddle's ScaleLossGradOpHandle,
  * details/scale_loss_grad_op_handle.cc). */
 static void print_seed(EmitCtx *e, Printer *p, const Op *op) {
-  const Var *v = NULL;
-  for (int s = 0; s < op->nout && !v; s++)
-    if (!strcmp(op->out[s].name, "Out") && op->out[s].n == 1 && op->out[s].vars[0] >= 0)
-      v = &e->g->vars[op->out[s].vars[0]];
+  const Slot *out = slot_find(op->out, op->nout, "Out");
+  const Var *v = out && out->n == 1 && out->vars[0] >= 0 ? &e->g->vars[out->vars[0]] : NULL;
   pr_line(p, "/* Writes the loss@GRAD seed (%s) with value v. */", v ? v->name : "none");
   const int scalar = v && !strcmp(em_numel(e, v), "1");
   pr_line(p, "#define DP_SEED_SCALAR %d /* 1: one value per place (gradient_scale_strategy Customized) */", scalar);

@@ -489,6 +489,23 @@ int shape_equal(const Shape *a, const Shape *b) {
   return 1;
 }
 
+const Slot *slot_find(const Slot *slots, int n, const char *name) {
+  for (int i = 0; i < n; i++)
+    if (!strcmp(slots[i].name, name)) return &slots[i];
+  return NULL;
+}
+
+Slot *slot_use(const Slot *slots, int n, const char *name) {
+  Slot *s = (Slot *)slot_find(slots, n, name);
+  if (s) s->seen = 1;
+  return s;
+}
+
+int slot_first(const Slot *slots, int n, const char *name) {
+  const Slot *s = slot_find(slots, n, name);
+  return s && s->n > 0 ? s->vars[0] : -1;
+}
+
 int shape_agrees(const Shape *a, const Shape *b) {
   if (a->rank != b->rank) return 0;
   for (int i = 0; i < a->rank; i++)

@@ -91,6 +91,16 @@ typedef struct Slot {
                      * it ignores, refused rather than dropped (op_check_slots) */
 } Slot;
 
+/* The slot `name` among the n slots of one side of an op, or NULL: the one
+ * look-up of slots.  slot_find only reads; slot_use also marks the slot as
+ * looked up (Slot.seen), as shape rules, emitters and passes do.  Slots
+ * live in the graph's pool, which passes modify: slot_use may be handed
+ * the slots of a const Graph. */
+const Slot *slot_find(const Slot *slots, int n, const char *name);
+Slot *slot_use(const Slot *slots, int n, const char *name);
+/* The first var bound to slot `name`, or -1 (none, or "@EMPTY@"). */
+int slot_first(const Slot *slots, int n, const char *name);
+
 struct OpDef;
 typedef struct AttrMarks AttrMarks; /* attr.h */
 

@@ -300,11 +300,11 @@ PlanOpts plan_options(const BuildStrategy *bs) {
   return (PlanOpts){.reuse = bs->memory_optimize != 0, .inplace = bs->enable_inplace != 0};
 }
 
-/* The var of slot `name` on one side of an op (first argument), or -1. */
+/* The var of slot `name` on one side of an op when it binds exactly one,
+ * or -1. */
 static int slot_var(const Slot *slots, int n, const char *name) {
-  for (int i = 0; i < n; i++)
-    if (!strcmp(slots[i].name, name) && slots[i].n == 1) return slots[i].vars[0];
-  return -1;
+  const Slot *s = slot_find(slots, n, name);
+  return s && s->n == 1 ? s->vars[0] : -1;
 }
 
 /* The input var whose buffer output `out` of op may take ("X:Out" in the

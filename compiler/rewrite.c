@@ -70,9 +70,7 @@ void rw_set_slot(Graph *g, int id, int side, const char *slot, const int *vars, 
   Op *op = &g->ops[id];
   Slot **slots = side ? &op->out : &op->in;
   int *count = side ? &op->nout : &op->nin;
-  Slot *s = NULL;
-  for (int i = 0; i < *count; i++)
-    if (!strcmp((*slots)[i].name, slot)) s = &(*slots)[i];
+  Slot *s = (Slot *)slot_find(*slots, *count, slot);
   if (!s) {
     Slot *grown = pool_alloc(sizeof *grown * ((size_t)*count + 1));
     if (*count) memcpy(grown, *slots, sizeof *grown * (size_t)*count);
@@ -87,20 +85,14 @@ void rw_set_slot(Graph *g, int id, int side, const char *slot, const int *vars, 
 
 /* The first var of slot `name`, or -1; the slot is marked as looked up by a
  * pass (Slot.seen: an input of an op a pass merges away that neither the
- * pass nor the op's rule looked up is refused, op_check_slots).  The slots
- * live in the graph's pool, which passes modify: only the marking needs the
- * cast. */
-static int slot_first(const Slot *slots, int n, const char *name) {
-  for (int i = 0; i < n; i++)
-    if (!strcmp(slots[i].name, name)) {
-      ((Slot *)&slots[i])->seen = 1;
-      return slots[i].n > 0 ? slots[i].vars[0] : -1;
-    }
-  return -1;
+ * pass nor the op's rule looked up is refused, op_check_slots). */
+static int used_first(const Slot *slots, int n, const char *name) {
+  const Slot *s = slot_use(slots, n, name);
+  return s && s->n > 0 ? s->vars[0] : -1;
 }
 
-int rw_in(const Graph *g, int id, const char *slot) { return slot_first(g->ops[id].in, g->ops[id].nin, slot); }
-int rw_out(const Graph *g, int id, const char *slot) { return slot_first(g->ops[id].out, g->ops[id].nout, slot); }
+int rw_in(const Graph *g, int id, const char *slot) { return used_first(g->ops[id].in, g->ops[id].nin, slot); }
+int rw_out(const Graph *g, int id, const char *slot) { return used_first(g->ops[id].out, g->ops[id].nout, slot); }
 
 /* Op `id`'s own OpDesc, with room for one more attribute. */
 static OpDesc *own_desc(Graph *g, int id) {

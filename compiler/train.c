@@ -25,9 +25,9 @@ int train_find_loss(const Graph *g) {
   for (int k = 0; k < b->nops; k++) {
     const Op *op = &g->ops[b->ops[k]];
     if (strcmp(op->type, "fill_constant") || train_op_role(op) != (OP_ROLE_BACKWARD | OP_ROLE_LOSS)) continue;
-    for (int s = 0; s < op->nout; s++) {
-      if (strcmp(op->out[s].name, "Out") || op->out[s].n != 1 || op->out[s].vars[0] < 0) continue;
-      const char *name = g->vars[op->out[s].vars[0]].name;
+    const Slot *out = slot_find(op->out, op->nout, "Out");
+    if (out && out->n == 1 && out->vars[0] >= 0) {
+      const char *name = g->vars[out->vars[0]].name;
       const char *at = strstr(name, "@GRAD");
       if (!at || at[5]) continue;
       char *loss = pool_strdup(name);

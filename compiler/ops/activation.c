@@ -511,10 +511,8 @@ int unary_fusible(const Graph *g, const Op *op) {
   if (!op->def || op->def->emit_c != emit_unary || !strcmp(op->type, "rrelu")) return 0;
   for (int s = 0; s < op->nin; s++)
     if (strcmp(op->in[s].name, "X") && op->in[s].n > 0 && op->in[s].vars[0] >= 0) return 0;
-  for (int s = 0; s < op->nin; s++)
-    if (!strcmp(op->in[s].name, "X") && op->in[s].n == 1 && op->in[s].vars[0] >= 0)
-      return g->vars[op->in[s].vars[0]].dtype == RT_DT_FP32;
-  return 0;
+  const Slot *x = slot_find(op->in, op->nin, "X");
+  return x && x->n == 1 && x->vars[0] >= 0 && g->vars[x->vars[0]].dtype == RT_DT_FP32;
 }
 
 /* The value of epilogue parameter p for op (row a). */

@@ -45,13 +45,6 @@ static int infer_dropout(OpCtx *c) {
   return 0;
 }
 
-/* The var bound to output slot `slot` of op, or -1. */
-static int out_var(const Op *op, const char *slot) {
-  for (int s = 0; s < op->nout; s++)
-    if (!strcmp(op->out[s].name, slot) && op->out[s].n > 0) return op->out[s].vars[0];
-  return -1;
-}
-
 /* 1 when an op of the program as loaded reads var `name`: a pass that
  * removes the reader (dead code elimination of an unfetched dropout_grad)
  * does not turn a training dropout into an inference one. */
@@ -70,7 +63,7 @@ static int program_reads(const Graph *g, const char *name) {
 /* 1 when the dropout runs as in training: is_test false and its Mask read
  * (now or in the program as loaded) or fetched (above). */
 static int dropout_training(const Graph *g, const Op *op) {
-  int mask = out_var(op, "Mask");
+  int mask = slot_first(op->out, op->nout, "Mask");
   if (mask < 0 || attr_bool(op, "is_test", 0)) return 0;
   const Var *v = &g->vars[mask];
   return v->nusers || (v->flags & VAR_FETCH) || program_reads(g, v->name);
@@ -84,11 +77,7 @@ static float dropout_prob(const Op *op) {
 /* The seed of a training dropout without a Seed input: fix_seed ? seed : 0. */
 static int64_t dropout_seed(const Op *op) { return attr_bool(op, "fix_seed", 0) ? attr_int(op, "seed", 0) : 0; }
 
-static int has_seed_input(const Op *op) {
-  for (int s = 0; s < op->nin; s++)
-    if (!strcmp(op->in[s].name, "Seed") && op->in[s].n > 0 && op->in[s].vars[0] >= 0) return 1;
-  return 0;
-}
+static int has_seed_input(const Op *op) { return slot_first(op->in, op->nin, "Seed") >= 0; }
 
 /* OpDef.global_rng: a training dropout that draws, from the global
  * generator unless a seed is fixed (a Seed input may be 0 at run time). */

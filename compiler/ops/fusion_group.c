@@ -24,13 +24,6 @@ static int infer_fusion_group(OpCtx *c) {
   return 0;
 }
 
-/* The first var of slot `name` on one side of op. */
-static int slot_var(const Slot *slots, int n, const char *name) {
-  for (int i = 0; i < n; i++)
-    if (!strcmp(slots[i].name, name) && slots[i].n > 0) return slots[i].vars[0];
-  return -1;
-}
-
 static int emit_fusion_group(EmitCtx *e) {
   const Graph *g = e->g;
   const Op *op = e->op;
@@ -41,7 +34,7 @@ static int emit_fusion_group(EmitCtx *e) {
     const Op *f = &g->ops[op->fused[i]];
     const char *step;
     if (!strcmp(f->type, "fused_elemwise_activation")) return em_fail(e, "nested fused ops are not supported");
-    const int x = slot_var(f->in, f->nin, "X"), y = slot_var(f->in, f->nin, "Y");
+    const int x = slot_first(f->in, f->nin, "X"), y = slot_first(f->in, f->nin, "Y");
     if (y < 0) { /* unary: v is the chain's value (or an outside operand) */
       const char *u = unary_float_expr(e, f, f->type), *v = pool_printf("t%d", i - 1);
       if (!u) return em_fail(e, "no C expression for %s", f->type);
@@ -67,7 +60,7 @@ static int emit_fusion_group(EmitCtx *e) {
       step = pool_printf("float t%d;\n{\nconst float a = %s, b = %s;\nt%d = %s;\n}", i, ab[0], ab[1], i, bin);
     }
     body = pool_printf("%s%s/* %s */\n%s", body, *body ? "\n" : "", f->type, step);
-    chain = slot_var(f->out, f->nout, "Out");
+    chain = slot_first(f->out, f->nout, "Out");
   }
   OpCtx c = {e->g, (Op *)op};
   (void)ctx_nin(&c, "Inputs"); /* read above, through the fused ops' own slots */

@@ -11,16 +11,6 @@
 #include "../util.h"
 #include "ops.h"
 
-/* The slot `name`, or NULL; every look-up marks the slot as seen. */
-static Slot *find_slot(Slot *s, int n, const char *name) {
-  for (int i = 0; i < n; i++)
-    if (strcmp(s[i].name, name) == 0) {
-      s[i].seen = 1;
-      return &s[i];
-    }
-  return NULL;
-}
-
 int op_def_ignores(const OpDef *def, const char *slot) { return def && str_in(slot, def->ignores); }
 
 /* 1 when slot s binds a var that is not "@EMPTY@". */
@@ -174,23 +164,23 @@ int op_check_slots(Graph *g, Op *op) {
 }
 
 int ctx_nin(const OpCtx *c, const char *slot) {
-  Slot *s = find_slot(c->op->in, c->op->nin, slot);
+  Slot *s = slot_use(c->op->in, c->op->nin, slot);
   return s ? s->n : 0;
 }
 
 int ctx_nout(const OpCtx *c, const char *slot) {
-  Slot *s = find_slot(c->op->out, c->op->nout, slot);
+  Slot *s = slot_use(c->op->out, c->op->nout, slot);
   return s ? s->n : 0;
 }
 
 Var *ctx_in(const OpCtx *c, const char *slot, int i) {
-  Slot *s = find_slot(c->op->in, c->op->nin, slot);
+  Slot *s = slot_use(c->op->in, c->op->nin, slot);
   if (!s || i >= s->n || s->vars[i] < 0) return NULL;
   return &c->g->vars[s->vars[i]];
 }
 
 Var *ctx_out(const OpCtx *c, const char *slot, int i) {
-  Slot *s = find_slot(c->op->out, c->op->nout, slot);
+  Slot *s = slot_use(c->op->out, c->op->nout, slot);
   if (!s || i >= s->n || s->vars[i] < 0) return NULL;
   return &c->g->vars[s->vars[i]];
 }

@@ -677,9 +677,8 @@ int optimizer_shared_slot(const char *slot) { return str_in(slot, shared_slots);
 
 /* How many parameters op updates (its Param vars). */
 static int nparams_of(const Op *op) {
-  for (int s = 0; s < op->nin; s++)
-    if (!strcmp(op->in[s].name, "Param")) return op->in[s].n;
-  return 0;
+  const Slot *p = slot_find(op->in, op->nin, "Param");
+  return p ? p->n : 0;
 }
 
 /* Slots of `src` narrowed to parameter k of n: a per-parameter slot with
