@@ -82,6 +82,8 @@ static double scalar_value(const Paddlec__Fw__Scalar *s) {
   }
 }
 
+int op_role(const Op *op) { return (int)attr_int(op, "op_role", OP_ROLE_FORWARD); }
+
 int64_t attr_int(const Op *op, const char *name, int64_t dflt) {
   const OpAttr *a = attr_find(op, name);
   if (!a) return dflt;

@@ -45,6 +45,18 @@ int attr_has(const Op *op, const char *name);
 int attr_is_var(const Op *op, const char *name);
 
 int64_t attr_int(const Op *op, const char *name, int64_t dflt);
+/* Paddle's OpRole bits (op_proto_maker.h). */
+enum {
+  OP_ROLE_FORWARD = 0x0000,
+  OP_ROLE_BACKWARD = 0x0001,
+  OP_ROLE_OPTIMIZE = 0x0002,
+  OP_ROLE_RPC = 0x0004,
+  OP_ROLE_DIST = 0x0008,
+  OP_ROLE_LRSCHED = 0x0010,
+  OP_ROLE_LOSS = 0x0100,
+};
+/* The op's op_role attribute (0, forward, when it has none). */
+int op_role(const Op *op);
 double attr_float(const Op *op, const char *name, double dflt);
 int attr_bool(const Op *op, const char *name, int dflt);
 const char *attr_str(const Op *op, const char *name, const char *dflt);

@@ -218,13 +218,6 @@ int params_write_combined(const Graph *g, const char *path) {
   return 0;
 }
 
-static const char *upper(const char *s) {
-  char *u = pool_strdup(s);
-  for (char *p = u; *p; p++)
-    if (*p >= 'a' && *p <= 'z') *p = (char)(*p - 'a' + 'A');
-  return u;
-}
-
 static int valid_prefix(const char *p) {
   if (!*p || (*p >= '0' && *p <= '9')) return 0;
   for (; *p; p++)
@@ -259,14 +252,14 @@ static int startup_generate(const Graph *g, const CompileOpts *o, ModelText *mt)
   if (codegen_generate(st, &so, &smt)) return -1;
   mt->startup_header = smt.header;
   mt->startup_source = smt.source;
-  const char *P = o->prefix, *SP = so.prefix, *U = upper(o->prefix);
+  const char *P = o->prefix, *SP = so.prefix, *U = str_upper(o->prefix);
   Printer p;
   pr_init(&p);
   p.indent = 1;
   pr_line(&p, "%s_model *s;", SP);
   pr_line(&p, "int st = %s_create(&s, NULL);", SP);
   pr_line(&p, "if (st) return fail(m, st == %s_ERR_NOMEM ? %s_ERR_NOMEM : %s_ERR_ARG, \"startup program: cannot create it\");",
-          upper(SP), U, U);
+          str_upper(SP), U, U);
   pr_line(&p, "void *const outputs[%d] = {", st->nfetches ? st->nfetches : 1);
   for (int i = 0; i < st->nfetches; i++)
     for (int k = 0; k < g->nparams; k++)
@@ -278,7 +271,7 @@ static int startup_generate(const Graph *g, const CompileOpts *o, ModelText *mt)
   pr_line(&p, "st = %s_run(s, 1, NULL, outputs);", SP);
   pr_line(&p, "if (st) snprintf(m->error, sizeof m->error, \"startup program: %%.120s\", %s_last_error(s));", SP);
   pr_line(&p, "/* the main program's random ops go on where the startup program's left the generator */");
-  pr_raw(&p, "#if %s_USES_GLOBAL_RNG && %s_USES_GLOBAL_RNG\n", U, upper(SP));
+  pr_raw(&p, "#if %s_USES_GLOBAL_RNG && %s_USES_GLOBAL_RNG\n", U, str_upper(SP));
   pr_line(&p, "if (!st) m->rng = s->rng;");
   pr_raw(&p, "#else\n");
   pr_line(&p, "%s_seed(m, seed);", P);
@@ -369,4 +362,3 @@ int codegen_compile(Graph *g, const CompileOpts *o) {
   return params_write_combined(g, path_join(d, pool_printf("%s.pdiparams", p)));
 }
 
-const char *codegen_upper(const char *s) { return upper(s); }

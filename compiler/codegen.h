@@ -35,6 +35,12 @@ typedef struct CompileOpts {
  * returns -1 without writing anything when there is one. */
 int codegen_compile(Graph *g, const CompileOpts *o);
 
+/* codegen_compile up to the files: checks, passes, specialization, memory
+ * plan and the text of every file (codegen_model.h's ModelText), in pool
+ * memory (the fuzz harness's sink).  Returns 0 or -1 (errors printed). */
+struct ModelText;
+int codegen_generate(Graph *g, const CompileOpts *o, struct ModelText *mt);
+
 /* Writes the parameters as one combined file in Paddle's format (records in
  * the program's byte-wise name order). */
 int params_write_combined(const Graph *g, const char *path);

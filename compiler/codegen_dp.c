@@ -3,8 +3,8 @@
 
 #include <string.h>
 
+#include "attr.h"
 #include "data_parallel.h"
-#include "train.h"
 #include "util.h"
 
 /* s as the inside of a C string literal. */
@@ -120,7 +120,7 @@ static void print_seed(EmitCtx *e, Printer *p, const Op *op) {
 }
 
 int dp_is_seed(const Op *op) {
-  return train_op_role(op) == (OP_ROLE_BACKWARD | OP_ROLE_LOSS) && !strcmp(op->type, "fill_constant");
+  return op_role(op) == (OP_ROLE_BACKWARD | OP_ROLE_LOSS) && !strcmp(op->type, "fill_constant");
 }
 
 DpText dp_text(EmitCtx *e, const Op *const *kops, int nk) {

@@ -22,10 +22,5 @@ typedef struct ModelText {
 
 /* `passes` is what the pipeline did, for the banner. */
 int model_emit(Graph *g, const Spec *s, const Plan *p, const CompileOpts *o, const char *passes, ModelText *mt);
-const char *codegen_upper(const char *s);
-/* codegen_compile up to the files: checks, passes, specialization, memory
- * plan and the text of every file, in pool memory (the fuzz harness's sink).
- * Returns 0 or -1 (errors printed). */
-int codegen_generate(Graph *g, const CompileOpts *o, ModelText *mt);
 
 #endif

@@ -22,7 +22,7 @@ static const Op *role_holder(const Graph *g, const Op *op) {
 }
 
 int dp_part_b(const Graph *g, const Op *op) {
-  return (train_op_role(role_holder(g, op)) & (OP_ROLE_OPTIMIZE | OP_ROLE_LRSCHED)) != 0;
+  return (op_role(role_holder(g, op)) & (OP_ROLE_OPTIMIZE | OP_ROLE_LRSCHED)) != 0;
 }
 
 /* 1 when some var is bound both to a slot of `a` on side sa and of `b` on
@@ -68,7 +68,7 @@ int dp_grads(const Graph *g, int **ids) {
   *ids = NULL;
   for (int i = 0; i < b->nops; i++) {
     const Op *op = &g->ops[b->ops[i]];
-    if (!(train_op_role(op) & OP_ROLE_BACKWARD)) continue;
+    if (!(op_role(op) & OP_ROLE_BACKWARD)) continue;
     const OpAttr *rv = attr_find(op, "op_role_var");
     for (size_t k = 1; rv && k < rv->n_strings; k += 2) {
       const int v = graph_find_var(g, 0, rv->strings[k]);
@@ -98,7 +98,7 @@ const char *dp_reduce_why(const Graph *g) {
   for (int v = 0; v < g->nvars; v++) writer[v] = -1;
   for (int i = 0; i < b->nops; i++) {
     const Op *op = &g->ops[b->ops[i]];
-    if (train_op_role(op) != OP_ROLE_OPTIMIZE) continue; /* OpHaveRole: the role exactly */
+    if (op_role(op) != OP_ROLE_OPTIMIZE) continue; /* OpHaveRole: the role exactly */
     const int k = optimizer_grad(g, op, grads, n);
     if (k < 0 || !grads) /* (no gradients: k < 0 too) */
       return pool_printf("%s (an optimizer op) does not name one (parameter, gradient) pair of the backward in its "

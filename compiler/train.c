@@ -11,12 +11,10 @@
 #include "rewrite.h"
 #include "util.h"
 
-int train_op_role(const Op *op) { return (int)attr_int(op, "op_role", OP_ROLE_FORWARD); }
-
 int train_is_training(const Graph *g) {
   const Block *b = &g->blocks[0];
   for (int k = 0; k < b->nops; k++)
-    if (train_op_role(&g->ops[b->ops[k]]) & (OP_ROLE_BACKWARD | OP_ROLE_OPTIMIZE)) return 1;
+    if (op_role(&g->ops[b->ops[k]]) & (OP_ROLE_BACKWARD | OP_ROLE_OPTIMIZE)) return 1;
   return 0;
 }
 
@@ -24,7 +22,7 @@ int train_find_loss(const Graph *g) {
   const Block *b = &g->blocks[0];
   for (int k = 0; k < b->nops; k++) {
     const Op *op = &g->ops[b->ops[k]];
-    if (strcmp(op->type, "fill_constant") || train_op_role(op) != (OP_ROLE_BACKWARD | OP_ROLE_LOSS)) continue;
+    if (strcmp(op->type, "fill_constant") || op_role(op) != (OP_ROLE_BACKWARD | OP_ROLE_LOSS)) continue;
     const Slot *out = slot_find(op->out, op->nout, "Out");
     if (out && out->n == 1 && out->vars[0] >= 0) {
       const char *name = g->vars[out->vars[0]].name;
@@ -237,7 +235,7 @@ void train_info(const Graph *g, TrainInfo *t) {
   const Block *b = &g->blocks[0];
   for (int k = 0; k < b->nops; k++) {
     const Op *op = &g->ops[b->ops[k]];
-    const int role = train_op_role(op);
+    const int role = op_role(op);
     if (role & OP_ROLE_LRSCHED) t->nlrsched++;
     else if (role & OP_ROLE_OPTIMIZE) t->noptimize++;
     else if (role & OP_ROLE_BACKWARD) t->nbackward++;

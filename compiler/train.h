@@ -12,25 +12,12 @@
 
 #include "graph.h"
 
-/* Paddle's OpRole bits (op_proto_maker.h). */
-enum {
-  OP_ROLE_FORWARD = 0x0000,
-  OP_ROLE_BACKWARD = 0x0001,
-  OP_ROLE_OPTIMIZE = 0x0002,
-  OP_ROLE_RPC = 0x0004,
-  OP_ROLE_DIST = 0x0008,
-  OP_ROLE_LRSCHED = 0x0010,
-  OP_ROLE_LOSS = 0x0100,
-};
-
 typedef struct TrainOpts {
   const char *feeds; /* --feed a,b: the feeds, in this order (NULL: the data vars) */
   const char *loss;  /* --loss NAME (NULL: found in the program) */
   const char *fetch; /* --fetch v,...: fetched besides the loss (NULL: none) */
 } TrainOpts;
 
-/* The op's op_role attribute (0, forward, when it has none). */
-int train_op_role(const Op *op);
 /* 1 when block 0 has a backward or optimizer op. */
 int train_is_training(const Graph *g);
 /* The loss var (id) the program's backward starts from, or -1: the output

@@ -102,6 +102,13 @@ char *path_join(const char *dir, const char *name) {
   return pool_printf("%s/%s", dir, name);
 }
 
+const char *str_upper(const char *s) {
+  char *u = pool_strdup(s);
+  for (char *p = u; *p; p++)
+    if (*p >= 'a' && *p <= 'z') *p = (char)(*p - 'a' + 'A');
+  return u;
+}
+
 int str_in(const char *s, const char *const *list) {
   for (; list && *list; list++)
     if (!strcmp(s, *list)) return 1;

@@ -37,5 +37,7 @@ char *path_join(const char *dir, const char *name);
 
 /* 1 when `s` is one of the NULL-terminated `list` (NULL: none). */
 int str_in(const char *s, const char *const *list);
+/* s with a-z as A-Z, in pool memory (a C prefix's macro form). */
+const char *str_upper(const char *s);
 
 #endif

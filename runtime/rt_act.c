@@ -79,3 +79,13 @@ void rt_act_epilogue(RtAct act, float alpha, float beta, float *v, int64_t n, co
     rt_act_apply(act, alpha, beta, v, n);
   }
 }
+
+void rt_ep_row(const RtEpilogue *ep, float *row, int64_t i, int64_t j0, int64_t n) {
+  if (ep->bias)
+    for (int64_t c = 0; c < n; c++) row[c] += ep->bias[j0 + c];
+  if (ep->res) {
+    const float *restrict r = ep->res + i * ep->ld_res + j0;
+    for (int64_t c = 0; c < n; c++) row[c] += r[c];
+  }
+  rt_act_apply(ep->act, ep->alpha, ep->beta, row, n);
+}

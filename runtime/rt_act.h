@@ -52,4 +52,17 @@ void rt_act_apply_bias(RtAct act, float alpha, float beta, float *v, int64_t n, 
  * give the same bits. */
 void rt_act_epilogue(RtAct act, float alpha, float beta, float *v, int64_t n, const float *bias, const float *res);
 
+/* What a GEMM does to each block of C as soon as it is computed:
+ * c = act(c + bias[col] + res[row * ld_res + col]) (fused_gemm_epilogue,
+ * fused_feedforward). */
+typedef struct RtEpilogue {
+  const float *bias;   /* [n], one per column, or NULL */
+  const float *res;    /* a residual shaped like C, or NULL */
+  int64_t ld_res;      /* its row stride */
+  RtAct act;           /* the activation (rt_act.h) */
+  float alpha, beta;   /* its parameters */
+} RtEpilogue;
+/* The epilogue of columns [j0, j0 + n) of row i of C, stored at row. */
+void rt_ep_row(const RtEpilogue *ep, float *row, int64_t i, int64_t j0, int64_t n);
+
 #endif

@@ -289,7 +289,9 @@ void rt_conv2d_winograd(const RtConv2d *p, int64_t batch, const float *x, const 
 void rt_conv2d_winograd4(const RtConv2d *p, int64_t batch, const float *x, const float *w, const float *bias,
                          const float *residual, float *out, float *ws, float *gemm_ws);
 /* v = act(v) over n floats with p's activation. */
-void rt_conv_activate(const RtConv2d *p, float *v, int64_t n);
+static inline void rt_conv_activate(const RtConv2d *p, float *v, int64_t n) {
+  rt_act_apply(p->act, p->alpha, p->beta, v, n);
+}
 /* Transposed convolution (the gradient of rt_conv2d with respect to its
  * input), plus bias, then act; `ws` holds rt_conv2d_transpose_ws_floats(p)
  * floats; gemm_ws as for rt_conv2d. */

@@ -53,8 +53,6 @@ static void gather_strided(float *restrict dst, const float *restrict src, int64
     for (int64_t j = 0; j < n; j++) dst[j] = src[j * stride];
 }
 
-void rt_conv_activate(const RtConv2d *p, float *v, int64_t n) { rt_act_apply(p->act, p->alpha, p->beta, v, n); }
-
 /* One image's work split over its channels: task t of ntasks covers
  * channels [lo, hi) of `count`. */
 typedef struct ConvJob {

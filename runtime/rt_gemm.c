@@ -74,16 +74,6 @@ static void gemm_split(GemmJob *j) {
 #endif
 }
 
-void rt_ep_row(const RtEpilogue *ep, float *row, int64_t i, int64_t j0, int64_t n) {
-  if (ep->bias)
-    for (int64_t c = 0; c < n; c++) row[c] += ep->bias[j0 + c];
-  if (ep->res) {
-    const float *restrict r = ep->res + i * ep->ld_res + j0;
-    for (int64_t c = 0; c < n; c++) row[c] += r[c];
-  }
-  rt_act_apply(ep->act, ep->alpha, ep->beta, row, n);
-}
-
 /* The epilogue over the block's rows, while it is in cache. */
 static void epilogue(const GemmJob *j, int64_t i0, int64_t mc, int64_t j0, int64_t nc) {
   for (int64_t i = i0; i < i0 + mc; i++) rt_ep_row(j->ep, j->c + i * j->ldc + j0, i, j0, nc);

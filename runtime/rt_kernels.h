@@ -42,18 +42,6 @@ void rt_sgemm(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, float a
 void rt_dgemm(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, double alpha, const double *a,
               int64_t lda, const double *b, int64_t ldb, double beta, double *c, int64_t ldc);
 
-/* What a GEMM does to each block of C as soon as it is computed:
- * c = act(c + bias[col] + res[row * ld_res + col]) (fused_gemm_epilogue,
- * fused_feedforward). */
-typedef struct RtEpilogue {
-  const float *bias;   /* [n], one per column, or NULL */
-  const float *res;    /* a residual shaped like C, or NULL */
-  int64_t ld_res;      /* its row stride */
-  RtAct act;           /* the activation (rt_act.h) */
-  float alpha, beta;   /* its parameters */
-} RtEpilogue;
-/* The epilogue of columns [j0, j0 + n) of row i of C, stored at row. */
-void rt_ep_row(const RtEpilogue *ep, float *row, int64_t i, int64_t j0, int64_t n);
 /* C = epilogue(op(A) * op(B)), otherwise as rt_sgemm_ws. */
 void rt_sgemm_ep(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
                  const float *b, int64_t ldb, float *c, int64_t ldc, float *ws, const RtEpilogue *ep);

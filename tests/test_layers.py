@@ -1,0 +1,102 @@
+"""The layers of the tree call downward: no two source files of the compiler,
+the passes or the runtime call each other (issue 18 item 5), read off the
+objects `make all` built (nm: what each file defines and what it calls).
+
+Two cycles are known and allowed, each for a reason:
+- the op core: the IR (graph.c, ir_text.c), shape inference (infer.c,
+  spec.c, consteval.c) and the emit helpers (emit*.c) look ops up in the op
+  table, and every op's file (compiler/ops/) calls them back.  Nothing else
+  (loader, passes, planner, code generation, runtime) may join it.
+- the runtime's worker pool and scheduler (rt_parallel.c, rt_sched.c): the
+  pool's idle threads run the scheduler's ready nodes, and the scheduler
+  wakes the pool.
+"""
+import collections
+import glob
+import os
+import re
+import subprocess
+
+from conftest import BUILD, ROOT
+
+OBJ = os.path.join(BUILD, "obj-cc")
+OP_CORE = {f"compiler/{n}.o" for n in ("graph", "ir_text", "infer", "spec", "consteval", "emit", "emit_ew",
+                                       "emit_names")}
+POOL = {"runtime/rt_parallel.o", "runtime/rt_sched.o"}
+
+
+def calls_between_files():
+    """{object: set of other objects whose symbols it uses}."""
+    objs = sorted(os.path.relpath(o, OBJ) for o in glob.glob(os.path.join(OBJ, "**", "*.o"), recursive=True))
+    assert len(objs) > 150, objs
+    defined, used = {}, collections.defaultdict(set)
+    for o in objs:
+        out = subprocess.run(["nm", os.path.join(OBJ, o)], capture_output=True, text=True, check=True).stdout
+        for line in out.splitlines():
+            f = line.split()
+            if len(f) == 3 and f[1] in "TDBR":
+                defined[f[2]] = o
+            elif len(f) == 2 and f[0] == "U":
+                used[o].add(f[1])
+    return objs, {o: {defined[s] for s in used[o] if defined.get(s, o) != o} for o in objs}
+
+
+def cycles(nodes, edges):
+    """The strongly connected components of more than one node (Tarjan)."""
+    index, low, stack, on, out = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in edges[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = set()
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.add(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(comp)
+
+    for v in nodes:
+        if v not in index:
+            visit(v)
+    return out
+
+
+def allowed(comp):
+    return comp == POOL or all(o in OP_CORE or o.startswith("compiler/ops/") for o in comp)
+
+
+def test_no_call_cycles_between_files_but_the_known_two():
+    objs, edges = calls_between_files()
+    found = cycles(objs, edges)
+    bad = [sorted(c) for c in found if not allowed(c)]
+    assert not bad, "files that call each other: " + "; ".join(", ".join(c) for c in bad)
+    # the checker sees cycles: the op core is one
+    assert any("compiler/graph.o" in c for c in found), found
+
+
+def test_the_checker_finds_a_cycle():
+    edges = {"a.o": {"b.o"}, "b.o": {"c.o"}, "c.o": {"a.o"}, "d.o": {"a.o"}}
+    assert cycles(sorted(edges), edges) == [{"a.o", "b.o", "c.o"}]
+    assert not allowed({"compiler/codegen.o", "compiler/codegen_model.o"})
+
+
+def test_compiler_readme_lists_every_file_once():
+    """compiler/README.md, the files by layer, lists each compiler/*.c once."""
+    with open(os.path.join(ROOT, "compiler", "README.md")) as f:
+        text = f.read()
+    listed = re.findall(r"`([a-z_]+\.c)`", text.split("## ops/")[0])
+    files = sorted(os.path.basename(p) for p in glob.glob(os.path.join(ROOT, "compiler", "*.c")))
+    dup = sorted({n for n in listed if listed.count(n) > 1})
+    assert not dup, f"listed twice: {dup}"
+    assert sorted(listed) == files, (sorted(set(files) - set(listed)), sorted(set(listed) - set(files)))
