@@ -100,3 +100,18 @@ def test_compiler_readme_lists_every_file_once():
     dup = sorted({n for n in listed if listed.count(n) > 1})
     assert not dup, f"listed twice: {dup}"
     assert sorted(listed) == files, (sorted(set(files) - set(listed)), sorted(set(listed) - set(files)))
+
+
+def test_matrix_products_are_printed_in_one_place():
+    """Every emitter describes its products as GemmCall records
+    (compiler/ops/gemm_call.h); only the printer spells the runtime's
+    calls, so a second backend prints the same records."""
+    spelled = []
+    for path in sorted(glob.glob(os.path.join(ROOT, "compiler", "**", "*.c"), recursive=True)):
+        if path.endswith(os.path.join("ops", "gemm_call.c")):
+            continue
+        with open(path) as f:
+            for no, line in enumerate(f, 1):
+                if re.search(r'"[^"]*\brt_(sgemm_ws|sgemm_ep|dgemm|sgemm)\(', line):
+                    spelled.append(f"{os.path.relpath(path, ROOT)}:{no}")
+    assert not spelled, spelled

@@ -8,6 +8,7 @@
  * rt_sgemm_ws with beta = Beta (Paddle's blas.GEMM on the broadcast Input),
  * for float64 a product loop summed in double. */
 #include "../util.h"
+#include "gemm_call.h"
 #include "ops.h"
 #include "rt_kernels.h"
 #include "tensor_util.h"
@@ -58,9 +59,11 @@ static int emit_addmm(EmitCtx *e) {
           tu_add(tu_is_one(rows) ? "0" : tu_mul("i", em_sym(cols)), tu_is_one(cols) ? "0" : "j"));
   if (dt == RT_DT_FP32) {
     pr_line(e->p, "/* out = Alpha * x @ y + Beta * out */");
-    pr_line(e->p, "rt_sgemm_ws(0, 0, M, N, K, %s, %s, K, %s, N, %s, out, N, %s);", em_float((float)alpha),
-            em_ptr(e, x, 1), em_ptr(e, y, 1), em_float((float)beta),
-            em_gemm_ws(e, em_sym_prod(e, out, 0, 1), em_sym_prod(e, out, 1, 2), em_sym_prod(e, x, 1, 2)));
+    gemm_print_c(e->p, &(GemmCall){.m = "M", .n = "N", .k = "K", .alpha = em_float((float)alpha),
+                                    .a = em_ptr(e, x, 1), .lda = "K", .b = em_ptr(e, y, 1), .ldb = "N", .c = "out",
+                                    .ldc = "N", .beta = em_float((float)beta),
+                                    .ws = em_gemm_ws(e, em_sym_prod(e, out, 0, 1), em_sym_prod(e, out, 1, 2),
+                                                     em_sym_prod(e, x, 1, 2))});
     return 0;
   }
   pr_line(e->p, "const double *x = %s, *y = %s;", em_ptr(e, x, 1), em_ptr(e, y, 1));

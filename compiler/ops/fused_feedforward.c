@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../util.h"
+#include "gemm_call.h"
 #include "ops.h"
 
 static int infer_fused_ffn(OpCtx *c) {
@@ -62,11 +63,12 @@ static int emit_fused_ffn(EmitCtx *e) {
   pr_line(e->p, "float *hidden = (float *)%s;", h);
   pr_line(e->p, "const RtEpilogue ep1 = {%s, NULL, 0, %s, %s, %s};", b1 ? em_ptr(e, b1, 1) : "NULL", em_act_name(act),
           em_float(fa), em_float(fb));
-  pr_line(e->p, "rt_sgemm_ep(0, 0, M, F, E, %s, E, %s, F, hidden, F, %s, &ep1);", em_ptr(e, x, 1), em_ptr(e, w1, 1), gws);
+  gemm_print_c(e->p, &(GemmCall){.m = "M", .n = "F", .k = "E", .a = em_ptr(e, x, 1), .lda = "E", .b = em_ptr(e, w1, 1),
+                                  .ldb = "F", .c = "hidden", .ldc = "F", .ws = gws, .ep = "ep1"});
   pr_line(e->p, "const RtEpilogue ep2 = {%s, %s, E2, RT_ACT_NONE, 0.0f, 0.0f};", b2 ? em_ptr(e, b2, 1) : "NULL",
           res ? em_ptr(e, res, 1) : "NULL");
-  pr_line(e->p, "rt_sgemm_ep(0, 0, M, E2, F, hidden, F, %s, E2, %s, E2, %s, &ep2);", em_ptr(e, w2, 1),
-          em_ptr(e, out, 0), gws);
+  gemm_print_c(e->p, &(GemmCall){.m = "M", .n = "E2", .k = "F", .a = "hidden", .lda = "F", .b = em_ptr(e, w2, 1),
+                                  .ldb = "E2", .c = em_ptr(e, out, 0), .ldc = "E2", .ws = gws, .ep = "ep2"});
   if (attr_bool(e->op, "post_layer_norm", 0))
     pr_line(e->p, "rt_layer_norm(%s, %s, %s, %s, %s, M, E2, NULL, NULL);", em_ptr(e, out, 0), em_ptr(e, out, 0),
             ls ? em_ptr(e, ls, 1) : "NULL", lb ? em_ptr(e, lb, 1) : "NULL",

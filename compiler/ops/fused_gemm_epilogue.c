@@ -36,6 +36,7 @@
 #include "../emit_ew.h"
 #include "../util.h"
 #include "bcast_util.h"
+#include "gemm_call.h"
 #include "ops.h"
 
 static int infer_fused_gemm(OpCtx *c) {
@@ -64,8 +65,9 @@ static int emit_with_reserve(EmitCtx *e, const Var *x, const Var *y, const Var *
   pr_line(e->p, "{");
   pr_line(e->p, "const int64_t M = %s, N = %s, K = %s;", em_prod(e, x, 0, r - 1), em_sym(n), em_sym(k));
   pr_line(e->p, "const RtEpilogue ep = {%s, NULL, 0, RT_ACT_NONE, 0.0f, 0.0f};", em_ptr(e, b, 1));
-  pr_line(e->p, "rt_sgemm_ep(0, 0, M, N, K, %s, K, %s, N, %s, N, %s, &ep);", em_ptr(e, x, 1), em_ptr(e, y, 1),
-          em_ptr(e, rs, 0), em_gemm_ws(e, m, n, k));
+  gemm_print_c(e->p, &(GemmCall){.m = "M", .n = "N", .k = "K", .a = em_ptr(e, x, 1), .lda = "K", .b = em_ptr(e, y, 1),
+                                  .ldb = "N", .c = em_ptr(e, rs, 0), .ldc = "N", .ws = em_gemm_ws(e, m, n, k),
+                                  .ep = "ep"});
   pr_line(e->p, "}");
   const char *expr = unary_float_expr(e, e->op, act);
   if (!expr) return em_fail(e, "no forward for '%s'", act);
@@ -102,8 +104,9 @@ static int emit_fused_gemm(EmitCtx *e) {
           em_sym(k));
   pr_line(e->p, "const RtEpilogue ep = {%s, NULL, 0, %s, %s, %s};", b ? em_ptr(e, b, 1) : "NULL", em_act_name(act),
           em_float(fa), em_float(fb));
-  pr_line(e->p, "rt_sgemm_ep(%d, %d, M, N, K, %s, %s, %s, %s, %s, N, %s, &ep);", tx, ty, em_ptr(e, x, 1),
-          tx ? "M" : "K", em_ptr(e, y, 1), ty ? "K" : "N", em_ptr(e, out, 0), em_gemm_ws(e, m, n, k));
+  gemm_print_c(e->p, &(GemmCall){.trans_a = tx, .trans_b = ty, .m = "M", .n = "N", .k = "K", .a = em_ptr(e, x, 1),
+                                  .lda = tx ? "M" : "K", .b = em_ptr(e, y, 1), .ldb = ty ? "K" : "N",
+                                  .c = em_ptr(e, out, 0), .ldc = "N", .ws = em_gemm_ws(e, m, n, k), .ep = "ep"});
   return 0;
 }
 
@@ -160,11 +163,13 @@ static int emit_fused_gemm_grad(EmitCtx *e) {
   pr_line(e->p, "{");
   pr_line(e->p, "const int64_t M = %s, N = %s, K = %s;", em_prod(e, x, 0, r - 1), em_sym(n), em_sym(k));
   if (dx) /* matmul_v2_grad's, then the activation's */
-    pr_line(e->p, "rt_sgemm_ws(0, 1, M, K, N, 1.0f, %s, N, %s, N, 0.0f, %s, K, %s);", em_ptr(e, dout, 1),
-            em_ptr(e, y, 1), em_ptr(e, dx, 0), em_gemm_ws(e, m, k, n));
+    gemm_print_c(e->p, &(GemmCall){.trans_b = 1, .m = "M", .n = "K", .k = "N", .alpha = "1.0f", .a = em_ptr(e, dout, 1),
+                                    .lda = "N", .b = em_ptr(e, y, 1), .ldb = "N", .c = em_ptr(e, dx, 0), .ldc = "K",
+                                    .beta = "0.0f", .ws = em_gemm_ws(e, m, k, n)});
   if (dy)
-    pr_line(e->p, "rt_sgemm_ws(1, 0, K, N, M, 1.0f, %s, K, %s, N, 0.0f, %s, N, %s);", em_ptr(e, x, 1),
-            em_ptr(e, dout, 1), em_ptr(e, dy, 0), em_gemm_ws(e, k, n, m));
+    gemm_print_c(e->p, &(GemmCall){.trans_a = 1, .m = "K", .n = "N", .k = "M", .alpha = "1.0f", .a = em_ptr(e, x, 1),
+                                    .lda = "K", .b = em_ptr(e, dout, 1), .ldb = "N", .c = em_ptr(e, dy, 0), .ldc = "N",
+                                    .beta = "0.0f", .ws = em_gemm_ws(e, k, n, m)});
   pr_line(e->p, "}");
   if (act && dx) return unary_grad_emit(e, e->op, ag, dx, rs, rs, dx);
   return 0;

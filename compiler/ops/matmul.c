@@ -15,8 +15,9 @@
 #include <string.h>
 
 #include "../util.h"
-#include "rt_kernels.h"
+#include "gemm_call.h"
 #include "ops.h"
+#include "rt_kernels.h"
 
 static int infer_mul(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0), *y = ctx_need(c, "Y", 0);
@@ -178,11 +179,9 @@ static int emit_gemm(EmitCtx *e, const Var *xv, const Var *yv, const Var *ov, in
   if (!y_batched && !x.trans) { /* X's batch dims fold into M: one product */
     const char *rows = nbx ? pool_printf("%s * M", em_prod(e, xv, 0, nbx)) : "M";
     SymDim rows_bound = nbx ? em_sym_prod(e, xv, 0, nbx + 1) : m;
-    if (f64)
-      pr_line(e->p, "rt_dgemm(0, %d, %s, N, K, %s, x, K, y, %s, 0.0, out, N);", y.trans, rows, al, ldb);
-    else
-      pr_line(e->p, "rt_sgemm_ws(0, %d, %s, N, K, %s, x, K, y, %s, 0.0f, out, N, %s);", y.trans, rows, al, ldb,
-              em_gemm_ws(e, rows_bound, n, k));
+    gemm_print_c(e->p, &(GemmCall){.f64 = f64, .trans_b = y.trans, .m = rows, .n = "N", .k = "K", .alpha = al,
+                                    .a = "x", .lda = "K", .b = "y", .ldb = ldb, .c = "out", .ldc = "N",
+                                    .beta = f64 ? "0.0" : "0.0f", .ws = f64 ? "" : em_gemm_ws(e, rows_bound, n, k)});
     return 0;
   }
   /* batch dims of the output, right-aligned; each operand's stride is 0 where
@@ -206,13 +205,10 @@ static int emit_gemm(EmitCtx *e, const Var *xv, const Var *yv, const Var *ov, in
     ostride = pool_printf("%s * n%d", ostride, i);
   }
   for (int i = 0; i < nb; i++) pr_line(e->p, "for (int64_t i%d = 0; i%d < n%d; i%d++) {", i, i, i, i);
-  if (f64) {
-    pr_line(e->p, "rt_dgemm(%d, %d, M, N, K, %s, x + (%s), %s, y + (%s), %s, 0.0, out + (%s), N);", x.trans, y.trans, al,
-            xo, lda, yo, ldb, oo);
-  } else {
-    pr_line(e->p, "rt_sgemm_ws(%d, %d, M, N, K, %s, x + (%s), %s, y + (%s), %s, 0.0f, out + (%s), N, %s);", x.trans,
-            y.trans, al, xo, lda, yo, ldb, oo, em_gemm_ws(e, m, n, k));
-  }
+  gemm_print_c(e->p, &(GemmCall){.f64 = f64, .trans_a = x.trans, .trans_b = y.trans, .m = "M", .n = "N", .k = "K",
+                                  .alpha = al, .a = pool_printf("x + (%s)", xo), .lda = lda,
+                                  .b = pool_printf("y + (%s)", yo), .ldb = ldb, .c = pool_printf("out + (%s)", oo),
+                                  .ldc = "N", .beta = f64 ? "0.0" : "0.0f", .ws = f64 ? "" : em_gemm_ws(e, m, n, k)});
   for (int i = 0; i < nb; i++) pr_line(e->p, "}");
   return 0;
 }
@@ -259,14 +255,11 @@ static int emit_mul(EmitCtx *e) {
   int xr = em_spec(e, x)->rank, yr = em_spec(e, y)->rank;
   pr_line(e->p, "const int64_t M = %s, K = %s, N = %s;", em_prod(e, x, 0, xn), em_prod(e, x, xn, xr),
           em_prod(e, y, yn, yr));
-  if (x->dtype == RT_DT_FP64) {
-    pr_line(e->p, "rt_dgemm(0, 0, M, N, K, 1.0, %s, K, %s, N, 0.0, %s, N);", em_ptr(e, x, 1), em_ptr(e, y, 1),
-            em_ptr(e, out, 0));
-    return 0;
-  }
-  pr_line(e->p, "rt_sgemm_ws(0, 0, M, N, K, 1.0f, %s, K, %s, N, 0.0f, %s, N, %s);", em_ptr(e, x, 1), em_ptr(e, y, 1),
-          em_ptr(e, out, 0),
-          em_gemm_ws(e, em_sym_prod(e, x, 0, xn), em_sym_prod(e, y, yn, yr), em_sym_prod(e, x, xn, xr)));
+  const int f64 = x->dtype == RT_DT_FP64;
+  const char *ws = f64 ? "" : em_gemm_ws(e, em_sym_prod(e, x, 0, xn), em_sym_prod(e, y, yn, yr), em_sym_prod(e, x, xn, xr));
+  gemm_print_c(e->p, &(GemmCall){.f64 = f64, .m = "M", .n = "N", .k = "K", .alpha = f64 ? "1.0" : "1.0f",
+                                  .a = em_ptr(e, x, 1), .lda = "K", .b = em_ptr(e, y, 1), .ldb = "N",
+                                  .c = em_ptr(e, out, 0), .ldc = "N", .beta = f64 ? "0.0" : "0.0f", .ws = ws});
   return 0;
 }
 
@@ -288,12 +281,9 @@ static int emit_mul(EmitCtx *e) {
 static void pr_gemm(EmitCtx *e, int f64, int ta, int tb, const char *m, const char *n, const char *k,
                     const char *alpha, const char *a, const char *lda, const char *b, const char *ldb, int acc,
                     const char *c, const char *ldc, const char *ws) {
-  if (f64)
-    pr_line(e->p, "rt_dgemm(%d, %d, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s);", ta, tb, m, n, k, alpha, a, lda,
-            b, ldb, acc ? "1.0" : "0.0", c, ldc);
-  else
-    pr_line(e->p, "rt_sgemm_ws(%d, %d, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s);", ta, tb, m, n, k, alpha, a,
-            lda, b, ldb, acc ? "1.0f" : "0.0f", c, ldc, ws);
+  const char *beta = f64 ? (acc ? "1.0" : "0.0") : (acc ? "1.0f" : "0.0f");
+  gemm_print_c(e->p, &(GemmCall){.f64 = f64, .trans_a = ta, .trans_b = tb, .m = m, .n = n, .k = k, .alpha = alpha,
+                                  .a = a, .lda = lda, .b = b, .ldb = ldb, .c = c, .ldc = ldc, .beta = beta, .ws = ws});
 }
 
 static int is_one(SymDim d) { return d.a == 0 && d.c == 1; }

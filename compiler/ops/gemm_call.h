@@ -1,0 +1,31 @@
+/* One matrix product as an op's lowering decided it, and its printer.
+ *
+ *   C = alpha * op(A) op(B) + beta * C, then the epilogue (bias, residual,
+ *   activation: runtime/rt_act.h's RtEpilogue) when `ep` names one.
+ *
+ * The emitters of matmul, matmul_v2, bmm, mul (and their grads), addmm,
+ * fused_gemm_epilogue and fused_feedforward fill one record per product:
+ * sizes, operands and leading dimensions as C expressions in the kernel's
+ * names, the scratch the planner sized (em_gemm_ws).  gemm_print_c is the
+ * only code that knows how the C runtime spells a product (rt_sgemm_ws,
+ * rt_sgemm_ep, rt_dgemm); another backend prints the same records. */
+#ifndef PADDLEC_OPS_GEMM_CALL_H
+#define PADDLEC_OPS_GEMM_CALL_H
+
+#include "ops.h"
+
+typedef struct GemmCall {
+  int f64;                 /* float64 (rt_dgemm), else float32 */
+  int trans_a, trans_b;    /* op(A) = A^T, op(B) = B^T */
+  const char *m, *n, *k;   /* C is m x n, the inner dim k */
+  const char *alpha;       /* a literal; NULL with an epilogue (1) */
+  const char *a, *lda, *b, *ldb, *c, *ldc;
+  const char *beta;        /* a literal: "0.0f" overwrites C, "1.0f" adds to it */
+  const char *ws;          /* float32: the packing scratch */
+  const char *ep;          /* float32: the name of an RtEpilogue local (beta 0), or NULL */
+} GemmCall;
+
+/* The product as one statement of the C runtime. */
+void gemm_print_c(Printer *p, const GemmCall *g);
+
+#endif
