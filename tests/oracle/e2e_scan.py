@@ -6,23 +6,14 @@ exclusive, reverse, large magnitudes).
 
     python e2e_scan.py OUTDIR [CASE ...]
 
-Each case is a small static program built with the public API (raw ops
-appended where the API hides an attribute) covering the op's attributes;
-feeds are drawn by oracle_case.named_feeds from their names (see there:
-`ties*`, `special*`, `nan*`, `pos*`, `sorted*`, integer ranges given to
-data()).  Batch 2, the batch dim None.  tests/oracle/oracle_case.py saves
-each case with Paddle's reference outputs."""
-import os
-import sys
+Cases, feeds (drawn from their names) and references: see oracle_case.py's
+named_feeds and run_static_cases."""
+from oracle_case import append_op as op, case_registry, named_feeds, run_static_cases
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from oracle_case import append_op as op, case_registry, named_feeds, run_static_cases  # noqa: E402
-
-import paddle  # noqa: E402
+import paddle
 
 CASES, case = case_registry()
 data, make_input = named_feeds()
-
 
 
 @case

@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Op-level end-to-end cases for the vision ops of paddle.vision / paddle.nn
-beyond e2e_cnn.py: pool3d (max/avg, global, adaptive, ceil_mode, exclusive,
-SAME/VALID, NDHWC), max_pool2d/3d_with_index, unpool/unpool3d,
+beyond e2e_cnn.py (3-D pooling, resizing and convolution, and the rarer 2-D
+ones): pool3d (max/avg, global, adaptive, ceil_mode, exclusive, SAME/VALID,
+NDHWC), max_pool2d/3d_with_index, unpool/unpool3d,
 trilinear/nearest 3-D and channel-last resizes, conv3d_transpose, lrn,
 maxout, pixel_unshuffle, channel_shuffle, shuffle_channel, temporal_shift,
 affine_grid, grid_sampler, unfold, fold, bilinear_tensor_product and
 spectral_norm.
 
-    python e2e_vision2.py OUTDIR [CASE ...]
+    python e2e_vision.py OUTDIR [CASE ...]
 
 Each case is a small static program (public API or paddle.nn layers where
 one emits the op, LayerHelper.append_op for legacy ops and attributes the
