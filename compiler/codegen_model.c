@@ -376,6 +376,17 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
   unsigned char *written = pool_alloc((size_t)g->nvars + 1);
   EmitCtx e = {.g = g, .spec = s, .plan = pl, .prefix = P, .blas = o->blas, .pp_panel = o->pp_panel, .scratch_max = &scratch,
                .task_max = &task_floats, .written = written};
+  Printer unused; /* a decision prints nothing; this catches what would */
+  pr_init(&unused);
+  for (int k = 0; k < g->blocks[0].nops; k++) { /* the kernels' decisions first (OpDef.decide) */
+    e.op = &g->ops[g->blocks[0].ops[k]];
+    e.op_id = g->blocks[0].ops[k];
+    e.p = e.tasks = &unused;
+    e.deciding = 1;
+    if (e.op->def && e.op->def->decide) (void)e.op->def->decide(&e);
+    e.deciding = 0;
+  }
+  if (unused.buf && *unused.buf) diag_internal("an OpDef.decide printed: %s", unused.buf);
   int bad = 0, nk = 0;
   const Op **kops = pool_alloc(sizeof *kops * (size_t)(g->blocks[0].nops ? g->blocks[0].nops : 1));
   const char **comment = pool_alloc(sizeof *comment * (size_t)(g->blocks[0].nops ? g->blocks[0].nops : 1));

@@ -165,6 +165,7 @@ const char *em_prod(EmitCtx *e, const Var *v, int from, int to) {
 const char *em_numel(EmitCtx *e, const Var *v) { return em_prod(e, v, 0, em_spec(e, v)->rank); }
 
 int (em_fail)(EmitCtx *e, const char *fmt, ...) {
+  if (e->deciding) return -1; /* the emitter reports it */
   va_list ap;
   va_start(ap, fmt);
   int r = graph_op_verror(e->g, e->op, fmt, ap);

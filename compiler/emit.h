@@ -63,6 +63,7 @@ typedef struct EmitCtx {
                            * writable pointer to it (em_ptr, is_const 0) or
                            * called em_wrote; NULL = not tracked */
   int naming;          /* 1 while a kernel is emitted: em_ptr names operands */
+  int deciding;        /* 1 while OpDef.decide runs: em_fail prints nothing */
   struct EmitLocal *locals; /* the kernel's named operands (emit_names.c) */
   int nlocals, locals_cap;
   Printer *task_body;  /* while a task function is open: its body, */

@@ -140,6 +140,20 @@ static int conv2d_geometry(EmitCtx *e, const Var *x, const Var *w, const Var *ou
   return 0;
 }
 
+/* OpDef.decide: the Filter's layout.  A float32 parameter only this op
+ * reads, of a convolution rt_pp_gemm can run, is prepared once (rt_prepack:
+ * panels of pp_panel rows, Winograd-transformed where the geometry says). */
+static int decide_conv(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "Input", 0), *w = ctx_in(&c, "Filter", 0), *out = ctx_out(&c, "Output", 0);
+  int nhwc;
+  RtConv2d g;
+  if (!x || !w || !out || conv2d_geometry(e, x, w, out, &g, &nhwc) || conv_act(e, &g)) return -1;
+  if (rt_conv2d_can_pack(&g) && em_packable_weight(e, w))
+    w->pack_rows = g.c_out, w->pack_wino = rt_conv2d_wino_m(&g), w->pack_panel = e->pp_panel;
+  return 0;
+}
+
 static int emit_conv(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = ctx_in(&c, "Input", 0), *w = ctx_in(&c, "Filter", 0), *b = ctx_in(&c, "Bias", 0);
@@ -162,8 +176,7 @@ static int emit_conv(EmitCtx *e) {
     if (!res || res->dtype != RT_DT_FP32 || nr.a != no.a || nr.c != no.c)
       return em_fail(e, "fuse_residual_connection needs a float32 ResidualData shaped like Output");
   }
-  if (rt_conv2d_can_pack(&g) && em_packable_weight(e, w))
-    g.packed = e->pp_panel, w->pack_rows = g.c_out, w->pack_wino = rt_conv2d_wino_m(&g), w->pack_panel = e->pp_panel;
+  if (w->pack_rows) g.packed = w->pack_panel; /* decide_conv prepared the Filter */
   int64_t ws = rt_conv2d_ws_floats(&g);
   conv_print_geo(e, &g);
   const char *xp = em_ptr(e, x, 1), *op = em_ptr(e, out, 0), *batch = em_dim(e, x, 0);
@@ -178,9 +191,10 @@ static int emit_conv(EmitCtx *e) {
 /* is_test and use_addto: Paddle's CPU convolution reads neither (use_addto
  * makes cuDNN's kernel add into Output's old contents). */
 static const char *const conv_attr_ignores[] = {"is_test", "use_addto", NULL};
-const OpDef op_conv2d = {.type = "conv2d", .infer = infer_conv, .emit_c = emit_conv, .attr_ignores = conv_attr_ignores};
+const OpDef op_conv2d = {.type = "conv2d", .infer = infer_conv, .emit_c = emit_conv, .decide = decide_conv,
+                         .attr_ignores = conv_attr_ignores};
 const OpDef op_depthwise_conv2d = {.type = "depthwise_conv2d", .infer = infer_conv, .emit_c = emit_conv,
-                                   .attr_ignores = conv_attr_ignores};
+                                   .decide = decide_conv, .attr_ignores = conv_attr_ignores};
 /* conv2d_grad and depthwise_conv2d_grad (phi ConvGradKernel, the same on
  * CPU for both): Input@GRAD is the transposed convolution of Output@GRAD
  * by the filter (rt_conv2d_transpose with the geometry's input and output
@@ -255,7 +269,7 @@ static int emit_conv_grad(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_fused_conv2d = {.type = "fused_conv2d", .infer = infer_conv, .emit_c = emit_conv};
+const OpDef op_fused_conv2d = {.type = "fused_conv2d", .infer = infer_conv, .emit_c = emit_conv, .decide = decide_conv};
 const OpDef op_conv2d_grad = {.type = "conv2d_grad", .infer = grad_infer, .emit_c = emit_conv_grad,
                               .attr_ignores = conv_attr_ignores};
 const OpDef op_depthwise_conv2d_grad = {.type = "depthwise_conv2d_grad", .infer = grad_infer,

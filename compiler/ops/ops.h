@@ -35,6 +35,12 @@ typedef struct OpDef {
   OpInferFn infer;   /* shape and dtype rule */
   OpEmitFn emit_c;   /* C emitter, or NULL */
   OpFoldFn fold;     /* constant folding, or NULL (the op's values stay unknown) */
+  /* What the op's kernel decides before any kernel is printed, recorded in
+   * the IR for the tables codegen prints besides the kernels (a weight's
+   * prepared layout); run with EmitCtx.deciding set: em_fail is silent (the
+   * emitter reports the same error) and nothing is printed.  The emitter
+   * then reads the decision and mutates nothing.  NULL = none. */
+  OpEmitFn decide;
   /* Input slots bound to objects that Paddle's executor keeps in its scope
    * and the program never declares (e.g. create_py_reader's blocking_queue,
    * made by the Python DataLoader).  NULL-terminated; NULL = none.  Any other
