@@ -299,6 +299,21 @@ def test_run_time_dim_traced_to_where_its_value_comes_from(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
+def test_reduce_grad_whose_out_the_forward_reduced_otherwise(tmp_path):
+    """frobenius_norm_grad with reduce_all set, reading an Out the forward
+    reduced over dim 0 only ([20], not a scalar): Paddle's kernel reads past
+    Out (its results change from run to run); refused, naming the op and Out."""
+    model = export_one_op(tmp_path, (
+        "d = paddle.static.data('d', [], 'float32')\n"
+        "feeds = [x, d]\n"
+        "x.stop_gradient = False\n"
+        "n = op('frobenius_norm', {'X': [x]}, {'Out': ['float32']}, {'dim': [0], 'reduce_all': True})[0]\n"
+        "out = paddle.static.gradients([n], [x], [d])[0]\n"
+        "[o._set_attr('reduce_all', False) for o in main.global_block().ops if o.type == 'frobenius_norm']"))
+    bad(["compile", model, "-o", str(tmp_path / "out")], model, "(frobenius_norm_grad -> ", "Out (",
+        "does not hold the kept dims of X")
+
+
 def test_fake_quantize_range_abs_max_training_refused(tmp_path):
     """fake_quantize_range_abs_max in training keeps a window of scales
     across runs (OutScales): refused, naming the op."""

@@ -323,6 +323,13 @@ static int emit_reduce_grad(EmitCtx *e) {
   }
   SymDim nkeep = spec_numel(&keep), no = spec_numel(em_spec(e, dout));
   if (nkeep.a < 0 || nkeep.a != no.a || nkeep.c != no.c) return em_fail(e, "Out@GRAD does not hold the kept dims of X");
+  /* Out is read per kept element: one the forward reduced otherwise (its
+   * reduce_all or dim changed on one side) is refused, where Paddle's
+   * kernel reads past it */
+  const SymDim nout = out ? spec_numel(em_spec(e, out)) : nkeep;
+  if (out && (nout.a != nkeep.a || nout.c != nkeep.c))
+    return em_fail(e, "Out ('%s') does not hold the kept dims of X: the forward reduced with other dim / reduce_all",
+                   out->name);
   if (amx && r > 0 && !(nkeep.a == 0 && nkeep.c == 1)) {
     int longer = 0;
     for (int i = 0; i < r; i++) longer += red[i] && !tu_is_one(xs->d[i]);
