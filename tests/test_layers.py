@@ -17,6 +17,8 @@ import os
 import re
 import subprocess
 
+import pytest
+
 from conftest import BUILD, ROOT
 
 OBJ = os.path.join(BUILD, "obj-cc")
@@ -102,16 +104,21 @@ def test_compiler_readme_lists_every_file_once():
     assert sorted(listed) == files, (sorted(set(files) - set(listed)), sorted(set(listed) - set(files)))
 
 
-def test_matrix_products_are_printed_in_one_place():
-    """Every emitter describes its products as GemmCall records
-    (compiler/ops/gemm_call.h); only the printer spells the runtime's
-    calls, so a second backend prints the same records."""
+@pytest.mark.parametrize("printer,calls", [
+    ("ops/gemm_call.c", "sgemm_ws|sgemm_ep|dgemm|sgemm"),
+    ("ops/conv_util.c", "conv2d|conv2d_transpose|conv2d_filter_grad"),
+])
+def test_kernels_are_printed_in_one_place(printer, calls):
+    """Emitters describe their matrix products as GemmCall records
+    (compiler/ops/gemm_call.h) and their 2-D convolutions as ConvCall records
+    (compiler/ops/ops.h); only the printer spells the runtime's calls, so a
+    second backend prints the same records."""
     spelled = []
     for path in sorted(glob.glob(os.path.join(ROOT, "compiler", "**", "*.c"), recursive=True)):
-        if path.endswith(os.path.join("ops", "gemm_call.c")):
+        if path.endswith(os.path.join(*printer.split("/"))):
             continue
         with open(path) as f:
             for no, line in enumerate(f, 1):
-                if re.search(r'"[^"]*\brt_(sgemm_ws|sgemm_ep|dgemm|sgemm)\(', line):
+                if re.search(r'"[^"]*\brt_(%s)\(' % calls, line):
                     spelled.append(f"{os.path.relpath(path, ROOT)}:{no}")
     assert not spelled, spelled

@@ -133,8 +133,9 @@ static int emit_conv_transpose(EmitCtx *e) {
   const char *xp = em_ptr(e, x, 1), *op = em_ptr(e, out, 0);
   if (nhwc) conv_nhwc_begin(e, x, out, &xp, &op);
   const char *wsp = em_scratch_named(e, "float", "col", (SymDim){0, ws * (int64_t)sizeof(float)});
-  pr_line(e->p, "rt_conv2d_transpose(&geo, %s, %s, %s, %s, %s, %s, %s);", em_dim(e, x, 0), xp, em_ptr(e, w, 1),
-          b ? em_ptr(e, b, 1) : "NULL", op, wsp, conv_gemm_ws(e, &g, 1));
+  conv_print_c(e, &(ConvCall){.kind = CONV_TRANSPOSE, .geo = "geo", .batch = em_dim(e, x, 0), .x = xp,
+                              .w = em_ptr(e, w, 1), .bias = b ? em_ptr(e, b, 1) : NULL, .out = op, .ws = wsp,
+                              .gemm_ws = conv_gemm_ws(e, &g, 1)});
   if (nhwc) conv_nhwc_end(e, x, out);
   return 0;
 }
@@ -166,27 +167,12 @@ static int emit_conv_transpose_grad(EmitCtx *e) {
   const int64_t hw = g.h_in * g.w_in, ohw = g.h_out * g.w_out;
   const char *batch = em_dim(e, x, 0), *xp = em_ptr(e, x, 1), *dyp = em_ptr(e, dy, 1);
   const char *dxp = dx ? em_ptr(e, dx, 0) : NULL;
-  if (nhwc) {
-    const SymDim xn = spec_numel(em_spec(e, x)), yn = spec_numel(em_spec(e, dy));
-    pr_line(e->p, "/* NHWC: the gradients are computed on NCHW copies in scratch */");
-    pr_line(e->p, "float *dyt = (float *)%s;", em_scratch(e, (SymDim){yn.a * 4, yn.c * 4}));
-    pr_line(e->p, "rt_nhwc_to_nchw(%s, dyt, %s, %lld, %lld);", dyp, batch, (long long)ohw, (long long)g.c_out);
-    dyp = "dyt";
-    if (dw) {
-      pr_line(e->p, "float *xt = (float *)%s;", em_scratch(e, (SymDim){xn.a * 4, xn.c * 4}));
-      pr_line(e->p, "rt_nhwc_to_nchw(%s, xt, %s, %lld, %lld);", xp, batch, (long long)hw, (long long)g.c_in);
-      xp = "xt";
-    }
-    if (dx) {
-      pr_line(e->p, "float *dxt = (float *)%s;", em_scratch(e, (SymDim){xn.a * 4, xn.c * 4}));
-      dxp = "dxt";
-    }
-  }
+  if (nhwc) conv_nhwc_grad_begin(e, x, dy, dx != NULL, dw != NULL, g.c_in, hw, g.c_out, ohw, &xp, &dyp, &dxp);
   if (dx) {
     const int64_t ws = rt_conv2d_ws_floats(&t);
     const char *wsp = ws ? em_scratch_named(e, "float", "col", (SymDim){0, ws * (int64_t)sizeof(float)}) : "NULL";
-    pr_line(e->p, "rt_conv2d(&geo, %s, %s, %s, NULL, NULL, %s, %s, %s);", batch, dyp, em_ptr(e, w, 1), dxp, wsp,
-            conv_gemm_ws(e, &t, 0));
+    conv_print_c(e, &(ConvCall){.kind = CONV_FORWARD, .geo = "geo", .batch = batch, .x = dyp, .w = em_ptr(e, w, 1),
+                                .out = dxp, .ws = wsp, .gemm_ws = conv_gemm_ws(e, &t, 0)});
     if (nhwc)
       pr_line(e->p, "rt_nchw_to_nhwc(dxt, %s, %s, %lld, %lld);", em_ptr(e, dx, 0), batch, (long long)g.c_in,
               (long long)hw);
@@ -196,8 +182,8 @@ static int emit_conv_transpose_grad(EmitCtx *e) {
     const int64_t k = t.c_in / t.groups * t.k_h * t.k_w;
     const char *col = ws ? em_scratch_named(e, "float", "col", (SymDim){0, ws * (int64_t)sizeof(float)}) : "NULL";
     const char *gemm_ws = em_gemm_ws(e, (SymDim){0, mg}, (SymDim){0, k}, (SymDim){0, hw});
-    pr_line(e->p, "rt_conv2d_filter_grad(&geo, %s, %s, %s, %s, %s, %s);", batch, dyp, xp, em_ptr(e, dw, 0), col,
-            gemm_ws);
+    conv_print_c(e, &(ConvCall){.kind = CONV_FILTER_GRAD, .geo = "geo", .batch = batch, .x = dyp, .dy = xp,
+                                .out = em_ptr(e, dw, 0), .ws = col, .gemm_ws = gemm_ws});
   }
   return 0;
 }

@@ -127,3 +127,35 @@ void conv_nhwc_end(EmitCtx *e, const Var *x, const Var *out) {
   pr_line(e->p, "rt_nchw_to_nhwc(ot, %s, %s, %lld, %s);", em_ptr(e, out, 0), em_dim(e, x, 0),
           (long long)em_const_dim(e, out, 3), em_prod(e, out, 1, 3));
 }
+
+void conv_nhwc_grad_begin(EmitCtx *e, const Var *x, const Var *dy, int dx, int dw, int64_t c_in, int64_t hw,
+                          int64_t c_out, int64_t ohw, const char **xp, const char **dyp, const char **dxp) {
+  const char *batch = em_dim(e, x, 0);
+  const SymDim xn = spec_numel(em_spec(e, x)), yn = spec_numel(em_spec(e, dy));
+  pr_line(e->p, "/* NHWC: the gradients are computed on NCHW copies in scratch */");
+  pr_line(e->p, "float *dyt = (float *)%s;", em_scratch(e, (SymDim){yn.a * 4, yn.c * 4}));
+  pr_line(e->p, "rt_nhwc_to_nchw(%s, dyt, %s, %lld, %lld);", *dyp, batch, (long long)ohw, (long long)c_out);
+  *dyp = "dyt";
+  if (dw) {
+    pr_line(e->p, "float *xt = (float *)%s;", em_scratch(e, (SymDim){xn.a * 4, xn.c * 4}));
+    pr_line(e->p, "rt_nhwc_to_nchw(%s, xt, %s, %lld, %lld);", *xp, batch, (long long)hw, (long long)c_in);
+    *xp = "xt";
+  }
+  if (dx) {
+    pr_line(e->p, "float *dxt = (float *)%s;", em_scratch(e, (SymDim){xn.a * 4, xn.c * 4}));
+    *dxp = "dxt";
+  }
+}
+
+void conv_print_c(EmitCtx *e, const ConvCall *c) {
+  const char *bias = c->bias ? c->bias : "NULL", *res = c->res ? c->res : "NULL";
+  if (c->kind == CONV_FORWARD)
+    pr_line(e->p, "rt_conv2d(&%s, %s, %s, %s, %s, %s, %s, %s, %s);", c->geo, c->batch, c->x, c->w, bias, res, c->out,
+            c->ws, c->gemm_ws);
+  else if (c->kind == CONV_TRANSPOSE)
+    pr_line(e->p, "rt_conv2d_transpose(&%s, %s, %s, %s, %s, %s, %s, %s);", c->geo, c->batch, c->x, c->w, bias, c->out,
+            c->ws, c->gemm_ws);
+  else
+    pr_line(e->p, "rt_conv2d_filter_grad(&%s, %s, %s, %s, %s, %s, %s);", c->geo, c->batch, c->x, c->dy, c->out, c->ws,
+            c->gemm_ws);
+}

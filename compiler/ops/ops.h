@@ -301,5 +301,32 @@ const char *conv_gemm_ws(EmitCtx *e, const struct RtConv2d *g, int transpose);
 void conv_nhwc_dims(int64_t d[4]);
 void conv_nhwc_begin(EmitCtx *e, const Var *x, const Var *out, const char **xp, const char **op);
 void conv_nhwc_end(EmitCtx *e, const Var *x, const Var *out);
+/* The gradients' NHWC wrapping (conv2d_grad, conv2d_transpose_grad): prints
+ * NCHW copies of Output@GRAD (*dyp, c_out channels of ohw pixels) and, when
+ * the filter gradient is wanted, of Input (*xp, c_in of hw), and points
+ * *dxp at NCHW room for Input@GRAD when it is wanted. */
+void conv_nhwc_grad_begin(EmitCtx *e, const Var *x, const Var *dy, int dx, int dw, int64_t c_in, int64_t hw,
+                          int64_t c_out, int64_t ohw, const char **xp, const char **dyp, const char **dxp);
+
+/* One 2-D convolution as the lowering decided it: the runtime routine
+ * (kind), the name of its geometry (a constant RtConv2d the emitter printed
+ * with conv_print_geo), and C expressions for the batch and the buffers.
+ * conv_print_c is the only code that spells the runtime's convolution
+ * calls; another backend prints the same records. */
+typedef enum ConvKind {
+  CONV_FORWARD,     /* rt_conv2d: out = act(conv(x, w) + bias + res) */
+  CONV_TRANSPOSE,   /* rt_conv2d_transpose: out = conv^T(x, w) + bias */
+  CONV_FILTER_GRAD, /* rt_conv2d_filter_grad: out (dW) = sum over images of dy col(x)^T */
+} ConvKind;
+typedef struct ConvCall {
+  ConvKind kind;
+  const char *geo;          /* the RtConv2d's name */
+  const char *batch;        /* images */
+  const char *x, *w, *dy;   /* input images, filter (not FILTER_GRAD), output gradient (FILTER_GRAD) */
+  const char *bias, *res;   /* NULL: none */
+  const char *out;          /* output images, or the filter gradient */
+  const char *ws, *gemm_ws; /* the routine's buffer (im2col / col) and the GEMM's packing room */
+} ConvCall;
+void conv_print_c(EmitCtx *e, const ConvCall *c);
 
 #endif
