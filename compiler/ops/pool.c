@@ -34,6 +34,7 @@
 
 #include "../util.h"
 #include "ops.h"
+#include "pool_call.h"
 #include "rt_cnn.h"
 #include "rt_pool3d.h"
 
@@ -183,7 +184,8 @@ static int emit_pool2d(EmitCtx *e) {
   RtPool2d p;
   if (pool2d_geometry(e, x, out, &p)) return -1;
   print_pool(e, &p);
-  pr_line(e->p, "rt_pool2d(&geo, %s, %s, %s);", em_dim(e, x, 0), em_ptr(e, x, 1), em_ptr(e, out, 0));
+  pool_print_c(e->p, &(PoolCall){.kind = POOL_FORWARD, .dims = 2, .batch = em_dim(e, x, 0), .x = em_ptr(e, x, 1),
+                                 .out = em_ptr(e, out, 0)});
   return 0;
 }
 
@@ -201,8 +203,8 @@ static int emit_pool2d_grad(EmitCtx *e) {
   if (pool2d_geometry(e, x, out, &p)) return -1;
   if (!dx) return 0;
   print_pool(e, &p);
-  pr_line(e->p, "rt_pool2d_grad(&geo, %s, %s, %s, %s, %s);", em_dim(e, x, 0), em_ptr(e, x, 1), em_ptr(e, out, 1),
-          em_ptr(e, dout, 1), em_ptr(e, dx, 0));
+  pool_print_c(e->p, &(PoolCall){.kind = POOL_GRAD, .dims = 2, .batch = em_dim(e, x, 0), .x = em_ptr(e, x, 1),
+                                 .out = em_ptr(e, out, 1), .dout = em_ptr(e, dout, 1), .dx = em_ptr(e, dx, 0)});
   return 0;
 }
 
@@ -228,8 +230,8 @@ static int emit_max_pool2d_index(EmitCtx *e) {
   RtPool2d p;
   if (max_pool2d_index_geometry(e, x, out, &p)) return -1;
   print_pool(e, &p);
-  pr_line(e->p, "rt_max_pool2d_index(&geo, %s, %s, %s, %s);", em_dim(e, x, 0), em_ptr(e, x, 1), em_ptr(e, out, 0),
-          em_ptr(e, mask, 0));
+  pool_print_c(e->p, &(PoolCall){.kind = POOL_INDEX, .dims = 2, .batch = em_dim(e, x, 0), .x = em_ptr(e, x, 1),
+                                 .out = em_ptr(e, out, 0), .mask = em_ptr(e, mask, 0)});
   return 0;
 }
 
@@ -249,8 +251,8 @@ static int emit_max_pool2d_index_grad(EmitCtx *e) {
   pr_line(e->p, "static const RtPool2d geo = {.type = RT_POOL_MAX, .c = %lld, .h_in = %lld, .w_in = %lld, .h_out = "
           "%lld, .w_out = %lld};", (long long)p.c, (long long)p.h_in, (long long)p.w_in, (long long)p.h_out,
           (long long)p.w_out);
-  pr_line(e->p, "rt_max_pool2d_index_grad(&geo, %s, %s, %s, %s);", em_dim(e, x, 0), em_ptr(e, mask, 1),
-          em_ptr(e, dout, 1), em_ptr(e, dx, 0));
+  pool_print_c(e->p, &(PoolCall){.kind = POOL_INDEX_GRAD, .dims = 2, .batch = em_dim(e, x, 0),
+                                 .mask = em_ptr(e, mask, 1), .dout = em_ptr(e, dout, 1), .dx = em_ptr(e, dx, 0)});
   return 0;
 }
 
@@ -320,7 +322,8 @@ static int emit_pool3d(EmitCtx *e) {
   RtPool3d p;
   if (pool3d_geometry(e, x, out, &p)) return -1;
   print_pool3d(e, &p);
-  pr_line(e->p, "rt_pool3d(&geo, %s, %s, %s);", em_dim(e, x, 0), em_ptr(e, x, 1), em_ptr(e, out, 0));
+  pool_print_c(e->p, &(PoolCall){.kind = POOL_FORWARD, .dims = 3, .batch = em_dim(e, x, 0), .x = em_ptr(e, x, 1),
+                                 .out = em_ptr(e, out, 0)});
   return 0;
 }
 
@@ -337,8 +340,8 @@ static int emit_pool3d_grad(EmitCtx *e) {
   if (pool3d_geometry(e, x, out, &p)) return -1;
   if (!dx) return 0;
   print_pool3d(e, &p);
-  pr_line(e->p, "rt_pool3d_grad(&geo, %s, %s, %s, %s, %s);", em_dim(e, x, 0), em_ptr(e, x, 1), em_ptr(e, out, 1),
-          em_ptr(e, dout, 1), em_ptr(e, dx, 0));
+  pool_print_c(e->p, &(PoolCall){.kind = POOL_GRAD, .dims = 3, .batch = em_dim(e, x, 0), .x = em_ptr(e, x, 1),
+                                 .out = em_ptr(e, out, 1), .dout = em_ptr(e, dout, 1), .dx = em_ptr(e, dx, 0)});
   return 0;
 }
 
@@ -359,8 +362,8 @@ static int emit_max_pool3d_index(EmitCtx *e) {
     if (!p.adaptive && p.stride[i] <= 0) return em_fail(e, "strides must be positive");
   }
   print_pool3d(e, &p);
-  pr_line(e->p, "rt_max_pool3d_index(&geo, %s, %s, %s, %s);", em_dim(e, x, 0), em_ptr(e, x, 1), em_ptr(e, out, 0),
-          em_ptr(e, mask, 0));
+  pool_print_c(e->p, &(PoolCall){.kind = POOL_INDEX, .dims = 3, .batch = em_dim(e, x, 0), .x = em_ptr(e, x, 1),
+                                 .out = em_ptr(e, out, 0), .mask = em_ptr(e, mask, 0)});
   return 0;
 }
 
