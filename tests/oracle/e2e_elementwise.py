@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """Op-level end-to-end cases for element-wise ops beyond e2e_math.py's float32
 set: lerp (scalar, tensor and broadcast weights), polygamma, the binary ops
-on float64, linspace with tensor bounds, equal_all, and an add whose X
-broadcasts to a larger Out under enable_inplace.
+on float64, linspace with tensor bounds, equal_all, an add whose X
+broadcasts to a larger Out under enable_inplace, rrelu at inference (with
+its Noise output), isnan/isinf/isfinite (v2), atan2, NaN and infinities
+through the clamping activations (alone and as conv epilogues),
+i0/i0e/i1/i1e, and float64 paths of the less common ops.
 
     python e2e_elementwise.py OUTDIR [CASE ...]
 
@@ -11,9 +14,18 @@ named_feeds and run_static_cases."""
 from oracle_case import append_op as op, case_registry, named_feeds, run_static_cases
 
 import paddle
+import paddle.nn as nn
+import paddle.nn.functional as F
 
 CASES, case = case_registry()
 data, make_input = named_feeds()
+
+
+def unclipped_case(fn):
+    """A case saved with the ops' extra inputs and outputs kept
+    (oracle_case.build_static_case's keep_extra_attrs)."""
+    fn.keep_extra_attrs = True
+    return case(fn)
 
 
 @case
@@ -92,6 +104,71 @@ def inplace_broadcast():
     # tests/test_op_attrs.py, which takes this case as cumsum's first) run in
     # place writes zeros (each element is overwritten before it is read)
     return [x, y], [a, b, s]
+
+
+@unclipped_case
+def extra_outputs():
+    """rrelu at inference with its Noise output (the slope of each element).
+    Saved without clipping extras: Paddle 2.6's default save drops Noise, and
+    the reloaded program then fails in Paddle's own kernel."""
+    x = data("x", [None, 3, 4])
+    outs = list(op("rrelu", {"X": [x]}, {"Out": ["float32"], "Noise": ["float32"]},
+                   {"lower": 0.05, "upper": 0.4, "is_test": True}))
+    outs.append(F.rrelu(x, training=False))
+    return [x], outs
+
+
+@case
+def checks_atan2():
+    x = data("x", [None, 3, 4])
+    s = data("special", [None, 6])
+    i = data("i", [None, 6], "int64")
+    outs = [paddle.isnan(s), paddle.isinf(s), paddle.isfinite(s), paddle.isnan(i), paddle.isinf(i),
+            paddle.isfinite(i)]
+    y = data("y", [None, 3, 4])
+    j = data("j", [None, 6], "int64")
+    outs += [paddle.atan2(x, y), paddle.atan2(i, j)]  # int64 -> float64
+    return [x, s, i, y, j], outs
+
+
+@case
+def activation_specials():
+    """NaN and infinities through the clamping activations, alone and fused into a
+    convolution's epilogue: Paddle's relu gives 0 for -inf and NaN, its relu6, clip,
+    hardtanh, hardsigmoid and celu keep a NaN (Eigen's cwiseMax/cwiseMin)."""
+    s = data("special", [None, 8])
+    outs = [F.relu(s), F.relu6(s), paddle.clip(s, -0.5, 0.75), F.hardtanh(s), F.hardsigmoid(s),
+            F.hardswish(s), F.celu(s, 0.5), F.leaky_relu(s, 0.1)]
+    img = data("special_img", [None, 1, 4, 6])  # one channel: a 1x1 conv scales it, infinities survive
+    conv = nn.Conv2D(1, 3, 1)
+    outs += [F.relu(conv(img)), F.relu6(nn.Conv2D(1, 3, 1)(img)), F.hardswish(nn.Conv2D(1, 3, 1)(img))]
+    return [s, img], outs
+
+
+@case
+def bessel():
+    x = data("x", [None, 4, 8])
+    s = data("special", [None, 8])
+    wide = paddle.scale(x, 30.0)  # the power series below 30, the asymptotic expansion above, overflow past 88.7
+    outs = []
+    for f in (paddle.i0, paddle.i0e, paddle.i1, paddle.i1e):
+        outs += [f(x), f(wide), f(s)]
+    return [x, s], outs
+
+
+@case
+def float64_paths():
+    x = data("x", [None, 3, 4], "float64")
+    y = data("y", [None, 3, 4], "float64")
+    idx = data("idx", [None, 2, 4], "int32", 0, 3)
+    outs = [paddle.logsumexp(x, axis=1), paddle.linalg.norm(x, 2.5, axis=-1), paddle.linalg.norm(x, 0, axis=1),
+            paddle.linalg.norm(x, float("inf"), axis=0, keepdim=True), paddle.atan2(x, y),
+            F.label_smooth(x, epsilon=0.1), paddle.argsort(x, axis=1, descending=True), paddle.cumprod(y, 2),
+            paddle.put_along_axis(x, idx, paddle.cast(idx, "float64"), 1, reduce="mul"),
+            paddle.take_along_axis(y, idx, 1)]
+    outs += op("norm", {"X": [x]}, {"Out": ["float64"], "Norm": ["float64"]}, {"axis": 2})[:1]
+    return [x, y, idx], outs
+
 
 if __name__ == "__main__":
     run_static_cases(CASES, make_input)

@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """Op-level end-to-end cases for the ops that select or place elements by
 position: diagonal, trace, diag_embed, crop_tensor, scatter, scatter_nd_add,
-index_add, repeat_interleave and sequence_mask, in float32 and, where Paddle
-has them, float64 and int32/int64.
+index_add, repeat_interleave, sequence_mask, flip/reverse, tril_triu, roll,
+meshgrid, unbind, take_along_axis, put_along_axis (every reduce mode, with
+and without include_self), set_value (paddle.static.setitem), index_sample,
+eye, diag_v2 and label_smooth, in float32 and, where Paddle has them,
+float64 and int32/int64.
 
     python e2e_index.py OUTDIR [CASE ...]
 
@@ -10,7 +13,7 @@ Cases, feeds (drawn from their names) and references: see oracle_case.py's
 named_feeds and run_static_cases."""
 import numpy as np
 
-from oracle_case import case_registry, named_feeds, run_static_cases
+from oracle_case import append_op as op, case_registry, named_feeds, run_static_cases
 
 import paddle
 import paddle.nn.functional as F
@@ -117,6 +120,113 @@ def sequence_mask():
     outs = [F.sequence_mask(x, 6), F.sequence_mask(x, 4, "float32"), F.sequence_mask(y, 5, "bool"),
             F.sequence_mask(y, 3, "int32"), F.sequence_mask(paddle.scale(f, 2.0), 3, "float64")]
     return [x, y, f], outs
+
+
+@case
+def flip_tril():
+    x = data("x", [None, 3, 4])
+    i = data("i", [None, 5], "int64")
+    outs = [paddle.flip(x, [0, -1]), paddle.flip(x, 1), paddle.flip(i, [1]),
+            op("reverse", {"X": [x]}, {"Out": ["float32"]}, {"axis": [2]})[0],
+            op("flip", {"X": [x]}, {"Out": ["float32"]}, {"axis": [1, 2, 1]})[0],  # flips dim 1 once
+            paddle.tril(x), paddle.tril(x, 1), paddle.triu(x), paddle.triu(x, -1), paddle.triu(x, 2),
+            paddle.tril(paddle.reshape(i, [-1, 1, 5]) + paddle.zeros([1, 4, 1], "int64"), -2)]
+    return [x, i], outs
+
+
+@case
+def roll_shifts():
+    x = data("x", [None, 3, 4])
+    i = data("i", [None, 5], "int64")
+    outs = [paddle.roll(x, 2), paddle.roll(x, -7), paddle.roll(x, [1, -2], [1, 2]), paddle.roll(x, [1, 3], [2, 2]),
+            paddle.roll(x, 1, 0), paddle.roll(i, [4], [-1]), paddle.roll(x, [5], [-2])]
+    return [x, i], outs
+
+
+@case
+def meshgrid_unbind():
+    x = data("x", [None, 3, 4])  # first: the standalone driver reads the batch from the first feed
+    a = data("a", [3])
+    b = data("b", [4])
+    c = data("c", [2])
+    outs = list(paddle.meshgrid(a, b, c))
+    k = data("k", [5], "int64")
+    outs += list(paddle.meshgrid(k, k))
+    z = data("z", [2, 3], "int64")
+    outs += list(paddle.unbind(x, 1)) + list(paddle.unbind(x, -1)) + list(paddle.unbind(z, 0))
+    return [x, a, b, c, k, z], outs
+
+
+@case
+def take_put_along_axis():
+    x = data("x", [None, 5, 4])
+    idx = data("idx", [None, 3, 4], "int64", 0, 5)
+    idx1 = data("idx1", [None, 5, 1], "int64", 0, 4)
+    i32 = data("i32", [None, 2, 4], "int32", 0, 5)
+    v = data("v", [None, 3, 4])
+    outs = [paddle.take_along_axis(x, idx, 1), paddle.take_along_axis(x, idx1, -1),
+            paddle.take_along_axis(x, i32, 1)]
+    for reduce in ("assign", "add", "mul", "multiply", "mean", "amin", "amax"):
+        for include_self in (True, False):
+            outs.append(paddle.put_along_axis(x, idx, v, 1, reduce=reduce, include_self=include_self))
+    outs.append(paddle.put_along_axis(x, idx1, paddle.cast(idx1, "float32") * 0.5, -1, reduce="add"))
+    n = data("n", [None, 6], "int64", -9, 9)
+    ni = data("ni", [None, 4], "int64", 0, 6)
+    nv = data("nv", [None, 4], "int64", -9, 9)
+    for reduce in ("add", "mean", "amax"):
+        outs.append(paddle.put_along_axis(n, ni, nv, 1, reduce=reduce, include_self=reduce != "add"))
+    return [x, idx, idx1, i32, v, n, ni, nv], outs
+
+
+@case
+def set_value_items():
+    x = data("x", [None, 3, 4])
+    y = data("y", [None, 4])
+    w = data("w", [4])
+    setitem = paddle.static.setitem
+    outs = [setitem(x, (slice(None), 0), 1.5),                       # decrease axis, scalar value
+            setitem(x, (slice(None), 1), y),                         # a tensor value
+            setitem(x, (Ellipsis, slice(1, 3)), -2.0),
+            setitem(x, (slice(None), slice(None, None, 2), slice(-3, None)), w[1:]),  # broadcast value
+            setitem(x, (slice(None), slice(None, None, -2)), 7.0),   # negative step
+            setitem(x, (slice(None), slice(2, 0, -1), slice(3, -10, -2)), w[:2]),
+            setitem(x, (slice(None), 1, None), paddle.unsqueeze(y, 1)),  # none axis
+            setitem(x, (slice(None), slice(1, 100)), 0.0),           # end past the dim
+            setitem(x, (slice(None), slice(2, 2)), 9.0)]             # empty slice
+    one = paddle.full([1], 1, "int64")  # a start from a tensor (StartsTensorList), constant at compile time
+    outs.append(setitem(x, (slice(None), slice(one, 3), slice(None, None, 3)), -1.0))
+    i = data("i", [None, 5], "int64")
+    outs += [setitem(i, (slice(None), slice(1, 4)), 7), setitem(i, (slice(None), -1), i[:, 0])]
+    outs += op("set_value", {"Input": [x]}, {"Out": ["float32"]},
+               {"axes": [2], "starts": [1], "ends": [3], "steps": [1], "values": [2.0, -4.0], "shape": [2],
+                "dtype": 5})
+    return [x, y, w, i], outs
+
+
+@case
+def index_sample_select():
+    x = data("x", [None, 6])
+    i64 = data("i64", [None, 3], "int64", 0, 6)
+    i32 = data("i32", [None, 8], "int32", 0, 6)
+    n = data("n", [None, 6], "int64")
+    return [x, i64, i32, n], [paddle.index_sample(x, i64), paddle.index_sample(x, i32), paddle.index_sample(n, i64)]
+
+
+@case
+def eye_diag_label_smooth():
+    x = data("x", [None, 4])
+    v = data("v", [5])
+    m = data("m", [4, 6])
+    k = data("k", [3], "int64")
+    outs = [paddle.eye(3, 4), paddle.eye(5, dtype="int64"), paddle.eye(2, 2, dtype="float64"),
+            paddle.diag(v), paddle.diag(v, offset=1, padding_value=2.5), paddle.diag(v, offset=-2),
+            paddle.diag(m), paddle.diag(m, 2), paddle.diag(m, -1), paddle.diag(k, 1, padding_value=-3),
+            paddle.diagflat(m, -1)]
+    outs += [F.label_smooth(x, epsilon=0.2), F.label_smooth(x)]
+    prior = paddle.full([1, 4], 0.25, "float32") + paddle.arange(4, dtype="float32") * 0.01
+    outs.append(F.label_smooth(x, prior_dist=prior, epsilon=0.3))
+    return [x, v, m, k], outs
+
 
 if __name__ == "__main__":
     run_static_cases(CASES, make_input)

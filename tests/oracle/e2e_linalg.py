@@ -2,13 +2,15 @@
 """Op-level end-to-end cases for products and vector algebra beyond
 e2e_math.py's float32 matmul: einsum (implicit and explicit outputs,
 ellipses, diagonals, several operands), addmm (beta, alpha, broadcast
-input), float64 matrix products, cross and dist (every p).
+input), float64 matrix products, cross, dist (every p), logsumexp, p_norm
+(every porder kind, asvector, keepdim, normalize) and norm
+(l2_normalize).
 
     python e2e_linalg.py OUTDIR [CASE ...]
 
 Cases, feeds (drawn from their names) and references: see oracle_case.py's
 named_feeds and run_static_cases."""
-from oracle_case import case_registry, named_feeds, run_static_cases
+from oracle_case import append_op as op, case_registry, named_feeds, run_static_cases
 
 import paddle
 import paddle.nn.functional as F
@@ -101,6 +103,25 @@ def dist():
     outs = [paddle.dist(x, y, p) for p in (2.0, 0.0, float("inf"), float("-inf"), 1.0, 3.5, 0.5)]
     outs += [paddle.dist(x, w), paddle.dist(c, x, 1.5), paddle.dist(d, e), paddle.dist(d, e, float("inf"))]
     return [x, y, w, c, d, e], outs
+
+
+@case
+def logsumexp_norms():
+    x = data("x", [None, 3, 4])
+    outs = [paddle.logsumexp(x, axis=1), paddle.logsumexp(x, axis=[0, 2], keepdim=True), paddle.logsumexp(x),
+            paddle.logsumexp(x, axis=-1, keepdim=True), paddle.logsumexp(x, axis=[0, 1, 2])]
+    for p in (0, float("inf"), float("-inf"), 1, 2, 3.5, -1.5):
+        outs.append(paddle.linalg.norm(x, p, axis=1))
+    outs += [paddle.linalg.norm(x, float("inf")), paddle.linalg.norm(x, 3.0, axis=-1, keepdim=True)]
+    outs += op("p_norm", {"X": [x]}, {"Out": ["float32"]},
+               {"porder": 2.5, "axis": 0, "epsilon": 1e-6, "keepdim": True, "asvector": True})
+    outs += op("p_norm", {"X": [x]}, {"Out": ["float32"]}, {"porder": 0.5, "axis": 0})
+    outs += [F.normalize(x, axis=1), F.normalize(x, p=1, axis=-1)]
+    # norm (l2_normalize): saving sets is_test, so Norm is never written -- only Out is fetched
+    for attrs in ({"axis": 1, "epsilon": 1e-6}, {"axis": -1}, {"axis": 0, "is_test": True}):
+        outs += op("norm", {"X": [x]}, {"Out": ["float32"], "Norm": ["float32"]}, attrs)[:1]
+    return [x], outs
+
 
 if __name__ == "__main__":
     run_static_cases(CASES, make_input)

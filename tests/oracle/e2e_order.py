@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Op-level end-to-end cases for order statistics and searches, where
 the order among equal values and NaN matters: kthvalue, mode, nanmedian,
-histogram and searchsorted, in float32 and, where Paddle has them, float64
-and int32/int64 (top_k's own cases are in e2e_topk.py).
+histogram, searchsorted and argsort (ties, NaN), in float32 and, where
+Paddle has them, float64 and int32/int64 (top_k's own cases are in
+e2e_topk.py).
 
     python e2e_order.py OUTDIR [CASE ...]
 
@@ -109,6 +110,23 @@ def searchsorted():
             paddle.searchsorted(seq, ival), paddle.searchsorted(paddle.floor(seq), t, right=True),
             paddle.searchsorted(paddle.floor(seq), t)]
     return [v, seq, rows, vals, s, iseq, ival, t], outs
+
+
+@case
+def argsort_ties():
+    t = data("ties", [None, 40, 6])  # 40 > 16: std::sort's introsort, not just its insertion sort
+    n = data("special", [None, 6])
+    i = data("i", [None, 30], "int64", -3, 3)
+    s = data("x", [None, 5, 7])
+    outs = []
+    for axis, desc in [(1, False), (1, True), (-1, False), (2, True), (0, False)]:
+        outs += list(op("argsort", {"X": [t]}, {"Out": ["float32"], "Indices": ["int64"]},
+                        {"axis": axis, "descending": desc}))
+    outs += [paddle.argsort(n), paddle.argsort(n, descending=True), paddle.sort(n)]
+    outs += [paddle.argsort(i), paddle.argsort(i, descending=True), paddle.sort(i, descending=True)]
+    outs += [paddle.argsort(s, axis=1), paddle.sort(s, axis=-1, descending=True)]
+    return [t, n, i, s], outs
+
 
 if __name__ == "__main__":
     run_static_cases(CASES, make_input)

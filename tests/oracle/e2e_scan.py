@@ -2,7 +2,8 @@
 """Op-level end-to-end cases for the scans beyond cumsum (which e2e_tensor.py
 holds): cummax and cummin (values and indices, every axis, ties, NaN and
 infinities, integer and float64 inputs) and logcumsumexp (axis, flatten,
-exclusive, reverse, large magnitudes).
+exclusive, reverse, large magnitudes), cumprod (with kron and size beside
+it).
 
     python e2e_scan.py OUTDIR [CASE ...]
 
@@ -43,6 +44,20 @@ def logcumsumexp():
     w = paddle.scale(x, 100.0)  # large magnitudes: the max-shifted form must not overflow
     outs.append(paddle.logcumsumexp(w, axis=2))
     return [x, s, d], outs
+
+
+@case
+def cumprod_kron_size():
+    x = data("x", [None, 3, 4])
+    i = data("i", [None, 5], "int64", -3, 4)
+    outs = [paddle.cumprod(x, 1), paddle.cumprod(x, -1), paddle.cumprod(x, 0), paddle.cumprod(i, 1)]
+    a = data("a", [2, 3])
+    b = data("b", [None, 2, 2])
+    m = data("m", [3, 2], "int64")
+    outs += [paddle.kron(a, b), paddle.kron(b, a), paddle.kron(m, m)]
+    outs += [paddle.numel(x), paddle.numel(a)]
+    return [x, i, a, b, m], outs
+
 
 if __name__ == "__main__":
     run_static_cases(CASES, make_input)
