@@ -106,13 +106,13 @@ def test_compiler_readme_lists_every_file_once():
 
 @pytest.mark.parametrize("printer,calls", [
     ("ops/gemm_call.c", "sgemm_ws|sgemm_ep|dgemm|sgemm"),
-    ("ops/conv_util.c", "conv2d|conv2d_transpose|conv2d_filter_grad"),
+    ("ops/conv_util.c", "conv[23]d|conv[23]d_transpose|conv[23]d_filter_grad"),
     ("ops/pool_call.c", "pool2d|pool2d_grad|pool3d|pool3d_grad|max_pool2d_index|max_pool2d_index_grad|"
                         "max_pool3d_index"),
 ])
 def test_kernels_are_printed_in_one_place(printer, calls):
     """Emitters describe their matrix products as GemmCall records
-    (compiler/ops/gemm_call.h), their 2-D convolutions as ConvCall records
+    (compiler/ops/gemm_call.h), their convolutions as ConvCall records
     (compiler/ops/ops.h) and their pooling as PoolCall records
     (compiler/ops/pool_call.h); only the printer spells the runtime's calls,
     so a second backend prints the same records."""

@@ -312,8 +312,10 @@ static int emit_conv3d(EmitCtx *e) {
   print_conv3d(e, "geo", &g);
   int64_t ws = rt_conv3d_ws_floats(&g), osz = g.d_out * g.h_out * g.w_out, k = ws / (osz ? osz : 1);
   const char *wsp = em_scratch_named(e, "float", "col", (SymDim){0, ws * (int64_t)sizeof(float)});
-  pr_line(e->p, "rt_conv3d(&geo, %s, %s, %s, %s, %s, %s);", em_dim(e, x, 0), em_ptr(e, x, 1), em_ptr(e, w, 1),
-          em_ptr(e, out, 0), wsp, em_gemm_ws(e, (SymDim){0, g.c_out / g.groups}, (SymDim){0, osz}, (SymDim){0, k}));
+  conv_print_c(e, &(ConvCall){.kind = CONV_FORWARD, .dims = 3, .geo = "geo", .batch = em_dim(e, x, 0),
+                              .x = em_ptr(e, x, 1), .w = em_ptr(e, w, 1), .out = em_ptr(e, out, 0), .ws = wsp,
+                              .gemm_ws = em_gemm_ws(e, (SymDim){0, g.c_out / g.groups}, (SymDim){0, osz},
+                                                    (SymDim){0, k})});
   return 0;
 }
 
@@ -338,17 +340,17 @@ static int emit_conv3d_grad(EmitCtx *e) {
     const int64_t ws = rt_conv3d_transpose_ws_floats(&t, 0);
     print_conv3d(e, "tgeo", &t);
     const char *wsp = em_scratch_named(e, "float", "col", (SymDim){0, ws * (int64_t)sizeof(float)});
-    pr_line(e->p, "rt_conv3d_transpose(&tgeo, 0, %s, %s, %s, %s, %s, %s);", em_dim(e, x, 0), em_ptr(e, dy, 1),
-            em_ptr(e, w, 1), em_ptr(e, dx, 0), wsp,
-            em_gemm_ws(e, (SymDim){0, k}, (SymDim){0, osz}, (SymDim){0, mg}));
+    conv_print_c(e, &(ConvCall){.kind = CONV_TRANSPOSE, .dims = 3, .geo = "tgeo", .batch = em_dim(e, x, 0),
+                                .x = em_ptr(e, dy, 1), .w = em_ptr(e, w, 1), .out = em_ptr(e, dx, 0), .ws = wsp,
+                                .gemm_ws = em_gemm_ws(e, (SymDim){0, k}, (SymDim){0, osz}, (SymDim){0, mg})});
   }
   if (dw) {
     const int64_t ws = rt_conv3d_ws_floats(&g);
     print_conv3d(e, "geo", &g);
     const char *wsp = em_scratch_named(e, "float", "col", (SymDim){0, ws * (int64_t)sizeof(float)});
-    pr_line(e->p, "rt_conv3d_filter_grad(&geo, %s, %s, %s, %s, %s, %s);", em_dim(e, x, 0), em_ptr(e, x, 1),
-            em_ptr(e, dy, 1), em_ptr(e, dw, 0), wsp,
-            em_gemm_ws(e, (SymDim){0, mg}, (SymDim){0, k}, (SymDim){0, osz}));
+    conv_print_c(e, &(ConvCall){.kind = CONV_FILTER_GRAD, .dims = 3, .geo = "geo", .batch = em_dim(e, x, 0),
+                                .x = em_ptr(e, x, 1), .dy = em_ptr(e, dy, 1), .out = em_ptr(e, dw, 0), .ws = wsp,
+                                .gemm_ws = em_gemm_ws(e, (SymDim){0, mg}, (SymDim){0, k}, (SymDim){0, osz})});
   }
   return 0;
 }

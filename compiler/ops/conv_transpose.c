@@ -252,9 +252,11 @@ static int emit_conv3d_transpose(EmitCtx *e) {
   const int64_t ws = rt_conv3d_transpose_ws_floats(&g, last), vol_in = g.d_in * g.h_in * g.w_in;
   const int64_t mk = g.c_out / g.groups * g.k_d * g.k_h * g.k_w;
   const char *wsp = em_scratch_named(e, "float", "col", (SymDim){0, ws * (int64_t)sizeof(float)});
-  pr_line(e->p, "rt_conv3d_transpose(&geo, %d, %s, %s, %s, %s, %s, %s);", last, em_dim(e, x, 0), em_ptr(e, x, 1),
-          em_ptr(e, w, 1), em_ptr(e, out, 0), wsp,
-          em_gemm_ws(e, (SymDim){0, mk}, (SymDim){0, vol_in}, (SymDim){0, g.c_in / g.groups}));
+  conv_print_c(e, &(ConvCall){.kind = CONV_TRANSPOSE, .dims = 3, .channel_last = last, .geo = "geo",
+                              .batch = em_dim(e, x, 0), .x = em_ptr(e, x, 1), .w = em_ptr(e, w, 1),
+                              .out = em_ptr(e, out, 0), .ws = wsp,
+                              .gemm_ws = em_gemm_ws(e, (SymDim){0, mk}, (SymDim){0, vol_in},
+                                                    (SymDim){0, g.c_in / g.groups})});
   return 0;
 }
 
@@ -285,11 +287,13 @@ static int emit_conv3d_transpose_grad(EmitCtx *e) {
   print_conv3d(e, "geo", &g);
   const char *wsp = em_scratch_named(e, "float", "col", (SymDim){0, ws * (int64_t)sizeof(float)});
   if (dx)
-    pr_line(e->p, "rt_conv3d(&geo, %s, %s, %s, %s, %s, %s);", em_dim(e, x, 0), em_ptr(e, dy, 1), em_ptr(e, w, 1),
-            em_ptr(e, dx, 0), wsp, em_gemm_ws(e, (SymDim){0, mg}, (SymDim){0, osz}, (SymDim){0, k}));
+    conv_print_c(e, &(ConvCall){.kind = CONV_FORWARD, .dims = 3, .geo = "geo", .batch = em_dim(e, x, 0),
+                                .x = em_ptr(e, dy, 1), .w = em_ptr(e, w, 1), .out = em_ptr(e, dx, 0), .ws = wsp,
+                                .gemm_ws = em_gemm_ws(e, (SymDim){0, mg}, (SymDim){0, osz}, (SymDim){0, k})});
   if (dw)
-    pr_line(e->p, "rt_conv3d_filter_grad(&geo, %s, %s, %s, %s, %s, %s);", em_dim(e, x, 0), em_ptr(e, dy, 1),
-            em_ptr(e, x, 1), em_ptr(e, dw, 0), wsp, em_gemm_ws(e, (SymDim){0, mg}, (SymDim){0, k}, (SymDim){0, osz}));
+    conv_print_c(e, &(ConvCall){.kind = CONV_FILTER_GRAD, .dims = 3, .geo = "geo", .batch = em_dim(e, x, 0),
+                                .x = em_ptr(e, dy, 1), .dy = em_ptr(e, x, 1), .out = em_ptr(e, dw, 0), .ws = wsp,
+                                .gemm_ws = em_gemm_ws(e, (SymDim){0, mg}, (SymDim){0, k}, (SymDim){0, osz})});
   return 0;
 }
 

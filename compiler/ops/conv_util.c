@@ -149,7 +149,15 @@ void conv_nhwc_grad_begin(EmitCtx *e, const Var *x, const Var *dy, int dx, int d
 
 void conv_print_c(EmitCtx *e, const ConvCall *c) {
   const char *bias = c->bias ? c->bias : "NULL", *res = c->res ? c->res : "NULL";
-  if (c->kind == CONV_FORWARD)
+  if (c->dims == 3 && c->kind == CONV_FORWARD)
+    pr_line(e->p, "rt_conv3d(&%s, %s, %s, %s, %s, %s, %s);", c->geo, c->batch, c->x, c->w, c->out, c->ws, c->gemm_ws);
+  else if (c->dims == 3 && c->kind == CONV_TRANSPOSE)
+    pr_line(e->p, "rt_conv3d_transpose(&%s, %d, %s, %s, %s, %s, %s, %s);", c->geo, c->channel_last, c->batch, c->x,
+            c->w, c->out, c->ws, c->gemm_ws);
+  else if (c->dims == 3)
+    pr_line(e->p, "rt_conv3d_filter_grad(&%s, %s, %s, %s, %s, %s, %s);", c->geo, c->batch, c->x, c->dy, c->out, c->ws,
+            c->gemm_ws);
+  else if (c->kind == CONV_FORWARD)
     pr_line(e->p, "rt_conv2d(&%s, %s, %s, %s, %s, %s, %s, %s, %s);", c->geo, c->batch, c->x, c->w, bias, res, c->out,
             c->ws, c->gemm_ws);
   else if (c->kind == CONV_TRANSPOSE)

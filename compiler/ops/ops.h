@@ -308,9 +308,9 @@ void conv_nhwc_end(EmitCtx *e, const Var *x, const Var *out);
 void conv_nhwc_grad_begin(EmitCtx *e, const Var *x, const Var *dy, int dx, int dw, int64_t c_in, int64_t hw,
                           int64_t c_out, int64_t ohw, const char **xp, const char **dyp, const char **dxp);
 
-/* One 2-D convolution as the lowering decided it: the runtime routine
- * (kind), the name of its geometry (a constant RtConv2d the emitter printed
- * with conv_print_geo), and C expressions for the batch and the buffers.
+/* One convolution as the lowering decided it: the runtime routine (kind,
+ * dims), the name of its geometry (a constant RtConv2d or RtConv3d the
+ * emitter printed), and C expressions for the batch and the buffers.
  * conv_print_c is the only code that spells the runtime's convolution
  * calls; another backend prints the same records. */
 typedef enum ConvKind {
@@ -320,6 +320,8 @@ typedef enum ConvKind {
 } ConvKind;
 typedef struct ConvCall {
   ConvKind kind;
+  int dims;                 /* 3: rt_conv3d*; otherwise 2-D (no bias or residual in 3-D) */
+  int channel_last;         /* 3-D CONV_TRANSPOSE: NDHWC buffers */
   const char *geo;          /* the RtConv2d's name */
   const char *batch;        /* images */
   const char *x, *w, *dy;   /* input images, filter (not FILTER_GRAD), output gradient (FILTER_GRAD) */
