@@ -190,15 +190,18 @@ int spec_build(Graph *g, const ShapeArg *args, int nargs, Spec *s) {
       if (!ok) {
         vs->known = 0;
         bad = 1;
-        const char *from = r[0].d[d] < 0 ? run_time_inputs(g, v) : "";
-        if (r[0].d[d] < 0 && unknown_upstream(g, runs, v))
+        if (r[0].d[d] < 0 && unknown_upstream(g, runs, v)) {
           downstream++;
-        else if (r[0].d[d] < 0)
-          reported++, diag_error("%s: %s: dim %d of '%s' is only known at run time (it depends on the values%s); "
+          break;
+        }
+        reported++;
+        const char *from = r[0].d[d] < 0 ? run_time_inputs(g, v) : "";
+        if (r[0].d[d] < 0)
+          diag_error("%s: %s: dim %d of '%s' is only known at run time (it depends on the values%s); "
                      "paddlec cannot compile this yet", g->file, producer_of(g, v), d, v->name,
                      *from ? from : " of tensors");
         else
-          reported++, diag_error("%s: %s: dim %d of '%s' is not a linear function of the batch; fix the batch with --shape",
+          diag_error("%s: %s: dim %d of '%s' is not a linear function of the batch; fix the batch with --shape",
                      g->file, producer_of(g, v), d, v->name);
         break;
       }
