@@ -381,9 +381,10 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
   for (int k = 0; k < g->blocks[0].nops; k++) { /* the kernels' decisions first (OpDef.decide) */
     e.op = &g->ops[g->blocks[0].ops[k]];
     e.op_id = g->blocks[0].ops[k];
+    if (!e.op->def->decide) continue; /* every op has its OpDef here (codegen checked) */
     e.p = e.tasks = &unused;
     e.deciding = 1;
-    if (e.op->def && e.op->def->decide) (void)e.op->def->decide(&e);
+    (void)e.op->def->decide(&e);
     e.deciding = 0;
   }
   if (unused.buf && *unused.buf) diag_internal("an OpDef.decide printed: %s", unused.buf);
