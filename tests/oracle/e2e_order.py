@@ -9,20 +9,14 @@ e2e_topk.py).
 
 Cases, feeds (drawn from their names) and references: see oracle_case.py's
 named_feeds and run_static_cases."""
-from oracle_case import append_op as op, case_registry, named_feeds, run_static_cases
+from oracle_case import append_op as op, case_registry, named_feeds, run_static_cases, unclipped
 
 import paddle
 
 CASES, case = case_registry()
 data, make_input = named_feeds()
 
-
-def unclipped_case(fn):
-    """A case saved with the ops' extra inputs and outputs kept
-    (oracle_case.build_static_case's keep_extra_attrs)."""
-    fn.keep_extra_attrs = True
-    return case(fn)
-
+unclipped_case = unclipped(case)
 
 
 @case

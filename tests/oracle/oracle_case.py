@@ -196,6 +196,17 @@ def case_registry():
     return cases, case
 
 
+def unclipped(case):
+    """`unclipped_case = unclipped(case)`: a decorator like `case` for a case
+    saved with the ops' extra inputs and outputs kept (build_static_case's
+    keep_extra_attrs)."""
+    def unclipped_case(fn):
+        fn.keep_extra_attrs = True
+        return case(fn)
+
+    return unclipped_case
+
+
 def named_feeds(batch=2):
     """`data, make_input = named_feeds()` for a family whose feeds say by name
     what they hold: data(name, shape, dtype, low, high) declares a feed (an
