@@ -299,6 +299,22 @@ def test_run_time_dim_traced_to_where_its_value_comes_from(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
+def test_negative_shape_value_from_a_tensor_list(tmp_path):
+    """fill_constant's ShapeTensorList with an entry whose value (known when
+    compiling) is -1 beside a fed one: a negative dim, refused naming the op
+    and the value.  (-1 is also paddlec's mark for a dim known only at run
+    time; the entry was once taken for such a dim.)"""
+    model = export_one_op(tmp_path, (
+        "n = paddle.static.data('n', [1], 'int64')\n"
+        "feeds = [x, n]\n"
+        "dims = [paddle.assign(np.array([-1], 'int64')), n]\n"
+        "out = op('fill_constant', {'ShapeTensorList': dims}, {'Out': ['float32']},"
+        " {'shape': [2, 3], 'dtype': 5, 'value': 1.0})[0] + paddle.sum(x)"))
+    line = bad(["compile", model, "-o", str(tmp_path / "out")], "(fill_constant -> ", "shape value 0 is -1")
+    assert model in line
+    assert not (tmp_path / "out").exists()
+
+
 def test_reduce_grad_whose_out_the_forward_reduced_otherwise(tmp_path):
     """frobenius_norm_grad with reduce_all set, reading an Out the forward
     reduced over dim 0 only ([20], not a scalar): Paddle's kernel reads past

@@ -61,8 +61,12 @@ static int infer_fill_constant(OpCtx *c) {
     s.rank = n;
     for (int i = 0; i < n; i++) {
       const int64_t *v;
-      s.d[i] = ctx_values(c, ctx_in(c, "ShapeTensorList", i), &v) == 1 ? v[0] : DIM_UNKNOWN;
-      if (s.d[i] < 0 && s.d[i] != DIM_UNKNOWN) return ctx_fail(c, "shape value %d is %lld", i, (long long)s.d[i]);
+      if (ctx_values(c, ctx_in(c, "ShapeTensorList", i), &v) != 1) {
+        s.d[i] = DIM_UNKNOWN;
+        continue;
+      }
+      if (v[0] < 0) return ctx_fail(c, "shape value %d is %lld", i, (long long)v[0]);
+      s.d[i] = v[0];
     }
   } else if (st && s.rank == 0) {
     if (ctx_shape_from_tensor(c, "ShapeTensor", &s)) return -1;
