@@ -14,6 +14,7 @@
 
 #include "../util.h"
 #include "gemm_call.h"
+#include "norm_call.h"
 #include "ops.h"
 
 static int infer_fused_ffn(OpCtx *c) {
@@ -70,9 +71,10 @@ static int emit_fused_ffn(EmitCtx *e) {
   gemm_print_c(e->p, &(GemmCall){.m = "M", .n = "E2", .k = "F", .a = "hidden", .lda = "F", .b = em_ptr(e, w2, 1),
                                   .ldb = "E2", .c = em_ptr(e, out, 0), .ldc = "E2", .ws = gws, .ep = "ep2"});
   if (attr_bool(e->op, "post_layer_norm", 0))
-    pr_line(e->p, "rt_layer_norm(%s, %s, %s, %s, %s, M, E2, NULL, NULL);", em_ptr(e, out, 0), em_ptr(e, out, 0),
-            ls ? em_ptr(e, ls, 1) : "NULL", lb ? em_ptr(e, lb, 1) : "NULL",
-            em_float(attr_float(e->op, "ln2_epsilon", 1e-5)));
+    norm_print_c(e->p, &(NormCall){.kind = NORM_LAYER, .rows = "M", .cols = "E2",
+                                    .eps = em_float(attr_float(e->op, "ln2_epsilon", 1e-5)), .x = em_ptr(e, out, 0),
+                                    .y = em_ptr(e, out, 0), .scale = ls ? em_ptr(e, ls, 1) : NULL,
+                                    .bias = lb ? em_ptr(e, lb, 1) : NULL});
   return 0;
 }
 

@@ -47,6 +47,7 @@
 #include <strings.h>
 
 #include "../util.h"
+#include "norm_call.h"
 #include "ops.h"
 
 /* Paddle's parameter dtype for statistics: float32 for half inputs. */
@@ -240,13 +241,14 @@ static int emit_batch_norm_train(EmitCtx *e, const Var *x, const Var *y, int ci,
   /* sync_batch_norm on places: every place's sums (sync_batch_norm.c) */
   const Var *sums = bn_sums(e, "Sums", 2 * ch + 1);
   if (sums == BAD_SUMS) return -1;
-  pr_line(e->p, "rt_batch_norm_train%s(%s, %s, %s, %s, %s, %s, %s, %s, %s, %lld, %s,", sums ? "_synced" : "",
-          em_ptr(e, x, 1), em_ptr(e, y, 0), sc, bi, em_ptr(e, mean, 1), em_ptr(e, var, 1),
-          em_float(attr_float(e->op, "epsilon", 1e-5)), em_float(attr_float(e->op, "momentum", 0.9)),
-          em_prod(e, x, 0, ci), (long long)ch, em_prod(e, x, ci + 1, rank));
-  if (sums) pr_line(e->p, "                    %s,", em_ptr(e, sums, 1));
-  pr_line(e->p, "                    %s, %s, %s, %s);", em_ptr(e, mo, 0), em_ptr(e, vo, 0), em_ptr(e, sm, 0),
-          em_ptr(e, sv, 0));
+  norm_print_c(e->p, &(NormCall){.kind = NORM_BATCH_TRAIN, .outer = em_prod(e, x, 0, ci), .c = ch,
+                                  .inner = em_prod(e, x, ci + 1, rank),
+                                  .eps = em_float(attr_float(e->op, "epsilon", 1e-5)),
+                                  .momentum = em_float(attr_float(e->op, "momentum", 0.9)), .x = em_ptr(e, x, 1),
+                                  .y = em_ptr(e, y, 0), .scale = sc, .bias = bi, .mean = em_ptr(e, mean, 1),
+                                  .var = em_ptr(e, var, 1), .sums = sums ? em_ptr(e, sums, 1) : NULL,
+                                  .mean_out = em_ptr(e, mo, 0), .var_out = em_ptr(e, vo, 0),
+                                  .saved_mean = em_ptr(e, sm, 0), .saved_inv_std = em_ptr(e, sv, 0)});
   return 0;
 }
 
@@ -294,9 +296,10 @@ static int emit_batch_norm(EmitCtx *e) {
   const char *mean = param_ptr(e, "Mean", ch, &bad), *var = param_ptr(e, "Variance", ch, &bad);
   if (bad) return -1;
   if (!strcmp(mean, "NULL") || !strcmp(var, "NULL")) return em_fail(e, "Mean and Variance are required");
-  pr_line(e->p, "rt_batch_norm(%s, %s, %s, %s, %s, %s, %s, %s, %lld, %s);", em_ptr(e, x, 1), em_ptr(e, y, 0), sc, bi,
-          mean, var, em_float(attr_float(e->op, "epsilon", 1e-5)), em_prod(e, x, 0, ci), (long long)ch,
-          em_prod(e, x, ci + 1, rank));
+  norm_print_c(e->p, &(NormCall){.kind = NORM_BATCH, .outer = em_prod(e, x, 0, ci), .c = ch,
+                                  .inner = em_prod(e, x, ci + 1, rank),
+                                  .eps = em_float(attr_float(e->op, "epsilon", 1e-5)), .x = em_ptr(e, x, 1),
+                                  .y = em_ptr(e, y, 0), .scale = sc, .bias = bi, .mean = mean, .var = var});
   /* Paddle's batch_norm kernels leave SavedMean and SavedVariance
    * unwritten with the running statistics; a batch_norm_grad with them too
    * binds but never reads them, and paddlec writes zeros there for it
@@ -351,19 +354,15 @@ int op_batch_norm_grad_emit(EmitCtx *e, const char *dy_ptr) {
   const Var *gsums = bn_sums(e, "Sums", 2 * ch), *count = bn_sums(e, "Count", 2 * ch + 1);
   if (gsums == BAD_SUMS || count == BAD_SUMS) return -1;
   if (!gsums != !count || (gsums && global)) return em_fail(e, "Sums and Count go together, with the batch's statistics");
-  if (gsums) {
-    pr_line(e->p, "rt_batch_norm_grad_synced(%s, %s, %s, %s, %s, %s, %lld, %s, %s, %s, %s, %s, %s);", em_ptr(e, x, 1),
-            dy_ptr ? dy_ptr : em_ptr(e, dy, 1), sc, mean, inv, em_prod(e, x, 0, ci), (long long)ch,
-            em_prod(e, x, ci + 1, rank), em_ptr(e, gsums, 1), em_ptr(e, count, 1), dx ? em_ptr(e, dx, 0) : "NULL",
-            ds ? em_ptr(e, ds, 0) : "NULL", db ? em_ptr(e, db, 0) : "NULL");
-    attr_superseded(e->op, "epsilon"); /* SavedVariance holds 1 / std */
-    return 0;
-  }
-  pr_line(e->p, "rt_batch_norm_grad(%s, %s, %s, %s, %s, %s, %s, %s, %lld, %s, %s, %s, %s);", em_ptr(e, x, 1),
-          dy_ptr ? dy_ptr : em_ptr(e, dy, 1), sc, mean, inv, var, em_float(attr_float(e->op, "epsilon", 1e-5)),
-          em_prod(e, x, 0, ci),
-          (long long)ch, em_prod(e, x, ci + 1, rank), dx ? em_ptr(e, dx, 0) : "NULL", ds ? em_ptr(e, ds, 0) : "NULL",
-          db ? em_ptr(e, db, 0) : "NULL");
+  if (gsums) attr_superseded(e->op, "epsilon"); /* synced: SavedVariance holds 1 / std */
+  norm_print_c(e->p, &(NormCall){.kind = NORM_BATCH_GRAD, .outer = em_prod(e, x, 0, ci), .c = ch,
+                                  .inner = em_prod(e, x, ci + 1, rank),
+                                  .eps = gsums ? NULL : em_float(attr_float(e->op, "epsilon", 1e-5)),
+                                  .x = em_ptr(e, x, 1), .dy = dy_ptr ? dy_ptr : em_ptr(e, dy, 1), .scale = sc,
+                                  .mean = mean, .inv_std = inv, .var = var,
+                                  .gsums = gsums ? em_ptr(e, gsums, 1) : NULL,
+                                  .sums = count ? em_ptr(e, count, 1) : NULL, .dx = dx ? em_ptr(e, dx, 0) : NULL,
+                                  .dscale = ds ? em_ptr(e, ds, 0) : NULL, .dbias = db ? em_ptr(e, db, 0) : NULL});
   return 0;
 }
 
@@ -390,8 +389,9 @@ static int emit_layer_norm(EmitCtx *e) {
   const SymDim rows = spec_prod(em_spec(e, x), 0, axis);
   const char *mean = stat_ptr(e, "Mean", rows, &bad), *var = stat_ptr(e, "Variance", rows, &bad);
   if (bad) return -1;
-  pr_line(e->p, "rt_layer_norm(%s, %s, %s, %s, %s, %s, %lld, %s, %s);", em_ptr(e, x, 1), em_ptr(e, y, 0), sc, bi,
-          em_float(attr_float(e->op, "epsilon", 1e-5)), em_prod(e, x, 0, axis), (long long)cols.c, mean, var);
+  norm_print_c(e->p, &(NormCall){.kind = NORM_LAYER, .rows = em_prod(e, x, 0, axis), .cols = em_sym(cols),
+                                  .eps = em_float(attr_float(e->op, "epsilon", 1e-5)), .x = em_ptr(e, x, 1),
+                                  .y = em_ptr(e, y, 0), .scale = sc, .bias = bi, .mean_out = mean, .var_out = var});
   return 0;
 }
 
@@ -435,10 +435,11 @@ static int emit_layer_norm_grad(EmitCtx *e) {
       bad = em_fail(e, "%s must be float32 with %lld elements", i ? "Bias@GRAD" : "Scale@GRAD", (long long)cols.c);
   }
   if (bad) return -1;
-  pr_line(e->p, "rt_layer_norm_grad(%s, %s, %s, %s, %s, %s, %s, %lld, %s, %s, %s);", em_ptr(e, x, 1), em_ptr(e, dy, 1),
-          stat[0], stat[1], sc, em_float(attr_float(e->op, "epsilon", 1e-5)), em_prod(e, x, 0, axis),
-          (long long)cols.c, dx ? em_ptr(e, dx, 0) : "NULL", ds ? em_ptr(e, ds, 0) : "NULL",
-          db ? em_ptr(e, db, 0) : "NULL");
+  norm_print_c(e->p, &(NormCall){.kind = NORM_LAYER_GRAD, .rows = em_prod(e, x, 0, axis), .cols = em_sym(cols),
+                                  .eps = em_float(attr_float(e->op, "epsilon", 1e-5)), .x = em_ptr(e, x, 1),
+                                  .dy = em_ptr(e, dy, 1), .mean = stat[0], .var = stat[1], .scale = sc,
+                                  .dx = dx ? em_ptr(e, dx, 0) : NULL, .dscale = ds ? em_ptr(e, ds, 0) : NULL,
+                                  .dbias = db ? em_ptr(e, db, 0) : NULL});
   return 0;
 }
 
@@ -474,9 +475,9 @@ static int emit_group_norm(EmitCtx *e) {
     pr_line(e->p, "rt_nhwc_to_nchw(%s, t, %s, %s, %lld);", xp, batch, inner, (long long)ch);
     xp = yp = "t";
   }
-  pr_line(e->p, "rt_group_norm(%s, %s, %s, %s, %s, %s, %lld, %lld, %s, %s, %s, %s);", xp, yp, sc, bi,
-          em_float(attr_float(e->op, "epsilon", 1e-5)), batch, (long long)ch, (long long)groups, inner, mean, var,
-          inv_std);
+  norm_print_c(e->p, &(NormCall){.kind = NORM_GROUP, .outer = batch, .c = ch, .groups = groups, .inner = inner,
+                                  .eps = em_float(attr_float(e->op, "epsilon", 1e-5)), .x = xp, .y = yp, .scale = sc,
+                                  .bias = bi, .mean_out = mean, .var_out = var, .saved_inv_std = inv_std});
   if (last) pr_line(e->p, "rt_nchw_to_nhwc(t, %s, %s, %lld, %s);", em_ptr(e, y, 0), batch, (long long)ch, inner);
   return 0;
 }
@@ -527,10 +528,12 @@ static int emit_group_norm_grad(EmitCtx *e) {
       bad = em_fail(e, "%s must be float32 with %lld elements", i ? "Bias@GRAD" : "Scale@GRAD", (long long)ch);
   }
   if (bad) return -1;
-  pr_line(e->p, "rt_group_norm_grad(%s, %s, %s, %s, %s, %s, %s, %lld, %lld, %s, %d, %s, %s, %s);", em_ptr(e, y, 1),
-          em_ptr(e, dy, 1), sc, bi, em_ptr(e, var, 1), em_float(attr_float(e->op, "epsilon", 1e-5)),
-          em_dim(e, y, 0), (long long)ch, (long long)groups, em_prod(e, y, last ? 1 : 2, last ? rank - 1 : rank), last,
-          dx ? em_ptr(e, dx, 0) : "NULL", ds ? em_ptr(e, ds, 0) : "NULL", db ? em_ptr(e, db, 0) : "NULL");
+  norm_print_c(e->p, &(NormCall){.kind = NORM_GROUP_GRAD, .outer = em_dim(e, y, 0), .c = ch, .groups = groups,
+                                  .inner = em_prod(e, y, last ? 1 : 2, last ? rank - 1 : rank), .channel_last = last,
+                                  .eps = em_float(attr_float(e->op, "epsilon", 1e-5)), .y = em_ptr(e, y, 1),
+                                  .dy = em_ptr(e, dy, 1), .scale = sc, .bias = bi, .var = em_ptr(e, var, 1),
+                                  .dx = dx ? em_ptr(e, dx, 0) : NULL, .dscale = ds ? em_ptr(e, ds, 0) : NULL,
+                                  .dbias = db ? em_ptr(e, db, 0) : NULL});
   return 0;
 }
 
@@ -579,9 +582,11 @@ static int emit_instance_norm_grad(EmitCtx *e) {
   const char *sc = param_ptr(e, "Scale", ch, &bad);
   if (ds && (!bn_stat(e, "Scale@GRAD", 0, ch) || !bn_stat(e, "Bias@GRAD", 0, ch))) return -1;
   if (bad) return -1;
-  pr_line(e->p, "rt_instance_norm_grad(%s, %s, %s, %s, %s, %s, %lld, %s, %s, %s, %s);", em_ptr(e, x, 1),
-          em_ptr(e, dy, 1), sc, stat[0], stat[1], em_dim(e, x, 0), (long long)ch, em_prod(e, x, 2, rank),
-          dx ? em_ptr(e, dx, 0) : "NULL", ds ? em_ptr(e, ds, 0) : "NULL", db ? em_ptr(e, db, 0) : "NULL");
+  norm_print_c(e->p, &(NormCall){.kind = NORM_INSTANCE_GRAD, .outer = em_dim(e, x, 0), .c = ch,
+                                  .inner = em_prod(e, x, 2, rank), .x = em_ptr(e, x, 1), .dy = em_ptr(e, dy, 1),
+                                  .scale = sc, .mean = stat[0], .inv_std = stat[1],
+                                  .dx = dx ? em_ptr(e, dx, 0) : NULL, .dscale = ds ? em_ptr(e, ds, 0) : NULL,
+                                  .dbias = db ? em_ptr(e, db, 0) : NULL});
   return 0;
 }
 

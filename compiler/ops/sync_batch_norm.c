@@ -18,6 +18,7 @@
 #include <strings.h>
 
 #include "../util.h"
+#include "norm_call.h"
 #include "ops.h"
 #include "rt_kernels.h"
 
@@ -61,8 +62,8 @@ static int emit_bn_sums(EmitCtx *e) {
   const char *outer, *inner;
   int64_t ch;
   if (sums_view(e, x, out, 0, &outer, &ch, &inner)) return -1;
-  pr_line(e->p, "rt_batch_norm_sums(%s, %s, %lld, %s, %s);", em_ptr(e, x, 1), outer, (long long)ch, inner,
-          em_ptr(e, out, 0));
+  norm_print_c(e->p, &(NormCall){.kind = NORM_BATCH_SUMS, .outer = outer, .c = ch, .inner = inner,
+                                  .x = em_ptr(e, x, 1), .sums = em_ptr(e, out, 0)});
   return 0;
 }
 
@@ -75,8 +76,9 @@ static int emit_bn_grad_sums(EmitCtx *e) {
   if (sums_view(e, x, out, 1, &outer, &ch, &inner)) return -1;
   if (!dy || !mean || !inv || dy->dtype != RT_DT_FP32 || mean->dtype != RT_DT_FP32 || inv->dtype != RT_DT_FP32)
     return em_fail(e, "needs float32 Y@GRAD, SavedMean and SavedVariance");
-  pr_line(e->p, "rt_batch_norm_grad_sums(%s, %s, %s, %s, %s, %lld, %s, %s);", em_ptr(e, x, 1), em_ptr(e, dy, 1),
-          em_ptr(e, mean, 1), em_ptr(e, inv, 1), outer, (long long)ch, inner, em_ptr(e, out, 0));
+  norm_print_c(e->p, &(NormCall){.kind = NORM_BATCH_GRAD_SUMS, .outer = outer, .c = ch, .inner = inner,
+                                  .x = em_ptr(e, x, 1), .dy = em_ptr(e, dy, 1), .mean = em_ptr(e, mean, 1),
+                                  .inv_std = em_ptr(e, inv, 1), .gsums = em_ptr(e, out, 0)});
   return 0;
 }
 
