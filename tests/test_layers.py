@@ -109,6 +109,9 @@ def test_compiler_readme_lists_every_file_once():
     ("ops/conv_util.c", "conv[23]d|conv[23]d_transpose|conv[23]d_filter_grad"),
     ("ops/pool_call.c", "pool2d|pool2d_grad|pool3d|pool3d_grad|max_pool2d_index|max_pool2d_index_grad|"
                         "max_pool3d_index"),
+    ("ops/norm_call.c", "batch_norm|batch_norm_train(%s|_synced)?|batch_norm_grad|batch_norm_grad_synced|"
+                        "batch_norm_sums|batch_norm_grad_sums|layer_norm|layer_norm_grad|group_norm|group_norm_grad|"
+                        "instance_norm_grad"),
 ])
 def test_kernels_are_printed_in_one_place(printer, calls):
     """Emitters describe their matrix products as GemmCall records
