@@ -133,8 +133,10 @@ $(VENV)/.ok: | $(BUILD)/.deps
 	$(PYTHON) -c "import paddle, numpy; print('oracle: paddle', paddle.__version__, 'numpy', numpy.__version__)"
 	@touch $@
 
+# A passed test's tmp_path (its generated sources and binaries, tens of MB for
+# an op family) is removed when the test ends; a failed one's is kept.
 test: all unit asan oracle firmware-deps
-	$(PYTHON) -m pytest -q -p no:cacheprovider tests $(PYTEST_ARGS)
+	$(PYTHON) -m pytest -q -p no:cacheprovider -o tmp_path_retention_policy=failed tests $(PYTEST_ARGS)
 
 # The README's first command: compile the sample classifier to a standalone
 # binary and run it on four points (it prints the predicted class of each).
