@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "../util.h"
+#include "attention_call.h"
 #include "ops.h"
 #include "rt_attention.h"
 
@@ -123,7 +124,8 @@ static int emit_fused_attention(EmitCtx *e) {
   const char *ws = em_scratch_named(e, "float", "attention_ws", (SymDim){(ws1 - ws0) * 4, ws0 * 4});
   em_task_scratch(e, rt_attention_task_floats(&p));
   const char *gemm_ws = em_gemm_ws(e, (SymDim){rows, 0}, (SymDim){0, width}, (SymDim){0, depth});
-  pr_line(e->p, "rt_attention(&geo, %s, &io, %s, %s, %s);", em_dim(e, x, 0), em_ptr(e, y, 0), ws, gemm_ws);
+  attention_print_c(e->p, &(AttentionCall){.kind = ATTN_FUSED, .geo = "geo", .io = "io", .batch = em_dim(e, x, 0),
+                                           .out = em_ptr(e, y, 0), .ws = ws, .gemm_ws = gemm_ws});
   return 0;
 }
 

@@ -11,6 +11,7 @@
 
 #include "../util.h"
 #include "ops.h"
+#include "resample_call.h"
 #include "rt_grid_sample.h"
 #include "tensor_util.h"
 
@@ -67,8 +68,8 @@ static int emit_grid_sampler(EmitCtx *e) {
     return em_fail(e, "grid_sampler of %s tensors is not supported (float32 only)", rt_dtype_name(x->dtype));
   RtGridSample p;
   if (grid_geometry(e, x, g, &p)) return -1;
-  pr_line(e->p, "rt_grid_sample(&geo, %s, %s, %s, %s);", em_dim(e, out, 0), em_ptr(e, x, 1), em_ptr(e, g, 1),
-          em_ptr(e, out, 0));
+  resample_print_c(e->p, &(ResampleCall){.kind = RESAMPLE_GRID, .geo = "geo", .batch = em_dim(e, out, 0),
+                                         .x = em_ptr(e, x, 1), .grid = em_ptr(e, g, 1), .out = em_ptr(e, out, 0)});
   return 0;
 }
 
@@ -100,8 +101,9 @@ static int emit_grid_sampler_grad(EmitCtx *e) {
     return em_fail(e, "Output@GRAD must be [N, %lld, ...]", (long long)p.c);
   for (int i = 0; i < p.nsp; i++)
     if (em_const_dim(e, dout, 2 + i) != p.out[3 - p.nsp + i]) return em_fail(e, "Output@GRAD and Grid differ in dims");
-  pr_line(e->p, "rt_grid_sample_grad(&geo, %s, %s, %s, %s, %s, %s);", em_dim(e, g, 0), em_ptr(e, x, 1),
-          em_ptr(e, g, 1), em_ptr(e, dout, 1), dx ? em_ptr(e, dx, 0) : "NULL", dg ? em_ptr(e, dg, 0) : "NULL");
+  resample_print_c(e->p, &(ResampleCall){.kind = RESAMPLE_GRID_GRAD, .geo = "geo", .batch = em_dim(e, g, 0),
+                                         .x = em_ptr(e, x, 1), .grid = em_ptr(e, g, 1), .dout = em_ptr(e, dout, 1),
+                                         .dx = dx ? em_ptr(e, dx, 0) : NULL, .dgrid = dg ? em_ptr(e, dg, 0) : NULL});
   return 0;
 }
 

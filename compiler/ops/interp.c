@@ -47,6 +47,7 @@
 
 #include "../util.h"
 #include "ops.h"
+#include "resample_call.h"
 #include "rt_cnn.h"
 #include "rt_resize.h"
 
@@ -135,7 +136,8 @@ static void emit_interp2d(EmitCtx *e, const Var *x, const Var *out, const RtResi
   pr_line(e->p, ".ratio_h = %s, .ratio_w = %s, .align_corners = %d, .align_mode = %d,", em_float(r->ratio[1]),
           em_float(r->ratio[2]), r->align_corners, r->align_mode);
   pr_line(e->p, "};");
-  pr_line(e->p, "rt_interp2d(&geo, %s, %s, %s);", em_prod(e, x, 0, 2), em_ptr(e, x, 1), em_ptr(e, out, 0));
+  resample_print_c(e->p, &(ResampleCall){.kind = RESAMPLE_INTERP2D, .geo = "geo", .batch = em_prod(e, x, 0, 2),
+                                         .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0)});
 }
 
 /* The geometry r as a constant RtResize named geo. */
@@ -241,7 +243,8 @@ static int emit_interp(EmitCtx *e) {
     emit_interp2d(e, x, out, &r);
   } else { /* 3-D and channel-last resizes */
     print_resize(e, &r);
-    pr_line(e->p, "rt_resize(&geo, %s, %s, %s);", em_dim(e, x, 0), em_ptr(e, x, 1), em_ptr(e, out, 0));
+    resample_print_c(e->p, &(ResampleCall){.kind = RESAMPLE_RESIZE, .geo = "geo", .batch = em_dim(e, x, 0),
+                                           .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0)});
   }
   return 0;
 }
@@ -263,7 +266,8 @@ static int emit_interp_grad(EmitCtx *e) {
   em_task_begin(e, em_numel(e, dout), planes);
   r.float_coord = strstr(e->op->type, "_v2") != NULL; /* phi's kernels (v2) as built; fluid's v1 in double */
   print_resize(e, &r);
-  pr_line(e->p, "rt_resize_grad(&geo, lo, hi, %s, %s);", em_ptr(e, dout, 1), em_ptr(e, dx, 0));
+  resample_print_c(e->p, &(ResampleCall){.kind = RESAMPLE_RESIZE_GRAD, .geo = "geo", .lo = "lo", .hi = "hi",
+                                         .dout = em_ptr(e, dout, 1), .dx = em_ptr(e, dx, 0)});
   em_task_end(e);
   return 0;
 }

@@ -40,6 +40,7 @@
  * Every op here has a float32 C emitter, below. */
 #include <string.h>
 
+#include "attention_call.h"
 #include "ops.h"
 
 /* Paddle 2.3 moved accuracy to phi, whose InferMeta gives every output the
@@ -240,8 +241,11 @@ static int emit_softmax_ce(EmitCtx *e) {
   pr_line(e->p, "const %s *label = %s;", lt, em_ptr(e, label, 1));
   pr_line(e->p, "float *sm = %s;", em_ptr(e, sm, 0));
   pr_line(e->p, "float *loss = %s;", em_ptr(e, loss, 0));
-  if (use_sm) pr_line(e->p, "rt_softmax(x, sm, n, c, r);");
-  else pr_line(e->p, "if (sm != x) memcpy(sm, x, (size_t)(n * c * r) * sizeof *sm);");
+  if (use_sm)
+    attention_print_c(e->p, &(AttentionCall){.kind = ATTN_SOFTMAX, .x = "x", .out = "sm", .outer = "n", .n = "c",
+                                             .inner = "r"});
+  else
+    pr_line(e->p, "if (sm != x) memcpy(sm, x, (size_t)(n * c * r) * sizeof *sm);");
   pr_line(e->p, "for (int64_t i = 0; i < n; i++) {");
   pr_line(e->p, "for (int64_t j = 0; j < r; j++) {");
   if (soft) {

@@ -6,6 +6,7 @@
  * The axis must lie in [-rank, rank) ([-1, 0] for a 0-D X). */
 #include <string.h>
 
+#include "attention_call.h"
 #include "ops.h"
 
 static int infer_softmax(OpCtx *c) {
@@ -63,8 +64,10 @@ static int emit_softmax(EmitCtx *e) {
   if (!strcmp(fmt, "NHWC") && rank == 4 && axis == 1) axis = 3; /* channel axis of NHWC data */
   int is_log = !strcmp(e->op->type, "log_softmax");
   if (x->dtype == RT_DT_FP64) return emit_softmax64(e, x, out, axis, is_log);
-  pr_line(e->p, "%s(%s, %s, %s, %s, %s);", is_log ? "rt_log_softmax" : "rt_softmax", em_ptr(e, x, 1), em_ptr(e, out, 0),
-          em_prod(e, x, 0, axis), rank ? em_dim(e, x, axis) : "1", em_prod(e, x, axis + 1, rank));
+  attention_print_c(e->p, &(AttentionCall){.kind = is_log ? ATTN_LOG_SOFTMAX : ATTN_SOFTMAX, .x = em_ptr(e, x, 1),
+                                           .out = em_ptr(e, out, 0), .outer = em_prod(e, x, 0, axis),
+                                           .n = rank ? em_dim(e, x, axis) : "1",
+                                           .inner = em_prod(e, x, axis + 1, rank)});
   return 0;
 }
 

@@ -1,0 +1,31 @@
+/* One softmax kernel call as the lowering decided it, and its C printer:
+ * the softmax over an axis and the fused attention block built around one.
+ *
+ * The emitters of softmax, log_softmax, softmax_with_cross_entropy and
+ * fused_attention fill one record: which routine, the sizes and buffers as
+ * C expressions (fused_attention: the names of its constant RtAttention and
+ * RtAttentionIo, and the scratch the planner sized).  attention_print_c is
+ * the only code that spells the runtime's calls (rt_softmax, rt_log_softmax,
+ * rt_attention); another backend prints the same records. */
+#ifndef PADDLEC_OPS_ATTENTION_CALL_H
+#define PADDLEC_OPS_ATTENTION_CALL_H
+
+#include "ops.h"
+
+typedef enum AttentionKind {
+  ATTN_SOFTMAX,     /* out = softmax(x) along n, x viewed as [outer, n, inner] */
+  ATTN_LOG_SOFTMAX, /* out = log(softmax(x)), the same view */
+  ATTN_FUSED,       /* out = fused_attention's block of the batch, operands in io */
+} AttentionKind;
+
+typedef struct AttentionCall {
+  AttentionKind kind;
+  const char *x, *out;           /* input (softmax), output */
+  const char *outer, *n, *inner; /* softmax: the view */
+  const char *geo, *io, *batch;  /* ATTN_FUSED: the RtAttention's and RtAttentionIo's names, sequences */
+  const char *ws, *gemm_ws;      /* ATTN_FUSED: the routine's scratch and the GEMM's packing room */
+} AttentionCall;
+
+void attention_print_c(Printer *p, const AttentionCall *c);
+
+#endif

@@ -1,0 +1,35 @@
+/* One resampling kernel call as the lowering decided it, and its C printer.
+ *
+ * The emitters of the interp ops (nearest, bilinear, linear, bicubic,
+ * trilinear, v1 and v2), grid_sampler and their grads print the geometry (a
+ * constant RtInterp2d, RtResize or RtGridSample) and fill one record: which
+ * routine, the geometry's name, the batch and the buffers as C expressions.
+ * resample_print_c is the only code that spells the runtime's resampling
+ * calls (rt_interp2d, rt_resize, rt_resize_grad, rt_grid_sample,
+ * rt_grid_sample_grad); another backend prints the same records. */
+#ifndef PADDLEC_OPS_RESAMPLE_CALL_H
+#define PADDLEC_OPS_RESAMPLE_CALL_H
+
+#include "ops.h"
+
+typedef enum ResampleKind {
+  RESAMPLE_INTERP2D,    /* channel-first 1-D and 2-D resize of planes: out from x */
+  RESAMPLE_RESIZE,      /* 3-D and channel-last resizes: out from x */
+  RESAMPLE_RESIZE_GRAD, /* dx from dout, the task's planes lo..hi */
+  RESAMPLE_GRID,        /* out: x sampled at grid */
+  RESAMPLE_GRID_GRAD,   /* dx and dgrid from x, grid and dout */
+} ResampleKind;
+
+typedef struct ResampleCall {
+  ResampleKind kind;
+  const char *geo;             /* the geometry's name */
+  const char *batch;           /* planes (INTERP2D) or images; not RESIZE_GRAD */
+  const char *lo, *hi;         /* RESIZE_GRAD: the range of planes */
+  const char *x, *grid, *dout; /* input, sampling grid, output gradient (as the kind reads them) */
+  const char *out;             /* INTERP2D, RESIZE, GRID */
+  const char *dx, *dgrid;      /* the gradients (GRID_GRAD: NULL, not computed) */
+} ResampleCall;
+
+void resample_print_c(Printer *p, const ResampleCall *c);
+
+#endif
