@@ -11,8 +11,8 @@
  * from 130 rows on, then ArgMaxMatch for per_prediction. */
 #include <string.h>
 
+#include "detection_call.h"
 #include "ops.h"
-#include "rt_bipartite_match.h"
 #include "tensor_util.h"
 
 static int infer_bipartite_match(OpCtx *c) {
@@ -44,10 +44,13 @@ static int emit_bipartite_match(EmitCtx *e) {
   SymDim work = {rows.a * (cols.c * 12 + 4), rows.c * (cols.c * 12 + 4)};
   pr_line(e->p, "/* %s matching of the whole DistMat (no LoD: one instance) */",
           attr_str(e->op, "match_type", "bipartite"));
-  pr_line(e->p, "rt_bipartite_match_f32(%s, %s, %s, %d, %s, %s, %s, %s);", em_ptr(e, d, 1), em_dim(e, d, 0),
-          em_dim(e, d, 1), !strcmp(attr_str(e->op, "match_type", "bipartite"), "per_prediction"),
-          em_float((float)attr_float(e->op, "dist_threshold", 0.5)), em_ptr(e, idx, 0), em_ptr(e, dist, 0),
-          em_scratch_named(e, "unsigned char", "work", work));
+  detection_print_c(e->p, &(DetectionCall){.kind = DETECTION_BIPARTITE_MATCH, .dist = em_ptr(e, d, 1),
+                                           .row = em_dim(e, d, 0), .col = em_dim(e, d, 1),
+                                           .per_prediction = !strcmp(attr_str(e->op, "match_type", "bipartite"),
+                                                                     "per_prediction"),
+                                           .threshold = em_float((float)attr_float(e->op, "dist_threshold", 0.5)),
+                                           .match_indices = em_ptr(e, idx, 0), .match_dist = em_ptr(e, dist, 0),
+                                           .work = em_scratch_named(e, "unsigned char", "work", work)});
   return 0;
 }
 

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "../util.h"
+#include "detection_call.h"
 #include "ops.h"
 #include "rt_detection.h"
 #include "tensor_util.h"
@@ -77,8 +78,9 @@ static int emit_box_coder(EmitCtx *e) {
           attr_bool(e->op, "box_normalized", 1), axis, em_dim(e, target, 0),
           decode ? em_dim(e, target, 1) : em_dim(e, prior, 0), v4);
   pr_line(e->p, "};");
-  pr_line(e->p, "rt_box_coder(&geo, %s, %s, %s, %s);", em_ptr(e, prior, 1), pvar ? em_ptr(e, pvar, 1) : "NULL",
-          em_ptr(e, target, 1), em_ptr(e, out, 0));
+  detection_print_c(e->p, &(DetectionCall){.kind = DETECTION_BOX_CODER, .prior = em_ptr(e, prior, 1),
+                                           .prior_var = pvar ? em_ptr(e, pvar, 1) : "NULL",
+                                           .target = em_ptr(e, target, 1), .out = em_ptr(e, out, 0)});
   return 0;
 }
 

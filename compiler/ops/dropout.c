@@ -35,6 +35,7 @@
 #include "../emit_ew.h"
 #include "../util.h"
 #include "ops.h"
+#include "rnn_call.h"
 #include "tensor_util.h"
 
 static int infer_dropout(OpCtx *c) {
@@ -129,18 +130,21 @@ static int emit_dropout_train(EmitCtx *e, Var *x, Var *out, int upscale) {
     pr_line(e->p, "const int32_t seed = %s[0]; /* the Seed input */", em_ptr(e, seed, 1));
     pr_line(e->p, "RtMt engine, *mt = &m->rng; /* the global generator unless Seed is not 0 */");
     pr_line(e->p, "if (seed) {");
-    pr_line(e->p, "rt_mt_seed(&engine, (uint64_t)(int64_t)seed);");
+    random_print_c(e->p, &(RandomCall){.kind = RANDOM_SEED, .mt = "&engine", .seed = "(uint64_t)(int64_t)seed"});
     pr_line(e->p, "mt = &engine;");
     pr_line(e->p, "}");
   } else if (fixed) {
     if (fixed < INT32_MIN || fixed > INT32_MAX) return em_fail(e, "seed %lld is not an int32", (long long)fixed);
     pr_line(e->p, "RtMt engine, *mt = &engine;");
-    pr_line(e->p, "rt_mt_seed(mt, (uint64_t)INT64_C(%lld)); /* fix_seed */", (long long)fixed);
+    random_print_c(e->p, &(RandomCall){.kind = RANDOM_SEED, .mt = "mt",
+                                       .seed = pool_printf("(uint64_t)INT64_C(%lld)", (long long)fixed),
+                                       .note = "fix_seed"});
   } else {
     pr_line(e->p, "RtMt *mt = &m->rng; /* the global generator */");
   }
-  pr_line(e->p, "rt_dropout_%s(mt, %s, %s, %s, %s, %s, %d);", x->dtype == RT_DT_FP32 ? "f32" : "f64", em_ptr(e, x, 1),
-          em_ptr(e, out, 0), em_ptr(e, mask, 0), n, em_float(p), upscale);
+  random_print_c(e->p, &(RandomCall){.kind = RANDOM_DROPOUT, .mt = "mt", .f64 = x->dtype == RT_DT_FP64,
+                                     .x = em_ptr(e, x, 1), .y = em_ptr(e, out, 0), .mask = em_ptr(e, mask, 0), .n = n,
+                                     .p = em_float(p), .upscale = upscale});
   return 0;
 }
 

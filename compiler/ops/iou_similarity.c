@@ -6,8 +6,8 @@
  * Emission (float32): rt_iou_similarity (runtime/rt_detection.c), the
  * fluid kernel's IOUSimilarity with its 1e-10 on the union.  X's LoD, which
  * Paddle passes on to Out, does not change the values. */
+#include "detection_call.h"
 #include "ops.h"
-#include "rt_detection.h"
 #include "tensor_util.h"
 
 static int infer_iou_similarity(OpCtx *c) {
@@ -27,8 +27,10 @@ static int emit_iou_similarity(EmitCtx *e) {
   if (x->dtype != RT_DT_FP32 || y->dtype != RT_DT_FP32 || out->dtype != RT_DT_FP32)
     return em_fail(e, "iou_similarity of %s boxes is not supported (float32 only)", rt_dtype_name(x->dtype));
   if (em_const_dim(e, x, 1) != 4 || em_const_dim(e, y, 1) != 4) return em_fail(e, "X and Y must have 4 columns");
-  pr_line(e->p, "rt_iou_similarity(%s, %s, %s, %s, %d, %s);", em_ptr(e, x, 1), em_dim(e, x, 0), em_ptr(e, y, 1),
-          em_dim(e, y, 0), attr_bool(e->op, "box_normalized", 1), em_ptr(e, out, 0));
+  detection_print_c(e->p, &(DetectionCall){.kind = DETECTION_IOU_SIMILARITY, .x = em_ptr(e, x, 1),
+                                           .nx = em_dim(e, x, 0), .y = em_ptr(e, y, 1), .ny = em_dim(e, y, 0),
+                                           .normalized = attr_bool(e->op, "box_normalized", 1),
+                                           .out = em_ptr(e, out, 0)});
   return 0;
 }
 

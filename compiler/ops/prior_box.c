@@ -24,6 +24,7 @@
 #include <math.h>
 
 #include "../util.h"
+#include "detection_call.h"
 #include "ops.h"
 #include "rt_detection.h"
 #include "tensor_util.h"
@@ -194,7 +195,8 @@ static int emit_prior_box(EmitCtx *e) {
           nar, ar);
   pr_line(e->p, ".min_max_order = %d,", attr_bool(e->op, "min_max_aspect_ratios_order", 0));
   pr_line(e->p, "};");
-  pr_line(e->p, "rt_prior_box(&geo, %s, %s);", em_ptr(e, boxes, 0), em_ptr(e, vars, 0));
+  detection_print_c(e->p, &(DetectionCall){.kind = DETECTION_PRIOR_BOX, .boxes = em_ptr(e, boxes, 0),
+                                           .vars = em_ptr(e, vars, 0)});
   return 0;
 }
 
@@ -227,7 +229,8 @@ static int emit_density_prior_box(EmitCtx *e) {
   pr_line(e->p, ".nsizes = %d, .fixed_sizes = %s, .densities = %s, .nratios = %d, .fixed_ratios = %s,", ns, fs, dl, nr,
           fr);
   pr_line(e->p, "};");
-  pr_line(e->p, "rt_density_prior_box(&geo, %s, %s);", em_ptr(e, boxes, 0), em_ptr(e, vars, 0));
+  detection_print_c(e->p, &(DetectionCall){.kind = DETECTION_DENSITY_PRIOR_BOX, .boxes = em_ptr(e, boxes, 0),
+                                           .vars = em_ptr(e, vars, 0)});
   return 0;
 }
 
@@ -248,7 +251,8 @@ static int emit_anchor_generator(EmitCtx *e) {
   pr_line(e->p, ".stride_w = %s, .stride_h = %s, .offset = %s, .variances = %s,", em_float((float)stride[0]),
           em_float((float)stride[1]), em_float((float)attr_float(e->op, "offset", 0.5)), var);
   pr_line(e->p, "};");
-  pr_line(e->p, "rt_anchor_generator(&geo, %s, %s);", em_ptr(e, anchors, 0), em_ptr(e, vars, 0));
+  detection_print_c(e->p, &(DetectionCall){.kind = DETECTION_ANCHOR_GENERATOR, .anchors = em_ptr(e, anchors, 0),
+                                           .vars = em_ptr(e, vars, 0)});
   return 0;
 }
 

@@ -42,6 +42,7 @@
 
 #include "../util.h"
 #include "ops.h"
+#include "rnn_call.h"
 #include "tensor_util.h"
 
 static int infer_random(OpCtx *c) {
@@ -89,7 +90,8 @@ static int emit_engine(EmitCtx *e) {
   } else {
     /* engine->seed(int seed): the int converts to uint64 */
     pr_line(e->p, "RtMt engine, *mt = &engine;");
-    pr_line(e->p, "rt_mt_seed(mt, (uint64_t)INT64_C(%lld));", (long long)seed);
+    random_print_c(e->p, &(RandomCall){.kind = RANDOM_SEED, .mt = "mt",
+                                       .seed = pool_printf("(uint64_t)INT64_C(%lld)", (long long)seed)});
   }
   return 0;
 }
@@ -136,9 +138,9 @@ static int emit_uniform_random(EmitCtx *e) {
       return em_fail(e, "diag_num %lld, diag_step %lld do not fit %lld elements (Paddle refuses it)",
                      (long long)diag_num, (long long)diag_step, (long long)numel);
   }
-  const char *sfx = out->dtype == RT_DT_FP32 ? "f32" : "f64";
   if (emit_engine(e)) return -1;
-  pr_line(e->p, "rt_fill_uniform_%s(mt, %s, %s, %s, %s);", sfx, em_ptr(e, out, 0), em_numel(e, out), lo, hi);
+  random_print_c(e->p, &(RandomCall){.kind = RANDOM_UNIFORM, .mt = "mt", .f64 = out->dtype == RT_DT_FP64,
+                                     .out = em_ptr(e, out, 0), .n = em_numel(e, out), .lo = lo, .hi = hi});
   if (diag_num > 0)
     pr_line(e->p, "for (int64_t i = 0; i < %lld; i++) %s[i * %lld] = %s;", (long long)diag_num, em_ptr(e, out, 0),
             (long long)(diag_step + 1), diag_val);
@@ -151,8 +153,8 @@ static int emit_truncated_gaussian_random(EmitCtx *e) {
   const char *mean = float_attr(e, "mean", 0.0, out->dtype), *std = float_attr(e, "std", 1.0, out->dtype);
   if (!mean || !std) return -1;
   if (emit_engine(e)) return -1;
-  pr_line(e->p, "rt_fill_truncated_normal_%s(mt, %s, %s, %s, %s);", out->dtype == RT_DT_FP32 ? "f32" : "f64",
-          em_ptr(e, out, 0), em_numel(e, out), mean, std);
+  random_print_c(e->p, &(RandomCall){.kind = RANDOM_TRUNCATED_NORMAL, .mt = "mt", .f64 = out->dtype == RT_DT_FP64,
+                                     .out = em_ptr(e, out, 0), .n = em_numel(e, out), .mean = mean, .stddev = std});
   return 0;
 }
 
@@ -162,8 +164,8 @@ static int emit_gaussian_random(EmitCtx *e) {
   const char *mean = float_attr(e, "mean", 0.0, out->dtype), *std = float_attr(e, "std", 1.0, out->dtype);
   if (!mean || !std) return -1;
   if (emit_engine(e)) return -1;
-  pr_line(e->p, "rt_fill_normal_%s(mt, %s, %s, %s, %s);", out->dtype == RT_DT_FP32 ? "f32" : "f64",
-          em_ptr(e, out, 0), em_numel(e, out), mean, std);
+  random_print_c(e->p, &(RandomCall){.kind = RANDOM_NORMAL, .mt = "mt", .f64 = out->dtype == RT_DT_FP64,
+                                     .out = em_ptr(e, out, 0), .n = em_numel(e, out), .mean = mean, .stddev = std});
   return 0;
 }
 
@@ -189,13 +191,15 @@ static int emit_randint(EmitCtx *e) {
     pr_line(e->p, "RtMt *mt = &m->rng; /* the global generator */");
   } else { /* Paddle 2.6 seeds it with the dtype attribute (see the top of the file) */
     pr_line(e->p, "RtMt engine, *mt = &engine;");
-    pr_line(e->p, "rt_mt_seed(mt, %d); /* seed %lld: Paddle seeds with dtype %d instead */", out->dtype, (long long)seed,
-            out->dtype);
+    random_print_c(e->p, &(RandomCall){.kind = RANDOM_SEED, .mt = "mt", .seed = pool_printf("%d", out->dtype),
+                                       .note = pool_printf("seed %lld: Paddle seeds with dtype %d instead",
+                                                           (long long)seed, out->dtype)});
   }
   const char *t = em_ctype(out->dtype);
   pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
-  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) out[i] = (%s)rt_uniform_int(mt, %lld, %lld);", em_numel(e, out), t,
-          (long long)low, (long long)(high - 1));
+  random_print_c(e->p, &(RandomCall){.kind = RANDOM_UNIFORM_INT, .mt = "mt", .out = "out", .n = em_numel(e, out),
+                                     .type = t, .lo = pool_printf("%lld", (long long)low),
+                                     .hi = pool_printf("%lld", (long long)(high - 1))});
   return 0;
 }
 

@@ -48,6 +48,7 @@
 #include "../util.h"
 #include "rt_kernels.h"
 #include "ops.h"
+#include "rnn_call.h"
 
 /* 1 when the op drops between layers: Paddle's RnnKernel with is_test
  * false, dropout_prob not 0 and more than one layer. */
@@ -327,15 +328,20 @@ static int emit_rnn(EmitCtx *e) {
     pr_line(e->p, "uint8_t *mask = %s;", em_ptr(e, mask, 0));
     if (g.dropout_prob == 1.0f) {
       attr_superseded(e->op, "seed"); /* nothing is drawn */
-      pr_line(e->p, "rt_dropout_mask(NULL, mask, %s, 1.0f);", em_numel(e, mask));
+      random_print_c(e->p, &(RandomCall){.kind = RANDOM_DROPOUT_MASK, .mt = "NULL", .mask = "mask",
+                                         .n = em_numel(e, mask), .p = "1.0f"});
     } else if (seed) {
       if (seed < INT32_MIN || seed > INT32_MAX) return em_fail(e, "seed %lld is not an int32", (long long)seed);
       pr_line(e->p, "RtMt engine;");
-      pr_line(e->p, "rt_mt_seed(&engine, (uint64_t)INT64_C(%lld)); /* the op's seed */", (long long)seed);
-      pr_line(e->p, "rt_dropout_mask(&engine, mask, %s, %s);", em_numel(e, mask), em_float(g.dropout_prob));
+      random_print_c(e->p, &(RandomCall){.kind = RANDOM_SEED, .mt = "&engine",
+                                         .seed = pool_printf("(uint64_t)INT64_C(%lld)", (long long)seed),
+                                         .note = "the op's seed"});
+      random_print_c(e->p, &(RandomCall){.kind = RANDOM_DROPOUT_MASK, .mt = "&engine", .mask = "mask",
+                                         .n = em_numel(e, mask), .p = em_float(g.dropout_prob)});
     } else {
-      pr_line(e->p, "rt_dropout_mask(&m->rng, mask, %s, %s); /* the global generator */", em_numel(e, mask),
-              em_float(g.dropout_prob));
+      random_print_c(e->p, &(RandomCall){.kind = RANDOM_DROPOUT_MASK, .mt = "&m->rng", .mask = "mask",
+                                         .n = em_numel(e, mask), .p = em_float(g.dropout_prob),
+                                         .note = "the global generator"});
     }
   } else {
     attr_superseded(e->op, "seed"); /* it seeds only that dropout */
@@ -346,7 +352,9 @@ static int emit_rnn(EmitCtx *e) {
   print_lengths(e, lens, batch, wide);
   pr_line(e->p, "float *out = %s;", em_ptr(e, out, 0));
   pr_line(e->p, "float *h_n = %s, *c_n = %s;", post[0], post[1]);
-  pr_line(e->p, "rt_rnn(&geo, x, w, h0, c0, lengths, out, h_n, c_n, %s, %s);", ws, gemm_ws);
+  rnn_print_c(e->p, &(RnnCall){.kind = RNN_FORWARD, .x = "x", .weights = "w", .h0 = "h0", .c0 = "c0",
+                               .lengths = "lengths", .out = "out", .h_n = "h_n", .c_n = "c_n", .ws = ws,
+                               .gemm_ws = gemm_ws});
   return 0;
 }
 
@@ -453,7 +461,9 @@ static int emit_rnn_grad(EmitCtx *e) {
   pr_line(e->p, "const float *dout = %s, *dh_n = %s, *dc_n = %s;", dout ? em_ptr(e, dout, 1) : "NULL", dpost[0],
           dpost[1]);
   pr_line(e->p, "float *dx = %s, *dh0 = %s, *dc0 = %s;", dx ? em_ptr(e, dx, 0) : "NULL", dpre[0], dpre[1]);
-  pr_line(e->p, "rt_rnn_grad(&geo, x, w, h0, c0, lengths, dout, dh_n, dc_n, dx, dw, dh0, dc0, %s, %s);", ws, gemm_ws);
+  rnn_print_c(e->p, &(RnnCall){.kind = RNN_GRAD, .x = "x", .weights = "w", .h0 = "h0", .c0 = "c0", .lengths = "lengths",
+                               .dout = "dout", .dh_n = "dh_n", .dc_n = "dc_n", .dx = "dx", .dweights = "dw",
+                               .dh0 = "dh0", .dc0 = "dc0", .ws = ws, .gemm_ws = gemm_ws});
   return 0;
 }
 

@@ -14,6 +14,7 @@
  * input size H*downsample_ratio, in ImgSize's pixels, clipped to the image
  * with clip_bbox) and conf * sigmoid(class logits). */
 #include "../util.h"
+#include "detection_call.h"
 #include "ops.h"
 #include "rt_detection.h"
 #include "tensor_util.h"
@@ -72,8 +73,9 @@ static int emit_yolo_box(EmitCtx *e) {
   pr_line(e->p, ".iou_aware = %d, .iou_aware_factor = %s,", iou_aware,
           em_float((float)attr_float(e->op, "iou_aware_factor", 0.5)));
   pr_line(e->p, "};");
-  pr_line(e->p, "rt_yolo_box(&geo, %s, %s, %s, %s, %s);", em_dim(e, x, 0), em_ptr(e, x, 1), em_ptr(e, img, 1),
-          em_ptr(e, boxes, 0), em_ptr(e, scores, 0));
+  detection_print_c(e->p, &(DetectionCall){.kind = DETECTION_YOLO_BOX, .n = em_dim(e, x, 0), .x = em_ptr(e, x, 1),
+                                           .img_size = em_ptr(e, img, 1), .boxes = em_ptr(e, boxes, 0),
+                                           .scores = em_ptr(e, scores, 0)});
   return 0;
 }
 

@@ -1,0 +1,29 @@
+/* The C printer of detection calls (detection_call.h). */
+#include "detection_call.h"
+
+void detection_print_c(Printer *p, const DetectionCall *c) {
+  switch (c->kind) {
+    case DETECTION_BOX_CODER:
+      pr_line(p, "rt_box_coder(&geo, %s, %s, %s, %s);", c->prior, c->prior_var, c->target, c->out);
+      break;
+    case DETECTION_PRIOR_BOX:
+      pr_line(p, "rt_prior_box(&geo, %s, %s);", c->boxes, c->vars);
+      break;
+    case DETECTION_DENSITY_PRIOR_BOX:
+      pr_line(p, "rt_density_prior_box(&geo, %s, %s);", c->boxes, c->vars);
+      break;
+    case DETECTION_ANCHOR_GENERATOR:
+      pr_line(p, "rt_anchor_generator(&geo, %s, %s);", c->anchors, c->vars);
+      break;
+    case DETECTION_YOLO_BOX:
+      pr_line(p, "rt_yolo_box(&geo, %s, %s, %s, %s, %s);", c->n, c->x, c->img_size, c->boxes, c->scores);
+      break;
+    case DETECTION_IOU_SIMILARITY:
+      pr_line(p, "rt_iou_similarity(%s, %s, %s, %s, %d, %s);", c->x, c->nx, c->y, c->ny, c->normalized, c->out);
+      break;
+    case DETECTION_BIPARTITE_MATCH:
+      pr_line(p, "rt_bipartite_match_f32(%s, %s, %s, %d, %s, %s, %s, %s);", c->dist, c->row, c->col, c->per_prediction,
+              c->threshold, c->match_indices, c->match_dist, c->work);
+      break;
+  }
+}

@@ -1,0 +1,51 @@
+/* The C printers of recurrent and random calls (rnn_call.h). */
+#include "rnn_call.h"
+
+#include "../util.h"
+
+void rnn_print_c(Printer *p, const RnnCall *c) {
+  switch (c->kind) {
+    case RNN_FORWARD:
+      pr_line(p, "rt_rnn(&geo, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s);", c->x, c->weights, c->h0, c->c0, c->lengths,
+              c->out, c->h_n, c->c_n, c->ws, c->gemm_ws);
+      break;
+    case RNN_GRAD:
+      pr_line(p, "rt_rnn_grad(&geo, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s);", c->x, c->weights, c->h0,
+              c->c0, c->lengths, c->dout, c->dh_n, c->dc_n, c->dx, c->dweights, c->dh0, c->dc0, c->ws, c->gemm_ws);
+      break;
+  }
+}
+
+/* The fills: rt_fill_<name>_f32 / _f64 with two parameters. */
+static void print_fill(Printer *p, const RandomCall *c, const char *name, const char *a, const char *b) {
+  pr_line(p, "rt_fill_%s_%s(%s, %s, %s, %s, %s);", name, c->f64 ? "f64" : "f32", c->mt, c->out, c->n, a, b);
+}
+
+void random_print_c(Printer *p, const RandomCall *c) {
+  const char *note = c->note ? pool_printf(" /* %s */", c->note) : "";
+  switch (c->kind) {
+    case RANDOM_SEED:
+      pr_line(p, "rt_mt_seed(%s, %s);%s", c->mt, c->seed, note);
+      break;
+    case RANDOM_UNIFORM:
+      print_fill(p, c, "uniform", c->lo, c->hi);
+      break;
+    case RANDOM_NORMAL:
+      print_fill(p, c, "normal", c->mean, c->stddev);
+      break;
+    case RANDOM_TRUNCATED_NORMAL:
+      print_fill(p, c, "truncated_normal", c->mean, c->stddev);
+      break;
+    case RANDOM_UNIFORM_INT:
+      pr_line(p, "for (int64_t i = 0; i < %s; i++) %s[i] = (%s)rt_uniform_int(%s, %s, %s);", c->n, c->out, c->type,
+              c->mt, c->lo, c->hi);
+      break;
+    case RANDOM_DROPOUT:
+      pr_line(p, "rt_dropout_%s(%s, %s, %s, %s, %s, %s, %d);", c->f64 ? "f64" : "f32", c->mt, c->x, c->y, c->mask, c->n,
+              c->p, c->upscale);
+      break;
+    case RANDOM_DROPOUT_MASK:
+      pr_line(p, "rt_dropout_mask(%s, %s, %s, %s);%s", c->mt, c->mask, c->n, c->p, note);
+      break;
+  }
+}
