@@ -112,13 +112,20 @@ def test_compiler_readme_lists_every_file_once():
     ("ops/norm_call.c", "batch_norm|batch_norm_train(%s|_synced)?|batch_norm_grad|batch_norm_grad_synced|"
                         "batch_norm_sums|batch_norm_grad_sums|layer_norm|layer_norm_grad|group_norm|group_norm_grad|"
                         "instance_norm_grad"),
+    ("ops/resample_call.c", "interp2d|resize|resize_grad|grid_sample|grid_sample_grad"),
+    ("ops/attention_call.c", "softmax|log_softmax|attention"),
+    ("ops/rnn_call.c", "rnn|rnn_grad|mt_seed|dropout_mask|dropout_(f32|f64|%s)|"
+                       "fill_(uniform|normal|truncated_normal)_(f32|f64|%s)|uniform_int"),
+    ("ops/detection_call.c", "box_coder|prior_box|density_prior_box|anchor_generator|yolo_box|iou_similarity|"
+                             "bipartite_match_f32"),
 ])
 def test_kernels_are_printed_in_one_place(printer, calls):
-    """Emitters describe their matrix products as GemmCall records
-    (compiler/ops/gemm_call.h), their convolutions as ConvCall records
-    (compiler/ops/ops.h) and their pooling as PoolCall records
-    (compiler/ops/pool_call.h); only the printer spells the runtime's calls,
-    so a second backend prints the same records."""
+    """Emitters describe their runtime calls as records (GemmCall in
+    compiler/ops/gemm_call.h, ConvCall in compiler/ops/ops.h, PoolCall,
+    NormCall, ResampleCall, AttentionCall, RnnCall and RandomCall,
+    DetectionCall in the ops/*_call.h beside their printers); only the
+    printer spells the runtime's calls, so a second backend prints the same
+    records."""
     spelled = []
     for path in sorted(glob.glob(os.path.join(ROOT, "compiler", "**", "*.c"), recursive=True)):
         if path.endswith(os.path.join(*printer.split("/"))):
