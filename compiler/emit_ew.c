@@ -6,14 +6,6 @@
 
 #include "util.h"
 
-enum { EW_MAX_IN = 16 }; /* operands of one loop */
-
-/* One collapsed loop dim: its extent and which operands run along it. */
-typedef struct EwDim {
-  const char *extent;      /* C expression */
-  int varies[EW_MAX_IN];   /* 1 when operand k varies along this dim */
-} EwDim;
-
 static const char *mul(const char *a, const char *b) {
   if (!strcmp(a, "1")) return b;
   if (!strcmp(b, "1")) return a;
@@ -36,11 +28,11 @@ static void body_lines(EmitCtx *e, const char *body) {
   }
 }
 
-int ew_nary(EmitCtx *e, const Var *out, int n, const EwIn *in, const char *setup, const char *body,
-            const char *result) {
+/* The loop of ew_nary as a record: operands padded to out's rank, the
+ * dims along which they all move alike collapsed. */
+static int ew_lower(EmitCtx *e, const Var *out, int n, const EwIn *in, EwLoop *l) {
   const VarSpec *os = em_spec(e, out);
-  const char *to = em_ctype(out->dtype);
-  if (!to || n > EW_MAX_IN) return em_fail(e, "dtype %s is not supported", rt_dtype_name(out->dtype));
+  if (!em_ctype(out->dtype) || n > EW_MAX_IN) return em_fail(e, "dtype %s is not supported", rt_dtype_name(out->dtype));
   const int r = os->rank;
   /* each operand padded with 1s to the output's rank, around its axis (Paddle's rule) */
   SymDim d[EW_MAX_IN][RT_MAX_RANK];
@@ -53,47 +45,50 @@ int ew_nary(EmitCtx *e, const Var *out, int n, const EwIn *in, const char *setup
       d[k][i] = j >= 0 && j < s->rank ? s->d[j] : (SymDim){0, 1};
     }
   }
-  EwDim dims[RT_MAX_RANK];
-  int nd = 0;
+  l->out = out;
+  l->n = n;
+  l->in = in;
+  l->nd = 0;
   for (int i = 0; i < r; i++) {
     SymDim od = os->d[i];
     if (od.a == 0 && od.c == 1) continue; /* size-1 dims do not move any index */
     int v[EW_MAX_IN];
     for (int k = 0; k < n; k++) v[k] = !(d[k][i].a == 0 && d[k][i].c == 1);
     const char *ext = em_sym(od);
-    if (nd && same_varies(&dims[nd - 1], v, n)) {
-      dims[nd - 1].extent = mul(dims[nd - 1].extent, ext);
+    if (l->nd && same_varies(&l->dims[l->nd - 1], v, n)) {
+      l->dims[l->nd - 1].extent = mul(l->dims[l->nd - 1].extent, ext);
     } else {
-      dims[nd].extent = ext;
-      memcpy(dims[nd].varies, v, sizeof(int) * (size_t)n);
-      nd++;
+      l->dims[l->nd].extent = ext;
+      memcpy(l->dims[l->nd].varies, v, sizeof(int) * (size_t)n);
+      l->nd++;
     }
   }
-  /* the loop runs as tasks over its outermost dim (rt_parallel.h) */
-  em_task_begin(e, em_numel(e, out), nd ? dims[0].extent : "1");
-  for (int k = 0; k < n; k++)
-    pr_line(e->p, "const %s *%s = %s;", em_ctype(in[k].v->dtype), in[k].ptr, em_ptr(e, in[k].v, 1));
-  pr_line(e->p, "%s *out = %s;", to, em_ptr(e, out, 0));
-  if (setup) pr_line(e->p, "%s", setup);
-  if (nd <= 1) { /* same shapes, or operands that are scalars */
-    pr_line(e->p, "for (int64_t i = lo; i < hi; i++) {");
-    for (int k = 0; k < n; k++)
-      pr_line(e->p, "const %s %s = %s[%s];", em_ctype(in[k].v->dtype), in[k].elem, in[k].ptr,
-              nd && dims[0].varies[k] ? "i" : "0");
-    body_lines(e, body);
-    pr_line(e->p, "out[i] = %s;", result);
-    pr_line(e->p, "}");
-    em_task_end(e);
-    return 0;
-  }
-  for (int i = 1; i < nd; i++) pr_line(e->p, "const int64_t n%d = %s;", i, dims[i].extent);
+  return 0;
+}
+
+/* A flat loop: same shapes, or operands that are scalars. */
+static void print_flat(EmitCtx *e, const EwLoop *l) {
+  pr_line(e->p, "for (int64_t i = lo; i < hi; i++) {");
+  for (int k = 0; k < l->n; k++)
+    pr_line(e->p, "const %s %s = %s[%s];", em_ctype(l->in[k].v->dtype), l->in[k].elem, l->in[k].ptr,
+            l->nd && l->dims[0].varies[k] ? "i" : "0");
+  body_lines(e, l->body);
+  pr_line(e->p, "out[i] = %s;", l->result);
+  pr_line(e->p, "}");
+}
+
+/* Nested loops, an operand's index the sum of the loop indices it varies
+ * along times its strides. */
+static void print_nested(EmitCtx *e, const EwLoop *l) {
+  const int nd = l->nd;
+  for (int i = 1; i < nd; i++) pr_line(e->p, "const int64_t n%d = %s;", i, l->dims[i].extent);
   /* an operand's stride along dim i is the product of the later dims it varies along */
   const char *idx[EW_MAX_IN];
-  for (int k = 0; k < n; k++) {
+  for (int k = 0; k < l->n; k++) {
     const char *acc = "1";
     idx[k] = "0";
     for (int i = nd - 1; i >= 0; i--) {
-      if (!dims[i].varies[k]) continue;
+      if (!l->dims[i].varies[k]) continue;
       const char *term = mul(pool_printf("i%d", i), acc);
       idx[k] = !strcmp(idx[k], "0") ? term : pool_printf("%s + %s", term, idx[k]);
       acc = mul(acc, i ? pool_printf("n%d", i) : "rows");
@@ -105,12 +100,33 @@ int ew_nary(EmitCtx *e, const Var *out, int n, const EwIn *in, const char *setup
   for (int i = 1; i < nd; i++) oidx = pool_printf(i > 1 ? "(%s) * n%d + i%d" : "%s * n%d + i%d", oidx, i, i);
   pr_line(e->p, "for (int64_t i0 = lo; i0 < hi; i0++) {");
   for (int i = 1; i < nd; i++) pr_line(e->p, "for (int64_t i%d = 0; i%d < n%d; i%d++) {", i, i, i, i);
-  for (int k = 0; k < n; k++)
-    pr_line(e->p, "const %s %s = %s[%s];", em_ctype(in[k].v->dtype), in[k].elem, in[k].ptr, idx[k]);
-  body_lines(e, body);
-  pr_line(e->p, "out[%s] = %s;", oidx, result);
+  for (int k = 0; k < l->n; k++)
+    pr_line(e->p, "const %s %s = %s[%s];", em_ctype(l->in[k].v->dtype), l->in[k].elem, l->in[k].ptr, idx[k]);
+  body_lines(e, l->body);
+  pr_line(e->p, "out[%s] = %s;", oidx, l->result);
   for (int i = 0; i < nd; i++) pr_line(e->p, "}");
+}
+
+void ew_print_c(EmitCtx *e, const EwLoop *l) {
+  /* the loop runs as tasks over its outermost dim (rt_parallel.h) */
+  em_task_begin(e, em_numel(e, l->out), l->nd ? l->dims[0].extent : "1");
+  for (int k = 0; k < l->n; k++)
+    pr_line(e->p, "const %s *%s = %s;", em_ctype(l->in[k].v->dtype), l->in[k].ptr, em_ptr(e, l->in[k].v, 1));
+  pr_line(e->p, "%s *out = %s;", em_ctype(l->out->dtype), em_ptr(e, l->out, 0));
+  if (l->setup) pr_line(e->p, "%s", l->setup);
+  if (l->nd <= 1)
+    print_flat(e, l);
+  else
+    print_nested(e, l);
   em_task_end(e);
+}
+
+int ew_nary(EmitCtx *e, const Var *out, int n, const EwIn *in, const char *setup, const char *body,
+            const char *result) {
+  EwLoop l;
+  if (ew_lower(e, out, n, in, &l)) return -1;
+  l.setup = setup, l.body = body, l.result = result;
+  ew_print_c(e, &l);
   return 0;
 }
 

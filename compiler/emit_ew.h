@@ -24,6 +24,27 @@ typedef struct EwIn {
   const char *ptr;   /* the C name of its pointer */
   const char *elem;  /* the C name of its element inside the loop */
 } EwIn;
+enum { EW_MAX_IN = 16 }; /* operands of one loop */
+/* One collapsed loop dim: its extent and which operands run along it. */
+typedef struct EwDim {
+  const char *extent;    /* C expression */
+  int varies[EW_MAX_IN]; /* 1 when operand k varies along this dim */
+} EwDim;
+/* An element-wise loop as the lowering decided it (the record a backend
+ * prints): out's elements over nd collapsed dims, outermost first (none:
+ * one element), the operands with the dims each runs along, and the C
+ * statements of one element. */
+typedef struct EwLoop {
+  const Var *out;
+  int n;
+  const EwIn *in;
+  int nd;
+  EwDim dims[RT_MAX_RANK];
+  const char *setup, *body, *result; /* before the loop (or NULL); per element (or NULL); the value stored */
+} EwLoop;
+/* The loop as C: tasks over the outermost dim, one flat loop when at most
+ * one dim is left, else nested loops with each operand's strides. */
+void ew_print_c(EmitCtx *e, const EwLoop *l);
 /* out[...] = result over out's elements: each operand broadcast to out's
  * shape as Paddle's elementwise ops do, its element loaded into `elem`,
  * then `body` (statements, one per line; may be NULL), then the store;
