@@ -135,8 +135,9 @@ $(VENV)/.ok: | $(BUILD)/.deps
 
 # A passed test's tmp_path (its generated sources and binaries, tens of MB for
 # an op family) is removed when the test ends; a failed one's is kept.
+# The 25 slowest tests are listed before the summary (what CI time goes to).
 test: all unit asan oracle firmware-deps
-	$(PYTHON) -m pytest -q -p no:cacheprovider -o tmp_path_retention_policy=failed tests $(PYTEST_ARGS)
+	$(PYTHON) -m pytest -q -p no:cacheprovider -o tmp_path_retention_policy=failed --durations=25 tests $(PYTEST_ARGS)
 
 # The README's first command: compile the sample classifier to a standalone
 # binary and run it on four points (it prints the predicted class of each).
