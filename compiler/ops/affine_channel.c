@@ -4,6 +4,8 @@
  * C emission (fp32): rt_channel_affine over X viewed as [outer, C, inner]. */
 #include <strings.h>
 
+#include "../util.h"
+#include "move_call.h"
 #include "ops.h"
 
 static int infer_affine_channel(OpCtx *c) {
@@ -33,8 +35,10 @@ static int emit_affine_channel(EmitCtx *e) {
   SymDim ns = spec_numel(em_spec(e, sc)), nb = spec_numel(em_spec(e, b));
   if (ch < 0 || ns.a || nb.a || ns.c != ch || nb.c != ch)
     return em_fail(e, "Scale and Bias must have one value per channel (%lld)", (long long)ch);
-  pr_line(e->p, "rt_channel_affine(%s, %s, %s, %s, %s, %lld, %s);", em_ptr(e, x, 1), em_ptr(e, out, 0),
-          em_ptr(e, sc, 1), em_ptr(e, b, 1), em_prod(e, x, 0, ci), (long long)ch, em_prod(e, x, ci + 1, rank));
+  move_print_c(e->p, &(MoveCall){.kind = MOVE_CHANNEL_AFFINE, .src = em_ptr(e, x, 1), .dst = em_ptr(e, out, 0),
+                                  .scale = em_ptr(e, sc, 1), .bias = em_ptr(e, b, 1), .outer = em_prod(e, x, 0, ci),
+                                  .channels = pool_printf("%lld", (long long)ch),
+                                  .inner = em_prod(e, x, ci + 1, rank)});
   return 0;
 }
 

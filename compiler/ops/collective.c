@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "../util.h"
+#include "coll_call.h"
 #include "ops.h"
 #include "rt_collective.h"
 #include "tensor_util.h"
@@ -87,9 +88,8 @@ static int numeric(EmitCtx *e, const Var *v) {
 static int emit_reduce(EmitCtx *e, int op, int root) {
   Var *x, *out = copy_in_out(e, &x);
   if (!out || numeric(e, out)) return -1;
-  static const char *const names[] = {"RT_COLL_SUM", "RT_COLL_MAX", "RT_COLL_MIN", "RT_COLL_PROD"};
-  pr_line(e->p, "rt_coll_reduce(%s, %s, %s, %s, %d);", em_ptr(e, out, 0), em_numel(e, out), em_dtype_enum(out->dtype), names[op],
-          root);
+  coll_print_c(e->p, &(CollCall){.kind = COLL_REDUCE, .data = em_ptr(e, out, 0), .count = em_numel(e, out),
+                                  .dtype = out->dtype, .op = op, .root = root});
   return 0;
 }
 
@@ -119,8 +119,8 @@ static int emit_broadcast(EmitCtx *e) {
   const int root = root_attr(e, "root");
   Var *x, *out = root < 0 ? NULL : copy_in_out(e, &x);
   if (!out) return -1;
-  pr_line(e->p, "rt_coll_broadcast(%s, (size_t)%s * sizeof(%s), %d);", em_ptr(e, out, 0), em_numel(e, out),
-          em_ctype(out->dtype), root);
+  coll_print_c(e->p, &(CollCall){.kind = COLL_BROADCAST, .data = em_ptr(e, out, 0), .count = em_numel(e, out),
+                                  .dtype = out->dtype, .root = root});
   return 0;
 }
 
@@ -129,8 +129,8 @@ static int emit_allgather(EmitCtx *e) {
   if (!x || !out || ring_world(e)) return -1;
   const int64_t nranks = attr_int(e->op, "nranks", 1);
   pr_line(e->p, "/* nranks %lld: the trainer checks that so many processes run it */", (long long)nranks);
-  pr_line(e->p, "rt_coll_allgather(%s, (size_t)%s * sizeof(%s), %s);", em_ptr(e, x, 1), em_numel(e, x),
-          em_ctype(x->dtype), em_ptr(e, out, 0));
+  coll_print_c(e->p, &(CollCall){.kind = COLL_ALLGATHER, .data = em_ptr(e, x, 1), .count = em_numel(e, x),
+                                  .dtype = x->dtype, .out = em_ptr(e, out, 0)});
   return 0;
 }
 

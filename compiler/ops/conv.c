@@ -38,6 +38,7 @@
 #include <string.h>
 
 #include "../util.h"
+#include "move_call.h"
 #include "ops.h"
 #include "rt_kernels.h"
 
@@ -240,8 +241,9 @@ static int emit_conv_grad(EmitCtx *e) {
                                 .out = dxp, .ws = col, .gemm_ws = gemm_ws});
     pr_line(e->p, "}");
     if (nhwc)
-      pr_line(e->p, "rt_nchw_to_nhwc(dxt, %s, %s, %lld, %lld);", em_ptr(e, dx, 0), batch, (long long)g.c_in,
-              (long long)hw);
+      move_print_c(e->p, &(MoveCall){.kind = MOVE_NCHW_TO_NHWC, .src = "dxt", .dst = em_ptr(e, dx, 0), .outer = batch,
+                                      .channels = pool_printf("%lld", (long long)g.c_in),
+                                      .inner = pool_printf("%lld", (long long)hw)});
   }
   if (dw) {
     const int64_t ws = rt_conv2d_filter_grad_ws_floats(&g), mg = g.c_out / g.groups;

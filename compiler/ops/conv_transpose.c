@@ -33,6 +33,7 @@
 #include <strings.h>
 
 #include "../util.h"
+#include "move_call.h"
 #include "ops.h"
 #include "rt_kernels.h"
 
@@ -174,8 +175,9 @@ static int emit_conv_transpose_grad(EmitCtx *e) {
     conv_print_c(e, &(ConvCall){.kind = CONV_FORWARD, .geo = "geo", .batch = batch, .x = dyp, .w = em_ptr(e, w, 1),
                                 .out = dxp, .ws = wsp, .gemm_ws = conv_gemm_ws(e, &t, 0)});
     if (nhwc)
-      pr_line(e->p, "rt_nchw_to_nhwc(dxt, %s, %s, %lld, %lld);", em_ptr(e, dx, 0), batch, (long long)g.c_in,
-              (long long)hw);
+      move_print_c(e->p, &(MoveCall){.kind = MOVE_NCHW_TO_NHWC, .src = "dxt", .dst = em_ptr(e, dx, 0), .outer = batch,
+                                      .channels = pool_printf("%lld", (long long)g.c_in),
+                                      .inner = pool_printf("%lld", (long long)hw)});
   }
   if (dw) {
     const int64_t ws = rt_conv2d_filter_grad_ws_floats(&t), mg = t.c_out / t.groups;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../util.h"
+#include "move_call.h"
 #include "ops.h"
 #include "rt_kernels.h"
 
@@ -118,14 +119,17 @@ void conv_nhwc_begin(EmitCtx *e, const Var *x, const Var *out, const char **xp, 
   const char *xt = em_scratch(e, (SymDim){xn.a * 4, xn.c * 4}), *ot = em_scratch(e, (SymDim){on.a * 4, on.c * 4});
   pr_line(e->p, "/* NHWC: the convolution runs on NCHW copies in scratch */");
   pr_line(e->p, "float *xt = (float *)%s, *ot = (float *)%s;", xt, ot);
-  pr_line(e->p, "rt_nhwc_to_nchw(%s, xt, %s, %s, %lld);", em_ptr(e, x, 1), em_dim(e, x, 0), em_prod(e, x, 1, 3),
-          (long long)em_const_dim(e, x, 3));
+  move_print_c(e->p, &(MoveCall){.kind = MOVE_NHWC_TO_NCHW, .src = em_ptr(e, x, 1), .dst = "xt",
+                                  .outer = em_dim(e, x, 0), .inner = em_prod(e, x, 1, 3),
+                                  .channels = pool_printf("%lld", (long long)em_const_dim(e, x, 3))});
   *xp = "xt", *op = "ot";
 }
 
 void conv_nhwc_end(EmitCtx *e, const Var *x, const Var *out) {
-  pr_line(e->p, "rt_nchw_to_nhwc(ot, %s, %s, %lld, %s);", em_ptr(e, out, 0), em_dim(e, x, 0),
-          (long long)em_const_dim(e, out, 3), em_prod(e, out, 1, 3));
+  move_print_c(e->p, &(MoveCall){.kind = MOVE_NCHW_TO_NHWC, .src = "ot", .dst = em_ptr(e, out, 0),
+                                  .outer = em_dim(e, x, 0),
+                                  .channels = pool_printf("%lld", (long long)em_const_dim(e, out, 3)),
+                                  .inner = em_prod(e, out, 1, 3)});
 }
 
 void conv_nhwc_grad_begin(EmitCtx *e, const Var *x, const Var *dy, int dx, int dw, int64_t c_in, int64_t hw,
@@ -134,11 +138,15 @@ void conv_nhwc_grad_begin(EmitCtx *e, const Var *x, const Var *dy, int dx, int d
   const SymDim xn = spec_numel(em_spec(e, x)), yn = spec_numel(em_spec(e, dy));
   pr_line(e->p, "/* NHWC: the gradients are computed on NCHW copies in scratch */");
   pr_line(e->p, "float *dyt = (float *)%s;", em_scratch(e, (SymDim){yn.a * 4, yn.c * 4}));
-  pr_line(e->p, "rt_nhwc_to_nchw(%s, dyt, %s, %lld, %lld);", *dyp, batch, (long long)ohw, (long long)c_out);
+  move_print_c(e->p, &(MoveCall){.kind = MOVE_NHWC_TO_NCHW, .src = *dyp, .dst = "dyt", .outer = batch,
+                                  .inner = pool_printf("%lld", (long long)ohw),
+                                  .channels = pool_printf("%lld", (long long)c_out)});
   *dyp = "dyt";
   if (dw) {
     pr_line(e->p, "float *xt = (float *)%s;", em_scratch(e, (SymDim){xn.a * 4, xn.c * 4}));
-    pr_line(e->p, "rt_nhwc_to_nchw(%s, xt, %s, %lld, %lld);", *xp, batch, (long long)hw, (long long)c_in);
+    move_print_c(e->p, &(MoveCall){.kind = MOVE_NHWC_TO_NCHW, .src = *xp, .dst = "xt", .outer = batch,
+                                    .inner = pool_printf("%lld", (long long)hw),
+                                    .channels = pool_printf("%lld", (long long)c_in)});
     *xp = "xt";
   }
   if (dx) {

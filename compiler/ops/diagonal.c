@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "../util.h"
+#include "move_call.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -138,16 +139,8 @@ static int emit_trace(EmitCtx *e) {
   SymDim nd = spec_numel(em_spec(e, out));
   int64_t esize = rt_dtype_size(x->dtype);
   pr_line(e->p, "%s *diag = (%s *)%s;", t, t, em_scratch(e, (SymDim){nd.a * len * esize, nd.c * len * esize}));
-  const char *d = "", *s = "";
-  for (int k = 0; k < n; k++) {
-    d = pool_printf("%s%s%s", d, k ? ", " : "", dims[k]);
-    s = pool_printf("%s%s%s", s, k ? ", " : "", st[k]);
-  }
-  pr_line(e->p, "{");
-  pr_line(e->p, "const int64_t dims[%d] = {%s};", n, d);
-  pr_line(e->p, "const int64_t strides[%d] = {%s};", n, s);
-  pr_line(e->p, "rt_copy_strided(%s + %s, diag, sizeof *diag, %d, dims, strides);", em_ptr(e, x, 1), start, n);
-  pr_line(e->p, "}");
+  move_print_c(e->p, &(MoveCall){.kind = MOVE_COPY_STRIDED, .src = pool_printf("%s + %s", em_ptr(e, x, 1), start),
+                                  .dst = "diag", .esize = "sizeof *diag", .rank = n, .dims = dims, .strides = st});
   pr_line(e->p, "for (int64_t o = 0; o < %s; o++) {", em_numel(e, out));
   pr_line(e->p, "%s sum = 0;", t);
   pr_line(e->p, "for (int64_t i = 0; i < %lld; i++) sum += diag[o * %lld + i];", (long long)len, (long long)len);

@@ -28,6 +28,7 @@
 
 #include "../emit_ew.h"
 #include "../util.h"
+#include "move_call.h"
 #include "ops.h"
 
 /* dtype of the first var of `slot`, or `dflt` when absent. */
@@ -148,6 +149,11 @@ static void fq_copy_state(EmitCtx *e, const Var *src, const Var *dst) {
   if (src && dst && src != dst) pr_line(e->p, "%s[0] = %s[0];", em_ptr(e, dst, 0), em_ptr(e, src, 1));
 }
 
+/* max |x| over X's elements, a float expression. */
+static const char *largest_magnitude(EmitCtx *e, const Var *x) {
+  return move_expr_c(&(MoveCall){.kind = MOVE_ABS_MAX, .src = em_ptr(e, x, 1), .count = em_numel(e, x)});
+}
+
 static int emit_fake_quant(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   const char *type = e->op->type;
@@ -167,7 +173,7 @@ static int emit_fake_quant(EmitCtx *e) {
   const char *scale; /* the buffer whose [0] is the scale once the block below has run */
   if (abs_max) {
     if (!out_scale) return em_fail(e, "output OutScale is required");
-    pr_line(e->p, "%s[0] = rt_abs_max(%s, %s);", em_ptr(e, out_scale, 0), em_ptr(e, x, 1), em_numel(e, x));
+    pr_line(e->p, "%s[0] = %s;", em_ptr(e, out_scale, 0), largest_magnitude(e, x));
     scale = em_ptr(e, out_scale, 1);
   } else if (is_test) {
     /* only training updates the scale (over window_size, with moving_rate) */
@@ -184,8 +190,8 @@ static int emit_fake_quant(EmitCtx *e) {
     if (!in_state || !in_accum || !out_state || !out_accum || !out_scale)
       return em_fail(e, "training (is_test false) needs InState, InAccum, OutState, OutAccum and OutScale");
     pr_line(e->p, "{");
-    pr_line(e->p, "const float rate = %s, cur = rt_abs_max(%s, %s);",
-            em_float((float)attr_float(e->op, "moving_rate", 0.9)), em_ptr(e, x, 1), em_numel(e, x));
+    pr_line(e->p, "const float rate = %s, cur = %s;", em_float((float)attr_float(e->op, "moving_rate", 0.9)),
+            largest_magnitude(e, x));
     pr_line(e->p, "float state = rate * %s[0];", em_ptr(e, in_state, 1));
     pr_line(e->p, "state = state + 1.0f;");
     pr_line(e->p, "float accum = rate * %s[0];", em_ptr(e, in_accum, 1));

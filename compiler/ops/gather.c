@@ -20,6 +20,7 @@
  * added to its row.  Rows outside [0, X.dims[0]), where Paddle raises an
  * error, are skipped. */
 #include "../util.h"
+#include "move_call.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -110,8 +111,10 @@ static int emit_gather_axis(EmitCtx *e, int64_t axis) {
   if (x->dtype != out->dtype) return em_fail(e, "X and Out differ in dtype");
   const char *row = tu_mul(em_prod(e, x, a + 1, r), pool_printf("(int64_t)sizeof(%s)", em_ctype(x->dtype)));
   pr_line(e->p, "/* x as [outer, n, row bytes], index (bytes per entry, count), no padding row -> out */");
-  pr_line(e->p, "rt_gather(%s, %s, %s, %s, %s, %d, %s, INT64_MIN, %s);", em_ptr(e, x, 1), em_prod(e, x, 0, a),
-          em_dim(e, x, a), row, em_ptr(e, idx, 1), ib, em_numel(e, idx), em_ptr(e, out, 0));
+  move_print_c(e->p, &(MoveCall){.kind = MOVE_GATHER, .src = em_ptr(e, x, 1), .outer = em_prod(e, x, 0, a),
+                                  .rows = em_dim(e, x, a), .row_bytes = row, .index = em_ptr(e, idx, 1),
+                                  .index_bytes = ib, .count = em_numel(e, idx), .pad = "INT64_MIN",
+                                  .dst = em_ptr(e, out, 0)});
   return 0;
 }
 
@@ -131,14 +134,12 @@ static int emit_gather_nd(EmitCtx *e) {
   if (!ib) return -1;
   int64_t k = ri ? em_const_dim(e, idx, ri - 1) : -1;
   if (k < 0 || k > r) return em_fail(e, "Index's last dim must be a constant <= rank(X)");
-  const char *dims = "";
-  for (int i = 0; i < k; i++) dims = pool_printf("%s%s%s", dims, i ? ", " : "", em_dim(e, x, i));
-  pr_line(e->p, "{");
-  if (k) pr_line(e->p, "const int64_t dims[%d] = {%s};", (int)k, dims);
+  const char *dims[RT_MAX_RANK];
+  for (int i = 0; i < k; i++) dims[i] = em_dim(e, x, i);
   const char *slice = tu_mul(em_prod(e, x, (int)k, r), pool_printf("(int64_t)sizeof(%s)", em_ctype(x->dtype)));
-  pr_line(e->p, "rt_gather_nd(%s, %s, %d, %s, %s, %d, %s, %s);", em_ptr(e, x, 1), k ? "dims" : "NULL", (int)k, slice,
-          em_ptr(e, idx, 1), ib, em_prod(e, idx, 0, ri - 1), em_ptr(e, out, 0));
-  pr_line(e->p, "}");
+  move_print_c(e->p, &(MoveCall){.kind = MOVE_GATHER_ND, .src = em_ptr(e, x, 1), .rank = (int)k, .dims = dims,
+                                  .row_bytes = slice, .index = em_ptr(e, idx, 1), .index_bytes = ib,
+                                  .count = em_prod(e, idx, 0, ri - 1), .dst = em_ptr(e, out, 0)});
   return 0;
 }
 

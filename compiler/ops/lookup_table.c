@@ -11,6 +11,7 @@
  * padding_idx reads as zeros, and so does an id outside [0, V), for which
  * Paddle raises an error. */
 #include "../util.h"
+#include "move_call.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -45,10 +46,12 @@ static int emit_lookup(EmitCtx *e) {
   if (tu_rank(e, w) != 2 || w->dtype != out->dtype) return em_fail(e, "W must be 2-D with Out's dtype");
   int64_t pad = attr_int(e->op, "padding_idx", -1);
   pr_line(e->p, "/* W as [1, rows, row bytes], ids (bytes per entry, count), padding_idx -> out */");
-  pr_line(e->p, "rt_gather(%s, 1, %s, %s, %s, %d, %s, %s, %s);", em_ptr(e, w, 1), em_dim(e, w, 0),
-          tu_mul(em_dim(e, w, 1), pool_printf("(int64_t)sizeof(%s)", em_ctype(w->dtype))), em_ptr(e, ids, 1),
-          ids->dtype == RT_DT_INT32 ? 4 : 8, em_numel(e, ids),
-          pad == -1 ? "INT64_MIN" : pool_printf("INT64_C(%lld)", (long long)pad), em_ptr(e, out, 0));
+  const char *row = tu_mul(em_dim(e, w, 1), pool_printf("(int64_t)sizeof(%s)", em_ctype(w->dtype)));
+  move_print_c(e->p, &(MoveCall){.kind = MOVE_GATHER, .src = em_ptr(e, w, 1), .outer = "1", .rows = em_dim(e, w, 0),
+                                  .row_bytes = row, .index = em_ptr(e, ids, 1),
+                                  .index_bytes = ids->dtype == RT_DT_INT32 ? 4 : 8, .count = em_numel(e, ids),
+                                  .pad = pad == -1 ? "INT64_MIN" : pool_printf("INT64_C(%lld)", (long long)pad),
+                                  .dst = em_ptr(e, out, 0)});
   return 0;
 }
 

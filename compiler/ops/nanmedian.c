@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "../util.h"
+#include "move_call.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -107,16 +108,8 @@ static void emit_gather(EmitCtx *e, const MedianRows *mr, const char *src, const
     pr_line(e->p, "%s[0] = %s[0];", dst, src);
     return;
   }
-  const char *d = "", *s = "";
-  for (int k = 0; k < mr->n; k++) {
-    d = pool_printf("%s%s%s", d, k ? ", " : "", mr->dims[k]);
-    s = pool_printf("%s%s%s", s, k ? ", " : "", mr->st[k]);
-  }
-  pr_line(e->p, "{");
-  pr_line(e->p, "const int64_t dims[%d] = {%s};", mr->n, d);
-  pr_line(e->p, "const int64_t strides[%d] = {%s};", mr->n, s);
-  pr_line(e->p, "rt_copy_strided(%s, %s, %s, %d, dims, strides);", src, dst, esize, mr->n);
-  pr_line(e->p, "}");
+  move_print_c(e->p, &(MoveCall){.kind = MOVE_COPY_STRIDED, .src = src, .dst = dst, .esize = esize, .rank = mr->n,
+                                  .dims = mr->dims, .strides = mr->st});
 }
 
 /* 1 when every op reading MedianIndex (mi) is a nanmedian_grad, which

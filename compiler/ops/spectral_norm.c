@@ -9,6 +9,7 @@
  * W v / (|W v| + eps); then sigma = u . (W v) and Out = W / sigma, moved
  * back to Weight's layout.  W, u, v and W v live in kernel scratch. */
 #include "../util.h"
+#include "move_call.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -58,11 +59,11 @@ static int emit_spectral_norm(EmitCtx *e) {
   if (dim == 0) {
     pr_line(e->p, "memcpy(wm, %s, (size_t)(h * w) * sizeof *wm);", em_ptr(e, wt, 1));
   } else { /* W [d1, d0 * rest] from Weight [d0, d1, rest] */
-    pr_line(e->p, "{");
-    pr_line(e->p, "const int64_t dims[3] = {%lld, %lld, %lld};", (long long)d[1], (long long)d[0], (long long)rest);
-    pr_line(e->p, "const int64_t strides[3] = {%lld, %lld, 1};", (long long)rest, (long long)(d[1] * rest));
-    pr_line(e->p, "rt_copy_strided(%s, wm, sizeof *wm, 3, dims, strides);", em_ptr(e, wt, 1));
-    pr_line(e->p, "}");
+    const char *dims[3] = {pool_printf("%lld", (long long)d[1]), pool_printf("%lld", (long long)d[0]),
+                           pool_printf("%lld", (long long)rest)};
+    const char *strides[3] = {pool_printf("%lld", (long long)rest), pool_printf("%lld", (long long)(d[1] * rest)), "1"};
+    move_print_c(e->p, &(MoveCall){.kind = MOVE_COPY_STRIDED, .src = em_ptr(e, wt, 1), .dst = "wm",
+                                    .esize = "sizeof *wm", .rank = 3, .dims = dims, .strides = strides});
   }
   pr_line(e->p, "memcpy(u, %s, (size_t)h * sizeof *u);", em_ptr(e, u, 1));
   pr_line(e->p, "memcpy(v, %s, (size_t)w * sizeof *v);", em_ptr(e, v, 1));

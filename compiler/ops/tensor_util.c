@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../util.h"
+#include "move_call.h"
 #include "rt_tensor.h"
 
 /* s in parentheses when it has a + or - outside any (so a product keeps its
@@ -111,23 +112,16 @@ int tu_strided_copy(EmitCtx *e, const Var *x, const char *offset, const Var *out
   if (rank > RT_COPY_MAX_RANK) return em_fail(e, "the copy has %d dims (at most %d)", rank, RT_COPY_MAX_RANK);
   const char *t = em_ctype(out->dtype);
   const char *src = strcmp(offset, "0") ? pool_printf("%s + %s", em_ptr(e, x, 1), offset) : em_ptr(e, x, 1);
-  const char *d = "", *s = "";
+  const char *d[RT_COPY_MAX_RANK], *s[RT_COPY_MAX_RANK];
   int n = 0;
-  for (int k = 0; k < rank; k++) {
-    if (!strcmp(dims[k], "1")) continue;
-    d = pool_printf("%s%s%s", d, n ? ", " : "", dims[k]);
-    s = pool_printf("%s%s%s", s, n ? ", " : "", strides[k]);
-    n++;
-  }
+  for (int k = 0; k < rank; k++)
+    if (strcmp(dims[k], "1")) d[n] = dims[k], s[n++] = strides[k];
   if (n == 0) { /* one element */
     pr_line(e->p, "%s[0] = (%s)[0];", em_ptr(e, out, 0), src);
     return 0;
   }
-  pr_line(e->p, "{");
-  pr_line(e->p, "const int64_t dims[%d] = {%s};", n, d);
-  pr_line(e->p, "const int64_t strides[%d] = {%s};", n, s);
-  pr_line(e->p, "rt_copy_strided(%s, %s, sizeof(%s), %d, dims, strides);", src, em_ptr(e, out, 0), t, n);
-  pr_line(e->p, "}");
+  move_print_c(e->p, &(MoveCall){.kind = MOVE_COPY_STRIDED, .src = src, .dst = em_ptr(e, out, 0),
+                                  .esize = pool_printf("sizeof(%s)", t), .rank = n, .dims = d, .strides = s});
   return 0;
 }
 

@@ -1,0 +1,55 @@
+/* One data-movement kernel call as the lowering decided it, and its C
+ * printer: gathers, strided copies and layout transposes, and two small
+ * passes over one tensor that have no family of their own (affine_channel's
+ * per-channel scale and bias, fake_quant's largest magnitude).
+ *
+ * The emitters (gather.c, lookup_table.c, tensor_util.c's tu_strided_copy,
+ * diagonal.c, nanmedian.c, spectral_norm.c, the NHWC convolutions of
+ * conv_util.c, conv.c and conv_transpose.c, affine_channel.c, fake_quant.c)
+ * fill one record: which routine, its buffers and geometry as C
+ * expressions.  move_print_c and move_expr_c are the only code that spells
+ * these runtime calls (rt_gather, rt_gather_nd, rt_copy_strided,
+ * rt_nhwc_to_nchw, rt_nchw_to_nhwc, rt_channel_affine, rt_abs_max); another
+ * backend prints the same records. */
+#ifndef PADDLEC_OPS_MOVE_CALL_H
+#define PADDLEC_OPS_MOVE_CALL_H
+
+#include "ops.h"
+
+typedef enum MoveKind {
+  MOVE_GATHER,         /* src as [outer, rows, row_bytes]: dst[o, j, :] = src[o, index[j], :] */
+  MOVE_GATHER_ND,      /* dst row r (row_bytes) = the slice of src index row r addresses */
+  MOVE_COPY_STRIDED,   /* dst (contiguous, dims) = src at sum(i[k] * strides[k]) */
+  MOVE_NHWC_TO_NCHW,   /* dst [outer, channels, inner] = src [outer, inner, channels] */
+  MOVE_NCHW_TO_NHWC,   /* dst [outer, inner, channels] = src [outer, channels, inner] */
+  MOVE_CHANNEL_AFFINE, /* dst = src * scale[c] + bias[c], both [outer, channels, inner] */
+  MOVE_ABS_MAX,        /* max |src[i]| over count elements: an expression (move_expr_c) */
+} MoveKind;
+
+typedef struct MoveCall {
+  MoveKind kind;
+  const char *src, *dst;                 /* read, written (MOVE_ABS_MAX: src alone) */
+  const char *outer, *channels, *inner;  /* transposes (outer: images, inner: pixels), CHANNEL_AFFINE */
+  const char *scale, *bias;              /* CHANNEL_AFFINE: [channels] each */
+  const char *rows;                      /* GATHER: the rows of src the index picks from */
+  const char *row_bytes;                 /* GATHER: a row; GATHER_ND: a slice */
+  const char *index;                     /* gathers: the index buffer, */
+  int index_bytes;                       /* 4 or 8 bytes an entry */
+  const char *count;                     /* GATHER: index entries; GATHER_ND: index rows; ABS_MAX: elements */
+  const char *pad;                       /* GATHER: the entry that gives zeros ("INT64_MIN": none) */
+  int rank;                              /* COPY_STRIDED: dims and strides; GATHER_ND: k, src's dims indexed */
+  const char *const *dims;               /* C expressions, rank of them */
+  const char *const *strides;            /* COPY_STRIDED: in elements */
+  const char *esize;                     /* COPY_STRIDED: bytes of an element */
+} MoveCall;
+
+/* The call as a C statement; COPY_STRIDED and GATHER_ND as a block that
+ * declares the arrays dims (and strides) the call reads. */
+void move_print_c(Printer *p, const MoveCall *c);
+
+/* The call as a C expression (MOVE_ABS_MAX: a float, for the emitter's
+ * own statement); COPY_STRIDED and GATHER_ND read the arrays dims and
+ * strides that move_print_c declares. */
+const char *move_expr_c(const MoveCall *c);
+
+#endif
