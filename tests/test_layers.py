@@ -118,12 +118,15 @@ def test_compiler_readme_lists_every_file_once():
                        "fill_(uniform|normal|truncated_normal)_(f32|f64|%s)|uniform_int"),
     ("ops/detection_call.c", "box_coder|prior_box|density_prior_box|anchor_generator|yolo_box|iou_similarity|"
                              "bipartite_match_f32"),
+    ("ops/move_call.c", "gather|gather_nd|copy_strided|nhwc_to_nchw|nchw_to_nhwc|channel_affine|abs_max"),
+    ("ops/coll_call.c", "coll_reduce|coll_broadcast|coll_allgather"),
 ])
 def test_kernels_are_printed_in_one_place(printer, calls):
     """Emitters describe their runtime calls as records (GemmCall in
     compiler/ops/gemm_call.h, ConvCall in compiler/ops/ops.h, PoolCall,
     NormCall, ResampleCall, AttentionCall, RnnCall and RandomCall,
-    DetectionCall in the ops/*_call.h beside their printers); only the
+    DetectionCall, MoveCall, CollCall in the ops/*_call.h beside their
+    printers); only the
     printer spells the runtime's calls, so a second backend prints the same
     records."""
     spelled = []

@@ -47,6 +47,7 @@
 #include <strings.h>
 
 #include "../util.h"
+#include "move_call.h"
 #include "norm_call.h"
 #include "ops.h"
 
@@ -472,13 +473,16 @@ static int emit_group_norm(EmitCtx *e) {
   if (last) { /* channel last: normalized as channel first in scratch, in place */
     const SymDim n = spec_numel(em_spec(e, x));
     pr_line(e->p, "float *t = (float *)%s;", em_scratch(e, (SymDim){n.a * 4, n.c * 4}));
-    pr_line(e->p, "rt_nhwc_to_nchw(%s, t, %s, %s, %lld);", xp, batch, inner, (long long)ch);
+    move_print_c(e->p, &(MoveCall){.kind = MOVE_NHWC_TO_NCHW, .src = xp, .dst = "t", .outer = batch, .inner = inner,
+                                   .channels = pool_printf("%lld", (long long)ch)});
     xp = yp = "t";
   }
   norm_print_c(e->p, &(NormCall){.kind = NORM_GROUP, .outer = batch, .c = ch, .groups = groups, .inner = inner,
                                   .eps = em_float(attr_float(e->op, "epsilon", 1e-5)), .x = xp, .y = yp, .scale = sc,
                                   .bias = bi, .mean_out = mean, .var_out = var, .saved_inv_std = inv_std});
-  if (last) pr_line(e->p, "rt_nchw_to_nhwc(t, %s, %s, %lld, %s);", em_ptr(e, y, 0), batch, (long long)ch, inner);
+  if (last)
+    move_print_c(e->p, &(MoveCall){.kind = MOVE_NCHW_TO_NHWC, .src = "t", .dst = em_ptr(e, y, 0), .outer = batch,
+                                   .channels = pool_printf("%lld", (long long)ch), .inner = inner});
   return 0;
 }
 
