@@ -135,6 +135,6 @@ def test_kernels_are_printed_in_one_place(printer, calls):
             continue
         with open(path) as f:
             for no, line in enumerate(f, 1):
-                if re.search(r'"[^"]*\brt_(%s)\(' % calls, line):
+                if re.search(r'"[^"]*\brt_(%s)[("]' % calls, line):  # a call, or a name handed on
                     spelled.append(f"{os.path.relpath(path, ROOT)}:{no}")
     assert not spelled, spelled

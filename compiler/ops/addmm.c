@@ -130,17 +130,22 @@ static int emit_addmm_grad(EmitCtx *e) {
     }
   }
   SymDim m = em_sym_prod(e, dout, 0, 1), n = em_sym_prod(e, dout, 1, 2), k = em_sym_prod(e, x, 1, 2);
-  const char *gemm = dt == RT_DT_FP32 ? "rt_sgemm_ws" : "rt_dgemm", *one = tu_literal(dt, 1), *zero = tu_literal(dt, 0);
-  if (dx) {
+  const int f64 = dt != RT_DT_FP32;
+  const char *one = tu_literal(dt, 1), *zero = tu_literal(dt, 0);
+  if (dx) { /* dx = dout y^T, then times Alpha */
     pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
-    pr_line(e->p, "%s(0, 1, M, K, N, %s, dout, N, %s, N, %s, dx, K%s);", gemm, one, em_ptr(e, y, 1), zero,
-            dt == RT_DT_FP32 ? pool_printf(", %s", em_gemm_ws(e, m, k, n)) : "");
+    const char *yp = em_ptr(e, y, 1);
+    gemm_print_c(e->p, &(GemmCall){.f64 = f64, .trans_b = 1, .m = "M", .n = "K", .k = "N", .alpha = one, .a = "dout",
+                                   .lda = "N", .b = yp, .ldb = "N", .beta = zero, .c = "dx", .ldc = "K",
+                                   .ws = f64 ? NULL : em_gemm_ws(e, m, k, n)});
     pr_line(e->p, "for (int64_t i = 0; i < M * K; i++) dx[i] *= %s;", sa);
   }
-  if (dy) {
+  if (dy) { /* dy = x^T dout, then times Alpha */
     pr_line(e->p, "%s *dy = %s;", t, em_ptr(e, dy, 0));
-    pr_line(e->p, "%s(1, 0, K, N, M, %s, %s, K, dout, N, %s, dy, N%s);", gemm, one, em_ptr(e, x, 1), zero,
-            dt == RT_DT_FP32 ? pool_printf(", %s", em_gemm_ws(e, k, n, m)) : "");
+    const char *xp = em_ptr(e, x, 1);
+    gemm_print_c(e->p, &(GemmCall){.f64 = f64, .trans_a = 1, .m = "K", .n = "N", .k = "M", .alpha = one, .a = xp,
+                                   .lda = "K", .b = "dout", .ldb = "N", .beta = zero, .c = "dy", .ldc = "N",
+                                   .ws = f64 ? NULL : em_gemm_ws(e, k, n, m)});
     pr_line(e->p, "for (int64_t i = 0; i < K * N; i++) dy[i] *= %s;", sa);
   }
   return 0;
