@@ -9,6 +9,7 @@
  * calls.  A 0-D X is copied with index 0. */
 #include "../util.h"
 #include "ops.h"
+#include "sort_call.h"
 #include "tensor_util.h"
 
 static int infer_argsort(OpCtx *c) {
@@ -26,8 +27,7 @@ static int infer_argsort(OpCtx *c) {
 static int emit_argsort(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0), *ind = tu_out(e, "Indices", 0);
   if (!x || !out || !ind) return -1;
-  const char *fn = tu_typed_fn("rt_argsort", x->dtype);
-  if (!fn || out->dtype != x->dtype)
+  if (!sort_dtype_ok(x->dtype) || out->dtype != x->dtype)
     return em_fail(e, "argsort of %s tensors is not supported", rt_dtype_name(x->dtype));
   if (ind->dtype != RT_DT_INT64) return em_fail(e, "Indices must be int64");
   int r = tu_rank(e, x);
@@ -41,8 +41,10 @@ static int emit_argsort(EmitCtx *e) {
   SymDim n = em_sym_prod(e, x, axis, axis + 1);
   const char *work = em_scratch_named(e, "unsigned char", "work", (SymDim){n.a * 16, n.c * 16});
   pr_line(e->p, "/* x as [outer, n, inner], descending, -> values, indices (work: n pairs) */");
-  pr_line(e->p, "%s(%s, %s, %s, %s, %d, %s, %s, %s);", fn, em_ptr(e, x, 1), em_prod(e, x, 0, axis), em_dim(e, x, axis),
-          em_prod(e, x, axis + 1, r), attr_bool(e->op, "descending", 0), em_ptr(e, out, 0), em_ptr(e, ind, 0), work);
+  sort_print_c(e->p, &(SortCall){.kind = SORT_ARGSORT, .dtype = x->dtype, .x = em_ptr(e, x, 1),
+                                 .outer = em_prod(e, x, 0, axis), .n = em_dim(e, x, axis),
+                                 .inner = em_prod(e, x, axis + 1, r), .descending = attr_bool(e->op, "descending", 0),
+                                 .vals = em_ptr(e, out, 0), .idx = em_ptr(e, ind, 0), .work = work});
   return 0;
 }
 

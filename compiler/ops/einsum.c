@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "../util.h"
+#include "gemm_call.h"
 #include "ops.h"
 #include "rt_einsum.h"
 #include "tensor_util.h"
@@ -282,7 +283,8 @@ static int emit_einsum(EmitCtx *e) {
   const char *ops = em_ptr(e, x[0], 1);
   if (n > 1) ops = pool_printf("%s, %s", ops, em_ptr(e, x[1], 1));
   pr_line(e->p, "const %s *const operands[%d] = {%s};", ctype, n, ops);
-  pr_line(e->p, "rt_einsum_%s(&geo, operands, %s);", out->dtype == RT_DT_FP32 ? "f32" : "f64", em_ptr(e, out, 0));
+  einsum_print_c(e->p, &(EinsumCall){.f64 = out->dtype != RT_DT_FP32, .geo = "geo", .operands = "operands",
+                                     .out = em_ptr(e, out, 0)});
   return 0;
 }
 

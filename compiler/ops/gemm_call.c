@@ -1,6 +1,10 @@
 /* The C printer of matrix products (gemm_call.h). */
 #include "gemm_call.h"
 
+void einsum_print_c(Printer *p, const EinsumCall *c) {
+  pr_line(p, "rt_einsum_%s(&%s, %s, %s);", c->f64 ? "f64" : "f32", c->geo, c->operands, c->out);
+}
+
 void gemm_print_c(Printer *p, const GemmCall *g) {
   if (g->ep)
     pr_line(p, "rt_sgemm_ep(%d, %d, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, &%s);", g->trans_a, g->trans_b, g->m, g->n,

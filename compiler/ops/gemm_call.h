@@ -28,4 +28,12 @@ typedef struct GemmCall {
 /* The product as one statement of the C runtime. */
 void gemm_print_c(Printer *p, const GemmCall *g);
 
+/* An einsum contraction (runtime/rt_einsum.h): the RtEinsum geometry's
+ * name, the array of operand pointers and the output. */
+typedef struct EinsumCall {
+  int f64; /* float64, else float32 */
+  const char *geo, *operands, *out;
+} EinsumCall;
+void einsum_print_c(Printer *p, const EinsumCall *c);
+
 #endif

@@ -12,6 +12,7 @@
  * Paddle's kernel.  A 0-D X (k must be 1) is copied with index 0. */
 #include "../util.h"
 #include "ops.h"
+#include "sort_call.h"
 #include "rt_kthvalue.h"
 #include "tensor_util.h"
 
@@ -29,8 +30,7 @@ static int infer_kthvalue(OpCtx *c) {
 static int emit_kthvalue(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0), *ind = tu_out(e, "Indices", 0);
   if (!x || !out || !ind) return -1;
-  const char *fn = tu_typed_fn("rt_kthvalue", x->dtype);
-  if (!fn || out->dtype != x->dtype)
+  if (!sort_dtype_ok(x->dtype) || out->dtype != x->dtype)
     return em_fail(e, "kthvalue of %s tensors is not supported", rt_dtype_name(x->dtype));
   if (ind->dtype != RT_DT_INT64) return em_fail(e, "Indices must be int64");
   if (x == out) return em_fail(e, "Out is X (an in-place kthvalue), which is not supported");
@@ -50,9 +50,11 @@ static int emit_kthvalue(EmitCtx *e) {
                                      (long long)n);
   pr_line(e->p, "/* the %lld-th smallest of each line of %lld, as Paddle's partial_sort / nth_element picks it */",
           (long long)k, (long long)n);
-  pr_line(e->p, "%s(%s, %s, %lld, %s, %lld, %s, %s, %s);", fn, em_ptr(e, x, 1), em_prod(e, x, 0, axis), (long long)n,
-          em_prod(e, x, axis + 1, r), (long long)k, em_ptr(e, out, 0), em_ptr(e, ind, 0),
-          em_scratch_named(e, "unsigned char", "work", (SymDim){0, n * 16}));
+  const char *work = em_scratch_named(e, "unsigned char", "work", (SymDim){0, n * 16});
+  sort_print_c(e->p, &(SortCall){.kind = SORT_KTHVALUE, .dtype = x->dtype, .x = em_ptr(e, x, 1),
+                                 .outer = em_prod(e, x, 0, axis), .n = pool_printf("%lld", (long long)n),
+                                 .inner = em_prod(e, x, axis + 1, r), .k = pool_printf("%lld", (long long)k),
+                                 .vals = em_ptr(e, out, 0), .idx = em_ptr(e, ind, 0), .work = work});
   return 0;
 }
 

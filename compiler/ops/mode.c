@@ -14,6 +14,7 @@
  * copied with index 0. */
 #include "../util.h"
 #include "ops.h"
+#include "sort_call.h"
 #include "tensor_util.h"
 
 int infer_axis_value_index(OpCtx *c, const Var *x, int *axis) {
@@ -41,8 +42,7 @@ static int infer_mode(OpCtx *c) {
 static int emit_mode(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0), *ind = tu_out(e, "Indices", 0);
   if (!x || !out || !ind) return -1;
-  const char *fn = tu_typed_fn("rt_argsort", x->dtype);
-  if (!fn || out->dtype != x->dtype) return em_fail(e, "mode of %s tensors is not supported", rt_dtype_name(x->dtype));
+  if (!sort_dtype_ok(x->dtype) || out->dtype != x->dtype) return em_fail(e, "mode of %s tensors is not supported", rt_dtype_name(x->dtype));
   if (ind->dtype != RT_DT_INT64) return em_fail(e, "Indices must be int64");
   int r = tu_rank(e, x);
   const char *t = em_ctype(x->dtype);
@@ -59,8 +59,10 @@ static int emit_mode(EmitCtx *e) {
   pr_line(e->p, "%s *vals = (%s *)%s;", t, t, em_scratch(e, (SymDim){all.a * es, all.c * es}));
   pr_line(e->p, "int64_t *pos = (int64_t *)%s;", em_scratch(e, (SymDim){all.a * 8, all.c * 8}));
   pr_line(e->p, "/* each line sorted ascending (std::sort's order) into vals, pos */");
-  pr_line(e->p, "%s(%s, %s, %s, %s, 0, vals, pos, %s);", fn, em_ptr(e, x, 1), em_prod(e, x, 0, axis), n_c, inner,
-          em_scratch_named(e, "unsigned char", "work", (SymDim){n.a * 16, n.c * 16}));
+  const char *work = em_scratch_named(e, "unsigned char", "work", (SymDim){n.a * 16, n.c * 16});
+  sort_print_c(e->p, &(SortCall){.kind = SORT_ARGSORT, .dtype = x->dtype, .x = em_ptr(e, x, 1),
+                                 .outer = em_prod(e, x, 0, axis), .n = n_c, .inner = inner, .vals = "vals",
+                                 .idx = "pos", .work = work});
   pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
   pr_line(e->p, "int64_t *indices = %s;", em_ptr(e, ind, 0));
   pr_line(e->p, "const int64_t n = %s, inner = %s;", n_c, inner);

@@ -24,6 +24,8 @@ typedef enum MoveKind {
   MOVE_NCHW_TO_NHWC,   /* dst [outer, inner, channels] = src [outer, channels, inner] */
   MOVE_CHANNEL_AFFINE, /* dst = src * scale[c] + bias[c], both [outer, channels, inner] */
   MOVE_ABS_MAX,        /* max |src[i]| over count elements: an expression (move_expr_c) */
+  MOVE_PAD3D,          /* dst = src padded as the RtPad3d geo says, outer times */
+  MOVE_PAD3D_GRAD,     /* dst = the part of src (the padded gradient) that geo's padding did not add */
 } MoveKind;
 
 typedef struct MoveCall {
@@ -41,6 +43,7 @@ typedef struct MoveCall {
   const char *const *dims;               /* C expressions, rank of them */
   const char *const *strides;            /* COPY_STRIDED: in elements */
   const char *esize;                     /* COPY_STRIDED: bytes of an element */
+  const char *geo;                       /* PAD3D, PAD3D_GRAD: the RtPad3d's name (outer: its repeats) */
 } MoveCall;
 
 /* The call as a C statement; COPY_STRIDED and GATHER_ND as a block that

@@ -21,6 +21,7 @@
 #include "../util.h"
 #include "move_call.h"
 #include "ops.h"
+#include "sort_call.h"
 #include "tensor_util.h"
 
 /* reduced[i] = 1 for each dim reduced; -1 after ctx_fail. */
@@ -128,8 +129,7 @@ static int emit_nanmedian(EmitCtx *e) {
   Var *mi = ctx_out(&c, "MedianIndex", 0);
   if (mi && !median_index_unread(e->g, mi))
     return em_fail(e, "MedianIndex is read by the program, which is not supported (it is not computed)");
-  const char *fn = tu_typed_fn("rt_argsort", x->dtype);
-  if (!fn || out->dtype != x->dtype)
+  if (!sort_dtype_ok(x->dtype) || out->dtype != x->dtype)
     return em_fail(e, "nanmedian of %s tensors is not supported", rt_dtype_name(x->dtype));
   MedianRows mr;
   if (median_rows(e, x, &mr)) return -1;
@@ -143,8 +143,9 @@ static int emit_nanmedian(EmitCtx *e) {
   pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
   pr_line(e->p, "const int64_t len = %s, count = %s;", mr.len, em_numel(e, out));
   emit_gather(e, &mr, em_ptr(e, x, 1), "rows", "sizeof *rows");
-  pr_line(e->p, "%s(rows, count, len, 1, 0, sorted, pos, %s);", fn,
-          em_scratch_named(e, "unsigned char", "work", (SymDim){len.a * 16, len.c * 16}));
+  const char *work = em_scratch_named(e, "unsigned char", "work", (SymDim){len.a * 16, len.c * 16});
+  sort_print_c(e->p, &(SortCall){.kind = SORT_ARGSORT, .dtype = x->dtype, .x = "rows", .outer = "count", .n = "len",
+                                 .inner = "1", .vals = "sorted", .idx = "pos", .work = work});
   pr_line(e->p, "for (int64_t o = 0; o < count; o++) {");
   pr_line(e->p, "const %s *v = sorted + o * len;", t);
   pr_line(e->p, "int64_t k = len; /* values that are not NaN (sorted first) */");
@@ -183,8 +184,7 @@ const OpDef op_nanmedian = {.type = "nanmedian", .infer = infer_nanmedian, .emit
 static int emit_nanmedian_grad(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *dout = tu_in(e, "Out@GRAD", 0), *dx = tu_out(e, "X@GRAD", 0);
   if (!x || !dout || !dx) return -1;
-  const char *fn = tu_typed_fn("rt_topk", x->dtype);
-  if (!fn || dout->dtype != x->dtype || dx->dtype != x->dtype)
+  if (!sort_dtype_ok(x->dtype) || dout->dtype != x->dtype || dx->dtype != x->dtype)
     return em_fail(e, "nanmedian_grad of %s tensors is not supported", rt_dtype_name(x->dtype));
   if (em_same_buffer(e, dx, dout) || em_same_buffer(e, dx, x)) return em_fail(e, "X@GRAD must not share a buffer");
   MedianRows mr;
@@ -215,8 +215,10 @@ static int emit_nanmedian_grad(EmitCtx *e) {
   pr_line(e->p, "if (total_nan < count * len) { /* all NaN: no gradient */");
   pr_line(e->p, "const int any_nan = total_nan > 0;");
   pr_line(e->p, "const int64_t k = any_nan ? max_valid : len / 2 + 1;");
-  pr_line(e->p, "%s(rows, count, len, 1, k, RT_TOPK_SORTED, vals, idx, %s);", fn,
-          em_scratch_named(e, "unsigned char", "work", (SymDim){len.a * 16, len.c * 16}));
+  const char *work = em_scratch_named(e, "unsigned char", "work", (SymDim){len.a * 16, len.c * 16});
+  sort_print_c(e->p, &(SortCall){.kind = SORT_TOPK, .dtype = x->dtype, .x = "rows", .outer = "count", .n = "len",
+                                 .inner = "1", .k = "k", .flags = "RT_TOPK_SORTED", .vals = "vals", .idx = "idx",
+                                 .work = work});
   pr_line(e->p, "for (int64_t o = 0; o < count; o++) {");
   pr_line(e->p, "const int64_t *ix = idx + o * k;");
   pr_line(e->p, "int64_t lo, hi;");

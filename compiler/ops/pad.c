@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "../util.h"
+#include "move_call.h"
 #include "ops.h"
 #include "rt_cnn.h"
 #include "tensor_util.h"
@@ -132,8 +133,8 @@ static int pad3d_call(EmitCtx *e, const RtPad3d *p, int nouter, int grad) {
   pr_line(e->p, ".pads = {%lld, %lld, %lld, %lld, %lld, %lld},", (long long)p->pads[0], (long long)p->pads[1],
           (long long)p->pads[2], (long long)p->pads[3], (long long)p->pads[4], (long long)p->pads[5]);
   pr_line(e->p, "};");
-  pr_line(e->p, "rt_pad3d%s(&geo, %s, %s, %s);", grad ? "_grad" : "", em_sym(outer), em_ptr(e, src, 1),
-          em_ptr(e, dst, 0));
+  move_print_c(e->p, &(MoveCall){.kind = grad ? MOVE_PAD3D_GRAD : MOVE_PAD3D, .geo = "geo", .outer = em_sym(outer),
+                                 .src = em_ptr(e, src, 1), .dst = em_ptr(e, dst, 0)});
   return 0;
 }
 

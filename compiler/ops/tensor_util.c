@@ -252,9 +252,3 @@ const char *tu_literal(int dtype, double v) {
     default: return NULL;
   }
 }
-
-const char *tu_typed_fn(const char *base, int dtype) {
-  const char *sfx = dtype == RT_DT_FP32 ? "f32" : dtype == RT_DT_FP64 ? "f64" : dtype == RT_DT_INT32 ? "i32"
-                    : dtype == RT_DT_INT64 ? "i64" : NULL;
-  return sfx ? pool_printf("%s_%s", base, sfx) : NULL;
-}

@@ -76,8 +76,5 @@ int tu_index_grad(EmitCtx *e, const char *dx_slot, const char *idx_slot, const c
  * as Paddle's static_cast from double would give; NULL when v does not
  * convert (NaN or infinity to an integer type). */
 const char *tu_literal(int dtype, double v);
-/* The runtime kernel `base`_f32 / _f64 / _i32 / _i64 for a float32,
- * float64, int32 or int64 tensor (rt_argsort_f32, ...); NULL for others. */
-const char *tu_typed_fn(const char *base, int dtype);
 
 #endif

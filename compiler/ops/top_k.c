@@ -18,6 +18,7 @@
 
 #include "../util.h"
 #include "ops.h"
+#include "sort_call.h"
 #include "rt_tensor.h"
 #include "tensor_util.h"
 
@@ -56,8 +57,7 @@ static int emit_top_k(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0), *ind = tu_out(e, "Indices", 0);
   if (!x || !out || !ind) return -1;
   if (ctx_in(&c, "K", 0) || attr_is_var(e->op, "k")) return em_fail(e, "k comes from a tensor (input K), which is not supported");
-  const char *fn = tu_typed_fn("rt_topk", x->dtype);
-  if (!fn || out->dtype != x->dtype) return em_fail(e, "top_k of %s tensors is not supported", rt_dtype_name(x->dtype));
+  if (!sort_dtype_ok(x->dtype) || out->dtype != x->dtype) return em_fail(e, "top_k of %s tensors is not supported", rt_dtype_name(x->dtype));
   if (ind->dtype != RT_DT_INT64 && ind->dtype != RT_DT_INT32) return em_fail(e, "Indices must be int32 or int64");
   int v2 = !strcmp(e->op->type, "top_k_v2"), r = tu_rank(e, x);
   int axis = axis_norm(v2 ? attr_int(e->op, "axis", -1) : -1, r);
@@ -82,8 +82,10 @@ static int emit_top_k(EmitCtx *e) {
   const char *work =
       em_scratch_named(e, "unsigned char", "work", (SymDim){RT_TOPK_WORK_BYTES(n.a), RT_TOPK_WORK_BYTES(n.c)});
   pr_line(e->p, "/* x as [outer, n, inner], k, flags -> values, indices (work: n pairs) */");
-  pr_line(e->p, "%s(%s, %s, %s, %s, %s, %s, %s, %s, %s);", fn, em_ptr(e, x, 1), em_prod(e, x, 0, axis),
-          em_dim(e, x, axis), em_prod(e, x, axis + 1, r), em_dim(e, out, axis), flags, em_ptr(e, out, 0), idx, work);
+  sort_print_c(e->p, &(SortCall){.kind = SORT_TOPK, .dtype = x->dtype, .x = em_ptr(e, x, 1),
+                                 .outer = em_prod(e, x, 0, axis), .n = em_dim(e, x, axis),
+                                 .inner = em_prod(e, x, axis + 1, r), .k = em_dim(e, out, axis), .flags = flags,
+                                 .vals = em_ptr(e, out, 0), .idx = idx, .work = work});
   if (ind->dtype == RT_DT_INT32)
     pr_line(e->p, "for (int64_t i = 0; i < %s; i++) %s[i] = (int32_t)%s[i];", em_numel(e, ind), em_ptr(e, ind, 0), idx);
   return 0;
