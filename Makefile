@@ -36,7 +36,11 @@ FW_PKGS  := gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm
 # The Paddle oracle: a pinned CPU wheel in a project-made virtualenv.
 VENV     := .venv
 PYTHON   := $(VENV)/bin/python
-PADDLE_PIN := paddlepaddle==2.6.2 'numpy<2' pytest==8.3.3
+# pytest-xdist: `make test` runs the suite in one worker per core.  The venv's
+# stamp names the pins, so a changed pin reinstalls in an existing venv.
+PADDLE_PIN := paddlepaddle==2.6.2 'numpy<2' pytest==8.3.3 pytest-xdist==3.6.1
+VENV_OK  := $(VENV)/.ok-$(shell echo "$(PADDLE_PIN)" | md5sum | cut -c1-8)
+TEST_JOBS ?= $(shell nproc)
 
 RT_SRC   := $(wildcard runtime/*.c)
 CC_SRC   := $(wildcard compiler/*.c) $(wildcard compiler/ops/*.c) $(wildcard passes/*.c)
@@ -126,8 +130,8 @@ $(BUILD)/unit_tests: $(UNIT_SRC) $(LIB_OBJ) $(BUILD)/libpaddlec_rt.a
 	$(CC) $(ALLCFLAGS) -o $@ $(UNIT_SRC) $(LIB_OBJ) $(BUILD)/libpaddlec_rt.a $(LDLIBS)
 unit: $(BUILD)/unit_tests
 
-oracle: $(VENV)/.ok
-$(VENV)/.ok: | $(BUILD)/.deps
+oracle: $(VENV_OK)
+$(VENV_OK): | $(BUILD)/.deps
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install -q --disable-pip-version-check $(PADDLE_PIN)
 	$(PYTHON) -c "import paddle, numpy; print('oracle: paddle', paddle.__version__, 'numpy', numpy.__version__)"
@@ -136,8 +140,12 @@ $(VENV)/.ok: | $(BUILD)/.deps
 # A passed test's tmp_path (its generated sources and binaries, tens of MB for
 # an op family) is removed when the test ends; a failed one's is kept.
 # The 25 slowest tests are listed before the summary (what CI time goes to).
+# TEST_JOBS pytest-xdist workers (one per core; TEST_JOBS=0: in this process)
+# share build/: what tests generate there is made under a lock
+# (tests/conftest.py: exclusive, generated).
 test: all unit asan oracle firmware-deps
-	$(PYTHON) -m pytest -q -p no:cacheprovider -o tmp_path_retention_policy=failed --durations=25 tests $(PYTEST_ARGS)
+	$(PYTHON) -m pytest -q -p no:cacheprovider -o tmp_path_retention_policy=failed --durations=25 -n $(TEST_JOBS) \
+	  tests $(PYTEST_ARGS)
 
 # The README's first command: compile the sample classifier to a standalone
 # binary and run it on four points (it prints the predicted class of each).

@@ -2,6 +2,8 @@
 
 Tests run the sanitizer build (build/asan/paddlec: AddressSanitizer, leak
 checking and UBSan) so every run doubles as a memory-safety check."""
+import contextlib
+import fcntl
 import json
 import os
 import shutil
@@ -65,11 +67,39 @@ def real_models():
     return sorted(d for d in os.listdir(MODELS) if os.path.isdir(os.path.join(MODELS, d)))
 
 
+@contextlib.contextmanager
+def exclusive(path):
+    """One test process at a time in here: `make test` runs the suite in two
+    pytest-xdist workers, and what tests generate into build/ (Paddle's
+    fixtures and references) is shared by both.  A lock file per `path`
+    (build/locks/<path relative to build, / as _>)."""
+    locks = os.path.join(BUILD, "locks")
+    os.makedirs(locks, exist_ok=True)
+    with open(os.path.join(locks, os.path.relpath(path, BUILD).replace(os.sep, "_")), "w") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        yield
+
+
+def generated(out, argv, inputs, timeout=900, env=None):
+    """Runs `argv` (a script that writes directory `out`) unless out/.done is
+    newer than every file in `inputs`; touches out/.done after it; one worker
+    at a time.  Returns `out`."""
+    with exclusive(out):
+        stamp = os.path.join(out, ".done")
+        if not os.path.exists(stamp) or os.path.getmtime(stamp) < max(os.path.getmtime(i) for i in inputs):
+            p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, env=env)
+            assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
+            open(stamp, "w").close()
+    return out
+
+
 @pytest.fixture(scope="session")
 def fixtures_dir():
-    """Generates the Paddle-made fixtures once (kept in build/fixtures)."""
+    """Generates the Paddle-made fixtures once (kept in build/fixtures; the
+    script skips the fixtures it made before)."""
     script = os.path.join(ROOT, "tests", "oracle", "make_fixtures.py")
-    p = subprocess.run([sys.executable, script, FIXTURES], capture_output=True, text=True,
-                       timeout=1800)
+    with exclusive(FIXTURES):
+        p = subprocess.run([sys.executable, script, FIXTURES], capture_output=True, text=True,
+                           timeout=1800)
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
     return FIXTURES

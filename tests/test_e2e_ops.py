@@ -6,25 +6,20 @@ exercised by every model in tests/test_e2e.py) at -O1 (small shapes: the
 build dominates) and must match Paddle (the measure of tests/test_e2e.py)."""
 import glob
 import os
-import subprocess
 import sys
 
 import pytest
 
-from conftest import BUILD, ROOT, SAN_ENV
+from conftest import BUILD, ROOT, SAN_ENV, generated
 from test_e2e import build, run_binary
 
 FAMILIES = sorted(os.path.basename(p)[4:-3] for p in glob.glob(os.path.join(ROOT, "tests", "oracle", "e2e_*.py")))
 
 
 def cases(family):
-    out = os.path.join(BUILD, "e2e", family)
     script = os.path.join(ROOT, "tests", "oracle", f"e2e_{family}.py")
-    stamp = os.path.join(out, ".done")
-    if not os.path.exists(stamp) or os.path.getmtime(stamp) < os.path.getmtime(script):
-        p = subprocess.run([sys.executable, script, out], capture_output=True, text=True, timeout=900)
-        assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
-        open(stamp, "w").close()
+    out = generated(os.path.join(BUILD, "e2e", family), [sys.executable, script, os.path.join(BUILD, "e2e", family)],
+                    [script])
     return out, sorted(d for d in os.listdir(out) if os.path.isdir(os.path.join(out, d)))
 
 

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from conftest import BUILD, ROOT, run
+from conftest import BUILD, ROOT, exclusive, run
 from test_e2e import run_binary
 
 sys.path.insert(0, os.path.join(ROOT, "tests", "oracle"))
@@ -21,7 +21,8 @@ OUT = os.path.join(BUILD, "real")
 @pytest.fixture(scope="session")
 def references():
     script = os.path.join(ROOT, "tests", "oracle", "real_models.py")
-    p = subprocess.run([sys.executable, script, OUT], capture_output=True, text=True, timeout=1800)
+    with exclusive(OUT):  # the script skips the models it made before
+        p = subprocess.run([sys.executable, script, OUT], capture_output=True, text=True, timeout=1800)
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
     return OUT
 

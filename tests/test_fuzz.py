@@ -15,7 +15,7 @@ import subprocess
 
 import pytest
 
-from conftest import BUILD, ROOT
+from conftest import BUILD, ROOT, exclusive
 
 TARGETS = ["fuzz_program", "fuzz_params", "fuzz_ir_text", "fuzz_strategy_json", "fuzz_npy", "fuzz_pickle"]
 FUZZ = os.path.join(BUILD, "fuzz")
@@ -29,7 +29,8 @@ ENV = dict(os.environ, ASAN_OPTIONS="detect_leaks=1", UBSAN_OPTIONS="print_stack
 def built():
     if not shutil.which("clang"):
         pytest.skip("clang is needed for libFuzzer")
-    p = subprocess.run(["make", "-s", "fuzz-build"], cwd=ROOT, capture_output=True, text=True, timeout=3600)
+    with exclusive(FUZZ):
+        p = subprocess.run(["make", "-s", "fuzz-build"], cwd=ROOT, capture_output=True, text=True, timeout=3600)
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
     return FUZZ
 

@@ -20,7 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from conftest import BUILD, PADDLEC, ROOT, SAN_ENV, declared_ignores, run
+from conftest import BUILD, PADDLEC, ROOT, SAN_ENV, declared_ignores, generated, run
 from test_e2e import build, run_binary
 from test_e2e_ops import FAMILIES, cases
 
@@ -28,10 +28,9 @@ from test_e2e_ops import FAMILIES, cases
 @pytest.fixture(scope="module")
 def variants():
     roots = [cases(f)[0] for f in FAMILIES]
-    out = os.path.join(BUILD, "op_attrs")
-    p = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "oracle", "op_attrs.py"), out] + roots,
-                       capture_output=True, text=True, timeout=1800)
-    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
+    out, script = os.path.join(BUILD, "op_attrs"), os.path.join(ROOT, "tests", "oracle", "op_attrs.py")
+    generated(out, [sys.executable, script, out] + roots, [script] + [os.path.join(r, ".done") for r in roots],
+              timeout=1800)
     with open(os.path.join(out, "manifest.json")) as f:
         return json.load(f)
 
@@ -46,7 +45,7 @@ def test_paddle_attrs_table_is_paddles(tmp_path):
                                               "compiler/paddle_attrs.c"
 
 
-def generated(model, out):
+def emitted_c(model, out):
     """paddlec's model.c for `model` without its two header lines (file
     name, command), or None with the exit status and errors."""
     p = run(["compile", model, "-o", str(out), "--blas=none"])
@@ -70,10 +69,10 @@ def test_every_declared_attribute_is_used_or_refused(variants, tmp_path, monkeyp
     for i, v in enumerate(variants["variants"]):
         base = v["base"]
         if base not in base_code:
-            base_code[base] = generated(os.path.join(base, "model.pdmodel"), tmp_path / "base")[0]
+            base_code[base] = emitted_c(os.path.join(base, "model.pdmodel"), tmp_path / "base")[0]
         if base_code[base] is None:
             continue  # not compiled as Paddle saved it: no probe of its attributes
-        code, rc, errors = generated(os.path.join(v["dir"], "model.pdmodel"), tmp_path / "variant")
+        code, rc, errors = emitted_c(os.path.join(v["dir"], "model.pdmodel"), tmp_path / "variant")
         if rc == 1 and errors:
             refused += 1
         elif rc != 0:

@@ -12,12 +12,11 @@ does not all compile as Paddle saved it is not a probe of their slots.
 (What makes refusals sure: compiler/ops/op_ctx.c's op_check_slots.)"""
 import json
 import os
-import subprocess
 import sys
 
 import pytest
 
-from conftest import BUILD, ROOT, declared_ignores, run
+from conftest import BUILD, ROOT, declared_ignores, generated, run
 from test_e2e_ops import FAMILIES, cases
 from test_zoo import ZOOS, test_zoo as make_zoo
 
@@ -28,10 +27,9 @@ def probes():
     for z in ZOOS:
         make_zoo(z)  # makes build/zoo/<family> (and checks it)
         roots.append(os.path.join(BUILD, "zoo", z))
-    out = os.path.join(BUILD, "op_slots")
-    p = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "oracle", "op_slots.py"), out] + roots,
-                       capture_output=True, text=True, timeout=1800)
-    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
+    out, script = os.path.join(BUILD, "op_slots"), os.path.join(ROOT, "tests", "oracle", "op_slots.py")
+    generated(out, [sys.executable, script, out] + roots, [script] + [os.path.join(r, ".done") for r in roots],
+              timeout=1800)
     with open(os.path.join(out, "manifest.json")) as f:
         return json.load(f)
 

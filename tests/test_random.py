@@ -14,7 +14,7 @@ import sys
 import numpy as np
 import pytest
 
-from conftest import BUILD, ROOT, SAN_ENV
+from conftest import BUILD, ROOT, SAN_ENV, generated
 from test_e2e import build
 
 SCRIPT = os.path.join(ROOT, "tests", "oracle", "random_cases.py")
@@ -22,11 +22,7 @@ OUT = os.path.join(BUILD, "e2e_random")
 
 
 def cases():
-    stamp = os.path.join(OUT, ".done")
-    if not os.path.exists(stamp) or os.path.getmtime(stamp) < os.path.getmtime(SCRIPT):
-        p = subprocess.run([sys.executable, SCRIPT, OUT], capture_output=True, text=True, timeout=900)
-        assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
-        open(stamp, "w").close()
+    generated(OUT, [sys.executable, SCRIPT, OUT], [SCRIPT])
     return sorted(d for d in os.listdir(OUT) if os.path.isdir(os.path.join(OUT, d)))
 
 

@@ -19,7 +19,7 @@ import sys
 import numpy as np
 import pytest
 
-from conftest import BUILD, ROOT, SAN_ENV, run
+from conftest import BUILD, ROOT, SAN_ENV, generated, run
 
 SCRIPT = os.path.join(ROOT, "tests", "oracle", "train_cases.py")
 LOSS_TOL = 1e-4
@@ -35,13 +35,7 @@ def case_names():
 
 def case_dir(name):
     out = os.path.join(BUILD, "train", name)
-    stamp = os.path.join(out, ".done")
-    if not os.path.exists(stamp) or os.path.getmtime(stamp) < os.path.getmtime(SCRIPT):
-        p = subprocess.run([sys.executable, SCRIPT, os.path.dirname(out), name], capture_output=True, text=True,
-                           timeout=900)
-        assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
-        open(stamp, "w").close()
-    return out
+    return generated(out, [sys.executable, SCRIPT, os.path.dirname(out), name], [SCRIPT])
 
 
 def train(binary, d, meta, tmp_path, steps, *extra):
