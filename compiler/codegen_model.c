@@ -25,7 +25,9 @@
 static const char *shape_text(EmitCtx *e, const Var *v) {
   const VarSpec *vs = em_spec(e, v);
   const char *s = "[";
-  for (int d = 0; d < vs->rank; d++) s = pool_printf("%s%s%s", s, d ? ", " : "", em_sym(vs->d[d]));
+  for (int d = 0; d < vs->rank; d++) /* a run-time extent: its name and bound */
+    s = pool_printf("%s%s%s%s", s, d ? ", " : "", vs->runtime_dim == d + 1 ? pool_printf("%s <= ", em_dim(e, v, d)) : "",
+                    em_sym(vs->d[d]));
   return pool_printf("%s]", s);
 }
 
@@ -318,6 +320,13 @@ static const char *state_table(const Graph *g, const char *prefix) {
 }
 
 /* A trainer's fields of the model struct. */
+/* The model's field for the run-time extents (spec.h), "" when it has none. */
+static const char *runtime_dims_field(const Spec *s) {
+  if (!s->nruntime_dims) return "";
+  return pool_printf("\n  int64_t runtime_dims[%d];    /* extents only known at run time, as kernels find them */",
+                     s->nruntime_dims);
+}
+
 static const char *train_fields(const char *P) {
   return pool_printf("\n  /* a trainer on places (%s_set_places) */\n"
                      "  int part_lo, part_hi;         /* the kernels a run runs: [part_lo, part_hi) */\n"
@@ -417,6 +426,7 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
     int errs = diag_count();
     e.naming = 1;
     e.nlocals = 0;
+    e.fault = NULL;
     int failed = operands_known(&e) || op->def->emit_c(&e) || diag_count() > errs;
     e.naming = 0;
     /* every op's slots are checked, not only those before the first error */
@@ -427,9 +437,10 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
     static const char *const params[] = {"m", "B", "ws"};
     const char *mark[3];
     em_unused_marks(all, params, 3, mark);
-    pr_line(&text, "static void %s(%s_model *m%s, int64_t B%s, unsigned char *ws%s) {", fn, P, mark[0], mark[1],
-            mark[2]);
+    pr_line(&text, "static %s %s(%s_model *m%s, int64_t B%s, unsigned char *ws%s) {", e.fault ? "int" : "void", fn, P,
+            mark[0], mark[1], mark[2]);
     pr_raw(&text, "%s%s", decls, kbody);
+    if (e.fault) pr_line(&text, "return 0;");
     pr_line(&text, "}");
     pr_raw(&text, "\n");
     kops[nk] = op;
@@ -439,7 +450,11 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
     pr_line(&calls, "case %d:", nk);
     if (o->training && dp_is_seed(op)) /* the gradient scale strategy's seed on places */
       pr_line(&calls, "  if (m->seed_on) {\n      dp_seed(m, B, m->seed_value);\n      break;\n    }");
-    pr_line(&calls, "  PADDLEC_KERNEL(%d, %s(m, B, ws));", nk, fn);
+    if (e.fault) /* a value the kernel cannot take (em_fault) */
+      pr_line(&calls, "  PADDLEC_KERNEL(%d, if (%s(m, B, ws)) return fail(m, %s_ERR_SHAPE, \"%s: %s\"));", nk, fn, U, fn,
+              e.fault);
+    else
+      pr_line(&calls, "  PADDLEC_KERNEL(%d, %s(m, B, ws));", nk, fn);
     names = pool_printf("%s%s\"%s\"", names, nk ? ", " : "", fn);
     for (int so = 0; so < op->nout; so++) /* debug builds: report the first kernel that makes a NaN */
       for (int a = 0; a < op->out[so].n; a++) {
@@ -520,7 +535,7 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
       {"NUM_WEIGHTS", n_w}, {"NUM_INPUTS_1", pool_printf("%d", g->nfeeds ? g->nfeeds : 1)},
       {"NUM_WEIGHTS_1", pool_printf("%d", g->nparams ? g->nparams : 1)},
       {"NUM_KERNELS", pool_printf("%d", nk)}, {"NUM_KERNELS_1", pool_printf("%d", nk ? nk : 1)},
-      {"FIXED_BATCH", s->symbolic_batch ? "0" : "1"}, {"TENSOR_BYTES", pt.tensor_bytes}, {"PLAN_FIELD", pt.field},
+      {"FIXED_BATCH", s->symbolic_batch ? "0" : "1"}, {"TENSOR_BYTES", pt.tensor_bytes}, {"PLAN_FIELD", pool_printf("%s%s", pt.field, runtime_dims_field(s))},
       {"SCRATCH_A", scratch_a}, {"SCRATCH_C", scratch_c}, {"WEIGHT_BYTES", weight_bytes},
       {"TASK_BYTES", pool_printf("%lld", (long long)task_floats * (long long)sizeof(float))},
       {"TRAIN_API", o->training ? train_api(P, U, mt, bs) : ""},

@@ -137,11 +137,20 @@ void em_wrote(EmitCtx *e, const Var *v) {
   if (e->written) e->written[v - e->g->vars] = 1;
 }
 
-const char *em_dim(EmitCtx *e, const Var *v, int d) { return em_sym(em_spec(e, v)->d[d]); }
+/* A dim known only at run time: the value its producer wrote (spec.h). */
+static const char *runtime_dim(const VarSpec *vs, int d) {
+  return vs->runtime_dim == d + 1 ? pool_printf("m->runtime_dims[%d]", vs->runtime_slot) : NULL;
+}
+
+const char *em_dim(EmitCtx *e, const Var *v, int d) {
+  const VarSpec *vs = em_spec(e, v);
+  const char *rt = runtime_dim(vs, d);
+  return rt ? rt : em_sym(vs->d[d]);
+}
 
 int64_t em_const_dim(EmitCtx *e, const Var *v, int d) {
   SymDim s = em_spec(e, v)->d[d];
-  return s.a ? -1 : s.c;
+  return s.a || runtime_dim(em_spec(e, v), d) ? -1 : s.c;
 }
 
 const char *em_prod(EmitCtx *e, const Var *v, int from, int to) {
@@ -150,10 +159,10 @@ const char *em_prod(EmitCtx *e, const Var *v, int from, int to) {
   const char *sym = NULL;
   for (int d = from; d < to; d++) {
     SymDim s = vs->d[d];
-    if (s.a == 0) {
+    if (s.a == 0 && !runtime_dim(vs, d)) {
       k *= s.c;
     } else {
-      const char *t = em_sym(s);
+      const char *t = em_dim(e, v, d);
       sym = sym ? pool_printf("%s * %s", sym, t) : t;
     }
   }
@@ -163,6 +172,8 @@ const char *em_prod(EmitCtx *e, const Var *v, int from, int to) {
 }
 
 const char *em_numel(EmitCtx *e, const Var *v) { return em_prod(e, v, 0, em_spec(e, v)->rank); }
+
+void em_fault(EmitCtx *e, const char *why) { e->fault = why; }
 
 int (em_fail)(EmitCtx *e, const char *fmt, ...) {
   if (e->deciding) return -1; /* the emitter reports it */

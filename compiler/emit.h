@@ -68,6 +68,7 @@ typedef struct EmitCtx {
   int nlocals, locals_cap;
   Printer *task_body;  /* while a task function is open: its body, */
   const char *task_fn, *task_work, *task_outer; /* its name and split */
+  const char *fault;   /* em_fault: the kernel can fail at run time */
 } EmitCtx;
 
 /* C type of a dtype ("float", "int64_t", ...), or NULL when unsupported. */
@@ -98,8 +99,14 @@ void em_unused_marks(const char *body, const char *const *ids, int n, const char
  * The driver refuses an op output that is read or fetched but that its
  * emitter neither wrote (em_ptr with is_const 0) nor declared so. */
 void em_wrote(EmitCtx *e, const Var *v);
+/* The current kernel can fail at run time (a value the op cannot take, such
+ * as a top_k K beyond its axis): it returns nonzero then ("return 1;", which
+ * the emitter prints), and the run stops with <PREFIX>_ERR_SHAPE and
+ * "<kernel>: <why>" as the last error.  `why` is plain text (no quotes). */
+void em_fault(EmitCtx *e, const char *why);
 /* A dim, the element count, or the product of dims [from, to) as C
- * expressions in B. */
+ * expressions in B (a dim known only at run time reads the model's
+ * runtime_dims[], spec.h). */
 const char *em_dim(EmitCtx *e, const Var *v, int d);
 const char *em_numel(EmitCtx *e, const Var *v);
 const char *em_prod(EmitCtx *e, const Var *v, int from, int to);

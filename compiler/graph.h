@@ -51,6 +51,10 @@ enum {
   VAR_KEEP = 1 << 9,        /* a parameter no op reads that stays one: a
                              * trainer's state var (Paddle saves it all the
                              * same; train.c) */
+  VAR_RUNTIME_EXTENT = 1 << 10, /* dim `runtime_axis` of `shape` is a bound: the
+                                 * extent is only known when the producer runs
+                                 * (top_k with K from a tensor); only ops whose
+                                 * OpDef sets runtime_extents may read it */
 };
 
 typedef struct Var {
@@ -79,7 +83,13 @@ typedef struct Var {
                         * set by its one consumer's emitter; 0 = as is */
   int pack_wino;       /* with pack_rows: Winograd's m, or 0 */
   int pack_panel;      /* with pack_rows: the panel height (rt_blocking.h) */
+  int runtime_axis;    /* with VAR_RUNTIME_EXTENT: the dim known at run time */
 } Var;
+
+/* The axis of v whose extent is known only at run time, or -1. */
+static inline int var_runtime_axis(const Var *v) {
+  return v && (v->flags & VAR_RUNTIME_EXTENT) ? v->runtime_axis : -1;
+}
 
 /* One slot of an op: the slot name and the vars bound to it, in order. */
 typedef struct Slot {

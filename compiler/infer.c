@@ -23,6 +23,21 @@ static int check_sizes(const Graph *g, const Op *op) {
   return bad ? -1 : 0;
 }
 
+/* An op that does not take run-time extents (OpDef.runtime_extents) given
+ * one: an error naming the input and the op the extent comes from. */
+static int runtime_extent_input(OpCtx *c) {
+  for (int s = 0; s < c->op->nin; s++)
+    for (int a = 0; a < c->op->in[s].n; a++) {
+      const int id = c->op->in[s].vars[a];
+      const Var *v = id >= 0 ? &c->g->vars[id] : NULL;
+      if (var_runtime_axis(v) < 0) continue;
+      return ctx_fail(c, "dim %d of input %s ('%s') is only known at run time (%s makes it); %s does not take "
+                      "such an input yet", v->runtime_axis, c->op->in[s].name, v->name,
+                      v->producer >= 0 ? graph_op_where(c->g, &c->g->ops[v->producer]) : "no op", c->op->type);
+    }
+  return 0;
+}
+
 static int infer_op(Graph *g, int id, InferReport *r, int *ucap, int depth) {
   Op *op = &g->ops[id];
   int bad = 0;
@@ -47,6 +62,10 @@ static int infer_op(Graph *g, int id, InferReport *r, int *ucap, int depth) {
         np++;
       }
   OpCtx c = {g, op};
+  if (!op->def->runtime_extents && runtime_extent_input(&c)) {
+    r->nfailed++;
+    return -1;
+  }
   if (op->def->infer(&c)) {
     r->nfailed++;
     return -1;
@@ -89,7 +108,8 @@ int infer_program(Graph *g, InferReport *r) {
   int bad = infer_block(g, 0, r, &ucap, 0);
   for (int i = 0; i < g->nvars; i++) {
     Var *v = &g->vars[i];
-    if (!(v->flags & VAR_INFERRED) || v->decl.rank < 0) continue;
+    /* a run-time extent's VarDesc holds Paddle's compile-time guess */
+    if (!(v->flags & VAR_INFERRED) || v->decl.rank < 0 || (v->flags & VAR_RUNTIME_EXTENT)) continue;
     if (!shape_equal(&v->decl, &v->shape) || v->dtype != v->decl_dtype)
       VEC_PUSH(r->mismatch, r->nmismatch, mcap, i);
   }

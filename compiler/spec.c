@@ -161,6 +161,7 @@ int spec_build(Graph *g, const ShapeArg *args, int nargs, Spec *s) {
   Shape *runs = pool_alloc(sizeof *runs * (size_t)g->nvars * NPROBES);
   s->vars = pool_alloc(sizeof *s->vars * ((size_t)g->nvars + 1));
   s->symbolic_batch = 0;
+  s->nruntime_dims = 0;
   g->specializing = 1;
   for (int p = 0; p < NPROBES; p++) {
     for (int i = 0; i < g->nvars; i++) {
@@ -207,6 +208,10 @@ int spec_build(Graph *g, const ShapeArg *args, int nargs, Spec *s) {
       }
       vs->d[d] = (SymDim){a, c};
       if (a) s->symbolic_batch = 1;
+    }
+    if (vs->known && var_runtime_axis(v) >= 0) {
+      vs->runtime_dim = var_runtime_axis(v) + 1;
+      vs->runtime_slot = s->nruntime_dims++;
     }
     if (vs->known && spec_numel(vs).a < 0 && !batch_times_batch(vs)) {
       vs->known = 0;

@@ -21,6 +21,11 @@ typedef struct VarSpec {
   int known;                /* shapes below are valid */
   int rank;                 /* number of dims */
   SymDim d[RT_MAX_RANK];    /* each dim in B */
+  /* 1 + the dim whose extent is known only at run time (VAR_RUNTIME_EXTENT;
+   * d[] holds its bound, which sizes the tensor), 0 when none; the
+   * producer writes the extent into the model's runtime_dims[runtime_slot] */
+  int runtime_dim;
+  int runtime_slot;
 } VarSpec;
 
 /* A --shape name=d0,d1,... option. */
@@ -33,6 +38,7 @@ typedef struct ShapeArg {
 typedef struct Spec {
   int symbolic_batch; /* 1 when some dim depends on B */
   VarSpec *vars;      /* per var id */
+  int nruntime_dims;  /* run-time extents: the model's runtime_dims[] */
 } Spec;
 
 /* Builds the specialization; prints every problem and returns -1 on any. */

@@ -203,7 +203,14 @@ void ctx_set(OpCtx *c, const char *slot, int i, const Shape *s, int dtype) {
   if (!v) return;
   v->shape = *s;
   v->dtype = dtype;
-  v->flags |= VAR_INFERRED;
+  v->flags = (v->flags | VAR_INFERRED) & ~(unsigned)VAR_RUNTIME_EXTENT;
+}
+
+void ctx_set_runtime_extent(OpCtx *c, const char *slot, int i, int axis) {
+  Var *v = ctx_out(c, slot, i);
+  if (!v) return;
+  v->flags |= VAR_RUNTIME_EXTENT;
+  v->runtime_axis = axis;
 }
 
 void ctx_set_all(OpCtx *c, const char *slot, const Shape *s, int dtype) {

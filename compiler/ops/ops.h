@@ -75,6 +75,10 @@ typedef struct OpDef {
    * ncclUniqueId vars of c_gen_nccl_id and c_comm_init), which hold no
    * data in a CPU program: they get no storage (codegen.c check_tensors). */
   int comm_handles;
+  /* 1: the op's rule and emitter take an input with a run-time extent
+   * (VAR_RUNTIME_EXTENT: its dims say the bound, em_dim the extent); infer
+   * refuses any other op given one, naming where the extent comes from. */
+  int runtime_extents;
 } OpDef;
 
 /* 1 when op `op` of `g` draws from the global generator (OpDef.global_rng). */
@@ -133,6 +137,9 @@ Var *ctx_need(OpCtx *c, const char *slot, int i);
 void ctx_set(OpCtx *c, const char *slot, int i, const Shape *s, int dtype);
 /* Sets every output of a slot to the same shape and dtype. */
 void ctx_set_all(OpCtx *c, const char *slot, const Shape *s, int dtype);
+/* After ctx_set: dim `axis` of the i-th output of `slot` holds only a bound,
+ * its extent is known when the op runs (VAR_RUNTIME_EXTENT). */
+void ctx_set_runtime_extent(OpCtx *c, const char *slot, int i, int axis);
 /* Prints "<file>: block B op I (type -> out): <msg>" and returns -1. */
 int ctx_fail(OpCtx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* For clang's analyzer, which reads one file at a time: ctx_fail returns -1

@@ -21,7 +21,11 @@
  * each element, converted to Out's type, into its output element (a local
  * accumulator when the innermost run is reduced).  Mean divides by the
  * reduced count at the end, frobenius_norm takes the square root.  Axes
- * from tensors are not supported. */
+ * from tensors are not supported.
+ * reduce_sum and reduce_mean take an X whose extent along a dim they reduce
+ * is only known at run time (VAR_RUNTIME_EXTENT: top_k with k from a
+ * tensor); the loops read it, and an X empty at run time stops the run, as
+ * Paddle 2.6 refuses to reduce an empty tensor. */
 #include <string.h>
 
 #include "../util.h"
@@ -68,13 +72,18 @@ static int read_dims(OpCtx *c, int64_t **dims, int *from_tensor) {
  * dtype. */
 static int legacy_reduce(const OpCtx *c) { return ctx_version_before(c, 2003000); }
 
-static int reduce_shape(OpCtx *c, const Shape *x, Shape *out) {
+static int reduce_shape(OpCtx *c, const Var *xv, Shape *out) {
+  const Shape *x = &xv->shape;
   int64_t *dims;
   int from_tensor, n = read_dims(c, &dims, &from_tensor);
   if (n < 0) return -1;
   int keep = attr_bool(c->op, "keep_dim", 0), all = attr_bool(c->op, "reduce_all", 0);
   int rank = x->rank;
   Shape s = {0, {0}};
+  const int rt = var_runtime_axis(xv);
+  if (rt >= 0 && from_tensor && !all)
+    return ctx_fail(c, "dim %d of X ('%s') is only known at run time and the reduced axes come from tensors", rt,
+                    xv->name);
   if (from_tensor && !all) {
     s.rank = keep ? rank : (n > rank ? 1 : rank - n);
     for (int i = 0; i < s.rank; i++) s.d[i] = DIM_UNKNOWN;
@@ -96,6 +105,9 @@ static int reduce_shape(OpCtx *c, const Shape *x, Shape *out) {
     return ctx_fail(c, "reduce_all with dim naming some dims: Paddle's %s keeps the shape of `dim` but reduces every "
                     "dim, leaving all but one element uninitialized; refused", c->op->type);
   all = all || every || (n == 0 && !legacy_reduce(c));
+  if (rt >= 0 && !all && !reduced[rt]) /* Out would keep the run-time extent */
+    return ctx_fail(c, "dim %d of X ('%s') is only known at run time; %s keeps it, which is not supported", rt,
+                    xv->name, c->op->type);
   for (int i = 0; i < rank; i++) {
     if (all || reduced[i]) {
       if (keep) s.d[s.rank++] = 1;
@@ -111,7 +123,7 @@ static int infer_reduce_as(OpCtx *c, int dtype) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
   Shape out;
-  if (reduce_shape(c, &x->shape, &out)) return -1;
+  if (reduce_shape(c, x, &out)) return -1;
   ctx_set(c, "Out", 0, &out, dtype < 0 ? x->dtype : dtype);
   return 0;
 }
@@ -214,9 +226,9 @@ static int emit_reduce(EmitCtx *e) {
   if (reduced_dims(e, r, red)) return -1;
   Run runs[RT_MAX_RANK];
   const char *count = "1";
-  VarSpec keep = {1, 0, {{0}}}; /* the kept dims, to check Out against */
+  VarSpec keep = {.known = 1}; /* the kept dims, to check Out against */
   for (int i = 0; i < r; i++) {
-    if (tu_is_one(xs->d[i])) continue;
+    if (tu_is_one(xs->d[i]) && xs->runtime_dim != i + 1) continue; /* a run-time extent may be 0 */
     const char *d = em_dim(e, x, i);
     if (red[i]) count = tu_mul(count, d);
     else keep.d[keep.rank++] = xs->d[i];
@@ -227,6 +239,10 @@ static int emit_reduce(EmitCtx *e) {
   if (nkeep.a < 0 || nkeep.a != no.a || nkeep.c != no.c) return em_fail(e, "Out does not hold the kept dims of X");
   const char *kept = em_numel(e, out);
   const char *t = em_ctype(out->dtype);
+  if (xs->runtime_dim) { /* phi ReduceKernelImpl: "Tensor need be reduced must not empty" */
+    pr_line(e->p, "if (%s == 0) return 1;", em_numel(e, x));
+    em_fault(e, pool_printf("X ('%s') is empty at run time, and Paddle does not reduce an empty tensor", x->name));
+  }
   pr_line(e->p, "const %s *x = %s;", em_ctype(x->dtype), em_ptr(e, x, 1));
   pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
   pr_line(e->p, "for (int64_t i = 0; i < %s; i++) out[i] = %s;", kept, init_value(rd->init, out->dtype));
@@ -312,7 +328,7 @@ static int emit_reduce_grad(EmitCtx *e) {
   if (reduced_dims(e, r, red)) return -1;
   Run runs[RT_MAX_RANK];
   const char *count = "1";
-  VarSpec keep = {1, 0, {{0}}};
+  VarSpec keep = {.known = 1};
   for (int i = 0; i < r; i++) {
     if (tu_is_one(xs->d[i])) continue;
     const char *d = em_dim(e, x, i);
@@ -405,11 +421,14 @@ OP_REDUCE(reduce_amax)
 OP_REDUCE(reduce_amin)
 OP_REDUCE_BOOL(reduce_any)
 OP_REDUCE(reduce_max)
-OP_REDUCE(reduce_mean)
+/* sum and mean take a run-time extent along a dim they reduce (top_k's k
+ * from a tensor: online hard example mining losses) */
+const OpDef op_reduce_mean = {.type = "reduce_mean", .infer = infer_reduce, .emit_c = emit_reduce,
+                              .attr_ignores = reduce_attr_ignores, .runtime_extents = 1};
 OP_REDUCE(reduce_min)
 OP_REDUCE(reduce_prod)
 const OpDef op_reduce_sum = {.type = "reduce_sum", .infer = infer_reduce_sum, .emit_c = emit_reduce,
-                           .attr_ignores = reduce_attr_ignores};
+                             .attr_ignores = reduce_attr_ignores, .runtime_extents = 1};
 /* The grads also leave keep_dim alone: Out@GRAD holds the same elements
  * in the same order with or without the reduced dims of size 1. */
 static const char *const reduce_grad_attr_ignores[] = {"in_dtype", "keep_dim", NULL};

@@ -131,7 +131,7 @@ static int attr_values(EmitCtx *e, int dt, const char ***lits, VarSpec *vs) {
   int64_t *shape;
   int r = attr_ints(op, "shape", &shape);
   if (r > RT_MAX_RANK) return em_fail(e, "shape has %d dims", r);
-  *vs = (VarSpec){1, r, {{0}}};
+  *vs = (VarSpec){.known = 1, .rank = r};
   int64_t count = 1;
   for (int i = 0; i < r; i++) {
     vs->d[i] = (SymDim){0, shape[i]};

@@ -1,11 +1,18 @@
 /* top_k, top_k_v2: X, K† -> Out, Indices (int64; see below for v1).
- *   top_k: k:INT=1; the last dim becomes k.  K (a tensor) is only read at
- *     run time: the compile-time shape uses the attribute (1.8.5 and 2.6).
- *   top_k_v2: k:INT=1 (may be a tensor), axis:INT=-1, largest:BOOLEAN=true,
- *     sorted:BOOLEAN=true; dim `axis` becomes k (-1 when K is given); a 0-D
- *     X stays 0-D (phi TopKInferMeta).
+ *   top_k: k:INT=1; the last dim becomes k.  K (an int32 tensor) is only
+ *     read at run time (fluid TopkKernel: k_t->data<int>()[0]); Paddle's
+ *     compile-time shape uses the attribute (1.8.5 and 2.6).
+ *   top_k_v2: k:INT=1 (may be a tensor: K, or a VAR attribute; int32 or
+ *     int64), axis:INT=-1, largest:BOOLEAN=true, sorted:BOOLEAN=true; dim
+ *     `axis` becomes k (-1 when K is given); a 0-D X stays 0-D (phi
+ *     TopKInferMeta).
  * Out has X's dtype; k may not exceed a static dim of the axis (Paddle's
- * check).
+ * check).  A k from a tensor is a run-time extent (graph.h
+ * VAR_RUNTIME_EXTENT): Out and Indices are sized for k = the axis' dim and
+ * the kernel writes the k it reads into the model's runtime_dims[], which
+ * the ops after it read (those whose OpDef takes run-time extents); a k
+ * below 0 or above the axis' dim stops the run with an error (Paddle's v2
+ * kernel refuses k > n; its v1 kernel reads out of bounds).
  * Emission: rt_topk_<type> (float32/64, int32/64, runtime/rt_topk.c) along
  * the axis, taking the steps of Paddle's CPU kernel so that values and
  * indices agree with it among equal values, with NaN and unsorted too:
@@ -13,7 +20,7 @@
  * and, when sorted, sorts the first k - 1; top_k v1 always partial-sorts
  * with "a > b" (rt_sort.c reproduces the libstdc++ algorithms).  A scratch
  * buffer holds a line's (value, position) pairs; int32 Indices are converted
- * from an int64 scratch buffer.  A k given by a tensor is not supported. */
+ * from an int64 scratch buffer. */
 #include <string.h>
 
 #include "../util.h"
@@ -22,14 +29,38 @@
 #include "rt_tensor.h"
 #include "tensor_util.h"
 
+/* The tensor k comes from (input K, or top_k_v2's VAR attribute k), NULL
+ * when k is the attribute's number; *bad set when it is not a one-element
+ * integer tensor of the dtypes the kernel reads. */
+static Var *k_tensor(OpCtx *c, int *bad) {
+  *bad = 0;
+  Var *k = ctx_in(c, "K", 0);
+  if (!k && attr_is_var(c->op, "k")) {
+    const OpAttr *a = attr_find(c->op, "k");
+    int id = a->var_name ? graph_find_var(c->g, c->op->block, a->var_name) : -1;
+    if (id < 0) return *bad = ctx_fail(c, "attribute k names an unknown tensor '%s'", a->var_name ? a->var_name : ""), NULL;
+    k = &c->g->vars[id];
+  }
+  if (!k) return NULL;
+  int v2 = !strcmp(c->op->type, "top_k_v2");
+  if (k->shape.rank >= 0 && shape_numel(&k->shape) != 1)
+    *bad = ctx_fail(c, "K ('%s') %s must hold one value", k->name, shape_str(&k->shape));
+  else if (k->dtype != RT_DT_INT32 && (!v2 || k->dtype != RT_DT_INT64))
+    *bad = ctx_fail(c, "K ('%s') is %s; %s reads %s", k->name, rt_dtype_name(k->dtype), c->op->type,
+                    v2 ? "int32 or int64" : "int32");
+  return k;
+}
+
 static int infer_top_k(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
   const Shape *in = &x->shape;
-  int v2 = strcmp(c->op->type, "top_k_v2") == 0;
+  int v2 = strcmp(c->op->type, "top_k_v2") == 0, bad;
   int64_t axis = v2 ? attr_int(c->op, "axis", -1) : -1;
   int64_t k = attr_int(c->op, "k", 1);
-  if (v2 && (ctx_in(c, "K", 0) || attr_is_var(c->op, "k"))) k = DIM_UNKNOWN;
+  const Var *kt = k_tensor(c, &bad);
+  if (bad) return -1;
+  if (kt) k = DIM_UNKNOWN;
   else if (k < 1) return ctx_fail(c, "k %lld must be >= 1", (long long)k);
   if (!v2 && in->rank < 1) return ctx_fail(c, "X must have rank >= 1");
   if (in->rank ? (axis < -in->rank || axis >= in->rank) : (axis != 0 && axis != -1))
@@ -38,10 +69,10 @@ static int infer_top_k(OpCtx *c) {
   if (s.rank > 0) {
     int64_t *d = &s.d[axis < 0 ? axis + s.rank : axis];
     /* checked on the file's shapes: while specializing, a batch probe (1, 2, ...) may stand in for *d */
-    if (!c->g->specializing && *d != DIM_UNKNOWN && k != DIM_UNKNOWN && !ctx_in(c, "K", 0) && k > *d)
+    if (!c->g->specializing && *d != DIM_UNKNOWN && !kt && k > *d)
       return ctx_fail(c, "k %lld is larger than the axis' dim %lld of X %s", (long long)k, (long long)*d,
                       shape_str(in));
-    *d = k;
+    if (!kt) *d = k; /* else the axis' dim bounds the k found at run time */
   }
   ctx_set(c, "Out", 0, &s, x->dtype);
   /* top_k (v1) Indices are int64 in files up to 2.5 (1.8.5 checked); the
@@ -49,6 +80,10 @@ static int infer_top_k(OpCtx *c) {
    * fills an int64 tensor, which is what generated code must produce. */
   int idx = !v2 && c->g->version >= 2006000 && !c->g->specializing ? RT_DT_INT32 : RT_DT_INT64;
   ctx_set(c, "Indices", 0, &s, idx);
+  if (kt && s.rank > 0) {
+    ctx_set_runtime_extent(c, "Out", 0, (int)(axis < 0 ? axis + s.rank : axis));
+    ctx_set_runtime_extent(c, "Indices", 0, (int)(axis < 0 ? axis + s.rank : axis));
+  }
   return 0;
 }
 
@@ -56,7 +91,9 @@ static int emit_top_k(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0), *ind = tu_out(e, "Indices", 0);
   if (!x || !out || !ind) return -1;
-  if (ctx_in(&c, "K", 0) || attr_is_var(e->op, "k")) return em_fail(e, "k comes from a tensor (input K), which is not supported");
+  int bad;
+  const Var *kt = k_tensor(&c, &bad);
+  if (bad) return -1;
   if (!sort_dtype_ok(x->dtype) || out->dtype != x->dtype) return em_fail(e, "top_k of %s tensors is not supported", rt_dtype_name(x->dtype));
   if (ind->dtype != RT_DT_INT64 && ind->dtype != RT_DT_INT32) return em_fail(e, "Indices must be int32 or int64");
   int v2 = !strcmp(e->op->type, "top_k_v2"), r = tu_rank(e, x);
@@ -81,10 +118,18 @@ static int emit_top_k(EmitCtx *e) {
   SymDim n = em_sym_prod(e, x, axis, axis + 1);
   const char *work =
       em_scratch_named(e, "unsigned char", "work", (SymDim){RT_TOPK_WORK_BYTES(n.a), RT_TOPK_WORK_BYTES(n.c)});
+  const char *k = em_dim(e, out, axis);
+  if (kt) { /* the run's k: Out and Indices hold [outer, k, inner] within their bound */
+    pr_line(e->p, "const int64_t k = %s[0];", em_ptr(e, kt, 1));
+    pr_line(e->p, "if (k < 0 || k > %s) return 1;", em_dim(e, x, axis));
+    pr_line(e->p, "%s = %s = k;", em_dim(e, out, axis), em_dim(e, ind, axis));
+    em_fault(e, pool_printf("K ('%s') is below 0 or above dim %d of X ('%s')", kt->name, axis, x->name));
+    k = "k";
+  }
   pr_line(e->p, "/* x as [outer, n, inner], k, flags -> values, indices (work: n pairs) */");
   sort_print_c(e->p, &(SortCall){.kind = SORT_TOPK, .dtype = x->dtype, .x = em_ptr(e, x, 1),
                                  .outer = em_prod(e, x, 0, axis), .n = em_dim(e, x, axis),
-                                 .inner = em_prod(e, x, axis + 1, r), .k = em_dim(e, out, axis), .flags = flags,
+                                 .inner = em_prod(e, x, axis + 1, r), .k = k, .flags = flags,
                                  .vals = em_ptr(e, out, 0), .idx = idx, .work = work});
   if (ind->dtype == RT_DT_INT32)
     pr_line(e->p, "for (int64_t i = 0; i < %s; i++) %s[i] = (int32_t)%s[i];", em_numel(e, ind), em_ptr(e, ind, 0), idx);

@@ -28,6 +28,7 @@ from paddle.base.layer_helper import LayerHelper  # noqa: E402
 BATCH = 2
 CASES, case = case_registry()
 INT_RANGE = {}  # feed name -> (low, high) for integer feeds
+K_VALUES = {}  # feed name -> the k it holds (a one-element int tensor)
 FIXED = {  # feed name -> its rows (BATCH of them)
     "fixed_ties": [[1, 2, 0, 2, 2], [2, 2, 2, 1, 2]],
     "fixed_unsorted": [[0.13, -0.13, 0.64, 0.1, -0.54, 0.36, 1.3], [1.3, 0.36, -0.54, 0.1, 0.64, -0.13, 0.13]],
@@ -39,12 +40,22 @@ def data(name, shape, dtype="float32", low=-5, high=5):
     return paddle.static.data(name, shape, dtype)
 
 
+def k_feed(name, k, dtype="int32"):
+    """A feed holding k, as a run-time K."""
+    K_VALUES[name] = k
+    return paddle.static.data(name, [1], dtype)
+
+
 def top_k_v1(x, k):
-    """The legacy top_k op (float32/64 only in Paddle 2.6): Out, Indices."""
+    """The legacy top_k op (float32/64 only in Paddle 2.6): Out, Indices; k
+    a number or a tensor (input K, as fluid.layers.topk writes it)."""
     helper = LayerHelper("top_k")
     out = helper.create_variable_for_type_inference(x.dtype)
     idx = helper.create_variable_for_type_inference("int64")
-    helper.append_op(type="top_k", inputs={"X": [x]}, outputs={"Out": [out], "Indices": [idx]}, attrs={"k": k})
+    inputs, attrs = {"X": [x]}, {"k": k}
+    if isinstance(k, paddle.static.Variable):
+        inputs, attrs = {"X": [x], "K": [k]}, {"k": 1}
+    helper.append_op(type="top_k", inputs=inputs, outputs={"Out": [out], "Indices": [idx]}, attrs=attrs)
     return [out, idx]
 
 
@@ -131,6 +142,45 @@ def top_k_legacy():
     return [t, s, d], outs
 
 
+@case
+def top_k_tensor_k_ohem():
+    """k from a tensor is a run-time extent that the reductions after it read
+    (PaddleOCR's DB loss: online hard example mining sums the top k of the
+    negative losses, k = min(negatives, 3 * positives) counted in the
+    program): top_k v1 over the flattened batch, k counted from the data and
+    k fed (1, 7, all), each summed and averaged.  (Paddle refuses to reduce
+    none: a k of 0 is an error, tests/test_runtime_extent.py.)"""
+    t = data("ties", [None, 5, 60])
+    flat = paddle.reshape(t, [-1])
+    pos = paddle.sum(paddle.cast(t > 2.5, "float32"))
+    neg = paddle.sum(paddle.cast(t < 0.5, "float32"))
+    counted = paddle.cast(paddle.minimum(neg, pos * 3), "int32")
+    fed = [k_feed("k_one", 1), k_feed("k_seven", 7), k_feed("k_all", BATCH * 5 * 60)]
+    outs = []
+    for k in [counted] + fed:
+        vals = top_k_v1(flat, k)[0]
+        outs += [paddle.sum(vals), paddle.mean(vals)]
+    return [t] + fed, outs + [counted]
+
+
+@case
+def topk_tensor_k_axes():
+    """top_k_v2 with k from a tensor (int32 and int64) along the last and a
+    middle axis, largest and smallest, sorted and not, reduced along that
+    axis (sum, mean) or over every element."""
+    x = data("x", [None, 6, 40])
+    k5, k1, k40 = k_feed("k_five", 5), k_feed("k_one", 1), k_feed("k_forty", 40, "int64")
+    k3 = k_feed("k_three", 3)
+    outs = []
+    for k in (k5, k1, k40):
+        for largest, srt in ((True, True), (False, False)):
+            vals = paddle.topk(x, k, axis=-1, largest=largest, sorted=srt)[0]
+            outs += [paddle.sum(vals, axis=2), paddle.mean(vals, axis=-1), paddle.sum(vals)]
+    vals = paddle.topk(x, k3, axis=1, largest=False)[0]
+    outs += [paddle.sum(vals, axis=1, keepdim=True), paddle.mean(vals, axis=[0, 1])]
+    return [x, k5, k1, k40, k3], outs
+
+
 # ---------------------------------------------------------------- driver
 def make_input(v, rng):
     shape = [BATCH if d in (None, -1) else d for d in v.shape]
@@ -138,6 +188,8 @@ def make_input(v, rng):
     ft = "float64" if "float64" in dt else "float32"
     if v.name in FIXED:
         return np.array(FIXED[v.name], ft)
+    if v.name in K_VALUES:
+        return np.array([K_VALUES[v.name]], "int64" if "int64" in dt else "int32")
     if "int" in dt:
         low, high = INT_RANGE[v.name]
         return rng.integers(low, high, size=shape).astype("int64" if "int64" in dt else "int32")
