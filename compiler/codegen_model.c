@@ -352,17 +352,15 @@ static const char *train_api(const char *P, const char *U, const ModelText *mt, 
 }
 
 static const char *train_funcs(const char *P, const char *U, const ModelText *mt, const Graph *g, const char *place) {
-  const char *run = mt->run_startup
-                        ? mt->run_startup
-                        : pool_printf("  return fail(m, %s_ERR_ARG, \"no startup program was compiled in (paddlec build "
-                                      "--startup)\");", U);
+  const char *run = mt->run_startup ? mt->run_startup : train_state_defaults(g, U);
   TplVar v[] = {{"PREFIX", P},
                 {"UPPER", U},
                 {"RUN_STARTUP", run},
+                {"LR_CHECK", mt->run_startup ? "" : train_lr_check(g, P, U)},
                 {"STARTUP_INCLUDE", mt->startup_source ? pool_printf("\n#include \"%s_startup.h\"", P) : ""},
                 {"EVAL_INCLUDE", mt->eval_source ? pool_printf("\n#include \"%s_eval.h\"", P) : ""},
                 {"EVAL_TABLE", mt->eval_table ? mt->eval_table : ""}};
-  const char *train = tpl_render("templates/train.c.in", v, 6);
+  const char *train = tpl_render("templates/train.c.in", v, 7);
   TplVar pv[] = {{"PREFIX", P},
                  {"UPPER", U},
                  {"PLAN_PLACE", place},

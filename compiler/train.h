@@ -18,6 +18,14 @@ typedef struct TrainOpts {
   const char *fetch; /* --fetch v,...: fetched besides the loss (NULL: none) */
 } TrainOpts;
 
+/* The body of PREFIX_run_startup for a trainer compiled without its startup
+ * program: the optimizer state Paddle's optimizers start from
+ * (train_state.c); `upper` is the model's upper-case prefix. */
+const char *train_state_defaults(const Graph *g, const char *upper);
+/* For the same trainer, the start of PREFIX_train_step: a learning rate
+ * that only a startup program sets and that is still NaN is an error
+ * ("" when there is none). */
+const char *train_lr_check(const Graph *g, const char *prefix, const char *upper);
 /* 1 when block 0 has a backward or optimizer op. */
 int train_is_training(const Graph *g);
 /* The loss var (id) the program's backward starts from, or -1: the output

@@ -15,7 +15,8 @@
  * num_iteration_per_run K (--exec-strategy), a step is K iterations, on
  * batches k*K .. k*K + K - 1 (mod rows / B, a multiple of K), and its loss
  * the last one's.  The state starts as the
- * compiled startup program leaves it; --params then loads a checkpoint:
+ * compiled startup program leaves it (without one: the optimizer state
+ * Paddle's optimizers start from, model_run_startup); --params then loads a checkpoint:
  * PREFIX.pdparams (+ .pdopt) as paddle.static.save writes them, or one
  * combined parameter file (paddle.static.save_vars with `filename`).
  * --save PREFIX writes PREFIX.pdparams and PREFIX.pdopt after the last
@@ -407,14 +408,19 @@ int main(int argc, char **argv) {
     fprintf(stderr, "error: no startup program was compiled in (paddlec build --startup); give the state with "
                     "--params PREFIX\n");
     st = -1;
-  } else model_seed(m, seed);
+  } else if (!(st = model_run_startup(m, seed))) { /* the optimizer state the checkpoint may lack */
+    model_seed(m, seed);
+  }
   if (st > 0) fprintf(stderr, "error: startup program: %s\n", model_last_error(m));
   if (!st && params) {
     m->error[0] = 0;
     st = model_load(m, params);
     if (st) fprintf(stderr, "error: --params %s: %s\n", params, model_last_error(m));
     else if (m->error[0] && rank == 0)
-      printf("note: %s%s\n", model_last_error(m), MODEL_HAS_STARTUP ? " (as the startup program left it)" : " (zeros)");
+      printf("note: %s%s\n", model_last_error(m),
+             MODEL_HAS_STARTUP ? " (as the startup program left it)"
+                                 : " (as Paddle's optimizers start it: beta powers the betas, the LR decay step counter -1, "
+                                   "the rest zeros)");
   }
   RtNpy data[NIN];
   memset(data, 0, sizeof data);

@@ -225,8 +225,11 @@ void *model_state(model_model *m, int i);
 #define MODEL_HAS_STARTUP 1
 /* Runs the compiled startup program after paddle.seed(seed): every state
  * var as Paddle's startup program leaves it, and the global generator
- * where it leaves it, for the main program's random ops (MODEL_ERR_ARG
- * when none was compiled in). */
+ * where it leaves it, for the main program's random ops.  Without one
+ * compiled in it writes the optimizer state Paddle's optimizers start from
+ * (beta-power accumulators = the betas, the fluid decays' step counter
+ * = -1, the rest zero), for a checkpoint that lacks it (fluid.save's
+ * .pdopt); parameters then come from model_load. */
 int model_run_startup(model_model *m, uint64_t seed);
 /* Loads the state from a checkpoint: PATH.pdparams (+ PATH.pdopt) as
  * paddle.static.save(program, PATH) or fluid.save wrote them (PATH may
