@@ -142,10 +142,11 @@ $(VENV_OK): | $(BUILD)/.deps
 # The 25 slowest tests are listed before the summary (what CI time goes to).
 # TEST_JOBS pytest-xdist workers (one per core; TEST_JOBS=0: in this process)
 # share build/: what tests generate there is made under a lock
-# (tests/conftest.py: exclusive, generated).
+# (tests/conftest.py: exclusive, generated).  The slowest test files come
+# first (conftest.py SLOW_FIRST) and each worker takes one test at a time.
 test: all unit asan oracle firmware-deps
 	$(PYTHON) -m pytest -q -p no:cacheprovider -o tmp_path_retention_policy=failed --durations=25 -n $(TEST_JOBS) \
-	  tests $(PYTEST_ARGS)
+	  --maxschedchunk=1 tests $(PYTEST_ARGS)
 
 # The README's first command: compile the sample classifier to a standalone
 # binary and run it on four points (it prints the predicted class of each).

@@ -67,6 +67,19 @@ def real_models():
     return sorted(d for d in os.listdir(MODELS) if os.path.isdir(os.path.join(MODELS, d)))
 
 
+# The longest tests first (`make test` prints the slowest): with two
+# pytest-xdist workers, a long test collected last would run alone at the end.
+SLOW_FIRST = ("test_static_analysis.py", "test_op_attrs.py", "test_fuzz.py", "test_passes_diff.py",
+              "test_ppocr_train.py", "test_e2e_ops.py")
+
+
+def pytest_collection_modifyitems(items):
+    def rank(item):
+        name = os.path.basename(str(item.fspath))
+        return SLOW_FIRST.index(name) if name in SLOW_FIRST else len(SLOW_FIRST)
+    items.sort(key=rank)  # stable: collection order otherwise (the same in every worker)
+
+
 @contextlib.contextmanager
 def exclusive(path):
     """One test process at a time in here: `make test` runs the suite in two
