@@ -83,7 +83,8 @@ typedef struct Var {
                         * set by its one consumer's emitter; 0 = as is */
   int pack_wino;       /* with pack_rows: Winograd's m, or 0 */
   int pack_panel;      /* with pack_rows: the panel height (rt_blocking.h) */
-  int runtime_axis;    /* with VAR_RUNTIME_EXTENT: the dim known at run time */
+  int runtime_axis;    /* with VAR_RUNTIME_EXTENT: the dim known at run time, */
+  const char *runtime_from; /* and what sets it ("input K ('k')") */
 } Var;
 
 /* The axis of v whose extent is known only at run time, or -1. */

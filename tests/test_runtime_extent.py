@@ -30,7 +30,7 @@ def test_an_op_without_run_time_extents_is_refused(tmp_path):
     dim and the op it comes from."""
     f = topk_ir(tmp_path, "op relu(X: o) -> (Out: y)", y="-1, -1")
     bad(["compile", f, "-o", str(tmp_path / "out")], "(relu -> y)", "dim 1 of input X ('o') is only known at run time",
-        "(top_k_v2 -> ", "makes it); relu does not take such an input yet")
+        "(top_k_v2 -> ", "makes it from its input K ('k')); relu does not take such an input yet")
     assert not (tmp_path / "out").exists()
 
 

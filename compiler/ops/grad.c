@@ -42,7 +42,7 @@ static int grad_from_forward(OpCtx *c, int lenient) {
         return ctx_fail(c, "forward input %s ('%s') has no known shape", fwd, x->name);
       }
       ctx_set(c, slot->name, k, &x->shape, x->dtype);
-      if (var_runtime_axis(x) >= 0) ctx_set_runtime_extent(c, slot->name, k, x->runtime_axis);
+      if (var_runtime_axis(x) >= 0) ctx_set_runtime_extent(c, slot->name, k, x->runtime_axis, x->runtime_from);
     }
   }
   return 0;

@@ -206,11 +206,12 @@ void ctx_set(OpCtx *c, const char *slot, int i, const Shape *s, int dtype) {
   v->flags = (v->flags | VAR_INFERRED) & ~(unsigned)VAR_RUNTIME_EXTENT;
 }
 
-void ctx_set_runtime_extent(OpCtx *c, const char *slot, int i, int axis) {
+void ctx_set_runtime_extent(OpCtx *c, const char *slot, int i, int axis, const char *from) {
   Var *v = ctx_out(c, slot, i);
   if (!v) return;
   v->flags |= VAR_RUNTIME_EXTENT;
   v->runtime_axis = axis;
+  v->runtime_from = from;
 }
 
 void ctx_set_all(OpCtx *c, const char *slot, const Shape *s, int dtype) {

@@ -138,8 +138,9 @@ void ctx_set(OpCtx *c, const char *slot, int i, const Shape *s, int dtype);
 /* Sets every output of a slot to the same shape and dtype. */
 void ctx_set_all(OpCtx *c, const char *slot, const Shape *s, int dtype);
 /* After ctx_set: dim `axis` of the i-th output of `slot` holds only a bound,
- * its extent is known when the op runs (VAR_RUNTIME_EXTENT). */
-void ctx_set_runtime_extent(OpCtx *c, const char *slot, int i, int axis);
+ * its extent is known when the op runs (VAR_RUNTIME_EXTENT), set by `from`
+ * ("input K ('k')", for messages). */
+void ctx_set_runtime_extent(OpCtx *c, const char *slot, int i, int axis, const char *from);
 /* Prints "<file>: block B op I (type -> out): <msg>" and returns -1. */
 int ctx_fail(OpCtx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* For clang's analyzer, which reads one file at a time: ctx_fail returns -1

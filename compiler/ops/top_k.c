@@ -72,7 +72,10 @@ static int infer_top_k(OpCtx *c) {
     if (!c->g->specializing && *d != DIM_UNKNOWN && !kt && k > *d)
       return ctx_fail(c, "k %lld is larger than the axis' dim %lld of X %s", (long long)k, (long long)*d,
                       shape_str(in));
-    if (!kt) *d = k; /* else the axis' dim bounds the k found at run time */
+    /* a k from a tensor: while specializing, the axis' dim bounds the k the
+     * kernel finds; otherwise Paddle's compile-time shape */
+    if (!kt) *d = k;
+    else if (!c->g->specializing) *d = v2 ? DIM_UNKNOWN : attr_int(c->op, "k", 1);
   }
   ctx_set(c, "Out", 0, &s, x->dtype);
   /* top_k (v1) Indices are int64 in files up to 2.5 (1.8.5 checked); the
@@ -80,9 +83,10 @@ static int infer_top_k(OpCtx *c) {
    * fills an int64 tensor, which is what generated code must produce. */
   int idx = !v2 && c->g->version >= 2006000 && !c->g->specializing ? RT_DT_INT32 : RT_DT_INT64;
   ctx_set(c, "Indices", 0, &s, idx);
-  if (kt && s.rank > 0) {
-    ctx_set_runtime_extent(c, "Out", 0, (int)(axis < 0 ? axis + s.rank : axis));
-    ctx_set_runtime_extent(c, "Indices", 0, (int)(axis < 0 ? axis + s.rank : axis));
+  if (kt && s.rank > 0 && c->g->specializing) {
+    const char *from = pool_printf("%s ('%s')", ctx_in(c, "K", 0) ? "input K" : "attribute k", kt->name);
+    ctx_set_runtime_extent(c, "Out", 0, (int)(axis < 0 ? axis + s.rank : axis), from);
+    ctx_set_runtime_extent(c, "Indices", 0, (int)(axis < 0 ? axis + s.rank : axis), from);
   }
   return 0;
 }
