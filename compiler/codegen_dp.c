@@ -7,17 +7,6 @@
 #include "data_parallel.h"
 #include "util.h"
 
-/* s as the inside of a C string literal. */
-static const char *c_escape(const char *s) {
-  char *out = pool_alloc(2 * strlen(s) + 1), *o = out;
-  for (; *s; s++) {
-    if (*s == '"' || *s == '\\') *o++ = '\\';
-    *o++ = (char)(*s == '\n' ? ' ' : *s);
-  }
-  *o = 0;
-  return out;
-}
-
 /* 1 when op writes var id. */
 static int writes(const Op *op, int id) {
   for (int s = 0; s < op->nout; s++)
@@ -193,9 +182,9 @@ DpText dp_text(EmitCtx *e, const Op *const *kops, int nk) {
   if (t.seed_kernel >= 0) print_seed(e, &p, kops[t.seed_kernel]);
   pr_line(&p, "static void places_free(%s_model *m);", e->prefix);
   pr_line(&p, "/* Why this trainer cannot run on several places (\"\": it can). */");
-  pr_line(&p, "static const char dp_why[] = \"%s\";", t.why ? c_escape(t.why) : "");
+  pr_line(&p, "static const char dp_why[] = \"%s\";", t.why ? str_c_escape(t.why) : "");
   pr_line(&p, "/* And why not under reduce_strategy Reduce. */");
-  pr_line(&p, "static const char dp_reduce_why[] = \"%s\";", reduce_why ? c_escape(reduce_why) : "");
+  pr_line(&p, "static const char dp_reduce_why[] = \"%s\";", reduce_why ? str_c_escape(reduce_why) : "");
   t.code = pool_strdup(p.buf);
   pr_free(&p);
   return t;

@@ -302,16 +302,7 @@ static const char *state_table(const Graph *g, const char *prefix) {
   pr_raw(&p, "static const int state_learning_rates[] = {");
   int nlr = 0;
   for (int i = 0; i < g->nparams; i++) {
-    const Var *v = &g->vars[g->params[i]];
-    int is_lr = 0;
-    for (int u = 0; u < v->nusers && !is_lr; u++) {
-      const Op *op = &g->ops[v->users[u]];
-      if (!(op_role(op) & OP_ROLE_OPTIMIZE) || (op_role(op) & OP_ROLE_LRSCHED)) continue;
-      for (int si = 0; si < op->nin && !is_lr; si++)
-        for (int a = 0; a < op->in[si].n && !is_lr; a++)
-          is_lr = !strcmp(op->in[si].name, "LearningRate") && op->in[si].vars[a] == g->params[i];
-    }
-    if (is_lr) pr_raw(&p, "%s%d", nlr++ ? ", " : "", i);
+    if (train_is_learning_rate(g, g->params[i])) pr_raw(&p, "%s%d", nlr++ ? ", " : "", i);
   }
   pr_raw(&p, "%s};\n#define NUM_LEARNING_RATES %d\n\n", nlr ? "" : "-1", nlr);
   const char *t = pool_strdup(p.buf);
@@ -450,7 +441,7 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
       pr_line(&calls, "  if (m->seed_on) {\n      dp_seed(m, B, m->seed_value);\n      break;\n    }");
     if (e.fault) /* a value the kernel cannot take (em_fault) */
       pr_line(&calls, "  PADDLEC_KERNEL(%d, if (%s(m, B, ws)) return fail(m, %s_ERR_SHAPE, \"%s: %s\"));", nk, fn, U, fn,
-              e.fault);
+              str_c_escape(e.fault));
     else
       pr_line(&calls, "  PADDLEC_KERNEL(%d, %s(m, B, ws));", nk, fn);
     names = pool_printf("%s%s\"%s\"", names, nk ? ", " : "", fn);

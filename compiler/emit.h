@@ -102,7 +102,7 @@ void em_wrote(EmitCtx *e, const Var *v);
 /* The current kernel can fail at run time (a value the op cannot take, such
  * as a top_k K beyond its axis): it returns nonzero then ("return 1;", which
  * the emitter prints), and the run stops with <PREFIX>_ERR_SHAPE and
- * "<kernel>: <why>" as the last error.  `why` is plain text (no quotes). */
+ * "<kernel>: <why>" as the last error. */
 void em_fault(EmitCtx *e, const char *why);
 /* A dim, the element count, or the product of dims [from, to) as C
  * expressions in B (a dim known only at run time reads the model's

@@ -112,8 +112,7 @@ int infer_program(Graph *g, InferReport *r) {
   int bad = infer_block(g, 0, r, &ucap, 0);
   for (int i = 0; i < g->nvars; i++) {
     Var *v = &g->vars[i];
-    /* a run-time extent's VarDesc holds Paddle's compile-time guess */
-    if (!(v->flags & VAR_INFERRED) || v->decl.rank < 0 || (v->flags & VAR_RUNTIME_EXTENT)) continue;
+    if (!(v->flags & VAR_INFERRED) || v->decl.rank < 0) continue;
     if (!shape_equal(&v->decl, &v->shape) || v->dtype != v->decl_dtype)
       VEC_PUSH(r->mismatch, r->nmismatch, mcap, i);
   }

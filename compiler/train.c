@@ -295,3 +295,15 @@ int train_eval_setup(Graph *ev, const Graph *main) {
   set_fetches(ev, ids, n);
   return 0;
 }
+
+int train_is_learning_rate(const Graph *g, int id) {
+  const Var *v = &g->vars[id];
+  for (int u = 0; u < v->nusers; u++) {
+    const Op *op = &g->ops[v->users[u]];
+    if (!(op_role(op) & OP_ROLE_OPTIMIZE) || (op_role(op) & OP_ROLE_LRSCHED)) continue;
+    const Slot *s = slot_find(op->in, op->nin, "LearningRate");
+    for (int a = 0; s && a < s->n; a++)
+      if (s->vars[a] == id) return 1;
+  }
+  return 0;
+}

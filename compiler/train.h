@@ -26,6 +26,9 @@ const char *train_state_defaults(const Graph *g, const char *upper);
  * that only a startup program sets and that is still NaN is an error
  * ("" when there is none). */
 const char *train_lr_check(const Graph *g, const char *prefix, const char *upper);
+/* 1 when an optimizer op (not a learning-rate one) reads var id as its
+ * LearningRate. */
+int train_is_learning_rate(const Graph *g, int id);
 /* 1 when block 0 has a backward or optimizer op. */
 int train_is_training(const Graph *g);
 /* The loss var (id) the program's backward starts from, or -1: the output

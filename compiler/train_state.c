@@ -58,14 +58,7 @@ static void beta_pows(Printer *p, const Graph *g, const Op *op, const char *slot
  * program writes it. */
 static int unset_learning_rate(const Graph *g, int k) {
   const Var *v = &g->vars[g->params[k]];
-  if (v->producer >= 0 || (v->dtype != RT_DT_FP32 && v->dtype != RT_DT_FP64)) return 0;
-  for (int u = 0; u < v->nusers; u++) {
-    const Op *op = &g->ops[v->users[u]];
-    const Slot *s = (op_role(op) & OP_ROLE_OPTIMIZE) ? slot_find(op->in, op->nin, "LearningRate") : NULL;
-    for (int a = 0; s && a < s->n; a++)
-      if (s->vars[a] == g->params[k]) return 1;
-  }
-  return 0;
+  return v->producer < 0 && (v->dtype == RT_DT_FP32 || v->dtype == RT_DT_FP64) && train_is_learning_rate(g, g->params[k]);
 }
 
 const char *train_lr_check(const Graph *g, const char *prefix, const char *upper) {
@@ -76,7 +69,7 @@ const char *train_lr_check(const Graph *g, const char *prefix, const char *upper
     out = pool_printf("%s\n  if (%s != %s) /* NaN: set by neither a checkpoint nor set_learning_rate */\n"
                       "    return fail(m, %s_ERR_ARG, \"the learning rate '%s' is unset: no startup program was "
                       "compiled in and the checkpoint has none (%s_set_learning_rate, --learning-rate)\");",
-                      out, x, x, upper, g->vars[g->params[k]].name, prefix);
+                      out, x, x, upper, str_c_escape(g->vars[g->params[k]].name), prefix);
   }
   return out;
 }

@@ -114,3 +114,13 @@ int str_in(const char *s, const char *const *list) {
     if (!strcmp(s, *list)) return 1;
   return 0;
 }
+
+const char *str_c_escape(const char *s) {
+  char *out = pool_alloc(2 * strlen(s) + 1), *o = out;
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\') *o++ = '\\';
+    *o++ = (char)(*s == '\n' ? ' ' : *s);
+  }
+  *o = 0;
+  return out;
+}

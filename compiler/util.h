@@ -39,5 +39,7 @@ char *path_join(const char *dir, const char *name);
 int str_in(const char *s, const char *const *list);
 /* s with a-z as A-Z, in pool memory (a C prefix's macro form). */
 const char *str_upper(const char *s);
+/* s as the inside of a C string literal (pool memory). */
+const char *str_c_escape(const char *s);
 
 #endif
