@@ -274,6 +274,8 @@ static inline int64_t rt_conv2d_task_floats(const RtConv2d *p) {
  * channels of each of the n images, and back. */
 void rt_nhwc_to_nchw(const float *x, float *y, int64_t n, int64_t hw, int64_t c);
 void rt_nchw_to_nhwc(const float *x, float *y, int64_t n, int64_t c, int64_t hw);
+void rt_nhwc_to_nchw_f64(const double *x, double *y, int64_t n, int64_t hw, int64_t c);
+void rt_nchw_to_nhwc_f64(const double *x, double *y, int64_t n, int64_t c, int64_t hw);
 
 /* out = act(conv(x, w) + bias + residual) for `batch` images (bias [c_out]
  * and residual, shaped like out, may be NULL); `ws` holds
@@ -310,6 +312,19 @@ static inline int64_t rt_conv2d_filter_grad_ws_floats(const RtConv2d *p) {
 }
 void rt_conv2d_filter_grad(const RtConv2d *p, int64_t batch, const float *x, const float *dy, float *dw, float *ws,
                            float *gemm_ws);
+
+/* float64 (Paddle's double kernels: per image and group im2col, then one
+ * rt_dgemm; serial, no packing, no fused bias, residual or activation):
+ * rt_conv2d_f64 and rt_conv2d_filter_grad_f64 take ws of
+ * rt_conv2d_filter_grad_ws_floats(p) doubles (the column matrix of one
+ * group, NULL when 0), rt_conv2d_transpose_f64 one of
+ * rt_conv2d_transpose_ws_floats(p) doubles; the meaning of each is that of
+ * its float namesake. */
+void rt_conv2d_f64(const RtConv2d *p, int64_t batch, const double *x, const double *w, double *out, double *ws);
+void rt_conv2d_transpose_f64(const RtConv2d *p, int64_t batch, const double *x, const double *w, double *out,
+                             double *ws);
+void rt_conv2d_filter_grad_f64(const RtConv2d *p, int64_t batch, const double *x, const double *dy, double *dw,
+                               double *ws);
 
 /* ---- pooling (rt_pool.c) ---- */
 

@@ -1,4 +1,5 @@
-/* 2-D convolution and transposed convolution of NCHW images (fp32).
+/* 2-D convolution and transposed convolution of NCHW images: fp32, and a
+ * plain fp64 path at the end (im2col + rt_dgemm, as Paddle's double kernels).
  *
  * rt_conv2d picks one of four formulations (rt_cnn.h's predicates), none of
  * which allocates:
@@ -42,16 +43,19 @@ static void valid_range(int64_t n_out, int64_t n_in, int64_t stride, int64_t off
   if (*hi < *lo) *hi = *lo;
 }
 
-/* dst[j] = src[j * stride] for j < n; stride 1 and 2 get loops compilers
- * vectorize (a constant stride becomes shuffles). */
-static void gather_strided(float *restrict dst, const float *restrict src, int64_t stride, int64_t n) {
-  if (stride == 1)
-    memcpy(dst, src, sizeof(float) * (size_t)n);
-  else if (stride == 2)
-    for (int64_t j = 0; j < n; j++) dst[j] = src[2 * j];
-  else
-    for (int64_t j = 0; j < n; j++) dst[j] = src[j * stride];
-}
+/* GATHER_STRIDED(name, T): dst[j] = src[j * stride] for j < n; stride 1
+ * and 2 get loops compilers vectorize (a constant stride becomes shuffles). */
+#define GATHER_STRIDED(name, T)                                                          \
+  static void name(T *restrict dst, const T *restrict src, int64_t stride, int64_t n) { \
+    if (stride == 1)                                                                     \
+      memcpy(dst, src, sizeof(T) * (size_t)n);                                           \
+    else if (stride == 2)                                                                \
+      for (int64_t j = 0; j < n; j++) dst[j] = src[2 * j];                               \
+    else                                                                                 \
+      for (int64_t j = 0; j < n; j++) dst[j] = src[j * stride];                          \
+  }
+GATHER_STRIDED(gather_strided, float)
+GATHER_STRIDED(gather_strided_f64, double)
 
 /* One image's work split over its channels: task t of ntasks covers
  * channels [lo, hi) of `count`. */
@@ -100,29 +104,33 @@ static void epilogue_image(ConvJob *j, int64_t c) {
   conv_parallel(j, c, epilogue_task);
 }
 
-/* col[(ci*k_h + ki)*k_w + kj][(oh - oh0)*w_out + ow] = x[ci][ih][iw] (0
- * outside), for the channels [c0, c1) of x and the output rows [oh0, oh1). */
-static void im2col(const RtConv2d *p, const float *x, int64_t c0, int64_t c1, int64_t oh0, int64_t oh1, float *col) {
-  const int64_t H = p->h_in, W = p->w_in, OW = p->w_out, sw = p->stride_w, n = (oh1 - oh0) * OW;
-  for (int64_t ci = c0; ci < c1; ci++)
-    for (int64_t ki = 0; ki < p->k_h; ki++)
-      for (int64_t kj = 0; kj < p->k_w; kj++) {
-        float *row = col + ((ci * p->k_h + ki) * p->k_w + kj) * n;
-        int64_t off = kj * p->dil_w - p->pad_l, lo, hi;
-        valid_range(OW, W, sw, off, &lo, &hi);
-        for (int64_t oh = oh0; oh < oh1; oh++, row += OW) {
-          int64_t ih = oh * p->stride_h - p->pad_t + ki * p->dil_h;
-          if (ih < 0 || ih >= H) {
-            memset(row, 0, sizeof(float) * (size_t)OW);
-            continue;
-          }
-          const float *xr = x + (ci * H + ih) * W;
-          memset(row, 0, sizeof(float) * (size_t)lo);
-          if (hi > lo) gather_strided(row + lo, xr + (lo * sw + off), sw, hi - lo);
-          memset(row + hi, 0, sizeof(float) * (size_t)(OW - hi));
-        }
-      }
-}
+/* IM2COL(name, T, gather): col[(ci*k_h + ki)*k_w + kj][(oh - oh0)*w_out + ow]
+ * = x[ci][ih][iw] (0 outside), for the channels [c0, c1) of x and the
+ * output rows [oh0, oh1); gather is GATHER_STRIDED's for T. */
+#define IM2COL(name, T, gather)                                                                                   \
+  static void name(const RtConv2d *p, const T *x, int64_t c0, int64_t c1, int64_t oh0, int64_t oh1, T *col) {    \
+    const int64_t H = p->h_in, W = p->w_in, OW = p->w_out, sw = p->stride_w, n = (oh1 - oh0) * OW;              \
+    for (int64_t ci = c0; ci < c1; ci++)                                                                         \
+      for (int64_t ki = 0; ki < p->k_h; ki++)                                                                    \
+        for (int64_t kj = 0; kj < p->k_w; kj++) {                                                                \
+          T *row = col + ((ci * p->k_h + ki) * p->k_w + kj) * n;                                                 \
+          int64_t off = kj * p->dil_w - p->pad_l, lo, hi;                                                        \
+          valid_range(OW, W, sw, off, &lo, &hi);                                                                 \
+          for (int64_t oh = oh0; oh < oh1; oh++, row += OW) {                                                    \
+            int64_t ih = oh * p->stride_h - p->pad_t + ki * p->dil_h;                                            \
+            if (ih < 0 || ih >= H) {                                                                             \
+              memset(row, 0, sizeof(T) * (size_t)OW);                                                            \
+              continue;                                                                                          \
+            }                                                                                                    \
+            const T *xr = x + (ci * H + ih) * W;                                                                 \
+            memset(row, 0, sizeof(T) * (size_t)lo);                                                              \
+            if (hi > lo) gather(row + lo, xr + (lo * sw + off), sw, hi - lo);                                    \
+            memset(row + hi, 0, sizeof(T) * (size_t)(OW - hi));                                                  \
+          }                                                                                                      \
+        }                                                                                                        \
+  }
+IM2COL(im2col, float, gather_strided)
+IM2COL(im2col_f64, double, gather_strided_f64)
 
 static void im2col_task(void *ctx, int64_t t, int tid) {
   const ConvJob *j = ctx;
@@ -336,28 +344,33 @@ void rt_conv2d(const RtConv2d *p, int64_t batch, const float *x, const float *w,
   }
 }
 
-/* out[m][oh][ow] += col[(m*k_h + ki)*k_w + kj][ih*w_in + iw] where
- * oh = ih*stride_h - pad_t + ki*dil_h (and alike for w), for mg channels. */
-static void col2im(const RtConv2d *p, const float *col, int64_t mg, float *out) {
-  const int64_t H = p->h_in, W = p->w_in, OH = p->h_out, OW = p->w_out, sw = p->stride_w;
-  for (int64_t m = 0; m < mg; m++)
-    for (int64_t ki = 0; ki < p->k_h; ki++)
-      for (int64_t kj = 0; kj < p->k_w; kj++) {
-        const float *row = col + ((m * p->k_h + ki) * p->k_w + kj) * H * W;
-        int64_t off = kj * p->dil_w - p->pad_l, lo, hi;
-        valid_range(W, OW, sw, off, &lo, &hi);
-        for (int64_t ih = 0; ih < H; ih++) {
-          int64_t oh = ih * p->stride_h - p->pad_t + ki * p->dil_h;
-          if (oh < 0 || oh >= OH) continue;
-          float *orow = out + (m * OH + oh) * OW;
-          const float *cr = row + ih * W;
-          if (sw == 1)
-            for (int64_t iw = lo; iw < hi; iw++) orow[iw + off] += cr[iw];
-          else
-            for (int64_t iw = lo; iw < hi; iw++) orow[iw * sw + off] += cr[iw];
-        }
-      }
-}
+/* COL2IM(name, T): out[m][oh][ow] += col[(m*k_h + ki)*k_w + kj][ih*w_in + iw]
+ * where oh = ih*stride_h - pad_t + ki*dil_h (and alike for w), for mg
+ * channels. */
+#define COL2IM(name, T)                                                         \
+  static void name(const RtConv2d *p, const T *col, int64_t mg, T *out) {      \
+    const int64_t H = p->h_in, W = p->w_in, OH = p->h_out, OW = p->w_out;      \
+    const int64_t sw = p->stride_w;                                            \
+    for (int64_t m = 0; m < mg; m++)                                           \
+      for (int64_t ki = 0; ki < p->k_h; ki++)                                  \
+        for (int64_t kj = 0; kj < p->k_w; kj++) {                              \
+          const T *row = col + ((m * p->k_h + ki) * p->k_w + kj) * H * W;      \
+          int64_t off = kj * p->dil_w - p->pad_l, lo, hi;                      \
+          valid_range(W, OW, sw, off, &lo, &hi);                               \
+          for (int64_t ih = 0; ih < H; ih++) {                                 \
+            int64_t oh = ih * p->stride_h - p->pad_t + ki * p->dil_h;          \
+            if (oh < 0 || oh >= OH) continue;                                  \
+            T *orow = out + (m * OH + oh) * OW;                                \
+            const T *cr = row + ih * W;                                        \
+            if (sw == 1)                                                       \
+              for (int64_t iw = lo; iw < hi; iw++) orow[iw + off] += cr[iw];   \
+            else                                                               \
+              for (int64_t iw = lo; iw < hi; iw++) orow[iw * sw + off] += cr[iw]; \
+          }                                                                    \
+        }                                                                      \
+  }
+COL2IM(col2im, float)
+COL2IM(col2im_f64, double)
 
 void rt_conv2d_transpose(const RtConv2d *p, int64_t batch, const float *x, const float *w, const float *bias,
                          float *out, float *ws, float *gemm_ws) {
@@ -400,14 +413,66 @@ void rt_conv2d_filter_grad(const RtConv2d *p, int64_t batch, const float *x, con
     }
 }
 
-void rt_nhwc_to_nchw(const float *x, float *y, int64_t n, int64_t hw, int64_t c) {
-  for (int64_t i = 0; i < n; i++)
-    for (int64_t ch = 0; ch < c; ch++)
-      for (int64_t p = 0; p < hw; p++) y[(i * c + ch) * hw + p] = x[(i * hw + p) * c + ch];
+/* LAYOUT_TRANSPOSES(suffix, T): rt_nhwc_to_nchw<suffix> and
+ * rt_nchw_to_nhwc<suffix> for element type T. */
+#define LAYOUT_TRANSPOSES(suffix, T)                                                           \
+  void rt_nhwc_to_nchw##suffix(const T *x, T *y, int64_t n, int64_t hw, int64_t c) {           \
+    for (int64_t i = 0; i < n; i++)                                                            \
+      for (int64_t ch = 0; ch < c; ch++)                                                       \
+        for (int64_t p = 0; p < hw; p++) y[(i * c + ch) * hw + p] = x[(i * hw + p) * c + ch];  \
+  }                                                                                            \
+  void rt_nchw_to_nhwc##suffix(const T *x, T *y, int64_t n, int64_t c, int64_t hw) {           \
+    for (int64_t i = 0; i < n; i++)                                                            \
+      for (int64_t p = 0; p < hw; p++)                                                         \
+        for (int64_t ch = 0; ch < c; ch++) y[(i * hw + p) * c + ch] = x[(i * c + ch) * hw + p]; \
+  }
+LAYOUT_TRANSPOSES(, float)
+LAYOUT_TRANSPOSES(_f64, double)
+
+/* ---- float64: Paddle's double kernels (phi ConvKernelImpl and friends),
+ * im2col + GEMM per image and group, serially, with rt_dgemm ---- */
+
+/* The column matrix of group input xg (all output rows, in ws), or xg
+ * itself for a pointwise convolution. */
+static const double *cols_f64(const RtConv2d *p, const double *xg, double *ws) {
+  if (rt_conv2d_is_pointwise(p)) return xg;
+  im2col_f64(p, xg, 0, p->c_in / p->groups, 0, p->h_out, ws);
+  return ws;
 }
 
-void rt_nchw_to_nhwc(const float *x, float *y, int64_t n, int64_t c, int64_t hw) {
-  for (int64_t i = 0; i < n; i++)
-    for (int64_t p = 0; p < hw; p++)
-      for (int64_t ch = 0; ch < c; ch++) y[(i * hw + p) * c + ch] = x[(i * c + ch) * hw + p];
+void rt_conv2d_f64(const RtConv2d *p, int64_t batch, const double *x, const double *w, double *out, double *ws) {
+  const int64_t hw = p->h_in * p->w_in, ohw = p->h_out * p->w_out;
+  const int64_t cg = p->c_in / p->groups, mg = p->c_out / p->groups, k = cg * p->k_h * p->k_w;
+  for (int64_t n = 0; n < batch; n++)
+    for (int64_t g = 0; g < p->groups; g++) {
+      const double *col = cols_f64(p, x + (n * p->c_in + g * cg) * hw, ws);
+      rt_dgemm(0, 0, mg, ohw, k, 1.0, w + g * mg * k, k, col, ohw, 0.0, out + (n * p->c_out + g * mg) * ohw, ohw);
+    }
+}
+
+void rt_conv2d_transpose_f64(const RtConv2d *p, int64_t batch, const double *x, const double *w, double *out,
+                             double *ws) {
+  const int64_t hw = p->h_in * p->w_in, ohw = p->h_out * p->w_out;
+  const int64_t cg = p->c_in / p->groups, mg = p->c_out / p->groups, mk = mg * p->k_h * p->k_w;
+  for (int64_t n = 0; n < batch; n++) {
+    double *on = out + n * p->c_out * ohw;
+    memset(on, 0, sizeof(double) * (size_t)(p->c_out * ohw));
+    for (int64_t g = 0; g < p->groups; g++) {
+      /* col [mk, hw] = W_g^T [mk, cg] x X_g [cg, hw]; W_g is [cg, mk] */
+      rt_dgemm(1, 0, mk, hw, cg, 1.0, w + g * cg * mk, mk, x + (n * p->c_in + g * cg) * hw, hw, 0.0, ws, hw);
+      col2im_f64(p, ws, mg, on + g * mg * ohw);
+    }
+  }
+}
+
+void rt_conv2d_filter_grad_f64(const RtConv2d *p, int64_t batch, const double *x, const double *dy, double *dw,
+                               double *ws) {
+  const int64_t hw = p->h_in * p->w_in, ohw = p->h_out * p->w_out;
+  const int64_t cg = p->c_in / p->groups, mg = p->c_out / p->groups, k = cg * p->k_h * p->k_w;
+  for (int64_t n = 0; n < batch; n++)
+    for (int64_t g = 0; g < p->groups; g++) {
+      const double *col = cols_f64(p, x + (n * p->c_in + g * cg) * hw, ws);
+      rt_dgemm(0, 1, mg, k, ohw, 1.0, dy + (n * p->c_out + g * mg) * ohw, ohw, col, ohw, n ? 1.0 : 0.0,
+               dw + g * mg * k, k);
+    }
 }
