@@ -33,6 +33,8 @@
  * Bias [C_out] when present, ResidualData (shaped like Output, not aliasing
  * it) when fuse_residual_connection is set, act from fuse_activation with
  * fuse_alpha and fuse_beta (see conv_act).
+ * float64 (2-D only, as Paddle's double kernels: im2col + GEMM): see
+ * emit_conv_f64 and emit_conv_grad; conv3d stays float32.
  * Gradients: conv2d_grad and depthwise_conv2d_grad (emit_conv_grad),
  * conv3d_grad (emit_conv3d_grad). */
 #include <string.h>
@@ -155,17 +157,36 @@ static int decide_conv(EmitCtx *e) {
   return 0;
 }
 
+/* float64 (phi ConvKernel for double, conv2d and depthwise_conv2d alike:
+ * im2col + GEMM per image and group): one rt_conv2d_f64 call, NHWC on
+ * NCHW copies in scratch.  Bias, ResidualData and fused activations only
+ * Paddle's float oneDNN kernels apply: refused (`fused`). */
+static int emit_conv_f64(EmitCtx *e, const Var *x, const Var *w, const Var *out, const RtConv2d *g, int nhwc,
+                         int fused) {
+  if (fused) return em_fail(e, "float64 convolutions take no Bias, ResidualData or fused activation");
+  conv_print_geo(e, g);
+  const char *xp = em_ptr(e, x, 1), *op = em_ptr(e, out, 0);
+  if (nhwc) conv_nhwc_begin(e, x, out, &xp, &op);
+  conv_print_c(e, &(ConvCall){.kind = CONV_FORWARD, .f64 = 1, .geo = "geo", .batch = em_dim(e, x, 0), .x = xp,
+                              .w = em_ptr(e, w, 1), .out = op,
+                              .ws = conv_ws_f64(e, rt_conv2d_filter_grad_ws_floats(g))});
+  if (nhwc) conv_nhwc_end(e, x, out);
+  return 0;
+}
+
 static int emit_conv(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = ctx_in(&c, "Input", 0), *w = ctx_in(&c, "Filter", 0), *b = ctx_in(&c, "Bias", 0);
   Var *out = ctx_out(&c, "Output", 0);
   if (!x || !w || !out) return em_fail(e, "missing Input, Filter or Output");
-  if (x->dtype != RT_DT_FP32 || w->dtype != RT_DT_FP32 || (b && b->dtype != RT_DT_FP32))
-    return em_fail(e, "only float32 convolutions are supported (Input %s, Filter %s)", rt_dtype_name(x->dtype),
-                   rt_dtype_name(w->dtype));
+  const int f64 = conv_dtype(e, "convolutions", x, w, b);
   int nhwc;
   RtConv2d g;
-  if (conv2d_geometry(e, x, w, out, &g, &nhwc) || conv_act(e, &g)) return -1;
+  if (f64 < 0 || conv2d_geometry(e, x, w, out, &g, &nhwc) || conv_act(e, &g)) return -1;
+  if (f64)
+    return emit_conv_f64(e, x, w, out, &g, nhwc,
+                         b || g.act != RT_ACT_NONE || g.pre_relu ||
+                             (conv_onednn(e->op) && attr_bool(e->op, "fuse_residual_connection", 0)));
   SymDim nb = b ? spec_numel(em_spec(e, b)) : (SymDim){0, 0};
   if (b && (nb.a != 0 || nb.c != g.c_out)) return em_fail(e, "Bias must have %lld elements", (long long)g.c_out);
   const int residual = conv_onednn(e->op) && attr_bool(e->op, "fuse_residual_connection", 0);
@@ -204,18 +225,17 @@ const OpDef op_depthwise_conv2d = {.type = "depthwise_conv2d", .infer = infer_co
  * Paddle's kernel does), Filter@GRAD the sum over the images of
  * dY_g col(X_g)^T (rt_conv2d_filter_grad).  NHWC runs on NCHW copies in
  * scratch, as Paddle's kernel transposes too.  Either gradient may be
- * absent. */
+ * absent.  float64 takes the same steps (rt_conv2d_transpose_f64,
+ * rt_conv2d_filter_grad_f64: rt_dgemm, no packing room). */
 static int emit_conv_grad(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = ctx_in(&c, "Input", 0), *w = ctx_in(&c, "Filter", 0), *dy = ctx_in(&c, "Output@GRAD", 0);
   Var *dx = ctx_out(&c, "Input@GRAD", 0), *dw = ctx_out(&c, "Filter@GRAD", 0);
   if (!x || !w || !dy) return em_fail(e, "needs Input, Filter and Output@GRAD");
-  if (x->dtype != RT_DT_FP32 || w->dtype != RT_DT_FP32 || dy->dtype != RT_DT_FP32)
-    return em_fail(e, "only float32 convolution gradients are supported (Input %s, Filter %s)",
-                   rt_dtype_name(x->dtype), rt_dtype_name(w->dtype));
+  const int f64 = conv_dtype(e, "convolution gradients", x, w, dy);
   int nhwc;
   RtConv2d g;
-  if (conv2d_geometry(e, x, w, dy, &g, &nhwc)) return -1;
+  if (f64 < 0 || conv2d_geometry(e, x, w, dy, &g, &nhwc)) return -1;
   const SymDim nx = em_spec(e, x)->d[0], ny = em_spec(e, dy)->d[0];
   if (nx.a != ny.a || nx.c != ny.c) return em_fail(e, "Output@GRAD and Input differ in batch");
   if (!dx && !dw) return 0;
@@ -235,24 +255,24 @@ static int emit_conv_grad(EmitCtx *e) {
             (long long)t.stride_h, (long long)t.stride_w, (long long)t.pad_t, (long long)t.pad_l, (long long)t.dil_h,
             (long long)t.dil_w, (long long)t.groups);
     const int64_t ws = rt_conv2d_transpose_ws_floats(&t);
-    const char *col = em_scratch_named(e, "float", "col", (SymDim){0, ws * (int64_t)sizeof(float)});
-    const char *gemm_ws = conv_gemm_ws(e, &t, 1);
-    conv_print_c(e, &(ConvCall){.kind = CONV_TRANSPOSE, .geo = "tgeo", .batch = batch, .x = dyp, .w = em_ptr(e, w, 1),
-                                .out = dxp, .ws = col, .gemm_ws = gemm_ws});
+    const char *col = f64 ? conv_ws_f64(e, ws)
+                          : em_scratch_named(e, "float", "col", (SymDim){0, ws * (int64_t)sizeof(float)});
+    const char *gemm_ws = f64 ? NULL : conv_gemm_ws(e, &t, 1);
+    conv_print_c(e, &(ConvCall){.kind = CONV_TRANSPOSE, .f64 = f64, .geo = "tgeo", .batch = batch, .x = dyp,
+                                .w = em_ptr(e, w, 1), .out = dxp, .ws = col, .gemm_ws = gemm_ws});
     pr_line(e->p, "}");
-    if (nhwc)
-      move_print_c(e->p, &(MoveCall){.kind = MOVE_NCHW_TO_NHWC, .src = "dxt", .dst = em_ptr(e, dx, 0), .outer = batch,
-                                      .channels = pool_printf("%lld", (long long)g.c_in),
-                                      .inner = pool_printf("%lld", (long long)hw)});
+    if (nhwc) conv_nhwc_grad_end(e, x, dx, g.c_in, hw);
   }
   if (dw) {
     const int64_t ws = rt_conv2d_filter_grad_ws_floats(&g), mg = g.c_out / g.groups;
     const int64_t k = g.c_in / g.groups * g.k_h * g.k_w;
     conv_print_geo(e, &g);
-    const char *col = ws ? em_scratch_named(e, "float", "col", (SymDim){0, ws * (int64_t)sizeof(float)}) : "NULL";
-    const char *gemm_ws = em_gemm_ws(e, (SymDim){0, mg}, (SymDim){0, k}, (SymDim){0, ohw});
-    conv_print_c(e, &(ConvCall){.kind = CONV_FILTER_GRAD, .geo = "geo", .batch = batch, .x = xp, .dy = dyp,
-                                .out = em_ptr(e, dw, 0), .ws = col, .gemm_ws = gemm_ws});
+    const char *col = f64  ? conv_ws_f64(e, ws)
+                      : ws ? em_scratch_named(e, "float", "col", (SymDim){0, ws * (int64_t)sizeof(float)})
+                           : "NULL";
+    const char *gemm_ws = f64 ? NULL : em_gemm_ws(e, (SymDim){0, mg}, (SymDim){0, k}, (SymDim){0, ohw});
+    conv_print_c(e, &(ConvCall){.kind = CONV_FILTER_GRAD, .f64 = f64, .geo = "geo", .batch = batch, .x = xp,
+                                .dy = dyp, .out = em_ptr(e, dw, 0), .ws = col, .gemm_ws = gemm_ws});
   }
   return 0;
 }

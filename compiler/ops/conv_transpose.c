@@ -26,6 +26,10 @@
  * size is taken from the specialized shape, so output_size and
  * output_padding are honoured.  Padding follows Paddle's
  * UpdatePaddingAndDilation on the input size (SAME forces dilation 1).
+ * float64 (2-D, as Paddle's double kernel: GEMM then col2im): one
+ * rt_conv2d_transpose_f64 call, no Bias; its gradient through
+ * rt_conv2d_f64 and rt_conv2d_filter_grad_f64.  conv3d_transpose stays
+ * float32.
  * Gradients: conv2d_transpose_grad and depthwise_conv2d_transpose_grad
  * (emit_conv_transpose_grad), conv3d_transpose_grad (channel first,
  * emit_conv3d_transpose_grad). */
@@ -122,21 +126,22 @@ static int emit_conv_transpose(EmitCtx *e) {
   Var *x = ctx_in(&c, "Input", 0), *w = ctx_in(&c, "Filter", 0), *b = ctx_in(&c, "Bias", 0);
   Var *out = ctx_out(&c, "Output", 0);
   if (!x || !w || !out) return em_fail(e, "missing Input, Filter or Output");
-  if (x->dtype != RT_DT_FP32 || w->dtype != RT_DT_FP32 || (b && b->dtype != RT_DT_FP32))
-    return em_fail(e, "only float32 transposed convolutions are supported");
+  const int f64 = conv_dtype(e, "transposed convolutions", x, w, b);
   int nhwc;
   RtConv2d g;
-  if (conv_transpose2d_geometry(e, x, w, out, &g, &nhwc)) return -1;
+  if (f64 < 0 || conv_transpose2d_geometry(e, x, w, out, &g, &nhwc)) return -1;
+  if (f64 && b) return em_fail(e, "float64 transposed convolutions take no Bias (Paddle's kernel has none)");
   SymDim nb = b ? spec_numel(em_spec(e, b)) : (SymDim){0, 0};
   if (b && (nb.a != 0 || nb.c != g.c_out)) return em_fail(e, "Bias must have %lld elements", (long long)g.c_out);
   int64_t ws = rt_conv2d_transpose_ws_floats(&g);
   conv_print_geo(e, &g);
   const char *xp = em_ptr(e, x, 1), *op = em_ptr(e, out, 0);
   if (nhwc) conv_nhwc_begin(e, x, out, &xp, &op);
-  const char *wsp = em_scratch_named(e, "float", "col", (SymDim){0, ws * (int64_t)sizeof(float)});
-  conv_print_c(e, &(ConvCall){.kind = CONV_TRANSPOSE, .geo = "geo", .batch = em_dim(e, x, 0), .x = xp,
+  const char *wsp =
+      f64 ? conv_ws_f64(e, ws) : em_scratch_named(e, "float", "col", (SymDim){0, ws * (int64_t)sizeof(float)});
+  conv_print_c(e, &(ConvCall){.kind = CONV_TRANSPOSE, .f64 = f64, .geo = "geo", .batch = em_dim(e, x, 0), .x = xp,
                               .w = em_ptr(e, w, 1), .bias = b ? em_ptr(e, b, 1) : NULL, .out = op, .ws = wsp,
-                              .gemm_ws = conv_gemm_ws(e, &g, 1)});
+                              .gemm_ws = f64 ? NULL : conv_gemm_ws(e, &g, 1)});
   if (nhwc) conv_nhwc_end(e, x, out);
   return 0;
 }
@@ -154,11 +159,10 @@ static int emit_conv_transpose_grad(EmitCtx *e) {
   Var *x = ctx_in(&c, "Input", 0), *w = ctx_in(&c, "Filter", 0), *dy = ctx_in(&c, "Output@GRAD", 0);
   Var *dx = ctx_out(&c, "Input@GRAD", 0), *dw = ctx_out(&c, "Filter@GRAD", 0);
   if (!x || !w || !dy) return em_fail(e, "needs Input, Filter and Output@GRAD");
-  if (x->dtype != RT_DT_FP32 || w->dtype != RT_DT_FP32 || dy->dtype != RT_DT_FP32)
-    return em_fail(e, "only float32 transposed convolution gradients are supported");
+  const int f64 = conv_dtype(e, "transposed convolution gradients", x, w, dy);
   int nhwc;
   RtConv2d g;
-  if (conv_transpose2d_geometry(e, x, w, dy, &g, &nhwc)) return -1;
+  if (f64 < 0 || conv_transpose2d_geometry(e, x, w, dy, &g, &nhwc)) return -1;
   const SymDim nx = em_spec(e, x)->d[0], ny = em_spec(e, dy)->d[0];
   if (nx.a != ny.a || nx.c != ny.c) return em_fail(e, "Output@GRAD and Input differ in batch");
   if (!dx && !dw) return 0;
@@ -170,22 +174,24 @@ static int emit_conv_transpose_grad(EmitCtx *e) {
   const char *dxp = dx ? em_ptr(e, dx, 0) : NULL;
   if (nhwc) conv_nhwc_grad_begin(e, x, dy, dx != NULL, dw != NULL, g.c_in, hw, g.c_out, ohw, &xp, &dyp, &dxp);
   if (dx) {
-    const int64_t ws = rt_conv2d_ws_floats(&t);
-    const char *wsp = ws ? em_scratch_named(e, "float", "col", (SymDim){0, ws * (int64_t)sizeof(float)}) : "NULL";
-    conv_print_c(e, &(ConvCall){.kind = CONV_FORWARD, .geo = "geo", .batch = batch, .x = dyp, .w = em_ptr(e, w, 1),
-                                .out = dxp, .ws = wsp, .gemm_ws = conv_gemm_ws(e, &t, 0)});
-    if (nhwc)
-      move_print_c(e->p, &(MoveCall){.kind = MOVE_NCHW_TO_NHWC, .src = "dxt", .dst = em_ptr(e, dx, 0), .outer = batch,
-                                      .channels = pool_printf("%lld", (long long)g.c_in),
-                                      .inner = pool_printf("%lld", (long long)hw)});
+    const int64_t ws = f64 ? rt_conv2d_filter_grad_ws_floats(&t) : rt_conv2d_ws_floats(&t);
+    const char *wsp = f64  ? conv_ws_f64(e, ws)
+                      : ws ? em_scratch_named(e, "float", "col", (SymDim){0, ws * (int64_t)sizeof(float)})
+                           : "NULL";
+    conv_print_c(e, &(ConvCall){.kind = CONV_FORWARD, .f64 = f64, .geo = "geo", .batch = batch, .x = dyp,
+                                .w = em_ptr(e, w, 1), .out = dxp, .ws = wsp,
+                                .gemm_ws = f64 ? NULL : conv_gemm_ws(e, &t, 0)});
+    if (nhwc) conv_nhwc_grad_end(e, x, dx, g.c_in, hw);
   }
   if (dw) {
     const int64_t ws = rt_conv2d_filter_grad_ws_floats(&t), mg = t.c_out / t.groups;
     const int64_t k = t.c_in / t.groups * t.k_h * t.k_w;
-    const char *col = ws ? em_scratch_named(e, "float", "col", (SymDim){0, ws * (int64_t)sizeof(float)}) : "NULL";
-    const char *gemm_ws = em_gemm_ws(e, (SymDim){0, mg}, (SymDim){0, k}, (SymDim){0, hw});
-    conv_print_c(e, &(ConvCall){.kind = CONV_FILTER_GRAD, .geo = "geo", .batch = batch, .x = dyp, .dy = xp,
-                                .out = em_ptr(e, dw, 0), .ws = col, .gemm_ws = gemm_ws});
+    const char *col = f64  ? conv_ws_f64(e, ws)
+                      : ws ? em_scratch_named(e, "float", "col", (SymDim){0, ws * (int64_t)sizeof(float)})
+                           : "NULL";
+    const char *gemm_ws = f64 ? NULL : em_gemm_ws(e, (SymDim){0, mg}, (SymDim){0, k}, (SymDim){0, hw});
+    conv_print_c(e, &(ConvCall){.kind = CONV_FILTER_GRAD, .f64 = f64, .geo = "geo", .batch = batch, .x = dyp,
+                                .dy = xp, .out = em_ptr(e, dw, 0), .ws = col, .gemm_ws = gemm_ws});
   }
   return 0;
 }

@@ -114,14 +114,26 @@ void conv_nhwc_dims(int64_t d[4]) {
   d[3] = d[2], d[2] = d[1], d[1] = c;
 }
 
+/* The C element type of a convolution's buffers (float or double) and
+ * whether it is double, from the var v (its Input). */
+static const char *conv_ctype(const Var *v) { return v->dtype == RT_DT_FP64 ? "double" : "float"; }
+static int conv_f64(const Var *v) { return v->dtype == RT_DT_FP64; }
+
+/* Kernel scratch for n elements of v's dtype, as a pointer expression. */
+static const char *conv_scratch(EmitCtx *e, const Var *v, SymDim n) {
+  const int64_t size = conv_f64(v) ? 8 : 4;
+  return em_scratch(e, (SymDim){n.a * size, n.c * size});
+}
+
 void conv_nhwc_begin(EmitCtx *e, const Var *x, const Var *out, const char **xp, const char **op) {
   const SymDim xn = spec_numel(em_spec(e, x)), on = spec_numel(em_spec(e, out));
-  const char *xt = em_scratch(e, (SymDim){xn.a * 4, xn.c * 4}), *ot = em_scratch(e, (SymDim){on.a * 4, on.c * 4});
+  const char *xt = conv_scratch(e, x, xn), *ot = conv_scratch(e, x, on), *t = conv_ctype(x);
   pr_line(e->p, "/* NHWC: the convolution runs on NCHW copies in scratch */");
-  pr_line(e->p, "float *xt = (float *)%s, *ot = (float *)%s;", xt, ot);
+  pr_line(e->p, "%s *xt = (%s *)%s, *ot = (%s *)%s;", t, t, xt, t, ot);
   move_print_c(e->p, &(MoveCall){.kind = MOVE_NHWC_TO_NCHW, .src = em_ptr(e, x, 1), .dst = "xt",
                                   .outer = em_dim(e, x, 0), .inner = em_prod(e, x, 1, 3),
-                                  .channels = pool_printf("%lld", (long long)em_const_dim(e, x, 3))});
+                                  .channels = pool_printf("%lld", (long long)em_const_dim(e, x, 3)),
+                                  .f64 = conv_f64(x)});
   *xp = "xt", *op = "ot";
 }
 
@@ -129,35 +141,60 @@ void conv_nhwc_end(EmitCtx *e, const Var *x, const Var *out) {
   move_print_c(e->p, &(MoveCall){.kind = MOVE_NCHW_TO_NHWC, .src = "ot", .dst = em_ptr(e, out, 0),
                                   .outer = em_dim(e, x, 0),
                                   .channels = pool_printf("%lld", (long long)em_const_dim(e, out, 3)),
-                                  .inner = em_prod(e, out, 1, 3)});
+                                  .inner = em_prod(e, out, 1, 3), .f64 = conv_f64(x)});
 }
 
 void conv_nhwc_grad_begin(EmitCtx *e, const Var *x, const Var *dy, int dx, int dw, int64_t c_in, int64_t hw,
                           int64_t c_out, int64_t ohw, const char **xp, const char **dyp, const char **dxp) {
-  const char *batch = em_dim(e, x, 0);
+  const char *batch = em_dim(e, x, 0), *t = conv_ctype(x);
   const SymDim xn = spec_numel(em_spec(e, x)), yn = spec_numel(em_spec(e, dy));
   pr_line(e->p, "/* NHWC: the gradients are computed on NCHW copies in scratch */");
-  pr_line(e->p, "float *dyt = (float *)%s;", em_scratch(e, (SymDim){yn.a * 4, yn.c * 4}));
+  pr_line(e->p, "%s *dyt = (%s *)%s;", t, t, conv_scratch(e, x, yn));
   move_print_c(e->p, &(MoveCall){.kind = MOVE_NHWC_TO_NCHW, .src = *dyp, .dst = "dyt", .outer = batch,
                                   .inner = pool_printf("%lld", (long long)ohw),
-                                  .channels = pool_printf("%lld", (long long)c_out)});
+                                  .channels = pool_printf("%lld", (long long)c_out), .f64 = conv_f64(x)});
   *dyp = "dyt";
   if (dw) {
-    pr_line(e->p, "float *xt = (float *)%s;", em_scratch(e, (SymDim){xn.a * 4, xn.c * 4}));
+    pr_line(e->p, "%s *xt = (%s *)%s;", t, t, conv_scratch(e, x, xn));
     move_print_c(e->p, &(MoveCall){.kind = MOVE_NHWC_TO_NCHW, .src = *xp, .dst = "xt", .outer = batch,
                                     .inner = pool_printf("%lld", (long long)hw),
-                                    .channels = pool_printf("%lld", (long long)c_in)});
+                                    .channels = pool_printf("%lld", (long long)c_in), .f64 = conv_f64(x)});
     *xp = "xt";
   }
   if (dx) {
-    pr_line(e->p, "float *dxt = (float *)%s;", em_scratch(e, (SymDim){xn.a * 4, xn.c * 4}));
+    pr_line(e->p, "%s *dxt = (%s *)%s;", t, t, conv_scratch(e, x, xn));
     *dxp = "dxt";
   }
 }
 
+void conv_nhwc_grad_end(EmitCtx *e, const Var *x, const Var *dx, int64_t c_in, int64_t hw) {
+  move_print_c(e->p, &(MoveCall){.kind = MOVE_NCHW_TO_NHWC, .src = "dxt", .dst = em_ptr(e, dx, 0),
+                                  .outer = em_dim(e, x, 0), .channels = pool_printf("%lld", (long long)c_in),
+                                  .inner = pool_printf("%lld", (long long)hw), .f64 = conv_f64(x)});
+}
+
+int conv_dtype(EmitCtx *e, const char *what, const Var *x, const Var *w, const Var *other) {
+  const int t = x->dtype;
+  if ((t == RT_DT_FP32 || t == RT_DT_FP64) && w->dtype == t && (!other || other->dtype == t)) return t == RT_DT_FP64;
+  return em_fail(e, "only float32 or float64 %s are supported, all of one dtype (Input %s, Filter %s%s%s)", what,
+                 rt_dtype_name(x->dtype), rt_dtype_name(w->dtype), other ? ", " : "",
+                 other ? rt_dtype_name(other->dtype) : "");
+}
+
+const char *conv_ws_f64(EmitCtx *e, int64_t n) {
+  return n ? em_scratch_named(e, "double", "col", (SymDim){0, n * (int64_t)sizeof(double)}) : "NULL";
+}
+
 void conv_print_c(EmitCtx *e, const ConvCall *c) {
   const char *bias = c->bias ? c->bias : "NULL", *res = c->res ? c->res : "NULL";
-  if (c->dims == 3 && c->kind == CONV_FORWARD)
+  if (c->f64 && c->kind == CONV_FORWARD)
+    pr_line(e->p, "rt_conv2d_f64(&%s, %s, %s, %s, %s, %s);", c->geo, c->batch, c->x, c->w, c->out, c->ws);
+  else if (c->f64 && c->kind == CONV_TRANSPOSE)
+    pr_line(e->p, "rt_conv2d_transpose_f64(&%s, %s, %s, %s, %s, %s);", c->geo, c->batch, c->x, c->w, c->out, c->ws);
+  else if (c->f64)
+    pr_line(e->p, "rt_conv2d_filter_grad_f64(&%s, %s, %s, %s, %s, %s);", c->geo, c->batch, c->x, c->dy, c->out,
+            c->ws);
+  else if (c->dims == 3 && c->kind == CONV_FORWARD)
     pr_line(e->p, "rt_conv3d(&%s, %s, %s, %s, %s, %s, %s);", c->geo, c->batch, c->x, c->w, c->out, c->ws, c->gemm_ws);
   else if (c->dims == 3 && c->kind == CONV_TRANSPOSE)
     pr_line(e->p, "rt_conv3d_transpose(&%s, %d, %s, %s, %s, %s, %s, %s);", c->geo, c->channel_last, c->batch, c->x,

@@ -21,9 +21,11 @@ const char *move_expr_c(const MoveCall *c) {
     case MOVE_COPY_STRIDED:
       return pool_printf("rt_copy_strided(%s, %s, %s, %d, dims, strides)", c->src, c->dst, c->esize, c->rank);
     case MOVE_NHWC_TO_NCHW:
-      return pool_printf("rt_nhwc_to_nchw(%s, %s, %s, %s, %s)", c->src, c->dst, c->outer, c->inner, c->channels);
+      return pool_printf("rt_nhwc_to_nchw%s(%s, %s, %s, %s, %s)", c->f64 ? "_f64" : "", c->src, c->dst, c->outer,
+                         c->inner, c->channels);
     case MOVE_NCHW_TO_NHWC:
-      return pool_printf("rt_nchw_to_nhwc(%s, %s, %s, %s, %s)", c->src, c->dst, c->outer, c->channels, c->inner);
+      return pool_printf("rt_nchw_to_nhwc%s(%s, %s, %s, %s, %s)", c->f64 ? "_f64" : "", c->src, c->dst, c->outer,
+                         c->channels, c->inner);
     case MOVE_CHANNEL_AFFINE:
       return pool_printf("rt_channel_affine(%s, %s, %s, %s, %s, %s, %s)", c->src, c->dst, c->scale, c->bias,
                          c->outer, c->channels, c->inner);

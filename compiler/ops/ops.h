@@ -315,6 +315,17 @@ void conv_nhwc_end(EmitCtx *e, const Var *x, const Var *out);
  * *dxp at NCHW room for Input@GRAD when it is wanted. */
 void conv_nhwc_grad_begin(EmitCtx *e, const Var *x, const Var *dy, int dx, int dw, int64_t c_in, int64_t hw,
                           int64_t c_out, int64_t ohw, const char **xp, const char **dyp, const char **dxp);
+/* Prints the transpose of the NCHW Input@GRAD (dxt, c_in channels of hw
+ * pixels) back into dx. */
+void conv_nhwc_grad_end(EmitCtx *e, const Var *x, const Var *dx, int64_t c_in, int64_t hw);
+/* The element type of a 2-D convolution (Input x, Filter w, and another
+ * tensor the op reads, or NULL): 0 for float32, 1 for float64 (all of one
+ * dtype, as Paddle's kernels take them); -1 after em_fail naming `what`
+ * ("convolutions", ...) and the dtypes. */
+int conv_dtype(EmitCtx *e, const char *what, const Var *x, const Var *w, const Var *other);
+/* Kernel scratch of n doubles for the float64 routines' column matrix, as
+ * a pointer expression ("NULL" when n is 0). */
+const char *conv_ws_f64(EmitCtx *e, int64_t n);
 
 /* One convolution as the lowering decided it: the runtime routine (kind,
  * dims), the name of its geometry (a constant RtConv2d or RtConv3d the
@@ -336,6 +347,7 @@ typedef struct ConvCall {
   const char *bias, *res;   /* NULL: none */
   const char *out;          /* output images, or the filter gradient */
   const char *ws, *gemm_ws; /* the routine's buffer (im2col / col) and the GEMM's packing room */
+  int f64;                  /* 2-D float64: rt_conv2d*_f64 (no bias, residual or gemm_ws) */
 } ConvCall;
 void conv_print_c(EmitCtx *e, const ConvCall *c);
 
