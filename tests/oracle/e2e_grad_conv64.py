@@ -56,12 +56,12 @@ conv_case("convt64_nhwc_same", [2, 3, 4, 3], [3, 2, 3, 3], op=F.conv2d_transpose
 
 @inference
 def conv64_infer_relu_dw_convt():
-    """Inference: relu -> depthwise_conv2d -> conv2d_transpose, float64."""
+    """Inference: relu -> depthwise_conv2d -> depthwise_conv2d_transpose."""
     x = paddle.static.data("x", [-1, 3, 6, 6], F64)
     wd = paddle.static.data("wd", [3, 1, 3, 3], F64)
-    wt = paddle.static.data("wt", [3, 2, 2, 2], F64)
+    wt = paddle.static.data("wt", [3, 1, 2, 2], F64)
     y = F.conv2d(F.relu(x), wd, groups=3, padding=1)
-    z = F.conv2d_transpose(y, wt, stride=2)
+    z = F.conv2d_transpose(y, wt, stride=2, groups=3)
     return [x, wd, wt], [y, z]
 
 
