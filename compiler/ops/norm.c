@@ -26,8 +26,9 @@
  * double for all of these and their grads; a float64 norm's parameters and
  * statistics are float64 and its kernels the _f64 ones, the same steps
  * computed in double; float64 is refused under sync_batch_norm and for
- * group_norm with data_layout NHWC): batch_norm with its running statistics (is_test or
- * use_global_stats, without trainable_statistics) -> rt_batch_norm (Scale
+ * group_norm with data_layout NHWC): batch_norm with its running
+ * statistics (is_test or use_global_stats, without trainable_statistics)
+ * -> rt_batch_norm (Scale
  * and Bias are optional, as in Paddle's kernel: 1 and 0), with its batch's
  * statistics (training) -> rt_batch_norm_train, which also writes
  * SavedMean, SavedVariance (the inverse std) and MeanOut / VarianceOut
@@ -44,9 +45,9 @@
  * unwritten then, get zeros when read, by a grad op); ReserveSpace is
  * cuDNN's and empty here.
  *
- * Gradients (float32 and float64, the grad ops' OpDefs are here): batch_norm_grad,
- * layer_norm_grad, group_norm_grad, instance_norm_grad, each following
- * its phi CPU kernel (see each emitter). */
+ * Gradients (float32 and float64, the grad ops' OpDefs are here):
+ * batch_norm_grad, layer_norm_grad, group_norm_grad, instance_norm_grad,
+ * each following its phi CPU kernel (see each emitter). */
 #include <string.h>
 #include <strings.h>
 
