@@ -12,7 +12,7 @@
 
 #define NT float
 #define NF(name) name
-#define NSQRT sqrt
+#define NSQRT sqrtf
 #define NSUM rt_sum_f64
 #define NSQDEV rt_sqdev_f64
 #include "rt_norm_t.h"
