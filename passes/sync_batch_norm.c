@@ -17,11 +17,14 @@
  * batch_norm's numbers but for the variance's formula.  Scale@GRAD and
  * Bias@GRAD stay each place's own, summed with the other gradients after.
  * Runs before the batch_norm fusions, which leave a synced batch_norm
- * alone (fuse_bn_training). */
+ * alone (fuse_bn_training).  A training batch_norm of float64 tensors is
+ * refused (refuse_f64). */
 #include <string.h>
 
 #include "attr.h"
+#include "diag.h"
 #include "fuse_util.h"
+#include "ops/ops.h"
 #include "pass.h"
 #include "rewrite.h"
 #include "util.h"
@@ -73,7 +76,24 @@ static int sync_one(Graph *g, int bn) {
   return 1;
 }
 
+/* A training batch_norm of float64 X: its statistics cannot be synced
+ * (batch_norm_sums and the synced kernels are float32's), and left alone
+ * it would normalize each place by its own rows, so it is refused. */
+static int refuse_f64(const Graph *g) {
+  int bad = 0;
+  for (int i = 0; i < g->nops; i++) {
+    const Op *op = &g->ops[i];
+    if (op->removed || strcmp(op->type, "batch_norm") || op_bn_running_stats(op)) continue;
+    const int x = rw_in(g, i, "X");
+    if (x >= 0 && g->vars[x].dtype == RT_DT_FP64)
+      bad = diag_error("%s: %s: sync_batch_norm of float64 tensors is not supported", g->file,
+                       graph_op_where(g, op));
+  }
+  return bad;
+}
+
 int pass_sync_batch_norm(Graph *g, PassCtx *c) {
+  if (refuse_f64(g)) return -1;
   rw_each_op(g, &c->changes, sync_one);
   return 0;
 }

@@ -460,6 +460,33 @@ void rt_instance_norm_grad(const float *x, const float *dy, const float *scale, 
                            const float *inv_std, int64_t n, int64_t c, int64_t inner, float *dx, float *dscale,
                            float *dbias);
 
+/* float64 (Paddle's double kernels): the kernels above over double
+ * tensors, every step in double; epsilon and momentum stay the float
+ * attributes' values. */
+void rt_batch_norm_f64(const double *x, double *y, const double *scale, const double *bias, const double *mean,
+                       const double *var, float eps, int64_t outer, int64_t c, int64_t inner);
+void rt_batch_norm_train_f64(const double *x, double *y, const double *scale, const double *bias,
+                             const double *mean_in, const double *var_in, float eps, float momentum, int64_t outer,
+                             int64_t c, int64_t inner, double *mean_out, double *var_out, double *saved_mean,
+                             double *saved_inv_std);
+void rt_batch_norm_grad_f64(const double *x, const double *dy, const double *scale, const double *mean,
+                            const double *inv_std, const double *var, float eps, int64_t outer, int64_t c,
+                            int64_t inner, double *dx, double *dscale, double *dbias);
+void rt_layer_norm_f64(const double *x, double *y, const double *scale, const double *bias, float eps, int64_t rows,
+                       int64_t cols, double *mean, double *var);
+void rt_layer_norm_grad_f64(const double *x, const double *dy, const double *mean, const double *var,
+                            const double *scale, float eps, int64_t rows, int64_t cols, double *dx, double *dscale,
+                            double *dbias);
+void rt_group_norm_f64(const double *x, double *y, const double *scale, const double *bias, float eps, int64_t n,
+                       int64_t c, int64_t groups, int64_t inner, double *mean_out, double *var_out,
+                       double *inv_std_out);
+void rt_group_norm_grad_f64(const double *y, const double *dy, const double *scale, const double *bias,
+                            const double *var, float eps, int64_t n, int64_t c, int64_t groups, int64_t inner,
+                            int channel_last, double *dx, double *dscale, double *dbias);
+void rt_instance_norm_grad_f64(const double *x, const double *dy, const double *scale, const double *mean,
+                               const double *inv_std, int64_t n, int64_t c, int64_t inner, double *dx,
+                               double *dscale, double *dbias);
+
 /* ---- resampling and padding (rt_interp.c) ---- */
 
 typedef enum RtInterpMethod {

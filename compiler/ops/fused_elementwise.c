@@ -158,6 +158,7 @@ static int emit_fused_bn_train(EmitCtx *e) {
   const char *act = attr_str(e->op, "act_type", "");
   const char *expr = unary_float_expr(e, e->op, act);
   if (!y || !expr) return em_fail(e, "needs Y and an activation act_type ('%s' is not one)", act);
+  if (y->dtype != RT_DT_FP32) return em_fail(e, "only float32 is supported"); /* the activation's loops are float's */
   if (z && (z->dtype != RT_DT_FP32 || !same_spec(em_spec(e, z), em_spec(e, y))))
     return em_fail(e, "Z ('%s') must be float32 of Y's shape", z->name);
   if (op_batch_norm_emit(e)) return -1;

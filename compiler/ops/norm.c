@@ -22,8 +22,13 @@
  *   attrs: epsilon=1e-5, groups=-1, data_layout="NCHW".
  * Statistics of float16/bfloat16 inputs are float32 (Paddle's param_type).
  *
- * C emission (fp32): batch_norm with its running statistics (is_test or
- * use_global_stats, without trainable_statistics) -> rt_batch_norm (Scale
+ * C emission (float32 and float64: Paddle's CPU kernels register float and
+ * double for all of these and their grads; a float64 norm's parameters and
+ * statistics are float64 and its kernels the _f64 ones, the same steps
+ * computed in double; float64 is refused under sync_batch_norm and for
+ * group_norm with data_layout NHWC): batch_norm with its running
+ * statistics (is_test or use_global_stats, without trainable_statistics)
+ * -> rt_batch_norm (Scale
  * and Bias are optional, as in Paddle's kernel: 1 and 0), with its batch's
  * statistics (training) -> rt_batch_norm_train, which also writes
  * SavedMean, SavedVariance (the inverse std) and MeanOut / VarianceOut
@@ -40,9 +45,9 @@
  * unwritten then, get zeros when read, by a grad op); ReserveSpace is
  * cuDNN's and empty here.
  *
- * Gradients (fp32, the grad ops' OpDefs are here): batch_norm_grad,
- * layer_norm_grad, group_norm_grad, instance_norm_grad, each following
- * its phi CPU kernel (see each emitter). */
+ * Gradients (float32 and float64, the grad ops' OpDefs are here):
+ * batch_norm_grad, layer_norm_grad, group_norm_grad, instance_norm_grad,
+ * each following its phi CPU kernel (see each emitter). */
 #include <string.h>
 #include <strings.h>
 
@@ -147,14 +152,31 @@ static int infer_group_norm(OpCtx *c) {
 
 /* ---- C emission ---- */
 
-/* An optional fp32 per-channel input with n elements: its pointer, or "NULL". */
+/* 1 when `v` holds an element type the kernels take: float32, or float64
+ * (Paddle's CPU kernels of every norm here and of its grad register float
+ * and double; the double ones compute in double, as rt_norm_t.h does). */
+static int norm_type_ok(const Var *v) { return v->dtype == RT_DT_FP32 || v->dtype == RT_DT_FP64; }
+
+/* The element type of the op being emitted: its X's (group_norm_grad's Y's
+ * when it has no X); a float64 norm's parameters and statistics are
+ * float64 too (Paddle's param_type is T but for half types). */
+static int norm_elem_dtype(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  const Var *x = ctx_in(&c, "X", 0);
+  if (!x) x = ctx_in(&c, "Y", 0);
+  return x && x->dtype == RT_DT_FP64 ? RT_DT_FP64 : RT_DT_FP32;
+}
+
+/* An optional per-channel input of the op's element type with n elements:
+ * its pointer, or "NULL". */
 static const char *param_ptr(EmitCtx *e, const char *slot, int64_t n, int *bad) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *v = ctx_in(&c, slot, 0);
   if (!v) return "NULL";
   SymDim k = spec_numel(em_spec(e, v));
-  if (v->dtype != RT_DT_FP32 || k.a != 0 || k.c != n) {
-    *bad = em_fail(e, "%s must be float32 with %lld elements", slot, (long long)n);
+  const int dt = norm_elem_dtype(e);
+  if (v->dtype != dt || k.a != 0 || k.c != n) {
+    *bad = em_fail(e, "%s must be %s with %lld elements", slot, rt_dtype_name(dt), (long long)n);
     return "NULL";
   }
   return em_ptr(e, v, 1);
@@ -170,8 +192,9 @@ static const char *stat_ptr(EmitCtx *e, const char *slot, SymDim n, int *bad) {
   if (!v || (!v->nusers && !(v->flags & VAR_FETCH))) return "NULL";
   const VarSpec *vs = em_spec(e, v);
   SymDim k = vs->known ? spec_numel(vs) : (SymDim){-1, -1};
-  if (v->dtype != RT_DT_FP32 || k.a != n.a || k.c != n.c) {
-    *bad = em_fail(e, "output %s must be float32 with %s elements", slot, em_sym(n));
+  const int dt = norm_elem_dtype(e);
+  if (v->dtype != dt || k.a != n.a || k.c != n.c) {
+    *bad = em_fail(e, "output %s must be %s with %s elements", slot, rt_dtype_name(dt), em_sym(n));
     return "NULL";
   }
   return em_ptr(e, v, 0);
@@ -197,15 +220,16 @@ static int same_spec(EmitCtx *e, const Var *a, const Var *b) {
   return 1;
 }
 
-/* A float32 statistics slot of batch_norm with ch elements (input when
- * `in`, else output): the var, or NULL after em_fail when missing or
- * mis-shaped. */
+/* A statistics slot of batch_norm (of the op's element type) with ch
+ * elements (input when `in`, else output): the var, or NULL after em_fail
+ * when missing or mis-shaped. */
 static Var *bn_stat(EmitCtx *e, const char *slot, int in, int64_t ch) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *v = in ? ctx_in(&c, slot, 0) : ctx_out(&c, slot, 0);
   SymDim k = v ? spec_numel(em_spec(e, v)) : (SymDim){-1, -1};
-  if (!v || v->dtype != RT_DT_FP32 || k.a != 0 || k.c != ch) {
-    em_fail(e, "%s must be a float32 tensor of %lld elements", slot, (long long)ch);
+  const int dt = norm_elem_dtype(e);
+  if (!v || v->dtype != dt || k.a != 0 || k.c != ch) {
+    em_fail(e, "%s must be a %s tensor of %lld elements", slot, rt_dtype_name(dt), (long long)ch);
     return NULL;
   }
   return v;
@@ -242,7 +266,9 @@ static int emit_batch_norm_train(EmitCtx *e, const Var *x, const Var *y, int ci,
   /* sync_batch_norm on places: every place's sums (sync_batch_norm.c) */
   const Var *sums = bn_sums(e, "Sums", 2 * ch + 1);
   if (sums == BAD_SUMS) return -1;
-  norm_print_c(e->p, &(NormCall){.kind = NORM_BATCH_TRAIN, .outer = em_prod(e, x, 0, ci), .c = ch,
+  const int f64 = x->dtype == RT_DT_FP64;
+  if (sums && f64) return em_fail(e, "sync_batch_norm of float64 tensors is not supported");
+  norm_print_c(e->p, &(NormCall){.kind = NORM_BATCH_TRAIN, .f64 = f64, .outer = em_prod(e, x, 0, ci), .c = ch,
                                   .inner = em_prod(e, x, ci + 1, rank),
                                   .eps = em_float(attr_float(e->op, "epsilon", 1e-5)),
                                   .momentum = em_float(attr_float(e->op, "momentum", 0.9)), .x = em_ptr(e, x, 1),
@@ -282,7 +308,7 @@ static int emit_batch_norm(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = ctx_in(&c, "X", 0), *y = ctx_out(&c, "Y", 0);
   if (!x || !y) return em_fail(e, "missing X or Y");
-  if (x->dtype != RT_DT_FP32) return em_fail(e, "batch_norm of %s tensors is not supported", rt_dtype_name(x->dtype));
+  if (!norm_type_ok(x)) return em_fail(e, "batch_norm of %s tensors is not supported", rt_dtype_name(x->dtype));
   const int running = op_bn_running_stats(e->op);
   int rank = em_spec(e, x)->rank;
   int nchw = strcasecmp(attr_str(e->op, "data_layout", "NCHW"), "NCHW") == 0;
@@ -297,7 +323,8 @@ static int emit_batch_norm(EmitCtx *e) {
   const char *mean = param_ptr(e, "Mean", ch, &bad), *var = param_ptr(e, "Variance", ch, &bad);
   if (bad) return -1;
   if (!strcmp(mean, "NULL") || !strcmp(var, "NULL")) return em_fail(e, "Mean and Variance are required");
-  norm_print_c(e->p, &(NormCall){.kind = NORM_BATCH, .outer = em_prod(e, x, 0, ci), .c = ch,
+  norm_print_c(e->p, &(NormCall){.kind = NORM_BATCH, .f64 = x->dtype == RT_DT_FP64,
+                                  .outer = em_prod(e, x, 0, ci), .c = ch,
                                   .inner = em_prod(e, x, ci + 1, rank),
                                   .eps = em_float(attr_float(e->op, "epsilon", 1e-5)), .x = em_ptr(e, x, 1),
                                   .y = em_ptr(e, y, 0), .scale = sc, .bias = bi, .mean = mean, .var = var});
@@ -327,7 +354,7 @@ int op_batch_norm_grad_emit(EmitCtx *e, const char *dy_ptr) {
   Var *x = ctx_in(&c, "X", 0), *dy = ctx_in(&c, "Y@GRAD", 0);
   Var *dx = ctx_out(&c, "X@GRAD", 0), *ds = ctx_out(&c, "Scale@GRAD", 0), *db = ctx_out(&c, "Bias@GRAD", 0);
   if (!x || !dy) return em_fail(e, "needs X and Y@GRAD");
-  if (x->dtype != RT_DT_FP32 || dy->dtype != RT_DT_FP32)
+  if (!norm_type_ok(x) || dy->dtype != x->dtype)
     return em_fail(e, "batch_norm_grad of %s tensors is not supported", rt_dtype_name(x->dtype));
   if (!ds != !db) return em_fail(e, "Scale@GRAD and Bias@GRAD must be wanted together (Paddle computes neither alone)");
   if (!same_spec(e, x, dy)) return em_fail(e, "Y@GRAD must have X's shape");
@@ -355,8 +382,10 @@ int op_batch_norm_grad_emit(EmitCtx *e, const char *dy_ptr) {
   const Var *gsums = bn_sums(e, "Sums", 2 * ch), *count = bn_sums(e, "Count", 2 * ch + 1);
   if (gsums == BAD_SUMS || count == BAD_SUMS) return -1;
   if (!gsums != !count || (gsums && global)) return em_fail(e, "Sums and Count go together, with the batch's statistics");
+  const int f64 = x->dtype == RT_DT_FP64;
+  if (gsums && f64) return em_fail(e, "sync_batch_norm of float64 tensors is not supported");
   if (gsums) attr_superseded(e->op, "epsilon"); /* synced: SavedVariance holds 1 / std */
-  norm_print_c(e->p, &(NormCall){.kind = NORM_BATCH_GRAD, .outer = em_prod(e, x, 0, ci), .c = ch,
+  norm_print_c(e->p, &(NormCall){.kind = NORM_BATCH_GRAD, .f64 = f64, .outer = em_prod(e, x, 0, ci), .c = ch,
                                   .inner = em_prod(e, x, ci + 1, rank),
                                   .eps = gsums ? NULL : em_float(attr_float(e->op, "epsilon", 1e-5)),
                                   .x = em_ptr(e, x, 1), .dy = dy_ptr ? dy_ptr : em_ptr(e, dy, 1), .scale = sc,
@@ -376,7 +405,7 @@ static int emit_layer_norm(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = ctx_in(&c, "X", 0), *y = ctx_out(&c, "Y", 0);
   if (!x || !y) return em_fail(e, "missing X or Y");
-  if (x->dtype != RT_DT_FP32) return em_fail(e, "layer_norm of %s tensors is not supported", rt_dtype_name(x->dtype));
+  if (!norm_type_ok(x)) return em_fail(e, "layer_norm of %s tensors is not supported", rt_dtype_name(x->dtype));
   int rank = em_spec(e, x)->rank, axis = (int)attr_int(e->op, "begin_norm_axis", 1);
   if (axis <= 0 || axis >= rank) return em_fail(e, "begin_norm_axis out of range");
   SymDim cols = {0, 1};
@@ -390,7 +419,8 @@ static int emit_layer_norm(EmitCtx *e) {
   const SymDim rows = spec_prod(em_spec(e, x), 0, axis);
   const char *mean = stat_ptr(e, "Mean", rows, &bad), *var = stat_ptr(e, "Variance", rows, &bad);
   if (bad) return -1;
-  norm_print_c(e->p, &(NormCall){.kind = NORM_LAYER, .rows = em_prod(e, x, 0, axis), .cols = em_sym(cols),
+  norm_print_c(e->p, &(NormCall){.kind = NORM_LAYER, .f64 = x->dtype == RT_DT_FP64,
+                                  .rows = em_prod(e, x, 0, axis), .cols = em_sym(cols),
                                   .eps = em_float(attr_float(e->op, "epsilon", 1e-5)), .x = em_ptr(e, x, 1),
                                   .y = em_ptr(e, y, 0), .scale = sc, .bias = bi, .mean_out = mean, .var_out = var});
   return 0;
@@ -406,7 +436,7 @@ static int emit_layer_norm_grad(EmitCtx *e) {
   Var *x = ctx_in(&c, "X", 0), *dy = ctx_in(&c, "Y@GRAD", 0);
   Var *dx = ctx_out(&c, "X@GRAD", 0), *ds = ctx_out(&c, "Scale@GRAD", 0), *db = ctx_out(&c, "Bias@GRAD", 0);
   if (!x || !dy) return em_fail(e, "needs X and Y@GRAD");
-  if (x->dtype != RT_DT_FP32 || dy->dtype != RT_DT_FP32)
+  if (!norm_type_ok(x) || dy->dtype != x->dtype)
     return em_fail(e, "layer_norm_grad of %s tensors is not supported", rt_dtype_name(x->dtype));
   if (!same_spec(e, x, dy)) return em_fail(e, "Y@GRAD must have X's shape");
   int rank = em_spec(e, x)->rank, axis = (int)attr_int(e->op, "begin_norm_axis", 1);
@@ -423,8 +453,8 @@ static int emit_layer_norm_grad(EmitCtx *e) {
     const char *slot = i ? "Variance" : "Mean";
     Var *v = ctx_in(&c, slot, 0);
     SymDim k = v ? spec_numel(em_spec(e, v)) : (SymDim){-1, -1};
-    if (!v || v->dtype != RT_DT_FP32 || k.a != rows.a || k.c != rows.c)
-      return em_fail(e, "%s must be float32 with %s elements", slot, em_sym(rows));
+    if (!v || v->dtype != x->dtype || k.a != rows.a || k.c != rows.c)
+      return em_fail(e, "%s must be %s with %s elements", slot, rt_dtype_name(x->dtype), em_sym(rows));
     stat[i] = em_ptr(e, v, 1);
   }
   int bad = 0;
@@ -432,11 +462,13 @@ static int emit_layer_norm_grad(EmitCtx *e) {
   for (int i = 0; i < 2; i++) {
     Var *g = i ? db : ds;
     SymDim k = g ? spec_numel(em_spec(e, g)) : (SymDim){0, cols.c};
-    if (g && (g->dtype != RT_DT_FP32 || k.a || k.c != cols.c))
-      bad = em_fail(e, "%s must be float32 with %lld elements", i ? "Bias@GRAD" : "Scale@GRAD", (long long)cols.c);
+    if (g && (g->dtype != x->dtype || k.a || k.c != cols.c))
+      bad = em_fail(e, "%s must be %s with %lld elements", i ? "Bias@GRAD" : "Scale@GRAD", rt_dtype_name(x->dtype),
+                    (long long)cols.c);
   }
   if (bad) return -1;
-  norm_print_c(e->p, &(NormCall){.kind = NORM_LAYER_GRAD, .rows = em_prod(e, x, 0, axis), .cols = em_sym(cols),
+  norm_print_c(e->p, &(NormCall){.kind = NORM_LAYER_GRAD, .f64 = x->dtype == RT_DT_FP64,
+                                  .rows = em_prod(e, x, 0, axis), .cols = em_sym(cols),
                                   .eps = em_float(attr_float(e->op, "epsilon", 1e-5)), .x = em_ptr(e, x, 1),
                                   .dy = em_ptr(e, dy, 1), .mean = stat[0], .var = stat[1], .scale = sc,
                                   .dx = dx ? em_ptr(e, dx, 0) : NULL, .dscale = ds ? em_ptr(e, ds, 0) : NULL,
@@ -449,13 +481,16 @@ static int emit_group_norm(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = ctx_in(&c, "X", 0), *y = ctx_out(&c, "Y", 0);
   if (!x || !y) return em_fail(e, "missing X or Y");
-  if (x->dtype != RT_DT_FP32) return em_fail(e, "%s of %s tensors is not supported", e->op->type, rt_dtype_name(x->dtype));
+  if (!norm_type_ok(x)) return em_fail(e, "%s of %s tensors is not supported", e->op->type, rt_dtype_name(x->dtype));
   int rank = em_spec(e, x)->rank, inst = !strcmp(e->op->type, "instance_norm");
   if (rank < 2) return em_fail(e, "X must have rank >= 2");
   const char *layout = inst ? "NCHW" : attr_str(e->op, "data_layout", "NCHW");
   const int last = !strcasecmp(layout, "NHWC");
   if (!last && strcasecmp(layout, "NCHW"))
     return em_fail(e, "data_layout '%s' is not supported (NCHW or NHWC)", layout);
+  const int f64 = x->dtype == RT_DT_FP64;
+  if (last && f64) /* the layout moves (rt_nhwc_to_nchw) are float32's */
+    return em_fail(e, "group_norm of float64 tensors with data_layout NHWC is not supported");
   int64_t ch = em_const_dim(e, x, last ? rank - 1 : 1);
   if (ch < 0) return em_fail(e, "the channel dim must not depend on the batch");
   int64_t groups = inst ? ch : attr_int(e->op, "groups", -1);
@@ -477,7 +512,8 @@ static int emit_group_norm(EmitCtx *e) {
                                    .channels = pool_printf("%lld", (long long)ch)});
     xp = yp = "t";
   }
-  norm_print_c(e->p, &(NormCall){.kind = NORM_GROUP, .outer = batch, .c = ch, .groups = groups, .inner = inner,
+  norm_print_c(e->p, &(NormCall){.kind = NORM_GROUP, .f64 = f64,
+                                  .outer = batch, .c = ch, .groups = groups, .inner = inner,
                                   .eps = em_float(attr_float(e->op, "epsilon", 1e-5)), .x = xp, .y = yp, .scale = sc,
                                   .bias = bi, .mean_out = mean, .var_out = var, .saved_inv_std = inv_std});
   if (last)
@@ -508,7 +544,7 @@ static int emit_group_norm_grad(EmitCtx *e) {
   Var *y = ctx_in(&c, "Y", 0), *dy = ctx_in(&c, "Y@GRAD", 0), *var = ctx_in(&c, "Variance", 0);
   Var *dx = ctx_out(&c, "X@GRAD", 0), *ds = ctx_out(&c, "Scale@GRAD", 0), *db = ctx_out(&c, "Bias@GRAD", 0);
   if (!y || !dy || !var) return em_fail(e, "needs Y, Variance and Y@GRAD");
-  if (y->dtype != RT_DT_FP32 || dy->dtype != RT_DT_FP32)
+  if (!norm_type_ok(y) || dy->dtype != y->dtype)
     return em_fail(e, "group_norm_grad of %s tensors is not supported", rt_dtype_name(y->dtype));
   if (!same_spec(e, y, dy)) return em_fail(e, "Y@GRAD must have Y's shape");
   const int rank = em_spec(e, y)->rank;
@@ -521,18 +557,20 @@ static int emit_group_norm_grad(EmitCtx *e) {
   if (ch < 0) return em_fail(e, "the channel dim must not depend on the batch");
   if (groups < 1 || ch % groups) return em_fail(e, "groups %lld does not divide %lld channels", (long long)groups, (long long)ch);
   const SymDim nb = em_spec(e, y)->d[0], kv = spec_numel(em_spec(e, var));
-  if (var->dtype != RT_DT_FP32 || kv.a != nb.a * groups || kv.c != nb.c * groups)
-    return em_fail(e, "Variance must be float32 with N * groups elements");
+  if (var->dtype != y->dtype || kv.a != nb.a * groups || kv.c != nb.c * groups)
+    return em_fail(e, "Variance must be %s with N * groups elements", rt_dtype_name(y->dtype));
   int bad = 0;
   const char *sc = param_ptr(e, "Scale", ch, &bad), *bi = param_ptr(e, "Bias", ch, &bad);
   for (int i = 0; i < 2; i++) {
     Var *g = i ? db : ds;
     SymDim k = g ? spec_numel(em_spec(e, g)) : (SymDim){0, ch};
-    if (g && (g->dtype != RT_DT_FP32 || k.a || k.c != ch))
-      bad = em_fail(e, "%s must be float32 with %lld elements", i ? "Bias@GRAD" : "Scale@GRAD", (long long)ch);
+    if (g && (g->dtype != y->dtype || k.a || k.c != ch))
+      bad = em_fail(e, "%s must be %s with %lld elements", i ? "Bias@GRAD" : "Scale@GRAD", rt_dtype_name(y->dtype),
+                    (long long)ch);
   }
   if (bad) return -1;
-  norm_print_c(e->p, &(NormCall){.kind = NORM_GROUP_GRAD, .outer = em_dim(e, y, 0), .c = ch, .groups = groups,
+  norm_print_c(e->p, &(NormCall){.kind = NORM_GROUP_GRAD, .f64 = y->dtype == RT_DT_FP64,
+                                  .outer = em_dim(e, y, 0), .c = ch, .groups = groups,
                                   .inner = em_prod(e, y, last ? 1 : 2, last ? rank - 1 : rank), .channel_last = last,
                                   .eps = em_float(attr_float(e->op, "epsilon", 1e-5)), .y = em_ptr(e, y, 1),
                                   .dy = em_ptr(e, dy, 1), .scale = sc, .bias = bi, .var = em_ptr(e, var, 1),
@@ -564,7 +602,7 @@ static int emit_instance_norm_grad(EmitCtx *e) {
   Var *x = ctx_in(&c, "X", 0), *dy = ctx_in(&c, "Y@GRAD", 0);
   Var *dx = ctx_out(&c, "X@GRAD", 0), *ds = ctx_out(&c, "Scale@GRAD", 0), *db = ctx_out(&c, "Bias@GRAD", 0);
   if (!x || !dy) return em_fail(e, "needs X and Y@GRAD");
-  if (x->dtype != RT_DT_FP32 || dy->dtype != RT_DT_FP32)
+  if (!norm_type_ok(x) || dy->dtype != x->dtype)
     return em_fail(e, "instance_norm_grad of %s tensors is not supported", rt_dtype_name(x->dtype));
   if (!same_spec(e, x, dy)) return em_fail(e, "Y@GRAD must have X's shape");
   if (!ds != !db) return em_fail(e, "Scale@GRAD and Bias@GRAD must be wanted together (Paddle computes neither alone)");
@@ -578,15 +616,16 @@ static int emit_instance_norm_grad(EmitCtx *e) {
     const char *slot = i ? "SavedVariance" : "SavedMean";
     Var *v = ctx_in(&c, slot, 0);
     SymDim k = v ? spec_numel(em_spec(e, v)) : (SymDim){-1, -1};
-    if (!v || v->dtype != RT_DT_FP32 || k.a != nb.a * ch || k.c != nb.c * ch)
-      return em_fail(e, "%s must be float32 with N * C elements", slot);
+    if (!v || v->dtype != x->dtype || k.a != nb.a * ch || k.c != nb.c * ch)
+      return em_fail(e, "%s must be %s with N * C elements", slot, rt_dtype_name(x->dtype));
     stat[i] = em_ptr(e, v, 1);
   }
   int bad = 0;
   const char *sc = param_ptr(e, "Scale", ch, &bad);
   if (ds && (!bn_stat(e, "Scale@GRAD", 0, ch) || !bn_stat(e, "Bias@GRAD", 0, ch))) return -1;
   if (bad) return -1;
-  norm_print_c(e->p, &(NormCall){.kind = NORM_INSTANCE_GRAD, .outer = em_dim(e, x, 0), .c = ch,
+  norm_print_c(e->p, &(NormCall){.kind = NORM_INSTANCE_GRAD, .f64 = x->dtype == RT_DT_FP64,
+                                  .outer = em_dim(e, x, 0), .c = ch,
                                   .inner = em_prod(e, x, 2, rank), .x = em_ptr(e, x, 1), .dy = em_ptr(e, dy, 1),
                                   .scale = sc, .mean = stat[0], .inv_std = stat[1],
                                   .dx = dx ? em_ptr(e, dx, 0) : NULL, .dscale = ds ? em_ptr(e, ds, 0) : NULL,

@@ -4,9 +4,12 @@
 /* An operand the kernel may go without. */
 static const char *opt(const char *s) { return s ? s : "NULL"; }
 
+/* The kernel name's suffix: "_f64" for float64 tensors, else nothing. */
+static const char *sfx(const NormCall *c) { return c->f64 ? "_f64" : ""; }
+
 /* rt_batch_norm_train[_synced], over two lines (three with the sums). */
 static void print_batch_train(Printer *p, const NormCall *c) {
-  pr_line(p, "rt_batch_norm_train%s(%s, %s, %s, %s, %s, %s, %s, %s, %s, %lld, %s,", c->sums ? "_synced" : "", c->x,
+  pr_line(p, "rt_batch_norm_train%s(%s, %s, %s, %s, %s, %s, %s, %s, %s, %lld, %s,", c->sums ? "_synced" : sfx(c), c->x,
           c->y, opt(c->scale), opt(c->bias), c->mean, c->var, c->eps, c->momentum, c->outer, (long long)c->c,
           c->inner);
   if (c->sums) pr_line(p, "                    %s,", c->sums);
@@ -19,7 +22,7 @@ static void print_batch_grad(Printer *p, const NormCall *c) {
             opt(c->scale), c->mean, opt(c->inv_std), c->outer, (long long)c->c, c->inner, c->gsums, c->sums,
             opt(c->dx), opt(c->dscale), opt(c->dbias));
   else
-    pr_line(p, "rt_batch_norm_grad(%s, %s, %s, %s, %s, %s, %s, %s, %lld, %s, %s, %s, %s);", c->x, c->dy,
+    pr_line(p, "rt_batch_norm_grad%s(%s, %s, %s, %s, %s, %s, %s, %s, %lld, %s, %s, %s, %s);", sfx(c), c->x, c->dy,
             opt(c->scale), c->mean, opt(c->inv_std), opt(c->var), c->eps, c->outer, (long long)c->c, c->inner,
             opt(c->dx), opt(c->dscale), opt(c->dbias));
 }
@@ -27,8 +30,8 @@ static void print_batch_grad(Printer *p, const NormCall *c) {
 static void print_batch(Printer *p, const NormCall *c) {
   switch (c->kind) {
     case NORM_BATCH:
-      pr_line(p, "rt_batch_norm(%s, %s, %s, %s, %s, %s, %s, %s, %lld, %s);", c->x, c->y, opt(c->scale), opt(c->bias),
-              c->mean, c->var, c->eps, c->outer, (long long)c->c, c->inner);
+      pr_line(p, "rt_batch_norm%s(%s, %s, %s, %s, %s, %s, %s, %s, %lld, %s);", sfx(c), c->x, c->y, opt(c->scale),
+              opt(c->bias), c->mean, c->var, c->eps, c->outer, (long long)c->c, c->inner);
       break;
     case NORM_BATCH_TRAIN: print_batch_train(p, c); break;
     case NORM_BATCH_GRAD: print_batch_grad(p, c); break;
@@ -45,26 +48,27 @@ static void print_batch(Printer *p, const NormCall *c) {
 void norm_print_c(Printer *p, const NormCall *c) {
   switch (c->kind) {
     case NORM_LAYER:
-      pr_line(p, "rt_layer_norm(%s, %s, %s, %s, %s, %s, %s, %s, %s);", c->x, c->y, opt(c->scale), opt(c->bias), c->eps,
-              c->rows, c->cols, opt(c->mean_out), opt(c->var_out));
+      pr_line(p, "rt_layer_norm%s(%s, %s, %s, %s, %s, %s, %s, %s, %s);", sfx(c), c->x, c->y, opt(c->scale),
+              opt(c->bias), c->eps, c->rows, c->cols, opt(c->mean_out), opt(c->var_out));
       break;
     case NORM_LAYER_GRAD:
-      pr_line(p, "rt_layer_norm_grad(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s);", c->x, c->dy, c->mean, c->var,
-              opt(c->scale), c->eps, c->rows, c->cols, opt(c->dx), opt(c->dscale), opt(c->dbias));
+      pr_line(p, "rt_layer_norm_grad%s(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s);", sfx(c), c->x, c->dy, c->mean,
+              c->var, opt(c->scale), c->eps, c->rows, c->cols, opt(c->dx), opt(c->dscale), opt(c->dbias));
       break;
     case NORM_GROUP:
-      pr_line(p, "rt_group_norm(%s, %s, %s, %s, %s, %s, %lld, %lld, %s, %s, %s, %s);", c->x, c->y, opt(c->scale),
-              opt(c->bias), c->eps, c->outer, (long long)c->c, (long long)c->groups, c->inner, opt(c->mean_out),
-              opt(c->var_out), opt(c->saved_inv_std));
+      pr_line(p, "rt_group_norm%s(%s, %s, %s, %s, %s, %s, %lld, %lld, %s, %s, %s, %s);", sfx(c), c->x, c->y,
+              opt(c->scale), opt(c->bias), c->eps, c->outer, (long long)c->c, (long long)c->groups, c->inner,
+              opt(c->mean_out), opt(c->var_out), opt(c->saved_inv_std));
       break;
     case NORM_GROUP_GRAD:
-      pr_line(p, "rt_group_norm_grad(%s, %s, %s, %s, %s, %s, %s, %lld, %lld, %s, %d, %s, %s, %s);", c->y, c->dy,
-              opt(c->scale), opt(c->bias), c->var, c->eps, c->outer, (long long)c->c, (long long)c->groups, c->inner,
-              c->channel_last, opt(c->dx), opt(c->dscale), opt(c->dbias));
+      pr_line(p, "rt_group_norm_grad%s(%s, %s, %s, %s, %s, %s, %s, %lld, %lld, %s, %d, %s, %s, %s);", sfx(c), c->y,
+              c->dy, opt(c->scale), opt(c->bias), c->var, c->eps, c->outer, (long long)c->c, (long long)c->groups,
+              c->inner, c->channel_last, opt(c->dx), opt(c->dscale), opt(c->dbias));
       break;
     case NORM_INSTANCE_GRAD:
-      pr_line(p, "rt_instance_norm_grad(%s, %s, %s, %s, %s, %s, %lld, %s, %s, %s, %s);", c->x, c->dy, opt(c->scale),
-              c->mean, c->inv_std, c->outer, (long long)c->c, c->inner, opt(c->dx), opt(c->dscale), opt(c->dbias));
+      pr_line(p, "rt_instance_norm_grad%s(%s, %s, %s, %s, %s, %s, %lld, %s, %s, %s, %s);", sfx(c), c->x, c->dy,
+              opt(c->scale), c->mean, c->inv_std, c->outer, (long long)c->c, c->inner, opt(c->dx), opt(c->dscale),
+              opt(c->dbias));
       break;
     default: print_batch(p, c); break;
   }

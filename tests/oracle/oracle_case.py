@@ -105,12 +105,14 @@ def initialized_persistables(program, scope):
 def randomize_params(program, scope, rng):
     """Re-draws every initialized persistable var of `program` in `scope`
     (in program order) uniform in [-1, 1), batch_norm variances in [0.5, 1.5)
-    to stay positive, so that no initializer's symmetry hides a layout bug."""
+    to stay positive, so that no initializer's symmetry hides a layout bug.
+    float64 vars stay float64, anything else becomes float32."""
     positive = {n for o in program.global_block().ops if o.type == "batch_norm" for n in o.input("Variance")}
     for v, t in initialized_persistables(program, scope):
-        shape = np.array(t.get_tensor()).shape
+        arr = np.array(t.get_tensor())
         lo, hi = (0.5, 1.5) if v.name in positive else (-1.0, 1.0)
-        t.get_tensor().set(rng.uniform(lo, hi, shape).astype("float32"), paddle.CPUPlace())
+        dtype = "float64" if arr.dtype == np.float64 else "float32"
+        t.get_tensor().set(rng.uniform(lo, hi, arr.shape).astype(dtype), paddle.CPUPlace())
 
 
 def redraw_constant(arr, rng):
@@ -291,7 +293,8 @@ def build_grad_case(out_dir, name, fn, make_input):
     stop_gradient False).  Each output gets a fed upstream gradient
     `dout_<i>` (random, so that no grad kernel is tested against ones
     only); the case fetches d(outs)/d(wrt) and the gradient of every
-    parameter, through paddle.static.gradients (Paddle's own grad ops).
+    parameter, through paddle.static.gradients (Paddle's own grad ops);
+    with `fn.fetch_outs = True` the forward outputs too, first.
     Inputs and parameters are drawn as build_static_case draws them."""
     main, startup = paddle.static.Program(), paddle.static.Program()
     with paddle.static.program_guard(main, startup):
@@ -299,7 +302,7 @@ def build_grad_case(out_dir, name, fn, make_input):
         douts = [paddle.static.data(f"dout_{i}", o.shape, o.dtype) for i, o in enumerate(outs)]
         params = [p for p in main.all_parameters() if not p.stop_gradient]
         grads = paddle.static.gradients(outs, list(wrt) + params, target_gradients=douts)
-    fetches = [g for g in grads if g is not None]
+    fetches = (list(outs) if getattr(fn, "fetch_outs", False) else []) + [g for g in grads if g is not None]
     return save_training_case(out_dir, name, main, startup, list(feeds) + [d.name for d in douts], fetches,
                               make_input)
 
@@ -323,10 +326,23 @@ def save_training_case(out_dir, name, main, startup, feeds, fetches, make_input)
     return case_dir, inputs
 
 
+def build_forward_case(out_dir, name, fn, make_input):
+    """A forward-only training-mode case of a gradient family: fn() ->
+    (feeds, fetches), saved as save_training_case saves it (not cloned for
+    test, so batch_norm keeps is_test false)."""
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        feeds, fetches = fn()
+    return save_training_case(out_dir, name, main, startup, feeds, fetches, make_input)
+
+
 def run_grad_cases(cases, make_input, argv=None):
-    """run_static_cases for gradient families (build_grad_case)."""
+    """run_static_cases for gradient families (build_grad_case; a case
+    function with `forward_only = True`, build_forward_case)."""
     argv = sys.argv if argv is None else argv
     paddle.enable_static()
     paddle.seed(1)
     for name in argv[2:] or list(cases):
-        build_grad_case(argv[1], name, cases[name], make_input)
+        fn = cases[name]
+        build = build_forward_case if getattr(fn, "forward_only", False) else build_grad_case
+        build(argv[1], name, fn, make_input)
