@@ -43,6 +43,12 @@ void rt_conv3d(const RtConv3d *p, int64_t batch, const float *x, const float *w,
  * (rt_conv3d_transpose.h). */
 void rt_conv3d_filter_grad(const RtConv3d *p, int64_t batch, const float *x, const float *dy, float *dw, float *ws,
                            float *gemm_ws);
+/* float64 (Paddle's double kernels: the same vol2col and GEMM steps with
+ * rt_dgemm, serial, no packing room): ws holds rt_conv3d_ws_floats(p)
+ * doubles; the meaning of each is that of its float namesake. */
+void rt_conv3d_f64(const RtConv3d *p, int64_t batch, const double *x, const double *w, double *out, double *ws);
+void rt_conv3d_filter_grad_f64(const RtConv3d *p, int64_t batch, const double *x, const double *dy, double *dw,
+                               double *ws);
 
 /* ---- convolution (rt_conv.c) ---- */
 

@@ -29,5 +29,9 @@ static inline int64_t rt_conv3d_transpose_ws_floats(const RtConv3d *p, int chann
  * [c_in/groups, d_in*h_in*w_in] (NULL allowed; OpenBLAS ignores it). */
 void rt_conv3d_transpose(const RtConv3d *p, int channel_last, int64_t batch, const float *x, const float *w,
                          float *out, float *ws, float *gemm_ws);
+/* The same in float64 (Paddle's double kernel, rt_dgemm, no packing room);
+ * ws holds rt_conv3d_transpose_ws_floats(p, channel_last) doubles. */
+void rt_conv3d_transpose_f64(const RtConv3d *p, int channel_last, int64_t batch, const double *x, const double *w,
+                             double *out, double *ws);
 
 #endif

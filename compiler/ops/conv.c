@@ -33,8 +33,8 @@
  * Bias [C_out] when present, ResidualData (shaped like Output, not aliasing
  * it) when fuse_residual_connection is set, act from fuse_activation with
  * fuse_alpha and fuse_beta (see conv_act).
- * float64 (2-D only, as Paddle's double kernels: im2col + GEMM): see
- * emit_conv_f64 and emit_conv_grad; conv3d stays float32.
+ * float64 (as Paddle's double kernels: im2col / vol2col + GEMM): see
+ * emit_conv_f64 and emit_conv_grad; conv3d and its grad the same way.
  * Gradients: conv2d_grad and depthwise_conv2d_grad (emit_conv_grad),
  * conv3d_grad (emit_conv3d_grad). */
 #include <string.h>
@@ -283,11 +283,11 @@ const OpDef op_conv2d_grad = {.type = "conv2d_grad", .infer = grad_infer, .emit_
 const OpDef op_depthwise_conv2d_grad = {.type = "depthwise_conv2d_grad", .infer = grad_infer,
                                         .emit_c = emit_conv_grad, .attr_ignores = conv_attr_ignores};
 /* The geometry of conv3d with Input x, Filter w and Output (or its
- * gradient) out; -1 after em_fail. */
-static int conv3d_geometry(EmitCtx *e, const Var *x, const Var *w, const Var *out, RtConv3d *g) {
+ * gradient) out, and *f64 for float64 (all three one dtype); -1 after
+ * em_fail. */
+static int conv3d_geometry(EmitCtx *e, const Var *x, const Var *w, const Var *out, RtConv3d *g, int *f64) {
   OpCtx c = {e->g, (Op *)e->op};
-  if (x->dtype != RT_DT_FP32 || w->dtype != RT_DT_FP32 || out->dtype != RT_DT_FP32)
-    return em_fail(e, "only float32 conv3d is supported");
+  if ((*f64 = conv_dtype(e, "conv3d", x, w, out)) < 0) return -1;
   const char *fmt = attr_str(e->op, "data_format", "NCDHW");
   if (strcmp(fmt, "NCDHW") && strcmp(fmt, "AnyLayout") && strcmp(fmt, "NCHW"))
     return em_fail(e, "data_format '%s' is not supported (only NCDHW)", fmt);
@@ -324,20 +324,23 @@ static void print_conv3d(EmitCtx *e, const char *name, const RtConv3d *g) {
   pr_line(e->p, "};");
 }
 
-/* conv3d: vol2col + GEMM per group (NCDHW, float32, no fused attributes). */
+/* conv3d: vol2col + GEMM per group (NCDHW, float32 or float64, no fused
+ * attributes). */
 static int emit_conv3d(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = ctx_in(&c, "Input", 0), *w = ctx_in(&c, "Filter", 0), *out = ctx_out(&c, "Output", 0);
   if (!x || !w || !out) return em_fail(e, "missing Input, Filter or Output");
   RtConv3d g;
-  if (conv3d_geometry(e, x, w, out, &g)) return -1;
+  int f64;
+  if (conv3d_geometry(e, x, w, out, &g, &f64)) return -1;
   print_conv3d(e, "geo", &g);
   int64_t ws = rt_conv3d_ws_floats(&g), osz = g.d_out * g.h_out * g.w_out, k = ws / (osz ? osz : 1);
-  const char *wsp = em_scratch_named(e, "float", "col", (SymDim){0, ws * (int64_t)sizeof(float)});
-  conv_print_c(e, &(ConvCall){.kind = CONV_FORWARD, .dims = 3, .geo = "geo", .batch = em_dim(e, x, 0),
+  const char *wsp = conv_col_ws(e, f64, ws);
+  conv_print_c(e, &(ConvCall){.kind = CONV_FORWARD, .dims = 3, .f64 = f64, .geo = "geo", .batch = em_dim(e, x, 0),
                               .x = em_ptr(e, x, 1), .w = em_ptr(e, w, 1), .out = em_ptr(e, out, 0), .ws = wsp,
-                              .gemm_ws = em_gemm_ws(e, (SymDim){0, g.c_out / g.groups}, (SymDim){0, osz},
-                                                    (SymDim){0, k})});
+                              .gemm_ws = f64 ? NULL
+                                             : em_gemm_ws(e, (SymDim){0, g.c_out / g.groups}, (SymDim){0, osz},
+                                                          (SymDim){0, k})});
   return 0;
 }
 
@@ -345,14 +348,16 @@ static int emit_conv3d(EmitCtx *e) {
  * convolution of Output@GRAD (rt_conv3d_transpose with the geometry read
  * the transposed way: per image and group a GEMM W_g^T dY_g into columns,
  * then col2vol), Filter@GRAD the sum over the images of dY_g vol2col(X_g)^T
- * (rt_conv3d_filter_grad).  Either gradient may be absent. */
+ * (rt_conv3d_filter_grad).  Either gradient may be absent.  float64 takes
+ * the same steps (the _f64 routines, no packing room). */
 static int emit_conv3d_grad(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = ctx_in(&c, "Input", 0), *w = ctx_in(&c, "Filter", 0), *dy = ctx_in(&c, "Output@GRAD", 0);
   Var *dx = ctx_out(&c, "Input@GRAD", 0), *dw = ctx_out(&c, "Filter@GRAD", 0);
   if (!x || !w || !dy) return em_fail(e, "needs Input, Filter and Output@GRAD");
   RtConv3d g;
-  if (conv3d_geometry(e, x, w, dy, &g)) return -1;
+  int f64;
+  if (conv3d_geometry(e, x, w, dy, &g, &f64)) return -1;
   const int64_t osz = g.d_out * g.h_out * g.w_out, cg = g.c_in / g.groups, mg = g.c_out / g.groups;
   const int64_t k = cg * g.k_d * g.k_h * g.k_w;
   if (dx) {
@@ -361,18 +366,20 @@ static int emit_conv3d_grad(EmitCtx *e) {
                   {g.dil[0], g.dil[1], g.dil[2]}, g.groups};
     const int64_t ws = rt_conv3d_transpose_ws_floats(&t, 0);
     print_conv3d(e, "tgeo", &t);
-    const char *wsp = em_scratch_named(e, "float", "col", (SymDim){0, ws * (int64_t)sizeof(float)});
-    conv_print_c(e, &(ConvCall){.kind = CONV_TRANSPOSE, .dims = 3, .geo = "tgeo", .batch = em_dim(e, x, 0),
+    const char *wsp = conv_col_ws(e, f64, ws);
+    conv_print_c(e, &(ConvCall){.kind = CONV_TRANSPOSE, .dims = 3, .f64 = f64, .geo = "tgeo", .batch = em_dim(e, x, 0),
                                 .x = em_ptr(e, dy, 1), .w = em_ptr(e, w, 1), .out = em_ptr(e, dx, 0), .ws = wsp,
-                                .gemm_ws = em_gemm_ws(e, (SymDim){0, k}, (SymDim){0, osz}, (SymDim){0, mg})});
+                                .gemm_ws = f64 ? NULL
+                                               : em_gemm_ws(e, (SymDim){0, k}, (SymDim){0, osz}, (SymDim){0, mg})});
   }
   if (dw) {
     const int64_t ws = rt_conv3d_ws_floats(&g);
     print_conv3d(e, "geo", &g);
-    const char *wsp = em_scratch_named(e, "float", "col", (SymDim){0, ws * (int64_t)sizeof(float)});
-    conv_print_c(e, &(ConvCall){.kind = CONV_FILTER_GRAD, .dims = 3, .geo = "geo", .batch = em_dim(e, x, 0),
+    const char *wsp = conv_col_ws(e, f64, ws);
+    conv_print_c(e, &(ConvCall){.kind = CONV_FILTER_GRAD, .dims = 3, .f64 = f64, .geo = "geo", .batch = em_dim(e, x, 0),
                                 .x = em_ptr(e, x, 1), .dy = em_ptr(e, dy, 1), .out = em_ptr(e, dw, 0), .ws = wsp,
-                                .gemm_ws = em_gemm_ws(e, (SymDim){0, mg}, (SymDim){0, k}, (SymDim){0, osz})});
+                                .gemm_ws = f64 ? NULL
+                                               : em_gemm_ws(e, (SymDim){0, mg}, (SymDim){0, k}, (SymDim){0, osz})});
   }
   return 0;
 }

@@ -26,10 +26,11 @@
  * size is taken from the specialized shape, so output_size and
  * output_padding are honoured.  Padding follows Paddle's
  * UpdatePaddingAndDilation on the input size (SAME forces dilation 1).
- * float64 (2-D, as Paddle's double kernel: GEMM then col2im): one
+ * float64 (as Paddle's double kernel: GEMM then col2im): one
  * rt_conv2d_transpose_f64 call, no Bias; its gradient through
- * rt_conv2d_f64 and rt_conv2d_filter_grad_f64.  conv3d_transpose stays
- * float32.
+ * rt_conv2d_f64 and rt_conv2d_filter_grad_f64.  conv3d_transpose likewise
+ * through rt_conv3d_transpose_f64 (channel first or last), its gradient
+ * through rt_conv3d_f64 and rt_conv3d_filter_grad_f64.
  * Gradients: conv2d_transpose_grad and depthwise_conv2d_transpose_grad
  * (emit_conv_transpose_grad), conv3d_transpose_grad (channel first,
  * emit_conv3d_transpose_grad). */
@@ -198,12 +199,13 @@ static int emit_conv_transpose_grad(EmitCtx *e) {
 
 /* The geometry of conv3d_transpose with Input x, Filter w and Output (or
  * its gradient) out, read the transposed way (rt_conv3d_transpose.h), and
- * *last for channel last; -1 after em_fail. */
-static int conv3dt_geometry(EmitCtx *e, const Var *x, const Var *w, const Var *out, RtConv3d *g, int *last) {
+ * *last for channel last, *f64 for float64 (all three one dtype); -1
+ * after em_fail. */
+static int conv3dt_geometry(EmitCtx *e, const Var *x, const Var *w, const Var *out, RtConv3d *g, int *last,
+                            int *f64) {
   OpCtx c = {e->g, (Op *)e->op};
   if (ctx_in(&c, "Bias", 0)) return em_fail(e, "a Bias input is not supported (Paddle 2.6's op has none)");
-  if (x->dtype != RT_DT_FP32 || w->dtype != RT_DT_FP32 || out->dtype != RT_DT_FP32)
-    return em_fail(e, "only float32 transposed convolutions are supported");
+  if ((*f64 = conv_dtype(e, "3-D transposed convolutions", x, w, out)) < 0) return -1;
   if (em_spec(e, x)->rank != 5 || em_spec(e, w)->rank != 5 || em_spec(e, out)->rank != 5)
     return em_fail(e, "Input, Filter and Output must have rank 5");
   const char *fmt = attr_str(e->op, "data_format", "NCHW");
@@ -254,17 +256,18 @@ static int emit_conv3d_transpose(EmitCtx *e) {
   Var *x = ctx_in(&c, "Input", 0), *w = ctx_in(&c, "Filter", 0), *out = ctx_out(&c, "Output", 0);
   if (!x || !w || !out) return em_fail(e, "missing Input, Filter or Output");
   RtConv3d g;
-  int last;
-  if (conv3dt_geometry(e, x, w, out, &g, &last)) return -1;
+  int last, f64;
+  if (conv3dt_geometry(e, x, w, out, &g, &last, &f64)) return -1;
   print_conv3d(e, "geo", &g);
   const int64_t ws = rt_conv3d_transpose_ws_floats(&g, last), vol_in = g.d_in * g.h_in * g.w_in;
   const int64_t mk = g.c_out / g.groups * g.k_d * g.k_h * g.k_w;
-  const char *wsp = em_scratch_named(e, "float", "col", (SymDim){0, ws * (int64_t)sizeof(float)});
-  conv_print_c(e, &(ConvCall){.kind = CONV_TRANSPOSE, .dims = 3, .channel_last = last, .geo = "geo",
+  const char *wsp = conv_col_ws(e, f64, ws);
+  conv_print_c(e, &(ConvCall){.kind = CONV_TRANSPOSE, .dims = 3, .f64 = f64, .channel_last = last, .geo = "geo",
                               .batch = em_dim(e, x, 0), .x = em_ptr(e, x, 1), .w = em_ptr(e, w, 1),
                               .out = em_ptr(e, out, 0), .ws = wsp,
-                              .gemm_ws = em_gemm_ws(e, (SymDim){0, mk}, (SymDim){0, vol_in},
-                                                    (SymDim){0, g.c_in / g.groups})});
+                              .gemm_ws = f64 ? NULL
+                                             : em_gemm_ws(e, (SymDim){0, mk}, (SymDim){0, vol_in},
+                                                          (SymDim){0, g.c_in / g.groups})});
   return 0;
 }
 
@@ -275,15 +278,16 @@ static int emit_conv3d_transpose(EmitCtx *e) {
  * per image and group vol2col, then the GEMM W_g col) and Filter@GRAD its
  * filter gradient with Input in the place of the output's gradient
  * (rt_conv3d_filter_grad: X_g vol2col(dY_g)^T summed over the images).
- * Either gradient may be absent. */
+ * Either gradient may be absent.  float64 takes the same steps (the _f64
+ * routines, no packing room). */
 static int emit_conv3d_transpose_grad(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = ctx_in(&c, "Input", 0), *w = ctx_in(&c, "Filter", 0), *dy = ctx_in(&c, "Output@GRAD", 0);
   Var *dx = ctx_out(&c, "Input@GRAD", 0), *dw = ctx_out(&c, "Filter@GRAD", 0);
   if (!x || !w || !dy) return em_fail(e, "needs Input, Filter and Output@GRAD");
   RtConv3d t;
-  int last;
-  if (conv3dt_geometry(e, x, w, dy, &t, &last)) return -1;
+  int last, f64;
+  if (conv3dt_geometry(e, x, w, dy, &t, &last, &f64)) return -1;
   if (last) return em_fail(e, "channel-last (data_format NHWC) gradients are not supported");
   /* the convolution: input dY [c_out, d_out..], output dX [c_in, d_in..] */
   RtConv3d g = {t.c_out, t.d_out, t.h_out, t.w_out, t.c_in, t.d_in, t.h_in, t.w_in, t.k_d, t.k_h, t.k_w,
@@ -293,15 +297,17 @@ static int emit_conv3d_transpose_grad(EmitCtx *e) {
   const int64_t mg = g.c_out / g.groups, k = g.c_in / g.groups * g.k_d * g.k_h * g.k_w;
   if (!dx && !dw) return 0;
   print_conv3d(e, "geo", &g);
-  const char *wsp = em_scratch_named(e, "float", "col", (SymDim){0, ws * (int64_t)sizeof(float)});
+  const char *wsp = conv_col_ws(e, f64, ws);
   if (dx)
-    conv_print_c(e, &(ConvCall){.kind = CONV_FORWARD, .dims = 3, .geo = "geo", .batch = em_dim(e, x, 0),
+    conv_print_c(e, &(ConvCall){.kind = CONV_FORWARD, .dims = 3, .f64 = f64, .geo = "geo", .batch = em_dim(e, x, 0),
                                 .x = em_ptr(e, dy, 1), .w = em_ptr(e, w, 1), .out = em_ptr(e, dx, 0), .ws = wsp,
-                                .gemm_ws = em_gemm_ws(e, (SymDim){0, mg}, (SymDim){0, osz}, (SymDim){0, k})});
+                                .gemm_ws = f64 ? NULL
+                                               : em_gemm_ws(e, (SymDim){0, mg}, (SymDim){0, osz}, (SymDim){0, k})});
   if (dw)
-    conv_print_c(e, &(ConvCall){.kind = CONV_FILTER_GRAD, .dims = 3, .geo = "geo", .batch = em_dim(e, x, 0),
+    conv_print_c(e, &(ConvCall){.kind = CONV_FILTER_GRAD, .dims = 3, .f64 = f64, .geo = "geo", .batch = em_dim(e, x, 0),
                                 .x = em_ptr(e, dy, 1), .dy = em_ptr(e, x, 1), .out = em_ptr(e, dw, 0), .ws = wsp,
-                                .gemm_ws = em_gemm_ws(e, (SymDim){0, mg}, (SymDim){0, k}, (SymDim){0, osz})});
+                                .gemm_ws = f64 ? NULL
+                                               : em_gemm_ws(e, (SymDim){0, mg}, (SymDim){0, k}, (SymDim){0, osz})});
   return 0;
 }
 

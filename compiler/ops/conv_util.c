@@ -185,23 +185,30 @@ const char *conv_ws_f64(EmitCtx *e, int64_t n) {
   return n ? em_scratch_named(e, "double", "col", (SymDim){0, n * (int64_t)sizeof(double)}) : "NULL";
 }
 
+const char *conv_col_ws(EmitCtx *e, int f64, int64_t n) {
+  return f64 ? conv_ws_f64(e, n) : em_scratch_named(e, "float", "col", (SymDim){0, n * (int64_t)sizeof(float)});
+}
+
 void conv_print_c(EmitCtx *e, const ConvCall *c) {
   const char *bias = c->bias ? c->bias : "NULL", *res = c->res ? c->res : "NULL";
-  if (c->f64 && c->kind == CONV_FORWARD)
+  /* 3-D: the float64 routines are the float ones' _f64 namesakes without gemm_ws */
+  const char *sfx = c->f64 ? "_f64" : "", *gws = c->f64 ? "" : ", ", *gw = c->f64 ? "" : c->gemm_ws;
+  if (c->dims == 3 && c->kind == CONV_FORWARD)
+    pr_line(e->p, "rt_conv3d%s(&%s, %s, %s, %s, %s, %s%s%s);", sfx, c->geo, c->batch, c->x, c->w, c->out, c->ws, gws,
+            gw);
+  else if (c->dims == 3 && c->kind == CONV_TRANSPOSE)
+    pr_line(e->p, "rt_conv3d_transpose%s(&%s, %d, %s, %s, %s, %s, %s%s%s);", sfx, c->geo, c->channel_last, c->batch,
+            c->x, c->w, c->out, c->ws, gws, gw);
+  else if (c->dims == 3)
+    pr_line(e->p, "rt_conv3d_filter_grad%s(&%s, %s, %s, %s, %s, %s%s%s);", sfx, c->geo, c->batch, c->x, c->dy, c->out,
+            c->ws, gws, gw);
+  else if (c->f64 && c->kind == CONV_FORWARD)
     pr_line(e->p, "rt_conv2d_f64(&%s, %s, %s, %s, %s, %s);", c->geo, c->batch, c->x, c->w, c->out, c->ws);
   else if (c->f64 && c->kind == CONV_TRANSPOSE)
     pr_line(e->p, "rt_conv2d_transpose_f64(&%s, %s, %s, %s, %s, %s);", c->geo, c->batch, c->x, c->w, c->out, c->ws);
   else if (c->f64)
     pr_line(e->p, "rt_conv2d_filter_grad_f64(&%s, %s, %s, %s, %s, %s);", c->geo, c->batch, c->x, c->dy, c->out,
             c->ws);
-  else if (c->dims == 3 && c->kind == CONV_FORWARD)
-    pr_line(e->p, "rt_conv3d(&%s, %s, %s, %s, %s, %s, %s);", c->geo, c->batch, c->x, c->w, c->out, c->ws, c->gemm_ws);
-  else if (c->dims == 3 && c->kind == CONV_TRANSPOSE)
-    pr_line(e->p, "rt_conv3d_transpose(&%s, %d, %s, %s, %s, %s, %s, %s);", c->geo, c->channel_last, c->batch, c->x,
-            c->w, c->out, c->ws, c->gemm_ws);
-  else if (c->dims == 3)
-    pr_line(e->p, "rt_conv3d_filter_grad(&%s, %s, %s, %s, %s, %s, %s);", c->geo, c->batch, c->x, c->dy, c->out, c->ws,
-            c->gemm_ws);
   else if (c->kind == CONV_FORWARD)
     pr_line(e->p, "rt_conv2d(&%s, %s, %s, %s, %s, %s, %s, %s, %s);", c->geo, c->batch, c->x, c->w, bias, res, c->out,
             c->ws, c->gemm_ws);

@@ -326,6 +326,8 @@ int conv_dtype(EmitCtx *e, const char *what, const Var *x, const Var *w, const V
 /* Kernel scratch of n doubles for the float64 routines' column matrix, as
  * a pointer expression ("NULL" when n is 0). */
 const char *conv_ws_f64(EmitCtx *e, int64_t n);
+/* The column buffer of n elements: float scratch, or conv_ws_f64 with f64. */
+const char *conv_col_ws(EmitCtx *e, int f64, int64_t n);
 
 /* One convolution as the lowering decided it: the runtime routine (kind,
  * dims), the name of its geometry (a constant RtConv2d or RtConv3d the
@@ -347,7 +349,7 @@ typedef struct ConvCall {
   const char *bias, *res;   /* NULL: none */
   const char *out;          /* output images, or the filter gradient */
   const char *ws, *gemm_ws; /* the routine's buffer (im2col / col) and the GEMM's packing room */
-  int f64;                  /* 2-D float64: rt_conv2d*_f64 (no bias, residual or gemm_ws) */
+  int f64;                  /* float64: rt_conv2d*_f64, rt_conv3d*_f64 (no bias, residual or gemm_ws) */
 } ConvCall;
 void conv_print_c(EmitCtx *e, const ConvCall *c);
 

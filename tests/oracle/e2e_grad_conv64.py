@@ -1,10 +1,12 @@
 """float64 convolutions, forward and gradient, held to TOL64: conv2d and
 depthwise_conv2d (groups, strides, dilations, explicit / asymmetric / SAME /
 VALID padding, a 1x1 filter, NHWC), their grads (Input@GRAD and
-Filter@GRAD, or the filter's alone), conv2d_transpose and its grad, as
-Paddle's double CPU kernels compute them (im2col + GEMM; paddlec's
-rt_conv2d_f64, rt_conv2d_transpose_f64, rt_conv2d_filter_grad_f64),
-checked against Paddle's own grad ops (oracle_case.build_grad_case).
+Filter@GRAD, or the filter's alone), conv2d_transpose and its grad,
+conv3d and conv3d_transpose and their grads (groups, strides, dilations,
+asymmetric padding, output_padding; a channel-last conv3d_transpose
+forward), as Paddle's double CPU kernels compute them (im2col / vol2col +
+GEMM; paddlec's rt_conv2d*_f64 and rt_conv3d*_f64), checked against
+Paddle's own grad ops (oracle_case.build_grad_case).
 
 The filters are fed float64 inputs with stop_gradient False (their
 gradients fetched like the input's): oracle_case.randomize_params draws
@@ -52,6 +54,12 @@ conv_case("convt64_groups", [2, 4, 4, 3], [4, 3, 3, 2], op=F.conv2d_transpose, g
           output_padding=1, dilation=[1, 2])
 conv_case("convt64_nhwc_same", [2, 3, 4, 3], [3, 2, 3, 3], op=F.conv2d_transpose, stride=2, padding="SAME",
           data_format="NHWC")
+conv_case("conv3d64_groups_stride_dil", [2, 4, 5, 6, 5], [6, 2, 2, 3, 2], op=F.conv3d, groups=2, stride=[2, 1, 2],
+          dilation=[1, 2, 1], padding=[1, 0, 1])
+conv_case("conv3d64_asym_filter_only", [1, 3, 5, 4, 5], [2, 3, 3, 3, 3], op=F.conv3d, stride=2,
+          padding=[1, 0, 0, 2, 1, 1], input_grad=False)
+conv_case("convt3d64_groups", [2, 4, 3, 4, 3], [4, 3, 3, 2, 3], op=F.conv3d_transpose, groups=2, stride=2,
+          padding=[1, 0, 1], output_padding=1)
 
 
 @inference
@@ -63,6 +71,14 @@ def conv64_infer_relu_dw_convt():
     y = F.conv2d(F.relu(x), wd, groups=3, padding=1)
     z = F.conv2d_transpose(y, wt, stride=2, groups=3)
     return [x, wd, wt], [y, z]
+
+
+@inference
+def conv3d64_infer_convt_ndhwc():
+    """Inference: channel-last conv3d_transpose (its grad is refused as in float32)."""
+    x = paddle.static.data("x", [-1, 3, 4, 3, 2], F64)
+    w = paddle.static.data("w", [2, 3, 3, 2, 2], F64)
+    return [x, w], [F.conv3d_transpose(x, w, stride=[1, 2, 2], padding=1, data_format="NDHWC")]
 
 
 def make_input(v, rng):
