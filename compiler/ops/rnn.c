@@ -190,7 +190,8 @@ static int check_state(EmitCtx *e, const Var *v, const char *slot, int i, SymDim
       sym_eq(s->d[1], batch) && sym_eq(s->d[2], (SymDim){0, g->hidden_size}))
     return 0;
   return em_fail(e, "%s[%d] (%s) is %s %s; it must be %s [%lld, N, %lld]", slot, i, v->name,
-                 rt_dtype_name(v->dtype), sym_shape(e, v), rt_dtype_name(rnn_dtype(e)), (long long)(g->num_layers * g->num_dirs),
+                 rt_dtype_name(v->dtype), sym_shape(e, v), rt_dtype_name(rnn_dtype(e)),
+                 (long long)(g->num_layers * g->num_dirs),
                  (long long)g->hidden_size);
 }
 
@@ -372,7 +373,8 @@ static int emit_rnn(EmitCtx *e) {
   print_lengths(e, lens, batch, wide);
   pr_line(e->p, "%s *out = %s;", ty, em_ptr(e, out, 0));
   pr_line(e->p, "%s *h_n = %s, *c_n = %s;", ty, post[0], post[1]);
-  rnn_print_c(e->p, &(RnnCall){.kind = RNN_FORWARD, .f64 = x->dtype == RT_DT_FP64, .x = "x", .weights = "w", .h0 = "h0", .c0 = "c0",
+  rnn_print_c(e->p, &(RnnCall){.kind = RNN_FORWARD, .f64 = x->dtype == RT_DT_FP64, .x = "x", .weights = "w",
+                               .h0 = "h0", .c0 = "c0",
                                .lengths = "lengths", .out = "out", .h_n = "h_n", .c_n = "c_n", .ws = ws,
                                .gemm_ws = gemm_ws});
   return 0;
@@ -482,7 +484,8 @@ static int emit_rnn_grad(EmitCtx *e) {
   pr_line(e->p, "const %s *dout = %s, *dh_n = %s, *dc_n = %s;", ty, dout ? em_ptr(e, dout, 1) : "NULL", dpost[0],
           dpost[1]);
   pr_line(e->p, "%s *dx = %s, *dh0 = %s, *dc0 = %s;", ty, dx ? em_ptr(e, dx, 0) : "NULL", dpre[0], dpre[1]);
-  rnn_print_c(e->p, &(RnnCall){.kind = RNN_GRAD, .f64 = x->dtype == RT_DT_FP64, .x = "x", .weights = "w", .h0 = "h0", .c0 = "c0", .lengths = "lengths",
+  rnn_print_c(e->p, &(RnnCall){.kind = RNN_GRAD, .f64 = x->dtype == RT_DT_FP64, .x = "x", .weights = "w",
+                               .h0 = "h0", .c0 = "c0", .lengths = "lengths",
                                .dout = "dout", .dh_n = "dh_n", .dc_n = "dc_n", .dx = "dx", .dweights = "dw",
                                .dh0 = "dh0", .dc0 = "dc0", .ws = ws, .gemm_ws = gemm_ws});
   return 0;

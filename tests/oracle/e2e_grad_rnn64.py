@@ -1,7 +1,8 @@
 """float64 cases of the fused `rnn` op and rnn_grad, held to TOL64: LSTM
 (two bidirectional layers, h0 and c0 given, int64 sequence lengths), GRU
 (two layers, int32 lengths), SimpleRNN tanh (bidirectional) and relu (three
-layers, lengths), in training mode (is_test=false), as Paddle's double CPU
+layers, lengths), three LSTM layers with dropout between them (the op's
+seed), in training mode (is_test=false), as Paddle's double CPU
 kernels compute them (paddlec's rt_rnn_f64, rt_rnn_grad_f64).  Each case
 fetches the outputs' gradients with respect to Input, the initial states
 and every weight and bias.
@@ -34,10 +35,11 @@ F64 = "float64"
 GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
 
 
-def rnn(mode, width, hidden, layers=1, bidirect=False, lengths=None):
+def rnn(mode, width, hidden, layers=1, bidirect=False, lengths=None, dropout=0.0, seed=0):
     """The rnn op on a fed time-major x [STEPS, N, width] with fed initial
     states and WeightList (W_ih, W_hh per layer and direction, then the
-    biases b_ih, b_hh in the same order); returns (feeds, outs, wrt)."""
+    biases b_ih, b_hh in the same order), dropout between layers drawn
+    from the op's seed; returns (feeds, outs, wrt)."""
     dirs = 2 if bidirect else 1
     gh = GATES[mode] * hidden
     x = data("x", [STEPS, N, width], F64)
@@ -60,8 +62,8 @@ def rnn(mode, width, hidden, layers=1, bidirect=False, lengths=None):
         feeds.append("lens")
     helper.append_op(type="rnn", inputs=inputs,
                      outputs={"Out": out, "State": finals, "Reserve": reserve, "DropoutState": dropout_state},
-                     attrs={"dropout_prob": 0.0, "is_bidirec": bidirect, "input_size": width, "hidden_size": hidden,
-                            "num_layers": layers, "mode": mode, "is_test": False})
+                     attrs={"dropout_prob": dropout, "seed": seed, "is_bidirec": bidirect, "input_size": width,
+                            "hidden_size": hidden, "num_layers": layers, "mode": mode, "is_test": False})
     return feeds, [out] + finals, [x] + states + weights
 
 
@@ -87,6 +89,12 @@ def rnn_tanh64_bidirect():
 def rnn_relu64_3layer_lengths():
     """SimpleRNN (relu), three layers, int64 lengths."""
     return rnn("RNN_RELU", 3, 4, layers=3, lengths="int64")
+
+
+@case
+def lstm64_dropout_3layer():
+    """Three LSTM layers with dropout 0.4 between them, seed 11."""
+    return rnn("LSTM", 3, 4, layers=3, dropout=0.4, seed=11)
 
 
 def forward_only(fn):
