@@ -1,6 +1,7 @@
 /* The fused recurrent network of Paddle's `rnn` op (paddle.nn.LSTM, GRU,
  * SimpleRNN): num_layers stacked layers, each one or two directions, over
- * time-major sequences, fp32, with dropout between layers in training;
+ * time-major sequences, float32 (rt_rnn, rt_rnn_grad) or float64 (rt_rnn_f64,
+ * rt_rnn_grad_f64: the same computation in double), with dropout between layers in training;
  * and its gradient.
  *
  * Tensors (row-major):
@@ -91,6 +92,10 @@ static inline void rt_rnn_gemm_dims(const RtRnn *p, int64_t *m, int64_t *n, int6
 /* The forward. */
 void rt_rnn(const RtRnn *p, const float *x, const float *const *weights, const float *h0, const float *c0,
             const int64_t *lengths, float *out, float *h_n, float *c_n, float *ws, float *gemm_ws);
+/* The same in double: ws holds rt_rnn_ws_floats() doubles; the products
+ * run serially through rt_dgemm and gemm_ws is not used (NULL). */
+void rt_rnn_f64(const RtRnn *p, const double *x, const double *const *weights, const double *h0, const double *c0,
+                const int64_t *lengths, double *out, double *h_n, double *c_n, double *ws, double *gemm_ws);
 
 /* Workspace floats of rt_rnn_grad: every layer's outputs [L, T, N, D*H],
  * each layer and direction's cell values [L*D, T, N, (G+1)*H], final
@@ -134,5 +139,11 @@ static inline void rt_rnn_grad_gemm_dims(const RtRnn *p, int64_t *m, int64_t *n,
 void rt_rnn_grad(const RtRnn *p, const float *x, const float *const *weights, const float *h0, const float *c0,
                  const int64_t *lengths, const float *dout, const float *dh_n, const float *dc_n, float *dx, float *const *dweights,
                  float *dh0, float *dc0, float *ws, float *gemm_ws);
+/* The same in double: ws holds rt_rnn_grad_ws_floats() doubles; gemm_ws is
+ * not used (NULL). */
+void rt_rnn_grad_f64(const RtRnn *p, const double *x, const double *const *weights, const double *h0,
+                     const double *c0, const int64_t *lengths, const double *dout, const double *dh_n,
+                     const double *dc_n, double *dx, double *const *dweights, double *dh0, double *dc0, double *ws,
+                     double *gemm_ws);
 
 #endif

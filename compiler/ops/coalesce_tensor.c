@@ -15,12 +15,14 @@
  * Shape rule: Output[i] takes Input[i]'s shape and dtype; FusedOutput is
  * [sum of the inputs' numels] of dtype `dtype` (unknown with use_align).
  *
- * C emission (float32, use_align=false): FusedOutput is written as Paddle
+ * C emission (float32 or float64, the dtypes whose CPU kernels Paddle
+ * registers for paddle.nn's float and double layers; use_align=false): FusedOutput is written as Paddle
  * fills it, and each Output bound to another var than its Input gets its
  * values.  FusedOutput is a copy, not storage the outputs share: a later
  * write to an output (an optimizer step) does not show in it, which no
  * program paddlec has met reads (the rnn ops read WeightList, the outputs).
- * Refused: use_align=true, float types other than float32, and neither
+ * Refused: use_align=true, dtypes other than float32 and float64, inputs
+ * or outputs of another dtype than `dtype`, and neither
  * copy_data nor set_constant unless every output is its input
  * (persist_output then copies the same values).  align_size and
  * user_defined_size_of_dtype only size the alignment padding;
@@ -55,8 +57,10 @@ static int emit_coalesce_tensor(EmitCtx *e) {
   int64_t *dims;
   if (attr_ints(e->op, "concated_shapes", &dims) > 0 || attr_ints(e->op, "concated_ranks", &dims) > 0)
     return em_fail(e, "concated_shapes / concated_ranks (inputs that hold no tensor yet) are not supported");
-  if (attr_int(e->op, "dtype", RT_DT_FP32) != RT_DT_FP32)
-    return em_fail(e, "dtype %lld is not supported (float32 only)", (long long)attr_int(e->op, "dtype", RT_DT_FP32));
+  const int64_t dt = attr_int(e->op, "dtype", RT_DT_FP32);
+  if (dt != RT_DT_FP32 && dt != RT_DT_FP64)
+    return em_fail(e, "dtype %lld is not supported (float32 and float64 only)", (long long)dt);
+  const char *ty = dt == RT_DT_FP64 ? "double" : "float";
   int copy = attr_bool(e->op, "copy_data", 0), fill = attr_bool(e->op, "set_constant", 0);
   int persist = attr_bool(e->op, "persist_output", 0);
   double value = attr_float(e->op, "constant", 0.0);
@@ -64,21 +68,23 @@ static int emit_coalesce_tensor(EmitCtx *e) {
   for (int i = 0; i < n; i++) {
     Var *x = ctx_in(&c, "Input", i), *y = ctx_out(&c, "Output", i);
     if (!x || !y) return em_fail(e, "Input[%d] or Output[%d] is missing", i, i);
-    if (x->dtype != RT_DT_FP32 || y->dtype != RT_DT_FP32)
-      return em_fail(e, "Input[%d] (%s) and Output[%d] must be float32", i, x->name, i);
+    if (x->dtype != dt || y->dtype != dt)
+      return em_fail(e, "Input[%d] (%s) and Output[%d] must be %s (the dtype attribute)", i, x->name, i,
+                     rt_dtype_name((int)dt));
     same &= x == y;
   }
   if (!copy && !fill && !(persist && same))
     return em_fail(e, "neither copy_data nor set_constant (Paddle leaves the fused tensor unset)");
-  if (fused && fused->dtype != RT_DT_FP32) return em_fail(e, "FusedOutput must be float32");
-  if (fused) pr_line(e->p, "float *fused = %s;", em_ptr(e, fused, 0));
+  if (fused && fused->dtype != dt) return em_fail(e, "FusedOutput must be %s", rt_dtype_name((int)dt));
+  if (fused) pr_line(e->p, "%s *fused = %s;", ty, em_ptr(e, fused, 0));
   pr_line(e->p, "int64_t at = 0;");
   for (int i = 0; i < n; i++) {
     Var *x = ctx_in(&c, "Input", i), *y = ctx_out(&c, "Output", i);
     const char *len = em_numel(e, x);
     if (copy || !fill) { /* copy_data, or persist_output with every output its input */
-      if (fused) pr_line(e->p, "memcpy(fused + at, %s, (size_t)%s * sizeof(float));", em_ptr(e, x, 1), len);
-      if (y != x) pr_line(e->p, "memcpy(%s, %s, (size_t)%s * sizeof(float));", em_ptr(e, y, 0), em_ptr(e, x, 1), len);
+      if (fused) pr_line(e->p, "memcpy(fused + at, %s, (size_t)%s * sizeof(%s));", em_ptr(e, x, 1), len, ty);
+      if (y != x)
+        pr_line(e->p, "memcpy(%s, %s, (size_t)%s * sizeof(%s));", em_ptr(e, y, 0), em_ptr(e, x, 1), len, ty);
     } else {
       if (fused) pr_line(e->p, "for (int64_t i = 0; i < %s; i++) fused[at + i] = %s;", len, em_float(value));
       pr_line(e->p, "for (int64_t i = 0; i < %s; i++) %s[i] = %s;", len, em_ptr(e, y, 0), em_float(value));

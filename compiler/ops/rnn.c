@@ -20,8 +20,10 @@
  * paddlec makes them empty: neither kernel here writes or reads them.
  * rnn_grad's rule is the generic one (grad_infer: each X@GRAD as X).
  *
- * C emission (float32, inference and training alike): one rt_rnn call
- * (runtime/rt_rnn.h, which spells out the WeightList layout, the gate order
+ * C emission (float32 or float64 as Paddle's float and double CPU kernels,
+ * inference and training alike): one rt_rnn call (rt_rnn_f64 in float64,
+ * Input, PreState, WeightList, Out and State all of Input's dtype;
+ * runtime/rt_rnn.h, which spells out the WeightList layout, the gate order
  * and each cell's formula, as Paddle 2.6's CPU kernel computes them).
  * WeightList holds, for each layer and direction, W_ih [G*H, in] and W_hh
  * [G*H, H], then all the biases b_ih, b_hh [G*H] in the same order (G = 4
@@ -37,7 +39,7 @@
  * 0, else the global one) and rt_rnn applies it; seed only seeds that
  * dropout.
  *
- * rnn_grad: one rt_rnn_grad call, which runs the forward again (into the
+ * rnn_grad: one rt_rnn_grad (rt_rnn_grad_f64) call, which runs the forward again (into the
  * kernel's scratch, with the forward's DropoutState when it dropped) rather
  * than read Reserve, then backpropagates through
  * every step, layer and direction; WeightList@GRAD has WeightList's layout.
@@ -112,10 +114,21 @@ static const struct {
              {"RNN_TANH", RT_RNN_TANH, "RT_RNN_TANH"},
              {"RNN_RELU", RT_RNN_RELU, "RT_RNN_RELU"}};
 
-/* 1 when v is a float32 tensor of exactly `rank` constant dims d. */
+/* The op's element type: Input's dtype (float32 or float64, which
+ * rnn_geometry checks); every float tensor of the op must have it. */
+static int rnn_dtype(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "Input", 0);
+  return x ? x->dtype : RT_DT_FP32;
+}
+
+/* Its C type. */
+static const char *rnn_ctype(EmitCtx *e) { return rnn_dtype(e) == RT_DT_FP64 ? "double" : "float"; }
+
+/* 1 when v is a tensor of the op's dtype with exactly `rank` constant dims d. */
 static int const_shape_is(EmitCtx *e, const Var *v, int rank, const int64_t *d) {
   const VarSpec *s = em_spec(e, v);
-  if (v->dtype != RT_DT_FP32 || s->rank != rank) return 0;
+  if (v->dtype != rnn_dtype(e) || s->rank != rank) return 0;
   for (int i = 0; i < rank; i++)
     if (s->d[i].a != 0 || s->d[i].c != d[i]) return 0;
   return 1;
@@ -134,15 +147,16 @@ static const char *sym_shape(EmitCtx *e, const Var *v) {
 
 /* A tensor in `slot`[i] (WeightList or its grad) must have the shape of the
  * i-th weight: W_ih [G*H, in] and W_hh [G*H, H] per layer and direction,
- * then the biases [G*H] in the same order (float32). */
+ * then the biases [G*H] in the same order (of Input's dtype). */
 static int check_weight(EmitCtx *e, const RtRnn *g, const char *slot, int i, const Var *w) {
   const int64_t nd = g->num_dirs, gh = rt_rnn_gates(g->mode) * g->hidden_size, nk = g->num_layers * nd;
   int64_t k = (i % (2 * nk)) / 2, width = k < nd ? g->input_size : nd * g->hidden_size;
   int64_t mat[2] = {gh, i % 2 ? g->hidden_size : width};
   int ok = i < 2 * nk ? const_shape_is(e, w, 2, mat) : const_shape_is(e, w, 1, &gh);
   if (ok) return 0;
-  return em_fail(e, "%s[%d] (%s) is %s %s; layer %lld direction %lld needs a float32 %s", slot, i, w->name,
+  return em_fail(e, "%s[%d] (%s) is %s %s; layer %lld direction %lld needs a %s %s", slot, i, w->name,
                  rt_dtype_name(w->dtype), sym_shape(e, w), (long long)(k / nd), (long long)(k % nd),
+                 rt_dtype_name(rnn_dtype(e)),
                  i < 2 * nk ? shape_str(&(Shape){2, {mat[0], mat[1]}}) : shape_str(&(Shape){1, {gh}}));
 }
 
@@ -160,7 +174,7 @@ static int emit_weights(EmitCtx *e, const RtRnn *g) {
     if (check_weight(e, g, "WeightList", i, w)) return -1;
   }
   pr_line(e->p, "/* W_ih, W_hh per layer and direction, then b_ih, b_hh in the same order */");
-  pr_line(e->p, "const float *const w[%lld] = {", (long long)(4 * nk));
+  pr_line(e->p, "const %s *const w[%lld] = {", rnn_ctype(e), (long long)(4 * nk));
   for (int i = 0; i < 4 * nk; i++) {
     Var *w = ctx_in(&c, "WeightList", i);
     pr_line(e->p, "%s, /* %s %s */", em_ptr(e, w, 1), w->name, sym_shape(e, w));
@@ -169,14 +183,15 @@ static int emit_weights(EmitCtx *e, const RtRnn *g) {
   return 0;
 }
 
-/* A float32 state tensor (PreState or State) must be [L*D, N, H]. */
+/* A state tensor (PreState or State) must be [L*D, N, H] of the op's dtype. */
 static int check_state(EmitCtx *e, const Var *v, const char *slot, int i, SymDim batch, const RtRnn *g) {
   const VarSpec *s = em_spec(e, v);
-  if (v->dtype == RT_DT_FP32 && s->rank == 3 && sym_eq(s->d[0], (SymDim){0, g->num_layers * g->num_dirs}) &&
+  if (v->dtype == rnn_dtype(e) && s->rank == 3 && sym_eq(s->d[0], (SymDim){0, g->num_layers * g->num_dirs}) &&
       sym_eq(s->d[1], batch) && sym_eq(s->d[2], (SymDim){0, g->hidden_size}))
     return 0;
-  return em_fail(e, "%s[%d] (%s) is %s %s; it must be float32 [%lld, N, %lld]", slot, i, v->name,
-                 rt_dtype_name(v->dtype), sym_shape(e, v), (long long)(g->num_layers * g->num_dirs),
+  return em_fail(e, "%s[%d] (%s) is %s %s; it must be %s [%lld, N, %lld]", slot, i, v->name,
+                 rt_dtype_name(v->dtype), sym_shape(e, v), rt_dtype_name(rnn_dtype(e)),
+                 (long long)(g->num_layers * g->num_dirs),
                  (long long)g->hidden_size);
 }
 
@@ -200,8 +215,8 @@ static int rnn_geometry(EmitCtx *e, RtRnn *g, int *mi, SymDim *steps, SymDim *ba
   if (layers < 1 || hidden < 1)
     return em_fail(e, "num_layers %lld and hidden_size %lld must be positive", (long long)layers, (long long)hidden);
   const VarSpec *xs = em_spec(e, x);
-  if (x->dtype != RT_DT_FP32 || xs->rank != 3)
-    return em_fail(e, "only a float32 rank-3 Input is supported (got %s %s)", rt_dtype_name(x->dtype),
+  if ((x->dtype != RT_DT_FP32 && x->dtype != RT_DT_FP64) || xs->rank != 3)
+    return em_fail(e, "only a float32 or float64 rank-3 Input is supported (got %s %s)", rt_dtype_name(x->dtype),
                    sym_shape(e, x));
   *steps = xs->d[0], *batch = xs->d[1];
   if (steps->a && batch->a) return em_fail(e, "time steps and batch of Input must not both depend on the batch");
@@ -240,8 +255,8 @@ static const Var *dropout_state(EmitCtx *e, const RtRnn *g, SymDim steps, SymDim
   return m;
 }
 
-/* The kernel's workspace and GEMM room for the forward (grad 0) or the
- * grad: affine in B since at most one of T, N is, so their values at B = 0
+/* The kernel's workspace and GEMM room (float32 only) for the forward
+ * (grad 0) or the grad: affine in B since at most one of T, N is, so their values at B = 0
  * and B = 1 give the two coefficients. */
 static void rnn_workspace(EmitCtx *e, const RtRnn *g, SymDim steps, SymDim batch, int grad, const char **ws,
                           const char **gemm_ws) {
@@ -250,7 +265,12 @@ static void rnn_workspace(EmitCtx *e, const RtRnn *g, SymDim steps, SymDim batch
   at1.seq_len = steps.a + steps.c, at1.batch = batch.a + batch.c;
   int64_t ws0 = grad ? rt_rnn_grad_ws_floats(&at0) : rt_rnn_ws_floats(&at0);
   int64_t ws1 = grad ? rt_rnn_grad_ws_floats(&at1) : rt_rnn_ws_floats(&at1), m0, m1, n, k0, k1;
-  *ws = em_scratch_named(e, "float", "rnn_ws", (SymDim){(ws1 - ws0) * 4, ws0 * 4});
+  const int64_t size = rnn_dtype(e) == RT_DT_FP64 ? 8 : 4;
+  *ws = em_scratch_named(e, rnn_ctype(e), "rnn_ws", (SymDim){(ws1 - ws0) * size, ws0 * size});
+  if (size == 8) { /* rt_dgemm packs nothing */
+    *gemm_ws = "NULL";
+    return;
+  }
   if (grad) {
     rt_rnn_grad_gemm_dims(&at0, &m0, &n, &k0);
     rt_rnn_grad_gemm_dims(&at1, &m1, &n, &k1);
@@ -296,14 +316,14 @@ static int emit_rnn(EmitCtx *e) {
   const char *mode = modes[mi].name;
   int64_t hidden = g.hidden_size;
   const VarSpec *os = em_spec(e, out);
-  if (out->dtype != RT_DT_FP32 || os->rank != 3 || !sym_eq(os->d[0], steps) || !sym_eq(os->d[1], batch) ||
+  if (out->dtype != x->dtype || os->rank != 3 || !sym_eq(os->d[0], steps) || !sym_eq(os->d[1], batch) ||
       !sym_eq(os->d[2], (SymDim){0, g.num_dirs * hidden}))
     return em_fail(e, "Out (%s %s) does not fit Input %s with %lld directions of %lld", rt_dtype_name(out->dtype),
                    sym_shape(e, out), sym_shape(e, x), (long long)g.num_dirs, (long long)hidden);
   int nstate = g.mode == RT_RNN_LSTM ? 2 : 1;
   if (ctx_nin(&c, "PreState") != nstate) return em_fail(e, "mode %s takes %d PreState tensors", mode, nstate);
   const char *pre[2] = {"NULL", "NULL"}, *post[2] = {"NULL", "NULL"};
-  int64_t state_floats = g.num_layers * g.num_dirs * hidden;
+  int64_t state_floats = g.num_layers * g.num_dirs * hidden, esize = x->dtype == RT_DT_FP64 ? 8 : 4;
   for (int i = 0; i < nstate; i++) {
     Var *h0 = ctx_in(&c, "PreState", i), *hn = ctx_out(&c, "State", i);
     if (!h0) return em_fail(e, "PreState[%d] is missing", i);
@@ -311,8 +331,8 @@ static int emit_rnn(EmitCtx *e) {
       return -1;
     pre[i] = em_ptr(e, h0, 1);
     post[i] = hn ? em_ptr(e, hn, 0)
-                 : em_scratch_named(e, "float", "unfetched_state",
-                                    (SymDim){batch.a * state_floats * 4, batch.c * state_floats * 4});
+                 : em_scratch_named(e, rnn_ctype(e), "unfetched_state",
+                                    (SymDim){batch.a * state_floats * esize, batch.c * state_floats * esize});
   }
   const char *wide;
   if (check_lengths(e, lens, batch, &wide)) return -1;
@@ -347,12 +367,14 @@ static int emit_rnn(EmitCtx *e) {
     attr_superseded(e->op, "seed"); /* it seeds only that dropout */
   }
   print_geo(e, &g, mi, steps, batch);
-  pr_line(e->p, "const float *x = %s;", em_ptr(e, x, 1));
-  pr_line(e->p, "const float *h0 = %s, *c0 = %s;", pre[0], pre[1]);
+  const char *ty = rnn_ctype(e);
+  pr_line(e->p, "const %s *x = %s;", ty, em_ptr(e, x, 1));
+  pr_line(e->p, "const %s *h0 = %s, *c0 = %s;", ty, pre[0], pre[1]);
   print_lengths(e, lens, batch, wide);
-  pr_line(e->p, "float *out = %s;", em_ptr(e, out, 0));
-  pr_line(e->p, "float *h_n = %s, *c_n = %s;", post[0], post[1]);
-  rnn_print_c(e->p, &(RnnCall){.kind = RNN_FORWARD, .x = "x", .weights = "w", .h0 = "h0", .c0 = "c0",
+  pr_line(e->p, "%s *out = %s;", ty, em_ptr(e, out, 0));
+  pr_line(e->p, "%s *h_n = %s, *c_n = %s;", ty, post[0], post[1]);
+  rnn_print_c(e->p, &(RnnCall){.kind = RNN_FORWARD, .f64 = x->dtype == RT_DT_FP64, .x = "x", .weights = "w",
+                               .h0 = "h0", .c0 = "c0",
                                .lengths = "lengths", .out = "out", .h_n = "h_n", .c_n = "c_n", .ws = ws,
                                .gemm_ws = gemm_ws});
   return 0;
@@ -405,7 +427,7 @@ static int emit_rnn_grad(EmitCtx *e) {
   const VarSpec *xs = em_spec(e, x);
   if (dout) {
     const VarSpec *ds = em_spec(e, dout);
-    if (dout->dtype != RT_DT_FP32 || ds->rank != 3 || !sym_eq(ds->d[0], steps) || !sym_eq(ds->d[1], batch) ||
+    if (dout->dtype != x->dtype || ds->rank != 3 || !sym_eq(ds->d[0], steps) || !sym_eq(ds->d[1], batch) ||
         !sym_eq(ds->d[2], (SymDim){0, g.num_dirs * g.hidden_size}))
       return em_fail(e, "Out@GRAD (%s %s) does not fit Input %s with %lld directions of %lld",
                      rt_dtype_name(dout->dtype), sym_shape(e, dout), sym_shape(e, x), (long long)g.num_dirs,
@@ -413,10 +435,10 @@ static int emit_rnn_grad(EmitCtx *e) {
   }
   if (dx) {
     const VarSpec *ds = em_spec(e, dx);
-    if (dx->dtype != RT_DT_FP32 || ds->rank != 3 || !sym_eq(ds->d[0], steps) || !sym_eq(ds->d[1], batch) ||
+    if (dx->dtype != x->dtype || ds->rank != 3 || !sym_eq(ds->d[0], steps) || !sym_eq(ds->d[1], batch) ||
         !sym_eq(ds->d[2], xs->d[2]))
-      return em_fail(e, "Input@GRAD (%s %s) must be float32 like Input %s", rt_dtype_name(dx->dtype),
-                     sym_shape(e, dx), sym_shape(e, x));
+      return em_fail(e, "Input@GRAD (%s %s) must be %s like Input %s", rt_dtype_name(dx->dtype),
+                     sym_shape(e, dx), rt_dtype_name(x->dtype), sym_shape(e, x));
   }
   int nstate = g.mode == RT_RNN_LSTM ? 2 : 1;
   if (ctx_nin(&c, "PreState") != nstate) return em_fail(e, "mode %s takes %d PreState tensors", modes[mi].name, nstate);
@@ -439,7 +461,7 @@ static int emit_rnn_grad(EmitCtx *e) {
     return em_fail(e, "WeightList@GRAD has %d tensors for %lld weights", ctx_nout(&c, "WeightList@GRAD"),
                    (long long)nw);
   pr_line(e->p, "/* their gradients (NULL: not wanted) */");
-  pr_line(e->p, "float *const dw[%lld] = {", (long long)nw);
+  pr_line(e->p, "%s *const dw[%lld] = {", rnn_ctype(e), (long long)nw);
   for (int i = 0; i < nw; i++) {
     Var *dw = ctx_out(&c, "WeightList@GRAD", i);
     if (dw && check_weight(e, &g, "WeightList@GRAD", i, dw)) return -1;
@@ -455,13 +477,15 @@ static int emit_rnn_grad(EmitCtx *e) {
   rnn_workspace(e, &g, steps, batch, 1, &ws, &gemm_ws);
   if (mask) pr_line(e->p, "const uint8_t *mask = %s; /* the forward's dropout mask */", em_ptr(e, mask, 1));
   print_geo(e, &g, mi, steps, batch);
-  pr_line(e->p, "const float *x = %s;", em_ptr(e, x, 1));
-  pr_line(e->p, "const float *h0 = %s, *c0 = %s;", pre[0], pre[1]);
+  const char *ty = rnn_ctype(e);
+  pr_line(e->p, "const %s *x = %s;", ty, em_ptr(e, x, 1));
+  pr_line(e->p, "const %s *h0 = %s, *c0 = %s;", ty, pre[0], pre[1]);
   print_lengths(e, lens, batch, wide);
-  pr_line(e->p, "const float *dout = %s, *dh_n = %s, *dc_n = %s;", dout ? em_ptr(e, dout, 1) : "NULL", dpost[0],
+  pr_line(e->p, "const %s *dout = %s, *dh_n = %s, *dc_n = %s;", ty, dout ? em_ptr(e, dout, 1) : "NULL", dpost[0],
           dpost[1]);
-  pr_line(e->p, "float *dx = %s, *dh0 = %s, *dc0 = %s;", dx ? em_ptr(e, dx, 0) : "NULL", dpre[0], dpre[1]);
-  rnn_print_c(e->p, &(RnnCall){.kind = RNN_GRAD, .x = "x", .weights = "w", .h0 = "h0", .c0 = "c0", .lengths = "lengths",
+  pr_line(e->p, "%s *dx = %s, *dh0 = %s, *dc0 = %s;", ty, dx ? em_ptr(e, dx, 0) : "NULL", dpre[0], dpre[1]);
+  rnn_print_c(e->p, &(RnnCall){.kind = RNN_GRAD, .f64 = x->dtype == RT_DT_FP64, .x = "x", .weights = "w",
+                               .h0 = "h0", .c0 = "c0", .lengths = "lengths",
                                .dout = "dout", .dh_n = "dh_n", .dc_n = "dc_n", .dx = "dx", .dweights = "dw",
                                .dh0 = "dh0", .dc0 = "dc0", .ws = ws, .gemm_ws = gemm_ws});
   return 0;

@@ -6,12 +6,13 @@
 void rnn_print_c(Printer *p, const RnnCall *c) {
   switch (c->kind) {
     case RNN_FORWARD:
-      pr_line(p, "rt_rnn(&geo, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s);", c->x, c->weights, c->h0, c->c0, c->lengths,
-              c->out, c->h_n, c->c_n, c->ws, c->gemm_ws);
+      pr_line(p, "rt_rnn%s(&geo, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s);", c->f64 ? "_f64" : "", c->x, c->weights,
+              c->h0, c->c0, c->lengths, c->out, c->h_n, c->c_n, c->ws, c->gemm_ws);
       break;
     case RNN_GRAD:
-      pr_line(p, "rt_rnn_grad(&geo, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s);", c->x, c->weights, c->h0,
-              c->c0, c->lengths, c->dout, c->dh_n, c->dc_n, c->dx, c->dweights, c->dh0, c->dc0, c->ws, c->gemm_ws);
+      pr_line(p, "rt_rnn_grad%s(&geo, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s);", c->f64 ? "_f64" : "",
+              c->x, c->weights, c->h0, c->c0, c->lengths, c->dout, c->dh_n, c->dc_n, c->dx, c->dweights, c->dh0,
+              c->dc0, c->ws, c->gemm_ws);
       break;
   }
 }

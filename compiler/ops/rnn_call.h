@@ -22,6 +22,7 @@ typedef enum RnnKind {
 
 typedef struct RnnCall {
   RnnKind kind;
+  int f64;                                     /* float64 (rt_rnn_f64, rt_rnn_grad_f64), else float32 */
   const char *x, *weights, *h0, *c0, *lengths; /* the inputs (c0, lengths: "NULL" when none) */
   const char *out, *h_n, *c_n;                 /* RNN_FORWARD: the outputs */
   const char *dout, *dh_n, *dc_n;              /* RNN_GRAD: the outputs' gradients */
