@@ -134,9 +134,11 @@ static int infer_optimizer(OpCtx *c) {
  *
  * float64: Paddle registers every one of these CPU kernels for float and
  * double from one template, and the double kernel reads every tensor as
- * double (a float32 Grad, LearningRate, ... beside a float64 Param is
- * refused: Paddle's kernel fails on it too) and computes in double, the
- * operations in the float kernel's order.  So each loop below is written
+ * double (a float32 Grad, accumulator, ... beside a float64 Param is
+ * refused: Paddle 2.6's kernels fail on it too; only its sgd takes a
+ * float32 LearningRate there, converted by the executor, which paddlec
+ * refuses as well) and computes in double, the operations in the float
+ * kernel's order.  So each loop below is written
  * once, in float, and printed through tu_respell (float -> double, sqrtf
  * -> sqrt, 1.0f -> 1.0, ...) with the attribute constants printed for the
  * op's dtype (opt_num: the float attribute's value, as static_cast<T>).
@@ -177,8 +179,8 @@ static Var *opt_in(EmitCtx *e, const char *slot, int required, int *bad) {
     return NULL;
   }
   if (v->dtype != dt) {
-    *bad = em_fail(e, "input %s ('%s') is %s but Param is %s; Paddle's %s kernel reads every input as Param's dtype",
-                   slot, v->name, rt_dtype_name(v->dtype), rt_dtype_name(dt), e->op->type);
+    *bad = em_fail(e, "input %s ('%s') is %s but Param is %s; paddlec's %s takes every input in Param's dtype, as "
+                   "Paddle's kernel reads them", slot, v->name, rt_dtype_name(v->dtype), rt_dtype_name(dt), e->op->type);
     return NULL;
   }
   return v;
