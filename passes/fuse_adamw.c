@@ -4,7 +4,10 @@
  * whose kernel updates each parameter with the loop of the op it replaces
  * (optimizer.c's merged ops): the same floats.
  *
- * Requires and invalidates: as fuse_all_optimizer_ops (fuse_optimizer_ops). */
+ * Requires and invalidates: as fuse_all_optimizer_ops (fuse_optimizer_ops).
+ *
+ * float64 optimizer ops merge too: the merged kernel prints each
+ * parameter's update for its own dtype (optimizer.c). */
 #include "fuse_util.h"
 #include "pass.h"
 

@@ -11,7 +11,10 @@
  * BuildStrategy.fuse_adamw merges.  Requires: the ops of a group have the
  * same attributes and shared inputs (LearningRate, ...) and nothing between
  * them depends on their order (fuse_optimizer_ops).  Invalidates: the
- * merged ops (removed). */
+ * merged ops (removed).
+ *
+ * float64 optimizer ops merge too: the merged kernel prints each
+ * parameter's update for its own dtype (optimizer.c). */
 #include "fuse_util.h"
 #include "pass.h"
 

@@ -24,6 +24,7 @@ from conftest import BUILD, ROOT, SAN_ENV, generated, run
 SCRIPT = os.path.join(ROOT, "tests", "oracle", "train_cases.py")
 LOSS_TOL = 1e-4
 STATE_TOL = 1e-3
+TOL64 = 1e-10  # a float64 program (loss and state): Paddle's double kernels, nearly bitwise
 
 
 def case_names():
@@ -68,7 +69,8 @@ def test_trains_like_paddle(name, tmp_path):
     want = np.load(os.path.join(d, "paddle_loss.npy")).reshape(-1)
     assert got.shape == want.shape, (got.shape, want.shape)
     err = np.abs(got.astype(np.float64) - want) / np.maximum(np.abs(want), 1e-6)
-    assert err.max() <= LOSS_TOL, (err.max(), int(err.argmax()), got[:5], want[:5])
+    assert err.max() <= (TOL64 if want.dtype == np.float64 else LOSS_TOL), (err.max(), int(err.argmax()), got[:5],
+                                                                              want[:5])
     lines = [l for l in stdout.splitlines() if l.startswith("step ")]
     assert len(lines) == meta["steps"] and lines[0].startswith("step 0 loss "), stdout[:500]
     ref = np.load(os.path.join(d, "paddle_final.npz"))
@@ -79,7 +81,8 @@ def test_trains_like_paddle(name, tmp_path):
     for k in ref.files:
         w, g = ref[k].astype(np.float64), state[k].astype(np.float64)
         assert g.shape == w.shape, k
-        assert np.abs(g - w).max() <= STATE_TOL * max(np.abs(w).max(), 1e-6), k
+        tol = TOL64 if ref[k].dtype == np.float64 else STATE_TOL
+        assert np.abs(g - w).max() <= tol * max(np.abs(w).max(), 1e-6), k
     # Paddle goes on from the saved state with the loss paddlec gives next
     p = subprocess.run([sys.executable, SCRIPT, "--step-from", d, final, str(meta["steps"])],
                        capture_output=True, text=True, timeout=600)

@@ -33,6 +33,7 @@ CASES = [
     ("mlp_momentum_nesterov_l2", "fuse_all_optimizer_ops=true", "fusing momentum + momentum", ()),
     ("mlp_clip_l2", "fuse_all_optimizer_ops=true", "fusing adam + adam", ()),
     ("mlp_lamb", "fuse_all_optimizer_ops=true", "fusing lamb + lamb", ()),
+    ("fit_a_line_f64_adam", "fuse_all_optimizer_ops=true", "fusing adam + adam", ()),
     ("mlp_adamw", "fuse_adamw=true", "fusing adamw + adamw + adamw + adamw", ("--threads", "2")),
     ("mlp_adamw", "fuse_elewise_add_act_ops=true,fuse_adamw=true,memory_optimize=false", "fusing adamw + adamw",
      ()),

@@ -12,8 +12,12 @@
  * when wd > 0 and both norms are > 0, else lr; VelocityOut = Velocity * mu
  * + local_lr * (g + wd * Param); ParamOut = Param - VelocityOut.  The norms
  * are sums of squares in element order, in double (Paddle's Eigen sums in
- * float, in its own order: the two differ by float rounding).  float32
- * only; multi_precision refused. */
+ * float, in its own order: the two differ by float rounding).
+ * float32 or float64: Paddle's CPU kernel is registered for both, one
+ * template reading every tensor as Param's dtype, so each Param's tensors
+ * must share its dtype; the float64 loop is the float one respelled
+ * (tu_respell: norms, sqrt and update in double) with the float
+ * attributes as doubles (static_cast<T>).  multi_precision refused. */
 #include <string.h>
 
 #include "../util.h"
@@ -47,46 +51,55 @@ static int emit_lars_momentum(EmitCtx *e) {
   double *wd;
   const int nwd = attr_floats(e->op, "lars_weight_decay", &wd);
   if (nwd != n) return em_fail(e, "lars_weight_decay has %d values for %d parameters", nwd, n);
-  const char *mu = em_float((float)attr_float(e->op, "mu", 0));
-  const char *coeff = em_float((float)attr_float(e->op, "lars_coeff", 0.001));
-  const char *eps = em_float((float)attr_float(e->op, "epsilon", 0));
-  const char *rescale = em_float((float)attr_float(e->op, "rescale_grad", 1));
   for (int i = 0; i < n; i++) {
     Var *p = tu_in(e, "Param", i), *g = tu_in(e, "Grad", i), *v = tu_in(e, "Velocity", i);
     Var *lr = tu_in(e, "LearningRate", i), *po = tu_out(e, "ParamOut", i), *vo = tu_out(e, "VelocityOut", i);
     if (!p || !g || !v || !lr || !po || !vo) return -1;
-    const Var *all[] = {p, g, v, lr, po, vo};
-    for (int k = 0; k < 6; k++)
-      if (all[k]->dtype != RT_DT_FP32)
-        return em_fail(e, "'%s' is %s; paddlec's lars_momentum supports float32 only", all[k]->name,
-                       rt_dtype_name(all[k]->dtype));
-    const char *w = em_float((float)wd[i]);
-    pr_line(e->p, "{ /* %s */", p->name);
-    pr_line(e->p, "const float *p = %s, *g = %s, *v = %s;", em_ptr(e, p, 1), em_ptr(e, g, 1), em_ptr(e, v, 1));
-    pr_line(e->p, "float *po = %s, *vo = %s;", em_ptr(e, po, 0), em_ptr(e, vo, 0));
-    pr_line(e->p, "const int64_t n = %s;", em_numel(e, p));
-    pr_line(e->p, "double pn2 = 0, gn2 = 0;");
-    pr_line(e->p, "for (int64_t i = 0; i < n; i++) {");
-    pr_line(e->p, "const float gs = %s * g[i];", rescale);
-    pr_line(e->p, "pn2 += (double)p[i] * p[i];");
-    pr_line(e->p, "gn2 += (double)gs * gs;");
-    pr_line(e->p, "}");
-    pr_line(e->p, "const float pn = sqrtf((float)pn2), gn = sqrtf((float)gn2), wd = %s;", w);
-    pr_line(e->p, "float lr = %s[0];", em_ptr(e, lr, 1));
-    pr_line(e->p, "if (wd > 0.0f && pn > 0.0f && gn > 0.0f) {");
-    pr_line(e->p, "const float den = gn + wd * pn + %s;", eps);
-    pr_line(e->p, "lr = lr * %s * pn / den;", coeff);
-    pr_line(e->p, "}");
-    pr_line(e->p, "for (int64_t i = 0; i < n; i++) {");
-    pr_line(e->p, "const float gs = %s * g[i];", rescale);
-    pr_line(e->p, "const float decay = wd * p[i];");
-    pr_line(e->p, "const float kept = v[i] * %s;", mu);
-    pr_line(e->p, "const float push = lr * (gs + decay);");
-    pr_line(e->p, "const float vn = kept + push;");
-    pr_line(e->p, "po[i] = p[i] - vn;");
-    pr_line(e->p, "vo[i] = vn;");
-    pr_line(e->p, "}");
-    pr_line(e->p, "}");
+    const int dt = p->dtype;
+    if (dt != RT_DT_FP32 && dt != RT_DT_FP64)
+      return em_fail(e, "Param '%s' is %s; paddlec's lars_momentum supports float32 and float64", p->name,
+                     rt_dtype_name(dt));
+    const Var *all[] = {g, v, lr, po, vo};
+    for (int k = 0; k < 5; k++)
+      if (all[k]->dtype != dt)
+        return em_fail(e, "'%s' is %s but Param '%s' is %s; Paddle's lars_momentum kernel reads every tensor as "
+                       "Param's dtype", all[k]->name, rt_dtype_name(all[k]->dtype), p->name, rt_dtype_name(dt));
+    const char *mu = tu_literal(dt, (float)attr_float(e->op, "mu", 0));
+    const char *coeff = tu_literal(dt, (float)attr_float(e->op, "lars_coeff", 0.001));
+    const char *eps = tu_literal(dt, (float)attr_float(e->op, "epsilon", 0));
+    const char *rescale = tu_literal(dt, (float)attr_float(e->op, "rescale_grad", 1));
+    const char *w = tu_literal(dt, (float)wd[i]);
+    const char *pp = em_ptr(e, p, 1), *gp = em_ptr(e, g, 1), *vp = em_ptr(e, v, 1); /* in this order */
+    const char *pop = em_ptr(e, po, 0), *vop = em_ptr(e, vo, 0), *lrp = em_ptr(e, lr, 1);
+    const char *lines[] = {
+        pool_printf("{ /* %s */", p->name),
+        pool_printf("const float *p = %s, *g = %s, *v = %s;", pp, gp, vp),
+        pool_printf("float *po = %s, *vo = %s;", pop, vop),
+        pool_printf("const int64_t n = %s;", em_numel(e, p)),
+        "double pn2 = 0, gn2 = 0;",
+        "for (int64_t i = 0; i < n; i++) {",
+        pool_printf("const float gs = %s * g[i];", rescale),
+        "pn2 += (double)p[i] * p[i];",
+        "gn2 += (double)gs * gs;",
+        "}",
+        pool_printf("const float pn = sqrtf((float)pn2), gn = sqrtf((float)gn2), wd = %s;", w),
+        pool_printf("float lr = %s[0];", lrp),
+        "if (wd > 0.0f && pn > 0.0f && gn > 0.0f) {",
+        pool_printf("const float den = gn + wd * pn + %s;", eps),
+        pool_printf("lr = lr * %s * pn / den;", coeff),
+        "}",
+        "for (int64_t i = 0; i < n; i++) {",
+        pool_printf("const float gs = %s * g[i];", rescale),
+        "const float decay = wd * p[i];",
+        pool_printf("const float kept = v[i] * %s;", mu),
+        "const float push = lr * (gs + decay);",
+        "const float vn = kept + push;",
+        "po[i] = p[i] - vn;",
+        "vo[i] = vn;",
+        "}",
+        "}",
+    };
+    for (size_t k = 0; k < sizeof lines / sizeof lines[0]; k++) pr_line(e->p, "%s", tu_respell(dt, lines[k]));
   }
   return 0;
 }

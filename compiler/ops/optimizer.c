@@ -122,7 +122,7 @@ static int infer_optimizer(OpCtx *c) {
  * of its own.  The scalars (learning rate, beta powers, ...) are read from
  * their one-element tensors at the top of each task; one-element outputs
  * (Beta1PowOut, ...) are written by the kernel after the loop, once every
- * task has read the inputs they may alias.  float32 only.
+ * task has read the inputs they may alias.
  *
  * The arithmetic is Paddle 2.6's CPU kernels' on an x86-64 CPU with
  * AVX-512 (where the tests' reference runs), operation by operation: sgd
@@ -130,10 +130,37 @@ static int infer_optimizer(OpCtx *c) {
  * multiply-adds appear here as fmaf(); momentum runs Eigen expressions
  * without them.  Every other product and sum is a statement of its own:
  * clang contracts a * b + c within one expression into a fused
- * multiply-add (-ffp-contract=on), which would round differently. */
+ * multiply-add (-ffp-contract=on), which would round differently.
+ *
+ * float64: Paddle registers every one of these CPU kernels for float and
+ * double from one template, and the double kernel reads every tensor as
+ * double (a float32 Grad, accumulator, ... beside a float64 Param is
+ * refused: Paddle 2.6's kernels fail on it too; only its sgd takes a
+ * float32 LearningRate there, converted by the executor, which paddlec
+ * refuses as well) and computes in double, the operations in the float
+ * kernel's order.  So each loop below is written
+ * once, in float, and printed through tu_respell (float -> double, sqrtf
+ * -> sqrt, 1.0f -> 1.0, ...) with the attribute constants printed for the
+ * op's dtype (opt_num: the float attribute's value, as static_cast<T>).
+ * Where the float kernel is JIT code, the double one is the JIT's
+ * reference loop instead (no JIT code for double): sgd and adam/adamw
+ * write that loop for float64.  Attributes are float in Paddle's ops, so a
+ * float64 update still scales by e.g. (double)0.9f, as Paddle's does. */
 
-/* A float32 input (required or not) with a concrete shape; NULL when
- * absent (*bad stays) or after em_fail (*bad = 1). */
+/* The dtype of the update: Param's (float32 when it has no Param, which
+ * opt_in reports). */
+static int opt_dtype(const EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  const Var *p = ctx_in(&c, "Param", 0);
+  return p ? p->dtype : RT_DT_FP32;
+}
+
+/* An attribute's value as a constant of the update's dtype. */
+static const char *opt_num(int dt, double attr_value) { return tu_literal(dt, (float)attr_value); }
+
+/* An input (required or not) of the update's dtype, float32 or float64,
+ * with a concrete shape; NULL when absent (*bad stays) or after em_fail
+ * (*bad = 1). */
 static Var *opt_in(EmitCtx *e, const char *slot, int required, int *bad) {
   OpCtx c = {e->g, (Op *)e->op};
   if (!ctx_in(&c, slot, 0)) {
@@ -145,22 +172,30 @@ static Var *opt_in(EmitCtx *e, const char *slot, int required, int *bad) {
     *bad = 1;
     return NULL;
   }
-  if (v->dtype != RT_DT_FP32) {
-    *bad = em_fail(e, "input %s ('%s') is %s; paddlec's %s supports float32 only", slot, v->name,
+  const int dt = opt_dtype(e);
+  if (v->dtype != RT_DT_FP32 && v->dtype != RT_DT_FP64) {
+    *bad = em_fail(e, "input %s ('%s') is %s; paddlec's %s supports float32 and float64", slot, v->name,
                    rt_dtype_name(v->dtype), e->op->type);
+    return NULL;
+  }
+  if (v->dtype != dt) {
+    *bad = em_fail(e, "input %s ('%s') is %s but Param is %s; paddlec's %s takes every input in Param's dtype, as "
+                   "Paddle's kernel reads them", slot, v->name, rt_dtype_name(v->dtype), rt_dtype_name(dt), e->op->type);
     return NULL;
   }
   return v;
 }
 
-/* The output bound to `slot` (float32, the shape of its input), or NULL
- * when the program leaves it out. */
+/* The output bound to `slot` (the update's dtype, the shape of its
+ * input), or NULL when the program leaves it out. */
 static Var *opt_out(EmitCtx *e, const char *slot, int *bad) {
   OpCtx c = {e->g, (Op *)e->op};
   if (!ctx_out(&c, slot, 0)) return NULL;
   Var *v = tu_out(e, slot, 0);
-  if (!v || v->dtype != RT_DT_FP32) {
-    *bad = v ? em_fail(e, "output %s ('%s') is not float32", slot, v->name) : 1;
+  if (!v || v->dtype != opt_dtype(e)) {
+    *bad = v ? em_fail(e, "output %s ('%s') is %s, not Param's %s", slot, v->name, rt_dtype_name(v->dtype),
+                       rt_dtype_name(opt_dtype(e)))
+             : 1;
     return NULL;
   }
   return v;
@@ -175,7 +210,7 @@ static Var *opt_scalar_in(EmitCtx *e, const char *slot, int required, int *bad) 
 }
 
 /* multi_precision (float16/bfloat16 parameters with a float32 MasterParam)
- * is refused: paddlec updates float32 parameters only. */
+ * is refused: paddlec updates float32 and float64 parameters only. */
 static int opt_no_master(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   if (attr_bool(e->op, "multi_precision", 0) || ctx_in(&c, "MasterParam", 0))
@@ -191,20 +226,22 @@ typedef struct OptPtr {
   int out;          /* 1: written (float *), 0: read (const float *) */
 } OptPtr;
 
-/* Prints the update loop over Param's n elements as tasks: the pointers,
- * the scalar lines `pre` (each task reads the one-element inputs itself),
- * then `for (i = lo; i < hi; i++) { body }`.  Line lists end with NULL. */
-static void opt_loop(EmitCtx *e, const Var *param, const OptPtr *ptrs, int nptrs, const char *const *pre,
+/* Prints the update loop over Param's n elements as tasks: the pointers
+ * (of their var's C type), the scalar lines `pre` (each task reads the
+ * one-element inputs itself), then `for (i = lo; i < hi; i++) { body }`,
+ * the lines respelled for dtype dt (tu_respell).  Line lists end with
+ * NULL. */
+static void opt_loop(EmitCtx *e, int dt, const Var *param, const OptPtr *ptrs, int nptrs, const char *const *pre,
                      const char *const *body) {
   const char *n = em_numel(e, param);
   em_task_begin(e, n, n);
   for (int k = 0; k < nptrs; k++)
     if (ptrs[k].v)
-      pr_line(e->p, "%sfloat *%s = %s;", ptrs[k].out ? "" : "const ", ptrs[k].name,
+      pr_line(e->p, "%s%s *%s = %s;", ptrs[k].out ? "" : "const ", em_ctype(ptrs[k].v->dtype), ptrs[k].name,
               em_ptr(e, ptrs[k].v, !ptrs[k].out));
-  for (int k = 0; pre && pre[k]; k++) pr_line(e->p, "%s", pre[k]);
+  for (int k = 0; pre && pre[k]; k++) pr_line(e->p, "%s", tu_respell(dt, pre[k]));
   pr_line(e->p, "for (int64_t i = lo; i < hi; i++) {");
-  for (int k = 0; body[k]; k++) pr_line(e->p, "%s", body[k]);
+  for (int k = 0; body[k]; k++) pr_line(e->p, "%s", tu_respell(dt, body[k]));
   pr_line(e->p, "}");
   em_task_end(e);
 }
@@ -213,20 +250,22 @@ static void opt_loop(EmitCtx *e, const Var *param, const OptPtr *ptrs, int nptrs
  * its JIT sgd (a product, then a difference) when Param's element count is
  * a multiple of 8; otherwise its reference loop, whose compiled code rounds
  * once (a fused multiply-add) when ParamOut is Param and twice (its
- * vectorized path) when ParamOut is a var of its own. */
+ * vectorized path) when ParamOut is a var of its own.  float64 has no JIT
+ * sgd: the reference loop, a product then a difference here. */
 static int emit_sgd(EmitCtx *e) {
+  const int dt = opt_dtype(e);
   int bad = opt_no_master(e);
   Var *p = opt_in(e, "Param", 1, &bad), *g = opt_in(e, "Grad", 1, &bad);
   Var *lr = opt_scalar_in(e, "LearningRate", 1, &bad), *po = opt_out(e, "ParamOut", &bad);
   if (bad) return -1;
   if (!po) return em_fail(e, "output ParamOut is missing");
   const SymDim n = em_sym_prod(e, p, 0, tu_rank(e, p));
-  const int fused = po == p && n.a == 0 && n.c % 8 != 0;
+  const int fused = dt == RT_DT_FP32 && po == p && n.a == 0 && n.c % 8 != 0;
   const OptPtr ptrs[] = {{"p", p, 0}, {"g", g, 0}, {"lr_t", lr, 0}, {"po", po, 1}};
   const char *pre[] = {"const float lr = lr_t[0];", NULL};
   const char *fma_body[] = {"po[i] = fmaf(-lr, g[i], p[i]);", NULL};
   const char *body[] = {"const float step = lr * g[i];", "po[i] = p[i] - step;", NULL};
-  opt_loop(e, p, ptrs, 4, pre, fused ? fma_body : body);
+  opt_loop(e, dt, p, ptrs, 4, pre, fused ? fma_body : body);
   return 0;
 }
 
@@ -237,6 +276,7 @@ static int emit_sgd(EmitCtx *e) {
  * use_nesterov, Param - lr * VelocityOut without.  Paddle's CPU kernel
  * does not read rescale_grad (only its GPU functor scales the gradient). */
 static int emit_momentum(EmitCtx *e) {
+  const int dt = opt_dtype(e);
   int bad = opt_no_master(e);
   Var *p = opt_in(e, "Param", 1, &bad), *g = opt_in(e, "Grad", 1, &bad), *vel = opt_in(e, "Velocity", 1, &bad);
   Var *lr = opt_scalar_in(e, "LearningRate", 1, &bad);
@@ -244,8 +284,8 @@ static int emit_momentum(EmitCtx *e) {
   if (bad) return -1;
   if (!po || !vo) return em_fail(e, "outputs ParamOut and VelocityOut are required");
   const int l2 = !strcmp(attr_str(e->op, "regularization_method", ""), "l2_decay");
-  const char *mu = em_float((float)attr_float(e->op, "mu", 0));
-  const char *coeff = em_float((float)attr_float(e->op, "regularization_coeff", 0));
+  const char *mu = opt_num(dt, attr_float(e->op, "mu", 0));
+  const char *coeff = opt_num(dt, attr_float(e->op, "regularization_coeff", 0));
   const OptPtr ptrs[] = {{"p", p, 0}, {"g", g, 0}, {"v", vel, 0}, {"lr_t", lr, 0}, {"po", po, 1}, {"vo", vo, 1}};
   const char *pre[] = {"const float lr = lr_t[0];", NULL};
   const int nesterov = attr_bool(e->op, "use_nesterov", 0);
@@ -268,7 +308,7 @@ static int emit_momentum(EmitCtx *e) {
   body[nb++] = "po[i] = p[i] - step;";
   body[nb++] = "vo[i] = vn;";
   body[nb] = NULL;
-  opt_loop(e, p, ptrs, 6, pre, body);
+  opt_loop(e, dt, p, ptrs, 6, pre, body);
   return 0;
 }
 
@@ -278,7 +318,7 @@ static const char *opt_scalar(EmitCtx *e, const char *tensor, const char *ptr, c
                               OptPtr *slot, const char **kernel_expr, int *bad) {
   Var *t = opt_scalar_in(e, tensor, 0, bad);
   *slot = (OptPtr){ptr, t, 0};
-  const char *a = em_float((float)attr_float(e->op, attr, dflt)); /* looked up either way: the tensor wins */
+  const char *a = opt_num(opt_dtype(e), attr_float(e->op, attr, dflt)); /* looked up either way: the tensor wins */
   if (kernel_expr) *kernel_expr = t && !*bad ? pool_printf("%s[0]", em_ptr(e, t, 1)) : a;
   return t ? pool_printf("%s[0]", ptr) : a;
 }
@@ -303,8 +343,8 @@ static void opt_skip_open(EmitCtx *e, const Var *skip, Var *const *in, Var *cons
     if (out[k]) {
       em_wrote(e, out[k]);
       if (out[k] != in[k])
-        pr_line(e->p, "memcpy(%s, %s, sizeof(float) * %s);", em_ptr(e, out[k], 0), em_ptr(e, in[k], 1),
-                em_numel(e, in[k]));
+        pr_line(e->p, "memcpy(%s, %s, sizeof(%s) * %s);", em_ptr(e, out[k], 0), em_ptr(e, in[k], 1),
+                em_ctype(in[k]->dtype), em_numel(e, in[k]));
     }
   pr_line(e->p, "} else {");
 }
@@ -320,8 +360,14 @@ static void opt_skip_open(EmitCtx *e, const Var *skip, Var *const *in, Var *cons
  * and Beta1PowOut = b1 * b1p, Beta2PowOut = b2 * b2p unless
  * use_global_beta_pow.  A SkipUpdate holding true copies every input to its
  * output instead.  lazy_mode changes only SelectedRows gradients: a dense
- * Grad updates every row either way. */
+ * Grad updates every row either way.  float64 runs the JIT's reference
+ * loops (refer::Adam, refer::AdamW), without fused multiply-adds and with
+ * (1 - b2) * g * g from the left:
+ *   m1 = b1 * Moment1 + (1 - b1) * g, m2 = b2 * Moment2 + ((1 - b2) * g) * g
+ *   adamw with_decay: p = Param - ((lr * lr_ratio) * coeff) * Param
+ *   ParamOut = p + -lr_t * (m1 / (sqrt(m2) + eps_t)) */
 static int emit_adam(EmitCtx *e) {
+  const int dt = opt_dtype(e);
   static const char *const slots[][2] = {{"Param", "ParamOut"},       {"Moment1", "Moment1Out"},
                                          {"Moment2", "Moment2Out"},   {"Beta1Pow", "Beta1PowOut"},
                                          {"Beta2Pow", "Beta2PowOut"}};
@@ -359,12 +405,11 @@ static int emit_adam(EmitCtx *e) {
       "const float lr = lr_t[0] * (sqrtf(1.0f - b2p) / (1.0f - b1p));",
       pool_printf("const float eps = %s * sqrtf(1.0f - b2p);", eps),
       pool_printf("const float b1 = %s, b2 = %s;", b1, b2),
-      adamw ? pool_printf("const float decay = (lr_t[0] * %s) * %s;",
-                          em_float((float)attr_float(e->op, "lr_ratio", 1)),
-                          em_float((float)attr_float(e->op, "coeff", 0.01)))
+      adamw ? pool_printf("const float decay = (lr_t[0] * %s) * %s;", opt_num(dt, attr_float(e->op, "lr_ratio", 1)),
+                          opt_num(dt, attr_float(e->op, "coeff", 0.01)))
             : NULL,
       NULL};
-  const char *body[] = {
+  const char *body32[] = {
       "const float gi = g[i];",
       "const float m1n = fmaf(b1, m1[i], (1.0f - b1) * gi);",
       "const float m2n = fmaf(b2, m2[i], (1.0f - b2) * (gi * gi));",
@@ -373,7 +418,29 @@ static int emit_adam(EmitCtx *e) {
       "m2o[i] = m2n;",
       "po[i] = fmaf(m1n / (sqrtf(m2n) + eps), -lr, pi);",
       NULL};
-  opt_loop(e, in[0], all, 13, pre, body);
+  const char *body64[17] = {"const double gi = g[i];",
+                            "const double k1 = b1 * m1[i];",
+                            "const double f1 = (1.0 - b1) * gi;",
+                            "const double m1n = k1 + f1;",
+                            "const double k2 = b2 * m2[i];",
+                            "const double f2 = (1.0 - b2) * gi;",
+                            "const double s2 = f2 * gi;",
+                            "const double m2n = k2 + s2;"};
+  int nb = 8;
+  if (adamw) {
+    body64[nb++] = "const double shrink = decay * p[i];";
+    body64[nb++] = "const double pi = p[i] - shrink;";
+  } else {
+    body64[nb++] = "const double pi = p[i];";
+  }
+  body64[nb++] = "const double den = sqrt(m2n) + eps;";
+  body64[nb++] = "const double dir = m1n / den;";
+  body64[nb++] = "const double step = -lr * dir;";
+  body64[nb++] = "m1o[i] = m1n;";
+  body64[nb++] = "m2o[i] = m2n;";
+  body64[nb++] = "po[i] = pi + step;";
+  body64[nb] = NULL;
+  opt_loop(e, dt, in[0], all, 13, pre, dt == RT_DT_FP64 ? body64 : body32);
   if (!global_pow)
     for (int k = 3; k < 5; k++) {
       if (!out[k]) continue;
@@ -389,6 +456,7 @@ static int emit_adam(EmitCtx *e) {
  * order of these operations reproduces it: Eigen's vectorized sqrt may be
  * its fast approximation, not checked). */
 static int emit_adagrad(EmitCtx *e) {
+  const int dt = opt_dtype(e);
   int bad = opt_no_master(e);
   Var *p = opt_in(e, "Param", 1, &bad), *g = opt_in(e, "Grad", 1, &bad), *mom = opt_in(e, "Moment", 1, &bad);
   Var *lr = opt_scalar_in(e, "LearningRate", 1, &bad);
@@ -401,10 +469,10 @@ static int emit_adagrad(EmitCtx *e) {
                         "const float mn = mom[i] + sq;",
                         "const float step = lr * g[i];",
                         pool_printf("po[i] = p[i] - step / (sqrtf(mn) + %s);",
-                                    em_float((float)attr_float(e->op, "epsilon", 1e-6))),
+                                    opt_num(dt, attr_float(e->op, "epsilon", 1e-6))),
                         "mo[i] = mn;",
                         NULL};
-  opt_loop(e, p, ptrs, 6, pre, body);
+  opt_loop(e, dt, p, ptrs, 6, pre, body);
   return 0;
 }
 
@@ -423,6 +491,7 @@ static int emit_adagrad(EmitCtx *e) {
  * (likely Eigen's vectorized sqrt, which under EIGEN_FAST_MATH is a
  * hardware reciprocal square root and a Newton step; not checked). */
 static int emit_rmsprop(EmitCtx *e) {
+  const int dt = opt_dtype(e);
   int bad = opt_no_master(e);
   const int centered = attr_bool(e->op, "centered", 0);
   Var *p = opt_in(e, "Param", 1, &bad), *g = opt_in(e, "Grad", 1, &bad), *ms = opt_in(e, "MeanSquare", 1, &bad);
@@ -437,12 +506,13 @@ static int emit_rmsprop(EmitCtx *e) {
     if (!mg) return em_fail(e, "output MeanGradOut is bound without a MeanGrad");
     em_wrote(e, mgo);
     if (mgo != mg)
-      pr_line(e->p, "memcpy(%s, %s, sizeof(float) * %s);", em_ptr(e, mgo, 0), em_ptr(e, mg, 1), em_numel(e, mg));
+      pr_line(e->p, "memcpy(%s, %s, sizeof(%s) * %s);", em_ptr(e, mgo, 0), em_ptr(e, mg, 1), em_ctype(mg->dtype),
+              em_numel(e, mg));
     mg = mgo = NULL;
   }
-  const char *rho = em_float((float)attr_float(e->op, "decay", 0.9));
-  const char *eps = em_float((float)attr_float(e->op, "epsilon", 1e-10));
-  const char *mu = em_float((float)attr_float(e->op, "momentum", 0));
+  const char *rho = opt_num(dt, attr_float(e->op, "decay", 0.9));
+  const char *eps = opt_num(dt, attr_float(e->op, "epsilon", 1e-10));
+  const char *mu = opt_num(dt, attr_float(e->op, "momentum", 0));
   const OptPtr ptrs[] = {{"p", p, 0},   {"g", g, 0},   {"ms", ms, 0},   {"mom", mom, 0}, {"lr_t", lr, 0},
                          {"mg", mg, 0}, {"po", po, 1}, {"mso", mso, 1}, {"mo", mo, 1},   {"mgo", mgo, 1}};
   const char *pre[] = {"const float lr = lr_t[0];", pool_printf("const float rho = %s, rest = 1.0f - rho;", rho),
@@ -471,7 +541,7 @@ static int emit_rmsprop(EmitCtx *e) {
   body[nb++] = "mo[i] = mn;";
   if (centered) body[nb++] = "mgo[i] = mgn;";
   body[nb] = NULL;
-  opt_loop(e, p, ptrs, 10, pre, body);
+  opt_loop(e, dt, p, ptrs, 10, pre, body);
   return 0;
 }
 
@@ -482,6 +552,7 @@ static int emit_rmsprop(EmitCtx *e) {
  * Paddle 2.6's op has no Beta1PowOut: its Adamax optimizer multiplies
  * Beta1Pow by beta1 with a scale op of its own.  Bitwise Paddle's. */
 static int emit_adamax(EmitCtx *e) {
+  const int dt = opt_dtype(e);
   int bad = opt_no_master(e);
   Var *p = opt_in(e, "Param", 1, &bad), *g = opt_in(e, "Grad", 1, &bad), *mom = opt_in(e, "Moment", 1, &bad);
   Var *inf = opt_in(e, "InfNorm", 1, &bad), *lr = opt_scalar_in(e, "LearningRate", 1, &bad);
@@ -489,9 +560,9 @@ static int emit_adamax(EmitCtx *e) {
   Var *po = opt_out(e, "ParamOut", &bad), *mo = opt_out(e, "MomentOut", &bad), *io = opt_out(e, "InfNormOut", &bad);
   if (bad) return -1;
   if (!po || !mo || !io) return em_fail(e, "outputs ParamOut, MomentOut and InfNormOut are required");
-  const char *b1 = em_float((float)attr_float(e->op, "beta1", 0.9));
-  const char *b2 = em_float((float)attr_float(e->op, "beta2", 0.999));
-  const char *eps = em_float((float)attr_float(e->op, "epsilon", 1e-8));
+  const char *b1 = opt_num(dt, attr_float(e->op, "beta1", 0.9));
+  const char *b2 = opt_num(dt, attr_float(e->op, "beta2", 0.999));
+  const char *eps = opt_num(dt, attr_float(e->op, "epsilon", 1e-8));
   const OptPtr ptrs[] = {{"p", p, 0},       {"g", g, 0},   {"mom", mom, 0}, {"inf", inf, 0}, {"lr_t", lr, 0},
                          {"b1p_t", b1p, 0}, {"po", po, 1}, {"mo", mo, 1},   {"io", io, 1}};
   const char *pre[] = {"const float lr = lr_t[0] / (1.0f - b1p_t[0]);",
@@ -510,7 +581,7 @@ static int emit_adamax(EmitCtx *e) {
                         "mo[i] = mn;",
                         "io[i] = in;",
                         NULL};
-  opt_loop(e, p, ptrs, 9, pre, body);
+  opt_loop(e, dt, p, ptrs, 9, pre, body);
   return 0;
 }
 
@@ -525,6 +596,7 @@ static int emit_adamax(EmitCtx *e) {
  * refused.  AvgSquaredGradOut is bitwise Paddle's, the others within a few
  * ulps (the square roots, as rmsprop's). */
 static int emit_adadelta(EmitCtx *e) {
+  const int dt = opt_dtype(e);
   int bad = opt_no_master(e);
   Var *p = opt_in(e, "Param", 1, &bad), *g = opt_in(e, "Grad", 1, &bad);
   Var *asg = opt_in(e, "AvgSquaredGrad", 1, &bad), *asu = opt_in(e, "AvgSquaredUpdate", 1, &bad);
@@ -539,8 +611,8 @@ static int emit_adadelta(EmitCtx *e) {
   Var *uo = opt_out(e, "AvgSquaredUpdateOut", &bad);
   if (bad) return -1;
   if (!po || !go || !uo) return em_fail(e, "outputs ParamOut, AvgSquaredGradOut and AvgSquaredUpdateOut are required");
-  const char *rho = em_float((float)attr_float(e->op, "rho", 0.95));
-  const char *eps = em_float((float)attr_float(e->op, "epsilon", 1e-6));
+  const char *rho = opt_num(dt, attr_float(e->op, "rho", 0.95));
+  const char *eps = opt_num(dt, attr_float(e->op, "epsilon", 1e-6));
   const OptPtr ptrs[] = {{"p", p, 0},   {"g", g, 0},   {"asg", asg, 0}, {"asu", asu, 0},
                          {"lr_t", lr, 0}, {"po", po, 1}, {"go", go, 1},   {"uo", uo, 1}};
   const char *pre[] = {"const float lr = lr_t[0];", pool_printf("const float rho = %s, rest = 1.0f - rho;", rho),
@@ -562,7 +634,7 @@ static int emit_adadelta(EmitCtx *e) {
                         "go[i] = gn;",
                         "uo[i] = ukept + ufresh;",
                         NULL};
-  opt_loop(e, p, ptrs, 8, pre, body);
+  opt_loop(e, dt, p, ptrs, 8, pre, body);
   return 0;
 }
 
@@ -583,6 +655,7 @@ static int emit_adadelta(EmitCtx *e) {
  * Paddle's in the tests (the norms' rounding could differ on other
  * data). */
 static int emit_lamb(EmitCtx *e) {
+  const int dt = opt_dtype(e);
   static const char *const slots[][2] = {{"Param", "ParamOut"},
                                          {"Moment1", "Moment1Out"},
                                          {"Moment2", "Moment2Out"},
@@ -600,11 +673,12 @@ static int emit_lamb(EmitCtx *e) {
   if (!out[0] || !out[1] || !out[2]) return em_fail(e, "outputs ParamOut, Moment1Out and Moment2Out are required");
   const float wd = (float)attr_float(e->op, "weight_decay", 0.01);
   const int adapt = wd > 0 || attr_bool(e->op, "always_adapt", 0);
-  const char *b1 = em_float((float)attr_float(e->op, "beta1", 0.9));
-  const char *b2 = em_float((float)attr_float(e->op, "beta2", 0.999));
-  const char *eps = em_float((float)attr_float(e->op, "epsilon", 1e-6));
+  const char *b1 = opt_num(dt, attr_float(e->op, "beta1", 0.9));
+  const char *b2 = opt_num(dt, attr_float(e->op, "beta2", 0.999));
+  const char *eps = opt_num(dt, attr_float(e->op, "epsilon", 1e-6));
   const SymDim n = em_sym_prod(e, in[0], 0, tu_rank(e, in[0]));
-  const char *trd = pool_printf("((float *)%s)", em_scratch(e, (SymDim){n.a * 4, n.c * 4 + 4}));
+  const int64_t esz = dt == RT_DT_FP64 ? 8 : 4; /* r, then the ratio, in the update's dtype */
+  const char *trd = pool_printf("((%s *)%s)", em_ctype(dt), em_scratch(e, (SymDim){n.a * esz, n.c * esz + esz}));
   if (skip) opt_skip_open(e, skip, in, out, 5);
   pr_line(e->p, "{ /* 1: moments, and the update direction r in scratch */");
   const OptPtr p1[] = {{"p", in[0], 0}, {"m1", in[1], 0},  {"m2", in[2], 0},   {"b1p_t", in[3], 0},
@@ -623,25 +697,25 @@ static int emit_lamb(EmitCtx *e) {
                          "const float u1 = m1n / c1;",
                          "const float u2 = m2n / c2;",
                          pool_printf("const float den = sqrtf(u2) + %s;", eps),
-                         pool_printf("const float decay = %s * p[i];", em_float(wd)),
+                         pool_printf("const float decay = %s * p[i];", opt_num(dt, wd)),
                          "const float dir = u1 / den;",
                          "r[i] = dir + decay;",
                          "m1o[i] = m1n;",
                          "m2o[i] = m2n;",
                          NULL};
-  opt_loop(e, in[0], p1, 8, pre1, body1);
+  opt_loop(e, dt, in[0], p1, 8, pre1, body1);
   pr_line(e->p, "}");
-  pr_line(e->p, "float ratio_ = 1.0f;");
+  pr_line(e->p, "%s", tu_respell(dt, "float ratio_ = 1.0f;"));
   if (adapt) {
     pr_line(e->p, "{ /* 2: the trust ratio |Param| / |r|, summed in element order */");
-    pr_line(e->p, "const float *p = %s, *r = %s;", em_ptr(e, in[0], 1), trd);
+    pr_line(e->p, "const %s *p = %s, *r = %s;", em_ctype(dt), em_ptr(e, in[0], 1), trd);
     pr_line(e->p, "double pn2 = 0, rn2 = 0;");
     pr_line(e->p, "for (int64_t i = 0; i < %s; i++) {", em_numel(e, in[0]));
     pr_line(e->p, "pn2 += (double)p[i] * p[i];");
     pr_line(e->p, "rn2 += (double)r[i] * r[i];");
     pr_line(e->p, "}");
-    pr_line(e->p, "const float pn = sqrtf((float)pn2), rn = sqrtf((float)rn2);");
-    pr_line(e->p, "if (pn > 0.0f && rn > 0.0f) ratio_ = pn / rn;");
+    pr_line(e->p, "%s", tu_respell(dt, "const float pn = sqrtf((float)pn2), rn = sqrtf((float)rn2);"));
+    pr_line(e->p, "%s", tu_respell(dt, "if (pn > 0.0f && rn > 0.0f) ratio_ = pn / rn;"));
     pr_line(e->p, "}");
   }
   /* 3: the tasks see the kernel's locals only through memory: the ratio
@@ -652,7 +726,7 @@ static int emit_lamb(EmitCtx *e) {
   const char *pre3[] = {pool_printf("const float *r = %s;", trd),
                         pool_printf("const float lr = lr_t[0] * r[%s];", em_numel(e, in[0])), NULL};
   const char *body3[] = {"const float step = lr * r[i];", "po[i] = p[i] - step;", NULL};
-  opt_loop(e, in[0], p3, 3, pre3, body3);
+  opt_loop(e, dt, in[0], p3, 3, pre3, body3);
   pr_line(e->p, "}");
   if (out[3]) pr_line(e->p, "%s[0] = %s[0] * %s;", em_ptr(e, out[3], 0), em_ptr(e, in[3], 1), b1);
   if (out[4]) pr_line(e->p, "%s[0] = %s[0] * %s;", em_ptr(e, out[4], 0), em_ptr(e, in[4], 1), b2);
@@ -669,7 +743,11 @@ static int emit_lamb(EmitCtx *e) {
  * EpsilonTensor, SkipUpdate) hold the one var they all read.  Its kernel
  * runs each parameter's update in that order, each exactly the loop of the
  * op it replaced, so the floats are those of the separate ops.  Only an op
- * a pass made may hold several parameters (each of Paddle's updates one). */
+ * a pass made may hold several parameters (each of Paddle's updates one).
+ * float64 updates merge like float32 ones: each parameter's loop is printed
+ * for its own Param's dtype (Paddle's coalescing passes group parameters
+ * by dtype because they copy them into one buffer; paddlec copies
+ * nothing, and the shared LearningRate must have each Param's dtype). */
 static const char *const shared_slots[] = {"LearningRate", "Beta1Tensor", "Beta2Tensor", "EpsilonTensor",
                                            "SkipUpdate", NULL};
 

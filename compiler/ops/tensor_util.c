@@ -1,6 +1,7 @@
 /* Emission helpers of the tensor-family ops (see tensor_util.h). */
 #include "tensor_util.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -251,4 +252,31 @@ const char *tu_literal(int dtype, double v) {
     case RT_DT_UINT8: return pool_printf("%d", (uint8_t)i);
     default: return NULL;
   }
+}
+
+const char *tu_respell(int dtype, const char *line) {
+  static const char *const words[][2] = {{"float", "double"}, {"fmaf", "fma"}, {"sqrtf", "sqrt"}, {"fabsf", "fabs"}};
+  if (!line || dtype != RT_DT_FP64) return line;
+  char *out = pool_alloc(2 * strlen(line) + 1), *o = out; /* "float" -> "double" at most doubles */
+  for (const char *s = line; *s;) {
+    const char *w = s;
+    if (isalpha((unsigned char)*s) || *s == '_') { /* a word: copied, or respelled whole */
+      while (isalnum((unsigned char)*s) || *s == '_') s++;
+      const size_t len = (size_t)(s - w);
+      const char *rep = NULL;
+      for (size_t k = 0; k < sizeof words / sizeof words[0] && !rep; k++)
+        if (strlen(words[k][0]) == len && !strncmp(w, words[k][0], len)) rep = words[k][1];
+      if (!rep) memcpy(o, w, len), o += len;
+      else o = strcpy(o, rep) + strlen(rep);
+    } else if (isdigit((unsigned char)*s) || (*s == '.' && isdigit((unsigned char)s[1]))) { /* a number */
+      while (isdigit((unsigned char)*s) || *s == '.' || *s == 'e' || *s == 'E' ||
+             ((*s == '-' || *s == '+') && (s[-1] == 'e' || s[-1] == 'E')))
+        *o++ = *s++;
+      if (*s == 'f' && !isalnum((unsigned char)s[1]) && s[1] != '_') s++; /* the float suffix */
+    } else {
+      *o++ = *s++;
+    }
+  }
+  *o = 0;
+  return out;
 }

@@ -15,8 +15,11 @@ case fetches every updated var (Paddle's Executor returns the values after
 the step).  Values: Param and Grad uniform [-1, 1), the learning rate 0.01
 to 0.1, second moments and other accumulators that sit under a square root
 positive, beta powers as Paddle's optimizer has them after a few steps
-(beta ** k).  The program is saved with its feed and fetch ops and all
-persistables (oracle_case.save_grad_program)."""
+(beta ** k).  The values are drawn in float64 and stored in each var's
+dtype: the `*_f64` cases (one per op, float64 Param, Grad, accumulators and
+LearningRate: Paddle's double kernels) get values float32 cannot hold.  The
+program is saved with its feed and fetch ops and all persistables
+(oracle_case.save_grad_program)."""
 import os
 import sys
 import zlib
@@ -57,11 +60,11 @@ def optim(type, inputs, outs, attrs, values, feeds=(), distinct=()):
 
 
 def uni(lo, hi):
-    return lambda rng, shape: rng.uniform(lo, hi, shape).astype("float32")
+    return lambda rng, shape: rng.uniform(lo, hi, shape)
 
 
 def const(v):
-    return lambda rng, shape: np.full(shape, v, "float32")
+    return lambda rng, shape: np.full(shape, v)
 
 
 PARAM = uni(-1, 1)
@@ -69,24 +72,24 @@ LR = uni(0.01, 0.1)
 POS = uni(0.1, 1.0)
 
 
-def grad(shape=SHAPE):
-    return paddle.static.data("grad", shape, "float32")
+def grad(shape=SHAPE, dtype="float32"):
+    return paddle.static.data("grad", shape, dtype)
 
 
-def std_vars(spec):
-    """spec: slot -> (name, shape, generator); the persistable vars and the
-    generators by var name."""
+def std_vars(spec, dtype="float32"):
+    """spec: slot -> (name, shape, generator); the persistable vars (of
+    dtype) and the generators by var name."""
     vs, gens = {}, {}
     for slot, (name, shape, gen) in spec.items():
-        vs[slot] = pvar(name, shape)
+        vs[slot] = pvar(name, shape, dtype)
         gens[name] = gen
     return vs, gens
 
 
 # ---------------------------------------------------------------- sgd
-def sgd_case(distinct=(), shape=SHAPE):
-    vs, gens = std_vars({"Param": ("param", shape, PARAM), "LearningRate": ("lr", [1], LR)})
-    g = grad(shape)
+def sgd_case(distinct=(), shape=SHAPE, dtype="float32"):
+    vs, gens = std_vars({"Param": ("param", shape, PARAM), "LearningRate": ("lr", [1], LR)}, dtype)
+    g = grad(shape, dtype)
     vs["Grad"] = g
     return optim("sgd", vs, {"ParamOut": "Param"}, {}, gens, ["grad"], distinct)
 
@@ -111,11 +114,16 @@ def sgd_aligned_distinct():
     return sgd_case(("ParamOut",), shape=ALIGNED)
 
 
+@case
+def sgd_f64():
+    return sgd_case(dtype="float64")
+
+
 # ---------------------------------------------------------------- momentum
-def momentum_case(attrs, distinct=(), shape=SHAPE):
+def momentum_case(attrs, distinct=(), shape=SHAPE, dtype="float32"):
     vs, gens = std_vars({"Param": ("param", shape, PARAM), "Velocity": ("velocity", shape, uni(-0.5, 0.5)),
-                         "LearningRate": ("lr", [1], LR)})
-    vs["Grad"] = grad(shape)
+                         "LearningRate": ("lr", [1], LR)}, dtype)
+    vs["Grad"] = grad(shape, dtype)
     return optim("momentum", vs, {"ParamOut": "Param", "VelocityOut": "Velocity"}, dict({"mu": 0.9}, **attrs),
                  gens, ["grad"], distinct)
 
@@ -151,20 +159,27 @@ def momentum_distinct():
     return momentum_case({"use_nesterov": True}, ("ParamOut", "VelocityOut"))
 
 
+@case
+def momentum_l2_nesterov_f64():
+    return momentum_case({"mu": 0.8, "regularization_method": "l2_decay", "regularization_coeff": 0.1,
+                          "use_nesterov": True}, dtype="float64")
+
+
 # ---------------------------------------------------------------- adam / adamw
 ADAM_OUTS = {"ParamOut": "Param", "Moment1Out": "Moment1", "Moment2Out": "Moment2", "Beta1PowOut": "Beta1Pow",
              "Beta2PowOut": "Beta2Pow"}
 
 
-def adam_case(type, attrs, steps=3, beta_tensors=False, skip=None, distinct=(), b1=0.9, b2=0.999, shape=SHAPE):
+def adam_case(type, attrs, steps=3, beta_tensors=False, skip=None, distinct=(), b1=0.9, b2=0.999, shape=SHAPE,
+              dtype="float32"):
     spec = {"Param": ("param", shape, PARAM), "LearningRate": ("lr", [1], LR),
             "Moment1": ("moment1", shape, uni(-0.3, 0.3)), "Moment2": ("moment2", shape, uni(0.0, 0.2)),
             "Beta1Pow": ("beta1_pow", [1], const(b1 ** steps)), "Beta2Pow": ("beta2_pow", [1], const(b2 ** steps))}
     if beta_tensors:
         spec.update({"Beta1Tensor": ("beta1_t", [1], const(b1)), "Beta2Tensor": ("beta2_t", [1], const(b2)),
                      "EpsilonTensor": ("eps_t", [1], const(1e-5))})
-    vs, gens = std_vars(spec)
-    vs["Grad"] = grad(shape)
+    vs, gens = std_vars(spec, dtype)
+    vs["Grad"] = grad(shape, dtype)
     feeds = ["grad"]
     if skip is not None:
         vs["SkipUpdate"] = paddle.static.data("skip", [1], "bool")
@@ -226,6 +241,20 @@ def adam_distinct():
 
 
 @case
+def adam_tensors_f64():
+    """Beta1Tensor, Beta2Tensor, EpsilonTensor in float64 too."""
+    return adam_case("adam", {"beta1": 0.5, "beta2": 0.5, "epsilon": 1.0}, beta_tensors=True, b1=0.85, b2=0.98,
+                     dtype="float64")
+
+
+@case
+def adam_attrs_f64_skip_distinct():
+    """beta1, beta2, epsilon attributes; SkipUpdate false; outputs distinct."""
+    return adam_case("adam", {"beta1": 0.8, "beta2": 0.99, "epsilon": 1e-4}, steps=2, b1=0.8, b2=0.99,
+                     skip=False, distinct=tuple(ADAM_OUTS), dtype="float64")
+
+
+@case
 def adamw():
     """with_decay false: plain adam."""
     return adamw_case({"coeff": 0.1})
@@ -272,11 +301,23 @@ def adamw_distinct():
     return adamw_case({"with_decay": True}, distinct=tuple(ADAM_OUTS))
 
 
+@case
+def adamw_decay_ratio_f64():
+    return adamw_case({"with_decay": True, "coeff": 0.05, "lr_ratio": 0.5, "beta1": 0.7, "beta2": 0.95,
+                       "epsilon": 1e-6}, b1=0.7, b2=0.95, steps=5, dtype="float64")
+
+
+@case
+def adamw_skip_distinct_f64():
+    """SkipUpdate true: every input copied to its own output var."""
+    return adamw_case({"with_decay": True}, skip=True, distinct=tuple(ADAM_OUTS), dtype="float64")
+
+
 # ---------------------------------------------------------------- adagrad
-def adagrad_case(attrs, distinct=(), shape=SHAPE):
+def adagrad_case(attrs, distinct=(), shape=SHAPE, dtype="float32"):
     vs, gens = std_vars({"Param": ("param", shape, PARAM), "Moment": ("moment", shape, POS),
-                         "LearningRate": ("lr", [1], LR)})
-    vs["Grad"] = grad(shape)
+                         "LearningRate": ("lr", [1], LR)}, dtype)
+    vs["Grad"] = grad(shape, dtype)
     return optim("adagrad", vs, {"ParamOut": "Param", "MomentOut": "Moment"}, attrs, gens, ["grad"], distinct)
 
 
@@ -295,16 +336,21 @@ def adagrad_distinct():
     return adagrad_case({}, ("ParamOut", "MomentOut"))
 
 
+@case
+def adagrad_f64():
+    return adagrad_case({"epsilon": 1e-3}, dtype="float64")
+
+
 # ---------------------------------------------------------------- rmsprop
-def rmsprop_case(attrs, distinct=(), shape=SHAPE):
+def rmsprop_case(attrs, distinct=(), shape=SHAPE, dtype="float32"):
     spec = {"Param": ("param", shape, PARAM), "MeanSquare": ("mean_square", shape, POS),
             "Moment": ("moment", shape, uni(-0.1, 0.1)), "LearningRate": ("lr", [1], LR)}
     # |MeanGrad| small: MeanSquare - MeanGrad^2 stays positive; Paddle's op
     # requires MeanGradOut centered or not
     spec["MeanGrad"] = ("mean_grad", shape, uni(-0.2, 0.2))
     outs = {"ParamOut": "Param", "MomentOut": "Moment", "MeanSquareOut": "MeanSquare", "MeanGradOut": "MeanGrad"}
-    vs, gens = std_vars(spec)
-    vs["Grad"] = grad(shape)
+    vs, gens = std_vars(spec, dtype)
+    vs["Grad"] = grad(shape, dtype)
     return optim("rmsprop", vs, outs, attrs, gens, ["grad"], distinct)
 
 
@@ -329,12 +375,23 @@ def rmsprop_centered_aligned():
     return rmsprop_case({"centered": True, "momentum": 0.3}, shape=ALIGNED)
 
 
+@case
+def rmsprop_centered_f64():
+    return rmsprop_case({"centered": True, "momentum": 0.5, "decay": 0.95, "epsilon": 1e-6}, dtype="float64")
+
+
+@case
+def rmsprop_f64():
+    """Not centered: MeanGradOut keeps MeanGrad."""
+    return rmsprop_case({"momentum": 0.9, "decay": 0.8, "epsilon": 1e-4}, dtype="float64")
+
+
 # ---------------------------------------------------------------- adamax
-def adamax_case(attrs, distinct=(), shape=SHAPE, b1=0.9, steps=3):
+def adamax_case(attrs, distinct=(), shape=SHAPE, b1=0.9, steps=3, dtype="float32"):
     vs, gens = std_vars({"Param": ("param", shape, PARAM), "LearningRate": ("lr", [1], LR),
                          "Moment": ("moment", shape, uni(-0.3, 0.3)), "InfNorm": ("inf_norm", shape, uni(0.0, 1.2)),
-                         "Beta1Pow": ("beta1_pow", [1], const(b1 ** steps))})
-    vs["Grad"] = grad(shape)
+                         "Beta1Pow": ("beta1_pow", [1], const(b1 ** steps))}, dtype)
+    vs["Grad"] = grad(shape, dtype)
     return optim("adamax", vs, {"ParamOut": "Param", "MomentOut": "Moment", "InfNormOut": "InfNorm"}, attrs, gens,
                  ["grad"], distinct)
 
@@ -355,12 +412,17 @@ def adamax_distinct():
     return adamax_case({"beta1": 0.85}, ("ParamOut", "MomentOut", "InfNormOut"), shape=ALIGNED, b1=0.85)
 
 
+@case
+def adamax_f64():
+    return adamax_case({"beta1": 0.8, "beta2": 0.9, "epsilon": 1e-3}, b1=0.8, steps=2, dtype="float64")
+
+
 # ---------------------------------------------------------------- adadelta
-def adadelta_case(attrs, distinct=(), shape=SHAPE):
+def adadelta_case(attrs, distinct=(), shape=SHAPE, dtype="float32"):
     vs, gens = std_vars({"Param": ("param", shape, PARAM), "AvgSquaredGrad": ("avg_sq_grad", shape, POS),
                          "AvgSquaredUpdate": ("avg_sq_update", shape, uni(0.0, 0.1)),
-                         "LearningRate": ("lr", [1], uni(0.5, 1.0))})
-    vs["Grad"] = grad(shape)
+                         "LearningRate": ("lr", [1], uni(0.5, 1.0))}, dtype)
+    vs["Grad"] = grad(shape, dtype)
     return optim("adadelta", vs, {"ParamOut": "Param", "AvgSquaredGradOut": "AvgSquaredGrad",
                                   "AvgSquaredUpdateOut": "AvgSquaredUpdate"}, attrs, gens, ["grad"], distinct)
 
@@ -380,9 +442,15 @@ def adadelta_distinct():
     return adadelta_case({"rho": 0.9}, ("ParamOut", "AvgSquaredGradOut", "AvgSquaredUpdateOut"), shape=ALIGNED)
 
 
+@case
+def adadelta_f64():
+    return adadelta_case({"rho": 0.8, "epsilon": 1e-3}, dtype="float64")
+
+
 # ---------------------------------------------------------------- lamb
-def lamb_case(attrs, distinct=(), skip=None, shape=SHAPE, b1=0.9, b2=0.999, steps=3):
-    return adam_case("lamb", attrs, steps=steps, skip=skip, distinct=distinct, b1=b1, b2=b2, shape=shape)
+def lamb_case(attrs, distinct=(), skip=None, shape=SHAPE, b1=0.9, b2=0.999, steps=3, dtype="float32"):
+    return adam_case("lamb", attrs, steps=steps, skip=skip, distinct=distinct, b1=b1, b2=b2, shape=shape,
+                     dtype=dtype)
 
 
 @case
@@ -421,6 +489,26 @@ def lamb_distinct():
     return lamb_case({"weight_decay": 0.05}, distinct=tuple(ADAM_OUTS), shape=ALIGNED)
 
 
+@case
+def lamb_f64():
+    return lamb_case({"weight_decay": 0.1, "beta1": 0.8, "beta2": 0.99, "epsilon": 1e-4}, b1=0.8, b2=0.99,
+                     steps=2, dtype="float64")
+
+
+# ---------------------------------------------------------------- lars_momentum
+@case
+def lars_momentum_f64():
+    """Trust ratio on (lars_weight_decay > 0), rescale_grad and epsilon
+    set."""
+    dtype = "float64"
+    vs, gens = std_vars({"Param": ("param", SHAPE, PARAM), "Velocity": ("velocity", SHAPE, uni(-0.5, 0.5)),
+                         "LearningRate": ("lr", [1], LR)}, dtype)
+    vs["Grad"] = grad(SHAPE, dtype)
+    return optim("lars_momentum", vs, {"ParamOut": "Param", "VelocityOut": "Velocity"},
+                 {"mu": 0.8, "lars_coeff": 0.01, "lars_weight_decay": [0.002], "epsilon": 1e-5, "rescale_grad": 0.5},
+                 gens, ["grad"])
+
+
 def build(out_dir, name, fn):
     main, startup = paddle.static.Program(), paddle.static.Program()
     with paddle.static.program_guard(main, startup):
@@ -433,14 +521,15 @@ def build(out_dir, name, fn):
         exe.run(startup)
         for vname, gen in values.items():
             t = scope.find_var(vname).get_tensor()
-            t.set(gen(rng, np.array(t).shape), paddle.CPUPlace())
+            t.set(gen(rng, np.array(t).shape).astype(np.array(t).dtype), paddle.CPUPlace())
         save_grad_program(case_dir, main, feeds, fetches, exe)
     inputs = []
     for f in feeds:
         if f == "skip":
             inputs.append(np.array([SKIP[main]]))
         else:
-            inputs.append(rng.uniform(-1, 1, main.global_block().var(f).shape).astype("float32"))
+            v = main.global_block().var(f)
+            inputs.append(rng.uniform(-1, 1, v.shape).astype(paddle.base.data_feeder.convert_dtype(v.dtype)))
     reference(case_dir, inputs)
 
 

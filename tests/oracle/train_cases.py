@@ -194,6 +194,18 @@ def mlp_lars():
 
 
 @case
+def fit_a_line_f64_adam():
+    """fit_a_line in float64 (data, parameters, Adam's accumulators and
+    learning rate: Paddle's double kernels) with Adam."""
+    x = paddle.static.data("x", [None, 13], "float64")
+    y = paddle.static.data("y", [None, 1], "float64")
+    pred = paddle.static.nn.fc(x, 1)
+    loss = paddle.mean(paddle.nn.functional.square_error_cost(pred, y))
+    paddle.optimizer.Adam(learning_rate=0.01).minimize(loss)
+    return loss, 16
+
+
+@case
 def mlp_dropout():
     """An MLP with dropout in training (its mask from the op's fixed seed)."""
     x = paddle.static.data("x", [None, 16], "float32")
@@ -448,7 +460,7 @@ def _data(feed, rows, rng, classes=10):
     shape = [rows] + [d for d in feed.shape[1:]]
     if "int" in str(feed.dtype):
         return rng.integers(0, classes, size=shape).astype(str(feed.dtype).replace("paddle.", ""))
-    return rng.standard_normal(shape).astype("float32")
+    return rng.standard_normal(shape).astype(str(feed.dtype).replace("paddle.", ""))
 
 
 def _persistables(main):
@@ -542,8 +554,8 @@ def build(out_dir, name):
         for v in state:
             t = scope.find_var(v.name).get_tensor()
             a = np.array(t)
-            if a.dtype == np.float32 and v.name in {p.name for p in main.all_parameters()}:
-                t.set(rng.uniform(-0.5, 0.5, a.shape).astype("float32"), paddle.CPUPlace())
+            if a.dtype in (np.float32, np.float64) and v.name in {p.name for p in main.all_parameters()}:
+                t.set(rng.uniform(-0.5, 0.5, a.shape).astype(a.dtype), paddle.CPUPlace())
         paddle.static.save(main, os.path.join(d, "init"))
     with open(os.path.join(d, "case.json"), "w") as f:
         # seeded_steps: the training steps draw from the global generator,
