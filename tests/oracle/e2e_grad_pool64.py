@@ -1,7 +1,9 @@
 """float64 cases of pooling and their gradients, as Paddle's CPU kernels
 register them for double: pool2d (max and avg, exclusive and not,
 ceil_mode, padding, SAME, global, adaptive, NHWC) and pool2d_grad,
-max_pool2d_with_index and its grad (explicit windows and adaptive).
+max_pool2d_with_index and its grad (explicit windows and adaptive);
+pool3d and pool3d_grad (the same attributes, NDHWC), max_pool3d_with_index
+and its grad.
 Several ops share one case (one binary each).  Unlike
 oracle_case.build_grad_case, each case also fetches its forward outputs
 (and Masks), whose float64 kernels are checked here too.
@@ -64,6 +66,33 @@ def max_pool2d_index_f64():
     m, mask = F.max_pool2d(x, kernel_size=3, stride=2, padding=1, return_mask=True)
     t = data("tie_t", [1, 2, 7, 6])
     am, amask = F.adaptive_max_pool2d(t, output_size=[3, 4], return_mask=True)
+    return ["x", "tie_t"], [m, am], [x, t], [mask, amask]
+
+
+# ---- pool3d ----
+
+@case
+def pool3d_f64():
+    """Max with padding and ceil_mode (ties), avg inclusive NDHWC, avg
+    exclusive with padding, adaptive avg."""
+    x = data("tie_x", [2, 2, 5, 6, 5])
+    m = F.max_pool3d(x, kernel_size=3, stride=2, padding=1, ceil_mode=True)
+    e = F.avg_pool3d(x, kernel_size=[2, 3, 2], stride=2, padding=1)
+    y = data("y", [2, 4, 5, 6, 3])
+    a = F.avg_pool3d(y, kernel_size=2, stride=[1, 2, 2], padding=[0, 1, 1], exclusive=False, ceil_mode=True,
+                     data_format="NDHWC")
+    d = F.adaptive_avg_pool3d(y, output_size=[3, 2, 2], data_format="NDHWC")
+    return ["tie_x", "y"], [m, e, a, d], [x, y], []
+
+
+@case
+def max_pool3d_index_f64():
+    """max_pool3d_with_index (return_mask) with padding, and adaptive (with
+    ties); their Masks fetched too."""
+    x = data("x", [2, 2, 5, 6, 5])
+    m, mask = F.max_pool3d(x, kernel_size=3, stride=2, padding=1, return_mask=True)
+    t = data("tie_t", [1, 2, 5, 4, 6])
+    am, amask = F.adaptive_max_pool3d(t, output_size=[2, 3, 4], return_mask=True)
     return ["x", "tie_t"], [m, am], [x, t], [mask, amask]
 
 
