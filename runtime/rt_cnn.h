@@ -476,6 +476,9 @@ typedef struct RtInterp2d {
 
 /* `planes` planes (N * C) of h_in x w_in into h_out x w_out. */
 void rt_interp2d(const RtInterp2d *p, int64_t planes, const float *x, float *out);
+/* The same for float64 planes (the coordinates and weights in float;
+ * the compiler calls them for nearest only). */
+void rt_interp2d_f64(const RtInterp2d *p, int64_t planes, const double *x, double *out);
 
 typedef enum RtPadMode {
   RT_PAD_CONSTANT = 0,

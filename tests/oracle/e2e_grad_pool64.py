@@ -1,9 +1,12 @@
-"""float64 cases of pooling and their gradients, as Paddle's CPU kernels
-register them for double: pool2d (max and avg, exclusive and not,
+"""float64 cases of pooling and resizing and their gradients, as Paddle's
+CPU kernels register them for double: pool2d (max and avg, exclusive and not,
 ceil_mode, padding, SAME, global, adaptive, NHWC) and pool2d_grad,
 max_pool2d_with_index and its grad (explicit windows and adaptive);
 pool3d and pool3d_grad (the same attributes, NDHWC), max_pool3d_with_index
-and its grad.
+and its grad;
+nearest_interp_v2 and nearest_interp (fluid 1.x) and their grads (Paddle's
+double linear-family and bicubic kernels weigh differently from the float
+ones and are refused).
 Several ops share one case (one binary each).  Unlike
 oracle_case.build_grad_case, each case also fetches its forward outputs
 (and Masks), whose float64 kernels are checked here too.
@@ -12,8 +15,6 @@ oracle_case.build_grad_case, each case also fetches its forward outputs
 """
 import os
 import sys
-
-import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from oracle_case import append_op as op, case_registry, grad_input, save_training_case  # noqa: E402
@@ -94,6 +95,35 @@ def max_pool3d_index_f64():
     t = data("tie_t", [1, 2, 5, 4, 6])
     am, amask = F.adaptive_max_pool3d(t, output_size=[2, 3, 4], return_mask=True)
     return ["x", "tie_t"], [m, am], [x, t], [mask, amask]
+
+
+# ---- interp ----
+
+@case
+def nearest_f64():
+    """nearest_interp_v2 in 2-D (scale factors, a size, align_corners,
+    NCHW and NHWC) and 3-D (NCDHW, NDHWC); fluid 1.x nearest_interp (a
+    scale, NHWC)."""
+    x = data("x", [2, 3, 4, 5])
+    a = F.interpolate(x, scale_factor=[1.7, 0.6], mode="nearest")
+    b = nearest(x, "nearest_interp_v2", out_h=7, out_w=9, align_corners=True, scale=[])
+    v = nearest(x, "nearest_interp", scale=2.0)
+    y = data("y", [2, 9, 8, 3])
+    c = F.interpolate(y, size=[4, 5], mode="nearest", data_format="NHWC")
+    w = nearest(y, "nearest_interp", out_h=11, out_w=7, data_layout="NHWC")
+    z = data("z", [2, 2, 3, 4, 5])
+    d = F.interpolate(z, size=[5, 2, 6], mode="nearest", data_format="NCDHW")
+    e = F.interpolate(z, scale_factor=2, mode="nearest", data_format="NDHWC")
+    return ["x", "y", "z"], [a, b, v, c, w, d, e], [x, y, z], []
+
+
+def nearest(x, type, **attrs):
+    """A raw nearest interp op (v1, or v2 with attributes F.interpolate
+    does not write)."""
+    a = {"data_layout": "NCHW", "out_d": -1, "out_h": -1, "out_w": -1, "scale": 0.0, "align_corners": True,
+         "align_mode": 1, "interp_method": "nearest"}
+    a.update(attrs)
+    return op(type, {"X": x}, {"Out": ["float64"]}, a)[0]
 
 
 def build_case(out_dir, name, fn):
