@@ -372,6 +372,16 @@ void rt_pool2d_grad(const RtPool2d *p, int64_t batch, const float *x, const floa
  * zero (an index outside the plane, -1 for an empty window, adds nothing). */
 void rt_max_pool2d_index_grad(const RtPool2d *p, int64_t batch, const int32_t *mask, const float *dout, float *dx);
 
+/* The same four for float64 tensors (Paddle's double kernels: sums and
+ * maxima in double from -FLT_MAX, the average gradient's 1 / pool_size a
+ * float). */
+void rt_pool2d_f64(const RtPool2d *p, int64_t batch, const double *x, double *out);
+void rt_max_pool2d_index_f64(const RtPool2d *p, int64_t batch, const double *x, double *out, int32_t *mask);
+void rt_pool2d_grad_f64(const RtPool2d *p, int64_t batch, const double *x, const double *out, const double *dout,
+                        double *dx);
+void rt_max_pool2d_index_grad_f64(const RtPool2d *p, int64_t batch, const int32_t *mask, const double *dout,
+                                  double *dx);
+
 /* ---- normalization (rt_norm.c) ---- */
 
 /* batch_norm in inference: y = (x - mean) / sqrt(var + eps) * scale + bias
@@ -514,6 +524,9 @@ typedef struct RtInterp2d {
 
 /* `planes` planes (N * C) of h_in x w_in into h_out x w_out. */
 void rt_interp2d(const RtInterp2d *p, int64_t planes, const float *x, float *out);
+/* The same for float64 planes (the coordinates and weights in float;
+ * the compiler calls them for nearest only). */
+void rt_interp2d_f64(const RtInterp2d *p, int64_t planes, const double *x, double *out);
 
 typedef enum RtPadMode {
   RT_PAD_CONSTANT = 0,

@@ -1,69 +1,19 @@
 /* Resampling (nearest / bilinear / bicubic resize of channel-first planes,
- * with the coordinate rules of rt_resample.h) and border padding (pad2d,
- * pad3d). */
+ * with the coordinate rules of rt_resample.h; float and double, the kernels
+ * in rt_interp2d_body.h) and border padding (pad2d, pad3d). */
 #include <math.h>
 #include <string.h>
 
 #include "rt_kernels.h"
 #include "rt_resample.h"
 
-/* One plane, bicubic: 4 horizontal interpolations, then one vertical. */
-static void bicubic_plane(const RtInterp2d *p, const float *x, float *out) {
-  const int64_t H = p->h_in, W = p->w_in;
-  for (int64_t k = 0; k < p->h_out; k++) {
-    float cy[4];
-    const float sy = rt_cubic_src(p->ratio_h, k, p->align_corners);
-    const int64_t iy = (int64_t)floorf(sy);
-    rt_cubic_weights(sy - (float)iy, cy);
-    for (int64_t l = 0; l < p->w_out; l++) {
-      float cx[4], col[4];
-      const float sx = rt_cubic_src(p->ratio_w, l, p->align_corners);
-      const int64_t ix = (int64_t)floorf(sx);
-      rt_cubic_weights(sx - (float)ix, cx);
-      for (int ii = 0; ii < 4; ii++) {
-        const float *r = x + rt_clamp_index(iy - 1 + ii, H) * W;
-        col[ii] = r[rt_clamp_index(ix - 1, W)] * cx[0] + r[rt_clamp_index(ix, W)] * cx[1] +
-                  r[rt_clamp_index(ix + 1, W)] * cx[2] + r[rt_clamp_index(ix + 2, W)] * cx[3];
-      }
-      out[k * p->w_out + l] = col[0] * cy[0] + col[1] * cy[1] + col[2] * cy[2] + col[3] * cy[3];
-    }
-  }
-}
+#define RESAMPLE_T float
+#define RESAMPLE_NAME(n) n
+#include "rt_interp2d_body.h"
 
-/* One plane, nearest or bilinear, row by row. */
-static void linear_plane(const RtInterp2d *p, const float *x, float *out) {
-  const int64_t H = p->h_in, W = p->w_in, OW = p->w_out;
-  const int align_flag = p->align_mode == 0 && !p->align_corners;
-  for (int64_t k = 0; k < p->h_out; k++) {
-    float *orow = out + k * OW;
-    if (p->method == RT_INTERP_NEAREST) {
-      const float *xr = x + rt_nearest_index(p->ratio_h, k, p->align_corners) * W;
-      for (int64_t l = 0; l < OW; l++) orow[l] = xr[rt_nearest_index(p->ratio_w, l, p->align_corners)];
-      continue;
-    }
-    RtTaps ly = rt_linear_taps(p->ratio_h, k, H, align_flag);
-    const float *r0 = x + ly.i0 * W, *r1 = x + ly.i1 * W;
-    for (int64_t l = 0; l < OW; l++) {
-      RtTaps lx = rt_linear_taps(p->ratio_w, l, W, align_flag);
-      orow[l] = r0[lx.i0] * ly.w0 * lx.w0 + r1[lx.i0] * ly.w1 * lx.w0 + r0[lx.i1] * ly.w0 * lx.w1 +
-                r1[lx.i1] * ly.w1 * lx.w1;
-    }
-  }
-}
-
-void rt_interp2d(const RtInterp2d *p, int64_t planes, const float *x, float *out) {
-  const int64_t in = p->h_in * p->w_in, on = p->h_out * p->w_out;
-  if (p->h_in == p->h_out && p->w_in == p->w_out) { /* Paddle copies the input unchanged */
-    memcpy(out, x, sizeof(float) * (size_t)(planes * in));
-    return;
-  }
-  for (int64_t pl = 0; pl < planes; pl++) {
-    if (p->method == RT_INTERP_BICUBIC)
-      bicubic_plane(p, x + pl * in, out + pl * on);
-    else
-      linear_plane(p, x + pl * in, out + pl * on);
-  }
-}
+#define RESAMPLE_T double
+#define RESAMPLE_NAME(n) n##_f64
+#include "rt_interp2d_body.h"
 
 /* Source index of padded position o along a dim of n elements with
  * `before` padding; -1 for a constant-filled position. */

@@ -1,5 +1,6 @@
 /* 2-D max and average pooling with Paddle's window rule (phi
- * Pool2dFunctor, MaxPool2dWithIndexFunctor), NCHW or NHWC. */
+ * Pool2dFunctor, MaxPool2dWithIndexFunctor), NCHW or NHWC, float and
+ * double: the window geometry here, the kernels in rt_pool2d_body.h. */
 #include <float.h>
 #include <math.h>
 
@@ -38,190 +39,13 @@ static int64_t pool_bounds(const RtPool2d *p, int64_t ph, int64_t pw, int64_t en
   return size;
 }
 
-/* One window b = {hs, he, ws, we} (see pool_bounds) of the channel at x
- * (pixel stride ps). */
-static float pool_window(const RtPool2d *p, const float *x, int64_t ps, const int64_t b[4], int64_t pool_size) {
-  const int64_t hs = b[0], he = b[1], ws = b[2], we = b[3];
-  if (p->type == RT_POOL_MAX) {
-    float v = -FLT_MAX;
-    for (int64_t h = hs; h < he; h++)
-      for (int64_t w = ws; w < we; w++) {
-        float t = x[(h * p->w_in + w) * ps];
-        v = v > t ? v : t;
-      }
-    return v;
-  }
-  float sum = 0.0f;
-  for (int64_t h = hs; h < he; h++)
-    for (int64_t w = ws; w < we; w++) sum += x[(h * p->w_in + w) * ps];
-  if (p->exclusive || p->adaptive) pool_size = (he - hs) * (we - ws);
-  return sum / (float)pool_size;
-}
-
-typedef struct PoolJob {
-  const RtPool2d *p; /* the geometry */
-  const float *x;    /* input */
-  float *out;        /* output */
-} PoolJob;
-
-/* Max pooling of one NCHW channel, windows of fixed size (not adaptive):
- * the same maximum as pool_window, taken in the same order (window rows
- * top-down, columns left to right, v = v > t ? v : t from -FLT_MAX, so NaNs
- * propagate alike), but for the columns whose window lies inside the input
- * as one pass per window row and column over a run of outputs (loops over
- * consecutive outputs that compilers vectorize); the edge columns take
- * pool_window. */
+/* max_plane's run of outputs */
 enum { POOL_RUN = 256 };
-static void max_plane(const RtPool2d *p, const float *x, float *o) {
-  const int64_t sw = p->stride_w, OW = p->w_out;
-  /* interior columns: pw * sw - pad_l >= 0 and pw * sw - pad_l + k_w <= w_in */
-  int64_t lo = (p->pad_l + sw - 1) / sw, hi = p->w_in + p->pad_l - p->k_w < 0 ? 0 : (p->w_in + p->pad_l - p->k_w) / sw + 1;
-  lo = lo < OW ? lo : OW;
-  hi = hi < OW ? hi : OW;
-  hi = hi > lo ? hi : lo;
-  for (int64_t ph = 0; ph < p->h_out; ph++) {
-    float *orow = o + ph * OW;
-    int64_t b[4];
-    for (int64_t pw = 0; pw < OW; pw++) {
-      if (pw == lo) pw = hi; /* the edges: [0, lo) and [hi, OW) */
-      if (pw == OW) break;
-      const int64_t size = pool_bounds(p, ph, pw, p->h_in + p->pad_t, p->w_in + p->pad_l, b);
-      orow[pw] = pool_window(p, x, 1, b, size);
-    }
-    pool_bounds(p, ph, lo, p->h_in + p->pad_t, p->w_in + p->pad_l, b); /* rows b[0]..b[1] */
-    for (int64_t c0 = lo; c0 < hi; c0 += POOL_RUN) {
-      const int64_t n = hi - c0 < POOL_RUN ? hi - c0 : POOL_RUN;
-      float acc[POOL_RUN];
-      for (int64_t i = 0; i < n; i++) acc[i] = -FLT_MAX;
-      for (int64_t h = b[0]; h < b[1]; h++)
-        for (int64_t kw = 0; kw < p->k_w; kw++) {
-          const float *xr = x + h * p->w_in + c0 * sw - p->pad_l + kw;
-          if (sw == 2)
-            for (int64_t i = 0; i < n; i++) acc[i] = acc[i] > xr[2 * i] ? acc[i] : xr[2 * i];
-          else
-            for (int64_t i = 0; i < n; i++) acc[i] = acc[i] > xr[i * sw] ? acc[i] : xr[i * sw];
-        }
-      for (int64_t i = 0; i < n; i++) orow[c0 + i] = acc[i];
-    }
-  }
-}
 
-/* Channels [lo, hi) of all images (row r = image r / c, channel r % c). */
-static void pool_rows(void *ctx, int64_t lo, int64_t hi) {
-  const PoolJob *j = ctx;
-  const RtPool2d *p = j->p;
-  const int64_t in_img = p->c * p->h_in * p->w_in, out_img = p->c * p->h_out * p->w_out;
-  const int64_t cs_in = p->channel_last ? 1 : p->h_in * p->w_in, cs_out = p->channel_last ? 1 : p->h_out * p->w_out;
-  const int64_t ps_in = p->channel_last ? p->c : 1, ps_out = p->channel_last ? p->c : 1;
-  for (int64_t r = lo; r < hi; r++) {
-    const int64_t n = r / p->c, c = r % p->c;
-    if (p->type == RT_POOL_MAX && !p->adaptive && !p->channel_last) {
-      max_plane(p, j->x + n * in_img + c * cs_in, j->out + n * out_img + c * cs_out);
-    } else {
-      const float *xc = j->x + n * in_img + c * cs_in;
-      float *oc = j->out + n * out_img + c * cs_out;
-      for (int64_t ph = 0; ph < p->h_out; ph++)
-        for (int64_t pw = 0; pw < p->w_out; pw++) {
-          /* the window is clipped to the padded input for the divisor
-           * (exclusive = false), then to the input itself */
-          int64_t b[4];
-          const int64_t pool_size = pool_bounds(p, ph, pw, p->h_in + p->pad_t, p->w_in + p->pad_l, b);
-          oc[(ph * p->w_out + pw) * ps_out] = pool_window(p, xc, ps_in, b, pool_size);
-        }
-    }
-  }
-}
+#define POOL_T float
+#define POOL_NAME(n) n
+#include "rt_pool2d_body.h"
 
-void rt_pool2d(const RtPool2d *p, int64_t batch, const float *x, float *out) {
-  PoolJob j = {p, x, out};
-  const int64_t win = p->adaptive ? (p->h_in / p->h_out + 1) * (p->w_in / p->w_out + 1) : p->k_h * p->k_w;
-  rt_parallel_range(batch * p->c, batch * p->c * p->h_out * p->w_out * win, pool_rows, &j);
-}
-
-void rt_max_pool2d_index(const RtPool2d *p, int64_t batch, const float *x, float *out, int32_t *mask) {
-  const int64_t in_plane = p->h_in * p->w_in, out_plane = p->h_out * p->w_out;
-  for (int64_t nc = 0; nc < batch * p->c; nc++) {
-    const float *xc = x + nc * in_plane;
-    for (int64_t ph = 0; ph < p->h_out; ph++)
-      for (int64_t pw = 0; pw < p->w_out; pw++) {
-        int64_t b[4]; /* the window is clipped to the input directly */
-        pool_bounds(p, ph, pw, p->h_in, p->w_in, b);
-        float v = -FLT_MAX;
-        int32_t idx = -1;
-        for (int64_t h = b[0]; h < b[1]; h++)
-          for (int64_t w = b[2]; w < b[3]; w++)
-            if (v < xc[h * p->w_in + w]) {
-              v = xc[h * p->w_in + w];
-              idx = (int32_t)(h * p->w_in + w);
-            }
-        out[nc * out_plane + ph * p->w_out + pw] = v;
-        mask[nc * out_plane + ph * p->w_out + pw] = idx;
-      }
-  }
-}
-
-/* Channels [lo, hi) of all images of pool2d_grad: X@GRAD from zero, each
- * window in output order adding its share (phi MaxPool2dGradFunctor: the
- * output's gradient to the first element of the window, rows top-down,
- * equal to the output; Pool2dGradFunctor with AvgPoolGrad: (1 / pool_size)
- * times the output's gradient to each element of the window). */
-typedef struct PoolGradJob {
-  const RtPool2d *p;
-  const float *x, *out, *dout;
-  float *dx;
-} PoolGradJob;
-
-static void pool_grad_rows(void *ctx, int64_t lo, int64_t hi) {
-  const PoolGradJob *j = ctx;
-  const RtPool2d *p = j->p;
-  const int64_t in_img = p->c * p->h_in * p->w_in, out_img = p->c * p->h_out * p->w_out;
-  const int64_t cs_in = p->channel_last ? 1 : p->h_in * p->w_in, cs_out = p->channel_last ? 1 : p->h_out * p->w_out;
-  const int64_t ps_in = p->channel_last ? p->c : 1, ps_out = p->channel_last ? p->c : 1;
-  for (int64_t r = lo; r < hi; r++) {
-    const int64_t n = r / p->c, c = r % p->c;
-    const float *xc = j->x + n * in_img + c * cs_in, *oc = j->out + n * out_img + c * cs_out;
-    const float *gc = j->dout + n * out_img + c * cs_out;
-    float *dc = j->dx + n * in_img + c * cs_in;
-    for (int64_t h = 0; h < p->h_in; h++)
-      for (int64_t w = 0; w < p->w_in; w++) dc[(h * p->w_in + w) * ps_in] = 0.0f;
-    for (int64_t ph = 0; ph < p->h_out; ph++)
-      for (int64_t pw = 0; pw < p->w_out; pw++) {
-        int64_t b[4];
-        int64_t size = pool_bounds(p, ph, pw, p->h_in + p->pad_t, p->w_in + p->pad_l, b);
-        const float y = oc[(ph * p->w_out + pw) * ps_out], g = gc[(ph * p->w_out + pw) * ps_out];
-        if (p->type == RT_POOL_MAX) {
-          int stop = 0;
-          for (int64_t h = b[0]; h < b[1] && !stop; h++)
-            for (int64_t w = b[2]; w < b[3] && !stop; w++)
-              if (xc[(h * p->w_in + w) * ps_in] == y) {
-                dc[(h * p->w_in + w) * ps_in] += g;
-                stop = 1;
-              }
-          continue;
-        }
-        if (p->exclusive || p->adaptive) size = (b[1] - b[0]) * (b[3] - b[2]);
-        const float scale = 1.0f / (float)size;
-        for (int64_t h = b[0]; h < b[1]; h++)
-          for (int64_t w = b[2]; w < b[3]; w++) dc[(h * p->w_in + w) * ps_in] += scale * g;
-      }
-  }
-}
-
-void rt_pool2d_grad(const RtPool2d *p, int64_t batch, const float *x, const float *out, const float *dout,
-                    float *dx) {
-  PoolGradJob j = {p, x, out, dout, dx};
-  const int64_t win = p->adaptive ? (p->h_in / p->h_out + 1) * (p->w_in / p->w_out + 1) : p->k_h * p->k_w;
-  rt_parallel_range(batch * p->c, batch * p->c * p->h_out * p->w_out * win, pool_grad_rows, &j);
-}
-
-void rt_max_pool2d_index_grad(const RtPool2d *p, int64_t batch, const int32_t *mask, const float *dout, float *dx) {
-  const int64_t in_plane = p->h_in * p->w_in, out_plane = p->h_out * p->w_out;
-  for (int64_t nc = 0; nc < batch * p->c; nc++) {
-    float *dc = dx + nc * in_plane;
-    for (int64_t i = 0; i < in_plane; i++) dc[i] = 0.0f;
-    for (int64_t o = 0; o < out_plane; o++) {
-      const int32_t at = mask[nc * out_plane + o];
-      if (at >= 0 && at < in_plane) dc[at] += dout[nc * out_plane + o];
-    }
-  }
-}
+#define POOL_T double
+#define POOL_NAME(n) n##_f64
+#include "rt_pool2d_body.h"

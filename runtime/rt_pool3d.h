@@ -43,4 +43,12 @@ void rt_max_pool3d_index(const RtPool3d *p, int64_t batch, const float *x, float
 void rt_pool3d_grad(const RtPool3d *p, int64_t batch, const float *x, const float *out, const float *dout,
                     float *dx);
 
+/* The same three for float64 tensors (Paddle's double kernels: sums and
+ * maxima in double from -FLT_MAX, the average gradient's 1 / pool_size a
+ * float). */
+void rt_pool3d_f64(const RtPool3d *p, int64_t batch, const double *x, double *out);
+void rt_max_pool3d_index_f64(const RtPool3d *p, int64_t batch, const double *x, double *out, int32_t *mask);
+void rt_pool3d_grad_f64(const RtPool3d *p, int64_t batch, const double *x, const double *out, const double *dout,
+                        double *dx);
+
 #endif

@@ -44,4 +44,9 @@ void rt_resize(const RtResize *p, int64_t batch, const float *x, float *out);
  * does not change a result. */
 void rt_resize_grad(const RtResize *p, int64_t lo, int64_t hi, const float *dout, float *dx);
 
+/* The same two for float64 tensors (the coordinates and weights in
+ * float; the compiler calls them for nearest only). */
+void rt_resize_f64(const RtResize *p, int64_t batch, const double *x, double *out);
+void rt_resize_grad_f64(const RtResize *p, int64_t lo, int64_t hi, const double *dout, double *dx);
+
 #endif

@@ -21,7 +21,11 @@
  * parses as NCHW (Paddle compares with kNCHW; Python writes NCHW or NHWC for
  * every rank).
  *
- * C emission (fp32), the methods Paddle's kernels have for each rank:
+ * C emission (float32; float64 for nearest, whose double kernels pick
+ * the float kernels' source elements -- Paddle's double linear, bilinear,
+ * trilinear and bicubic kernels weigh differently from the float ones, by
+ * ~1e-7, and are refused), the methods Paddle's kernels have for each
+ * rank:
  * linear in 1-D, nearest, bilinear and bicubic in 2-D, nearest and
  * trilinear in 3-D (the op type only gives interp_method's default).
  * Channel-first 1-D and 2-D resizes are one rt_interp2d call (a 1-D resize
@@ -136,8 +140,9 @@ static void emit_interp2d(EmitCtx *e, const Var *x, const Var *out, const RtResi
   pr_line(e->p, ".ratio_h = %s, .ratio_w = %s, .align_corners = %d, .align_mode = %d,", em_float(r->ratio[1]),
           em_float(r->ratio[2]), r->align_corners, r->align_mode);
   pr_line(e->p, "};");
-  resample_print_c(e->p, &(ResampleCall){.kind = RESAMPLE_INTERP2D, .geo = "geo", .batch = em_prod(e, x, 0, 2),
-                                         .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0)});
+  resample_print_c(e->p, &(ResampleCall){.kind = RESAMPLE_INTERP2D, .f64 = x->dtype == RT_DT_FP64, .geo = "geo",
+                                         .batch = em_prod(e, x, 0, 2), .x = em_ptr(e, x, 1),
+                                         .out = em_ptr(e, out, 0)});
 }
 
 /* The geometry r as a constant RtResize named geo. */
@@ -158,7 +163,7 @@ static void print_resize(EmitCtx *e, const RtResize *r) {
  * method, sizes, ratios, layout into *r.  -1 after em_fail. */
 static int interp_geometry(EmitCtx *e, const Var *x, const Var *out, RtResize *r) {
   OpCtx c = {e->g, (Op *)e->op};
-  if (x->dtype != RT_DT_FP32 || out->dtype != RT_DT_FP32)
+  if ((x->dtype != RT_DT_FP32 && x->dtype != RT_DT_FP64) || out->dtype != x->dtype)
     return em_fail(e, "%s of %s tensors is not supported", e->op->type, rt_dtype_name(x->dtype));
   const int v2 = strstr(e->op->type, "_v2") != NULL, rank = em_spec(e, x)->rank, nsp = rank - 2;
   if (em_spec(e, out)->rank != rank) return em_fail(e, "X and the output differ in rank");
@@ -184,6 +189,10 @@ static int interp_geometry(EmitCtx *e, const Var *x, const Var *out, RtResize *r
   else if (nsp == 3 && !strcmp(method, "nearest")) m = RT_INTERP_NEAREST;
   else if (nsp == 3 && !strcmp(method, "trilinear")) m = RT_INTERP_BILINEAR;
   else return em_fail(e, "interp_method '%s' on %d spatial dims is not one of Paddle's kernels", method, nsp);
+  /* the runtime weighs with the float kernels' weights, which Paddle's
+   * double linear-family and bicubic kernels do not (nearest only copies) */
+  if (x->dtype == RT_DT_FP64 && m != RT_INTERP_NEAREST)
+    return em_fail(e, "%s of float64 tensors is not supported", e->op->type);
   /* Paddle reads the layout as channel first only when it is NCHW */
   const char *layout = attr_str(e->op, "data_layout", "NCHW");
   int last = strcasecmp(layout, "NCHW") != 0;
@@ -243,8 +252,9 @@ static int emit_interp(EmitCtx *e) {
     emit_interp2d(e, x, out, &r);
   } else { /* 3-D and channel-last resizes */
     print_resize(e, &r);
-    resample_print_c(e->p, &(ResampleCall){.kind = RESAMPLE_RESIZE, .geo = "geo", .batch = em_dim(e, x, 0),
-                                           .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0)});
+    resample_print_c(e->p, &(ResampleCall){.kind = RESAMPLE_RESIZE, .f64 = x->dtype == RT_DT_FP64, .geo = "geo",
+                                           .batch = em_dim(e, x, 0), .x = em_ptr(e, x, 1),
+                                           .out = em_ptr(e, out, 0)});
   }
   return 0;
 }
@@ -261,13 +271,15 @@ static int emit_interp_grad(EmitCtx *e) {
   if (!x || !dout) return em_fail(e, "needs X and Out@GRAD");
   RtResize r;
   if (interp_geometry(e, x, dout, &r)) return -1;
+  if (dx && dx->dtype != x->dtype) return em_fail(e, "X@GRAD must have X's dtype");
   if (!dx) return 0;
   const char *planes = pool_printf("%s * %lld", em_dim(e, x, 0), (long long)r.c);
   em_task_begin(e, em_numel(e, dout), planes);
   r.float_coord = strstr(e->op->type, "_v2") != NULL; /* phi's kernels (v2) as built; fluid's v1 in double */
   print_resize(e, &r);
-  resample_print_c(e->p, &(ResampleCall){.kind = RESAMPLE_RESIZE_GRAD, .geo = "geo", .lo = "lo", .hi = "hi",
-                                         .dout = em_ptr(e, dout, 1), .dx = em_ptr(e, dx, 0)});
+  resample_print_c(e->p, &(ResampleCall){.kind = RESAMPLE_RESIZE_GRAD, .f64 = x->dtype == RT_DT_FP64, .geo = "geo",
+                                         .lo = "lo", .hi = "hi", .dout = em_ptr(e, dout, 1),
+                                         .dx = em_ptr(e, dx, 0)});
   em_task_end(e);
   return 0;
 }

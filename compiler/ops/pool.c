@@ -16,9 +16,10 @@
  * k = in and zero padding (with adaptive, the output is then the input size).
  * A pool2d ksize held in a tensor makes both spatial dims unknown.
  *
- * C emission (fp32): one rt_pool2d / rt_max_pool2d_index (runtime/rt_pool.c)
- * or rt_pool3d / rt_max_pool3d_index (runtime/rt_pool3d.c) call with the
- * window geometry as a constant struct.
+ * C emission (float32, float64 as Paddle's CPU kernels register them): one
+ * rt_pool2d / rt_max_pool2d_index (runtime/rt_pool.c) or rt_pool3d /
+ * rt_max_pool3d_index (runtime/rt_pool3d.c) call, their _f64 twins for
+ * float64, with the window geometry as a constant struct.
  * As in Paddle's kernel (PoolRawKernel), SAME padding is computed from the
  * ksize as written, global_pooling and adaptive zero the padding, global
  * pooling widens the window to the input, only the top/left padding enters
@@ -116,6 +117,19 @@ static int infer_max_pool_with_index(OpCtx *c) {
 
 /* ---- C emission ---- */
 
+/* 1 when pooling computes in dtype t (float32, float64). */
+static int pool_dtype(int t) { return t == RT_DT_FP32 || t == RT_DT_FP64; }
+
+/* The checks of a grad op's float tensors: dout, and dx when written, in
+ * x's dtype, which pooling supports; -1 after em_fail. */
+static int pool_grad_dtypes(EmitCtx *e, const Var *x, const Var *dout, const Var *dx) {
+  if (!pool_dtype(dout->dtype))
+    return em_fail(e, "%s of %s tensors is not supported", e->op->type, rt_dtype_name(dout->dtype));
+  if (x->dtype != dout->dtype || (dx && dx->dtype != dout->dtype))
+    return em_fail(e, "X, Out@GRAD and X@GRAD must have one dtype");
+  return 0;
+}
+
 static void print_pool(EmitCtx *e, const RtPool2d *p) {
   pr_line(e->p, "static const RtPool2d geo = {");
   pr_line(e->p, ".type = %s, .c = %lld, .h_in = %lld, .w_in = %lld, .h_out = %lld, .w_out = %lld,",
@@ -128,11 +142,12 @@ static void print_pool(EmitCtx *e, const RtPool2d *p) {
   pr_line(e->p, "};");
 }
 
-/* The checks both pool emitters share: fp32 rank-4 X and Out whose dims
- * other than the batch are known at compile time, into xd / od (N, C, H, W
- * order, channel_last permuting them back). */
+/* The checks both pool emitters share: float32 or float64 rank-4 X and Out
+ * (of X's dtype) whose dims other than the batch are known at compile time,
+ * into xd / od (N, C, H, W order, channel_last permuting them back). */
 static int pool_dims(EmitCtx *e, const Var *x, const Var *out, int last, int64_t xd[4], int64_t od[4]) {
-  if (x->dtype != RT_DT_FP32) return em_fail(e, "pooling of %s tensors is not supported", rt_dtype_name(x->dtype));
+  if (!pool_dtype(x->dtype)) return em_fail(e, "pooling of %s tensors is not supported", rt_dtype_name(x->dtype));
+  if (out->dtype != x->dtype) return em_fail(e, "Out must have X's dtype");
   if (em_spec(e, x)->rank != 4) return em_fail(e, "only 2-D pooling (rank-4 X) is supported");
   for (int i = 1; i < 4; i++) {
     int src = last ? (i == 1 ? 3 : i - 1) : i;
@@ -184,8 +199,8 @@ static int emit_pool2d(EmitCtx *e) {
   RtPool2d p;
   if (pool2d_geometry(e, x, out, &p)) return -1;
   print_pool(e, &p);
-  pool_print_c(e->p, &(PoolCall){.kind = POOL_FORWARD, .dims = 2, .batch = em_dim(e, x, 0), .x = em_ptr(e, x, 1),
-                                 .out = em_ptr(e, out, 0)});
+  pool_print_c(e->p, &(PoolCall){.kind = POOL_FORWARD, .dims = 2, .f64 = x->dtype == RT_DT_FP64,
+                                 .batch = em_dim(e, x, 0), .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0)});
   return 0;
 }
 
@@ -196,15 +211,15 @@ static int emit_pool2d_grad(EmitCtx *e) {
   Var *x = ctx_in(&c, "X", 0), *out = ctx_in(&c, "Out", 0), *dout = ctx_in(&c, "Out@GRAD", 0);
   Var *dx = ctx_out(&c, "X@GRAD", 0);
   if (!x || !out || !dout) return em_fail(e, "needs X, Out and Out@GRAD");
-  if (out->dtype != RT_DT_FP32 || dout->dtype != RT_DT_FP32)
-    return em_fail(e, "pool2d_grad of %s tensors is not supported", rt_dtype_name(dout->dtype));
+  if (pool_grad_dtypes(e, x, dout, dx)) return -1;
   if (!same_spec(e, out, dout)) return em_fail(e, "Out@GRAD must have Out's shape");
   RtPool2d p;
   if (pool2d_geometry(e, x, out, &p)) return -1;
   if (!dx) return 0;
   print_pool(e, &p);
-  pool_print_c(e->p, &(PoolCall){.kind = POOL_GRAD, .dims = 2, .batch = em_dim(e, x, 0), .x = em_ptr(e, x, 1),
-                                 .out = em_ptr(e, out, 1), .dout = em_ptr(e, dout, 1), .dx = em_ptr(e, dx, 0)});
+  pool_print_c(e->p, &(PoolCall){.kind = POOL_GRAD, .dims = 2, .f64 = x->dtype == RT_DT_FP64,
+                                 .batch = em_dim(e, x, 0), .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 1),
+                                 .dout = em_ptr(e, dout, 1), .dx = em_ptr(e, dx, 0)});
   return 0;
 }
 
@@ -230,8 +245,9 @@ static int emit_max_pool2d_index(EmitCtx *e) {
   RtPool2d p;
   if (max_pool2d_index_geometry(e, x, out, &p)) return -1;
   print_pool(e, &p);
-  pool_print_c(e->p, &(PoolCall){.kind = POOL_INDEX, .dims = 2, .batch = em_dim(e, x, 0), .x = em_ptr(e, x, 1),
-                                 .out = em_ptr(e, out, 0), .mask = em_ptr(e, mask, 0)});
+  pool_print_c(e->p, &(PoolCall){.kind = POOL_INDEX, .dims = 2, .f64 = x->dtype == RT_DT_FP64,
+                                 .batch = em_dim(e, x, 0), .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0),
+                                 .mask = em_ptr(e, mask, 0)});
   return 0;
 }
 
@@ -243,7 +259,7 @@ static int emit_max_pool2d_index_grad(EmitCtx *e) {
   Var *dx = ctx_out(&c, "X@GRAD", 0);
   if (!x || !mask || !dout) return em_fail(e, "needs X, Mask and Out@GRAD");
   if (mask->dtype != RT_DT_INT32) return em_fail(e, "Mask must be int32");
-  if (dout->dtype != RT_DT_FP32) return em_fail(e, "gradients of %s tensors are not supported", rt_dtype_name(dout->dtype));
+  if (pool_grad_dtypes(e, x, dout, dx)) return -1;
   if (!same_spec(e, mask, dout)) return em_fail(e, "Out@GRAD must have Mask's shape");
   RtPool2d p;
   if (max_pool2d_index_geometry(e, x, dout, &p)) return -1;
@@ -251,8 +267,9 @@ static int emit_max_pool2d_index_grad(EmitCtx *e) {
   pr_line(e->p, "static const RtPool2d geo = {.type = RT_POOL_MAX, .c = %lld, .h_in = %lld, .w_in = %lld, .h_out = "
           "%lld, .w_out = %lld};", (long long)p.c, (long long)p.h_in, (long long)p.w_in, (long long)p.h_out,
           (long long)p.w_out);
-  pool_print_c(e->p, &(PoolCall){.kind = POOL_INDEX_GRAD, .dims = 2, .batch = em_dim(e, x, 0),
-                                 .mask = em_ptr(e, mask, 1), .dout = em_ptr(e, dout, 1), .dx = em_ptr(e, dx, 0)});
+  pool_print_c(e->p, &(PoolCall){.kind = POOL_INDEX_GRAD, .dims = 2, .f64 = x->dtype == RT_DT_FP64,
+                                 .batch = em_dim(e, x, 0), .mask = em_ptr(e, mask, 1), .dout = em_ptr(e, dout, 1),
+                                 .dx = em_ptr(e, dx, 0)});
   return 0;
 }
 
@@ -273,8 +290,8 @@ static void print_pool3d(EmitCtx *e, const RtPool3d *p) {
 /* pool_dims for rank-5 X and Out: C and the spatial dims into xd[1..4] and
  * od[1..4] in N, C, D, H, W order. */
 static int pool3d_dims(EmitCtx *e, const Var *x, const Var *out, int last, int64_t xd[5], int64_t od[5]) {
-  if (x->dtype != RT_DT_FP32 || out->dtype != RT_DT_FP32)
-    return em_fail(e, "pooling of %s tensors is not supported", rt_dtype_name(x->dtype));
+  if (!pool_dtype(x->dtype)) return em_fail(e, "pooling of %s tensors is not supported", rt_dtype_name(x->dtype));
+  if (out->dtype != x->dtype) return em_fail(e, "Out must have X's dtype");
   if (em_spec(e, x)->rank != 5 || em_spec(e, out)->rank != 5) return em_fail(e, "X and Out must have rank 5");
   for (int i = 1; i < 5; i++) {
     int src = last ? (i == 1 ? 4 : i - 1) : i;
@@ -322,8 +339,8 @@ static int emit_pool3d(EmitCtx *e) {
   RtPool3d p;
   if (pool3d_geometry(e, x, out, &p)) return -1;
   print_pool3d(e, &p);
-  pool_print_c(e->p, &(PoolCall){.kind = POOL_FORWARD, .dims = 3, .batch = em_dim(e, x, 0), .x = em_ptr(e, x, 1),
-                                 .out = em_ptr(e, out, 0)});
+  pool_print_c(e->p, &(PoolCall){.kind = POOL_FORWARD, .dims = 3, .f64 = x->dtype == RT_DT_FP64,
+                                 .batch = em_dim(e, x, 0), .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0)});
   return 0;
 }
 
@@ -334,14 +351,15 @@ static int emit_pool3d_grad(EmitCtx *e) {
   Var *x = ctx_in(&c, "X", 0), *out = ctx_in(&c, "Out", 0), *dout = ctx_in(&c, "Out@GRAD", 0);
   Var *dx = ctx_out(&c, "X@GRAD", 0);
   if (!x || !out || !dout) return em_fail(e, "needs X, Out and Out@GRAD");
-  if (dout->dtype != RT_DT_FP32) return em_fail(e, "pool3d_grad of %s tensors is not supported", rt_dtype_name(dout->dtype));
+  if (pool_grad_dtypes(e, x, dout, dx)) return -1;
   if (!same_spec(e, out, dout)) return em_fail(e, "Out@GRAD must have Out's shape");
   RtPool3d p;
   if (pool3d_geometry(e, x, out, &p)) return -1;
   if (!dx) return 0;
   print_pool3d(e, &p);
-  pool_print_c(e->p, &(PoolCall){.kind = POOL_GRAD, .dims = 3, .batch = em_dim(e, x, 0), .x = em_ptr(e, x, 1),
-                                 .out = em_ptr(e, out, 1), .dout = em_ptr(e, dout, 1), .dx = em_ptr(e, dx, 0)});
+  pool_print_c(e->p, &(PoolCall){.kind = POOL_GRAD, .dims = 3, .f64 = x->dtype == RT_DT_FP64,
+                                 .batch = em_dim(e, x, 0), .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 1),
+                                 .dout = em_ptr(e, dout, 1), .dx = em_ptr(e, dx, 0)});
   return 0;
 }
 
@@ -362,8 +380,9 @@ static int emit_max_pool3d_index(EmitCtx *e) {
     if (!p.adaptive && p.stride[i] <= 0) return em_fail(e, "strides must be positive");
   }
   print_pool3d(e, &p);
-  pool_print_c(e->p, &(PoolCall){.kind = POOL_INDEX, .dims = 3, .batch = em_dim(e, x, 0), .x = em_ptr(e, x, 1),
-                                 .out = em_ptr(e, out, 0), .mask = em_ptr(e, mask, 0)});
+  pool_print_c(e->p, &(PoolCall){.kind = POOL_INDEX, .dims = 3, .f64 = x->dtype == RT_DT_FP64,
+                                 .batch = em_dim(e, x, 0), .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0),
+                                 .mask = em_ptr(e, mask, 0)});
   return 0;
 }
 
@@ -377,14 +396,14 @@ static int emit_max_pool3d_index_grad(EmitCtx *e) {
   Var *dx = ctx_out(&c, "X@GRAD", 0);
   if (!x || !mask || !dout) return em_fail(e, "needs X, Mask and Out@GRAD");
   if (mask->dtype != RT_DT_INT32) return em_fail(e, "Mask must be int32");
-  if (dout->dtype != RT_DT_FP32 || (dx && dx->dtype != RT_DT_FP32))
-    return em_fail(e, "gradients of %s tensors are not supported", rt_dtype_name(dout->dtype));
+  if (pool_grad_dtypes(e, x, dout, dx)) return -1;
   if (!same_spec(e, mask, dout)) return em_fail(e, "Out@GRAD must have Mask's shape");
   if (em_spec(e, x)->rank != 5 || em_spec(e, dout)->rank != 5) return em_fail(e, "X and Out@GRAD must have rank 5");
   if (!dx) return 0;
   pr_line(e->p, "const int32_t *mask = %s;", em_ptr(e, mask, 1));
-  pr_line(e->p, "const float *dout = %s;", em_ptr(e, dout, 1));
-  pr_line(e->p, "float *dx = %s;", em_ptr(e, dx, 0));
+  const char *t = em_ctype(dout->dtype);
+  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
+  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
   pr_line(e->p, "const int64_t planes = %s, in_size = %s, out_size = %s;", em_prod(e, x, 0, 2), em_prod(e, x, 2, 5),
           em_prod(e, dout, 2, 5));
   pr_line(e->p, "for (int64_t q = 0; q < planes * in_size; q++) dx[q] = 0;");

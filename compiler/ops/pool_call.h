@@ -4,8 +4,8 @@
  * print the geometry (a constant RtPool2d or RtPool3d named `geo`) and fill
  * one record: which routine, the batch and the buffers as C expressions.
  * pool_print_c is the only code that spells the runtime's pooling calls
- * (rt_pool2d*, rt_pool3d*, rt_max_pool*d_index*); another backend prints the
- * same records. */
+ * (rt_pool2d*, rt_pool3d*, rt_max_pool*d_index*, with _f64 for float64
+ * tensors); another backend prints the same records. */
 #ifndef PADDLEC_OPS_POOL_CALL_H
 #define PADDLEC_OPS_POOL_CALL_H
 
@@ -21,6 +21,7 @@ typedef enum PoolKind {
 typedef struct PoolCall {
   PoolKind kind;
   int dims;                  /* 2 or 3 (POOL_INDEX_GRAD: 2; pool.c loops the 3-D one) */
+  int f64;                   /* float64 tensors (the _f64 routines), else float32 */
   const char *batch;         /* images */
   const char *x, *out, *dout; /* input, output, output gradient (as the kind reads them) */
   const char *mask;          /* POOL_INDEX, POOL_INDEX_GRAD */
