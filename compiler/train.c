@@ -173,6 +173,10 @@ int train_setup(Graph *g, const TrainOpts *o) {
   if (loss < 0)
     return diag_error("%s: no loss found (no fill_constant with op_role Backward|Loss writes a '<loss>@GRAD'); "
                       "name it with --loss", g->file);
+  const int ldt = g->vars[loss].dtype;
+  if (ldt != RT_DT_FP32 && ldt != RT_DT_FP64) /* the trainer prints it and checks it for NaN */
+    return diag_error("%s: the loss '%s' is %s; the trainer takes a float32 or float64 loss", g->file,
+                      g->vars[loss].name, rt_dtype_name(ldt));
   int cap = 0, n = 0, *ids = NULL;
   VEC_PUSH(ids, n, cap, loss);
   if (o->fetch && add_list(g, o->fetch, "--fetch", &ids, &n, &cap)) return -1;

@@ -73,6 +73,9 @@ def test_trains_like_paddle(name, tmp_path):
                                                                               want[:5])
     lines = [l for l in stdout.splitlines() if l.startswith("step ")]
     assert len(lines) == meta["steps"] and lines[0].startswith("step 0 loss "), stdout[:500]
+    # the printed losses are the saved ones (%.9g of a float32, %.17g of a float64: both read back exactly)
+    printed = np.array([float(v) for line in lines for v in line.split()[3:]]).astype(got.dtype)
+    assert np.array_equal(printed, got), (lines[:3], got[:3])
     ref = np.load(os.path.join(d, "paddle_final.npz"))
     state = {}
     for ext in (".pdparams", ".pdopt"):

@@ -522,11 +522,12 @@ int main(int argc, char **argv) {
       fprintf(stderr, "error: step %ld: %s\n", k, model_last_error(m));
       break;
     }
-    float loss = 0;
+    double loss = 0;
+    const int f64 = model_output_dtype(0) == RT_DT_FP64;
     if (rank == 0) printf("step %ld loss", k);
     for (long p = 0; p < (rank == 0 ? total : places); p++) {
-      const float l = ((const float *)fetch[0])[p];
-      if (rank == 0) printf(" %.9g", (double)l);
+      const double l = f64 ? ((const double *)fetch[0])[p] : (double)((const float *)fetch[0])[p];
+      if (rank == 0) printf(f64 ? " %.17g" : " %.9g", l);
       if (!isfinite(l) && isfinite(loss)) loss = l;
     }
     if (rank == 0) printf("\n");
