@@ -22,8 +22,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from oracle_case import append_op as op, build_grad_case, case_registry, grad_input as data  # noqa: E402
-from oracle_case import save_training_case  # noqa: E402
+from oracle_case import append_op as op, case_registry, grad_input as data, run_grad_cases  # noqa: E402
 
 import numpy as np  # noqa: E402
 import paddle  # noqa: E402
@@ -123,14 +122,4 @@ def make_input(v, rng):
 
 
 if __name__ == "__main__":
-    paddle.enable_static()
-    paddle.seed(1)
-    for name in sys.argv[2:] or list(CASES):
-        fn = CASES[name]
-        if getattr(fn, "forward_only", False):
-            main, startup = paddle.static.Program(), paddle.static.Program()
-            with paddle.static.program_guard(main, startup):
-                feeds, fetches = fn()
-            save_training_case(sys.argv[1], name, main, startup, feeds, fetches, make_input)
-        else:
-            build_grad_case(sys.argv[1], name, fn, make_input)
+    run_grad_cases(CASES, make_input)
