@@ -394,12 +394,13 @@ void rt_conv2d_transpose(const RtConv2d *p, int64_t batch, const float *x, const
  * for each image in order and each group, dW_g (+)= dY_g x col^T, col the
  * im2col matrix of the image's group (the group's input itself for a
  * pointwise convolution), the first image's product written, the later
- * ones added. */
+ * ones added; zeros for an empty batch (phi zeroes dW before the loop). */
 void rt_conv2d_filter_grad(const RtConv2d *p, int64_t batch, const float *x, const float *dy, float *dw, float *ws,
                            float *gemm_ws) {
   const int64_t hw = p->h_in * p->w_in, ohw = p->h_out * p->w_out;
   const int64_t cg = p->c_in / p->groups, mg = p->c_out / p->groups, k = cg * p->k_h * p->k_w;
   const int pointwise = rt_conv2d_is_pointwise(p);
+  if (batch == 0) memset(dw, 0, sizeof(float) * (size_t)(p->c_out * k));
   for (int64_t n = 0; n < batch; n++)
     for (int64_t g = 0; g < p->groups; g++) {
       const float *xg = x + (n * p->c_in + g * cg) * hw, *col = xg;
@@ -469,6 +470,7 @@ void rt_conv2d_filter_grad_f64(const RtConv2d *p, int64_t batch, const double *x
                                double *ws) {
   const int64_t hw = p->h_in * p->w_in, ohw = p->h_out * p->w_out;
   const int64_t cg = p->c_in / p->groups, mg = p->c_out / p->groups, k = cg * p->k_h * p->k_w;
+  if (batch == 0) memset(dw, 0, sizeof(double) * (size_t)(p->c_out * k));
   for (int64_t n = 0; n < batch; n++)
     for (int64_t g = 0; g < p->groups; g++) {
       const double *col = cols_f64(p, x + (n * p->c_in + g * cg) * hw, ws);

@@ -30,6 +30,7 @@ int unit_failures;
   X(test_pickle_every_truncation)        \
   X(test_pickle_writer_rejects)          \
   X(test_gemm_paths)                     \
+  X(test_conv_filter_grad_empty_batch)   \
   X(test_random_engine)                  \
   X(test_random_distributions)           \
   X(test_random_truncated)               \
