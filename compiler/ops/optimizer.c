@@ -312,15 +312,43 @@ static int emit_momentum(EmitCtx *e) {
   return 0;
 }
 
+/* A Scalar's tensor input (Beta1Tensor, Beta2Tensor, EpsilonTensor): one
+ * element of any dtype Paddle's Scalar takes from a tensor (phi reads it
+ * with Scalar::to<T>, a static_cast: a float32 Beta1Tensor beside float64
+ * parameters, as `beta1=<a float32 Variable>` writes, is widened); NULL when
+ * absent or after em_fail (*bad = 1). */
+static Var *opt_scalar_tensor(EmitCtx *e, const char *slot, int *bad) {
+  OpCtx c = {e->g, (Op *)e->op};
+  if (!ctx_in(&c, slot, 0)) return NULL;
+  Var *v = tu_in(e, slot, 0);
+  if (!v) {
+    *bad = 1;
+    return NULL;
+  }
+  const int dt = v->dtype;
+  if (dt != RT_DT_FP32 && dt != RT_DT_FP64 && dt != RT_DT_INT32 && dt != RT_DT_INT64) {
+    *bad = em_fail(e, "input %s ('%s') is %s; paddlec's %s reads it as a float32, float64, int32 or int64 scalar", slot,
+                   v->name, rt_dtype_name(dt), e->op->type);
+    return NULL;
+  }
+  if (strcmp(em_numel(e, v), "1")) {
+    *bad = em_fail(e, "input %s ('%s') must hold one element", slot, v->name);
+    return NULL;
+  }
+  return v;
+}
+
 /* The value of a beta/epsilon Scalar: its tensor input (Beta1Tensor, ...)
- * read at run time when bound, else the attribute, as a C expression. */
+ * read at run time when bound, converted to the update's dtype, else the
+ * attribute, as a C expression. */
 static const char *opt_scalar(EmitCtx *e, const char *tensor, const char *ptr, const char *attr, double dflt,
                               OptPtr *slot, const char **kernel_expr, int *bad) {
-  Var *t = opt_scalar_in(e, tensor, 0, bad);
+  Var *t = opt_scalar_tensor(e, tensor, bad);
+  const char *cast = !t || t->dtype == opt_dtype(e) ? "" : opt_dtype(e) == RT_DT_FP64 ? "(double)" : "(float)";
   *slot = (OptPtr){ptr, t, 0};
   const char *a = opt_num(opt_dtype(e), attr_float(e->op, attr, dflt)); /* looked up either way: the tensor wins */
-  if (kernel_expr) *kernel_expr = t && !*bad ? pool_printf("%s[0]", em_ptr(e, t, 1)) : a;
-  return t ? pool_printf("%s[0]", ptr) : a;
+  if (kernel_expr) *kernel_expr = t && !*bad ? pool_printf("%s%s[0]", cast, em_ptr(e, t, 1)) : a;
+  return t ? pool_printf("%s%s[0]", cast, ptr) : a;
 }
 
 /* The SkipUpdate input (one bool) in *skip, NULL when absent; -1 after

@@ -171,14 +171,19 @@ ADAM_OUTS = {"ParamOut": "Param", "Moment1Out": "Moment1", "Moment2Out": "Moment
 
 
 def adam_case(type, attrs, steps=3, beta_tensors=False, skip=None, distinct=(), b1=0.9, b2=0.999, shape=SHAPE,
-              dtype="float32"):
+              dtype="float32", beta_dtype=None):
+    """beta_dtype: the dtype of Beta1Tensor, Beta2Tensor and EpsilonTensor
+    (dtype when None): Paddle reads them as Scalars of any dtype."""
     spec = {"Param": ("param", shape, PARAM), "LearningRate": ("lr", [1], LR),
             "Moment1": ("moment1", shape, uni(-0.3, 0.3)), "Moment2": ("moment2", shape, uni(0.0, 0.2)),
             "Beta1Pow": ("beta1_pow", [1], const(b1 ** steps)), "Beta2Pow": ("beta2_pow", [1], const(b2 ** steps))}
-    if beta_tensors:
-        spec.update({"Beta1Tensor": ("beta1_t", [1], const(b1)), "Beta2Tensor": ("beta2_t", [1], const(b2)),
-                     "EpsilonTensor": ("eps_t", [1], const(1e-5))})
     vs, gens = std_vars(spec, dtype)
+    if beta_tensors:
+        more, more_gens = std_vars({"Beta1Tensor": ("beta1_t", [1], const(b1)),
+                                    "Beta2Tensor": ("beta2_t", [1], const(b2)),
+                                    "EpsilonTensor": ("eps_t", [1], const(1e-5))}, beta_dtype or dtype)
+        vs.update(more)
+        gens.update(more_gens)
     vs["Grad"] = grad(shape, dtype)
     feeds = ["grad"]
     if skip is not None:
@@ -245,6 +250,21 @@ def adam_tensors_f64():
     """Beta1Tensor, Beta2Tensor, EpsilonTensor in float64 too."""
     return adam_case("adam", {"beta1": 0.5, "beta2": 0.5, "epsilon": 1.0}, beta_tensors=True, b1=0.85, b2=0.98,
                      dtype="float64")
+
+
+@case
+def adam_tensors_f64_beta_f32():
+    """float64 parameters with float32 Beta1Tensor, Beta2Tensor and
+    EpsilonTensor (as `beta1=<a float32 Variable>` writes them), widened."""
+    return adam_case("adam", {"beta1": 0.5, "beta2": 0.5, "epsilon": 1.0}, beta_tensors=True, b1=0.85, b2=0.98,
+                     dtype="float64", beta_dtype="float32")
+
+
+@case
+def adamw_tensors_beta_f64():
+    """float32 parameters with float64 beta and epsilon tensors, narrowed."""
+    return adam_case("adamw", {"with_decay": True, "coeff": 0.02}, beta_tensors=True, b1=0.85, b2=0.98,
+                     beta_dtype="float64")
 
 
 @case
