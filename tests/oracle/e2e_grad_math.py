@@ -2,7 +2,7 @@
 (logsumexp, label_smooth, lerp, trunc, tril_triu, reduce_amax/amin, atan2,
 cumprod, addmm, dist, trace, diagonal, diag_v2, kron, cross, norm,
 cummax/cummin, mode, kthvalue, argsort, logcumsumexp, lgamma, digamma,
-erfinv, polygamma, soft_relu, rrelu, i0/i0e/i1/i1e), checked against
+erfinv, polygamma, soft_relu, rrelu, i0/i0e/i1/i1e, spectral_norm), checked against
 Paddle's own grad ops (oracle_case.build_grad_case): every attribute value
 the grad kernels take (axis lists, negative axes, keepdim, reduce_all,
 offsets, p orders, flatten/exclusive/reverse), broadcast operands, ties,
@@ -10,7 +10,7 @@ offsets, p orders, flatten/exclusive/reverse), broadcast operands, ties,
 
 Feed names pick the inputs' distribution (make_input): `int*` small
 integers (ties, zeros), `pos*` in [0.5, 1.5), `unit*` in (-0.9, 0.9), `wide*` in (-12, 12),
-others standard normal.
+others standard normal (float64 for a float64 var, all others float32).
 
     python e2e_grad_math.py OUTDIR [CASE ...]
 """
@@ -291,6 +291,35 @@ unary("i1_zero", [3, 4], paddle.i1, feed="intx")
 unary("i1e_zero", [3, 4], paddle.i1e, feed="intx")
 
 
+# spectral_norm_grad: dim 0 and 1, ranks 2 to 5, power_iters 0 to 3, eps;
+# U and V are the op's non-trainable parameters (random values); a
+# trainable weight (its gradient fetched as a parameter's); float64
+def _sn(dim=0, iters=1, eps=1e-12):
+    return lambda w: paddle.static.nn.spectral_norm(w, dim=dim, power_iters=iters, eps=eps)
+
+
+unary("spectral_norm_dim0", [4, 3, 2, 2], _sn())
+unary("spectral_norm_dim1_iters3", [4, 3, 2, 2], _sn(1, 3))
+unary("spectral_norm_2d_iters0_eps", [3, 5], _sn(0, 0, 1e-4))
+unary("spectral_norm_3d_dim1", [2, 5, 3], _sn(1, 2))
+unary("spectral_norm_5d_dim1", [2, 3, 2, 1, 2], _sn(1))
+
+
+@case
+def spectral_norm_f64_dim1():
+    w = data("f64w", [3, 4, 2], "float64")
+    return ["f64w"], [_sn(1, 2)(w)], [w]
+
+
+@case
+def spectral_norm_param():
+    """The weight a trainable parameter, as SpectralNorm of a layer's weight
+    trains it."""
+    w = paddle.static.create_parameter([6, 4], "float32")
+    x = data("x", [3, 6])
+    return ["x"], [paddle.matmul(x, paddle.static.nn.spectral_norm(w, dim=1, power_iters=2))], [x]
+
+
 def make_input(v, rng):
     import numpy as np
     shape = [3 if d < 0 else d for d in v.shape]
@@ -302,7 +331,7 @@ def make_input(v, rng):
         return rng.uniform(-12, 12, shape).astype("float32")
     if v.name.startswith("unit"):
         return rng.uniform(-0.9, 0.9, shape).astype("float32")
-    return rng.standard_normal(shape).astype("float32")
+    return rng.standard_normal(shape).astype("float64" if "float64" in str(v.dtype) else "float32")
 
 
 if __name__ == "__main__":
