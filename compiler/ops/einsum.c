@@ -156,6 +156,23 @@ static int infer_einsum(OpCtx *c) {
   }
   ctx_set(c, "Out", 0, &o, x[0]->dtype);
   for (int i = 0; i < n && i < ctx_nout(c, "XShape"); i++) ctx_set(c, "XShape", i, &x[i]->shape, x[i]->dtype);
+  for (int i = 0; i < n && i < ctx_nout(c, "InnerCache"); i++)
+    if (ctx_out(c, "InnerCache", i)) ctx_set(c, "InnerCache", i, &x[i]->shape, x[i]->dtype);
+  return 0;
+}
+
+/* einsum_grad (x_shape*, InnerCache*, Out@GRAD -> Operands@GRAD*;
+ * equation): each operand's gradient has the shape and dtype of its
+ * XShape (the operand's own dims). */
+static int infer_einsum_grad(OpCtx *c) {
+  Var *dout = ctx_need(c, "Out@GRAD", 0);
+  if (!dout) return -1;
+  for (int i = 0; i < ctx_nout(c, "Operands@GRAD"); i++) {
+    if (!ctx_out(c, "Operands@GRAD", i)) continue;
+    Var *xs = ctx_need(c, "x_shape", i);
+    if (!xs) return -1;
+    ctx_set(c, "Operands@GRAD", i, &xs->shape, dout->dtype);
+  }
   return 0;
 }
 
@@ -188,7 +205,22 @@ static int label_at(const char *t, int p, int nell, int nb) {
 
 static const char *label_name(int l) { return l < 26 ? pool_printf("%c", 'a' + l) : pool_printf("...%d", l - 26); }
 
-/* Extents and operand strides of every label; -1 after em_fail. */
+/* Each label's element stride in tensor x read with term t: the sum of
+ * its strides along every dim that carries it, "0" for a label x lacks or
+ * broadcasts (a size-1 dim never moves). */
+static void term_strides(EmitCtx *e, const char *t, const Var *x, int nb, const char **st) {
+  const VarSpec *s = em_spec(e, x);
+  const char *dim_st[RT_MAX_RANK];
+  tu_strides(e, x, dim_st);
+  for (int l = 0; l < RT_EINSUM_MAX_LABELS; l++) st[l] = "0";
+  for (int p = 0; p < s->rank; p++) {
+    int l = label_at(t, p, s->rank - letters(t), nb);
+    if (!tu_is_one(s->d[p])) st[l] = tu_add(st[l], dim_st[p]);
+  }
+}
+
+/* Extents and operand strides of every label, x holding tensors of the
+ * operands' shapes; -1 after em_fail. */
 static int collect_labels(EmitCtx *e, const Equation *q, Var *const *x, int n, int nb, Labels *L) {
   memset(L, 0, sizeof *L);
   for (int l = 0; l < RT_EINSUM_MAX_LABELS; l++) L->extent[l] = (SymDim){0, 1};
@@ -206,48 +238,28 @@ static int collect_labels(EmitCtx *e, const Equation *q, Var *const *x, int n, i
       L->used[l] = 1;
     }
   }
-  for (int i = 0; i < n; i++) {
-    const VarSpec *s = em_spec(e, x[i]);
-    const char *st[RT_MAX_RANK];
-    tu_strides(e, x[i], st);
-    for (int l = 0; l < RT_EINSUM_MAX_LABELS; l++) L->stride[i][l] = "0";
-    for (int p = 0; p < s->rank; p++) {
-      int l = label_at(q->in[i], p, s->rank - letters(q->in[i]), nb);
-      if (tu_is_one(s->d[p])) continue; /* a size-1 dim never moves (and broadcasts) */
-      L->stride[i][l] = tu_add(L->stride[i][l], st[p]);
-    }
-  }
+  for (int i = 0; i < n; i++) term_strides(e, q->in[i], x[i], nb, L->stride[i]);
   return 0;
 }
 
-static int emit_einsum(EmitCtx *e) {
-  OpCtx c = {e->g, (Op *)e->op};
-  int n = ctx_nin(&c, "Operands"), rank[RT_EINSUM_MAX_OPS];
-  if (n < 1 || n > RT_EINSUM_MAX_OPS) return em_fail(e, "einsum takes 1 or 2 Operands, not %d", n);
-  Var *x[RT_EINSUM_MAX_OPS], *out = tu_out(e, "Out", 0);
-  if (!out) return -1;
-  for (int i = 0; i < n; i++) {
-    if (!(x[i] = tu_in(e, "Operands", i))) return -1;
-    if (x[i]->dtype != out->dtype || (out->dtype != RT_DT_FP32 && out->dtype != RT_DT_FP64))
-      return em_fail(e, "einsum of %s operands into %s is not supported (float32 or float64)",
-                     rt_dtype_name(x[i]->dtype), rt_dtype_name(out->dtype));
-    if (x[i] == out) return em_fail(e, "Out is an operand (an in-place einsum), which is not supported");
-    rank[i] = tu_rank(e, x[i]);
-  }
-  Equation q;
-  int nb;
-  if (check_equation(&c, &q, rank, n, &nb)) return -1;
-  Labels L;
-  if (collect_labels(e, &q, x, n, nb, &L)) return -1;
-  /* the output's distinct labels in order, then the labels summed over */
+/* Prints one rt_einsum call: out (read with term t) = the contraction of
+ * the n tensors at ptrs, tensor k's label strides in st[k], over the
+ * labels L uses.  Out's labels index it; a dim of Out that is 1 where its
+ * label is wider (a broadcast "..." dim of an operand's gradient) is
+ * summed over like the labels Out lacks.  -1 after em_fail. */
+static int print_contraction(EmitCtx *e, const Labels *L, const char *t, int nb, int n, const char *const *ptrs,
+                             const char *const (*st)[RT_EINSUM_MAX_LABELS], const Var *out) {
   int order[RT_EINSUM_MAX_LABELS], nl = 0, nout, zero_out = 0, in_out[RT_EINSUM_MAX_LABELS] = {0};
   const char *ost[RT_MAX_RANK], *out_stride[RT_EINSUM_MAX_LABELS];
   tu_strides(e, out, ost);
   int orank = tu_rank(e, out);
   for (int p = 0; p < orank; p++) {
-    int l = label_at(q.out, p, nb, nb);
-    if (!same_dim(em_spec(e, out)->d[p], L.extent[l]))
-      return em_fail(e, "Out dim %d is %s, label %s has %s", p, em_dim(e, out, p), label_name(l), em_sym(L.extent[l]));
+    int l = label_at(t, p, orank - letters(t), nb);
+    SymDim d = em_spec(e, out)->d[p];
+    if (l >= 26 && tu_is_one(d) && !tu_is_one(L->extent[l])) continue;
+    if (!same_dim(d, L->extent[l]))
+      return em_fail(e, "%s dim %d is %s, label %s has %s", out->name, p, em_dim(e, out, p), label_name(l),
+                     em_sym(L->extent[l]));
     if (in_out[l]) {
       zero_out = 1;
     } else {
@@ -260,19 +272,19 @@ static int emit_einsum(EmitCtx *e) {
   }
   nout = nl;
   for (int l = 0; l < RT_EINSUM_MAX_LABELS; l++)
-    if (L.used[l] && !in_out[l]) order[nl++] = l;
+    if (L->used[l] && !in_out[l]) order[nl++] = l;
   const char *names = "", *sizes = "", *ctype = em_ctype(out->dtype);
   for (int k = 0; k < nl; k++) {
     names = pool_printf("%s%s%s", names, k ? " " : "", label_name(order[k]));
-    sizes = pool_printf("%s%s%s", sizes, k ? ", " : "", em_sym(L.extent[order[k]]));
+    sizes = pool_printf("%s%s%s", sizes, k ? ", " : "", em_sym(L->extent[order[k]]));
   }
-  pr_line(e->p, "/* \"%s\": labels %s (the first %d index Out, the rest are summed) */",
-          attr_str(e->op, "equation", ""), nl ? names : "(none)", nout);
+  pr_line(e->p, "/* \"%s\": labels %s (the first %d index %s, the rest are summed) */",
+          attr_str(e->op, "equation", ""), nl ? names : "(none)", nout, strcmp(e->op->type, "einsum") ? out->name : "Out");
   pr_line(e->p, "const int64_t size[%d] = {%s};", nl ? nl : 1, nl ? sizes : "0");
   for (int i = 0; i < n; i++) {
-    const char *st = "";
-    for (int k = 0; k < nl; k++) st = pool_printf("%s%s%s", st, k ? ", " : "", L.stride[i][order[k]]);
-    pr_line(e->p, "const int64_t stride%d[%d] = {%s};", i, nl ? nl : 1, nl ? st : "0");
+    const char *sl = "";
+    for (int k = 0; k < nl; k++) sl = pool_printf("%s%s%s", sl, k ? ", " : "", st[i][order[k]]);
+    pr_line(e->p, "const int64_t stride%d[%d] = {%s};", i, nl ? nl : 1, nl ? sl : "0");
   }
   const char *os = "";
   for (int k = 0; k < nout; k++) os = pool_printf("%s%s%s", os, k ? ", " : "", out_stride[k]);
@@ -280,12 +292,107 @@ static int emit_einsum(EmitCtx *e) {
   pr_line(e->p, "const RtEinsum geo = {.nops = %d, .nlabels = %d, .nout = %d, .size = size,", n, nl, nout);
   pr_line(e->p, "                      .stride = {stride0%s}, .out_stride = out_stride,", n > 1 ? ", stride1" : "");
   pr_line(e->p, "                      .out_numel = %s, .zero_out = %d};", em_numel(e, out), zero_out);
-  const char *ops = em_ptr(e, x[0], 1);
-  if (n > 1) ops = pool_printf("%s, %s", ops, em_ptr(e, x[1], 1));
-  pr_line(e->p, "const %s *const operands[%d] = {%s};", ctype, n, ops);
+  pr_line(e->p, "const %s *const operands[%d] = {%s%s%s};", ctype, n, ptrs[0], n > 1 ? ", " : "", n > 1 ? ptrs[1] : "");
   einsum_print_c(e->p, &(EinsumCall){.f64 = out->dtype != RT_DT_FP32, .geo = "geo", .operands = "operands",
                                      .out = em_ptr(e, out, 0)});
   return 0;
 }
 
+/* 1 when `v` is float32 or float64. */
+static int float_type(const Var *v) { return v->dtype == RT_DT_FP32 || v->dtype == RT_DT_FP64; }
+
+/* einsum: Out = the contraction of the operands.  An InnerCache output
+ * that some op reads (einsum_grad) gets a copy of its operand: paddlec's
+ * InnerCache[i] holds operand i as it is (Paddle's holds the operands as
+ * its GEMM path rearranged them), which is what einsum_grad reads. */
+static int emit_einsum(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  int n = ctx_nin(&c, "Operands"), rank[RT_EINSUM_MAX_OPS];
+  if (n < 1 || n > RT_EINSUM_MAX_OPS) return em_fail(e, "einsum takes 1 or 2 Operands, not %d", n);
+  Var *x[RT_EINSUM_MAX_OPS], *out = tu_out(e, "Out", 0);
+  if (!out) return -1;
+  for (int i = 0; i < n; i++) {
+    if (!(x[i] = tu_in(e, "Operands", i))) return -1;
+    if (x[i]->dtype != out->dtype || !float_type(out))
+      return em_fail(e, "einsum of %s operands into %s is not supported (float32 or float64)",
+                     rt_dtype_name(x[i]->dtype), rt_dtype_name(out->dtype));
+    if (x[i] == out) return em_fail(e, "Out is an operand (an in-place einsum), which is not supported");
+    rank[i] = tu_rank(e, x[i]);
+  }
+  Equation q;
+  int nb;
+  if (check_equation(&c, &q, rank, n, &nb)) return -1;
+  Labels L;
+  if (collect_labels(e, &q, x, n, nb, &L)) return -1;
+  const char *ptrs[RT_EINSUM_MAX_OPS];
+  for (int i = 0; i < n; i++) ptrs[i] = em_ptr(e, x[i], 1);
+  if (print_contraction(e, &L, q.out, nb, n, ptrs, (const char *const(*)[RT_EINSUM_MAX_LABELS])L.stride, out))
+    return -1;
+  for (int i = 0; i < n && i < ctx_nout(&c, "InnerCache"); i++) {
+    Var *cache = ctx_out(&c, "InnerCache", i);
+    if (!cache || !cache->nusers) continue;
+    if (!(cache = tu_out(e, "InnerCache", i))) return -1;
+    pr_line(e->p, "memcpy(%s, %s, sizeof(%s) * %s); /* InnerCache[%d]: operand %d for einsum_grad */",
+            em_ptr(e, cache, 0), ptrs[i], em_ctype(x[i]->dtype), em_numel(e, x[i]), i, i);
+  }
+  return 0;
+}
+
 const OpDef op_einsum = {.type = "einsum", .infer = infer_einsum, .emit_c = emit_einsum};
+
+/* einsum_grad: operand i's gradient is the contraction of Out@GRAD (read
+ * with the output term: a label the output repeats reads its diagonal)
+ * with the other operand, indexed by operand i's term: its repeated labels
+ * write a diagonal (zero elsewhere), a label only it has (summed by the
+ * forward) broadcasts, and a "..." dim it broadcast (size 1) is summed
+ * over.  The operands' values come from InnerCache (einsum above), their
+ * shapes from x_shape; products and sums in double, as the forward. */
+static int emit_einsum_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  int n = ctx_nin(&c, "x_shape"), rank[RT_EINSUM_MAX_OPS];
+  if (n < 1 || n > RT_EINSUM_MAX_OPS) return em_fail(e, "einsum_grad takes 1 or 2 x_shape, not %d", n);
+  if (ctx_nin(&c, "InnerCache") != n)
+    return em_fail(e, "einsum_grad needs the forward's InnerCache (one per operand) to read the operands");
+  Var *dout = tu_in(e, "Out@GRAD", 0), *xs[RT_EINSUM_MAX_OPS], *cache[RT_EINSUM_MAX_OPS];
+  if (!dout) return -1;
+  if (!float_type(dout)) return em_fail(e, "einsum_grad of %s tensors is not supported", rt_dtype_name(dout->dtype));
+  for (int i = 0; i < n; i++) {
+    if (!(xs[i] = tu_in(e, "x_shape", i)) || !(cache[i] = tu_in(e, "InnerCache", i))) return -1;
+    if (cache[i]->dtype != dout->dtype || spec_numel(em_spec(e, cache[i])).c != spec_numel(em_spec(e, xs[i])).c ||
+        spec_numel(em_spec(e, cache[i])).a != spec_numel(em_spec(e, xs[i])).a)
+      return em_fail(e, "InnerCache[%d] ('%s') does not hold operand %d as paddlec's einsum writes it", i,
+                     cache[i]->name, i);
+    rank[i] = tu_rank(e, xs[i]);
+  }
+  Equation q;
+  int nb;
+  if (check_equation(&c, &q, rank, n, &nb)) return -1;
+  Labels L;
+  if (collect_labels(e, &q, xs, n, nb, &L)) return -1;
+  const char *dout_st[RT_EINSUM_MAX_LABELS];
+  term_strides(e, q.out, dout, nb, dout_st);
+  for (int i = 0; i < n; i++) {
+    if (i >= ctx_nout(&c, "Operands@GRAD") || !ctx_out(&c, "Operands@GRAD", i)) continue;
+    Var *dx = tu_out(e, "Operands@GRAD", i);
+    if (!dx) return -1;
+    for (int k = 0; k < n; k++)
+      if (dx == dout || dx == cache[k])
+        return em_fail(e, "Operands@GRAD[%d] shares a buffer with an input, which is not supported", i);
+    /* the contraction of Out@GRAD and the other operand */
+    const char *ptrs[2] = {em_ptr(e, dout, 1), n > 1 ? em_ptr(e, cache[1 - i], 1) : NULL};
+    const char *sts[2][RT_EINSUM_MAX_LABELS];
+    memcpy(sts[0], dout_st, sizeof sts[0]);
+    if (n > 1) memcpy(sts[1], L.stride[1 - i], sizeof sts[1]);
+    pr_line(e->p, "{ /* Operands@GRAD[%d] */", i);
+    if (print_contraction(e, &L, q.in[i], nb, n, ptrs, (const char *const(*)[RT_EINSUM_MAX_LABELS])sts, dx)) return -1;
+    pr_line(e->p, "}");
+  }
+  return 0;
+}
+
+/* x_shape gives only the operands' shapes (the forward leaves XShape
+ * unwritten) */
+static const char *const einsum_grad_ignores[] = {"x_shape", NULL};
+
+const OpDef op_einsum_grad = {.type = "einsum_grad", .infer = infer_einsum_grad, .emit_c = emit_einsum_grad,
+                              .ignores = einsum_grad_ignores};

@@ -1,7 +1,10 @@
 """Gradient cases of the matrix products: mul (x/y_num_col_dims),
 matmul_v2 (every transpose combination, batched, broadcast batch dims,
-1-D operands), matmul v1 (transpose_X/Y, alpha) and bmm, checked against
-Paddle's own grad ops (oracle_case.build_grad_case).
+1-D operands), matmul v1 (transpose_X/Y, alpha), bmm and einsum (two
+operands, one, batch labels, a "..." broadcast against a size-1 dim, a
+label only one operand has, diagonals read and written, a full sum, only
+one operand's gradient, float64), checked against Paddle's own grad ops
+(oracle_case.build_grad_case).
 
     python e2e_grad_mm.py OUTDIR [CASE ...]
 """
@@ -127,6 +130,35 @@ matmul_v1("matmul_batched_tn_f64", [2, 4, 3], [2, 4, 5], tx=True, alpha=0.3, dty
 def bmm():
     x, y = data("x", [2, 3, 4]), data("y", [2, 4, 5])
     return ["x", "y"], [paddle.bmm(x, y)], [x, y]
+
+
+def einsum(name, eq, *shapes, dtype="float32", wrt=None):
+    """paddle.einsum(eq) of operands of `shapes`; `wrt` the indices of the
+    operands whose gradients are fetched (all when None)."""
+    def f():
+        names = [f"x{i}" for i in range(len(shapes))]
+        xs = [data(n, s, dtype) for n, s in zip(names, shapes)]
+        keep = range(len(xs)) if wrt is None else wrt
+        for i, x in enumerate(xs):
+            x.stop_gradient = i not in keep
+        return names, [paddle.einsum(eq, *xs)], [xs[i] for i in keep]
+    f.__name__ = name
+    case(f)
+
+
+einsum("einsum_mm", "ij,jk->ik", [3, 4], [4, 5])
+einsum("einsum_batch", "bij,bjk->bik", [2, 3, 4], [2, 4, 5])
+einsum("einsum_ellipsis_bcast", "...ij,...jk->...ik", [2, 1, 3, 4], [3, 4, 2])
+einsum("einsum_label_x_only", "ij,jk->k", [3, 4], [4, 5])
+einsum("einsum_outer", "bi,bj->bij", [2, 3], [2, 4])
+einsum("einsum_dot_sum", "ij,ij->", [3, 4], [3, 4])
+einsum("einsum_diag_times", "bii,bi->bi", [2, 3, 3], [2, 3])
+einsum("einsum_trace", "bii->b", [2, 3, 3])
+einsum("einsum_undiag", "bi->bii", [2, 3])
+einsum("einsum_transpose", "bij->jb", [2, 3, 4])
+einsum("einsum_implicit", "bij,jk", [2, 3, 4], [4, 5])
+einsum("einsum_y_only", "bij,bjk->bik", [2, 3, 4], [2, 4, 5], wrt=[1])
+einsum("einsum_f64", "bij,bjk->bik", [2, 3, 4], [2, 4, 5], dtype="float64")
 
 
 def make_input(v, rng):
