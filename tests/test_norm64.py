@@ -4,19 +4,23 @@ default build that tests/test_e2e_ops.py compares:
   * the batch_norm fusions take float32 batch_norms only: asked for
     (fuse_bn_act_ops, fuse_bn_add_act_ops), they leave a float64 one as it
     is, and the build still matches Paddle;
+  * sync_batch_norm on places syncs float64 batch_norms too, and trains
+    like Paddle's single place on the whole batch;
   * what float64 does not cover is refused with one error line naming the
-    op, exit status 1: sync_batch_norm of a training batch_norm (its sums
-    kernels are float32's) and channel-last group_norm."""
+    op, exit status 1: channel-last group_norm."""
 import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from conftest import ROOT, SAN_ENV
 from test_bad_input import bad
+from test_data_parallel import final_state, rel_err, train_places
 from test_e2e import build, run_binary
 from test_e2e_ops import cases
+from test_train import TOL64, build_trainer, case_dir
 
 SCRIPT = os.path.join(ROOT, "tests", "oracle", "e2e_grad_norm64.py")
 
@@ -33,12 +37,30 @@ def test_bn_fusions_leave_float64_alone(tmp_path, monkeypatch):
     assert "fused_batch_norm_act" not in src
 
 
-def test_sync_batch_norm_of_float64_is_refused(tmp_path):
-    out, _ = cases("grad_norm64")
-    bad(["build", os.path.join(out, "bn_grad_relu", "model.pdmodel"), "-o", str(tmp_path / "bin"), "--blas=none",
-         "--build-strategy", "sync_batch_norm=true"],
-        "(batch_norm -> ", "sync_batch_norm of float64 tensors is not supported")
-    assert not (tmp_path / "bin").exists()
+def test_sync_batch_norm_of_float64_is_one_place_on_the_whole_batch(tmp_path):
+    """sync_batch_norm on float64 (train_cases.py resnet_linear_f64, three
+    training batch_norms): each batch_norm's statistics and its grad's sums
+    over every place's rows (the _f64 kernels; the sums double, as Paddle's
+    GPU kernel keeps a double op's), so with equal chunks the mean of the
+    places' losses is Paddle's single-place float64 loss on the whole batch
+    at every step, and place 0's state Paddle's, within TOL64."""
+    name = "resnet_linear_f64"
+    d = case_dir(name)
+    want = np.load(os.path.join(d, "paddle_loss.npy")).reshape(-1)
+    want_state = np.load(os.path.join(d, "paddle_final.npz"))
+    binary = build_trainer(d, tmp_path, "--build-strategy", "sync_batch_norm=true")
+    src = open(str(binary) + "_src/model.c").read()
+    for k in ("rt_batch_norm_sums_f64(", "rt_batch_norm_train_synced_f64(", "rt_batch_norm_grad_sums_f64(",
+              "rt_batch_norm_grad_synced_f64("):
+        assert src.count(k) == 3, k
+    for places in (2, 4):
+        got, final, _ = train_places(binary, name, tmp_path / f"p{places}", places)
+        assert got.dtype == np.float64 and got.shape == (want.shape[0], places)
+        assert rel_err(got.mean(axis=1), want) <= TOL64, (places, got.mean(axis=1)[:3], want[:3])
+        state = final_state(final)
+        for k in want_state.files:
+            w = want_state[k].astype(np.float64)
+            assert np.abs(state[k].astype(np.float64) - w).max() <= TOL64 * max(np.abs(w).max(), 1e-6), (places, k)
 
 
 @pytest.fixture(scope="module")

@@ -25,7 +25,7 @@
  * C emission (float32 and float64: Paddle's CPU kernels register float and
  * double for all of these and their grads; a float64 norm's parameters and
  * statistics are float64 and its kernels the _f64 ones, the same steps
- * computed in double; float64 is refused under sync_batch_norm and for
+ * computed in double, under sync_batch_norm too; float64 is refused for
  * group_norm with data_layout NHWC): batch_norm with its running
  * statistics (is_test or use_global_stats, without trainable_statistics)
  * -> rt_batch_norm (Scale
@@ -267,7 +267,6 @@ static int emit_batch_norm_train(EmitCtx *e, const Var *x, const Var *y, int ci,
   const Var *sums = bn_sums(e, "Sums", 2 * ch + 1);
   if (sums == BAD_SUMS) return -1;
   const int f64 = x->dtype == RT_DT_FP64;
-  if (sums && f64) return em_fail(e, "sync_batch_norm of float64 tensors is not supported");
   norm_print_c(e->p, &(NormCall){.kind = NORM_BATCH_TRAIN, .f64 = f64, .outer = em_prod(e, x, 0, ci), .c = ch,
                                   .inner = em_prod(e, x, ci + 1, rank),
                                   .eps = em_float(attr_float(e->op, "epsilon", 1e-5)),
@@ -383,7 +382,6 @@ int op_batch_norm_grad_emit(EmitCtx *e, const char *dy_ptr) {
   if (gsums == BAD_SUMS || count == BAD_SUMS) return -1;
   if (!gsums != !count || (gsums && global)) return em_fail(e, "Sums and Count go together, with the batch's statistics");
   const int f64 = x->dtype == RT_DT_FP64;
-  if (gsums && f64) return em_fail(e, "sync_batch_norm of float64 tensors is not supported");
   if (gsums) attr_superseded(e->op, "epsilon"); /* synced: SavedVariance holds 1 / std */
   norm_print_c(e->p, &(NormCall){.kind = NORM_BATCH_GRAD, .f64 = f64, .outer = em_prod(e, x, 0, ci), .c = ch,
                                   .inner = em_prod(e, x, ci + 1, rank),
