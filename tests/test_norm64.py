@@ -11,7 +11,7 @@ import os
 import numpy as np
 
 from conftest import SAN_ENV
-from test_data_parallel import final_state, rel_err, train_places
+from test_data_parallel import MPIRUN, final_state, have_mpi, rel_err, train_places
 from test_e2e import build, run_binary
 from test_e2e_ops import cases
 from test_train import TOL64, build_trainer, case_dir
@@ -34,7 +34,8 @@ def test_sync_batch_norm_of_float64_is_one_place_on_the_whole_batch(tmp_path):
     over every place's rows (the _f64 kernels; the sums double, as Paddle's
     GPU kernel keeps a double op's), so with equal chunks the mean of the
     places' losses is Paddle's single-place float64 loss on the whole batch
-    at every step, and place 0's state Paddle's, within TOL64."""
+    at every step, and place 0's state Paddle's, within TOL64; 2 processes
+    (MPI) give 2 places' numbers bit for bit."""
     name = "resnet_linear_f64"
     d = case_dir(name)
     want = np.load(os.path.join(d, "paddle_loss.npy")).reshape(-1)
@@ -52,3 +53,9 @@ def test_sync_batch_norm_of_float64_is_one_place_on_the_whole_batch(tmp_path):
         for k in want_state.files:
             w = want_state[k].astype(np.float64)
             assert np.abs(state[k].astype(np.float64) - w).max() <= TOL64 * max(np.abs(w).max(), 1e-6), (places, k)
+        if places == 2:
+            two = got
+    if have_mpi():  # 2 processes: 2 places' numbers bit for bit (the sums cross processes as doubles)
+        mpi = build_trainer(d, tmp_path / "mpi", "--build-strategy", "sync_batch_norm=true", "--mpi")
+        got, _, _ = train_places(mpi, name, tmp_path / "mpi", 1, launcher=MPIRUN + ["-np", "2"])
+        assert np.array_equal(got, two)
