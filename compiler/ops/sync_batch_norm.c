@@ -65,8 +65,8 @@ static int emit_bn_sums(EmitCtx *e) {
   const char *outer, *inner;
   int64_t ch;
   if (sums_view(e, x, out, 0, &outer, &ch, &inner)) return -1;
-  norm_print_c(e->p, &(NormCall){.kind = NORM_BATCH_SUMS, .f64 = x->dtype == RT_DT_FP64, .outer = outer, .c = ch, .inner = inner,
-                                  .x = em_ptr(e, x, 1), .sums = em_ptr(e, out, 0)});
+  norm_print_c(e->p, &(NormCall){.kind = NORM_BATCH_SUMS, .f64 = x->dtype == RT_DT_FP64, .outer = outer, .c = ch,
+                                  .inner = inner, .x = em_ptr(e, x, 1), .sums = em_ptr(e, out, 0)});
   return 0;
 }
 
@@ -79,9 +79,10 @@ static int emit_bn_grad_sums(EmitCtx *e) {
   if (sums_view(e, x, out, 1, &outer, &ch, &inner)) return -1;
   if (!dy || !mean || !inv || dy->dtype != x->dtype || mean->dtype != x->dtype || inv->dtype != x->dtype)
     return em_fail(e, "needs Y@GRAD, SavedMean and SavedVariance of X's dtype (%s)", rt_dtype_name(x->dtype));
-  norm_print_c(e->p, &(NormCall){.kind = NORM_BATCH_GRAD_SUMS, .f64 = x->dtype == RT_DT_FP64, .outer = outer, .c = ch, .inner = inner,
-                                  .x = em_ptr(e, x, 1), .dy = em_ptr(e, dy, 1), .mean = em_ptr(e, mean, 1),
-                                  .inv_std = em_ptr(e, inv, 1), .gsums = em_ptr(e, out, 0)});
+  norm_print_c(e->p, &(NormCall){.kind = NORM_BATCH_GRAD_SUMS, .f64 = x->dtype == RT_DT_FP64, .outer = outer,
+                                  .c = ch, .inner = inner, .x = em_ptr(e, x, 1), .dy = em_ptr(e, dy, 1),
+                                  .mean = em_ptr(e, mean, 1), .inv_std = em_ptr(e, inv, 1),
+                                  .gsums = em_ptr(e, out, 0)});
   return 0;
 }
 
