@@ -48,11 +48,12 @@ static int64_t channels(const Graph *g, int bn) {
 }
 
 /* A batch_norm with its batch's statistics (training), float32 or float64,
- * not synced yet (fuse_bn_training, which takes float32 alone). */
+ * not synced yet.  Not fuse_bn_training, which takes float32 alone and no
+ * MomentumTensor (Paddle 2.6's kernels ignore it, norm.c, so a batch_norm
+ * with one is synced like any other: left alone it would normalize each
+ * place by its own rows). */
 static int synced_bn(const Graph *g, int id) {
-  if (!fuse_is(g, id, "batch_norm") || op_bn_running_stats(&g->ops[id]) || rw_in(g, id, "MomentumTensor") >= 0 ||
-      rw_in(g, id, "Sums") >= 0)
-    return 0;
+  if (!fuse_is(g, id, "batch_norm") || op_bn_running_stats(&g->ops[id]) || rw_in(g, id, "Sums") >= 0) return 0;
   const int x = rw_in(g, id, "X");
   return x >= 0 && (g->vars[x].dtype == RT_DT_FP32 || g->vars[x].dtype == RT_DT_FP64);
 }
