@@ -17,12 +17,12 @@
  * batch_norm's numbers but for the variance's formula.  Scale@GRAD and
  * Bias@GRAD stay each place's own, summed with the other gradients after.
  * Runs before the batch_norm fusions, which leave a synced batch_norm
- * alone (fuse_bn_training).  A training batch_norm of float64 tensors is
- * refused (refuse_f64). */
+ * alone (fuse_bn_training).  float64 batch_norms are synced the same way,
+ * their kernels the _f64 ones (the sums are double for both, as Paddle's
+ * GPU kernel keeps a double op's). */
 #include <string.h>
 
 #include "attr.h"
-#include "diag.h"
 #include "fuse_util.h"
 #include "ops/ops.h"
 #include "pass.h"
@@ -47,8 +47,19 @@ static int64_t channels(const Graph *g, int bn) {
   return s->d[nhwc ? s->rank - 1 : 1];
 }
 
+/* A batch_norm with its batch's statistics (training), float32 or float64,
+ * not synced yet.  Not fuse_bn_training, which takes float32 alone and no
+ * MomentumTensor (Paddle 2.6's kernels ignore it, norm.c, so a batch_norm
+ * with one is synced like any other: left alone it would normalize each
+ * place by its own rows). */
+static int synced_bn(const Graph *g, int id) {
+  if (!fuse_is(g, id, "batch_norm") || op_bn_running_stats(&g->ops[id]) || rw_in(g, id, "Sums") >= 0) return 0;
+  const int x = rw_in(g, id, "X");
+  return x >= 0 && (g->vars[x].dtype == RT_DT_FP32 || g->vars[x].dtype == RT_DT_FP64);
+}
+
 static int sync_one(Graph *g, int bn) {
-  if (!fuse_bn_training(g, bn)) return 0;
+  if (!synced_bn(g, bn)) return 0;
   const int64_t ch = channels(g, bn);
   const int x = rw_in(g, bn, "X"), saved = rw_out(g, bn, "SavedMean");
   if (ch < 0 || saved < 0) return 0;
@@ -76,24 +87,7 @@ static int sync_one(Graph *g, int bn) {
   return 1;
 }
 
-/* A training batch_norm of float64 X: its statistics cannot be synced
- * (batch_norm_sums and the synced kernels are float32's), and left alone
- * it would normalize each place by its own rows, so it is refused. */
-static int refuse_f64(const Graph *g) {
-  int bad = 0;
-  for (int i = 0; i < g->nops; i++) {
-    const Op *op = &g->ops[i];
-    if (op->removed || strcmp(op->type, "batch_norm") || op_bn_running_stats(op)) continue;
-    const int x = rw_in(g, i, "X");
-    if (x >= 0 && g->vars[x].dtype == RT_DT_FP64)
-      bad = diag_error("%s: %s: sync_batch_norm of float64 tensors is not supported", g->file,
-                       graph_op_where(g, op));
-  }
-  return bad;
-}
-
 int pass_sync_batch_norm(Graph *g, PassCtx *c) {
-  if (refuse_f64(g)) return -1;
   rw_each_op(g, &c->changes, sync_one);
   return 0;
 }

@@ -434,6 +434,18 @@ void rt_batch_norm_grad_sums(const float *x, const float *dy, const float *mean,
 void rt_batch_norm_grad_synced(const float *x, const float *dy, const float *scale, const float *mean,
                                const float *inv_std, int64_t outer, int64_t c, int64_t inner, const double *gsums,
                                const double *sums, float *dx, float *dscale, float *dbias);
+/* The same for float64 tensors (the sums are double in both). */
+void rt_batch_norm_sums_f64(const double *x, int64_t outer, int64_t c, int64_t inner, double *sums);
+void rt_batch_norm_train_synced_f64(const double *x, double *y, const double *scale, const double *bias,
+                                    const double *mean_in, const double *var_in, float eps, float momentum,
+                                    int64_t outer, int64_t c, int64_t inner, const double *sums, double *mean_out,
+                                    double *var_out, double *saved_mean, double *saved_inv_std);
+void rt_batch_norm_grad_sums_f64(const double *x, const double *dy, const double *mean, const double *inv_std,
+                                 int64_t outer, int64_t c, int64_t inner, double *sums);
+void rt_batch_norm_grad_synced_f64(const double *x, const double *dy, const double *scale, const double *mean,
+                                   const double *inv_std, int64_t outer, int64_t c, int64_t inner,
+                                   const double *gsums, const double *sums, double *dx, double *dscale,
+                                   double *dbias);
 /* y = x * scale[c] + bias[c] over x viewed as [outer, c, inner]. */
 void rt_channel_affine(const float *x, float *y, const float *scale, const float *bias, int64_t outer, int64_t c,
                        int64_t inner);

@@ -219,6 +219,59 @@ void NF(rt_batch_norm_grad)(const NT *x, const NT *dy, const NT *scale, const NT
   rt_parallel_range(c, outer * c * inner * 3, NF(bn_grad_channels), &j);
 }
 
+/* ---- sync_batch_norm: the sums of this place, the synced kernels ----
+ * (rt_cnn.h).  Sums in double in both types, as Paddle's GPU kernel keeps
+ * them in its BatchNormParamType (float for float, double for double). */
+
+void NF(rt_batch_norm_sums)(const NT *x, int64_t outer, int64_t c, int64_t inner, double *sums) {
+  for (int64_t ch = 0; ch < c; ch++) {
+    double s = 0.0, q = 0.0;
+    for (int64_t o = 0; o < outer; o++) {
+      const NT *xp = x + (o * c + ch) * inner;
+      for (int64_t i = 0; i < inner; i++) {
+        s += xp[i];
+        q += (double)xp[i] * xp[i];
+      }
+    }
+    sums[ch] = s;
+    sums[c + ch] = q;
+  }
+  sums[2 * c] = (double)(outer * inner);
+}
+
+void NF(rt_batch_norm_train_synced)(const NT *x, NT *y, const NT *scale, const NT *bias, const NT *mean_in,
+                                    const NT *var_in, float eps, float momentum, int64_t outer, int64_t c,
+                                    int64_t inner, const double *sums, NT *mean_out, NT *var_out, NT *saved_mean,
+                                    NT *saved_inv_std) {
+  NF(BnTrainJob) j = {x, scale, bias, mean_in, var_in, y, mean_out, var_out, saved_mean, saved_inv_std,
+                      eps, momentum, outer, c, inner, sums};
+  rt_parallel_range(c, outer * c * inner * 2, NF(bn_train_channels), &j);
+}
+
+void NF(rt_batch_norm_grad_sums)(const NT *x, const NT *dy, const NT *mean, const NT *inv_std, int64_t outer,
+                                 int64_t c, int64_t inner, double *sums) {
+  for (int64_t ch = 0; ch < c; ch++) {
+    double sdy = 0.0, sdxm = 0.0;
+    for (int64_t o = 0; o < outer; o++) {
+      const NT *xp = x + (o * c + ch) * inner, *dp = dy + (o * c + ch) * inner;
+      for (int64_t i = 0; i < inner; i++) {
+        sdy += dp[i];
+        sdxm += (double)((xp[i] - mean[ch]) * inv_std[ch]) * dp[i];
+      }
+    }
+    sums[ch] = sdy;
+    sums[c + ch] = sdxm;
+  }
+}
+
+void NF(rt_batch_norm_grad_synced)(const NT *x, const NT *dy, const NT *scale, const NT *mean, const NT *inv_std,
+                                   int64_t outer, int64_t c, int64_t inner, const double *gsums, const double *sums,
+                                   NT *dx, NT *dscale, NT *dbias) {
+  NF(BnGradJob) j = {x, dy, scale, mean, inv_std, NULL, dx, dscale, dbias, 0.0f, 0, outer, c, inner, gsums,
+                     sums[2 * c]};
+  rt_parallel_range(c, outer * c * inner * 3, NF(bn_grad_channels), &j);
+}
+
 /* ---- layer_norm's gradient ---- */
 
 typedef struct NF(LnGradJob) {

@@ -5,6 +5,8 @@
  * order): each reads the previous one's result and outside operands, and
  * every one of them has the result's shape, so the loop runs over the
  * result's elements and broadcasts each outside operand as its own op did.
+ * Every tensor of the chain is float32 (the loop computes in float; another
+ * dtype is refused).
  * Shapes: the fused ops' own rules, run in order.  Its body exists only as
  * that list: IR text shows it in the "# fuses" comment and cannot read it
  * back. */
@@ -35,6 +37,15 @@ static int emit_fusion_group(EmitCtx *e) {
     const char *step;
     if (!strcmp(f->type, "fused_elemwise_activation")) return em_fail(e, "nested fused ops are not supported");
     const int x = slot_first(f->in, f->nin, "X"), y = slot_first(f->in, f->nin, "Y");
+    const int o = slot_first(f->out, f->nout, "Out");
+    /* the loop computes in float: a float64 chain (its ops take double) is
+     * never fused (enable_auto_fusion), so one here is refused, not rounded */
+    for (int k = 0; k < 3; k++) {
+      const int v = k == 0 ? x : k == 1 ? y : o;
+      if (v >= 0 && g->vars[v].dtype != RT_DT_FP32)
+        return em_fail(e, "%s's '%s' is %s: a fusion_group computes float32 alone", f->type, g->vars[v].name,
+                       rt_dtype_name(g->vars[v].dtype));
+    }
     if (y < 0) { /* unary: v is the chain's value (or an outside operand) */
       const char *u = unary_float_expr(e, f, f->type), *v = pool_printf("t%d", i - 1);
       if (!u) return em_fail(e, "no C expression for %s", f->type);
@@ -60,7 +71,7 @@ static int emit_fusion_group(EmitCtx *e) {
       step = pool_printf("float t%d;\n{\nconst float a = %s, b = %s;\nt%d = %s;\n}", i, ab[0], ab[1], i, bin);
     }
     body = pool_printf("%s%s/* %s */\n%s", body, *body ? "\n" : "", f->type, step);
-    chain = slot_first(f->out, f->nout, "Out");
+    chain = o;
   }
   OpCtx c = {e->g, (Op *)op};
   (void)ctx_nin(&c, "Inputs"); /* read above, through the fused ops' own slots */

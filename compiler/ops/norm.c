@@ -25,8 +25,8 @@
  * C emission (float32 and float64: Paddle's CPU kernels register float and
  * double for all of these and their grads; a float64 norm's parameters and
  * statistics are float64 and its kernels the _f64 ones, the same steps
- * computed in double; float64 is refused under sync_batch_norm and for
- * group_norm with data_layout NHWC): batch_norm with its running
+ * computed in double, under sync_batch_norm and channel last too):
+ * batch_norm with its running
  * statistics (is_test or use_global_stats, without trainable_statistics)
  * -> rt_batch_norm (Scale
  * and Bias are optional, as in Paddle's kernel: 1 and 0), with its batch's
@@ -267,7 +267,6 @@ static int emit_batch_norm_train(EmitCtx *e, const Var *x, const Var *y, int ci,
   const Var *sums = bn_sums(e, "Sums", 2 * ch + 1);
   if (sums == BAD_SUMS) return -1;
   const int f64 = x->dtype == RT_DT_FP64;
-  if (sums && f64) return em_fail(e, "sync_batch_norm of float64 tensors is not supported");
   norm_print_c(e->p, &(NormCall){.kind = NORM_BATCH_TRAIN, .f64 = f64, .outer = em_prod(e, x, 0, ci), .c = ch,
                                   .inner = em_prod(e, x, ci + 1, rank),
                                   .eps = em_float(attr_float(e->op, "epsilon", 1e-5)),
@@ -383,7 +382,6 @@ int op_batch_norm_grad_emit(EmitCtx *e, const char *dy_ptr) {
   if (gsums == BAD_SUMS || count == BAD_SUMS) return -1;
   if (!gsums != !count || (gsums && global)) return em_fail(e, "Sums and Count go together, with the batch's statistics");
   const int f64 = x->dtype == RT_DT_FP64;
-  if (gsums && f64) return em_fail(e, "sync_batch_norm of float64 tensors is not supported");
   if (gsums) attr_superseded(e->op, "epsilon"); /* synced: SavedVariance holds 1 / std */
   norm_print_c(e->p, &(NormCall){.kind = NORM_BATCH_GRAD, .f64 = f64, .outer = em_prod(e, x, 0, ci), .c = ch,
                                   .inner = em_prod(e, x, ci + 1, rank),
@@ -489,8 +487,6 @@ static int emit_group_norm(EmitCtx *e) {
   if (!last && strcasecmp(layout, "NCHW"))
     return em_fail(e, "data_layout '%s' is not supported (NCHW or NHWC)", layout);
   const int f64 = x->dtype == RT_DT_FP64;
-  if (last && f64) /* the layout moves (rt_nhwc_to_nchw) are float32's */
-    return em_fail(e, "group_norm of float64 tensors with data_layout NHWC is not supported");
   int64_t ch = em_const_dim(e, x, last ? rank - 1 : 1);
   if (ch < 0) return em_fail(e, "the channel dim must not depend on the batch");
   int64_t groups = inst ? ch : attr_int(e->op, "groups", -1);
@@ -507,9 +503,11 @@ static int emit_group_norm(EmitCtx *e) {
   const char *inner = em_prod(e, x, last ? 1 : 2, last ? rank - 1 : rank);
   if (last) { /* channel last: normalized as channel first in scratch, in place */
     const SymDim n = spec_numel(em_spec(e, x));
-    pr_line(e->p, "float *t = (float *)%s;", em_scratch(e, (SymDim){n.a * 4, n.c * 4}));
+    const int es = f64 ? 8 : 4; /* element size */
+    pr_line(e->p, "%s *t = (%s *)%s;", f64 ? "double" : "float", f64 ? "double" : "float",
+            em_scratch(e, (SymDim){n.a * es, n.c * es}));
     move_print_c(e->p, &(MoveCall){.kind = MOVE_NHWC_TO_NCHW, .src = xp, .dst = "t", .outer = batch, .inner = inner,
-                                   .channels = pool_printf("%lld", (long long)ch)});
+                                   .channels = pool_printf("%lld", (long long)ch), .f64 = f64});
     xp = yp = "t";
   }
   norm_print_c(e->p, &(NormCall){.kind = NORM_GROUP, .f64 = f64,
@@ -518,7 +516,7 @@ static int emit_group_norm(EmitCtx *e) {
                                   .bias = bi, .mean_out = mean, .var_out = var, .saved_inv_std = inv_std});
   if (last)
     move_print_c(e->p, &(MoveCall){.kind = MOVE_NCHW_TO_NHWC, .src = "t", .dst = em_ptr(e, y, 0), .outer = batch,
-                                   .channels = pool_printf("%lld", (long long)ch), .inner = inner});
+                                   .channels = pool_printf("%lld", (long long)ch), .inner = inner, .f64 = f64});
   return 0;
 }
 

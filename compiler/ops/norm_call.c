@@ -9,17 +9,17 @@ static const char *sfx(const NormCall *c) { return c->f64 ? "_f64" : ""; }
 
 /* rt_batch_norm_train[_synced], over two lines (three with the sums). */
 static void print_batch_train(Printer *p, const NormCall *c) {
-  pr_line(p, "rt_batch_norm_train%s(%s, %s, %s, %s, %s, %s, %s, %s, %s, %lld, %s,", c->sums ? "_synced" : sfx(c), c->x,
-          c->y, opt(c->scale), opt(c->bias), c->mean, c->var, c->eps, c->momentum, c->outer, (long long)c->c,
-          c->inner);
+  pr_line(p, "rt_batch_norm_train%s%s(%s, %s, %s, %s, %s, %s, %s, %s, %s, %lld, %s,", c->sums ? "_synced" : "",
+          sfx(c), c->x, c->y, opt(c->scale), opt(c->bias), c->mean, c->var, c->eps, c->momentum, c->outer,
+          (long long)c->c, c->inner);
   if (c->sums) pr_line(p, "                    %s,", c->sums);
   pr_line(p, "                    %s, %s, %s, %s);", c->mean_out, c->var_out, c->saved_mean, c->saved_inv_std);
 }
 
 static void print_batch_grad(Printer *p, const NormCall *c) {
   if (c->sums)
-    pr_line(p, "rt_batch_norm_grad_synced(%s, %s, %s, %s, %s, %s, %lld, %s, %s, %s, %s, %s, %s);", c->x, c->dy,
-            opt(c->scale), c->mean, opt(c->inv_std), c->outer, (long long)c->c, c->inner, c->gsums, c->sums,
+    pr_line(p, "rt_batch_norm_grad_synced%s(%s, %s, %s, %s, %s, %s, %lld, %s, %s, %s, %s, %s, %s);", sfx(c), c->x,
+            c->dy, opt(c->scale), c->mean, opt(c->inv_std), c->outer, (long long)c->c, c->inner, c->gsums, c->sums,
             opt(c->dx), opt(c->dscale), opt(c->dbias));
   else
     pr_line(p, "rt_batch_norm_grad%s(%s, %s, %s, %s, %s, %s, %s, %s, %lld, %s, %s, %s, %s);", sfx(c), c->x, c->dy,
@@ -36,11 +36,12 @@ static void print_batch(Printer *p, const NormCall *c) {
     case NORM_BATCH_TRAIN: print_batch_train(p, c); break;
     case NORM_BATCH_GRAD: print_batch_grad(p, c); break;
     case NORM_BATCH_SUMS:
-      pr_line(p, "rt_batch_norm_sums(%s, %s, %lld, %s, %s);", c->x, c->outer, (long long)c->c, c->inner, c->sums);
+      pr_line(p, "rt_batch_norm_sums%s(%s, %s, %lld, %s, %s);", sfx(c), c->x, c->outer, (long long)c->c, c->inner,
+              c->sums);
       break;
     default: /* NORM_BATCH_GRAD_SUMS */
-      pr_line(p, "rt_batch_norm_grad_sums(%s, %s, %s, %s, %s, %lld, %s, %s);", c->x, c->dy, c->mean, c->inv_std,
-              c->outer, (long long)c->c, c->inner, c->gsums);
+      pr_line(p, "rt_batch_norm_grad_sums%s(%s, %s, %s, %s, %s, %lld, %s, %s);", sfx(c), c->x, c->dy, c->mean,
+              c->inv_std, c->outer, (long long)c->c, c->inner, c->gsums);
       break;
   }
 }

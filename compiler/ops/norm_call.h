@@ -31,7 +31,7 @@ typedef enum NormKind {
  * "NULL". */
 typedef struct NormCall {
   NormKind kind;
-  int f64;                  /* float64 tensors: the kernel's _f64 variant (not the sync_batch_norm kinds) */
+  int f64;                  /* float64 tensors: the kernel's _f64 variant */
   const char *outer;        /* [outer, c, inner]: the batch (group and instance norms) or the dims before c */
   int64_t c;                /* channels */
   const char *inner;        /* the dims after c */

@@ -1,6 +1,9 @@
 /* The ops of sync_batch_norm on places (passes/sync_batch_norm.c), all
  * paddlec's own (Paddle has sync_batch_norm for GPUs only, as one op):
  *
+ * X (and the grad sums' Y@GRAD, SavedMean, SavedVariance) float32 or
+ * float64; the sums float64 in both (rt_batch_norm_sums[_f64]).
+ *
  *   batch_norm_sums(X) -> Out: float64 [2C + 1], each channel's sum of x
  *     and of x^2 over this place's batch and its element count
  *     (rt_batch_norm_sums); attribute data_layout as batch_norm's.
@@ -45,8 +48,8 @@ static int infer_bn_grad_sums(OpCtx *c) { return infer_sums(c, 1); }
  * em_fail. */
 static int sums_view(EmitCtx *e, const Var *x, const Var *out, int grad, const char **outer, int64_t *ch,
                      const char **inner) {
-  if (!x || !out || x->dtype != RT_DT_FP32 || out->dtype != RT_DT_FP64)
-    return em_fail(e, "needs a float32 X and a float64 Out");
+  if (!x || !out || (x->dtype != RT_DT_FP32 && x->dtype != RT_DT_FP64) || out->dtype != RT_DT_FP64)
+    return em_fail(e, "needs a float32 or float64 X and a float64 Out");
   const int rank = em_spec(e, x)->rank, ci = channel_dim(e->op, rank);
   *ch = em_const_dim(e, x, ci);
   if (*ch < 0 || em_const_dim(e, out, 0) != 2 * *ch + (grad ? 0 : 1))
@@ -62,8 +65,8 @@ static int emit_bn_sums(EmitCtx *e) {
   const char *outer, *inner;
   int64_t ch;
   if (sums_view(e, x, out, 0, &outer, &ch, &inner)) return -1;
-  norm_print_c(e->p, &(NormCall){.kind = NORM_BATCH_SUMS, .outer = outer, .c = ch, .inner = inner,
-                                  .x = em_ptr(e, x, 1), .sums = em_ptr(e, out, 0)});
+  norm_print_c(e->p, &(NormCall){.kind = NORM_BATCH_SUMS, .f64 = x->dtype == RT_DT_FP64, .outer = outer, .c = ch,
+                                  .inner = inner, .x = em_ptr(e, x, 1), .sums = em_ptr(e, out, 0)});
   return 0;
 }
 
@@ -74,11 +77,12 @@ static int emit_bn_grad_sums(EmitCtx *e) {
   const char *outer, *inner;
   int64_t ch;
   if (sums_view(e, x, out, 1, &outer, &ch, &inner)) return -1;
-  if (!dy || !mean || !inv || dy->dtype != RT_DT_FP32 || mean->dtype != RT_DT_FP32 || inv->dtype != RT_DT_FP32)
-    return em_fail(e, "needs float32 Y@GRAD, SavedMean and SavedVariance");
-  norm_print_c(e->p, &(NormCall){.kind = NORM_BATCH_GRAD_SUMS, .outer = outer, .c = ch, .inner = inner,
-                                  .x = em_ptr(e, x, 1), .dy = em_ptr(e, dy, 1), .mean = em_ptr(e, mean, 1),
-                                  .inv_std = em_ptr(e, inv, 1), .gsums = em_ptr(e, out, 0)});
+  if (!dy || !mean || !inv || dy->dtype != x->dtype || mean->dtype != x->dtype || inv->dtype != x->dtype)
+    return em_fail(e, "needs Y@GRAD, SavedMean and SavedVariance of X's dtype (%s)", rt_dtype_name(x->dtype));
+  norm_print_c(e->p, &(NormCall){.kind = NORM_BATCH_GRAD_SUMS, .f64 = x->dtype == RT_DT_FP64, .outer = outer,
+                                  .c = ch, .inner = inner, .x = em_ptr(e, x, 1), .dy = em_ptr(e, dy, 1),
+                                  .mean = em_ptr(e, mean, 1), .inv_std = em_ptr(e, inv, 1),
+                                  .gsums = em_ptr(e, out, 0)});
   return 0;
 }
 

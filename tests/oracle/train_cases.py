@@ -412,6 +412,43 @@ def resnet_block_nhwc():
 
 
 @case
+def resnet_linear_f64():
+    """float64 (data, parameters, statistics, AdamW's accumulators: Paddle's
+    double kernels), with the pattern of every training fusion, for
+    tests/test_fuse64.py: a conv + batch_norm + relu stem (fuse_bn_act_ops),
+    a basic block whose second batch_norm + residual add + relu is
+    fuse_bn_add_act_ops' (the block's first, conv-bn-relu, fuse_bn_act_ops'),
+    avg pool, paddle.nn.Linear + relu and + gelu (fuse_gemm_epilogue), an fc
+    with tanh (mul + elementwise_add + tanh: fuse_elewise_add_act_ops), an
+    fc, square error, AdamW (fuse_adamw); batch 4.  The fusions
+    take float32 alone, so they must leave this program as it is."""
+    F = paddle.nn.functional
+    x = paddle.static.data("x", [None, 3, 6, 6], "float64")
+    y = paddle.static.data("y", [None, 1], "float64")
+
+    def bn(h):
+        return paddle.static.nn.batch_norm(h)
+
+    def conv(h, c):
+        return paddle.static.nn.conv2d(h, c, 3, padding=1, bias_attr=False)
+
+    h = F.relu(bn(conv(x, 4)))
+    out = bn(conv(F.relu(bn(conv(h, 4))), 4))
+    h = F.relu(paddle.add(out, h))
+    h = paddle.flatten(F.adaptive_avg_pool2d(h, 1), 1)
+    paddle.set_default_dtype("float64")  # the Linear layers' parameters
+    try:
+        h = F.relu(paddle.nn.Linear(4, 16)(h))
+        h = F.gelu(paddle.nn.Linear(16, 12)(h), approximate=True)
+    finally:
+        paddle.set_default_dtype("float32")
+    h = paddle.static.nn.fc(h, 8, activation="tanh")
+    loss = paddle.mean(F.square_error_cost(paddle.static.nn.fc(h, 1), y))
+    paddle.optimizer.AdamW(learning_rate=0.01, weight_decay=0.01).minimize(loss)
+    return loss, 4
+
+
+@case
 def linear_relu_gelu():
     """paddle.nn.Linear layers (matmul_v2 + elementwise_add, the pattern
     of BuildStrategy.fuse_gemm_epilogue in training) over 3 tokens of 16
