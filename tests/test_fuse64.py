@@ -17,7 +17,6 @@ kernels as the default build does.
     state within TOL64."""
 import json
 import os
-import pickle
 
 import numpy as np
 import pytest
@@ -25,7 +24,7 @@ import pytest
 from conftest import run
 from test_e2e import build, run_binary
 from test_e2e_ops import cases
-from test_train import TOL64, build_trainer, case_dir, train
+from test_train import TOL64, build_trainer, case_dir, saved_state, train
 
 INFER_FUSIONS = ("fuse_relu_depthwise_conv=true,fused_attention=true,fused_feedforward=true,"
                  "fuse_gemm_epilogue=true,enable_auto_fusion=true,fuse_elewise_add_act_ops=true")
@@ -72,11 +71,7 @@ def test_training_fusions_leave_float64_alone(tmp_path):
     want = np.load(os.path.join(d, "paddle_loss.npy")).reshape(-1)
     assert got.dtype == want.dtype == np.float64 and got.shape == want.shape
     assert (np.abs(got - want) / np.maximum(np.abs(want), 1e-6)).max() <= TOL64, (got[:3], want[:3])
-    ref = np.load(os.path.join(d, "paddle_final.npz"))
-    state = {}
-    for ext in (".pdparams", ".pdopt"):
-        with open(final + ext, "rb") as f:
-            state.update(pickle.load(f))
+    ref, state = np.load(os.path.join(d, "paddle_final.npz")), saved_state(final)
     for k in ref.files:
         w = ref[k].astype(np.float64)
         assert np.abs(state[k].astype(np.float64) - w).max() <= TOL64 * max(np.abs(w).max(), 1e-6), k

@@ -49,6 +49,16 @@ def train(binary, d, meta, tmp_path, steps, *extra):
     return p.stdout
 
 
+def saved_state(prefix):
+    """Every var a trainer's --save PREFIX wrote (PREFIX.pdparams and
+    PREFIX.pdopt), by name."""
+    state = {}
+    for ext in (".pdparams", ".pdopt"):
+        with open(prefix + ext, "rb") as f:
+            state.update(pickle.load(f))
+    return state
+
+
 def build_trainer(d, tmp_path, *extra):
     binary = tmp_path / "trainer"
     p = run(["build", os.path.join(d, "main.pdmodel"), "--startup", os.path.join(d, "startup.pdmodel"), "-o",
@@ -76,11 +86,7 @@ def test_trains_like_paddle(name, tmp_path):
     # the printed losses are the saved ones (%.9g of a float32, %.17g of a float64: both read back exactly)
     printed = np.array([float(v) for line in lines for v in line.split()[3:]]).astype(got.dtype)
     assert np.array_equal(printed, got), (lines[:3], got[:3])
-    ref = np.load(os.path.join(d, "paddle_final.npz"))
-    state = {}
-    for ext in (".pdparams", ".pdopt"):
-        with open(final + ext, "rb") as f:
-            state.update(pickle.load(f))
+    ref, state = np.load(os.path.join(d, "paddle_final.npz")), saved_state(final)
     for k in ref.files:
         w, g = ref[k].astype(np.float64), state[k].astype(np.float64)
         assert g.shape == w.shape, k
