@@ -80,11 +80,14 @@ $(GEN)/framework.pb-c.c: proto/framework.proto | $(BUILD)/.deps
 
 # The op table: every `const OpDef op_NAME =` and every `OP_FAMILY(NAME)` line
 # in compiler/ops/*.c, sorted byte-wise (op_table.c binary-searches it).
+# Rewritten only when the list changes: every object depends on it, and an
+# edit inside an op file should rebuild that file alone.
 $(GEN)/op_list.h: $(OP_SRC)
 	@mkdir -p $(GEN)
 	@{ grep -ho 'const OpDef op_[a-z0-9_]* =' $(OP_SRC) | sed 's/const OpDef op_\(.*\) =/\1/'; \
 	   grep -hoE '^OP_[A-Z0-9_]+\([a-z0-9_]+\)' $(OP_SRC) | sed -E 's/.*\((.*)\)/\1/'; } \
-	 | LC_ALL=C sort | awk '{print "OP(" $$1 ")"}' > $@.tmp && mv $@.tmp $@
+	 | LC_ALL=C sort | awk '{print "OP(" $$1 ")"}' > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
 # Templates and runtime sources, embedded into paddlec (compile writes them
 # out beside the generated model, so its output builds on its own).
