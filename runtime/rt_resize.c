@@ -4,12 +4,14 @@
  *
  * Paddle 2.6.2's CPU kernels, as built, compute the half-pixel source
  * coordinate ratio * (k + 0.5) - 0.5 (which their source writes in double)
- * in float or in double depending on the kernel, and weigh in the element
- * type or in float; checked bit for bit against Paddle
- * (tests/oracle/e2e_grad_interp.py, e2e_grad_interp64.py):
+ * in float or in double depending on the kernel, float in most of phi's
+ * (v2) and double in fluid's (v1); the double kernels weigh the linear
+ * family with float weights and bicubic in double.  Checked bit for bit
+ * against Paddle
+ * (numpy emulations on random cases; tests/oracle/e2e_grad_interp.py,
+ * e2e_grad_interp64.py):
  *
  *   kernel                        half-pixel coordinate    weights
- *   float forward (v1, v2)        double, rounded to float float
  *   float grad v2                 float                    float
  *   float grad v1                 double, rounded to float float
  *   double linear family, v2      float                    float (widened)
@@ -17,6 +19,12 @@
  *   double bicubic forward        double                   double
  *   double bicubic grad v2        float, widened           double
  *   double bicubic grad v1        double                   double
+ *
+ * The float forward here (rt_resample.h) computes the coordinate in double
+ * for v2 too, where Paddle's float v2 kernels compute it in float: up to
+ * ~1e-7 off at some half-pixel rows and columns (within the float32
+ * tolerance; not changed with the float64 kernels, which left the float32
+ * emitted code and results as they were).
  *
  * The compiler sets RtResize.float_coord where the coordinate is float. */
 #include <math.h>
