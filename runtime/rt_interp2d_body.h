@@ -2,9 +2,10 @@
  * element type, included once per type by rt_interp.c: RESAMPLE_T is the
  * element type (float, double), RESAMPLE_NAME(n) the name of n for that
  * type (n itself for float, n_f64 for double).  Coordinates and weights
- * are float in both: the compiler takes the double kernels for nearest
- * only (an index, as Paddle's double kernels pick it), Paddle's double
- * linear-family and bicubic kernels weighing differently.
+ * are float in both, as Paddle's float kernels compute them: the compiler
+ * takes the double routine for nearest only (an index, as Paddle's double
+ * kernels pick it); float64 linear-family and bicubic resizes go through
+ * rt_resize_f64, which weighs as Paddle's double kernels do.
  * Undefines both macros at its end. */
 
 /* One plane, bicubic: 4 horizontal interpolations, then one vertical. */

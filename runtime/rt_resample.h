@@ -44,16 +44,19 @@ static inline float rt_cubic_src(float ratio, int64_t k, int align_corners) {
 }
 
 /* Keys' cubic convolution weights (A = -0.75) of the 4 taps around
- * fraction t into c[4] (Paddle's get_cubic_upsample_coefficients): one
+ * fraction t into c[4] (Paddle's get_cubic_upsample_coefficients),
+ * computed in type T (float, or double for Paddle's double kernels): one
  * text for the forward and the grad, which round it differently. */
-#define RT_CUBIC_WEIGHTS(t, c)                                                                        \
+#define RT_CUBIC_WEIGHTS_T(T, t, c)                                                                   \
   do {                                                                                                \
-    const float A_ = -0.75f, x1_ = (t), x2_ = 1.0f - (t);                                             \
+    const T A_ = -0.75f, x1_ = (t), x2_ = 1.0f - (t);                                                 \
     (c)[0] = ((A_ * (x1_ + 1.0f) - 5 * A_) * (x1_ + 1.0f) + 8 * A_) * (x1_ + 1.0f) - 4 * A_;          \
     (c)[1] = ((A_ + 2) * x1_ - (A_ + 3)) * x1_ * x1_ + 1;                                             \
     (c)[2] = ((A_ + 2) * x2_ - (A_ + 3)) * x2_ * x2_ + 1;                                             \
     (c)[3] = ((A_ * (x2_ + 1.0f) - 5 * A_) * (x2_ + 1.0f) + 8 * A_) * (x2_ + 1.0f) - 4 * A_;          \
   } while (0)
+
+#define RT_CUBIC_WEIGHTS(t, c) RT_CUBIC_WEIGHTS_T(float, t, c)
 
 static inline void rt_cubic_weights(float t, float c[4]) { RT_CUBIC_WEIGHTS(t, c); }
 

@@ -1,7 +1,8 @@
 /* Resizing of 1-, 2- and 3-D images in either channel order, for the
  * interp ops (compiler/ops/interp.c) where rt_interp2d (channel first, 1-
- * and 2-D) does not apply: trilinear and 3-D nearest (NCDHW or NDHWC), and
- * channel-last NWC / NHWC linear, bilinear, nearest and bicubic.  The
+ * and 2-D) does not apply: trilinear and 3-D nearest (NCDHW or NDHWC),
+ * channel-last NWC / NHWC linear, bilinear, nearest and bicubic, and every
+ * float64 resize but channel-first 1-D and 2-D nearest.  The
  * coordinate rules and the order of the weighted sums are those of Paddle's
  * CPU kernels (phi interpolate_kernel.cc). */
 #ifndef PADDLEC_RT_RESIZE_H
@@ -25,9 +26,11 @@ typedef struct RtResize {
   int align_corners;      /* Paddle's align_corners */
   int align_mode;         /* Paddle's align_mode (linear: 0 = half-pixel) */
   int channel_last;       /* NWC / NHWC / NDHWC */
-  int float_coord;        /* rt_resize_grad: half-pixel source coordinates in
-                           * float (Paddle 2.6's phi grad kernels), not double
-                           * (fluid's v1 ones) */
+  int float_coord;        /* half-pixel source coordinates in float, not
+                           * double: Paddle 2.6's phi (v2) grad kernels, and
+                           * its v2 double forward kernels of the linear
+                           * family (the table in rt_resize.c); only the
+                           * float forward ignores it */
 } RtResize;
 
 /* `batch` images of c x in into c x out; a plain copy when the sizes are
@@ -44,8 +47,8 @@ void rt_resize(const RtResize *p, int64_t batch, const float *x, float *out);
  * does not change a result. */
 void rt_resize_grad(const RtResize *p, int64_t lo, int64_t hi, const float *dout, float *dx);
 
-/* The same two for float64 tensors (the coordinates and weights in
- * float; the compiler calls them for nearest only). */
+/* The same two for float64 tensors, with the coordinates and weights of
+ * Paddle's double kernels (rt_resize.c). */
 void rt_resize_f64(const RtResize *p, int64_t batch, const double *x, double *out);
 void rt_resize_grad_f64(const RtResize *p, int64_t lo, int64_t hi, const double *dout, double *dx);
 

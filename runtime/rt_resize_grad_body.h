@@ -1,13 +1,9 @@
 /* The body of rt_resize.c's gradient for one element type, included once
- * per type by rt_resize.c after its FP_CONTRACT pragma.
- RESAMPLE_T is the element type (float, double), RESAMPLE_NAME(n) the
- * name of n for that type (n itself for float, n_f64 for double).
- * Coordinates and weights
- * are float in both: the compiler takes the double kernels for nearest
- * only (an index, as Paddle's double kernels pick it), Paddle's double
- * linear-family and bicubic kernels weighing differently.
- * Undefines both macros at
- * its end. */
+ * per type by rt_resize.c after its FP_CONTRACT pragma, with the macros
+ * rt_resize_body.h describes (RESAMPLE_T, RESAMPLE_W, RESAMPLE_NAME,
+ * RESAMPLE_TAPS, RESAMPLE_CUBIC_SRC, RESAMPLE_CUBIC_WEIGHTS) as that type's
+ * Paddle grad kernel computes them.  Undefines the first three at its
+ * end. */
 
 /* One channel's gradient: dx and dout point at its first element, ps is
  * the distance between two pixels; dx is zero. */
@@ -23,27 +19,27 @@ static void RESAMPLE_NAME(resize_channel_grad)(const RtResize *p, const RESAMPLE
           const int64_t sh = p->nsp >= 2 ? rt_nearest_index(p->ratio[1], oh, p->align_corners) : oh;
           AT(sd, sh, rt_nearest_index(p->ratio[2], ow, p->align_corners)) += g;
         } else if (p->method == RT_INTERP_BICUBIC) { /* 2-D: taps by column, then by row */
-          const float sy = grad_cubic_src(p, p->ratio[1], oh), sx = grad_cubic_src(p, p->ratio[2], ow);
-          const int64_t iy = (int64_t)floorf(sy), ix = (int64_t)floorf(sx);
-          float cy[4], cx[4];
-          grad_cubic_weights(sy - (float)iy, cy);
-          grad_cubic_weights(sx - (float)ix, cx);
+          const RESAMPLE_W sy = RESAMPLE_CUBIC_SRC(p, p->ratio[1], oh), sx = RESAMPLE_CUBIC_SRC(p, p->ratio[2], ow);
+          const int64_t iy = (int64_t)floorf((float)sy), ix = (int64_t)floorf((float)sx);
+          RESAMPLE_W cy[4], cx[4];
+          RESAMPLE_CUBIC_WEIGHTS(sy - (RESAMPLE_W)iy, cy);
+          RESAMPLE_CUBIC_WEIGHTS(sx - (RESAMPLE_W)ix, cx);
           for (int i = 0; i < 4; i++)
             for (int j = 0; j < 4; j++)
               AT(od, rt_clamp_index(iy - 1 + j, H), rt_clamp_index(ix - 1 + i, W)) += g * cy[j] * cx[i];
         } else if (p->nsp == 1) {
-          const RtTaps w = grad_taps(p, p->ratio[2], ow, W);
+          const RtTaps w = RESAMPLE_TAPS(p, p->ratio[2], ow, W);
           AT(od, oh, w.i0) += g * w.w0;
           AT(od, oh, w.i1) += g * w.w1;
         } else if (p->nsp == 2) {
-          const RtTaps h = grad_taps(p, p->ratio[1], oh, H), w = grad_taps(p, p->ratio[2], ow, W);
+          const RtTaps h = RESAMPLE_TAPS(p, p->ratio[1], oh, H), w = RESAMPLE_TAPS(p, p->ratio[2], ow, W);
           AT(od, h.i0, w.i0) += g * h.w0 * w.w0;
           AT(od, h.i1, w.i0) += g * h.w1 * w.w0;
           AT(od, h.i0, w.i1) += g * h.w0 * w.w1;
           AT(od, h.i1, w.i1) += g * h.w1 * w.w1;
         } else {
-          const RtTaps d = grad_taps(p, p->ratio[0], od, D), h = grad_taps(p, p->ratio[1], oh, H),
-                     w = grad_taps(p, p->ratio[2], ow, W);
+          const RtTaps d = RESAMPLE_TAPS(p, p->ratio[0], od, D), h = RESAMPLE_TAPS(p, p->ratio[1], oh, H),
+                     w = RESAMPLE_TAPS(p, p->ratio[2], ow, W);
           AT(d.i0, h.i0, w.i0) += g * d.w0 * h.w0 * w.w0;
           AT(d.i0, h.i0, w.i1) += g * d.w0 * h.w0 * w.w1;
           AT(d.i0, h.i1, w.i0) += g * d.w0 * h.w1 * w.w0;
@@ -72,4 +68,5 @@ void RESAMPLE_NAME(rt_resize_grad)(const RtResize *p, int64_t lo, int64_t hi, co
 }
 
 #undef RESAMPLE_T
+#undef RESAMPLE_W
 #undef RESAMPLE_NAME

@@ -21,16 +21,16 @@
  * parses as NCHW (Paddle compares with kNCHW; Python writes NCHW or NHWC for
  * every rank).
  *
- * C emission (float32; float64 for nearest, whose double kernels pick
- * the float kernels' source elements -- Paddle's double linear, bilinear,
- * trilinear and bicubic kernels weigh differently from the float ones, by
- * ~1e-7, and are refused), the methods Paddle's kernels have for each
- * rank:
+ * C emission (float32 and float64), the methods Paddle's kernels have for
+ * each rank:
  * linear in 1-D, nearest, bilinear and bicubic in 2-D, nearest and
  * trilinear in 3-D (the op type only gives interp_method's default).
  * Channel-first 1-D and 2-D resizes are one rt_interp2d call (a 1-D resize
  * as one of height-1 planes); 3-D and channel-last ones (data_layout NHWC
- * or NDHWC) one rt_resize call (runtime/rt_resize.c).  Paddle reads every
+ * or NDHWC) one rt_resize call (runtime/rt_resize.c), and so are float64
+ * resizes other than nearest: Paddle's double kernels compute coordinates
+ * and weights otherwise than its float ones (by ~1e-7; rt_resize.c has the
+ * table), and rt_resize_f64 computes them as they do.  Paddle reads every
  * layout but NCHW as channel last; other spellings than NHWC and NDHWC are
  * refused.  The output size is the specialized shape; the compiler
  * recomputes the size Paddle's kernel would use (which, for v2, reads
@@ -42,10 +42,10 @@
  * refused, and so is a v2 Scale tensor even beside a known OutSize (the v2
  * kernels take their ratios from it).
  *
- * Gradients: nearest_interp_grad, bilinear_interp_grad (fluid 1.x) and the
- * nearest, bilinear, linear, bicubic and trilinear _v2 grads: X, the size
- * inputs and the attributes read as the forward reads them (Out@GRAD has
- * the forward output's shape), one rt_resize_grad on N * C planes. */
+ * Gradients: the grads of the five fluid 1.x ops and of the five _v2
+ * ops, float32 and float64: X, the size inputs and the attributes read as
+ * the forward reads them (Out@GRAD has the forward output's shape), one
+ * rt_resize_grad on N * C planes. */
 #include <string.h>
 #include <strings.h>
 
@@ -189,10 +189,6 @@ static int interp_geometry(EmitCtx *e, const Var *x, const Var *out, RtResize *r
   else if (nsp == 3 && !strcmp(method, "nearest")) m = RT_INTERP_NEAREST;
   else if (nsp == 3 && !strcmp(method, "trilinear")) m = RT_INTERP_BILINEAR;
   else return em_fail(e, "interp_method '%s' on %d spatial dims is not one of Paddle's kernels", method, nsp);
-  /* the runtime weighs with the float kernels' weights, which Paddle's
-   * double linear-family and bicubic kernels do not (nearest only copies) */
-  if (x->dtype == RT_DT_FP64 && m != RT_INTERP_NEAREST)
-    return em_fail(e, "%s of float64 tensors is not supported", e->op->type);
   /* Paddle reads the layout as channel first only when it is NCHW */
   const char *layout = attr_str(e->op, "data_layout", "NCHW");
   int last = strcasecmp(layout, "NCHW") != 0;
@@ -248,11 +244,15 @@ static int emit_interp(EmitCtx *e) {
   if (!x || !out) return em_fail(e, "missing X or Out");
   RtResize r;
   if (interp_geometry(e, x, out, &r)) return -1;
-  if (!r.channel_last && r.nsp <= 2) {
+  const int f64 = x->dtype == RT_DT_FP64;
+  if (!r.channel_last && r.nsp <= 2 && (!f64 || r.method == RT_INTERP_NEAREST)) {
     emit_interp2d(e, x, out, &r);
-  } else { /* 3-D and channel-last resizes */
+  } else { /* 3-D, channel-last and float64 linear-family and bicubic resizes */
+    /* Paddle's v2 double kernels of the linear family compute the
+     * half-pixel coordinate in float (its float ones, and v1's, in double) */
+    r.float_coord = f64 && strstr(e->op->type, "_v2") && r.method == RT_INTERP_BILINEAR;
     print_resize(e, &r);
-    resample_print_c(e->p, &(ResampleCall){.kind = RESAMPLE_RESIZE, .f64 = x->dtype == RT_DT_FP64, .geo = "geo",
+    resample_print_c(e->p, &(ResampleCall){.kind = RESAMPLE_RESIZE, .f64 = f64, .geo = "geo",
                                            .batch = em_dim(e, x, 0), .x = em_ptr(e, x, 1),
                                            .out = em_ptr(e, out, 0)});
   }

@@ -4,9 +4,8 @@ ceil_mode, padding, SAME, global, adaptive, NHWC) and pool2d_grad,
 max_pool2d_with_index and its grad (explicit windows and adaptive);
 pool3d and pool3d_grad (the same attributes, NDHWC), max_pool3d_with_index
 and its grad;
-nearest_interp_v2 and nearest_interp (fluid 1.x) and their grads (Paddle's
-double linear-family and bicubic kernels weigh differently from the float
-ones and are refused).
+nearest_interp_v2 and nearest_interp (fluid 1.x) and their grads (the
+float64 linear-family and bicubic resizes: e2e_grad_interp64.py).
 Several ops share one case (one binary each).  Unlike
 oracle_case.build_grad_case, each case also fetches its forward outputs
 (and Masks), whose float64 kernels are checked here too.
