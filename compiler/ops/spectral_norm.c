@@ -88,12 +88,12 @@ static void sn_from_matrix(EmitCtx *e, const SnGeo *g, const char *dst, const ch
     pr_line(e->p, "  for (int64_t j = 0, k = i * w; j < w; j++, k++) %s[k] = %s;", dst, expr);
     return;
   } /* back to [d0, d1, rest]: column j = a * rest + q of row i */
-  pr_line(e->p, "for (int64_t a = 0; a < %lld; a++)", (long long)g->d[0]);
-  pr_line(e->p, "  for (int64_t i = 0; i < h; i++)");
-  pr_line(e->p, "    for (int64_t q = 0; q < %lld; q++) {", (long long)g->rest);
-  pr_line(e->p, "      const int64_t j = a * %lld + q, k = i * w + j;", (long long)g->rest);
-  pr_line(e->p, "      %s[(a * h + i) * %lld + q] = %s;", dst, (long long)g->rest, expr);
-  pr_line(e->p, "    }");
+  pr_line(e->p, "for (int64_t a = 0; a < %lld; a++) {", (long long)g->d[0]);
+  pr_line(e->p, "for (int64_t i = 0; i < h; i++) {");
+  pr_line(e->p, "for (int64_t q = 0; q < %lld; q++) {", (long long)g->rest);
+  pr_line(e->p, "const int64_t j = a * %lld + q, k = i * w + j;", (long long)g->rest);
+  pr_line(e->p, "%s[(a * h + i) * %lld + q] = %s;", dst, (long long)g->rest, expr);
+  for (int k = 0; k < 3; k++) pr_line(e->p, "}");
 }
 
 /* Prints phi's CalcMatrixSigmaAndNormWeight on copies of U and V: wm (the
