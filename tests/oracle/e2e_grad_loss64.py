@@ -2,9 +2,10 @@
 grad, as Paddle 2.6's CPU kernels register them for double:
 softmax_with_cross_entropy (hard int64 / int32 labels with ignore_index,
 soft labels, a class axis other than the last, use_softmax off, logits far
-apart, where the softmax clips x - max at -64), the legacy cross_entropy /
-cross_entropy2, sigmoid_cross_entropy_with_logits (pos_weight, ignore_index
-hits, normalize), bce_loss, huber_loss (and F.smooth_l1_loss on it) and
+apart, where the softmax clips x - max at -64, as softmax and log_softmax
+do), the legacy cross_entropy / cross_entropy2,
+sigmoid_cross_entropy_with_logits (pos_weight, ignore_index hits,
+normalize), bce_loss, huber_loss (and F.smooth_l1_loss on it) and
 kldiv_loss with each reduction.  Every case fetches its forward outputs too
 (`fetch_outs`); float64 outputs are held to TOL64 (tests/test_e2e.py).
 log_loss has only a float kernel in Paddle 2.6 and smooth_l1_loss none at
@@ -73,6 +74,22 @@ def swce_far_logits():
     SoftmaxFunctor does (a loss of about 64 where the label is far below)."""
     x, lbl = data("far", [6, 4]), label("label_c4", [6, 1], "int64")
     return ["far", "label_c4"], [F.softmax_with_cross_entropy(x, lbl)], [x]
+
+
+@case
+def softmax_far_logits():
+    """softmax and log_softmax (softmax.c's float64) of logits far apart:
+    Paddle's SoftmaxFunctor / LogSoftmaxFunctor clip x - max at -64 too
+    (log_softmax -64 - log(sum), not -100)."""
+    x = data("far", [5, 4])
+    return ["far"], [F.softmax(x), F.log_softmax(x)], [x]
+
+
+@case
+def cross_entropy_far():
+    """The legacy cross_entropy on such a softmax: -log(exp(-64) / sum)."""
+    x, lbl = data("far", [6, 4]), label("label_c4", [6, 1], "int64")
+    return ["far", "label_c4"], [legacy_ce(F.softmax(x), lbl, soft_label=False)], [x]
 
 
 @case
