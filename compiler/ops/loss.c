@@ -703,7 +703,8 @@ static int emit_smooth_l1_loss(EmitCtx *e) {
   int has = 0;
   if (!x || !y || !diff || !out) return em_fail(e, "needs X, Y, Diff and Out");
   const int dt = RT_DT_FP32; /* Paddle 2.5+ has no smooth_l1_loss kernel to match a float64 one against */
-  if (x->dtype != dt) return em_fail(e, "X of %s is not supported (float32)", rt_dtype_name(x->dtype));
+  if (x->dtype != dt)
+    return em_fail(e, "X of %s is not supported (float32 only: no Paddle 2.5+ kernel to match)", rt_dtype_name(x->dtype));
   if (pr_operand(e, x, "X", x, "x") || pr_operand(e, y, "Y", x, "y") || smooth_l1_weights(e, x, &has) ||
       pr_result(e, diff, "Diff", x, "diff") || check_ft(e, dt, out, "Out"))
     return -1;
@@ -734,7 +735,9 @@ static int emit_smooth_l1_loss_grad(EmitCtx *e) {
   int has = 0;
   if (!diff || !dout) return em_fail(e, "needs Diff and Out@GRAD");
   const int dt = RT_DT_FP32; /* as smooth_l1_loss */
-  if (diff->dtype != dt) return em_fail(e, "Diff of %s is not supported (float32)", rt_dtype_name(diff->dtype));
+  if (diff->dtype != dt)
+    return em_fail(e, "Diff of %s is not supported (float32 only: no Paddle 2.5+ kernel to match)",
+                   rt_dtype_name(diff->dtype));
   if (diff->shape.rank < 2) return em_fail(e, "Diff %s must have rank >= 2", shape_str(&diff->shape));
   if (pr_operand(e, diff, "Diff", diff, "diff") || smooth_l1_weights(e, diff, &has) || check_ft(e, dt, dout, "Out@GRAD") ||
       (dx && pr_result(e, dx, "X@GRAD", diff, "dx")) || (dy && pr_result(e, dy, "Y@GRAD", diff, "dy")))
