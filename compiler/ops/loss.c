@@ -37,11 +37,21 @@
  *     scalar; reduction="mean" (none, mean, sum, batchmean); log_target
  *     (after 2.6) is refused when set.
  *   kldiv_loss_grad: X, Target, Loss@GRAD -> X@GRAD (generic rule).
- * Every op here has a float32 C emitter, below. */
+ * Every op here but accuracy has a C emitter, below, for float32 and for
+ * float64 as Paddle 2.6's CPU double kernels compute it (the same formulas
+ * in double; softmax_with_cross_entropy's softmax clips x - max at -64 as
+ * phi SoftmaxFunctor does), except log_loss (Paddle registers a float
+ * kernel only) and smooth_l1_loss (no kernel since Paddle 2.5 to match a
+ * double one against): float32 only, float64 refused. */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "../util.h"
 #include "attention_call.h"
 #include "ops.h"
+#include "tensor_util.h"
 
 /* Paddle 2.3 moved accuracy to phi, whose InferMeta gives every output the
  * dtype of Out; 1.x-2.2 left the declared dtypes. */
@@ -189,7 +199,10 @@ static int infer_kldiv(OpCtx *c) {
   return 0;
 }
 
-/* ---- C emission (float32) ----
+/* ---- C emission (float32 and float64) ----
+ * Each emitter prints C written for float32 through pr_t, which respells it
+ * for the op's dtype (double, log, exp, ...): the float32 code is unchanged
+ * and the float64 code runs the same operations in the same order.
  * Tensors are viewed as [n, c, r] around the class axis (n: dims before
  * it, c: the classes, r: dims after it); a hard label (int32 or int64) is
  * [n, 1, r].  A hard label other than ignore_index outside [0, c), for
@@ -213,61 +226,133 @@ static int pr_ncr(EmitCtx *e, const Var *v, int64_t axis_attr) {
   return axis;
 }
 
-static int check_f32(EmitCtx *e, const Var *v, const char *slot) {
-  if (v->dtype != RT_DT_FP32)
-    return em_fail(e, "%s of %s is not supported (float32)", slot, rt_dtype_name(v->dtype));
+/* v (bound to `slot`) must have the op's element dtype dt, float32 or
+ * float64 (Paddle's CPU kernels of these ops take float and double). */
+static int check_ft(EmitCtx *e, int dt, const Var *v, const char *slot) {
+  if (dt != RT_DT_FP32 && dt != RT_DT_FP64)
+    return em_fail(e, "%s of %s is not supported (float32 or float64)", slot, rt_dtype_name(v->dtype));
+  if (v->dtype != dt)
+    return em_fail(e, "%s of %s does not match the op's %s", slot, rt_dtype_name(v->dtype), rt_dtype_name(dt));
   return 0;
+}
+
+/* `line`, C written for float32, respelled for dt: tu_respell, and for
+ * float64 the words logf and expf become log and exp. */
+static const char *respell(int dt, const char *line) {
+  static const char *const words[][2] = {{"logf", "log"}, {"expf", "exp"}};
+  const size_t nwords = sizeof words / sizeof words[0];
+  const char *in = tu_respell(dt, line);
+  if (dt != RT_DT_FP64) return in;
+  char *out = pool_alloc(strlen(in) + 1), *o = out;
+  for (const char *s = in; *s;) {
+    size_t k = nwords;
+    if (s == in || !(isalnum((unsigned char)s[-1]) || s[-1] == '_'))
+      for (k = 0; k < nwords; k++) {
+        size_t len = strlen(words[k][0]);
+        if (!strncmp(s, words[k][0], len) && !isalnum((unsigned char)s[len]) && s[len] != '_') break;
+      }
+    if (k < nwords) {
+      o = strcpy(o, words[k][1]) + strlen(words[k][1]);
+      s += strlen(words[k][0]);
+    } else {
+      *o++ = *s++;
+    }
+  }
+  *o = 0;
+  return out;
+}
+
+/* pr_line of a line written for float32, respelled for dt (respell). */
+static void pr_t(EmitCtx *e, int dt, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void pr_t(EmitCtx *e, int dt, const char *fmt, ...) {
+  va_list ap, aq;
+  va_start(ap, fmt);
+  va_copy(aq, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  char *line = pool_alloc((size_t)n + 1);
+  vsnprintf(line, (size_t)n + 1, fmt, aq);
+  va_end(aq);
+  pr_line(e->p, "%s", respell(dt, line));
 }
 
 /* Paddle's TolerableValue of log(p): infinities clipped to -+1e20. */
 #define TOL_LOG "const float lg = logf(p), lp = isinf(lg) ? (lg > 0 ? 1e20f : -1e20f) : lg;"
 
+/* The float64 softmax of softmax_with_cross_entropy, x into sm over [n, c,
+ * r] (phi SoftmaxFunctor<CPUContext, double>, Eigen or AVX alike): e =
+ * exp(max(x - max, -64)) (its ValueClip), sm = e * (1 / sum(e)), the sum
+ * in class order.  Each element of x is read before the same element of
+ * sm is written (they may share memory). */
+static void pr_softmax64(EmitCtx *e) {
+  pr_line(e->p, "for (int64_t i = 0; i < n; i++) {");
+  pr_line(e->p, "for (int64_t j = 0; j < r; j++) {");
+  pr_line(e->p, "const int64_t at = i * c * r + j;");
+  pr_line(e->p, "double mx = x[at];");
+  pr_line(e->p, "for (int64_t k = 1; k < c; k++) mx = x[at + k * r] > mx ? x[at + k * r] : mx;");
+  pr_line(e->p, "double sum = 0.0;");
+  pr_line(e->p, "for (int64_t k = 0; k < c; k++) {");
+  pr_line(e->p, "const double v = x[at + k * r] - mx;");
+  pr_line(e->p, "sum += sm[at + k * r] = exp(v < -64.0 ? -64.0 : v);");
+  pr_line(e->p, "}");
+  pr_line(e->p, "const double inv = 1.0 / sum;");
+  pr_line(e->p, "for (int64_t k = 0; k < c; k++) sm[at + k * r] *= inv;");
+  pr_line(e->p, "}");
+  pr_line(e->p, "}");
+}
+
 /* softmax_with_cross_entropy (phi CrossEntropyWithSoftmaxKernel): Softmax =
- * softmax(Logits) over axis (rt_softmax), or Logits itself when use_softmax
- * is off; Loss = -log(Softmax[label]) for a hard label (0 where ignored),
- * -sum(Label * log(Softmax)) over the classes for a soft one. */
+ * softmax(Logits) over axis (rt_softmax; pr_softmax64 for float64), or
+ * Logits itself when use_softmax is off; Loss = -log(Softmax[label]) for a
+ * hard label (0 where ignored), -sum(Label * log(Softmax)) over the classes
+ * for a soft one. */
 static int emit_softmax_ce(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = ctx_in(&c, "Logits", 0), *label = ctx_in(&c, "Label", 0);
   Var *sm = ctx_out(&c, "Softmax", 0), *loss = ctx_out(&c, "Loss", 0);
   if (!x || !label || !sm || !loss) return em_fail(e, "needs Logits, Label, Softmax and Loss");
+  const int dt = x->dtype;
   int soft = attr_bool(e->op, "soft_label", 0), use_sm = attr_bool(e->op, "use_softmax", 1);
   int64_t ignore = attr_int(e->op, "ignore_index", -100);
-  if (check_f32(e, x, "Logits") || (soft && check_f32(e, label, "a soft Label"))) return -1;
+  if (check_ft(e, dt, x, "Logits") || check_ft(e, dt, sm, "Softmax") || check_ft(e, dt, loss, "Loss") ||
+      (soft && check_ft(e, dt, label, "a soft Label")))
+    return -1;
   const char *lt = soft ? "float" : hard_label_type(e, label);
   if (!lt) return -1;
   if (pr_ncr(e, x, attr_int(e->op, "axis", -1)) < 0) return -1;
-  pr_line(e->p, "const float *x = %s;", em_ptr(e, x, 1));
-  pr_line(e->p, "const %s *label = %s;", lt, em_ptr(e, label, 1));
-  pr_line(e->p, "float *sm = %s;", em_ptr(e, sm, 0));
-  pr_line(e->p, "float *loss = %s;", em_ptr(e, loss, 0));
-  if (use_sm)
+  pr_t(e, dt, "const float *x = %s;", em_ptr(e, x, 1));
+  pr_t(e, dt, "const %s *label = %s;", lt, em_ptr(e, label, 1));
+  pr_t(e, dt, "float *sm = %s;", em_ptr(e, sm, 0));
+  pr_t(e, dt, "float *loss = %s;", em_ptr(e, loss, 0));
+  if (use_sm && dt == RT_DT_FP64)
+    pr_softmax64(e);
+  else if (use_sm)
     attention_print_c(e->p, &(AttentionCall){.kind = ATTN_SOFTMAX, .x = "x", .out = "sm", .outer = "n", .n = "c",
                                              .inner = "r"});
   else
-    pr_line(e->p, "if (sm != x) memcpy(sm, x, (size_t)(n * c * r) * sizeof *sm);");
-  pr_line(e->p, "for (int64_t i = 0; i < n; i++) {");
-  pr_line(e->p, "for (int64_t j = 0; j < r; j++) {");
+    pr_t(e, dt, "if (sm != x) memcpy(sm, x, (size_t)(n * c * r) * sizeof *sm);");
+  pr_t(e, dt, "for (int64_t i = 0; i < n; i++) {");
+  pr_t(e, dt, "for (int64_t j = 0; j < r; j++) {");
   if (soft) {
-    pr_line(e->p, "float acc = 0.0f;");
-    pr_line(e->p, "for (int64_t k = 0; k < c; k++) {");
-    pr_line(e->p, "const float p = sm[(i * c + k) * r + j];");
-    pr_line(e->p, TOL_LOG);
-    pr_line(e->p, "acc += label[(i * c + k) * r + j] * lp;");
-    pr_line(e->p, "}");
-    pr_line(e->p, "loss[i * r + j] = -acc;");
+    pr_t(e, dt, "float acc = 0.0f;");
+    pr_t(e, dt, "for (int64_t k = 0; k < c; k++) {");
+    pr_t(e, dt, "const float p = sm[(i * c + k) * r + j];");
+    pr_t(e, dt, TOL_LOG);
+    pr_t(e, dt, "acc += label[(i * c + k) * r + j] * lp;");
+    pr_t(e, dt, "}");
+    pr_t(e, dt, "loss[i * r + j] = -acc;");
   } else {
-    pr_line(e->p, "const int64_t lbl = (int64_t)label[i * r + j];");
-    pr_line(e->p, "if (lbl == INT64_C(%lld) || lbl < 0 || lbl >= c) {", (long long)ignore);
-    pr_line(e->p, "loss[i * r + j] = 0.0f;");
-    pr_line(e->p, "continue;");
-    pr_line(e->p, "}");
-    pr_line(e->p, "const float p = sm[(i * c + lbl) * r + j];");
-    pr_line(e->p, TOL_LOG);
-    pr_line(e->p, "loss[i * r + j] = -lp;");
+    pr_t(e, dt, "const int64_t lbl = (int64_t)label[i * r + j];");
+    pr_t(e, dt, "if (lbl == INT64_C(%lld) || lbl < 0 || lbl >= c) {", (long long)ignore);
+    pr_t(e, dt, "loss[i * r + j] = 0.0f;");
+    pr_t(e, dt, "continue;");
+    pr_t(e, dt, "}");
+    pr_t(e, dt, "const float p = sm[(i * c + lbl) * r + j];");
+    pr_t(e, dt, TOL_LOG);
+    pr_t(e, dt, "loss[i * r + j] = -lp;");
   }
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
+  pr_t(e, dt, "}");
+  pr_t(e, dt, "}");
   return 0;
 }
 
@@ -285,42 +370,43 @@ static int emit_softmax_ce_grad(EmitCtx *e) {
   Var *label = ctx_in(&c, "Label", 0), *sm = ctx_in(&c, "Softmax", 0), *dloss = ctx_in(&c, "Loss@GRAD", 0);
   Var *dx = ctx_out(&c, "Logits@GRAD", 0);
   if (!label || !sm || !dloss || !dx) return em_fail(e, "needs Label, Softmax, Loss@GRAD and Logits@GRAD");
+  const int dt = sm->dtype;
   int soft = attr_bool(e->op, "soft_label", 0), use_sm = attr_bool(e->op, "use_softmax", 1);
   int64_t ignore = attr_int(e->op, "ignore_index", -100);
-  if (check_f32(e, sm, "Softmax") || check_f32(e, dloss, "Loss@GRAD") ||
-      (soft && check_f32(e, label, "a soft Label")))
+  if (check_ft(e, dt, sm, "Softmax") || check_ft(e, dt, dloss, "Loss@GRAD") || check_ft(e, dt, dx, "Logits@GRAD") ||
+      (soft && check_ft(e, dt, label, "a soft Label")))
     return -1;
   const char *lt = soft ? "float" : hard_label_type(e, label);
   if (!lt) return -1;
   if (pr_ncr(e, sm, attr_int(e->op, "axis", -1)) < 0) return -1;
-  pr_line(e->p, "const %s *label = %s;", lt, em_ptr(e, label, 1));
-  pr_line(e->p, "const float *sm = %s;", em_ptr(e, sm, 1));
-  pr_line(e->p, "const float *dloss = %s;", em_ptr(e, dloss, 1));
-  pr_line(e->p, "float *dx = %s;", em_ptr(e, dx, 0));
-  pr_line(e->p, "for (int64_t i = 0; i < n; i++) {");
-  pr_line(e->p, "for (int64_t j = 0; j < r; j++) {");
-  pr_line(e->p, "const float g = dloss[i * r + j];");
+  pr_t(e, dt, "const %s *label = %s;", lt, em_ptr(e, label, 1));
+  pr_t(e, dt, "const float *sm = %s;", em_ptr(e, sm, 1));
+  pr_t(e, dt, "const float *dloss = %s;", em_ptr(e, dloss, 1));
+  pr_t(e, dt, "float *dx = %s;", em_ptr(e, dx, 0));
+  pr_t(e, dt, "for (int64_t i = 0; i < n; i++) {");
+  pr_t(e, dt, "for (int64_t j = 0; j < r; j++) {");
+  pr_t(e, dt, "const float g = dloss[i * r + j];");
   if (soft) {
-    pr_line(e->p, "for (int64_t k = 0; k < c; k++) {");
-    pr_line(e->p, "const int64_t at = (i * c + k) * r + j;");
-    pr_line(e->p, use_sm ? "dx[at] = g * (sm[at] - label[at]);" : "dx[at] = g * (-label[at] / sm[at]);");
-    pr_line(e->p, "}");
+    pr_t(e, dt, "for (int64_t k = 0; k < c; k++) {");
+    pr_t(e, dt, "const int64_t at = (i * c + k) * r + j;");
+    pr_t(e, dt, use_sm ? "dx[at] = g * (sm[at] - label[at]);" : "dx[at] = g * (-label[at] / sm[at]);");
+    pr_t(e, dt, "}");
   } else {
-    pr_line(e->p, "const int64_t lbl = (int64_t)label[i * r + j];");
-    pr_line(e->p, "const int ignored = lbl == INT64_C(%lld) || lbl < 0 || lbl >= c;", (long long)ignore);
+    pr_t(e, dt, "const int64_t lbl = (int64_t)label[i * r + j];");
+    pr_t(e, dt, "const int ignored = lbl == INT64_C(%lld) || lbl < 0 || lbl >= c;", (long long)ignore);
     if (use_sm) {
-      pr_line(e->p, "for (int64_t k = 0; k < c; k++) {");
-      pr_line(e->p, "const int64_t at = (i * c + k) * r + j;");
-      pr_line(e->p, "dx[at] = ignored ? 0.0f : sm[at] * g;");
-      pr_line(e->p, "}");
-      pr_line(e->p, "if (!ignored) dx[(i * c + lbl) * r + j] -= g;");
+      pr_t(e, dt, "for (int64_t k = 0; k < c; k++) {");
+      pr_t(e, dt, "const int64_t at = (i * c + k) * r + j;");
+      pr_t(e, dt, "dx[at] = ignored ? 0.0f : sm[at] * g;");
+      pr_t(e, dt, "}");
+      pr_t(e, dt, "if (!ignored) dx[(i * c + lbl) * r + j] -= g;");
     } else {
-      pr_line(e->p, "const float v = ignored ? 0.0f : (-1.0f / sm[(i * c + lbl) * r + j]) * g;");
-      pr_line(e->p, "for (int64_t k = 0; k < c; k++) dx[(i * c + k) * r + j] = k == lbl ? v : 0.0f;");
+      pr_t(e, dt, "const float v = ignored ? 0.0f : (-1.0f / sm[(i * c + lbl) * r + j]) * g;");
+      pr_t(e, dt, "for (int64_t k = 0; k < c; k++) dx[(i * c + k) * r + j] = k == lbl ? v : 0.0f;");
     }
   }
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
+  pr_t(e, dt, "}");
+  pr_t(e, dt, "}");
   return 0;
 }
 
@@ -334,40 +420,43 @@ static int emit_cross_entropy(EmitCtx *e) {
   Var *x = ctx_in(&c, "X", 0), *label = ctx_in(&c, "Label", 0), *y = ctx_out(&c, "Y", 0);
   Var *mx = ctx_out(&c, "MatchX", 0);
   if (!x || !label || !y) return em_fail(e, "needs X, Label and Y");
+  const int dt = x->dtype;
   int v2 = !strcmp(e->op->type, "cross_entropy2");
   int soft = !v2 && attr_bool(e->op, "soft_label", 0);
   int64_t ignore = attr_int(e->op, "ignore_index", -100);
-  if (check_f32(e, x, "X") || (soft && check_f32(e, label, "a soft Label"))) return -1;
+  if (check_ft(e, dt, x, "X") || check_ft(e, dt, y, "Y") || (mx && check_ft(e, dt, mx, "MatchX")) ||
+      (soft && check_ft(e, dt, label, "a soft Label")))
+    return -1;
   const char *lt = soft ? "float" : hard_label_type(e, label);
   if (!lt) return -1;
   int rank = em_spec(e, x)->rank;
-  pr_line(e->p, "const int64_t n = %s, c = %s;", em_prod(e, x, 0, rank - 1), em_dim(e, x, rank - 1));
-  pr_line(e->p, "const float *x = %s;", em_ptr(e, x, 1));
-  pr_line(e->p, "const %s *label = %s;", lt, em_ptr(e, label, 1));
-  pr_line(e->p, "float *y = %s;", em_ptr(e, y, 0));
-  if (mx) pr_line(e->p, "float *mx = %s;", em_ptr(e, mx, 0));
-  pr_line(e->p, "for (int64_t i = 0; i < n; i++) {");
+  pr_t(e, dt, "const int64_t n = %s, c = %s;", em_prod(e, x, 0, rank - 1), em_dim(e, x, rank - 1));
+  pr_t(e, dt, "const float *x = %s;", em_ptr(e, x, 1));
+  pr_t(e, dt, "const %s *label = %s;", lt, em_ptr(e, label, 1));
+  pr_t(e, dt, "float *y = %s;", em_ptr(e, y, 0));
+  if (mx) pr_t(e, dt, "float *mx = %s;", em_ptr(e, mx, 0));
+  pr_t(e, dt, "for (int64_t i = 0; i < n; i++) {");
   if (soft) {
-    pr_line(e->p, "float acc = 0.0f;");
-    pr_line(e->p, "for (int64_t k = 0; k < c; k++) {");
-    pr_line(e->p, "const float p = x[i * c + k];");
-    pr_line(e->p, TOL_LOG);
-    pr_line(e->p, "acc += label[i * c + k] * lp;");
-    pr_line(e->p, "}");
-    pr_line(e->p, "y[i] = -acc;");
+    pr_t(e, dt, "float acc = 0.0f;");
+    pr_t(e, dt, "for (int64_t k = 0; k < c; k++) {");
+    pr_t(e, dt, "const float p = x[i * c + k];");
+    pr_t(e, dt, TOL_LOG);
+    pr_t(e, dt, "acc += label[i * c + k] * lp;");
+    pr_t(e, dt, "}");
+    pr_t(e, dt, "y[i] = -acc;");
   } else {
-    pr_line(e->p, "const int64_t lbl = (int64_t)label[i];");
-    pr_line(e->p, "if (lbl == INT64_C(%lld) || lbl < 0 || lbl >= c) {", (long long)ignore);
-    pr_line(e->p, "y[i] = 0.0f;");
-    if (mx) pr_line(e->p, "mx[i] = 0.0f;");
-    pr_line(e->p, "continue;");
-    pr_line(e->p, "}");
-    pr_line(e->p, "const float p = x[i * c + lbl];");
-    pr_line(e->p, TOL_LOG);
-    pr_line(e->p, "y[i] = -lp;");
-    if (mx) pr_line(e->p, "mx[i] = p;");
+    pr_t(e, dt, "const int64_t lbl = (int64_t)label[i];");
+    pr_t(e, dt, "if (lbl == INT64_C(%lld) || lbl < 0 || lbl >= c) {", (long long)ignore);
+    pr_t(e, dt, "y[i] = 0.0f;");
+    if (mx) pr_t(e, dt, "mx[i] = 0.0f;");
+    pr_t(e, dt, "continue;");
+    pr_t(e, dt, "}");
+    pr_t(e, dt, "const float p = x[i * c + lbl];");
+    pr_t(e, dt, TOL_LOG);
+    pr_t(e, dt, "y[i] = -lp;");
+    if (mx) pr_t(e, dt, "mx[i] = p;");
   }
-  pr_line(e->p, "}");
+  pr_t(e, dt, "}");
   return 0;
 }
 
@@ -382,29 +471,30 @@ static int emit_cross_entropy_grad(EmitCtx *e) {
   Var *x = ctx_in(&c, v2 ? "MatchX" : "X", 0), *label = ctx_in(&c, "Label", 0), *dy = ctx_in(&c, "Y@GRAD", 0);
   Var *dx = ctx_out(&c, "X@GRAD", 0);
   if (!x || !label || !dy || !dx) return em_fail(e, "needs %s, Label, Y@GRAD and X@GRAD", v2 ? "MatchX" : "X");
+  const int dt = x->dtype;
   int soft = !v2 && attr_bool(e->op, "soft_label", 0);
   int64_t ignore = attr_int(e->op, "ignore_index", -100);
-  if (check_f32(e, x, v2 ? "MatchX" : "X") || check_f32(e, dy, "Y@GRAD") ||
-      (soft && check_f32(e, label, "a soft Label")))
+  if (check_ft(e, dt, x, v2 ? "MatchX" : "X") || check_ft(e, dt, dy, "Y@GRAD") || check_ft(e, dt, dx, "X@GRAD") ||
+      (soft && check_ft(e, dt, label, "a soft Label")))
     return -1;
   const char *lt = soft ? "float" : hard_label_type(e, label);
   if (!lt) return -1;
   int rank = em_spec(e, dx)->rank;
-  pr_line(e->p, "const int64_t n = %s, c = %s;", em_prod(e, dx, 0, rank - 1), em_dim(e, dx, rank - 1));
-  pr_line(e->p, "const float *x = %s;", em_ptr(e, x, 1));
-  pr_line(e->p, "const %s *label = %s;", lt, em_ptr(e, label, 1));
-  pr_line(e->p, "const float *dy = %s;", em_ptr(e, dy, 1));
-  pr_line(e->p, "float *dx = %s;", em_ptr(e, dx, 0));
-  pr_line(e->p, "for (int64_t i = 0; i < n; i++) {");
+  pr_t(e, dt, "const int64_t n = %s, c = %s;", em_prod(e, dx, 0, rank - 1), em_dim(e, dx, rank - 1));
+  pr_t(e, dt, "const float *x = %s;", em_ptr(e, x, 1));
+  pr_t(e, dt, "const %s *label = %s;", lt, em_ptr(e, label, 1));
+  pr_t(e, dt, "const float *dy = %s;", em_ptr(e, dy, 1));
+  pr_t(e, dt, "float *dx = %s;", em_ptr(e, dx, 0));
+  pr_t(e, dt, "for (int64_t i = 0; i < n; i++) {");
   if (soft) {
-    pr_line(e->p, "for (int64_t k = 0; k < c; k++) dx[i * c + k] = -label[i * c + k] * dy[i] / x[i * c + k];");
+    pr_t(e, dt, "for (int64_t k = 0; k < c; k++) dx[i * c + k] = -label[i * c + k] * dy[i] / x[i * c + k];");
   } else {
-    pr_line(e->p, "const int64_t lbl = (int64_t)label[i];");
-    pr_line(e->p, "const int ignored = lbl == INT64_C(%lld) || lbl < 0 || lbl >= c;", (long long)ignore);
-    pr_line(e->p, "const float v = ignored ? 0.0f : -dy[i] / x[%s];", v2 ? "i" : "i * c + lbl");
-    pr_line(e->p, "for (int64_t k = 0; k < c; k++) dx[i * c + k] = k == lbl ? v : 0.0f;");
+    pr_t(e, dt, "const int64_t lbl = (int64_t)label[i];");
+    pr_t(e, dt, "const int ignored = lbl == INT64_C(%lld) || lbl < 0 || lbl >= c;", (long long)ignore);
+    pr_t(e, dt, "const float v = ignored ? 0.0f : -dy[i] / x[%s];", v2 ? "i" : "i * c + lbl");
+    pr_t(e, dt, "for (int64_t k = 0; k < c; k++) dx[i * c + k] = k == lbl ? v : 0.0f;");
   }
-  pr_line(e->p, "}");
+  pr_t(e, dt, "}");
   return 0;
 }
 
@@ -431,7 +521,7 @@ const OpDef op_cross_entropy_grad2 = {.type = "cross_entropy_grad2",
                                       .infer = infer_cross_entropy_grad2,
                                       .emit_c = emit_cross_entropy_grad,
                                       .ignores = ce_grad2_ignores};
-/* ---- element-wise losses (float32) ----
+/* ---- element-wise losses (float32 and float64) ----
  * Each reads its inputs element by element in memory order; the label-like
  * inputs must have X's element count. */
 
@@ -442,20 +532,24 @@ static int same_numel(EmitCtx *e, const Var *a, const Var *b) {
   return na.a == nb.a && na.c == nb.c;
 }
 
-/* Checks that v (bound to `slot`) is float32 and has x's element count,
- * then prints `const float *name = <v>;`.  -1 after em_fail(). */
+/* Checks that v (bound to `slot`) has x's dtype (float32 or float64) and
+ * element count, then prints `const float *name = <v>;` (double for
+ * float64).  -1 after em_fail(). */
 static int pr_operand(EmitCtx *e, const Var *v, const char *slot, const Var *x, const char *name) {
-  if (check_f32(e, v, slot)) return -1;
+  const int dt = x->dtype;
+  if (check_ft(e, dt, v, slot)) return -1;
   if (v != x && !same_numel(e, v, x)) return em_fail(e, "%s and the loss's input differ in element count", slot);
-  pr_line(e->p, "const float *%s = %s;", name, em_ptr(e, v, 1));
+  pr_t(e, dt, "const float *%s = %s;", name, em_ptr(e, v, 1));
   return 0;
 }
 
-/* Prints `float *name = <v>;` for an output with x's element count. */
+/* Prints `float *name = <v>;` (double) for an output with x's dtype and
+ * element count. */
 static int pr_result(EmitCtx *e, const Var *v, const char *slot, const Var *x, const char *name) {
-  if (check_f32(e, v, slot)) return -1;
+  const int dt = x->dtype;
+  if (check_ft(e, dt, v, slot)) return -1;
   if (!same_numel(e, v, x)) return em_fail(e, "%s and the loss's input differ in element count", slot);
-  pr_line(e->p, "float *%s = %s;", name, em_ptr(e, v, 0));
+  pr_t(e, dt, "float *%s = %s;", name, em_ptr(e, v, 0));
   return 0;
 }
 
@@ -478,37 +572,38 @@ static int emit_sigmoid_ce(EmitCtx *e) {
   Var *out = ctx_out(&c, grad ? "X@GRAD" : "Out", 0);
   if (!x || !label || !out || (grad && !dout))
     return em_fail(e, grad ? "needs X, Label, Out@GRAD and X@GRAD" : "needs X, Label and Out");
+  const int dt = x->dtype;
   int normalize = attr_bool(e->op, "normalize", 0);
   int64_t ignore = attr_int(e->op, "ignore_index", -100);
   if (pr_operand(e, x, "X", x, "x") || pr_operand(e, label, "Label", x, "label") ||
       (pw && pr_operand(e, pw, "pos_weight", x, "pw")) || (dout && pr_operand(e, dout, "Out@GRAD", x, "dout")) ||
       pr_result(e, out, grad ? "X@GRAD" : "Out", x, "out"))
     return -1;
-  pr_line(e->p, "const int64_t n = %s;", em_numel(e, x));
-  pr_line(e->p, "for (int64_t i = 0; i < n; i++) {");
-  pr_line(e->p, "const float xv = x[i], lv = label[i];");
+  pr_t(e, dt, "const int64_t n = %s;", em_numel(e, x));
+  pr_t(e, dt, "for (int64_t i = 0; i < n; i++) {");
+  pr_t(e, dt, "const float xv = x[i], lv = label[i];");
   /* static_cast<int>(label) == ignore_index, without C's undefined
    * conversion of a label out of int's range */
-  pr_line(e->p, "if (lv >= -2147483648.0f && lv < 2147483648.0f && (int32_t)lv == %lld) {", (long long)ignore);
-  pr_line(e->p, "out[i] = 0.0f;");
-  pr_line(e->p, "continue;");
-  pr_line(e->p, "}");
+  pr_t(e, dt, "if (lv >= -2147483648.0f && lv < 2147483648.0f && (int32_t)lv == %lld) {", (long long)ignore);
+  pr_t(e, dt, "out[i] = 0.0f;");
+  pr_t(e, dt, "continue;");
+  pr_t(e, dt, "}");
   const char *w = pw ? "pw[i]" : "1.0f";
   if (grad) {
-    pr_line(e->p, "const float s = xv >= 0.0f ? 1.0f / (1.0f + expf(-xv)) : expf(xv) / (1.0f + expf(xv));");
-    pr_line(e->p, "out[i] = dout[i] * (%s * s - lv);", w);
+    pr_t(e, dt, "const float s = xv >= 0.0f ? 1.0f / (1.0f + expf(-xv)) : expf(xv) / (1.0f + expf(xv));");
+    pr_t(e, dt, "out[i] = dout[i] * (%s * s - lv);", w);
   } else {
-    pr_line(e->p, "out[i] = (xv > 0.0f ? xv : 0.0f) - xv * lv + logf(1.0f + expf(-fabsf(xv)))%s;",
+    pr_t(e, dt, "out[i] = (xv > 0.0f ? xv : 0.0f) - xv * lv + logf(1.0f + expf(-fabsf(xv)))%s;",
             pw ? " * pw[i]" : "");
   }
-  pr_line(e->p, "}");
+  pr_t(e, dt, "}");
   if (normalize) {
-    pr_line(e->p, "int norm = 0;");
-    pr_line(e->p, "for (int64_t i = 0; i < n; i++) {");
-    pr_line(e->p, "const float d = label[i] - %s;", em_float((double)(float)ignore));
-    pr_line(e->p, "if (d < -1e-6f || d > 1e-6f) norm++;");
-    pr_line(e->p, "}");
-    pr_line(e->p, "for (int64_t i = 0; i < n; i++) out[i] /= (float)norm;");
+    pr_t(e, dt, "int norm = 0;");
+    pr_t(e, dt, "for (int64_t i = 0; i < n; i++) {");
+    pr_t(e, dt, "const float d = label[i] - %s;", tu_literal(dt, dt == RT_DT_FP64 ? (double)ignore : (double)(float)ignore));
+    pr_t(e, dt, "if (d < -1e-6f || d > 1e-6f) norm++;");
+    pr_t(e, dt, "}");
+    pr_t(e, dt, "for (int64_t i = 0; i < n; i++) out[i] /= (float)norm;");
   }
   return 0;
 }
@@ -526,18 +621,19 @@ static int emit_bce_loss(EmitCtx *e) {
   Var *out = ctx_out(&c, grad ? "X@GRAD" : "Out", 0);
   if (!x || !label || !out || (grad && !dout))
     return em_fail(e, grad ? "needs X, Label, Out@GRAD and X@GRAD" : "needs X, Label and Out");
+  const int dt = x->dtype;
   if (pr_operand(e, x, "X", x, "x") || pr_operand(e, label, "Label", x, "label") ||
       (dout && pr_operand(e, dout, "Out@GRAD", x, "dout")) || pr_result(e, out, grad ? "X@GRAD" : "Out", x, "out"))
     return -1;
-  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) {", em_numel(e, x));
+  pr_t(e, dt, "for (int64_t i = 0; i < %s; i++) {", em_numel(e, x));
   if (grad) {
-    pr_line(e->p, "const float d = (1.0f - x[i]) * x[i];");
-    pr_line(e->p, "out[i] = dout[i] * ((x[i] - label[i]) / (d > 1e-12f ? d : 1e-12f));");
+    pr_t(e, dt, "const float d = (1.0f - x[i]) * x[i];");
+    pr_t(e, dt, "out[i] = dout[i] * ((x[i] - label[i]) / (d > 1e-12f ? d : 1e-12f));");
   } else {
-    pr_line(e->p, "const float l1 = logf(1.0f - x[i]), l0 = logf(x[i]);");
-    pr_line(e->p, "out[i] = (label[i] - 1.0f) * (l1 > -100.0f ? l1 : -100.0f) - label[i] * (l0 > -100.0f ? l0 : -100.0f);");
+    pr_t(e, dt, "const float l1 = logf(1.0f - x[i]), l0 = logf(x[i]);");
+    pr_t(e, dt, "out[i] = (label[i] - 1.0f) * (l1 > -100.0f ? l1 : -100.0f) - label[i] * (l0 > -100.0f ? l0 : -100.0f);");
   }
-  pr_line(e->p, "}");
+  pr_t(e, dt, "}");
   return 0;
 }
 
@@ -548,16 +644,17 @@ static int emit_huber_loss(EmitCtx *e) {
   Var *x = ctx_in(&c, "X", 0), *y = ctx_in(&c, "Y", 0), *out = ctx_out(&c, "Out", 0);
   Var *res = ctx_out(&c, "Residual", 0);
   if (!x || !y || !out) return em_fail(e, "needs X, Y and Out");
-  const char *delta = em_float((float)attr_float(e->op, "delta", 1.0));
+  const int dt = x->dtype;
+  const char *delta = tu_literal(dt, (float)attr_float(e->op, "delta", 1.0));
   if (pr_operand(e, x, "X", x, "x") || pr_operand(e, y, "Y", x, "y") || pr_result(e, out, "Out", x, "out") ||
       (res && pr_result(e, res, "Residual", x, "res")))
     return -1;
-  pr_line(e->p, "const float delta = %s;", delta);
-  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) {", em_numel(e, x));
-  pr_line(e->p, "const float r = y[i] - x[i], a = fabsf(r);");
-  if (res) pr_line(e->p, "res[i] = r;");
-  pr_line(e->p, "out[i] = a <= delta ? 0.5f * r * r : delta * (a - 0.5f * delta);");
-  pr_line(e->p, "}");
+  pr_t(e, dt, "const float delta = %s;", delta);
+  pr_t(e, dt, "for (int64_t i = 0; i < %s; i++) {", em_numel(e, x));
+  pr_t(e, dt, "const float r = y[i] - x[i], a = fabsf(r);");
+  if (res) pr_t(e, dt, "res[i] = r;");
+  pr_t(e, dt, "out[i] = a <= delta ? 0.5f * r * r : delta * (a - 0.5f * delta);");
+  pr_t(e, dt, "}");
   return 0;
 }
 
@@ -568,17 +665,18 @@ static int emit_huber_loss_grad(EmitCtx *e) {
   Var *res = ctx_in(&c, "Residual", 0), *dout = ctx_in(&c, "Out@GRAD", 0);
   Var *dx = ctx_out(&c, "X@GRAD", 0), *dy = ctx_out(&c, "Y@GRAD", 0);
   if (!res || !dout) return em_fail(e, "needs Residual and Out@GRAD");
-  const char *delta = em_float((float)attr_float(e->op, "delta", 1.0));
+  const int dt = res->dtype;
+  const char *delta = tu_literal(dt, (float)attr_float(e->op, "delta", 1.0));
   if (pr_operand(e, res, "Residual", res, "res") || pr_operand(e, dout, "Out@GRAD", res, "dout") ||
       (dx && pr_result(e, dx, "X@GRAD", res, "dx")) || (dy && pr_result(e, dy, "Y@GRAD", res, "dy")))
     return -1;
-  pr_line(e->p, "const float delta = %s;", delta);
-  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) {", em_numel(e, res));
-  pr_line(e->p, "const float r = res[i], g = dout[i];");
-  pr_line(e->p, "const float b = fabsf(r) <= delta ? r : (r > 0.0f ? delta : -delta);");
-  if (dx) pr_line(e->p, "dx[i] = g * -b;");
-  if (dy) pr_line(e->p, "dy[i] = g * b;");
-  pr_line(e->p, "}");
+  pr_t(e, dt, "const float delta = %s;", delta);
+  pr_t(e, dt, "for (int64_t i = 0; i < %s; i++) {", em_numel(e, res));
+  pr_t(e, dt, "const float r = res[i], g = dout[i];");
+  pr_t(e, dt, "const float b = fabsf(r) <= delta ? r : (r > 0.0f ? delta : -delta);");
+  if (dx) pr_t(e, dt, "dx[i] = g * -b;");
+  if (dy) pr_t(e, dt, "dy[i] = g * b;");
+  pr_t(e, dt, "}");
   return 0;
 }
 
@@ -604,23 +702,26 @@ static int emit_smooth_l1_loss(EmitCtx *e) {
   Var *x = ctx_in(&c, "X", 0), *y = ctx_in(&c, "Y", 0), *diff = ctx_out(&c, "Diff", 0), *out = ctx_out(&c, "Out", 0);
   int has = 0;
   if (!x || !y || !diff || !out) return em_fail(e, "needs X, Y, Diff and Out");
+  const int dt = RT_DT_FP32; /* Paddle 2.5+ has no smooth_l1_loss kernel to match a float64 one against */
+  if (x->dtype != dt)
+    return em_fail(e, "X of %s is not supported (float32 only: no Paddle 2.5+ kernel to match)", rt_dtype_name(x->dtype));
   if (pr_operand(e, x, "X", x, "x") || pr_operand(e, y, "Y", x, "y") || smooth_l1_weights(e, x, &has) ||
-      pr_result(e, diff, "Diff", x, "diff") || check_f32(e, out, "Out"))
+      pr_result(e, diff, "Diff", x, "diff") || check_ft(e, dt, out, "Out"))
     return -1;
-  pr_line(e->p, "float *out = %s;", em_ptr(e, out, 0));
-  pr_line(e->p, "const float s2 = %s * %s;", em_float((float)attr_float(e->op, "sigma", 1.0)),
+  pr_t(e, dt, "float *out = %s;", em_ptr(e, out, 0));
+  pr_t(e, dt, "const float s2 = %s * %s;", em_float((float)attr_float(e->op, "sigma", 1.0)),
           em_float((float)attr_float(e->op, "sigma", 1.0)));
-  pr_line(e->p, "const int64_t rows = %s, cols = %s;", em_dim(e, x, 0), em_prod(e, x, 1, x->shape.rank));
-  pr_line(e->p, "for (int64_t r = 0; r < rows; r++) {");
-  pr_line(e->p, "float sum = 0.0f;");
-  pr_line(e->p, "for (int64_t k = r * cols; k < (r + 1) * cols; k++) {");
-  pr_line(e->p, "const float v = %s;", has ? "(x[k] - y[k]) * iw[k]" : "x[k] - y[k]");
-  pr_line(e->p, "const float a = fabsf(v), err = a < 1.0f / s2 ? 0.5f * v * v * s2 : a - 0.5f / s2;");
-  pr_line(e->p, "diff[k] = v;");
-  pr_line(e->p, "sum += %s;", has ? "err * ow[k]" : "err");
-  pr_line(e->p, "}");
-  pr_line(e->p, "out[r] = sum;");
-  pr_line(e->p, "}");
+  pr_t(e, dt, "const int64_t rows = %s, cols = %s;", em_dim(e, x, 0), em_prod(e, x, 1, x->shape.rank));
+  pr_t(e, dt, "for (int64_t r = 0; r < rows; r++) {");
+  pr_t(e, dt, "float sum = 0.0f;");
+  pr_t(e, dt, "for (int64_t k = r * cols; k < (r + 1) * cols; k++) {");
+  pr_t(e, dt, "const float v = %s;", has ? "(x[k] - y[k]) * iw[k]" : "x[k] - y[k]");
+  pr_t(e, dt, "const float a = fabsf(v), err = a < 1.0f / s2 ? 0.5f * v * v * s2 : a - 0.5f / s2;");
+  pr_t(e, dt, "diff[k] = v;");
+  pr_t(e, dt, "sum += %s;", has ? "err * ow[k]" : "err");
+  pr_t(e, dt, "}");
+  pr_t(e, dt, "out[r] = sum;");
+  pr_t(e, dt, "}");
   return 0;
 }
 
@@ -633,26 +734,30 @@ static int emit_smooth_l1_loss_grad(EmitCtx *e) {
   Var *dx = ctx_out(&c, "X@GRAD", 0), *dy = ctx_out(&c, "Y@GRAD", 0);
   int has = 0;
   if (!diff || !dout) return em_fail(e, "needs Diff and Out@GRAD");
+  const int dt = RT_DT_FP32; /* as smooth_l1_loss */
+  if (diff->dtype != dt)
+    return em_fail(e, "Diff of %s is not supported (float32 only: no Paddle 2.5+ kernel to match)",
+                   rt_dtype_name(diff->dtype));
   if (diff->shape.rank < 2) return em_fail(e, "Diff %s must have rank >= 2", shape_str(&diff->shape));
-  if (pr_operand(e, diff, "Diff", diff, "diff") || smooth_l1_weights(e, diff, &has) || check_f32(e, dout, "Out@GRAD") ||
+  if (pr_operand(e, diff, "Diff", diff, "diff") || smooth_l1_weights(e, diff, &has) || check_ft(e, dt, dout, "Out@GRAD") ||
       (dx && pr_result(e, dx, "X@GRAD", diff, "dx")) || (dy && pr_result(e, dy, "Y@GRAD", diff, "dy")))
     return -1;
   SymDim rows = em_spec(e, dout)->d[0], n = em_sym_prod(e, dout, 0, dout->shape.rank);
   if (dout->shape.rank != 2 || n.a != rows.a || n.c != rows.c || rows.a != em_spec(e, diff)->d[0].a ||
       rows.c != em_spec(e, diff)->d[0].c)
     return em_fail(e, "Out@GRAD %s must be [rows of Diff, 1]", shape_str(&dout->shape));
-  pr_line(e->p, "const float *dout = %s;", em_ptr(e, dout, 1));
-  pr_line(e->p, "const float s2 = %s * %s;", em_float((float)attr_float(e->op, "sigma", 1.0)),
+  pr_t(e, dt, "const float *dout = %s;", em_ptr(e, dout, 1));
+  pr_t(e, dt, "const float s2 = %s * %s;", em_float((float)attr_float(e->op, "sigma", 1.0)),
           em_float((float)attr_float(e->op, "sigma", 1.0)));
-  pr_line(e->p, "const int64_t rows = %s, cols = %s;", em_dim(e, diff, 0), em_prod(e, diff, 1, diff->shape.rank));
-  pr_line(e->p, "for (int64_t r = 0; r < rows; r++)");
-  pr_line(e->p, "for (int64_t k = r * cols; k < (r + 1) * cols; k++) {");
-  pr_line(e->p, "const float v = diff[k];");
-  pr_line(e->p, "const float d = fabsf(v) < 1.0f / s2 ? s2 * v : (float)((0.0f < v) - (v < 0.0f));");
-  pr_line(e->p, "const float g = %s * d;", has ? "dout[r] * (iw[k] * ow[k])" : "dout[r] * 1.0f");
-  if (dx) pr_line(e->p, "dx[k] = g;");
-  if (dy) pr_line(e->p, "dy[k] = -1.0f * g;");
-  pr_line(e->p, "}");
+  pr_t(e, dt, "const int64_t rows = %s, cols = %s;", em_dim(e, diff, 0), em_prod(e, diff, 1, diff->shape.rank));
+  pr_t(e, dt, "for (int64_t r = 0; r < rows; r++)");
+  pr_t(e, dt, "for (int64_t k = r * cols; k < (r + 1) * cols; k++) {");
+  pr_t(e, dt, "const float v = diff[k];");
+  pr_t(e, dt, "const float d = fabsf(v) < 1.0f / s2 ? s2 * v : (float)((0.0f < v) - (v < 0.0f));");
+  pr_t(e, dt, "const float g = %s * d;", has ? "dout[r] * (iw[k] * ow[k])" : "dout[r] * 1.0f");
+  if (dx) pr_t(e, dt, "dx[k] = g;");
+  if (dy) pr_t(e, dt, "dy[k] = -1.0f * g;");
+  pr_t(e, dt, "}");
   return 0;
 }
 
@@ -667,16 +772,19 @@ static int emit_log_loss(EmitCtx *e) {
   Var *out = ctx_out(&c, grad ? "Predicted@GRAD" : "Loss", 0);
   if (!p || !label || !out || (grad && !dout))
     return em_fail(e, grad ? "needs Predicted, Labels, Loss@GRAD and Predicted@GRAD" : "needs Predicted, Labels and Loss");
+  const int dt = p->dtype;
+  if (dt != RT_DT_FP32) /* Paddle 2.6 registers log_loss (and its grad) for float only */
+    return em_fail(e, "Predicted of %s is not supported (float32, as Paddle's log_loss kernel)", rt_dtype_name(dt));
   if (pr_operand(e, p, "Predicted", p, "p") || pr_operand(e, label, "Labels", p, "label") ||
       (dout && pr_operand(e, dout, "Loss@GRAD", p, "dout")) ||
       pr_result(e, out, grad ? "Predicted@GRAD" : "Loss", p, "out"))
     return -1;
-  pr_line(e->p, "const float eps = %s;", em_float((float)attr_float(e->op, "epsilon", 1e-4)));
-  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) {", em_numel(e, p));
-  pr_line(e->p, "const float pv = p[i], l = label[i];");
-  if (grad) pr_line(e->p, "out[i] = dout[i] * (-(l / (pv + eps)) + (1.0f - l) / (1.0f - pv + eps));");
-  else pr_line(e->p, "out[i] = -(l * logf(pv + eps)) - (1.0f - l) * logf(1.0f - pv + eps);");
-  pr_line(e->p, "}");
+  pr_t(e, dt, "const float eps = %s;", em_float((float)attr_float(e->op, "epsilon", 1e-4)));
+  pr_t(e, dt, "for (int64_t i = 0; i < %s; i++) {", em_numel(e, p));
+  pr_t(e, dt, "const float pv = p[i], l = label[i];");
+  if (grad) pr_t(e, dt, "out[i] = dout[i] * (-(l / (pv + eps)) + (1.0f - l) / (1.0f - pv + eps));");
+  else pr_t(e, dt, "out[i] = -(l * logf(pv + eps)) - (1.0f - l) * logf(1.0f - pv + eps);");
+  pr_t(e, dt, "}");
   return 0;
 }
 
@@ -700,23 +808,24 @@ static int emit_kldiv_loss(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = ctx_in(&c, "X", 0), *t = ctx_in(&c, "Target", 0), *loss = ctx_out(&c, "Loss", 0);
   if (!x || !t || !loss) return em_fail(e, "needs X, Target and Loss");
+  const int dt = x->dtype;
   int red = kldiv_reduction(e);
-  if (red < 0 || pr_operand(e, x, "X", x, "x") || pr_operand(e, t, "Target", x, "t") || check_f32(e, loss, "Loss"))
+  if (red < 0 || pr_operand(e, x, "X", x, "x") || pr_operand(e, t, "Target", x, "t") || check_ft(e, dt, loss, "Loss"))
     return -1;
   if (red == 0 && !same_numel(e, loss, x)) return em_fail(e, "Loss and X differ in element count");
   if (red != 0 && strcmp(em_numel(e, loss), "1")) return em_fail(e, "a reduced Loss must hold one element");
-  pr_line(e->p, "float *loss = %s;", em_ptr(e, loss, 0));
-  pr_line(e->p, "const int64_t n = %s;", em_numel(e, x));
-  if (red != 0) pr_line(e->p, "double acc = 0.0;");
-  pr_line(e->p, "for (int64_t i = 0; i < n; i++) {");
-  pr_line(e->p, "const float v = t[i] <= 0.0f ? 0.0f : t[i] * (logf(t[i]) - x[i]);");
-  pr_line(e->p, red == 0 ? "loss[i] = v;" : "acc += v;");
-  pr_line(e->p, "}");
-  if (red == 1) pr_line(e->p, "loss[0] = (float)acc / (float)n;");
-  if (red == 2) pr_line(e->p, "loss[0] = (float)acc;");
+  pr_t(e, dt, "float *loss = %s;", em_ptr(e, loss, 0));
+  pr_t(e, dt, "const int64_t n = %s;", em_numel(e, x));
+  if (red != 0) pr_t(e, dt, "double acc = 0.0;");
+  pr_t(e, dt, "for (int64_t i = 0; i < n; i++) {");
+  pr_t(e, dt, "const float v = t[i] <= 0.0f ? 0.0f : t[i] * (logf(t[i]) - x[i]);");
+  pr_t(e, dt, red == 0 ? "loss[i] = v;" : "acc += v;");
+  pr_t(e, dt, "}");
+  if (red == 1) pr_t(e, dt, "loss[0] = (float)acc / (float)n;");
+  if (red == 2) pr_t(e, dt, "loss[0] = (float)acc;");
   if (red == 3) {
-    pr_line(e->p, "const int64_t batch = %s;", em_spec(e, x)->rank > 0 ? em_dim(e, x, 0) : "1");
-    pr_line(e->p, "loss[0] = batch > 0 ? (float)acc / (float)batch : (float)acc;");
+    pr_t(e, dt, "const int64_t batch = %s;", em_spec(e, x)->rank > 0 ? em_dim(e, x, 0) : "1");
+    pr_t(e, dt, "loss[0] = batch > 0 ? (float)acc / (float)batch : (float)acc;");
   }
   return 0;
 }
@@ -729,20 +838,21 @@ static int emit_kldiv_loss_grad(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *t = ctx_in(&c, "Target", 0), *dout = ctx_in(&c, "Loss@GRAD", 0), *dx = ctx_out(&c, "X@GRAD", 0);
   if (!t || !dout || !dx) return em_fail(e, "needs Target, Loss@GRAD and X@GRAD");
+  const int dt = dx->dtype;
   int red = kldiv_reduction(e);
   if (red < 0 || pr_operand(e, t, "Target", dx, "t") || pr_result(e, dx, "X@GRAD", dx, "dx") ||
-      check_f32(e, dout, "Loss@GRAD"))
+      check_ft(e, dt, dout, "Loss@GRAD"))
     return -1;
   int scalar = !strcmp(em_numel(e, dout), "1");
   if (!scalar && !same_numel(e, dout, dx)) return em_fail(e, "Loss@GRAD must hold one value or one per element");
-  pr_line(e->p, "const float *dout = %s;", em_ptr(e, dout, 1));
-  pr_line(e->p, "const int64_t n = %s;", em_numel(e, dx));
+  pr_t(e, dt, "const float *dout = %s;", em_ptr(e, dout, 1));
+  pr_t(e, dt, "const int64_t n = %s;", em_numel(e, dx));
   const char *div = red == 1 ? " / (float)n" : "";
   if (red == 3) {
-    pr_line(e->p, "const float batch = (float)%s;", em_spec(e, dx)->rank > 0 ? em_dim(e, dx, 0) : "1");
+    pr_t(e, dt, "const float batch = (float)%s;", em_spec(e, dx)->rank > 0 ? em_dim(e, dx, 0) : "1");
     div = " / batch";
   }
-  pr_line(e->p, "for (int64_t i = 0; i < n; i++) dx[i] = t[i] <= 0.0f ? 0.0f : (-t[i] * dout[%s])%s;",
+  pr_t(e, dt, "for (int64_t i = 0; i < n; i++) dx[i] = t[i] <= 0.0f ? 0.0f : (-t[i] * dout[%s])%s;",
           scalar ? "0" : "i", div);
   return 0;
 }

@@ -21,9 +21,12 @@ static int infer_softmax(OpCtx *c) {
 }
 
 /* float64 (Paddle's Eigen SoftmaxFunctor / LogSoftmaxFunctor for double),
- * each line of c elements along the axis of X viewed as [n, c, r]:
- *   softmax:     e = exp(x - max), Out = e * (1 / sum(e))
- *   log_softmax: Out = (x - max) - log(sum(exp(x - max)))
+ * each line of c elements along the axis of X viewed as [n, c, r], with
+ * s = x - max clipped below at -64 (their ValueClip: Paddle's double
+ * softmax of a logit 100 below the max is exp(-64) / sum, its log_softmax
+ * -64 - log(sum)):
+ *   softmax:     e = exp(s), Out = e * (1 / sum(e))
+ *   log_softmax: Out = s - log(sum(exp(s)))
  * the sums in class order. */
 static int emit_softmax64(EmitCtx *e, const Var *x, const Var *out, int axis, int is_log) {
   int rank = em_spec(e, x)->rank;
@@ -38,11 +41,20 @@ static int emit_softmax64(EmitCtx *e, const Var *x, const Var *out, int axis, in
   pr_line(e->p, "for (int64_t k = 1; k < c; k++) mx = x[at + k * r] > mx ? x[at + k * r] : mx;");
   pr_line(e->p, "double sum = 0.0;");
   if (is_log) {
-    pr_line(e->p, "for (int64_t k = 0; k < c; k++) sum += exp(x[at + k * r] - mx);");
+    pr_line(e->p, "for (int64_t k = 0; k < c; k++) {");
+    pr_line(e->p, "const double s = x[at + k * r] - mx;");
+    pr_line(e->p, "sum += exp(s < -64.0 ? -64.0 : s);");
+    pr_line(e->p, "}");
     pr_line(e->p, "const double ls = log(sum);");
-    pr_line(e->p, "for (int64_t k = 0; k < c; k++) out[at + k * r] = (x[at + k * r] - mx) - ls;");
+    pr_line(e->p, "for (int64_t k = 0; k < c; k++) {");
+    pr_line(e->p, "const double s = x[at + k * r] - mx;");
+    pr_line(e->p, "out[at + k * r] = (s < -64.0 ? -64.0 : s) - ls;");
+    pr_line(e->p, "}");
   } else {
-    pr_line(e->p, "for (int64_t k = 0; k < c; k++) sum += out[at + k * r] = exp(x[at + k * r] - mx);");
+    pr_line(e->p, "for (int64_t k = 0; k < c; k++) {");
+    pr_line(e->p, "const double s = x[at + k * r] - mx;");
+    pr_line(e->p, "sum += out[at + k * r] = exp(s < -64.0 ? -64.0 : s);");
+    pr_line(e->p, "}");
     pr_line(e->p, "const double inv = 1.0 / sum;");
     pr_line(e->p, "for (int64_t k = 0; k < c; k++) out[at + k * r] *= inv;");
   }

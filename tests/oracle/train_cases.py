@@ -206,6 +206,21 @@ def fit_a_line_f64_adam():
 
 
 @case
+def mlp_f64_adam():
+    """A float64 MLP classifier (data, parameters, Adam's accumulators and
+    learning rate: Paddle's double kernels): fc 16 -> 32 relu -> 10,
+    F.cross_entropy (softmax_with_cross_entropy on int64 labels, a float64
+    loss), mean, Adam; batch 8."""
+    x = paddle.static.data("x", [None, 16], "float64")
+    label = paddle.static.data("label", [None, 1], "int64")
+    h = paddle.static.nn.fc(x, 32, activation="relu")
+    logits = paddle.static.nn.fc(h, 10)
+    loss = paddle.mean(paddle.nn.functional.cross_entropy(logits, label))
+    paddle.optimizer.Adam(learning_rate=0.01).minimize(loss)
+    return loss, 8
+
+
+@case
 def mlp_dropout():
     """An MLP with dropout in training (its mask from the op's fixed seed)."""
     x = paddle.static.data("x", [None, 16], "float32")
