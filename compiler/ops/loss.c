@@ -43,7 +43,6 @@
  * phi SoftmaxFunctor does), except log_loss (Paddle registers a float
  * kernel only) and smooth_l1_loss (no kernel since Paddle 2.5 to match a
  * double one against): float32 only, float64 refused. */
-#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -236,33 +235,7 @@ static int check_ft(EmitCtx *e, int dt, const Var *v, const char *slot) {
   return 0;
 }
 
-/* `line`, C written for float32, respelled for dt: tu_respell, and for
- * float64 the words logf and expf become log and exp. */
-static const char *respell(int dt, const char *line) {
-  static const char *const words[][2] = {{"logf", "log"}, {"expf", "exp"}};
-  const size_t nwords = sizeof words / sizeof words[0];
-  const char *in = tu_respell(dt, line);
-  if (dt != RT_DT_FP64) return in;
-  char *out = pool_alloc(strlen(in) + 1), *o = out;
-  for (const char *s = in; *s;) {
-    size_t k = nwords;
-    if (s == in || !(isalnum((unsigned char)s[-1]) || s[-1] == '_'))
-      for (k = 0; k < nwords; k++) {
-        size_t len = strlen(words[k][0]);
-        if (!strncmp(s, words[k][0], len) && !isalnum((unsigned char)s[len]) && s[len] != '_') break;
-      }
-    if (k < nwords) {
-      o = strcpy(o, words[k][1]) + strlen(words[k][1]);
-      s += strlen(words[k][0]);
-    } else {
-      *o++ = *s++;
-    }
-  }
-  *o = 0;
-  return out;
-}
-
-/* pr_line of a line written for float32, respelled for dt (respell). */
+/* pr_line of a line written for float32, respelled for dt (tu_respell). */
 static void pr_t(EmitCtx *e, int dt, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void pr_t(EmitCtx *e, int dt, const char *fmt, ...) {
   va_list ap, aq;
@@ -273,7 +246,7 @@ static void pr_t(EmitCtx *e, int dt, const char *fmt, ...) {
   char *line = pool_alloc((size_t)n + 1);
   vsnprintf(line, (size_t)n + 1, fmt, aq);
   va_end(aq);
-  pr_line(e->p, "%s", respell(dt, line));
+  pr_line(e->p, "%s", tu_respell(dt, line));
 }
 
 /* Paddle's TolerableValue of log(p): infinities clipped to -+1e20. */

@@ -255,7 +255,8 @@ const char *tu_literal(int dtype, double v) {
 }
 
 const char *tu_respell(int dtype, const char *line) {
-  static const char *const words[][2] = {{"float", "double"}, {"fmaf", "fma"}, {"sqrtf", "sqrt"}, {"fabsf", "fabs"}};
+  static const char *const words[][2] = {{"float", "double"}, {"fmaf", "fma"},   {"sqrtf", "sqrt"},
+                                         {"fabsf", "fabs"},   {"logf", "log"},   {"expf", "exp"}};
   if (!line || dtype != RT_DT_FP64) return line;
   char *out = pool_alloc(2 * strlen(line) + 1), *o = out; /* "float" -> "double" at most doubles */
   for (const char *s = line; *s;) {

@@ -78,8 +78,8 @@ int tu_index_grad(EmitCtx *e, const char *dx_slot, const char *idx_slot, const c
 const char *tu_literal(int dtype, double v);
 
 /* `line`, a line of C written for float32, respelled for `dtype`: for
- * float64 the type float becomes double, fmaf/sqrtf/fabsf become
- * fma/sqrt/fabs and a number's f suffix goes (1.0f -> 1.0), the same
+ * float64 the type float becomes double, fmaf/sqrtf/fabsf/logf/expf
+ * become fma/sqrt/fabs/log/exp and a number's f suffix goes (1.0f -> 1.0), the same
  * operations in the same order; for float32 `line` itself.  Constants
  * from attributes belong in tu_literal(dtype, ...): "0.899999976f" would
  * lose its float value as a double. */
