@@ -1,6 +1,7 @@
 /* Softmax and log-softmax over the middle dim of a [outer, n, inner] view,
- * numerically stable (the max is subtracted first), as Paddle computes them,
- * with exp as Eigen's vectorized exp (rt_vmath.h). */
+ * numerically stable (the max is subtracted first, the difference clipped
+ * below at -64: rt_softmax_shift), as Paddle computes them, with exp as
+ * Eigen's vectorized exp (rt_vmath.h). */
 #include <math.h>
 #include <string.h>
 
@@ -26,10 +27,10 @@ static void softmax_row(const float *x, float *out, int64_t n, int log_out) {
     float acc[RT_LANES] = {0}; /* the sum of exp(r - mx), lane by lane (rt_vmath.h) */
     int64_t k = 0;
     for (; k + RT_LANES <= n; k += RT_LANES)
-      for (int l = 0; l < RT_LANES; l++) acc[l] += rt_expf(r[k + l] - mx);
-    for (int l = 0; k + l < n; l++) acc[l] += rt_expf(r[k + l] - mx);
+      for (int l = 0; l < RT_LANES; l++) acc[l] += rt_expf(rt_softmax_shift(r[k + l], mx));
+    for (int l = 0; k + l < n; l++) acc[l] += rt_expf(rt_softmax_shift(r[k + l], mx));
     const float ls = logf(rt_sum_f32(acc, RT_LANES));
-    for (k = 0; k < n; k++) r[k] = r[k] - mx - ls;
+    for (k = 0; k < n; k++) r[k] = rt_softmax_shift(r[k], mx) - ls;
     return;
   }
   const float inv = 1.0f / rt_exp_sub_sum(r, n, mx);
@@ -54,13 +55,13 @@ static void softmax_rows(void *ctx, int64_t lo, int64_t hi) {
       for (int64_t k = 1; k < n; k++) mx = xp[k * inner] > mx ? xp[k * inner] : mx;
       float sum = 0.0f;
       for (int64_t k = 0; k < n; k++) {
-        float v = rt_expf(xp[k * inner] - mx);
+        float v = rt_expf(rt_softmax_shift(xp[k * inner], mx));
         sum += v;
         if (!j->log_out) op[k * inner] = v;
       }
       if (j->log_out) {
         float ls = logf(sum);
-        for (int64_t k = 0; k < n; k++) op[k * inner] = xp[k * inner] - mx - ls;
+        for (int64_t k = 0; k < n; k++) op[k * inner] = rt_softmax_shift(xp[k * inner], mx) - ls;
       } else {
         float inv = 1.0f / sum;
         for (int64_t k = 0; k < n; k++) op[k * inner] *= inv;

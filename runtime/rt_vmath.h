@@ -108,14 +108,23 @@ static inline float rt_expf(float x) {
   return x != x ? x : v;
 }
 
-/* r[i] = exp(r[i] - mx) for i < n; returns their sum, lane by lane as
- * rt_sum_f32 (in blocks of RT_LANES: the form compilers vectorize). */
+/* x - mx clipped below at -64, as Paddle's softmax functors shift their
+ * logits (ValueClip: a logit 100 below the max weighs exp(-64), and
+ * log_softmax gives it -64 - log(sum)); NaN stays NaN. */
+static inline float rt_softmax_shift(float x, float mx) {
+  const float s = x - mx;
+  return s < -64.0f ? -64.0f : s;
+}
+
+/* r[i] = exp(rt_softmax_shift(r[i], mx)) for i < n; returns their sum,
+ * lane by lane as rt_sum_f32 (in blocks of RT_LANES: the form compilers
+ * vectorize). */
 static inline float rt_exp_sub_sum(float *r, int64_t n, float mx) {
   float acc[RT_LANES] = {0};
   int64_t i = 0;
   for (; i + RT_LANES <= n; i += RT_LANES)
-    for (int l = 0; l < RT_LANES; l++) acc[l] += r[i + l] = rt_expf(r[i + l] - mx);
-  for (int l = 0; i + l < n; l++) acc[l] += r[i + l] = rt_expf(r[i + l] - mx);
+    for (int l = 0; l < RT_LANES; l++) acc[l] += r[i + l] = rt_expf(rt_softmax_shift(r[i + l], mx));
+  for (int l = 0; i + l < n; l++) acc[l] += r[i + l] = rt_expf(rt_softmax_shift(r[i + l], mx));
   float s = 0.0f;
   for (int l = 0; l < RT_LANES; l++) s += acc[l];
   return s;

@@ -10,7 +10,10 @@ each reduction), forward and grad, checked against Paddle's own grad ops
 Feeds named label_c<N> are hard labels drawn in [0, N); soft_* are soft
 labels (positive floats); prob* probabilities in [0.05, 0.95]; lab* labels
 in [0, 1]; ign* labels from {0, 0.5, 1, -1, -100} (the ignore_index values
-used); tgt* KL targets in [-0.2, 1) (some <= 0); pw* positive weights.
+used); tgt* KL targets in [-0.2, 1) (some <= 0); pw* positive weights; far*
+standard normal times 40 (logits far apart: Paddle's softmax functors clip
+x - max at -64, so a class 100 below the max weighs exp(-64), its
+log_softmax is -64 - log(sum) and its cross-entropy about 64).
 
     python e2e_grad_loss.py OUTDIR [CASE ...]
 """
@@ -234,6 +237,29 @@ def kldiv_batchmean():
     return kldiv("batchmean", [-1, 2, 5])
 
 
+@case
+def far_logits_softmax():
+    """softmax and log_softmax of logits far apart, on the last axis and on
+    a middle one (rt_softmax's row and strided paths)."""
+    x = data("far", [5, 24])
+    m = data("far_mid", [2, 6, 3])
+    return ["far", "far_mid"], [F.softmax(x), F.log_softmax(x), F.softmax(m, axis=1), F.log_softmax(m, axis=1)], [x, m]
+
+
+@case
+def far_logits_swce():
+    """softmax_with_cross_entropy where the label is far below the max, and
+    the legacy cross_entropy of such a softmax."""
+    x, lbl = data("far", [24, 4]), label("label_c4", [24, 1])
+    sm = F.softmax(x)
+    ce = op("cross_entropy", {"X": sm, "Label": lbl}, {"Y": ["float32"]}, {"soft_label": False})[0]
+    return ["far", "label_c4"], [F.softmax_with_cross_entropy(x, lbl), ce], [x]
+
+
+far_logits_swce.fetch_outs = True
+far_logits_softmax.fetch_outs = True
+
+
 def make_input(v, rng):
     shape = [3 if d < 0 else d for d in v.shape]
     m = re.fullmatch(r"label_c(\d+)", v.name)
@@ -247,6 +273,8 @@ def make_input(v, rng):
         return rng.choice(np.array([0.0, 0.5, 1.0, -1.0, -100.0], "float32"), shape)
     if v.name.startswith("tgt"):
         return rng.uniform(-0.2, 1.0, shape).astype("float32")
+    if v.name.startswith("far"):
+        return (40 * rng.standard_normal(shape)).astype("float32")
     if v.name.startswith("pw"):
         return rng.uniform(0.2, 3.0, shape).astype("float32")
     return rng.standard_normal(shape).astype("float64" if v.dtype == paddle.float64 else "float32")
