@@ -43,8 +43,6 @@
  * phi SoftmaxFunctor does), except log_loss (Paddle registers a float
  * kernel only) and smooth_l1_loss (no kernel since Paddle 2.5 to match a
  * double one against): float32 only, float64 refused. */
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "../util.h"
@@ -235,20 +233,6 @@ static int check_ft(EmitCtx *e, int dt, const Var *v, const char *slot) {
   return 0;
 }
 
-/* pr_line of a line written for float32, respelled for dt (tu_respell). */
-static void pr_t(EmitCtx *e, int dt, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void pr_t(EmitCtx *e, int dt, const char *fmt, ...) {
-  va_list ap, aq;
-  va_start(ap, fmt);
-  va_copy(aq, ap);
-  int n = vsnprintf(NULL, 0, fmt, ap);
-  va_end(ap);
-  char *line = pool_alloc((size_t)n + 1);
-  vsnprintf(line, (size_t)n + 1, fmt, aq);
-  va_end(aq);
-  pr_line(e->p, "%s", tu_respell(dt, line));
-}
-
 /* Paddle's TolerableValue of log(p): infinities clipped to -+1e20. */
 #define TOL_LOG "const float lg = logf(p), lp = isinf(lg) ? (lg > 0 ? 1e20f : -1e20f) : lg;"
 
@@ -293,39 +277,39 @@ static int emit_softmax_ce(EmitCtx *e) {
   const char *lt = soft ? "float" : hard_label_type(e, label);
   if (!lt) return -1;
   if (pr_ncr(e, x, attr_int(e->op, "axis", -1)) < 0) return -1;
-  pr_t(e, dt, "const float *x = %s;", em_ptr(e, x, 1));
-  pr_t(e, dt, "const %s *label = %s;", lt, em_ptr(e, label, 1));
-  pr_t(e, dt, "float *sm = %s;", em_ptr(e, sm, 0));
-  pr_t(e, dt, "float *loss = %s;", em_ptr(e, loss, 0));
+  tu_pr(e, dt, "const float *x = %s;", em_ptr(e, x, 1));
+  tu_pr(e, dt, "const %s *label = %s;", lt, em_ptr(e, label, 1));
+  tu_pr(e, dt, "float *sm = %s;", em_ptr(e, sm, 0));
+  tu_pr(e, dt, "float *loss = %s;", em_ptr(e, loss, 0));
   if (use_sm && dt == RT_DT_FP64)
     pr_softmax64(e);
   else if (use_sm)
     attention_print_c(e->p, &(AttentionCall){.kind = ATTN_SOFTMAX, .x = "x", .out = "sm", .outer = "n", .n = "c",
                                              .inner = "r"});
   else
-    pr_t(e, dt, "if (sm != x) memcpy(sm, x, (size_t)(n * c * r) * sizeof *sm);");
-  pr_t(e, dt, "for (int64_t i = 0; i < n; i++) {");
-  pr_t(e, dt, "for (int64_t j = 0; j < r; j++) {");
+    tu_pr(e, dt, "if (sm != x) memcpy(sm, x, (size_t)(n * c * r) * sizeof *sm);");
+  tu_pr(e, dt, "for (int64_t i = 0; i < n; i++) {");
+  tu_pr(e, dt, "for (int64_t j = 0; j < r; j++) {");
   if (soft) {
-    pr_t(e, dt, "float acc = 0.0f;");
-    pr_t(e, dt, "for (int64_t k = 0; k < c; k++) {");
-    pr_t(e, dt, "const float p = sm[(i * c + k) * r + j];");
-    pr_t(e, dt, TOL_LOG);
-    pr_t(e, dt, "acc += label[(i * c + k) * r + j] * lp;");
-    pr_t(e, dt, "}");
-    pr_t(e, dt, "loss[i * r + j] = -acc;");
+    tu_pr(e, dt, "float acc = 0.0f;");
+    tu_pr(e, dt, "for (int64_t k = 0; k < c; k++) {");
+    tu_pr(e, dt, "const float p = sm[(i * c + k) * r + j];");
+    tu_pr(e, dt, TOL_LOG);
+    tu_pr(e, dt, "acc += label[(i * c + k) * r + j] * lp;");
+    tu_pr(e, dt, "}");
+    tu_pr(e, dt, "loss[i * r + j] = -acc;");
   } else {
-    pr_t(e, dt, "const int64_t lbl = (int64_t)label[i * r + j];");
-    pr_t(e, dt, "if (lbl == INT64_C(%lld) || lbl < 0 || lbl >= c) {", (long long)ignore);
-    pr_t(e, dt, "loss[i * r + j] = 0.0f;");
-    pr_t(e, dt, "continue;");
-    pr_t(e, dt, "}");
-    pr_t(e, dt, "const float p = sm[(i * c + lbl) * r + j];");
-    pr_t(e, dt, TOL_LOG);
-    pr_t(e, dt, "loss[i * r + j] = -lp;");
+    tu_pr(e, dt, "const int64_t lbl = (int64_t)label[i * r + j];");
+    tu_pr(e, dt, "if (lbl == INT64_C(%lld) || lbl < 0 || lbl >= c) {", (long long)ignore);
+    tu_pr(e, dt, "loss[i * r + j] = 0.0f;");
+    tu_pr(e, dt, "continue;");
+    tu_pr(e, dt, "}");
+    tu_pr(e, dt, "const float p = sm[(i * c + lbl) * r + j];");
+    tu_pr(e, dt, TOL_LOG);
+    tu_pr(e, dt, "loss[i * r + j] = -lp;");
   }
-  pr_t(e, dt, "}");
-  pr_t(e, dt, "}");
+  tu_pr(e, dt, "}");
+  tu_pr(e, dt, "}");
   return 0;
 }
 
@@ -352,34 +336,34 @@ static int emit_softmax_ce_grad(EmitCtx *e) {
   const char *lt = soft ? "float" : hard_label_type(e, label);
   if (!lt) return -1;
   if (pr_ncr(e, sm, attr_int(e->op, "axis", -1)) < 0) return -1;
-  pr_t(e, dt, "const %s *label = %s;", lt, em_ptr(e, label, 1));
-  pr_t(e, dt, "const float *sm = %s;", em_ptr(e, sm, 1));
-  pr_t(e, dt, "const float *dloss = %s;", em_ptr(e, dloss, 1));
-  pr_t(e, dt, "float *dx = %s;", em_ptr(e, dx, 0));
-  pr_t(e, dt, "for (int64_t i = 0; i < n; i++) {");
-  pr_t(e, dt, "for (int64_t j = 0; j < r; j++) {");
-  pr_t(e, dt, "const float g = dloss[i * r + j];");
+  tu_pr(e, dt, "const %s *label = %s;", lt, em_ptr(e, label, 1));
+  tu_pr(e, dt, "const float *sm = %s;", em_ptr(e, sm, 1));
+  tu_pr(e, dt, "const float *dloss = %s;", em_ptr(e, dloss, 1));
+  tu_pr(e, dt, "float *dx = %s;", em_ptr(e, dx, 0));
+  tu_pr(e, dt, "for (int64_t i = 0; i < n; i++) {");
+  tu_pr(e, dt, "for (int64_t j = 0; j < r; j++) {");
+  tu_pr(e, dt, "const float g = dloss[i * r + j];");
   if (soft) {
-    pr_t(e, dt, "for (int64_t k = 0; k < c; k++) {");
-    pr_t(e, dt, "const int64_t at = (i * c + k) * r + j;");
-    pr_t(e, dt, use_sm ? "dx[at] = g * (sm[at] - label[at]);" : "dx[at] = g * (-label[at] / sm[at]);");
-    pr_t(e, dt, "}");
+    tu_pr(e, dt, "for (int64_t k = 0; k < c; k++) {");
+    tu_pr(e, dt, "const int64_t at = (i * c + k) * r + j;");
+    tu_pr(e, dt, use_sm ? "dx[at] = g * (sm[at] - label[at]);" : "dx[at] = g * (-label[at] / sm[at]);");
+    tu_pr(e, dt, "}");
   } else {
-    pr_t(e, dt, "const int64_t lbl = (int64_t)label[i * r + j];");
-    pr_t(e, dt, "const int ignored = lbl == INT64_C(%lld) || lbl < 0 || lbl >= c;", (long long)ignore);
+    tu_pr(e, dt, "const int64_t lbl = (int64_t)label[i * r + j];");
+    tu_pr(e, dt, "const int ignored = lbl == INT64_C(%lld) || lbl < 0 || lbl >= c;", (long long)ignore);
     if (use_sm) {
-      pr_t(e, dt, "for (int64_t k = 0; k < c; k++) {");
-      pr_t(e, dt, "const int64_t at = (i * c + k) * r + j;");
-      pr_t(e, dt, "dx[at] = ignored ? 0.0f : sm[at] * g;");
-      pr_t(e, dt, "}");
-      pr_t(e, dt, "if (!ignored) dx[(i * c + lbl) * r + j] -= g;");
+      tu_pr(e, dt, "for (int64_t k = 0; k < c; k++) {");
+      tu_pr(e, dt, "const int64_t at = (i * c + k) * r + j;");
+      tu_pr(e, dt, "dx[at] = ignored ? 0.0f : sm[at] * g;");
+      tu_pr(e, dt, "}");
+      tu_pr(e, dt, "if (!ignored) dx[(i * c + lbl) * r + j] -= g;");
     } else {
-      pr_t(e, dt, "const float v = ignored ? 0.0f : (-1.0f / sm[(i * c + lbl) * r + j]) * g;");
-      pr_t(e, dt, "for (int64_t k = 0; k < c; k++) dx[(i * c + k) * r + j] = k == lbl ? v : 0.0f;");
+      tu_pr(e, dt, "const float v = ignored ? 0.0f : (-1.0f / sm[(i * c + lbl) * r + j]) * g;");
+      tu_pr(e, dt, "for (int64_t k = 0; k < c; k++) dx[(i * c + k) * r + j] = k == lbl ? v : 0.0f;");
     }
   }
-  pr_t(e, dt, "}");
-  pr_t(e, dt, "}");
+  tu_pr(e, dt, "}");
+  tu_pr(e, dt, "}");
   return 0;
 }
 
@@ -403,33 +387,33 @@ static int emit_cross_entropy(EmitCtx *e) {
   const char *lt = soft ? "float" : hard_label_type(e, label);
   if (!lt) return -1;
   int rank = em_spec(e, x)->rank;
-  pr_t(e, dt, "const int64_t n = %s, c = %s;", em_prod(e, x, 0, rank - 1), em_dim(e, x, rank - 1));
-  pr_t(e, dt, "const float *x = %s;", em_ptr(e, x, 1));
-  pr_t(e, dt, "const %s *label = %s;", lt, em_ptr(e, label, 1));
-  pr_t(e, dt, "float *y = %s;", em_ptr(e, y, 0));
-  if (mx) pr_t(e, dt, "float *mx = %s;", em_ptr(e, mx, 0));
-  pr_t(e, dt, "for (int64_t i = 0; i < n; i++) {");
+  tu_pr(e, dt, "const int64_t n = %s, c = %s;", em_prod(e, x, 0, rank - 1), em_dim(e, x, rank - 1));
+  tu_pr(e, dt, "const float *x = %s;", em_ptr(e, x, 1));
+  tu_pr(e, dt, "const %s *label = %s;", lt, em_ptr(e, label, 1));
+  tu_pr(e, dt, "float *y = %s;", em_ptr(e, y, 0));
+  if (mx) tu_pr(e, dt, "float *mx = %s;", em_ptr(e, mx, 0));
+  tu_pr(e, dt, "for (int64_t i = 0; i < n; i++) {");
   if (soft) {
-    pr_t(e, dt, "float acc = 0.0f;");
-    pr_t(e, dt, "for (int64_t k = 0; k < c; k++) {");
-    pr_t(e, dt, "const float p = x[i * c + k];");
-    pr_t(e, dt, TOL_LOG);
-    pr_t(e, dt, "acc += label[i * c + k] * lp;");
-    pr_t(e, dt, "}");
-    pr_t(e, dt, "y[i] = -acc;");
+    tu_pr(e, dt, "float acc = 0.0f;");
+    tu_pr(e, dt, "for (int64_t k = 0; k < c; k++) {");
+    tu_pr(e, dt, "const float p = x[i * c + k];");
+    tu_pr(e, dt, TOL_LOG);
+    tu_pr(e, dt, "acc += label[i * c + k] * lp;");
+    tu_pr(e, dt, "}");
+    tu_pr(e, dt, "y[i] = -acc;");
   } else {
-    pr_t(e, dt, "const int64_t lbl = (int64_t)label[i];");
-    pr_t(e, dt, "if (lbl == INT64_C(%lld) || lbl < 0 || lbl >= c) {", (long long)ignore);
-    pr_t(e, dt, "y[i] = 0.0f;");
-    if (mx) pr_t(e, dt, "mx[i] = 0.0f;");
-    pr_t(e, dt, "continue;");
-    pr_t(e, dt, "}");
-    pr_t(e, dt, "const float p = x[i * c + lbl];");
-    pr_t(e, dt, TOL_LOG);
-    pr_t(e, dt, "y[i] = -lp;");
-    if (mx) pr_t(e, dt, "mx[i] = p;");
+    tu_pr(e, dt, "const int64_t lbl = (int64_t)label[i];");
+    tu_pr(e, dt, "if (lbl == INT64_C(%lld) || lbl < 0 || lbl >= c) {", (long long)ignore);
+    tu_pr(e, dt, "y[i] = 0.0f;");
+    if (mx) tu_pr(e, dt, "mx[i] = 0.0f;");
+    tu_pr(e, dt, "continue;");
+    tu_pr(e, dt, "}");
+    tu_pr(e, dt, "const float p = x[i * c + lbl];");
+    tu_pr(e, dt, TOL_LOG);
+    tu_pr(e, dt, "y[i] = -lp;");
+    if (mx) tu_pr(e, dt, "mx[i] = p;");
   }
-  pr_t(e, dt, "}");
+  tu_pr(e, dt, "}");
   return 0;
 }
 
@@ -453,21 +437,21 @@ static int emit_cross_entropy_grad(EmitCtx *e) {
   const char *lt = soft ? "float" : hard_label_type(e, label);
   if (!lt) return -1;
   int rank = em_spec(e, dx)->rank;
-  pr_t(e, dt, "const int64_t n = %s, c = %s;", em_prod(e, dx, 0, rank - 1), em_dim(e, dx, rank - 1));
-  pr_t(e, dt, "const float *x = %s;", em_ptr(e, x, 1));
-  pr_t(e, dt, "const %s *label = %s;", lt, em_ptr(e, label, 1));
-  pr_t(e, dt, "const float *dy = %s;", em_ptr(e, dy, 1));
-  pr_t(e, dt, "float *dx = %s;", em_ptr(e, dx, 0));
-  pr_t(e, dt, "for (int64_t i = 0; i < n; i++) {");
+  tu_pr(e, dt, "const int64_t n = %s, c = %s;", em_prod(e, dx, 0, rank - 1), em_dim(e, dx, rank - 1));
+  tu_pr(e, dt, "const float *x = %s;", em_ptr(e, x, 1));
+  tu_pr(e, dt, "const %s *label = %s;", lt, em_ptr(e, label, 1));
+  tu_pr(e, dt, "const float *dy = %s;", em_ptr(e, dy, 1));
+  tu_pr(e, dt, "float *dx = %s;", em_ptr(e, dx, 0));
+  tu_pr(e, dt, "for (int64_t i = 0; i < n; i++) {");
   if (soft) {
-    pr_t(e, dt, "for (int64_t k = 0; k < c; k++) dx[i * c + k] = -label[i * c + k] * dy[i] / x[i * c + k];");
+    tu_pr(e, dt, "for (int64_t k = 0; k < c; k++) dx[i * c + k] = -label[i * c + k] * dy[i] / x[i * c + k];");
   } else {
-    pr_t(e, dt, "const int64_t lbl = (int64_t)label[i];");
-    pr_t(e, dt, "const int ignored = lbl == INT64_C(%lld) || lbl < 0 || lbl >= c;", (long long)ignore);
-    pr_t(e, dt, "const float v = ignored ? 0.0f : -dy[i] / x[%s];", v2 ? "i" : "i * c + lbl");
-    pr_t(e, dt, "for (int64_t k = 0; k < c; k++) dx[i * c + k] = k == lbl ? v : 0.0f;");
+    tu_pr(e, dt, "const int64_t lbl = (int64_t)label[i];");
+    tu_pr(e, dt, "const int ignored = lbl == INT64_C(%lld) || lbl < 0 || lbl >= c;", (long long)ignore);
+    tu_pr(e, dt, "const float v = ignored ? 0.0f : -dy[i] / x[%s];", v2 ? "i" : "i * c + lbl");
+    tu_pr(e, dt, "for (int64_t k = 0; k < c; k++) dx[i * c + k] = k == lbl ? v : 0.0f;");
   }
-  pr_t(e, dt, "}");
+  tu_pr(e, dt, "}");
   return 0;
 }
 
@@ -512,7 +496,7 @@ static int pr_operand(EmitCtx *e, const Var *v, const char *slot, const Var *x, 
   const int dt = x->dtype;
   if (check_ft(e, dt, v, slot)) return -1;
   if (v != x && !same_numel(e, v, x)) return em_fail(e, "%s and the loss's input differ in element count", slot);
-  pr_t(e, dt, "const float *%s = %s;", name, em_ptr(e, v, 1));
+  tu_pr(e, dt, "const float *%s = %s;", name, em_ptr(e, v, 1));
   return 0;
 }
 
@@ -522,7 +506,7 @@ static int pr_result(EmitCtx *e, const Var *v, const char *slot, const Var *x, c
   const int dt = x->dtype;
   if (check_ft(e, dt, v, slot)) return -1;
   if (!same_numel(e, v, x)) return em_fail(e, "%s and the loss's input differ in element count", slot);
-  pr_t(e, dt, "float *%s = %s;", name, em_ptr(e, v, 0));
+  tu_pr(e, dt, "float *%s = %s;", name, em_ptr(e, v, 0));
   return 0;
 }
 
@@ -552,31 +536,31 @@ static int emit_sigmoid_ce(EmitCtx *e) {
       (pw && pr_operand(e, pw, "pos_weight", x, "pw")) || (dout && pr_operand(e, dout, "Out@GRAD", x, "dout")) ||
       pr_result(e, out, grad ? "X@GRAD" : "Out", x, "out"))
     return -1;
-  pr_t(e, dt, "const int64_t n = %s;", em_numel(e, x));
-  pr_t(e, dt, "for (int64_t i = 0; i < n; i++) {");
-  pr_t(e, dt, "const float xv = x[i], lv = label[i];");
+  tu_pr(e, dt, "const int64_t n = %s;", em_numel(e, x));
+  tu_pr(e, dt, "for (int64_t i = 0; i < n; i++) {");
+  tu_pr(e, dt, "const float xv = x[i], lv = label[i];");
   /* static_cast<int>(label) == ignore_index, without C's undefined
    * conversion of a label out of int's range */
-  pr_t(e, dt, "if (lv >= -2147483648.0f && lv < 2147483648.0f && (int32_t)lv == %lld) {", (long long)ignore);
-  pr_t(e, dt, "out[i] = 0.0f;");
-  pr_t(e, dt, "continue;");
-  pr_t(e, dt, "}");
+  tu_pr(e, dt, "if (lv >= -2147483648.0f && lv < 2147483648.0f && (int32_t)lv == %lld) {", (long long)ignore);
+  tu_pr(e, dt, "out[i] = 0.0f;");
+  tu_pr(e, dt, "continue;");
+  tu_pr(e, dt, "}");
   const char *w = pw ? "pw[i]" : "1.0f";
   if (grad) {
-    pr_t(e, dt, "const float s = xv >= 0.0f ? 1.0f / (1.0f + expf(-xv)) : expf(xv) / (1.0f + expf(xv));");
-    pr_t(e, dt, "out[i] = dout[i] * (%s * s - lv);", w);
+    tu_pr(e, dt, "const float s = xv >= 0.0f ? 1.0f / (1.0f + expf(-xv)) : expf(xv) / (1.0f + expf(xv));");
+    tu_pr(e, dt, "out[i] = dout[i] * (%s * s - lv);", w);
   } else {
-    pr_t(e, dt, "out[i] = (xv > 0.0f ? xv : 0.0f) - xv * lv + logf(1.0f + expf(-fabsf(xv)))%s;",
+    tu_pr(e, dt, "out[i] = (xv > 0.0f ? xv : 0.0f) - xv * lv + logf(1.0f + expf(-fabsf(xv)))%s;",
             pw ? " * pw[i]" : "");
   }
-  pr_t(e, dt, "}");
+  tu_pr(e, dt, "}");
   if (normalize) {
-    pr_t(e, dt, "int norm = 0;");
-    pr_t(e, dt, "for (int64_t i = 0; i < n; i++) {");
-    pr_t(e, dt, "const float d = label[i] - %s;", tu_literal(dt, dt == RT_DT_FP64 ? (double)ignore : (double)(float)ignore));
-    pr_t(e, dt, "if (d < -1e-6f || d > 1e-6f) norm++;");
-    pr_t(e, dt, "}");
-    pr_t(e, dt, "for (int64_t i = 0; i < n; i++) out[i] /= (float)norm;");
+    tu_pr(e, dt, "int norm = 0;");
+    tu_pr(e, dt, "for (int64_t i = 0; i < n; i++) {");
+    tu_pr(e, dt, "const float d = label[i] - %s;", tu_literal(dt, dt == RT_DT_FP64 ? (double)ignore : (double)(float)ignore));
+    tu_pr(e, dt, "if (d < -1e-6f || d > 1e-6f) norm++;");
+    tu_pr(e, dt, "}");
+    tu_pr(e, dt, "for (int64_t i = 0; i < n; i++) out[i] /= (float)norm;");
   }
   return 0;
 }
@@ -598,15 +582,15 @@ static int emit_bce_loss(EmitCtx *e) {
   if (pr_operand(e, x, "X", x, "x") || pr_operand(e, label, "Label", x, "label") ||
       (dout && pr_operand(e, dout, "Out@GRAD", x, "dout")) || pr_result(e, out, grad ? "X@GRAD" : "Out", x, "out"))
     return -1;
-  pr_t(e, dt, "for (int64_t i = 0; i < %s; i++) {", em_numel(e, x));
+  tu_pr(e, dt, "for (int64_t i = 0; i < %s; i++) {", em_numel(e, x));
   if (grad) {
-    pr_t(e, dt, "const float d = (1.0f - x[i]) * x[i];");
-    pr_t(e, dt, "out[i] = dout[i] * ((x[i] - label[i]) / (d > 1e-12f ? d : 1e-12f));");
+    tu_pr(e, dt, "const float d = (1.0f - x[i]) * x[i];");
+    tu_pr(e, dt, "out[i] = dout[i] * ((x[i] - label[i]) / (d > 1e-12f ? d : 1e-12f));");
   } else {
-    pr_t(e, dt, "const float l1 = logf(1.0f - x[i]), l0 = logf(x[i]);");
-    pr_t(e, dt, "out[i] = (label[i] - 1.0f) * (l1 > -100.0f ? l1 : -100.0f) - label[i] * (l0 > -100.0f ? l0 : -100.0f);");
+    tu_pr(e, dt, "const float l1 = logf(1.0f - x[i]), l0 = logf(x[i]);");
+    tu_pr(e, dt, "out[i] = (label[i] - 1.0f) * (l1 > -100.0f ? l1 : -100.0f) - label[i] * (l0 > -100.0f ? l0 : -100.0f);");
   }
-  pr_t(e, dt, "}");
+  tu_pr(e, dt, "}");
   return 0;
 }
 
@@ -622,12 +606,12 @@ static int emit_huber_loss(EmitCtx *e) {
   if (pr_operand(e, x, "X", x, "x") || pr_operand(e, y, "Y", x, "y") || pr_result(e, out, "Out", x, "out") ||
       (res && pr_result(e, res, "Residual", x, "res")))
     return -1;
-  pr_t(e, dt, "const float delta = %s;", delta);
-  pr_t(e, dt, "for (int64_t i = 0; i < %s; i++) {", em_numel(e, x));
-  pr_t(e, dt, "const float r = y[i] - x[i], a = fabsf(r);");
-  if (res) pr_t(e, dt, "res[i] = r;");
-  pr_t(e, dt, "out[i] = a <= delta ? 0.5f * r * r : delta * (a - 0.5f * delta);");
-  pr_t(e, dt, "}");
+  tu_pr(e, dt, "const float delta = %s;", delta);
+  tu_pr(e, dt, "for (int64_t i = 0; i < %s; i++) {", em_numel(e, x));
+  tu_pr(e, dt, "const float r = y[i] - x[i], a = fabsf(r);");
+  if (res) tu_pr(e, dt, "res[i] = r;");
+  tu_pr(e, dt, "out[i] = a <= delta ? 0.5f * r * r : delta * (a - 0.5f * delta);");
+  tu_pr(e, dt, "}");
   return 0;
 }
 
@@ -643,13 +627,13 @@ static int emit_huber_loss_grad(EmitCtx *e) {
   if (pr_operand(e, res, "Residual", res, "res") || pr_operand(e, dout, "Out@GRAD", res, "dout") ||
       (dx && pr_result(e, dx, "X@GRAD", res, "dx")) || (dy && pr_result(e, dy, "Y@GRAD", res, "dy")))
     return -1;
-  pr_t(e, dt, "const float delta = %s;", delta);
-  pr_t(e, dt, "for (int64_t i = 0; i < %s; i++) {", em_numel(e, res));
-  pr_t(e, dt, "const float r = res[i], g = dout[i];");
-  pr_t(e, dt, "const float b = fabsf(r) <= delta ? r : (r > 0.0f ? delta : -delta);");
-  if (dx) pr_t(e, dt, "dx[i] = g * -b;");
-  if (dy) pr_t(e, dt, "dy[i] = g * b;");
-  pr_t(e, dt, "}");
+  tu_pr(e, dt, "const float delta = %s;", delta);
+  tu_pr(e, dt, "for (int64_t i = 0; i < %s; i++) {", em_numel(e, res));
+  tu_pr(e, dt, "const float r = res[i], g = dout[i];");
+  tu_pr(e, dt, "const float b = fabsf(r) <= delta ? r : (r > 0.0f ? delta : -delta);");
+  if (dx) tu_pr(e, dt, "dx[i] = g * -b;");
+  if (dy) tu_pr(e, dt, "dy[i] = g * b;");
+  tu_pr(e, dt, "}");
   return 0;
 }
 
@@ -681,20 +665,20 @@ static int emit_smooth_l1_loss(EmitCtx *e) {
   if (pr_operand(e, x, "X", x, "x") || pr_operand(e, y, "Y", x, "y") || smooth_l1_weights(e, x, &has) ||
       pr_result(e, diff, "Diff", x, "diff") || check_ft(e, dt, out, "Out"))
     return -1;
-  pr_t(e, dt, "float *out = %s;", em_ptr(e, out, 0));
-  pr_t(e, dt, "const float s2 = %s * %s;", em_float((float)attr_float(e->op, "sigma", 1.0)),
+  tu_pr(e, dt, "float *out = %s;", em_ptr(e, out, 0));
+  tu_pr(e, dt, "const float s2 = %s * %s;", em_float((float)attr_float(e->op, "sigma", 1.0)),
           em_float((float)attr_float(e->op, "sigma", 1.0)));
-  pr_t(e, dt, "const int64_t rows = %s, cols = %s;", em_dim(e, x, 0), em_prod(e, x, 1, x->shape.rank));
-  pr_t(e, dt, "for (int64_t r = 0; r < rows; r++) {");
-  pr_t(e, dt, "float sum = 0.0f;");
-  pr_t(e, dt, "for (int64_t k = r * cols; k < (r + 1) * cols; k++) {");
-  pr_t(e, dt, "const float v = %s;", has ? "(x[k] - y[k]) * iw[k]" : "x[k] - y[k]");
-  pr_t(e, dt, "const float a = fabsf(v), err = a < 1.0f / s2 ? 0.5f * v * v * s2 : a - 0.5f / s2;");
-  pr_t(e, dt, "diff[k] = v;");
-  pr_t(e, dt, "sum += %s;", has ? "err * ow[k]" : "err");
-  pr_t(e, dt, "}");
-  pr_t(e, dt, "out[r] = sum;");
-  pr_t(e, dt, "}");
+  tu_pr(e, dt, "const int64_t rows = %s, cols = %s;", em_dim(e, x, 0), em_prod(e, x, 1, x->shape.rank));
+  tu_pr(e, dt, "for (int64_t r = 0; r < rows; r++) {");
+  tu_pr(e, dt, "float sum = 0.0f;");
+  tu_pr(e, dt, "for (int64_t k = r * cols; k < (r + 1) * cols; k++) {");
+  tu_pr(e, dt, "const float v = %s;", has ? "(x[k] - y[k]) * iw[k]" : "x[k] - y[k]");
+  tu_pr(e, dt, "const float a = fabsf(v), err = a < 1.0f / s2 ? 0.5f * v * v * s2 : a - 0.5f / s2;");
+  tu_pr(e, dt, "diff[k] = v;");
+  tu_pr(e, dt, "sum += %s;", has ? "err * ow[k]" : "err");
+  tu_pr(e, dt, "}");
+  tu_pr(e, dt, "out[r] = sum;");
+  tu_pr(e, dt, "}");
   return 0;
 }
 
@@ -719,18 +703,18 @@ static int emit_smooth_l1_loss_grad(EmitCtx *e) {
   if (dout->shape.rank != 2 || n.a != rows.a || n.c != rows.c || rows.a != em_spec(e, diff)->d[0].a ||
       rows.c != em_spec(e, diff)->d[0].c)
     return em_fail(e, "Out@GRAD %s must be [rows of Diff, 1]", shape_str(&dout->shape));
-  pr_t(e, dt, "const float *dout = %s;", em_ptr(e, dout, 1));
-  pr_t(e, dt, "const float s2 = %s * %s;", em_float((float)attr_float(e->op, "sigma", 1.0)),
+  tu_pr(e, dt, "const float *dout = %s;", em_ptr(e, dout, 1));
+  tu_pr(e, dt, "const float s2 = %s * %s;", em_float((float)attr_float(e->op, "sigma", 1.0)),
           em_float((float)attr_float(e->op, "sigma", 1.0)));
-  pr_t(e, dt, "const int64_t rows = %s, cols = %s;", em_dim(e, diff, 0), em_prod(e, diff, 1, diff->shape.rank));
-  pr_t(e, dt, "for (int64_t r = 0; r < rows; r++)");
-  pr_t(e, dt, "for (int64_t k = r * cols; k < (r + 1) * cols; k++) {");
-  pr_t(e, dt, "const float v = diff[k];");
-  pr_t(e, dt, "const float d = fabsf(v) < 1.0f / s2 ? s2 * v : (float)((0.0f < v) - (v < 0.0f));");
-  pr_t(e, dt, "const float g = %s * d;", has ? "dout[r] * (iw[k] * ow[k])" : "dout[r] * 1.0f");
-  if (dx) pr_t(e, dt, "dx[k] = g;");
-  if (dy) pr_t(e, dt, "dy[k] = -1.0f * g;");
-  pr_t(e, dt, "}");
+  tu_pr(e, dt, "const int64_t rows = %s, cols = %s;", em_dim(e, diff, 0), em_prod(e, diff, 1, diff->shape.rank));
+  tu_pr(e, dt, "for (int64_t r = 0; r < rows; r++)");
+  tu_pr(e, dt, "for (int64_t k = r * cols; k < (r + 1) * cols; k++) {");
+  tu_pr(e, dt, "const float v = diff[k];");
+  tu_pr(e, dt, "const float d = fabsf(v) < 1.0f / s2 ? s2 * v : (float)((0.0f < v) - (v < 0.0f));");
+  tu_pr(e, dt, "const float g = %s * d;", has ? "dout[r] * (iw[k] * ow[k])" : "dout[r] * 1.0f");
+  if (dx) tu_pr(e, dt, "dx[k] = g;");
+  if (dy) tu_pr(e, dt, "dy[k] = -1.0f * g;");
+  tu_pr(e, dt, "}");
   return 0;
 }
 
@@ -752,12 +736,12 @@ static int emit_log_loss(EmitCtx *e) {
       (dout && pr_operand(e, dout, "Loss@GRAD", p, "dout")) ||
       pr_result(e, out, grad ? "Predicted@GRAD" : "Loss", p, "out"))
     return -1;
-  pr_t(e, dt, "const float eps = %s;", em_float((float)attr_float(e->op, "epsilon", 1e-4)));
-  pr_t(e, dt, "for (int64_t i = 0; i < %s; i++) {", em_numel(e, p));
-  pr_t(e, dt, "const float pv = p[i], l = label[i];");
-  if (grad) pr_t(e, dt, "out[i] = dout[i] * (-(l / (pv + eps)) + (1.0f - l) / (1.0f - pv + eps));");
-  else pr_t(e, dt, "out[i] = -(l * logf(pv + eps)) - (1.0f - l) * logf(1.0f - pv + eps);");
-  pr_t(e, dt, "}");
+  tu_pr(e, dt, "const float eps = %s;", em_float((float)attr_float(e->op, "epsilon", 1e-4)));
+  tu_pr(e, dt, "for (int64_t i = 0; i < %s; i++) {", em_numel(e, p));
+  tu_pr(e, dt, "const float pv = p[i], l = label[i];");
+  if (grad) tu_pr(e, dt, "out[i] = dout[i] * (-(l / (pv + eps)) + (1.0f - l) / (1.0f - pv + eps));");
+  else tu_pr(e, dt, "out[i] = -(l * logf(pv + eps)) - (1.0f - l) * logf(1.0f - pv + eps);");
+  tu_pr(e, dt, "}");
   return 0;
 }
 
@@ -787,18 +771,18 @@ static int emit_kldiv_loss(EmitCtx *e) {
     return -1;
   if (red == 0 && !same_numel(e, loss, x)) return em_fail(e, "Loss and X differ in element count");
   if (red != 0 && strcmp(em_numel(e, loss), "1")) return em_fail(e, "a reduced Loss must hold one element");
-  pr_t(e, dt, "float *loss = %s;", em_ptr(e, loss, 0));
-  pr_t(e, dt, "const int64_t n = %s;", em_numel(e, x));
-  if (red != 0) pr_t(e, dt, "double acc = 0.0;");
-  pr_t(e, dt, "for (int64_t i = 0; i < n; i++) {");
-  pr_t(e, dt, "const float v = t[i] <= 0.0f ? 0.0f : t[i] * (logf(t[i]) - x[i]);");
-  pr_t(e, dt, red == 0 ? "loss[i] = v;" : "acc += v;");
-  pr_t(e, dt, "}");
-  if (red == 1) pr_t(e, dt, "loss[0] = (float)acc / (float)n;");
-  if (red == 2) pr_t(e, dt, "loss[0] = (float)acc;");
+  tu_pr(e, dt, "float *loss = %s;", em_ptr(e, loss, 0));
+  tu_pr(e, dt, "const int64_t n = %s;", em_numel(e, x));
+  if (red != 0) tu_pr(e, dt, "double acc = 0.0;");
+  tu_pr(e, dt, "for (int64_t i = 0; i < n; i++) {");
+  tu_pr(e, dt, "const float v = t[i] <= 0.0f ? 0.0f : t[i] * (logf(t[i]) - x[i]);");
+  tu_pr(e, dt, red == 0 ? "loss[i] = v;" : "acc += v;");
+  tu_pr(e, dt, "}");
+  if (red == 1) tu_pr(e, dt, "loss[0] = (float)acc / (float)n;");
+  if (red == 2) tu_pr(e, dt, "loss[0] = (float)acc;");
   if (red == 3) {
-    pr_t(e, dt, "const int64_t batch = %s;", em_spec(e, x)->rank > 0 ? em_dim(e, x, 0) : "1");
-    pr_t(e, dt, "loss[0] = batch > 0 ? (float)acc / (float)batch : (float)acc;");
+    tu_pr(e, dt, "const int64_t batch = %s;", em_spec(e, x)->rank > 0 ? em_dim(e, x, 0) : "1");
+    tu_pr(e, dt, "loss[0] = batch > 0 ? (float)acc / (float)batch : (float)acc;");
   }
   return 0;
 }
@@ -818,14 +802,14 @@ static int emit_kldiv_loss_grad(EmitCtx *e) {
     return -1;
   int scalar = !strcmp(em_numel(e, dout), "1");
   if (!scalar && !same_numel(e, dout, dx)) return em_fail(e, "Loss@GRAD must hold one value or one per element");
-  pr_t(e, dt, "const float *dout = %s;", em_ptr(e, dout, 1));
-  pr_t(e, dt, "const int64_t n = %s;", em_numel(e, dx));
+  tu_pr(e, dt, "const float *dout = %s;", em_ptr(e, dout, 1));
+  tu_pr(e, dt, "const int64_t n = %s;", em_numel(e, dx));
   const char *div = red == 1 ? " / (float)n" : "";
   if (red == 3) {
-    pr_t(e, dt, "const float batch = (float)%s;", em_spec(e, dx)->rank > 0 ? em_dim(e, dx, 0) : "1");
+    tu_pr(e, dt, "const float batch = (float)%s;", em_spec(e, dx)->rank > 0 ? em_dim(e, dx, 0) : "1");
     div = " / batch";
   }
-  pr_t(e, dt, "for (int64_t i = 0; i < n; i++) dx[i] = t[i] <= 0.0f ? 0.0f : (-t[i] * dout[%s])%s;",
+  tu_pr(e, dt, "for (int64_t i = 0; i < n; i++) dx[i] = t[i] <= 0.0f ? 0.0f : (-t[i] * dout[%s])%s;",
           scalar ? "0" : "i", div);
   return 0;
 }

@@ -4,7 +4,8 @@
  *          "element" (one per element of a sample); data_format="NCHW".
  * The Alpha size is checked when every dim involved is known.
  *
- * C emission (fp32): Out = X > 0 ? X : alpha * X, with alpha the one value
+ * C emission (float32 and float64, as Paddle's CPU kernels; every tensor
+ * of X's dtype): Out = X > 0 ? X : alpha * X, with alpha the one value
  * (all), the channel's (channel: X viewed as [N, C, inner] or [outer, C]),
  * or the element's within a sample (element).
  *
@@ -20,6 +21,7 @@
 #include "../emit_ew.h"
 #include "../util.h"
 #include "ops.h"
+#include "tensor_util.h"
 
 static int infer_prelu(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
@@ -70,25 +72,38 @@ static int prelu_view(EmitCtx *e, const Var *x, const char **outer, const char *
   return 0;
 }
 
+/* 1 when every tensor of vs (NULL entries skipped) has dtype dt, float32
+ * or float64 (Paddle's CPU kernels: float, double). */
+static int prelu_dtype_ok(int dt, Var *const *vs, int n) {
+  if (dt != RT_DT_FP32 && dt != RT_DT_FP64) return 0;
+  for (int i = 0; i < n; i++)
+    if (vs[i] && vs[i]->dtype != dt) return 0;
+  return 1;
+}
+
 static int emit_prelu(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = ctx_in(&c, "X", 0), *alpha = ctx_in(&c, "Alpha", 0), *out = ctx_out(&c, "Out", 0);
   if (!x || !alpha || !out) return em_fail(e, "missing X, Alpha or Out");
-  if (x->dtype != RT_DT_FP32 || alpha->dtype != RT_DT_FP32) return em_fail(e, "prelu is supported for float32 only");
+  const int dt = x->dtype;
+  if (!prelu_dtype_ok(dt, (Var *const[]){alpha, out}, 2))
+    return em_fail(e, "prelu of %s X and %s Alpha is not supported (float32 or float64, alike)", rt_dtype_name(dt),
+                   rt_dtype_name(alpha->dtype));
   const char *a = em_ptr(e, alpha, 1);
   if (!strcmp(attr_str(e->op, "mode", "all"), "all"))
-    return ew_unary(e, x, out, pool_printf("const float a = %s[0];", a), "v > 0.0f ? v : a * v");
+    return ew_unary(e, x, out, tu_respell(dt, pool_printf("const float a = %s[0];", a)),
+                    tu_respell(dt, "v > 0.0f ? v : a * v"));
   const char *outer = "", *n = "", *inner = "";
   SymDim nsym;
   if (prelu_view(e, x, &outer, &n, &inner, &nsym)) return -1;
   SymDim na = spec_numel(em_spec(e, alpha));
   if (na.a) return em_fail(e, "Alpha must not depend on the batch");
-  pr_line(e->p, "const float *x = %s, *alpha = %s;", em_ptr(e, x, 1), a);
-  pr_line(e->p, "float *out = %s;", em_ptr(e, out, 0));
+  tu_pr(e, dt, "const float *x = %s, *alpha = %s;", em_ptr(e, x, 1), a);
+  tu_pr(e, dt, "float *out = %s;", em_ptr(e, out, 0));
   pr_line(e->p, "for (int64_t o = 0; o < %s; o++) {", outer);
   pr_line(e->p, "for (int64_t k = 0; k < %s; k++) {", n);
-  pr_line(e->p, "const float a = alpha[k];");
-  pr_line(e->p, "for (int64_t i = 0; i < %s; i++, x++, out++) *out = *x > 0.0f ? *x : a * *x;", inner);
+  tu_pr(e, dt, "const float a = alpha[k];");
+  tu_pr(e, dt, "for (int64_t i = 0; i < %s; i++, x++, out++) *out = *x > 0.0f ? *x : a * *x;", inner);
   pr_line(e->p, "}");
   pr_line(e->p, "}");
   return 0;
@@ -99,8 +114,10 @@ static int emit_prelu_grad(EmitCtx *e) {
   Var *x = ctx_in(&c, "X", 0), *alpha = ctx_in(&c, "Alpha", 0), *dout = ctx_in(&c, "Out@GRAD", 0);
   Var *dx = ctx_out(&c, "X@GRAD", 0), *dalpha = ctx_out(&c, "Alpha@GRAD", 0);
   if (!x || !alpha || !dout) return em_fail(e, "needs X, Alpha and Out@GRAD");
-  if (x->dtype != RT_DT_FP32 || alpha->dtype != RT_DT_FP32 || dout->dtype != RT_DT_FP32)
-    return em_fail(e, "prelu_grad is supported for float32 only");
+  const int dt = x->dtype;
+  if (!prelu_dtype_ok(dt, (Var *const[]){alpha, dout, dx, dalpha}, 4))
+    return em_fail(e, "prelu_grad of %s X is not supported (float32 or float64, every tensor alike)",
+                   rt_dtype_name(dt));
   if (em_spec(e, x)->rank < 1) return em_fail(e, "X must have rank >= 1");
   const char *outer = "", *n = "", *inner = "";
   SymDim nsym = {0, 0}, na = spec_numel(em_spec(e, alpha));
@@ -108,23 +125,23 @@ static int emit_prelu_grad(EmitCtx *e) {
   if (na.a || nsym.a || na.c != nsym.c)
     return em_fail(e, "Alpha has %s values where mode '%s' needs %s", em_sym(na), attr_str(e->op, "mode", "all"),
                    em_sym(nsym));
-  pr_line(e->p, "const float *x = %s, *dout = %s;", em_ptr(e, x, 1), em_ptr(e, dout, 1));
+  tu_pr(e, dt, "const float *x = %s, *dout = %s;", em_ptr(e, x, 1), em_ptr(e, dout, 1));
   if (dx) {
-    pr_line(e->p, "const float *alpha = %s;", em_ptr(e, alpha, 1));
-    pr_line(e->p, "float *dx = %s;", em_ptr(e, dx, 0));
+    tu_pr(e, dt, "const float *alpha = %s;", em_ptr(e, alpha, 1));
+    tu_pr(e, dt, "float *dx = %s;", em_ptr(e, dx, 0));
     pr_line(e->p, "for (int64_t o = 0, i = 0; o < %s; o++) {", outer);
     pr_line(e->p, "for (int64_t k = 0; k < %s; k++) {", n);
-    pr_line(e->p, "const float a = alpha[k];");
-    pr_line(e->p, "for (int64_t j = 0; j < %s; j++, i++) dx[i] = x[i] > 0.0f ? dout[i] : a * dout[i];", inner);
+    tu_pr(e, dt, "const float a = alpha[k];");
+    tu_pr(e, dt, "for (int64_t j = 0; j < %s; j++, i++) dx[i] = x[i] > 0.0f ? dout[i] : a * dout[i];", inner);
     pr_line(e->p, "}");
     pr_line(e->p, "}");
   }
   if (dalpha) { /* each alpha's sum in element order */
-    pr_line(e->p, "float *dalpha = %s;", em_ptr(e, dalpha, 0));
-    pr_line(e->p, "for (int64_t k = 0; k < %s; k++) dalpha[k] = 0.0f;", em_numel(e, dalpha));
+    tu_pr(e, dt, "float *dalpha = %s;", em_ptr(e, dalpha, 0));
+    tu_pr(e, dt, "for (int64_t k = 0; k < %s; k++) dalpha[k] = 0.0f;", em_numel(e, dalpha));
     pr_line(e->p, "for (int64_t o = 0, i = 0; o < %s; o++) {", outer);
     pr_line(e->p, "for (int64_t k = 0; k < %s; k++) {", n);
-    pr_line(e->p, "for (int64_t j = 0; j < %s; j++, i++) dalpha[k] += x[i] > 0.0f ? 0.0f : x[i] * dout[i];", inner);
+    tu_pr(e, dt, "for (int64_t j = 0; j < %s; j++, i++) dalpha[k] += x[i] > 0.0f ? 0.0f : x[i] * dout[i];", inner);
     pr_line(e->p, "}");
     pr_line(e->p, "}");
   }

@@ -3,6 +3,8 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -280,4 +282,16 @@ const char *tu_respell(int dtype, const char *line) {
   }
   *o = 0;
   return out;
+}
+
+void tu_pr(EmitCtx *e, int dtype, const char *fmt, ...) {
+  va_list ap, aq;
+  va_start(ap, fmt);
+  va_copy(aq, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  char *line = pool_alloc((size_t)n + 1);
+  vsnprintf(line, (size_t)n + 1, fmt, aq);
+  va_end(aq);
+  pr_line(e->p, "%s", tu_respell(dtype, line));
 }

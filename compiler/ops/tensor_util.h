@@ -85,4 +85,8 @@ const char *tu_literal(int dtype, double v);
  * lose its float value as a double. */
 const char *tu_respell(int dtype, const char *line);
 
+/* pr_line of a line of C written for float32 (printf format fmt),
+ * respelled for `dtype` (tu_respell). */
+void tu_pr(EmitCtx *e, int dtype, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 #endif

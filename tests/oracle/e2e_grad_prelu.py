@@ -1,7 +1,8 @@
 """Gradient cases of prelu: prelu_grad in modes all, channel (NCHW and
 NHWC, rank 2 to 5) and element, X's and Alpha's gradients alone and
-together, inputs with exact zeros (X > 0 is false there), checked against
-Paddle's own grad ops (oracle_case.build_grad_case).
+together, inputs with exact zeros (X > 0 is false there); float64 in each
+mode (forward outputs fetched too, held to TOL64), checked against Paddle's
+own grad ops (oracle_case.build_grad_case).
 
     python e2e_grad_prelu.py OUTDIR [CASE ...]
 """
@@ -78,12 +79,27 @@ def prelu_x_grad_only():
     return ["x", "a_alpha"], [y], [x]
 
 
+def prelu_f64(name, shape, mode, fmt="NCHW"):
+    def f():
+        x = data("x", shape, "float64")
+        return ["x"], [prelu(x, mode, fmt)], [x]
+    f.__name__ = name
+    f.fetch_outs = True
+    case(f)
+
+
+prelu_f64("prelu_all_f64", [2, 3, 4], "all")
+prelu_f64("prelu_channel_nhwc_f64", [2, 4, 5, 3], "channel", "NHWC")
+prelu_f64("prelu_element_f64", [3, 2, 4], "element")
+
+
 def make_input(v, rng):
     shape = [3 if d < 0 else d for d in v.shape]
+    dt = "float64" if v.dtype == paddle.float64 else "float32"
     if v.name.startswith("dout") or v.name.startswith("a_"):
-        return rng.standard_normal(shape).astype("float32")
-    x = rng.standard_normal(shape).astype("float32")
-    return x * (rng.random(shape) < 0.85).astype("float32")  # some exact zeros
+        return rng.standard_normal(shape).astype(dt)
+    x = rng.standard_normal(shape).astype(dt)
+    return x * (rng.random(shape) < 0.85).astype(dt)  # some exact zeros
 
 
 if __name__ == "__main__":
