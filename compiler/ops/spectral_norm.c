@@ -169,7 +169,8 @@ static int emit_spectral_norm_grad(EmitCtx *e) {
   if (sn_geometry(e, wt, u, v, (const Var *const[]){dout, dw, NULL}, &g)) return -1;
   sn_print_sigma(e, &g, wt, u, v);
   const char *t = em_ctype(wt->dtype);
-  pr_line(e->p, "%s *gm = (%s *)%s;", t, t, em_scratch(e, (SymDim){0, g.h * g.w * (int64_t)rt_dtype_size(wt->dtype)}));
+  const int64_t bytes = g.h * g.w * (int64_t)rt_dtype_size(wt->dtype); /* dOut's matrix view */
+  pr_line(e->p, "%s *gm = (%s *)%s;", t, t, em_scratch(e, (SymDim){0, bytes}));
   sn_to_matrix(e, &g, em_ptr(e, dout, 1), "gm");
   pr_line(e->p, "%s sum = 0;", t);
   pr_line(e->p, "for (int64_t k = 0; k < h * w; k++) sum += wm[k] / sigma;");
