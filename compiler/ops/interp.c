@@ -249,7 +249,8 @@ static int emit_interp(EmitCtx *e) {
     emit_interp2d(e, x, out, &r);
   } else { /* 3-D, channel-last and float64 linear-family and bicubic resizes */
     /* Paddle's v2 double kernels of the linear family compute the
-     * half-pixel coordinate in float (its float ones, and v1's, in double) */
+     * half-pixel coordinate in float, its v1 double kernels in double
+     * (rt_resize.c's table; the float32 path is rt_resample.h's) */
     r.float_coord = f64 && strstr(e->op->type, "_v2") && r.method == RT_INTERP_BILINEAR;
     print_resize(e, &r);
     resample_print_c(e->p, &(ResampleCall){.kind = RESAMPLE_RESIZE, .f64 = f64, .geo = "geo",
