@@ -341,3 +341,20 @@ def test_fake_quantize_range_abs_max_training_refused(tmp_path):
         "         {'Out': ['float32'], 'OutScale': ['float32'], 'OutScales': ['float32']},\n"
         "         {'window_size': 4, 'is_test': False})[0]"), training=True)
     bad(["compile", model, "-o", str(tmp_path / "out")], "(fake_quantize_range_abs_max -> ", "OutScales")
+
+
+def test_fused_elemwise_activation_pair_paddle_does_not_compute(tmp_path):
+    """A user's fused_elemwise_activation computes one of the nine functor
+    pairs of Paddle's kernel; [sigmoid, elementwise_add] is not one (Paddle's
+    checker refuses it when the op is appended, so the file is edited after):
+    refused, naming the op and the pair — not computed with the sigmoid op's
+    own formula."""
+    model = export_one_op(tmp_path, (
+        "feeds = [x]\n"
+        "out = op('fused_elemwise_activation', {'X': [x], 'Y': [x]},\n"
+        "         {'Out': ['float32'], 'IntermediateOut': ['float32']},\n"
+        "         {'functor_list': ['relu', 'elementwise_add']})[0]\n"
+        "[o._set_attr('functor_list', ['sigmoid', 'elementwise_add']) for o in main.global_block().ops\n"
+        " if o.type == 'fused_elemwise_activation']"))
+    bad(["compile", model, "-o", str(tmp_path / "out")], "(fused_elemwise_activation -> ", "[sigmoid, elementwise_add]",
+        "none of the nine pairs")

@@ -4,13 +4,7 @@
  * travel on the fused op (copied from the activation it replaced), so any
  * unary op of activation.c can be the activation.
  *
- *   fused_elemwise_activation: X, Y -> Out [, IntermediateOut];
- *     functor_list = [unary, binary]: Out = unary(binary(X, Y));
- *     functor_list = [binary, unary]: Out = binary(X, unary(Y));
- *     binary is elementwise_add or elementwise_mul with Paddle's `axis`
- *     broadcasting; unary any op of activation.c (scale reads scale/bias).
- *     save_intermediate_out=false (an IntermediateOut someone reads is not
- *     supported).
+ *   fused_elemwise_activation: fused_elemwise_activation.c.
  *   fused_elemwise_add_activation_grad: Y, Out, Out@GRAD -> X@GRAD, Y@GRAD
  *     (each optional); functor_list = [<act>_grad, elementwise_add_grad]:
  *     the backward of Out = act(X + Y), the act's grad reading Out alone
@@ -49,47 +43,6 @@
 #include "../util.h"
 #include "bcast_util.h"
 #include "ops.h"
-
-static int infer_fused_elemwise(OpCtx *c) {
-  Var *x = ctx_need(c, "X", 0), *y = ctx_need(c, "Y", 0);
-  if (!x || !y) return -1;
-  Shape s;
-  if (shape_broadcast(c, &x->shape, &y->shape, attr_int(c->op, "axis", -1), &s)) return -1;
-  ctx_set(c, "Out", 0, &s, x->dtype);
-  return 0;
-}
-
-/* The C operator of a binary functor, or NULL. */
-static const char *binary_op(const char *f) {
-  if (!strcmp(f, "elementwise_add")) return "+";
-  if (!strcmp(f, "elementwise_mul")) return "*";
-  return NULL;
-}
-
-static int emit_fused_elemwise(EmitCtx *e) {
-  OpCtx c = {e->g, (Op *)e->op};
-  Var *x = ctx_in(&c, "X", 0), *y = ctx_in(&c, "Y", 0), *out = ctx_out(&c, "Out", 0);
-  Var *mid = ctx_out(&c, "IntermediateOut", 0);
-  if (!x || !y || !out) return em_fail(e, "missing X, Y or Out");
-  if (x->dtype != RT_DT_FP32 || y->dtype != RT_DT_FP32) return em_fail(e, "only float32 is supported");
-  if (mid && (mid->nusers || (mid->flags & VAR_FETCH)))
-    return em_fail(e, "IntermediateOut (save_intermediate_out) is read; that is not supported");
-  char **fl;
-  const OpAttr *a = attr_find(e->op, "functor_list");
-  if (!a || a->n_strings != 2) return em_fail(e, "functor_list must name two functors");
-  fl = a->strings;
-  const int64_t axis = attr_int(e->op, "axis", -1);
-  const char *bin = binary_op(fl[0]);
-  if (bin) { /* binary(X, unary(Y)) */
-    const char *u = unary_float_expr(e, e->op, fl[1]);
-    if (!u) return em_fail(e, "unknown functor '%s'", fl[1]);
-    return ew_binary_bind(e, x, y, out, axis, "b", pool_printf("a %s (%s)", bin, u));
-  }
-  bin = binary_op(fl[1]);
-  const char *u = unary_float_expr(e, e->op, fl[0]);
-  if (!bin || !u) return em_fail(e, "functor_list [%s, %s] is not supported", fl[0], fl[1]);
-  return ew_binary_bind(e, x, y, out, axis, pool_printf("a %s b", bin), u);
-}
 
 /* X@GRAD has Out@GRAD's shape (X is the operand of Out's shape), Y@GRAD
  * Y's. */
@@ -259,8 +212,6 @@ static int emit_fused_bn_grad(EmitCtx *e) {
   return op_batch_norm_grad_emit(e, dz ? em_ptr(e, dz, 1) : pool_printf("(const float *)%s", ws));
 }
 
-const OpDef op_fused_elemwise_activation = {.type = "fused_elemwise_activation", .infer = infer_fused_elemwise,
-                                            .emit_c = emit_fused_elemwise, .inplace = "X:Out"};
 const OpDef op_fused_elemwise_add_activation_grad = {.type = "fused_elemwise_add_activation_grad",
                                                      .infer = infer_fused_add_act_grad,
                                                      .emit_c = emit_fused_add_act_grad};
