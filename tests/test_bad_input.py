@@ -341,3 +341,15 @@ def test_fake_quantize_range_abs_max_training_refused(tmp_path):
         "         {'Out': ['float32'], 'OutScale': ['float32'], 'OutScales': ['float32']},\n"
         "         {'window_size': 4, 'is_test': False})[0]"), training=True)
     bad(["compile", model, "-o", str(tmp_path / "out")], "(fake_quantize_range_abs_max -> ", "OutScales")
+
+
+def test_bessel_of_a_dtype_without_a_kernel_refused(tmp_path):
+    """i0e of a float16 tensor (Paddle's CPU kernels are float and double;
+    paddlec's too): refused, naming the op and the dtype, rather than
+    computed in another precision."""
+    model = export_one_op(tmp_path, (
+        "h = paddle.static.data('h', [6, 20], 'float16')\n"
+        "feeds = [h]\n"
+        "out = op('i0e', {'x': [h]}, {'out': ['float16']}, {})[0]"))
+    bad(["compile", model, "-o", str(tmp_path / "out")], model, "(i0e -> ", "float16 tensors is not supported")
+    assert not (tmp_path / "out").exists()
