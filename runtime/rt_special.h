@@ -17,10 +17,16 @@ float rt_erfinvf(float y);
 float rt_digammaf(float x);
 
 /* Modified Bessel functions of the first kind of orders 0 and 1, plain
- * (i0, i1) and exponentially scaled by exp(-|x|) (i0e, i1e).  As Paddle's
- * kernels: infinite unscaled once their float exp(|x|) factor overflows
- * (|x| > 88.72), NaN for an infinite x unscaled, 0 (with x's sign for i1e)
- * scaled. */
+ * (i0, i1) and exponentially scaled by exp(-|x|) (i0e, i1e), as Paddle's
+ * double kernels compute them (Cephes' Chebyshev series, bessel_kernel_impl.h):
+ * infinite unscaled once exp(|x|) overflows (|x| > 709.78), NaN for an
+ * infinite x unscaled, 0 (with x's sign for i1e) scaled.  The float ones
+ * are those rounded to float, infinite unscaled once Paddle's float
+ * exp(|x|) factor overflows (|x| > 88.72). */
+double rt_i0(double x);
+double rt_i0e(double x);
+double rt_i1(double x);
+double rt_i1e(double x);
 float rt_i0f(float x);
 float rt_i0ef(float x);
 float rt_i1f(float x);

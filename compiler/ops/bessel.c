@@ -2,7 +2,8 @@
  * Modified Bessel functions of the first kind of order 0 and 1, and the
  * same scaled by exp(-|x|) (paddle.i0, paddle.i0e, paddle.i1, paddle.i1e).
  * These phi-era ops name their slots in lower case.
- * Emission: an element-wise loop calling runtime/rt_special.c (float32). */
+ * Emission: an element-wise loop calling runtime/rt_special.c, float32 or
+ * float64 (Paddle 2.6 registers CPU kernels for float and double). */
 #include <string.h>
 
 #include "../emit_ew.h"
@@ -16,13 +17,31 @@ static int infer_bessel(OpCtx *c) {
   return 0;
 }
 
+/* The runtime function of Bessel function `name` (i0, i0e, i1, i1e) for
+ * dtype: rt_i0f for float32, rt_i0 for float64; NULL (after em_fail) for
+ * any other dtype or when the tensors' dtypes differ. */
+static const char *bessel_fn(EmitCtx *e, const char *name, int n, const Var *const *all) {
+  for (int i = 1; i < n; i++)
+    if (all[i] && all[i]->dtype != all[0]->dtype) {
+      em_fail(e, "'%s' is %s where '%s' is %s", all[i]->name, rt_dtype_name(all[i]->dtype), all[0]->name,
+              rt_dtype_name(all[0]->dtype));
+      return NULL;
+    }
+  if (all[0]->dtype != RT_DT_FP32 && all[0]->dtype != RT_DT_FP64) {
+    em_fail(e, "%s of %s tensors is not supported (float32 and float64 are, as Paddle's CPU kernels)", e->op->type,
+            rt_dtype_name(all[0]->dtype));
+    return NULL;
+  }
+  return pool_printf("rt_%s%s", name, all[0]->dtype == RT_DT_FP64 ? "" : "f");
+}
+
 static int emit_bessel(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = ctx_in(&c, "x", 0), *out = ctx_out(&c, "out", 0);
   if (!x || !out) return em_fail(e, "missing x or out");
-  if (x->dtype != RT_DT_FP32 || out->dtype != RT_DT_FP32)
-    return em_fail(e, "%s of %s tensors is not supported yet", e->op->type, rt_dtype_name(x->dtype));
-  return ew_unary(e, x, out, NULL, pool_printf("rt_%sf(v)", e->op->type));
+  const Var *const all[2] = {x, out};
+  const char *fn = bessel_fn(e, e->op->type, 2, all);
+  return fn ? ew_unary(e, x, out, NULL, pool_printf("%s(v)", fn)) : -1;
 }
 
 const OpDef op_i0 = {.type = "i0", .infer = infer_bessel, .emit_c = emit_bessel};
@@ -33,11 +52,12 @@ const OpDef op_i1e = {.type = "i1e", .infer = infer_bessel, .emit_c = emit_besse
 /* i0_grad: x, out@GRAD; i0e_grad, i1_grad, i1e_grad: x, out, out@GRAD ->
  * x@GRAD (x's shape).  phi's I0/I0e/I1/I1eGradFunctor formulas, their
  * Chebyshev series standing for I0, I1 (and the scaled ones), here
- * rt_special.c's values (float32):
+ * rt_special.c's values, with eps the dtype's machine epsilon:
  *   i0:  I1(x) * dOut
  *   i0e: (I1e(x) - copysign(1, x) * out) * dOut
- *   i1:  |x| <= FLT_EPSILON ? 0.5 * dOut : (I0(x) - out / x) * dOut
- *   i1e: |x| <= FLT_EPSILON ? 0.5 * dOut : (I0e(x) - out * (copysign(1, x) + 1 / x)) * dOut */
+ *   i1:  |x| <= eps ? 0.5 * dOut : (I0(x) - out / x) * dOut
+ *   i1e: |x| <= eps ? 0.5 * dOut : (I0e(x) - out * (copysign(1, x) + 1 / x)) * dOut
+ * Written for float32; float64 takes the double spelling (ew_expr_double). */
 static int emit_bessel_grad(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   const char *t = e->op->type;
@@ -47,15 +67,17 @@ static int emit_bessel_grad(EmitCtx *e) {
   if (!x || !dout || (!i0 && !out)) return em_fail(e, "missing x, out or out@GRAD");
   if (!dx) return 0;
   const Var *const all[4] = {x, dout, dx, out};
-  for (int i = 0; i < 4; i++)
-    if (all[i] && all[i]->dtype != RT_DT_FP32)
-      return em_fail(e, "%s of %s tensors is not supported (float32)", t, rt_dtype_name(all[i]->dtype));
-  const char *expr = i0    ? "rt_i1f(v) * d"
-                     : i0e ? "(rt_i1ef(v) - copysignf(1.0f, v) * o) * d"
-                     : i1  ? "fabsf(v) <= 1.1920929e-07f ? 0.5f * d : (rt_i0f(v) - o / v) * d"
-                           : "fabsf(v) <= 1.1920929e-07f ? 0.5f * d : (rt_i0ef(v) - o * (copysignf(1.0f, v) + 1.0f / v)) * d";
+  const char *fn = bessel_fn(e, i0 ? "i1" : i0e ? "i1e" : i1 ? "i0" : "i0e", 4, all);
+  if (!fn) return -1;
+  const int f64 = x->dtype == RT_DT_FP64;
+  const char *eps = f64 ? "2.220446049250313e-16" : "1.1920929e-07f";
+  const char *expr = i0    ? pool_printf("%s(v) * d", fn)
+                     : i0e ? pool_printf("(%s(v) - copysignf(1.0f, v) * o) * d", fn)
+                     : i1  ? pool_printf("fabsf(v) <= %s ? 0.5f * d : (%s(v) - o / v) * d", eps, fn)
+                           : pool_printf("fabsf(v) <= %s ? 0.5f * d : (%s(v) - o * (copysignf(1.0f, v) + 1.0f / v)) * d",
+                                         eps, fn);
   const EwIn in[3] = {{x, -1, "px", "v"}, {dout, -1, "pd", "d"}, {out, -1, "po", "o"}};
-  return ew_nary(e, dx, i0 ? 2 : 3, in, NULL, NULL, expr);
+  return ew_nary(e, dx, i0 ? 2 : 3, in, NULL, NULL, f64 ? ew_expr_double(expr) : expr);
 }
 
 const OpDef op_i0_grad = {.type = "i0_grad", .infer = grad_infer, .emit_c = emit_bessel_grad};

@@ -144,10 +144,26 @@ def activation_specials():
 def bessel():
     x = data("x", [None, 4, 8])
     s = data("special", [None, 8])
-    wide = paddle.scale(x, 30.0)  # the power series below 30, the asymptotic expansion above, overflow past 88.7
+    wide = paddle.scale(x, 30.0)  # both Chebyshev ranges (|x| <= 8 and above), overflow past 88.7
     outs = []
     for f in (paddle.i0, paddle.i0e, paddle.i1, paddle.i1e):
         outs += [f(x), f(wide), f(s)]
+    return [x, s], outs
+
+
+@case
+def bessel_float64():
+    """i0, i0e, i1, i1e on float64 tensors (Paddle's double kernels): each
+    range its own output, measured at its own scale: tiny |x| (~1e-15),
+    standard normal, both Chebyshev ranges (x * 6), |x| in the hundreds
+    where the unscaled ones overflow past 709.78 (x * 300), |x| ~ 1e6 for
+    the scaled ones, NaN and infinities."""
+    x = data("x", [None, 4, 8], "float64")
+    s = data("special", [None, 8], "float64")
+    outs = []
+    for f in (paddle.i0, paddle.i0e, paddle.i1, paddle.i1e):
+        outs += [f(paddle.scale(x, k)) for k in (1e-15, 1.0, 6.0, 300.0)] + [f(s)]
+    outs += [f(paddle.scale(x, 1e6)) for f in (paddle.i0e, paddle.i1e)]
     return [x, s], outs
 
 

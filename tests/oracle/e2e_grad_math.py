@@ -10,7 +10,8 @@ offsets, p orders, flatten/exclusive/reverse), broadcast operands, ties,
 
 Feed names pick the inputs' distribution (make_input): `int*` small
 integers (ties, zeros), `pos*` in [0.5, 1.5), `unit*` in (-0.9, 0.9), `wide*` in (-12, 12),
-others standard normal (float64 for a float64 var, all others float32).
+`tiny*` |x| in (1e-18, 1e-14) with random signs and zeros, `big*` |x| in (700, 715),
+`huge*` |x| in (1e3, 1e8), others standard normal; float64 for a float64 var.
 
     python e2e_grad_math.py OUTDIR [CASE ...]
 """
@@ -291,6 +292,27 @@ unary("i1_zero", [3, 4], paddle.i1, feed="intx")
 unary("i1e_zero", [3, 4], paddle.i1e, feed="intx")
 
 
+# and in float64 (Paddle's double kernels), forward fetched too: each range
+# its own input, so each gradient is measured at its own scale: `tiny` |x|
+# from 1e-18 to 1e-14 and zeros (the grads' |x| <= DBL_EPSILON branch),
+# standard normal, `wide` (both Chebyshev ranges), `big` |x| in (700, 715)
+# (exp(|x|) overflows past 709.78: infinities and NaNs), and for the scaled
+# ones `huge` |x| from 1e3 to 1e8
+def bessel64(fn, ranges):
+    def f():
+        xs = [data(r, [4, 6], "float64") for r in ranges]
+        return ranges, [fn(x) for x in xs], xs
+    f.__name__ = fn.__name__ + "_f64"
+    f.fetch_outs = True
+    case(f)
+
+
+bessel64(paddle.i0, ["tiny", "x", "wide", "big"])
+bessel64(paddle.i1, ["tiny", "x", "wide", "big"])
+bessel64(paddle.i0e, ["tiny", "x", "wide", "big", "huge"])
+bessel64(paddle.i1e, ["tiny", "x", "wide", "big", "huge"])
+
+
 # spectral_norm_grad: dim 0 and 1, ranks 2 to 5, power_iters 0 to 3, eps;
 # U and V are the op's non-trainable parameters (random values); a
 # trainable weight (its gradient fetched as a parameter's); float64
@@ -323,15 +345,28 @@ def spectral_norm_param():
 def make_input(v, rng):
     import numpy as np
     shape = [3 if d < 0 else d for d in v.shape]
+    dt = "float64" if "float64" in str(v.dtype) else "float32"
     if v.name.startswith("int"):
-        return rng.integers(-2, 3, shape).astype("float32")
+        return rng.integers(-2, 3, shape).astype(dt)
     if v.name.startswith("pos"):
-        return (rng.random(shape) + 0.5).astype("float32")
+        return (rng.random(shape) + 0.5).astype(dt)
     if v.name.startswith("wide"):
-        return rng.uniform(-12, 12, shape).astype("float32")
+        return rng.uniform(-12, 12, shape).astype(dt)
     if v.name.startswith("unit"):
-        return rng.uniform(-0.9, 0.9, shape).astype("float32")
-    return rng.standard_normal(shape).astype("float64" if "float64" in str(v.dtype) else "float32")
+        return rng.uniform(-0.9, 0.9, shape).astype(dt)
+
+    def signed(a):  # a random sign on each element
+        return np.where(rng.random(shape) < 0.5, -a, a)
+
+    if v.name.startswith("tiny"):
+        x = signed(10.0 ** rng.uniform(-18, -14, shape))
+        x.reshape(-1)[::5] = 0.0
+        return x.astype(dt)
+    if v.name.startswith("big"):
+        return signed(rng.uniform(700, 715, shape)).astype(dt)
+    if v.name.startswith("huge"):
+        return signed(10.0 ** rng.uniform(3, 8, shape)).astype(dt)
+    return rng.standard_normal(shape).astype(dt)
 
 
 if __name__ == "__main__":
