@@ -358,6 +358,8 @@ def test_fused_elemwise_activation_pair_paddle_does_not_compute(tmp_path):
         " if o.type == 'fused_elemwise_activation']"))
     bad(["compile", model, "-o", str(tmp_path / "out")], "(fused_elemwise_activation -> ", "[sigmoid, elementwise_add]",
         "none of the nine pairs")
+
+
 def test_bessel_of_a_dtype_without_a_kernel_refused(tmp_path):
     """i0e of a float16 tensor (Paddle's CPU kernels are float and double;
     paddlec's too): refused, naming the op and the dtype, rather than
