@@ -56,14 +56,11 @@ void pr_raw(Printer *p, const char *fmt, ...) {
 }
 
 void pr_line(Printer *p, const char *fmt, ...) {
-  va_list ap, ap2;
+  va_list ap;
   va_start(ap, fmt);
-  va_copy(ap2, ap);
-  int len = vsnprintf(NULL, 0, fmt, ap);
+  const char *line = pool_vprintf(fmt, ap);
   va_end(ap);
-  char *line = pool_alloc((size_t)len + 1);
-  vsnprintf(line, (size_t)len + 1, fmt, ap2);
-  va_end(ap2);
+  const size_t len = strlen(line);
   if (line[0] == '}' && p->indent > 0) p->indent--;
   for (int i = 0; i < p->indent; i++) put(p, "  ", 2);
   put(p, line, (size_t)len);

@@ -38,15 +38,21 @@ char *pool_strdup(const char *s) {
   return p;
 }
 
-char *pool_printf(const char *fmt, ...) {
-  va_list ap, ap2;
-  va_start(ap, fmt);
+char *pool_vprintf(const char *fmt, va_list ap) {
+  va_list ap2;
   va_copy(ap2, ap);
   int n = vsnprintf(NULL, 0, fmt, ap);
-  va_end(ap);
   char *p = pool_alloc((size_t)n + 1);
   vsnprintf(p, (size_t)n + 1, fmt, ap2);
   va_end(ap2);
+  return p;
+}
+
+char *pool_printf(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *p = pool_vprintf(fmt, ap);
+  va_end(ap);
   return p;
 }
 

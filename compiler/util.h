@@ -3,6 +3,7 @@
 #ifndef PADDLEC_UTIL_H
 #define PADDLEC_UTIL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -12,6 +13,8 @@ void *pool_alloc(size_t bytes);
 void *pool_realloc(void *old, size_t old_bytes, size_t new_bytes);
 char *pool_strdup(const char *s);
 char *pool_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* pool_printf with the arguments as a va_list (which it consumes). */
+char *pool_vprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 /* Frees everything allocated from the pool. */
 void pool_release(void);
 

@@ -285,13 +285,9 @@ const char *tu_respell(int dtype, const char *line) {
 }
 
 void tu_pr(EmitCtx *e, int dtype, const char *fmt, ...) {
-  va_list ap, aq;
+  va_list ap;
   va_start(ap, fmt);
-  va_copy(aq, ap);
-  int n = vsnprintf(NULL, 0, fmt, ap);
+  const char *line = pool_vprintf(fmt, ap);
   va_end(ap);
-  char *line = pool_alloc((size_t)n + 1);
-  vsnprintf(line, (size_t)n + 1, fmt, aq);
-  va_end(aq);
   pr_line(e->p, "%s", tu_respell(dtype, line));
 }
