@@ -90,6 +90,9 @@ const char *rt_blas_name(void);
 /* Softmax / log-softmax over the middle dim of x viewed as [outer, n, inner]. */
 void rt_softmax(const float *x, float *out, int64_t outer, int64_t n, int64_t inner);
 void rt_log_softmax(const float *x, float *out, int64_t outer, int64_t n, int64_t inner);
+/* The same in float64 (Paddle's double functors: plain exp, sums in order). */
+void rt_softmax_f64(const double *x, double *out, int64_t outer, int64_t n, int64_t inner);
+void rt_log_softmax_f64(const double *x, double *out, int64_t outer, int64_t n, int64_t inner);
 /* Softmax of one contiguous row of n floats (out may be x), as rt_softmax. */
 void rt_softmax_row(const float *x, float *out, int64_t n);
 

@@ -1,7 +1,7 @@
 /* Softmax and log-softmax over the middle dim of a [outer, n, inner] view,
  * numerically stable (the max is subtracted first, the difference clipped
  * below at -64: rt_softmax_shift), as Paddle computes them, with exp as
- * Eigen's vectorized exp (rt_vmath.h). */
+ * Eigen's vectorized exp (rt_vmath.h); float64 with libm's exp. */
 #include <math.h>
 #include <string.h>
 
@@ -81,4 +81,57 @@ void rt_softmax(const float *x, float *out, int64_t outer, int64_t n, int64_t in
 
 void rt_log_softmax(const float *x, float *out, int64_t outer, int64_t n, int64_t inner) {
   softmax_impl(x, out, outer, n, inner, 1);
+}
+
+/* float64, as Paddle's Eigen SoftmaxFunctor / LogSoftmaxFunctor for double
+ * compute each line of n elements: s = x - max clipped below at -64 (their
+ * ValueClip), then softmax e = exp(s), out = e * (1 / sum(e)); log_softmax
+ * out = s - log(sum(exp(s))); the sums in order along the line.  out may
+ * be x. */
+typedef struct SoftmaxJob64 {
+  const double *x;
+  double *out;
+  int64_t n, inner;
+  int log_out;
+} SoftmaxJob64;
+
+static double shift64(double v, double mx) {
+  const double s = v - mx;
+  return s < -64.0 ? -64.0 : s;
+}
+
+static void softmax_rows_f64(void *ctx, int64_t lo, int64_t hi) {
+  const SoftmaxJob64 *j = ctx;
+  const int64_t n = j->n, r = j->inner;
+  for (int64_t o = lo; o < hi; o++) {
+    for (int64_t i = 0; i < r; i++) {
+      const double *x = j->x + o * n * r + i;
+      double *out = j->out + o * n * r + i;
+      double mx = x[0];
+      for (int64_t k = 1; k < n; k++) mx = x[k * r] > mx ? x[k * r] : mx;
+      double sum = 0.0;
+      if (j->log_out) {
+        for (int64_t k = 0; k < n; k++) sum += exp(shift64(x[k * r], mx));
+        const double ls = log(sum);
+        for (int64_t k = 0; k < n; k++) out[k * r] = shift64(x[k * r], mx) - ls;
+      } else {
+        for (int64_t k = 0; k < n; k++) sum += out[k * r] = exp(shift64(x[k * r], mx));
+        const double inv = 1.0 / sum;
+        for (int64_t k = 0; k < n; k++) out[k * r] *= inv;
+      }
+    }
+  }
+}
+
+static void softmax_f64(const double *x, double *out, int64_t outer, int64_t n, int64_t inner, int log_out) {
+  SoftmaxJob64 j = {x, out, n, inner, log_out};
+  rt_parallel_range(outer, outer * n * inner * 4, softmax_rows_f64, &j);
+}
+
+void rt_softmax_f64(const double *x, double *out, int64_t outer, int64_t n, int64_t inner) {
+  softmax_f64(x, out, outer, n, inner, 0);
+}
+
+void rt_log_softmax_f64(const double *x, double *out, int64_t outer, int64_t n, int64_t inner) {
+  softmax_f64(x, out, outer, n, inner, 1);
 }

@@ -4,10 +4,9 @@
 void attention_print_c(Printer *p, const AttentionCall *c) {
   switch (c->kind) {
     case ATTN_SOFTMAX:
-      pr_line(p, "rt_softmax(%s, %s, %s, %s, %s);", c->x, c->out, c->outer, c->n, c->inner);
-      break;
     case ATTN_LOG_SOFTMAX:
-      pr_line(p, "rt_log_softmax(%s, %s, %s, %s, %s);", c->x, c->out, c->outer, c->n, c->inner);
+      pr_line(p, "rt_%ssoftmax%s(%s, %s, %s, %s, %s);", c->kind == ATTN_LOG_SOFTMAX ? "log_" : "", c->f64 ? "_f64" : "",
+              c->x, c->out, c->outer, c->n, c->inner);
       break;
     case ATTN_FUSED:
       pr_line(p, "rt_attention(&%s, %s, &%s, %s, %s, %s);", c->geo, c->batch, c->io, c->out, c->ws, c->gemm_ws);

@@ -20,6 +20,7 @@ typedef enum AttentionKind {
 
 typedef struct AttentionCall {
   AttentionKind kind;
+  int f64;                       /* softmax: float64 buffers (rt_softmax_f64, rt_log_softmax_f64) */
   const char *x, *out;           /* input (softmax), output */
   const char *outer, *n, *inner; /* softmax: the view */
   const char *geo, *io, *batch;  /* ATTN_FUSED: the RtAttention's and RtAttentionIo's names, sequences */

@@ -241,25 +241,8 @@ static int check_ft(EmitCtx *e, int dt, const Var *v, const char *slot) {
  * exp(max(x - max, -64)) (its ValueClip), sm = e * (1 / sum(e)), the sum
  * in class order.  Each element of x is read before the same element of
  * sm is written (they may share memory). */
-static void pr_softmax64(EmitCtx *e) {
-  pr_line(e->p, "for (int64_t i = 0; i < n; i++) {");
-  pr_line(e->p, "for (int64_t j = 0; j < r; j++) {");
-  pr_line(e->p, "const int64_t at = i * c * r + j;");
-  pr_line(e->p, "double mx = x[at];");
-  pr_line(e->p, "for (int64_t k = 1; k < c; k++) mx = x[at + k * r] > mx ? x[at + k * r] : mx;");
-  pr_line(e->p, "double sum = 0.0;");
-  pr_line(e->p, "for (int64_t k = 0; k < c; k++) {");
-  pr_line(e->p, "const double v = x[at + k * r] - mx;");
-  pr_line(e->p, "sum += sm[at + k * r] = exp(v < -64.0 ? -64.0 : v);");
-  pr_line(e->p, "}");
-  pr_line(e->p, "const double inv = 1.0 / sum;");
-  pr_line(e->p, "for (int64_t k = 0; k < c; k++) sm[at + k * r] *= inv;");
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
-}
-
 /* softmax_with_cross_entropy (phi CrossEntropyWithSoftmaxKernel): Softmax =
- * softmax(Logits) over axis (rt_softmax; pr_softmax64 for float64), or
+ * softmax(Logits) over axis (rt_softmax, rt_softmax_f64), or
  * Logits itself when use_softmax is off; Loss = -log(Softmax[label]) for a
  * hard label (0 where ignored), -sum(Label * log(Softmax)) over the classes
  * for a soft one. */
@@ -281,11 +264,9 @@ static int emit_softmax_ce(EmitCtx *e) {
   tu_pr(e, dt, "const %s *label = %s;", lt, em_ptr(e, label, 1));
   tu_pr(e, dt, "float *sm = %s;", em_ptr(e, sm, 0));
   tu_pr(e, dt, "float *loss = %s;", em_ptr(e, loss, 0));
-  if (use_sm && dt == RT_DT_FP64)
-    pr_softmax64(e);
-  else if (use_sm)
-    attention_print_c(e->p, &(AttentionCall){.kind = ATTN_SOFTMAX, .x = "x", .out = "sm", .outer = "n", .n = "c",
-                                             .inner = "r"});
+  if (use_sm)
+    attention_print_c(e->p, &(AttentionCall){.kind = ATTN_SOFTMAX, .f64 = dt == RT_DT_FP64, .x = "x", .out = "sm",
+                                             .outer = "n", .n = "c", .inner = "r"});
   else
     tu_pr(e, dt, "if (sm != x) memcpy(sm, x, (size_t)(n * c * r) * sizeof *sm);");
   tu_pr(e, dt, "for (int64_t i = 0; i < n; i++) {");

@@ -20,50 +20,8 @@ static int infer_softmax(OpCtx *c) {
   return 0;
 }
 
-/* float64 (Paddle's Eigen SoftmaxFunctor / LogSoftmaxFunctor for double),
- * each line of c elements along the axis of X viewed as [n, c, r], with
- * s = x - max clipped below at -64 (their ValueClip: Paddle's double
- * softmax of a logit 100 below the max is exp(-64) / sum, its log_softmax
- * -64 - log(sum)):
- *   softmax:     e = exp(s), Out = e * (1 / sum(e))
- *   log_softmax: Out = s - log(sum(exp(s)))
- * the sums in class order. */
-static int emit_softmax64(EmitCtx *e, const Var *x, const Var *out, int axis, int is_log) {
-  int rank = em_spec(e, x)->rank;
-  pr_line(e->p, "const double *x = %s;", em_ptr(e, x, 1));
-  pr_line(e->p, "double *out = %s;", em_ptr(e, out, 0));
-  pr_line(e->p, "const int64_t n = %s, c = %s, r = %s;", em_prod(e, x, 0, axis), rank ? em_dim(e, x, axis) : "1",
-          em_prod(e, x, axis + 1, rank));
-  pr_line(e->p, "for (int64_t i = 0; i < n; i++) {");
-  pr_line(e->p, "for (int64_t j = 0; j < r; j++) {");
-  pr_line(e->p, "const int64_t at = i * c * r + j;");
-  pr_line(e->p, "double mx = x[at];");
-  pr_line(e->p, "for (int64_t k = 1; k < c; k++) mx = x[at + k * r] > mx ? x[at + k * r] : mx;");
-  pr_line(e->p, "double sum = 0.0;");
-  if (is_log) {
-    pr_line(e->p, "for (int64_t k = 0; k < c; k++) {");
-    pr_line(e->p, "const double s = x[at + k * r] - mx;");
-    pr_line(e->p, "sum += exp(s < -64.0 ? -64.0 : s);");
-    pr_line(e->p, "}");
-    pr_line(e->p, "const double ls = log(sum);");
-    pr_line(e->p, "for (int64_t k = 0; k < c; k++) {");
-    pr_line(e->p, "const double s = x[at + k * r] - mx;");
-    pr_line(e->p, "out[at + k * r] = (s < -64.0 ? -64.0 : s) - ls;");
-    pr_line(e->p, "}");
-  } else {
-    pr_line(e->p, "for (int64_t k = 0; k < c; k++) {");
-    pr_line(e->p, "const double s = x[at + k * r] - mx;");
-    pr_line(e->p, "sum += out[at + k * r] = exp(s < -64.0 ? -64.0 : s);");
-    pr_line(e->p, "}");
-    pr_line(e->p, "const double inv = 1.0 / sum;");
-    pr_line(e->p, "for (int64_t k = 0; k < c; k++) out[at + k * r] *= inv;");
-  }
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
-  return 0;
-}
-
-/* rt_softmax over the axis of X viewed as [outer, n, inner]. */
+/* rt_softmax (rt_softmax_f64 for float64: Paddle's double functors) over
+ * the axis of X viewed as [outer, n, inner]. */
 static int emit_softmax(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = ctx_in(&c, "X", 0), *out = ctx_out(&c, "Out", 0);
@@ -75,8 +33,8 @@ static int emit_softmax(EmitCtx *e) {
   if (axis < 0) return em_fail(e, "axis out of range");
   if (!strcmp(fmt, "NHWC") && rank == 4 && axis == 1) axis = 3; /* channel axis of NHWC data */
   int is_log = !strcmp(e->op->type, "log_softmax");
-  if (x->dtype == RT_DT_FP64) return emit_softmax64(e, x, out, axis, is_log);
-  attention_print_c(e->p, &(AttentionCall){.kind = is_log ? ATTN_LOG_SOFTMAX : ATTN_SOFTMAX, .x = em_ptr(e, x, 1),
+  attention_print_c(e->p, &(AttentionCall){.kind = is_log ? ATTN_LOG_SOFTMAX : ATTN_SOFTMAX,
+                                           .f64 = x->dtype == RT_DT_FP64, .x = em_ptr(e, x, 1),
                                            .out = em_ptr(e, out, 0), .outer = em_prod(e, x, 0, axis),
                                            .n = rank ? em_dim(e, x, axis) : "1",
                                            .inner = em_prod(e, x, axis + 1, rank)});
