@@ -11,7 +11,6 @@
 #include "ops.h"
 #include "tensor_util.h"
 
-
 static int infer_affine_channel(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
@@ -56,9 +55,9 @@ const OpDef op_affine_channel = {.type = "affine_channel", .infer = infer_affine
  *   Scale@GRAD[c] = sum of X * Out@GRAD over channel c's elements,
  *   Bias@GRAD[c] = sum of Out@GRAD over them,
  * summed image by image, pixels in order, in the tensors' type (Paddle
- * sums with Eigen's column sums: results agree to rounding).  Shape rule (fluid
- * AffineChannelOpGrad): X@GRAD takes X's dims, Scale@GRAD and Bias@GRAD
- * Scale's. */
+ * sums with Eigen's column sums: results agree to rounding).  Shape rule
+ * (fluid AffineChannelOpGrad): X@GRAD takes X's dims, Scale@GRAD and
+ * Bias@GRAD Scale's. */
 static int infer_affine_channel_grad(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0), *sc = ctx_need(c, "Scale", 0);
   if (!x || !sc) return -1;
