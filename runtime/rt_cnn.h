@@ -449,6 +449,8 @@ void rt_batch_norm_grad_synced_f64(const double *x, const double *dy, const doub
 /* y = x * scale[c] + bias[c] over x viewed as [outer, c, inner]. */
 void rt_channel_affine(const float *x, float *y, const float *scale, const float *bias, int64_t outer, int64_t c,
                        int64_t inner);
+void rt_channel_affine_f64(const double *x, double *y, const double *scale, const double *bias, int64_t outer,
+                           int64_t c, int64_t inner);
 /* layer_norm over the last `cols` elements of each of `rows` rows; scale and
  * bias ([cols]) may be NULL.  mean and var ([rows], or NULL) receive each
  * row's mean and biased variance (without eps), layer_norm's Mean and

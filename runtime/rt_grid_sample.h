@@ -1,7 +1,9 @@
-/* grid_sampler (paddle.nn.functional.grid_sample) on NCHW / NCDHW float32
- * images, and its gradient, as Paddle's CPU kernels compute them
- * (phi grid_sample_kernel.cc, grid_sample_grad_kernel.cc and
- * grid_sample_utils.h), for compiler/ops/grid_sampler.c. */
+/* grid_sampler (paddle.nn.functional.grid_sample) on NCHW / NCDHW images,
+ * and its gradient, as Paddle's CPU kernels compute them (phi
+ * grid_sample_kernel.cc, grid_sample_grad_kernel.cc and
+ * grid_sample_utils.h), for compiler/ops/grid_sampler.c: float32, and
+ * float64 in the _f64 routines (every step in double, as Paddle's double
+ * kernels). */
 #ifndef PADDLEC_RT_GRID_SAMPLE_H
 #define PADDLEC_RT_GRID_SAMPLE_H
 
@@ -29,6 +31,7 @@ typedef struct RtGridSample {
  * (corners outside the image read 0) or at the nearest pixel.  A NaN
  * position, for which Paddle reads an undefined pixel, reads 0. */
 void rt_grid_sample(const RtGridSample *p, int64_t batch, const float *x, const float *grid, float *out);
+void rt_grid_sample_f64(const RtGridSample *p, int64_t batch, const double *x, const double *grid, double *out);
 
 /* grid_sampler_grad: dx (X@GRAD, x's shape) and dgrid (Grid@GRAD, grid's
  * shape) from dout (Output@GRAD), as Paddle's CPU grad kernel computes
@@ -40,5 +43,7 @@ void rt_grid_sample(const RtGridSample *p, int64_t batch, const float *x, const 
  * dOut at the pixel read and leaves dgrid 0.  Either output may be NULL. */
 void rt_grid_sample_grad(const RtGridSample *p, int64_t batch, const float *x, const float *grid, const float *dout,
                          float *dx, float *dgrid);
+void rt_grid_sample_grad_f64(const RtGridSample *p, int64_t batch, const double *x, const double *grid,
+                             const double *dout, double *dx, double *dgrid);
 
 #endif

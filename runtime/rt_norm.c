@@ -46,9 +46,3 @@ static double sqdev_d(const double *x, int64_t n, double m) {
 #undef NSQRT
 #undef NSUM
 #undef NSQDEV
-
-void rt_channel_affine(const float *x, float *y, const float *scale, const float *bias, int64_t outer, int64_t c,
-                       int64_t inner) {
-  NormJob j = {.x = x, .y = y, .scale = scale, .bias = bias, .outer = outer, .c = c, .inner = inner};
-  rt_parallel_range(outer * c, outer * c * inner, affine_rows, &j);
-}

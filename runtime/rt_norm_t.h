@@ -46,6 +46,12 @@ void NF(rt_batch_norm)(const NT *x, NT *y, const NT *scale, const NT *bias, cons
   rt_parallel_range(outer * c, outer * c * inner, NF(affine_rows), &j);
 }
 
+void NF(rt_channel_affine)(const NT *x, NT *y, const NT *scale, const NT *bias, int64_t outer, int64_t c,
+                           int64_t inner) {
+  NF(NormJob) j = {.x = x, .y = y, .scale = scale, .bias = bias, .outer = outer, .c = c, .inner = inner};
+  rt_parallel_range(outer * c, outer * c * inner, NF(affine_rows), &j);
+}
+
 /* Mean, biased variance and 1 / sqrt(variance + eps) of n elements (two
  * passes, in double). */
 static void NF(moments)(const NT *x, int64_t n, float eps, NT *mean, NT *var, NT *inv_std) {

@@ -250,6 +250,20 @@ def test_pir_json_given_as_program(tmp_path):
     bad(["inspect", str(f)], str(f), "JSON")
 
 
+@pytest.mark.parametrize("op,g,o,call", [
+    ("grid_sampler", "[2, 3, 6, 2]", "[2, 3, 3, 6]", "(X: x, Grid: g) -> (Output: o)"),
+    ("affine_channel", "[3]", "[2, 3, 4, 5]", "(X: x, Scale: g, Bias: g) -> (Out: o)"),
+])
+def test_float32_and_float64_inputs_of_one_kernel(tmp_path, op, g, o, call):
+    """Ops whose kernels take float32 or float64 alike (Paddle's float and
+    double kernels) refuse a float64 input beside a float32 X, naming
+    both, rather than reading one as the other's type."""
+    f = ir(tmp_path, f"var x: float32[2, 3, 4, 5]\nvar g: float64{g}\nvar o: float32{o}\n"
+           "op feed(X: feed) -> (Out: x) {col: 0}\nop feed(X: feed) -> (Out: g) {col: 1}\n"
+           f"op {op}{call}\nop fetch(X: o) -> (Out: fetch) {{col: 0}}\n")
+    bad(["compile", f, "-o", str(tmp_path / "out")], f, op, "float32 X ('x')", "float64 'g'", "all float64")
+
+
 def test_ir_unknown_dtype(tmp_path):
     f = ir(tmp_path, IR_RELU.replace("var y: float32", "var y: float33"))
     bad(["inspect", f], f + ":6:", "unknown dtype 'float33'")

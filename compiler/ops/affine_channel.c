@@ -1,12 +1,15 @@
 /* affine_channel: X, Scale [C], Bias [C] -> Out, X's shape and dtype;
  * Out = X * Scale + Bias per channel (C = X.dims[1], or the last dim when
  * data_layout is "NHWC").  attrs: data_layout="AnyLayout".
- * C emission (fp32): rt_channel_affine over X viewed as [outer, C, inner]. */
+ * C emission (float32 and float64, the types of Paddle's CPU kernels, which
+ * compute in the tensors' type): rt_channel_affine (rt_channel_affine_f64)
+ * over X viewed as [outer, C, inner]. */
 #include <strings.h>
 
 #include "../util.h"
 #include "move_call.h"
 #include "ops.h"
+#include "tensor_util.h"
 
 static int infer_affine_channel(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
@@ -27,8 +30,8 @@ static int emit_affine_channel(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = ctx_in(&c, "X", 0), *sc = ctx_in(&c, "Scale", 0), *b = ctx_in(&c, "Bias", 0), *out = ctx_out(&c, "Out", 0);
   if (!x || !sc || !b || !out) return em_fail(e, "missing X, Scale, Bias or Out");
-  if (x->dtype != RT_DT_FP32 || sc->dtype != RT_DT_FP32 || b->dtype != RT_DT_FP32)
-    return em_fail(e, "affine_channel is supported for float32 only");
+  const int dt = tu_float_dtype(e, (Var *const[]){x, sc, b, out}, 4);
+  if (dt < 0) return -1;
   int rank = em_spec(e, x)->rank;
   int ci = strcasecmp(attr_str(e->op, "data_layout", "AnyLayout"), "NHWC") == 0 ? rank - 1 : 1;
   int64_t ch = em_const_dim(e, x, ci);
@@ -38,7 +41,7 @@ static int emit_affine_channel(EmitCtx *e) {
   move_print_c(e->p, &(MoveCall){.kind = MOVE_CHANNEL_AFFINE, .src = em_ptr(e, x, 1), .dst = em_ptr(e, out, 0),
                                   .scale = em_ptr(e, sc, 1), .bias = em_ptr(e, b, 1), .outer = em_prod(e, x, 0, ci),
                                   .channels = pool_printf("%lld", (long long)ch),
-                                  .inner = em_prod(e, x, ci + 1, rank)});
+                                  .inner = em_prod(e, x, ci + 1, rank), .f64 = dt == RT_DT_FP64});
   return 0;
 }
 
@@ -46,14 +49,15 @@ const OpDef op_affine_channel = {.type = "affine_channel", .infer = infer_affine
                                  .emit_c = emit_affine_channel};
 
 /* affine_channel_grad (X, Scale, Out@GRAD -> X@GRAD, Scale@GRAD,
- * Bias@GRAD, each may be absent; fluid AffineChannelGradKernel, float32):
+ * Bias@GRAD, each may be absent; fluid AffineChannelGradKernel, float32
+ * and float64, each loop printed once and respelled for the dtype):
  *   X@GRAD = Out@GRAD * Scale per channel;
  *   Scale@GRAD[c] = sum of X * Out@GRAD over channel c's elements,
  *   Bias@GRAD[c] = sum of Out@GRAD over them,
- * summed image by image, pixels in order (Paddle sums with Eigen's
- * column sums: results agree to rounding).  Shape rule (fluid
- * AffineChannelOpGrad): X@GRAD takes X's dims, Scale@GRAD and Bias@GRAD
- * Scale's. */
+ * summed image by image, pixels in order, in the tensors' type (Paddle
+ * sums with Eigen's column sums: results agree to rounding).  Shape rule
+ * (fluid AffineChannelOpGrad): X@GRAD takes X's dims, Scale@GRAD and
+ * Bias@GRAD Scale's. */
 static int infer_affine_channel_grad(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0), *sc = ctx_need(c, "Scale", 0);
   if (!x || !sc) return -1;
@@ -68,29 +72,28 @@ static int emit_affine_channel_grad(EmitCtx *e) {
   Var *x = ctx_in(&c, "X", 0), *sc = ctx_in(&c, "Scale", 0), *dout = ctx_in(&c, "Out@GRAD", 0);
   Var *dx = ctx_out(&c, "X@GRAD", 0), *dsc = ctx_out(&c, "Scale@GRAD", 0), *db = ctx_out(&c, "Bias@GRAD", 0);
   if (!x || !sc || !dout) return em_fail(e, "missing X, Scale or Out@GRAD");
-  if (x->dtype != RT_DT_FP32 || sc->dtype != RT_DT_FP32 || dout->dtype != RT_DT_FP32 ||
-      (dx && dx->dtype != RT_DT_FP32) || (dsc && dsc->dtype != RT_DT_FP32) || (db && db->dtype != RT_DT_FP32))
-    return em_fail(e, "affine_channel_grad is supported for float32 only");
+  const int dt = tu_float_dtype(e, (Var *const[]){x, sc, dout, dx, dsc, db}, 6);
+  if (dt < 0) return -1;
   int rank = em_spec(e, x)->rank;
   int ci = strcasecmp(attr_str(e->op, "data_layout", "AnyLayout"), "NHWC") == 0 ? rank - 1 : 1;
   int64_t ch = em_const_dim(e, x, ci);
   SymDim ns = spec_numel(em_spec(e, sc));
   if (ch < 0 || ns.a || ns.c != ch) return em_fail(e, "Scale must have one value per channel (%lld)", (long long)ch);
-  pr_line(e->p, "const float *x = %s;", em_ptr(e, x, 1));
-  pr_line(e->p, "const float *scale = %s;", em_ptr(e, sc, 1));
-  pr_line(e->p, "const float *dout = %s;", em_ptr(e, dout, 1));
+  tu_pr(e, dt, "const float *x = %s;", em_ptr(e, x, 1));
+  tu_pr(e, dt, "const float *scale = %s;", em_ptr(e, sc, 1));
+  tu_pr(e, dt, "const float *dout = %s;", em_ptr(e, dout, 1));
   pr_line(e->p, "const int64_t outer = %s, C = %lld, inner = %s;", em_prod(e, x, 0, ci), (long long)ch,
           em_prod(e, x, ci + 1, rank));
   pr_line(e->p, "(void)x;");
   if (dx) {
-    pr_line(e->p, "float *dx = %s;", em_ptr(e, dx, 0));
+    tu_pr(e, dt, "float *dx = %s;", em_ptr(e, dx, 0));
     pr_line(e->p, "for (int64_t o = 0; o < outer; o++)");
     pr_line(e->p, "  for (int64_t c = 0; c < C; c++)");
     pr_line(e->p, "    for (int64_t i = 0; i < inner; i++) dx[(o * C + c) * inner + i] = dout[(o * C + c) * inner + i] * scale[c];");
   }
   if (dsc || db) {
     pr_line(e->p, "for (int64_t c = 0; c < C; c++) {");
-    pr_line(e->p, "float s = 0.0f, b = 0.0f;");
+    tu_pr(e, dt, "float s = 0.0f, b = 0.0f;");
     pr_line(e->p, "for (int64_t o = 0; o < outer; o++) {");
     pr_line(e->p, "for (int64_t i = 0; i < inner; i++) {");
     pr_line(e->p, "const int64_t at = (o * C + c) * inner + i;");

@@ -5,8 +5,10 @@
  * align_corners=true; extra use_cudnn.
  * Shape rule (phi GridSampleBaseInferMeta): X has rank 4 or 5 and Grid the
  * same rank; Output is [Grid.N, X.C] followed by Grid's middle dims.
- * Emission (float32): one rt_grid_sample call (runtime/rt_grid_sample.c),
- * Paddle's CPU kernel step for step.  grid_sampler_grad is at the end. */
+ * Emission (float32 and float64, Paddle's CPU kernels' types): one
+ * rt_grid_sample call (rt_grid_sample_f64 for float64; runtime/
+ * rt_grid_sample.c), Paddle's CPU kernel step for step, in the tensors'
+ * type.  grid_sampler_grad is at the end. */
 #include <string.h>
 
 #include "../util.h"
@@ -64,11 +66,10 @@ static int grid_geometry(EmitCtx *e, Var *x, Var *g, RtGridSample *p) {
 static int emit_grid_sampler(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *g = tu_in(e, "Grid", 0), *out = tu_out(e, "Output", 0);
   if (!x || !g || !out) return -1;
-  if (x->dtype != RT_DT_FP32 || g->dtype != RT_DT_FP32 || out->dtype != RT_DT_FP32)
-    return em_fail(e, "grid_sampler of %s tensors is not supported (float32 only)", rt_dtype_name(x->dtype));
+  const int dt = tu_float_dtype(e, (Var *const[]){x, g, out}, 3), f64 = dt == RT_DT_FP64;
   RtGridSample p;
-  if (grid_geometry(e, x, g, &p)) return -1;
-  resample_print_c(e->p, &(ResampleCall){.kind = RESAMPLE_GRID, .geo = "geo", .batch = em_dim(e, out, 0),
+  if (dt < 0 || grid_geometry(e, x, g, &p)) return -1;
+  resample_print_c(e->p, &(ResampleCall){.kind = RESAMPLE_GRID, .f64 = f64, .geo = "geo", .batch = em_dim(e, out, 0),
                                          .x = em_ptr(e, x, 1), .grid = em_ptr(e, g, 1), .out = em_ptr(e, out, 0)});
   return 0;
 }
@@ -76,10 +77,11 @@ static int emit_grid_sampler(EmitCtx *e) {
 const OpDef op_grid_sampler = {.type = "grid_sampler", .infer = infer_grid_sampler, .emit_c = emit_grid_sampler};
 
 /* grid_sampler_grad (X, Grid, Output@GRAD -> X@GRAD, Grid@GRAD, either
- * absent; phi GridSampleGradKernel): rt_grid_sample_grad, Paddle's CPU
- * grad kernel step for step (see runtime/rt_grid_sample.h), float32 as the
- * forward.  Paddle's kernel always writes X@GRAD (2.6.2 crashes when only
- * Grid@GRAD is asked for); paddlec computes whichever is bound. */
+ * absent; phi GridSampleGradKernel): rt_grid_sample_grad(_f64), Paddle's
+ * CPU grad kernel step for step (see runtime/rt_grid_sample.h), float32 or
+ * float64 as the forward.  Paddle's kernel always writes X@GRAD (2.6.2
+ * crashes when only Grid@GRAD is asked for); paddlec computes whichever is
+ * bound. */
 static int emit_grid_sampler_grad(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = tu_in(e, "X", 0), *g = tu_in(e, "Grid", 0), *dout = tu_in(e, "Output@GRAD", 0);
@@ -87,9 +89,8 @@ static int emit_grid_sampler_grad(EmitCtx *e) {
   Var *dx = ctx_out(&c, "X@GRAD", 0) ? tu_out(e, "X@GRAD", 0) : NULL;
   Var *dg = ctx_out(&c, "Grid@GRAD", 0) ? tu_out(e, "Grid@GRAD", 0) : NULL;
   if ((ctx_out(&c, "X@GRAD", 0) && !dx) || (ctx_out(&c, "Grid@GRAD", 0) && !dg)) return -1;
-  if (x->dtype != RT_DT_FP32 || g->dtype != RT_DT_FP32 || dout->dtype != RT_DT_FP32 ||
-      (dx && dx->dtype != RT_DT_FP32) || (dg && dg->dtype != RT_DT_FP32))
-    return em_fail(e, "grid_sampler_grad of %s tensors is not supported (float32 only)", rt_dtype_name(x->dtype));
+  const int dt = tu_float_dtype(e, (Var *const[]){x, g, dout, dx, dg}, 5), f64 = dt == RT_DT_FP64;
+  if (dt < 0) return -1;
   const Var *const ins[] = {x, g, dout};
   for (int i = 0; i < 3; i++)
     if ((dx && em_same_buffer(e, dx, ins[i])) || (dg && em_same_buffer(e, dg, ins[i])))
@@ -101,7 +102,7 @@ static int emit_grid_sampler_grad(EmitCtx *e) {
     return em_fail(e, "Output@GRAD must be [N, %lld, ...]", (long long)p.c);
   for (int i = 0; i < p.nsp; i++)
     if (em_const_dim(e, dout, 2 + i) != p.out[3 - p.nsp + i]) return em_fail(e, "Output@GRAD and Grid differ in dims");
-  resample_print_c(e->p, &(ResampleCall){.kind = RESAMPLE_GRID_GRAD, .geo = "geo", .batch = em_dim(e, g, 0),
+  resample_print_c(e->p, &(ResampleCall){.kind = RESAMPLE_GRID_GRAD, .f64 = f64, .geo = "geo", .batch = em_dim(e, g, 0),
                                          .x = em_ptr(e, x, 1), .grid = em_ptr(e, g, 1), .dout = em_ptr(e, dout, 1),
                                          .dx = dx ? em_ptr(e, dx, 0) : NULL, .dgrid = dg ? em_ptr(e, dg, 0) : NULL});
   return 0;

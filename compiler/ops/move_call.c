@@ -27,8 +27,8 @@ const char *move_expr_c(const MoveCall *c) {
       return pool_printf("rt_nchw_to_nhwc%s(%s, %s, %s, %s, %s)", c->f64 ? "_f64" : "", c->src, c->dst, c->outer,
                          c->channels, c->inner);
     case MOVE_CHANNEL_AFFINE:
-      return pool_printf("rt_channel_affine(%s, %s, %s, %s, %s, %s, %s)", c->src, c->dst, c->scale, c->bias,
-                         c->outer, c->channels, c->inner);
+      return pool_printf("rt_channel_affine%s(%s, %s, %s, %s, %s, %s, %s)", c->f64 ? "_f64" : "", c->src, c->dst,
+                         c->scale, c->bias, c->outer, c->channels, c->inner);
     case MOVE_PAD3D:
     case MOVE_PAD3D_GRAD:
       return pool_printf("rt_pad3d%s(&%s, %s, %s, %s)", c->kind == MOVE_PAD3D_GRAD ? "_grad" : "", c->geo, c->outer,

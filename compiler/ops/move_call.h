@@ -44,7 +44,7 @@ typedef struct MoveCall {
   const char *const *strides;            /* COPY_STRIDED: in elements */
   const char *esize;                     /* COPY_STRIDED: bytes of an element */
   const char *geo;                       /* PAD3D, PAD3D_GRAD: the RtPad3d's name (outer: its repeats) */
-  int f64;                               /* NHWC_TO_NCHW, NCHW_TO_NHWC: double elements (rt_*_f64) */
+  int f64;                               /* NHWC_TO_NCHW, NCHW_TO_NHWC, CHANNEL_AFFINE: double elements (rt_*_f64) */
 } MoveCall;
 
 /* The call as a C statement; COPY_STRIDED and GATHER_ND as a block that

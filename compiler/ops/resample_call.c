@@ -14,10 +14,10 @@ void resample_print_c(Printer *p, const ResampleCall *c) {
       pr_line(p, "rt_resize_grad%s(&%s, %s, %s, %s, %s);", t, c->geo, c->lo, c->hi, c->dout, c->dx);
       break;
     case RESAMPLE_GRID:
-      pr_line(p, "rt_grid_sample(&%s, %s, %s, %s, %s);", c->geo, c->batch, c->x, c->grid, c->out);
+      pr_line(p, "rt_grid_sample%s(&%s, %s, %s, %s, %s);", t, c->geo, c->batch, c->x, c->grid, c->out);
       break;
     case RESAMPLE_GRID_GRAD:
-      pr_line(p, "rt_grid_sample_grad(&%s, %s, %s, %s, %s, %s, %s);", c->geo, c->batch, c->x, c->grid, c->dout,
+      pr_line(p, "rt_grid_sample_grad%s(&%s, %s, %s, %s, %s, %s, %s);", t, c->geo, c->batch, c->x, c->grid, c->dout,
               c->dx ? c->dx : "NULL", c->dgrid ? c->dgrid : "NULL");
       break;
   }

@@ -5,9 +5,9 @@
  * constant RtInterp2d, RtResize or RtGridSample) and fill one record: which
  * routine, the geometry's name, the batch and the buffers as C expressions.
  * resample_print_c is the only code that spells the runtime's resampling
- * calls (rt_interp2d, rt_resize, rt_resize_grad, with _f64 for float64
- * tensors, rt_grid_sample, rt_grid_sample_grad); another backend prints the
- * same records. */
+ * calls (rt_interp2d, rt_resize, rt_resize_grad, rt_grid_sample,
+ * rt_grid_sample_grad, each with _f64 for float64 tensors); another backend
+ * prints the same records. */
 #ifndef PADDLEC_OPS_RESAMPLE_CALL_H
 #define PADDLEC_OPS_RESAMPLE_CALL_H
 
@@ -23,7 +23,7 @@ typedef enum ResampleKind {
 
 typedef struct ResampleCall {
   ResampleKind kind;
-  int f64;                     /* INTERP2D, RESIZE, RESIZE_GRAD: float64 tensors (the _f64 routines) */
+  int f64;                     /* float64 tensors (the _f64 routines) */
   const char *geo;             /* the geometry's name */
   const char *batch;           /* planes (INTERP2D) or images; not RESIZE_GRAD */
   const char *lo, *hi;         /* RESIZE_GRAD: the range of planes */

@@ -256,6 +256,17 @@ const char *tu_literal(int dtype, double v) {
   }
 }
 
+int tu_float_dtype(EmitCtx *e, Var *const *vs, int n) {
+  const int dt = vs[0]->dtype;
+  if (dt != RT_DT_FP32 && dt != RT_DT_FP64)
+    return em_fail(e, "%s of a %s X is not supported (float32 or float64)", e->op->type, rt_dtype_name(dt));
+  for (int i = 1; i < n; i++)
+    if (vs[i] && vs[i]->dtype != dt)
+      return em_fail(e, "%s of a %s X ('%s') and a %s '%s' is not supported (all float32 or all float64)",
+                     e->op->type, rt_dtype_name(dt), vs[0]->name, rt_dtype_name(vs[i]->dtype), vs[i]->name);
+  return dt;
+}
+
 const char *tu_respell(int dtype, const char *line) {
   static const char *const words[][2] = {{"float", "double"}, {"fmaf", "fma"},   {"sqrtf", "sqrt"},
                                          {"fabsf", "fabs"},   {"logf", "log"},   {"expf", "exp"}};

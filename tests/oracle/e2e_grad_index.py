@@ -3,8 +3,9 @@ put_along_axis (every Reduce, with and without Include_self),
 index_sample, index_add, scatter (overwrite or not), scatter_nd_add,
 repeat_interleave (Repeats and RepeatsTensor), broadcast_tensors,
 crop_tensor, pixel_shuffle and pixel_unshuffle, channel_shuffle and
-shuffle_channel, temporal_shift (NCHW and NHWC), maxout (ties), lrn, affine_channel,
-max_pool3d_with_index, unpool and unpool3d, unfold and fold,
+shuffle_channel, temporal_shift (NCHW and NHWC), maxout (ties), lrn,
+affine_channel (NCHW and NHWC; float64 too, forward outputs fetched and
+held to TOL64), max_pool3d_with_index, unpool and unpool3d, unfold and fold,
 affine_grid (2-D and 3-D, align_corners), bilinear_tensor_product,
 the fluid 1.x linear_interp, bicubic_interp and trilinear_interp.
 checked against Paddle's own grad ops (oracle_case.build_grad_case).
@@ -220,19 +221,24 @@ lrn("lrn_default", [2, 6, 3, 2], {})
 lrn("lrn_n3_nhwc", [2, 3, 2, 5], {"n": 3, "k": 1.0, "alpha": 0.01, "beta": 0.5, "data_format": "NHWC"})
 
 
-def affine_channel(name, xs, layout):
+def affine_channel(name, xs, layout, dtype="float32"):
     def f():
-        x = data("x", xs)
+        x = data("x", xs, dtype)
         ch = xs[-1] if layout == "NHWC" else xs[1]
-        sc, b = data("sc", [ch]), data("b", [ch])
-        out = op("affine_channel", {"X": x, "Scale": sc, "Bias": b}, {"Out": ["float32"]}, {"data_layout": layout})[0]
+        sc, b = data("sc", [ch], dtype), data("b", [ch], dtype)
+        out = op("affine_channel", {"X": x, "Scale": sc, "Bias": b}, {"Out": [dtype]}, {"data_layout": layout})[0]
         return ["x", "sc", "b"], [out], [x, sc, b]
     f.__name__ = name
+    f.fetch_outs = dtype == "float64"  # the float64 forward is checked here
     case(f)
 
 
 affine_channel("affine_channel_nchw", [2, 3, 4, 5], "NCHW")
 affine_channel("affine_channel_nhwc", [3, 2, 2, 4], "NHWC")
+affine_channel("affine_channel_nchw_f64", [2, 3, 4, 5], "NCHW", "float64")
+affine_channel("affine_channel_nhwc_f64", [3, 2, 2, 4], "NHWC", "float64")
+affine_channel("affine_channel_rank3_nchw_f64", [2, 5, 7], "NCHW", "float64")
+affine_channel("affine_channel_batch_nhwc_f64", [-1, 3, 4], "NHWC", "float64")
 
 
 
@@ -339,9 +345,10 @@ def make_input(v, rng):
     m = re.fullmatch(r"ids_v(\d+)", v.name)
     if m:
         return rng.integers(0, int(m.group(1)), shape).astype(str(v.dtype).replace("paddle.", ""))
+    dt = "float64" if v.dtype == paddle.float64 else "float32"
     if v.name.startswith("tie"):
-        return rng.integers(-2, 3, shape).astype("float32")
-    return rng.standard_normal(shape).astype("float32")
+        return rng.integers(-2, 3, shape).astype(dt)
+    return rng.standard_normal(shape).astype(dt)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,9 @@ own grad ops (oracle_case.build_grad_case):
     border, reflection) x align_corners, on 4-D and 5-D inputs; grid
     positions reach past the image (every padding rule and the bounds
     checks are taken); a dim of 1 (reflection's max_val == 0); X@GRAD
-    alone; float32 (the forward's only type).
+    alone; float32, and float64 (every mode, padding_mode and
+    align_corners on 4-D and 5-D inputs, the dims of 1, X@GRAD alone, a
+    fed batch; forward outputs fetched too, held to TOL64).
   set_value_grad (paddle.static.setitem with a tensor value): decrease
     axes, none axes, negative steps, ends past the dim, broadcast values
     (summed into ValueTensor@GRAD), a bounds tensor (StartsTensorList),
@@ -59,6 +61,36 @@ grid("grid4_x_only", [1, 2, 3, 3], [1, 4, 4, 2], "bilinear", "border", False, wr
 # (Grid@GRAD alone: Paddle 2.6.2's kernel resizes the absent X@GRAD and
 # crashes, so there is no reference; paddlec computes it as with X@GRAD)
 grid("grid4_batch", [-1, 2, 3, 4], [-1, 3, 2, 2], "bilinear", "reflection", False)
+
+
+def grid64(name, samples, wrt="both"):
+    """float64: one grid_sample per (x shape, grid shape, mode, padding,
+    align_corners) of `samples`, each with its own feeds x<k> and grid<k>
+    (so that each gradient is fetched on its own); the forward outputs are
+    fetched too."""
+    def f():
+        feeds, outs, grads = [], [], []
+        for k, (xs, gs, mode, pad, align) in enumerate(samples):
+            x, g = data(f"x{k}", xs, "float64"), data(f"grid{k}", gs, "float64")
+            x.stop_gradient = wrt == "grid"
+            g.stop_gradient = wrt == "x"
+            outs.append(F.grid_sample(x, g, mode=mode, padding_mode=pad, align_corners=align))
+            feeds += [f"x{k}", f"grid{k}"]
+            grads += [v for v in (x, g) if not v.stop_gradient]
+        return feeds, outs, grads
+    f.__name__ = name
+    f.fetch_outs = True
+    case(f)
+
+
+_EVERY_PAD = [(_pad, _align) for _pad in ("zeros", "border", "reflection") for _align in (True, False)]
+for _mode in ("bilinear", "nearest"):
+    grid64(f"grid4_{_mode}_f64", [([2, 3, 4, 5], [2, 3, 6, 2], _mode, p, a) for p, a in _EVERY_PAD])
+    grid64(f"grid5_{_mode}_f64", [([1, 2, 3, 4, 3], [1, 2, 3, 2, 3], _mode, p, a) for p, a in _EVERY_PAD])
+grid64("grid4_reflection_dim1_f64", [([2, 2, 1, 4], [2, 3, 2, 2], "bilinear", "reflection", True),
+                                     ([1, 2, 3, 1], [1, 2, 4, 2], "bilinear", "reflection", False)])
+grid64("grid4_x_only_f64", [([1, 2, 3, 3], [1, 4, 4, 2], "bilinear", "border", False)], wrt="x")
+grid64("grid4_batch_f64", [([-1, 2, 3, 4], [-1, 3, 2, 2], "bilinear", "reflection", False)])
 
 
 # ---- set_value_grad ----
