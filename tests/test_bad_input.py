@@ -341,3 +341,28 @@ def test_fake_quantize_range_abs_max_training_refused(tmp_path):
         "         {'Out': ['float32'], 'OutScale': ['float32'], 'OutScales': ['float32']},\n"
         "         {'window_size': 4, 'is_test': False})[0]"), training=True)
     bad(["compile", model, "-o", str(tmp_path / "out")], "(fake_quantize_range_abs_max -> ", "OutScales")
+
+
+def test_float64_box_coder_decode_with_a_variance_list_refused(tmp_path):
+    """box_coder's double kernel, decoding with the variance attribute,
+    reads that float list as 4 doubles, past its end (Paddle's outputs
+    change from run to run): refused, naming the op and what to do instead."""
+    model = export_one_op(tmp_path, (
+        "p = paddle.static.data('p', [5, 4], 'float64')\n"
+        "t = paddle.static.data('t', [6, 5, 4], 'float64')\n"
+        "feeds = [p, t]\n"
+        "out = paddle.vision.ops.box_coder(p, [0.1, 0.1, 0.2, 0.2], t, 'decode_center_size')"))
+    bad(["compile", model, "-o", str(tmp_path / "out")], model, "(box_coder -> ", "float64 decode_center_size",
+        "PriorBoxVar")
+    assert not (tmp_path / "out").exists()
+
+
+def test_detection_op_of_mixed_float_dtypes_refused(tmp_path):
+    """iou_similarity of float64 X and float32 Y: Paddle's kernels read
+    every tensor in one dtype; refused, naming both vars and dtypes."""
+    model = export_one_op(tmp_path, (
+        "b = paddle.static.data('b', [6, 4], 'float64')\n"
+        "y = paddle.static.data('y', [5, 4], 'float32')\n"
+        "feeds = [b, y]\n"
+        "out = op('iou_similarity', {'X': [b], 'Y': [y]}, {'Out': ['float64']}, {})[0]"))
+    bad(["compile", model, "-o", str(tmp_path / "out")], "(iou_similarity -> ", "'b' is float64 but 'y' is float32")
