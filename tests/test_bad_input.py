@@ -366,3 +366,16 @@ def test_detection_op_of_mixed_float_dtypes_refused(tmp_path):
         "feeds = [b, y]\n"
         "out = op('iou_similarity', {'X': [b], 'Y': [y]}, {'Out': ['float64']}, {})[0]"))
     bad(["compile", model, "-o", str(tmp_path / "out")], "(iou_similarity -> ", "'b' is float64 but 'y' is float32")
+
+
+def test_prior_box_of_an_int8_input_refused(tmp_path):
+    """prior_box of an int8 Input: Paddle 2.6 registers it only in oneDNN
+    (float32 boxes, outputs declared int8); its CPU executor has no kernel.
+    Refused, saying so, not computed in some dtype."""
+    model = export_one_op(tmp_path, (
+        "f = paddle.static.data('f', [1, 2, 3, 3], 'int8')\n"
+        "img = paddle.static.data('img', [1, 3, 12, 12], 'float32')\n"
+        "feeds = [f, img]\n"
+        "out = op('prior_box', {'Input': [f], 'Image': [img]}, {'Boxes': ['int8'], 'Variances': ['int8']},\n"
+        "         {'min_sizes': [4.0], 'variances': [0.1, 0.1, 0.2, 0.2]})[0]"))
+    bad(["compile", model, "-o", str(tmp_path / "out")], "(prior_box -> ", "an int8 Input", "oneDNN")

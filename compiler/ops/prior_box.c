@@ -22,8 +22,14 @@
  * a float64 Input: Paddle's double kernels, which keep the float
  * attributes' own arithmetic in float) with the attributes as static float
  * arrays; variances must have 4 entries (Paddle would write past Variances
- * otherwise).  Image's dtype does not matter (only its dims are read). */
+ * otherwise).  Image's dtype does not matter (only its dims are read).
+ * Paddle 2.6 also registers prior_box for int8 and uint8 Inputs, in its
+ * oneDNN kernels only: there Input's dtype just selects the kernel and the
+ * boxes are float32 (float64 with a float64 Image fails in oneDNN), while
+ * the shape rule declares the outputs with Input's dtype; the CPU executor,
+ * which paddlec follows, has no kernel for them, and paddlec refuses them. */
 #include <math.h>
+#include <string.h>
 
 #include "../util.h"
 #include "detection_call.h"
@@ -132,6 +138,10 @@ static int outputs(EmitCtx *e, const char *slot, Var **boxes, Var **vars) {
   *boxes = tu_out(e, slot, 0);
   *vars = tu_out(e, "Variances", 0);
   if (!in || !*boxes || !*vars) return -1;
+  if (!strcmp(e->op->type, "prior_box") && (in->dtype == RT_DT_INT8 || in->dtype == RT_DT_UINT8))
+    return em_fail(e, "%s of a%s %s Input is not supported: Paddle 2.6's CPU executor has no kernel for it (only "
+                      "its oneDNN kernel, which writes float32 boxes though the outputs are declared %s)",
+                   e->op->type, in->dtype == RT_DT_INT8 ? "n" : "", rt_dtype_name(in->dtype), rt_dtype_name(in->dtype));
   const int f64 = detection_f64(e, (Var *[]){in, *boxes, *vars}, 3);
   if (f64 < 0) return -1;
   SymDim n = spec_numel(em_spec(e, *boxes));
