@@ -5,8 +5,8 @@
  * columns.
  * Emission: rt_iou_similarity, or rt_iou_similarity_f64 for float64 boxes
  * (runtime/rt_detection.c), the fluid kernel's IOUSimilarity with its
- * T(1e-10) on the union.  X's LoD, which
- * Paddle passes on to Out, does not change the values. */
+ * T(1e-10) on the union.  X's LoD, which Paddle passes on to Out, does
+ * not change the values. */
 #include "detection_call.h"
 #include "ops.h"
 #include "tensor_util.h"
