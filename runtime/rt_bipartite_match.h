@@ -5,9 +5,10 @@
 
 #include <stdint.h>
 
-/* Bytes of the work buffer for a [row, col] matrix: row * col (row,
- * column, distance) triples of 12 bytes, and row ints. */
-#define RT_BIPARTITE_WORK_BYTES(row, col) ((row) * (col) * 12 + (row) * 4)
+/* Bytes of the work buffer for a [row, col] matrix of float (pair 12) or
+ * double (pair 16) distances: row * col (row, column, distance) triples of
+ * `pair` bytes, and row ints. */
+#define RT_BIPARTITE_WORK_BYTES(row, col, pair) ((row) * (col) * (pair) + (row) * 4)
 
 /* Matches the columns of dist [row, col] to rows as Paddle 2.6's CPU
  * kernel does (fluid bipartite_match_op.cc, BipartiteMatch then, for
@@ -21,5 +22,9 @@
  * unmatched column its best row at distance >= threshold. */
 void rt_bipartite_match_f32(const float *dist, int64_t row, int64_t col, int per_prediction, float threshold,
                             int32_t *match_indices, float *match_dist, void *work);
+/* The same in double (Paddle's double kernel: distances, eps and the
+ * float dist_threshold as doubles). */
+void rt_bipartite_match_f64(const double *dist, int64_t row, int64_t col, int per_prediction, double threshold,
+                            int32_t *match_indices, double *match_dist, void *work);
 
 #endif

@@ -1,8 +1,12 @@
-/* Detection kernels with outputs of static size, float32, each as Paddle
- * 2.6's CPU kernel computes it (the file named beside each), for
+/* Detection kernels with outputs of static size, each as Paddle 2.6's CPU
+ * kernel computes it (the file named beside each), for
  * compiler/ops/prior_box.c, box_coder.c, yolo_box.c and iou_similarity.c.
- * Arithmetic follows the kernels' types: float where they use T, double
- * where a double literal promotes an expression. */
+ * Each routine has a float32 form and a float64 one (the _f64 namesake,
+ * Paddle's double kernel: same geometry record, double tensors).
+ * Arithmetic follows the kernels' types: T (float or double) where they
+ * use T, float where they keep a float (the attributes: the geometry
+ * records hold them as floats for both), double where a double literal
+ * promotes an expression. */
 #ifndef PADDLEC_RT_DETECTION_H
 #define PADDLEC_RT_DETECTION_H
 
@@ -34,6 +38,7 @@ typedef struct RtPriorBox {
   int min_max_order;      /* min_max_aspect_ratios_order: min, max, then the other ratios */
 } RtPriorBox;
 void rt_prior_box(const RtPriorBox *p, float *boxes, float *vars);
+void rt_prior_box_f64(const RtPriorBox *p, double *boxes, double *vars);
 
 /* density_prior_box: per cell, for each fixed size s (with density d_s)
  * and fixed ratio, a d_s x d_s grid of boxes; boxes and vars [feat_h,
@@ -47,6 +52,7 @@ typedef struct RtDensityPriorBox {
   const float *fixed_ratios;
 } RtDensityPriorBox;
 void rt_density_prior_box(const RtDensityPriorBox *p, float *boxes, float *vars);
+void rt_density_prior_box_f64(const RtDensityPriorBox *p, double *boxes, double *vars);
 
 /* anchor_generator (fluid anchor_generator_op.h): anchors and vars
  * [feat_h, feat_w, nratios * nsizes, 4], ratios outer, sizes inner. */
@@ -61,6 +67,7 @@ typedef struct RtAnchorGenerator {
   const float *variances;    /* 4 */
 } RtAnchorGenerator;
 void rt_anchor_generator(const RtAnchorGenerator *p, float *anchors, float *vars);
+void rt_anchor_generator_f64(const RtAnchorGenerator *p, double *anchors, double *vars);
 
 /* box_coder (phi box_coder_kernel.cc).  encode_center_size: target [row,
  * 4] against prior [col, 4] -> out [row, col, 4]; decode_center_size:
@@ -72,9 +79,12 @@ typedef struct RtBoxCoder {
   int normalized;        /* box_normalized: no +1 on widths and heights */
   int axis;              /* decode: 0 or 1 */
   int64_t row, col;      /* as above */
-  const float *var4;     /* the variance attribute (4), or NULL */
+  const float *var4;     /* the variance attribute (4), or NULL; cast to T (encode; a float64 decode is
+                            refused: Paddle's double kernel reads these floats as doubles) */
 } RtBoxCoder;
 void rt_box_coder(const RtBoxCoder *p, const float *prior, const float *prior_var, const float *target, float *out);
+void rt_box_coder_f64(const RtBoxCoder *p, const double *prior, const double *prior_var, const double *target,
+                      double *out);
 
 /* yolo_box (phi yolo_box_kernel.cc, funcs/yolo_box_util.h): x [n, an_num *
  * (5 + cls) (6 + cls with iou_aware), h, w], img_size [n, 2] (height,
@@ -93,10 +103,13 @@ typedef struct RtYoloBox {
   float iou_aware_factor;
 } RtYoloBox;
 void rt_yolo_box(const RtYoloBox *p, int64_t n, const float *x, const int32_t *img_size, float *boxes, float *scores);
+void rt_yolo_box_f64(const RtYoloBox *p, int64_t n, const double *x, const int32_t *img_size, double *boxes,
+                     double *scores);
 
 /* iou_similarity (fluid iou_similarity_op.h): out [nx, ny], the IoU of
  * each box of x [nx, 4] with each of y [ny, 4] ((xmin, ymin, xmax, ymax);
  * not normalized: +1 on every width and height), union + 1e-10. */
 void rt_iou_similarity(const float *x, int64_t nx, const float *y, int64_t ny, int normalized, float *out);
+void rt_iou_similarity_f64(const double *x, int64_t nx, const double *y, int64_t ny, int normalized, double *out);
 
 #endif

@@ -370,3 +370,41 @@ def test_bessel_of_a_dtype_without_a_kernel_refused(tmp_path):
         "out = op('i0e', {'x': [h]}, {'out': ['float16']}, {})[0]"))
     bad(["compile", model, "-o", str(tmp_path / "out")], model, "(i0e -> ", "float16 tensors is not supported")
     assert not (tmp_path / "out").exists()
+
+
+def test_float64_box_coder_decode_with_a_variance_list_refused(tmp_path):
+    """box_coder's double kernel, decoding with the variance attribute,
+    reads that float list as 4 doubles, past its end (Paddle's outputs
+    change from run to run): refused, naming the op and what to do instead."""
+    model = export_one_op(tmp_path, (
+        "p = paddle.static.data('p', [5, 4], 'float64')\n"
+        "t = paddle.static.data('t', [6, 5, 4], 'float64')\n"
+        "feeds = [p, t]\n"
+        "out = paddle.vision.ops.box_coder(p, [0.1, 0.1, 0.2, 0.2], t, 'decode_center_size')"))
+    bad(["compile", model, "-o", str(tmp_path / "out")], model, "(box_coder -> ", "float64 decode_center_size",
+        "PriorBoxVar")
+    assert not (tmp_path / "out").exists()
+
+
+def test_detection_op_of_mixed_float_dtypes_refused(tmp_path):
+    """iou_similarity of float64 X and float32 Y: Paddle's kernels read
+    every tensor in one dtype; refused, naming both vars and dtypes."""
+    model = export_one_op(tmp_path, (
+        "b = paddle.static.data('b', [6, 4], 'float64')\n"
+        "y = paddle.static.data('y', [5, 4], 'float32')\n"
+        "feeds = [b, y]\n"
+        "out = op('iou_similarity', {'X': [b], 'Y': [y]}, {'Out': ['float64']}, {})[0]"))
+    bad(["compile", model, "-o", str(tmp_path / "out")], "(iou_similarity -> ", "'b' is float64 but 'y' is float32")
+
+
+def test_prior_box_of_an_int8_input_refused(tmp_path):
+    """prior_box of an int8 Input: Paddle 2.6 registers it only in oneDNN
+    (float32 boxes, outputs declared int8); its CPU executor has no kernel.
+    Refused, saying so, not computed in some dtype."""
+    model = export_one_op(tmp_path, (
+        "f = paddle.static.data('f', [1, 2, 3, 3], 'int8')\n"
+        "img = paddle.static.data('img', [1, 3, 12, 12], 'float32')\n"
+        "feeds = [f, img]\n"
+        "out = op('prior_box', {'Input': [f], 'Image': [img]}, {'Boxes': ['int8'], 'Variances': ['int8']},\n"
+        "         {'min_sizes': [4.0], 'variances': [0.1, 0.1, 0.2, 0.2]})[0]"))
+    bad(["compile", model, "-o", str(tmp_path / "out")], "(prior_box -> ", "an int8 Input", "oneDNN")

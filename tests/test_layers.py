@@ -116,8 +116,8 @@ def test_compiler_readme_lists_every_file_once():
     ("ops/attention_call.c", "softmax|log_softmax|attention"),
     ("ops/rnn_call.c", "rnn|rnn_grad|mt_seed|dropout_mask|dropout_(f32|f64|%s)|"
                        "fill_(uniform|normal|truncated_normal)_(f32|f64|%s)|uniform_int"),
-    ("ops/detection_call.c", "box_coder|prior_box|density_prior_box|anchor_generator|yolo_box|iou_similarity|"
-                             "bipartite_match_f32"),
+    ("ops/detection_call.c", "(box_coder|prior_box|density_prior_box|anchor_generator|yolo_box|iou_similarity)"
+                             "(%s|_f64)?|bipartite_match_(f32|f64|%s)"),
     ("ops/move_call.c", "gather|gather_nd|copy_strided|nhwc_to_nchw|nchw_to_nhwc|channel_affine|abs_max|"
                         "pad3d(%s|_grad)?"),
     ("ops/sort_call.c", "(argsort|topk|kthvalue)(_(f32|f64|i32|i64|%s))?"),

@@ -6,9 +6,11 @@
  * N the number of sequences in DistMat's LoD, and [1, M] without LoD --
  * which is what paddlec compiles (it has no LoD), so while specializing the
  * rule gives [1, M].  A DistMat whose VarDesc carries LoD is refused.
- * Emission (float32): rt_bipartite_match_f32 (runtime/rt_bipartite_match.c):
- * Paddle's greedy matching of the whole matrix, by std::sort of all pairs
- * from 130 rows on, then ArgMaxMatch for per_prediction. */
+ * Emission: rt_bipartite_match_f32, or rt_bipartite_match_f64 for float64
+ * distances (runtime/rt_bipartite_match.c): Paddle's greedy matching of
+ * the whole matrix, by std::sort of all pairs from 130 rows on, then
+ * ArgMaxMatch for per_prediction (the float dist_threshold, a float
+ * literal, converted to T by the call as by the kernel). */
 #include <string.h>
 
 #include "detection_call.h"
@@ -36,15 +38,17 @@ static int emit_bipartite_match(EmitCtx *e) {
   if (d->lod_level > 0)
     return em_fail(e, "DistMat '%s' is a LoD tensor (one matching per sequence), which paddlec does not support",
                    d->name);
-  if (d->dtype != RT_DT_FP32 || dist->dtype != RT_DT_FP32 || idx->dtype != RT_DT_INT32)
-    return em_fail(e, "bipartite_match of %s distances is not supported (float32, int32 indices)",
-                   rt_dtype_name(d->dtype));
+  const int f64 = detection_f64(e, (Var *[]){d, dist}, 2);
+  if (f64 < 0) return -1;
+  if (idx->dtype != RT_DT_INT32)
+    return em_fail(e, "ColToRowMatchIndices is %s; int32 expected", rt_dtype_name(idx->dtype));
   SymDim rows = em_spec(e, d)->d[0], cols = em_spec(e, d)->d[1];
   if (cols.a != 0) return em_fail(e, "DistMat's column count depends on the batch");
-  SymDim work = {rows.a * (cols.c * 12 + 4), rows.c * (cols.c * 12 + 4)};
+  const int64_t pair = f64 ? 16 : 12; /* RT_BIPARTITE_WORK_BYTES: (row, column, distance) */
+  SymDim work = {rows.a * (cols.c * pair + 4), rows.c * (cols.c * pair + 4)};
   pr_line(e->p, "/* %s matching of the whole DistMat (no LoD: one instance) */",
           attr_str(e->op, "match_type", "bipartite"));
-  detection_print_c(e->p, &(DetectionCall){.kind = DETECTION_BIPARTITE_MATCH, .dist = em_ptr(e, d, 1),
+  detection_print_c(e->p, &(DetectionCall){.kind = DETECTION_BIPARTITE_MATCH, .f64 = f64, .dist = em_ptr(e, d, 1),
                                            .row = em_dim(e, d, 0), .col = em_dim(e, d, 1),
                                            .per_prediction = !strcmp(attr_str(e->op, "match_type", "bipartite"),
                                                                      "per_prediction"),

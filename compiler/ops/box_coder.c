@@ -6,13 +6,15 @@
  * Shape rule (phi BoxCoderInferMeta): encode: TargetBox [T, 4] ->
  * [T, M, 4]; decode: TargetBox [N, M', 4] (rank 3; axis 0 or 1) -> its own
  * dims; dtype of TargetBox.
- * Emission (float32): rt_box_coder (runtime/rt_detection.c), phi
- * box_coder_kernel.cc.  Encoding gives each (target, prior) pair the
- * center offsets over the prior's size and the log size ratios, divided by
- * the variances; decoding inverts it with the prior of column j (axis 0,
- * M' = M) or of row i (axis 1, N = M).  Without box_normalized, widths and
- * heights count both end pixels (+1).  float64 is refused: Paddle 2.6 reads
- * the float variance attribute as doubles there. */
+ * Emission: rt_box_coder, or rt_box_coder_f64 for float64 tensors
+ * (runtime/rt_detection.c), phi box_coder_kernel.cc.  Encoding gives each
+ * (target, prior) pair the center offsets over the prior's size and the log
+ * size ratios, divided by the variances (the float attribute cast to T);
+ * decoding inverts it with the prior of column j (axis 0, M' = M) or of row
+ * i (axis 1, N = M).  Without box_normalized, widths and heights count both
+ * end pixels (+1).  A float64 decode with the variance attribute is refused:
+ * Paddle 2.6's double kernel reinterprets the float list as doubles,
+ * reading past its end (its outputs change from run to run). */
 #include <string.h>
 
 #include "../util.h"
@@ -50,15 +52,18 @@ static int emit_box_coder(EmitCtx *e) {
   Var *prior = tu_in(e, "PriorBox", 0), *target = tu_in(e, "TargetBox", 0), *out = tu_out(e, "OutputBox", 0);
   Var *pvar = ctx_in(&c, "PriorBoxVar", 0) ? tu_in(e, "PriorBoxVar", 0) : NULL;
   if (!prior || !target || !out || (ctx_in(&c, "PriorBoxVar", 0) && !pvar)) return -1;
-  if (prior->dtype != RT_DT_FP32 || target->dtype != RT_DT_FP32 || out->dtype != RT_DT_FP32 ||
-      (pvar && pvar->dtype != RT_DT_FP32))
-    return em_fail(e, "box_coder of %s boxes is not supported (float32 only)", rt_dtype_name(target->dtype));
+  const int f64 = detection_f64(e, (Var *[]){target, prior, pvar, out}, 4);
+  if (f64 < 0) return -1;
   int decode = !strcmp(attr_str(e->op, "code_type", "encode_center_size"), "decode_center_size");
   int axis = (int)attr_int(e->op, "axis", 0);
   double *var;
   int nvar = attr_floats(e->op, "variance", &var);
   if (nvar && nvar != 4) return em_fail(e, "variance has %d entries; 4 expected", nvar);
   if (nvar && pvar) return em_fail(e, "PriorBoxVar and the variance attribute must not both be given");
+  if (f64 && decode && nvar)
+    return em_fail(e, "a float64 decode_center_size with the variance attribute is not supported: Paddle 2.6's double "
+                      "kernel reads that float list as 4 doubles (16 bytes past its end); give the variances as "
+                      "PriorBoxVar instead");
   const VarSpec *ps = em_spec(e, prior), *ts = em_spec(e, target);
   if (ps->rank != 2 || em_const_dim(e, prior, 1) != 4) return em_fail(e, "PriorBox must be [M, 4]");
   if (pvar && (em_spec(e, pvar)->rank != 2 || !same(em_spec(e, pvar)->d[0], ps->d[0]) ||
@@ -78,7 +83,7 @@ static int emit_box_coder(EmitCtx *e) {
           attr_bool(e->op, "box_normalized", 1), axis, em_dim(e, target, 0),
           decode ? em_dim(e, target, 1) : em_dim(e, prior, 0), v4);
   pr_line(e->p, "};");
-  detection_print_c(e->p, &(DetectionCall){.kind = DETECTION_BOX_CODER, .prior = em_ptr(e, prior, 1),
+  detection_print_c(e->p, &(DetectionCall){.kind = DETECTION_BOX_CODER, .f64 = f64, .prior = em_ptr(e, prior, 1),
                                            .prior_var = pvar ? em_ptr(e, pvar, 1) : "NULL",
                                            .target = em_ptr(e, target, 1), .out = em_ptr(e, out, 0)});
   return 0;

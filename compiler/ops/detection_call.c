@@ -1,29 +1,43 @@
-/* The C printer of detection calls (detection_call.h). */
+/* The C printer of detection calls and the dtype rule they share
+ * (detection_call.h). */
 #include "detection_call.h"
 
+int detection_f64(EmitCtx *e, Var *const *vars, int n) {
+  const int dt = vars[0]->dtype;
+  if (dt != RT_DT_FP32 && dt != RT_DT_FP64)
+    return em_fail(e, "%s of %s tensors is not supported (Paddle's CPU kernel takes float32 or float64)", e->op->type,
+                   rt_dtype_name(dt));
+  for (int i = 1; i < n; i++)
+    if (vars[i] && vars[i]->dtype != dt)
+      return em_fail(e, "'%s' is %s but '%s' is %s: %s computes in one dtype throughout", vars[0]->name,
+                     rt_dtype_name(dt), vars[i]->name, rt_dtype_name(vars[i]->dtype), e->op->type);
+  return dt == RT_DT_FP64;
+}
+
 void detection_print_c(Printer *p, const DetectionCall *c) {
+  const char *f64 = c->f64 ? "_f64" : "";
   switch (c->kind) {
     case DETECTION_BOX_CODER:
-      pr_line(p, "rt_box_coder(&geo, %s, %s, %s, %s);", c->prior, c->prior_var, c->target, c->out);
+      pr_line(p, "rt_box_coder%s(&geo, %s, %s, %s, %s);", f64, c->prior, c->prior_var, c->target, c->out);
       break;
     case DETECTION_PRIOR_BOX:
-      pr_line(p, "rt_prior_box(&geo, %s, %s);", c->boxes, c->vars);
+      pr_line(p, "rt_prior_box%s(&geo, %s, %s);", f64, c->boxes, c->vars);
       break;
     case DETECTION_DENSITY_PRIOR_BOX:
-      pr_line(p, "rt_density_prior_box(&geo, %s, %s);", c->boxes, c->vars);
+      pr_line(p, "rt_density_prior_box%s(&geo, %s, %s);", f64, c->boxes, c->vars);
       break;
     case DETECTION_ANCHOR_GENERATOR:
-      pr_line(p, "rt_anchor_generator(&geo, %s, %s);", c->anchors, c->vars);
+      pr_line(p, "rt_anchor_generator%s(&geo, %s, %s);", f64, c->anchors, c->vars);
       break;
     case DETECTION_YOLO_BOX:
-      pr_line(p, "rt_yolo_box(&geo, %s, %s, %s, %s, %s);", c->n, c->x, c->img_size, c->boxes, c->scores);
+      pr_line(p, "rt_yolo_box%s(&geo, %s, %s, %s, %s, %s);", f64, c->n, c->x, c->img_size, c->boxes, c->scores);
       break;
     case DETECTION_IOU_SIMILARITY:
-      pr_line(p, "rt_iou_similarity(%s, %s, %s, %s, %d, %s);", c->x, c->nx, c->y, c->ny, c->normalized, c->out);
+      pr_line(p, "rt_iou_similarity%s(%s, %s, %s, %s, %d, %s);", f64, c->x, c->nx, c->y, c->ny, c->normalized, c->out);
       break;
     case DETECTION_BIPARTITE_MATCH:
-      pr_line(p, "rt_bipartite_match_f32(%s, %s, %s, %d, %s, %s, %s, %s);", c->dist, c->row, c->col, c->per_prediction,
-              c->threshold, c->match_indices, c->match_dist, c->work);
+      pr_line(p, "rt_bipartite_match_%s(%s, %s, %s, %d, %s, %s, %s, %s);", c->f64 ? "f64" : "f32", c->dist, c->row,
+              c->col, c->per_prediction, c->threshold, c->match_indices, c->match_dist, c->work);
       break;
   }
 }

@@ -7,8 +7,9 @@
  * expressions.  detection_print_c is the only code that spells the runtime's
  * detection calls (rt_box_coder, rt_prior_box, rt_density_prior_box,
  * rt_anchor_generator, rt_yolo_box, rt_iou_similarity,
- * rt_bipartite_match_f32: runtime/rt_detection.h, rt_bipartite_match.h);
- * another backend prints the same records. */
+ * rt_bipartite_match_f32, and for float64 each one's _f64 namesake:
+ * runtime/rt_detection.h, rt_bipartite_match.h); another backend prints
+ * the same records. */
 #ifndef PADDLEC_OPS_DETECTION_CALL_H
 #define PADDLEC_OPS_DETECTION_CALL_H
 
@@ -26,6 +27,7 @@ typedef enum DetectionKind {
 
 typedef struct DetectionCall {
   DetectionKind kind;
+  int f64;                                /* float64 tensors: the routine's _f64 form */
   const char *prior, *prior_var, *target; /* BOX_CODER (prior_var "NULL": none) */
   const char *boxes, *anchors, *vars;     /* PRIOR_BOX, DENSITY_PRIOR_BOX, ANCHOR_GENERATOR; YOLO_BOX: boxes */
   const char *n, *img_size, *scores;      /* YOLO_BOX: images, their sizes, the scores */
@@ -40,5 +42,11 @@ typedef struct DetectionCall {
 } DetectionCall;
 
 void detection_print_c(Printer *p, const DetectionCall *c);
+
+/* The dtype of an op's float tensors vars[0..n) (NULL entries: absent
+ * optional inputs): 1 when all are float64, 0 when all are float32 (Paddle
+ * registers the CPU kernels for these two, one T throughout); -1 after
+ * em_fail for any other dtype or a mix. */
+int detection_f64(EmitCtx *e, Var *const *vars, int n);
 
 #endif

@@ -3,9 +3,10 @@
  * ymax); without box_normalized widths and heights count both end pixels.
  * Shape rule (IOUSimilarityOp::InferShape): X and Y have rank 2 and 4
  * columns.
- * Emission (float32): rt_iou_similarity (runtime/rt_detection.c), the
- * fluid kernel's IOUSimilarity with its 1e-10 on the union.  X's LoD, which
- * Paddle passes on to Out, does not change the values. */
+ * Emission: rt_iou_similarity, or rt_iou_similarity_f64 for float64 boxes
+ * (runtime/rt_detection.c), the fluid kernel's IOUSimilarity with its
+ * T(1e-10) on the union.  X's LoD, which Paddle passes on to Out, does
+ * not change the values. */
 #include "detection_call.h"
 #include "ops.h"
 #include "tensor_util.h"
@@ -24,10 +25,10 @@ static int infer_iou_similarity(OpCtx *c) {
 static int emit_iou_similarity(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *y = tu_in(e, "Y", 0), *out = tu_out(e, "Out", 0);
   if (!x || !y || !out) return -1;
-  if (x->dtype != RT_DT_FP32 || y->dtype != RT_DT_FP32 || out->dtype != RT_DT_FP32)
-    return em_fail(e, "iou_similarity of %s boxes is not supported (float32 only)", rt_dtype_name(x->dtype));
+  const int f64 = detection_f64(e, (Var *[]){x, y, out}, 3);
+  if (f64 < 0) return -1;
   if (em_const_dim(e, x, 1) != 4 || em_const_dim(e, y, 1) != 4) return em_fail(e, "X and Y must have 4 columns");
-  detection_print_c(e->p, &(DetectionCall){.kind = DETECTION_IOU_SIMILARITY, .x = em_ptr(e, x, 1),
+  detection_print_c(e->p, &(DetectionCall){.kind = DETECTION_IOU_SIMILARITY, .f64 = f64, .x = em_ptr(e, x, 1),
                                            .nx = em_dim(e, x, 0), .y = em_ptr(e, y, 1), .ny = em_dim(e, y, 0),
                                            .normalized = attr_bool(e->op, "box_normalized", 1),
                                            .out = em_ptr(e, out, 0)});

@@ -18,10 +18,18 @@
  *   anchor_generator: Input [N,C,H,W] -> Anchors, Variances [H, W,
  *     |aspect_ratios| * |anchor_sizes|, 4].  anchor_sizes, aspect_ratios,
  *     variances (4), stride (2; all required), offset=0.5.
- * Emission (float32): one call each to runtime/rt_detection.c with the
- * attributes as static arrays; variances must have 4 entries (Paddle would
- * write past Variances otherwise). */
+ * Emission: one call each to runtime/rt_detection.c (the _f64 routine for
+ * a float64 Input: Paddle's double kernels, which keep the float
+ * attributes' own arithmetic in float) with the attributes as static float
+ * arrays; variances must have 4 entries (Paddle would write past Variances
+ * otherwise).  Image's dtype does not matter (only its dims are read).
+ * Paddle 2.6 also registers prior_box for int8 and uint8 Inputs, in its
+ * oneDNN kernels only: there Input's dtype just selects the kernel and the
+ * boxes are float32 (float64 with a float64 Image fails in oneDNN), while
+ * the shape rule declares the outputs with Input's dtype; the CPU executor,
+ * which paddlec follows, has no kernel for them, and paddlec refuses them. */
 #include <math.h>
+#include <string.h>
 
 #include "../util.h"
 #include "detection_call.h"
@@ -123,16 +131,22 @@ static const char *float_array(EmitCtx *e, const char *name, int n, const double
   return name;
 }
 
-/* The two float32 outputs and their (constant) dims; -1 after em_fail. */
+/* The two outputs, of Input's dtype, and their (constant) dims: 1 for
+ * float64, 0 for float32, -1 after em_fail. */
 static int outputs(EmitCtx *e, const char *slot, Var **boxes, Var **vars) {
+  Var *in = tu_in(e, "Input", 0);
   *boxes = tu_out(e, slot, 0);
   *vars = tu_out(e, "Variances", 0);
-  if (!*boxes || !*vars) return -1;
-  if ((*boxes)->dtype != RT_DT_FP32 || (*vars)->dtype != RT_DT_FP32)
-    return em_fail(e, "%s of %s tensors is not supported (float32 only)", e->op->type, rt_dtype_name((*boxes)->dtype));
+  if (!in || !*boxes || !*vars) return -1;
+  if (!strcmp(e->op->type, "prior_box") && (in->dtype == RT_DT_INT8 || in->dtype == RT_DT_UINT8))
+    return em_fail(e, "%s of a%s %s Input is not supported: Paddle 2.6's CPU executor has no kernel for it (only "
+                      "its oneDNN kernel, which writes float32 boxes though the outputs are declared %s)",
+                   e->op->type, in->dtype == RT_DT_INT8 ? "n" : "", rt_dtype_name(in->dtype), rt_dtype_name(in->dtype));
+  const int f64 = detection_f64(e, (Var *[]){in, *boxes, *vars}, 3);
+  if (f64 < 0) return -1;
   SymDim n = spec_numel(em_spec(e, *boxes));
   if (n.a != 0) return em_fail(e, "%s's size depends on the batch", slot);
-  return 0;
+  return f64;
 }
 
 /* The feature map's (and image's) height and width, which must not depend
@@ -172,7 +186,8 @@ static const char *variances(EmitCtx *e) {
 static int emit_prior_box(EmitCtx *e) {
   Var *boxes, *vars;
   int64_t hw[4];
-  if (outputs(e, "Boxes", &boxes, &vars) || spatial(e, 1, hw)) return -1;
+  const int f64 = outputs(e, "Boxes", &boxes, &vars);
+  if (f64 < 0 || spatial(e, 1, hw)) return -1;
   double *mins, *maxs;
   int nmin = attr_floats(e->op, "min_sizes", &mins), nmax = attr_floats(e->op, "max_sizes", &maxs);
   float ars[MAX_RATIOS];
@@ -195,7 +210,7 @@ static int emit_prior_box(EmitCtx *e) {
           nar, ar);
   pr_line(e->p, ".min_max_order = %d,", attr_bool(e->op, "min_max_aspect_ratios_order", 0));
   pr_line(e->p, "};");
-  detection_print_c(e->p, &(DetectionCall){.kind = DETECTION_PRIOR_BOX, .boxes = em_ptr(e, boxes, 0),
+  detection_print_c(e->p, &(DetectionCall){.kind = DETECTION_PRIOR_BOX, .f64 = f64, .boxes = em_ptr(e, boxes, 0),
                                            .vars = em_ptr(e, vars, 0)});
   return 0;
 }
@@ -203,7 +218,8 @@ static int emit_prior_box(EmitCtx *e) {
 static int emit_density_prior_box(EmitCtx *e) {
   Var *boxes, *vars;
   int64_t hw[4];
-  if (outputs(e, "Boxes", &boxes, &vars) || spatial(e, 1, hw)) return -1;
+  const int f64 = outputs(e, "Boxes", &boxes, &vars);
+  if (f64 < 0 || spatial(e, 1, hw)) return -1;
   double *sizes, *ratios;
   int64_t *dens;
   int ns = attr_floats(e->op, "fixed_sizes", &sizes), nr = attr_floats(e->op, "fixed_ratios", &ratios);
@@ -229,7 +245,7 @@ static int emit_density_prior_box(EmitCtx *e) {
   pr_line(e->p, ".nsizes = %d, .fixed_sizes = %s, .densities = %s, .nratios = %d, .fixed_ratios = %s,", ns, fs, dl, nr,
           fr);
   pr_line(e->p, "};");
-  detection_print_c(e->p, &(DetectionCall){.kind = DETECTION_DENSITY_PRIOR_BOX, .boxes = em_ptr(e, boxes, 0),
+  detection_print_c(e->p, &(DetectionCall){.kind = DETECTION_DENSITY_PRIOR_BOX, .f64 = f64, .boxes = em_ptr(e, boxes, 0),
                                            .vars = em_ptr(e, vars, 0)});
   return 0;
 }
@@ -237,7 +253,8 @@ static int emit_density_prior_box(EmitCtx *e) {
 static int emit_anchor_generator(EmitCtx *e) {
   Var *anchors, *vars;
   int64_t hw[4];
-  if (outputs(e, "Anchors", &anchors, &vars) || spatial(e, 0, hw)) return -1;
+  const int f64 = outputs(e, "Anchors", &anchors, &vars);
+  if (f64 < 0 || spatial(e, 0, hw)) return -1;
   double *sizes, *ratios, *stride;
   int ns = attr_floats(e->op, "anchor_sizes", &sizes), nr = attr_floats(e->op, "aspect_ratios", &ratios);
   if (attr_floats(e->op, "stride", &stride) != 2) return em_fail(e, "stride must have 2 entries (width, height)");
@@ -251,7 +268,7 @@ static int emit_anchor_generator(EmitCtx *e) {
   pr_line(e->p, ".stride_w = %s, .stride_h = %s, .offset = %s, .variances = %s,", em_float((float)stride[0]),
           em_float((float)stride[1]), em_float((float)attr_float(e->op, "offset", 0.5)), var);
   pr_line(e->p, "};");
-  detection_print_c(e->p, &(DetectionCall){.kind = DETECTION_ANCHOR_GENERATOR, .anchors = em_ptr(e, anchors, 0),
+  detection_print_c(e->p, &(DetectionCall){.kind = DETECTION_ANCHOR_GENERATOR, .f64 = f64, .anchors = em_ptr(e, anchors, 0),
                                            .vars = em_ptr(e, vars, 0)});
   return 0;
 }

@@ -6,8 +6,8 @@
  * scale_x_y:FLOAT=1, iou_aware:BOOLEAN=false, iou_aware_factor:FLOAT=0.5
  * (in [0, 1]).
  * Shape rule: phi YoloBoxInferMeta.
- * Emission (float32): rt_yolo_box (runtime/rt_detection.c), phi
- * yolo_box_kernel.cc: per anchor and cell the confidence sigmoid(obj)
+ * Emission: rt_yolo_box, or rt_yolo_box_f64 for float64 X
+ * (runtime/rt_detection.c), phi yolo_box_kernel.cc: per anchor and cell the confidence sigmoid(obj)
  * (times the IoU branch: conf^(1-f) * sigmoid(iou)^f with iou_aware);
  * boxes and scores stay 0 below conf_thresh, else the decoded box (center
  * from the sigmoids scaled by scale_x_y, size from the anchor over the
@@ -47,8 +47,8 @@ static int emit_yolo_box(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *img = tu_in(e, "ImgSize", 0);
   Var *boxes = tu_out(e, "Boxes", 0), *scores = tu_out(e, "Scores", 0);
   if (!x || !img || !boxes || !scores) return -1;
-  if (x->dtype != RT_DT_FP32 || boxes->dtype != RT_DT_FP32 || scores->dtype != RT_DT_FP32)
-    return em_fail(e, "yolo_box of %s tensors is not supported (float32 only)", rt_dtype_name(x->dtype));
+  const int f64 = detection_f64(e, (Var *[]){x, boxes, scores}, 3);
+  if (f64 < 0) return -1;
   if (img->dtype != RT_DT_INT32) return em_fail(e, "ImgSize is %s; int32 expected", rt_dtype_name(img->dtype));
   int64_t *anchors;
   int na = attr_ints(e->op, "anchors", &anchors) / 2;
@@ -73,7 +73,7 @@ static int emit_yolo_box(EmitCtx *e) {
   pr_line(e->p, ".iou_aware = %d, .iou_aware_factor = %s,", iou_aware,
           em_float((float)attr_float(e->op, "iou_aware_factor", 0.5)));
   pr_line(e->p, "};");
-  detection_print_c(e->p, &(DetectionCall){.kind = DETECTION_YOLO_BOX, .n = em_dim(e, x, 0), .x = em_ptr(e, x, 1),
+  detection_print_c(e->p, &(DetectionCall){.kind = DETECTION_YOLO_BOX, .f64 = f64, .n = em_dim(e, x, 0), .x = em_ptr(e, x, 1),
                                            .img_size = em_ptr(e, img, 1), .boxes = em_ptr(e, boxes, 0),
                                            .scores = em_ptr(e, scores, 0)});
   return 0;

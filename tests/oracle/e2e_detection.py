@@ -4,7 +4,11 @@ size: prior_box, density_prior_box, anchor_generator, box_coder (both
 code types, both axes, variances from a tensor, a list or none), yolo_box
 (clip_bbox, scale_x_y, iou_aware, conf_thresh), iou_similarity and
 bipartite_match (no LoD: one matching of the whole matrix; the greedy loop
-below 130 rows and the sorted walk from 130 on), in float32.
+below 130 rows and the sorted walk from 130 on).  Each case is built twice
+(`both`): NAME in float32 and NAME_f64 in float64, Paddle's double kernels
+(box_coder_f64 leaves out the decodes with a variance list, which paddlec
+refuses in float64: Paddle's double kernel reads that float list as
+doubles, past its end).
 
     python e2e_detection.py OUTDIR [CASE ...]
 
@@ -30,7 +34,7 @@ import paddle  # noqa: E402
 from paddle.vision import ops as V  # noqa: E402
 
 BATCH = 2
-CASES, case = case_registry()
+CASES, _ = case_registry()
 INT_RANGE = {}  # feed name -> (low, high) for integer feeds
 
 
@@ -39,28 +43,35 @@ def data(name, shape, dtype="float32", low=-5, high=5):
     return paddle.static.data(name, shape, dtype)
 
 
+def both(build):
+    """Registers build(dt) as the cases NAME (dt float32) and NAME_f64."""
+    CASES[build.__name__] = lambda: build("float32")
+    CASES[build.__name__ + "_f64"] = lambda: build("float64")
+    return build
+
+
 VAR = [0.1, 0.1, 0.2, 0.2]
 
 
 # ---------------------------------------------------------------- prior boxes
-@case
-def prior_box():
-    x = data("x", [None, 8, 6, 5])
-    img = data("img", [None, 3, 48, 40])
+@both
+def prior_box(dt):
+    x = data("x", [None, 8, 6, 5], dt)
+    img = data("img", [None, 3, 48, 40])  # float32 in both: only its dims are read
     outs = list(V.prior_box(x, img, [8.0], [20.0], [2.0], VAR, flip=True, clip=True))
     outs += list(V.prior_box(x, img, [4.0, 12.0], [9.0, 30.0], [2.0, 3.0, 0.5], [0.1, 0.2, 0.3, 0.4], flip=False,
                              clip=False, steps=[7.0, 9.0], offset=0.25, min_max_aspect_ratios_order=True))
     outs += list(V.prior_box(x, img, [6.0, 10.0], aspect_ratios=[1.0, 2.0, 1.0000001, 0.5], flip=True,
                              min_max_aspect_ratios_order=True))  # repeated ratios are dropped
-    outs += op("prior_box", {"Input": [x], "Image": [img]}, {"Boxes": ["float32"], "Variances": ["float32"]},
+    outs += op("prior_box", {"Input": [x], "Image": [img]}, {"Boxes": [dt], "Variances": [dt]},
                {"min_sizes": [16.0], "aspect_ratios": [3.0], "variances": VAR})  # flip and clip by default
     return [x, img], outs
 
 
-@case
-def density_prior_box():
-    x = data("x", [None, 8, 6, 5])
-    img = data("img", [None, 3, 48, 40])
+@both
+def density_prior_box(dt):
+    x = data("x", [None, 8, 6, 5], dt)
+    img = data("img", [None, 3, 48, 40], dt)
     outs = []
     for attrs in ({"fixed_sizes": [8.0, 16.0], "fixed_ratios": [1.0, 2.0], "densities": [2, 1]},
                   {"fixed_sizes": [12.0], "fixed_ratios": [0.5, 1.0, 3.0], "densities": [3], "clip": False,
@@ -69,52 +80,55 @@ def density_prior_box():
                    "flatten_to_2d": True}):
         attrs = dict(attrs, variances=[0.1, 0.1, 0.2, 0.2])
         outs += op("density_prior_box", {"Input": [x], "Image": [img]},
-                   {"Boxes": ["float32"], "Variances": ["float32"]}, attrs)
+                   {"Boxes": [dt], "Variances": [dt]}, attrs)
     return [x, img], outs
 
 
-@case
-def anchor_generator():
-    x = data("x", [None, 8, 6, 5])
+@both
+def anchor_generator(dt):
+    x = data("x", [None, 8, 6, 5], dt)
     outs = []
     for attrs in ({"anchor_sizes": [32.0, 64.0, 128.0], "aspect_ratios": [0.5, 1.0, 2.0], "stride": [16.0, 16.0]},
                   {"anchor_sizes": [20.0], "aspect_ratios": [1.5, 0.7], "stride": [8.0, 12.0], "offset": 0.0},
                   {"anchor_sizes": [48.0, 30.0], "aspect_ratios": [1.0], "stride": [32.0, 16.0], "offset": 1.0}):
         attrs = dict(attrs, variances=[0.1, 0.1, 0.2, 0.2])
-        outs += op("anchor_generator", {"Input": [x]}, {"Anchors": ["float32"], "Variances": ["float32"]}, attrs)
+        outs += op("anchor_generator", {"Input": [x]}, {"Anchors": [dt], "Variances": [dt]}, attrs)
     return [x], outs
 
 
 # ---------------------------------------------------------------- box coding
-@case
-def box_coder():
-    t = data("boxes_t", [None, 4])
-    prior = data("boxes_p", [6, 4])
-    pvar = data("dist_var", [6, 4])
-    n = data("nboxes_t", [None, 4])
-    nprior = data("nboxes_p", [6, 4])
-    code = data("code", [None, 6, 4])
-    rows = data("boxes_r", [None, 4])   # one prior per target row (axis 1)
+@both
+def box_coder(dt):
+    t = data("boxes_t", [None, 4], dt)
+    prior = data("boxes_p", [6, 4], dt)
+    pvar = data("dist_var", [6, 4], dt)
+    n = data("nboxes_t", [None, 4], dt)
+    nprior = data("nboxes_p", [6, 4], dt)
+    code = data("code", [None, 6, 4], dt)
+    rows = data("boxes_r", [None, 4], dt)   # one prior per target row (axis 1)
+    rvar = data("dist_rvar", [None, 4], dt)
     def raw(p, t, attrs):  # no variance at all: the API always passes one
-        return op("box_coder", {"PriorBox": [p], "TargetBox": [t]}, {"OutputBox": ["float32"]}, attrs)[0]
+        return op("box_coder", {"PriorBox": [p], "TargetBox": [t]}, {"OutputBox": [dt]}, attrs)[0]
 
     outs = [V.box_coder(prior, VAR, t, "encode_center_size", box_normalized=False),
             V.box_coder(prior, pvar + 0.5, t, "encode_center_size", box_normalized=False),
             raw(nprior, n, {}), V.box_coder(nprior, [0.2, 0.3, 0.1, 0.4], n, "encode_center_size"),
-            V.box_coder(prior, VAR, code, "decode_center_size", box_normalized=False),
             V.box_coder(nprior, pvar + 0.5, code, "decode_center_size"),
             raw(nprior, code, {"code_type": "decode_center_size"}),
-            V.box_coder(rows, VAR, code, "decode_center_size", box_normalized=False, axis=1),
+            V.box_coder(rows, rvar + 0.5, code, "decode_center_size", box_normalized=False, axis=1),
             raw(rows, code, {"code_type": "decode_center_size", "axis": 1, "box_normalized": False})]
-    return [t, prior, pvar, n, nprior, code, rows], outs
+    if dt == "float32":  # a decode with a variance list: refused in float64 (see above)
+        outs += [V.box_coder(prior, VAR, code, "decode_center_size", box_normalized=False),
+                 V.box_coder(rows, VAR, code, "decode_center_size", box_normalized=False, axis=1)]
+    return [t, prior, pvar, n, nprior, code, rows, rvar], outs
 
 
-@case
-def yolo_box():
-    x = data("x", [None, 14, 6, 5])              # 2 anchors * (5 + 2 classes)
+@both
+def yolo_box(dt):
+    x = data("x", [None, 14, 6, 5], dt)              # 2 anchors * (5 + 2 classes)
     size = data("size", [None, 2], "int32", 150, 400)
-    a = data("a", [None, 16, 4, 3])              # iou_aware: 2 anchors * (6 + 2 classes)
-    b = data("b", [None, 24, 3, 4])              # 3 anchors * (5 + 3 classes)
+    a = data("a", [None, 16, 4, 3], dt)              # iou_aware: 2 anchors * (6 + 2 classes)
+    b = data("b", [None, 24, 3, 4], dt)              # 3 anchors * (5 + 3 classes)
     anchors = [10, 13, 16, 30]
     outs = list(V.yolo_box(x, size, anchors, 2, 0.01, 32))
     outs += list(V.yolo_box(x, size, anchors, 2, 0.5, 16, clip_bbox=False, scale_x_y=1.05))
@@ -124,28 +138,28 @@ def yolo_box():
 
 
 # ---------------------------------------------------------------- matching
-@case
-def iou_match():
-    x = data("boxes_x", [None, 4])
-    y = data("boxes_y", [5, 4])
-    nx = data("nboxes_x", [None, 4])
-    ny = data("nboxes_y", [5, 4])
-    outs = op("iou_similarity", {"X": [x], "Y": [y]}, {"Out": ["float32"]}, {"box_normalized": False})
-    outs += op("iou_similarity", {"X": [nx], "Y": [ny]}, {"Out": ["float32"]}, {})
-    outs += op("iou_similarity", {"X": [y], "Y": [y]}, {"Out": ["float32"]}, {"box_normalized": False})
-    gt = data("nboxes_gt", [7, 4])
-    iou = op("iou_similarity", {"X": [gt], "Y": [ny]}, {"Out": ["float32"]}, {})[0]
-    match = {"ColToRowMatchIndices": ["int32"], "ColToRowMatchDist": ["float32"]}
+@both
+def iou_match(dt):
+    x = data("boxes_x", [None, 4], dt)
+    y = data("boxes_y", [5, 4], dt)
+    nx = data("nboxes_x", [None, 4], dt)
+    ny = data("nboxes_y", [5, 4], dt)
+    outs = op("iou_similarity", {"X": [x], "Y": [y]}, {"Out": [dt]}, {"box_normalized": False})
+    outs += op("iou_similarity", {"X": [nx], "Y": [ny]}, {"Out": [dt]}, {})
+    outs += op("iou_similarity", {"X": [y], "Y": [y]}, {"Out": [dt]}, {"box_normalized": False})
+    gt = data("nboxes_gt", [7, 4], dt)
+    iou = op("iou_similarity", {"X": [gt], "Y": [ny]}, {"Out": [dt]}, {})[0]
+    match = {"ColToRowMatchIndices": ["int32"], "ColToRowMatchDist": [dt]}
     outs += op("bipartite_match", {"DistMat": [iou]}, match, {})
     outs += op("bipartite_match", {"DistMat": [iou]}, match, {"match_type": "per_prediction", "dist_threshold": 0.1})
-    d = data("dist", [None, 5])
+    d = data("dist", [None, 5], dt)
     outs += op("bipartite_match", {"DistMat": [d]}, match, {"match_type": "per_prediction"})
-    t = data("ties", [9, 6])             # equal and zero distances
+    t = data("ties", [9, 6], dt)             # equal and zero distances
     outs += op("bipartite_match", {"DistMat": [t]}, match, {"match_type": "per_prediction", "dist_threshold": 0.3})
-    big = data("ties_big", [140, 6])     # 130 rows or more: Paddle sorts all pairs
+    big = data("ties_big", [140, 6], dt)     # 130 rows or more: Paddle sorts all pairs
     outs += op("bipartite_match", {"DistMat": [big]}, match, {})
     outs += op("bipartite_match", {"DistMat": [big]}, match, {"match_type": "per_prediction", "dist_threshold": 0.6})
-    wide = data("dist_wide", [150, 4])
+    wide = data("dist_wide", [150, 4], dt)
     outs += op("bipartite_match", {"DistMat": [wide]}, match, {})
     return [x, y, nx, ny, gt, d, t, big, wide], outs
 
@@ -157,16 +171,17 @@ def make_input(v, rng):
     if "int" in dt:
         low, high = INT_RANGE[v.name]
         return rng.integers(low, high, size=shape).astype("int64" if "int64" in dt else "int32")
+    ft = "float64" if "float64" in dt else "float32"
     if v.name.startswith("boxes") or v.name.startswith("nboxes"):
         lo = rng.uniform(0, 20, shape[:-1] + [2])
         wh = rng.uniform(1, 12, shape[:-1] + [2])
         b = np.concatenate([lo, lo + wh], axis=-1)
-        return (b / 32.0 if v.name.startswith("nboxes") else b).astype("float32")
+        return (b / 32.0 if v.name.startswith("nboxes") else b).astype(ft)
     if v.name.startswith("dist"):
-        return rng.uniform(0, 1, shape).astype("float32")
+        return rng.uniform(0, 1, shape).astype(ft)
     if v.name.startswith("ties"):
-        return (rng.integers(0, 5, shape) / 4.0).astype("float32")
-    return rng.standard_normal(shape).astype("float32")
+        return (rng.integers(0, 5, shape) / 4.0).astype(ft)
+    return rng.standard_normal(shape).astype(ft)
 
 
 if __name__ == "__main__":
