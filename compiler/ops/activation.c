@@ -75,9 +75,12 @@ static const char *tensor_or_attr(EmitCtx *e, const Op *op, const char *slot, co
 /* logit: ln(p / (1 - p)) of v clipped to [eps, 1 - eps] (eps:FLOAT=1e-6);
  * with eps = 0, NaN outside [0, 1] (phi LogitFunctor).  The clip keeps a NaN,
  * as Eigen's cwiseMin/cwiseMax (std::min/max) do. */
-static const char *logit_expr(const Op *op) {
+static const char *logit_expr(const Op *op, int f64) {
   float eps = (float)attr_float(op, "eps", 1e-6);
-  const char *hi = em_float((float)(1.0 - eps)), *lo = em_float(eps);
+  /* the bounds in the tensor's type: 1 - eps taken in double (eps a float
+   * attribute), then rounded to float for float32 */
+  const char *hi = f64 ? pool_printf("%.17g", 1.0 - (double)eps) : em_float((float)(1.0 - eps)), *lo = lit(eps, f64);
+  if (!strpbrk(hi, ".eEn")) hi = pool_printf("%s.0", hi);
   const char *t = pool_printf("(v > %s ? %s : v)", hi, hi);
   const char *p = pool_printf("(%s < %s ? %s : %s)", t, lo, lo, t);
   const char *l = pool_printf("logf(%s / (1.0f - %s))", p, p);
@@ -147,7 +150,11 @@ typedef struct Act {
   ActEpilogue epi;
 } Act;
 
-static const char *logit_fwd(EmitCtx *e, const Op *op) { return (void)e, logit_expr(op); }
+static const char *logit_fwd(EmitCtx *e, const Op *op) {
+  OpCtx c = {e->g, (Op *)op};
+  const Var *x = ctx_in(&c, "X", 0);
+  return logit_expr(op, x && x->dtype == RT_DT_FP64);
+}
 /* LogitGradFunctor: 0 outside [eps, 1 - eps] (1 - eps taken in double,
  * then rounded to float), else dy / ((1 - x) * x); eps:FLOAT=1e-6. */
 static const char *logit_grad(const Op *op, int f64) {

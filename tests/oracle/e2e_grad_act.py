@@ -36,8 +36,10 @@ def add(name, op, attrs=None, feed="x", shape=(3, 4, 5)):
     CASES[name] = unary(op, attrs, feed, shape)
     # Paddle's CPU grad kernels take float64 too (its OpTest checks grads
     # there): the same case in double, held to test_e2e's TOL64, where a
-    # float constant or a float attribute printed to 9 digits fails
+    # float constant or a float attribute printed to 9 digits fails; the
+    # forward output is checked too (a grad reading X would not show it)
     CASES[name + "_f64"] = unary(op, attrs, feed, shape, "float64")
+    CASES[name + "_f64"].fetch_outs = True
 
 
 # ops without attributes, by input domain
