@@ -199,6 +199,19 @@ def test_fused_optimizer_and_all_reduce_equal_unfused(trainers, tmp_path):
     assert np.array_equal(a, b)
 
 
+def test_customized_loss_grad_of_a_float64_loss_refused(trainers, tmp_path):
+    """A fed loss@GRAD is taken as float32 values: for a float64 loss they
+    would be rounded, so the trainer refuses rather than approximate."""
+    binary = trainers("resnet_linear_f64", "--build-strategy", "gradient_scale_strategy=Customized")
+    d, meta = case_dir("resnet_linear_f64"), meta_of("resnet_linear_f64")
+    half = tmp_path / "half.npy"
+    np.save(half, np.array([0.5, 0.5], np.float32))
+    args = [str(binary), "--batch-size", str(meta["batch"]), "--steps", "1", "--places", "2",
+            "--input", f"{meta['loss']}@GRAD={half}"] + [a for f in meta["feeds"] for a in ("--input", f"{f}={d}/{f}.npy")]
+    p = subprocess.run(args, capture_output=True, text=True, timeout=300, env=SAN_ENV)
+    assert p.returncode == 1 and "the loss is not float32" in p.stderr, p.stderr
+
+
 def test_customized_loss_grad(trainers, tmp_path):
     """Customized: loss@GRAD fed, one value per place.  [0.5, 0.5] is
     CoeffNumDevice bit for bit; [1, 0] is the reference's run with that

@@ -1714,6 +1714,9 @@ int model_set_loss_grad(model_model *m, const float *values, int n) {
   struct model_places *pl = m->places;
   if (MODEL_GRADIENT_SCALE != 2 || !pl)
     return fail(m, MODEL_ERR_ARG, "set_loss_grad: for a trainer on places with gradient_scale_strategy Customized");
+  if (outputs_spec[0].dtype != RT_DT_FP32) /* float values would be rounded: refused, not approximated */
+    return fail(m, MODEL_ERR_ARG, "set_loss_grad: the loss is not float32; a fed loss@GRAD of another dtype is "
+                "not supported");
   const int total = pl->n * pl->procs;
   if (n < total) { /* ParallelExecutor::FeedAndSplitTensorIntoLocalScopes on the fed loss@GRAD */
     snprintf(m->error, sizeof m->error,

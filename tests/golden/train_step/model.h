@@ -296,7 +296,9 @@ int model_train_step_places(model_model *m, const int64_t *batches, const void *
 /* gradient_scale_strategy Customized on places: loss@GRAD is fed, one value
  * per place of every process (n of them, in place order; Paddle's split of
  * the fed loss@GRAD), for this and the following steps.  Needs
- * model_set_places first; fewer values than places is Paddle's error. */
+ * model_set_places first; fewer values than places is Paddle's error.
+ * The loss must be float32 (a float64 one is refused: its values would be
+ * rounded). */
 int model_set_loss_grad(model_model *m, const float *values, int n);
 /* BuildStrategy compiled in: gradient_scale_strategy (0 CoeffNumDevice:
  * loss@GRAD is 1 / places; 1 One: 1; 2 Customized: fed, on places) and
