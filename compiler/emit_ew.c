@@ -124,6 +124,8 @@ void ew_print_c(EmitCtx *e, const EwLoop *l) {
 int ew_nary(EmitCtx *e, const Var *out, int n, const EwIn *in, const char *setup, const char *body,
             const char *result) {
   EwLoop l;
+  if (!result) /* ew_expr_double's refusal */
+    return em_fail(e, "no C expression for '%s' (a float runtime function without a double twin)", out->name);
   if (ew_lower(e, out, n, in, &l)) return -1;
   l.setup = setup, l.body = body, l.result = result;
   ew_print_c(e, &l);
@@ -168,6 +170,36 @@ int ew_names(const char *expr, const char *id) {
   return 0;
 }
 
+/* The runtime functions a float expression may call, each with its double
+ * spelling: a float function its double twin (as Paddle's double kernel
+ * computes), a double one itself.  A runtime call missing here has no
+ * double spelling, and ew_expr_double refuses it rather than compute a
+ * float64 tensor in float. */
+static const char *const rt_twins[][2] = {
+    {"rt_erff", "erf"},
+    {"rt_erfinvf", "rt_erfinv"},
+    {"rt_digammaf", "rt_digamma"},
+    {"rt_polygamma_f32", "rt_polygamma_f64"},
+    {"rt_i0f", "rt_i0"},
+    {"rt_i0ef", "rt_i0e"},
+    {"rt_i1f", "rt_i1"},
+    {"rt_i1ef", "rt_i1e"},
+    {"rt_erfinv", "rt_erfinv"},
+    {"rt_digamma", "rt_digamma"},
+    {"rt_polygamma_f64", "rt_polygamma_f64"},
+    {"rt_i0", "rt_i0"},
+    {"rt_i0e", "rt_i0e"},
+    {"rt_i1", "rt_i1"},
+    {"rt_i1e", "rt_i1e"}};
+
+/* The double spelling of runtime function `name` (len characters), NULL
+ * where the table has none. */
+static const char *rt_twin(const char *name, size_t len) {
+  for (size_t i = 0; i < sizeof rt_twins / sizeof rt_twins[0]; i++)
+    if (strlen(rt_twins[i][0]) == len && !strncmp(rt_twins[i][0], name, len)) return rt_twins[i][1];
+  return NULL;
+}
+
 const char *ew_expr_double(const char *expr) {
   size_t n = strlen(expr);
   char *out = pool_alloc(2 * n + 1), *o = out;
@@ -177,6 +209,13 @@ const char *ew_expr_double(const char *expr) {
     } else if (ident_char(expr[i]) && (expr[i] < '0' || expr[i] > '9') && (i == 0 || !ident_char(expr[i - 1]))) {
       size_t j = i; /* an identifier */
       while (j < n && ident_char(expr[j])) j++;
+      const char *twin = rt_twin(expr + i, j - i);
+      if (twin) { /* never longer than the float name: out's 2 * n bytes hold it */
+        const size_t len = strlen(twin);
+        memcpy(o, twin, len), o += len, i = j;
+        continue;
+      }
+      if (j - i > 3 && !strncmp(expr + i, "rt_", 3) && j < n && expr[j] == '(') return NULL;
       const size_t len = j - i - (libm_float_fn(expr + i, j - i) && j < n && expr[j] == '(');
       memcpy(o, expr + i, len), o += len, i = j;
     } else if (expr[i] >= '0' && expr[i] <= '9' && (i == 0 || !ident_char(expr[i - 1]))) {

@@ -10,8 +10,10 @@
  * (of x's C type).  `setup` (may be NULL) is emitted before the loop. */
 int ew_unary(EmitCtx *e, const Var *x, const Var *out, const char *setup, const char *expr);
 /* A float C expression rewritten for double operands: <math.h> float
- * functions (expf, fmaxf, ...) become their double versions, float literals
- * (0.5f) and casts ((float)) double ones; other calls stay as they are. */
+ * functions (expf, fmaxf, ...) become their double versions, runtime ones
+ * (rt_digammaf, ...) their double twins, float literals (0.5f) and casts
+ * ((float)) double ones; other calls stay as they are.  NULL (a refusal)
+ * where it calls a runtime function (rt_...) with no double twin. */
 const char *ew_expr_double(const char *expr);
 /* 1 when C expression `expr` names identifier `id` (not as part of a
  * longer name): which operands an expression reads. */

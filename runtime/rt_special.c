@@ -61,9 +61,10 @@ static double digamma_large(double s) {
   return log(s) - 0.5 / s - y;
 }
 
-float rt_digammaf(float xf) {
+/* Eigen's digamma (Cephes' psi) in double, step for step. */
+double rt_digamma(double x) {
   const double pi = 3.14159265358979323846;
-  double x = xf, reflect = 0.0;
+  double reflect = 0.0;
   int negative = 0;
   if (x <= 0.0) { /* psi(x) = psi(1 - x) - pi / tan(pi x), NaN at the poles */
     double p = floor(x);
@@ -82,8 +83,72 @@ float rt_digammaf(float xf) {
     x += 1.0;
   }
   double y = digamma_large(x) - w;
-  return (float)(negative ? y - reflect : y);
+  return negative ? y - reflect : y;
 }
+
+float rt_digammaf(float x) { return (float)rt_digamma(x); }
+
+/* c[0] x^n + c[1] x^(n-1) + ... + c[n] by Horner's rule (Eigen's ppolevl). */
+static double polevl(double x, const double *c, int n) {
+  double y = c[0];
+  for (int i = 1; i <= n; i++) y = y * x + c[i];
+  return y;
+}
+
+/* Eigen's ndtri (Cephes'), the normal quantile: for b > exp(-2) away
+ * from both tails w + w^3 R(w^2) / S(w^2) with w = b - 1/2, else from
+ * z = sqrt(-2 ln b) on the nearer tail, flipped to the lower one. */
+static double ndtri(double a) {
+  static const double p0[5] = {-5.99633501014107895267e1, 9.80010754185999661536e1, -5.66762857469070293439e1,
+                               1.39312609387279679503e1, -1.23916583867381258016e0};
+  static const double q0[9] = {1.0,
+                               1.95448858338141759834e0,
+                               4.67627912898881538453e0,
+                               8.63602421390890590575e1,
+                               -2.25462687854119370527e2,
+                               2.00260212380060660359e2,
+                               -8.20372256168333339912e1,
+                               1.59056225126211695515e1,
+                               -1.18331621121330003142e0};
+  static const double p1[9] = {4.05544892305962419923e0,   3.15251094599893866154e1,  5.71628192246421288162e1,
+                               4.40805073893200834700e1,   1.46849561928858024014e1,  2.18663306850790267539e0,
+                               -1.40256079171354495875e-1, -3.50424626827848203418e-2, -8.57456785154685413611e-4};
+  static const double q1[9] = {1.0,
+                               1.57799883256466749731e1,
+                               4.53907635128879210584e1,
+                               4.13172038254672030440e1,
+                               1.50425385692907503408e1,
+                               2.50464946208309415979e0,
+                               -1.42182922854787788574e-1,
+                               -3.80806407691578277194e-2,
+                               -9.33259480895457427372e-4};
+  static const double p2[9] = {3.23774891776946035970e0,  6.91522889068984211695e0,  3.93881025292474443415e0,
+                               1.33303460815807542389e0,  2.01485389549179081538e-1, 1.23716634817820021358e-2,
+                               3.01581553508235416007e-4, 2.65806974686737550832e-6, 6.23974539184983293730e-9};
+  static const double q2[9] = {1.0,
+                               6.02427039364742014255e0,
+                               3.67983563856160859403e0,
+                               1.37702099489081330271e0,
+                               2.16236993594496635890e-1,
+                               1.34204006088543189037e-2,
+                               3.28014464682127739104e-4,
+                               2.89247864745380683936e-6,
+                               6.79019408009981274425e-9};
+  const double exp_neg_two = 0.13533528323661269189;
+  if (a <= 0.0) return -INFINITY; /* saturates outside (0, 1) */
+  if (a >= 1.0) return INFINITY;
+  const int lower = a <= 1.0 - exp_neg_two;
+  const double b = lower ? a : 1.0 - a;
+  if (exp_neg_two < b) {
+    const double c = b - 0.5, c2 = c * c;
+    return (c * (c2 * (polevl(c2, p0, 4) / polevl(c2, q0, 8))) + c) * 2.50662827463100050242e0;
+  }
+  const double x = sqrt(-2.0 * log(b)), x0 = x - log(x) / x, z = 1.0 / x;
+  const double x1 = z * (x < 8.0 ? polevl(z, p1, 8) / polevl(z, q1, 8) : polevl(z, p2, 8) / polevl(z, q2, 8));
+  return lower ? -(x0 - x1) : x0 - x1;
+}
+
+double rt_erfinv(double y) { return ndtri(y * 0.5 + 0.5) * 0.70710678118654752440; }
 
 /* Chebyshev coefficients (Cephes', as phi's bessel_kernel_impl.h holds them
  * for double) of exp(-x) I0(x) on [0, 8] in y = x / 2 - 2 (I0A) and of

@@ -1,8 +1,9 @@
 /* Special functions that C's <math.h> lacks, for the unary ops erfinv and
  * digamma (compiler/ops/activation.c) and i0, i0e, i1, i1e
- * (compiler/ops/bessel.c).  Computed in double and rounded to
- * float once, so they are as close to the true value as a float gets;
- * Paddle's Eigen kernels are within a few ulp of it. */
+ * (compiler/ops/bessel.c).  The float ones are computed in double and
+ * rounded to float once, so they are as close to the true value as a float
+ * gets; Paddle's Eigen kernels are within a few ulp of it.  The double ones
+ * follow Paddle's double kernels step for step. */
 #ifndef PADDLEC_RT_SPECIAL_H
 #define PADDLEC_RT_SPECIAL_H
 
@@ -11,10 +12,16 @@
  * normal quantile ndtri((y + 1) / 2) / sqrt(2), which saturates). */
 float rt_erfinvf(float y);
 
+/* erfinv for float64 as Paddle's double kernel (erfinv_kernel_impl.h):
+ * ndtri(y / 2 + 1 / 2) / sqrt(2), Eigen's ndtri (Cephes' rational
+ * approximations), which saturates as rt_erfinvf's. */
+double rt_erfinv(double y);
+
 /* The digamma function psi(x) = d/dx ln(Gamma(x)); NaN at 0 and the negative
  * integers (the poles) and at -infinity, as Eigen's digamma that Paddle
  * uses. */
 float rt_digammaf(float x);
+double rt_digamma(double x);
 
 /* Modified Bessel functions of the first kind of orders 0 and 1, plain
  * (i0, i1) and exponentially scaled by exp(-|x|) (i0e, i1e), as Paddle's

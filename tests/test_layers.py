@@ -144,12 +144,13 @@ def test_kernels_are_printed_in_one_place(printer, calls):
 
 # Runtime names compiler/ may spell outside the record printers: scalar
 # functions inside element-wise C expressions (ops/activation.c's table,
-# bessel, polygamma, cast), which a backend maps one for one, and the
+# bessel, polygamma, cast, and emit_ew.c's table of their double twins),
+# which a backend maps one for one, and the
 # generated model's own plumbing (codegen_model.c, emit.c: weight binding,
 # state reset, the task split and thread pool).
 SCALAR_AND_PLUMBING = {
     "erff", "erfinvf", "digammaf", "polygamma_f32", "polygamma_f64", "i0f", "i0ef", "i1f", "i1ef", "f2i32",
-    "f2i64", "weights_bind", "state_zero", "split_tasks", "parallel", "dtype_name",
+    "erfinv", "digamma", "i0", "i0e", "i1", "i1e", "f2i64", "weights_bind", "state_zero", "split_tasks", "parallel", "dtype_name",
     "%s%s",  # bessel.c: rt_i0f, rt_i0ef, rt_i1f, rt_i1ef (rt_i0, ... in float64) by name and dtype
 }
 

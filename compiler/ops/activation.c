@@ -3,11 +3,11 @@
  * expression of the input element `v`, with its attributes and Paddle's
  * defaults (from the op makers), and of its gradient; unary_float_expr()
  * reads the forward (fused ops use it too); erfinv and digamma call
- * runtime/rt_special.c.  Optional tensor inputs: clip's Min/Max, pow's
- * FactorTensor and scale's ScaleTensor (1 element each) override the
- * attribute at run time.  rrelu also writes Noise (the slope of each
- * element) and compiles only for inference (is_test), where its slope is
- * fixed.
+ * runtime/rt_special.c (float64: the double twins, see act_double).
+ * Optional tensor inputs: clip's Min/Max, pow's FactorTensor and scale's
+ * ScaleTensor (1 element each) override the attribute at run time.  rrelu
+ * also writes Noise (the slope of each element) and compiles only for
+ * inference (is_test), where its slope is fixed.
  * Gradients <op>_grad: Out@GRAD and X and/or Out, as Paddle's grad maker
  * passes them -> X@GRAD (generic shape rule, grad_infer), float32 or
  * float64: in double, the attributes as their float values (act_double). */
@@ -206,7 +206,7 @@ static const Act acts[] = {
      {{"min", 0, "Min"}, {"max", 0, "Max"}}, {0}, {"clip", RT_ACT_CLIP, {"min", 0}, {"max", 0}}},
     {"cos", "cosf(v)", NULL, DEP_X, NULL, "-dy * sinf(x)", {{0}}, {0}, {0}},
     {"cosh", "coshf(v)", NULL, DEP_X, NULL, "dy * sinhf(x)", {{0}}, {0}, {0}},
-    /* DigammaGradFunctor: Eigen's polygamma(1, x), the formula of rt_polygamma */
+    /* DigammaGradFunctor: Eigen's polygamma(1, x), the formula of rt_polygamma_<t> */
     {"digamma", "rt_digammaf(v)", NULL, DEP_X, NULL, "dy * rt_polygamma_f32(1, x)", {{0}}, {0}, {0}},
     /* EluGradKernel: ELUGradFunctor for alpha > 0, ELUGradNegativeAlphaFunctor otherwise */
     {"elu", "v > 0.0f ? v : {alpha} * (expf(v) - 1.0f)", NULL, DEP_X | DEP_OUT, NULL,
@@ -242,7 +242,7 @@ static const Act acts[] = {
     {"leaky_relu", "v > 0.0f ? v : {alpha} * v", NULL, DEP_X, NULL,
      "dy * ({alpha} * (float)(x < 0.0f) + (float)(x >= 0.0f))", {{"alpha", 0.02, NULL}}, {0},
      {"leaky_relu", RT_ACT_RELU, {"alpha", 0}, {0}}},
-    /* LgammaGradFunctor: Eigen's digamma, as rt_digammaf */
+    /* LgammaGradFunctor: Eigen's digamma, as rt_digammaf / rt_digamma */
     {"lgamma", "lgammaf(v)", NULL, DEP_X, NULL, "dy * rt_digammaf(x)", {{0}}, {0}, {0}},
     {"log", "logf(v)", NULL, DEP_X, NULL, "dy * (1.0f / x)", {{0}}, {0}, {0}},
     {"log10", "log10f(v)", NULL, DEP_X, NULL, "dy * 1.0f / (x * (float)2.302585092994046)", {{0}}, {0}, {0}},
@@ -441,13 +441,14 @@ static int emit_unary(EmitCtx *e) {
 }
 
 /* A float template of the table rewritten for double operands: float
- * declarations and casts become double ones, <math.h> float functions their
- * double versions (ew_expr_double), and gelu's erf of x / sqrt(2) takes
- * double erf and M_SQRT1_2 (its tanh form M_2_SQRTPI * M_SQRT1_2), as
- * Paddle's double kernels compute. */
+ * declarations and casts become double ones, <math.h> and runtime float
+ * functions their double versions (ew_expr_double: rt_erff double erf,
+ * rt_digammaf rt_digamma, ...; NULL for one without), and gelu's x / sqrt(2)
+ * takes M_SQRT1_2 (its tanh form M_2_SQRTPI * M_SQRT1_2), as Paddle's
+ * double kernels compute. */
 static const char *act_double(const char *t) {
-  static const char *const sub[][2] = {
-      {"rt_erff(", "erf("}, {"0.70710678f", "0.70710678118654752440"}, {"0.7978845608f", "0.79788456080286535588"}};
+  static const char *const sub[][2] = {{"0.70710678f", "0.70710678118654752440"},
+                                       {"0.7978845608f", "0.79788456080286535588"}};
   for (size_t k = 0; k < sizeof sub / sizeof sub[0]; k++)
     for (const char *at; (at = strstr(t, sub[k][0]));)
       t = pool_printf("%.*s%s%s", (int)(at - t), t, sub[k][1], at + strlen(sub[k][0]));
@@ -493,6 +494,7 @@ int unary_grad_emit(EmitCtx *e, const Op *op, const char *grad_type, const Var *
                                               : NULL;
   if (!body || !expr) return em_fail(e, "malformed gradient template for %s", type);
   if (f64) body = act_double(body), expr = !strcmp(type, "selu") ? selu_grad64(op) : act_double(expr);
+  if (!body) return em_fail(e, "no double C gradient for %s (a float runtime function without a double twin)", type);
   const char *text = pool_printf("%s %s", body, expr);
   EwIn in[3] = {{dy, -1, "pdy", "dy"}};
   int m = 1;

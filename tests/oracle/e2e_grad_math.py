@@ -9,7 +9,9 @@ offsets, p orders, flatten/exclusive/reverse), broadcast operands, ties,
 1-D and 0-D edge shapes.
 
 Feed names pick the inputs' distribution (make_input): `int*` small
-integers (ties, zeros), `pos*` in [0.5, 1.5), `unit*` in (-0.9, 0.9), `wide*` in (-12, 12),
+integers (ties, zeros), `pos*` in [0.5, 1.5), `unit*` in (-0.9, 0.9),
+`nearone*` |x| in (1 - 1e-1, 1 - 1e-15) with random signs, `sat*` |x| in
+(0.9, 1.5) and +-1, `wide*` in (-12, 12),
 `tiny*` |x| in (1e-18, 1e-14) with random signs and zeros, `big*` |x| in (700, 715),
 `huge*` |x| in (1e3, 1e8), others standard normal; float64 for a float64 var.
 
@@ -262,6 +264,27 @@ unary("polygamma_2", [2, 3], lambda x: paddle.polygamma(x, 2))
 unary("polygamma_0d", [], lambda x: paddle.polygamma(x, 3), feed="posx")
 
 
+# and in float64 (Paddle's double kernels: Eigen's digamma, polygamma(1, x)
+# for digamma's grad and digamma for lgamma's, ndtri for erfinv), forward
+# fetched too, each range its own input: standard normal (digamma's
+# reflection for x < 0), `wide` (poles' neighbourhoods, the asymptotic
+# series past 10), `pos`; erfinv in `unit` and `nearone` |x| in
+# (1 - 1e-1, 1 - 1e-15) (ndtri's tails, both of its tail fits), `sat`
+# |x| in (0.9, 1.5) and +-1 (infinite past the domain, as Paddle's)
+def special64(fn, ranges):
+    def f():
+        xs = [data(r, [4, 6], "float64") for r in ranges]
+        return ranges, [fn(x) for x in xs], xs
+    f.__name__ = fn.__name__ + "_f64"
+    f.fetch_outs = True
+    case(f)
+
+
+special64(paddle.digamma, ["x", "wide", "pos"])
+special64(paddle.lgamma, ["x", "wide", "pos"])
+special64(paddle.erfinv, ["unit", "nearone", "sat"])
+
+
 # soft_relu: thresholds that clip (the grad's mask reads Out)
 def _soft_relu(x, t):
     return append_op("soft_relu", {"X": [x]}, {"Out": ["float32"]}, {"threshold": t})[0]
@@ -358,6 +381,12 @@ def make_input(v, rng):
     def signed(a):  # a random sign on each element
         return np.where(rng.random(shape) < 0.5, -a, a)
 
+    if v.name.startswith("nearone"):
+        return signed(1.0 - 10.0 ** rng.uniform(-15, -1, shape)).astype(dt)
+    if v.name.startswith("sat"):
+        x = signed(rng.uniform(0.9, 1.5, shape))
+        x.reshape(-1)[::4] = np.sign(x.reshape(-1)[::4])
+        return x.astype(dt)
     if v.name.startswith("tiny"):
         x = signed(10.0 ** rng.uniform(-18, -14, shape))
         x.reshape(-1)[::5] = 0.0
