@@ -71,6 +71,7 @@ static void softmax_rows(void *ctx, int64_t lo, int64_t hi) {
 }
 
 static void softmax_impl(const float *x, float *out, int64_t outer, int64_t n, int64_t inner, int log_out) {
+  if (outer * n * inner == 0) return; /* an empty tensor: nothing to read or write */
   SoftmaxJob j = {x, out, n, inner, log_out};
   rt_parallel_range(outer, outer * n * inner * 4, softmax_rows, &j);
 }
@@ -100,6 +101,13 @@ static double shift64(double v, double mx) {
   return s < -64.0 ? -64.0 : s;
 }
 
+/* sum(exp(shift64(x[k * r], mx))) over k < n, in order (n >= 1). */
+static double exp_sum64(const double *x, int64_t n, int64_t r, double mx) {
+  double sum = exp(shift64(x[0], mx));
+  for (int64_t k = 1; k < n; k++) sum += exp(shift64(x[k * r], mx));
+  return sum;
+}
+
 static void softmax_rows_f64(void *ctx, int64_t lo, int64_t hi) {
   const SoftmaxJob64 *j = ctx;
   const int64_t n = j->n, r = j->inner;
@@ -109,12 +117,11 @@ static void softmax_rows_f64(void *ctx, int64_t lo, int64_t hi) {
       double *out = j->out + o * n * r + i;
       double mx = x[0];
       for (int64_t k = 1; k < n; k++) mx = x[k * r] > mx ? x[k * r] : mx;
-      double sum = 0.0;
       if (j->log_out) {
-        for (int64_t k = 0; k < n; k++) sum += exp(shift64(x[k * r], mx));
-        const double ls = log(sum);
+        const double ls = log(exp_sum64(x, n, r, mx));
         for (int64_t k = 0; k < n; k++) out[k * r] = shift64(x[k * r], mx) - ls;
       } else {
+        double sum = 0.0;
         for (int64_t k = 0; k < n; k++) sum += out[k * r] = exp(shift64(x[k * r], mx));
         const double inv = 1.0 / sum;
         for (int64_t k = 0; k < n; k++) out[k * r] *= inv;
@@ -124,6 +131,7 @@ static void softmax_rows_f64(void *ctx, int64_t lo, int64_t hi) {
 }
 
 static void softmax_f64(const double *x, double *out, int64_t outer, int64_t n, int64_t inner, int log_out) {
+  if (outer * n * inner == 0) return; /* an empty tensor: nothing to read or write */
   SoftmaxJob64 j = {x, out, n, inner, log_out};
   rt_parallel_range(outer, outer * n * inner * 4, softmax_rows_f64, &j);
 }
