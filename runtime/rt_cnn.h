@@ -565,5 +565,8 @@ void rt_pad3d(const RtPad3d *p, int64_t outer, const float *x, float *out);
  * shape) each element of x was copied to, added in dout's memory order;
  * constant-filled positions add nothing. */
 void rt_pad3d_grad(const RtPad3d *p, int64_t outer, const float *dout, float *dx);
+/* The same two for double elements (the value converted from float). */
+void rt_pad3d_f64(const RtPad3d *p, int64_t outer, const double *x, double *out);
+void rt_pad3d_grad_f64(const RtPad3d *p, int64_t outer, const double *dout, double *dx);
 
 #endif

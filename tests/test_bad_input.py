@@ -372,6 +372,21 @@ def test_bessel_of_a_dtype_without_a_kernel_refused(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
+def test_float64_rrelu_in_training_refused(tmp_path):
+    """rrelu with is_test false draws its slopes from Paddle's global CPU
+    generator (a float uniform draw per negative element, for the double
+    kernel too); paddlec compiles rrelu for inference only, in float32 and
+    float64 alike: refused naming the op and why, rather than compiled with
+    the inference slope."""
+    model = export_one_op(tmp_path, (
+        "d = paddle.static.data('d', [4, 5], 'float64')\n"
+        "feeds = [d]\n"
+        "out = op('rrelu', {'X': [d]}, {'Out': ['float64'], 'Noise': ['float64']}, {'is_test': False})[0]"),
+        training=True)
+    bad(["compile", model, "-o", str(tmp_path / "out")], model, "(rrelu -> ", "training mode", "only inference")
+    assert not (tmp_path / "out").exists()
+
+
 def test_float64_box_coder_decode_with_a_variance_list_refused(tmp_path):
     """box_coder's double kernel, decoding with the variance attribute,
     reads that float list as 4 doubles, past its end (Paddle's outputs

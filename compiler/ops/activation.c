@@ -89,10 +89,12 @@ static const char *logit_expr(const Op *op, int f64) {
 
 /* rrelu at inference (is_test): the slope of negative inputs is the middle
  * of [lower, upper] (lower:FLOAT=0.125, upper:FLOAT=1/3), computed as the
- * kernel does: the float sum, halved in double, rounded to float. */
-static const char *rrelu_slope(const Op *op) {
+ * kernel does: the float sum, halved in double, converted to the tensors'
+ * type (halving is exact, so the float and double kernels' slopes are the
+ * same number), as a literal of dtype. */
+static const char *rrelu_slope(const Op *op, int dtype) {
   float lo = (float)attr_float(op, "lower", 0.125), hi = (float)attr_float(op, "upper", 1.0 / 3.0);
-  return em_float((float)((double)(lo + hi) / 2.0));
+  return tu_literal(dtype, (float)((double)(lo + hi) / 2.0));
 }
 
 /* ---- the activation table ----
@@ -171,9 +173,13 @@ static const char *selu_grad64(const Op *op) {
               alpha = (float)attr_float(op, "alpha", 1.6732632423543772848170429916717), la = alpha * scale;
   return pool_printf("dy * (y <= 0.0 ? y + %s : %s)", operand(lit(la, 1)), operand(lit(scale, 1)));
 }
+
+/* Written for float; a float64 X gets the double slope (act_double
+ * respells the rest). */
 static const char *rrelu_fwd(EmitCtx *e, const Op *op) {
-  (void)e;
-  return pool_printf("v < 0.0f ? %s * v : v", rrelu_slope(op));
+  OpCtx c = {e->g, (Op *)op};
+  Var *x = ctx_in(&c, "X", 0);
+  return pool_printf("v < 0.0f ? %s * v : v", rrelu_slope(op, x ? x->dtype : RT_DT_FP32));
 }
 
 /* x clamped to [lo, hi] as Paddle's kernels do (Eigen's cwiseMax(lo).cwiseMin(hi), and clip's
@@ -396,11 +402,12 @@ static int emit_rrelu_noise(EmitCtx *e, const Var *x) {
   Var *noise = ctx_out(&c, "Noise", 0);
   if (!noise) return 0;
   if (noise->dtype != x->dtype) return em_fail(e, "Noise must have X's dtype");
+  const int dt = x->dtype;
   pr_line(e->p, "{");
-  pr_line(e->p, "const float *in = %s;", em_ptr(e, x, 1));
-  pr_line(e->p, "float *noise = %s;", em_ptr(e, noise, 0));
-  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) noise[i] = in[i] < 0.0f ? %s : 1.0f;", em_numel(e, noise),
-          rrelu_slope(e->op));
+  tu_pr(e, dt, "const float *in = %s;", em_ptr(e, x, 1));
+  tu_pr(e, dt, "float *noise = %s;", em_ptr(e, noise, 0));
+  tu_pr(e, dt, "for (int64_t i = 0; i < %s; i++) noise[i] = in[i] < 0.0f ? %s : 1.0f;", em_numel(e, noise),
+        rrelu_slope(e->op, dt));
   pr_line(e->p, "}");
   return 0;
 }
@@ -420,7 +427,7 @@ static int emit_unary(EmitCtx *e) {
   }
   if (rrelu && !attr_bool(e->op, "is_test", 0))
     return em_fail(e, "rrelu in training mode (is_test = false) draws random slopes; only inference is supported");
-  if (x->dtype == RT_DT_FP32 || (x->dtype == RT_DT_FP64 && !rrelu)) {
+  if (x->dtype == RT_DT_FP32 || x->dtype == RT_DT_FP64) {
     const int f64 = x->dtype == RT_DT_FP64;
     const Act *a = act_find(e->op, type);
     const char *expr = !a ? NULL : a->fwd_fn ? a->fwd_fn(e, e->op) : act_expand(e, e->op, a, a->fwd, f64);
@@ -643,20 +650,18 @@ const OpDef op_rrelu = {.type = "rrelu", .infer = infer_rrelu, .emit_c = emit_un
 /* rrelu_grad: X, Noise, Out@GRAD -> X@GRAD (X's shape).  phi
  * RReluGradKernel: dX = x > 0 ? dOut : Noise * dOut, element by element,
  * with the slopes the forward wrote into Noise (random in training, the
- * middle slope at is_test).  float32. */
+ * middle slope at is_test).  float32 or float64 (Paddle's CPU kernels
+ * register both), every tensor of one type. */
 static int emit_rrelu_grad(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = ctx_in(&c, "X", 0), *noise = ctx_in(&c, "Noise", 0), *dy = ctx_in(&c, "Out@GRAD", 0);
   Var *dx = ctx_out(&c, "X@GRAD", 0);
   if (!x || !noise || !dy) return em_fail(e, "missing X, Noise or Out@GRAD");
   if (!dx) return 0;
-  const Var *const all[4] = {x, noise, dy, dx};
-  for (int i = 0; i < 4; i++)
-    if (all[i]->dtype != RT_DT_FP32)
-      return em_fail(e, "'%s' is %s: only float32 gradients are supported", all[i]->name,
-                     rt_dtype_name(all[i]->dtype));
+  const int dt = tu_float_dtype(e, (Var *const[]){x, noise, dy, dx}, 4);
+  if (dt < 0) return -1;
   const EwIn in[3] = {{x, -1, "px", "x"}, {noise, -1, "pn", "n"}, {dy, -1, "pdy", "dy"}};
-  return ew_nary(e, dx, 3, in, NULL, NULL, "x > 0.0f ? dy : n * dy");
+  return ew_nary(e, dx, 3, in, NULL, NULL, tu_respell(dt, "x > 0.0f ? dy : n * dy"));
 }
 
 const OpDef op_rrelu_grad = {.type = "rrelu_grad", .infer = grad_infer, .emit_c = emit_rrelu_grad};

@@ -31,8 +31,8 @@ const char *move_expr_c(const MoveCall *c) {
                          c->scale, c->bias, c->outer, c->channels, c->inner);
     case MOVE_PAD3D:
     case MOVE_PAD3D_GRAD:
-      return pool_printf("rt_pad3d%s(&%s, %s, %s, %s)", c->kind == MOVE_PAD3D_GRAD ? "_grad" : "", c->geo, c->outer,
-                         c->src, c->dst);
+      return pool_printf("rt_pad3d%s%s(&%s, %s, %s, %s)", c->kind == MOVE_PAD3D_GRAD ? "_grad" : "",
+                         c->f64 ? "_f64" : "", c->geo, c->outer, c->src, c->dst);
     case MOVE_ABS_MAX:
       return pool_printf("rt_abs_max(%s, %s)", c->src, c->count);
   }

@@ -5,12 +5,12 @@
  *
  * The emitters (gather.c, lookup_table.c, tensor_util.c's tu_strided_copy,
  * diagonal.c, nanmedian.c, spectral_norm.c, the NHWC convolutions of
- * conv_util.c, conv.c and conv_transpose.c, affine_channel.c, fake_quant.c)
- * fill one record: which routine, its buffers and geometry as C
+ * conv_util.c, conv.c and conv_transpose.c, affine_channel.c, fake_quant.c,
+ * pad.c) fill one record: which routine, its buffers and geometry as C
  * expressions.  move_print_c and move_expr_c are the only code that spells
  * these runtime calls (rt_gather, rt_gather_nd, rt_copy_strided,
- * rt_nhwc_to_nchw, rt_nchw_to_nhwc, rt_channel_affine, rt_abs_max); another
- * backend prints the same records. */
+ * rt_nhwc_to_nchw, rt_nchw_to_nhwc, rt_channel_affine, rt_abs_max, rt_pad3d);
+ * another backend prints the same records. */
 #ifndef PADDLEC_OPS_MOVE_CALL_H
 #define PADDLEC_OPS_MOVE_CALL_H
 
@@ -44,7 +44,7 @@ typedef struct MoveCall {
   const char *const *strides;            /* COPY_STRIDED: in elements */
   const char *esize;                     /* COPY_STRIDED: bytes of an element */
   const char *geo;                       /* PAD3D, PAD3D_GRAD: the RtPad3d's name (outer: its repeats) */
-  int f64;                               /* NHWC_TO_NCHW, NCHW_TO_NHWC, CHANNEL_AFFINE: double elements (rt_*_f64) */
+  int f64;                               /* transposes, CHANNEL_AFFINE, PAD3D(_GRAD): double elements (rt_*_f64) */
 } MoveCall;
 
 /* The call as a C statement; COPY_STRIDED and GATHER_ND as a block that

@@ -14,7 +14,8 @@
  *   unknown.
  * Out has X's dtype.
  *
- * C emission: pad2d and pad3d (fp32) -> rt_pad3d over X viewed as
+ * C emission: pad2d (float32) and pad3d (float32 or float64, as Paddle's
+ * CPU kernels; rt_pad3d_f64) -> rt_pad3d over X viewed as
  * [outer, D, H, W, inner] (pad2d: D = 1; channel last: inner = C); a
  * Paddings tensor is refused.  pad (any rank, any element type): the output
  * is filled with pad_value, then X's rows are copied into place. */
@@ -106,14 +107,19 @@ static int const_dims(EmitCtx *e, const Var *x, const int *idx, int n, int64_t *
 /* Checks the padding against the input (what Paddle's kernel requires) and
  * prints the rt_pad3d call over the `outer` slices of X (dims [0, nouter)):
  * Out = pad(X); for a grad op X@GRAD = rt_pad3d_grad(Out@GRAD), where
- * Out@GRAD must hold the padded elements. */
-static int pad3d_call(EmitCtx *e, const RtPad3d *p, int nouter, int grad) {
+ * Out@GRAD must hold the padded elements.  float32, or with f64_ok also
+ * float64 (rt_pad3d_f64 / rt_pad3d_grad_f64). */
+static int pad3d_call(EmitCtx *e, const RtPad3d *p, int nouter, int grad, int f64_ok) {
   static const char *const modes[] = {"RT_PAD_CONSTANT", "RT_PAD_REFLECT", "RT_PAD_REPLICATE", "RT_PAD_CIRCULAR"};
   Var *x = tu_in(e, "X", 0), *src = grad ? tu_in(e, "Out@GRAD", 0) : x;
   Var *dst = tu_out(e, grad ? "X@GRAD" : "Out", 0);
   if (!x || !src || !dst) return -1;
-  if (src->dtype != RT_DT_FP32 || dst->dtype != RT_DT_FP32)
+  int dt = RT_DT_FP32;
+  if (f64_ok) {
+    if ((dt = tu_float_dtype(e, (Var *const[]){src, dst}, 2)) < 0) return -1;
+  } else if (src->dtype != RT_DT_FP32 || dst->dtype != RT_DT_FP32) {
     return em_fail(e, "%s of %s tensors is not supported (float32)", e->op->type, rt_dtype_name(src->dtype));
+  }
   for (int i = 0; i < 3; i++) {
     int64_t a = p->pads[2 * i], b = p->pads[2 * i + 1], big = a > b ? a : b;
     if (a < 0 || b < 0) return em_fail(e, "negative paddings are not supported");
@@ -134,7 +140,7 @@ static int pad3d_call(EmitCtx *e, const RtPad3d *p, int nouter, int grad) {
           (long long)p->pads[2], (long long)p->pads[3], (long long)p->pads[4], (long long)p->pads[5]);
   pr_line(e->p, "};");
   move_print_c(e->p, &(MoveCall){.kind = grad ? MOVE_PAD3D_GRAD : MOVE_PAD3D, .geo = "geo", .outer = em_sym(outer),
-                                 .src = em_ptr(e, src, 1), .dst = em_ptr(e, dst, 0)});
+                                 .src = em_ptr(e, src, 1), .dst = em_ptr(e, dst, 0), .f64 = dt == RT_DT_FP64});
   return 0;
 }
 
@@ -156,7 +162,7 @@ static int emit_pad2d_any(EmitCtx *e, int grad) {
   int64_t pads[4];
   attr_ints_fill(e->op, "paddings", 4, 0, pads);
   for (int i = 0; i < 4; i++) p.pads[2 + i] = pads[i];
-  return pad3d_call(e, &p, nchw ? 2 : 1, grad);
+  return pad3d_call(e, &p, nchw ? 2 : 1, grad, 0);
 }
 
 /* pad3d and pad3d_grad: X [N, C, D, H, W] (NDHWC: [N, D, H, W, C]);
@@ -178,7 +184,7 @@ static int emit_pad3d_any(EmitCtx *e, int grad) {
   p.inner = d[3];
   attr_ints_fill(e->op, "paddings", 6, 0, pads);
   for (int i = 0; i < 3; i++) p.pads[2 * i] = pads[4 - 2 * i], p.pads[2 * i + 1] = pads[5 - 2 * i];
-  return pad3d_call(e, &p, ncdhw ? 2 : 1, grad);
+  return pad3d_call(e, &p, ncdhw ? 2 : 1, grad, 1);
 }
 
 static int emit_pad2d(EmitCtx *e) { return emit_pad2d_any(e, 0); }

@@ -113,6 +113,16 @@ def extra_outputs():
     return [x], outs
 
 
+@unclipped_case
+def extra_outputs_float64():
+    """The same in float64 (Paddle's double kernel): Out and Noise."""
+    x = data("x", [None, 3, 4], "float64")
+    outs = list(op("rrelu", {"X": [x]}, {"Out": ["float64"], "Noise": ["float64"]},
+                   {"lower": 0.05, "upper": 0.3, "is_test": True}))
+    outs.append(F.rrelu(x, lower=0.1, upper=0.7, training=False))
+    return [x], outs
+
+
 @case
 def checks_atan2():
     x = data("x", [None, 3, 4])

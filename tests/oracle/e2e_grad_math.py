@@ -305,6 +305,23 @@ unary("rrelu", [3, 4], lambda x: _rrelu(x, 0.125, 1.0 / 3.0))
 unary("rrelu_ties", [4, 5], lambda x: _rrelu(x, 0.2, 0.6), feed="intx")
 
 
+
+# and in float64 (the slope is the float attributes' middle, exact in
+# double), forward fetched too; zeros in the ties case (slope 1 at x = 0)
+def rrelu64(name, feed, lo, hi):
+    def f():
+        x = data(feed, [4, 5], "float64")
+        return [feed], [append_op("rrelu", {"X": [x]}, {"Out": ["float64"], "Noise": ["float64"]},
+                                  {"lower": lo, "upper": hi, "is_test": True})[0]], [x]
+    f.__name__ = name
+    f.fetch_outs = True
+    case(f)
+
+
+rrelu64("rrelu_f64", "x", 0.125, 1.0 / 3.0)
+rrelu64("rrelu_ties_f64", "intx", 0.2, 0.7)
+
+
 # Bessel functions i0, i0e, i1, i1e: both Chebyshev ranges (|x| up to 12)
 # and a zero (i1, i1e's small-|x| branch)
 unary("i0", [3, 4], paddle.i0, feed="widex")

@@ -99,6 +99,25 @@ for mode in ["constant", "reflect", "replicate", "circular"]:
 pad3d("pad3d_via_4d_reflect", [-1, 2, 4, 5], [1, 3, 2, 1], "reflect", "NCHW")
 
 
+# and in float64 (Paddle's double kernels), forward fetched too: every mode
+# in both layouts, constant mode's value not a float of its own (0.3 is
+# converted from the float attribute), a 4-D input with the batch fed
+def pad3d64(name, shape, pads, mode, fmt, value=0.0):
+    def f():
+        x = data("x", shape, "float64")
+        return ["x"], [paddle.nn.functional.pad(x, pads, mode=mode, value=value, data_format=fmt)], [x]
+    f.__name__ = name
+    f.fetch_outs = True
+    case(f)
+
+
+for mode in ["constant", "reflect", "replicate", "circular"]:
+    pad3d64(f"pad3d_{mode}_f64", [2, 3, 3, 4, 5], [1, 2, 0, 2, 2, 1], mode, "NCDHW", 0.3)
+    pad3d64(f"pad3d_{mode}_ndhwc_f64", [2, 3, 4, 5, 3], [2, 1, 1, 0, 1, 2], mode, "NDHWC", -1.7)
+pad3d64("pad3d_via_4d_constant_f64", [-1, 2, 4, 5], [1, 3, 2, 1], "constant", "NCHW", 0.1)
+pad3d64("pad3d_via_4d_reflect_f64", [-1, 2, 4, 5], [1, 3, 2, 1], "reflect", "NCHW")
+
+
 # pad2d_grad: Paddle 2.6 has no pad2d kernel to take a reference from (the
 # emitter is pad3d_grad's with D = 1).
 
@@ -207,7 +226,7 @@ def make_input(v, rng):
         dims = [int(s) for s in m.group(1).split("_") if s]
         idx = np.stack([rng.integers(0, d, shape[:-1]) for d in dims], -1) if dims else np.zeros(shape)
         return idx.astype(str(v.dtype).replace("paddle.", ""))
-    return rng.standard_normal(shape).astype("float32")
+    return rng.standard_normal(shape).astype("float64" if v.dtype == paddle.float64 else "float32")
 
 
 if __name__ == "__main__":
