@@ -110,6 +110,14 @@ const VarSpec *em_spec(EmitCtx *e, const Var *v) {
   return v ? &e->spec->vars[v - e->g->vars] : &none;
 }
 
+int em_same_shape(EmitCtx *e, const Var *a, const Var *b) {
+  const VarSpec *x = em_spec(e, a), *y = em_spec(e, b);
+  if (!x->known || !y->known || x->rank != y->rank) return 0;
+  for (int i = 0; i < x->rank; i++)
+    if (x->d[i].a != y->d[i].a || x->d[i].c != y->d[i].c) return 0;
+  return 1;
+}
+
 const char *em_ptr(EmitCtx *e, const Var *v, int is_const) {
   if (!v) { /* an output slot the program leaves out (model_emit fails on the error) */
     em_fail(e, "a tensor the op writes or reads is missing from the program");

@@ -120,6 +120,8 @@ const char *em_sym(SymDim d);
 /* The concrete-at-compile-time value of a dim, or -1 if it depends on B. */
 int64_t em_const_dim(EmitCtx *e, const Var *v, int d);
 const VarSpec *em_spec(EmitCtx *e, const Var *v);
+/* 1 when vars a and b have the same specialized shape (both known). */
+int em_same_shape(EmitCtx *e, const Var *a, const Var *b);
 /* A scratch region of `bytes` (a*B + c) for the current kernel only, e.g. an
  * im2col buffer: returns a C expression of type `unsigned char *`, 64-byte
  * aligned, inside the kernel's scratch slot `ws`.  The slots live in the

@@ -261,7 +261,7 @@ def test_float32_and_float64_inputs_of_one_kernel(tmp_path, op, g, o, call):
     f = ir(tmp_path, f"var x: float32[2, 3, 4, 5]\nvar g: float64{g}\nvar o: float32{o}\n"
            "op feed(X: feed) -> (Out: x) {col: 0}\nop feed(X: feed) -> (Out: g) {col: 1}\n"
            f"op {op}{call}\nop fetch(X: o) -> (Out: fetch) {{col: 0}}\n")
-    bad(["compile", f, "-o", str(tmp_path / "out")], f, op, "float32 X ('x')", "float64 'g'", "all float64")
+    bad(["compile", f, "-o", str(tmp_path / "out")], f, op, "'x' is float32 but 'g' is float64", "all float64")
 
 
 def test_ir_unknown_dtype(tmp_path):

@@ -88,6 +88,18 @@ static int grad_pad(EmitCtx *e, const EwIn *t, int r, const SymDim *fd, SymDim *
   return 0;
 }
 
+int bc_grad_named(EmitCtx *e, const Var *full, const EwIn *g, int nall, const EwIn *all, const char *body,
+                  const char *term) {
+  EwIn in[GRAD_MAX_IN];
+  int n = 0;
+  for (int k = 0; k < nall; k++)
+    if (all[k].v && (ew_names(term, all[k].elem) || (body && ew_names(body, all[k].elem)))) {
+      if (n == GRAD_MAX_IN) return em_fail(e, "more than %d operands in a gradient loop", GRAD_MAX_IN);
+      in[n++] = all[k];
+    }
+  return bc_grad(e, full, g, n, in, body, term);
+}
+
 int bc_grad(EmitCtx *e, const Var *full, const EwIn *g, int n, const EwIn *in, const char *body, const char *term) {
   if (n + 1 > GRAD_MAX_IN) return em_fail(e, "%d operands in a gradient loop (at most %d)", n, GRAD_MAX_IN - 1);
   if (g->v->dtype != RT_DT_FP32 && g->v->dtype != RT_DT_FP64)

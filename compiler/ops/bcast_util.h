@@ -42,5 +42,9 @@ int bc_open(EmitCtx *e, int rank, const SymDim *dims, int n, Var *const *in, con
  * owns its rows of g), otherwise the sum runs as one task.
  * Only float32 and float64 gradients.  0, or -1 after em_fail. */
 int bc_grad(EmitCtx *e, const Var *full, const EwIn *g, int n, const EwIn *in, const char *body, const char *term);
+/* bc_grad loading only the operands of all[0..nall) (those with a tensor)
+ * whose element names body or term read. */
+int bc_grad_named(EmitCtx *e, const Var *full, const EwIn *g, int nall, const EwIn *all, const char *body,
+                  const char *term);
 
 #endif

@@ -9,6 +9,7 @@
 #include "../emit_ew.h"
 #include "../util.h"
 #include "ops.h"
+#include "tensor_util.h"
 
 static int infer_bessel(OpCtx *c) {
   Var *x = ctx_need(c, "x", 0);
@@ -20,26 +21,16 @@ static int infer_bessel(OpCtx *c) {
 /* The runtime function of Bessel function `name` (i0, i0e, i1, i1e) for
  * dtype: rt_i0f for float32, rt_i0 for float64; NULL (after em_fail) for
  * any other dtype or when the tensors' dtypes differ. */
-static const char *bessel_fn(EmitCtx *e, const char *name, int n, const Var *const *all) {
-  for (int i = 1; i < n; i++)
-    if (all[i] && all[i]->dtype != all[0]->dtype) {
-      em_fail(e, "'%s' is %s where '%s' is %s", all[i]->name, rt_dtype_name(all[i]->dtype), all[0]->name,
-              rt_dtype_name(all[0]->dtype));
-      return NULL;
-    }
-  if (all[0]->dtype != RT_DT_FP32 && all[0]->dtype != RT_DT_FP64) {
-    em_fail(e, "%s of %s tensors is not supported (float32 and float64 are, as Paddle's CPU kernels)", e->op->type,
-            rt_dtype_name(all[0]->dtype));
-    return NULL;
-  }
-  return pool_printf("rt_%s%s", name, all[0]->dtype == RT_DT_FP64 ? "" : "f");
+static const char *bessel_fn(EmitCtx *e, const char *name, int n, Var *const *all) {
+  const int dt = tu_float_dtype(e, all, n);
+  return dt < 0 ? NULL : pool_printf("rt_%s%s", name, dt == RT_DT_FP64 ? "" : "f");
 }
 
 static int emit_bessel(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = ctx_in(&c, "x", 0), *out = ctx_out(&c, "out", 0);
   if (!x || !out) return em_fail(e, "missing x or out");
-  const Var *const all[2] = {x, out};
+  Var *const all[2] = {x, out};
   const char *fn = bessel_fn(e, e->op->type, 2, all);
   return fn ? ew_unary(e, x, out, NULL, pool_printf("%s(v)", fn)) : -1;
 }
@@ -66,7 +57,7 @@ static int emit_bessel_grad(EmitCtx *e) {
   Var *dx = ctx_out(&c, "x@GRAD", 0);
   if (!x || !dout || (!i0 && !out)) return em_fail(e, "missing x, out or out@GRAD");
   if (!dx) return 0;
-  const Var *const all[4] = {x, dout, dx, out};
+  Var *const all[4] = {x, dout, dx, out};
   const char *fn = bessel_fn(e, i0 ? "i1" : i0e ? "i1e" : i1 ? "i0" : "i0e", 4, all);
   if (!fn) return -1;
   const int f64 = x->dtype == RT_DT_FP64;

@@ -38,8 +38,8 @@ static int emit_bipartite_match(EmitCtx *e) {
   if (d->lod_level > 0)
     return em_fail(e, "DistMat '%s' is a LoD tensor (one matching per sequence), which paddlec does not support",
                    d->name);
-  const int f64 = detection_f64(e, (Var *[]){d, dist}, 2);
-  if (f64 < 0) return -1;
+  const int dt = tu_float_dtype(e, (Var *const[]){d, dist}, 2), f64 = dt == RT_DT_FP64;
+  if (dt < 0) return -1;
   if (idx->dtype != RT_DT_INT32)
     return em_fail(e, "ColToRowMatchIndices is %s; int32 expected", rt_dtype_name(idx->dtype));
   SymDim rows = em_spec(e, d)->d[0], cols = em_spec(e, d)->d[1];

@@ -52,8 +52,8 @@ static int emit_box_coder(EmitCtx *e) {
   Var *prior = tu_in(e, "PriorBox", 0), *target = tu_in(e, "TargetBox", 0), *out = tu_out(e, "OutputBox", 0);
   Var *pvar = ctx_in(&c, "PriorBoxVar", 0) ? tu_in(e, "PriorBoxVar", 0) : NULL;
   if (!prior || !target || !out || (ctx_in(&c, "PriorBoxVar", 0) && !pvar)) return -1;
-  const int f64 = detection_f64(e, (Var *[]){target, prior, pvar, out}, 4);
-  if (f64 < 0) return -1;
+  const int dt = tu_float_dtype(e, (Var *const[]){target, prior, pvar, out}, 4), f64 = dt == RT_DT_FP64;
+  if (dt < 0) return -1;
   int decode = !strcmp(attr_str(e->op, "code_type", "encode_center_size"), "decode_center_size");
   int axis = (int)attr_int(e->op, "axis", 0);
   double *var;

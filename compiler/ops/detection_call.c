@@ -1,18 +1,5 @@
-/* The C printer of detection calls and the dtype rule they share
- * (detection_call.h). */
+/* The C printer of detection calls (detection_call.h). */
 #include "detection_call.h"
-
-int detection_f64(EmitCtx *e, Var *const *vars, int n) {
-  const int dt = vars[0]->dtype;
-  if (dt != RT_DT_FP32 && dt != RT_DT_FP64)
-    return em_fail(e, "%s of %s tensors is not supported (Paddle's CPU kernel takes float32 or float64)", e->op->type,
-                   rt_dtype_name(dt));
-  for (int i = 1; i < n; i++)
-    if (vars[i] && vars[i]->dtype != dt)
-      return em_fail(e, "'%s' is %s but '%s' is %s: %s computes in one dtype throughout", vars[0]->name,
-                     rt_dtype_name(dt), vars[i]->name, rt_dtype_name(vars[i]->dtype), e->op->type);
-  return dt == RT_DT_FP64;
-}
 
 void detection_print_c(Printer *p, const DetectionCall *c) {
   const char *f64 = c->f64 ? "_f64" : "";

@@ -43,10 +43,4 @@ typedef struct DetectionCall {
 
 void detection_print_c(Printer *p, const DetectionCall *c);
 
-/* The dtype of an op's float tensors vars[0..n) (NULL entries: absent
- * optional inputs): 1 when all are float64, 0 when all are float32 (Paddle
- * registers the CPU kernels for these two, one T throughout); -1 after
- * em_fail for any other dtype or a mix. */
-int detection_f64(EmitCtx *e, Var *const *vars, int n);
-
 #endif

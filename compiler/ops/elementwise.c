@@ -164,15 +164,6 @@ static const struct {
     {"elementwise_heaviside_grad", "d * 0.0f", "d * (float)(a == 0.0f)", 1},
 };
 
-/* g = the gradient `term`, reading only the operands it names. */
-static int grad_one(EmitCtx *e, const Var *dout, const EwIn *g, const EwIn *all, int nall, const char *term) {
-  EwIn in[4];
-  int n = 0;
-  for (int k = 0; k < nall; k++)
-    if (all[k].v && ew_names(term, all[k].elem)) in[n++] = all[k];
-  return bc_grad(e, dout, g, n, in, NULL, term);
-}
-
 static int emit_elementwise_grad(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   const char *type = e->op->type;
@@ -203,8 +194,8 @@ static int emit_elementwise_grad(EmitCtx *e) {
   const EwIn gx = {dx, axis, "pdx", NULL}, gy = {dy, axis, "pdy", NULL};
   const char *tx = grad_table[row].dx, *ty = grad_table[row].dy;
   if (f64) tx = ew_expr_double(tx), ty = ew_expr_double(ty);
-  if (dx && grad_one(e, dout, &gx, in, 4, tx)) return -1;
-  if (dy && grad_one(e, dout, &gy, in, 4, ty)) return -1;
+  if (dx && bc_grad_named(e, dout, &gx, 4, in, NULL, tx)) return -1;
+  if (dy && bc_grad_named(e, dout, &gy, 4, in, NULL, ty)) return -1;
   return 0;
 }
 

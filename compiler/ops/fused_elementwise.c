@@ -71,23 +71,13 @@ static int emit_fused_add_act_grad(EmitCtx *e) {
   const char *body, *term = unary_grad_expr(e, e->op, a->strings[0], &body);
   if (!term) return em_fail(e, "functor '%s' is not an activation grad that reads Out alone", a->strings[0]);
   if (attr_bool(e->op, "save_intermediate_out", 0)) return em_fail(e, "save_intermediate_out=true is not supported");
-  const VarSpec *sx = dx ? em_spec(e, dx) : NULL, *sd = em_spec(e, dout);
-  int same = !sx || sx->rank == sd->rank;
-  for (int k = 0; same && sx && k < sd->rank; k++) same = sx->d[k].a == sd->d[k].a && sx->d[k].c == sd->d[k].c;
-  if (!same) return em_fail(e, "X@GRAD must have Out@GRAD's shape");
+  if (dx && !em_same_shape(e, dx, dout)) return em_fail(e, "X@GRAD must have Out@GRAD's shape");
   const int64_t axis = attr_int(e->op, "axis", -1);
   const EwIn in[2] = {{dout, -1, "pdy", "dy"}, {out, -1, "py", "y"}};
   const EwIn gx = {dx, -1, "pgx", NULL}, gy = {dy, axis, "pgy", NULL};
   if (dx && bc_grad(e, dout, &gx, 2, in, body, term)) return -1;
   if (dy && bc_grad(e, dout, &gy, 2, in, body, term)) return -1;
   return 0;
-}
-
-/* 1 when two specialized shapes are known and equal. */
-static int same_spec(const VarSpec *a, const VarSpec *b) {
-  int same = a->known && b->known && a->rank == b->rank;
-  for (int k = 0; same && k < a->rank; k++) same = a->d[k].a == b->d[k].a && a->d[k].c == b->d[k].c;
-  return same;
 }
 
 static int infer_fused_bn(OpCtx *c) {
@@ -112,7 +102,7 @@ static int emit_fused_bn_train(EmitCtx *e) {
   const char *expr = unary_float_expr(e, e->op, act);
   if (!y || !expr) return em_fail(e, "needs Y and an activation act_type ('%s' is not one)", act);
   if (y->dtype != RT_DT_FP32) return em_fail(e, "only float32 is supported"); /* the activation's loops are float's */
-  if (z && (z->dtype != RT_DT_FP32 || !same_spec(em_spec(e, z), em_spec(e, y))))
+  if (z && (z->dtype != RT_DT_FP32 || !em_same_shape(e, z, y)))
     return em_fail(e, "Z ('%s') must be float32 of Y's shape", z->name);
   if (op_batch_norm_emit(e)) return -1;
   return z ? ew_binary_bind(e, y, z, y, -1, "a + b", expr) : ew_unary(e, y, y, NULL, expr);
@@ -187,14 +177,14 @@ static int emit_fused_bn_grad(EmitCtx *e) {
   if (!y || !dy) return em_fail(e, "needs Y and Y@GRAD");
   if (y->dtype != RT_DT_FP32 || dy->dtype != RT_DT_FP32 || (dz && dz->dtype != RT_DT_FP32))
     return em_fail(e, "only float32 is supported");
-  if (dz && !same_spec(em_spec(e, dz), em_spec(e, y))) return em_fail(e, "Z@GRAD must have Y's shape");
+  if (dz && !em_same_shape(e, dz, y)) return em_fail(e, "Z@GRAD must have Y's shape");
   if (attr_bool(e->op, "is_test", 0) || attr_bool(e->op, "use_global_stats", 0))
     return em_fail(e, "is_test / use_global_stats (the running statistics) are not supported");
   const char *act = attr_str(e->op, "act_type", "");
   const char *body, *term = unary_grad_expr(e, e->op, pool_printf("%s_grad", act), &body);
   if (!term) return em_fail(e, "act_type '%s' is not an activation whose grad reads Out alone", act);
   const VarSpec *sy = em_spec(e, y);
-  if (!same_spec(sy, em_spec(e, dy))) return em_fail(e, "Y@GRAD must have Y's shape");
+  if (!em_same_shape(e, y, dy)) return em_fail(e, "Y@GRAD must have Y's shape");
   /* the activation's gradient goes to Z@GRAD when there is one, else to
    * scratch */
   const SymDim n = spec_numel(sy);

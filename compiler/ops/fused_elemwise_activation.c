@@ -82,10 +82,11 @@ typedef struct Compound {
                       * take none, and their ops ignore it) */
 } Compound;
 
-/* Decodes functor_list (with `suffix` after each name: "" or "_grad");
- * NULL and *why set when it is none of Paddle's pairs. */
+/* Decodes functor_list (with `suffix` after each name: "" or "_grad") into
+ * a pool-allocated Compound; NULL and *why set when it is none of Paddle's
+ * pairs. */
 static const Compound *compound(const Op *op, const char *suffix, const char **why) {
-  static Compound c;
+  Compound *c = pool_alloc(sizeof *c);
   const OpAttr *a = attr_find(op, "functor_list");
   if (!a || a->n_strings != 2) {
     *why = "functor_list must name two functors";
@@ -100,13 +101,13 @@ static const Compound *compound(const Op *op, const char *suffix, const char **w
       ok = ok && !strncmp(s, pairs[p][k], n) && strlen(s) == n + ls && !strcmp(s + n, suffix);
     }
     if (!ok) continue;
-    c.unary_first = strncmp(pairs[p][0], "elementwise_", 12) != 0;
-    c.mul = !strcmp(pairs[p][c.unary_first], "elementwise_mul");
-    const char *u = pairs[p][!c.unary_first];
+    c->unary_first = strncmp(pairs[p][0], "elementwise_", 12) != 0;
+    c->mul = !strcmp(pairs[p][c->unary_first], "elementwise_mul");
+    const char *u = pairs[p][!c->unary_first];
     for (size_t f = 0; f < sizeof functors / sizeof functors[0]; f++)
-      if (!strcmp(functors[f].name, u)) c.f = &functors[f];
-    c.scale = attr_float(op, "scale", 0.0f);
-    return &c;
+      if (!strcmp(functors[f].name, u)) c->f = &functors[f];
+    c->scale = attr_float(op, "scale", 0.0f);
+    return c;
   }
   *why = pool_printf("functor_list [%s, %s] is none of the nine pairs Paddle's kernel computes", a->strings[0],
                      a->strings[1]);
@@ -245,24 +246,6 @@ static int infer_grad(OpCtx *c) {
   return 0;
 }
 
-/* 1 when two specialized shapes are equal. */
-static int same_dims(const VarSpec *a, const VarSpec *b) {
-  int same = a->rank == b->rank;
-  for (int i = 0; same && i < a->rank; i++) same = a->d[i].a == b->d[i].a && a->d[i].c == b->d[i].c;
-  return same;
-}
-
-/* One gradient g = term over Out@GRAD's elements, loading the operands
- * that body or term name. */
-static int grad_loop(EmitCtx *e, const Var *dout, const EwIn *g, const EwIn *all, int nall, const char *body,
-                     const char *term) {
-  EwIn in[5];
-  int n = 0;
-  for (int k = 0; k < nall; k++)
-    if (all[k].v && (ew_names(term, all[k].elem) || (body && ew_names(body, all[k].elem)))) in[n++] = all[k];
-  return bc_grad(e, dout, g, n, in, body, term);
-}
-
 /* The statements one element of a gradient loop runs before its term:
  * the scale constant, then those of u, w and th the term names.  For a
  * `unary_first` op, u is Out and w the sum X + Y; otherwise u is unary(Y)
@@ -312,7 +295,7 @@ static int emit_grad(EmitCtx *e) {
   } else {
     /* Paddle's UseX where an operand was broadcast and nothing was saved
      * (the quirk above; Paddle's kernel takes Out@GRAD for an absent X) */
-    const int use_x = !mid && !same_dims(em_spec(e, y), em_spec(e, x ? x : dout));
+    const int use_x = !mid && !em_same_shape(e, y, x ? x : dout);
     const char *dd = k->mul ? "d * a" : "d";
     term[0] = k->mul ? "d * u" : "d";
     term[1] = pool_printf("%s * %s", dd, in_dtype(use_x ? k->f->d_in : k->f->d_out, f64));
@@ -326,7 +309,7 @@ static int emit_grad(EmitCtx *e) {
     const char *body = grad_body(k, scale, f64, mid ? "m" : NULL, term[i]);
     if (!x && (ew_names(term[i], "a") || (body && ew_names(body, "a"))))
       return em_fail(e, "X is missing and %s's gradient reads it", g[i].v->name);
-    if (grad_loop(e, dout, &g[i], in, 5, body, term[i])) return -1;
+    if (bc_grad_named(e, dout, &g[i], 5, in, body, term[i])) return -1;
   }
   return 0;
 }

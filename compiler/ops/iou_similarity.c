@@ -25,8 +25,8 @@ static int infer_iou_similarity(OpCtx *c) {
 static int emit_iou_similarity(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *y = tu_in(e, "Y", 0), *out = tu_out(e, "Out", 0);
   if (!x || !y || !out) return -1;
-  const int f64 = detection_f64(e, (Var *[]){x, y, out}, 3);
-  if (f64 < 0) return -1;
+  const int dt = tu_float_dtype(e, (Var *const[]){x, y, out}, 3), f64 = dt == RT_DT_FP64;
+  if (dt < 0) return -1;
   if (em_const_dim(e, x, 1) != 4 || em_const_dim(e, y, 1) != 4) return em_fail(e, "X and Y must have 4 columns");
   detection_print_c(e->p, &(DetectionCall){.kind = DETECTION_IOU_SIMILARITY, .f64 = f64, .x = em_ptr(e, x, 1),
                                            .nx = em_dim(e, x, 0), .y = em_ptr(e, y, 1), .ny = em_dim(e, y, 0),

@@ -211,15 +211,6 @@ int op_bn_running_stats(const Op *op) {
   return 1;
 }
 
-/* 1 when vars a and b have the same specialized shape. */
-static int same_spec(EmitCtx *e, const Var *a, const Var *b) {
-  const VarSpec *x = em_spec(e, a), *y = em_spec(e, b);
-  if (!x->known || !y->known || x->rank != y->rank) return 0;
-  for (int i = 0; i < x->rank; i++)
-    if (x->d[i].a != y->d[i].a || x->d[i].c != y->d[i].c) return 0;
-  return 1;
-}
-
 /* A statistics slot of batch_norm (of the op's element type) with ch
  * elements (input when `in`, else output): the var, or NULL after em_fail
  * when missing or mis-shaped. */
@@ -356,7 +347,7 @@ int op_batch_norm_grad_emit(EmitCtx *e, const char *dy_ptr) {
   if (!norm_type_ok(x) || dy->dtype != x->dtype)
     return em_fail(e, "batch_norm_grad of %s tensors is not supported", rt_dtype_name(x->dtype));
   if (!ds != !db) return em_fail(e, "Scale@GRAD and Bias@GRAD must be wanted together (Paddle computes neither alone)");
-  if (!same_spec(e, x, dy)) return em_fail(e, "Y@GRAD must have X's shape");
+  if (!em_same_shape(e, x, dy)) return em_fail(e, "Y@GRAD must have X's shape");
   const int rank = em_spec(e, x)->rank, ci = bn_channel_dim(e, rank);
   if (ci < 0) return -1;
   const int64_t ch = em_const_dim(e, x, ci);
@@ -436,7 +427,7 @@ static int emit_layer_norm_grad(EmitCtx *e) {
   if (!x || !dy) return em_fail(e, "needs X and Y@GRAD");
   if (!norm_type_ok(x) || dy->dtype != x->dtype)
     return em_fail(e, "layer_norm_grad of %s tensors is not supported", rt_dtype_name(x->dtype));
-  if (!same_spec(e, x, dy)) return em_fail(e, "Y@GRAD must have X's shape");
+  if (!em_same_shape(e, x, dy)) return em_fail(e, "Y@GRAD must have X's shape");
   int rank = em_spec(e, x)->rank, axis = (int)attr_int(e->op, "begin_norm_axis", 1);
   if (axis <= 0 || axis >= rank) return em_fail(e, "begin_norm_axis out of range");
   SymDim cols = {0, 1};
@@ -544,7 +535,7 @@ static int emit_group_norm_grad(EmitCtx *e) {
   if (!y || !dy || !var) return em_fail(e, "needs Y, Variance and Y@GRAD");
   if (!norm_type_ok(y) || dy->dtype != y->dtype)
     return em_fail(e, "group_norm_grad of %s tensors is not supported", rt_dtype_name(y->dtype));
-  if (!same_spec(e, y, dy)) return em_fail(e, "Y@GRAD must have Y's shape");
+  if (!em_same_shape(e, y, dy)) return em_fail(e, "Y@GRAD must have Y's shape");
   const int rank = em_spec(e, y)->rank;
   const char *layout = attr_str(e->op, "data_layout", "NCHW");
   const int last = !strcasecmp(layout, "NHWC");
@@ -602,7 +593,7 @@ static int emit_instance_norm_grad(EmitCtx *e) {
   if (!x || !dy) return em_fail(e, "needs X and Y@GRAD");
   if (!norm_type_ok(x) || dy->dtype != x->dtype)
     return em_fail(e, "instance_norm_grad of %s tensors is not supported", rt_dtype_name(x->dtype));
-  if (!same_spec(e, x, dy)) return em_fail(e, "Y@GRAD must have X's shape");
+  if (!em_same_shape(e, x, dy)) return em_fail(e, "Y@GRAD must have X's shape");
   if (!ds != !db) return em_fail(e, "Scale@GRAD and Bias@GRAD must be wanted together (Paddle computes neither alone)");
   const int rank = em_spec(e, x)->rank;
   if (rank < 2) return em_fail(e, "X must have rank >= 2");

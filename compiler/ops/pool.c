@@ -158,15 +158,6 @@ static int pool_dims(EmitCtx *e, const Var *x, const Var *out, int last, int64_t
   return 0;
 }
 
-/* 1 when vars a and b have the same specialized shape. */
-static int same_spec(EmitCtx *e, const Var *a, const Var *b) {
-  const VarSpec *x = em_spec(e, a), *y = em_spec(e, b);
-  if (!x->known || !y->known || x->rank != y->rank) return 0;
-  for (int i = 0; i < x->rank; i++)
-    if (x->d[i].a != y->d[i].a || x->d[i].c != y->d[i].c) return 0;
-  return 1;
-}
-
 /* The geometry of pool2d with input x and output (or its gradient) out,
  * as PoolRawKernel / PoolGradRawKernel read the attributes; -1 after
  * em_fail. */
@@ -212,7 +203,7 @@ static int emit_pool2d_grad(EmitCtx *e) {
   Var *dx = ctx_out(&c, "X@GRAD", 0);
   if (!x || !out || !dout) return em_fail(e, "needs X, Out and Out@GRAD");
   if (pool_grad_dtypes(e, x, dout, dx)) return -1;
-  if (!same_spec(e, out, dout)) return em_fail(e, "Out@GRAD must have Out's shape");
+  if (!em_same_shape(e, out, dout)) return em_fail(e, "Out@GRAD must have Out's shape");
   RtPool2d p;
   if (pool2d_geometry(e, x, out, &p)) return -1;
   if (!dx) return 0;
@@ -260,7 +251,7 @@ static int emit_max_pool2d_index_grad(EmitCtx *e) {
   if (!x || !mask || !dout) return em_fail(e, "needs X, Mask and Out@GRAD");
   if (mask->dtype != RT_DT_INT32) return em_fail(e, "Mask must be int32");
   if (pool_grad_dtypes(e, x, dout, dx)) return -1;
-  if (!same_spec(e, mask, dout)) return em_fail(e, "Out@GRAD must have Mask's shape");
+  if (!em_same_shape(e, mask, dout)) return em_fail(e, "Out@GRAD must have Mask's shape");
   RtPool2d p;
   if (max_pool2d_index_geometry(e, x, dout, &p)) return -1;
   if (!dx) return 0;
@@ -352,7 +343,7 @@ static int emit_pool3d_grad(EmitCtx *e) {
   Var *dx = ctx_out(&c, "X@GRAD", 0);
   if (!x || !out || !dout) return em_fail(e, "needs X, Out and Out@GRAD");
   if (pool_grad_dtypes(e, x, dout, dx)) return -1;
-  if (!same_spec(e, out, dout)) return em_fail(e, "Out@GRAD must have Out's shape");
+  if (!em_same_shape(e, out, dout)) return em_fail(e, "Out@GRAD must have Out's shape");
   RtPool3d p;
   if (pool3d_geometry(e, x, out, &p)) return -1;
   if (!dx) return 0;
@@ -397,7 +388,7 @@ static int emit_max_pool3d_index_grad(EmitCtx *e) {
   if (!x || !mask || !dout) return em_fail(e, "needs X, Mask and Out@GRAD");
   if (mask->dtype != RT_DT_INT32) return em_fail(e, "Mask must be int32");
   if (pool_grad_dtypes(e, x, dout, dx)) return -1;
-  if (!same_spec(e, mask, dout)) return em_fail(e, "Out@GRAD must have Mask's shape");
+  if (!em_same_shape(e, mask, dout)) return em_fail(e, "Out@GRAD must have Mask's shape");
   if (em_spec(e, x)->rank != 5 || em_spec(e, dout)->rank != 5) return em_fail(e, "X and Out@GRAD must have rank 5");
   if (!dx) return 0;
   pr_line(e->p, "const int32_t *mask = %s;", em_ptr(e, mask, 1));

@@ -142,8 +142,8 @@ static int outputs(EmitCtx *e, const char *slot, Var **boxes, Var **vars) {
     return em_fail(e, "%s of a%s %s Input is not supported: Paddle 2.6's CPU executor has no kernel for it (only "
                       "its oneDNN kernel, which writes float32 boxes though the outputs are declared %s)",
                    e->op->type, in->dtype == RT_DT_INT8 ? "n" : "", rt_dtype_name(in->dtype), rt_dtype_name(in->dtype));
-  const int f64 = detection_f64(e, (Var *[]){in, *boxes, *vars}, 3);
-  if (f64 < 0) return -1;
+  const int dt = tu_float_dtype(e, (Var *const[]){in, *boxes, *vars}, 3), f64 = dt == RT_DT_FP64;
+  if (dt < 0) return -1;
   SymDim n = spec_numel(em_spec(e, *boxes));
   if (n.a != 0) return em_fail(e, "%s's size depends on the batch", slot);
   return f64;

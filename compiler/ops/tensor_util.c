@@ -259,11 +259,12 @@ const char *tu_literal(int dtype, double v) {
 int tu_float_dtype(EmitCtx *e, Var *const *vs, int n) {
   const int dt = vs[0]->dtype;
   if (dt != RT_DT_FP32 && dt != RT_DT_FP64)
-    return em_fail(e, "%s of a %s X is not supported (float32 or float64)", e->op->type, rt_dtype_name(dt));
+    return em_fail(e, "'%s' is %s: %s is supported for float32 or float64 tensors (Paddle's CPU kernels)",
+                   vs[0]->name, rt_dtype_name(dt), e->op->type);
   for (int i = 1; i < n; i++)
     if (vs[i] && vs[i]->dtype != dt)
-      return em_fail(e, "%s of a %s X ('%s') and a %s '%s' is not supported (all float32 or all float64)",
-                     e->op->type, rt_dtype_name(dt), vs[0]->name, rt_dtype_name(vs[i]->dtype), vs[i]->name);
+      return em_fail(e, "'%s' is %s but '%s' is %s: %s computes in one dtype throughout (all float32 or all float64)",
+                     vs[0]->name, rt_dtype_name(dt), vs[i]->name, rt_dtype_name(vs[i]->dtype), e->op->type);
   return dt;
 }
 

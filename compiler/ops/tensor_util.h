@@ -72,10 +72,11 @@ int tu_slot_values(OpCtx *c, const char *slot, int list, int64_t *out, int max);
 int tu_index_grad(EmitCtx *e, const char *dx_slot, const char *idx_slot, const char *dout_slot, int axis,
                   int dropped, const char *scalar);
 
-/* The dtype of vs[0] (an op's X) when it is float32 or float64 and every
- * other tensor of vs (NULL entries skipped) has it too, as an op whose
- * Paddle CPU kernels are registered for float and double reads them; -1
- * after em_fail naming the op, the dtypes and the tensor that differs. */
+/* The dtype of vs[0] when it is float32 or float64 and every other tensor
+ * of vs (NULL entries: absent optional inputs) has it too, as an op whose
+ * Paddle CPU kernels are registered for float and double (one T
+ * throughout) reads them; -1 after em_fail naming the op, the dtypes and
+ * the tensors. */
 int tu_float_dtype(EmitCtx *e, Var *const *vs, int n);
 
 /* A literal of C type for dtype holding v ("1.5f", "INT64_C(3)", "true"),

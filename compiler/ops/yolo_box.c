@@ -47,8 +47,8 @@ static int emit_yolo_box(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *img = tu_in(e, "ImgSize", 0);
   Var *boxes = tu_out(e, "Boxes", 0), *scores = tu_out(e, "Scores", 0);
   if (!x || !img || !boxes || !scores) return -1;
-  const int f64 = detection_f64(e, (Var *[]){x, boxes, scores}, 3);
-  if (f64 < 0) return -1;
+  const int dt = tu_float_dtype(e, (Var *const[]){x, boxes, scores}, 3), f64 = dt == RT_DT_FP64;
+  if (dt < 0) return -1;
   if (img->dtype != RT_DT_INT32) return em_fail(e, "ImgSize is %s; int32 expected", rt_dtype_name(img->dtype));
   int64_t *anchors;
   int na = attr_ints(e->op, "anchors", &anchors) / 2;

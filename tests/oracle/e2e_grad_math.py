@@ -271,7 +271,9 @@ unary("polygamma_0d", [], lambda x: paddle.polygamma(x, 3), feed="posx")
 # series past 10), `pos`; erfinv in `unit` and `nearone` |x| in
 # (1 - 1e-1, 1 - 1e-15) (ndtri's tails, both of its tail fits), `sat`
 # |x| in (0.9, 1.5) and +-1 (infinite past the domain, as Paddle's)
-def special64(fn, ranges):
+def ranges64(fn, ranges):
+    """Case `<fn>_f64`: fn of one float64 [4, 6] input per range (each range
+    its own input and gradient), the forward fetched too."""
     def f():
         xs = [data(r, [4, 6], "float64") for r in ranges]
         return ranges, [fn(x) for x in xs], xs
@@ -280,9 +282,9 @@ def special64(fn, ranges):
     case(f)
 
 
-special64(paddle.digamma, ["x", "wide", "pos"])
-special64(paddle.lgamma, ["x", "wide", "pos"])
-special64(paddle.erfinv, ["unit", "nearone", "sat"])
+ranges64(paddle.digamma, ["x", "wide", "pos"])
+ranges64(paddle.lgamma, ["x", "wide", "pos"])
+ranges64(paddle.erfinv, ["unit", "nearone", "sat"])
 
 
 # soft_relu: thresholds that clip (the grad's mask reads Out)
@@ -337,20 +339,11 @@ unary("i1e_zero", [3, 4], paddle.i1e, feed="intx")
 # from 1e-18 to 1e-14 and zeros (the grads' |x| <= DBL_EPSILON branch),
 # standard normal, `wide` (both Chebyshev ranges), `big` |x| in (700, 715)
 # (exp(|x|) overflows past 709.78: infinities and NaNs), and for the scaled
-# ones `huge` |x| from 1e3 to 1e8
-def bessel64(fn, ranges):
-    def f():
-        xs = [data(r, [4, 6], "float64") for r in ranges]
-        return ranges, [fn(x) for x in xs], xs
-    f.__name__ = fn.__name__ + "_f64"
-    f.fetch_outs = True
-    case(f)
-
-
-bessel64(paddle.i0, ["tiny", "x", "wide", "big"])
-bessel64(paddle.i1, ["tiny", "x", "wide", "big"])
-bessel64(paddle.i0e, ["tiny", "x", "wide", "big", "huge"])
-bessel64(paddle.i1e, ["tiny", "x", "wide", "big", "huge"])
+# ones `huge` |x| from 1e3 to 1e8 (ranges64)
+ranges64(paddle.i0, ["tiny", "x", "wide", "big"])
+ranges64(paddle.i1, ["tiny", "x", "wide", "big"])
+ranges64(paddle.i0e, ["tiny", "x", "wide", "big", "huge"])
+ranges64(paddle.i1e, ["tiny", "x", "wide", "big", "huge"])
 
 
 # spectral_norm_grad: dim 0 and 1, ranks 2 to 5, power_iters 0 to 3, eps;
