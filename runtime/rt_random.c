@@ -292,6 +292,18 @@ RT_FILL_TRUNCATED(rt_fill_truncated_normal_f64, double, erfinv_f64, rt_uniform_f
 RT_DROPOUT(rt_dropout_f32, float)
 RT_DROPOUT(rt_dropout_f64, double)
 
+#define RT_RRELU(name, T)                                                                           \
+  void name(RtMt *mt, const T *x, T *y, T *noise, int64_t n, float lower, float upper) {            \
+    for (int64_t i = 0; i < n; i++) {                                                               \
+      const T v = x[i];                                                                             \
+      const T slope = v < 0 ? (T)rt_uniform_f32(mt, lower, upper) : (T)1;                           \
+      if (noise) noise[i] = slope;                                                                  \
+      y[i] = v < 0 ? v * slope : v;                                                                 \
+    }                                                                                               \
+  }
+RT_RRELU(rt_rrelu_f32, float)
+RT_RRELU(rt_rrelu_f64, double)
+
 int64_t rt_uniform_int(RtMt *mt, int64_t lo, int64_t hi) {
   const uint64_t range = (uint64_t)hi - (uint64_t)lo + 1; /* 0: all 2^64 values */
   if (!range) return (int64_t)rt_mt_next(mt);

@@ -100,4 +100,12 @@ int64_t rt_uniform_int(RtMt *mt, int64_t lo, int64_t hi);
 void rt_dropout_mask(RtMt *mt, uint8_t *mask, int64_t n, float p);
 void rt_dropout_f64(RtMt *mt, const double *x, double *y, uint8_t *mask, int64_t n, float p, int upscale);
 
+/* Paddle's rrelu kernel in training (is_test false): per element in
+ * order, x < 0 takes one draw r of uniform_real_distribution<float>(lower,
+ * upper), converted to T, as its slope: y = x * r; any other x (NaN too,
+ * measured on 2.6.2) keeps x with slope 1 and draws nothing.  noise[i] gets the slope
+ * (noise NULL: not kept).  y may be x. */
+void rt_rrelu_f32(RtMt *mt, const float *x, float *y, float *noise, int64_t n, float lower, float upper);
+void rt_rrelu_f64(RtMt *mt, const double *x, double *y, double *noise, int64_t n, float lower, float upper);
+
 #endif

@@ -373,18 +373,17 @@ def test_bessel_of_a_dtype_without_a_kernel_refused(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
-def test_float64_rrelu_in_training_refused(tmp_path):
-    """rrelu with is_test false draws its slopes from Paddle's global CPU
-    generator (a float uniform draw per negative element, for the double
-    kernel too); paddlec compiles rrelu for inference only, in float32 and
-    float64 alike: refused naming the op and why, rather than compiled with
-    the inference slope."""
+def test_float16_rrelu_in_training_refused(tmp_path):
+    """rrelu in training draws its slopes as Paddle's float and double CPU
+    kernels do; a float16 X (no CPU kernel in Paddle) is refused naming the
+    op, the tensor and its dtype, before anything is drawn."""
     model = export_one_op(tmp_path, (
-        "d = paddle.static.data('d', [4, 5], 'float64')\n"
+        "d = paddle.static.data('d', [4, 5], 'float16')\n"
         "feeds = [d]\n"
-        "out = op('rrelu', {'X': [d]}, {'Out': ['float64'], 'Noise': ['float64']}, {'is_test': False})[0]"),
+        "out = op('rrelu', {'X': [d]}, {'Out': ['float16'], 'Noise': ['float16']}, {'is_test': False})[0]"),
         training=True)
-    bad(["compile", model, "-o", str(tmp_path / "out")], model, "(rrelu -> ", "training mode", "only inference")
+    bad(["compile", model, "-o", str(tmp_path / "out")], model, "(rrelu -> ", "'d' is float16",
+        "supported for float32 or float64")
     assert not (tmp_path / "out").exists()
 
 

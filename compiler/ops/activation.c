@@ -5,9 +5,7 @@
  * reads the forward (fused ops use it too); erfinv and digamma call
  * runtime/rt_special.c (float64: the double twins, see act_double).
  * Optional tensor inputs: clip's Min/Max, pow's FactorTensor and scale's
- * ScaleTensor (1 element each) override the attribute at run time.  rrelu
- * also writes Noise (the slope of each element) and compiles only for
- * inference (is_test), where its slope is fixed.
+ * ScaleTensor (1 element each) override the attribute at run time.
  * Gradients <op>_grad: Out@GRAD and X and/or Out, as Paddle's grad maker
  * passes them -> X@GRAD (generic shape rule, grad_infer), float32 or
  * float64: in double, the attributes as their float values (act_double). */
@@ -26,20 +24,6 @@ static int infer_unary(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
   ctx_set(c, "Out", 0, &x->shape, x->dtype);
-  return 0;
-}
-
-/* rrelu: X -> Out, Noise (X's shape and dtype); is_test:BOOLEAN=false,
- * lower:FLOAT=0.125, upper:FLOAT=1/3 with 0 <= lower <= upper <= 1 (phi
- * RReluInferMeta). */
-static int infer_rrelu(OpCtx *c) {
-  Var *x = ctx_need(c, "X", 0);
-  if (!x) return -1;
-  double lo = attr_float(c->op, "lower", 0.125), hi = attr_float(c->op, "upper", 1.0 / 3.0);
-  if (!(lo >= 0 && lo <= 1 && hi >= 0 && hi <= 1 && lo <= hi))
-    return ctx_fail(c, "lower %g and upper %g must satisfy 0 <= lower <= upper <= 1", lo, hi);
-  ctx_set(c, "Out", 0, &x->shape, x->dtype);
-  ctx_set(c, "Noise", 0, &x->shape, x->dtype);
   return 0;
 }
 
@@ -87,16 +71,6 @@ static const char *logit_expr(const Op *op, int f64) {
   return eps != 0.0f ? l : pool_printf("(v < 0.0f || v > 1.0f) ? NAN : %s", l);
 }
 
-/* rrelu at inference (is_test): the slope of negative inputs is the middle
- * of [lower, upper] (lower:FLOAT=0.125, upper:FLOAT=1/3), computed as the
- * kernel does: the float sum, halved in double, converted to the tensors'
- * type (halving is exact, so the float and double kernels' slopes are the
- * same number), as a literal of dtype. */
-static const char *rrelu_slope(const Op *op, int dtype) {
-  float lo = (float)attr_float(op, "lower", 0.125), hi = (float)attr_float(op, "upper", 1.0 / 3.0);
-  return tu_literal(dtype, (float)((double)(lo + hi) / 2.0));
-}
-
 /* ---- the activation table ----
  * One row per unary op: its forward as a float C expression of the element
  * `v`, and its gradient X@GRAD as Paddle 2.6's CPU grad functor computes it
@@ -109,7 +83,7 @@ static const char *rrelu_slope(const Op *op, int dtype) {
  * it).  `dep` says which forward tensors the grad op takes, as Paddle's grad
  * maker passes them (ActBwdOpFwdDeps: DEP_X, DEP_OUT, or DEP_NONE for
  * neither); 0: no grad compiled.  A forward built by code has fwd_fn
- * instead of fwd (logit, rrelu); logit's grad, with a constant computed
+ * instead of fwd (logit); logit's grad, with a constant computed
  * from eps, is logit_grad()'s.  `fixed` lists the attributes Paddle 2.6's
  * kernels replace by constants (relu6's threshold, swish's beta,
  * hard_swish's threshold/scale/offset): the expressions use the constants.  Rows whose name has a '(' are variants
@@ -172,14 +146,6 @@ static const char *selu_grad64(const Op *op) {
   const float scale = (float)attr_float(op, "scale", 1.0507009873554804934193349852946),
               alpha = (float)attr_float(op, "alpha", 1.6732632423543772848170429916717), la = alpha * scale;
   return pool_printf("dy * (y <= 0.0 ? y + %s : %s)", operand(lit(la, 1)), operand(lit(scale, 1)));
-}
-
-/* Written for float; a float64 X gets the double slope (act_double
- * respells the rest). */
-static const char *rrelu_fwd(EmitCtx *e, const Op *op) {
-  OpCtx c = {e->g, (Op *)op};
-  Var *x = ctx_in(&c, "X", 0);
-  return pool_printf("v < 0.0f ? %s * v : v", rrelu_slope(op, x ? x->dtype : RT_DT_FP32));
 }
 
 /* x clamped to [lo, hi] as Paddle's kernels do (Eigen's cwiseMax(lo).cwiseMin(hi), and clip's
@@ -269,7 +235,6 @@ static const Act acts[] = {
     {"relu6", CLAMP("v", "0.0f", "6.0f"), NULL, DEP_OUT, NULL, "dy * (float)(y > 0.0f && y < 6.0f)", {{0}},
      {"threshold"}, {"relu6", RT_ACT_CLIP, {NULL, 0}, {NULL, 6}}},
     {"round", "roundf(v)", NULL, DEP_NONE, NULL, "0.0f * dy", {{0}}, {0}, {0}},
-    {"rrelu", NULL, rrelu_fwd, 0, NULL, NULL, {{0}}, {0}, {0}},
     {"rsqrt", "1.0f / sqrtf(v)", NULL, DEP_OUT, NULL, "-0.5f * dy * y * y * y", {{0}}, {0}, {0}},
     /* scale's gradient is a scale op */
     {"scale", "{scale} * v + {bias}", NULL, 0, NULL, NULL, {{"scale", 1, "ScaleTensor"}, {"bias", 0, NULL}}, {0}, {0}},
@@ -395,29 +360,11 @@ static int emit_scale_other(EmitCtx *e, const Var *x, const Var *out, const char
   return ew_unary(e, x, out, setup, expr);
 }
 
-/* rrelu's Noise output, when the program has one: the slope applied to
- * each element (the middle slope for negative inputs, else 1). */
-static int emit_rrelu_noise(EmitCtx *e, const Var *x) {
-  OpCtx c = {e->g, (Op *)e->op};
-  Var *noise = ctx_out(&c, "Noise", 0);
-  if (!noise) return 0;
-  if (noise->dtype != x->dtype) return em_fail(e, "Noise must have X's dtype");
-  const int dt = x->dtype;
-  pr_line(e->p, "{");
-  tu_pr(e, dt, "const float *in = %s;", em_ptr(e, x, 1));
-  tu_pr(e, dt, "float *noise = %s;", em_ptr(e, noise, 0));
-  tu_pr(e, dt, "for (int64_t i = 0; i < %s; i++) noise[i] = in[i] < 0.0f ? %s : 1.0f;", em_numel(e, noise),
-        rrelu_slope(e->op, dt));
-  pr_line(e->p, "}");
-  return 0;
-}
-
 static int emit_unary(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = ctx_in(&c, "X", 0), *out = ctx_out(&c, "Out", 0);
   if (!x || !out) return em_fail(e, "missing X or Out");
   const char *type = e->op->type;
-  int rrelu = !strcmp(type, "rrelu");
   /* scale 1 + 0 with no ScaleTensor is the identity (Paddle Inference's
    * identity_scale_op_clean_pass drops it too): a copy, nothing in place */
   if (!strcmp(type, "scale") && !ctx_in(&c, "ScaleTensor", 0) && attr_float(e->op, "scale", 1) == 1.0 &&
@@ -425,14 +372,11 @@ static int emit_unary(EmitCtx *e) {
     attr_superseded(e->op, "bias_after_scale"); /* with a zero bias, before or after makes no difference */
     return tu_copy(e, x, out);
   }
-  if (rrelu && !attr_bool(e->op, "is_test", 0))
-    return em_fail(e, "rrelu in training mode (is_test = false) draws random slopes; only inference is supported");
   if (x->dtype == RT_DT_FP32 || x->dtype == RT_DT_FP64) {
     const int f64 = x->dtype == RT_DT_FP64;
     const Act *a = act_find(e->op, type);
     const char *expr = !a ? NULL : a->fwd_fn ? a->fwd_fn(e, e->op) : act_expand(e, e->op, a, a->fwd, f64);
     if (!expr) return em_fail(e, "no C expression for %s", type);
-    if (rrelu && emit_rrelu_noise(e, x)) return -1; /* first: Out may be X itself */
     return ew_unary(e, x, out, NULL, f64 ? act_double(expr) : expr);
   }
   const char *t = em_ctype(x->dtype);
@@ -524,7 +468,7 @@ static int emit_act_grad(EmitCtx *e) {
 }
 
 int unary_fusible(const Graph *g, const Op *op) {
-  if (!op->def || op->def->emit_c != emit_unary || !strcmp(op->type, "rrelu")) return 0;
+  if (!op->def || op->def->emit_c != emit_unary) return 0;
   for (int s = 0; s < op->nin; s++)
     if (strcmp(op->in[s].name, "X") && op->in[s].n > 0 && op->in[s].vars[0] >= 0) return 0;
   const Slot *x = slot_find(op->in, op->nin, "X");
@@ -646,26 +590,6 @@ OP_UNARY(tanh)
 OP_UNARY(tanh_shrink)
 OP_UNARY(thresholded_relu)
 OP_UNARY(trunc)
-const OpDef op_rrelu = {.type = "rrelu", .infer = infer_rrelu, .emit_c = emit_unary};
-/* rrelu_grad: X, Noise, Out@GRAD -> X@GRAD (X's shape).  phi
- * RReluGradKernel: dX = x > 0 ? dOut : Noise * dOut, element by element,
- * with the slopes the forward wrote into Noise (random in training, the
- * middle slope at is_test).  float32 or float64 (Paddle's CPU kernels
- * register both), every tensor of one type. */
-static int emit_rrelu_grad(EmitCtx *e) {
-  OpCtx c = {e->g, (Op *)e->op};
-  Var *x = ctx_in(&c, "X", 0), *noise = ctx_in(&c, "Noise", 0), *dy = ctx_in(&c, "Out@GRAD", 0);
-  Var *dx = ctx_out(&c, "X@GRAD", 0);
-  if (!x || !noise || !dy) return em_fail(e, "missing X, Noise or Out@GRAD");
-  if (!dx) return 0;
-  const int dt = tu_float_dtype(e, (Var *const[]){x, noise, dy, dx}, 4);
-  if (dt < 0) return -1;
-  const EwIn in[3] = {{x, -1, "px", "x"}, {noise, -1, "pn", "n"}, {dy, -1, "pdy", "dy"}};
-  return ew_nary(e, dx, 3, in, NULL, NULL, tu_respell(dt, "x > 0.0f ? dy : n * dy"));
-}
-
-const OpDef op_rrelu_grad = {.type = "rrelu_grad", .infer = grad_infer, .emit_c = emit_rrelu_grad};
-
 /* The grads of the rows with a dep, sorted. */
 #define OP_ACT_GRAD(name)                                                                               \
   const OpDef op_##name = {.type = #name, .infer = grad_infer, .emit_c = emit_act_grad, \

@@ -46,29 +46,9 @@ static int infer_dropout(OpCtx *c) {
   return 0;
 }
 
-/* 1 when an op of the program as loaded reads var `name`: a pass that
- * removes the reader (dead code elimination of an unfetched dropout_grad)
- * does not turn a training dropout into an inference one. */
-static int program_reads(const Graph *g, const char *name) {
-  if (!g->pd) return 0;
-  for (size_t b = 0; b < g->pd->n_blocks; b++)
-    for (size_t k = 0; k < g->pd->blocks[b]->n_ops; k++) {
-      const OpDesc *od = g->pd->blocks[b]->ops[k];
-      for (size_t s = 0; s < od->n_inputs; s++)
-        for (size_t a = 0; a < od->inputs[s]->n_arguments; a++)
-          if (!strcmp(od->inputs[s]->arguments[a], name)) return 1;
-    }
-  return 0;
-}
-
-/* 1 when the dropout runs as in training: is_test false and its Mask read
- * (now or in the program as loaded) or fetched (above). */
-static int dropout_training(const Graph *g, const Op *op) {
-  int mask = slot_first(op->out, op->nout, "Mask");
-  if (mask < 0 || attr_bool(op, "is_test", 0)) return 0;
-  const Var *v = &g->vars[mask];
-  return v->nusers || (v->flags & VAR_FETCH) || program_reads(g, v->name);
-}
+/* 1 when the dropout runs as in training (op_trains: is_test false and
+ * its Mask read or fetched). */
+static int dropout_training(const Graph *g, const Op *op) { return op_trains(g, op, "Mask"); }
 
 /* dropout_prob as Paddle's kernel reads it (a float); -1 for a tensor. */
 static float dropout_prob(const Op *op) {

@@ -1,6 +1,7 @@
 /* The one table of op definitions, built from op_list.h. */
 #include <string.h>
 
+#include "../attr.h"
 #include "ops.h"
 
 #define OP(name) extern const OpDef op_##name;
@@ -60,4 +61,25 @@ int op_table_check(void) {
 
 int op_global_rng(const Graph *g, const Op *op) {
   return op->def && op->def->global_rng && op->def->global_rng(g, op);
+}
+
+/* 1 when an op of the program as loaded reads var `name`: a pass that
+ * removes the reader (dead code elimination of an unfetched grad op) does
+ * not turn a training op into an inference one. */
+static int program_reads(const Graph *g, const char *name) {
+  if (!g->pd) return 0;
+  for (size_t b = 0; b < g->pd->n_blocks; b++)
+    for (size_t k = 0; k < g->pd->blocks[b]->n_ops; k++) {
+      const OpDesc *od = g->pd->blocks[b]->ops[k];
+      for (size_t s = 0; s < od->n_inputs; s++)
+        for (size_t a = 0; a < od->inputs[s]->n_arguments; a++)
+          if (!strcmp(od->inputs[s]->arguments[a], name)) return 1;
+    }
+  return 0;
+}
+
+int op_trains(const Graph *g, const Op *op, const char *slot) {
+  int v = slot_first(op->out, op->nout, slot);
+  if (v < 0 || attr_bool(op, "is_test", 0)) return 0;
+  return g->vars[v].nusers || (g->vars[v].flags & VAR_FETCH) || program_reads(g, g->vars[v].name);
 }

@@ -83,6 +83,12 @@ typedef struct OpDef {
 
 /* 1 when op `op` of `g` draws from the global generator (OpDef.global_rng). */
 int op_global_rng(const Graph *g, const Op *op);
+/* 1 when op (dropout, rrelu) runs as in training: its is_test is false and
+ * its output `slot` (Mask, Noise), which only the grad needs, is read (now,
+ * or by an op of the program as loaded) or fetched.  Otherwise it computes
+ * what it does at inference, as Paddle Inference's is_test_pass makes
+ * every op with an is_test attribute do. */
+int op_trains(const Graph *g, const Op *op, const char *slot);
 
 /* The definition for an op type, or NULL when paddlec does not know it. */
 const OpDef *op_def_find(const char *type);
@@ -237,7 +243,7 @@ const char *unary_grad_expr(EmitCtx *e, const Op *op, const char *grad_type, con
 int unary_grad_emit(EmitCtx *e, const Op *op, const char *grad_type, const Var *dy, const Var *x, const Var *y,
                     const Var *dx);
 /* 1 when op is a float32 unary op of activation.c whose parameters are all
- * attributes (no Min/Max, FactorTensor, ScaleTensor input; not rrelu): one
+ * attributes (no Min/Max, FactorTensor, ScaleTensor input): one
  * a fusion pass may take in. */
 int unary_fusible(const Graph *g, const Op *op);
 /* 1 when op is unary_fusible and a fused op's epilogue (rt_act.h) computes

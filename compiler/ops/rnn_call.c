@@ -48,5 +48,9 @@ void random_print_c(Printer *p, const RandomCall *c) {
     case RANDOM_DROPOUT_MASK:
       pr_line(p, "rt_dropout_mask(%s, %s, %s, %s);%s", c->mt, c->mask, c->n, c->p, note);
       break;
+    case RANDOM_RRELU:
+      pr_line(p, "rt_rrelu_%s(%s, %s, %s, %s, %s, %s, %s);%s", c->f64 ? "f64" : "f32", c->mt, c->x, c->y, c->mask, c->n,
+              c->lo, c->hi, note);
+      break;
   }
 }

@@ -40,18 +40,20 @@ typedef enum RandomKind {
   RANDOM_UNIFORM_INT,      /* out[i] = (type)uniform_int_distribution(lo, hi), i < n */
   RANDOM_DROPOUT,          /* y = x dropped with probability p, and its mask */
   RANDOM_DROPOUT_MASK,     /* the mask alone */
+  RANDOM_RRELU,            /* y = x, or x times a slope drawn from uniform(lo, hi) */
 } RandomKind;
 
 typedef struct RandomCall {
   RandomKind kind;
   const char *mt;           /* the engine (an RtMt *) */
   const char *seed;         /* RANDOM_SEED: a uint64_t */
-  int f64;                  /* fills, RANDOM_DROPOUT: float64, else float32 */
+  int f64;                  /* fills, RANDOM_DROPOUT, RANDOM_RRELU: float64, else float32 */
   const char *out, *n;      /* fills: out[0..n); RANDOM_DROPOUT*: n elements */
-  const char *lo, *hi;      /* RANDOM_UNIFORM, RANDOM_UNIFORM_INT (hi included): literals */
+  const char *lo, *hi;      /* RANDOM_UNIFORM, RANDOM_UNIFORM_INT (hi included), RANDOM_RRELU: literals */
   const char *mean, *stddev; /* RANDOM_NORMAL, RANDOM_TRUNCATED_NORMAL: literals */
   const char *type;         /* RANDOM_UNIFORM_INT: out's C type */
-  const char *x, *y, *mask; /* RANDOM_DROPOUT: x, y; RANDOM_DROPOUT*: the mask */
+  const char *x, *y, *mask; /* RANDOM_DROPOUT, RANDOM_RRELU: x, y; RANDOM_DROPOUT*: the mask;
+                               RANDOM_RRELU: the slopes (Noise) or NULL */
   const char *p;            /* RANDOM_DROPOUT*: the drop probability, a float literal */
   int upscale;              /* RANDOM_DROPOUT: kept elements are x / (1 - p) */
   const char *note;         /* a comment after the call, or NULL */

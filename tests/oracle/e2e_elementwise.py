@@ -103,14 +103,18 @@ def inplace_broadcast():
 
 @unclipped_case
 def extra_outputs():
-    """rrelu at inference with its Noise output (the slope of each element).
-    Saved without clipping extras: Paddle 2.6's default save drops Noise, and
+    """rrelu at inference with its Noise output (the slope of each element;
+    NaN, infinities and zeros of `special`: a NaN keeps slope 1).  Saved
+    without clipping extras: Paddle 2.6's default save drops Noise, and
     the reloaded program then fails in Paddle's own kernel."""
     x = data("x", [None, 3, 4])
+    s = data("special", [None, 8])
     outs = list(op("rrelu", {"X": [x]}, {"Out": ["float32"], "Noise": ["float32"]},
                    {"lower": 0.05, "upper": 0.4, "is_test": True}))
     outs.append(F.rrelu(x, training=False))
-    return [x], outs
+    outs += op("rrelu", {"X": [s]}, {"Out": ["float32"], "Noise": ["float32"]},
+               {"lower": 0.1, "upper": 0.2, "is_test": True})
+    return [x, s], outs
 
 
 @unclipped_case

@@ -296,8 +296,9 @@ unary("soft_relu", [3, 4], lambda x: _soft_relu(x, 40.0))
 unary("soft_relu_clip", [4, 5], lambda x: _soft_relu(x, 0.9))
 
 
-# rrelu: the grad reads the slopes in Noise (the inference forward's, since
-# paddlec compiles rrelu's training forward, which draws them, nowhere)
+# rrelu: the grad reads the slopes in Noise, here the inference forward's
+# (the training forward's random slopes, with their grads, are compared
+# bit for bit in random_cases.py)
 def _rrelu(x, lo, hi):
     return append_op("rrelu", {"X": [x]}, {"Out": ["float32"], "Noise": ["float32"]},
                      {"lower": lo, "upper": hi, "is_test": True})[0]

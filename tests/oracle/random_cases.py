@@ -139,7 +139,8 @@ def _dropout_case(x_shape, dtype, drops, seed, fetch_mask=False, fetch_grad=True
     fetches = outs + ([dx] if fetch_grad else [])
     if fetch_mask:
         block = paddle.static.default_main_program().global_block()
-        fetches += [block.var(o.output("Mask")[0]) for o in block.ops if o.type == "dropout"]
+        fetches += [block.var(o.output("Mask" if o.type == "dropout" else "Noise")[0])
+                    for o in block.ops if o.type in ("dropout", "rrelu")]
     return fetches, seed, feeds
 
 
@@ -197,6 +198,31 @@ def dropout_seed_input():
     the global generator."""
     return _dropout_case([50], "float32", [_drop(0.4, seed_value=7), _drop(0.7, seed_value=0),
                                            lambda x: F.dropout(x, 0.5, training=True)], 99, fetch_mask=True)
+
+
+@case
+def rrelu_training():
+    """rrelu with is_test false (F.rrelu, training=True): each element below
+    zero gets a slope drawn from the global generator, in program order
+    with a dropout's draws; zeros keep slope 1 and draw nothing; Noise (the
+    slopes) and rrelu_grad fetched."""
+    fetches, seed, feeds = _dropout_case([5, 7], "float32", [lambda x: F.rrelu(x, 0.1, 0.4, training=True),
+                                                             lambda x: F.dropout(x, 0.3, training=True),
+                                                             lambda x: F.rrelu(x, training=True)], 77, fetch_mask=True)
+    feeds["x"][0, :3] = 0
+    return fetches, seed, feeds
+
+
+@case
+def rrelu_training_f64():
+    """The same in float64 (a float draw converted to double), with equal
+    bounds (every slope lower), and a NaN, which Paddle 2.6.2 keeps with
+    slope 1, drawing nothing."""
+    fetches, seed, feeds = _dropout_case([3, 4, 5], "float64", [lambda x: F.rrelu(x, 0.05, 0.9, training=True),
+                                                                lambda x: F.rrelu(x, 0.3, 0.3, training=True)],
+                                         4242, fetch_mask=True)
+    feeds["x"][1, 2, :2] = [0.0, np.nan]
+    return fetches, seed, feeds
 
 
 def _startup_case(build, seed):
@@ -288,6 +314,14 @@ def build_case(out_dir, name, fn):
         prog, (fetches, seed, *rest) = main, r
         feeds = rest[0] if rest else {}
     d = os.path.join(out_dir, name)
+    # Paddle 2.6's executor orders random ops among themselves by a fixed
+    # list of op types, which lacks rrelu: from the second run on, its
+    # scheduler may run an rrelu before or after the other random ops
+    # (measured: the second and third runs' slopes differ from one Paddle
+    # process to the next).  Its first run goes in program order, as
+    # paddlec's runs all do; so does every run with
+    # FLAGS_new_executor_sequential_run, with which the references are made.
+    paddle.set_flags({"FLAGS_new_executor_sequential_run": True})
     exe = paddle.static.Executor(paddle.CPUPlace())
     scope = paddle.static.Scope()
     with paddle.static.scope_guard(scope):

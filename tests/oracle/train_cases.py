@@ -233,6 +233,25 @@ def mlp_dropout():
 
 
 @case
+def mlp_rrelu():
+    """An MLP with rrelu in training: each step draws the slopes of the
+    hidden layer's negative elements from the global generator
+    (paddle.seed(GLOBAL_SEED) before the first step, the trainer's --seed);
+    rrelu_grad reads them from Noise.  The program's one random op, so
+    Paddle's executor draws in program order every step."""
+    x = paddle.static.data("x", [None, 16], "float32")
+    label = paddle.static.data("label", [None, 1], "int64")
+    h = paddle.nn.functional.rrelu(paddle.static.nn.fc(x, 32), 0.05, 0.5, training=True)
+    logits = paddle.static.nn.fc(h, 10)
+    loss = paddle.mean(paddle.nn.functional.cross_entropy(logits, label))
+    paddle.optimizer.Adam(learning_rate=0.01).minimize(loss)
+    return loss, 8
+
+
+mlp_rrelu.seeded_steps = True
+
+
+@case
 def mlp_clip_l2():
     """Adam with global-norm gradient clipping and L2 decay: the clip and
     regularizer ops Paddle's optimizer appends."""
