@@ -121,3 +121,29 @@ static void cubic_weights_f64(double t, double c[4]) { RT_CUBIC_WEIGHTS_T(double
 #define RESAMPLE_W double
 #define RESAMPLE_NAME(n) n##_f64
 #include "rt_resize_grad_body.h"
+
+/* The integer forwards: nearest for uint8, int32 and int64 (Paddle's
+ * nearest kernels), the linear family for uint8 (its linear, bilinear and
+ * trilinear kernels): the float taps and weights of the float kernels
+ * (RtResize.float_coord as for them), the weighted sum in float converted
+ * to the type toward zero, as Paddle's T out_t = <float sum> does.  No
+ * bicubic kernel takes integers (the compiler refuses it: the float
+ * bicubic helpers below only make the body compile). */
+#undef RESAMPLE_CUBIC_SRC
+#undef RESAMPLE_CUBIC_WEIGHTS
+#define RESAMPLE_CUBIC_SRC(p, ratio, k) grad_cubic_src(p, ratio, k)
+#define RESAMPLE_CUBIC_WEIGHTS(t, c) grad_cubic_weights(t, c)
+#define RESAMPLE_T uint8_t
+#define RESAMPLE_W float
+#define RESAMPLE_NAME(n) n##_u8
+#include "rt_resize_body.h"
+
+#define RESAMPLE_T int32_t
+#define RESAMPLE_W float
+#define RESAMPLE_NAME(n) n##_i32
+#include "rt_resize_body.h"
+
+#define RESAMPLE_T int64_t
+#define RESAMPLE_W float
+#define RESAMPLE_NAME(n) n##_i64
+#include "rt_resize_body.h"

@@ -51,5 +51,11 @@ void rt_resize_grad(const RtResize *p, int64_t lo, int64_t hi, const float *dout
  * Paddle's double kernels (rt_resize.c). */
 void rt_resize_f64(const RtResize *p, int64_t batch, const double *x, double *out);
 void rt_resize_grad_f64(const RtResize *p, int64_t lo, int64_t hi, const double *dout, double *dx);
+/* Integer tensors, as Paddle's integer kernels resize them: nearest for
+ * each of the three types, the linear family for uint8 (float weights, the
+ * sum converted toward zero; rt_resize.c). */
+void rt_resize_u8(const RtResize *p, int64_t batch, const uint8_t *x, uint8_t *out);
+void rt_resize_i32(const RtResize *p, int64_t batch, const int32_t *x, int32_t *out);
+void rt_resize_i64(const RtResize *p, int64_t batch, const int64_t *x, int64_t *out);
 
 #endif

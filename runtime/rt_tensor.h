@@ -22,6 +22,21 @@ static inline int64_t rt_f2i64(double v) {
   return v >= -9223372036854775808.0 && v < 9223372036854775808.0 ? (int64_t)v : INT64_MIN;
 }
 
+/* Eigen's pow of integers (pow_impl, as Paddle's pow kernel runs it on
+ * int tensors): exponentiation by squaring, e >= 0, wrapping modulo 2^64
+ * (an int32 result takes the low 32 bits: the same as wrapping in 32). */
+static inline int64_t rt_ipow(int64_t x, int64_t e) {
+  uint64_t r = 1, b = (uint64_t)x, y = (uint64_t)e;
+  if (y & 1) r *= b;
+  y >>= 1;
+  while (y) {
+    b *= b;
+    if (y & 1) r *= b;
+    y >>= 1;
+  }
+  return (int64_t)r;
+}
+
 /* The most dims rt_copy_strided takes (tile views each dim as two). */
 #define RT_COPY_MAX_RANK 20
 

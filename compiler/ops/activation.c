@@ -18,6 +18,7 @@
 #include "../attr.h"
 #include "../util.h"
 #include "ops.h"
+#include "rt_tensor.h"
 #include "tensor_util.h"
 
 static int infer_unary(OpCtx *c) {
@@ -360,6 +361,91 @@ static int emit_scale_other(EmitCtx *e, const Var *x, const Var *out, const char
   return ew_unary(e, x, out, setup, expr);
 }
 
+/* ---- integer tensors ----
+ * The ops whose Paddle 2.6 CPU kernels take integer tensors, as those
+ * kernels compute them (measured against 2.6.2 in e2e_int_math.py).
+ * Signed overflow wraps, as the kernels' int arithmetic does in practice:
+ * the C computes it in unsigned types, without undefined behaviour. */
+
+/* exp, expm1, log, log2, log10, log1p of int32/int64: Paddle casts x to
+ * float and computes in float (activation_functor.h: U = float for
+ * integral T); Out is float32. */
+static int int_to_float_op(const char *type) {
+  static const char *const ops[] = {"exp", "expm1", "log", "log2", "log10", "log1p"};
+  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+    if (!strcmp(type, ops[i])) return 1;
+  return 0;
+}
+
+static int is_int_dtype(int dt) { return dt == RT_DT_INT32 || dt == RT_DT_INT64; }
+
+/* Out's dtype: float32 for an int_to_float_op of int32/int64, else X's. */
+static int infer_unary_real(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0);
+  if (!x) return -1;
+  ctx_set(c, "Out", 0, &x->shape, is_int_dtype(x->dtype) ? RT_DT_FP32 : x->dtype);
+  return 0;
+}
+
+/* static_cast<T>(v) of a float attribute for an int32/int64 T, as x86
+ * converts (rt_f2i32/rt_f2i64: toward zero, out of range or NaN the most
+ * negative value), as a C literal. */
+static const char *int_cast_literal(int dt, double v) {
+  return dt == RT_DT_INT32 ? pool_printf("INT32_C(%d)", (int)rt_f2i32(v))
+                           : pool_printf("INT64_C(%lld)", (long long)rt_f2i64(v));
+}
+
+/* clip's bound of an int32/int64 X: Scalar(Min or Max tensor, else the
+ * float attribute).to<T>(). */
+static const char *int_clip_bound(EmitCtx *e, int dt, const char *slot, const char *attr) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *t = ctx_in(&c, slot, 0);
+  if (!t) return int_cast_literal(dt, (float)attr_float(e->op, attr, 0));
+  attr_superseded(e->op, attr);
+  const char *v = pool_printf("%s[0]", em_ptr(e, t, 1));
+  if (t->dtype == RT_DT_FP32 || t->dtype == RT_DT_FP64)
+    return pool_printf(dt == RT_DT_INT32 ? "rt_f2i32((double)%s)" : "rt_f2i64((double)%s)", v);
+  return pool_printf("(%s)%s", em_ctype(dt), v);
+}
+
+static int emit_unary_int(EmitCtx *e, const Var *x, const Var *out, const char *t) {
+  const char *type = e->op->type;
+  const int dt = x->dtype, i32 = dt == RT_DT_INT32;
+  const char *u = i32 ? "uint32_t" : "uint64_t";
+  if (!strcmp(type, "sign") && dt != RT_DT_BOOL) /* int8/16/32/64, uint8 */
+    return ew_unary(e, x, out, NULL, pool_printf("(%s)((v > 0) - (v < 0))", t));
+  if (!is_int_dtype(dt)) return em_fail(e, "%s on %s tensors is not supported yet", type, rt_dtype_name(dt));
+  if (int_to_float_op(type)) {
+    const Act *a = act_find(e->op, type);
+    const EwIn in[1] = {{x, -1, "x", "xi"}};
+    return ew_nary(e, out, 1, in, NULL, "const float v = (float)xi;", act_expand(e, e->op, a, a->fwd, 0));
+  }
+  if (!strcmp(type, "abs")) /* std::abs; the most negative value stays itself */
+    return ew_unary(e, x, out, NULL, pool_printf("v < 0 ? (%s)(0u - (%s)v) : v", t, u));
+  if (!strcmp(type, "square")) return ew_unary(e, x, out, NULL, pool_printf("(%s)((%s)v * (%s)v)", t, u, u));
+  if (!strcmp(type, "trunc")) return ew_unary(e, x, out, NULL, "v");
+  if (!strcmp(type, "relu")) return ew_unary(e, x, out, NULL, "v > 0 ? v : 0");
+  if (!strcmp(type, "clip")) {
+    const char *lo = int_clip_bound(e, dt, "Min", "min"), *hi = int_clip_bound(e, dt, "Max", "max");
+    return ew_unary(e, x, out, pool_printf("const %s min = %s, max = %s;", t, lo, hi),
+                    "v < min ? min : v > max ? max : v");
+  }
+  if (!strcmp(type, "pow")) {
+    OpCtx c = {e->g, (Op *)e->op};
+    if (ctx_in(&c, "FactorTensor", 0))
+      return em_fail(e, "pow of %s tensors with a FactorTensor is not supported (only the factor attribute)",
+                     rt_dtype_name(dt));
+    const double factor = (float)attr_float(e->op, "factor", 1.0);
+    const int64_t n = i32 ? rt_f2i32(factor) : rt_f2i64(factor);
+    if (n < 0)
+      return em_fail(e, "pow of %s tensors with factor %g (%lld as an integer): Paddle's kernel (Eigen's integer "
+                        "pow) never returns for a negative exponent",
+                     rt_dtype_name(dt), factor, (long long)n);
+    return ew_unary(e, x, out, NULL, pool_printf("(%s)rt_ipow(v, INT64_C(%lld))", t, (long long)n));
+  }
+  return em_fail(e, "%s on %s tensors is not supported yet", type, rt_dtype_name(dt));
+}
+
 static int emit_unary(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = ctx_in(&c, "X", 0), *out = ctx_out(&c, "Out", 0);
@@ -381,13 +467,7 @@ static int emit_unary(EmitCtx *e) {
   }
   const char *t = em_ctype(x->dtype);
   if (t && !strcmp(type, "scale")) return emit_scale_other(e, x, out, t);
-  /* integer tensors: the sign-like ops keep the integer type */
-  if (x->dtype == RT_DT_INT64 || x->dtype == RT_DT_INT32) {
-    if (!strcmp(type, "abs")) return ew_unary(e, x, out, NULL, "v < 0 ? -v : v");
-    if (!strcmp(type, "relu")) return ew_unary(e, x, out, NULL, "v > 0 ? v : 0");
-    if (!strcmp(type, "square")) return ew_unary(e, x, out, NULL, "v * v");
-    if (!strcmp(type, "trunc")) return ew_unary(e, x, out, NULL, "v");
-  }
+  if (t && x->dtype != RT_DT_BOOL) return emit_unary_int(e, x, out, t);
   return em_fail(e, "%s on %s tensors is not supported yet", type, rt_dtype_name(x->dtype));
 }
 
@@ -519,6 +599,10 @@ const char *em_act_name(RtAct act) {
 
 #define OP_UNARY(name) \
   const OpDef op_##name = {.type = #name, .infer = infer_unary, .emit_c = emit_unary, .inplace = "X:Out"};
+/* exp, log and the like: an integer X gives a float32 Out (in place only
+ * for float X: the plan shares a buffer between tensors of one dtype). */
+#define OP_UNARY_REAL(name) \
+  const OpDef op_##name = {.type = #name, .infer = infer_unary_real, .emit_c = emit_unary, .inplace = "X:Out"};
 OP_UNARY(abs)
 OP_UNARY(acos)
 OP_UNARY(acosh)
@@ -536,8 +620,8 @@ OP_UNARY(digamma)
 OP_UNARY(elu)
 OP_UNARY(erf)
 OP_UNARY(erfinv)
-OP_UNARY(exp)
-OP_UNARY(expm1)
+OP_UNARY_REAL(exp)
+OP_UNARY_REAL(expm1)
 OP_UNARY(floor)
 OP_UNARY(gelu)
 OP_UNARY(hard_shrink)
@@ -545,10 +629,10 @@ OP_UNARY(hard_sigmoid)
 OP_UNARY(hard_swish)
 OP_UNARY(leaky_relu)
 OP_UNARY(lgamma)
-OP_UNARY(log)
-OP_UNARY(log10)
-OP_UNARY(log1p)
-OP_UNARY(log2)
+OP_UNARY_REAL(log)
+OP_UNARY_REAL(log10)
+OP_UNARY_REAL(log1p)
+OP_UNARY_REAL(log2)
 OP_UNARY(logsigmoid)
 OP_UNARY(logit)
 OP_UNARY(mish)

@@ -45,22 +45,26 @@ static int fold_floordiv(int64_t a, int64_t b, int64_t *r) {
 typedef struct Binary {
   const char *type, *fexpr, *iexpr;
   int (*fold)(int64_t a, int64_t b, int64_t *r);
+  const char *i64expr; /* int64's expression where it differs from int32's */
 } Binary;
 
 static const Binary binaries[] = {
-    {"elementwise_add", "a + b", "a + b", fold_add},
-    {"elementwise_sub", "a - b", "a - b", fold_sub},
-    {"elementwise_mul", "a * b", "a * b", fold_mul},
-    {"elementwise_div", "a / b", "a / b", fold_div},
-    {"elementwise_max", "a > b ? a : b", "a > b ? a : b", NULL},
-    {"elementwise_min", "a < b ? a : b", "a < b ? a : b", NULL},
-    {"elementwise_fmax", "fmaxf(a, b)", "a > b ? a : b", NULL},
-    {"elementwise_fmin", "fminf(a, b)", "a < b ? a : b", NULL},
-    {"elementwise_pow", "powf(a, b)", NULL, NULL},
-    {"elementwise_floordiv", "floorf(a / b)", "(a / b) - ((a % b != 0) && ((a < 0) != (b < 0)))", fold_floordiv},
+    {"elementwise_add", "a + b", "a + b", fold_add, NULL},
+    {"elementwise_sub", "a - b", "a - b", fold_sub, NULL},
+    {"elementwise_mul", "a * b", "a * b", fold_mul, NULL},
+    {"elementwise_div", "a / b", "a / b", fold_div, NULL},
+    {"elementwise_max", "a > b ? a : b", "a > b ? a : b", NULL, NULL},
+    {"elementwise_min", "a < b ? a : b", "a < b ? a : b", NULL, NULL},
+    {"elementwise_fmax", "fmaxf(a, b)", "a > b ? a : b", NULL, NULL},
+    {"elementwise_fmin", "fminf(a, b)", "a < b ? a : b", NULL, NULL},
+    /* integers: std::pow of the two promoted to double, static_cast back
+     * (x86's conversion: rt_f2i32/rt_f2i64) */
+    {"elementwise_pow", "powf(a, b)", "rt_f2i32(pow((double)a, (double)b))", NULL,
+     "rt_f2i64(pow((double)a, (double)b))"},
+    {"elementwise_floordiv", "floorf(a / b)", "(a / b) - ((a % b != 0) && ((a < 0) != (b < 0)))", fold_floordiv, NULL},
     {"elementwise_mod", "fmodf(a, b) + ((fmodf(a, b) != 0.0f && ((fmodf(a, b) < 0.0f) != (b < 0.0f))) ? b : 0.0f)",
-     "a % b + ((a % b != 0 && ((a % b < 0) != (b < 0))) ? b : 0)", NULL},
-    {"elementwise_heaviside", "a == 0.0f ? b : (float)(a > 0.0f)", "a == 0 ? b : (a > 0)", NULL},
+     "a % b + ((a % b != 0 && ((a % b < 0) != (b < 0))) ? b : 0)", NULL, NULL},
+    {"elementwise_heaviside", "a == 0.0f ? b : (float)(a > 0.0f)", "a == 0 ? b : (a > 0)", NULL, NULL},
 };
 
 static const Binary *binary_find(const char *type) {
@@ -69,9 +73,12 @@ static const Binary *binary_find(const char *type) {
   return NULL;
 }
 
-static const char *expr_of(const char *type, int is_float) {
+/* The expression for tensors of dtype dt (float32/64 or int32/64). */
+static const char *expr_of(const char *type, int dt) {
   const Binary *b = binary_find(type);
-  return !b ? NULL : is_float ? b->fexpr : b->iexpr;
+  if (!b) return NULL;
+  if (dt == RT_DT_FP32 || dt == RT_DT_FP64) return b->fexpr;
+  return dt == RT_DT_INT64 && b->i64expr ? b->i64expr : b->iexpr;
 }
 
 /* Element-wise integer values, a single value broadcasting; an element is
@@ -93,12 +100,12 @@ static void fold_elementwise(OpCtx *c) {
   consteval_set(ctx_out(c, "Out", 0), v, n, mask);
 }
 
-const char *binary_float_expr(const char *type) { return expr_of(type, 1); }
+const char *binary_float_expr(const char *type) { return expr_of(type, RT_DT_FP32); }
 
 static int emit_elementwise(EmitCtx *e);
 
 int binary_fusible(const Graph *g, const Op *op) {
-  if (!op->def || op->def->emit_c != emit_elementwise || !expr_of(op->type, 1)) return 0;
+  if (!op->def || op->def->emit_c != emit_elementwise || !expr_of(op->type, RT_DT_FP32)) return 0;
   for (int s = 0; s < op->nin; s++)
     for (int a = 0; a < op->in[s].n; a++)
       if (op->in[s].vars[a] < 0 || g->vars[op->in[s].vars[a]].dtype != RT_DT_FP32) return 0;
@@ -113,7 +120,7 @@ static int emit_elementwise(EmitCtx *e) {
   if (!is_float && x->dtype != RT_DT_INT64 && x->dtype != RT_DT_INT32)
     return em_fail(e, "%s tensors are not supported yet", rt_dtype_name(x->dtype));
   if (y->dtype != x->dtype) return em_fail(e, "X is %s but Y is %s", rt_dtype_name(x->dtype), rt_dtype_name(y->dtype));
-  const char *expr = expr_of(e->op->type, is_float);
+  const char *expr = expr_of(e->op->type, x->dtype);
   if (!expr) return em_fail(e, "%s of %s tensors is not supported yet", e->op->type, rt_dtype_name(x->dtype));
   if (x->dtype == RT_DT_FP64) expr = ew_expr_double(expr);
   return ew_binary(e, x, y, out, attr_int(e->op, "axis", -1), expr);

@@ -21,8 +21,8 @@
  * parses as NCHW (Paddle compares with kNCHW; Python writes NCHW or NHWC for
  * every rank).
  *
- * C emission (float32 and float64), the methods Paddle's kernels have for
- * each rank:
+ * C emission (float32 and float64; the integer types of int_suffix, for
+ * the forward), the methods Paddle's kernels have for each rank:
  * linear in 1-D, nearest, bilinear and bicubic in 2-D, nearest and
  * trilinear in 3-D (the op type only gives interp_method's default).
  * Channel-first 1-D and 2-D resizes are one rt_interp2d call (a 1-D resize
@@ -158,13 +158,39 @@ static void print_resize(EmitCtx *e, const RtResize *r) {
   pr_line(e->p, "};");
 }
 
+/* The integer types Paddle 2.6's CPU kernels of op `type` take, as the
+ * suffix of their rt_resize routine: nearest_interp_v2 uint8, int32 and
+ * int64; nearest_interp and the linear family (linear, bilinear,
+ * trilinear; v1 and v2) uint8; bicubic none.  (Both nearest ops list int8
+ * too, but only for oneDNN: Paddle's CPU Executor finds no int8 kernel,
+ * measured on 2.6.2.)  NULL: not one. */
+static const char *int_suffix(const char *type, int dtype) {
+  const int nearest = !strncmp(type, "nearest", 7), v2 = strstr(type, "_v2") != NULL;
+  if (!strncmp(type, "bicubic", 7)) return NULL;
+  switch (dtype) {
+    case RT_DT_UINT8: return "_u8";
+    case RT_DT_INT32: return nearest && v2 ? "_i32" : NULL;
+    case RT_DT_INT64: return nearest && v2 ? "_i64" : NULL;
+    default: return NULL;
+  }
+}
+
+/* Those types, for a message. */
+static const char *int_types(const char *type) {
+  if (!strncmp(type, "bicubic", 7)) return "";
+  if (strncmp(type, "nearest", 7)) return ", uint8";
+  return strstr(type, "_v2") ? ", uint8, int32, int64" : ", uint8";
+}
+
 /* The resize Paddle's kernel does from x to out (or from X to Out@GRAD's
  * shape, for the gradient), as the forward and grad kernels both compute it:
  * method, sizes, ratios, layout into *r.  -1 after em_fail. */
 static int interp_geometry(EmitCtx *e, const Var *x, const Var *out, RtResize *r) {
   OpCtx c = {e->g, (Op *)e->op};
-  if ((x->dtype != RT_DT_FP32 && x->dtype != RT_DT_FP64) || out->dtype != x->dtype)
-    return em_fail(e, "%s of %s tensors is not supported", e->op->type, rt_dtype_name(x->dtype));
+  if ((x->dtype != RT_DT_FP32 && x->dtype != RT_DT_FP64 && !int_suffix(e->op->type, x->dtype)) ||
+      out->dtype != x->dtype)
+    return em_fail(e, "%s of %s tensors is not supported (Paddle's CPU kernels: float32, float64%s)", e->op->type,
+                   rt_dtype_name(x->dtype), int_types(e->op->type));
   const int v2 = strstr(e->op->type, "_v2") != NULL, rank = em_spec(e, x)->rank, nsp = rank - 2;
   if (em_spec(e, out)->rank != rank) return em_fail(e, "X and the output differ in rank");
   int64_t tsize[3];
@@ -245,7 +271,16 @@ static int emit_interp(EmitCtx *e) {
   RtResize r;
   if (interp_geometry(e, x, out, &r)) return -1;
   const int f64 = x->dtype == RT_DT_FP64;
-  if (!r.channel_last && r.nsp <= 2 && (!f64 || r.method == RT_INTERP_NEAREST)) {
+  const char *is = int_suffix(e->op->type, x->dtype);
+  if (is && r.method == RT_INTERP_BICUBIC) /* Paddle's would weigh in the integer type */
+    return em_fail(e, "bicubic resizing of %s tensors is not supported (float32 or float64)", rt_dtype_name(x->dtype));
+  if (is) { /* integers: rt_resize with the float kernels' taps (the v2 ones in float) */
+    r.float_coord = strstr(e->op->type, "_v2") != NULL;
+    print_resize(e, &r);
+    resample_print_c(e->p, &(ResampleCall){.kind = RESAMPLE_RESIZE, .int_suffix = is, .geo = "geo",
+                                           .batch = em_dim(e, x, 0), .x = em_ptr(e, x, 1),
+                                           .out = em_ptr(e, out, 0)});
+  } else if (!r.channel_last && r.nsp <= 2 && (!f64 || r.method == RT_INTERP_NEAREST)) {
     emit_interp2d(e, x, out, &r);
   } else { /* 3-D, channel-last and float64 linear-family and bicubic resizes */
     /* Paddle's v2 double kernels of the linear family compute the
@@ -271,6 +306,8 @@ static int emit_interp_grad(EmitCtx *e) {
   Var *x = ctx_in(&c, "X", 0), *dout = ctx_in(&c, "Out@GRAD", 0), *dx = ctx_out(&c, "X@GRAD", 0);
   if (!x || !dout) return em_fail(e, "needs X and Out@GRAD");
   RtResize r;
+  if (x->dtype != RT_DT_FP32 && x->dtype != RT_DT_FP64)
+    return em_fail(e, "%s of %s tensors is not supported (float32 or float64)", e->op->type, rt_dtype_name(x->dtype));
   if (interp_geometry(e, x, dout, &r)) return -1;
   if (dx && dx->dtype != x->dtype) return em_fail(e, "X@GRAD must have X's dtype");
   if (!dx) return 0;

@@ -2,7 +2,7 @@
 #include "resample_call.h"
 
 void resample_print_c(Printer *p, const ResampleCall *c) {
-  const char *t = c->f64 ? "_f64" : "";
+  const char *t = c->int_suffix ? c->int_suffix : c->f64 ? "_f64" : "";
   switch (c->kind) {
     case RESAMPLE_INTERP2D:
       pr_line(p, "rt_interp2d%s(&%s, %s, %s, %s);", t, c->geo, c->batch, c->x, c->out);

@@ -24,6 +24,7 @@ typedef enum ResampleKind {
 typedef struct ResampleCall {
   ResampleKind kind;
   int f64;                     /* float64 tensors (the _f64 routines) */
+  const char *int_suffix;      /* RESIZE of integer tensors: "_u8", "_i32", "_i64"; else NULL */
   const char *geo;             /* the geometry's name */
   const char *batch;           /* planes (INTERP2D) or images; not RESIZE_GRAD */
   const char *lo, *hi;         /* RESIZE_GRAD: the range of planes */
