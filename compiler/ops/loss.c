@@ -46,7 +46,7 @@
 #include <string.h>
 
 #include "../util.h"
-#include "attention_call.h"
+#include "ce_call.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -197,7 +197,8 @@ static int infer_kldiv(OpCtx *c) {
 }
 
 /* ---- C emission (float32 and float64) ----
- * Each emitter prints C written for float32 through pr_t, which respells it
+ * Each emitter prints C written for float32 through tu_pr (the
+ * cross-entropy family: through its record, ce_call.h), which respells it
  * for the op's dtype (double, log, exp, ...): the float32 code is unchanged
  * and the float64 code runs the same operations in the same order.
  * Tensors are viewed as [n, c, r] around the class axis (n: dims before
@@ -213,13 +214,12 @@ static const char *hard_label_type(EmitCtx *e, const Var *label) {
   return em_ctype(label->dtype);
 }
 
-/* The class axis of v (softmax_with_cross_entropy's `axis`, else the last),
- * printing n, c and r; -1 after em_fail(). */
-static int pr_ncr(EmitCtx *e, const Var *v, int64_t axis_attr) {
+/* The class axis of v (softmax_with_cross_entropy's `axis`, else the last):
+ * n, c and r of the record; -1 after em_fail(). */
+static int ncr(EmitCtx *e, const Var *v, int64_t axis_attr, CeCall *call) {
   int rank = em_spec(e, v)->rank, axis = axis_norm(axis_attr, rank);
   if (axis < 0 || rank == 0) return em_fail(e, "axis %lld is out of range", (long long)axis_attr);
-  pr_line(e->p, "const int64_t n = %s, c = %s, r = %s;", em_prod(e, v, 0, axis), em_dim(e, v, axis),
-          em_prod(e, v, axis + 1, rank));
+  call->n = em_prod(e, v, 0, axis), call->c = em_dim(e, v, axis), call->r = em_prod(e, v, axis + 1, rank);
   return axis;
 }
 
@@ -233,206 +233,92 @@ static int check_ft(EmitCtx *e, int dt, const Var *v, const char *slot) {
   return 0;
 }
 
-/* Paddle's TolerableValue of log(p): infinities clipped to -+1e20. */
-#define TOL_LOG "const float lg = logf(p), lp = isinf(lg) ? (lg > 0 ? 1e20f : -1e20f) : lg;"
+/* The record's label fields from the op's soft_label and ignore_index and
+ * the Label tensor: -1 after em_fail (a hard label that is not an
+ * integer). */
+static int ce_label(EmitCtx *e, int soft, const Var *label, CeCall *call) {
+  call->soft = soft;
+  call->ignore_index = attr_int(e->op, "ignore_index", -100);
+  call->label = em_ptr(e, label, 1);
+  if (soft) return 0;
+  call->label_type = hard_label_type(e, label);
+  return call->label_type ? 0 : -1;
+}
 
-/* The float64 softmax of softmax_with_cross_entropy, x into sm over [n, c,
- * r] (phi SoftmaxFunctor<CPUContext, double>, Eigen or AVX alike): e =
- * exp(max(x - max, -64)) (its ValueClip), sm = e * (1 / sum(e)), the sum
- * in class order.  Each element of x is read before the same element of
- * sm is written (they may share memory). */
-/* softmax_with_cross_entropy (phi CrossEntropyWithSoftmaxKernel): Softmax =
- * softmax(Logits) over axis (rt_softmax, rt_softmax_f64), or
- * Logits itself when use_softmax is off; Loss = -log(Softmax[label]) for a
- * hard label (0 where ignored), -sum(Label * log(Softmax)) over the classes
- * for a soft one. */
+/* softmax_with_cross_entropy: Softmax = softmax(Logits) over axis, or
+ * Logits itself when use_softmax is off; Loss from the label (ce_call.h
+ * CE_SOFTMAX_LOSS). */
 static int emit_softmax_ce(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = ctx_in(&c, "Logits", 0), *label = ctx_in(&c, "Label", 0);
   Var *sm = ctx_out(&c, "Softmax", 0), *loss = ctx_out(&c, "Loss", 0);
   if (!x || !label || !sm || !loss) return em_fail(e, "needs Logits, Label, Softmax and Loss");
-  const int dt = x->dtype;
-  int soft = attr_bool(e->op, "soft_label", 0), use_sm = attr_bool(e->op, "use_softmax", 1);
-  int64_t ignore = attr_int(e->op, "ignore_index", -100);
+  const int dt = x->dtype, soft = attr_bool(e->op, "soft_label", 0);
   if (check_ft(e, dt, x, "Logits") || check_ft(e, dt, sm, "Softmax") || check_ft(e, dt, loss, "Loss") ||
       (soft && check_ft(e, dt, label, "a soft Label")))
     return -1;
-  const char *lt = soft ? "float" : hard_label_type(e, label);
-  if (!lt) return -1;
-  if (pr_ncr(e, x, attr_int(e->op, "axis", -1)) < 0) return -1;
-  tu_pr(e, dt, "const float *x = %s;", em_ptr(e, x, 1));
-  tu_pr(e, dt, "const %s *label = %s;", lt, em_ptr(e, label, 1));
-  tu_pr(e, dt, "float *sm = %s;", em_ptr(e, sm, 0));
-  tu_pr(e, dt, "float *loss = %s;", em_ptr(e, loss, 0));
-  if (use_sm)
-    attention_print_c(e->p, &(AttentionCall){.kind = ATTN_SOFTMAX, .f64 = dt == RT_DT_FP64, .x = "x", .out = "sm",
-                                             .outer = "n", .n = "c", .inner = "r"});
-  else
-    tu_pr(e, dt, "if (sm != x) memcpy(sm, x, (size_t)(n * c * r) * sizeof *sm);");
-  tu_pr(e, dt, "for (int64_t i = 0; i < n; i++) {");
-  tu_pr(e, dt, "for (int64_t j = 0; j < r; j++) {");
-  if (soft) {
-    tu_pr(e, dt, "float acc = 0.0f;");
-    tu_pr(e, dt, "for (int64_t k = 0; k < c; k++) {");
-    tu_pr(e, dt, "const float p = sm[(i * c + k) * r + j];");
-    tu_pr(e, dt, TOL_LOG);
-    tu_pr(e, dt, "acc += label[(i * c + k) * r + j] * lp;");
-    tu_pr(e, dt, "}");
-    tu_pr(e, dt, "loss[i * r + j] = -acc;");
-  } else {
-    tu_pr(e, dt, "const int64_t lbl = (int64_t)label[i * r + j];");
-    tu_pr(e, dt, "if (lbl == INT64_C(%lld) || lbl < 0 || lbl >= c) {", (long long)ignore);
-    tu_pr(e, dt, "loss[i * r + j] = 0.0f;");
-    tu_pr(e, dt, "continue;");
-    tu_pr(e, dt, "}");
-    tu_pr(e, dt, "const float p = sm[(i * c + lbl) * r + j];");
-    tu_pr(e, dt, TOL_LOG);
-    tu_pr(e, dt, "loss[i * r + j] = -lp;");
-  }
-  tu_pr(e, dt, "}");
-  tu_pr(e, dt, "}");
+  CeCall call = {.kind = CE_SOFTMAX_LOSS, .dtype = dt, .use_softmax = attr_bool(e->op, "use_softmax", 1),
+                 .x = em_ptr(e, x, 1), .sm = em_ptr(e, sm, 0), .loss = em_ptr(e, loss, 0)};
+  if (ce_label(e, soft, label, &call) || ncr(e, x, attr_int(e->op, "axis", -1), &call) < 0) return -1;
+  ce_print_c(e->p, &call);
   return 0;
 }
 
-/* softmax_with_cross_entropy_grad (phi CrossEntropyWithSoftmaxGradKernel),
- * g = Loss@GRAD of the row, p = Softmax:
- *   use_softmax, hard label: p * g, minus g at the label; zeros where ignored
- *   use_softmax, soft label: g * (p - Label)
- *   no softmax, hard label:  -g / p at the label, zeros elsewhere and where
- *                            ignored
- *   no softmax, soft label:  g * (-Label / p)
- * Each element of Softmax is read before the same element of Logits@GRAD
- * is written (in place when Paddle's inplace pass shares them). */
+/* softmax_with_cross_entropy_grad: Logits@GRAD from Softmax, Label and
+ * Loss@GRAD (ce_call.h CE_SOFTMAX_GRAD). */
 static int emit_softmax_ce_grad(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *label = ctx_in(&c, "Label", 0), *sm = ctx_in(&c, "Softmax", 0), *dloss = ctx_in(&c, "Loss@GRAD", 0);
   Var *dx = ctx_out(&c, "Logits@GRAD", 0);
   if (!label || !sm || !dloss || !dx) return em_fail(e, "needs Label, Softmax, Loss@GRAD and Logits@GRAD");
-  const int dt = sm->dtype;
-  int soft = attr_bool(e->op, "soft_label", 0), use_sm = attr_bool(e->op, "use_softmax", 1);
-  int64_t ignore = attr_int(e->op, "ignore_index", -100);
+  const int dt = sm->dtype, soft = attr_bool(e->op, "soft_label", 0);
   if (check_ft(e, dt, sm, "Softmax") || check_ft(e, dt, dloss, "Loss@GRAD") || check_ft(e, dt, dx, "Logits@GRAD") ||
       (soft && check_ft(e, dt, label, "a soft Label")))
     return -1;
-  const char *lt = soft ? "float" : hard_label_type(e, label);
-  if (!lt) return -1;
-  if (pr_ncr(e, sm, attr_int(e->op, "axis", -1)) < 0) return -1;
-  tu_pr(e, dt, "const %s *label = %s;", lt, em_ptr(e, label, 1));
-  tu_pr(e, dt, "const float *sm = %s;", em_ptr(e, sm, 1));
-  tu_pr(e, dt, "const float *dloss = %s;", em_ptr(e, dloss, 1));
-  tu_pr(e, dt, "float *dx = %s;", em_ptr(e, dx, 0));
-  tu_pr(e, dt, "for (int64_t i = 0; i < n; i++) {");
-  tu_pr(e, dt, "for (int64_t j = 0; j < r; j++) {");
-  tu_pr(e, dt, "const float g = dloss[i * r + j];");
-  if (soft) {
-    tu_pr(e, dt, "for (int64_t k = 0; k < c; k++) {");
-    tu_pr(e, dt, "const int64_t at = (i * c + k) * r + j;");
-    tu_pr(e, dt, use_sm ? "dx[at] = g * (sm[at] - label[at]);" : "dx[at] = g * (-label[at] / sm[at]);");
-    tu_pr(e, dt, "}");
-  } else {
-    tu_pr(e, dt, "const int64_t lbl = (int64_t)label[i * r + j];");
-    tu_pr(e, dt, "const int ignored = lbl == INT64_C(%lld) || lbl < 0 || lbl >= c;", (long long)ignore);
-    if (use_sm) {
-      tu_pr(e, dt, "for (int64_t k = 0; k < c; k++) {");
-      tu_pr(e, dt, "const int64_t at = (i * c + k) * r + j;");
-      tu_pr(e, dt, "dx[at] = ignored ? 0.0f : sm[at] * g;");
-      tu_pr(e, dt, "}");
-      tu_pr(e, dt, "if (!ignored) dx[(i * c + lbl) * r + j] -= g;");
-    } else {
-      tu_pr(e, dt, "const float v = ignored ? 0.0f : (-1.0f / sm[(i * c + lbl) * r + j]) * g;");
-      tu_pr(e, dt, "for (int64_t k = 0; k < c; k++) dx[(i * c + k) * r + j] = k == lbl ? v : 0.0f;");
-    }
-  }
-  tu_pr(e, dt, "}");
-  tu_pr(e, dt, "}");
+  CeCall call = {.kind = CE_SOFTMAX_GRAD, .dtype = dt, .use_softmax = attr_bool(e->op, "use_softmax", 1),
+                 .sm = em_ptr(e, sm, 1), .dloss = em_ptr(e, dloss, 1), .dx = em_ptr(e, dx, 0)};
+  if (ce_label(e, soft, label, &call) || ncr(e, sm, attr_int(e->op, "axis", -1), &call) < 0) return -1;
+  ce_print_c(e->p, &call);
   return 0;
 }
 
-/* cross_entropy (fluid CrossEntropyOpKernel) and cross_entropy2
- * (CrossEntropyOpKernel2, hard labels only): X is [n, c] after folding the
- * leading dims; Y = -log(X[label]) with Paddle's TolerableValue (0 where
- * ignored), soft labels -sum(Label * log(X)); cross_entropy2 also keeps
- * MatchX = X[label] (0 where ignored) for its grad. */
+/* cross_entropy and cross_entropy2 (hard labels only; MatchX kept for its
+ * grad): X as [n, c] after folding the leading dims (ce_call.h CE_LOSS). */
 static int emit_cross_entropy(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = ctx_in(&c, "X", 0), *label = ctx_in(&c, "Label", 0), *y = ctx_out(&c, "Y", 0);
   Var *mx = ctx_out(&c, "MatchX", 0);
   if (!x || !label || !y) return em_fail(e, "needs X, Label and Y");
-  const int dt = x->dtype;
-  int v2 = !strcmp(e->op->type, "cross_entropy2");
-  int soft = !v2 && attr_bool(e->op, "soft_label", 0);
-  int64_t ignore = attr_int(e->op, "ignore_index", -100);
+  const int dt = x->dtype, soft = strcmp(e->op->type, "cross_entropy2") && attr_bool(e->op, "soft_label", 0);
   if (check_ft(e, dt, x, "X") || check_ft(e, dt, y, "Y") || (mx && check_ft(e, dt, mx, "MatchX")) ||
       (soft && check_ft(e, dt, label, "a soft Label")))
     return -1;
-  const char *lt = soft ? "float" : hard_label_type(e, label);
-  if (!lt) return -1;
-  int rank = em_spec(e, x)->rank;
-  tu_pr(e, dt, "const int64_t n = %s, c = %s;", em_prod(e, x, 0, rank - 1), em_dim(e, x, rank - 1));
-  tu_pr(e, dt, "const float *x = %s;", em_ptr(e, x, 1));
-  tu_pr(e, dt, "const %s *label = %s;", lt, em_ptr(e, label, 1));
-  tu_pr(e, dt, "float *y = %s;", em_ptr(e, y, 0));
-  if (mx) tu_pr(e, dt, "float *mx = %s;", em_ptr(e, mx, 0));
-  tu_pr(e, dt, "for (int64_t i = 0; i < n; i++) {");
-  if (soft) {
-    tu_pr(e, dt, "float acc = 0.0f;");
-    tu_pr(e, dt, "for (int64_t k = 0; k < c; k++) {");
-    tu_pr(e, dt, "const float p = x[i * c + k];");
-    tu_pr(e, dt, TOL_LOG);
-    tu_pr(e, dt, "acc += label[i * c + k] * lp;");
-    tu_pr(e, dt, "}");
-    tu_pr(e, dt, "y[i] = -acc;");
-  } else {
-    tu_pr(e, dt, "const int64_t lbl = (int64_t)label[i];");
-    tu_pr(e, dt, "if (lbl == INT64_C(%lld) || lbl < 0 || lbl >= c) {", (long long)ignore);
-    tu_pr(e, dt, "y[i] = 0.0f;");
-    if (mx) tu_pr(e, dt, "mx[i] = 0.0f;");
-    tu_pr(e, dt, "continue;");
-    tu_pr(e, dt, "}");
-    tu_pr(e, dt, "const float p = x[i * c + lbl];");
-    tu_pr(e, dt, TOL_LOG);
-    tu_pr(e, dt, "y[i] = -lp;");
-    if (mx) tu_pr(e, dt, "mx[i] = p;");
-  }
-  tu_pr(e, dt, "}");
+  const int rank = em_spec(e, x)->rank;
+  CeCall call = {.kind = CE_LOSS, .dtype = dt, .n = em_prod(e, x, 0, rank - 1), .c = em_dim(e, x, rank - 1),
+                 .x = em_ptr(e, x, 1), .loss = em_ptr(e, y, 0), .mx = mx ? em_ptr(e, mx, 0) : NULL};
+  if (ce_label(e, soft, label, &call)) return -1;
+  ce_print_c(e->p, &call);
   return 0;
 }
 
-/* cross_entropy_grad (fluid XeGradFunctor / XeSoftlabelGradFunctor) and
- * cross_entropy_grad2 (HardLabelCrossEntropyBackwardFunctor), per row i of
- * the [n, c] X@GRAD with g = Y@GRAD[i]: hard labels -g / X[i, label] (v2:
- * -g / MatchX[i]) at the label and zeros elsewhere, a row of zeros where
- * ignored; soft labels -Label * g / X. */
+/* cross_entropy_grad and cross_entropy_grad2 (which reads MatchX instead
+ * of X): X@GRAD as [n, c] (ce_call.h CE_GRAD). */
 static int emit_cross_entropy_grad(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
-  int v2 = !strcmp(e->op->type, "cross_entropy_grad2");
+  const int v2 = !strcmp(e->op->type, "cross_entropy_grad2");
   Var *x = ctx_in(&c, v2 ? "MatchX" : "X", 0), *label = ctx_in(&c, "Label", 0), *dy = ctx_in(&c, "Y@GRAD", 0);
   Var *dx = ctx_out(&c, "X@GRAD", 0);
   if (!x || !label || !dy || !dx) return em_fail(e, "needs %s, Label, Y@GRAD and X@GRAD", v2 ? "MatchX" : "X");
-  const int dt = x->dtype;
-  int soft = !v2 && attr_bool(e->op, "soft_label", 0);
-  int64_t ignore = attr_int(e->op, "ignore_index", -100);
+  const int dt = x->dtype, soft = !v2 && attr_bool(e->op, "soft_label", 0);
   if (check_ft(e, dt, x, v2 ? "MatchX" : "X") || check_ft(e, dt, dy, "Y@GRAD") || check_ft(e, dt, dx, "X@GRAD") ||
       (soft && check_ft(e, dt, label, "a soft Label")))
     return -1;
-  const char *lt = soft ? "float" : hard_label_type(e, label);
-  if (!lt) return -1;
-  int rank = em_spec(e, dx)->rank;
-  tu_pr(e, dt, "const int64_t n = %s, c = %s;", em_prod(e, dx, 0, rank - 1), em_dim(e, dx, rank - 1));
-  tu_pr(e, dt, "const float *x = %s;", em_ptr(e, x, 1));
-  tu_pr(e, dt, "const %s *label = %s;", lt, em_ptr(e, label, 1));
-  tu_pr(e, dt, "const float *dy = %s;", em_ptr(e, dy, 1));
-  tu_pr(e, dt, "float *dx = %s;", em_ptr(e, dx, 0));
-  tu_pr(e, dt, "for (int64_t i = 0; i < n; i++) {");
-  if (soft) {
-    tu_pr(e, dt, "for (int64_t k = 0; k < c; k++) dx[i * c + k] = -label[i * c + k] * dy[i] / x[i * c + k];");
-  } else {
-    tu_pr(e, dt, "const int64_t lbl = (int64_t)label[i];");
-    tu_pr(e, dt, "const int ignored = lbl == INT64_C(%lld) || lbl < 0 || lbl >= c;", (long long)ignore);
-    tu_pr(e, dt, "const float v = ignored ? 0.0f : -dy[i] / x[%s];", v2 ? "i" : "i * c + lbl");
-    tu_pr(e, dt, "for (int64_t k = 0; k < c; k++) dx[i * c + k] = k == lbl ? v : 0.0f;");
-  }
-  tu_pr(e, dt, "}");
+  const int rank = em_spec(e, dx)->rank;
+  CeCall call = {.kind = CE_GRAD, .dtype = dt, .match_x = v2, .n = em_prod(e, dx, 0, rank - 1),
+                 .c = em_dim(e, dx, rank - 1), .x = em_ptr(e, x, 1), .dloss = em_ptr(e, dy, 1),
+                 .dx = em_ptr(e, dx, 0)};
+  if (ce_label(e, soft, label, &call)) return -1;
+  ce_print_c(e->p, &call);
   return 0;
 }
 

@@ -296,10 +296,20 @@ const char *tu_respell(int dtype, const char *line) {
   return out;
 }
 
+static void pr_respelled(Printer *p, int dtype, const char *fmt, va_list ap) {
+  pr_line(p, "%s", tu_respell(dtype, pool_vprintf(fmt, ap)));
+}
+
 void tu_pr(EmitCtx *e, int dtype, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  const char *line = pool_vprintf(fmt, ap);
+  pr_respelled(e->p, dtype, fmt, ap);
   va_end(ap);
-  pr_line(e->p, "%s", tu_respell(dtype, line));
+}
+
+void tu_pr_to(Printer *p, int dtype, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  pr_respelled(p, dtype, fmt, ap);
+  va_end(ap);
 }

@@ -95,5 +95,7 @@ const char *tu_respell(int dtype, const char *line);
 /* pr_line of a line of C written for float32 (printf format fmt),
  * respelled for `dtype` (tu_respell). */
 void tu_pr(EmitCtx *e, int dtype, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The same onto a printer (the records' printers). */
+void tu_pr_to(Printer *p, int dtype, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #endif
