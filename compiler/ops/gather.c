@@ -20,6 +20,7 @@
  * added to its row.  Rows outside [0, X.dims[0]), where Paddle raises an
  * error, are skipped. */
 #include "../util.h"
+#include "index_call.h"
 #include "move_call.h"
 #include "ops.h"
 #include "tensor_util.h"
@@ -156,28 +157,12 @@ static int emit_scatter(EmitCtx *e) {
   SymDim row = em_sym_prod(e, x, 1, r);
   SymDim urow = ri ? em_sym_prod(e, upd, 1, tu_rank(e, upd)) : spec_numel(em_spec(e, upd));
   if (row.a != urow.a || row.c != urow.c) return em_fail(e, "a row of Updates does not match a row of X");
-  int overwrite = attr_bool(e->op, "overwrite", 1);
-  const char *t = em_ctype(x->dtype);
   if (tu_copy(e, x, out)) return -1;
-  pr_line(e->p, "const %s *ids = %s;", em_ctype(ids->dtype), em_ptr(e, ids, 1));
-  pr_line(e->p, "const %s *upd = %s;", t, em_ptr(e, upd, 1));
-  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
-  pr_line(e->p, "const int64_t count = %s, rows = %s, row = %s;", ri ? em_dim(e, ids, 0) : "1", em_dim(e, x, 0),
-          em_prod(e, x, 1, r));
-  if (!overwrite) {
-    pr_line(e->p, "/* overwrite = false: the rows named are zeroed, then every update is added */");
-    pr_line(e->p, "for (int64_t i = 0; i < count; i++)");
-    pr_line(e->p, "  if (ids[i] >= 0 && ids[i] < rows)");
-    pr_line(e->p, "    memset(out + (int64_t)ids[i] * row, 0, (size_t)row * sizeof *out);");
-  }
-  pr_line(e->p, "for (int64_t i = 0; i < count; i++) {");
-  pr_line(e->p, "if (ids[i] < 0 || ids[i] >= rows) continue; /* Paddle raises an error */");
-  if (overwrite) {
-    pr_line(e->p, "memcpy(out + (int64_t)ids[i] * row, upd + i * row, (size_t)row * sizeof *out);");
-  } else {
-    pr_line(e->p, "for (int64_t s = 0; s < row; s++) out[(int64_t)ids[i] * row + s] += upd[i * row + s];");
-  }
-  pr_line(e->p, "}");
+  index_print_c(e->p, &(IndexCall){.kind = INDEX_SCATTER, .type = em_ctype(x->dtype),
+                                   .index_type = em_ctype(ids->dtype), .index = em_ptr(e, ids, 1),
+                                   .src = em_ptr(e, upd, 1), .dst = em_ptr(e, out, 0),
+                                   .overwrite = attr_bool(e->op, "overwrite", 1), .count = ri ? em_dim(e, ids, 0) : "1",
+                                   .rows = em_dim(e, x, 0), .row = em_prod(e, x, 1, r)});
   return 0;
 }
 
@@ -202,27 +187,13 @@ static int emit_gather_nd_grad(EmitCtx *e) {
   int r = tu_rank(e, dx), ri = tu_rank(e, idx);
   int64_t k = ri ? em_const_dim(e, idx, ri - 1) : -1;
   if (k < 0 || k > r) return em_fail(e, "Index's last dim must be a constant <= rank(X)");
-  const char *t = em_ctype(dx->dtype);
-  pr_line(e->p, "const %s *index = %s;", em_ctype(idx->dtype), em_ptr(e, idx, 1));
-  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
-  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
-  pr_line(e->p, "const int64_t rows = %s, slice = %s;", em_prod(e, idx, 0, ri - 1), em_prod(e, dx, (int)k, r));
-  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) dx[i] = 0;", em_numel(e, dx));
-  pr_line(e->p, "for (int64_t i = 0; i < rows; i++) {");
-  pr_line(e->p, "int64_t off = 0;");
-  pr_line(e->p, "int inside = 1;");
-  for (int j = 0; j < k; j++) {
-    const char *d = em_dim(e, dx, j);
-    pr_line(e->p, "{");
-    pr_line(e->p, "const int64_t v = (int64_t)index[i * %lld + %d];", (long long)k, j);
-    pr_line(e->p, "inside &= v >= 0 && v < %s;", d);
-    pr_line(e->p, "off = off * %s + v;", d);
-    pr_line(e->p, "}");
-  }
-  if (!k) pr_line(e->p, "(void)index;");
-  pr_line(e->p, "if (!inside) continue;");
-  pr_line(e->p, "for (int64_t j = 0; j < slice; j++) dx[off * slice + j] += dout[i * slice + j];");
-  pr_line(e->p, "}");
+  const char **dims = pool_alloc(sizeof *dims * (size_t)(k + 1));
+  for (int j = 0; j < k; j++) dims[j] = em_dim(e, dx, j);
+  index_print_c(e->p, &(IndexCall){.kind = INDEX_GATHER_ND_GRAD, .type = em_ctype(dx->dtype),
+                                   .index_type = em_ctype(idx->dtype), .index = em_ptr(e, idx, 1),
+                                   .src = em_ptr(e, dout, 1), .dst = em_ptr(e, dx, 0),
+                                   .rows = em_prod(e, idx, 0, ri - 1), .slice = em_prod(e, dx, (int)k, r),
+                                   .numel = em_numel(e, dx), .k = (int)k, .dims = dims});
   return 0;
 }
 
@@ -243,20 +214,10 @@ static int emit_gather_grad_axis(EmitCtx *e, int64_t axis) {
   if (a < 0 || r == 0) return em_fail(e, "axis %lld is out of range", (long long)axis);
   if (dout->dtype != dx->dtype || (dx->dtype != RT_DT_FP32 && dx->dtype != RT_DT_FP64))
     return em_fail(e, "X@GRAD must be float32 or float64 with Out@GRAD's dtype");
-  const char *t = em_ctype(dx->dtype);
-  pr_line(e->p, "const %s *index = %s;", em_ctype(idx->dtype), em_ptr(e, idx, 1));
-  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
-  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
-  pr_line(e->p, "const int64_t outer = %s, n = %s, inner = %s, count = %s;", em_prod(e, x, 0, a), em_dim(e, x, a),
-          em_prod(e, x, a + 1, r), em_numel(e, idx));
-  pr_line(e->p, "for (int64_t i = 0; i < outer * n * inner; i++) dx[i] = 0;");
-  pr_line(e->p, "for (int64_t o = 0; o < outer; o++) {");
-  pr_line(e->p, "for (int64_t i = 0; i < count; i++) {");
-  pr_line(e->p, "const int64_t id = (int64_t)index[i];");
-  pr_line(e->p, "if (id < 0 || id >= n) continue;");
-  pr_line(e->p, "for (int64_t k = 0; k < inner; k++) dx[(o * n + id) * inner + k] += dout[(o * count + i) * inner + k];");
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
+  index_print_c(e->p, &(IndexCall){.kind = INDEX_GATHER_GRAD, .type = em_ctype(dx->dtype),
+                                   .index_type = em_ctype(idx->dtype), .index = em_ptr(e, idx, 1),
+                                   .src = em_ptr(e, dout, 1), .dst = em_ptr(e, dx, 0), .outer = em_prod(e, x, 0, a),
+                                   .n = em_dim(e, x, a), .inner = em_prod(e, x, a + 1, r), .count = em_numel(e, idx)});
   return 0;
 }
 
@@ -317,27 +278,11 @@ static int emit_scatter_grad(EmitCtx *e) {
   SymDim row = em_sym_prod(e, dout, 1, r);
   SymDim urow = ri ? em_sym_prod(e, upd, 1, tu_rank(e, upd)) : spec_numel(em_spec(e, upd));
   if (row.a != urow.a || row.c != urow.c) return em_fail(e, "a row of Updates does not match a row of Out@GRAD");
-  const char *t = em_ctype(dout->dtype);
-  pr_line(e->p, "{");
-  pr_line(e->p, "const %s *ids = %s;", em_ctype(ids->dtype), em_ptr(e, ids, 1));
-  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
-  pr_line(e->p, "const int64_t count = %s, rows = %s, row = %s;", ri ? em_dim(e, ids, 0) : "1", em_dim(e, dout, 0),
-          em_prod(e, dout, 1, r));
-  if (dx) {
-    pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
-    pr_line(e->p, "for (int64_t q = 0; q < rows * row; q++) dx[q] = dout[q];");
-    pr_line(e->p, "for (int64_t i = 0; i < count; i++)");
-    pr_line(e->p, "  if (ids[i] >= 0 && ids[i] < rows) memset(dx + (int64_t)ids[i] * row, 0, (size_t)row * sizeof *dx);");
-  }
-  if (du) {
-    pr_line(e->p, "%s *du = %s;", t, em_ptr(e, du, 0));
-    pr_line(e->p, "for (int64_t i = 0; i < count; i++) {");
-    pr_line(e->p, "const int64_t id = (int64_t)ids[i];");
-    pr_line(e->p, "for (int64_t s = 0; s < row; s++) du[i * row + s] = id >= 0 && id < rows ? dout[id * row + s] : (%s)0;",
-            t);
-    pr_line(e->p, "}");
-  }
-  pr_line(e->p, "}");
+  index_print_c(e->p, &(IndexCall){.kind = INDEX_SCATTER_GRAD, .type = em_ctype(dout->dtype),
+                                   .index_type = em_ctype(ids->dtype), .index = em_ptr(e, ids, 1),
+                                   .src = em_ptr(e, dout, 1), .dst = dx ? em_ptr(e, dx, 0) : NULL,
+                                   .dupd = du ? em_ptr(e, du, 0) : NULL, .count = ri ? em_dim(e, ids, 0) : "1",
+                                   .rows = em_dim(e, dout, 0), .row = em_prod(e, dout, 1, r)});
   return 0;
 }
 

@@ -67,9 +67,9 @@ static int emit_rrelu(EmitCtx *e) {
   const char *lo = em_float((float)attr_float(e->op, "lower", 0.125));
   const char *hi = em_float((float)attr_float(e->op, "upper", 1.0 / 3.0));
   pr_line(e->p, "RtMt *mt = &m->rng; /* the global generator */");
-  random_print_c(e->p, &(RandomCall){.kind = RANDOM_RRELU, .mt = "mt", .f64 = dt == RT_DT_FP64,
-                                     .x = em_ptr(e, x, 1), .y = em_ptr(e, out, 0), .mask = noise ? em_ptr(e, noise, 0) : "NULL",
-                                     .n = em_numel(e, x), .lo = lo, .hi = hi});
+  const char *slopes = noise ? em_ptr(e, noise, 0) : "NULL";
+  random_print_c(e->p, &(RandomCall){.kind = RANDOM_RRELU, .mt = "mt", .f64 = dt == RT_DT_FP64, .x = em_ptr(e, x, 1),
+                                     .y = em_ptr(e, out, 0), .mask = slopes, .n = em_numel(e, x), .lo = lo, .hi = hi});
   return 0;
 }
 

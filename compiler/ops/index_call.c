@@ -1,0 +1,114 @@
+/* The C printer of scatter kernels (index_call.h). */
+#include "index_call.h"
+
+#include "../util.h"
+
+/* scatter (phi ScatterAssign / ScatterAssignAdd) after out = X: with
+ * overwrite each row ids[i] of out is replaced by row i of upd (the last of
+ * repeated indices wins); without, the rows named are zeroed first and
+ * every row of upd is added to its row. */
+static void print_scatter(Printer *p, const IndexCall *c) {
+  pr_line(p, "const %s *ids = %s;", c->index_type, c->index);
+  pr_line(p, "const %s *upd = %s;", c->type, c->src);
+  pr_line(p, "%s *out = %s;", c->type, c->dst);
+  pr_line(p, "const int64_t count = %s, rows = %s, row = %s;", c->count, c->rows, c->row);
+  if (!c->overwrite) {
+    pr_line(p, "/* overwrite = false: the rows named are zeroed, then every update is added */");
+    pr_line(p, "for (int64_t i = 0; i < count; i++)");
+    pr_line(p, "  if (ids[i] >= 0 && ids[i] < rows)");
+    pr_line(p, "    memset(out + (int64_t)ids[i] * row, 0, (size_t)row * sizeof *out);");
+  }
+  pr_line(p, "for (int64_t i = 0; i < count; i++) {");
+  pr_line(p, "if (ids[i] < 0 || ids[i] >= rows) continue; /* Paddle raises an error */");
+  if (c->overwrite)
+    pr_line(p, "memcpy(out + (int64_t)ids[i] * row, upd + i * row, (size_t)row * sizeof *out);");
+  else
+    pr_line(p, "for (int64_t s = 0; s < row; s++) out[(int64_t)ids[i] * row + s] += upd[i * row + s];");
+  pr_line(p, "}");
+}
+
+/* scatter_grad (phi ScatterGradKernel, either overwrite): dx = dout with
+ * the rows ids names zeroed (CPUScatterGradForX); row i of du = row ids[i]
+ * of dout (CPUGather; zeros for a row outside [0, rows)). */
+static void print_scatter_grad(Printer *p, const IndexCall *c) {
+  pr_line(p, "{");
+  pr_line(p, "const %s *ids = %s;", c->index_type, c->index);
+  pr_line(p, "const %s *dout = %s;", c->type, c->src);
+  pr_line(p, "const int64_t count = %s, rows = %s, row = %s;", c->count, c->rows, c->row);
+  if (c->dst) {
+    pr_line(p, "%s *dx = %s;", c->type, c->dst);
+    pr_line(p, "for (int64_t q = 0; q < rows * row; q++) dx[q] = dout[q];");
+    pr_line(p, "for (int64_t i = 0; i < count; i++)");
+    pr_line(p, "  if (ids[i] >= 0 && ids[i] < rows) memset(dx + (int64_t)ids[i] * row, 0, (size_t)row * sizeof *dx);");
+  }
+  if (c->dupd) {
+    pr_line(p, "%s *du = %s;", c->type, c->dupd);
+    pr_line(p, "for (int64_t i = 0; i < count; i++) {");
+    pr_line(p, "const int64_t id = (int64_t)ids[i];");
+    pr_line(p, "for (int64_t s = 0; s < row; s++) du[i * row + s] = id >= 0 && id < rows ? dout[id * row + s] : (%s)0;",
+            c->type);
+    pr_line(p, "}");
+  }
+  pr_line(p, "}");
+}
+
+/* The gathers' gradients' buffers: index, dout, dx. */
+static void print_grad_buffers(Printer *p, const IndexCall *c) {
+  pr_line(p, "const %s *index = %s;", c->index_type, c->index);
+  pr_line(p, "const %s *dout = %s;", c->type, c->src);
+  pr_line(p, "%s *dx = %s;", c->type, c->dst);
+}
+
+/* gather_grad / index_select_grad: dx [outer, n, inner] = 0, then row i of
+ * each dout block is added to row index[i], in index order. */
+static void print_gather_grad(Printer *p, const IndexCall *c) {
+  print_grad_buffers(p, c);
+  pr_line(p, "const int64_t outer = %s, n = %s, inner = %s, count = %s;", c->outer, c->n, c->inner, c->count);
+  pr_line(p, "for (int64_t i = 0; i < outer * n * inner; i++) dx[i] = 0;");
+  pr_line(p, "for (int64_t o = 0; o < outer; o++) {");
+  pr_line(p, "for (int64_t i = 0; i < count; i++) {");
+  pr_line(p, "const int64_t id = (int64_t)index[i];");
+  pr_line(p, "if (id < 0 || id >= n) continue;");
+  pr_line(p, "for (int64_t k = 0; k < inner; k++) dx[(o * n + id) * inner + k] += dout[(o * count + i) * inner + k];");
+  pr_line(p, "}");
+  pr_line(p, "}");
+}
+
+/* gather_nd_grad (ScatterNdAdd): dx = 0, then each slice of dout is added
+ * to the slice of dx its k-tuple of the index names, in index order. */
+static void print_gather_nd_grad(Printer *p, const IndexCall *c) {
+  print_grad_buffers(p, c);
+  pr_line(p, "const int64_t rows = %s, slice = %s;", c->rows, c->slice);
+  pr_line(p, "for (int64_t i = 0; i < %s; i++) dx[i] = 0;", c->numel);
+  pr_line(p, "for (int64_t i = 0; i < rows; i++) {");
+  pr_line(p, "int64_t off = 0;");
+  pr_line(p, "int inside = 1;");
+  for (int j = 0; j < c->k; j++) {
+    pr_line(p, "{");
+    pr_line(p, "const int64_t v = (int64_t)index[i * %d + %d];", c->k, j);
+    pr_line(p, "inside &= v >= 0 && v < %s;", c->dims[j]);
+    pr_line(p, "off = off * %s + v;", c->dims[j]);
+    pr_line(p, "}");
+  }
+  if (!c->k) pr_line(p, "(void)index;");
+  pr_line(p, "if (!inside) continue;");
+  pr_line(p, "for (int64_t j = 0; j < slice; j++) dx[off * slice + j] += dout[i * slice + j];");
+  pr_line(p, "}");
+}
+
+void index_print_c(Printer *p, const IndexCall *c) {
+  switch (c->kind) {
+    case INDEX_SCATTER:
+      print_scatter(p, c);
+      break;
+    case INDEX_SCATTER_GRAD:
+      print_scatter_grad(p, c);
+      break;
+    case INDEX_GATHER_GRAD:
+      print_gather_grad(p, c);
+      break;
+    case INDEX_GATHER_ND_GRAD:
+      print_gather_nd_grad(p, c);
+      break;
+  }
+}
