@@ -30,6 +30,7 @@
 
 #include "../util.h"
 #include "ops.h"
+#include "reduce_call.h"
 #include "tensor_util.h"
 
 /* Reads `dim`.  Returns its length and sets *dims, or sets *from_tensor and
@@ -243,50 +244,14 @@ static int emit_reduce(EmitCtx *e) {
     pr_line(e->p, "if (%s == 0) return 1;", em_numel(e, x));
     em_fault(e, pool_printf("X ('%s') is empty at run time, and Paddle does not reduce an empty tensor", x->name));
   }
-  pr_line(e->p, "const %s *x = %s;", em_ctype(x->dtype), em_ptr(e, x, 1));
-  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
-  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) out[i] = %s;", kept, init_value(rd->init, out->dtype));
-  for (int k = 0; k < nr; k++) pr_line(e->p, "const int64_t n%d = %s;", k, runs[k].n);
-  /* strides of each run in X and in Out (0 along reduced runs) */
-  const char *xst[RT_MAX_RANK], *ost[RT_MAX_RANK], *xacc = "1", *oacc = "1";
-  for (int k = nr - 1; k >= 0; k--) {
-    const char *nk = pool_printf("n%d", k);
-    xst[k] = xacc;
-    ost[k] = runs[k].reduced ? "0" : oacc;
-    xacc = tu_mul(xacc, nk);
-    if (!runs[k].reduced) oacc = tu_mul(oacc, nk);
-  }
-  int inner_acc = nr > 0 && runs[nr - 1].reduced; /* the last run folds into a local */
-  int outer = inner_acc ? nr - 1 : nr;
-  const char *xi = "0", *oi = "0";
-  for (int k = 0; k < outer; k++) {
-    pr_line(e->p, "for (int64_t i%d = 0; i%d < n%d; i%d++) {", k, k, k, k);
-    xi = tu_add(xi, tu_mul(pool_printf("i%d", k), xst[k]));
-    oi = tu_add(oi, tu_mul(pool_printf("i%d", k), ost[k]));
-  }
-  if (inner_acc) {
-    /* float sums run in double over the innermost run, as close to Eigen's
-     * tree-shaped sums as a loop gets */
-    int wide = out->dtype == RT_DT_FP32 && strstr(rd->step, "acc +");
-    pr_line(e->p, "%s acc = out[%s];", wide ? "double" : t, oi);
-    pr_line(e->p, "for (int64_t i%d = 0; i%d < n%d; i%d++) {", nr - 1, nr - 1, nr - 1, nr - 1);
-    pr_line(e->p, "const %s v = (%s)x[%s];", t, t, tu_add(xi, pool_printf("i%d", nr - 1)));
-    pr_line(e->p, "acc = %s;", rd->step);
-    pr_line(e->p, "}");
-    pr_line(e->p, "out[%s] = %sacc;", oi, wide ? "(float)" : "");
-  } else {
-    pr_line(e->p, "const %s v = (%s)x[%s];", t, t, xi);
-    pr_line(e->p, "const %s acc = out[%s];", t, oi);
-    pr_line(e->p, "out[%s] = %s;", oi, rd->step);
-  }
-  for (int k = 0; k < outer; k++) pr_line(e->p, "}");
-  if (rd->final) {
-    if (strstr(rd->final, "count")) pr_line(e->p, "const int64_t count = %s;", count);
-    pr_line(e->p, "for (int64_t i = 0; i < %s; i++) {", kept);
-    pr_line(e->p, "const %s acc = out[i];", t);
-    pr_line(e->p, "out[i] = %s;", pool_printf(rd->final, t));
-    pr_line(e->p, "}");
-  }
+  ReduceCall call = {.kind = REDUCE_FORWARD, .type = t, .x_type = em_ctype(x->dtype), .nruns = nr,
+                     .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0), .kept = kept,
+                     .init = init_value(rd->init, out->dtype), .step = rd->step, .final = rd->final, .count = count,
+                     /* float sums run in double over the innermost run, as close to Eigen's tree-shaped sums as
+                      * a loop gets */
+                     .wide = out->dtype == RT_DT_FP32 && strstr(rd->step, "acc +") != NULL};
+  for (int k = 0; k < nr; k++) call.run_n[k] = runs[k].n, call.run_reduced[k] = runs[k].reduced;
+  reduce_print_c(e->p, &call);
   return 0;
 }
 
@@ -353,39 +318,15 @@ static int emit_reduce_grad(EmitCtx *e) {
       return em_fail(e, "%d reduced dims longer than 1 in a rank-%d X: Paddle's %s kernel leaves X@GRAD unwritten",
                      longer, r, e->op->type);
   }
-  const char *t = em_ctype(x->dtype);
-  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
-  if (need) pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
-  if (need) pr_line(e->p, "const %s *out = %s;", t, em_ptr(e, out, 1));
-  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
-  if (mean) pr_line(e->p, "const %s count = (%s)(%s);", t, t, count);
-  for (int k = 0; k < nr; k++) pr_line(e->p, "const int64_t n%d = %s;", k, runs[k].n);
-  const char *oacc = "1", *ost[RT_MAX_RANK];
-  for (int k = nr - 1; k >= 0; k--) {
-    ost[k] = runs[k].reduced ? "0" : oacc;
-    if (!runs[k].reduced) oacc = tu_mul(oacc, pool_printf("n%d", k));
-  }
-  const char *oi = "0";
-  for (int k = 0; k < nr; k++) oi = tu_add(oi, tu_mul(pool_printf("i%d", k), ost[k]));
-  if (amx) { /* how many elements of each reduction equal its extreme */
-    pr_line(e->p, "%s *cnt = (%s *)%s;", t, t, em_scratch(e, (SymDim){no.a * 8, no.c * 8}));
-    pr_line(e->p, "for (int64_t i = 0; i < %s; i++) cnt[i] = 0;", em_sym(no));
-    pr_line(e->p, "int64_t at = 0;");
-    for (int k = 0; k < nr; k++) pr_line(e->p, "for (int64_t i%d = 0; i%d < n%d; i%d++) {", k, k, k, k);
-    pr_line(e->p, "if (x[at] == out[%s]) cnt[%s] += 1;", oi, oi);
-    pr_line(e->p, "at++;");
-    for (int k = 0; k < nr; k++) pr_line(e->p, "}");
-  }
-  pr_line(e->p, amx ? "at = 0;" : "int64_t at = 0;");
-  for (int k = 0; k < nr; k++) pr_line(e->p, "for (int64_t i%d = 0; i%d < n%d; i%d++) {", k, k, k, k);
-  pr_line(e->p, "const %s g = dout[%s];", t, oi);
-  if (sel) pr_line(e->p, "dx[at] = x[at] == out[%s] ? g : 0;", oi);
-  else if (amx) pr_line(e->p, "dx[at] = g * (%s)(x[at] == out[%s]) / cnt[%s];", t, oi, oi);
-  else if (prod) pr_line(e->p, "dx[at] = g * out[%s] * (1 / x[at]);", oi);
-  else if (fro) pr_line(e->p, "dx[at] = x[at] / (out[%s] + (%s)1e-12f) * g;", oi, t);
-  else pr_line(e->p, "dx[at] = g%s;", mean ? " / count" : "");
-  pr_line(e->p, "at++;");
-  for (int k = 0; k < nr; k++) pr_line(e->p, "}");
+  ReduceCall call = {.kind = REDUCE_GRAD, .type = em_ctype(x->dtype), .nruns = nr, .count = count,
+                     .grad = sel ? RGRAD_SELECT : amx ? RGRAD_SHARE : prod ? RGRAD_PROD : fro ? RGRAD_FROBENIUS
+                             : mean ? RGRAD_MEAN : RGRAD_SUM,
+                     .dout = em_ptr(e, dout, 1), .x = need ? em_ptr(e, x, 1) : NULL,
+                     .out = need ? em_ptr(e, out, 1) : NULL, .dx = em_ptr(e, dx, 0)};
+  for (int k = 0; k < nr; k++) call.run_n[k] = runs[k].n, call.run_reduced[k] = runs[k].reduced;
+  if (amx) /* how many elements of each reduction equal its extreme */
+    call.cnt = em_scratch(e, (SymDim){no.a * 8, no.c * 8}), call.cnt_n = em_sym(no);
+  reduce_print_c(e->p, &call);
   return 0;
 }
 

@@ -1,0 +1,108 @@
+/* The C printer of reductions (reduce_call.h). */
+#include "reduce_call.h"
+
+#include <string.h>
+
+#include "../util.h"
+#include "tensor_util.h"
+
+static void print_runs(Printer *p, const ReduceCall *c) {
+  for (int k = 0; k < c->nruns; k++) pr_line(p, "const int64_t n%d = %s;", k, c->run_n[k]);
+}
+
+static void open_loop(Printer *p, int k) { pr_line(p, "for (int64_t i%d = 0; i%d < n%d; i%d++) {", k, k, k, k); }
+
+/* The index into Out of the element loops i0.. (the first `upto` runs)
+ * are at: the kept runs' positions, strided. */
+static const char *out_index(const ReduceCall *c, int upto) {
+  const char *acc = "1", *st[RT_MAX_RANK], *oi = "0";
+  for (int k = c->nruns - 1; k >= 0; k--) {
+    st[k] = c->run_reduced[k] ? "0" : acc;
+    if (!c->run_reduced[k]) acc = tu_mul(acc, pool_printf("n%d", k));
+  }
+  for (int k = 0; k < upto; k++) oi = tu_add(oi, tu_mul(pool_printf("i%d", k), st[k]));
+  return oi;
+}
+
+/* The forward: out starts at init; the outer runs' loops fold each element
+ * of x into its output element, the innermost reduced run into a local
+ * accumulator; `final` maps each result at the end. */
+static void print_forward(Printer *p, const ReduceCall *c) {
+  const char *t = c->type;
+  pr_line(p, "const %s *x = %s;", c->x_type, c->x);
+  pr_line(p, "%s *out = %s;", t, c->out);
+  pr_line(p, "for (int64_t i = 0; i < %s; i++) out[i] = %s;", c->kept, c->init);
+  print_runs(p, c);
+  const int nr = c->nruns, inner_acc = nr > 0 && c->run_reduced[nr - 1], outer = inner_acc ? nr - 1 : nr;
+  const char *xacc = "1", *xst[RT_MAX_RANK], *xi = "0";
+  for (int k = nr - 1; k >= 0; k--) {
+    xst[k] = xacc;
+    xacc = tu_mul(xacc, pool_printf("n%d", k));
+  }
+  for (int k = 0; k < outer; k++) {
+    open_loop(p, k);
+    xi = tu_add(xi, tu_mul(pool_printf("i%d", k), xst[k]));
+  }
+  const char *oi = out_index(c, outer);
+  if (inner_acc) {
+    pr_line(p, "%s acc = out[%s];", c->wide ? "double" : t, oi);
+    open_loop(p, nr - 1);
+    pr_line(p, "const %s v = (%s)x[%s];", t, t, tu_add(xi, pool_printf("i%d", nr - 1)));
+    pr_line(p, "acc = %s;", c->step);
+    pr_line(p, "}");
+    pr_line(p, "out[%s] = %sacc;", oi, c->wide ? "(float)" : "");
+  } else {
+    pr_line(p, "const %s v = (%s)x[%s];", t, t, xi);
+    pr_line(p, "const %s acc = out[%s];", t, oi);
+    pr_line(p, "out[%s] = %s;", oi, c->step);
+  }
+  for (int k = 0; k < outer; k++) pr_line(p, "}");
+  if (c->final) {
+    if (strstr(c->final, "count")) pr_line(p, "const int64_t count = %s;", c->count);
+    pr_line(p, "for (int64_t i = 0; i < %s; i++) {", c->kept);
+    pr_line(p, "const %s acc = out[i];", t);
+    pr_line(p, "out[i] = %s;", pool_printf(c->final, t));
+    pr_line(p, "}");
+  }
+}
+
+/* The grad: every element of dx in memory order from its dout element
+ * (amax / amin count the elements equal to each extreme first). */
+static void print_grad(Printer *p, const ReduceCall *c) {
+  const char *t = c->type;
+  const int nr = c->nruns, need = c->out != NULL;
+  pr_line(p, "const %s *dout = %s;", t, c->dout);
+  if (need) pr_line(p, "const %s *x = %s;", t, c->x);
+  if (need) pr_line(p, "const %s *out = %s;", t, c->out);
+  pr_line(p, "%s *dx = %s;", t, c->dx);
+  if (c->grad == RGRAD_MEAN) pr_line(p, "const %s count = (%s)(%s);", t, t, c->count);
+  print_runs(p, c);
+  const char *oi = out_index(c, nr);
+  if (c->grad == RGRAD_SHARE) {
+    pr_line(p, "%s *cnt = (%s *)%s;", t, t, c->cnt);
+    pr_line(p, "for (int64_t i = 0; i < %s; i++) cnt[i] = 0;", c->cnt_n);
+    pr_line(p, "int64_t at = 0;");
+    for (int k = 0; k < nr; k++) open_loop(p, k);
+    pr_line(p, "if (x[at] == out[%s]) cnt[%s] += 1;", oi, oi);
+    pr_line(p, "at++;");
+    for (int k = 0; k < nr; k++) pr_line(p, "}");
+  }
+  pr_line(p, c->grad == RGRAD_SHARE ? "at = 0;" : "int64_t at = 0;");
+  for (int k = 0; k < nr; k++) open_loop(p, k);
+  pr_line(p, "const %s g = dout[%s];", t, oi);
+  switch (c->grad) {
+    case RGRAD_SELECT: pr_line(p, "dx[at] = x[at] == out[%s] ? g : 0;", oi); break;
+    case RGRAD_SHARE: pr_line(p, "dx[at] = g * (%s)(x[at] == out[%s]) / cnt[%s];", t, oi, oi); break;
+    case RGRAD_PROD: pr_line(p, "dx[at] = g * out[%s] * (1 / x[at]);", oi); break;
+    case RGRAD_FROBENIUS: pr_line(p, "dx[at] = x[at] / (out[%s] + (%s)1e-12f) * g;", oi, t); break;
+    case RGRAD_MEAN: pr_line(p, "dx[at] = g / count;"); break;
+    case RGRAD_SUM: pr_line(p, "dx[at] = g;"); break;
+  }
+  pr_line(p, "at++;");
+  for (int k = 0; k < nr; k++) pr_line(p, "}");
+}
+
+void reduce_print_c(Printer *p, const ReduceCall *c) {
+  if (c->kind == REDUCE_FORWARD) print_forward(p, c);
+  else print_grad(p, c);
+}
