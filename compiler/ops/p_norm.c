@@ -22,10 +22,9 @@
  * porder 0; for +-inf, dOut where |x| equals the norm (times sign(x)), 0
  * elsewhere; otherwise |x|^(p-1) / (norm^(p-1) + epsilon) * dOut * sign(x),
  * each step in X's type as Eigen evaluates it. */
-#include <math.h>
-
 #include "../util.h"
 #include "ops.h"
+#include "pnorm_call.h"
 #include "tensor_util.h"
 
 static int infer_p_norm(OpCtx *c) {
@@ -70,137 +69,81 @@ static int infer_norm(OpCtx *c) {
   return 0;
 }
 
-/* Opens the loops over the (pre, post) lines of x viewed as [pre, n,
- * post] around `axis` (all of x as one line when axis < 0): declares n,
- * post and the line's first element `line` (its output element is a *
- * post + b).
- * Closed by two "}". */
-static void open_lines(EmitCtx *e, const Var *x, int axis) {
+/* The lines of x viewed as [pre, n, post] around `axis` (all of x as
+ * one line when axis < 0), into the record. */
+static void lines(EmitCtx *e, const Var *x, int axis, PNormCall *call) {
   int r = tu_rank(e, x);
-  const char *pre = "1", *n = em_numel(e, x), *post = "1";
+  call->pre = "1", call->n = em_numel(e, x), call->post = "1";
   if (axis >= 0) {
-    pre = em_prod(e, x, 0, axis);
-    n = em_dim(e, x, axis);
-    post = em_prod(e, x, axis + 1, r);
+    call->pre = em_prod(e, x, 0, axis);
+    call->n = em_dim(e, x, axis);
+    call->post = em_prod(e, x, axis + 1, r);
   }
-  pr_line(e->p, "const int64_t n = %s, post = %s;", n, post);
-  pr_line(e->p, "for (int64_t a = 0; a < %s; a++) {", pre);
-  pr_line(e->p, "for (int64_t b = 0; b < post; b++) {");
-  pr_line(e->p, "const int64_t line = a * n * post + b;");
 }
 
-/* float32 or float64: the C type and the suffix of its <math.h> names. */
-static int float_type(EmitCtx *e, const Var *x, const char **t, const char **fs) {
-  if (x->dtype == RT_DT_FP32) *t = "float", *fs = "f";
-  else if (x->dtype == RT_DT_FP64) *t = "double", *fs = "";
-  else return em_fail(e, "%s of %s tensors is not supported", e->op->type, rt_dtype_name(x->dtype));
-  return 0;
+/* float32 or float64 (-1 after em_fail). */
+static int float_dtype(EmitCtx *e, const Var *x) {
+  if (x->dtype == RT_DT_FP32 || x->dtype == RT_DT_FP64) return x->dtype;
+  return em_fail(e, "%s of %s tensors is not supported", e->op->type, rt_dtype_name(x->dtype));
+}
+
+/* p_norm's axis: -1 for asvector (or a 0-D X), else the normalized axis;
+ * -2 after em_fail. */
+static int pnorm_axis(EmitCtx *e, const Var *x) {
+  int r = tu_rank(e, x);
+  if (attr_bool(e->op, "asvector", 0) || r == 0) return -1;
+  int axis = axis_norm(attr_int(e->op, "axis", -1), r);
+  return axis < 0 ? (em_fail(e, "axis is out of range"), -2) : axis;
 }
 
 static int emit_p_norm(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
-  const char *t = NULL, *fs = NULL;
-  if (!x || !out || float_type(e, x, &t, &fs)) return -1;
+  if (!x || !out) return -1;
+  const int dt = float_dtype(e, x);
+  if (dt < 0) return -1;
   if (out->dtype != x->dtype) return em_fail(e, "X and Out differ in dtype");
-  int r = tu_rank(e, x), axis = -1;
-  if (!attr_bool(e->op, "asvector", 0) && r > 0) {
-    axis = axis_norm(attr_int(e->op, "axis", -1), r);
-    if (axis < 0) return em_fail(e, "axis is out of range");
-  }
-  float p = (float)attr_float(e->op, "porder", 2);
-  const char *init = "0.0", *step, *final = pool_printf("(%s)acc", t);
-  if (p == 0) {
-    step = "acc += v != 0";
-  } else if (isinf(p)) {
-    init = p > 0 ? "-INFINITY" : "INFINITY";
-    step = p > 0 ? "acc = v > acc ? v : acc" : "acc = v < acc ? v : acc";
-  } else {
-    const char *pl = tu_literal(x->dtype, p), *inv = tu_literal(x->dtype, 1.0f / p);
-    step = pool_printf("acc += pow%s(v, %s)", fs, pl);
-    final = pool_printf("pow%s((%s)acc, %s)", fs, t, inv);
-  }
-  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
-  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
-  pr_line(e->p, "/* porder %s */", em_float(p));
-  open_lines(e, x, axis);
-  pr_line(e->p, "double acc = %s;", init);
-  pr_line(e->p, "for (int64_t j = 0; j < n; j++) {");
-  pr_line(e->p, "const %s v = fabs%s(x[line + j * post]);", t, fs);
-  pr_line(e->p, "%s;", step);
-  pr_line(e->p, "}");
-  pr_line(e->p, "out[a * post + b] = %s;", final);
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
+  const int axis = pnorm_axis(e, x);
+  if (axis < -1) return -1;
+  PNormCall call = {.kind = PNORM_FORWARD, .dtype = dt, .porder = (float)attr_float(e->op, "porder", 2),
+                    .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0)};
+  lines(e, x, axis, &call);
+  pnorm_print_c(e->p, &call);
   return 0;
 }
 
 static int emit_norm(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
-  const char *t = NULL, *fs = NULL;
-  if (!x || !out || float_type(e, x, &t, &fs)) return -1;
+  if (!x || !out) return -1;
+  const int dt = float_dtype(e, x);
+  if (dt < 0) return -1;
   if (out->dtype != x->dtype) return em_fail(e, "X and Out differ in dtype");
   Var *norm = attr_bool(e->op, "is_test", 0) ? NULL : ctx_out(&c, "Norm", 0);
   if (norm && !(norm = tu_out(e, "Norm", 0))) return -1;
   int axis = axis_norm(attr_int(e->op, "axis", -1), tu_rank(e, x));
   if (axis < 0) return em_fail(e, "axis is out of range");
-  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
-  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
-  if (norm) pr_line(e->p, "%s *norm = %s;", t, em_ptr(e, norm, 0));
-  open_lines(e, x, axis);
-  pr_line(e->p, "double acc = 0.0;");
-  pr_line(e->p, "for (int64_t j = 0; j < n; j++) acc += x[line + j * post] * x[line + j * post];");
-  const char *eps = tu_literal(x->dtype, (float)attr_float(e->op, "epsilon", 1e-10));
-  pr_line(e->p, "const %s nv = sqrt%s((%s)acc + %s);", t, fs, t, eps);
-  if (norm) pr_line(e->p, "norm[a * post + b] = nv;");
-  pr_line(e->p, "for (int64_t j = 0; j < n; j++) out[line + j * post] = x[line + j * post] / nv;");
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
+  PNormCall call = {.kind = L2NORM_FORWARD, .dtype = dt, .epsilon = (float)attr_float(e->op, "epsilon", 1e-10),
+                    .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0), .norm = norm ? em_ptr(e, norm, 0) : NULL};
+  lines(e, x, axis, &call);
+  pnorm_print_c(e->p, &call);
   return 0;
 }
 
 static int emit_p_norm_grad(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *out = tu_in(e, "Out", 0), *dout = tu_in(e, "Out@GRAD", 0);
   Var *dx = tu_out(e, "X@GRAD", 0);
-  const char *t = NULL, *fs = NULL;
-  if (!x || !out || !dout || !dx || float_type(e, x, &t, &fs)) return -1;
+  if (!x || !out || !dout || !dx) return -1;
+  const int dt = float_dtype(e, x);
+  if (dt < 0) return -1;
   if (out->dtype != x->dtype || dout->dtype != x->dtype || dx->dtype != x->dtype)
     return em_fail(e, "X, Out, Out@GRAD and X@GRAD differ in dtype");
-  int r = tu_rank(e, x), axis = -1;
-  if (!attr_bool(e->op, "asvector", 0) && r > 0) {
-    axis = axis_norm(attr_int(e->op, "axis", -1), r);
-    if (axis < 0) return em_fail(e, "axis is out of range");
-  }
-  const float p = (float)attr_float(e->op, "porder", 2);
-  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
-  if (p == 0) {
-    pr_line(e->p, "/* porder 0: the count of non-zeros has no gradient */");
-    pr_line(e->p, "for (int64_t i = 0; i < %s; i++) dx[i] = 0;", em_numel(e, dx));
-    return 0;
-  }
-  pr_line(e->p, "const %s *x = %s, *norm = %s, *dnorm = %s;", t, em_ptr(e, x, 1), em_ptr(e, out, 1),
-          em_ptr(e, dout, 1));
-  pr_line(e->p, "/* porder %s */", em_float(p));
-  const char *pm1 = tu_literal(x->dtype, (double)p - 1.0);
-  const char *eps = tu_literal(x->dtype, attr_float(e->op, "epsilon", 1e-12));
-  open_lines(e, x, axis);
-  pr_line(e->p, "const %s nv = norm[a * post + b], g = dnorm[a * post + b];", t);
-  if (!isinf(p)) pr_line(e->p, "const %s den = pow%s(nv, %s) + %s;", t, fs, pm1, eps);
-  pr_line(e->p, "for (int64_t j = 0; j < n; j++) {");
-  pr_line(e->p, "const %s v = x[line + j * post];", t);
-  pr_line(e->p, "const %s sign = (%s)((v > 0) - (v < 0));", t, t);
-  if (isinf(p)) {
-    pr_line(e->p, "const %s hit = fabs%s(v) == nv ? 1 : 0;", t, fs);
-    pr_line(e->p, "const %s part = hit * sign;", t);
-    pr_line(e->p, "dx[line + j * post] = part * g;");
-  } else {
-    pr_line(e->p, "const %s ratio = pow%s(fabs%s(v), %s) / den;", t, fs, fs, pm1);
-    pr_line(e->p, "const %s scaled = ratio * g;", t);
-    pr_line(e->p, "dx[line + j * post] = scaled * sign;");
-  }
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
+  const int axis = pnorm_axis(e, x);
+  if (axis < -1) return -1;
+  PNormCall call = {.kind = PNORM_GRAD, .dtype = dt, .porder = (float)attr_float(e->op, "porder", 2),
+                    .epsilon = attr_float(e->op, "epsilon", 1e-12), .numel = em_numel(e, dx), .x = em_ptr(e, x, 1),
+                    .out = em_ptr(e, out, 1), .dout = em_ptr(e, dout, 1), .dx = em_ptr(e, dx, 0)};
+  lines(e, x, axis, &call);
+  pnorm_print_c(e->p, &call);
   return 0;
 }
 
@@ -212,29 +155,17 @@ static int emit_p_norm_grad(EmitCtx *e) {
 static int emit_norm_grad(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *norm = tu_in(e, "Norm", 0), *dout = tu_in(e, "Out@GRAD", 0);
   Var *dx = tu_out(e, "X@GRAD", 0);
-  const char *t = NULL, *fs = NULL;
-  if (!x || !norm || !dout || !dx || float_type(e, x, &t, &fs)) return -1;
+  if (!x || !norm || !dout || !dx) return -1;
+  const int dt = float_dtype(e, x);
+  if (dt < 0) return -1;
   if (norm->dtype != x->dtype || dout->dtype != x->dtype || dx->dtype != x->dtype)
     return em_fail(e, "X, Norm, Out@GRAD and X@GRAD differ in dtype");
   int axis = axis_norm(attr_int(e->op, "axis", -1), tu_rank(e, x));
   if (axis < 0) return em_fail(e, "axis is out of range");
-  pr_line(e->p, "const %s *x = %s, *norm = %s, *dout = %s;", t, em_ptr(e, x, 1), em_ptr(e, norm, 1),
-          em_ptr(e, dout, 1));
-  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
-  open_lines(e, x, axis);
-  pr_line(e->p, "%s s = 0;", t);
-  pr_line(e->p, "for (int64_t j = 0; j < n; j++) {");
-  pr_line(e->p, "const %s p = x[line + j * post] * dout[line + j * post];", t);
-  pr_line(e->p, "s += p;");
-  pr_line(e->p, "}");
-  pr_line(e->p, "const %s nv = norm[a * post + b], n2 = nv * nv;", t);
-  pr_line(e->p, "for (int64_t j = 0; j < n; j++) {");
-  pr_line(e->p, "const %s sx = s * x[line + j * post];", t);
-  pr_line(e->p, "const %s q = sx / n2;", t);
-  pr_line(e->p, "dx[line + j * post] = (dout[line + j * post] - q) / nv;");
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
+  PNormCall call = {.kind = L2NORM_GRAD, .dtype = dt, .x = em_ptr(e, x, 1), .norm = em_ptr(e, norm, 1),
+                    .dout = em_ptr(e, dout, 1), .dx = em_ptr(e, dx, 0)};
+  lines(e, x, axis, &call);
+  pnorm_print_c(e->p, &call);
   return 0;
 }
 
