@@ -385,6 +385,20 @@ ONE_OP_REFUSALS = {
                                 "feeds = [i]\n"
                                 "out = op('pow', {'X': [i]}, {'Out': ['int64']}, {'factor': -1.5})[0]", False,
                                 ["(pow -> ", "int64", "factor -1.5", "never returns"]),
+    # clip with min > max once the bounds are converted to the tensor's type
+    # (3.5 and 3.9 are both 3 as int32: fine; -1.5 > -2.5): Paddle's
+    # kernel raises an error
+    "clip_min_above_max": ("i = paddle.static.data('i', [4, 5], 'int32')\n"
+                           "feeds = [i]\n"
+                           "out = op('clip', {'X': [i]}, {'Out': ['int32']}, {'min': -1.5, 'max': -2.5})[0]", False,
+                           ["(clip -> ", "min -1.5 and max -2.5 are -1 and -2 as int32", "min > max"]),
+    # nearest_interp_v2 of int32 with interp_method bilinear: only uint8
+    # takes the linear family here
+    "bilinear_interp_int32": ("i = paddle.static.data('i', [2, 3, 4, 5], 'int32')\n"
+                              "feeds = [i]\n"
+                              "out = op('nearest_interp_v2', {'X': [i]}, {'Out': ['int32']}, "
+                              "{'out_h': 6, 'out_w': 7, 'interp_method': 'bilinear'})[0]", False,
+                              ["(nearest_interp_v2 -> ", "linear resizing of int32", "nearest for int32"]),
     # rrelu in training draws as Paddle's float and double kernels do; a
     # float16 X (no CPU kernel) is refused before anything is drawn
     "rrelu_training_float16": ("d = paddle.static.data('d', [4, 5], 'float16')\n"

@@ -391,8 +391,12 @@ static int infer_unary_real(OpCtx *c) {
  * converts (rt_f2i32/rt_f2i64: toward zero, out of range or NaN the most
  * negative value), as a C literal. */
 static const char *int_cast_literal(int dt, double v) {
-  return dt == RT_DT_INT32 ? pool_printf("INT32_C(%d)", (int)rt_f2i32(v))
-                           : pool_printf("INT64_C(%lld)", (long long)rt_f2i64(v));
+  if (dt == RT_DT_INT32) {
+    const int32_t i = rt_f2i32(v);
+    return i == INT32_MIN ? "INT32_MIN" : pool_printf("INT32_C(%d)", (int)i);
+  }
+  const int64_t i = rt_f2i64(v);
+  return i == INT64_MIN ? "INT64_MIN" : pool_printf("INT64_C(%lld)", (long long)i);
 }
 
 /* clip's bound of an int32/int64 X: Scalar(Min or Max tensor, else the
@@ -408,11 +412,30 @@ static const char *int_clip_bound(EmitCtx *e, int dt, const char *slot, const ch
   return pool_printf("(%s)%s", em_ctype(dt), v);
 }
 
+/* clip's bounds from its attributes (no Min or Max tensor), converted to
+ * dtype as the kernel converts them: Paddle's ClipKernel raises an error
+ * unless min <= max (a NaN bound too).  1 after em_fail. */
+static int clip_bounds_refused(EmitCtx *e, int dt) {
+  OpCtx c = {e->g, (Op *)e->op};
+  if (ctx_in(&c, "Min", 0) || ctx_in(&c, "Max", 0)) return 0;
+  const double lo = (float)attr_float(e->op, "min", 0), hi = (float)attr_float(e->op, "max", 0);
+  if (dt == RT_DT_FP32 || dt == RT_DT_FP64) {
+    if (lo <= hi) return 0;
+    return em_fail(e, "min %g is not <= max %g: Paddle's kernel raises an error", lo, hi), 1;
+  }
+  const int i32 = dt == RT_DT_INT32;
+  const int64_t ilo = i32 ? rt_f2i32(lo) : rt_f2i64(lo), ihi = i32 ? rt_f2i32(hi) : rt_f2i64(hi);
+  if (ilo <= ihi) return 0;
+  return em_fail(e, "min %g and max %g are %lld and %lld as %s: Paddle's kernel raises an error for min > max", lo,
+                 hi, (long long)ilo, (long long)ihi, rt_dtype_name(dt)), 1;
+}
+
 static int emit_unary_int(EmitCtx *e, const Var *x, const Var *out, const char *t) {
   const char *type = e->op->type;
   const int dt = x->dtype, i32 = dt == RT_DT_INT32;
   const char *u = i32 ? "uint32_t" : "uint64_t";
-  if (!strcmp(type, "sign") && dt != RT_DT_BOOL) /* int8/16/32/64, uint8 */
+  if (!strcmp(type, "sign") && dt == RT_DT_UINT8) return ew_unary(e, x, out, NULL, "(uint8_t)(v != 0)");
+  if (!strcmp(type, "sign") && dt != RT_DT_BOOL) /* int8/16/32/64 */
     return ew_unary(e, x, out, NULL, pool_printf("(%s)((v > 0) - (v < 0))", t));
   if (!is_int_dtype(dt)) return em_fail(e, "%s on %s tensors is not supported yet", type, rt_dtype_name(dt));
   if (int_to_float_op(type)) {
@@ -426,6 +449,7 @@ static int emit_unary_int(EmitCtx *e, const Var *x, const Var *out, const char *
   if (!strcmp(type, "trunc")) return ew_unary(e, x, out, NULL, "v");
   if (!strcmp(type, "relu")) return ew_unary(e, x, out, NULL, "v > 0 ? v : 0");
   if (!strcmp(type, "clip")) {
+    if (clip_bounds_refused(e, dt)) return -1;
     const char *lo = int_clip_bound(e, dt, "Min", "min"), *hi = int_clip_bound(e, dt, "Max", "max");
     return ew_unary(e, x, out, pool_printf("const %s min = %s, max = %s;", t, lo, hi),
                     "v < min ? min : v > max ? max : v");
@@ -460,6 +484,7 @@ static int emit_unary(EmitCtx *e) {
   }
   if (x->dtype == RT_DT_FP32 || x->dtype == RT_DT_FP64) {
     const int f64 = x->dtype == RT_DT_FP64;
+    if (!strcmp(type, "clip") && clip_bounds_refused(e, x->dtype)) return -1;
     const Act *a = act_find(e->op, type);
     const char *expr = !a ? NULL : a->fwd_fn ? a->fwd_fn(e, e->op) : act_expand(e, e->op, a, a->fwd, f64);
     if (!expr) return em_fail(e, "no C expression for %s", type);

@@ -13,9 +13,9 @@
  * is_test_pass does the same for any program it loads, so a compiled
  * program runs dropout this way, Mask not written, unless it trains.
  *
- * Training: a dropout with is_test false whose Mask is read (by
- * dropout_grad, in the program as loaded) or fetched runs as Paddle's
- * Executor runs it, bit for bit
+ * Training: a dropout with is_test false in a training program, or whose
+ * Mask is read (by dropout_grad, in the program as loaded) or fetched
+ * (op_trains), runs as Paddle's Executor runs it, bit for bit
  * (runtime/rt_random.h rt_dropout_*): the engine is a fresh mt19937_64
  * seeded with the Seed input's value when it is not 0 (read at run time),
  * else with `seed` when fix_seed is set and seed is not 0, else the model's
@@ -46,8 +46,7 @@ static int infer_dropout(OpCtx *c) {
   return 0;
 }
 
-/* 1 when the dropout runs as in training (op_trains: is_test false and
- * its Mask read or fetched). */
+/* 1 when the dropout runs as in training (op_trains). */
 static int dropout_training(const Graph *g, const Op *op) { return op_trains(g, op, "Mask"); }
 
 /* dropout_prob as Paddle's kernel reads it (a float); -1 for a tensor. */

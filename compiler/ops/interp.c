@@ -272,8 +272,12 @@ static int emit_interp(EmitCtx *e) {
   if (interp_geometry(e, x, out, &r)) return -1;
   const int f64 = x->dtype == RT_DT_FP64;
   const char *is = int_suffix(e->op->type, x->dtype);
-  if (is && r.method == RT_INTERP_BICUBIC) /* Paddle's would weigh in the integer type */
-    return em_fail(e, "bicubic resizing of %s tensors is not supported (float32 or float64)", rt_dtype_name(x->dtype));
+  /* bicubic: Paddle's would weigh in the integer type; int32/int64 take
+   * nearest only here (a weighted float sum past their range would not
+   * convert in C as x86 converts it) */
+  if (is && (r.method == RT_INTERP_BICUBIC || (x->dtype != RT_DT_UINT8 && r.method != RT_INTERP_NEAREST)))
+    return em_fail(e, "%s resizing of %s tensors is not supported (nearest for int32 and int64; uint8 also the "
+                      "linear family)", r.method == RT_INTERP_BICUBIC ? "bicubic" : "linear", rt_dtype_name(x->dtype));
   if (is) { /* integers: rt_resize with the float kernels' taps (the v2 ones in float) */
     r.float_coord = strstr(e->op->type, "_v2") != NULL;
     print_resize(e, &r);

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "../attr.h"
+#include "../train.h"
 #include "ops.h"
 
 #define OP(name) extern const OpDef op_##name;
@@ -79,7 +80,8 @@ static int program_reads(const Graph *g, const char *name) {
 }
 
 int op_trains(const Graph *g, const Op *op, const char *slot) {
+  if (attr_bool(op, "is_test", 0)) return 0;
+  if (train_is_training(g)) return 1; /* the Executor runs a training program's ops as they say */
   int v = slot_first(op->out, op->nout, slot);
-  if (v < 0 || attr_bool(op, "is_test", 0)) return 0;
-  return g->vars[v].nusers || (g->vars[v].flags & VAR_FETCH) || program_reads(g, g->vars[v].name);
+  return v >= 0 && (g->vars[v].nusers || (g->vars[v].flags & VAR_FETCH) || program_reads(g, g->vars[v].name));
 }

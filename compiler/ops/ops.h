@@ -83,11 +83,13 @@ typedef struct OpDef {
 
 /* 1 when op `op` of `g` draws from the global generator (OpDef.global_rng). */
 int op_global_rng(const Graph *g, const Op *op);
-/* 1 when op (dropout, rrelu) runs as in training: its is_test is false and
- * its output `slot` (Mask, Noise), which only the grad needs, is read (now,
- * or by an op of the program as loaded) or fetched.  Otherwise it computes
- * what it does at inference, as Paddle Inference's is_test_pass makes
- * every op with an is_test attribute do. */
+/* 1 when op (dropout, rrelu) runs as in training: its is_test is false
+ * and the program trains (it has backward or optimizer ops: even an op
+ * whose grad is not needed, on a feed, draws), or its output `slot` (Mask,
+ * Noise), which only the grad needs, is read (now, or by an op of the
+ * program as loaded) or fetched.  Otherwise it computes what it does at
+ * inference, as Paddle Inference's is_test_pass makes every op with an
+ * is_test attribute do. */
 int op_trains(const Graph *g, const Op *op, const char *slot);
 
 /* The definition for an op type, or NULL when paddlec does not know it. */

@@ -39,10 +39,10 @@ static int infer_rrelu(OpCtx *c) {
 static int rrelu_global_rng(const Graph *g, const Op *op) { return op_trains(g, op, "Noise"); }
 
 /* The slope at inference, as the kernel computes it: the float sum,
- * halved (exact), converted to T; a literal of dtype. */
+ * halved in double, converted to T; a literal of dtype. */
 static const char *middle_slope(const Op *op, int dtype) {
   float lo = (float)attr_float(op, "lower", 0.125), hi = (float)attr_float(op, "upper", 1.0 / 3.0);
-  return tu_literal(dtype, (lo + hi) / 2.0f);
+  return tu_literal(dtype, (double)(lo + hi) / 2.0);
 }
 
 static int emit_rrelu_test(EmitCtx *e, const Var *x, const Var *out, const Var *noise, int dt) {

@@ -66,12 +66,13 @@ def sign_int():
 def clip_int():
     """clip of integers: float bounds truncated (-2.7 is -2, 3.9 is 3),
     paddle.clip's defaults for integers (the type's range, max less a
-    margin), Min/Max tensors of the integer type and of float32."""
+    margin; int64's min is INT64_MIN itself), Min/Max tensors of the
+    integer type and of float32."""
     x = data("x", [None, 3, 5], "int32", -10, 10)
     y = data("y", [None, 8], "int64", -2**40, 2**40)
     outs = [op("clip", {"X": [x]}, {"Out": ["int32"]}, {"min": -2.7, "max": 3.9})[0],
             op("clip", {"X": [y]}, {"Out": ["int64"]}, {"min": -1e12, "max": 5e11})[0],
-            paddle.clip(x, max=4), paddle.clip(y, min=-7),
+            paddle.clip(x, max=4), paddle.clip(y, min=-7), paddle.clip(y, max=5),
             paddle.clip(x, paddle.full([1], -3, "int32"), paddle.full([1], 6, "int32")),
             op("clip", {"X": [x], "Min": [paddle.full([1], -4.6, "float32")], "Max": [paddle.full([1], 2.2, "float32")]},
                {"Out": ["int32"]}, {"min": 0.0, "max": 0.0})[0],

@@ -213,6 +213,9 @@ def rrelu_training():
     return fetches, seed, feeds
 
 
+rrelu_training.sequential = True
+
+
 @case
 def rrelu_training_f64():
     """The same in float64 (a float draw converted to double), with equal
@@ -223,6 +226,29 @@ def rrelu_training_f64():
                                          4242, fetch_mask=True)
     feeds["x"][1, 2, :2] = [0.0, np.nan]
     return fetches, seed, feeds
+
+
+rrelu_training_f64.sequential = True
+
+
+@case
+def random_ops_on_a_feed():
+    """rrelu and dropout in training on a feed that needs no gradient, in a
+    program that trains (it has grad ops): no rrelu_grad or dropout_grad
+    reads Noise or Mask, and still Paddle's Executor draws."""
+    rng = np.random.default_rng(8)
+    x = paddle.static.data("x", [4, 6], "float32")
+    y = paddle.static.data("y", [4, 6], "float32")
+    y.stop_gradient = False
+    a, b = F.rrelu(x, 0.1, 0.3, training=True), F.dropout(x, 0.4, training=True)
+    out = a * y + b * y
+    dout = paddle.static.data("dout", [4, 6], "float32")
+    (dy,) = paddle.static.gradients([out], [y], target_gradients=[dout])
+    feeds = {n: rng.standard_normal([4, 6]).astype("float32") for n in ("x", "y", "dout")}
+    return [a, b, out, dy], 123, feeds
+
+
+random_ops_on_a_feed.sequential = True
 
 
 def _startup_case(build, seed):
@@ -320,8 +346,9 @@ def build_case(out_dir, name, fn):
     # (measured: the second and third runs' slopes differ from one Paddle
     # process to the next).  Its first run goes in program order, as
     # paddlec's runs all do; so does every run with
-    # FLAGS_new_executor_sequential_run, with which the references are made.
-    paddle.set_flags({"FLAGS_new_executor_sequential_run": True})
+    # FLAGS_new_executor_sequential_run, with which the references of the
+    # cases marked `sequential` are made.
+    paddle.set_flags({"FLAGS_new_executor_sequential_run": bool(getattr(fn, "sequential", False))})
     exe = paddle.static.Executor(paddle.CPUPlace())
     scope = paddle.static.Scope()
     with paddle.static.scope_guard(scope):
