@@ -84,6 +84,13 @@ static double scalar_value(const Paddlec__Fw__Scalar *s) {
 
 int op_role(const Op *op) { return (int)attr_int(op, "op_role", OP_ROLE_FORWARD); }
 
+int graph_has_training_ops(const Graph *g) {
+  const Block *b = &g->blocks[0];
+  for (int k = 0; k < b->nops; k++)
+    if (op_role(&g->ops[b->ops[k]]) & (OP_ROLE_BACKWARD | OP_ROLE_OPTIMIZE)) return 1;
+  return 0;
+}
+
 int64_t attr_int(const Op *op, const char *name, int64_t dflt) {
   const OpAttr *a = attr_find(op, name);
   if (!a) return dflt;

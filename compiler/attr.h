@@ -57,6 +57,9 @@ enum {
 };
 /* The op's op_role attribute (0, forward, when it has none). */
 int op_role(const Op *op);
+/* 1 when an op of block 0 (removed ones too) has a backward or optimizer
+ * role: a training program. */
+int graph_has_training_ops(const Graph *g);
 double attr_float(const Op *op, const char *name, double dflt);
 int attr_bool(const Op *op, const char *name, int dflt);
 const char *attr_str(const Op *op, const char *name, const char *dflt);

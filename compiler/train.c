@@ -11,12 +11,7 @@
 #include "rewrite.h"
 #include "util.h"
 
-int train_is_training(const Graph *g) {
-  const Block *b = &g->blocks[0];
-  for (int k = 0; k < b->nops; k++)
-    if (op_role(&g->ops[b->ops[k]]) & (OP_ROLE_BACKWARD | OP_ROLE_OPTIMIZE)) return 1;
-  return 0;
-}
+int train_is_training(const Graph *g) { return graph_has_training_ops(g); }
 
 int train_find_loss(const Graph *g) {
   const Block *b = &g->blocks[0];

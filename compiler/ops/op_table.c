@@ -2,7 +2,6 @@
 #include <string.h>
 
 #include "../attr.h"
-#include "../train.h"
 #include "ops.h"
 
 #define OP(name) extern const OpDef op_##name;
@@ -81,7 +80,7 @@ static int program_reads(const Graph *g, const char *name) {
 
 int op_trains(const Graph *g, const Op *op, const char *slot) {
   if (attr_bool(op, "is_test", 0)) return 0;
-  if (train_is_training(g)) return 1; /* the Executor runs a training program's ops as they say */
+  if (graph_has_training_ops(g)) return 1; /* the Executor runs a training program's ops as they say */
   int v = slot_first(op->out, op->nout, slot);
   return v >= 0 && (g->vars[v].nusers || (g->vars[v].flags & VAR_FETCH) || program_reads(g, g->vars[v].name));
 }
