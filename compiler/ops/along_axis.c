@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "../util.h"
+#include "along_call.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -55,18 +56,13 @@ static int along_check(EmitCtx *e, const Var *x, const Var *idx, int *axis) {
   return 0;
 }
 
-/* Declares the walk over Index as [ni, nj, nk] and x's flat geometry. */
-static void along_loops(EmitCtx *e, const Var *x, const Var *idx, int axis) {
+/* The walk over Index as [ni, nj, nk] and x's flat geometry, into the
+ * record. */
+static void along_geometry(EmitCtx *e, const Var *x, const Var *idx, int axis, AlongCall *c) {
   int r = tu_rank(e, x);
-  pr_line(e->p, "const int64_t ni = %s, nj = %s, nk = %s;", em_prod(e, idx, 0, axis), em_dim(e, idx, axis),
-          em_prod(e, idx, axis + 1, r));
-  pr_line(e->p, "const int64_t n_in = %s, outer_in = %s, numel_in = %s;", em_dim(e, x, axis),
-          em_prod(e, x, axis + 1, r), em_numel(e, x));
-  pr_line(e->p, "int64_t p = 0;");
-  pr_line(e->p, "for (int64_t i = 0; i < ni; i++) {");
-  pr_line(e->p, "for (int64_t j = 0; j < nj; j++) {");
-  pr_line(e->p, "for (int64_t k = 0; k < nk; k++, p++) {");
-  pr_line(e->p, "const int64_t at = k + (int64_t)index[p] * outer_in + i * outer_in * n_in;");
+  c->ni = em_prod(e, idx, 0, axis), c->nj = em_dim(e, idx, axis), c->nk = em_prod(e, idx, axis + 1, r);
+  c->n_in = em_dim(e, x, axis), c->outer_in = em_prod(e, x, axis + 1, r), c->numel_in = em_numel(e, x);
+  c->index_type = em_ctype(idx->dtype), c->index = em_ptr(e, idx, 1);
 }
 
 static int emit_take_along_axis(EmitCtx *e) {
@@ -75,24 +71,28 @@ static int emit_take_along_axis(EmitCtx *e) {
   if (!x || !idx || !out || along_check(e, x, idx, &axis)) return -1;
   if (out->dtype != x->dtype) return em_fail(e, "Input and Result differ in dtype");
   if (x == out) return em_fail(e, "Result is Input itself (an in-place take_along_axis), which is not supported");
-  const char *t = em_ctype(x->dtype);
-  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
-  pr_line(e->p, "const %s *index = %s;", em_ctype(idx->dtype), em_ptr(e, idx, 1));
-  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
-  along_loops(e, x, idx, axis);
-  pr_line(e->p, "out[p] = at >= 0 && at < numel_in ? x[at] : (%s)0;", t);
-  for (int k = 0; k < 3; k++) pr_line(e->p, "}");
+  AlongCall call = {.kind = ALONG_TAKE, .type = em_ctype(x->dtype), .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0)};
+  along_geometry(e, x, idx, axis, &call);
+  along_print_c(e->p, &call);
   return 0;
 }
 
-/* put_along_axis's reductions: how Value's element v combines into the
- * result element o once something is there. */
+/* put_along_axis's reductions by name (mul and multiply are one). */
 static const struct {
-  const char *name, *step;
+  const char *name;
+  AlongReduce reduce;
 } reduces[] = {
-    {"assign", "o = v"},       {"add", "o += v"},  {"mul", "o *= v"}, {"multiply", "o *= v"},
-    {"mean", "o += v"},        {"amax", "o = v > o ? v : o"}, {"amin", "o = v < o ? v : o"},
+    {"assign", ALONG_ASSIGN}, {"add", ALONG_ADD},   {"mul", ALONG_MUL},   {"multiply", ALONG_MUL},
+    {"mean", ALONG_MEAN},     {"amax", ALONG_AMAX}, {"amin", ALONG_AMIN},
 };
+
+/* Reduce's value; -1 after em_fail. */
+static int along_reduce(EmitCtx *e) {
+  const char *reduce = attr_str(e->op, "Reduce", "assign");
+  for (size_t i = 0; i < sizeof reduces / sizeof reduces[0]; i++)
+    if (!strcmp(reduces[i].name, reduce)) return (int)reduces[i].reduce;
+  return em_fail(e, "Reduce '%s' is not one of Paddle's (assign, add, mul, multiply, mean, amin, amax)", reduce);
+}
 
 static int emit_put_along_axis(EmitCtx *e) {
   Var *x = tu_in(e, "Input", 0), *idx = tu_in(e, "Index", 0), *val = tu_in(e, "Value", 0);
@@ -101,47 +101,26 @@ static int emit_put_along_axis(EmitCtx *e) {
   if (!x || !idx || !val || !out || along_check(e, x, idx, &axis)) return -1;
   if (out->dtype != x->dtype || val->dtype != x->dtype) return em_fail(e, "Input, Value and Result differ in dtype");
   if (x->dtype == RT_DT_BOOL) return em_fail(e, "put_along_axis of bool tensors is not supported");
-  const char *reduce = attr_str(e->op, "Reduce", "assign"), *step = NULL;
-  for (size_t i = 0; i < sizeof reduces / sizeof reduces[0]; i++)
-    if (!strcmp(reduces[i].name, reduce)) step = reduces[i].step;
-  if (!step)
-    return em_fail(e, "Reduce '%s' is not one of Paddle's (assign, add, mul, multiply, mean, amin, amax)", reduce);
-  int include_self = attr_bool(e->op, "Include_self", 1), mean = !strcmp(reduce, "mean");
-  int counted = mean || (!include_self && strcmp(reduce, "assign"));
+  const int reduce = along_reduce(e);
+  if (reduce < 0) return -1;
+  const int include_self = attr_bool(e->op, "Include_self", 1);
+  const int counted = reduce == ALONG_MEAN || (!include_self && reduce != ALONG_ASSIGN);
   int r = tu_rank(e, x);
   if (tu_rank(e, val) != r) return em_fail(e, "Value and Index differ in rank");
   for (int d = 0; d < r; d++) {
     SymDim vd = em_spec(e, val)->d[d], id = em_spec(e, idx)->d[d];
     if (vd.a < id.a || vd.a + vd.c < id.a + id.c) return em_fail(e, "Value is smaller than Index in dim %d", d);
   }
-  const char *t = em_ctype(x->dtype);
   if (tu_copy(e, x, out)) return -1;
-  pr_line(e->p, "{");
-  pr_line(e->p, "const %s *index = %s;", em_ctype(idx->dtype), em_ptr(e, idx, 1));
-  pr_line(e->p, "const %s *val = %s;", t, em_ptr(e, val, 1));
-  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
+  AlongCall call = {.kind = ALONG_PUT, .type = em_ctype(x->dtype), .reduce = (AlongReduce)reduce,
+                    .include_self = include_self, .val = em_ptr(e, val, 1), .out = em_ptr(e, out, 0),
+                    .n_val = em_dim(e, val, axis), .outer_val = em_prod(e, val, axis + 1, r)};
+  along_geometry(e, x, idx, axis, &call);
   if (counted) {
     SymDim n = spec_numel(em_spec(e, x));
-    pr_line(e->p, "int32_t *count = (int32_t *)%s; /* values that reached each element */",
-            em_scratch(e, (SymDim){n.a * 4, n.c * 4}));
-    pr_line(e->p, "memset(count, 0, (size_t)%s * sizeof *count);", em_numel(e, x));
+    call.count = em_scratch(e, (SymDim){n.a * 4, n.c * 4});
   }
-  pr_line(e->p, "const int64_t n_val = %s, outer_val = %s;", em_dim(e, val, axis), em_prod(e, val, axis + 1, r));
-  along_loops(e, x, idx, axis);
-  pr_line(e->p, "if (at < 0 || at >= numel_in) continue;");
-  pr_line(e->p, "const %s v = val[k + j * outer_val + i * outer_val * n_val];", t);
-  pr_line(e->p, "%s o = out[at];", t);
-  if (counted && !include_self) pr_line(e->p, "if (count[at] == 0) o = v;");
-  if (counted && !include_self) pr_line(e->p, "else %s;", step);
-  else pr_line(e->p, "%s;", step);
-  pr_line(e->p, "out[at] = o;");
-  if (counted) pr_line(e->p, "count[at]++;");
-  for (int k = 0; k < 3; k++) pr_line(e->p, "}");
-  if (mean) {
-    pr_line(e->p, "for (int64_t q = 0; q < numel_in; q++)");
-    pr_line(e->p, "  if (count[q]) out[q] = out[q] / (%s)(count[q]%s);", t, include_self ? " + 1" : "");
-  }
-  pr_line(e->p, "}");
+  along_print_c(e->p, &call);
   return 0;
 }
 
@@ -152,14 +131,12 @@ const OpDef op_take_along_axis = {.type = "take_along_axis", .infer = infer_take
 
 /* ---- gradients ---- */
 
-/* Checks a grad op's Index against X (the forward Input) and declares
- * `index` and `dout` (Result@GRAD) for the walk of along_loops. */
-static int along_grad_open(EmitCtx *e, const Var *x, const Var *idx, const Var *dout, int *axis) {
+/* Checks a grad op's Index against X (the forward Input) and its
+ * Result@GRAD; *axis gets the axis.  -1 after em_fail. */
+static int along_grad_check(EmitCtx *e, const Var *x, const Var *idx, const Var *dout, int *axis) {
   if (along_check(e, x, idx, axis)) return -1;
   if (dout->dtype != RT_DT_FP32 && dout->dtype != RT_DT_FP64)
     return em_fail(e, "Result@GRAD is %s; float32 or float64 expected", rt_dtype_name(dout->dtype));
-  pr_line(e->p, "const %s *index = %s;", em_ctype(idx->dtype), em_ptr(e, idx, 1));
-  pr_line(e->p, "const %s *dout = %s;", em_ctype(dout->dtype), em_ptr(e, dout, 1));
   return 0;
 }
 
@@ -173,14 +150,12 @@ static int emit_take_along_axis_grad(EmitCtx *e) {
   Var *dx = tu_out(e, "Input@GRAD", 0);
   int axis;
   if (!x || !idx || !dout || !dx) return -1;
-  pr_line(e->p, "{");
-  if (along_grad_open(e, x, idx, dout, &axis)) return -1;
+  if (along_grad_check(e, x, idx, dout, &axis)) return -1;
   if (dx->dtype != dout->dtype) return em_fail(e, "Input@GRAD and Result@GRAD differ in dtype");
-  pr_line(e->p, "%s *dx = %s;", em_ctype(dx->dtype), em_ptr(e, dx, 0));
-  pr_line(e->p, "for (int64_t q = 0; q < %s; q++) dx[q] = 0;", em_numel(e, dx));
-  along_loops(e, x, idx, axis);
-  pr_line(e->p, "if (at >= 0 && at < numel_in) dx[at] += dout[p];");
-  for (int k = 0; k < 4; k++) pr_line(e->p, "}");
+  AlongCall call = {.kind = ALONG_TAKE_GRAD, .type = em_ctype(dout->dtype), .dout = em_ptr(e, dout, 1),
+                    .dx = em_ptr(e, dx, 0), .numel_dx = em_numel(e, dx)};
+  along_geometry(e, x, idx, axis, &call);
+  along_print_c(e->p, &call);
   return 0;
 }
 
@@ -215,14 +190,10 @@ static int emit_put_along_axis_grad(EmitCtx *e) {
   int axis;
   if (!x || !idx || !val || !res || !dout) return -1;
   if ((dx && !tu_out(e, "Input@GRAD", 0)) || (dv && !tu_out(e, "Value@GRAD", 0))) return -1;
-  const char *reduce = attr_str(e->op, "Reduce", "assign");
-  int include_self = attr_bool(e->op, "Include_self", 1);
-  int assign = !strcmp(reduce, "assign"), add = !strcmp(reduce, "add"), mean = !strcmp(reduce, "mean");
-  int mul = !strcmp(reduce, "mul") || !strcmp(reduce, "multiply");
-  int minmax = !strcmp(reduce, "amin") || !strcmp(reduce, "amax");
-  if (!assign && !add && !mean && !mul && !minmax)
-    return em_fail(e, "Reduce '%s' is not one of Paddle's (assign, add, mul, multiply, mean, amin, amax)", reduce);
-  const char *t = em_ctype(dout->dtype);
+  const int reduce = along_reduce(e);
+  if (reduce < 0) return -1;
+  const int include_self = attr_bool(e->op, "Include_self", 1);
+  const int mean = reduce == ALONG_MEAN, minmax = reduce == ALONG_AMAX || reduce == ALONG_AMIN;
   if (x->dtype != dout->dtype || val->dtype != dout->dtype || res->dtype != dout->dtype ||
       (dx && dx->dtype != dout->dtype) || (dv && dv->dtype != dout->dtype))
     return em_fail(e, "Input, Value, Result and their gradients differ in dtype");
@@ -232,97 +203,18 @@ static int emit_put_along_axis_grad(EmitCtx *e) {
     SymDim vd = em_spec(e, val)->d[d], id = em_spec(e, idx)->d[d];
     if (vd.a != id.a || vd.c != id.c) return em_fail(e, "Value and Index differ in dim %d", d);
   }
-  pr_line(e->p, "{");
-  if (along_grad_open(e, x, idx, dout, &axis)) return -1;
-  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
-  pr_line(e->p, "const %s *val = %s;", t, em_ptr(e, val, 1));
-  pr_line(e->p, "const %s *res = %s;", t, em_ptr(e, res, 1));
-  pr_line(e->p, "(void)x;");
-  pr_line(e->p, "(void)val;");
-  pr_line(e->p, "(void)res;");
-  int dx_counts = dx && include_self && (mul || mean || minmax), dv_counts = dv && (mean || minmax);
-  if (dx_counts || dv_counts) {
-    SymDim n = spec_numel(em_spec(e, x));
-    pr_line(e->p, "int32_t *count = (int32_t *)%s;", em_scratch(e, (SymDim){n.a * 4, n.c * 4}));
-  }
-  if (dx) {
-    pr_line(e->p, "{");
-    pr_line(e->p, "/* Input@GRAD */");
-    pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
-    pr_line(e->p, "for (int64_t q = 0; q < %s; q++) dx[q] = dout[q];", em_numel(e, x));
-    if (dx_counts) pr_line(e->p, "memset(count, 0, (size_t)%s * sizeof *count);", em_numel(e, x));
-    if (add && include_self) {
-      pr_line(e->p, "(void)index;");
-    } else {
-      pr_line(e->p, "{");
-      along_loops(e, x, idx, axis);
-      pr_line(e->p, "if (at < 0 || at >= numel_in) continue;");
-      if (assign || !include_self) pr_line(e->p, "dx[at] = 0;");
-      else if (mul) pr_line(e->p, "if (count[at]++ == 0) dx[at] = dx[at] * res[at] / x[at];");
-      else if (mean) pr_line(e->p, "count[at]++;");
-      else {
-        pr_line(e->p, "if (res[at] != x[at]) dx[at] = 0;");
-        pr_line(e->p, "else if (res[at] == val[p]) count[at]++;");
-      }
-      for (int k = 0; k < 3; k++) pr_line(e->p, "}");
-      if (include_self && mean) {
-        pr_line(e->p, "for (int64_t q = 0; q < numel_in; q++)");
-        pr_line(e->p, "  if (count[q]) dx[q] = dx[q] / (%s)(count[q] + 1);", t);
-      } else if (include_self && minmax) {
-        pr_line(e->p, "for (int64_t q = 0; q < numel_in; q++) dx[q] = dx[q] / (%s)(count[q] + 1);", t);
-      }
-      pr_line(e->p, "}");
-    }
-    pr_line(e->p, "}");
-  }
-  if (dv) {
-    pr_line(e->p, "{");
-    pr_line(e->p, "/* Value@GRAD */");
-    pr_line(e->p, "%s *dv = %s;", t, em_ptr(e, dv, 0));
-    pr_line(e->p, "for (int64_t q = 0; q < %s; q++) dv[q] = 0;", em_numel(e, idx));
-    if (assign) {
-      /* walked backwards: the last value written to `at` is the first seen */
-      SymDim n = spec_numel(em_spec(e, x));
-      pr_line(e->p, "unsigned char *used = %s;", em_scratch(e, n));
-      pr_line(e->p, "memset(used, 0, (size_t)%s);", em_numel(e, x));
-      pr_line(e->p, "const int64_t ni = %s, nj = %s, nk = %s;", em_prod(e, idx, 0, axis), em_dim(e, idx, axis),
-              em_prod(e, idx, axis + 1, r));
-      pr_line(e->p, "const int64_t n_in = %s, outer_in = %s, numel_in = %s;", em_dim(e, x, axis),
-              em_prod(e, x, axis + 1, r), em_numel(e, x));
-      pr_line(e->p, "int64_t p = ni * nj * nk - 1;");
-      pr_line(e->p, "for (int64_t i = ni - 1; i >= 0; i--) {");
-      pr_line(e->p, "for (int64_t j = nj - 1; j >= 0; j--) {");
-      pr_line(e->p, "for (int64_t k = nk - 1; k >= 0; k--, p--) {");
-      pr_line(e->p, "const int64_t at = k + (int64_t)index[p] * outer_in + i * outer_in * n_in;");
-      pr_line(e->p, "if (at < 0 || at >= numel_in || used[at]) continue;");
-      pr_line(e->p, "dv[p] = dout[at];");
-      pr_line(e->p, "used[at] = 1;");
-      for (int k = 0; k < 3; k++) pr_line(e->p, "}");
-    } else {
-      if (mean || minmax) {
-        pr_line(e->p, "for (int64_t q = 0; q < %s; q++) count[q] = %d;", em_numel(e, x), mean && include_self);
-        pr_line(e->p, "{");
-        along_loops(e, x, idx, axis);
-        pr_line(e->p, "if (at < 0 || at >= numel_in) continue;");
-        if (mean) pr_line(e->p, "count[at]++;");
-        else pr_line(e->p, "if (res[at] == val[p]) count[at]++;");
-        for (int k = 0; k < 4; k++) pr_line(e->p, "}");
-      }
-      pr_line(e->p, "{");
-      along_loops(e, x, idx, axis);
-      pr_line(e->p, "if (at < 0 || at >= numel_in) continue;");
-      if (add) pr_line(e->p, "dv[p] = dout[at];");
-      else if (mean) pr_line(e->p, "dv[p] = dout[at] / (%s)count[at];", t);
-      else if (mul) pr_line(e->p, "dv[p] = dout[at] * (res[at] / val[p]);");
-      else {
-        pr_line(e->p, "if (res[at] == val[p])");
-        pr_line(e->p, "  dv[p] = dout[at] / (%s)(res[at] == x[at] ? count[at] + 1 : count[at]);", t);
-      }
-      for (int k = 0; k < 4; k++) pr_line(e->p, "}");
-    }
-    pr_line(e->p, "}");
-  }
-  pr_line(e->p, "}");
+  if (along_grad_check(e, x, idx, dout, &axis)) return -1;
+  AlongCall call = {.kind = ALONG_PUT_GRAD, .type = em_ctype(dout->dtype), .reduce = (AlongReduce)reduce,
+                    .include_self = include_self, .numel_index = em_numel(e, idx), .x = em_ptr(e, x, 1),
+                    .val = em_ptr(e, val, 1), .res = em_ptr(e, res, 1), .dout = em_ptr(e, dout, 1),
+                    .dx = dx ? em_ptr(e, dx, 0) : NULL, .dv = dv ? em_ptr(e, dv, 0) : NULL};
+  along_geometry(e, x, idx, axis, &call);
+  const int dx_counts = dx && include_self && (reduce == ALONG_MUL || mean || minmax);
+  const int dv_counts = dv && (mean || minmax);
+  const SymDim n = spec_numel(em_spec(e, x));
+  if (dx_counts || dv_counts) call.count = em_scratch(e, (SymDim){n.a * 4, n.c * 4});
+  if (dv && reduce == ALONG_ASSIGN) call.used = em_scratch(e, n);
+  along_print_c(e->p, &call);
   return 0;
 }
 
