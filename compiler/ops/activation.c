@@ -388,15 +388,12 @@ static int infer_unary_real(OpCtx *c) {
 }
 
 /* static_cast<T>(v) of a float attribute for an int32/int64 T, as x86
- * converts (rt_f2i32/rt_f2i64: toward zero, out of range or NaN the most
- * negative value), as a C literal. */
+ * converts it (toward zero; NaN or out of range the most negative value),
+ * as a C literal: tu_literal's, which leaves NaN and values past int64 to
+ * the caller. */
 static const char *int_cast_literal(int dt, double v) {
-  if (dt == RT_DT_INT32) {
-    const int32_t i = rt_f2i32(v);
-    return i == INT32_MIN ? "INT32_MIN" : pool_printf("INT32_C(%d)", (int)i);
-  }
-  const int64_t i = rt_f2i64(v);
-  return i == INT64_MIN ? "INT64_MIN" : pool_printf("INT64_C(%lld)", (long long)i);
+  const char *s = tu_literal(dt, v);
+  return s ? s : dt == RT_DT_INT32 ? "INT32_MIN" : "INT64_MIN";
 }
 
 /* clip's bound of an int32/int64 X: Scalar(Min or Max tensor, else the

@@ -248,7 +248,8 @@ const char *tu_literal(int dtype, double v) {
   long long i = (long long)v; /* truncation toward zero, as static_cast */
   switch (dtype) {
     case RT_DT_INT64: return i == INT64_MIN ? "INT64_MIN" : pool_printf("INT64_C(%lld)", i);
-    case RT_DT_INT32: return i == INT32_MIN ? "INT32_MIN" : pool_printf("%d", (int32_t)i);
+    case RT_DT_INT32: /* x86's conversion: out of range is the most negative value */
+      return i <= INT32_MIN || i > INT32_MAX ? "INT32_MIN" : pool_printf("%d", (int32_t)i);
     case RT_DT_INT16: return pool_printf("%d", (int16_t)i);
     case RT_DT_INT8: return pool_printf("%d", (int8_t)i);
     case RT_DT_UINT8: return pool_printf("%d", (uint8_t)i);

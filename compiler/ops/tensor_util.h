@@ -80,8 +80,9 @@ int tu_index_grad(EmitCtx *e, const char *dx_slot, const char *idx_slot, const c
 int tu_float_dtype(EmitCtx *e, Var *const *vs, int n);
 
 /* A literal of C type for dtype holding v ("1.5f", "INT64_C(3)", "true"),
- * as Paddle's static_cast from double would give; NULL when v does not
- * convert (NaN or infinity to an integer type). */
+ * as Paddle's static_cast from double gives on x86 (an int32 out of range
+ * is INT32_MIN); NULL when v is NaN or past int64's range for an integer
+ * type. */
 const char *tu_literal(int dtype, double v);
 
 /* `line`, a line of C written for float32, respelled for `dtype`: for
