@@ -466,11 +466,25 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
   Printer fetch;
   pr_init(&fetch);
   fetch.indent = 1;
+  const char *run_extents = "";
   for (int i = 0; i < g->nfetches; i++) {
     const Var *v = &g->vars[g->fetches[i]];
     e.op = NULL;
     pr_line(&fetch, "memcpy(outputs[%d], %s, (size_t)%s * sizeof(%s)); /* %s */", i, em_ptr(&e, v, 1),
             em_numel(&e, v), em_ctype(v->dtype), v->name);
+    const VarSpec *vs = em_spec(&e, v);
+    if (!vs->runtime_dim) continue;
+    if (o->training) /* a trainer's fetches go through its places' merge, which sizes them by the batch */
+      bad = diag_error("%s: fetched '%s' has dim %d only known at run time (%s); a trainer cannot fetch such a "
+                       "tensor yet", g->file, v->name, vs->runtime_dim - 1, v->runtime_from ? v->runtime_from : "its producer");
+    run_extents = pool_printf("%s\n  if (i == %d) d[%d] = %s; /* %s: %s */", run_extents, i, vs->runtime_dim - 1,
+                              em_dim(&e, v, vs->runtime_dim - 1), v->name,
+                              v->runtime_from ? v->runtime_from : "its producer");
+  }
+  if (bad) {
+    pr_free(&fetch);
+    pr_free(&calls);
+    return -1;
   }
   /* the kernels, each after its comment and the kernels it waits for */
   Deps deps;
@@ -535,7 +549,7 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
   TplVar sv[] = {{"BANNER", banner}, {"PREFIX", P}, {"UPPER", U}, {"TABLES", tables},
                  {"KERNEL_NAMES", *names ? names : "\"(none)\""},
                  {"KERNELS", kernels.buf ? kernels.buf : ""}, {"CALLS", calls.buf ? calls.buf : ""},
-                 {"FETCHES", fetch.buf ? fetch.buf : ""},
+                 {"FETCHES", fetch.buf ? fetch.buf : ""}, {"RUN_EXTENTS", run_extents},
                  {"BIND_WEIGHTS", bind_weights(g, P, o->embed_weights, o->training, o->bound_state, U)},
                  {"WEIGHTS_MISSING", o->training ? "rs" : "!weights_path || rs"},
                  {"TRAIN_FUNCS", o->training ? train_funcs(P, U, mt, g, pt.place) : ""},

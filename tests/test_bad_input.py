@@ -364,6 +364,8 @@ def test_fused_elemwise_activation_pair_paddle_does_not_compute(tmp_path):
 # (reason, body for export_one_op, is the program training, fragments the
 # message must hold): refused, naming the file, the op and what is wrong,
 # nothing written.
+NMS3 = ("out = op('multiclass_nms3', {{'BBoxes': [b], 'Scores': [s]}}, {{'Out': ['float32'], {out}"
+        "'NmsRoisNum': ['int32']}}, {{'score_threshold': 0.1, 'nms_top_k': -1, 'keep_top_k': 10}})[0]")
 ONE_OP_REFUSALS = {
     # i0e of float16: Paddle's CPU kernels are float and double; paddlec's
     # too, rather than computing in another precision
@@ -406,6 +408,16 @@ ONE_OP_REFUSALS = {
                                "out = op('rrelu', {'X': [d]}, {'Out': ['float16'], 'Noise': ['float16']}, "
                                "{'is_test': False})[0]", True,
                                ["(rrelu -> ", "'d' is float16", "supported for float32 or float64"]),
+    # multiclass_nms3 compiles for Scores [N, C, M] with boxes of 4
+    # coordinates and an Index output; each other form is refused by name
+    "nms3_polygon_boxes": ("b = paddle.static.data('b', [2, 6, 8], 'float32')\n"
+                           "s = paddle.static.data('s', [2, 3, 6], 'float32')\n"
+                           "feeds = [b, s]\n" + NMS3.format(out="'Index': ['int32'], "), False,
+                           ["(multiclass_nms3 -> ", "boxes of 8 coordinates are not supported"]),
+    "nms3_scores_per_roi": ("b = paddle.static.data('b', [6, 3, 4], 'float32')\n"
+                            "s = paddle.static.data('s', [6, 3], 'float32')\n"
+                            "feeds = [b, s]\n" + NMS3.format(out="'Index': ['int32'], "), False,
+                            ["(multiclass_nms3 -> ", "Scores [6, 3] of rank 2", "is not supported"]),
 }
 
 

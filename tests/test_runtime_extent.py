@@ -34,10 +34,24 @@ def test_an_op_without_run_time_extents_is_refused(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
-def test_fetching_a_run_time_extent_is_refused(tmp_path):
-    f = topk_ir(tmp_path, "", fetched="o")
-    bad(["compile", f, "-o", str(tmp_path / "out")], "dim 1 of input X ('o') is only known at run time",
-        "fetch does not take such an input yet")
+def test_a_fetched_run_time_extent_has_the_run_s_rows(tmp_path):
+    """top_k's Out fetched: the buffer is sized for the bound (k = 8), the
+    .npy the driver writes (PREFIX_output_run_shape) has the k of each run.
+    The expected values by hand: largest, sorted top_k_v2 gives each row's
+    k largest values in descending order (distinct values: no ties)."""
+    binary = tmp_path / "bin"
+    p = run(["build", topk_ir(tmp_path, "", fetched="o"), "-o", str(binary)])
+    assert p.returncode == 0, p.stderr
+    x = np.random.default_rng(5).permutation(24).reshape(3, 8).astype(np.float32)
+    np.save(tmp_path / "x.npy", x)
+    for k in (3, 8, 0):
+        np.save(tmp_path / "k.npy", np.array([k], np.int32))
+        out = tmp_path / f"out{k}"
+        r = subprocess.run([str(binary), "--input", f"x={tmp_path / 'x.npy'}", "--input", f"k={tmp_path / 'k.npy'}",
+                            "--output-dir", str(out)], capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0, r.stderr
+        got = np.load(out / "o.npy")
+        assert got.shape == (3, k) and (got == -np.sort(-x, axis=1)[:, :k]).all(), (k, got)
 
 
 def test_a_reduction_keeping_the_run_time_dim_is_refused(tmp_path):
@@ -78,3 +92,18 @@ def test_k_outside_its_axis_or_nothing_to_reduce_stops_the_run(tmp_path):
             args += ["--input", f"{['ties', 'k_one', 'k_seven', 'k_all'][j]}={tmp_path / f'in{j}.npy'}"]
         p = subprocess.run(args, capture_output=True, text=True, timeout=600)
         assert p.returncode != 0 and want in p.stderr, (k, p.returncode, p.stdout[-500:], p.stderr[-1500:])
+
+
+def test_nms_without_index_is_refused(tmp_path):
+    """A multiclass_nms3 with no Index (Paddle 2.6's Python builder always
+    adds one; a hand-made program may not): Paddle's kernel then writes a
+    [1, 1] Out holding -1 when it keeps nothing, a shape the plan cannot
+    give Out [rows, 6]: refused by name."""
+    f = ir(tmp_path, "var b: float32[-1, 6, 4]\nvar s: float32[-1, 3, 6]\nvar o: float32[-1, 6]\nvar n: int32[-1]\n"
+           "op feed(X: feed) -> (Out: b) {col: 0}\nop feed(X: feed) -> (Out: s) {col: 1}\n"
+           "op multiclass_nms3(BBoxes: b, Scores: s) -> (NmsRoisNum: n, Out: o) "
+           "{background_label: 0, keep_top_k: 10, nms_eta: 1.0, nms_threshold: 0.3, nms_top_k: -1, normalized: true, "
+           "score_threshold: 0.1}\nop fetch(X: o) -> (Out: fetch) {col: 0}\n")
+    bad(["compile", f, "-o", str(tmp_path / "out")], "(multiclass_nms3 -> ", "without Index is not supported",
+        "[1, 1] holding -1")
+    assert not (tmp_path / "out").exists()

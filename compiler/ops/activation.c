@@ -474,11 +474,16 @@ static int emit_unary(EmitCtx *e) {
   const char *type = e->op->type;
   /* scale 1 + 0 with no ScaleTensor is the identity (Paddle Inference's
    * identity_scale_op_clean_pass drops it too): a copy, nothing in place */
+  const int extent = em_spec(e, x)->runtime_dim; /* scale only: infer_scale */
   if (!strcmp(type, "scale") && !ctx_in(&c, "ScaleTensor", 0) && attr_float(e->op, "scale", 1) == 1.0 &&
       attr_float(e->op, "bias", 0) == 0.0 && x->dtype == out->dtype) {
     attr_superseded(e->op, "bias_after_scale"); /* with a zero bias, before or after makes no difference */
+    if (extent) pr_line(e->p, "%s = %s;", em_dim(e, out, extent - 1), em_dim(e, x, extent - 1));
     return tu_copy(e, x, out);
   }
+  if (extent)
+    return em_fail(e, "dim %d of X ('%s') is only known at run time; scale takes such an input only as the "
+                   "identity (scale 1, bias 0, as save_inference_model writes before a fetch)", extent - 1, x->name);
   if (x->dtype == RT_DT_FP32 || x->dtype == RT_DT_FP64) {
     const int f64 = x->dtype == RT_DT_FP64;
     if (!strcmp(type, "clip") && clip_bounds_refused(e, x->dtype)) return -1;
@@ -675,8 +680,16 @@ static void fold_scale(OpCtx *c) {
                                                    : (int64_t)(s * ((double)x->vals[i] + b));
   consteval_set(ctx_out(c, "Out", 0), v, x->nvals, x->vmask);
 }
-const OpDef op_scale = {
-    .type = "scale", .infer = infer_unary, .emit_c = emit_unary, .fold = fold_scale, .inplace = "X:Out"};
+/* scale passes a run-time extent of X on to Out (the identity scale that
+ * save_inference_model writes before each fetch: emit_unary). */
+static int infer_scale(OpCtx *c) {
+  if (infer_unary(c)) return -1;
+  const Var *x = ctx_in(c, "X", 0);
+  if (var_runtime_axis(x) >= 0) ctx_set_runtime_extent(c, "Out", 0, x->runtime_axis, x->runtime_from);
+  return 0;
+}
+const OpDef op_scale = {.type = "scale", .infer = infer_scale, .emit_c = emit_unary, .fold = fold_scale,
+                        .inplace = "X:Out", .runtime_extents = 1};
 OP_UNARY(selu)
 OP_UNARY(sigmoid)
 OP_UNARY(sign)

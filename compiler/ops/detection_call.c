@@ -26,5 +26,9 @@ void detection_print_c(Printer *p, const DetectionCall *c) {
       pr_line(p, "rt_bipartite_match_%s(%s, %s, %s, %d, %s, %s, %s, %s);", c->f64 ? "f64" : "f32", c->dist, c->row,
               c->col, c->per_prediction, c->threshold, c->match_indices, c->match_dist, c->work);
       break;
+    case DETECTION_MULTICLASS_NMS:
+      pr_line(p, "%s = rt_multiclass_nms_%s(&geo, %s, %s, %s, %s, %s, %s);", c->rows, c->f64 ? "f64" : "f32", c->boxes,
+              c->scores, c->out, c->index, c->rois_num, c->work);
+      break;
   }
 }

@@ -19,9 +19,13 @@ named `boxes*` hold valid (xmin, ymin, xmax, ymax) boxes in pixels,
 `nboxes*` the same in [0, 1], `dist*` distances in [0, 1), `ties*`
 distances in quarters (many equal, some 0); integer inputs are uniform in
 the range data() gives.  Batch 2, the batch dim None in the first feed.
-tests/oracle/oracle_case.py saves each case with Paddle's reference
-outputs.  (NMS ops are not here: how many boxes they keep depends on the
-data.  box_clip needs its Input's LoD, without which Paddle 2.6 crashes.)"""
+`scores*` feeds hold scores in [0, 1), `qscores*` scores in eighths (many
+equal: the stable orderings of NMS).  tests/oracle/oracle_case.py saves
+each case with Paddle's reference outputs.  multiclass_nms3 keeps a number
+of boxes only known at run time: its Out and Index are compared with
+Paddle's shape as well as values.  (multiclass_nms and multiclass_nms2
+write LoD outputs; box_clip needs its Input's LoD, without which Paddle
+2.6 crashes.)"""
 import os
 import sys
 
@@ -164,6 +168,38 @@ def iou_match(dt):
     return [x, y, nx, ny, gt, d, t, big, wide], outs
 
 
+# ---------------------------------------------------------------- NMS
+def nms3(boxes, scores, dt, **attrs):
+    """One multiclass_nms3 with Out, Index and NmsRoisNum."""
+    base = dict(score_threshold=0.3, nms_top_k=-1, keep_top_k=-1, nms_threshold=0.3, normalized=True, nms_eta=1.0,
+                background_label=0)
+    base.update(attrs)
+    return op("multiclass_nms3", {"BBoxes": [boxes], "Scores": [scores]},
+              {"Out": [dt], "Index": ["int32"], "NmsRoisNum": ["int32"]}, base)
+
+
+@both
+def multiclass_nms3(dt):
+    b = data("boxes", [None, 24, 4], dt)    # pixel boxes, many overlapping
+    s = data("scores", [None, 3, 24], dt)
+    nb = data("nboxes", [None, 24, 4], dt)  # the same in [0, 1]
+    q = data("qscores", [None, 4, 24], dt)  # eighths: equal scores
+    outs = nms3(b, s, dt, normalized=False, nms_threshold=0.5, nms_top_k=20, keep_top_k=10)
+    outs += nms3(nb, s, dt, background_label=-1, nms_threshold=0.2, nms_eta=0.7)        # adaptive threshold
+    outs += nms3(nb, s, dt, background_label=2, nms_top_k=5, score_threshold=0.1)
+    outs += nms3(b, q, dt, normalized=False, score_threshold=0.2, keep_top_k=7)          # ties across classes
+    outs += nms3(nb, q, dt, background_label=-1, nms_threshold=0.6, nms_top_k=9, keep_top_k=30)
+    return [b, s, nb, q], outs
+
+
+@both
+def multiclass_nms3_none_kept(dt):
+    """Nothing passes the threshold: Out [0, 6], Index [0, 1], counts 0."""
+    b = data("boxes", [None, 6, 4], dt)
+    s = data("scores", [None, 2, 6], dt)
+    return [b, s], nms3(b, s, dt, score_threshold=1.5)
+
+
 # ---------------------------------------------------------------- driver
 def make_input(v, rng):
     shape = [BATCH if d in (None, -1) else d for d in v.shape]
@@ -177,6 +213,10 @@ def make_input(v, rng):
         wh = rng.uniform(1, 12, shape[:-1] + [2])
         b = np.concatenate([lo, lo + wh], axis=-1)
         return (b / 32.0 if v.name.startswith("nboxes") else b).astype(ft)
+    if v.name.startswith("scores"):
+        return rng.uniform(0, 1, shape).astype(ft)
+    if v.name.startswith("qscores"):
+        return (rng.integers(0, 8, shape) / 8.0).astype(ft)
     if v.name.startswith("dist"):
         return rng.uniform(0, 1, shape).astype(ft)
     if v.name.startswith("ties"):

@@ -23,7 +23,8 @@ SEED = 11
 
 # name: program file, parameter file (None = per-variable files), whether the
 # weights must be made up, batch, --shape for dims other than the batch,
-# and the exclusive upper bound of integer inputs.
+# the exclusive upper bound of integer inputs, and the values of feeds that
+# are not random.
 REAL = {
     "book_fit_a_line_2018": dict(model="__model__"),
     "book_fit_a_line_2019": dict(model="__model__"),
@@ -40,6 +41,10 @@ REAL = {
     "video_stnet_fluid": dict(model="__model__", random=True, batch=1),
     "keypoint_hrnet_lite_pd26": dict(model="model.pdmodel", random=True, batch=1),
     "ppocr_rec_svtr_pd25": dict(model="inference.pdmodel", random=True, batch=1, shape={"x": [3, 48, 320]}),
+    # its NMS keeps a number of boxes known only at run time; the image sizes and scales as a detector gets them
+    "blazeface_det": dict(model="model.pdmodel", params="model.pdiparams", shape={
+        "image": [3, 128, 128], "im_shape": [2], "scale_factor": [2]}, values={
+        "im_shape": [[128, 128], [128, 128]], "scale_factor": [[1, 1], [0.5, 0.75]]}),
 }
 
 DTYPES = {"float32": 5, "float64": 6, "int64": 3, "int32": 2, "int8": 21, "uint8": 20, "bool": 0}
@@ -117,6 +122,8 @@ def build(name, root):
             dt = str(v.dtype).replace("paddle.", "")
             x = (rng.integers(0, cfg.get("int_high", 10), shape) if "int" in dt
                  else rng.standard_normal(shape)).astype(dt)
+            if fname in cfg.get("values", {}):
+                x = np.array(cfg["values"][fname], dtype=dt)
             inputs[fname] = x
             np.save(os.path.join(out, f"input_{i}.npy"), x)
         outs = exe.run(prog, feed=inputs, fetch_list=fetches)

@@ -361,6 +361,7 @@ int main(int argc, char **argv) {
   mkdir(outdir, 0777); /* may exist already; a real problem shows when writing */
   for (int i = 0; i < MODEL_NUM_OUTPUTS; i++) {
     char path[4096], name[1024], err[160];
+    numel[i] = model_output_run_shape(m, i, dims[i]); /* the rows an NMS kept, ... */
     snprintf(name, sizeof name, "%s", model_output_name(i));
     for (char *p = name; *p; p++)
       if (*p == '/') *p = '_';

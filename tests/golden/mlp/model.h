@@ -185,6 +185,11 @@ int model_output_rank(int i);
 /* Fills dims[rank] for a given batch; returns the element count. */
 int64_t model_input_shape(int i, int64_t batch, int64_t *dims);
 int64_t model_output_shape(int i, int64_t batch, int64_t *dims);
+/* Output i's shape as the last run wrote it: output_shape's at that
+ * batch, except for a dim only known at run time (the boxes an NMS keeps),
+ * whose output_shape gives its upper bound (what the buffer must hold) and
+ * this the rows the run wrote.  Returns the element count; -1 for a bad i. */
+int64_t model_output_run_shape(const model_model *m, int i, int64_t *dims);
 
 /* A message for a status code, and the details of the last error. */
 const char *model_strerror(int status);

@@ -1418,6 +1418,15 @@ int64_t model_input_shape(int i, int64_t batch, int64_t *dims) {
 int64_t model_output_shape(int i, int64_t batch, int64_t *dims) {
   return OUT_OK(i) ? io_shape(&outputs_spec[i], batch, dims) : -1;
 }
+int64_t model_output_run_shape(const model_model *m, int i, int64_t *dims) {
+  int64_t d[RT_MAX_RANK], n = 1;
+  if (!m || !OUT_OK(i) || io_shape(&outputs_spec[i], m->batch, d) < 0) return -1;
+  for (int k = 0; k < outputs_spec[i].rank; k++) {
+    if (dims) dims[k] = d[k];
+    n *= d[k];
+  }
+  return n;
+}
 
 const char *model_strerror(int status) {
   switch (status) {

@@ -1,0 +1,115 @@
+/* multiclass_nms, multiclass_nms2, multiclass_nms3: BBoxes [N, M, 4+],
+ *   Scores [N, C, M] (or LoD [M, C, 4] / [M, C]), RoisNum? (nms3) -> Out
+ *   [-1, box_dim + 2] (LoD; dtype of BBoxes), Index [-1, 1] (int32; nms2,
+ *   nms3), NmsRoisNum? [-1] (int32; nms3).  Before Paddle 2.3 (PR 40059)
+ *   the first dim of Out and Index was M (BBoxes.dims[1]) when Scores has
+ *   rank 3.  attrs: background_label=0, score_threshold, nms_top_k,
+ *   nms_threshold=0.3, nms_eta=1, keep_top_k, normalized=true.  How many
+ *   boxes survive is known only at run time.
+ *
+ * multiclass_nms3 compiles (float32, float64; phi multiclass_nms3_kernel.cc,
+ * runtime/rt_nms.h) for Scores [N, C, M] and BBoxes [N, M, 4]: while
+ * specializing, Out and Index are sized for the most rows the attributes
+ * allow (per image: the classes but background_label, times nms_top_k or
+ * M, at most keep_top_k) and their dim 0 is a run-time extent (graph.h
+ * VAR_RUNTIME_EXTENT) the kernel writes: the rows it kept, 0 giving Paddle's
+ * [0, 6] and [0, 1].  NmsRoisNum is [N].  Refused: Scores of rank 2 (boxes
+ * per RoI, with LoD or RoisNum), polygon boxes (8 to 32 coordinates:
+ * Paddle clips polygons), and a program without Index (Paddle then writes
+ * a [1, 1] Out holding -1 when nothing is kept).  multiclass_nms and
+ * multiclass_nms2 write LoD outputs: shape rules only. */
+#include <string.h>
+
+#include "../util.h"
+#include "detection_call.h"
+#include "ops.h"
+#include "rt_nms.h"
+#include "tensor_util.h"
+
+/* 1 for programs written before Paddle 2.3: a version in [1, 2003000), or no
+ * version and no sign of 2.5's 0-D tensors. */
+static int nms_before_2_3(const OpCtx *c) {
+  int64_t v = c->g->version;
+  return v > 0 ? v < 2003000 : !c->g->zero_d;
+}
+
+/* The most rows one image can keep: the classes but the background, each
+ * keeping at most nms_top_k (or all m) boxes, and keep_top_k overall. */
+static int64_t rows_per_image(const OpCtx *c, int64_t classes, int64_t m) {
+  const int64_t bg = attr_int(c->op, "background_label", 0), top = attr_int(c->op, "nms_top_k", -1);
+  const int64_t keep = attr_int(c->op, "keep_top_k", -1);
+  int64_t rows = (classes - (bg >= 0 && bg < classes)) * (top > -1 && top < m ? top : m);
+  return keep > -1 && keep < rows ? keep : rows;
+}
+
+static int infer_nms(OpCtx *c) {
+  Var *boxes = ctx_need(c, "BBoxes", 0);
+  Var *scores = ctx_need(c, "Scores", 0);
+  if (!boxes || !scores) return -1;
+  const Shape *bs = &boxes->shape, *ss = &scores->shape;
+  if (bs->rank != 3) return ctx_fail(c, "BBoxes %s must have rank 3", shape_str(bs));
+  int64_t rows = DIM_UNKNOWN;
+  if (ss->rank == 3 && nms_before_2_3(c)) rows = bs->d[1];
+  const int compiled = c->g->specializing && !strcmp(c->op->type, "multiclass_nms3");
+  if (compiled && ss->rank != 3)
+    return ctx_fail(c, "Scores %s of rank %d (the boxes of each RoI, with LoD or RoisNum) is not supported; "
+                    "Scores [N, C, M] with BBoxes [N, M, 4] is", shape_str(ss), ss->rank);
+  if (compiled && (ss->d[0] != bs->d[0] || ss->d[2] != bs->d[1]))
+    return ctx_fail(c, "Scores %s does not fit BBoxes %s (Scores [N, C, M], BBoxes [N, M, 4])", shape_str(ss),
+                    shape_str(bs));
+  if (compiled && ss->d[0] >= 0 && ss->d[1] >= 0 && ss->d[2] >= 0)
+    rows = ss->d[0] * rows_per_image(c, ss->d[1], ss->d[2]);
+  Shape o = {2, {rows, bs->d[2] + 2}};
+  Shape idx = {2, {rows, 1}};
+  Shape num = {1, {compiled ? ss->d[0] : DIM_UNKNOWN}};
+  ctx_set(c, "Out", 0, &o, boxes->dtype);
+  ctx_set(c, "Index", 0, &idx, RT_DT_INT32);
+  ctx_set(c, "NmsRoisNum", 0, &num, RT_DT_INT32);
+  if (compiled && rows >= 0) {
+    ctx_set_runtime_extent(c, "Out", 0, 0, "scores (how many boxes it keeps)");
+    ctx_set_runtime_extent(c, "Index", 0, 0, "scores (how many boxes it keeps)");
+  }
+  return 0;
+}
+
+static int emit_multiclass_nms3(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *boxes = tu_in(e, "BBoxes", 0), *scores = tu_in(e, "Scores", 0), *out = tu_out(e, "Out", 0);
+  Var *index = ctx_out(&c, "Index", 0), *num = ctx_out(&c, "NmsRoisNum", 0);
+  if (!boxes || !scores || !out) return -1;
+  if (ctx_in(&c, "RoisNum", 0)) return em_fail(e, "RoisNum (the boxes of each RoI) is not supported");
+  if (!index)
+    return em_fail(e, "a multiclass_nms3 without Index is not supported (Paddle then writes Out [1, 1] holding -1 "
+                      "when it keeps no box)");
+  const int dt = tu_float_dtype(e, (Var *const[]){boxes, scores, out}, 3);
+  if (dt < 0) return -1;
+  if (index->dtype != RT_DT_INT32 || (num && num->dtype != RT_DT_INT32))
+    return em_fail(e, "Index and NmsRoisNum must be int32");
+  const int64_t coords = em_const_dim(e, boxes, 2);
+  if (coords != 4)
+    return em_fail(e, "boxes of %lld coordinates are not supported (4: xmin, ymin, xmax, ymax; Paddle clips polygons "
+                   "of 8 to 32)", (long long)coords);
+  const int64_t classes = em_const_dim(e, scores, 1), m = em_const_dim(e, scores, 2);
+  if (classes < 0 || m < 0) return em_fail(e, "the classes and boxes per image must not depend on the batch");
+  if (classes * m > INT32_MAX) return em_fail(e, "classes x boxes does not fit Paddle's int indexing");
+  pr_line(e->p, "const RtNms geo = {");
+  pr_line(e->p, ".n = %s, .classes = %lld, .boxes = %lld,", em_dim(e, scores, 0), (long long)classes, (long long)m);
+  pr_line(e->p, ".score_threshold = %s, .nms_threshold = %s, .nms_eta = %s,",
+          em_float((float)attr_float(e->op, "score_threshold", 0)), em_float((float)attr_float(e->op, "nms_threshold", 0.3)),
+          em_float((float)attr_float(e->op, "nms_eta", 1)));
+  pr_line(e->p, ".nms_top_k = %lld, .keep_top_k = %lld, .background_label = %lld, .normalized = %d,",
+          (long long)attr_int(e->op, "nms_top_k", -1), (long long)attr_int(e->op, "keep_top_k", -1),
+          (long long)attr_int(e->op, "background_label", 0), attr_bool(e->op, "normalized", 1));
+  pr_line(e->p, "};");
+  const char *work = em_scratch_named(e, "unsigned char", "work", (SymDim){0, RT_NMS_WORK_BYTES(classes, m)});
+  detection_print_c(e->p, &(DetectionCall){
+                              .kind = DETECTION_MULTICLASS_NMS, .f64 = dt == RT_DT_FP64, .boxes = em_ptr(e, boxes, 1),
+                              .scores = em_ptr(e, scores, 1), .out = em_ptr(e, out, 0), .index = em_ptr(e, index, 0),
+                              .rois_num = num ? em_ptr(e, num, 0) : "NULL", .work = work,
+                              .rows = pool_printf("%s = %s", em_dim(e, out, 0), em_dim(e, index, 0))});
+  return 0;
+}
+
+const OpDef op_multiclass_nms = {.type = "multiclass_nms", .infer = infer_nms};
+const OpDef op_multiclass_nms2 = {.type = "multiclass_nms2", .infer = infer_nms};
+const OpDef op_multiclass_nms3 = {.type = "multiclass_nms3", .infer = infer_nms, .emit_c = emit_multiclass_nms3};

@@ -1,0 +1,40 @@
+/* multiclass_nms3 on Scores [n, classes, boxes] and BBoxes [n, boxes, 4]
+ * (no LoD), for compiler/ops/multiclass_nms.c. */
+#ifndef PADDLEC_RT_NMS_H
+#define PADDLEC_RT_NMS_H
+
+#include <stdint.h>
+
+typedef struct RtNms {
+  int64_t n, classes, boxes; /* images, classes, boxes per image */
+  float score_threshold, nms_threshold, nms_eta;
+  int nms_top_k, keep_top_k; /* -1: no limit */
+  int background_label;      /* a class left out, or -1 */
+  int normalized;            /* 0: box widths and heights count one more (pixel boxes) */
+} RtNms;
+
+/* Bytes of the work buffer: each class's kept count (int64), the
+ * candidates of a class or the detections of an image as (score, label,
+ * box) items of 16 bytes with a merge buffer as large, and the boxes kept
+ * per class (classes * boxes int32). */
+#define RT_NMS_WORK_BYTES(classes, boxes) ((classes) * 8 + (classes) * (boxes) * 36)
+
+/* Paddle 2.6's CPU multiclass_nms3 (phi multiclass_nms3_kernel.cc) for
+ * each image in order: per class but background_label, the boxes scoring
+ * above score_threshold sorted by score, descending (std::stable_sort), the
+ * first nms_top_k of them, then greedy NMS keeping a box when its IoU with
+ * every box kept before is <= the threshold (adaptive: times nms_eta after
+ * each kept box while above 0.5, when nms_eta < 1); with keep_top_k and
+ * more detections than it, the keep_top_k best by score (as float; stable
+ * over class then selection order).  out gets, label by label, rows
+ * (label, score, xmin, ymin, xmax, ymax), index the row's box as image *
+ * boxes + box, rois_num each image's row count.  Returns the rows written
+ * (0: out and index are empty, as Paddle's are [0, 6] and [0, 1]). */
+int64_t rt_multiclass_nms_f32(const RtNms *p, const float *bboxes, const float *scores, float *out,
+                              int32_t *index, int32_t *rois_num, void *work);
+/* The same in double (Paddle's double kernel: scores, boxes and the
+ * thresholds as doubles; keep_top_k still compares float scores). */
+int64_t rt_multiclass_nms_f64(const RtNms *p, const double *bboxes, const double *scores, double *out,
+                              int32_t *index, int32_t *rois_num, void *work);
+
+#endif
