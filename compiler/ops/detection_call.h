@@ -1,16 +1,17 @@
 /* One detection kernel call as the lowering decided it, and its C printer.
  *
  * The emitters of box_coder, prior_box, density_prior_box,
- * anchor_generator and yolo_box print the geometry (a constant RtBoxCoder,
- * RtPriorBox, ... named `geo`: runtime/rt_detection.h); they, iou_similarity
- * bipartite_match and multiclass_nms3 (an RtNms `geo` too) fill one record: which routine and its operands as C
- * expressions.  detection_print_c is the only code that spells the runtime's
- * detection calls (rt_box_coder, rt_prior_box, rt_density_prior_box,
- * rt_anchor_generator, rt_yolo_box, rt_iou_similarity,
- * rt_bipartite_match_f32, rt_multiclass_nms_f32, and for float64 each
- * one's _f64 namesake: runtime/rt_detection.h, rt_bipartite_match.h,
- * rt_nms.h); another backend prints
- * the same records. */
+ * anchor_generator, yolo_box and multiclass_nms3 print the geometry (a
+ * constant RtBoxCoder, RtPriorBox, ..., RtNms named `geo`:
+ * runtime/rt_detection.h, rt_nms.h); they, iou_similarity and
+ * bipartite_match fill one record: which routine and its operands as C
+ * expressions.  detection_print_c is the only code that spells the
+ * runtime's detection calls (rt_box_coder, rt_prior_box,
+ * rt_density_prior_box, rt_anchor_generator, rt_yolo_box,
+ * rt_iou_similarity, rt_bipartite_match_f32, rt_multiclass_nms_f32, and for
+ * float64 each one's _f64 namesake: runtime/rt_detection.h,
+ * rt_bipartite_match.h, rt_nms.h); another backend prints the same
+ * records. */
 #ifndef PADDLEC_OPS_DETECTION_CALL_H
 #define PADDLEC_OPS_DETECTION_CALL_H
 
