@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "../util.h"
+#include "chan_call.h"
 #include "move_call.h"
 #include "ops.h"
 #include "tensor_util.h"
@@ -79,34 +80,11 @@ static int emit_affine_channel_grad(EmitCtx *e) {
   int64_t ch = em_const_dim(e, x, ci);
   SymDim ns = spec_numel(em_spec(e, sc));
   if (ch < 0 || ns.a || ns.c != ch) return em_fail(e, "Scale must have one value per channel (%lld)", (long long)ch);
-  tu_pr(e, dt, "const float *x = %s;", em_ptr(e, x, 1));
-  tu_pr(e, dt, "const float *scale = %s;", em_ptr(e, sc, 1));
-  tu_pr(e, dt, "const float *dout = %s;", em_ptr(e, dout, 1));
-  pr_line(e->p, "const int64_t outer = %s, C = %lld, inner = %s;", em_prod(e, x, 0, ci), (long long)ch,
-          em_prod(e, x, ci + 1, rank));
-  pr_line(e->p, "(void)x;");
-  if (dx) {
-    tu_pr(e, dt, "float *dx = %s;", em_ptr(e, dx, 0));
-    pr_line(e->p, "for (int64_t o = 0; o < outer; o++)");
-    pr_line(e->p, "  for (int64_t c = 0; c < C; c++)");
-    pr_line(e->p, "    for (int64_t i = 0; i < inner; i++) dx[(o * C + c) * inner + i] = dout[(o * C + c) * inner + i] * scale[c];");
-  }
-  if (dsc || db) {
-    pr_line(e->p, "for (int64_t c = 0; c < C; c++) {");
-    tu_pr(e, dt, "float s = 0.0f, b = 0.0f;");
-    pr_line(e->p, "for (int64_t o = 0; o < outer; o++) {");
-    pr_line(e->p, "for (int64_t i = 0; i < inner; i++) {");
-    pr_line(e->p, "const int64_t at = (o * C + c) * inner + i;");
-    pr_line(e->p, "s += x[at] * dout[at];");
-    pr_line(e->p, "b += dout[at];");
-    pr_line(e->p, "}");
-    pr_line(e->p, "}");
-    if (dsc) pr_line(e->p, "%s[c] = s;", em_ptr(e, dsc, 0));
-    else pr_line(e->p, "(void)s;");
-    if (db) pr_line(e->p, "%s[c] = b;", em_ptr(e, db, 0));
-    else pr_line(e->p, "(void)b;");
-    pr_line(e->p, "}");
-  }
+  chan_print_c(e->p, &(ChanCall){.kind = CHAN_AFFINE_GRAD, .dtype = dt, .outer = em_prod(e, x, 0, ci),
+                                 .channels = pool_printf("%lld", (long long)ch), .inner = em_prod(e, x, ci + 1, rank),
+                                 .x = em_ptr(e, x, 1), .scale = em_ptr(e, sc, 1), .dout = em_ptr(e, dout, 1),
+                                 .dx = dx ? em_ptr(e, dx, 0) : NULL, .dscale = dsc ? em_ptr(e, dsc, 0) : NULL,
+                                 .dbias = db ? em_ptr(e, db, 0) : NULL});
   return 0;
 }
 

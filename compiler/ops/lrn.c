@@ -16,6 +16,7 @@
 #include <strings.h>
 
 #include "../util.h"
+#include "chan_call.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -30,6 +31,24 @@ static int infer_lrn(OpCtx *c) {
   return 0;
 }
 
+/* The layout, geometry, window and constants both kernels read, into the
+ * record (the buffers are the caller's, after it); -1 after em_fail. */
+static int lrn_geometry(EmitCtx *e, const Var *x, ChanCall *call) {
+  const char *fmt = attr_str(e->op, "data_format", "AnyLayout");
+  int last = !strcasecmp(fmt, "NHWC");
+  if (!last && strcasecmp(fmt, "NCHW") && strcasecmp(fmt, "AnyLayout"))
+    return em_fail(e, "data_format '%s' is not supported", fmt);
+  int64_t C = em_const_dim(e, x, last ? 3 : 1), h = em_const_dim(e, x, 2), w = em_const_dim(e, x, last ? 1 : 3);
+  if (C < 0 || h < 0 || w < 0) return em_fail(e, "dims after the batch must not depend on it");
+  int64_t n = attr_int(e->op, "n", 5);
+  if (n <= 0 || n % 2 == 0) return em_fail(e, "n must be positive and odd");
+  call->dtype = RT_DT_FP32, call->last = last, call->window = n;
+  call->outer = em_dim(e, x, 0);
+  call->channels = pool_printf("%lld", (long long)C), call->inner = pool_printf("%lld", (long long)(h * w));
+  call->alpha = (float)attr_float(e->op, "alpha", 1e-4), call->beta = (float)attr_float(e->op, "beta", 0.75);
+  return 0;
+}
+
 static int emit_lrn(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
   if (!x || !out) return -1;
@@ -38,41 +57,10 @@ static int emit_lrn(EmitCtx *e) {
   if (x->dtype != RT_DT_FP32 || out->dtype != RT_DT_FP32 || (mid && mid->dtype != RT_DT_FP32))
     return em_fail(e, "lrn of %s tensors is not supported (Paddle's CPU kernel is float32)", rt_dtype_name(x->dtype));
   if (x == out || x == mid) return em_fail(e, "Out or MidOut is X itself, which is not supported");
-  const char *fmt = attr_str(e->op, "data_format", "AnyLayout");
-  int last = !strcasecmp(fmt, "NHWC");
-  if (!last && strcasecmp(fmt, "NCHW") && strcasecmp(fmt, "AnyLayout"))
-    return em_fail(e, "data_format '%s' is not supported", fmt);
-  int64_t C = em_const_dim(e, x, last ? 3 : 1), h = em_const_dim(e, x, 2), w = em_const_dim(e, x, last ? 1 : 3);
-  if (C < 0 || h < 0 || w < 0) return em_fail(e, "dims after the batch must not depend on it");
-  const int64_t hw = h * w;
-  int64_t n = attr_int(e->op, "n", 5);
-  if (n <= 0 || n % 2 == 0) return em_fail(e, "n must be positive and odd");
-  pr_line(e->p, "const float *x = %s;", em_ptr(e, x, 1));
-  pr_line(e->p, "float *out = %s;", em_ptr(e, out, 0));
-  if (mid) pr_line(e->p, "float *mid = %s;", em_ptr(e, mid, 0));
-  pr_line(e->p, "const float k = %s, alpha = %s, beta = %s;", em_float((float)attr_float(e->op, "k", 2.0)),
-          em_float((float)attr_float(e->op, "alpha", 1e-4)), em_float((float)attr_float(e->op, "beta", 0.75)));
-  /* channel j of pixel p of image b sits at b * C * hw + j * cs + p * ps */
-  pr_line(e->p, "const int64_t C = %lld, hw = %lld, n = %lld, pre = %lld, cs = %lld, ps = %lld;", (long long)C,
-          (long long)hw, (long long)n, (long long)((n - 1) / 2), (long long)(last ? 1 : hw), (long long)(last ? C : 1));
-  pr_line(e->p, "for (int64_t b = 0; b < %s; b++) {", em_dim(e, x, 0));
-  pr_line(e->p, "for (int64_t p = 0; p < hw; p++) {");
-  pr_line(e->p, "const float *xp = x + b * C * hw + p * ps;");
-  pr_line(e->p, "const int64_t at0 = b * C * hw + p * ps;");
-  pr_line(e->p, "#define SQ(j) ((j) >= pre && (j) - pre < C ? xp[((j) - pre) * cs] * xp[((j) - pre) * cs] : 0.0f)");
-  pr_line(e->p, "float m = k;");
-  pr_line(e->p, "for (int64_t j = 0; j < n; j++) m += alpha * SQ(j);");
-  pr_line(e->p, "for (int64_t ch = 0; ch < C; ch++) {");
-  pr_line(e->p, "if (ch > 0) {");
-  pr_line(e->p, "m += alpha * SQ(ch + n - 1);");
-  pr_line(e->p, "m += -alpha * SQ(ch - 1);");
-  pr_line(e->p, "}");
-  if (mid) pr_line(e->p, "mid[at0 + ch * cs] = m;");
-  pr_line(e->p, "out[at0 + ch * cs] = powf(m, -beta) * xp[ch * cs];");
-  pr_line(e->p, "}");
-  pr_line(e->p, "#undef SQ");
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
+  ChanCall call = {.kind = CHAN_LRN, .k = (float)attr_float(e->op, "k", 2.0)};
+  if (lrn_geometry(e, x, &call)) return -1;
+  call.x = em_ptr(e, x, 1), call.out = em_ptr(e, out, 0), call.mid = mid ? em_ptr(e, mid, 0) : NULL;
+  chan_print_c(e->p, &call);
   return 0;
 }
 
@@ -93,37 +81,11 @@ static int emit_lrn_grad(EmitCtx *e) {
       dx->dtype != RT_DT_FP32)
     return em_fail(e, "lrn_grad of %s tensors is not supported (Paddle's CPU kernel is float32)",
                    rt_dtype_name(x->dtype));
-  const char *fmt = attr_str(e->op, "data_format", "AnyLayout");
-  int last = !strcasecmp(fmt, "NHWC");
-  if (!last && strcasecmp(fmt, "NCHW") && strcasecmp(fmt, "AnyLayout"))
-    return em_fail(e, "data_format '%s' is not supported", fmt);
-  int64_t C = em_const_dim(e, x, last ? 3 : 1), h = em_const_dim(e, x, 2), w = em_const_dim(e, x, last ? 1 : 3);
-  if (C < 0 || h < 0 || w < 0) return em_fail(e, "dims after the batch must not depend on it");
-  int64_t n = attr_int(e->op, "n", 5);
-  if (n <= 0 || n % 2 == 0) return em_fail(e, "n must be positive and odd");
-  const float alpha = (float)attr_float(e->op, "alpha", 1e-4), beta = (float)attr_float(e->op, "beta", 0.75);
-  pr_line(e->p, "const float *x = %s;", em_ptr(e, x, 1));
-  pr_line(e->p, "const float *out = %s;", em_ptr(e, out, 1));
-  pr_line(e->p, "const float *mid = %s;", em_ptr(e, mid, 1));
-  pr_line(e->p, "const float *dout = %s;", em_ptr(e, dout, 1));
-  pr_line(e->p, "float *dx = %s;", em_ptr(e, dx, 0));
-  pr_line(e->p, "const float beta = %s, ratio = %s;", em_float(beta), em_float(-2 * alpha * beta));
-  pr_line(e->p, "const int64_t C = %lld, hw = %lld, start = %lld, end = %lld, cs = %lld, ps = %lld;", (long long)C,
-          (long long)(h * w), (long long)(-(n - 1) / 2), (long long)(-(n - 1) / 2 + n), (long long)(last ? 1 : h * w),
-          (long long)(last ? C : 1));
-  pr_line(e->p, "for (int64_t b = 0; b < %s; b++) {", em_dim(e, x, 0));
-  pr_line(e->p, "for (int64_t i = 0; i < C; i++) {");
-  pr_line(e->p, "for (int64_t p = 0; p < hw; p++) {");
-  pr_line(e->p, "const int64_t base = b * C * hw + p * ps, at = base + i * cs;");
-  pr_line(e->p, "float g = powf(mid[at], -beta) * dout[at];");
-  pr_line(e->p, "for (int64_t c = start; c < end; c++) {");
-  pr_line(e->p, "const int64_t ch = i + c;");
-  pr_line(e->p, "if (ch < 0 || ch >= C) continue;");
-  pr_line(e->p, "const int64_t o = base + ch * cs;");
-  pr_line(e->p, "g += ratio * dout[o] * out[o] * x[at] / mid[o];");
-  pr_line(e->p, "}");
-  pr_line(e->p, "dx[at] = g;");
-  for (int i = 0; i < 3; i++) pr_line(e->p, "}");
+  ChanCall call = {.kind = CHAN_LRN_GRAD};
+  if (lrn_geometry(e, x, &call)) return -1;
+  call.x = em_ptr(e, x, 1), call.out = em_ptr(e, out, 1), call.mid = em_ptr(e, mid, 1);
+  call.dout = em_ptr(e, dout, 1), call.dx = em_ptr(e, dx, 0);
+  chan_print_c(e->p, &call);
   return 0;
 }
 

@@ -7,9 +7,8 @@
  * output channel c of a pixel is the maximum over channels c*groups ..
  * c*groups + groups - 1 of X, found as ele = ele > x ? ele : x from
  * (T)-FLT_MAX, so a NaN wins only as the last of its group. */
-#include <float.h>
-
 #include "../util.h"
+#include "chan_call.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -35,6 +34,11 @@ static int infer_maxout(OpCtx *c) {
   return 0;
 }
 
+/* The elements of a channel of X (rank 4, channels at `axis`, 1 or 3). */
+static const char *fea(EmitCtx *e, const Var *x, int axis) {
+  return axis == 1 ? em_prod(e, x, 2, 4) : em_prod(e, x, 1, 3);
+}
+
 static int emit_maxout(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
   if (!x || !out) return -1;
@@ -44,24 +48,9 @@ static int emit_maxout(EmitCtx *e) {
   int axis = maxout_axis(e->op, 4);
   int64_t g = attr_int(e->op, "groups", 0), oc = em_const_dim(e, out, axis);
   if (axis < 0 || g <= 0 || oc < 0) return em_fail(e, "bad axis or groups, or channels that depend on the batch");
-  const char *t = em_ctype(x->dtype);
-  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
-  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
-  pr_line(e->p, "const int64_t oc = %lld, fea = %s, groups = %lld;", (long long)oc,
-          axis == 1 ? em_prod(e, x, 2, 4) : em_prod(e, x, 1, 3), (long long)g);
-  pr_line(e->p, "for (int64_t n = 0; n < %s; n++) {", em_dim(e, x, 0));
-  pr_line(e->p, "for (int64_t c = 0; c < oc; c++) {");
-  pr_line(e->p, "for (int64_t f = 0; f < fea; f++) {");
-  pr_line(e->p, "%s ele = (%s)%s;", t, t, em_float(-FLT_MAX));
-  pr_line(e->p, "for (int64_t ph = 0; ph < groups; ph++) {");
-  if (axis == 1)
-    pr_line(e->p, "const %s v = x[(n * oc * fea + c * fea) * groups + ph * fea + f];", t);
-  else
-    pr_line(e->p, "const %s v = x[(n * oc * fea + f * oc + c) * groups + ph];", t);
-  pr_line(e->p, "ele = ele > v ? ele : v;");
-  pr_line(e->p, "}");
-  pr_line(e->p, "out[%s] = ele;", axis == 1 ? "n * oc * fea + c * fea + f" : "n * oc * fea + f * oc + c");
-  for (int i = 0; i < 3; i++) pr_line(e->p, "}");
+  chan_print_c(e->p, &(ChanCall){.kind = CHAN_MAXOUT, .dtype = x->dtype, .outer = em_dim(e, x, 0),
+                                 .channels = pool_printf("%lld", (long long)oc), .inner = fea(e, x, axis),
+                                 .last = axis != 1, .groups = g, .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0)});
   return 0;
 }
 
@@ -81,29 +70,10 @@ static int emit_maxout_grad(EmitCtx *e) {
   int axis = maxout_axis(e->op, 4);
   int64_t g = attr_int(e->op, "groups", 0), oc = axis < 0 ? -1 : em_const_dim(e, out, axis);
   if (axis < 0 || g <= 0 || oc < 0) return em_fail(e, "bad axis or groups, or channels that depend on the batch");
-  const char *t = em_ctype(x->dtype);
-  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
-  pr_line(e->p, "const %s *out = %s;", t, em_ptr(e, out, 1));
-  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
-  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
-  pr_line(e->p, "const int64_t oc = %lld, fea = %s, groups = %lld;", (long long)oc,
-          axis == 1 ? em_prod(e, x, 2, 4) : em_prod(e, x, 1, 3), (long long)g);
-  pr_line(e->p, "for (int64_t q = 0; q < %s; q++) dx[q] = 0;", em_numel(e, dx));
-  pr_line(e->p, "for (int64_t n = 0; n < %s; n++) {", em_dim(e, x, 0));
-  pr_line(e->p, "for (int64_t c = 0; c < oc; c++) {");
-  pr_line(e->p, "for (int64_t f = 0; f < fea; f++) {");
-  pr_line(e->p, "const int64_t o = %s;", axis == 1 ? "n * oc * fea + c * fea + f" : "n * oc * fea + f * oc + c");
-  pr_line(e->p, "for (int64_t ph = 0; ph < groups; ph++) {");
-  if (axis == 1)
-    pr_line(e->p, "const int64_t at = (n * oc * fea + c * fea) * groups + ph * fea + f;");
-  else
-    pr_line(e->p, "const int64_t at = (n * oc * fea + f * oc + c) * groups + ph;");
-  pr_line(e->p, "if (x[at] == out[o]) {");
-  pr_line(e->p, "dx[at] += dout[o];");
-  pr_line(e->p, "break;");
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
-  for (int i = 0; i < 3; i++) pr_line(e->p, "}");
+  chan_print_c(e->p, &(ChanCall){.kind = CHAN_MAXOUT_GRAD, .dtype = x->dtype, .outer = em_dim(e, x, 0),
+                                 .channels = pool_printf("%lld", (long long)oc), .inner = fea(e, x, axis),
+                                 .last = axis != 1, .groups = g, .numel = em_numel(e, dx), .x = em_ptr(e, x, 1),
+                                 .out = em_ptr(e, out, 1), .dout = em_ptr(e, dout, 1), .dx = em_ptr(e, dx, 0)});
   return 0;
 }
 

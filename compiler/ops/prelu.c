@@ -20,6 +20,7 @@
 
 #include "../emit_ew.h"
 #include "../util.h"
+#include "chan_call.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -98,14 +99,8 @@ static int emit_prelu(EmitCtx *e) {
   if (prelu_view(e, x, &outer, &n, &inner, &nsym)) return -1;
   SymDim na = spec_numel(em_spec(e, alpha));
   if (na.a) return em_fail(e, "Alpha must not depend on the batch");
-  tu_pr(e, dt, "const float *x = %s, *alpha = %s;", em_ptr(e, x, 1), a);
-  tu_pr(e, dt, "float *out = %s;", em_ptr(e, out, 0));
-  pr_line(e->p, "for (int64_t o = 0; o < %s; o++) {", outer);
-  pr_line(e->p, "for (int64_t k = 0; k < %s; k++) {", n);
-  tu_pr(e, dt, "const float a = alpha[k];");
-  tu_pr(e, dt, "for (int64_t i = 0; i < %s; i++, x++, out++) *out = *x > 0.0f ? *x : a * *x;", inner);
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
+  chan_print_c(e->p, &(ChanCall){.kind = CHAN_PRELU, .dtype = dt, .outer = outer, .channels = n, .inner = inner,
+                                 .x = em_ptr(e, x, 1), .slope = a, .out = em_ptr(e, out, 0)});
   return 0;
 }
 
@@ -125,26 +120,11 @@ static int emit_prelu_grad(EmitCtx *e) {
   if (na.a || nsym.a || na.c != nsym.c)
     return em_fail(e, "Alpha has %s values where mode '%s' needs %s", em_sym(na), attr_str(e->op, "mode", "all"),
                    em_sym(nsym));
-  tu_pr(e, dt, "const float *x = %s, *dout = %s;", em_ptr(e, x, 1), em_ptr(e, dout, 1));
-  if (dx) {
-    tu_pr(e, dt, "const float *alpha = %s;", em_ptr(e, alpha, 1));
-    tu_pr(e, dt, "float *dx = %s;", em_ptr(e, dx, 0));
-    pr_line(e->p, "for (int64_t o = 0, i = 0; o < %s; o++) {", outer);
-    pr_line(e->p, "for (int64_t k = 0; k < %s; k++) {", n);
-    tu_pr(e, dt, "const float a = alpha[k];");
-    tu_pr(e, dt, "for (int64_t j = 0; j < %s; j++, i++) dx[i] = x[i] > 0.0f ? dout[i] : a * dout[i];", inner);
-    pr_line(e->p, "}");
-    pr_line(e->p, "}");
-  }
-  if (dalpha) { /* each alpha's sum in element order */
-    tu_pr(e, dt, "float *dalpha = %s;", em_ptr(e, dalpha, 0));
-    tu_pr(e, dt, "for (int64_t k = 0; k < %s; k++) dalpha[k] = 0.0f;", em_numel(e, dalpha));
-    pr_line(e->p, "for (int64_t o = 0, i = 0; o < %s; o++) {", outer);
-    pr_line(e->p, "for (int64_t k = 0; k < %s; k++) {", n);
-    tu_pr(e, dt, "for (int64_t j = 0; j < %s; j++, i++) dalpha[k] += x[i] > 0.0f ? 0.0f : x[i] * dout[i];", inner);
-    pr_line(e->p, "}");
-    pr_line(e->p, "}");
-  }
+  chan_print_c(e->p, &(ChanCall){.kind = CHAN_PRELU_GRAD, .dtype = dt, .outer = outer, .channels = n, .inner = inner,
+                                 .x = em_ptr(e, x, 1), .dout = em_ptr(e, dout, 1),
+                                 .slope = dx ? em_ptr(e, alpha, 1) : NULL, .dx = dx ? em_ptr(e, dx, 0) : NULL,
+                                 .dslope = dalpha ? em_ptr(e, dalpha, 0) : NULL,
+                                 .numel = dalpha ? em_numel(e, dalpha) : NULL});
   return 0;
 }
 
