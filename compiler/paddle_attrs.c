@@ -1380,6 +1380,7 @@ const char *const paddle_ops[] = {
     "lookup_table_v2",
     "lrn",
     "lstm",
+    "masked_select",
     "matmul",
     "matmul_v2",
     "max_pool2d_with_index",

@@ -294,8 +294,11 @@ static int emit_reduce_grad(EmitCtx *e) {
   Run runs[RT_MAX_RANK];
   const char *count = "1";
   VarSpec keep = {.known = 1};
+  if (xs->runtime_dim && !red[xs->runtime_dim - 1])
+    return em_fail(e, "dim %d of X ('%s') is only known at run time and %s keeps it, which is not supported",
+                   xs->runtime_dim - 1, x->name, e->op->type);
   for (int i = 0; i < r; i++) {
-    if (tu_is_one(xs->d[i])) continue;
+    if (tu_is_one(xs->d[i]) && xs->runtime_dim != i + 1) continue; /* a run-time extent may be 0 */
     const char *d = em_dim(e, x, i);
     if (red[i]) count = tu_mul(count, d);
     else keep.d[keep.rank++] = xs->d[i];
@@ -318,6 +321,8 @@ static int emit_reduce_grad(EmitCtx *e) {
       return em_fail(e, "%d reduced dims longer than 1 in a rank-%d X: Paddle's %s kernel leaves X@GRAD unwritten",
                      longer, r, e->op->type);
   }
+  if (xs->runtime_dim) /* X@GRAD has X's extent (the forward checked it is not 0) */
+    pr_line(e->p, "%s = %s;", em_dim(e, dx, xs->runtime_dim - 1), em_dim(e, x, xs->runtime_dim - 1));
   ReduceCall call = {.kind = REDUCE_GRAD, .type = em_ctype(x->dtype), .nruns = nr, .count = count,
                      .grad = sel ? RGRAD_SELECT : amx ? RGRAD_SHARE : prod ? RGRAD_PROD : fro ? RGRAD_FROBENIUS
                              : mean ? RGRAD_MEAN : RGRAD_SUM,
@@ -379,8 +384,11 @@ static const char *const reduce_grad_attr_ignores[] = {"in_dtype", "keep_dim", N
 OP_REDUCE_GRAD(reduce_amax_grad)
 OP_REDUCE_GRAD(reduce_amin_grad)
 OP_REDUCE_GRAD(reduce_max_grad)
-OP_REDUCE_GRAD(reduce_mean_grad)
+/* the grads of sum and mean take the run-time extent their forward reduced */
+const OpDef op_reduce_mean_grad = {.type = "reduce_mean_grad", .infer = grad_infer, .emit_c = emit_reduce_grad,
+                                   .attr_ignores = reduce_grad_attr_ignores, .runtime_extents = 1};
 OP_REDUCE_GRAD(reduce_min_grad)
 OP_REDUCE_GRAD(reduce_prod_grad)
 OP_REDUCE_GRAD(frobenius_norm_grad)
-OP_REDUCE_GRAD(reduce_sum_grad)
+const OpDef op_reduce_sum_grad = {.type = "reduce_sum_grad", .infer = grad_infer, .emit_c = emit_reduce_grad,
+                                  .attr_ignores = reduce_grad_attr_ignores, .runtime_extents = 1};

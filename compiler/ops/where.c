@@ -1,13 +1,20 @@
 /* where, where_index.
  *   where: Condition, X, Y -> Out; the three have one shape (Python
  *     broadcasts them beforehand); Out has X's dims and dtype.
- *   where_index: Condition -> Out, int64 [-1, rank(Condition)] (the
- *     coordinates of the true elements; their count is known at run time).
+ *   where_index (paddle.nonzero): Condition -> Out, int64 [-1,
+ *     rank(Condition)] (rank >= 1, Paddle's check): the coordinates of the
+ *     elements that convert to true (NaN does, -0.0 does not), in row-major
+ *     order; their count is known at run time.  While specializing, Out is
+ *     sized for every element and its dim 0 is a run-time extent (graph.h
+ *     VAR_RUNTIME_EXTENT) the kernel writes.
  * Emission (where): one element-wise loop; Condition, X and Y must have
- * Out's shape (Python broadcasts them before the op). */
+ * Out's shape (Python broadcasts them before the op).  where_index: bool,
+ * int16, int32, int64, float32, float64 (Paddle's CPU kernels but bfloat16;
+ * select_call.h). */
 #include <string.h>
 
 #include "ops.h"
+#include "select_call.h"
 #include "tensor_util.h"
 
 static int infer_where(OpCtx *c) {
@@ -23,8 +30,27 @@ static int infer_where(OpCtx *c) {
 static int infer_where_index(OpCtx *c) {
   Var *cond = ctx_need(c, "Condition", 0);
   if (!cond) return -1;
+  if (cond->shape.rank < 1) return ctx_fail(c, "Condition must have rank >= 1 (Paddle's check), got 0-D");
   Shape s = {2, {DIM_UNKNOWN, cond->shape.rank}};
+  if (c->g->specializing) s.d[0] = shape_numel(&cond->shape);
   ctx_set(c, "Out", 0, &s, RT_DT_INT64);
+  if (c->g->specializing && s.d[0] >= 0)
+    ctx_set_runtime_extent(c, "Out", 0, 0, "Condition (the elements that are not 0)");
+  return 0;
+}
+
+static int emit_where_index(EmitCtx *e) {
+  Var *cond = tu_in(e, "Condition", 0), *out = tu_out(e, "Out", 0);
+  if (!cond || !out) return -1;
+  const int dt = cond->dtype;
+  if (dt != RT_DT_BOOL && dt != RT_DT_INT16 && dt != RT_DT_INT32 && dt != RT_DT_INT64 && dt != RT_DT_FP32 &&
+      dt != RT_DT_FP64)
+    return em_fail(e, "where_index of %s is not supported (bool, int16, int32, int64, float32, float64)",
+                   rt_dtype_name(dt));
+  SelectCall s = {.kind = SELECT_NONZERO, .ctype = em_ctype(dt), .rank = tu_rank(e, cond), .cond = em_ptr(e, cond, 1),
+                  .out = em_ptr(e, out, 0), .rows = em_dim(e, out, 0)};
+  for (int d = 0; d < s.rank; d++) s.dims[d] = em_dim(e, cond, d);
+  select_print_c(e->p, &s);
   return 0;
 }
 
@@ -82,5 +108,5 @@ static int emit_where_grad(EmitCtx *e) {
 }
 
 const OpDef op_where = {.type = "where", .infer = infer_where, .emit_c = emit_where};
-const OpDef op_where_index = {.type = "where_index", .infer = infer_where_index};
+const OpDef op_where_index = {.type = "where_index", .infer = infer_where_index, .emit_c = emit_where_index};
 const OpDef op_where_grad = {.type = "where_grad", .infer = grad_infer, .emit_c = emit_where_grad};

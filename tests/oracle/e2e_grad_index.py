@@ -7,7 +7,8 @@ shuffle_channel, temporal_shift (NCHW and NHWC), maxout (ties), lrn,
 affine_channel (NCHW and NHWC; float64 too, forward outputs fetched and
 held to TOL64), max_pool3d_with_index, unpool and unpool3d, unfold and fold,
 affine_grid (2-D and 3-D, align_corners), bilinear_tensor_product,
-the fluid 1.x linear_interp, bicubic_interp and trilinear_interp.
+the fluid 1.x linear_interp, bicubic_interp and trilinear_interp,
+masked_select (Mask or X broadcast; through a sum or a mean),
 checked against Paddle's own grad ops (oracle_case.build_grad_case).
 
 Feeds named ids_v<N> hold ids in [0, N) (repeated ones included); feeds
@@ -340,8 +341,27 @@ interp_v1("trilinear_v1_mode0", "trilinear_interp", [2, 2, 3, 2, 4], out_d=4, ou
 interp_v1("trilinear_v1_scale", "trilinear_interp", [1, 2, 2, 3, 4], scale=1.5, align_corners=False)
 
 
+def masked(name, xs, ms, reduce):
+    """masked_select's grad through a sum or mean of what it selects (a
+    fed dout of the selection's own size cannot be made: its length is
+    only known at run time)."""
+    def f():
+        x = data("x", xs)
+        m = paddle.static.data("mask", ms, "bool")
+        return ["x", "mask"], [reduce(paddle.masked_select(x, m))], [x]
+    f.__name__ = name
+    case(f)
+
+
+masked("masked_select_sum", [3, 4], [3, 4], paddle.sum)
+masked("masked_select_mean_mask_broadcast", [2, 3, 4], [3, 1], paddle.mean)
+masked("masked_select_sum_x_broadcast", [3, 1], [2, 3, 5], paddle.sum)
+
+
 def make_input(v, rng):
     shape = [3 if d < 0 else d for d in v.shape]
+    if v.dtype == paddle.bool:
+        return rng.random(shape) < 0.5
     m = re.fullmatch(r"ids_v(\d+)", v.name)
     if m:
         return rng.integers(0, int(m.group(1)), shape).astype(str(v.dtype).replace("paddle.", ""))

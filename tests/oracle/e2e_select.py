@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Op-level end-to-end cases for the selections whose output size depends
+on the data: where_index (paddle.nonzero) of every dtype Paddle's CPU
+kernel takes but bfloat16 (NaN counts as non-zero, -0.0 does not), and
+masked_select with Mask and X broadcast either way (Paddle 2.6 repeats both)
+and of each dtype.  The count each keeps is a run-time extent: outputs are
+compared with Paddle's shape as well as values, none selected included.
+
+    python e2e_select.py OUTDIR [CASE ...]
+
+Feeds named `sparse*` hold mostly zeros, with NaN, -0.0 and infinities
+among them; `mask*` are bool with about half true, `none*` all false;
+integer inputs are in [-2, 3) (zeros among them).  Batch 2, the batch dim
+None in the first feed.  tests/oracle/oracle_case.py saves each case with
+Paddle's reference outputs."""
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from oracle_case import run_static_cases, case_registry  # noqa: E402
+
+import paddle  # noqa: E402
+
+BATCH = 2
+CASES, case = case_registry()
+
+
+def data(name, shape, dtype="float32"):
+    return paddle.static.data(name, shape, dtype)
+
+
+@case
+def nonzero():
+    b = data("mask_b", [None, 3, 4], "bool")
+    f = data("sparse_f", [None, 7])
+    d = data("sparse_d", [5], "float64")
+    i16 = data("i16", [None, 2, 3], "int16")
+    i32 = data("i32", [6], "int32")
+    i64 = data("i64", [None, 3], "int64")
+    outs = [paddle.nonzero(v) for v in (b, f, d, i16, i32, i64)]
+    return [b, f, d, i16, i32, i64], outs
+
+
+@case
+def nonzero_none():
+    z = data("none_z", [None, 4], "bool")
+    return [z], [paddle.nonzero(z)]
+
+
+@case
+def masked_select():
+    x = data("x", [None, 3, 4])
+    m = data("mask_m", [None, 3, 4], "bool")
+    mr = data("mask_row", [3, 1], "bool")     # broadcast along the last dim
+    ml = data("mask_last", [4], "bool")       # broadcast over the leading dims
+    y = data("y", [3, 1], "float64")          # X broadcast to the mask's [3, 5]
+    my = data("mask_y", [3, 5], "bool")
+    z = data("z", [3, 4])
+    big = data("mask_big", [2, 3, 4], "bool")  # the mask has more dims than X
+    outs = [paddle.masked_select(x, m), paddle.masked_select(x, mr), paddle.masked_select(x, ml),
+            paddle.masked_select(y, my), paddle.masked_select(z, big)]
+    return [x, m, mr, ml, y, my, z, big], outs
+
+
+@case
+def masked_select_int():
+    i = data("i32", [None, 5], "int32")
+    j = data("i64", [None, 5], "int64")
+    m = data("mask_m", [None, 5], "bool")
+    z = data("none_z", [None, 5], "bool")
+    return [i, j, m, z], [paddle.masked_select(i, m), paddle.masked_select(j, m), paddle.masked_select(i, z)]
+
+
+def make_input(v, rng):
+    shape = [BATCH if d in (None, -1) else d for d in v.shape]
+    dt = str(v.dtype).replace("paddle.", "")
+    if v.name.startswith("none"):
+        return np.zeros(shape, bool)
+    if v.name.startswith("mask"):
+        return rng.random(shape) < 0.5
+    if "int" in dt:
+        return rng.integers(-2, 3, size=shape).astype(dt)
+    if v.name.startswith("sparse"):
+        x = np.where(rng.random(shape) < 0.6, 0.0, rng.standard_normal(shape))
+        flat = x.reshape(-1)
+        flat[:4] = [np.nan, -0.0, np.inf, 0.0]
+        return x.astype(dt)
+    return rng.standard_normal(shape).astype(dt)
+
+
+if __name__ == "__main__":
+    run_static_cases(CASES, make_input)
