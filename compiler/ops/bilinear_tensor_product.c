@@ -7,6 +7,7 @@
  * X x Weight[k] (sums over i), then the row sums of its product with Y, then
  * the bias. */
 #include "../util.h"
+#include "mat_call.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -29,6 +30,14 @@ static int infer_bilinear(OpCtx *c) {
   return 0;
 }
 
+/* The sizes into the record: X's rows and Weight's constant [K, M, N]. */
+static void dims(EmitCtx *e, const Var *x, int64_t K, int64_t M, int64_t N, BilinearCall *call) {
+  call->rows = em_dim(e, x, 0);
+  call->k = pool_printf("%lld", (long long)K);
+  call->m = pool_printf("%lld", (long long)M);
+  call->n = pool_printf("%lld", (long long)N);
+}
+
 static int emit_bilinear(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *y = tu_in(e, "Y", 0), *w = tu_in(e, "Weight", 0), *out = tu_out(e, "Out", 0);
   if (!x || !y || !w || !out) return -1;
@@ -41,22 +50,10 @@ static int emit_bilinear(EmitCtx *e) {
   int64_t K = em_const_dim(e, w, 0), M = em_const_dim(e, w, 1), N = em_const_dim(e, w, 2);
   if (K < 0 || M < 0 || N < 0 || em_const_dim(e, x, 1) != M || em_const_dim(e, y, 1) != N)
     return em_fail(e, "X, Y and Weight do not fit");
-  const char *t = em_ctype(dt);
-  pr_line(e->p, "const %s *x = %s, *y = %s, *w = %s;", t, em_ptr(e, x, 1), em_ptr(e, y, 1), em_ptr(e, w, 1));
-  if (b) pr_line(e->p, "const %s *bias = %s;", t, em_ptr(e, b, 1));
-  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
-  pr_line(e->p, "const int64_t K = %lld, M = %lld, N = %lld;", (long long)K, (long long)M, (long long)N);
-  pr_line(e->p, "for (int64_t r = 0; r < %s; r++) {", em_dim(e, x, 0));
-  pr_line(e->p, "for (int64_t k = 0; k < K; k++) {");
-  pr_line(e->p, "%s sum = 0;", t);
-  pr_line(e->p, "for (int64_t j = 0; j < N; j++) {");
-  pr_line(e->p, "%s left = 0;", t);
-  pr_line(e->p, "for (int64_t i = 0; i < M; i++) left += x[r * M + i] * w[(k * M + i) * N + j];");
-  pr_line(e->p, "sum += left * y[r * N + j];");
-  pr_line(e->p, "}");
-  pr_line(e->p, "out[r * K + k] = %s;", b ? "sum + bias[k]" : "sum");
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
+  BilinearCall call = {.dtype = dt, .x = em_ptr(e, x, 1), .y = em_ptr(e, y, 1), .w = em_ptr(e, w, 1),
+                       .bias = b ? em_ptr(e, b, 1) : NULL, .out = em_ptr(e, out, 0)};
+  dims(e, x, K, M, N, &call);
+  bilinear_print_c(e->p, &call);
   return 0;
 }
 
@@ -98,65 +95,12 @@ static int emit_bilinear_grad(EmitCtx *e) {
   if (K < 0 || M < 0 || N < 0 || em_const_dim(e, x, 1) != M || em_const_dim(e, y, 1) != N ||
       em_const_dim(e, dout, 1) != K)
     return em_fail(e, "X, Y, Weight and Out@GRAD do not fit");
-  const char *t = em_ctype(dt);
-  pr_line(e->p, "const %s *x = %s, *y = %s, *w = %s, *dout = %s;", t, em_ptr(e, x, 1), em_ptr(e, y, 1),
-          em_ptr(e, w, 1), em_ptr(e, dout, 1));
-  pr_line(e->p, "const int64_t nb = %s, K = %lld, M = %lld, N = %lld;", em_dim(e, x, 0), (long long)K, (long long)M,
-          (long long)N);
-  if (dx) {
-    pr_line(e->p, "{");
-    pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
-    pr_line(e->p, "for (int64_t q = 0; q < nb * M; q++) dx[q] = 0;");
-    pr_line(e->p, "for (int64_t k = 0; k < K; k++) {");
-    pr_line(e->p, "for (int64_t b = 0; b < nb; b++) {");
-    pr_line(e->p, "for (int64_t i = 0; i < M; i++) {");
-    pr_line(e->p, "%s s = 0;", t);
-    pr_line(e->p, "for (int64_t j = 0; j < N; j++) s += dout[b * K + k] * y[b * N + j] * w[(k * M + i) * N + j];");
-    pr_line(e->p, "dx[b * M + i] += s;");
-    pr_line(e->p, "}");
-    pr_line(e->p, "}");
-    pr_line(e->p, "}");
-    pr_line(e->p, "}");
-  }
-  if (dy) {
-    pr_line(e->p, "{");
-    pr_line(e->p, "%s *dy = %s;", t, em_ptr(e, dy, 0));
-    pr_line(e->p, "for (int64_t q = 0; q < nb * N; q++) dy[q] = 0;");
-    pr_line(e->p, "for (int64_t k = 0; k < K; k++) {");
-    pr_line(e->p, "for (int64_t b = 0; b < nb; b++) {");
-    pr_line(e->p, "for (int64_t j = 0; j < N; j++) {");
-    pr_line(e->p, "%s s = 0;", t);
-    pr_line(e->p, "for (int64_t i = 0; i < M; i++) s += dout[b * K + k] * x[b * M + i] * w[(k * M + i) * N + j];");
-    pr_line(e->p, "dy[b * N + j] += s;");
-    pr_line(e->p, "}");
-    pr_line(e->p, "}");
-    pr_line(e->p, "}");
-    pr_line(e->p, "}");
-  }
-  if (dw) {
-    pr_line(e->p, "{");
-    pr_line(e->p, "%s *dw = %s;", t, em_ptr(e, dw, 0));
-    pr_line(e->p, "for (int64_t k = 0; k < K; k++) {");
-    pr_line(e->p, "for (int64_t i = 0; i < M; i++) {");
-    pr_line(e->p, "for (int64_t j = 0; j < N; j++) {");
-    pr_line(e->p, "%s s = 0;", t);
-    pr_line(e->p, "for (int64_t b = 0; b < nb; b++) s += dout[b * K + k] * x[b * M + i] * y[b * N + j];");
-    pr_line(e->p, "dw[(k * M + i) * N + j] = s;");
-    pr_line(e->p, "}");
-    pr_line(e->p, "}");
-    pr_line(e->p, "}");
-    pr_line(e->p, "}");
-  }
-  if (db) {
-    pr_line(e->p, "{");
-    pr_line(e->p, "%s *db = %s;", t, em_ptr(e, db, 0));
-    pr_line(e->p, "for (int64_t k = 0; k < K; k++) {");
-    pr_line(e->p, "%s s = 0;", t);
-    pr_line(e->p, "for (int64_t b = 0; b < nb; b++) s += dout[b * K + k];");
-    pr_line(e->p, "db[k] = s;");
-    pr_line(e->p, "}");
-    pr_line(e->p, "}");
-  }
+  BilinearCall call = {.grad = 1, .dtype = dt, .x = em_ptr(e, x, 1), .y = em_ptr(e, y, 1), .w = em_ptr(e, w, 1),
+                       .dout = em_ptr(e, dout, 1), .dx = dx ? em_ptr(e, dx, 0) : NULL,
+                       .dy = dy ? em_ptr(e, dy, 0) : NULL, .dw = dw ? em_ptr(e, dw, 0) : NULL,
+                       .db = db ? em_ptr(e, db, 0) : NULL};
+  dims(e, x, K, M, N, &call);
+  bilinear_print_c(e->p, &call);
   return 0;
 }
 
