@@ -1,6 +1,9 @@
 /* The C printers of the small matrix kernels (mat_call.h). */
 #include "mat_call.h"
 
+#include "../util.h"
+#include "move_call.h"
+
 /* The C type of RT_DT_FP32 or RT_DT_FP64. */
 static const char *ctype(int dtype) { return dtype == RT_DT_FP64 ? "double" : "float"; }
 
@@ -85,4 +88,96 @@ static void print_bilinear_grad(Printer *p, const BilinearCall *c) {
 void bilinear_print_c(Printer *p, const BilinearCall *c) {
   if (c->grad) print_bilinear_grad(p, c);
   else print_bilinear(p, c);
+}
+
+/* `dst` (a [h, w] scratch matrix) = the matrix view of the tensor at `src`
+ * (Weight's layout): a copy for dim 0, [d1, d0 * rest] from [d0, d1, rest]
+ * for dim 1. */
+static void spectral_to_matrix(Printer *p, const SpectralCall *c, const char *src, const char *dst) {
+  if (c->dim == 0) {
+    pr_line(p, "memcpy(%s, %s, (size_t)(h * w) * sizeof *%s);", dst, src, dst);
+    return;
+  }
+  const char *dims[3] = {pool_printf("%lld", (long long)c->d1), pool_printf("%lld", (long long)c->d0),
+                         pool_printf("%lld", (long long)c->rest)};
+  const char *strides[3] = {pool_printf("%lld", (long long)c->rest), pool_printf("%lld", (long long)(c->d1 * c->rest)),
+                            "1"};
+  move_print_c(p, &(MoveCall){.kind = MOVE_COPY_STRIDED, .src = src, .dst = dst, .esize = pool_printf("sizeof *%s", dst),
+                              .rank = 3, .dims = dims, .strides = strides});
+}
+
+/* `dst[<Weight's layout>] = <expr>` for every element of the matrix view,
+ * `expr` reading element k = i * w + j of matrices (and i, j themselves). */
+static void spectral_from_matrix(Printer *p, const SpectralCall *c, const char *dst, const char *expr) {
+  if (c->dim == 0) {
+    pr_line(p, "for (int64_t i = 0; i < h; i++)");
+    pr_line(p, "  for (int64_t j = 0, k = i * w; j < w; j++, k++) %s[k] = %s;", dst, expr);
+    return;
+  } /* back to [d0, d1, rest]: column j = a * rest + q of row i */
+  pr_line(p, "for (int64_t a = 0; a < %lld; a++) {", (long long)c->d0);
+  pr_line(p, "for (int64_t i = 0; i < h; i++) {");
+  pr_line(p, "for (int64_t q = 0; q < %lld; q++) {", (long long)c->rest);
+  pr_line(p, "const int64_t j = a * %lld + q, k = i * w + j;", (long long)c->rest);
+  pr_line(p, "%s[(a * h + i) * %lld + q] = %s;", dst, (long long)c->rest, expr);
+  for (int k = 0; k < 3; k++) pr_line(p, "}");
+}
+
+/* phi's CalcMatrixSigmaAndNormWeight on copies of U and V: wm (the matrix
+ * view of Weight), u, v after power_iters steps, wv = W v and sigma = u .
+ * (W v), in scratch and locals; h and w are declared. */
+static void spectral_sigma(Printer *p, const SpectralCall *c) {
+  const char *t = ctype(c->dtype), *sq = c->dtype == RT_DT_FP32 ? "sqrtf" : "sqrt";
+  pr_line(p, "%s *wm = (%s *)%s;", t, t, c->wm);
+  pr_line(p, "%s *u = (%s *)%s;", t, t, c->u);
+  pr_line(p, "%s *v = (%s *)%s;", t, t, c->v);
+  pr_line(p, "%s *wv = (%s *)%s;", t, t, c->wv);
+  pr_line(p, "const int64_t h = %lld, w = %lld;", (long long)c->h, (long long)c->w);
+  pr_line(p, "const %s eps = (%s)%s;", t, t, c->eps);
+  spectral_to_matrix(p, c, c->weight, "wm");
+  pr_line(p, "memcpy(u, %s, (size_t)h * sizeof *u);", c->u_in);
+  pr_line(p, "memcpy(v, %s, (size_t)w * sizeof *v);", c->v_in);
+  pr_line(p, "for (int64_t it = 0; it < %lld; it++) {", (long long)c->power_iters);
+  pr_line(p, "%s norm = 0;", t);
+  pr_line(p, "for (int64_t j = 0; j < w; j++) {");
+  pr_line(p, "%s s = 0;", t);
+  pr_line(p, "for (int64_t i = 0; i < h; i++) s += wm[i * w + j] * u[i];");
+  pr_line(p, "v[j] = s;");
+  pr_line(p, "norm += s * s;");
+  pr_line(p, "}");
+  pr_line(p, "norm = %s(norm);", sq);
+  pr_line(p, "for (int64_t j = 0; j < w; j++) v[j] = v[j] / (norm + eps);");
+  pr_line(p, "norm = 0;");
+  pr_line(p, "for (int64_t i = 0; i < h; i++) {");
+  pr_line(p, "%s s = 0;", t);
+  pr_line(p, "for (int64_t j = 0; j < w; j++) s += wm[i * w + j] * v[j];");
+  pr_line(p, "u[i] = s;");
+  pr_line(p, "norm += s * s;");
+  pr_line(p, "}");
+  pr_line(p, "norm = %s(norm);", sq);
+  pr_line(p, "for (int64_t i = 0; i < h; i++) u[i] = u[i] / (norm + eps);");
+  pr_line(p, "}");
+  pr_line(p, "%s sigma = 0;", t);
+  pr_line(p, "for (int64_t i = 0; i < h; i++) {");
+  pr_line(p, "wv[i] = 0;");
+  pr_line(p, "for (int64_t j = 0; j < w; j++) wv[i] += wm[i * w + j] * v[j];");
+  pr_line(p, "sigma += u[i] * wv[i];");
+  pr_line(p, "}");
+}
+
+/* Out = W / sigma; the grad (phi SpectralNormGradKernel, 2.6): S = the sum
+ * of W / sigma, dW = dOut * (1 - u[i] * v[j] * S) / sigma. */
+void spectral_print_c(Printer *p, const SpectralCall *c) {
+  const char *t = ctype(c->dtype);
+  spectral_sigma(p, c);
+  if (!c->grad) {
+    pr_line(p, "%s *out = %s;", t, c->out);
+    spectral_from_matrix(p, c, "out", "wm[k] / sigma");
+    return;
+  }
+  pr_line(p, "%s *gm = (%s *)%s;", t, t, c->gm);
+  spectral_to_matrix(p, c, c->dout, "gm");
+  pr_line(p, "%s sum = 0;", t);
+  pr_line(p, "for (int64_t k = 0; k < h * w; k++) sum += wm[k] / sigma;");
+  pr_line(p, "%s *dw = %s;", t, c->dw);
+  spectral_from_matrix(p, c, "dw", pool_printf("gm[k] * ((%s)1 - u[i] * v[j] * sum) / sigma", t));
 }

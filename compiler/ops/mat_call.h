@@ -1,10 +1,12 @@
 /* Small matrix kernels printed as loops, as the lowering decided them, and
- * their C printers: bilinear_tensor_product and its grad.
+ * their C printers: bilinear_tensor_product, spectral_norm and their grads.
  *
  * Each op has its own record (its geometry is its own): the emitters
- * (bilinear_tensor_product.c) check the tensors and fill it with the
- * element type, the sizes and the buffers as C expressions; the printers
- * print the loops; another backend prints the same records. */
+ * (bilinear_tensor_product.c, spectral_norm.c) check the tensors and fill
+ * it with the element type, the sizes and the buffers as C expressions,
+ * the scratch and the literals; the printers print the loops (and
+ * spectral_norm's transposes through move_call.h); another backend prints
+ * the same records. */
 #ifndef PADDLEC_OPS_MAT_CALL_H
 #define PADDLEC_OPS_MAT_CALL_H
 
@@ -23,5 +25,24 @@ typedef struct BilinearCall {
 } BilinearCall;
 
 void bilinear_print_c(Printer *p, const BilinearCall *c);
+
+/* Weight [d0, d1, rest...] as the matrix W [h, w] (h = d0 for dim 0; for
+ * dim 1 h = d1 and W is [d1, d0 * rest]), U [h], V [w]. */
+typedef struct SpectralCall {
+  int grad;                     /* the grad: dw from dout; else out */
+  int dtype;                    /* RT_DT_FP32 or RT_DT_FP64 */
+  int dim;                      /* 0 or 1 */
+  int64_t h, w;                 /* the matrix view */
+  int64_t d0, d1, rest;         /* dim 1: Weight's first two dims and the product of the dims after them */
+  int64_t power_iters;          /* the power iteration's steps */
+  const char *eps;              /* a float literal */
+  const char *wm, *u, *v, *wv;  /* scratch: W, u, v and W v */
+  const char *gm;               /* the grad's scratch: dOut's matrix view */
+  const char *weight, *u_in, *v_in; /* read (U and V are copied, not updated) */
+  const char *out;              /* the forward's */
+  const char *dout, *dw;        /* the grad's */
+} SpectralCall;
+
+void spectral_print_c(Printer *p, const SpectralCall *c);
 
 #endif

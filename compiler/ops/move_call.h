@@ -4,9 +4,9 @@
  * per-channel scale and bias, fake_quant's largest magnitude).
  *
  * The emitters (gather.c, lookup_table.c, tensor_util.c's tu_strided_copy,
- * diagonal.c, nanmedian.c, spectral_norm.c, the NHWC convolutions of
- * conv_util.c, conv.c and conv_transpose.c, affine_channel.c, fake_quant.c,
- * pad.c) fill one record: which routine, its buffers and geometry as C
+ * diagonal.c, nanmedian.c, the NHWC convolutions of conv_util.c, conv.c and
+ * conv_transpose.c, affine_channel.c, fake_quant.c, pad.c) and
+ * spectral_norm's printer (mat_call.c) fill one record: which routine, its buffers and geometry as C
  * expressions.  move_print_c and move_expr_c are the only code that spells
  * these runtime calls (rt_gather, rt_gather_nd, rt_copy_strided,
  * rt_nhwc_to_nchw, rt_nchw_to_nhwc, rt_channel_affine, rt_abs_max, rt_pad3d);
