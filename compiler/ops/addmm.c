@@ -8,7 +8,7 @@
  * rt_sgemm_ws with beta = Beta (Paddle's blas.GEMM on the broadcast Input),
  * for float64 a product loop summed in double. */
 #include "../util.h"
-#include "gemm_call.h"
+#include "mat_call.h"
 #include "ops.h"
 #include "rt_kernels.h"
 #include "tensor_util.h"
@@ -48,32 +48,15 @@ static int emit_addmm(EmitCtx *e) {
     return em_fail(e, "Input's rows (%s) are neither 1 nor Out's (%s)", em_sym(rows), em_dim(e, out, 0));
   if (!tu_is_one(cols) && (cols.a != os->d[1].a || cols.c != os->d[1].c))
     return em_fail(e, "Input's columns (%s) are neither 1 nor Out's (%s)", em_sym(cols), em_dim(e, out, 1));
-  const char *t = em_ctype(dt);
   double alpha = attr_float(e->op, "Alpha", 1), beta = attr_float(e->op, "Beta", 1);
-  pr_line(e->p, "const int64_t M = %s, N = %s, K = %s;", em_dim(e, out, 0), em_dim(e, out, 1), em_dim(e, x, 1));
-  pr_line(e->p, "const %s *in = %s;", t, em_ptr(e, in, 1));
-  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
-  pr_line(e->p, "/* Input [%s, %s] broadcast to [M, N] */", em_sym(rows), em_sym(cols));
-  pr_line(e->p, "for (int64_t i = 0; i < M; i++)");
-  pr_line(e->p, "  for (int64_t j = 0; j < N; j++) out[i * N + j] = in[%s];",
-          tu_add(tu_is_one(rows) ? "0" : tu_mul("i", em_sym(cols)), tu_is_one(cols) ? "0" : "j"));
-  if (dt == RT_DT_FP32) {
-    pr_line(e->p, "/* out = Alpha * x @ y + Beta * out */");
-    gemm_print_c(e->p, &(GemmCall){.m = "M", .n = "N", .k = "K", .alpha = em_float((float)alpha),
-                                    .a = em_ptr(e, x, 1), .lda = "K", .b = em_ptr(e, y, 1), .ldb = "N", .c = "out",
-                                    .ldc = "N", .beta = em_float((float)beta),
-                                    .ws = em_gemm_ws(e, em_sym_prod(e, out, 0, 1), em_sym_prod(e, out, 1, 2),
-                                                     em_sym_prod(e, x, 1, 2))});
-    return 0;
-  }
-  pr_line(e->p, "const double *x = %s, *y = %s;", em_ptr(e, x, 1), em_ptr(e, y, 1));
-  pr_line(e->p, "for (int64_t i = 0; i < M; i++) {");
-  pr_line(e->p, "for (int64_t j = 0; j < N; j++) {");
-  pr_line(e->p, "double acc = 0.0;");
-  pr_line(e->p, "for (int64_t k = 0; k < K; k++) acc += x[i * K + k] * y[k * N + j];");
-  pr_line(e->p, "out[i * N + j] = %s * acc + %s * out[i * N + j];", tu_literal(dt, alpha), tu_literal(dt, beta));
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
+  const int f32 = dt == RT_DT_FP32;
+  AddmmCall call = {.dtype = dt, .m = em_dim(e, out, 0), .n = em_dim(e, out, 1), .k = em_dim(e, x, 1),
+                    .in_rows = em_sym(rows), .in_cols = em_sym(cols), .one_row = tu_is_one(rows),
+                    .one_col = tu_is_one(cols), .alpha = f32 ? em_float((float)alpha) : tu_literal(dt, alpha),
+                    .beta = f32 ? em_float((float)beta) : tu_literal(dt, beta), .x = em_ptr(e, x, 1),
+                    .y = em_ptr(e, y, 1), .in = em_ptr(e, in, 1), .out = em_ptr(e, out, 0)};
+  if (f32) call.ws = em_gemm_ws(e, em_sym_prod(e, out, 0, 1), em_sym_prod(e, out, 1, 2), em_sym_prod(e, x, 1, 2));
+  addmm_print_c(e->p, &call);
   return 0;
 }
 
@@ -103,51 +86,22 @@ static int emit_addmm_grad(EmitCtx *e) {
   int row_sum = rows.a != os->d[0].a || rows.c != os->d[0].c, col_sum = cols.a != os->d[1].a || cols.c != os->d[1].c;
   if ((row_sum && !tu_is_one(rows)) || (col_sum && !tu_is_one(cols)))
     return em_fail(e, "Input does not broadcast to Out@GRAD");
-  const char *t = em_ctype(dt);
   double alpha = attr_float(e->op, "Alpha", 1), beta = attr_float(e->op, "Beta", 1);
-  const char *sa = tu_literal(dt, (float)alpha), *sb = tu_literal(dt, (float)beta);
-  pr_line(e->p, "const int64_t M = %s, N = %s, K = %s;", em_dim(e, dout, 0), em_dim(e, dout, 1), em_dim(e, x, 1));
-  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
-  if (din) {
-    pr_line(e->p, "%s *din = %s;", t, em_ptr(e, din, 0));
-    if (row_sum && col_sum) {
-      pr_line(e->p, "%s acc = 0;", t);
-      pr_line(e->p, "for (int64_t i = 0; i < M * N; i++) acc += dout[i];");
-      pr_line(e->p, "din[0] = acc * %s;", sb);
-    } else if (row_sum) {
-      pr_line(e->p, "for (int64_t j = 0; j < N; j++) din[j] = 0;");
-      pr_line(e->p, "for (int64_t i = 0; i < M; i++)");
-      pr_line(e->p, "  for (int64_t j = 0; j < N; j++) din[j] += dout[i * N + j];");
-      pr_line(e->p, "for (int64_t j = 0; j < N; j++) din[j] *= %s;", sb);
-    } else if (col_sum) {
-      pr_line(e->p, "for (int64_t i = 0; i < M; i++) {");
-      pr_line(e->p, "%s acc = 0;", t);
-      pr_line(e->p, "for (int64_t j = 0; j < N; j++) acc += dout[i * N + j];");
-      pr_line(e->p, "din[i] = acc * %s;", sb);
-      pr_line(e->p, "}");
-    } else {
-      pr_line(e->p, "for (int64_t i = 0; i < M * N; i++) din[i] = dout[i] * %s;", sb);
-    }
-  }
+  AddmmCall call = {.grad = 1, .dtype = dt, .m = em_dim(e, dout, 0), .n = em_dim(e, dout, 1), .k = em_dim(e, x, 1),
+                    .sum_rows = row_sum, .sum_cols = col_sum, .alpha = tu_literal(dt, (float)alpha),
+                    .beta = tu_literal(dt, (float)beta), .dout = em_ptr(e, dout, 1),
+                    .din = din ? em_ptr(e, din, 0) : NULL};
   SymDim m = em_sym_prod(e, dout, 0, 1), n = em_sym_prod(e, dout, 1, 2), k = em_sym_prod(e, x, 1, 2);
-  const int f64 = dt != RT_DT_FP32;
-  const char *one = tu_literal(dt, 1), *zero = tu_literal(dt, 0);
+  const int f32 = dt == RT_DT_FP32;
   if (dx) { /* dx = dout y^T, then times Alpha */
-    pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
-    const char *yp = em_ptr(e, y, 1);
-    gemm_print_c(e->p, &(GemmCall){.f64 = f64, .trans_b = 1, .m = "M", .n = "K", .k = "N", .alpha = one, .a = "dout",
-                                   .lda = "N", .b = yp, .ldb = "N", .beta = zero, .c = "dx", .ldc = "K",
-                                   .ws = f64 ? NULL : em_gemm_ws(e, m, k, n)});
-    pr_line(e->p, "for (int64_t i = 0; i < M * K; i++) dx[i] *= %s;", sa);
+    call.dx = em_ptr(e, dx, 0), call.y = em_ptr(e, y, 1);
+    if (f32) call.ws_dx = em_gemm_ws(e, m, k, n);
   }
   if (dy) { /* dy = x^T dout, then times Alpha */
-    pr_line(e->p, "%s *dy = %s;", t, em_ptr(e, dy, 0));
-    const char *xp = em_ptr(e, x, 1);
-    gemm_print_c(e->p, &(GemmCall){.f64 = f64, .trans_a = 1, .m = "K", .n = "N", .k = "M", .alpha = one, .a = xp,
-                                   .lda = "K", .b = "dout", .ldb = "N", .beta = zero, .c = "dy", .ldc = "N",
-                                   .ws = f64 ? NULL : em_gemm_ws(e, k, n, m)});
-    pr_line(e->p, "for (int64_t i = 0; i < K * N; i++) dy[i] *= %s;", sa);
+    call.dy = em_ptr(e, dy, 0), call.x = em_ptr(e, x, 1);
+    if (f32) call.ws_dy = em_gemm_ws(e, k, n, m);
   }
+  addmm_print_c(e->p, &call);
   return 0;
 }
 

@@ -3,10 +3,11 @@
  *   C = alpha * op(A) op(B) + beta * C, then the epilogue (bias, residual,
  *   activation: runtime/rt_act.h's RtEpilogue) when `ep` names one.
  *
- * The emitters of matmul, matmul_v2, bmm, mul (and their grads), addmm,
- * fused_gemm_epilogue and fused_feedforward fill one record per product:
- * sizes, operands and leading dimensions as C expressions in the kernel's
- * names, the scratch the planner sized (em_gemm_ws).  gemm_print_c is the
+ * The emitters of matmul, matmul_v2, bmm, mul (and their grads),
+ * fused_gemm_epilogue and fused_feedforward, and addmm's printer
+ * (mat_call.c) fill one record per product: sizes, operands and leading
+ * dimensions as C expressions in the kernel's names, the scratch the
+ * planner sized (em_gemm_ws).  gemm_print_c is the
  * only code that knows how the C runtime spells a product (rt_sgemm_ws,
  * rt_sgemm_ep, rt_dgemm); another backend prints the same records. */
 #ifndef PADDLEC_OPS_GEMM_CALL_H

@@ -2,7 +2,9 @@
 #include "mat_call.h"
 
 #include "../util.h"
+#include "gemm_call.h"
 #include "move_call.h"
+#include "tensor_util.h"
 
 /* The C type of RT_DT_FP32 or RT_DT_FP64. */
 static const char *ctype(int dtype) { return dtype == RT_DT_FP64 ? "double" : "float"; }
@@ -180,4 +182,80 @@ void spectral_print_c(Printer *p, const SpectralCall *c) {
   pr_line(p, "for (int64_t k = 0; k < h * w; k++) sum += wm[k] / sigma;");
   pr_line(p, "%s *dw = %s;", t, c->dw);
   spectral_from_matrix(p, c, "dw", pool_printf("gm[k] * ((%s)1 - u[i] * v[j] * sum) / sigma", t));
+}
+
+/* Out = Input broadcast, then Out = alpha * X Y + beta * Out: one product
+ * (float32) or a loop summed in double. */
+static void print_addmm(Printer *p, const AddmmCall *c) {
+  const char *t = ctype(c->dtype);
+  pr_line(p, "const int64_t M = %s, N = %s, K = %s;", c->m, c->n, c->k);
+  pr_line(p, "const %s *in = %s;", t, c->in);
+  pr_line(p, "%s *out = %s;", t, c->out);
+  pr_line(p, "/* Input [%s, %s] broadcast to [M, N] */", c->in_rows, c->in_cols);
+  pr_line(p, "for (int64_t i = 0; i < M; i++)");
+  pr_line(p, "  for (int64_t j = 0; j < N; j++) out[i * N + j] = in[%s];",
+          tu_add(c->one_row ? "0" : tu_mul("i", c->in_cols), c->one_col ? "0" : "j"));
+  if (c->dtype == RT_DT_FP32) {
+    pr_line(p, "/* out = Alpha * x @ y + Beta * out */");
+    gemm_print_c(p, &(GemmCall){.m = "M", .n = "N", .k = "K", .alpha = c->alpha, .a = c->x, .lda = "K", .b = c->y,
+                                .ldb = "N", .c = "out", .ldc = "N", .beta = c->beta, .ws = c->ws});
+    return;
+  }
+  pr_line(p, "const double *x = %s, *y = %s;", c->x, c->y);
+  pr_line(p, "for (int64_t i = 0; i < M; i++) {");
+  pr_line(p, "for (int64_t j = 0; j < N; j++) {");
+  pr_line(p, "double acc = 0.0;");
+  pr_line(p, "for (int64_t k = 0; k < K; k++) acc += x[i * K + k] * y[k * N + j];");
+  pr_line(p, "out[i * N + j] = %s * acc + %s * out[i * N + j];", c->alpha, c->beta);
+  pr_line(p, "}");
+  pr_line(p, "}");
+}
+
+/* phi AddmmGradKernel: din = beta * dout summed back over Input's
+ * broadcast; dx = dout Y^T and dy = X^T dout, each product then times
+ * alpha (blas SCAL). */
+static void print_addmm_grad(Printer *p, const AddmmCall *c) {
+  const char *t = ctype(c->dtype), *sb = c->beta;
+  const char *one = tu_literal(c->dtype, 1), *zero = tu_literal(c->dtype, 0);
+  const int f64 = c->dtype != RT_DT_FP32;
+  pr_line(p, "const int64_t M = %s, N = %s, K = %s;", c->m, c->n, c->k);
+  pr_line(p, "const %s *dout = %s;", t, c->dout);
+  if (c->din) {
+    pr_line(p, "%s *din = %s;", t, c->din);
+    if (c->sum_rows && c->sum_cols) {
+      pr_line(p, "%s acc = 0;", t);
+      pr_line(p, "for (int64_t i = 0; i < M * N; i++) acc += dout[i];");
+      pr_line(p, "din[0] = acc * %s;", sb);
+    } else if (c->sum_rows) {
+      pr_line(p, "for (int64_t j = 0; j < N; j++) din[j] = 0;");
+      pr_line(p, "for (int64_t i = 0; i < M; i++)");
+      pr_line(p, "  for (int64_t j = 0; j < N; j++) din[j] += dout[i * N + j];");
+      pr_line(p, "for (int64_t j = 0; j < N; j++) din[j] *= %s;", sb);
+    } else if (c->sum_cols) {
+      pr_line(p, "for (int64_t i = 0; i < M; i++) {");
+      pr_line(p, "%s acc = 0;", t);
+      pr_line(p, "for (int64_t j = 0; j < N; j++) acc += dout[i * N + j];");
+      pr_line(p, "din[i] = acc * %s;", sb);
+      pr_line(p, "}");
+    } else {
+      pr_line(p, "for (int64_t i = 0; i < M * N; i++) din[i] = dout[i] * %s;", sb);
+    }
+  }
+  if (c->dx) {
+    pr_line(p, "%s *dx = %s;", t, c->dx);
+    gemm_print_c(p, &(GemmCall){.f64 = f64, .trans_b = 1, .m = "M", .n = "K", .k = "N", .alpha = one, .a = "dout",
+                                .lda = "N", .b = c->y, .ldb = "N", .beta = zero, .c = "dx", .ldc = "K", .ws = c->ws_dx});
+    pr_line(p, "for (int64_t i = 0; i < M * K; i++) dx[i] *= %s;", c->alpha);
+  }
+  if (c->dy) {
+    pr_line(p, "%s *dy = %s;", t, c->dy);
+    gemm_print_c(p, &(GemmCall){.f64 = f64, .trans_a = 1, .m = "K", .n = "N", .k = "M", .alpha = one, .a = c->x,
+                                .lda = "K", .b = "dout", .ldb = "N", .beta = zero, .c = "dy", .ldc = "N", .ws = c->ws_dy});
+    pr_line(p, "for (int64_t i = 0; i < K * N; i++) dy[i] *= %s;", c->alpha);
+  }
+}
+
+void addmm_print_c(Printer *p, const AddmmCall *c) {
+  if (c->grad) print_addmm_grad(p, c);
+  else print_addmm(p, c);
 }

@@ -1,12 +1,13 @@
 /* Small matrix kernels printed as loops, as the lowering decided them, and
- * their C printers: bilinear_tensor_product, spectral_norm and their grads.
+ * their C printers: bilinear_tensor_product, spectral_norm, addmm and
+ * their grads.
  *
  * Each op has its own record (its geometry is its own): the emitters
- * (bilinear_tensor_product.c, spectral_norm.c) check the tensors and fill
- * it with the element type, the sizes and the buffers as C expressions,
- * the scratch and the literals; the printers print the loops (and
- * spectral_norm's transposes through move_call.h); another backend prints
- * the same records. */
+ * (bilinear_tensor_product.c, spectral_norm.c, addmm.c) check the tensors
+ * and fill it with the element type, the sizes and the buffers as C
+ * expressions, the scratch and the literals; the printers print the loops
+ * (and addmm's products through gemm_call.h, spectral_norm's transposes
+ * through move_call.h); another backend prints the same records. */
 #ifndef PADDLEC_OPS_MAT_CALL_H
 #define PADDLEC_OPS_MAT_CALL_H
 
@@ -44,5 +45,23 @@ typedef struct SpectralCall {
 } SpectralCall;
 
 void spectral_print_c(Printer *p, const SpectralCall *c);
+
+/* Out [m, n] = beta * Input (broadcast) + alpha * X [m, k] @ Y [k, n]. */
+typedef struct AddmmCall {
+  int grad;                     /* the grad: din, dx, dy from dout; else out */
+  int dtype;                    /* RT_DT_FP32 or RT_DT_FP64 */
+  const char *m, *n, *k;        /* C expressions */
+  const char *in_rows, *in_cols; /* the forward's: Input as [in_rows, in_cols] (C expressions) */
+  int one_row, one_col;         /* the forward's: Input has one row / column (read at 0 for every i / j) */
+  int sum_rows, sum_cols;       /* the grad's: Out has more rows / columns than Input (summed into din) */
+  const char *alpha, *beta;     /* literals in the element type's spelling */
+  const char *x, *y;            /* X, Y: read */
+  const char *in, *out;         /* the forward's */
+  const char *dout;             /* the grad's Out@GRAD [m, n] */
+  const char *din, *dx, *dy;    /* the grad's outputs, each NULL when not wanted */
+  const char *ws, *ws_dx, *ws_dy; /* float32: the packing scratch of the forward's product, of dx's, of dy's */
+} AddmmCall;
+
+void addmm_print_c(Printer *p, const AddmmCall *c);
 
 #endif
