@@ -15,6 +15,7 @@
  * dim gives NaN as in Paddle; else step 2/n from -1*(n-1)/n), and Output =
  * base x Theta[n]^T, summed in the order of the base's components. */
 #include "../util.h"
+#include "grid_call.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -55,16 +56,6 @@ static int infer_affine_grid(OpCtx *c) {
   return 0;
 }
 
-/* Declares `start_<name>` and `step_<name>` of Paddle's Linspace(-1, 1, n). */
-static void emit_linspace(EmitCtx *e, const char *t, const char *name, int64_t n, int align) {
-  if (align)
-    pr_line(e->p, "const %s start_%s = (%s)-1, step_%s = ((%s)1 - (%s)-1) / (%s)%lld;", t, name, t, name, t, t, t,
-            (long long)(n - 1));
-  else
-    pr_line(e->p, "const %s start_%s = (%s)-1 * ((%s)%lld / (%s)%lld), step_%s = ((%s)1 - (%s)-1) / (%s)%lld;", t,
-            name, t, t, (long long)(n - 1), t, (long long)n, name, t, t, t, (long long)n);
-}
-
 static int emit_affine_grid(EmitCtx *e) {
   Var *th = tu_in(e, "Theta", 0), *out = tu_out(e, "Output", 0);
   if (!th || !out) return -1;
@@ -79,29 +70,10 @@ static int emit_affine_grid(EmitCtx *e) {
   for (int i = 0; i < nsp; i++)
     if ((size[3 - nsp + i] = em_const_dim(e, out, 1 + i)) < 0)
       return em_fail(e, "the grid size must not depend on the batch");
-  const char *t = em_ctype(th->dtype);
-  const int align = attr_bool(e->op, "align_corners", 1);
-  pr_line(e->p, "const %s *theta = %s;", t, em_ptr(e, th, 1));
-  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
-  static const char *const names[] = {"d", "h", "w"};
-  for (int i = 3 - nsp; i < 3; i++) emit_linspace(e, t, names[i], size[i], align);
-  pr_line(e->p, "const int64_t D = %lld, H = %lld, W = %lld;", (long long)size[0], (long long)size[1],
-          (long long)size[2]);
-  pr_line(e->p, "for (int64_t n = 0; n < %s; n++) {", em_dim(e, out, 0));
-  pr_line(e->p, "const %s *tn = theta + n * %d;", t, nsp * (nsp + 1));
-  pr_line(e->p, "for (int64_t d = 0; d < D; d++) {");
-  pr_line(e->p, "for (int64_t h = 0; h < H; h++) {");
-  pr_line(e->p, "for (int64_t w = 0; w < W; w++) {");
-  pr_line(e->p, "%s *o = out + (((n * D + d) * H + h) * W + w) * %d;", t, nsp);
-  pr_line(e->p, "const %s gx = start_w + (%s)w * step_w, gy = start_h + (%s)h * step_h;", t, t, t);
-  if (nsp == 3) pr_line(e->p, "const %s gz = start_d + (%s)d * step_d;", t, t);
-  pr_line(e->p, "for (int k = 0; k < %d; k++) {", nsp);
-  pr_line(e->p, "const %s *row = tn + k * %d;", t, nsp + 1);
-  if (nsp == 2)
-    pr_line(e->p, "o[k] = gx * row[0] + gy * row[1] + row[2];");
-  else
-    pr_line(e->p, "o[k] = gx * row[0] + gy * row[1] + gz * row[2] + row[3];");
-  for (int i = 0; i < 5; i++) pr_line(e->p, "}");
+  GridCall call = {.kind = GRID_AFFINE, .type = em_ctype(th->dtype), .nsp = nsp, .size = {size[0], size[1], size[2]},
+                   .align = attr_bool(e->op, "align_corners", 1), .batch = em_dim(e, out, 0),
+                   .src = em_ptr(e, th, 1), .dst = em_ptr(e, out, 0)};
+  grid_print_c(e->p, &call);
   return 0;
 }
 
@@ -136,30 +108,10 @@ static int emit_affine_grid_grad(EmitCtx *e) {
     for (int i = 0; i < nsp; i++)
       if (v[2 + i] != size[3 - nsp + i]) return em_fail(e, "the output shape does not match Output@GRAD");
   }
-  const char *t = em_ctype(dout->dtype);
-  const int align = attr_bool(e->op, "align_corners", 1);
-  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
-  pr_line(e->p, "%s *dtheta = %s;", t, em_ptr(e, dth, 0));
-  static const char *const names[] = {"d", "h", "w"};
-  for (int i = 3 - nsp; i < 3; i++) emit_linspace(e, t, names[i], size[i], align);
-  pr_line(e->p, "const int64_t D = %lld, H = %lld, W = %lld;", (long long)size[0], (long long)size[1],
-          (long long)size[2]);
-  pr_line(e->p, "for (int64_t n = 0; n < %s; n++) {", em_dim(e, dout, 0));
-  pr_line(e->p, "%s *tn = dtheta + n * %d;", t, nsp * (nsp + 1));
-  pr_line(e->p, "for (int q = 0; q < %d; q++) tn[q] = 0;", nsp * (nsp + 1));
-  pr_line(e->p, "for (int64_t d = 0; d < D; d++) {");
-  pr_line(e->p, "for (int64_t h = 0; h < H; h++) {");
-  pr_line(e->p, "for (int64_t w = 0; w < W; w++) {");
-  pr_line(e->p, "const %s *g = dout + (((n * D + d) * H + h) * W + w) * %d;", t, nsp);
-  pr_line(e->p, "const %s gx = start_w + (%s)w * step_w, gy = start_h + (%s)h * step_h;", t, t, t);
-  if (nsp == 3) pr_line(e->p, "const %s gz = start_d + (%s)d * step_d;", t, t);
-  pr_line(e->p, "for (int k = 0; k < %d; k++) {", nsp);
-  pr_line(e->p, "%s *row = tn + k * %d;", t, nsp + 1);
-  pr_line(e->p, "row[0] += g[k] * gx;");
-  pr_line(e->p, "row[1] += g[k] * gy;");
-  if (nsp == 3) pr_line(e->p, "row[2] += g[k] * gz;");
-  pr_line(e->p, "row[%d] += g[k];", nsp);
-  for (int i = 0; i < 5; i++) pr_line(e->p, "}");
+  GridCall call = {.kind = GRID_AFFINE_GRAD, .type = em_ctype(dout->dtype), .nsp = nsp,
+                   .size = {size[0], size[1], size[2]}, .align = attr_bool(e->op, "align_corners", 1),
+                   .batch = em_dim(e, dout, 0), .src = em_ptr(e, dout, 1), .dst = em_ptr(e, dth, 0)};
+  grid_print_c(e->p, &call);
   return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "../util.h"
+#include "diag_call.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -40,24 +41,19 @@ static int emit_diag_v2(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
   if (!x || !out) return -1;
   if (x->dtype != out->dtype) return em_fail(e, "X and Out differ in dtype");
-  int64_t off = attr_int(e->op, "offset", 0);
   int r = tu_rank(e, x);
-  const char *t = em_ctype(x->dtype);
-  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
-  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
+  DiagCall call = {.kind = DIAG_EXTRACT, .type = em_ctype(x->dtype), .offset = attr_int(e->op, "offset", 0),
+                   .len = em_dim(e, out, 0), .src = em_ptr(e, x, 1), .dst = em_ptr(e, out, 0)};
   if (r <= 1) {
-    const char *pad = tu_literal(x->dtype, (float)attr_float(e->op, "padding_value", 0));
-    if (!pad) return em_fail(e, "padding_value does not convert to %s", rt_dtype_name(x->dtype));
-    pr_line(e->p, "const int64_t size = %s;", em_dim(e, out, 0));
-    pr_line(e->p, "for (int64_t i = 0; i < size * size; i++) out[i] = %s;", pad);
-    const char *start = off >= 0 ? pool_printf("%lld", (long long)off) : pool_printf("%lld * size", (long long)-off);
-    pr_line(e->p, "for (int64_t i = 0; i < %s; i++) out[%s + i * (size + 1)] = x[i];", r ? em_dim(e, x, 0) : "1",
-            start);
+    call.kind = DIAG_EMBED;
+    call.pad = tu_literal(x->dtype, (float)attr_float(e->op, "padding_value", 0));
+    if (!call.pad) return em_fail(e, "padding_value does not convert to %s", rt_dtype_name(x->dtype));
+    call.size = em_dim(e, out, 0);
+    call.len = r ? em_dim(e, x, 0) : "1";
   } else {
-    pr_line(e->p, "const int64_t w = %s;", em_dim(e, x, 1));
-    const char *start = off >= 0 ? pool_printf("%lld", (long long)off) : pool_printf("%lld * w", (long long)-off);
-    pr_line(e->p, "for (int64_t i = 0; i < %s; i++) out[i] = x[%s + i * (w + 1)];", em_dim(e, out, 0), start);
+    call.w = em_dim(e, x, 1);
   }
+  diag_print_c(e->p, &call);
   return 0;
 }
 
@@ -71,22 +67,19 @@ static int emit_diag_v2_grad(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *dout = tu_in(e, "Out@GRAD", 0), *dx = tu_out(e, "X@GRAD", 0);
   if (!x || !dout || !dx) return -1;
   if (dout->dtype != dx->dtype) return em_fail(e, "Out@GRAD and X@GRAD differ in dtype");
-  int64_t off = attr_int(e->op, "offset", 0);
   int r = tu_rank(e, x);
-  const char *t = em_ctype(dx->dtype);
-  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
-  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
+  DiagCall call = {.kind = DIAG_EMBED_GRAD, .type = em_ctype(dx->dtype), .offset = attr_int(e->op, "offset", 0),
+                   .src = em_ptr(e, dout, 1), .dst = em_ptr(e, dx, 0)};
   if (r <= 1) {
-    pr_line(e->p, "const int64_t size = %s;", em_dim(e, dout, 0));
-    const char *start = off >= 0 ? pool_printf("%lld", (long long)off) : pool_printf("%lld * size", (long long)-off);
-    pr_line(e->p, "for (int64_t i = 0; i < %s; i++) dx[i] = dout[%s + i * (size + 1)];", r ? em_dim(e, x, 0) : "1",
-            start);
+    call.size = em_dim(e, dout, 0);
+    call.len = r ? em_dim(e, x, 0) : "1";
   } else {
-    pr_line(e->p, "const int64_t w = %s;", em_dim(e, x, 1));
-    pr_line(e->p, "for (int64_t i = 0; i < %s; i++) dx[i] = 0;", em_numel(e, dx));
-    const char *start = off >= 0 ? pool_printf("%lld", (long long)off) : pool_printf("%lld * w", (long long)-off);
-    pr_line(e->p, "for (int64_t i = 0; i < %s; i++) dx[%s + i * (w + 1)] = dout[i];", em_numel(e, dout), start);
+    call.kind = DIAG_EXTRACT_GRAD;
+    call.w = em_dim(e, x, 1);
+    call.numel = em_numel(e, dx);
+    call.len = em_numel(e, dout);
   }
+  diag_print_c(e->p, &call);
   return 0;
 }
 

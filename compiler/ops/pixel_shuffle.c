@@ -18,6 +18,7 @@
 
 #include "../util.h"
 #include "ops.h"
+#include "pixel_call.h"
 #include "tensor_util.h"
 
 static int infer_pixel_shuffle(OpCtx *c) {
@@ -43,8 +44,9 @@ static int infer_pixel_shuffle(OpCtx *c) {
 /* The copy between the [N, C, H*r, W*r] side `big` and the [N, C*r*r, H, W]
  * side of a pixel shuffle (channel c's r x r block of pixels is channels
  * c*r*r .. c*r*r + r*r - 1), in data_format's layout: dst[...] = src[...]
- * with src the big side when `from_big`.  0, or -1 after em_fail. */
-static int print_shuffle(EmitCtx *e, const Var *src, const Var *dst, int from_big, int64_t r) {
+ * with src the big side when `from_big` (pixel_call.h).  0, or -1 after
+ * em_fail. */
+static int lower_shuffle(EmitCtx *e, const Var *src, const Var *dst, int from_big, int64_t r) {
   const Var *big = from_big ? src : dst;
   const int last = strcmp(attr_str(e->op, "data_format", "NCHW"), "NHWC") == 0;
   int64_t d[4];
@@ -53,23 +55,9 @@ static int print_shuffle(EmitCtx *e, const Var *src, const Var *dst, int from_bi
   if (r <= 0 || (last ? d[1] % r || d[2] % r : d[2] % r || d[3] % r))
     return em_fail(e, "the factor %lld does not divide the spatial dims", (long long)r);
   const int64_t C = last ? d[3] : d[1], H = (last ? d[1] : d[2]) / r, W = (last ? d[2] : d[3]) / r;
-  const char *t = em_ctype(dst->dtype);
-  pr_line(e->p, "const %s *src = %s;", t, em_ptr(e, src, 1));
-  pr_line(e->p, "%s *dst = %s;", t, em_ptr(e, dst, 0));
-  pr_line(e->p, "const int64_t C = %lld, H = %lld, W = %lld, R = %lld;", (long long)C, (long long)H, (long long)W,
-          (long long)r);
-  pr_line(e->p, "for (int64_t n = 0; n < %s; n++) {", em_dim(e, big, 0));
-  pr_line(e->p, "for (int64_t c = 0; c < C; c++) {");
-  pr_line(e->p, "for (int64_t i = 0; i < R; i++) {");
-  pr_line(e->p, "for (int64_t j = 0; j < R; j++) {");
-  pr_line(e->p, "const int64_t cin = (c * R + i) * R + j;");
-  pr_line(e->p, "for (int64_t h = 0; h < H; h++) {");
-  pr_line(e->p, "for (int64_t w = 0; w < W; w++) {");
-  const char *b = last ? "((n * H * R + h * R + i) * W * R + w * R + j) * C + c"
-                       : "((n * C + c) * H * R + h * R + i) * W * R + w * R + j";
-  const char *sm = last ? "((n * H + h) * W + w) * C * R * R + cin" : "((n * C * R * R + cin) * H + h) * W + w";
-  pr_line(e->p, "dst[%s] = src[%s];", from_big ? sm : b, from_big ? b : sm);
-  for (int i = 0; i < 6; i++) pr_line(e->p, "}");
+  PixelCall call = {.type = em_ctype(dst->dtype), .last = last, .from_big = from_big, .C = C, .H = H, .W = W, .R = r,
+                    .batch = em_dim(e, big, 0), .src = em_ptr(e, src, 1), .dst = em_ptr(e, dst, 0)};
+  pixel_print_c(e->p, &call);
   return 0;
 }
 
@@ -79,7 +67,7 @@ static int emit_pixel_shuffle(EmitCtx *e) {
   if (!x || !out) return em_fail(e, "missing X or Out");
   if (!em_ctype(x->dtype) || x->dtype != out->dtype)
     return em_fail(e, "pixel_shuffle of %s tensors is not supported", rt_dtype_name(x->dtype));
-  return print_shuffle(e, x, out, 0, attr_int(e->op, "upscale_factor", 1));
+  return lower_shuffle(e, x, out, 0, attr_int(e->op, "upscale_factor", 1));
 }
 
 const OpDef op_pixel_shuffle = {.type = "pixel_shuffle", .infer = infer_pixel_shuffle, .emit_c = emit_pixel_shuffle};
@@ -173,7 +161,7 @@ static int emit_pixel_grad(EmitCtx *e) {
   if (dout == dx) return em_fail(e, "X@GRAD is Out@GRAD itself, which is not supported");
   const int up = !strcmp(e->op->type, "pixel_shuffle_grad");
   /* pixel_shuffle's Out@GRAD is the big side, pixel_unshuffle's X@GRAD */
-  return print_shuffle(e, dout, dx, up, attr_int(e->op, up ? "upscale_factor" : "downscale_factor", 1));
+  return lower_shuffle(e, dout, dx, up, attr_int(e->op, up ? "upscale_factor" : "downscale_factor", 1));
 }
 
 const OpDef op_pixel_shuffle_grad = {.type = "pixel_shuffle_grad", .infer = infer_pixel_grad,
