@@ -4,6 +4,7 @@
  * Emission: along `dim`, Out[j] = Out[j - 1] * X[j] in X's type, the first
  * element copied (phi CumprodKernel's order of products). */
 #include "../util.h"
+#include "axis_call.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -27,18 +28,10 @@ static int emit_cumprod(EmitCtx *e) {
   if (r == 0) return tu_copy(e, x, out);
   int dim = axis_norm(attr_int(e->op, "dim", -1), r);
   if (dim < 0) return em_fail(e, "dim is out of range");
-  const char *t = em_ctype(x->dtype);
-  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
-  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
-  pr_line(e->p, "const int64_t n = %s, inner = %s;", em_dim(e, x, dim), em_prod(e, x, dim + 1, r));
-  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) {", em_prod(e, x, 0, dim));
-  pr_line(e->p, "for (int64_t j = 0; j < n; j++) {");
-  pr_line(e->p, "for (int64_t k = 0; k < inner; k++) {");
-  pr_line(e->p, "const int64_t at = (i * n + j) * inner + k;");
-  pr_line(e->p, "out[at] = j == 0 ? x[at] : out[at - inner] * x[at];");
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
+  AxisCall call = {.kind = AXIS_CUMPROD, .type = em_ctype(x->dtype), .outer = em_prod(e, x, 0, dim),
+                   .n = em_dim(e, x, dim), .inner = em_prod(e, x, dim + 1, r), .x = em_ptr(e, x, 1),
+                   .out = em_ptr(e, out, 0)};
+  axis_print_c(e->p, &call);
   return 0;
 }
 
@@ -64,27 +57,10 @@ static int emit_cumprod_grad(EmitCtx *e) {
   int dim = r ? axis_norm(d, r) : d == 0 || d == -1 ? 0 : -1;
   if (dim < 0) return em_fail(e, "dim is out of range");
   if (r == 0) return tu_copy(e, dout, dx);
-  const char *t = em_ctype(x->dtype);
-  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
-  pr_line(e->p, "const %s *out = %s;", t, em_ptr(e, out, 1));
-  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
-  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
-  pr_line(e->p, "const int64_t len = %s, inner = %s;", em_dim(e, x, dim), em_prod(e, x, dim + 1, r));
-  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) {", em_prod(e, x, 0, dim));
-  pr_line(e->p, "for (int64_t k = 0; k < inner; k++) {");
-  pr_line(e->p, "const int64_t line = i * len * inner + k;");
-  pr_line(e->p, "for (int64_t j = 0; j < len; j++) {");
-  pr_line(e->p, "const int64_t at = line + j * inner;");
-  pr_line(e->p, "%s acc = 0;", t);
-  pr_line(e->p, "for (int64_t n = j; n < len; n++) {");
-  pr_line(e->p, "%s elem = j == 0 ? dout[line + n * inner] : dout[line + n * inner] * out[at - inner];", t);
-  pr_line(e->p, "for (int64_t m = j + 1; m <= n; m++) elem *= x[line + m * inner];");
-  pr_line(e->p, "acc += elem;");
-  pr_line(e->p, "}");
-  pr_line(e->p, "dx[at] = acc;");
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
+  AxisCall call = {.kind = AXIS_CUMPROD_GRAD, .type = em_ctype(x->dtype), .outer = em_prod(e, x, 0, dim),
+                   .n = em_dim(e, x, dim), .inner = em_prod(e, x, dim + 1, r), .x = em_ptr(e, x, 1),
+                   .out = em_ptr(e, out, 1), .dout = em_ptr(e, dout, 1), .dx = em_ptr(e, dx, 0)};
+  axis_print_c(e->p, &call);
   return 0;
 }
 

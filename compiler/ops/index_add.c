@@ -8,6 +8,7 @@
  * for j in order (a repeated index adds each time).  Paddle 2.6 raises an
  * error for an index outside [0, n); the compiled code skips it. */
 #include "../util.h"
+#include "axis_call.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -42,19 +43,11 @@ static int emit_index_add(EmitCtx *e) {
   int r = tu_rank(e, x), a = axis_norm(attr_int(e->op, "axis", 0), r);
   if (a < 0) return em_fail(e, "axis is out of range");
   if (tu_copy(e, x, out)) return -1;
-  const char *t = em_ctype(x->dtype);
-  pr_line(e->p, "const %s *index = %s;", em_ctype(idx->dtype), em_ptr(e, idx, 1));
-  pr_line(e->p, "const %s *add = %s;", t, em_ptr(e, v, 1));
-  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
-  pr_line(e->p, "const int64_t outer = %s, n = %s, len = %s, slice = %s;", em_prod(e, x, 0, a), em_dim(e, x, a),
-          em_dim(e, idx, 0), em_prod(e, x, a + 1, r));
-  pr_line(e->p, "for (int64_t o = 0; o < outer; o++) {");
-  pr_line(e->p, "for (int64_t j = 0; j < len; j++) {");
-  pr_line(e->p, "const int64_t at = (int64_t)index[j];");
-  pr_line(e->p, "if (at < 0 || at >= n) continue; /* Paddle raises an error */");
-  pr_line(e->p, "for (int64_t s = 0; s < slice; s++) out[(o * n + at) * slice + s] += add[(o * len + j) * slice + s];");
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
+  AxisCall call = {.kind = AXIS_INDEX_ADD, .type = em_ctype(x->dtype), .outer = em_prod(e, x, 0, a),
+                   .n = em_dim(e, x, a), .inner = em_prod(e, x, a + 1, r), .len = em_dim(e, idx, 0),
+                   .index = em_ptr(e, idx, 1), .index_type = em_ctype(idx->dtype), .add = em_ptr(e, v, 1),
+                   .out = em_ptr(e, out, 0)};
+  axis_print_c(e->p, &call);
   return 0;
 }
 
@@ -92,21 +85,11 @@ static int emit_index_add_grad(EmitCtx *e) {
   int r = tu_rank(e, dout), a = axis_norm(attr_int(e->op, "axis", 0), r);
   if (a < 0) return em_fail(e, "axis is out of range");
   if (tu_rank(e, v) != r) return em_fail(e, "AddValue and Out@GRAD differ in rank");
-  const char *t = em_ctype(dout->dtype);
-  pr_line(e->p, "{");
-  pr_line(e->p, "const %s *index = %s;", em_ctype(idx->dtype), em_ptr(e, idx, 1));
-  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
-  pr_line(e->p, "%s *dv = %s;", t, em_ptr(e, dv, 0));
-  pr_line(e->p, "const int64_t outer = %s, n = %s, len = %s, slice = %s;", em_prod(e, dout, 0, a), em_dim(e, dout, a),
-          em_dim(e, idx, 0), em_prod(e, dout, a + 1, r));
-  pr_line(e->p, "for (int64_t o = 0; o < outer; o++) {");
-  pr_line(e->p, "for (int64_t j = 0; j < len; j++) {");
-  pr_line(e->p, "const int64_t at = (int64_t)index[j];");
-  pr_line(e->p, "for (int64_t s = 0; s < slice; s++)");
-  pr_line(e->p, "  dv[(o * len + j) * slice + s] = at >= 0 && at < n ? dout[(o * n + at) * slice + s] : (%s)0;", t);
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
+  AxisCall call = {.kind = AXIS_INDEX_ADD_GRAD, .type = em_ctype(dout->dtype), .outer = em_prod(e, dout, 0, a),
+                   .n = em_dim(e, dout, a), .inner = em_prod(e, dout, a + 1, r), .len = em_dim(e, idx, 0),
+                   .index = em_ptr(e, idx, 1), .index_type = em_ctype(idx->dtype), .dout = em_ptr(e, dout, 1),
+                   .dv = em_ptr(e, dv, 0)};
+  axis_print_c(e->p, &call);
   return 0;
 }
 

@@ -16,6 +16,7 @@
  * negative dim counts from the end here; Paddle 2.6's CPU kernel hangs or
  * aborts on one (tests/oracle/e2e_index.py therefore has none). */
 #include "../util.h"
+#include "axis_call.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -69,7 +70,9 @@ static int emit_repeat_interleave(EmitCtx *e) {
   int r = tu_rank(e, x), a = axis_norm(attr_int(e->op, "dim", 0), r);
   if (a < 0) return em_fail(e, "dim is out of range");
   int64_t n_in = em_const_dim(e, x, a), n_out = em_const_dim(e, out, a);
-  const char *t = em_ctype(x->dtype), *src;
+  AxisCall call = {.kind = AXIS_REPEAT, .type = em_ctype(x->dtype), .outer = em_prod(e, x, 0, a), .n = em_dim(e, x, a),
+                   .inner = em_prod(e, x, a + 1, r), .n_out = em_dim(e, out, a), .x = em_ptr(e, x, 1),
+                   .out = em_ptr(e, out, 0)};
   if (ctx_in(&c, "RepeatsTensor", 0)) {
     const int64_t *v;
     int n = tensor_repeats(&c, &v);
@@ -81,32 +84,12 @@ static int emit_repeat_interleave(EmitCtx *e) {
     for (int i = 0; i < n; i++) total += v[i];
     if (total != n_out)
       return em_fail(e, "the repeats add up to %lld, Out has %lld", (long long)total, (long long)n_out);
-    if (n_out == 0) {
-      pr_line(e->p, "/* every repeat is 0: Out is empty */");
-      return 0;
-    }
-    const char *list = "", *reps = "";
-    int64_t k = 0;
-    for (int i = 0; i < n; i++) {
-      reps = pool_printf("%s%s%lld", reps, i ? ", " : "", (long long)v[i]);
-      for (int64_t j = 0; j < v[i]; j++, k++) list = pool_printf("%s%s%d", list, k ? ", " : "", i);
-    }
-    pr_line(e->p, "/* the X slice each Out slice copies: repeats {%s} */", reps);
-    pr_line(e->p, "static const int32_t src[%lld] = {%s};", (long long)n_out, list);
-    src = "src[j]";
+    call.repeats = v, call.nrepeats = n;
   } else {
-    int64_t rep = attr_int(e->op, "Repeats", 0);
-    if (rep <= 0) return em_fail(e, "Repeats is %lld; it must be > 0", (long long)rep);
-    src = pool_printf("j / %lld", (long long)rep);
+    call.rep = attr_int(e->op, "Repeats", 0);
+    if (call.rep <= 0) return em_fail(e, "Repeats is %lld; it must be > 0", (long long)call.rep);
   }
-  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
-  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
-  pr_line(e->p, "const int64_t outer = %s, n_in = %s, n_out = %s, slice = %s;", em_prod(e, x, 0, a), em_dim(e, x, a),
-          em_dim(e, out, a), em_prod(e, x, a + 1, r));
-  pr_line(e->p, "for (int64_t o = 0; o < outer; o++)");
-  pr_line(e->p, "  for (int64_t j = 0; j < n_out; j++)");
-  pr_line(e->p, "    memcpy(out + (o * n_out + j) * slice, x + (o * n_in + %s) * slice, (size_t)slice * sizeof *out);",
-          src);
+  axis_print_c(e->p, &call);
   return 0;
 }
 
@@ -130,12 +113,9 @@ static int emit_repeat_interleave_grad(EmitCtx *e) {
   int r = tu_rank(e, x), a = axis_norm(attr_int(e->op, "dim", 0), r);
   if (a < 0) return em_fail(e, "dim is out of range");
   if (tu_rank(e, dout) != r) return em_fail(e, "X and Out@GRAD differ in rank");
-  const char *t = em_ctype(dx->dtype);
-  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
-  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
-  pr_line(e->p, "const int64_t outer = %s, n_in = %s, n_out = %s, slice = %s;", em_prod(e, x, 0, a), em_dim(e, x, a),
-          em_dim(e, dout, a), em_prod(e, x, a + 1, r));
-  pr_line(e->p, "for (int64_t q = 0; q < outer * n_in * slice; q++) dx[q] = 0;");
+  AxisCall call = {.kind = AXIS_REPEAT_GRAD, .type = em_ctype(dx->dtype), .outer = em_prod(e, x, 0, a),
+                   .n = em_dim(e, x, a), .inner = em_prod(e, x, a + 1, r), .n_out = em_dim(e, dout, a),
+                   .dout = em_ptr(e, dout, 1), .dx = em_ptr(e, dx, 0)};
   Var *rt = ctx_in(&c, "RepeatsTensor", 0);
   if (rt) {
     if (!tu_in(e, "RepeatsTensor", 0)) return -1;
@@ -143,19 +123,12 @@ static int emit_repeat_interleave_grad(EmitCtx *e) {
       return em_fail(e, "RepeatsTensor is %s; int32 or int64 expected", rt_dtype_name(rt->dtype));
     SymDim rn = spec_numel(em_spec(e, rt)), xn = em_spec(e, x)->d[a];
     if (rn.a != xn.a || rn.c != xn.c) return em_fail(e, "RepeatsTensor does not have X.dims[dim] values");
-    pr_line(e->p, "const %s *reps = %s;", em_ctype(rt->dtype), em_ptr(e, rt, 1));
+    call.index = em_ptr(e, rt, 1), call.index_type = em_ctype(rt->dtype);
   } else {
-    int64_t rep = attr_int(e->op, "Repeats", 0);
-    if (rep <= 0) return em_fail(e, "Repeats is %lld; it must be > 0", (long long)rep);
-    pr_line(e->p, "const int64_t rep = %lld;", (long long)rep);
+    call.rep = attr_int(e->op, "Repeats", 0);
+    if (call.rep <= 0) return em_fail(e, "Repeats is %lld; it must be > 0", (long long)call.rep);
   }
-  pr_line(e->p, "for (int64_t o = 0; o < outer; o++) {");
-  pr_line(e->p, "int64_t j = 0;");
-  pr_line(e->p, "for (int64_t i = 0; i < n_in; i++) {");
-  pr_line(e->p, "for (int64_t k = 0; k < %s && j < n_out; k++, j++)", rt ? "(int64_t)reps[i]" : "rep");
-  pr_line(e->p, "  for (int64_t s = 0; s < slice; s++) dx[(o * n_in + i) * slice + s] += dout[(o * n_out + j) * slice + s];");
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
+  axis_print_c(e->p, &call);
   return 0;
 }
 
