@@ -418,6 +418,17 @@ ONE_OP_REFUSALS = {
                             "s = paddle.static.data('s', [6, 3], 'float32')\n"
                             "feeds = [b, s]\n" + NMS3.format(out="'Index': ['int32'], "), False,
                             ["(multiclass_nms3 -> ", "Scores [6, 3] of rank 2", "is not supported"]),
+    # unique's Indices along an axis of more than 16 slices: which of equal
+    # slices Paddle reports first is its (unstable) std::sort's choice
+    "unique_indices_of_many_slices": ("w = paddle.static.data('w', [3, 20], 'float32')\n"
+                                      "feeds = [w]\n"
+                                      "out = paddle.unique(w, return_index=True, axis=1)[1]", False,
+                                      ["(unique -> ", "return_index along axis 1 of 20 slices is not supported"]),
+    # an axis below -1: Paddle's kernel reads it as it is
+    "unique_axis_minus_two": ("w = paddle.static.data('w', [3, 20], 'float32')\n"
+                              "feeds = [w]\n"
+                              "out = paddle.unique(w, axis=-2)", False,
+                              ["(unique -> ", "axis -2 is not supported"]),
 }
 
 

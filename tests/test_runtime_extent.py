@@ -107,3 +107,21 @@ def test_nms_without_index_is_refused(tmp_path):
     bad(["compile", f, "-o", str(tmp_path / "out")], "(multiclass_nms3 -> ", "without Index is not supported",
         "[1, 1] holding -1")
     assert not (tmp_path / "out").exists()
+
+
+def test_nan_in_a_sorted_unique_stops_the_run(tmp_path):
+    """paddle.unique of a NaN: Paddle orders it through std::set, which NaN
+    leaves without an order; the run stops with an error naming X (the
+    same binary runs the case's own inputs: test_e2e_ops)."""
+    out, names = cases("select")
+    fixture = f"{out}/unique"
+    binary = build(fixture, tmp_path, "--blas=none")
+    args = [str(binary), "--output-dir", str(tmp_path / "o")]
+    for i, name in enumerate(("dup_f", "i32", "dup_d")):
+        x = np.load(f"{fixture}/input_{i}.npy")
+        if name == "dup_d":
+            x[3] = np.nan
+        np.save(tmp_path / f"in{i}.npy", x)
+        args += ["--input", f"{name}={tmp_path / f'in{i}.npy'}"]
+    p = subprocess.run(args, capture_output=True, text=True, timeout=600)
+    assert p.returncode != 0 and "X ('dup_d') holds NaN" in p.stderr, (p.returncode, p.stderr[-1500:])

@@ -80,10 +80,20 @@ static void print_masked_grad(Printer *p, const SelectCall *c) {
   close_walk(p, c, c->mask_flat);
 }
 
+/* rt_unique: the count, or a NaN (-1) that stops the run; `rows` are the
+ * lvalues of the extents it sets. */
+static void print_unique(Printer *p, const SelectCall *c) {
+  pr_line(p, "const int64_t count = rt_unique_%s(&geo, %s, %s, %s, %s, %s, %s);", c->suffix, c->x, c->out, c->indices,
+          c->inverse, c->counts, c->work);
+  pr_line(p, "if (count < 0) return 1;");
+  pr_line(p, "%s = count;", c->rows);
+}
+
 void select_print_c(Printer *p, const SelectCall *c) {
   switch (c->kind) {
     case SELECT_NONZERO: print_nonzero(p, c); break;
     case SELECT_MASKED: print_masked(p, c); break;
     case SELECT_MASKED_GRAD: print_masked_grad(p, c); break;
+    case SELECT_UNIQUE: print_unique(p, c); break;
   }
 }

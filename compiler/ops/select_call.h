@@ -4,7 +4,8 @@
  * where_index (nonzero) and masked_select keep the elements a condition
  * holds for, in row-major order, and write how many they kept into a
  * run-time extent (graph.h VAR_RUNTIME_EXTENT); masked_select_grad puts
- * the selected grads back.  They walk one shape (`rank` dims, C
+ * the selected grads back; unique calls rt_unique_* (runtime/rt_unique.h:
+ * the emitter prints its RtUnique `geo`).  They walk one shape (`rank` dims, C
  * expressions); each operand is indexed by its strides along the walk ("0"
  * along a dim it is broadcast on), or by the walk's flat index when it has
  * the walk's shape (`flat`).  The emitters (where.c, masked_select.c)
@@ -19,6 +20,7 @@ typedef enum SelectKind {
   SELECT_NONZERO,     /* out [rows, rank] int64: the coordinates of the elements of cond that are not 0 */
   SELECT_MASKED,      /* out [rows]: x's elements where mask holds (x and mask broadcast to the walk) */
   SELECT_MASKED_GRAD, /* dx: dout's elements in turn where mask holds, 0 elsewhere, summed over x's broadcast */
+  SELECT_UNIQUE,      /* out and indices, inverse, counts: rt_unique_<suffix>(&geo, ...) */
 } SelectKind;
 
 typedef struct SelectCall {
@@ -34,6 +36,8 @@ typedef struct SelectCall {
   const char *out;                   /* NONZERO, MASKED: written, the first `rows` rows */
   const char *rows;                  /* NONZERO, MASKED: the lvalue the count goes to */
   const char *dout, *dx, *dx_numel;  /* GRAD: dout [rows], dx [dx_numel] */
+  const char *suffix;                /* UNIQUE: f32, f64, i32, i64 */
+  const char *indices, *inverse, *counts, *work; /* UNIQUE: its other outputs ("NULL": not written), scratch */
 } SelectCall;
 
 void select_print_c(Printer *p, const SelectCall *c);

@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """Op-level end-to-end cases for the selections whose output size depends
 on the data: where_index (paddle.nonzero) of every dtype Paddle's CPU
-kernel takes but bfloat16 (NaN counts as non-zero, -0.0 does not), and
+kernel takes but bfloat16 (NaN counts as non-zero, -0.0 does not),
 masked_select with Mask and X broadcast either way (Paddle 2.6 repeats both)
-and of each dtype.  The count each keeps is a run-time extent: outputs are
+and of each dtype, and unique (every output, int32 and int64 indices, no
+axis and each axis, equal slices, -0.0 beside 0.0; fluid's unsorted
+unique with NaN).  The count each keeps is a run-time extent: outputs are
 compared with Paddle's shape as well as values, none selected included.
 
     python e2e_select.py OUTDIR [CASE ...]
 
-Feeds named `sparse*` hold mostly zeros, with NaN, -0.0 and infinities
+Feeds named `dup*` hold small integers (as floats: with -0.0 among the
+zeros), `sparse*` mostly zeros, with NaN, -0.0 and infinities
 among them; `mask*` are bool with about half true, `none*` all false;
 integer inputs are in [-2, 3) (zeros among them).  Batch 2, the batch dim
 None in the first feed.  tests/oracle/oracle_case.py saves each case with
@@ -19,7 +22,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from oracle_case import run_static_cases, case_registry  # noqa: E402
+from oracle_case import append_op as op, run_static_cases, case_registry  # noqa: E402
 
 import paddle  # noqa: E402
 
@@ -73,6 +76,40 @@ def masked_select_int():
     return [i, j, m, z], [paddle.masked_select(i, m), paddle.masked_select(j, m), paddle.masked_select(i, z)]
 
 
+@case
+def unique():
+    f = data("dup_f", [None, 9])
+    i = data("i32", [None, 7], "int32")
+    d = data("dup_d", [11], "float64")
+    outs = list(paddle.unique(f, return_index=True, return_inverse=True, return_counts=True))
+    outs += list(paddle.unique(i, return_index=True, return_inverse=True, return_counts=True, dtype="int32"))
+    outs += [paddle.unique(d)]
+    outs += list(paddle.unique(d, return_counts=True))
+    return [f, i, d], outs
+
+
+@case
+def unique_axis():
+    r = data("dup_rows", [None, 6, 3])          # slices along 1 repeat
+    j = data("i64", [5, 2], "int64")
+    w = data("dup_wide", [3, 20])               # 20 slices along -1: no Indices
+    outs = list(paddle.unique(r, return_index=True, return_inverse=True, return_counts=True, axis=1))
+    outs += list(paddle.unique(r, return_inverse=True, return_counts=True, axis=0))  # batch slices: no Indices
+    outs += list(paddle.unique(j, return_index=True, return_inverse=True, return_counts=True, axis=0, dtype="int32"))
+    outs += list(paddle.unique(w, return_inverse=True, return_counts=True, axis=-1))
+    outs += list(paddle.unique(r, return_index=True, return_inverse=True, axis=2))
+    return [r, j, w], outs
+
+
+@case
+def unique_unsorted():
+    """fluid's unique (is_sorted false): the order first seen, NaN each its own."""
+    x = data("sparse_x", [12])
+    n = data("i64", [8], "int64")
+    return [x, n], (op("unique", {"X": [x]}, {"Out": ["float32"], "Index": ["int32"]}, {"dtype": 2})
+                    + op("unique", {"X": [n]}, {"Out": ["int64"], "Index": ["int64"]}, {"dtype": 3}))
+
+
 def make_input(v, rng):
     shape = [BATCH if d in (None, -1) else d for d in v.shape]
     dt = str(v.dtype).replace("paddle.", "")
@@ -82,6 +119,12 @@ def make_input(v, rng):
         return rng.random(shape) < 0.5
     if "int" in dt:
         return rng.integers(-2, 3, size=shape).astype(dt)
+    if v.name.startswith("dup"):
+        x = rng.integers(-1, 3, size=shape).astype(dt)
+        x.reshape(-1)[:2] = [-0.0, 0.0]
+        if v.name == "dup_rows":  # slices along dim 1 that repeat
+            x[:, 3:] = x[:, :3]
+        return x
     if v.name.startswith("sparse"):
         x = np.where(rng.random(shape) < 0.6, 0.0, rng.standard_normal(shape))
         flat = x.reshape(-1)
