@@ -1,5 +1,5 @@
-/* unique (paddle.unique, and fluid's unsorted unique) for
- * compiler/ops/unique.c. */
+/* unique (paddle.unique, and fluid's unsorted unique) and
+ * unique_consecutive for compiler/ops/unique.c. */
 #ifndef PADDLEC_RT_UNIQUE_H
 #define PADDLEC_RT_UNIQUE_H
 
@@ -12,6 +12,7 @@ typedef struct RtUnique {
   int64_t dims[RT_MAX_RANK];
   int axis;                    /* the dim whose slices are compared, or -1: every element on its own */
   int sorted;                  /* 1: ascending (phi UniqueRawKernel, is_sorted); 0: in the order first seen */
+  int consecutive;             /* 1: runs of equal neighbours in x's order (unique_consecutive; sorted 1) */
   int index64;                 /* indices, inverse and counts are int64 (else int32) */
 } RtUnique;
 
@@ -30,8 +31,13 @@ typedef struct RtUnique {
  * more); inverse: for each element or slice of x, the position of its
  * value in out; counts: how many of x each holds.  Without `sorted`
  * (axis -1 only; fluid's UniqueOpFunctor): in the order first seen, NaN
- * each its own, inverse only.  indices, inverse and counts may be NULL.
- * Returns the count, or -1 for a NaN with `sorted` (Paddle orders NaN
+ * each its own, inverse only.  With `consecutive` (phi
+ * UniqueConsecutiveKernel): each run of equal neighbours once, in x's
+ * order (a NaN equal to nothing), no indices; without an axis, a NaN
+ * first in x gives an extra first element counted 0, as Paddle's loop
+ * compares x[0] with itself (the count can be numel + 1).  indices, inverse and counts
+ * may be NULL.
+ * Returns the count, or -1 for a NaN with `sorted` but not `consecutive` (Paddle orders NaN
  * through std::set and std::sort, which NaN leaves without an order). */
 int64_t rt_unique_f32(const RtUnique *p, const float *x, float *out, void *indices, void *inverse, void *counts,
                       void *work);

@@ -65,10 +65,10 @@ int64_t UQ_NAME(rt_unique)(const RtUnique *p, const UQ_T *x, UQ_T *out, void *in
   for (int64_t i = 0; i < n; i++) /* the rows, in compare order */
     for (int64_t c = 0; c < col; c++) {
       r[i * col + c] = x[i * xs[v.axis] + col_offset(&v, xs, c)];
-      if (v.sorted && UQ_ISNAN(r[i * col + c])) return -1;
+      if (v.sorted && !v.consecutive && UQ_ISNAN(r[i * col + c])) return -1;
     }
   for (int64_t i = 0; i < n; i++) order[i] = i;
-  UQ_NAME(sort_rows)(r, col, n, order, tmp, !v.sorted);
+  if (!v.consecutive) UQ_NAME(sort_rows)(r, col, n, order, tmp, !v.sorted);
   int64_t groups = 0; /* runs of equal rows in sorted order: group[row], first[group] */
   for (int64_t i = 0; i < n; i++) {
     if (!i || !UQ_NAME(same_rows)(r, col, first[groups - 1], order[i])) first[groups++] = order[i];
@@ -85,18 +85,25 @@ int64_t UQ_NAME(rt_unique)(const RtUnique *p, const UQ_T *x, UQ_T *out, void *in
     }
     return seen;
   }
-  layout(&v, groups, os);
+  /* Paddle's flattened unique_consecutive compares x[0] with itself first:
+   * a NaN there makes an extra first element, counted 0 */
+  const int64_t lead = v.consecutive && p->axis < 0 && n && UQ_ISNAN(r[0]);
+  if (lead) {
+    out[0] = r[0];
+    put_index(counts, 0, 0, v.index64);
+  }
+  layout(&v, groups + lead, os);
   for (int64_t g = 0; g < groups; g++) tmp[g] = 0; /* each group's count */
   for (int64_t i = 0; i < n; i++) {
-    put_index(inverse, i, group[i], v.index64);
+    put_index(inverse, i, group[i] + lead, v.index64);
     tmp[group[i]]++;
   }
   for (int64_t g = 0; g < groups; g++) {
-    for (int64_t c = 0; c < col; c++) out[g * os[v.axis] + col_offset(&v, os, c)] = r[first[g] * col + c];
+    for (int64_t c = 0; c < col; c++) out[(g + lead) * os[v.axis] + col_offset(&v, os, c)] = r[first[g] * col + c];
     put_index(indices, g, first[g], v.index64);
-    put_index(counts, g, tmp[g], v.index64);
+    put_index(counts, g + lead, tmp[g], v.index64);
   }
-  return groups;
+  return groups + lead;
 }
 
 #undef UQ_T

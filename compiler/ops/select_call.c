@@ -80,12 +80,12 @@ static void print_masked_grad(Printer *p, const SelectCall *c) {
   close_walk(p, c, c->mask_flat);
 }
 
-/* rt_unique: the count, or a NaN (-1) that stops the run; `rows` are the
- * lvalues of the extents it sets. */
+/* rt_unique: the count, or (nan_stops) a NaN's -1 that stops the run;
+ * `rows` are the lvalues of the extents it sets. */
 static void print_unique(Printer *p, const SelectCall *c) {
   pr_line(p, "const int64_t count = rt_unique_%s(&geo, %s, %s, %s, %s, %s, %s);", c->suffix, c->x, c->out, c->indices,
           c->inverse, c->counts, c->work);
-  pr_line(p, "if (count < 0) return 1;");
+  if (c->nan_stops) pr_line(p, "if (count < 0) return 1;");
   pr_line(p, "%s = count;", c->rows);
 }
 

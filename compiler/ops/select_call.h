@@ -38,6 +38,7 @@ typedef struct SelectCall {
   const char *dout, *dx, *dx_numel;  /* GRAD: dout [rows], dx [dx_numel] */
   const char *suffix;                /* UNIQUE: f32, f64, i32, i64 */
   const char *indices, *inverse, *counts, *work; /* UNIQUE: its other outputs ("NULL": not written), scratch */
+  int nan_stops;                     /* UNIQUE: a NaN makes rt_unique return -1, which stops the run */
 } SelectCall;
 
 void select_print_c(Printer *p, const SelectCall *c);

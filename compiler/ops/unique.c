@@ -12,6 +12,12 @@
  *   known only at run time: while specializing they are sized for every
  *   element or slice and that dim is a run-time extent (graph.h
  *   VAR_RUNTIME_EXTENT) the kernel writes.
+ * unique_consecutive (UniqueConsecutiveInferMeta, phi
+ *   UniqueConsecutiveKernel): X -> Out, Index?, Counts?; attrs
+ *   return_inverse, return_counts, axis (none or one dim >= 0: Paddle's
+ *   kernel takes a negative one as it is: refused), dtype: each run of
+ *   equal neighbours (elements, or slices along the axis) once, in X's
+ *   order; a NaN equals nothing.  Out and Counts are run-time extents.
  * Emission (select_call.h, runtime/rt_unique.h): float32, float64, int32,
  * int64, as Paddle's CPU kernels.  A NaN in X with is_sorted stops the
  * run with an error (Paddle orders NaN through std::set and std::sort,
@@ -26,12 +32,14 @@
 #include "select_call.h"
 #include "tensor_util.h"
 
+static int consecutive(const Op *op) { return !strcmp(op->type, "unique_consecutive"); }
+
 /* The axis attribute: -1 for none, else the dim; -2 after ctx_fail. */
 static int unique_axis(OpCtx *c, int rank) {
   int64_t *ax = NULL;
   const int n = attr_ints(c->op, "axis", &ax);
   if (n <= 0) return -1;
-  if (ax[0] < -1 || ax[0] >= rank)
+  if (ax[0] < (consecutive(c->op) ? 0 : -1) || ax[0] >= rank)
     return ctx_fail(c, "axis %lld is not supported for X of rank %d (0 to rank - 1, or -1: Paddle's kernel reads "
                     "other negative axes as they are)", (long long)ax[0], rank), -2;
   return ax[0] == -1 ? rank - 1 : (int)ax[0];
@@ -43,7 +51,7 @@ static int infer_unique(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
   const Shape *xs = &x->shape;
-  const int sorted = attr_bool(c->op, "is_sorted", 0), it = index_dtype(c->op);
+  const int sorted = consecutive(c->op) || attr_bool(c->op, "is_sorted", 0), it = index_dtype(c->op);
   const int spec = c->g->specializing;
   const int64_t numel = shape_numel(xs);
   if (!sorted) { /* fluid's unique */
@@ -56,17 +64,20 @@ static int infer_unique(OpCtx *c) {
   }
   const int axis = unique_axis(c, xs->rank);
   if (axis == -2) return -1;
-  const int64_t n = axis < 0 ? numel : xs->d[axis];
-  Shape o = {1, {spec ? numel : DIM_UNKNOWN}}, one = {1, {spec ? n : DIM_UNKNOWN}}, inv = {1, {n}};
+  /* a NaN first in X makes unique_consecutive's flattened loop write one
+   * element more (rt_unique.h) */
+  const int lead = consecutive(c->op) && axis < 0 && (x->dtype == RT_DT_FP32 || x->dtype == RT_DT_FP64);
+  const int64_t n = axis < 0 ? (numel >= 0 ? numel + lead : numel) : xs->d[axis];
+  Shape o = {1, {spec ? n : DIM_UNKNOWN}}, one = o, inv = {1, {axis < 0 ? numel : xs->d[axis]}};
   if (axis >= 0) o = *xs, o.d[axis] = spec ? n : DIM_UNKNOWN;
   ctx_set(c, "Out", 0, &o, x->dtype);
-  if (attr_bool(c->op, "return_index", 0)) ctx_set(c, "Indices", 0, &one, it);
+  if (!consecutive(c->op) && attr_bool(c->op, "return_index", 0)) ctx_set(c, "Indices", 0, &one, it);
   if (attr_bool(c->op, "return_inverse", 0)) ctx_set(c, "Index", 0, &inv, it);
   if (attr_bool(c->op, "return_counts", 0)) ctx_set(c, "Counts", 0, &one, it);
   if (spec && n >= 0) {
     const char *from = axis < 0 ? "X (its distinct values)" : "X (its distinct slices)";
     ctx_set_runtime_extent(c, "Out", 0, axis < 0 ? 0 : axis, from);
-    if (attr_bool(c->op, "return_index", 0)) ctx_set_runtime_extent(c, "Indices", 0, 0, from);
+    if (!consecutive(c->op) && attr_bool(c->op, "return_index", 0)) ctx_set_runtime_extent(c, "Indices", 0, 0, from);
     if (attr_bool(c->op, "return_counts", 0)) ctx_set_runtime_extent(c, "Counts", 0, 0, from);
   }
   return 0;
@@ -86,7 +97,8 @@ static int emit_unique(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
   if (!x || !out) return -1;
-  const int dt = x->dtype, sorted = attr_bool(e->op, "is_sorted", 0), rank = tu_rank(e, x);
+  const int dt = x->dtype, cons = consecutive(e->op), sorted = cons || attr_bool(e->op, "is_sorted", 0);
+  const int rank = tu_rank(e, x);
   const char *suffix = dt == RT_DT_FP32 ? "f32" : dt == RT_DT_FP64 ? "f64" : dt == RT_DT_INT32 ? "i32"
                        : dt == RT_DT_INT64 ? "i64" : NULL;
   if (!suffix || out->dtype != dt)
@@ -97,8 +109,9 @@ static int emit_unique(EmitCtx *e) {
     for (const char *const *a = (const char *const[]){"axis", "return_index", "return_inverse", "return_counts", NULL};
          *a; a++)
       attr_superseded(e->op, *a);
-  const int want_index = sorted && attr_bool(e->op, "return_index", 0);
-  RtUnique geo = {.rank = rank, .axis = axis, .sorted = sorted, .index64 = index_dtype(e->op) == RT_DT_INT64};
+  const int want_index = sorted && !cons && attr_bool(e->op, "return_index", 0);
+  RtUnique geo = {.rank = rank, .axis = axis, .sorted = sorted, .consecutive = cons,
+                  .index64 = index_dtype(e->op) == RT_DT_INT64};
   const char *dims = "";
   for (int d = 0; d < rank; d++) {
     const int64_t v = em_const_dim(e, x, d);
@@ -130,11 +143,13 @@ static int emit_unique(EmitCtx *e) {
   call.work = em_scratch_named(e, "unsigned char", "work",
                                (SymDim){work.a * (size + 32), RT_UNIQUE_WORK_BYTES(work.c, work.c, size)});
   call.rows = rows;
-  pr_line(e->p, "const RtUnique geo = {.rank = %d, .dims = {%s}, .axis = %d, .sorted = %d, .index64 = %d};", rank,
-          dims, geo.axis, geo.sorted, geo.index64);
-  em_fault(e, pool_printf("X ('%s') holds NaN, which Paddle's sorted unique has no order for", x->name));
+  pr_line(e->p, "const RtUnique geo = {.rank = %d, .dims = {%s}, .axis = %d, .sorted = %d, .consecutive = %d, "
+          ".index64 = %d};", rank, dims, geo.axis, geo.sorted, geo.consecutive, geo.index64);
+  call.nan_stops = sorted && !cons;
+  if (call.nan_stops) em_fault(e, pool_printf("X ('%s') holds NaN, which Paddle's sorted unique has no order for", x->name));
   select_print_c(e->p, &call);
   return 0;
 }
 
 const OpDef op_unique = {.type = "unique", .infer = infer_unique, .emit_c = emit_unique};
+const OpDef op_unique_consecutive = {.type = "unique_consecutive", .infer = infer_unique, .emit_c = emit_unique};

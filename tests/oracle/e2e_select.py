@@ -5,7 +5,7 @@ kernel takes but bfloat16 (NaN counts as non-zero, -0.0 does not),
 masked_select with Mask and X broadcast either way (Paddle 2.6 repeats both)
 and of each dtype, and unique (every output, int32 and int64 indices, no
 axis and each axis, equal slices, -0.0 beside 0.0; fluid's unsorted
-unique with NaN).  The count each keeps is a run-time extent: outputs are
+unique with NaN), and unique_consecutive (no axis and along one).  The count each keeps is a run-time extent: outputs are
 compared with Paddle's shape as well as values, none selected included.
 
     python e2e_select.py OUTDIR [CASE ...]
@@ -99,6 +99,18 @@ def unique_axis():
     outs += list(paddle.unique(w, return_inverse=True, return_counts=True, axis=-1))
     outs += list(paddle.unique(r, return_index=True, return_inverse=True, axis=2))
     return [r, j, w], outs
+
+
+@case
+def unique_consecutive():
+    f = data("dup_f", [None, 9])
+    r = data("dup_rows", [None, 6, 3])
+    x = data("sparse_x", [12])                  # NaN equals nothing
+    outs = list(paddle.unique_consecutive(f, return_inverse=True, return_counts=True))
+    outs += list(paddle.unique_consecutive(r, return_inverse=True, return_counts=True, axis=1, dtype="int32"))
+    outs += list(paddle.unique_consecutive(r, return_counts=True, axis=2))
+    outs += [paddle.unique_consecutive(x)]
+    return [f, r, x], outs
 
 
 @case
