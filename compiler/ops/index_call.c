@@ -96,6 +96,53 @@ static void print_gather_nd_grad(Printer *p, const IndexCall *c) {
   pr_line(p, "}");
 }
 
+/* scatter_nd_add's geometry, after its buffers: the tuples' count and
+ * slice length, the array dims of X's first k dims (k > 0) and the loop
+ * over the tuples, declaring the flat position `at` of the slice tuple i
+ * names.  Closed by one "}". */
+static void open_tuples(Printer *p, const IndexCall *c) {
+  const char *dims = "";
+  for (int i = 0; i < c->k; i++) dims = pool_printf("%s%s%s", dims, i ? ", " : "", c->dims[i]);
+  pr_line(p, "const int64_t tuples = %s, slice = %s;", c->count, c->slice);
+  if (c->k) pr_line(p, "const int64_t dims[%d] = {%s};", c->k, dims);
+  else if (c->kind == INDEX_SCATTER_ND_ADD_GRAD) pr_line(p, "(void)index;");
+  pr_line(p, "for (int64_t i = 0; i < tuples; i++) {");
+  pr_line(p, "int64_t at = 0;");
+  if (c->kind == INDEX_SCATTER_ND_ADD_GRAD || c->k) pr_line(p, "int inside = 1;");
+  if (!c->k) return;
+  pr_line(p, "for (int j = 0; j < %d; j++) {", c->k);
+  pr_line(p, "const int64_t v = (int64_t)index[i * %d + j];", c->k);
+  pr_line(p, "inside &= v >= 0 && v < dims[j];");
+  pr_line(p, "at = at * dims[j] + v;");
+  pr_line(p, "}");
+}
+
+/* scatter_nd_add (phi ScatterNdAdd) after out = X: each slice of upd is
+ * added to the slice of out its index tuple names, tuples in order; a
+ * tuple outside X is skipped. */
+static void print_scatter_nd_add(Printer *p, const IndexCall *c) {
+  pr_line(p, "const %s *index = %s;", c->index_type, c->index);
+  pr_line(p, "const %s *upd = %s;", c->type, c->src);
+  pr_line(p, "%s *out = %s;", c->type, c->dst);
+  open_tuples(p, c);
+  if (c->k) pr_line(p, "if (!inside) continue; /* Paddle raises an error */");
+  pr_line(p, "for (int64_t s = 0; s < slice; s++) out[at * slice + s] += upd[i * slice + s];");
+  pr_line(p, "}");
+}
+
+/* scatter_nd_add_grad's Updates@GRAD (CPUGatherNd): slice i of du = the
+ * slice of dout tuple i names, zeros for a tuple outside X. */
+static void print_scatter_nd_add_grad(Printer *p, const IndexCall *c) {
+  pr_line(p, "{");
+  pr_line(p, "const %s *index = %s;", c->index_type, c->index);
+  pr_line(p, "const %s *dout = %s;", c->type, c->src);
+  pr_line(p, "%s *du = %s;", c->type, c->dupd);
+  open_tuples(p, c);
+  pr_line(p, "for (int64_t s = 0; s < slice; s++) du[i * slice + s] = inside ? dout[at * slice + s] : (%s)0;", c->type);
+  pr_line(p, "}");
+  pr_line(p, "}");
+}
+
 void index_print_c(Printer *p, const IndexCall *c) {
   switch (c->kind) {
     case INDEX_SCATTER:
@@ -109,6 +156,12 @@ void index_print_c(Printer *p, const IndexCall *c) {
       break;
     case INDEX_GATHER_ND_GRAD:
       print_gather_nd_grad(p, c);
+      break;
+    case INDEX_SCATTER_ND_ADD:
+      print_scatter_nd_add(p, c);
+      break;
+    case INDEX_SCATTER_ND_ADD_GRAD:
+      print_scatter_nd_add_grad(p, c);
       break;
   }
 }

@@ -9,6 +9,7 @@
  * add each time); k = 0 adds every slice to all of Out.  Paddle 2.6 raises
  * an error for a tuple outside X; the compiled code skips it. */
 #include "../util.h"
+#include "index_call.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -36,6 +37,23 @@ static int infer_scatter_nd_add(OpCtx *c) {
   return 0;
 }
 
+/* Prints scatter_nd_add's kernel or its grad's (kind) over Index's tuples
+ * and the slices of `data` (X, or Out@GRAD of X's dims), the first k dims
+ * of which a tuple indexes: src read, dst written. */
+static void print_nd(EmitCtx *e, IndexKind kind, const Var *idx, const Var *data, const Var *src, const Var *dst,
+                     int k) {
+  int r = tu_rank(e, data), ri = tu_rank(e, idx);
+  const char *dims[RT_MAX_RANK];
+  for (int i = 0; i < k; i++) dims[i] = em_dim(e, data, i);
+  IndexCall call = {.kind = kind, .type = em_ctype(data->dtype), .index_type = em_ctype(idx->dtype),
+                    .index = em_ptr(e, idx, 1), .src = em_ptr(e, src, 1)};
+  const char *written = em_ptr(e, dst, 0);
+  if (kind == INDEX_SCATTER_ND_ADD) call.dst = written;
+  else call.dupd = written;
+  call.count = em_prod(e, idx, 0, ri - 1), call.slice = em_prod(e, data, k, r), call.k = k, call.dims = dims;
+  index_print_c(e->p, &call);
+}
+
 static int emit_scatter_nd_add(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *idx = tu_in(e, "Index", 0), *u = tu_in(e, "Updates", 0), *out = tu_out(e, "Out", 0);
   if (!x || !idx || !u || !out) return -1;
@@ -49,26 +67,7 @@ static int emit_scatter_nd_add(EmitCtx *e) {
   int64_t k = em_const_dim(e, idx, ri - 1);
   if (k < 0 || k > r) return em_fail(e, "Index's last dim must be a constant <= rank(X)");
   if (tu_copy(e, x, out)) return -1;
-  const char *t = em_ctype(x->dtype), *dims = "";
-  for (int i = 0; i < k; i++) dims = pool_printf("%s%s%s", dims, i ? ", " : "", em_dim(e, x, i));
-  pr_line(e->p, "const %s *index = %s;", em_ctype(idx->dtype), em_ptr(e, idx, 1));
-  pr_line(e->p, "const %s *upd = %s;", t, em_ptr(e, u, 1));
-  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
-  pr_line(e->p, "const int64_t tuples = %s, slice = %s;", em_prod(e, idx, 0, ri - 1), em_prod(e, x, (int)k, r));
-  if (k) pr_line(e->p, "const int64_t dims[%d] = {%s};", (int)k, dims);
-  pr_line(e->p, "for (int64_t i = 0; i < tuples; i++) {");
-  pr_line(e->p, "int64_t at = 0;");
-  if (k) {
-    pr_line(e->p, "int inside = 1;");
-    pr_line(e->p, "for (int j = 0; j < %d; j++) {", (int)k);
-    pr_line(e->p, "const int64_t v = (int64_t)index[i * %d + j];", (int)k);
-    pr_line(e->p, "inside &= v >= 0 && v < dims[j];");
-    pr_line(e->p, "at = at * dims[j] + v;");
-    pr_line(e->p, "}");
-    pr_line(e->p, "if (!inside) continue; /* Paddle raises an error */");
-  }
-  pr_line(e->p, "for (int64_t s = 0; s < slice; s++) out[at * slice + s] += upd[i * slice + s];");
-  pr_line(e->p, "}");
+  print_nd(e, INDEX_SCATTER_ND_ADD, idx, x, u, out, (int)k);
   return 0;
 }
 
@@ -109,28 +108,7 @@ static int emit_scatter_nd_add_grad(EmitCtx *e) {
   SymDim un = spec_numel(em_spec(e, u)), want = em_sym_prod(e, idx, 0, ri - 1), sl = em_sym_prod(e, dout, (int)k, r);
   if (want.a * sl.a != 0 || un.a != want.a * sl.c + want.c * sl.a || un.c != want.c * sl.c)
     return em_fail(e, "Updates does not have Index.dims[:-1] ++ X.dims[k:] elements");
-  const char *t = em_ctype(dout->dtype), *dims = "";
-  for (int i = 0; i < k; i++) dims = pool_printf("%s%s%s", dims, i ? ", " : "", em_dim(e, dout, i));
-  pr_line(e->p, "{");
-  pr_line(e->p, "const %s *index = %s;", em_ctype(idx->dtype), em_ptr(e, idx, 1));
-  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
-  pr_line(e->p, "%s *du = %s;", t, em_ptr(e, du, 0));
-  pr_line(e->p, "const int64_t tuples = %s, slice = %s;", em_prod(e, idx, 0, ri - 1), em_prod(e, dout, (int)k, r));
-  if (k) pr_line(e->p, "const int64_t dims[%d] = {%s};", (int)k, dims);
-  else pr_line(e->p, "(void)index;");
-  pr_line(e->p, "for (int64_t i = 0; i < tuples; i++) {");
-  pr_line(e->p, "int64_t at = 0;");
-  pr_line(e->p, "int inside = 1;");
-  if (k) {
-    pr_line(e->p, "for (int j = 0; j < %d; j++) {", (int)k);
-    pr_line(e->p, "const int64_t v = (int64_t)index[i * %d + j];", (int)k);
-    pr_line(e->p, "inside &= v >= 0 && v < dims[j];");
-    pr_line(e->p, "at = at * dims[j] + v;");
-    pr_line(e->p, "}");
-  }
-  pr_line(e->p, "for (int64_t s = 0; s < slice; s++) du[i * slice + s] = inside ? dout[at * slice + s] : (%s)0;", t);
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
+  print_nd(e, INDEX_SCATTER_ND_ADD_GRAD, idx, dout, dout, du, (int)k);
   return 0;
 }
 
