@@ -131,6 +131,85 @@ static void print_index_add_grad(Printer *p, const AxisCall *c) {
   close_n(p, 3);
 }
 
+/* cross's view [outer, 3, slice] around its dim: declares outer and
+ * slice, searching dims[] at run time for the first 3 (search). */
+static void print_cross_view(Printer *p, const AxisCall *c) {
+  if (!c->search) {
+    pr_line(p, "const int64_t outer = %s, slice = %s;", c->outer, c->inner);
+    return;
+  }
+  const char *dims = "";
+  for (int i = 0; i < c->search; i++) dims = pool_printf("%s%s%s", dims, i ? ", " : "", c->dims[i]);
+  pr_line(p, "/* the first dim of size 3, as Paddle's kernel looks for it at run time */");
+  pr_line(p, "const int64_t dims[%d] = {%s};", c->search, dims);
+  pr_line(p, "int axis = 0;");
+  pr_line(p, "while (dims[axis] != 3) axis++;");
+  pr_line(p, "int64_t outer = 1;");
+  pr_line(p, "for (int d = 0; d < axis; d++) outer *= dims[d];");
+  pr_line(p, "const int64_t slice = %s / (outer * 3);", c->numel);
+}
+
+/* Opens the loops over outer (i) and the 3 slices (j), declaring the
+ * slices' starts dst (j), p1 (j + 1) and p2 (j + 2), mod 3.  Closed by two
+ * "}". */
+static void open_cross(Printer *p) {
+  pr_line(p, "for (int64_t i = 0; i < outer; i++) {");
+  pr_line(p, "for (int j = 0; j < 3; j++) {");
+  pr_line(p, "const int64_t dst = (3 * i + j) * slice, p1 = (3 * i + (j + 1) %% 3) * slice,");
+  pr_line(p, "              p2 = (3 * i + (j + 2) %% 3) * slice;");
+}
+
+/* phi CrossKernel. */
+static void print_cross(Printer *p, const AxisCall *c) {
+  pr_line(p, "const %s *x = %s;", c->type, c->x);
+  pr_line(p, "const %s *y = %s;", c->type, c->y);
+  pr_line(p, "%s *out = %s;", c->type, c->out);
+  print_cross_view(p, c);
+  open_cross(p);
+  pr_line(p, "for (int64_t k = 0; k < slice; k++) out[dst + k] = x[p1 + k] * y[p2 + k] - x[p2 + k] * y[p1 + k];");
+  close_n(p, 2);
+}
+
+/* phi CrossGradKernel: each product rounded before the difference. */
+static void print_cross_grad(Printer *p, const AxisCall *c) {
+  const char *t = c->type;
+  pr_line(p, "const %s *dout = %s;", t, c->dout);
+  if (c->dx) pr_line(p, "const %s *y = %s;", t, c->y);
+  if (c->dy) pr_line(p, "const %s *x = %s;", t, c->x);
+  if (c->dx) pr_line(p, "%s *dx = %s;", t, c->dx);
+  if (c->dy) pr_line(p, "%s *dy = %s;", t, c->dy);
+  print_cross_view(p, c);
+  open_cross(p);
+  pr_line(p, "for (int64_t k = 0; k < slice; k++) {");
+  if (c->dx) {
+    pr_line(p, "const %s ax = dout[p2 + k] * y[p1 + k];", t);
+    pr_line(p, "const %s bx = dout[p1 + k] * y[p2 + k];", t);
+    pr_line(p, "dx[dst + k] = ax - bx;");
+  }
+  if (c->dy) {
+    pr_line(p, "const %s ay = dout[p1 + k] * x[p2 + k];", t);
+    pr_line(p, "const %s by = dout[p2 + k] * x[p1 + k];", t);
+    pr_line(p, "dy[dst + k] = ay - by;");
+  }
+  close_n(p, 3);
+}
+
+/* phi MeshgridGradKernel: X@GRAD[slot] sums outputs@GRAD[slot] over
+ * every dim but slot, in memory order. */
+static void print_meshgrid_grad(Printer *p, const AxisCall *c) {
+  const char *t = c->type;
+  pr_line(p, "{");
+  pr_line(p, "/* X@GRAD[%d]: outputs@GRAD[%d] summed over every dim but %d */", c->slot, c->slot, c->slot);
+  pr_line(p, "const %s *dout = %s;", t, c->dout);
+  pr_line(p, "%s *dx = %s;", t, c->dx);
+  pr_line(p, "const int64_t outer = %s, len = %s, inner = %s;", c->outer, c->n, c->inner);
+  pr_line(p, "for (int64_t j = 0; j < len; j++) dx[j] = 0;");
+  pr_line(p, "for (int64_t o = 0; o < outer; o++)");
+  pr_line(p, "  for (int64_t j = 0; j < len; j++)");
+  pr_line(p, "    for (int64_t k = 0; k < inner; k++) dx[j] += dout[(o * len + j) * inner + k];");
+  pr_line(p, "}");
+}
+
 void axis_print_c(Printer *p, const AxisCall *c) {
   switch (c->kind) {
     case AXIS_CUMPROD:
@@ -150,6 +229,15 @@ void axis_print_c(Printer *p, const AxisCall *c) {
       break;
     case AXIS_INDEX_ADD_GRAD:
       print_index_add_grad(p, c);
+      break;
+    case AXIS_CROSS:
+      print_cross(p, c);
+      break;
+    case AXIS_CROSS_GRAD:
+      print_cross_grad(p, c);
+      break;
+    case AXIS_MESHGRID_GRAD:
+      print_meshgrid_grad(p, c);
       break;
   }
 }

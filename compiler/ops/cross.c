@@ -10,6 +10,7 @@
  * on the batch comes before the first constant 3, the generated code
  * searches the dims as the kernel does. */
 #include "../util.h"
+#include "axis_call.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -34,10 +35,11 @@ static int infer_cross(OpCtx *c) {
   return 0;
 }
 
-/* Declares `outer` and `slice`: X (and Y, of the same dims) viewed as
- * [outer, 3, slice] around the cross dim, searched for at run time when a
- * batch-dependent dim comes before the first constant 3.  -1 after em_fail. */
-static int cross_view(EmitCtx *e, const Var *x, const Var *y) {
+/* The view of X (and Y, of the same dims) as [outer, 3, slice] around the
+ * cross dim, into the record: searched for at run time (among dims, the
+ * caller's array) when a batch-dependent dim comes before the first
+ * constant 3.  -1 after em_fail. */
+static int cross_view(EmitCtx *e, const Var *x, const Var *y, AxisCall *call, const char **dims) {
   int r = tu_rank(e, x), axis = -1, search = 0;
   for (int i = 0; i < r; i++) {
     SymDim a = em_spec(e, x)->d[i], b = em_spec(e, y)->d[i];
@@ -55,17 +57,10 @@ static int cross_view(EmitCtx *e, const Var *x, const Var *y) {
     if (axis < 0) return em_fail(e, "X has no dim of size 3 known at compile time");
   }
   if (search) {
-    const char *dims = "";
-    for (int i = 0; i <= axis; i++) dims = pool_printf("%s%s%s", dims, i ? ", " : "", em_dim(e, x, i));
-    pr_line(e->p, "/* the first dim of size 3, as Paddle's kernel looks for it at run time */");
-    pr_line(e->p, "const int64_t dims[%d] = {%s};", axis + 1, dims);
-    pr_line(e->p, "int axis = 0;");
-    pr_line(e->p, "while (dims[axis] != 3) axis++;");
-    pr_line(e->p, "int64_t outer = 1;");
-    pr_line(e->p, "for (int d = 0; d < axis; d++) outer *= dims[d];");
-    pr_line(e->p, "const int64_t slice = %s / (outer * 3);", em_numel(e, x));
+    for (int i = 0; i <= axis; i++) dims[i] = em_dim(e, x, i);
+    call->search = axis + 1, call->dims = dims, call->numel = em_numel(e, x);
   } else {
-    pr_line(e->p, "const int64_t outer = %s, slice = %s;", em_prod(e, x, 0, axis), em_prod(e, x, axis + 1, r));
+    call->outer = em_prod(e, x, 0, axis), call->inner = em_prod(e, x, axis + 1, r);
   }
   return 0;
 }
@@ -77,18 +72,11 @@ static int emit_cross(EmitCtx *e) {
     return em_fail(e, "cross of %s and %s into %s is not supported", rt_dtype_name(x->dtype), rt_dtype_name(y->dtype),
                    rt_dtype_name(out->dtype));
   if (x == out || y == out) return em_fail(e, "Out is an input (an in-place cross), which is not supported");
-  const char *t = em_ctype(x->dtype);
-  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
-  pr_line(e->p, "const %s *y = %s;", t, em_ptr(e, y, 1));
-  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
-  if (cross_view(e, x, y)) return -1;
-  pr_line(e->p, "for (int64_t i = 0; i < outer; i++) {");
-  pr_line(e->p, "for (int j = 0; j < 3; j++) {");
-  pr_line(e->p, "const int64_t dst = (3 * i + j) * slice, p1 = (3 * i + (j + 1) %% 3) * slice,");
-  pr_line(e->p, "              p2 = (3 * i + (j + 2) %% 3) * slice;");
-  pr_line(e->p, "for (int64_t k = 0; k < slice; k++) out[dst + k] = x[p1 + k] * y[p2 + k] - x[p2 + k] * y[p1 + k];");
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
+  AxisCall call = {.kind = AXIS_CROSS, .type = em_ctype(x->dtype), .x = em_ptr(e, x, 1), .y = em_ptr(e, y, 1),
+                   .out = em_ptr(e, out, 0)};
+  const char *dims[RT_MAX_RANK];
+  if (cross_view(e, x, y, &call, dims)) return -1;
+  axis_print_c(e->p, &call);
   return 0;
 }
 
@@ -110,31 +98,12 @@ static int emit_cross_grad(EmitCtx *e) {
   for (int k = 0; k < 5; k++)
     if (all[k] && (all[k]->dtype != x->dtype || x->dtype == RT_DT_BOOL))
       return em_fail(e, "cross_grad of %s tensors is not supported", rt_dtype_name(all[k]->dtype));
-  const char *t = em_ctype(x->dtype);
-  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
-  if (dx) pr_line(e->p, "const %s *y = %s;", t, em_ptr(e, y, 1));
-  if (dy) pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
-  if (dx) pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
-  if (dy) pr_line(e->p, "%s *dy = %s;", t, em_ptr(e, dy, 0));
-  if (cross_view(e, x, y)) return -1;
-  pr_line(e->p, "for (int64_t i = 0; i < outer; i++) {");
-  pr_line(e->p, "for (int j = 0; j < 3; j++) {");
-  pr_line(e->p, "const int64_t dst = (3 * i + j) * slice, p1 = (3 * i + (j + 1) %% 3) * slice,");
-  pr_line(e->p, "              p2 = (3 * i + (j + 2) %% 3) * slice;");
-  pr_line(e->p, "for (int64_t k = 0; k < slice; k++) {");
-  if (dx) {
-    pr_line(e->p, "const %s ax = dout[p2 + k] * y[p1 + k];", t);
-    pr_line(e->p, "const %s bx = dout[p1 + k] * y[p2 + k];", t);
-    pr_line(e->p, "dx[dst + k] = ax - bx;");
-  }
-  if (dy) {
-    pr_line(e->p, "const %s ay = dout[p1 + k] * x[p2 + k];", t);
-    pr_line(e->p, "const %s by = dout[p2 + k] * x[p1 + k];", t);
-    pr_line(e->p, "dy[dst + k] = ay - by;");
-  }
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
+  AxisCall call = {.kind = AXIS_CROSS_GRAD, .type = em_ctype(x->dtype), .dout = em_ptr(e, dout, 1),
+                   .y = dx ? em_ptr(e, y, 1) : NULL, .x = dy ? em_ptr(e, x, 1) : NULL,
+                   .dx = dx ? em_ptr(e, dx, 0) : NULL, .dy = dy ? em_ptr(e, dy, 0) : NULL};
+  const char *dims[RT_MAX_RANK];
+  if (cross_view(e, x, y, &call, dims)) return -1;
+  axis_print_c(e->p, &call);
   return 0;
 }
 

@@ -4,6 +4,7 @@
  * Emission: Out[i] repeats X[i] along every dim but i -- a strided copy with
  * stride 1 along dim i and 0 elsewhere. */
 #include "../util.h"
+#include "axis_call.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -60,18 +61,9 @@ static int emit_meshgrid_grad(EmitCtx *e) {
     if ((dx->dtype != RT_DT_FP32 && dx->dtype != RT_DT_FP64) || dout->dtype != dx->dtype)
       return em_fail(e, "X@GRAD[%d] and outputs@GRAD[%d] must be float32 or float64 of one dtype", i, i);
     if (tu_rank(e, dout) != n) return em_fail(e, "outputs@GRAD[%d] must have rank %d", i, n);
-    const char *t = em_ctype(dx->dtype);
-    pr_line(e->p, "{");
-    pr_line(e->p, "/* X@GRAD[%d]: outputs@GRAD[%d] summed over every dim but %d */", i, i, i);
-    pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
-    pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
-    pr_line(e->p, "const int64_t outer = %s, len = %s, inner = %s;", em_prod(e, dout, 0, i), em_dim(e, dout, i),
-            em_prod(e, dout, i + 1, n));
-    pr_line(e->p, "for (int64_t j = 0; j < len; j++) dx[j] = 0;");
-    pr_line(e->p, "for (int64_t o = 0; o < outer; o++)");
-    pr_line(e->p, "  for (int64_t j = 0; j < len; j++)");
-    pr_line(e->p, "    for (int64_t k = 0; k < inner; k++) dx[j] += dout[(o * len + j) * inner + k];");
-    pr_line(e->p, "}");
+    axis_print_c(e->p, &(AxisCall){.kind = AXIS_MESHGRID_GRAD, .type = em_ctype(dx->dtype), .slot = i,
+                                   .dout = em_ptr(e, dout, 1), .dx = em_ptr(e, dx, 0), .outer = em_prod(e, dout, 0, i),
+                                   .n = em_dim(e, dout, i), .inner = em_prod(e, dout, i + 1, n)});
   }
   return 0;
 }
