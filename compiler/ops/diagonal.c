@@ -21,10 +21,8 @@
  * copy (the diagonal walks the sum of the two axes' strides); trace copies
  * the diagonals into kernel scratch the same way and sums each in order;
  * diag_embed zeroes Out and writes each element of Input at its place. */
-#include <string.h>
-
 #include "../util.h"
-#include "move_call.h"
+#include "diag_call.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -129,23 +127,17 @@ static int emit_trace(EmitCtx *e) {
   }
   if (x->dtype != out->dtype || x->dtype == RT_DT_BOOL)
     return em_fail(e, "trace of %s tensors is not supported", rt_dtype_name(x->dtype));
-  const char *t = em_ctype(x->dtype), *dims[RT_MAX_RANK], *st[RT_MAX_RANK], *start;
+  const char *dims[RT_MAX_RANK], *st[RT_MAX_RANK], *start;
   int n = diag_view(e, x, a1, a2, attr_int(e->op, "offset", 0), len, dims, st, &start);
-  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
-  if (len == 0) {
-    pr_line(e->p, "memset(out, 0, (size_t)%s * sizeof *out); /* empty diagonals */", em_numel(e, out));
-    return 0;
+  DiagCall call = {.kind = DIAG_TRACE, .type = em_ctype(x->dtype), .dst = em_ptr(e, out, 0),
+                   .numel = em_numel(e, out), .dlen = len, .rank = n, .dims = dims, .strides = st, .start = start};
+  if (len > 0) {
+    SymDim nd = spec_numel(em_spec(e, out));
+    int64_t esize = rt_dtype_size(x->dtype);
+    call.scratch = em_scratch(e, (SymDim){nd.a * len * esize, nd.c * len * esize});
+    call.src = em_ptr(e, x, 1);
   }
-  SymDim nd = spec_numel(em_spec(e, out));
-  int64_t esize = rt_dtype_size(x->dtype);
-  pr_line(e->p, "%s *diag = (%s *)%s;", t, t, em_scratch(e, (SymDim){nd.a * len * esize, nd.c * len * esize}));
-  move_print_c(e->p, &(MoveCall){.kind = MOVE_COPY_STRIDED, .src = pool_printf("%s + %s", em_ptr(e, x, 1), start),
-                                  .dst = "diag", .esize = "sizeof *diag", .rank = n, .dims = dims, .strides = st});
-  pr_line(e->p, "for (int64_t o = 0; o < %s; o++) {", em_numel(e, out));
-  pr_line(e->p, "%s sum = 0;", t);
-  pr_line(e->p, "for (int64_t i = 0; i < %lld; i++) sum += diag[o * %lld + i];", (long long)len, (long long)len);
-  pr_line(e->p, "out[o] = sum;");
-  pr_line(e->p, "}");
+  diag_print_c(e->p, &call);
   return 0;
 }
 
@@ -164,21 +156,15 @@ static int emit_diag_scatter(EmitCtx *e, int per_elem) {
   }
   if (dout->dtype != dx->dtype || dx->dtype == RT_DT_BOOL)
     return em_fail(e, "%s of %s tensors is not supported", e->op->type, rt_dtype_name(dx->dtype));
-  const char *t = em_ctype(dx->dtype), *dims[RT_MAX_RANK], *st[RT_MAX_RANK], *start;
-  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
-  pr_line(e->p, "memset(dx, 0, (size_t)%s * sizeof *dx);", em_numel(e, dx));
-  if (len <= 0) return 0; /* empty diagonals */
-  int n = diag_view(e, dx, a1, a2, attr_int(e->op, "offset", 0), len, dims, st, &start);
-  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
-  pr_line(e->p, "int64_t o = 0;");
-  const char *at = start;
-  for (int k = 0; k < n; k++) {
-    pr_line(e->p, "for (int64_t i%d = 0; i%d < %s; i%d++) {", k, k, dims[k], k);
-    at = tu_add(at, tu_mul(pool_printf("i%d", k), st[k]));
+  const char *dims[RT_MAX_RANK], *st[RT_MAX_RANK], *start;
+  DiagCall call = {.kind = DIAG_SCATTER_ND, .type = em_ctype(dx->dtype), .dst = em_ptr(e, dx, 0),
+                   .numel = em_numel(e, dx), .dlen = len, .per_elem = per_elem};
+  if (len > 0) { /* else empty diagonals: zeros */
+    call.rank = diag_view(e, dx, a1, a2, attr_int(e->op, "offset", 0), len, dims, st, &start);
+    call.dims = dims, call.strides = st, call.start = start;
+    call.src = em_ptr(e, dout, 1);
   }
-  pr_line(e->p, "dx[%s] = dout[%s];", at, per_elem ? "o" : pool_printf("o / %lld", (long long)len));
-  pr_line(e->p, "o++;");
-  for (int k = 0; k < n; k++) pr_line(e->p, "}");
+  diag_print_c(e->p, &call);
   return 0;
 }
 
@@ -229,8 +215,9 @@ static int emit_diag_embed(EmitCtx *e) {
   if (r < 1 || r > RT_MAX_RANK - 1) return em_fail(e, "Input of rank %d: diag_embed needs 1 to %d", r, RT_MAX_RANK - 1);
   if (embed_dims(&c, r, &d1, &d2)) return em_fail(e, "bad dim1 or dim2");
   int64_t off = attr_int(e->op, "offset", 0);
-  const char *os[RT_MAX_RANK], *t = em_ctype(x->dtype);
+  const char *os[RT_MAX_RANK], *xd[RT_MAX_RANK];
   tu_strides(e, out, os);
+  for (int i = 0; i < r; i++) xd[i] = em_dim(e, x, i);
   /* Out's stride for each dim of Input but the last, in order */
   const char *walk[RT_MAX_RANK];
   for (int i = 0, j = 0; i < r + 1; i++)
@@ -238,18 +225,9 @@ static int emit_diag_embed(EmitCtx *e) {
   walk[r - 1] = tu_add(os[d1], os[d2]);
   const char *start = off > 0 ? tu_mul(pool_printf("%lld", (long long)off), os[d2])
                               : off < 0 ? tu_mul(pool_printf("%lld", (long long)-off), os[d1]) : "0";
-  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
-  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
-  pr_line(e->p, "memset(out, 0, (size_t)%s * sizeof *out);", em_numel(e, out));
-  pr_line(e->p, "for (int64_t q = 0; q < %s; q++) {", em_numel(e, x));
-  pr_line(e->p, "int64_t rest = q, at = %s;", start);
-  for (int i = r - 1; i > 0; i--) {
-    pr_line(e->p, "at += %s;", tu_mul(pool_printf("(rest %% %s)", em_dim(e, x, i)), walk[i]));
-    pr_line(e->p, "rest /= %s;", em_dim(e, x, i));
-  }
-  pr_line(e->p, "at += %s;", tu_mul("rest", walk[0]));
-  pr_line(e->p, "out[at] = x[q];");
-  pr_line(e->p, "}");
+  diag_print_c(e->p, &(DiagCall){.kind = DIAG_EMBED_ND, .type = em_ctype(x->dtype), .src = em_ptr(e, x, 1),
+                                 .dst = em_ptr(e, out, 0), .numel = em_numel(e, out), .len = em_numel(e, x),
+                                 .start = start, .rank = r, .dims = xd, .strides = walk});
   return 0;
 }
 

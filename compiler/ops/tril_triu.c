@@ -5,6 +5,7 @@
  * zeroed when col - row > diagonal (lower) or col - row < diagonal (upper),
  * as phi's TrilTriuCompute, and copied otherwise. */
 #include "../util.h"
+#include "diag_call.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -26,18 +27,9 @@ static int emit_mask(EmitCtx *e, const char *in_slot, const char *out_slot) {
   if (r < 2) return em_fail(e, "X must have rank >= 2");
   int64_t diag = attr_int(e->op, "diagonal", 0);
   int lower = attr_bool(e->op, "lower", 0);
-  const char *t = em_ctype(x->dtype);
-  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
-  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
-  pr_line(e->p, "const int64_t h = %s, w = %s;", em_dim(e, x, r - 2), em_dim(e, x, r - 1));
-  pr_line(e->p, "for (int64_t mat = 0; mat < %s; mat++) {", em_prod(e, x, 0, r - 2));
-  pr_line(e->p, "for (int64_t row = 0; row < h; row++) {");
-  pr_line(e->p, "for (int64_t col = 0; col < w; col++) {");
-  pr_line(e->p, "const int64_t at = (mat * h + row) * w + col;");
-  pr_line(e->p, "out[at] = col - row %s INT64_C(%lld) ? (%s)0 : x[at];", lower ? ">" : "<", (long long)diag, t);
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
+  diag_print_c(e->p, &(DiagCall){.kind = DIAG_TRIANGLE, .type = em_ctype(x->dtype), .offset = diag, .lower = lower,
+                                 .src = em_ptr(e, x, 1), .dst = em_ptr(e, out, 0), .h = em_dim(e, x, r - 2),
+                                 .w = em_dim(e, x, r - 1), .mats = em_prod(e, x, 0, r - 2)});
   return 0;
 }
 
