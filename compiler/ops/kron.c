@@ -5,9 +5,8 @@
  * Emission: Out's index along dim i is a_i * Y.dims[i] + b_i, so loops over
  * a_0, b_0, a_1, b_1, ... visit Out in memory order: Out[o++] = X[a] *
  * Y[b]. */
-#include <string.h>
-
 #include "../util.h"
+#include "kron_call.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -26,60 +25,36 @@ static int infer_kron(OpCtx *c) {
   return 0;
 }
 
+/* X's and Y's dims padded with leading 1s to rank r and their strides
+ * (NULL along the padding), into the record. */
+static void kron_operands(EmitCtx *e, const Var *x, const Var *y, int r, KronCall *call) {
+  const char *xst[RT_MAX_RANK], *yst[RT_MAX_RANK];
+  int rx = tu_rank(e, x), ry = tu_rank(e, y);
+  tu_strides(e, x, xst);
+  tu_strides(e, y, yst);
+  call->rank = r;
+  for (int i = 0; i < r; i++) {
+    int jx = i - (r - rx), jy = i - (r - ry);
+    call->xdims[i] = jx >= 0 ? em_dim(e, x, jx) : "1", call->xstrides[i] = jx >= 0 ? xst[jx] : NULL;
+    call->ydims[i] = jy >= 0 ? em_dim(e, y, jy) : "1", call->ystrides[i] = jy >= 0 ? yst[jy] : NULL;
+  }
+}
+
 static int emit_kron(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *y = tu_in(e, "Y", 0), *out = tu_out(e, "Out", 0);
   if (!x || !y || !out) return -1;
   if (x->dtype != y->dtype || x->dtype != out->dtype) return em_fail(e, "X, Y and Out differ in dtype");
   if (x->dtype == RT_DT_BOOL) return em_fail(e, "kron of bool tensors is not supported");
   if (x == out || y == out) return em_fail(e, "Out is an input itself (an in-place kron), which is not supported");
-  int rx = tu_rank(e, x), ry = tu_rank(e, y), r = rx > ry ? rx : ry;
-  const char *xst[RT_MAX_RANK], *yst[RT_MAX_RANK], *xi = "0", *yi = "0";
-  tu_strides(e, x, xst);
-  tu_strides(e, y, yst);
-  const char *t = em_ctype(x->dtype);
-  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
-  pr_line(e->p, "const %s *y = %s;", t, em_ptr(e, y, 1));
-  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
-  pr_line(e->p, "int64_t o = 0;");
-  int loops = 0;
-  for (int i = 0; i < r; i++) {
-    int jx = i - (r - rx), jy = i - (r - ry);
-    const char *dx = jx >= 0 ? em_dim(e, x, jx) : "1", *dy = jy >= 0 ? em_dim(e, y, jy) : "1";
-    if (strcmp(dx, "1")) {
-      pr_line(e->p, "for (int64_t a%d = 0; a%d < %s; a%d++) {", i, i, dx, i);
-      xi = tu_add(xi, tu_mul(pool_printf("a%d", i), xst[jx]));
-      loops++;
-    }
-    if (strcmp(dy, "1")) {
-      pr_line(e->p, "for (int64_t b%d = 0; b%d < %s; b%d++) {", i, i, dy, i);
-      yi = tu_add(yi, tu_mul(pool_printf("b%d", i), yst[jy]));
-      loops++;
-    }
-  }
-  pr_line(e->p, "out[o++] = x[%s] * y[%s];", xi, yi);
-  for (int k = 0; k < loops; k++) pr_line(e->p, "}");
+  int rx = tu_rank(e, x), ry = tu_rank(e, y);
+  KronCall call = {.kind = KRON_FORWARD, .type = em_ctype(x->dtype), .x = em_ptr(e, x, 1), .y = em_ptr(e, y, 1),
+                   .out = em_ptr(e, out, 0)};
+  kron_operands(e, x, y, rx > ry ? rx : ry, &call);
+  kron_print_c(e->p, &call);
   return 0;
 }
 
 const OpDef op_kron = {.type = "kron", .infer = infer_kron, .emit_c = emit_kron};
-
-/* Loops over the elements of one operand of kron (`pre` "a" for X, "b"
- * for Y; dims padded with leading 1s to rank r), in its memory order:
- * opens one loop per dim longer than 1 and returns how many. */
-static int operand_loops(EmitCtx *e, const Var *v, int r, const char *pre) {
-  int rv = tu_rank(e, v), loops = 0;
-  for (int i = 0; i < r; i++) {
-    int j = i - (r - rv);
-    const char *d = j >= 0 ? em_dim(e, v, j) : "1";
-    if (!strcmp(d, "1")) {
-      pr_line(e->p, "const int64_t %s%d = 0;", pre, i);
-      continue;
-    }
-    pr_line(e->p, "for (int64_t %s%d = 0; %s%d < %s; %s%d++) {", pre, i, pre, i, d, pre, i);
-    loops++;
-  }
-  return loops;
-}
 
 /* kron_grad: X, Y, Out@GRAD -> X@GRAD, Y@GRAD (each optional).  phi
  * KronGradKernel: with Out's index a_i * Y.dims[i] + b_i along dim i,
@@ -100,37 +75,11 @@ static int emit_kron_grad(EmitCtx *e) {
                      rt_dtype_name(all[k]->dtype));
   int rx = tu_rank(e, x), ry = tu_rank(e, y), r = tu_rank(e, dout);
   if (rx > r || ry > r) return em_fail(e, "Out@GRAD has fewer dims than X or Y");
-  const char *xst[RT_MAX_RANK], *yst[RT_MAX_RANK], *ost[RT_MAX_RANK], *xi = "0", *yi = "0", *oi = "0";
-  tu_strides(e, x, xst);
-  tu_strides(e, y, yst);
-  tu_strides(e, dout, ost);
-  for (int i = 0; i < r; i++) {
-    int jx = i - (r - rx), jy = i - (r - ry);
-    const char *a = pool_printf("a%d", i), *b = pool_printf("b%d", i);
-    if (jx >= 0) xi = tu_add(xi, tu_mul(a, xst[jx]));
-    if (jy >= 0) yi = tu_add(yi, tu_mul(b, yst[jy]));
-    const char *pos = tu_add(tu_mul(a, jy >= 0 ? em_dim(e, y, jy) : "1"), b);
-    oi = tu_add(oi, tu_mul(pool_printf("(%s)", pos), ost[i]));
-  }
-  const char *t = em_ctype(x->dtype);
-  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
-  pr_line(e->p, "const %s *y = %s;", t, em_ptr(e, y, 1));
-  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
-  for (int k = 0; k < 2; k++) {
-    Var *g = k ? dy : dx;
-    if (!g) continue;
-    pr_line(e->p, "{");
-    pr_line(e->p, "%s *g = %s;", t, em_ptr(e, g, 0));
-    int outer = operand_loops(e, k ? y : x, r, k ? "b" : "a");
-    pr_line(e->p, "%s acc = 0;", t);
-    int inner = operand_loops(e, k ? x : y, r, k ? "a" : "b");
-    pr_line(e->p, "const %s p = dout[%s] * %s[%s];", t, oi, k ? "x" : "y", k ? xi : yi);
-    pr_line(e->p, "acc += p;");
-    for (int i = 0; i < inner; i++) pr_line(e->p, "}");
-    pr_line(e->p, "g[%s] = acc;", k ? yi : xi);
-    for (int i = 0; i < outer; i++) pr_line(e->p, "}");
-    pr_line(e->p, "}");
-  }
+  KronCall call = {.kind = KRON_GRAD, .type = em_ctype(x->dtype), .x = em_ptr(e, x, 1), .y = em_ptr(e, y, 1),
+                   .dout = em_ptr(e, dout, 1), .dx = dx ? em_ptr(e, dx, 0) : NULL, .dy = dy ? em_ptr(e, dy, 0) : NULL};
+  kron_operands(e, x, y, r, &call);
+  tu_strides(e, dout, call.ostrides);
+  kron_print_c(e->p, &call);
   return 0;
 }
 
