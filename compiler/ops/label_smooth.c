@@ -4,8 +4,8 @@
  * Emission (phi LabelSmoothKernel): Out = (1 - epsilon) * X + epsilon / K,
  * or + epsilon * PriorDist[j] for last-dim index j; the coefficients are
  * computed in float as the kernel does, then converted to X's type. */
-#include "../util.h"
 #include "ops.h"
+#include "smooth_call.h"
 #include "tensor_util.h"
 
 static int infer_label_smooth(OpCtx *c) {
@@ -35,18 +35,11 @@ static int emit_label_smooth(EmitCtx *e) {
   int64_t k = em_const_dim(e, x, r - 1);
   if (k <= 0) return em_fail(e, "X's last dim must be a positive constant");
   float eps = (float)attr_float(e->op, "epsilon", 0);
-  const char *t = em_ctype(x->dtype);
-  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
-  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
-  const char *keep = tu_literal(x->dtype, 1.0f - eps);
-  if (prior) {
-    pr_line(e->p, "const %s *prior = %s;", t, em_ptr(e, prior, 1));
-    pr_line(e->p, "for (int64_t i = 0; i < %s; i++) out[i] = %s * x[i] + %s * prior[i %% %lld];", em_numel(e, x), keep,
-            tu_literal(x->dtype, eps), (long long)k);
-  } else {
-    pr_line(e->p, "for (int64_t i = 0; i < %s; i++) out[i] = %s * x[i] + %s;", em_numel(e, x), keep,
-            tu_literal(x->dtype, eps / (float)k));
-  }
+  SmoothCall call = {.kind = SMOOTH_FORWARD, .type = em_ctype(x->dtype), .x = em_ptr(e, x, 1),
+                     .out = em_ptr(e, out, 0), .keep = tu_literal(x->dtype, 1.0f - eps), .numel = em_numel(e, x)};
+  if (prior) call.prior = em_ptr(e, prior, 1), call.add = tu_literal(x->dtype, eps), call.k = k;
+  else call.add = tu_literal(x->dtype, eps / (float)k);
+  smooth_print_c(e->p, &call);
   return 0;
 }
 
@@ -70,11 +63,9 @@ static int emit_label_smooth_grad(EmitCtx *e) {
     return em_fail(e, "label_smooth_grad of %s tensors is not supported (float32 or float64)",
                    rt_dtype_name(dout->dtype));
   float eps = (float)attr_float(e->op, "epsilon", 0);
-  const char *t = em_ctype(dx->dtype);
-  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
-  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
-  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) dx[i] = %s * dout[i];", em_numel(e, dx),
-          tu_literal(dx->dtype, 1.0f - eps));
+  smooth_print_c(e->p, &(SmoothCall){.kind = SMOOTH_GRAD, .type = em_ctype(dx->dtype), .dout = em_ptr(e, dout, 1),
+                                     .dx = em_ptr(e, dx, 0), .numel = em_numel(e, dx),
+                                     .keep = tu_literal(dx->dtype, 1.0f - eps)});
   return 0;
 }
 
