@@ -47,6 +47,7 @@
 
 #include "../util.h"
 #include "ce_call.h"
+#include "loss_call.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -197,8 +198,9 @@ static int infer_kldiv(OpCtx *c) {
 }
 
 /* ---- C emission (float32 and float64) ----
- * Each emitter prints C written for float32 through tu_pr (the
- * cross-entropy family: through its record, ce_call.h), which respells it
+ * Each emitter fills a record (the cross-entropy family: CeCall,
+ * ce_call.h; the element-wise losses: LossCall, loss_call.h) whose printer
+ * prints C written for float32 through tu_pr_to, which respells it
  * for the op's dtype (double, log, exp, ...): the float32 code is unchanged
  * and the float64 code runs the same operations in the same order.
  * Tensors are viewed as [n, c, r] around the class axis (n: dims before
@@ -347,7 +349,9 @@ const OpDef op_cross_entropy_grad2 = {.type = "cross_entropy_grad2",
                                       .ignores = ce_grad2_ignores};
 /* ---- element-wise losses (float32 and float64) ----
  * Each reads its inputs element by element in memory order; the label-like
- * inputs must have X's element count. */
+ * inputs must have X's element count.  The emitters check the tensors and
+ * fill a LossCall (loss_call.h), taking the buffers in the order the
+ * kernel declares them; loss_print_c prints the loops. */
 
 /* 1 when a and b hold as many elements. */
 static int same_numel(EmitCtx *e, const Var *a, const Var *b) {
@@ -357,23 +361,20 @@ static int same_numel(EmitCtx *e, const Var *a, const Var *b) {
 }
 
 /* Checks that v (bound to `slot`) has x's dtype (float32 or float64) and
- * element count, then prints `const float *name = <v>;` (double for
- * float64).  -1 after em_fail(). */
-static int pr_operand(EmitCtx *e, const Var *v, const char *slot, const Var *x, const char *name) {
-  const int dt = x->dtype;
-  if (check_ft(e, dt, v, slot)) return -1;
+ * element count, then sets *ptr to v's buffer (read).  -1 after
+ * em_fail(). */
+static int in_ptr(EmitCtx *e, const Var *v, const char *slot, const Var *x, const char **ptr) {
+  if (check_ft(e, x->dtype, v, slot)) return -1;
   if (v != x && !same_numel(e, v, x)) return em_fail(e, "%s and the loss's input differ in element count", slot);
-  tu_pr(e, dt, "const float *%s = %s;", name, em_ptr(e, v, 1));
+  *ptr = em_ptr(e, v, 1);
   return 0;
 }
 
-/* Prints `float *name = <v>;` (double) for an output with x's dtype and
- * element count. */
-static int pr_result(EmitCtx *e, const Var *v, const char *slot, const Var *x, const char *name) {
-  const int dt = x->dtype;
-  if (check_ft(e, dt, v, slot)) return -1;
+/* As in_ptr, for an output (written). */
+static int out_ptr(EmitCtx *e, const Var *v, const char *slot, const Var *x, const char **ptr) {
+  if (check_ft(e, x->dtype, v, slot)) return -1;
   if (!same_numel(e, v, x)) return em_fail(e, "%s and the loss's input differ in element count", slot);
-  tu_pr(e, dt, "float *%s = %s;", name, em_ptr(e, v, 0));
+  *ptr = em_ptr(e, v, 0);
   return 0;
 }
 
@@ -396,39 +397,14 @@ static int emit_sigmoid_ce(EmitCtx *e) {
   Var *out = ctx_out(&c, grad ? "X@GRAD" : "Out", 0);
   if (!x || !label || !out || (grad && !dout))
     return em_fail(e, grad ? "needs X, Label, Out@GRAD and X@GRAD" : "needs X, Label and Out");
-  const int dt = x->dtype;
-  int normalize = attr_bool(e->op, "normalize", 0);
-  int64_t ignore = attr_int(e->op, "ignore_index", -100);
-  if (pr_operand(e, x, "X", x, "x") || pr_operand(e, label, "Label", x, "label") ||
-      (pw && pr_operand(e, pw, "pos_weight", x, "pw")) || (dout && pr_operand(e, dout, "Out@GRAD", x, "dout")) ||
-      pr_result(e, out, grad ? "X@GRAD" : "Out", x, "out"))
+  LossCall call = {.kind = grad ? LOSS_SIGMOID_CE_GRAD : LOSS_SIGMOID_CE, .dtype = x->dtype,
+                   .normalize = attr_bool(e->op, "normalize", 0), .ignore_index = attr_int(e->op, "ignore_index", -100)};
+  if (in_ptr(e, x, "X", x, &call.x) || in_ptr(e, label, "Label", x, &call.label) ||
+      (pw && in_ptr(e, pw, "pos_weight", x, &call.pw)) || (dout && in_ptr(e, dout, "Out@GRAD", x, &call.dout)) ||
+      out_ptr(e, out, grad ? "X@GRAD" : "Out", x, &call.out))
     return -1;
-  tu_pr(e, dt, "const int64_t n = %s;", em_numel(e, x));
-  tu_pr(e, dt, "for (int64_t i = 0; i < n; i++) {");
-  tu_pr(e, dt, "const float xv = x[i], lv = label[i];");
-  /* static_cast<int>(label) == ignore_index, without C's undefined
-   * conversion of a label out of int's range */
-  tu_pr(e, dt, "if (lv >= -2147483648.0f && lv < 2147483648.0f && (int32_t)lv == %lld) {", (long long)ignore);
-  tu_pr(e, dt, "out[i] = 0.0f;");
-  tu_pr(e, dt, "continue;");
-  tu_pr(e, dt, "}");
-  const char *w = pw ? "pw[i]" : "1.0f";
-  if (grad) {
-    tu_pr(e, dt, "const float s = xv >= 0.0f ? 1.0f / (1.0f + expf(-xv)) : expf(xv) / (1.0f + expf(xv));");
-    tu_pr(e, dt, "out[i] = dout[i] * (%s * s - lv);", w);
-  } else {
-    tu_pr(e, dt, "out[i] = (xv > 0.0f ? xv : 0.0f) - xv * lv + logf(1.0f + expf(-fabsf(xv)))%s;",
-            pw ? " * pw[i]" : "");
-  }
-  tu_pr(e, dt, "}");
-  if (normalize) {
-    tu_pr(e, dt, "int norm = 0;");
-    tu_pr(e, dt, "for (int64_t i = 0; i < n; i++) {");
-    tu_pr(e, dt, "const float d = label[i] - %s;", tu_literal(dt, dt == RT_DT_FP64 ? (double)ignore : (double)(float)ignore));
-    tu_pr(e, dt, "if (d < -1e-6f || d > 1e-6f) norm++;");
-    tu_pr(e, dt, "}");
-    tu_pr(e, dt, "for (int64_t i = 0; i < n; i++) out[i] /= (float)norm;");
-  }
+  call.n = em_numel(e, x);
+  loss_print_c(e->p, &call);
   return 0;
 }
 
@@ -445,19 +421,12 @@ static int emit_bce_loss(EmitCtx *e) {
   Var *out = ctx_out(&c, grad ? "X@GRAD" : "Out", 0);
   if (!x || !label || !out || (grad && !dout))
     return em_fail(e, grad ? "needs X, Label, Out@GRAD and X@GRAD" : "needs X, Label and Out");
-  const int dt = x->dtype;
-  if (pr_operand(e, x, "X", x, "x") || pr_operand(e, label, "Label", x, "label") ||
-      (dout && pr_operand(e, dout, "Out@GRAD", x, "dout")) || pr_result(e, out, grad ? "X@GRAD" : "Out", x, "out"))
+  LossCall call = {.kind = grad ? LOSS_BCE_GRAD : LOSS_BCE, .dtype = x->dtype};
+  if (in_ptr(e, x, "X", x, &call.x) || in_ptr(e, label, "Label", x, &call.label) ||
+      (dout && in_ptr(e, dout, "Out@GRAD", x, &call.dout)) || out_ptr(e, out, grad ? "X@GRAD" : "Out", x, &call.out))
     return -1;
-  tu_pr(e, dt, "for (int64_t i = 0; i < %s; i++) {", em_numel(e, x));
-  if (grad) {
-    tu_pr(e, dt, "const float d = (1.0f - x[i]) * x[i];");
-    tu_pr(e, dt, "out[i] = dout[i] * ((x[i] - label[i]) / (d > 1e-12f ? d : 1e-12f));");
-  } else {
-    tu_pr(e, dt, "const float l1 = logf(1.0f - x[i]), l0 = logf(x[i]);");
-    tu_pr(e, dt, "out[i] = (label[i] - 1.0f) * (l1 > -100.0f ? l1 : -100.0f) - label[i] * (l0 > -100.0f ? l0 : -100.0f);");
-  }
-  tu_pr(e, dt, "}");
+  call.n = em_numel(e, x);
+  loss_print_c(e->p, &call);
   return 0;
 }
 
@@ -468,17 +437,12 @@ static int emit_huber_loss(EmitCtx *e) {
   Var *x = ctx_in(&c, "X", 0), *y = ctx_in(&c, "Y", 0), *out = ctx_out(&c, "Out", 0);
   Var *res = ctx_out(&c, "Residual", 0);
   if (!x || !y || !out) return em_fail(e, "needs X, Y and Out");
-  const int dt = x->dtype;
-  const char *delta = tu_literal(dt, (float)attr_float(e->op, "delta", 1.0));
-  if (pr_operand(e, x, "X", x, "x") || pr_operand(e, y, "Y", x, "y") || pr_result(e, out, "Out", x, "out") ||
-      (res && pr_result(e, res, "Residual", x, "res")))
+  LossCall call = {.kind = LOSS_HUBER, .dtype = x->dtype, .delta = (float)attr_float(e->op, "delta", 1.0)};
+  if (in_ptr(e, x, "X", x, &call.x) || in_ptr(e, y, "Y", x, &call.y) || out_ptr(e, out, "Out", x, &call.out) ||
+      (res && out_ptr(e, res, "Residual", x, &call.res)))
     return -1;
-  tu_pr(e, dt, "const float delta = %s;", delta);
-  tu_pr(e, dt, "for (int64_t i = 0; i < %s; i++) {", em_numel(e, x));
-  tu_pr(e, dt, "const float r = y[i] - x[i], a = fabsf(r);");
-  if (res) tu_pr(e, dt, "res[i] = r;");
-  tu_pr(e, dt, "out[i] = a <= delta ? 0.5f * r * r : delta * (a - 0.5f * delta);");
-  tu_pr(e, dt, "}");
+  call.n = em_numel(e, x);
+  loss_print_c(e->p, &call);
   return 0;
 }
 
@@ -489,30 +453,24 @@ static int emit_huber_loss_grad(EmitCtx *e) {
   Var *res = ctx_in(&c, "Residual", 0), *dout = ctx_in(&c, "Out@GRAD", 0);
   Var *dx = ctx_out(&c, "X@GRAD", 0), *dy = ctx_out(&c, "Y@GRAD", 0);
   if (!res || !dout) return em_fail(e, "needs Residual and Out@GRAD");
-  const int dt = res->dtype;
-  const char *delta = tu_literal(dt, (float)attr_float(e->op, "delta", 1.0));
-  if (pr_operand(e, res, "Residual", res, "res") || pr_operand(e, dout, "Out@GRAD", res, "dout") ||
-      (dx && pr_result(e, dx, "X@GRAD", res, "dx")) || (dy && pr_result(e, dy, "Y@GRAD", res, "dy")))
+  LossCall call = {.kind = LOSS_HUBER_GRAD, .dtype = res->dtype, .delta = (float)attr_float(e->op, "delta", 1.0)};
+  if (in_ptr(e, res, "Residual", res, &call.res) || in_ptr(e, dout, "Out@GRAD", res, &call.dout) ||
+      (dx && out_ptr(e, dx, "X@GRAD", res, &call.dx)) || (dy && out_ptr(e, dy, "Y@GRAD", res, &call.dy)))
     return -1;
-  tu_pr(e, dt, "const float delta = %s;", delta);
-  tu_pr(e, dt, "for (int64_t i = 0; i < %s; i++) {", em_numel(e, res));
-  tu_pr(e, dt, "const float r = res[i], g = dout[i];");
-  tu_pr(e, dt, "const float b = fabsf(r) <= delta ? r : (r > 0.0f ? delta : -delta);");
-  if (dx) tu_pr(e, dt, "dx[i] = g * -b;");
-  if (dy) tu_pr(e, dt, "dy[i] = g * b;");
-  tu_pr(e, dt, "}");
+  call.n = em_numel(e, res);
+  loss_print_c(e->p, &call);
   return 0;
 }
 
-/* The inside and outside weights of smooth_l1_loss(_grad): both (*iw, *ow
- * set, each with d's element count) or neither. */
-static int smooth_l1_weights(EmitCtx *e, const Var *d, int *has) {
+/* The inside and outside weights of smooth_l1_loss(_grad): both (the
+ * record's iw and ow set, each with d's element count) or neither. */
+static int smooth_l1_weights(EmitCtx *e, const Var *d, LossCall *call) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *iw = ctx_nin(&c, "InsideWeight") ? ctx_in(&c, "InsideWeight", 0) : NULL;
   Var *ow = ctx_nin(&c, "OutsideWeight") ? ctx_in(&c, "OutsideWeight", 0) : NULL;
   if (!iw != !ow) return em_fail(e, "InsideWeight and OutsideWeight come together or not at all (Paddle's rule)");
-  *has = iw != NULL;
-  return iw && (pr_operand(e, iw, "InsideWeight", d, "iw") || pr_operand(e, ow, "OutsideWeight", d, "ow")) ? -1 : 0;
+  if (!iw) return 0;
+  return in_ptr(e, iw, "InsideWeight", d, &call->iw) || in_ptr(e, ow, "OutsideWeight", d, &call->ow) ? -1 : 0;
 }
 
 /* smooth_l1_loss (fluid SmoothL1LossKernel), s2 = sigma * sigma, rows the
@@ -524,28 +482,17 @@ static int smooth_l1_weights(EmitCtx *e, const Var *d, int *has) {
 static int emit_smooth_l1_loss(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = ctx_in(&c, "X", 0), *y = ctx_in(&c, "Y", 0), *diff = ctx_out(&c, "Diff", 0), *out = ctx_out(&c, "Out", 0);
-  int has = 0;
   if (!x || !y || !diff || !out) return em_fail(e, "needs X, Y, Diff and Out");
   const int dt = RT_DT_FP32; /* Paddle 2.5+ has no smooth_l1_loss kernel to match a float64 one against */
   if (x->dtype != dt)
     return em_fail(e, "X of %s is not supported (float32 only: no Paddle 2.5+ kernel to match)", rt_dtype_name(x->dtype));
-  if (pr_operand(e, x, "X", x, "x") || pr_operand(e, y, "Y", x, "y") || smooth_l1_weights(e, x, &has) ||
-      pr_result(e, diff, "Diff", x, "diff") || check_ft(e, dt, out, "Out"))
+  LossCall call = {.kind = LOSS_SMOOTH_L1, .dtype = dt, .sigma = (float)attr_float(e->op, "sigma", 1.0)};
+  if (in_ptr(e, x, "X", x, &call.x) || in_ptr(e, y, "Y", x, &call.y) || smooth_l1_weights(e, x, &call) ||
+      out_ptr(e, diff, "Diff", x, &call.diff) || check_ft(e, dt, out, "Out"))
     return -1;
-  tu_pr(e, dt, "float *out = %s;", em_ptr(e, out, 0));
-  tu_pr(e, dt, "const float s2 = %s * %s;", em_float((float)attr_float(e->op, "sigma", 1.0)),
-          em_float((float)attr_float(e->op, "sigma", 1.0)));
-  tu_pr(e, dt, "const int64_t rows = %s, cols = %s;", em_dim(e, x, 0), em_prod(e, x, 1, x->shape.rank));
-  tu_pr(e, dt, "for (int64_t r = 0; r < rows; r++) {");
-  tu_pr(e, dt, "float sum = 0.0f;");
-  tu_pr(e, dt, "for (int64_t k = r * cols; k < (r + 1) * cols; k++) {");
-  tu_pr(e, dt, "const float v = %s;", has ? "(x[k] - y[k]) * iw[k]" : "x[k] - y[k]");
-  tu_pr(e, dt, "const float a = fabsf(v), err = a < 1.0f / s2 ? 0.5f * v * v * s2 : a - 0.5f / s2;");
-  tu_pr(e, dt, "diff[k] = v;");
-  tu_pr(e, dt, "sum += %s;", has ? "err * ow[k]" : "err");
-  tu_pr(e, dt, "}");
-  tu_pr(e, dt, "out[r] = sum;");
-  tu_pr(e, dt, "}");
+  call.out = em_ptr(e, out, 0);
+  call.rows = em_dim(e, x, 0), call.cols = em_prod(e, x, 1, x->shape.rank);
+  loss_print_c(e->p, &call);
   return 0;
 }
 
@@ -556,32 +503,24 @@ static int emit_smooth_l1_loss_grad(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *diff = ctx_in(&c, "Diff", 0), *dout = ctx_in(&c, "Out@GRAD", 0);
   Var *dx = ctx_out(&c, "X@GRAD", 0), *dy = ctx_out(&c, "Y@GRAD", 0);
-  int has = 0;
   if (!diff || !dout) return em_fail(e, "needs Diff and Out@GRAD");
   const int dt = RT_DT_FP32; /* as smooth_l1_loss */
   if (diff->dtype != dt)
     return em_fail(e, "Diff of %s is not supported (float32 only: no Paddle 2.5+ kernel to match)",
                    rt_dtype_name(diff->dtype));
   if (diff->shape.rank < 2) return em_fail(e, "Diff %s must have rank >= 2", shape_str(&diff->shape));
-  if (pr_operand(e, diff, "Diff", diff, "diff") || smooth_l1_weights(e, diff, &has) || check_ft(e, dt, dout, "Out@GRAD") ||
-      (dx && pr_result(e, dx, "X@GRAD", diff, "dx")) || (dy && pr_result(e, dy, "Y@GRAD", diff, "dy")))
+  LossCall call = {.kind = LOSS_SMOOTH_L1_GRAD, .dtype = dt, .sigma = (float)attr_float(e->op, "sigma", 1.0)};
+  if (in_ptr(e, diff, "Diff", diff, &call.diff) || smooth_l1_weights(e, diff, &call) ||
+      check_ft(e, dt, dout, "Out@GRAD") || (dx && out_ptr(e, dx, "X@GRAD", diff, &call.dx)) ||
+      (dy && out_ptr(e, dy, "Y@GRAD", diff, &call.dy)))
     return -1;
   SymDim rows = em_spec(e, dout)->d[0], n = em_sym_prod(e, dout, 0, dout->shape.rank);
   if (dout->shape.rank != 2 || n.a != rows.a || n.c != rows.c || rows.a != em_spec(e, diff)->d[0].a ||
       rows.c != em_spec(e, diff)->d[0].c)
     return em_fail(e, "Out@GRAD %s must be [rows of Diff, 1]", shape_str(&dout->shape));
-  tu_pr(e, dt, "const float *dout = %s;", em_ptr(e, dout, 1));
-  tu_pr(e, dt, "const float s2 = %s * %s;", em_float((float)attr_float(e->op, "sigma", 1.0)),
-          em_float((float)attr_float(e->op, "sigma", 1.0)));
-  tu_pr(e, dt, "const int64_t rows = %s, cols = %s;", em_dim(e, diff, 0), em_prod(e, diff, 1, diff->shape.rank));
-  tu_pr(e, dt, "for (int64_t r = 0; r < rows; r++)");
-  tu_pr(e, dt, "for (int64_t k = r * cols; k < (r + 1) * cols; k++) {");
-  tu_pr(e, dt, "const float v = diff[k];");
-  tu_pr(e, dt, "const float d = fabsf(v) < 1.0f / s2 ? s2 * v : (float)((0.0f < v) - (v < 0.0f));");
-  tu_pr(e, dt, "const float g = %s * d;", has ? "dout[r] * (iw[k] * ow[k])" : "dout[r] * 1.0f");
-  if (dx) tu_pr(e, dt, "dx[k] = g;");
-  if (dy) tu_pr(e, dt, "dy[k] = -1.0f * g;");
-  tu_pr(e, dt, "}");
+  call.dout = em_ptr(e, dout, 1);
+  call.rows = em_dim(e, diff, 0), call.cols = em_prod(e, diff, 1, diff->shape.rank);
+  loss_print_c(e->p, &call);
   return 0;
 }
 
@@ -599,16 +538,14 @@ static int emit_log_loss(EmitCtx *e) {
   const int dt = p->dtype;
   if (dt != RT_DT_FP32) /* Paddle 2.6 registers log_loss (and its grad) for float only */
     return em_fail(e, "Predicted of %s is not supported (float32, as Paddle's log_loss kernel)", rt_dtype_name(dt));
-  if (pr_operand(e, p, "Predicted", p, "p") || pr_operand(e, label, "Labels", p, "label") ||
-      (dout && pr_operand(e, dout, "Loss@GRAD", p, "dout")) ||
-      pr_result(e, out, grad ? "Predicted@GRAD" : "Loss", p, "out"))
+  LossCall call = {.kind = grad ? LOSS_LOG_GRAD : LOSS_LOG, .dtype = dt,
+                   .epsilon = (float)attr_float(e->op, "epsilon", 1e-4)};
+  if (in_ptr(e, p, "Predicted", p, &call.p) || in_ptr(e, label, "Labels", p, &call.label) ||
+      (dout && in_ptr(e, dout, "Loss@GRAD", p, &call.dout)) ||
+      out_ptr(e, out, grad ? "Predicted@GRAD" : "Loss", p, &call.out))
     return -1;
-  tu_pr(e, dt, "const float eps = %s;", em_float((float)attr_float(e->op, "epsilon", 1e-4)));
-  tu_pr(e, dt, "for (int64_t i = 0; i < %s; i++) {", em_numel(e, p));
-  tu_pr(e, dt, "const float pv = p[i], l = label[i];");
-  if (grad) tu_pr(e, dt, "out[i] = dout[i] * (-(l / (pv + eps)) + (1.0f - l) / (1.0f - pv + eps));");
-  else tu_pr(e, dt, "out[i] = -(l * logf(pv + eps)) - (1.0f - l) * logf(1.0f - pv + eps);");
-  tu_pr(e, dt, "}");
+  call.n = em_numel(e, p);
+  loss_print_c(e->p, &call);
   return 0;
 }
 
@@ -633,24 +570,16 @@ static int emit_kldiv_loss(EmitCtx *e) {
   Var *x = ctx_in(&c, "X", 0), *t = ctx_in(&c, "Target", 0), *loss = ctx_out(&c, "Loss", 0);
   if (!x || !t || !loss) return em_fail(e, "needs X, Target and Loss");
   const int dt = x->dtype;
-  int red = kldiv_reduction(e);
-  if (red < 0 || pr_operand(e, x, "X", x, "x") || pr_operand(e, t, "Target", x, "t") || check_ft(e, dt, loss, "Loss"))
+  LossCall call = {.kind = LOSS_KLDIV, .dtype = dt, .reduction = kldiv_reduction(e)};
+  if (call.reduction < 0 || in_ptr(e, x, "X", x, &call.x) || in_ptr(e, t, "Target", x, &call.t) ||
+      check_ft(e, dt, loss, "Loss"))
     return -1;
-  if (red == 0 && !same_numel(e, loss, x)) return em_fail(e, "Loss and X differ in element count");
-  if (red != 0 && strcmp(em_numel(e, loss), "1")) return em_fail(e, "a reduced Loss must hold one element");
-  tu_pr(e, dt, "float *loss = %s;", em_ptr(e, loss, 0));
-  tu_pr(e, dt, "const int64_t n = %s;", em_numel(e, x));
-  if (red != 0) tu_pr(e, dt, "double acc = 0.0;");
-  tu_pr(e, dt, "for (int64_t i = 0; i < n; i++) {");
-  tu_pr(e, dt, "const float v = t[i] <= 0.0f ? 0.0f : t[i] * (logf(t[i]) - x[i]);");
-  tu_pr(e, dt, red == 0 ? "loss[i] = v;" : "acc += v;");
-  tu_pr(e, dt, "}");
-  if (red == 1) tu_pr(e, dt, "loss[0] = (float)acc / (float)n;");
-  if (red == 2) tu_pr(e, dt, "loss[0] = (float)acc;");
-  if (red == 3) {
-    tu_pr(e, dt, "const int64_t batch = %s;", em_spec(e, x)->rank > 0 ? em_dim(e, x, 0) : "1");
-    tu_pr(e, dt, "loss[0] = batch > 0 ? (float)acc / (float)batch : (float)acc;");
-  }
+  if (call.reduction == 0 && !same_numel(e, loss, x)) return em_fail(e, "Loss and X differ in element count");
+  if (call.reduction != 0 && strcmp(em_numel(e, loss), "1")) return em_fail(e, "a reduced Loss must hold one element");
+  call.loss = em_ptr(e, loss, 0);
+  call.n = em_numel(e, x);
+  if (call.reduction == 3) call.batch = em_spec(e, x)->rank > 0 ? em_dim(e, x, 0) : "1";
+  loss_print_c(e->p, &call);
   return 0;
 }
 
@@ -663,21 +592,17 @@ static int emit_kldiv_loss_grad(EmitCtx *e) {
   Var *t = ctx_in(&c, "Target", 0), *dout = ctx_in(&c, "Loss@GRAD", 0), *dx = ctx_out(&c, "X@GRAD", 0);
   if (!t || !dout || !dx) return em_fail(e, "needs Target, Loss@GRAD and X@GRAD");
   const int dt = dx->dtype;
-  int red = kldiv_reduction(e);
-  if (red < 0 || pr_operand(e, t, "Target", dx, "t") || pr_result(e, dx, "X@GRAD", dx, "dx") ||
+  LossCall call = {.kind = LOSS_KLDIV_GRAD, .dtype = dt, .reduction = kldiv_reduction(e)};
+  if (call.reduction < 0 || in_ptr(e, t, "Target", dx, &call.t) || out_ptr(e, dx, "X@GRAD", dx, &call.dx) ||
       check_ft(e, dt, dout, "Loss@GRAD"))
     return -1;
-  int scalar = !strcmp(em_numel(e, dout), "1");
-  if (!scalar && !same_numel(e, dout, dx)) return em_fail(e, "Loss@GRAD must hold one value or one per element");
-  tu_pr(e, dt, "const float *dout = %s;", em_ptr(e, dout, 1));
-  tu_pr(e, dt, "const int64_t n = %s;", em_numel(e, dx));
-  const char *div = red == 1 ? " / (float)n" : "";
-  if (red == 3) {
-    tu_pr(e, dt, "const float batch = (float)%s;", em_spec(e, dx)->rank > 0 ? em_dim(e, dx, 0) : "1");
-    div = " / batch";
-  }
-  tu_pr(e, dt, "for (int64_t i = 0; i < n; i++) dx[i] = t[i] <= 0.0f ? 0.0f : (-t[i] * dout[%s])%s;",
-          scalar ? "0" : "i", div);
+  call.dout_scalar = !strcmp(em_numel(e, dout), "1");
+  if (!call.dout_scalar && !same_numel(e, dout, dx))
+    return em_fail(e, "Loss@GRAD must hold one value or one per element");
+  call.dout = em_ptr(e, dout, 1);
+  call.n = em_numel(e, dx);
+  if (call.reduction == 3) call.batch = em_spec(e, dx)->rank > 0 ? em_dim(e, dx, 0) : "1";
+  loss_print_c(e->p, &call);
   return 0;
 }
 

@@ -1,0 +1,233 @@
+/* The C printer of element-wise losses (loss_call.h).  The formulas, and
+ * the Paddle kernels they follow, are in loss.c beside each emitter. */
+#include "loss_call.h"
+
+#include "../util.h"
+#include "tensor_util.h"
+
+/* `const float *name = ptr;` (double for float64), nothing for NULL. */
+static void pr_in(Printer *p, const LossCall *c, const char *name, const char *ptr) {
+  if (ptr) tu_pr_to(p, c->dtype, "const float *%s = %s;", name, ptr);
+}
+
+/* `float *name = ptr;` (double for float64), nothing for NULL. */
+static void pr_out(Printer *p, const LossCall *c, const char *name, const char *ptr) {
+  if (ptr) tu_pr_to(p, c->dtype, "float *%s = %s;", name, ptr);
+}
+
+static void print_sigmoid_ce(Printer *p, const LossCall *c) {
+  const int dt = c->dtype, grad = c->kind == LOSS_SIGMOID_CE_GRAD;
+  pr_in(p, c, "x", c->x);
+  pr_in(p, c, "label", c->label);
+  pr_in(p, c, "pw", c->pw);
+  pr_in(p, c, "dout", c->dout);
+  pr_out(p, c, "out", c->out);
+  tu_pr_to(p, dt, "const int64_t n = %s;", c->n);
+  tu_pr_to(p, dt, "for (int64_t i = 0; i < n; i++) {");
+  tu_pr_to(p, dt, "const float xv = x[i], lv = label[i];");
+  /* static_cast<int>(label) == ignore_index, without C's undefined
+   * conversion of a label out of int's range */
+  tu_pr_to(p, dt, "if (lv >= -2147483648.0f && lv < 2147483648.0f && (int32_t)lv == %lld) {",
+           (long long)c->ignore_index);
+  tu_pr_to(p, dt, "out[i] = 0.0f;");
+  tu_pr_to(p, dt, "continue;");
+  tu_pr_to(p, dt, "}");
+  if (grad) {
+    tu_pr_to(p, dt, "const float s = xv >= 0.0f ? 1.0f / (1.0f + expf(-xv)) : expf(xv) / (1.0f + expf(xv));");
+    tu_pr_to(p, dt, "out[i] = dout[i] * (%s * s - lv);", c->pw ? "pw[i]" : "1.0f");
+  } else {
+    tu_pr_to(p, dt, "out[i] = (xv > 0.0f ? xv : 0.0f) - xv * lv + logf(1.0f + expf(-fabsf(xv)))%s;",
+             c->pw ? " * pw[i]" : "");
+  }
+  tu_pr_to(p, dt, "}");
+  if (c->normalize) {
+    const double ignore = dt == RT_DT_FP64 ? (double)c->ignore_index : (double)(float)c->ignore_index;
+    tu_pr_to(p, dt, "int norm = 0;");
+    tu_pr_to(p, dt, "for (int64_t i = 0; i < n; i++) {");
+    tu_pr_to(p, dt, "const float d = label[i] - %s;", tu_literal(dt, ignore));
+    tu_pr_to(p, dt, "if (d < -1e-6f || d > 1e-6f) norm++;");
+    tu_pr_to(p, dt, "}");
+    tu_pr_to(p, dt, "for (int64_t i = 0; i < n; i++) out[i] /= (float)norm;");
+  }
+}
+
+static void print_bce(Printer *p, const LossCall *c) {
+  const int dt = c->dtype;
+  pr_in(p, c, "x", c->x);
+  pr_in(p, c, "label", c->label);
+  pr_in(p, c, "dout", c->dout);
+  pr_out(p, c, "out", c->out);
+  tu_pr_to(p, dt, "for (int64_t i = 0; i < %s; i++) {", c->n);
+  if (c->kind == LOSS_BCE_GRAD) {
+    tu_pr_to(p, dt, "const float d = (1.0f - x[i]) * x[i];");
+    tu_pr_to(p, dt, "out[i] = dout[i] * ((x[i] - label[i]) / (d > 1e-12f ? d : 1e-12f));");
+  } else {
+    tu_pr_to(p, dt, "const float l1 = logf(1.0f - x[i]), l0 = logf(x[i]);");
+    tu_pr_to(p, dt, "out[i] = (label[i] - 1.0f) * (l1 > -100.0f ? l1 : -100.0f) - label[i] * (l0 > -100.0f ? l0 : -100.0f);");
+  }
+  tu_pr_to(p, dt, "}");
+}
+
+/* huber_loss's delta and the loop over the elements, closed by "}". */
+static void open_huber(Printer *p, const LossCall *c) {
+  tu_pr_to(p, c->dtype, "const float delta = %s;", tu_literal(c->dtype, c->delta));
+  tu_pr_to(p, c->dtype, "for (int64_t i = 0; i < %s; i++) {", c->n);
+}
+
+static void print_huber(Printer *p, const LossCall *c) {
+  const int dt = c->dtype;
+  pr_in(p, c, "x", c->x);
+  pr_in(p, c, "y", c->y);
+  pr_out(p, c, "out", c->out);
+  pr_out(p, c, "res", c->res);
+  open_huber(p, c);
+  tu_pr_to(p, dt, "const float r = y[i] - x[i], a = fabsf(r);");
+  if (c->res) tu_pr_to(p, dt, "res[i] = r;");
+  tu_pr_to(p, dt, "out[i] = a <= delta ? 0.5f * r * r : delta * (a - 0.5f * delta);");
+  tu_pr_to(p, dt, "}");
+}
+
+static void print_huber_grad(Printer *p, const LossCall *c) {
+  const int dt = c->dtype;
+  pr_in(p, c, "res", c->res);
+  pr_in(p, c, "dout", c->dout);
+  pr_out(p, c, "dx", c->dx);
+  pr_out(p, c, "dy", c->dy);
+  open_huber(p, c);
+  tu_pr_to(p, dt, "const float r = res[i], g = dout[i];");
+  tu_pr_to(p, dt, "const float b = fabsf(r) <= delta ? r : (r > 0.0f ? delta : -delta);");
+  if (c->dx) tu_pr_to(p, dt, "dx[i] = g * -b;");
+  if (c->dy) tu_pr_to(p, dt, "dy[i] = g * b;");
+  tu_pr_to(p, dt, "}");
+}
+
+/* smooth_l1_loss's s2 and its [rows, cols] walk. */
+static void print_s2_rows(Printer *p, const LossCall *c) {
+  tu_pr_to(p, c->dtype, "const float s2 = %s * %s;", em_float(c->sigma), em_float(c->sigma));
+  tu_pr_to(p, c->dtype, "const int64_t rows = %s, cols = %s;", c->rows, c->cols);
+}
+
+static void print_smooth_l1(Printer *p, const LossCall *c) {
+  const int dt = c->dtype, has = c->iw != NULL;
+  pr_in(p, c, "x", c->x);
+  pr_in(p, c, "y", c->y);
+  pr_in(p, c, "iw", c->iw);
+  pr_in(p, c, "ow", c->ow);
+  pr_out(p, c, "diff", c->diff);
+  pr_out(p, c, "out", c->out);
+  print_s2_rows(p, c);
+  tu_pr_to(p, dt, "for (int64_t r = 0; r < rows; r++) {");
+  tu_pr_to(p, dt, "float sum = 0.0f;");
+  tu_pr_to(p, dt, "for (int64_t k = r * cols; k < (r + 1) * cols; k++) {");
+  tu_pr_to(p, dt, "const float v = %s;", has ? "(x[k] - y[k]) * iw[k]" : "x[k] - y[k]");
+  tu_pr_to(p, dt, "const float a = fabsf(v), err = a < 1.0f / s2 ? 0.5f * v * v * s2 : a - 0.5f / s2;");
+  tu_pr_to(p, dt, "diff[k] = v;");
+  tu_pr_to(p, dt, "sum += %s;", has ? "err * ow[k]" : "err");
+  tu_pr_to(p, dt, "}");
+  tu_pr_to(p, dt, "out[r] = sum;");
+  tu_pr_to(p, dt, "}");
+}
+
+static void print_smooth_l1_grad(Printer *p, const LossCall *c) {
+  const int dt = c->dtype;
+  pr_in(p, c, "diff", c->diff);
+  pr_in(p, c, "iw", c->iw);
+  pr_in(p, c, "ow", c->ow);
+  pr_out(p, c, "dx", c->dx);
+  pr_out(p, c, "dy", c->dy);
+  pr_in(p, c, "dout", c->dout);
+  print_s2_rows(p, c);
+  tu_pr_to(p, dt, "for (int64_t r = 0; r < rows; r++)");
+  tu_pr_to(p, dt, "for (int64_t k = r * cols; k < (r + 1) * cols; k++) {");
+  tu_pr_to(p, dt, "const float v = diff[k];");
+  tu_pr_to(p, dt, "const float d = fabsf(v) < 1.0f / s2 ? s2 * v : (float)((0.0f < v) - (v < 0.0f));");
+  tu_pr_to(p, dt, "const float g = %s * d;", c->iw ? "dout[r] * (iw[k] * ow[k])" : "dout[r] * 1.0f");
+  if (c->dx) tu_pr_to(p, dt, "dx[k] = g;");
+  if (c->dy) tu_pr_to(p, dt, "dy[k] = -1.0f * g;");
+  tu_pr_to(p, dt, "}");
+}
+
+static void print_log(Printer *p, const LossCall *c) {
+  const int dt = c->dtype;
+  pr_in(p, c, "p", c->p);
+  pr_in(p, c, "label", c->label);
+  pr_in(p, c, "dout", c->dout);
+  pr_out(p, c, "out", c->out);
+  tu_pr_to(p, dt, "const float eps = %s;", em_float(c->epsilon));
+  tu_pr_to(p, dt, "for (int64_t i = 0; i < %s; i++) {", c->n);
+  tu_pr_to(p, dt, "const float pv = p[i], l = label[i];");
+  if (c->kind == LOSS_LOG_GRAD)
+    tu_pr_to(p, dt, "out[i] = dout[i] * (-(l / (pv + eps)) + (1.0f - l) / (1.0f - pv + eps));");
+  else
+    tu_pr_to(p, dt, "out[i] = -(l * logf(pv + eps)) - (1.0f - l) * logf(1.0f - pv + eps);");
+  tu_pr_to(p, dt, "}");
+}
+
+static void print_kldiv(Printer *p, const LossCall *c) {
+  const int dt = c->dtype, red = c->reduction;
+  pr_in(p, c, "x", c->x);
+  pr_in(p, c, "t", c->t);
+  pr_out(p, c, "loss", c->loss);
+  tu_pr_to(p, dt, "const int64_t n = %s;", c->n);
+  if (red != 0) tu_pr_to(p, dt, "double acc = 0.0;");
+  tu_pr_to(p, dt, "for (int64_t i = 0; i < n; i++) {");
+  tu_pr_to(p, dt, "const float v = t[i] <= 0.0f ? 0.0f : t[i] * (logf(t[i]) - x[i]);");
+  tu_pr_to(p, dt, red == 0 ? "loss[i] = v;" : "acc += v;");
+  tu_pr_to(p, dt, "}");
+  if (red == 1) tu_pr_to(p, dt, "loss[0] = (float)acc / (float)n;");
+  if (red == 2) tu_pr_to(p, dt, "loss[0] = (float)acc;");
+  if (red == 3) {
+    tu_pr_to(p, dt, "const int64_t batch = %s;", c->batch);
+    tu_pr_to(p, dt, "loss[0] = batch > 0 ? (float)acc / (float)batch : (float)acc;");
+  }
+}
+
+static void print_kldiv_grad(Printer *p, const LossCall *c) {
+  const int dt = c->dtype;
+  pr_in(p, c, "t", c->t);
+  pr_out(p, c, "dx", c->dx);
+  pr_in(p, c, "dout", c->dout);
+  tu_pr_to(p, dt, "const int64_t n = %s;", c->n);
+  const char *div = c->reduction == 1 ? " / (float)n" : "";
+  if (c->reduction == 3) {
+    tu_pr_to(p, dt, "const float batch = (float)%s;", c->batch);
+    div = " / batch";
+  }
+  tu_pr_to(p, dt, "for (int64_t i = 0; i < n; i++) dx[i] = t[i] <= 0.0f ? 0.0f : (-t[i] * dout[%s])%s;",
+           c->dout_scalar ? "0" : "i", div);
+}
+
+void loss_print_c(Printer *p, const LossCall *c) {
+  switch (c->kind) {
+    case LOSS_SIGMOID_CE:
+    case LOSS_SIGMOID_CE_GRAD:
+      print_sigmoid_ce(p, c);
+      break;
+    case LOSS_BCE:
+    case LOSS_BCE_GRAD:
+      print_bce(p, c);
+      break;
+    case LOSS_HUBER:
+      print_huber(p, c);
+      break;
+    case LOSS_HUBER_GRAD:
+      print_huber_grad(p, c);
+      break;
+    case LOSS_SMOOTH_L1:
+      print_smooth_l1(p, c);
+      break;
+    case LOSS_SMOOTH_L1_GRAD:
+      print_smooth_l1_grad(p, c);
+      break;
+    case LOSS_LOG:
+    case LOSS_LOG_GRAD:
+      print_log(p, c);
+      break;
+    case LOSS_KLDIV:
+      print_kldiv(p, c);
+      break;
+    case LOSS_KLDIV_GRAD:
+      print_kldiv_grad(p, c);
+      break;
+  }
+}
