@@ -1,28 +1,33 @@
-/* One softmax kernel call as the lowering decided it, and its C printer:
- * the softmax over an axis and the fused attention block built around one.
+/* One softmax kernel as the lowering decided it, and its C printer: the
+ * softmax over an axis, its gradient, and the fused attention block built
+ * around one.
  *
- * The emitters of softmax, log_softmax, softmax_with_cross_entropy and
- * fused_attention fill one record: which routine, the sizes and buffers as
- * C expressions (fused_attention: the names of its constant RtAttention and
- * RtAttentionIo, and the scratch the planner sized).  attention_print_c is
- * the only code that spells the runtime's calls (rt_softmax, rt_log_softmax,
- * rt_attention); another backend prints the same records. */
+ * The emitters of softmax, log_softmax, their grads,
+ * softmax_with_cross_entropy and fused_attention fill one record: which
+ * routine, the sizes and buffers as C expressions (fused_attention: the
+ * names of its constant RtAttention and RtAttentionIo, and the scratch the
+ * planner sized).  attention_print_c is the only code that spells the
+ * runtime's calls (rt_softmax, rt_log_softmax, rt_attention) and prints the
+ * grads' loops; another backend prints the same records. */
 #ifndef PADDLEC_OPS_ATTENTION_CALL_H
 #define PADDLEC_OPS_ATTENTION_CALL_H
 
 #include "ops.h"
 
 typedef enum AttentionKind {
-  ATTN_SOFTMAX,     /* out = softmax(x) along n, x viewed as [outer, n, inner] */
-  ATTN_LOG_SOFTMAX, /* out = log(softmax(x)), the same view */
-  ATTN_FUSED,       /* out = fused_attention's block of the batch, operands in io */
+  ATTN_SOFTMAX,          /* out = softmax(x) along n, x viewed as [outer, n, inner] */
+  ATTN_LOG_SOFTMAX,      /* out = log(softmax(x)), the same view */
+  ATTN_SOFTMAX_GRAD,     /* dx = (dout - sum(dout * out)) * out per line along n, the same view */
+  ATTN_LOG_SOFTMAX_GRAD, /* dx = dout - exp(out) * sum(dout) per line, the same view */
+  ATTN_FUSED,            /* out = fused_attention's block of the batch, operands in io */
 } AttentionKind;
 
 typedef struct AttentionCall {
   AttentionKind kind;
-  int f64;                       /* softmax: float64 buffers (rt_softmax_f64, rt_log_softmax_f64) */
-  const char *x, *out;           /* input (softmax), output */
-  const char *outer, *n, *inner; /* softmax: the view */
+  int f64;                       /* softmax: float64 buffers (rt_softmax_f64, rt_log_softmax_f64), else float32 */
+  const char *x, *out;           /* input (softmax), output (the grads: the forward's, read) */
+  const char *dout, *dx;         /* the grads: read, written */
+  const char *outer, *n, *inner; /* softmax and its grads: the view */
   const char *geo, *io, *batch;  /* ATTN_FUSED: the RtAttention's and RtAttentionIo's names, sequences */
   const char *ws, *gemm_ws;      /* ATTN_FUSED: the routine's scratch and the GEMM's packing room */
 } AttentionCall;

@@ -54,29 +54,15 @@ static int emit_softmax_grad(EmitCtx *e) {
   const int f64 = out->dtype == RT_DT_FP64;
   if ((out->dtype != RT_DT_FP32 && !f64) || dout->dtype != out->dtype || dx->dtype != out->dtype)
     return em_fail(e, "%s of %s tensors is not supported yet", e->op->type, rt_dtype_name(out->dtype));
-  const char *T = f64 ? "double" : "float";
   int rank = em_spec(e, out)->rank;
   int axis = rank ? axis_norm(attr_int(e->op, "axis", -1), rank) : 0;
   if (axis < 0) return em_fail(e, "axis out of range");
   int is_log = !strcmp(e->op->type, "log_softmax_grad");
-  pr_line(e->p, "const %s *out = %s;", T, em_ptr(e, out, 1));
-  pr_line(e->p, "const %s *dout = %s;", T, em_ptr(e, dout, 1));
-  pr_line(e->p, "%s *dx = %s;", T, em_ptr(e, dx, 0));
-  pr_line(e->p, "const int64_t n = %s, c = %s, r = %s;", em_prod(e, out, 0, axis), rank ? em_dim(e, out, axis) : "1",
-          em_prod(e, out, axis + 1, rank));
-  pr_line(e->p, "for (int64_t i = 0; i < n; i++) {");
-  pr_line(e->p, "for (int64_t j = 0; j < r; j++) {");
-  pr_line(e->p, "const int64_t at = i * c * r + j;");
-  pr_line(e->p, "double acc = 0.0;");
-  pr_line(e->p, "for (int64_t k = 0; k < c; k++) acc += (double)dout[at + k * r]%s;", is_log ? "" : " * out[at + k * r]");
-  pr_line(e->p, "const %s s = (%s)acc;", T, T);
-  if (is_log)
-    pr_line(e->p, "for (int64_t k = 0; k < c; k++) dx[at + k * r] = dout[at + k * r] - %s(out[at + k * r]) * s;",
-            f64 ? "exp" : "expf");
-  else
-    pr_line(e->p, "for (int64_t k = 0; k < c; k++) dx[at + k * r] = (dout[at + k * r] - s) * out[at + k * r];");
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
+  attention_print_c(e->p, &(AttentionCall){.kind = is_log ? ATTN_LOG_SOFTMAX_GRAD : ATTN_SOFTMAX_GRAD, .f64 = f64,
+                                           .out = em_ptr(e, out, 1), .dout = em_ptr(e, dout, 1),
+                                           .dx = em_ptr(e, dx, 0), .outer = em_prod(e, out, 0, axis),
+                                           .n = rank ? em_dim(e, out, axis) : "1",
+                                           .inner = em_prod(e, out, axis + 1, rank)});
   return 0;
 }
 
