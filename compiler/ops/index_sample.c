@@ -4,8 +4,8 @@
  * first dim; Out has Index's dims and X's dtype.
  * Emission: a gather per row; an index outside [0, M), where Paddle raises
  * an error, gives 0. */
-#include "../util.h"
 #include "ops.h"
+#include "plane_call.h"
 #include "tensor_util.h"
 
 static int infer_index_sample(OpCtx *c) {
@@ -27,17 +27,9 @@ static int emit_index_sample(EmitCtx *e) {
   if (x->dtype != out->dtype) return em_fail(e, "X and Out differ in dtype");
   if (x == out) return em_fail(e, "Out is X itself (an in-place %s), which is not supported", e->op->type);
   if (tu_rank(e, x) != 2 || tu_rank(e, idx) != 2) return em_fail(e, "X and Index must be 2-D");
-  const char *t = em_ctype(x->dtype);
-  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
-  pr_line(e->p, "const %s *index = %s;", em_ctype(idx->dtype), em_ptr(e, idx, 1));
-  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
-  pr_line(e->p, "const int64_t cols = %s, k = %s;", em_dim(e, x, 1), em_dim(e, idx, 1));
-  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) {", em_dim(e, idx, 0));
-  pr_line(e->p, "for (int64_t j = 0; j < k; j++) {");
-  pr_line(e->p, "const int64_t at = index[i * k + j];");
-  pr_line(e->p, "out[i * k + j] = at >= 0 && at < cols ? x[i * cols + at] : (%s)0;", t);
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
+  plane_print_c(e->p, &(PlaneCall){.kind = PLANE_SAMPLE, .type = em_ctype(x->dtype), .index_type = em_ctype(idx->dtype),
+                                   .rows = em_dim(e, idx, 0), .len = em_dim(e, idx, 1), .span = em_dim(e, x, 1),
+                                   .index = em_ptr(e, idx, 1), .src = em_ptr(e, x, 1), .dst = em_ptr(e, out, 0)});
   return 0;
 }
 
@@ -57,18 +49,10 @@ static int emit_index_sample_grad(EmitCtx *e) {
   if (dout->dtype != dx->dtype || (dx->dtype != RT_DT_FP32 && dx->dtype != RT_DT_FP64))
     return em_fail(e, "X@GRAD must be float32 or float64 with Out@GRAD's dtype");
   if (tu_rank(e, x) != 2 || tu_rank(e, idx) != 2) return em_fail(e, "X and Index must be 2-D");
-  const char *t = em_ctype(dx->dtype);
-  pr_line(e->p, "const %s *index = %s;", em_ctype(idx->dtype), em_ptr(e, idx, 1));
-  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
-  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
-  pr_line(e->p, "const int64_t cols = %s, k = %s;", em_dim(e, x, 1), em_dim(e, idx, 1));
-  pr_line(e->p, "for (int64_t q = 0; q < %s; q++) dx[q] = 0;", em_numel(e, dx));
-  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) {", em_dim(e, idx, 0));
-  pr_line(e->p, "for (int64_t j = 0; j < k; j++) {");
-  pr_line(e->p, "const int64_t at = index[i * k + j];");
-  pr_line(e->p, "if (at >= 0 && at < cols) dx[i * cols + at] += dout[i * k + j];");
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
+  plane_print_c(e->p, &(PlaneCall){.kind = PLANE_SAMPLE_GRAD, .type = em_ctype(dx->dtype),
+                                   .index_type = em_ctype(idx->dtype), .rows = em_dim(e, idx, 0),
+                                   .len = em_dim(e, idx, 1), .span = em_dim(e, x, 1), .numel = em_numel(e, dx),
+                                   .index = em_ptr(e, idx, 1), .src = em_ptr(e, dout, 1), .dst = em_ptr(e, dx, 0)});
   return 0;
 }
 

@@ -15,8 +15,8 @@
  * stops with an error (or, negative, writes out of bounds), is skipped. */
 #include <string.h>
 
-#include "../util.h"
 #include "ops.h"
+#include "plane_call.h"
 #include "tensor_util.h"
 
 static int infer_unpool(OpCtx *c) {
@@ -48,19 +48,10 @@ static int emit_unpool(EmitCtx *e) {
   if (em_same_buffer(e, x, out) || x == out) return em_fail(e, "Out must not share X's buffer");
   int r = tu_rank(e, x);
   if (tu_rank(e, out) != r || tu_rank(e, idx) != r) return em_fail(e, "X, Indices and Out differ in rank");
-  const char *t = em_ctype(x->dtype);
-  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
-  pr_line(e->p, "const %s *index = %s;", em_ctype(idx->dtype), em_ptr(e, idx, 1));
-  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
-  pr_line(e->p, "const int64_t planes = %s, in_size = %s, out_size = %s;", em_prod(e, x, 0, 2), em_prod(e, x, 2, r),
-          em_prod(e, out, 2, r));
-  pr_line(e->p, "memset(out, 0, (size_t)(planes * out_size) * sizeof *out);");
-  pr_line(e->p, "for (int64_t p = 0; p < planes; p++) {");
-  pr_line(e->p, "for (int64_t i = 0; i < in_size; i++) {");
-  pr_line(e->p, "const int64_t at = (int64_t)index[p * in_size + i];");
-  pr_line(e->p, "if (at >= 0 && at < out_size) out[p * out_size + at] = x[p * in_size + i];");
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
+  plane_print_c(e->p, &(PlaneCall){.kind = PLANE_UNPOOL, .type = em_ctype(x->dtype), .index_type = em_ctype(idx->dtype),
+                                   .rows = em_prod(e, x, 0, 2), .len = em_prod(e, x, 2, r),
+                                   .span = em_prod(e, out, 2, r), .index = em_ptr(e, idx, 1), .src = em_ptr(e, x, 1),
+                                   .dst = em_ptr(e, out, 0)});
   return 0;
 }
 
@@ -93,18 +84,10 @@ static int emit_unpool_grad(EmitCtx *e) {
   const VarSpec *os = em_spec(e, out), *gs = em_spec(e, dout);
   if (os->rank != gs->rank || memcmp(os->d, gs->d, sizeof os->d[0] * (size_t)os->rank))
     return em_fail(e, "Out and Out@GRAD differ in shape");
-  const char *t = em_ctype(dx->dtype);
-  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
-  pr_line(e->p, "const %s *index = %s;", em_ctype(idx->dtype), em_ptr(e, idx, 1));
-  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
-  pr_line(e->p, "const int64_t planes = %s, in_size = %s, out_size = %s;", em_prod(e, x, 0, 2), em_prod(e, x, 2, r),
-          em_prod(e, dout, 2, r));
-  pr_line(e->p, "for (int64_t p = 0; p < planes; p++) {");
-  pr_line(e->p, "for (int64_t i = 0; i < in_size; i++) {");
-  pr_line(e->p, "const int64_t at = (int64_t)index[p * in_size + i];");
-  pr_line(e->p, "dx[p * in_size + i] = at >= 0 && at < out_size ? dout[p * out_size + at] : (%s)0;", t);
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
+  plane_print_c(e->p, &(PlaneCall){.kind = PLANE_UNPOOL_GRAD, .type = em_ctype(dx->dtype),
+                                   .index_type = em_ctype(idx->dtype), .rows = em_prod(e, x, 0, 2),
+                                   .len = em_prod(e, x, 2, r), .span = em_prod(e, dout, 2, r),
+                                   .index = em_ptr(e, idx, 1), .src = em_ptr(e, dout, 1), .dst = em_ptr(e, dx, 0)});
   return 0;
 }
 
