@@ -12,8 +12,8 @@
  * read 0 where Paddle would have failed. */
 #include <string.h>
 
-#include "../util.h"
 #include "ops.h"
+#include "shift_call.h"
 #include "tensor_util.h"
 
 static int infer_temporal_shift(OpCtx *c) {
@@ -27,29 +27,27 @@ static int infer_temporal_shift(OpCtx *c) {
   return 0;
 }
 
+/* The layout, sizes and channel bounds of v (X, Out@GRAD) into *call;
+ * -1 after em_fail. */
+static int shift_geometry(EmitCtx *e, const Var *v, ShiftCall *call) {
+  const int last = !strcmp(attr_str(e->op, "data_format", "NCHW"), "NHWC");
+  int64_t C = em_const_dim(e, v, last ? 3 : 1), h = em_const_dim(e, v, 2), w = em_const_dim(e, v, last ? 1 : 3);
+  if (C < 0 || h < 0 || w < 0) return em_fail(e, "dims after the batch must not depend on it");
+  const float ratio = (float)attr_float(e->op, "shift_ratio", 0.25);
+  call->last = last, call->t = attr_int(e->op, "seg_num", 0), call->C = C, call->hw = h * w;
+  call->c1 = (int)((float)C * ratio), call->c2 = (int)((float)(C * 2) * ratio);
+  return 0;
+}
+
 static int emit_temporal_shift(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
   if (!x || !out) return -1;
   if (out->dtype != x->dtype) return em_fail(e, "X and Out differ in dtype");
   if (x == out) return em_fail(e, "Out is X itself, which is not supported");
-  int last = !strcmp(attr_str(e->op, "data_format", "NCHW"), "NHWC");
-  int64_t C = em_const_dim(e, x, last ? 3 : 1), h = em_const_dim(e, x, 2), w = em_const_dim(e, x, last ? 1 : 3);
-  if (C < 0 || h < 0 || w < 0) return em_fail(e, "dims after the batch must not depend on it");
-  const int64_t hw = h * w;
-  const float ratio = (float)attr_float(e->op, "shift_ratio", 0.25);
-  const int64_t t = attr_int(e->op, "seg_num", 0), c1 = (int)((float)C * ratio), c2 = (int)((float)(C * 2) * ratio);
-  const char *ty = em_ctype(x->dtype);
-  pr_line(e->p, "const %s *x = %s;", ty, em_ptr(e, x, 1));
-  pr_line(e->p, "%s *out = %s;", ty, em_ptr(e, out, 0));
-  pr_line(e->p, "const int64_t t = %lld, %s = %lld, chw = %lld, c1 = %lld, c2 = %lld;", (long long)t, last ? "c" : "hw",
-          (long long)(last ? C : hw), (long long)(C * hw), (long long)c1, (long long)c2);
-  pr_line(e->p, "const int64_t total = %s;", em_numel(e, x));
-  pr_line(e->p, "for (int64_t i = 0; i < total; i++) {");
-  pr_line(e->p, "const int64_t it = i %% (t * chw) / chw, ic = %s;", last ? "i % c" : "i % chw / hw");
-  pr_line(e->p, "const int64_t src = ic < c1 ? it - 1 : ic < c2 ? it + 1 : it;");
-  pr_line(e->p, "const int64_t at = i + (src - it) * chw;");
-  pr_line(e->p, "out[i] = src >= 0 && src < t && at < total ? x[at] : (%s)0;", ty);
-  pr_line(e->p, "}");
+  ShiftCall call = {.kind = SHIFT_FORWARD, .type = em_ctype(x->dtype)};
+  if (shift_geometry(e, x, &call)) return -1;
+  call.numel = em_numel(e, x), call.src = em_ptr(e, x, 1), call.dst = em_ptr(e, out, 0);
+  shift_print_c(e->p, &call);
   return 0;
 }
 
@@ -76,26 +74,11 @@ static int emit_temporal_shift_grad(EmitCtx *e) {
   if (dout->dtype != dx->dtype || (dx->dtype != RT_DT_FP32 && dx->dtype != RT_DT_FP64))
     return em_fail(e, "X@GRAD must be float32 or float64 with Out@GRAD's dtype");
   if (dout == dx) return em_fail(e, "X@GRAD is Out@GRAD itself, which is not supported");
-  int last = !strcmp(attr_str(e->op, "data_format", "NCHW"), "NHWC");
-  int64_t C = em_const_dim(e, dout, last ? 3 : 1), h = em_const_dim(e, dout, 2), w = em_const_dim(e, dout, last ? 1 : 3);
-  if (C < 0 || h < 0 || w < 0) return em_fail(e, "dims after the batch must not depend on it");
-  const int64_t hw = h * w;
-  const float ratio = (float)attr_float(e->op, "shift_ratio", 0.25);
-  const int64_t t = attr_int(e->op, "seg_num", 0), c1 = (int)((float)C * ratio), c2 = (int)((float)(C * 2) * ratio);
-  if (t <= 0) return em_fail(e, "seg_num must be positive");
-  const char *ty = em_ctype(dx->dtype);
-  pr_line(e->p, "const %s *dout = %s;", ty, em_ptr(e, dout, 1));
-  pr_line(e->p, "%s *dx = %s;", ty, em_ptr(e, dx, 0));
-  pr_line(e->p, "const int64_t t = %lld, %s = %lld, chw = %lld, c1 = %lld, c2 = %lld;", (long long)t, last ? "c" : "hw",
-          (long long)(last ? C : hw), (long long)(C * hw), (long long)c1, (long long)c2);
-  pr_line(e->p, "const int64_t total = %s;", em_numel(e, dx));
-  pr_line(e->p, "for (int64_t i = 0; i < total; i++) dx[i] = 0;");
-  pr_line(e->p, "for (int64_t i = 0; i < total; i++) {");
-  pr_line(e->p, "const int64_t it = i %% (t * chw) / chw, ic = %s;", last ? "i % c" : "i % chw / hw");
-  pr_line(e->p, "const int64_t src = ic < c1 ? it - 1 : ic < c2 ? it + 1 : it;");
-  pr_line(e->p, "const int64_t at = i + (src - it) * chw;");
-  pr_line(e->p, "if (src >= 0 && src < t && at < total) dx[at] = dout[i];");
-  pr_line(e->p, "}");
+  ShiftCall call = {.kind = SHIFT_GRAD, .type = em_ctype(dx->dtype)};
+  if (shift_geometry(e, dout, &call)) return -1;
+  if (call.t <= 0) return em_fail(e, "seg_num must be positive");
+  call.numel = em_numel(e, dx), call.src = em_ptr(e, dout, 1), call.dst = em_ptr(e, dx, 0);
+  shift_print_c(e->p, &call);
   return 0;
 }
 
