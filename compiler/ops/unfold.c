@@ -17,7 +17,7 @@
  * Col2ImFunctor (kCFO) per image. */
 #include <string.h>
 
-#include "../util.h"
+#include "fold_call.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -75,21 +75,6 @@ static int infer_fold(OpCtx *c) {
   return 0;
 }
 
-/* The shared loop over column elements: channel c of the column matrix,
- * its block (y, x) and the image position (iy, ix) it maps to. */
-static void emit_columns(EmitCtx *e, const int64_t k[2], const int64_t s[2], const int64_t p[4], const int64_t d[2],
-                         int64_t cols, int64_t bh, int64_t bw) {
-  pr_line(e->p, "for (int64_t c = 0; c < %lld; c++) {", (long long)cols);
-  pr_line(e->p, "const int64_t j = c %% %lld, i = c / %lld %% %lld, ch = c / %lld;", (long long)k[1], (long long)k[1],
-          (long long)k[0], (long long)(k[0] * k[1]));
-  pr_line(e->p, "for (int64_t y = 0; y < %lld; y++) {", (long long)bh);
-  pr_line(e->p, "const int64_t iy = y * %lld - %lld + i * %lld;", (long long)s[0], (long long)p[0], (long long)d[0]);
-  pr_line(e->p, "for (int64_t x = 0; x < %lld; x++) {", (long long)bw);
-  pr_line(e->p, "const int64_t ix = x * %lld - %lld + j * %lld;", (long long)s[1], (long long)p[1], (long long)d[1]);
-  pr_line(e->p, "const int64_t at = (c * %lld + y) * %lld + x;", (long long)bh, (long long)bw);
-  pr_line(e->p, "const int inside = iy >= 0 && iy < H && ix >= 0 && ix < W;");
-}
-
 /* dst = src moved between image and column matrix: to the image (col2im,
  * each column element added in column order to a zeroed image) when
  * `to_img`, else to the columns (im2col, 0 outside the image).  The blocks
@@ -109,19 +94,10 @@ static int fold_move(EmitCtx *e, const Var *src, const Var *dst, int fold_geom, 
   int64_t bw = slide(W, k[1], s[1], p[1], fold_geom ? p[1] : p[3], d[1]);
   if (bh <= 0 || bw <= 0 || em_const_dim(e, col, 1) != C * k[0] * k[1] || em_const_dim(e, col, 2) != bh * bw)
     return em_fail(e, "the column matrix does not match the image size and kernel");
-  const char *t = em_ctype(src->dtype);
-  pr_line(e->p, "const int64_t H = %lld, W = %lld;", (long long)H, (long long)W);
-  pr_line(e->p, "for (int64_t n = 0; n < %s; n++) {", em_dim(e, src, 0));
-  const int64_t img_size = C * H * W, col_size = C * k[0] * k[1] * bh * bw;
-  pr_line(e->p, "const %s *src = %s + n * %lld;", t, em_ptr(e, src, 1), (long long)(to_img ? col_size : img_size));
-  pr_line(e->p, "%s *dst = %s + n * %lld;", t, em_ptr(e, dst, 0), (long long)(to_img ? img_size : col_size));
-  if (to_img) pr_line(e->p, "memset(dst, 0, %lld * sizeof *dst);", (long long)(C * H * W));
-  emit_columns(e, k, s, p, d, C * k[0] * k[1], bh, bw);
-  if (to_img)
-    pr_line(e->p, "if (inside) dst[(ch * H + iy) * W + ix] += src[at];");
-  else
-    pr_line(e->p, "dst[at] = inside ? src[(ch * H + iy) * W + ix] : (%s)0;", t);
-  for (int i = 0; i < 4; i++) pr_line(e->p, "}");
+  fold_print_c(e->p, &(FoldCall){.kind = to_img ? FOLD_COL2IM : FOLD_IM2COL, .type = em_ctype(src->dtype), .C = C,
+                                 .H = H, .W = W, .k = {k[0], k[1]}, .s = {s[0], s[1]}, .pad = {p[0], p[1]},
+                                 .d = {d[0], d[1]}, .bh = bh, .bw = bw, .batch = em_dim(e, src, 0),
+                                 .src = em_ptr(e, src, 1), .dst = em_ptr(e, dst, 0)});
   return 0;
 }
 
