@@ -18,8 +18,7 @@
  * the positions again from X (at the end of this file). */
 #include <string.h>
 
-#include "../util.h"
-#include "move_call.h"
+#include "median_call.h"
 #include "ops.h"
 #include "sort_call.h"
 #include "tensor_util.h"
@@ -102,15 +101,21 @@ static int median_rows(EmitCtx *e, const Var *x, MedianRows *mr) {
   return 0;
 }
 
-/* dst (contiguous rows) = src gathered as mr says; elements of `esize`
- * bytes. */
-static void emit_gather(EmitCtx *e, const MedianRows *mr, const char *src, const char *dst, const char *esize) {
-  if (mr->n == 0) {
-    pr_line(e->p, "%s[0] = %s[0];", dst, src);
-    return;
+/* The element type, the gather of mr and the kernel scratch into *call
+ * (MEDIAN_GRAD: two arrays more), taken in this order. */
+static void median_layout(EmitCtx *e, const Var *x, const MedianRows *mr, MedianCall *call) {
+  const SymDim all = spec_numel(em_spec(e, x)), len = mr->len_sym;
+  const int64_t es = (int64_t)rt_dtype_size(x->dtype);
+  call->dtype = x->dtype, call->type = em_ctype(x->dtype);
+  call->rank = mr->n, call->dims = mr->dims, call->strides = mr->st, call->len = mr->len;
+  call->rows = em_scratch(e, (SymDim){all.a * es, all.c * es});
+  call->vals = em_scratch(e, (SymDim){all.a * es, all.c * es});
+  call->idx = em_scratch(e, (SymDim){all.a * 8, all.c * 8});
+  if (call->kind == MEDIAN_GRAD) {
+    call->at = em_scratch(e, (SymDim){all.a * 8, all.c * 8});
+    call->nans = em_scratch(e, (SymDim){all.a * 8, all.c * 8});
   }
-  move_print_c(e->p, &(MoveCall){.kind = MOVE_COPY_STRIDED, .src = src, .dst = dst, .esize = esize, .rank = mr->n,
-                                  .dims = mr->dims, .strides = mr->st});
+  call->work = em_scratch_named(e, "unsigned char", "work", (SymDim){len.a * 16, len.c * 16});
 }
 
 /* 1 when every op reading MedianIndex (mi) is a nanmedian_grad, which
@@ -133,35 +138,10 @@ static int emit_nanmedian(EmitCtx *e) {
     return em_fail(e, "nanmedian of %s tensors is not supported", rt_dtype_name(x->dtype));
   MedianRows mr;
   if (median_rows(e, x, &mr)) return -1;
-  const int fp = x->dtype == RT_DT_FP32 || x->dtype == RT_DT_FP64;
-  const char *t = em_ctype(x->dtype);
-  SymDim all = spec_numel(em_spec(e, x)), len = mr.len_sym;
-  int64_t es = (int64_t)rt_dtype_size(x->dtype);
-  pr_line(e->p, "%s *rows = (%s *)%s;", t, t, em_scratch(e, (SymDim){all.a * es, all.c * es}));
-  pr_line(e->p, "%s *sorted = (%s *)%s;", t, t, em_scratch(e, (SymDim){all.a * es, all.c * es}));
-  pr_line(e->p, "int64_t *pos = (int64_t *)%s;", em_scratch(e, (SymDim){all.a * 8, all.c * 8}));
-  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
-  pr_line(e->p, "const int64_t len = %s, count = %s;", mr.len, em_numel(e, out));
-  emit_gather(e, &mr, em_ptr(e, x, 1), "rows", "sizeof *rows");
-  const char *work = em_scratch_named(e, "unsigned char", "work", (SymDim){len.a * 16, len.c * 16});
-  sort_print_c(e->p, &(SortCall){.kind = SORT_ARGSORT, .dtype = x->dtype, .x = "rows", .outer = "count", .n = "len",
-                                 .inner = "1", .vals = "sorted", .idx = "pos", .work = work});
-  pr_line(e->p, "for (int64_t o = 0; o < count; o++) {");
-  pr_line(e->p, "const %s *v = sorted + o * len;", t);
-  pr_line(e->p, "int64_t k = len; /* values that are not NaN (sorted first) */");
-  if (fp) {
-    pr_line(e->p, "while (k > 0 && isnan(v[k - 1])) k--;");
-    pr_line(e->p, "if (k == 0) {");
-    pr_line(e->p, "out[o] = (%s)NAN;", t);
-    pr_line(e->p, "} else if (k %% 2) {");
-  } else {
-    pr_line(e->p, "if (k %% 2) {");
-  }
-  pr_line(e->p, "out[o] = v[k / 2];");
-  pr_line(e->p, "} else {");
-  pr_line(e->p, "out[o] = (v[k / 2 - 1] + v[k / 2]) / (%s)2;", t);
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
+  MedianCall call = {.kind = MEDIAN_FORWARD, .count = em_numel(e, out), .x = em_ptr(e, x, 1),
+                     .out = em_ptr(e, out, 0)};
+  median_layout(e, x, &mr, &call);
+  median_print_c(e->p, &call);
   return 0;
 }
 
@@ -189,56 +169,10 @@ static int emit_nanmedian_grad(EmitCtx *e) {
   if (em_same_buffer(e, dx, dout) || em_same_buffer(e, dx, x)) return em_fail(e, "X@GRAD must not share a buffer");
   MedianRows mr;
   if (median_rows(e, x, &mr)) return -1;
-  const int fp = x->dtype == RT_DT_FP32 || x->dtype == RT_DT_FP64;
-  const char *t = em_ctype(x->dtype);
-  SymDim all = spec_numel(em_spec(e, x)), len = mr.len_sym;
-  int64_t es = (int64_t)rt_dtype_size(x->dtype);
-  pr_line(e->p, "%s *rows = (%s *)%s;", t, t, em_scratch(e, (SymDim){all.a * es, all.c * es}));
-  pr_line(e->p, "%s *vals = (%s *)%s;", t, t, em_scratch(e, (SymDim){all.a * es, all.c * es}));
-  pr_line(e->p, "int64_t *idx = (int64_t *)%s;", em_scratch(e, (SymDim){all.a * 8, all.c * 8}));
-  pr_line(e->p, "int64_t *at = (int64_t *)%s; /* X's offset of each row value */", em_scratch(e, (SymDim){all.a * 8, all.c * 8}));
-  pr_line(e->p, "int64_t *nans = (int64_t *)%s;", em_scratch(e, (SymDim){all.a * 8, all.c * 8}));
-  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
-  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
-  pr_line(e->p, "const int64_t len = %s, count = %s, numel = %s;", mr.len, em_numel(e, dout), em_numel(e, x));
-  pr_line(e->p, "memset(dx, 0, (size_t)numel * sizeof *dx);");
-  emit_gather(e, &mr, em_ptr(e, x, 1), "rows", "sizeof *rows");
-  pr_line(e->p, "for (int64_t i = 0; i < numel; i++) nans[i] = i;");
-  emit_gather(e, &mr, "nans", "at", "sizeof *at");
-  pr_line(e->p, "int64_t total_nan = 0, max_valid = 0;");
-  pr_line(e->p, "for (int64_t o = 0; o < count; o++) {");
-  pr_line(e->p, "nans[o] = 0;");
-  if (fp) pr_line(e->p, "for (int64_t j = 0; j < len; j++) nans[o] += isnan(rows[o * len + j]) != 0;");
-  pr_line(e->p, "total_nan += nans[o];");
-  pr_line(e->p, "if (len - nans[o] > max_valid) max_valid = len - nans[o];");
-  pr_line(e->p, "}");
-  pr_line(e->p, "if (total_nan < count * len) { /* all NaN: no gradient */");
-  pr_line(e->p, "const int any_nan = total_nan > 0;");
-  pr_line(e->p, "const int64_t k = any_nan ? max_valid : len / 2 + 1;");
-  const char *work = em_scratch_named(e, "unsigned char", "work", (SymDim){len.a * 16, len.c * 16});
-  sort_print_c(e->p, &(SortCall){.kind = SORT_TOPK, .dtype = x->dtype, .x = "rows", .outer = "count", .n = "len",
-                                 .inner = "1", .k = "k", .flags = "RT_TOPK_SORTED", .vals = "vals", .idx = "idx",
-                                 .work = work});
-  pr_line(e->p, "for (int64_t o = 0; o < count; o++) {");
-  pr_line(e->p, "const int64_t *ix = idx + o * k;");
-  pr_line(e->p, "int64_t lo, hi;");
-  pr_line(e->p, "if (any_nan) {");
-  pr_line(e->p, "if (nans[o] == len) continue;");
-  pr_line(e->p, "const int64_t valid = nans[o] > 0 ? len - nans[o] : k, mid = valid >> 1;");
-  pr_line(e->p, "hi = ix[mid];");
-  pr_line(e->p, "lo = valid & 1 || mid == 0 ? hi : ix[mid - 1];");
-  pr_line(e->p, "} else {");
-  pr_line(e->p, "hi = ix[k - 1];");
-  pr_line(e->p, "lo = len & 1 || k == 1 ? hi : ix[k - 2];");
-  pr_line(e->p, "}");
-  pr_line(e->p, "if (lo == hi) {");
-  pr_line(e->p, "dx[at[o * len + lo]] = dout[o];");
-  pr_line(e->p, "} else {");
-  pr_line(e->p, "dx[at[o * len + lo]] = dout[o] / (%s)2;", t);
-  pr_line(e->p, "dx[at[o * len + hi]] = dout[o] / (%s)2;", t);
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
+  MedianCall call = {.kind = MEDIAN_GRAD, .count = em_numel(e, dout), .numel = em_numel(e, x),
+                     .x = em_ptr(e, x, 1), .dout = em_ptr(e, dout, 1), .dx = em_ptr(e, dx, 0)};
+  median_layout(e, x, &mr, &call);
+  median_print_c(e->p, &call);
   return 0;
 }
 
