@@ -68,6 +68,10 @@ void pr_line(Printer *p, const char *fmt, ...) {
   put(p, "\n", 1);
 }
 
+void pr_close(Printer *p, int n) {
+  for (int k = 0; k < n; k++) pr_line(p, "}");
+}
+
 const char *em_ctype(int dtype) {
   switch (dtype) {
     case RT_DT_FP32: return "float";

@@ -29,6 +29,8 @@ void pr_free(Printer *p);
 /* One line at the current indentation; a trailing "{" indents the next
  * lines, a leading "}" outdents this one. */
 void pr_line(Printer *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* n lines of "}": the blocks a printer opened. */
+void pr_close(Printer *p, int n);
 /* Text as is (no indentation, no newline). */
 void pr_raw(Printer *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void pr_vraw(Printer *p, const char *fmt, va_list ap);

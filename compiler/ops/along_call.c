@@ -19,17 +19,13 @@ static void open_walk(Printer *p, const AlongCall *c) {
   pr_line(p, "const int64_t at = k + (int64_t)index[p] * outer_in + i * outer_in * n_in;");
 }
 
-static void close_n(Printer *p, int n) {
-  for (int k = 0; k < n; k++) pr_line(p, "}");
-}
-
 static void print_take(Printer *p, const AlongCall *c) {
   pr_line(p, "const %s *x = %s;", c->type, c->x);
   pr_line(p, "const %s *index = %s;", c->index_type, c->index);
   pr_line(p, "%s *out = %s;", c->type, c->out);
   open_walk(p, c);
   pr_line(p, "out[p] = at >= 0 && at < numel_in ? x[at] : (%s)0;", c->type);
-  close_n(p, 3);
+  pr_close(p, 3);
 }
 
 /* How Value's element v combines into the result element o. */
@@ -68,7 +64,7 @@ static void print_put(Printer *p, const AlongCall *c) {
   else pr_line(p, "%s;", step);
   pr_line(p, "out[at] = o;");
   if (c->count) pr_line(p, "count[at]++;");
-  close_n(p, 3);
+  pr_close(p, 3);
   if (c->reduce == ALONG_MEAN) {
     pr_line(p, "for (int64_t q = 0; q < numel_in; q++)");
     pr_line(p, "  if (count[q]) out[q] = out[q] / (%s)(count[q]%s);", t, c->include_self ? " + 1" : "");
@@ -89,7 +85,7 @@ static void print_take_grad(Printer *p, const AlongCall *c) {
   pr_line(p, "for (int64_t q = 0; q < %s; q++) dx[q] = 0;", c->numel_dx);
   open_walk(p, c);
   pr_line(p, "if (at >= 0 && at < numel_in) dx[at] += dout[p];");
-  close_n(p, 4);
+  pr_close(p, 4);
 }
 
 /* put_along_axis_grad's Input@GRAD (the rules in along_axis.c). */
@@ -116,7 +112,7 @@ static void print_put_grad_dx(Printer *p, const AlongCall *c) {
       pr_line(p, "if (res[at] != x[at]) dx[at] = 0;");
       pr_line(p, "else if (res[at] == val[p]) count[at]++;");
     }
-    close_n(p, 3);
+    pr_close(p, 3);
     if (c->include_self && r == ALONG_MEAN) {
       pr_line(p, "for (int64_t q = 0; q < numel_in; q++)");
       pr_line(p, "  if (count[q]) dx[q] = dx[q] / (%s)(count[q] + 1);", t);
@@ -148,7 +144,7 @@ static void print_put_grad_dv(Printer *p, const AlongCall *c) {
     pr_line(p, "if (at < 0 || at >= numel_in || used[at]) continue;");
     pr_line(p, "dv[p] = dout[at];");
     pr_line(p, "used[at] = 1;");
-    close_n(p, 3);
+    pr_close(p, 3);
   } else {
     if (r == ALONG_MEAN || r == ALONG_AMAX || r == ALONG_AMIN) {
       pr_line(p, "for (int64_t q = 0; q < %s; q++) count[q] = %d;", c->numel_in, r == ALONG_MEAN && c->include_self);
@@ -157,7 +153,7 @@ static void print_put_grad_dv(Printer *p, const AlongCall *c) {
       pr_line(p, "if (at < 0 || at >= numel_in) continue;");
       if (r == ALONG_MEAN) pr_line(p, "count[at]++;");
       else pr_line(p, "if (res[at] == val[p]) count[at]++;");
-      close_n(p, 4);
+      pr_close(p, 4);
     }
     pr_line(p, "{");
     open_walk(p, c);
@@ -169,7 +165,7 @@ static void print_put_grad_dv(Printer *p, const AlongCall *c) {
       pr_line(p, "if (res[at] == val[p])");
       pr_line(p, "  dv[p] = dout[at] / (%s)(res[at] == x[at] ? count[at] + 1 : count[at]);", t);
     }
-    close_n(p, 4);
+    pr_close(p, 4);
   }
   pr_line(p, "}");
 }

@@ -3,10 +3,6 @@
 
 #include "../util.h"
 
-static void close_n(Printer *p, int n) {
-  for (int k = 0; k < n; k++) pr_line(p, "}");
-}
-
 /* Declares the line's length (named `n`) and inner and opens the loop over
  * outer (i).  Closed by one "}". */
 static void open_lines(Printer *p, const AxisCall *c, const char *n) {
@@ -24,7 +20,7 @@ static void print_cumprod(Printer *p, const AxisCall *c) {
   pr_line(p, "for (int64_t k = 0; k < inner; k++) {");
   pr_line(p, "const int64_t at = (i * n + j) * inner + k;");
   pr_line(p, "out[at] = j == 0 ? x[at] : out[at - inner] * x[at];");
-  close_n(p, 3);
+  pr_close(p, 3);
 }
 
 /* phi CumprodGradKernel's direct sum, in the element type: exact where X
@@ -47,7 +43,7 @@ static void print_cumprod_grad(Printer *p, const AxisCall *c) {
   pr_line(p, "acc += elem;");
   pr_line(p, "}");
   pr_line(p, "dx[at] = acc;");
-  close_n(p, 3);
+  pr_close(p, 3);
 }
 
 /* phi's index_select with the index [0]*r0 ++ [1]*r1 ++ ...: from the
@@ -96,7 +92,7 @@ static void print_repeat_grad(Printer *p, const AxisCall *c) {
   pr_line(p, "for (int64_t i = 0; i < n_in; i++) {");
   pr_line(p, "for (int64_t k = 0; k < %s && j < n_out; k++, j++)", c->index ? "(int64_t)reps[i]" : "rep");
   pr_line(p, "  for (int64_t s = 0; s < slice; s++) dx[(o * n_in + i) * slice + s] += dout[(o * n_out + j) * slice + s];");
-  close_n(p, 2);
+  pr_close(p, 2);
 }
 
 /* Declares Index, the buffers `src` (read) and `dst` (written) of the
@@ -118,7 +114,7 @@ static void print_index_add(Printer *p, const AxisCall *c) {
   open_index_walk(p, c, "add", c->add, "out", c->out);
   pr_line(p, "if (at < 0 || at >= n) continue; /* Paddle raises an error */");
   pr_line(p, "for (int64_t s = 0; s < slice; s++) out[(o * n + at) * slice + s] += add[(o * len + j) * slice + s];");
-  close_n(p, 2);
+  pr_close(p, 2);
 }
 
 /* phi IndexAddGradKernel's AddValue@GRAD: index_select of Out@GRAD, 0 for
@@ -128,7 +124,7 @@ static void print_index_add_grad(Printer *p, const AxisCall *c) {
   open_index_walk(p, c, "dout", c->dout, "dv", c->dv);
   pr_line(p, "for (int64_t s = 0; s < slice; s++)");
   pr_line(p, "  dv[(o * len + j) * slice + s] = at >= 0 && at < n ? dout[(o * n + at) * slice + s] : (%s)0;", c->type);
-  close_n(p, 3);
+  pr_close(p, 3);
 }
 
 /* cross's view [outer, 3, slice] around its dim: declares outer and
@@ -167,7 +163,7 @@ static void print_cross(Printer *p, const AxisCall *c) {
   print_cross_view(p, c);
   open_cross(p);
   pr_line(p, "for (int64_t k = 0; k < slice; k++) out[dst + k] = x[p1 + k] * y[p2 + k] - x[p2 + k] * y[p1 + k];");
-  close_n(p, 2);
+  pr_close(p, 2);
 }
 
 /* phi CrossGradKernel: each product rounded before the difference. */
@@ -191,7 +187,7 @@ static void print_cross_grad(Printer *p, const AxisCall *c) {
     pr_line(p, "const %s by = dout[p2 + k] * x[p1 + k];", t);
     pr_line(p, "dy[dst + k] = ay - by;");
   }
-  close_n(p, 3);
+  pr_close(p, 3);
 }
 
 /* phi MeshgridGradKernel: X@GRAD[slot] sums outputs@GRAD[slot] over

@@ -6,10 +6,6 @@
 #include "../util.h"
 #include "tensor_util.h"
 
-static void close_n(Printer *p, int n) {
-  for (int k = 0; k < n; k++) pr_line(p, "}");
-}
-
 /* The walk over x as [outer, channels, inner] in element order: the
  * outer loop declares o (and `more`), the channel's alpha `a` is declared
  * when with_a, and `inner_loop` (a whole statement) runs per channel. */
@@ -18,7 +14,7 @@ static void prelu_walk(Printer *p, const ChanCall *c, const char *more, int with
   pr_line(p, "for (int64_t k = 0; k < %s; k++) {", c->channels);
   if (with_a) tu_pr_to(p, c->dtype, "const float a = alpha[k];");
   tu_pr_to(p, c->dtype, "%s", inner_loop);
-  close_n(p, 2);
+  pr_close(p, 2);
 }
 
 /* Paddle's PReluKernel: out = x > 0 ? x : alpha * x, alpha by channel. */
@@ -83,7 +79,7 @@ static void print_maxout(Printer *p, const ChanCall *c) {
   pr_line(p, "ele = ele > v ? ele : v;");
   pr_line(p, "}");
   pr_line(p, "out[%s] = ele;", maxout_out_at(c));
-  close_n(p, 3);
+  pr_close(p, 3);
 }
 
 /* phi MaxOutGradFunctor: dout to the first element of the group equal to out. */
@@ -104,7 +100,7 @@ static void print_maxout_grad(Printer *p, const ChanCall *c) {
   pr_line(p, "break;");
   pr_line(p, "}");
   pr_line(p, "}");
-  close_n(p, 3);
+  pr_close(p, 3);
 }
 
 /* The channel stride and the pixel stride of x. */
@@ -136,7 +132,7 @@ static void print_lrn(Printer *p, const ChanCall *c) {
   pr_line(p, "out[at0 + ch * cs] = powf(m, -beta) * xp[ch * cs];");
   pr_line(p, "}");
   pr_line(p, "#undef SQ");
-  close_n(p, 2);
+  pr_close(p, 2);
 }
 
 /* fluid LRNGradFunctor, per pixel and channel, in Paddle's order. */
@@ -162,7 +158,7 @@ static void print_lrn_grad(Printer *p, const ChanCall *c) {
   pr_line(p, "g += ratio * dout[o] * out[o] * x[at] / mid[o];");
   pr_line(p, "}");
   pr_line(p, "dx[at] = g;");
-  close_n(p, 3);
+  pr_close(p, 3);
 }
 
 /* fluid AffineChannelGradKernel: dx per element, the parameter grads
@@ -189,7 +185,7 @@ static void print_affine_grad(Printer *p, const ChanCall *c) {
   pr_line(p, "const int64_t at = (o * C + c) * inner + i;");
   pr_line(p, "s += x[at] * dout[at];");
   pr_line(p, "b += dout[at];");
-  close_n(p, 2);
+  pr_close(p, 2);
   if (c->dscale) pr_line(p, "%s[c] = s;", c->dscale);
   else pr_line(p, "(void)s;");
   if (c->dbias) pr_line(p, "%s[c] = b;", c->dbias);

@@ -28,7 +28,7 @@ static void print_kron(Printer *p, const KronCall *c) {
     }
   }
   pr_line(p, "out[o++] = x[%s] * y[%s];", xi, yi);
-  for (int k = 0; k < loops; k++) pr_line(p, "}");
+  pr_close(p, loops);
 }
 
 /* Loops over the elements of one operand (`pre` "a" for X, "b" for Y) in
@@ -72,9 +72,9 @@ static void print_kron_grad(Printer *p, const KronCall *c) {
     int inner = operand_loops(p, k ? c->xdims : c->ydims, c->rank, k ? "a" : "b");
     pr_line(p, "const %s p = dout[%s] * %s[%s];", t, oi, k ? "x" : "y", k ? xi : yi);
     pr_line(p, "acc += p;");
-    for (int i = 0; i < inner; i++) pr_line(p, "}");
+    pr_close(p, inner);
     pr_line(p, "g[%s] = acc;", k ? yi : xi);
-    for (int i = 0; i < outer; i++) pr_line(p, "}");
+    pr_close(p, outer);
     pr_line(p, "}");
   }
 }

@@ -7,12 +7,11 @@
 #include "tensor_util.h"
 
 /* The C type of RT_DT_FP32 or RT_DT_FP64. */
-static const char *ctype(int dtype) { return dtype == RT_DT_FP64 ? "double" : "float"; }
 
 /* phi BilinearKernel's order: per k the product X x Weight[k] (sums over
  * i), then the row sums of its product with Y, then the bias. */
 static void print_bilinear(Printer *p, const BilinearCall *c) {
-  const char *t = ctype(c->dtype);
+  const char *t = em_ctype(c->dtype);
   pr_line(p, "const %s *x = %s, *y = %s, *w = %s;", t, c->x, c->y, c->w);
   if (c->bias) pr_line(p, "const %s *bias = %s;", t, c->bias);
   pr_line(p, "%s *out = %s;", t, c->out);
@@ -52,7 +51,7 @@ static void print_bilinear_dxy(Printer *p, const char *t, const char *name, cons
 
 /* phi BilinearGradKernel, k by k as its loop over k runs. */
 static void print_bilinear_grad(Printer *p, const BilinearCall *c) {
-  const char *t = ctype(c->dtype);
+  const char *t = em_ctype(c->dtype);
   pr_line(p, "const %s *x = %s, *y = %s, *w = %s, *dout = %s;", t, c->x, c->y, c->w, c->dout);
   pr_line(p, "const int64_t nb = %s, K = %s, M = %s, N = %s;", c->rows, c->k, c->m, c->n);
   if (c->dx)
@@ -128,7 +127,7 @@ static void spectral_from_matrix(Printer *p, const SpectralCall *c, const char *
  * view of Weight), u, v after power_iters steps, wv = W v and sigma = u .
  * (W v), in scratch and locals; h and w are declared. */
 static void spectral_sigma(Printer *p, const SpectralCall *c) {
-  const char *t = ctype(c->dtype), *sq = c->dtype == RT_DT_FP32 ? "sqrtf" : "sqrt";
+  const char *t = em_ctype(c->dtype), *sq = c->dtype == RT_DT_FP32 ? "sqrtf" : "sqrt";
   pr_line(p, "%s *wm = (%s *)%s;", t, t, c->wm);
   pr_line(p, "%s *u = (%s *)%s;", t, t, c->u);
   pr_line(p, "%s *v = (%s *)%s;", t, t, c->v);
@@ -169,7 +168,7 @@ static void spectral_sigma(Printer *p, const SpectralCall *c) {
 /* Out = W / sigma; the grad (phi SpectralNormGradKernel, 2.6): S = the sum
  * of W / sigma, dW = dOut * (1 - u[i] * v[j] * S) / sigma. */
 void spectral_print_c(Printer *p, const SpectralCall *c) {
-  const char *t = ctype(c->dtype);
+  const char *t = em_ctype(c->dtype);
   spectral_sigma(p, c);
   if (!c->grad) {
     pr_line(p, "%s *out = %s;", t, c->out);
@@ -187,7 +186,7 @@ void spectral_print_c(Printer *p, const SpectralCall *c) {
 /* Out = Input broadcast, then Out = alpha * X Y + beta * Out: one product
  * (float32) or a loop summed in double. */
 static void print_addmm(Printer *p, const AddmmCall *c) {
-  const char *t = ctype(c->dtype);
+  const char *t = em_ctype(c->dtype);
   pr_line(p, "const int64_t M = %s, N = %s, K = %s;", c->m, c->n, c->k);
   pr_line(p, "const %s *in = %s;", t, c->in);
   pr_line(p, "%s *out = %s;", t, c->out);
@@ -215,7 +214,7 @@ static void print_addmm(Printer *p, const AddmmCall *c) {
  * broadcast; dx = dout Y^T and dy = X^T dout, each product then times
  * alpha (blas SCAL). */
 static void print_addmm_grad(Printer *p, const AddmmCall *c) {
-  const char *t = ctype(c->dtype), *sb = c->beta;
+  const char *t = em_ctype(c->dtype), *sb = c->beta;
   const char *one = tu_literal(c->dtype, 1), *zero = tu_literal(c->dtype, 0);
   const int f64 = c->dtype != RT_DT_FP32;
   pr_line(p, "const int64_t M = %s, N = %s, K = %s;", c->m, c->n, c->k);

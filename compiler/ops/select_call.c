@@ -26,7 +26,7 @@ static void open_walk(Printer *p, const SelectCall *c, int flat) {
 
 static void close_walk(Printer *p, const SelectCall *c, int flat) {
   if (flat) pr_line(p, "at++;");
-  for (int i = 0; i < c->rank; i++) pr_line(p, "}");
+  pr_close(p, c->rank);
 }
 
 /* phi NonZeroKernel (where_index): each element that converts to true, in

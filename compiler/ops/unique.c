@@ -110,29 +110,11 @@ static int emit_unique(EmitCtx *e) {
          *a; a++)
       attr_superseded(e->op, *a);
   const int want_index = sorted && !cons && attr_bool(e->op, "return_index", 0);
-  RtUnique geo = {.rank = rank, .axis = axis, .sorted = sorted, .consecutive = cons,
-                  .index64 = index_dtype(e->op) == RT_DT_INT64};
-  const char *dims = "";
-  for (int d = 0; d < rank; d++) {
-    const int64_t v = em_const_dim(e, x, d);
-    if (v < 0) { /* the batch: a run-time value */
-      dims = pool_printf("%s%s%s", dims, d ? ", " : "", em_dim(e, x, d));
-      geo.dims[d] = -1;
-    } else {
-      dims = pool_printf("%s%s%lld", dims, d ? ", " : "", (long long)v);
-    }
-  }
+  const char *dims = ""; /* X's dims, the batch's a run-time value */
+  for (int d = 0; d < rank; d++) dims = pool_printf("%s%s%s", dims, d ? ", " : "", em_dim(e, x, d));
   if (want_index && axis >= 0 && (em_const_dim(e, x, axis) < 0 || em_const_dim(e, x, axis) > 16))
     return em_fail(e, "return_index along axis %d of %s slices is not supported: beyond 16, which of equal slices "
                    "Paddle reports is its std::sort's (not stable) choice", axis, em_dim(e, x, axis));
-  for (int s = 0; s < e->op->nout; s++)
-    for (int k = 0; k < e->op->out[s].n; k++) { /* every output Paddle writes has the index dtype */
-      const int id = e->op->out[s].vars[k];
-      if (id >= 0 && strcmp(e->op->out[s].name, "Out") && e->g->vars[id].dtype != index_dtype(e->op) &&
-          e->g->vars[id].flags & VAR_INFERRED)
-        return em_fail(e, "%s ('%s') is %s where dtype says %s", e->op->out[s].name, e->g->vars[id].name,
-                       rt_dtype_name(e->g->vars[id].dtype), rt_dtype_name(index_dtype(e->op)));
-    }
   const SymDim work = spec_numel(em_spec(e, x));
   const int64_t size = rt_dtype_size(dt);
   const char *rows = em_dim(e, out, axis < 0 ? 0 : axis);
@@ -144,7 +126,7 @@ static int emit_unique(EmitCtx *e) {
                                (SymDim){work.a * (size + 32), RT_UNIQUE_WORK_BYTES(work.c, work.c, size)});
   call.rows = rows;
   pr_line(e->p, "const RtUnique geo = {.rank = %d, .dims = {%s}, .axis = %d, .sorted = %d, .consecutive = %d, "
-          ".index64 = %d};", rank, dims, geo.axis, geo.sorted, geo.consecutive, geo.index64);
+          ".index64 = %d};", rank, dims, axis, sorted, cons, index_dtype(e->op) == RT_DT_INT64);
   call.nan_stops = sorted && !cons;
   if (call.nan_stops) em_fault(e, pool_printf("X ('%s') holds NaN, which Paddle's sorted unique has no order for", x->name));
   select_print_c(e->p, &call);
