@@ -1,13 +1,19 @@
-/* multiclass_nms3 (see rt_nms.h), written once in rt_nms_body.h and
- * instantiated here for float and double.
+/* multiclass_nms3 and matrix_nms (see rt_nms.h), written once in
+ * rt_nms_body.h and instantiated here for float and double.
  *
- * Paddle sorts with std::stable_sort by score, descending; a stable sort's
- * result is the one order that keeps equal scores in their order before,
- * so the merge sort below gives Paddle's order whatever algorithm
- * libstdc++ uses.  Scores above the threshold are never NaN, and the
+ * matrix_nms sorts with std::partial_sort, which is not stable: rt_sort.c's
+ * transliteration of libstdc++'s gives its order among equal scores.
+ * multiclass_nms3 sorts with std::stable_sort by score, descending; a
+ * stable sort's result is the one order that keeps equal scores in their
+ * order before, so the merge sort below gives Paddle's order whatever
+ * algorithm libstdc++ uses.  Scores above the threshold are never NaN, and the
  * scores keep_top_k compares are floats, so every score fits a double
  * exactly and one item type serves both sorts. */
 #include "rt_nms.h"
+
+#include <math.h>
+
+#include "rt_sort.h"
 
 typedef struct NmsItem {
   double score;
@@ -35,8 +41,14 @@ static void sort_items(NmsItem *items, NmsItem *tmp, int64_t n) {
 
 #define NMS_T float
 #define NMS_NAME(n) n##_f32
+#define NMS_PAIR RtSortPairF32
+#define NMS_PARTIAL_SORT rt_stl_partial_sort_f32
+#define NMS_EXP expf
 #include "rt_nms_body.h"
 
 #define NMS_T double
 #define NMS_NAME(n) n##_f64
+#define NMS_PAIR RtSortPairF64
+#define NMS_PARTIAL_SORT rt_stl_partial_sort_f64
+#define NMS_EXP exp
 #include "rt_nms_body.h"

@@ -1,5 +1,5 @@
-/* multiclass_nms3 on Scores [n, classes, boxes] and BBoxes [n, boxes, 4]
- * (no LoD), for compiler/ops/multiclass_nms.c. */
+/* multiclass_nms3 and matrix_nms on Scores [n, classes, boxes] and BBoxes
+ * [n, boxes, 4] (no LoD), for compiler/ops/multiclass_nms.c. */
 #ifndef PADDLEC_RT_NMS_H
 #define PADDLEC_RT_NMS_H
 
@@ -36,5 +36,42 @@ int64_t rt_multiclass_nms_f32(const RtNms *p, const float *bboxes, const float *
  * thresholds as doubles; keep_top_k still compares float scores). */
 int64_t rt_multiclass_nms_f64(const RtNms *p, const double *bboxes, const double *scores, double *out,
                               int32_t *index, int32_t *rois_num, void *work);
+
+/* matrix_nms's attributes (Paddle's names) and sizes. */
+typedef struct RtMatrixNms {
+  int64_t n, classes, boxes; /* images, classes, boxes per image */
+  float score_threshold, post_threshold, gaussian_sigma;
+  int nms_top_k, keep_top_k; /* -1 (any negative): no limit; nms_top_k is not 0 */
+  int background_label;      /* a class left out, or -1 */
+  int use_gaussian;          /* decay exp((max_iou^2 - iou^2) * sigma); 0: (1 - iou) / (1 - max_iou) */
+  int normalized;            /* 0: box widths and heights count one more (pixel boxes) */
+} RtMatrixNms;
+
+/* Bytes of matrix_nms's work buffer for `boxes` boxes per image, at most
+ * `pre` candidates per class (nms_top_k or boxes), `dets` detections per
+ * image (the classes but background times pre) and elements of `tsize`
+ * bytes: candidates and detections as 16-byte (value, position) pairs, the
+ * IoU triangle and column maxima and the detections' decayed scores in T,
+ * their boxes and classes in int32. */
+#define RT_MATRIX_NMS_WORK_BYTES(boxes, pre, dets, tsize) \
+  ((boxes) * 16 + (dets) * 16 + ((pre) * ((pre) - 1) / 2 + (pre) + (dets)) * (tsize) + (dets) * 8)
+
+/* Paddle 2.6's CPU matrix_nms (phi matrix_nms_kernel.cc) for each image in
+ * order: per class but background_label, the boxes scoring above
+ * score_threshold (NaN included), the first nms_top_k of them by score
+ * (std::partial_sort, libstdc++'s heap order among equal scores: rt_sort.h),
+ * each decayed by its IoU with every better box against that box's own
+ * largest IoU (gaussian or linear); the best box kept with its score when
+ * above post_threshold, the others with their decayed score when above it.
+ * Then the keep_top_k best of the image by decayed score (std::partial_sort
+ * again, over the detections class by class) give out's rows (label,
+ * score, xmin, ymin, xmax, ymax), index the row's box as image * boxes +
+ * box, rois_num each image's row count.  Returns the rows written. */
+int64_t rt_matrix_nms_f32(const RtMatrixNms *p, const float *bboxes, const float *scores, float *out,
+                          int32_t *index, int32_t *rois_num, void *work);
+/* The same in double (Paddle's double kernel; the thresholds are doubles of
+ * the float attributes, sigma stays float). */
+int64_t rt_matrix_nms_f64(const RtMatrixNms *p, const double *bboxes, const double *scores, double *out,
+                          int32_t *index, int32_t *rois_num, void *work);
 
 #endif

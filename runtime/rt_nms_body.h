@@ -1,6 +1,7 @@
-/* The body of rt_nms.c's kernel for one element type, included once per
- * type by rt_nms.c, which defines NMS_T (Paddle's T: float, double) and
- * NMS_NAME(n) (n's name for that type).  The arithmetic is the phi
+/* The body of rt_nms.c's kernels for one element type, included once per
+ * type by rt_nms.c, which defines NMS_T (Paddle's T: float, double),
+ * NMS_NAME(n) (n's name for that type), NMS_PAIR and NMS_PARTIAL_SORT (the
+ * rt_sort.h pair and std::partial_sort of T) and NMS_EXP (std::exp of T).  The arithmetic is the phi
  * kernel's, in T, with std::max(a, b) as a < b ? b : a and std::min(a, b)
  * as b < a ? b : a (the same results with NaN).  Undefines the macros at
  * its end. */
@@ -90,5 +91,82 @@ int64_t NMS_NAME(rt_multiclass_nms)(const RtNms *p, const NMS_T *bboxes, const N
   return rows;
 }
 
+/* NMSMatrix for the scores sc of one class of one image: its kept boxes and
+ * their decayed scores appended to box[] and score[]; returns how many.
+ * cand holds p->boxes pairs; iou the triangle of IoUs between the first
+ * nms_top_k candidates (row i, column j < i at i * (i - 1) / 2 + j) and
+ * iou_max each candidate's largest IoU with a better one. */
+static int64_t NMS_NAME(matrix_class)(const RtMatrixNms *p, const NMS_T *bx, const NMS_T *sc, NMS_PAIR *cand,
+                                      NMS_T *iou, NMS_T *iou_max, int32_t *box, NMS_T *score) {
+  const NMS_T threshold = (NMS_T)p->score_threshold, post = (NMS_T)p->post_threshold;
+  int64_t n = 0, kept = 0;
+  for (int64_t b = 0; b < p->boxes; b++) /* std::remove_if of the scores <= threshold */
+    if (!(sc[b] <= threshold)) cand[n++] = (NMS_PAIR){sc[b], b};
+  if (n <= 0) return 0;
+  const int64_t pre = p->nms_top_k > -1 && n > p->nms_top_k ? p->nms_top_k : n;
+  NMS_PARTIAL_SORT(cand, pre, n, RT_SORT_GT);
+  iou_max[0] = 0.;
+  for (int64_t i = 1; i < pre; i++) {
+    NMS_T max_iou = 0.;
+    for (int64_t j = 0; j < i; j++) {
+      const NMS_T v = NMS_NAME(overlap)(bx + cand[i].i * 4, bx + cand[j].i * 4, p->normalized);
+      max_iou = max_iou < v ? v : max_iou;
+      iou[i * (i - 1) / 2 + j] = v;
+    }
+    iou_max[i] = max_iou;
+  }
+  if (sc[cand[0].i] > post) box[kept] = (int32_t)cand[0].i, score[kept++] = sc[cand[0].i];
+  for (int64_t i = 1; i < pre; i++) {
+    NMS_T min_decay = 1.;
+    for (int64_t j = 0; j < i; j++) {
+      const NMS_T m = iou_max[j], v = iou[i * (i - 1) / 2 + j];
+      const NMS_T decay = p->use_gaussian ? NMS_EXP((m * m - v * v) * p->gaussian_sigma)
+                                          : (NMS_T)((1. - v) / (1. - m)); /* in double, as Paddle's 1. makes it */
+      min_decay = decay < min_decay ? decay : min_decay;
+    }
+    const NMS_T ds = min_decay * sc[cand[i].i];
+    if (ds <= post) continue;
+    box[kept] = (int32_t)cand[i].i, score[kept++] = ds;
+  }
+  return kept;
+}
+
+int64_t NMS_NAME(rt_matrix_nms)(const RtMatrixNms *p, const NMS_T *bboxes, const NMS_T *scores, NMS_T *out,
+                                int32_t *index, int32_t *rois_num, void *work) {
+  const int64_t cn = p->classes, bn = p->boxes;
+  const int64_t pre = p->nms_top_k > -1 && p->nms_top_k < bn ? p->nms_top_k : bn;
+  const int64_t dets = (cn - (p->background_label >= 0 && p->background_label < cn)) * pre;
+  NMS_PAIR *cand = work, *order = cand + bn;
+  NMS_T *iou = (NMS_T *)(order + dets), *iou_max = iou + pre * (pre - 1) / 2, *score = iou_max + pre;
+  int32_t *box = (int32_t *)(score + dets), *label = box + dets;
+  int64_t rows = 0;
+  for (int64_t i = 0; i < p->n; i++) {
+    const NMS_T *sc = scores + i * cn * bn, *bx = bboxes + i * bn * 4;
+    int64_t ndet = 0;
+    for (int64_t c = 0; c < cn; c++) {
+      if (c == p->background_label) continue;
+      const int64_t k = NMS_NAME(matrix_class)(p, bx, sc + c * bn, cand, iou, iou_max, box + ndet, score + ndet);
+      for (int64_t j = 0; j < k; j++) label[ndet + j] = (int32_t)c;
+      ndet += k;
+    }
+    const int64_t keep = p->keep_top_k > -1 && ndet > p->keep_top_k ? p->keep_top_k : ndet;
+    for (int64_t j = 0; j < ndet; j++) order[j] = (NMS_PAIR){score[j], j};
+    NMS_PARTIAL_SORT(order, keep, ndet, RT_SORT_GT);
+    for (int64_t j = 0; j < keep; j++, rows++) {
+      const int64_t d = order[j].i;
+      NMS_T *row = out + rows * 6;
+      row[0] = (NMS_T)label[d];
+      row[1] = score[d];
+      for (int k = 0; k < 4; k++) row[2 + k] = bx[(int64_t)box[d] * 4 + k];
+      index[rows] = (int32_t)(i * bn + box[d]);
+    }
+    if (rois_num) rois_num[i] = (int32_t)keep;
+  }
+  return rows;
+}
+
 #undef NMS_T
 #undef NMS_NAME
+#undef NMS_PAIR
+#undef NMS_PARTIAL_SORT
+#undef NMS_EXP

@@ -408,6 +408,16 @@ ONE_OP_REFUSALS = {
                                "out = op('rrelu', {'X': [d]}, {'Out': ['float16'], 'Noise': ['float16']}, "
                                "{'is_test': False})[0]", True,
                                ["(rrelu -> ", "'d' is float16", "supported for float32 or float64"]),
+    # matrix_nms with nms_top_k 0: Paddle 2.6.2's kernel writes through an
+    # empty vector (measured: a segmentation fault)
+    "matrix_nms_top_k_zero": ("b = paddle.static.data('b', [2, 6, 4], 'float32')\n"
+                              "s = paddle.static.data('s', [2, 3, 6], 'float32')\n"
+                              "feeds = [b, s]\n"
+                              "out = op('matrix_nms', {'BBoxes': [b], 'Scores': [s]}, "
+                              "{'Out': ['float32'], 'Index': ['int32']}, {'score_threshold': 0.1, 'nms_top_k': 0, "
+                              "'keep_top_k': 10, 'post_threshold': 0.0, 'use_gaussian': False, 'gaussian_sigma': 2.0, "
+                              "'background_label': 0, 'normalized': True})[0]", False,
+                              ["(matrix_nms -> ", "nms_top_k 0 is not supported"]),
     # multiclass_nms3 compiles for Scores [N, C, M] with boxes of 4
     # coordinates and an Index output; each other form is refused by name
     "nms3_polygon_boxes": ("b = paddle.static.data('b', [2, 6, 8], 'float32')\n"

@@ -30,5 +30,9 @@ void detection_print_c(Printer *p, const DetectionCall *c) {
       pr_line(p, "%s = rt_multiclass_nms_%s(&geo, %s, %s, %s, %s, %s, %s);", c->rows, c->f64 ? "f64" : "f32", c->boxes,
               c->scores, c->out, c->index, c->rois_num, c->work);
       break;
+    case DETECTION_MATRIX_NMS:
+      pr_line(p, "%s = rt_matrix_nms_%s(&geo, %s, %s, %s, %s, %s, %s);", c->rows, c->f64 ? "f64" : "f32", c->boxes,
+              c->scores, c->out, c->index, c->rois_num, c->work);
+      break;
   }
 }

@@ -110,6 +110,67 @@ static int emit_multiclass_nms3(EmitCtx *e) {
   return 0;
 }
 
+static int infer_matrix_nms(OpCtx *c) {
+  Var *boxes = ctx_need(c, "BBoxes", 0);
+  Var *scores = ctx_need(c, "Scores", 0);
+  if (!boxes || !scores) return -1;
+  const Shape *bs = &boxes->shape, *ss = &scores->shape;
+  if (bs->rank != 3 || ss->rank != 3 || bs->d[2] != 4)
+    return ctx_fail(c, "BBoxes %s and Scores %s must be [N, M, 4] and [N, C, M]", shape_str(bs), shape_str(ss));
+  if ((ss->d[2] >= 0 && bs->d[1] >= 0 && ss->d[2] != bs->d[1]) || (c->g->specializing && ss->d[0] != bs->d[0]))
+    return ctx_fail(c, "Scores %s does not fit BBoxes %s (Scores [N, C, M], BBoxes [N, M, 4])", shape_str(ss),
+                    shape_str(bs));
+  int64_t rows = bs->d[1]; /* Paddle's rule; the bound while specializing */
+  const int bounded = c->g->specializing && ss->d[0] >= 0 && ss->d[1] >= 0 && ss->d[2] >= 0;
+  if (bounded) rows = ss->d[0] * rows_per_image(c, ss->d[1], ss->d[2]);
+  Shape o = {2, {rows, 6}}, idx = {2, {rows, 1}}, num = {1, {c->g->specializing ? ss->d[0] : DIM_UNKNOWN}};
+  ctx_set(c, "Out", 0, &o, boxes->dtype);
+  ctx_set(c, "Index", 0, &idx, RT_DT_INT32);
+  ctx_set(c, "RoisNum", 0, &num, RT_DT_INT32);
+  if (bounded) {
+    ctx_set_runtime_extent(c, "Out", 0, 0, "scores (how many boxes it keeps)");
+    ctx_set_runtime_extent(c, "Index", 0, 0, "scores (how many boxes it keeps)");
+  }
+  return 0;
+}
+
+static int emit_matrix_nms(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *boxes = tu_in(e, "BBoxes", 0), *scores = tu_in(e, "Scores", 0), *out = tu_out(e, "Out", 0);
+  Var *index = tu_out(e, "Index", 0), *num = ctx_out(&c, "RoisNum", 0);
+  if (!boxes || !scores || !out || !index) return -1;
+  const int dt = tu_float_dtype(e, (Var *const[]){boxes, scores, out}, 3);
+  if (dt < 0) return -1;
+  if (index->dtype != RT_DT_INT32 || (num && num->dtype != RT_DT_INT32))
+    return em_fail(e, "Index and RoisNum must be int32");
+  const int64_t classes = em_const_dim(e, scores, 1), m = em_const_dim(e, scores, 2);
+  if (classes < 0 || m < 0) return em_fail(e, "the classes and boxes per image must not depend on the batch");
+  if (classes * m > INT32_MAX) return em_fail(e, "classes x boxes does not fit Paddle's int indexing");
+  const int64_t top = attr_int(e->op, "nms_top_k", -1), bg = attr_int(e->op, "background_label", 0);
+  if (top == 0) return em_fail(e, "nms_top_k 0 is not supported (Paddle's kernel writes through an empty vector)");
+  const int64_t pre = top > -1 && top < m ? top : m, dets = (classes - (bg >= 0 && bg < classes)) * pre;
+  pr_line(e->p, "const RtMatrixNms geo = {");
+  pr_line(e->p, ".n = %s, .classes = %lld, .boxes = %lld,", em_dim(e, scores, 0), (long long)classes, (long long)m);
+  pr_line(e->p, ".score_threshold = %s, .post_threshold = %s, .gaussian_sigma = %s,",
+          em_float((float)attr_float(e->op, "score_threshold", 0)),
+          em_float((float)attr_float(e->op, "post_threshold", 0)),
+          em_float((float)attr_float(e->op, "gaussian_sigma", 2)));
+  pr_line(e->p, ".nms_top_k = %lld, .keep_top_k = %lld, .background_label = %lld,", (long long)top,
+          (long long)attr_int(e->op, "keep_top_k", -1), (long long)bg);
+  pr_line(e->p, ".use_gaussian = %d, .normalized = %d,", attr_bool(e->op, "use_gaussian", 0),
+          attr_bool(e->op, "normalized", 1));
+  pr_line(e->p, "};");
+  const char *work = em_scratch_named(e, "unsigned char", "work",
+                                      (SymDim){0, RT_MATRIX_NMS_WORK_BYTES(m, pre, dets, dt == RT_DT_FP64 ? 8 : 4)});
+  detection_print_c(e->p, &(DetectionCall){
+                              .kind = DETECTION_MATRIX_NMS, .f64 = dt == RT_DT_FP64, .boxes = em_ptr(e, boxes, 1),
+                              .scores = em_ptr(e, scores, 1), .out = em_ptr(e, out, 0), .index = em_ptr(e, index, 0),
+                              .rois_num = num ? em_ptr(e, num, 0) : "NULL", .work = work,
+                              .rows = pool_printf("%s = %s", em_dim(e, out, 0), em_dim(e, index, 0))});
+  return 0;
+}
+
+const OpDef op_matrix_nms = {.type = "matrix_nms", .infer = infer_matrix_nms, .emit_c = emit_matrix_nms};
 const OpDef op_multiclass_nms = {.type = "multiclass_nms", .infer = infer_nms};
 const OpDef op_multiclass_nms2 = {.type = "multiclass_nms2", .infer = infer_nms};
 const OpDef op_multiclass_nms3 = {.type = "multiclass_nms3", .infer = infer_nms, .emit_c = emit_multiclass_nms3};

@@ -21,8 +21,8 @@ distances in quarters (many equal, some 0); integer inputs are uniform in
 the range data() gives.  Batch 2, the batch dim None in the first feed.
 `scores*` feeds hold scores in [0, 1), `qscores*` scores in eighths (many
 equal: the stable orderings of NMS).  tests/oracle/oracle_case.py saves
-each case with Paddle's reference outputs.  multiclass_nms3 keeps a number
-of boxes only known at run time: its Out and Index are compared with
+each case with Paddle's reference outputs.  multiclass_nms3 and matrix_nms keep a
+number of boxes only known at run time: its Out and Index are compared with
 Paddle's shape as well as values.  (multiclass_nms and multiclass_nms2
 write LoD outputs; box_clip needs its Input's LoD, without which Paddle
 2.6 crashes.)"""
@@ -198,6 +198,41 @@ def multiclass_nms3_none_kept(dt):
     b = data("boxes", [None, 6, 4], dt)
     s = data("scores", [None, 2, 6], dt)
     return [b, s], nms3(b, s, dt, score_threshold=1.5)
+
+
+def matrix_nms(boxes, scores, dt, **attrs):
+    """One matrix_nms with Out, Index and RoisNum."""
+    base = dict(score_threshold=0.3, post_threshold=0.0, nms_top_k=-1, keep_top_k=-1, use_gaussian=False,
+                gaussian_sigma=2.0, background_label=0, normalized=True)
+    base.update(attrs)
+    return op("matrix_nms", {"BBoxes": [boxes], "Scores": [scores]},
+              {"Out": [dt], "Index": ["int32"], "RoisNum": ["int32"]}, base)
+
+
+@both
+def matrix_nms_decay(dt):
+    """Linear and gaussian decay, nms_top_k, keep_top_k, post_threshold,
+    background -1 and 2, pixel boxes; qscores' equal scores order by
+    libstdc++'s partial_sort (a heap), not stably."""
+    b = data("boxes", [None, 24, 4], dt)
+    s = data("scores", [None, 3, 24], dt)
+    nb = data("nboxes", [None, 24, 4], dt)
+    q = data("qscores", [None, 4, 24], dt)
+    outs = matrix_nms(b, s, dt, normalized=False, nms_top_k=20, keep_top_k=10, post_threshold=0.2)
+    outs += matrix_nms(nb, s, dt, background_label=-1, use_gaussian=True, gaussian_sigma=3.0, post_threshold=0.1)
+    outs += matrix_nms(nb, s, dt, background_label=2, nms_top_k=5, score_threshold=0.1)
+    outs += matrix_nms(b, q, dt, normalized=False, score_threshold=0.2, keep_top_k=7, use_gaussian=True)
+    outs += matrix_nms(nb, q, dt, background_label=-1, nms_top_k=9, keep_top_k=30, post_threshold=0.05)
+    outs += matrix_nms(nb, q, dt, score_threshold=0.0, nms_top_k=17)
+    return [b, s, nb, q], outs
+
+
+@both
+def matrix_nms_none_kept(dt):
+    """Nothing passes the threshold: Out [0, 6], Index [0, 1], counts 0."""
+    b = data("boxes", [None, 6, 4], dt)
+    s = data("scores", [None, 2, 6], dt)
+    return [b, s], matrix_nms(b, s, dt, score_threshold=1.5)
 
 
 # ---------------------------------------------------------------- driver
