@@ -20,7 +20,7 @@ TOL = 1e-4
 # call) is off by ~1e-7 and fails
 TOL64 = 1e-10
 MODELS = ["mlp", "mlp_static", "lenet", "resnet18", "resnet50", "vgg16", "mobilenet_v1", "mobilenet_v2",
-          "mobilenet_v3", "bert", "branchy"]
+          "mobilenet_v3", "bert", "branchy", "ppyoloe_nms"]
 
 
 def build(fixture, tmp_path, *extra, env=None):
@@ -75,13 +75,28 @@ def test_dynamic_batch_1_and_8(fixtures_dir, tmp_path, name):
         run_binary(binary, fixture, sub, tmp_path / ("out" + sub))
 
 
-@pytest.mark.parametrize("name, sub", [("lenet", "b8"), ("resnet18", ""), ("mobilenet_v2", ""), ("bert", "")])
+def test_detector_keeps_what_the_scores_decide(fixtures_dir, tmp_path):
+    """The PP-YOLOE-style detector ends in matrix_nms: compiled once with the
+    batch open, it runs at batch 1, 2 and 3 and writes as many rows as
+    Paddle kept for those images (run_binary compares the shapes), which
+    differ from image to image."""
+    fixture = os.path.join(fixtures_dir, "ppyoloe_nms")
+    binary = build(fixture, tmp_path)
+    for sub in ("b1", "", "b3"):
+        run_binary(binary, fixture, sub, tmp_path / ("out" + sub))
+    counts = np.load(os.path.join(fixture, "b3", "output_1.npy"))
+    assert len(set(counts.tolist())) > 1, counts
+
+
+@pytest.mark.parametrize("name, sub", [("lenet", "b8"), ("resnet18", ""), ("mobilenet_v2", ""), ("bert", ""),
+                                       ("ppyoloe_nms", "b3")])
 def test_generated_code_is_sanitizer_clean(fixtures_dir, tmp_path, monkeypatch, name, sub):
     """The emitted code and runtime, built with ASan + UBSan, run clean and
     match Paddle: LeNet (im2col, pooling, one-row products), ResNet-18
     (Winograd F4 and F2, 1x1 and strided convolutions, the fused bn+add+relu
     epilogues), MobileNetV2 (depthwise channel blocks) and the BERT encoder
-    (fused attention with its mask, layer_norm, gelu)."""
+    (fused attention with its mask, layer_norm, gelu), and the detector's
+    matrix_nms (run-time extents, the partial sorts)."""
     monkeypatch.setitem(SAN_ENV, "CC", CC + " -fsanitize=address,undefined -fno-sanitize-recover=all -g")
     fixture = os.path.join(fixtures_dir, name)
     binary = build(fixture, tmp_path, "--blas=none")

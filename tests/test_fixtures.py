@@ -10,7 +10,7 @@ import pytest
 from conftest import inspect_json
 
 NAMES = ["mlp", "mlp_static", "lenet", "resnet18", "resnet50", "vgg16", "mobilenet_v1", "mobilenet_v2",
-         "mobilenet_v3", "bert", "train_mlp", "dtypes"]
+         "mobilenet_v3", "bert", "train_mlp", "dtypes", "ppyoloe_nms"]
 
 
 def paddle_dtype(s):
@@ -72,7 +72,7 @@ def test_every_param_dtype_loads(fixtures_dir):
 
 
 @pytest.mark.parametrize("name", ["mlp", "mlp_static", "lenet", "resnet18", "mobilenet_v2", "mobilenet_v3", "bert",
-                                  "branchy"])
+                                  "branchy", "ppyoloe_nms"])
 def test_no_fixture_parameter_is_constant(fixtures_dir, name):
     """Every float parameter and buffer of a model fixture varies (the oracle
     re-draws Paddle's zero biases, identity norms and initial statistics), so

@@ -214,6 +214,47 @@ def bert(out_dir):
     return jit_export(Bert(), specs, out_dir)
 
 
+class TinyYoloE(paddle.nn.Layer):
+    """A PP-YOLOE-style anchor-free detector with its NMS: a strided conv
+    backbone, per-point class scores (sigmoid) and left/top/right/bottom
+    distances decoded around the anchor points into boxes, the boxes divided
+    by the image's scale factor as PaddleDetection's post-process does, then
+    matrix_nms (gaussian decay) keeping a number of boxes the scores decide.
+    The reference feeds are standard normal: the scale factor is taken as
+    |s| + 0.5 to stay a scale."""
+
+    def __init__(self, classes=4, size=64, stride=4):
+        super().__init__()
+        nn = paddle.nn
+        self.backbone = nn.Sequential(nn.Conv2D(3, 8, 3, 2, 1), nn.BatchNorm2D(8), nn.ReLU(),
+                                      nn.Conv2D(8, 16, 3, 2, 1), nn.BatchNorm2D(16), nn.ReLU())
+        self.cls = nn.Conv2D(16, classes, 1)
+        self.reg = nn.Conv2D(16, 4, 1)
+        g = size // stride
+        ys, xs = np.meshgrid(np.arange(g), np.arange(g), indexing="ij")
+        points = (np.stack([xs, ys], -1).reshape(1, -1, 2) + 0.5) * stride
+        self.register_buffer("points", paddle.to_tensor(points.astype("float32")))
+
+    def forward(self, image, scale_factor):
+        f = self.backbone(image)
+        scores = paddle.nn.functional.sigmoid(self.cls(f)).flatten(2)                 # [N, C, A]
+        dist = paddle.nn.functional.softplus(self.reg(f)).flatten(2).transpose([0, 2, 1]) * 4.0
+        lt, rb = paddle.split(dist, 2, axis=-1)
+        boxes = paddle.concat([self.points - lt, self.points + rb], axis=-1)            # [N, A, 4]
+        sy, sx = paddle.split(paddle.abs(scale_factor) + 0.5, 2, axis=-1)
+        boxes = boxes / paddle.concat([sx, sy, sx, sy], axis=-1).reshape([-1, 1, 4])
+        out, rois_num, _ = paddle.vision.ops.matrix_nms(
+            boxes, scores, score_threshold=0.4, post_threshold=0.5, nms_top_k=60, keep_top_k=200,
+            use_gaussian=True, gaussian_sigma=2.0, background_label=-1, normalized=False, return_index=True,
+            return_rois_num=True)
+        return out, rois_num
+
+
+def ppyoloe_nms(out_dir):
+    specs = [InputSpec([None, 3, 64, 64], "float32", "image"), InputSpec([None, 2], "float32", "scale_factor")]
+    return jit_export(TinyYoloE(), specs, out_dir)
+
+
 def train_mlp(out_dir):
     """A training program: MLP + mean squared error + SGD, with its startup
     program and the initialized persistables in one combined file."""
@@ -287,6 +328,7 @@ FIXTURES = {
     "mobilenet_v3": (vision("mobilenet_v3_small"), {}),
     "bert": (bert, {"int_high": [1000, 2], "pad_tail": 40}),
     "branchy": (branchy, {"batches": [1, 5]}),
+    "ppyoloe_nms": (ppyoloe_nms, {"batches": [1, 3]}),
     "train_mlp": (train_mlp, {}),
     "dtypes": (dtypes, {}),
 }
