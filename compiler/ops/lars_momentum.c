@@ -22,6 +22,7 @@
 
 #include "../util.h"
 #include "ops.h"
+#include "opt_call.h"
 #include "tensor_util.h"
 
 static int infer_lars_momentum(OpCtx *c) {
@@ -71,35 +72,9 @@ static int emit_lars_momentum(EmitCtx *e) {
     const char *w = tu_literal(dt, (float)wd[i]);
     const char *pp = em_ptr(e, p, 1), *gp = em_ptr(e, g, 1), *vp = em_ptr(e, v, 1); /* in this order */
     const char *pop = em_ptr(e, po, 0), *vop = em_ptr(e, vo, 0), *lrp = em_ptr(e, lr, 1);
-    const char *lines[] = {
-        pool_printf("{ /* %s */", p->name),
-        pool_printf("const float *p = %s, *g = %s, *v = %s;", pp, gp, vp),
-        pool_printf("float *po = %s, *vo = %s;", pop, vop),
-        pool_printf("const int64_t n = %s;", em_numel(e, p)),
-        "double pn2 = 0, gn2 = 0;",
-        "for (int64_t i = 0; i < n; i++) {",
-        pool_printf("const float gs = %s * g[i];", rescale),
-        "pn2 += (double)p[i] * p[i];",
-        "gn2 += (double)gs * gs;",
-        "}",
-        pool_printf("const float pn = sqrtf((float)pn2), gn = sqrtf((float)gn2), wd = %s;", w),
-        pool_printf("float lr = %s[0];", lrp),
-        "if (wd > 0.0f && pn > 0.0f && gn > 0.0f) {",
-        pool_printf("const float den = gn + wd * pn + %s;", eps),
-        pool_printf("lr = lr * %s * pn / den;", coeff),
-        "}",
-        "for (int64_t i = 0; i < n; i++) {",
-        pool_printf("const float gs = %s * g[i];", rescale),
-        "const float decay = wd * p[i];",
-        pool_printf("const float kept = v[i] * %s;", mu),
-        "const float push = lr * (gs + decay);",
-        "const float vn = kept + push;",
-        "po[i] = p[i] - vn;",
-        "vo[i] = vn;",
-        "}",
-        "}",
-    };
-    for (size_t k = 0; k < sizeof lines / sizeof lines[0]; k++) pr_line(e->p, "%s", tu_respell(dt, lines[k]));
+    opt_print_c(e->p, &(OptCall){.kind = OPT_LARS, .dtype = dt, .name = p->name, .p = pp, .g = gp, .v = vp,
+                                 .po = pop, .vo = vop, .lr = lrp, .numel = em_numel(e, p), .mu = mu,
+                                 .coeff = coeff, .eps = eps, .rescale = rescale, .wd = w});
   }
   return 0;
 }

@@ -37,6 +37,7 @@
 
 #include "../util.h"
 #include "ops.h"
+#include "opt_call.h"
 #include "tensor_util.h"
 
 typedef struct OptOut {
@@ -226,23 +227,22 @@ typedef struct OptPtr {
   int out;          /* 1: written (float *), 0: read (const float *) */
 } OptPtr;
 
-/* Prints the update loop over Param's n elements as tasks: the pointers
- * (of their var's C type), the scalar lines `pre` (each task reads the
- * one-element inputs itself), then `for (i = lo; i < hi; i++) { body }`,
- * the lines respelled for dtype dt (tu_respell).  Line lists end with
- * NULL. */
+/* The update loop over Param's n elements as tasks (OPT_UPDATE): the
+ * pointers (of their var's C type), the scalar lines `pre` (each task reads
+ * the one-element inputs itself), then the loop over [lo, hi) running
+ * `body`, the lines respelled for dtype dt by the printer.  Line lists end
+ * with NULL. */
 static void opt_loop(EmitCtx *e, int dt, const Var *param, const OptPtr *ptrs, int nptrs, const char *const *pre,
                      const char *const *body) {
   const char *n = em_numel(e, param);
   em_task_begin(e, n, n);
+  OptOperand *ops = pool_alloc(sizeof *ops * (size_t)nptrs);
+  int nops = 0;
   for (int k = 0; k < nptrs; k++)
     if (ptrs[k].v)
-      pr_line(e->p, "%s%s *%s = %s;", ptrs[k].out ? "" : "const ", em_ctype(ptrs[k].v->dtype), ptrs[k].name,
-              em_ptr(e, ptrs[k].v, !ptrs[k].out));
-  for (int k = 0; pre && pre[k]; k++) pr_line(e->p, "%s", tu_respell(dt, pre[k]));
-  pr_line(e->p, "for (int64_t i = lo; i < hi; i++) {");
-  for (int k = 0; body[k]; k++) pr_line(e->p, "%s", tu_respell(dt, body[k]));
-  pr_line(e->p, "}");
+      ops[nops++] = (OptOperand){ptrs[k].name, em_ctype(ptrs[k].v->dtype), em_ptr(e, ptrs[k].v, !ptrs[k].out),
+                                 ptrs[k].out};
+  opt_print_c(e->p, &(OptCall){.kind = OPT_UPDATE, .dtype = dt, .ptrs = ops, .nptrs = nops, .pre = pre, .body = body});
   em_task_end(e);
 }
 
@@ -363,18 +363,20 @@ static int opt_skip(EmitCtx *e, Var **skip) {
   return 0;
 }
 
-/* Prints `if (skip) { copy every input in[k] to its output out[k] (when a
- * var of its own) } else {`; the caller closes the brace. */
-static void opt_skip_open(EmitCtx *e, const Var *skip, Var *const *in, Var *const *out, int n) {
-  pr_line(e->p, "if (%s[0]) { /* SkipUpdate: the outputs keep the inputs */", em_ptr(e, skip, 1));
+/* SkipUpdate's test in the OPT_BEGIN record *c: when skip holds true,
+ * every input in[k] is copied to its output out[k] (when a var of its
+ * own); the OPT_END record closes the brace. */
+static void opt_skip_open(EmitCtx *e, const Var *skip, Var *const *in, Var *const *out, int n, OptCall *c) {
+  OptCopy *copies = pool_alloc(sizeof *copies * (size_t)n);
+  c->skip = em_ptr(e, skip, 1);
   for (int k = 0; k < n; k++)
     if (out[k]) {
       em_wrote(e, out[k]);
       if (out[k] != in[k])
-        pr_line(e->p, "memcpy(%s, %s, sizeof(%s) * %s);", em_ptr(e, out[k], 0), em_ptr(e, in[k], 1),
-                em_ctype(in[k]->dtype), em_numel(e, in[k]));
+        copies[c->ncopies++] = (OptCopy){em_ptr(e, out[k], 0), em_ptr(e, in[k], 1), em_ctype(in[k]->dtype),
+                                         em_numel(e, in[k])};
     }
-  pr_line(e->p, "} else {");
+  c->copies = copies;
 }
 
 /* adam, and adamw (phi AdamDenseKernel / AdamwDenseKernel, the JIT adam and
@@ -427,7 +429,11 @@ static int emit_adam(EmitCtx *e) {
   }
   const OptPtr all[] = {ptrs[0], ptrs[1], ptrs[2], ptrs[3], ptrs[4], ptrs[5], ptrs[6], ptrs[7], ptrs[8], m2o_ptr,
                         ptrs[9], ptrs[10], eps_ptr};
-  if (skip) opt_skip_open(e, skip, in, out, 5);
+  OptCall begin = {.kind = OPT_BEGIN};
+  if (skip) {
+    opt_skip_open(e, skip, in, out, 5, &begin);
+    opt_print_c(e->p, &begin);
+  }
   const char *pre[] = {
       "const float b1p = b1p_t[0], b2p = b2p_t[0];",
       "const float lr = lr_t[0] * (sqrtf(1.0f - b2p) / (1.0f - b1p));",
@@ -469,12 +475,14 @@ static int emit_adam(EmitCtx *e) {
   body64[nb++] = "po[i] = pi + step;";
   body64[nb] = NULL;
   opt_loop(e, dt, in[0], all, 13, pre, dt == RT_DT_FP64 ? body64 : body32);
+  OptCall end = {.kind = OPT_END, .skip = begin.skip};
   if (!global_pow)
     for (int k = 3; k < 5; k++) {
       if (!out[k]) continue;
-      pr_line(e->p, "%s[0] = %s * %s[0];", em_ptr(e, out[k], 0), kb[k - 3], em_ptr(e, in[k], 1));
+      const char *o = em_ptr(e, out[k], 0);
+      end.pows[end.npows++] = (OptPow){o, kb[k - 3], pool_printf("%s[0]", em_ptr(e, in[k], 1))};
     }
-  if (skip) pr_line(e->p, "}");
+  opt_print_c(e->p, &end);
   return 0;
 }
 
@@ -533,9 +541,10 @@ static int emit_rmsprop(EmitCtx *e) {
   if (!centered && mgo) { /* MeanGradOut keeps MeanGrad */
     if (!mg) return em_fail(e, "output MeanGradOut is bound without a MeanGrad");
     em_wrote(e, mgo);
-    if (mgo != mg)
-      pr_line(e->p, "memcpy(%s, %s, sizeof(%s) * %s);", em_ptr(e, mgo, 0), em_ptr(e, mg, 1), em_ctype(mg->dtype),
-              em_numel(e, mg));
+    if (mgo != mg) {
+      const OptCopy copy = {em_ptr(e, mgo, 0), em_ptr(e, mg, 1), em_ctype(mg->dtype), em_numel(e, mg)};
+      opt_print_c(e->p, &(OptCall){.kind = OPT_BEGIN, .copies = &copy, .ncopies = 1});
+    }
     mg = mgo = NULL;
   }
   const char *rho = opt_num(dt, attr_float(e->op, "decay", 0.9));
@@ -707,8 +716,9 @@ static int emit_lamb(EmitCtx *e) {
   const SymDim n = em_sym_prod(e, in[0], 0, tu_rank(e, in[0]));
   const int64_t esz = dt == RT_DT_FP64 ? 8 : 4; /* r, then the ratio, in the update's dtype */
   const char *trd = pool_printf("((%s *)%s)", em_ctype(dt), em_scratch(e, (SymDim){n.a * esz, n.c * esz + esz}));
-  if (skip) opt_skip_open(e, skip, in, out, 5);
-  pr_line(e->p, "{ /* 1: moments, and the update direction r in scratch */");
+  OptCall begin = {.kind = OPT_BEGIN, .lamb = 1};
+  if (skip) opt_skip_open(e, skip, in, out, 5, &begin);
+  opt_print_c(e->p, &begin);
   const OptPtr p1[] = {{"p", in[0], 0}, {"m1", in[1], 0},  {"m2", in[2], 0},   {"b1p_t", in[3], 0},
                        {"b2p_t", in[4], 0}, {"g", g, 0},   {"m1o", out[1], 1}, {"m2o", out[2], 1}};
   const char *pre1[] = {pool_printf("float *r = %s;", trd),
@@ -732,33 +742,23 @@ static int emit_lamb(EmitCtx *e) {
                          "m2o[i] = m2n;",
                          NULL};
   opt_loop(e, dt, in[0], p1, 8, pre1, body1);
-  pr_line(e->p, "}");
-  pr_line(e->p, "%s", tu_respell(dt, "float ratio_ = 1.0f;"));
-  if (adapt) {
-    pr_line(e->p, "{ /* 2: the trust ratio |Param| / |r|, summed in element order */");
-    pr_line(e->p, "const %s *p = %s, *r = %s;", em_ctype(dt), em_ptr(e, in[0], 1), trd);
-    pr_line(e->p, "double pn2 = 0, rn2 = 0;");
-    pr_line(e->p, "for (int64_t i = 0; i < %s; i++) {", em_numel(e, in[0]));
-    pr_line(e->p, "pn2 += (double)p[i] * p[i];");
-    pr_line(e->p, "rn2 += (double)r[i] * r[i];");
-    pr_line(e->p, "}");
-    pr_line(e->p, "%s", tu_respell(dt, "const float pn = sqrtf((float)pn2), rn = sqrtf((float)rn2);"));
-    pr_line(e->p, "%s", tu_respell(dt, "if (pn > 0.0f && rn > 0.0f) ratio_ = pn / rn;"));
-    pr_line(e->p, "}");
-  }
-  /* 3: the tasks see the kernel's locals only through memory: the ratio
-   * goes to the scratch float after r */
-  pr_line(e->p, "%s[%s] = ratio_;", trd, em_numel(e, in[0]));
-  pr_line(e->p, "{ /* 3: the parameter */");
+  /* 2, then 3: the tasks see the kernel's locals only through memory: the
+   * ratio goes to the scratch float after r */
+  opt_print_c(e->p, &(OptCall){.kind = OPT_LAMB_RATIO, .dtype = dt, .type = em_ctype(dt), .r = trd, .adapt = adapt,
+                               .p = adapt ? em_ptr(e, in[0], 1) : NULL, .numel = em_numel(e, in[0])});
   const OptPtr p3[] = {{"p", in[0], 0}, {"lr_t", lr, 0}, {"po", out[0], 1}};
   const char *pre3[] = {pool_printf("const float *r = %s;", trd),
                         pool_printf("const float lr = lr_t[0] * r[%s];", em_numel(e, in[0])), NULL};
   const char *body3[] = {"const float step = lr * r[i];", "po[i] = p[i] - step;", NULL};
   opt_loop(e, dt, in[0], p3, 3, pre3, body3);
-  pr_line(e->p, "}");
-  if (out[3]) pr_line(e->p, "%s[0] = %s[0] * %s;", em_ptr(e, out[3], 0), em_ptr(e, in[3], 1), b1);
-  if (out[4]) pr_line(e->p, "%s[0] = %s[0] * %s;", em_ptr(e, out[4], 0), em_ptr(e, in[4], 1), b2);
-  if (skip) pr_line(e->p, "}");
+  OptCall end = {.kind = OPT_END, .lamb = 1, .skip = begin.skip};
+  const char *const betas[2] = {b1, b2};
+  for (int k = 3; k < 5; k++)
+    if (out[k]) {
+      const char *o = em_ptr(e, out[k], 0);
+      end.pows[end.npows++] = (OptPow){o, pool_printf("%s[0]", em_ptr(e, in[k], 1)), betas[k - 3]};
+    }
+  opt_print_c(e->p, &end);
   return 0;
 }
 
@@ -850,11 +850,11 @@ static int emit_optimizer(EmitCtx *e) {
   for (int k = 0; k < n; k++) {
     Op t = param_op(merged, k, n);
     OpCtx c = {e->g, &t};
-    pr_line(e->p, "{ /* parameter %d of %d: %s */", k + 1, n, ctx_in(&c, "Param", 0)->name);
+    opt_print_c(e->p, &(OptCall){.kind = OPT_PARAM_OPEN, .k = k + 1, .n = n, .name = ctx_in(&c, "Param", 0)->name});
     e->op = &t;
     int bad = one(e);
     e->op = merged;
-    pr_line(e->p, "}");
+    opt_print_c(e->p, &(OptCall){.kind = OPT_PARAM_CLOSE});
     take_seen((Op *)merged, &t);
     if (bad) return -1;
   }

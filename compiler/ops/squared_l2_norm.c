@@ -5,6 +5,7 @@
  * element order (Paddle's CPU kernel sums with Eigen, whose order differs:
  * the two agree to float rounding).  float32 and float64. */
 #include "ops.h"
+#include "opt_call.h"
 #include "tensor_util.h"
 
 static int infer_squared_l2_norm(OpCtx *c) {
@@ -20,11 +21,9 @@ static int emit_squared_l2_norm(EmitCtx *e) {
   Var *x = ctx_in(&c, "X", 0), *out = tu_out(e, "Out", 0);
   if (!x || !out) return em_fail(e, "missing X or Out");
   if (x->dtype != RT_DT_FP32 && x->dtype != RT_DT_FP64) return em_fail(e, "X must be float32 or float64");
-  const char *t = em_ctype(x->dtype);
-  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
-  pr_line(e->p, "%s acc = 0;", t);
-  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) acc += x[i] * x[i];", em_numel(e, x));
-  pr_line(e->p, "%s[0] = acc;", em_ptr(e, out, 0));
+  const char *xp = em_ptr(e, x, 1), *n = em_numel(e, x);
+  opt_print_c(e->p, &(OptCall){.kind = OPT_SQUARED_L2, .type = em_ctype(x->dtype), .x = xp, .numel = n,
+                               .out = em_ptr(e, out, 0)});
   return 0;
 }
 
@@ -40,11 +39,9 @@ static int emit_squared_l2_norm_grad(EmitCtx *e) {
     return em_fail(e, "X, Out@GRAD and X@GRAD must be float32 or float64 of one dtype");
   SymDim n1 = spec_numel(em_spec(e, dout));
   if (n1.a != 0 || n1.c != 1) return em_fail(e, "Out@GRAD must have one element");
-  const char *t = em_ctype(x->dtype);
-  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
-  pr_line(e->p, "const %s g = %s[0] * 2;", t, em_ptr(e, dout, 1));
-  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
-  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) dx[i] = g * x[i];", em_numel(e, x));
+  const char *xp = em_ptr(e, x, 1), *dp = em_ptr(e, dout, 1), *dxp = em_ptr(e, dx, 0);
+  opt_print_c(e->p, &(OptCall){.kind = OPT_SQUARED_L2_GRAD, .type = em_ctype(x->dtype), .x = xp, .dout = dp,
+                               .dx = dxp, .numel = em_numel(e, x)});
   return 0;
 }
 
