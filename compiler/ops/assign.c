@@ -12,6 +12,7 @@
 
 #include "../consteval.h"
 #include "../util.h"
+#include "fill_call.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -72,15 +73,8 @@ static int emit_assign_value(EmitCtx *e) {
   SymDim ne = spec_numel(em_spec(e, out));
   if (ne.a != 0 || ne.c != n) return em_fail(e, "%d values for Out of %s elements", n, em_numel(e, out));
   if (n == 0) return 0;
-  const char *t = em_ctype(out->dtype);
-  pr_line(e->p, "static const %s values[%d] = {", t, n);
-  for (int i = 0; i < n; i += 8) {
-    const char *row = "";
-    for (int k = i; k < n && k < i + 8; k++) row = pool_printf("%s%s%s", row, k > i ? ", " : "", lits[k]);
-    pr_line(e->p, "%s,", row);
-  }
-  pr_line(e->p, "};");
-  pr_line(e->p, "memcpy(%s, values, sizeof values);", em_ptr(e, out, 0));
+  fill_print_c(e->p, &(FillCall){.kind = FILL_VALUES, .type = em_ctype(out->dtype), .values = lits, .nvalues = n,
+                                 .out = em_ptr(e, out, 0)});
   return 0;
 }
 

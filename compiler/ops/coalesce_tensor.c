@@ -29,6 +29,8 @@
  * concated_shapes / concated_ranks only give the shapes of inputs that
  * hold no tensor yet, which paddlec's programs never have (refused when
  * not empty). */
+#include "../util.h"
+#include "fill_call.h"
 #include "ops.h"
 
 static int infer_coalesce_tensor(OpCtx *c) {
@@ -76,22 +78,22 @@ static int emit_coalesce_tensor(EmitCtx *e) {
   if (!copy && !fill && !(persist && same))
     return em_fail(e, "neither copy_data nor set_constant (Paddle leaves the fused tensor unset)");
   if (fused && fused->dtype != dt) return em_fail(e, "FusedOutput must be %s", rt_dtype_name((int)dt));
-  if (fused) pr_line(e->p, "%s *fused = %s;", ty, em_ptr(e, fused, 0));
-  pr_line(e->p, "int64_t at = 0;");
+  FillCall fc = {.kind = FILL_COALESCE, .type = ty, .fused = fused ? em_ptr(e, fused, 0) : NULL,
+                .copy = copy || !fill, /* copy_data, or persist_output with every output its input */
+                .constant = em_float(value), .nparts = n};
+  FillPart *parts = pool_alloc(sizeof *parts * (size_t)(n ? n : 1));
   for (int i = 0; i < n; i++) {
     Var *x = ctx_in(&c, "Input", i), *y = ctx_out(&c, "Output", i);
     const char *len = em_numel(e, x);
-    if (copy || !fill) { /* copy_data, or persist_output with every output its input */
-      if (fused) pr_line(e->p, "memcpy(fused + at, %s, (size_t)%s * sizeof(%s));", em_ptr(e, x, 1), len, ty);
-      if (y != x)
-        pr_line(e->p, "memcpy(%s, %s, (size_t)%s * sizeof(%s));", em_ptr(e, y, 0), em_ptr(e, x, 1), len, ty);
+    if (fc.copy) {
+      const char *src = fused || y != x ? em_ptr(e, x, 1) : NULL;
+      parts[i] = (FillPart){src, y != x ? em_ptr(e, y, 0) : NULL, len, x->name};
     } else {
-      if (fused) pr_line(e->p, "for (int64_t i = 0; i < %s; i++) fused[at + i] = %s;", len, em_float(value));
-      pr_line(e->p, "for (int64_t i = 0; i < %s; i++) %s[i] = %s;", len, em_ptr(e, y, 0), em_float(value));
+      parts[i] = (FillPart){NULL, em_ptr(e, y, 0), len, x->name};
     }
-    pr_line(e->p, "at += %s; /* %s */", len, x->name);
   }
-  pr_line(e->p, "(void)at;");
+  fc.parts = parts;
+  fill_print_c(e->p, &fc);
   return 0;
 }
 

@@ -6,6 +6,7 @@
  * Emission: one loop adding every input element-wise (inputs with no
  * elements drop out); Out may be one of the inputs (written in place). */
 #include "../util.h"
+#include "fill_call.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -38,20 +39,23 @@ static int emit_sum(EmitCtx *e) {
   Var *out = tu_out(e, "Out", 0);
   if (!out) return -1;
   if (out->dtype == RT_DT_BOOL) return em_fail(e, "a sum of bool tensors is not supported");
-  const char *t = em_ctype(out->dtype), *expr = NULL;
+  const int nin = ctx_nin(&c, "X");
+  int *idx = pool_alloc(sizeof *idx * (size_t)(nin ? nin : 1)), nkept = 0;
+  const char **xs = pool_alloc(sizeof *xs * (size_t)(nin ? nin : 1));
   SymDim no = spec_numel(em_spec(e, out));
-  for (int i = 0; i < ctx_nin(&c, "X"); i++) {
+  for (int i = 0; i < nin; i++) {
     Var *x = tu_in(e, "X", i);
     if (!x) return -1;
     SymDim nx = spec_numel(em_spec(e, x));
     if (nx.a == 0 && nx.c == 0) continue;
     if (x->dtype != out->dtype || nx.a != no.a || nx.c != no.c)
       return em_fail(e, "X[%d] differs from Out in dtype or element count", i);
-    pr_line(e->p, "const %s *x%d = %s;", t, i, em_ptr(e, x, 1));
-    expr = expr ? pool_printf("%s + x%d[i]", expr, i) : pool_printf("x%d[i]", i);
+    idx[nkept] = i;
+    xs[nkept++] = em_ptr(e, x, 1);
   }
-  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
-  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) out[i] = %s;", em_numel(e, out), expr ? expr : "0");
+  const char *op = em_ptr(e, out, 0);
+  fill_print_c(e->p, &(FillCall){.kind = FILL_SUM, .type = em_ctype(out->dtype), .out = op, .n = em_numel(e, out),
+                                 .idx = idx, .xs = xs, .nx = nkept});
   return 0;
 }
 

@@ -1,0 +1,61 @@
+/* The C printer of the fills (fill_call.h). */
+#include "fill_call.h"
+
+#include "../util.h"
+
+/* sum: one loop adding the inputs kept. */
+static void print_sum(Printer *p, const FillCall *c) {
+  const char *expr = NULL;
+  for (int k = 0; k < c->nx; k++) {
+    pr_line(p, "const %s *x%d = %s;", c->type, c->idx[k], c->xs[k]);
+    expr = expr ? pool_printf("%s + x%d[i]", expr, c->idx[k]) : pool_printf("x%d[i]", c->idx[k]);
+  }
+  pr_line(p, "%s *out = %s;", c->type, c->out);
+  pr_line(p, "for (int64_t i = 0; i < %s; i++) out[i] = %s;", c->n, expr ? expr : "0");
+}
+
+/* assign_value: the constants, eight a row, then one memcpy. */
+static void print_values(Printer *p, const FillCall *c) {
+  const int n = c->nvalues;
+  pr_line(p, "static const %s values[%d] = {", c->type, n);
+  for (int i = 0; i < n; i += 8) {
+    const char *row = "";
+    for (int k = i; k < n && k < i + 8; k++) row = pool_printf("%s%s%s", row, k > i ? ", " : "", c->values[k]);
+    pr_line(p, "%s,", row);
+  }
+  pr_line(p, "};");
+  pr_line(p, "memcpy(%s, values, sizeof values);", c->out);
+}
+
+/* coalesce_tensor: the parts at their running offset `at`. */
+static void print_coalesce(Printer *p, const FillCall *c) {
+  const char *t = c->type;
+  if (c->fused) pr_line(p, "%s *fused = %s;", t, c->fused);
+  pr_line(p, "int64_t at = 0;");
+  for (int k = 0; k < c->nparts; k++) {
+    const FillPart *f = &c->parts[k];
+    if (c->copy) {
+      if (c->fused) pr_line(p, "memcpy(fused + at, %s, (size_t)%s * sizeof(%s));", f->src, f->n, t);
+      if (f->dst) pr_line(p, "memcpy(%s, %s, (size_t)%s * sizeof(%s));", f->dst, f->src, f->n, t);
+    } else {
+      if (c->fused) pr_line(p, "for (int64_t i = 0; i < %s; i++) fused[at + i] = %s;", f->n, c->constant);
+      pr_line(p, "for (int64_t i = 0; i < %s; i++) %s[i] = %s;", f->n, f->dst, c->constant);
+    }
+    pr_line(p, "at += %s; /* %s */", f->n, f->name);
+  }
+  pr_line(p, "(void)at;");
+}
+
+void fill_print_c(Printer *p, const FillCall *c) {
+  switch (c->kind) {
+    case FILL_SUM:
+      print_sum(p, c);
+      break;
+    case FILL_VALUES:
+      print_values(p, c);
+      break;
+    case FILL_COALESCE:
+      print_coalesce(p, c);
+      break;
+  }
+}
