@@ -408,6 +408,15 @@ ONE_OP_REFUSALS = {
                                "out = op('rrelu', {'X': [d]}, {'Out': ['float16'], 'Noise': ['float16']}, "
                                "{'is_test': False})[0]", True,
                                ["(rrelu -> ", "'d' is float16", "supported for float32 or float64"]),
+    # an optimizer whose Grad is not shaped like Param: the update reads Grad
+    # element for element with Param (a smaller Grad would be read past its end)
+    "sgd_grad_not_param": ("p = paddle.static.data('p', [4, 5], 'float32')\n"
+                           "g = paddle.static.data('g', [3, 5], 'float32')\n"
+                           "lr = paddle.static.data('lr', [1], 'float32')\n"
+                           "feeds = [p, g, lr]\n"
+                           "out = op('sgd', {'Param': [p], 'Grad': [g], 'LearningRate': [lr]}, "
+                           "{'ParamOut': ['float32']}, {})[0]", False,
+                           ["(sgd -> ", "Grad [3, 5] does not match Param [4, 5]"]),
     # matrix_nms with nms_top_k 0: Paddle 2.6.2's kernel writes through an
     # empty vector (measured: a segmentation fault)
     "matrix_nms_top_k_zero": ("b = paddle.static.data('b', [2, 6, 4], 'float32')\n"

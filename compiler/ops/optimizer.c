@@ -85,8 +85,13 @@ static int infer_optimizer(OpCtx *c) {
   for (size_t i = 0; i < sizeof rules / sizeof rules[0] && !r; i++)
     if (strcmp(rules[i].type, c->op->type) == 0) r = &rules[i];
   if (!r) return ctx_fail(c, "no optimizer rule for this op type");
-  Var *param = ctx_need(c, "Param", 0);
-  if (!param) return -1;
+  Var *param = ctx_need(c, "Param", 0), *grad = ctx_need(c, "Grad", 0);
+  if (!param || !grad) return -1;
+  /* every update reads Grad element for element with Param (Paddle's
+   * kernels take Grad's numel as Param's) */
+  const int64_t np = shape_numel(&param->shape), ng = shape_numel(&grad->shape);
+  if (np >= 0 && ng >= 0 && np != ng)
+    return ctx_fail(c, "Grad %s does not match Param %s", shape_str(&grad->shape), shape_str(&param->shape));
   if (r->has_lr) {
     Var *lr = ctx_need(c, "LearningRate", 0);
     if (!lr) return -1;
