@@ -5,6 +5,7 @@
  * Emission: zeros with ones on the main diagonal, from Out's concrete
  * dims. */
 #include "../util.h"
+#include "fill_call.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -25,12 +26,10 @@ static int infer_eye(OpCtx *c) {
 static int emit_eye(EmitCtx *e) {
   Var *out = tu_out(e, "Out", 0);
   if (!out) return -1;
-  if (tu_rank(e, out) != 2) return em_fail(e, "Out must be 2-D");
-  const char *t = em_ctype(out->dtype), *one = tu_literal(out->dtype, 1), *zero = tu_literal(out->dtype, 0);
-  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
-  pr_line(e->p, "const int64_t rows = %s, cols = %s;", em_dim(e, out, 0), em_dim(e, out, 1));
-  pr_line(e->p, "for (int64_t i = 0; i < rows * cols; i++) out[i] = %s;", zero);
-  pr_line(e->p, "for (int64_t i = 0; i < rows && i < cols; i++) out[i * cols + i] = %s;", one);
+  const char *ptr = em_ptr(e, out, 0); /* Out is 2-D: infer_eye */
+  fill_print_c(e->p, &(FillCall){.kind = FILL_EYE, .type = em_ctype(out->dtype), .out = ptr,
+                                 .rows = em_dim(e, out, 0), .cols = em_dim(e, out, 1),
+                                 .zero = tu_literal(out->dtype, 0), .one = tu_literal(out->dtype, 1)});
   return 0;
 }
 

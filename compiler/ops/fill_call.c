@@ -1,7 +1,43 @@
-/* The C printer of the fills (fill_call.h). */
+/* The C printer of fills (fill_call.h). */
 #include "fill_call.h"
 
 #include "../util.h"
+
+/* out[i] = value for every element. */
+static void print_value(Printer *p, const FillCall *c) {
+  const char *v = c->from ? pool_printf("(%s)%s[0]", c->type, c->from) : c->value;
+  pr_line(p, "%s *out = %s;", c->type, c->out);
+  pr_line(p, "for (int64_t i = 0; i < %s; i++) out[i] = %s;", c->n, v);
+}
+
+static void print_eye(Printer *p, const FillCall *c) {
+  pr_line(p, "%s *out = %s;", c->type, c->out);
+  pr_line(p, "const int64_t rows = %s, cols = %s;", c->rows, c->cols);
+  pr_line(p, "for (int64_t i = 0; i < rows * cols; i++) out[i] = %s;", c->zero);
+  pr_line(p, "for (int64_t i = 0; i < rows && i < cols; i++) out[i * cols + i] = %s;", c->one);
+}
+
+/* Paddle's ArangeKernel: repeated addition. */
+static void print_range(Printer *p, const FillCall *c) {
+  const char *t = c->type;
+  pr_line(p, "%s *out = %s;", t, c->out);
+  pr_line(p, "const %s step = (%s)%s[0];", t, t, c->step);
+  pr_line(p, "%s v = (%s)%s[0];", t, t, c->start);
+  pr_line(p, "for (int64_t i = 0; i < %s; i++, v += step) out[i] = v;", c->n);
+}
+
+/* Paddle's CPU linspace: the first half from start, the rest back from
+ * stop. */
+static void print_linspace(Printer *p, const FillCall *c) {
+  const char *t = c->type;
+  pr_line(p, "%s *out = %s;", t, c->out);
+  pr_line(p, "const %s start = (%s)%s[0], stop = (%s)%s[0];", t, t, c->start, t, c->stop);
+  pr_line(p, "const int64_t num = %s;", c->n);
+  pr_line(p, "const double step = num > 1 ? (double)(stop - start) / (double)(num - 1) : 0.0;");
+  pr_line(p, "for (int64_t i = 0; i < num; i++)");
+  pr_line(p, "  out[i] = num == 1 ? start : (%s)(i < num / 2 ? start + step * (double)i : "
+          "stop - step * (double)(num - 1 - i));", t);
+}
 
 /* sum: one loop adding the inputs kept. */
 static void print_sum(Printer *p, const FillCall *c) {
@@ -48,11 +84,23 @@ static void print_coalesce(Printer *p, const FillCall *c) {
 
 void fill_print_c(Printer *p, const FillCall *c) {
   switch (c->kind) {
-    case FILL_SUM:
-      print_sum(p, c);
+    case FILL_VALUE:
+      print_value(p, c);
+      break;
+    case FILL_EYE:
+      print_eye(p, c);
+      break;
+    case FILL_RANGE:
+      print_range(p, c);
+      break;
+    case FILL_LINSPACE:
+      print_linspace(p, c);
       break;
     case FILL_VALUES:
       print_values(p, c);
+      break;
+    case FILL_SUM:
+      print_sum(p, c);
       break;
     case FILL_COALESCE:
       print_coalesce(p, c);

@@ -1,22 +1,32 @@
-/* Kernels that fill one buffer from others or from constants, as the
- * lowering decided them, and their C printer.
+/* Kernels that fill one buffer from constants or from other buffers as
+ * they are, as the lowering decided them, and their C printer.
  *
- * sum adds its inputs element-wise into Out (inputs without elements left
- * out); assign_value stores its values from a static array; coalesce_tensor
- * packs its inputs one after the other into FusedOutput (copies, or a
- * constant) and gives each Output bound to another var than its Input the
- * same values.  The emitters (sum.c, assign.c, coalesce_tensor.c) check the
- * tensors and attributes and fill one record: the kind, the C type, the
- * pointers and counts as C expressions; fill_print_c prints the code;
- * another backend prints the same records. */
+ * The constant fills write every element of Out without reading a tensor
+ * of its shape: a constant (fill_constant, fill_constant_batch_size_like,
+ * fill_any_like, fill_zeros_like[2]), the identity matrix (eye), the
+ * sequences of range and linspace from bounds read at run time, and
+ * assign_value's values from a static array.  sum adds its inputs
+ * element-wise into Out (inputs without elements left out);
+ * coalesce_tensor packs its inputs one after the other into FusedOutput
+ * (copies, or a constant) and gives each Output bound to another var than
+ * its Input the same values.  The emitters (fill_constant.c, eye.c,
+ * range.c, assign.c, sum.c, coalesce_tensor.c) check the op and fill one
+ * record: the kind, the C type, the counts as C expressions, the values as
+ * C literals of that type or the buffers they are read from, and the
+ * pointers; fill_print_c prints the code; another backend prints the same
+ * records. */
 #ifndef PADDLEC_OPS_FILL_CALL_H
 #define PADDLEC_OPS_FILL_CALL_H
 
 #include "ops.h"
 
 typedef enum FillKind {
-  FILL_SUM,      /* out[i] = x<k0>[i] + x<k1>[i] + ... (0 without inputs) */
+  FILL_VALUE,    /* out[i] = value (or (type)from[0]), i < n */
+  FILL_EYE,      /* out [rows, cols] = zero, with one on the main diagonal */
+  FILL_RANGE,    /* out[i] = start[0] + step[0] added i times, i < n */
+  FILL_LINSPACE, /* n values from start[0] to stop[0], both ends exact */
   FILL_VALUES,   /* out = the constants `values`, through a static array */
+  FILL_SUM,      /* out[i] = x<k0>[i] + x<k1>[i] + ... (0 without inputs) */
   FILL_COALESCE, /* each part in turn: into fused at its offset, and into its output */
 } FillKind;
 
@@ -30,16 +40,22 @@ typedef struct FillPart {
 
 typedef struct FillCall {
   FillKind kind;
-  const char *type; /* C element type */
-  const char *out;  /* SUM, VALUES: written */
-  const char *n;    /* SUM: Out's element count */
+  const char *type;         /* C element type of out */
+  const char *out;          /* written (all kinds but COALESCE) */
+  const char *n;            /* VALUE, RANGE, LINSPACE, SUM: out's elements */
+  const char *value;        /* VALUE: a literal of type, when from is NULL */
+  const char *from;         /* VALUE: the buffer whose [0] is the value, read at run time, or NULL */
+  const char *rows, *cols;  /* EYE: out's dims */
+  const char *zero, *one;   /* EYE: literals of type */
+  const char *start, *stop; /* RANGE (start), LINSPACE: the buffers whose [0] are the bounds */
+  const char *step;         /* RANGE: the buffer whose [0] is the step */
+  /* VALUES: the constants as C literals */
+  const char *const *values;
+  int nvalues;
   /* SUM: the inputs kept, x<idx[k]> = xs[k] */
   const int *idx;
   const char *const *xs;
   int nx;
-  /* VALUES: the constants as C literals */
-  const char *const *values;
-  int nvalues;
   /* COALESCE */
   const char *fused;     /* FusedOutput (written), NULL when not bound */
   int copy;              /* 1: copy the inputs; 0: write `constant` */

@@ -31,6 +31,7 @@
 
 #include "../consteval.h"
 #include "../util.h"
+#include "fill_call.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -116,10 +117,12 @@ static int infer_fill_zeros_like2(OpCtx *c) {
 
 /* ---- emission ---- */
 
-/* out[i] = value for every element of Out. */
-static int fill(EmitCtx *e, const Var *out, const char *value) {
-  pr_line(e->p, "%s *out = %s;", em_ctype(out->dtype), em_ptr(e, out, 0));
-  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) out[i] = %s;", em_numel(e, out), value);
+/* out[i] = value (a literal), or (type)from[0] when from is not NULL, for
+ * every element of Out. */
+static int fill(EmitCtx *e, const Var *out, const char *value, const char *from) {
+  const char *ptr = em_ptr(e, out, 0);
+  fill_print_c(e->p, &(FillCall){.kind = FILL_VALUE, .type = em_ctype(out->dtype), .out = ptr,
+                                 .n = em_numel(e, out), .value = value, .from = from});
   return 0;
 }
 
@@ -151,22 +154,22 @@ static int emit_fill_constant(EmitCtx *e) {
   if (ctx_in(&c, "ValueTensor", 0)) {
     attr_superseded(e->op, "value"), attr_superseded(e->op, "str_value"); /* Paddle reads the tensor instead */
     Var *vt = tu_in(e, "ValueTensor", 0);
-    return vt ? fill(e, out, pool_printf("(%s)%s[0]", em_ctype(out->dtype), em_ptr(e, vt, 1))) : -1;
+    return vt ? fill(e, out, NULL, em_ptr(e, vt, 1)) : -1;
   }
   const char *v = fill_value(e, out);
-  return v ? fill(e, out, v) : -1;
+  return v ? fill(e, out, v, NULL) : -1;
 }
 
 static int emit_fill_any_like(EmitCtx *e) {
   Var *out = tu_out(e, "Out", 0);
   if (!out) return -1;
   const char *v = tu_literal(out->dtype, attr_float(e->op, "value", 0));
-  return v ? fill(e, out, v) : em_fail(e, "value does not convert to %s", rt_dtype_name(out->dtype));
+  return v ? fill(e, out, v, NULL) : em_fail(e, "value does not convert to %s", rt_dtype_name(out->dtype));
 }
 
 static int emit_fill_zeros(EmitCtx *e) {
   Var *out = tu_out(e, "Out", 0);
-  return out ? fill(e, out, tu_literal(out->dtype, 0)) : -1;
+  return out ? fill(e, out, tu_literal(out->dtype, 0), NULL) : -1;
 }
 
 const OpDef op_fill_any_like = {.type = "fill_any_like", .infer = infer_fill_any_like, .emit_c = emit_fill_any_like};

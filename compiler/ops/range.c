@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fill_call.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -61,14 +62,9 @@ static int infer_linspace(OpCtx *c) {
 static int emit_linspace(EmitCtx *e) {
   Var *st = tu_in(e, "Start", 0), *sp = tu_in(e, "Stop", 0), *out = tu_out(e, "Out", 0);
   if (!st || !sp || !out) return -1;
-  const char *t = em_ctype(out->dtype);
-  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
-  pr_line(e->p, "const %s start = (%s)%s[0], stop = (%s)%s[0];", t, t, em_ptr(e, st, 1), t, em_ptr(e, sp, 1));
-  pr_line(e->p, "const int64_t num = %s;", em_numel(e, out));
-  pr_line(e->p, "const double step = num > 1 ? (double)(stop - start) / (double)(num - 1) : 0.0;");
-  pr_line(e->p, "for (int64_t i = 0; i < num; i++)");
-  pr_line(e->p, "  out[i] = num == 1 ? start : (%s)(i < num / 2 ? start + step * (double)i : stop - step * (double)(num - 1 - i));",
-          t);
+  const char *ptr = em_ptr(e, out, 0);
+  fill_print_c(e->p, &(FillCall){.kind = FILL_LINSPACE, .type = em_ctype(out->dtype), .out = ptr,
+                                 .start = em_ptr(e, st, 1), .stop = em_ptr(e, sp, 1), .n = em_numel(e, out)});
   return 0;
 }
 
@@ -76,11 +72,9 @@ const OpDef op_linspace = {.type = "linspace", .infer = infer_linspace, .emit_c 
 static int emit_range(EmitCtx *e) {
   Var *st = tu_in(e, "Start", 0), *sp = tu_in(e, "Step", 0), *out = tu_out(e, "Out", 0);
   if (!st || !sp || !out) return -1;
-  const char *t = em_ctype(out->dtype);
-  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
-  pr_line(e->p, "const %s step = (%s)%s[0];", t, t, em_ptr(e, sp, 1));
-  pr_line(e->p, "%s v = (%s)%s[0];", t, t, em_ptr(e, st, 1));
-  pr_line(e->p, "for (int64_t i = 0; i < %s; i++, v += step) out[i] = v;", em_numel(e, out));
+  const char *ptr = em_ptr(e, out, 0), *step = em_ptr(e, sp, 1), *start = em_ptr(e, st, 1);
+  fill_print_c(e->p, &(FillCall){.kind = FILL_RANGE, .type = em_ctype(out->dtype), .out = ptr, .step = step,
+                                 .start = start, .n = em_numel(e, out)});
   return 0;
 }
 
