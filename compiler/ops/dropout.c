@@ -97,30 +97,24 @@ static int emit_dropout_train(EmitCtx *e, Var *x, Var *out, int upscale) {
   const char *t = em_ctype(x->dtype), *n = em_numel(e, x);
   if (p == 1.0f) { /* Paddle zeroes both and draws nothing: no seed to read */
     attr_superseded(e->op, "fix_seed"), attr_superseded(e->op, "seed");
-    pr_line(e->p, "memset(%s, 0, (size_t)%s * sizeof(%s));", em_ptr(e, out, 0), n, t);
-    pr_line(e->p, "memset(%s, 0, (size_t)%s);", em_ptr(e, mask, 0), n);
+    const char *y = em_ptr(e, out, 0);
+    random_print_c(e->p, &(RandomCall){.kind = RANDOM_DROPOUT_ALL, .y = y, .mask = em_ptr(e, mask, 0), .n = n,
+                                       .type = t});
     return 0;
   }
   Var *seed = has_seed_input(e->op) ? tu_in(e, "Seed", 0) : NULL;
   int64_t fixed = dropout_seed(e->op);
+  RandomCall engine = {.kind = RANDOM_ENGINE};
   if (has_seed_input(e->op)) {
     if (!seed) return -1;
     if (seed->dtype != RT_DT_INT32) return em_fail(e, "Seed of dtype %s is not supported (int32)", rt_dtype_name(seed->dtype));
-    pr_line(e->p, "const int32_t seed = %s[0]; /* the Seed input */", em_ptr(e, seed, 1));
-    pr_line(e->p, "RtMt engine, *mt = &m->rng; /* the global generator unless Seed is not 0 */");
-    pr_line(e->p, "if (seed) {");
-    random_print_c(e->p, &(RandomCall){.kind = RANDOM_SEED, .mt = "&engine", .seed = "(uint64_t)(int64_t)seed"});
-    pr_line(e->p, "mt = &engine;");
-    pr_line(e->p, "}");
+    engine.seed_from = em_ptr(e, seed, 1);
   } else if (fixed) {
     if (fixed < INT32_MIN || fixed > INT32_MAX) return em_fail(e, "seed %lld is not an int32", (long long)fixed);
-    pr_line(e->p, "RtMt engine, *mt = &engine;");
-    random_print_c(e->p, &(RandomCall){.kind = RANDOM_SEED, .mt = "mt",
-                                       .seed = pool_printf("(uint64_t)INT64_C(%lld)", (long long)fixed),
-                                       .note = "fix_seed"});
-  } else {
-    pr_line(e->p, "RtMt *mt = &m->rng; /* the global generator */");
+    engine.seed = pool_printf("(uint64_t)INT64_C(%lld)", (long long)fixed);
+    engine.note = "fix_seed";
   }
+  random_print_c(e->p, &engine);
   random_print_c(e->p, &(RandomCall){.kind = RANDOM_DROPOUT, .mt = "mt", .f64 = x->dtype == RT_DT_FP64,
                                      .x = em_ptr(e, x, 1), .y = em_ptr(e, out, 0), .mask = em_ptr(e, mask, 0), .n = n,
                                      .p = em_float(p), .upscale = upscale});

@@ -85,14 +85,9 @@ static int random_global_rng(const Graph *g, const Op *op) {
 static int emit_engine(EmitCtx *e) {
   int64_t seed = attr_int(e->op, "seed", 0);
   if (seed < INT32_MIN || seed > INT32_MAX) return em_fail(e, "seed %lld is not an int32", (long long)seed);
-  if (seed == 0) {
-    pr_line(e->p, "RtMt *mt = &m->rng; /* the global generator */");
-  } else {
-    /* engine->seed(int seed): the int converts to uint64 */
-    pr_line(e->p, "RtMt engine, *mt = &engine;");
-    random_print_c(e->p, &(RandomCall){.kind = RANDOM_SEED, .mt = "mt",
-                                       .seed = pool_printf("(uint64_t)INT64_C(%lld)", (long long)seed)});
-  }
+  /* engine->seed(int seed): the int converts to uint64 */
+  random_print_c(e->p, &(RandomCall){.kind = RANDOM_ENGINE,
+                                     .seed = seed ? pool_printf("(uint64_t)INT64_C(%lld)", (long long)seed) : NULL});
   return 0;
 }
 
@@ -140,10 +135,8 @@ static int emit_uniform_random(EmitCtx *e) {
   }
   if (emit_engine(e)) return -1;
   random_print_c(e->p, &(RandomCall){.kind = RANDOM_UNIFORM, .mt = "mt", .f64 = out->dtype == RT_DT_FP64,
-                                     .out = em_ptr(e, out, 0), .n = em_numel(e, out), .lo = lo, .hi = hi});
-  if (diag_num > 0)
-    pr_line(e->p, "for (int64_t i = 0; i < %lld; i++) %s[i * %lld] = %s;", (long long)diag_num, em_ptr(e, out, 0),
-            (long long)(diag_step + 1), diag_val);
+                                     .out = em_ptr(e, out, 0), .n = em_numel(e, out), .lo = lo, .hi = hi,
+                                     .diag_num = diag_num, .diag_stride = diag_step + 1, .diag_val = diag_val});
   return 0;
 }
 
@@ -187,18 +180,15 @@ static int emit_randint(EmitCtx *e) {
   if (low >= high) return em_fail(e, "low %lld must be less than high %lld (Paddle's rule)", (long long)low, (long long)high);
   const int64_t seed = attr_int(e->op, "seed", 0);
   if (seed < INT32_MIN || seed > INT32_MAX) return em_fail(e, "seed %lld is not an int32", (long long)seed);
-  if (seed == 0) {
-    pr_line(e->p, "RtMt *mt = &m->rng; /* the global generator */");
-  } else { /* Paddle 2.6 seeds it with the dtype attribute (see the top of the file) */
-    pr_line(e->p, "RtMt engine, *mt = &engine;");
-    random_print_c(e->p, &(RandomCall){.kind = RANDOM_SEED, .mt = "mt", .seed = pool_printf("%d", out->dtype),
-                                       .note = pool_printf("seed %lld: Paddle seeds with dtype %d instead",
-                                                           (long long)seed, out->dtype)});
+  RandomCall engine = {.kind = RANDOM_ENGINE};
+  if (seed) { /* Paddle 2.6 seeds it with the dtype attribute (see the top of the file) */
+    engine.seed = pool_printf("%d", out->dtype);
+    engine.note = pool_printf("seed %lld: Paddle seeds with dtype %d instead", (long long)seed, out->dtype);
   }
-  const char *t = em_ctype(out->dtype);
-  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
-  random_print_c(e->p, &(RandomCall){.kind = RANDOM_UNIFORM_INT, .mt = "mt", .out = "out", .n = em_numel(e, out),
-                                     .type = t, .lo = pool_printf("%lld", (long long)low),
+  random_print_c(e->p, &engine);
+  const char *ptr = em_ptr(e, out, 0);
+  random_print_c(e->p, &(RandomCall){.kind = RANDOM_UNIFORM_INT, .mt = "mt", .out = ptr, .n = em_numel(e, out),
+                                     .type = em_ctype(out->dtype), .lo = pool_printf("%lld", (long long)low),
                                      .hi = pool_printf("%lld", (long long)(high - 1))});
   return 0;
 }

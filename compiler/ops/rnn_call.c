@@ -2,6 +2,7 @@
 #include "rnn_call.h"
 
 #include "../util.h"
+#include "tensor_util.h"
 
 void rnn_print_c(Printer *p, const RnnCall *c) {
   switch (c->kind) {
@@ -22,14 +23,39 @@ static void print_fill(Printer *p, const RandomCall *c, const char *name, const 
   pr_line(p, "rt_fill_%s_%s(%s, %s, %s, %s, %s);", name, c->f64 ? "f64" : "f32", c->mt, c->out, c->n, a, b);
 }
 
+/* Declares `mt`: the global generator; a fresh engine seeded with seed; or
+ * the global generator unless seed_from[0] (Paddle's Seed input) is not 0,
+ * then a fresh engine seeded with it. */
+static void print_engine(Printer *p, const RandomCall *c) {
+  if (c->seed_from) {
+    pr_line(p, "const int32_t seed = %s[0]; /* the Seed input */", c->seed_from);
+    pr_line(p, "RtMt engine, *mt = &m->rng; /* the global generator unless Seed is not 0 */");
+    pr_line(p, "if (seed) {");
+    random_print_c(p, &(RandomCall){.kind = RANDOM_SEED, .mt = "&engine", .seed = "(uint64_t)(int64_t)seed"});
+    pr_line(p, "mt = &engine;");
+    pr_line(p, "}");
+  } else if (c->seed) {
+    pr_line(p, "RtMt engine, *mt = &engine;");
+    random_print_c(p, &(RandomCall){.kind = RANDOM_SEED, .mt = "mt", .seed = c->seed, .note = c->note});
+  } else {
+    pr_line(p, "RtMt *mt = &m->rng; /* the global generator */");
+  }
+}
+
 void random_print_c(Printer *p, const RandomCall *c) {
   const char *note = c->note ? pool_printf(" /* %s */", c->note) : "";
   switch (c->kind) {
+    case RANDOM_ENGINE:
+      print_engine(p, c);
+      break;
     case RANDOM_SEED:
       pr_line(p, "rt_mt_seed(%s, %s);%s", c->mt, c->seed, note);
       break;
     case RANDOM_UNIFORM:
       print_fill(p, c, "uniform", c->lo, c->hi);
+      if (c->diag_num > 0)
+        pr_line(p, "for (int64_t i = 0; i < %lld; i++) %s[i * %lld] = %s;", (long long)c->diag_num, c->out,
+                (long long)c->diag_stride, c->diag_val);
       break;
     case RANDOM_NORMAL:
       print_fill(p, c, "normal", c->mean, c->stddev);
@@ -38,12 +64,17 @@ void random_print_c(Printer *p, const RandomCall *c) {
       print_fill(p, c, "truncated_normal", c->mean, c->stddev);
       break;
     case RANDOM_UNIFORM_INT:
-      pr_line(p, "for (int64_t i = 0; i < %s; i++) %s[i] = (%s)rt_uniform_int(%s, %s, %s);", c->n, c->out, c->type,
-              c->mt, c->lo, c->hi);
+      pr_line(p, "%s *out = %s;", c->type, c->out);
+      pr_line(p, "for (int64_t i = 0; i < %s; i++) out[i] = (%s)rt_uniform_int(%s, %s, %s);", c->n, c->type, c->mt,
+              c->lo, c->hi);
       break;
     case RANDOM_DROPOUT:
       pr_line(p, "rt_dropout_%s(%s, %s, %s, %s, %s, %s, %d);", c->f64 ? "f64" : "f32", c->mt, c->x, c->y, c->mask, c->n,
               c->p, c->upscale);
+      break;
+    case RANDOM_DROPOUT_ALL:
+      pr_line(p, "memset(%s, 0, (size_t)%s * sizeof(%s));", c->y, c->n, c->type);
+      pr_line(p, "memset(%s, 0, (size_t)%s);", c->mask, c->n);
       break;
     case RANDOM_DROPOUT_MASK:
       pr_line(p, "rt_dropout_mask(%s, %s, %s, %s);%s", c->mt, c->mask, c->n, c->p, note);
@@ -52,5 +83,14 @@ void random_print_c(Printer *p, const RandomCall *c) {
       pr_line(p, "rt_rrelu_%s(%s, %s, %s, %s, %s, %s, %s);%s", c->f64 ? "f64" : "f32", c->mt, c->x, c->y, c->mask, c->n,
               c->lo, c->hi, note);
       break;
+    case RANDOM_RRELU_SLOPES: {
+      const int dt = c->f64 ? RT_DT_FP64 : RT_DT_FP32;
+      pr_line(p, "{");
+      tu_pr_to(p, dt, "const float *in = %s;", c->x);
+      tu_pr_to(p, dt, "float *noise = %s;", c->mask);
+      tu_pr_to(p, dt, "for (int64_t i = 0; i < %s; i++) noise[i] = in[i] < 0.0f ? %s : 1.0f;", c->n, c->slope);
+      pr_line(p, "}");
+      break;
+    }
   }
 }

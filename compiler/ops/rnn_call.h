@@ -4,12 +4,15 @@
  * rnn and rnn_grad print the geometry (a constant RtRnn named `geo`) and
  * their operands as locals, then fill an RnnCall.  The random draws (the
  * fills of uniform_random, gaussian_random, truncated_gaussian_random and
- * randint, dropout's and rnn's masks, and the seeding of a fresh engine)
- * are RandomCall records: the engine, the buffers and the distribution's
- * parameters as C expressions.  rnn_print_c and random_print_c are the
- * only code that spells these runtime calls (rt_rnn*, rt_mt_seed,
- * rt_fill_*, rt_uniform_int, rt_dropout_*: runtime/rt_rnn.h,
- * rt_random.h); another backend prints the same records. */
+ * randint, dropout's, rrelu's and rnn's masks, and the engine they draw
+ * from: the model's global generator or a fresh one, seeded) are
+ * RandomCall records: the engine, the buffers and the distribution's
+ * parameters as C expressions; random.c, dropout.c, rrelu.c and rnn.c
+ * check the op and fill them, one record per statement group.
+ * rnn_print_c and random_print_c are the only code that spells these
+ * runtime calls (rt_rnn*, rt_mt_seed, rt_fill_*, rt_uniform_int,
+ * rt_dropout_*, rt_rrelu_*: runtime/rt_rnn.h, rt_random.h); another
+ * backend prints the same records. */
 #ifndef PADDLEC_OPS_RNN_CALL_H
 #define PADDLEC_OPS_RNN_CALL_H
 
@@ -33,29 +36,38 @@ typedef struct RnnCall {
 void rnn_print_c(Printer *p, const RnnCall *c);
 
 typedef enum RandomKind {
+  RANDOM_ENGINE,           /* declares RtMt *mt: the global generator m->rng, or a fresh engine seeded with
+                              seed, or one seeded with seed_from[0] at run time unless it is 0 */
   RANDOM_SEED,             /* mt = a fresh engine seeded with seed */
-  RANDOM_UNIFORM,          /* out[0..n) from uniform_real_distribution(lo, hi) */
+  RANDOM_UNIFORM,          /* out[0..n) from uniform_real_distribution(lo, hi), then the diagonal */
   RANDOM_NORMAL,           /* out[0..n) from normal_distribution(mean, stddev) */
   RANDOM_TRUNCATED_NORMAL, /* the same, truncated to mean +- 2 stddev */
   RANDOM_UNIFORM_INT,      /* out[i] = (type)uniform_int_distribution(lo, hi), i < n */
   RANDOM_DROPOUT,          /* y = x dropped with probability p, and its mask */
+  RANDOM_DROPOUT_ALL,      /* p is 1: y and the mask zeroed, nothing drawn */
   RANDOM_DROPOUT_MASK,     /* the mask alone */
   RANDOM_RRELU,            /* y = x, or x times a slope drawn from uniform(lo, hi) */
+  RANDOM_RRELU_SLOPES,     /* inference: mask[i] = x[i] < 0 ? slope : 1, nothing drawn */
 } RandomKind;
 
 typedef struct RandomCall {
   RandomKind kind;
-  const char *mt;           /* the engine (an RtMt *) */
-  const char *seed;         /* RANDOM_SEED: a uint64_t */
-  int f64;                  /* fills, RANDOM_DROPOUT, RANDOM_RRELU: float64, else float32 */
-  const char *out, *n;      /* fills: out[0..n); RANDOM_DROPOUT*: n elements */
+  const char *mt;           /* the engine (an RtMt *); RANDOM_ENGINE declares `mt` itself */
+  const char *seed;         /* RANDOM_SEED, RANDOM_ENGINE (NULL: the global generator): a uint64_t */
+  const char *seed_from;    /* RANDOM_ENGINE: an int32 buffer whose [0] seeds a fresh engine when not 0, or NULL */
+  int f64;                  /* fills, RANDOM_DROPOUT, RANDOM_RRELU*: float64, else float32 */
+  const char *out, *n;      /* fills: out[0..n); RANDOM_DROPOUT*, RANDOM_RRELU*: n elements */
   const char *lo, *hi;      /* RANDOM_UNIFORM, RANDOM_UNIFORM_INT (hi included), RANDOM_RRELU: literals */
+  int64_t diag_num;         /* RANDOM_UNIFORM: out[i * diag_stride] = diag_val for i < diag_num (0: none) */
+  int64_t diag_stride;
+  const char *diag_val;     /* a literal */
   const char *mean, *stddev; /* RANDOM_NORMAL, RANDOM_TRUNCATED_NORMAL: literals */
-  const char *type;         /* RANDOM_UNIFORM_INT: out's C type */
-  const char *x, *y, *mask; /* RANDOM_DROPOUT, RANDOM_RRELU: x, y; RANDOM_DROPOUT*: the mask;
-                               RANDOM_RRELU: the slopes (Noise) or NULL */
+  const char *type;         /* RANDOM_UNIFORM_INT: out's C type; RANDOM_DROPOUT_ALL: y's */
+  const char *x, *y, *mask; /* RANDOM_DROPOUT*, RANDOM_RRELU: x, y; RANDOM_DROPOUT*: the mask;
+                               RANDOM_RRELU: the slopes (Noise) or NULL; RANDOM_RRELU_SLOPES: x, the slopes */
   const char *p;            /* RANDOM_DROPOUT*: the drop probability, a float literal */
   int upscale;              /* RANDOM_DROPOUT: kept elements are x / (1 - p) */
+  const char *slope;        /* RANDOM_RRELU_SLOPES: the slope of x < 0, a literal */
   const char *note;         /* a comment after the call, or NULL */
 } RandomCall;
 

@@ -48,11 +48,9 @@ static const char *middle_slope(const Op *op, int dtype) {
 static int emit_rrelu_test(EmitCtx *e, const Var *x, const Var *out, const Var *noise, int dt) {
   const char *slope = middle_slope(e->op, dt);
   if (noise) { /* first: Out may be X itself */
-    pr_line(e->p, "{");
-    tu_pr(e, dt, "const float *in = %s;", em_ptr(e, x, 1));
-    tu_pr(e, dt, "float *noise = %s;", em_ptr(e, noise, 0));
-    tu_pr(e, dt, "for (int64_t i = 0; i < %s; i++) noise[i] = in[i] < 0.0f ? %s : 1.0f;", em_numel(e, noise), slope);
-    pr_line(e->p, "}");
+    const char *in = em_ptr(e, x, 1), *slopes = em_ptr(e, noise, 0);
+    random_print_c(e->p, &(RandomCall){.kind = RANDOM_RRELU_SLOPES, .f64 = dt == RT_DT_FP64, .x = in, .mask = slopes,
+                                       .n = em_numel(e, noise), .slope = slope});
   }
   return ew_unary(e, x, out, NULL, pool_printf("%s%s%s", tu_respell(dt, "v < 0.0f ? v * "), slope, " : v"));
 }
@@ -66,7 +64,7 @@ static int emit_rrelu(EmitCtx *e) {
   if (!op_trains(e->g, e->op, "Noise")) return emit_rrelu_test(e, x, out, noise, dt);
   const char *lo = em_float((float)attr_float(e->op, "lower", 0.125));
   const char *hi = em_float((float)attr_float(e->op, "upper", 1.0 / 3.0));
-  pr_line(e->p, "RtMt *mt = &m->rng; /* the global generator */");
+  random_print_c(e->p, &(RandomCall){.kind = RANDOM_ENGINE}); /* the global generator */
   const char *slopes = noise ? em_ptr(e, noise, 0) : "NULL";
   random_print_c(e->p, &(RandomCall){.kind = RANDOM_RRELU, .mt = "mt", .f64 = dt == RT_DT_FP64, .x = em_ptr(e, x, 1),
                                      .y = em_ptr(e, out, 0), .mask = slopes, .n = em_numel(e, x), .lo = lo, .hi = hi});
