@@ -28,8 +28,8 @@
 
 #include "../emit_ew.h"
 #include "../util.h"
-#include "move_call.h"
 #include "ops.h"
+#include "quant_call.h"
 
 /* dtype of the first var of `slot`, or `dflt` when absent. */
 static int fq_dtype(const OpCtx *c, const char *slot, int dflt) {
@@ -144,14 +144,12 @@ static Var *fq_var(EmitCtx *e, OpCtx *c, const char *slot, int out, int *bad) {
   return v;
 }
 
-/* dst[0] = src[0] when both are there and are not the same var. */
-static void fq_copy_state(EmitCtx *e, const Var *src, const Var *dst) {
-  if (src && dst && src != dst) pr_line(e->p, "%s[0] = %s[0];", em_ptr(e, dst, 0), em_ptr(e, src, 1));
-}
-
-/* max |x| over X's elements, a float expression. */
-static const char *largest_magnitude(EmitCtx *e, const Var *x) {
-  return move_expr_c(&(MoveCall){.kind = MOVE_ABS_MAX, .src = em_ptr(e, x, 1), .count = em_numel(e, x)});
+/* The buffers of a copy dst[0] = src[0] into *to and *from when both are
+ * there and are not the same var; else they stay NULL. */
+static void fq_copy_state(EmitCtx *e, const Var *src, const Var *dst, const char **from, const char **to) {
+  if (!src || !dst || src == dst) return;
+  *to = em_ptr(e, dst, 0);
+  *from = em_ptr(e, src, 1);
 }
 
 static int emit_fake_quant(EmitCtx *e) {
@@ -173,15 +171,19 @@ static int emit_fake_quant(EmitCtx *e) {
   const char *scale; /* the buffer whose [0] is the scale once the block below has run */
   if (abs_max) {
     if (!out_scale) return em_fail(e, "output OutScale is required");
-    pr_line(e->p, "%s[0] = %s;", em_ptr(e, out_scale, 0), largest_magnitude(e, x));
+    const char *to = em_ptr(e, out_scale, 0);
+    quant_print_c(e->p, &(QuantCall){.kind = QUANT_ABS_MAX, .out_scale = to, .x = em_ptr(e, x, 1),
+                                     .n = em_numel(e, x)});
     scale = em_ptr(e, out_scale, 1);
   } else if (is_test) {
     /* only training updates the scale (over window_size, with moving_rate) */
     attr_superseded(e->op, "window_size"), attr_superseded(e->op, "moving_rate");
     if (!in_scale) return em_fail(e, "input InScale is required with is_test");
-    fq_copy_state(e, in_scale, out_scale);
-    fq_copy_state(e, in_state, out_state);
-    fq_copy_state(e, in_accum, out_accum);
+    QuantCall keep = {.kind = QUANT_KEEP};
+    fq_copy_state(e, in_scale, out_scale, &keep.in_scale, &keep.out_scale);
+    fq_copy_state(e, in_state, out_state, &keep.in_state, &keep.out_state);
+    fq_copy_state(e, in_accum, out_accum, &keep.in_accum, &keep.out_accum);
+    quant_print_c(e->p, &keep);
     scale = em_ptr(e, in_scale, 1);
   } else if (range) {
     return em_fail(e, "training (is_test false) keeps a window of scales in OutScales across runs, which is "
@@ -189,17 +191,12 @@ static int emit_fake_quant(EmitCtx *e) {
   } else {
     if (!in_state || !in_accum || !out_state || !out_accum || !out_scale)
       return em_fail(e, "training (is_test false) needs InState, InAccum, OutState, OutAccum and OutScale");
-    pr_line(e->p, "{");
-    pr_line(e->p, "const float rate = %s, cur = %s;", em_float((float)attr_float(e->op, "moving_rate", 0.9)),
-            largest_magnitude(e, x));
-    pr_line(e->p, "float state = rate * %s[0];", em_ptr(e, in_state, 1));
-    pr_line(e->p, "state = state + 1.0f;");
-    pr_line(e->p, "float accum = rate * %s[0];", em_ptr(e, in_accum, 1));
-    pr_line(e->p, "accum = accum + cur;");
-    pr_line(e->p, "%s[0] = state;", em_ptr(e, out_state, 0));
-    pr_line(e->p, "%s[0] = accum;", em_ptr(e, out_accum, 0));
-    pr_line(e->p, "%s[0] = accum / state;", em_ptr(e, out_scale, 0));
-    pr_line(e->p, "}");
+    const char *rate = em_float((float)attr_float(e->op, "moving_rate", 0.9));
+    const char *xp = em_ptr(e, x, 1), *n = em_numel(e, x);
+    quant_print_c(e->p, &(QuantCall){.kind = QUANT_MOVING_AVERAGE, .rate = rate, .x = xp, .n = n,
+                                     .in_state = em_ptr(e, in_state, 1), .in_accum = em_ptr(e, in_accum, 1),
+                                     .out_state = em_ptr(e, out_state, 0), .out_accum = em_ptr(e, out_accum, 0),
+                                     .out_scale = em_ptr(e, out_scale, 0)});
     scale = em_ptr(e, out_scale, 1);
   }
   const char *setup =
