@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ops.h"
+#include "sort_call.h"
 #include "tensor_util.h"
 
 static int infer_arg_minmax(OpCtx *c) {
@@ -58,16 +59,11 @@ static int emit_arg_minmax(EmitCtx *e) {
     n = em_dim(e, x, axis);
     inner = em_prod(e, x, axis + 1, r);
   }
-  const char *cmp = strcmp(e->op->type, "arg_max") ? "<" : ">";
-  pr_line(e->p, "const %s *x = %s;", em_ctype(x->dtype), em_ptr(e, x, 1));
-  pr_line(e->p, "%s *out = %s;", em_ctype(out->dtype), em_ptr(e, out, 0));
-  pr_line(e->p, "for (int64_t o = 0; o < %s; o++) {", tu_mul(outer, inner));
-  pr_line(e->p, "const %s *p = x + %s;", em_ctype(x->dtype), tu_line_start("o", n, inner));
-  pr_line(e->p, "int64_t best = 0;");
-  pr_line(e->p, "for (int64_t k = 1; k < %s; k++)", n);
-  pr_line(e->p, "  if (p[%s] %s p[%s]) best = k;", tu_mul("k", inner), cmp, tu_mul("best", inner));
-  pr_line(e->p, "out[o] = (%s)best;", em_ctype(out->dtype));
-  pr_line(e->p, "}");
+  SortCall call = {.kind = SORT_ARGMAX, .dtype = x->dtype, .idx_dtype = out->dtype, .outer = outer, .n = n,
+                   .inner = inner, .largest = !strcmp(e->op->type, "arg_max")};
+  call.x = em_ptr(e, x, 1);
+  call.indices = em_ptr(e, out, 0);
+  sort_print_c(e->p, &call);
   return 0;
 }
 

@@ -45,46 +45,28 @@ static int emit_mode(EmitCtx *e) {
   if (!sort_dtype_ok(x->dtype) || out->dtype != x->dtype) return em_fail(e, "mode of %s tensors is not supported", rt_dtype_name(x->dtype));
   if (ind->dtype != RT_DT_INT64) return em_fail(e, "Indices must be int64");
   int r = tu_rank(e, x);
-  const char *t = em_ctype(x->dtype);
+  SortCall call = {.kind = SORT_MODE, .dtype = x->dtype, .zero_d = r == 0};
   if (r == 0) {
-    pr_line(e->p, "%s[0] = %s[0];", em_ptr(e, out, 0), em_ptr(e, x, 1));
-    pr_line(e->p, "%s[0] = 0;", em_ptr(e, ind, 0));
+    call.vals = em_ptr(e, out, 0);
+    call.x = em_ptr(e, x, 1);
+    call.indices = em_ptr(e, ind, 0);
+    sort_print_c(e->p, &call);
     return 0;
   }
   int axis = axis_norm(attr_int(e->op, "axis", -1), r);
   if (axis < 0) return em_fail(e, "axis is out of range");
   SymDim n = em_sym_prod(e, x, axis, axis + 1), all = spec_numel(em_spec(e, x));
   int64_t es = (int64_t)rt_dtype_size(x->dtype);
-  const char *n_c = em_dim(e, x, axis), *inner = em_prod(e, x, axis + 1, r);
-  pr_line(e->p, "%s *vals = (%s *)%s;", t, t, em_scratch(e, (SymDim){all.a * es, all.c * es}));
-  pr_line(e->p, "int64_t *pos = (int64_t *)%s;", em_scratch(e, (SymDim){all.a * 8, all.c * 8}));
-  pr_line(e->p, "/* each line sorted ascending (std::sort's order) into vals, pos */");
-  const char *work = em_scratch_named(e, "unsigned char", "work", (SymDim){n.a * 16, n.c * 16});
-  sort_print_c(e->p, &(SortCall){.kind = SORT_ARGSORT, .dtype = x->dtype, .x = em_ptr(e, x, 1),
-                                 .outer = em_prod(e, x, 0, axis), .n = n_c, .inner = inner, .vals = "vals",
-                                 .idx = "pos", .work = work});
-  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
-  pr_line(e->p, "int64_t *indices = %s;", em_ptr(e, ind, 0));
-  pr_line(e->p, "const int64_t n = %s, inner = %s;", n_c, inner);
-  pr_line(e->p, "for (int64_t l = 0; l < %s; l++) {", tu_mul(em_prod(e, x, 0, axis), inner));
-  pr_line(e->p, "const %s *v = vals + %s;", t, tu_line_start("l", "n", "inner"));
-  pr_line(e->p, "const int64_t *p = pos + %s;", tu_line_start("l", "n", "inner"));
-  pr_line(e->p, "%s mode = 0;", t);
-  pr_line(e->p, "int64_t at = 0, run = 0, best = 0;");
-  pr_line(e->p, "for (int64_t i = 0; i < n; i++) {");
-  pr_line(e->p, "run++;");
-  pr_line(e->p, "if (i == n - 1 || v[(i + 1) * inner] != v[i * inner]) {");
-  pr_line(e->p, "if (run > best) {");
-  pr_line(e->p, "best = run;");
-  pr_line(e->p, "mode = v[i * inner];");
-  pr_line(e->p, "at = p[i * inner];");
-  pr_line(e->p, "}");
-  pr_line(e->p, "run = 0;");
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
-  pr_line(e->p, "out[l] = mode;");
-  pr_line(e->p, "indices[l] = at;");
-  pr_line(e->p, "}");
+  call.n = em_dim(e, x, axis);
+  call.inner = em_prod(e, x, axis + 1, r);
+  call.vals = em_scratch(e, (SymDim){all.a * es, all.c * es});
+  call.idx = em_scratch(e, (SymDim){all.a * 8, all.c * 8});
+  call.work = em_scratch_named(e, "unsigned char", "work", (SymDim){n.a * 16, n.c * 16});
+  call.x = em_ptr(e, x, 1);
+  call.outer = em_prod(e, x, 0, axis);
+  call.out = em_ptr(e, out, 0);
+  call.indices = em_ptr(e, ind, 0);
+  sort_print_c(e->p, &call);
   return 0;
 }
 

@@ -10,6 +10,7 @@
  * C++ kernel does; an infinite or NaN value gives the row length. */
 #include "../util.h"
 #include "ops.h"
+#include "sort_call.h"
 #include "tensor_util.h"
 
 static int infer_searchsorted(OpCtx *c) {
@@ -28,8 +29,6 @@ static int infer_searchsorted(OpCtx *c) {
   return 0;
 }
 
-static int is_float(int dtype) { return dtype == RT_DT_FP32 || dtype == RT_DT_FP64; }
-
 static int emit_searchsorted(EmitCtx *e) {
   Var *seq = tu_in(e, "SortedSequence", 0), *val = tu_in(e, "Values", 0), *out = tu_out(e, "Out", 0);
   if (!seq || !val || !out) return -1;
@@ -45,34 +44,16 @@ static int emit_searchsorted(EmitCtx *e) {
   int want = attr_bool(e->op, "out_int32", 0) ? RT_DT_INT32 : RT_DT_INT64;
   if (out->dtype != want) return em_fail(e, "Out is %s but out_int32 asks for %s", rt_dtype_name(out->dtype),
                                          rt_dtype_name(want));
-  int rs = tu_rank(e, seq), rv = tu_rank(e, val), right = attr_bool(e->op, "right", 0);
-  pr_line(e->p, "const %s *seq = %s;", em_ctype(seq->dtype), em_ptr(e, seq, 1));
-  pr_line(e->p, "const %s *val = %s;", em_ctype(val->dtype), em_ptr(e, val, 1));
-  pr_line(e->p, "%s *out = %s;", em_ctype(out->dtype), em_ptr(e, out, 0));
-  pr_line(e->p, "const int64_t seq_size = %s, val_size = %s;", em_dim(e, seq, rs - 1),
-          rv ? em_dim(e, val, rv - 1) : "1");
-  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) {", em_numel(e, val));
-  if (is_float(val->dtype)) {
-    pr_line(e->p, "if (isinf(val[i]) || isnan(val[i])) {");
-    pr_line(e->p, "out[i] = (%s)seq_size;", em_ctype(out->dtype));
-    pr_line(e->p, "continue;");
-    pr_line(e->p, "}");
-  }
-  pr_line(e->p, "const %s *row = seq%s;", em_ctype(seq->dtype), rs == 1 ? "" : " + i / val_size * seq_size");
-  pr_line(e->p, "/* std::%s */", right ? "upper_bound" : "lower_bound");
-  pr_line(e->p, "int64_t first = 0, count = seq_size;");
-  pr_line(e->p, "while (count > 0) {");
-  pr_line(e->p, "const int64_t step = count >> 1;");
-  pr_line(e->p, "if (%s) {", right ? "!(val[i] < row[first + step])" : "row[first + step] < val[i]");
-  pr_line(e->p, "first += step + 1;");
-  pr_line(e->p, "count -= step + 1;");
-  pr_line(e->p, "} else {");
-  pr_line(e->p, "count = step;");
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
-  pr_line(e->p, "out[i] = (%s)first;", em_ctype(out->dtype));
-  pr_line(e->p, "}");
-  if (rs == 1) pr_line(e->p, "(void)val_size;");
+  int rs = tu_rank(e, seq), rv = tu_rank(e, val);
+  SortCall call = {.kind = SORT_SEARCH, .dtype = val->dtype, .seq_dtype = seq->dtype, .idx_dtype = out->dtype,
+                   .one_row = rs == 1, .right = attr_bool(e->op, "right", 0)};
+  call.seq = em_ptr(e, seq, 1);
+  call.x = em_ptr(e, val, 1);
+  call.indices = em_ptr(e, out, 0);
+  call.n = em_dim(e, seq, rs - 1);
+  call.x_row = rv ? em_dim(e, val, rv - 1) : "1";
+  call.numel = em_numel(e, val);
+  sort_print_c(e->p, &call);
   return 0;
 }
 

@@ -109,34 +109,40 @@ static int emit_top_k(EmitCtx *e) {
                       : largest           ? "RT_TOPK_LARGEST"
                       : sorted            ? "RT_TOPK_SORTED"
                                           : "0 /* smallest, unsorted */";
-  const char *idx = em_ptr(e, ind, 0);
-  if (ind->dtype == RT_DT_INT32) {
+  SortCall call = {.kind = SORT_TOPK_OP, .dtype = x->dtype, .flags = flags, .idx = em_ptr(e, ind, 0),
+                   .idx32 = ind->dtype == RT_DT_INT32};
+  if (call.idx32) {
     SymDim n = spec_numel(em_spec(e, ind));
-    idx = em_scratch_named(e, "int64_t", "indices64", (SymDim){n.a * 8, n.c * 8});
+    call.idx = em_scratch_named(e, "int64_t", "indices64", (SymDim){n.a * 8, n.c * 8});
   }
   if (r == 0) { /* a 0-D X is its own top 1 */
-    pr_line(e->p, "%s[0] = %s[0];", em_ptr(e, out, 0), em_ptr(e, x, 1));
-    pr_line(e->p, "%s[0] = 0;", em_ptr(e, ind, 0));
+    call.zero_d = 1;
+    call.vals = em_ptr(e, out, 0);
+    call.x = em_ptr(e, x, 1);
+    call.indices = em_ptr(e, ind, 0);
+    sort_print_c(e->p, &call);
     return 0;
   }
   SymDim n = em_sym_prod(e, x, axis, axis + 1);
-  const char *work =
-      em_scratch_named(e, "unsigned char", "work", (SymDim){RT_TOPK_WORK_BYTES(n.a), RT_TOPK_WORK_BYTES(n.c)});
-  const char *k = em_dim(e, out, axis);
+  call.work = em_scratch_named(e, "unsigned char", "work", (SymDim){RT_TOPK_WORK_BYTES(n.a), RT_TOPK_WORK_BYTES(n.c)});
+  call.k = em_dim(e, out, axis);
   if (kt) { /* the run's k: Out and Indices hold [outer, k, inner] within their bound */
-    pr_line(e->p, "const int64_t k = %s[0];", em_ptr(e, kt, 1));
-    pr_line(e->p, "if (k < 0 || k > %s) return 1;", em_dim(e, x, axis));
-    pr_line(e->p, "%s = %s = k;", em_dim(e, out, axis), em_dim(e, ind, axis));
+    call.k_from = em_ptr(e, kt, 1);
+    call.k_into[0] = em_dim(e, out, axis);
+    call.k_into[1] = em_dim(e, ind, axis);
     em_fault(e, pool_printf("K ('%s') is below 0 or above dim %d of X ('%s')", kt->name, axis, x->name));
-    k = "k";
+    call.k = "k";
   }
-  pr_line(e->p, "/* x as [outer, n, inner], k, flags -> values, indices (work: n pairs) */");
-  sort_print_c(e->p, &(SortCall){.kind = SORT_TOPK, .dtype = x->dtype, .x = em_ptr(e, x, 1),
-                                 .outer = em_prod(e, x, 0, axis), .n = em_dim(e, x, axis),
-                                 .inner = em_prod(e, x, axis + 1, r), .k = k, .flags = flags,
-                                 .vals = em_ptr(e, out, 0), .idx = idx, .work = work});
-  if (ind->dtype == RT_DT_INT32)
-    pr_line(e->p, "for (int64_t i = 0; i < %s; i++) %s[i] = (int32_t)%s[i];", em_numel(e, ind), em_ptr(e, ind, 0), idx);
+  call.x = em_ptr(e, x, 1);
+  call.outer = em_prod(e, x, 0, axis);
+  call.n = em_dim(e, x, axis);
+  call.inner = em_prod(e, x, axis + 1, r);
+  call.vals = em_ptr(e, out, 0);
+  if (call.idx32) {
+    call.numel = em_numel(e, ind);
+    call.indices = em_ptr(e, ind, 0);
+  }
+  sort_print_c(e->p, &call);
   return 0;
 }
 
@@ -163,24 +169,18 @@ static int emit_top_k_grad(EmitCtx *e) {
     if (strcmp(em_dim(e, dout, d), em_dim(e, ind, d)))
       return em_fail(e, "Out@GRAD ('%s' %s) and Indices ('%s' %s) differ in shape", dout->name,
                      shape_str(&dout->shape), ind->name, shape_str(&ind->shape));
-  const char *t = em_ctype(dx->dtype);
-  pr_line(e->p, "const %s *index = %s;", em_ctype(ind->dtype), em_ptr(e, ind, 1));
-  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
-  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
-  if (r == 0) {
-    pr_line(e->p, "(void)index;");
-    pr_line(e->p, "dx[0] = dout[0];");
-    return 0;
+  SortCall call = {.kind = SORT_TOPK_GRAD, .dtype = dx->dtype, .idx_dtype = ind->dtype, .zero_d = r == 0};
+  call.idx = em_ptr(e, ind, 1);
+  call.dout = em_ptr(e, dout, 1);
+  call.dx = em_ptr(e, dx, 0);
+  if (r > 0) {
+    call.outer = em_prod(e, dx, 0, axis);
+    call.n = em_dim(e, dx, axis);
+    call.k = em_dim(e, dout, axis);
+    call.inner = em_prod(e, dx, axis + 1, r);
+    call.numel = em_numel(e, dx);
   }
-  pr_line(e->p, "const int64_t outer = %s, n = %s, k = %s, inner = %s;", em_prod(e, dx, 0, axis),
-          em_dim(e, dx, axis), em_dim(e, dout, axis), em_prod(e, dx, axis + 1, r));
-  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) dx[i] = 0;", em_numel(e, dx));
-  pr_line(e->p, "for (int64_t o = 0; o < outer; o++)");
-  pr_line(e->p, "  for (int64_t j = 0; j < k; j++)");
-  pr_line(e->p, "    for (int64_t i = 0; i < inner; i++) {");
-  pr_line(e->p, "      const int64_t at = (o * k + j) * inner + i, v = (int64_t)index[at];");
-  pr_line(e->p, "      if (v >= 0 && v < n) dx[(o * n + v) * inner + i] = dout[at];");
-  pr_line(e->p, "    }");
+  sort_print_c(e->p, &call);
   return 0;
 }
 
