@@ -9,6 +9,7 @@
  * int32/int64 (atan2_kernel_impl.h), so int64 inputs beyond 2^24 lose
  * precision there as here. */
 #include "../util.h"
+#include "flat_call.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -37,14 +38,12 @@ static int emit_atan2(EmitCtx *e) {
   SymDim nx = spec_numel(em_spec(e, x)), ny = spec_numel(em_spec(e, y));
   if (nx.a < 0 || ny.a < 0 || ny.a < nx.a || ny.a + ny.c < nx.a + nx.c)
     return em_fail(e, "X2 must hold at least as many elements as X1");
-  const char *t = em_ctype(x->dtype);
-  pr_line(e->p, "const %s *x1 = %s;", t, em_ptr(e, x, 1));
-  pr_line(e->p, "const %s *x2 = %s;", t, em_ptr(e, y, 1));
-  pr_line(e->p, "%s *out = %s;", em_ctype(out->dtype), em_ptr(e, out, 0));
-  const char *f = is_f32                   ? "atan2f(x1[i], x2[i])"
-                  : x->dtype == RT_DT_FP64 ? "atan2(x1[i], x2[i])"
-                                           : "(double)atan2f((float)x1[i], (float)x2[i])";
-  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) out[i] = %s;", em_numel(e, x), f);
+  FlatCall call = {.kind = FLAT_ATAN2, .dtype = x->dtype, .out_dtype = out->dtype};
+  call.x = em_ptr(e, x, 1);
+  call.y = em_ptr(e, y, 1);
+  call.out = em_ptr(e, out, 0);
+  call.numel = em_numel(e, x);
+  flat_print_c(e->p, &call);
   return 0;
 }
 
@@ -68,17 +67,14 @@ static int emit_atan2_grad(EmitCtx *e) {
   SymDim nx = spec_numel(em_spec(e, x)), ny = spec_numel(em_spec(e, y));
   if (nx.a != ny.a || nx.c != ny.c)
     return em_fail(e, "X2 holds more elements than X1: Paddle's kernel leaves the rest of X2@GRAD unwritten");
-  const char *t = em_ctype(x->dtype);
-  pr_line(e->p, "const %s *x1 = %s;", t, em_ptr(e, x, 1));
-  pr_line(e->p, "const %s *x2 = %s;", t, em_ptr(e, y, 1));
-  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
-  if (dx) pr_line(e->p, "%s *dx1 = %s;", t, em_ptr(e, dx, 0));
-  if (dy) pr_line(e->p, "%s *dx2 = %s;", t, em_ptr(e, dy, 0));
-  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) {", em_numel(e, x));
-  pr_line(e->p, "const %s r = x1[i] * x1[i] + x2[i] * x2[i];", t);
-  if (dx) pr_line(e->p, "dx1[i] = dout[i] * x2[i] / r;");
-  if (dy) pr_line(e->p, "dx2[i] = -dout[i] * x1[i] / r;");
-  pr_line(e->p, "}");
+  FlatCall call = {.kind = FLAT_ATAN2_GRAD, .dtype = x->dtype};
+  call.x = em_ptr(e, x, 1);
+  call.y = em_ptr(e, y, 1);
+  call.dout = em_ptr(e, dout, 1);
+  if (dx) call.dx = em_ptr(e, dx, 0);
+  if (dy) call.dy = em_ptr(e, dy, 0);
+  call.numel = em_numel(e, x);
+  flat_print_c(e->p, &call);
   return 0;
 }
 

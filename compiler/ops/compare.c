@@ -19,6 +19,7 @@
 
 #include "../emit_ew.h"
 #include "../util.h"
+#include "flat_call.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -80,15 +81,12 @@ static int emit_equal_all(EmitCtx *e) {
     const char *a = em_dim(e, x, d), *b = em_dim(e, y, d);
     if (strcmp(a, b)) same = pool_printf("%s && %s == %s", same, a, b); /* equal expressions: the same dim */
   }
-  const char *t = em_ctype(x->dtype);
-  int fp = x->dtype == RT_DT_FP32 || x->dtype == RT_DT_FP64;
-  pr_line(e->p, "const %s *x = %s, *y = %s;", t, em_ptr(e, x, 1), em_ptr(e, y, 1));
-  pr_line(e->p, "bool all = %s; /* dims differ: not equal */", same);
-  pr_line(e->p, "for (int64_t i = 0; all && i < %s; i++) {", em_numel(e, x));
-  pr_line(e->p, "  const %s a = x[i], b = y[i];", t);
-  pr_line(e->p, "  all = %s;", fp ? "(isinf(a) || isinf(b)) ? a == b : fabs((double)(a - b)) < 1e-8" : "a == b");
-  pr_line(e->p, "}");
-  pr_line(e->p, "%s[0] = all;", em_ptr(e, out, 0));
+  FlatCall call = {.kind = FLAT_EQUAL_ALL, .dtype = x->dtype, .same = same};
+  call.x = em_ptr(e, x, 1);
+  call.y = em_ptr(e, y, 1);
+  call.numel = em_numel(e, x);
+  call.out = em_ptr(e, out, 0);
+  flat_print_c(e->p, &call);
   return 0;
 }
 

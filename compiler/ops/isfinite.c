@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../emit_ew.h"
+#include "flat_call.h"
 #include "ops.h"
 
 static int infer_isfinite(OpCtx *c) {
@@ -28,8 +29,10 @@ static int emit_isfinite(EmitCtx *e) {
   else if (!strcmp(e->op->type, "isinf_v2")) expr = is_float ? "isinf(v)" : "false";
   else expr = is_float ? "isfinite(v)" : "true";
   if (is_float) return ew_unary(e, x, out, NULL, expr);
-  pr_line(e->p, "/* integers are never NaN or infinite */");
-  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) %s[i] = %s;", em_numel(e, out), em_ptr(e, out, 0), expr);
+  FlatCall call = {.kind = FLAT_INT_CLASS, .dtype = x->dtype, .value = expr};
+  call.numel = em_numel(e, out);
+  call.out = em_ptr(e, out, 0);
+  flat_print_c(e->p, &call);
   return 0;
 }
 
