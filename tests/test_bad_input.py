@@ -417,6 +417,32 @@ ONE_OP_REFUSALS = {
                            "out = op('sgd', {'Param': [p], 'Grad': [g], 'LearningRate': [lr]}, "
                            "{'ParamOut': ['float32']}, {})[0]", False,
                            ["(sgd -> ", "Grad [3, 5] does not match Param [4, 5]"]),
+    # roi_align's RoIs belong to the images RoisNum says; without it Paddle
+    # reads them from the LoD of ROIs, which paddlec does not carry yet
+    "roi_align_without_roisnum": ("r = paddle.static.data('r', [5, 4], 'float32')\n"
+                                  "i = paddle.static.data('i', [2, 3, 8, 8], 'float32')\n"
+                                  "feeds = [i, r]\n"
+                                  "out = op('roi_align', {'X': [i], 'ROIs': [r]}, {'Out': ['float32']}, "
+                                  "{'pooled_height': 2, 'pooled_width': 2})[0]", False,
+                                  ["(roi_align -> ", "ROIs without RoisNum are not supported", "LoD of ROIs 'r'"]),
+    # roi_align registers an int kernel whose sample positions are size_t
+    # arithmetic: refused rather than guessed
+    "roi_align_int32": ("r = paddle.static.data('r', [5, 4], 'int32')\n"
+                        "i = paddle.static.data('i', [2, 3, 8, 8], 'int32')\n"
+                        "n = paddle.static.data('n', [2], 'int32')\n"
+                        "feeds = [i, r, n]\n"
+                        "out = op('roi_align', {'X': [i], 'ROIs': [r], 'RoisNum': [n]}, {'Out': ['int32']}, "
+                        "{'pooled_height': 2, 'pooled_width': 2})[0]", False,
+                        ["(roi_align -> ", "roi_align of X int32 and ROIs int32 is not supported"]),
+    # an int64 RoisNum: Paddle 2.6.2 raises (it reads RoisNum as int32)
+    "roi_pool_int64_roisnum": ("r = paddle.static.data('r', [5, 4], 'float32')\n"
+                               "i = paddle.static.data('i', [2, 3, 8, 8], 'float32')\n"
+                               "n = paddle.static.data('n', [2], 'int64')\n"
+                               "feeds = [i, r, n]\n"
+                               "out = op('roi_pool', {'X': [i], 'ROIs': [r], 'RoisNum': [n]}, "
+                               "{'Out': ['float32'], 'Argmax': ['int64']}, "
+                               "{'pooled_height': 2, 'pooled_width': 2})[0]", False,
+                               ["(roi_pool -> ", "RoisNum 'n' is int64", "reads it as int32"]),
     # matrix_nms with nms_top_k 0: Paddle 2.6.2's kernel writes through an
     # empty vector (measured: a segmentation fault)
     "matrix_nms_top_k_zero": ("b = paddle.static.data('b', [2, 6, 4], 'float32')\n"

@@ -125,3 +125,24 @@ def test_nan_in_a_sorted_unique_stops_the_run(tmp_path):
         args += ["--input", f"{name}={tmp_path / f'in{i}.npy'}"]
     p = subprocess.run(args, capture_output=True, text=True, timeout=600)
     assert p.returncode != 0 and "X ('dup_d') holds NaN" in p.stderr, (p.returncode, p.stderr[-1500:])
+
+
+def test_roisnum_that_does_not_add_up_stops_the_run(tmp_path):
+    """roi_align reads each RoI's image from RoisNum; counts that do not add
+    up to the RoIs (Paddle's kernel then reads or writes past its list of
+    images) or a negative count stop the run with an error naming RoisNum
+    and ROIs (the same binary runs the case's own inputs: test_e2e_ops)."""
+    out, names = cases("detection")
+    fixture = f"{out}/roi_align"
+    binary = build(fixture, tmp_path, "--blas=none")
+    for counts in ([2, 4], [-1, 6]):
+        args = [str(binary), "--output-dir", str(tmp_path / "o")]
+        for i, name in enumerate(("x", "rois", "roisnum", "roisnum0")):
+            v = np.load(f"{fixture}/input_{i}.npy")
+            if name == "roisnum":
+                v = np.array(counts, "int32")
+            np.save(tmp_path / f"in{i}.npy", v)
+            args += ["--input", f"{name}={tmp_path / f'in{i}.npy'}"]
+        p = subprocess.run(args, capture_output=True, text=True, timeout=600)
+        assert p.returncode != 0 and "RoisNum ('roisnum') does not add up to the rows of ROIs ('rois')" in p.stderr, (
+            counts, p.returncode, p.stderr[-1500:])

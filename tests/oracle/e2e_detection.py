@@ -235,10 +235,77 @@ def matrix_nms_none_kept(dt):
     return [b, s], matrix_nms(b, s, dt, score_threshold=1.5)
 
 
+# ---------------------------------------------------------------- RoI pooling
+ROIS = 5  # RoIs per case, split among the BATCH images by the roisnum* feeds
+
+
+def roi(type, x, rois, num, dt, **attrs):
+    """One roi_align / roi_pool / psroi_pool with RoisNum."""
+    outs = {"Out": [dt], "Argmax": ["int64"]} if type == "roi_pool" else {"Out": [dt]}
+    return op(type, {"X": [x], "ROIs": [rois], "RoisNum": [num]}, outs, attrs)
+
+
+def roi_feeds(dt, channels):
+    """X [None, channels, 12, 10], ROIs [5, 4] in image coordinates of a
+    48 x 40 image (spatial_scale 0.25 maps them), and the counts [2, 3] and
+    [0, 5] (an image without RoIs).  (An int64 RoisNum makes 2.6.2 raise.)"""
+    return (data("x", [None, channels, 12, 10], dt), data("rois", [ROIS, 4], dt),
+            data("roisnum", [None], "int32"), data("roisnum0", [None], "int32"))
+
+
+@both
+def roi_align(dt):
+    """Fixed and adaptive sampling, aligned or not, spatial scales that put
+    samples off the map; RoIs inverted, tiny and on half pixels."""
+    x, r, n, n0 = roi_feeds(dt, 6)
+    outs = roi("roi_align", x, r, n, dt, pooled_height=3, pooled_width=2, spatial_scale=0.25, sampling_ratio=2,
+               aligned=False)
+    outs += roi("roi_align", x, r, n, dt, pooled_height=2, pooled_width=2, spatial_scale=0.25, sampling_ratio=-1,
+                aligned=True)
+    outs += roi("roi_align", x, r, n0, dt, pooled_height=4, pooled_width=3, spatial_scale=0.5, sampling_ratio=-1,
+                aligned=False)
+    outs += roi("roi_align", x, r, n, dt, pooled_height=1, pooled_width=1, spatial_scale=1.0, sampling_ratio=3,
+                aligned=True)
+    return [x, r, n, n0], outs
+
+
+@both
+def roi_pool(dt):
+    """Max over rounded bins (Argmax too), empty bins, an image without RoIs."""
+    x, r, n, n0 = roi_feeds(dt, 4)
+    outs = roi("roi_pool", x, r, n, dt, pooled_height=3, pooled_width=2, spatial_scale=0.25)
+    outs += roi("roi_pool", x, r, n0, dt, pooled_height=2, pooled_width=4, spatial_scale=0.5)
+    return [x, r, n, n0], outs
+
+
+CASES["roi_pool_int32"] = lambda: roi_pool("int32")
+
+
+@both
+def psroi_pool(dt):
+    """Position-sensitive mean pooling: X's channels are output_channels x
+    pooled_height x pooled_width."""
+    x, r, n, n0 = roi_feeds(dt, 12)
+    outs = roi("psroi_pool", x, r, n, dt, output_channels=2, pooled_height=3, pooled_width=2, spatial_scale=0.25)
+    outs += roi("psroi_pool", x, r, n0, dt, output_channels=2, pooled_height=3, pooled_width=2, spatial_scale=0.5)
+    return [x, r, n, n0], outs
+
+
 # ---------------------------------------------------------------- driver
 def make_input(v, rng):
     shape = [BATCH if d in (None, -1) else d for d in v.shape]
     dt = str(v.dtype)
+    if v.name.startswith("roisnum"):
+        counts = [0, ROIS] if v.name == "roisnum0" else [2, ROIS - 2]
+        return np.array(counts, "int64" if "int64" in dt else "int32")
+    if v.name == "rois":  # half pixels (round's ties), some inverted or tiny, some off the map
+        lo = rng.uniform(-8, 44, shape[:-1] + [2])
+        b = np.concatenate([lo, lo + rng.uniform(-3, 24, shape[:-1] + [2])], axis=-1)
+        if "int" in dt:
+            return np.round(b).astype("int32")
+        return (np.round(b * 2) / 2).astype("float64" if "float64" in dt else "float32")
+    if v.name == "x" and "int32" in dt:
+        return rng.integers(-50, 50, size=shape).astype("int32")
     if "int" in dt:
         low, high = INT_RANGE[v.name]
         return rng.integers(low, high, size=shape).astype("int64" if "int64" in dt else "int32")
