@@ -11,6 +11,7 @@
  *     dtype enum: for float64 half the buffer starts uncleared; here all of
  *     it is zeros.) */
 #include "../util.h"
+#include "embed_call.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -35,25 +36,18 @@ static int check_types(EmitCtx *e, const Var *w, const Var *ids) {
   return 0;
 }
 
-/* The loop head over the ids: `local`, each id's row of W, or a skip. */
-static void ids_loop(EmitCtx *e, const Var *w, const Var *ids) {
-  pr_line(e->p, "const %s *ids = %s;", em_ctype(ids->dtype), em_ptr(e, ids, 1));
-  pr_line(e->p, "const int64_t V = %s, D = %s, n = %s, start = INT64_C(%lld);", em_dim(e, w, 0), em_dim(e, w, 1),
-          em_numel(e, ids), (long long)attr_int(e->op, "start_index", 0));
-  pr_line(e->p, "for (int64_t i = 0; i < n; i++) {");
-  pr_line(e->p, "const int64_t local = (int64_t)ids[i] - start;");
+/* start_index as a C literal. */
+static const char *start_literal(EmitCtx *e) {
+  return pool_printf("INT64_C(%lld)", (long long)attr_int(e->op, "start_index", 0));
 }
 
 static int emit_c_embedding(EmitCtx *e) {
   Var *w = tu_in(e, "W", 0), *ids = tu_in(e, "Ids", 0), *out = tu_out(e, "Out", 0);
   if (!w || !ids || !out || check_types(e, w, ids)) return -1;
-  const char *t = em_ctype(w->dtype);
-  pr_line(e->p, "const %s *w = %s;", t, em_ptr(e, w, 1));
-  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
-  ids_loop(e, w, ids);
-  pr_line(e->p, "if (local >= 0 && local < V) memcpy(out + i * D, w + local * D, (size_t)D * sizeof *out);");
-  pr_line(e->p, "else memset(out + i * D, 0, (size_t)D * sizeof *out);");
-  pr_line(e->p, "}");
+  embed_print_c(e->p, &(EmbedCall){.kind = EMBED_C, .type = em_ctype(w->dtype), .ids_type = em_ctype(ids->dtype),
+                                   .w = em_ptr(e, w, 1), .out = em_ptr(e, out, 0), .ids = em_ptr(e, ids, 1),
+                                   .rows = em_dim(e, w, 0), .row = em_dim(e, w, 1),
+                                   .count = em_numel(e, ids), .start = start_literal(e)});
   return 0;
 }
 
@@ -61,14 +55,10 @@ static int emit_c_embedding_grad(EmitCtx *e) {
   Var *w = tu_in(e, "W", 0), *ids = tu_in(e, "Ids", 0), *dout = tu_in(e, "Out@GRAD", 0), *dw = tu_out(e, "W@GRAD", 0);
   if (!w || !ids || !dout || !dw || check_types(e, w, ids)) return -1;
   if (dout->dtype != w->dtype || dw->dtype != w->dtype) return em_fail(e, "Out@GRAD and W@GRAD must have W's dtype");
-  const char *t = em_ctype(w->dtype);
-  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
-  pr_line(e->p, "%s *dw = %s;", t, em_ptr(e, dw, 0));
-  pr_line(e->p, "memset(dw, 0, (size_t)%s * sizeof *dw);", em_numel(e, dw));
-  ids_loop(e, w, ids);
-  pr_line(e->p, "if (local < 0 || local >= V) continue;");
-  pr_line(e->p, "for (int64_t j = 0; j < D; j++) dw[local * D + j] += dout[i * D + j];");
-  pr_line(e->p, "}");
+  embed_print_c(e->p, &(EmbedCall){.kind = EMBED_C_GRAD, .type = em_ctype(w->dtype), .dout = em_ptr(e, dout, 1),
+                                   .dw = em_ptr(e, dw, 0), .dw_numel = em_numel(e, dw),
+                                   .ids_type = em_ctype(ids->dtype), .ids = em_ptr(e, ids, 1), .rows = em_dim(e, w, 0), .row = em_dim(e, w, 1),
+                                   .count = em_numel(e, ids), .start = start_literal(e)});
   return 0;
 }
 

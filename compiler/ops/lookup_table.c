@@ -11,7 +11,7 @@
  * padding_idx reads as zeros, and so does an id outside [0, V), for which
  * Paddle raises an error. */
 #include "../util.h"
-#include "move_call.h"
+#include "embed_call.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -38,6 +38,11 @@ static int infer_lookup(OpCtx *c, int v1) {
 static int infer_lookup_v1(OpCtx *c) { return infer_lookup(c, 1); }
 static int infer_lookup_v2(OpCtx *c) { return infer_lookup(c, 0); }
 
+/* padding_idx as a C literal, NULL for -1 (none). */
+static const char *pad_literal(int64_t pad) {
+  return pad == -1 ? NULL : pool_printf("INT64_C(%lld)", (long long)pad);
+}
+
 static int emit_lookup(EmitCtx *e) {
   Var *w = tu_in(e, "W", 0), *ids = tu_in(e, "Ids", 0), *out = tu_out(e, "Out", 0);
   if (!w || !ids || !out) return -1;
@@ -45,13 +50,10 @@ static int emit_lookup(EmitCtx *e) {
     return em_fail(e, "Ids is %s; int32 or int64 expected", rt_dtype_name(ids->dtype));
   if (tu_rank(e, w) != 2 || w->dtype != out->dtype) return em_fail(e, "W must be 2-D with Out's dtype");
   int64_t pad = attr_int(e->op, "padding_idx", -1);
-  pr_line(e->p, "/* W as [1, rows, row bytes], ids (bytes per entry, count), padding_idx -> out */");
   const char *row = tu_mul(em_dim(e, w, 1), pool_printf("(int64_t)sizeof(%s)", em_ctype(w->dtype)));
-  move_print_c(e->p, &(MoveCall){.kind = MOVE_GATHER, .src = em_ptr(e, w, 1), .outer = "1", .rows = em_dim(e, w, 0),
-                                  .row_bytes = row, .index = em_ptr(e, ids, 1),
-                                  .index_bytes = ids->dtype == RT_DT_INT32 ? 4 : 8, .count = em_numel(e, ids),
-                                  .pad = pad == -1 ? "INT64_MIN" : pool_printf("INT64_C(%lld)", (long long)pad),
-                                  .dst = em_ptr(e, out, 0)});
+  embed_print_c(e->p, &(EmbedCall){.kind = EMBED_LOOKUP, .w = em_ptr(e, w, 1), .rows = em_dim(e, w, 0), .row = row,
+                                   .ids = em_ptr(e, ids, 1), .ids_bytes = ids->dtype == RT_DT_INT32 ? 4 : 8,
+                                   .count = em_numel(e, ids), .pad = pad_literal(pad), .out = em_ptr(e, out, 0)});
   return 0;
 }
 
@@ -79,17 +81,11 @@ static int emit_lookup_grad(EmitCtx *e) {
   if (tu_rank(e, w) != 2 || (dw->dtype != RT_DT_FP32 && dw->dtype != RT_DT_FP64) || dout->dtype != dw->dtype)
     return em_fail(e, "W@GRAD must be 2-D float32 or float64 with Out@GRAD's dtype");
   int64_t pad = attr_int(e->op, "padding_idx", -1);
-  const char *t = em_ctype(dw->dtype);
-  pr_line(e->p, "const %s *ids = %s;", em_ctype(ids->dtype), em_ptr(e, ids, 1));
-  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
-  pr_line(e->p, "%s *dw = %s;", t, em_ptr(e, dw, 0));
-  pr_line(e->p, "const int64_t V = %s, D = %s, n = %s;", em_dim(e, w, 0), em_dim(e, w, 1), em_numel(e, ids));
-  pr_line(e->p, "for (int64_t i = 0; i < V * D; i++) dw[i] = 0;");
-  pr_line(e->p, "for (int64_t i = 0; i < n; i++) {");
-  pr_line(e->p, "const int64_t id = (int64_t)ids[i];");
-  pr_line(e->p, "if (%sid < 0 || id >= V) continue;", pad == -1 ? "" : pool_printf("id == INT64_C(%lld) || ", (long long)pad));
-  pr_line(e->p, "for (int64_t j = 0; j < D; j++) dw[id * D + j] += dout[i * D + j];");
-  pr_line(e->p, "}");
+  embed_print_c(e->p, &(EmbedCall){.kind = EMBED_LOOKUP_GRAD, .type = em_ctype(dw->dtype),
+                                   .ids_type = em_ctype(ids->dtype), .ids = em_ptr(e, ids, 1),
+                                   .dout = em_ptr(e, dout, 1), .dw = em_ptr(e, dw, 0), .rows = em_dim(e, w, 0),
+                                   .row = em_dim(e, w, 1), .count = em_numel(e, ids),
+                                   .pad = pad_literal(pad)});
   return 0;
 }
 
