@@ -111,11 +111,9 @@ static int emit_gather_axis(EmitCtx *e, int64_t axis) {
   if (a < 0 || r == 0) return em_fail(e, "axis %lld is out of range", (long long)axis);
   if (x->dtype != out->dtype) return em_fail(e, "X and Out differ in dtype");
   const char *row = tu_mul(em_prod(e, x, a + 1, r), pool_printf("(int64_t)sizeof(%s)", em_ctype(x->dtype)));
-  pr_line(e->p, "/* x as [outer, n, row bytes], index (bytes per entry, count), no padding row -> out */");
-  move_print_c(e->p, &(MoveCall){.kind = MOVE_GATHER, .src = em_ptr(e, x, 1), .outer = em_prod(e, x, 0, a),
-                                  .rows = em_dim(e, x, a), .row_bytes = row, .index = em_ptr(e, idx, 1),
-                                  .index_bytes = ib, .count = em_numel(e, idx), .pad = "INT64_MIN",
-                                  .dst = em_ptr(e, out, 0)});
+  index_print_c(e->p, &(IndexCall){.kind = INDEX_GATHER, .src = em_ptr(e, x, 1), .outer = em_prod(e, x, 0, a),
+                                   .n = em_dim(e, x, a), .row = row, .index = em_ptr(e, idx, 1), .index_bytes = ib,
+                                   .count = em_numel(e, idx), .dst = em_ptr(e, out, 0)});
   return 0;
 }
 

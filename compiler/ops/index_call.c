@@ -1,7 +1,28 @@
-/* The C printer of scatter kernels (index_call.h). */
+/* The C printer of index kernels (index_call.h). */
 #include "index_call.h"
 
 #include "../util.h"
+#include "move_call.h"
+
+/* gather / index_select: src as [outer, n, row bytes] gathered by the
+ * index (move_call.h), no padding row. */
+static void print_gather(Printer *p, const IndexCall *c) {
+  pr_line(p, "/* x as [outer, n, row bytes], index (bytes per entry, count), no padding row -> out */");
+  move_print_c(p, &(MoveCall){.kind = MOVE_GATHER, .src = c->src, .outer = c->outer, .rows = c->n,
+                              .row_bytes = c->row, .index = c->index, .index_bytes = c->index_bytes,
+                              .count = c->count, .pad = "INT64_MIN", .dst = c->dst});
+}
+
+/* one_hot: out = 0, then a 1 at each id inside [0, depth); an id outside
+ * (Paddle raises an error unless allow_out_of_range) leaves its row zero. */
+static void print_one_hot(Printer *p, const IndexCall *c) {
+  const long long depth = (long long)c->depth;
+  pr_line(p, "const %s *x = %s;", c->index_type, c->index);
+  pr_line(p, "%s *out = %s;", c->type, c->dst);
+  pr_line(p, "memset(out, 0, (size_t)%s * sizeof(%s));", c->numel, c->type);
+  pr_line(p, "for (int64_t i = 0; i < %s; i++)", c->count);
+  pr_line(p, "  if (x[i] >= 0 && x[i] < %lld) out[i * %lld + x[i]] = (%s)1;", depth, depth, c->type);
+}
 
 /* scatter (phi ScatterAssign / ScatterAssignAdd) after out = X: with
  * overwrite each row ids[i] of out is replaced by row i of upd (the last of
@@ -145,6 +166,12 @@ static void print_scatter_nd_add_grad(Printer *p, const IndexCall *c) {
 
 void index_print_c(Printer *p, const IndexCall *c) {
   switch (c->kind) {
+    case INDEX_GATHER:
+      print_gather(p, c);
+      break;
+    case INDEX_ONE_HOT:
+      print_one_hot(p, c);
+      break;
     case INDEX_SCATTER:
       print_scatter(p, c);
       break;

@@ -4,11 +4,13 @@
  *   one_hot_v2: depth is appended to X's dims.
  * A depth_tensor (or a tensor-valued depth) makes that dim -1.  Out has
  * dtype `dtype`.
- * Emission: Out is zeroed, then a 1 written at each valid id; an id
- * outside [0, depth) leaves its row zero (Paddle raises an error unless
- * allow_out_of_range is set).  A depth from a tensor is not supported. */
+ * Emission (index_call.h): Out is zeroed, then a 1 written at each valid
+ * id; an id outside [0, depth) leaves its row zero (Paddle raises an error
+ * unless allow_out_of_range is set).  A depth from a tensor is not
+ * supported. */
 #include <string.h>
 
+#include "index_call.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -36,12 +38,10 @@ static int emit_one_hot(EmitCtx *e) {
   int r = tu_rank(e, out);
   int64_t depth = r ? em_const_dim(e, out, r - 1) : -1;
   if (depth < 0) return em_fail(e, "the depth must be a constant");
-  const char *t = em_ctype(out->dtype);
-  pr_line(e->p, "const %s *x = %s;", em_ctype(x->dtype), em_ptr(e, x, 1));
-  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
-  pr_line(e->p, "memset(out, 0, (size_t)%s * sizeof(%s));", em_numel(e, out), t);
-  pr_line(e->p, "for (int64_t i = 0; i < %s; i++)", em_prod(e, out, 0, r - 1));
-  pr_line(e->p, "  if (x[i] >= 0 && x[i] < %lld) out[i * %lld + x[i]] = (%s)1;", (long long)depth, (long long)depth, t);
+  index_print_c(e->p, &(IndexCall){.kind = INDEX_ONE_HOT, .type = em_ctype(out->dtype),
+                                   .index_type = em_ctype(x->dtype), .index = em_ptr(e, x, 1),
+                                   .dst = em_ptr(e, out, 0), .numel = em_numel(e, out),
+                                   .count = em_prod(e, out, 0, r - 1), .depth = depth});
   return 0;
 }
 
