@@ -7,15 +7,16 @@
  *     order; their count is known at run time.  While specializing, Out is
  *     sized for every element and its dim 0 is a run-time extent (graph.h
  *     VAR_RUNTIME_EXTENT) the kernel writes.
- * Emission (where): one element-wise loop; Condition, X and Y must have
- * Out's shape (Python broadcasts them before the op).  where_index: bool,
- * int16, int32, int64, float32, float64 (Paddle's CPU kernels but bfloat16;
- * select_call.h). */
+ * Emission (where): one element-wise loop (where_call.h); Condition, X
+ * and Y must have Out's shape (Python broadcasts them before the op).
+ * where_index: bool, int16, int32, int64, float32, float64 (Paddle's CPU
+ * kernels but bfloat16; select_call.h). */
 #include <string.h>
 
 #include "ops.h"
 #include "select_call.h"
 #include "tensor_util.h"
+#include "where_call.h"
 
 static int infer_where(OpCtx *c) {
   Var *cond = ctx_need(c, "Condition", 0), *x = ctx_need(c, "X", 0), *y = ctx_need(c, "Y", 0);
@@ -66,12 +67,9 @@ static int emit_where(EmitCtx *e) {
   }
   if (cond->dtype != RT_DT_BOOL || x->dtype != out->dtype || y->dtype != out->dtype)
     return em_fail(e, "Condition must be bool, X and Y of Out's dtype");
-  const char *t = em_ctype(out->dtype);
-  pr_line(e->p, "const bool *c = %s;", em_ptr(e, cond, 1));
-  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
-  pr_line(e->p, "const %s *y = %s;", t, em_ptr(e, y, 1));
-  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
-  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) out[i] = c[i] ? x[i] : y[i];", em_numel(e, out));
+  where_print_c(e->p, &(WhereCall){.kind = WHERE_FORWARD, .type = em_ctype(out->dtype), .cond = em_ptr(e, cond, 1),
+                                   .x = em_ptr(e, x, 1), .y = em_ptr(e, y, 1), .out = em_ptr(e, out, 0),
+                                   .numel = em_numel(e, out)});
   return 0;
 }
 
@@ -95,15 +93,9 @@ static int emit_where_grad(EmitCtx *e) {
       return em_fail(e, "Condition, X@GRAD and Y@GRAD must have Out@GRAD's shape");
     if (i && vs[i]->dtype != dout->dtype) return em_fail(e, "X@GRAD and Y@GRAD must have Out@GRAD's dtype");
   }
-  const char *t = em_ctype(dout->dtype);
-  pr_line(e->p, "const bool *c = %s;", em_ptr(e, cond, 1));
-  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
-  if (dx) pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
-  if (dy) pr_line(e->p, "%s *dy = %s;", t, em_ptr(e, dy, 0));
-  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) {", em_numel(e, dout));
-  if (dx) pr_line(e->p, "dx[i] = c[i] ? dout[i] : 0;");
-  if (dy) pr_line(e->p, "dy[i] = c[i] ? 0 : dout[i];");
-  pr_line(e->p, "}");
+  where_print_c(e->p, &(WhereCall){.kind = WHERE_GRAD, .type = em_ctype(dout->dtype), .cond = em_ptr(e, cond, 1),
+                                   .dout = em_ptr(e, dout, 1), .dx = dx ? em_ptr(e, dx, 0) : NULL,
+                                   .dy = dy ? em_ptr(e, dy, 0) : NULL, .numel = em_numel(e, dout)});
   return 0;
 }
 
