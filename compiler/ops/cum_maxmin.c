@@ -14,6 +14,7 @@
 
 #include "../util.h"
 #include "ops.h"
+#include "scan_call.h"
 #include "tensor_util.h"
 
 static int infer_cum_maxmin(OpCtx *c) {
@@ -40,29 +41,12 @@ static int emit_cum_maxmin(EmitCtx *e) {
   if (x == out) return em_fail(e, "out is x itself, which is not supported");
   int r = tu_rank(e, x), axis = r ? axis_norm(attr_int(e->op, "axis", -1), r) : 0;
   if (axis < 0) return em_fail(e, "axis is out of range");
-  const char *n = r ? em_dim(e, x, axis) : "1", *inner = r ? em_prod(e, x, axis + 1, r) : "1";
-  const char *lines = r ? tu_mul(em_prod(e, x, 0, axis), inner) : "1";
-  const char *t = em_ctype(x->dtype), *cmp = strcmp(e->op->type, "cummax") ? "<=" : ">=";
-  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
-  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
-  pr_line(e->p, "%s *indices = %s;", em_ctype(ind->dtype), em_ptr(e, ind, 0));
-  pr_line(e->p, "for (int64_t l = 0; l < %s; l++) {", lines);
-  pr_line(e->p, "const int64_t base = %s;", tu_line_start("l", n, inner));
-  pr_line(e->p, "%s best = x[base];", t);
-  pr_line(e->p, "int64_t at = 0;");
-  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) {", n);
-  pr_line(e->p, "const %s v = x[base + %s];", t, tu_mul("i", inner));
-  if (fp)
-    pr_line(e->p, "if (isnan(v) || (!isnan(best) && v %s best)) {", cmp);
-  else
-    pr_line(e->p, "if (v %s best) {", cmp);
-  pr_line(e->p, "best = v;");
-  pr_line(e->p, "at = i;");
-  pr_line(e->p, "}");
-  pr_line(e->p, "out[base + %s] = best;", tu_mul("i", inner));
-  pr_line(e->p, "indices[base + %s] = (%s)at;", tu_mul("i", inner), em_ctype(ind->dtype));
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
+  const char *inner = r ? em_prod(e, x, axis + 1, r) : "1";
+  ScanCall call = {.kind = strcmp(e->op->type, "cummax") ? SCAN_MIN : SCAN_MAX, .type = em_ctype(x->dtype),
+                   .lines = r ? tu_mul(em_prod(e, x, 0, axis), inner) : "1", .n = r ? em_dim(e, x, axis) : "1",
+                   .inner = inner, .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0), .nan = fp,
+                   .indices = em_ptr(e, ind, 0), .index_type = em_ctype(ind->dtype)};
+  scan_print_c(e->p, &call);
   return 0;
 }
 

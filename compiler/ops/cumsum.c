@@ -18,9 +18,8 @@
  * test when X's size depends on the batch). */
 #include "../util.h"
 #include "ops.h"
+#include "scan_call.h"
 #include "tensor_util.h"
-
-typedef enum { SCAN_SUM, SCAN_LOGSUMEXP } ScanKind;
 
 static int infer_scan(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
@@ -39,49 +38,23 @@ static int infer_scan(OpCtx *c) {
   return 0;
 }
 
-/* The scan of the comment at the top from the array `src` into the array
- * `dst` (C names of `dtype` elements), in the lines of `lines_of`'s dims
- * (all of it with flatten). */
-static void emit_scan(EmitCtx *e, const Var *lines_of, int dtype, const char *src, const char *dst, ScanKind kind,
-                      int reverse) {
+/* The lines of the comment at the top in `lines_of`'s dims (all of it
+ * with flatten), the one-element cases and exclusive, into the record. */
+static void scan_lines(EmitCtx *e, const Var *lines_of, ScanCall *c) {
   /* every attribute is read, also where a one-element copy needs none */
   int r = tu_rank(e, lines_of), axis = r ? axis_norm(attr_int(e->op, "axis", -1), r) : (int)attr_int(e->op, "axis", -1);
-  const int exclusive = attr_bool(e->op, "exclusive", 0), flatten = attr_bool(e->op, "flatten", 0);
-  const char *numel = em_numel(e, lines_of), *n = numel, *inner = "1", *lines = "1";
+  const int flatten = attr_bool(e->op, "flatten", 0);
+  c->exclusive = attr_bool(e->op, "exclusive", 0);
+  c->numel = c->n = em_numel(e, lines_of);
+  c->inner = c->lines = "1";
   if (!flatten && r > 0) {
-    n = em_dim(e, lines_of, axis);
-    inner = em_prod(e, lines_of, axis + 1, r);
-    lines = tu_mul(em_prod(e, lines_of, 0, axis), inner);
+    c->n = em_dim(e, lines_of, axis);
+    c->inner = em_prod(e, lines_of, axis + 1, r);
+    c->lines = tu_mul(em_prod(e, lines_of, 0, axis), c->inner);
   }
   SymDim count = spec_numel(em_spec(e, lines_of));
-  if (count.a == 0 && count.c == 1) {
-    pr_line(e->p, "%s[0] = %s[0]; /* Paddle copies a one-element X */", dst, src);
-    return;
-  }
-  const int f32 = dtype == RT_DT_FP32, by_batch = count.a != 0;
-  const char *t = em_ctype(dtype), *lowest = f32 ? "-3.40282347e+38f" : "-1.7976931348623157e+308";
-  if (by_batch) {
-    pr_line(e->p, "if (%s == 1) {", numel);
-    pr_line(e->p, "%s[0] = %s[0]; /* Paddle copies a one-element X */", dst, src);
-    pr_line(e->p, "} else {");
-  }
-  pr_line(e->p, "for (int64_t l = 0; l < %s; l++) {", lines);
-  pr_line(e->p, "const int64_t base = %s;", tu_line_start("l", n, inner));
-  pr_line(e->p, "%s acc = %s;", t, kind == SCAN_SUM ? "0" : lowest);
-  pr_line(e->p, "for (int64_t j = 0; j < %s; j++) {", n);
-  const char *k = reverse ? pool_printf("(%s - 1 - j)", n) : "j";
-  pr_line(e->p, "const int64_t at = base + %s;", tu_mul(k, inner));
-  if (exclusive) pr_line(e->p, "%s[at] = acc;", dst);
-  if (kind == SCAN_SUM) {
-    pr_line(e->p, "acc += %s[at];", src);
-  } else {
-    pr_line(e->p, "const %s v = %s[at], mi = v < acc ? v : acc, ma = acc < v ? v : acc;", t, src);
-    pr_line(e->p, "acc = ma < %s ? ma : log1p%s(exp%s(mi - ma)) + ma;", lowest, f32 ? "f" : "", f32 ? "f" : "");
-  }
-  if (!exclusive) pr_line(e->p, "%s[at] = acc;", dst);
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
-  if (by_batch) pr_line(e->p, "}");
+  c->one = count.a == 0 && count.c == 1;
+  c->by_batch = count.a != 0;
 }
 
 /* cumsum (X -> Out) and cumsum_grad (X, Out@GRAD -> X@GRAD; phi
@@ -101,10 +74,10 @@ static int emit_cumsum_any(EmitCtx *e, int grad) {
     return em_fail(e, "cumsum of %s tensors is not supported", rt_dtype_name(x->dtype));
   int r = tu_rank(e, dims);
   if (r && axis_norm(attr_int(e->op, "axis", -1), r) < 0) return em_fail(e, "axis is out of range");
-  const char *t = em_ctype(x->dtype);
-  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
-  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
-  emit_scan(e, dims, x->dtype, "x", "out", SCAN_SUM, attr_bool(e->op, "reverse", 0) != grad);
+  ScanCall call = {.kind = SCAN_SUM, .type = em_ctype(x->dtype), .f32 = x->dtype == RT_DT_FP32,
+                   .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0), .reverse = attr_bool(e->op, "reverse", 0) != grad};
+  scan_lines(e, dims, &call);
+  scan_print_c(e->p, &call);
   return 0;
 }
 
@@ -123,10 +96,10 @@ static int emit_logcumsumexp(EmitCtx *e) {
   if (x == out) return em_fail(e, "Out is X itself, which is not supported");
   int r = tu_rank(e, x);
   if (r && axis_norm(attr_int(e->op, "axis", -1), r) < 0) return em_fail(e, "axis is out of range");
-  const char *t = em_ctype(x->dtype);
-  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
-  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
-  emit_scan(e, x, x->dtype, "x", "out", SCAN_LOGSUMEXP, attr_bool(e->op, "reverse", 0));
+  ScanCall call = {.kind = SCAN_LOGSUMEXP, .type = em_ctype(x->dtype), .f32 = x->dtype == RT_DT_FP32,
+                   .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0), .reverse = attr_bool(e->op, "reverse", 0)};
+  scan_lines(e, x, &call);
+  scan_print_c(e->p, &call);
   return 0;
 }
 
@@ -148,25 +121,14 @@ static int emit_logcumsumexp_grad(EmitCtx *e) {
                    rt_dtype_name(x->dtype));
   int r = tu_rank(e, x);
   if (r && axis_norm(attr_int(e->op, "axis", -1), r) < 0) return em_fail(e, "axis is out of range");
-  const int f32 = x->dtype == RT_DT_FP32;
-  const char *t = em_ctype(x->dtype), *fs = f32 ? "f" : "", *lowest = f32 ? "-3.40282347e+38f" : "-1.7976931348623157e+308";
   SymDim nb = spec_numel(em_spec(e, x));
   int64_t es = rt_dtype_size(x->dtype);
-  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
-  pr_line(e->p, "const %s *out = %s;", t, em_ptr(e, out, 1));
-  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
-  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
-  pr_line(e->p, "%s *tmp = (%s *)%s;", t, t, em_scratch(e, (SymDim){nb.a * 2 * es, nb.c * 2 * es}));
-  pr_line(e->p, "%s *scan = tmp + %s;", t, em_numel(e, x));
-  int reverse = !attr_bool(e->op, "reverse", 0);
-  for (int k = 0; k < 2; k++) {
-    pr_line(e->p, "for (int64_t i = 0; i < %s; i++)", em_numel(e, x));
-    if (k == 0) pr_line(e->p, "  tmp[i] = (dout[i] > 0 ? log%s(dout[i]) : %s) - out[i];", fs, lowest);
-    else pr_line(e->p, "  tmp[i] = (dout[i] < 0 ? log%s(-dout[i]) : %s) - out[i];", fs, lowest);
-    emit_scan(e, x, x->dtype, "tmp", "scan", SCAN_LOGSUMEXP, reverse);
-    pr_line(e->p, "for (int64_t i = 0; i < %s; i++) dx[i] %s exp%s(scan[i] + x[i]);", em_numel(e, x), k ? "-=" : "=",
-            fs);
-  }
+  ScanCall call = {.kind = SCAN_LOGSUMEXP_GRAD, .type = em_ctype(x->dtype), .f32 = x->dtype == RT_DT_FP32,
+                   .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 1), .dout = em_ptr(e, dout, 1),
+                   .dx = em_ptr(e, dx, 0), .tmp = em_scratch(e, (SymDim){nb.a * 2 * es, nb.c * 2 * es}),
+                   .reverse = !attr_bool(e->op, "reverse", 0)};
+  scan_lines(e, x, &call);
+  scan_print_c(e->p, &call);
   return 0;
 }
 
