@@ -11,6 +11,7 @@
  * is as long as X's rank (phi recompute_reduce_all).  Sums run in double.
  * float32 and float64, as Paddle's CPU kernel. */
 #include "../util.h"
+#include "lse_call.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -49,48 +50,31 @@ static int infer_logsumexp(OpCtx *c) {
   return 0;
 }
 
-/* Opens one loop per dim in `dims` (n of them, index variables <prefix><d>)
- * and returns the offset into x they address. */
-static const char *open_loops(EmitCtx *e, const Var *x, const int *dims, int n, const char *prefix) {
-  const char *st[RT_MAX_RANK], *off = "0";
-  tu_strides(e, x, st);
-  for (int k = 0; k < n; k++) {
-    const char *iv = pool_printf("%s%d", prefix, dims[k]);
-    pr_line(e->p, "for (int64_t %s = 0; %s < %s; %s++) {", iv, iv, em_dim(e, x, dims[k]), iv);
-    off = tu_add(off, tu_mul(iv, st[dims[k]]));
+/* Which of X's dims the kernel reduces (reduced_dims()) and X's dims and
+ * strides, into the record; -1 on an axis out of range. */
+static int lse_dims(EmitCtx *e, const Var *x, LseCall *c) {
+  int r = tu_rank(e, x), red[RT_MAX_RANK] = {0};
+  if (reduced_dims(e->op, r, 0, red)) return -1;
+  for (int i = 0; i < r; i++) {
+    if (red[i]) c->red[c->nred++] = i;
+    else c->kept[c->nkept++] = i;
+    c->dims[i] = em_dim(e, x, i);
   }
-  return off;
+  tu_strides(e, x, c->strides);
+  return 0;
 }
 
 static int emit_logsumexp(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
   if (!x || !out) return -1;
-  const char *t, *fs;
-  if (x->dtype == RT_DT_FP32) t = "float", fs = "f";
-  else if (x->dtype == RT_DT_FP64) t = "double", fs = "";
-  else return em_fail(e, "logsumexp of %s tensors is not supported", rt_dtype_name(x->dtype));
+  if (x->dtype != RT_DT_FP32 && x->dtype != RT_DT_FP64)
+    return em_fail(e, "logsumexp of %s tensors is not supported", rt_dtype_name(x->dtype));
   if (out->dtype != x->dtype) return em_fail(e, "X and Out differ in dtype");
-  int r = tu_rank(e, x), red[RT_MAX_RANK] = {0}, kept[RT_MAX_RANK], rdims[RT_MAX_RANK], nk = 0, nr = 0;
-  if (reduced_dims(e->op, r, 0, red)) return em_fail(e, "an axis is out of range");
-  for (int i = 0; i < r; i++) {
-    if (red[i]) rdims[nr++] = i;
-    else kept[nk++] = i;
-  }
-  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
-  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
-  pr_line(e->p, "int64_t o = 0;");
-  const char *base = open_loops(e, x, kept, nk, "k");
-  pr_line(e->p, "const %s *line = x + %s;", t, base);
-  pr_line(e->p, "%s mx = -(%s)INFINITY;", t, t);
-  const char *at = open_loops(e, x, rdims, nr, "r");
-  pr_line(e->p, "if (line[%s] > mx) mx = line[%s];", at, at);
-  for (int k = 0; k < nr; k++) pr_line(e->p, "}");
-  pr_line(e->p, "double sum = 0.0;");
-  at = open_loops(e, x, rdims, nr, "r");
-  pr_line(e->p, "sum += exp%s(line[%s] - mx);", fs, at);
-  for (int k = 0; k < nr; k++) pr_line(e->p, "}");
-  pr_line(e->p, "out[o++] = mx + log%s((%s)sum);", fs, t);
-  for (int k = 0; k < nk; k++) pr_line(e->p, "}");
+  LseCall call = {.kind = LSE_FORWARD, .type = em_ctype(x->dtype), .f32 = x->dtype == RT_DT_FP32};
+  if (lse_dims(e, x, &call)) return em_fail(e, "an axis is out of range");
+  call.x = em_ptr(e, x, 1);
+  call.out = em_ptr(e, out, 0);
+  lse_print_c(e->p, &call);
   return 0;
 }
 
@@ -109,25 +93,14 @@ static int emit_logsumexp_grad(EmitCtx *e) {
       dx->dtype != x->dtype)
     return em_fail(e, "logsumexp_grad of %s tensors is not supported (float32 or float64, all alike)",
                    rt_dtype_name(x->dtype));
-  const char *t = em_ctype(x->dtype), *fs = x->dtype == RT_DT_FP32 ? "f" : "";
-  int r = tu_rank(e, x), red[RT_MAX_RANK] = {0}, kept[RT_MAX_RANK], rdims[RT_MAX_RANK], nk = 0, nr = 0;
-  if (r > 4) return em_fail(e, "X has more than 4 dims");
-  if (reduced_dims(e->op, r, 0, red)) return em_fail(e, "an axis is out of range");
-  for (int i = 0; i < r; i++) {
-    if (red[i]) rdims[nr++] = i;
-    else kept[nk++] = i;
-  }
-  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
-  pr_line(e->p, "const %s *out = %s;", t, em_ptr(e, out, 1));
-  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
-  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
-  pr_line(e->p, "int64_t o = 0;");
-  const char *base = open_loops(e, x, kept, nk, "k");
-  const char *at = tu_add(base, open_loops(e, x, rdims, nr, "r"));
-  pr_line(e->p, "dx[%s] = dout[o] * exp%s(x[%s] - out[o]);", at, fs, at);
-  for (int k = 0; k < nr; k++) pr_line(e->p, "}");
-  pr_line(e->p, "o++;");
-  for (int k = 0; k < nk; k++) pr_line(e->p, "}");
+  if (tu_rank(e, x) > 4) return em_fail(e, "X has more than 4 dims");
+  LseCall call = {.kind = LSE_GRAD, .type = em_ctype(x->dtype), .f32 = x->dtype == RT_DT_FP32};
+  if (lse_dims(e, x, &call)) return em_fail(e, "an axis is out of range");
+  call.x = em_ptr(e, x, 1);
+  call.out = em_ptr(e, out, 1);
+  call.dout = em_ptr(e, dout, 1);
+  call.dx = em_ptr(e, dx, 0);
+  lse_print_c(e->p, &call);
   return 0;
 }
 
