@@ -10,6 +10,7 @@
  * are skipped.  Paddle stops with an error when the range is not finite;
  * the generated code counts what its arithmetic gives. */
 #include "../util.h"
+#include "hist_call.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -30,30 +31,10 @@ static int emit_histogram(EmitCtx *e) {
   if (x->dtype != RT_DT_FP32 && x->dtype != RT_DT_FP64 && x->dtype != RT_DT_INT32 && x->dtype != RT_DT_INT64)
     return em_fail(e, "histogram of %s tensors is not supported", rt_dtype_name(x->dtype));
   if (out->dtype != RT_DT_INT64) return em_fail(e, "Out must be int64");
-  const char *t = em_ctype(x->dtype);
-  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
-  pr_line(e->p, "int64_t *out = %s;", em_ptr(e, out, 0));
-  pr_line(e->p, "const int64_t bins = %lld, numel = %s;", (long long)attr_int(e->op, "bins", 100), em_numel(e, x));
-  pr_line(e->p, "memset(out, 0, (size_t)bins * sizeof *out);");
-  pr_line(e->p, "%s lo = (%s)%lld, hi = (%s)%lld;", t, t, (long long)attr_int(e->op, "min", 0), t,
-          (long long)attr_int(e->op, "max", 0));
-  pr_line(e->p, "if (lo == hi && numel > 0) {");
-  pr_line(e->p, "lo = hi = x[0];");
-  pr_line(e->p, "for (int64_t i = 1; i < numel; i++) {");
-  pr_line(e->p, "if (x[i] < lo) lo = x[i];");
-  pr_line(e->p, "if (hi < x[i]) hi = x[i];");
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
-  pr_line(e->p, "if (lo == hi) {");
-  pr_line(e->p, "lo = lo - 1;");
-  pr_line(e->p, "hi = hi + 1;");
-  pr_line(e->p, "}");
-  pr_line(e->p, "for (int64_t i = 0; i < numel; i++) {");
-  pr_line(e->p, "if (x[i] >= lo && x[i] <= hi) {");
-  pr_line(e->p, "const int64_t bin = (int64_t)((x[i] - lo) * bins / (hi - lo));");
-  pr_line(e->p, "out[bin < bins - 1 ? bin : bins - 1] += 1;");
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
+  HistCall call = {.type = em_ctype(x->dtype), .bins = attr_int(e->op, "bins", 100), .min = attr_int(e->op, "min", 0),
+                   .max = attr_int(e->op, "max", 0), .numel = em_numel(e, x), .x = em_ptr(e, x, 1),
+                   .out = em_ptr(e, out, 0)};
+  hist_print_c(e->p, &call);
   return 0;
 }
 
