@@ -9,10 +9,9 @@
  * Loops run over the dims up to the last rolled one and copy rows of the
  * dims after it.  ShiftsTensor is supported when its values are known at
  * compile time. */
-#include <string.h>
-
 #include "../util.h"
 #include "ops.h"
+#include "roll_call.h"
 #include "tensor_util.h"
 
 static int infer_roll(OpCtx *c) {
@@ -46,52 +45,35 @@ static int emit_roll_any(EmitCtx *e, int grad) {
   /* the rolled view: X's dims, or X flattened when no axis is given (or X is 0-D) */
   const int rank = tu_rank(e, x), by_axis = na && rank > 0;
   int r = by_axis ? rank : 1;
-  const char *dims[RT_MAX_RANK], *st[RT_MAX_RANK];
-  int64_t shift[RT_MAX_RANK] = {0};
-  int rolled[RT_MAX_RANK] = {0};
+  RollCall call = {.type = em_ctype(x->dtype)};
   if (by_axis) {
-    tu_strides(e, x, st);
-    for (int d = 0; d < r; d++) dims[d] = em_dim(e, x, d);
+    tu_strides(e, x, call.strides);
+    for (int d = 0; d < r; d++) call.dims[d] = em_dim(e, x, d);
   } else {
-    dims[0] = em_numel(e, x);
-    st[0] = "1";
+    call.dims[0] = em_numel(e, x);
+    call.strides[0] = "1";
   }
   int last = -1;
   for (int i = 0; i < ns; i++) {
     int d = by_axis ? axis_norm(axis[i], r) : 0;
     if (d < 0 || d >= r) return em_fail(e, "axis %lld is out of range", (long long)axis[i]);
-    shift[d] += grad ? -shifts[i] : shifts[i];
-    rolled[d] = 1;
+    call.shift[d] += grad ? -shifts[i] : shifts[i];
+    call.rolled[d] = 1;
     if (d > last) last = d;
   }
-  const char *t = em_ctype(x->dtype), *row = last + 1 < r ? em_prod(e, x, last + 1, r) : "1";
-  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
-  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
+  call.loops = last + 1;
+  call.row = last + 1 < r ? em_prod(e, x, last + 1, r) : "1";
+  call.x = em_ptr(e, x, 1);
+  call.out = em_ptr(e, out, 0);
   for (int d = 0; d <= last; d++) {
-    if (!rolled[d]) continue;
+    if (!call.rolled[d]) continue;
     SymDim n = by_axis ? em_spec(e, x)->d[d] : spec_numel(em_spec(e, x));
-    if (n.a == 0) /* a constant dim: the shift folds now */
-      pr_line(e->p, "const int64_t n%d = %s, sh%d = %lld;", d, dims[d], d,
-              (long long)(n.c ? (shift[d] % n.c + n.c) % n.c : 0));
-    else
-      pr_line(e->p, "const int64_t n%d = %s, sh%d = n%d ? (INT64_C(%lld) %% n%d + n%d) %% n%d : 0;", d, dims[d], d, d,
-              (long long)shift[d], d, d, d);
+    if (n.a == 0) { /* a constant dim: the shift folds now */
+      call.folded[d] = 1;
+      call.shift[d] = n.c ? (call.shift[d] % n.c + n.c) % n.c : 0;
+    }
   }
-  pr_line(e->p, "int64_t o = 0;");
-  const char *src = "0";
-  for (int d = 0; d <= last; d++) {
-    pr_line(e->p, "for (int64_t i%d = 0; i%d < %s; i%d++) {", d, d, rolled[d] ? pool_printf("n%d", d) : dims[d], d);
-    const char *id = rolled[d] ? pool_printf("(i%d >= sh%d ? i%d - sh%d : i%d - sh%d + n%d)", d, d, d, d, d, d, d)
-                               : pool_printf("i%d", d);
-    src = tu_add(src, tu_mul(id, st[d]));
-  }
-  if (!strcmp(row, "1")) {
-    pr_line(e->p, "out[o++] = x[%s];", src);
-  } else {
-    pr_line(e->p, "memcpy(out + o, x + %s, (size_t)%s * sizeof(%s));", src, row, t);
-    pr_line(e->p, "o += %s;", row);
-  }
-  for (int d = 0; d <= last; d++) pr_line(e->p, "}");
+  roll_print_c(e->p, &call);
   return 0;
 }
 
