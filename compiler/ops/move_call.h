@@ -1,20 +1,26 @@
-/* One data-movement kernel call as the lowering decided it, and its C
- * printer: gathers, strided copies and layout transposes, and two small
- * passes over one tensor that have no family of their own (affine_channel's
- * per-channel scale and bias, fake_quant's largest magnitude).
+/* One data-movement kernel as the lowering decided it, and its C printer:
+ * gathers, strided copies and layout transposes, and two small passes over
+ * one tensor that have no family of their own (affine_channel's
+ * per-channel scale and bias, fake_quant's largest magnitude); and the
+ * copies tensor_util.c's helpers print as loops (whole copies, pieces side
+ * by side, the gradient of picking along an axis by index).
  *
  * The emitters (gather.c, lookup_table.c, tensor_util.c's tu_strided_copy,
- * diagonal.c, nanmedian.c, the NHWC convolutions of conv_util.c, conv.c and
- * conv_transpose.c, affine_channel.c, fake_quant.c, pad.c) and
- * spectral_norm's printer (mat_call.c) fill one record: which routine, its buffers and geometry as C
- * expressions.  move_print_c and move_expr_c are the only code that spells
- * these runtime calls (rt_gather, rt_gather_nd, rt_copy_strided,
- * rt_nhwc_to_nchw, rt_nchw_to_nhwc, rt_channel_affine, rt_abs_max, rt_pad3d);
- * another backend prints the same records. */
+ * tu_copy, tu_pieces and tu_index_grad, diagonal.c, nanmedian.c, the NHWC
+ * convolutions of conv_util.c, conv.c and conv_transpose.c,
+ * affine_channel.c, fake_quant.c, pad.c, expand.c) and spectral_norm's
+ * printer (mat_call.c) fill one record: which routine, its buffers and
+ * geometry as C expressions.  move_print_c and move_expr_c are the only
+ * code that spells these runtime calls (rt_gather, rt_gather_nd,
+ * rt_copy_strided, rt_nhwc_to_nchw, rt_nchw_to_nhwc, rt_channel_affine,
+ * rt_abs_max, rt_pad3d) and prints those loops; another backend prints the
+ * same records. */
 #ifndef PADDLEC_OPS_MOVE_CALL_H
 #define PADDLEC_OPS_MOVE_CALL_H
 
 #include "ops.h"
+
+struct RtPad3d; /* rt_cnn.h */
 
 typedef enum MoveKind {
   MOVE_GATHER,         /* src as [outer, rows, row_bytes]: dst[o, j, :] = src[o, index[j], :] */
@@ -26,6 +32,10 @@ typedef enum MoveKind {
   MOVE_ABS_MAX,        /* max |src[i]| over count elements: an expression (move_expr_c) */
   MOVE_PAD3D,          /* dst = src padded as the RtPad3d geo says, outer times */
   MOVE_PAD3D_GRAD,     /* dst = the part of src (the padded gradient) that geo's padding did not add */
+  MOVE_COPY,           /* dst = src, count elements of type (memcpy); alias: nothing copied, a note says why */
+  MOVE_ONE,            /* dst[0] = src[0]: a strided copy of one element */
+  MOVE_PIECES,         /* the whole as [outer, width], piece i as [outer, cols[i]] at columns sum(cols[:i]) */
+  MOVE_TAKE_GRAD,      /* dx = 0; dx[a, idx[at], b] += dout[at], at walking dout ([outer, len, post]) */
 } MoveKind;
 
 typedef struct MoveCall {
@@ -45,15 +55,29 @@ typedef struct MoveCall {
   const char *esize;                     /* COPY_STRIDED: bytes of an element */
   const char *geo;                       /* PAD3D, PAD3D_GRAD: the RtPad3d's name (outer: its repeats) */
   int f64;                               /* transposes, CHANNEL_AFFINE, PAD3D(_GRAD): double elements (rt_*_f64) */
+  const struct RtPad3d *pad3d;           /* PAD3D(_GRAD): declared first as static const `geo` (NULL: not) */
+  int braced;                            /* the kernel in braces of its own (broadcast_tensors: one per Out) */
+  const char *type;                      /* COPY, PIECES, TAKE_GRAD: the C element type */
+  int alias;                             /* COPY: 1 dst is src, 2 dst shares src's buffer (enable_inplace) */
+  const char *whole;                     /* PIECES: the whole (written when join, else read) */
+  int npieces, join;                     /* PIECES: how many; 1 copies them into the whole, 0 out of it */
+  const char *const *pieces;             /* PIECES: each piece (NULL: skipped; its columns stay as they are) */
+  const char *const *cols;               /* PIECES: each piece's row length */
+  const char *width;                     /* PIECES: the whole's row length ("0": every piece empty, no buffer) */
+  const char *itype, *idx, *dout, *dx;   /* TAKE_GRAD: the index's C type; the index, dout read; dx written */
+  const char *dx_numel;                  /* TAKE_GRAD: dx's elements, zeroed first */
+  const char *scalar;                    /* TAKE_GRAD: a 0-D dx: its value, an expression of dout, idx */
+  const char *n, *len, *post;            /* TAKE_GRAD: dx's axis, dout's (1 when dropped), the elements after it */
 } MoveCall;
 
 /* The call as a C statement; COPY_STRIDED and GATHER_ND as a block that
- * declares the arrays dims (and strides) the call reads. */
+ * declares the arrays dims (and strides) the call reads; COPY, ONE, PIECES
+ * and TAKE_GRAD as their statements and loops. */
 void move_print_c(Printer *p, const MoveCall *c);
 
 /* The call as a C expression (MOVE_ABS_MAX: a float, for the emitter's
  * own statement); COPY_STRIDED and GATHER_ND read the arrays dims and
- * strides that move_print_c declares. */
+ * strides that move_print_c declares.  The runtime calls only. */
 const char *move_expr_c(const MoveCall *c);
 
 #endif

@@ -96,40 +96,47 @@ int tu_copy(EmitCtx *e, const Var *x, const Var *out) {
   if (x->dtype != out->dtype)
     return em_fail(e, "X is %s but Out is %s", rt_dtype_name(x->dtype), rt_dtype_name(out->dtype));
   if (!same_numel(e, x, out)) return em_fail(e, "X and Out differ in element count");
+  MoveCall call = {.kind = MOVE_COPY, .type = em_ctype(out->dtype), .count = em_numel(e, out)};
   if (x == out) {
-    pr_line(e->p, "/* Out is X: nothing to copy */");
-    return 0;
-  }
-  if (em_same_buffer(e, x, out)) {
+    call.alias = 1;
+  } else if (em_same_buffer(e, x, out)) {
     em_wrote(e, out);
-    pr_line(e->p, "/* Out shares X's buffer (enable_inplace): nothing to copy */");
+    call.alias = 2;
+  } else {
+    call.src = em_ptr(e, x, 1);
+    call.dst = em_ptr(e, out, 0);
+  }
+  move_print_c(e->p, &call);
+  return 0;
+}
+
+int tu_strided_call(EmitCtx *e, const Var *x, const char *offset, const Var *out, int rank,
+                    const char *const *dims, const char *const *strides, MoveCall *call) {
+  if (rank > RT_COPY_MAX_RANK) return em_fail(e, "the copy has %d dims (at most %d)", rank, RT_COPY_MAX_RANK);
+  const char *t = em_ctype(out->dtype);
+  const char *src = strcmp(offset, "0") ? pool_printf("%s + %s", em_ptr(e, x, 1), offset) : em_ptr(e, x, 1);
+  const char **d = pool_alloc(sizeof *d * RT_COPY_MAX_RANK), **s = pool_alloc(sizeof *s * RT_COPY_MAX_RANK);
+  int n = 0;
+  for (int k = 0; k < rank; k++)
+    if (strcmp(dims[k], "1")) d[n] = dims[k], s[n++] = strides[k];
+  if (n == 0) { /* one element */
+    *call = (MoveCall){.kind = MOVE_ONE, .src = src, .dst = em_ptr(e, out, 0)};
     return 0;
   }
-  pr_line(e->p, "memcpy(%s, %s, (size_t)%s * sizeof(%s));", em_ptr(e, out, 0), em_ptr(e, x, 1), em_numel(e, out),
-          em_ctype(out->dtype));
+  *call = (MoveCall){.kind = MOVE_COPY_STRIDED, .src = src, .dst = em_ptr(e, out, 0),
+                     .esize = pool_printf("sizeof(%s)", t), .rank = n, .dims = d, .strides = s};
   return 0;
 }
 
 int tu_strided_copy(EmitCtx *e, const Var *x, const char *offset, const Var *out, int rank,
                     const char *const *dims, const char *const *strides) {
-  if (rank > RT_COPY_MAX_RANK) return em_fail(e, "the copy has %d dims (at most %d)", rank, RT_COPY_MAX_RANK);
-  const char *t = em_ctype(out->dtype);
-  const char *src = strcmp(offset, "0") ? pool_printf("%s + %s", em_ptr(e, x, 1), offset) : em_ptr(e, x, 1);
-  const char *d[RT_COPY_MAX_RANK], *s[RT_COPY_MAX_RANK];
-  int n = 0;
-  for (int k = 0; k < rank; k++)
-    if (strcmp(dims[k], "1")) d[n] = dims[k], s[n++] = strides[k];
-  if (n == 0) { /* one element */
-    pr_line(e->p, "%s[0] = (%s)[0];", em_ptr(e, out, 0), src);
-    return 0;
-  }
-  move_print_c(e->p, &(MoveCall){.kind = MOVE_COPY_STRIDED, .src = src, .dst = em_ptr(e, out, 0),
-                                  .esize = pool_printf("sizeof(%s)", t), .rank = n, .dims = d, .strides = s});
+  MoveCall call;
+  if (tu_strided_call(e, x, offset, out, rank, dims, strides, &call)) return -1;
+  move_print_c(e->p, &call);
   return 0;
 }
 
-/* Sum of C expressions with the numeric terms folded into one. */
-static const char *sum_terms(int n, const char *const *terms) {
+const char *tu_sum(int n, const char *const *terms) {
   long long k = 0;
   const char *sym = "0";
   for (int i = 0; i < n; i++) {
@@ -147,31 +154,18 @@ int tu_grad_copy(EmitCtx *e) {
 
 int tu_pieces(EmitCtx *e, const Var *whole, int n, Var *const *pieces, const char *outer,
               const char *const *inner, int join) {
-  const char *t = em_ctype(whole->dtype);
   for (int i = 0; i < n; i++)
     if (pieces[i] && pieces[i]->dtype != whole->dtype)
       return em_fail(e, "piece %d is %s, not %s", i, rt_dtype_name(pieces[i]->dtype), rt_dtype_name(whole->dtype));
-  const char *width = sum_terms(n, inner);
-  if (!strcmp(width, "0")) {
-    pr_line(e->p, "/* every piece is empty */");
-    return 0;
+  MoveCall call = {.kind = MOVE_PIECES, .type = em_ctype(whole->dtype), .npieces = n, .cols = inner,
+                   .width = tu_sum(n, inner), .outer = outer, .join = join};
+  if (strcmp(call.width, "0")) { /* else every piece is empty: no buffer is touched */
+    const char **ptr = pool_alloc(sizeof *ptr * (size_t)(n ? n : 1));
+    call.whole = em_ptr(e, whole, !join);
+    for (int i = 0; i < n; i++) ptr[i] = pieces[i] && strcmp(inner[i], "0") ? em_ptr(e, pieces[i], join) : NULL;
+    call.pieces = ptr;
   }
-  pr_line(e->p, "%s%s *whole = %s;", join ? "" : "const ", t, em_ptr(e, whole, !join));
-  for (int i = 0; i < n; i++)
-    if (pieces[i] && strcmp(inner[i], "0")) pr_line(e->p, "%s%s *p%d = %s;", join ? "const " : "", t, i, em_ptr(e, pieces[i], join));
-  int loop = strcmp(outer, "1") != 0;
-  if (loop) pr_line(e->p, "for (int64_t o = 0; o < %s; o++) {", outer);
-  for (int i = 0; i < n; i++) {
-    if (!pieces[i] || !strcmp(inner[i], "0")) continue;
-    const char *col = sum_terms(i, inner);
-    const char *w = tu_add(loop ? tu_mul("o", width) : "0", col);
-    const char *pw = pool_printf("whole%s%s", strcmp(w, "0") ? " + " : "", strcmp(w, "0") ? w : "");
-    const char *pp = loop ? pool_printf("p%d + %s", i, tu_mul("o", inner[i])) : pool_printf("p%d", i);
-    const char *bytes = pool_printf("(size_t)%s * sizeof(%s)", inner[i], t);
-    if (join) pr_line(e->p, "memcpy(%s, %s, %s);", pw, pp, bytes);
-    else pr_line(e->p, "memcpy(%s, %s, %s);", pp, pw, bytes);
-  }
-  if (loop) pr_line(e->p, "}");
+  move_print_c(e->p, &call);
   return 0;
 }
 
@@ -192,28 +186,19 @@ int tu_index_grad(EmitCtx *e, const char *dx_slot, const char *idx_slot, const c
     return em_fail(e, "%s is %s (int32 or int64 supported)", idx_slot, rt_dtype_name(idx->dtype));
   SymDim ni = spec_numel(em_spec(e, idx)), nd = spec_numel(em_spec(e, dout));
   if (ni.a != nd.a || ni.c != nd.c) return em_fail(e, "%s and %s differ in element count", idx_slot, dout_slot);
-  const char *t = em_ctype(dt), *it = em_ctype(idx->dtype);
-  pr_line(e->p, "const %s *idx = %s;", it, em_ptr(e, idx, 1));
-  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
-  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
-  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) dx[i] = 0;", em_numel(e, dx));
+  MoveCall call = {.kind = MOVE_TAKE_GRAD, .type = em_ctype(dt), .itype = em_ctype(idx->dtype)};
+  call.idx = em_ptr(e, idx, 1);
+  call.dout = em_ptr(e, dout, 1);
+  call.dx = em_ptr(e, dx, 0);
+  call.dx_numel = em_numel(e, dx);
   int r = tu_rank(e, dx);
   if (r == 0) { /* one element */
-    pr_line(e->p, "dx[0] = %s; /* a 0-D X, as Paddle's kernel */", scalar);
-    pr_line(e->p, "(void)idx, (void)dout;");
-    return 0;
+    call.scalar = scalar;
+  } else {
+    call.n = em_dim(e, dx, axis), call.len = dropped ? "1" : em_dim(e, dout, axis);
+    call.post = em_prod(e, dx, axis + 1, r), call.outer = em_prod(e, dx, 0, axis);
   }
-  pr_line(e->p, "const int64_t n = %s, len = %s, post = %s;", em_dim(e, dx, axis), dropped ? "1" : em_dim(e, dout, axis),
-          em_prod(e, dx, axis + 1, r));
-  pr_line(e->p, "int64_t at = 0;");
-  pr_line(e->p, "for (int64_t a = 0; a < %s; a++) {", em_prod(e, dx, 0, axis));
-  pr_line(e->p, "for (int64_t j = 0; j < len; j++) {");
-  pr_line(e->p, "for (int64_t b = 0; b < post; b++) {");
-  pr_line(e->p, "dx[(a * n + (int64_t)idx[at]) * post + b] += dout[at];");
-  pr_line(e->p, "at++;");
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
+  move_print_c(e->p, &call);
   return 0;
 }
 

@@ -1,15 +1,20 @@
 /* Emission helpers shared by the tensor-family ops (copies, transposes,
  * slices, broadcasts, gathers, reductions): C expressions for sizes and
- * strides, checked element types, and the calls to the data-movement
- * kernels of runtime/rt_tensor.h. */
+ * strides, checked element types, and the data-movement kernels (the
+ * calls of runtime/rt_tensor.h and the copies' loops) as MoveCall records
+ * (move_call.h) they print. */
 #ifndef PADDLEC_OPS_TENSOR_UTIL_H
 #define PADDLEC_OPS_TENSOR_UTIL_H
 
+#include "move_call.h"
 #include "ops.h"
 
 /* a * b and a + b as C expressions, folding "0" and "1". */
 const char *tu_mul(const char *a, const char *b);
 const char *tu_add(const char *a, const char *b);
+/* terms[0] + ... + terms[n-1] with the numbers among them folded into
+ * one, after the other terms ("0" when n is 0). */
+const char *tu_sum(int n, const char *const *terms);
 /* 1 when the dim is the constant 1. */
 int tu_is_one(SymDim d);
 
@@ -32,11 +37,15 @@ int tu_copy(EmitCtx *e, const Var *x, const Var *out);
  * ...; their grads take X@GRAD's shape from XShape). */
 int tu_grad_copy(EmitCtx *e);
 
-/* Emits rt_copy_strided: out (contiguous, dims[rank]) takes the elements of
- * x at `offset` + sum(i[k] * strides[k]).  Dims that are the constant "1"
- * are left out of the call. */
+/* Emits rt_copy_strided (a MoveCall): out (contiguous, dims[rank]) takes
+ * the elements of x at `offset` + sum(i[k] * strides[k]).  Dims that are
+ * the constant "1" are left out of the call. */
 int tu_strided_copy(EmitCtx *e, const Var *x, const char *offset, const Var *out, int rank,
                     const char *const *dims, const char *const *strides);
+/* The same copy as a record (MOVE_COPY_STRIDED, or MOVE_ONE for one
+ * element) for the caller to print with move_print_c. */
+int tu_strided_call(EmitCtx *e, const Var *x, const char *offset, const Var *out, int rank,
+                    const char *const *dims, const char *const *strides, MoveCall *call);
 
 /* Pieces laid side by side in rows: viewing the whole as [outer, W] and
  * piece i as [outer, inner[i]], piece i fills columns [sum(inner[:i]),
