@@ -15,6 +15,7 @@
  * offset (a run-time size B - offset) is refused. */
 #include "../util.h"
 #include "ops.h"
+#include "slice_call.h"
 #include "tensor_util.h"
 
 /* The IntArray from tensors `list_slot` or `slot`, else attribute `attr`:
@@ -119,23 +120,21 @@ static int emit_crop_tensor_grad(EmitCtx *e) {
   if (!ko) return em_fail(e, "offsets held in tensors unknown at compile time are not supported");
   int r = tu_rank(e, x);
   if (no != r || tu_rank(e, dout) != r) return em_fail(e, "offsets and Out@GRAD need %d values / dims", r);
-  const char *xs[RT_MAX_RANK], *at = "0";
-  tu_strides(e, x, xs);
+  SliceCall call = {.kind = SLICE_CROP_GRAD, .type = em_ctype(dx->dtype), .rank = r};
+  tu_strides(e, x, call.strides);
   for (int i = 0; i < r; i++) {
     int64_t xd = em_const_dim(e, x, i), od = em_const_dim(e, dout, i);
     if (off[i] < 0) return em_fail(e, "offset %lld of dim %d is negative", (long long)off[i], i);
     if (xd < 0 ? od >= 0 || off[i] != 0 : od < 0 || off[i] + od > xd)
       return em_fail(e, "dim %d: Out@GRAD (%s) at offset %lld does not fit X (%s)", i, em_dim(e, dout, i),
                      (long long)off[i], em_dim(e, x, i));
-    at = tu_add(at, tu_mul(pool_printf("(i%d + %lld)", i, (long long)off[i]), xs[i]));
+    call.offsets[i] = pool_printf("%lld", (long long)off[i]);
+    call.dims[i] = em_dim(e, dout, i);
   }
-  const char *t = em_ctype(dx->dtype);
-  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
-  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
-  pr_line(e->p, "for (int64_t q = 0; q < %s; q++) dx[q] = 0;", em_numel(e, dx));
-  pr_line(e->p, "int64_t p = 0;");
-  for (int i = 0; i < r; i++) pr_line(e->p, "for (int64_t i%d = 0; i%d < %s; i%d++)", i, i, em_dim(e, dout, i), i);
-  pr_line(e->p, "  dx[%s] = dout[p++];", at);
+  call.dout = em_ptr(e, dout, 1);
+  call.dx = em_ptr(e, dx, 0);
+  call.numel = em_numel(e, dx);
+  slice_print_c(e->p, &call);
   return 0;
 }
 

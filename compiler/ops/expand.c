@@ -24,7 +24,9 @@
 #include <string.h>
 
 #include "../util.h"
+#include "move_call.h"
 #include "ops.h"
+#include "slice_call.h"
 #include "tensor_util.h"
 
 /* tensor_list_len() of the tensors in `slot`; -1 after an error. */
@@ -181,8 +183,8 @@ static int infer_broadcast_tensors(OpCtx *c) {
 /* ---- emission ---- */
 
 /* Out = X broadcast numpy-style (X's dims aligned to the right; a dim of 1
- * repeats). */
-static int emit_broadcast(EmitCtx *e, Var *x, Var *out) {
+ * repeats); `braced`: the copy in braces of its own. */
+static int emit_broadcast(EmitCtx *e, Var *x, Var *out, int braced) {
   if (!x || !out) return -1;
   if (x->dtype != out->dtype) return em_fail(e, "X and Out differ in dtype");
   const VarSpec *xs = em_spec(e, x), *os = em_spec(e, out);
@@ -200,7 +202,11 @@ static int emit_broadcast(EmitCtx *e, Var *x, Var *out) {
                      em_sym(xs->d[j]), dims[i]);
     else return em_fail(e, "dim %d of X (%s) does not broadcast to %s", j, em_sym(xs->d[j]), dims[i]);
   }
-  return tu_strided_copy(e, x, "0", out, r, dims, st);
+  MoveCall call;
+  if (tu_strided_call(e, x, "0", out, r, dims, st, &call)) return -1;
+  call.braced = braced;
+  move_print_c(e->p, &call);
+  return 0;
 }
 
 /* The view of `out` (Out, or Out@GRAD) as X repeated along each dim (X
@@ -245,15 +251,12 @@ static int emit_repeat(EmitCtx *e) {
   return tu_strided_copy(e, x, "0", out, 2 * r, dims, st);
 }
 
-static int emit_expand(EmitCtx *e) { return emit_broadcast(e, tu_in(e, "X", 0), tu_out(e, "Out", 0)); }
+static int emit_expand(EmitCtx *e) { return emit_broadcast(e, tu_in(e, "X", 0), tu_out(e, "Out", 0), 0); }
 
 static int emit_broadcast_tensors(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
-  for (int i = 0; i < ctx_nout(&c, "Out"); i++) {
-    pr_line(e->p, "{");
-    if (emit_broadcast(e, tu_in(e, "X", i), tu_out(e, "Out", i))) return -1;
-    pr_line(e->p, "}");
-  }
+  for (int i = 0; i < ctx_nout(&c, "Out"); i++)
+    if (emit_broadcast(e, tu_in(e, "X", i), tu_out(e, "Out", i), 1)) return -1;
   return 0;
 }
 
@@ -268,8 +271,9 @@ static int emit_broadcast_tensors(EmitCtx *e) {
  * is walked once in memory order, one task; each X@GRAD element starts at
  * 0 and adds its terms in that order (Paddle sums with Eigen over the
  * repeat axes, in an order of its own: results agree to rounding).  With
- * nothing repeated, X@GRAD = Out@GRAD. */
-static int repeat_grad(EmitCtx *e, const Var *dout, const Var *dx) {
+ * nothing repeated, X@GRAD = Out@GRAD.  `braced`: the kernel in braces of
+ * its own. */
+static int repeat_grad(EmitCtx *e, const Var *dout, const Var *dx, int braced) {
   if ((dx->dtype != RT_DT_FP32 && dx->dtype != RT_DT_FP64) || dout->dtype != dx->dtype)
     return em_fail(e, "%s of %s (Out@GRAD %s) is not supported (float32 or float64)", e->op->type,
                    rt_dtype_name(dx->dtype), rt_dtype_name(dout->dtype));
@@ -279,7 +283,8 @@ static int repeat_grad(EmitCtx *e, const Var *dout, const Var *dx) {
   if (r < 0) return -1;
   /* loops: the dims that are not 1, adjacent dims of one kind (repeat:
    * stride 0; X's own: X's strides, which then chain) merged */
-  const char *n[2 * RT_MAX_RANK], *xs[2 * RT_MAX_RANK];
+  SliceCall call = {.kind = SLICE_REPEAT_GRAD, .type = em_ctype(dx->dtype), .braced = braced};
+  const char **n = call.dims, **xs = call.strides;
   int nl = 0, reduce = 0;
   for (int i = 0; i < 2 * r; i++) {
     if (tu_is_one(d[i])) continue;
@@ -293,30 +298,18 @@ static int repeat_grad(EmitCtx *e, const Var *dout, const Var *dx) {
       xs[nl++] = st[i];
     }
   }
-  const char *t = em_ctype(dx->dtype);
-  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
-  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
-  if (!reduce) {
-    pr_line(e->p, "for (int64_t i = 0; i < %s; i++) dx[i] = dout[i];", em_numel(e, dx));
-    return 0;
-  }
-  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) dx[i] = 0;", em_numel(e, dx));
-  for (int k = 0; k < nl; k++) pr_line(e->p, "const int64_t n%d = %s;", k, n[k]);
-  pr_line(e->p, "int64_t at = 0;");
-  const char *xi = "0";
-  for (int k = 0; k < nl; k++) {
-    pr_line(e->p, "for (int64_t i%d = 0; i%d < n%d; i%d++) {", k, k, k, k);
-    xi = tu_add(xi, tu_mul(pool_printf("i%d", k), xs[k]));
-  }
-  pr_line(e->p, "dx[%s] += dout[at++];", xi);
-  for (int k = 0; k < nl; k++) pr_line(e->p, "}");
+  call.rank = nl, call.reduce = reduce;
+  call.dout = em_ptr(e, dout, 1);
+  call.dx = em_ptr(e, dx, 0);
+  call.numel = em_numel(e, dx);
+  slice_print_c(e->p, &call);
   return 0;
 }
 
 static int emit_repeat_grad(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *dout = tu_in(e, "Out@GRAD", 0), *dx = tu_out(e, "X@GRAD", 0);
   if (!x || !dout || !dx) return -1;
-  return repeat_grad(e, dout, dx);
+  return repeat_grad(e, dout, dx, 0);
 }
 
 /* broadcast_tensors_grad (X*, Out@GRAD* -> X@GRAD*, each may be absent;
@@ -329,9 +322,7 @@ static int emit_broadcast_tensors_grad(EmitCtx *e) {
     if (!ctx_out(&c, "X@GRAD", i)) continue;
     Var *x = tu_in(e, "X", i), *dout = tu_in(e, "Out@GRAD", i), *dx = tu_out(e, "X@GRAD", i);
     if (!x || !dout || !dx) return -1;
-    pr_line(e->p, "{");
-    if (repeat_grad(e, dout, dx)) return -1;
-    pr_line(e->p, "}");
+    if (repeat_grad(e, dout, dx, 1)) return -1;
   }
   return 0;
 }

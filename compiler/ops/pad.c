@@ -25,6 +25,7 @@
 #include "move_call.h"
 #include "ops.h"
 #include "rt_cnn.h"
+#include "slice_call.h"
 #include "tensor_util.h"
 
 /* in + a + b, or unknown when `in` is unknown (Paddle's compile-time rule). */
@@ -107,10 +108,10 @@ static int const_dims(EmitCtx *e, const Var *x, const int *idx, int n, int64_t *
 /* Checks the padding against the input (what Paddle's kernel requires) and
  * prints the rt_pad3d call over the `outer` slices of X (dims [0, nouter)):
  * Out = pad(X); for a grad op X@GRAD = rt_pad3d_grad(Out@GRAD), where
- * Out@GRAD must hold the padded elements.  float32, or with f64_ok also
- * float64 (rt_pad3d_f64 / rt_pad3d_grad_f64). */
+ * Out@GRAD must hold the padded elements (the record declares the RtPad3d
+ * first, as geo).  float32, or with f64_ok also float64 (rt_pad3d_f64 /
+ * rt_pad3d_grad_f64). */
 static int pad3d_call(EmitCtx *e, const RtPad3d *p, int nouter, int grad, int f64_ok) {
-  static const char *const modes[] = {"RT_PAD_CONSTANT", "RT_PAD_REFLECT", "RT_PAD_REPLICATE", "RT_PAD_CIRCULAR"};
   Var *x = tu_in(e, "X", 0), *src = grad ? tu_in(e, "Out@GRAD", 0) : x;
   Var *dst = tu_out(e, grad ? "X@GRAD" : "Out", 0);
   if (!x || !src || !dst) return -1;
@@ -133,14 +134,9 @@ static int pad3d_call(EmitCtx *e, const RtPad3d *p, int nouter, int grad, int f6
   for (int i = 0; i < 3; i++) per *= p->in[i] + p->pads[2 * i] + p->pads[2 * i + 1];
   if (outer.a * per != n.a || outer.c * per != n.c)
     return em_fail(e, "%s does not hold the padded elements of X", grad ? "Out@GRAD" : "Out");
-  pr_line(e->p, "static const RtPad3d geo = {");
-  pr_line(e->p, ".mode = %s, .value = %s, .inner = %lld, .in = {%lld, %lld, %lld},", modes[p->mode],
-          em_float(p->value), (long long)p->inner, (long long)p->in[0], (long long)p->in[1], (long long)p->in[2]);
-  pr_line(e->p, ".pads = {%lld, %lld, %lld, %lld, %lld, %lld},", (long long)p->pads[0], (long long)p->pads[1],
-          (long long)p->pads[2], (long long)p->pads[3], (long long)p->pads[4], (long long)p->pads[5]);
-  pr_line(e->p, "};");
-  move_print_c(e->p, &(MoveCall){.kind = grad ? MOVE_PAD3D_GRAD : MOVE_PAD3D, .geo = "geo", .outer = em_sym(outer),
-                                 .src = em_ptr(e, src, 1), .dst = em_ptr(e, dst, 0), .f64 = dt == RT_DT_FP64});
+  move_print_c(e->p, &(MoveCall){.kind = grad ? MOVE_PAD3D_GRAD : MOVE_PAD3D, .pad3d = p, .geo = "geo",
+                                 .outer = em_sym(outer), .src = em_ptr(e, src, 1), .dst = em_ptr(e, dst, 0),
+                                 .f64 = dt == RT_DT_FP64});
   return 0;
 }
 
@@ -192,6 +188,15 @@ static int emit_pad2d_grad(EmitCtx *e) { return emit_pad2d_any(e, 1); }
 static int emit_pad3d(EmitCtx *e) { return emit_pad3d_any(e, 0); }
 static int emit_pad3d_grad(EmitCtx *e) { return emit_pad3d_any(e, 1); }
 
+/* The rows of pad and pad_grad: X's dims (small: X, or X@GRAD), Out's
+ * (big: Out, or Out@GRAD) and the padding before X along each dim. */
+static void pad_rows(EmitCtx *e, const Var *small, const Var *big, int r, const int64_t *p, SliceCall *call) {
+  for (int i = 0; i < r; i++) {
+    call->dims[i] = em_dim(e, small, i), call->odims[i] = em_dim(e, big, i);
+    call->offsets[i] = pool_printf("%lld", (long long)p[2 * i]);
+  }
+}
+
 /* pad: constant padding of any rank and element type.  Out is filled with
  * the value, then each row (last dim) of X is copied to its place. */
 static int emit_pad(EmitCtx *e) {
@@ -206,20 +211,13 @@ static int emit_pad(EmitCtx *e) {
   if (attr_ints(e->op, "paddings", &p) != 2 * r || r < 1) return em_fail(e, "paddings must have 2 values per dim");
   for (int i = 0; i < 2 * r; i++)
     if (p[i] < 0) return em_fail(e, "negative paddings are not supported");
-  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, x, 1));
-  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
-  pr_line(e->p, "const %s v = (%s)%s;", t, t, em_float(attr_float(e->op, "pad_value", 0)));
-  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) out[i] = v;", em_numel(e, out));
-  /* offset of X's element (i0, ..., i{r-2}, 0) in Out, built dim by dim */
-  const char *off = "0";
-  for (int i = 0; i < r - 1; i++) {
-    pr_line(e->p, "for (int64_t i%d = 0; i%d < %s; i%d++) {", i, i, em_dim(e, x, i), i);
-    off = pool_printf("(%s) * %s + i%d + %lld", off, em_dim(e, out, i), i, (long long)p[2 * i]);
-  }
-  pr_line(e->p, "memcpy(out + (%s) * %s + %lld, x, sizeof(%s) * (size_t)%s);", off, em_dim(e, out, r - 1),
-          (long long)p[2 * r - 2], t, em_dim(e, x, r - 1));
-  pr_line(e->p, "x += %s;", em_dim(e, x, r - 1));
-  for (int i = 0; i < r - 1; i++) pr_line(e->p, "}");
+  SliceCall call = {.kind = SLICE_PAD, .type = t, .rank = r};
+  call.x = em_ptr(e, x, 1);
+  call.out = em_ptr(e, out, 0);
+  call.value = em_float(attr_float(e->op, "pad_value", 0));
+  call.numel = em_numel(e, out);
+  pad_rows(e, x, out, r, p, &call);
+  slice_print_c(e->p, &call);
   return 0;
 }
 
@@ -257,17 +255,11 @@ static int emit_pad_grad(EmitCtx *e) {
   if (attr_ints(e->op, "paddings", &p) != 2 * r || r < 1) return em_fail(e, "paddings must have 2 values per dim");
   for (int i = 0; i < 2 * r; i++)
     if (p[i] < 0) return em_fail(e, "negative paddings are not supported");
-  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
-  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
-  const char *off = "0";
-  for (int i = 0; i < r - 1; i++) {
-    pr_line(e->p, "for (int64_t i%d = 0; i%d < %s; i%d++) {", i, i, em_dim(e, dx, i), i);
-    off = pool_printf("(%s) * %s + i%d + %lld", off, em_dim(e, dout, i), i, (long long)p[2 * i]);
-  }
-  pr_line(e->p, "memcpy(dx, dout + (%s) * %s + %lld, sizeof(%s) * (size_t)%s);", off, em_dim(e, dout, r - 1),
-          (long long)p[2 * r - 2], t, em_dim(e, dx, r - 1));
-  pr_line(e->p, "dx += %s;", em_dim(e, dx, r - 1));
-  for (int i = 0; i < r - 1; i++) pr_line(e->p, "}");
+  SliceCall call = {.kind = SLICE_PAD_GRAD, .type = t, .rank = r};
+  call.dout = em_ptr(e, dout, 1);
+  call.dx = em_ptr(e, dx, 0);
+  pad_rows(e, dx, dout, r, p, &call);
+  slice_print_c(e->p, &call);
   return 0;
 }
 

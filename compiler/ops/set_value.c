@@ -26,6 +26,7 @@
 
 #include "../util.h"
 #include "ops.h"
+#include "slice_call.h"
 #include "tensor_util.h"
 
 static int infer_set_value(OpCtx *c) {
@@ -142,6 +143,16 @@ static int attr_values(EmitCtx *e, int dt, const char ***lits, VarSpec *vs) {
   return n;
 }
 
+/* The slice's dims into the record: their element counts, and where a
+ * sliced one starts and its step. */
+static void slice_dims(int r, const SymDim *count, const SliceAxis *sl, const int *sliced, SliceCall *call) {
+  for (int d = 0; d < r; d++) {
+    call->dims[d] = em_sym(count[d]);
+    call->start[d] = sliced[d] ? pool_printf("%lld", (long long)sl[d].start) : NULL;
+    call->step[d] = sliced[d] ? pool_printf("%lld", (long long)sl[d].step) : NULL;
+  }
+}
+
 /* The value attributes, where Paddle's kernel does not read them. */
 static void supersede_value_attrs(const Op *op) {
   static const char *const attrs[] = {"shape", "values", "fp32_values", "fp64_values", "int32_values",
@@ -165,7 +176,7 @@ static int emit_set_value(EmitCtx *e) {
   /* the slice: every dim whole, then the sliced axes */
   const VarSpec *xs = em_spec(e, x);
   SymDim count[RT_MAX_RANK] = {{0, 0}};
-  SliceAxis sl[RT_MAX_RANK];
+  SliceAxis sl[RT_MAX_RANK] = {{0, 0, 0, 0}};
   int sliced[RT_MAX_RANK] = {0}, empty = 0;
   for (int d = 0; d < r; d++) count[d] = xs->d[d];
   for (int i = 0; i < na; i++) {
@@ -181,7 +192,7 @@ static int emit_set_value(EmitCtx *e) {
   if (tu_copy(e, x, out)) return -1;
   if (empty) {
     supersede_value_attrs(e->op); /* nothing is assigned */
-    pr_line(e->p, "/* the slice is empty: Out = Input */");
+    slice_print_c(e->p, &(SliceCall){.kind = SLICE_SET, .empty = 1});
     return 0;
   }
   /* the dims the value broadcasts against: decrease_axes out, none_axes in */
@@ -221,36 +232,13 @@ static int emit_set_value(EmitCtx *e) {
     acc = tu_mul(acc, em_sym(vd));
   }
   /* Out[start + s * step] = value, over the slice */
-  const char *t = em_ctype(dt), *ost[RT_MAX_RANK], *oi = "0", *vi = "0";
-  tu_strides(e, x, ost);
-  pr_line(e->p, "{");
-  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
-  if (vt) {
-    pr_line(e->p, "const %s *val = %s;", t, em_ptr(e, vt, 1));
-  } else {
-    const char *list = "";
-    for (int i = 0; i < nvals; i++) list = pool_printf("%s%s%s", list, i ? ", " : "", lits[i]);
-    pr_line(e->p, "static const %s val[%d] = {%s};", t, nvals, list);
-  }
-  int loops = 0;
-  for (int d = 0; d < r; d++) {
-    const char *n = em_sym(count[d]), *pos;
-    if (!strcmp(n, "1")) {
-      pos = sliced[d] ? pool_printf("%lld", (long long)sl[d].start) : "0";
-    } else {
-      pr_line(e->p, "for (int64_t s%d = 0; s%d < %s; s%d++) {", d, d, n, d);
-      loops++;
-      const char *sv = pool_printf("s%d", d);
-      pos = sliced[d] ? tu_add(pool_printf("%lld", (long long)sl[d].start),
-                               tu_mul(sv, pool_printf("%lld", (long long)sl[d].step)))
-                      : sv;
-      if (to_assign[d] >= 0) vi = tu_add(vi, tu_mul(sv, vst[to_assign[d]]));
-    }
-    if (strcmp(pos, "0")) oi = tu_add(oi, tu_mul(pool_printf("(%s)", pos), ost[d]));
-  }
-  pr_line(e->p, "out[%s] = val[%s];", oi, vi);
-  for (int k = 0; k < loops; k++) pr_line(e->p, "}");
-  pr_line(e->p, "}");
+  SliceCall call = {.kind = SLICE_SET, .type = em_ctype(dt), .rank = r, .vals = lits, .nvals = nvals};
+  tu_strides(e, x, call.strides);
+  call.out = em_ptr(e, out, 0);
+  if (vt) call.val = em_ptr(e, vt, 1);
+  slice_dims(r, count, sl, sliced, &call);
+  for (int d = 0; d < r; d++) call.vstrides[d] = to_assign[d] >= 0 ? vst[to_assign[d]] : NULL;
+  slice_print_c(e->p, &call);
   return 0;
 }
 
@@ -316,36 +304,6 @@ static int sym_prod(const SymDim *d, int n, SymDim *out) {
 
 static int sym_eq(SymDim a, SymDim b) { return a.a == b.a && a.c == b.c; }
 
-/* Loops over the slice (the forward's elements), an axis with a negative
- * step walked from its lowest address up, as Paddle's grad kernel sums;
- * *oi: the element's offset in Out@GRAD, *vi: its offset in the value
- * (vst: the value's stride along each dim, NULL for none).  Returns the
- * loops opened. */
-static int open_slice_loops(EmitCtx *e, int r, const SymDim *count, const SliceAxis *sl, const int *sliced,
-                            const char *const *ost, const char *const *vst, const char **oi, const char **vi) {
-  int loops = 0;
-  *oi = "0", *vi = "0";
-  for (int d = 0; d < r; d++) {
-    const char *n = em_sym(count[d]), *pos;
-    if (!strcmp(n, "1")) {
-      pos = sliced[d] ? pool_printf("%lld", (long long)sl[d].start) : "0";
-    } else {
-      if (sliced[d] && sl[d].step < 0)
-        pr_line(e->p, "for (int64_t s%d = %s - 1; s%d >= 0; s%d--) {", d, n, d, d);
-      else
-        pr_line(e->p, "for (int64_t s%d = 0; s%d < %s; s%d++) {", d, d, n, d);
-      loops++;
-      const char *sv = pool_printf("s%d", d);
-      pos = sliced[d] ? tu_add(pool_printf("%lld", (long long)sl[d].start),
-                               tu_mul(sv, pool_printf("%lld", (long long)sl[d].step)))
-                      : sv;
-      if (vst) *vi = tu_add(*vi, tu_mul(sv, vst[d]));
-    }
-    if (strcmp(pos, "0")) *oi = tu_add(*oi, tu_mul(pool_printf("(%s)", pos), ost[d]));
-  }
-  return loops;
-}
-
 /* set_value_grad (Out@GRAD, ValueTensor, Starts/Ends/StepsTensorList ->
  * Input@GRAD, ValueTensor@GRAD, either absent; phi SetValueGradKernel /
  * SetValueWithTensorGradKernel).  Paddle's grad op maker makes it only for
@@ -388,7 +346,7 @@ static int emit_set_value_grad(EmitCtx *e) {
     return -1;
   const VarSpec *xs = em_spec(e, dout);
   SymDim count[RT_MAX_RANK] = {{0, 0}};
-  SliceAxis sl[RT_MAX_RANK];
+  SliceAxis sl[RT_MAX_RANK] = {{0, 0, 0, 0}};
   int sliced[RT_MAX_RANK] = {0}, empty = 0;
   for (int d = 0; d < r; d++) count[d] = xs->d[d];
   for (int i = 0; i < na; i++) {
@@ -404,8 +362,12 @@ static int emit_set_value_grad(EmitCtx *e) {
     count[a] = (SymDim){0, sl[a].count};
     empty |= sl[a].count == 0;
   }
-  const char *t = em_ctype(dt), *ost[RT_MAX_RANK];
-  tu_strides(e, dout, ost);
+  /* the slice's loops, an axis with a negative step walked from its lowest
+   * address up, as Paddle's grad kernel sums */
+  SliceCall call = {.kind = SLICE_SET_ZERO, .type = em_ctype(dt), .rank = r, .empty = empty};
+  tu_strides(e, dout, call.strides);
+  slice_dims(r, count, sl, sliced, &call);
+  for (int d = 0; d < r; d++) call.down[d] = sliced[d] && sl[d].step < 0;
   if (dv) { /* first: Input@GRAD may be Out@GRAD's buffer */
     const VarSpec *vs = em_spec(e, vt);
     SymDim fake[RT_MAX_RANK] = {{0, 0}}, vnumel, fnumel;
@@ -432,33 +394,23 @@ static int emit_set_value_grad(EmitCtx *e) {
     if (sym_prod(vs->d, vs->rank, &vnumel) || sym_prod(fake, r, &fnumel) || !sym_eq(vnumel, fnumel))
       return em_fail(e, "Paddle's kernel sums into ValueTensor with dims that do not hold its elements "
                         "(none_axes or leading 1s it does not line up); not supported");
-    const char *vst[RT_MAX_RANK], *acc = "1";
+    SliceCall g = call;
+    const char *acc = "1";
     for (int d = r - 1; d >= 0; d--) {
-      vst[d] = sym_eq(fake[d], (SymDim){0, 1}) ? "0" : acc;
+      g.vstrides[d] = sym_eq(fake[d], (SymDim){0, 1}) ? "0" : acc;
       acc = tu_mul(acc, em_sym(fake[d]));
     }
-    pr_line(e->p, "{");
-    pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
-    pr_line(e->p, "%s *dv = %s;", t, em_ptr(e, dv, 0));
-    pr_line(e->p, "memset(dv, 0, (size_t)(%s) * sizeof *dv);", em_numel(e, dv));
-    if (!empty) {
-      const char *oi, *vi;
-      int loops = open_slice_loops(e, r, count, sl, sliced, ost, vst, &oi, &vi);
-      pr_line(e->p, "dv[%s] += dout[%s];", vi, oi);
-      for (int k = 0; k < loops; k++) pr_line(e->p, "}");
-    }
-    pr_line(e->p, "}");
+    g.kind = SLICE_SET_GRAD;
+    g.dout = em_ptr(e, dout, 1);
+    g.dv = em_ptr(e, dv, 0);
+    g.numel = em_numel(e, dv);
+    slice_print_c(e->p, &g);
   }
   if (dx) {
     if (tu_copy(e, dout, dx)) return -1;
     if (!empty) {
-      pr_line(e->p, "{");
-      pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
-      const char *oi, *vi;
-      int loops = open_slice_loops(e, r, count, sl, sliced, ost, NULL, &oi, &vi);
-      pr_line(e->p, "dx[%s] = (%s)0;", oi, t);
-      for (int k = 0; k < loops; k++) pr_line(e->p, "}");
-      pr_line(e->p, "}");
+      call.dx = em_ptr(e, dx, 0);
+      slice_print_c(e->p, &call);
     }
   }
   return 0;

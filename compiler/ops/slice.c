@@ -34,6 +34,7 @@
 #include "../consteval.h"
 #include "../util.h"
 #include "ops.h"
+#include "slice_call.h"
 #include "tensor_util.h"
 
 static int64_t clamp64(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : v > hi ? hi : v; }
@@ -311,7 +312,7 @@ static int emit_slice_op(EmitCtx *e, int strided) {
   int empty;
   if (slice_geometry(e, x, out, strided, &offset, dims, st, &empty)) return -1;
   if (empty) {
-    pr_line(e->p, "/* the slice is empty */");
+    slice_print_c(e->p, &(SliceCall){.kind = SLICE_EMPTY});
     return 0;
   }
   return tu_strided_copy(e, x, offset, out, tu_rank(e, x), dims, st);
@@ -325,26 +326,15 @@ static int emit_slice_grad_op(EmitCtx *e, int strided) {
   Var *x = tu_in(e, "Input", 0), *dout = tu_in(e, "Out@GRAD", 0), *dx = tu_out(e, "Input@GRAD", 0);
   if (!x || !dout || !dx) return -1;
   if (dout->dtype != dx->dtype) return em_fail(e, "Out@GRAD and Input@GRAD differ in dtype");
-  const char *offset, *dims[RT_MAX_RANK] = {0}, *st[RT_MAX_RANK] = {0};
+  const char *offset, *dims[RT_MAX_RANK], *st[RT_MAX_RANK];
   int empty, rank = tu_rank(e, x);
   if (slice_geometry(e, x, dout, strided, &offset, dims, st, &empty)) return -1;
-  const char *t = em_ctype(dx->dtype);
-  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
-  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) dx[i] = 0;", em_numel(e, dx));
-  if (empty) return 0;
-  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
-  pr_line(e->p, "%s *at = dx + %s;", t, offset);
-  pr_line(e->p, "int64_t k = 0;");
-  const char *dst = "0";
-  int nl = 0;
-  for (int a = 0; a < rank; a++) {
-    if (!dims[a] || !strcmp(dims[a], "1")) continue; /* slice_geometry sets every dim of the rank */
-    pr_line(e->p, "for (int64_t i%d = 0; i%d < %s; i%d++) {", a, a, dims[a], a);
-    dst = tu_add(dst, tu_mul(pool_printf("i%d", a), st[a]));
-    nl++;
-  }
-  pr_line(e->p, "at[%s] = dout[k++];", dst);
-  for (int l = 0; l < nl; l++) pr_line(e->p, "}");
+  SliceCall call = {.kind = SLICE_GRAD, .type = em_ctype(dx->dtype), .rank = rank, .offset = offset, .empty = empty};
+  call.dx = em_ptr(e, dx, 0);
+  call.numel = em_numel(e, dx);
+  if (!empty) call.dout = em_ptr(e, dout, 1);
+  for (int a = 0; a < rank; a++) call.dims[a] = dims[a], call.strides[a] = st[a]; /* slice_geometry sets them all */
+  slice_print_c(e->p, &call);
   return 0;
 }
 

@@ -1,0 +1,184 @@
+/* The C printer of kernels over a box of a tensor (slice_call.h). */
+#include "slice_call.h"
+
+#include <string.h>
+
+#include "../util.h"
+#include "tensor_util.h"
+
+/* phi SliceGradKernel / StridedSliceGradKernel: zeros, then dout's
+ * elements in order where the forward read its elements. */
+static void print_slice_grad(Printer *p, const SliceCall *c) {
+  const char *t = c->type;
+  pr_line(p, "%s *dx = %s;", t, c->dx);
+  pr_line(p, "for (int64_t i = 0; i < %s; i++) dx[i] = 0;", c->numel);
+  if (c->empty) return;
+  pr_line(p, "const %s *dout = %s;", t, c->dout);
+  pr_line(p, "%s *at = dx + %s;", t, c->offset);
+  pr_line(p, "int64_t k = 0;");
+  const char *dst = "0";
+  int nl = 0;
+  for (int a = 0; a < c->rank; a++) {
+    if (!strcmp(c->dims[a], "1")) continue;
+    pr_line(p, "for (int64_t i%d = 0; i%d < %s; i%d++) {", a, a, c->dims[a], a);
+    dst = tu_add(dst, tu_mul(pool_printf("i%d", a), c->strides[a]));
+    nl++;
+  }
+  pr_line(p, "at[%s] = dout[k++];", dst);
+  pr_close(p, nl);
+}
+
+/* phi CropTensorGradKernel: zeros, then dout at the offsets. */
+static void print_crop_grad(Printer *p, const SliceCall *c) {
+  const char *t = c->type, *at = "0";
+  for (int i = 0; i < c->rank; i++) at = tu_add(at, tu_mul(pool_printf("(i%d + %s)", i, c->offsets[i]), c->strides[i]));
+  pr_line(p, "const %s *dout = %s;", t, c->dout);
+  pr_line(p, "%s *dx = %s;", t, c->dx);
+  pr_line(p, "for (int64_t q = 0; q < %s; q++) dx[q] = 0;", c->numel);
+  pr_line(p, "int64_t p = 0;");
+  for (int i = 0; i < c->rank; i++) pr_line(p, "for (int64_t i%d = 0; i%d < %s; i%d++)", i, i, c->dims[i], i);
+  pr_line(p, "  dx[%s] = dout[p++];", at);
+}
+
+/* Loops over set_value's slice, s<d> counting the elements taken along
+ * dim d (down: from the last one, so the addresses go up); *oi: the
+ * element's offset in the sliced tensor, *vi: in the value.  Returns the
+ * loops opened. */
+static int open_set_loops(Printer *p, const SliceCall *c, const char **oi, const char **vi) {
+  int loops = 0;
+  *oi = "0", *vi = "0";
+  for (int d = 0; d < c->rank; d++) {
+    const char *n = c->dims[d], *pos;
+    if (!strcmp(n, "1")) {
+      pos = c->start[d] ? c->start[d] : "0";
+    } else {
+      if (c->down[d]) pr_line(p, "for (int64_t s%d = %s - 1; s%d >= 0; s%d--) {", d, n, d, d);
+      else pr_line(p, "for (int64_t s%d = 0; s%d < %s; s%d++) {", d, d, n, d);
+      loops++;
+      const char *sv = pool_printf("s%d", d);
+      pos = c->start[d] ? tu_add(c->start[d], tu_mul(sv, c->step[d])) : sv;
+      if (c->vstrides[d]) *vi = tu_add(*vi, tu_mul(sv, c->vstrides[d]));
+    }
+    if (strcmp(pos, "0")) *oi = tu_add(*oi, tu_mul(pool_printf("(%s)", pos), c->strides[d]));
+  }
+  return loops;
+}
+
+/* phi SetValueKernel: Out (already Input) takes the broadcast value over
+ * the slice. */
+static void print_set(Printer *p, const SliceCall *c) {
+  const char *t = c->type, *oi, *vi;
+  if (c->empty) {
+    pr_line(p, "/* the slice is empty: Out = Input */");
+    return;
+  }
+  pr_line(p, "{");
+  pr_line(p, "%s *out = %s;", t, c->out);
+  if (c->val) {
+    pr_line(p, "const %s *val = %s;", t, c->val);
+  } else {
+    const char *list = "";
+    for (int i = 0; i < c->nvals; i++) list = pool_printf("%s%s%s", list, i ? ", " : "", c->vals[i]);
+    pr_line(p, "static const %s val[%d] = {%s};", t, c->nvals, list);
+  }
+  int loops = open_set_loops(p, c, &oi, &vi);
+  pr_line(p, "out[%s] = val[%s];", oi, vi);
+  pr_close(p, loops);
+  pr_line(p, "}");
+}
+
+/* phi SetValueGradKernel's ValueTensor@GRAD: the slice of dout summed
+ * into the value's dims. */
+static void print_set_grad(Printer *p, const SliceCall *c) {
+  const char *t = c->type, *oi, *vi;
+  pr_line(p, "{");
+  pr_line(p, "const %s *dout = %s;", t, c->dout);
+  pr_line(p, "%s *dv = %s;", t, c->dv);
+  pr_line(p, "memset(dv, 0, (size_t)(%s) * sizeof *dv);", c->numel);
+  if (!c->empty) {
+    int loops = open_set_loops(p, c, &oi, &vi);
+    pr_line(p, "dv[%s] += dout[%s];", vi, oi);
+    pr_close(p, loops);
+  }
+  pr_line(p, "}");
+}
+
+/* set_value_grad's Input@GRAD: the slice's elements 0. */
+static void print_set_zero(Printer *p, const SliceCall *c) {
+  const char *oi, *vi;
+  pr_line(p, "{");
+  pr_line(p, "%s *dx = %s;", c->type, c->dx);
+  int loops = open_set_loops(p, c, &oi, &vi);
+  pr_line(p, "dx[%s] = (%s)0;", oi, c->type);
+  pr_close(p, loops);
+  pr_line(p, "}");
+}
+
+/* pad: Out filled with the value, then each row (last dim) of X copied to
+ * its place, the offset of X's element (i0, ..., i{r-2}, 0) in Out built
+ * dim by dim; pad_grad copies the same rows back. */
+static void print_pad(Printer *p, const SliceCall *c) {
+  const char *t = c->type, *off = "0";
+  const int r = c->rank, grad = c->kind == SLICE_PAD_GRAD;
+  if (grad) {
+    pr_line(p, "const %s *dout = %s;", t, c->dout);
+    pr_line(p, "%s *dx = %s;", t, c->dx);
+  } else {
+    pr_line(p, "const %s *x = %s;", t, c->x);
+    pr_line(p, "%s *out = %s;", t, c->out);
+    pr_line(p, "const %s v = (%s)%s;", t, t, c->value);
+    pr_line(p, "for (int64_t i = 0; i < %s; i++) out[i] = v;", c->numel);
+  }
+  for (int i = 0; i < r - 1; i++) {
+    pr_line(p, "for (int64_t i%d = 0; i%d < %s; i%d++) {", i, i, c->dims[i], i);
+    off = pool_printf("(%s) * %s + i%d + %s", off, c->odims[i], i, c->offsets[i]);
+  }
+  if (grad) {
+    pr_line(p, "memcpy(dx, dout + (%s) * %s + %s, sizeof(%s) * (size_t)%s);", off, c->odims[r - 1], c->offsets[r - 1],
+            t, c->dims[r - 1]);
+    pr_line(p, "dx += %s;", c->dims[r - 1]);
+  } else {
+    pr_line(p, "memcpy(out + (%s) * %s + %s, x, sizeof(%s) * (size_t)%s);", off, c->odims[r - 1], c->offsets[r - 1], t,
+            c->dims[r - 1]);
+    pr_line(p, "x += %s;", c->dims[r - 1]);
+  }
+  pr_close(p, r - 1);
+}
+
+/* The repeating copies' grads: dout walked once in memory order, each
+ * element added to the dx element it was copied from. */
+static void print_repeat_grad(Printer *p, const SliceCall *c) {
+  const char *t = c->type;
+  pr_line(p, "const %s *dout = %s;", t, c->dout);
+  pr_line(p, "%s *dx = %s;", t, c->dx);
+  if (!c->reduce) {
+    pr_line(p, "for (int64_t i = 0; i < %s; i++) dx[i] = dout[i];", c->numel);
+    return;
+  }
+  pr_line(p, "for (int64_t i = 0; i < %s; i++) dx[i] = 0;", c->numel);
+  for (int k = 0; k < c->rank; k++) pr_line(p, "const int64_t n%d = %s;", k, c->dims[k]);
+  pr_line(p, "int64_t at = 0;");
+  const char *xi = "0";
+  for (int k = 0; k < c->rank; k++) {
+    pr_line(p, "for (int64_t i%d = 0; i%d < n%d; i%d++) {", k, k, k, k);
+    xi = tu_add(xi, tu_mul(pool_printf("i%d", k), c->strides[k]));
+  }
+  pr_line(p, "dx[%s] += dout[at++];", xi);
+  pr_close(p, c->rank);
+}
+
+void slice_print_c(Printer *p, const SliceCall *c) {
+  if (c->braced) pr_line(p, "{");
+  switch (c->kind) {
+    case SLICE_EMPTY: pr_line(p, "/* the slice is empty */"); break;
+    case SLICE_GRAD: print_slice_grad(p, c); break;
+    case SLICE_CROP_GRAD: print_crop_grad(p, c); break;
+    case SLICE_SET: print_set(p, c); break;
+    case SLICE_SET_GRAD: print_set_grad(p, c); break;
+    case SLICE_SET_ZERO: print_set_zero(p, c); break;
+    case SLICE_PAD:
+    case SLICE_PAD_GRAD: print_pad(p, c); break;
+    case SLICE_REPEAT_GRAD: print_repeat_grad(p, c); break;
+  }
+  if (c->braced) pr_line(p, "}");
+}
