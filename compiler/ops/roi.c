@@ -99,7 +99,8 @@ static int emit_roi(EmitCtx *e) {
     const SymDim n = spec_numel(em_spec(e, out));
     call.argmax = argmax ? em_ptr(e, argmax, 0) : em_scratch_named(e, "int64_t", "argmax", (SymDim){n.a * 8, n.c * 8});
   }
-  if (!pool && !ps) call.acc = em_scratch_named(e, em_ctype(dt), "acc", (SymDim){0, ch * rt_dtype_size(dt)});
+  const int64_t size = rt_dtype_size(dt);
+  if (!pool && !ps) call.acc = em_scratch_named(e, em_ctype(dt), "acc", (SymDim){0, ch * size});
   const char *why = pool_printf("RoisNum ('%s') does not add up to the rows of ROIs ('%s')", num->name, rois->name);
   em_fault(e, pool || ps ? why : pool_printf("%s, or a RoI has a negative size (aligned)", why));
   roi_print_c(e->p, &call);
