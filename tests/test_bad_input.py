@@ -443,6 +443,12 @@ ONE_OP_REFUSALS = {
                                "{'Out': ['float32'], 'Argmax': ['int64']}, "
                                "{'pooled_height': 2, 'pooled_width': 2})[0]", False,
                                ["(roi_pool -> ", "RoisNum 'n' is int64", "reads it as int32"]),
+    # cumsum with flatten scans Out [numel]: Paddle's kernel checks axis
+    # against that one dim (measured on 2.6.2: axis 2 raises, -1 and 0 run)
+    "cumsum_flatten_axis_2": ("i = paddle.static.data('i', [2, 3, 4], 'float32')\n"
+                              "feeds = [i]\n"
+                              "out = op('cumsum', {'X': [i]}, {'Out': ['float32']}, {'axis': 2, 'flatten': True})[0]",
+                              False, ["(cumsum -> ", "axis 2 is out of range for X flattened to [24]"]),
     # matrix_nms with nms_top_k 0: Paddle 2.6.2's kernel writes through an
     # empty vector (measured: a segmentation fault)
     "matrix_nms_top_k_zero": ("b = paddle.static.data('b', [2, 6, 4], 'float32')\n"

@@ -29,14 +29,21 @@ static int infer_scan(OpCtx *c) {
     int64_t p = 1;
     for (int i = 0; i < x->shape.rank; i++) p *= x->shape.d[i];
     s = (Shape){1, {p}};
-  } else if (s.rank > 0) {
+  }
+  if (s.rank > 0) { /* with flatten too: Paddle's ScanKernel checks axis against Out's rank, 1 */
     int64_t axis = attr_int(c->op, "axis", -1);
     if (axis < -s.rank || axis >= s.rank)
-      return ctx_fail(c, "axis %lld is out of range for X %s", (long long)axis, shape_str(&s));
+      return ctx_fail(c, "axis %lld is out of range for X %s%s", (long long)axis,
+                      attr_bool(c->op, "flatten", 0) ? "flattened to " : "", shape_str(&s));
   }
   ctx_set(c, "Out", 0, &s, x->dtype);
   return 0;
 }
+
+/* The rank the axis attribute indexes: Out's (1 with flatten, as Paddle's
+ * ScanKernel checks it), for the grads, which have no shape rule of their
+ * own to check it. */
+static int scan_rank(EmitCtx *e, const Var *v) { return attr_bool(e->op, "flatten", 0) ? 1 : tu_rank(e, v); }
 
 /* The lines of the comment at the top in `lines_of`'s dims (all of it
  * with flatten), the one-element cases and exclusive, into the record. */
@@ -72,7 +79,7 @@ static int emit_cumsum_any(EmitCtx *e, int grad) {
   if (nx.a != no.a || nx.c != no.c) return em_fail(e, "Out@GRAD and X differ in element count");
   if (x->dtype != out->dtype || x->dtype == RT_DT_BOOL)
     return em_fail(e, "cumsum of %s tensors is not supported", rt_dtype_name(x->dtype));
-  int r = tu_rank(e, dims);
+  int r = scan_rank(e, dims);
   if (r && axis_norm(attr_int(e->op, "axis", -1), r) < 0) return em_fail(e, "axis is out of range");
   ScanCall call = {.kind = SCAN_SUM, .type = em_ctype(x->dtype), .f32 = x->dtype == RT_DT_FP32,
                    .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0), .reverse = attr_bool(e->op, "reverse", 0) != grad};
@@ -94,7 +101,7 @@ static int emit_logcumsumexp(EmitCtx *e) {
   if ((x->dtype != RT_DT_FP32 && x->dtype != RT_DT_FP64) || out->dtype != x->dtype)
     return em_fail(e, "logcumsumexp of %s tensors is not supported", rt_dtype_name(x->dtype));
   if (x == out) return em_fail(e, "Out is X itself, which is not supported");
-  int r = tu_rank(e, x);
+  int r = scan_rank(e, x);
   if (r && axis_norm(attr_int(e->op, "axis", -1), r) < 0) return em_fail(e, "axis is out of range");
   ScanCall call = {.kind = SCAN_LOGSUMEXP, .type = em_ctype(x->dtype), .f32 = x->dtype == RT_DT_FP32,
                    .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0), .reverse = attr_bool(e->op, "reverse", 0)};
@@ -119,7 +126,7 @@ static int emit_logcumsumexp_grad(EmitCtx *e) {
       dx->dtype != x->dtype)
     return em_fail(e, "logcumsumexp_grad of %s tensors is not supported (float32 or float64, all alike)",
                    rt_dtype_name(x->dtype));
-  int r = tu_rank(e, x);
+  int r = scan_rank(e, x);
   if (r && axis_norm(attr_int(e->op, "axis", -1), r) < 0) return em_fail(e, "axis is out of range");
   SymDim nb = spec_numel(em_spec(e, x));
   int64_t es = rt_dtype_size(x->dtype);

@@ -210,7 +210,8 @@ static int emit_fake_quant(EmitCtx *e) {
 static int emit_fake_dequantize_max_abs(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = ctx_in(&c, "X", 0), *out = ctx_out(&c, "Out", 0), *scale = ctx_in(&c, "Scale", 0);
-  if (x->dtype != RT_DT_FP32 || !scale) return em_fail(e, "float32 X and a Scale are required");
+  if (!x || !out || !scale || x->dtype != RT_DT_FP32 || scale->dtype != RT_DT_FP32 || out->dtype != RT_DT_FP32)
+    return em_fail(e, "a float32 X, Scale and Out are required");
   const char *setup = pool_printf("const float s = %s[0], r = %s;", em_ptr(e, scale, 1),
                                   em_float(attr_float(e->op, "max_range", 0)));
   return ew_unary(e, x, out, setup, "v * s / r");
