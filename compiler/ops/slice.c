@@ -326,7 +326,7 @@ static int emit_slice_grad_op(EmitCtx *e, int strided) {
   Var *x = tu_in(e, "Input", 0), *dout = tu_in(e, "Out@GRAD", 0), *dx = tu_out(e, "Input@GRAD", 0);
   if (!x || !dout || !dx) return -1;
   if (dout->dtype != dx->dtype) return em_fail(e, "Out@GRAD and Input@GRAD differ in dtype");
-  const char *offset, *dims[RT_MAX_RANK], *st[RT_MAX_RANK];
+  const char *offset, *dims[RT_MAX_RANK] = {0}, *st[RT_MAX_RANK] = {0};
   int empty, rank = tu_rank(e, x);
   if (slice_geometry(e, x, dout, strided, &offset, dims, st, &empty)) return -1;
   SliceCall call = {.kind = SLICE_GRAD, .type = em_ctype(dx->dtype), .rank = rank, .offset = offset, .empty = empty};
