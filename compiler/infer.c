@@ -23,25 +23,6 @@ static int check_sizes(const Graph *g, const Op *op) {
   return bad ? -1 : 0;
 }
 
-/* An op that does not take run-time extents (OpDef.runtime_extents) given
- * one: an error naming the input and the op the extent comes from.  Only
- * while specializing (compiling): producers mark their outputs then, and
- * `inspect` keeps Paddle's compile-time view (the dim unknown, or v1
- * top_k's attribute k). */
-static int runtime_extent_input(OpCtx *c) {
-  for (int s = 0; s < c->op->nin; s++)
-    for (int a = 0; a < c->op->in[s].n; a++) {
-      const int id = c->op->in[s].vars[a];
-      const Var *v = id >= 0 ? &c->g->vars[id] : NULL;
-      if (var_runtime_axis(v) < 0) continue;
-      return ctx_fail(c, "dim %d of input %s ('%s') is only known at run time (%s makes it from its %s); %s does "
-                      "not take such an input yet", v->runtime_axis, c->op->in[s].name, v->name,
-                      v->producer >= 0 ? graph_op_where(c->g, &c->g->ops[v->producer]) : "no op",
-                      v->runtime_from ? v->runtime_from : "inputs", c->op->type);
-    }
-  return 0;
-}
-
 static int infer_op(Graph *g, int id, InferReport *r, int *ucap, int depth) {
   Op *op = &g->ops[id];
   int bad = 0;
@@ -66,7 +47,7 @@ static int infer_op(Graph *g, int id, InferReport *r, int *ucap, int depth) {
         np++;
       }
   OpCtx c = {g, op};
-  if (g->specializing && !op->def->runtime_extents && runtime_extent_input(&c)) {
+  if (g->specializing && !op->def->runtime_extents && ctx_refuse_runtime_extents(&c)) {
     r->nfailed++;
     return -1;
   }

@@ -26,11 +26,26 @@ def topk_ir(tmp_path, use, y="-1", fetched="y"):
 
 
 def test_an_op_without_run_time_extents_is_refused(tmp_path):
-    """relu does not take a run-time extent: the error names the input, the
-    dim and the op it comes from."""
-    f = topk_ir(tmp_path, "op relu(X: o) -> (Out: y)", y="-1, -1")
-    bad(["compile", f, "-o", str(tmp_path / "out")], "(relu -> y)", "dim 1 of input X ('o') is only known at run time",
-        "(top_k_v2 -> ", "makes it from its input K ('k')); relu does not take such an input yet")
+    """softmax does not take a run-time extent (element-wise unary ops do):
+    the error names the input, the dim and the op it comes from."""
+    f = topk_ir(tmp_path, "op softmax(X: o) -> (Out: y) {axis: -1}", y="-1, -1")
+    bad(["compile", f, "-o", str(tmp_path / "out")], "(softmax -> y)",
+        "dim 1 of input X ('o') is only known at run time", "(top_k_v2 -> ",
+        "makes it from its input K ('k')); softmax does not take such an input yet")
+
+
+def test_a_fused_chain_with_a_binary_op_refuses_a_run_time_extent(tmp_path):
+    """enable_auto_fusion fuses relu and elementwise_add after a
+    masked_select into one fusion_group; the group passes the extent
+    through relu, but elementwise_add does not take one: refused by the
+    fused op's name, not computed over the bound."""
+    f = ir(tmp_path, "var x: float32[-1, 4]\nvar m: bool[-1, 4]\nvar s: float32[-1]\nvar r: float32[-1]\n"
+           "var y: float32[-1]\nop feed(X: feed) -> (Out: x) {col: 0}\nop feed(X: feed) -> (Out: m) {col: 1}\n"
+           "op masked_select(Mask: m, X: x) -> (Y: s)\nop relu(X: s) -> (Out: r)\n"
+           "op elementwise_add(X: r, Y: r) -> (Out: y) {axis: -1}\nop fetch(X: y) -> (Out: fetch) {col: 0}\n")
+    bad(["compile", f, "-o", str(tmp_path / "out")], "(elementwise_add -> y)",
+        "dim 0 of input X ('r') is only known at run time (the op before it in its fusion_group makes it",
+        "elementwise_add does not take such an input yet")
     assert not (tmp_path / "out").exists()
 
 

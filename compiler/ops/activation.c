@@ -21,12 +21,18 @@
 #include "rt_tensor.h"
 #include "tensor_util.h"
 
-static int infer_unary(OpCtx *c) {
+/* Out takes X's shape, and a run-time extent of X (an element-wise op
+ * after nonzero, masked_select, unique, an NMS, a top_k of tensor K: its
+ * loops read em_numel, which is the run's); `dtype` -1: X's dtype. */
+static int infer_same(OpCtx *c, int dtype) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
-  ctx_set(c, "Out", 0, &x->shape, x->dtype);
+  ctx_set(c, "Out", 0, &x->shape, dtype < 0 ? x->dtype : dtype);
+  if (var_runtime_axis(x) >= 0) ctx_set_runtime_extent(c, "Out", 0, x->runtime_axis, x->runtime_from);
   return 0;
 }
+
+static int infer_unary(OpCtx *c) { return infer_same(c, -1); }
 
 /* A float attribute as a C operand: em_float's literal, in parentheses when
  * it starts with a minus (-0.5f, -INFINITY), so that `-%s`, `x - %s` and
@@ -382,9 +388,7 @@ static int is_int_dtype(int dt) { return dt == RT_DT_INT32 || dt == RT_DT_INT64;
 /* Out's dtype: float32 for an int_to_float_op of int32/int64, else X's. */
 static int infer_unary_real(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
-  if (!x) return -1;
-  ctx_set(c, "Out", 0, &x->shape, is_int_dtype(x->dtype) ? RT_DT_FP32 : x->dtype);
-  return 0;
+  return x ? infer_same(c, is_int_dtype(x->dtype) ? RT_DT_FP32 : x->dtype) : -1;
 }
 
 /* static_cast<T>(v) of a float attribute for an int32/int64 T, as x86
@@ -474,16 +478,13 @@ static int emit_unary(EmitCtx *e) {
   const char *type = e->op->type;
   /* scale 1 + 0 with no ScaleTensor is the identity (Paddle Inference's
    * identity_scale_op_clean_pass drops it too): a copy, nothing in place */
-  const int extent = em_spec(e, x)->runtime_dim; /* scale only: infer_scale */
+  const int extent = em_spec(e, x)->runtime_dim; /* X's run-time extent: Out's (infer_same) */
+  if (extent) pr_line(e->p, "%s = %s;", em_dim(e, out, extent - 1), em_dim(e, x, extent - 1));
   if (!strcmp(type, "scale") && !ctx_in(&c, "ScaleTensor", 0) && attr_float(e->op, "scale", 1) == 1.0 &&
       attr_float(e->op, "bias", 0) == 0.0 && x->dtype == out->dtype) {
     attr_superseded(e->op, "bias_after_scale"); /* with a zero bias, before or after makes no difference */
-    if (extent) pr_line(e->p, "%s = %s;", em_dim(e, out, extent - 1), em_dim(e, x, extent - 1));
     return tu_copy(e, x, out);
   }
-  if (extent)
-    return em_fail(e, "dim %d of X ('%s') is only known at run time; scale takes such an input only as the "
-                   "identity (scale 1, bias 0, as save_inference_model writes before a fetch)", extent - 1, x->name);
   if (x->dtype == RT_DT_FP32 || x->dtype == RT_DT_FP64) {
     const int f64 = x->dtype == RT_DT_FP64;
     if (!strcmp(type, "clip") && clip_bounds_refused(e, x->dtype)) return -1;
@@ -624,12 +625,14 @@ const char *em_act_name(RtAct act) {
   return (size_t)act < sizeof names / sizeof names[0] && names[act] ? names[act] : "RT_ACT_NONE";
 }
 
-#define OP_UNARY(name) \
-  const OpDef op_##name = {.type = #name, .infer = infer_unary, .emit_c = emit_unary, .inplace = "X:Out"};
+#define OP_UNARY(name)                                                                             \
+  const OpDef op_##name = {.type = #name, .infer = infer_unary, .emit_c = emit_unary, .inplace = "X:Out", \
+                           .runtime_extents = 1};
 /* exp, log and the like: an integer X gives a float32 Out (in place only
  * for float X: the plan shares a buffer between tensors of one dtype). */
-#define OP_UNARY_REAL(name) \
-  const OpDef op_##name = {.type = #name, .infer = infer_unary_real, .emit_c = emit_unary, .inplace = "X:Out"};
+#define OP_UNARY_REAL(name)                                                                             \
+  const OpDef op_##name = {.type = #name, .infer = infer_unary_real, .emit_c = emit_unary, .inplace = "X:Out", \
+                           .runtime_extents = 1};
 OP_UNARY(abs)
 OP_UNARY(acos)
 OP_UNARY(acosh)
@@ -680,15 +683,7 @@ static void fold_scale(OpCtx *c) {
                                                    : (int64_t)(s * ((double)x->vals[i] + b));
   consteval_set(ctx_out(c, "Out", 0), v, x->nvals, x->vmask);
 }
-/* scale passes a run-time extent of X on to Out (the identity scale that
- * save_inference_model writes before each fetch: emit_unary). */
-static int infer_scale(OpCtx *c) {
-  if (infer_unary(c)) return -1;
-  const Var *x = ctx_in(c, "X", 0);
-  if (var_runtime_axis(x) >= 0) ctx_set_runtime_extent(c, "Out", 0, x->runtime_axis, x->runtime_from);
-  return 0;
-}
-const OpDef op_scale = {.type = "scale", .infer = infer_scale, .emit_c = emit_unary, .fold = fold_scale,
+const OpDef op_scale = {.type = "scale", .infer = infer_unary, .emit_c = emit_unary, .fold = fold_scale,
                         .inplace = "X:Out", .runtime_extents = 1};
 OP_UNARY(selu)
 OP_UNARY(sigmoid)

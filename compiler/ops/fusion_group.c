@@ -7,7 +7,8 @@
  * result's elements and broadcasts each outside operand as its own op did.
  * Every tensor of the chain is float32 (the loop computes in float; another
  * dtype is refused).
- * Shapes: the fused ops' own rules, run in order.  Its body exists only as
+ * Shapes: the fused ops' own rules, run in order; a run-time extent passes
+ * through the ops that take one (unary ones) and is refused by the others.  Its body exists only as
  * that list: IR text shows it in the "# fuses" comment and cannot read it
  * back. */
 #include <string.h>
@@ -21,7 +22,9 @@ static int infer_fusion_group(OpCtx *c) {
   for (int i = 0; i < c->op->nfused; i++) {
     Op *f = &c->g->ops[c->op->fused[i]];
     OpCtx fc = {c->g, f};
-    if (!f->def || f->def->infer(&fc)) return -1;
+    if (!f->def || (c->g->specializing && !f->def->runtime_extents && ctx_refuse_runtime_extents(&fc)) ||
+        f->def->infer(&fc))
+      return -1;
   }
   return 0;
 }
@@ -77,7 +80,16 @@ static int emit_fusion_group(EmitCtx *e) {
   (void)ctx_nin(&c, "Inputs"); /* read above, through the fused ops' own slots */
   Var *out = ctx_out(&c, "Outs", 0);
   if (!out || &g->vars[chain] != out) return em_fail(e, "the group's result is not its last op's output");
+  /* a run-time extent came down the chain (infer_fusion_group let only ops
+   * that take one pass it on): the group's result has it too */
+  for (int k = 0; k < n && em_spec(e, out)->runtime_dim; k++)
+    if (em_spec(e, in[k].v)->runtime_dim == em_spec(e, out)->runtime_dim) {
+      const int d = em_spec(e, out)->runtime_dim - 1;
+      pr_line(e->p, "%s = %s;", em_dim(e, out, d), em_dim(e, in[k].v, d));
+      break;
+    }
   return ew_nary(e, out, n, in, NULL, body, pool_printf("t%d", op->nfused - 1));
 }
 
-const OpDef op_fusion_group = {.type = "fusion_group", .infer = infer_fusion_group, .emit_c = emit_fusion_group};
+const OpDef op_fusion_group = {.type = "fusion_group", .infer = infer_fusion_group, .emit_c = emit_fusion_group,
+                               .runtime_extents = 1};

@@ -380,3 +380,18 @@ int ctx_bounds(const OpCtx *c, const char *tensor, const char *list, int64_t *ou
   }
   return n;
 }
+
+int ctx_refuse_runtime_extents(OpCtx *c) {
+  for (int s = 0; s < c->op->nin; s++)
+    for (int a = 0; a < c->op->in[s].n; a++) {
+      const int id = c->op->in[s].vars[a];
+      const Var *v = id >= 0 ? &c->g->vars[id] : NULL;
+      if (var_runtime_axis(v) < 0) continue;
+      return ctx_fail(c, "dim %d of input %s ('%s') is only known at run time (%s makes it from its %s); %s does "
+                      "not take such an input yet", v->runtime_axis, c->op->in[s].name, v->name,
+                      v->producer >= 0 ? graph_op_where(c->g, &c->g->ops[v->producer])
+                                       : "the op before it in its fusion_group",
+                      v->runtime_from ? v->runtime_from : "inputs", c->op->type);
+    }
+  return 0;
+}

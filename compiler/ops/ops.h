@@ -149,6 +149,12 @@ void ctx_set_all(OpCtx *c, const char *slot, const Shape *s, int dtype);
  * its extent is known when the op runs (VAR_RUNTIME_EXTENT), set by `from`
  * ("input K ('k')", for messages). */
 void ctx_set_runtime_extent(OpCtx *c, const char *slot, int i, int axis, const char *from);
+/* For an op that does not take run-time extents (OpDef.runtime_extents):
+ * -1 after ctx_fail naming the first input with one and the op it comes
+ * from, else 0.  infer.c asks it of every such op while specializing
+ * (producers mark their outputs then; `inspect` keeps Paddle's view), and
+ * fusion_group of each op it fuses. */
+int ctx_refuse_runtime_extents(OpCtx *c);
 /* Prints "<file>: block B op I (type -> out): <msg>" and returns -1. */
 int ctx_fail(OpCtx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* For clang's analyzer, which reads one file at a time: ctx_fail returns -1

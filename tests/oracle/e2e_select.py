@@ -77,6 +77,23 @@ def masked_select_int():
 
 
 @case
+def selected_then_elementwise():
+    """Element-wise ops after a count known at run time take it on: relu,
+    exp, a scale that is not the identity, a chain of tanh and sigmoid, an
+    integer scale of nonzero's indices, the exp of int32 (float32 Out) and
+    none selected."""
+    x = data("x", [None, 3, 4])
+    m = data("mask_m", [None, 3, 4], "bool")
+    z = data("none_z", [None, 3, 4], "bool")
+    i = data("i32", [None, 3, 4], "int32")
+    y = paddle.masked_select(x, m)
+    outs = [paddle.nn.functional.relu(y), paddle.exp(y), y * 2.5 - 1.0,
+            paddle.nn.functional.sigmoid(paddle.tanh(y)), paddle.nonzero(m) * 3,
+            paddle.exp(paddle.masked_select(i, m)), paddle.abs(paddle.masked_select(x, z))]
+    return [x, m, z, i], outs
+
+
+@case
 def unique():
     f = data("dup_f", [None, 9])
     i = data("i32", [None, 7], "int32")
