@@ -28,7 +28,7 @@ static int infer_same(OpCtx *c, int dtype) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
   ctx_set(c, "Out", 0, &x->shape, dtype < 0 ? x->dtype : dtype);
-  if (var_runtime_axis(x) >= 0) ctx_set_runtime_extent(c, "Out", 0, x->runtime_axis, x->runtime_from);
+  ctx_pass_runtime_extent(c, x, "Out", 0);
   return 0;
 }
 
@@ -478,8 +478,7 @@ static int emit_unary(EmitCtx *e) {
   const char *type = e->op->type;
   /* scale 1 + 0 with no ScaleTensor is the identity (Paddle Inference's
    * identity_scale_op_clean_pass drops it too): a copy, nothing in place */
-  const int extent = em_spec(e, x)->runtime_dim; /* X's run-time extent: Out's (infer_same) */
-  if (extent) pr_line(e->p, "%s = %s;", em_dim(e, out, extent - 1), em_dim(e, x, extent - 1));
+  tu_pass_extent(e, x, out); /* X's run-time extent is Out's (infer_same) */
   if (!strcmp(type, "scale") && !ctx_in(&c, "ScaleTensor", 0) && attr_float(e->op, "scale", 1) == 1.0 &&
       attr_float(e->op, "bias", 0) == 0.0 && x->dtype == out->dtype) {
     attr_superseded(e->op, "bias_after_scale"); /* with a zero bias, before or after makes no difference */

@@ -4,7 +4,8 @@
  * int32, int64, float32 and float64 with Paddle's static_cast semantics:
  * anything to bool is `!= 0` (NaN is true); float to integer truncates
  * toward zero (rt_f2i32 / rt_f2i64, which also give x86's result for NaN
- * and out-of-range values); the rest are C conversions. */
+ * and out-of-range values); the rest are C conversions.  A run-time extent
+ * of X (nonzero's count, ...) is Out's. */
 #include "../consteval.h"
 #include "../emit_ew.h"
 #include "../util.h"
@@ -16,6 +17,7 @@ static int infer_cast(OpCtx *c) {
   if (!x) return -1;
   if (!attr_has(c->op, "out_dtype")) return ctx_fail(c, "attribute out_dtype is missing");
   ctx_set(c, "Out", 0, &x->shape, (int)attr_int(c->op, "out_dtype", RT_DT_FP32));
+  ctx_pass_runtime_extent(c, x, "Out", 0);
   return 0;
 }
 
@@ -32,6 +34,7 @@ static const char *convert(int from, int to) {
 static int emit_cast(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
   if (!x || !out) return -1;
+  tu_pass_extent(e, x, out);
   if (x->dtype == out->dtype) return tu_copy(e, x, out);
   return ew_unary(e, x, out, NULL, convert(x->dtype, out->dtype));
 }
@@ -41,4 +44,4 @@ static int emit_cast(EmitCtx *e) {
 static const char *const cast_attr_ignores[] = {"in_dtype", NULL};
 const OpDef op_cast = {
     .type = "cast", .infer = infer_cast, .emit_c = emit_cast,
-    .fold = consteval_fold_copy, .attr_ignores = cast_attr_ignores};
+    .fold = consteval_fold_copy, .attr_ignores = cast_attr_ignores, .runtime_extents = 1};

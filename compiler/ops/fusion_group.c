@@ -16,6 +16,7 @@
 #include "../emit_ew.h"
 #include "../util.h"
 #include "ops.h"
+#include "tensor_util.h"
 
 static int infer_fusion_group(OpCtx *c) {
   if (!c->op->nfused) return ctx_fail(c, "a fusion_group needs the ops it fuses (IR text cannot give them)");
@@ -84,8 +85,7 @@ static int emit_fusion_group(EmitCtx *e) {
    * that take one pass it on): the group's result has it too */
   for (int k = 0; k < n && em_spec(e, out)->runtime_dim; k++)
     if (em_spec(e, in[k].v)->runtime_dim == em_spec(e, out)->runtime_dim) {
-      const int d = em_spec(e, out)->runtime_dim - 1;
-      pr_line(e->p, "%s = %s;", em_dim(e, out, d), em_dim(e, in[k].v, d));
+      tu_pass_extent(e, in[k].v, out);
       break;
     }
   return ew_nary(e, out, n, in, NULL, body, pool_printf("t%d", op->nfused - 1));

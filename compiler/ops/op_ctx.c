@@ -395,3 +395,7 @@ int ctx_refuse_runtime_extents(OpCtx *c) {
     }
   return 0;
 }
+
+void ctx_pass_runtime_extent(OpCtx *c, const Var *x, const char *slot, int i) {
+  if (var_runtime_axis(x) >= 0) ctx_set_runtime_extent(c, slot, i, x->runtime_axis, x->runtime_from);
+}

@@ -155,6 +155,9 @@ void ctx_set_runtime_extent(OpCtx *c, const char *slot, int i, int axis, const c
  * (producers mark their outputs then; `inspect` keeps Paddle's view), and
  * fusion_group of each op it fuses. */
 int ctx_refuse_runtime_extents(OpCtx *c);
+/* After ctx_set: the i-th output of `slot` takes x's run-time extent, if it
+ * has one (an element-wise op: same dims). */
+void ctx_pass_runtime_extent(OpCtx *c, const Var *x, const char *slot, int i);
 /* Prints "<file>: block B op I (type -> out): <msg>" and returns -1. */
 int ctx_fail(OpCtx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* For clang's analyzer, which reads one file at a time: ctx_fail returns -1

@@ -92,6 +92,11 @@ static int same_numel(EmitCtx *e, const Var *a, const Var *b) {
   return na.a == nb.a && na.c == nb.c;
 }
 
+void tu_pass_extent(EmitCtx *e, const Var *x, const Var *out) {
+  const int d = em_spec(e, x)->runtime_dim - 1;
+  if (d >= 0) pr_line(e->p, "%s = %s;", em_dim(e, out, d), em_dim(e, x, d));
+}
+
 int tu_copy(EmitCtx *e, const Var *x, const Var *out) {
   if (x->dtype != out->dtype)
     return em_fail(e, "X is %s but Out is %s", rt_dtype_name(x->dtype), rt_dtype_name(out->dtype));

@@ -80,8 +80,9 @@ def masked_select_int():
 def selected_then_elementwise():
     """Element-wise ops after a count known at run time take it on: relu,
     exp, a scale that is not the identity, a chain of tanh and sigmoid, an
-    integer scale of nonzero's indices, the exp of int32 (float32 Out) and
-    none selected."""
+    integer scale of nonzero's indices, the exp of int32 (float32 Out),
+    none selected, and casts (nonzero's int64 to float32, float32 to
+    int32)."""
     x = data("x", [None, 3, 4])
     m = data("mask_m", [None, 3, 4], "bool")
     z = data("none_z", [None, 3, 4], "bool")
@@ -89,7 +90,8 @@ def selected_then_elementwise():
     y = paddle.masked_select(x, m)
     outs = [paddle.nn.functional.relu(y), paddle.exp(y), y * 2.5 - 1.0,
             paddle.nn.functional.sigmoid(paddle.tanh(y)), paddle.nonzero(m) * 3,
-            paddle.exp(paddle.masked_select(i, m)), paddle.abs(paddle.masked_select(x, z))]
+            paddle.exp(paddle.masked_select(i, m)), paddle.abs(paddle.masked_select(x, z)),
+            paddle.nonzero(m).astype("float32"), (y * 3).astype("int32")]
     return [x, m, z, i], outs
 
 
