@@ -8,6 +8,21 @@
  * the macros at its end. */
 
 #if ROI_FLOAT
+/* One coordinate v >= 0 of a bilinear sample along a dim of `size` pixels:
+ * its two neighbours (the last pixel twice past the end, v moved onto it)
+ * and the weight of the lower one, high - v, as Paddle's
+ * GetIndexesAndRatios computes them. */
+static ROI_T ROI_NAME(neighbours)(ROI_T v, size_t size, size_t *low, size_t *high) {
+  *low = (size_t)v;
+  if (*low >= size - 1) {
+    *high = *low = size - 1;
+    v = (ROI_T)*low;
+  } else {
+    *high = *low + 1;
+  }
+  return *high - v;
+}
+
 /* phi RoiAlignKernel.  The samples of a bin are computed once for all
  * channels and summed into acc in Paddle's order (row of samples, then
  * column), so each channel's sum is Paddle's std::accumulate. */
@@ -44,21 +59,9 @@ int ROI_NAME(rt_roi_align)(const RtRoi *g, const ROI_T *x, const ROI_T *rois, co
             if (!(y < -1.0 || y > height || xx < -1.0 || xx > width)) {
               y = y <= 0 ? 0 : y;
               xx = xx <= 0 ? 0 : xx;
-              size_t x_low = (size_t)xx, x_high, y_low = (size_t)y, y_high;
-              if (x_low >= width - 1) {
-                x_high = x_low = width - 1;
-                xx = (ROI_T)x_low;
-              } else {
-                x_high = x_low + 1;
-              }
-              const ROI_T x_ratio = x_high - xx;
-              if (y_low >= height - 1) {
-                y_high = y_low = height - 1;
-                y = (ROI_T)y_low;
-              } else {
-                y_high = y_low + 1;
-              }
-              const ROI_T y_ratio = y_high - y;
+              size_t x_low, x_high, y_low, y_high;
+              const ROI_T x_ratio = ROI_NAME(neighbours)(xx, width, &x_low, &x_high);
+              const ROI_T y_ratio = ROI_NAME(neighbours)(y, height, &y_low, &y_high);
               o_xy = y_low * width + x_low, o_xY = y_high * width + x_low;
               o_Xy = y_low * width + x_high, o_XY = y_high * width + x_high;
               r_xy = x_ratio * y_ratio, r_xY = x_ratio * (1 - y_ratio);
