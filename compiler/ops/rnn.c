@@ -160,9 +160,9 @@ static int check_weight(EmitCtx *e, const RtRnn *g, const char *slot, int i, con
                  i < 2 * nk ? shape_str(&(Shape){2, {mat[0], mat[1]}}) : shape_str(&(Shape){1, {gh}}));
 }
 
-/* Checks WeightList against the network and prints it, in Paddle's order,
- * as the array `w`. */
-static int emit_weights(EmitCtx *e, const RtRnn *g) {
+/* Checks WeightList against the network and fills r's weights, in Paddle's
+ * order, with their comments. */
+static int rnn_weights(EmitCtx *e, const RtRnn *g, RnnCall *r) {
   OpCtx c = {e->g, (Op *)e->op};
   const int64_t nd = g->num_dirs, nk = g->num_layers * nd;
   if (ctx_nin(&c, "WeightList") != 4 * nk)
@@ -173,13 +173,14 @@ static int emit_weights(EmitCtx *e, const RtRnn *g) {
     if (!w) return em_fail(e, "WeightList[%d] is missing", i);
     if (check_weight(e, g, "WeightList", i, w)) return -1;
   }
-  pr_line(e->p, "/* W_ih, W_hh per layer and direction, then b_ih, b_hh in the same order */");
-  pr_line(e->p, "const %s *const w[%lld] = {", rnn_ctype(e), (long long)(4 * nk));
+  const char **ptrs = pool_alloc((size_t)(4 * nk) * sizeof *ptrs);
+  const char **notes = pool_alloc((size_t)(4 * nk) * sizeof *notes);
   for (int i = 0; i < 4 * nk; i++) {
     Var *w = ctx_in(&c, "WeightList", i);
-    pr_line(e->p, "%s, /* %s %s */", em_ptr(e, w, 1), w->name, sym_shape(e, w));
+    ptrs[i] = em_ptr(e, w, 1);
+    notes[i] = pool_printf("%s %s", w->name, sym_shape(e, w));
   }
-  pr_line(e->p, "};");
+  r->nweights = (int)(4 * nk), r->weights = ptrs, r->weight_notes = notes;
   return 0;
 }
 
@@ -226,15 +227,13 @@ static int rnn_geometry(EmitCtx *e, RtRnn *g, int *mi, SymDim *steps, SymDim *ba
   return 0;
 }
 
-/* Prints the geometry as the constant RtRnn `geo`. */
-static void print_geo(EmitCtx *e, const RtRnn *g, int mi, SymDim steps, SymDim batch) {
-  pr_line(e->p, "const RtRnn geo = {");
-  pr_line(e->p, ".mode = %s, .seq_len = %s, .batch = %s, .input_size = %lld,", modes[mi].enum_name, em_sym(steps),
-          em_sym(batch), (long long)g->input_size);
-  pr_line(e->p, ".hidden_size = %lld, .num_layers = %lld, .num_dirs = %lld,", (long long)g->hidden_size,
-          (long long)g->num_layers, (long long)g->num_dirs);
-  if (rt_rnn_drops(g)) pr_line(e->p, ".dropout_prob = %s, .mask = mask,", em_float(g->dropout_prob));
-  pr_line(e->p, "};");
+/* Fills r's geometry and element type. */
+static void rnn_geo(EmitCtx *e, const RtRnn *g, int mi, SymDim steps, SymDim batch, RnnCall *r) {
+  r->type = rnn_ctype(e), r->f64 = rnn_dtype(e) == RT_DT_FP64;
+  r->mode = modes[mi].enum_name, r->seq_len = em_sym(steps), r->batch = em_sym(batch);
+  r->input_size = g->input_size, r->hidden_size = g->hidden_size, r->num_layers = g->num_layers;
+  r->num_dirs = g->num_dirs;
+  r->dropout_prob = rt_rnn_drops(g) ? em_float(g->dropout_prob) : NULL;
 }
 
 /* DropoutState when the op drops between layers (the mask, Out's size and
@@ -295,16 +294,6 @@ static int check_lengths(EmitCtx *e, const Var *lens, SymDim batch, const char *
   return 0;
 }
 
-/* Prints `lengths`, the int64 lengths or NULL (check_lengths). */
-static void print_lengths(EmitCtx *e, const Var *lens, SymDim batch, const char *wide) {
-  if (wide) {
-    pr_line(e->p, "int64_t *lengths = %s; /* SequenceLength, widened */", wide);
-    pr_line(e->p, "for (int64_t i = 0; i < %s; i++) lengths[i] = %s[i];", em_sym(batch), em_ptr(e, lens, 1));
-  } else {
-    pr_line(e->p, "const int64_t *lengths = %s;", lens ? em_ptr(e, lens, 1) : "NULL");
-  }
-}
-
 static int emit_rnn(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = ctx_in(&c, "Input", 0), *out = ctx_out(&c, "Out", 0), *lens = ctx_in(&c, "SequenceLength", 0);
@@ -334,49 +323,34 @@ static int emit_rnn(EmitCtx *e) {
                  : em_scratch_named(e, rnn_ctype(e), "unfetched_state",
                                     (SymDim){batch.a * state_floats * esize, batch.c * state_floats * esize});
   }
-  const char *wide;
-  if (check_lengths(e, lens, batch, &wide)) return -1;
-  if (emit_weights(e, &g)) return -1;
-  const char *ws, *gemm_ws;
+  RnnCall r = {.kind = RNN_FORWARD, .h0 = pre[0], .c0 = pre[1], .h_n = post[0], .c_n = post[1]};
+  if (check_lengths(e, lens, batch, &r.wide)) return -1;
+  if (rnn_weights(e, &g, &r)) return -1;
   int ok;
   const Var *mask = dropout_state(e, &g, steps, batch, 1, &ok);
   if (!ok) return -1;
-  rnn_workspace(e, &g, steps, batch, 0, &ws, &gemm_ws);
+  rnn_workspace(e, &g, steps, batch, 0, &r.ws, &r.gemm_ws);
   if (mask) {
     const int64_t seed = attr_int(e->op, "seed", 0);
-    pr_line(e->p, "/* the dropout mask between layers (DropoutState) */");
-    pr_line(e->p, "uint8_t *mask = %s;", em_ptr(e, mask, 0));
+    r.mask = em_ptr(e, mask, 0);
+    r.mask_n = em_numel(e, mask);
     if (g.dropout_prob == 1.0f) {
       attr_superseded(e->op, "seed"); /* nothing is drawn */
-      random_print_c(e->p, &(RandomCall){.kind = RANDOM_DROPOUT_MASK, .mt = "NULL", .mask = "mask",
-                                         .n = em_numel(e, mask), .p = "1.0f"});
-    } else if (seed) {
-      if (seed < INT32_MIN || seed > INT32_MAX) return em_fail(e, "seed %lld is not an int32", (long long)seed);
-      pr_line(e->p, "RtMt engine;");
-      random_print_c(e->p, &(RandomCall){.kind = RANDOM_SEED, .mt = "&engine",
-                                         .seed = pool_printf("(uint64_t)INT64_C(%lld)", (long long)seed),
-                                         .note = "the op's seed"});
-      random_print_c(e->p, &(RandomCall){.kind = RANDOM_DROPOUT_MASK, .mt = "&engine", .mask = "mask",
-                                         .n = em_numel(e, mask), .p = em_float(g.dropout_prob)});
+      r.mask_all = 1;
     } else {
-      random_print_c(e->p, &(RandomCall){.kind = RANDOM_DROPOUT_MASK, .mt = "&m->rng", .mask = "mask",
-                                         .n = em_numel(e, mask), .p = em_float(g.dropout_prob),
-                                         .note = "the global generator"});
+      if (seed && (seed < INT32_MIN || seed > INT32_MAX))
+        return em_fail(e, "seed %lld is not an int32", (long long)seed);
+      if (seed) r.mask_seed = pool_printf("(uint64_t)INT64_C(%lld)", (long long)seed);
+      r.mask_p = em_float(g.dropout_prob);
     }
   } else {
     attr_superseded(e->op, "seed"); /* it seeds only that dropout */
   }
-  print_geo(e, &g, mi, steps, batch);
-  const char *ty = rnn_ctype(e);
-  pr_line(e->p, "const %s *x = %s;", ty, em_ptr(e, x, 1));
-  pr_line(e->p, "const %s *h0 = %s, *c0 = %s;", ty, pre[0], pre[1]);
-  print_lengths(e, lens, batch, wide);
-  pr_line(e->p, "%s *out = %s;", ty, em_ptr(e, out, 0));
-  pr_line(e->p, "%s *h_n = %s, *c_n = %s;", ty, post[0], post[1]);
-  rnn_print_c(e->p, &(RnnCall){.kind = RNN_FORWARD, .f64 = x->dtype == RT_DT_FP64, .x = "x", .weights = "w",
-                               .h0 = "h0", .c0 = "c0",
-                               .lengths = "lengths", .out = "out", .h_n = "h_n", .c_n = "c_n", .ws = ws,
-                               .gemm_ws = gemm_ws});
+  rnn_geo(e, &g, mi, steps, batch, &r);
+  r.x = em_ptr(e, x, 1);
+  if (lens) r.lengths = em_ptr(e, lens, 1);
+  r.out = em_ptr(e, out, 0);
+  rnn_print_c(e->p, &r);
   return 0;
 }
 
@@ -421,8 +395,8 @@ static int emit_rnn_grad(EmitCtx *e) {
   RtRnn g;
   int mi;
   SymDim steps, batch;
-  const char *wide;
-  if (check_forward_attrs(e) || rnn_geometry(e, &g, &mi, &steps, &batch) || check_lengths(e, lens, batch, &wide))
+  RnnCall r = {.kind = RNN_GRAD};
+  if (check_forward_attrs(e) || rnn_geometry(e, &g, &mi, &steps, &batch) || check_lengths(e, lens, batch, &r.wide))
     return -1;
   const VarSpec *xs = em_spec(e, x);
   if (dout) {
@@ -455,39 +429,34 @@ static int emit_rnn_grad(EmitCtx *e) {
     if (dhn) dpost[i] = em_ptr(e, dhn, 1);
     if (dh0) dpre[i] = em_ptr(e, dh0, 0);
   }
-  if (emit_weights(e, &g)) return -1;
+  if (rnn_weights(e, &g, &r)) return -1;
   const int64_t nw = 4 * g.num_layers * g.num_dirs;
   if (ctx_nout(&c, "WeightList@GRAD") > nw)
     return em_fail(e, "WeightList@GRAD has %d tensors for %lld weights", ctx_nout(&c, "WeightList@GRAD"),
                    (long long)nw);
-  pr_line(e->p, "/* their gradients (NULL: not wanted) */");
-  pr_line(e->p, "%s *const dw[%lld] = {", rnn_ctype(e), (long long)nw);
+  const char **dws = pool_alloc((size_t)nw * sizeof *dws), **dw_notes = pool_alloc((size_t)nw * sizeof *dw_notes);
   for (int i = 0; i < nw; i++) {
     Var *dw = ctx_out(&c, "WeightList@GRAD", i);
     if (dw && check_weight(e, &g, "WeightList@GRAD", i, dw)) return -1;
-    if (dw) pr_line(e->p, "%s, /* %s */", em_ptr(e, dw, 0), dw->name);
-    else pr_line(e->p, "NULL,");
+    dws[i] = dw ? em_ptr(e, dw, 0) : NULL;
+    dw_notes[i] = dw ? dw->name : NULL;
   }
-  pr_line(e->p, "};");
-  const char *ws, *gemm_ws;
+  r.dweights = dws, r.dweight_notes = dw_notes;
   int ok;
   const Var *mask = dropout_state(e, &g, steps, batch, 0, &ok);
   if (!ok) return -1;
   attr_superseded(e->op, "seed"); /* the grad reads the forward's mask */
-  rnn_workspace(e, &g, steps, batch, 1, &ws, &gemm_ws);
-  if (mask) pr_line(e->p, "const uint8_t *mask = %s; /* the forward's dropout mask */", em_ptr(e, mask, 1));
-  print_geo(e, &g, mi, steps, batch);
-  const char *ty = rnn_ctype(e);
-  pr_line(e->p, "const %s *x = %s;", ty, em_ptr(e, x, 1));
-  pr_line(e->p, "const %s *h0 = %s, *c0 = %s;", ty, pre[0], pre[1]);
-  print_lengths(e, lens, batch, wide);
-  pr_line(e->p, "const %s *dout = %s, *dh_n = %s, *dc_n = %s;", ty, dout ? em_ptr(e, dout, 1) : "NULL", dpost[0],
-          dpost[1]);
-  pr_line(e->p, "%s *dx = %s, *dh0 = %s, *dc0 = %s;", ty, dx ? em_ptr(e, dx, 0) : "NULL", dpre[0], dpre[1]);
-  rnn_print_c(e->p, &(RnnCall){.kind = RNN_GRAD, .f64 = x->dtype == RT_DT_FP64, .x = "x", .weights = "w",
-                               .h0 = "h0", .c0 = "c0", .lengths = "lengths",
-                               .dout = "dout", .dh_n = "dh_n", .dc_n = "dc_n", .dx = "dx", .dweights = "dw",
-                               .dh0 = "dh0", .dc0 = "dc0", .ws = ws, .gemm_ws = gemm_ws});
+  rnn_workspace(e, &g, steps, batch, 1, &r.ws, &r.gemm_ws);
+  if (mask) r.mask = em_ptr(e, mask, 1);
+  rnn_geo(e, &g, mi, steps, batch, &r);
+  r.x = em_ptr(e, x, 1);
+  r.h0 = pre[0], r.c0 = pre[1];
+  if (lens) r.lengths = em_ptr(e, lens, 1);
+  r.dout = dout ? em_ptr(e, dout, 1) : "NULL";
+  r.dh_n = dpost[0], r.dc_n = dpost[1];
+  r.dx = dx ? em_ptr(e, dx, 0) : "NULL";
+  r.dh0 = dpre[0], r.dc0 = dpre[1];
+  rnn_print_c(e->p, &r);
   return 0;
 }
 

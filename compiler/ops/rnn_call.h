@@ -1,8 +1,12 @@
 /* The recurrent and random kernel calls as the lowering decided them, and
  * their C printers.
  *
- * rnn and rnn_grad print the geometry (a constant RtRnn named `geo`) and
- * their operands as locals, then fill an RnnCall.  The random draws (the
+ * rnn and rnn_grad are RnnCall records: the geometry (printed as a constant
+ * RtRnn named `geo`), the weight pointers with their names for the
+ * comments, SequenceLength (widened to int64 when int32), the dropout mask
+ * (the forward draws it) and the operands as pointer expressions; rnn.c
+ * checks the op and fills one record per op, and rnn_print_c declares the
+ * operands as locals and calls the kernel.  The random draws (the
  * fills of uniform_random, gaussian_random, truncated_gaussian_random and
  * randint, dropout's, rrelu's and rnn's masks, and the engine they draw
  * from: the model's global generator or a fresh one, seeded) are
@@ -25,12 +29,32 @@ typedef enum RnnKind {
 
 typedef struct RnnCall {
   RnnKind kind;
-  int f64;                                     /* float64 (rt_rnn_f64, rt_rnn_grad_f64), else float32 */
-  const char *x, *weights, *h0, *c0, *lengths; /* the inputs (c0, lengths: "NULL" when none) */
-  const char *out, *h_n, *c_n;                 /* RNN_FORWARD: the outputs */
-  const char *dout, *dh_n, *dc_n;              /* RNN_GRAD: the outputs' gradients */
-  const char *dx, *dweights, *dh0, *dc0;       /* RNN_GRAD: the gradients written */
-  const char *ws, *gemm_ws;                    /* the workspace and the GEMM's packing room */
+  int f64;          /* float64 (rt_rnn_f64, rt_rnn_grad_f64), else float32 */
+  const char *type; /* the C element type: "float" or "double" */
+  /* the geometry: the cell's enum name (RT_RNN_LSTM, ...), the time steps
+   * and the batch as C expressions, the sizes; dropout_prob a float
+   * literal when the op drops between layers (then `mask` is read), else NULL */
+  const char *mode, *seq_len, *batch;
+  int64_t input_size, hidden_size, num_layers, num_dirs;
+  const char *dropout_prob;
+  int nweights;                     /* 4 per layer and direction */
+  const char *const *weights;       /* WeightList: nweights pointer expressions */
+  const char *const *weight_notes;  /* their comments (name and shape) */
+  const char *const *dweights;      /* RNN_GRAD: WeightList@GRAD's pointers, NULL entries: not wanted */
+  const char *const *dweight_notes; /* their names */
+  const char *x, *h0, *c0;          /* the inputs (c0: "NULL" when none) */
+  const char *lengths;              /* SequenceLength or NULL (none) */
+  const char *wide;                 /* int32 lengths: an int64_t * scratch to widen them into, else NULL */
+  const char *out, *h_n, *c_n;      /* RNN_FORWARD: the outputs */
+  const char *dout, *dh_n, *dc_n;   /* RNN_GRAD: the outputs' gradients ("NULL": zero) */
+  const char *dx, *dh0, *dc0;       /* RNN_GRAD: the gradients written ("NULL": not wanted) */
+  const char *mask;                 /* DropoutState when the op drops, else NULL */
+  /* RNN_FORWARD with a mask: its element count, the drop probability (a
+   * float literal), and the engine: mask_seed (a uint64_t expression) seeds
+   * a fresh one, else the global generator; mask_all: p is 1, nothing drawn */
+  const char *mask_n, *mask_p, *mask_seed;
+  int mask_all;
+  const char *ws, *gemm_ws; /* the workspace and the GEMM's packing room */
 } RnnCall;
 
 void rnn_print_c(Printer *p, const RnnCall *c);
