@@ -46,14 +46,13 @@ static int emit_bipartite_match(EmitCtx *e) {
   if (cols.a != 0) return em_fail(e, "DistMat's column count depends on the batch");
   const int64_t pair = f64 ? 16 : 12; /* RT_BIPARTITE_WORK_BYTES: (row, column, distance) */
   SymDim work = {rows.a * (cols.c * pair + 4), rows.c * (cols.c * pair + 4)};
-  pr_line(e->p, "/* %s matching of the whole DistMat (no LoD: one instance) */",
-          attr_str(e->op, "match_type", "bipartite"));
-  detection_print_c(e->p, &(DetectionCall){.kind = DETECTION_BIPARTITE_MATCH, .f64 = f64, .dist = em_ptr(e, d, 1),
+  const char *dp = em_ptr(e, d, 1), *ip = em_ptr(e, idx, 0), *distp = em_ptr(e, dist, 0);
+  detection_print_c(e->p, &(DetectionCall){.kind = DETECTION_BIPARTITE_MATCH, .f64 = f64, .dist = dp,
                                            .row = em_dim(e, d, 0), .col = em_dim(e, d, 1),
                                            .per_prediction = !strcmp(attr_str(e->op, "match_type", "bipartite"),
                                                                      "per_prediction"),
                                            .threshold = em_float((float)attr_float(e->op, "dist_threshold", 0.5)),
-                                           .match_indices = em_ptr(e, idx, 0), .match_dist = em_ptr(e, dist, 0),
+                                           .match_indices = ip, .match_dist = distp,
                                            .work = em_scratch_named(e, "unsigned char", "work", work)});
   return 0;
 }

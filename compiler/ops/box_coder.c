@@ -72,20 +72,14 @@ static int emit_box_coder(EmitCtx *e) {
   if (em_const_dim(e, target, ts->rank - 1) != 4) return em_fail(e, "TargetBox's last dim must be 4");
   if (decode && !same(ts->d[axis == 0 ? 1 : 0], ps->d[0]))
     return em_fail(e, "TargetBox dim %d must be PriorBox's row count (axis %d)", axis == 0 ? 1 : 0, axis);
-  const char *v4 = "NULL";
-  if (nvar) {
-    pr_line(e->p, "static const float variance[4] = {%s, %s, %s, %s};", em_float((float)var[0]),
-            em_float((float)var[1]), em_float((float)var[2]), em_float((float)var[3]));
-    v4 = "variance";
-  }
-  pr_line(e->p, "const RtBoxCoder geo = {");
-  pr_line(e->p, ".decode = %d, .normalized = %d, .axis = %d, .row = %s, .col = %s, .var4 = %s,", decode,
-          attr_bool(e->op, "box_normalized", 1), axis, em_dim(e, target, 0),
-          decode ? em_dim(e, target, 1) : em_dim(e, prior, 0), v4);
-  pr_line(e->p, "};");
-  detection_print_c(e->p, &(DetectionCall){.kind = DETECTION_BOX_CODER, .f64 = f64, .prior = em_ptr(e, prior, 1),
-                                           .prior_var = pvar ? em_ptr(e, pvar, 1) : "NULL",
-                                           .target = em_ptr(e, target, 1), .out = em_ptr(e, out, 0)});
+  const char *row = em_dim(e, target, 0), *col = decode ? em_dim(e, target, 1) : em_dim(e, prior, 0);
+  const char *prior_p = em_ptr(e, prior, 1);
+  const char *prior_var = pvar ? em_ptr(e, pvar, 1) : "NULL";
+  const char *target_p = em_ptr(e, target, 1);
+  detection_print_c(e->p, &(DetectionCall){.kind = DETECTION_BOX_CODER, .f64 = f64, .decode = decode,
+                                           .normalized = attr_bool(e->op, "box_normalized", 1), .axis = axis,
+                                           .row = row, .col = col, .variance = nvar ? var : NULL, .prior = prior_p,
+                                           .prior_var = prior_var, .target = target_p, .out = em_ptr(e, out, 0)});
   return 0;
 }
 

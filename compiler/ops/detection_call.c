@@ -1,8 +1,127 @@
 /* The C printer of detection calls (detection_call.h). */
 #include "detection_call.h"
 
+#include "../util.h"
+
+/* Prints `static const float name[n] = {...};` and returns "name", or
+ * returns "NULL" for an empty list. */
+static const char *float_array(Printer *p, const char *name, int n, const double *v) {
+  if (n == 0) return "NULL";
+  const char *list = "";
+  for (int i = 0; i < n; i++) list = pool_printf("%s%s%s", list, i ? ", " : "", em_float((float)v[i]));
+  pr_line(p, "static const float %s[%d] = {%s};", name, n, list);
+  return name;
+}
+
+/* Prints `static const int32_t name[n] = {...};` (n > 0). */
+static void int_array(Printer *p, const char *name, int n, const int64_t *v) {
+  const char *list = "";
+  for (int i = 0; i < n; i++) list = pool_printf("%s%s%lld", list, i ? ", " : "", (long long)v[i]);
+  pr_line(p, "static const int32_t %s[%d] = {%s};", name, n, list);
+}
+
+/* The shared RtPriorGeo member of the initializer. */
+static void prior_geo(Printer *p, const DetectionPriors *g, const char *variances) {
+  pr_line(p, ".geo = {.feat_h = %lld, .feat_w = %lld, .img_h = %lld, .img_w = %lld, .step_w = %s, .step_h = %s,",
+          (long long)g->feat_h, (long long)g->feat_w, (long long)g->img_h, (long long)g->img_w, em_float(g->step_w),
+          em_float(g->step_h));
+  pr_line(p, "        .offset = %s, .clip = %d, .nvar = 4, .variances = %s},", em_float(g->offset), g->clip, variances);
+}
+
+/* The constant `geo` of the kinds that have one. */
+static void print_geo(Printer *p, const DetectionCall *c) {
+  const DetectionPriors *g = &c->priors;
+  const DetectionYolo *y = &c->yolo;
+  const DetectionNms *s = &c->nms;
+  switch (c->kind) {
+    case DETECTION_BOX_CODER: {
+      const char *v4 = "NULL";
+      if (c->variance) {
+        const double *v = c->variance;
+        pr_line(p, "static const float variance[4] = {%s, %s, %s, %s};", em_float((float)v[0]), em_float((float)v[1]),
+                em_float((float)v[2]), em_float((float)v[3]));
+        v4 = "variance";
+      }
+      pr_line(p, "const RtBoxCoder geo = {");
+      pr_line(p, ".decode = %d, .normalized = %d, .axis = %d, .row = %s, .col = %s, .var4 = %s,", c->decode,
+              c->normalized, c->axis, c->row, c->col, v4);
+      break;
+    }
+    case DETECTION_PRIOR_BOX: {
+      const char *var = float_array(p, "variances", 4, g->variances);
+      const char *mn = float_array(p, "min_sizes", g->nsizes, g->sizes);
+      const char *mx = float_array(p, "max_sizes", g->nmax, g->max_sizes);
+      const char *ar = float_array(p, "ratios", g->nratios, g->ratios);
+      pr_line(p, "/* aspect ratios as expanded (1, each new ratio%s) */", g->flip ? " and its inverse" : "");
+      pr_line(p, "static const RtPriorBox geo = {");
+      prior_geo(p, g, var);
+      pr_line(p, ".nmin = %d, .min_sizes = %s, .nmax = %d, .max_sizes = %s, .nar = %d, .ars = %s,", g->nsizes, mn,
+              g->nmax, mx, g->nratios, ar);
+      pr_line(p, ".min_max_order = %d,", g->min_max_order);
+      break;
+    }
+    case DETECTION_DENSITY_PRIOR_BOX: {
+      const char *var = float_array(p, "variances", 4, g->variances);
+      const char *fs = float_array(p, "fixed_sizes", g->nsizes, g->sizes);
+      const char *fr = float_array(p, "fixed_ratios", g->nratios, g->ratios);
+      const char *dl = "NULL";
+      if (g->nsizes) {
+        int_array(p, "densities", g->nsizes, g->densities);
+        dl = "densities";
+      }
+      pr_line(p, "static const RtDensityPriorBox geo = {");
+      prior_geo(p, g, var);
+      pr_line(p, ".nsizes = %d, .fixed_sizes = %s, .densities = %s, .nratios = %d, .fixed_ratios = %s,", g->nsizes, fs,
+              dl, g->nratios, fr);
+      break;
+    }
+    case DETECTION_ANCHOR_GENERATOR: {
+      const char *var = float_array(p, "variances", 4, g->variances);
+      const char *sz = float_array(p, "anchor_sizes", g->nsizes, g->sizes);
+      const char *ar = float_array(p, "aspect_ratios", g->nratios, g->ratios);
+      pr_line(p, "static const RtAnchorGenerator geo = {");
+      pr_line(p, ".feat_h = %lld, .feat_w = %lld, .nsizes = %d, .anchor_sizes = %s, .nratios = %d, .aspect_ratios = %s,",
+              (long long)g->feat_h, (long long)g->feat_w, g->nsizes, sz, g->nratios, ar);
+      pr_line(p, ".stride_w = %s, .stride_h = %s, .offset = %s, .variances = %s,", em_float(g->step_w),
+              em_float(g->step_h), em_float(g->offset), var);
+      break;
+    }
+    case DETECTION_YOLO_BOX:
+      int_array(p, "anchors", 2 * y->an_num, y->anchors);
+      pr_line(p, "static const RtYoloBox geo = {");
+      pr_line(p, ".h = %lld, .w = %lld, .an_num = %d, .anchors = anchors, .class_num = %lld,", (long long)y->h,
+              (long long)y->w, y->an_num, (long long)y->class_num);
+      pr_line(p, ".conf_thresh = %s, .downsample_ratio = %lld, .clip_bbox = %d, .scale_x_y = %s,",
+              em_float(y->conf_thresh), (long long)y->downsample_ratio, y->clip_bbox, em_float(y->scale_x_y));
+      pr_line(p, ".iou_aware = %d, .iou_aware_factor = %s,", y->iou_aware, em_float(y->iou_aware_factor));
+      break;
+    case DETECTION_MULTICLASS_NMS:
+      pr_line(p, "const RtNms geo = {");
+      pr_line(p, ".n = %s, .classes = %lld, .boxes = %lld,", c->n, (long long)s->classes, (long long)s->boxes);
+      pr_line(p, ".score_threshold = %s, .nms_threshold = %s, .nms_eta = %s,", em_float(s->score_threshold),
+              em_float(s->nms_threshold), em_float(s->nms_eta));
+      pr_line(p, ".nms_top_k = %lld, .keep_top_k = %lld, .background_label = %lld, .normalized = %d,",
+              (long long)s->nms_top_k, (long long)s->keep_top_k, (long long)s->background_label, s->normalized);
+      break;
+    case DETECTION_MATRIX_NMS:
+      pr_line(p, "const RtMatrixNms geo = {");
+      pr_line(p, ".n = %s, .classes = %lld, .boxes = %lld,", c->n, (long long)s->classes, (long long)s->boxes);
+      pr_line(p, ".score_threshold = %s, .post_threshold = %s, .gaussian_sigma = %s,", em_float(s->score_threshold),
+              em_float(s->post_threshold), em_float(s->gaussian_sigma));
+      pr_line(p, ".nms_top_k = %lld, .keep_top_k = %lld, .background_label = %lld,", (long long)s->nms_top_k,
+              (long long)s->keep_top_k, (long long)s->background_label);
+      pr_line(p, ".use_gaussian = %d, .normalized = %d,", s->use_gaussian, s->normalized);
+      break;
+    case DETECTION_IOU_SIMILARITY:
+    case DETECTION_BIPARTITE_MATCH:
+      return;
+  }
+  pr_line(p, "};");
+}
+
 void detection_print_c(Printer *p, const DetectionCall *c) {
   const char *f64 = c->f64 ? "_f64" : "";
+  print_geo(p, c);
   switch (c->kind) {
     case DETECTION_BOX_CODER:
       pr_line(p, "rt_box_coder%s(&geo, %s, %s, %s, %s);", f64, c->prior, c->prior_var, c->target, c->out);
@@ -23,6 +142,8 @@ void detection_print_c(Printer *p, const DetectionCall *c) {
       pr_line(p, "rt_iou_similarity%s(%s, %s, %s, %s, %d, %s);", f64, c->x, c->nx, c->y, c->ny, c->normalized, c->out);
       break;
     case DETECTION_BIPARTITE_MATCH:
+      pr_line(p, "/* %s matching of the whole DistMat (no LoD: one instance) */",
+              c->per_prediction ? "per_prediction" : "bipartite");
       pr_line(p, "rt_bipartite_match_%s(%s, %s, %s, %d, %s, %s, %s, %s);", c->f64 ? "f64" : "f32", c->dist, c->row,
               c->col, c->per_prediction, c->threshold, c->match_indices, c->match_dist, c->work);
       break;

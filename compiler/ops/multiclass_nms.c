@@ -92,21 +92,22 @@ static int emit_multiclass_nms3(EmitCtx *e) {
   const int64_t classes = em_const_dim(e, scores, 1), m = em_const_dim(e, scores, 2);
   if (classes < 0 || m < 0) return em_fail(e, "the classes and boxes per image must not depend on the batch");
   if (classes * m > INT32_MAX) return em_fail(e, "classes x boxes does not fit Paddle's int indexing");
-  pr_line(e->p, "const RtNms geo = {");
-  pr_line(e->p, ".n = %s, .classes = %lld, .boxes = %lld,", em_dim(e, scores, 0), (long long)classes, (long long)m);
-  pr_line(e->p, ".score_threshold = %s, .nms_threshold = %s, .nms_eta = %s,",
-          em_float((float)attr_float(e->op, "score_threshold", 0)), em_float((float)attr_float(e->op, "nms_threshold", 0.3)),
-          em_float((float)attr_float(e->op, "nms_eta", 1)));
-  pr_line(e->p, ".nms_top_k = %lld, .keep_top_k = %lld, .background_label = %lld, .normalized = %d,",
-          (long long)attr_int(e->op, "nms_top_k", -1), (long long)attr_int(e->op, "keep_top_k", -1),
-          (long long)attr_int(e->op, "background_label", 0), attr_bool(e->op, "normalized", 1));
-  pr_line(e->p, "};");
+  const char *n = em_dim(e, scores, 0);
   const char *work = em_scratch_named(e, "unsigned char", "work", (SymDim){0, RT_NMS_WORK_BYTES(classes, m)});
-  detection_print_c(e->p, &(DetectionCall){
-                              .kind = DETECTION_MULTICLASS_NMS, .f64 = dt == RT_DT_FP64, .boxes = em_ptr(e, boxes, 1),
-                              .scores = em_ptr(e, scores, 1), .out = em_ptr(e, out, 0), .index = em_ptr(e, index, 0),
-                              .rois_num = num ? em_ptr(e, num, 0) : "NULL", .work = work,
-                              .rows = pool_printf("%s = %s", em_dim(e, out, 0), em_dim(e, index, 0))});
+  const char *boxes_p = em_ptr(e, boxes, 1), *scores_p = em_ptr(e, scores, 1), *out_p = em_ptr(e, out, 0);
+  const char *index_p = em_ptr(e, index, 0), *num_p = num ? em_ptr(e, num, 0) : "NULL";
+  detection_print_c(
+      e->p, &(DetectionCall){.kind = DETECTION_MULTICLASS_NMS, .f64 = dt == RT_DT_FP64, .n = n, .boxes = boxes_p,
+                             .scores = scores_p, .out = out_p, .index = index_p, .rois_num = num_p, .work = work,
+                             .rows = pool_printf("%s = %s", em_dim(e, out, 0), em_dim(e, index, 0)),
+                             .nms = {.classes = classes, .boxes = m,
+                                     .score_threshold = (float)attr_float(e->op, "score_threshold", 0),
+                                     .nms_threshold = (float)attr_float(e->op, "nms_threshold", 0.3),
+                                     .nms_eta = (float)attr_float(e->op, "nms_eta", 1),
+                                     .nms_top_k = attr_int(e->op, "nms_top_k", -1),
+                                     .keep_top_k = attr_int(e->op, "keep_top_k", -1),
+                                     .background_label = attr_int(e->op, "background_label", 0),
+                                     .normalized = attr_bool(e->op, "normalized", 1)}});
   return 0;
 }
 
@@ -149,24 +150,22 @@ static int emit_matrix_nms(EmitCtx *e) {
   const int64_t top = attr_int(e->op, "nms_top_k", -1), bg = attr_int(e->op, "background_label", 0);
   if (top == 0) return em_fail(e, "nms_top_k 0 is not supported (Paddle's kernel writes through an empty vector)");
   const int64_t pre = top > -1 && top < m ? top : m, dets = (classes - (bg >= 0 && bg < classes)) * pre;
-  pr_line(e->p, "const RtMatrixNms geo = {");
-  pr_line(e->p, ".n = %s, .classes = %lld, .boxes = %lld,", em_dim(e, scores, 0), (long long)classes, (long long)m);
-  pr_line(e->p, ".score_threshold = %s, .post_threshold = %s, .gaussian_sigma = %s,",
-          em_float((float)attr_float(e->op, "score_threshold", 0)),
-          em_float((float)attr_float(e->op, "post_threshold", 0)),
-          em_float((float)attr_float(e->op, "gaussian_sigma", 2)));
-  pr_line(e->p, ".nms_top_k = %lld, .keep_top_k = %lld, .background_label = %lld,", (long long)top,
-          (long long)attr_int(e->op, "keep_top_k", -1), (long long)bg);
-  pr_line(e->p, ".use_gaussian = %d, .normalized = %d,", attr_bool(e->op, "use_gaussian", 0),
-          attr_bool(e->op, "normalized", 1));
-  pr_line(e->p, "};");
+  const char *n = em_dim(e, scores, 0);
   const char *work = em_scratch_named(e, "unsigned char", "work",
                                       (SymDim){0, RT_MATRIX_NMS_WORK_BYTES(m, pre, dets, dt == RT_DT_FP64 ? 8 : 4)});
-  detection_print_c(e->p, &(DetectionCall){
-                              .kind = DETECTION_MATRIX_NMS, .f64 = dt == RT_DT_FP64, .boxes = em_ptr(e, boxes, 1),
-                              .scores = em_ptr(e, scores, 1), .out = em_ptr(e, out, 0), .index = em_ptr(e, index, 0),
-                              .rois_num = num ? em_ptr(e, num, 0) : "NULL", .work = work,
-                              .rows = pool_printf("%s = %s", em_dim(e, out, 0), em_dim(e, index, 0))});
+  const char *boxes_p = em_ptr(e, boxes, 1), *scores_p = em_ptr(e, scores, 1), *out_p = em_ptr(e, out, 0);
+  const char *index_p = em_ptr(e, index, 0), *num_p = num ? em_ptr(e, num, 0) : "NULL";
+  detection_print_c(
+      e->p, &(DetectionCall){.kind = DETECTION_MATRIX_NMS, .f64 = dt == RT_DT_FP64, .n = n, .boxes = boxes_p,
+                             .scores = scores_p, .out = out_p, .index = index_p, .rois_num = num_p, .work = work,
+                             .rows = pool_printf("%s = %s", em_dim(e, out, 0), em_dim(e, index, 0)),
+                             .nms = {.classes = classes, .boxes = m,
+                                     .score_threshold = (float)attr_float(e->op, "score_threshold", 0),
+                                     .post_threshold = (float)attr_float(e->op, "post_threshold", 0),
+                                     .gaussian_sigma = (float)attr_float(e->op, "gaussian_sigma", 2),
+                                     .nms_top_k = top, .keep_top_k = attr_int(e->op, "keep_top_k", -1),
+                                     .background_label = bg, .use_gaussian = attr_bool(e->op, "use_gaussian", 0),
+                                     .normalized = attr_bool(e->op, "normalized", 1)}});
   return 0;
 }
 

@@ -121,16 +121,6 @@ static int infer_anchor_generator(OpCtx *c) {
 
 /* ---- emission ---- */
 
-/* Prints `static const float name[n] = {...};` and returns "name", or
- * returns "NULL" for an empty list. */
-static const char *float_array(EmitCtx *e, const char *name, int n, const double *v) {
-  if (n == 0) return "NULL";
-  const char *list = "";
-  for (int i = 0; i < n; i++) list = pool_printf("%s%s%s", list, i ? ", " : "", em_float((float)v[i]));
-  pr_line(e->p, "static const float %s[%d] = {%s};", name, n, list);
-  return name;
-}
-
 /* The two outputs, of Input's dtype, and their (constant) dims: 1 for
  * float64, 0 for float32, -1 after em_fail. */
 static int outputs(EmitCtx *e, const char *slot, Var **boxes, Var **vars) {
@@ -163,24 +153,19 @@ static int spatial(EmitCtx *e, int image, int64_t *hw) {
   return 0;
 }
 
-/* Prints the shared RtPriorGeo member of the initializer. */
-static void prior_geo(EmitCtx *e, const int64_t *hw, const char *variances) {
-  pr_line(e->p, ".geo = {.feat_h = %lld, .feat_w = %lld, .img_h = %lld, .img_w = %lld, .step_w = %s, .step_h = %s,",
-          (long long)hw[0], (long long)hw[1], (long long)hw[2], (long long)hw[3],
-          em_float((float)attr_float(e->op, "step_w", 0)), em_float((float)attr_float(e->op, "step_h", 0)));
-  pr_line(e->p, "        .offset = %s, .clip = %d, .nvar = 4, .variances = %s},",
-          em_float((float)attr_float(e->op, "offset", 0.5)), attr_bool(e->op, "clip", 1), variances);
-}
-
-/* The variances attribute, which must have 4 entries. */
-static const char *variances(EmitCtx *e) {
+/* The priors' geometry but their lists: the spatial dims hw (spatial), the
+ * step, offset and clip attributes and the variances attribute, which must
+ * have 4 entries; -1 after em_fail. */
+static int prior_geo(EmitCtx *e, const int64_t *hw, DetectionPriors *g) {
   double *v;
   int n = attr_floats(e->op, "variances", &v);
-  if (n != 4) {
-    em_fail(e, "variances has %d entries; 4 expected", n);
-    return NULL;
-  }
-  return float_array(e, "variances", n, v);
+  if (n != 4) return em_fail(e, "variances has %d entries; 4 expected", n);
+  *g = (DetectionPriors){.feat_h = hw[0], .feat_w = hw[1], .img_h = hw[2], .img_w = hw[3],
+                         .step_w = (float)attr_float(e->op, "step_w", 0),
+                         .step_h = (float)attr_float(e->op, "step_h", 0),
+                         .offset = (float)attr_float(e->op, "offset", 0.5), .clip = attr_bool(e->op, "clip", 1),
+                         .variances = v};
+  return 0;
 }
 
 static int emit_prior_box(EmitCtx *e) {
@@ -198,20 +183,13 @@ static int emit_prior_box(EmitCtx *e) {
   if (em_const_dim(e, boxes, 2) != (int64_t)nar * nmin + nmax)
     return em_fail(e, "Boxes has the wrong number of priors");
   for (int i = 0; i < nar; i++) ars_d[i] = ars[i];
-  const char *var = variances(e);
-  if (!var) return -1;
-  const char *mn = float_array(e, "min_sizes", nmin, mins), *mx = float_array(e, "max_sizes", nmax, maxs);
-  const char *ar = float_array(e, "ratios", nar, ars_d);
-  pr_line(e->p, "/* aspect ratios as expanded (1, each new ratio%s) */",
-          attr_bool(e->op, "flip", 1) ? " and its inverse" : "");
-  pr_line(e->p, "static const RtPriorBox geo = {");
-  prior_geo(e, hw, var);
-  pr_line(e->p, ".nmin = %d, .min_sizes = %s, .nmax = %d, .max_sizes = %s, .nar = %d, .ars = %s,", nmin, mn, nmax, mx,
-          nar, ar);
-  pr_line(e->p, ".min_max_order = %d,", attr_bool(e->op, "min_max_aspect_ratios_order", 0));
-  pr_line(e->p, "};");
-  detection_print_c(e->p, &(DetectionCall){.kind = DETECTION_PRIOR_BOX, .f64 = f64, .boxes = em_ptr(e, boxes, 0),
-                                           .vars = em_ptr(e, vars, 0)});
+  DetectionPriors g;
+  if (prior_geo(e, hw, &g)) return -1;
+  g.nsizes = nmin, g.sizes = mins, g.nmax = nmax, g.max_sizes = maxs, g.nratios = nar, g.ratios = ars_d;
+  g.flip = attr_bool(e->op, "flip", 1), g.min_max_order = attr_bool(e->op, "min_max_aspect_ratios_order", 0);
+  const char *boxes_p = em_ptr(e, boxes, 0);
+  detection_print_c(e->p, &(DetectionCall){.kind = DETECTION_PRIOR_BOX, .f64 = f64, .boxes = boxes_p,
+                                           .vars = em_ptr(e, vars, 0), .priors = g});
   return 0;
 }
 
@@ -230,23 +208,12 @@ static int emit_density_prior_box(EmitCtx *e) {
       return em_fail(e, "densities[%d] = %lld is not in [1, 1024]", i, (long long)dens[i]);
   if (spec_numel(em_spec(e, boxes)).c != hw[0] * hw[1] * density_priors(e->op) * 4)
     return em_fail(e, "Boxes has the wrong number of priors");
-  const char *var = variances(e);
-  if (!var) return -1;
-  const char *fs = float_array(e, "fixed_sizes", ns, sizes), *fr = float_array(e, "fixed_ratios", nr, ratios);
-  const char *dl = "NULL";
-  if (nd) {
-    const char *list = "";
-    for (int i = 0; i < nd; i++) list = pool_printf("%s%s%lld", list, i ? ", " : "", (long long)dens[i]);
-    pr_line(e->p, "static const int32_t densities[%d] = {%s};", nd, list);
-    dl = "densities";
-  }
-  pr_line(e->p, "static const RtDensityPriorBox geo = {");
-  prior_geo(e, hw, var);
-  pr_line(e->p, ".nsizes = %d, .fixed_sizes = %s, .densities = %s, .nratios = %d, .fixed_ratios = %s,", ns, fs, dl, nr,
-          fr);
-  pr_line(e->p, "};");
-  detection_print_c(e->p, &(DetectionCall){.kind = DETECTION_DENSITY_PRIOR_BOX, .f64 = f64, .boxes = em_ptr(e, boxes, 0),
-                                           .vars = em_ptr(e, vars, 0)});
+  DetectionPriors g;
+  if (prior_geo(e, hw, &g)) return -1;
+  g.nsizes = ns, g.sizes = sizes, g.densities = dens, g.nratios = nr, g.ratios = ratios;
+  const char *boxes_p = em_ptr(e, boxes, 0);
+  detection_print_c(e->p, &(DetectionCall){.kind = DETECTION_DENSITY_PRIOR_BOX, .f64 = f64, .boxes = boxes_p,
+                                           .vars = em_ptr(e, vars, 0), .priors = g});
   return 0;
 }
 
@@ -259,17 +226,13 @@ static int emit_anchor_generator(EmitCtx *e) {
   int ns = attr_floats(e->op, "anchor_sizes", &sizes), nr = attr_floats(e->op, "aspect_ratios", &ratios);
   if (attr_floats(e->op, "stride", &stride) != 2) return em_fail(e, "stride must have 2 entries (width, height)");
   if (em_const_dim(e, anchors, 2) != (int64_t)ns * nr) return em_fail(e, "Anchors has the wrong number of anchors");
-  const char *var = variances(e);
-  if (!var) return -1;
-  const char *sz = float_array(e, "anchor_sizes", ns, sizes), *ar = float_array(e, "aspect_ratios", nr, ratios);
-  pr_line(e->p, "static const RtAnchorGenerator geo = {");
-  pr_line(e->p, ".feat_h = %lld, .feat_w = %lld, .nsizes = %d, .anchor_sizes = %s, .nratios = %d, .aspect_ratios = %s,",
-          (long long)hw[0], (long long)hw[1], ns, sz, nr, ar);
-  pr_line(e->p, ".stride_w = %s, .stride_h = %s, .offset = %s, .variances = %s,", em_float((float)stride[0]),
-          em_float((float)stride[1]), em_float((float)attr_float(e->op, "offset", 0.5)), var);
-  pr_line(e->p, "};");
-  detection_print_c(e->p, &(DetectionCall){.kind = DETECTION_ANCHOR_GENERATOR, .f64 = f64, .anchors = em_ptr(e, anchors, 0),
-                                           .vars = em_ptr(e, vars, 0)});
+  DetectionPriors g;
+  if (prior_geo(e, hw, &g)) return -1;
+  g.step_w = (float)stride[0], g.step_h = (float)stride[1]; /* Paddle's stride */
+  g.nsizes = ns, g.sizes = sizes, g.nratios = nr, g.ratios = ratios;
+  const char *anchors_p = em_ptr(e, anchors, 0);
+  detection_print_c(e->p, &(DetectionCall){.kind = DETECTION_ANCHOR_GENERATOR, .f64 = f64, .anchors = anchors_p,
+                                           .vars = em_ptr(e, vars, 0), .priors = g});
   return 0;
 }
 

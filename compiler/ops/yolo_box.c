@@ -61,21 +61,17 @@ static int emit_yolo_box(EmitCtx *e) {
   SymDim n = em_spec(e, x)->d[0], ni = em_spec(e, img)->d[0];
   if (n.a != ni.a || n.c != ni.c) return em_fail(e, "X and ImgSize differ in batch");
   if (h * w * na > INT32_MAX / (cls + 6)) return em_fail(e, "the grid is too large for Paddle's int indexing");
-  const char *list = "";
-  for (int i = 0; i < 2 * na; i++) list = pool_printf("%s%s%lld", list, i ? ", " : "", (long long)anchors[i]);
-  pr_line(e->p, "static const int32_t anchors[%d] = {%s};", 2 * na, list);
-  pr_line(e->p, "static const RtYoloBox geo = {");
-  pr_line(e->p, ".h = %lld, .w = %lld, .an_num = %d, .anchors = anchors, .class_num = %lld,", (long long)h, (long long)w,
-          na, (long long)cls);
-  pr_line(e->p, ".conf_thresh = %s, .downsample_ratio = %lld, .clip_bbox = %d, .scale_x_y = %s,",
-          em_float((float)attr_float(e->op, "conf_thresh", 0.01)), (long long)attr_int(e->op, "downsample_ratio", 32),
-          attr_bool(e->op, "clip_bbox", 1), em_float((float)attr_float(e->op, "scale_x_y", 1)));
-  pr_line(e->p, ".iou_aware = %d, .iou_aware_factor = %s,", iou_aware,
-          em_float((float)attr_float(e->op, "iou_aware_factor", 0.5)));
-  pr_line(e->p, "};");
-  detection_print_c(e->p, &(DetectionCall){.kind = DETECTION_YOLO_BOX, .f64 = f64, .n = em_dim(e, x, 0), .x = em_ptr(e, x, 1),
-                                           .img_size = em_ptr(e, img, 1), .boxes = em_ptr(e, boxes, 0),
-                                           .scores = em_ptr(e, scores, 0)});
+  const char *nn = em_dim(e, x, 0), *xp = em_ptr(e, x, 1), *imgp = em_ptr(e, img, 1);
+  const char *boxesp = em_ptr(e, boxes, 0);
+  detection_print_c(
+      e->p, &(DetectionCall){.kind = DETECTION_YOLO_BOX, .f64 = f64, .n = nn, .x = xp, .img_size = imgp,
+                             .boxes = boxesp, .scores = em_ptr(e, scores, 0),
+                             .yolo = {.h = h, .w = w, .an_num = na, .anchors = anchors, .class_num = cls,
+                                      .conf_thresh = (float)attr_float(e->op, "conf_thresh", 0.01),
+                                      .downsample_ratio = attr_int(e->op, "downsample_ratio", 32),
+                                      .clip_bbox = attr_bool(e->op, "clip_bbox", 1),
+                                      .scale_x_y = (float)attr_float(e->op, "scale_x_y", 1), .iou_aware = iou_aware,
+                                      .iou_aware_factor = (float)attr_float(e->op, "iou_aware_factor", 0.5)}});
   return 0;
 }
 
