@@ -42,6 +42,22 @@ static int64_t rows_per_image(const OpCtx *c, int64_t classes, int64_t m) {
   return keep > -1 && keep < rows ? keep : rows;
 }
 
+/* The NMS ops' outputs: Out [rows, cols] of the boxes' dtype, Index [rows,
+ * 1] and the per-image counts (slot `num`: [images]) int32; with
+ * `bounded`, rows is a bound and the kernel writes the rows it keeps. */
+static int nms_outputs(OpCtx *c, int dtype, int64_t rows, int64_t cols, const char *num, int64_t images,
+                       int bounded) {
+  Shape o = {2, {rows, cols}}, idx = {2, {rows, 1}}, n = {1, {images}};
+  ctx_set(c, "Out", 0, &o, dtype);
+  ctx_set(c, "Index", 0, &idx, RT_DT_INT32);
+  ctx_set(c, num, 0, &n, RT_DT_INT32);
+  if (bounded) {
+    ctx_set_runtime_extent(c, "Out", 0, 0, "scores (how many boxes it keeps)");
+    ctx_set_runtime_extent(c, "Index", 0, 0, "scores (how many boxes it keeps)");
+  }
+  return 0;
+}
+
 static int infer_nms(OpCtx *c) {
   Var *boxes = ctx_need(c, "BBoxes", 0);
   Var *scores = ctx_need(c, "Scores", 0);
@@ -59,17 +75,8 @@ static int infer_nms(OpCtx *c) {
                     shape_str(bs));
   if (compiled && ss->d[0] >= 0 && ss->d[1] >= 0 && ss->d[2] >= 0)
     rows = ss->d[0] * rows_per_image(c, ss->d[1], ss->d[2]);
-  Shape o = {2, {rows, bs->d[2] + 2}};
-  Shape idx = {2, {rows, 1}};
-  Shape num = {1, {compiled ? ss->d[0] : DIM_UNKNOWN}};
-  ctx_set(c, "Out", 0, &o, boxes->dtype);
-  ctx_set(c, "Index", 0, &idx, RT_DT_INT32);
-  ctx_set(c, "NmsRoisNum", 0, &num, RT_DT_INT32);
-  if (compiled && rows >= 0) {
-    ctx_set_runtime_extent(c, "Out", 0, 0, "scores (how many boxes it keeps)");
-    ctx_set_runtime_extent(c, "Index", 0, 0, "scores (how many boxes it keeps)");
-  }
-  return 0;
+  return nms_outputs(c, boxes->dtype, rows, bs->d[2] + 2, "NmsRoisNum", compiled ? ss->d[0] : DIM_UNKNOWN,
+                     compiled && rows >= 0);
 }
 
 static int emit_multiclass_nms3(EmitCtx *e) {
@@ -124,15 +131,7 @@ static int infer_matrix_nms(OpCtx *c) {
   int64_t rows = bs->d[1]; /* Paddle's rule; the bound while specializing */
   const int bounded = c->g->specializing && ss->d[0] >= 0 && ss->d[1] >= 0 && ss->d[2] >= 0;
   if (bounded) rows = ss->d[0] * rows_per_image(c, ss->d[1], ss->d[2]);
-  Shape o = {2, {rows, 6}}, idx = {2, {rows, 1}}, num = {1, {c->g->specializing ? ss->d[0] : DIM_UNKNOWN}};
-  ctx_set(c, "Out", 0, &o, boxes->dtype);
-  ctx_set(c, "Index", 0, &idx, RT_DT_INT32);
-  ctx_set(c, "RoisNum", 0, &num, RT_DT_INT32);
-  if (bounded) {
-    ctx_set_runtime_extent(c, "Out", 0, 0, "scores (how many boxes it keeps)");
-    ctx_set_runtime_extent(c, "Index", 0, 0, "scores (how many boxes it keeps)");
-  }
-  return 0;
+  return nms_outputs(c, boxes->dtype, rows, 6, "RoisNum", c->g->specializing ? ss->d[0] : DIM_UNKNOWN, bounded);
 }
 
 static int emit_matrix_nms(EmitCtx *e) {
