@@ -10,6 +10,8 @@
  *     Ids is [N], [N, 1] or 0-D (one index); Updates has X's rank and N
  *     rows (phi ScatterInferMeta); for a 0-D Ids, Updates is the one slice.
  * Out has X's dtype.
+ * gather_nd's Index may have rows counted at run time (paddle.nonzero's):
+ * Out then has as many.
  * Emission: rt_gather / rt_gather_nd copy whole slices by index (int32 or
  * int64).  Paddle 2.6 raises an error for an index outside [0, dim); the
  * compiled code gives zeros there instead of reading out of bounds.  An
@@ -58,6 +60,11 @@ static int infer_gather_nd(OpCtx *c) {
     s.d[s.rank++] = x->shape.d[i];
   }
   ctx_set(c, "Out", 0, &s, x->dtype);
+  /* Index's rows counted at run time (paddle.nonzero's): Out has as many */
+  if (var_runtime_axis(x) >= 0) return ctx_refuse_runtime_extents(c);
+  if (var_runtime_axis(idx) >= is->rank - 1)
+    return ctx_fail(c, "the last dim of Index ('%s') is only known at run time", idx->name);
+  ctx_pass_runtime_extent(c, idx, "Out", 0);
   return 0;
 }
 
@@ -136,6 +143,7 @@ static int emit_gather_nd(EmitCtx *e) {
   const char *dims[RT_MAX_RANK];
   for (int i = 0; i < k; i++) dims[i] = em_dim(e, x, i);
   const char *slice = tu_mul(em_prod(e, x, (int)k, r), pool_printf("(int64_t)sizeof(%s)", em_ctype(x->dtype)));
+  tu_pass_extent(e, idx, out); /* Out's leading dims are Index's */
   move_print_c(e->p, &(MoveCall){.kind = MOVE_GATHER_ND, .src = em_ptr(e, x, 1), .rank = (int)k, .dims = dims,
                                   .row_bytes = slice, .index = em_ptr(e, idx, 1), .index_bytes = ib,
                                   .count = em_prod(e, idx, 0, ri - 1), .dst = em_ptr(e, out, 0)});
@@ -165,7 +173,8 @@ static int emit_scatter(EmitCtx *e) {
 }
 
 const OpDef op_gather = {.type = "gather", .infer = infer_gather, .emit_c = emit_gather};
-const OpDef op_gather_nd = {.type = "gather_nd", .infer = infer_gather_nd, .emit_c = emit_gather_nd};
+const OpDef op_gather_nd = {.type = "gather_nd", .infer = infer_gather_nd, .emit_c = emit_gather_nd,
+                            .runtime_extents = 1};
 const OpDef op_index_select = {.type = "index_select", .infer = infer_index_select, .emit_c = emit_index_select};
 const OpDef op_scatter = {.type = "scatter", .infer = infer_scatter, .emit_c = emit_scatter};
 

@@ -96,6 +96,21 @@ def selected_then_elementwise():
 
 
 @case
+def nonzero_then_gather_nd():
+    """The rows nonzero finds, gathered: gather_nd's Out has as many rows as
+    Index (whole elements, and rows of X by leading indices), then a relu
+    and a cast of them; none found."""
+    x = data("x", [None, 3, 4])
+    m = data("mask_m", [None, 3, 4], "bool")
+    mr = data("mask_row", [None, 3], "bool")
+    z = data("none_z", [None, 3, 4], "bool")
+    g = paddle.gather_nd(x, paddle.nonzero(m))
+    rows = paddle.gather_nd(x, paddle.nonzero(mr))
+    outs = [g, rows, paddle.nn.functional.relu(rows).astype("float64"), paddle.gather_nd(x, paddle.nonzero(z))]
+    return [x, m, mr, z], outs
+
+
+@case
 def unique():
     f = data("dup_f", [None, 9])
     i = data("i32", [None, 7], "int32")
