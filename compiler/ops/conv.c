@@ -40,8 +40,7 @@
 #include <string.h>
 
 #include "../util.h"
-#include "move_call.h"
-#include "ops.h"
+#include "conv_call.h"
 #include "rt_kernels.h"
 
 static int infer_conv(OpCtx *c) {
@@ -164,13 +163,14 @@ static int decide_conv(EmitCtx *e) {
 static int emit_conv_f64(EmitCtx *e, const Var *x, const Var *w, const Var *out, const RtConv2d *g, int nhwc,
                          int fused) {
   if (fused) return em_fail(e, "float64 convolutions take no Bias, ResidualData or fused activation");
-  conv_print_geo(e, g);
-  const char *xp = em_ptr(e, x, 1), *op = em_ptr(e, out, 0);
-  if (nhwc) conv_nhwc_begin(e, x, out, &xp, &op);
-  conv_print_c(e, &(ConvCall){.kind = CONV_FORWARD, .f64 = 1, .geo = "geo", .batch = em_dim(e, x, 0), .x = xp,
-                              .w = em_ptr(e, w, 1), .out = op,
-                              .ws = conv_ws_f64(e, rt_conv2d_filter_grad_ws_floats(g))});
-  if (nhwc) conv_nhwc_end(e, x, out);
+  ConvCall cc = {.kind = CONV_FORWARD, .f64 = 1, .geo = "geo", .declare = 1, .g2 = *g};
+  cc.x = em_ptr(e, x, 1);
+  cc.out = em_ptr(e, out, 0);
+  if (nhwc) conv_nhwc(e, x, out, &cc);
+  cc.batch = em_dim(e, x, 0);
+  cc.w = em_ptr(e, w, 1);
+  cc.ws = conv_ws_f64(e, rt_conv2d_filter_grad_ws_floats(g));
+  conv_print_c(e->p, &cc);
   return 0;
 }
 
@@ -200,14 +200,17 @@ static int emit_conv(EmitCtx *e) {
   }
   if (w->pack_rows) g.packed = w->pack_panel; /* decide_conv prepared the Filter */
   int64_t ws = rt_conv2d_ws_floats(&g);
-  conv_print_geo(e, &g);
-  const char *xp = em_ptr(e, x, 1), *op = em_ptr(e, out, 0), *batch = em_dim(e, x, 0);
-  if (nhwc) conv_nhwc_begin(e, x, out, &xp, &op);
-  const char *wsp = ws ? em_scratch_named(e, "float", "conv_ws", (SymDim){0, ws * (int64_t)sizeof(float)}) : "NULL";
-  conv_print_c(e, &(ConvCall){.kind = CONV_FORWARD, .geo = "geo", .batch = batch, .x = xp, .w = em_ptr(e, w, 1),
-                              .bias = b ? em_ptr(e, b, 1) : NULL, .res = res ? em_ptr(e, res, 1) : NULL, .out = op,
-                              .ws = wsp, .gemm_ws = conv_gemm_ws(e, &g, 0)});
-  if (nhwc) conv_nhwc_end(e, x, out);
+  ConvCall cc = {.kind = CONV_FORWARD, .geo = "geo", .declare = 1, .g2 = g};
+  cc.x = em_ptr(e, x, 1);
+  cc.out = em_ptr(e, out, 0);
+  cc.batch = em_dim(e, x, 0);
+  if (nhwc) conv_nhwc(e, x, out, &cc);
+  cc.ws = ws ? em_scratch_named(e, "float", "conv_ws", (SymDim){0, ws * (int64_t)sizeof(float)}) : "NULL";
+  cc.w = em_ptr(e, w, 1);
+  if (b) cc.bias = em_ptr(e, b, 1);
+  if (res) cc.res = em_ptr(e, res, 1);
+  cc.gemm_ws = conv_gemm_ws(e, &g, 0);
+  conv_print_c(e->p, &cc);
   return 0;
 }
 
@@ -241,38 +244,34 @@ static int emit_conv_grad(EmitCtx *e) {
   if (!dx && !dw) return 0;
   const RtConv2d t = {g.c_out, g.h_out, g.w_out, g.c_in, g.h_in, g.w_in, g.k_h, g.k_w, g.stride_h, g.stride_w,
                       g.pad_t, g.pad_l, g.dil_h, g.dil_w, g.groups, RT_ACT_NONE, 0.0f, 0.0f, 0, 0};
-  const int64_t hw = g.h_in * g.w_in, ohw = g.h_out * g.w_out;
-  const char *batch = em_dim(e, x, 0), *xp = em_ptr(e, x, 1), *dyp = em_ptr(e, dy, 1);
-  const char *dxp = dx ? em_ptr(e, dx, 0) : NULL;
-  if (nhwc) conv_nhwc_grad_begin(e, x, dy, dx != NULL, dw != NULL, g.c_in, hw, g.c_out, ohw, &xp, &dyp, &dxp);
+  const int64_t ohw = g.h_out * g.w_out;
+  /* the NCHW copies (nhwc) go with the first step */
+  ConvCall bufs = {.batch = em_dim(e, x, 0)};
+  bufs.x = em_ptr(e, x, 1);
+  bufs.dy = em_ptr(e, dy, 1);
+  bufs.out = dx ? em_ptr(e, dx, 0) : NULL;
+  if (nhwc) conv_nhwc_grad(e, x, dy, dx != NULL, dw != NULL, &bufs);
   if (dx) {
-    pr_line(e->p, "{");
-    pr_line(e->p, "static const RtConv2d tgeo = {.c_in = %lld, .h_in = %lld, .w_in = %lld, .c_out = %lld, .h_out = "
-            "%lld, .w_out = %lld,", (long long)t.c_in, (long long)t.h_in, (long long)t.w_in, (long long)t.c_out,
-            (long long)t.h_out, (long long)t.w_out);
-    pr_line(e->p, "    .k_h = %lld, .k_w = %lld, .stride_h = %lld, .stride_w = %lld, .pad_t = %lld, .pad_l = %lld, "
-            ".dil_h = %lld, .dil_w = %lld, .groups = %lld};", (long long)t.k_h, (long long)t.k_w,
-            (long long)t.stride_h, (long long)t.stride_w, (long long)t.pad_t, (long long)t.pad_l, (long long)t.dil_h,
-            (long long)t.dil_w, (long long)t.groups);
+    ConvCall cc = bufs;
+    cc.kind = CONV_TRANSPOSE, cc.f64 = f64, cc.geo = "tgeo", cc.declare = 1, cc.g2 = t, cc.compact = 1, cc.braced = 1;
+    cc.x = bufs.dy, cc.dy = NULL;
     const int64_t ws = rt_conv2d_transpose_ws_floats(&t);
-    const char *col = f64 ? conv_ws_f64(e, ws)
-                          : em_scratch_named(e, "float", "col", (SymDim){0, ws * (int64_t)sizeof(float)});
-    const char *gemm_ws = f64 ? NULL : conv_gemm_ws(e, &t, 1);
-    conv_print_c(e, &(ConvCall){.kind = CONV_TRANSPOSE, .f64 = f64, .geo = "tgeo", .batch = batch, .x = dyp,
-                                .w = em_ptr(e, w, 1), .out = dxp, .ws = col, .gemm_ws = gemm_ws});
-    pr_line(e->p, "}");
-    if (nhwc) conv_nhwc_grad_end(e, x, dx, g.c_in, hw);
+    cc.ws = f64 ? conv_ws_f64(e, ws) : em_scratch_named(e, "float", "col", (SymDim){0, ws * (int64_t)sizeof(float)});
+    cc.gemm_ws = f64 ? NULL : conv_gemm_ws(e, &t, 1);
+    cc.w = em_ptr(e, w, 1);
+    conv_print_c(e->p, &cc);
   }
   if (dw) {
     const int64_t ws = rt_conv2d_filter_grad_ws_floats(&g), mg = g.c_out / g.groups;
     const int64_t k = g.c_in / g.groups * g.k_h * g.k_w;
-    conv_print_geo(e, &g);
-    const char *col = f64  ? conv_ws_f64(e, ws)
-                      : ws ? em_scratch_named(e, "float", "col", (SymDim){0, ws * (int64_t)sizeof(float)})
-                           : "NULL";
-    const char *gemm_ws = f64 ? NULL : em_gemm_ws(e, (SymDim){0, mg}, (SymDim){0, k}, (SymDim){0, ohw});
-    conv_print_c(e, &(ConvCall){.kind = CONV_FILTER_GRAD, .f64 = f64, .geo = "geo", .batch = batch, .x = xp,
-                                .dy = dyp, .out = em_ptr(e, dw, 0), .ws = col, .gemm_ws = gemm_ws});
+    ConvCall cc = dx ? (ConvCall){.batch = bufs.batch, .x = bufs.x, .dy = bufs.dy} : bufs;
+    cc.kind = CONV_FILTER_GRAD, cc.f64 = f64, cc.geo = "geo", cc.declare = 1, cc.g2 = g, cc.copies_first = 1;
+    cc.ws = f64  ? conv_ws_f64(e, ws)
+            : ws ? em_scratch_named(e, "float", "col", (SymDim){0, ws * (int64_t)sizeof(float)})
+                 : "NULL";
+    cc.gemm_ws = f64 ? NULL : em_gemm_ws(e, (SymDim){0, mg}, (SymDim){0, k}, (SymDim){0, ohw});
+    cc.out = em_ptr(e, dw, 0);
+    conv_print_c(e->p, &cc);
   }
   return 0;
 }
@@ -312,18 +311,6 @@ static int conv3d_geometry(EmitCtx *e, const Var *x, const Var *w, const Var *ou
   return 0;
 }
 
-/* Prints g as a constant RtConv3d named `name`. */
-static void print_conv3d(EmitCtx *e, const char *name, const RtConv3d *g) {
-  pr_line(e->p, "static const RtConv3d %s = {", name);
-  pr_line(e->p, "%lld, %lld, %lld, %lld, %lld, %lld, %lld, %lld, %lld, %lld, %lld,", (long long)g->c_in,
-          (long long)g->d_in, (long long)g->h_in, (long long)g->w_in, (long long)g->c_out, (long long)g->d_out,
-          (long long)g->h_out, (long long)g->w_out, (long long)g->k_d, (long long)g->k_h, (long long)g->k_w);
-  pr_line(e->p, "{%lld, %lld, %lld}, {%lld, %lld, %lld}, {%lld, %lld, %lld}, %lld,", (long long)g->stride[0],
-          (long long)g->stride[1], (long long)g->stride[2], (long long)g->pad[0], (long long)g->pad[1],
-          (long long)g->pad[2], (long long)g->dil[0], (long long)g->dil[1], (long long)g->dil[2], (long long)g->groups);
-  pr_line(e->p, "};");
-}
-
 /* conv3d: vol2col + GEMM per group (NCDHW, float32 or float64, no fused
  * attributes). */
 static int emit_conv3d(EmitCtx *e) {
@@ -333,14 +320,15 @@ static int emit_conv3d(EmitCtx *e) {
   RtConv3d g;
   int f64;
   if (conv3d_geometry(e, x, w, out, &g, &f64)) return -1;
-  print_conv3d(e, "geo", &g);
   int64_t ws = rt_conv3d_ws_floats(&g), osz = g.d_out * g.h_out * g.w_out, k = ws / (osz ? osz : 1);
-  const char *wsp = conv_col_ws(e, f64, ws);
-  conv_print_c(e, &(ConvCall){.kind = CONV_FORWARD, .dims = 3, .f64 = f64, .geo = "geo", .batch = em_dim(e, x, 0),
-                              .x = em_ptr(e, x, 1), .w = em_ptr(e, w, 1), .out = em_ptr(e, out, 0), .ws = wsp,
-                              .gemm_ws = f64 ? NULL
-                                             : em_gemm_ws(e, (SymDim){0, g.c_out / g.groups}, (SymDim){0, osz},
-                                                          (SymDim){0, k})});
+  ConvCall cc = {.kind = CONV_FORWARD, .dims = 3, .f64 = f64, .geo = "geo", .declare = 1, .g3 = g, .compact = 1};
+  cc.ws = conv_col_ws(e, f64, ws);
+  cc.batch = em_dim(e, x, 0);
+  cc.x = em_ptr(e, x, 1);
+  cc.w = em_ptr(e, w, 1);
+  cc.out = em_ptr(e, out, 0);
+  cc.gemm_ws = f64 ? NULL : em_gemm_ws(e, (SymDim){0, g.c_out / g.groups}, (SymDim){0, osz}, (SymDim){0, k});
+  conv_print_c(e->p, &cc);
   return 0;
 }
 
@@ -365,21 +353,25 @@ static int emit_conv3d_grad(EmitCtx *e) {
                   {g.stride[0], g.stride[1], g.stride[2]}, {g.pad[0], g.pad[1], g.pad[2]},
                   {g.dil[0], g.dil[1], g.dil[2]}, g.groups};
     const int64_t ws = rt_conv3d_transpose_ws_floats(&t, 0);
-    print_conv3d(e, "tgeo", &t);
-    const char *wsp = conv_col_ws(e, f64, ws);
-    conv_print_c(e, &(ConvCall){.kind = CONV_TRANSPOSE, .dims = 3, .f64 = f64, .geo = "tgeo", .batch = em_dim(e, x, 0),
-                                .x = em_ptr(e, dy, 1), .w = em_ptr(e, w, 1), .out = em_ptr(e, dx, 0), .ws = wsp,
-                                .gemm_ws = f64 ? NULL
-                                               : em_gemm_ws(e, (SymDim){0, k}, (SymDim){0, osz}, (SymDim){0, mg})});
+    ConvCall cc = {.kind = CONV_TRANSPOSE, .dims = 3, .f64 = f64, .geo = "tgeo", .declare = 1, .g3 = t, .compact = 1};
+    cc.ws = conv_col_ws(e, f64, ws);
+    cc.batch = em_dim(e, x, 0);
+    cc.x = em_ptr(e, dy, 1);
+    cc.w = em_ptr(e, w, 1);
+    cc.out = em_ptr(e, dx, 0);
+    cc.gemm_ws = f64 ? NULL : em_gemm_ws(e, (SymDim){0, k}, (SymDim){0, osz}, (SymDim){0, mg});
+    conv_print_c(e->p, &cc);
   }
   if (dw) {
     const int64_t ws = rt_conv3d_ws_floats(&g);
-    print_conv3d(e, "geo", &g);
-    const char *wsp = conv_col_ws(e, f64, ws);
-    conv_print_c(e, &(ConvCall){.kind = CONV_FILTER_GRAD, .dims = 3, .f64 = f64, .geo = "geo", .batch = em_dim(e, x, 0),
-                                .x = em_ptr(e, x, 1), .dy = em_ptr(e, dy, 1), .out = em_ptr(e, dw, 0), .ws = wsp,
-                                .gemm_ws = f64 ? NULL
-                                               : em_gemm_ws(e, (SymDim){0, mg}, (SymDim){0, k}, (SymDim){0, osz})});
+    ConvCall cc = {.kind = CONV_FILTER_GRAD, .dims = 3, .f64 = f64, .geo = "geo", .declare = 1, .g3 = g, .compact = 1};
+    cc.ws = conv_col_ws(e, f64, ws);
+    cc.batch = em_dim(e, x, 0);
+    cc.x = em_ptr(e, x, 1);
+    cc.dy = em_ptr(e, dy, 1);
+    cc.out = em_ptr(e, dw, 0);
+    cc.gemm_ws = f64 ? NULL : em_gemm_ws(e, (SymDim){0, mg}, (SymDim){0, k}, (SymDim){0, osz});
+    conv_print_c(e->p, &cc);
   }
   return 0;
 }

@@ -38,8 +38,7 @@
 #include <strings.h>
 
 #include "../util.h"
-#include "move_call.h"
-#include "ops.h"
+#include "conv_call.h"
 #include "rt_kernels.h"
 
 static int infer_conv_transpose(OpCtx *c) {
@@ -135,15 +134,16 @@ static int emit_conv_transpose(EmitCtx *e) {
   SymDim nb = b ? spec_numel(em_spec(e, b)) : (SymDim){0, 0};
   if (b && (nb.a != 0 || nb.c != g.c_out)) return em_fail(e, "Bias must have %lld elements", (long long)g.c_out);
   int64_t ws = rt_conv2d_transpose_ws_floats(&g);
-  conv_print_geo(e, &g);
-  const char *xp = em_ptr(e, x, 1), *op = em_ptr(e, out, 0);
-  if (nhwc) conv_nhwc_begin(e, x, out, &xp, &op);
-  const char *wsp =
-      f64 ? conv_ws_f64(e, ws) : em_scratch_named(e, "float", "col", (SymDim){0, ws * (int64_t)sizeof(float)});
-  conv_print_c(e, &(ConvCall){.kind = CONV_TRANSPOSE, .f64 = f64, .geo = "geo", .batch = em_dim(e, x, 0), .x = xp,
-                              .w = em_ptr(e, w, 1), .bias = b ? em_ptr(e, b, 1) : NULL, .out = op, .ws = wsp,
-                              .gemm_ws = f64 ? NULL : conv_gemm_ws(e, &g, 1)});
-  if (nhwc) conv_nhwc_end(e, x, out);
+  ConvCall cc = {.kind = CONV_TRANSPOSE, .f64 = f64, .geo = "geo", .declare = 1, .g2 = g};
+  cc.x = em_ptr(e, x, 1);
+  cc.out = em_ptr(e, out, 0);
+  if (nhwc) conv_nhwc(e, x, out, &cc);
+  cc.ws = f64 ? conv_ws_f64(e, ws) : em_scratch_named(e, "float", "col", (SymDim){0, ws * (int64_t)sizeof(float)});
+  cc.batch = em_dim(e, x, 0);
+  cc.w = em_ptr(e, w, 1);
+  if (b) cc.bias = em_ptr(e, b, 1);
+  cc.gemm_ws = f64 ? NULL : conv_gemm_ws(e, &g, 1);
+  conv_print_c(e->p, &cc);
   return 0;
 }
 
@@ -169,30 +169,35 @@ static int emit_conv_transpose_grad(EmitCtx *e) {
   if (!dx && !dw) return 0;
   const RtConv2d t = {g.c_out, g.h_out, g.w_out, g.c_in, g.h_in, g.w_in, g.k_h, g.k_w, g.stride_h, g.stride_w,
                       g.pad_t, g.pad_l, g.dil_h, g.dil_w, g.groups, RT_ACT_NONE, 0.0f, 0.0f, 0, 0};
-  conv_print_geo(e, &t);
-  const int64_t hw = g.h_in * g.w_in, ohw = g.h_out * g.w_out;
-  const char *batch = em_dim(e, x, 0), *xp = em_ptr(e, x, 1), *dyp = em_ptr(e, dy, 1);
-  const char *dxp = dx ? em_ptr(e, dx, 0) : NULL;
-  if (nhwc) conv_nhwc_grad_begin(e, x, dy, dx != NULL, dw != NULL, g.c_in, hw, g.c_out, ohw, &xp, &dyp, &dxp);
+  const int64_t hw = g.h_in * g.w_in;
+  /* the geometry and the NCHW copies (nhwc) go with the first step */
+  ConvCall bufs = {.f64 = f64, .geo = "geo", .declare = 1, .g2 = t, .batch = em_dim(e, x, 0)};
+  bufs.x = em_ptr(e, x, 1);
+  bufs.dy = em_ptr(e, dy, 1);
+  bufs.out = dx ? em_ptr(e, dx, 0) : NULL;
+  if (nhwc) conv_nhwc_grad(e, x, dy, dx != NULL, dw != NULL, &bufs);
   if (dx) {
+    ConvCall cc = bufs;
+    cc.kind = CONV_FORWARD, cc.x = bufs.dy, cc.dy = NULL;
     const int64_t ws = f64 ? rt_conv2d_filter_grad_ws_floats(&t) : rt_conv2d_ws_floats(&t);
-    const char *wsp = f64  ? conv_ws_f64(e, ws)
-                      : ws ? em_scratch_named(e, "float", "col", (SymDim){0, ws * (int64_t)sizeof(float)})
-                           : "NULL";
-    conv_print_c(e, &(ConvCall){.kind = CONV_FORWARD, .f64 = f64, .geo = "geo", .batch = batch, .x = dyp,
-                                .w = em_ptr(e, w, 1), .out = dxp, .ws = wsp,
-                                .gemm_ws = f64 ? NULL : conv_gemm_ws(e, &t, 0)});
-    if (nhwc) conv_nhwc_grad_end(e, x, dx, g.c_in, hw);
+    cc.ws = f64  ? conv_ws_f64(e, ws)
+            : ws ? em_scratch_named(e, "float", "col", (SymDim){0, ws * (int64_t)sizeof(float)})
+                 : "NULL";
+    cc.w = em_ptr(e, w, 1);
+    cc.gemm_ws = f64 ? NULL : conv_gemm_ws(e, &t, 0);
+    conv_print_c(e->p, &cc);
   }
   if (dw) {
     const int64_t ws = rt_conv2d_filter_grad_ws_floats(&t), mg = t.c_out / t.groups;
     const int64_t k = t.c_in / t.groups * t.k_h * t.k_w;
-    const char *col = f64  ? conv_ws_f64(e, ws)
-                      : ws ? em_scratch_named(e, "float", "col", (SymDim){0, ws * (int64_t)sizeof(float)})
-                           : "NULL";
-    const char *gemm_ws = f64 ? NULL : em_gemm_ws(e, (SymDim){0, mg}, (SymDim){0, k}, (SymDim){0, hw});
-    conv_print_c(e, &(ConvCall){.kind = CONV_FILTER_GRAD, .f64 = f64, .geo = "geo", .batch = batch, .x = dyp,
-                                .dy = xp, .out = em_ptr(e, dw, 0), .ws = col, .gemm_ws = gemm_ws});
+    ConvCall cc = dx ? (ConvCall){.f64 = f64, .geo = "geo"} : bufs;
+    cc.kind = CONV_FILTER_GRAD, cc.batch = bufs.batch, cc.x = bufs.dy, cc.dy = bufs.x;
+    cc.ws = f64  ? conv_ws_f64(e, ws)
+            : ws ? em_scratch_named(e, "float", "col", (SymDim){0, ws * (int64_t)sizeof(float)})
+                 : "NULL";
+    cc.gemm_ws = f64 ? NULL : em_gemm_ws(e, (SymDim){0, mg}, (SymDim){0, k}, (SymDim){0, hw});
+    cc.out = em_ptr(e, dw, 0);
+    conv_print_c(e->p, &cc);
   }
   return 0;
 }
@@ -235,22 +240,6 @@ static int conv3dt_geometry(EmitCtx *e, const Var *x, const Var *w, const Var *o
   return 0;
 }
 
-/* Prints g as a constant RtConv3d named `name`. */
-static void print_conv3d(EmitCtx *e, const char *name, const RtConv3d *g) {
-  pr_line(e->p, "static const RtConv3d %s = {", name);
-  pr_line(e->p, ".c_in = %lld, .d_in = %lld, .h_in = %lld, .w_in = %lld,", (long long)g->c_in, (long long)g->d_in,
-          (long long)g->h_in, (long long)g->w_in);
-  pr_line(e->p, ".c_out = %lld, .d_out = %lld, .h_out = %lld, .w_out = %lld,", (long long)g->c_out,
-          (long long)g->d_out, (long long)g->h_out, (long long)g->w_out);
-  pr_line(e->p, ".k_d = %lld, .k_h = %lld, .k_w = %lld, .groups = %lld,", (long long)g->k_d, (long long)g->k_h,
-          (long long)g->k_w, (long long)g->groups);
-  pr_line(e->p, ".stride = {%lld, %lld, %lld}, .pad = {%lld, %lld, %lld}, .dil = {%lld, %lld, %lld},",
-          (long long)g->stride[0], (long long)g->stride[1], (long long)g->stride[2], (long long)g->pad[0],
-          (long long)g->pad[1], (long long)g->pad[2], (long long)g->dil[0], (long long)g->dil[1],
-          (long long)g->dil[2]);
-  pr_line(e->p, "};");
-}
-
 static int emit_conv3d_transpose(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = ctx_in(&c, "Input", 0), *w = ctx_in(&c, "Filter", 0), *out = ctx_out(&c, "Output", 0);
@@ -258,16 +247,17 @@ static int emit_conv3d_transpose(EmitCtx *e) {
   RtConv3d g;
   int last, f64;
   if (conv3dt_geometry(e, x, w, out, &g, &last, &f64)) return -1;
-  print_conv3d(e, "geo", &g);
   const int64_t ws = rt_conv3d_transpose_ws_floats(&g, last), vol_in = g.d_in * g.h_in * g.w_in;
   const int64_t mk = g.c_out / g.groups * g.k_d * g.k_h * g.k_w;
-  const char *wsp = conv_col_ws(e, f64, ws);
-  conv_print_c(e, &(ConvCall){.kind = CONV_TRANSPOSE, .dims = 3, .f64 = f64, .channel_last = last, .geo = "geo",
-                              .batch = em_dim(e, x, 0), .x = em_ptr(e, x, 1), .w = em_ptr(e, w, 1),
-                              .out = em_ptr(e, out, 0), .ws = wsp,
-                              .gemm_ws = f64 ? NULL
-                                             : em_gemm_ws(e, (SymDim){0, mk}, (SymDim){0, vol_in},
-                                                          (SymDim){0, g.c_in / g.groups})});
+  ConvCall cc = {.kind = CONV_TRANSPOSE, .dims = 3, .f64 = f64, .channel_last = last, .geo = "geo", .declare = 1,
+                 .g3 = g};
+  cc.ws = conv_col_ws(e, f64, ws);
+  cc.batch = em_dim(e, x, 0);
+  cc.x = em_ptr(e, x, 1);
+  cc.w = em_ptr(e, w, 1);
+  cc.out = em_ptr(e, out, 0);
+  cc.gemm_ws = f64 ? NULL : em_gemm_ws(e, (SymDim){0, mk}, (SymDim){0, vol_in}, (SymDim){0, g.c_in / g.groups});
+  conv_print_c(e->p, &cc);
   return 0;
 }
 
@@ -296,18 +286,28 @@ static int emit_conv3d_transpose_grad(EmitCtx *e) {
   const int64_t ws = rt_conv3d_ws_floats(&g), osz = g.d_out * g.h_out * g.w_out;
   const int64_t mg = g.c_out / g.groups, k = g.c_in / g.groups * g.k_d * g.k_h * g.k_w;
   if (!dx && !dw) return 0;
-  print_conv3d(e, "geo", &g);
-  const char *wsp = conv_col_ws(e, f64, ws);
-  if (dx)
-    conv_print_c(e, &(ConvCall){.kind = CONV_FORWARD, .dims = 3, .f64 = f64, .geo = "geo", .batch = em_dim(e, x, 0),
-                                .x = em_ptr(e, dy, 1), .w = em_ptr(e, w, 1), .out = em_ptr(e, dx, 0), .ws = wsp,
-                                .gemm_ws = f64 ? NULL
-                                               : em_gemm_ws(e, (SymDim){0, mg}, (SymDim){0, osz}, (SymDim){0, k})});
-  if (dw)
-    conv_print_c(e, &(ConvCall){.kind = CONV_FILTER_GRAD, .dims = 3, .f64 = f64, .geo = "geo", .batch = em_dim(e, x, 0),
-                                .x = em_ptr(e, dy, 1), .dy = em_ptr(e, x, 1), .out = em_ptr(e, dw, 0), .ws = wsp,
-                                .gemm_ws = f64 ? NULL
-                                               : em_gemm_ws(e, (SymDim){0, mg}, (SymDim){0, k}, (SymDim){0, osz})});
+  ConvCall first = {.dims = 3, .f64 = f64, .geo = "geo", .declare = 1, .g3 = g};
+  first.ws = conv_col_ws(e, f64, ws);
+  if (dx) { /* the input's gradient: the convolution of Output@GRAD */
+    ConvCall cc = first;
+    cc.kind = CONV_FORWARD;
+    cc.batch = em_dim(e, x, 0);
+    cc.x = em_ptr(e, dy, 1);
+    cc.w = em_ptr(e, w, 1);
+    cc.out = em_ptr(e, dx, 0);
+    cc.gemm_ws = f64 ? NULL : em_gemm_ws(e, (SymDim){0, mg}, (SymDim){0, osz}, (SymDim){0, k});
+    conv_print_c(e->p, &cc);
+  }
+  if (dw) { /* the filter's: declares the geometry when dx did not */
+    ConvCall cc = first;
+    cc.kind = CONV_FILTER_GRAD, cc.declare = !dx;
+    cc.batch = em_dim(e, x, 0);
+    cc.x = em_ptr(e, dy, 1);
+    cc.dy = em_ptr(e, x, 1);
+    cc.out = em_ptr(e, dw, 0);
+    cc.gemm_ws = f64 ? NULL : em_gemm_ws(e, (SymDim){0, mg}, (SymDim){0, k}, (SymDim){0, osz});
+    conv_print_c(e->p, &cc);
+  }
   return 0;
 }
 

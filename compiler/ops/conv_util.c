@@ -1,11 +1,11 @@
 /* Input checks, attribute rules and C emission helpers shared by the
- * sliding-window ops (conv.c, conv_transpose.c, pool.c); declared and
- * documented in ops.h. */
+ * sliding-window ops (conv.c, conv_transpose.c, pool.c), declared and
+ * documented in ops.h, and the convolutions' printer and NHWC copies
+ * (conv_call.h). */
 #include <string.h>
 
 #include "../util.h"
-#include "move_call.h"
-#include "ops.h"
+#include "conv_call.h"
 #include "rt_kernels.h"
 
 Var *conv_input(OpCtx *c, const char *slot, Var **w) {
@@ -78,25 +78,6 @@ int conv_const_dims(EmitCtx *e, const Var *x, const Var *out, const Var *w, int6
   return 0;
 }
 
-void conv_print_geo(EmitCtx *e, const RtConv2d *g) {
-  pr_line(e->p, "static const RtConv2d geo = {");
-  pr_line(e->p, ".c_in = %lld, .h_in = %lld, .w_in = %lld, .c_out = %lld, .h_out = %lld, .w_out = %lld,",
-          (long long)g->c_in, (long long)g->h_in, (long long)g->w_in, (long long)g->c_out, (long long)g->h_out,
-          (long long)g->w_out);
-  pr_line(e->p, ".k_h = %lld, .k_w = %lld, .stride_h = %lld, .stride_w = %lld, .pad_t = %lld, .pad_l = %lld,",
-          (long long)g->k_h, (long long)g->k_w, (long long)g->stride_h, (long long)g->stride_w, (long long)g->pad_t,
-          (long long)g->pad_l);
-  pr_line(e->p, ".dil_h = %lld, .dil_w = %lld, .groups = %lld,", (long long)g->dil_h, (long long)g->dil_w,
-          (long long)g->groups);
-  if (g->act != RT_ACT_NONE)
-    pr_line(e->p, ".act = %s, .alpha = %s, .beta = %s,", em_act_name(g->act), em_float(g->alpha), em_float(g->beta));
-  if (g->pre_relu) pr_line(e->p, ".pre_relu = 1, /* fuse_relu_before_depthwise_conv */");
-  if (g->packed)
-    pr_line(e->p, ".packed = %d, /* the filter was prepared at load for rt_pp_gemm (rt_prepack), panels of %d rows */",
-            g->packed, g->packed);
-  pr_line(e->p, "};");
-}
-
 const char *conv_gemm_ws(EmitCtx *e, const RtConv2d *g, int transpose) {
   int64_t s[1][3], floats = 0;
   int n = rt_conv2d_gemm_shapes(g, transpose, s);
@@ -125,52 +106,42 @@ static const char *conv_scratch(EmitCtx *e, const Var *v, SymDim n) {
   return em_scratch(e, (SymDim){n.a * size, n.c * size});
 }
 
-void conv_nhwc_begin(EmitCtx *e, const Var *x, const Var *out, const char **xp, const char **op) {
+void conv_nhwc(EmitCtx *e, const Var *x, const Var *out, ConvCall *c) {
   const SymDim xn = spec_numel(em_spec(e, x)), on = spec_numel(em_spec(e, out));
-  const char *xt = conv_scratch(e, x, xn), *ot = conv_scratch(e, x, on), *t = conv_ctype(x);
-  pr_line(e->p, "/* NHWC: the convolution runs on NCHW copies in scratch */");
-  pr_line(e->p, "%s *xt = (%s *)%s, *ot = (%s *)%s;", t, t, xt, t, ot);
-  move_print_c(e->p, &(MoveCall){.kind = MOVE_NHWC_TO_NCHW, .src = em_ptr(e, x, 1), .dst = "xt",
-                                  .outer = em_dim(e, x, 0), .inner = em_prod(e, x, 1, 3),
-                                  .channels = pool_printf("%lld", (long long)em_const_dim(e, x, 3)),
-                                  .f64 = conv_f64(x)});
-  *xp = "xt", *op = "ot";
+  c->copies = CONV_COPIES_FORWARD, c->type = conv_ctype(x);
+  c->xt = conv_scratch(e, x, xn), c->ot = conv_scratch(e, x, on);
+  c->to_nchw[0] = (MoveCall){.kind = MOVE_NHWC_TO_NCHW, .src = em_ptr(e, x, 1), .dst = "xt",
+                             .outer = em_dim(e, x, 0), .inner = em_prod(e, x, 1, 3),
+                             .channels = pool_printf("%lld", (long long)em_const_dim(e, x, 3)), .f64 = conv_f64(x)};
+  c->to_nhwc = (MoveCall){.kind = MOVE_NCHW_TO_NHWC, .src = "ot", .dst = em_ptr(e, out, 0),
+                          .outer = em_dim(e, x, 0),
+                          .channels = pool_printf("%lld", (long long)em_const_dim(e, out, 3)),
+                          .inner = em_prod(e, out, 1, 3), .f64 = conv_f64(x)};
+  c->x = "xt", c->out = "ot";
 }
 
-void conv_nhwc_end(EmitCtx *e, const Var *x, const Var *out) {
-  move_print_c(e->p, &(MoveCall){.kind = MOVE_NCHW_TO_NHWC, .src = "ot", .dst = em_ptr(e, out, 0),
-                                  .outer = em_dim(e, x, 0),
-                                  .channels = pool_printf("%lld", (long long)em_const_dim(e, out, 3)),
-                                  .inner = em_prod(e, out, 1, 3), .f64 = conv_f64(x)});
-}
-
-void conv_nhwc_grad_begin(EmitCtx *e, const Var *x, const Var *dy, int dx, int dw, int64_t c_in, int64_t hw,
-                          int64_t c_out, int64_t ohw, const char **xp, const char **dyp, const char **dxp) {
-  const char *batch = em_dim(e, x, 0), *t = conv_ctype(x);
+void conv_nhwc_grad(EmitCtx *e, const Var *x, const Var *dy, int dx, int dw, ConvCall *c) {
+  const char *batch = em_dim(e, x, 0);
+  const char *c_in = pool_printf("%lld", (long long)em_const_dim(e, x, 3)), *hw = em_prod(e, x, 1, 3);
   const SymDim xn = spec_numel(em_spec(e, x)), yn = spec_numel(em_spec(e, dy));
-  pr_line(e->p, "/* NHWC: the gradients are computed on NCHW copies in scratch */");
-  pr_line(e->p, "%s *dyt = (%s *)%s;", t, t, conv_scratch(e, x, yn));
-  move_print_c(e->p, &(MoveCall){.kind = MOVE_NHWC_TO_NCHW, .src = *dyp, .dst = "dyt", .outer = batch,
-                                  .inner = pool_printf("%lld", (long long)ohw),
-                                  .channels = pool_printf("%lld", (long long)c_out), .f64 = conv_f64(x)});
-  *dyp = "dyt";
+  c->copies = CONV_COPIES_GRAD, c->type = conv_ctype(x);
+  c->dyt = conv_scratch(e, x, yn);
+  c->to_nchw[0] = (MoveCall){.kind = MOVE_NHWC_TO_NCHW, .src = c->dy, .dst = "dyt", .outer = batch,
+                             .inner = em_prod(e, dy, 1, 3),
+                             .channels = pool_printf("%lld", (long long)em_const_dim(e, dy, 3)), .f64 = conv_f64(x)};
+  c->dy = "dyt";
   if (dw) {
-    pr_line(e->p, "%s *xt = (%s *)%s;", t, t, conv_scratch(e, x, xn));
-    move_print_c(e->p, &(MoveCall){.kind = MOVE_NHWC_TO_NCHW, .src = *xp, .dst = "xt", .outer = batch,
-                                    .inner = pool_printf("%lld", (long long)hw),
-                                    .channels = pool_printf("%lld", (long long)c_in), .f64 = conv_f64(x)});
-    *xp = "xt";
+    c->xt = conv_scratch(e, x, xn);
+    c->to_nchw[1] = (MoveCall){.kind = MOVE_NHWC_TO_NCHW, .src = c->x, .dst = "xt", .outer = batch, .inner = hw,
+                               .channels = c_in, .f64 = conv_f64(x)};
+    c->x = "xt";
   }
   if (dx) {
-    pr_line(e->p, "%s *dxt = (%s *)%s;", t, t, conv_scratch(e, x, xn));
-    *dxp = "dxt";
+    c->dxt = conv_scratch(e, x, xn);
+    c->to_nhwc = (MoveCall){.kind = MOVE_NCHW_TO_NHWC, .src = "dxt", .dst = c->out, .outer = batch, .channels = c_in,
+                            .inner = hw, .f64 = conv_f64(x)};
+    c->out = "dxt";
   }
-}
-
-void conv_nhwc_grad_end(EmitCtx *e, const Var *x, const Var *dx, int64_t c_in, int64_t hw) {
-  move_print_c(e->p, &(MoveCall){.kind = MOVE_NCHW_TO_NHWC, .src = "dxt", .dst = em_ptr(e, dx, 0),
-                                  .outer = em_dim(e, x, 0), .channels = pool_printf("%lld", (long long)c_in),
-                                  .inner = pool_printf("%lld", (long long)hw), .f64 = conv_f64(x)});
 }
 
 int conv_dtype(EmitCtx *e, const char *what, const Var *x, const Var *w, const Var *other) {
@@ -189,33 +160,131 @@ const char *conv_col_ws(EmitCtx *e, int f64, int64_t n) {
   return f64 ? conv_ws_f64(e, n) : em_scratch_named(e, "float", "col", (SymDim){0, n * (int64_t)sizeof(float)});
 }
 
-void conv_print_c(EmitCtx *e, const ConvCall *c) {
+/* 2-D geometry g as a constant RtConv2d: one line per field group (the
+ * fused activation only when there is one), or compact in two lines. */
+static void print_conv2d(Printer *p, const char *name, const RtConv2d *g, int compact) {
+  if (compact) {
+    pr_line(p, "static const RtConv2d %s = {.c_in = %lld, .h_in = %lld, .w_in = %lld, .c_out = %lld, .h_out = "
+            "%lld, .w_out = %lld,", name, (long long)g->c_in, (long long)g->h_in, (long long)g->w_in,
+            (long long)g->c_out, (long long)g->h_out, (long long)g->w_out);
+    pr_line(p, "    .k_h = %lld, .k_w = %lld, .stride_h = %lld, .stride_w = %lld, .pad_t = %lld, .pad_l = %lld, "
+            ".dil_h = %lld, .dil_w = %lld, .groups = %lld};", (long long)g->k_h, (long long)g->k_w,
+            (long long)g->stride_h, (long long)g->stride_w, (long long)g->pad_t, (long long)g->pad_l,
+            (long long)g->dil_h, (long long)g->dil_w, (long long)g->groups);
+    return;
+  }
+  pr_line(p, "static const RtConv2d %s = {", name);
+  pr_line(p, ".c_in = %lld, .h_in = %lld, .w_in = %lld, .c_out = %lld, .h_out = %lld, .w_out = %lld,",
+          (long long)g->c_in, (long long)g->h_in, (long long)g->w_in, (long long)g->c_out, (long long)g->h_out,
+          (long long)g->w_out);
+  pr_line(p, ".k_h = %lld, .k_w = %lld, .stride_h = %lld, .stride_w = %lld, .pad_t = %lld, .pad_l = %lld,",
+          (long long)g->k_h, (long long)g->k_w, (long long)g->stride_h, (long long)g->stride_w, (long long)g->pad_t,
+          (long long)g->pad_l);
+  pr_line(p, ".dil_h = %lld, .dil_w = %lld, .groups = %lld,", (long long)g->dil_h, (long long)g->dil_w,
+          (long long)g->groups);
+  if (g->act != RT_ACT_NONE)
+    pr_line(p, ".act = %s, .alpha = %s, .beta = %s,", em_act_name(g->act), em_float(g->alpha), em_float(g->beta));
+  if (g->pre_relu) pr_line(p, ".pre_relu = 1, /* fuse_relu_before_depthwise_conv */");
+  if (g->packed)
+    pr_line(p, ".packed = %d, /* the filter was prepared at load for rt_pp_gemm (rt_prepack), panels of %d rows */",
+            g->packed, g->packed);
+  pr_line(p, "};");
+}
+
+/* 3-D geometry g as a constant RtConv3d: designated, one line per field
+ * group, or compact: positional in two lines. */
+static void print_conv3d(Printer *p, const char *name, const RtConv3d *g, int compact) {
+  pr_line(p, "static const RtConv3d %s = {", name);
+  if (compact) {
+    pr_line(p, "%lld, %lld, %lld, %lld, %lld, %lld, %lld, %lld, %lld, %lld, %lld,", (long long)g->c_in,
+            (long long)g->d_in, (long long)g->h_in, (long long)g->w_in, (long long)g->c_out, (long long)g->d_out,
+            (long long)g->h_out, (long long)g->w_out, (long long)g->k_d, (long long)g->k_h, (long long)g->k_w);
+    pr_line(p, "{%lld, %lld, %lld}, {%lld, %lld, %lld}, {%lld, %lld, %lld}, %lld,", (long long)g->stride[0],
+            (long long)g->stride[1], (long long)g->stride[2], (long long)g->pad[0], (long long)g->pad[1],
+            (long long)g->pad[2], (long long)g->dil[0], (long long)g->dil[1], (long long)g->dil[2],
+            (long long)g->groups);
+  } else {
+    pr_line(p, ".c_in = %lld, .d_in = %lld, .h_in = %lld, .w_in = %lld,", (long long)g->c_in, (long long)g->d_in,
+            (long long)g->h_in, (long long)g->w_in);
+    pr_line(p, ".c_out = %lld, .d_out = %lld, .h_out = %lld, .w_out = %lld,", (long long)g->c_out,
+            (long long)g->d_out, (long long)g->h_out, (long long)g->w_out);
+    pr_line(p, ".k_d = %lld, .k_h = %lld, .k_w = %lld, .groups = %lld,", (long long)g->k_d, (long long)g->k_h,
+            (long long)g->k_w, (long long)g->groups);
+    pr_line(p, ".stride = {%lld, %lld, %lld}, .pad = {%lld, %lld, %lld}, .dil = {%lld, %lld, %lld},",
+            (long long)g->stride[0], (long long)g->stride[1], (long long)g->stride[2], (long long)g->pad[0],
+            (long long)g->pad[1], (long long)g->pad[2], (long long)g->dil[0], (long long)g->dil[1],
+            (long long)g->dil[2]);
+  }
+  pr_line(p, "};");
+}
+
+/* The channel-last step's NCHW copies: declared, and filled from the
+ * channel-last buffers. */
+static void print_copies(Printer *p, const ConvCall *c) {
+  const char *t = c->type;
+  if (c->copies == CONV_COPIES_FORWARD) {
+    pr_line(p, "/* NHWC: the convolution runs on NCHW copies in scratch */");
+    pr_line(p, "%s *xt = (%s *)%s, *ot = (%s *)%s;", t, t, c->xt, t, c->ot);
+    move_print_c(p, &c->to_nchw[0]);
+  } else if (c->copies == CONV_COPIES_GRAD) {
+    pr_line(p, "/* NHWC: the gradients are computed on NCHW copies in scratch */");
+    pr_line(p, "%s *dyt = (%s *)%s;", t, t, c->dyt);
+    move_print_c(p, &c->to_nchw[0]);
+    if (c->xt) {
+      pr_line(p, "%s *xt = (%s *)%s;", t, t, c->xt);
+      move_print_c(p, &c->to_nchw[1]);
+    }
+    if (c->dxt) pr_line(p, "%s *dxt = (%s *)%s;", t, t, c->dxt);
+  }
+}
+
+static void print_geo(Printer *p, const ConvCall *c) {
+  if (!c->declare) return;
+  if (c->dims == 3)
+    print_conv3d(p, c->geo, &c->g3, c->compact);
+  else
+    print_conv2d(p, c->geo, &c->g2, c->compact);
+}
+
+/* The runtime call itself. */
+static void print_call(Printer *p, const ConvCall *c) {
   const char *bias = c->bias ? c->bias : "NULL", *res = c->res ? c->res : "NULL";
   /* 3-D: the float64 routines are the float ones' _f64 namesakes without gemm_ws */
   const char *sfx = c->f64 ? "_f64" : "", *gws = c->f64 ? "" : ", ", *gw = c->f64 ? "" : c->gemm_ws;
   if (c->dims == 3 && c->kind == CONV_FORWARD)
-    pr_line(e->p, "rt_conv3d%s(&%s, %s, %s, %s, %s, %s%s%s);", sfx, c->geo, c->batch, c->x, c->w, c->out, c->ws, gws,
+    pr_line(p, "rt_conv3d%s(&%s, %s, %s, %s, %s, %s%s%s);", sfx, c->geo, c->batch, c->x, c->w, c->out, c->ws, gws,
             gw);
   else if (c->dims == 3 && c->kind == CONV_TRANSPOSE)
-    pr_line(e->p, "rt_conv3d_transpose%s(&%s, %d, %s, %s, %s, %s, %s%s%s);", sfx, c->geo, c->channel_last, c->batch,
+    pr_line(p, "rt_conv3d_transpose%s(&%s, %d, %s, %s, %s, %s, %s%s%s);", sfx, c->geo, c->channel_last, c->batch,
             c->x, c->w, c->out, c->ws, gws, gw);
   else if (c->dims == 3)
-    pr_line(e->p, "rt_conv3d_filter_grad%s(&%s, %s, %s, %s, %s, %s%s%s);", sfx, c->geo, c->batch, c->x, c->dy, c->out,
+    pr_line(p, "rt_conv3d_filter_grad%s(&%s, %s, %s, %s, %s, %s%s%s);", sfx, c->geo, c->batch, c->x, c->dy, c->out,
             c->ws, gws, gw);
   else if (c->f64 && c->kind == CONV_FORWARD)
-    pr_line(e->p, "rt_conv2d_f64(&%s, %s, %s, %s, %s, %s);", c->geo, c->batch, c->x, c->w, c->out, c->ws);
+    pr_line(p, "rt_conv2d_f64(&%s, %s, %s, %s, %s, %s);", c->geo, c->batch, c->x, c->w, c->out, c->ws);
   else if (c->f64 && c->kind == CONV_TRANSPOSE)
-    pr_line(e->p, "rt_conv2d_transpose_f64(&%s, %s, %s, %s, %s, %s);", c->geo, c->batch, c->x, c->w, c->out, c->ws);
+    pr_line(p, "rt_conv2d_transpose_f64(&%s, %s, %s, %s, %s, %s);", c->geo, c->batch, c->x, c->w, c->out, c->ws);
   else if (c->f64)
-    pr_line(e->p, "rt_conv2d_filter_grad_f64(&%s, %s, %s, %s, %s, %s);", c->geo, c->batch, c->x, c->dy, c->out,
+    pr_line(p, "rt_conv2d_filter_grad_f64(&%s, %s, %s, %s, %s, %s);", c->geo, c->batch, c->x, c->dy, c->out,
             c->ws);
   else if (c->kind == CONV_FORWARD)
-    pr_line(e->p, "rt_conv2d(&%s, %s, %s, %s, %s, %s, %s, %s, %s);", c->geo, c->batch, c->x, c->w, bias, res, c->out,
+    pr_line(p, "rt_conv2d(&%s, %s, %s, %s, %s, %s, %s, %s, %s);", c->geo, c->batch, c->x, c->w, bias, res, c->out,
             c->ws, c->gemm_ws);
   else if (c->kind == CONV_TRANSPOSE)
-    pr_line(e->p, "rt_conv2d_transpose(&%s, %s, %s, %s, %s, %s, %s, %s);", c->geo, c->batch, c->x, c->w, bias, c->out,
+    pr_line(p, "rt_conv2d_transpose(&%s, %s, %s, %s, %s, %s, %s, %s);", c->geo, c->batch, c->x, c->w, bias, c->out,
             c->ws, c->gemm_ws);
   else
-    pr_line(e->p, "rt_conv2d_filter_grad(&%s, %s, %s, %s, %s, %s, %s);", c->geo, c->batch, c->x, c->dy, c->out, c->ws,
+    pr_line(p, "rt_conv2d_filter_grad(&%s, %s, %s, %s, %s, %s, %s);", c->geo, c->batch, c->x, c->dy, c->out, c->ws,
             c->gemm_ws);
+}
+
+void conv_print_c(Printer *p, const ConvCall *c) {
+  const int first = c->copies_first || c->braced;
+  if (first) print_copies(p, c);
+  if (c->braced) pr_line(p, "{");
+  print_geo(p, c);
+  if (!first) print_copies(p, c);
+  print_call(p, c);
+  if (c->braced) pr_line(p, "}");
+  if (c->to_nhwc.src) move_print_c(p, &c->to_nhwc);
 }

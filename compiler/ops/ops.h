@@ -311,30 +311,13 @@ struct RtConv2d;
  * em_fail() if any depends on the batch. */
 int conv_const_dims(EmitCtx *e, const Var *x, const Var *out, const Var *w, int64_t xd[4], int64_t od[4],
                     int64_t wd[4]);
-/* Prints the geometry g as a constant RtConv2d named `geo`, one line per
- * field group (the fused activation only when there is one). */
-void conv_print_geo(EmitCtx *e, const struct RtConv2d *g);
 /* The portable GEMM's packing room (RT_SGEMM_WS_FLOATS) for the largest
  * product of rt_conv2d (transpose = 0) or rt_conv2d_transpose (1) with
  * geometry g, as a kernel-scratch expression, or "NULL" when none. */
 const char *conv_gemm_ws(EmitCtx *e, const struct RtConv2d *g, int transpose);
-/* Channel-last (NHWC) 2-D convolutions run as NCHW between two transposes.
- * conv_nhwc_dims reorders dims [1, 4) read as H, W, C to C, H, W.
- * conv_nhwc_begin prints the input's transpose into kernel scratch and sets
- * *xp and *op to the NCHW input and output buffers there; conv_nhwc_end
- * prints the output's transpose back into out. */
+/* Channel-last (NHWC) 2-D convolutions run as NCHW between two transposes
+ * (conv_call.h); conv_nhwc_dims reorders dims [1, 4) read as H, W, C to C, H, W. */
 void conv_nhwc_dims(int64_t d[4]);
-void conv_nhwc_begin(EmitCtx *e, const Var *x, const Var *out, const char **xp, const char **op);
-void conv_nhwc_end(EmitCtx *e, const Var *x, const Var *out);
-/* The gradients' NHWC wrapping (conv2d_grad, conv2d_transpose_grad): prints
- * NCHW copies of Output@GRAD (*dyp, c_out channels of ohw pixels) and, when
- * the filter gradient is wanted, of Input (*xp, c_in of hw), and points
- * *dxp at NCHW room for Input@GRAD when it is wanted. */
-void conv_nhwc_grad_begin(EmitCtx *e, const Var *x, const Var *dy, int dx, int dw, int64_t c_in, int64_t hw,
-                          int64_t c_out, int64_t ohw, const char **xp, const char **dyp, const char **dxp);
-/* Prints the transpose of the NCHW Input@GRAD (dxt, c_in channels of hw
- * pixels) back into dx. */
-void conv_nhwc_grad_end(EmitCtx *e, const Var *x, const Var *dx, int64_t c_in, int64_t hw);
 /* The element type of a 2-D convolution (Input x, Filter w, and another
  * tensor the op reads, or NULL): 0 for float32, 1 for float64 (all of one
  * dtype, as Paddle's kernels take them); -1 after em_fail naming `what`
@@ -346,28 +329,6 @@ const char *conv_ws_f64(EmitCtx *e, int64_t n);
 /* The column buffer of n elements: float scratch, or conv_ws_f64 with f64. */
 const char *conv_col_ws(EmitCtx *e, int f64, int64_t n);
 
-/* One convolution as the lowering decided it: the runtime routine (kind,
- * dims), the name of its geometry (a constant RtConv2d or RtConv3d the
- * emitter printed), and C expressions for the batch and the buffers.
- * conv_print_c is the only code that spells the runtime's convolution
- * calls; another backend prints the same records. */
-typedef enum ConvKind {
-  CONV_FORWARD,     /* rt_conv2d: out = act(conv(x, w) + bias + res) */
-  CONV_TRANSPOSE,   /* rt_conv2d_transpose: out = conv^T(x, w) + bias */
-  CONV_FILTER_GRAD, /* rt_conv2d_filter_grad: out (dW) = sum over images of dy col(x)^T */
-} ConvKind;
-typedef struct ConvCall {
-  ConvKind kind;
-  int dims;                 /* 3: rt_conv3d*; otherwise 2-D (no bias or residual in 3-D) */
-  int channel_last;         /* 3-D CONV_TRANSPOSE: NDHWC buffers */
-  const char *geo;          /* the RtConv2d's name */
-  const char *batch;        /* images */
-  const char *x, *w, *dy;   /* input images, filter (not FILTER_GRAD), output gradient (FILTER_GRAD) */
-  const char *bias, *res;   /* NULL: none */
-  const char *out;          /* output images, or the filter gradient */
-  const char *ws, *gemm_ws; /* the routine's buffer (im2col / col) and the GEMM's packing room */
-  int f64;                  /* float64: rt_conv2d*_f64, rt_conv3d*_f64 (no bias, residual or gemm_ws) */
-} ConvCall;
-void conv_print_c(EmitCtx *e, const ConvCall *c);
+/* The convolutions' record, ConvCall, and its printer: conv_call.h. */
 
 #endif
