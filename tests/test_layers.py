@@ -125,7 +125,7 @@ def test_compiler_readme_lists_every_file_once():
 ])
 def test_kernels_are_printed_in_one_place(printer, calls):
     """Emitters describe their runtime calls as records (GemmCall in
-    compiler/ops/gemm_call.h, ConvCall in compiler/ops/ops.h, PoolCall,
+    compiler/ops/gemm_call.h, ConvCall in compiler/ops/conv_call.h, PoolCall,
     NormCall, ResampleCall, AttentionCall, RnnCall and RandomCall,
     DetectionCall, MoveCall, CollCall, SortCall in the ops/*_call.h
     beside their printers); only the

@@ -7,7 +7,7 @@
  *
  * The emitters (gather.c, lookup_table.c, tensor_util.c's tu_strided_copy,
  * tu_copy, tu_pieces and tu_index_grad, diagonal.c, nanmedian.c, the NHWC
- * convolutions of conv_util.c, conv.c and conv_transpose.c,
+ * convolutions (conv_util.c fills their ConvCall records with them),
  * affine_channel.c, fake_quant.c, pad.c, expand.c) and spectral_norm's
  * printer (mat_call.c) fill one record: which routine, its buffers and
  * geometry as C expressions.  move_print_c and move_expr_c are the only
