@@ -41,7 +41,8 @@ ISA = {"native": ([], {}),
        "avx2": (["--march=haswell"], {"OPENBLAS_CORETYPE": "Haswell", "ONEDNN_MAX_CPU_ISA": "AVX2",
                                       "DNNL_MAX_CPU_ISA": "AVX2", "MKL_ENABLE_INSTRUCTIONS": "AVX2"})}
 BUILD_OPTS, RUN_ENV = [], dict(os.environ)
-MODELS = ["mlp", "lenet", "resnet18", "resnet50", "mobilenet_v1", "mobilenet_v2", "mobilenet_v3", "bert"]
+MODELS = ["mlp", "lenet", "resnet18", "resnet50", "mobilenet_v1", "mobilenet_v2", "mobilenet_v3", "bert",
+          "ppyoloe_nms"]
 
 
 def batch1_inputs(name, out_dir):
