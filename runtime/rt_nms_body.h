@@ -138,7 +138,7 @@ int64_t NMS_NAME(rt_matrix_nms)(const RtMatrixNms *p, const NMS_T *bboxes, const
   const int64_t dets = (cn - (p->background_label >= 0 && p->background_label < cn)) * pre;
   NMS_PAIR *cand = work, *order = cand + bn;
   NMS_T *iou = (NMS_T *)(order + dets), *iou_max = iou + pre * (pre - 1) / 2, *score = iou_max + pre;
-  int32_t *box = (int32_t *)(score + dets), *label = box + dets;
+  int32_t *box = (int32_t *)(void *)(score + dets), *label = box + dets;
   int64_t rows = 0;
   for (int64_t i = 0; i < p->n; i++) {
     const NMS_T *sc = scores + i * cn * bn, *bx = bboxes + i * bn * 4;
