@@ -36,8 +36,6 @@
 #include "../util.h"
 #include "ops.h"
 #include "pool_call.h"
-#include "rt_cnn.h"
-#include "rt_pool3d.h"
 
 static int infer_pool(OpCtx *c) {
   Var *x = conv_input(c, "X", NULL);
@@ -130,18 +128,6 @@ static int pool_grad_dtypes(EmitCtx *e, const Var *x, const Var *dout, const Var
   return 0;
 }
 
-static void print_pool(EmitCtx *e, const RtPool2d *p) {
-  pr_line(e->p, "static const RtPool2d geo = {");
-  pr_line(e->p, ".type = %s, .c = %lld, .h_in = %lld, .w_in = %lld, .h_out = %lld, .w_out = %lld,",
-          p->type == RT_POOL_MAX ? "RT_POOL_MAX" : "RT_POOL_AVG", (long long)p->c, (long long)p->h_in,
-          (long long)p->w_in, (long long)p->h_out, (long long)p->w_out);
-  pr_line(e->p, ".k_h = %lld, .k_w = %lld, .stride_h = %lld, .stride_w = %lld, .pad_t = %lld, .pad_l = %lld,",
-          (long long)p->k_h, (long long)p->k_w, (long long)p->stride_h, (long long)p->stride_w, (long long)p->pad_t,
-          (long long)p->pad_l);
-  pr_line(e->p, ".exclusive = %d, .adaptive = %d, .channel_last = %d,", p->exclusive, p->adaptive, p->channel_last);
-  pr_line(e->p, "};");
-}
-
 /* The checks both pool emitters share: float32 or float64 rank-4 X and Out
  * (of X's dtype) whose dims other than the batch are known at compile time,
  * into xd / od (N, C, H, W order, channel_last permuting them back). */
@@ -189,8 +175,7 @@ static int emit_pool2d(EmitCtx *e) {
   if (!x || !out) return em_fail(e, "missing X or Out");
   RtPool2d p;
   if (pool2d_geometry(e, x, out, &p)) return -1;
-  print_pool(e, &p);
-  pool_print_c(e->p, &(PoolCall){.kind = POOL_FORWARD, .dims = 2, .f64 = x->dtype == RT_DT_FP64,
+  pool_print_c(e->p, &(PoolCall){.kind = POOL_FORWARD, .dims = 2, .f64 = x->dtype == RT_DT_FP64, .geo2 = p,
                                  .batch = em_dim(e, x, 0), .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0)});
   return 0;
 }
@@ -207,8 +192,7 @@ static int emit_pool2d_grad(EmitCtx *e) {
   RtPool2d p;
   if (pool2d_geometry(e, x, out, &p)) return -1;
   if (!dx) return 0;
-  print_pool(e, &p);
-  pool_print_c(e->p, &(PoolCall){.kind = POOL_GRAD, .dims = 2, .f64 = x->dtype == RT_DT_FP64,
+  pool_print_c(e->p, &(PoolCall){.kind = POOL_GRAD, .dims = 2, .f64 = x->dtype == RT_DT_FP64, .geo2 = p,
                                  .batch = em_dim(e, x, 0), .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 1),
                                  .dout = em_ptr(e, dout, 1), .dx = em_ptr(e, dx, 0)});
   return 0;
@@ -235,8 +219,7 @@ static int emit_max_pool2d_index(EmitCtx *e) {
   if (mask->dtype != RT_DT_INT32) return em_fail(e, "Mask must be int32");
   RtPool2d p;
   if (max_pool2d_index_geometry(e, x, out, &p)) return -1;
-  print_pool(e, &p);
-  pool_print_c(e->p, &(PoolCall){.kind = POOL_INDEX, .dims = 2, .f64 = x->dtype == RT_DT_FP64,
+  pool_print_c(e->p, &(PoolCall){.kind = POOL_INDEX, .dims = 2, .f64 = x->dtype == RT_DT_FP64, .geo2 = p,
                                  .batch = em_dim(e, x, 0), .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0),
                                  .mask = em_ptr(e, mask, 0)});
   return 0;
@@ -255,28 +238,13 @@ static int emit_max_pool2d_index_grad(EmitCtx *e) {
   RtPool2d p;
   if (max_pool2d_index_geometry(e, x, dout, &p)) return -1;
   if (!dx) return 0;
-  pr_line(e->p, "static const RtPool2d geo = {.type = RT_POOL_MAX, .c = %lld, .h_in = %lld, .w_in = %lld, .h_out = "
-          "%lld, .w_out = %lld};", (long long)p.c, (long long)p.h_in, (long long)p.w_in, (long long)p.h_out,
-          (long long)p.w_out);
-  pool_print_c(e->p, &(PoolCall){.kind = POOL_INDEX_GRAD, .dims = 2, .f64 = x->dtype == RT_DT_FP64,
+  pool_print_c(e->p, &(PoolCall){.kind = POOL_INDEX_GRAD, .dims = 2, .f64 = x->dtype == RT_DT_FP64, .geo2 = p,
                                  .batch = em_dim(e, x, 0), .mask = em_ptr(e, mask, 1), .dout = em_ptr(e, dout, 1),
                                  .dx = em_ptr(e, dx, 0)});
   return 0;
 }
 
 /* ---- 3-D ---- */
-
-static void print_pool3d(EmitCtx *e, const RtPool3d *p) {
-  pr_line(e->p, "static const RtPool3d geo = {");
-  pr_line(e->p, ".type = %s, .c = %lld,", p->type == RT_POOL_MAX ? "RT_POOL_MAX" : "RT_POOL_AVG", (long long)p->c);
-  static const char *const names[] = {"in", "out", "k", "stride", "pad"};
-  const int64_t *vals[] = {p->in, p->out, p->k, p->stride, p->pad};
-  for (int i = 0; i < 5; i++)
-    pr_line(e->p, ".%s = {%lld, %lld, %lld},", names[i], (long long)vals[i][0], (long long)vals[i][1],
-            (long long)vals[i][2]);
-  pr_line(e->p, ".exclusive = %d, .adaptive = %d, .channel_last = %d,", p->exclusive, p->adaptive, p->channel_last);
-  pr_line(e->p, "};");
-}
 
 /* pool_dims for rank-5 X and Out: C and the spatial dims into xd[1..4] and
  * od[1..4] in N, C, D, H, W order. */
@@ -329,8 +297,7 @@ static int emit_pool3d(EmitCtx *e) {
   if (!x || !out) return em_fail(e, "missing X or Out");
   RtPool3d p;
   if (pool3d_geometry(e, x, out, &p)) return -1;
-  print_pool3d(e, &p);
-  pool_print_c(e->p, &(PoolCall){.kind = POOL_FORWARD, .dims = 3, .f64 = x->dtype == RT_DT_FP64,
+  pool_print_c(e->p, &(PoolCall){.kind = POOL_FORWARD, .dims = 3, .f64 = x->dtype == RT_DT_FP64, .geo3 = p,
                                  .batch = em_dim(e, x, 0), .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0)});
   return 0;
 }
@@ -347,8 +314,7 @@ static int emit_pool3d_grad(EmitCtx *e) {
   RtPool3d p;
   if (pool3d_geometry(e, x, out, &p)) return -1;
   if (!dx) return 0;
-  print_pool3d(e, &p);
-  pool_print_c(e->p, &(PoolCall){.kind = POOL_GRAD, .dims = 3, .f64 = x->dtype == RT_DT_FP64,
+  pool_print_c(e->p, &(PoolCall){.kind = POOL_GRAD, .dims = 3, .f64 = x->dtype == RT_DT_FP64, .geo3 = p,
                                  .batch = em_dim(e, x, 0), .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 1),
                                  .dout = em_ptr(e, dout, 1), .dx = em_ptr(e, dx, 0)});
   return 0;
@@ -370,8 +336,7 @@ static int emit_max_pool3d_index(EmitCtx *e) {
     if (attr_bool(e->op, "global_pooling", 0)) p.k[i] = xd[2 + i], p.pad[i] = 0;
     if (!p.adaptive && p.stride[i] <= 0) return em_fail(e, "strides must be positive");
   }
-  print_pool3d(e, &p);
-  pool_print_c(e->p, &(PoolCall){.kind = POOL_INDEX, .dims = 3, .f64 = x->dtype == RT_DT_FP64,
+  pool_print_c(e->p, &(PoolCall){.kind = POOL_INDEX, .dims = 3, .f64 = x->dtype == RT_DT_FP64, .geo3 = p,
                                  .batch = em_dim(e, x, 0), .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0),
                                  .mask = em_ptr(e, mask, 0)});
   return 0;
@@ -391,19 +356,15 @@ static int emit_max_pool3d_index_grad(EmitCtx *e) {
   if (!em_same_shape(e, mask, dout)) return em_fail(e, "Out@GRAD must have Mask's shape");
   if (em_spec(e, x)->rank != 5 || em_spec(e, dout)->rank != 5) return em_fail(e, "X and Out@GRAD must have rank 5");
   if (!dx) return 0;
-  pr_line(e->p, "const int32_t *mask = %s;", em_ptr(e, mask, 1));
-  const char *t = em_ctype(dout->dtype);
-  pr_line(e->p, "const %s *dout = %s;", t, em_ptr(e, dout, 1));
-  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
-  pr_line(e->p, "const int64_t planes = %s, in_size = %s, out_size = %s;", em_prod(e, x, 0, 2), em_prod(e, x, 2, 5),
-          em_prod(e, dout, 2, 5));
-  pr_line(e->p, "for (int64_t q = 0; q < planes * in_size; q++) dx[q] = 0;");
-  pr_line(e->p, "for (int64_t p = 0; p < planes; p++) {");
-  pr_line(e->p, "for (int64_t o = 0; o < out_size; o++) {");
-  pr_line(e->p, "const int64_t at = mask[p * out_size + o];");
-  pr_line(e->p, "if (at >= 0 && at < in_size) dx[p * in_size + at] += dout[p * out_size + o];");
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
+  PoolCall pc = {.kind = POOL_INDEX_GRAD, .dims = 3};
+  pc.mask = em_ptr(e, mask, 1);
+  pc.type = em_ctype(dout->dtype);
+  pc.dout = em_ptr(e, dout, 1);
+  pc.dx = em_ptr(e, dx, 0);
+  pc.planes = em_prod(e, x, 0, 2);
+  pc.in_size = em_prod(e, x, 2, 5);
+  pc.out_size = em_prod(e, dout, 2, 5);
+  pool_print_c(e->p, &pc);
   return 0;
 }
 

@@ -1,8 +1,65 @@
 /* The C printer of pooling calls (pool_call.h). */
 #include "pool_call.h"
 
+static const char *pool_type(RtPoolType t) { return t == RT_POOL_MAX ? "RT_POOL_MAX" : "RT_POOL_AVG"; }
+
+/* The geometry g as a constant RtPool2d named geo. */
+static void print_pool2d(Printer *p, const RtPool2d *g) {
+  pr_line(p, "static const RtPool2d geo = {");
+  pr_line(p, ".type = %s, .c = %lld, .h_in = %lld, .w_in = %lld, .h_out = %lld, .w_out = %lld,", pool_type(g->type),
+          (long long)g->c, (long long)g->h_in, (long long)g->w_in, (long long)g->h_out, (long long)g->w_out);
+  pr_line(p, ".k_h = %lld, .k_w = %lld, .stride_h = %lld, .stride_w = %lld, .pad_t = %lld, .pad_l = %lld,",
+          (long long)g->k_h, (long long)g->k_w, (long long)g->stride_h, (long long)g->stride_w, (long long)g->pad_t,
+          (long long)g->pad_l);
+  pr_line(p, ".exclusive = %d, .adaptive = %d, .channel_last = %d,", g->exclusive, g->adaptive, g->channel_last);
+  pr_line(p, "};");
+}
+
+/* The geometry g as a constant RtPool3d named geo. */
+static void print_pool3d(Printer *p, const RtPool3d *g) {
+  pr_line(p, "static const RtPool3d geo = {");
+  pr_line(p, ".type = %s, .c = %lld,", pool_type(g->type), (long long)g->c);
+  static const char *const names[] = {"in", "out", "k", "stride", "pad"};
+  const int64_t *vals[] = {g->in, g->out, g->k, g->stride, g->pad};
+  for (int i = 0; i < 5; i++)
+    pr_line(p, ".%s = {%lld, %lld, %lld},", names[i], (long long)vals[i][0], (long long)vals[i][1],
+            (long long)vals[i][2]);
+  pr_line(p, ".exclusive = %d, .adaptive = %d, .channel_last = %d,", g->exclusive, g->adaptive, g->channel_last);
+  pr_line(p, "};");
+}
+
+/* max_pool3d_with_index_grad: dx zeroed, then each dout element added at
+ * its mask index in its (n, c) volume, in order (an index outside adds
+ * nothing). */
+static void print_index_grad3d(Printer *p, const PoolCall *c) {
+  pr_line(p, "const int32_t *mask = %s;", c->mask);
+  pr_line(p, "const %s *dout = %s;", c->type, c->dout);
+  pr_line(p, "%s *dx = %s;", c->type, c->dx);
+  pr_line(p, "const int64_t planes = %s, in_size = %s, out_size = %s;", c->planes, c->in_size, c->out_size);
+  pr_line(p, "for (int64_t q = 0; q < planes * in_size; q++) dx[q] = 0;");
+  pr_line(p, "for (int64_t p = 0; p < planes; p++) {");
+  pr_line(p, "for (int64_t o = 0; o < out_size; o++) {");
+  pr_line(p, "const int64_t at = mask[p * out_size + o];");
+  pr_line(p, "if (at >= 0 && at < in_size) dx[p * in_size + at] += dout[p * out_size + o];");
+  pr_close(p, 2);
+}
+
 void pool_print_c(Printer *p, const PoolCall *c) {
   const char *d = c->dims == 3 ? "3d" : "2d", *t = c->f64 ? "_f64" : "";
+  if (c->kind == POOL_INDEX_GRAD) {
+    if (c->dims == 3) {
+      print_index_grad3d(p, c);
+      return;
+    }
+    const RtPool2d *g = &c->geo2;
+    pr_line(p, "static const RtPool2d geo = {.type = RT_POOL_MAX, .c = %lld, .h_in = %lld, .w_in = %lld, .h_out = "
+            "%lld, .w_out = %lld};", (long long)g->c, (long long)g->h_in, (long long)g->w_in, (long long)g->h_out,
+            (long long)g->w_out);
+  } else if (c->dims == 3) {
+    print_pool3d(p, &c->geo3);
+  } else {
+    print_pool2d(p, &c->geo2);
+  }
   switch (c->kind) {
     case POOL_FORWARD:
       pr_line(p, "rt_pool%s%s(&geo, %s, %s, %s);", d, t, c->batch, c->x, c->out);
