@@ -31,8 +31,8 @@ static int infer_grid_sampler(OpCtx *c) {
   return 0;
 }
 
-/* The sampling geometry of X and Grid (attributes and dims) into *p and
- * printed as `geo`; -1 after em_fail. */
+/* The sampling geometry of X and Grid (attributes and dims) into *p; -1
+ * after em_fail. */
 static int grid_geometry(EmitCtx *e, Var *x, Var *g, RtGridSample *p) {
   const char *mode = attr_str(e->op, "mode", "bilinear"), *pad = attr_str(e->op, "padding_mode", "zeros");
   *p = (RtGridSample){.nsp = tu_rank(e, x) - 2, .nearest = !strcmp(mode, "nearest"),
@@ -53,13 +53,6 @@ static int grid_geometry(EmitCtx *e, Var *x, Var *g, RtGridSample *p) {
   }
   for (int i = 0; i < 3; i++)
     if (p->c < 0 || p->in[i] < 0 || p->out[i] < 0) return em_fail(e, "dims after the batch must not depend on it");
-  static const char *const pads[] = {"RT_GRID_ZEROS", "RT_GRID_BORDER", "RT_GRID_REFLECTION"};
-  pr_line(e->p, "static const RtGridSample geo = {");
-  pr_line(e->p, ".nsp = %d, .nearest = %d, .padding = %s, .align_corners = %d, .c = %lld,", p->nsp, p->nearest,
-          pads[p->padding], p->align_corners, (long long)p->c);
-  pr_line(e->p, ".in = {%lld, %lld, %lld}, .out = {%lld, %lld, %lld},", (long long)p->in[0], (long long)p->in[1],
-          (long long)p->in[2], (long long)p->out[0], (long long)p->out[1], (long long)p->out[2]);
-  pr_line(e->p, "};");
   return 0;
 }
 
@@ -69,7 +62,8 @@ static int emit_grid_sampler(EmitCtx *e) {
   const int dt = tu_float_dtype(e, (Var *const[]){x, g, out}, 3), f64 = dt == RT_DT_FP64;
   RtGridSample p;
   if (dt < 0 || grid_geometry(e, x, g, &p)) return -1;
-  resample_print_c(e->p, &(ResampleCall){.kind = RESAMPLE_GRID, .f64 = f64, .geo = "geo", .batch = em_dim(e, out, 0),
+  resample_print_c(e->p, &(ResampleCall){.kind = RESAMPLE_GRID, .f64 = f64, .geo = "geo", .sample = p,
+                                         .batch = em_dim(e, out, 0),
                                          .x = em_ptr(e, x, 1), .grid = em_ptr(e, g, 1), .out = em_ptr(e, out, 0)});
   return 0;
 }
@@ -102,7 +96,8 @@ static int emit_grid_sampler_grad(EmitCtx *e) {
     return em_fail(e, "Output@GRAD must be [N, %lld, ...]", (long long)p.c);
   for (int i = 0; i < p.nsp; i++)
     if (em_const_dim(e, dout, 2 + i) != p.out[3 - p.nsp + i]) return em_fail(e, "Output@GRAD and Grid differ in dims");
-  resample_print_c(e->p, &(ResampleCall){.kind = RESAMPLE_GRID_GRAD, .f64 = f64, .geo = "geo", .batch = em_dim(e, g, 0),
+  resample_print_c(e->p, &(ResampleCall){.kind = RESAMPLE_GRID_GRAD, .f64 = f64, .geo = "geo", .sample = p,
+                                         .batch = em_dim(e, g, 0),
                                          .x = em_ptr(e, x, 1), .grid = em_ptr(e, g, 1), .dout = em_ptr(e, dout, 1),
                                          .dx = dx ? em_ptr(e, dx, 0) : NULL, .dgrid = dg ? em_ptr(e, dg, 0) : NULL});
   return 0;

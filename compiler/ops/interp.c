@@ -129,33 +129,12 @@ static float interp_ratio(int64_t in, int64_t out, int align_corners, float scal
   return scale > 0 ? (float)(1.0 / (double)scale) : (float)in / (float)out;
 }
 
-static const char *const method_names[] = {"RT_INTERP_NEAREST", "RT_INTERP_BILINEAR", "RT_INTERP_BICUBIC"};
-
 /* Channel-first 1-D and 2-D resizes: rt_interp2d on planes, with a 1-D
  * resize as one of height 1. */
 static void emit_interp2d(EmitCtx *e, const Var *x, const Var *out, const RtResize *r) {
-  pr_line(e->p, "static const RtInterp2d geo = {");
-  pr_line(e->p, ".method = %s, .h_in = %lld, .w_in = %lld, .h_out = %lld, .w_out = %lld,", method_names[r->method],
-          (long long)r->in[1], (long long)r->in[2], (long long)r->out[1], (long long)r->out[2]);
-  pr_line(e->p, ".ratio_h = %s, .ratio_w = %s, .align_corners = %d, .align_mode = %d,", em_float(r->ratio[1]),
-          em_float(r->ratio[2]), r->align_corners, r->align_mode);
-  pr_line(e->p, "};");
   resample_print_c(e->p, &(ResampleCall){.kind = RESAMPLE_INTERP2D, .f64 = x->dtype == RT_DT_FP64, .geo = "geo",
-                                         .batch = em_prod(e, x, 0, 2), .x = em_ptr(e, x, 1),
+                                         .resize = *r, .batch = em_prod(e, x, 0, 2), .x = em_ptr(e, x, 1),
                                          .out = em_ptr(e, out, 0)});
-}
-
-/* The geometry r as a constant RtResize named geo. */
-static void print_resize(EmitCtx *e, const RtResize *r) {
-  pr_line(e->p, "static const RtResize geo = {");
-  pr_line(e->p, ".method = %s, .nsp = %d, .c = %lld, .channel_last = %d,", method_names[r->method], r->nsp,
-          (long long)r->c, r->channel_last);
-  pr_line(e->p, ".in = {%lld, %lld, %lld}, .out = {%lld, %lld, %lld},", (long long)r->in[0], (long long)r->in[1],
-          (long long)r->in[2], (long long)r->out[0], (long long)r->out[1], (long long)r->out[2]);
-  pr_line(e->p, ".ratio = {%s, %s, %s},", em_float(r->ratio[0]), em_float(r->ratio[1]), em_float(r->ratio[2]));
-  pr_line(e->p, ".align_corners = %d, .align_mode = %d,", r->align_corners, r->align_mode);
-  if (r->float_coord) pr_line(e->p, ".float_coord = 1,");
-  pr_line(e->p, "};");
 }
 
 /* The integer types Paddle 2.6's CPU kernels of op `type` take, as the
@@ -280,8 +259,7 @@ static int emit_interp(EmitCtx *e) {
                       "linear family)", r.method == RT_INTERP_BICUBIC ? "bicubic" : "linear", rt_dtype_name(x->dtype));
   if (is) { /* integers: rt_resize with the float kernels' taps (the v2 ones in float) */
     r.float_coord = strstr(e->op->type, "_v2") != NULL;
-    print_resize(e, &r);
-    resample_print_c(e->p, &(ResampleCall){.kind = RESAMPLE_RESIZE, .int_suffix = is, .geo = "geo",
+    resample_print_c(e->p, &(ResampleCall){.kind = RESAMPLE_RESIZE, .int_suffix = is, .geo = "geo", .resize = r,
                                            .batch = em_dim(e, x, 0), .x = em_ptr(e, x, 1),
                                            .out = em_ptr(e, out, 0)});
   } else if (!r.channel_last && r.nsp <= 2 && (!f64 || r.method == RT_INTERP_NEAREST)) {
@@ -291,8 +269,7 @@ static int emit_interp(EmitCtx *e) {
      * half-pixel coordinate in float, its v1 double kernels in double
      * (rt_resize.c's table; the float32 path is rt_resample.h's) */
     r.float_coord = f64 && strstr(e->op->type, "_v2") && r.method == RT_INTERP_BILINEAR;
-    print_resize(e, &r);
-    resample_print_c(e->p, &(ResampleCall){.kind = RESAMPLE_RESIZE, .f64 = f64, .geo = "geo",
+    resample_print_c(e->p, &(ResampleCall){.kind = RESAMPLE_RESIZE, .f64 = f64, .geo = "geo", .resize = r,
                                            .batch = em_dim(e, x, 0), .x = em_ptr(e, x, 1),
                                            .out = em_ptr(e, out, 0)});
   }
@@ -318,9 +295,8 @@ static int emit_interp_grad(EmitCtx *e) {
   const char *planes = pool_printf("%s * %lld", em_dim(e, x, 0), (long long)r.c);
   em_task_begin(e, em_numel(e, dout), planes);
   r.float_coord = strstr(e->op->type, "_v2") != NULL; /* phi's kernels (v2) as built; fluid's v1 in double */
-  print_resize(e, &r);
   resample_print_c(e->p, &(ResampleCall){.kind = RESAMPLE_RESIZE_GRAD, .f64 = x->dtype == RT_DT_FP64, .geo = "geo",
-                                         .lo = "lo", .hi = "hi", .dout = em_ptr(e, dout, 1),
+                                         .resize = r, .lo = "lo", .hi = "hi", .dout = em_ptr(e, dout, 1),
                                          .dx = em_ptr(e, dx, 0)});
   em_task_end(e);
   return 0;

@@ -1,17 +1,21 @@
 /* One resampling kernel call as the lowering decided it, and its C printer.
  *
  * The emitters of the interp ops (nearest, bilinear, linear, bicubic,
- * trilinear, v1 and v2), grid_sampler and their grads print the geometry (a
- * constant RtInterp2d, RtResize or RtGridSample) and fill one record: which
- * routine, the geometry's name, the batch and the buffers as C expressions.
- * resample_print_c is the only code that spells the runtime's resampling
- * calls (rt_interp2d, rt_resize, rt_resize_grad, rt_grid_sample,
- * rt_grid_sample_grad, each with _f64 for float64 tensors); another backend
- * prints the same records. */
+ * trilinear, v1 and v2), grid_sampler and their grads check the tensors,
+ * compute the geometry (an RtResize or RtGridSample) and fill one record:
+ * which routine, the geometry's values and name, the batch and the buffers
+ * as C expressions.  resample_print_c prints the geometry (a constant
+ * RtInterp2d, RtResize or RtGridSample) and the call; it is the only code
+ * that spells the runtime's resampling calls (rt_interp2d, rt_resize,
+ * rt_resize_grad, rt_grid_sample, rt_grid_sample_grad, each with _f64 for
+ * float64 tensors); another backend prints the same records. */
 #ifndef PADDLEC_OPS_RESAMPLE_CALL_H
 #define PADDLEC_OPS_RESAMPLE_CALL_H
 
 #include "ops.h"
+#include "rt_cnn.h"
+#include "rt_grid_sample.h"
+#include "rt_resize.h"
 
 typedef enum ResampleKind {
   RESAMPLE_INTERP2D,    /* channel-first 1-D and 2-D resize of planes: out from x */
@@ -26,6 +30,8 @@ typedef struct ResampleCall {
   int f64;                     /* float64 tensors (the _f64 routines) */
   const char *int_suffix;      /* RESIZE of integer tensors: "_u8", "_i32", "_i64"; else NULL */
   const char *geo;             /* the geometry's name */
+  RtResize resize;             /* INTERP2D (its h and w: in[1..2], out[1..2], ratio[1..2]), RESIZE, RESIZE_GRAD */
+  RtGridSample sample;         /* GRID, GRID_GRAD */
   const char *batch;           /* planes (INTERP2D) or images; not RESIZE_GRAD */
   const char *lo, *hi;         /* RESIZE_GRAD: the range of planes */
   const char *x, *grid, *dout; /* input, sampling grid, output gradient (as the kind reads them) */
