@@ -79,6 +79,22 @@ static int infer_nms(OpCtx *c) {
                      compiled && rows >= 0);
 }
 
+/* The NMS kernels' record but its geometry: the batch, the work buffer of
+ * `work` bytes and the operands v = {BBoxes, Scores, Out, Index, the
+ * per-image counts or NULL}, named in this order. */
+static DetectionCall nms_record(EmitCtx *e, DetectionKind kind, int dt, Var *const *v, int64_t work) {
+  DetectionCall c = {.kind = kind, .f64 = dt == RT_DT_FP64};
+  c.n = em_dim(e, v[1], 0);
+  c.work = em_scratch_named(e, "unsigned char", "work", (SymDim){0, work});
+  c.boxes = em_ptr(e, v[0], 1);
+  c.scores = em_ptr(e, v[1], 1);
+  c.out = em_ptr(e, v[2], 0);
+  c.index = em_ptr(e, v[3], 0);
+  c.rois_num = v[4] ? em_ptr(e, v[4], 0) : "NULL";
+  c.rows = pool_printf("%s = %s", em_dim(e, v[2], 0), em_dim(e, v[3], 0));
+  return c;
+}
+
 static int emit_multiclass_nms3(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *boxes = tu_in(e, "BBoxes", 0), *scores = tu_in(e, "Scores", 0), *out = tu_out(e, "Out", 0);
@@ -99,22 +115,17 @@ static int emit_multiclass_nms3(EmitCtx *e) {
   const int64_t classes = em_const_dim(e, scores, 1), m = em_const_dim(e, scores, 2);
   if (classes < 0 || m < 0) return em_fail(e, "the classes and boxes per image must not depend on the batch");
   if (classes * m > INT32_MAX) return em_fail(e, "classes x boxes does not fit Paddle's int indexing");
-  const char *n = em_dim(e, scores, 0);
-  const char *work = em_scratch_named(e, "unsigned char", "work", (SymDim){0, RT_NMS_WORK_BYTES(classes, m)});
-  const char *boxes_p = em_ptr(e, boxes, 1), *scores_p = em_ptr(e, scores, 1), *out_p = em_ptr(e, out, 0);
-  const char *index_p = em_ptr(e, index, 0), *num_p = num ? em_ptr(e, num, 0) : "NULL";
-  detection_print_c(
-      e->p, &(DetectionCall){.kind = DETECTION_MULTICLASS_NMS, .f64 = dt == RT_DT_FP64, .n = n, .boxes = boxes_p,
-                             .scores = scores_p, .out = out_p, .index = index_p, .rois_num = num_p, .work = work,
-                             .rows = pool_printf("%s = %s", em_dim(e, out, 0), em_dim(e, index, 0)),
-                             .nms = {.classes = classes, .boxes = m,
-                                     .score_threshold = (float)attr_float(e->op, "score_threshold", 0),
-                                     .nms_threshold = (float)attr_float(e->op, "nms_threshold", 0.3),
-                                     .nms_eta = (float)attr_float(e->op, "nms_eta", 1),
-                                     .nms_top_k = attr_int(e->op, "nms_top_k", -1),
-                                     .keep_top_k = attr_int(e->op, "keep_top_k", -1),
-                                     .background_label = attr_int(e->op, "background_label", 0),
-                                     .normalized = attr_bool(e->op, "normalized", 1)}});
+  DetectionCall call = nms_record(e, DETECTION_MULTICLASS_NMS, dt, (Var *const[]){boxes, scores, out, index, num},
+                                  RT_NMS_WORK_BYTES(classes, m));
+  call.nms = (DetectionNms){.classes = classes, .boxes = m,
+                            .score_threshold = (float)attr_float(e->op, "score_threshold", 0),
+                            .nms_threshold = (float)attr_float(e->op, "nms_threshold", 0.3),
+                            .nms_eta = (float)attr_float(e->op, "nms_eta", 1),
+                            .nms_top_k = attr_int(e->op, "nms_top_k", -1),
+                            .keep_top_k = attr_int(e->op, "keep_top_k", -1),
+                            .background_label = attr_int(e->op, "background_label", 0),
+                            .normalized = attr_bool(e->op, "normalized", 1)};
+  detection_print_c(e->p, &call);
   return 0;
 }
 
@@ -149,22 +160,16 @@ static int emit_matrix_nms(EmitCtx *e) {
   const int64_t top = attr_int(e->op, "nms_top_k", -1), bg = attr_int(e->op, "background_label", 0);
   if (top == 0) return em_fail(e, "nms_top_k 0 is not supported (Paddle's kernel writes through an empty vector)");
   const int64_t pre = top > -1 && top < m ? top : m, dets = (classes - (bg >= 0 && bg < classes)) * pre;
-  const char *n = em_dim(e, scores, 0);
-  const char *work = em_scratch_named(e, "unsigned char", "work",
-                                      (SymDim){0, RT_MATRIX_NMS_WORK_BYTES(m, pre, dets, dt == RT_DT_FP64 ? 8 : 4)});
-  const char *boxes_p = em_ptr(e, boxes, 1), *scores_p = em_ptr(e, scores, 1), *out_p = em_ptr(e, out, 0);
-  const char *index_p = em_ptr(e, index, 0), *num_p = num ? em_ptr(e, num, 0) : "NULL";
-  detection_print_c(
-      e->p, &(DetectionCall){.kind = DETECTION_MATRIX_NMS, .f64 = dt == RT_DT_FP64, .n = n, .boxes = boxes_p,
-                             .scores = scores_p, .out = out_p, .index = index_p, .rois_num = num_p, .work = work,
-                             .rows = pool_printf("%s = %s", em_dim(e, out, 0), em_dim(e, index, 0)),
-                             .nms = {.classes = classes, .boxes = m,
-                                     .score_threshold = (float)attr_float(e->op, "score_threshold", 0),
-                                     .post_threshold = (float)attr_float(e->op, "post_threshold", 0),
-                                     .gaussian_sigma = (float)attr_float(e->op, "gaussian_sigma", 2),
-                                     .nms_top_k = top, .keep_top_k = attr_int(e->op, "keep_top_k", -1),
-                                     .background_label = bg, .use_gaussian = attr_bool(e->op, "use_gaussian", 0),
-                                     .normalized = attr_bool(e->op, "normalized", 1)}});
+  DetectionCall call = nms_record(e, DETECTION_MATRIX_NMS, dt, (Var *const[]){boxes, scores, out, index, num},
+                                  RT_MATRIX_NMS_WORK_BYTES(m, pre, dets, dt == RT_DT_FP64 ? 8 : 4));
+  call.nms = (DetectionNms){.classes = classes, .boxes = m,
+                            .score_threshold = (float)attr_float(e->op, "score_threshold", 0),
+                            .post_threshold = (float)attr_float(e->op, "post_threshold", 0),
+                            .gaussian_sigma = (float)attr_float(e->op, "gaussian_sigma", 2),
+                            .nms_top_k = top, .keep_top_k = attr_int(e->op, "keep_top_k", -1),
+                            .background_label = bg, .use_gaussian = attr_bool(e->op, "use_gaussian", 0),
+                            .normalized = attr_bool(e->op, "normalized", 1)};
+  detection_print_c(e->p, &call);
   return 0;
 }
 
