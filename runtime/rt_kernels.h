@@ -18,6 +18,7 @@
 #include "rt_grid_sample.h"
 #include "rt_kthvalue.h"
 #include "rt_nms.h"
+#include "rt_proposals.h"
 #include "rt_roi.h"
 #include "rt_unique.h"
 #include "rt_polygamma.h"

@@ -1,5 +1,6 @@
 /* multiclass_nms3 and matrix_nms (see rt_nms.h), written once in
- * rt_nms_body.h and instantiated here for float and double.
+ * rt_nms_body.h, and generate_proposals_v2 (rt_proposals.h), written once
+ * in rt_proposals_body.h, instantiated here for float and double.
  *
  * matrix_nms sorts with std::partial_sort, which is not stable: rt_sort.c's
  * transliteration of libstdc++'s gives its order among equal scores.
@@ -13,6 +14,7 @@
 
 #include <math.h>
 
+#include "rt_proposals.h"
 #include "rt_sort.h"
 
 typedef struct NmsItem {
@@ -43,12 +45,32 @@ static void sort_items(NmsItem *items, NmsItem *tmp, int64_t n) {
 #define NMS_NAME(n) n##_f32
 #define NMS_PAIR RtSortPairF32
 #define NMS_PARTIAL_SORT rt_stl_partial_sort_f32
+#define NMS_SORT rt_stl_sort_f32
+#define NMS_NTH_ELEMENT rt_stl_nth_element_f32
 #define NMS_EXP expf
 #include "rt_nms_body.h"
+#include "rt_proposals_body.h"
+#undef NMS_T
+#undef NMS_NAME
+#undef NMS_PAIR
+#undef NMS_PARTIAL_SORT
+#undef NMS_SORT
+#undef NMS_NTH_ELEMENT
+#undef NMS_EXP
 
 #define NMS_T double
 #define NMS_NAME(n) n##_f64
 #define NMS_PAIR RtSortPairF64
 #define NMS_PARTIAL_SORT rt_stl_partial_sort_f64
+#define NMS_SORT rt_stl_sort_f64
+#define NMS_NTH_ELEMENT rt_stl_nth_element_f64
 #define NMS_EXP exp
 #include "rt_nms_body.h"
+#include "rt_proposals_body.h"
+#undef NMS_T
+#undef NMS_NAME
+#undef NMS_PAIR
+#undef NMS_PARTIAL_SORT
+#undef NMS_SORT
+#undef NMS_NTH_ELEMENT
+#undef NMS_EXP

@@ -3,8 +3,7 @@
  * NMS_NAME(n) (n's name for that type), NMS_PAIR and NMS_PARTIAL_SORT (the
  * rt_sort.h pair and std::partial_sort of T) and NMS_EXP (std::exp of T).  The arithmetic is the phi
  * kernel's, in T, with std::max(a, b) as a < b ? b : a and std::min(a, b)
- * as b < a ? b : a (the same results with NaN).  Undefines the macros at
- * its end. */
+ * as b < a ? b : a (the same results with NaN). */
 
 /* BBoxArea: 0 for a box whose max is below its min. */
 static NMS_T NMS_NAME(box_area)(const NMS_T *b, int normalized) {
@@ -164,9 +163,3 @@ int64_t NMS_NAME(rt_matrix_nms)(const RtMatrixNms *p, const NMS_T *bboxes, const
   }
   return rows;
 }
-
-#undef NMS_T
-#undef NMS_NAME
-#undef NMS_PAIR
-#undef NMS_PARTIAL_SORT
-#undef NMS_EXP

@@ -366,6 +366,17 @@ def test_fused_elemwise_activation_pair_paddle_does_not_compute(tmp_path):
 # nothing written.
 NMS3 = ("out = op('multiclass_nms3', {{'BBoxes': [b], 'Scores': [s]}}, {{'Out': ['float32'], {out}"
         "'NmsRoisNum': ['int32']}}, {{'score_threshold': 0.1, 'nms_top_k': -1, 'keep_top_k': 10}})[0]")
+PROPOSALS = ("s = paddle.static.data('s', [2, 3, 4, 5], 'float32')\n"
+             "d = paddle.static.data('d', [2, 12, 4, 5], 'float32')\n"
+             "im = paddle.static.data('im', [2, 2], '{im}')\n"
+             "a = paddle.static.data('a', {anchors}, 'float32')\n"
+             "v = paddle.static.data('v', {anchors}, 'float32')\n"
+             "feeds = [s, d, im, a, v]\n"
+             "out = op('generate_proposals_v2', {{'Scores': [s], 'BboxDeltas': [d], 'ImShape': [im], "
+             "'Anchors': [a], 'Variances': [v]}}, {{'RpnRois': ['float32'], 'RpnRoiProbs': ['float32']}}, "
+             "{{'pre_nms_topN': 10, 'post_nms_topN': 5, 'nms_thresh': 0.5, 'min_size': 0.1, 'eta': 1.0, "
+             "'pixel_offset': True}})[0]")
+
 ONE_OP_REFUSALS = {
     # i0e of float16: Paddle's CPU kernels are float and double; paddlec's
     # too, rather than computing in another precision
@@ -449,6 +460,14 @@ ONE_OP_REFUSALS = {
                               "feeds = [i]\n"
                               "out = op('cumsum', {'X': [i]}, {'Out': ['float32']}, {'axis': 2, 'flatten': True})[0]",
                               False, ["(cumsum -> ", "axis 2 is out of range for X flattened to [24]"]),
+    # generate_proposals_v2 reads ImShape as Scores' type: 2.6.2 raises for
+    # a float64 ImShape beside float32 scores (measured)
+    "proposals_imshape_f64": (PROPOSALS.format(im="float64", anchors="[4, 5, 3, 4]"), False,
+                              ["(generate_proposals_v2 -> ", "'s' is float32 but 'im' is float64"]),
+    # Anchors hold 4 numbers for each of the A*H*W anchors of Scores
+    "proposals_anchor_count": (PROPOSALS.format(im="float32", anchors="[4, 5, 2, 4]"), False,
+                               ["(generate_proposals_v2 -> ", "Anchors [4, 5, 2, 4] and Variances",
+                                "4 numbers per anchor of Scores"]),
     # matrix_nms with nms_top_k 0: Paddle 2.6.2's kernel writes through an
     # empty vector (measured: a segmentation fault)
     "matrix_nms_top_k_zero": ("b = paddle.static.data('b', [2, 6, 4], 'float32')\n"

@@ -33,6 +33,7 @@ static void print_geo(Printer *p, const DetectionCall *c) {
   const DetectionPriors *g = &c->priors;
   const DetectionYolo *y = &c->yolo;
   const DetectionNms *s = &c->nms;
+  const DetectionProposals *r = &c->proposals;
   switch (c->kind) {
     case DETECTION_BOX_CODER: {
       const char *v4 = "NULL";
@@ -112,6 +113,14 @@ static void print_geo(Printer *p, const DetectionCall *c) {
               (long long)s->keep_top_k, (long long)s->background_label);
       pr_line(p, ".use_gaussian = %d, .normalized = %d,", s->use_gaussian, s->normalized);
       break;
+    case DETECTION_GENERATE_PROPOSALS:
+      pr_line(p, "const RtProposals geo = {");
+      pr_line(p, ".n = %s, .a = %lld, .h = %lld, .w = %lld,", c->n, (long long)r->a, (long long)r->h, (long long)r->w);
+      pr_line(p, ".pre_nms_top_n = %lld, .post_nms_top_n = %lld,", (long long)r->pre_nms_top_n,
+              (long long)r->post_nms_top_n);
+      pr_line(p, ".nms_thresh = %s, .min_size = %s, .eta = %s, .pixel_offset = %d,", em_float(r->nms_thresh),
+              em_float(r->min_size), em_float(r->eta), r->pixel_offset);
+      break;
     case DETECTION_IOU_SIMILARITY:
     case DETECTION_BIPARTITE_MATCH:
       return;
@@ -154,6 +163,11 @@ void detection_print_c(Printer *p, const DetectionCall *c) {
     case DETECTION_MATRIX_NMS:
       pr_line(p, "%s = rt_matrix_nms_%s(&geo, %s, %s, %s, %s, %s, %s);", c->rows, c->f64 ? "f64" : "f32", c->boxes,
               c->scores, c->out, c->index, c->rois_num, c->work);
+      break;
+    case DETECTION_GENERATE_PROPOSALS:
+      pr_line(p, "%s = rt_generate_proposals_%s(&geo, %s, %s, %s, %s, %s, %s, %s, %s, %s);", c->rows,
+              c->f64 ? "f64" : "f32", c->scores, c->deltas, c->img_size, c->anchors, c->vars, c->out, c->probs,
+              c->rois_num, c->work);
       break;
   }
 }

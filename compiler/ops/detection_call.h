@@ -1,10 +1,11 @@
 /* One detection kernel call as the lowering decided it, and its C printer.
  *
  * box_coder, prior_box, density_prior_box, anchor_generator, yolo_box,
- * multiclass_nms3 and matrix_nms pass their routine a constant geometry
- * named `geo` (RtBoxCoder, RtPriorBox, RtDensityPriorBox,
- * RtAnchorGenerator, RtYoloBox, RtNms, RtMatrixNms: runtime/rt_detection.h,
- * rt_nms.h) with its attribute lists as static arrays.  Their emitters, and
+ * multiclass_nms3, matrix_nms and generate_proposals_v2 pass their routine a
+ * constant geometry named `geo` (RtBoxCoder, RtPriorBox, RtDensityPriorBox,
+ * RtAnchorGenerator, RtYoloBox, RtNms, RtMatrixNms, RtProposals:
+ * runtime/rt_detection.h, rt_nms.h, rt_proposals.h) with its attribute lists
+ * as static arrays.  Their emitters, and
  * those of iou_similarity and bipartite_match, check the tensors and fill
  * one record: which routine, the geometry's values (attributes as numbers,
  * dims as numbers or C expressions) and the operands as C expressions.
@@ -12,8 +13,9 @@
  * the only code that spells the runtime's detection calls (rt_box_coder,
  * rt_prior_box, rt_density_prior_box, rt_anchor_generator, rt_yolo_box,
  * rt_iou_similarity, rt_bipartite_match_f32, rt_multiclass_nms_f32,
- * rt_matrix_nms_f32, and for float64 each one's _f64 namesake:
- * runtime/rt_detection.h, rt_bipartite_match.h, rt_nms.h); another backend
+ * rt_matrix_nms_f32, rt_generate_proposals_f32, and for float64 each one's
+ * _f64 namesake: runtime/rt_detection.h, rt_bipartite_match.h, rt_nms.h,
+ * rt_proposals.h); another backend
  * prints the same records. */
 #ifndef PADDLEC_OPS_DETECTION_CALL_H
 #define PADDLEC_OPS_DETECTION_CALL_H
@@ -30,6 +32,7 @@ typedef enum DetectionKind {
   DETECTION_BIPARTITE_MATCH,   /* match_indices, match_dist from dist */
   DETECTION_MULTICLASS_NMS,    /* out, index, rois_num from boxes and scores; the rows kept into `rows` */
   DETECTION_MATRIX_NMS,        /* the same by matrix NMS (geometry RtMatrixNms) */
+  DETECTION_GENERATE_PROPOSALS, /* out (RpnRois), probs, rois_num from scores, deltas, img_size, anchors, vars */
 } DetectionKind;
 
 /* PRIOR_BOX, DENSITY_PRIOR_BOX, ANCHOR_GENERATOR: the priors' geometry. */
@@ -71,6 +74,14 @@ typedef struct DetectionNms {
   int normalized;
 } DetectionNms;
 
+/* GENERATE_PROPOSALS: RtProposals's values but n. */
+typedef struct DetectionProposals {
+  int64_t a, h, w;            /* anchors per cell, the feature map */
+  int64_t pre_nms_top_n, post_nms_top_n;
+  float nms_thresh, min_size, eta;
+  int pixel_offset;
+} DetectionProposals;
+
 typedef struct DetectionCall {
   DetectionKind kind;
   int f64;                                /* float64 tensors: the routine's _f64 form */
@@ -89,9 +100,11 @@ typedef struct DetectionCall {
   const char *work;                       /* BIPARTITE_MATCH, the NMS kinds: the routine's scratch */
   const char *index, *rois_num;           /* the NMS kinds: the outputs beside out (rois_num "NULL": none) */
   const char *rows;                       /* the NMS kinds: the lvalues the kept rows go to */
+  const char *deltas, *probs;             /* GENERATE_PROPOSALS: BboxDeltas, RpnRoiProbs (out: RpnRois) */
   DetectionPriors priors;                 /* PRIOR_BOX, DENSITY_PRIOR_BOX, ANCHOR_GENERATOR */
   DetectionYolo yolo;                     /* YOLO_BOX */
   DetectionNms nms;                       /* MULTICLASS_NMS, MATRIX_NMS */
+  DetectionProposals proposals;           /* GENERATE_PROPOSALS */
 } DetectionCall;
 
 void detection_print_c(Printer *p, const DetectionCall *c);

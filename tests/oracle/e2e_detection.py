@@ -23,7 +23,9 @@ the range data() gives.  Batch 2, the batch dim None in the first feed.
 equal: the stable orderings of NMS).  tests/oracle/oracle_case.py saves
 each case with Paddle's reference outputs.  multiclass_nms3 and matrix_nms keep a
 number of boxes only known at run time: its Out and Index are compared with
-Paddle's shape as well as values.  (multiclass_nms and multiclass_nms2
+Paddle's shape as well as values, as generate_proposals_v2's RpnRois and
+RpnRoiProbs are (`anchors` and `imshape` feeds: pixel boxes on the 4 x 5
+map and the images' (height, width), smaller than the anchors reach).  (multiclass_nms and multiclass_nms2
 write LoD outputs; box_clip needs its Input's LoD, without which Paddle
 2.6 crashes.)"""
 import os
@@ -291,6 +293,57 @@ def psroi_pool(dt):
     return [x, r, n, n0], outs
 
 
+# ---------------------------------------------------------------- RPN proposals
+def proposals(scores, deltas, im, anchors, variances, dt, num=True, **attrs):
+    """One generate_proposals_v2 with RpnRois, RpnRoiProbs (and RpnRoisNum)."""
+    base = dict(pre_nms_topN=20, post_nms_topN=10, nms_thresh=0.5, min_size=0.1, eta=1.0, pixel_offset=True)
+    base.update(attrs)
+    outs = {"RpnRois": [dt], "RpnRoiProbs": [dt]}
+    if num:
+        outs["RpnRoisNum"] = ["int32"]
+    return op("generate_proposals_v2", {"Scores": [scores], "BboxDeltas": [deltas], "ImShape": [im],
+                                        "Anchors": [anchors], "Variances": [variances]}, outs, attrs=base)
+
+
+def proposal_feeds(dt, scores="scores"):
+    """Scores [None, 3, 4, 5] (3 anchors on a 4 x 5 map), deltas, the
+    images' (height, width), anchors and variances [4, 5, 3, 4]."""
+    return (data(scores, [None, 3, 4, 5], dt), data("deltas", [None, 12, 4, 5], dt), data("imshape", [None, 2], dt),
+            data("anchors", [4, 5, 3, 4], dt), data("variances", [4, 5, 3, 4], dt))
+
+
+@both
+def generate_proposals(dt):
+    """The best pre_nms_topN by std::nth_element or all by std::sort,
+    pixel and normalized boxes, adaptive NMS (eta), no NMS (nms_thresh 0:
+    post_nms_topN unused), min_size; boxes clipped to images smaller than
+    the anchors reach."""
+    s, d, im, a, v = proposal_feeds(dt)
+    outs = proposals(s, d, im, a, v, dt)
+    outs += proposals(s, d, im, a, v, dt, pre_nms_topN=0, post_nms_topN=0, nms_thresh=0.7, eta=0.6, min_size=2.0,
+                      pixel_offset=False)
+    outs += proposals(s, d, im, a, v, dt, num=False, pre_nms_topN=15, post_nms_topN=5, nms_thresh=0.0)
+    outs += proposals(s, d, im, a, v, dt, pre_nms_topN=60, post_nms_topN=100, nms_thresh=0.3, min_size=4.0)
+    return [s, d, im, a, v], outs
+
+
+@both
+def generate_proposals_ties(dt):
+    """Scores in eighths: equal scores order as std::nth_element and
+    std::sort leave them, then NMS takes the later candidate first."""
+    s, d, im, a, v = proposal_feeds(dt, "qscores")
+    outs = proposals(s, d, im, a, v, dt, pre_nms_topN=25, post_nms_topN=8, nms_thresh=0.3)
+    outs += proposals(s, d, im, a, v, dt, pre_nms_topN=-1, post_nms_topN=-1, nms_thresh=0.6, pixel_offset=False)
+    return [s, d, im, a, v], outs
+
+
+@both
+def generate_proposals_none_kept(dt):
+    """No box is min_size wide: each image gives one zero box of score 0."""
+    s, d, im, a, v = proposal_feeds(dt)
+    return [s, d, im, a, v], proposals(s, d, im, a, v, dt, min_size=500.0)
+
+
 # ---------------------------------------------------------------- driver
 def make_input(v, rng):
     shape = [BATCH if d in (None, -1) else d for d in v.shape]
@@ -304,6 +357,14 @@ def make_input(v, rng):
         if "int" in dt:
             return np.round(b).astype("int32")
         return (np.round(b * 2) / 2).astype("float64" if "float64" in dt else "float32")
+    if v.name == "imshape":  # (height, width): smaller than the anchors reach, so boxes are clipped
+        return np.array([[48, 40], [30, 56]][:shape[0]], "float64" if "float64" in dt else "float32")
+    if v.name == "anchors":  # pixel boxes on a 4 x 5 map, some reaching past the images
+        lo = rng.uniform(-4, 44, shape[:-1] + [2])
+        return np.concatenate([lo, lo + rng.uniform(2, 24, shape[:-1] + [2])], axis=-1).astype(
+            "float64" if "float64" in dt else "float32")
+    if v.name == "variances":
+        return rng.uniform(0.1, 1.0, shape).astype("float64" if "float64" in dt else "float32")
     if v.name == "x" and "int32" in dt:
         return rng.integers(-50, 50, size=shape).astype("int32")
     if "int" in dt:

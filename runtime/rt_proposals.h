@@ -1,0 +1,58 @@
+/* generate_proposals_v2 (Paddle 2.6's CPU kernel, phi
+ * generate_proposals_kernel.cc) for compiler/ops/generate_proposals.c:
+ * RPN proposals from the anchors' scores and box deltas, per image. */
+#ifndef PADDLEC_RT_PROPOSALS_H
+#define PADDLEC_RT_PROPOSALS_H
+
+#include <stdint.h>
+
+typedef struct RtProposals {
+  int64_t n, a, h, w;            /* images, anchors per cell, the feature map's height and width */
+  int pre_nms_top_n;             /* candidates kept by score before NMS; <= 0 or >= a*h*w: all */
+  int post_nms_top_n;            /* proposals kept after NMS; <= 0: all */
+  float nms_thresh, min_size, eta;
+  int pixel_offset;              /* 1: boxes in pixels, widths counting one more */
+} RtProposals;
+
+/* Bytes of the work buffer for m = a*h*w anchors per image and elements of
+ * tsize bytes: m (score, position) pairs to sort, 2m NMS items, the
+ * candidates' scores and boxes (5m elements) and two int32 lists. */
+#define RT_PROPOSALS_WORK_BYTES(m, tsize) ((m) * (16 + 32 + 8) + (m) * 5 * (tsize))
+
+/* The most proposals one image can give: the candidates (pre_nms_top_n or
+ * all), at most post_nms_top_n when NMS runs (nms_thresh > 0), and one
+ * (a zero box) when no candidate is left. */
+static inline int64_t rt_proposals_per_image(int64_t m, int pre_nms_top_n, int post_nms_top_n, float nms_thresh) {
+  int64_t k = pre_nms_top_n <= 0 || pre_nms_top_n >= m ? m : pre_nms_top_n;
+  if (nms_thresh > 0 && post_nms_top_n > 0 && post_nms_top_n < k) k = post_nms_top_n;
+  return k > 0 ? k : 1;
+}
+
+/* For each image i in order, with scores [n, a, h, w], deltas [n, 4a, h,
+ * w], im_shape [n, 2] (height, width), anchors and variances [h, w, a, 4]
+ * (xmin, ymin, xmax, ymax), the anchors taken in (h, w, a) order:
+ *   1. the candidates: all anchors sorted by score, descending
+ *      (std::sort), or the pre_nms_top_n best in std::nth_element's order
+ *      (libstdc++'s steps: rt_sort.h);
+ *   2. each decoded from its deltas and variances (BoxCoder: widths
+ *      exp(min(v * d, log(1000 / 16))) times the anchor's), clipped to the
+ *      image, and kept when at least max(min_size, 1) wide and high (and
+ *      with pixel_offset, its center inside the image);
+ *   3. none kept: one zero box of score 0; nms_thresh <= 0: the kept ones
+ *      in order; else greedy NMS (phi::funcs::NMS: best score first, equal
+ *      scores the later candidate first; IoU <= threshold to every box kept
+ *      before, the threshold times eta after each kept box while above 0.5
+ *      and eta < 1), the first post_nms_top_n.
+ * rois [rows, 4] and probs [rows, 1] get the image's proposals after the
+ * ones before, rois_num (NULL: none) each image's count.  Returns the rows
+ * written.  The arithmetic is the kernel's in T; NaN scores sort as
+ * rt_sort.h's RT_SORT_DESC puts them (first), where Paddle's comparator,
+ * no strict weak order then, has no defined result. */
+int64_t rt_generate_proposals_f32(const RtProposals *p, const float *scores, const float *deltas,
+                                  const float *im_shape, const float *anchors, const float *variances, float *rois,
+                                  float *probs, int32_t *rois_num, void *work);
+int64_t rt_generate_proposals_f64(const RtProposals *p, const double *scores, const double *deltas,
+                                  const double *im_shape, const double *anchors, const double *variances,
+                                  double *rois, double *probs, int32_t *rois_num, void *work);
+
+#endif
