@@ -20,13 +20,13 @@
  * and the broadcast dims of "..." repeat size-1 operands.  Letters must
  * agree exactly (Paddle broadcasts only "...").
  * Emission: one rt_einsum call (runtime/rt_einsum.c), a general
- * contraction loop with products and sums in double. */
+ * contraction loop with products and sums in double, as an EinsumCall
+ * (gemm_call.h). */
 #include <string.h>
 
 #include "../util.h"
 #include "gemm_call.h"
 #include "ops.h"
-#include "rt_einsum.h"
 #include "tensor_util.h"
 
 enum { EQ_MAX_TERM = 64 };
@@ -242,13 +242,13 @@ static int collect_labels(EmitCtx *e, const Equation *q, Var *const *x, int n, i
   return 0;
 }
 
-/* Prints one rt_einsum call: out (read with term t) = the contraction of
- * the n tensors at ptrs, tensor k's label strides in st[k], over the
+/* Fills k with one contraction: out (read with term t) = the contraction
+ * of the n tensors at ptrs, tensor k's label strides in st[k], over the
  * labels L uses.  Out's labels index it; a dim of Out that is 1 where its
  * label is wider (a broadcast "..." dim of an operand's gradient) is
  * summed over like the labels Out lacks.  -1 after em_fail. */
-static int print_contraction(EmitCtx *e, const Labels *L, const char *t, int nb, int n, const char *const *ptrs,
-                             const char *const (*st)[RT_EINSUM_MAX_LABELS], const Var *out) {
+static int lower_contraction(EmitCtx *e, const Labels *L, const char *t, int nb, int n, const char *const *ptrs,
+                             const char *const (*st)[RT_EINSUM_MAX_LABELS], const Var *out, EinsumContraction *k) {
   int order[RT_EINSUM_MAX_LABELS], nl = 0, nout, zero_out = 0, in_out[RT_EINSUM_MAX_LABELS] = {0};
   const char *ost[RT_MAX_RANK], *out_stride[RT_EINSUM_MAX_LABELS];
   tu_strides(e, out, ost);
@@ -267,34 +267,23 @@ static int print_contraction(EmitCtx *e, const Labels *L, const char *t, int nb,
       out_stride[nl] = "0";
       order[nl++] = l;
     }
-    for (int k = 0; k < nl; k++)
-      if (order[k] == l) out_stride[k] = tu_add(out_stride[k], ost[p]);
+    for (int j = 0; j < nl; j++)
+      if (order[j] == l) out_stride[j] = tu_add(out_stride[j], ost[p]);
   }
   nout = nl;
   for (int l = 0; l < RT_EINSUM_MAX_LABELS; l++)
     if (L->used[l] && !in_out[l]) order[nl++] = l;
-  const char *names = "", *sizes = "", *ctype = em_ctype(out->dtype);
-  for (int k = 0; k < nl; k++) {
-    names = pool_printf("%s%s%s", names, k ? " " : "", label_name(order[k]));
-    sizes = pool_printf("%s%s%s", sizes, k ? ", " : "", em_sym(L->extent[order[k]]));
+  *k = (EinsumContraction){.target = strcmp(e->op->type, "einsum") ? out->name : "Out", .nops = n, .nlabels = nl,
+                           .nout = nout, .zero_out = zero_out};
+  for (int j = 0; j < nl; j++) {
+    k->label[j] = label_name(order[j]);
+    k->size[j] = em_sym(L->extent[order[j]]);
+    for (int i = 0; i < n; i++) k->stride[i][j] = st[i][order[j]];
   }
-  pr_line(e->p, "/* \"%s\": labels %s (the first %d index %s, the rest are summed) */",
-          attr_str(e->op, "equation", ""), nl ? names : "(none)", nout, strcmp(e->op->type, "einsum") ? out->name : "Out");
-  pr_line(e->p, "const int64_t size[%d] = {%s};", nl ? nl : 1, nl ? sizes : "0");
-  for (int i = 0; i < n; i++) {
-    const char *sl = "";
-    for (int k = 0; k < nl; k++) sl = pool_printf("%s%s%s", sl, k ? ", " : "", st[i][order[k]]);
-    pr_line(e->p, "const int64_t stride%d[%d] = {%s};", i, nl ? nl : 1, nl ? sl : "0");
-  }
-  const char *os = "";
-  for (int k = 0; k < nout; k++) os = pool_printf("%s%s%s", os, k ? ", " : "", out_stride[k]);
-  pr_line(e->p, "const int64_t out_stride[%d] = {%s};", nout ? nout : 1, nout ? os : "0");
-  pr_line(e->p, "const RtEinsum geo = {.nops = %d, .nlabels = %d, .nout = %d, .size = size,", n, nl, nout);
-  pr_line(e->p, "                      .stride = {stride0%s}, .out_stride = out_stride,", n > 1 ? ", stride1" : "");
-  pr_line(e->p, "                      .out_numel = %s, .zero_out = %d};", em_numel(e, out), zero_out);
-  pr_line(e->p, "const %s *const operands[%d] = {%s%s%s};", ctype, n, ptrs[0], n > 1 ? ", " : "", n > 1 ? ptrs[1] : "");
-  einsum_print_c(e->p, &(EinsumCall){.f64 = out->dtype != RT_DT_FP32, .geo = "geo", .operands = "operands",
-                                     .out = em_ptr(e, out, 0)});
+  for (int j = 0; j < nout; j++) k->out_stride[j] = out_stride[j];
+  for (int i = 0; i < n; i++) k->operands[i] = ptrs[i];
+  k->out_numel = em_numel(e, out);
+  k->out = em_ptr(e, out, 0);
   return 0;
 }
 
@@ -326,15 +315,19 @@ static int emit_einsum(EmitCtx *e) {
   if (collect_labels(e, &q, x, n, nb, &L)) return -1;
   const char *ptrs[RT_EINSUM_MAX_OPS];
   for (int i = 0; i < n; i++) ptrs[i] = em_ptr(e, x[i], 1);
-  if (print_contraction(e, &L, q.out, nb, n, ptrs, (const char *const(*)[RT_EINSUM_MAX_LABELS])L.stride, out))
+  EinsumCall call = {.kind = EINSUM_FORWARD, .f64 = out->dtype != RT_DT_FP32, .type = em_ctype(out->dtype),
+                     .equation = attr_str(e->op, "equation", ""), .ncontract = 1};
+  if (lower_contraction(e, &L, q.out, nb, n, ptrs, (const char *const(*)[RT_EINSUM_MAX_LABELS])L.stride, out,
+                        &call.contract[0]))
     return -1;
   for (int i = 0; i < n && i < ctx_nout(&c, "InnerCache"); i++) {
     Var *cache = ctx_out(&c, "InnerCache", i);
     if (!cache || !cache->nusers) continue;
     if (!(cache = tu_out(e, "InnerCache", i))) return -1;
-    pr_line(e->p, "memcpy(%s, %s, sizeof(%s) * %s); /* InnerCache[%d]: operand %d for einsum_grad */",
-            em_ptr(e, cache, 0), ptrs[i], em_ctype(x[i]->dtype), em_numel(e, x[i]), i, i);
+    call.cache[i] = em_ptr(e, cache, 0);
+    call.cache_numel[i] = em_numel(e, x[i]);
   }
+  einsum_print_c(e->p, &call);
   return 0;
 }
 
@@ -371,6 +364,8 @@ static int emit_einsum_grad(EmitCtx *e) {
   if (collect_labels(e, &q, xs, n, nb, &L)) return -1;
   const char *dout_st[RT_EINSUM_MAX_LABELS];
   term_strides(e, q.out, dout, nb, dout_st);
+  EinsumCall call = {.kind = EINSUM_GRAD, .f64 = dout->dtype != RT_DT_FP32, .type = em_ctype(dout->dtype),
+                     .equation = attr_str(e->op, "equation", "")};
   for (int i = 0; i < n; i++) {
     if (i >= ctx_nout(&c, "Operands@GRAD") || !ctx_out(&c, "Operands@GRAD", i)) continue;
     Var *dx = tu_out(e, "Operands@GRAD", i);
@@ -383,10 +378,12 @@ static int emit_einsum_grad(EmitCtx *e) {
     const char *sts[2][RT_EINSUM_MAX_LABELS];
     memcpy(sts[0], dout_st, sizeof sts[0]);
     if (n > 1) memcpy(sts[1], L.stride[1 - i], sizeof sts[1]);
-    pr_line(e->p, "{ /* Operands@GRAD[%d] */", i);
-    if (print_contraction(e, &L, q.in[i], nb, n, ptrs, (const char *const(*)[RT_EINSUM_MAX_LABELS])sts, dx)) return -1;
-    pr_line(e->p, "}");
+    EinsumContraction *k = &call.contract[call.ncontract++];
+    if (lower_contraction(e, &L, q.in[i], nb, n, ptrs, (const char *const(*)[RT_EINSUM_MAX_LABELS])sts, dx, k))
+      return -1;
+    k->grad = i;
   }
+  einsum_print_c(e->p, &call);
   return 0;
 }
 

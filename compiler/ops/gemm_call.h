@@ -14,6 +14,7 @@
 #define PADDLEC_OPS_GEMM_CALL_H
 
 #include "ops.h"
+#include "rt_einsum.h"
 
 typedef struct GemmCall {
   int f64;                 /* float64 (rt_dgemm), else float32 */
@@ -29,12 +30,48 @@ typedef struct GemmCall {
 /* The product as one statement of the C runtime. */
 void gemm_print_c(Printer *p, const GemmCall *g);
 
-/* An einsum contraction (runtime/rt_einsum.h): the RtEinsum geometry's
- * name, the array of operand pointers and the output. */
+/* An einsum kernel (runtime/rt_einsum.h): einsum and einsum_grad are
+ * general contractions.  Every distinct letter of the equation and every
+ * broadcast dim of its "..." is a label with an extent; the output's labels
+ * come first, then those summed over, and each operand and the output is
+ * addressed by one stride per label.  einsum.c parses the equation, checks
+ * the operands against it, orders the labels and fills the record: per
+ * contraction the labels' names, extents and strides as C expressions and
+ * the buffers, and the forward's InnerCache copies.  einsum_print_c prints
+ * each contraction as constant arrays, an RtEinsum named `geo` and one
+ * rt_einsum_f32 / rt_einsum_f64 call. */
+typedef enum EinsumKind {
+  EINSUM_FORWARD, /* Out = contract[0], then InnerCache[i] = operand i where cache[i] is set */
+  EINSUM_GRAD,    /* each contract[j] writes Operands@GRAD[contract[j].grad], in a block of its own */
+} EinsumKind;
+
+/* out = the contraction of nops operands over nlabels labels (rt_einsum.h). */
+typedef struct EinsumContraction {
+  int grad;                                                  /* EINSUM_GRAD: the gradient's index */
+  const char *target;                                        /* the output's name in the comment ("Out") */
+  int nops, nlabels, nout;                                   /* operands; labels; the first nout index out */
+  const char *label[RT_EINSUM_MAX_LABELS];                   /* each label's name: "a", or "...k" */
+  const char *size[RT_EINSUM_MAX_LABELS];                    /* each label's extent */
+  const char *stride[RT_EINSUM_MAX_OPS][RT_EINSUM_MAX_LABELS]; /* each operand's element stride per label */
+  const char *out_stride[RT_EINSUM_MAX_LABELS];              /* [nout] the output's stride per label */
+  const char *out_numel;                                     /* elements of out */
+  int zero_out;                                              /* out repeats a label: zero it first */
+  const char *operands[RT_EINSUM_MAX_OPS];                   /* the operands' buffers */
+  const char *out;                                           /* the output's buffer */
+} EinsumContraction;
+
 typedef struct EinsumCall {
-  int f64; /* float64, else float32 */
-  const char *geo, *operands, *out;
+  EinsumKind kind;
+  int f64;                                       /* float64 (rt_einsum_f64), else float32 */
+  const char *type;                              /* the C element type: "float" or "double" */
+  const char *equation;                          /* the op's equation, for the comments */
+  int ncontract;                                 /* FORWARD: 1; GRAD: one per gradient written */
+  EinsumContraction contract[RT_EINSUM_MAX_OPS];
+  /* FORWARD: InnerCache[i]'s buffer (NULL: none read), a copy of operand i (contract[0].operands[i]) of
+   * cache_numel[i] elements */
+  const char *cache[RT_EINSUM_MAX_OPS], *cache_numel[RT_EINSUM_MAX_OPS];
 } EinsumCall;
+
 void einsum_print_c(Printer *p, const EinsumCall *c);
 
 #endif
