@@ -25,6 +25,33 @@ static void print_softmax_grad(Printer *p, const AttentionCall *c) {
   pr_line(p, "}");
 }
 
+/* A buffer of the io, or NULL. */
+static const char *or_null(const char *ptr) { return ptr ? ptr : "NULL"; }
+
+/* fused_attention's geometry and tensors as the constants `geo` and `io`,
+ * then the call. */
+static void print_fused(Printer *p, const AttentionCall *c) {
+  const RtAttention *g = &c->geo;
+  const AttentionIo *io = &c->io;
+  pr_line(p, "static const RtAttention geo = {");
+  pr_line(p, ".s = %lld, .sk = %lld, .eq = %lld, .ek = %lld, .ev = %lld, .heads = %lld, .dh = %lld, .eo = %lld,",
+          (long long)g->s, (long long)g->sk, (long long)g->eq, (long long)g->ek, (long long)g->ev,
+          (long long)g->heads, (long long)g->dh, (long long)g->eo);
+  pr_line(p, ".scale = %s, .mask_stride = {%lld, %lld, %lld, %lld}, .post_ln = %d, .ln_eps = %s,", em_float(g->scale),
+          (long long)g->mask_stride[0], (long long)g->mask_stride[1], (long long)g->mask_stride[2],
+          (long long)g->mask_stride[3], g->post_ln, em_float(g->ln_eps));
+  pr_line(p, "};");
+  pr_line(p, "const RtAttentionIo io = {");
+  pr_line(p, ".xq = %s, .xk = %s, .xv = %s,", io->xq, io->xk, io->xv);
+  pr_line(p, ".wq = %s, .wk = %s, .wv = %s,", io->wq, io->wk, io->wv);
+  pr_line(p, ".bq = %s, .bk = %s, .bv = %s,", or_null(io->bq), or_null(io->bk), or_null(io->bv));
+  pr_line(p, ".mask = %s, .wo = %s, .bo = %s, .res = %s,", or_null(io->mask), io->wo, or_null(io->bo),
+          or_null(io->res));
+  pr_line(p, ".ln_scale = %s, .ln_bias = %s,", or_null(io->ln_scale), or_null(io->ln_bias));
+  pr_line(p, "};");
+  pr_line(p, "rt_attention(&geo, %s, &io, %s, %s, %s);", c->batch, c->out, c->ws, c->gemm_ws);
+}
+
 void attention_print_c(Printer *p, const AttentionCall *c) {
   switch (c->kind) {
     case ATTN_SOFTMAX:
@@ -37,7 +64,7 @@ void attention_print_c(Printer *p, const AttentionCall *c) {
       print_softmax_grad(p, c);
       break;
     case ATTN_FUSED:
-      pr_line(p, "rt_attention(&%s, %s, &%s, %s, %s, %s);", c->geo, c->batch, c->io, c->out, c->ws, c->gemm_ws);
+      print_fused(p, c);
       break;
   }
 }

@@ -10,7 +10,8 @@
  *   Residual [B, S, Eo] (optional); Ln2Scale, Ln2Bias [Eo] (optional)
  *   -> Y [B, S, Eo].
  *   Attributes: num_heads, head_dim, scale (of the scores), post_layer_norm
- *   (layer_norm the result over its last dim), ln_epsilon=1e-5. */
+ *   (layer_norm the result over its last dim), ln_epsilon=1e-5.
+ * Emission: one rt_attention call, an AttentionCall (attention_call.h). */
 #include <string.h>
 
 #include "../util.h"
@@ -69,7 +70,8 @@ static int mask_strides(EmitCtx *e, const Var *m, const int64_t full[4], int64_t
   return 0;
 }
 
-static const char *ptr_or_null(EmitCtx *e, const Var *v) { return v ? em_ptr(e, v, 1) : "NULL"; }
+/* An optional input's buffer, or NULL. */
+static const char *ptr_or_null(EmitCtx *e, const Var *v) { return v ? em_ptr(e, v, 1) : NULL; }
 
 static int emit_fused_attention(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
@@ -100,22 +102,23 @@ static int emit_fused_attention(EmitCtx *e) {
   if (res && (res->dtype != RT_DT_FP32 || spec_numel(em_spec(e, res)).a != spec_numel(em_spec(e, y)).a ||
               spec_numel(em_spec(e, res)).c != spec_numel(em_spec(e, y)).c))
     return em_fail(e, "Residual must be float32 shaped like Y");
-  pr_line(e->p, "static const RtAttention geo = {");
-  pr_line(e->p, ".s = %lld, .sk = %lld, .eq = %lld, .ek = %lld, .ev = %lld, .heads = %lld, .dh = %lld, .eo = %lld,",
-          (long long)p.s, (long long)p.sk, (long long)p.eq, (long long)p.ek, (long long)p.ev, (long long)p.heads,
-          (long long)p.dh, (long long)p.eo);
-  pr_line(e->p, ".scale = %s, .mask_stride = {%lld, %lld, %lld, %lld}, .post_ln = %d, .ln_eps = %s,", em_float(p.scale),
-          (long long)p.mask_stride[0], (long long)p.mask_stride[1], (long long)p.mask_stride[2],
-          (long long)p.mask_stride[3], p.post_ln, em_float(p.ln_eps));
-  pr_line(e->p, "};");
-  pr_line(e->p, "const RtAttentionIo io = {");
-  pr_line(e->p, ".xq = %s, .xk = %s, .xv = %s,", em_ptr(e, x, 1), em_ptr(e, xk, 1), em_ptr(e, xv, 1));
-  pr_line(e->p, ".wq = %s, .wk = %s, .wv = %s,", em_ptr(e, w[0], 1), em_ptr(e, w[1], 1), em_ptr(e, w[2], 1));
-  pr_line(e->p, ".bq = %s, .bk = %s, .bv = %s,", ptr_or_null(e, b[0]), ptr_or_null(e, b[1]), ptr_or_null(e, b[2]));
-  pr_line(e->p, ".mask = %s, .wo = %s, .bo = %s, .res = %s,", ptr_or_null(e, mask), em_ptr(e, w[3], 1),
-          ptr_or_null(e, b[3]), ptr_or_null(e, res));
-  pr_line(e->p, ".ln_scale = %s, .ln_bias = %s,", ptr_or_null(e, ls), ptr_or_null(e, lb));
-  pr_line(e->p, "};");
+  AttentionCall call = {.kind = ATTN_FUSED, .geo = p};
+  AttentionIo *io = &call.io;
+  io->xq = em_ptr(e, x, 1);
+  io->xk = em_ptr(e, xk, 1);
+  io->xv = em_ptr(e, xv, 1);
+  io->wq = em_ptr(e, w[0], 1);
+  io->wk = em_ptr(e, w[1], 1);
+  io->wv = em_ptr(e, w[2], 1);
+  io->bq = ptr_or_null(e, b[0]);
+  io->bk = ptr_or_null(e, b[1]);
+  io->bv = ptr_or_null(e, b[2]);
+  io->mask = ptr_or_null(e, mask);
+  io->wo = em_ptr(e, w[3], 1);
+  io->bo = ptr_or_null(e, b[3]);
+  io->res = ptr_or_null(e, res);
+  io->ln_scale = ptr_or_null(e, ls);
+  io->ln_bias = ptr_or_null(e, lb);
   const int64_t rows = p.s > p.sk ? p.s : p.sk, width = hd > p.eo ? hd : p.eo;
   int64_t depth = hd;
   for (int i = 0; i < 3; i++) depth = ins[i] > depth ? ins[i] : depth;
@@ -124,8 +127,11 @@ static int emit_fused_attention(EmitCtx *e) {
   const char *ws = em_scratch_named(e, "float", "attention_ws", (SymDim){(ws1 - ws0) * 4, ws0 * 4});
   em_task_scratch(e, rt_attention_task_floats(&p));
   const char *gemm_ws = em_gemm_ws(e, (SymDim){rows, 0}, (SymDim){0, width}, (SymDim){0, depth});
-  attention_print_c(e->p, &(AttentionCall){.kind = ATTN_FUSED, .geo = "geo", .io = "io", .batch = em_dim(e, x, 0),
-                                           .out = em_ptr(e, y, 0), .ws = ws, .gemm_ws = gemm_ws});
+  call.batch = em_dim(e, x, 0);
+  call.out = em_ptr(e, y, 0);
+  call.ws = ws;
+  call.gemm_ws = gemm_ws;
+  attention_print_c(e->p, &call);
   return 0;
 }
 
