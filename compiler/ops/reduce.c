@@ -240,8 +240,9 @@ static int emit_reduce(EmitCtx *e) {
   if (nkeep.a < 0 || nkeep.a != no.a || nkeep.c != no.c) return em_fail(e, "Out does not hold the kept dims of X");
   const char *kept = em_numel(e, out);
   const char *t = em_ctype(out->dtype);
+  const char *empty = NULL;
   if (xs->runtime_dim) { /* phi ReduceKernelImpl: "Tensor need be reduced must not empty" */
-    pr_line(e->p, "if (%s == 0) return 1;", em_numel(e, x));
+    empty = em_numel(e, x);
     em_fault(e, pool_printf("X ('%s') is empty at run time, and Paddle does not reduce an empty tensor", x->name));
   }
   ReduceCall call = {.kind = REDUCE_FORWARD, .type = t, .x_type = em_ctype(x->dtype), .nruns = nr,
@@ -251,6 +252,7 @@ static int emit_reduce(EmitCtx *e) {
                       * a loop gets */
                      .wide = out->dtype == RT_DT_FP32 && strstr(rd->step, "acc +") != NULL};
   for (int k = 0; k < nr; k++) call.run_n[k] = runs[k].n, call.run_reduced[k] = runs[k].reduced;
+  call.empty = empty;
   reduce_print_c(e->p, &call);
   return 0;
 }
@@ -321,14 +323,18 @@ static int emit_reduce_grad(EmitCtx *e) {
       return em_fail(e, "%d reduced dims longer than 1 in a rank-%d X: Paddle's %s kernel leaves X@GRAD unwritten",
                      longer, r, e->op->type);
   }
-  if (xs->runtime_dim) /* X@GRAD has X's extent (the forward checked it is not 0) */
-    pr_line(e->p, "%s = %s;", em_dim(e, dx, xs->runtime_dim - 1), em_dim(e, x, xs->runtime_dim - 1));
+  const char *extent_to = NULL, *extent_from = NULL;
+  if (xs->runtime_dim) { /* X@GRAD has X's extent (the forward checked it is not 0) */
+    extent_to = em_dim(e, dx, xs->runtime_dim - 1);
+    extent_from = em_dim(e, x, xs->runtime_dim - 1);
+  }
   ReduceCall call = {.kind = REDUCE_GRAD, .type = em_ctype(x->dtype), .nruns = nr, .count = count,
                      .grad = sel ? RGRAD_SELECT : amx ? RGRAD_SHARE : prod ? RGRAD_PROD : fro ? RGRAD_FROBENIUS
                              : mean ? RGRAD_MEAN : RGRAD_SUM,
                      .dout = em_ptr(e, dout, 1), .x = need ? em_ptr(e, x, 1) : NULL,
                      .out = need ? em_ptr(e, out, 1) : NULL, .dx = em_ptr(e, dx, 0)};
   for (int k = 0; k < nr; k++) call.run_n[k] = runs[k].n, call.run_reduced[k] = runs[k].reduced;
+  call.extent_to = extent_to, call.extent_from = extent_from;
   if (amx) /* how many elements of each reduction equal its extreme */
     call.cnt = em_scratch(e, (SymDim){no.a * 8, no.c * 8}), call.cnt_n = em_sym(no);
   reduce_print_c(e->p, &call);
@@ -350,10 +356,10 @@ static int emit_mean_grad(EmitCtx *e) {
     return em_fail(e, "only float32 and float64 gradients are supported");
   SymDim n1 = spec_numel(em_spec(e, dout));
   if (n1.a != 0 || n1.c != 1) return em_fail(e, "Out@GRAD must have one element");
-  const char *t = em_ctype(dx->dtype);
-  pr_line(e->p, "const %s g = %s[0] / (%s)(%s);", t, em_ptr(e, dout, 1), t, em_numel(e, dx));
-  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
-  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) dx[i] = g;", em_numel(e, dx));
+  ReduceCall call = {.kind = REDUCE_MEAN_ALL_GRAD, .type = em_ctype(dx->dtype), .dout = em_ptr(e, dout, 1)};
+  call.count = em_numel(e, dx);
+  call.dx = em_ptr(e, dx, 0);
+  reduce_print_c(e->p, &call);
   return 0;
 }
 

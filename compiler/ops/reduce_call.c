@@ -29,6 +29,7 @@ static const char *out_index(const ReduceCall *c, int upto) {
  * accumulator; `final` maps each result at the end. */
 static void print_forward(Printer *p, const ReduceCall *c) {
   const char *t = c->type;
+  if (c->empty) pr_line(p, "if (%s == 0) return 1;", c->empty);
   pr_line(p, "const %s *x = %s;", c->x_type, c->x);
   pr_line(p, "%s *out = %s;", t, c->out);
   pr_line(p, "for (int64_t i = 0; i < %s; i++) out[i] = %s;", c->kept, c->init);
@@ -71,6 +72,7 @@ static void print_forward(Printer *p, const ReduceCall *c) {
 static void print_grad(Printer *p, const ReduceCall *c) {
   const char *t = c->type;
   const int nr = c->nruns, need = c->out != NULL;
+  if (c->extent_to) pr_line(p, "%s = %s;", c->extent_to, c->extent_from);
   pr_line(p, "const %s *dout = %s;", t, c->dout);
   if (need) pr_line(p, "const %s *x = %s;", t, c->x);
   if (need) pr_line(p, "const %s *out = %s;", t, c->out);
@@ -102,7 +104,18 @@ static void print_grad(Printer *p, const ReduceCall *c) {
   for (int k = 0; k < nr; k++) pr_line(p, "}");
 }
 
+/* mean_grad: the one Out@GRAD element over the count, in the type. */
+static void print_mean_all_grad(Printer *p, const ReduceCall *c) {
+  const char *t = c->type;
+  pr_line(p, "const %s g = %s[0] / (%s)(%s);", t, c->dout, t, c->count);
+  pr_line(p, "%s *dx = %s;", t, c->dx);
+  pr_line(p, "for (int64_t i = 0; i < %s; i++) dx[i] = g;", c->count);
+}
+
 void reduce_print_c(Printer *p, const ReduceCall *c) {
-  if (c->kind == REDUCE_FORWARD) print_forward(p, c);
-  else print_grad(p, c);
+  switch (c->kind) {
+    case REDUCE_FORWARD: print_forward(p, c); break;
+    case REDUCE_GRAD: print_grad(p, c); break;
+    case REDUCE_MEAN_ALL_GRAD: print_mean_all_grad(p, c); break;
+  }
 }

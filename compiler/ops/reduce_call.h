@@ -7,7 +7,8 @@
  * into.  The emitters (reduce.c) check the tensors, decide the runs and
  * fill one record: the fold (step, start value, final map), the runs, the
  * buffers and the counts as C expressions; reduce_print_c prints the loops;
- * another backend prints the same records. */
+ * another backend prints the same records.  mean_grad (every element of
+ * X@GRAD the one Out@GRAD element over X's count) is a record here too. */
 #ifndef PADDLEC_OPS_REDUCE_CALL_H
 #define PADDLEC_OPS_REDUCE_CALL_H
 
@@ -16,6 +17,7 @@
 typedef enum ReduceKind {
   REDUCE_FORWARD, /* out = fold of x over the reduced runs */
   REDUCE_GRAD,    /* dx from dout (and x, out where the grad reads them) */
+  REDUCE_MEAN_ALL_GRAD, /* mean_grad: dx[i] = dout[0] / (type)count, i < count */
 } ReduceKind;
 
 /* What the grad computes per element (g = its Out@GRAD element). */
@@ -41,9 +43,13 @@ typedef struct ReduceCall {
   const char *step;        /* REDUCE_FORWARD: acc folded with v */
   int wide;                /* REDUCE_FORWARD: a float sum accumulated in double along the innermost run */
   const char *final;       /* REDUCE_FORWARD: out from acc (%s: Out's C type), or NULL */
-  const char *count;       /* the elements reduced into one (forward: with `final`; grad: RGRAD_MEAN) */
+  const char *count;       /* the elements reduced into one (forward: with `final`; grad: RGRAD_MEAN;
+                            * REDUCE_MEAN_ALL_GRAD: dx's elements) */
+  const char *empty;       /* REDUCE_FORWARD: X's count, known at run time only: 0 returns 1 (NULL: no check) */
+  const char *extent_to;   /* REDUCE_GRAD: X@GRAD's run-time extent, set to X's (`extent_from`) first, or NULL */
+  const char *extent_from;
   ReduceGrad grad;         /* REDUCE_GRAD */
-  const char *dout, *dx;   /* REDUCE_GRAD */
+  const char *dout, *dx;   /* REDUCE_GRAD, REDUCE_MEAN_ALL_GRAD */
   const char *cnt;         /* RGRAD_SHARE: scratch of Out@GRAD's elements (`cnt_n`) in the type */
   const char *cnt_n;
 } ReduceCall;
