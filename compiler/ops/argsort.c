@@ -32,16 +32,17 @@ static int emit_argsort(EmitCtx *e) {
   if (ind->dtype != RT_DT_INT64) return em_fail(e, "Indices must be int64");
   int r = tu_rank(e, x);
   if (r == 0) {
-    pr_line(e->p, "%s[0] = %s[0];", em_ptr(e, out, 0), em_ptr(e, x, 1));
-    pr_line(e->p, "%s[0] = 0;", em_ptr(e, ind, 0));
+    SortCall call = {.kind = SORT_ARGSORT_OP, .dtype = x->dtype, .zero_d = 1, .vals = em_ptr(e, out, 0)};
+    call.x = em_ptr(e, x, 1);
+    call.indices = em_ptr(e, ind, 0);
+    sort_print_c(e->p, &call);
     return 0;
   }
   int axis = axis_norm(attr_int(e->op, "axis", -1), r);
   if (axis < 0) return em_fail(e, "axis is out of range");
   SymDim n = em_sym_prod(e, x, axis, axis + 1);
   const char *work = em_scratch_named(e, "unsigned char", "work", (SymDim){n.a * 16, n.c * 16});
-  pr_line(e->p, "/* x as [outer, n, inner], descending, -> values, indices (work: n pairs) */");
-  sort_print_c(e->p, &(SortCall){.kind = SORT_ARGSORT, .dtype = x->dtype, .x = em_ptr(e, x, 1),
+  sort_print_c(e->p, &(SortCall){.kind = SORT_ARGSORT_OP, .dtype = x->dtype, .x = em_ptr(e, x, 1),
                                  .outer = em_prod(e, x, 0, axis), .n = em_dim(e, x, axis),
                                  .inner = em_prod(e, x, axis + 1, r), .descending = attr_bool(e->op, "descending", 0),
                                  .vals = em_ptr(e, out, 0), .idx = em_ptr(e, ind, 0), .work = work});

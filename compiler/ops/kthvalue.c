@@ -38,8 +38,10 @@ static int emit_kthvalue(EmitCtx *e) {
   int64_t k = attr_int(e->op, "k", 1);
   if (r == 0) {
     if (k != 1) return em_fail(e, "k = %lld for a 0-D X", (long long)k);
-    pr_line(e->p, "%s[0] = %s[0];", em_ptr(e, out, 0), em_ptr(e, x, 1));
-    pr_line(e->p, "%s[0] = 0;", em_ptr(e, ind, 0));
+    SortCall call = {.kind = SORT_KTHVALUE_OP, .dtype = x->dtype, .zero_d = 1, .vals = em_ptr(e, out, 0)};
+    call.x = em_ptr(e, x, 1);
+    call.indices = em_ptr(e, ind, 0);
+    sort_print_c(e->p, &call);
     return 0;
   }
   int axis = axis_norm(attr_int(e->op, "axis", -1), r);
@@ -48,10 +50,8 @@ static int emit_kthvalue(EmitCtx *e) {
   if (n < 0) return em_fail(e, "the dim along the axis depends on the batch, so k cannot be checked against it");
   if (k < 1 || k > n) return em_fail(e, "k = %lld is out of range for %lld elements along the axis", (long long)k,
                                      (long long)n);
-  pr_line(e->p, "/* the %lld-th smallest of each line of %lld, as Paddle's partial_sort / nth_element picks it */",
-          (long long)k, (long long)n);
   const char *work = em_scratch_named(e, "unsigned char", "work", (SymDim){0, n * 16});
-  sort_print_c(e->p, &(SortCall){.kind = SORT_KTHVALUE, .dtype = x->dtype, .x = em_ptr(e, x, 1),
+  sort_print_c(e->p, &(SortCall){.kind = SORT_KTHVALUE_OP, .dtype = x->dtype, .x = em_ptr(e, x, 1),
                                  .outer = em_prod(e, x, 0, axis), .n = pool_printf("%lld", (long long)n),
                                  .inner = em_prod(e, x, axis + 1, r), .k = pool_printf("%lld", (long long)k),
                                  .vals = em_ptr(e, out, 0), .idx = em_ptr(e, ind, 0), .work = work});

@@ -16,7 +16,7 @@ static const char *suffix(int dtype) {
 
 int sort_dtype_ok(int dtype) { return suffix(dtype) != NULL; }
 
-/* A 0-D x is its own top 1 and mode: vals[0] = x[0], indices[0] = 0. */
+/* A 0-D x is its own top 1, mode, sort and k-th value: vals[0] = x[0], indices[0] = 0. */
 static void print_zero_d(Printer *p, const SortCall *c) {
   pr_line(p, "%s[0] = %s[0];", c->vals, c->x);
   pr_line(p, "%s[0] = 0;", c->indices);
@@ -40,6 +40,25 @@ static void print_topk_op(Printer *p, const SortCall *c) {
   call.kind = SORT_TOPK;
   sort_print_c(p, &call);
   if (c->idx32) pr_line(p, "for (int64_t i = 0; i < %s; i++) %s[i] = (int32_t)%s[i];", c->numel, c->indices, c->idx);
+}
+
+/* argsort, kthvalue: a 0-D x copied with index 0; else a comment and the
+ * runtime's call. */
+static void print_line_op(Printer *p, const SortCall *c) {
+  if (c->zero_d) {
+    print_zero_d(p, c);
+    return;
+  }
+  SortCall call = *c;
+  if (c->kind == SORT_ARGSORT_OP) {
+    pr_line(p, "/* x as [outer, n, inner], descending, -> values, indices (work: n pairs) */");
+    call.kind = SORT_ARGSORT;
+  } else {
+    pr_line(p, "/* the %s-th smallest of each line of %s, as Paddle's partial_sort / nth_element picks it */", c->k,
+            c->n);
+    call.kind = SORT_KTHVALUE;
+  }
+  sort_print_c(p, &call);
 }
 
 /* top_k_grad: zeros, then each Out@GRAD element at the position along n
@@ -165,6 +184,8 @@ void sort_print_c(Printer *p, const SortCall *c) {
       pr_line(p, "rt_kthvalue_%s(%s, %s, %s, %s, %s, %s, %s, %s);", s, c->x, c->outer, c->n, c->inner, c->k, c->vals,
               c->idx, c->work);
       break;
+    case SORT_ARGSORT_OP:
+    case SORT_KTHVALUE_OP: print_line_op(p, c); break;
     case SORT_TOPK_OP: print_topk_op(p, c); break;
     case SORT_TOPK_GRAD: print_topk_grad(p, c); break;
     case SORT_MODE: print_mode(p, c); break;
