@@ -42,6 +42,15 @@ static void print_equal_all(Printer *p, const FlatCall *c) {
   pr_line(p, "%s[0] = all;", c->out);
 }
 
+/* sequence_mask: each length's row, 1 below it and 0 from it on. */
+static void print_sequence_mask(Printer *p, const FlatCall *c) {
+  const char *ty = em_ctype(c->out_dtype);
+  pr_line(p, "const %s *x = %s;", em_ctype(c->dtype), c->x);
+  pr_line(p, "%s *y = %s;", ty, c->out);
+  pr_line(p, "for (int64_t i = 0; i < %s; i++)", c->numel);
+  pr_line(p, "  for (int j = 0; j < %s; j++) y[i * %s + j] = (%s)(j < x[i] ? 1 : 0);", c->width, c->width, ty);
+}
+
 void flat_print_c(Printer *p, const FlatCall *c) {
   switch (c->kind) {
     case FLAT_ATAN2:
@@ -56,6 +65,12 @@ void flat_print_c(Printer *p, const FlatCall *c) {
       break;
     case FLAT_EQUAL_ALL:
       print_equal_all(p, c);
+      break;
+    case FLAT_SEQUENCE_MASK:
+      print_sequence_mask(p, c);
+      break;
+    case FLAT_INCREMENT:
+      pr_line(p, "%s[0] = (%s)(%s[0] + %s);", c->out, em_ctype(c->dtype), c->x, c->value);
       break;
   }
 }

@@ -1,6 +1,7 @@
 /* increment: X (one element) -> Out = X + step; step:FLOAT=1.
  * Out has X's dims and dtype (Out is usually X itself, a loop counter).
  * Emission: Out[0] = X[0] + step in X's type. */
+#include "flat_call.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -20,8 +21,10 @@ static int emit_increment(EmitCtx *e) {
     return em_fail(e, "increment of %s is not supported", rt_dtype_name(x->dtype));
   const char *step = tu_literal(x->dtype, attr_float(e->op, "step", 1));
   if (!step) return em_fail(e, "step does not convert to %s", rt_dtype_name(x->dtype));
-  const char *t = em_ctype(x->dtype);
-  pr_line(e->p, "%s[0] = (%s)(%s[0] + %s);", em_ptr(e, out, 0), t, em_ptr(e, x, 1), step);
+  FlatCall call = {.kind = FLAT_INCREMENT, .dtype = x->dtype, .out = em_ptr(e, out, 0)};
+  call.x = em_ptr(e, x, 1);
+  call.value = step;
+  flat_print_c(e->p, &call);
   return 0;
 }
 

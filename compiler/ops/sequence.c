@@ -31,6 +31,8 @@
  *     X has rank 2). */
 #include <string.h>
 
+#include "../util.h"
+#include "flat_call.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -183,12 +185,11 @@ static int emit_sequence_mask(EmitCtx *e) {
   if (maxlen <= 0) return em_fail(e, "maxlen is %lld: Y's last dim would be the largest length in X, known only at "
                                      "run time", (long long)maxlen);
   if (last != maxlen) return em_fail(e, "Y's last dim is %lld, maxlen %lld", (long long)last, (long long)maxlen);
-  const char *ty = em_ctype(y->dtype);
-  pr_line(e->p, "const %s *x = %s;", em_ctype(x->dtype), em_ptr(e, x, 1));
-  pr_line(e->p, "%s *y = %s;", ty, em_ptr(e, y, 0));
-  pr_line(e->p, "for (int64_t i = 0; i < %s; i++)", em_numel(e, x));
-  pr_line(e->p, "  for (int j = 0; j < %lld; j++) y[i * %lld + j] = (%s)(j < x[i] ? 1 : 0);", (long long)maxlen,
-          (long long)maxlen, ty);
+  FlatCall call = {.kind = FLAT_SEQUENCE_MASK, .dtype = x->dtype, .out_dtype = y->dtype, .x = em_ptr(e, x, 1)};
+  call.out = em_ptr(e, y, 0);
+  call.numel = em_numel(e, x);
+  call.width = pool_printf("%lld", (long long)maxlen);
+  flat_print_c(e->p, &call);
   return 0;
 }
 
