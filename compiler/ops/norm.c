@@ -313,11 +313,10 @@ static int emit_batch_norm(EmitCtx *e) {
   const char *mean = param_ptr(e, "Mean", ch, &bad), *var = param_ptr(e, "Variance", ch, &bad);
   if (bad) return -1;
   if (!strcmp(mean, "NULL") || !strcmp(var, "NULL")) return em_fail(e, "Mean and Variance are required");
-  norm_print_c(e->p, &(NormCall){.kind = NORM_BATCH, .f64 = x->dtype == RT_DT_FP64,
-                                  .outer = em_prod(e, x, 0, ci), .c = ch,
-                                  .inner = em_prod(e, x, ci + 1, rank),
-                                  .eps = em_float(attr_float(e->op, "epsilon", 1e-5)), .x = em_ptr(e, x, 1),
-                                  .y = em_ptr(e, y, 0), .scale = sc, .bias = bi, .mean = mean, .var = var});
+  NormCall call = {.kind = NORM_BATCH, .f64 = x->dtype == RT_DT_FP64, .outer = em_prod(e, x, 0, ci), .c = ch,
+                   .inner = em_prod(e, x, ci + 1, rank), .eps = em_float(attr_float(e->op, "epsilon", 1e-5)),
+                   .x = em_ptr(e, x, 1), .scale = sc, .bias = bi, .mean = mean, .var = var};
+  call.y = em_ptr(e, y, 0);
   /* Paddle's batch_norm kernels leave SavedMean and SavedVariance
    * unwritten with the running statistics; a batch_norm_grad with them too
    * binds but never reads them, and paddlec writes zeros there for it
@@ -327,8 +326,9 @@ static int emit_batch_norm(EmitCtx *e) {
     Var *s = ctx_out(&c, i ? "SavedVariance" : "SavedMean", 0);
     if (!s || !read_by_global_grads(e, s)) continue;
     if (!bn_stat(e, i ? "SavedVariance" : "SavedMean", 0, ch)) return -1;
-    pr_line(e->p, "for (int64_t i = 0; i < %lld; i++) %s[i] = 0.0f;", (long long)ch, em_ptr(e, s, 0));
+    *(i ? &call.saved_inv_std : &call.saved_mean) = em_ptr(e, s, 0);
   }
+  norm_print_c(e->p, &call);
   return 0;
 }
 

@@ -32,6 +32,10 @@ static void print_batch(Printer *p, const NormCall *c) {
     case NORM_BATCH:
       pr_line(p, "rt_batch_norm%s(%s, %s, %s, %s, %s, %s, %s, %s, %lld, %s);", sfx(c), c->x, c->y, opt(c->scale),
               opt(c->bias), c->mean, c->var, c->eps, c->outer, (long long)c->c, c->inner);
+      for (int i = 0; i < 2; i++) {
+        const char *z = i ? c->saved_inv_std : c->saved_mean;
+        if (z) pr_line(p, "for (int64_t i = 0; i < %lld; i++) %s[i] = 0.0f;", (long long)c->c, z);
+      }
       break;
     case NORM_BATCH_TRAIN: print_batch_train(p, c); break;
     case NORM_BATCH_GRAD: print_batch_grad(p, c); break;
@@ -39,6 +43,7 @@ static void print_batch(Printer *p, const NormCall *c) {
       pr_line(p, "rt_batch_norm_sums%s(%s, %s, %lld, %s, %s);", sfx(c), c->x, c->outer, (long long)c->c, c->inner,
               c->sums);
       break;
+    case NORM_PLACE_SUM: pr_line(p, "/* summed over the places between kernels, by the trainer (places.c.in) */"); break;
     default: /* NORM_BATCH_GRAD_SUMS */
       pr_line(p, "rt_batch_norm_grad_sums%s(%s, %s, %s, %s, %s, %lld, %s, %s);", sfx(c), c->x, c->dy, c->mean,
               c->inv_std, c->outer, (long long)c->c, c->inner, c->gsums);

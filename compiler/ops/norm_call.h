@@ -8,7 +8,9 @@
  * groups), the epsilon / momentum literals and the buffers as C
  * expressions.  norm_print_c is the only code that spells the runtime's
  * normalization calls (rt_batch_norm*, rt_layer_norm*, rt_group_norm*,
- * rt_instance_norm_grad); another backend prints the same records. */
+ * rt_instance_norm_grad); another backend prints the same records.
+ * place_sum, the sums' all-reduce between places, prints no call (the
+ * trainer adds them between kernels): a note. */
 #ifndef PADDLEC_OPS_NORM_CALL_H
 #define PADDLEC_OPS_NORM_CALL_H
 
@@ -25,6 +27,7 @@ typedef enum NormKind {
   NORM_GROUP,           /* y, and each group's mean_out, var_out, saved_inv_std (instance_norm: groups = c) */
   NORM_GROUP_GRAD,      /* dx, dscale, dbias from y and var */
   NORM_INSTANCE_GRAD,   /* dx, dscale, dbias from mean and inv_std */
+  NORM_PLACE_SUM,       /* nothing: the places' sums are added between kernels, by the trainer */
 } NormKind;
 
 /* Operands a kind may go without are NULL (printed as NULL), or param_ptr's
@@ -43,13 +46,15 @@ typedef struct NormCall {
   const char *x, *dy, *y;   /* input, output gradient, output (NORM_GROUP_GRAD reads y) */
   const char *scale, *bias;
   const char *mean, *var, *inv_std;                       /* statistics read */
-  const char *mean_out, *var_out, *saved_mean, *saved_inv_std; /* statistics written */
+  const char *mean_out, *var_out, *saved_mean, *saved_inv_std; /* statistics written (NORM_BATCH: saved_*
+                                                               * zeroed when set, c of them, after the call) */
   const char *sums;         /* float64: NORM_BATCH_SUMS's output; the places' summed sums (synced) */
   const char *gsums;        /* float64: NORM_BATCH_GRAD_SUMS's output; the summed ones (synced grad) */
   const char *dx, *dscale, *dbias;
 } NormCall;
 
-/* The call as one statement of the C runtime. */
+/* The call as one statement of the C runtime (NORM_BATCH: and the zeroed
+ * statistics' loops; NORM_PLACE_SUM: a comment). */
 void norm_print_c(Printer *p, const NormCall *c);
 
 #endif

@@ -98,7 +98,7 @@ static int emit_place_sum(EmitCtx *e) {
   const Var *x = ctx_in(&c, "X", 0), *out = ctx_out(&c, "Out", 0);
   if (!x || x != out) return em_fail(e, "X and Out must be the same var");
   if (x->dtype != RT_DT_FP64 && x->dtype != RT_DT_FP32) return em_fail(e, "X must be float32 or float64");
-  pr_line(e->p, "/* summed over the places between kernels, by the trainer (places.c.in) */");
+  norm_print_c(e->p, &(NormCall){.kind = NORM_PLACE_SUM});
   em_wrote(e, out);
   return 0;
 }
