@@ -16,8 +16,12 @@ void coll_print_c(Printer *p, const CollCall *c) {
               c->root);
       break;
     case COLL_ALLGATHER:
+      pr_line(p, "/* nranks %lld: the trainer checks that so many processes run it */", c->nranks);
       pr_line(p, "rt_coll_allgather(%s, (size_t)%s * sizeof(%s), %s);", c->data, c->count, em_ctype(c->dtype),
               c->out);
+      break;
+    case COLL_NONE:
+      pr_line(p, "/* %s: MPI's world is the communicator */", c->op_type);
       break;
   }
 }

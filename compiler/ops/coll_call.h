@@ -3,7 +3,8 @@
  *
  * The emitters of the c_* collective ops (collective.c) check the ring and
  * the attributes and fill one record: which collective, the buffer, its
- * elements and dtype, the combining op and the root.  coll_print_c is the
+ * elements and dtype, the combining op and the root (the set-up ops, done
+ * by MPI, a record of their own: a note).  coll_print_c is the
  * only code that spells the runtime's collectives (rt_coll_reduce,
  * rt_coll_broadcast, rt_coll_allgather: runtime/rt_collective.h); another
  * backend prints the same records. */
@@ -15,7 +16,8 @@
 typedef enum CollKind {
   COLL_REDUCE,    /* data combined with op over the processes, into every process's (root < 0) or root's */
   COLL_BROADCAST, /* root's data to every process */
-  COLL_ALLGATHER, /* every process's data, in rank order, into out */
+  COLL_ALLGATHER, /* every process's data, in rank order, into out (after a note of nranks) */
+  COLL_NONE,      /* a communicator's set-up: nothing to do under MPI, a note naming the op */
 } CollKind;
 
 typedef struct CollCall {
@@ -26,6 +28,8 @@ typedef struct CollCall {
   int dtype;         /* RT_DT_* of an element */
   int op;            /* REDUCE: RT_COLL_SUM, _MAX, _MIN or _PROD */
   int root;          /* REDUCE (-1: every process), BROADCAST: a process number */
+  long long nranks;  /* ALLGATHER: the processes the op expects (the trainer checks them) */
+  const char *op_type; /* NONE: the op's type */
 } CollCall;
 
 void coll_print_c(Printer *p, const CollCall *c);

@@ -128,9 +128,8 @@ static int emit_allgather(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
   if (!x || !out || ring_world(e)) return -1;
   const int64_t nranks = attr_int(e->op, "nranks", 1);
-  pr_line(e->p, "/* nranks %lld: the trainer checks that so many processes run it */", (long long)nranks);
   coll_print_c(e->p, &(CollCall){.kind = COLL_ALLGATHER, .data = em_ptr(e, x, 1), .count = em_numel(e, x),
-                                  .dtype = x->dtype, .out = em_ptr(e, out, 0)});
+                                  .dtype = x->dtype, .out = em_ptr(e, out, 0), .nranks = (long long)nranks});
   return 0;
 }
 
@@ -141,7 +140,7 @@ static int emit_copy(EmitCtx *e) {
 
 static int emit_nothing(EmitCtx *e) {
   if (ring_world(e)) return -1;
-  pr_line(e->p, "/* %s: MPI's world is the communicator */", e->op->type);
+  coll_print_c(e->p, &(CollCall){.kind = COLL_NONE, .op_type = e->op->type});
   return 0;
 }
 
