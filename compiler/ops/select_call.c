@@ -83,6 +83,10 @@ static void print_masked_grad(Printer *p, const SelectCall *c) {
 /* rt_unique: the count, or (nan_stops) a NaN's -1 that stops the run;
  * `rows` are the lvalues of the extents it sets. */
 static void print_unique(Printer *p, const SelectCall *c) {
+  const char *dims = "";
+  for (int d = 0; d < c->rank; d++) dims = pool_printf("%s%s%s", dims, d ? ", " : "", c->dims[d]);
+  pr_line(p, "const RtUnique geo = {.rank = %d, .dims = {%s}, .axis = %d, .sorted = %d, .consecutive = %d, "
+          ".index64 = %d};", c->rank, dims, c->axis, c->sorted, c->consecutive, c->index64);
   pr_line(p, "const int64_t count = rt_unique_%s(&geo, %s, %s, %s, %s, %s, %s);", c->suffix, c->x, c->out, c->indices,
           c->inverse, c->counts, c->work);
   if (c->nan_stops) pr_line(p, "if (count < 0) return 1;");

@@ -5,7 +5,7 @@
  * holds for, in row-major order, and write how many they kept into a
  * run-time extent (graph.h VAR_RUNTIME_EXTENT); masked_select_grad puts
  * the selected grads back; unique calls rt_unique_* (runtime/rt_unique.h:
- * the emitter prints its RtUnique `geo`).  They walk one shape (`rank` dims, C
+ * the record carries its RtUnique `geo`: X's dims, the axis, the flags).  They walk one shape (`rank` dims, C
  * expressions); each operand is indexed by its strides along the walk ("0"
  * along a dim it is broadcast on), or by the walk's flat index when it has
  * the walk's shape (`flat`).  The emitters (where.c, masked_select.c)
@@ -20,13 +20,13 @@ typedef enum SelectKind {
   SELECT_NONZERO,     /* out [rows, rank] int64: the coordinates of the elements of cond that are not 0 */
   SELECT_MASKED,      /* out [rows]: x's elements where mask holds (x and mask broadcast to the walk) */
   SELECT_MASKED_GRAD, /* dx: dout's elements in turn where mask holds, 0 elsewhere, summed over x's broadcast */
-  SELECT_UNIQUE,      /* out and indices, inverse, counts: rt_unique_<suffix>(&geo, ...) */
+  SELECT_UNIQUE,      /* out and indices, inverse, counts: RtUnique geo, then rt_unique_<suffix>(&geo, ...) */
 } SelectKind;
 
 typedef struct SelectCall {
   SelectKind kind;
   const char *ctype;                 /* the C type of cond (NONZERO), x and out (MASKED), dout and dx (GRAD) */
-  int rank;                          /* the walk's dims (>= 1) */
+  int rank;                          /* the walk's dims (>= 1; UNIQUE: X's, 0 for a 0-D X) */
   const char *dims[RT_MAX_RANK];     /* their extents */
   const char *cond;                  /* NONZERO: the tensor read, of the walk's shape */
   const char *x, *mask;              /* MASKED: x; MASKED*: mask (bool) */
@@ -39,6 +39,8 @@ typedef struct SelectCall {
   const char *suffix;                /* UNIQUE: f32, f64, i32, i64 */
   const char *indices, *inverse, *counts, *work; /* UNIQUE: its other outputs ("NULL": not written), scratch */
   int nan_stops;                     /* UNIQUE: a NaN makes rt_unique return -1, which stops the run */
+  int axis;                          /* UNIQUE: the axis slices are compared along, -1: elements */
+  int sorted, consecutive, index64;  /* UNIQUE: geo's flags (index64: int64 indices, else int32) */
 } SelectCall;
 
 void select_print_c(Printer *p, const SelectCall *c);

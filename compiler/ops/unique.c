@@ -110,8 +110,8 @@ static int emit_unique(EmitCtx *e) {
          *a; a++)
       attr_superseded(e->op, *a);
   const int want_index = sorted && !cons && attr_bool(e->op, "return_index", 0);
-  const char *dims = ""; /* X's dims, the batch's a run-time value */
-  for (int d = 0; d < rank; d++) dims = pool_printf("%s%s%s", dims, d ? ", " : "", em_dim(e, x, d));
+  const char *dims[RT_MAX_RANK]; /* X's dims, the batch's a run-time value */
+  for (int d = 0; d < rank; d++) dims[d] = em_dim(e, x, d);
   if (want_index && axis >= 0 && (em_const_dim(e, x, axis) < 0 || em_const_dim(e, x, axis) > 16))
     return em_fail(e, "return_index along axis %d of %s slices is not supported: beyond 16, which of equal slices "
                    "Paddle reports is its std::sort's (not stable) choice", axis, em_dim(e, x, axis));
@@ -125,8 +125,9 @@ static int emit_unique(EmitCtx *e) {
   call.work = em_scratch_named(e, "unsigned char", "work",
                                (SymDim){work.a * (size + 32), RT_UNIQUE_WORK_BYTES(work.c, work.c, size)});
   call.rows = rows;
-  pr_line(e->p, "const RtUnique geo = {.rank = %d, .dims = {%s}, .axis = %d, .sorted = %d, .consecutive = %d, "
-          ".index64 = %d};", rank, dims, axis, sorted, cons, index_dtype(e->op) == RT_DT_INT64);
+  call.rank = rank, call.axis = axis, call.sorted = sorted, call.consecutive = cons;
+  for (int d = 0; d < rank; d++) call.dims[d] = dims[d];
+  call.index64 = index_dtype(e->op) == RT_DT_INT64;
   call.nan_stops = sorted && !cons;
   if (call.nan_stops) em_fault(e, pool_printf("X ('%s') holds NaN, which Paddle's sorted unique has no order for", x->name));
   select_print_c(e->p, &call);
