@@ -17,6 +17,7 @@
 #include "../emit_ew.h"
 #include "../attr.h"
 #include "../util.h"
+#include "fill_call.h"
 #include "ops.h"
 #include "rt_tensor.h"
 #include "tensor_util.h"
@@ -784,8 +785,9 @@ static int emit_trunc_grad(EmitCtx *e) {
   if (!dx) return 0;
   const char *t = em_ctype(dx->dtype);
   if (!t) return em_fail(e, "trunc_grad of %s tensors is not supported", rt_dtype_name(dx->dtype));
-  pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
-  pr_line(e->p, "for (int64_t i = 0; i < %s; i++) dx[i] = 0;", em_numel(e, dx));
+  FillCall call = {.kind = FILL_VALUE, .type = t, .local = "dx", .out = em_ptr(e, dx, 0), .value = "0"};
+  call.n = em_numel(e, dx);
+  fill_print_c(e->p, &call);
   return 0;
 }
 const OpDef op_trunc_grad = {.type = "trunc_grad", .infer = infer_grad_nodep, .emit_c = emit_trunc_grad};

@@ -6,8 +6,15 @@
 /* out[i] = value for every element. */
 static void print_value(Printer *p, const FillCall *c) {
   const char *v = c->from ? pool_printf("(%s)%s[0]", c->type, c->from) : c->value;
-  pr_line(p, "%s *out = %s;", c->type, c->out);
-  pr_line(p, "for (int64_t i = 0; i < %s; i++) out[i] = %s;", c->n, v);
+  const char *out = c->local ? c->local : "out";
+  pr_line(p, "%s *%s = %s;", c->type, out, c->out);
+  pr_line(p, "for (int64_t i = 0; i < %s; i++) %s[i] = %s;", c->n, out, v);
+}
+
+/* shape: each dim in turn (none for a 0-D input). */
+static void print_dims(Printer *p, const FillCall *c) {
+  if (c->nvalues > 0) pr_line(p, "%s *out = %s;", c->type, c->out);
+  for (int k = 0; k < c->nvalues; k++) pr_line(p, "out[%d] = (%s)%s;", k, c->type, c->values[k]);
 }
 
 static void print_eye(Printer *p, const FillCall *c) {
@@ -104,6 +111,12 @@ void fill_print_c(Printer *p, const FillCall *c) {
       break;
     case FILL_COALESCE:
       print_coalesce(p, c);
+      break;
+    case FILL_DIMS:
+      print_dims(p, c);
+      break;
+    case FILL_ONE:
+      pr_line(p, "%s[0] = %s;", c->out, c->value);
       break;
   }
 }

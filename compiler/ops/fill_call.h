@@ -9,12 +9,14 @@
  * element-wise into Out (inputs without elements left out);
  * coalesce_tensor packs its inputs one after the other into FusedOutput
  * (copies, or a constant) and gives each Output bound to another var than
- * its Input the same values.  The emitters (fill_constant.c, eye.c,
- * range.c, assign.c, sum.c, coalesce_tensor.c) check the op and fill one
- * record: the kind, the C type, the counts as C expressions, the values as
- * C literals of that type or the buffers they are read from, and the
- * pointers; fill_print_c prints the code; another backend prints the same
- * records. */
+ * its Input the same values.  shape and size write dims and element
+ * counts, C expressions of the model's sizes; trunc_grad's zeros are a
+ * constant fill.  The emitters (fill_constant.c, eye.c, range.c,
+ * assign.c, sum.c, coalesce_tensor.c, shape.c, size.c, activation.c)
+ * check the op and fill one record: the kind, the C type, the counts as
+ * C expressions, the values as C literals of that type or the buffers they
+ * are read from, and the pointers; fill_print_c prints the code; another
+ * backend prints the same records. */
 #ifndef PADDLEC_OPS_FILL_CALL_H
 #define PADDLEC_OPS_FILL_CALL_H
 
@@ -28,6 +30,8 @@ typedef enum FillKind {
   FILL_VALUES,   /* out = the constants `values`, through a static array */
   FILL_SUM,      /* out[i] = x<k0>[i] + x<k1>[i] + ... (0 without inputs) */
   FILL_COALESCE, /* each part in turn: into fused at its offset, and into its output */
+  FILL_DIMS,     /* out[k] = (type)values[k], k < nvalues: C expressions (shape's dims) */
+  FILL_ONE,      /* out[0] = value, a C expression (size's element count) */
 } FillKind;
 
 /* One input of coalesce_tensor. */
@@ -43,13 +47,14 @@ typedef struct FillCall {
   const char *type;         /* C element type of out */
   const char *out;          /* written (all kinds but COALESCE) */
   const char *n;            /* VALUE, RANGE, LINSPACE, SUM: out's elements */
-  const char *value;        /* VALUE: a literal of type, when from is NULL */
+  const char *value;        /* VALUE: a literal of type, when from is NULL; ONE: the expression */
+  const char *local;        /* VALUE: the local out is named (NULL: "out") */
   const char *from;         /* VALUE: the buffer whose [0] is the value, read at run time, or NULL */
   const char *rows, *cols;  /* EYE: out's dims */
   const char *zero, *one;   /* EYE: literals of type */
   const char *start, *stop; /* RANGE (start), LINSPACE: the buffers whose [0] are the bounds */
   const char *step;         /* RANGE: the buffer whose [0] is the step */
-  /* VALUES: the constants as C literals */
+  /* VALUES: the constants as C literals; DIMS: the expressions */
   const char *const *values;
   int nvalues;
   /* SUM: the inputs kept, x<idx[k]> = xs[k] */

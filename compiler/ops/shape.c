@@ -2,6 +2,7 @@
  * rank(Input) elements (phi ShapeInferMeta).  No attributes.
  * Emission: each dim is a C expression in the batch, stored as int32. */
 #include "../consteval.h"
+#include "fill_call.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -20,8 +21,11 @@ static int emit_shape(EmitCtx *e) {
   if (!x || !em_spec(e, x)->known) return em_fail(e, "Input has no concrete shape");
   if (out->dtype != RT_DT_INT32) return em_fail(e, "Out must be int32");
   int r = tu_rank(e, x);
-  if (r > 0) pr_line(e->p, "int32_t *out = %s;", em_ptr(e, out, 0));
-  for (int d = 0; d < r; d++) pr_line(e->p, "out[%d] = (int32_t)%s;", d, em_dim(e, x, d));
+  const char *dims[RT_MAX_RANK];
+  FillCall call = {.kind = FILL_DIMS, .type = "int32_t", .out = r > 0 ? em_ptr(e, out, 0) : NULL, .values = dims,
+                   .nvalues = r};
+  for (int d = 0; d < r; d++) dims[d] = em_dim(e, x, d);
+  fill_print_c(e->p, &call);
   return 0;
 }
 

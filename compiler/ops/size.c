@@ -3,6 +3,7 @@
  * [] from 2.5, [1] before).
  * Emission: Out[0] = the element count of Input, an expression in the batch
  * (Input's data is not read, so any dtype will do). */
+#include "fill_call.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -19,7 +20,9 @@ static int emit_size(EmitCtx *e) {
   if (!in || !out) return em_fail(e, "missing Input or Out");
   if (!em_spec(e, in)->known) return em_fail(e, "Input ('%s') has no concrete shape", in->name);
   if (out->dtype != RT_DT_INT64) return em_fail(e, "Out must be int64");
-  pr_line(e->p, "%s[0] = %s;", em_ptr(e, out, 0), em_numel(e, in));
+  FillCall call = {.kind = FILL_ONE, .type = "int64_t", .out = em_ptr(e, out, 0)};
+  call.value = em_numel(e, in);
+  fill_print_c(e->p, &call);
   return 0;
 }
 
