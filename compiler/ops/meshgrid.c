@@ -5,6 +5,7 @@
  * stride 1 along dim i and 0 elsewhere. */
 #include "../util.h"
 #include "axis_call.h"
+#include "move_call.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -38,8 +39,10 @@ static int emit_meshgrid(EmitCtx *e) {
       dims[k] = em_dim(e, out, k);
       st[k] = k == i ? "1" : "0";
     }
-    pr_line(e->p, "/* Out[%d]: X[%d] along dim %d */", i, i, i);
-    if (tu_strided_copy(e, x, "0", out, n, dims, st)) return -1;
+    MoveCall call;
+    if (tu_strided_call(e, x, "0", out, n, dims, st, &call)) return -1;
+    call.note = pool_printf("Out[%d]: X[%d] along dim %d", i, i, i);
+    move_print_c(e->p, &call);
   }
   return 0;
 }

@@ -43,6 +43,7 @@ const char *move_expr_c(const MoveCall *c) {
     case MOVE_ONE:
     case MOVE_PIECES:
     case MOVE_TAKE_GRAD:
+    case MOVE_EXTENT:
       break; /* loops, not a call */
   }
   return NULL;
@@ -126,6 +127,7 @@ static void print_call(Printer *p, const MoveCall *c) {
 }
 
 void move_print_c(Printer *p, const MoveCall *c) {
+  if (c->note) pr_line(p, "/* %s */", c->note);
   if (c->braced) pr_line(p, "{");
   if (c->pad3d) print_pad3d_geo(p, c->geo, c->pad3d);
   switch (c->kind) {
@@ -133,6 +135,7 @@ void move_print_c(Printer *p, const MoveCall *c) {
     case MOVE_PIECES: print_pieces(p, c); break;
     case MOVE_TAKE_GRAD: print_take_grad(p, c); break;
     case MOVE_ONE: pr_line(p, "%s[0] = (%s)[0];", c->dst, c->src); break;
+    case MOVE_EXTENT: pr_line(p, "%s = %s;", c->dst, c->src); break;
     default: print_call(p, c); break;
   }
   if (c->braced) pr_line(p, "}");

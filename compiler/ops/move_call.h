@@ -3,7 +3,8 @@
  * one tensor that have no family of their own (affine_channel's
  * per-channel scale and bias, fake_quant's largest magnitude); and the
  * copies tensor_util.c's helpers print as loops (whole copies, pieces side
- * by side, the gradient of picking along an axis by index).
+ * by side, the gradient of picking along an axis by index) and the run-time
+ * extent an output takes from its input (tu_pass_extent).
  *
  * The emitters (gather.c, lookup_table.c, tensor_util.c's tu_strided_copy,
  * tu_copy, tu_pieces and tu_index_grad, diagonal.c, nanmedian.c, the NHWC
@@ -36,6 +37,7 @@ typedef enum MoveKind {
   MOVE_ONE,            /* dst[0] = src[0]: a strided copy of one element */
   MOVE_PIECES,         /* the whole as [outer, width], piece i as [outer, cols[i]] at columns sum(cols[:i]) */
   MOVE_TAKE_GRAD,      /* dx = 0; dx[a, idx[at], b] += dout[at], at walking dout ([outer, len, post]) */
+  MOVE_EXTENT,         /* dst = src: a run-time extent (both lvalues of the model's run-time dims) */
 } MoveKind;
 
 typedef struct MoveCall {
@@ -57,6 +59,7 @@ typedef struct MoveCall {
   int f64;                               /* transposes, CHANNEL_AFFINE, PAD3D(_GRAD): double elements (rt_*_f64) */
   const struct RtPad3d *pad3d;           /* PAD3D(_GRAD): declared first as static const `geo` (NULL: not) */
   int braced;                            /* the kernel in braces of its own (broadcast_tensors: one per Out) */
+  const char *note;                      /* a comment printed first (meshgrid: which Out), or NULL */
   const char *type;                      /* COPY, PIECES, TAKE_GRAD: the C element type */
   int alias;                             /* COPY: 1 dst is src, 2 dst shares src's buffer (enable_inplace) */
   const char *whole;                     /* PIECES: the whole (written when join, else read) */
@@ -71,8 +74,8 @@ typedef struct MoveCall {
 } MoveCall;
 
 /* The call as a C statement; COPY_STRIDED and GATHER_ND as a block that
- * declares the arrays dims (and strides) the call reads; COPY, ONE, PIECES
- * and TAKE_GRAD as their statements and loops. */
+ * declares the arrays dims (and strides) the call reads; COPY, ONE, PIECES,
+ * TAKE_GRAD and EXTENT as their statements and loops. */
 void move_print_c(Printer *p, const MoveCall *c);
 
 /* The call as a C expression (MOVE_ABS_MAX: a float, for the emitter's

@@ -94,7 +94,10 @@ static int same_numel(EmitCtx *e, const Var *a, const Var *b) {
 
 void tu_pass_extent(EmitCtx *e, const Var *x, const Var *out) {
   const int d = em_spec(e, x)->runtime_dim - 1;
-  if (d >= 0) pr_line(e->p, "%s = %s;", em_dim(e, out, d), em_dim(e, x, d));
+  if (d < 0) return;
+  MoveCall call = {.kind = MOVE_EXTENT, .dst = em_dim(e, out, d)};
+  call.src = em_dim(e, x, d);
+  move_print_c(e->p, &call);
 }
 
 int tu_copy(EmitCtx *e, const Var *x, const Var *out) {
