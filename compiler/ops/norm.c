@@ -52,7 +52,6 @@
 #include <strings.h>
 
 #include "../util.h"
-#include "move_call.h"
 #include "norm_call.h"
 #include "ops.h"
 
@@ -490,24 +489,18 @@ static int emit_group_norm(EmitCtx *e) {
   const char *var = inst ? "NULL" : stat_ptr(e, "Variance", ng, &bad);
   const char *inv_std = inst ? stat_ptr(e, "SavedVariance", ng, &bad) : "NULL";
   if (bad) return -1;
-  const char *xp = em_ptr(e, x, 1), *yp = em_ptr(e, y, 0), *batch = em_dim(e, x, 0);
-  const char *inner = em_prod(e, x, last ? 1 : 2, last ? rank - 1 : rank);
+  NormCall call = {.kind = NORM_GROUP, .f64 = f64, .c = ch, .groups = groups, .scale = sc, .bias = bi,
+                   .mean_out = mean, .var_out = var, .saved_inv_std = inv_std, .x = em_ptr(e, x, 1)};
+  call.y = em_ptr(e, y, 0);
+  call.outer = em_dim(e, x, 0);
+  call.inner = em_prod(e, x, last ? 1 : 2, last ? rank - 1 : rank);
   if (last) { /* channel last: normalized as channel first in scratch, in place */
     const SymDim n = spec_numel(em_spec(e, x));
     const int es = f64 ? 8 : 4; /* element size */
-    pr_line(e->p, "%s *t = (%s *)%s;", f64 ? "double" : "float", f64 ? "double" : "float",
-            em_scratch(e, (SymDim){n.a * es, n.c * es}));
-    move_print_c(e->p, &(MoveCall){.kind = MOVE_NHWC_TO_NCHW, .src = xp, .dst = "t", .outer = batch, .inner = inner,
-                                   .channels = pool_printf("%lld", (long long)ch), .f64 = f64});
-    xp = yp = "t";
+    call.nhwc = em_scratch(e, (SymDim){n.a * es, n.c * es});
   }
-  norm_print_c(e->p, &(NormCall){.kind = NORM_GROUP, .f64 = f64,
-                                  .outer = batch, .c = ch, .groups = groups, .inner = inner,
-                                  .eps = em_float(attr_float(e->op, "epsilon", 1e-5)), .x = xp, .y = yp, .scale = sc,
-                                  .bias = bi, .mean_out = mean, .var_out = var, .saved_inv_std = inv_std});
-  if (last)
-    move_print_c(e->p, &(MoveCall){.kind = MOVE_NCHW_TO_NHWC, .src = "t", .dst = em_ptr(e, y, 0), .outer = batch,
-                                   .channels = pool_printf("%lld", (long long)ch), .inner = inner, .f64 = f64});
+  call.eps = em_float(attr_float(e->op, "epsilon", 1e-5));
+  norm_print_c(e->p, &call);
   return 0;
 }
 

@@ -1,6 +1,9 @@
 /* The C printer of normalization calls (norm_call.h). */
 #include "norm_call.h"
 
+#include "../util.h"
+#include "move_call.h"
+
 /* An operand the kernel may go without. */
 static const char *opt(const char *s) { return s ? s : "NULL"; }
 
@@ -25,6 +28,25 @@ static void print_batch_grad(Printer *p, const NormCall *c) {
     pr_line(p, "rt_batch_norm_grad%s(%s, %s, %s, %s, %s, %s, %s, %s, %lld, %s, %s, %s, %s);", sfx(c), c->x, c->dy,
             opt(c->scale), c->mean, opt(c->inv_std), opt(c->var), c->eps, c->outer, (long long)c->c, c->inner,
             opt(c->dx), opt(c->dscale), opt(c->dbias));
+}
+
+/* rt_group_norm[_f64]; channel last: x into the scratch `t` channel
+ * first, normalized there in place, and back into y. */
+static void print_group(Printer *p, const NormCall *c) {
+  const char *t = c->f64 ? "double" : "float", *ch = pool_printf("%lld", (long long)c->c);
+  const char *x = c->x, *y = c->y;
+  if (c->nhwc) {
+    pr_line(p, "%s *t = (%s *)%s;", t, t, c->nhwc);
+    move_print_c(p, &(MoveCall){.kind = MOVE_NHWC_TO_NCHW, .src = c->x, .dst = "t", .outer = c->outer,
+                                .inner = c->inner, .channels = ch, .f64 = c->f64});
+    x = y = "t";
+  }
+  pr_line(p, "rt_group_norm%s(%s, %s, %s, %s, %s, %s, %lld, %lld, %s, %s, %s, %s);", sfx(c), x, y, opt(c->scale),
+          opt(c->bias), c->eps, c->outer, (long long)c->c, (long long)c->groups, c->inner, opt(c->mean_out),
+          opt(c->var_out), opt(c->saved_inv_std));
+  if (c->nhwc)
+    move_print_c(p, &(MoveCall){.kind = MOVE_NCHW_TO_NHWC, .src = "t", .dst = c->y, .outer = c->outer,
+                                .channels = ch, .inner = c->inner, .f64 = c->f64});
 }
 
 static void print_batch(Printer *p, const NormCall *c) {
@@ -61,11 +83,7 @@ void norm_print_c(Printer *p, const NormCall *c) {
       pr_line(p, "rt_layer_norm_grad%s(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s);", sfx(c), c->x, c->dy, c->mean,
               c->var, opt(c->scale), c->eps, c->rows, c->cols, opt(c->dx), opt(c->dscale), opt(c->dbias));
       break;
-    case NORM_GROUP:
-      pr_line(p, "rt_group_norm%s(%s, %s, %s, %s, %s, %s, %lld, %lld, %s, %s, %s, %s);", sfx(c), c->x, c->y,
-              opt(c->scale), opt(c->bias), c->eps, c->outer, (long long)c->c, (long long)c->groups, c->inner,
-              opt(c->mean_out), opt(c->var_out), opt(c->saved_inv_std));
-      break;
+    case NORM_GROUP: print_group(p, c); break;
     case NORM_GROUP_GRAD:
       pr_line(p, "rt_group_norm_grad%s(%s, %s, %s, %s, %s, %s, %s, %lld, %lld, %s, %d, %s, %s, %s);", sfx(c), c->y,
               c->dy, opt(c->scale), opt(c->bias), c->var, c->eps, c->outer, (long long)c->c, (long long)c->groups,

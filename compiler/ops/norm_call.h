@@ -24,7 +24,8 @@ typedef enum NormKind {
   NORM_BATCH_GRAD_SUMS, /* this place's per-channel sums of dy, dy * xhat into gsums */
   NORM_LAYER,           /* y, and each row's mean_out, var_out */
   NORM_LAYER_GRAD,      /* dx, dscale, dbias from each row's mean, var */
-  NORM_GROUP,           /* y, and each group's mean_out, var_out, saved_inv_std (instance_norm: groups = c) */
+  NORM_GROUP,           /* y, and each group's mean_out, var_out, saved_inv_std (instance_norm: groups = c);
+                         * channel-last x (nhwc) transposed into nhwc's scratch, normalized there, and back */
   NORM_GROUP_GRAD,      /* dx, dscale, dbias from y and var */
   NORM_INSTANCE_GRAD,   /* dx, dscale, dbias from mean and inv_std */
   NORM_PLACE_SUM,       /* nothing: the places' sums are added between kernels, by the trainer */
@@ -51,10 +52,13 @@ typedef struct NormCall {
   const char *sums;         /* float64: NORM_BATCH_SUMS's output; the places' summed sums (synced) */
   const char *gsums;        /* float64: NORM_BATCH_GRAD_SUMS's output; the summed ones (synced grad) */
   const char *dx, *dscale, *dbias;
+  const char *nhwc;         /* NORM_GROUP: x and y are [outer, inner, c]: scratch of x's elements (`unsigned
+                             * char *`), or NULL */
 } NormCall;
 
 /* The call as one statement of the C runtime (NORM_BATCH: and the zeroed
- * statistics' loops; NORM_PLACE_SUM: a comment). */
+ * statistics' loops; NORM_GROUP: with its transposes; NORM_PLACE_SUM: a
+ * comment). */
 void norm_print_c(Printer *p, const NormCall *c);
 
 #endif
