@@ -1,13 +1,15 @@
-/* Broadcasting helpers for emitters.  bc_shape/bc_open: NumPy-style
+/* Broadcasting helpers for emitters.  bc_shape/bc_loop: NumPy-style
  * broadcasting for ops whose kernels broadcast that way (right-aligned dims,
  * a size-1 dim repeats) rather than with Paddle's elementwise `axis`
  * (emit_ew.h): lerp, dist.  bc_grad: the gradient of a broadcast operand,
  * summed over the dims it was broadcast along (elementwise grads, and any
- * grad family whose forward broadcasts). */
+ * grad family whose forward broadcasts).  They fill the records of
+ * bcast_call.h; bcast_print_c prints them. */
 #ifndef PADDLEC_OPS_BCAST_UTIL_H
 #define PADDLEC_OPS_BCAST_UTIL_H
 
 #include "../emit_ew.h"
+#include "bcast_call.h"
 #include "ops.h"
 
 /* The broadcast shape of n inputs: *rank and dims[*rank].  Leading size-1
@@ -15,12 +17,10 @@
  * -1 after em_fail when two dims differ and neither is 1. */
 int bc_shape(EmitCtx *e, int n, Var *const *in, int max_rank, int *rank, SymDim *dims);
 
-/* Opens nested loops over the `rank` dims (size-1 dims get none) and
- * declares inside, for the current element, `const int64_t o` (its flat
- * index in the broadcast shape; only when want_o) and `const int64_t
- * <idx[k]>` (the flat index of input k's element).  Inputs must broadcast to dims (bc_shape).
- * Returns how many "}" close the loops, or -1 after em_fail. */
-int bc_open(EmitCtx *e, int rank, const SymDim *dims, int n, Var *const *in, const char *const *idx, int want_o);
+/* The loops over the `rank` dims into *l: their extents, and each input's
+ * strides along them (0 where it broadcasts).  Inputs must broadcast to
+ * dims (bc_shape).  0, or -1 after em_fail. */
+int bc_loop(EmitCtx *e, int rank, const SymDim *dims, int n, Var *const *in, BcLoop *l);
 
 /* The gradient g of an operand that the forward op broadcast to the shape
  * of `full` (its output; the loops run over full's elements):

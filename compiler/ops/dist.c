@@ -6,8 +6,6 @@
  * max |d| for +inf, min |d| for -inf, else (sum |d|^p)^(1/p) with each
  * difference and |d|^p in X's type, 1/p rounded to it, and the sum in
  * double (as compiler/ops/p_norm.c). */
-#include <math.h>
-
 #include "../util.h"
 #include "bcast_util.h"
 #include "ops.h"
@@ -32,28 +30,12 @@ static int emit_dist(EmitCtx *e) {
   int rank;
   SymDim dims[RT_MAX_RANK];
   if (bc_shape(e, 2, in, RT_MAX_RANK, &rank, dims)) return -1;
-  const char *t = em_ctype(dt), *fs = dt == RT_DT_FP32 ? "f" : "", *idx[2] = {"ix", "iy"};
-  float p = (float)attr_float(e->op, "p", 2);
-  const char *init = "0.0", *step, *final = pool_printf("(%s)acc", t);
-  if (p == 0) {
-    step = "acc += v != 0";
-  } else if (isinf(p)) {
-    init = p > 0 ? "-INFINITY" : "INFINITY";
-    step = p > 0 ? "acc = v > acc ? v : acc" : "acc = v < acc ? v : acc";
-  } else {
-    step = pool_printf("acc += pow%s(v, %s)", fs, tu_literal(dt, p));
-    final = pool_printf("pow%s((%s)acc, %s)", fs, t, tu_literal(dt, 1.0f / p));
-  }
-  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, in[0], 1));
-  pr_line(e->p, "const %s *y = %s;", t, em_ptr(e, in[1], 1));
-  pr_line(e->p, "/* p %s over X - Y broadcast */", em_float(p));
-  pr_line(e->p, "double acc = %s;", init);
-  int open = bc_open(e, rank, dims, 2, in, idx, 0);
-  if (open < 0) return -1;
-  pr_line(e->p, "const %s v = fabs%s((%s)(x[ix] - y[iy]));", t, fs, t);
-  pr_line(e->p, "%s;", step);
-  for (int k = 0; k < open; k++) pr_line(e->p, "}");
-  pr_line(e->p, "%s[0] = %s;", em_ptr(e, out, 0), final);
+  BcastCall k = {.kind = BCAST_DIST, .dtype = dt, .p = (float)attr_float(e->op, "p", 2)};
+  k.x = em_ptr(e, in[0], 1);
+  k.y = em_ptr(e, in[1], 1);
+  if (bc_loop(e, rank, dims, 2, in, &k.loop)) return -1;
+  k.out = em_ptr(e, out, 0);
+  bcast_print_c(e->p, &k);
   return 0;
 }
 
@@ -81,35 +63,19 @@ static int emit_dist_grad(EmitCtx *e) {
   int rank;
   SymDim dims[RT_MAX_RANK];
   if (bc_shape(e, 2, in, RT_MAX_RANK, &rank, dims)) return -1;
-  const char *t = em_ctype(dt), *fs = dt == RT_DT_FP32 ? "f" : "", *idx[2] = {"ix", "iy"};
-  const float p = (float)attr_float(e->op, "p", 2);
-  if (dx) pr_line(e->p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
-  if (dy) pr_line(e->p, "%s *dy = %s;", t, em_ptr(e, dy, 0));
-  if (dx) pr_line(e->p, "for (int64_t i = 0; i < %s; i++) dx[i] = 0;", em_numel(e, dx));
-  if (dy) pr_line(e->p, "for (int64_t i = 0; i < %s; i++) dy[i] = 0;", em_numel(e, dy));
-  if ((!dx && !dy) || p == 0) return 0; /* porder 0: the count of non-zeros has no gradient */
-  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, in[0], 1));
-  pr_line(e->p, "const %s *y = %s;", t, em_ptr(e, in[1], 1));
-  pr_line(e->p, "const %s nv = %s[0], g = %s[0];", t, em_ptr(e, out, 1), em_ptr(e, dout, 1));
-  pr_line(e->p, "/* p %s */", em_float(p));
-  const char *pm1 = tu_literal(dt, (double)p - 1.0);
-  if (!isinf(p)) pr_line(e->p, "const %s den = pow%s(nv, %s) + %s;", t, fs, pm1, tu_literal(dt, 1e-12));
-  int open = bc_open(e, rank, dims, 2, in, idx, 0);
-  if (open < 0) return -1;
-  pr_line(e->p, "const %s v = x[ix] - y[iy];", t);
-  pr_line(e->p, "const %s sign = (%s)((v > 0) - (v < 0));", t, t);
-  if (isinf(p)) {
-    pr_line(e->p, "const %s hit = fabs%s(v) == nv ? 1 : 0;", t, fs);
-    pr_line(e->p, "const %s part = hit * sign;", t);
-    pr_line(e->p, "const %s d = part * g;", t);
-  } else {
-    pr_line(e->p, "const %s ratio = pow%s(fabs%s(v), %s) / den;", t, fs, fs, pm1);
-    pr_line(e->p, "const %s scaled = ratio * g;", t);
-    pr_line(e->p, "const %s d = scaled * sign;", t);
+  BcastCall k = {.kind = BCAST_DIST_GRAD, .dtype = dt, .p = (float)attr_float(e->op, "p", 2)};
+  if (dx) k.dx = em_ptr(e, dx, 0);
+  if (dy) k.dy = em_ptr(e, dy, 0);
+  if (dx) k.dx_numel = em_numel(e, dx);
+  if (dy) k.dy_numel = em_numel(e, dy);
+  if ((dx || dy) && k.p != 0) { /* porder 0: the count of non-zeros has no gradient */
+    k.x = em_ptr(e, in[0], 1);
+    k.y = em_ptr(e, in[1], 1);
+    k.out = em_ptr(e, out, 1);
+    k.dout = em_ptr(e, dout, 1);
+    if (bc_loop(e, rank, dims, 2, in, &k.loop)) return -1;
   }
-  if (dx) pr_line(e->p, "dx[ix] += d;");
-  if (dy) pr_line(e->p, "dy[iy] += -d;");
-  for (int k = 0; k < open; k++) pr_line(e->p, "}");
+  bcast_print_c(e->p, &k);
   return 0;
 }
 

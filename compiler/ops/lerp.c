@@ -38,15 +38,13 @@ static int emit_lerp(EmitCtx *e) {
   for (int d = 0; d < rank; d++)
     if (em_spec(e, out)->d[d].a != dims[d].a || em_spec(e, out)->d[d].c != dims[d].c)
       return em_fail(e, "Out dim %d is %s, the broadcast gives %s", d, em_dim(e, out, d), em_sym(dims[d]));
-  const char *t = em_ctype(out->dtype), *idx[3] = {"ix", "iy", "iw"};
-  pr_line(e->p, "const %s *x = %s;", t, em_ptr(e, in[0], 1));
-  pr_line(e->p, "const %s *y = %s;", t, em_ptr(e, in[1], 1));
-  pr_line(e->p, "const %s *w = %s;", t, em_ptr(e, in[2], 1));
-  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
-  int open = bc_open(e, rank, dims, 3, in, idx, 1);
-  if (open < 0) return -1;
-  pr_line(e->p, "out[o] = x[ix] + w[iw] * (y[iy] - x[ix]);");
-  for (int k = 0; k < open; k++) pr_line(e->p, "}");
+  BcastCall k = {.kind = BCAST_LERP, .dtype = out->dtype};
+  k.x = em_ptr(e, in[0], 1);
+  k.y = em_ptr(e, in[1], 1);
+  k.w = em_ptr(e, in[2], 1);
+  k.out = em_ptr(e, out, 0);
+  if (bc_loop(e, rank, dims, 3, in, &k.loop)) return -1;
+  bcast_print_c(e->p, &k);
   return 0;
 }
 
