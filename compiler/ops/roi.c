@@ -13,7 +13,9 @@
  * Emission (roi_call.h, runtime/rt_roi.h; phi roi_align_kernel.cc,
  * roi_pool_kernel.cc, psroi_pool_kernel.cc step for step): float32 and
  * float64 (roi_pool int32 too), X's channels and map of fixed size, R a
- * batch expression or a constant.  Each RoI's image comes from RoisNum;
+ * batch expression, a constant or a run-time extent (the RoIs
+ * generate_proposals_v2 gives: Out's, and Argmax's, dim 0 is then the same
+ * extent).  Each RoI's image comes from RoisNum;
  * counts that do not add up to R (Paddle then reads or writes past its
  * buffers) stop the run with an error.  Refused: ROIs without RoisNum (the
  * images are then the LoD of ROIs), roi_align of int32 (Paddle computes
@@ -45,14 +47,20 @@ static int infer_roi(OpCtx *c) {
   int64_t channels = xs->d[1];
   if (is_psroi(c->op)) {
     channels = attr_int(c->op, "output_channels", 1);
-    if (channels < 1) return ctx_fail(c, "output_channels %lld must be positive", (long long)channels);
+    if (channels <= 1) /* PsroiPoolInferMeta's rule */
+      return ctx_fail(c, "output_channels %lld must be greater than 1", (long long)channels);
     if (xs->d[1] >= 0 && xs->d[1] != channels * ph * pw)
       return ctx_fail(c, "X has %lld channels, not output_channels x pooled_height x pooled_width = %lld",
                       (long long)xs->d[1], (long long)(channels * ph * pw));
   }
+  if (var_runtime_axis(x) >= 0 || var_runtime_axis(num) >= 0) return ctx_refuse_runtime_extents(c);
   Shape o = {4, {rs->d[0], channels, ph, pw}};
   ctx_set(c, "Out", 0, &o, x->dtype);
-  if (!strcmp(c->op->type, "roi_pool")) ctx_set(c, "Argmax", 0, &o, RT_DT_INT64);
+  ctx_pass_runtime_extent(c, rois, "Out", 0); /* as many RoIs as the run gives */
+  if (!strcmp(c->op->type, "roi_pool")) {
+    ctx_set(c, "Argmax", 0, &o, RT_DT_INT64);
+    ctx_pass_runtime_extent(c, rois, "Argmax", 0);
+  }
   return 0;
 }
 
@@ -104,9 +112,14 @@ static int emit_roi(EmitCtx *e) {
   const char *why = pool_printf("RoisNum ('%s') does not add up to the rows of ROIs ('%s')", num->name, rois->name);
   em_fault(e, pool || ps ? why : pool_printf("%s, or a RoI has a negative size (aligned)", why));
   roi_print_c(e->p, &call);
+  tu_pass_extent(e, rois, out);
+  if (pool && ctx_out(&c, "Argmax", 0)) tu_pass_extent(e, rois, ctx_out(&c, "Argmax", 0));
   return 0;
 }
 
-const OpDef op_roi_align = {.type = "roi_align", .infer = infer_roi, .emit_c = emit_roi};
-const OpDef op_roi_pool = {.type = "roi_pool", .infer = infer_roi, .emit_c = emit_roi};
-const OpDef op_psroi_pool = {.type = "psroi_pool", .infer = infer_roi, .emit_c = emit_roi};
+const OpDef op_roi_align = {.type = "roi_align", .infer = infer_roi, .emit_c = emit_roi,
+                            .runtime_extents = 1};
+const OpDef op_roi_pool = {.type = "roi_pool", .infer = infer_roi, .emit_c = emit_roi,
+                           .runtime_extents = 1};
+const OpDef op_psroi_pool = {.type = "psroi_pool", .infer = infer_roi, .emit_c = emit_roi,
+                             .runtime_extents = 1};

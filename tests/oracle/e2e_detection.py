@@ -299,8 +299,10 @@ def proposals(scores, deltas, im, anchors, variances, dt, num=True, **attrs):
     base = dict(pre_nms_topN=20, post_nms_topN=10, nms_thresh=0.5, min_size=0.1, eta=1.0, pixel_offset=True)
     base.update(attrs)
     outs = {"RpnRois": [dt], "RpnRoiProbs": [dt]}
-    if num:
-        outs["RpnRoisNum"] = ["int32"]
+    if num:  # [-1]: the op's compile-time rule leaves RpnRoisNum without dims, which roi_align's refuses
+        block = paddle.static.default_main_program().current_block()
+        outs["RpnRoisNum"] = [block.create_var(name=paddle.utils.unique_name.generate("rois_num"), shape=[-1],
+                                               dtype="int32")]
     return op("generate_proposals_v2", {"Scores": [scores], "BboxDeltas": [deltas], "ImShape": [im],
                                         "Anchors": [anchors], "Variances": [variances]}, outs, attrs=base)
 
@@ -342,6 +344,21 @@ def generate_proposals_none_kept(dt):
     """No box is min_size wide: each image gives one zero box of score 0."""
     s, d, im, a, v = proposal_feeds(dt)
     return [s, d, im, a, v], proposals(s, d, im, a, v, dt, min_size=500.0)
+
+
+@both
+def rpn_roi_heads(dt):
+    """A two-stage detector's middle: the proposals generate_proposals_v2
+    keeps (a count known only at run time) pooled by roi_align, roi_pool and
+    psroi_pool with its RpnRoisNum, then an activation over them."""
+    s, d, im, a, v = proposal_feeds(dt)
+    x = data("x", [None, 8, 12, 10], dt)
+    rois, probs, num = proposals(s, d, im, a, v, dt, pre_nms_topN=30, post_nms_topN=20, nms_thresh=0.2)
+    aligned = roi("roi_align", x, rois, num, dt, pooled_height=2, pooled_width=2, spatial_scale=0.25,
+                  sampling_ratio=2, aligned=True)[0]
+    pooled = roi("roi_pool", x, rois, num, dt, pooled_height=3, pooled_width=2, spatial_scale=0.25)
+    ps = roi("psroi_pool", x, rois, num, dt, output_channels=2, pooled_height=2, pooled_width=2, spatial_scale=0.25)
+    return [s, d, im, a, v, x], [rois, probs, num, paddle.nn.functional.relu(aligned)] + pooled + ps
 
 
 # ---------------------------------------------------------------- driver
