@@ -42,6 +42,7 @@
 #include "../emit_ew.h"
 #include "../util.h"
 #include "bcast_util.h"
+#include "bnact_call.h"
 #include "ops.h"
 
 /* X@GRAD has Out@GRAD's shape (X is the operand of Out's shape), Y@GRAD
@@ -127,37 +128,22 @@ static int emit_fused_bn(EmitCtx *e) {
   const char *act = attr_str(e->op, "act_type", "");
   const char *expr = *act ? unary_float_expr(e, e->op, act) : "v";
   if (!expr) return em_fail(e, "act_type '%s' is not supported", act);
-  const char *ws = em_scratch(e, (SymDim){0, 2 * ch * (int64_t)sizeof(float)});
-  pr_line(e->p, "float *sc = (float *)%s, *sh = sc + %lld;", ws, (long long)ch);
-  pr_line(e->p, "const float *mean = %s, *var = %s;", em_ptr(e, p[2], 1), em_ptr(e, p[3], 1));
-  if (p[0]) pr_line(e->p, "const float *scale = %s;", em_ptr(e, p[0], 1));
-  if (p[1]) pr_line(e->p, "const float *bias = %s;", em_ptr(e, p[1], 1));
-  pr_line(e->p, "for (int64_t c = 0; c < %lld; c++) {", (long long)ch);
-  pr_line(e->p, "sc[c] = %s / sqrtf(var[c] + %s);", p[0] ? "scale[c]" : "1.0f",
-          em_float(attr_float(e->op, "epsilon", 1e-5)));
-  pr_line(e->p, "sh[c] = %s - mean[c] * sc[c];", p[1] ? "bias[c]" : "0.0f");
-  pr_line(e->p, "}");
+  BnActCall fold = {.kind = BNACT_FOLD, .channels = ch};
+  fold.ws = em_scratch(e, (SymDim){0, 2 * ch * (int64_t)sizeof(float)});
+  fold.mean = em_ptr(e, p[2], 1);
+  fold.var = em_ptr(e, p[3], 1);
+  fold.scale = p[0] ? em_ptr(e, p[0], 1) : NULL;
+  fold.bias = p[1] ? em_ptr(e, p[1], 1) : NULL;
+  fold.eps = em_float(attr_float(e->op, "epsilon", 1e-5));
+  bnact_print_c(e->p, &fold);
   /* rows: one (image, channel) plane, or one pixel's channels (NHWC) */
   const char *inner = nhwc ? pool_printf("%lld", (long long)ch) : em_prod(e, x, 2, xs->rank);
   em_task_begin(e, em_numel(e, y), pool_printf("%s / (%s)", em_numel(e, y), inner));
-  pr_line(e->p, "const float *sc = (const float *)%s, *sh = sc + %lld;", ws, (long long)ch);
-  pr_line(e->p, "const float *x = %s;", em_ptr(e, x, 1));
-  if (z) pr_line(e->p, "const float *z = %s;", em_ptr(e, z, 1));
-  pr_line(e->p, "float *out = %s;", em_ptr(e, y, 0));
-  pr_line(e->p, "const int64_t inner = %s;", inner);
-  const char *add = z ? " + z[i]" : "";
-  pr_line(e->p, "for (int64_t r = lo; r < hi; r++) {");
-  if (nhwc) {
-    pr_line(e->p, "for (int64_t i = r * inner, c = 0; c < inner; i++, c++) {");
-    pr_line(e->p, "const float v = x[i] * sc[c] + sh[c]%s;", add);
-  } else {
-    pr_line(e->p, "const float a = sc[r %% %lld], b = sh[r %% %lld];", (long long)ch, (long long)ch);
-    pr_line(e->p, "for (int64_t i = r * inner; i < (r + 1) * inner; i++) {");
-    pr_line(e->p, "const float v = x[i] * a + b%s;", add);
-  }
-  pr_line(e->p, "out[i] = %s;", expr);
-  pr_line(e->p, "}");
-  pr_line(e->p, "}");
+  BnActCall apply = {.kind = BNACT_APPLY, .channels = ch, .ws = fold.ws, .nhwc = nhwc, .inner = inner, .act = expr};
+  apply.x = em_ptr(e, x, 1);
+  apply.z = z ? em_ptr(e, z, 1) : NULL;
+  apply.out = em_ptr(e, y, 0);
+  bnact_print_c(e->p, &apply);
   em_task_end(e);
   return 0;
 }
@@ -191,13 +177,11 @@ static int emit_fused_bn_grad(EmitCtx *e) {
   const char *ws = dz ? NULL : em_scratch(e, (SymDim){n.a * (int64_t)sizeof(float), n.c * (int64_t)sizeof(float)});
   const char *numel = em_numel(e, y);
   em_task_begin(e, numel, numel);
-  pr_line(e->p, "float *gact = %s;", dz ? em_ptr(e, dz, 0) : pool_printf("(float *)%s", ws));
-  pr_line(e->p, "const float *py = %s, *pdy = %s;", em_ptr(e, y, 1), em_ptr(e, dy, 1));
-  pr_line(e->p, "for (int64_t i = lo; i < hi; i++) {");
-  pr_line(e->p, "const float y = py[i], dy = pdy[i];");
-  if (body) pr_line(e->p, "%s", body);
-  pr_line(e->p, "gact[i] = %s;", term);
-  pr_line(e->p, "}");
+  BnActCall g = {.kind = BNACT_ACT_GRAD, .ws = ws, .body = body, .term = term};
+  g.dz = dz ? em_ptr(e, dz, 0) : NULL;
+  g.y = em_ptr(e, y, 1);
+  g.dy = em_ptr(e, dy, 1);
+  bnact_print_c(e->p, &g);
   em_task_end(e);
   return op_batch_norm_grad_emit(e, dz ? em_ptr(e, dz, 1) : pool_printf("(const float *)%s", ws));
 }
