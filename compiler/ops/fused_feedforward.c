@@ -13,8 +13,7 @@
 #include <string.h>
 
 #include "../util.h"
-#include "gemm_call.h"
-#include "norm_call.h"
+#include "ffn_call.h"
 #include "ops.h"
 
 static int infer_fused_ffn(OpCtx *c) {
@@ -57,24 +56,24 @@ static int emit_fused_ffn(EmitCtx *e) {
              attr_float(e->op, "fuse_beta", 0), &act, &fa, &fb))
     return -1;
   SymDim rows = em_sym_prod(e, x, 0, r - 1);
-  const char *h = em_scratch(e, (SymDim){rows.a * f * 4, rows.c * f * 4});
-  const char *gws = em_gemm_ws(e, rows, (SymDim){0, f > eo ? f : eo}, (SymDim){0, f > ein ? f : ein});
-  pr_line(e->p, "const int64_t M = %s, E = %lld, F = %lld, E2 = %lld;", em_prod(e, x, 0, r - 1), (long long)ein,
-          (long long)f, (long long)eo);
-  pr_line(e->p, "float *hidden = (float *)%s;", h);
-  pr_line(e->p, "const RtEpilogue ep1 = {%s, NULL, 0, %s, %s, %s};", b1 ? em_ptr(e, b1, 1) : "NULL", em_act_name(act),
-          em_float(fa), em_float(fb));
-  gemm_print_c(e->p, &(GemmCall){.m = "M", .n = "F", .k = "E", .a = em_ptr(e, x, 1), .lda = "E", .b = em_ptr(e, w1, 1),
-                                  .ldb = "F", .c = "hidden", .ldc = "F", .ws = gws, .ep = "ep1"});
-  pr_line(e->p, "const RtEpilogue ep2 = {%s, %s, E2, RT_ACT_NONE, 0.0f, 0.0f};", b2 ? em_ptr(e, b2, 1) : "NULL",
-          res ? em_ptr(e, res, 1) : "NULL");
-  gemm_print_c(e->p, &(GemmCall){.m = "M", .n = "E2", .k = "F", .a = "hidden", .lda = "F", .b = em_ptr(e, w2, 1),
-                                  .ldb = "E2", .c = em_ptr(e, out, 0), .ldc = "E2", .ws = gws, .ep = "ep2"});
-  if (attr_bool(e->op, "post_layer_norm", 0))
-    norm_print_c(e->p, &(NormCall){.kind = NORM_LAYER, .rows = "M", .cols = "E2",
-                                    .eps = em_float(attr_float(e->op, "ln2_epsilon", 1e-5)), .x = em_ptr(e, out, 0),
-                                    .y = em_ptr(e, out, 0), .scale = ls ? em_ptr(e, ls, 1) : NULL,
-                                    .bias = lb ? em_ptr(e, lb, 1) : NULL});
+  FfnCall call = {.m = em_prod(e, x, 0, r - 1), .e = ein, .f = f, .e2 = eo, .act = act, .alpha = em_float(fa),
+                  .beta = em_float(fb)};
+  call.hidden = em_scratch(e, (SymDim){rows.a * f * 4, rows.c * f * 4});
+  call.ws = em_gemm_ws(e, rows, (SymDim){0, f > eo ? f : eo}, (SymDim){0, f > ein ? f : ein});
+  call.b1 = b1 ? em_ptr(e, b1, 1) : NULL;
+  call.x = em_ptr(e, x, 1);
+  call.w1 = em_ptr(e, w1, 1);
+  call.b2 = b2 ? em_ptr(e, b2, 1) : NULL;
+  call.residual = res ? em_ptr(e, res, 1) : NULL;
+  call.w2 = em_ptr(e, w2, 1);
+  call.out = em_ptr(e, out, 0);
+  if (attr_bool(e->op, "post_layer_norm", 0)) {
+    call.layer_norm = 1;
+    call.eps = em_float(attr_float(e->op, "ln2_epsilon", 1e-5));
+    call.scale = ls ? em_ptr(e, ls, 1) : NULL;
+    call.bias = lb ? em_ptr(e, lb, 1) : NULL;
+  }
+  ffn_print_c(e->p, &call);
   return 0;
 }
 
