@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "../util.h"
+#include "branch_call.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -119,7 +120,7 @@ static int emit_select_input(EmitCtx *e) {
   if (!mask || !out) return -1;
   OpCtx c = {e->g, (Op *)e->op};
   const int n = ctx_nin(&c, "X");
-  const char *list = "";
+  const char **xs = pool_alloc(sizeof *xs * (size_t)(n ? n : 1));
   for (int i = 0; i < n; i++) {
     Var *x = tu_in(e, "X", i);
     if (!x) return -1;
@@ -127,14 +128,13 @@ static int emit_select_input(EmitCtx *e) {
       return em_fail(e, "X[%d] ('%s') is %s%s, Out is %s%s: branches of another size or dtype are not supported", i,
                      x->name, rt_dtype_name(x->dtype), shape_str(&x->shape), rt_dtype_name(out->dtype),
                      shape_str(&out->shape));
-    list = pool_printf("%s%s%s", list, i ? ", " : "", em_ptr(e, x, 1));
+    xs[i] = em_ptr(e, x, 1);
   }
-  const char *t = em_ctype(out->dtype);
-  pr_line(e->p, "const %s *const x[%d] = {%s};", t, n, list);
-  pr_line(e->p, "const int64_t k = (int64_t)%s[0];", em_ptr(e, mask, 1));
-  pr_line(e->p, "%s *out = %s;", t, em_ptr(e, out, 0));
-  pr_line(e->p, "if (k >= 0 && k < %d && x[k] != out) memcpy(out, x[k], (size_t)%s * sizeof(%s));", n,
-          em_numel(e, out), t);
+  BranchCall call = {.kind = BRANCH_SELECT_INPUT, .type = em_ctype(out->dtype), .n = n, .x = xs};
+  call.mask = em_ptr(e, mask, 1);
+  call.out = em_ptr(e, out, 0);
+  call.numel = em_numel(e, out);
+  branch_print_c(e->p, &call);
   return 0;
 }
 
