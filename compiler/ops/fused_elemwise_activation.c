@@ -45,6 +45,7 @@
 #include "../util.h"
 #include "bcast_util.h"
 #include "ops.h"
+#include "scope_call.h"
 
 /* A unary functor of Paddle's compound kernels, as float C: `fwd` of the
  * element v; its derivative `d_out`, of the functor's output u (gelu's: of
@@ -218,9 +219,9 @@ static int emit_paddle(EmitCtx *e) {
   /* IntermediateOut first, then Out from it (Paddle's GetOutUseIntermediateOut:
    * the same floats); each loop in a scope of its own (its task arguments) */
   const EwIn in[1] = {{y, -1, "y", "v"}};
-  pr_line(e->p, "{");
+  scope_print_c(e->p, &(ScopeCall){.kind = SCOPE_OPEN});
   if (k->unary_first ? ew_binary(e, x, y, mid, axis, "a + b") : ew_nary(e, mid, 1, in, setup, NULL, fwd)) return -1;
-  pr_line(e->p, "}");
+  scope_print_c(e->p, &(ScopeCall){.kind = SCOPE_CLOSE});
   if (k->unary_first) return ew_unary(e, mid, out, setup, fwd);
   return ew_binary(e, x, mid, out, axis, pool_printf("a %s b", bin));
 }
