@@ -1,6 +1,7 @@
 /* multiclass_nms3 and matrix_nms (see rt_nms.h), written once in
- * rt_nms_body.h, and generate_proposals_v2 (rt_proposals.h), written once
- * in rt_proposals_body.h, instantiated here for float and double.
+ * rt_nms_body.h, and generate_proposals_v2 and distribute_fpn_proposals
+ * (rt_proposals.h), written once in rt_proposals_body.h, instantiated here
+ * for float and double.
  *
  * matrix_nms sorts with std::partial_sort, which is not stable: rt_sort.c's
  * transliteration of libstdc++'s gives its order among equal scores.
@@ -48,6 +49,9 @@ static void sort_items(NmsItem *items, NmsItem *tmp, int64_t n) {
 #define NMS_SORT rt_stl_sort_f32
 #define NMS_NTH_ELEMENT rt_stl_nth_element_f32
 #define NMS_EXP expf
+#define NMS_SQRT sqrtf
+#define NMS_LOG2 log2f
+#define NMS_FLOOR floorf
 #include "rt_nms_body.h"
 #include "rt_proposals_body.h"
 #undef NMS_T
@@ -57,6 +61,9 @@ static void sort_items(NmsItem *items, NmsItem *tmp, int64_t n) {
 #undef NMS_SORT
 #undef NMS_NTH_ELEMENT
 #undef NMS_EXP
+#undef NMS_SQRT
+#undef NMS_LOG2
+#undef NMS_FLOOR
 
 #define NMS_T double
 #define NMS_NAME(n) n##_f64
@@ -65,6 +72,9 @@ static void sort_items(NmsItem *items, NmsItem *tmp, int64_t n) {
 #define NMS_SORT rt_stl_sort_f64
 #define NMS_NTH_ELEMENT rt_stl_nth_element_f64
 #define NMS_EXP exp
+#define NMS_SQRT sqrt
+#define NMS_LOG2 log2
+#define NMS_FLOOR floor
 #include "rt_nms_body.h"
 #include "rt_proposals_body.h"
 #undef NMS_T
@@ -74,3 +84,6 @@ static void sort_items(NmsItem *items, NmsItem *tmp, int64_t n) {
 #undef NMS_SORT
 #undef NMS_NTH_ELEMENT
 #undef NMS_EXP
+#undef NMS_SQRT
+#undef NMS_LOG2
+#undef NMS_FLOOR

@@ -1,6 +1,8 @@
-/* generate_proposals_v2 (Paddle 2.6's CPU kernel, phi
- * generate_proposals_kernel.cc) for compiler/ops/generate_proposals.c:
- * RPN proposals from the anchors' scores and box deltas, per image. */
+/* generate_proposals_v2 and distribute_fpn_proposals (Paddle 2.6's CPU
+ * kernels, phi generate_proposals_kernel.cc and
+ * distribute_fpn_proposals_kernel.cc) for compiler/ops/generate_proposals.c:
+ * RPN proposals from the anchors' scores and box deltas, per image, and
+ * their spread over the levels of a feature pyramid. */
 #ifndef PADDLEC_RT_PROPOSALS_H
 #define PADDLEC_RT_PROPOSALS_H
 
@@ -54,5 +56,32 @@ int64_t rt_generate_proposals_f32(const RtProposals *p, const float *scores, con
 int64_t rt_generate_proposals_f64(const RtProposals *p, const double *scores, const double *deltas,
                                   const double *im_shape, const double *anchors, const double *variances,
                                   double *rois, double *probs, int32_t *rois_num, void *work);
+
+/* The most levels distribute_fpn_proposals spreads RoIs over. */
+#define RT_FPN_MAX_LEVELS 16
+
+/* distribute_fpn_proposals' attributes and sizes. */
+typedef struct RtFpnLevels {
+  int64_t n, rows;               /* images (RoisNum's elements), RoIs */
+  int min_level, max_level;      /* the levels: max_level - min_level + 1 (<= RT_FPN_MAX_LEVELS) outputs */
+  int refer_level, refer_scale;  /* a RoI of refer_scale pixels (square root of its area) goes to refer_level */
+  int pixel_offset;              /* 1: widths and heights count one more */
+} RtFpnLevels;
+
+/* Each RoI of rois [rows, 4] (its image from the counts rois_num) goes to
+ * level floor(log2(sqrt(area) /
+ * refer_scale + 1e-6) + refer_level), clamped to [min_level, max_level] (in
+ * T; a level no int holds, as from an infinite area, is min_level, as the
+ * x86 conversion Paddle's build makes gives INT_MIN).  multi_rois[l] gets
+ * level l's RoIs image by image, multi_num[l] (multi_num NULL: none) their
+ * count per image, level_rows[l] how many; restore[r] is RoI r's row in
+ * the levels' concatenation.  work: rows int32.  Returns 1 (nothing
+ * written) when the counts are negative or do not add up to rows, else 0. */
+int rt_distribute_fpn_proposals_f32(const RtFpnLevels *p, const float *rois, const int32_t *rois_num,
+                                    float *const *multi_rois, int32_t *const *multi_num,
+                                    int64_t *level_rows, int32_t *restore, int32_t *work);
+int rt_distribute_fpn_proposals_f64(const RtFpnLevels *p, const double *rois, const int32_t *rois_num,
+                                    double *const *multi_rois, int32_t *const *multi_num,
+                                    int64_t *level_rows, int32_t *restore, int32_t *work);
 
 #endif

@@ -2,7 +2,8 @@
  * included by rt_nms.c after rt_nms_body.h, whose JaccardOverlap
  * (NMS_NAME(overlap)) and stable sort (sort_items) phi::funcs::NMS shares;
  * NMS_SORT and NMS_NTH_ELEMENT are rt_sort.h's std::sort and
- * std::nth_element of NMS_PAIR.  Each multiply and add is its own statement,
+ * std::nth_element of NMS_PAIR, NMS_SQRT, NMS_LOG2 and NMS_FLOOR std::sqrt,
+ * std::log2 and std::floor of T.  Each multiply and add is its own statement,
  * as the kernel's expressions in T, so that no compiler contracts them. */
 
 /* BoxCoder, ClipTiledBoxes and FilterBoxes for one candidate: its box from
@@ -108,4 +109,52 @@ int64_t NMS_NAME(rt_generate_proposals)(const RtProposals *p, const NMS_T *score
     if (rois_num) rois_num[i] = (int32_t)count;
   }
   return rows;
+}
+
+/* BBoxArea of distribute_fpn_proposals_functor.h. */
+static NMS_T NMS_NAME(fpn_area)(const NMS_T *b, int pixel_offset) {
+  if (b[2] < b[0] || b[3] < b[1]) return (NMS_T)0.;
+  const NMS_T w = b[2] - b[0], h = b[3] - b[1];
+  return pixel_offset ? (w + 1) * (h + 1) : w * h;
+}
+
+int NMS_NAME(rt_distribute_fpn_proposals)(const RtFpnLevels *p, const NMS_T *rois, const int32_t *rois_num,
+                                          NMS_T *const *multi_rois,
+                                          int32_t *const *multi_num, int64_t *level_rows, int32_t *restore,
+                                          int32_t *work) {
+  const int levels = p->max_level - p->min_level + 1;
+  int64_t total = 0;
+  for (int64_t i = 0; i < p->n; i++) {
+    const int64_t c = rois_num[i];
+    if (c < 0 || c > p->rows - total) return 1;
+    total += c;
+  }
+  if (total != p->rows) return 1;
+  for (int l = 0; l < levels; l++) level_rows[l] = 0;
+  for (int64_t r = 0; r < p->rows; r++) { /* each RoI's level, and the RoIs per level */
+    const NMS_T scale = NMS_SQRT(NMS_NAME(fpn_area)(rois + r * 4, p->pixel_offset));
+    NMS_T t = scale / (NMS_T)p->refer_scale;
+    t = t + (NMS_T)1e-6;
+    const NMS_T f = NMS_FLOOR(NMS_LOG2(t) + (NMS_T)p->refer_level);
+    int lvl = f >= -2147483648.0 && f < 2147483648.0 ? (int)f : INT32_MIN;
+    lvl = lvl < p->min_level ? p->min_level : lvl > p->max_level ? p->max_level : lvl;
+    work[r] = lvl - p->min_level;
+    level_rows[work[r]]++;
+  }
+  int64_t start[RT_FPN_MAX_LEVELS + 1];
+  start[0] = 0;
+  for (int l = 0; l < levels; l++) start[l + 1] = start[l] + level_rows[l], level_rows[l] = 0;
+  int64_t r = 0;
+  for (int64_t i = 0; i < p->n; i++) { /* image by image, each level's RoIs in order */
+    const int64_t c = rois_num[i];
+    if (multi_num)
+      for (int l = 0; l < levels; l++) multi_num[l][i] = 0;
+    for (int64_t j = 0; j < c; j++, r++) {
+      const int l = work[r];
+      for (int k = 0; k < 4; k++) multi_rois[l][level_rows[l] * 4 + k] = rois[r * 4 + k];
+      restore[r] = (int32_t)(start[l] + level_rows[l]++);
+      if (multi_num) multi_num[l][i]++;
+    }
+  }
+  return 0;
 }

@@ -468,6 +468,15 @@ ONE_OP_REFUSALS = {
     "proposals_anchor_count": (PROPOSALS.format(im="float32", anchors="[4, 5, 2, 4]"), False,
                                ["(generate_proposals_v2 -> ", "Anchors [4, 5, 2, 4] and Variances",
                                 "4 numbers per anchor of Scores"]),
+    # distribute_fpn_proposals takes each RoI's image from RoisNum; without
+    # it, from FpnRois' LoD, which paddlec does not carry yet
+    "fpn_without_rois_num": ("r = paddle.static.data('r', [6, 4], 'float32')\n"
+                             "feeds = [r]\n"
+                             "out = op('distribute_fpn_proposals', {'FpnRois': [r]}, "
+                             "{'MultiFpnRois': ['float32', 'float32'], 'RestoreIndex': ['int32']}, "
+                             "{'min_level': 2, 'max_level': 3, 'refer_level': 3, 'refer_scale': 16, "
+                             "'pixel_offset': True})[1]", False,
+                             ["(distribute_fpn_proposals -> ", "FpnRois without RoisNum is not supported"]),
     # matrix_nms with nms_top_k 0: Paddle 2.6.2's kernel writes through an
     # empty vector (measured: a segmentation fault)
     "matrix_nms_top_k_zero": ("b = paddle.static.data('b', [2, 6, 4], 'float32')\n"

@@ -28,6 +28,27 @@ static void prior_geo(Printer *p, const DetectionPriors *g, const char *variance
   pr_line(p, "        .offset = %s, .clip = %d, .nvar = 4, .variances = %s},", em_float(g->offset), g->clip, variances);
 }
 
+/* A local array `type name[n]` of the n expressions e[]. */
+static void pointer_array(Printer *p, const char *type, const char *name, int n, const char *const *e) {
+  const char *list = "";
+  for (int i = 0; i < n; i++) list = pool_printf("%s%s%s", list, i ? ", " : "", e[i]);
+  pr_line(p, "%s %s[%d] = {%s};", type, name, n, list);
+}
+
+/* distribute_fpn_proposals: the levels' operands as arrays, the call, and
+ * each level's RoI count into its lvalue. */
+static void print_fpn_call(Printer *p, const DetectionCall *c) {
+  const DetectionFpn *f = &c->fpn;
+  const int n = f->max_level - f->min_level + 1;
+  const char *t = c->f64 ? "double" : "float";
+  pointer_array(p, pool_printf("%s *const", t), "level_rois", n, f->rois);
+  if (f->nums) pointer_array(p, "int32_t *const", "level_nums", n, f->nums);
+  pr_line(p, "int64_t level_rows[%d];", n);
+  pr_line(p, "if (rt_distribute_fpn_proposals_%s(&geo, %s, %s, level_rois, %s, level_rows, %s, %s)) return 1;",
+          c->f64 ? "f64" : "f32", c->boxes, f->num, f->nums ? "level_nums" : "NULL", f->restore, c->work);
+  for (int i = 0; i < n; i++) pr_line(p, "%s = level_rows[%d];", f->rows[i], i);
+}
+
 /* The constant `geo` of the kinds that have one. */
 static void print_geo(Printer *p, const DetectionCall *c) {
   const DetectionPriors *g = &c->priors;
@@ -121,6 +142,12 @@ static void print_geo(Printer *p, const DetectionCall *c) {
       pr_line(p, ".nms_thresh = %s, .min_size = %s, .eta = %s, .pixel_offset = %d,", em_float(r->nms_thresh),
               em_float(r->min_size), em_float(r->eta), r->pixel_offset);
       break;
+    case DETECTION_DISTRIBUTE_FPN:
+      pr_line(p, "const RtFpnLevels geo = {");
+      pr_line(p, ".n = %s, .rows = %s, .min_level = %d, .max_level = %d, .refer_level = %d, .refer_scale = %d,", c->n,
+              c->nrows, c->fpn.min_level, c->fpn.max_level, c->fpn.refer_level, c->fpn.refer_scale);
+      pr_line(p, ".pixel_offset = %d,", c->fpn.pixel_offset);
+      break;
     case DETECTION_IOU_SIMILARITY:
     case DETECTION_BIPARTITE_MATCH:
       return;
@@ -168,6 +195,9 @@ void detection_print_c(Printer *p, const DetectionCall *c) {
       pr_line(p, "%s = rt_generate_proposals_%s(&geo, %s, %s, %s, %s, %s, %s, %s, %s, %s);", c->rows,
               c->f64 ? "f64" : "f32", c->scores, c->deltas, c->img_size, c->anchors, c->vars, c->out, c->probs,
               c->rois_num, c->work);
+      break;
+    case DETECTION_DISTRIBUTE_FPN:
+      print_fpn_call(p, c);
       break;
   }
 }

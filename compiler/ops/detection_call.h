@@ -1,9 +1,10 @@
 /* One detection kernel call as the lowering decided it, and its C printer.
  *
  * box_coder, prior_box, density_prior_box, anchor_generator, yolo_box,
- * multiclass_nms3, matrix_nms and generate_proposals_v2 pass their routine a
- * constant geometry named `geo` (RtBoxCoder, RtPriorBox, RtDensityPriorBox,
- * RtAnchorGenerator, RtYoloBox, RtNms, RtMatrixNms, RtProposals:
+ * multiclass_nms3, matrix_nms, generate_proposals_v2 and
+ * distribute_fpn_proposals pass their routine a constant geometry named
+ * `geo` (RtBoxCoder, RtPriorBox, RtDensityPriorBox, RtAnchorGenerator,
+ * RtYoloBox, RtNms, RtMatrixNms, RtProposals, RtFpnLevels:
  * runtime/rt_detection.h, rt_nms.h, rt_proposals.h) with its attribute lists
  * as static arrays.  Their emitters, and
  * those of iou_similarity and bipartite_match, check the tensors and fill
@@ -13,7 +14,8 @@
  * the only code that spells the runtime's detection calls (rt_box_coder,
  * rt_prior_box, rt_density_prior_box, rt_anchor_generator, rt_yolo_box,
  * rt_iou_similarity, rt_bipartite_match_f32, rt_multiclass_nms_f32,
- * rt_matrix_nms_f32, rt_generate_proposals_f32, and for float64 each one's
+ * rt_matrix_nms_f32, rt_generate_proposals_f32,
+ * rt_distribute_fpn_proposals_f32, and for float64 each one's
  * _f64 namesake: runtime/rt_detection.h, rt_bipartite_match.h, rt_nms.h,
  * rt_proposals.h); another backend
  * prints the same records. */
@@ -33,6 +35,7 @@ typedef enum DetectionKind {
   DETECTION_MULTICLASS_NMS,    /* out, index, rois_num from boxes and scores; the rows kept into `rows` */
   DETECTION_MATRIX_NMS,        /* the same by matrix NMS (geometry RtMatrixNms) */
   DETECTION_GENERATE_PROPOSALS, /* out (RpnRois), probs, rois_num from scores, deltas, img_size, anchors, vars */
+  DETECTION_DISTRIBUTE_FPN,    /* the levels' RoIs and counts, restore, from boxes (FpnRois) and its counts */
 } DetectionKind;
 
 /* PRIOR_BOX, DENSITY_PRIOR_BOX, ANCHOR_GENERATOR: the priors' geometry. */
@@ -82,12 +85,23 @@ typedef struct DetectionProposals {
   int pixel_offset;
 } DetectionProposals;
 
+/* DISTRIBUTE_FPN: RtFpnLevels's values but n and rows, and each level's
+ * operands: its RoIs, its counts per image (nums NULL: none) and the lvalue
+ * its RoI count goes to. */
+typedef struct DetectionFpn {
+  int min_level, max_level, refer_level, refer_scale, pixel_offset;
+  const char *const *rois, *const *nums, *const *rows;
+  const char *num;            /* the counts of FpnRois' images */
+  const char *restore;        /* RestoreIndex */
+} DetectionFpn;
+
 typedef struct DetectionCall {
   DetectionKind kind;
   int f64;                                /* float64 tensors: the routine's _f64 form */
   const char *prior, *prior_var, *target; /* BOX_CODER (prior_var "NULL": none) */
   const char *boxes, *anchors, *vars;     /* PRIOR_BOX, DENSITY_PRIOR_BOX, ANCHOR_GENERATOR; YOLO_BOX, NMS: boxes */
   const char *n, *img_size, *scores;      /* YOLO_BOX: images, their sizes, the scores; the NMS kinds: n, scores */
+  const char *nrows;                      /* DISTRIBUTE_FPN: the rows of boxes */
   const char *x, *nx, *y, *ny;            /* IOU_SIMILARITY: x [nx, 4], y [ny, 4]; YOLO_BOX: x */
   int normalized;                         /* IOU_SIMILARITY, BOX_CODER: box_normalized */
   int decode, axis;                       /* BOX_CODER: decode_center_size, else encode; axis */
@@ -105,6 +119,7 @@ typedef struct DetectionCall {
   DetectionYolo yolo;                     /* YOLO_BOX */
   DetectionNms nms;                       /* MULTICLASS_NMS, MATRIX_NMS */
   DetectionProposals proposals;           /* GENERATE_PROPOSALS */
+  DetectionFpn fpn;                       /* DISTRIBUTE_FPN */
 } DetectionCall;
 
 void detection_print_c(Printer *p, const DetectionCall *c);

@@ -239,6 +239,7 @@ def matrix_nms_none_kept(dt):
 
 # ---------------------------------------------------------------- RoI pooling
 ROIS = 5  # RoIs per case, split among the BATCH images by the roisnum* feeds
+FPN_ROIS = 40  # distribute_fpn_proposals' RoIs, 15 and 25 (fpnnum)
 
 
 def roi(type, x, rois, num, dt, **attrs):
@@ -361,10 +362,59 @@ def rpn_roi_heads(dt):
     return [s, d, im, a, v, x], [rois, probs, num, paddle.nn.functional.relu(aligned)] + pooled + ps
 
 
+def fpn_levels(rois, num, dt, levels, **attrs):
+    """One distribute_fpn_proposals over `levels` levels: MultiFpnRois,
+    RestoreIndex and MultiLevelRoIsNum ([-1] vars: the op's compile-time
+    rule leaves them without dims)."""
+    block = paddle.static.default_main_program().current_block()
+    counts = [block.create_var(name=paddle.utils.unique_name.generate("level_num"), shape=[-1], dtype="int32")
+              for _ in range(levels)]
+    multi = [block.create_var(name=paddle.utils.unique_name.generate("level_rois"), shape=[-1, 4], dtype=dt)
+             for _ in range(levels)]
+    restore = block.create_var(name=paddle.utils.unique_name.generate("restore"), shape=[-1, 1], dtype="int32")
+    block.append_op(type="distribute_fpn_proposals", inputs={"FpnRois": [rois], "RoisNum": [num]},
+                    outputs={"MultiFpnRois": multi, "RestoreIndex": [restore], "MultiLevelRoIsNum": counts},
+                    attrs=attrs)
+    return multi, restore, counts
+
+
+@both
+def distribute_fpn_proposals(dt):
+    """RoIs of 2 to 128 pixels (fpnrois) spread over levels 2-5 around
+    refer_level 3 at 16 pixels and 0-2 around 1 at 8 pixels, pixel or plain
+    areas; then the proposals generate_proposals_v2 keeps.  Each level's RoIs are
+    compared through roi_align with that level's counts (Paddle's fetch of
+    a level itself holds LoD, which its Executor cannot return as an array)."""
+    s, d, im, a, v = proposal_feeds(dt)
+    x = data("x", [None, 4, 12, 10], dt)
+    r = data("fpnrois", [FPN_ROIS, 4], dt)
+    n = data("fpnnum", [None], "int32")
+    outs = []
+
+    def pooled(multi, restore, counts):
+        outs.extend([restore] + counts)
+        for level, num in zip(multi, counts):
+            outs.extend(roi("roi_align", x, level, num, dt, pooled_height=2, pooled_width=2, spatial_scale=0.25,
+                            sampling_ratio=2, aligned=False))
+
+    pooled(*fpn_levels(r, n, dt, 4, min_level=2, max_level=5, refer_level=3, refer_scale=16, pixel_offset=True))
+    pooled(*fpn_levels(r, n, dt, 3, min_level=0, max_level=2, refer_level=1, refer_scale=8, pixel_offset=False))
+    rois, _, num = proposals(s, d, im, a, v, dt, pre_nms_topN=30, post_nms_topN=20, nms_thresh=0.2)
+    pooled(*fpn_levels(rois, num, dt, 3, min_level=2, max_level=4, refer_level=3, refer_scale=16, pixel_offset=True))
+    return [s, d, im, a, v, x, r, n], outs
+
+
 # ---------------------------------------------------------------- driver
 def make_input(v, rng):
     shape = [BATCH if d in (None, -1) else d for d in v.shape]
     dt = str(v.dtype)
+    if v.name == "fpnnum":
+        return np.array([15, FPN_ROIS - 15], "int32")
+    if v.name == "fpnrois":  # square roots of areas log-uniform in [2, 128], some boxes inverted (area 0)
+        side = np.exp(rng.uniform(np.log(2), np.log(128), [shape[0], 1]))
+        wh = side * np.exp(rng.uniform(-0.5, 0.5, [shape[0], 2])) * rng.choice([1, 1, 1, -1], [shape[0], 1])
+        lo = rng.uniform(0, 50, [shape[0], 2])
+        return np.concatenate([lo, lo + wh], axis=-1).astype("float64" if "float64" in dt else "float32")
     if v.name.startswith("roisnum"):
         counts = [0, ROIS] if v.name == "roisnum0" else [2, ROIS - 2]
         return np.array(counts, "int64" if "int64" in dt else "int32")
