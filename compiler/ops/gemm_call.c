@@ -57,3 +57,56 @@ void gemm_print_c(Printer *p, const GemmCall *g) {
     pr_line(p, "rt_sgemm_ws(%d, %d, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s);", g->trans_a, g->trans_b, g->m,
             g->n, g->k, g->alpha, g->a, g->lda, g->b, g->ldb, g->beta, g->c, g->ldc, g->ws);
 }
+
+/* The locals a named kernel declares, by GemmOperand. */
+static const char *const operand_name[GEMM_NOPERANDS] = {"x", "y", "out", "dout", "dx", "dy"};
+static const int operand_read[GEMM_NOPERANDS] = {1, 1, 0, 1, 0, 0};
+
+void matmul_print_c(Printer *p, const MatmulCall *c) {
+  const char *t = c->f64 ? "double" : "float";
+  if (c->block) pr_line(p, "{");
+  for (int i = 0; c->named && i < GEMM_NOPERANDS; i++)
+    if (c->ptr[i]) pr_line(p, "%s%s *%s = %s;", operand_read[i] ? "const " : "", t, operand_name[i], c->ptr[i]);
+  if (c->mkn)
+    pr_line(p, "const int64_t M = %s, K = %s, N = %s;", c->m, c->k, c->n);
+  else
+    pr_line(p, "const int64_t M = %s, N = %s, K = %s;", c->m, c->n, c->k);
+  if (c->ep)
+    pr_line(p, "const RtEpilogue ep = {%s, %s, %s, %s, %s, %s};", c->bias ? c->bias : "NULL",
+            c->residual ? c->residual : "NULL", c->ldr ? c->ldr : "0", c->act, c->act_alpha, c->act_beta);
+  /* the batch walk: n<i> the dim, xs<i> / ys<i> 0 where X / Y is broadcast;
+   * each operand's offset in the loops over i<i>, the innermost dim last */
+  for (int i = 0; i < c->nbatch; i++) {
+    pr_line(p, "const int64_t n%d = %s;", i, c->bdim[i]);
+    pr_line(p, "const int64_t xs%d = %s, ys%d = %s;", i, c->xbcast[i] ? "0" : "1", i, c->ybcast[i] ? "0" : "1");
+  }
+  const char *xo = "0", *yo = "0", *oo = "0";
+  const char *xstride = "M * K", *ystride = "K * N", *ostride = "M * N";
+  for (int i = c->nbatch - 1; i >= 0; i--) {
+    xo = pool_printf("%s + i%d * xs%d * (%s)", xo, i, i, xstride);
+    yo = pool_printf("%s + i%d * ys%d * (%s)", yo, i, i, ystride);
+    oo = pool_printf("%s + i%d * (%s)", oo, i, ostride);
+    xstride = pool_printf("%s * (xs%d ? n%d : 1)", xstride, i, i);
+    ystride = pool_printf("%s * (ys%d ? n%d : 1)", ystride, i, i);
+    ostride = pool_printf("%s * n%d", ostride, i);
+  }
+  const char *const off[GEMM_NOPERANDS] = {xo, yo, oo, oo, xo, yo};
+  if (c->zero_dx) pr_line(p, "for (int64_t i = 0; i < %s; i++) dx[i] = 0;", c->zero_dx);
+  if (c->zero_dy) pr_line(p, "for (int64_t i = 0; i < %s; i++) dy[i] = 0;", c->zero_dy);
+  for (int i = 0; i < c->nbatch; i++) pr_line(p, "for (int64_t i%d = 0; i%d < n%d; i%d++) {", i, i, i, i);
+  for (int j = 0; j < c->nprod; j++) {
+    const GemmProduct *g = &c->prod[j];
+    const char *arg[3];
+    const GemmOperand op[3] = {g->a, g->b, g->c};
+    for (int q = 0; q < 3; q++) {
+      arg[q] = c->named ? operand_name[op[q]] : c->ptr[op[q]];
+      if (c->batched) arg[q] = pool_printf("%s + (%s)", arg[q], off[op[q]]);
+    }
+    const char *beta = c->ep ? NULL : c->f64 ? (g->acc ? "1.0" : "0.0") : (g->acc ? "1.0f" : "0.0f");
+    gemm_print_c(p, &(GemmCall){.f64 = c->f64, .trans_a = g->trans_a, .trans_b = g->trans_b, .m = g->m, .n = g->n,
+                                .k = g->k, .alpha = g->alpha, .a = arg[0], .lda = g->lda, .b = arg[1], .ldb = g->ldb,
+                                .c = arg[2], .ldc = g->ldc, .beta = beta, .ws = g->ws, .ep = c->ep ? "ep" : NULL});
+  }
+  pr_close(p, c->nbatch);
+  if (c->block) pr_line(p, "}");
+}

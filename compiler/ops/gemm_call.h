@@ -3,13 +3,14 @@
  *   C = alpha * op(A) op(B) + beta * C, then the epilogue (bias, residual,
  *   activation: runtime/rt_act.h's RtEpilogue) when `ep` names one.
  *
- * The emitters of matmul, matmul_v2, bmm, mul (and their grads),
- * fused_gemm_epilogue and fused_feedforward, and addmm's printer
- * (mat_call.c) fill one record per product: sizes, operands and leading
- * dimensions as C expressions in the kernel's names, the scratch the
- * planner sized (em_gemm_ws).  gemm_print_c is the
- * only code that knows how the C runtime spells a product (rt_sgemm_ws,
- * rt_sgemm_ep, rt_dgemm); another backend prints the same records. */
+ * matmul_print_c (for the kernels of matmul, matmul_v2, bmm, mul, their
+ * grads, fused_gemm_epilogue and its grad: MatmulCall below), the emitter
+ * of fused_feedforward and addmm's printer (mat_call.c) fill one record
+ * per product: sizes, operands and leading dimensions as C expressions in
+ * the kernel's names, the scratch the planner sized (em_gemm_ws).
+ * gemm_print_c is the only code that knows how the C runtime spells a
+ * product (rt_sgemm_ws, rt_sgemm_ep, rt_dgemm); another backend prints the
+ * same records. */
 #ifndef PADDLEC_OPS_GEMM_CALL_H
 #define PADDLEC_OPS_GEMM_CALL_H
 
@@ -29,6 +30,67 @@ typedef struct GemmCall {
 
 /* The product as one statement of the C runtime. */
 void gemm_print_c(Printer *p, const GemmCall *g);
+
+/* A matrix-product kernel as the lowering of matmul, matmul_v2, bmm, mul,
+ * their grads, fused_gemm_epilogue and its grad decided it: the operands,
+ * the sizes M, N, K, the batch walk, the epilogue and one or two products.
+ *
+ * A batched kernel walks the batch dims of Out (right-aligned, the
+ * outermost first); X's and Y's batch stride is 0 along a dim where they
+ * are broadcast (their dim is 1 or absent), so each operand's offset
+ * follows from the dims and the flags: X's and X@GRAD's walk is X's, Y's
+ * and Y@GRAD's is Y's, Out's and Out@GRAD's is Out's.  A gradient summed
+ * over a broadcast dim is zeroed first and its products add to it.  The
+ * emitters (matmul.c, fused_gemm_epilogue.c) check the tensors and fill
+ * the record: the pointers from em_ptr, the sizes and the batch dims as C
+ * expressions, the scratch from em_gemm_ws; matmul_print_c prints the
+ * kernel, each product through gemm_print_c.  A CUDA printer can print the
+ * same record as cuBLAS calls (a strided batched product per batch walk). */
+typedef enum GemmOperand {
+  GEMM_X,    /* X: read (the forward's A; the grads' dY factor) */
+  GEMM_Y,    /* Y: read */
+  GEMM_OUT,  /* Out: written (fused_gemm_epilogue with ReserveSpace: ReserveSpace) */
+  GEMM_DOUT, /* Out@GRAD: read */
+  GEMM_DX,   /* X@GRAD: written */
+  GEMM_DY,   /* Y@GRAD: written */
+  GEMM_NOPERANDS
+} GemmOperand;
+
+/* One product of the kernel: C = alpha * op(A) op(B) (+ C when acc), or
+ * C = op(A) op(B) then the kernel's epilogue. */
+typedef struct GemmProduct {
+  int trans_a, trans_b;             /* op(A) = A^T, op(B) = B^T */
+  const char *m, *n, *k;            /* C is m x n, the inner dim k: in the kernel's M, N, K (or X's rows) */
+  const char *alpha;                /* a literal; NULL with the epilogue */
+  GemmOperand a, b, c;              /* the operands, each at its batch walk's offset */
+  const char *lda, *ldb, *ldc;      /* leading dims */
+  int acc;                          /* C += the product (the gradient of a broadcast operand), else C = */
+  const char *ws;                   /* float32: the packing scratch (em_gemm_ws); float64: "" */
+} GemmProduct;
+
+typedef struct MatmulCall {
+  int f64;                          /* float64, else float32 */
+  const char *ptr[GEMM_NOPERANDS];  /* each operand's pointer (em_ptr), NULL when the kernel has none */
+  int named;                        /* declare the operands as locals x, y, out, dout, dx, dy, which the
+                                       products name; else the products use the pointers */
+  int block;                        /* the kernel in braces of its own */
+  const char *m, *n, *k;            /* the values of the locals M, N, K */
+  int mkn;                          /* declared in the order M, K, N (mul's), else M, N, K */
+  int ep;                           /* the products' epilogue, a local RtEpilogue ep (float32, beta 0): */
+  const char *bias, *residual, *ldr; /*  its bias [N], residual and the residual's leading dim (NULL: none) */
+  const char *act, *act_alpha, *act_beta; /* its activation (RT_ACT_*) and the activation's alpha and beta */
+  int batched;                      /* the products are per batch matrix of Out, the operands at their walk's
+                                       offset (printed even without batch dims: "x + (0)"); else one each */
+  int nbatch;                       /* batched: Out's batch dims walked */
+  const char *bdim[RT_MAX_RANK];    /* each batch dim of Out */
+  int xbcast[RT_MAX_RANK], ybcast[RT_MAX_RANK]; /* X, Y broadcast along it (batch stride 0) */
+  const char *zero_dx, *zero_dy;    /* X@GRAD's, Y@GRAD's elements when zeroed first (acc), else NULL */
+  int nprod;                        /* the products, in order */
+  GemmProduct prod[2];
+} MatmulCall;
+
+/* The kernel as C statements. */
+void matmul_print_c(Printer *p, const MatmulCall *c);
 
 /* An einsum kernel (runtime/rt_einsum.h): einsum and einsum_grad are
  * general contractions.  Every distinct letter of the equation and every

@@ -156,60 +156,67 @@ static SymDim mat_dim(const Operand *o, int which, int is_y) {
 
 static int nbatch(const Operand *o) { return o->vec ? 0 : o->s->rank - 2; }
 
+/* One product of the kernel (matmul_print_c), C = alpha * op(A) op(B)
+ * (+ C when acc). */
+static void add_product(MatmulCall *mc, int ta, int tb, const char *m, const char *n, const char *k,
+                        const char *alpha, GemmOperand a, const char *lda, GemmOperand b, const char *ldb, int acc,
+                        GemmOperand c, const char *ldc, const char *ws) {
+  mc->prod[mc->nprod++] = (GemmProduct){.trans_a = ta, .trans_b = tb, .m = m, .n = n, .k = k, .alpha = alpha, .a = a,
+                                        .lda = lda, .b = b, .ldb = ldb, .acc = acc, .c = c, .ldc = ldc, .ws = ws};
+}
+
+static int is_one(SymDim d) { return d.a == 0 && d.c == 1; }
+
+/* The batch dims of Out, right-aligned: X's and Y's dims there (1 where
+ * absent), Out's the one that is not 1; an operand is broadcast (stride
+ * 0) where its dim is 1.  x_red / y_red: X / Y is broadcast where Out's
+ * dim is not 1 (its gradient sums over it). */
+static void batch_walk(MatmulCall *mc, const Operand *x, const Operand *y, int *x_red, int *y_red) {
+  int nbx = nbatch(x), nby = nbatch(y), nb = nbx > nby ? nbx : nby;
+  for (int i = 0; i < nb; i++) {
+    int jx = i - (nb - nbx), jy = i - (nb - nby);
+    SymDim dx = jx >= 0 ? x->s->d[jx] : (SymDim){0, 1}, dy = jy >= 0 ? y->s->d[jy] : (SymDim){0, 1};
+    SymDim d = is_one(dx) ? dy : dx;
+    if (x_red) *x_red |= is_one(dx) && !is_one(d);
+    if (y_red) *y_red |= is_one(dy) && !is_one(d);
+    mc->bdim[i] = em_sym(d);
+    mc->xbcast[i] = is_one(dx);
+    mc->ybcast[i] = is_one(dy);
+  }
+  mc->batched = 1;
+  mc->nbatch = nb;
+}
+
 /* Emits Out = alpha * op(X) @ op(Y) with numpy batch broadcasting. */
 static int emit_gemm(EmitCtx *e, const Var *xv, const Var *yv, const Var *ov, int tx, int ty, double alpha) {
   const int f64 = xv->dtype == RT_DT_FP64;
   if ((xv->dtype != RT_DT_FP32 && !f64) || yv->dtype != xv->dtype)
     return em_fail(e, "matrix products of %s and %s tensors are not supported", rt_dtype_name(xv->dtype),
                    rt_dtype_name(yv->dtype));
-  const char *T = f64 ? "double" : "float";
   Operand x = {em_spec(e, xv), em_spec(e, xv)->rank == 1, tx}, y = {em_spec(e, yv), em_spec(e, yv)->rank == 1, ty};
   if (x.vec) x.trans = 0;
   if (y.vec) y.trans = 0;
   SymDim xr = mat_dim(&x, 0, 0), xc = mat_dim(&x, 1, 0), yr = mat_dim(&y, 0, 1), yc = mat_dim(&y, 1, 1);
   SymDim m = x.trans ? xc : xr, k = x.trans ? xr : xc, n = y.trans ? yr : yc;
-  int nbx = nbatch(&x), nby = nbatch(&y), nb = nbx > nby ? nbx : nby;
-  pr_line(e->p, "const %s *x = %s;", T, em_ptr(e, xv, 1));
-  pr_line(e->p, "const %s *y = %s;", T, em_ptr(e, yv, 1));
-  pr_line(e->p, "%s *out = %s;", T, em_ptr(e, ov, 0));
-  pr_line(e->p, "const int64_t M = %s, N = %s, K = %s;", em_sym(m), em_sym(n), em_sym(k));
+  int nbx = nbatch(&x), nby = nbatch(&y);
+  MatmulCall mc = {.f64 = f64, .named = 1, .m = em_sym(m), .n = em_sym(n), .k = em_sym(k)};
+  mc.ptr[GEMM_X] = em_ptr(e, xv, 1);
+  mc.ptr[GEMM_Y] = em_ptr(e, yv, 1);
+  mc.ptr[GEMM_OUT] = em_ptr(e, ov, 0);
   const char *lda = x.trans ? "M" : "K", *ldb = y.trans ? "K" : "N", *al = em_float(alpha);
   int y_batched = 0;
-  for (int i = 0; i < nby; i++) y_batched |= !(y.s->d[i].a == 0 && y.s->d[i].c == 1);
+  for (int i = 0; i < nby; i++) y_batched |= !is_one(y.s->d[i]);
   if (!y_batched && !x.trans) { /* X's batch dims fold into M: one product */
     const char *rows = nbx ? pool_printf("%s * M", em_prod(e, xv, 0, nbx)) : "M";
     SymDim rows_bound = nbx ? em_sym_prod(e, xv, 0, nbx + 1) : m;
-    gemm_print_c(e->p, &(GemmCall){.f64 = f64, .trans_b = y.trans, .m = rows, .n = "N", .k = "K", .alpha = al,
-                                    .a = "x", .lda = "K", .b = "y", .ldb = ldb, .c = "out", .ldc = "N",
-                                    .beta = f64 ? "0.0" : "0.0f", .ws = f64 ? "" : em_gemm_ws(e, rows_bound, n, k)});
-    return 0;
+    add_product(&mc, 0, y.trans, rows, "N", "K", al, GEMM_X, "K", GEMM_Y, ldb, 0, GEMM_OUT, "N",
+                f64 ? "" : em_gemm_ws(e, rows_bound, n, k));
+  } else { /* one product per batch matrix of Out */
+    batch_walk(&mc, &x, &y, NULL, NULL);
+    add_product(&mc, x.trans, y.trans, "M", "N", "K", al, GEMM_X, lda, GEMM_Y, ldb, 0, GEMM_OUT, "N",
+                f64 ? "" : em_gemm_ws(e, m, n, k));
   }
-  /* batch dims of the output, right-aligned; each operand's stride is 0 where
-   * its dim is 1 (broadcast) */
-  for (int i = 0; i < nb; i++) {
-    int jx = i - (nb - nbx), jy = i - (nb - nby);
-    SymDim dx = jx >= 0 ? x.s->d[jx] : (SymDim){0, 1}, dy = jy >= 0 ? y.s->d[jy] : (SymDim){0, 1};
-    SymDim d = (dx.a == 0 && dx.c == 1) ? dy : dx;
-    pr_line(e->p, "const int64_t n%d = %s;", i, em_sym(d));
-    pr_line(e->p, "const int64_t xs%d = %s, ys%d = %s;", i, (dx.a == 0 && dx.c == 1) ? "0" : "1", i,
-            (dy.a == 0 && dy.c == 1) ? "0" : "1");
-  }
-  const char *xo = "0", *yo = "0", *oo = "0";
-  const char *xstride = "M * K", *ystride = "K * N", *ostride = "M * N";
-  for (int i = nb - 1; i >= 0; i--) {
-    xo = pool_printf("%s + i%d * xs%d * (%s)", xo, i, i, xstride);
-    yo = pool_printf("%s + i%d * ys%d * (%s)", yo, i, i, ystride);
-    oo = pool_printf("%s + i%d * (%s)", oo, i, ostride);
-    xstride = pool_printf("%s * (xs%d ? n%d : 1)", xstride, i, i);
-    ystride = pool_printf("%s * (ys%d ? n%d : 1)", ystride, i, i);
-    ostride = pool_printf("%s * n%d", ostride, i);
-  }
-  for (int i = 0; i < nb; i++) pr_line(e->p, "for (int64_t i%d = 0; i%d < n%d; i%d++) {", i, i, i, i);
-  gemm_print_c(e->p, &(GemmCall){.f64 = f64, .trans_a = x.trans, .trans_b = y.trans, .m = "M", .n = "N", .k = "K",
-                                  .alpha = al, .a = pool_printf("x + (%s)", xo), .lda = lda,
-                                  .b = pool_printf("y + (%s)", yo), .ldb = ldb, .c = pool_printf("out + (%s)", oo),
-                                  .ldc = "N", .beta = f64 ? "0.0" : "0.0f", .ws = f64 ? "" : em_gemm_ws(e, m, n, k)});
-  for (int i = 0; i < nb; i++) pr_line(e->p, "}");
+  matmul_print_c(e->p, &mc);
   return 0;
 }
 
@@ -253,13 +260,16 @@ static int emit_mul(EmitCtx *e) {
     return em_fail(e, "mul of %s and %s tensors is not supported yet", rt_dtype_name(x->dtype), rt_dtype_name(y->dtype));
   int xn = (int)attr_int(e->op, "x_num_col_dims", 1), yn = (int)attr_int(e->op, "y_num_col_dims", 1);
   int xr = em_spec(e, x)->rank, yr = em_spec(e, y)->rank;
-  pr_line(e->p, "const int64_t M = %s, K = %s, N = %s;", em_prod(e, x, 0, xn), em_prod(e, x, xn, xr),
-          em_prod(e, y, yn, yr));
   const int f64 = x->dtype == RT_DT_FP64;
-  const char *ws = f64 ? "" : em_gemm_ws(e, em_sym_prod(e, x, 0, xn), em_sym_prod(e, y, yn, yr), em_sym_prod(e, x, xn, xr));
-  gemm_print_c(e->p, &(GemmCall){.f64 = f64, .m = "M", .n = "N", .k = "K", .alpha = f64 ? "1.0" : "1.0f",
-                                  .a = em_ptr(e, x, 1), .lda = "K", .b = em_ptr(e, y, 1), .ldb = "N",
-                                  .c = em_ptr(e, out, 0), .ldc = "N", .beta = f64 ? "0.0" : "0.0f", .ws = ws});
+  SymDim m = em_sym_prod(e, x, 0, xn), k = em_sym_prod(e, x, xn, xr), n = em_sym_prod(e, y, yn, yr);
+  MatmulCall mc = {.f64 = f64, .mkn = 1, .m = em_prod(e, x, 0, xn), .n = em_prod(e, y, yn, yr),
+                   .k = em_prod(e, x, xn, xr)};
+  const char *ws = f64 ? "" : em_gemm_ws(e, m, n, k);
+  mc.ptr[GEMM_X] = em_ptr(e, x, 1);
+  mc.ptr[GEMM_Y] = em_ptr(e, y, 1);
+  mc.ptr[GEMM_OUT] = em_ptr(e, out, 0);
+  add_product(&mc, 0, 0, "M", "N", "K", f64 ? "1.0" : "1.0f", GEMM_X, "K", GEMM_Y, "N", 0, GEMM_OUT, "N", ws);
+  matmul_print_c(e->p, &mc);
   return 0;
 }
 
@@ -277,17 +287,6 @@ static int emit_mul(EmitCtx *e) {
  * otherwise one product per batch matrix of Out, accumulated in batch
  * order into a zeroed gradient where that operand is broadcast. */
 
-/* One product C = alpha * op(A) op(B) (+ C when acc). */
-static void pr_gemm(EmitCtx *e, int f64, int ta, int tb, const char *m, const char *n, const char *k,
-                    const char *alpha, const char *a, const char *lda, const char *b, const char *ldb, int acc,
-                    const char *c, const char *ldc, const char *ws) {
-  const char *beta = f64 ? (acc ? "1.0" : "0.0") : (acc ? "1.0f" : "0.0f");
-  gemm_print_c(e->p, &(GemmCall){.f64 = f64, .trans_a = ta, .trans_b = tb, .m = m, .n = n, .k = k, .alpha = alpha,
-                                  .a = a, .lda = lda, .b = b, .ldb = ldb, .c = c, .ldc = ldc, .beta = beta, .ws = ws});
-}
-
-static int is_one(SymDim d) { return d.a == 0 && d.c == 1; }
-
 static int emit_gemm_grad(EmitCtx *e, int tx, int ty, double alpha) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *xv = ctx_in(&c, "X", 0), *yv = ctx_in(&c, "Y", 0), *dov = ctx_in(&c, "Out@GRAD", 0);
@@ -297,7 +296,6 @@ static int emit_gemm_grad(EmitCtx *e, int tx, int ty, double alpha) {
   if ((xv->dtype != RT_DT_FP32 && !f64) || yv->dtype != xv->dtype || dov->dtype != xv->dtype)
     return em_fail(e, "gradients of matrix products of %s and %s tensors are not supported",
                    rt_dtype_name(xv->dtype), rt_dtype_name(yv->dtype));
-  const char *T = f64 ? "double" : "float";
   Operand x = {em_spec(e, xv), em_spec(e, xv)->rank == 1, tx}, y = {em_spec(e, yv), em_spec(e, yv)->rank == 1, ty};
   /* Paddle's grad reads a rank-1 operand's transpose flag as a [1, K]
    * matrix's, while its forward ignores it: no answer to reproduce */
@@ -305,59 +303,45 @@ static int emit_gemm_grad(EmitCtx *e, int tx, int ty, double alpha) {
   if (y.vec && ty) return em_fail(e, "a transposed rank-1 Y is not supported");
   SymDim xr = mat_dim(&x, 0, 0), xc = mat_dim(&x, 1, 0), yr = mat_dim(&y, 0, 1), yc = mat_dim(&y, 1, 1);
   SymDim m = tx ? xc : xr, k = tx ? xr : xc, n = ty ? yr : yc;
-  int nbx = nbatch(&x), nby = nbatch(&y), nb = nbx > nby ? nbx : nby;
+  int nbx = nbatch(&x), nby = nbatch(&y);
+  MatmulCall mc = {.f64 = f64, .named = 1, .m = em_sym(m), .n = em_sym(n), .k = em_sym(k)};
   /* dX reads Y, dY reads X: a gradient nobody asked for names nothing */
-  if (dyv) pr_line(e->p, "const %s *x = %s;", T, em_ptr(e, xv, 1));
-  if (dxv) pr_line(e->p, "const %s *y = %s;", T, em_ptr(e, yv, 1));
-  pr_line(e->p, "const %s *dout = %s;", T, em_ptr(e, dov, 1));
-  if (dxv) pr_line(e->p, "%s *dx = %s;", T, em_ptr(e, dxv, 0));
-  if (dyv) pr_line(e->p, "%s *dy = %s;", T, em_ptr(e, dyv, 0));
-  pr_line(e->p, "const int64_t M = %s, N = %s, K = %s;", em_sym(m), em_sym(n), em_sym(k));
+  if (dyv) mc.ptr[GEMM_X] = em_ptr(e, xv, 1);
+  if (dxv) mc.ptr[GEMM_Y] = em_ptr(e, yv, 1);
+  mc.ptr[GEMM_DOUT] = em_ptr(e, dov, 1);
+  if (dxv) mc.ptr[GEMM_DX] = em_ptr(e, dxv, 0);
+  if (dyv) mc.ptr[GEMM_DY] = em_ptr(e, dyv, 0);
   const char *ldx = tx ? "M" : "K", *ldy = ty ? "K" : "N", *al = em_float(alpha);
   int y_batched = 0;
   for (int i = 0; i < nby; i++) y_batched |= !is_one(y.s->d[i]);
   if (!y_batched && !tx) { /* X's batch dims fold into M */
     const char *rows = nbx ? pool_printf("%s * M", em_prod(e, xv, 0, nbx)) : "M";
     SymDim rb = nbx ? em_sym_prod(e, xv, 0, nbx + 1) : m;
-    if (dxv) pr_gemm(e, f64, 0, !ty, rows, "K", "N", al, "dout", "N", "y", ldy, 0, "dx", "K", f64 ? "" : em_gemm_ws(e, rb, k, n));
-    if (dyv && !ty) pr_gemm(e, f64, 1, 0, "K", "N", rows, al, "x", "K", "dout", "N", 0, "dy", "N", f64 ? "" : em_gemm_ws(e, k, n, rb));
-    if (dyv && ty) pr_gemm(e, f64, 1, 0, "N", "K", rows, al, "dout", "N", "x", "K", 0, "dy", "K", f64 ? "" : em_gemm_ws(e, n, k, rb));
+    if (dxv)
+      add_product(&mc, 0, !ty, rows, "K", "N", al, GEMM_DOUT, "N", GEMM_Y, ldy, 0, GEMM_DX, "K",
+                  f64 ? "" : em_gemm_ws(e, rb, k, n));
+    if (dyv && !ty)
+      add_product(&mc, 1, 0, "K", "N", rows, al, GEMM_X, "K", GEMM_DOUT, "N", 0, GEMM_DY, "N",
+                  f64 ? "" : em_gemm_ws(e, k, n, rb));
+    if (dyv && ty)
+      add_product(&mc, 1, 0, "N", "K", rows, al, GEMM_DOUT, "N", GEMM_X, "K", 0, GEMM_DY, "K",
+                  f64 ? "" : em_gemm_ws(e, n, k, rb));
+    matmul_print_c(e->p, &mc);
     return 0;
   }
-  /* batch dims of Out, right-aligned; an operand's stride is 0 where its
-   * dim is 1 (broadcast), and its gradient sums over such dims of Out */
+  /* one product per batch matrix of Out; a gradient summed over Out's
+   * batch dims where its operand is broadcast is zeroed first */
   int x_red = 0, y_red = 0;
-  for (int i = 0; i < nb; i++) {
-    int jx = i - (nb - nbx), jy = i - (nb - nby);
-    SymDim dx = jx >= 0 ? x.s->d[jx] : (SymDim){0, 1}, dy = jy >= 0 ? y.s->d[jy] : (SymDim){0, 1};
-    SymDim d = is_one(dx) ? dy : dx;
-    x_red |= is_one(dx) && !is_one(d);
-    y_red |= is_one(dy) && !is_one(d);
-    pr_line(e->p, "const int64_t n%d = %s;", i, em_sym(d));
-    pr_line(e->p, "const int64_t xs%d = %s, ys%d = %s;", i, is_one(dx) ? "0" : "1", i, is_one(dy) ? "0" : "1");
-  }
-  const char *xo = "0", *yo = "0", *oo = "0";
-  const char *xstride = "M * K", *ystride = "K * N", *ostride = "M * N";
-  for (int i = nb - 1; i >= 0; i--) {
-    xo = pool_printf("%s + i%d * xs%d * (%s)", xo, i, i, xstride);
-    yo = pool_printf("%s + i%d * ys%d * (%s)", yo, i, i, ystride);
-    oo = pool_printf("%s + i%d * (%s)", oo, i, ostride);
-    xstride = pool_printf("%s * (xs%d ? n%d : 1)", xstride, i, i);
-    ystride = pool_printf("%s * (ys%d ? n%d : 1)", ystride, i, i);
-    ostride = pool_printf("%s * n%d", ostride, i);
-  }
-  if (dxv && x_red) pr_line(e->p, "for (int64_t i = 0; i < %s; i++) dx[i] = 0;", em_numel(e, dxv));
-  if (dyv && y_red) pr_line(e->p, "for (int64_t i = 0; i < %s; i++) dy[i] = 0;", em_numel(e, dyv));
+  batch_walk(&mc, &x, &y, &x_red, &y_red);
+  if (dxv && x_red) mc.zero_dx = em_numel(e, dxv);
+  if (dyv && y_red) mc.zero_dy = em_numel(e, dyv);
   const char *ws_dx = dxv && !f64 ? em_gemm_ws_as(e, "ws_dx", tx ? k : m, tx ? m : k, n) : "NULL";
   const char *ws_dy = dyv && !f64 ? em_gemm_ws_as(e, "ws_dy", ty ? n : k, ty ? k : n, m) : "NULL";
-  for (int i = 0; i < nb; i++) pr_line(e->p, "for (int64_t i%d = 0; i%d < n%d; i%d++) {", i, i, i, i);
-  const char *X = pool_printf("x + (%s)", xo), *Y = pool_printf("y + (%s)", yo), *D = pool_printf("dout + (%s)", oo);
-  const char *DX = pool_printf("dx + (%s)", xo), *DY = pool_printf("dy + (%s)", yo);
-  if (dxv && !tx) pr_gemm(e, f64, 0, !ty, "M", "K", "N", al, D, "N", Y, ldy, x_red, DX, "K", ws_dx);
-  if (dxv && tx) pr_gemm(e, f64, ty, 1, "K", "M", "N", al, Y, ldy, D, "N", x_red, DX, "M", ws_dx);
-  if (dyv && !ty) pr_gemm(e, f64, !tx, 0, "K", "N", "M", al, X, ldx, D, "N", y_red, DY, "N", ws_dy);
-  if (dyv && ty) pr_gemm(e, f64, 1, tx, "N", "K", "M", al, D, "N", X, ldx, y_red, DY, "K", ws_dy);
-  for (int i = 0; i < nb; i++) pr_line(e->p, "}");
+  if (dxv && !tx) add_product(&mc, 0, !ty, "M", "K", "N", al, GEMM_DOUT, "N", GEMM_Y, ldy, x_red, GEMM_DX, "K", ws_dx);
+  if (dxv && tx) add_product(&mc, ty, 1, "K", "M", "N", al, GEMM_Y, ldy, GEMM_DOUT, "N", x_red, GEMM_DX, "M", ws_dx);
+  if (dyv && !ty) add_product(&mc, !tx, 0, "K", "N", "M", al, GEMM_X, ldx, GEMM_DOUT, "N", y_red, GEMM_DY, "N", ws_dy);
+  if (dyv && ty) add_product(&mc, 1, tx, "N", "K", "M", al, GEMM_DOUT, "N", GEMM_X, ldx, y_red, GEMM_DY, "K", ws_dy);
+  matmul_print_c(e->p, &mc);
   return 0;
 }
 
@@ -393,14 +377,24 @@ static int emit_mul_grad(EmitCtx *e) {
   int xr = em_spec(e, x)->rank, yr = em_spec(e, y)->rank;
   if (xn < 1 || xn >= xr || yn < 1 || yn >= yr) return em_fail(e, "num_col_dims do not fit X and Y");
   SymDim m = em_sym_prod(e, x, 0, xn), k = em_sym_prod(e, x, xn, xr), n = em_sym_prod(e, y, yn, yr);
-  pr_line(e->p, "const int64_t M = %s, K = %s, N = %s;", em_prod(e, x, 0, xn), em_prod(e, x, xn, xr),
-          em_prod(e, y, yn, yr));
-  if (dx)
-    pr_gemm(e, f64, 0, 1, "M", "K", "N", f64 ? "1.0" : "1.0f", em_ptr(e, dout, 1), "N", em_ptr(e, y, 1), "N", 0,
-            em_ptr(e, dx, 0), "K", f64 ? "" : em_gemm_ws(e, m, k, n));
-  if (dy)
-    pr_gemm(e, f64, 1, 0, "K", "N", "M", f64 ? "1.0" : "1.0f", em_ptr(e, x, 1), "K", em_ptr(e, dout, 1), "N", 0,
-            em_ptr(e, dy, 0), "N", f64 ? "" : em_gemm_ws(e, k, n, m));
+  MatmulCall mc = {.f64 = f64, .mkn = 1, .m = em_prod(e, x, 0, xn), .n = em_prod(e, y, yn, yr),
+                   .k = em_prod(e, x, xn, xr)};
+  const char *one = f64 ? "1.0" : "1.0f";
+  if (dx) {
+    mc.ptr[GEMM_DOUT] = em_ptr(e, dout, 1);
+    mc.ptr[GEMM_Y] = em_ptr(e, y, 1);
+    mc.ptr[GEMM_DX] = em_ptr(e, dx, 0);
+    add_product(&mc, 0, 1, "M", "K", "N", one, GEMM_DOUT, "N", GEMM_Y, "N", 0, GEMM_DX, "K",
+                f64 ? "" : em_gemm_ws(e, m, k, n));
+  }
+  if (dy) {
+    mc.ptr[GEMM_X] = em_ptr(e, x, 1);
+    mc.ptr[GEMM_DOUT] = em_ptr(e, dout, 1);
+    mc.ptr[GEMM_DY] = em_ptr(e, dy, 0);
+    add_product(&mc, 1, 0, "K", "N", "M", one, GEMM_X, "K", GEMM_DOUT, "N", 0, GEMM_DY, "N",
+                f64 ? "" : em_gemm_ws(e, k, n, m));
+  }
+  matmul_print_c(e->p, &mc);
   return 0;
 }
 
