@@ -62,13 +62,15 @@ static int emit_with_reserve(EmitCtx *e, const Var *x, const Var *y, const Var *
     return em_fail(e, "activation '%s' with ReserveSpace: only relu and gelu (Paddle's) are supported", act);
   if (!b) return em_fail(e, "ReserveSpace needs Bias");
   const int r = em_spec(e, x)->rank;
-  pr_line(e->p, "{");
-  pr_line(e->p, "const int64_t M = %s, N = %s, K = %s;", em_prod(e, x, 0, r - 1), em_sym(n), em_sym(k));
-  pr_line(e->p, "const RtEpilogue ep = {%s, NULL, 0, RT_ACT_NONE, 0.0f, 0.0f};", em_ptr(e, b, 1));
-  gemm_print_c(e->p, &(GemmCall){.m = "M", .n = "N", .k = "K", .a = em_ptr(e, x, 1), .lda = "K", .b = em_ptr(e, y, 1),
-                                  .ldb = "N", .c = em_ptr(e, rs, 0), .ldc = "N", .ws = em_gemm_ws(e, m, n, k),
-                                  .ep = "ep"});
-  pr_line(e->p, "}");
+  MatmulCall mc = {.block = 1, .m = em_prod(e, x, 0, r - 1), .n = em_sym(n), .k = em_sym(k), .ep = 1,
+                   .act = "RT_ACT_NONE", .act_alpha = "0.0f", .act_beta = "0.0f"};
+  mc.bias = em_ptr(e, b, 1);
+  mc.ptr[GEMM_X] = em_ptr(e, x, 1);
+  mc.ptr[GEMM_Y] = em_ptr(e, y, 1);
+  mc.ptr[GEMM_OUT] = em_ptr(e, rs, 0); /* the product and bias go to ReserveSpace */
+  mc.prod[mc.nprod++] = (GemmProduct){.m = "M", .n = "N", .k = "K", .a = GEMM_X, .lda = "K", .b = GEMM_Y, .ldb = "N",
+                                      .c = GEMM_OUT, .ldc = "N", .ws = em_gemm_ws(e, m, n, k)};
+  matmul_print_c(e->p, &mc);
   const char *expr = unary_float_expr(e, e->op, act);
   if (!expr) return em_fail(e, "no forward for '%s'", act);
   return ew_unary(e, rs, out, NULL, expr);
@@ -100,13 +102,16 @@ static int emit_fused_gemm(EmitCtx *e) {
   SymDim n = em_spec(e, y)->d[ty ? 0 : 1];
   if (b && (spec_numel(em_spec(e, b)).a || spec_numel(em_spec(e, b)).c != n.c))
     return em_fail(e, "Bias must have N = %lld elements", (long long)n.c);
-  pr_line(e->p, "const int64_t M = %s, N = %s, K = %s;", tx ? em_dim(e, x, 1) : em_prod(e, x, 0, r - 1), em_sym(n),
-          em_sym(k));
-  pr_line(e->p, "const RtEpilogue ep = {%s, NULL, 0, %s, %s, %s};", b ? em_ptr(e, b, 1) : "NULL", em_act_name(act),
-          em_float(fa), em_float(fb));
-  gemm_print_c(e->p, &(GemmCall){.trans_a = tx, .trans_b = ty, .m = "M", .n = "N", .k = "K", .a = em_ptr(e, x, 1),
-                                  .lda = tx ? "M" : "K", .b = em_ptr(e, y, 1), .ldb = ty ? "K" : "N",
-                                  .c = em_ptr(e, out, 0), .ldc = "N", .ws = em_gemm_ws(e, m, n, k), .ep = "ep"});
+  MatmulCall mc = {.m = tx ? em_dim(e, x, 1) : em_prod(e, x, 0, r - 1), .n = em_sym(n), .k = em_sym(k), .ep = 1,
+                   .act = em_act_name(act), .act_alpha = em_float(fa), .act_beta = em_float(fb)};
+  if (b) mc.bias = em_ptr(e, b, 1);
+  mc.ptr[GEMM_X] = em_ptr(e, x, 1);
+  mc.ptr[GEMM_Y] = em_ptr(e, y, 1);
+  mc.ptr[GEMM_OUT] = em_ptr(e, out, 0);
+  mc.prod[mc.nprod++] = (GemmProduct){.trans_a = tx, .trans_b = ty, .m = "M", .n = "N", .k = "K", .a = GEMM_X,
+                                      .lda = tx ? "M" : "K", .b = GEMM_Y, .ldb = ty ? "K" : "N", .c = GEMM_OUT,
+                                      .ldc = "N", .ws = em_gemm_ws(e, m, n, k)};
+  matmul_print_c(e->p, &mc);
   return 0;
 }
 
@@ -160,17 +165,24 @@ static int emit_fused_gemm_grad(EmitCtx *e) {
     const EwIn in[1] = {{dout, -1, "pd", "d"}}, gb = {db, -1, "pdy", NULL};
     if (bc_grad(e, dout, &gb, 1, in, NULL, "d")) return -1;
   }
-  pr_line(e->p, "{");
-  pr_line(e->p, "const int64_t M = %s, N = %s, K = %s;", em_prod(e, x, 0, r - 1), em_sym(n), em_sym(k));
-  if (dx) /* matmul_v2_grad's, then the activation's */
-    gemm_print_c(e->p, &(GemmCall){.trans_b = 1, .m = "M", .n = "K", .k = "N", .alpha = "1.0f", .a = em_ptr(e, dout, 1),
-                                    .lda = "N", .b = em_ptr(e, y, 1), .ldb = "N", .c = em_ptr(e, dx, 0), .ldc = "K",
-                                    .beta = "0.0f", .ws = em_gemm_ws(e, m, k, n)});
-  if (dy)
-    gemm_print_c(e->p, &(GemmCall){.trans_a = 1, .m = "K", .n = "N", .k = "M", .alpha = "1.0f", .a = em_ptr(e, x, 1),
-                                    .lda = "K", .b = em_ptr(e, dout, 1), .ldb = "N", .c = em_ptr(e, dy, 0), .ldc = "N",
-                                    .beta = "0.0f", .ws = em_gemm_ws(e, k, n, m)});
-  pr_line(e->p, "}");
+  MatmulCall mc = {.block = 1, .m = em_prod(e, x, 0, r - 1), .n = em_sym(n), .k = em_sym(k)};
+  if (dx) { /* matmul_v2_grad's, then the activation's */
+    mc.ptr[GEMM_DOUT] = em_ptr(e, dout, 1);
+    mc.ptr[GEMM_Y] = em_ptr(e, y, 1);
+    mc.ptr[GEMM_DX] = em_ptr(e, dx, 0);
+    mc.prod[mc.nprod++] = (GemmProduct){.trans_b = 1, .m = "M", .n = "K", .k = "N", .alpha = "1.0f", .a = GEMM_DOUT,
+                                        .lda = "N", .b = GEMM_Y, .ldb = "N", .c = GEMM_DX, .ldc = "K",
+                                        .ws = em_gemm_ws(e, m, k, n)};
+  }
+  if (dy) {
+    mc.ptr[GEMM_X] = em_ptr(e, x, 1);
+    mc.ptr[GEMM_DOUT] = em_ptr(e, dout, 1);
+    mc.ptr[GEMM_DY] = em_ptr(e, dy, 0);
+    mc.prod[mc.nprod++] = (GemmProduct){.trans_a = 1, .m = "K", .n = "N", .k = "M", .alpha = "1.0f", .a = GEMM_X,
+                                        .lda = "K", .b = GEMM_DOUT, .ldb = "N", .c = GEMM_DY, .ldc = "N",
+                                        .ws = em_gemm_ws(e, k, n, m)};
+  }
+  matmul_print_c(e->p, &mc);
   if (act && dx) return unary_grad_emit(e, e->op, ag, dx, rs, rs, dx);
   return 0;
 }

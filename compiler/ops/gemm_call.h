@@ -65,7 +65,7 @@ typedef struct GemmProduct {
   GemmOperand a, b, c;              /* the operands, each at its batch walk's offset */
   const char *lda, *ldb, *ldc;      /* leading dims */
   int acc;                          /* C += the product (the gradient of a broadcast operand), else C = */
-  const char *ws;                   /* float32: the packing scratch (em_gemm_ws); float64: "" */
+  const char *ws;                   /* float32: the packing scratch (em_gemm_ws); float64: unused */
 } GemmProduct;
 
 typedef struct MatmulCall {
@@ -79,12 +79,12 @@ typedef struct MatmulCall {
   int ep;                           /* the products' epilogue, a local RtEpilogue ep (float32, beta 0): */
   const char *bias, *residual, *ldr; /*  its bias [N], residual and the residual's leading dim (NULL: none) */
   const char *act, *act_alpha, *act_beta; /* its activation (RT_ACT_*) and the activation's alpha and beta */
-  int batched;                      /* the products are per batch matrix of Out, the operands at their walk's
-                                       offset (printed even without batch dims: "x + (0)"); else one each */
+  int batched;                      /* named: the products are per batch matrix of Out, the operands at their
+                                       walk's offset (printed even without batch dims: "x + (0)"); else once */
   int nbatch;                       /* batched: Out's batch dims walked */
   const char *bdim[RT_MAX_RANK];    /* each batch dim of Out */
   int xbcast[RT_MAX_RANK], ybcast[RT_MAX_RANK]; /* X, Y broadcast along it (batch stride 0) */
-  const char *zero_dx, *zero_dy;    /* X@GRAD's, Y@GRAD's elements when zeroed first (acc), else NULL */
+  const char *zero_dx, *zero_dy;    /* named: X@GRAD's, Y@GRAD's elements when zeroed first (acc), else NULL */
   int nprod;                        /* the products, in order */
   GemmProduct prod[2];
 } MatmulCall;
