@@ -19,11 +19,11 @@ static int same_varies(const EwDim *d, const int *v, int n) {
 }
 
 /* Prints the body's lines, one pr_line each (so braces indent). */
-static void body_lines(EmitCtx *e, const char *body) {
+static void body_lines(Printer *p, const char *body) {
   for (const char *l = body; l && *l;) {
     const char *nl = strchr(l, '\n');
     int len = nl ? (int)(nl - l) : (int)strlen(l);
-    pr_line(e->p, "%.*s", len, l);
+    pr_line(p, "%.*s", len, l);
     l = nl ? nl + 1 : l + len;
   }
 }
@@ -67,21 +67,21 @@ static int ew_lower(EmitCtx *e, const Var *out, int n, const EwIn *in, EwLoop *l
 }
 
 /* A flat loop: same shapes, or operands that are scalars. */
-static void print_flat(EmitCtx *e, const EwLoop *l) {
-  pr_line(e->p, "for (int64_t i = lo; i < hi; i++) {");
+static void print_flat(Printer *p, const EwLoop *l) {
+  pr_line(p, "for (int64_t i = lo; i < hi; i++) {");
   for (int k = 0; k < l->n; k++)
-    pr_line(e->p, "const %s %s = %s[%s];", em_ctype(l->in[k].v->dtype), l->in[k].elem, l->in[k].ptr,
+    pr_line(p, "const %s %s = %s[%s];", l->type[k], l->in[k].elem, l->in[k].ptr,
             l->nd && l->dims[0].varies[k] ? "i" : "0");
-  body_lines(e, l->body);
-  pr_line(e->p, "out[i] = %s;", l->result);
-  pr_line(e->p, "}");
+  body_lines(p, l->body);
+  pr_line(p, "out[i] = %s;", l->result);
+  pr_line(p, "}");
 }
 
 /* Nested loops, an operand's index the sum of the loop indices it varies
  * along times its strides. */
-static void print_nested(EmitCtx *e, const EwLoop *l) {
+static void print_nested(Printer *p, const EwLoop *l) {
   const int nd = l->nd;
-  for (int i = 1; i < nd; i++) pr_line(e->p, "const int64_t n%d = %s;", i, l->dims[i].extent);
+  for (int i = 1; i < nd; i++) pr_line(p, "const int64_t n%d = %s;", i, l->dims[i].extent);
   /* an operand's stride along dim i is the product of the later dims it varies along */
   const char *idx[EW_MAX_IN];
   for (int k = 0; k < l->n; k++) {
@@ -98,27 +98,22 @@ static void print_nested(EmitCtx *e, const EwLoop *l) {
    * running counter, which keeps compilers from vectorizing the loop) */
   const char *oidx = "i0";
   for (int i = 1; i < nd; i++) oidx = pool_printf(i > 1 ? "(%s) * n%d + i%d" : "%s * n%d + i%d", oidx, i, i);
-  pr_line(e->p, "for (int64_t i0 = lo; i0 < hi; i0++) {");
-  for (int i = 1; i < nd; i++) pr_line(e->p, "for (int64_t i%d = 0; i%d < n%d; i%d++) {", i, i, i, i);
-  for (int k = 0; k < l->n; k++)
-    pr_line(e->p, "const %s %s = %s[%s];", em_ctype(l->in[k].v->dtype), l->in[k].elem, l->in[k].ptr, idx[k]);
-  body_lines(e, l->body);
-  pr_line(e->p, "out[%s] = %s;", oidx, l->result);
-  for (int i = 0; i < nd; i++) pr_line(e->p, "}");
+  pr_line(p, "for (int64_t i0 = lo; i0 < hi; i0++) {");
+  for (int i = 1; i < nd; i++) pr_line(p, "for (int64_t i%d = 0; i%d < n%d; i%d++) {", i, i, i, i);
+  for (int k = 0; k < l->n; k++) pr_line(p, "const %s %s = %s[%s];", l->type[k], l->in[k].elem, l->in[k].ptr, idx[k]);
+  body_lines(p, l->body);
+  pr_line(p, "out[%s] = %s;", oidx, l->result);
+  for (int i = 0; i < nd; i++) pr_line(p, "}");
 }
 
-void ew_print_c(EmitCtx *e, const EwLoop *l) {
-  /* the loop runs as tasks over its outermost dim (rt_parallel.h) */
-  em_task_begin(e, em_numel(e, l->out), l->nd ? l->dims[0].extent : "1");
-  for (int k = 0; k < l->n; k++)
-    pr_line(e->p, "const %s *%s = %s;", em_ctype(l->in[k].v->dtype), l->in[k].ptr, em_ptr(e, l->in[k].v, 1));
-  pr_line(e->p, "%s *out = %s;", em_ctype(l->out->dtype), em_ptr(e, l->out, 0));
-  if (l->setup) pr_line(e->p, "%s", l->setup);
+void ew_print_c(Printer *p, const EwLoop *l) {
+  for (int k = 0; k < l->n; k++) pr_line(p, "const %s *%s = %s;", l->type[k], l->in[k].ptr, l->src[k]);
+  pr_line(p, "%s *out = %s;", l->out_type, l->out_ptr);
+  if (l->setup) pr_line(p, "%s", l->setup);
   if (l->nd <= 1)
-    print_flat(e, l);
+    print_flat(p, l);
   else
-    print_nested(e, l);
-  em_task_end(e);
+    print_nested(p, l);
 }
 
 int ew_nary(EmitCtx *e, const Var *out, int n, const EwIn *in, const char *setup, const char *body,
@@ -128,7 +123,16 @@ int ew_nary(EmitCtx *e, const Var *out, int n, const EwIn *in, const char *setup
     return em_fail(e, "no C expression for '%s' (a float runtime function without a double twin)", out->name);
   if (ew_lower(e, out, n, in, &l)) return -1;
   l.setup = setup, l.body = body, l.result = result;
-  ew_print_c(e, &l);
+  /* the loop runs as tasks over its outermost dim (rt_parallel.h) */
+  em_task_begin(e, em_numel(e, l.out), l.nd ? l.dims[0].extent : "1");
+  for (int k = 0; k < n; k++) {
+    l.type[k] = em_ctype(in[k].v->dtype);
+    l.src[k] = em_ptr(e, in[k].v, 1);
+  }
+  l.out_type = em_ctype(out->dtype);
+  l.out_ptr = em_ptr(e, out, 0);
+  ew_print_c(e->p, &l);
+  em_task_end(e);
   return 0;
 }
 

@@ -34,8 +34,8 @@ typedef struct EwDim {
 } EwDim;
 /* An element-wise loop as the lowering decided it (the record a backend
  * prints): out's elements over nd collapsed dims, outermost first (none:
- * one element), the operands with the dims each runs along, and the C
- * statements of one element. */
+ * one element), the operands with the dims each runs along, their C types
+ * and pointers, and the C statements of one element. */
 typedef struct EwLoop {
   const Var *out;
   int n;
@@ -43,10 +43,14 @@ typedef struct EwLoop {
   int nd;
   EwDim dims[RT_MAX_RANK];
   const char *setup, *body, *result; /* before the loop (or NULL); per element (or NULL); the value stored */
+  const char *type[EW_MAX_IN];       /* each operand's C element type */
+  const char *src[EW_MAX_IN];        /* each operand's buffer (em_ptr), named in[k].ptr in the loop */
+  const char *out_type, *out_ptr;    /* out's C element type and buffer, named `out` in the loop */
 } EwLoop;
-/* The loop as C: tasks over the outermost dim, one flat loop when at most
- * one dim is left, else nested loops with each operand's strides. */
-void ew_print_c(EmitCtx *e, const EwLoop *l);
+/* The loop as C, one task's share of the outermost dim (the lowering opens
+ * and closes the task around it): one flat loop when at most one dim is
+ * left, else nested loops with each operand's strides. */
+void ew_print_c(Printer *p, const EwLoop *l);
 /* out[...] = result over out's elements: each operand broadcast to out's
  * shape as Paddle's elementwise ops do, its element loaded into `elem`,
  * then `body` (statements, one per line; may be NULL), then the store;
