@@ -84,4 +84,31 @@ int rt_distribute_fpn_proposals_f64(const RtFpnLevels *p, const double *rois, co
                                     double *const *multi_rois, int32_t *const *multi_num,
                                     int64_t *level_rows, int32_t *restore, int32_t *work);
 
+/* collect_fpn_proposals: the RoIs of `levels` levels (each [rows[l], 4]
+ * with scores [rows[l], 1] and its counts per image nums[l] [n]) merged:
+ * every RoI with its image as Paddle's kernel assigns it (walking the
+ * counts one step per RoI, so an image with no RoI hands its id to the
+ * next one's first RoI), stably sorted by score, descending, with >= as
+ * Paddle's comparator (libstdc++'s std::stable_sort step for step: the
+ * order among equal scores is that algorithm's), the first post_nms_top_n
+ * kept, stably sorted by image.  out [post, 4] gets their boxes, out_num
+ * (NULL: none) [n] the images' counts as Paddle computes them, from the
+ * changes of image along the sorted RoIs (an image left without RoIs after
+ * the first makes Paddle's later counts shift and read past its list:
+ * those paddlec writes as 0).  work: RT_FPN_COLLECT_WORK_BYTES.  Returns
+ * the rows written (min(post_nms_top_n, all RoIs)), or -1 (nothing
+ * written) when a level's counts are negative or do not add up to its
+ * rows. */
+typedef struct RtFpnCollect {
+  int64_t n, levels;             /* images, levels */
+  int64_t post_nms_top_n;        /* RoIs kept (>= 0) */
+} RtFpnCollect;
+#define RT_FPN_COLLECT_WORK_BYTES(rois) ((rois) * 48)
+int64_t rt_collect_fpn_proposals_f32(const RtFpnCollect *p, const float *const *rois, const float *const *scores,
+                                     const int64_t *rows, const int32_t *const *nums, float *out, int32_t *out_num,
+                                     void *work);
+int64_t rt_collect_fpn_proposals_f64(const RtFpnCollect *p, const double *const *rois,
+                                     const double *const *scores, const int64_t *rows, const int32_t *const *nums,
+                                     double *out, int32_t *out_num, void *work);
+
 #endif

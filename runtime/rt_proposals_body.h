@@ -158,3 +158,46 @@ int NMS_NAME(rt_distribute_fpn_proposals)(const RtFpnLevels *p, const NMS_T *roi
   }
   return 0;
 }
+
+int64_t NMS_NAME(rt_collect_fpn_proposals)(const RtFpnCollect *p, const NMS_T *const *rois,
+                                           const NMS_T *const *scores, const int64_t *rows,
+                                           const int32_t *const *nums, NMS_T *out, int32_t *out_num, void *work) {
+  int64_t total = 0;
+  for (int64_t l = 0; l < p->levels; l++) {
+    int64_t sum = 0;
+    for (int64_t i = 0; i < p->n; i++) {
+      if (nums[l][i] < 0) return -1;
+      sum += nums[l][i];
+    }
+    if (sum != rows[l]) return -1;
+    total += sum;
+  }
+  FpnItem *items = work, *buf = items + total;
+  int64_t k = 0;
+  for (int64_t l = 0; l < p->levels; l++) {
+    int32_t batch = 0;
+    int64_t pre = 0;
+    for (int64_t j = 0; j < rows[l]; j++, k++) {
+      if (j >= pre + nums[l][batch]) pre += nums[l][batch], batch++; /* one step per RoI, as Paddle's */
+      items[k] = (FpnItem){(double)scores[l][j], batch, (int32_t)j, (int32_t)l};
+    }
+  }
+  const int64_t post = p->post_nms_top_n < total ? p->post_nms_top_n : total;
+  if (total > 0) fpn_stable_sort(items, items + total, buf, fpn_by_score);
+  if (post > 0) fpn_stable_sort(items, items + post, buf, fpn_by_batch);
+  int32_t cur = 0;
+  int64_t start = 0, counted = 0;
+  for (int64_t i = 0; i < post; i++) {
+    for (int c = 0; c < 4; c++) out[i * 4 + c] = rois[items[i].level][(int64_t)items[i].index * 4 + c];
+    if (items[i].batch_id != cur) { /* num_per_batch's entries */
+      cur = items[i].batch_id;
+      if (out_num && counted < p->n) out_num[counted] = (int32_t)(i - start);
+      counted++, start = i;
+    }
+  }
+  if (out_num) {
+    if (counted < p->n) out_num[counted] = (int32_t)(post - start);
+    for (int64_t i = counted + 1; i < p->n; i++) out_num[i] = 0;
+  }
+  return post;
+}

@@ -477,6 +477,15 @@ ONE_OP_REFUSALS = {
                              "{'min_level': 2, 'max_level': 3, 'refer_level': 3, 'refer_scale': 16, "
                              "'pixel_offset': True})[1]", False,
                              ["(distribute_fpn_proposals -> ", "FpnRois without RoisNum is not supported"]),
+    # collect_fpn_proposals takes each RoI's image from MultiLevelRoIsNum;
+    # without it, from the levels' LoD, which paddlec does not carry yet
+    "collect_fpn_without_rois_num": ("r = paddle.static.data('r', [6, 4], 'float32')\n"
+                                     "s = paddle.static.data('s', [6, 1], 'float32')\n"
+                                     "feeds = [r, s]\n"
+                                     "out = op('collect_fpn_proposals', {'MultiLevelRois': [r], "
+                                     "'MultiLevelScores': [s]}, {'FpnRois': ['float32']}, "
+                                     "{'post_nms_topN': 4})[0]", False,
+                                     ["(collect_fpn_proposals -> ", "without MultiLevelRoIsNum is not supported"]),
     # matrix_nms with nms_top_k 0: Paddle 2.6.2's kernel writes through an
     # empty vector (measured: a segmentation fault)
     "matrix_nms_top_k_zero": ("b = paddle.static.data('b', [2, 6, 4], 'float32')\n"

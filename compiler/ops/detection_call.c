@@ -148,6 +148,10 @@ static void print_geo(Printer *p, const DetectionCall *c) {
               c->nrows, c->fpn.min_level, c->fpn.max_level, c->fpn.refer_level, c->fpn.refer_scale);
       pr_line(p, ".pixel_offset = %d,", c->fpn.pixel_offset);
       break;
+    case DETECTION_COLLECT_FPN:
+      pr_line(p, "const RtFpnCollect geo = {.n = %s, .levels = %d, .post_nms_top_n = %lld,", c->n, c->collect.levels,
+              (long long)c->collect.post_nms_top_n);
+      break;
     case DETECTION_IOU_SIMILARITY:
     case DETECTION_BIPARTITE_MATCH:
       return;
@@ -199,5 +203,18 @@ void detection_print_c(Printer *p, const DetectionCall *c) {
     case DETECTION_DISTRIBUTE_FPN:
       print_fpn_call(p, c);
       break;
+    case DETECTION_COLLECT_FPN: {
+      const DetectionCollect *k = &c->collect;
+      const char *t = c->f64 ? "double" : "float";
+      pointer_array(p, pool_printf("const %s *const", t), "level_rois", k->levels, k->rois);
+      pointer_array(p, pool_printf("const %s *const", t), "level_scores", k->levels, k->scores);
+      pointer_array(p, "const int64_t", "level_rows", k->levels, k->rows);
+      pointer_array(p, "const int32_t *const", "level_nums", k->levels, k->nums);
+      pr_line(p, "const int64_t rows = rt_collect_fpn_proposals_%s(&geo, level_rois, level_scores, level_rows, "
+                 "level_nums, %s, %s, %s);", c->f64 ? "f64" : "f32", c->out, c->rois_num, c->work);
+      pr_line(p, "if (rows < 0) return 1;");
+      pr_line(p, "%s = rows;", c->rows);
+      break;
+    }
   }
 }

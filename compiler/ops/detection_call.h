@@ -1,10 +1,11 @@
 /* One detection kernel call as the lowering decided it, and its C printer.
  *
  * box_coder, prior_box, density_prior_box, anchor_generator, yolo_box,
- * multiclass_nms3, matrix_nms, generate_proposals_v2 and
- * distribute_fpn_proposals pass their routine a constant geometry named
- * `geo` (RtBoxCoder, RtPriorBox, RtDensityPriorBox, RtAnchorGenerator,
- * RtYoloBox, RtNms, RtMatrixNms, RtProposals, RtFpnLevels:
+ * multiclass_nms3, matrix_nms, generate_proposals_v2,
+ * distribute_fpn_proposals and collect_fpn_proposals pass their routine a
+ * constant geometry named `geo` (RtBoxCoder, RtPriorBox, RtDensityPriorBox,
+ * RtAnchorGenerator, RtYoloBox, RtNms, RtMatrixNms, RtProposals,
+ * RtFpnLevels, RtFpnCollect:
  * runtime/rt_detection.h, rt_nms.h, rt_proposals.h) with its attribute lists
  * as static arrays.  Their emitters, and
  * those of iou_similarity and bipartite_match, check the tensors and fill
@@ -15,7 +16,8 @@
  * rt_prior_box, rt_density_prior_box, rt_anchor_generator, rt_yolo_box,
  * rt_iou_similarity, rt_bipartite_match_f32, rt_multiclass_nms_f32,
  * rt_matrix_nms_f32, rt_generate_proposals_f32,
- * rt_distribute_fpn_proposals_f32, and for float64 each one's
+ * rt_distribute_fpn_proposals_f32, rt_collect_fpn_proposals_f32, and for
+ * float64 each one's
  * _f64 namesake: runtime/rt_detection.h, rt_bipartite_match.h, rt_nms.h,
  * rt_proposals.h); another backend
  * prints the same records. */
@@ -36,6 +38,7 @@ typedef enum DetectionKind {
   DETECTION_MATRIX_NMS,        /* the same by matrix NMS (geometry RtMatrixNms) */
   DETECTION_GENERATE_PROPOSALS, /* out (RpnRois), probs, rois_num from scores, deltas, img_size, anchors, vars */
   DETECTION_DISTRIBUTE_FPN,    /* the levels' RoIs and counts, restore, from boxes (FpnRois) and its counts */
+  DETECTION_COLLECT_FPN,       /* out (FpnRois) and rois_num from the levels' RoIs, scores and counts */
 } DetectionKind;
 
 /* PRIOR_BOX, DENSITY_PRIOR_BOX, ANCHOR_GENERATOR: the priors' geometry. */
@@ -95,6 +98,13 @@ typedef struct DetectionFpn {
   const char *restore;        /* RestoreIndex */
 } DetectionFpn;
 
+/* COLLECT_FPN: each level's RoIs, scores, rows and counts per image. */
+typedef struct DetectionCollect {
+  int levels;
+  int64_t post_nms_top_n;
+  const char *const *rois, *const *scores, *const *rows, *const *nums;
+} DetectionCollect;
+
 typedef struct DetectionCall {
   DetectionKind kind;
   int f64;                                /* float64 tensors: the routine's _f64 form */
@@ -120,6 +130,7 @@ typedef struct DetectionCall {
   DetectionNms nms;                       /* MULTICLASS_NMS, MATRIX_NMS */
   DetectionProposals proposals;           /* GENERATE_PROPOSALS */
   DetectionFpn fpn;                       /* DISTRIBUTE_FPN */
+  DetectionCollect collect;               /* COLLECT_FPN */
 } DetectionCall;
 
 void detection_print_c(Printer *p, const DetectionCall *c);

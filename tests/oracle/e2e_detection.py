@@ -404,6 +404,40 @@ def distribute_fpn_proposals(dt):
     return [s, d, im, a, v, x, r, n], outs
 
 
+@both
+def collect_fpn_proposals(dt):
+    """An FPN's RPN: the RoIs of two levels (generate_proposals_v2 on two
+    anchor settings, and 40 fed RoIs with scores in eighths, many equal:
+    Paddle's >= comparator leaves them where libstdc++'s stable_sort does)
+    merged by score, the best post_nms_topN kept image by image, then spread
+    over levels again by distribute_fpn_proposals.  FpnRois is compared
+    through roi_align (Paddle's fetch of it holds LoD)."""
+    s, d, im, a, v = proposal_feeds(dt)
+    x = data("x", [None, 4, 12, 10], dt)
+    r = data("fpnrois", [FPN_ROIS, 4], dt)
+    q = data("qscores_fpn", [FPN_ROIS, 1], dt)
+    n = data("fpnnum", [None], "int32")
+    r1, p1, n1 = proposals(s, d, im, a, v, dt, pre_nms_topN=30, post_nms_topN=12, nms_thresh=0.4)
+    r2, p2, n2 = proposals(s, d, im, a, v, dt, pre_nms_topN=0, post_nms_topN=8, nms_thresh=0.7, pixel_offset=False)
+    outs = []
+    for post, levels in ((25, ([r, q, n], [r1, p1, n1])), (100, ([r1, p1, n1], [r, q, n], [r2, p2, n2])),
+                         (7, ([r, q, n],))):
+        block = paddle.static.default_main_program().current_block()
+        fpn = block.create_var(name=paddle.utils.unique_name.generate("fpn_rois"), shape=[-1, 4], dtype=dt)
+        num = block.create_var(name=paddle.utils.unique_name.generate("fpn_num"), shape=[-1], dtype="int32")
+        block.append_op(type="collect_fpn_proposals",
+                        inputs={"MultiLevelRois": [l[0] for l in levels], "MultiLevelScores": [l[1] for l in levels],
+                                "MultiLevelRoIsNum": [l[2] for l in levels]},
+                        outputs={"FpnRois": [fpn], "RoisNum": [num]}, attrs={"post_nms_topN": post})
+        outs += [num] + roi("roi_align", x, fpn, num, dt, pooled_height=2, pooled_width=2, spatial_scale=0.25,
+                            sampling_ratio=2, aligned=False)
+        if post == 25:
+            multi, restore, counts = fpn_levels(fpn, num, dt, 3, min_level=2, max_level=4, refer_level=3,
+                                                refer_scale=16, pixel_offset=True)
+            outs += [restore] + counts
+    return [s, d, im, a, v, x, r, q, n], outs
+
+
 # ---------------------------------------------------------------- driver
 def make_input(v, rng):
     shape = [BATCH if d in (None, -1) else d for d in v.shape]
