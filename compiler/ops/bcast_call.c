@@ -12,7 +12,7 @@
  * k's flat index); returns how many "}" close them. */
 static int open_loop(Printer *p, const BcLoop *l, int want_o, const char *const *idx) {
   const char *ix[BC_MAX_IN], *o = "0", *step = "1";
-  for (int k = 0; k < l->n; k++) ix[k] = "0";
+  for (int k = 0; k < BC_MAX_IN; k++) ix[k] = "0";
   for (int d = l->rank - 1; d >= 0; d--) { /* the indices from the last dim on */
     if (!strcmp(l->ext[d], "1")) continue;
     const char *i = pool_printf("i%d", d);
