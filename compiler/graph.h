@@ -80,7 +80,7 @@ typedef struct Var {
   const char *param_file; /* file the parameter was read from */
   int64_t pack_rows;   /* a parameter the model binds prepared for rt_pp_gemm
                         * (rt_prepack: RtWeightSpec's pack_rows, pack_wino),
-                        * set by its one consumer's emitter; 0 = as is */
+                        * set by its one consumer's OpDef.decide; 0 = as is */
   int pack_wino;       /* with pack_rows: Winograd's m, or 0 */
   int pack_panel;      /* with pack_rows: the panel height (rt_blocking.h) */
   int runtime_axis;    /* with VAR_RUNTIME_EXTENT: the dim known at run time, */
@@ -132,6 +132,9 @@ typedef struct Op {
   int removed;               /* taken out of its block by a pass */
   int nfused;                /* ops a pass merged into this one (0: none) */
   int *fused;                /* their ids, in program order (removed ops) */
+  void *decision;            /* what OpDef.decide decided for the op's C
+                              * emitter (ops.h; a record its op's file
+                              * defines, in the pool), NULL: none */
 } Op;
 
 typedef struct Block {

@@ -142,17 +142,29 @@ static int conv2d_geometry(EmitCtx *e, const Var *x, const Var *w, const Var *ou
   return 0;
 }
 
-/* OpDef.decide: the Filter's layout.  A float32 parameter only this op
- * reads, of a convolution rt_pp_gemm can run, is prepared once (rt_prepack:
- * panels of pp_panel rows, Winograd-transformed where the geometry says). */
+/* What decide_conv decides for emit_conv (Op.decision): the geometry with
+ * the fused activation, its layout, and the Filter's preparation. */
+typedef struct ConvDecision {
+  RtConv2d g; /* conv2d_geometry + conv_act; g.packed 0 */
+  int nhwc;   /* channel last */
+  int packed; /* the Filter's panel height where prepared (rt_prepack), 0: as is */
+} ConvDecision;
+
+/* OpDef.decide: the geometry and the Filter's layout.  A float32 parameter
+ * only this op reads, of a convolution rt_pp_gemm can run, is prepared once
+ * (rt_prepack: panels of pp_panel rows, Winograd-transformed where the
+ * geometry says). */
 static int decide_conv(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
+  c.op->decision = NULL;
   Var *x = ctx_in(&c, "Input", 0), *w = ctx_in(&c, "Filter", 0), *out = ctx_out(&c, "Output", 0);
-  int nhwc;
-  RtConv2d g;
-  if (!x || !w || !out || conv2d_geometry(e, x, w, out, &g, &nhwc) || conv_act(e, &g)) return -1;
-  if (rt_conv2d_can_pack(&g) && em_packable_weight(e, w))
-    w->pack_rows = g.c_out, w->pack_wino = rt_conv2d_wino_m(&g), w->pack_panel = e->pp_panel;
+  ConvDecision *d = pool_alloc(sizeof *d);
+  if (!x || !w || !out || conv2d_geometry(e, x, w, out, &d->g, &d->nhwc) || conv_act(e, &d->g)) return -1;
+  if (rt_conv2d_can_pack(&d->g) && em_packable_weight(e, w)) {
+    w->pack_rows = d->g.c_out, w->pack_wino = rt_conv2d_wino_m(&d->g), w->pack_panel = e->pp_panel;
+    d->packed = e->pp_panel;
+  }
+  c.op->decision = d;
   return 0;
 }
 
@@ -180,9 +192,13 @@ static int emit_conv(EmitCtx *e) {
   Var *out = ctx_out(&c, "Output", 0);
   if (!x || !w || !out) return em_fail(e, "missing Input, Filter or Output");
   const int f64 = conv_dtype(e, "convolutions", x, w, b);
-  int nhwc;
-  RtConv2d g;
-  if (f64 < 0 || conv2d_geometry(e, x, w, out, &g, &nhwc) || conv_act(e, &g)) return -1;
+  if (f64 < 0) return -1;
+  /* decide_conv's decision; without one (it failed) the same steps again,
+   * which report the error */
+  ConvDecision d = e->op->decision ? *(const ConvDecision *)e->op->decision : (ConvDecision){0};
+  if (!e->op->decision && (conv2d_geometry(e, x, w, out, &d.g, &d.nhwc) || conv_act(e, &d.g))) return -1;
+  RtConv2d g = d.g;
+  const int nhwc = d.nhwc;
   if (f64)
     return emit_conv_f64(e, x, w, out, &g, nhwc,
                          b || g.act != RT_ACT_NONE || g.pre_relu ||
@@ -198,7 +214,7 @@ static int emit_conv(EmitCtx *e) {
     if (!res || res->dtype != RT_DT_FP32 || nr.a != no.a || nr.c != no.c)
       return em_fail(e, "fuse_residual_connection needs a float32 ResidualData shaped like Output");
   }
-  if (w->pack_rows) g.packed = w->pack_panel; /* decide_conv prepared the Filter */
+  g.packed = d.packed; /* decide_conv prepared the Filter */
   int64_t ws = rt_conv2d_ws_floats(&g);
   ConvCall cc = {.kind = CONV_FORWARD, .geo = "geo", .declare = 1, .g2 = g};
   cc.x = em_ptr(e, x, 1);

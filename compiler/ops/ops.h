@@ -38,8 +38,14 @@ typedef struct OpDef {
   /* What the op's kernel decides before any kernel is printed, recorded in
    * the IR for the tables codegen prints besides the kernels (a weight's
    * prepared layout); run with EmitCtx.deciding set: em_fail is silent (the
-   * emitter reports the same error) and nothing is printed.  The emitter
-   * then reads the decision and mutates nothing.  NULL = none. */
+   * emitter reports the same error) and nothing is printed.  What the
+   * emitter needs of it (e.g. a convolution's geometry) decide leaves in
+   * Op.decision, a record the op's file defines, allocated from the pool,
+   * set on every call (NULL where decide failed): model_emit runs every
+   * block-0 op's decide right before the kernels, and the emitter reads
+   * the record instead of deciding again, mutating nothing.  An emitter
+   * whose op has no record (NULL) decides itself, reporting the error.
+   * NULL = none. */
   OpEmitFn decide;
   /* Input slots bound to objects that Paddle's executor keeps in its scope
    * and the program never declares (e.g. create_py_reader's blocking_queue,
