@@ -250,7 +250,7 @@ static int collect_labels(EmitCtx *e, const Equation *q, Var *const *x, int n, i
 static int lower_contraction(EmitCtx *e, const Labels *L, const char *t, int nb, int n, const char *const *ptrs,
                              const char *const (*st)[RT_EINSUM_MAX_LABELS], const Var *out, EinsumContraction *k) {
   int order[RT_EINSUM_MAX_LABELS], nl = 0, nout, zero_out = 0, in_out[RT_EINSUM_MAX_LABELS] = {0};
-  const char *ost[RT_MAX_RANK], *out_stride[RT_EINSUM_MAX_LABELS];
+  const char *ost[RT_MAX_RANK], *out_stride[RT_EINSUM_MAX_LABELS] = {0};
   tu_strides(e, out, ost);
   int orank = tu_rank(e, out);
   for (int p = 0; p < orank; p++) {
