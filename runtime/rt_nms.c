@@ -150,17 +150,7 @@ static void fpn_stable_sort(FpnItem *first, FpnItem *last, FpnItem *buf, FpnComp
 #define NMS_LOG2 log2f
 #define NMS_FLOOR floorf
 #include "rt_nms_body.h"
-#include "rt_proposals_body.h"
-#undef NMS_T
-#undef NMS_NAME
-#undef NMS_PAIR
-#undef NMS_PARTIAL_SORT
-#undef NMS_SORT
-#undef NMS_NTH_ELEMENT
-#undef NMS_EXP
-#undef NMS_SQRT
-#undef NMS_LOG2
-#undef NMS_FLOOR
+#include "rt_proposals_body.h" /* undefines the NMS_ macros */
 
 #define NMS_T double
 #define NMS_NAME(n) n##_f64
@@ -173,14 +163,4 @@ static void fpn_stable_sort(FpnItem *first, FpnItem *last, FpnItem *buf, FpnComp
 #define NMS_LOG2 log2
 #define NMS_FLOOR floor
 #include "rt_nms_body.h"
-#include "rt_proposals_body.h"
-#undef NMS_T
-#undef NMS_NAME
-#undef NMS_PAIR
-#undef NMS_PARTIAL_SORT
-#undef NMS_SORT
-#undef NMS_NTH_ELEMENT
-#undef NMS_EXP
-#undef NMS_SQRT
-#undef NMS_LOG2
-#undef NMS_FLOOR
+#include "rt_proposals_body.h" /* undefines the NMS_ macros */

@@ -3,7 +3,8 @@
  * (NMS_NAME(overlap)) and stable sort (sort_items) phi::funcs::NMS shares;
  * NMS_SORT and NMS_NTH_ELEMENT are rt_sort.h's std::sort and
  * std::nth_element of NMS_PAIR, NMS_SQRT, NMS_LOG2 and NMS_FLOOR std::sqrt,
- * std::log2 and std::floor of T.  Each multiply and add is its own statement,
+ * std::log2 and std::floor of T.  Included last, it undefines all of
+ * rt_nms.c's NMS_ macros at its end.  Each multiply and add is its own statement,
  * as the kernel's expressions in T, so that no compiler contracts them. */
 
 /* BoxCoder, ClipTiledBoxes and FilterBoxes for one candidate: its box from
@@ -201,3 +202,14 @@ int64_t NMS_NAME(rt_collect_fpn_proposals)(const RtFpnCollect *p, const NMS_T *c
   }
   return post;
 }
+
+#undef NMS_T
+#undef NMS_NAME
+#undef NMS_PAIR
+#undef NMS_PARTIAL_SORT
+#undef NMS_SORT
+#undef NMS_NTH_ELEMENT
+#undef NMS_EXP
+#undef NMS_SQRT
+#undef NMS_LOG2
+#undef NMS_FLOOR

@@ -166,22 +166,7 @@ static int emit_fused_gemm_grad(EmitCtx *e) {
     if (bc_grad(e, dout, &gb, 1, in, NULL, "d")) return -1;
   }
   MatmulCall mc = {.block = 1, .m = em_prod(e, x, 0, r - 1), .n = em_sym(n), .k = em_sym(k)};
-  if (dx) { /* matmul_v2_grad's, then the activation's */
-    mc.ptr[GEMM_DOUT] = em_ptr(e, dout, 1);
-    mc.ptr[GEMM_Y] = em_ptr(e, y, 1);
-    mc.ptr[GEMM_DX] = em_ptr(e, dx, 0);
-    mc.prod[mc.nprod++] = (GemmProduct){.trans_b = 1, .m = "M", .n = "K", .k = "N", .alpha = "1.0f", .a = GEMM_DOUT,
-                                        .lda = "N", .b = GEMM_Y, .ldb = "N", .c = GEMM_DX, .ldc = "K",
-                                        .ws = em_gemm_ws(e, m, k, n)};
-  }
-  if (dy) {
-    mc.ptr[GEMM_X] = em_ptr(e, x, 1);
-    mc.ptr[GEMM_DOUT] = em_ptr(e, dout, 1);
-    mc.ptr[GEMM_DY] = em_ptr(e, dy, 0);
-    mc.prod[mc.nprod++] = (GemmProduct){.trans_a = 1, .m = "K", .n = "N", .k = "M", .alpha = "1.0f", .a = GEMM_X,
-                                        .lda = "K", .b = GEMM_DOUT, .ldb = "N", .c = GEMM_DY, .ldc = "N",
-                                        .ws = em_gemm_ws(e, k, n, m)};
-  }
+  matmul_grad_products(e, &mc, x, y, dout, dx, dy, m, k, n); /* matmul_v2_grad's; dx then gets the activation's */
   matmul_print_c(e->p, &mc);
   if (act && dx) return unary_grad_emit(e, e->op, ag, dx, rs, rs, dx);
   return 0;

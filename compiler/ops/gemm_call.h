@@ -92,6 +92,14 @@ typedef struct MatmulCall {
 /* The kernel as C statements. */
 void matmul_print_c(Printer *p, const MatmulCall *c);
 
+/* Lowering shared by mul_grad and fused_gemm_epilogue_grad (defined in
+ * matmul.c): the products of a 2-D product's gradient, X [M, K] Y [K, N] =
+ * Out, into mc -- X@GRAD = Out@GRAD Y^T when dx, Y@GRAD = X^T Out@GRAD when
+ * dy -- with their operands' pointers and scratch (m, k, n: the sizes for
+ * em_gemm_ws; float32 only, by mc->f64). */
+void matmul_grad_products(EmitCtx *e, MatmulCall *mc, const Var *x, const Var *y, const Var *dout, const Var *dx,
+                          const Var *dy, SymDim m, SymDim k, SymDim n);
+
 /* An einsum kernel (runtime/rt_einsum.h): einsum and einsum_grad are
  * general contractions.  Every distinct letter of the equation and every
  * broadcast dim of its "..." is a label with an extent; the output's labels

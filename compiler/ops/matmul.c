@@ -165,6 +165,25 @@ static void add_product(MatmulCall *mc, int ta, int tb, const char *m, const cha
                                         .lda = lda, .b = b, .ldb = ldb, .acc = acc, .c = c, .ldc = ldc, .ws = ws};
 }
 
+void matmul_grad_products(EmitCtx *e, MatmulCall *mc, const Var *x, const Var *y, const Var *dout, const Var *dx,
+                          const Var *dy, SymDim m, SymDim k, SymDim n) {
+  const char *one = mc->f64 ? "1.0" : "1.0f";
+  if (dx) {
+    mc->ptr[GEMM_DOUT] = em_ptr(e, dout, 1);
+    mc->ptr[GEMM_Y] = em_ptr(e, y, 1);
+    mc->ptr[GEMM_DX] = em_ptr(e, dx, 0);
+    add_product(mc, 0, 1, "M", "K", "N", one, GEMM_DOUT, "N", GEMM_Y, "N", 0, GEMM_DX, "K",
+                mc->f64 ? "" : em_gemm_ws(e, m, k, n));
+  }
+  if (dy) {
+    mc->ptr[GEMM_X] = em_ptr(e, x, 1);
+    mc->ptr[GEMM_DOUT] = em_ptr(e, dout, 1);
+    mc->ptr[GEMM_DY] = em_ptr(e, dy, 0);
+    add_product(mc, 1, 0, "K", "N", "M", one, GEMM_X, "K", GEMM_DOUT, "N", 0, GEMM_DY, "N",
+                mc->f64 ? "" : em_gemm_ws(e, k, n, m));
+  }
+}
+
 static int is_one(SymDim d) { return d.a == 0 && d.c == 1; }
 
 /* The batch dims of Out, right-aligned: X's and Y's dims there (1 where
@@ -379,21 +398,7 @@ static int emit_mul_grad(EmitCtx *e) {
   SymDim m = em_sym_prod(e, x, 0, xn), k = em_sym_prod(e, x, xn, xr), n = em_sym_prod(e, y, yn, yr);
   MatmulCall mc = {.f64 = f64, .mkn = 1, .m = em_prod(e, x, 0, xn), .n = em_prod(e, y, yn, yr),
                    .k = em_prod(e, x, xn, xr)};
-  const char *one = f64 ? "1.0" : "1.0f";
-  if (dx) {
-    mc.ptr[GEMM_DOUT] = em_ptr(e, dout, 1);
-    mc.ptr[GEMM_Y] = em_ptr(e, y, 1);
-    mc.ptr[GEMM_DX] = em_ptr(e, dx, 0);
-    add_product(&mc, 0, 1, "M", "K", "N", one, GEMM_DOUT, "N", GEMM_Y, "N", 0, GEMM_DX, "K",
-                f64 ? "" : em_gemm_ws(e, m, k, n));
-  }
-  if (dy) {
-    mc.ptr[GEMM_X] = em_ptr(e, x, 1);
-    mc.ptr[GEMM_DOUT] = em_ptr(e, dout, 1);
-    mc.ptr[GEMM_DY] = em_ptr(e, dy, 0);
-    add_product(&mc, 1, 0, "K", "N", "M", one, GEMM_X, "K", GEMM_DOUT, "N", 0, GEMM_DY, "N",
-                f64 ? "" : em_gemm_ws(e, k, n, m));
-  }
+  matmul_grad_products(e, &mc, x, y, dout, dx, dy, m, k, n);
   matmul_print_c(e->p, &mc);
   return 0;
 }
