@@ -6,6 +6,7 @@ Paddle; here, what stops a compile or a run."""
 import subprocess
 
 import numpy as np
+import pytest
 
 from conftest import run
 from test_bad_catalogue import ir
@@ -161,3 +162,34 @@ def test_roisnum_that_does_not_add_up_stops_the_run(tmp_path):
         p = subprocess.run(args, capture_output=True, text=True, timeout=600)
         assert p.returncode != 0 and "RoisNum ('roisnum') does not add up to the rows of ROIs ('rois')" in p.stderr, (
             counts, p.returncode, p.stderr[-1500:])
+
+
+def run_with_counts(tmp_path, fixture, binary, feed, counts):
+    """Runs `binary` on the fixture's inputs with feed `feed` replaced by
+    `counts` (int32); the finished process."""
+    import json
+    with open(f"{fixture}/paddle.json") as f:
+        feeds = json.load(f)["feeds"]
+    args = [str(binary), "--output-dir", str(tmp_path / "o")]
+    for i, name in enumerate(feeds):
+        v = np.array(counts, "int32") if name == feed else np.load(f"{fixture}/input_{i}.npy")
+        np.save(tmp_path / f"in{i}.npy", v)
+        args += ["--input", f"{name}={tmp_path / f'in{i}.npy'}"]
+    return subprocess.run(args, capture_output=True, text=True, timeout=600)
+
+
+@pytest.mark.parametrize("case, message", [
+    ("distribute_fpn_proposals", "RoisNum ('fpnnum') does not add up to the rows of FpnRois ('fpnrois')"),
+    ("collect_fpn_proposals", "a level's MultiLevelRoIsNum does not add up to its rows of MultiLevelRois")])
+def test_fpn_counts_that_do_not_add_up_stop_the_run(tmp_path, case, message):
+    """distribute_fpn_proposals and collect_fpn_proposals read each RoI's
+    image from the counts fed as `fpnnum` (40 RoIs: 15 and 25 in the cases);
+    counts that do not add up (Paddle reads past its RoIs or distributes only
+    the first) or a negative count stop the run with an error (the same
+    binary runs the case's own inputs: test_e2e_ops)."""
+    out, _ = cases("detection")
+    fixture = f"{out}/{case}"
+    binary = build(fixture, tmp_path, "--blas=none")
+    for counts in ([15, 24], [-1, 41]):
+        p = run_with_counts(tmp_path, fixture, binary, "fpnnum", counts)
+        assert p.returncode != 0 and message in p.stderr, (counts, p.returncode, p.stderr[-1500:])
