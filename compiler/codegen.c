@@ -312,30 +312,46 @@ static int eval_generate(const Graph *g, const CompileOpts *o, ModelText *mt) {
   return 0;
 }
 
-int codegen_generate(Graph *g, const CompileOpts *o, ModelText *mt) {
+/* codegen_generate to its memory plan: the checks, the passes, the
+ * specialization (need_params: the parameters' data must be there). */
+static int prepare(Graph *g, const CompileOpts *o, int need_params, const char **ran, Spec *spec, Plan *plan) {
   if (!valid_prefix(o->prefix)) return diag_error("--name %s: the prefix must be a C identifier", o->prefix);
   if (check_supported(g) || check_reads_written(g)) return -1;
-  if (g->nparams && !(g->params_file || g->params_dir) && !o->training && !o->bound_state)
+  if (need_params && g->nparams && !(g->params_file || g->params_dir) && !o->training && !o->bound_state)
     return diag_error("%s: the parameters were not found (%s); give them with --params", g->file, g->params_status);
   if (o->training && o->embed_weights)
     return diag_error("%s: --embed-weights: a training program's state changes at every step; it cannot be const "
                       "arrays", g->file);
-  const char *ran;
-  if (pipeline_run(g, &o->pipe, &ran) || check_tensors(g)) return -1;
+  if (pipeline_run(g, &o->pipe, ran) || check_tensors(g)) return -1;
   for (int i = 0; i < g->nparams; i++) {
     const Var *v = &g->vars[g->params[i]];
     if (!em_ctype(v->dtype))
       return diag_error("%s: parameter '%s' is %s, which paddlec cannot compile yet", g->file, v->name,
                         rt_dtype_name(v->dtype));
   }
+  if (spec_build(g, o->shapes, o->nshapes, spec) || plan_build(g, spec, plan, plan_options(&o->pipe.bs))) return -1;
+  if (o->dump_memplan) plan_dump(g, plan, stdout);
+  return 0;
+}
+
+int codegen_generate(Graph *g, const CompileOpts *o, ModelText *mt) {
+  const char *ran;
   Spec spec;
   Plan plan;
-  if (spec_build(g, o->shapes, o->nshapes, &spec) || plan_build(g, &spec, &plan, plan_options(&o->pipe.bs)))
-    return -1;
-  if (o->dump_memplan) plan_dump(g, &plan, stdout);
+  if (prepare(g, o, 1, &ran, &spec, &plan)) return -1;
   if (o->startup && startup_generate(g, o, mt)) return -1;
   if (o->eval && eval_generate(g, o, mt)) return -1;
   return model_emit(g, &spec, &plan, o, ran, mt);
+}
+
+int codegen_lower(Graph *g, const CompileOpts *o, ModelText *mt) {
+  const char *ran;
+  Spec *spec = pool_alloc(sizeof *spec);
+  Plan *plan = pool_alloc(sizeof *plan);
+  if (prepare(g, o, 0, &ran, spec, plan)) return -1;
+  mt->plan = plan;
+  mt->passes = ran;
+  return model_emit(g, spec, plan, o, ran, mt);
 }
 
 int codegen_compile(Graph *g, const CompileOpts *o) {

@@ -40,6 +40,10 @@ int codegen_compile(Graph *g, const CompileOpts *o);
  * memory (the fuzz harness's sink).  Returns 0 or -1 (errors printed). */
 struct ModelText;
 int codegen_generate(Graph *g, const CompileOpts *o, struct ModelText *mt);
+/* The same without the parameters' data, a startup or an evaluation
+ * program: what `inspect --memory` reports (mt's plan and passes once
+ * planned, even when a kernel then fails; the kernels' scratch). */
+int codegen_lower(Graph *g, const CompileOpts *o, struct ModelText *mt);
 
 /* Writes the parameters as one combined file in Paddle's format (records in
  * the program's byte-wise name order). */

@@ -18,6 +18,9 @@ typedef struct ModelText {
   const char *eval_header; /* PREFIX_eval.h (training with --eval) */
   const char *eval_source; /* PREFIX_eval.c */
   const char *eval_table;  /* the trainer's state index of each weight of PREFIX_eval */
+  const struct ScratchPlan *scratch; /* the kernels' scratch (scratch.h) */
+  const Plan *plan;        /* codegen_lower: the memory plan */
+  const char *passes;      /* and what the pipeline did */
 } ModelText;
 
 /* `passes` is what the pipeline did, for the banner. */

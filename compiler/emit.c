@@ -202,12 +202,8 @@ const char *em_float(double v) {
   return pool_printf("%sf", buf);
 }
 
-const char *em_scratch(EmitCtx *e, SymDim bytes) {
-  SymDim at = e->scratch_used;
-  e->scratch_used.a += (bytes.a + 63) / 64 * 64;
-  e->scratch_used.c += (bytes.c + 63) / 64 * 64;
-  if (e->scratch_used.a > e->scratch_max->a) e->scratch_max->a = e->scratch_used.a;
-  if (e->scratch_used.c > e->scratch_max->c) e->scratch_max->c = e->scratch_used.c;
+const char *em_scratch_at(EmitCtx *e, const char *role, SymDim bytes) {
+  const SymDim at = scratch_region(e->scratch, role, bytes);
   return at.a == 0 && at.c == 0 ? "ws" : pool_printf("(ws + %s)", em_sym(at));
 }
 
@@ -225,9 +221,7 @@ int em_packable_weight(const EmitCtx *e, const Var *w) {
          w->nusers == 1 && w->users[0] == e->op_id && w->producer < 0;
 }
 
-void em_task_scratch(EmitCtx *e, int64_t floats) {
-  if (e->task_max && floats > *e->task_max) *e->task_max = floats;
-}
+void em_task_scratch(EmitCtx *e, int64_t floats) { scratch_tasks(e->scratch, floats); }
 
 SymDim em_sym_prod(EmitCtx *e, const Var *v, int from, int to) {
   SymDim n = spec_prod(em_spec(e, v), from, to);

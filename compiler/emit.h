@@ -15,6 +15,7 @@
 #include "graph.h"
 #include "plan.h"
 #include "rt_act.h"
+#include "scratch.h"
 #include "spec.h"
 
 typedef struct Printer {
@@ -54,9 +55,8 @@ typedef struct EmitCtx {
   const char *prefix;  /* symbol prefix of the model */
   int blas;            /* 1: OpenBLAS build, 0: portable kernels only */
   int pp_panel;        /* panel height of prepared weights (CompileOpts) */
-  SymDim scratch_used; /* scratch bytes taken by the current kernel */
-  SymDim *scratch_max; /* the most any kernel takes (sizes a scratch slot) */
-  int64_t *task_max;   /* the most floats one worker thread's tasks need */
+  ScratchPlan *scratch; /* the kernels' scratch (scratch.h): the current
+                         * kernel's regions, the slot, the threads' */
   const char *kernel;  /* the current kernel's function name */
   Printer *tasks;      /* task functions of the current kernel (printed before it) */
   int ntask_fns;       /* how many it has */
@@ -125,15 +125,16 @@ const VarSpec *em_spec(EmitCtx *e, const Var *v);
 /* 1 when vars a and b have the same specialized shape (both known). */
 int em_same_shape(EmitCtx *e, const Var *a, const Var *b);
 /* A scratch region of `bytes` (a*B + c) for the current kernel only, e.g. an
- * im2col buffer: returns a C expression of type `unsigned char *`, 64-byte
- * aligned, inside the kernel's scratch slot `ws`.  The slots live in the
- * arena after every tensor slot, one per kernel that may run at once
- * (rt_sched.h), each as large as the most any kernel takes. */
-const char *em_scratch(EmitCtx *e, SymDim bytes);
-/* em_scratch as a `type *`: in a kernel (e->naming) a local named after its
- * role ("col", "gemm_ws"; a suffix where the name is taken), declared at the
- * top of the function that uses it; elsewhere the cast expression. */
+ * im2col buffer, placed by the scratch plan (scratch.h) inside the kernel's
+ * scratch slot `ws`, 64-byte aligned: in a kernel (e->naming) a `type *`
+ * local named after its role ("col", "gemm_ws"; a suffix where the name is
+ * taken), declared at the top of the function that uses it; elsewhere the
+ * cast expression. */
 const char *em_scratch_named(EmitCtx *e, const char *type, const char *role, SymDim bytes);
+/* A region as its place in the slot ("ws", "(ws + 4096)"), for a record
+ * whose printer declares the local itself (`float *cnt = (float *)%s;`):
+ * `role` is that local's name, which the plan records (inspect --memory). */
+const char *em_scratch_at(EmitCtx *e, const char *role, SymDim bytes);
 /* Workspace for rt_sgemm_ws on an m x n x k product: a `float *` expression
  * (scratch sized by RT_SGEMM_WS_FLOATS, with the blocking bounds standing in
  * for dims that grow with the batch). */

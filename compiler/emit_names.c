@@ -134,7 +134,7 @@ const char *em_ptr_named(EmitCtx *e, const Var *v, int is_const) {
 }
 
 const char *em_scratch_named(EmitCtx *e, const char *type, const char *role, SymDim bytes) {
-  const char *at = em_scratch(e, bytes);
+  const char *at = em_scratch_at(e, role, bytes);
   if (!e->naming) return pool_printf("((%s *)%s)", type, at);
   const int k = new_local(e, -1);
   e->locals[k] = (EmitLocal){.var = -1, .rw = 1, .role = role, .type = type, .at = at};

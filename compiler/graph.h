@@ -78,11 +78,6 @@ typedef struct Var {
   int64_t *vals;       /* those values, row-major */
   uint64_t vmask;      /* bit i set: vals[i] is known (a shape's batch entry is not) */
   const char *param_file; /* file the parameter was read from */
-  int64_t pack_rows;   /* a parameter the model binds prepared for rt_pp_gemm
-                        * (rt_prepack: RtWeightSpec's pack_rows, pack_wino),
-                        * set by its one consumer's OpDef.decide; 0 = as is */
-  int pack_wino;       /* with pack_rows: Winograd's m, or 0 */
-  int pack_panel;      /* with pack_rows: the panel height (rt_blocking.h) */
   int runtime_axis;    /* with VAR_RUNTIME_EXTENT: the dim known at run time, */
   const char *runtime_from; /* and what sets it ("input K ('k')") */
 } Var;
@@ -91,6 +86,17 @@ typedef struct Var {
 static inline int var_runtime_axis(const Var *v) {
   return v && (v->flags & VAR_RUNTIME_EXTENT) ? v->runtime_axis : -1;
 }
+
+/* An op's decision to have the model bind one of its parameters prepared
+ * for rt_pp_gemm (rt_prepack: RtWeightSpec's pack_rows, pack_wino,
+ * pack_panel) instead of as saved.  Made by OpDef.decide for a parameter
+ * the op alone reads (em_packable_weight). */
+typedef struct WeightPack {
+  int var;       /* the parameter's id, when rows > 0 */
+  int64_t rows;  /* the rows rt_prepack arranges; 0: the op prepares none */
+  int wino;      /* Winograd's m, or 0 */
+  int panel;     /* the panel height (rt_blocking.h) */
+} WeightPack;
 
 /* One slot of an op: the slot name and the vars bound to it, in order. */
 typedef struct Slot {
@@ -135,6 +141,7 @@ typedef struct Op {
   void *decision;            /* what OpDef.decide decided for the op's C
                               * emitter (ops.h; a record its op's file
                               * defines, in the pool), NULL: none */
+  WeightPack pack;           /* OpDef.decide: a parameter bound prepared */
 } Op;
 
 typedef struct Block {

@@ -7,11 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codegen_model.h"
 #include "data_parallel.h"
 #include "json.h"
 #include "ops/ops.h"
 #include "pipeline.h"
 #include "plan.h"
+#include "scratch.h"
 #include "spec.h"
 #include "train.h"
 #include "util.h"
@@ -329,14 +331,12 @@ static void memory_split(const Graph *g, const Plan *plan) {
 }
 
 int inspect_memory(Graph *g, const CompileOpts *o) {
-  const char *ran;
-  Spec spec;
-  Plan plan;
-  if (pipeline_run(g, &o->pipe, &ran) || spec_build(g, o->shapes, o->nshapes, &spec) ||
-      plan_build(g, &spec, &plan, plan_options(&o->pipe.bs)))
-    return -1;
+  ModelText mt = {0}; /* the program as compiled: its plan and its kernels' scratch */
+  const int lowered = codegen_lower(g, o, &mt);
+  if (!mt.plan) return -1;
+  const Plan plan = *mt.plan;
   PlanStats b1 = plan_stats(&plan, 1), b8 = plan_stats(&plan, 8);
-  printf("memory (passes: %s; memory_optimize=%s, enable_inplace=%s):\n", ran, plan.reuse ? "true" : "false",
+  printf("memory (passes: %s; memory_optimize=%s, enable_inplace=%s):\n", mt.passes, plan.reuse ? "true" : "false",
          plan.inplace ? "true" : "false");
   printf("  %-12s %14s %14s\n", "", "batch 1", "batch 8");
   printf("  %-12s %14lld %14lld  bytes\n", "arena", (long long)b1.arena, (long long)b8.arena);
@@ -344,7 +344,9 @@ int inspect_memory(Graph *g, const CompileOpts *o) {
          (long long)b8.lower_bound);
   printf("  %-12s %14lld %14lld  bytes (every tensor its own slot)\n", "naive", (long long)b1.naive,
          (long long)b8.naive);
+  if (!lowered) scratch_print(mt.scratch, stdout);
+  else printf("  %-12s not known: a kernel does not compile (the errors above)\n", "scratch slot");
   printf("  %d tensors in %d buffers\n", plan.nslots, plan.nbufs);
   if (o->training) memory_split(g, &plan);
-  return 0;
+  return lowered;
 }

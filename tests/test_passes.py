@@ -167,6 +167,36 @@ def test_memory_optimize_shares_the_arena(fixtures_dir):
     assert on["lower bound"] <= on["arena"] <= 1.10 * on["lower bound"]
 
 
+@pytest.mark.parametrize("name", ["golden_cnn", "mobilenet_v2", "bert"])
+def test_inspect_memory_scratch_is_the_compiled_slot(name, fixtures_dir, tmp_path):
+    """inspect --memory's scratch is the scratch plan the compiled model
+    uses: the slot at batch 1 and 8 is the header's SCRATCH_BYTES, the
+    threads' bytes its THREAD_BYTES, and the kernel it names as taking the
+    most is a kernel of the model whose named regions are its locals."""
+    model = (os.path.join(ROOT, "tests", "golden", "models", "cnn") if name == "golden_cnn"
+             else os.path.join(fixtures_dir, name, "model.pdmodel"))
+    p = run(["inspect", model, "--memory"])
+    assert p.returncode == 0, p.stderr
+    slot = re.search(r"^  scratch slot +(\d+) +(\d+) +bytes per kernel that runs at once"
+                     r" \(largest at batch 8: (\w+): (.*)\)$", p.stdout, re.M)
+    thread = re.search(r"^  thread +(\d+) +bytes per worker thread", p.stdout, re.M)
+    assert slot and thread, p.stdout
+    c = run(["compile", model, "-o", str(tmp_path / "o")])
+    assert c.returncode == 0, c.stderr
+    header = (tmp_path / "o" / "model.h").read_text()
+    a, k = map(int, re.search(r"SCRATCH_BYTES\(batch\) \(\(size_t\)(\d+) \* \(size_t\)\(batch\) \+ "
+                                r"\(size_t\)(\d+)\)", header).groups())
+    assert (int(slot[1]), int(slot[2])) == (a + k, 8 * a + k) and (a + k) > 0
+    assert int(thread[1]) == int(re.search(r"THREAD_BYTES \(\(size_t\)(\d+)\)", header)[1])
+    source = (tmp_path / "o" / "model.c").read_text()
+    kernel = re.search(r"^static \w+ %s\(.*?^}" % slot[3], source, re.M | re.S)
+    assert kernel, slot[3]
+    regions = [r.split() for r in slot[4].split(", ")]
+    assert sum(int(n) for _, n in regions) <= 8 * a + k
+    for role, _ in regions:
+        assert re.search(r"\*%s(_\d+)? = " % role, kernel[0]), (role, kernel[0][:2000])
+
+
 def test_enable_inplace_shares_buffers_and_skips_copies(fixtures_dir, tmp_path):
     model = os.path.join(fixtures_dir, "bert", "model.pdmodel")
     _, tensors, bufs_on = memory(model)

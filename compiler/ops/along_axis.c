@@ -118,7 +118,7 @@ static int emit_put_along_axis(EmitCtx *e) {
   along_geometry(e, x, idx, axis, &call);
   if (counted) {
     SymDim n = spec_numel(em_spec(e, x));
-    call.count = em_scratch(e, (SymDim){n.a * 4, n.c * 4});
+    call.count = em_scratch_at(e, "count", (SymDim){n.a * 4, n.c * 4});
   }
   along_print_c(e->p, &call);
   return 0;
@@ -212,8 +212,8 @@ static int emit_put_along_axis_grad(EmitCtx *e) {
   const int dx_counts = dx && include_self && (reduce == ALONG_MUL || mean || minmax);
   const int dv_counts = dv && (mean || minmax);
   const SymDim n = spec_numel(em_spec(e, x));
-  if (dx_counts || dv_counts) call.count = em_scratch(e, (SymDim){n.a * 4, n.c * 4});
-  if (dv && reduce == ALONG_ASSIGN) call.used = em_scratch(e, n);
+  if (dx_counts || dv_counts) call.count = em_scratch_at(e, "count", (SymDim){n.a * 4, n.c * 4});
+  if (dv && reduce == ALONG_ASSIGN) call.used = em_scratch_at(e, "used", n);
   along_print_c(e->p, &call);
   return 0;
 }

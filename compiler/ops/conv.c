@@ -157,11 +157,12 @@ typedef struct ConvDecision {
 static int decide_conv(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   c.op->decision = NULL;
+  c.op->pack = (WeightPack){0};
   Var *x = ctx_in(&c, "Input", 0), *w = ctx_in(&c, "Filter", 0), *out = ctx_out(&c, "Output", 0);
   ConvDecision *d = pool_alloc(sizeof *d);
   if (!x || !w || !out || conv2d_geometry(e, x, w, out, &d->g, &d->nhwc) || conv_act(e, &d->g)) return -1;
   if (rt_conv2d_can_pack(&d->g) && em_packable_weight(e, w)) {
-    w->pack_rows = d->g.c_out, w->pack_wino = rt_conv2d_wino_m(&d->g), w->pack_panel = e->pp_panel;
+    c.op->pack = (WeightPack){(int)(w - e->g->vars), d->g.c_out, rt_conv2d_wino_m(&d->g), e->pp_panel};
     d->packed = e->pp_panel;
   }
   c.op->decision = d;

@@ -26,8 +26,8 @@ typedef enum ConvKind {
 
 typedef enum ConvCopies {
   CONV_COPIES_NONE,    /* NCHW (NCDHW) buffers, or the copies an earlier step made */
-  CONV_COPIES_FORWARD, /* Input into xt, the routine writes ot: one comment, one declaration line */
-  CONV_COPIES_GRAD,    /* Output@GRAD into dyt, Input into xt when xt is set, room dxt when dxt is set */
+  CONV_COPIES_FORWARD, /* Input into its NCHW copy; the routine writes Output's */
+  CONV_COPIES_GRAD,    /* Output@GRAD into its copy, Input into its copy when to_nchw[1] is set */
 } ConvCopies;
 
 typedef struct ConvCall {
@@ -50,9 +50,8 @@ typedef struct ConvCall {
   ConvCopies copies;
   int copies_first;         /* before the geometry's declaration (else after it) */
   const char *type;         /* the copies' C element type */
-  const char *xt, *ot;      /* scratch expressions: Input's and Output's copies (FORWARD; GRAD: xt, NULL: none) */
-  const char *dyt, *dxt;    /* GRAD: Output@GRAD's copy, Input@GRAD's room (NULL: none) */
-  MoveCall to_nchw[2];      /* the transposes into xt (FORWARD), into dyt and xt (GRAD; [1].src NULL: none) */
+  MoveCall to_nchw[2];      /* the transposes into the NCHW copies in scratch (x_nchw FORWARD; dout_nchw and
+                             * x_nchw GRAD, [1].src NULL: none); x, out, dy then name the copies */
   MoveCall to_nhwc;         /* the transpose of the result back, after the call (.src NULL: none) */
 } ConvCall;
 

@@ -100,24 +100,25 @@ void conv_nhwc_dims(int64_t d[4]) {
 static const char *conv_ctype(const Var *v) { return v->dtype == RT_DT_FP64 ? "double" : "float"; }
 static int conv_f64(const Var *v) { return v->dtype == RT_DT_FP64; }
 
-/* Kernel scratch for n elements of v's dtype, as a pointer expression. */
-static const char *conv_scratch(EmitCtx *e, const Var *v, SymDim n) {
+/* Kernel scratch for n elements of v's dtype: a local named `role` of the
+ * element type. */
+static const char *conv_scratch(EmitCtx *e, const Var *v, const char *role, SymDim n) {
   const int64_t size = conv_f64(v) ? 8 : 4;
-  return em_scratch(e, (SymDim){n.a * size, n.c * size});
+  return em_scratch_named(e, conv_ctype(v), role, (SymDim){n.a * size, n.c * size});
 }
 
 void conv_nhwc(EmitCtx *e, const Var *x, const Var *out, ConvCall *c) {
   const SymDim xn = spec_numel(em_spec(e, x)), on = spec_numel(em_spec(e, out));
   c->copies = CONV_COPIES_FORWARD, c->type = conv_ctype(x);
-  c->xt = conv_scratch(e, x, xn), c->ot = conv_scratch(e, x, on);
-  c->to_nchw[0] = (MoveCall){.kind = MOVE_NHWC_TO_NCHW, .src = em_ptr(e, x, 1), .dst = "xt",
+  const char *xt = conv_scratch(e, x, "x_nchw", xn), *ot = conv_scratch(e, x, "out_nchw", on);
+  c->to_nchw[0] = (MoveCall){.kind = MOVE_NHWC_TO_NCHW, .src = em_ptr(e, x, 1), .dst = xt,
                              .outer = em_dim(e, x, 0), .inner = em_prod(e, x, 1, 3),
                              .channels = pool_printf("%lld", (long long)em_const_dim(e, x, 3)), .f64 = conv_f64(x)};
-  c->to_nhwc = (MoveCall){.kind = MOVE_NCHW_TO_NHWC, .src = "ot", .dst = em_ptr(e, out, 0),
+  c->to_nhwc = (MoveCall){.kind = MOVE_NCHW_TO_NHWC, .src = ot, .dst = em_ptr(e, out, 0),
                           .outer = em_dim(e, x, 0),
                           .channels = pool_printf("%lld", (long long)em_const_dim(e, out, 3)),
                           .inner = em_prod(e, out, 1, 3), .f64 = conv_f64(x)};
-  c->x = "xt", c->out = "ot";
+  c->x = xt, c->out = ot;
 }
 
 void conv_nhwc_grad(EmitCtx *e, const Var *x, const Var *dy, int dx, int dw, ConvCall *c) {
@@ -125,22 +126,22 @@ void conv_nhwc_grad(EmitCtx *e, const Var *x, const Var *dy, int dx, int dw, Con
   const char *c_in = pool_printf("%lld", (long long)em_const_dim(e, x, 3)), *hw = em_prod(e, x, 1, 3);
   const SymDim xn = spec_numel(em_spec(e, x)), yn = spec_numel(em_spec(e, dy));
   c->copies = CONV_COPIES_GRAD, c->type = conv_ctype(x);
-  c->dyt = conv_scratch(e, x, yn);
-  c->to_nchw[0] = (MoveCall){.kind = MOVE_NHWC_TO_NCHW, .src = c->dy, .dst = "dyt", .outer = batch,
+  const char *dyt = conv_scratch(e, x, "dout_nchw", yn);
+  c->to_nchw[0] = (MoveCall){.kind = MOVE_NHWC_TO_NCHW, .src = c->dy, .dst = dyt, .outer = batch,
                              .inner = em_prod(e, dy, 1, 3),
                              .channels = pool_printf("%lld", (long long)em_const_dim(e, dy, 3)), .f64 = conv_f64(x)};
-  c->dy = "dyt";
+  c->dy = dyt;
   if (dw) {
-    c->xt = conv_scratch(e, x, xn);
-    c->to_nchw[1] = (MoveCall){.kind = MOVE_NHWC_TO_NCHW, .src = c->x, .dst = "xt", .outer = batch, .inner = hw,
+    const char *xt = conv_scratch(e, x, "x_nchw", xn);
+    c->to_nchw[1] = (MoveCall){.kind = MOVE_NHWC_TO_NCHW, .src = c->x, .dst = xt, .outer = batch, .inner = hw,
                                .channels = c_in, .f64 = conv_f64(x)};
-    c->x = "xt";
+    c->x = xt;
   }
   if (dx) {
-    c->dxt = conv_scratch(e, x, xn);
-    c->to_nhwc = (MoveCall){.kind = MOVE_NCHW_TO_NHWC, .src = "dxt", .dst = c->out, .outer = batch, .channels = c_in,
+    const char *dxt = conv_scratch(e, x, "dx_nchw", xn);
+    c->to_nhwc = (MoveCall){.kind = MOVE_NCHW_TO_NHWC, .src = dxt, .dst = c->out, .outer = batch, .channels = c_in,
                             .inner = hw, .f64 = conv_f64(x)};
-    c->out = "dxt";
+    c->out = dxt;
   }
 }
 
@@ -218,23 +219,16 @@ static void print_conv3d(Printer *p, const char *name, const RtConv3d *g, int co
   pr_line(p, "};");
 }
 
-/* The channel-last step's NCHW copies: declared, and filled from the
- * channel-last buffers. */
+/* The channel-last step's NCHW copies (scratch locals named by role),
+ * filled from the channel-last buffers. */
 static void print_copies(Printer *p, const ConvCall *c) {
-  const char *t = c->type;
   if (c->copies == CONV_COPIES_FORWARD) {
     pr_line(p, "/* NHWC: the convolution runs on NCHW copies in scratch */");
-    pr_line(p, "%s *xt = (%s *)%s, *ot = (%s *)%s;", t, t, c->xt, t, c->ot);
     move_print_c(p, &c->to_nchw[0]);
   } else if (c->copies == CONV_COPIES_GRAD) {
     pr_line(p, "/* NHWC: the gradients are computed on NCHW copies in scratch */");
-    pr_line(p, "%s *dyt = (%s *)%s;", t, t, c->dyt);
     move_print_c(p, &c->to_nchw[0]);
-    if (c->xt) {
-      pr_line(p, "%s *xt = (%s *)%s;", t, t, c->xt);
-      move_print_c(p, &c->to_nchw[1]);
-    }
-    if (c->dxt) pr_line(p, "%s *dxt = (%s *)%s;", t, t, c->dxt);
+    if (c->to_nchw[1].src) move_print_c(p, &c->to_nchw[1]);
   }
 }
 

@@ -132,7 +132,7 @@ static int emit_logcumsumexp_grad(EmitCtx *e) {
   int64_t es = rt_dtype_size(x->dtype);
   ScanCall call = {.kind = SCAN_LOGSUMEXP_GRAD, .type = em_ctype(x->dtype), .f32 = x->dtype == RT_DT_FP32,
                    .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 1), .dout = em_ptr(e, dout, 1),
-                   .dx = em_ptr(e, dx, 0), .tmp = em_scratch(e, (SymDim){nb.a * 2 * es, nb.c * 2 * es}),
+                   .dx = em_ptr(e, dx, 0), .tmp = em_scratch_at(e, "tmp", (SymDim){nb.a * 2 * es, nb.c * 2 * es}),
                    .reverse = !attr_bool(e->op, "reverse", 0)};
   scan_lines(e, x, &call);
   scan_print_c(e->p, &call);

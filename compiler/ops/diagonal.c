@@ -134,7 +134,7 @@ static int emit_trace(EmitCtx *e) {
   if (len > 0) {
     SymDim nd = spec_numel(em_spec(e, out));
     int64_t esize = rt_dtype_size(x->dtype);
-    call.scratch = em_scratch(e, (SymDim){nd.a * len * esize, nd.c * len * esize});
+    call.scratch = em_scratch_at(e, "diag", (SymDim){nd.a * len * esize, nd.c * len * esize});
     call.src = em_ptr(e, x, 1);
   }
   diag_print_c(e->p, &call);

@@ -129,7 +129,7 @@ static int emit_fused_bn(EmitCtx *e) {
   const char *expr = *act ? unary_float_expr(e, e->op, act) : "v";
   if (!expr) return em_fail(e, "act_type '%s' is not supported", act);
   BnActCall fold = {.kind = BNACT_FOLD, .channels = ch};
-  fold.ws = em_scratch(e, (SymDim){0, 2 * ch * (int64_t)sizeof(float)});
+  fold.ws = em_scratch_at(e, "sc", (SymDim){0, 2 * ch * (int64_t)sizeof(float)});
   fold.mean = em_ptr(e, p[2], 1);
   fold.var = em_ptr(e, p[3], 1);
   fold.scale = p[0] ? em_ptr(e, p[0], 1) : NULL;
@@ -174,7 +174,8 @@ static int emit_fused_bn_grad(EmitCtx *e) {
   /* the activation's gradient goes to Z@GRAD when there is one, else to
    * scratch */
   const SymDim n = spec_numel(sy);
-  const char *ws = dz ? NULL : em_scratch(e, (SymDim){n.a * (int64_t)sizeof(float), n.c * (int64_t)sizeof(float)});
+  const SymDim gact = {n.a * (int64_t)sizeof(float), n.c * (int64_t)sizeof(float)};
+  const char *ws = dz ? NULL : em_scratch_at(e, "gact", gact);
   const char *numel = em_numel(e, y);
   em_task_begin(e, numel, numel);
   BnActCall g = {.kind = BNACT_ACT_GRAD, .ws = ws, .body = body, .term = term};

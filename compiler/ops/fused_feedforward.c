@@ -58,7 +58,7 @@ static int emit_fused_ffn(EmitCtx *e) {
   SymDim rows = em_sym_prod(e, x, 0, r - 1);
   FfnCall call = {.m = em_prod(e, x, 0, r - 1), .e = ein, .f = f, .e2 = eo, .act = act, .alpha = em_float(fa),
                   .beta = em_float(fb)};
-  call.hidden = em_scratch(e, (SymDim){rows.a * f * 4, rows.c * f * 4});
+  call.hidden = em_scratch_at(e, "hidden", (SymDim){rows.a * f * 4, rows.c * f * 4});
   call.ws = em_gemm_ws(e, rows, (SymDim){0, f > eo ? f : eo}, (SymDim){0, f > ein ? f : ein});
   call.b1 = b1 ? em_ptr(e, b1, 1) : NULL;
   call.x = em_ptr(e, x, 1);

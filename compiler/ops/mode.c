@@ -59,8 +59,8 @@ static int emit_mode(EmitCtx *e) {
   int64_t es = (int64_t)rt_dtype_size(x->dtype);
   call.n = em_dim(e, x, axis);
   call.inner = em_prod(e, x, axis + 1, r);
-  call.vals = em_scratch(e, (SymDim){all.a * es, all.c * es});
-  call.idx = em_scratch(e, (SymDim){all.a * 8, all.c * 8});
+  call.vals = em_scratch_at(e, "vals", (SymDim){all.a * es, all.c * es});
+  call.idx = em_scratch_at(e, "pos", (SymDim){all.a * 8, all.c * 8});
   call.work = em_scratch_named(e, "unsigned char", "work", (SymDim){n.a * 16, n.c * 16});
   call.x = em_ptr(e, x, 1);
   call.outer = em_prod(e, x, 0, axis);

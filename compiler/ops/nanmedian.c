@@ -108,12 +108,12 @@ static void median_layout(EmitCtx *e, const Var *x, const MedianRows *mr, Median
   const int64_t es = (int64_t)rt_dtype_size(x->dtype);
   call->dtype = x->dtype, call->type = em_ctype(x->dtype);
   call->rank = mr->n, call->dims = mr->dims, call->strides = mr->st, call->len = mr->len;
-  call->rows = em_scratch(e, (SymDim){all.a * es, all.c * es});
-  call->vals = em_scratch(e, (SymDim){all.a * es, all.c * es});
-  call->idx = em_scratch(e, (SymDim){all.a * 8, all.c * 8});
+  call->rows = em_scratch_at(e, "rows", (SymDim){all.a * es, all.c * es});
+  call->vals = em_scratch_at(e, "vals", (SymDim){all.a * es, all.c * es});
+  call->idx = em_scratch_at(e, "idx", (SymDim){all.a * 8, all.c * 8});
   if (call->kind == MEDIAN_GRAD) {
-    call->at = em_scratch(e, (SymDim){all.a * 8, all.c * 8});
-    call->nans = em_scratch(e, (SymDim){all.a * 8, all.c * 8});
+    call->at = em_scratch_at(e, "at", (SymDim){all.a * 8, all.c * 8});
+    call->nans = em_scratch_at(e, "nans", (SymDim){all.a * 8, all.c * 8});
   }
   call->work = em_scratch_named(e, "unsigned char", "work", (SymDim){len.a * 16, len.c * 16});
 }

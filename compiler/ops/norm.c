@@ -497,7 +497,7 @@ static int emit_group_norm(EmitCtx *e) {
   if (last) { /* channel last: normalized as channel first in scratch, in place */
     const SymDim n = spec_numel(em_spec(e, x));
     const int es = f64 ? 8 : 4; /* element size */
-    call.nhwc = em_scratch(e, (SymDim){n.a * es, n.c * es});
+    call.nhwc = em_scratch_at(e, "t", (SymDim){n.a * es, n.c * es});
   }
   call.eps = em_float(attr_float(e->op, "epsilon", 1e-5));
   norm_print_c(e->p, &call);

@@ -720,7 +720,7 @@ static int emit_lamb(EmitCtx *e) {
   const char *eps = opt_num(dt, attr_float(e->op, "epsilon", 1e-6));
   const SymDim n = em_sym_prod(e, in[0], 0, tu_rank(e, in[0]));
   const int64_t esz = dt == RT_DT_FP64 ? 8 : 4; /* r, then the ratio, in the update's dtype */
-  const char *trd = pool_printf("((%s *)%s)", em_ctype(dt), em_scratch(e, (SymDim){n.a * esz, n.c * esz + esz}));
+  const char *trd = pool_printf("((%s *)%s)", em_ctype(dt), em_scratch_at(e, "r", (SymDim){n.a * esz, n.c * esz + esz}));
   OptCall begin = {.kind = OPT_BEGIN, .lamb = 1};
   if (skip) opt_skip_open(e, skip, in, out, 5, &begin);
   opt_print_c(e->p, &begin);

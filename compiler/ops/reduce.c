@@ -336,7 +336,7 @@ static int emit_reduce_grad(EmitCtx *e) {
   for (int k = 0; k < nr; k++) call.run_n[k] = runs[k].n, call.run_reduced[k] = runs[k].reduced;
   call.extent_to = extent_to, call.extent_from = extent_from;
   if (amx) /* how many elements of each reduction equal its extreme */
-    call.cnt = em_scratch(e, (SymDim){no.a * 8, no.c * 8}), call.cnt_n = em_sym(no);
+    call.cnt = em_scratch_at(e, "cnt", (SymDim){no.a * 8, no.c * 8}), call.cnt_n = em_sym(no);
   reduce_print_c(e->p, &call);
   return 0;
 }

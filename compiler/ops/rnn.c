@@ -290,7 +290,7 @@ static int check_lengths(EmitCtx *e, const Var *lens, SymDim batch, const char *
   if ((lens->dtype != RT_DT_INT64 && lens->dtype != RT_DT_INT32) || !sym_eq(n, batch))
     return em_fail(e, "SequenceLength (%s) must be int32 or int64 with one length per sequence (%s)", lens->name,
                    sym_shape(e, lens));
-  if (lens->dtype == RT_DT_INT32) *wide = pool_printf("(int64_t *)%s", em_scratch(e, (SymDim){batch.a * 8, batch.c * 8}));
+  if (lens->dtype == RT_DT_INT32) *wide = pool_printf("(int64_t *)%s", em_scratch_at(e, "lengths", (SymDim){batch.a * 8, batch.c * 8}));
   return 0;
 }
 

@@ -64,10 +64,10 @@ static int sn_geometry(EmitCtx *e, const Var *wt, const Var *u, const Var *v, co
  * (on copies of U and V) into the record. */
 static void sn_sigma(EmitCtx *e, const Var *wt, const Var *u, const Var *v, SpectralCall *c) {
   const int64_t es = (int64_t)rt_dtype_size(wt->dtype);
-  c->wm = em_scratch(e, (SymDim){0, c->h * c->w * es});
-  c->u = em_scratch(e, (SymDim){0, c->h * es});
-  c->v = em_scratch(e, (SymDim){0, c->w * es});
-  c->wv = em_scratch(e, (SymDim){0, c->h * es});
+  c->wm = em_scratch_at(e, "wm", (SymDim){0, c->h * c->w * es});
+  c->u = em_scratch_at(e, "u", (SymDim){0, c->h * es});
+  c->v = em_scratch_at(e, "v", (SymDim){0, c->w * es});
+  c->wv = em_scratch_at(e, "wv", (SymDim){0, c->h * es});
   c->eps = em_float((float)attr_float(e->op, "eps", 1e-12));
   c->power_iters = attr_int(e->op, "power_iters", 1);
   c->weight = em_ptr(e, wt, 1);
@@ -104,7 +104,7 @@ static int emit_spectral_norm_grad(EmitCtx *e) {
   if (sn_geometry(e, wt, u, v, (const Var *const[]){dout, dw, NULL}, &call)) return -1;
   sn_sigma(e, wt, u, v, &call);
   const int64_t bytes = call.h * call.w * (int64_t)rt_dtype_size(wt->dtype); /* dOut's matrix view */
-  call.gm = em_scratch(e, (SymDim){0, bytes});
+  call.gm = em_scratch_at(e, "gm", (SymDim){0, bytes});
   call.dout = em_ptr(e, dout, 1);
   call.dw = em_ptr(e, dw, 0);
   spectral_print_c(e->p, &call);
