@@ -51,10 +51,11 @@ static int ew_lower(EmitCtx *e, const Var *out, int n, const EwIn *in, EwLoop *l
   l->nd = 0;
   for (int i = 0; i < r; i++) {
     SymDim od = os->d[i];
-    if (od.a == 0 && od.c == 1) continue; /* size-1 dims do not move any index */
+    /* size-1 dims do not move any index (a run-time extent bounded by 1 may be 0: kept) */
+    if (od.a == 0 && od.c == 1 && os->runtime_dim != i + 1) continue;
     int v[EW_MAX_IN];
     for (int k = 0; k < n; k++) v[k] = !(d[k][i].a == 0 && d[k][i].c == 1);
-    const char *ext = em_sym(od);
+    const char *ext = em_dim(e, out, i); /* a run-time extent: the run's, not the bound */
     if (l->nd && same_varies(&l->dims[l->nd - 1], v, n)) {
       l->dims[l->nd - 1].extent = mul(l->dims[l->nd - 1].extent, ext);
     } else {

@@ -80,6 +80,9 @@ typedef struct Var {
   const char *param_file; /* file the parameter was read from */
   int runtime_axis;    /* with VAR_RUNTIME_EXTENT: the dim known at run time, */
   const char *runtime_from; /* and what sets it ("input K ('k')") */
+  int runtime_root;    /* 1 + the var whose producer made that extent: ops that pass
+                        * an extent on (ctx_pass_runtime_extent) keep it, so two
+                        * vars with one root have the same extent at run time */
 } Var;
 
 /* The axis of v whose extent is known only at run time, or -1. */

@@ -378,6 +378,39 @@ PROPOSALS = ("s = paddle.static.data('s', [2, 3, 4, 5], 'float32')\n"
              "'pixel_offset': True}})[0]")
 
 ONE_OP_REFUSALS = {
+    # ops after generate_proposals_v2's RpnRois [R, 4], R known only at run
+    # time: the element-wise ops take it with an operand broadcast along it
+    # or with the same extent; two extents from different producers, an
+    # extent against a dim > 1, a sum with an input without it, a reshape,
+    # flatten or softmax that would move or reduce the rows, and a product
+    # with the extent in K are refused by name
+    "extent_two_producers": (PROPOSALS.format(im="float32", anchors=[4, 5, 3, 4]) + "\n"
+                             + PROPOSALS.format(im="float32", anchors=[4, 5, 3, 4]).replace("feeds = [s, d, im, a, v]\n", "")
+                             .replace("out = ", "other = ").replace("'nms_thresh': 0.5", "'nms_thresh': 0.3")
+                             + "\nout = out + other", False,
+                             ["(elementwise_add -> ", "X ('", "and Y ('", "both have a dim known only at run time",
+                              "not the same extent on the same dim of Out"]),
+    "extent_against_a_dim": (PROPOSALS.format(im="float32", anchors=[4, 5, 3, 4]) + "\n"
+                             "y = paddle.static.data('y', [10, 4], 'float32')\nfeeds.append(y)\nout = out * y", False,
+                             ["(elementwise_mul -> ", "dim 0 of X ('", "is only known at run time",
+                              "Y ('y') [10, 4] does not broadcast along it (its dim there is 10, not 1)"]),
+    "extent_sum_with_a_static_input": (PROPOSALS.format(im="float32", anchors=[4, 5, 3, 4]) + "\n"
+                                       "y = paddle.static.data('y', [10, 4], 'float32')\nfeeds.append(y)\n"
+                                       "out = paddle.add_n([out, y])", False,
+                                       ["(sum -> ", "X[1] ('y') does not have the run-time extent of dim 0 of X ('",
+                                        "sum takes a run-time extent only when every input has the same one"]),
+    "extent_reshaped_away": (PROPOSALS.format(im="float32", anchors=[4, 5, 3, 4]) + "\nout = paddle.reshape(out, [-1])",
+                             False, ["(reshape2 -> ", "dim 0 of input X ('", "reshape2 does not take such an input"]),
+    "extent_flattened_away": (PROPOSALS.format(im="float32", anchors=[4, 5, 3, 4]) + "\nout = paddle.flatten(out)",
+                              False, ["(flatten_contiguous_range -> ", "dim 0 of input X ('",
+                                      "flatten_contiguous_range does not take such an input"]),
+    "extent_softmax_over_it": (PROPOSALS.format(im="float32", anchors=[4, 5, 3, 4]) + "\n"
+                               "out = paddle.nn.functional.softmax(out, axis=0)", False,
+                               ["(softmax -> ", "dim 0 of input X ('", "softmax does not take such an input"]),
+    "extent_in_k": (PROPOSALS.format(im="float32", anchors=[4, 5, 3, 4]) + "\n"
+                    "w = paddle.static.data('w', [10, 3], 'float32')\nfeeds.append(w)\n"
+                    "out = paddle.matmul(out, w, transpose_x=True)", False,
+                    ["(matmul_v2 -> ", "dim 0 of input X ('", "matmul_v2 does not take such an input"]),
     # i0e of float16: Paddle's CPU kernels are float and double; paddlec's
     # too, rather than computing in another precision
     "bessel_float16": ("h = paddle.static.data('h', [6, 20], 'float16')\n"

@@ -35,19 +35,90 @@ def test_an_op_without_run_time_extents_is_refused(tmp_path):
         "makes it from its input K ('k')); softmax does not take such an input yet")
 
 
-def test_a_fused_chain_with_a_binary_op_refuses_a_run_time_extent(tmp_path):
+MASKED_IR = ("var x: float32[-1, 4]\nvar m: bool[-1, 4]\nvar m2: bool[-1, 4]\nvar s: float32[-1]\n"
+             "var s2: float32[-1]\nvar r: float32[-1]\nvar y: float32[-1]\n"
+             "op feed(X: feed) -> (Out: x) {{col: 0}}\nop feed(X: feed) -> (Out: m) {{col: 1}}\n"
+             "op feed(X: feed) -> (Out: m2) {{col: 2}}\n"
+             "op masked_select(Mask: m, X: x) -> (Y: s)\nop masked_select(Mask: m2, X: x) -> (Y: s2)\n"
+             "op relu(X: s) -> (Out: r)\n"
+             "op elementwise_add(X: r, Y: {y}) -> (Out: y) {{axis: -1}}\nop fetch(X: y) -> (Out: fetch) {{col: 0}}\n")
+
+
+def test_a_fused_chain_with_a_binary_op_takes_one_run_time_extent(tmp_path):
     """enable_auto_fusion fuses relu and elementwise_add after a
-    masked_select into one fusion_group; the group passes the extent
-    through relu, but elementwise_add does not take one: refused by the
-    fused op's name, not computed over the bound."""
-    f = ir(tmp_path, "var x: float32[-1, 4]\nvar m: bool[-1, 4]\nvar s: float32[-1]\nvar r: float32[-1]\n"
-           "var y: float32[-1]\nop feed(X: feed) -> (Out: x) {col: 0}\nop feed(X: feed) -> (Out: m) {col: 1}\n"
-           "op masked_select(Mask: m, X: x) -> (Y: s)\nop relu(X: s) -> (Out: r)\n"
-           "op elementwise_add(X: r, Y: r) -> (Out: y) {axis: -1}\nop fetch(X: y) -> (Out: fetch) {col: 0}\n")
+    masked_select into one fusion_group; relu(s) + relu(s) has one extent
+    (the same producer's, passed on): the loop runs over the run's
+    elements.  Expected by hand: 2 * relu of the selected elements, in
+    row-major order, as many as the mask holds."""
+    binary = tmp_path / "bin"
+    p = run(["build", ir(tmp_path, MASKED_IR.format(y="r")), "-o", str(binary)])
+    assert p.returncode == 0, p.stderr
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((3, 4)).astype(np.float32)
+    np.save(tmp_path / "x.npy", x)
+    for i, mask in enumerate((x > 0.3, np.zeros((3, 4), bool), np.ones((3, 4), bool))):
+        np.save(tmp_path / "m.npy", mask)
+        np.save(tmp_path / "m2.npy", mask)
+        out = tmp_path / f"out{i}"
+        r = subprocess.run([str(binary), "--input", f"x={tmp_path / 'x.npy'}", "--input", f"m={tmp_path / 'm.npy'}",
+                            "--input", f"m2={tmp_path / 'm2.npy'}", "--output-dir", str(out)],
+                           capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0, r.stderr
+        got = np.load(out / "y.npy")
+        assert got.shape == (mask.sum(),) and (got == 2 * np.maximum(x[mask], 0)).all(), (i, got)
+
+
+def test_two_run_time_extents_from_different_producers_are_refused(tmp_path):
+    """The same chain adding the elements two masks select: the two counts
+    need not agree at run time, so elementwise_add refuses them by name,
+    in the fusion_group as alone."""
+    f = ir(tmp_path, MASKED_IR.format(y="s2"))
     bad(["compile", f, "-o", str(tmp_path / "out")], "(elementwise_add -> y)",
-        "dim 0 of input X ('r') is only known at run time (the op before it in its fusion_group makes it",
-        "elementwise_add does not take such an input yet")
+        "X ('r') and Y ('s2') both have a dim known only at run time (dim 0, from its ",
+        "not the same extent on the same dim of Out: elementwise_add takes two run-time extents only when they are one")
     assert not (tmp_path / "out").exists()
+
+
+# top_k_v2 along dim 0 with K fed: the k largest of each column, [k, 4]
+# rows known at run time; then a dense head over those rows
+ROWS_IR = ("var x: float32[6, 4]\nvar k: int32[1]\nvar w: float32[4, 3]\nvar b: float32[3]\n"
+           "var o: float32[-1, 4]\nvar i: int64[-1, 4]\nvar r: float32[-1, 4]\nvar xs: float32[-1]\n"
+           "var h: float32[-1, 3]\nvar hb: float32[-1, 3]\nvar sm: float32[-1, 3]\nvar t: float32[-1, 3]\n"
+           "op feed(X: feed) -> (Out: x) {col: 0}\nop feed(X: feed) -> (Out: k) {col: 1}\n"
+           "op feed(X: feed) -> (Out: w) {col: 2}\nop feed(X: feed) -> (Out: b) {col: 3}\n"
+           "op top_k_v2(K: k, X: x) -> (Indices: i, Out: o) {axis: 0, k: 1, largest: true, sorted: true}\n"
+           "op reshape2(X: o) -> (Out: r, XShape: xs) {shape: ints[0, -1]}\n"
+           "op matmul_v2(X: r, Y: w) -> (Out: h) {trans_x: false, trans_y: false}\n"
+           "op elementwise_add(X: h, Y: b) -> (Out: hb) {axis: -1}\n"
+           "op softmax(X: hb) -> (Out: sm) {axis: -1}\n"
+           "op sum(X: [sm, hb]) -> (Out: t)\n"
+           "op fetch(X: t) -> (Out: fetch) {col: 0}\n")
+
+
+def test_the_run_s_rows_change_between_runs_of_one_binary(tmp_path):
+    """One binary, K = 2, 6, 1 and 0: the rows after top_k (dim 0) go
+    through reshape2 [0, -1], matmul_v2, the bias, softmax and sum, each
+    run with its own row count (the GEMM's M, the loops' counts are the
+    run's).  Expected by numpy: softmax(topk(x) @ w + b) + (topk(x) @ w + b)."""
+    binary = tmp_path / "bin"
+    p = run(["build", ir(tmp_path, ROWS_IR), "-o", str(binary)])
+    assert p.returncode == 0, p.stderr
+    rng = np.random.default_rng(11)
+    feeds = {"x": rng.permutation(24).reshape(6, 4).astype(np.float32) / 8,
+             "w": rng.standard_normal((4, 3)).astype(np.float32), "b": rng.standard_normal(3).astype(np.float32)}
+    for k in (2, 6, 1, 0):
+        feeds["k"] = np.array([k], np.int32)
+        args = [str(binary), "--output-dir", str(tmp_path / f"o{k}")]
+        for name, v in feeds.items():
+            np.save(tmp_path / f"{name}.npy", v)
+            args += ["--input", f"{name}={tmp_path / f'{name}.npy'}"]
+        r = subprocess.run(args, capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0, r.stderr
+        h = (-np.sort(-feeds["x"], axis=0)[:k]).astype(np.float64) @ feeds["w"] + feeds["b"]
+        e = np.exp(h - h.max(axis=1, keepdims=True)) if k else h
+        want = (e / e.sum(axis=1, keepdims=True) if k else h) + h
+        got = np.load(tmp_path / f"o{k}" / "t.npy")
+        assert got.shape == (k, 3) and np.allclose(got, want, rtol=1e-5, atol=1e-5), (k, got, want)
 
 
 def test_a_fetched_run_time_extent_has_the_run_s_rows(tmp_path):

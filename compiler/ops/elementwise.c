@@ -11,21 +11,74 @@
  * negative axis becomes |rank(X) - rank(Y)| + axis + 1, the lower-rank
  * operand is padded with 1s around position `axis`, and each dim pair gives
  *   max(a, b) when either is > 1 or both are 1, else -1
- * (so -1 against 1, and 0 against 0 or 1, are unknown at compile time). */
+ * (so -1 against 1, and 0 against 0 or 1, are unknown at compile time).
+ * A dim of X or Y known only at run time (the RoIs after roi_align, the
+ * sequences after sequence_pool) is Out's too, when the other operand is
+ * broadcast along it or has the same extent (pass_extent); the loop runs
+ * over the run's extent (ew_nary). */
 #include <string.h>
 
 #include "../consteval.h"
 #include "../emit_ew.h"
 #include "bcast_util.h"
 #include "ops.h"
+#include "tensor_util.h"
+
+/* Where dim d of operand p (broadcast with q at `axis`) lies in Out. */
+static int out_dim_of(const Shape *p, const Shape *q, int d, int64_t axis) {
+  if (p->rank >= q->rank) return d;
+  return d + (int)(axis < 0 ? axis + q->rank - p->rank + 1 : axis);
+}
+
+/* Operand q's dim at Out's dim o, 1 where q has none (padded). */
+static int64_t dim_at(const Shape *q, const Shape *p, int o, int64_t axis) {
+  if (q->rank >= p->rank) return q->d[o];
+  const int j = o - (int)(axis < 0 ? axis + p->rank - q->rank + 1 : axis);
+  return j >= 0 && j < q->rank ? q->d[j] : 1;
+}
+
+/* A run-time extent of X or Y (VAR_RUNTIME_EXTENT) passes to Out when the
+ * other operand is broadcast along it (its dim there is 1, or absent: a
+ * bias [C], a scalar) or has the same extent (same_runtime_extent) on the
+ * same dim of Out.  Paddle broadcasts the same way at run time; any other
+ * pairing (two extents from different producers, an extent against a
+ * dim > 1) would need the run's extents to agree, and is refused. */
+static int pass_extent(OpCtx *c, const Var *x, const Var *y, int64_t axis) {
+  const int ax = var_runtime_axis(x), ay = var_runtime_axis(y);
+  if (ax < 0 && ay < 0) return 0;
+  const Shape *xs = &x->shape, *ys = &y->shape;
+  if (ax >= 0 && ay >= 0) {
+    const int ox = out_dim_of(xs, ys, ax, axis), oy = out_dim_of(ys, xs, ay, axis);
+    if (!same_runtime_extent(x, y) || ox != oy)
+      return ctx_fail(c, "X ('%s') and Y ('%s') both have a dim known only at run time (dim %d, from its %s; dim %d, "
+                      "from its %s), not the same extent on the same dim of Out: %s takes two run-time extents only "
+                      "when they are one",
+                      x->name, y->name, ax, x->runtime_from ? x->runtime_from : "inputs", ay,
+                      y->runtime_from ? y->runtime_from : "inputs", c->op->type);
+    ctx_pass_runtime_extent_at(c, x, "Out", 0, ox);
+    return 0;
+  }
+  const Var *p = ax >= 0 ? x : y, *q = ax >= 0 ? y : x;
+  const int pa = ax >= 0 ? ax : ay, o = out_dim_of(&p->shape, &q->shape, pa, axis);
+  const int64_t qd = dim_at(&q->shape, &p->shape, o, axis);
+  if (qd != 1)
+    return ctx_fail(c, "dim %d of %s ('%s') is only known at run time (from its %s), and %s ('%s') %s does not "
+                    "broadcast along it (its dim there is %lld, not 1): %s takes a run-time extent against an operand "
+                    "of size 1 there or one with the same extent",
+                    pa, p == x ? "X" : "Y", p->name, p->runtime_from ? p->runtime_from : "inputs", q == x ? "X" : "Y",
+                    q->name, shape_str(&q->shape), (long long)qd, c->op->type);
+  ctx_pass_runtime_extent_at(c, p, "Out", 0, o);
+  return 0;
+}
 
 static int infer_elementwise(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0), *y = ctx_need(c, "Y", 0);
   if (!x || !y) return -1;
   Shape out;
-  if (shape_broadcast(c, &x->shape, &y->shape, attr_int(c->op, "axis", -1), &out)) return -1;
+  const int64_t axis = attr_int(c->op, "axis", -1);
+  if (shape_broadcast(c, &x->shape, &y->shape, axis, &out)) return -1;
   ctx_set(c, "Out", 0, &out, x->dtype);
-  return 0;
+  return pass_extent(c, x, y, axis);
 }
 
 /* Integer arithmetic for constant folding, as the int C expression of the
@@ -123,12 +176,13 @@ static int emit_elementwise(EmitCtx *e) {
   const char *expr = expr_of(e->op->type, x->dtype);
   if (!expr) return em_fail(e, "%s of %s tensors is not supported yet", e->op->type, rt_dtype_name(x->dtype));
   if (x->dtype == RT_DT_FP64) expr = ew_expr_double(expr);
+  tu_pass_extent(e, em_spec(e, x)->runtime_dim ? x : y, out); /* the loop runs over the run's rows */
   return ew_binary(e, x, y, out, attr_int(e->op, "axis", -1), expr);
 }
 
 #define OP_ELEMENTWISE(name)                                                                             \
   const OpDef op_##name = {.type = #name, .infer = infer_elementwise, .emit_c = emit_elementwise,          \
-                           .fold = fold_elementwise, .inplace = "X:Out"};
+                           .fold = fold_elementwise, .inplace = "X:Out", .runtime_extents = 1};
 OP_ELEMENTWISE(elementwise_add)
 OP_ELEMENTWISE(elementwise_div)
 OP_ELEMENTWISE(elementwise_floordiv)

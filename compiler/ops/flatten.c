@@ -7,7 +7,10 @@
  *     stop_axis:INT=1 (negative += rank); dims start..stop merge into one
  *     (phi FlattenWithXShapeInferMeta); a 0-D X gives [1]
  * A merged dim is -1 when any of its parts is.  XShape = [0] ++ X.dims.
- * Emission: a copy of X's elements (memcpy; nothing when Out is X). */
+ * Emission: a copy of X's elements (memcpy; nothing when Out is X).
+ * A dim known only at run time that no merge touches (dim 0 of
+ * roi_align's [R, C, 7, 7] flattened from 1) stays Out's, the copy counts
+ * the run's elements; one merged with other dims is refused. */
 #include "../consteval.h"
 #include "ops.h"
 #include "tensor_util.h"
@@ -22,6 +25,9 @@ static int infer_flatten(OpCtx *c) {
   Shape out = {2, {dims_prod(&x->shape, 0, (int)axis), dims_prod(&x->shape, (int)axis, rank)}};
   if (rank == 0) out = (Shape){1, {1}};
   ctx_set(c, "Out", 0, &out, x->dtype);
+  /* [R, ...] with R known at run time: axis 1 keeps the rows */
+  if (var_runtime_axis(x) >= 0 && (var_runtime_axis(x) != 0 || axis != 1)) return ctx_refuse_runtime_extents(c);
+  ctx_pass_runtime_extent(c, x, "Out", 0);
   return ctx_set_xshape(c, x);
 }
 
@@ -43,7 +49,15 @@ static int infer_flatten_range(OpCtx *c) {
     for (int i = 0; i < a; i++) out.d[out.rank++] = in->d[i];
     out.d[out.rank++] = dims_prod(in, a, b + 1);
     for (int i = b + 1; i < in->rank; i++) out.d[out.rank++] = in->d[i];
+    /* a dim known at run time outside the merged range (the RoIs of
+     * roi_align's [R, C, 7, 7] -> [R, C*49]) stays a dim of Out */
+    const int r = var_runtime_axis(x);
+    if (r >= 0 && r >= a && r <= b && a != b) return ctx_refuse_runtime_extents(c);
+    ctx_set(c, "Out", 0, &out, x->dtype);
+    ctx_pass_runtime_extent_at(c, x, "Out", 0, r > b ? r - (b - a) : r);
+    return ctx_set_xshape(c, x);
   }
+  if (var_runtime_axis(x) >= 0) return ctx_refuse_runtime_extents(c);
   ctx_set(c, "Out", 0, &out, x->dtype);
   return ctx_set_xshape(c, x);
 }
@@ -52,13 +66,18 @@ static int infer_flatten_range(OpCtx *c) {
  * two instead). */
 static int emit_flatten(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
-  return x && out ? tu_copy(e, x, out) : -1;
+  if (!x || !out) return -1;
+  tu_pass_extent(e, x, out);
+  return tu_copy(e, x, out);
 }
 
-const OpDef op_flatten = {.type = "flatten", .infer = infer_flatten, .emit_c = emit_flatten, .inplace = "X:Out"};
-const OpDef op_flatten2 = {.type = "flatten2", .infer = infer_flatten, .emit_c = emit_flatten, .inplace = "X:Out"};
+const OpDef op_flatten = {.type = "flatten", .infer = infer_flatten, .emit_c = emit_flatten, .inplace = "X:Out",
+                          .runtime_extents = 1};
+const OpDef op_flatten2 = {.type = "flatten2", .infer = infer_flatten, .emit_c = emit_flatten, .inplace = "X:Out",
+                           .runtime_extents = 1};
 const OpDef op_flatten_contiguous_range = {.type = "flatten_contiguous_range", .infer = infer_flatten_range,
-                                           .emit_c = emit_flatten, .fold = consteval_fold_copy, .inplace = "X:Out"};
+                                           .emit_c = emit_flatten, .fold = consteval_fold_copy, .inplace = "X:Out",
+                                           .runtime_extents = 1};
 
 /* flatten2_grad, flatten_contiguous_range_grad: X@GRAD = Out@GRAD (XShape
  * gives its shape); the axes were the forward's. */

@@ -15,6 +15,9 @@
  * of the output as soon as it is computed; with ReserveSpace, the GEMM and
  * bias into ReserveSpace, then the activation op's loop (activation.c) from
  * it into Out: the floats of matmul_v2, elementwise_add and the activation.
+ * X may have a dim known only at run time among its rows (a box head's
+ * RoIs after mul + elementwise_add were fused): M is the run's, Out (and
+ * ReserveSpace) have the same extent.
  *
  * fused_gemm_epilogue_grad: the backward of Out = act'(X) @ Y + Bias, where
  * act' is the activation of the layer before (whose output X is):
@@ -38,6 +41,7 @@
 #include "bcast_util.h"
 #include "gemm_call.h"
 #include "ops.h"
+#include "tensor_util.h"
 
 static int infer_fused_gemm(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0), *y = ctx_need(c, "Y", 0);
@@ -51,6 +55,14 @@ static int infer_fused_gemm(OpCtx *c) {
   s.d[s.rank - 1] = ty ? y->shape.d[0] : y->shape.d[1];
   ctx_set(c, "Out", 0, &s, x->dtype);
   if (ctx_out(c, "ReserveSpace", 0)) ctx_set(c, "ReserveSpace", 0, &s, x->dtype);
+  /* a run-time extent among X's rows (M: the RoIs of a box head) is
+   * Out's; one in K, Y or Bias is refused */
+  const int r = var_runtime_axis(x);
+  if (var_runtime_axis(y) >= 0 || var_runtime_axis(ctx_in(c, "Bias", 0)) >= 0 ||
+      (r >= 0 && (tx ? r != 1 : r >= x->shape.rank - 1)))
+    return ctx_refuse_runtime_extents(c);
+  ctx_pass_runtime_extent(c, x, "Out", 0);
+  ctx_pass_runtime_extent(c, x, "ReserveSpace", 0);
   return 0;
 }
 
@@ -87,6 +99,8 @@ static int emit_fused_gemm(EmitCtx *e) {
     return em_fail(e, "X and Y need known shapes of rank >= 2 and 2");
   Var *rs = ctx_out(&c, "ReserveSpace", 0);
   if (rs && (tx || ty)) return em_fail(e, "ReserveSpace with trans_x or trans_y is not supported");
+  tu_pass_extent(e, x, out); /* M (em_prod, em_dim) is then the run's rows */
+  if (rs) tu_pass_extent(e, x, rs);
   if (rs) {
     SymDim m = em_sym_prod(e, x, 0, r - 1), k = em_spec(e, x)->d[r - 1], n = em_spec(e, y)->d[1];
     if (b && (spec_numel(em_spec(e, b)).a || spec_numel(em_spec(e, b)).c != n.c))
@@ -116,7 +130,7 @@ static int emit_fused_gemm(EmitCtx *e) {
 }
 
 const OpDef op_fused_gemm_epilogue = {.type = "fused_gemm_epilogue", .infer = infer_fused_gemm,
-                                      .emit_c = emit_fused_gemm};
+                                      .emit_c = emit_fused_gemm, .runtime_extents = 1};
 
 static int infer_fused_gemm_grad(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0), *y = ctx_need(c, "Y", 0);

@@ -11,13 +11,17 @@
  *   bmm: X [B, M, K], Y [B, K, N] -> Out [B, M, N]
  * Out has X's dtype.  Neither matmul broadcasts batch dims at compile time:
  * they come from the operand of higher rank (dim-wise max for matmul_v2 when
- * ranks are equal, X's for matmul v1 whenever X is batched). */
+ * ranks are equal, X's for matmul v1 whenever X is batched).
+ * mul and matmul_v2 take X with a dim known only at run time among its
+ * rows (the RoIs of a box head, the sequences of a text CNN): M is the
+ * run's, Out's dim is the same extent; elsewhere (K, Y) it is refused. */
 #include <string.h>
 
 #include "../util.h"
 #include "gemm_call.h"
 #include "ops.h"
 #include "rt_kernels.h"
+#include "tensor_util.h"
 
 static int infer_mul(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0), *y = ctx_need(c, "Y", 0);
@@ -30,6 +34,10 @@ static int infer_mul(OpCtx *c) {
   for (int i = 0; i < xn; i++) s.d[s.rank++] = x->shape.d[i];
   for (int i = (int)yn; i < y->shape.rank; i++) s.d[s.rank++] = y->shape.d[i];
   ctx_set(c, "Out", 0, &s, x->dtype);
+  /* a run-time extent among X's row dims (the RoIs of a box head) is
+   * Out's: M is the run's; one in K or in Y is refused */
+  if (var_runtime_axis(y) >= 0 || var_runtime_axis(x) >= xn) return ctx_refuse_runtime_extents(c);
+  ctx_pass_runtime_extent(c, x, "Out", 0);
   return 0;
 }
 
@@ -54,6 +62,14 @@ static int infer_matmul_v2(OpCtx *c) {
   if (!xvec) s.d[s.rank++] = m;
   if (!yvec) s.d[s.rank++] = n;
   ctx_set(c, "Out", 0, &s, xv->dtype);
+  /* a run-time extent on X's rows (M, not transposed), or on a batch dim
+   * of X when Y is one matrix (the batch folds into M), is Out's */
+  const int r = var_runtime_axis(xv), xr = xv->shape.rank;
+  if (var_runtime_axis(yv) >= 0 ||
+      (r >= 0 && (xvec || r > xr - 2 || (r == xr - 2 && attr_bool(c->op, "trans_x", 0)) ||
+                  (r < xr - 2 && yv->shape.rank > 2))))
+    return ctx_refuse_runtime_extents(c);
+  ctx_pass_runtime_extent_at(c, xv, "Out", 0, r + (y.rank > x.rank ? y.rank - x.rank : 0));
   return 0;
 }
 
@@ -218,10 +234,14 @@ static int emit_gemm(EmitCtx *e, const Var *xv, const Var *yv, const Var *ov, in
   SymDim xr = mat_dim(&x, 0, 0), xc = mat_dim(&x, 1, 0), yr = mat_dim(&y, 0, 1), yc = mat_dim(&y, 1, 1);
   SymDim m = x.trans ? xc : xr, k = x.trans ? xr : xc, n = y.trans ? yr : yc;
   int nbx = nbatch(&x), nby = nbatch(&y);
-  MatmulCall mc = {.f64 = f64, .named = 1, .m = em_sym(m), .n = em_sym(n), .k = em_sym(k)};
+  /* M as em_dim gives it: a run-time extent of X's rows is the run's (the
+   * scratch keeps the bound) */
+  const char *mm = x.vec ? em_sym(m) : em_dim(e, xv, x.s->rank - (x.trans ? 1 : 2));
+  MatmulCall mc = {.f64 = f64, .named = 1, .m = mm, .n = em_sym(n), .k = em_sym(k)};
   mc.ptr[GEMM_X] = em_ptr(e, xv, 1);
   mc.ptr[GEMM_Y] = em_ptr(e, yv, 1);
   mc.ptr[GEMM_OUT] = em_ptr(e, ov, 0);
+  tu_pass_extent(e, xv, ov);
   const char *lda = x.trans ? "M" : "K", *ldb = y.trans ? "K" : "N", *al = em_float(alpha);
   int y_batched = 0;
   for (int i = 0; i < nby; i++) y_batched |= !is_one(y.s->d[i]);
@@ -287,6 +307,7 @@ static int emit_mul(EmitCtx *e) {
   mc.ptr[GEMM_X] = em_ptr(e, x, 1);
   mc.ptr[GEMM_Y] = em_ptr(e, y, 1);
   mc.ptr[GEMM_OUT] = em_ptr(e, out, 0);
+  tu_pass_extent(e, x, out); /* M (em_prod) is then the run's rows */
   add_product(&mc, 0, 0, "M", "N", "K", f64 ? "1.0" : "1.0f", GEMM_X, "K", GEMM_Y, "N", 0, GEMM_OUT, "N", ws);
   matmul_print_c(e->p, &mc);
   return 0;
@@ -366,8 +387,9 @@ static int emit_gemm_grad(EmitCtx *e, int tx, int ty, double alpha) {
 
 const OpDef op_bmm = {.type = "bmm", .infer = infer_bmm, .emit_c = emit_bmm};
 const OpDef op_matmul = {.type = "matmul", .infer = infer_matmul, .emit_c = emit_matmul};
-const OpDef op_matmul_v2 = {.type = "matmul_v2", .infer = infer_matmul_v2, .emit_c = emit_matmul_v2};
-const OpDef op_mul = {.type = "mul", .infer = infer_mul, .emit_c = emit_mul};
+const OpDef op_matmul_v2 = {.type = "matmul_v2", .infer = infer_matmul_v2, .emit_c = emit_matmul_v2,
+                            .runtime_extents = 1};
+const OpDef op_mul = {.type = "mul", .infer = infer_mul, .emit_c = emit_mul, .runtime_extents = 1};
 
 static int emit_matmul_v2_grad(EmitCtx *e) {
   return emit_gemm_grad(e, attr_bool(e->op, "trans_x", 0), attr_bool(e->op, "trans_y", 0), 1.0);

@@ -212,6 +212,7 @@ void ctx_set_runtime_extent(OpCtx *c, const char *slot, int i, int axis, const c
   v->flags |= VAR_RUNTIME_EXTENT;
   v->runtime_axis = axis;
   v->runtime_from = from;
+  v->runtime_root = (int)(v - c->g->vars) + 1;
 }
 
 void ctx_set_all(OpCtx *c, const char *slot, const Shape *s, int dtype) {
@@ -397,5 +398,16 @@ int ctx_refuse_runtime_extents(OpCtx *c) {
 }
 
 void ctx_pass_runtime_extent(OpCtx *c, const Var *x, const char *slot, int i) {
-  if (var_runtime_axis(x) >= 0) ctx_set_runtime_extent(c, slot, i, x->runtime_axis, x->runtime_from);
+  ctx_pass_runtime_extent_at(c, x, slot, i, var_runtime_axis(x));
+}
+
+void ctx_pass_runtime_extent_at(OpCtx *c, const Var *x, const char *slot, int i, int axis) {
+  if (var_runtime_axis(x) < 0) return;
+  ctx_set_runtime_extent(c, slot, i, axis, x->runtime_from);
+  Var *v = ctx_out(c, slot, i);
+  if (v) v->runtime_root = x->runtime_root;
+}
+
+int same_runtime_extent(const Var *a, const Var *b) {
+  return var_runtime_axis(a) >= 0 && var_runtime_axis(b) >= 0 && a->runtime_root && a->runtime_root == b->runtime_root;
 }

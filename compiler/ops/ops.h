@@ -164,6 +164,12 @@ int ctx_refuse_runtime_extents(OpCtx *c);
 /* After ctx_set: the i-th output of `slot` takes x's run-time extent, if it
  * has one (an element-wise op: same dims). */
 void ctx_pass_runtime_extent(OpCtx *c, const Var *x, const char *slot, int i);
+/* The same with the extent on dim `axis` of the output (a reshape that
+ * keeps the dim, a broadcast that moves it). */
+void ctx_pass_runtime_extent_at(OpCtx *c, const Var *x, const char *slot, int i, int axis);
+/* 1 when a and b both have a run-time extent made by one producer and
+ * passed on unchanged (Var.runtime_root): the same value at run time. */
+int same_runtime_extent(const Var *a, const Var *b);
 /* Prints "<file>: block B op I (type -> out): <msg>" and returns -1. */
 int ctx_fail(OpCtx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* For clang's analyzer, which reads one file at a time: ctx_fail returns -1

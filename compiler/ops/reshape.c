@@ -16,7 +16,11 @@
  * constants, parameters, shape arithmetic of static dims) are the target,
  * validated the same way; values known only at run time are refused, as
  * the compile-time rules above would give a shape the kernel does not.
- * Emission: a copy of X's elements (memcpy; nothing when Out is X). */
+ * Emission: a copy of X's elements (memcpy; nothing when Out is X).
+ * X with dim 0 known only at run time (the RoIs after roi_align, the
+ * sequences after sequence_pool): a target that keeps dim 0 (0 or -1
+ * first, the rest X's other dims regrouped) passes the extent to Out;
+ * another target is refused. */
 #include "../consteval.h"
 #include "ops.h"
 #include "tensor_util.h"
@@ -113,6 +117,15 @@ static int infer_reshape(OpCtx *c) {
     if (reshape_dims(c, in, shape, n, &out)) return -1;
   }
   ctx_set(c, "Out", 0, &out, x->dtype);
+  /* dim 0 known only at run time (the RoIs of roi_align's [R, C, 7, 7]):
+   * a target shape that keeps it (its first entry 0 or -1, the rest the
+   * product of X's other dims: [-1, C*49], [0, -1]) gives Out the same
+   * extent; any other is refused (the run's rows would move) */
+  const int64_t first = nt > 0 ? tv[0] : nt < 0 && n > 0 && !slot ? shape[0] : 1;
+  if (var_runtime_axis(x) >= 0 &&
+      (var_runtime_axis(x) != 0 || (first != 0 && first != -1) || out.rank < 1 || out.d[0] != in->d[0]))
+    return ctx_refuse_runtime_extents(c);
+  ctx_pass_runtime_extent(c, x, "Out", 0);
   return ctx_set_xshape(c, x);
 }
 
@@ -120,15 +133,17 @@ static int infer_reshape(OpCtx *c) {
  * two instead). */
 static int emit_reshape(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
-  return x && out ? tu_copy(e, x, out) : -1;
+  if (!x || !out) return -1;
+  tu_pass_extent(e, x, out);
+  return tu_copy(e, x, out);
 }
 
 const OpDef op_reshape = {
     .type = "reshape", .infer = infer_reshape, .emit_c = emit_reshape,
-    .fold = consteval_fold_copy, .inplace = "X:Out"};
+    .fold = consteval_fold_copy, .inplace = "X:Out", .runtime_extents = 1};
 const OpDef op_reshape2 = {
     .type = "reshape2", .infer = infer_reshape, .emit_c = emit_reshape,
-    .fold = consteval_fold_copy, .inplace = "X:Out"};
+    .fold = consteval_fold_copy, .inplace = "X:Out", .runtime_extents = 1};
 
 /* reshape2_grad: X@GRAD = Out@GRAD (XShape gives its shape); `shape` was
  * the forward's. */

@@ -3,11 +3,13 @@
  *   attrs: axis=-1 (negative counts from the end; very old files may lack it,
  *          meaning the last dim); softmax extra: data_format, use_cudnn,
  *          use_mkldnn, mkldnn_data_type, is_test.
- * The axis must lie in [-rank, rank) ([-1, 0] for a 0-D X). */
+ * The axis must lie in [-rank, rank) ([-1, 0] for a 0-D X).  X may have a
+ * dim known only at run time other than the axis (Out has it too). */
 #include <string.h>
 
 #include "attention_call.h"
 #include "ops.h"
+#include "tensor_util.h"
 
 static int infer_softmax(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
@@ -17,6 +19,11 @@ static int infer_softmax(OpCtx *c) {
   if (rank == 0 ? (axis < -1 || axis > 0) : axis_norm(axis, rank) < 0)
     return ctx_fail(c, "axis %lld is out of range for X %s", (long long)axis, shape_str(&x->shape));
   ctx_set(c, "Out", 0, &x->shape, x->dtype);
+  /* a run-time extent on another dim (the rows of a [R, classes] head)
+   * passes on: the kernel's outer and inner counts are the run's */
+  if (var_runtime_axis(x) >= 0 && var_runtime_axis(x) == (rank ? axis_norm(axis, rank) : 0))
+    return ctx_refuse_runtime_extents(c);
+  ctx_pass_runtime_extent(c, x, "Out", 0);
   return 0;
 }
 
@@ -38,6 +45,7 @@ static int emit_softmax(EmitCtx *e) {
                                            .out = em_ptr(e, out, 0), .outer = em_prod(e, x, 0, axis),
                                            .n = rank ? em_dim(e, x, axis) : "1",
                                            .inner = em_prod(e, x, axis + 1, rank)});
+  tu_pass_extent(e, x, out);
   return 0;
 }
 
@@ -66,7 +74,8 @@ static int emit_softmax_grad(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_softmax = {.type = "softmax", .infer = infer_softmax, .emit_c = emit_softmax};
-const OpDef op_log_softmax = {.type = "log_softmax", .infer = infer_softmax, .emit_c = emit_softmax};
+const OpDef op_softmax = {.type = "softmax", .infer = infer_softmax, .emit_c = emit_softmax, .runtime_extents = 1};
+const OpDef op_log_softmax = {.type = "log_softmax", .infer = infer_softmax, .emit_c = emit_softmax,
+                              .runtime_extents = 1};
 const OpDef op_softmax_grad = {.type = "softmax_grad", .infer = grad_infer, .emit_c = emit_softmax_grad};
 const OpDef op_log_softmax_grad = {.type = "log_softmax_grad", .infer = grad_infer, .emit_c = emit_softmax_grad};

@@ -4,7 +4,9 @@
  * AddNInferMeta); its dtype is X[0]'s.  A sum of LoDTensorArrays or
  * SelectedRows has no dense shape to give.
  * Emission: one loop adding every input element-wise (inputs with no
- * elements drop out); Out may be one of the inputs (written in place). */
+ * elements drop out); Out may be one of the inputs (written in place).
+ * Inputs with a dim known only at run time must all have the same extent
+ * (Var.runtime_root): Out has it, the loop counts the run's elements. */
 #include "../util.h"
 #include "fill_call.h"
 #include "ops.h"
@@ -31,6 +33,23 @@ static int infer_sum(OpCtx *c) {
     s = xi->shape;
   }
   ctx_set(c, "Out", 0, &s, x0->dtype);
+  /* run-time extents: every input has the same one (one producer's,
+   * passed on), on the same dim, and Out has it; an input without it
+   * would need the run's extent to be its dim */
+  const Var *first = NULL;
+  for (int i = 0; i < n; i++) {
+    const Var *xi = ctx_in(c, "X", i);
+    if (var_runtime_axis(xi) >= 0 && !first) first = xi;
+  }
+  for (int i = 0; first && i < n; i++) {
+    const Var *xi = ctx_in(c, "X", i);
+    if (!same_runtime_extent(xi, first) || xi->runtime_axis != first->runtime_axis)
+      return ctx_fail(c, "X[%d] ('%s') %s the run-time extent of dim %d of X ('%s', from its %s): sum takes a "
+                      "run-time extent only when every input has the same one",
+                      i, xi->name, var_runtime_axis(xi) >= 0 ? "has another extent than" : "does not have",
+                      first->runtime_axis, first->name, first->runtime_from ? first->runtime_from : "inputs");
+  }
+  if (first) ctx_pass_runtime_extent(c, first, "Out", 0);
   return 0;
 }
 
@@ -54,9 +73,10 @@ static int emit_sum(EmitCtx *e) {
     xs[nkept++] = em_ptr(e, x, 1);
   }
   const char *op = em_ptr(e, out, 0);
+  if (nkept) tu_pass_extent(e, ctx_in(&c, "X", idx[0]), out); /* the loop runs over the run's elements */
   fill_print_c(e->p, &(FillCall){.kind = FILL_SUM, .type = em_ctype(out->dtype), .out = op, .n = em_numel(e, out),
                                  .idx = idx, .xs = xs, .nx = nkept});
   return 0;
 }
 
-const OpDef op_sum = {.type = "sum", .infer = infer_sum, .emit_c = emit_sum};
+const OpDef op_sum = {.type = "sum", .infer = infer_sum, .emit_c = emit_sum, .runtime_extents = 1};

@@ -93,9 +93,9 @@ static int same_numel(EmitCtx *e, const Var *a, const Var *b) {
 }
 
 void tu_pass_extent(EmitCtx *e, const Var *x, const Var *out) {
-  const int d = em_spec(e, x)->runtime_dim - 1;
-  if (d < 0) return;
-  MoveCall call = {.kind = MOVE_EXTENT, .dst = em_dim(e, out, d)};
+  const int d = em_spec(e, x)->runtime_dim - 1, od = em_spec(e, out)->runtime_dim - 1;
+  if (d < 0 || od < 0) return;
+  MoveCall call = {.kind = MOVE_EXTENT, .dst = em_dim(e, out, od)};
   call.src = em_dim(e, x, d);
   move_print_c(e->p, &call);
 }

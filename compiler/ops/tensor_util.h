@@ -31,8 +31,9 @@ void tu_strides(EmitCtx *e, const Var *v, const char **st);
  * nothing when Out is X itself.  Fails when dtypes or element counts
  * differ. */
 int tu_copy(EmitCtx *e, const Var *x, const Var *out);
-/* An op whose Out takes X's run-time extent (ctx_pass_runtime_extent):
- * the line writing Out's extent from X's, when X has one. */
+/* An op whose Out takes X's run-time extent (ctx_pass_runtime_extent,
+ * ctx_pass_runtime_extent_at): the line writing Out's extent (on Out's
+ * run-time dim) from X's, when both have one. */
 void tu_pass_extent(EmitCtx *e, const Var *x, const Var *out);
 
 /* X@GRAD = Out@GRAD, the same elements in the same order: the gradient of
