@@ -2,7 +2,9 @@
 writes an Out and Indices whose extent along the axis is only known when it
 runs, bounded by the axis' dim; the reductions after it read the extent.
 tests/oracle/e2e_topk.py's top_k_tensor_k_* cases check the numbers against
-Paddle; here, what stops a compile or a run."""
+Paddle (tests/oracle/e2e_rcnn_head.py the ops after run-time rows: a box
+head); here, what stops a compile or a run, and one binary run with
+different row counts."""
 import subprocess
 
 import numpy as np
