@@ -82,7 +82,9 @@ typedef struct Var {
   const char *runtime_from; /* and what sets it ("input K ('k')") */
   int runtime_root;    /* 1 + the var whose producer made that extent: ops that pass
                         * an extent on (ctx_pass_runtime_extent) keep it, so two
-                        * vars with one root have the same extent at run time */
+                        * vars with one root have the same extent at run time
+                        * (same_runtime_extent); a producer whose extent is
+                        * provably another's may give it that one's root */
 } Var;
 
 /* The axis of v whose extent is known only at run time, or -1. */

@@ -385,9 +385,9 @@ ONE_OP_REFUSALS = {
     # flatten or softmax that would move or reduce the rows, and a product
     # with the extent in K are refused by name
     "extent_two_producers": (PROPOSALS.format(im="float32", anchors=[4, 5, 3, 4]) + "\n"
-                             + PROPOSALS.format(im="float32", anchors=[4, 5, 3, 4]).replace("feeds = [s, d, im, a, v]\n", "")
-                             .replace("out = ", "other = ").replace("'nms_thresh': 0.5", "'nms_thresh': 0.3")
-                             + "\nout = out + other", False,
+                             + PROPOSALS.format(im="float32", anchors=[4, 5, 3, 4])
+                             .replace("feeds = [s, d, im, a, v]\n", "").replace("out = ", "other = ")
+                             .replace("'nms_thresh': 0.5", "'nms_thresh': 0.3") + "\nout = out + other", False,
                              ["(elementwise_add -> ", "X ('", "and Y ('", "both have a dim known only at run time",
                               "not the same extent on the same dim of Out"]),
     "extent_against_a_dim": (PROPOSALS.format(im="float32", anchors=[4, 5, 3, 4]) + "\n"
