@@ -407,6 +407,9 @@ ONE_OP_REFUSALS = {
     "extent_softmax_over_it": (PROPOSALS.format(im="float32", anchors=[4, 5, 3, 4]) + "\n"
                                "out = paddle.nn.functional.softmax(out, axis=0)", False,
                                ["(softmax -> ", "dim 0 of input X ('", "softmax does not take such an input"]),
+    "extent_concat_along_it": (PROPOSALS.format(im="float32", anchors=[4, 5, 3, 4]) + "\n"
+                               "out = paddle.concat([out, out], axis=0)", False,
+                               ["(concat -> ", "dim 0 of X[0] ('", "is only known at run time: concat along it is not supported"]),
     "extent_in_k": (PROPOSALS.format(im="float32", anchors=[4, 5, 3, 4]) + "\n"
                     "w = paddle.static.data('w', [10, 3], 'float32')\nfeeds.append(w)\n"
                     "out = paddle.matmul(out, w, transpose_x=True)", False,

@@ -5,7 +5,10 @@
  * Out starts as X[0]'s dims; along `axis` the dims add up, -1 when any is
  * -1; along the other axes a -1 is replaced by a known dim of a later input.
  * With the axis from a tensor every dim is -1.  Out has X[0]'s dtype.
- * Emission: per row of the dims before `axis`, one memcpy per input. */
+ * Emission: per row of the dims before `axis`, one memcpy per input.
+ * Inputs with a dim known only at run time (the rows of a box head's
+ * branches, the sequences after sequence_pool) must all have the same
+ * extent, on a dim other than `axis`: Out has it, the rows are the run's. */
 #include "../consteval.h"
 #include "../util.h"
 #include "ops.h"
@@ -44,6 +47,20 @@ static int infer_concat(OpCtx *c) {
     }
   }
   ctx_set(c, "Out", 0, &out, x0->dtype);
+  /* run-time extents: every input has the same one (same_runtime_extent)
+   * on the same dim, not the concat axis; Out has it */
+  for (int i = 0; i < n; i++) {
+    const Var *xi = ctx_in(c, "X", i);
+    if (var_runtime_axis(xi) == axis)
+      return ctx_fail(c, "dim %d of X[%d] ('%s') is only known at run time: concat along it is not supported", axis,
+                      i, xi->name);
+    if ((var_runtime_axis(xi) >= 0 || var_runtime_axis(x0) >= 0) &&
+        (!same_runtime_extent(xi, x0) || xi->runtime_axis != x0->runtime_axis))
+      return ctx_fail(c, "X[%d] ('%s') and X[0] ('%s') do not have one run-time extent on the same dim: concat "
+                      "takes a run-time extent only when every input has the same one",
+                      i, xi->name, x0->name);
+  }
+  ctx_pass_runtime_extent(c, x0, "Out", 0);
   return 0;
 }
 
@@ -63,13 +80,15 @@ static int emit_concat(EmitCtx *e) {
     if (tu_rank(e, xs[i]) != r) return em_fail(e, "X[%d] has rank %d, Out %d", i, tu_rank(e, xs[i]), r);
     inner[i] = em_prod(e, xs[i], axis, r);
   }
+  tu_pass_extent(e, xs[0], out); /* the rows before the axis are then the run's */
   return tu_pieces(e, out, n, xs, em_prod(e, out, 0, axis), inner, 1);
 }
 
 /* 1-D integer pieces along axis 0 (a shape assembled from parts). */
 static void fold_concat(OpCtx *c) { consteval_join(c, "Out"); }
 
-const OpDef op_concat = {.type = "concat", .infer = infer_concat, .emit_c = emit_concat, .fold = fold_concat};
+const OpDef op_concat = {.type = "concat", .infer = infer_concat, .emit_c = emit_concat, .fold = fold_concat,
+                         .runtime_extents = 1};
 
 /* concat_grad (X, Out@GRAD -> X@GRAD): Out@GRAD split along axis into
  * pieces of X's shapes; an X@GRAD nobody asked for is skipped. */

@@ -59,7 +59,7 @@ def box_head_ops():
     matmul_v2 against a parameter plus a bias [N] (rows as X, and as Y
     against a lower-rank X), fc over two inputs (sum of two muls),
     elementwise ops with a [1, N] parameter, a scalar and between tensors
-    of the same rows, scale, log_softmax."""
+    of the same rows, scale, log_softmax, concat along dim 1."""
     feeds, rois, num, pooled = rois_pooled("float32", channels=4)
     a = paddle.reshape(pooled, [-1, 36])
     b = paddle.reshape(pooled, [0, -1])
@@ -74,7 +74,8 @@ def box_head_ops():
     t = paddle.maximum(t, paddle.full([1], 0.25, "float32")) / (F.relu(both) + 1.5)
     t = paddle.scale(t, 2.0, bias=-0.5)
     s = paddle.add_n([t, m, both])               # sum of three with the same rows
-    return feeds, [rois, t, s, F.log_softmax(s), F.softmax(m2, axis=-1), paddle.pow(F.relu(m), 2.0) % 3.0]
+    cat = paddle.concat([m, m2, both], axis=1)  # concat of three with the same rows, beside them
+    return feeds, [rois, t, s, F.log_softmax(s), F.softmax(m2, axis=-1), paddle.pow(F.relu(m), 2.0) % 3.0, cat]
 
 
 @case
