@@ -332,6 +332,58 @@ static const char *runtime_dims_field(const Spec *s) {
                      s->nruntime_dims);
 }
 
+/* The LoD inputs' pieces of the generated files (templates/lod*.in), all ""
+ * for a model whose kernels read no LoD (VAR_LOD_READ, set by the sequence
+ * ops' emitters). */
+typedef struct LodText {
+  const char *field, *api, *funcs, *check;                 /* model.h, model.c */
+  const char *decls, *args, *set, *fetch, *free_, *parse; /* main.c */
+} LodText;
+
+static LodText lod_text(EmitCtx *e, const char *P) {
+  Graph *g = e->g;
+  LodText t = {"", "", "", "", "", "", "", "", "", ""};
+  const char *ins = "", *outs = "";
+  int any = 0;
+  for (int i = 0; i < g->nfeeds; i++) {
+    int on = (g->vars[g->feeds[i]].flags & VAR_LOD_READ) != 0;
+    any |= on;
+    ins = pool_printf("%s%s%d", ins, i ? ", " : "", on);
+  }
+  if (!any) return t;
+  for (int i = 0; i < g->nfetches; i++) {
+    int k = op_lod_input(g, e->spec, &g->vars[g->fetches[i]], NULL);
+    if (k >= 0 && !(g->vars[g->feeds[k]].flags & VAR_LOD_READ)) k = -1;
+    outs = pool_printf("%s%s%d", outs, i ? ", " : "", k);
+  }
+  const char *n_in = pool_printf("%d", g->nfeeds ? g->nfeeds : 1), *U = str_upper(P);
+  TplVar v[] = {{"PREFIX", P}, {"UPPER", U}, {"NUM_INPUTS_1", n_in},
+                {"NUM_OUTPUTS_1", pool_printf("%d", g->nfetches ? g->nfetches : 1)},
+                {"LOD_INPUTS", *ins ? ins : "0"}, {"LOD_OUTPUTS", *outs ? outs : "-1"}};
+  t.field = pool_printf("\n  const int64_t *lod[%s];    /* each LoD input's offsets (%s_set_input_lod), */"
+                        "\n  int64_t lod_count[%s];     /* and their count */", n_in, P, n_in);
+  t.api = tpl_render("templates/lod.h.in", v, 2);
+  t.funcs = tpl_render("templates/lod.c.in", v, 6);
+  t.check = "\n  if ((st = lod_check(m, batch))) return st;";
+  t.parse = tpl_render("templates/lod_main.c.in", v, 1);
+  t.decls = "\n  const char *lod_names[MAX_ARGS] = {0};\n  int64_t *lods[MAX_ARGS] = {0}, lod_counts[MAX_ARGS] = {0};"
+            "\n  int nlods = 0;";
+  t.args = "\n    } else if (!strcmp(a, \"--lod\")) {"
+           "\n      if (nlods >= MAX_ARGS || parse_lod(v, &lod_names[nlods], &lods[nlods], &lod_counts[nlods]))"
+           "\n        return usage(argv[0]);"
+           "\n      nlods++;";
+  t.set = pool_printf("\n  for (int l = 0; l < nlods; l++) {"
+                      "\n    const int k = %s_input_index(lod_names[l]);"
+                      "\n    if (k < 0 || %s_set_input_lod(m, k, lods[l], lod_counts[l])) {"
+                      "\n      fprintf(stderr, \"error: --lod %%s: %%s\\n\", lod_names[l], k < 0 ? \"the model has no such input\" : %s_last_error(m));"
+                      "\n      goto destroy;"
+                      "\n    }"
+                      "\n  }", P, P, P);
+  t.fetch = "\n    if (write_lod(m, i, outdir, name)) goto destroy;";
+  t.free_ = "\n  for (int l = 0; l < nlods; l++) {\n    free(lods[l]);\n    free((char *)lod_names[l]);\n  }";
+  return t;
+}
+
 static const char *train_fields(const char *P) {
   return pool_printf("\n  /* a trainer on places (%s_set_places) */\n"
                      "  int part_lo, part_hi;         /* the kernels a run runs: [part_lo, part_hi) */\n"
@@ -549,6 +601,13 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
   const PlanText pt = plan_text(pl, P);
   const char *scratch_a = pool_printf("%lld", (long long)scratch->slot.a);
   const char *scratch_c = pool_printf("%lld", (long long)scratch->slot.c);
+  const LodText lt = lod_text(&e, P);
+  if (o->training && *lt.field) {
+    pr_free(&kernels);
+    pr_free(&fetch);
+    pr_free(&calls);
+    return diag_error("%s: the sequence ops read the LoD of an input; a trainer cannot take LoD inputs yet", g->file);
+  }
   const char *weight_bytes =
       o->embed_weights || o->bound_state ? "0" : pool_printf("%llu", (unsigned long long)wbytes);
   TplVar hv[] = {
@@ -556,12 +615,12 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
       {"NUM_WEIGHTS", n_w}, {"NUM_INPUTS_1", pool_printf("%d", g->nfeeds ? g->nfeeds : 1)},
       {"NUM_WEIGHTS_1", pool_printf("%d", g->nparams ? g->nparams : 1)},
       {"NUM_KERNELS", pool_printf("%d", nk)}, {"NUM_KERNELS_1", pool_printf("%d", nk ? nk : 1)},
-      {"FIXED_BATCH", s->symbolic_batch ? "0" : "1"}, {"TENSOR_BYTES", pt.tensor_bytes}, {"PLAN_FIELD", pool_printf("%s%s", pt.field, runtime_dims_field(s))},
+      {"FIXED_BATCH", s->symbolic_batch ? "0" : "1"}, {"TENSOR_BYTES", pt.tensor_bytes}, {"PLAN_FIELD", pool_printf("%s%s%s", pt.field, runtime_dims_field(s), lt.field)},
       {"SCRATCH_A", scratch_a}, {"SCRATCH_C", scratch_c}, {"WEIGHT_BYTES", weight_bytes},
       {"TASK_BYTES", pool_printf("%lld", (long long)scratch->task_floats * (long long)sizeof(float))},
       {"TRAIN_API", o->training ? train_api(P, U, mt, bs) : ""},
       {"USES_GLOBAL_RNG", uses_global_rng(g) ? "1" : "0"},
-      {"TRAIN_FIELDS", o->training ? train_fields(P) : ""},
+      {"TRAIN_FIELDS", o->training ? train_fields(P) : ""}, {"LOD_API", lt.api},
   };
   mt->header = tpl_render("templates/model.h.in", hv, (int)(sizeof hv / sizeof hv[0]));
   TplVar sv[] = {{"BANNER", banner}, {"PREFIX", P}, {"UPPER", U}, {"TABLES", tables},
@@ -580,13 +639,16 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
                  {"NUM_THREADS", pool_printf("%d", o->es.num_threads)},
                  {"ITERATIONS_PER_RUN", pool_printf("%d", o->es.num_iteration_per_run)},
                  {"ITERATIONS_PER_DROP", pool_printf("%d", o->es.num_iteration_per_drop_scope)},
-                 {"SEQUENTIAL", bs->enable_sequential_execution || bs->sequential_run ? "1" : "0"}};
+                 {"SEQUENTIAL", bs->enable_sequential_execution || bs->sequential_run ? "1" : "0"},
+                 {"LOD_FUNCS", lt.funcs}, {"LOD_CHECK", lt.check}};
   mt->source = tpl_render("templates/model.c.in", sv, (int)(sizeof sv / sizeof sv[0]));
   TplVar mv[] = {{"BANNER", banner}, {"PREFIX", P}, {"UPPER", U},
                  {"NUM_INPUTS_1", pool_printf("%d", g->nfeeds ? g->nfeeds : 1)},
-                 {"NUM_OUTPUTS_1", pool_printf("%d", g->nfetches ? g->nfetches : 1)}};
+                 {"NUM_OUTPUTS_1", pool_printf("%d", g->nfetches ? g->nfetches : 1)},
+                 {"LOD_DECLS", lt.decls}, {"LOD_ARGS", lt.args}, {"LOD_SET", lt.set}, {"LOD_FETCH", lt.fetch},
+                 {"LOD_FREE", lt.free_}, {"LOD_PARSE", lt.parse}};
   mt->main = tpl_render(o->training ? "templates/train_main.c.in" : "templates/main.c.in", mv,
-                        (int)(sizeof mv / sizeof mv[0]));
+                        o->training ? 5 : (int)(sizeof mv / sizeof mv[0])); /* a trainer's main takes no LoD */
   mt->weights = o->embed_weights ? weights_file(g, P, mt->banner_hash) : NULL;
   pr_free(&kernels);
   pr_free(&calls);

@@ -37,6 +37,10 @@ def run_binary(binary, fixture, sub, out_dir):
     args = [str(binary)]
     for i, name in enumerate(ref["feeds"]):
         args += ["--input", f"{name}={os.path.join(d, f'input_{i}.npy')}"]
+    if os.path.exists(os.path.join(d, "lod.json")):  # LoD feeds (tests/oracle/e2e_lod.py): {feed: offsets}
+        with open(os.path.join(d, "lod.json")) as f:
+            for name, offsets in json.load(f).items():
+                args += ["--lod", f"{name}={','.join(map(str, offsets))}"]
     out_dir.mkdir(exist_ok=True)
     args += ["--output-dir", str(out_dir)]
     p = subprocess.run(args, capture_output=True, text=True, timeout=600)
@@ -44,6 +48,11 @@ def run_binary(binary, fixture, sub, out_dir):
     for i, name in enumerate(ref["fetches"]):
         want = np.load(os.path.join(d, f"output_{i}.npy"))
         got = np.load(out_dir / (name.replace("/", "_") + ".npy"))
+        want_lod, got_lod = os.path.join(d, f"output_{i}.lod.json"), out_dir / (name.replace("/", "_") + ".lod.json")
+        if os.path.exists(want_lod) or os.path.exists(got_lod):  # a fetch's LoD: written beside it, as Paddle's
+            assert os.path.exists(want_lod) and os.path.exists(got_lod), (name, "LoD written by one side only")
+            with open(want_lod) as fw, open(got_lod) as fg:
+                assert json.load(fw) == json.load(fg), (name, "LoD")
         assert got.shape == want.shape and got.dtype == want.dtype, (name, got.shape, want.shape)
         if want.dtype.kind == "f":
             # NaN and infinities must sit in the same places; the finite rest is measured

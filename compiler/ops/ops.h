@@ -138,6 +138,14 @@ int op_batch_norm_grad_emit(EmitCtx *e, const char *dy_ptr);
  * or a dropout_prob of 0). */
 int op_dropout_identity(const Op *op);
 
+/* The input (index among g's feeds) whose level-1 LoD var v carries when
+ * the program runs, found as Paddle's ShareLoD passes it on: back from v
+ * through the ops that keep the rows (an output with the dim 0 of one of
+ * their inputs: lookup_table, element-wise ops, activations, mul,
+ * sequence_conv) to a feed of lod_level 1.  -1 when there is none or it
+ * cannot be told, with *why saying why (sequence.c). */
+int op_lod_input(const Graph *g, const Spec *s, const Var *v, const char **why);
+
 /* ---- helpers for rules ---- */
 /* Number of vars bound to an input/output slot (0 if the slot is absent). */
 int ctx_nin(const OpCtx *c, const char *slot);

@@ -9,7 +9,10 @@
  *   sequence_pool: X -> Out (= X dims at compile time), MaxIndex (= X dims,
  *     pooltype MAX only).  pooltype="AVERAGE", is_test=false, pad_value=0.
  *     The kernel writes int32 indices into MaxIndex, but Paddle sets no dtype
- *     and the Python API declares it with X's dtype, which the rule keeps.
+ *     (the Python API declares it with X's dtype): the rule keeps the
+ *     VarDesc's.  While specializing, Out's and MaxIndex's dim 0 is the
+ *     number of sequences N, a run-time extent bounded by X's rows (Paddle's
+ *     kernel requires N <= rows).
  *   sequence_softmax: X -> Out = X.  use_cudnn=false, data_format="AnyLayout".
  *   sequence_expand: X, Y -> Out = X with dims[0] = -1.  ref_level=-1.
  *   sequence_expand_as: X, Y -> Out = X with dims[0] = -1.
@@ -28,12 +31,25 @@
  *     Length [-1] (int64; [-1, 1] in early 1.x).  padded_length=-1,
  *     which is 1 at compile time.
  *   sequence_unpad: X [N, L, ...], Length [N] -> Out [-1, ...] ([-1, 1] when
- *     X has rank 2). */
+ *     X has rank 2).
+ *
+ * Emission (seq_call.h prints the loops) of sequence_pool and sequence_conv
+ * over X of float32 or float64 (the CPU kernels' types) whose LoD is a
+ * level-1 feed's (op_lod_input: what Paddle's ShareLoD passes on), which
+ * the run is given (<prefix>_set_input_lod, checked when it starts):
+ *   sequence_pool: every pooltype, pad_value for an empty sequence; Out has
+ *     N rows and no LoD.  MaxIndex (int32), when read, as the training
+ *     kernel writes it; with is_test Paddle leaves it unwritten: refused.
+ *   sequence_conv (float32 only: 2.6.2's float64 kernel stops with a dtype
+ *     mismatch): contextStride 1, paddingTrainable false (PaddingData,
+ *     bound or not, is then not read: Paddle pads with zeros); Out keeps
+ *     X's LoD. */
 #include <string.h>
 
 #include "../util.h"
 #include "flat_call.h"
 #include "ops.h"
+#include "seq_call.h"
 #include "tensor_util.h"
 
 enum { DT_INT64 = 3 };
@@ -62,8 +78,14 @@ static int infer_sequence_pool(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
   ctx_set(c, "Out", 0, &x->shape, x->dtype);
-  if (strcmp(attr_str(c->op, "pooltype", "AVERAGE"), "MAX") == 0)
-    ctx_set(c, "MaxIndex", 0, &x->shape, x->dtype);
+  Var *mi = ctx_out(c, "MaxIndex", 0);
+  int max = strcmp(attr_str(c->op, "pooltype", "AVERAGE"), "MAX") == 0;
+  if (max) ctx_set(c, "MaxIndex", 0, &x->shape, mi && mi->decl_dtype >= 0 ? mi->decl_dtype : x->dtype);
+  if (c->g->specializing && x->shape.rank >= 1) {
+    const char *from = pool_printf("input X's LoD ('%s')", x->name);
+    ctx_set_runtime_extent(c, "Out", 0, 0, from);
+    if (max) ctx_set_runtime_extent(c, "MaxIndex", 0, 0, from);
+  }
   return 0;
 }
 
@@ -193,8 +215,172 @@ static int emit_sequence_mask(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_sequence_conv = {.type = "sequence_conv", .infer = infer_sequence_conv};
-const OpDef op_sequence_pool = {.type = "sequence_pool", .infer = infer_sequence_pool};
+
+/* ---- LoD ---- */
+
+enum { LOD_MEMO_UNSEEN = 0 };
+
+/* op_lod_input's walk; memo[id] = result + 2 once known (1 while in
+ * progress: a cycle gives -1). */
+static int lod_walk(const Graph *g, const Spec *s, const Var *v, int *memo, const char **why) {
+  const int id = (int)(v - g->vars);
+  if (memo[id] != LOD_MEMO_UNSEEN) return memo[id] - 2;
+  memo[id] = 1;
+  int r = -1;
+  const VarSpec *vs = &s->vars[id];
+  if (v->flags & VAR_FEED) {
+    int k = 0;
+    while (k < g->nfeeds && g->feeds[k] != id) k++;
+    if (v->lod_level == 0)
+      *why = pool_printf("feed '%s' has no LoD (lod_level 0)", v->name);
+    else if (v->lod_level > 1)
+      *why = pool_printf("feed '%s' has lod_level %d; paddlec takes level 1 only", v->name, v->lod_level);
+    else if (k == g->nfeeds || !vs->known || vs->rank < 1)
+      *why = pool_printf("feed '%s' is not an input of rank >= 1", v->name);
+    else
+      r = k;
+  } else if (v->producer < 0) {
+    *why = pool_printf("'%s' is neither a feed nor made by an op", v->name);
+  } else {
+    const Op *op = &g->ops[v->producer];
+    if (!strncmp(op->type, "sequence_", 9) && strcmp(op->type, "sequence_conv") &&
+        strcmp(op->type, "sequence_softmax")) {
+      *why = pool_printf("'%s' comes from %s, which gives it a LoD of its own or none; paddlec does not follow it",
+                         v->name, graph_op_where(g, op));
+    } else if (vs->known && vs->rank >= 1 && !vs->runtime_dim) {
+      const char *first = NULL;
+      for (int sl = 0; sl < op->nin && r != -2; sl++)
+        for (int a = 0; a < op->in[sl].n && r != -2; a++) {
+          const int u = op->in[sl].vars[a];
+          if (u < 0 || u == id) continue;
+          const VarSpec *us = &s->vars[u];
+          if (!us->known || us->rank < 1 || us->runtime_dim || us->d[0].a != vs->d[0].a || us->d[0].c != vs->d[0].c)
+            continue; /* not the rows of v: no LoD to share */
+          const char *w = NULL;
+          int k = lod_walk(g, s, &g->vars[u], memo, &w);
+          if (k < 0 && !first) first = w;
+          if (k < 0) continue;
+          if (r >= 0 && r != k) {
+            *why = pool_printf("'%s' comes from %s, whose inputs carry the LoDs of two feeds ('%s', '%s')", v->name,
+                               graph_op_where(g, op), g->vars[g->feeds[r]].name, g->vars[g->feeds[k]].name);
+            r = -2;
+          } else {
+            r = k;
+          }
+        }
+      if (r == -2) r = -1;
+      else if (r < 0)
+        *why = first ? first
+                     : pool_printf("'%s' comes from %s, none of whose inputs with its rows carries a LoD", v->name,
+                                   graph_op_where(g, op));
+    } else {
+      *why = pool_printf("'%s' has no rows that a LoD could describe", v->name);
+    }
+  }
+  memo[id] = r + 2;
+  return r;
+}
+
+int op_lod_input(const Graph *g, const Spec *s, const Var *v, const char **why) {
+  int *memo = pool_alloc(sizeof *memo * ((size_t)g->nvars + 1));
+  memset(memo, 0, sizeof *memo * ((size_t)g->nvars + 1));
+  const char *w = NULL;
+  int r = lod_walk(g, s, v, memo, &w);
+  if (why) *why = w ? w : "no LoD";
+  return r;
+}
+
+/* The input whose LoD X carries, marked read (VAR_LOD_READ); -1 after
+ * em_fail. */
+static int lod_of(EmitCtx *e, const Var *x) {
+  const char *why;
+  int k = op_lod_input(e->g, e->spec, x, &why);
+  if (k < 0) return em_fail(e, "X ('%s') must carry the LoD of a feed of lod_level 1: %s", x->name, why);
+  e->g->vars[e->g->feeds[k]].flags |= VAR_LOD_READ;
+  return k;
+}
+
+static int float_types(EmitCtx *e, const Var *x, const Var *out) {
+  if (x->dtype != RT_DT_FP32 && x->dtype != RT_DT_FP64)
+    return em_fail(e, "X ('%s') is %s; Paddle's CPU kernel takes float32 and float64", x->name,
+                   rt_dtype_name(x->dtype));
+  if (out->dtype != x->dtype)
+    return em_fail(e, "Out ('%s') is %s, X %s", out->name, rt_dtype_name(out->dtype), rt_dtype_name(x->dtype));
+  return 0;
+}
+
+static int emit_sequence_pool(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !out || float_types(e, x, out)) return -1;
+  const char *pt = attr_str(e->op, "pooltype", "AVERAGE");
+  static const char *const types[] = {"AVERAGE", "SUM", "SQRT", "MAX", "LAST", "FIRST"};
+  int known = 0;
+  for (int i = 0; i < 6; i++) known |= !strcmp(pt, types[i]);
+  if (!known) return em_fail(e, "pooltype '%s' is none of AVERAGE, SUM, SQRT, MAX, LAST, FIRST", pt);
+  int r = tu_rank(e, x), max = !strcmp(pt, "MAX");
+  if (r < (max ? 2 : 1)) return em_fail(e, "X ('%s') has rank %d; %s pooling needs %d", x->name, r, pt, max ? 2 : 1);
+  int in = lod_of(e, x);
+  if (in < 0) return -1;
+  SeqCall call = {.kind = SEQ_POOL, .f64 = x->dtype == RT_DT_FP64, .input = in, .feed = e->g->vars[e->g->feeds[in]].name,
+                  .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0), .width = em_prod(e, x, 1, r), .pooltype = pt,
+                  .pad = em_float((float)attr_float(e->op, "pad_value", 0.0))};
+  if (em_spec(e, out)->runtime_dim == 1) call.extents[0] = em_dim(e, out, 0);
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *mi = ctx_out(&c, "MaxIndex", 0);
+  const int is_test = attr_bool(e->op, "is_test", 0); /* Out is the same either way */
+  if (max && mi && (mi->nusers || (mi->flags & VAR_FETCH))) {
+    if (is_test)
+      return em_fail(e, "MaxIndex ('%s') is read, but with is_test Paddle's kernel does not write it", mi->name);
+    if (mi->dtype != RT_DT_INT32)
+      return em_fail(e, "MaxIndex ('%s') is declared %s; Paddle's kernel writes int32 row indices into it", mi->name,
+                     rt_dtype_name(mi->dtype));
+    call.index = em_ptr(e, mi, 0);
+    if (em_spec(e, mi)->runtime_dim == 1) call.extents[1] = em_dim(e, mi, 0);
+  }
+  seq_print_c(e->p, &call);
+  return 0;
+}
+
+static int emit_sequence_conv(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *f = tu_in(e, "Filter", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !f || !out || float_types(e, x, out)) return -1;
+  if (x->dtype == RT_DT_FP64) /* registered, but its run stops with a float32 / float64 mismatch in 2.6.2 */
+    return em_fail(e, "sequence_conv of float64 is not supported (Paddle 2.6.2's CPU kernel fails on it, so there "
+                      "is nothing to check it against)");
+  if (f->dtype != x->dtype)
+    return em_fail(e, "Filter ('%s') is %s, X %s", f->name, rt_dtype_name(f->dtype), rt_dtype_name(x->dtype));
+  if (attr_bool(e->op, "paddingTrainable", 0))
+    return em_fail(e, "paddingTrainable is true (the padding rows from PaddingData); paddlec pads with zeros only");
+  if (attr_int(e->op, "contextStride", 1) != 1) return em_fail(e, "contextStride must be 1");
+  int64_t len = attr_int(e->op, "contextLength", 0), start = attr_int(e->op, "contextStart", 0);
+  if (len < 1 || len > 4096 || start < -4096 || start > 4096)
+    return em_fail(e, "contextLength %lld / contextStart %lld out of range", (long long)len, (long long)start);
+  if (tu_rank(e, x) != 2 || tu_rank(e, f) != 2) return em_fail(e, "X and Filter must have rank 2");
+  int64_t ch = em_const_dim(e, x, 1), m = em_const_dim(e, f, 1);
+  if (ch < 0 || m < 0) return em_fail(e, "X's and Filter's widths must not depend on the batch");
+  if (em_const_dim(e, f, 0) != len * ch)
+    return em_fail(e, "Filter ('%s') must have contextLength * %lld rows", f->name, (long long)ch);
+  int in = lod_of(e, x);
+  if (in < 0) return -1;
+  SymDim rows = em_spec(e, x)->d[0];
+  const int64_t sz = x->dtype == RT_DT_FP64 ? 8 : 4;
+  SeqCall call = {.kind = SEQ_CONV, .f64 = x->dtype == RT_DT_FP64, .input = in,
+                  .feed = e->g->vars[e->g->feeds[in]].name, .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0),
+                  .width = em_dim(e, x, 1), .rows = em_dim(e, x, 0), .filter = em_ptr(e, f, 1), .m = em_dim(e, f, 1),
+                  .start = (int)start, .length = (int)len};
+  call.col = em_scratch_named(e, call.f64 ? "double" : "float", "col",
+                              (SymDim){rows.a * len * ch * sz, rows.c * len * ch * sz});
+  if (!call.f64) call.ws = em_gemm_ws(e, rows, (SymDim){0, m}, (SymDim){0, len * ch});
+  seq_print_c(e->p, &call);
+  return 0;
+}
+
+/* PaddingData: read only with paddingTrainable, which the emitter refuses. */
+static const char *const sequence_conv_ignores[] = {"PaddingData", NULL};
+
+const OpDef op_sequence_conv = {.type = "sequence_conv", .infer = infer_sequence_conv, .emit_c = emit_sequence_conv,
+                                .ignores = sequence_conv_ignores};
+const OpDef op_sequence_pool = {.type = "sequence_pool", .infer = infer_sequence_pool, .emit_c = emit_sequence_pool};
 const OpDef op_sequence_softmax = {.type = "sequence_softmax", .infer = infer_same_as_x};
 const OpDef op_sequence_expand = {.type = "sequence_expand", .infer = infer_sequence_expand};
 const OpDef op_sequence_expand_as = {.type = "sequence_expand_as", .infer = infer_sequence_expand};

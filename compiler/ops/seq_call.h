@@ -1,0 +1,48 @@
+/* The kernels of the 1.x sequence ops over a level-1 LoD, as their
+ * emitters (sequence.c) decided them, and their C printer.
+ *
+ * A LoD feed's offsets reach a kernel as m->lod[input] (count
+ * m->lod_count[input], checked when the run starts: 0 = lod[0] <= ... <=
+ * lod[N] = the rows, N <= the rows); the number of sequences N is a
+ * run-time extent the pool kernel writes into runtime_dims[].
+ *
+ *   SEQ_POOL: phi SequencePoolKernel on CPU (funcs/sequence_pooling.cc):
+ *     per sequence i of h = lod[i+1] - lod[i] rows of W elements, out row
+ *     i = pad_value when h is 0, else AVERAGE (sum of the rows in order /
+ *     h), SUM, SQRT (sum / sqrt(h)), MAX (strictly greater replaces; the
+ *     row index into MaxIndex, int32, -1 for an empty sequence), LAST,
+ *     FIRST.
+ *   SEQ_CONV: sequence_conv_op.h with paddingTrainable false: col [T, L*C]
+ *     zeroed, col[t, j*C..] = X[t + start + j] where that row lies in t's
+ *     sequence (math/context_project.h), then Out = col x Filter. */
+#ifndef PADDLEC_OPS_SEQ_CALL_H
+#define PADDLEC_OPS_SEQ_CALL_H
+
+#include "ops.h"
+
+typedef enum SeqKind { SEQ_POOL, SEQ_CONV } SeqKind;
+
+typedef struct SeqCall {
+  SeqKind kind;
+  int f64;                /* float64, else float32 */
+  int input;              /* the feed (input index) whose LoD is read */
+  const char *feed;       /* its name, for the comment */
+  const char *x, *out;    /* X read, Out written */
+  const char *width;      /* W: the elements of one row of X (SEQ_CONV: C) */
+  /* SEQ_POOL */
+  const char *pooltype;   /* "AVERAGE", "SUM", "SQRT", "MAX", "LAST", "FIRST" */
+  const char *pad;        /* pad_value as a literal of the type */
+  const char *extents[2]; /* the run-time extents N is written to (Out's, MaxIndex's), NULL: none */
+  const char *index;      /* MAX: MaxIndex (int32) written, NULL when nobody reads it */
+  /* SEQ_CONV */
+  const char *rows;       /* T: X's rows */
+  const char *filter;     /* Filter [L*C, M] */
+  const char *m;          /* M */
+  int start, length;      /* contextStart, contextLength */
+  const char *col;        /* the scratch [T, L*C] */
+  const char *ws;         /* float32: the product's packing scratch */
+} SeqCall;
+
+void seq_print_c(Printer *p, const SeqCall *c);
+
+#endif

@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""Op-level end-to-end cases for LoD feeds (lod_level 1) and the 1.x
+sequence ops over them: sequence_pool with every pooltype (pad_value for an
+empty sequence, MaxIndex), sequence_conv with several contextLength /
+contextStart, and the ops between a feed and them that pass its LoD on
+(lookup_table, elementwise_add of a bias, tanh, scale).
+
+    python e2e_lod.py OUTDIR [CASE ...]
+
+Every case has one LoD feed of 9 rows, fed as a LoDTensor with the level-1
+offsets LOD (sequences of 3, 0 (empty), 1, 4 and 1 rows); besides
+tests/oracle/oracle_case.py's files each case dir holds lod.json ({feed:
+offsets}, which tests/test_e2e.py's run_binary passes as --lod) and
+output_<i>.lod.json for each fetch Paddle returns with a LoD."""
+import json
+import os
+import sys
+import zlib
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from oracle_case import append_op, build_static_case, case_registry, _describe  # noqa: E402
+
+import paddle  # noqa: E402
+from paddle.static.nn import sequence_lod  # noqa: E402
+
+LOD = [0, 3, 3, 4, 8, 9]
+ROWS = LOD[-1]
+VOCAB = 20
+CASES, case = case_registry()
+POOLS = ["average", "sum", "sqrt", "max", "last", "first"]
+
+
+def feed(name, width, dtype="float32"):
+    shape = [None] + ([width] if isinstance(width, int) else list(width))
+    return paddle.static.data(name, shape, dtype, lod_level=1)
+
+
+def make_input(var, rng):
+    shape = [ROWS] + list(var.shape[1:])
+    if var.dtype == paddle.int64:
+        return rng.integers(0, VOCAB, shape).astype("int64")
+    return rng.uniform(-2, 2, shape).astype("float64" if var.dtype == paddle.float64 else "float32")
+
+
+def training_kernel(out_dir):
+    """save_inference_model sets every is_test to true, under which
+    sequence_pool leaves MaxIndex unwritten: the saved program gets is_test
+    false back (the kernel Paddle trains with)."""
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    with paddle.static.scope_guard(paddle.static.Scope()):
+        prog, _, _ = paddle.static.load_inference_model(os.path.join(out_dir, "model"), exe)
+        for op in prog.global_block().ops:
+            if op.type == "sequence_pool":
+                op._set_attr("is_test", False)
+        with open(os.path.join(out_dir, "model.pdmodel"), "wb") as f:
+            f.write(prog.desc.serialize_to_string())
+
+
+def reference(out_dir, inputs):
+    """Paddle's Executor on the saved model, each input a LoDTensor with LOD."""
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    with paddle.static.scope_guard(paddle.static.Scope()):
+        prog, feeds, fetches = paddle.static.load_inference_model(os.path.join(out_dir, "model"), exe)
+        fed = {}
+        for i, (name, x) in enumerate(zip(feeds, inputs)):
+            np.save(os.path.join(out_dir, f"input_{i}.npy"), x)
+            t = paddle.base.core.LoDTensor()
+            t.set(x, paddle.CPUPlace())
+            t.set_lod([LOD])
+            fed[name] = t
+        outs = exe.run(prog, feed=fed, fetch_list=fetches, return_numpy=False)
+        for i, o in enumerate(outs):
+            np.save(os.path.join(out_dir, f"output_{i}.npy"), np.array(o))
+            if o.lod():
+                with open(os.path.join(out_dir, f"output_{i}.lod.json"), "w") as f:
+                    json.dump(o.lod(), f)
+        with open(os.path.join(out_dir, "lod.json"), "w") as f:
+            json.dump({name: LOD for name in feeds}, f)
+        with open(os.path.join(out_dir, "paddle.json"), "w") as f:
+            json.dump(_describe(prog, feeds, fetches), f, indent=1, sort_keys=True)
+
+
+# ---------------------------------------------------------------- cases
+@case
+def pool_all():
+    """Every pooltype over [9, 5] rows; the empty sequence gets pad_value."""
+    x = feed("x", 5)
+    return [x], [sequence_lod.sequence_pool(x, t, pad_value=0.25) for t in POOLS]
+
+
+@case
+def pool_rank3():
+    """X [9, 2, 3]: each row of 6 elements pooled."""
+    x = feed("x", (2, 3))
+    return [x], [sequence_lod.sequence_pool(x, t) for t in POOLS]
+
+
+@case
+def pool_max_index():
+    """MAX with MaxIndex (int32 row indices, -1 for the empty sequence)
+    fetched, as the training kernel writes it (is_test false)."""
+    x = feed("x", 4)
+    out, idx = append_op("sequence_pool", {"X": [x]}, {"Out": ["float32"], "MaxIndex": ["int32"]},
+                         {"pooltype": "MAX", "is_test": False, "pad_value": -1.5})
+    return [x], [out, idx]
+
+
+pool_max_index.training_kernel = True
+
+
+@case
+def pool_float64():
+    x = feed("x", 3, "float64")
+    return [x], [sequence_lod.sequence_pool(x, t, pad_value=0.1) for t in POOLS]
+
+
+def conv(x, filters, size, start, bias=False, act=None):
+    return sequence_lod.sequence_conv(x, filters, filter_size=size, padding_start=start, bias_attr=bias, act=act)
+
+
+@case
+def conv_contexts():
+    """contextLength 3 centred, 5 looking back, 2 looking ahead, 1, and one
+    wider than every sequence (7, start -3); Out keeps X's LoD."""
+    x = feed("x", 4)
+    return [x], [conv(x, 3, 3, -1), conv(x, 2, 5, -4), conv(x, 4, 2, 0), conv(x, 2, 1, 0), conv(x, 3, 7, -3)]
+
+
+@case
+def text_cnn():
+    """The 1.x text CNN (fluid.nets.sequence_conv_pool): word ids -> lookup
+    table -> sequence_conv + bias + tanh -> sequence_pool, two branches;
+    the LoD goes from the ids through lookup_table, elementwise_add and
+    tanh (Paddle's ShareLoD); the convolutions' outputs are fetched too."""
+    w = feed("words", 1, "int64")
+    table = paddle.static.create_parameter([VOCAB, 6], "float32")
+    emb = append_op("lookup_table", {"Ids": [w], "W": [table]}, {"Out": ["float32"]}, {})[0]  # the 1.x op: [T, 6]
+    c1 = conv(emb, 5, 3, -1, bias=None, act="tanh")
+    c2 = conv(emb, 4, 4, -2, bias=None, act="tanh")
+    return [w], [sequence_lod.sequence_pool(c1, "max"), sequence_lod.sequence_pool(c2, "average"), c1, c2 * 2.0]
+
+
+def main(argv):
+    paddle.enable_static()
+    paddle.seed(1)
+    for name in argv[2:] or list(CASES):
+        out_dir, inputs = build_static_case(argv[1], name, CASES[name], make_input, run_reference=False)
+        if getattr(CASES[name], "training_kernel", False):
+            training_kernel(out_dir)
+        reference(out_dir, inputs)
+
+
+if __name__ == "__main__":
+    main(sys.argv)
