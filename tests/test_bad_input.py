@@ -553,6 +553,57 @@ ONE_OP_REFUSALS = {
                               "feeds = [w]\n"
                               "out = paddle.unique(w, axis=-2)", False,
                               ["(unique -> ", "axis -2 is not supported"]),
+    # the sequence ops read their X's LoD, which must be a feed's of
+    # lod_level 1 passed on by ops that keep the rows (op_lod_input)
+    # (Paddle's shape rule wants an X of lod_level >= 1: an assign from a
+    # feed without LoD into a var declared with one)
+    "sequence_pool_without_lod": ("s = paddle.static.data('s', [-1, 4], 'float32')\n"
+                                  "v = main.global_block().create_var(name='v', shape=[-1, 4], dtype='float32', "
+                                  "lod_level=1)\n"
+                                  "op('assign', {'X': [s]}, {'Out': [v]}, {})\n"
+                                  "v.desc.set_lod_level(1)\n"
+                                  "feeds = [s]\n"
+                                  "out = op('sequence_pool', {'X': [v]}, {'Out': ['float32'], 'MaxIndex': ['float32']}, "
+                                  "{'pooltype': 'SUM'})[0]", False,
+                                  ["(sequence_pool -> ", "X ('v') must carry the LoD of a feed of lod_level 1",
+                                   "feed 's' has no LoD (lod_level 0)"]),
+    "sequence_pool_lod_level_2": ("s = paddle.static.data('s', [-1, 4], 'float32', lod_level=2)\n"
+                                  "feeds = [s]\n"
+                                  "out = paddle.static.nn.sequence_lod.sequence_pool(s, 'sum')", False,
+                                  ["(sequence_pool -> ", "feed 's' has lod_level 2; paddlec takes level 1 only"]),
+    "sequence_pool_two_lods": ("s = paddle.static.data('s', [-1, 4], 'float32', lod_level=1)\n"
+                               "t = paddle.static.data('t', [-1, 4], 'float32', lod_level=1)\n"
+                               "feeds = [s, t]\n"
+                               "out = paddle.static.nn.sequence_lod.sequence_pool(s + t, 'sum')", False,
+                               ["(sequence_pool -> ", "carry the LoDs of two feeds ('s', 't')"]),
+    # MaxIndex: Paddle leaves it unwritten under is_test (which
+    # save_inference_model sets), and writes int32 whatever it is declared
+    "sequence_pool_max_index_is_test": ("s = paddle.static.data('s', [-1, 4], 'float32', lod_level=1)\n"
+                                        "feeds = [s]\n"
+                                        "out = op('sequence_pool', {'X': [s]}, {'Out': ['float32'], "
+                                        "'MaxIndex': ['int32']}, {'pooltype': 'MAX'})[1]", False,
+                                        ["(sequence_pool -> ", "MaxIndex (", "with is_test Paddle's kernel does not "
+                                         "write it"]),
+    "sequence_pool_max_index_float": ("s = paddle.static.data('s', [-1, 4], 'float32', lod_level=1)\n"
+                                      "feeds = [s]\n"
+                                      "out = op('sequence_pool', {'X': [s]}, {'Out': ['float32'], "
+                                      "'MaxIndex': ['float32']}, {'pooltype': 'MAX'})[1]", True,
+                                      ["(sequence_pool -> ", "is declared float32; Paddle's kernel writes int32"]),
+    "sequence_conv_padding_trainable": ("s = paddle.static.data('s', [-1, 4], 'float32', lod_level=1)\n"
+                                        "f = paddle.static.data('f', [12, 2], 'float32')\n"
+                                        "p = paddle.static.data('p', [2, 4], 'float32')\n"
+                                        "feeds = [s, f, p]\n"
+                                        "out = op('sequence_conv', {'X': [s], 'Filter': [f], 'PaddingData': [p]}, "
+                                        "{'Out': ['float32']}, {'contextLength': 3, 'contextStart': -1, "
+                                        "'paddingTrainable': True})[0]", False,
+                                        ["(sequence_conv -> ", "paddingTrainable is true"]),
+    # registered for float64, but Paddle 2.6.2's run of it fails: nothing to check against
+    "sequence_conv_float64": ("s = paddle.static.data('s', [-1, 4], 'float64', lod_level=1)\n"
+                              "f = paddle.static.data('f', [12, 2], 'float64')\n"
+                              "feeds = [s, f]\n"
+                              "out = op('sequence_conv', {'X': [s], 'Filter': [f]}, {'Out': ['float64']}, "
+                              "{'contextLength': 3, 'contextStart': -1})[0]", False,
+                              ["(sequence_conv -> ", "sequence_conv of float64 is not supported"]),
 }
 
 

@@ -266,3 +266,34 @@ def test_fpn_counts_that_do_not_add_up_stop_the_run(tmp_path, case, message):
     for counts in ([15, 24], [-1, 41]):
         p = run_with_counts(tmp_path, fixture, binary, "fpnnum", counts)
         assert p.returncode != 0 and message in p.stderr, (counts, p.returncode, p.stderr[-1500:])
+
+
+@pytest.mark.parametrize("lod, message", [
+    (None, "input 'x' is a LoD tensor (lod_level 1) but was given no LoD"),
+    ("1,3,3,4,8,9", "input 'x': its LoD does not start at 0"),
+    ("0,3,2,4,8,9", "input 'x': its LoD offsets decrease"),
+    ("0,3,3,4,8", "input 'x': its LoD does not end at its rows (dim 0)"),
+    ("0,0,0,0,0,0,0,0,0,0,9", "input 'x': its LoD has more sequences than rows"),
+])
+def test_a_lod_feed_without_a_fitting_lod_stops_the_run(tmp_path, lod, message):
+    """tests/oracle/e2e_lod.py's pool_all (sequence_pool of a [9, 5] feed of
+    lod_level 1): a run without --lod, or with offsets that do not start at
+    0, decrease, end before the rows or make more sequences than rows
+    (Paddle's sequence_pool check), fails naming the input, before any
+    kernel runs."""
+    out, _ = cases("lod")
+    binary = build(f"{out}/pool_all", tmp_path, "--blas=none")
+    args = [str(binary), "--input", f"x={out}/pool_all/input_0.npy", "--output-dir", str(tmp_path / "o")]
+    r = subprocess.run(args + (["--lod", f"x={lod}"] if lod else []), capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1 and message in r.stderr, r.stderr
+    assert not (tmp_path / "o").exists()
+
+
+def test_lod_given_to_an_input_without_one_is_refused(tmp_path):
+    """--lod for a name the model lacks: the driver says so; every run of
+    the model still needs the LoD of its real input."""
+    out, _ = cases("lod")
+    binary = build(f"{out}/pool_all", tmp_path, "--blas=none")
+    r = subprocess.run([str(binary), "--input", f"x={out}/pool_all/input_0.npy", "--lod", "y=0,9", "--lod",
+                        "x=0,9"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1 and "error: --lod y: the model has no such input" in r.stderr, r.stderr
