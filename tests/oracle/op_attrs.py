@@ -55,11 +55,20 @@ def changed_value(v):
     return None
 
 
-def run_case(d, feeds):
+def run_case(d, feeds, lods=None):
+    """Paddle on case d; lods ({feed: offsets}, e2e_lod's lod.json) makes
+    those feeds LoDTensors."""
     exe = paddle.static.Executor(paddle.CPUPlace())
     with paddle.static.scope_guard(paddle.static.Scope()):
         prog, names, fetches = paddle.static.load_inference_model(os.path.join(d, "model"), exe)
-        return exe.run(prog, feed={n: feeds[i] for i, n in enumerate(names)}, fetch_list=fetches)
+        fed = {}
+        for i, n in enumerate(names):
+            fed[n] = feeds[i]
+            if lods and n in lods:
+                fed[n] = core.LoDTensor()
+                fed[n].set(feeds[i], paddle.CPUPlace())
+                fed[n].set_lod([lods[n]])
+        return exe.run(prog, feed=fed, fetch_list=fetches, return_numpy=not lods)
 
 
 def declared(t):
@@ -106,6 +115,10 @@ def main(argv):
             ref = json.load(f)
         feeds = [np.load(os.path.join(d, f"input_{k}.npy")) for k in range(len(ref["feeds"]))]
         wants = [np.load(os.path.join(d, f"output_{k}.npy")) for k in range(len(ref["fetches"]))]
+        lods = None
+        if os.path.exists(os.path.join(d, "lod.json")):
+            with open(os.path.join(d, "lod.json")) as f:
+                lods = json.load(f)
         base = open(os.path.join(d, "model.pdmodel"), "rb").read()
         for a in sorted(declared(t)):
             prog = paddle.static.Program.parse_from_string(base)
@@ -140,8 +153,11 @@ def main(argv):
                         # random ops with seed 0 draw from the global generator:
                         # paddle.seed(0), which is the compiled model's default seed
                         paddle.seed(0)
-                        for k, y in enumerate(run_case(vd, feeds)):
-                            np.save(os.path.join(vd, f"output_{k}.npy"), np.asarray(y))
+                        for k, y in enumerate(run_case(vd, feeds, lods)):
+                            np.save(os.path.join(vd, f"output_{k}.npy"), np.array(y))
+                            if lods and y.lod():  # a fetch's LoD, as run_binary compares it
+                                with open(os.path.join(vd, f"output_{k}.lod.json"), "w") as f:
+                                    json.dump(y.lod(), f)
                         os._exit(0)
                     except BaseException:
                         os._exit(1)
@@ -156,6 +172,8 @@ def main(argv):
             for k, x in enumerate(feeds):
                 np.save(os.path.join(vd, f"input_{k}.npy"), x)
             shutil.copy(os.path.join(d, "paddle.json"), vd)
+            if lods:
+                shutil.copy(os.path.join(d, "lod.json"), vd)
             changed = any(np.asarray(g).shape != w.shape or not np.array_equal(np.asarray(g), w, equal_nan=True)
                           for g, w in zip(got, wants))
             variants.append({"op": t, "attr": a, "dir": vd, "base": d, "changed": bool(changed)})
