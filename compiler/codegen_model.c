@@ -338,11 +338,12 @@ static const char *runtime_dims_field(const Spec *s) {
 typedef struct LodText {
   const char *field, *api, *funcs, *check;                 /* model.h, model.c */
   const char *decls, *args, *set, *fetch, *free_, *parse; /* main.c */
+  const char *usage, *doc;
 } LodText;
 
 static LodText lod_text(EmitCtx *e, const char *P) {
   Graph *g = e->g;
-  LodText t = {"", "", "", "", "", "", "", "", "", ""};
+  LodText t = {"", "", "", "", "", "", "", "", "", "", "", ""};
   const char *ins = "", *outs = "";
   int any = 0;
   for (int i = 0; i < g->nfeeds; i++) {
@@ -380,6 +381,9 @@ static LodText lod_text(EmitCtx *e, const char *P) {
                       "\n    }"
                       "\n  }", P, P, P);
   t.fetch = "\n    if (write_lod(m, i, outdir, name)) goto destroy;";
+  t.usage = "\n                  \"       --lod NAME=0,3,7 for each LoD input (its level-1 offsets)\\n\"";
+  t.doc = "\n *              --lod NAME=0,3,7 for each LoD input: its level-1 offsets (the last its rows);\n"
+          " *              an output that carries one gets D/<name>.lod.json ([[offsets]]) beside its .npy";
   t.free_ = "\n  for (int l = 0; l < nlods; l++) {\n    free(lods[l]);\n    free((char *)lod_names[l]);\n  }";
   return t;
 }
@@ -646,7 +650,7 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
                  {"NUM_INPUTS_1", pool_printf("%d", g->nfeeds ? g->nfeeds : 1)},
                  {"NUM_OUTPUTS_1", pool_printf("%d", g->nfetches ? g->nfetches : 1)},
                  {"LOD_DECLS", lt.decls}, {"LOD_ARGS", lt.args}, {"LOD_SET", lt.set}, {"LOD_FETCH", lt.fetch},
-                 {"LOD_FREE", lt.free_}, {"LOD_PARSE", lt.parse}};
+                 {"LOD_FREE", lt.free_}, {"LOD_PARSE", lt.parse}, {"LOD_USAGE", lt.usage}, {"LOD_DOC", lt.doc}};
   mt->main = tpl_render(o->training ? "templates/train_main.c.in" : "templates/main.c.in", mv,
                         o->training ? 5 : (int)(sizeof mv / sizeof mv[0])); /* a trainer's main takes no LoD */
   mt->weights = o->embed_weights ? weights_file(g, P, mt->banner_hash) : NULL;
