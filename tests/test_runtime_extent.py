@@ -297,3 +297,15 @@ def test_lod_given_to_an_input_without_one_is_refused(tmp_path):
     r = subprocess.run([str(binary), "--input", f"x={out}/pool_all/input_0.npy", "--lod", "y=0,9", "--lod",
                         "x=0,9"], capture_output=True, text=True, timeout=120)
     assert r.returncode == 1 and "error: --lod y: the model has no such input" in r.stderr, r.stderr
+
+
+def test_lod_for_an_input_that_takes_none_is_refused(tmp_path):
+    """e2e_lod's pool_beside_a_plain_feed: y has no LoD (lod_level 0), so
+    <prefix>_set_input_lod refuses one for it (ERR_ARG, naming y), and the
+    driver stops before running."""
+    out, _ = cases("lod")
+    d = f"{out}/pool_beside_a_plain_feed"
+    binary = build(d, tmp_path, "--blas=none")
+    r = subprocess.run([str(binary), "--input", f"x={d}/input_0.npy", "--input", f"y={d}/input_1.npy", "--lod",
+                        "x=0,3,3,4,8,9", "--lod", "y=0,9"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1 and "error: --lod y: set_input_lod: input 'y' takes no LoD" in r.stderr, r.stderr
