@@ -295,7 +295,7 @@ def test_lod_given_to_an_input_without_one_is_refused(tmp_path):
     out, _ = cases("lod")
     binary = build(f"{out}/pool_all", tmp_path, "--blas=none")
     r = subprocess.run([str(binary), "--input", f"x={out}/pool_all/input_0.npy", "--lod", "y=0,9", "--lod",
-                        "x=0,9"], capture_output=True, text=True, timeout=120)
+                        "x=0,9", "--output-dir", str(tmp_path / "o")], capture_output=True, text=True, timeout=120)
     assert r.returncode == 1 and "error: --lod y: the model has no such input" in r.stderr, r.stderr
 
 
@@ -307,5 +307,6 @@ def test_lod_for_an_input_that_takes_none_is_refused(tmp_path):
     d = f"{out}/pool_beside_a_plain_feed"
     binary = build(d, tmp_path, "--blas=none")
     r = subprocess.run([str(binary), "--input", f"x={d}/input_0.npy", "--input", f"y={d}/input_1.npy", "--lod",
-                        "x=0,3,3,4,8,9", "--lod", "y=0,9"], capture_output=True, text=True, timeout=120)
+                        "x=0,3,3,4,8,9", "--lod", "y=0,9", "--output-dir", str(tmp_path / "o")],
+                       capture_output=True, text=True, timeout=120)
     assert r.returncode == 1 and "error: --lod y: set_input_lod: input 'y' takes no LoD" in r.stderr, r.stderr
