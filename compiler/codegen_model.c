@@ -333,8 +333,8 @@ static const char *runtime_dims_field(const Spec *s) {
 }
 
 /* The LoD inputs' pieces of the generated files (templates/lod*.in), all ""
- * for a model whose kernels read no LoD (VAR_LOD_READ, set by the sequence
- * ops' emitters). */
+ * for a model whose kernels read no LoD (e->lod_read, recorded by the
+ * sequence ops' emitters: em_reads_lod). */
 typedef struct LodText {
   const char *field, *api, *funcs, *check;                 /* model.h, model.c */
   const char *decls, *args, *set, *fetch, *free_, *parse; /* main.c */
@@ -347,14 +347,14 @@ static LodText lod_text(EmitCtx *e, const char *P) {
   const char *ins = "", *outs = "";
   int any = 0;
   for (int i = 0; i < g->nfeeds; i++) {
-    int on = (g->vars[g->feeds[i]].flags & VAR_LOD_READ) != 0;
+    int on = e->lod_read[i];
     any |= on;
     ins = pool_printf("%s%s%d", ins, i ? ", " : "", on);
   }
   if (!any) return t;
   for (int i = 0; i < g->nfetches; i++) {
     int k = op_lod_input(g, e->spec, &g->vars[g->fetches[i]], NULL);
-    if (k >= 0 && !(g->vars[g->feeds[k]].flags & VAR_LOD_READ)) k = -1;
+    if (k >= 0 && !e->lod_read[k]) k = -1;
     outs = pool_printf("%s%s%d", outs, i ? ", " : "", k);
   }
   const char *n_in = pool_printf("%d", g->nfeeds ? g->nfeeds : 1), *U = str_upper(P);
@@ -442,10 +442,11 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
   ScratchPlan *scratch = pool_alloc(sizeof *scratch);
   *scratch = (ScratchPlan){0};
   mt->scratch = scratch;
-  unsigned char *written = pool_alloc((size_t)g->nvars + 1);
+  unsigned char *written = pool_alloc((size_t)g->nvars + 1), *lod_read = pool_alloc((size_t)g->nfeeds + 1);
+  memset(lod_read, 0, (size_t)g->nfeeds + 1);
   /* no scratch while deciding (scratch.h: asked for by a kernel's lowering) */
   EmitCtx e = {.g = g, .spec = s, .plan = pl, .prefix = P, .blas = o->blas, .pp_panel = o->pp_panel,
-               .written = written};
+               .written = written, .lod_read = lod_read};
   Printer unused; /* a decision prints nothing; this catches what would */
   pr_init(&unused);
   for (int k = 0; k < g->blocks[0].nops; k++) { /* the kernels' decisions first (OpDef.decide) */

@@ -142,6 +142,10 @@ const char *em_ptr(EmitCtx *e, const Var *v, int is_const) {
   }
 }
 
+void em_reads_lod(EmitCtx *e, int k) {
+  if (e->lod_read && k >= 0 && k < e->g->nfeeds) e->lod_read[k] = 1;
+}
+
 void em_wrote(EmitCtx *e, const Var *v) {
   if (e->written) e->written[v - e->g->vars] = 1;
 }

@@ -64,6 +64,8 @@ typedef struct EmitCtx {
   unsigned char *written; /* per var: 1 once the current op's emitter took a
                            * writable pointer to it (em_ptr, is_const 0) or
                            * called em_wrote; NULL = not tracked */
+  unsigned char *lod_read; /* per feed: 1 once a kernel reads its LoD
+                            * (em_reads_lod); NULL = not tracked */
   int naming;          /* 1 while a kernel is emitted: em_ptr names operands */
   int deciding;        /* 1 while OpDef.decide runs: em_fail prints nothing */
   struct EmitLocal *locals; /* the kernel's named operands (emit_names.c) */
@@ -101,6 +103,9 @@ void em_unused_marks(const char *body, const char *const *ids, int n, const char
  * The driver refuses an op output that is read or fetched but that its
  * emitter neither wrote (em_ptr with is_const 0) nor declared so. */
 void em_wrote(EmitCtx *e, const Var *v);
+/* Records that the current kernel reads the level-1 LoD of feed k (the
+ * sequence ops): each run of the model then takes it (set_input_lod). */
+void em_reads_lod(EmitCtx *e, int k);
 /* The current kernel can fail at run time (a value the op cannot take, such
  * as a top_k K beyond its axis): it returns nonzero then ("return 1;", which
  * the emitter prints), and the run stops with <PREFIX>_ERR_SHAPE and

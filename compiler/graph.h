@@ -55,9 +55,6 @@ enum {
                                  * extent is only known when the producer runs
                                  * (top_k with K from a tensor); only ops whose
                                  * OpDef sets runtime_extents may read it */
-  VAR_LOD_READ = 1 << 11,   /* a feed whose level-1 LoD a kernel reads (the
-                             * sequence ops): its offsets are an input of
-                             * each run (<prefix>_set_input_lod) */
 };
 
 typedef struct Var {

@@ -290,13 +290,13 @@ int op_lod_input(const Graph *g, const Spec *s, const Var *v, const char **why) 
   return r;
 }
 
-/* The input whose LoD X carries, marked read (VAR_LOD_READ); -1 after
- * em_fail. */
+/* The input whose LoD X carries, recorded as read (em_reads_lod); -1
+ * after em_fail. */
 static int lod_of(EmitCtx *e, const Var *x) {
   const char *why;
   int k = op_lod_input(e->g, e->spec, x, &why);
   if (k < 0) return em_fail(e, "X ('%s') must carry the LoD of a feed of lod_level 1: %s", x->name, why);
-  e->g->vars[e->g->feeds[k]].flags |= VAR_LOD_READ;
+  em_reads_lod(e, k);
   return k;
 }
 
