@@ -604,6 +604,14 @@ ONE_OP_REFUSALS = {
                               "out = op('sequence_conv', {'X': [s], 'Filter': [f]}, {'Out': ['float64']}, "
                               "{'contextLength': 3, 'contextStart': -1})[0]", False,
                               ["(sequence_conv -> ", "sequence_conv of float64 is not supported"]),
+    # increment of an X of 0 elements: Paddle's IncrementInferMeta requires
+    # exactly one (2.6.2 raises when the op is appended, so the file is
+    # edited after); the kernel would read and write past X
+    "increment_of_no_element": ("z = paddle.static.data('z', [1], 'float32')\n"
+                                "feeds = [z]\n"
+                                "out = op('increment', {'X': [z]}, {'Out': ['float32']}, {'step': 2.0})[0]\n"
+                                "z.desc.set_shape([0])", False,
+                                ["(increment -> ", "X 'z' [0] holds 0 elements, not one"]),
 }
 
 

@@ -1,5 +1,8 @@
 /* increment: X (one element) -> Out = X + step; step:FLOAT=1.
  * Out has X's dims and dtype (Out is usually X itself, a loop counter).
+ * phi IncrementInferMeta requires product(X dims) == 1: an X of 0 elements
+ * is refused as well as one of several (2.6.2 raises "The number of elements in
+ * Input(X) should be 1").
  * Emission: Out[0] = X[0] + step in X's type. */
 #include "flat_call.h"
 #include "ops.h"
@@ -9,7 +12,8 @@ static int infer_increment(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
   int64_t n = shape_numel(&x->shape);
-  if (n > 1) return ctx_fail(c, "X %s must hold one element", shape_str(&x->shape));
+  if (n >= 0 && n != 1)
+    return ctx_fail(c, "X '%s' %s holds %lld elements, not one", x->name, shape_str(&x->shape), (long long)n);
   ctx_set(c, "Out", 0, &x->shape, x->dtype);
   return 0;
 }
