@@ -24,9 +24,10 @@
  *     Emission (the only emitter here; X float32/64 or int32/64, Y any
  *     dtype paddlec compiles): phi SequenceMaskKernel, y[i, j] = j < x[i]
  *     for j < maxlen, with maxlen from the attribute or from MaxLenTensor
- *     (read as int32, as the kernel reads it) when its value is known at
- *     compile time and Y's last dim agrees.  maxlen <= 0 (the largest
- *     element of X) sizes Y from data and is refused.
+ *     when its value is known at compile time and Y's last dim agrees.  The
+ *     kernel reads MaxLenTensor as int32 (data<int32_t>: 2.6.2 raises for
+ *     an int64 one): one of another dtype is refused.  maxlen <= 0 (the
+ *     largest element of X) sizes Y from data and is refused.
  *   sequence_pad: X [T, ...], PadValue -> Out [-1, padded_length, ...],
  *     Length [-1] (int64; [-1, 1] in early 1.x).  padded_length=-1,
  *     which is 1 at compile time.
@@ -145,7 +146,8 @@ static int infer_sequence_mask(OpCtx *c) {
   if (x->shape.rank + 1 > RT_MAX_RANK) return ctx_fail(c, "X has too many dims");
   int64_t maxlen = attr_int(c->op, "maxlen", -1), mv[1];
   Var *mt = ctx_in(c, "MaxLenTensor", 0);
-  if (mt) maxlen = ctx_int_values(c, mt, mv, 1) == 1 ? (int32_t)mv[0] : -1; /* known at compile time, or not */
+  /* known at compile time, or not (the emitter refuses a MaxLenTensor that is not int32) */
+  if (mt) maxlen = ctx_int_values(c, mt, mv, 1) == 1 ? mv[0] : -1;
   Shape y = x->shape;
   y.d[y.rank++] = maxlen <= 0 ? DIM_UNKNOWN : maxlen;
   ctx_set(c, "Y", 0, &y, (int)attr_int(c->op, "out_dtype", DT_INT64));
@@ -200,9 +202,12 @@ static int emit_sequence_mask(EmitCtx *e) {
   int64_t maxlen = attr_int(e->op, "maxlen", -1), last = em_const_dim(e, y, tu_rank(e, y) - 1);
   if (mt) {
     const int64_t *v;
+    if (mt->dtype != RT_DT_INT32)
+      return em_fail(e, "MaxLenTensor '%s' is %s: Paddle's kernel reads it as int32", mt->name,
+                     rt_dtype_name(mt->dtype));
     if (ctx_values(&c, mt, &v) < 1)
       return em_fail(e, "the value of MaxLenTensor is not known at compile time (Y's size depends on it)");
-    maxlen = (int32_t)v[0];
+    maxlen = v[0];
   }
   if (maxlen <= 0) return em_fail(e, "maxlen is %lld: Y's last dim would be the largest length in X, known only at "
                                      "run time", (long long)maxlen);
