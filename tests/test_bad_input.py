@@ -668,3 +668,40 @@ def test_prior_box_of_an_int8_input_refused(tmp_path):
         "out = op('prior_box', {'Input': [f], 'Image': [img]}, {'Boxes': ['int8'], 'Variances': ['int8']},\n"
         "         {'min_sizes': [4.0], 'variances': [0.1, 0.1, 0.2, 0.2]})[0]"))
     bad(["compile", model, "-o", str(tmp_path / "out")], "(prior_box -> ", "an int8 Input", "oneDNN")
+
+
+# paddlec's own fused ops (written by its passes; a program may hold them
+# too) whose inputs their shape rule refuses (IR text: the op line, the vars
+# it declares; fragments the one error line must hold).  X is fed [2, 3, 4].
+FUSED_ATTENTION = ("op fused_attention(X: x, QW: w44a, KeyX: {k}, KW: w44b, ValueX: {v}, VW: w44c, OutLinearW: w44d)"
+                   " -> (Y: y) {{head_dim: 2L, num_heads: 2L, scale: 0.5d}}")
+IR_OP_REFUSALS = {
+    # the kernel walks X's batch over KeyX and ValueX: a KeyX of batch 1
+    # was read past its end
+    "fused_attention_key_batch": ("var k: float32[1, 5, 4]", FUSED_ATTENTION.format(k="k", v="k"),
+                                  ["(fused_attention -> y)", "KeyX 'k' [1, 5, 4]",
+                                   "must have the batch dim of X 'x' [2, 3, 4]"]),
+    "fused_attention_value_rank": ("var k: float32[2, 5, 4]\nvar v: float32[10, 4]",
+                                   FUSED_ATTENTION.format(k="k", v="v"),
+                                   ["(fused_attention -> y)", "ValueX 'v' [10, 4] must have rank 3"]),
+    "fused_attention_lengths": ("var k: float32[2, 5, 4]\nvar v: float32[2, 6, 4]",
+                                FUSED_ATTENTION.format(k="k", v="v"),
+                                ["(fused_attention -> y)", "'k' [2, 5, 4] and ValueX 'v' [2, 6, 4]",
+                                 "the same length"]),
+}
+IR_OP_HEAD = ("# paddlec IR\nprogram version 2006002\nvar feed: feed_list\nvar fetch: fetch_list\n"
+              "var x: float32[2, 3, 4]\nvar y: float32[2, 3, 4]\n"
+              + "".join(f"var w44{c}: float32[4, 4] param = rand({i})\n" for i, c in enumerate("abcd")))
+
+
+@pytest.mark.parametrize("name", sorted(IR_OP_REFUSALS))
+def test_ir_op_refused(name, tmp_path):
+    decls, op_line, fragments = IR_OP_REFUSALS[name]
+    feeds = [ln.split()[1][:-1] for ln in decls.splitlines() if "param" not in ln]
+    text = (IR_OP_HEAD + (decls + "\n" if decls else "") + "op feed(X: feed) -> (Out: x) {col: 0}\n"
+            + "".join(f"op feed(X: feed) -> (Out: {f}) {{col: {i + 1}}}\n" for i, f in enumerate(feeds))
+            + op_line + "\nop fetch(X: y) -> (Out: fetch) {col: 0}\n")
+    f = tmp_path / "m.ir"
+    f.write_text(text)
+    bad(["compile", str(f), "-o", str(tmp_path / "out")], str(f), *fragments)
+    assert not (tmp_path / "out").exists()

@@ -11,6 +11,9 @@
  *   -> Y [B, S, Eo].
  *   Attributes: num_heads, head_dim, scale (of the scores), post_layer_norm
  *   (layer_norm the result over its last dim), ln_epsilon=1e-5.
+ *   The shape rule checks X, KeyX and ValueX (rank 3, one batch, KeyX's and
+ *   ValueX's length agree) and OutLinearW (rank 2); the emitter the weights
+ *   and the dims that must not depend on the batch.
  * Emission: one rt_attention call, an AttentionCall (attention_call.h). */
 #include <string.h>
 
@@ -19,11 +22,25 @@
 #include "ops.h"
 #include "rt_attention.h"
 
+/* Two dims that may be unknown (-1, outside specialization) disagree. */
+static int dims_differ(int64_t a, int64_t b) { return a >= 0 && b >= 0 && a != b; }
+
 static int infer_fused_attention(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0), *wo = ctx_need(c, "OutLinearW", 0);
-  if (!x || !wo) return -1;
+  Var *xk = ctx_need(c, "KeyX", 0), *xv = ctx_need(c, "ValueX", 0);
+  if (!x || !wo || !xk || !xv) return -1;
   if (x->shape.rank != 3 || wo->shape.rank != 2)
     return ctx_fail(c, "X %s must have rank 3 and OutLinearW %s rank 2", shape_str(&x->shape), shape_str(&wo->shape));
+  /* the kernel walks X's batch over KeyX and ValueX too, and their rows together */
+  if (xk->shape.rank != 3 || xv->shape.rank != 3)
+    return ctx_fail(c, "KeyX '%s' %s and ValueX '%s' %s must have rank 3", xk->name, shape_str(&xk->shape), xv->name,
+                    shape_str(&xv->shape));
+  if (dims_differ(xk->shape.d[0], x->shape.d[0]) || dims_differ(xv->shape.d[0], x->shape.d[0]))
+    return ctx_fail(c, "KeyX '%s' %s and ValueX '%s' %s must have the batch dim of X '%s' %s", xk->name,
+                    shape_str(&xk->shape), xv->name, shape_str(&xv->shape), x->name, shape_str(&x->shape));
+  if (dims_differ(xk->shape.d[1], xv->shape.d[1]))
+    return ctx_fail(c, "KeyX '%s' %s and ValueX '%s' %s must have the same length (dim 1)", xk->name,
+                    shape_str(&xk->shape), xv->name, shape_str(&xv->shape));
   Shape s = x->shape;
   s.d[2] = wo->shape.d[1];
   ctx_set(c, "Y", 0, &s, x->dtype);
@@ -96,7 +113,6 @@ static int emit_fused_attention(EmitCtx *e) {
   if (check_w(e, w[3], hd, p.eo) || check_b(e, b[3], p.eo) || check_b(e, ls, p.eo) || check_b(e, lb, p.eo)) return -1;
   if (x->dtype != RT_DT_FP32 || xk->dtype != RT_DT_FP32 || xv->dtype != RT_DT_FP32)
     return em_fail(e, "only float32 inputs are supported");
-  if (em_const_dim(e, xv, 1) != p.sk) return em_fail(e, "KeyX and ValueX must have the same length");
   const int64_t full[4] = {0, p.heads, p.s, p.sk};
   if (mask && mask_strides(e, mask, full, p.mask_stride)) return -1;
   if (res && (res->dtype != RT_DT_FP32 || spec_numel(em_spec(e, res)).a != spec_numel(em_spec(e, y)).a ||
