@@ -675,6 +675,8 @@ def test_prior_box_of_an_int8_input_refused(tmp_path):
 # it declares; fragments the one error line must hold).  X is fed [2, 3, 4].
 FUSED_ATTENTION = ("op fused_attention(X: x, QW: w44a, KeyX: {k}, KW: w44b, ValueX: {v}, VW: w44c, OutLinearW: w44d)"
                    " -> (Y: y) {{head_dim: 2L, num_heads: 2L, scale: 0.5d}}")
+FUSED_FFN = ("op fused_feedforward(X: x, Linear1Weight: {w1}, Linear2Weight: {w2}{more}) -> (Out: y)"
+             " {{act_method: \"relu\"}}")
 IR_OP_REFUSALS = {
     # the kernel walks X's batch over KeyX and ValueX: a KeyX of batch 1
     # was read past its end
@@ -688,10 +690,20 @@ IR_OP_REFUSALS = {
                                 FUSED_ATTENTION.format(k="k", v="v"),
                                 ["(fused_attention -> y)", "'k' [2, 5, 4] and ValueX 'v' [2, 6, 4]",
                                  "the same length"]),
+    "fused_feedforward_chain": ("", FUSED_FFN.format(w1="w46", w2="w44a", more=""),
+                                ["(fused_feedforward -> y)", "Linear1Weight [4, 6] and Linear2Weight [4, 4]",
+                                 "do not chain"]),
+    "fused_feedforward_bias": ("var b: float32[5] param = rand(6)",
+                               FUSED_FFN.format(w1="w46", w2="w64", more=", Linear1Bias: b"),
+                               ["(fused_feedforward -> y)", "Linear1Bias 'b' [5] must have 6 elements"]),
+    "fused_feedforward_residual": ("var r: float32[2, 4]", FUSED_FFN.format(w1="w46", w2="w64", more=", Residual: r"),
+                                   ["(fused_feedforward -> y)",
+                                    "Residual 'r' [2, 4] must be shaped like Out [2, 3, 4]"]),
 }
 IR_OP_HEAD = ("# paddlec IR\nprogram version 2006002\nvar feed: feed_list\nvar fetch: fetch_list\n"
               "var x: float32[2, 3, 4]\nvar y: float32[2, 3, 4]\n"
-              + "".join(f"var w44{c}: float32[4, 4] param = rand({i})\n" for i, c in enumerate("abcd")))
+              + "".join(f"var w44{c}: float32[4, 4] param = rand({i})\n" for i, c in enumerate("abcd"))
+              + "var w46: float32[4, 6] param = rand(4)\nvar w64: float32[6, 4] param = rand(5)\n")
 
 
 @pytest.mark.parametrize("name", sorted(IR_OP_REFUSALS))

@@ -7,6 +7,9 @@
  *   Out = [layer_norm](act(X W1 + b1) W2 + b2 + Residual).
  *   Attributes: act_method (an em_act name) with fuse_alpha / fuse_beta,
  *   post_layer_norm, ln2_epsilon=1e-5.
+ * The shape rule checks the sizes (X's last dim, Linear1Weight,
+ * Linear2Weight chain; the biases and scales have their F or E2 elements;
+ * Residual has Out's); the emitter that they do not depend on the batch.
  * Emission: two GEMMs whose epilogues add the biases, the activation and
  * the residual, the hidden [rows, F] in kernel scratch, then the layer_norm
  * in place. */
@@ -16,14 +19,32 @@
 #include "ffn_call.h"
 #include "ops.h"
 
+/* Two sizes that may be unknown (-1, outside specialization) disagree. */
+static int sizes_differ(int64_t a, int64_t b) { return a >= 0 && b >= 0 && a != b; }
+
 static int infer_fused_ffn(OpCtx *c) {
-  Var *x = ctx_need(c, "X", 0), *w2 = ctx_need(c, "Linear2Weight", 0);
-  if (!x || !w2) return -1;
-  if (x->shape.rank < 2 || w2->shape.rank != 2)
-    return ctx_fail(c, "X %s must have rank >= 2 and Linear2Weight %s rank 2", shape_str(&x->shape),
-                    shape_str(&w2->shape));
+  Var *x = ctx_need(c, "X", 0), *w1 = ctx_need(c, "Linear1Weight", 0), *w2 = ctx_need(c, "Linear2Weight", 0);
+  if (!x || !w1 || !w2) return -1;
+  if (x->shape.rank < 2 || w1->shape.rank != 2 || w2->shape.rank != 2)
+    return ctx_fail(c, "X %s must have rank >= 2, Linear1Weight %s and Linear2Weight %s rank 2", shape_str(&x->shape),
+                    shape_str(&w1->shape), shape_str(&w2->shape));
+  const int64_t ein = x->shape.d[x->shape.rank - 1], f = w1->shape.d[1], eo = w2->shape.d[1];
+  if (sizes_differ(w1->shape.d[0], ein) || sizes_differ(w2->shape.d[0], f))
+    return ctx_fail(c, "X %s, Linear1Weight %s and Linear2Weight %s do not chain", shape_str(&x->shape),
+                    shape_str(&w1->shape), shape_str(&w2->shape));
   Shape s = x->shape;
-  s.d[s.rank - 1] = w2->shape.d[1];
+  s.d[s.rank - 1] = eo;
+  static const char *const vecs[4] = {"Linear1Bias", "Linear2Bias", "Ln2Scale", "Ln2Bias"};
+  for (int i = 0; i < 4; i++) {
+    Var *v = ctx_in(c, vecs[i], 0);
+    if (v && sizes_differ(shape_numel(&v->shape), i ? eo : f))
+      return ctx_fail(c, "%s '%s' %s must have %lld elements", vecs[i], v->name, shape_str(&v->shape),
+                      (long long)(i ? eo : f));
+  }
+  Var *res = ctx_in(c, "Residual", 0);
+  if (res && sizes_differ(shape_numel(&res->shape), shape_numel(&s)))
+    return ctx_fail(c, "Residual '%s' %s must be shaped like Out %s", res->name, shape_str(&res->shape),
+                    shape_str(&s));
   ctx_set(c, "Out", 0, &s, x->dtype);
   return 0;
 }
@@ -37,19 +58,12 @@ static int emit_fused_ffn(EmitCtx *e) {
   const Var *fl[] = {x, w1, b1, w2, b2, res, ls, lb};
   for (size_t i = 0; i < sizeof fl / sizeof fl[0]; i++)
     if (fl[i] && fl[i]->dtype != RT_DT_FP32) return em_fail(e, "'%s' is not float32", fl[i]->name);
+  /* the shape rule chained the sizes at each batch: here they must not depend on it */
   const int r = em_spec(e, x)->rank;
   const int64_t ein = em_const_dim(e, x, r - 1), f = em_const_dim(e, w1, 1), eo = em_const_dim(e, w2, 1);
-  if (ein < 0 || em_const_dim(e, w1, 0) != ein || em_const_dim(e, w2, 0) != f || f < 0 || eo < 0)
-    return em_fail(e, "X %s, Linear1Weight %s and Linear2Weight %s do not chain", shape_str(&x->shape),
-                   shape_str(&w1->shape), shape_str(&w2->shape));
-  const Var *vec[4] = {b1, b2, ls, lb};
-  const int64_t len[4] = {f, eo, eo, eo};
-  for (int i = 0; i < 4; i++) {
-    SymDim n = vec[i] ? spec_numel(em_spec(e, vec[i])) : (SymDim){0, len[i]};
-    if (n.a || n.c != len[i]) return em_fail(e, "'%s' must have %lld elements", vec[i]->name, (long long)len[i]);
-  }
-  SymDim no = spec_numel(em_spec(e, out)), nr = res ? spec_numel(em_spec(e, res)) : no;
-  if (nr.a != no.a || nr.c != no.c) return em_fail(e, "Residual must be shaped like Out");
+  if (ein < 0 || f < 0 || eo < 0)
+    return em_fail(e, "the sizes of X %s, Linear1Weight %s and Linear2Weight %s must not depend on the batch",
+                   shape_str(&x->shape), shape_str(&w1->shape), shape_str(&w2->shape));
   RtAct act;
   float fa, fb;
   if (em_act(e, attr_str(e->op, "act_method", "none"), attr_float(e->op, "fuse_alpha", 0),
