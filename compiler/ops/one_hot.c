@@ -3,7 +3,8 @@
  *   one_hot (v1): X's last dim (1) becomes depth.
  *   one_hot_v2: depth is appended to X's dims.
  * A depth_tensor (or a tensor-valued depth) makes that dim -1.  Out has
- * dtype `dtype`.
+ * dtype `dtype`; a number that is no data type is refused (2.6.2's kernel
+ * raises "Not supported phi::DataType(0) as data type").
  * Emission (index_call.h): Out is zeroed, then a 1 written at each valid
  * id; an id outside [0, depth) leaves its row zero (Paddle raises an error
  * unless allow_out_of_range is set).  A depth from a tensor is not
@@ -27,7 +28,10 @@ static int infer_one_hot(OpCtx *c) {
     if (s.rank >= RT_MAX_RANK) return ctx_fail(c, "X %s has too many dims", shape_str(&s));
     s.d[s.rank++] = depth;
   }
-  ctx_set(c, "Out", 0, &s, (int)attr_int(c->op, "dtype", RT_DT_FP32));
+  const int64_t dtype = attr_int(c->op, "dtype", RT_DT_FP32);
+  if (dtype != (int)dtype || !rt_dtype_name((int)dtype)) /* Paddle: "Not supported phi::DataType(0)" */
+    return ctx_fail(c, "attribute dtype %lld is not a Paddle data type", (long long)dtype);
+  ctx_set(c, "Out", 0, &s, (int)dtype);
   return 0;
 }
 
