@@ -14,10 +14,13 @@
  * negative starts (and, for step > 0, ends) += dim; for step > 0 start and
  * end are clamped to [0, dim]; for step < 0 start to at most dim - 1 and end
  * (+= dim when below -1) to at least -1; the slice takes ceil((end -
- * start) / step) elements.  An empty slice leaves Out = Input.  The value
- * broadcasts, numpy-style, against the slice's dims with decrease_axes
- * removed and a 1 inserted at each entry of none_axes (phi CheckIsDimsMatch
- * and ExpandKernel); the values convert to Input's type (Scalar::to<T>).
+ * start) / step) elements.  An axis listed twice takes the bounds of its
+ * last entry; an empty entry (start == end), the earlier ones too, leaves
+ * Out = Input (SetValueImpl returns there, after the value's check).  The
+ * value broadcasts, numpy-style, against the slice's dims with
+ * decrease_axes removed and a 1 inserted at each entry of none_axes (phi
+ * CheckIsDimsMatch and ExpandKernel), empty or not; the values convert to
+ * Input's type (Scalar::to<T>).
  * Emission: a copy of Input (none when Out is Input), then loops over the
  * slice storing the broadcast value.  Slice bounds must be known at compile
  * time: tensor bounds only when constant, and sliced dims must not depend
@@ -169,7 +172,8 @@ static int emit_set_value(EmitCtx *e) {
   int64_t *axes, start[RT_MAX_RANK], end[RT_MAX_RANK], step[RT_MAX_RANK], *dec, *none;
   int na = attr_ints(e->op, "axes", &axes), ndec = attr_ints(e->op, "decrease_axes", &dec);
   int nnone = attr_ints(e->op, "none_axes", &none);
-  if (na > r || nnone > RT_MAX_RANK) return em_fail(e, "%d axes and %d none_axes for rank %d", na, nnone, r);
+  if (na > RT_MAX_RANK || nnone > RT_MAX_RANK) /* an axis may be listed more than once */
+    return em_fail(e, "%d axes and %d none_axes are too many", na, nnone);
   if (bounds(e, "StartsTensorList", "starts", na, 0, start) || bounds(e, "EndsTensorList", "ends", na, 0, end) ||
       bounds(e, "StepsTensorList", "steps", na, 1, step))
     return -1;
@@ -190,11 +194,6 @@ static int emit_set_value(EmitCtx *e) {
     empty |= sl[a].start == sl[a].end;
   }
   if (tu_copy(e, x, out)) return -1;
-  if (empty) {
-    supersede_value_attrs(e->op); /* nothing is assigned */
-    slice_print_c(e->p, &(SliceCall){.kind = SLICE_SET, .empty = 1});
-    return 0;
-  }
   /* the dims the value broadcasts against: decrease_axes out, none_axes in */
   int dropped[RT_MAX_RANK] = {0}, to_assign[RT_MAX_RANK], na_dims = 0, cur = 0;
   SymDim assign[2 * RT_MAX_RANK];
@@ -230,6 +229,10 @@ static int emit_set_value(EmitCtx *e) {
       return em_fail(e, "the value (dim %d of %d) does not broadcast to the slice", k, vs->rank);
     if (j >= 0 && !one) vst[j] = acc;
     acc = tu_mul(acc, em_sym(vd));
+  }
+  if (empty) { /* nothing is assigned, once the value is checked against the slice as Paddle does */
+    slice_print_c(e->p, &(SliceCall){.kind = SLICE_SET, .empty = 1});
+    return 0;
   }
   /* Out[start + s * step] = value, over the slice */
   SliceCall call = {.kind = SLICE_SET, .type = em_ctype(dt), .rank = r, .vals = lits, .nvals = nvals};
