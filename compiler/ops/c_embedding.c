@@ -32,7 +32,6 @@ static int check_types(EmitCtx *e, const Var *w, const Var *ids) {
     return em_fail(e, "Ids is %s; int32 or int64 expected", rt_dtype_name(ids->dtype));
   if (w->dtype != RT_DT_FP32 && w->dtype != RT_DT_FP64)
     return em_fail(e, "W is %s; float32 or float64 expected", rt_dtype_name(w->dtype));
-  if (tu_rank(e, w) != 2) return em_fail(e, "W must be 2-D");
   return 0;
 }
 
@@ -54,6 +53,7 @@ static int emit_c_embedding(EmitCtx *e) {
 static int emit_c_embedding_grad(EmitCtx *e) {
   Var *w = tu_in(e, "W", 0), *ids = tu_in(e, "Ids", 0), *dout = tu_in(e, "Out@GRAD", 0), *dw = tu_out(e, "W@GRAD", 0);
   if (!w || !ids || !dout || !dw || check_types(e, w, ids)) return -1;
+  if (tu_rank(e, w) != 2) return em_fail(e, "W must be 2-D"); /* the forward's rule checked it; grad_infer does not */
   if (dout->dtype != w->dtype || dw->dtype != w->dtype) return em_fail(e, "Out@GRAD and W@GRAD must have W's dtype");
   embed_print_c(e->p, &(EmbedCall){.kind = EMBED_C_GRAD, .type = em_ctype(w->dtype), .dout = em_ptr(e, dout, 1),
                                    .dw = em_ptr(e, dw, 0), .dw_numel = em_numel(e, dw),

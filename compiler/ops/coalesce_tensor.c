@@ -70,14 +70,13 @@ static int emit_coalesce_tensor(EmitCtx *e) {
   for (int i = 0; i < n; i++) {
     Var *x = ctx_in(&c, "Input", i), *y = ctx_out(&c, "Output", i);
     if (!x || !y) return em_fail(e, "Input[%d] or Output[%d] is missing", i, i);
-    if (x->dtype != dt || y->dtype != dt)
+    if (x->dtype != dt) /* Output[i] takes Input[i]'s dtype (the shape rule) */
       return em_fail(e, "Input[%d] (%s) and Output[%d] must be %s (the dtype attribute)", i, x->name, i,
                      rt_dtype_name((int)dt));
     same &= x == y;
   }
   if (!copy && !fill && !(persist && same))
     return em_fail(e, "neither copy_data nor set_constant (Paddle leaves the fused tensor unset)");
-  if (fused && fused->dtype != dt) return em_fail(e, "FusedOutput must be %s", rt_dtype_name((int)dt));
   FillCall fc = {.kind = FILL_COALESCE, .type = ty, .fused = fused ? em_ptr(e, fused, 0) : NULL,
                 .copy = copy || !fill, /* copy_data, or persist_output with every output its input */
                 .constant = em_float(value), .nparts = n};

@@ -60,8 +60,8 @@ static int emit_lars_momentum(EmitCtx *e) {
     if (dt != RT_DT_FP32 && dt != RT_DT_FP64)
       return em_fail(e, "Param '%s' is %s; paddlec's lars_momentum supports float32 and float64", p->name,
                      rt_dtype_name(dt));
-    const Var *all[] = {g, v, lr, po, vo};
-    for (int k = 0; k < 5; k++)
+    const Var *all[] = {g, v, lr}; /* ParamOut and VelocityOut take Param's and Velocity's (the shape rule) */
+    for (int k = 0; k < 3; k++)
       if (all[k]->dtype != dt)
         return em_fail(e, "'%s' is %s but Param '%s' is %s; Paddle's lars_momentum kernel reads every tensor as "
                        "Param's dtype", all[k]->name, rt_dtype_name(all[k]->dtype), p->name, rt_dtype_name(dt));

@@ -48,7 +48,6 @@ static int emit_lookup(EmitCtx *e) {
   if (!w || !ids || !out) return -1;
   if (ids->dtype != RT_DT_INT64 && ids->dtype != RT_DT_INT32)
     return em_fail(e, "Ids is %s; int32 or int64 expected", rt_dtype_name(ids->dtype));
-  if (tu_rank(e, w) != 2 || w->dtype != out->dtype) return em_fail(e, "W must be 2-D with Out's dtype");
   int64_t pad = attr_int(e->op, "padding_idx", -1);
   const char *row = tu_mul(em_dim(e, w, 1), pool_printf("(int64_t)sizeof(%s)", em_ctype(w->dtype)));
   embed_print_c(e->p, &(EmbedCall){.kind = EMBED_LOOKUP, .w = em_ptr(e, w, 1), .rows = em_dim(e, w, 0), .row = row,

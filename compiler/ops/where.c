@@ -58,14 +58,14 @@ static int emit_where_index(EmitCtx *e) {
 static int emit_where(EmitCtx *e) {
   Var *cond = tu_in(e, "Condition", 0), *x = tu_in(e, "X", 0), *y = tu_in(e, "Y", 0), *out = tu_out(e, "Out", 0);
   if (!cond || !x || !y || !out) return -1;
-  const VarSpec *os = em_spec(e, out);
-  const Var *ins[3] = {cond, x, y};
-  for (int i = 0; i < 3; i++) {
+  const VarSpec *os = em_spec(e, out); /* X's shape and dtype (the shape rule) */
+  const Var *ins[2] = {cond, y};
+  for (int i = 0; i < 2; i++) {
     const VarSpec *s = em_spec(e, ins[i]);
     if (s->rank != os->rank || memcmp(s->d, os->d, sizeof(SymDim) * (size_t)os->rank))
       return em_fail(e, "Condition, X and Y must have Out's shape (broadcasting is not supported)");
   }
-  if (cond->dtype != RT_DT_BOOL || x->dtype != out->dtype || y->dtype != out->dtype)
+  if (cond->dtype != RT_DT_BOOL || y->dtype != out->dtype)
     return em_fail(e, "Condition must be bool, X and Y of Out's dtype");
   where_print_c(e->p, &(WhereCall){.kind = WHERE_FORWARD, .type = em_ctype(out->dtype), .cond = em_ptr(e, cond, 1),
                                    .x = em_ptr(e, x, 1), .y = em_ptr(e, y, 1), .out = em_ptr(e, out, 0),
