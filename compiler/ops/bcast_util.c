@@ -73,11 +73,12 @@ static int grad_pad(EmitCtx *e, const EwIn *t, int r, const SymDim *fd, SymDim *
 
 int bc_grad_named(EmitCtx *e, const Var *full, const EwIn *g, int nall, const EwIn *all, const char *body,
                   const char *term) {
-  EwIn in[BC_GRAD_MAX_IN];
+  EwIn in[BC_GRAD_MAX_IN - 1]; /* g takes the last of bc_grad's BC_GRAD_MAX_IN */
   int n = 0;
   for (int k = 0; k < nall; k++)
     if (all[k].v && (ew_names(term, all[k].elem) || (body && ew_names(body, all[k].elem)))) {
-      if (n == BC_GRAD_MAX_IN) return em_fail(e, "more than %d operands in a gradient loop", BC_GRAD_MAX_IN);
+      if (n == BC_GRAD_MAX_IN - 1)
+        return em_fail(e, "more than %d operands in a gradient loop", BC_GRAD_MAX_IN - 1);
       in[n++] = all[k];
     }
   return bc_grad(e, full, g, n, in, body, term);
