@@ -15,7 +15,7 @@
  * bias or ScaleTensor; dropouts at inference that leave values unchanged
  * (upscale_in_train, or dropout_prob 0); the residual of y's shape; a final
  * layer_norm over the last dim with unread Mean and Variance; static dims
- * but the batch.  Invalidates: every op of the pattern (removed). */
+ * but the batch, one batch dim for the queries', keys' and values' inputs.  Invalidates: every op of the pattern (removed). */
 #include <string.h>
 
 #include "attr.h"
@@ -199,6 +199,9 @@ static int fuse_one(Graph *g, int sm) {
   if (!match_scores(g, sm, &m)) return 0;
   take(&m, sm);
   if (!match_context(g, sm, &m)) return 0;
+  /* one batch: the kernel walks X's over KeyX and ValueX, where matmul_v2 broadcasts a batch of 1 */
+  for (int i = 1; i < 3; i++)
+    if (g->vars[m.x[i]].shape.d[0] != g->vars[m.x[0]].shape.d[0]) return 0;
   int f = rw_new_op(g, "fused_attention", last_op(g, &m), 0);
   static const char *const xs[3] = {"X", "KeyX", "ValueX"}, *ws[3] = {"QW", "KW", "VW"},
                            *bs[3] = {"QBias", "KBias", "VBias"};
