@@ -464,6 +464,18 @@ ONE_OP_REFUSALS = {
                            "out = op('sgd', {'Param': [p], 'Grad': [g], 'LearningRate': [lr]}, "
                            "{'ParamOut': ['float32']}, {})[0]", False,
                            ["(sgd -> ", "Grad [3, 5] does not match Param [4, 5]"]),
+    # the same for lars_momentum (fluid LarsMomentumOp's InferShape checks
+    # it); its rule checked only Velocity, and the update read past Grad
+    "lars_momentum_grad_not_param": ("p = paddle.static.data('p', [4, 5], 'float32')\n"
+                                     "g = paddle.static.data('g', [3, 5], 'float32')\n"
+                                     "lr = paddle.static.data('lr', [1], 'float32')\n"
+                                     "feeds = [p, g, lr]\n"
+                                     "out = op('lars_momentum', {'Param': [p], 'Grad': [p], 'Velocity': [p], "
+                                     "'LearningRate': [lr]}, {'ParamOut': ['float32'], 'VelocityOut': ['float32']}, "
+                                     "{'mu': 0.9})[0]\n"
+                                     "[o.desc.set_input('Grad', ['g']) for o in main.global_block().ops "
+                                     "if o.type == 'lars_momentum']", False,
+                                     ["(lars_momentum -> ", "Grad[0] 'g' [3, 5] does not match Param[0] 'p' [4, 5]"]),
     # roi_align's RoIs belong to the images RoisNum says; without it Paddle
     # reads them from the LoD of ROIs, which paddlec does not carry yet
     "roi_align_without_roisnum": ("r = paddle.static.data('r', [5, 4], 'float32')\n"

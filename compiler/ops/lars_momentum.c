@@ -5,8 +5,9 @@
  *   outputs: ParamOut*, VelocityOut*, MasterParamOut*†
  *   attrs:   mu, lars_coeff=0.001, lars_weight_decay=[0.0005] (one per
  *            Param), epsilon=0, multi_precision=false, rescale_grad=1
- * Shape rule: ParamOut[i] and VelocityOut[i] have Param[i]'s shape (Velocity
- * must match it); LearningRate[i] holds one element.
+ * Shape rule: ParamOut[i] and VelocityOut[i] have Param[i]'s shape (Grad and
+ * Velocity must match it, as fluid LarsMomentumOp's InferShape checks);
+ * LearningRate[i] holds one element.
  * Emission (phi LarsMomentumKernel, CPU): with g = rescale_grad * Grad,
  *   local_lr = lr * lars_coeff * |Param| / (|g| + wd * |Param| + epsilon)
  * when wd > 0 and both norms are > 0, else lr; VelocityOut = Velocity * mu
@@ -32,7 +33,11 @@ static int infer_lars_momentum(OpCtx *c) {
     return ctx_fail(c, "Param, Grad, Velocity and LearningRate must bind the same number of vars (%d)", n);
   for (int i = 0; i < n; i++) {
     Var *p = ctx_need(c, "Param", i), *v = ctx_need(c, "Velocity", i), *lr = ctx_need(c, "LearningRate", i);
-    if (!p || !v || !lr) return -1;
+    Var *g = ctx_need(c, "Grad", i);
+    if (!p || !v || !lr || !g) return -1;
+    if (!shape_equal(&p->shape, &g->shape)) /* the update reads Grad element for element with Param */
+      return ctx_fail(c, "Grad[%d] '%s' %s does not match Param[%d] '%s' %s", i, g->name, shape_str(&g->shape), i,
+                      p->name, shape_str(&p->shape));
     if (!shape_equal(&p->shape, &v->shape))
       return ctx_fail(c, "Velocity[%d] %s does not match Param[%d] %s", i, shape_str(&v->shape), i,
                       shape_str(&p->shape));
