@@ -335,7 +335,7 @@ static int prepare(Graph *g, const CompileOpts *o, int need_params, const char *
 }
 
 int codegen_generate(Graph *g, const CompileOpts *o, ModelText *mt) {
-  const char *ran;
+  const char *ran = NULL;
   Spec spec;
   Plan plan;
   if (prepare(g, o, 1, &ran, &spec, &plan)) return -1;
@@ -345,7 +345,7 @@ int codegen_generate(Graph *g, const CompileOpts *o, ModelText *mt) {
 }
 
 int codegen_lower(Graph *g, const CompileOpts *o, ModelText *mt) {
-  const char *ran;
+  const char *ran = NULL;
   Spec *spec = pool_alloc(sizeof *spec);
   Plan *plan = pool_alloc(sizeof *plan);
   if (prepare(g, o, 0, &ran, spec, plan)) return -1;
