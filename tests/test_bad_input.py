@@ -377,6 +377,12 @@ PROPOSALS = ("s = paddle.static.data('s', [2, 3, 4, 5], 'float32')\n"
              "{{'pre_nms_topN': 10, 'post_nms_topN': 5, 'nms_thresh': 0.5, 'min_size': 0.1, 'eta': 1.0, "
              "'pixel_offset': True}})[0]")
 
+# a LoD feed s [T, 3D] and a Weight w [D, 3D] (D 2) for the gru rows
+GRU = ("s = paddle.static.data('s', [-1, 6], 'float32', lod_level=1)\n"
+       "w = paddle.static.data('w', [2, 6], 'float32')\n"
+       "feeds = [s, w]\n")
+
+
 ONE_OP_REFUSALS = {
     # ops after generate_proposals_v2's RpnRois [R, 4], R known only at run
     # time: the element-wise ops take it with an operand broadcast along it
@@ -648,6 +654,40 @@ ONE_OP_REFUSALS = {
                                     "out = op('set_value', {'Input': [i], 'ValueTensor': [v]}, {'Out': ['float32']}, "
                                     "{'axes': [1], 'starts': [2], 'ends': [2], 'steps': [1]})[0]", False,
                                     ["(set_value -> ", "the value (dim 1 of 2) does not broadcast to the slice"]),
+    # gru: activations are Paddle's four; an Input without a feed's LoD.
+    # (A read Batch* output, which gru.c refuses too, is refused earlier in
+    # a saved program: save_inference_model drops them.)
+    "gru_activation_unknown": (GRU + "out = op('gru', {'Input': [s], 'Weight': [w]}, {'Hidden': ['float32'], "
+                               "'BatchGate': ['float32'], 'BatchResetHiddenPrev': ['float32'], "
+                               "'BatchHidden': ['float32']}, {'activation': 'softsign'})[0]", False,
+                               ["(gru -> ", "activation 'softsign'", "must be sigmoid, tanh, relu or identity"]),
+    "gru_without_lod": ("s = paddle.static.data('s', [-1, 6], 'float32')\n"
+                        "w = paddle.static.data('w', [2, 6], 'float32')\n"
+                        "v = main.global_block().create_var(name='v', shape=[-1, 6], dtype='float32', lod_level=1)\n"
+                        "op('assign', {'X': [s]}, {'Out': [v]}, {})\n"
+                        "feeds = [s, w]\n"
+                        "out = op('gru', {'Input': [v], 'Weight': [w]}, {'Hidden': ['float32'], "
+                        "'BatchGate': ['float32'], 'BatchResetHiddenPrev': ['float32'], "
+                        "'BatchHidden': ['float32']}, {})[0]", False,
+                        ["(gru -> ", "Input ('v') must carry the LoD of a feed of lod_level 1",
+                         "feed 's' has no LoD (lod_level 0)"]),
+    # crf_decoding: the padded form; a Label that is no sequence (Paddle
+    # requires one LoD level)
+    "crf_decoding_length": ("e = paddle.static.data('e', [-1, 5, 4], 'float32')\n"
+                            "t = paddle.static.data('t', [6, 4], 'float32')\n"
+                            "n = paddle.static.data('n', [-1], 'int64')\n"
+                            "feeds = [e, t, n]\n"
+                            "out = op('crf_decoding', {'Emission': [e], 'Transition': [t], 'Length': [n]}, "
+                            "{'ViterbiPath': ['int64']}, {})[0]", False,
+                            ["(crf_decoding -> ", "the padded form (Emission [N, S, D] with Length) is not supported"]),
+    "crf_decoding_label_without_lod": ("e = paddle.static.data('e', [-1, 4], 'float32', lod_level=1)\n"
+                                       "t = paddle.static.data('t', [6, 4], 'float32')\n"
+                                       "l = paddle.static.data('l', [-1, 1], 'int64')\n"
+                                       "feeds = [e, t, l]\n"
+                                       "out = op('crf_decoding', {'Emission': [e], 'Transition': [t], 'Label': [l]}, "
+                                       "{'ViterbiPath': ['int64']}, {})[0]", False,
+                                       ["(crf_decoding -> ", "Label ('l') must carry the LoD of a feed of lod_level 1",
+                                        "feed 'l' has no LoD (lod_level 0)"]),
 }
 
 

@@ -35,7 +35,9 @@ EXPECT = {
                                      has_ops=["nearest_interp_v2", "bilinear_interp_v2", "arg_max"]),
     "lac_seg_bigru_crf": dict(version=1006001, params=20, feeds={"words": (I64, [-1, 1])},
                               lod={"words": 1}, has_ops=["gru", "crf_decoding", "lookup_table"],
-                              ops_at_least={"gru": 4}),
+                              ops_at_least={"gru": 4},
+                              # declared float32 (the 1.x Python API), int64 as Paddle's kernel writes it
+                              mismatches=["crf_decoding_0.tmp_0", "save_infer_model/scale_0"]),
     "lite_simple_conv_bn": dict(version=2002002, params=5, feeds={"image": (F32, [-1, 3, 224, 224])},
                                 fetches=["batch_norm_0.tmp_3"],
                                 ops={"feed": 1, "conv2d": 1, "batch_norm": 1, "relu": 1, "fetch": 1}),
@@ -128,7 +130,7 @@ def test_real_model(name):
     # shape inference: every op has a rule (except a user-defined custom op,
     # which must be reported) and agrees with Paddle's VarDescs
     assert sorted({u["type"] for u in j["no_shape_rule"]}) == e.get("unknown", [])
-    assert j["shape_mismatches"] == []
+    assert j["shape_mismatches"] == e.get("mismatches", [])
     # every op paddlec cannot compile yet is listed with its place
     for u in j["cannot_compile"]:
         assert u["type"] in ops and u["block"] >= 0 and u["op"] >= 0

@@ -11,13 +11,22 @@
  *     [Emission.dims[0], 1] (Paddle's compile-time placeholder: the real
  *     first dim is the number of sequences).
  *   linear_chain_crf_grad: EmissionExps, TransitionExps, ... ->
- *     Emission@GRAD = EmissionExps, Transition@GRAD = TransitionExps. */
+ *     Emission@GRAD = EmissionExps, Transition@GRAD = TransitionExps.
+ *
+ * C emission of crf_decoding (lodrnn_call.h prints the loops) over an
+ * Emission [T, D] of float32 or float64 (the CPU kernels') that carries the
+ * LoD of a level-1 feed (op_lod_input), Transition of its type, Label†
+ * int64 [T, 1] (a sequence, as Paddle requires: its feed takes a LoD,
+ * whose offsets the kernel does not read); ViterbiPath keeps the LoD.  The padded form (Length) is
+ * refused. */
+#include <string.h>
+
+#include "../util.h"
+#include "lodrnn_call.h"
 #include "ops.h"
+#include "tensor_util.h"
 
 enum { DT_INT64 = 3 };
-
-/* crf_decoding's ViterbiPath is declared int64 since Paddle 2.0. */
-#define PADDLE_VITERBI_INT64 2000000
 
 /* Transition [D + 2, D] (checked when both dims are known). */
 static Var *need_transition(OpCtx *c) {
@@ -41,8 +50,7 @@ static int infer_crf_decoding(OpCtx *c) {
   if (e->shape.rank != (padded ? 3 : 2))
     return ctx_fail(c, "Emission %s must have rank %d", shape_str(&e->shape), padded ? 3 : 2);
   Shape path = {2, {e->shape.d[0], padded ? e->shape.d[1] : 1}};
-  int legacy = c->g->version > 0 && c->g->version < PADDLE_VITERBI_INT64;
-  ctx_set(c, "ViterbiPath", 0, &path, legacy ? e->dtype : DT_INT64);
+  ctx_set(c, "ViterbiPath", 0, &path, DT_INT64);
   return 0;
 }
 
@@ -72,7 +80,50 @@ static int infer_linear_chain_crf_grad(OpCtx *c) {
   return 0;
 }
 
-const OpDef op_crf_decoding = {.type = "crf_decoding", .infer = infer_crf_decoding};
+static int emit_crf_decoding(EmitCtx *e) {
+  Var *x = tu_in(e, "Emission", 0), *t = tu_in(e, "Transition", 0), *out = tu_out(e, "ViterbiPath", 0);
+  if (!x || !t || !out) return -1;
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *label = ctx_in(&c, "Label", 0);
+  if (ctx_in(&c, "Length", 0))
+    return em_fail(e, "the padded form (Emission [N, S, D] with Length) is not supported; feed Emission as a LoD "
+                      "tensor");
+  if (x->dtype != RT_DT_FP32 && x->dtype != RT_DT_FP64)
+    return em_fail(e, "Emission ('%s') is %s; Paddle's CPU kernel takes float32 and float64", x->name,
+                   rt_dtype_name(x->dtype));
+  if (t->dtype != x->dtype)
+    return em_fail(e, "Transition ('%s') is %s, Emission %s", t->name, rt_dtype_name(t->dtype),
+                   rt_dtype_name(x->dtype));
+  if (out->dtype != RT_DT_INT64) return em_fail(e, "ViterbiPath ('%s') must be int64", out->name);
+  int64_t k = em_const_dim(e, x, 1);
+  if (tu_rank(e, x) != 2 || k < 1 || em_const_dim(e, t, 0) != k + 2 || em_const_dim(e, t, 1) != k)
+    return em_fail(e, "Emission ('%s') [T, D] and Transition ('%s') [D + 2, D] must have a fixed D", x->name,
+                   t->name);
+  if (label && (label->dtype != RT_DT_INT64 || em_numel(e, label) == NULL ||
+                strcmp(em_numel(e, label), em_numel(e, out))))
+    return em_fail(e, "Label ('%s') must be int64 with one element per row of Emission", label->name);
+  const char *why;
+  int in = op_lod_input(e->g, e->spec, x, &why);
+  if (in < 0) return em_fail(e, "Emission ('%s') must carry the LoD of a feed of lod_level 1: %s", x->name, why);
+  e->g->vars[e->g->feeds[in]].flags |= VAR_LOD_READ;
+  if (label) { /* Paddle's kernel requires a sequence (one LoD level) but reads only its values */
+    int li = op_lod_input(e->g, e->spec, label, &why);
+    if (li < 0) return em_fail(e, "Label ('%s') must carry the LoD of a feed of lod_level 1: %s", label->name, why);
+    e->g->vars[e->g->feeds[li]].flags |= VAR_LOD_READ;
+  }
+  SymDim rows = em_spec(e, x)->d[0];
+  const int64_t sz = x->dtype == RT_DT_FP64 ? 8 : 4;
+  LodRnnCall call = {.kind = LODRNN_CRF, .f64 = x->dtype == RT_DT_FP64, .input = in,
+                     .feed = e->g->vars[e->g->feeds[in]].name, .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0),
+                     .rows = em_dim(e, x, 0), .k = k, .trans = em_ptr(e, t, 1),
+                     .label = label ? em_ptr(e, label, 1) : NULL};
+  call.alpha = em_scratch_named(e, call.f64 ? "double" : "float", "alpha", (SymDim){rows.a * k * sz, rows.c * k * sz});
+  call.track = em_scratch_named(e, "int", "track", (SymDim){rows.a * k * 4, rows.c * k * 4});
+  lodrnn_print_c(e->p, &call);
+  return 0;
+}
+
+const OpDef op_crf_decoding = {.type = "crf_decoding", .infer = infer_crf_decoding, .emit_c = emit_crf_decoding};
 const OpDef op_linear_chain_crf = {.type = "linear_chain_crf", .infer = infer_linear_chain_crf};
 const OpDef op_linear_chain_crf_grad = {.type = "linear_chain_crf_grad",
                                         .infer = infer_linear_chain_crf_grad};

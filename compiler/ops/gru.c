@@ -7,8 +7,24 @@
  *   gru_unit: Input [N, 3D], HiddenPrev [N, D], Weight [D, 3D], Bias† [1, 3D]
  *     -> Gate [N, 3D], ResetHiddenPrev [N, D], Hidden [N, D].
  *     activation:INT=2 (tanh), gate_activation:INT=1 (sigmoid) (0 identity,
- *     1 sigmoid, 2 tanh, 3 relu), origin_mode=false.  D = HiddenPrev.dims[1]. */
+ *     1 sigmoid, 2 tanh, 3 relu), origin_mode=false.  D = HiddenPrev.dims[1].
+ *
+ * C emission of gru (lodrnn_call.h prints the loops, step by step per
+ * sequence as Paddle's GRUCPUKernel computes them in its time-major
+ * batches): Input, Weight, Bias, H0 and Hidden of one type, float32 or
+ * float64 (the CPU kernels'); Input carries the LoD of a level-1 feed
+ * (op_lod_input), Hidden keeps it.  activation and gate_activation are
+ * sigmoid, tanh, relu or identity.  H0 row i starts sequence i; a sequence
+ * past H0's rows (Paddle would read past its end) starts from none.
+ * BatchGate, BatchResetHiddenPrev and BatchHidden hold Paddle's reordered
+ * intermediates: not written, refused when some op or fetch reads them.
+ * is_test only decides whether Paddle keeps those intermediates. */
+#include <string.h>
+
+#include "../util.h"
+#include "lodrnn_call.h"
 #include "ops.h"
+#include "tensor_util.h"
 
 /* Weight [D, 3D] and an optional Bias [1, 3D]. */
 static int check_weights(OpCtx *c, int64_t frame) {
@@ -60,5 +76,53 @@ static int infer_gru_unit(OpCtx *c) {
   return 0;
 }
 
-const OpDef op_gru = {.type = "gru", .infer = infer_gru};
+static int known_act(const char *a) {
+  return !strcmp(a, "sigmoid") || !strcmp(a, "tanh") || !strcmp(a, "relu") || !strcmp(a, "identity");
+}
+
+static int emit_gru(EmitCtx *e) {
+  Var *x = tu_in(e, "Input", 0), *w = tu_in(e, "Weight", 0), *out = tu_out(e, "Hidden", 0);
+  if (!x || !w || !out) return -1;
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *b = ctx_in(&c, "Bias", 0), *h0 = ctx_in(&c, "H0", 0);
+  if (x->dtype != RT_DT_FP32 && x->dtype != RT_DT_FP64)
+    return em_fail(e, "Input ('%s') is %s; Paddle's CPU kernel takes float32 and float64", x->name,
+                   rt_dtype_name(x->dtype));
+  const Var *same[] = {w, b, h0, out};
+  for (int i = 0; i < 4; i++)
+    if (same[i] && same[i]->dtype != x->dtype)
+      return em_fail(e, "'%s' is %s, Input %s", same[i]->name, rt_dtype_name(same[i]->dtype),
+                     rt_dtype_name(x->dtype));
+  static const char *const batch[] = {"BatchGate", "BatchResetHiddenPrev", "BatchHidden"};
+  for (int i = 0; i < 3; i++) {
+    Var *v = ctx_out(&c, batch[i], 0);
+    if (v && (v->nusers || (v->flags & VAR_FETCH)))
+      return em_fail(e, "%s ('%s') is read; paddlec does not write Paddle's time-major intermediates", batch[i],
+                     v->name);
+  }
+  const char *act = attr_str(e->op, "activation", "tanh"), *gate = attr_str(e->op, "gate_activation", "sigmoid");
+  if (!known_act(act) || !known_act(gate))
+    return em_fail(e, "activation '%s' / gate_activation '%s': each must be sigmoid, tanh, relu or identity", act,
+                   gate);
+  (void)attr_bool(e->op, "is_test", 0); /* whether Paddle keeps the Batch* intermediates: Hidden is the same */
+  int64_t d = em_const_dim(e, w, 0);
+  if (d < 1 || em_const_dim(e, x, 1) != 3 * d || em_const_dim(e, w, 1) != 3 * d)
+    return em_fail(e, "Input ('%s') and Weight ('%s') must be [T, 3D] and [D, 3D] with D fixed", x->name, w->name);
+  const char *why;
+  int in = op_lod_input(e->g, e->spec, x, &why);
+  if (in < 0) return em_fail(e, "Input ('%s') must carry the LoD of a feed of lod_level 1: %s", x->name, why);
+  e->g->vars[e->g->feeds[in]].flags |= VAR_LOD_READ;
+  const int64_t sz = x->dtype == RT_DT_FP64 ? 8 : 4;
+  LodRnnCall call = {.kind = LODRNN_GRU, .f64 = x->dtype == RT_DT_FP64, .input = in,
+                     .feed = e->g->vars[e->g->feeds[in]].name, .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0),
+                     .rows = em_dim(e, x, 0), .d = d, .weight = em_ptr(e, w, 1), .bias = b ? em_ptr(e, b, 1) : NULL,
+                     .h0 = h0 ? em_ptr(e, h0, 1) : NULL, .h0_rows = h0 ? em_dim(e, h0, 0) : NULL, .act = act,
+                     .gate_act = gate, .reverse = attr_bool(e->op, "is_reverse", 0),
+                     .origin = attr_bool(e->op, "origin_mode", 0)};
+  call.ws = em_scratch_named(e, call.f64 ? "double" : "float", "gru_ws", (SymDim){0, 6 * d * sz});
+  lodrnn_print_c(e->p, &call);
+  return 0;
+}
+
+const OpDef op_gru = {.type = "gru", .infer = infer_gru, .emit_c = emit_gru};
 const OpDef op_gru_unit = {.type = "gru_unit", .infer = infer_gru_unit};

@@ -254,8 +254,10 @@ static int lod_walk(const Graph *g, const Spec *s, const Var *v, int *memo, cons
                          v->name, graph_op_where(g, op));
     } else if (vs->known && vs->rank >= 1 && !vs->runtime_dim) {
       const char *first = NULL;
+      /* crf_decoding shares Emission's LoD only (Label has its own) */
+      const char *only = !strcmp(op->type, "crf_decoding") ? "Emission" : NULL;
       for (int sl = 0; sl < op->nin && r != -2; sl++)
-        for (int a = 0; a < op->in[sl].n && r != -2; a++) {
+        for (int a = 0; a < op->in[sl].n && r != -2 && (!only || !strcmp(op->in[sl].name, only)); a++) {
           const int u = op->in[sl].vars[a];
           if (u < 0 || u == id) continue;
           const VarSpec *us = &s->vars[u];

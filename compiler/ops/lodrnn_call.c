@@ -1,0 +1,133 @@
+/* LodRnnCall's C printer (lodrnn_call.h): gru's and crf_decoding's loops
+ * over the sequences of a LoD. */
+#include "lodrnn_call.h"
+
+#include <string.h>
+
+/* `v = act(v);` as Paddle's detail/activation_functions.h computes it. */
+static void print_act(Printer *p, const char *act, const char *v, int f64) {
+  const char *t = f64 ? "double" : "float", *e = f64 ? "exp" : "expf", *s = f64 ? "" : "f";
+  if (!strcmp(act, "sigmoid")) {
+    pr_line(p, "{ const %s a_ = %s < -40.0%s ? -40.0%s : (%s > 13.0%s ? 13.0%s : %s);", t, v, s, s, v, s, s, v);
+    pr_line(p, "  %s = 1.0%s / (1.0%s + %s(-a_)); }", v, s, s, e);
+  } else if (!strcmp(act, "tanh")) {
+    pr_line(p, "{ %s a_ = (%s)(-2.0 * %s);", t, t, v);
+    pr_line(p, "  if (a_ > 40.0%s) a_ = 40.0%s;", s, s);
+    pr_line(p, "  %s = (%s)(2.0 / (1.0 + %s(a_)) - 1.0); }", v, t, e);
+  } else if (!strcmp(act, "relu")) {
+    pr_line(p, "if (!(%s > 0)) %s = 0;", v, v);
+  } /* identity: nothing */
+}
+
+static void print_gru(Printer *p, const LodRnnCall *c) {
+  const char *t = c->f64 ? "double" : "float";
+  pr_line(p, "/* gru over the LoD of input %d ('%s'): D %lld, %s, activation %s, gate_activation %s%s */", c->input,
+          c->feed, (long long)c->d, c->reverse ? "reversed" : "forward", c->act, c->gate_act,
+          c->origin ? ", origin_mode" : "");
+  pr_line(p, "const int64_t *lod = m->lod[%d];", c->input);
+  pr_line(p, "const int64_t N = m->lod_count[%d] - 1, D = %lld;", c->input, (long long)c->d);
+  pr_line(p, "const %s *wg = %s, *wc = %s + 2 * D * D; /* [D, 2D] update and reset, [D, D] candidate */", t,
+          c->weight, c->weight);
+  pr_line(p, "%s *g = %s, *acc = g + 3 * D, *rh = acc + 2 * D;", t, c->ws);
+  pr_line(p, "for (int64_t i = 0; i < N; i++) {");
+  if (c->h0)
+    pr_line(p, "const %s *h = i < %s ? %s + i * D : NULL; /* H0 row i; none past H0's rows */", t, c->h0_rows, c->h0);
+  else
+    pr_line(p, "const %s *h = NULL;", t);
+  pr_line(p, "for (int64_t s = 0; s < lod[i + 1] - lod[i]; s++) {");
+  pr_line(p, "const int64_t r = %s;", c->reverse ? "lod[i + 1] - 1 - s" : "lod[i] + s");
+  pr_line(p, "const %s *x = %s + r * 3 * D;", t, c->x);
+  pr_line(p, "%s *o = %s + r * D;", t, c->out);
+  if (c->bias)
+    pr_line(p, "for (int64_t j = 0; j < 3 * D; j++) g[j] = x[j] + %s[j];", c->bias);
+  else
+    pr_line(p, "for (int64_t j = 0; j < 3 * D; j++) g[j] = x[j];");
+  pr_line(p, "if (h) {");
+  pr_line(p, "for (int64_t j = 0; j < 2 * D; j++) acc[j] = 0;");
+  pr_line(p, "for (int64_t k = 0; k < D; k++)");
+  pr_line(p, "  for (int64_t j = 0; j < 2 * D; j++) acc[j] += h[k] * wg[k * 2 * D + j];");
+  pr_line(p, "for (int64_t j = 0; j < 2 * D; j++) g[j] += acc[j];");
+  pr_line(p, "}");
+  pr_line(p, "for (int64_t j = 0; j < 2 * D; j++) {");
+  pr_line(p, "%s v = g[j];", t);
+  print_act(p, c->gate_act, "v", c->f64);
+  pr_line(p, "g[j] = v;");
+  pr_line(p, "}");
+  pr_line(p, "for (int64_t j = 0; j < D; j++) rh[j] = h ? h[j] * g[D + j] : 0;");
+  pr_line(p, "if (h) {");
+  pr_line(p, "for (int64_t j = 0; j < D; j++) acc[j] = 0;");
+  pr_line(p, "for (int64_t k = 0; k < D; k++)");
+  pr_line(p, "  for (int64_t j = 0; j < D; j++) acc[j] += rh[k] * wc[k * D + j];");
+  pr_line(p, "for (int64_t j = 0; j < D; j++) g[2 * D + j] += acc[j];");
+  pr_line(p, "}");
+  pr_line(p, "for (int64_t j = 0; j < D; j++) {");
+  pr_line(p, "%s v = g[2 * D + j];", t);
+  print_act(p, c->act, "v", c->f64);
+  pr_line(p, "const %s u = g[j], hp = h ? h[j] : 0;", t);
+  if (c->origin)
+    pr_line(p, "o[j] = u * hp + v - u * v;");
+  else
+    pr_line(p, "o[j] = hp - u * hp + u * v;");
+  pr_line(p, "}");
+  pr_line(p, "h = o;");
+  pr_line(p, "}");
+  pr_line(p, "}");
+}
+
+static void print_crf(Printer *p, const LodRnnCall *c) {
+  const char *t = c->f64 ? "double" : "float";
+  pr_line(p, "/* crf_decoding over the LoD of input %d ('%s'): Viterbi over %lld tags%s */", c->input, c->feed,
+          (long long)c->k, c->label ? ", then the path compared with Label" : "");
+  pr_line(p, "const int64_t *lod = m->lod[%d];", c->input);
+  pr_line(p, "const int64_t N = m->lod_count[%d] - 1, K = %lld, T = %s;", c->input, (long long)c->k, c->rows);
+  pr_line(p, "const %s *w = %s; /* start row, end row, then [K, K] */", t, c->trans);
+  pr_line(p, "int64_t *path = %s;", c->out);
+  pr_line(p, "%s *alpha = %s;", t, c->alpha);
+  pr_line(p, "int *track = %s;", c->track);
+  pr_line(p, "for (int64_t r = 0; r < T; r++) path[r] = 0;");
+  pr_line(p, "for (int64_t i = 0; i < N; i++) {");
+  pr_line(p, "const int64_t len = lod[i + 1] - lod[i];");
+  pr_line(p, "if (len == 0) continue;");
+  pr_line(p, "const %s *x = %s + lod[i] * K;", t, c->x);
+  pr_line(p, "int64_t *pa = path + lod[i];");
+  pr_line(p, "for (int64_t j = 0; j < K; j++) alpha[j] = w[j] + x[j];");
+  pr_line(p, "for (int64_t s = 1; s < len; s++) {");
+  pr_line(p, "for (int64_t j = 0; j < K; j++) {");
+  pr_line(p, "%s best = %s; /* -max of the type */", t, c->f64 ? "-1.7976931348623157e+308" : "-3.40282347e+38f");
+  pr_line(p, "int from = 0;");
+  pr_line(p, "for (int64_t q = 0; q < K; q++) {");
+  pr_line(p, "const %s score = alpha[(s - 1) * K + q] + w[(q + 2) * K + j];", t);
+  pr_line(p, "if (score > best) {");
+  pr_line(p, "best = score;");
+  pr_line(p, "from = (int)q;");
+  pr_line(p, "}");
+  pr_line(p, "}");
+  pr_line(p, "alpha[s * K + j] = best + x[s * K + j];");
+  pr_line(p, "track[s * K + j] = from;");
+  pr_line(p, "}");
+  pr_line(p, "}");
+  pr_line(p, "%s best = %s; /* -max of the type */", t, c->f64 ? "-1.7976931348623157e+308" : "-3.40282347e+38f");
+  pr_line(p, "int last = 0;");
+  pr_line(p, "for (int64_t j = 0; j < K; j++) {");
+  pr_line(p, "const %s score = alpha[(len - 1) * K + j] + w[K + j];", t);
+  pr_line(p, "if (score > best) {");
+  pr_line(p, "best = score;");
+  pr_line(p, "last = (int)j;");
+  pr_line(p, "}");
+  pr_line(p, "}");
+  pr_line(p, "pa[len - 1] = last;");
+  pr_line(p, "for (int64_t s = len - 1; s >= 1; s--) pa[s - 1] = last = track[s * K + last];");
+  pr_line(p, "}");
+  if (c->label) pr_line(p, "for (int64_t r = 0; r < T; r++) path[r] = %s[r] == path[r] ? 1 : 0;", c->label);
+}
+
+void lodrnn_print_c(Printer *p, const LodRnnCall *c) {
+  switch (c->kind) {
+    case LODRNN_GRU:
+      print_gru(p, c);
+      break;
+    case LODRNN_CRF:
+      print_crf(p, c);
+      break;
+  }
+}

@@ -1,0 +1,58 @@
+/* The recurrences of the 1.x LoD ops, as their emitters (gru.c,
+ * crf_decoding.c) decided them, and their C printer: plain loops over each
+ * sequence of a level-1 LoD (m->lod[input], m->lod_count[input]; see
+ * seq_call.h for how those reach a kernel), step by step.
+ *
+ *   LODRNN_GRU: Paddle's GRUCPUKernel (gru_op.cc, funcs/gru_compute.cc,
+ *     detail/gru_kernel.h with old_version) per sequence i, in time order or,
+ *     with is_reverse, from its last row back: g = Input[t] + Bias; with a
+ *     previous state h (H0 row i at the first step, else the last Hidden
+ *     row; none at the first step without H0) g[0:2D] += h x Wg, Wg = the
+ *     first 2*D*D elements of Weight as [D, 2D]; u = gate_act(g[0:D]),
+ *     r = gate_act(g[D:2D]); rh = r * h (0 without h); g[2D:3D] += rh x Wc,
+ *     Wc = the last D*D elements as [D, D] (only with h); c = act(g[2D:3D]);
+ *     Hidden[t] = origin_mode ? u*h + c - u*c : h - u*h + u*c (h = 0 when
+ *     none).  Activations as detail/activation_functions.h: sigmoid clamps
+ *     its input to [-40, 13], tanh is 2 / (1 + exp(min(-2a, 40))) - 1.
+ *   LODRNN_CRF: crf_decoding_op.h per non-empty sequence of Emission [T, K]
+ *     with Transition [K+2, K] (row 0 start, row 1 end, then K x K):
+ *     Viterbi with strict > (the first of equal scores), the path's tags
+ *     (int64) into ViterbiPath [T, 1] (zeros where no sequence covers a
+ *     row), then, with Label, path = (Label == path). */
+#ifndef PADDLEC_OPS_LODRNN_CALL_H
+#define PADDLEC_OPS_LODRNN_CALL_H
+
+#include "ops.h"
+
+typedef enum LodRnnKind { LODRNN_GRU, LODRNN_CRF } LodRnnKind;
+
+typedef struct LodRnnCall {
+  LodRnnKind kind;
+  int f64;              /* float64, else float32 */
+  int input;            /* the feed (input index) whose LoD is read */
+  const char *feed;     /* its name, for the comment */
+  const char *x;        /* GRU: Input [T, 3D]; CRF: Emission [T, K] */
+  const char *out;      /* GRU: Hidden [T, D]; CRF: ViterbiPath (int64) [T, 1] */
+  const char *rows;     /* T: the rows of x */
+  /* LODRNN_GRU */
+  int64_t d;            /* D, the frame size */
+  const char *weight;   /* Weight [D, 3D] */
+  const char *bias;     /* Bias [1, 3D], NULL: none */
+  const char *h0;       /* H0 [NH, D], NULL: none */
+  const char *h0_rows;  /* NH */
+  const char *act;      /* activation: "sigmoid", "tanh", "relu" or "identity" */
+  const char *gate_act; /* gate_activation: the same four */
+  int reverse;          /* is_reverse */
+  int origin;           /* origin_mode */
+  const char *ws;       /* scratch of 6 * D elements */
+  /* LODRNN_CRF */
+  int64_t k;            /* K, the tags */
+  const char *trans;    /* Transition [K + 2, K] */
+  const char *label;    /* Label (int64) [T, 1], NULL: none */
+  const char *alpha;    /* scratch [T, K] of x's type */
+  const char *track;    /* scratch [T, K] of int */
+} LodRnnCall;
+
+void lodrnn_print_c(Printer *p, const LodRnnCall *c);
+
+#endif
