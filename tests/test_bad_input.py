@@ -671,15 +671,15 @@ ONE_OP_REFUSALS = {
                         "'BatchHidden': ['float32']}, {})[0]", False,
                         ["(gru -> ", "Input ('v') must carry the LoD of a feed of lod_level 1",
                          "feed 's' has no LoD (lod_level 0)"]),
-    # crf_decoding: the padded form; a Label that is no sequence (Paddle
-    # requires one LoD level)
-    "crf_decoding_length": ("e = paddle.static.data('e', [-1, 5, 4], 'float32')\n"
-                            "t = paddle.static.data('t', [6, 4], 'float32')\n"
-                            "n = paddle.static.data('n', [-1], 'int64')\n"
-                            "feeds = [e, t, n]\n"
-                            "out = op('crf_decoding', {'Emission': [e], 'Transition': [t], 'Length': [n]}, "
-                            "{'ViterbiPath': ['int64']}, {})[0]", False,
-                            ["(crf_decoding -> ", "the padded form (Emission [N, S, D] with Length) is not supported"]),
+    # crf_decoding: an int32 Length (read as int64 by Paddle); a Label that
+    # is no sequence (Paddle requires one LoD level)
+    "crf_decoding_length_int32": ("e = paddle.static.data('e', [-1, 5, 4], 'float32')\n"
+                                  "t = paddle.static.data('t', [6, 4], 'float32')\n"
+                                  "n = paddle.static.data('n', [-1], 'int32')\n"
+                                  "feeds = [e, t, n]\n"
+                                  "out = op('crf_decoding', {'Emission': [e], 'Transition': [t], 'Length': [n]}, "
+                                  "{'ViterbiPath': ['int64']}, {})[0]", False,
+                                  ["(crf_decoding -> ", "Length ('n') is int32; Paddle's kernel reads int64"]),
     "crf_decoding_label_without_lod": ("e = paddle.static.data('e', [-1, 4], 'float32', lod_level=1)\n"
                                        "t = paddle.static.data('t', [6, 4], 'float32')\n"
                                        "l = paddle.static.data('l', [-1, 1], 'int64')\n"

@@ -17,8 +17,9 @@
  * Emission [T, D] of float32 or float64 (the CPU kernels') that carries the
  * LoD of a level-1 feed (op_lod_input), Transition of its type, Label†
  * int64 [T, 1] (a sequence, as Paddle requires: its feed takes a LoD,
- * whose offsets the kernel does not read); ViterbiPath keeps the LoD.  The padded form (Length) is
- * refused. */
+ * whose offsets the kernel does not read); ViterbiPath keeps the LoD.  Or
+ * the padded form: Emission [N, S, D] with a fixed S, Length int64 [N],
+ * Label† [N, S] -> ViterbiPath [N, S]. */
 #include <string.h>
 
 #include "../util.h"
@@ -85,9 +86,9 @@ static int emit_crf_decoding(EmitCtx *e) {
   if (!x || !t || !out) return -1;
   OpCtx c = {e->g, (Op *)e->op};
   Var *label = ctx_in(&c, "Label", 0);
-  if (ctx_in(&c, "Length", 0))
-    return em_fail(e, "the padded form (Emission [N, S, D] with Length) is not supported; feed Emission as a LoD "
-                      "tensor");
+  Var *len = ctx_in(&c, "Length", 0);
+  if (len && len->dtype != RT_DT_INT64)
+    return em_fail(e, "Length ('%s') is %s; Paddle's kernel reads int64", len->name, rt_dtype_name(len->dtype));
   if (x->dtype != RT_DT_FP32 && x->dtype != RT_DT_FP64)
     return em_fail(e, "Emission ('%s') is %s; Paddle's CPU kernel takes float32 and float64", x->name,
                    rt_dtype_name(x->dtype));
@@ -95,28 +96,42 @@ static int emit_crf_decoding(EmitCtx *e) {
     return em_fail(e, "Transition ('%s') is %s, Emission %s", t->name, rt_dtype_name(t->dtype),
                    rt_dtype_name(x->dtype));
   if (out->dtype != RT_DT_INT64) return em_fail(e, "ViterbiPath ('%s') must be int64", out->name);
-  int64_t k = em_const_dim(e, x, 1);
-  if (tu_rank(e, x) != 2 || k < 1 || em_const_dim(e, t, 0) != k + 2 || em_const_dim(e, t, 1) != k)
-    return em_fail(e, "Emission ('%s') [T, D] and Transition ('%s') [D + 2, D] must have a fixed D", x->name,
-                   t->name);
+  const int r = len ? 3 : 2;
+  int64_t k = em_const_dim(e, x, r - 1);
+  if (tu_rank(e, x) != r || k < 1 || em_const_dim(e, t, 0) != k + 2 || em_const_dim(e, t, 1) != k)
+    return em_fail(e, "Emission ('%s') %s and Transition ('%s') [D + 2, D] must have a fixed D", x->name,
+                   len ? "[N, S, D]" : "[T, D]", t->name);
   if (label && (label->dtype != RT_DT_INT64 || em_numel(e, label) == NULL ||
                 strcmp(em_numel(e, label), em_numel(e, out))))
     return em_fail(e, "Label ('%s') must be int64 with one element per row of Emission", label->name);
   const char *why;
-  int in = op_lod_input(e->g, e->spec, x, &why);
-  if (in < 0) return em_fail(e, "Emission ('%s') must carry the LoD of a feed of lod_level 1: %s", x->name, why);
-  e->g->vars[e->g->feeds[in]].flags |= VAR_LOD_READ;
-  if (label) { /* Paddle's kernel requires a sequence (one LoD level) but reads only its values */
-    int li = op_lod_input(e->g, e->spec, label, &why);
-    if (li < 0) return em_fail(e, "Label ('%s') must carry the LoD of a feed of lod_level 1: %s", label->name, why);
-    e->g->vars[e->g->feeds[li]].flags |= VAR_LOD_READ;
+  int in = -1;
+  if (len) {
+    if (tu_rank(e, len) != 1 || strcmp(em_dim(e, len, 0), em_dim(e, x, 0)))
+      return em_fail(e, "Length ('%s') must be [N], one length per sequence of Emission", len->name);
+  } else {
+    in = op_lod_input(e->g, e->spec, x, &why);
+    if (in < 0)
+      return em_fail(e, "Emission ('%s') must carry the LoD of a feed of lod_level 1: %s", x->name, why);
+    e->g->vars[e->g->feeds[in]].flags |= VAR_LOD_READ;
+    if (label) { /* Paddle's kernel requires a sequence (one LoD level) but reads only its values */
+      int li = op_lod_input(e->g, e->spec, label, &why);
+      if (li < 0) return em_fail(e, "Label ('%s') must carry the LoD of a feed of lod_level 1: %s", label->name, why);
+      e->g->vars[e->g->feeds[li]].flags |= VAR_LOD_READ;
+    }
   }
   SymDim rows = em_spec(e, x)->d[0];
+  if (len) {
+    int64_t s = em_const_dim(e, x, 1);
+    if (s < 1) return em_fail(e, "Emission's padded length (dim 1) must be fixed");
+    rows = (SymDim){rows.a * s, rows.c * s};
+  }
   const int64_t sz = x->dtype == RT_DT_FP64 ? 8 : 4;
   LodRnnCall call = {.kind = LODRNN_CRF, .f64 = x->dtype == RT_DT_FP64, .input = in,
-                     .feed = e->g->vars[e->g->feeds[in]].name, .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0),
-                     .rows = em_dim(e, x, 0), .k = k, .trans = em_ptr(e, t, 1),
-                     .label = label ? em_ptr(e, label, 1) : NULL};
+                     .feed = in >= 0 ? e->g->vars[e->g->feeds[in]].name : NULL, .x = em_ptr(e, x, 1),
+                     .out = em_ptr(e, out, 0), .rows = em_dim(e, x, 0), .k = k, .trans = em_ptr(e, t, 1),
+                     .label = label ? em_ptr(e, label, 1) : NULL, .length = len ? em_ptr(e, len, 1) : NULL,
+                     .n = em_dim(e, x, 0), .s = len ? em_dim(e, x, 1) : NULL};
   call.alpha = em_scratch_named(e, call.f64 ? "double" : "float", "alpha", (SymDim){rows.a * k * sz, rows.c * k * sz});
   call.track = em_scratch_named(e, "int", "track", (SymDim){rows.a * k * 4, rows.c * k * 4});
   lodrnn_print_c(e->p, &call);

@@ -76,20 +76,31 @@ static void print_gru(Printer *p, const LodRnnCall *c) {
 
 static void print_crf(Printer *p, const LodRnnCall *c) {
   const char *t = c->f64 ? "double" : "float";
-  pr_line(p, "/* crf_decoding over the LoD of input %d ('%s'): Viterbi over %lld tags%s */", c->input, c->feed,
-          (long long)c->k, c->label ? ", then the path compared with Label" : "");
-  pr_line(p, "const int64_t *lod = m->lod[%d];", c->input);
-  pr_line(p, "const int64_t N = m->lod_count[%d] - 1, K = %lld, T = %s;", c->input, (long long)c->k, c->rows);
+  if (c->length) {
+    pr_line(p, "/* crf_decoding over padded sequences (Length): Viterbi over %lld tags%s */", (long long)c->k,
+            c->label ? ", then the path compared with Label" : "");
+    pr_line(p, "const int64_t N = %s, S = %s, K = %lld, T = N * S;", c->n, c->s, (long long)c->k);
+    pr_line(p, "const int64_t *length = %s;", c->length);
+  } else {
+    pr_line(p, "/* crf_decoding over the LoD of input %d ('%s'): Viterbi over %lld tags%s */", c->input, c->feed,
+            (long long)c->k, c->label ? ", then the path compared with Label" : "");
+    pr_line(p, "const int64_t *lod = m->lod[%d];", c->input);
+    pr_line(p, "const int64_t N = m->lod_count[%d] - 1, K = %lld, T = %s;", c->input, (long long)c->k, c->rows);
+  }
   pr_line(p, "const %s *w = %s; /* start row, end row, then [K, K] */", t, c->trans);
   pr_line(p, "int64_t *path = %s;", c->out);
   pr_line(p, "%s *alpha = %s;", t, c->alpha);
   pr_line(p, "int *track = %s;", c->track);
   pr_line(p, "for (int64_t r = 0; r < T; r++) path[r] = 0;");
   pr_line(p, "for (int64_t i = 0; i < N; i++) {");
-  pr_line(p, "const int64_t len = lod[i + 1] - lod[i];");
+  if (c->length) {
+    pr_line(p, "const int64_t start = i * S, len = length[i] < 0 ? 0 : length[i] > S ? S : length[i];");
+  } else {
+    pr_line(p, "const int64_t start = lod[i], len = lod[i + 1] - lod[i];");
+  }
   pr_line(p, "if (len == 0) continue;");
-  pr_line(p, "const %s *x = %s + lod[i] * K;", t, c->x);
-  pr_line(p, "int64_t *pa = path + lod[i];");
+  pr_line(p, "const %s *x = %s + start * K;", t, c->x);
+  pr_line(p, "int64_t *pa = path + start;");
   pr_line(p, "for (int64_t j = 0; j < K; j++) alpha[j] = w[j] + x[j];");
   pr_line(p, "for (int64_t s = 1; s < len; s++) {");
   pr_line(p, "for (int64_t j = 0; j < K; j++) {");
@@ -118,7 +129,13 @@ static void print_crf(Printer *p, const LodRnnCall *c) {
   pr_line(p, "pa[len - 1] = last;");
   pr_line(p, "for (int64_t s = len - 1; s >= 1; s--) pa[s - 1] = last = track[s * K + last];");
   pr_line(p, "}");
-  if (c->label) pr_line(p, "for (int64_t r = 0; r < T; r++) path[r] = %s[r] == path[r] ? 1 : 0;", c->label);
+  if (c->label && c->length) {
+    pr_line(p, "for (int64_t i = 0; i < N; i++)");
+    pr_line(p, "  for (int64_t j = 0; j < S; j++)");
+    pr_line(p, "    path[i * S + j] = j < length[i] && %s[i * S + j] == path[i * S + j] ? 1 : 0;", c->label);
+  } else if (c->label) {
+    pr_line(p, "for (int64_t r = 0; r < T; r++) path[r] = %s[r] == path[r] ? 1 : 0;", c->label);
+  }
 }
 
 void lodrnn_print_c(Printer *p, const LodRnnCall *c) {

@@ -18,7 +18,11 @@
  *     with Transition [K+2, K] (row 0 start, row 1 end, then K x K):
  *     Viterbi with strict > (the first of equal scores), the path's tags
  *     (int64) into ViterbiPath [T, 1] (zeros where no sequence covers a
- *     row), then, with Label, path = (Label == path). */
+ *     row), then, with Label, path = (Label == path).  The padded form
+ *     (Length [N], Emission [N, S, K], ViterbiPath [N, S]): sequence i is
+ *     rows i*S .. i*S + Length[i] - 1 (Length clamped to [0, S]: Paddle
+ *     reads past the row otherwise), and with Label the path is 1 / 0 for
+ *     the first Length[i] rows, 0 after. */
 #ifndef PADDLEC_OPS_LODRNN_CALL_H
 #define PADDLEC_OPS_LODRNN_CALL_H
 
@@ -48,7 +52,9 @@ typedef struct LodRnnCall {
   /* LODRNN_CRF */
   int64_t k;            /* K, the tags */
   const char *trans;    /* Transition [K + 2, K] */
-  const char *label;    /* Label (int64) [T, 1], NULL: none */
+  const char *label;    /* Label (int64) [T, 1] ([N, S] padded), NULL: none */
+  const char *length;   /* padded form: Length (int64) [N], Emission [N, S, K]; NULL: the LoD form */
+  const char *n, *s;    /* padded form: N and S */
   const char *alpha;    /* scratch [T, K] of x's type */
   const char *track;    /* scratch [T, K] of int */
 } LodRnnCall;

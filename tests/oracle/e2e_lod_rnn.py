@@ -3,7 +3,7 @@
 (lod_level 1): `gru` (the op of fluid.layers.dynamic_gru: forward and
 reversed, origin_mode, H0 given or not, every activation, float64, no
 Bias), `crf_decoding` (Viterbi per sequence, with and without Label,
-float32 and float64), a small BiGRU-CRF tagger, and the real
+float32 and float64; the padded form with Length), a small BiGRU-CRF tagger, and the real
 lac_seg_bigru_crf model (Baidu LAC's segmenter, Paddle 1.6) on its own
 weights.
 
@@ -29,6 +29,7 @@ LOD = [0, 3, 4, 8, 9, 14]
 ROWS = LOD[-1]
 NSEQ = len(LOD) - 1
 TAGS = 4
+PADDED = 5  # crf_padded's S
 VOCAB = 30
 CASES, case = case_registry()
 
@@ -40,7 +41,8 @@ def feed(name, width, dtype="float32", lod_level=1, rows=None):
 def make_input(var, rng):
     shape = [ROWS if var.shape[0] < 0 else var.shape[0]] + list(var.shape[1:])
     if var.dtype == paddle.int64:
-        return rng.integers(0, TAGS if var.name == "label" else VOCAB, shape).astype("int64")
+        high = {"label": TAGS, "length": PADDED + 1}.get(var.name, VOCAB)
+        return rng.integers(0, high, shape).astype("int64")
     return rng.uniform(-2, 2, shape).astype("float64" if var.dtype == paddle.float64 else "float32")
 
 
@@ -82,10 +84,12 @@ def gru(x, d, h0=None, bias=True, dtype="float32", **attrs):
     return out[0]
 
 
-def crf_decoding(emission, label=None, dtype="float32"):
+def crf_decoding(emission, label=None, dtype="float32", length=None):
     inputs = {"Emission": [emission], "Transition": [paddle.static.create_parameter([TAGS + 2, TAGS], dtype)]}
     if label is not None:
         inputs["Label"] = [label]
+    if length is not None:
+        inputs["Length"] = [length]
     return append_op("crf_decoding", inputs, {"ViterbiPath": ["int64"]}, {})[0]
 
 
@@ -143,6 +147,16 @@ def crf_paths():
 def crf_float64():
     e = feed("e", TAGS, "float64")
     return [e], [crf_decoding(e, dtype="float64")]
+
+
+@case
+def crf_padded():
+    """The padded form: Emission [14, 5, 4] with Length [14] (0 to 5), with
+    and without Label [14, 5] (0 past each length)."""
+    e = paddle.static.data("e", [None, PADDED, TAGS], "float32")
+    label = paddle.static.data("label", [None, PADDED], "int64")
+    n = paddle.static.data("length", [None], "int64")
+    return [e, label, n], [crf_decoding(e, length=n), crf_decoding(e, label, length=n)]
 
 
 @case
