@@ -113,11 +113,11 @@ static int emit_crf_decoding(EmitCtx *e) {
     in = op_lod_input(e->g, e->spec, x, &why);
     if (in < 0)
       return em_fail(e, "Emission ('%s') must carry the LoD of a feed of lod_level 1: %s", x->name, why);
-    e->g->vars[e->g->feeds[in]].flags |= VAR_LOD_READ;
+    em_reads_lod(e, in);
     if (label) { /* Paddle's kernel requires a sequence (one LoD level) but reads only its values */
       int li = op_lod_input(e->g, e->spec, label, &why);
       if (li < 0) return em_fail(e, "Label ('%s') must carry the LoD of a feed of lod_level 1: %s", label->name, why);
-      e->g->vars[e->g->feeds[li]].flags |= VAR_LOD_READ;
+      em_reads_lod(e, li);
     }
   }
   SymDim rows = em_spec(e, x)->d[0];

@@ -111,7 +111,7 @@ static int emit_gru(EmitCtx *e) {
   const char *why;
   int in = op_lod_input(e->g, e->spec, x, &why);
   if (in < 0) return em_fail(e, "Input ('%s') must carry the LoD of a feed of lod_level 1: %s", x->name, why);
-  e->g->vars[e->g->feeds[in]].flags |= VAR_LOD_READ;
+  em_reads_lod(e, in);
   const int64_t sz = x->dtype == RT_DT_FP64 ? 8 : 4;
   LodRnnCall call = {.kind = LODRNN_GRU, .f64 = x->dtype == RT_DT_FP64, .input = in,
                      .feed = e->g->vars[e->g->feeds[in]].name, .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0),
@@ -120,6 +120,7 @@ static int emit_gru(EmitCtx *e) {
                      .gate_act = gate, .reverse = attr_bool(e->op, "is_reverse", 0),
                      .origin = attr_bool(e->op, "origin_mode", 0)};
   call.ws = em_scratch_named(e, call.f64 ? "double" : "float", "gru_ws", (SymDim){0, 6 * d * sz});
+  if (h0) em_fault(e, "H0 has fewer rows than Input has sequences (its LoD)");
   lodrnn_print_c(e->p, &call);
   return 0;
 }

@@ -29,9 +29,10 @@ static void print_gru(Printer *p, const LodRnnCall *c) {
   pr_line(p, "const %s *wg = %s, *wc = %s + 2 * D * D; /* [D, 2D] update and reset, [D, D] candidate */", t,
           c->weight, c->weight);
   pr_line(p, "%s *g = %s, *acc = g + 3 * D, *rh = acc + 2 * D;", t, c->ws);
+  if (c->h0) pr_line(p, "if (N > %s) return 1; /* H0 holds one row per sequence */", c->h0_rows);
   pr_line(p, "for (int64_t i = 0; i < N; i++) {");
   if (c->h0)
-    pr_line(p, "const %s *h = i < %s ? %s + i * D : NULL; /* H0 row i; none past H0's rows */", t, c->h0_rows, c->h0);
+    pr_line(p, "const %s *h = %s + i * D; /* H0 row i starts sequence i */", t, c->h0);
   else
     pr_line(p, "const %s *h = NULL;", t);
   pr_line(p, "for (int64_t s = 0; s < lod[i + 1] - lod[i]; s++) {");
