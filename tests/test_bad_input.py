@@ -594,6 +594,14 @@ ONE_OP_REFUSALS = {
                                "feeds = [s, t]\n"
                                "out = paddle.static.nn.sequence_lod.sequence_pool(s + t, 'sum')", False,
                                ["(sequence_pool -> ", "carry the LoDs of two feeds ('s', 't')"]),
+    # the pools of one LoD have one number of sequences (sequence.c's
+    # lod_root); two feeds' LoDs may count others: their sum is refused
+    "sequence_pools_of_two_lods_added": ("s = paddle.static.data('s', [-1, 4], 'float32', lod_level=1)\n"
+                                         "t = paddle.static.data('t', [-1, 4], 'float32', lod_level=1)\n"
+                                         "feeds = [s, t]\n"
+                                         "out = paddle.static.nn.sequence_lod.sequence_pool(s, 'sum') + "
+                                         "paddle.static.nn.sequence_lod.sequence_pool(t, 'max')", False,
+                                         ["(elementwise_add -> ", "elementwise_add takes two run-time extents only when they are one"]),
     # MaxIndex: Paddle leaves it unwritten under is_test (which
     # save_inference_model sets), and writes int32 whatever it is declared
     "sequence_pool_max_index_is_test": ("s = paddle.static.data('s', [-1, 4], 'float32', lod_level=1)\n"

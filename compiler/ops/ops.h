@@ -143,7 +143,8 @@ int op_dropout_identity(const Op *op);
  * through the ops that keep the rows (an output with the dim 0 of one of
  * their inputs: lookup_table, element-wise ops, activations, mul,
  * sequence_conv) to a feed of lod_level 1.  -1 when there is none or it
- * cannot be told, with *why saying why (sequence.c). */
+ * cannot be told, with *why saying why (sequence.c).  s NULL: the rows
+ * compared are the current inference's (a rule's, while specializing). */
 int op_lod_input(const Graph *g, const Spec *s, const Var *v, const char **why);
 
 /* ---- helpers for rules ---- */

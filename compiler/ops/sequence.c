@@ -75,6 +75,10 @@ static int infer_sequence_conv(OpCtx *c) {
   return 0;
 }
 
+/* The run-time root (Var.runtime_root) of the number of sequences in the
+ * LoD of input k: negative, apart from every var's 1 + id. */
+static int lod_root(int k) { return -1 - k; }
+
 static int infer_sequence_pool(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
@@ -86,6 +90,14 @@ static int infer_sequence_pool(OpCtx *c) {
     const char *from = pool_printf("input X's LoD ('%s')", x->name);
     ctx_set_runtime_extent(c, "Out", 0, 0, from);
     if (max) ctx_set_runtime_extent(c, "MaxIndex", 0, 0, from);
+    /* N is the count of the LoD X carries less 1: every pool over one
+     * feed's LoD has the same (emit_sequence_pool checks the feed) */
+    int k = op_lod_input(c->g, NULL, x, NULL);
+    if (k >= 0) {
+      Var *o = ctx_out(c, "Out", 0);
+      if (o) o->runtime_root = lod_root(k);
+      if (max && mi) mi->runtime_root = lod_root(k);
+    }
   }
   return 0;
 }
@@ -225,14 +237,33 @@ static int emit_sequence_mask(EmitCtx *e) {
 
 enum { LOD_MEMO_UNSEEN = 0 };
 
-/* op_lod_input's walk; memo[id] = result + 2 once known (1 while in
- * progress: a cycle gives -1). */
+/* The rows of var id that a LoD could describe: dim 0 as the
+ * specialization knows it, or with s NULL (while inferring) as the current
+ * inference left it (-1 while the batch is unknown, as in
+ * constant_folding's inference: -1 rows match -1 rows); 0 when it has none
+ * (rank 0, not specialized, or a run-time extent). */
+static int lod_rows(const Graph *g, const Spec *s, int id, SymDim *rows) {
+  if (s) {
+    const VarSpec *vs = &s->vars[id];
+    if (!vs->known || vs->rank < 1 || vs->runtime_dim) return 0;
+    *rows = vs->d[0];
+    return 1;
+  }
+  const Var *v = &g->vars[id];
+  if (v->shape.rank < 1 || var_runtime_axis(v) >= 0) return 0;
+  *rows = (SymDim){0, v->shape.d[0]};
+  return 1;
+}
+
+/* op_lod_input's walk (s NULL: over the current shapes); memo[id] = result
+ * + 2 once known (1 while in progress: a cycle gives -1). */
 static int lod_walk(const Graph *g, const Spec *s, const Var *v, int *memo, const char **why) {
   const int id = (int)(v - g->vars);
   if (memo[id] != LOD_MEMO_UNSEEN) return memo[id] - 2;
   memo[id] = 1;
   int r = -1;
-  const VarSpec *vs = &s->vars[id];
+  const VarSpec *vs = s ? &s->vars[id] : NULL;
+  SymDim rows;
   if (v->flags & VAR_FEED) {
     int k = 0;
     while (k < g->nfeeds && g->feeds[k] != id) k++;
@@ -240,7 +271,7 @@ static int lod_walk(const Graph *g, const Spec *s, const Var *v, int *memo, cons
       *why = pool_printf("feed '%s' has no LoD (lod_level 0)", v->name);
     else if (v->lod_level > 1)
       *why = pool_printf("feed '%s' has lod_level %d; paddlec takes level 1 only", v->name, v->lod_level);
-    else if (k == g->nfeeds || !vs->known || vs->rank < 1)
+    else if (k == g->nfeeds || (s ? !vs->known || vs->rank < 1 : v->shape.rank < 1))
       *why = pool_printf("feed '%s' is not an input of rank >= 1", v->name);
     else
       r = k;
@@ -252,7 +283,7 @@ static int lod_walk(const Graph *g, const Spec *s, const Var *v, int *memo, cons
         strcmp(op->type, "sequence_softmax")) {
       *why = pool_printf("'%s' comes from %s, which gives it a LoD of its own or none; paddlec does not follow it",
                          v->name, graph_op_where(g, op));
-    } else if (vs->known && vs->rank >= 1 && !vs->runtime_dim) {
+    } else if (lod_rows(g, s, id, &rows)) {
       const char *first = NULL;
       /* crf_decoding shares Emission's LoD only (Label has its own) */
       const char *only = !strcmp(op->type, "crf_decoding") ? "Emission" : NULL;
@@ -260,8 +291,8 @@ static int lod_walk(const Graph *g, const Spec *s, const Var *v, int *memo, cons
         for (int a = 0; a < op->in[sl].n && r != -2 && (!only || !strcmp(op->in[sl].name, only)); a++) {
           const int u = op->in[sl].vars[a];
           if (u < 0 || u == id) continue;
-          const VarSpec *us = &s->vars[u];
-          if (!us->known || us->rank < 1 || us->runtime_dim || us->d[0].a != vs->d[0].a || us->d[0].c != vs->d[0].c)
+          SymDim ur;
+          if (!lod_rows(g, s, u, &ur) || ur.a != rows.a || ur.c != rows.c)
             continue; /* not the rows of v: no LoD to share */
           const char *w = NULL;
           int k = lod_walk(g, s, &g->vars[u], memo, &w);
@@ -331,6 +362,9 @@ static int emit_sequence_pool(EmitCtx *e) {
   SeqCall call = {.kind = SEQ_POOL, .f64 = x->dtype == RT_DT_FP64, .input = in, .feed = e->g->vars[e->g->feeds[in]].name,
                   .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0), .width = em_prod(e, x, 1, r), .pooltype = pt,
                   .pad = em_float((float)attr_float(e->op, "pad_value", 0.0))};
+  if (out->runtime_root < 0 && out->runtime_root != lod_root(in)) /* not reached: one walk, two shapes */
+    return em_fail(e, "Out ('%s') was taken for the sequences of input %d, but X carries the LoD of input %d", out->name,
+                   -1 - out->runtime_root, in);
   if (em_spec(e, out)->runtime_dim == 1) call.extents[0] = em_dim(e, out, 0);
   OpCtx c = {e->g, (Op *)e->op};
   Var *mi = ctx_out(&c, "MaxIndex", 0);

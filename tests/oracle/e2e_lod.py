@@ -4,7 +4,8 @@ sequence ops over them: sequence_pool with every pooltype (pad_value for an
 empty sequence, MaxIndex), sequence_conv with several contextLength /
 contextStart, and the ops between a feed and them that pass its LoD on
 (lookup_table, elementwise_add of a bias, tanh, scale); and the real
-textcnn_news_cls model cut after its sequence_pools.
+textcnn_news_cls model cut after its sequence_pools, and whole on two
+batches of sentences.
 
     python e2e_lod.py OUTDIR [CASE ...]
 
@@ -162,7 +163,7 @@ def textcnn_news_cls_pools(out_root):
     """The real 1.6 text CNN (../shared/models/textcnn_news_cls) cut after
     its two branches: the SQRT sequence_pools (is_test) and the tanh
     outputs (with their LoD), on 20 word ids in sequences of 5, 1, 7, 0, 7
-    rows.  (Its fc after the pools, mul on N rows, is not compiled yet.)"""
+    rows."""
     if not os.path.isdir(REAL):
         return
     exe = paddle.static.Executor(paddle.CPUPlace())
@@ -178,11 +179,40 @@ def textcnn_news_cls_pools(out_root):
     reference(out_dir, [ids], [0, 5, 6, 13, 13, 20])
 
 
+def textcnn_news_cls(out_root, name, lod, seed):
+    """The whole real 1.6 text CNN (../shared/models/textcnn_news_cls) on its
+    own weights, its softmax fetched: the two branches' pools (one LoD, so
+    one number of sequences) meet in the fc's sum.  Each batch of sentences
+    is its own case (the binary built for its rows)."""
+    if not os.path.isdir(REAL):
+        return
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    out_dir = os.path.join(out_root, name)
+    with paddle.static.scope_guard(paddle.static.Scope()):
+        prog, feeds, fetches = paddle.static.load_inference_model(REAL, exe, model_filename="__model__")
+        block = prog.global_block()
+        os.makedirs(out_dir, exist_ok=True)
+        paddle.static.save_inference_model(os.path.join(out_dir, "model"), [block.var(feeds[0])], fetches, exe,
+                                           program=prog)
+    ids = np.random.default_rng(zlib.crc32(seed)).integers(0, 5532, (lod[-1], 1)).astype("int64")
+    reference(out_dir, [ids], lod)
+
+
+# name: (the LoD of the word ids, the ids' seed)
+TEXTCNN_BATCHES = {
+    "textcnn_news_cls_a": ([0, 5, 6, 13, 13, 20], b"textcnn a"),  # 5 sentences: one of 1 word, one empty
+    "textcnn_news_cls_b": ([0, 1, 2, 11, 12], b"textcnn b"),  # 4 sentences: three of 1 word
+}
+
+
 def main(argv):
     paddle.enable_static()
     paddle.seed(1)
     if len(argv) == 2 or "textcnn_news_cls_pools" in argv[2:]:
         textcnn_news_cls_pools(argv[1])
+    for name, (lod, seed) in TEXTCNN_BATCHES.items():
+        if len(argv) == 2 or name in argv[2:]:
+            textcnn_news_cls(argv[1], name, lod, seed)
     for name in [n for n in argv[2:] if n in CASES] or (list(CASES) if len(argv) == 2 else []):
         out_dir, inputs = build_static_case(argv[1], name, CASES[name], make_input, run_reference=False)
         if getattr(CASES[name], "training_kernel", False):
