@@ -623,6 +623,11 @@ ONE_OP_REFUSALS = {
                                         "{'Out': ['float32']}, {'contextLength': 3, 'contextStart': -1, "
                                         "'paddingTrainable': True})[0]", False,
                                         ["(sequence_conv -> ", "paddingTrainable is true"]),
+    # Paddle's kernel wants one element a time step
+    "sequence_softmax_wide": ("s = paddle.static.data('s', [-1, 3], 'float32', lod_level=1)\n"
+                              "feeds = [s]\n"
+                              "out = op('sequence_softmax', {'X': [s]}, {'Out': ['float32']}, {})[0]", False,
+                              ["(sequence_softmax -> ", "X ('s') must be [T] or [T, 1]"]),
     # registered for float64, but Paddle 2.6.2's run of it fails: nothing to check against
     "sequence_conv_float64": ("s = paddle.static.data('s', [-1, 4], 'float64', lod_level=1)\n"
                               "f = paddle.static.data('f', [12, 2], 'float64')\n"

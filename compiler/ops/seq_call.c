@@ -81,6 +81,18 @@ static void print_conv(Printer *p, const SeqCall *c) {
                               .c = c->out, .ldc = "M", .ws = c->ws});
 }
 
+static void print_softmax(Printer *p, const SeqCall *c) {
+  const char *t = c->f64 ? "double" : "float", *ex = c->f64 ? "exp" : "expf";
+  pr_line(p, "/* sequence_softmax over the LoD of input %d ('%s') */", c->input, c->feed);
+  pr_line(p, "const int64_t *lod = m->lod[%d];", c->input);
+  pr_line(p, "const int64_t N = m->lod_count[%d] - 1;", c->input);
+  pr_line(p, "for (int64_t i = 0; i < N; i++) {");
+  pr_line(p, "%s s = 0;", t);
+  pr_line(p, "for (int64_t r = lod[i]; r < lod[i + 1]; r++) s += %s(%s[r]);", ex, c->x);
+  pr_line(p, "for (int64_t r = lod[i]; r < lod[i + 1]; r++) %s[r] = %s(%s[r]) / s;", c->out, ex, c->x);
+  pr_line(p, "}");
+}
+
 void seq_print_c(Printer *p, const SeqCall *c) {
   switch (c->kind) {
     case SEQ_POOL:
@@ -88,6 +100,9 @@ void seq_print_c(Printer *p, const SeqCall *c) {
       break;
     case SEQ_CONV:
       print_conv(p, c);
+      break;
+    case SEQ_SOFTMAX:
+      print_softmax(p, c);
       break;
   }
 }

@@ -14,13 +14,16 @@
  *     FIRST.
  *   SEQ_CONV: sequence_conv_op.h with paddingTrainable false: col [T, L*C]
  *     zeroed, col[t, j*C..] = X[t + start + j] where that row lies in t's
- *     sequence (math/context_project.h), then Out = col x Filter. */
+ *     sequence (math/context_project.h), then Out = col x Filter.
+ *   SEQ_SOFTMAX: sequence_softmax_op.h's CPU functor over X [T] or [T, 1]:
+ *     per sequence, s = the sum of exp(x) over its rows in order (in the
+ *     type, no max taken off), then out = exp(x) / s. */
 #ifndef PADDLEC_OPS_SEQ_CALL_H
 #define PADDLEC_OPS_SEQ_CALL_H
 
 #include "ops.h"
 
-typedef enum SeqKind { SEQ_POOL, SEQ_CONV } SeqKind;
+typedef enum SeqKind { SEQ_POOL, SEQ_CONV, SEQ_SOFTMAX } SeqKind;
 
 typedef struct SeqCall {
   SeqKind kind;

@@ -34,9 +34,9 @@
  *   sequence_unpad: X [N, L, ...], Length [N] -> Out [-1, ...] ([-1, 1] when
  *     X has rank 2).
  *
- * Emission (seq_call.h prints the loops) of sequence_pool and sequence_conv
- * over X of float32 or float64 (the CPU kernels' types) whose LoD is a
- * level-1 feed's (op_lod_input: what Paddle's ShareLoD passes on), which
+ * Emission (seq_call.h prints the loops) of sequence_pool, sequence_conv
+ * and sequence_softmax over X of float32 or float64 (the CPU kernels'
+ * types) whose LoD is a level-1 feed's (op_lod_input: what Paddle's ShareLoD passes on), which
  * the run is given (<prefix>_set_input_lod, checked when it starts):
  *   sequence_pool: every pooltype, pad_value for an empty sequence; Out has
  *     N rows and no LoD.  MaxIndex (int32), when read, as the training
@@ -44,7 +44,9 @@
  *   sequence_conv (float32 only: 2.6.2's float64 kernel stops with a dtype
  *     mismatch): contextStride 1, paddingTrainable false (PaddingData,
  *     bound or not, is then not read: Paddle pads with zeros); Out keeps
- *     X's LoD. */
+ *     X's LoD.
+ *   sequence_softmax: X [T] or [T, 1] (the kernel's one element a step);
+ *     Out keeps X's LoD. */
 #include <string.h>
 
 #include "../util.h"
@@ -416,13 +418,28 @@ static int emit_sequence_conv(EmitCtx *e) {
   return 0;
 }
 
+static int emit_sequence_softmax(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !out || float_types(e, x, out)) return -1;
+  int r = tu_rank(e, x);
+  if (r < 1 || r > 2 || (r == 2 && em_const_dim(e, x, 1) != 1))
+    return em_fail(e, "X ('%s') must be [T] or [T, 1] (Paddle's kernel wants one element a time step)", x->name);
+  int in = lod_of(e, x);
+  if (in < 0) return -1;
+  SeqCall call = {.kind = SEQ_SOFTMAX, .f64 = x->dtype == RT_DT_FP64, .input = in,
+                  .feed = e->g->vars[e->g->feeds[in]].name, .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0)};
+  seq_print_c(e->p, &call);
+  return 0;
+}
+
 /* PaddingData: read only with paddingTrainable, which the emitter refuses. */
 static const char *const sequence_conv_ignores[] = {"PaddingData", NULL};
 
 const OpDef op_sequence_conv = {.type = "sequence_conv", .infer = infer_sequence_conv, .emit_c = emit_sequence_conv,
                                 .ignores = sequence_conv_ignores};
 const OpDef op_sequence_pool = {.type = "sequence_pool", .infer = infer_sequence_pool, .emit_c = emit_sequence_pool};
-const OpDef op_sequence_softmax = {.type = "sequence_softmax", .infer = infer_same_as_x};
+const OpDef op_sequence_softmax = {.type = "sequence_softmax", .infer = infer_same_as_x,
+                                   .emit_c = emit_sequence_softmax};
 const OpDef op_sequence_expand = {.type = "sequence_expand", .infer = infer_sequence_expand};
 const OpDef op_sequence_expand_as = {.type = "sequence_expand_as", .infer = infer_sequence_expand};
 const OpDef op_sequence_concat = {.type = "sequence_concat", .infer = infer_sequence_concat};

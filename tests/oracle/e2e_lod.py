@@ -2,9 +2,9 @@
 """Op-level end-to-end cases for LoD feeds (lod_level 1) and the 1.x
 sequence ops over them: sequence_pool with every pooltype (pad_value for an
 empty sequence, MaxIndex), sequence_conv with several contextLength /
-contextStart, and the ops between a feed and them that pass its LoD on
-(lookup_table, elementwise_add of a bias, tanh, scale); and the real
-textcnn_news_cls model cut after its sequence_pools, and whole on two
+contextStart, sequence_softmax, and the ops between a feed and them that
+pass its LoD on (lookup_table, elementwise_add of a bias, tanh, scale); the
+real textcnn_news_cls model cut after its sequence_pools, and whole on two
 batches of sentences.
 
     python e2e_lod.py OUTDIR [CASE ...]
@@ -153,6 +153,30 @@ def text_cnn():
     c1 = conv(emb, 5, 3, -1, bias=None, act="tanh")
     c2 = conv(emb, 4, 4, -2, bias=None, act="tanh")
     return [w], [sequence_lod.sequence_pool(c1, "max"), sequence_lod.sequence_pool(c2, "average"), c1, c2 * 2.0]
+
+
+@case
+def softmax():
+    """sequence_softmax over X [9, 1]: per sequence, the empty one too; Out
+    keeps X's LoD."""
+    x = feed("x", 1)
+    return [x], [sequence_lod.sequence_softmax(x)]
+
+
+@case
+def softmax_float64_rank1():
+    x = feed("x", [], "float64")
+    return [x], [sequence_lod.sequence_softmax(x)]
+
+
+@case
+def softmax_attention_pool():
+    """Attention over the steps of each sequence: a score per step, its
+    sequence_softmax, the steps weighted by it and summed by sequence_pool
+    (the LoD passed through sequence_softmax and the product)."""
+    x = feed("x", 4)
+    w = sequence_lod.sequence_softmax(paddle.static.nn.fc(x, 1))
+    return [x], [sequence_lod.sequence_pool(x * w, "sum"), w]
 
 
 REAL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "models",
