@@ -628,6 +628,11 @@ ONE_OP_REFUSALS = {
                               "feeds = [s]\n"
                               "out = op('sequence_softmax', {'X': [s]}, {'Out': ['float32']}, {})[0]", False,
                               ["(sequence_softmax -> ", "X ('s') must be [T] or [T, 1]"]),
+    # the Python API takes int8, the CPU kernel is not registered for it
+    "sequence_reverse_int8": ("s = paddle.static.data('s', [-1, 3], 'int8', lod_level=1)\n"
+                              "feeds = [s]\n"
+                              "out = paddle.static.nn.sequence_lod.sequence_reverse(s)", False,
+                              ["(sequence_reverse -> ", "X ('s') is int8; Paddle's CPU kernel takes float32"]),
     # registered for float64, but Paddle 2.6.2's run of it fails: nothing to check against
     "sequence_conv_float64": ("s = paddle.static.data('s', [-1, 4], 'float64', lod_level=1)\n"
                               "f = paddle.static.data('f', [12, 2], 'float64')\n"

@@ -93,6 +93,17 @@ static void print_softmax(Printer *p, const SeqCall *c) {
   pr_line(p, "}");
 }
 
+static void print_reverse(Printer *p, const SeqCall *c) {
+  pr_line(p, "/* sequence_reverse over the LoD of input %d ('%s') */", c->input, c->feed);
+  pr_line(p, "const int64_t *lod = m->lod[%d];", c->input);
+  pr_line(p, "const int64_t N = m->lod_count[%d] - 1;", c->input);
+  pr_line(p, "const size_t row = (size_t)(%s) * %d;", c->width, c->esize);
+  pr_line(p, "for (int64_t i = 0; i < N; i++)");
+  pr_line(p, "  for (int64_t r = lod[i]; r < lod[i + 1]; r++)");
+  pr_line(p, "    memcpy((char *)%s + (size_t)r * row, (const char *)%s + (size_t)(lod[i] + lod[i + 1] - 1 - r) * row, "
+             "row);", c->out, c->x);
+}
+
 void seq_print_c(Printer *p, const SeqCall *c) {
   switch (c->kind) {
     case SEQ_POOL:
@@ -103,6 +114,9 @@ void seq_print_c(Printer *p, const SeqCall *c) {
       break;
     case SEQ_SOFTMAX:
       print_softmax(p, c);
+      break;
+    case SEQ_REVERSE:
+      print_reverse(p, c);
       break;
   }
 }

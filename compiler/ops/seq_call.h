@@ -17,13 +17,16 @@
  *     sequence (math/context_project.h), then Out = col x Filter.
  *   SEQ_SOFTMAX: sequence_softmax_op.h's CPU functor over X [T] or [T, 1]:
  *     per sequence, s = the sum of exp(x) over its rows in order (in the
- *     type, no max taken off), then out = exp(x) / s. */
+ *     type, no max taken off), then out = exp(x) / s.
+ *   SEQ_REVERSE: sequence_reverse_op.h's CPU loop: row r of each sequence
+ *     [lod[i], lod[i+1]) copied (memcpy of W elements of esize bytes) from
+ *     row lod[i] + lod[i+1] - 1 - r. */
 #ifndef PADDLEC_OPS_SEQ_CALL_H
 #define PADDLEC_OPS_SEQ_CALL_H
 
 #include "ops.h"
 
-typedef enum SeqKind { SEQ_POOL, SEQ_CONV, SEQ_SOFTMAX } SeqKind;
+typedef enum SeqKind { SEQ_POOL, SEQ_CONV, SEQ_SOFTMAX, SEQ_REVERSE } SeqKind;
 
 typedef struct SeqCall {
   SeqKind kind;
@@ -32,6 +35,7 @@ typedef struct SeqCall {
   const char *feed;       /* its name, for the comment */
   const char *x, *out;    /* X read, Out written */
   const char *width;      /* W: the elements of one row of X (SEQ_CONV: C) */
+  int esize;              /* SEQ_REVERSE: the bytes of one element */
   /* SEQ_POOL */
   const char *pooltype;   /* "AVERAGE", "SUM", "SQRT", "MAX", "LAST", "FIRST" */
   const char *pad;        /* pad_value as a literal of the type */

@@ -14,6 +14,7 @@
  *     number of sequences N, a run-time extent bounded by X's rows (Paddle's
  *     kernel requires N <= rows).
  *   sequence_softmax: X -> Out = X.  use_cudnn=false, data_format="AnyLayout".
+ *   sequence_reverse: X (rank >= 2) -> Y = X.
  *   sequence_expand: X, Y -> Out = X with dims[0] = -1.  ref_level=-1.
  *   sequence_expand_as: X, Y -> Out = X with dims[0] = -1.
  *   sequence_concat: X* -> Out: dims[0] = sum of the inputs' (-1 when any is
@@ -34,10 +35,11 @@
  *   sequence_unpad: X [N, L, ...], Length [N] -> Out [-1, ...] ([-1, 1] when
  *     X has rank 2).
  *
- * Emission (seq_call.h prints the loops) of sequence_pool, sequence_conv
- * and sequence_softmax over X of float32 or float64 (the CPU kernels'
- * types) whose LoD is a level-1 feed's (op_lod_input: what Paddle's ShareLoD passes on), which
- * the run is given (<prefix>_set_input_lod, checked when it starts):
+ * Emission (seq_call.h prints the loops) of sequence_pool, sequence_conv,
+ * sequence_softmax and sequence_reverse over X whose LoD is a level-1
+ * feed's (op_lod_input: what Paddle's ShareLoD passes on), which the run is
+ * given (<prefix>_set_input_lod, checked when it starts); the first three
+ * of float32 or float64 (the CPU kernels' types):
  *   sequence_pool: every pooltype, pad_value for an empty sequence; Out has
  *     N rows and no LoD.  MaxIndex (int32), when read, as the training
  *     kernel writes it; with is_test Paddle leaves it unwritten: refused.
@@ -46,7 +48,10 @@
  *     bound or not, is then not read: Paddle pads with zeros); Out keeps
  *     X's LoD.
  *   sequence_softmax: X [T] or [T, 1] (the kernel's one element a step);
- *     Out keeps X's LoD. */
+ *     Out keeps X's LoD.
+ *   sequence_reverse: X [T, ...] (rank >= 2) of float32, float64, int32,
+ *     int64 or uint8 -> Y = X's rows reversed in each sequence; Y keeps X's
+ *     LoD. */
 #include <string.h>
 
 #include "../util.h"
@@ -282,7 +287,7 @@ static int lod_walk(const Graph *g, const Spec *s, const Var *v, int *memo, cons
   } else {
     const Op *op = &g->ops[v->producer];
     if (!strncmp(op->type, "sequence_", 9) && strcmp(op->type, "sequence_conv") &&
-        strcmp(op->type, "sequence_softmax")) {
+        strcmp(op->type, "sequence_softmax") && strcmp(op->type, "sequence_reverse")) {
       *why = pool_printf("'%s' comes from %s, which gives it a LoD of its own or none; paddlec does not follow it",
                          v->name, graph_op_where(g, op));
     } else if (lod_rows(g, s, id, &rows)) {
@@ -432,6 +437,33 @@ static int emit_sequence_softmax(EmitCtx *e) {
   return 0;
 }
 
+static int infer_sequence_reverse(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0);
+  if (!x) return -1;
+  if (x->shape.rank < 2) return ctx_fail(c, "X %s must have rank >= 2", shape_str(&x->shape));
+  ctx_set(c, "Y", 0, &x->shape, x->dtype);
+  return 0;
+}
+
+static int emit_sequence_reverse(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *y = tu_out(e, "Y", 0);
+  if (!x || !y) return -1;
+  if (x->dtype != RT_DT_FP32 && x->dtype != RT_DT_FP64 && x->dtype != RT_DT_INT32 && x->dtype != RT_DT_INT64 &&
+      x->dtype != RT_DT_UINT8)
+    return em_fail(e, "X ('%s') is %s; Paddle's CPU kernel takes float32, float64, int32, int64 and uint8", x->name,
+                   rt_dtype_name(x->dtype));
+  if (y->dtype != x->dtype)
+    return em_fail(e, "Y ('%s') is %s, X %s", y->name, rt_dtype_name(y->dtype), rt_dtype_name(x->dtype));
+  int r = tu_rank(e, x);
+  if (r < 2) return em_fail(e, "X ('%s') has rank %d; Paddle wants 2 or more", x->name, r);
+  int in = lod_of(e, x);
+  if (in < 0) return -1;
+  SeqCall call = {.kind = SEQ_REVERSE, .input = in, .feed = e->g->vars[e->g->feeds[in]].name, .x = em_ptr(e, x, 1),
+                  .out = em_ptr(e, y, 0), .width = em_prod(e, x, 1, r), .esize = (int)rt_dtype_size(x->dtype)};
+  seq_print_c(e->p, &call);
+  return 0;
+}
+
 /* PaddingData: read only with paddingTrainable, which the emitter refuses. */
 static const char *const sequence_conv_ignores[] = {"PaddingData", NULL};
 
@@ -440,6 +472,8 @@ const OpDef op_sequence_conv = {.type = "sequence_conv", .infer = infer_sequence
 const OpDef op_sequence_pool = {.type = "sequence_pool", .infer = infer_sequence_pool, .emit_c = emit_sequence_pool};
 const OpDef op_sequence_softmax = {.type = "sequence_softmax", .infer = infer_same_as_x,
                                    .emit_c = emit_sequence_softmax};
+const OpDef op_sequence_reverse = {.type = "sequence_reverse", .infer = infer_sequence_reverse,
+                                   .emit_c = emit_sequence_reverse};
 const OpDef op_sequence_expand = {.type = "sequence_expand", .infer = infer_sequence_expand};
 const OpDef op_sequence_expand_as = {.type = "sequence_expand_as", .infer = infer_sequence_expand};
 const OpDef op_sequence_concat = {.type = "sequence_concat", .infer = infer_sequence_concat};

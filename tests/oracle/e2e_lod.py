@@ -2,9 +2,9 @@
 """Op-level end-to-end cases for LoD feeds (lod_level 1) and the 1.x
 sequence ops over them: sequence_pool with every pooltype (pad_value for an
 empty sequence, MaxIndex), sequence_conv with several contextLength /
-contextStart, sequence_softmax, and the ops between a feed and them that
-pass its LoD on (lookup_table, elementwise_add of a bias, tanh, scale); the
-real textcnn_news_cls model cut after its sequence_pools, and whole on two
+contextStart, sequence_softmax, sequence_reverse, and the ops between a
+feed and them that pass its LoD on (lookup_table, elementwise_add of a
+bias, tanh, scale); the real textcnn_news_cls model cut after its sequence_pools, and whole on two
 batches of sentences.
 
     python e2e_lod.py OUTDIR [CASE ...]
@@ -41,8 +41,8 @@ def feed(name, width, dtype="float32"):
 
 def make_input(var, rng):
     shape = [ROWS] + list(var.shape[1:])
-    if var.dtype == paddle.int64:
-        return rng.integers(0, VOCAB, shape).astype("int64")
+    if var.dtype in (paddle.int64, paddle.int32, paddle.uint8):
+        return rng.integers(0, VOCAB, shape).astype(str(var.dtype).split(".")[-1])
     return rng.uniform(-2, 2, shape).astype("float64" if var.dtype == paddle.float64 else "float32")
 
 
@@ -177,6 +177,25 @@ def softmax_attention_pool():
     x = feed("x", 4)
     w = sequence_lod.sequence_softmax(paddle.static.nn.fc(x, 1))
     return [x], [sequence_lod.sequence_pool(x * w, "sum"), w]
+
+
+@case
+def reverse():
+    """sequence_reverse of [9, 3] rows; Y keeps X's LoD; its pooled FIRST
+    is X's LAST."""
+    x = feed("x", 3)
+    y = sequence_lod.sequence_reverse(x)
+    return [x], [y, sequence_lod.sequence_pool(y, "first")]
+
+
+@case
+def reverse_types():
+    """int64 [9, 2, 2], float64 [9, 1], int32 [9, 2] and uint8 [9, 5] (the
+    kernel has it; the Python API refuses it)."""
+    xs = [feed("a", (2, 2), "int64"), feed("b", 1, "float64"), feed("c", 2, "int32")]
+    d = feed("d", 5, "uint8")
+    return xs + [d], [sequence_lod.sequence_reverse(x) for x in xs] + append_op(
+        "sequence_reverse", {"X": [d]}, {"Y": ["uint8"]}, {})
 
 
 REAL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "models",
