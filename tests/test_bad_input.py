@@ -633,6 +633,13 @@ ONE_OP_REFUSALS = {
                               "feeds = [s]\n"
                               "out = paddle.static.nn.sequence_lod.sequence_reverse(s)", False,
                               ["(sequence_reverse -> ", "X ('s') is int8; Paddle's CPU kernel takes float32"]),
+    # X's rows must be Y's sequences, which paddlec knows of a pool over Y's LoD only
+    "sequence_expand_as_of_plain_rows": ("s = paddle.static.data('s', [-1, 3], 'float32', lod_level=1)\n"
+                                         "r = paddle.static.data('r', [4, 3], 'float32')\n"
+                                         "feeds = [s, r]\n"
+                                         "out = paddle.static.nn.sequence_lod.sequence_expand_as(r, s)", False,
+                                         ["(sequence_expand_as -> ", "X ('r') must have one row per sequence of "
+                                          "Y's LoD (that of input 's')"]),
     # registered for float64, but Paddle 2.6.2's run of it fails: nothing to check against
     "sequence_conv_float64": ("s = paddle.static.data('s', [-1, 4], 'float64', lod_level=1)\n"
                               "f = paddle.static.data('f', [12, 2], 'float64')\n"

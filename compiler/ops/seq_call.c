@@ -104,6 +104,16 @@ static void print_reverse(Printer *p, const SeqCall *c) {
              "row);", c->out, c->x);
 }
 
+static void print_expand_as(Printer *p, const SeqCall *c) {
+  pr_line(p, "/* sequence_expand_as by the LoD of input %d ('%s') */", c->input, c->feed);
+  pr_line(p, "const int64_t *lod = m->lod[%d];", c->input);
+  pr_line(p, "const int64_t N = m->lod_count[%d] - 1;", c->input);
+  pr_line(p, "const size_t row = (size_t)(%s) * %d;", c->width, c->esize);
+  pr_line(p, "for (int64_t i = 0; i < N; i++)");
+  pr_line(p, "  for (int64_t r = lod[i]; r < lod[i + 1]; r++)");
+  pr_line(p, "    memcpy((char *)%s + (size_t)r * row, (const char *)%s + (size_t)i * row, row);", c->out, c->x);
+}
+
 void seq_print_c(Printer *p, const SeqCall *c) {
   switch (c->kind) {
     case SEQ_POOL:
@@ -117,6 +127,9 @@ void seq_print_c(Printer *p, const SeqCall *c) {
       break;
     case SEQ_REVERSE:
       print_reverse(p, c);
+      break;
+    case SEQ_EXPAND_AS:
+      print_expand_as(p, c);
       break;
   }
 }

@@ -20,13 +20,16 @@
  *     type, no max taken off), then out = exp(x) / s.
  *   SEQ_REVERSE: sequence_reverse_op.h's CPU loop: row r of each sequence
  *     [lod[i], lod[i+1]) copied (memcpy of W elements of esize bytes) from
- *     row lod[i] + lod[i+1] - 1 - r. */
+ *     row lod[i] + lod[i+1] - 1 - r.
+ *   SEQ_EXPAND_AS: sequence_expand_as_op.h's CPU functor: row i of X (one
+ *     per sequence of Y's LoD) copied into rows [lod[i], lod[i+1]) of Out
+ *     (none for an empty sequence); esize bytes an element. */
 #ifndef PADDLEC_OPS_SEQ_CALL_H
 #define PADDLEC_OPS_SEQ_CALL_H
 
 #include "ops.h"
 
-typedef enum SeqKind { SEQ_POOL, SEQ_CONV, SEQ_SOFTMAX, SEQ_REVERSE } SeqKind;
+typedef enum SeqKind { SEQ_POOL, SEQ_CONV, SEQ_SOFTMAX, SEQ_REVERSE, SEQ_EXPAND_AS } SeqKind;
 
 typedef struct SeqCall {
   SeqKind kind;

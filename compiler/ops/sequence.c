@@ -36,10 +36,11 @@
  *     X has rank 2).
  *
  * Emission (seq_call.h prints the loops) of sequence_pool, sequence_conv,
- * sequence_softmax and sequence_reverse over X whose LoD is a level-1
- * feed's (op_lod_input: what Paddle's ShareLoD passes on), which the run is
- * given (<prefix>_set_input_lod, checked when it starts); the first three
- * of float32 or float64 (the CPU kernels' types):
+ * sequence_softmax, sequence_reverse and sequence_expand_as over X (Y)
+ * whose LoD is a level-1 feed's (op_lod_input: what Paddle's ShareLoD
+ * passes on), which the run is given (<prefix>_set_input_lod, checked when
+ * it starts); the first three of float32 or float64 (the CPU kernels'
+ * types):
  *   sequence_pool: every pooltype, pad_value for an empty sequence; Out has
  *     N rows and no LoD.  MaxIndex (int32), when read, as the training
  *     kernel writes it; with is_test Paddle leaves it unwritten: refused.
@@ -51,7 +52,11 @@
  *     Out keeps X's LoD.
  *   sequence_reverse: X [T, ...] (rank >= 2) of float32, float64, int32,
  *     int64 or uint8 -> Y = X's rows reversed in each sequence; Y keeps X's
- *     LoD. */
+ *     LoD.
+ *   sequence_expand_as: X [N, ...] of float32, float64, int32 or int64, N
+ *     the sequences of Y's LoD (X a run-time extent of that LoD's root:
+ *     a sequence_pool over it); Out has Y's rows (the rule sets them while
+ *     specializing) and Y's LoD. */
 #include <string.h>
 
 #include "../util.h"
@@ -123,6 +128,12 @@ static int infer_sequence_expand(OpCtx *c) {
   if (x->shape.rank < 2) return ctx_fail(c, "X %s must have rank >= 2", shape_str(&x->shape));
   Shape out = x->shape;
   out.d[0] = DIM_UNKNOWN;
+  Var *y = ctx_in(c, "Y", 0);
+  /* sequence_expand_as while specializing: Out has Y's rows (its LoD's
+   * last offset), which Paddle sets at run time */
+  if (c->g->specializing && !strcmp(c->op->type, "sequence_expand_as") && y->shape.rank >= 1 &&
+      var_runtime_axis(y) < 0)
+    out.d[0] = y->shape.d[0];
   ctx_set(c, "Out", 0, &out, x->dtype);
   return 0;
 }
@@ -287,7 +298,8 @@ static int lod_walk(const Graph *g, const Spec *s, const Var *v, int *memo, cons
   } else {
     const Op *op = &g->ops[v->producer];
     if (!strncmp(op->type, "sequence_", 9) && strcmp(op->type, "sequence_conv") &&
-        strcmp(op->type, "sequence_softmax") && strcmp(op->type, "sequence_reverse")) {
+        strcmp(op->type, "sequence_softmax") && strcmp(op->type, "sequence_reverse") &&
+        strcmp(op->type, "sequence_expand_as")) {
       *why = pool_printf("'%s' comes from %s, which gives it a LoD of its own or none; paddlec does not follow it",
                          v->name, graph_op_where(g, op));
     } else if (lod_rows(g, s, id, &rows)) {
@@ -464,6 +476,33 @@ static int emit_sequence_reverse(EmitCtx *e) {
   return 0;
 }
 
+static int emit_sequence_expand_as(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *y = tu_in(e, "Y", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !y || !out) return -1;
+  if (x->dtype != RT_DT_FP32 && x->dtype != RT_DT_FP64 && x->dtype != RT_DT_INT32 && x->dtype != RT_DT_INT64)
+    return em_fail(e, "X ('%s') is %s; Paddle's CPU kernel takes float32, float64, int32 and int64", x->name,
+                   rt_dtype_name(x->dtype));
+  if (out->dtype != x->dtype)
+    return em_fail(e, "Out ('%s') is %s, X %s", out->name, rt_dtype_name(out->dtype), rt_dtype_name(x->dtype));
+  const char *why;
+  int in = op_lod_input(e->g, e->spec, y, &why);
+  if (in < 0) return em_fail(e, "Y ('%s') must carry the LoD of a feed of lod_level 1: %s", y->name, why);
+  if (var_runtime_axis(x) != 0 || x->runtime_root != lod_root(in))
+    return em_fail(e, "X ('%s') must have one row per sequence of Y's LoD (that of input '%s'), as a sequence_pool "
+                      "over it gives; paddlec cannot tell that its rows are that many", x->name,
+                   e->g->vars[e->g->feeds[in]].name);
+  const VarSpec *os = em_spec(e, out), *ys = em_spec(e, y);
+  if (os->runtime_dim || !ys->known || os->d[0].a != ys->d[0].a || os->d[0].c != ys->d[0].c)
+    return em_fail(e, "Out ('%s') must have Y's rows", out->name); /* not reached: the rule gives them */
+  e->g->vars[e->g->feeds[in]].flags |= VAR_LOD_READ;
+  int r = tu_rank(e, x);
+  SeqCall call = {.kind = SEQ_EXPAND_AS, .input = in, .feed = e->g->vars[e->g->feeds[in]].name,
+                  .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0), .width = em_prod(e, x, 1, r),
+                  .esize = (int)rt_dtype_size(x->dtype)};
+  seq_print_c(e->p, &call);
+  return 0;
+}
+
 /* PaddingData: read only with paddingTrainable, which the emitter refuses. */
 static const char *const sequence_conv_ignores[] = {"PaddingData", NULL};
 
@@ -475,7 +514,8 @@ const OpDef op_sequence_softmax = {.type = "sequence_softmax", .infer = infer_sa
 const OpDef op_sequence_reverse = {.type = "sequence_reverse", .infer = infer_sequence_reverse,
                                    .emit_c = emit_sequence_reverse};
 const OpDef op_sequence_expand = {.type = "sequence_expand", .infer = infer_sequence_expand};
-const OpDef op_sequence_expand_as = {.type = "sequence_expand_as", .infer = infer_sequence_expand};
+const OpDef op_sequence_expand_as = {.type = "sequence_expand_as", .infer = infer_sequence_expand,
+                                     .emit_c = emit_sequence_expand_as, .runtime_extents = 1};
 const OpDef op_sequence_concat = {.type = "sequence_concat", .infer = infer_sequence_concat};
 const OpDef op_sequence_reshape = {.type = "sequence_reshape", .infer = infer_sequence_reshape};
 const OpDef op_sequence_mask = {.type = "sequence_mask", .infer = infer_sequence_mask,

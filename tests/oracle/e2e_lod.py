@@ -2,10 +2,10 @@
 """Op-level end-to-end cases for LoD feeds (lod_level 1) and the 1.x
 sequence ops over them: sequence_pool with every pooltype (pad_value for an
 empty sequence, MaxIndex), sequence_conv with several contextLength /
-contextStart, sequence_softmax, sequence_reverse, and the ops between a
-feed and them that pass its LoD on (lookup_table, elementwise_add of a
-bias, tanh, scale); the real textcnn_news_cls model cut after its sequence_pools, and whole on two
-batches of sentences.
+contextStart, sequence_softmax, sequence_reverse, sequence_expand_as, and
+the ops between a feed and them that pass its LoD on (lookup_table,
+elementwise_add of a bias, tanh, scale); the real textcnn_news_cls model
+cut after its sequence_pools, and whole on two batches of sentences.
 
     python e2e_lod.py OUTDIR [CASE ...]
 
@@ -196,6 +196,18 @@ def reverse_types():
     d = feed("d", 5, "uint8")
     return xs + [d], [sequence_lod.sequence_reverse(x) for x in xs] + append_op(
         "sequence_reverse", {"X": [d]}, {"Y": ["uint8"]}, {})
+
+
+@case
+def expand_as():
+    """Each sequence's mean (sequence_pool) expanded back over its steps
+    (sequence_expand_as by X's own LoD; Out gets it) and taken off them;
+    int64 [N, 2] rows (a pool's N, cast) expanded too."""
+    x = feed("x", 3)
+    mean = sequence_lod.sequence_pool(x, "average")
+    centred = x - sequence_lod.sequence_expand_as(mean, x)
+    n = paddle.cast(sequence_lod.sequence_pool(x, "max") * 10.0, "int64")
+    return [x], [centred, sequence_lod.sequence_expand_as(n, x)]
 
 
 REAL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "models",
