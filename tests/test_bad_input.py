@@ -640,6 +640,13 @@ ONE_OP_REFUSALS = {
                                          "out = paddle.static.nn.sequence_lod.sequence_expand_as(r, s)", False,
                                          ["(sequence_expand_as -> ", "X ('r') must have one row per sequence of "
                                           "Y's LoD (that of input 's')"]),
+    # an X with a LoD of its own: Out gets a new LoD, made at run time
+    "sequence_expand_of_a_lod_x": ("s = paddle.static.data('s', [-1, 3], 'float32', lod_level=1)\n"
+                                   "r = paddle.static.data('r', [-1, 3], 'float32', lod_level=1)\n"
+                                   "feeds = [s, r]\n"
+                                   "out = paddle.static.nn.sequence_lod.sequence_expand(r, s)", False,
+                                   ["(sequence_expand -> ", "X ('r') must have one row per sequence of "
+                                    "Y's LoD (that of input 's')"]),
     # registered for float64, but Paddle 2.6.2's run of it fails: nothing to check against
     "sequence_conv_float64": ("s = paddle.static.data('s', [-1, 4], 'float64', lod_level=1)\n"
                               "f = paddle.static.data('f', [12, 2], 'float64')\n"

@@ -36,7 +36,7 @@
  *     X has rank 2).
  *
  * Emission (seq_call.h prints the loops) of sequence_pool, sequence_conv,
- * sequence_softmax, sequence_reverse and sequence_expand_as over X (Y)
+ * sequence_softmax, sequence_reverse, sequence_expand(_as) over X (Y)
  * whose LoD is a level-1 feed's (op_lod_input: what Paddle's ShareLoD
  * passes on), which the run is given (<prefix>_set_input_lod, checked when
  * it starts); the first three of float32 or float64 (the CPU kernels'
@@ -56,7 +56,10 @@
  *   sequence_expand_as: X [N, ...] of float32, float64, int32 or int64, N
  *     the sequences of Y's LoD (X a run-time extent of that LoD's root:
  *     a sequence_pool over it); Out has Y's rows (the rule sets them while
- *     specializing) and Y's LoD. */
+ *     specializing) and Y's LoD.
+ *   sequence_expand: the same, for such an X (no LoD: each row a sequence
+ *     of one) and ref_level -1 or 0 (Y's one level); Out has no LoD (X has
+ *     none).  An X with a LoD gives Out a LoD of its own: refused. */
 #include <string.h>
 
 #include "../util.h"
@@ -129,10 +132,10 @@ static int infer_sequence_expand(OpCtx *c) {
   Shape out = x->shape;
   out.d[0] = DIM_UNKNOWN;
   Var *y = ctx_in(c, "Y", 0);
-  /* sequence_expand_as while specializing: Out has Y's rows (its LoD's
-   * last offset), which Paddle sets at run time */
-  if (c->g->specializing && !strcmp(c->op->type, "sequence_expand_as") && y->shape.rank >= 1 &&
-      var_runtime_axis(y) < 0)
+  /* while specializing: Out has Y's rows (its LoD's last offset, which
+   * Paddle sets at run time) for the X the emitter takes (one row per
+   * sequence of Y, no LoD); it refuses the others */
+  if (c->g->specializing && y->shape.rank >= 1 && var_runtime_axis(y) < 0)
     out.d[0] = y->shape.d[0];
   ctx_set(c, "Out", 0, &out, x->dtype);
   return 0;
@@ -476,6 +479,9 @@ static int emit_sequence_reverse(EmitCtx *e) {
   return 0;
 }
 
+/* sequence_expand_as, and sequence_expand of an X without LoD (each row a
+ * sequence of one): the same copy; Out has Y's LoD or (sequence_expand)
+ * none. */
 static int emit_sequence_expand_as(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *y = tu_in(e, "Y", 0), *out = tu_out(e, "Out", 0);
   if (!x || !y || !out) return -1;
@@ -484,6 +490,10 @@ static int emit_sequence_expand_as(EmitCtx *e) {
                    rt_dtype_name(x->dtype));
   if (out->dtype != x->dtype)
     return em_fail(e, "Out ('%s') is %s, X %s", out->name, rt_dtype_name(out->dtype), rt_dtype_name(x->dtype));
+  int expand = !strcmp(e->op->type, "sequence_expand");
+  int64_t level = attr_int(e->op, "ref_level", -1);
+  if (expand && level != -1 && level != 0)
+    return em_fail(e, "ref_level %lld: Y has one level of LoD (use -1 or 0)", (long long)level);
   const char *why;
   int in = op_lod_input(e->g, e->spec, y, &why);
   if (in < 0) return em_fail(e, "Y ('%s') must carry the LoD of a feed of lod_level 1: %s", y->name, why);
@@ -513,7 +523,8 @@ const OpDef op_sequence_softmax = {.type = "sequence_softmax", .infer = infer_sa
                                    .emit_c = emit_sequence_softmax};
 const OpDef op_sequence_reverse = {.type = "sequence_reverse", .infer = infer_sequence_reverse,
                                    .emit_c = emit_sequence_reverse};
-const OpDef op_sequence_expand = {.type = "sequence_expand", .infer = infer_sequence_expand};
+const OpDef op_sequence_expand = {.type = "sequence_expand", .infer = infer_sequence_expand,
+                                  .emit_c = emit_sequence_expand_as, .runtime_extents = 1};
 const OpDef op_sequence_expand_as = {.type = "sequence_expand_as", .infer = infer_sequence_expand,
                                      .emit_c = emit_sequence_expand_as, .runtime_extents = 1};
 const OpDef op_sequence_concat = {.type = "sequence_concat", .infer = infer_sequence_concat};

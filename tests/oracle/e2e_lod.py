@@ -2,7 +2,7 @@
 """Op-level end-to-end cases for LoD feeds (lod_level 1) and the 1.x
 sequence ops over them: sequence_pool with every pooltype (pad_value for an
 empty sequence, MaxIndex), sequence_conv with several contextLength /
-contextStart, sequence_softmax, sequence_reverse, sequence_expand_as, and
+contextStart, sequence_softmax, sequence_reverse, sequence_expand(_as), and
 the ops between a feed and them that pass its LoD on (lookup_table,
 elementwise_add of a bias, tanh, scale); the real textcnn_news_cls model
 cut after its sequence_pools, and whole on two batches of sentences.
@@ -208,6 +208,17 @@ def expand_as():
     centred = x - sequence_lod.sequence_expand_as(mean, x)
     n = paddle.cast(sequence_lod.sequence_pool(x, "max") * 10.0, "int64")
     return [x], [centred, sequence_lod.sequence_expand_as(n, x)]
+
+
+@case
+def expand():
+    """sequence_expand (ref_level -1 and 0) of pooled rows (no LoD) by the
+    LoD of the pooled feed: each row repeated over its sequence's steps
+    (none for the empty one); Out has no LoD."""
+    x = feed("x", 2)
+    pooled = sequence_lod.sequence_pool(x, "sqrt")
+    last = paddle.cast(sequence_lod.sequence_pool(x, "last") * 7.0, "int32")
+    return [x], [sequence_lod.sequence_expand(pooled, x), sequence_lod.sequence_expand(last, x, ref_level=0)]
 
 
 REAL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "models",
