@@ -647,6 +647,12 @@ ONE_OP_REFUSALS = {
                                    "out = paddle.static.nn.sequence_lod.sequence_expand(r, s)", False,
                                    ["(sequence_expand -> ", "X ('r') must have one row per sequence of "
                                     "Y's LoD (that of input 's')"]),
+    # the CPU kernel takes int32 and int64 ids only
+    "sequence_enumerate_float": ("s = paddle.static.data('s', [-1, 1], 'float32', lod_level=1)\n"
+                                 "feeds = [s]\n"
+                                 "out = op('sequence_enumerate', {'X': [s]}, {'Out': ['float32']}, "
+                                 "{'win_size': 2})[0]", False,
+                                 ["(sequence_enumerate -> ", "X ('s') is float32; Paddle's CPU kernel takes int32"]),
     # registered for float64, but Paddle 2.6.2's run of it fails: nothing to check against
     "sequence_conv_float64": ("s = paddle.static.data('s', [-1, 4], 'float64', lod_level=1)\n"
                               "f = paddle.static.data('f', [12, 2], 'float64')\n"

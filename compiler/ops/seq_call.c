@@ -114,6 +114,19 @@ static void print_expand_as(Printer *p, const SeqCall *c) {
   pr_line(p, "    memcpy((char *)%s + (size_t)r * row, (const char *)%s + (size_t)i * row, row);", c->out, c->x);
 }
 
+static void print_enumerate(Printer *p, const SeqCall *c) {
+  const char *t = c->f64 ? "int64_t" : "int32_t";
+  pr_line(p, "/* sequence_enumerate over the LoD of input %d ('%s'): win_size %d, pad_value %lld */", c->input,
+          c->feed, c->length, (long long)c->pad_int);
+  pr_line(p, "const int64_t *lod = m->lod[%d];", c->input);
+  pr_line(p, "const int64_t N = m->lod_count[%d] - 1;", c->input);
+  pr_line(p, "for (int64_t i = 0; i < N; i++)");
+  pr_line(p, "  for (int64_t r = lod[i]; r < lod[i + 1]; r++)");
+  pr_line(p, "    for (int64_t j = 0; j < %d; j++)", c->length);
+  pr_line(p, "      %s[r * %d + j] = r + j < lod[i + 1] ? %s[r + j] : (%s)%lld;", c->out, c->length, c->x, t,
+          (long long)c->pad_int);
+}
+
 void seq_print_c(Printer *p, const SeqCall *c) {
   switch (c->kind) {
     case SEQ_POOL:
@@ -130,6 +143,9 @@ void seq_print_c(Printer *p, const SeqCall *c) {
       break;
     case SEQ_EXPAND_AS:
       print_expand_as(p, c);
+      break;
+    case SEQ_ENUMERATE:
+      print_enumerate(p, c);
       break;
   }
 }

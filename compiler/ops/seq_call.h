@@ -23,13 +23,18 @@
  *     row lod[i] + lod[i+1] - 1 - r.
  *   SEQ_EXPAND_AS: sequence_expand_as_op.h's CPU functor: row i of X (one
  *     per sequence of Y's LoD) copied into rows [lod[i], lod[i+1]) of Out
- *     (none for an empty sequence); esize bytes an element. */
+ *     (none for an empty sequence); esize bytes an element.
+ *   SEQ_ENUMERATE: sequence_enumerate_op.h's CPU kernel over X [T, 1]
+ *     (int32 / int64): out[r, j] = x[r + j] while r + j lies in r's
+ *     sequence, else pad_value (the attribute, an int, cast to the type),
+ *     for j < win_size. */
 #ifndef PADDLEC_OPS_SEQ_CALL_H
 #define PADDLEC_OPS_SEQ_CALL_H
 
 #include "ops.h"
 
-typedef enum SeqKind { SEQ_POOL, SEQ_CONV, SEQ_SOFTMAX, SEQ_REVERSE, SEQ_EXPAND_AS } SeqKind;
+typedef enum SeqKind { SEQ_POOL, SEQ_CONV, SEQ_SOFTMAX, SEQ_REVERSE, SEQ_EXPAND_AS,
+                      SEQ_ENUMERATE } SeqKind;
 
 typedef struct SeqCall {
   SeqKind kind;
@@ -48,7 +53,8 @@ typedef struct SeqCall {
   const char *rows;       /* T: X's rows */
   const char *filter;     /* Filter [L*C, M] */
   const char *m;          /* M */
-  int start, length;      /* contextStart, contextLength */
+  int start, length;      /* contextStart, contextLength (SEQ_ENUMERATE: length = win_size) */
+  int64_t pad_int;        /* SEQ_ENUMERATE: pad_value */
   const char *col;        /* the scratch [T, L*C] */
   const char *ws;         /* float32: the product's packing scratch */
 } SeqCall;

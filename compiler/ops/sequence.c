@@ -15,6 +15,7 @@
  *     kernel requires N <= rows).
  *   sequence_softmax: X -> Out = X.  use_cudnn=false, data_format="AnyLayout".
  *   sequence_reverse: X (rank >= 2) -> Y = X.
+ *   sequence_enumerate: X [T, 1] -> Out [T, win_size] (win_size >= 2).
  *   sequence_expand: X, Y -> Out = X with dims[0] = -1.  ref_level=-1.
  *   sequence_expand_as: X, Y -> Out = X with dims[0] = -1.
  *   sequence_concat: X* -> Out: dims[0] = sum of the inputs' (-1 when any is
@@ -36,11 +37,11 @@
  *     X has rank 2).
  *
  * Emission (seq_call.h prints the loops) of sequence_pool, sequence_conv,
- * sequence_softmax, sequence_reverse, sequence_expand(_as) over X (Y)
- * whose LoD is a level-1 feed's (op_lod_input: what Paddle's ShareLoD
- * passes on), which the run is given (<prefix>_set_input_lod, checked when
- * it starts); the first three of float32 or float64 (the CPU kernels'
- * types):
+ * sequence_softmax, sequence_reverse, sequence_expand(_as) and
+ * sequence_enumerate over X (Y) whose LoD is a level-1 feed's
+ * (op_lod_input: what Paddle's ShareLoD passes on), which the run is given
+ * (<prefix>_set_input_lod, checked when it starts); the first three of
+ * float32 or float64 (the CPU kernels' types):
  *   sequence_pool: every pooltype, pad_value for an empty sequence; Out has
  *     N rows and no LoD.  MaxIndex (int32), when read, as the training
  *     kernel writes it; with is_test Paddle leaves it unwritten: refused.
@@ -59,7 +60,9 @@
  *     specializing) and Y's LoD.
  *   sequence_expand: the same, for such an X (no LoD: each row a sequence
  *     of one) and ref_level -1 or 0 (Y's one level); Out has no LoD (X has
- *     none).  An X with a LoD gives Out a LoD of its own: refused. */
+ *     none).  An X with a LoD gives Out a LoD of its own: refused.
+ *   sequence_enumerate: X [T, 1] of int32 or int64, win_size >= 2 ->
+ *     Out [T, win_size], X's LoD; pad_value an int. */
 #include <string.h>
 
 #include "../util.h"
@@ -302,7 +305,7 @@ static int lod_walk(const Graph *g, const Spec *s, const Var *v, int *memo, cons
     const Op *op = &g->ops[v->producer];
     if (!strncmp(op->type, "sequence_", 9) && strcmp(op->type, "sequence_conv") &&
         strcmp(op->type, "sequence_softmax") && strcmp(op->type, "sequence_reverse") &&
-        strcmp(op->type, "sequence_expand_as")) {
+        strcmp(op->type, "sequence_expand_as") && strcmp(op->type, "sequence_enumerate")) {
       *why = pool_printf("'%s' comes from %s, which gives it a LoD of its own or none; paddlec does not follow it",
                          v->name, graph_op_where(g, op));
     } else if (lod_rows(g, s, id, &rows)) {
@@ -513,6 +516,37 @@ static int emit_sequence_expand_as(EmitCtx *e) {
   return 0;
 }
 
+static int infer_sequence_enumerate(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0);
+  if (!x) return -1;
+  int64_t win = attr_int(c->op, "win_size", 0);
+  if (x->shape.rank != 2) return ctx_fail(c, "X %s must have rank 2", shape_str(&x->shape));
+  if (win < 2) return ctx_fail(c, "win_size %lld must be at least 2", (long long)win);
+  Shape out = {2, {x->shape.d[0], win}};
+  ctx_set(c, "Out", 0, &out, x->dtype);
+  return 0;
+}
+
+static int emit_sequence_enumerate(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !out) return -1;
+  if (x->dtype != RT_DT_INT32 && x->dtype != RT_DT_INT64)
+    return em_fail(e, "X ('%s') is %s; Paddle's CPU kernel takes int32 and int64", x->name, rt_dtype_name(x->dtype));
+  if (out->dtype != x->dtype)
+    return em_fail(e, "Out ('%s') is %s, X %s", out->name, rt_dtype_name(out->dtype), rt_dtype_name(x->dtype));
+  int64_t win = attr_int(e->op, "win_size", 0);
+  if (tu_rank(e, x) != 2 || em_const_dim(e, x, 1) != 1) return em_fail(e, "X ('%s') must be [T, 1]", x->name);
+  if (win < 2 || win > 4096) return em_fail(e, "win_size %lld is out of range", (long long)win);
+  int in = lod_of(e, x);
+  if (in < 0) return -1;
+  int32_t pad = (int32_t)attr_int(e->op, "pad_value", 0); /* an int attribute, cast to the type */
+  SeqCall call = {.kind = SEQ_ENUMERATE, .f64 = x->dtype == RT_DT_INT64, .input = in,
+                  .feed = e->g->vars[e->g->feeds[in]].name, .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0),
+                  .length = (int)win, .pad_int = pad};
+  seq_print_c(e->p, &call);
+  return 0;
+}
+
 /* PaddingData: read only with paddingTrainable, which the emitter refuses. */
 static const char *const sequence_conv_ignores[] = {"PaddingData", NULL};
 
@@ -523,6 +557,8 @@ const OpDef op_sequence_softmax = {.type = "sequence_softmax", .infer = infer_sa
                                    .emit_c = emit_sequence_softmax};
 const OpDef op_sequence_reverse = {.type = "sequence_reverse", .infer = infer_sequence_reverse,
                                    .emit_c = emit_sequence_reverse};
+const OpDef op_sequence_enumerate = {.type = "sequence_enumerate", .infer = infer_sequence_enumerate,
+                                     .emit_c = emit_sequence_enumerate};
 const OpDef op_sequence_expand = {.type = "sequence_expand", .infer = infer_sequence_expand,
                                   .emit_c = emit_sequence_expand_as, .runtime_extents = 1};
 const OpDef op_sequence_expand_as = {.type = "sequence_expand_as", .infer = infer_sequence_expand,

@@ -2,10 +2,11 @@
 """Op-level end-to-end cases for LoD feeds (lod_level 1) and the 1.x
 sequence ops over them: sequence_pool with every pooltype (pad_value for an
 empty sequence, MaxIndex), sequence_conv with several contextLength /
-contextStart, sequence_softmax, sequence_reverse, sequence_expand(_as), and
-the ops between a feed and them that pass its LoD on (lookup_table,
-elementwise_add of a bias, tanh, scale); the real textcnn_news_cls model
-cut after its sequence_pools, and whole on two batches of sentences.
+contextStart, sequence_softmax, sequence_reverse, sequence_expand(_as),
+sequence_enumerate, and the ops between a feed and them that pass its LoD
+on (lookup_table, elementwise_add of a bias, tanh, scale); the real
+textcnn_news_cls model cut after its sequence_pools, and whole on two
+batches of sentences.
 
     python e2e_lod.py OUTDIR [CASE ...]
 
@@ -219,6 +220,17 @@ def expand():
     pooled = sequence_lod.sequence_pool(x, "sqrt")
     last = paddle.cast(sequence_lod.sequence_pool(x, "last") * 7.0, "int32")
     return [x], [sequence_lod.sequence_expand(pooled, x), sequence_lod.sequence_expand(last, x, ref_level=0)]
+
+
+@case
+def enumerate_windows():
+    """sequence_enumerate of int64 ids, win_size 2 (pad 0) and 5 (pad -3:
+    longer than most sequences), and of int32 ids (win 3); Out keeps the
+    LoD."""
+    x = feed("x", 1, "int64")
+    y = feed("y", 1, "int32")
+    return [x, y], [sequence_lod.sequence_enumerate(x, 2), sequence_lod.sequence_enumerate(x, 5, pad_value=-3),
+                    sequence_lod.sequence_enumerate(y, 3, pad_value=7)]
 
 
 REAL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "models",
