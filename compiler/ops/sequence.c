@@ -507,7 +507,7 @@ static int emit_sequence_expand_as(EmitCtx *e) {
   const VarSpec *os = em_spec(e, out), *ys = em_spec(e, y);
   if (os->runtime_dim || !ys->known || os->d[0].a != ys->d[0].a || os->d[0].c != ys->d[0].c)
     return em_fail(e, "Out ('%s') must have Y's rows", out->name); /* not reached: the rule gives them */
-  e->g->vars[e->g->feeds[in]].flags |= VAR_LOD_READ;
+  em_reads_lod(e, in);
   int r = tu_rank(e, x);
   SeqCall call = {.kind = SEQ_EXPAND_AS, .input = in, .feed = e->g->vars[e->g->feeds[in]].name,
                   .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0), .width = em_prod(e, x, 1, r),
