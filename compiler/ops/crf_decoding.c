@@ -49,7 +49,8 @@ static int infer_crf_decoding(OpCtx *c) {
   if (!e || !need_transition(c)) return -1;
   int padded = ctx_in(c, "Length", 0) != NULL;
   if (e->shape.rank != (padded ? 3 : 2))
-    return ctx_fail(c, "Emission %s must have rank %d", shape_str(&e->shape), padded ? 3 : 2);
+    return ctx_fail(c, "Emission %s must have rank %d (%s)", shape_str(&e->shape), padded ? 3 : 2,
+                    padded ? "[N, S, D] with Length, the padded form" : "[T, D] over a LoD, without Length");
   Shape path = {2, {e->shape.d[0], padded ? e->shape.d[1] : 1}};
   ctx_set(c, "ViterbiPath", 0, &path, DT_INT64);
   return 0;
@@ -60,7 +61,8 @@ static int infer_linear_chain_crf(OpCtx *c) {
   if (!e || !t || !l) return -1;
   int padded = ctx_in(c, "Length", 0) != NULL;
   if (e->shape.rank != (padded ? 3 : 2))
-    return ctx_fail(c, "Emission %s must have rank %d", shape_str(&e->shape), padded ? 3 : 2);
+    return ctx_fail(c, "Emission %s must have rank %d (%s)", shape_str(&e->shape), padded ? 3 : 2,
+                    padded ? "[N, S, D] with Length, the padded form" : "[T, D] over a LoD, without Length");
   if (padded ? !(l->shape.rank == 2 || (l->shape.rank == 3 && l->shape.d[2] == 1))
              : l->shape.rank != 2)
     return ctx_fail(c, "Label %s does not fit Emission %s", shape_str(&l->shape),
