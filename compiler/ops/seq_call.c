@@ -6,6 +6,12 @@
 
 #include "gemm_call.h"
 
+/* The LoD's offsets and its number of sequences N, as locals. */
+static void print_lod(Printer *p, const SeqCall *c) {
+  pr_line(p, "const int64_t *lod = m->lod[%d];", c->input);
+  pr_line(p, "const int64_t N = m->lod_count[%d] - 1;", c->input);
+}
+
 static void print_pool(Printer *p, const SeqCall *c) {
   const char *t = c->f64 ? "double" : "float";
   const char *pt = c->pooltype;
@@ -60,8 +66,7 @@ static void print_conv(Printer *p, const SeqCall *c) {
   const char *t = c->f64 ? "double" : "float";
   pr_line(p, "/* sequence_conv over the LoD of input %d ('%s'): contextStart %d, contextLength %d */", c->input,
           c->feed, c->start, c->length);
-  pr_line(p, "const int64_t *lod = m->lod[%d];", c->input);
-  pr_line(p, "const int64_t N = m->lod_count[%d] - 1;", c->input);
+  print_lod(p, c);
   pr_line(p, "const int64_t T = %s, C = %s, M = %s, LC = %d * C;", c->rows, c->width, c->m, c->length);
   pr_line(p, "memset(%s, 0, (size_t)(T * LC) * sizeof(%s));", c->col, t);
   pr_line(p, "for (int64_t i = 0; i < N; i++) {");
@@ -84,8 +89,7 @@ static void print_conv(Printer *p, const SeqCall *c) {
 static void print_softmax(Printer *p, const SeqCall *c) {
   const char *t = c->f64 ? "double" : "float", *ex = c->f64 ? "exp" : "expf";
   pr_line(p, "/* sequence_softmax over the LoD of input %d ('%s') */", c->input, c->feed);
-  pr_line(p, "const int64_t *lod = m->lod[%d];", c->input);
-  pr_line(p, "const int64_t N = m->lod_count[%d] - 1;", c->input);
+  print_lod(p, c);
   pr_line(p, "for (int64_t i = 0; i < N; i++) {");
   pr_line(p, "%s s = 0;", t);
   pr_line(p, "for (int64_t r = lod[i]; r < lod[i + 1]; r++) s += %s(%s[r]);", ex, c->x);
@@ -95,8 +99,7 @@ static void print_softmax(Printer *p, const SeqCall *c) {
 
 static void print_reverse(Printer *p, const SeqCall *c) {
   pr_line(p, "/* sequence_reverse over the LoD of input %d ('%s') */", c->input, c->feed);
-  pr_line(p, "const int64_t *lod = m->lod[%d];", c->input);
-  pr_line(p, "const int64_t N = m->lod_count[%d] - 1;", c->input);
+  print_lod(p, c);
   pr_line(p, "const size_t row = (size_t)(%s) * %d;", c->width, c->esize);
   pr_line(p, "for (int64_t i = 0; i < N; i++)");
   pr_line(p, "  for (int64_t r = lod[i]; r < lod[i + 1]; r++)");
@@ -106,8 +109,7 @@ static void print_reverse(Printer *p, const SeqCall *c) {
 
 static void print_expand_as(Printer *p, const SeqCall *c) {
   pr_line(p, "/* sequence_expand_as by the LoD of input %d ('%s') */", c->input, c->feed);
-  pr_line(p, "const int64_t *lod = m->lod[%d];", c->input);
-  pr_line(p, "const int64_t N = m->lod_count[%d] - 1;", c->input);
+  print_lod(p, c);
   pr_line(p, "const size_t row = (size_t)(%s) * %d;", c->width, c->esize);
   pr_line(p, "for (int64_t i = 0; i < N; i++)");
   pr_line(p, "  for (int64_t r = lod[i]; r < lod[i + 1]; r++)");
@@ -118,8 +120,7 @@ static void print_enumerate(Printer *p, const SeqCall *c) {
   const char *t = c->f64 ? "int64_t" : "int32_t";
   pr_line(p, "/* sequence_enumerate over the LoD of input %d ('%s'): win_size %d, pad_value %lld */", c->input,
           c->feed, c->length, (long long)c->pad_int);
-  pr_line(p, "const int64_t *lod = m->lod[%d];", c->input);
-  pr_line(p, "const int64_t N = m->lod_count[%d] - 1;", c->input);
+  print_lod(p, c);
   pr_line(p, "for (int64_t i = 0; i < N; i++)");
   pr_line(p, "  for (int64_t r = lod[i]; r < lod[i + 1]; r++)");
   pr_line(p, "    for (int64_t j = 0; j < %d; j++)", c->length);

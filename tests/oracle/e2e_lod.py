@@ -15,7 +15,6 @@ offsets LOD (sequences of 3, 0 (empty), 1, 4 and 1 rows); besides
 tests/oracle/oracle_case.py's files each case dir holds lod.json ({feed:
 offsets}, which tests/test_e2e.py's run_binary passes as --lod) and
 output_<i>.lod.json for each fetch Paddle returns with a LoD."""
-import json
 import os
 import sys
 import zlib
@@ -23,7 +22,7 @@ import zlib
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from oracle_case import append_op, build_static_case, case_registry, _describe  # noqa: E402
+from oracle_case import append_op, build_static_case, case_registry, lod_reference  # noqa: E402
 
 import paddle  # noqa: E402
 from paddle.static.nn import sequence_lod  # noqa: E402
@@ -62,29 +61,8 @@ def training_kernel(out_dir):
 
 
 def reference(out_dir, inputs, lod=LOD):
-    """Paddle's Executor on the saved model, each input a LoDTensor with `lod`."""
-    exe = paddle.static.Executor(paddle.CPUPlace())
-    with paddle.static.scope_guard(paddle.static.Scope()):
-        prog, feeds, fetches = paddle.static.load_inference_model(os.path.join(out_dir, "model"), exe)
-        fed, lods = {}, {}
-        for i, (name, x) in enumerate(zip(feeds, inputs)):
-            np.save(os.path.join(out_dir, f"input_{i}.npy"), x)
-            fed[name] = x
-            if prog.global_block().var(name).lod_level:
-                fed[name] = paddle.base.core.LoDTensor()
-                fed[name].set(x, paddle.CPUPlace())
-                fed[name].set_lod([lod])
-                lods[name] = lod
-        outs = exe.run(prog, feed=fed, fetch_list=fetches, return_numpy=False)
-        for i, o in enumerate(outs):
-            np.save(os.path.join(out_dir, f"output_{i}.npy"), np.array(o))
-            if o.lod():
-                with open(os.path.join(out_dir, f"output_{i}.lod.json"), "w") as f:
-                    json.dump(o.lod(), f)
-        with open(os.path.join(out_dir, "lod.json"), "w") as f:
-            json.dump(lods, f)
-        with open(os.path.join(out_dir, "paddle.json"), "w") as f:
-            json.dump(_describe(prog, feeds, fetches), f, indent=1, sort_keys=True)
+    """Paddle's Executor on the saved model, each LoD input a LoDTensor with `lod`."""
+    lod_reference(out_dir, inputs, lod)
 
 
 # ---------------------------------------------------------------- cases

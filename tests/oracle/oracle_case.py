@@ -346,3 +346,32 @@ def run_grad_cases(cases, make_input, argv=None):
         fn = cases[name]
         build = build_forward_case if getattr(fn, "forward_only", False) else build_grad_case
         build(argv[1], name, fn, make_input)
+
+
+def lod_reference(out_dir, inputs, lod):
+    """Paddle's Executor on the saved model, each input of lod_level > 0 a
+    LoDTensor with the level-1 offsets `lod`: inputs, outputs and paddle.json
+    as build_static_case writes them, and lod.json ({feed: offsets}) and
+    output_<i>.lod.json for each fetch Paddle returns with a LoD."""
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    with paddle.static.scope_guard(paddle.static.Scope()):
+        prog, feeds, fetches = paddle.static.load_inference_model(os.path.join(out_dir, "model"), exe)
+        fed, lods = {}, {}
+        for i, (name, x) in enumerate(zip(feeds, inputs)):
+            np.save(os.path.join(out_dir, f"input_{i}.npy"), x)
+            fed[name] = x
+            if prog.global_block().var(name).lod_level:
+                fed[name] = paddle.base.core.LoDTensor()
+                fed[name].set(x, paddle.CPUPlace())
+                fed[name].set_lod([lod])
+                lods[name] = lod
+        outs = exe.run(prog, feed=fed, fetch_list=fetches, return_numpy=False)
+        for i, o in enumerate(outs):
+            np.save(os.path.join(out_dir, f"output_{i}.npy"), np.array(o))
+            if o.lod():
+                with open(os.path.join(out_dir, f"output_{i}.lod.json"), "w") as f:
+                    json.dump(o.lod(), f)
+        with open(os.path.join(out_dir, "lod.json"), "w") as f:
+            json.dump(lods, f)
+        with open(os.path.join(out_dir, "paddle.json"), "w") as f:
+            json.dump(_describe(prog, feeds, fetches), f, indent=1, sort_keys=True)
