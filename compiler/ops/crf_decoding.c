@@ -140,7 +140,9 @@ static int emit_crf_decoding(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_crf_decoding = {.type = "crf_decoding", .infer = infer_crf_decoding, .emit_c = emit_crf_decoding};
+/* ViterbiPath carries Emission's LoD (Label has its own). */
+const OpDef op_crf_decoding = {.type = "crf_decoding", .infer = infer_crf_decoding, .emit_c = emit_crf_decoding,
+                               .lod_slot = "Emission"};
 const OpDef op_linear_chain_crf = {.type = "linear_chain_crf", .infer = infer_linear_chain_crf};
 const OpDef op_linear_chain_crf_grad = {.type = "linear_chain_crf_grad",
                                         .infer = infer_linear_chain_crf_grad};

@@ -85,6 +85,13 @@ typedef struct OpDef {
    * (VAR_RUNTIME_EXTENT: its dims say the bound, em_dim the extent); infer
    * refuses any other op given one, naming where the extent comes from. */
   int runtime_extents;
+  /* Which input's LoD the op's outputs carry, as Paddle's ShareLoD passes
+   * it on (op_lod_input): NULL, any input with the output's rows (the
+   * row-keeping ops: element-wise, activations, lookup_table, mul,
+   * sequence_conv); a slot name, that input only (crf_decoding: Emission);
+   * "", none — the op gives its outputs a LoD of its own or none
+   * (sequence_pool, sequence_pad, ...). */
+  const char *lod_slot;
 } OpDef;
 
 /* 1 when op `op` of `g` draws from the global generator (OpDef.global_rng). */

@@ -303,15 +303,12 @@ static int lod_walk(const Graph *g, const Spec *s, const Var *v, int *memo, cons
     *why = pool_printf("'%s' is neither a feed nor made by an op", v->name);
   } else {
     const Op *op = &g->ops[v->producer];
-    if (!strncmp(op->type, "sequence_", 9) && strcmp(op->type, "sequence_conv") &&
-        strcmp(op->type, "sequence_softmax") && strcmp(op->type, "sequence_reverse") &&
-        strcmp(op->type, "sequence_expand_as") && strcmp(op->type, "sequence_enumerate")) {
+    const char *only = op->def ? op->def->lod_slot : NULL;
+    if (only && !*only) {
       *why = pool_printf("'%s' comes from %s, which gives it a LoD of its own or none; paddlec does not follow it",
                          v->name, graph_op_where(g, op));
     } else if (lod_rows(g, s, id, &rows)) {
       const char *first = NULL;
-      /* crf_decoding shares Emission's LoD only (Label has its own) */
-      const char *only = !strcmp(op->type, "crf_decoding") ? "Emission" : NULL;
       for (int sl = 0; sl < op->nin && r != -2; sl++)
         for (int a = 0; a < op->in[sl].n && r != -2 && (!only || !strcmp(op->in[sl].name, only)); a++) {
           const int u = op->in[sl].vars[a];
@@ -552,7 +549,10 @@ static const char *const sequence_conv_ignores[] = {"PaddingData", NULL};
 
 const OpDef op_sequence_conv = {.type = "sequence_conv", .infer = infer_sequence_conv, .emit_c = emit_sequence_conv,
                                 .ignores = sequence_conv_ignores};
-const OpDef op_sequence_pool = {.type = "sequence_pool", .infer = infer_sequence_pool, .emit_c = emit_sequence_pool};
+/* The ops whose outputs get a LoD of their own or none stop op_lod_input's
+ * walk (lod_slot ""). */
+const OpDef op_sequence_pool = {.type = "sequence_pool", .infer = infer_sequence_pool, .emit_c = emit_sequence_pool,
+                                .lod_slot = ""};
 const OpDef op_sequence_softmax = {.type = "sequence_softmax", .infer = infer_same_as_x,
                                    .emit_c = emit_sequence_softmax};
 const OpDef op_sequence_reverse = {.type = "sequence_reverse", .infer = infer_sequence_reverse,
@@ -560,12 +560,12 @@ const OpDef op_sequence_reverse = {.type = "sequence_reverse", .infer = infer_se
 const OpDef op_sequence_enumerate = {.type = "sequence_enumerate", .infer = infer_sequence_enumerate,
                                      .emit_c = emit_sequence_enumerate};
 const OpDef op_sequence_expand = {.type = "sequence_expand", .infer = infer_sequence_expand,
-                                  .emit_c = emit_sequence_expand_as, .runtime_extents = 1};
+                                  .emit_c = emit_sequence_expand_as, .runtime_extents = 1, .lod_slot = ""};
 const OpDef op_sequence_expand_as = {.type = "sequence_expand_as", .infer = infer_sequence_expand,
                                      .emit_c = emit_sequence_expand_as, .runtime_extents = 1};
-const OpDef op_sequence_concat = {.type = "sequence_concat", .infer = infer_sequence_concat};
-const OpDef op_sequence_reshape = {.type = "sequence_reshape", .infer = infer_sequence_reshape};
+const OpDef op_sequence_concat = {.type = "sequence_concat", .infer = infer_sequence_concat, .lod_slot = ""};
+const OpDef op_sequence_reshape = {.type = "sequence_reshape", .infer = infer_sequence_reshape, .lod_slot = ""};
 const OpDef op_sequence_mask = {.type = "sequence_mask", .infer = infer_sequence_mask,
-                                .emit_c = emit_sequence_mask};
-const OpDef op_sequence_pad = {.type = "sequence_pad", .infer = infer_sequence_pad};
-const OpDef op_sequence_unpad = {.type = "sequence_unpad", .infer = infer_sequence_unpad};
+                                .emit_c = emit_sequence_mask, .lod_slot = ""};
+const OpDef op_sequence_pad = {.type = "sequence_pad", .infer = infer_sequence_pad, .lod_slot = ""};
+const OpDef op_sequence_unpad = {.type = "sequence_unpad", .infer = infer_sequence_unpad, .lod_slot = ""};
