@@ -310,3 +310,35 @@ def test_lod_for_an_input_that_takes_none_is_refused(tmp_path):
                         "x=0,3,3,4,8,9", "--lod", "y=0,9", "--output-dir", str(tmp_path / "o")],
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 1 and "error: --lod y: set_input_lod: input 'y' takes no LoD" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("bad", [6, -1])
+def test_a_crf_length_outside_the_padded_rows_stops_the_run(tmp_path, bad):
+    """e2e_lod_rnn's crf_padded (Emission [14, 5, 4], Length [14]): a length
+    above S = 5 or below 0 would make Paddle read past the row; the run
+    stops with the kernel's error instead of clamping it."""
+    out, _ = cases("lod_rnn")
+    d = f"{out}/crf_padded"
+    binary = build(d, tmp_path, "--blas=none")
+    length = np.load(f"{d}/input_2.npy")
+    length[3] = bad
+    np.save(tmp_path / "length.npy", length)
+    r = subprocess.run([str(binary), "--input", f"e={d}/input_0.npy", "--input", f"label={d}/input_1.npy", "--input",
+                        f"length={tmp_path / 'length.npy'}", "--output-dir", str(tmp_path / "o")],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1 and "a Length value is negative or above Emission's padded length" in r.stderr, r.stderr
+
+
+def test_gru_with_more_sequences_than_h0_rows_stops_the_run(tmp_path):
+    """e2e_lod_rnn's gru_h0 (H0 [5, 4], x [14, 12] in 5 sequences): run with
+    6 sequences, the sixth would start from a row H0 does not have (Paddle
+    reads past its end); the run stops with the kernel's error."""
+    out, _ = cases("lod_rnn")
+    d = f"{out}/gru_h0"
+    binary = build(d, tmp_path, "--blas=none")
+    args = [str(binary), "--input", f"x={d}/input_0.npy", "--input", f"h0={d}/input_1.npy",
+            "--output-dir", str(tmp_path / "o")]
+    ok = subprocess.run(args + ["--lod", "x=0,3,4,8,9,14"], capture_output=True, text=True, timeout=120)
+    assert ok.returncode == 0, ok.stderr
+    r = subprocess.run(args + ["--lod", "x=0,3,4,8,9,12,14"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1 and "H0 has fewer rows than Input has sequences" in r.stderr, r.stderr

@@ -136,6 +136,7 @@ static int emit_crf_decoding(EmitCtx *e) {
                      .n = em_dim(e, x, 0), .s = len ? em_dim(e, x, 1) : NULL};
   call.alpha = em_scratch_named(e, call.f64 ? "double" : "float", "alpha", (SymDim){rows.a * k * sz, rows.c * k * sz});
   call.track = em_scratch_named(e, "int", "track", (SymDim){rows.a * k * 4, rows.c * k * 4});
+  if (len) em_fault(e, "a Length value is negative or above Emission's padded length (dim 1)");
   lodrnn_print_c(e->p, &call);
   return 0;
 }

@@ -82,6 +82,8 @@ static void print_crf(Printer *p, const LodRnnCall *c) {
             c->label ? ", then the path compared with Label" : "");
     pr_line(p, "const int64_t N = %s, S = %s, K = %lld, T = N * S;", c->n, c->s, (long long)c->k);
     pr_line(p, "const int64_t *length = %s;", c->length);
+    pr_line(p, "for (int64_t i = 0; i < N; i++)");
+    pr_line(p, "  if (length[i] < 0 || length[i] > S) return 1; /* Paddle would read past the row */");
   } else {
     pr_line(p, "/* crf_decoding over the LoD of input %d ('%s'): Viterbi over %lld tags%s */", c->input, c->feed,
             (long long)c->k, c->label ? ", then the path compared with Label" : "");
@@ -95,7 +97,7 @@ static void print_crf(Printer *p, const LodRnnCall *c) {
   pr_line(p, "for (int64_t r = 0; r < T; r++) path[r] = 0;");
   pr_line(p, "for (int64_t i = 0; i < N; i++) {");
   if (c->length) {
-    pr_line(p, "const int64_t start = i * S, len = length[i] < 0 ? 0 : length[i] > S ? S : length[i];");
+    pr_line(p, "const int64_t start = i * S, len = length[i];");
   } else {
     pr_line(p, "const int64_t start = lod[i], len = lod[i + 1] - lod[i];");
   }

@@ -20,8 +20,8 @@
  *     (int64) into ViterbiPath [T, 1] (zeros where no sequence covers a
  *     row), then, with Label, path = (Label == path).  The padded form
  *     (Length [N], Emission [N, S, K], ViterbiPath [N, S]): sequence i is
- *     rows i*S .. i*S + Length[i] - 1 (Length clamped to [0, S]: Paddle
- *     reads past the row otherwise), and with Label the path is 1 / 0 for
+ *     rows i*S .. i*S + Length[i] - 1 (a Length outside [0, S] stops the
+ *     run: Paddle reads past the row), and with Label the path is 1 / 0 for
  *     the first Length[i] rows, 0 after. */
 #ifndef PADDLEC_OPS_LODRNN_CALL_H
 #define PADDLEC_OPS_LODRNN_CALL_H
