@@ -103,8 +103,8 @@ static int emit_crf_decoding(EmitCtx *e) {
   if (tu_rank(e, x) != r || k < 1 || em_const_dim(e, t, 0) != k + 2 || em_const_dim(e, t, 1) != k)
     return em_fail(e, "Emission ('%s') %s and Transition ('%s') [D + 2, D] must have a fixed D", x->name,
                    len ? "[N, S, D]" : "[T, D]", t->name);
-  if (label && (label->dtype != RT_DT_INT64 || em_numel(e, label) == NULL ||
-                strcmp(em_numel(e, label), em_numel(e, out))))
+  const SymDim nl = label ? spec_numel(em_spec(e, label)) : (SymDim){0, 0}, no = spec_numel(em_spec(e, out));
+  if (label && (label->dtype != RT_DT_INT64 || nl.a != no.a || nl.c != no.c))
     return em_fail(e, "Label ('%s') must be int64 with one element per row of Emission", label->name);
   const char *why;
   int in = -1;
