@@ -332,20 +332,46 @@ static const char *runtime_dims_field(const Spec *s) {
                      s->nruntime_dims);
 }
 
-/* The LoD inputs' pieces of the generated files (templates/lod*.in), all ""
- * for a model whose kernels read no LoD (e->lod_read, recorded by the
- * sequence ops' emitters: em_reads_lod). */
+/* The LoD pieces of the generated files (templates/lod*.in), all "" for a
+ * model whose kernels read no feed's LoD (e->lod_read, recorded by the
+ * sequence ops' emitters: em_reads_lod) and make none (e->lod_bound:
+ * em_makes_lod). */
 typedef struct LodText {
-  const char *field, *api, *funcs, *check;                 /* model.h, model.c */
+  const char *field, *api, *funcs, *check, *destroy;       /* model.h, model.c */
   const char *decls, *args, *set, *fetch, *free_, *parse; /* main.c */
   const char *usage, *doc;
 } LodText;
 
+/* The model's LoDs that kernels make (templates/lod_made.c.in): their
+ * storage, kept across runs, each with room for its bound at the run's
+ * batch; "" when none. */
+static void lod_made_text(EmitCtx *e, const char *P, LodText *t) {
+  const Graph *g = e->g;
+  const int nmade = op_lod_made_count(g);
+  if (!nmade) return;
+  const char *bounds = "";
+  for (int j = 0; j < nmade; j++) {
+    if (e->lod_bound[j].a < 0)
+      diag_internal("the LoD of '%s' has no bound (its op's emitter calls em_makes_lod)",
+                    g->vars[op_lod_made_var(g, j)].name);
+    bounds = pool_printf("%s%s{%lld, %lld} /* %s */", bounds, j ? ", " : "", (long long)e->lod_bound[j].a,
+                         (long long)e->lod_bound[j].c, g->vars[op_lod_made_var(g, j)].name);
+  }
+  TplVar v[] = {{"PREFIX", P}, {"UPPER", str_upper(P)}, {"NUM_MADE", pool_printf("%d", nmade)},
+                {"NUM_INPUTS", pool_printf("%d", g->nfeeds)}, {"MADE_BOUNDS", bounds}};
+  t->field = pool_printf("%s\n  int64_t *lod_store[%d];   /* the offsets kernels make (lod_reserve), */"
+                         "\n  int64_t lod_cap[%d];       /* and how many each holds */", t->field, nmade, nmade);
+  t->funcs = pool_printf("%s%s", t->funcs, tpl_render("templates/lod_made.c.in", v, 5));
+  t->check = pool_printf("%s\n  if ((st = lod_reserve(m, batch))) return st;", t->check);
+  t->destroy = pool_printf("\n  for (int j = 0; j < %d; j++) rt_free(m->lod_store[j]);", nmade);
+}
+
 static LodText lod_text(EmitCtx *e, const char *P) {
   Graph *g = e->g;
-  LodText t = {"", "", "", "", "", "", "", "", "", "", "", ""};
+  LodText t = {"", "", "", "", "", "", "", "", "", "", "", "", ""};
   const char *ins = "", *outs = "";
-  int any = 0;
+  const int nmade = op_lod_made_count(g), nlods = g->nfeeds + nmade;
+  int any = nmade > 0;
   for (int i = 0; i < g->nfeeds; i++) {
     int on = e->lod_read[i];
     any |= on;
@@ -354,18 +380,23 @@ static LodText lod_text(EmitCtx *e, const char *P) {
   if (!any) return t;
   for (int i = 0; i < g->nfetches; i++) {
     int k = op_lod_input(g, e->spec, &g->vars[g->fetches[i]], NULL);
-    if (k >= 0 && !e->lod_read[k]) k = -1;
+    if (k >= 0 && k < g->nfeeds && !e->lod_read[k]) k = -1;
     outs = pool_printf("%s%s%d", outs, i ? ", " : "", k);
   }
   const char *n_in = pool_printf("%d", g->nfeeds ? g->nfeeds : 1), *U = str_upper(P);
+  const char *n_lods = pool_printf("%d", nlods ? nlods : 1);
   TplVar v[] = {{"PREFIX", P}, {"UPPER", U}, {"NUM_INPUTS_1", n_in},
                 {"NUM_OUTPUTS_1", pool_printf("%d", g->nfetches ? g->nfetches : 1)},
                 {"LOD_INPUTS", *ins ? ins : "0"}, {"LOD_OUTPUTS", *outs ? outs : "-1"}};
-  t.field = pool_printf("\n  const int64_t *lod[%s];    /* each LoD input's offsets (%s_set_input_lod), */"
-                        "\n  int64_t lod_count[%s];     /* and their count */", n_in, P, n_in);
+  t.field = nmade ? pool_printf("\n  const int64_t *lod[%s];    /* each LoD's offsets: an input's (%s_set_input_lod), "
+                                "then those kernels make, */"
+                                "\n  int64_t lod_count[%s];     /* and their count */", n_lods, P, n_lods)
+                  : pool_printf("\n  const int64_t *lod[%s];    /* each LoD input's offsets (%s_set_input_lod), */"
+                                "\n  int64_t lod_count[%s];     /* and their count */", n_in, P, n_in);
   t.api = tpl_render("templates/lod.h.in", v, 2);
   t.funcs = tpl_render("templates/lod.c.in", v, 6);
   t.check = "\n  if ((st = lod_check(m, batch))) return st;";
+  lod_made_text(e, P, &t);
   t.parse = tpl_render("templates/lod_main.c.in", v, 1);
   t.decls = "\n  const char *lod_names[MAX_ARGS] = {0};\n  int64_t *lods[MAX_ARGS] = {0}, lod_counts[MAX_ARGS] = {0};"
             "\n  int nlods = 0;";
@@ -444,9 +475,12 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
   mt->scratch = scratch;
   unsigned char *written = pool_alloc((size_t)g->nvars + 1), *lod_read = pool_alloc((size_t)g->nfeeds + 1);
   memset(lod_read, 0, (size_t)g->nfeeds + 1);
+  const int nmade = op_lod_made_count(g);
+  SymDim *lod_bound = pool_alloc(sizeof *lod_bound * ((size_t)nmade + 1));
+  for (int j = 0; j < nmade; j++) lod_bound[j] = (SymDim){-1, 0};
   /* no scratch while deciding (scratch.h: asked for by a kernel's lowering) */
   EmitCtx e = {.g = g, .spec = s, .plan = pl, .prefix = P, .blas = o->blas, .pp_panel = o->pp_panel,
-               .written = written, .lod_read = lod_read};
+               .written = written, .lod_read = lod_read, .lod_bound = lod_bound};
   Printer unused; /* a decision prints nothing; this catches what would */
   pr_init(&unused);
   for (int k = 0; k < g->blocks[0].nops; k++) { /* the kernels' decisions first (OpDef.decide) */
@@ -611,7 +645,7 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
     pr_free(&kernels);
     pr_free(&fetch);
     pr_free(&calls);
-    return diag_error("%s: the sequence ops read the LoD of an input; a trainer cannot take LoD inputs yet", g->file);
+    return diag_error("%s: the sequence ops read the LoD of an input or make one; a trainer cannot take LoDs yet", g->file);
   }
   const char *weight_bytes =
       o->embed_weights || o->bound_state ? "0" : pool_printf("%llu", (unsigned long long)wbytes);
@@ -636,7 +670,7 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
                  {"WEIGHTS_MISSING", o->training ? "rs" : "!weights_path || rs"},
                  {"TRAIN_FUNCS", o->training ? train_funcs(P, U, mt, g, pt.place) : ""},
                  {"WEIGHTS_IN_BLOCK", o->embed_weights || o->bound_state ? "0" : "1"}, {"PLAN_CODE", pt.code}, {"PLAN_PLACE", pt.place},
-                 {"TRAIN_DESTROY", o->training ? "\n  places_free(m);\n  eval_free(m);" : ""},
+                 {"TRAIN_DESTROY", o->training ? "\n  places_free(m);\n  eval_free(m);" : ""}, {"LOD_DESTROY", lt.destroy},
                  {"TRAIN_INIT", o->training ? pool_printf("\n  m->part_hi = %s_NUM_KERNELS; /* every kernel */", U) : ""},
                  {"KERNEL_FILTER", o->training ? pool_printf("\n  if (k < m->part_lo || k >= m->part_hi) return %s_OK; /* "
                                                             "the other part (places) */", U) : ""},

@@ -146,6 +146,13 @@ void em_reads_lod(EmitCtx *e, int k) {
   if (e->lod_read && k >= 0 && k < e->g->nfeeds) e->lod_read[k] = 1;
 }
 
+const char *em_makes_lod(EmitCtx *e, int k, SymDim bound) {
+  const int j = k - e->g->nfeeds;
+  if (j < 0) diag_internal("em_makes_lod: LoD %d is a feed's", k);
+  if (e->lod_bound) e->lod_bound[j] = bound;
+  return pool_printf("m->lod_store[%d]", j);
+}
+
 void em_wrote(EmitCtx *e, const Var *v) {
   if (e->written) e->written[v - e->g->vars] = 1;
 }

@@ -66,6 +66,8 @@ typedef struct EmitCtx {
                            * called em_wrote; NULL = not tracked */
   unsigned char *lod_read; /* per feed: 1 once a kernel reads its LoD
                             * (em_reads_lod); NULL = not tracked */
+  SymDim *lod_bound;   /* per LoD an op makes (op_lod_made_count): the most
+                        * offsets it has (em_makes_lod), a = -1 before */
   int naming;          /* 1 while a kernel is emitted: em_ptr names operands */
   int deciding;        /* 1 while OpDef.decide runs: em_fail prints nothing */
   struct EmitLocal *locals; /* the kernel's named operands (emit_names.c) */
@@ -106,6 +108,12 @@ void em_wrote(EmitCtx *e, const Var *v);
 /* Records that the current kernel reads the level-1 LoD of feed k (the
  * sequence ops): each run of the model then takes it (set_input_lod). */
 void em_reads_lod(EmitCtx *e, int k);
+/* The current kernel makes LoD k (g->nfeeds + j: the j-th an op makes,
+ * OpDef.lod_made), at most `bound` offsets (a*B + c; the count of
+ * sequences + 1): each run gives it that much room.  The kernel writes the
+ * offsets into the returned lvalue (an int64_t *, "m->lod_store[j]") and
+ * their count into m->lod_count[k]; readers find them at m->lod[k]. */
+const char *em_makes_lod(EmitCtx *e, int k, SymDim bound);
 /* The current kernel can fail at run time (a value the op cannot take, such
  * as a top_k K beyond its axis): it returns nonzero then ("return 1;", which
  * the emitter prints), and the run stops with <PREFIX>_ERR_SHAPE and

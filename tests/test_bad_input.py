@@ -583,7 +583,7 @@ ONE_OP_REFUSALS = {
                                   "feeds = [s]\n"
                                   "out = op('sequence_pool', {'X': [v]}, {'Out': ['float32'], 'MaxIndex': ['float32']}, "
                                   "{'pooltype': 'SUM'})[0]", False,
-                                  ["(sequence_pool -> ", "X ('v') must carry the LoD of a feed of lod_level 1",
+                                  ["(sequence_pool -> ", "X ('v') must carry a level-1 LoD (a feed's or one an op makes)",
                                    "feed 's' has no LoD (lod_level 0)"]),
     "sequence_pool_lod_level_2": ("s = paddle.static.data('s', [-1, 4], 'float32', lod_level=2)\n"
                                   "feeds = [s]\n"
@@ -593,7 +593,7 @@ ONE_OP_REFUSALS = {
                                "t = paddle.static.data('t', [-1, 4], 'float32', lod_level=1)\n"
                                "feeds = [s, t]\n"
                                "out = paddle.static.nn.sequence_lod.sequence_pool(s + t, 'sum')", False,
-                               ["(sequence_pool -> ", "carry the LoDs of two feeds ('s', 't')"]),
+                               ["(sequence_pool -> ", "carry two LoDs ('s', 't')"]),
     # the pools of one LoD have one number of sequences (sequence.c's
     # lod_root); two feeds' LoDs may count others: their sum is refused
     "sequence_pools_of_two_lods_added": ("s = paddle.static.data('s', [-1, 4], 'float32', lod_level=1)\n"
@@ -707,7 +707,7 @@ ONE_OP_REFUSALS = {
                         "out = op('gru', {'Input': [v], 'Weight': [w]}, {'Hidden': ['float32'], "
                         "'BatchGate': ['float32'], 'BatchResetHiddenPrev': ['float32'], "
                         "'BatchHidden': ['float32']}, {})[0]", False,
-                        ["(gru -> ", "Input ('v') must carry the LoD of a feed of lod_level 1",
+                        ["(gru -> ", "Input ('v') must carry a level-1 LoD (a feed's or one an op makes)",
                          "feed 's' has no LoD (lod_level 0)"]),
     # crf_decoding: an int32 Length (read as int64 by Paddle); a Label that
     # is no sequence (Paddle requires one LoD level)
@@ -724,8 +724,40 @@ ONE_OP_REFUSALS = {
                                        "feeds = [e, t, l]\n"
                                        "out = op('crf_decoding', {'Emission': [e], 'Transition': [t], 'Label': [l]}, "
                                        "{'ViterbiPath': ['int64']}, {})[0]", False,
-                                       ["(crf_decoding -> ", "Label ('l') must carry the LoD of a feed of lod_level 1",
+                                       ["(crf_decoding -> ", "Label ('l') must carry a level-1 LoD (a feed's or one an op makes)",
                                         "feed 'l' has no LoD (lod_level 0)"]),
+    # im2sequence with Y (the images' real sizes): each image's rows depend
+    # on the data; float64 (Paddle registers float32 only)
+    "im2sequence_with_real_sizes": ("img = paddle.static.data('img', [-1, 3, 5, 7], 'float32')\n"
+                                    "y = paddle.static.data('y', [-1, 2], 'float32')\n"
+                                    "feeds = [img, y]\n"
+                                    "out = op('im2sequence', {'X': [img], 'Y': [y]}, {'Out': ['float32']}, "
+                                    "{'kernels': [2, 2]})[0]", False,
+                                    ["(im2sequence -> ", "Y (the images' real sizes)", "not supported"]),
+    "im2sequence_float64": ("img = paddle.static.data('img', [-1, 3, 5, 7], 'float64')\n"
+                            "feeds = [img]\n"
+                            "out = op('im2sequence', {'X': [img]}, {'Out': ['float64']}, {'kernels': [2, 2]})[0]", False,
+                            ["(im2sequence -> ", "im2sequence of float64 is not supported (float32)"]),
+    "im2sequence_kernel_too_large": ("img = paddle.static.data('img', [-1, 3, 5, 7], 'float32')\n"
+                                     "feeds = [img]\n"
+                                     "out = op('im2sequence', {'X': [img]}, {'Out': ['float32']}, {'kernels': [6, 2]})[0]",
+                                     False, ["(im2sequence -> ", "kernels [6, 2] do not fit X [-1, 3, 5, 7]"]),
+    # ctc_align: float tokens (Paddle's kernels: int32, int64); an
+    # InputLength of another dtype than Input (the kernel reads it as Input's)
+    "ctc_align_float_tokens": ("t = paddle.static.data('t', [-1, 1], 'float32', lod_level=1)\n"
+                               "feeds = [t]\n"
+                               "out = op('ctc_align', {'Input': [t]}, {'Output': ['float32']}, {'blank': 0})[0]", False,
+                               ["(ctc_align -> ", "ctc_align of float32 is not supported (int32, int64"]),
+    "ctc_align_length_dtype": ("t = paddle.static.data('t', [-1, 6], 'int32')\n"
+                               "n = paddle.static.data('n', [-1, 1], 'int64')\n"
+                               "feeds = [t, n]\n"
+                               "out = op('ctc_align', {'Input': [t], 'InputLength': [n]}, "
+                               "{'Output': ['int32'], 'OutputLength': ['int64']}, {'blank': 0})[0]", False,
+                               ["(ctc_align -> ", "InputLength ('n') must have Input's dtype int32"]),
+    "ctc_align_without_lod": ("s = paddle.static.data('s', [-1, 1], 'int64')\n"
+                              "feeds = [s]\n"
+                              "out = op('ctc_align', {'Input': [s]}, {'Output': ['int64']}, {'blank': 0})[0]", False,
+                              ["(ctc_align -> ", "Input ('s') must carry a level-1 LoD", "feed 's' has no LoD"]),
 }
 
 

@@ -114,11 +114,11 @@ static int emit_crf_decoding(EmitCtx *e) {
   } else {
     in = op_lod_input(e->g, e->spec, x, &why);
     if (in < 0)
-      return em_fail(e, "Emission ('%s') must carry the LoD of a feed of lod_level 1: %s", x->name, why);
+      return em_fail(e, "Emission ('%s') must carry a level-1 LoD (a feed's or one an op makes): %s", x->name, why);
     em_reads_lod(e, in);
     if (label) { /* Paddle's kernel requires a sequence (one LoD level) but reads only its values */
       int li = op_lod_input(e->g, e->spec, label, &why);
-      if (li < 0) return em_fail(e, "Label ('%s') must carry the LoD of a feed of lod_level 1: %s", label->name, why);
+      if (li < 0) return em_fail(e, "Label ('%s') must carry a level-1 LoD (a feed's or one an op makes): %s", label->name, why);
       em_reads_lod(e, li);
     }
   }

@@ -110,7 +110,7 @@ static int emit_gru(EmitCtx *e) {
     return em_fail(e, "Input ('%s') and Weight ('%s') must be [T, 3D] and [D, 3D] with D fixed", x->name, w->name);
   const char *why;
   int in = op_lod_input(e->g, e->spec, x, &why);
-  if (in < 0) return em_fail(e, "Input ('%s') must carry the LoD of a feed of lod_level 1: %s", x->name, why);
+  if (in < 0) return em_fail(e, "Input ('%s') must carry a level-1 LoD (a feed's or one an op makes): %s", x->name, why);
   em_reads_lod(e, in);
   const int64_t sz = x->dtype == RT_DT_FP64 ? 8 : 4;
   LodRnnCall call = {.kind = LODRNN_GRU, .f64 = x->dtype == RT_DT_FP64, .input = in,

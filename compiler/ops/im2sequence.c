@@ -1,21 +1,113 @@
-/* im2sequence: X [N, C, H, W], Y? (real image sizes, run time) -> Out, a LoD
- * tensor (level 1) of image patches [N*OH*OW, C*kh*kw], dtype of X.
+/* im2sequence (fluid.layers.im2sequence; Paddle's Im2SequenceKernel): X
+ * [N, C, H, W], Y† (the images' real sizes) -> Out, a LoD tensor (level 1)
+ * of image patches [N*OH*OW, C*kh*kw], X's dtype: each image's patches in
+ * row-major order of their places (oh, ow), a patch its C x kh x kw values
+ * (im2col's OCF layout), zeros where it covers the padding; one sequence of
+ * OH*OW rows per image.  OH = (H + up + down - kh) / stride_h + 1, OW
+ * likewise (the kernel's Im2SeqOutputSize).
  *   attrs: kernels [kh, kw], strides=[1,1], paddings=[0,0,0,0] (up, left,
- *          down, right), out_stride=[1,1].
- * At compile time Paddle declares Out as [N, C*kh*kw] (the sequence length is
- * only known at run time); this rule does the same. */
+ *          down, right), out_stride=[1,1] (read only with Y).
+ * Shape rule: at compile time Paddle declares Out as [N, C*kh*kw] (the
+ * rows are set by the kernel); this rule does the same, and while
+ * specializing gives Out its N*OH*OW rows.
+ * Emission: float32 (the one CPU kernel Paddle registers), without Y; Out's
+ * LoD is made by the kernel (OpDef.lod_made: offsets n*OH*OW).  With Y and
+ * more than one image Paddle sizes each image's patches from its real size
+ * (data-dependent rows): refused. */
+#include "../util.h"
 #include "ops.h"
+#include "tensor_util.h"
+
+typedef struct Im2Seq {
+  int64_t kh, kw, sh, sw, up, left, oh, ow; /* the patches (oh, ow: -1 for an unknown H, W) */
+} Im2Seq;
+
+/* The geometry from X's dims and the attributes: NULL, or what is wrong. */
+static const char *geometry(const Op *op, const Shape *xs, Im2Seq *g) {
+  int64_t *k, *st, *pd;
+  if (attr_ints(op, "kernels", &k) != 2 || k[0] < 1 || k[1] < 1) return "kernels must be two sizes >= 1";
+  int ns = attr_ints(op, "strides", &st), np = attr_ints(op, "paddings", &pd);
+  int64_t strides[2] = {1, 1}, pads[4] = {0, 0, 0, 0};
+  if (ns >= 0 && ns != 2) return "strides must have 2 values";
+  if (np >= 0 && np != 4) return "paddings must have 4 values (up, left, down, right)";
+  for (int i = 0; i < ns; i++) strides[i] = st[i];
+  for (int i = 0; i < np; i++) pads[i] = pd[i];
+  if (strides[0] < 1 || strides[1] < 1) return "strides must be >= 1";
+  if (pads[0] < 0 || pads[1] < 0 || pads[2] < 0 || pads[3] < 0) return "paddings must be >= 0";
+  if ((xs->d[2] >= 0 && xs->d[2] + pads[0] + pads[2] < k[0]) || (xs->d[3] >= 0 && xs->d[3] + pads[1] + pads[3] < k[1]))
+    return pool_printf("kernels [%lld, %lld] do not fit X %s with its paddings", (long long)k[0], (long long)k[1],
+                       shape_str(xs));
+  *g = (Im2Seq){k[0], k[1], strides[0], strides[1], pads[0], pads[1], -1, -1};
+  if (xs->d[2] >= 0) g->oh = (xs->d[2] + pads[0] + pads[2] - k[0]) / strides[0] + 1;
+  if (xs->d[3] >= 0) g->ow = (xs->d[3] + pads[1] + pads[3] - k[1]) / strides[1] + 1;
+  return NULL;
+}
 
 static int infer_im2sequence(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
   const Shape *xs = &x->shape;
   if (xs->rank != 4) return ctx_fail(c, "X %s must have rank 4", shape_str(xs));
-  int64_t *k;
-  if (attr_ints(c->op, "kernels", &k) != 2) return ctx_fail(c, "kernels must have 2 values");
-  Shape o = {2, {xs->d[0], xs->d[1] * k[0] * k[1]}}; /* Paddle's product, taken literally */
+  Im2Seq g;
+  const char *why = geometry(c->op, xs, &g);
+  if (why) return ctx_fail(c, "%s", why);
+  Shape o = {2, {xs->d[0], xs->d[1] * g.kh * g.kw}}; /* Paddle's compile-time dims, taken literally */
+  if (c->g->specializing && !ctx_in(c, "Y", 0))
+    o.d[0] = xs->d[0] < 0 || g.oh < 0 || g.ow < 0 ? DIM_UNKNOWN : xs->d[0] * g.oh * g.ow;
   ctx_set(c, "Out", 0, &o, x->dtype);
   return 0;
 }
 
-const OpDef op_im2sequence = {.type = "im2sequence", .infer = infer_im2sequence};
+static int emit_im2sequence(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !out) return -1;
+  OpCtx c = {e->g, (Op *)e->op};
+  if (ctx_in(&c, "Y", 0))
+    return em_fail(e, "Y (the images' real sizes) makes each image's rows depend on the data; not supported");
+  if (x->dtype != RT_DT_FP32) return em_fail(e, "im2sequence of %s is not supported (float32)", rt_dtype_name(x->dtype));
+  Im2Seq g;
+  (void)geometry(e->op, &x->shape, &g); /* checked by the rule */
+  const int64_t C = em_const_dim(e, x, 1), H = em_const_dim(e, x, 2), W = em_const_dim(e, x, 3);
+  if (C < 0 || H < 0 || W < 0) return em_fail(e, "X's channels, height and width must be known (--shape)");
+  const int k = op_lod_input(e->g, e->spec, out, NULL);
+  SymDim n = em_spec(e, x)->d[0];
+  const char *store = em_makes_lod(e, k, (SymDim){n.a, n.c + 1});
+  Printer *p = e->p;
+  pr_line(p, "/* each image's %lld x %lld patches of %lld x %lld x %lld (OCF), one sequence per image */",
+          (long long)g.oh, (long long)g.ow, (long long)C, (long long)g.kh, (long long)g.kw);
+  pr_line(p, "const float *x = %s;", em_ptr(e, x, 1));
+  pr_line(p, "float *out = %s;", em_ptr(e, out, 0));
+  pr_line(p, "const int64_t N = %s;", em_dim(e, x, 0));
+  pr_line(p, "for (int64_t n = 0; n < N; n++)");
+  pr_line(p, "  for (int64_t oh = 0; oh < %lld; oh++)", (long long)g.oh);
+  pr_line(p, "    for (int64_t ow = 0; ow < %lld; ow++) {", (long long)g.ow);
+  pr_line(p, "      float *row = out + ((n * %lld + oh) * %lld + ow) * %lld;", (long long)g.oh, (long long)g.ow,
+          (long long)(C * g.kh * g.kw));
+  pr_line(p, "      for (int64_t c = 0; c < %lld; c++)", (long long)C);
+  pr_line(p, "        for (int64_t i = 0; i < %lld; i++) {", (long long)g.kh);
+  pr_line(p, "          const int64_t h = oh * %lld - %lld + i;", (long long)g.sh, (long long)g.up);
+  pr_line(p, "          for (int64_t j = 0; j < %lld; j++) {", (long long)g.kw);
+  pr_line(p, "            const int64_t w = ow * %lld - %lld + j;", (long long)g.sw, (long long)g.left);
+  pr_line(p, "            *row++ = h >= 0 && h < %lld && w >= 0 && w < %lld ? x[((n * %lld + c) * %lld + h) * %lld + w] : 0.0f;",
+          (long long)H, (long long)W, (long long)C, (long long)H, (long long)W);
+  pr_line(p, "          }");
+  pr_line(p, "        }");
+  pr_line(p, "    }");
+  pr_line(p, "/* Out's LoD: image n's rows start at n * %lld */", (long long)(g.oh * g.ow));
+  pr_line(p, "for (int64_t n = 0; n <= N; n++) %s[n] = n * %lld;", store, (long long)(g.oh * g.ow));
+  pr_line(p, "m->lod_count[%d] = N + 1;", k);
+  return 0;
+}
+
+/* Out's LoD is the kernel's (without Y: one sequence per image). */
+static int im2sequence_lod_made(const Graph *g, const Op *op, int var) {
+  (void)g;
+  return slot_first(op->out, op->nout, "Out") == var;
+}
+
+/* out_stride: read only with Y, which the emitter refuses. */
+static const char *const im2sequence_attr_ignores[] = {"out_stride", NULL};
+
+const OpDef op_im2sequence = {.type = "im2sequence", .infer = infer_im2sequence, .emit_c = emit_im2sequence,
+                              .lod_made = im2sequence_lod_made,
+                              .attr_ignores = im2sequence_attr_ignores};

@@ -92,6 +92,11 @@ typedef struct OpDef {
    * "", none — the op gives its outputs a LoD of its own or none
    * (sequence_pool, sequence_pad, ...). */
   const char *lod_slot;
+  /* 1 when the op's kernel makes the level-1 LoD of its output var `var`
+   * (im2sequence: one sequence per image; ctc_align: what each sequence
+   * keeps), writing the offsets at run time (em_makes_lod); op_lod_input's
+   * walk stops there.  NULL = never. */
+  int (*lod_made)(const Graph *g, const Op *op, int var);
 } OpDef;
 
 /* 1 when op `op` of `g` draws from the global generator (OpDef.global_rng). */
@@ -145,14 +150,22 @@ int op_batch_norm_grad_emit(EmitCtx *e, const char *dy_ptr);
  * or a dropout_prob of 0). */
 int op_dropout_identity(const Op *op);
 
-/* The input (index among g's feeds) whose level-1 LoD var v carries when
- * the program runs, found as Paddle's ShareLoD passes it on: back from v
- * through the ops that keep the rows (an output with the dim 0 of one of
- * their inputs: lookup_table, element-wise ops, activations, mul,
- * sequence_conv) to a feed of lod_level 1.  -1 when there is none or it
- * cannot be told, with *why saying why (sequence.c).  s NULL: the rows
- * compared are the current inference's (a rule's, while specializing). */
+/* The LoD (its index: a feed's among g's feeds, or g->nfeeds + j for the
+ * j-th LoD an op makes, OpDef.lod_made) that var v carries when the program
+ * runs, found as Paddle's ShareLoD passes it on: back from v through the ops
+ * that keep the rows (an output with the dim 0 of one of their inputs, or
+ * the same run-time extent: lookup_table, element-wise ops, activations,
+ * mul, sequence_conv) to a feed of lod_level 1 or an op that makes a LoD.
+ * -1 when there is none or it cannot be told, with *why saying why
+ * (sequence.c).  s NULL: the rows compared are the current inference's (a
+ * rule's, while specializing). */
 int op_lod_input(const Graph *g, const Spec *s, const Var *v, const char **why);
+/* The LoDs ops make (OpDef.lod_made) in block 0, and the var of the j-th. */
+int op_lod_made_count(const Graph *g);
+int op_lod_made_var(const Graph *g, int j);
+/* LoD k's name for comments and messages: the feed's, or the var's whose
+ * LoD an op makes. */
+const char *op_lod_name(const Graph *g, int k);
 
 /* ---- helpers for rules ---- */
 /* Number of vars bound to an input/output slot (0 if the slot is absent). */

@@ -261,22 +261,58 @@ static int emit_sequence_mask(EmitCtx *e) {
 
 enum { LOD_MEMO_UNSEEN = 0 };
 
-/* The rows of var id that a LoD could describe: dim 0 as the
- * specialization knows it, or with s NULL (while inferring) as the current
- * inference left it (-1 while the batch is unknown, as in
- * constant_folding's inference: -1 rows match -1 rows); 0 when it has none
- * (rank 0, not specialized, or a run-time extent). */
-static int lod_rows(const Graph *g, const Spec *s, int id, SymDim *rows) {
+/* Whether var u has the rows of var id, which a LoD could describe: dim 0
+ * as the specialization knows it, or with s NULL (while inferring) as the
+ * current inference left it (-1 while the batch is unknown, as in
+ * constant_folding's inference: -1 rows match -1 rows); a dim 0 known only
+ * at run time matches the same run-time extent (same_runtime_extent). */
+static int rows_of(const Graph *g, const Spec *s, int id, SymDim *rows, int *runtime) {
+  const Var *v = &g->vars[id];
   if (s) {
     const VarSpec *vs = &s->vars[id];
-    if (!vs->known || vs->rank < 1 || vs->runtime_dim) return 0;
+    if (!vs->known || vs->rank < 1) return 0;
     *rows = vs->d[0];
-    return 1;
+    *runtime = vs->runtime_dim == 1;
+    return !vs->runtime_dim || *runtime;
   }
-  const Var *v = &g->vars[id];
-  if (v->shape.rank < 1 || var_runtime_axis(v) >= 0) return 0;
+  if (v->shape.rank < 1) return 0;
   *rows = (SymDim){0, v->shape.d[0]};
-  return 1;
+  *runtime = var_runtime_axis(v) == 0;
+  return var_runtime_axis(v) <= 0;
+}
+
+static int same_rows(const Graph *g, const Spec *s, int u, int id) {
+  SymDim ru, rv;
+  int tu, tv;
+  if (!rows_of(g, s, u, &ru, &tu) || !rows_of(g, s, id, &rv, &tv) || tu != tv) return 0;
+  if (tu) return same_runtime_extent(&g->vars[u], &g->vars[id]);
+  return ru.a == rv.a && ru.c == rv.c;
+}
+
+/* 1 when var id's producer makes its LoD (OpDef.lod_made). */
+static int lod_made_here(const Graph *g, int id) {
+  const Var *v = &g->vars[id];
+  if (v->producer < 0) return 0;
+  const Op *op = &g->ops[v->producer];
+  return op->block == 0 && op->def && op->def->lod_made && op->def->lod_made(g, op, id);
+}
+
+int op_lod_made_count(const Graph *g) {
+  int n = 0;
+  for (int id = 0; id < g->nvars; id++) n += lod_made_here(g, id);
+  return n;
+}
+
+int op_lod_made_var(const Graph *g, int j) {
+  for (int id = 0; id < g->nvars; id++)
+    if (lod_made_here(g, id) && j-- == 0) return id;
+  return -1;
+}
+
+const char *op_lod_name(const Graph *g, int k) {
+  if (k >= 0 && k < g->nfeeds) return g->vars[g->feeds[k]].name;
+  int id = op_lod_made_var(g, k - g->nfeeds);
+  return id >= 0 ? g->vars[id].name : "?";
 }
 
 /* op_lod_input's walk (s NULL: over the current shapes); memo[id] = result
@@ -288,6 +324,7 @@ static int lod_walk(const Graph *g, const Spec *s, const Var *v, int *memo, cons
   int r = -1;
   const VarSpec *vs = s ? &s->vars[id] : NULL;
   SymDim rows;
+  int runtime;
   if (v->flags & VAR_FEED) {
     int k = 0;
     while (k < g->nfeeds && g->feeds[k] != id) k++;
@@ -301,28 +338,29 @@ static int lod_walk(const Graph *g, const Spec *s, const Var *v, int *memo, cons
       r = k;
   } else if (v->producer < 0) {
     *why = pool_printf("'%s' is neither a feed nor made by an op", v->name);
+  } else if (lod_made_here(g, id)) {
+    int j = 0;
+    for (int u = 0; u < id; u++) j += lod_made_here(g, u);
+    r = g->nfeeds + j;
   } else {
     const Op *op = &g->ops[v->producer];
     const char *only = op->def ? op->def->lod_slot : NULL;
     if (only && !*only) {
       *why = pool_printf("'%s' comes from %s, which gives it a LoD of its own or none; paddlec does not follow it",
                          v->name, graph_op_where(g, op));
-    } else if (lod_rows(g, s, id, &rows)) {
+    } else if (rows_of(g, s, id, &rows, &runtime)) {
       const char *first = NULL;
       for (int sl = 0; sl < op->nin && r != -2; sl++)
         for (int a = 0; a < op->in[sl].n && r != -2 && (!only || !strcmp(op->in[sl].name, only)); a++) {
           const int u = op->in[sl].vars[a];
-          if (u < 0 || u == id) continue;
-          SymDim ur;
-          if (!lod_rows(g, s, u, &ur) || ur.a != rows.a || ur.c != rows.c)
-            continue; /* not the rows of v: no LoD to share */
+          if (u < 0 || u == id || !same_rows(g, s, u, id)) continue; /* not the rows of v: no LoD to share */
           const char *w = NULL;
           int k = lod_walk(g, s, &g->vars[u], memo, &w);
           if (k < 0 && !first) first = w;
           if (k < 0) continue;
           if (r >= 0 && r != k) {
-            *why = pool_printf("'%s' comes from %s, whose inputs carry the LoDs of two feeds ('%s', '%s')", v->name,
-                               graph_op_where(g, op), g->vars[g->feeds[r]].name, g->vars[g->feeds[k]].name);
+            *why = pool_printf("'%s' comes from %s, whose inputs carry two LoDs ('%s', '%s')", v->name,
+                               graph_op_where(g, op), op_lod_name(g, r), op_lod_name(g, k));
             r = -2;
           } else {
             r = k;
@@ -355,7 +393,7 @@ int op_lod_input(const Graph *g, const Spec *s, const Var *v, const char **why) 
 static int lod_of(EmitCtx *e, const Var *x) {
   const char *why;
   int k = op_lod_input(e->g, e->spec, x, &why);
-  if (k < 0) return em_fail(e, "X ('%s') must carry the LoD of a feed of lod_level 1: %s", x->name, why);
+  if (k < 0) return em_fail(e, "X ('%s') must carry a level-1 LoD (a feed's or one an op makes): %s", x->name, why);
   em_reads_lod(e, k);
   return k;
 }
@@ -381,7 +419,7 @@ static int emit_sequence_pool(EmitCtx *e) {
   if (r < (max ? 2 : 1)) return em_fail(e, "X ('%s') has rank %d; %s pooling needs %d", x->name, r, pt, max ? 2 : 1);
   int in = lod_of(e, x);
   if (in < 0) return -1;
-  SeqCall call = {.kind = SEQ_POOL, .f64 = x->dtype == RT_DT_FP64, .input = in, .feed = e->g->vars[e->g->feeds[in]].name,
+  SeqCall call = {.kind = SEQ_POOL, .f64 = x->dtype == RT_DT_FP64, .input = in, .feed = op_lod_name(e->g, in),
                   .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0), .width = em_prod(e, x, 1, r), .pooltype = pt,
                   .pad = em_float((float)attr_float(e->op, "pad_value", 0.0))};
   if (out->runtime_root < 0 && out->runtime_root != lod_root(in)) /* not reached: one walk, two shapes */
@@ -428,7 +466,7 @@ static int emit_sequence_conv(EmitCtx *e) {
   SymDim rows = em_spec(e, x)->d[0];
   const int64_t sz = x->dtype == RT_DT_FP64 ? 8 : 4;
   SeqCall call = {.kind = SEQ_CONV, .f64 = x->dtype == RT_DT_FP64, .input = in,
-                  .feed = e->g->vars[e->g->feeds[in]].name, .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0),
+                  .feed = op_lod_name(e->g, in), .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0),
                   .width = em_dim(e, x, 1), .rows = em_dim(e, x, 0), .filter = em_ptr(e, f, 1), .m = em_dim(e, f, 1),
                   .start = (int)start, .length = (int)len};
   call.col = em_scratch_named(e, call.f64 ? "double" : "float", "col",
@@ -447,7 +485,7 @@ static int emit_sequence_softmax(EmitCtx *e) {
   int in = lod_of(e, x);
   if (in < 0) return -1;
   SeqCall call = {.kind = SEQ_SOFTMAX, .f64 = x->dtype == RT_DT_FP64, .input = in,
-                  .feed = e->g->vars[e->g->feeds[in]].name, .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0)};
+                  .feed = op_lod_name(e->g, in), .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0)};
   seq_print_c(e->p, &call);
   return 0;
 }
@@ -473,7 +511,7 @@ static int emit_sequence_reverse(EmitCtx *e) {
   if (r < 2) return em_fail(e, "X ('%s') has rank %d; Paddle wants 2 or more", x->name, r);
   int in = lod_of(e, x);
   if (in < 0) return -1;
-  SeqCall call = {.kind = SEQ_REVERSE, .input = in, .feed = e->g->vars[e->g->feeds[in]].name, .x = em_ptr(e, x, 1),
+  SeqCall call = {.kind = SEQ_REVERSE, .input = in, .feed = op_lod_name(e->g, in), .x = em_ptr(e, x, 1),
                   .out = em_ptr(e, y, 0), .width = em_prod(e, x, 1, r), .esize = (int)rt_dtype_size(x->dtype)};
   seq_print_c(e->p, &call);
   return 0;
@@ -496,17 +534,17 @@ static int emit_sequence_expand_as(EmitCtx *e) {
     return em_fail(e, "ref_level %lld: Y has one level of LoD (use -1 or 0)", (long long)level);
   const char *why;
   int in = op_lod_input(e->g, e->spec, y, &why);
-  if (in < 0) return em_fail(e, "Y ('%s') must carry the LoD of a feed of lod_level 1: %s", y->name, why);
+  if (in < 0) return em_fail(e, "Y ('%s') must carry a level-1 LoD (a feed's or one an op makes): %s", y->name, why);
   if (var_runtime_axis(x) != 0 || x->runtime_root != lod_root(in))
     return em_fail(e, "X ('%s') must have one row per sequence of Y's LoD (that of input '%s'), as a sequence_pool "
                       "over it gives; paddlec cannot tell that its rows are that many", x->name,
-                   e->g->vars[e->g->feeds[in]].name);
+                   op_lod_name(e->g, in));
   const VarSpec *os = em_spec(e, out), *ys = em_spec(e, y);
   if (os->runtime_dim || !ys->known || os->d[0].a != ys->d[0].a || os->d[0].c != ys->d[0].c)
     return em_fail(e, "Out ('%s') must have Y's rows", out->name); /* not reached: the rule gives them */
   em_reads_lod(e, in);
   int r = tu_rank(e, x);
-  SeqCall call = {.kind = SEQ_EXPAND_AS, .input = in, .feed = e->g->vars[e->g->feeds[in]].name,
+  SeqCall call = {.kind = SEQ_EXPAND_AS, .input = in, .feed = op_lod_name(e->g, in),
                   .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0), .width = em_prod(e, x, 1, r),
                   .esize = (int)rt_dtype_size(x->dtype)};
   seq_print_c(e->p, &call);
@@ -538,7 +576,7 @@ static int emit_sequence_enumerate(EmitCtx *e) {
   if (in < 0) return -1;
   int32_t pad = (int32_t)attr_int(e->op, "pad_value", 0); /* an int attribute, cast to the type */
   SeqCall call = {.kind = SEQ_ENUMERATE, .f64 = x->dtype == RT_DT_INT64, .input = in,
-                  .feed = e->g->vars[e->g->feeds[in]].name, .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0),
+                  .feed = op_lod_name(e->g, in), .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0),
                   .length = (int)win, .pad_int = pad};
   seq_print_c(e->p, &call);
   return 0;
