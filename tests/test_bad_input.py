@@ -383,7 +383,38 @@ GRU = ("s = paddle.static.data('s', [-1, 6], 'float32', lod_level=1)\n"
        "feeds = [s, w]\n")
 
 
+# deformable_conv_v1 of Input i [n, c, 7, 7], Offset o [n, oc, 5, 5] and a
+# 3x3 Filter w [4, c, 3, 3]; `post` edits the op after Paddle's shape rule
+# ran (an attribute value its check would stop on, or divide by)
+DEFORM = ("i = paddle.static.data('i', [{n}, {c}, 7, 7], 'float32')\n"
+          "o = paddle.static.data('o', [{n}, {oc}, 5, 5], '{odt}')\n"
+          "w = paddle.static.data('w', [4, {c}, 3, 3], 'float32')\n"
+          "feeds = [i, o, w]\n"
+          "out = op('deformable_conv_v1', {{'Input': [i], 'Offset': [o], 'Filter': [w]}}, {{'Output': ['float32']}}, "
+          "{{'deformable_groups': {dg}}})[0]\n"
+          "[p._set_attr('im2col_step', {step}) for p in main.global_block().ops if p.type == 'deformable_conv_v1']")
+
+
 ONE_OP_REFUSALS = {
+    # deformable_conv_v1: a batch above im2col_step and no multiple of it
+    # (Paddle's shape rule refuses it), im2col_step 0 (Paddle divides by
+    # it), an Offset with 2*dg*kH*kW + kH*kW channels (Paddle's check lets
+    # it through, then its kernel reads the images' offsets at the wrong
+    # place), Input channels not divisible by deformable_groups (the kernel
+    # reads past Offset), a float64 Offset with a float32 Input
+    "deform_batch_not_a_multiple_of_im2col_step": (DEFORM.format(n=3, c=2, oc=18, odt="float32", dg=1, step=2), False,
+                                                   ["(deformable_conv_v1 -> ", "the batch 3 is above im2col_step 2",
+                                                    "not a multiple of it"]),
+    "deform_im2col_step_zero": (DEFORM.format(n=2, c=2, oc=18, odt="float32", dg=1, step=0), False,
+                                ["(deformable_conv_v1 -> ", "im2col_step 0 must be at least 1"]),
+    "deform_offset_channels": (DEFORM.format(n=2, c=2, oc=27, odt="float32", dg=1, step=64), False,
+                               ["(deformable_conv_v1 -> ", "Offset ('o') [2, 27, 5, 5] must be [N, 18, Ho, Wo]",
+                                "dim 1 differs"]),
+    "deform_channels_by_deformable_groups": (DEFORM.format(n=2, c=3, oc=36, odt="float32", dg=2, step=64), False,
+                                             ["(deformable_conv_v1 -> ", "Input's 3 channels must be divisible by "
+                                              "deformable_groups 2"]),
+    "deform_mixed_dtypes": (DEFORM.format(n=2, c=2, oc=18, odt="float64", dg=1, step=64), False,
+                            ["(deformable_conv_v1 -> ", "Offset ('o') is float64 but Input ('i') is float32"]),
     # ops after generate_proposals_v2's RpnRois [R, 4], R known only at run
     # time: the element-wise ops take it with an operand broadcast along it
     # or with the same extent; two extents from different producers, an
@@ -854,3 +885,28 @@ def test_ir_op_refused(name, tmp_path):
     f.write_text(text)
     bad(["compile", str(f), "-o", str(tmp_path / "out")], str(f), *fragments)
     assert not (tmp_path / "out").exists()
+
+
+def test_deform_batch_not_a_multiple_of_im2col_step_stops_the_run(tmp_path):
+    """e2e_deform's deform_im2col_step (batch left open; a deformable_conv
+    of im2col_step 2): at batch 4 it runs, at batch 3 Paddle's shape rule
+    refuses the batch, and the run stops with the kernel's error."""
+    import subprocess
+
+    import numpy as np
+
+    from test_e2e import build
+    from test_e2e_ops import cases
+    out, _ = cases("deform")
+    d = f"{out}/deform_im2col_step"
+    binary = build(d, tmp_path, "--blas=none")
+    for n, rc in ((4, 0), (3, 1)):
+        args = [str(binary)]
+        for i, name in enumerate(("x", "off", "mask")):
+            v = np.load(f"{d}/input_{i}.npy")
+            np.save(tmp_path / f"{name}{n}.npy", np.concatenate([v, v])[:n])
+            args += ["--input", f"{name}={tmp_path / f'{name}{n}.npy'}"]
+        r = subprocess.run(args + ["--output-dir", str(tmp_path / f"o{n}")], capture_output=True, text=True,
+                           timeout=120)
+        assert r.returncode == rc, (n, r.stderr)
+    assert "the batch is above im2col_step 2 but not a multiple of it" in r.stderr, r.stderr
