@@ -110,8 +110,9 @@ static int infer_deformable_conv(OpCtx *c) {
   Var *x = ctx_need(c, "Input", 0), *off = ctx_need(c, "Offset", 0), *w = ctx_need(c, "Filter", 0);
   if (!x || !off || !w) return -1;
   Var *mask = NULL;
-  if (has_mask(c->op) && !(mask = ctx_need(c, "Mask", 0)))
+  if (has_mask(c->op) && !ctx_in(c, "Mask", 0))
     return ctx_fail(c, "deformable_conv needs Mask (deformable_conv_v1 is the form without it)");
+  if (has_mask(c->op) && !(mask = ctx_need(c, "Mask", 0))) return -1;
   DeformAttrs a;
   if (deform_attrs(c, &a)) return -1;
   const Shape *xs = &x->shape, *ws = &w->shape;
@@ -229,11 +230,12 @@ static void deform_print_c(Printer *p, const DeformCall *d) {
   for (int64_t g = 0; g < d->a.groups; g++) {
     if (d->a.groups > 1) pr_line(p, "/* group %lld */", (long long)g);
     gemm_print_c(p, &(GemmCall){.f64 = d->f64, .m = m, .n = "HO * WO", .k = k, .alpha = one,
-                                .a = pool_printf("%s + %lld", d->w, (long long)(g * mg * kg)), .lda = k,
-                                .b = pool_printf("%s + %lld * HO * WO", d->col, (long long)(g * kg)), .ldb = "HO * WO",
-                                .beta = zero,
-                                .c = pool_printf("%s + (n * %lld + %lld) * HO * WO", d->out, (long long)d->m,
-                                                 (long long)(g * mg)),
+                                .a = g ? pool_printf("%s + %lld", d->w, (long long)(g * mg * kg)) : d->w, .lda = k,
+                                .b = g ? pool_printf("%s + %lld * HO * WO", d->col, (long long)(g * kg)) : d->col,
+                                .ldb = "HO * WO", .beta = zero,
+                                .c = g ? pool_printf("%s + (n * %lld + %lld) * HO * WO", d->out, (long long)d->m,
+                                                     (long long)(g * mg))
+                                       : pool_printf("%s + n * %lld * HO * WO", d->out, (long long)d->m),
                                 .ldc = "HO * WO", .ws = d->ws});
   }
   pr_line(p, "}");
@@ -279,9 +281,9 @@ static int emit_deformable_conv(EmitCtx *e) {
       return em_fail(e, "Output %s does not follow from the convolution's geometry", shape_str(&out->shape));
   if (fd[1] != 2 * d.a.dg * taps || fd[2] != d.ho || fd[3] != d.wo ||
       (mask && (md[1] != d.a.dg * taps || md[2] != d.ho || md[3] != d.wo)))
-    return em_fail(e, "Offset%s must be [N, %lld%s, %lld, %lld]", mask ? " and Mask" : "", (long long)(2 * d.a.dg * taps),
-                   mask ? pool_printf(" (Mask %lld)", (long long)(d.a.dg * taps)) : "", (long long)d.ho,
-                   (long long)d.wo);
+    return em_fail(e, "Offset%s must be [N, %lld%s, %lld, %lld]", mask ? " and Mask" : "",
+                   (long long)(2 * d.a.dg * taps), mask ? pool_printf(" (Mask %lld)", (long long)(d.a.dg * taps)) : "",
+                   (long long)d.ho, (long long)d.wo);
   const SymDim nb = em_spec(e, x)->d[0];
   const Var *const batched[] = {off, mask, out};
   for (int i = 0; i < 3; i++) {
