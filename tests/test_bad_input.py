@@ -846,6 +846,12 @@ FUSED_ATTENTION = ("op fused_attention(X: x, QW: w44a, KeyX: {k}, KW: w44b, Valu
 FUSED_FFN = ("op fused_feedforward(X: x, Linear1Weight: {w1}, Linear2Weight: {w2}{more}) -> (Out: y)"
              " {{act_method: \"relu\"}}")
 IR_OP_REFUSALS = {
+    # deformable_conv without its Mask (Paddle's op maker requires it; the
+    # form without is deformable_conv_v1)
+    "deformable_conv_without_mask": ("var o: float32[2, 18, 5, 5]\nvar wd: float32[4, 3, 3, 3] param = rand(6)",
+                                     "op deformable_conv(Input: x, Offset: o, Filter: wd) -> (Output: y) {}",
+                                     ["(deformable_conv -> y)", "deformable_conv needs Mask",
+                                      "deformable_conv_v1 is the form without it"]),
     # the kernel walks X's batch over KeyX and ValueX: a KeyX of batch 1
     # was read past its end
     "fused_attention_key_batch": ("var k: float32[1, 5, 4]", FUSED_ATTENTION.format(k="k", v="k"),
