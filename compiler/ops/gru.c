@@ -76,45 +76,24 @@ static int infer_gru_unit(OpCtx *c) {
   return 0;
 }
 
-static int known_act(const char *a) {
-  return !strcmp(a, "sigmoid") || !strcmp(a, "tanh") || !strcmp(a, "relu") || !strcmp(a, "identity");
-}
-
 static int emit_gru(EmitCtx *e) {
   Var *x = tu_in(e, "Input", 0), *w = tu_in(e, "Weight", 0), *out = tu_out(e, "Hidden", 0);
   if (!x || !w || !out) return -1;
   OpCtx c = {e->g, (Op *)e->op};
   Var *b = ctx_in(&c, "Bias", 0), *h0 = ctx_in(&c, "H0", 0);
-  if (x->dtype != RT_DT_FP32 && x->dtype != RT_DT_FP64)
-    return em_fail(e, "Input ('%s') is %s; Paddle's CPU kernel takes float32 and float64", x->name,
-                   rt_dtype_name(x->dtype));
   const Var *same[] = {w, b, h0, out};
-  for (int i = 0; i < 4; i++)
-    if (same[i] && same[i]->dtype != x->dtype)
-      return em_fail(e, "'%s' is %s, Input %s", same[i]->name, rt_dtype_name(same[i]->dtype),
-                     rt_dtype_name(x->dtype));
   static const char *const batch[] = {"BatchGate", "BatchResetHiddenPrev", "BatchHidden"};
-  for (int i = 0; i < 3; i++) {
-    Var *v = ctx_out(&c, batch[i], 0);
-    if (v && (v->nusers || (v->flags & VAR_FETCH)))
-      return em_fail(e, "%s ('%s') is read; paddlec does not write Paddle's time-major intermediates", batch[i],
-                     v->name);
-  }
-  const char *act = attr_str(e->op, "activation", "tanh"), *gate = attr_str(e->op, "gate_activation", "sigmoid");
-  if (!known_act(act) || !known_act(gate))
-    return em_fail(e, "activation '%s' / gate_activation '%s': each must be sigmoid, tanh, relu or identity", act,
-                   gate);
+  LodRnnAct acts[] = {{"activation", "tanh", NULL}, {"gate_activation", "sigmoid", NULL}};
+  int in = lodrnn_check(e, x, same, 4, batch, 3, acts, 2);
+  if (in < 0) return -1;
+  const char *act = acts[0].value, *gate = acts[1].value;
   (void)attr_bool(e->op, "is_test", 0); /* whether Paddle keeps the Batch* intermediates: Hidden is the same */
   int64_t d = em_const_dim(e, w, 0);
   if (d < 1 || em_const_dim(e, x, 1) != 3 * d || em_const_dim(e, w, 1) != 3 * d)
     return em_fail(e, "Input ('%s') and Weight ('%s') must be [T, 3D] and [D, 3D] with D fixed", x->name, w->name);
-  const char *why;
-  int in = op_lod_input(e->g, e->spec, x, &why);
-  if (in < 0) return em_fail(e, "Input ('%s') must carry a level-1 LoD (a feed's or one an op makes): %s", x->name, why);
-  em_reads_lod(e, in);
   const int64_t sz = x->dtype == RT_DT_FP64 ? 8 : 4;
   LodRnnCall call = {.kind = LODRNN_GRU, .f64 = x->dtype == RT_DT_FP64, .input = in,
-                     .feed = e->g->vars[e->g->feeds[in]].name, .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0),
+                     .feed = op_lod_name(e->g, in), .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0),
                      .rows = em_dim(e, x, 0), .d = d, .weight = em_ptr(e, w, 1), .bias = b ? em_ptr(e, b, 1) : NULL,
                      .h0 = h0 ? em_ptr(e, h0, 1) : NULL, .h0_rows = h0 ? em_dim(e, h0, 0) : NULL, .act = act,
                      .gate_act = gate, .reverse = attr_bool(e->op, "is_reverse", 0),

@@ -1,8 +1,11 @@
-/* LodRnnCall's C printer (lodrnn_call.h): gru's and crf_decoding's loops
- * over the sequences of a LoD. */
+/* LodRnnCall's C printer (lodrnn_call.h): gru's, lstm's and
+ * crf_decoding's loops over the sequences of a LoD; and the checks gru's
+ * and lstm's emitters share (lodrnn_check). */
 #include "lodrnn_call.h"
 
 #include <string.h>
+
+#include "../util.h"
 
 /* `v = act(v);` as Paddle's detail/activation_functions.h computes it. */
 static void print_act(Printer *p, const char *act, const char *v, int f64) {
@@ -19,13 +22,37 @@ static void print_act(Printer *p, const char *act, const char *v, int f64) {
   } /* identity: nothing */
 }
 
+/* The frame's LoD and sizes: lod, N (the sequences) and D. */
+static void print_frame(Printer *p, const LodRnnCall *c) {
+  pr_line(p, "const int64_t *lod = m->lod[%d];", c->input);
+  pr_line(p, "const int64_t N = m->lod_count[%d] - 1, D = %lld;", c->input, (long long)c->d);
+}
+
+/* Opens step s of sequence i: its row r, from the last row back with
+ * is_reverse. */
+static void print_step_open(Printer *p, const LodRnnCall *c) {
+  pr_line(p, "for (int64_t s = 0; s < lod[i + 1] - lod[i]; s++) {");
+  pr_line(p, "const int64_t r = %s;", c->reverse ? "lod[i + 1] - 1 - s" : "lod[i] + s");
+}
+
+/* With a previous state h, `g[off + j] += (v x w)[j]` for j < n, w [D, n]:
+ * the product summed in acc first, then added, as Paddle's GEMM with beta 1
+ * does. */
+static void print_matvec(Printer *p, const char *v, const char *w, const char *n, const char *off) {
+  pr_line(p, "if (h) {");
+  pr_line(p, "for (int64_t j = 0; j < %s; j++) acc[j] = 0;", n);
+  pr_line(p, "for (int64_t k = 0; k < D; k++)");
+  pr_line(p, "  for (int64_t j = 0; j < %s; j++) acc[j] += %s[k] * %s[k * %s + j];", n, v, w, n);
+  pr_line(p, "for (int64_t j = 0; j < %s; j++) g[%sj] += acc[j];", n, off);
+  pr_line(p, "}");
+}
+
 static void print_gru(Printer *p, const LodRnnCall *c) {
   const char *t = c->f64 ? "double" : "float";
   pr_line(p, "/* gru over the LoD of input %d ('%s'): D %lld, %s, activation %s, gate_activation %s%s */", c->input,
           c->feed, (long long)c->d, c->reverse ? "reversed" : "forward", c->act, c->gate_act,
           c->origin ? ", origin_mode" : "");
-  pr_line(p, "const int64_t *lod = m->lod[%d];", c->input);
-  pr_line(p, "const int64_t N = m->lod_count[%d] - 1, D = %lld;", c->input, (long long)c->d);
+  print_frame(p, c);
   pr_line(p, "const %s *wg = %s, *wc = %s + 2 * D * D; /* [D, 2D] update and reset, [D, D] candidate */", t,
           c->weight, c->weight);
   pr_line(p, "%s *g = %s, *acc = g + 3 * D, *rh = acc + 2 * D;", t, c->ws);
@@ -35,32 +62,21 @@ static void print_gru(Printer *p, const LodRnnCall *c) {
     pr_line(p, "const %s *h = %s + i * D; /* H0 row i starts sequence i */", t, c->h0);
   else
     pr_line(p, "const %s *h = NULL;", t);
-  pr_line(p, "for (int64_t s = 0; s < lod[i + 1] - lod[i]; s++) {");
-  pr_line(p, "const int64_t r = %s;", c->reverse ? "lod[i + 1] - 1 - s" : "lod[i] + s");
+  print_step_open(p, c);
   pr_line(p, "const %s *x = %s + r * 3 * D;", t, c->x);
   pr_line(p, "%s *o = %s + r * D;", t, c->out);
   if (c->bias)
     pr_line(p, "for (int64_t j = 0; j < 3 * D; j++) g[j] = x[j] + %s[j];", c->bias);
   else
     pr_line(p, "for (int64_t j = 0; j < 3 * D; j++) g[j] = x[j];");
-  pr_line(p, "if (h) {");
-  pr_line(p, "for (int64_t j = 0; j < 2 * D; j++) acc[j] = 0;");
-  pr_line(p, "for (int64_t k = 0; k < D; k++)");
-  pr_line(p, "  for (int64_t j = 0; j < 2 * D; j++) acc[j] += h[k] * wg[k * 2 * D + j];");
-  pr_line(p, "for (int64_t j = 0; j < 2 * D; j++) g[j] += acc[j];");
-  pr_line(p, "}");
+  print_matvec(p, "h", "wg", "2 * D", "");
   pr_line(p, "for (int64_t j = 0; j < 2 * D; j++) {");
   pr_line(p, "%s v = g[j];", t);
   print_act(p, c->gate_act, "v", c->f64);
   pr_line(p, "g[j] = v;");
   pr_line(p, "}");
   pr_line(p, "for (int64_t j = 0; j < D; j++) rh[j] = h ? h[j] * g[D + j] : 0;");
-  pr_line(p, "if (h) {");
-  pr_line(p, "for (int64_t j = 0; j < D; j++) acc[j] = 0;");
-  pr_line(p, "for (int64_t k = 0; k < D; k++)");
-  pr_line(p, "  for (int64_t j = 0; j < D; j++) acc[j] += rh[k] * wc[k * D + j];");
-  pr_line(p, "for (int64_t j = 0; j < D; j++) g[2 * D + j] += acc[j];");
-  pr_line(p, "}");
+  print_matvec(p, "rh", "wc", "D", "2 * D + ");
   pr_line(p, "for (int64_t j = 0; j < D; j++) {");
   pr_line(p, "%s v = g[2 * D + j];", t);
   print_act(p, c->act, "v", c->f64);
@@ -71,6 +87,56 @@ static void print_gru(Printer *p, const LodRnnCall *c) {
     pr_line(p, "o[j] = hp - u * hp + u * v;");
   pr_line(p, "}");
   pr_line(p, "h = o;");
+  pr_line(p, "}");
+  pr_line(p, "}");
+}
+
+/* `t v = init; v = act(v);` */
+static void print_gate(Printer *p, const LodRnnCall *c, const char *v, const char *init, const char *act) {
+  pr_line(p, "%s %s = %s;", c->f64 ? "double" : "float", v, init);
+  print_act(p, act, v, c->f64);
+}
+
+static void print_lstm(Printer *p, const LodRnnCall *c) {
+  const char *t = c->f64 ? "double" : "float";
+  pr_line(p,
+          "/* lstm over the LoD of input %d ('%s'): D %lld, %s, gate_activation %s, cell_activation %s, "
+          "candidate_activation %s%s */",
+          c->input, c->feed, (long long)c->d, c->reverse ? "reversed" : "forward", c->gate_act, c->cell_act, c->act,
+          c->peepholes ? ", peepholes" : "");
+  print_frame(p, c);
+  pr_line(p, "const %s *w = %s; /* [D, 4D]: candidate, input, forget and output gates */", t, c->weight);
+  pr_line(p, "const %s *b = %s; /* [4D] added to each row%s */", t, c->bias,
+          c->peepholes ? ", then the input, forget and output peepholes [3D]" : "");
+  pr_line(p, "%s *g = %s, *acc = g + 4 * D;", t, c->ws);
+  if (c->h0_rows) pr_line(p, "if (N > %s) return 1; /* H0 and C0 hold one row per sequence */", c->h0_rows);
+  pr_line(p, "for (int64_t i = 0; i < N; i++) {");
+  if (c->h0)
+    pr_line(p, "const %s *h = %s + i * D; /* H0 row i starts sequence i */", t, c->h0);
+  else
+    pr_line(p, "const %s *h = NULL;", t);
+  if (c->c0)
+    pr_line(p, "const %s *cp = %s + i * D; /* and C0 row i */", t, c->c0);
+  else
+    pr_line(p, "const %s *cp = NULL;", t);
+  print_step_open(p, c);
+  pr_line(p, "const %s *x = %s + r * 4 * D;", t, c->x);
+  pr_line(p, "%s *o = %s + r * D, *cell = %s + r * D;", t, c->out, c->cell);
+  pr_line(p, "for (int64_t j = 0; j < 4 * D; j++) g[j] = x[j] + b[j];");
+  print_matvec(p, "h", "w", "4 * D", "");
+  pr_line(p, "for (int64_t j = 0; j < D; j++) {");
+  pr_line(p, "const %s prev = cp ? cp[j] : 0;", t);
+  print_gate(p, c, "a", "g[j]", c->act);
+  print_gate(p, c, "ig", c->peepholes ? "g[D + j] + prev * b[4 * D + j]" : "g[D + j]", c->gate_act);
+  print_gate(p, c, "fg", c->peepholes ? "g[2 * D + j] + prev * b[5 * D + j]" : "g[2 * D + j]", c->gate_act);
+  pr_line(p, "const %s cs = a * ig + prev * fg;", t);
+  print_gate(p, c, "og", c->peepholes ? "g[3 * D + j] + cs * b[6 * D + j]" : "g[3 * D + j]", c->gate_act);
+  print_gate(p, c, "ca", "cs", c->cell_act);
+  pr_line(p, "cell[j] = cs;");
+  pr_line(p, "o[j] = og * ca;");
+  pr_line(p, "}");
+  pr_line(p, "h = o;");
+  pr_line(p, "cp = cell;");
   pr_line(p, "}");
   pr_line(p, "}");
 }
@@ -146,8 +212,43 @@ void lodrnn_print_c(Printer *p, const LodRnnCall *c) {
     case LODRNN_GRU:
       print_gru(p, c);
       break;
+    case LODRNN_LSTM:
+      print_lstm(p, c);
+      break;
     case LODRNN_CRF:
       print_crf(p, c);
       break;
   }
+}
+
+static int known_act(const char *a) {
+  return !strcmp(a, "sigmoid") || !strcmp(a, "tanh") || !strcmp(a, "relu") || !strcmp(a, "identity");
+}
+
+int lodrnn_check(EmitCtx *e, const Var *x, const Var *const *same, int nsame, const char *const *batch, int nbatch,
+                 LodRnnAct *acts, int nacts) {
+  if (x->dtype != RT_DT_FP32 && x->dtype != RT_DT_FP64)
+    return em_fail(e, "Input ('%s') is %s; Paddle's CPU kernel takes float32 and float64", x->name,
+                   rt_dtype_name(x->dtype));
+  for (int i = 0; i < nsame; i++)
+    if (same[i] && same[i]->dtype != x->dtype)
+      return em_fail(e, "'%s' is %s, Input %s", same[i]->name, rt_dtype_name(same[i]->dtype),
+                     rt_dtype_name(x->dtype));
+  OpCtx c = {e->g, (Op *)e->op};
+  for (int i = 0; i < nbatch; i++) {
+    Var *v = ctx_out(&c, batch[i], 0);
+    if (v && (v->nusers || (v->flags & VAR_FETCH)))
+      return em_fail(e, "%s ('%s') is read; paddlec does not write Paddle's time-major intermediates", batch[i],
+                     v->name);
+  }
+  for (int i = 0; i < nacts; i++) {
+    acts[i].value = attr_str(e->op, acts[i].attr, acts[i].dflt);
+    if (!known_act(acts[i].value))
+      return em_fail(e, "%s '%s' must be sigmoid, tanh, relu or identity", acts[i].attr, acts[i].value);
+  }
+  const char *why;
+  int in = op_lod_input(e->g, e->spec, x, &why);
+  if (in < 0) return em_fail(e, "Input ('%s') must carry the LoD of a feed of lod_level 1: %s", x->name, why);
+  em_reads_lod(e, in);
+  return in;
 }

@@ -12,11 +12,29 @@
  *     (Paddle 2.6 no longer registers lstmp: these rules follow the 1.x
  *     LSTMPOp source and are not checked against the oracle.)
  *   lstmp_grad: Input@GRAD = BatchGate (LSTMPGradOp); the other grads take
- *     their forward input's shape. */
+ *     their forward input's shape.
+ *
+ * C emission of lstm (lodrnn_call.h prints the loops, step by step per
+ * sequence as Paddle's LSTMKernel computes them in its time-major batches):
+ * Input, Weight, Bias, H0, C0, Hidden and Cell of one type, float32 or
+ * float64 (the CPU kernels'); Input carries the LoD of a level-1 feed
+ * (op_lod_input), Hidden and Cell keep it (lod_slot "Input", ShareLoD).
+ * The gates' columns are {candidate, input, forget, output}; Bias's first
+ * 4D are added to every row, its last 3D (use_peepholes) are the input,
+ * forget and output peepholes.  gate_activation, cell_activation and
+ * candidate_activation are sigmoid, tanh, relu or identity.  H0 and C0
+ * row i start sequence i (Paddle reorders them with its sequences); C0 may
+ * come alone (LSTMOp checks H0 only: H0 needs C0), then the first step has
+ * no hidden state and C0's cell; a run with more sequences than their rows
+ * stops (Paddle would read past their end).  BatchGate and BatchCellPreAct
+ * hold Paddle's reordered intermediates: not written, refused when some
+ * op or fetch reads them.  is_test only decides whether Paddle keeps them. */
 #include <string.h>
 
 #include "../util.h"
+#include "lodrnn_call.h"
 #include "ops.h"
+#include "tensor_util.h"
 
 /* Frame size D from Input [T, 4D], checked against Weight/Bias. */
 static int lstm_frame(OpCtx *c, int64_t rec, int64_t *frame) {
@@ -84,6 +102,41 @@ static int infer_lstmp_grad(OpCtx *c) {
   return 0;
 }
 
-const OpDef op_lstm = {.type = "lstm", .infer = infer_lstm};
+static int emit_lstm(EmitCtx *e) {
+  Var *x = tu_in(e, "Input", 0), *w = tu_in(e, "Weight", 0), *b = tu_in(e, "Bias", 0);
+  Var *out = tu_out(e, "Hidden", 0), *cell = tu_out(e, "Cell", 0);
+  if (!x || !w || !b || !out || !cell) return -1;
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *h0 = ctx_in(&c, "H0", 0), *c0 = ctx_in(&c, "C0", 0);
+  const Var *same[] = {w, b, h0, c0, out, cell};
+  static const char *const batch[] = {"BatchGate", "BatchCellPreAct"};
+  LodRnnAct acts[] = {{"gate_activation", "sigmoid", NULL},
+                      {"cell_activation", "tanh", NULL},
+                      {"candidate_activation", "tanh", NULL}};
+  int in = lodrnn_check(e, x, same, 6, batch, 2, acts, 3);
+  if (in < 0) return -1;
+  (void)attr_bool(e->op, "is_test", 0); /* whether Paddle keeps the Batch* intermediates: Hidden and Cell the same */
+  const int peep = attr_bool(e->op, "use_peepholes", 1);
+  int64_t d = em_const_dim(e, w, 0);
+  if (d < 1 || em_const_dim(e, x, 1) != 4 * d || em_const_dim(e, w, 1) != 4 * d ||
+      em_const_dim(e, b, 1) != (peep ? 7 : 4) * d)
+    return em_fail(e, "Input ('%s'), Weight ('%s') and Bias ('%s') must be [T, 4D], [D, 4D] and [1, %dD] with D fixed",
+                   x->name, w->name, b->name, peep ? 7 : 4);
+  const Var *state = h0 ? h0 : c0; /* the same shape when both (infer_lstm) */
+  const int64_t sz = x->dtype == RT_DT_FP64 ? 8 : 4;
+  LodRnnCall call = {.kind = LODRNN_LSTM, .f64 = x->dtype == RT_DT_FP64, .input = in,
+                     .feed = e->g->vars[e->g->feeds[in]].name, .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0),
+                     .rows = em_dim(e, x, 0), .d = d, .weight = em_ptr(e, w, 1), .bias = em_ptr(e, b, 1),
+                     .h0 = h0 ? em_ptr(e, h0, 1) : NULL, .h0_rows = state ? em_dim(e, state, 0) : NULL,
+                     .act = acts[2].value, .gate_act = acts[0].value, .reverse = attr_bool(e->op, "is_reverse", 0),
+                     .cell = em_ptr(e, cell, 0), .c0 = c0 ? em_ptr(e, c0, 1) : NULL, .cell_act = acts[1].value,
+                     .peepholes = peep};
+  call.ws = em_scratch_named(e, call.f64 ? "double" : "float", "lstm_ws", (SymDim){0, 8 * d * sz});
+  if (state) em_fault(e, "H0 / C0 has fewer rows than Input has sequences (its LoD)");
+  lodrnn_print_c(e->p, &call);
+  return 0;
+}
+
+const OpDef op_lstm = {.type = "lstm", .infer = infer_lstm, .emit_c = emit_lstm, .lod_slot = "Input"};
 const OpDef op_lstmp = {.type = "lstmp", .infer = infer_lstmp};
 const OpDef op_lstmp_grad = {.type = "lstmp_grad", .infer = infer_lstmp_grad};

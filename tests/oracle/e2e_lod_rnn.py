@@ -2,7 +2,9 @@
 """Op-level end-to-end cases for the 1.x recurrences over a LoD feed
 (lod_level 1): `gru` (the op of fluid.layers.dynamic_gru: forward and
 reversed, origin_mode, H0 given or not, every activation, float64, no
-Bias), `crf_decoding` (Viterbi per sequence, with and without Label,
+Bias), `lstm` (fluid.layers.dynamic_lstm's: forward and reversed, with and
+without peepholes, H0 and C0 or C0 alone, other activations, float64, a
+BiLSTM as PaddleOCR's CRNN has one), `crf_decoding` (Viterbi per sequence, with and without Label,
 float32 and float64; the padded form with Length), a small BiGRU-CRF tagger, and the real
 lac_seg_bigru_crf model (Baidu LAC's segmenter, Paddle 1.6) on its own
 weights.
@@ -62,6 +64,21 @@ def gru(x, d, h0=None, bias=True, dtype="float32", **attrs):
     return out[0]
 
 
+def lstm(x, d, h0=None, c0=None, dtype="float32", **attrs):
+    """The raw `lstm` op (dynamic_lstm's) over x [T, 4d]: (Hidden, Cell),
+    each [T, d]; Bias [1, 7d] with use_peepholes (the default), else [1, 4d]."""
+    peep = attrs.get("use_peepholes", True)
+    inputs = {"Input": [x], "Weight": [paddle.static.create_parameter([d, 4 * d], dtype)],
+              "Bias": [paddle.static.create_parameter([1, (7 if peep else 4) * d], dtype)]}
+    if h0 is not None:
+        inputs["H0"] = [h0]
+    if c0 is not None:
+        inputs["C0"] = [c0]
+    out = append_op("lstm", inputs, {"Hidden": [dtype], "Cell": [dtype], "BatchGate": [dtype],
+                                     "BatchCellPreAct": [dtype]}, attrs)
+    return out[0], out[1]
+
+
 def crf_decoding(emission, label=None, dtype="float32", length=None):
     inputs = {"Emission": [emission], "Transition": [paddle.static.create_parameter([TAGS + 2, TAGS], dtype)]}
     if label is not None:
@@ -111,6 +128,68 @@ def gru_float64_no_bias():
     x = feed("x", 18, "float64")
     h0 = feed("h0", 6, "float64", lod_level=0, rows=NSEQ)
     return [x, h0], [gru(x, 6, bias=False, dtype="float64"), gru(x, 6, h0, dtype="float64", is_reverse=True)]
+
+
+@case
+def lstm_forward():
+    """D 5 with peepholes (the default): Hidden and Cell, each sequence from 0."""
+    x = feed("x", 20)
+    return [x], list(lstm(x, 5))
+
+
+@case
+def lstm_reverse_no_peepholes():
+    """is_reverse (each sequence from its last row back) with and without
+    peepholes, and a forward one without (Bias [1, 4D])."""
+    x = feed("x", 16)
+    return [x], [*lstm(x, 4, is_reverse=True), *lstm(x, 4, is_reverse=True, use_peepholes=False),
+                 *lstm(x, 4, use_peepholes=False)]
+
+
+@case
+def lstm_h0_c0():
+    """H0 and C0 [5, 4], one row per sequence in the LoD's order (Paddle
+    sorts its sequences of 3, 1, 4, 1 and 5 rows by length and reorders
+    H0 and C0 with them), forward and reversed, peepholes on and off; and
+    C0 alone (LSTMOp asks for C0 with H0, not H0 with C0)."""
+    x = feed("x", 16)
+    h0 = feed("h0", 4, lod_level=0, rows=NSEQ)
+    c0 = feed("c0", 4, lod_level=0, rows=NSEQ)
+    return [x, h0, c0], [*lstm(x, 4, h0, c0), *lstm(x, 4, h0, c0, is_reverse=True, use_peepholes=False),
+                         *lstm(x, 4, c0=c0, is_reverse=True)]
+
+
+@case
+def lstm_activations():
+    """Other gate, cell and candidate activations (Paddle's four each)."""
+    x = feed("x", 12)
+    return [x], [*lstm(x, 3, gate_activation="tanh", cell_activation="relu", candidate_activation="sigmoid"),
+                 *lstm(x, 3, gate_activation="identity", cell_activation="identity",
+                       candidate_activation="relu", is_reverse=True),
+                 lstm(x, 3, gate_activation="relu", cell_activation="sigmoid", candidate_activation="identity")[0]]
+
+
+@case
+def lstm_float64():
+    """float64 (Paddle's double kernel): peepholes with H0 and C0, reversed
+    without."""
+    x = feed("x", 24, "float64")
+    h0 = feed("h0", 6, "float64", lod_level=0, rows=NSEQ)
+    c0 = feed("c0", 6, "float64", lod_level=0, rows=NSEQ)
+    return [x, h0, c0], [*lstm(x, 6, h0, c0, dtype="float64"),
+                         lstm(x, 6, dtype="float64", is_reverse=True, use_peepholes=False)[0]]
+
+
+@case
+def bilstm():
+    """PaddleOCR CRNN's BiLSTM: fc -> lstm forward and fc -> lstm reversed
+    (no peepholes, no H0 / C0; D 8, which Paddle's float kernel runs in
+    AVX), concat -> fc; the hidden states fetched too."""
+    x = feed("x", 6)
+    fw = lstm(paddle.static.nn.fc(x, 32), 8, use_peepholes=False)[0]
+    bw = lstm(paddle.static.nn.fc(x, 32), 8, use_peepholes=False, is_reverse=True)[0]
+    both = paddle.concat([fw, bw], axis=1)
+    return [x], [paddle.static.nn.fc(both, 5), fw, bw]
 
 
 @case
