@@ -226,11 +226,13 @@ def test_batch_times_batch_size_asks_for_a_fixed_batch(tmp_path):
     assert p.returncode == 0, p.stderr
 
 
-def export_one_op(tmp_path, body, training=False):
+def export_one_op(tmp_path, body, training=False, clip_extra=True):
     """Saves a static program whose ops `body` (Python, with x = a [6, 20]
     float32 feed, `op` = oracle_case.append_op, and np) appends, fetching
     `out`; returns the .pdmodel path.  `training`: the file is rewritten
-    with is_test false (save_inference_model sets it on every op)."""
+    with is_test false (save_inference_model sets it on every op).
+    clip_extra=False: save_inference_model keeps the ops' extra attributes
+    and outputs."""
     import subprocess
     import sys
     script = tmp_path / "export.py"
@@ -248,7 +250,7 @@ def export_one_op(tmp_path, body, training=False):
         + "".join(f"    {line}\n" for line in body.splitlines()) +
         "exe = paddle.static.Executor(paddle.CPUPlace())\n"
         "exe.run(startup)\n"
-        "paddle.static.save_inference_model(sys.argv[1], feeds, [out], exe, program=main)\n"
+        f"paddle.static.save_inference_model(sys.argv[1], feeds, [out], exe, program=main, clip_extra={clip_extra})\n"
         + ("p = paddle.static.Program.parse_from_string(open(sys.argv[1] + '.pdmodel', 'rb').read())\n"
            "[o._set_attr('is_test', False) for o in p.global_block().ops if o.has_attr('is_test')]\n"
            "open(sys.argv[1] + '.pdmodel', 'wb').write(p.desc.serialize_to_string())\n" if training else ""))
@@ -381,6 +383,16 @@ PROPOSALS = ("s = paddle.static.data('s', [2, 3, 4, 5], 'float32')\n"
 GRU = ("s = paddle.static.data('s', [-1, 6], 'float32', lod_level=1)\n"
        "w = paddle.static.data('w', [2, 6], 'float32')\n"
        "feeds = [s, w]\n")
+
+# a LoD feed s [T, 4D], Weight w [D, 4D] and Bias b [1, 4D] (D 2, no
+# peepholes) for the lstm rows; LSTM(dtype, fetch) is the op with its four
+# outputs, LSTM_OUTS the names of those
+LSTM = ("s = paddle.static.data('s', [-1, 8], '{dt}', lod_level=1)\n"
+        "w = paddle.static.data('w', [2, 8], '{wdt}')\n"
+        "b = paddle.static.data('b', [1, 8], '{dt}')\n"
+        "feeds = [s, w, b]\n"
+        "outs = op('lstm', {{'Input': [s], 'Weight': [w], 'Bias': [b]}}, {{'Hidden': ['{dt}'], 'Cell': ['{dt}'], "
+        "'BatchGate': ['{dt}'], 'BatchCellPreAct': ['{dt}']}}, {{'use_peepholes': False}})\n")
 
 
 # deformable_conv_v1 of Input i [n, c, 7, 7], Offset o [n, oc, 5, 5] and a
@@ -740,6 +752,28 @@ ONE_OP_REFUSALS = {
                         "'BatchHidden': ['float32']}, {})[0]", False,
                         ["(gru -> ", "Input ('v') must carry a level-1 LoD (a feed's or one an op makes)",
                          "feed 's' has no LoD (lod_level 0)"]),
+    # lstm: BatchCellPreAct (Paddle's intermediate in its length-sorted
+    # batch order) read by an op: save_inference_model drops it, refused at
+    # load naming lstm and the slots (kept: test_lstm_batch_output_read_refused);
+    # an Input of another type
+    # than the CPU kernels' float and double; a Weight of another type than
+    # Input; an activation outside Paddle's four (its InEnum refuses it
+    # when the op is made: set after); an Input without a feed's LoD
+    "lstm_batch_cell_pre_act_read": (LSTM.format(dt="float32", wdt="float32") + "out = outs[0] + outs[3]", False,
+                                     ["(elementwise_add -> ", "reads 'lstm_0.tmp_3', which no op writes",
+                                      "output BatchGate or BatchCellPreAct of block 0 op 3 (lstm), which "
+                                      "save_inference_model drops"]),
+    "lstm_int32": (LSTM.format(dt="int32", wdt="int32") + "out = outs[0]", False,
+                     ["(lstm -> ", "Input ('s') is int32; Paddle's CPU kernel takes float32 and float64"]),
+    "lstm_weight_float64": (LSTM.format(dt="float32", wdt="float64") + "out = outs[0]", False,
+                            ["(lstm -> ", "'w' is float64, Input float32"]),
+    "lstm_activation_unknown": (LSTM.format(dt="float32", wdt="float32") + "out = outs[1]\n"
+                                "[o._set_attr('cell_activation', 'softsign') for o in main.global_block().ops "
+                                "if o.type == 'lstm']", False,
+                                ["(lstm -> ", "cell_activation 'softsign' must be sigmoid, tanh, relu or identity"]),
+    "lstm_without_lod": (LSTM.format(dt="float32", wdt="float32").replace(", lod_level=1", "") + "out = outs[0]",
+                         False, ["(lstm -> ", "Input ('s') must carry the LoD of a feed of lod_level 1",
+                                 "feed 's' has no LoD (lod_level 0)"]),
     # crf_decoding: an int32 Length (read as int64 by Paddle); a Label that
     # is no sequence (Paddle requires one LoD level)
     "crf_decoding_length_int32": ("e = paddle.static.data('e', [-1, 5, 4], 'float32')\n"
@@ -797,6 +831,19 @@ def test_one_op_refused(name, tmp_path):
     body, training, fragments = ONE_OP_REFUSALS[name]
     model = export_one_op(tmp_path, body, training=training)
     bad(["compile", model, "-o", str(tmp_path / "out")], model, *fragments)
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("read", ["out = outs[2]", "out = outs[0] + outs[3]"])
+def test_lstm_batch_output_read_refused(tmp_path, read):
+    """lstm's BatchGate fetched, BatchCellPreAct read by an op, in a model
+    saved with its extra outputs (clip_extra=False): they hold Paddle's
+    intermediates in its length-sorted batch order, which paddlec does not
+    write; refused, naming the slot."""
+    model = export_one_op(tmp_path, LSTM.format(dt="float32", wdt="float32") + read, clip_extra=False)
+    slot = "BatchGate ('lstm_0.tmp_2')" if read.endswith("[2]") else "BatchCellPreAct ('lstm_0.tmp_3')"
+    bad(["compile", model, "-o", str(tmp_path / "out")], model, "(lstm -> ", slot,
+        "is read; paddlec does not write Paddle's time-major intermediates")
     assert not (tmp_path / "out").exists()
 
 
