@@ -342,3 +342,19 @@ def test_gru_with_more_sequences_than_h0_rows_stops_the_run(tmp_path):
     assert ok.returncode == 0, ok.stderr
     r = subprocess.run(args + ["--lod", "x=0,3,4,8,9,12,14"], capture_output=True, text=True, timeout=120)
     assert r.returncode == 1 and "H0 has fewer rows than Input has sequences" in r.stderr, r.stderr
+
+
+def test_lstm_with_more_sequences_than_h0_rows_stops_the_run(tmp_path):
+    """e2e_lod_rnn's lstm_h0_c0 (H0 and C0 [5, 4], x [14, 16] in 5
+    sequences; one lstm with C0 alone): with 6 sequences the sixth would
+    start from rows H0 and C0 do not have (Paddle reads past their end);
+    the run stops with the kernel's error."""
+    out, _ = cases("lod_rnn")
+    d = f"{out}/lstm_h0_c0"
+    binary = build(d, tmp_path, "--blas=none")
+    args = [str(binary), "--input", f"x={d}/input_0.npy", "--input", f"h0={d}/input_1.npy", "--input",
+            f"c0={d}/input_2.npy", "--output-dir", str(tmp_path / "o")]
+    ok = subprocess.run(args + ["--lod", "x=0,3,4,8,9,14"], capture_output=True, text=True, timeout=120)
+    assert ok.returncode == 0, ok.stderr
+    r = subprocess.run(args + ["--lod", "x=0,3,4,8,9,12,14"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1 and "H0 / C0 has fewer rows than Input has sequences" in r.stderr, r.stderr
