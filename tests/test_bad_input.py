@@ -772,7 +772,7 @@ ONE_OP_REFUSALS = {
                                 "if o.type == 'lstm']", False,
                                 ["(lstm -> ", "cell_activation 'softsign' must be sigmoid, tanh, relu or identity"]),
     "lstm_without_lod": (LSTM.format(dt="float32", wdt="float32").replace(", lod_level=1", "") + "out = outs[0]",
-                         False, ["(lstm -> ", "Input ('s') must carry the LoD of a feed of lod_level 1",
+                         False, ["(lstm -> ", "Input ('s') must carry a level-1 LoD (a feed's or one an op makes)",
                                  "feed 's' has no LoD (lod_level 0)"]),
     # crf_decoding: an int32 Length (read as int64 by Paddle); a Label that
     # is no sequence (Paddle requires one LoD level)

@@ -1,5 +1,7 @@
 """The real programs of ../shared/models that have no LoD inputs or control
-flow, compiled and run against Paddle: on their own weights where complete,
+flow (the two with LoD inputs run in tests/oracle/e2e_lod.py and
+e2e_lod_rnn.py; ppocr1_crnn_rec_infer makes its LoDs itself and runs here),
+compiled and run against Paddle: on their own weights where complete,
 otherwise on random weights of the right shapes that Paddle ran too
 (tests/oracle/real_models.py).  Same error measure as tests/test_e2e.py."""
 import json

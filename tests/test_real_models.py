@@ -163,7 +163,7 @@ def test_graph_dot(name, tmp_path):
     assert text.count("shape=box") == j["op_count"]
 
 
-@pytest.mark.parametrize("name", ["custom_gap_op", "ppocr1_crnn_rec_infer"])
+@pytest.mark.parametrize("name", ["custom_gap_op"])
 def test_compile_lists_every_unsupported_op(name, tmp_path):
     """compile names every op type it cannot compile, with places, exits 1 and
     writes nothing (never a partial program)."""

@@ -130,7 +130,7 @@ static int emit_crf_decoding(EmitCtx *e) {
   }
   const int64_t sz = x->dtype == RT_DT_FP64 ? 8 : 4;
   LodRnnCall call = {.kind = LODRNN_CRF, .f64 = x->dtype == RT_DT_FP64, .input = in,
-                     .feed = in >= 0 ? e->g->vars[e->g->feeds[in]].name : NULL, .x = em_ptr(e, x, 1),
+                     .feed = in >= 0 ? op_lod_name(e->g, in) : NULL, .x = em_ptr(e, x, 1),
                      .out = em_ptr(e, out, 0), .rows = em_dim(e, x, 0), .k = k, .trans = em_ptr(e, t, 1),
                      .label = label ? em_ptr(e, label, 1) : NULL, .length = len ? em_ptr(e, len, 1) : NULL,
                      .n = em_dim(e, x, 0), .s = len ? em_dim(e, x, 1) : NULL};

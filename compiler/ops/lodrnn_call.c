@@ -248,7 +248,7 @@ int lodrnn_check(EmitCtx *e, const Var *x, const Var *const *same, int nsame, co
   }
   const char *why;
   int in = op_lod_input(e->g, e->spec, x, &why);
-  if (in < 0) return em_fail(e, "Input ('%s') must carry the LoD of a feed of lod_level 1: %s", x->name, why);
+  if (in < 0) return em_fail(e, "Input ('%s') must carry a level-1 LoD (a feed's or one an op makes): %s", x->name, why);
   em_reads_lod(e, in);
   return in;
 }

@@ -125,7 +125,7 @@ static int emit_lstm(EmitCtx *e) {
   const Var *state = h0 ? h0 : c0; /* the same shape when both (infer_lstm) */
   const int64_t sz = x->dtype == RT_DT_FP64 ? 8 : 4;
   LodRnnCall call = {.kind = LODRNN_LSTM, .f64 = x->dtype == RT_DT_FP64, .input = in,
-                     .feed = e->g->vars[e->g->feeds[in]].name, .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0),
+                     .feed = op_lod_name(e->g, in), .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0),
                      .rows = em_dim(e, x, 0), .d = d, .weight = em_ptr(e, w, 1), .bias = em_ptr(e, b, 1),
                      .h0 = h0 ? em_ptr(e, h0, 1) : NULL, .h0_rows = state ? em_dim(e, state, 0) : NULL,
                      .act = acts[2].value, .gate_act = acts[0].value, .reverse = attr_bool(e->op, "is_reverse", 0),

@@ -23,8 +23,8 @@ SEED = 11
 
 # name: program file, parameter file (None = per-variable files), whether the
 # weights must be made up, batch, --shape for dims other than the batch,
-# the exclusive upper bound of integer inputs, and the values of feeds that
-# are not random.
+# the exclusive upper bound of integer inputs, the values of feeds that
+# are not random, and whether the fetches' LoDs are compared (lod).
 REAL = {
     "book_fit_a_line_2018": dict(model="__model__"),
     "book_fit_a_line_2019": dict(model="__model__"),
@@ -42,6 +42,9 @@ REAL = {
     "keypoint_hrnet_lite_pd26": dict(model="model.pdmodel", random=True, batch=1),
     "ppocr_rec_svtr_pd25": dict(model="inference.pdmodel", random=True, batch=1, shape={"x": [3, 48, 320]}),
     # its NMS keeps a number of boxes known only at run time; the image sizes and scales as a detector gets them
+    # CRNN: im2sequence makes a LoD (one sequence an image) that the LSTMs read and ctc_align
+    # decodes into a LoD of its own; both fetches carry theirs (output_<i>.lod.json)
+    "ppocr1_crnn_rec_infer": dict(model="model", random=True, batch=2, lod=True),
     "blazeface_det": dict(model="model.pdmodel", params="model.pdiparams", shape={
         "image": [3, 128, 128], "im_shape": [2], "scale_factor": [2]}, values={
         "im_shape": [[128, 128], [128, 128]], "scale_factor": [[1, 1], [0.5, 0.75]]}),
@@ -126,9 +129,12 @@ def build(name, root):
                 x = np.array(cfg["values"][fname], dtype=dt)
             inputs[fname] = x
             np.save(os.path.join(out, f"input_{i}.npy"), x)
-        outs = exe.run(prog, feed=inputs, fetch_list=fetches)
+        outs = exe.run(prog, feed=inputs, fetch_list=fetches, return_numpy=False)
         for i, o in enumerate(outs):
-            np.save(os.path.join(out, f"output_{i}.npy"), np.asarray(o))
+            np.save(os.path.join(out, f"output_{i}.npy"), np.array(o))
+            if cfg.get("lod") and o.lod():
+                with open(os.path.join(out, f"output_{i}.lod.json"), "w") as f:
+                    json.dump(o.lod(), f)
     args["shape"] = shapes
     with open(os.path.join(out, "paddle.json"), "w") as f:
         json.dump({"feeds": list(feeds), "fetches": [f.name for f in fetches]}, f, indent=1)
