@@ -823,6 +823,44 @@ ONE_OP_REFUSALS = {
                               "feeds = [s]\n"
                               "out = op('ctc_align', {'Input': [s]}, {'Output': ['int64']}, {'blank': 0})[0]", False,
                               ["(ctc_align -> ", "Input ('s') must carry a level-1 LoD", "feed 's' has no LoD"]),
+    # edit_distance: int32 strings (read as int64 by Paddle); one length
+    # without the other (Paddle's kernel reads the missing one)
+    "edit_distance_hyps_int32": ("h = paddle.static.data('h', [-1, 1], 'int32', lod_level=1)\n"
+                                 "r = paddle.static.data('r', [-1, 1], 'int64', lod_level=1)\n"
+                                 "feeds = [h, r]\n"
+                                 "out = op('edit_distance', {'Hyps': [h], 'Refs': [r]}, "
+                                 "{'Out': ['float32'], 'SequenceNum': ['int64']}, {})[0]", False,
+                                 ["(edit_distance -> ", "Hyps ('h') is int32; Paddle's kernel reads int64"]),
+    "edit_distance_one_length": ("h = paddle.static.data('h', [-1, 1], 'int64', lod_level=1)\n"
+                                 "r = paddle.static.data('r', [-1, 1], 'int64', lod_level=1)\n"
+                                 "n = paddle.static.data('n', [-1], 'int64')\n"
+                                 "feeds = [h, r, n]\n"
+                                 "out = op('edit_distance', {'Hyps': [h], 'Refs': [r], 'HypsLength': [n]}, "
+                                 "{'Out': ['float32'], 'SequenceNum': ['int64']}, {})[0]", False,
+                                 ["(edit_distance -> ", "HypsLength ('n') is given without RefsLength"]),
+    # linear_chain_crf: a Label that carries no LoD (its sequences are the
+    # kernel's); an int32 Length
+    "linear_chain_crf_label_without_lod": ("e = paddle.static.data('e', [-1, 4], 'float32', lod_level=1)\n"
+                                           "t = paddle.static.data('t', [6, 4], 'float32')\n"
+                                           "l = paddle.static.data('l', [-1, 1], 'int64')\n"
+                                           "feeds = [e, t, l]\n"
+                                           "out = op('linear_chain_crf', {'Emission': [e], 'Transition': [t], "
+                                           "'Label': [l]}, {'Alpha': ['float32'], 'EmissionExps': ['float32'], "
+                                           "'TransitionExps': ['float32'], 'LogLikelihood': ['float32']}, {})[3]",
+                                           False,
+                                           ["(linear_chain_crf -> ",
+                                            "Label ('l') must carry the LoD of a feed of lod_level 1",
+                                            "feed 'l' has no LoD (lod_level 0)"]),
+    "linear_chain_crf_length_int32": ("e = paddle.static.data('e', [-1, 5, 4], 'float32')\n"
+                                      "t = paddle.static.data('t', [6, 4], 'float32')\n"
+                                      "l = paddle.static.data('l', [-1, 5], 'int64')\n"
+                                      "n = paddle.static.data('n', [-1], 'int32')\n"
+                                      "feeds = [e, t, l, n]\n"
+                                      "out = op('linear_chain_crf', {'Emission': [e], 'Transition': [t], "
+                                      "'Label': [l], 'Length': [n]}, {'Alpha': ['float32'], "
+                                      "'EmissionExps': ['float32'], 'TransitionExps': ['float32'], "
+                                      "'LogLikelihood': ['float32']}, {})[3]", False,
+                                      ["(linear_chain_crf -> ", "Length ('n') is int32; Paddle's kernel reads int64"]),
 }
 
 

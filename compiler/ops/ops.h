@@ -166,6 +166,14 @@ int op_lod_made_var(const Graph *g, int j);
 /* LoD k's name for comments and messages: the feed's, or the var's whose
  * LoD an op makes. */
 const char *op_lod_name(const Graph *g, int k);
+/* While specializing, after ctx_set: dim 0 of the i-th output of `slot` is
+ * the number of sequences of the LoD that input `lod_slot` carries (as
+ * op_lod_input finds it; sequence_pool's Out, edit_distance's Out,
+ * linear_chain_crf's LogLikelihood): a run-time extent bounded by the dim
+ * set, whose root (Var.runtime_root) is that LoD's, so that every such
+ * output over one feed's LoD has the same extent (sequence.c).  Nothing
+ * otherwise. */
+void ctx_set_lod_extent(OpCtx *c, const char *slot, int i, const char *lod_slot);
 
 /* ---- helpers for rules ---- */
 /* Number of vars bound to an input/output slot (0 if the slot is absent). */

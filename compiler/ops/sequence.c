@@ -104,19 +104,10 @@ static int infer_sequence_pool(OpCtx *c) {
   Var *mi = ctx_out(c, "MaxIndex", 0);
   int max = strcmp(attr_str(c->op, "pooltype", "AVERAGE"), "MAX") == 0;
   if (max) ctx_set(c, "MaxIndex", 0, &x->shape, mi && mi->decl_dtype >= 0 ? mi->decl_dtype : x->dtype);
-  if (c->g->specializing && x->shape.rank >= 1) {
-    const char *from = pool_printf("input X's LoD ('%s')", x->name);
-    ctx_set_runtime_extent(c, "Out", 0, 0, from);
-    if (max) ctx_set_runtime_extent(c, "MaxIndex", 0, 0, from);
-    /* N is the count of the LoD X carries less 1: every pool over one
-     * feed's LoD has the same (emit_sequence_pool checks the feed) */
-    int k = op_lod_input(c->g, NULL, x, NULL);
-    if (k >= 0) {
-      Var *o = ctx_out(c, "Out", 0);
-      if (o) o->runtime_root = lod_root(k);
-      if (max && mi) mi->runtime_root = lod_root(k);
-    }
-  }
+  /* N is the count of the LoD X carries less 1: every pool over one
+   * feed's LoD has the same (emit_sequence_pool checks the feed) */
+  ctx_set_lod_extent(c, "Out", 0, "X");
+  if (max) ctx_set_lod_extent(c, "MaxIndex", 0, "X");
   return 0;
 }
 
@@ -607,3 +598,13 @@ const OpDef op_sequence_mask = {.type = "sequence_mask", .infer = infer_sequence
                                 .emit_c = emit_sequence_mask, .lod_slot = ""};
 const OpDef op_sequence_pad = {.type = "sequence_pad", .infer = infer_sequence_pad, .lod_slot = ""};
 const OpDef op_sequence_unpad = {.type = "sequence_unpad", .infer = infer_sequence_unpad, .lod_slot = ""};
+
+/* ---- outputs with one row per sequence ---- */
+
+void ctx_set_lod_extent(OpCtx *c, const char *slot, int i, const char *lod_slot) {
+  Var *o = ctx_out(c, slot, i), *x = ctx_in(c, lod_slot, 0);
+  if (!c->g->specializing || !o || !x || o->shape.rank < 1) return;
+  ctx_set_runtime_extent(c, slot, i, 0, pool_printf("input %s's LoD ('%s')", lod_slot, x->name));
+  int k = op_lod_input(c->g, NULL, x, NULL);
+  if (k >= 0) o->runtime_root = lod_root(k);
+}

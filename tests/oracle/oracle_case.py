@@ -350,8 +350,9 @@ def run_grad_cases(cases, make_input, argv=None):
 
 def lod_reference(out_dir, inputs, lod):
     """Paddle's Executor on the saved model, each input of lod_level > 0 a
-    LoDTensor with the level-1 offsets `lod`: inputs, outputs and paddle.json
-    as build_static_case writes them, and lod.json ({feed: offsets}) and
+    LoDTensor with the level-1 offsets `lod` (one list for every such input,
+    or a dict {feed: offsets}): inputs, outputs and paddle.json as
+    build_static_case writes them, and lod.json ({feed: offsets}) and
     output_<i>.lod.json for each fetch Paddle returns with a LoD."""
     exe = paddle.static.Executor(paddle.CPUPlace())
     with paddle.static.scope_guard(paddle.static.Scope()):
@@ -363,8 +364,9 @@ def lod_reference(out_dir, inputs, lod):
             if prog.global_block().var(name).lod_level:
                 fed[name] = paddle.base.core.LoDTensor()
                 fed[name].set(x, paddle.CPUPlace())
-                fed[name].set_lod([lod])
-                lods[name] = lod
+                offsets = lod[name] if isinstance(lod, dict) else lod
+                fed[name].set_lod([offsets])
+                lods[name] = offsets
         outs = exe.run(prog, feed=fed, fetch_list=fetches, return_numpy=False)
         for i, o in enumerate(outs):
             np.save(os.path.join(out_dir, f"output_{i}.npy"), np.array(o))
