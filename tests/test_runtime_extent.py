@@ -358,3 +358,64 @@ def test_lstm_with_more_sequences_than_h0_rows_stops_the_run(tmp_path):
     assert ok.returncode == 0, ok.stderr
     r = subprocess.run(args + ["--lod", "x=0,3,4,8,9,12,14"], capture_output=True, text=True, timeout=120)
     assert r.returncode == 1 and "H0 / C0 has fewer rows than Input has sequences" in r.stderr, r.stderr
+def run_lod_ops_case(tmp_path, name, change=None, lods=None):
+    """Builds e2e_lod_ops' case `name` and runs it on its inputs, with
+    change(i, array) replacing input i where it returns one, and the LoDs
+    {feed: offsets} of lods over the case's own."""
+    import json
+    out, _ = cases("lod_ops")
+    d = f"{out}/{name}"
+    binary = build(d, tmp_path, "--blas=none")
+    with open(f"{d}/paddle.json") as f:
+        feeds = json.load(f)["feeds"]
+    with open(f"{d}/lod.json") as f:
+        offsets = {**json.load(f), **(lods or {})}
+    args = [str(binary), "--output-dir", str(tmp_path / "o")]
+    for i, feed in enumerate(feeds):
+        x = np.load(f"{d}/input_{i}.npy")
+        y = change(i, x.copy()) if change else None
+        if y is not None:
+            np.save(tmp_path / f"input_{i}.npy", y)
+        args += ["--input", f"{feed}={tmp_path / f'input_{i}.npy' if y is not None else f'{d}/input_{i}.npy'}"]
+    for feed, o in offsets.items():
+        args += ["--lod", f"{feed}={','.join(map(str, o))}"]
+    return subprocess.run(args, capture_output=True, text=True, timeout=120)
+
+
+def set_at(index, at, value):
+    """change() for run_lod_ops_case: input `index`'s flat element `at` = value."""
+    def change(i, x):
+        if i != index:
+            return None
+        x.reshape(-1)[at] = value
+        return x
+    return change
+
+
+@pytest.mark.parametrize("name, change, lods, message", [
+    # Refs' LoD with 5 sequences for Hyps' 6: Paddle reads past Refs' offsets
+    ("ed_lod", None, {"r": [0, 2, 2, 5, 6, 12]}, "Refs' LoD has fewer sequences than Hyps'"),
+    # normalized over an empty reference: Paddle's "Reference string 2 is empty"
+    ("ed_lod_normalized", None, {"r": [0, 2, 2, 5, 6, 11, 14]}, "or an empty reference (normalized)"),
+    # padded: a HypsLength above Hyps' width 5, a negative RefsLength, an empty reference when normalized
+    ("ed_padded", set_at(2, 1, 6), None, "a length outside [0, Hyps' or Refs' dim 1]"),
+    ("ed_padded", set_at(3, 4, -1), None, "a length outside [0, Hyps' or Refs' dim 1]"),
+    ("ed_padded_normalized", set_at(3, 2, 0), None, "or an empty reference (normalized)"),
+    # linear_chain_crf: a label of 4 tags' 4, a negative one (Paddle checks the largest only), a Length above S
+    ("crf_lod", set_at(1, 5, 4), None, "a Label outside [0, D)"),
+    ("crf_lod", set_at(1, 13, -1), None, "a Label outside [0, D)"),
+    ("crf_padded", set_at(3, 2, 6), None, "a Length outside [0, S]"),
+])
+def test_lod_ops_values_paddle_does_not_take_stop_the_run(tmp_path, name, change, lods, message):
+    """e2e_lod_ops' edit_distance and linear_chain_crf cases run with a LoD
+    or a value Paddle stops on or reads past for: the run stops with the
+    kernel's error (ERR_SHAPE, exit 1)."""
+    r = run_lod_ops_case(tmp_path, name, change, lods)
+    assert r.returncode == 1 and message in r.stderr, r.stderr
+
+
+def test_edit_distance_refs_with_more_sequences_run(tmp_path):
+    """ed_lod with Refs' LoD in 7 sequences for Hyps' 6: Paddle pairs the
+    first 6 (e2e_lod_ops' ed_more_refs checks the numbers); the run goes on."""
+    r = run_lod_ops_case(tmp_path, "ed_lod", None, {"r": [0, 2, 2, 5, 6, 11, 11, 12]})
+    assert r.returncode == 0, r.stderr
