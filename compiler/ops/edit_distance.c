@@ -29,8 +29,6 @@
  * the next rows), so does an empty reference with normalized.  It refuses
  * Hyps or Refs of another dtype than int64 and one length without the
  * other. */
-#include <string.h>
-
 #include "../util.h"
 #include "ops.h"
 #include "tensor_util.h"

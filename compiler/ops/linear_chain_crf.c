@@ -34,8 +34,6 @@
  * with a fixed S, where a Length outside [0, S] stops the run (Paddle
  * would read past the row block).  Label and Length must be int64 (the
  * kernel reads them so). */
-#include <string.h>
-
 #include "../util.h"
 #include "ops.h"
 #include "tensor_util.h"
@@ -147,7 +145,8 @@ static int emit_linear_chain_crf(EmitCtx *e) {
     rows = (SymDim){rows.a * s, rows.c * s};
     if (tu_rank(e, len) != 1 || !same_dim(em_spec(e, len)->d[0], xs->d[0]))
       return em_fail(e, "Length ('%s') must be [N], one length per row block of Emission", len->name);
-    if (!same_dim(spec_numel(em_spec(e, l)), rows))
+    const VarSpec *ls = em_spec(e, l);
+    if (!same_dim(ls->d[0], xs->d[0]) || !same_dim(spec_numel(ls), rows))
       return em_fail(e, "Label ('%s') must be [N, S] or [N, S, 1], one label per row of Emission", l->name);
   } else {
     const char *why;
