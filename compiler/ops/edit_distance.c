@@ -2,7 +2,8 @@
  * Levenshtein distance between each hypothesis and its reference string.
  *
  * Paddle (edit_distance_op.cc, EditDistanceInferMeta, phi
- * EditDistanceKernel: CPU, run as float32 whatever the inputs):
+ * EditDistanceKernel; its CPU kernel is registered for float and double
+ * but runs as float32 whatever the inputs, and allocates Out as float32):
  *   Hyps, Refs int64 (the kernel reads them so), attribute normalized
  *   (false).  Either LoD tensors [T, 1] each over its own level-1 LoD, or
  *   the padded form with HypsLength and RefsLength int64 [N]: Hyps [N, Lh],
