@@ -849,7 +849,7 @@ ONE_OP_REFUSALS = {
                                            "'TransitionExps': ['float32'], 'LogLikelihood': ['float32']}, {})[3]",
                                            False,
                                            ["(linear_chain_crf -> ",
-                                            "Label ('l') must carry the LoD of a feed of lod_level 1",
+                                            "Label ('l') must carry a level-1 LoD (a feed's or one an op makes)",
                                             "feed 'l' has no LoD (lod_level 0)"]),
     "linear_chain_crf_length_int32": ("e = paddle.static.data('e', [-1, 5, 4], 'float32')\n"
                                       "t = paddle.static.data('t', [6, 4], 'float32')\n"

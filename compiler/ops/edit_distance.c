@@ -68,7 +68,7 @@ static int infer_edit_distance(OpCtx *c) {
 static int lod_of(EmitCtx *e, const char *slot, const Var *v) {
   const char *why;
   int k = op_lod_input(e->g, e->spec, v, &why);
-  if (k < 0) return em_fail(e, "%s ('%s') must carry the LoD of a feed of lod_level 1: %s", slot, v->name, why);
+  if (k < 0) return em_fail(e, "%s ('%s') must carry a level-1 LoD (a feed's or one an op makes): %s", slot, v->name, why);
   em_reads_lod(e, k);
   return k;
 }

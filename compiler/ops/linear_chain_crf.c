@@ -152,7 +152,7 @@ static int emit_linear_chain_crf(EmitCtx *e) {
     const char *why;
     in = op_lod_input(e->g, e->spec, l, &why);
     if (in < 0)
-      return em_fail(e, "Label ('%s') must carry the LoD of a feed of lod_level 1 (its sequences are the ones the "
+      return em_fail(e, "Label ('%s') must carry a level-1 LoD (a feed's or one an op makes) (its sequences are the ones the "
                         "kernel reads): %s", l->name, why);
     em_reads_lod(e, in);
     if (tu_rank(e, l) != 2 || em_const_dim(e, l, 1) != 1 || !same_dim(em_spec(e, l)->d[0], rows))
@@ -171,7 +171,7 @@ static int emit_linear_chain_crf(EmitCtx *e) {
     pr_line(p, "  if (length[i] < 0 || length[i] > S) return 1; /* Paddle would read past the row block */");
   } else {
     pr_line(p, "/* linear_chain_crf over the LoD of input %d ('%s', Label's): %lld tags */", in,
-            e->g->vars[e->g->feeds[in]].name, (long long)d);
+            op_lod_name(e->g, in), (long long)d);
     pr_line(p, "const int64_t *lod = m->lod[%d];", in);
     pr_line(p, "const int64_t N = m->lod_count[%d] - 1, D = %lld, T = %s;", in, (long long)d, em_dim(e, x, 0));
   }
