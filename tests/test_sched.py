@@ -257,6 +257,51 @@ def test_every_allocation_failure_is_an_error_and_leaks_nothing(alloc_hook):
     assert seen_fail == set(range(7)), lines
 
 
+@pytest.fixture(scope="module")
+def lod_alloc(tmp_path_factory):
+    from test_e2e_ops import cases
+    out, _ = cases("lod_made")
+    d = compile_model(os.path.join(out, "ctc_greedy_decoder"), tmp_path_factory.mktemp("lod_alloc"))
+    return host("lod_alloc.c", [d], d / "lod_alloc", "-O1", "-g", "-fsanitize=address,undefined",
+                "-fno-sanitize-recover=all"), d / "model.pdiparams"
+
+
+def test_made_lods_are_allocated_once_per_size(lod_alloc):
+    """A model whose kernels make LoDs (im2sequence, then ctc_align over
+    it) holds their offsets outside the arena, through the allocation
+    hook: after reserve(3) the first run (batch 3) takes its two stores,
+    and the runs at batches 1, 2, 3 and 3 after it allocate nothing; each
+    run leaves output 0's LoD with batch + 1 offsets ending at the rows it
+    wrote; destroy releases everything."""
+    binary, weights = lod_alloc
+    out = host_run(binary, weights, "grow")
+    want = ["reserve3: status 0 allocs 1",
+            "batch3: status 0 allocs 2 frees 0 lod 4 ends_at_rows 1",
+            "batch1: status 0 allocs 0 frees 0 lod 2 ends_at_rows 1",
+            "batch2: status 0 allocs 0 frees 0 lod 3 ends_at_rows 1",
+            "batch3: status 0 allocs 0 frees 0 lod 4 ends_at_rows 1",
+            "batch3: status 0 allocs 0 frees 0 lod 4 ends_at_rows 1",
+            "after destroy: live 0"]
+    assert out.splitlines() == want, out
+
+
+def test_made_lod_allocation_failures_are_errors(lod_alloc):
+    """Every allocation failing in turn (create, the runs that take the
+    LoD stores): each call returns 0 or ERR_NOMEM (3) and nothing stays
+    allocated after destroy."""
+    binary, weights = lod_alloc
+    lines = host_run(binary, weights, "fail").splitlines()
+    seen = set()
+    for ln in lines:
+        m = re.fullmatch(r"fail_after (\d+): failed (\d+) statuses ([\d ]+) live (-?\d+)", ln)
+        assert m, ln
+        statuses = [int(x) for x in m.group(3).split()]
+        assert set(statuses) <= {0, 3} and m.group(4) == "0", ln
+        seen |= {i for i, st in enumerate(statuses) if st}
+    assert m.group(2) == "0" and statuses == [0] * 4, lines[-1]
+    assert {0, 1} <= seen, lines
+
+
 # ---- soak, two models at once, determinism ----------------------------------
 
 def test_soak_10000_runs(fixtures_dir, tmp_path):
