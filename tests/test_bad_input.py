@@ -819,6 +819,18 @@ ONE_OP_REFUSALS = {
                                "out = op('ctc_align', {'Input': [t], 'InputLength': [n]}, "
                                "{'Output': ['int32'], 'OutputLength': ['int64']}, {'blank': 0})[0]", False,
                                ["(ctc_align -> ", "InputLength ('n') must have Input's dtype int32"]),
+    # box_clip: boxes without a LoD (Paddle's kernel reads an empty one and
+    # stops); ImInfo of another dtype than the boxes (the kernel reads it as theirs)
+    "box_clip_without_lod": ("b = paddle.static.data('b', [-1, 4], 'float32')\n"
+                             "i = paddle.static.data('i', [2, 3], 'float32')\n"
+                             "feeds = [b, i]\n"
+                             "out = op('box_clip', {'Input': [b], 'ImInfo': [i]}, {'Output': ['float32']}, {})[0]",
+                             False, ["(box_clip -> ", "Input ('b') must carry a level-1 LoD", "feed 'b' has no LoD"]),
+    "box_clip_info_float64": ("b = paddle.static.data('b', [-1, 4], 'float32', lod_level=1)\n"
+                              "i = paddle.static.data('i', [2, 3], 'float64')\n"
+                              "feeds = [b, i]\n"
+                              "out = op('box_clip', {'Input': [b], 'ImInfo': [i]}, {'Output': ['float32']}, {})[0]",
+                              False, ["(box_clip -> ", "box_clip of float32 boxes and float64 ImInfo is not supported"]),
     "ctc_align_without_lod": ("s = paddle.static.data('s', [-1, 1], 'int64')\n"
                               "feeds = [s]\n"
                               "out = op('ctc_align', {'Input': [s]}, {'Output': ['int64']}, {'blank': 0})[0]", False,

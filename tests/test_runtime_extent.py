@@ -312,6 +312,24 @@ def test_lod_for_an_input_that_takes_none_is_refused(tmp_path):
     assert r.returncode == 1 and "error: --lod y: set_input_lod: input 'y' takes no LoD" in r.stderr, r.stderr
 
 
+@pytest.mark.parametrize("lod", ["0,4,4,11,14", "0,2,4,5,6,11,14"])
+def test_box_clip_of_an_image_without_boxes_or_info_stops_the_run(tmp_path, lod):
+    """e2e_lod_made's box_clip (boxes [14, 4] in 5 images, ImInfo [5, 3]): an
+    image without boxes, or 6 images for 5 rows of ImInfo, make Paddle's
+    Slice fail; the run stops with the kernel's error (and runs with the
+    fitting LoD)."""
+    from test_e2e_ops import cases as e2e_cases
+    out, _ = e2e_cases("lod_made")
+    d = f"{out}/box_clip"
+    binary = build(d, tmp_path, "--blas=none")
+    args = [str(binary), "--input", f"boxes={d}/input_0.npy", "--input", f"im_info={d}/input_1.npy",
+            "--output-dir", str(tmp_path / "o")]
+    r = subprocess.run(args + ["--lod", "boxes=0,4,5,6,11,14"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    r = subprocess.run(args + ["--lod", f"boxes={lod}"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1 and "an image without boxes or more images than ImInfo has rows" in r.stderr, r.stderr
+
+
 @pytest.mark.parametrize("bad", [6, -1])
 def test_a_crf_length_outside_the_padded_rows_stops_the_run(tmp_path, bad):
     """e2e_lod_rnn's crf_padded (Emission [14, 5, 4], Length [14]): a length

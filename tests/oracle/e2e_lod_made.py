@@ -5,7 +5,8 @@ paddings) and `ctc_align` (what each sequence keeps: blank, merge_repeated,
 int32 and int64, nothing kept at all; the padded form with InputLength),
 and the ops after them that read the LoD they made (sequence_pool, a
 ctc_align after im2sequence as CRNN's greedy decoder writes it) or carry
-it to a fetch (fc, softmax: the fetch's LoD is compared).
+it to a fetch (fc, softmax: the fetch's LoD is compared); and `box_clip`,
+each image's boxes a sequence of a LoD feed.
 
     python e2e_lod_made.py OUTDIR [CASE ...]
 
@@ -26,6 +27,7 @@ from paddle.static.nn import sequence_lod  # noqa: E402
 
 LOD = [0, 4, 4, 5, 11, 14]
 ROWS = LOD[-1]
+BOX_LOD = [0, 4, 5, 6, 11, 14]  # box_clip: Paddle's kernel refuses an image without boxes
 TOKENS = 4  # token ids 0..3: blanks and repeats are common
 PADDED = (3, 6)  # the padded form's [N, T]
 CASES, case = case_registry()
@@ -49,6 +51,12 @@ def make_input(var, rng):
         return rng.integers(0, TOKENS, PADDED).astype(dt)
     if var.name == "length":  # 0 and T among them
         return np.array([[PADDED[1]], [0], [4]], dtype=dt)
+    if var.name == "boxes":  # many beyond the images; a NaN passes through
+        b = rng.uniform(-20, 80, (ROWS, 4)).astype(dt)
+        b[6, 2] = np.nan
+        return b
+    if var.name == "im_info":  # height, width, scale: sizes that round half away from 0
+        return np.array([[50, 60, 1], [40, 30, 0.5], [64, 64, 2], [33.25, 47.5, 1.5], [10, 21, 2]], dtype=dt)
     raise ValueError(var.name)
 
 
@@ -139,12 +147,28 @@ def ctc_align_padded():
     return [x, n], [out, olen]
 
 
+@case
+def box_clip():
+    """Each image's boxes (a sequence of the boxes' LoD BOX_LOD) clipped
+    to round(height / scale) and round(width / scale)."""
+    b = paddle.static.data("boxes", [None, 4], "float32", lod_level=1)
+    info = paddle.static.data("im_info", [5, 3], "float32")
+    return [b, info], [append_op("box_clip", {"Input": [b], "ImInfo": [info]}, {"Output": ["float32"]}, {})[0]]
+
+
+@case
+def box_clip_float64():
+    b = paddle.static.data("boxes", [None, 4], "float64", lod_level=1)
+    info = paddle.static.data("im_info", [5, 3], "float64")
+    return [b, info], [append_op("box_clip", {"Input": [b], "ImInfo": [info]}, {"Output": ["float64"]}, {})[0]]
+
+
 def main(argv):
     paddle.enable_static()
     paddle.seed(1)
     for name in [n for n in argv[2:] if n in CASES] or (list(CASES) if len(argv) == 2 else []):
         out_dir, inputs = build_static_case(argv[1], name, CASES[name], make_input, run_reference=False)
-        lod_reference(out_dir, inputs, LOD)
+        lod_reference(out_dir, inputs, BOX_LOD if name.startswith("box_clip") else LOD)
 
 
 if __name__ == "__main__":
