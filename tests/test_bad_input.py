@@ -791,14 +791,14 @@ ONE_OP_REFUSALS = {
                                        "{'ViterbiPath': ['int64']}, {})[0]", False,
                                        ["(crf_decoding -> ", "Label ('l') must carry a level-1 LoD (a feed's or one an op makes)",
                                         "feed 'l' has no LoD (lod_level 0)"]),
-    # im2sequence with Y (the images' real sizes): each image's rows depend
-    # on the data; float64 (Paddle registers float32 only)
-    "im2sequence_with_real_sizes": ("img = paddle.static.data('img', [-1, 3, 5, 7], 'float32')\n"
-                                    "y = paddle.static.data('y', [-1, 2], 'float32')\n"
-                                    "feeds = [img, y]\n"
-                                    "out = op('im2sequence', {'X': [img], 'Y': [y]}, {'Out': ['float32']}, "
-                                    "{'kernels': [2, 2]})[0]", False,
-                                    ["(im2sequence -> ", "Y (the images' real sizes)", "not supported"]),
+    # im2sequence: Y (the images' real sizes) of float64 (the kernel reads
+    # float32); float64 images (Paddle registers float32 only)
+    "im2sequence_real_sizes_float64": ("img = paddle.static.data('img', [-1, 3, 5, 7], 'float32')\n"
+                                       "y = paddle.static.data('y', [-1, 2], 'float64')\n"
+                                       "feeds = [img, y]\n"
+                                       "out = op('im2sequence', {'X': [img], 'Y': [y]}, {'Out': ['float32']}, "
+                                       "{'kernels': [2, 2]})[0]", False,
+                                       ["(im2sequence -> ", "Y ('y') is float64; Paddle's kernel reads float32"]),
     "im2sequence_float64": ("img = paddle.static.data('img', [-1, 3, 5, 7], 'float64')\n"
                             "feeds = [img]\n"
                             "out = op('im2sequence', {'X': [img]}, {'Out': ['float64']}, {'kernels': [2, 2]})[0]", False,

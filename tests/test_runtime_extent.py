@@ -312,6 +312,31 @@ def test_lod_for_an_input_that_takes_none_is_refused(tmp_path):
     assert r.returncode == 1 and "error: --lod y: set_input_lod: input 'y' takes no LoD" in r.stderr, r.stderr
 
 
+@pytest.mark.parametrize("real", [[[5, 6.5], [-1, 3]], [[5, 6.5], [2, 0]], [[float("nan"), 3], [2, 3]],
+                                  [[60, 70], [60, 70]]])
+def test_im2sequence_real_sizes_that_paddle_cannot_take_stop_the_run(tmp_path, real):
+    """e2e_lod_made's im2seq_real_sizes (2 images of 5 x 7, kernels 2 x 3):
+    a negative or NaN real size, one that makes no patch (Paddle's Slice
+    refuses the empty image) or sizes making more patches than the images
+    have (the bound) stop the run with the kernel's error; with one image
+    Y is not read (Paddle's kernel ignores it)."""
+    from test_e2e_ops import cases as e2e_cases
+    out, _ = e2e_cases("lod_made")
+    d = f"{out}/im2seq_real_sizes"
+    binary = build(d, tmp_path, "--blas=none")
+    np.save(tmp_path / "real.npy", np.array(real, "float32"))
+    args = [str(binary), "--input", f"x={d}/input_0.npy", "--input", f"real={tmp_path}/real.npy",
+            "--output-dir", str(tmp_path / "o")]
+    r = subprocess.run(args, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1 and "Y holds a real size that is negative" in r.stderr, r.stderr
+    x1 = np.load(f"{d}/input_0.npy")[:1]
+    np.save(tmp_path / "x1.npy", x1)
+    np.save(tmp_path / "real1.npy", np.array(real[:1], "float32"))
+    r = subprocess.run([str(binary), "--input", f"x={tmp_path}/x1.npy", "--input", f"real={tmp_path}/real1.npy",
+                        "--output-dir", str(tmp_path / "o1")], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+
+
 @pytest.mark.parametrize("lod", ["0,4,4,11,14", "0,2,4,5,6,11,14"])
 def test_box_clip_of_an_image_without_boxes_or_info_stops_the_run(tmp_path, lod):
     """e2e_lod_made's box_clip (boxes [14, 4] in 5 images, ImInfo [5, 3]): an

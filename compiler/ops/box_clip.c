@@ -44,20 +44,20 @@ static int emit_box_clip(EmitCtx *e) {
   const int f64 = in->dtype == RT_DT_FP64;
   const char *t = em_ctype(in->dtype), *round = f64 ? "round" : "roundf";
   Printer *p = e->p;
-  pr_line(p, "/* the boxes of image i (sequence i of '%s''s LoD) clipped to its size */", op_lod_name(e->g, k));
+  pr_line(p, "/* the boxes of image i (sequence i of the LoD of '%s') clipped to its size */", op_lod_name(e->g, k));
   pr_line(p, "const %s *in = %s, *info = %s;", t, em_ptr(e, in, 1), em_ptr(e, info, 1));
   pr_line(p, "%s *out = %s;", t, em_ptr(e, out, 0));
   pr_line(p, "const int64_t *lod = m->lod[%d], N = m->lod_count[%d] - 1, row = %s;", k, k,
           em_prod(e, in, 1, tu_rank(e, in)));
   pr_line(p, "if (N > %s) return 1;", em_dim(e, info, 0));
   pr_line(p, "for (int64_t i = 0; i < N; i++) {");
-  pr_line(p, "  if (lod[i] == lod[i + 1]) return 1;");
-  pr_line(p, "  const %s w = %s(info[i * 3 + 1] / info[i * 3 + 2]) - 1, h = %s(info[i * 3] / info[i * 3 + 2]) - 1;", t,
+  pr_line(p, "if (lod[i] == lod[i + 1]) return 1;");
+  pr_line(p, "const %s w = %s(info[i * 3 + 1] / info[i * 3 + 2]) - 1, h = %s(info[i * 3] / info[i * 3 + 2]) - 1;", t,
           round, round);
-  pr_line(p, "  for (int64_t j = lod[i] * row; j < lod[i + 1] * row; j++) {");
-  pr_line(p, "    const %s hi = j %% 2 ? h : w, v = hi < in[j] ? hi : in[j];", t);
-  pr_line(p, "    out[j] = v < 0 ? 0 : v;");
-  pr_line(p, "  }");
+  pr_line(p, "for (int64_t j = lod[i] * row; j < lod[i + 1] * row; j++) {");
+  pr_line(p, "const %s hi = j %% 2 ? h : w, v = hi < in[j] ? hi : in[j];", t);
+  pr_line(p, "out[j] = v < 0 ? 0 : v;");
+  pr_line(p, "}");
   pr_line(p, "}");
   return 0;
 }

@@ -76,16 +76,16 @@ static int emit_ctc_align(EmitCtx *e) {
     pr_line(p, "%s *out = %s, *out_len = %s;", t, em_ptr(e, out, 0), em_ptr(e, olen, 0));
     pr_line(p, "const int64_t N = %s, T = %s;", em_dim(e, x, 0), em_dim(e, x, 1));
     pr_line(p, "for (int64_t b = 0; b < N; b++) {");
-    pr_line(p, "  if (len[b] < 0 || len[b] > T) return 1;");
-    if (merge) pr_line(p, "  %s prev = -1;", t);
-    pr_line(p, "  int64_t kept = 0;");
-    pr_line(p, "  for (int64_t i = 0; i < len[b]; i++) {");
-    pr_line(p, "    const %s tok = x[b * T + i];", t);
-    pr_line(p, "    if (%s) out[b * T + kept++] = tok;", keeps(e->op, "tok"));
-    if (merge) pr_line(p, "    prev = tok;");
-    pr_line(p, "  }");
-    pr_line(p, "  out_len[b] = (%s)kept;", t);
-    pr_line(p, "  for (int64_t i = kept; i < T; i++) out[b * T + i] = (%s)%lld;", t,
+    pr_line(p, "if (len[b] < 0 || len[b] > T) return 1;");
+    if (merge) pr_line(p, "%s prev = -1;", t);
+    pr_line(p, "int64_t kept = 0;");
+    pr_line(p, "for (int64_t i = 0; i < len[b]; i++) {");
+    pr_line(p, "const %s tok = x[b * T + i];", t);
+    pr_line(p, "if (%s) out[b * T + kept++] = tok;", keeps(e->op, "tok"));
+    if (merge) pr_line(p, "prev = tok;");
+    pr_line(p, "}");
+    pr_line(p, "out_len[b] = (%s)kept;", t);
+    pr_line(p, "for (int64_t i = kept; i < T; i++) out[b * T + i] = (%s)%lld;", t,
             (long long)attr_int(e->op, "padding_value", 0));
     pr_line(p, "}");
     return 0;
@@ -98,7 +98,7 @@ static int emit_ctc_align(EmitCtx *e) {
   SymDim rows = em_spec(e, x)->d[0];
   const char *store = em_makes_lod(e, k, (SymDim){rows.a, rows.c + 1});
   (void)attr_int(e->op, "padding_value", 0); /* looked at: the LoD form has no padding (Paddle ignores it) */
-  pr_line(p, "/* the tokens of each sequence of '%s''s LoD, repeats merged and blanks dropped; Output's LoD is what "
+  pr_line(p, "/* the tokens of each sequence of the LoD of '%s', repeats merged and blanks dropped; Output's LoD is what "
           "each kept */", op_lod_name(e->g, in));
   pr_line(p, "const %s *x = %s;", t, em_ptr(e, x, 1));
   pr_line(p, "%s *out = %s;", t, em_ptr(e, out, 0));
@@ -106,12 +106,12 @@ static int emit_ctc_align(EmitCtx *e) {
   pr_line(p, "int64_t *out_lod = %s, kept = 0;", store);
   pr_line(p, "out_lod[0] = 0;");
   pr_line(p, "for (int64_t i = 0; i < N; i++) {");
-  if (merge) pr_line(p, "  %s prev = -1;", t);
-  pr_line(p, "  for (int64_t r = lod[i]; r < lod[i + 1]; r++) {");
-  pr_line(p, "    if (%s) out[kept++] = x[r];", keeps(e->op, "x[r]"));
-  if (merge) pr_line(p, "    prev = x[r];");
-  pr_line(p, "  }");
-  pr_line(p, "  out_lod[i + 1] = kept;");
+  if (merge) pr_line(p, "%s prev = -1;", t);
+  pr_line(p, "for (int64_t r = lod[i]; r < lod[i + 1]; r++) {");
+  pr_line(p, "if (%s) out[kept++] = x[r];", keeps(e->op, "x[r]"));
+  if (merge) pr_line(p, "prev = x[r];");
+  pr_line(p, "}");
+  pr_line(p, "out_lod[i + 1] = kept;");
   pr_line(p, "}");
   pr_line(p, "m->lod_count[%d] = N + 1;", k);
   pr_line(p, "if (kept == 0) out[kept++] = -1; /* Paddle's [1, 1] of -1 when nothing is kept */");

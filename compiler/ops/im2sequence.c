@@ -1,19 +1,26 @@
 /* im2sequence (fluid.layers.im2sequence; Paddle's Im2SequenceKernel): X
- * [N, C, H, W], Y† (the images' real sizes) -> Out, a LoD tensor (level 1)
- * of image patches [N*OH*OW, C*kh*kw], X's dtype: each image's patches in
- * row-major order of their places (oh, ow), a patch its C x kh x kw values
- * (im2col's OCF layout), zeros where it covers the padding; one sequence of
- * OH*OW rows per image.  OH = (H + up + down - kh) / stride_h + 1, OW
- * likewise (the kernel's Im2SeqOutputSize).
+ * [N, C, H, W], Y† [N, 2] (float32: the images' real height and width) ->
+ * Out, a LoD tensor (level 1) of image patches [rows, C*kh*kw], X's dtype:
+ * each image's patches in row-major order of their places (oh, ow), a
+ * patch its C x kh x kw values (im2col's OCF layout), zeros where it covers
+ * the padding or lies past the image; one sequence per image.
  *   attrs: kernels [kh, kw], strides=[1,1], paddings=[0,0,0,0] (up, left,
  *          down, right), out_stride=[1,1] (read only with Y).
+ * Without Y (and with Y for one image, which the kernel then ignores) every
+ * image has OH x OW patches, OH = (H + up + down - kh) / stride_h + 1, OW
+ * likewise (Im2SeqOutputSize).  With Y and more than one image, image i's
+ * are sized from its real size: h = (int)Y[i][0], then ceil(h /
+ * out_stride[0]), then Im2SeqOutputSize (C's truncating division, as
+ * C++'s), and w likewise; the patches still read the whole image.
  * Shape rule: at compile time Paddle declares Out as [N, C*kh*kw] (the
  * rows are set by the kernel); this rule does the same, and while
- * specializing gives Out its N*OH*OW rows.
- * Emission: float32 (the one CPU kernel Paddle registers), without Y; Out's
- * LoD is made by the kernel (OpDef.lod_made: offsets n*OH*OW).  With Y and
- * more than one image Paddle sizes each image's patches from its real size
- * (data-dependent rows): refused. */
+ * specializing gives Out N*OH*OW rows, which with Y is the bound of a
+ * run-time extent (VAR_RUNTIME_EXTENT).
+ * Emission: float32 (the one CPU kernel Paddle registers); Out's LoD is
+ * made by the kernel (OpDef.lod_made).  With Y, a real size that is
+ * negative, not a number or too large to convert, one that makes no patch
+ * (Paddle's Slice refuses the empty image), or real sizes that make more
+ * rows than N*OH*OW (Paddle pads such patches with zeros), stop the run. */
 #include "../util.h"
 #include "ops.h"
 #include "tensor_util.h"
@@ -52,19 +59,50 @@ static int infer_im2sequence(OpCtx *c) {
   const char *why = geometry(c->op, xs, &g);
   if (why) return ctx_fail(c, "%s", why);
   Shape o = {2, {xs->d[0], xs->d[1] * g.kh * g.kw}}; /* Paddle's compile-time dims, taken literally */
-  if (c->g->specializing && !ctx_in(c, "Y", 0))
-    o.d[0] = xs->d[0] < 0 || g.oh < 0 || g.ow < 0 ? DIM_UNKNOWN : xs->d[0] * g.oh * g.ow;
+  if (c->g->specializing) o.d[0] = xs->d[0] < 0 || g.oh < 0 || g.ow < 0 ? DIM_UNKNOWN : xs->d[0] * g.oh * g.ow;
   ctx_set(c, "Out", 0, &o, x->dtype);
+  Var *y = ctx_in(c, "Y", 0);
+  if (c->g->specializing && y && o.d[0] >= 0)
+    ctx_set_runtime_extent(c, "Out", 0, 0, pool_printf("input Y ('%s', the images' real sizes)", y->name));
   return 0;
+}
+
+/* Image n's patches, `oh` x `ow` of them from row `at` on (C expressions). */
+static void print_patches(Printer *p, const Im2Seq *g, int64_t C, int64_t H, int64_t W, const char *oh,
+                          const char *ow, const char *at) {
+  pr_line(p, "for (int64_t i = 0; i < %s; i++) {", oh);
+  pr_line(p, "for (int64_t j = 0; j < %s; j++) {", ow);
+  pr_line(p, "float *row = out + (%s + i * %s + j) * %lld;", at, ow, (long long)(C * g->kh * g->kw));
+  pr_line(p, "for (int64_t c = 0; c < %lld; c++) {", (long long)C);
+  pr_line(p, "for (int64_t u = 0; u < %lld; u++) {", (long long)g->kh);
+  pr_line(p, "const int64_t h = i * %lld - %lld + u;", (long long)g->sh, (long long)g->up);
+  pr_line(p, "for (int64_t v = 0; v < %lld; v++) {", (long long)g->kw);
+  pr_line(p, "const int64_t w = j * %lld - %lld + v;", (long long)g->sw, (long long)g->left);
+  pr_line(p, "*row++ = h >= 0 && h < %lld && w >= 0 && w < %lld ? x[((n * %lld + c) * %lld + h) * %lld + w] : 0.0f;",
+          (long long)H, (long long)W, (long long)C, (long long)H, (long long)W);
+  pr_close(p, 5);
+}
+
+/* Image n's real size along one axis (Y[n][axis]) as its patches count:
+ * ceil((int)size / out_stride), then Im2SeqOutputSize. */
+static void print_real_extent(Printer *p, const char *name, int axis, int64_t out_stride, int64_t pads, int64_t k,
+                              int64_t stride) {
+  pr_line(p, "const float r%s = y[n * 2 + %d];", name, axis);
+  pr_line(p, "if (!(r%s >= 0.0f && r%s < 2147483648.0f)) return 1;", name, name);
+  pr_line(p, "const int64_t s%s = (int64_t)(int32_t)r%s, t%s = s%s / %lld + (s%s %% %lld != 0);", name, name, name, name,
+          (long long)out_stride, name, (long long)out_stride);
+  pr_line(p, "const int64_t %s = (t%s + %lld - %lld) / %lld + 1;", name, name, (long long)pads, (long long)k,
+          (long long)stride);
 }
 
 static int emit_im2sequence(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
   if (!x || !out) return -1;
   OpCtx c = {e->g, (Op *)e->op};
-  if (ctx_in(&c, "Y", 0))
-    return em_fail(e, "Y (the images' real sizes) makes each image's rows depend on the data; not supported");
+  Var *y = ctx_in(&c, "Y", 0);
   if (x->dtype != RT_DT_FP32) return em_fail(e, "im2sequence of %s is not supported (float32)", rt_dtype_name(x->dtype));
+  if (y && y->dtype != RT_DT_FP32)
+    return em_fail(e, "Y ('%s') is %s; Paddle's kernel reads float32", y->name, rt_dtype_name(y->dtype));
   Im2Seq g;
   (void)geometry(e->op, &x->shape, &g); /* checked by the rule */
   const int64_t C = em_const_dim(e, x, 1), H = em_const_dim(e, x, 2), W = em_const_dim(e, x, 3);
@@ -73,39 +111,61 @@ static int emit_im2sequence(EmitCtx *e) {
   SymDim n = em_spec(e, x)->d[0];
   const char *store = em_makes_lod(e, k, (SymDim){n.a, n.c + 1});
   Printer *p = e->p;
-  pr_line(p, "/* each image's %lld x %lld patches of %lld x %lld x %lld (OCF), one sequence per image */",
-          (long long)g.oh, (long long)g.ow, (long long)C, (long long)g.kh, (long long)g.kw);
   pr_line(p, "const float *x = %s;", em_ptr(e, x, 1));
   pr_line(p, "float *out = %s;", em_ptr(e, out, 0));
   pr_line(p, "const int64_t N = %s;", em_dim(e, x, 0));
-  pr_line(p, "for (int64_t n = 0; n < N; n++)");
-  pr_line(p, "  for (int64_t oh = 0; oh < %lld; oh++)", (long long)g.oh);
-  pr_line(p, "    for (int64_t ow = 0; ow < %lld; ow++) {", (long long)g.ow);
-  pr_line(p, "      float *row = out + ((n * %lld + oh) * %lld + ow) * %lld;", (long long)g.oh, (long long)g.ow,
-          (long long)(C * g.kh * g.kw));
-  pr_line(p, "      for (int64_t c = 0; c < %lld; c++)", (long long)C);
-  pr_line(p, "        for (int64_t i = 0; i < %lld; i++) {", (long long)g.kh);
-  pr_line(p, "          const int64_t h = oh * %lld - %lld + i;", (long long)g.sh, (long long)g.up);
-  pr_line(p, "          for (int64_t j = 0; j < %lld; j++) {", (long long)g.kw);
-  pr_line(p, "            const int64_t w = ow * %lld - %lld + j;", (long long)g.sw, (long long)g.left);
-  pr_line(p, "            *row++ = h >= 0 && h < %lld && w >= 0 && w < %lld ? x[((n * %lld + c) * %lld + h) * %lld + w] : 0.0f;",
-          (long long)H, (long long)W, (long long)C, (long long)H, (long long)W);
-  pr_line(p, "          }");
-  pr_line(p, "        }");
-  pr_line(p, "    }");
-  pr_line(p, "/* Out's LoD: image n's rows start at n * %lld */", (long long)(g.oh * g.ow));
-  pr_line(p, "for (int64_t n = 0; n <= N; n++) %s[n] = n * %lld;", store, (long long)(g.oh * g.ow));
+  const char *ohw = pool_printf("%lld", (long long)(g.oh * g.ow));
+  if (!y) {
+    pr_line(p, "/* each image's %lld x %lld patches of %lld x %lld x %lld (OCF), one sequence per image */",
+            (long long)g.oh, (long long)g.ow, (long long)C, (long long)g.kh, (long long)g.kw);
+    pr_line(p, "for (int64_t n = 0; n < N; n++) {");
+    print_patches(p, &g, C, H, W, pool_printf("%lld", (long long)g.oh), pool_printf("%lld", (long long)g.ow),
+                  pool_printf("n * %s", ohw));
+    pr_line(p, "}");
+    pr_line(p, "/* Out's LoD: image n's rows start at n * %s */", ohw);
+    pr_line(p, "for (int64_t n = 0; n <= N; n++) %s[n] = n * %s;", store, ohw);
+    pr_line(p, "m->lod_count[%d] = N + 1;", k);
+    return 0;
+  }
+  int64_t *os;
+  int64_t out_stride[2] = {1, 1};
+  if (attr_ints(e->op, "out_stride", &os) == 2) out_stride[0] = os[0], out_stride[1] = os[1];
+  if (out_stride[0] < 1 || out_stride[1] < 1) return em_fail(e, "out_stride must be two values >= 1");
+  int64_t *pd;
+  int64_t down = 0, right = 0;
+  if (attr_ints(e->op, "paddings", &pd) == 4) down = pd[2], right = pd[3];
+  em_fault(e, "Y holds a real size that is negative, not a number or too large, or that makes no patch (Paddle's Slice "
+              "refuses it), or sizes whose patches outnumber the images' (N * OH * OW)");
+  pr_line(p, "/* each image's patches of %lld x %lld x %lld (OCF), as many as its real size in Y makes (with one "
+          "image, %lld x %lld), one sequence per image */", (long long)C, (long long)g.kh, (long long)g.kw,
+          (long long)g.oh, (long long)g.ow);
+  pr_line(p, "const float *y = %s;", em_ptr(e, y, 1));
+  pr_line(p, "int64_t rows = 0;");
+  pr_line(p, "%s[0] = 0;", store);
+  pr_line(p, "for (int64_t n = 0; n < N; n++) {");
+  pr_line(p, "int64_t oh = %lld, ow = %lld;", (long long)g.oh, (long long)g.ow);
+  pr_line(p, "if (N > 1) {");
+  print_real_extent(p, "h", 0, out_stride[0], g.up + down, g.kh, g.sh);
+  print_real_extent(p, "w", 1, out_stride[1], g.left + right, g.kw, g.sw);
+  pr_line(p, "if (h < 1 || w < 1 || rows + h * w > N * %s) return 1;", ohw);
+  pr_line(p, "oh = h, ow = w;");
+  pr_line(p, "}");
+  print_patches(p, &g, C, H, W, "oh", "ow", "rows");
+  pr_line(p, "rows += oh * ow;");
+  pr_line(p, "%s[n + 1] = rows;", store);
+  pr_line(p, "}");
   pr_line(p, "m->lod_count[%d] = N + 1;", k);
+  pr_line(p, "%s = rows;", em_dim(e, out, 0));
   return 0;
 }
 
-/* Out's LoD is the kernel's (without Y: one sequence per image). */
+/* Out's LoD is the kernel's (one sequence per image). */
 static int im2sequence_lod_made(const Graph *g, const Op *op, int var) {
   (void)g;
   return slot_first(op->out, op->nout, "Out") == var;
 }
 
-/* out_stride: read only with Y, which the emitter refuses. */
+/* out_stride: read only with Y. */
 static const char *const im2sequence_attr_ignores[] = {"out_stride", NULL};
 
 const OpDef op_im2sequence = {.type = "im2sequence", .infer = infer_im2sequence, .emit_c = emit_im2sequence,

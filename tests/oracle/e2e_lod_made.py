@@ -51,6 +51,8 @@ def make_input(var, rng):
         return rng.integers(0, TOKENS, PADDED).astype(dt)
     if var.name == "length":  # 0 and T among them
         return np.array([[PADDED[1]], [0], [4]], dtype=dt)
+    if var.name == "real":  # each image's real height and width: a fraction truncates
+        return np.array([[5, 6.5], [2.7, 3]], dtype=dt)
     if var.name == "boxes":  # many beyond the images; a NaN passes through
         b = rng.uniform(-20, 80, (ROWS, 4)).astype(dt)
         b[6, 2] = np.nan
@@ -60,9 +62,13 @@ def make_input(var, rng):
     raise ValueError(var.name)
 
 
-def im2sequence(x, kernels, strides=(1, 1), paddings=(0, 0, 0, 0)):
-    return append_op("im2sequence", {"X": [x]}, {"Out": ["float32"]},
-                     {"kernels": list(kernels), "strides": list(strides), "paddings": list(paddings)})[0]
+def im2sequence(x, kernels, strides=(1, 1), paddings=(0, 0, 0, 0), y=None, out_stride=(1, 1)):
+    inputs = {"X": [x]}
+    if y is not None:
+        inputs["Y"] = [y]
+    return append_op("im2sequence", inputs, {"Out": ["float32"]},
+                     {"kernels": list(kernels), "strides": list(strides), "paddings": list(paddings),
+                      "out_stride": list(out_stride)})[0]
 
 
 def ctc_align(x, blank, merge=True, length=None, padding_value=0):
@@ -90,6 +96,18 @@ def im2seq_1x1():
     """CRNN's im2sequence: 1 x 1 kernels, each place of the map a row."""
     x = image()
     return [x], [im2sequence(x, (1, 1))]
+
+
+@case
+def im2seq_real_sizes():
+    """With Y (the images' real sizes) each image's patches are counted from
+    its size divided by out_stride (rounded up): 2 x 3 kernels, stride 1 x 2,
+    padding down 1 and right 1, out_stride 2 x 1: 9 and 1 patches; fetched
+    as it is and through an fc."""
+    x = image()
+    y = paddle.static.data("real", [None, 2], "float32")
+    seq = im2sequence(x, (2, 3), (1, 2), (0, 0, 1, 1), y=y, out_stride=(2, 1))
+    return [x, y], [seq, paddle.static.nn.fc(seq, 4)]
 
 
 @case
