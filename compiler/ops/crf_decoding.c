@@ -58,12 +58,7 @@ static int emit_crf_decoding(EmitCtx *e) {
   Var *len = ctx_in(&c, "Length", 0);
   if (len && len->dtype != RT_DT_INT64)
     return em_fail(e, "Length ('%s') is %s; Paddle's kernel reads int64", len->name, rt_dtype_name(len->dtype));
-  if (x->dtype != RT_DT_FP32 && x->dtype != RT_DT_FP64)
-    return em_fail(e, "Emission ('%s') is %s; Paddle's CPU kernel takes float32 and float64", x->name,
-                   rt_dtype_name(x->dtype));
-  if (t->dtype != x->dtype)
-    return em_fail(e, "Transition ('%s') is %s, Emission %s", t->name, rt_dtype_name(t->dtype),
-                   rt_dtype_name(x->dtype));
+  if (lodrnn_crf_dtypes(e, x, t)) return -1;
   if (out->dtype != RT_DT_INT64) return em_fail(e, "ViterbiPath ('%s') must be int64", out->name);
   const int r = len ? 3 : 2;
   int64_t k = em_const_dim(e, x, r - 1);

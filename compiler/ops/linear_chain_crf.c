@@ -35,6 +35,7 @@
  * would read past the row block).  Label and Length must be int64 (the
  * kernel reads them so). */
 #include "../util.h"
+#include "lodrnn_call.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -115,12 +116,7 @@ static int emit_linear_chain_crf(EmitCtx *e) {
   if (!x || !t || !l || !alpha || !xe || !te || !ll) return -1;
   OpCtx c = {e->g, (Op *)e->op};
   Var *len = ctx_in(&c, "Length", 0);
-  if (x->dtype != RT_DT_FP32 && x->dtype != RT_DT_FP64)
-    return em_fail(e, "Emission ('%s') is %s; Paddle's CPU kernel takes float32 and float64", x->name,
-                   rt_dtype_name(x->dtype));
-  if (t->dtype != x->dtype)
-    return em_fail(e, "Transition ('%s') is %s, Emission %s", t->name, rt_dtype_name(t->dtype),
-                   rt_dtype_name(x->dtype));
+  if (lodrnn_crf_dtypes(e, x, t)) return -1;
   Var *outs[4] = {alpha, xe, te, ll};
   for (int i = 0; i < 4; i++)
     if (outs[i]->dtype != x->dtype)

@@ -252,3 +252,13 @@ int lodrnn_check(EmitCtx *e, const Var *x, const Var *const *same, int nsame, co
   em_reads_lod(e, in);
   return in;
 }
+
+int lodrnn_crf_dtypes(EmitCtx *e, const Var *emission, const Var *transition) {
+  if (emission->dtype != RT_DT_FP32 && emission->dtype != RT_DT_FP64)
+    return em_fail(e, "Emission ('%s') is %s; Paddle's CPU kernel takes float32 and float64", emission->name,
+                   rt_dtype_name(emission->dtype));
+  if (transition->dtype != emission->dtype)
+    return em_fail(e, "Transition ('%s') is %s, Emission %s", transition->name, rt_dtype_name(transition->dtype),
+                   rt_dtype_name(emission->dtype));
+  return 0;
+}

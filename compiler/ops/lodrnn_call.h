@@ -83,9 +83,9 @@ void lodrnn_print_c(Printer *p, const LodRnnCall *c);
  * skipped) of its type; none of the outputs named in `batch` (Paddle's
  * time-major intermediates, which paddlec does not write) is read by an op
  * or fetched; each attribute named in `acts` (with its default) is
- * sigmoid, tanh, relu or identity (its value set); x carries the LoD of a
- * level-1 feed (op_lod_input), recorded as read.  The feed's index, or -1
- * after em_fail. */
+ * sigmoid, tanh, relu or identity (its value set); x carries a level-1
+ * LoD (a feed's or one an op makes: op_lod_input), recorded as read.  The
+ * LoD's index, or -1 after em_fail. */
 typedef struct LodRnnAct {
   const char *attr;  /* the attribute's name */
   const char *dflt;  /* Paddle's default */
@@ -93,5 +93,9 @@ typedef struct LodRnnAct {
 } LodRnnAct;
 int lodrnn_check(EmitCtx *e, const Var *x, const Var *const *same, int nsame, const char *const *batch, int nbatch,
                  LodRnnAct *acts, int nacts);
+/* The CRF ops' (crf_decoding, linear_chain_crf) Emission of float32 or
+ * float64, as Paddle's CPU kernels, and Transition of its dtype: 0, or -1
+ * after em_fail. */
+int lodrnn_crf_dtypes(EmitCtx *e, const Var *emission, const Var *transition);
 
 #endif
