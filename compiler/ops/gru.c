@@ -18,7 +18,17 @@
  * past H0's rows (Paddle would read past its end) starts from none.
  * BatchGate, BatchResetHiddenPrev and BatchHidden hold Paddle's reordered
  * intermediates: not written, refused when some op or fetch reads them.
- * is_test only decides whether Paddle keeps those intermediates. */
+ * is_test only decides whether Paddle keeps those intermediates.
+ *
+ * C emission of gru_unit (lodrnn_call.h's LODRNN_GRU_UNIT, as Paddle's
+ * GRUUnitKernel): Input, HiddenPrev, Weight, Bias and the three outputs of
+ * one type, float32 or float64 (the CPU kernels'); every output written
+ * (Gate holds the activated gates, ResetHiddenPrev = r * HiddenPrev).  The
+ * two products through gemm_print_c; the activations are the plain
+ * functors of activation_op.h (not gru's clamped ones).  activation and
+ * gate_activation outside 0..3 are refused (Paddle throws Unimplemented
+ * when it runs), as are an Input and a HiddenPrev of different rows (Paddle
+ * would read past HiddenPrev) and a D that depends on the batch. */
 #include <string.h>
 
 #include "../util.h"
@@ -105,4 +115,42 @@ static int emit_gru(EmitCtx *e) {
 }
 
 const OpDef op_gru = {.type = "gru", .infer = infer_gru, .emit_c = emit_gru};
-const OpDef op_gru_unit = {.type = "gru_unit", .infer = infer_gru_unit};
+/* gru_unit's activation ints (gru_unit_op.h's GRUActivationType). */
+static const char *gru_unit_act(EmitCtx *e, const char *attr, int64_t dflt) {
+  static const char *const names[] = {"identity", "sigmoid", "tanh", "relu"};
+  int64_t a = attr_int(e->op, attr, dflt);
+  if (a < 0 || a > 3) {
+    em_fail(e, "%s %lld must be 0 (identity), 1 (sigmoid), 2 (tanh) or 3 (relu)", attr, (long long)a);
+    return NULL;
+  }
+  return names[a];
+}
+
+static int emit_gru_unit(EmitCtx *e) {
+  Var *x = tu_in(e, "Input", 0), *hp = tu_in(e, "HiddenPrev", 0), *w = tu_in(e, "Weight", 0);
+  Var *gate = tu_out(e, "Gate", 0), *reset = tu_out(e, "ResetHiddenPrev", 0), *out = tu_out(e, "Hidden", 0);
+  if (!x || !hp || !w || !gate || !reset || !out) return -1;
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *b = ctx_in(&c, "Bias", 0);
+  Var *const vs[] = {x, hp, w, b, gate, reset, out};
+  int dt = tu_float_dtype(e, vs, 7);
+  if (dt < 0) return -1;
+  const char *act = gru_unit_act(e, "activation", 2), *gate_act = gru_unit_act(e, "gate_activation", 1);
+  if (!act || !gate_act) return -1;
+  int64_t d = em_const_dim(e, hp, 1);
+  if (d < 1 || em_const_dim(e, x, 1) != 3 * d)
+    return em_fail(e, "HiddenPrev ('%s') and Input ('%s') must be [N, D] and [N, 3D] with D fixed", hp->name,
+                   x->name);
+  if (strcmp(em_dim(e, x, 0), em_dim(e, hp, 0)))
+    return em_fail(e, "Input ('%s') and HiddenPrev ('%s') must have the same rows", x->name, hp->name);
+  SymDim rows = em_sym_prod(e, x, 0, 1);
+  LodRnnCall call = {.kind = LODRNN_GRU_UNIT, .f64 = dt == RT_DT_FP64, .x = em_ptr(e, x, 1), .h0 = em_ptr(e, hp, 1),
+                     .weight = em_ptr(e, w, 1), .bias = b ? em_ptr(e, b, 1) : NULL, .gate = em_ptr(e, gate, 0),
+                     .reset = em_ptr(e, reset, 0), .out = em_ptr(e, out, 0), .rows = em_dim(e, x, 0), .d = d,
+                     .act = act, .gate_act = gate_act, .origin = attr_bool(e->op, "origin_mode", 0)};
+  if (!call.f64) call.ws = em_gemm_ws(e, rows, (SymDim){0, 2 * d}, (SymDim){0, d});
+  lodrnn_print_c(e->p, &call);
+  return 0;
+}
+
+const OpDef op_gru_unit = {.type = "gru_unit", .infer = infer_gru_unit, .emit_c = emit_gru_unit};

@@ -6,11 +6,18 @@
 #include <string.h>
 
 #include "../util.h"
+#include "gemm_call.h"
 
-/* `v = act(v);` as Paddle's detail/activation_functions.h computes it. */
-static void print_act(Printer *p, const char *act, const char *v, int f64) {
+/* `v = act(v);` as Paddle's detail/activation_functions.h computes it, or
+ * with `plain` as activation_op.h's functors do (gru_unit): sigmoid
+ * 1 / (1 + exp(-v)) and tanh unclamped. */
+static void print_act_as(Printer *p, const char *act, const char *v, int f64, int plain) {
   const char *t = f64 ? "double" : "float", *e = f64 ? "exp" : "expf", *s = f64 ? "" : "f";
-  if (!strcmp(act, "sigmoid")) {
+  if (plain && !strcmp(act, "sigmoid")) {
+    pr_line(p, "%s = 1.0%s / (1.0%s + %s(-%s));", v, s, s, e, v);
+  } else if (plain && !strcmp(act, "tanh")) {
+    pr_line(p, "%s = %s(%s);", v, f64 ? "tanh" : "tanhf", v);
+  } else if (!strcmp(act, "sigmoid")) {
     pr_line(p, "{ const %s a_ = %s < -40.0%s ? -40.0%s : (%s > 13.0%s ? 13.0%s : %s);", t, v, s, s, v, s, s, v);
     pr_line(p, "  %s = 1.0%s / (1.0%s + %s(-a_)); }", v, s, s, e);
   } else if (!strcmp(act, "tanh")) {
@@ -21,6 +28,8 @@ static void print_act(Printer *p, const char *act, const char *v, int f64) {
     pr_line(p, "if (!(%s > 0)) %s = 0;", v, v);
   } /* identity: nothing */
 }
+
+static void print_act(Printer *p, const char *act, const char *v, int f64) { print_act_as(p, act, v, f64, 0); }
 
 /* The frame's LoD and sizes: lod, N (the sequences) and D. */
 static void print_frame(Printer *p, const LodRnnCall *c) {
@@ -88,6 +97,50 @@ static void print_gru(Printer *p, const LodRnnCall *c) {
   pr_line(p, "}");
   pr_line(p, "h = o;");
   pr_line(p, "}");
+  pr_line(p, "}");
+}
+
+/* gru_unit over N rows: the two products as Paddle's GEMMs (beta 1 into
+ * Gate, ldc 3D), the activations as activation_op.h's functors. */
+static void print_gru_unit(Printer *p, const LodRnnCall *c) {
+  const char *t = c->f64 ? "double" : "float", *one = c->f64 ? "1.0" : "1.0f";
+  pr_line(p, "/* gru_unit: D %lld, activation %s, gate_activation %s%s */", (long long)c->d, c->act, c->gate_act,
+          c->origin ? ", origin_mode" : "");
+  pr_line(p, "const int64_t N = %s, D = %lld;", c->rows, (long long)c->d);
+  pr_line(p, "const %s *x = %s, *hp = %s, *w = %s;", t, c->x, c->h0, c->weight);
+  pr_line(p, "%s *g = %s, *rh = %s, *o = %s;", t, c->gate, c->reset, c->out);
+  if (c->bias) {
+    pr_line(p, "const %s *b = %s;", t, c->bias);
+    pr_line(p, "for (int64_t i = 0; i < N; i++)");
+    pr_line(p, "  for (int64_t j = 0; j < 3 * D; j++) g[i * 3 * D + j] = x[i * 3 * D + j] + b[j];");
+  } else {
+    pr_line(p, "for (int64_t i = 0; i < N * 3 * D; i++) g[i] = x[i];");
+  }
+  pr_line(p, "/* update and reset gates: g[:, 0:2D] += hp x w[0:2D*D] as [D, 2D] */");
+  gemm_print_c(p, &(GemmCall){.f64 = c->f64, .m = "N", .n = "2 * D", .k = "D", .alpha = one, .a = "hp", .lda = "D",
+                              .b = "w", .ldb = "2 * D", .beta = one, .c = "g", .ldc = "3 * D", .ws = c->ws});
+  pr_line(p, "for (int64_t i = 0; i < N; i++) {");
+  pr_line(p, "for (int64_t j = 0; j < 2 * D; j++) {");
+  pr_line(p, "%s v = g[i * 3 * D + j];", t);
+  print_act_as(p, c->gate_act, "v", c->f64, 1);
+  pr_line(p, "g[i * 3 * D + j] = v;");
+  pr_line(p, "}");
+  pr_line(p, "for (int64_t j = 0; j < D; j++) rh[i * D + j] = g[i * 3 * D + D + j] * hp[i * D + j];");
+  pr_line(p, "}");
+  pr_line(p, "/* candidate: g[:, 2D:3D] += rh x w[2D*D:] as [D, D] */");
+  gemm_print_c(p, &(GemmCall){.f64 = c->f64, .m = "N", .n = "D", .k = "D", .alpha = one, .a = "rh", .lda = "D",
+                              .b = "w + 2 * D * D", .ldb = "D", .beta = one, .c = "g + 2 * D", .ldc = "3 * D",
+                              .ws = c->ws});
+  pr_line(p, "for (int64_t i = 0; i < N; i++)");
+  pr_line(p, "  for (int64_t j = 0; j < D; j++) {");
+  pr_line(p, "%s v = g[i * 3 * D + 2 * D + j];", t);
+  print_act_as(p, c->act, "v", c->f64, 1);
+  pr_line(p, "g[i * 3 * D + 2 * D + j] = v;");
+  pr_line(p, "const %s u = g[i * 3 * D + j], h = hp[i * D + j];", t);
+  if (c->origin)
+    pr_line(p, "o[i * D + j] = v + u * (h - v);");
+  else
+    pr_line(p, "o[i * D + j] = u * (v - h) + h;");
   pr_line(p, "}");
 }
 
@@ -211,6 +264,9 @@ void lodrnn_print_c(Printer *p, const LodRnnCall *c) {
   switch (c->kind) {
     case LODRNN_GRU:
       print_gru(p, c);
+      break;
+    case LODRNN_GRU_UNIT:
+      print_gru_unit(p, c);
       break;
     case LODRNN_LSTM:
       print_lstm(p, c);

@@ -1,6 +1,6 @@
 /* The recurrences of the 1.x LoD ops, as their emitters (gru.c, lstm.c,
- * crf_decoding.c) decided them, and their C printer: plain loops over each
- * sequence of a level-1 LoD (m->lod[input], m->lod_count[input]; see
+ * crf_decoding.c) decided them, and their C printer (also gru_unit's one
+ * step, which has no LoD): plain loops over each sequence of a level-1 LoD (m->lod[input], m->lod_count[input]; see
  * seq_call.h for how those reach a kernel), step by step.
  *
  *   LODRNN_GRU: Paddle's GRUCPUKernel (gru_op.cc, funcs/gru_compute.cc,
@@ -14,6 +14,15 @@
  *     Hidden[t] = origin_mode ? u*h + c - u*c : h - u*h + u*c (h = 0 when
  *     none).  Activations as detail/activation_functions.h: sigmoid clamps
  *     its input to [-40, 13], tanh is 2 / (1 + exp(min(-2a, 40))) - 1.
+ *   LODRNN_GRU_UNIT: one GRU step over N rows, no LoD (gru_unit_op.h's
+ *     GRUUnitKernel): Gate = Input + Bias (Input without Bias); Gate[:,
+ *     0:2D] += HiddenPrev x Wg (Wg as above; one GEMM with beta 1, printed
+ *     by gemm_print_c); u, r = gate_act of those, written back into Gate;
+ *     ResetHiddenPrev = r * HiddenPrev; Gate[:, 2D:3D] += ResetHiddenPrev x
+ *     Wc (the second GEMM); c = act of that, written back; Hidden =
+ *     origin_mode ? c + u * (h - c) : u * (c - h) + h.  The activations are
+ *     activation_op.h's functors, not the clamped ones above: sigmoid
+ *     1 / (1 + exp(-a)), tanh, relu a > 0 ? a : 0.
  *   LODRNN_LSTM: Paddle's LSTMKernel (lstm_op.h, funcs/lstm_compute.cc,
  *     detail/lstm_cpu_kernel.h and lstm_kernel.h with old_api_version) per
  *     sequence i, in time order or, with is_reverse, from its last row
@@ -40,7 +49,7 @@
 
 #include "ops.h"
 
-typedef enum LodRnnKind { LODRNN_GRU, LODRNN_LSTM, LODRNN_CRF } LodRnnKind;
+typedef enum LodRnnKind { LODRNN_GRU, LODRNN_GRU_UNIT, LODRNN_LSTM, LODRNN_CRF } LodRnnKind;
 
 typedef struct LodRnnCall {
   LodRnnKind kind;
@@ -60,7 +69,11 @@ typedef struct LodRnnCall {
   const char *gate_act; /* gate_activation: the same four */
   int reverse;          /* is_reverse */
   int origin;           /* GRU: origin_mode */
-  const char *ws;       /* scratch of 6 * D (GRU) or 8 * D (LSTM) elements */
+  const char *ws;       /* scratch of 6 * D (GRU) or 8 * D (LSTM) elements; GRU_UNIT: the float32 GEMM
+                           packing scratch (em_gemm_ws), NULL for float64 */
+  /* LODRNN_GRU_UNIT (x: Input [N, 3D], h0: HiddenPrev [N, D], out: Hidden [N, D], rows: N) */
+  const char *gate;     /* Gate [N, 3D] */
+  const char *reset;    /* ResetHiddenPrev [N, D] */
   /* LODRNN_LSTM */
   const char *cell;     /* Cell [T, D] */
   const char *c0;       /* C0 [NH, D], NULL: none */

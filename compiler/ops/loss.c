@@ -13,9 +13,6 @@
  *     cross_entropy (hard labels); XShape = X dims + [0] (appended, unlike
  *     reshape2), MatchX = X dims with the last set to 1.
  *   cross_entropy_grad2: Label, MatchX, XShape, Y@GRAD -> X@GRAD = XShape[:-1].
- *   accuracy: Out, Indices, Label -> Accuracy, Correct, Total, each [1]; dtypes
- *     are as declared before Paddle 2.3 (float32, int32, int32), Out's since
- *     (phi AccuracyInferMeta).
  *   sigmoid_cross_entropy_with_logits: X, Label, pos_weight† -> Out = X;
  *     normalize=false, ignore_index=-100.
  *   sigmoid_cross_entropy_with_logits_grad: X, Label, pos_weight†, Out@GRAD
@@ -37,7 +34,7 @@
  *     scalar; reduction="mean" (none, mean, sum, batchmean); log_target
  *     (after 2.6) is refused when set.
  *   kldiv_loss_grad: X, Target, Loss@GRAD -> X@GRAD (generic rule).
- * Every op here but accuracy has a C emitter, below, for float32 and for
+ * (accuracy, a metric, is accuracy.c.)  Every op here has a C emitter, below, for float32 and for
  * float64 as Paddle 2.6's CPU double kernels compute it (the same formulas
  * in double; softmax_with_cross_entropy's softmax clips x - max at -64 as
  * phi SoftmaxFunctor does), except log_loss (Paddle registers a float
@@ -50,10 +47,6 @@
 #include "loss_call.h"
 #include "ops.h"
 #include "tensor_util.h"
-
-/* Paddle 2.3 moved accuracy to phi, whose InferMeta gives every output the
- * dtype of Out; 1.x-2.2 left the declared dtypes. */
-#define PADDLE_PHI_ACCURACY 2003000
 
 static int infer_softmax_ce(OpCtx *c) {
   Var *x = ctx_need(c, "Logits", 0), *label = ctx_need(c, "Label", 0);
@@ -125,21 +118,6 @@ static int infer_cross_entropy_grad2(OpCtx *c) {
   Shape x = xs->shape;
   x.rank--;
   ctx_set(c, "X@GRAD", 0, &x, dy->dtype);
-  return 0;
-}
-
-static int infer_accuracy(OpCtx *c) {
-  Var *out = ctx_need(c, "Out", 0), *label = ctx_need(c, "Label", 0);
-  if (!out || !label || !ctx_need(c, "Indices", 0)) return -1;
-  if (label->shape.rank != 2)
-    return ctx_fail(c, "Label %s must have rank 2", shape_str(&label->shape));
-  Shape one = shape_scalar(c);
-  int phi = c->g->version >= PADDLE_PHI_ACCURACY || c->g->version == 0;
-  const char *slots[] = {"Accuracy", "Correct", "Total"};
-  for (int i = 0; i < 3; i++) {
-    Var *o = ctx_out(c, slots[i], 0);
-    if (o) ctx_set(c, slots[i], 0, &one, phi ? out->dtype : o->dtype);
-  }
   return 0;
 }
 
@@ -609,7 +587,6 @@ static int emit_kldiv_loss_grad(EmitCtx *e) {
 /* kldiv_loss_grad: X only gives X@GRAD's shape (the generic rule). */
 static const char *const kldiv_grad_ignores[] = {"X", NULL};
 
-const OpDef op_accuracy = {.type = "accuracy", .infer = infer_accuracy};
 const OpDef op_sigmoid_cross_entropy_with_logits = {.type = "sigmoid_cross_entropy_with_logits",
                                                     .infer = infer_loss_like_x,
                                                     .emit_c = emit_sigmoid_ce};
