@@ -873,6 +873,60 @@ ONE_OP_REFUSALS = {
                                       "'EmissionExps': ['float32'], 'TransitionExps': ['float32'], "
                                       "'LogLikelihood': ['float32']}, {})[3]", False,
                                       ["(linear_chain_crf -> ", "Length ('n') is int32; Paddle's kernel reads int64"]),
+    # gru_unit: activation ints outside GRUActivationType (0..3; Paddle's
+    # maker refuses them (InEnum), so the rows set them on the desc, and its
+    # kernel throws Unimplemented); a float16 step and mixed float
+    # dtypes (the CPU kernels: float and double, one T)
+    "gru_unit_activation_5": ("u = paddle.static.data('u', [-1, 12], 'float32')\n"
+                    "h = paddle.static.data('h', [-1, 4], 'float32')\n"
+                    "w = paddle.static.data('w', [4, 12], 'float32')\n"
+                    "feeds = [u, h, w]\n"
+                    "out = op('gru_unit', {'Input': [u], 'HiddenPrev': [h], 'Weight': [w]}, "
+                    "{'Gate': ['float32'], 'ResetHiddenPrev': ['float32'], 'Hidden': ['float32']}, "
+                    "{'activation': 2, 'gate_activation': 1, 'origin_mode': False})[2]\n"
+                    "main.global_block().ops[-1].desc._set_attr('activation', 5)", False,
+                              ["(gru_unit -> ", "activation 5 must be 0 (identity), 1 (sigmoid), 2 (tanh) or 3 (relu)"]),
+    "gru_unit_gate_activation_negative": ("u = paddle.static.data('u', [-1, 12], 'float32')\n"
+                    "h = paddle.static.data('h', [-1, 4], 'float32')\n"
+                    "w = paddle.static.data('w', [4, 12], 'float32')\n"
+                    "feeds = [u, h, w]\n"
+                    "out = op('gru_unit', {'Input': [u], 'HiddenPrev': [h], 'Weight': [w]}, "
+                    "{'Gate': ['float32'], 'ResetHiddenPrev': ['float32'], 'Hidden': ['float32']}, "
+                    "{'activation': 2, 'gate_activation': 1, 'origin_mode': False})[2]\n"
+                    "main.global_block().ops[-1].desc._set_attr('gate_activation', -1)", False,
+                                          ["(gru_unit -> ", "gate_activation -1 must be 0 (identity)"]),
+    "gru_unit_float16": ("u = paddle.static.data('u', [-1, 12], 'float16')\n"
+                    "h = paddle.static.data('h', [-1, 4], 'float16')\n"
+                    "w = paddle.static.data('w', [4, 12], 'float16')\n"
+                    "feeds = [u, h, w]\n"
+                    "out = op('gru_unit', {'Input': [u], 'HiddenPrev': [h], 'Weight': [w]}, "
+                    "{'Gate': ['float16'], 'ResetHiddenPrev': ['float16'], 'Hidden': ['float16']}, "
+                    "{'activation': 2, 'gate_activation': 1, 'origin_mode': False})[2]", False,
+                         ["(gru_unit -> ", "Input ('u') is float16, which is not supported"]),
+    "gru_unit_mixed_dtypes": ("u = paddle.static.data('u', [-1, 12], 'float32')\n"
+                    "h = paddle.static.data('h', [-1, 4], 'float64')\n"
+                    "w = paddle.static.data('w', [4, 12], 'float32')\n"
+                    "feeds = [u, h, w]\n"
+                    "out = op('gru_unit', {'Input': [u], 'HiddenPrev': [h], 'Weight': [w]}, "
+                    "{'Gate': ['float32'], 'ResetHiddenPrev': ['float32'], 'Hidden': ['float32']}, "
+                    "{'activation': 2, 'gate_activation': 1, 'origin_mode': False})[2]", False,
+                              ["(gru_unit -> ", "gru_unit computes in one dtype throughout"]),
+    # accuracy: int32 Indices (Paddle's kernel reads int64); an int64 Out
+    # (its kernel is registered for float and double)
+    "accuracy_indices_int32": ("o = paddle.static.data('o', [-1, 3], 'float32')\n"
+                    "i = paddle.static.data('i', [-1, 3], 'int32')\n"
+                    "y = paddle.static.data('y', [-1, 1], 'int64')\n"
+                    "feeds = [o, i, y]\n"
+                    "out = op('accuracy', {'Out': [o], 'Indices': [i], 'Label': [y]}, "
+                    "{'Accuracy': ['float32'], 'Correct': ['int32'], 'Total': ['int32']}, {})[0]", False,
+                               ["(accuracy -> ", "Indices ('i') and Label ('y') must be int64, not int32 and int64"]),
+    "accuracy_out_int64": ("o = paddle.static.data('o', [-1, 3], 'int64')\n"
+                    "i = paddle.static.data('i', [-1, 3], 'int64')\n"
+                    "y = paddle.static.data('y', [-1, 1], 'int64')\n"
+                    "feeds = [o, i, y]\n"
+                    "out = op('accuracy', {'Out': [o], 'Indices': [i], 'Label': [y]}, "
+                    "{'Accuracy': ['float32'], 'Correct': ['int32'], 'Total': ['int32']}, {})[0]", False,
+                           ["(accuracy -> ", "Out ('o') is int64; Paddle's CPU kernel takes float32 and float64"]),
 }
 
 

@@ -127,9 +127,11 @@ static const char *gru_unit_act(EmitCtx *e, const char *attr, int64_t dflt) {
 }
 
 static int emit_gru_unit(EmitCtx *e) {
-  Var *x = tu_in(e, "Input", 0), *hp = tu_in(e, "HiddenPrev", 0), *w = tu_in(e, "Weight", 0);
+  Var *x = tu_in(e, "Input", 0); /* first alone: one error for a step of an unsupported dtype */
+  if (!x) return -1;
+  Var *hp = tu_in(e, "HiddenPrev", 0), *w = tu_in(e, "Weight", 0);
   Var *gate = tu_out(e, "Gate", 0), *reset = tu_out(e, "ResetHiddenPrev", 0), *out = tu_out(e, "Hidden", 0);
-  if (!x || !hp || !w || !gate || !reset || !out) return -1;
+  if (!hp || !w || !gate || !reset || !out) return -1;
   OpCtx c = {e->g, (Op *)e->op};
   Var *b = ctx_in(&c, "Bias", 0);
   Var *const vs[] = {x, hp, w, b, gate, reset, out};
