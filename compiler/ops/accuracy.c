@@ -69,11 +69,12 @@ static int emit_accuracy(EmitCtx *e) {
   pr_line(p, "int correct = 0;");
   pr_line(p, "for (int64_t i = 0; i < N; i++) {");
   pr_line(p, "if (label[i] < 0) return 1;");
-  pr_line(p, "for (int64_t j = 0; j < K; j++)");
-  pr_line(p, "  if (idx[i * K + j] == label[i]) {");
-  pr_line(p, "    correct++;");
-  pr_line(p, "    break;");
-  pr_line(p, "  }");
+  pr_line(p, "for (int64_t j = 0; j < K; j++) {");
+  pr_line(p, "if (idx[i * K + j] == label[i]) {");
+  pr_line(p, "correct++;");
+  pr_line(p, "break;");
+  pr_line(p, "}");
+  pr_line(p, "}");
   pr_line(p, "}");
   pr_line(p, "%s[0] = correct;", em_ptr(e, correct, 0));
   pr_line(p, "%s[0] = (int)N;", em_ptr(e, total, 0));

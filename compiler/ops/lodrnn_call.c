@@ -131,8 +131,8 @@ static void print_gru_unit(Printer *p, const LodRnnCall *c) {
   gemm_print_c(p, &(GemmCall){.f64 = c->f64, .m = "N", .n = "D", .k = "D", .alpha = one, .a = "rh", .lda = "D",
                               .b = "w + 2 * D * D", .ldb = "D", .beta = one, .c = "g + 2 * D", .ldc = "3 * D",
                               .ws = c->ws});
-  pr_line(p, "for (int64_t i = 0; i < N; i++)");
-  pr_line(p, "  for (int64_t j = 0; j < D; j++) {");
+  pr_line(p, "for (int64_t i = 0; i < N; i++) {");
+  pr_line(p, "for (int64_t j = 0; j < D; j++) {");
   pr_line(p, "%s v = g[i * 3 * D + 2 * D + j];", t);
   print_act_as(p, c->act, "v", c->f64, 1);
   pr_line(p, "g[i * 3 * D + 2 * D + j] = v;");
@@ -141,6 +141,7 @@ static void print_gru_unit(Printer *p, const LodRnnCall *c) {
     pr_line(p, "o[i * D + j] = v + u * (h - v);");
   else
     pr_line(p, "o[i * D + j] = u * (v - h) + h;");
+  pr_line(p, "}");
   pr_line(p, "}");
 }
 
