@@ -462,3 +462,18 @@ def test_edit_distance_refs_with_more_sequences_run(tmp_path):
     first 6 (e2e_lod_ops' ed_more_refs checks the numbers); the run goes on."""
     r = run_lod_ops_case(tmp_path, "ed_lod", None, {"r": [0, 2, 2, 5, 6, 11, 11, 12]})
     assert r.returncode == 0, r.stderr
+
+
+def test_a_negative_accuracy_label_stops_the_run(tmp_path):
+    """e2e_gru_unit's accuracy_f32 (x [5, 6], labels y [5, 1]): a negative
+    label makes Paddle's accuracy kernel refuse the run
+    (PADDLE_ENFORCE_GE); the run stops with the kernel's error."""
+    out, _ = cases("gru_unit")
+    d = f"{out}/accuracy_f32"
+    binary = build(d, tmp_path, "--blas=none")
+    y = np.load(f"{d}/input_1.npy")
+    y[2, 0] = -1
+    np.save(tmp_path / "y.npy", y)
+    r = subprocess.run([str(binary), "--input", f"x={d}/input_0.npy", "--input", f"y={tmp_path / 'y.npy'}",
+                        "--output-dir", str(tmp_path / "o")], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1 and "a Label is negative" in r.stderr, r.stderr
