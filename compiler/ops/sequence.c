@@ -18,9 +18,8 @@
  *   sequence_enumerate: X [T, 1] -> Out [T, win_size] (win_size >= 2).
  *   sequence_expand: X, Y -> Out = X with dims[0] = -1.  ref_level=-1.
  *   sequence_expand_as: X, Y -> Out = X with dims[0] = -1.
- *   sequence_concat: X* -> Out: dims[0] = sum of the inputs' (-1 when any is
- *     unknown), other dims from X[0]; all inputs have the same row size.
- *   sequence_reshape: X [N, M] -> Out [-1, new_dim].  new_dim (required).
+ *   (sequence_reshape, sequence_concat and lod_reset, which make Out's LoD:
+ *   sequence_lod.c.)
  *   sequence_mask: X, MaxLenTensor† -> Y = X dims + [maxlen or -1] of dtype
  *     out_dtype.  maxlen=-1, out_dtype=3 (int64).
  *     Emission (the only emitter here; X float32/64 or int32/64, Y any
@@ -131,38 +130,6 @@ static int infer_sequence_expand(OpCtx *c) {
    * sequence of Y, no LoD); it refuses the others */
   if (c->g->specializing && y->shape.rank >= 1 && var_runtime_axis(y) < 0)
     out.d[0] = y->shape.d[0];
-  ctx_set(c, "Out", 0, &out, x->dtype);
-  return 0;
-}
-
-static int infer_sequence_concat(OpCtx *c) {
-  int n = ctx_nin(c, "X");
-  if (n < 2) return ctx_fail(c, "needs at least two inputs");
-  Var *x0 = ctx_need(c, "X", 0);
-  if (!x0) return -1;
-  if (x0->shape.rank < 1) return ctx_fail(c, "X[0] has rank 0");
-  Shape out = x0->shape;
-  int64_t rows = 0, feat = dims_prod(&x0->shape, 1, x0->shape.rank);
-  for (int i = 0; i < n; i++) {
-    Var *x = ctx_need(c, "X", i);
-    if (!x) return -1;
-    if (x->shape.rank < 1) return ctx_fail(c, "X[%d] has rank 0", i);
-    int64_t f = dims_prod(&x->shape, 1, x->shape.rank);
-    if (f >= 0 && feat >= 0 && f != feat)
-      return ctx_fail(c, "X[%d] %s has another row size than X[0] %s", i, shape_str(&x->shape),
-                      shape_str(&x0->shape));
-    rows = (rows < 0 || x->shape.d[0] < 0) ? DIM_UNKNOWN : rows + x->shape.d[0];
-  }
-  out.d[0] = rows;
-  ctx_set(c, "Out", 0, &out, x0->dtype);
-  return 0;
-}
-
-static int infer_sequence_reshape(OpCtx *c) {
-  Var *x = ctx_need(c, "X", 0);
-  if (!x) return -1;
-  if (x->shape.rank != 2) return ctx_fail(c, "X %s must have rank 2", shape_str(&x->shape));
-  Shape out = {2, {DIM_UNKNOWN, attr_int(c->op, "new_dim", 0)}};
   ctx_set(c, "Out", 0, &out, x->dtype);
   return 0;
 }
@@ -592,8 +559,6 @@ const OpDef op_sequence_expand = {.type = "sequence_expand", .infer = infer_sequ
                                   .emit_c = emit_sequence_expand_as, .runtime_extents = 1, .lod_slot = ""};
 const OpDef op_sequence_expand_as = {.type = "sequence_expand_as", .infer = infer_sequence_expand,
                                      .emit_c = emit_sequence_expand_as, .runtime_extents = 1};
-const OpDef op_sequence_concat = {.type = "sequence_concat", .infer = infer_sequence_concat, .lod_slot = ""};
-const OpDef op_sequence_reshape = {.type = "sequence_reshape", .infer = infer_sequence_reshape, .lod_slot = ""};
 const OpDef op_sequence_mask = {.type = "sequence_mask", .infer = infer_sequence_mask,
                                 .emit_c = emit_sequence_mask, .lod_slot = ""};
 const OpDef op_sequence_pad = {.type = "sequence_pad", .infer = infer_sequence_pad, .lod_slot = ""};
