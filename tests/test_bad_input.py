@@ -927,6 +927,70 @@ ONE_OP_REFUSALS = {
                     "out = op('accuracy', {'Out': [o], 'Indices': [i], 'Label': [y]}, "
                     "{'Accuracy': ['float32'], 'Correct': ['int32'], 'Total': ['int32']}, {})[0]", False,
                            ["(accuracy -> ", "Out ('o') is int64; Paddle's CPU kernel takes float32 and float64"]),
+    # sequence_reshape: a uint8 X (Paddle's kernels: float32, float64,
+    # int32, int64; 2.6.2 raises, measured); an X without LoD; new_dim 0
+    "sequence_reshape_uint8": ("s = paddle.static.data('s', [-1, 4], 'uint8', lod_level=1)\n"
+                               "feeds = [s]\n"
+                               "out = op('sequence_reshape', {'X': [s]}, {'Out': ['uint8']}, {'new_dim': 2})[0]", False,
+                               ["(sequence_reshape -> ", "X ('s') is uint8; Paddle's CPU kernel takes float32, float64, "
+                                "int32 and int64"]),
+    "sequence_reshape_without_lod": ("s = paddle.static.data('s', [-1, 4], 'float32')\n"
+                                     "feeds = [s]\n"
+                                     "out = op('sequence_reshape', {'X': [s]}, {'Out': ['float32']}, {'new_dim': 2})[0]",
+                                     False, ["(sequence_reshape -> ", "X ('s') must carry a level-1 LoD",
+                                             "feed 's' has no LoD"]),
+    "sequence_reshape_new_dim_0": ("s = paddle.static.data('s', [-1, 4], 'float32', lod_level=1)\n"
+                                   "feeds = [s]\n"
+                                   "out = op('sequence_reshape', {'X': [s]}, {'Out': ['float32']}, {'new_dim': 0})[0]",
+                                   False, ["(sequence_reshape -> ", "new_dim 0 must be at least 1"]),
+    # sequence_concat: an input without LoD (Paddle requires one each)
+    "sequence_concat_without_lod": ("s = paddle.static.data('s', [-1, 4], 'float32', lod_level=1)\n"
+                                    "t = paddle.static.data('t', [5, 4], 'float32')\n"
+                                    "feeds = [s, t]\n"
+                                    "out = op('sequence_concat', {'X': [s, t]}, {'Out': ['float32']}, {})[0]", False,
+                                    ["(sequence_concat -> ", "X[1] ('t') must carry a level-1 LoD",
+                                     "feed 't' has no LoD"]),
+    # lod_reset: append over an X with a LoD (two levels); an int64 Y
+    # without LoD (Paddle reads its data as int32); target_lod not from 0,
+    # descending (Paddle's kernel raises for both)
+    "lod_reset_append_over_lod": ("s = paddle.static.data('s', [6, 4], 'float32', lod_level=1)\n"
+                                  "feeds = [s]\n"
+                                  "out = op('lod_reset', {'X': [s]}, {'Out': ['float32']}, "
+                                  "{'target_lod': [0, 2, 6], 'append': True})[0]", False,
+                                  ["(lod_reset -> ", "append with an X ('s') that carries a LoD gives Out two levels"]),
+    "lod_reset_y_int64": ("y = paddle.static.data('y', [3], 'int64')\n"
+                          "feeds = [x, y]\n"
+                          "out = op('lod_reset', {'X': [x], 'Y': [y]}, {'Out': ['float32']}, {})[0]", False,
+                          ["(lod_reset -> ", "Y ('y') is int64; Paddle's kernel reads its data as int32 offsets"]),
+    "lod_reset_target_lod_not_from_0": ("feeds = [x]\n"
+                                        "out = op('lod_reset', {'X': [x]}, {'Out': ['float32']}, "
+                                        "{'target_lod': [1, 3, 6]})[0]", False,
+                                        ["(lod_reset -> ", "target_lod starts at 1; Paddle wants 0"]),
+    "lod_reset_target_lod_descending": ("feeds = [x]\n"
+                                        "out = op('lod_reset', {'X': [x]}, {'Out': ['float32']}, "
+                                        "{'target_lod': [0, 4, 3, 6]})[0]", False,
+                                        ["(lod_reset -> ", "target_lod descends at offset 2"]),
+    # sequence_pad: padded_length -1 (the longest sequence: Out's dim 1 from
+    # the data); a PadValue of another dtype than X (read as X's)
+    "sequence_pad_to_longest": ("s = paddle.static.data('s', [-1, 4], 'float32', lod_level=1)\n"
+                                "v = paddle.static.data('v', [1], 'float32')\n"
+                                "feeds = [s, v]\n"
+                                "out = op('sequence_pad', {'X': [s], 'PadValue': [v]}, "
+                                "{'Out': ['float32'], 'Length': ['int64']}, {'padded_length': -1})[0]", False,
+                                ["(sequence_pad -> ", "padded_length -1 pads to the longest sequence",
+                                 "paddlec needs a padded_length > 0"]),
+    "sequence_pad_value_dtype": ("s = paddle.static.data('s', [-1, 4], 'float32', lod_level=1)\n"
+                                 "v = paddle.static.data('v', [1], 'float64')\n"
+                                 "feeds = [s, v]\n"
+                                 "out = op('sequence_pad', {'X': [s], 'PadValue': [v]}, "
+                                 "{'Out': ['float32'], 'Length': ['int64']}, {'padded_length': 5})[0]", False,
+                                 ["(sequence_pad -> ", "PadValue ('v') is float64, X float32"]),
+    # sequence_unpad: an int32 Length (Paddle's kernel reads int64)
+    "sequence_unpad_length_int32": ("p = paddle.static.data('p', [3, 5, 2], 'float32')\n"
+                                    "n = paddle.static.data('n', [3], 'int32')\n"
+                                    "feeds = [p, n]\n"
+                                    "out = op('sequence_unpad', {'X': [p], 'Length': [n]}, {'Out': ['float32']}, {})[0]",
+                                    False, ["(sequence_unpad -> ", "Length ('n') is int32; Paddle's kernel reads int64"]),
 }
 
 

@@ -477,3 +477,34 @@ def test_a_negative_accuracy_label_stops_the_run(tmp_path):
     r = subprocess.run([str(binary), "--input", f"x={d}/input_0.npy", "--input", f"y={tmp_path / 'y.npy'}",
                         "--output-dir", str(tmp_path / "o")], capture_output=True, text=True, timeout=120)
     assert r.returncode == 1 and "a Label is negative" in r.stderr, r.stderr
+@pytest.mark.parametrize("case_name,args,message", [
+    # a sequence of 3 rows x 4 columns does not divide into rows of 8
+    ("reshape_wider", ["--lod", "x=0,3,4,6,12,14"], "a sequence's size (its rows x X's width) does not divide by new_dim"),
+    # a sequence of 8 steps does not fit padded_length 7
+    ("pad_scalar", ["--lod", "x=0,8,8,9,12,14"], "a sequence is longer than padded_length"),
+])
+def test_a_lod_the_op_cannot_take_stops_the_run(tmp_path, case_name, args, message):
+    """e2e_lod_seq's sequence_reshape and sequence_pad cases run with a LoD
+    that Paddle's kernels raise for: the run stops with the kernel's error."""
+    out, _ = cases("lod_seq")
+    d = f"{out}/{case_name}"
+    binary = build(d, tmp_path, "--blas=none")
+    inputs = ["--input", f"x={d}/input_0.npy"] + (["--input", f"pv={d}/input_1.npy"] if case_name == "pad_scalar" else [])
+    r = subprocess.run([str(binary)] + inputs + args + ["--output-dir", str(tmp_path / "o")],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1 and message in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("bad", [6, -1])
+def test_an_unpad_length_outside_the_padded_rows_stops_the_run(tmp_path, bad):
+    """e2e_lod_seq's unpad_rank3 (X [3, 5, 2]): a Length above 5 (Paddle
+    raises) or below 0 stops the run."""
+    out, _ = cases("lod_seq")
+    d = f"{out}/unpad_rank3"
+    binary = build(d, tmp_path, "--blas=none")
+    length = np.load(f"{d}/input_1.npy")
+    length[0] = bad
+    np.save(tmp_path / "length.npy", length)
+    r = subprocess.run([str(binary), "--input", f"p={d}/input_0.npy", "--input", f"len3={tmp_path / 'length.npy'}",
+                        "--output-dir", str(tmp_path / "o")], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1 and "a Length is outside [0, X's dim 1]" in r.stderr, r.stderr

@@ -19,7 +19,7 @@
  *   sequence_expand: X, Y -> Out = X with dims[0] = -1.  ref_level=-1.
  *   sequence_expand_as: X, Y -> Out = X with dims[0] = -1.
  *   (sequence_reshape, sequence_concat and lod_reset, which make Out's LoD:
- *   sequence_lod.c.)
+ *   sequence_lod.c; sequence_pad and sequence_unpad: sequence_pad.c.)
  *   sequence_mask: X, MaxLenTensor† -> Y = X dims + [maxlen or -1] of dtype
  *     out_dtype.  maxlen=-1, out_dtype=3 (int64).
  *     Emission (the only emitter here; X float32/64 or int32/64, Y any
@@ -29,11 +29,6 @@
  *     kernel reads MaxLenTensor as int32 (data<int32_t>: 2.6.2 raises for
  *     an int64 one): one of another dtype is refused.  maxlen <= 0 (the
  *     largest element of X) sizes Y from data and is refused.
- *   sequence_pad: X [T, ...], PadValue -> Out [-1, padded_length, ...],
- *     Length [-1] (int64; [-1, 1] in early 1.x).  padded_length=-1,
- *     which is 1 at compile time.
- *   sequence_unpad: X [N, L, ...], Length [N] -> Out [-1, ...] ([-1, 1] when
- *     X has rank 2).
  *
  * Emission (seq_call.h prints the loops) of sequence_pool, sequence_conv,
  * sequence_softmax, sequence_reverse, sequence_expand(_as) and
@@ -71,10 +66,6 @@
 #include "tensor_util.h"
 
 enum { DT_INT64 = 3 };
-
-/* sequence_pad's Length was [N, 1] in the first releases (1.3-1.5 source)
- * and is [N] in the 1.6+ source; the exact release is not pinned down. */
-#define PADDLE_SEQ_PAD_LENGTH_1D 1006000
 
 static int infer_sequence_conv(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0), *f = ctx_need(c, "Filter", 0);
@@ -145,44 +136,6 @@ static int infer_sequence_mask(OpCtx *c) {
   Shape y = x->shape;
   y.d[y.rank++] = maxlen <= 0 ? DIM_UNKNOWN : maxlen;
   ctx_set(c, "Y", 0, &y, (int)attr_int(c->op, "out_dtype", DT_INT64));
-  return 0;
-}
-
-static int infer_sequence_pad(OpCtx *c) {
-  Var *x = ctx_need(c, "X", 0), *pv = ctx_need(c, "PadValue", 0);
-  if (!x || !pv) return -1;
-  if (x->shape.rank < 2 || x->shape.rank + 1 > RT_MAX_RANK)
-    return ctx_fail(c, "X %s must have rank >= 2", shape_str(&x->shape));
-  Shape step = {x->shape.rank - 1, {0}};
-  for (int i = 1; i < x->shape.rank; i++) step.d[i - 1] = x->shape.d[i];
-  int scalar = (pv->shape.rank == 1 && pv->shape.d[0] == 1) || pv->shape.rank == 0;
-  if (!scalar && !shape_equal(&pv->shape, &step))
-    return ctx_fail(c, "PadValue %s is neither a scalar nor one time step %s",
-                    shape_str(&pv->shape), shape_str(&step));
-  int64_t plen = attr_int(c->op, "padded_length", -1);
-  Shape out = {x->shape.rank + 1, {DIM_UNKNOWN, plen == -1 ? 1 : plen}};
-  for (int i = 0; i < step.rank; i++) out.d[i + 2] = step.d[i];
-  Shape len = {1, {DIM_UNKNOWN}};
-  if (c->g->version > 0 && c->g->version < PADDLE_SEQ_PAD_LENGTH_1D)
-    len = (Shape){2, {DIM_UNKNOWN, 1}};
-  ctx_set(c, "Out", 0, &out, x->dtype);
-  ctx_set(c, "Length", 0, &len, DT_INT64);
-  return 0;
-}
-
-static int infer_sequence_unpad(OpCtx *c) {
-  Var *x = ctx_need(c, "X", 0), *len = ctx_need(c, "Length", 0);
-  if (!x || !len) return -1;
-  if (x->shape.rank < 2) return ctx_fail(c, "X %s must have rank >= 2", shape_str(&x->shape));
-  if (len->shape.rank != 1)
-    return ctx_fail(c, "Length %s must have rank 1", shape_str(&len->shape));
-  if (len->shape.d[0] != x->shape.d[0])
-    return ctx_fail(c, "Length %s and X %s differ in dims[0]", shape_str(&len->shape),
-                    shape_str(&x->shape));
-  Shape out = {1, {DIM_UNKNOWN}};
-  if (x->shape.rank == 2) out.d[out.rank++] = 1;
-  for (int i = 2; i < x->shape.rank; i++) out.d[out.rank++] = x->shape.d[i];
-  ctx_set(c, "Out", 0, &out, x->dtype);
   return 0;
 }
 
@@ -561,8 +514,6 @@ const OpDef op_sequence_expand_as = {.type = "sequence_expand_as", .infer = infe
                                      .emit_c = emit_sequence_expand_as, .runtime_extents = 1};
 const OpDef op_sequence_mask = {.type = "sequence_mask", .infer = infer_sequence_mask,
                                 .emit_c = emit_sequence_mask, .lod_slot = ""};
-const OpDef op_sequence_pad = {.type = "sequence_pad", .infer = infer_sequence_pad, .lod_slot = ""};
-const OpDef op_sequence_unpad = {.type = "sequence_unpad", .infer = infer_sequence_unpad, .lod_slot = ""};
 
 /* ---- outputs with one row per sequence ---- */
 

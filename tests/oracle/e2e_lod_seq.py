@@ -30,6 +30,7 @@ LOD_Y = [0, 1, 3, 3, 3, 7]
 LOD_Z = [0, 0, 2, 3, 3, 5]
 LODS = {"x": LOD_X, "y": LOD_Y, "z": LOD_Z}
 OFFSETS = [0, 3, 3, 6]  # lod_reset's int32 Y: offsets over 6 rows, an empty sequence
+LENGTHS = {"len3": [5, 0, 2], "len4": [1, 6, 0, 3]}  # sequence_unpad's Length feeds
 CASES, case = case_registry()
 
 
@@ -44,6 +45,8 @@ def make_input(var, rng):
     shape = list(var.shape)
     if var.name == "offsets":
         return np.array(OFFSETS, dtype=dt)
+    if var.name in LENGTHS:
+        return np.array(LENGTHS[var.name], dtype=dt)
     if "int" in dt:
         return rng.integers(-50, 50, shape).astype(dt)
     return rng.uniform(-2, 2, shape).astype(dt)
@@ -65,6 +68,15 @@ def lod_reset(x, y=None, target_lod=None, append=False):
     if target_lod is not None:
         attrs["target_lod"] = list(target_lod)
     return append_op("lod_reset", inputs, {"Out": [x.dtype]}, attrs)[0]
+
+
+def pad(x, pad_value, padded_length):
+    return append_op("sequence_pad", {"X": [x], "PadValue": [pad_value]}, {"Out": [x.dtype], "Length": ["int64"]},
+                     {"padded_length": padded_length})
+
+
+def unpad(x, length):
+    return append_op("sequence_unpad", {"X": [x], "Length": [length]}, {"Out": [x.dtype]}, {})[0]
 
 
 def pool(x):
@@ -163,6 +175,53 @@ def reset_to_y_data():
     x = paddle.static.data("plain", [6, 2], "int32")
     y = paddle.static.data("offsets", [len(OFFSETS)], "int32")
     return [x, y], [lod_reset(x, y)]
+
+
+# ---------------------------------------------------------------- sequence_pad / sequence_unpad
+@case
+def pad_scalar():
+    """x [14, 3] padded to 7 steps with a fed scalar PadValue: Out [5, 7, 3]
+    (5 the sequences, known at run time), Length [5]."""
+    x = seq("x", 3)
+    pv = paddle.static.data("pv", [1], "float32")
+    out, length = pad(x, pv, 7)
+    return [x, pv], [out, length]
+
+
+@case
+def pad_step_int64():
+    """int64 x [14, 2, 2] padded to 6 (the longest sequence) with one time
+    step [2, 2] as PadValue."""
+    x = seq("x", [2, 2], "int64")
+    pv = paddle.static.data("pv", [2, 2], "int64")
+    out, length = pad(x, pv, 6)
+    return [x, pv], [out, length]
+
+
+@case
+def pad_then_unpad_float64():
+    """float64 y [7, 4] padded to 5 and unpadded by its Length: y again,
+    with y's LoD."""
+    y = seq("y", 4, "float64")
+    pv = paddle.static.data("pv", [1], "float64")
+    out, length = pad(y, pv, 5)
+    return [y, pv], [out, unpad(out, length)]
+
+
+@case
+def unpad_rank3():
+    """p [3, 5, 2] with Length [5, 0, 2]: Out [7, 2], LoD [0, 5, 5, 7]."""
+    p = paddle.static.data("p", [3, 5, 2], "float32")
+    n = paddle.static.data("len3", [3], "int64")
+    return [p, n], [unpad(p, n)]
+
+
+@case
+def unpad_rank2_int32():
+    """int32 p [4, 6] with Length [1, 6, 0, 3]: Out [10, 1]."""
+    p = paddle.static.data("p", [4, 6], "int32")
+    n = paddle.static.data("len4", [4], "int64")
+    return [p, n], [unpad(p, n)]
 
 
 def main(argv):
