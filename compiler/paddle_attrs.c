@@ -1529,6 +1529,7 @@ const char *const paddle_ops[] = {
     "sequence_pool",
     "sequence_reshape",
     "sequence_reverse",
+    "sequence_slice",
     "sequence_softmax",
     "sequence_unpad",
     "set_value",

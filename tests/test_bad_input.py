@@ -991,6 +991,15 @@ ONE_OP_REFUSALS = {
                                     "feeds = [p, n]\n"
                                     "out = op('sequence_unpad', {'X': [p], 'Length': [n]}, {'Out': ['float32']}, {})[0]",
                                     False, ["(sequence_unpad -> ", "Length ('n') is int32; Paddle's kernel reads int64"]),
+    # sequence_slice: an int32 Offset (Paddle's kernel reads int64)
+    "sequence_slice_offset_int32": ("s = paddle.static.data('s', [-1, 4], 'float32', lod_level=1)\n"
+                                    "o = paddle.static.data('o', [3, 1], 'int32')\n"
+                                    "n = paddle.static.data('n', [3, 1], 'int64')\n"
+                                    "feeds = [s, o, n]\n"
+                                    "out = op('sequence_slice', {'X': [s], 'Offset': [o], 'Length': [n]}, "
+                                    "{'Out': ['float32']}, {})[0]", False,
+                                    ["(sequence_slice -> ", "Offset ('o') is int32 and Length ('n') int64; Paddle's "
+                                     "kernel reads both as int64"]),
 }
 
 

@@ -349,6 +349,10 @@ static int emit_sequence_pool(EmitCtx *e) {
     call.index = em_ptr(e, mi, 0);
     if (em_spec(e, mi)->runtime_dim == 1) call.extents[1] = em_dim(e, mi, 0);
   }
+  if (in >= e->g->nfeeds) { /* a LoD an op made (a feed's the run's start checks): Out has room for X's rows */
+    em_fault(e, "X's LoD has more sequences than X has rows");
+    pr_line(e->p, "if (m->lod_count[%d] - 1 > %s) return 1;", in, em_dim(e, x, 0));
+  }
   seq_print_c(e->p, &call);
   return 0;
 }

@@ -25,7 +25,15 @@
  *     refused at compile time, anything else stops the run).  append adds
  *     the level under X's LoD: with an X that carries a LoD Out would have
  *     two levels, which paddlec does not keep: refused; without one it is
- *     the same as not appending. */
+ *     the same as not appending.
+ *   sequence_slice: X (a level-1 LoD), Offset [N, 1], Length [N, 1] (both
+ *     int64) -> Out = X's dims at compile time (Paddle's); while
+ *     specializing its rows are sum(Length), a run-time extent bounded by
+ *     X's rows.  SequenceSliceOpKernel (float32, float64, int32, int64):
+ *     sequence i of Out is Length[i] rows of sequence i of X from its row
+ *     Offset[i]; Out's LoD the running sums of Length.  Offset's or
+ *     Length's rows other than X's number of sequences, a negative value,
+ *     or a slice past its sequence's end stop the run (Paddle raises). */
 #include <string.h>
 
 #include "../util.h"
@@ -266,9 +274,60 @@ static int emit_lod_reset(EmitCtx *e) {
   return tu_copy(e, x, out);
 }
 
+/* ---- sequence_slice ---- */
+
+static int infer_sequence_slice(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0), *off = ctx_need(c, "Offset", 0), *len = ctx_need(c, "Length", 0);
+  if (!x || !off || !len) return -1;
+  if (off->shape.rank != 2 || len->shape.rank != 2)
+    return ctx_fail(c, "Offset %s and Length %s must have rank 2", shape_str(&off->shape), shape_str(&len->shape));
+  if (x->shape.rank < 1) return ctx_fail(c, "X has rank 0");
+  ctx_set(c, "Out", 0, &x->shape, x->dtype); /* Paddle's compile-time dims: X's, the rows a bound */
+  if (c->g->specializing && x->shape.d[0] >= 0)
+    ctx_set_runtime_extent(c, "Out", 0, 0, pool_printf("input Length's values ('%s')", len->name));
+  return 0;
+}
+
+static int emit_sequence_slice(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *off = tu_in(e, "Offset", 0), *len = tu_in(e, "Length", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !off || !len || !out || kernel_types(e, x, out)) return -1;
+  if (off->dtype != RT_DT_INT64 || len->dtype != RT_DT_INT64)
+    return em_fail(e, "Offset ('%s') is %s and Length ('%s') %s; Paddle's kernel reads both as int64", off->name,
+                   rt_dtype_name(off->dtype), len->name, rt_dtype_name(len->dtype));
+  if (var_runtime_axis(out) != 0) return em_fail(e, "Out ('%s') must have rows known at run time", out->name);
+  const int in = lod_input(e, "X", x);
+  if (in < 0) return -1;
+  const int k = op_lod_input(e->g, e->spec, out, NULL);
+  const char *store = em_makes_lod(e, k, lod_offsets_bound(e, in, x));
+  em_fault(e, "Offset's or Length's rows are not X's number of sequences, or a slice is negative or runs past its "
+              "sequence");
+  const char *t = em_ctype(x->dtype);
+  Printer *p = e->p;
+  pr_line(p, "/* Length[i] rows of sequence i of '%s''s LoD from its row Offset[i]; Out's LoD their running sums */",
+          op_lod_name(e->g, in));
+  pr_line(p, "const int64_t *lod = m->lod[%d], N = m->lod_count[%d] - 1, W = %s;", in, in, em_prod(e, x, 1, tu_rank(e, x)));
+  pr_line(p, "const int64_t *off = %s, *len = %s;", em_ptr(e, off, 1), em_ptr(e, len, 1));
+  pr_line(p, "if (N != %s || N != %s) return 1;", em_dim(e, len, 0), em_dim(e, off, 0));
+  pr_line(p, "const %s *x = %s;", t, em_ptr(e, x, 1));
+  pr_line(p, "%s *out = %s;", t, em_ptr(e, out, 0));
+  pr_line(p, "int64_t *out_lod = %s;", store);
+  pr_line(p, "out_lod[0] = 0;");
+  pr_line(p, "for (int64_t i = 0; i < N; i++) {");
+  pr_line(p, "  if (off[i] < 0 || len[i] < 0 || lod[i] + off[i] + len[i] > lod[i + 1]) return 1;");
+  pr_line(p, "  if (len[i] > 0) memcpy(out + out_lod[i] * W, x + (lod[i] + off[i]) * W, (size_t)(len[i] * W) * sizeof(%s));",
+          t);
+  pr_line(p, "  out_lod[i + 1] = out_lod[i] + len[i];");
+  pr_line(p, "}");
+  pr_line(p, "m->lod_count[%d] = N + 1;", k);
+  pr_line(p, "%s = out_lod[N];", em_dim(e, out, 0));
+  return 0;
+}
+
 const OpDef op_sequence_reshape = {.type = "sequence_reshape", .infer = infer_sequence_reshape,
                                    .emit_c = emit_sequence_reshape, .lod_made = out_lod_made};
 const OpDef op_sequence_concat = {.type = "sequence_concat", .infer = infer_sequence_concat,
                                   .emit_c = emit_sequence_concat, .lod_made = out_lod_made};
 const OpDef op_lod_reset = {.type = "lod_reset", .infer = infer_lod_reset, .emit_c = emit_lod_reset,
                             .lod_made = out_lod_made};
+const OpDef op_sequence_slice = {.type = "sequence_slice", .infer = infer_sequence_slice, .emit_c = emit_sequence_slice,
+                                 .lod_made = out_lod_made};

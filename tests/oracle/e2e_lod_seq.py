@@ -31,6 +31,7 @@ LOD_Z = [0, 0, 2, 3, 3, 5]
 LODS = {"x": LOD_X, "y": LOD_Y, "z": LOD_Z}
 OFFSETS = [0, 3, 3, 6]  # lod_reset's int32 Y: offsets over 6 rows, an empty sequence
 LENGTHS = {"len3": [5, 0, 2], "len4": [1, 6, 0, 3]}  # sequence_unpad's Length feeds
+SLICE = {"soff": [[1], [0], [0], [2], [1]], "slen": [[2], [0], [2], [3], [0]]}  # sequence_slice's over LOD_X
 CASES, case = case_registry()
 
 
@@ -47,6 +48,8 @@ def make_input(var, rng):
         return np.array(OFFSETS, dtype=dt)
     if var.name in LENGTHS:
         return np.array(LENGTHS[var.name], dtype=dt)
+    if var.name in SLICE:
+        return np.array(SLICE[var.name], dtype=dt)
     if "int" in dt:
         return rng.integers(-50, 50, shape).astype(dt)
     return rng.uniform(-2, 2, shape).astype(dt)
@@ -222,6 +225,26 @@ def unpad_rank2_int32():
     p = paddle.static.data("p", [4, 6], "int32")
     n = paddle.static.data("len4", [4], "int64")
     return [p, n], [unpad(p, n)]
+
+
+# ---------------------------------------------------------------- sequence_slice
+def sequence_slice(x):
+    off = paddle.static.data("soff", [5, 1], "int64")
+    n = paddle.static.data("slen", [5, 1], "int64")
+    out = append_op("sequence_slice", {"X": [x], "Offset": [off], "Length": [n]}, {"Out": [x.dtype]}, {})[0]
+    return [x, off, n], [out]
+
+
+@case
+def slice_float32():
+    """x [14, 3]: rows 1-2, none, 0-1, 2-4 and none of its sequences."""
+    return sequence_slice(seq("x", 3))
+
+
+@case
+def slice_int64_rank3():
+    """int64 x [14, 2, 2], the same slices."""
+    return sequence_slice(seq("x", [2, 2], "int64"))
 
 
 def main(argv):
