@@ -368,6 +368,8 @@ def test_fused_elemwise_activation_pair_paddle_does_not_compute(tmp_path):
 # nothing written.
 NMS3 = ("out = op('multiclass_nms3', {{'BBoxes': [b], 'Scores': [s]}}, {{'Out': ['float32'], {out}"
         "'NmsRoisNum': ['int32']}}, {{'score_threshold': 0.1, 'nms_top_k': -1, 'keep_top_k': 10}})[0]")
+NMS12 = ("out = op('{type}', {{'BBoxes': [b], 'Scores': [s]}}, {{'Out': ['float32'], {out}}}, "
+         "{{'score_threshold': 0.1, 'nms_top_k': -1, 'keep_top_k': 10}})[0]")
 PROPOSALS = ("s = paddle.static.data('s', [2, 3, 4, 5], 'float32')\n"
              "d = paddle.static.data('d', [2, 12, 4, 5], 'float32')\n"
              "im = paddle.static.data('im', [2, 2], '{im}')\n"
@@ -603,6 +605,16 @@ ONE_OP_REFUSALS = {
                             "s = paddle.static.data('s', [6, 3], 'float32')\n"
                             "feeds = [b, s]\n" + NMS3.format(out="'Index': ['int32'], "), False,
                             ["(multiclass_nms3 -> ", "Scores [6, 3] of rank 2", "is not supported"]),
+    # multiclass_nms and multiclass_nms2 (their LoD made by the kernel) refuse
+    # what multiclass_nms3 refuses, with the same messages
+    "nms_polygon_boxes": ("b = paddle.static.data('b', [2, 6, 8], 'float32')\n"
+                          "s = paddle.static.data('s', [2, 3, 6], 'float32')\n"
+                          "feeds = [b, s]\n" + NMS12.format(type="multiclass_nms", out=""), False,
+                          ["(multiclass_nms -> ", "boxes of 8 coordinates are not supported"]),
+    "nms2_scores_per_roi": ("b = paddle.static.data('b', [6, 3, 4], 'float32')\n"
+                            "s = paddle.static.data('s', [6, 3], 'float32')\n"
+                            "feeds = [b, s]\n" + NMS12.format(type="multiclass_nms2", out="'Index': ['int32']"),
+                            False, ["(multiclass_nms2 -> ", "Scores [6, 3] of rank 2", "is not supported"]),
     # unique's Indices along an axis of more than 16 slices: which of equal
     # slices Paddle reports first is its (unstable) std::sort's choice
     "unique_indices_of_many_slices": ("w = paddle.static.data('w', [3, 20], 'float32')\n"

@@ -66,7 +66,7 @@ static int infer_nms(OpCtx *c) {
   if (bs->rank != 3) return ctx_fail(c, "BBoxes %s must have rank 3", shape_str(bs));
   int64_t rows = DIM_UNKNOWN;
   if (ss->rank == 3 && nms_before_2_3(c)) rows = bs->d[1];
-  const int compiled = c->g->specializing && !strcmp(c->op->type, "multiclass_nms3");
+  const int compiled = c->g->specializing; /* all three emit C (nms and nms2 with their LoD) */
   if (compiled && ss->rank != 3)
     return ctx_fail(c, "Scores %s of rank %d (the boxes of each RoI, with LoD or RoisNum) is not supported; "
                     "Scores [N, C, M] with BBoxes [N, M, 4] is", shape_str(ss), ss->rank);
@@ -89,10 +89,36 @@ static DetectionCall nms_record(EmitCtx *e, DetectionKind kind, int dt, Var *con
   c.boxes = em_ptr(e, v[0], 1);
   c.scores = em_ptr(e, v[1], 1);
   c.out = em_ptr(e, v[2], 0);
-  c.index = em_ptr(e, v[3], 0);
+  c.index = v[3] ? em_ptr(e, v[3], 0) : NULL;
   c.rois_num = v[4] ? em_ptr(e, v[4], 0) : "NULL";
-  c.rows = pool_printf("%s = %s", em_dim(e, v[2], 0), em_dim(e, v[3], 0));
+  c.rows = v[3] ? pool_printf("%s = %s", em_dim(e, v[2], 0), em_dim(e, v[3], 0)) : em_dim(e, v[2], 0);
   return c;
+}
+
+/* multiclass_nms's (and nms2's, nms3's) checks of the boxes and scores and
+ * their classes and boxes per image into *classes, *m: 0, or -1 after
+ * em_fail. */
+static int nms_geometry(EmitCtx *e, Var *boxes, Var *scores, int64_t *classes, int64_t *m) {
+  const int64_t coords = em_const_dim(e, boxes, 2);
+  if (coords != 4)
+    return em_fail(e, "boxes of %lld coordinates are not supported (4: xmin, ymin, xmax, ymax; Paddle clips polygons "
+                   "of 8 to 32)", (long long)coords);
+  *classes = em_const_dim(e, scores, 1), *m = em_const_dim(e, scores, 2);
+  if (*classes < 0 || *m < 0) return em_fail(e, "the classes and boxes per image must not depend on the batch");
+  if (*classes * *m > INT32_MAX) return em_fail(e, "classes x boxes does not fit Paddle's int indexing");
+  return 0;
+}
+
+/* multiclass_nms's attributes for RtNms. */
+static DetectionNms nms_attrs(const Op *op, int64_t classes, int64_t m) {
+  return (DetectionNms){.classes = classes, .boxes = m,
+                        .score_threshold = (float)attr_float(op, "score_threshold", 0),
+                        .nms_threshold = (float)attr_float(op, "nms_threshold", 0.3),
+                        .nms_eta = (float)attr_float(op, "nms_eta", 1),
+                        .nms_top_k = attr_int(op, "nms_top_k", -1),
+                        .keep_top_k = attr_int(op, "keep_top_k", -1),
+                        .background_label = attr_int(op, "background_label", 0),
+                        .normalized = attr_bool(op, "normalized", 1)};
 }
 
 static int emit_multiclass_nms3(EmitCtx *e) {
@@ -108,25 +134,61 @@ static int emit_multiclass_nms3(EmitCtx *e) {
   if (dt < 0) return -1;
   if (index->dtype != RT_DT_INT32 || (num && num->dtype != RT_DT_INT32))
     return em_fail(e, "Index and NmsRoisNum must be int32");
-  const int64_t coords = em_const_dim(e, boxes, 2);
-  if (coords != 4)
-    return em_fail(e, "boxes of %lld coordinates are not supported (4: xmin, ymin, xmax, ymax; Paddle clips polygons "
-                   "of 8 to 32)", (long long)coords);
-  const int64_t classes = em_const_dim(e, scores, 1), m = em_const_dim(e, scores, 2);
-  if (classes < 0 || m < 0) return em_fail(e, "the classes and boxes per image must not depend on the batch");
-  if (classes * m > INT32_MAX) return em_fail(e, "classes x boxes does not fit Paddle's int indexing");
+  int64_t classes, m;
+  if (nms_geometry(e, boxes, scores, &classes, &m)) return -1;
   DetectionCall call = nms_record(e, DETECTION_MULTICLASS_NMS, dt, (Var *const[]){boxes, scores, out, index, num},
                                   RT_NMS_WORK_BYTES(classes, m));
-  call.nms = (DetectionNms){.classes = classes, .boxes = m,
-                            .score_threshold = (float)attr_float(e->op, "score_threshold", 0),
-                            .nms_threshold = (float)attr_float(e->op, "nms_threshold", 0.3),
-                            .nms_eta = (float)attr_float(e->op, "nms_eta", 1),
-                            .nms_top_k = attr_int(e->op, "nms_top_k", -1),
-                            .keep_top_k = attr_int(e->op, "keep_top_k", -1),
-                            .background_label = attr_int(e->op, "background_label", 0),
-                            .normalized = attr_bool(e->op, "normalized", 1)};
+  call.nms = nms_attrs(e->op, classes, m);
   detection_print_c(e->p, &call);
   return 0;
+}
+
+/* multiclass_nms (Out) and multiclass_nms2 (Out, Index): multiclass_nms3's
+ * kernel with each image's row count in scratch (and Index's rows too for
+ * multiclass_nms), then the LoD of Out and Index: the images' offsets. */
+static int emit_multiclass_nms_lod(EmitCtx *e) {
+  Var *boxes = tu_in(e, "BBoxes", 0), *scores = tu_in(e, "Scores", 0), *out = tu_out(e, "Out", 0);
+  const int v2 = !strcmp(e->op->type, "multiclass_nms2");
+  Var *index = v2 ? tu_out(e, "Index", 0) : NULL;
+  if (!boxes || !scores || !out || (v2 && !index)) return -1;
+  const int dt = tu_float_dtype(e, (Var *const[]){boxes, scores, out}, 3);
+  if (dt < 0) return -1;
+  if (index && index->dtype != RT_DT_INT32) return em_fail(e, "Index must be int32");
+  if (var_runtime_axis(out) != 0) return em_fail(e, "Out ('%s') must have rows known at run time", out->name);
+  int64_t classes, m;
+  if (nms_geometry(e, boxes, scores, &classes, &m)) return -1;
+  DetectionCall call = nms_record(e, DETECTION_MULTICLASS_NMS, dt, (Var *const[]){boxes, scores, out, index, NULL},
+                                  RT_NMS_WORK_BYTES(classes, m));
+  call.nms = nms_attrs(e->op, classes, m);
+  const SymDim n = em_spec(e, scores)->d[0], rows = em_spec(e, out)->d[0];
+  call.rois_num = em_scratch_named(e, "int32_t", "counts", (SymDim){n.a * 4, n.c * 4});
+  if (!index) call.index = em_scratch_named(e, "int32_t", "index", (SymDim){rows.a * 4, rows.c * 4});
+  const int k = op_lod_input(e->g, e->spec, out, NULL), ki = index ? op_lod_input(e->g, e->spec, index, NULL) : -1;
+  const SymDim bound = {n.a, n.c + 1 > 2 ? n.c + 1 : 2}; /* N + 1 offsets; {0, 1} when nothing is kept */
+  const char *store = em_makes_lod(e, k, bound), *istore = index ? em_makes_lod(e, ki, bound) : NULL;
+  if (!index)
+    em_fault(e, "multiclass_nms kept no box (Paddle then writes Out [1, 1] = {-1} with the LoD {0, 1}, which "
+                "paddlec does not make)");
+  Printer *p = e->p;
+  detection_print_c(p, &call);
+  if (!index) pr_line(p, "if (%s == 0) return 1;", em_dim(e, out, 0));
+  pr_line(p, "/* the LoD of Out%s: each image's rows after those of the images before it */", index ? " and Index" : "");
+  pr_line(p, "int64_t *out_lod = %s;", store);
+  pr_line(p, "out_lod[0] = 0;");
+  pr_line(p, "for (int64_t i = 0; i < %s; i++) out_lod[i + 1] = out_lod[i] + %s[i];", call.n, call.rois_num);
+  pr_line(p, "m->lod_count[%d] = %s + 1;", k, call.n);
+  if (index) {
+    pr_line(p, "memcpy(%s, out_lod, (size_t)(%s + 1) * sizeof *out_lod);", istore, call.n);
+    pr_line(p, "m->lod_count[%d] = %s + 1;", ki, call.n);
+  }
+  return 0;
+}
+
+/* multiclass_nms's Out and multiclass_nms2's Out and Index: their LoD is
+ * the kernel's (the images' offsets). */
+static int nms_lod_made(const Graph *g, const Op *op, int var) {
+  (void)g;
+  return slot_first(op->out, op->nout, "Out") == var || slot_first(op->out, op->nout, "Index") == var;
 }
 
 static int infer_matrix_nms(OpCtx *c) {
@@ -174,6 +236,8 @@ static int emit_matrix_nms(EmitCtx *e) {
 }
 
 const OpDef op_matrix_nms = {.type = "matrix_nms", .infer = infer_matrix_nms, .emit_c = emit_matrix_nms};
-const OpDef op_multiclass_nms = {.type = "multiclass_nms", .infer = infer_nms};
-const OpDef op_multiclass_nms2 = {.type = "multiclass_nms2", .infer = infer_nms};
+const OpDef op_multiclass_nms = {.type = "multiclass_nms", .infer = infer_nms, .emit_c = emit_multiclass_nms_lod,
+                                   .lod_made = nms_lod_made};
+const OpDef op_multiclass_nms2 = {.type = "multiclass_nms2", .infer = infer_nms, .emit_c = emit_multiclass_nms_lod,
+                                    .lod_made = nms_lod_made};
 const OpDef op_multiclass_nms3 = {.type = "multiclass_nms3", .infer = infer_nms, .emit_c = emit_multiclass_nms3};
