@@ -508,3 +508,21 @@ def test_an_unpad_length_outside_the_padded_rows_stops_the_run(tmp_path, bad):
     r = subprocess.run([str(binary), "--input", f"p={d}/input_0.npy", "--input", f"len3={tmp_path / 'length.npy'}",
                         "--output-dir", str(tmp_path / "o")], capture_output=True, text=True, timeout=120)
     assert r.returncode == 1 and "a Length is outside [0, X's dim 1]" in r.stderr, r.stderr
+def test_multiclass_nms_keeping_nothing_stops_the_run(tmp_path):
+    """multiclass_nms (no Index) keeping no box: Paddle writes Out [1, 1] =
+    {-1} with the LoD {0, 1}, a shape the plan cannot give Out [rows, 6];
+    the run stops with an error saying so (the same binary runs the case's
+    own inputs: test_e2e_ops, family nms_lod)."""
+    out, names = cases("nms_lod")
+    fixture = f"{out}/multiclass_nms"
+    binary = build(fixture, tmp_path, "--blas=none")
+    args = [str(binary), "--output-dir", str(tmp_path / "o")]
+    for i, name in enumerate(("boxes", "scores", "nboxes", "qscores", "sparse")):
+        x = np.load(f"{fixture}/input_{i}.npy")
+        if "scores" in name or name == "sparse":
+            x[...] = 0
+        np.save(tmp_path / f"in{i}.npy", x)
+        args += ["--input", f"{name}={tmp_path / f'in{i}.npy'}"]
+    p = subprocess.run(args, capture_output=True, text=True, timeout=600)
+    assert p.returncode != 0 and "multiclass_nms kept no box" in p.stderr and "[1, 1] = {-1}" in p.stderr, (
+        p.returncode, p.stderr[-1500:])

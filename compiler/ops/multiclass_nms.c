@@ -16,8 +16,18 @@
  * [0, 6] and [0, 1].  NmsRoisNum is [N].  Refused: Scores of rank 2 (boxes
  * per RoI, with LoD or RoisNum), polygon boxes (8 to 32 coordinates:
  * Paddle clips polygons), and a program without Index (Paddle then writes
- * a [1, 1] Out holding -1 when nothing is kept).  multiclass_nms and
- * multiclass_nms2 write LoD outputs: shape rules only. */
+ * a [1, 1] Out holding -1 when nothing is kept).
+ *
+ * multiclass_nms (Out) and multiclass_nms2 (Out, Index) run the same kernel
+ * in Paddle 2.6 (fluid multiclass_nms_op.cc, float and double) and give Out
+ * and Index a level-1 LoD: the images' offsets (batch_starts).  paddlec
+ * compiles them as multiclass_nms3 (the same forms, the same refusals, the
+ * same Index: image * M + box), each image's count in scratch, the LoD made
+ * by the kernel (OpDef.lod_made).  Nothing kept at all: multiclass_nms2
+ * gives Out [0, 6], Index [0, 1] and the LoD all zeros, as Paddle does;
+ * multiclass_nms (no Index) has Paddle write Out [1, 1] = {-1} with the LoD
+ * {0, 1}, a shape the plan cannot give Out [rows, 6]: the run stops there
+ * with an error saying so. */
 #include <string.h>
 
 #include "../util.h"
