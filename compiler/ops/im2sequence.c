@@ -103,7 +103,7 @@ static int emit_im2sequence(EmitCtx *e) {
   if (x->dtype != RT_DT_FP32) return em_fail(e, "im2sequence of %s is not supported (float32)", rt_dtype_name(x->dtype));
   if (y && y->dtype != RT_DT_FP32)
     return em_fail(e, "Y ('%s') is %s; Paddle's kernel reads float32", y->name, rt_dtype_name(y->dtype));
-  Im2Seq g;
+  Im2Seq g = {0};
   (void)geometry(e->op, &x->shape, &g); /* checked by the rule */
   const int64_t C = em_const_dim(e, x, 1), H = em_const_dim(e, x, 2), W = em_const_dim(e, x, 3);
   if (C < 0 || H < 0 || W < 0) return em_fail(e, "X's channels, height and width must be known (--shape)");
