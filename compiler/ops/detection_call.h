@@ -1,7 +1,8 @@
 /* One detection kernel call as the lowering decided it, and its C printer.
  *
  * box_coder, prior_box, density_prior_box, anchor_generator, yolo_box,
- * multiclass_nms3, matrix_nms, generate_proposals_v2,
+ * multiclass_nms3 (and multiclass_nms, multiclass_nms2), matrix_nms,
+ * generate_proposals_v2,
  * distribute_fpn_proposals and collect_fpn_proposals pass their routine a
  * constant geometry named `geo` (RtBoxCoder, RtPriorBox, RtDensityPriorBox,
  * RtAnchorGenerator, RtYoloBox, RtNms, RtMatrixNms, RtProposals,

@@ -25,9 +25,9 @@ each case with Paddle's reference outputs.  multiclass_nms3 and matrix_nms keep 
 number of boxes only known at run time: its Out and Index are compared with
 Paddle's shape as well as values, as generate_proposals_v2's RpnRois and
 RpnRoiProbs are (`anchors` and `imshape` feeds: pixel boxes on the 4 x 5
-map and the images' (height, width), smaller than the anchors reach).  (multiclass_nms and multiclass_nms2
-write LoD outputs; box_clip needs its Input's LoD, without which Paddle
-2.6 crashes.)"""
+map and the images' (height, width), smaller than the anchors reach).  (multiclass_nms and multiclass_nms2,
+whose outputs carry LoDs, are in e2e_nms_lod.py; box_clip, which needs its
+Input's LoD, in e2e_lod_made.py.)"""
 import os
 import sys
 
