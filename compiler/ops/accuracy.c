@@ -12,7 +12,9 @@
  * and writes Correct = that count (int32), Total = N (int32) and Accuracy =
  * (float)Correct / (float)Total (float32), whatever Out's dtype: the
  * kernel's registered output dtypes, which the executor returns, although
- * phi AccuracyInferMeta declares Out's dtype (Paddle 2.3 on).  A negative
+ * phi AccuracyInferMeta declares Out's dtype (Paddle 2.3 on; 1.x-2.2 left
+ * the declared dtypes).  The shape rule gives Paddle's compile-time
+ * dtypes, and while specializing the kernel's.  A negative
  * label stops Paddle's run (PADDLE_ENFORCE_GE): here the run stops with
  * ERR_SHAPE.  With N = 0 Paddle writes Accuracy = 0 and leaves Correct and
  * Total unset; paddlec writes 0 to both.
@@ -28,15 +30,22 @@
 #include "ops.h"
 #include "tensor_util.h"
 
+/* Paddle 2.3 moved accuracy to phi, whose InferMeta gives every output the
+ * dtype of Out; 1.x-2.2 left the declared dtypes. */
+#define PADDLE_PHI_ACCURACY 2003000
+
 static int infer_accuracy(OpCtx *c) {
   Var *out = ctx_need(c, "Out", 0), *label = ctx_need(c, "Label", 0);
   if (!out || !label || !ctx_need(c, "Indices", 0)) return -1;
   if (label->shape.rank != 2) return ctx_fail(c, "Label %s must have rank 2", shape_str(&label->shape));
   Shape one = shape_scalar(c);
   static const char *const slots[] = {"Accuracy", "Correct", "Total"};
-  static const int dtypes[] = {RT_DT_FP32, RT_DT_INT32, RT_DT_INT32};
-  for (int i = 0; i < 3; i++)
-    if (ctx_out(c, slots[i], 0)) ctx_set(c, slots[i], 0, &one, dtypes[i]);
+  static const int dtypes[] = {RT_DT_FP32, RT_DT_INT32, RT_DT_INT32}; /* the kernel's */
+  const int phi = c->g->version >= PADDLE_PHI_ACCURACY || c->g->version == 0;
+  for (int i = 0; i < 3; i++) {
+    Var *o = ctx_out(c, slots[i], 0);
+    if (o) ctx_set(c, slots[i], 0, &one, c->g->specializing ? dtypes[i] : phi ? out->dtype : o->dtype);
+  }
   return 0;
 }
 
