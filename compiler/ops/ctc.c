@@ -64,12 +64,14 @@ static int emit_ctc_align(EmitCtx *e) {
   const int merge = attr_bool(e->op, "merge_repeated", 1);
   Printer *p = e->p;
   if (len) {
-    Var *olen = tu_out(e, "OutputLength", 0);
+    Var *olen = ctx_out(&c, "OutputLength", 0);
     if (len->dtype != x->dtype)
       return em_fail(e, "InputLength ('%s') must have Input's dtype %s (the kernel reads it as such)", len->name,
                      rt_dtype_name(x->dtype));
     if (x->shape.rank != 2) return em_fail(e, "padded Input %s must have rank 2", shape_str(&x->shape));
-    if (!olen) return em_fail(e, "the padded form needs OutputLength");
+    if (!olen)
+      return em_fail(e, "InputLength ('%s') makes the padded form, which needs OutputLength (Paddle's kernel writes it)",
+                     len->name);
     em_fault(e, "an InputLength is outside [0, T]");
     pr_line(p, "/* each row's first InputLength tokens, repeats merged and blanks dropped, then padding_value */");
     pr_line(p, "const %s *x = %s, *len = %s;", t, em_ptr(e, x, 1), em_ptr(e, len, 1));
