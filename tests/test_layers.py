@@ -151,6 +151,7 @@ def test_kernels_are_printed_in_one_place(printer, calls):
 SCALAR_AND_PLUMBING = {
     "erff", "erfinvf", "digammaf", "polygamma_f32", "polygamma_f64", "i0f", "i0ef", "i1f", "i1ef", "f2i32",
     "erfinv", "digamma", "i0", "i0e", "i1", "i1e", "f2i64", "ipow", "weights_bind", "state_zero", "split_tasks", "parallel", "dtype_name",
+    "free",  # codegen_model.c: the made LoDs' stores released at destroy
     "%s%s",  # bessel.c: rt_i0f, rt_i0ef, rt_i1f, rt_i1ef (rt_i0, ... in float64) by name and dtype
 }
 
