@@ -63,16 +63,6 @@ static int lod_input(EmitCtx *e, const char *slot, const Var *x) {
   return k;
 }
 
-/* Paddle's CPU kernels of these ops: float32, float64, int32, int64. */
-static int kernel_types(EmitCtx *e, const Var *x, const Var *out) {
-  if (x->dtype != RT_DT_FP32 && x->dtype != RT_DT_FP64 && x->dtype != RT_DT_INT32 && x->dtype != RT_DT_INT64)
-    return em_fail(e, "X ('%s') is %s; Paddle's CPU kernel takes float32, float64, int32 and int64", x->name,
-                   rt_dtype_name(x->dtype));
-  if (out->dtype != x->dtype)
-    return em_fail(e, "Out ('%s') is %s, X %s", out->name, rt_dtype_name(out->dtype), rt_dtype_name(x->dtype));
-  return 0;
-}
-
 /* Out (its first output) is the LoD var each of these ops makes. */
 static int out_lod_made(const Graph *g, const Op *op, int var) {
   (void)g;
@@ -98,7 +88,7 @@ static int infer_sequence_reshape(OpCtx *c) {
 
 static int emit_sequence_reshape(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
-  if (!x || !out || kernel_types(e, x, out)) return -1;
+  if (!x || !out || tu_seq_types(e, x, out)) return -1;
   const int64_t nd = attr_int(e->op, "new_dim", 0), w = em_const_dim(e, x, 1);
   if (tu_rank(e, x) != 2 || w < 0) return em_fail(e, "X ('%s') must be [T, M] with M known", x->name);
   if (em_const_dim(e, out, 1) != nd) return em_fail(e, "Out ('%s') must have new_dim %lld columns", out->name, (long long)nd);
@@ -151,7 +141,7 @@ static int emit_sequence_concat(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   const int n = ctx_nin(&c, "X");
   Var *out = tu_out(e, "Out", 0), *x0 = tu_in(e, "X", 0);
-  if (!out || !x0 || kernel_types(e, x0, out)) return -1;
+  if (!out || !x0 || tu_seq_types(e, x0, out)) return -1;
   const char *row = em_prod(e, x0, 1, tu_rank(e, x0));
   int *in = pool_alloc(sizeof *in * (size_t)n);
   const char **xs = pool_alloc(sizeof *xs * (size_t)n);
@@ -206,7 +196,7 @@ static int infer_lod_reset(OpCtx *c) {
 
 static int emit_lod_reset(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
-  if (!x || !out || kernel_types(e, x, out)) return -1;
+  if (!x || !out || tu_seq_types(e, x, out)) return -1;
   if (tu_rank(e, x) < 1) return em_fail(e, "X ('%s') has rank 0: no rows for a LoD", x->name);
   OpCtx c = {e->g, (Op *)e->op};
   Var *y = ctx_in(&c, "Y", 0);
@@ -290,7 +280,7 @@ static int infer_sequence_slice(OpCtx *c) {
 
 static int emit_sequence_slice(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *off = tu_in(e, "Offset", 0), *len = tu_in(e, "Length", 0), *out = tu_out(e, "Out", 0);
-  if (!x || !off || !len || !out || kernel_types(e, x, out)) return -1;
+  if (!x || !off || !len || !out || tu_seq_types(e, x, out)) return -1;
   if (off->dtype != RT_DT_INT64 || len->dtype != RT_DT_INT64)
     return em_fail(e, "Offset ('%s') is %s and Length ('%s') %s; Paddle's kernel reads both as int64", off->name,
                    rt_dtype_name(off->dtype), len->name, rt_dtype_name(len->dtype));

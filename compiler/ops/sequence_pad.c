@@ -35,15 +35,6 @@ enum { DT_INT64 = 3 };
  * and is [N] in the 1.6+ source; the exact release is not pinned down. */
 #define PADDLE_SEQ_PAD_LENGTH_1D 1006000
 
-static int kernel_types(EmitCtx *e, const Var *x, const Var *out) {
-  if (x->dtype != RT_DT_FP32 && x->dtype != RT_DT_FP64 && x->dtype != RT_DT_INT32 && x->dtype != RT_DT_INT64)
-    return em_fail(e, "X ('%s') is %s; Paddle's CPU kernel takes float32, float64, int32 and int64", x->name,
-                   rt_dtype_name(x->dtype));
-  if (out->dtype != x->dtype)
-    return em_fail(e, "Out ('%s') is %s, X %s", out->name, rt_dtype_name(out->dtype), rt_dtype_name(x->dtype));
-  return 0;
-}
-
 /* ---- sequence_pad ---- */
 
 static int infer_sequence_pad(OpCtx *c) {
@@ -82,7 +73,7 @@ static int infer_sequence_pad(OpCtx *c) {
 static int emit_sequence_pad(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *pv = tu_in(e, "PadValue", 0), *out = tu_out(e, "Out", 0);
   Var *len = tu_out(e, "Length", 0);
-  if (!x || !pv || !out || !len || kernel_types(e, x, out)) return -1;
+  if (!x || !pv || !out || !len || tu_seq_types(e, x, out)) return -1;
   if (pv->dtype != x->dtype)
     return em_fail(e, "PadValue ('%s') is %s, X %s (the kernel reads it as X's type)", pv->name,
                    rt_dtype_name(pv->dtype), rt_dtype_name(x->dtype));
@@ -145,7 +136,7 @@ static int infer_sequence_unpad(OpCtx *c) {
 
 static int emit_sequence_unpad(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *len = tu_in(e, "Length", 0), *out = tu_out(e, "Out", 0);
-  if (!x || !len || !out || kernel_types(e, x, out)) return -1;
+  if (!x || !len || !out || tu_seq_types(e, x, out)) return -1;
   if (len->dtype != RT_DT_INT64)
     return em_fail(e, "Length ('%s') is %s; Paddle's kernel reads int64", len->name, rt_dtype_name(len->dtype));
   if (var_runtime_axis(out) != 0) return em_fail(e, "Out ('%s') must have rows known at run time", out->name);

@@ -307,3 +307,12 @@ void tu_pr_to(Printer *p, int dtype, const char *fmt, ...) {
   pr_respelled(p, dtype, fmt, ap);
   va_end(ap);
 }
+
+int tu_seq_types(EmitCtx *e, const Var *x, const Var *out) {
+  if (x->dtype != RT_DT_FP32 && x->dtype != RT_DT_FP64 && x->dtype != RT_DT_INT32 && x->dtype != RT_DT_INT64)
+    return em_fail(e, "X ('%s') is %s; Paddle's CPU kernel takes float32, float64, int32 and int64", x->name,
+                   rt_dtype_name(x->dtype));
+  if (out->dtype != x->dtype)
+    return em_fail(e, "Out ('%s') is %s, X %s", out->name, rt_dtype_name(out->dtype), rt_dtype_name(x->dtype));
+  return 0;
+}

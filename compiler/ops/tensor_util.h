@@ -22,6 +22,10 @@ int tu_is_one(SymDim d);
  * NULL after em_fail() otherwise.  tu_out is the same for outputs. */
 Var *tu_in(EmitCtx *e, const char *slot, int i);
 Var *tu_out(EmitCtx *e, const char *slot, int i);
+/* The 1.x sequence ops' CPU kernels (sequence_reshape, _concat, _slice,
+ * _pad, _unpad, lod_reset): X of float32, float64, int32 or int64 and Out
+ * of X's dtype; 0, or -1 after em_fail. */
+int tu_seq_types(EmitCtx *e, const Var *x, const Var *out);
 /* Rank of a var's concrete shape. */
 int tu_rank(EmitCtx *e, const Var *v);
 /* Row-major strides of v in elements, as C expressions: st[rank(v)]. */
