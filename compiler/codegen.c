@@ -9,10 +9,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "block_feeds.h"
 #include "codegen_model.h"
 #include "diag.h"
 #include "emit.h"
 #include "ops/ops.h"
+#include "subblock.h"
 #include "template.h"
 #include "train.h"
 #include "util.h"
@@ -23,21 +25,22 @@ static int check_supported(const Graph *g) {
   int bad = 0;
   for (int i = 0; i < g->nops; i++) {
     const Op *op = &g->ops[i];
-    if (op->removed || (op->def && op->def->emit_c && op->block == 0)) continue;
+    if (op->removed || (op->def && op->def->emit_c && block_compiled(g, op->block))) continue;
     int first = 1;
     for (int k = 0; k < i && first; k++) {
       const Op *o = &g->ops[k];
-      first = strcmp(o->type, op->type) || (o->def && o->def->emit_c && o->block == 0);
+      first = strcmp(o->type, op->type) || (o->def && o->def->emit_c && block_compiled(g, o->block));
     }
     if (!first) continue;
     char *where = pool_printf("block %d op %d", op->file_block, op->index);
     int n = 1;
     for (int k = i + 1; k < g->nops; k++)
-      if (!strcmp(g->ops[k].type, op->type) && !(g->ops[k].def && g->ops[k].def->emit_c && g->ops[k].block == 0)) {
+      if (!strcmp(g->ops[k].type, op->type) &&
+          !(g->ops[k].def && g->ops[k].def->emit_c && block_compiled(g, g->ops[k].block))) {
         if (n < 8) where = pool_printf("%s, %d:%d", where, g->ops[k].file_block, g->ops[k].index);
         n++;
       }
-    const char *why = op->block ? "ops inside control-flow blocks" : "no C emitter yet";
+    const char *why = op->def && op->def->emit_c ? "inside a block whose op paddlec does not compile" : "no C emitter yet";
     diag_error("%s: cannot compile op '%s' (%s): %d at %s%s", g->file, op->type, why, n, where, n > 8 ? ", ..." : "");
     bad = 1;
   }
@@ -126,13 +129,16 @@ static int check_reads_written(const Graph *g) {
  * unlinked before: data_parallel.c dp_rings). */
 static int check_tensors(const Graph *g) {
   int bad = 0;
-  const Block *b = &g->blocks[0];
-  for (int k = 0; k < b->nops; k++) {
-    const Op *op = &g->ops[b->ops[k]];
-    if (op->removed || !strcmp(op->type, "feed") || !strcmp(op->type, "fetch")) continue;
+  for (int i = 0; i < g->nops; i++) {
+    const Op *op = &g->ops[i];
+    if (op->removed || !block_compiled(g, op->block) || !strcmp(op->type, "feed") || !strcmp(op->type, "fetch"))
+      continue;
     for (int side = 0; side < 2; side++)
       for (int s = 0; s < (side ? op->nout : op->nin); s++) {
         const Slot *sl = side ? &op->out[s] : &op->in[s];
+        /* a control-flow op's scopes are Paddle's executor's business */
+        if (side && op_runs_block(g, op) && (!strcmp(sl->name, "Scope") || !strcmp(sl->name, "StepScopes")))
+          continue;
         for (int a = 0; a < sl->n; a++)
           if (sl->vars[a] >= 0 && g->vars[sl->vars[a]].vtype != VT_LOD_TENSOR)
             bad = diag_error("%s: %s: %s '%s' is a variable of kind %d, not a dense tensor (7)", g->file,
@@ -322,6 +328,7 @@ static int prepare(Graph *g, const CompileOpts *o, int need_params, const char *
   if (o->training && o->embed_weights)
     return diag_error("%s: --embed-weights: a training program's state changes at every step; it cannot be const "
                       "arrays", g->file);
+  block_copy_feeds(g);
   if (pipeline_run(g, &o->pipe, ran) || check_tensors(g)) return -1;
   for (int i = 0; i < g->nparams; i++) {
     const Var *v = &g->vars[g->params[i]];

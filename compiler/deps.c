@@ -6,6 +6,7 @@
 
 #include "emit.h"
 #include "ops/ops.h"
+#include "subblock.h"
 #include "util.h"
 
 /* One piece of memory a kernel touches. */
@@ -22,26 +23,44 @@ typedef struct Accesses {
   int comm; /* 1: a collective (OpDef.collective) */
 } Accesses;
 
+/* Collecting one kernel's accesses. */
+typedef struct Collect {
+  const Plan *pl;
+  Accesses *out;
+  int cap;
+} Collect;
+
+static void count_var(void *ctx, int vid, int write) {
+  (void)vid;
+  (void)write;
+  ((Collect *)ctx)->cap++;
+}
+
+static void add_var(void *ctx, int vid, int write) {
+  Collect *c = ctx;
+  if (c->pl->vars[vid].kind == PLAN_NONE || c->out->n >= c->cap) return;
+  const PlanVar *pv = &c->pl->vars[vid];
+  if (pv->kind == PLAN_ARENA && pv->bytes.a == 0 && pv->bytes.c == 0) return; /* empty */
+  c->out->a[c->out->n++] = (Access){pv->kind, pv->index, write};
+}
+
+static int draws(const Graph *g, const Op *op) { return op_global_rng(g, op); }
+
+static int communicates(const Graph *g, const Op *op) {
+  (void)g;
+  return op->def && op->def->collective;
+}
+
+/* What op touches; a control-flow op, what its sub-block's ops touch too
+ * (subblock.h). */
 static void collect(const Graph *g, const Plan *pl, const Op *op, Accesses *out) {
-  int cap = 0;
-  for (int s = 0; s < op->nin; s++) cap += op->in[s].n;
-  for (int s = 0; s < op->nout; s++) cap += op->out[s].n;
-  out->a = pool_alloc(sizeof *out->a * (size_t)(cap ? cap : 1));
+  Collect c = {pl, out, 0};
+  op_each_var(g, op, count_var, &c);
+  out->a = pool_alloc(sizeof *out->a * (size_t)(c.cap ? c.cap : 1));
   out->n = 0;
-  out->rng = op_global_rng(g, op);
-  out->comm = op->def && op->def->collective;
-  for (int side = 0; side < 2; side++) {
-    const Slot *slots = side ? op->out : op->in;
-    for (int s = 0; s < (side ? op->nout : op->nin); s++)
-      for (int k = 0; k < slots[s].n; k++) {
-        int vid = slots[s].vars[k];
-        if (vid < 0 || pl->vars[vid].kind == PLAN_NONE) continue;
-        const PlanVar *pv = &pl->vars[vid];
-        Access x = {pv->kind, pv->index, side};
-        if (pv->kind == PLAN_ARENA && pv->bytes.a == 0 && pv->bytes.c == 0) continue; /* empty */
-        out->a[out->n++] = x;
-      }
-  }
+  out->rng = draws(g, op) || op_block_any(g, op, draws);
+  out->comm = communicates(g, op) || op_block_any(g, op, communicates);
+  op_each_var(g, op, add_var, &c);
 }
 
 static int overlap(const Plan *pl, const Access *x, const Access *y) {

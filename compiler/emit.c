@@ -142,6 +142,11 @@ const char *em_ptr(EmitCtx *e, const Var *v, int is_const) {
   }
 }
 
+const char *em_sub_kernel(EmitCtx *e, int id, const char *fn, const char **fault) {
+  if (!e->sub_kernel) diag_internal("em_sub_kernel: no driver to emit op %d", id);
+  return e->sub_kernel(e, id, fn, fault);
+}
+
 void em_reads_lod(EmitCtx *e, int k) {
   if (e->lod_read && k >= 0 && k < e->g->nfeeds) e->lod_read[k] = 1;
 }

@@ -75,8 +75,17 @@ typedef struct EmitCtx {
   Printer *task_body;  /* while a task function is open: its body, */
   const char *task_fn, *task_work, *task_outer; /* its name and split */
   const char *fault;   /* em_fault: the kernel can fail at run time */
+  /* em_sub_kernel's work, given by the driver (codegen_model.c) */
+  const char *(*sub_kernel)(struct EmitCtx *e, int id, const char *fn, const char **fault);
 } EmitCtx;
 
+/* A kernel of its own, named fn, for op `id` of a control-flow op's
+ * sub-block (EmitCtx.sub_kernel, codegen_model.c): its comment and function are printed among
+ * the current kernel's task functions; returns the call that runs it, or
+ * NULL when the op cannot be emitted (the errors are printed).  *fault is
+ * what em_fault said of it (the call then returns nonzero on that fault),
+ * or NULL. */
+const char *em_sub_kernel(EmitCtx *e, int id, const char *fn, const char **fault);
 /* C type of a dtype ("float", "int64_t", ...), or NULL when unsupported. */
 const char *em_ctype(int dtype);
 /* The RT_DT_* enumerator of a dtype for generated code ("RT_DT_FP32"; the

@@ -1,9 +1,12 @@
 /* Shape and dtype inference (see infer.h). */
 #include "infer.h"
 
+#include <string.h>
+
 #include "consteval.h"
 #include "diag.h"
 #include "ops/ops.h"
+#include "subblock.h"
 #include "util.h"
 
 static int infer_block(Graph *g, int b, InferReport *r, int *ucap, int depth);
@@ -23,9 +26,83 @@ static int check_sizes(const Graph *g, const Op *op) {
   return bad ? -1 : 0;
 }
 
+/* 1 when block b is `root` or nested in it. */
+static int block_within(const Graph *g, int b, int root) {
+  for (int n = 0; b >= 0 && b < g->nblocks && n < 64; n++, b = g->blocks[b].parent)
+    if (b == root) return 1;
+  return 0;
+}
+
+/* The vars outside a control-flow op's sub-block that the sub-block
+ * writes, with what they were before it ran. */
+typedef struct Carried {
+  const Graph *g;
+  int root;   /* the sub-block */
+  int n, cap;
+  int *ids;
+  Var *before;
+} Carried;
+
+static void carry(void *ctx, int id, int write) {
+  Carried *c = ctx;
+  const Var *v = &c->g->vars[id];
+  if (!write || block_within(c->g, v->block, c->root)) return;
+  for (int k = 0; k < c->n; k++)
+    if (c->ids[k] == id) return;
+  if (c->n == c->cap) {
+    c->cap = c->cap ? 2 * c->cap : 8;
+    int *ids = pool_alloc(sizeof *ids * (size_t)c->cap);
+    Var *before = pool_alloc(sizeof *before * (size_t)c->cap);
+    if (c->n) {
+      memcpy(ids, c->ids, sizeof *ids * (size_t)c->n);
+      memcpy(before, c->before, sizeof *before * (size_t)c->n);
+    }
+    c->ids = ids;
+    c->before = before;
+  }
+  c->ids[c->n] = id;
+  c->before[c->n++] = *v;
+}
+
+/* Before a while's sub-block is inferred: the vars it carries from one
+ * iteration to the next lose their compile-time values (consteval.h), so
+ * that no op of the body folds the first iteration's. */
+static void forget_values(Graph *g, const Carried *c) {
+  for (int k = 0; k < c->n; k++) g->vars[c->ids[k]].nvals = -1;
+}
+
+/* After a control-flow op and its sub-block: an outer var the sub-block
+ * writes keeps the dtype and shape it had before (a loop that changes a
+ * shape, or a branch that gives a var another one, leaves a tensor whose
+ * size only the run knows: refused until run-time shapes are planned), and
+ * has no compile-time value after it (the branch may not run, the loop runs
+ * a number of times only the run knows). */
+static int check_carried(Graph *g, const Op *op, const Carried *c) {
+  int bad = 0;
+  for (int k = 0; k < c->n; k++) {
+    Var *v = &g->vars[c->ids[k]];
+    const Var *b = &c->before[k];
+    v->nvals = -1;
+    if (!(b->flags & (VAR_INFERRED | VAR_FEED | VAR_LOADED)) || b->shape.rank < 0) continue;
+    if (v->dtype == b->dtype && shape_equal(&v->shape, &b->shape)) continue;
+    bad = diag_error("%s: %s: its block writes '%s' as %s %s, which is %s %s before it: a %s that changes a "
+                     "tensor's shape or dtype is not supported yet",
+                     g->file, graph_op_where(g, op), v->name, rt_dtype_name(v->dtype) ? rt_dtype_name(v->dtype) : "?",
+                     shape_str(&v->shape), rt_dtype_name(b->dtype) ? rt_dtype_name(b->dtype) : "?",
+                     shape_str(&b->shape), strcmp(op->type, "while") ? "branch" : "loop");
+  }
+  return bad;
+}
+
 static int infer_op(Graph *g, int id, InferReport *r, int *ucap, int depth) {
   Op *op = &g->ops[id];
   int bad = 0;
+  Carried carried = {g, op->sub_block, 0, 0, NULL, NULL};
+  const int runs = op_runs_block(g, op) && depth < 64;
+  if (runs) {
+    op_each_var(g, op, carry, &carried);
+    if (!strcmp(op->type, "while")) forget_values(g, &carried);
+  }
   if (op->sub_block >= 0 && op->sub_block != op->block && depth < 64)
     bad |= infer_block(g, op->sub_block, r, ucap, depth + 1);
   if (!op->def) {
@@ -76,6 +153,10 @@ static int infer_op(Graph *g, int id, InferReport *r, int *ucap, int depth) {
     return -1;
   }
   consteval_op(g, op);
+  if (runs && check_carried(g, op, &carried)) {
+    r->nfailed++;
+    return -1;
+  }
   return bad;
 }
 

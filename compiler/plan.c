@@ -19,6 +19,7 @@
 
 #include "diag.h"
 #include "ops/ops.h"
+#include "subblock.h"
 #include "util.h"
 
 /* x rounded up to PLAN_ALIGN into *out; -1 when it does not fit. */
@@ -379,6 +380,34 @@ static void take_output(Builder *bd, const Op *op, int k, int id, int inplace) {
   bd->buf_of[id] = bd->p->nbufs - 1;
 }
 
+/* A control-flow op at position k and the vars of its sub-block. */
+typedef struct BlockUse {
+  Builder *bd;
+  int k;
+  const Op *op;
+} BlockUse;
+
+static void block_use(void *ctx, int id, int write) {
+  (void)write;
+  BlockUse *u = ctx;
+  u->bd->last_use[id] = u->k;
+}
+
+/* A var the sub-block touches: a buffer of its own when it has none yet
+ * (never an input's: the loop may read that input again), alive to its
+ * last use. */
+static void block_take(void *ctx, int id, int write) {
+  (void)write;
+  BlockUse *u = ctx;
+  Builder *bd = u->bd;
+  if (bd->p->vars[id].kind != PLAN_NONE) return;
+  if (bd->buf_of[id] < 0) take_output(bd, u->op, u->k, id, 0);
+  if (bd->buf_of[id] >= 0) {
+    PlanBuf *b = &bd->p->bufs[bd->buf_of[id]];
+    b->last = bd->last_use[id] > b->last ? bd->last_use[id] : b->last;
+  }
+}
+
 int plan_build(Graph *g, const Spec *s, Plan *p, PlanOpts o) {
   memset(p, 0, sizeof *p);
   p->vars = pool_alloc(sizeof *p->vars * ((size_t)g->nvars + 1));
@@ -395,10 +424,19 @@ int plan_build(Graph *g, const Spec *s, Plan *p, PlanOpts o) {
     for (int si = 0; si < op->nin; si++)
       for (int a = 0; a < op->in[si].n; a++)
         if (op->in[si].vars[a] >= 0) bd.last_use[op->in[si].vars[a]] = k;
+    if (op_runs_block(g, op)) { /* its sub-block's vars, read or written, are alive while it runs */
+      BlockUse u = {&bd, k, op};
+      op_each_var(g, op, block_use, &u);
+    }
   }
   for (int i = 0; i < g->nfetches; i++) bd.last_use[g->fetches[i]] = nops;
   for (int k = 0; k < nops; k++) {
     const Op *op = &g->ops[g->blocks[0].ops[k]];
+    if (op_runs_block(g, op)) {
+      BlockUse u = {&bd, k, op};
+      op_each_var(g, op, block_take, &u);
+      continue;
+    }
     for (int side = 0; side < 2; side++) {
       const Slot *slots = side ? op->out : op->in;
       for (int si = 0; si < (side ? op->nout : op->nin); si++)

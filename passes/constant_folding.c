@@ -131,6 +131,7 @@ static int fold(Graph *g, int id) {
       if (v < 0) continue;
       if (n == 8) return 0;
       if (!g->vars[v].nusers) continue; /* XShape and other unread outputs */
+      if (g->vars[v].producer != id) return 0; /* another op writes it later (a loop's state) */
       outs[n++] = v;
     }
   if (!n) return 0;

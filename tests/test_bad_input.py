@@ -332,6 +332,22 @@ def test_reduce_grad_whose_out_the_forward_reduced_otherwise(tmp_path):
         "does not hold the kept dims of X")
 
 
+def test_sequence_concat_grad_of_an_input_without_grad_refused(tmp_path):
+    """sequence_concat_grad with one X@GRAD unbound (stop_gradient): Paddle's
+    SplitFunctor pairs the grads it writes with the first pieces' sizes;
+    refused, naming the slot."""
+    model = export_one_op(tmp_path, (
+        "s = paddle.static.data('s', [6, 3], 'float32', lod_level=1)\n"
+        "t = paddle.static.data('t', [4, 3], 'float32', lod_level=1)\n"
+        "d = paddle.static.data('d', [10, 3], 'float32')\n"
+        "feeds = [s, t, d]\n"
+        "s.stop_gradient = False\n"
+        "c = op('sequence_concat', {'X': [s, t]}, {'Out': ['float32']}, {})[0]\n"
+        "out = paddle.static.gradients([c], [s], [d])[0]"))
+    bad(["compile", model, "-o", str(tmp_path / "out")], model, "(sequence_concat_grad -> ",
+        "X@GRAD[1] is unbound (X[1] 't' needs no grad)")
+
+
 def test_fake_quantize_range_abs_max_training_refused(tmp_path):
     """fake_quantize_range_abs_max in training keeps a window of scales
     across runs (OutScales): refused, naming the op."""
@@ -658,18 +674,13 @@ ONE_OP_REFUSALS = {
                                          "paddle.static.nn.sequence_lod.sequence_pool(t, 'max')", False,
                                          ["(elementwise_add -> ", "elementwise_add takes two run-time extents only when they are one"]),
     # MaxIndex: Paddle leaves it unwritten under is_test (which
-    # save_inference_model sets), and writes int32 whatever it is declared
+    # save_inference_model sets)
     "sequence_pool_max_index_is_test": ("s = paddle.static.data('s', [-1, 4], 'float32', lod_level=1)\n"
                                         "feeds = [s]\n"
                                         "out = op('sequence_pool', {'X': [s]}, {'Out': ['float32'], "
                                         "'MaxIndex': ['int32']}, {'pooltype': 'MAX'})[1]", False,
                                         ["(sequence_pool -> ", "MaxIndex (", "with is_test Paddle's kernel does not "
                                          "write it"]),
-    "sequence_pool_max_index_float": ("s = paddle.static.data('s', [-1, 4], 'float32', lod_level=1)\n"
-                                      "feeds = [s]\n"
-                                      "out = op('sequence_pool', {'X': [s]}, {'Out': ['float32'], "
-                                      "'MaxIndex': ['float32']}, {'pooltype': 'MAX'})[1]", True,
-                                      ["(sequence_pool -> ", "is declared float32; Paddle's kernel writes int32"]),
     "sequence_conv_padding_trainable": ("s = paddle.static.data('s', [-1, 4], 'float32', lod_level=1)\n"
                                         "f = paddle.static.data('f', [12, 2], 'float32')\n"
                                         "p = paddle.static.data('p', [2, 4], 'float32')\n"
@@ -695,13 +706,22 @@ ONE_OP_REFUSALS = {
                                          "out = paddle.static.nn.sequence_lod.sequence_expand_as(r, s)", False,
                                          ["(sequence_expand_as -> ", "X ('r') must have one row per sequence of "
                                           "Y's LoD (that of input 's')"]),
-    # an X with a LoD of its own: Out gets a new LoD, made at run time
-    "sequence_expand_of_a_lod_x": ("s = paddle.static.data('s', [-1, 3], 'float32', lod_level=1)\n"
-                                   "r = paddle.static.data('r', [-1, 3], 'float32', lod_level=1)\n"
-                                   "feeds = [s, r]\n"
-                                   "out = paddle.static.nn.sequence_lod.sequence_expand(r, s)", False,
-                                   ["(sequence_expand -> ", "X ('r') must have one row per sequence of "
-                                    "Y's LoD (that of input 's')"]),
+    # Paddle's kernel takes an X of at most one level of LoD
+    "sequence_expand_of_a_two_level_x": ("s = paddle.static.data('s', [6, 3], 'float32', lod_level=1)\n"
+                                         "r = paddle.static.data('r', [4, 3], 'float32', lod_level=2)\n"
+                                         "feeds = [s, r]\n"
+                                         "out = op('sequence_expand', {'X': [r], 'Y': [s]}, {'Out': ['float32']}, "
+                                         "{})[0]", False,
+                                         ["(sequence_expand -> ", "X ('r') has lod_level 2; Paddle's kernel takes an X "
+                                          "of at most one level"]),
+    # a Y of two levels (ref_level picks one): paddlec follows level-1 LoDs only
+    "sequence_expand_by_a_two_level_y": ("s = paddle.static.data('s', [6, 3], 'float32', lod_level=2)\n"
+                                         "r = paddle.static.data('r', [4, 3], 'float32', lod_level=1)\n"
+                                         "feeds = [s, r]\n"
+                                         "out = op('sequence_expand', {'X': [r], 'Y': [s]}, {'Out': ['float32']}, "
+                                         "{'ref_level': 0})[0]", False,
+                                         ["(sequence_expand -> ", "Y ('s') must carry a level-1 LoD", "feed 's' has "
+                                          "lod_level 2; paddlec takes level 1 only"]),
     # the CPU kernel takes int32 and int64 ids only
     "sequence_enumerate_float": ("s = paddle.static.data('s', [-1, 1], 'float32', lod_level=1)\n"
                                  "feeds = [s]\n"
@@ -831,6 +851,35 @@ ONE_OP_REFUSALS = {
                                "out = op('ctc_align', {'Input': [t], 'InputLength': [n]}, "
                                "{'Output': ['int32'], 'OutputLength': ['int64']}, {'blank': 0})[0]", False,
                                ["(ctc_align -> ", "InputLength ('n') must have Input's dtype int32"]),
+    # warpctc: int64 labels (the kernel reads int32); one length without the
+    # other (the kernel takes the LoD branch, then copies Logits as padded);
+    # LoD Logits and Label both of the batch's rows (the CTC table would grow
+    # with its square); the LoD form's WarpCTCGrad fetched (kept in Logits' rows)
+    "warpctc_label_int64": ("lg = paddle.static.data('lg', [-1, 5], 'float32', lod_level=1)\n"
+                            "lab = paddle.static.data('lab', [6, 1], 'int64', lod_level=1)\n"
+                            "feeds = [lg, lab]\n"
+                            "out = op('warpctc', {'Logits': [lg], 'Label': [lab]}, "
+                            "{'Loss': ['float32'], 'WarpCTCGrad': ['float32']}, {'blank': 0})[0]", False,
+                            ["(warpctc -> ", "Label ('lab') is int64; Paddle's kernel reads int32"]),
+    "warpctc_one_length": ("lg = paddle.static.data('lg', [6, 4, 5], 'float32')\n"
+                           "lab = paddle.static.data('lab', [4, 3], 'int32')\n"
+                           "n = paddle.static.data('n', [4], 'int64')\n"
+                           "feeds = [lg, lab, n]\n"
+                           "out = op('warpctc', {'Logits': [lg], 'Label': [lab], 'LogitsLength': [n]}, "
+                           "{'Loss': ['float32'], 'WarpCTCGrad': ['float32']}, {'blank': 0})[0]", False,
+                           ["(warpctc -> ", "LogitsLength ('n') is given without LabelLength"]),
+    "warpctc_table_square": ("lg = paddle.static.data('lg', [-1, 5], 'float32', lod_level=1)\n"
+                             "lab = paddle.static.data('lab', [-1, 1], 'int32', lod_level=1)\n"
+                             "feeds = [lg, lab]\n"
+                             "out = op('warpctc', {'Logits': [lg], 'Label': [lab]}, "
+                             "{'Loss': ['float32'], 'WarpCTCGrad': ['float32']}, {'blank': 0})[0]", False,
+                             ["(warpctc -> ", "grows with the square of the batch: fix Label's rows or Logits' rows"]),
+    "warpctc_lod_grad_fetched": ("lg = paddle.static.data('lg', [-1, 5], 'float32', lod_level=1)\n"
+                                 "lab = paddle.static.data('lab', [6, 1], 'int32', lod_level=1)\n"
+                                 "feeds = [lg, lab]\n"
+                                 "out = op('warpctc', {'Logits': [lg], 'Label': [lab]}, "
+                                 "{'Loss': ['float32'], 'WarpCTCGrad': ['float32']}, {'blank': 0})[1]", False,
+                                 ["(warpctc -> ", "WarpCTCGrad ('", "in the LoD form paddlec keeps it in Logits' rows"]),
     # box_clip: boxes without a LoD (Paddle's kernel reads an empty one and
     # stops); ImInfo of another dtype than the boxes (the kernel reads it as theirs)
     "box_clip_without_lod": ("b = paddle.static.data('b', [-1, 4], 'float32')\n"
@@ -923,6 +972,43 @@ ONE_OP_REFUSALS = {
                     "{'Gate': ['float32'], 'ResetHiddenPrev': ['float32'], 'Hidden': ['float32']}, "
                     "{'activation': 2, 'gate_activation': 1, 'origin_mode': False})[2]", False,
                               ["(gru_unit -> ", "gru_unit computes in one dtype throughout"]),
+    # im2sequence_grad: an Out@GRAD whose rows are not the N*OH*OW patches
+    # Paddle's kernel reads (here the batch's); float64 (one CPU kernel,
+    # float; the forward is refused as well)
+    "im2sequence_grad_rows": ("i = paddle.static.data('i', [2, 3, 6, 6], 'float32')\n"
+                    "d = paddle.static.data('d', [-1, 12], 'float32')\n"
+                    "feeds = [i, d]\n"
+                    "i.stop_gradient = False\n"
+                    "s = op('im2sequence', {'X': [i]}, {'Out': ['float32']}, "
+                    "{'kernels': [2, 2], 'strides': [2, 2], 'paddings': [0, 0, 0, 0]})[0]\n"
+                    "s.desc.set_shape([-1, 12])\n"
+                    "out = paddle.static.gradients([s], [i], [d])[0]", False,
+                              ["(im2sequence_grad -> ", "Out@GRAD ('d') must be [N * 9, 12] (X's patches)"]),
+    "im2sequence_grad_float64": ("i = paddle.static.data('i', [2, 3, 6, 6], 'float64')\n"
+                    "d = paddle.static.data('d', [18, 12], 'float64')\n"
+                    "feeds = [i, d]\n"
+                    "i.stop_gradient = False\n"
+                    "s = op('im2sequence', {'X': [i]}, {'Out': ['float64']}, "
+                    "{'kernels': [2, 2], 'strides': [2, 2], 'paddings': [0, 0, 0, 0]})[0]\n"
+                    "s.desc.set_shape([18, 12])\n"
+                    "out = paddle.static.gradients([s], [i], [d])[0]", False,
+                                 ["(im2sequence_grad -> ", "im2sequence_grad of float64 ('i') is not supported "
+                                  "(float32, the one CPU kernel)"]),
+    # linear_chain_crf_grad without Emission@GRAD (Emission needs no
+    # gradient, Transition does): Paddle's kernel writes it unconditionally
+    "linear_chain_crf_grad_no_emission_grad": ("e = paddle.static.data('e', [3, 5, 4], 'float32')\n"
+                    "t = paddle.static.data('t', [6, 4], 'float32')\n"
+                    "l = paddle.static.data('l', [3, 5], 'int64')\n"
+                    "n = paddle.static.data('n', [3], 'int64')\n"
+                    "feeds = [e, t, l, n]\n"
+                    "t.stop_gradient = False\n"
+                    "ll = op('linear_chain_crf', {'Emission': [e], 'Transition': [t], "
+                    "'Label': [l], 'Length': [n]}, {'Alpha': ['float32'], "
+                    "'EmissionExps': ['float32'], 'TransitionExps': ['float32'], "
+                    "'LogLikelihood': ['float32']}, {})[3]\n"
+                    "out = paddle.static.gradients([ll], [t])[0]", False,
+                                               ["(linear_chain_crf_grad -> ", "Emission@GRAD is not bound; Paddle's "
+                                                "kernel always writes it"]),
     # accuracy: int32 Indices (Paddle's kernel reads int64); an int64 Out
     # (its kernel is registered for float and double)
     "accuracy_indices_int32": ("o = paddle.static.data('o', [-1, 3], 'float32')\n"
@@ -1012,6 +1098,77 @@ ONE_OP_REFUSALS = {
                                     "{'Out': ['float32']}, {})[0]", False,
                                     ["(sequence_slice -> ", "Offset ('o') is int32 and Length ('n') int64; Paddle's "
                                      "kernel reads both as int64"]),
+    # the channel-wise and linear quantization ops (fake_channel_quant.c,
+    # quant_linear.c): fake_channel_wise_quantize_abs_max with is_test (it
+    # quantizes with the scales an earlier run left in OutScale); a float64
+    # quantize_linear (Paddle registers float32 alone); quantize_linear
+    # training per tensor without its moving-average state (extra inputs,
+    # dropped by clip_extra); a per-channel Scale that is not a [C] vector;
+    # a float16 dequantize_linear Scale; dequantize_linear only_observer of
+    # an int8 X into a float32 Y (Paddle's Y would hold int8), or along a
+    # quant_axis X does not have;
+    # fake_channel_wise_dequantize_max_abs with three Scales (Paddle leaves
+    # Out unwritten), quant_bits past 16, a float64 scale for a float32 X
+    "channel_quantize_is_test": ("feeds = [x]\n"
+                                 "out = op('fake_channel_wise_quantize_abs_max', {'X': [x]}, "
+                                 "{'Out': ['float32'], 'OutScale': ['float32']}, {'is_test': True})[0]", False,
+                                 ["(fake_channel_wise_quantize_abs_max -> ",
+                                  "is_test quantizes with the scales OutScale holds from an earlier run"]),
+    "quantize_linear_float64": ("d = paddle.static.data('d', [6, 20], 'float64')\n"
+                                "s = paddle.static.data('s', [1], 'float64')\n"
+                                "feeds = [d, s]\n"
+                                "out = op('quantize_linear', {'X': [d], 'Scale': [s], 'ZeroPoint': [s]}, "
+                                "{'Y': ['float64']}, {'quant_axis': -1})[0]", False,
+                                ["(quantize_linear -> ", "X ('d') is float64; Paddle's quantize_linear kernel takes "
+                                 "float32"]),
+    "quantize_linear_training_without_state": ("s = paddle.static.data('s', [1], 'float32')\n"
+                                               "feeds = [x, s]\n"
+                                               "out = op('quantize_linear', {'X': [x], 'Scale': [s], "
+                                               "'ZeroPoint': [s]}, {'Y': ['float32']}, {'quant_axis': -1})[0]", True,
+                                               ["(quantize_linear -> ", "training (is_test false) with quant_axis -1 "
+                                                "needs InState, InAccum, OutState, OutAccum and OutScale"]),
+    "quantize_linear_scale_not_a_vector": ("s = paddle.static.data('s', [1, 6], 'float32')\n"
+                                           "feeds = [x, s]\n"
+                                           "out = op('quantize_linear', {'X': [x], 'Scale': [s], 'ZeroPoint': [s]}, "
+                                           "{'Y': ['float32']}, {'quant_axis': 0})[0]", False,
+                                           ["(quantize_linear -> ", "Scale ('s') has shape [1, 6]",
+                                            "one scale per channel along X's dim 0"]),
+    "dequantize_linear_float16_scale": ("s = paddle.static.data('s', [1], 'float16')\n"
+                                        "feeds = [x, s]\n"
+                                        "out = op('dequantize_linear', {'X': [x], 'Scale': [s], 'ZeroPoint': [s]}, "
+                                        "{'Y': ['float16']}, {'quant_axis': -1})[0]", False,
+                                        ["(dequantize_linear -> ", "Scale ('s') is float16"]),
+    "dequantize_linear_observer_int8": ("q = paddle.static.data('q', [6, 20], 'int8')\n"
+                                        "s = paddle.static.data('s', [1], 'float32')\n"
+                                        "feeds = [q, s]\n"
+                                        "out = op('dequantize_linear', {'X': [q], 'Scale': [s], 'ZeroPoint': [s]}, "
+                                        "{'Y': ['float32']}, {'quant_axis': -1, 'only_observer': True})[0]", False,
+                                        ["(dequantize_linear -> ", "only_observer copies X ('q', int8) as it is into "
+                                         "Y, declared float32"]),
+    "dequantize_linear_axis_past_x": ("q = paddle.static.data('q', [20], 'float32')\n"
+                                      "s = paddle.static.data('s', [20], 'float32')\n"
+                                      "feeds = [q, s]\n"
+                                      "out = op('dequantize_linear', {'X': [q], 'Scale': [s], 'ZeroPoint': [s]}, "
+                                      "{'Y': ['float32']}, {'quant_axis': 1})[0]", False,
+                                      ["(dequantize_linear -> ", "quant_axis 1 is out of range for X [20]"]),
+    "channel_dequantize_three_scales": ("a = paddle.static.data('a', [6], 'float32')\n"
+                                        "b = paddle.static.data('b', [1], 'float32')\n"
+                                        "feeds = [x, a, b]\n"
+                                        "out = op('fake_channel_wise_dequantize_max_abs', {'X': [x], "
+                                        "'Scales': [a, b, b]}, {'Out': ['float32']}, {'quant_bits': [8, 8, 8]})[0]",
+                                        False, ["(fake_channel_wise_dequantize_max_abs -> ", "Scales holds 3 tensors"]),
+    "channel_dequantize_quant_bits_20": ("a = paddle.static.data('a', [6], 'float32')\n"
+                                         "feeds = [x, a]\n"
+                                         "out = op('fake_channel_wise_dequantize_max_abs', {'X': [x], 'Scales': [a]}, "
+                                         "{'Out': ['float32']}, {'quant_bits': [20]})[0]", False,
+                                         ["(fake_channel_wise_dequantize_max_abs -> ", "quant_bits[0] 20 is not in "
+                                          "[1, 16]"]),
+    "channel_dequantize_float64_scale": ("a = paddle.static.data('a', [6], 'float64')\n"
+                                         "feeds = [x, a]\n"
+                                         "out = op('fake_channel_wise_dequantize_max_abs', {'X': [x], 'Scales': [a]}, "
+                                         "{'Out': ['float64']}, {})[0]", False,
+                                         ["(fake_channel_wise_dequantize_max_abs -> ", "X is float32, Scales[0] "
+                                          "float64"]),
 }
 
 
@@ -1021,6 +1178,23 @@ def test_one_op_refused(name, tmp_path):
     model = export_one_op(tmp_path, body, training=training)
     bad(["compile", model, "-o", str(tmp_path / "out")], model, *fragments)
     assert not (tmp_path / "out").exists()
+
+
+def test_sequence_expand_of_a_lod_x_batch_by_batch_asks_for_a_fixed_batch(tmp_path):
+    """sequence_expand of an X with a LoD has at most X's rows times Y's: with
+    both open in the batch that is batch x batch, which the arena cannot
+    plan; the error names the op and the way out, which compiles."""
+    model = export_one_op(tmp_path, "s = paddle.static.data('s', [-1, 3], 'float32', lod_level=1)\n"
+                                    "r = paddle.static.data('r', [-1, 3], 'float32', lod_level=1)\n"
+                                    "feeds = [s, r]\n"
+                                    "out = paddle.static.nn.sequence_lod.sequence_expand(r, s)")
+    p = run(["compile", model, "-o", str(tmp_path / "out")])
+    assert p.returncode == 1, p.stderr
+    assert "(sequence_expand -> " in p.stderr
+    assert "not a linear function of the batch; fix the batch with --shape" in p.stderr
+    assert not (tmp_path / "out").exists()
+    p = run(["compile", model, "-o", str(tmp_path / "out"), "--shape", "s=6,3", "--shape", "r=4,3"])
+    assert p.returncode == 0, p.stderr
 
 
 @pytest.mark.parametrize("read", ["out = outs[2]", "out = outs[0] + outs[3]"])

@@ -5,6 +5,7 @@ tests/oracle/e2e_topk.py's top_k_tensor_k_* cases check the numbers against
 Paddle (tests/oracle/e2e_rcnn_head.py the ops after run-time rows: a box
 head); here, what stops a compile or a run, and one binary run with
 different row counts."""
+import os
 import subprocess
 
 import numpy as np
@@ -401,18 +402,20 @@ def test_lstm_with_more_sequences_than_h0_rows_stops_the_run(tmp_path):
     assert ok.returncode == 0, ok.stderr
     r = subprocess.run(args + ["--lod", "x=0,3,4,8,9,12,14"], capture_output=True, text=True, timeout=120)
     assert r.returncode == 1 and "H0 / C0 has fewer rows than Input has sequences" in r.stderr, r.stderr
-def run_lod_ops_case(tmp_path, name, change=None, lods=None):
-    """Builds e2e_lod_ops' case `name` and runs it on its inputs, with
+def run_lod_ops_case(tmp_path, name, change=None, lods=None, family="lod_ops"):
+    """Builds e2e_<family>'s case `name` and runs it on its inputs, with
     change(i, array) replacing input i where it returns one, and the LoDs
-    {feed: offsets} of lods over the case's own."""
+    {feed: offsets} of lods over the case's own (if it has any)."""
     import json
-    out, _ = cases("lod_ops")
+    out, _ = cases(family)
     d = f"{out}/{name}"
     binary = build(d, tmp_path, "--blas=none")
     with open(f"{d}/paddle.json") as f:
         feeds = json.load(f)["feeds"]
-    with open(f"{d}/lod.json") as f:
-        offsets = {**json.load(f), **(lods or {})}
+    offsets = dict(lods or {})
+    if os.path.exists(f"{d}/lod.json"):
+        with open(f"{d}/lod.json") as f:
+            offsets = {**json.load(f), **offsets}
     args = [str(binary), "--output-dir", str(tmp_path / "o")]
     for i, feed in enumerate(feeds):
         x = np.load(f"{d}/input_{i}.npy")
@@ -454,6 +457,24 @@ def test_lod_ops_values_paddle_does_not_take_stop_the_run(tmp_path, name, change
     or a value Paddle stops on or reads past for: the run stops with the
     kernel's error (ERR_SHAPE, exit 1)."""
     r = run_lod_ops_case(tmp_path, name, change, lods)
+    assert r.returncode == 1 and message in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("name, change, lods, message", [
+    # padded (Logits [6, 4, 5], Label [4, 3], inputs x, lab_b0, tlen, llen):
+    # a LogitsLength above 6, one of 0 steps, a LabelLength above 3, a label of 5 classes' 5
+    ("pad_blank0", set_at(2, 0, 7), None, "a length outside [1, Logits' dim 0]"),
+    ("pad_blank0", set_at(2, 1, 0), None, "a length outside [1, Logits' dim 0]"),
+    ("pad_blank0", set_at(3, 2, 4), None, "a length outside [1, Logits' dim 0] ([0, Label's dim 1])"),
+    ("pad_blank0", set_at(1, 0, 5), None, "or a label outside [0, C)"),
+    # LoD: a Logits sequence of no steps (warp-ctc reads a step it lacks); 4 label sequences for 5
+    ("lod_blank0", None, {"x": [0, 3, 4, 4, 10, 15]}, "a sequence of no steps"),
+    ("lod_blank0", None, {"lab_b0": [0, 2, 2, 5, 12]}, "or LoDs of different counts"),
+])
+def test_warpctc_values_paddle_does_not_take_stop_the_run(tmp_path, name, change, lods, message):
+    """e2e_warpctc's cases with a length, label or LoD that Paddle's kernel
+    (warp-ctc) reads past for: the run stops with the kernel's error."""
+    r = run_lod_ops_case(tmp_path, name, change, lods, family="warpctc")
     assert r.returncode == 1 and message in r.stderr, r.stderr
 
 
@@ -508,6 +529,19 @@ def test_an_unpad_length_outside_the_padded_rows_stops_the_run(tmp_path, bad):
     r = subprocess.run([str(binary), "--input", f"p={d}/input_0.npy", "--input", f"len3={tmp_path / 'length.npy'}",
                         "--output-dir", str(tmp_path / "o")], capture_output=True, text=True, timeout=120)
     assert r.returncode == 1 and "a Length is outside [0, X's dim 1]" in r.stderr, r.stderr
+def test_sequence_expand_of_lods_with_different_sequence_counts_stops_the_run(tmp_path):
+    """e2e_seq_expand's expand_float32 (x's LoD of 4 sequences by y's 4) run
+    with x's LoD in 5 sequences: Paddle's InferShape raises; the run stops
+    with the kernel's error."""
+    out, _ = cases("seq_expand")
+    d = f"{out}/expand_float32"
+    binary = build(d, tmp_path, "--blas=none")
+    r = subprocess.run([str(binary), "--input", f"x={d}/input_0.npy", "--input", f"y={d}/input_1.npy",
+                        "--lod", "x=0,3,3,5,7,9", "--lod", "y=0,2,3,3,8", "--output-dir", str(tmp_path / "o")],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1 and "X's LoD and Y's have different numbers of sequences" in r.stderr, r.stderr
+
+
 def test_multiclass_nms_keeping_nothing_stops_the_run(tmp_path):
     """multiclass_nms (no Index) keeping no box: Paddle writes Out [1, 1] =
     {-1} with the LoD {0, 1}, a shape the plan cannot give Out [rows, 6];

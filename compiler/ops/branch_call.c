@@ -14,10 +14,40 @@ static void print_select_input(Printer *p, const BranchCall *c) {
           c->type);
 }
 
+/* X copied into the output the mask picks, unless that is X itself. */
+static void print_select_output(Printer *p, const BranchCall *c) {
+  const char *list = "";
+  for (int i = 0; i < c->n; i++) list = pool_printf("%s%s%s", list, i ? ", " : "", c->outs[i]);
+  pr_line(p, "%s *const out[%d] = {%s};", c->type, c->n, list);
+  pr_line(p, "const int64_t k = (int64_t)%s[0];", c->mask);
+  pr_line(p, "const %s *x = %s;", c->type, c->x[0]);
+  pr_line(p, "if (k < 0 || k >= %d) return 1; /* Paddle stops: no such output */", c->n);
+  pr_line(p, "if (out[k] != x) memcpy(out[k], x, (size_t)%s * sizeof(%s));", c->numel, c->type);
+}
+
+/* The sub-block's kernels inside a C loop or branch. */
+static void print_block(Printer *p, const BranchCall *c) {
+  pr_line(p, "%s (%s) {", c->kind == BRANCH_WHILE ? "while" : "if", c->cond);
+  for (int i = 0; i < c->ncalls; i++) {
+    if (c->faults[i])
+      pr_line(p, "if (%s) return 1;", c->calls[i]);
+    else
+      pr_line(p, "%s;", c->calls[i]);
+  }
+  pr_line(p, "}");
+}
+
 void branch_print_c(Printer *p, const BranchCall *c) {
   switch (c->kind) {
     case BRANCH_SELECT_INPUT:
       print_select_input(p, c);
+      break;
+    case BRANCH_SELECT_OUTPUT:
+      print_select_output(p, c);
+      break;
+    case BRANCH_IF:
+    case BRANCH_WHILE:
+      print_block(p, c);
       break;
   }
 }

@@ -1,5 +1,14 @@
 /* One control-flow kernel as the lowering decided it, and its C printer.
  *
+ * while and conditional_block (control_flow.c) run the kernels of their
+ * sub-block's ops, each a function of its own (em_sub_kernel): in a C
+ * `while` whose condition reads the Condition tensor again before every
+ * iteration, or in an `if`.  A kernel of the block that can fault makes
+ * the control-flow kernel return its fault.
+ *
+ * select_output copies X to Out[Mask], the others left as they are (a Mask
+ * outside [0, n) stops the run, as Paddle does: the kernel returns 1), the
+ * grad of select_input in cond's backward.
  * select_input (control_flow.c) copies the branch result X[Mask] to Out,
  * every X of Out's C type and element count; a Mask outside [0, n) leaves
  * Out as it was, and so does an X that is Out's own buffer.  The emitter
@@ -13,6 +22,9 @@
 
 typedef enum BranchKind {
   BRANCH_SELECT_INPUT, /* out = x[mask[0]] when 0 <= mask[0] < n */
+  BRANCH_SELECT_OUTPUT, /* outs[mask[0]] = x[0]; a fault when mask[0] is outside [0, n) */
+  BRANCH_IF,           /* the calls, once, when cond holds */
+  BRANCH_WHILE,        /* the calls, again and again while cond holds */
 } BranchKind;
 
 typedef struct BranchCall {
@@ -22,7 +34,13 @@ typedef struct BranchCall {
   const char *const *x;   /* their pointers, read */
   const char *mask;       /* one integer element, read */
   const char *out;        /* written */
+  const char *const *outs; /* BRANCH_SELECT_OUTPUT: the n outputs, one written */
   const char *numel;      /* out's (each branch's) elements */
+  /* BRANCH_IF, BRANCH_WHILE: */
+  const char *cond;       /* a C condition, evaluated before each run of the calls */
+  int ncalls;             /* the kernels of the sub-block, in program order */
+  const char *const *calls; /* each one's call */
+  const int *faults;      /* 1: the call returns nonzero on a fault, which ends the kernel */
 } BranchCall;
 
 void branch_print_c(Printer *p, const BranchCall *c);

@@ -25,11 +25,14 @@
  *     (grads of the branch results, in cond's backward) keep their declared
  *     shapes, which may be more precise than X's.
  * Emission: select_input copies X[Mask] to Out (every X of Out's dtype and
- * size).  A Mask outside [0, n), where Paddle stops with an error, leaves
- * Out as it was; Python's cond() and cond_inline.c only write 0 or 1.  The
- * other ops run their sub-blocks at run time (issue 19); cond_inline.c
- * turns the small conditional blocks of learning-rate schedules into
- * straight-line code ending in select_input. */
+ * size), select_output X to Out[Mask] (every Out of X's).  A Mask outside
+ * [0, n), where Paddle stops with an error, stops select_output's run too;
+ * select_input's writes nothing (Python's cond() and cond_inline.c only
+ * write 0 or 1 there).  while and conditional_block run
+ * their sub-blocks' kernels in a C loop or branch (branch_call.h,
+ * subblock.h); cond_inline.c turns the small conditional blocks of
+ * training programs' learning-rate schedules into straight-line code ending
+ * in select_input.  recurrent (StaticRNN) is not compiled yet. */
 #include <string.h>
 
 #include "../util.h"
@@ -110,10 +113,81 @@ static int infer_select_output(OpCtx *c) {
   return check_scalar(c, "Mask", DT_INT32, DT_INT64);
 }
 
-const OpDef op_conditional_block = {.type = "conditional_block", .infer = infer_conditional_block};
-const OpDef op_conditional_block_infer = {.type = "conditional_block_infer",
-                                          .infer = infer_conditional_block};
-const OpDef op_while = {.type = "while", .infer = infer_while};
+/* The kernels of the op's sub-block, each a function of its own named
+ * after the op's kernel, and the condition that runs them. */
+static int emit_block(EmitCtx *e, BranchKind kind, const char *cond) {
+  const Graph *g = e->g;
+  const Block *b = &g->blocks[e->op->sub_block];
+  const char **calls = pool_alloc(sizeof *calls * (size_t)(b->nops ? b->nops : 1));
+  int *faults = pool_alloc(sizeof *faults * (size_t)(b->nops ? b->nops : 1)), n = 0, bad = 0;
+  const char *why = NULL;
+  for (int k = 0; k < b->nops; k++) {
+    const int id = b->ops[k];
+    if (g->ops[id].removed) continue;
+    const char *fault, *fn = pool_printf("%s_%d_%s", e->kernel, n + 1, g->ops[id].type);
+    calls[n] = em_sub_kernel(e, id, fn, &fault);
+    if (!calls[n]) {
+      bad = 1;
+      continue;
+    }
+    faults[n] = fault != NULL;
+    if (fault) why = why ? pool_printf("%s; or %s: %s", why, fn, fault) : pool_printf("%s: %s", fn, fault);
+    n++;
+  }
+  if (bad) return -1;
+  if (why) em_fault(e, why);
+  /* the block's kernels computed the op's outputs */
+  for (int s = 0; s < e->op->nout; s++)
+    for (int a = 0; a < e->op->out[s].n; a++)
+      if (e->op->out[s].vars[a] >= 0) em_wrote(e, &g->vars[e->op->out[s].vars[a]]);
+  BranchCall call = {.kind = kind, .cond = cond, .ncalls = n, .calls = calls, .faults = faults};
+  branch_print_c(e->p, &call);
+  return 0;
+}
+
+/* Paddle's condition: the one bool of Cond (is_scalar_condition), else
+ * every Cond tensor holding at least one element. */
+static int emit_conditional_block(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  const char *slot = ctx_nin(&c, "Cond") ? "Cond" : "X";
+  const char *cond = "";
+  if (attr_bool(e->op, "is_scalar_condition", 0)) {
+    Var *v = tu_in(e, slot, 0);
+    if (!v) return -1;
+    cond = pool_printf("%s[0]", em_ptr(e, v, 1));
+  } else {
+    for (int i = 0; i < ctx_nin(&c, slot); i++) {
+      Var *v = tu_in(e, slot, i);
+      if (!v) return -1;
+      cond = pool_printf("%s%s%s != 0", cond, *cond ? " && " : "", em_numel(e, v));
+    }
+    if (!*cond) cond = "1";
+  }
+  return emit_block(e, BRANCH_IF, cond);
+}
+
+static int emit_while(EmitCtx *e) {
+  Var *v = tu_in(e, "Condition", 0);
+  if (!v) return -1;
+  return emit_block(e, BRANCH_WHILE, pool_printf("%s[0]", em_ptr(e, v, 1)));
+}
+
+/* Input / X list the outer vars the sub-block reads, for Paddle's executor
+ * (which vars to keep alive, and to share with the step scopes); the
+ * sub-block's ops read them themselves, and the kernel's memory plan and
+ * order follow from those reads (subblock.h). */
+static const char *const cond_ignores[] = {"Input", "Params", NULL};
+static const char *const while_ignores[] = {"X", NULL};
+/* is_test: Paddle then keeps no step scopes for a backward pass; the
+ * forward values are the same. */
+static const char *const while_attr_ignores[] = {"is_test", NULL};
+
+const OpDef op_conditional_block = {.type = "conditional_block", .infer = infer_conditional_block,
+                                    .emit_c = emit_conditional_block, .ignores = cond_ignores};
+const OpDef op_conditional_block_infer = {.type = "conditional_block_infer", .infer = infer_conditional_block,
+                                          .emit_c = emit_conditional_block, .ignores = cond_ignores};
+const OpDef op_while = {.type = "while", .infer = infer_while, .emit_c = emit_while, .ignores = while_ignores,
+                        .attr_ignores = while_attr_ignores};
 const OpDef op_recurrent = {.type = "recurrent", .infer = infer_recurrent};
 static int emit_select_input(EmitCtx *e) {
   Var *mask = tu_in(e, "Mask", 0), *out = tu_out(e, "Out", 0);
@@ -139,4 +213,28 @@ static int emit_select_input(EmitCtx *e) {
 }
 
 const OpDef op_select_input = {.type = "select_input", .infer = infer_select_input, .emit_c = emit_select_input};
-const OpDef op_select_output = {.type = "select_output", .infer = infer_select_output};
+static int emit_select_output(EmitCtx *e) {
+  Var *mask = tu_in(e, "Mask", 0), *x = tu_in(e, "X", 0);
+  if (!mask || !x) return -1;
+  OpCtx c = {e->g, (Op *)e->op};
+  const int n = ctx_nout(&c, "Out");
+  const char **outs = pool_alloc(sizeof *outs * (size_t)(n ? n : 1));
+  for (int i = 0; i < n; i++) {
+    Var *o = tu_out(e, "Out", i);
+    if (!o) return -1;
+    if (o->dtype != x->dtype || strcmp(em_numel(e, o), em_numel(e, x)))
+      return em_fail(e, "Out[%d] ('%s') is %s%s, X is %s%s: outputs of another size or dtype are not supported", i,
+                     o->name, rt_dtype_name(o->dtype), shape_str(&o->shape), rt_dtype_name(x->dtype),
+                     shape_str(&x->shape));
+    outs[i] = em_ptr(e, o, 0);
+  }
+  const char *xp = em_ptr(e, x, 1);
+  BranchCall call = {.kind = BRANCH_SELECT_OUTPUT, .type = em_ctype(x->dtype), .n = n, .x = &xp, .outs = outs};
+  call.mask = em_ptr(e, mask, 1);
+  call.numel = em_numel(e, x);
+  em_fault(e, "select_output: Mask names no output");
+  branch_print_c(e->p, &call);
+  return 0;
+}
+
+const OpDef op_select_output = {.type = "select_output", .infer = infer_select_output, .emit_c = emit_select_output};

@@ -1,4 +1,5 @@
-/* Fake quantization ops (QAT and PTQ programs).  Every one keeps X's shape:
+/* The per-tensor fake quantization ops (QAT and PTQ programs).  Every one
+ * keeps X's shape:
  *   fake_quantize_abs_max, fake_quantize_dequantize_abs_max:
  *     X -> Out, OutScale [1];  attrs: bit_length=8, round_type=1.
  *   fake_quantize_moving_average_abs_max,
@@ -9,21 +10,13 @@
  *   fake_quantize_range_abs_max: X, InScale, Iter? -> Out, OutScale [1],
  *     OutScales? [window_size];  attrs: window_size=10000, bit_length=8,
  *     round_type=1, is_test=false.
- *   fake_channel_wise_quantize_abs_max,
- *   fake_channel_wise_quantize_dequantize_abs_max:
- *     X -> Out, OutScale [X.dims[quant_axis]];  attrs: quant_axis=0,
- *     bit_length=8, is_test=false (quantize only).
  *   fake_dequantize_max_abs: X, Scale -> Out;  attrs: max_range.
- *   fake_channel_wise_dequantize_max_abs: X, Scales* -> Out;  attrs:
- *     quant_bits=[8], quant_axis=0, x_num_col_dims=1.
- *   quantize_linear, dequantize_linear: X, Scale, ZeroPoint, InAccum?,
- *     InState? -> Y, OutState? [1], OutAccum? [1], OutScale? ([1] when
- *     quant_axis < 0, else [X.dims[quant_axis]]);  attrs: quant_axis=0,
- *     bit_length=8, round_type=0, is_test=true, only_observer=false.
+ * (The channel-wise ops are in fake_channel_quant.c, quantize_linear and
+ * dequantize_linear in quant_linear.c.)
  * Paddle's InferShape sets only dims here; dtypes are those Python gives the
  * vars: Out of a quantize op has X's dtype (the values stay floats), the
- * output of a dequantize op has the scale's dtype (X may hold int8 weights),
- * scales and states keep the dtype of their inputs. */
+ * output of a dequantize op has the scale's dtype, scales and states keep
+ * the dtype of their inputs. */
 #include <string.h>
 
 #include "../emit_ew.h"
@@ -31,33 +24,20 @@
 #include "ops.h"
 #include "quant_call.h"
 
-/* dtype of the first var of `slot`, or `dflt` when absent. */
-static int fq_dtype(const OpCtx *c, const char *slot, int dflt) {
+int quant_slot_dtype(const OpCtx *c, const char *slot, int dflt) {
   Var *v = ctx_in(c, slot, 0);
   return v ? v->dtype : dflt;
-}
-
-/* Shape of a per-channel scale: [X.dims[axis]], or [1] for axis < 0. */
-static int fq_channel_shape(OpCtx *c, const Shape *xs, int64_t axis, Shape *out) {
-  if (axis < 0) {
-    *out = (Shape){1, {1}};
-    return 0;
-  }
-  if (axis >= xs->rank)
-    return ctx_fail(c, "quant_axis %lld is out of range for X %s", (long long)axis, shape_str(xs));
-  *out = (Shape){1, {xs->d[axis]}};
-  return 0;
 }
 
 static int infer_fake_quant(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
-  int sdt = fq_dtype(c, "InScale", x->dtype);
+  int sdt = quant_slot_dtype(c, "InScale", x->dtype);
   Shape one = {1, {1}};
   ctx_set(c, "Out", 0, &x->shape, x->dtype);
   ctx_set(c, "OutScale", 0, &one, sdt);
-  ctx_set(c, "OutState", 0, &one, fq_dtype(c, "InState", sdt));
-  ctx_set(c, "OutAccum", 0, &one, fq_dtype(c, "InAccum", sdt));
+  ctx_set(c, "OutState", 0, &one, quant_slot_dtype(c, "InState", sdt));
+  ctx_set(c, "OutAccum", 0, &one, quant_slot_dtype(c, "InAccum", sdt));
   if (ctx_out(c, "OutScales", 0)) {
     Shape win = {1, {attr_int(c->op, "window_size", 10000)}};
     ctx_set(c, "OutScales", 0, &win, sdt);
@@ -65,43 +45,12 @@ static int infer_fake_quant(OpCtx *c) {
   return 0;
 }
 
-static int infer_fake_channel_quant(OpCtx *c) {
-  Var *x = ctx_need(c, "X", 0);
-  if (!x) return -1;
-  Shape s;
-  if (fq_channel_shape(c, &x->shape, attr_int(c->op, "quant_axis", 0), &s)) return -1;
-  ctx_set(c, "Out", 0, &x->shape, x->dtype);
-  ctx_set(c, "OutScale", 0, &s, x->dtype);
-  return 0;
-}
-
 static int infer_fake_dequant(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
-  int dt = fq_dtype(c, "Scale", x->dtype);
-  if (ctx_nin(c, "Scales")) dt = fq_dtype(c, "Scales", dt);
-  ctx_set(c, "Out", 0, &x->shape, dt);
+  ctx_set(c, "Out", 0, &x->shape, quant_slot_dtype(c, "Scale", x->dtype));
   return 0;
 }
-
-/* quantize_linear (dequant = 0) and dequantize_linear (dequant = 1). */
-static int infer_linear_quant(OpCtx *c, int dequant) {
-  Var *x = ctx_need(c, "X", 0);
-  if (!x) return -1;
-  int sdt = fq_dtype(c, "Scale", x->dtype);
-  Shape one = {1, {1}}, s = one;
-  if (ctx_out(c, "OutScale", 0) &&
-      fq_channel_shape(c, &x->shape, attr_int(c->op, "quant_axis", 0), &s))
-    return -1;
-  ctx_set(c, "Y", 0, &x->shape, dequant ? sdt : x->dtype);
-  ctx_set(c, "OutScale", 0, &s, sdt);
-  ctx_set(c, "OutState", 0, &one, fq_dtype(c, "InState", sdt));
-  ctx_set(c, "OutAccum", 0, &one, fq_dtype(c, "InAccum", sdt));
-  return 0;
-}
-
-static int infer_quantize_linear(OpCtx *c) { return infer_linear_quant(c, 0); }
-static int infer_dequantize_linear(OpCtx *c) { return infer_linear_quant(c, 1); }
 
 /* ---- C emission of the five fake_quantize ops (Paddle's CPU kernels,
  * fluid fake_quantize_op.h / .cc; float32 only, as they are registered) ----
@@ -121,19 +70,23 @@ static int infer_dequantize_linear(OpCtx *c) { return infer_linear_quant(c, 1); 
  * OutAccum and OutScales unwritten; paddlec copies InScale, InState and
  * InAccum into the first three when they are other vars (so that a reader
  * finds a defined value) and leaves OutScales alone.
- * Then, with k = bc * inverse(s) (inverse: 1 / (s + 1e-6) for s <= 1e-30,
- * else 1 / s), elementwise in this order of float operations:
- *   round_type 1 (the default in Paddle 2.6): q = round(k * clip(x, -s, s)),
- *     halves away from zero (ClipFunctor, Eigen round);
- *   round_type 0: q = clamp(rint(k * x), -bc - 1, bc), ties to even
- *     (QuantTensorFunctor);
- *   quantize ops output q; quantize-dequantize ops output q * s / bc.
+ * Then each element is quantized as quant_call.h's quant_round_c says
+ * (round_type 1, halves away from zero, the default in Paddle 2.6; 0, ties
+ * to even); quantize ops output q, quantize-dequantize ops q * s / bc.
  * fake_dequantize_max_abs outputs x * scale / max_range. */
 
-/* The statements computing q from the element v (ew_nary's body). */
-static const char *quant_body(int round_type) {
-  return round_type == 0 ? "float q = rintf(k * v);\nq = q > bc ? bc : q;\nq = q < -bc - 1.0f ? -bc - 1.0f : q;"
-                         : "const float q = roundf(k * (v < -s ? -s : (v > s ? s : v)));";
+int quant_check_attrs(EmitCtx *e, int64_t bit_length, int64_t round_type) {
+  if (bit_length < 1 || bit_length > 16) return em_fail(e, "bit_length %lld is not in [1, 16]", (long long)bit_length);
+  if (round_type != 0 && round_type != 1) return em_fail(e, "round_type %lld is not 0 or 1", (long long)round_type);
+  return 0;
+}
+
+int quant_tensor_ew(EmitCtx *e, const Var *x, const char *scale, int64_t bits, int round_type, int dequant,
+                    const Var *out) {
+  const char *setup = pool_printf("const float s = %s[0], bc = %s, k = " QUANT_K_C ";", scale,
+                                  em_float((double)((1 << (bits - 1)) - 1)));
+  const EwIn in[1] = {{x, -1, "x", "v"}};
+  return ew_nary(e, out, 1, in, setup, quant_round_c(round_type), dequant ? "q * s / bc" : "q");
 }
 
 /* A float32 input or output of the op in `slot`, NULL when absent; *bad is
@@ -166,8 +119,7 @@ static int emit_fake_quant(EmitCtx *e) {
   const int range = !strcmp(type, "fake_quantize_range_abs_max");
   const int is_test = !abs_max && attr_bool(e->op, "is_test", 0);
   const int64_t bits = attr_int(e->op, "bit_length", 8), round_type = attr_int(e->op, "round_type", 1);
-  if (bits < 1 || bits > 16) return em_fail(e, "bit_length %lld is not in [1, 16]", (long long)bits);
-  if (round_type != 0 && round_type != 1) return em_fail(e, "round_type %lld is not 0 or 1", (long long)round_type);
+  if (quant_check_attrs(e, bits, round_type)) return -1;
   const char *scale; /* the buffer whose [0] is the scale once the block below has run */
   if (abs_max) {
     if (!out_scale) return em_fail(e, "output OutScale is required");
@@ -199,12 +151,7 @@ static int emit_fake_quant(EmitCtx *e) {
                                      .out_scale = em_ptr(e, out_scale, 0)});
     scale = em_ptr(e, out_scale, 1);
   }
-  const char *setup =
-      pool_printf("const float s = %s[0], bc = %s, k = bc * (s <= 1e-30f ? 1.0f / (s + 1e-6f) : 1.0f / s);", scale,
-                  em_float((double)((1 << (bits - 1)) - 1)));
-  const EwIn in[1] = {{x, -1, "x", "v"}};
-  const char *result = strstr(type, "quantize_dequantize") ? "q * s / bc" : "q";
-  return ew_nary(e, out, 1, in, setup, quant_body((int)round_type), result);
+  return quant_tensor_ew(e, x, scale, bits, (int)round_type, strstr(type, "quantize_dequantize") != NULL, out);
 }
 
 static int emit_fake_dequantize_max_abs(EmitCtx *e) {
@@ -225,13 +172,5 @@ OP_FAKE_QUANT(fake_quantize_dequantize_moving_average_abs_max)
 OP_FAKE_QUANT(fake_quantize_moving_average_abs_max)
 OP_FAKE_QUANT(fake_quantize_range_abs_max)
 
-const OpDef op_fake_channel_wise_quantize_abs_max = {.type = "fake_channel_wise_quantize_abs_max",
-                                                     .infer = infer_fake_channel_quant};
-const OpDef op_fake_channel_wise_quantize_dequantize_abs_max = {
-    .type = "fake_channel_wise_quantize_dequantize_abs_max", .infer = infer_fake_channel_quant};
 const OpDef op_fake_dequantize_max_abs = {.type = "fake_dequantize_max_abs", .emit_c = emit_fake_dequantize_max_abs,
                                           .infer = infer_fake_dequant};
-const OpDef op_fake_channel_wise_dequantize_max_abs = {
-    .type = "fake_channel_wise_dequantize_max_abs", .infer = infer_fake_dequant};
-const OpDef op_quantize_linear = {.type = "quantize_linear", .infer = infer_quantize_linear};
-const OpDef op_dequantize_linear = {.type = "dequantize_linear", .infer = infer_dequantize_linear};

@@ -65,22 +65,3 @@ int infer_grad_xshape(OpCtx *c) {
 #define OP_GRAD_CTL(name) const OpDef op_##name = {.type = #name, .infer = infer_grad_ctl};
 OP_GRAD_CTL(conditional_block_grad)
 OP_GRAD_CTL(while_grad)
-
-#define OP_GRAD(name) const OpDef op_##name = {.type = #name, .infer = grad_infer};
-/* conv, pool, norm, interpolation */
-OP_GRAD(im2sequence_grad)
-/* losses */
-OP_GRAD(warpctc_grad)
-/* recurrent and sequence ops */
-OP_GRAD(gru_grad)
-OP_GRAD(gru_unit_grad)
-OP_GRAD(lstm_grad)
-OP_GRAD(sequence_concat_grad)
-OP_GRAD(sequence_conv_grad)
-OP_GRAD(sequence_expand_as_grad)
-OP_GRAD(sequence_expand_grad)
-OP_GRAD(sequence_pad_grad)
-OP_GRAD(sequence_pool_grad)
-OP_GRAD(sequence_reshape_grad)
-OP_GRAD(sequence_softmax_grad)
-OP_GRAD(sequence_unpad_grad)

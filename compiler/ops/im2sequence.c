@@ -20,7 +20,18 @@
  * made by the kernel (OpDef.lod_made).  With Y, a real size that is
  * negative, not a number or too large to convert, one that makes no patch
  * (Paddle's Slice refuses the empty image), or real sizes that make more
- * rows than N*OH*OW (Paddle pads such patches with zeros), stop the run. */
+ * rows than N*OH*OW (Paddle pads such patches with zeros), stop the run.
+ *
+ * im2sequence_grad: X, Out@GRAD -> X@GRAD (the generic grad rule; Paddle's
+ * grad maker passes no Y), kernels, strides, paddings.  Paddle's
+ * Im2SequenceGradKernel zeroes X@GRAD and adds each image's OH x OW rows
+ * of Out@GRAD back where the patches were read (Col2Im, kOCF: patch by
+ * patch, channel, kernel row, kernel column; what falls on the padding is
+ * dropped), always with the geometry without Y.  C emission: float32 (the
+ * one CPU kernel); X's channels, height and width known; Out@GRAD must
+ * hold N*OH*OW rows of C*kh*kw, known while compiling: an Out@GRAD whose
+ * rows are known only at run time (the forward had Y) is refused, as
+ * Paddle would read OH x OW rows per image past the ones Y made. */
 #include "../util.h"
 #include "ops.h"
 #include "tensor_util.h"
@@ -158,6 +169,53 @@ static int emit_im2sequence(EmitCtx *e) {
   pr_line(p, "%s = rows;", em_dim(e, out, 0));
   return 0;
 }
+
+static int emit_im2sequence_grad(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *dout = tu_in(e, "Out@GRAD", 0), *dx = tu_out(e, "X@GRAD", 0);
+  if (!x || !dout || !dx) return -1;
+  const Var *const all[] = {x, dout, dx};
+  for (int i = 0; i < 3; i++)
+    if (all[i]->dtype != RT_DT_FP32)
+      return em_fail(e, "im2sequence_grad of %s ('%s') is not supported (float32, the one CPU kernel)",
+                     rt_dtype_name(all[i]->dtype), all[i]->name);
+  if (x->shape.rank != 4) return em_fail(e, "X %s must have rank 4", shape_str(&x->shape));
+  Im2Seq g = {0};
+  const char *why = geometry(e->op, &x->shape, &g);
+  if (why) return em_fail(e, "%s", why);
+  const int64_t C = em_const_dim(e, x, 1), H = em_const_dim(e, x, 2), W = em_const_dim(e, x, 3);
+  if (C < 0 || H < 0 || W < 0) return em_fail(e, "X's channels, height and width must be known (--shape)");
+  const int64_t ckk = C * g.kh * g.kw, ohw = g.oh * g.ow;
+  if (var_runtime_axis(dout) >= 0)
+    return em_fail(e, "Out@GRAD ('%s') has rows known only at run time (im2sequence with Y); Paddle's kernel reads "
+                   "N * %lld rows", dout->name, (long long)ohw);
+  SymDim n = em_spec(e, x)->d[0], rows = em_sym_prod(e, dout, 0, 1);
+  if (tu_rank(e, dout) != 2 || em_const_dim(e, dout, 1) != ckk || rows.a != n.a * ohw || rows.c != n.c * ohw)
+    return em_fail(e, "Out@GRAD ('%s') must be [N * %lld, %lld] (X's patches)", dout->name, (long long)ohw,
+                   (long long)ckk);
+  Printer *p = e->p;
+  pr_line(p, "const float *dout = %s;", em_ptr(e, dout, 1));
+  pr_line(p, "float *dx = %s;", em_ptr(e, dx, 0));
+  pr_line(p, "const int64_t N = %s;", em_dim(e, x, 0));
+  pr_line(p, "/* each image's %lld x %lld patches of %lld x %lld x %lld (OCF) added back where they were read */",
+          (long long)g.oh, (long long)g.ow, (long long)C, (long long)g.kh, (long long)g.kw);
+  pr_line(p, "for (int64_t k = 0; k < N * %lld; k++) dx[k] = 0.0f;", (long long)(C * H * W));
+  pr_line(p, "for (int64_t n = 0; n < N; n++) {");
+  pr_line(p, "for (int64_t i = 0; i < %lld; i++) {", (long long)g.oh);
+  pr_line(p, "for (int64_t j = 0; j < %lld; j++) {", (long long)g.ow);
+  pr_line(p, "const float *row = dout + ((n * %lld + i) * %lld + j) * %lld;", (long long)g.oh, (long long)g.ow,
+          (long long)ckk);
+  pr_line(p, "for (int64_t c = 0; c < %lld; c++) {", (long long)C);
+  pr_line(p, "for (int64_t u = 0; u < %lld; u++) {", (long long)g.kh);
+  pr_line(p, "const int64_t h = i * %lld - %lld + u;", (long long)g.sh, (long long)g.up);
+  pr_line(p, "for (int64_t v = 0; v < %lld; v++, row++) {", (long long)g.kw);
+  pr_line(p, "const int64_t w = j * %lld - %lld + v;", (long long)g.sw, (long long)g.left);
+  pr_line(p, "if (h >= 0 && h < %lld && w >= 0 && w < %lld) dx[((n * %lld + c) * %lld + h) * %lld + w] += *row;",
+          (long long)H, (long long)W, (long long)C, (long long)H, (long long)W);
+  pr_close(p, 6);
+  return 0;
+}
+
+const OpDef op_im2sequence_grad = {.type = "im2sequence_grad", .infer = grad_infer, .emit_c = emit_im2sequence_grad};
 
 /* Out's LoD is the kernel's (one sequence per image). */
 static int im2sequence_lod_made(const Graph *g, const Op *op, int var) {

@@ -23,9 +23,19 @@
  *     outside [0, D) stops the run (Paddle checks the largest label only:
  *     a negative one reads before the weights).
  *   No output carries a LoD.
- *   linear_chain_crf_grad: EmissionExps, TransitionExps, ... ->
- *     Emission@GRAD = EmissionExps, Transition@GRAD = TransitionExps
- *     (shape rule only).
+ *   linear_chain_crf_grad: Emission, Transition, Label, Length†, Alpha,
+ *     EmissionExps, TransitionExps, LogLikelihood@GRAD -> Emission@GRAD
+ *     (EmissionExps' shape), Transition@GRAD† (TransitionExps'):
+ *     Emission@GRAD zeroed (rows past a length stay 0), Transition@GRAD
+ *     zeroed; per non-empty sequence i with g = LogLikelihood@GRAD[i]:
+ *     beta[last] = w_end exps, beta[k][q] = sum_j we[q][j] * xe[k+1][j] *
+ *     beta[k+1][j], each row NormalizeL1'd; Emission@GRAD[k] = (alpha[k] *
+ *     beta[k]) / its row sum * g, minus g at the label; with
+ *     Transition@GRAD: the start and end rows add Emission@GRAD's first and
+ *     last rows, and for k >= 1, with tmp[k] = (beta[k] * xe[k]) / its row
+ *     sum and z = 1 / sum_qj we[q][j] * alpha[k-1][q] * tmp[k][j], each
+ *     [q][j] adds z * we[q][j] * alpha[k-1][q] * tmp[k][j] * g, and the
+ *     labelled transition subtracts g.
  *
  * paddlec compiles the forward op exactly so, float32 and float64, in the
  * kernel's order of operations: over the LoD of the level-1 feed Label
@@ -33,7 +43,13 @@
  * number of its sequences), Emission with Label's rows; or the padded form
  * with a fixed S, where a Length outside [0, S] stops the run (Paddle
  * would read past the row block).  Label and Length must be int64 (the
- * kernel reads them so). */
+ * kernel reads them so).  The grad op likewise, over the same LoD or padded
+ * form, beta in scratch; a Label outside [0, D), a Length outside [0, S],
+ * a backward vector that sums to 0 or less, or a LogLikelihood@GRAD of
+ * fewer rows than sequences stop the run (the forward stops on the first
+ * two before); Emission@GRAD carries Emission's LoD, none when Emission
+ * has none (Paddle's InferShape: ShareLoD from Emission); an unbound Emission@GRAD is refused (Paddle's kernel always
+ * writes it). */
 #include "../util.h"
 #include "lodrnn_call.h"
 #include "ops.h"
@@ -70,6 +86,71 @@ static int infer_linear_chain_crf_grad(OpCtx *c) {
 }
 
 static int same_dim(SymDim a, SymDim b) { return a.a == b.a && a.c == b.c; }
+
+/* The sequences the kernel walks: N, D, T and Length (padded form, each
+ * checked against S) or Label's LoD. */
+static void print_frame(EmitCtx *e, const char *op, Var *x, Var *len, int in, int64_t d) {
+  Printer *p = e->p;
+  if (len) {
+    pr_line(p, "/* %s over padded sequences (Length): %lld tags */", op, (long long)d);
+    pr_line(p, "const int64_t N = %s, S = %s, D = %lld, T = N * S;", em_dim(e, x, 0), em_dim(e, x, 1), (long long)d);
+    pr_line(p, "const int64_t *length = %s;", em_ptr(e, len, 1));
+    pr_line(p, "for (int64_t i = 0; i < N; i++)");
+    pr_line(p, "  if (length[i] < 0 || length[i] > S) return 1; /* Paddle would read past the row block */");
+  } else {
+    pr_line(p, "/* %s over the LoD of input %d ('%s', Label's): %lld tags */", op, in,
+            op_lod_name(e->g, in), (long long)d);
+    pr_line(p, "const int64_t *lod = m->lod[%d];", in);
+    pr_line(p, "const int64_t N = m->lod_count[%d] - 1, D = %lld, T = %s;", in, (long long)d, em_dim(e, x, 0));
+  }
+}
+
+/* What the forward and the grad both check and need: Label (and Length)
+ * int64; Emission [T, D] over Label's LoD, or [N, S, D] padded with Length
+ * [N]; Transition [D + 2, D], D fixed.  Fills *g: D, Emission's rows (T,
+ * or N * S), Label's LoD (-1 padded). */
+typedef struct CrfGeo {
+  int64_t d;
+  SymDim rows;
+  int in;
+} CrfGeo;
+
+static int crf_geometry(EmitCtx *e, Var *x, Var *t, Var *l, Var *len, CrfGeo *g) {
+  if (l->dtype != RT_DT_INT64)
+    return em_fail(e, "Label ('%s') is %s; Paddle's kernel reads int64", l->name, rt_dtype_name(l->dtype));
+  if (len && len->dtype != RT_DT_INT64)
+    return em_fail(e, "Length ('%s') is %s; Paddle's kernel reads int64", len->name, rt_dtype_name(len->dtype));
+  const int r = len ? 3 : 2;
+  const int64_t d = em_const_dim(e, x, r - 1);
+  if (tu_rank(e, x) != r || d < 1 || tu_rank(e, t) != 2 || em_const_dim(e, t, 0) != d + 2 ||
+      em_const_dim(e, t, 1) != d)
+    return em_fail(e, "Emission ('%s') %s and Transition ('%s') [D + 2, D] must have a fixed D", x->name,
+                   len ? "[N, S, D]" : "[T, D]", t->name);
+  const VarSpec *xs = em_spec(e, x);
+  SymDim rows = xs->d[0];
+  int in = -1;
+  if (len) {
+    const int64_t s = em_const_dim(e, x, 1);
+    if (s < 1) return em_fail(e, "Emission's padded length (dim 1) must be fixed");
+    rows = (SymDim){rows.a * s, rows.c * s};
+    if (tu_rank(e, len) != 1 || !same_dim(em_spec(e, len)->d[0], xs->d[0]))
+      return em_fail(e, "Length ('%s') must be [N], one length per row block of Emission", len->name);
+    const VarSpec *ls = em_spec(e, l);
+    if (!same_dim(ls->d[0], xs->d[0]) || !same_dim(spec_numel(ls), rows))
+      return em_fail(e, "Label ('%s') must be [N, S] or [N, S, 1], one label per row of Emission", l->name);
+  } else {
+    const char *why;
+    in = op_lod_input(e->g, e->spec, l, &why);
+    if (in < 0)
+      return em_fail(e, "Label ('%s') must carry a level-1 LoD (a feed's or one an op makes) (its sequences are the ones the "
+                        "kernel reads): %s", l->name, why);
+    em_reads_lod(e, in);
+    if (tu_rank(e, l) != 2 || em_const_dim(e, l, 1) != 1 || !same_dim(em_spec(e, l)->d[0], rows))
+      return em_fail(e, "Label ('%s') must be [T, 1] with Emission's rows", l->name);
+  }
+  *g = (CrfGeo){d, rows, in};
+  return 0;
+}
 
 /* ll[i] for sequence i (rows start .. start + len - 1), as Paddle's
  * ForwardOneSequence; rmax holds each row's largest emission. */
@@ -122,55 +203,17 @@ static int emit_linear_chain_crf(EmitCtx *e) {
     if (outs[i]->dtype != x->dtype)
       return em_fail(e, "output '%s' is %s, Emission %s", outs[i]->name, rt_dtype_name(outs[i]->dtype),
                      rt_dtype_name(x->dtype));
-  if (l->dtype != RT_DT_INT64)
-    return em_fail(e, "Label ('%s') is %s; Paddle's kernel reads int64", l->name, rt_dtype_name(l->dtype));
-  if (len && len->dtype != RT_DT_INT64)
-    return em_fail(e, "Length ('%s') is %s; Paddle's kernel reads int64", len->name, rt_dtype_name(len->dtype));
-  const int r = len ? 3 : 2;
-  const int64_t d = em_const_dim(e, x, r - 1);
-  if (tu_rank(e, x) != r || d < 1 || tu_rank(e, t) != 2 || em_const_dim(e, t, 0) != d + 2 ||
-      em_const_dim(e, t, 1) != d)
-    return em_fail(e, "Emission ('%s') %s and Transition ('%s') [D + 2, D] must have a fixed D", x->name,
-                   len ? "[N, S, D]" : "[T, D]", t->name);
-  const VarSpec *xs = em_spec(e, x);
-  SymDim rows = xs->d[0];
-  int in = -1;
-  if (len) {
-    const int64_t s = em_const_dim(e, x, 1);
-    if (s < 1) return em_fail(e, "Emission's padded length (dim 1) must be fixed");
-    rows = (SymDim){rows.a * s, rows.c * s};
-    if (tu_rank(e, len) != 1 || !same_dim(em_spec(e, len)->d[0], xs->d[0]))
-      return em_fail(e, "Length ('%s') must be [N], one length per row block of Emission", len->name);
-    const VarSpec *ls = em_spec(e, l);
-    if (!same_dim(ls->d[0], xs->d[0]) || !same_dim(spec_numel(ls), rows))
-      return em_fail(e, "Label ('%s') must be [N, S] or [N, S, 1], one label per row of Emission", l->name);
-  } else {
-    const char *why;
-    in = op_lod_input(e->g, e->spec, l, &why);
-    if (in < 0)
-      return em_fail(e, "Label ('%s') must carry a level-1 LoD (a feed's or one an op makes) (its sequences are the ones the "
-                        "kernel reads): %s", l->name, why);
-    em_reads_lod(e, in);
-    if (tu_rank(e, l) != 2 || em_const_dim(e, l, 1) != 1 || !same_dim(em_spec(e, l)->d[0], rows))
-      return em_fail(e, "Label ('%s') must be [T, 1] with Emission's rows", l->name);
-  }
+  CrfGeo geo;
+  if (crf_geometry(e, x, t, l, len, &geo)) return -1;
+  const int64_t d = geo.d;
+  SymDim rows = geo.rows;
+  int in = geo.in;
   const int f64 = x->dtype == RT_DT_FP64;
   const char *ty = f64 ? "double" : "float", *ex = f64 ? "exp" : "expf";
   const int64_t sz = f64 ? 8 : 4;
   const char *rmax = em_scratch_named(e, ty, "rmax", (SymDim){rows.a * sz, rows.c * sz});
   Printer *p = e->p;
-  if (len) {
-    pr_line(p, "/* linear_chain_crf over padded sequences (Length): %lld tags */", (long long)d);
-    pr_line(p, "const int64_t N = %s, S = %s, D = %lld, T = N * S;", em_dim(e, x, 0), em_dim(e, x, 1), (long long)d);
-    pr_line(p, "const int64_t *length = %s;", em_ptr(e, len, 1));
-    pr_line(p, "for (int64_t i = 0; i < N; i++)");
-    pr_line(p, "  if (length[i] < 0 || length[i] > S) return 1; /* Paddle would read past the row block */");
-  } else {
-    pr_line(p, "/* linear_chain_crf over the LoD of input %d ('%s', Label's): %lld tags */", in,
-            op_lod_name(e->g, in), (long long)d);
-    pr_line(p, "const int64_t *lod = m->lod[%d];", in);
-    pr_line(p, "const int64_t N = m->lod_count[%d] - 1, D = %lld, T = %s;", in, (long long)d, em_dim(e, x, 0));
-  }
+  print_frame(e, "linear_chain_crf", x, len, in, d);
   pr_line(p, "const %s *x = %s, *w = %s;", ty, em_ptr(e, x, 1), em_ptr(e, t, 1));
   pr_line(p, "const int64_t *label = %s;", em_ptr(e, l, 1));
   pr_line(p, "%s *alpha = %s, *xe = %s, *we = %s, *ll = %s;", ty, em_ptr(e, alpha, 0), em_ptr(e, xe, 0),
@@ -198,7 +241,118 @@ static int emit_linear_chain_crf(EmitCtx *e) {
   return 0;
 }
 
+/* Emission@GRAD and Transition@GRAD of sequence i (rows start ..
+ * start + len - 1), as Paddle's BackwardOneSequence. */
+static void print_backward(Printer *p, const char *t, int dw) {
+  pr_line(p, "if (len == 0) continue;");
+  pr_line(p, "const %s *es = xe + start * D, *a = alpha + start * D, g = dll[i];", t);
+  pr_line(p, "const int64_t *lb = label + start;");
+  pr_line(p, "%s *b = beta + start * D, *dxs = dx + start * D;", t);
+  pr_line(p, "for (int64_t k = 0; k < len; k++)");
+  pr_line(p, "  if (lb[k] < 0 || lb[k] >= D) return 1; /* a tag label outside [0, D) */");
+  pr_line(p, "/* the backward vectors, each row NormalizeL1'd */");
+  pr_line(p, "for (int64_t k = len - 1; k >= 0; k--) {");
+  pr_line(p, "%s *bk = b + k * D;", t);
+  pr_line(p, "for (int64_t q = 0; q < D; q++) {");
+  pr_line(p, "if (k == len - 1) {");
+  pr_line(p, "bk[q] = we[D + q];");
+  pr_line(p, "continue;");
+  pr_line(p, "}");
+  pr_line(p, "%s sum = 0;", t);
+  pr_line(p, "for (int64_t j = 0; j < D; j++) sum += we[(q + 2) * D + j] * es[(k + 1) * D + j] * bk[D + j];");
+  pr_line(p, "bk[q] = sum;");
+  pr_line(p, "}");
+  pr_line(p, "%s s = 0;", t);
+  pr_line(p, "for (int64_t j = 0; j < D; j++) s += bk[j];");
+  pr_line(p, "if (!(s > 0)) return 1;");
+  pr_line(p, "const %s inv = (%s)(1.0 / s);", t, t);
+  pr_line(p, "for (int64_t j = 0; j < D; j++) bk[j] *= inv;");
+  pr_line(p, "}");
+  pr_line(p, "/* Emission@GRAD: alpha * beta over its row sum, times g; minus g at the label */");
+  pr_line(p, "for (int64_t k = 0; k < len; k++) {");
+  pr_line(p, "%s s = 0;", t);
+  pr_line(p, "for (int64_t j = 0; j < D; j++) s += a[k * D + j] * b[k * D + j];");
+  pr_line(p, "for (int64_t j = 0; j < D; j++) dxs[k * D + j] = a[k * D + j] * b[k * D + j] / s * g;");
+  pr_line(p, "dxs[k * D + lb[k]] -= g;");
+  pr_line(p, "}");
+  if (!dw) return;
+  pr_line(p, "/* Transition@GRAD: the start and end rows, then tag to tag */");
+  pr_line(p, "for (int64_t j = 0; j < D; j++) {");
+  pr_line(p, "dw[j] += dxs[j];");
+  pr_line(p, "dw[D + j] += dxs[(len - 1) * D + j];");
+  pr_line(p, "}");
+  pr_line(p, "for (int64_t k = 1; k < len; k++) {");
+  pr_line(p, "%s s = 0;", t);
+  pr_line(p, "for (int64_t j = 0; j < D; j++) s += b[k * D + j] * es[k * D + j];");
+  pr_line(p, "for (int64_t j = 0; j < D; j++) tmp[j] = b[k * D + j] * es[k * D + j] / s;");
+  pr_line(p, "%s z = 0;", t);
+  pr_line(p, "for (int64_t q = 0; q < D; q++)");
+  pr_line(p, "  for (int64_t j = 0; j < D; j++) z += we[(q + 2) * D + j] * a[(k - 1) * D + q] * tmp[j];");
+  pr_line(p, "z = (%s)(1.0 / z);", t);
+  pr_line(p, "for (int64_t q = 0; q < D; q++)");
+  pr_line(p, "  for (int64_t j = 0; j < D; j++)");
+  pr_line(p, "    dw[(q + 2) * D + j] += z * we[(q + 2) * D + j] * a[(k - 1) * D + q] * tmp[j] * g;");
+  pr_line(p, "dw[(lb[k - 1] + 2) * D + lb[k]] -= g;");
+  pr_line(p, "}");
+}
+
+static int emit_linear_chain_crf_grad(EmitCtx *e) {
+  Var *x = tu_in(e, "Emission", 0), *t = tu_in(e, "Transition", 0), *l = tu_in(e, "Label", 0);
+  Var *alpha = tu_in(e, "Alpha", 0), *xe = tu_in(e, "EmissionExps", 0), *te = tu_in(e, "TransitionExps", 0);
+  Var *dll = tu_in(e, "LogLikelihood@GRAD", 0);
+  if (!x || !t || !l || !alpha || !xe || !te || !dll) return -1;
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *len = ctx_in(&c, "Length", 0), *dx = ctx_out(&c, "Emission@GRAD", 0), *dw = ctx_out(&c, "Transition@GRAD", 0);
+  if (!dx) return em_fail(e, "Emission@GRAD is not bound; Paddle's kernel always writes it");
+  if (lodrnn_crf_dtypes(e, x, t)) return -1;
+  Var *same[6] = {alpha, xe, te, dll, dx, dw};
+  for (int i = 0; i < 6; i++)
+    if (same[i] && same[i]->dtype != x->dtype)
+      return em_fail(e, "'%s' is %s, Emission %s", same[i]->name, rt_dtype_name(same[i]->dtype),
+                     rt_dtype_name(x->dtype));
+  CrfGeo geo;
+  if (crf_geometry(e, x, t, l, len, &geo)) return -1;
+  const int64_t d = geo.d;
+  SymDim rows = geo.rows;
+  int in = geo.in;
+  const Var *rowwise[3] = {alpha, xe, dx};
+  for (int i = 0; i < 3; i++)
+    if (!em_same_shape(e, rowwise[i], x))
+      return em_fail(e, "'%s' must have Emission's shape", rowwise[i]->name);
+  if (dw && !em_same_shape(e, dw, t)) return em_fail(e, "Transition@GRAD ('%s') must have Transition's shape", dw->name);
+  const int f64 = x->dtype == RT_DT_FP64;
+  const char *ty = f64 ? "double" : "float";
+  const int64_t sz = f64 ? 8 : 4;
+  const char *beta = em_scratch_named(e, ty, "beta", (SymDim){rows.a * d * sz, rows.c * d * sz});
+  Printer *p = e->p;
+  print_frame(e, "linear_chain_crf_grad", x, len, in, d);
+  pr_line(p, "if (%s < N) return 1; /* LogLikelihood@GRAD holds one row per sequence */", em_dim(e, dll, 0));
+  pr_line(p, "const %s *alpha = %s, *xe = %s, *we = %s, *dll = %s;", ty, em_ptr(e, alpha, 1), em_ptr(e, xe, 1),
+          em_ptr(e, te, 1), em_ptr(e, dll, 1));
+  pr_line(p, "const int64_t *label = %s;", em_ptr(e, l, 1));
+  pr_line(p, "%s *dx = %s, *beta = %s;", ty, em_ptr(e, dx, 0), beta);
+  pr_line(p, "for (int64_t r = 0; r < T * D; r++) dx[r] = 0;");
+  if (dw) {
+    pr_line(p, "%s *dw = %s, *tmp = %s;", ty, em_ptr(e, dw, 0),
+            em_scratch_named(e, ty, "tmp", (SymDim){0, d * sz}));
+    pr_line(p, "for (int64_t k = 0; k < (D + 2) * D; k++) dw[k] = 0;");
+  }
+  pr_line(p, "for (int64_t i = 0; i < N; i++) {");
+  if (len)
+    pr_line(p, "const int64_t start = i * S, len = length[i];");
+  else
+    pr_line(p, "const int64_t start = lod[i], len = lod[i + 1] - lod[i];");
+  print_backward(p, ty, dw != NULL);
+  pr_line(p, "}");
+  em_fault(e, len ? "a Length outside [0, S], a Label outside [0, D), a backward vector that sums to 0 or less, "
+                    "or a LogLikelihood@GRAD of fewer rows than sequences"
+                  : "a Label outside [0, D), a backward vector that sums to 0 or less, or a LogLikelihood@GRAD of "
+                    "fewer rows than sequences");
+  return 0;
+}
+
 /* No output keeps a LoD (Paddle 2.6 shares none). */
 const OpDef op_linear_chain_crf = {.type = "linear_chain_crf", .infer = infer_linear_chain_crf,
                                    .emit_c = emit_linear_chain_crf, .lod_slot = ""};
-const OpDef op_linear_chain_crf_grad = {.type = "linear_chain_crf_grad", .infer = infer_linear_chain_crf_grad};
+const OpDef op_linear_chain_crf_grad = {.type = "linear_chain_crf_grad", .infer = infer_linear_chain_crf_grad,
+                                        .emit_c = emit_linear_chain_crf_grad, .lod_slot = "Emission"};

@@ -28,7 +28,17 @@
  * no hidden state and C0's cell; a run with more sequences than their rows
  * stops (Paddle would read past their end).  BatchGate and BatchCellPreAct
  * hold Paddle's reordered intermediates: not written, refused when some
- * op or fetch reads them.  is_test only decides whether Paddle keeps them. */
+ * op or fetch reads them.  is_test only decides whether Paddle keeps them.
+ *
+ * lstm_grad: Input, H0†, C0†, Weight, Bias, Hidden, Cell, BatchGate,
+ *   BatchCellPreAct, Hidden@GRAD, Cell@GRAD† -> Input@GRAD†, H0@GRAD†,
+ *   C0@GRAD†, Weight@GRAD†, Bias@GRAD† (the generic grad rule).  C emission
+ *   (lodrnn_call.h's LODRNN_LSTM_GRAD, as Paddle's LSTMGradKernel): the
+ *   Batch* inputs are not read (the gates are recomputed per sequence from
+ *   Input, Weight, Bias, H0, C0, Hidden and Cell); Cell@GRAD is not read
+ *   either, as Paddle's kernel takes zeros for it; the types, activations
+ *   and LoD as lstm's; each output slot bound is written (H0 and C0 rows
+ *   past the sequences get 0). */
 #include <string.h>
 
 #include "../util.h"
@@ -138,5 +148,64 @@ static int emit_lstm(EmitCtx *e) {
 }
 
 const OpDef op_lstm = {.type = "lstm", .infer = infer_lstm, .emit_c = emit_lstm, .lod_slot = "Input"};
+
+static int emit_lstm_grad(EmitCtx *e) {
+  Var *x = tu_in(e, "Input", 0), *w = tu_in(e, "Weight", 0), *b = tu_in(e, "Bias", 0);
+  Var *hid = tu_in(e, "Hidden", 0), *cell = tu_in(e, "Cell", 0), *dout = tu_in(e, "Hidden@GRAD", 0);
+  if (!x || !w || !b || !hid || !cell || !dout) return -1;
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *h0 = ctx_in(&c, "H0", 0), *c0 = ctx_in(&c, "C0", 0);
+  Var *dx = ctx_out(&c, "Input@GRAD", 0), *dh0 = ctx_out(&c, "H0@GRAD", 0), *dc0 = ctx_out(&c, "C0@GRAD", 0);
+  Var *dw = ctx_out(&c, "Weight@GRAD", 0), *db = ctx_out(&c, "Bias@GRAD", 0);
+  (void)ctx_in(&c, "Cell@GRAD", 0); /* Paddle's kernel takes zeros for it (a TODO there): not read */
+  const Var *same[] = {w, b, h0, c0, hid, cell, dout, dx, dh0, dc0, dw, db};
+  LodRnnAct acts[] = {{"gate_activation", "sigmoid", NULL},
+                      {"cell_activation", "tanh", NULL},
+                      {"candidate_activation", "tanh", NULL}};
+  int in = lodrnn_check(e, x, same, 12, NULL, 0, acts, 3);
+  if (in < 0) return -1;
+  static const char *const bools[] = {"is_reverse", "use_peepholes", NULL};
+  static const char *const strs[] = {"gate_activation", "cell_activation", "candidate_activation", NULL};
+  if (lodrnn_same_attrs(e, hid, bools, strs)) return -1;
+  if ((dh0 && !h0) || (dc0 && !c0))
+    return em_fail(e, "%s ('%s') is bound without its forward input", dh0 && !h0 ? "H0@GRAD" : "C0@GRAD",
+                   (dh0 && !h0 ? dh0 : dc0)->name);
+  const int peep = attr_bool(e->op, "use_peepholes", 1);
+  int64_t d = em_const_dim(e, w, 0);
+  if (d < 1 || em_const_dim(e, x, 1) != 4 * d || em_const_dim(e, w, 1) != 4 * d ||
+      em_const_dim(e, b, 1) != (peep ? 7 : 4) * d)
+    return em_fail(e, "Input ('%s'), Weight ('%s') and Bias ('%s') must be [T, 4D], [D, 4D] and [1, %dD] with D fixed",
+                   x->name, w->name, b->name, peep ? 7 : 4);
+  const Var *rowwise[] = {hid, cell, dout};
+  for (int i = 0; i < 3; i++)
+    if (strcmp(em_dim(e, rowwise[i], 0), em_dim(e, x, 0)) || em_const_dim(e, rowwise[i], 1) != d)
+      return em_fail(e, "'%s' must be [T, %lld] with Input's rows", rowwise[i]->name, (long long)d);
+  const Var *state = h0 ? h0 : c0;
+  const int64_t sz = x->dtype == RT_DT_FP64 ? 8 : 4;
+  SymDim t = em_sym_prod(e, x, 0, 1);
+  const int64_t per_row = (dx ? 4 : 8) * d * sz;
+  LodRnnCall call = {.kind = LODRNN_LSTM_GRAD, .f64 = x->dtype == RT_DT_FP64, .input = in,
+                     .feed = op_lod_name(e->g, in), .x = em_ptr(e, x, 1), .out = em_ptr(e, hid, 1),
+                     .rows = em_dim(e, x, 0), .d = d, .weight = em_ptr(e, w, 1), .bias = em_ptr(e, b, 1),
+                     .h0 = h0 ? em_ptr(e, h0, 1) : NULL, .h0_rows = state ? em_dim(e, state, 0) : NULL,
+                     .act = acts[2].value, .gate_act = acts[0].value, .reverse = attr_bool(e->op, "is_reverse", 0),
+                     .cell = em_ptr(e, cell, 1), .c0 = c0 ? em_ptr(e, c0, 1) : NULL, .cell_act = acts[1].value,
+                     .peepholes = peep, .dout = em_ptr(e, dout, 1), .dx = dx ? em_ptr(e, dx, 0) : NULL,
+                     .dh0 = dh0 ? em_ptr(e, dh0, 0) : NULL, .dc0 = dc0 ? em_ptr(e, dc0, 0) : NULL,
+                     .dweight = dw ? em_ptr(e, dw, 0) : NULL, .dbias = db ? em_ptr(e, db, 0) : NULL};
+  call.ws = em_scratch_named(e, call.f64 ? "double" : "float", "lstm_ws",
+                             (SymDim){t.a * per_row, t.c * per_row + 4 * d * sz});
+  if (state) em_fault(e, "H0 / C0 has fewer rows than Input has sequences (its LoD)");
+  lodrnn_print_c(e->p, &call);
+  return 0;
+}
+
+/* Paddle's time-major intermediates: paddlec's lstm does not write them and
+ * its lstm_grad recomputes the gates instead (the same values). */
+static const char *const lstm_grad_ignores[] = {"BatchGate", "BatchCellPreAct", NULL};
+
+/* No output keeps a LoD. */
+const OpDef op_lstm_grad = {.type = "lstm_grad", .infer = grad_infer, .emit_c = emit_lstm_grad,
+                            .ignores = lstm_grad_ignores, .lod_slot = ""};
 const OpDef op_lstmp = {.type = "lstmp", .infer = infer_lstmp};
 const OpDef op_lstmp_grad = {.type = "lstmp_grad", .infer = infer_lstmp_grad};

@@ -16,7 +16,10 @@
  * [0, 6] and [0, 1].  NmsRoisNum is [N].  Refused: Scores of rank 2 (boxes
  * per RoI, with LoD or RoisNum), polygon boxes (8 to 32 coordinates:
  * Paddle clips polygons), and a program without Index (Paddle then writes
- * a [1, 1] Out holding -1 when nothing is kept).
+ * a [1, 1] Out holding -1 when nothing is kept).  Paddle 2.6's phi kernel
+ * gives Out, Index and NmsRoisNum no LoD (it sets none, with or without
+ * RoisNum, unlike fluid's multiclass_nms and multiclass_nms2 below: the
+ * per-image counts are NmsRoisNum), and paddlec makes none either.
  *
  * multiclass_nms (Out) and multiclass_nms2 (Out, Index) run the same kernel
  * in Paddle 2.6 (fluid multiclass_nms_op.cc, float and double) and give Out

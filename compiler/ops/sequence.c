@@ -10,16 +10,18 @@
  *     pooltype MAX only).  pooltype="AVERAGE", is_test=false, pad_value=0.
  *     The kernel writes int32 indices into MaxIndex, but Paddle sets no dtype
  *     (the Python API declares it with X's dtype): the rule keeps the
- *     VarDesc's.  While specializing, Out's and MaxIndex's dim 0 is the
- *     number of sequences N, a run-time extent bounded by X's rows (Paddle's
- *     kernel requires N <= rows).
+ *     VarDesc's, and gives the kernel's int32 while specializing (what the
+ *     run holds, and sequence_pool_grad reads).  While specializing, Out's
+ *     and MaxIndex's dim 0 is the number of sequences N, a run-time extent
+ *     bounded by X's rows (Paddle's kernel requires N <= rows).
  *   sequence_softmax: X -> Out = X.  use_cudnn=false, data_format="AnyLayout".
  *   sequence_reverse: X (rank >= 2) -> Y = X.
  *   sequence_enumerate: X [T, 1] -> Out [T, win_size] (win_size >= 2).
  *   sequence_expand: X, Y -> Out = X with dims[0] = -1.  ref_level=-1.
  *   sequence_expand_as: X, Y -> Out = X with dims[0] = -1.
  *   (sequence_reshape, sequence_concat and lod_reset, which make Out's LoD:
- *   sequence_lod.c; sequence_pad and sequence_unpad: sequence_pad.c.)
+ *   sequence_lod.c; sequence_pad and sequence_unpad: sequence_pad.c; the
+ *   grads of sequence_pool, _softmax, _expand(_as): sequence_grad.c.)
  *   sequence_mask: X, MaxLenTensor† -> Y = X dims + [maxlen or -1] of dtype
  *     out_dtype.  maxlen=-1, out_dtype=3 (int64).
  *     Emission (the only emitter here; X float32/64 or int32/64, Y any
@@ -54,7 +56,17 @@
  *     specializing) and Y's LoD.
  *   sequence_expand: the same, for such an X (no LoD: each row a sequence
  *     of one) and ref_level -1 or 0 (Y's one level); Out has no LoD (X has
- *     none).  An X with a LoD gives Out a LoD of its own: refused.
+ *     none).  An X with a level-1 LoD (a feed's or one an op makes, of
+ *     float32, float64, int32 or int64): Paddle's SequenceExpandKernel
+ *     copies sequence i of X once a row of sequence i of Y (none for an
+ *     empty one of Y; an empty one of X gives as many empty sequences), and
+ *     Out's LoD, which the kernel makes (OpDef.lod_made), has one sequence a
+ *     copy.  While specializing Out's rows are a run-time extent bounded by
+ *     X's rows times Y's (a batch in both is not linear: --shape fixes it).
+ *     X's and Y's LoDs with different numbers of sequences stop the run
+ *     (Paddle's InferShape raises).  Refused: an X of lod_level 2 (Paddle
+ *     too), or declared with a LoD paddlec cannot follow, and a Y of more
+ *     than one level (ref_level then picks among them).
  *   sequence_enumerate: X [T, 1] of int32 or int64, win_size >= 2 ->
  *     Out [T, win_size], X's LoD; pad_value an int. */
 #include <string.h>
@@ -93,7 +105,9 @@ static int infer_sequence_pool(OpCtx *c) {
   ctx_set(c, "Out", 0, &x->shape, x->dtype);
   Var *mi = ctx_out(c, "MaxIndex", 0);
   int max = strcmp(attr_str(c->op, "pooltype", "AVERAGE"), "MAX") == 0;
-  if (max) ctx_set(c, "MaxIndex", 0, &x->shape, mi && mi->decl_dtype >= 0 ? mi->decl_dtype : x->dtype);
+  /* Paddle's compile-time dtype (the VarDesc's); while specializing, the kernel's int32 */
+  const int decl = mi && mi->decl_dtype >= 0 ? mi->decl_dtype : x->dtype;
+  if (max) ctx_set(c, "MaxIndex", 0, &x->shape, c->g->specializing ? RT_DT_INT32 : decl);
   /* N is the count of the LoD X carries less 1: every pool over one
    * feed's LoD has the same (emit_sequence_pool checks the feed) */
   ctx_set_lod_extent(c, "Out", 0, "X");
@@ -116,11 +130,24 @@ static int infer_sequence_expand(OpCtx *c) {
   Shape out = x->shape;
   out.d[0] = DIM_UNKNOWN;
   Var *y = ctx_in(c, "Y", 0);
-  /* while specializing: Out has Y's rows (its LoD's last offset, which
-   * Paddle sets at run time) for the X the emitter takes (one row per
-   * sequence of Y, no LoD); it refuses the others */
-  if (c->g->specializing && y->shape.rank >= 1 && var_runtime_axis(y) < 0)
-    out.d[0] = y->shape.d[0];
+  if (!c->g->specializing || y->shape.rank < 1) {
+    ctx_set(c, "Out", 0, &out, x->dtype);
+    return 0;
+  }
+  const int lod_x = !strcmp(c->op->type, "sequence_expand") && op_lod_input(c->g, NULL, x, NULL) >= 0;
+  if (lod_x && x->shape.d[0] >= 0 && y->shape.d[0] >= 0) {
+    /* sequence_expand of an X with a LoD: sequence i of X repeated once a
+     * row of sequence i of Y, at most X's rows times Y's rows (a bound; the
+     * kernel writes the rows) */
+    out.d[0] = x->shape.d[0] * y->shape.d[0];
+    ctx_set(c, "Out", 0, &out, x->dtype);
+    ctx_set_runtime_extent(c, "Out", 0, 0, pool_printf("the LoDs of X ('%s') and Y ('%s')", x->name, y->name));
+    return 0;
+  }
+  /* Out has Y's rows (its LoD's last offset, which Paddle sets at run
+   * time) for the other X the emitter takes (one row per sequence of Y, no
+   * LoD); it refuses the others */
+  if (!lod_x && var_runtime_axis(y) < 0) out.d[0] = y->shape.d[0];
   ctx_set(c, "Out", 0, &out, x->dtype);
   return 0;
 }
@@ -343,9 +370,6 @@ static int emit_sequence_pool(EmitCtx *e) {
   if (max && mi && (mi->nusers || (mi->flags & VAR_FETCH))) {
     if (is_test)
       return em_fail(e, "MaxIndex ('%s') is read, but with is_test Paddle's kernel does not write it", mi->name);
-    if (mi->dtype != RT_DT_INT32)
-      return em_fail(e, "MaxIndex ('%s') is declared %s; Paddle's kernel writes int32 row indices into it", mi->name,
-                     rt_dtype_name(mi->dtype));
     call.index = em_ptr(e, mi, 0);
     if (em_spec(e, mi)->runtime_dim == 1) call.extents[1] = em_dim(e, mi, 0);
   }
@@ -466,6 +490,62 @@ static int emit_sequence_expand_as(EmitCtx *e) {
   return 0;
 }
 
+/* sequence_expand's Out when X carries a LoD (OpDef.lod_made). */
+static int expand_lod_made(const Graph *g, const Op *op, int var) {
+  const int x = slot_first(op->in, op->nin, "X");
+  return var == slot_first(op->out, op->nout, "Out") && x >= 0 && op_lod_input(g, NULL, &g->vars[x], NULL) >= 0;
+}
+
+/* sequence_expand: of an X with a level-1 LoD (kx), Paddle's
+ * SequenceExpandKernel with Out's LoD made here; of an X without one,
+ * sequence_expand_as's copy. */
+static int emit_sequence_expand(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *y = tu_in(e, "Y", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !y || !out) return -1;
+  const char *why;
+  const int kx = op_lod_input(e->g, e->spec, x, &why);
+  if (kx < 0 && x->lod_level > 1)
+    return em_fail(e, "X ('%s') has lod_level %d; Paddle's kernel takes an X of at most one level", x->name,
+                   x->lod_level);
+  if (kx < 0 && x->lod_level > 0)
+    return em_fail(e, "X ('%s') is declared with a LoD that paddlec cannot follow: %s", x->name, why);
+  if (kx < 0) return emit_sequence_expand_as(e);
+  if (tu_seq_types(e, x, out)) return -1;
+  const int64_t level = attr_int(e->op, "ref_level", -1);
+  if (level != -1 && level != 0)
+    return em_fail(e, "ref_level %lld: Y has one level of LoD (use -1 or 0)", (long long)level);
+  const int ky = op_lod_input(e->g, e->spec, y, &why);
+  if (ky < 0) return em_fail(e, "Y ('%s') must carry a level-1 LoD (a feed's or one an op makes): %s", y->name, why);
+  if (var_runtime_axis(out) != 0) return em_fail(e, "Out ('%s') must have rows known at run time", out->name);
+  em_reads_lod(e, kx);
+  em_reads_lod(e, ky);
+  const int k = op_lod_input(e->g, e->spec, out, NULL);
+  const SymDim yrows = em_spec(e, y)->d[0];
+  const char *store = em_makes_lod(e, k, (SymDim){yrows.a, yrows.c + 1}); /* one offset a row of Y, and 0 */
+  em_fault(e, "X's LoD and Y's have different numbers of sequences");
+  const char *t = em_ctype(x->dtype);
+  Printer *p = e->p;
+  pr_line(p, "/* sequence i of X (LoD '%s') once a row of sequence i of Y (LoD '%s'); Out's LoD: a sequence a copy */",
+          op_lod_name(e->g, kx), op_lod_name(e->g, ky));
+  pr_line(p, "const int64_t *x_lod = m->lod[%d], *y_lod = m->lod[%d], N = m->lod_count[%d] - 1, W = %s;", kx, ky, ky,
+          em_prod(e, x, 1, tu_rank(e, x)));
+  pr_line(p, "if (m->lod_count[%d] - 1 != N || y_lod[N] > %s) return 1;", kx, em_dim(e, y, 0));
+  pr_line(p, "const %s *x = %s;", t, em_ptr(e, x, 1));
+  pr_line(p, "%s *out = %s;", t, em_ptr(e, out, 0));
+  pr_line(p, "int64_t *out_lod = %s, n = 0;", store);
+  pr_line(p, "out_lod[0] = 0;");
+  pr_line(p, "for (int64_t i = 0; i < N; i++) {");
+  pr_line(p, "const int64_t rows = x_lod[i + 1] - x_lod[i];");
+  pr_line(p, "for (int64_t j = y_lod[i]; j < y_lod[i + 1]; j++, n++) {");
+  pr_line(p, "if (rows > 0) memcpy(out + out_lod[n] * W, x + x_lod[i] * W, (size_t)(rows * W) * sizeof(%s));", t);
+  pr_line(p, "out_lod[n + 1] = out_lod[n] + rows;");
+  pr_line(p, "}");
+  pr_line(p, "}");
+  pr_line(p, "m->lod_count[%d] = n + 1;", k);
+  pr_line(p, "%s = out_lod[n];", em_dim(e, out, 0));
+  return 0;
+}
+
 static int infer_sequence_enumerate(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
@@ -513,7 +593,8 @@ const OpDef op_sequence_reverse = {.type = "sequence_reverse", .infer = infer_se
 const OpDef op_sequence_enumerate = {.type = "sequence_enumerate", .infer = infer_sequence_enumerate,
                                      .emit_c = emit_sequence_enumerate};
 const OpDef op_sequence_expand = {.type = "sequence_expand", .infer = infer_sequence_expand,
-                                  .emit_c = emit_sequence_expand_as, .runtime_extents = 1, .lod_slot = ""};
+                                  .emit_c = emit_sequence_expand, .runtime_extents = 1, .lod_slot = "",
+                                  .lod_made = expand_lod_made};
 const OpDef op_sequence_expand_as = {.type = "sequence_expand_as", .infer = infer_sequence_expand,
                                      .emit_c = emit_sequence_expand_as, .runtime_extents = 1};
 const OpDef op_sequence_mask = {.type = "sequence_mask", .infer = infer_sequence_mask,

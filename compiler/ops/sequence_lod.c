@@ -33,7 +33,19 @@
  *     sequence i of Out is Length[i] rows of sequence i of X from its row
  *     Offset[i]; Out's LoD the running sums of Length.  Offset's or
  *     Length's rows other than X's number of sequences, a negative value,
- *     or a slice past its sequence's end stop the run (Paddle raises). */
+ *     or a slice past its sequence's end stop the run (Paddle raises).
+ *
+ *   sequence_reshape_grad: X (its shape), Out@GRAD -> X@GRAD, Out@GRAD's
+ *     elements in order (SequenceReshapeGradKernel: a copy resized to X's
+ *     dims; the same dtypes).
+ *   sequence_concat_grad: X* (their LoDs), Out@GRAD -> X@GRAD* (some may
+ *     be unbound: stop_gradient), SeqConcatGradKernel's split (the same
+ *     dtypes): the rows of sequence i of Out@GRAD go to sequence i of
+ *     X@GRAD[0], X@GRAD[1], ... in turn.  An X@GRAD[j] unbound (an input
+ *     that needs no grad) is refused: Paddle's SplitFunctor then pairs the
+ *     grads it writes with the sizes of the first pieces, not theirs.
+ *     Inputs whose numbers of sequences differ, or whose rows the LoDs do
+ *     not add up to Out@GRAD's, stop the run. */
 #include <string.h>
 
 #include "../util.h"
@@ -313,6 +325,66 @@ static int emit_sequence_slice(EmitCtx *e) {
   return 0;
 }
 
+/* ---- the grads ---- */
+
+static int emit_sequence_reshape_grad(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *dout = tu_in(e, "Out@GRAD", 0), *dx = tu_out(e, "X@GRAD", 0);
+  if (!x || !dout || !dx || tu_seq_types(e, dout, dx)) return -1;
+  (void)attr_int(e->op, "new_dim", 0); /* the forward's: the grad copies the elements whatever it was */
+  pr_line(e->p, "/* X@GRAD: Out@GRAD's elements in X's dims */");
+  return tu_copy(e, dout, dx);
+}
+
+static int emit_sequence_concat_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  const int n = ctx_nin(&c, "X");
+  Var *dout = tu_in(e, "Out@GRAD", 0), *x0 = tu_in(e, "X", 0);
+  if (!dout || !x0) return -1;
+  if (ctx_nout(&c, "X@GRAD") > n) return em_fail(e, "X@GRAD has more vars than X");
+  const int r = tu_rank(e, dout);
+  const char *t = em_ctype(dout->dtype);
+  int *in = pool_alloc(sizeof *in * (size_t)n);
+  const char **dxs = pool_alloc(sizeof *dxs * (size_t)n);
+  for (int j = 0; j < n; j++) {
+    Var *x = tu_in(e, "X", j), *dx = ctx_out(&c, "X@GRAD", j);
+    if (!x) return -1;
+    if ((in[j] = lod_input(e, pool_printf("X[%d]", j), x)) < 0) return -1;
+    if (!dx)
+      return em_fail(e, "X@GRAD[%d] is unbound (X[%d] '%s' needs no grad): Paddle's kernel then splits Out@GRAD into "
+                        "the wrong pieces (SplitFunctor pairs the grads it writes with the first pieces' sizes)",
+                     j, j, x->name);
+    if (!(dx = tu_out(e, "X@GRAD", j)) || tu_seq_types(e, dout, dx)) return -1;
+    if (tu_rank(e, dx) != r || strcmp(em_prod(e, dx, 1, r), em_prod(e, dout, 1, r)))
+      return em_fail(e, "X@GRAD[%d] ('%s') and Out@GRAD ('%s') differ in row size", j, dx->name, dout->name);
+    dxs[j] = em_ptr(e, dx, 0);
+  }
+  em_fault(e, "the inputs have different numbers of sequences, or rows other than Out@GRAD's");
+  Printer *p = e->p;
+  pr_line(p, "/* sequence i of Out@GRAD split into sequence i of each input's grad in turn */");
+  pr_line(p, "const int64_t N = m->lod_count[%d] - 1, W = %s;", in[0], em_prod(e, dout, 1, r));
+  for (int j = 1; j < n; j++) pr_line(p, "if (m->lod_count[%d] - 1 != N) return 1;", in[j]);
+  pr_line(p, "const int64_t *lods[%d] = {", n);
+  for (int j = 0; j < n; j++) pr_line(p, "  m->lod[%d], /* '%s' */", in[j], op_lod_name(e->g, in[j]));
+  pr_line(p, "};");
+  pr_line(p, "%s *const dxs[%d] = {", t, n);
+  for (int j = 0; j < n; j++) pr_line(p, "  %s,", dxs[j]);
+  pr_line(p, "};");
+  pr_line(p, "const %s *g = %s;", t, em_ptr(e, dout, 1));
+  pr_line(p, "int64_t at = 0;");
+  for (int j = 0; j < n; j++) pr_line(p, "at += lods[%d][N];", j);
+  pr_line(p, "if (at != %s) return 1;", em_dim(e, dout, 0));
+  pr_line(p, "at = 0;");
+  pr_line(p, "for (int64_t i = 0; i < N; i++) {");
+  pr_line(p, "  for (int j = 0; j < %d; j++) {", n);
+  pr_line(p, "    const int64_t rows = lods[j][i + 1] - lods[j][i];");
+  pr_line(p, "    if (rows > 0) memcpy(dxs[j] + lods[j][i] * W, g + at * W, (size_t)(rows * W) * sizeof(%s));",
+          t);
+  pr_line(p, "    at += rows;");
+  pr_line(p, "  }");
+  pr_line(p, "}");
+  return 0;
+}
+
 const OpDef op_sequence_reshape = {.type = "sequence_reshape", .infer = infer_sequence_reshape,
                                    .emit_c = emit_sequence_reshape, .lod_made = out_lod_made};
 const OpDef op_sequence_concat = {.type = "sequence_concat", .infer = infer_sequence_concat,
@@ -321,3 +393,8 @@ const OpDef op_lod_reset = {.type = "lod_reset", .infer = infer_lod_reset, .emit
                             .lod_made = out_lod_made};
 const OpDef op_sequence_slice = {.type = "sequence_slice", .infer = infer_sequence_slice, .emit_c = emit_sequence_slice,
                                  .lod_made = out_lod_made};
+/* X@GRAD carries X's LoD (Paddle's ShareLoD), each X@GRAD[j] X[j]'s. */
+const OpDef op_sequence_reshape_grad = {.type = "sequence_reshape_grad", .infer = grad_infer,
+                                        .emit_c = emit_sequence_reshape_grad, .lod_slot = "X"};
+const OpDef op_sequence_concat_grad = {.type = "sequence_concat_grad", .infer = grad_infer,
+                                       .emit_c = emit_sequence_concat_grad, .lod_slot = "X"};

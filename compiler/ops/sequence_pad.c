@@ -22,7 +22,20 @@
  *     kernel's (OpDef.lod_made).  A Length above L (Paddle raises) or below
  *     0 stops the run.
  * Both take inputs with run-time extents (OpDef.runtime_extents): a pad's
- * X after an unpad, an unpad's X and Length from a pad (their sequences). */
+ * X after an unpad, an unpad's X and Length from a pad (their sequences).
+ *
+ *   sequence_pad_grad: X (its LoD), Out@GRAD [N, padded_length, ...] ->
+ *     X@GRAD (SequencePadGradOpKernel: UnpaddingLoDTensorFunctor over X's
+ *     LoD, same dtypes): the first h steps of row i of Out@GRAD into the
+ *     rows of sequence i.  padded_length as the forward takes it (> 0);
+ *     Out@GRAD must have N rows (checked when the kernel runs where
+ *     paddlec cannot tell), and no sequence longer than padded_length.
+ *   sequence_unpad_grad: X [N, L, ...] (its shape), Out@GRAD (its LoD, as
+ *     the kernel reads it: the forward's Out's, or a LoD feed's) ->
+ *     X@GRAD (SequenceUnpadGradOpKernel: PaddingLoDTensorFunctor, pad
+ *     value 0): row i of X@GRAD is sequence i of Out@GRAD, then zeros up
+ *     to L.  The LoD must have N sequences of at most L rows (checked when
+ *     the kernel runs). */
 #include <string.h>
 
 #include "../util.h"
@@ -169,9 +182,76 @@ static int unpad_lod_made(const Graph *g, const Op *op, int var) {
   return slot_first(op->out, op->nout, "Out") == var;
 }
 
+/* ---- the grads ---- */
+
+static int emit_sequence_pad_grad(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *dout = tu_in(e, "Out@GRAD", 0), *dx = tu_out(e, "X@GRAD", 0);
+  if (!x || !dout || !dx || tu_seq_types(e, dout, dx)) return -1;
+  const int64_t plen = attr_int(e->op, "padded_length", -1);
+  if (plen < 1) return em_fail(e, "padded_length %lld: paddlec needs a padded_length > 0", (long long)plen);
+  const int r = tu_rank(e, dx);
+  if (r < 2 || tu_rank(e, dout) != r + 1 || em_const_dim(e, dout, 1) != plen)
+    return em_fail(e, "Out@GRAD ('%s') must be [N, %lld] + X@GRAD's dims[1:]", dout->name, (long long)plen);
+  const char *why;
+  const int k = op_lod_input(e->g, e->spec, x, &why);
+  if (k < 0) return em_fail(e, "X ('%s') must carry a level-1 LoD (a feed's or one an op makes): %s", x->name, why);
+  em_reads_lod(e, k);
+  const char *t = em_ctype(dx->dtype);
+  em_fault(e, "Out@GRAD's rows are not the LoD's sequences, or a sequence is longer than padded_length");
+  Printer *p = e->p;
+  pr_line(p, "/* the first steps of each row of Out@GRAD back into the rows of its sequence of '%s''s LoD */",
+          op_lod_name(e->g, k));
+  pr_line(p, "const int64_t *lod = m->lod[%d], N = m->lod_count[%d] - 1, W = %s, P = %lld;", k, k,
+          em_prod(e, dx, 1, r), (long long)plen);
+  pr_line(p, "if (%s != N) return 1;", em_dim(e, dout, 0));
+  pr_line(p, "const %s *g = %s;", t, em_ptr(e, dout, 1));
+  pr_line(p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
+  pr_line(p, "memset(dx, 0, (size_t)(%s) * sizeof(%s));", em_numel(e, dx), t);
+  pr_line(p, "for (int64_t i = 0; i < N; i++) {");
+  pr_line(p, "const int64_t h = lod[i + 1] - lod[i];");
+  pr_line(p, "if (h > P) return 1;");
+  pr_line(p, "if (h > 0) memcpy(dx + lod[i] * W, g + i * P * W, (size_t)(h * W) * sizeof(%s));", t);
+  pr_line(p, "}");
+  return 0;
+}
+
+static int emit_sequence_unpad_grad(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *dout = tu_in(e, "Out@GRAD", 0), *dx = tu_out(e, "X@GRAD", 0);
+  if (!x || !dout || !dx || tu_seq_types(e, dout, dx)) return -1;
+  const int r = tu_rank(e, dx);
+  if (r < 2) return em_fail(e, "X@GRAD ('%s') has rank %d; Paddle wants 2 or more", dx->name, r);
+  const char *why;
+  const int k = op_lod_input(e->g, e->spec, dout, &why);
+  if (k < 0)
+    return em_fail(e, "Out@GRAD ('%s') must carry a level-1 LoD (Paddle's kernel reads its sequences): %s", dout->name,
+                   why);
+  em_reads_lod(e, k);
+  const char *t = em_ctype(dx->dtype);
+  em_fault(e, "Out@GRAD's LoD has not X's rows of sequences, or one longer than X's dim 1");
+  Printer *p = e->p;
+  pr_line(p, "/* sequence i of Out@GRAD (the LoD of '%s') as row i of X@GRAD, zeros after it */", op_lod_name(e->g, k));
+  pr_line(p, "const int64_t *lod = m->lod[%d], N = %s, L = %s, W = %s;", k, em_dim(e, dx, 0), em_dim(e, dx, 1),
+          em_prod(e, dx, 2, r));
+  pr_line(p, "if (m->lod_count[%d] - 1 != N) return 1;", k);
+  pr_line(p, "const %s *g = %s;", t, em_ptr(e, dout, 1));
+  pr_line(p, "%s *dx = %s;", t, em_ptr(e, dx, 0));
+  pr_line(p, "memset(dx, 0, (size_t)(%s) * sizeof(%s));", em_numel(e, dx), t);
+  pr_line(p, "for (int64_t i = 0; i < N; i++) {");
+  pr_line(p, "const int64_t h = lod[i + 1] - lod[i];");
+  pr_line(p, "if (h > L) return 1;");
+  pr_line(p, "if (h > 0) memcpy(dx + i * L * W, g + lod[i] * W, (size_t)(h * W) * sizeof(%s));", t);
+  pr_line(p, "}");
+  return 0;
+}
+
 /* Out and Length get no LoD (lod_slot ""): Paddle's kernel sets none. */
 const OpDef op_sequence_pad = {.type = "sequence_pad", .infer = infer_sequence_pad, .emit_c = emit_sequence_pad,
                                .runtime_extents = 1, .lod_slot = ""};
 /* X may be a sequence_pad's Out (its sequences a run-time extent). */
 const OpDef op_sequence_unpad = {.type = "sequence_unpad", .infer = infer_sequence_unpad,
                                  .emit_c = emit_sequence_unpad, .runtime_extents = 1, .lod_made = unpad_lod_made};
+/* X@GRAD: X's LoD (pad; Paddle's ShareLoD), none (unpad: X has none). */
+const OpDef op_sequence_pad_grad = {.type = "sequence_pad_grad", .infer = grad_infer,
+                                    .emit_c = emit_sequence_pad_grad, .runtime_extents = 1, .lod_slot = "X"};
+const OpDef op_sequence_unpad_grad = {.type = "sequence_unpad_grad", .infer = grad_infer,
+                                      .emit_c = emit_sequence_unpad_grad, .runtime_extents = 1, .lod_slot = ""};

@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Control flow as users export it: paddle.nn layers whose Python `while`
+and `if` on tensors dy2static turns into `while` and `conditional_block` +
+`select_input`, saved with paddle.jit.to_static +
+jit.save (tests/oracle/oracle_case.py save_layer_case), the batch open.
+
+    python e2e_control_jit.py OUTDIR [CASE ...]
+
+Parameters re-drawn uniform in [-1, 1), inputs standard normal from a
+generator seeded by the case's name; `n` (int64 [1]) is the trip count, 3.
+Batch 3.  Not here yet: `for k in range(t)` over a tensor t, which dy2static
+writes with a float32 [1] placeholder for k that the loop makes int64 []
+(a var changing dtype in the loop) and a slice at k (starts from a tensor
+at run time): both refused today."""
+import os
+import sys
+import zlib
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from oracle_case import save_layer_case, case_registry  # noqa: E402
+
+import numpy as np  # noqa: E402
+import paddle  # noqa: E402
+from paddle.static import InputSpec  # noqa: E402
+
+BATCH = 3
+CASES, case = case_registry()
+
+
+class LoopThenIf(paddle.nn.Layer):
+    """while i < n over a residual tanh layer, then an if on the mean."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = paddle.nn.Linear(4, 4)
+
+    def forward(self, x, n):
+        i = paddle.zeros([1], "int64")
+        while i < n:
+            x = paddle.tanh(self.fc(x)) + x
+            i = i + 1
+        if paddle.mean(x) > 0:
+            y = x * 2.0
+        else:
+            y = x - 1.0
+        return y
+
+
+class UntilLarge(paddle.nn.Layer):
+    """while the data says so: grows h until its largest value passes 8."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = paddle.nn.Linear(5, 5)
+
+    def forward(self, x):
+        h = paddle.abs(x) + 0.5
+        steps = paddle.zeros([1], "int32")
+        while paddle.max(h) < 8.0:
+            h = h * 1.5 + paddle.tanh(self.fc(h)) * 0.1
+            steps = steps + 1
+        return h, steps
+
+
+@case
+def loop_then_if():
+    return LoopThenIf(), [InputSpec([None, 4], "float32", "x"), InputSpec([1], "int64", "n")]
+
+
+@case
+def until_large():
+    return UntilLarge(), [InputSpec([None, 5], "float32", "x")]
+
+
+def build(out_dir, name):
+    paddle.disable_static()  # the previous case's reference run left static mode on
+    layer, specs = CASES[name]()
+    rng = np.random.default_rng(zlib.crc32(name.encode()))
+    for p in layer.parameters():
+        p.set_value(rng.uniform(-1.0, 1.0, p.shape).astype("float32"))
+    inputs = []
+    for s in specs:
+        shape = [BATCH if d in (None, -1) else d for d in s.shape]
+        if s.name == "n":
+            inputs.append(np.array([3], dtype=np.int64))
+        else:
+            inputs.append(rng.standard_normal(shape).astype("float32"))
+    save_layer_case(os.path.join(out_dir, name), layer, specs, inputs)
+
+
+if __name__ == "__main__":
+    paddle.seed(1)
+    for case_name in sys.argv[2:] or list(CASES):
+        build(sys.argv[1], case_name)
