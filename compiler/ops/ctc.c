@@ -170,7 +170,7 @@ static int infer_warpctc(OpCtx *c) {
   int64_t width = ctx_in(c, "LogitsLength", 0) ? (x->shape.rank == 3 ? x->shape.d[2] : -1)
                                                : dims_prod(&x->shape, 1, x->shape.rank);
   if (ctx_in(c, "LogitsLength", 0) && x->shape.rank != 3)
-    return ctx_fail(c, "padded Logits %s must have rank 3", shape_str(&x->shape));
+    return ctx_fail(c, "with LogitsLength, Logits %s must have rank 3 (the padded form)", shape_str(&x->shape));
   int64_t blank = attr_int(c->op, "blank", 0);
   if (blank < 0 || (width >= 0 && blank >= width))
     return ctx_fail(c, "blank %lld is not in [0, %lld)", (long long)blank, (long long)width);
