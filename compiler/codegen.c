@@ -123,9 +123,20 @@ static int check_reads_written(const Graph *g) {
   return bad ? -1 : 0;
 }
 
-/* The compiled code holds dense tensors only: a var of another kind
- * (reader, tensor array, an unknown type number) that an op other than
- * feed/fetch reads or writes has no storage (a communicator's handles are
+/* A slot where a tensor array goes: the array of the array ops
+ * (ops/tensor_array.c), a control-flow op's lists. */
+static int array_slot(const Graph *g, const Op *op, const char *slot) {
+  static const char *const ops[][2] = {{"write_to_array", "Out"}, {"read_from_array", "X"},
+                                       {"lod_array_length", "X"}, {"tensor_array_to_tensor", "X"}};
+  for (size_t k = 0; k < sizeof ops / sizeof *ops; k++)
+    if (!strcmp(op->type, ops[k][0]) && !strcmp(slot, ops[k][1])) return 1;
+  return op_runs_block(g, op) && strcmp(slot, "Condition") && strcmp(slot, "Cond");
+}
+
+/* The compiled code holds dense tensors and tensor arrays (one buffer of
+ * their elements: array_len.h): a var of another kind (reader, an unknown
+ * type number), or an array in a slot that takes a tensor, that an op other
+ * than feed/fetch reads or writes has no storage (a communicator's handles are
  * unlinked before: data_parallel.c dp_rings). */
 static int check_tensors(const Graph *g) {
   int bad = 0;
@@ -140,7 +151,8 @@ static int check_tensors(const Graph *g) {
         if (side && op_runs_block(g, op) && (!strcmp(sl->name, "Scope") || !strcmp(sl->name, "StepScopes")))
           continue;
         for (int a = 0; a < sl->n; a++)
-          if (sl->vars[a] >= 0 && g->vars[sl->vars[a]].vtype != VT_LOD_TENSOR)
+          if (sl->vars[a] >= 0 && g->vars[sl->vars[a]].vtype != VT_LOD_TENSOR &&
+              !(g->vars[sl->vars[a]].vtype == VT_LOD_TENSOR_ARRAY && array_slot(g, op, sl->name)))
             bad = diag_error("%s: %s: %s '%s' is a variable of kind %d, not a dense tensor (7)", g->file,
                              graph_op_where(g, op), sl->name, g->vars[sl->vars[a]].name, g->vars[sl->vars[a]].vtype);
       }

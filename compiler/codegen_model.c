@@ -325,7 +325,23 @@ static const char *state_table(const Graph *g, const char *prefix) {
   return t;
 }
 
-/* A trainer's fields of the model struct. */
+/* The tensor arrays of the program (one length each, em_array_len). */
+static int count_arrays(const Graph *g) {
+  int n = 0;
+  for (int i = 0; i < g->nvars; i++) n += g->vars[i].vtype == VT_LOD_TENSOR_ARRAY;
+  return n;
+}
+
+/* The model's field for the tensor arrays' run-time lengths, and what
+ * starts each run with them empty; "" when the program has none. */
+static const char *arrays_field(const Graph *g) {
+  const int n = count_arrays(g);
+  return n ? pool_printf("\n  int64_t array_len[%d];       /* the tensor arrays' lengths (ops/array_call.h) */", n) : "";
+}
+static const char *arrays_reset(const Graph *g) {
+  return count_arrays(g) ? "\n    memset(m->array_len, 0, sizeof m->array_len); /* every run starts with empty arrays */" : "";
+}
+
 /* The model's field for the run-time extents (spec.h), "" when it has none. */
 static const char *runtime_dims_field(const Spec *s) {
   if (!s->nruntime_dims) return "";
@@ -681,6 +697,7 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
   const char *n_w = pool_printf("%d", g->nparams);
   const BuildStrategy *bs = &o->pipe.bs;
   const PlanText pt = plan_text(pl, P);
+  const char *place = pool_printf("%s%s", pt.place, arrays_reset(g));
   const char *scratch_a = pool_printf("%lld", (long long)scratch->slot.a);
   const char *scratch_c = pool_printf("%lld", (long long)scratch->slot.c);
   const LodText lt = lod_text(&e, P);
@@ -697,7 +714,7 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
       {"NUM_WEIGHTS", n_w}, {"NUM_INPUTS_1", pool_printf("%d", g->nfeeds ? g->nfeeds : 1)},
       {"NUM_WEIGHTS_1", pool_printf("%d", g->nparams ? g->nparams : 1)},
       {"NUM_KERNELS", pool_printf("%d", nk)}, {"NUM_KERNELS_1", pool_printf("%d", nk ? nk : 1)},
-      {"FIXED_BATCH", s->symbolic_batch ? "0" : "1"}, {"TENSOR_BYTES", pt.tensor_bytes}, {"PLAN_FIELD", pool_printf("%s%s%s", pt.field, runtime_dims_field(s), lt.field)},
+      {"FIXED_BATCH", s->symbolic_batch ? "0" : "1"}, {"TENSOR_BYTES", pt.tensor_bytes}, {"PLAN_FIELD", pool_printf("%s%s%s%s", pt.field, runtime_dims_field(s), arrays_field(g), lt.field)},
       {"SCRATCH_A", scratch_a}, {"SCRATCH_C", scratch_c}, {"WEIGHT_BYTES", weight_bytes},
       {"TASK_BYTES", pool_printf("%lld", (long long)scratch->task_floats * (long long)sizeof(float))},
       {"TRAIN_API", o->training ? train_api(P, U, mt, bs) : ""},
@@ -711,8 +728,8 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
                  {"FETCHES", fetch.buf ? fetch.buf : ""}, {"RUN_EXTENTS", run_extents},
                  {"BIND_WEIGHTS", bind_weights(g, P, o->embed_weights, o->training, o->bound_state, U)},
                  {"WEIGHTS_MISSING", o->training ? "rs" : "!weights_path || rs"},
-                 {"TRAIN_FUNCS", o->training ? train_funcs(P, U, mt, g, pt.place) : ""},
-                 {"WEIGHTS_IN_BLOCK", o->embed_weights || o->bound_state ? "0" : "1"}, {"PLAN_CODE", pt.code}, {"PLAN_PLACE", pt.place},
+                 {"TRAIN_FUNCS", o->training ? train_funcs(P, U, mt, g, place) : ""},
+                 {"WEIGHTS_IN_BLOCK", o->embed_weights || o->bound_state ? "0" : "1"}, {"PLAN_CODE", pt.code}, {"PLAN_PLACE", place},
                  {"TRAIN_DESTROY", o->training ? "\n  places_free(m);\n  eval_free(m);" : ""}, {"LOD_DESTROY", lt.destroy},
                  {"TRAIN_INIT", o->training ? pool_printf("\n  m->part_hi = %s_NUM_KERNELS; /* every kernel */", U) : ""},
                  {"KERNEL_FILTER", o->training ? pool_printf("\n  if (k < m->part_lo || k >= m->part_hi) return %s_OK; /* "

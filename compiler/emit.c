@@ -200,6 +200,12 @@ const char *em_numel(EmitCtx *e, const Var *v) { return em_prod(e, v, 0, em_spec
 
 void em_fault(EmitCtx *e, const char *why) { e->fault = why; }
 
+const char *em_array_len(EmitCtx *e, const Var *v) {
+  int j = 0;
+  for (const Var *w = e->g->vars; w < v; w++) j += w->vtype == VT_LOD_TENSOR_ARRAY;
+  return pool_printf("m->array_len[%d]", j);
+}
+
 int (em_fail)(EmitCtx *e, const char *fmt, ...) {
   if (e->deciding) return -1; /* the emitter reports it */
   va_list ap;

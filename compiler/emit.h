@@ -123,6 +123,10 @@ void em_reads_lod(EmitCtx *e, int k);
  * offsets into the returned lvalue (an int64_t *, "m->lod_store[j]") and
  * their count into m->lod_count[k]; readers find them at m->lod[k]. */
 const char *em_makes_lod(EmitCtx *e, int k, SymDim bound);
+/* The run-time length of tensor array v (ops/array_call.h): the int64_t
+ * lvalue "m->array_len[j]", j its order among the program's arrays; the
+ * model sets it to 0 at the start of every run. */
+const char *em_array_len(EmitCtx *e, const Var *v);
 /* The current kernel can fail at run time (a value the op cannot take, such
  * as a top_k K beyond its axis): it returns nonzero then ("return 1;", which
  * the emitter prints), and the run stops with <PREFIX>_ERR_SHAPE and

@@ -85,6 +85,11 @@ typedef struct Var {
                         * vars with one root have the same extent at run time
                         * (same_runtime_extent); a producer whose extent is
                         * provably another's may give it that one's root */
+  int64_t arr_len;     /* a tensor array (VT_LOD_TENSOR_ARRAY, whose `shape` is its
+                        * elements'): the length the compiler proves it has
+                        * after the program ran (array_len.h), -1 when it
+                        * cannot, */
+  const char *arr_why; /* and then why */
 } Var;
 
 /* The axis of v whose extent is known only at run time, or -1. */

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "array_len.h"
 #include "consteval.h"
 #include "diag.h"
 #include "ops/ops.h"
@@ -153,6 +154,7 @@ static int infer_op(Graph *g, int id, InferReport *r, int *ucap, int depth) {
     return -1;
   }
   consteval_op(g, op);
+  if (runs) array_len_loop(g, op, carried.ids, carried.before, carried.n);
   if (runs && check_carried(g, op, &carried)) {
     r->nfailed++;
     return -1;
@@ -171,6 +173,7 @@ int infer_program(Graph *g, InferReport *r) {
   int ucap = 0, mcap = 0;
   *r = (InferReport){0};
   if (g->specializing) consteval_params(g);
+  array_len_reset(g);
   int bad = infer_block(g, 0, r, &ucap, 0);
   for (int i = 0; i < g->nvars; i++) {
     Var *v = &g->vars[i];

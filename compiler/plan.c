@@ -348,7 +348,7 @@ static void take_output(Builder *bd, const Op *op, int k, int id, int inplace) {
   const VarSpec *vs = &bd->s->vars[id];
   size_t es = rt_dtype_size(v->dtype);
   SymDim ne = spec_numel(vs);
-  if (v->vtype != VT_LOD_TENSOR || !vs->known || !es || ne.a < 0) return;
+  if ((v->vtype != VT_LOD_TENSOR && v->vtype != VT_LOD_TENSOR_ARRAY) || !vs->known || !es || ne.a < 0) return;
   /* a*B + c elements with c < 0 (x[1:] on the batch dim: B - 1 rows) take
    * a*B - |c| rounded down: the sum still rounds up */
   SymDim bytes;

@@ -157,6 +157,28 @@ static int batch_times_batch(const VarSpec *vs) {
   return n > 1;
 }
 
+/* A tensor array written by the program is one buffer of its L elements
+ * (array_len.h): [L, element dims...] at probe p.  An array whose length the
+ * compiler cannot prove is refused, with why. */
+static int array_shapes(const Graph *g, Shape *runs, int p) {
+  int bad = 0;
+  for (int i = 0; i < g->nvars; i++) {
+    const Var *v = &g->vars[i];
+    Shape *r = &runs[(size_t)i * NPROBES + (size_t)p];
+    if (v->vtype != VT_LOD_TENSOR_ARRAY || !(v->flags & VAR_INFERRED) || r->rank < 0) continue;
+    if (v->arr_len < 0 || r->rank >= RT_MAX_RANK) {
+      bad = diag_error("%s: tensor array '%s': %s", g->file, v->name,
+                       v->arr_len < 0 ? pool_printf("its length is not known at compile time: %s", v->arr_why)
+                                      : "its elements have too many dims");
+      continue;
+    }
+    memmove(&r->d[1], &r->d[0], sizeof r->d[0] * (size_t)r->rank);
+    r->d[0] = v->arr_len;
+    r->rank++;
+  }
+  return bad ? -1 : 0;
+}
+
 int spec_build(Graph *g, const ShapeArg *args, int nargs, Spec *s) {
   Shape *runs = pool_alloc(sizeof *runs * (size_t)g->nvars * NPROBES);
   s->vars = pool_alloc(sizeof *s->vars * ((size_t)g->nvars + 1));
@@ -174,13 +196,14 @@ int spec_build(Graph *g, const ShapeArg *args, int nargs, Spec *s) {
     InferReport r;
     if (infer_program(g, &r)) return -1;
     for (int i = 0; i < g->nvars; i++) runs[(size_t)i * NPROBES + (size_t)p] = g->vars[i].shape;
+    if (array_shapes(g, runs, p)) return -1;
   }
   int bad = 0, reported = 0, downstream = 0; /* downstream: unknown dims that follow from a reported one */
   for (int i = 0; i < g->nvars; i++) {
     Var *v = &g->vars[i];
     VarSpec *vs = &s->vars[i];
     const Shape *r = &runs[(size_t)i * NPROBES];
-    if (r[0].rank < 0 || (v->vtype != VT_LOD_TENSOR)) continue;
+    if (r[0].rank < 0 || (v->vtype != VT_LOD_TENSOR && v->vtype != VT_LOD_TENSOR_ARRAY)) continue;
     if (!(v->flags & (VAR_INFERRED | VAR_FEED | VAR_LOADED))) continue;
     vs->rank = r[0].rank;
     vs->known = 1;

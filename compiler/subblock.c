@@ -16,7 +16,8 @@ static void slots_each(const Graph *g, const Op *op, void (*fn)(void *, int, int
     for (int s = 0; s < (side ? op->nout : op->nin); s++) {
       const Slot *sl = side ? &op->out[s] : &op->in[s];
       for (int a = 0; a < sl->n; a++)
-        if (sl->vars[a] >= 0 && g->vars[sl->vars[a]].vtype == VT_LOD_TENSOR) fn(ctx, sl->vars[a], side);
+        if (sl->vars[a] >= 0 && (g->vars[sl->vars[a]].vtype == VT_LOD_TENSOR || g->vars[sl->vars[a]].vtype == VT_LOD_TENSOR_ARRAY))
+          fn(ctx, sl->vars[a], side);
     }
 }
 

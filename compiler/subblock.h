@@ -17,8 +17,8 @@ int op_runs_block(const Graph *g, const Op *op);
 
 /* Calls fn(ctx, var, write) for every var op reads (write 0) or writes
  * (write 1) in its own slots, then for those of its sub-block's ops,
- * recursively; vars that are not dense tensors (a while's StepScopes) are
- * skipped. */
+ * recursively; vars that are neither dense tensors nor tensor arrays (a
+ * while's StepScopes) are skipped. */
 void op_each_var(const Graph *g, const Op *op, void (*fn)(void *ctx, int var, int write), void *ctx);
 
 /* 1 when some op of op's sub-block (recursively) satisfies pred. */

@@ -33,7 +33,9 @@ static int check_ops(const Graph *g, const char *after) {
 }
 
 /* Every input of a block-0 op is a feed, a persistable var, a var no op
- * writes (declared data such as holders), or written by an earlier op. */
+ * writes (declared data such as holders), a tensor array (empty until
+ * written: a loop's list of what it touches, array_length), or written by
+ * an earlier op. */
 static int check_defs(const Graph *g, const char *after) {
   const Block *b = &g->blocks[0];
   unsigned char *written = pool_alloc((size_t)g->nvars + 1), *defined = pool_alloc((size_t)g->nvars + 1);
@@ -48,7 +50,9 @@ static int check_defs(const Graph *g, const char *after) {
     for (int s = 0; s < op->nin; s++)
       for (int a = 0; a < op->in[s].n; a++) {
         int v = op->in[s].vars[a];
-        if (v < 0 || defined[v] || !written[v] || (g->vars[v].flags & (VAR_PERSISTABLE | VAR_FEED))) continue;
+        if (v < 0 || defined[v] || !written[v] || (g->vars[v].flags & (VAR_PERSISTABLE | VAR_FEED)) ||
+            g->vars[v].vtype == VT_LOD_TENSOR_ARRAY)
+          continue;
         return fail(g, after, pool_printf("%s reads '%s' before any op writes it", graph_op_where(g, op),
                                           g->vars[v].name));
       }

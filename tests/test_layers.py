@@ -4,7 +4,7 @@ objects `make all` built (nm: what each file defines and what it calls).
 
 Two cycles are known and allowed, each for a reason:
 - the op core: the IR (graph.c, ir_text.c), shape inference (infer.c,
-  spec.c, consteval.c) and the emit helpers (emit*.c) look ops up in the op
+  spec.c, consteval.c, array_len.c: tensor arrays' lengths) and the emit helpers (emit*.c) look ops up in the op
   table, and every op's file (compiler/ops/) calls them back.  Nothing else
   (loader, passes, planner, code generation, runtime) may join it.
 - the runtime's worker pool and scheduler (rt_parallel.c, rt_sched.c): the
@@ -22,8 +22,8 @@ import pytest
 from conftest import BUILD, ROOT
 
 OBJ = os.path.join(BUILD, "obj-cc")
-OP_CORE = {f"compiler/{n}.o" for n in ("graph", "ir_text", "infer", "spec", "consteval", "emit", "emit_ew",
-                                       "emit_names")}
+OP_CORE = {f"compiler/{n}.o" for n in ("graph", "ir_text", "infer", "spec", "consteval", "array_len", "emit",
+                                       "emit_ew", "emit_names")}
 POOL = {"runtime/rt_parallel.o", "runtime/rt_sched.o"}
 
 

@@ -27,8 +27,13 @@
  * element with the step as stride; a negative step walks backwards from
  * min(start, dim - 1), as Paddle's reversed slice does.  The first element
  * of an axis whose size depends on the batch is found at batch 1, 2, 3 and 8
- * and must be affine in it, like every shape.  Bounds from tensors
- * (Starts/Ends/StridesTensor[List]) are not supported. */
+ * and must be affine in it, like every shape.  slice's bounds from tensors
+ * whose values only the run knows (Starts/EndsTensor[List]) are supported
+ * when every sliced axis is dropped (Out's shape is then known): the start
+ * is found at run time as Paddle's kernel finds it (start -1 with end 0
+ * where infer_flags is -1 is the last element), and a bound that does
+ * not give one element stops the run, as it stops Paddle; strided_slice's
+ * are not supported. */
 #include <string.h>
 
 #include "../consteval.h"
@@ -305,9 +310,79 @@ static int slice_geometry(EmitCtx *e, const Var *x, const Var *out, int strided,
   return 0;
 }
 
+/* Bound i of a slice as an int64 C expression: the attribute, a known
+ * value of its tensor, or the tensor's element read at run time (*rt = 1). */
+static const char *bound_expr(EmitCtx *e, const char *tensor, const char *list, const int64_t *attr, int n, int i,
+                              int *rt) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *t = ctx_in(&c, tensor, 0);
+  int64_t v[RT_MAX_RANK];
+  if (t) {
+    if (ctx_int_values(&c, t, v, RT_MAX_RANK) > i) return pool_printf("%lld", (long long)v[i]);
+    *rt = 1;
+    return pool_printf("(int64_t)%s[%d]", em_ptr(e, t, 1), i);
+  }
+  if (ctx_in(&c, list, 0)) {
+    Var *one = ctx_in(&c, list, i);
+    if (!one) return NULL;
+    if (ctx_int_values(&c, one, v, 1) == 1) return pool_printf("%lld", (long long)v[0]);
+    *rt = 1;
+    return pool_printf("(int64_t)%s[0]", em_ptr(e, one, 1));
+  }
+  return i < n ? pool_printf("%lld", (long long)attr[i]) : NULL;
+}
+
+/* slice whose bounds some tensor gives at run time: supported when every
+ * sliced axis is dropped (decrease_axis), so that Out's shape is known — a
+ * time step of a sequence, x[i] in a loop.  The start of each is found at
+ * run time; a bound that does not give one element stops the run.  Returns
+ * 1 when every bound is known at compile time (the static path). */
+static int emit_runtime_slice(EmitCtx *e, const Var *x, const Var *out) {
+  OpCtx c = {e->g, (Op *)e->op};
+  int64_t sv[RT_MAX_RANK], ev[RT_MAX_RANK];
+  if (ctx_bounds(&c, "StartsTensor", "StartsTensorList", sv, RT_MAX_RANK) >= 0 &&
+      ctx_bounds(&c, "EndsTensor", "EndsTensorList", ev, RT_MAX_RANK) >= 0)
+    return 1;
+  int64_t *axes, *starts, *ends, *dec, *flags;
+  int n = attr_ints(e->op, "axes", &axes), ns = attr_ints(e->op, "starts", &starts);
+  int ne = attr_ints(e->op, "ends", &ends), ndec = attr_ints(e->op, "decrease_axis", &dec), rank = tu_rank(e, x);
+  int nf = attr_ints(e->op, "infer_flags", &flags);
+  static const char *const slots[] = {"StartsTensor", "StartsTensorList", "EndsTensor", "EndsTensorList"};
+  const char *given = "";
+  for (int k = 0; k < 4; k++)
+    if (ctx_in(&c, slots[k], 0)) given = pool_printf("%s%s%s", given, *given ? " and " : "", slots[k]);
+  SliceCall call = {.kind = SLICE_BOUNDS, .rank = rank};
+  const char *dims[RT_MAX_RANK], *st[RT_MAX_RANK], *offset = "0";
+  tu_strides(e, x, st);
+  for (int a = 0; a < rank; a++) dims[a] = em_dim(e, x, a);
+  for (int i = 0; i < n; i++) {
+    int64_t a = axes[i] < 0 ? axes[i] + rank : axes[i];
+    int rt = 0, dropped = 0;
+    if (a < 0 || a >= rank) return em_fail(e, "axes[%d] is out of range", i);
+    for (int k = 0; k < ndec; k++) dropped |= dec[k] == a;
+    if (!dropped)
+      return em_fail(e, "%s give the bounds at run time, which is supported when every sliced axis is dropped "
+                     "(decrease_axis); axis %lld is kept, its size only known at run time", given, (long long)a);
+    call.bstart[a] = bound_expr(e, "StartsTensor", "StartsTensorList", starts, ns, i, &rt);
+    call.bend[a] = bound_expr(e, "EndsTensor", "EndsTensorList", ends, ne, i, &rt);
+    if (!call.bstart[a] || !call.bend[a]) return em_fail(e, "axes, starts and ends differ in length");
+    call.bdim[a] = dims[a];
+    call.blast[a] = i < nf && flags[i] == -1;
+    dims[a] = "1";
+    offset = tu_add(offset, tu_mul(pool_printf("start%lld", (long long)a), st[a]));
+  }
+  em_fault(e, "slice: bounds from tensors that do not give one element along a dropped axis (Paddle stops too)");
+  slice_print_c(e->p, &call);
+  return tu_strided_copy(e, x, offset, out, rank, dims, st);
+}
+
 static int emit_slice_op(EmitCtx *e, int strided) {
   Var *x = tu_in(e, "Input", 0), *out = tu_out(e, "Out", 0);
   if (!x || !out) return -1;
+  if (!strided) {
+    int r = emit_runtime_slice(e, x, out);
+    if (r <= 0) return r;
+  }
   const char *offset, *dims[RT_MAX_RANK], *st[RT_MAX_RANK];
   int empty;
   if (slice_geometry(e, x, out, strided, &offset, dims, st, &empty)) return -1;

@@ -167,6 +167,26 @@ static void print_repeat_grad(Printer *p, const SliceCall *c) {
   pr_close(p, c->rank);
 }
 
+/* Paddle's slice kernel (SliceRawKernel, then CheckAndUpdateSliceAttrs,
+ * step 1): start -1 with end 0 on a dropped axis whose infer_flags entry is
+ * -1 is the last element (x[-1] with the index a tensor); a negative
+ * bound counts from the end, the start is clamped into [0, dim], the end to
+ * at most dim; an end before the start, or a dropped axis not of one
+ * element, stops it. */
+static void print_bounds(Printer *p, const SliceCall *c) {
+  for (int a = 0; a < c->rank; a++) {
+    if (!c->bstart[a]) continue;
+    pr_line(p, "const int64_t dim%d = %s;", a, c->bdim[a]);
+    pr_line(p, "int64_t start%d = %s, end%d = %s;", a, c->bstart[a], a, c->bend[a]);
+    if (c->blast[a]) pr_line(p, "if (start%d == -1 && end%d == 0) end%d = dim%d; /* x[-1] */", a, a, a, a);
+    pr_line(p, "if (start%d < 0) start%d += dim%d;", a, a, a);
+    pr_line(p, "start%d = start%d < 0 ? 0 : start%d > dim%d ? dim%d : start%d;", a, a, a, a, a, a);
+    pr_line(p, "if (end%d < 0) end%d += dim%d;", a, a, a);
+    pr_line(p, "if (end%d > dim%d) end%d = dim%d;", a, a, a, a);
+    pr_line(p, "if (end%d - start%d != 1) return 1; /* Paddle stops: not one element on a dropped axis */", a, a);
+  }
+}
+
 void slice_print_c(Printer *p, const SliceCall *c) {
   if (c->braced) pr_line(p, "{");
   switch (c->kind) {
@@ -179,6 +199,7 @@ void slice_print_c(Printer *p, const SliceCall *c) {
     case SLICE_PAD:
     case SLICE_PAD_GRAD: print_pad(p, c); break;
     case SLICE_REPEAT_GRAD: print_repeat_grad(p, c); break;
+    case SLICE_BOUNDS: print_bounds(p, c); break;
   }
   if (c->braced) pr_line(p, "}");
 }

@@ -5,6 +5,7 @@
  * of the box) and the gradient of the repeating copies (expand, tile,
  * broadcast_tensors: sums over the repeats).
  *
+ * slice with bounds held in tensors finds its start at run time (BOUNDS).
  * The emitters (slice.c, crop.c, set_value.c, pad.c, expand.c) check the
  * tensors and the attributes and fill one record: the kind, the C type,
  * the box's dims, starts, steps and strides as C expressions and the
@@ -26,6 +27,8 @@ typedef enum SliceKind {
   SLICE_PAD,          /* pad: out = value, then x's rows (last dim) copied to offsets in out */
   SLICE_PAD_GRAD,     /* pad_grad: dx's rows copied from offsets in dout */
   SLICE_REPEAT_GRAD,  /* dx = 0, then dx[sum(i[k] * strides[k])] += dout[at++] (no repeat: dx = dout) */
+  SLICE_BOUNDS,       /* slice with bounds from tensors: start<a>, end<a> per sliced axis a as Paddle's
+                       * kernel normalizes them; a fault unless each gives one element (the axis is dropped) */
 } SliceKind;
 
 typedef struct SliceCall {
@@ -52,6 +55,10 @@ typedef struct SliceCall {
   int empty;                               /* GRAD, SET, SET_GRAD: the box has no element */
   int reduce;                              /* REPEAT_GRAD: some dim repeats (else dx = dout) */
   int braced;                              /* REPEAT_GRAD: in braces of its own (broadcast_tensors_grad: one per X) */
+  const char *bstart[RT_MAX_RANK];         /* BOUNDS: per axis, its start and end (int64 expressions), */
+  const char *bend[RT_MAX_RANK];           /* NULL where the axis is taken whole, */
+  const char *bdim[RT_MAX_RANK];           /* and its size; */
+  int blast[RT_MAX_RANK];                  /* 1: start -1 with end 0 means the last element (infer_flags -1) */
 } SliceCall;
 
 void slice_print_c(Printer *p, const SliceCall *c);

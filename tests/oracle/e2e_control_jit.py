@@ -8,16 +8,18 @@ jit.save (tests/oracle/oracle_case.py save_layer_case), the batch open.
 
 Parameters re-drawn uniform in [-1, 1), inputs standard normal from a
 generator seeded by the case's name; `n` (int64 [1]) is the trip count, 3.
-Batch 3.  Not here yet: `for k in range(t)` over a tensor t, which dy2static
-writes with a float32 [1] placeholder for k that the loop makes int64 []
-(a var changing dtype in the loop) and a slice at k (starts from a tensor
-at run time): both refused today."""
+Batch 3.  rnn_custom_cell: paddle.nn.RNN over a custom cell (tensor
+arrays in a counted loop, the time dim static).  Not here yet: `for k in
+range(t)` over a tensor t, which dy2static writes with a float32 [1]
+placeholder for k that the loop makes int64 [] (a var changing dtype in
+the loop): refused today."""
 import os
 import sys
 import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from oracle_case import save_layer_case, case_registry  # noqa: E402
+from e2e_arrays import TanhCell  # noqa: E402
 
 import numpy as np  # noqa: E402
 import paddle  # noqa: E402
@@ -62,6 +64,20 @@ class UntilLarge(paddle.nn.Layer):
         return h, steps
 
 
+class RnnHead(paddle.nn.Layer):
+    """paddle.nn.RNN over a custom cell (a `while` over tensor arrays), then a
+    linear layer on every step and on the final state."""
+
+    def __init__(self):
+        super().__init__()
+        self.rnn = paddle.nn.RNN(TanhCell(3, 5))
+        self.fc = paddle.nn.Linear(5, 2)
+
+    def forward(self, x):
+        y, h = self.rnn(x)
+        return self.fc(y), self.fc(h)
+
+
 @case
 def loop_then_if():
     return LoopThenIf(), [InputSpec([None, 4], "float32", "x"), InputSpec([1], "int64", "n")]
@@ -70,6 +86,11 @@ def loop_then_if():
 @case
 def until_large():
     return UntilLarge(), [InputSpec([None, 5], "float32", "x")]
+
+
+@case
+def rnn_custom_cell():
+    return RnnHead(), [InputSpec([None, 6, 3], "float32", "x")]
 
 
 def build(out_dir, name):

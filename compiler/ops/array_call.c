@@ -1,0 +1,61 @@
+/* The C printer of tensor-array kernels (array_call.h). */
+#include "array_call.h"
+
+#include <string.h>
+
+#include "../util.h"
+
+static void print_write(Printer *p, const ArrayCall *c) {
+  pr_line(p, "const int64_t i = %s[0];", c->i);
+  pr_line(p, "if (i < 0 || i > %s || i >= %lld) return 1; /* a gap, or past what paddlec planned */", c->len,
+          (long long)c->cap);
+  pr_line(p, "memcpy(%s + i * %s, %s, (size_t)%s * sizeof(%s));", c->arr, c->numel, c->x, c->numel, c->type);
+  pr_line(p, "if (i == %s) %s = i + 1;", c->len, c->len);
+}
+
+static void print_read(Printer *p, const ArrayCall *c) {
+  pr_line(p, "const int64_t i = %s[0];", c->i);
+  const char *copy = pool_printf("memcpy(%s, %s + i * %s, (size_t)%s * sizeof(%s));", c->out, c->arr, c->numel,
+                                 c->numel, c->type);
+  if (c->zero_past) {
+    pr_line(p, "if (i < 0 || i >= %s) /* past the end: zeros of X_W's shape */", c->len);
+    pr_line(p, "  memset(%s, 0, (size_t)%s * sizeof(%s));", c->out, c->numel, c->type);
+    pr_line(p, "else");
+    pr_line(p, "  %s", copy);
+    return;
+  }
+  pr_line(p, "if (i < 0 || i >= %s) return 1; /* no such element */", c->len);
+  pr_line(p, "%s", copy);
+}
+
+static void print_to_tensor(Printer *p, const ArrayCall *c) {
+  pr_line(p, "if (%s != %lld) return 1; /* not the length paddlec proved */", c->len, (long long)c->cap);
+  if (!strcmp(c->outer, "1")) {
+    pr_line(p, "memcpy(%s, %s, (size_t)%lld * %s * sizeof(%s));", c->out, c->arr, (long long)c->cap, c->inner,
+            c->type);
+  } else {
+    pr_line(p, "for (int64_t l = 0; l < %lld; l++) {", (long long)c->cap);
+    pr_line(p, "for (int64_t o = 0; o < %s; o++) {", c->outer);
+    pr_line(p, "memcpy(%s + (o * %lld + l) * %s, %s + (l * %s + o) * %s, (size_t)%s * sizeof(%s));", c->out,
+            (long long)c->cap, c->inner, c->arr, c->outer, c->inner, c->inner, c->type);
+    pr_close(p, 2);
+  }
+  if (c->index) pr_line(p, "for (int64_t l = 0; l < %lld; l++) %s[l] = (int32_t)%s;", (long long)c->cap, c->index, c->dim);
+}
+
+void array_print_c(Printer *p, const ArrayCall *c) {
+  switch (c->kind) {
+    case ARRAY_WRITE:
+      print_write(p, c);
+      break;
+    case ARRAY_READ:
+      print_read(p, c);
+      break;
+    case ARRAY_LENGTH:
+      pr_line(p, "%s[0] = %s;", c->out, c->len);
+      break;
+    case ARRAY_TO_TENSOR:
+      print_to_tensor(p, c);
+      break;
+  }
+}

@@ -1,0 +1,48 @@
+/* One tensor-array kernel as the lowering decided it, and its C printer.
+ *
+ * paddlec keeps a tensor array as one dense buffer of L elements of one
+ * shape (array_len.h: L the length the compiler proved) and its run-time
+ * length in the model (m->array_len[j], 0 at the start of every run): the
+ * elements [0, length) are written.  write_to_array copies X into element
+ * I, I at most the length (no gap) and below L, and grows the length past
+ * it; read_from_array copies element I, below the length, to Out (or, past
+ * it, zeros when the op has X_W, as Paddle's grad reading does);
+ * lod_array_length writes the length; tensor_array_to_tensor lays the L
+ * elements side by side at `axis` (concat and stack give the same bytes)
+ * and writes each element's dim there into OutIndex.  An index outside
+ * those bounds, or an array not of L elements when it is joined, stops the
+ * run (the kernel returns 1). */
+#ifndef PADDLEC_OPS_ARRAY_CALL_H
+#define PADDLEC_OPS_ARRAY_CALL_H
+
+#include "ops.h"
+
+typedef enum ArrayKind {
+  ARRAY_WRITE,     /* arr[i[0]] = x */
+  ARRAY_READ,      /* out = arr[i[0]] (zeros past the length when zero_past) */
+  ARRAY_LENGTH,    /* out[0] = length */
+  ARRAY_TO_TENSOR, /* out[o][l][k] = arr[l][o][k]; index[l] = dim */
+} ArrayKind;
+
+typedef struct ArrayCall {
+  ArrayKind kind;
+  const char *type;   /* C element type of the array's elements */
+  const char *arr;    /* the array's buffer: L elements of `numel` */
+  const char *len;    /* its run-time length, an int64_t lvalue */
+  int64_t cap;        /* L */
+  const char *numel;  /* elements of one element */
+  const char *i;      /* ARRAY_WRITE, ARRAY_READ: the int64 index tensor */
+  const char *x;      /* ARRAY_WRITE: the element written */
+  const char *out;    /* ARRAY_READ: the element read; ARRAY_LENGTH: int64 [1];
+                       * ARRAY_TO_TENSOR: the joined tensor */
+  int zero_past;      /* ARRAY_READ: zeros past the length instead of a fault */
+  const char *outer;  /* ARRAY_TO_TENSOR: the product of the element's dims
+                       * before axis, */
+  const char *inner;  /* and from axis on */
+  const char *index;  /* OutIndex, int32 [L], or NULL */
+  const char *dim;    /* what each OutIndex entry holds */
+} ArrayCall;
+
+void array_print_c(Printer *p, const ArrayCall *c);
+
+#endif

@@ -1,0 +1,212 @@
+/* Tensor arrays (LOD_TENSOR_ARRAY vars; fluid tensor_array_read_write_op,
+ * lod_array_length_op, tensor_array_to_tensor_op).
+ *   write_to_array: X, I -> Out (the array).  Out[I] = X; I past the end
+ *     grows the array to I + 1 (the elements between stay empty).  An X
+ *     that holds no memory writes nothing.
+ *   read_from_array: X (the array), I, X_W† -> Out.  Out = X[I]; I past the
+ *     end leaves Out as it was, or with X_W fills Out with zeros of X_W's
+ *     dims (write_to_array's grad).
+ *   lod_array_length: X -> Out int64 [1], the array's length.
+ *   tensor_array_to_tensor: X -> Out, OutIndex; axis:INT=0,
+ *     use_stack:BOOL=false.  Out joins the elements at axis (concat, or
+ *     stack with use_stack); OutIndex (int32, one per element) holds each
+ *     element's dim at axis.  An empty array stops Paddle ("Input
+ *     tensorarray size should > 0").
+ * I is read as int64 whatever its dtype (ArrayOp::GetOffset): an I of
+ * another dtype is refused.  Paddle's compile-time shapes: the array has its
+ * elements' dims (write_to_array's X), read_from_array's Out the same;
+ * tensor_array_to_tensor's Out has -1 at axis (concat) or a -1 inserted
+ * there (stack).  A negative axis crashes Paddle 2.6's shape rule; the
+ * stack axis may be the rank (a new last dim), where Paddle's OutIndex
+ * reads past the element's dims: 1 here.
+ * paddlec keeps an array as one buffer of L elements, L the length the
+ * compiler proves (array_len.h); while specializing, Out has L at axis
+ * (concat: L times the element's dim).  Every element has the dtype and
+ * dims of the first write (else refused); elements with a LoD are not
+ * supported.  Emission and run-time checks: array_call.h. */
+#include <string.h>
+
+#include "../array_len.h"
+#include "../consteval.h"
+#include "array_call.h"
+#include "ops.h"
+#include "tensor_util.h"
+
+enum { DT_INT32 = 2, DT_INT64 = 3 };
+
+static Var *need_array(OpCtx *c, const char *slot) {
+  Var *a = ctx_need(c, slot, 0);
+  if (a && a->vtype != VT_LOD_TENSOR_ARRAY)
+    return ctx_fail(c, "%s '%s' is a variable of kind %d, not a tensor array (13)", slot, a->name, a->vtype), NULL;
+  return a;
+}
+
+/* I: one int64 element (Paddle reads 8 bytes whatever I's dtype). */
+static Var *need_index(OpCtx *c) {
+  Var *i = ctx_need(c, "I", 0);
+  if (!i) return NULL;
+  int64_t n = shape_numel(&i->shape);
+  if (n >= 0 && n != 1) return ctx_fail(c, "I '%s' %s has %lld elements, not one", i->name, shape_str(&i->shape), (long long)n), NULL;
+  if (i->dtype != DT_INT64)
+    return ctx_fail(c, "I '%s' is %s: Paddle reads it as int64 whatever its dtype", i->name,
+                    rt_dtype_name(i->dtype) ? rt_dtype_name(i->dtype) : "?"),
+           NULL;
+  return i;
+}
+
+/* The array's elements, once some op wrote it. */
+static int written(OpCtx *c, const Var *a) {
+  if (!(a->flags & VAR_INFERRED))
+    return ctx_fail(c, "array '%s' is read before any op writes it (Paddle: an empty array)", a->name);
+  return 0;
+}
+
+static int infer_write_to_array(OpCtx *c) {
+  Var *x = ctx_need(c, "X", 0), *i = need_index(c), *a = ctx_out(c, "Out", 0);
+  if (!x || !i) return -1;
+  if (!a || a->vtype != VT_LOD_TENSOR_ARRAY)
+    return ctx_fail(c, "Out %s%s is not a tensor array", a ? a->name : "", a ? "" : "is missing:");
+  if (x->lod_level > 0) return ctx_fail(c, "X '%s' has a LoD: arrays of LoD tensors are not supported", x->name);
+  if (!(a->flags & VAR_INFERRED)) {
+    ctx_set(c, "Out", 0, &x->shape, x->dtype);
+  } else if (a->dtype != x->dtype || !shape_equal(&a->shape, &x->shape)) {
+    return ctx_fail(c, "writes X '%s' %s%s into array '%s', whose elements are %s%s: paddlec keeps arrays of one "
+                    "element shape and dtype",
+                    x->name, rt_dtype_name(x->dtype) ? rt_dtype_name(x->dtype) : "?", shape_str(&x->shape), a->name,
+                    rt_dtype_name(a->dtype) ? rt_dtype_name(a->dtype) : "?", shape_str(&a->shape));
+  }
+  array_len_write(c->g, c->op, a, i);
+  return 0;
+}
+
+static int infer_read_from_array(OpCtx *c) {
+  Var *a = need_array(c, "X"), *i = need_index(c), *xw = ctx_in(c, "X_W", 0);
+  if (!a || !i || written(c, a)) return -1;
+  if (xw && (xw->dtype != a->dtype || shape_numel(&xw->shape) != shape_numel(&a->shape)))
+    return ctx_fail(c, "X_W '%s' %s is not the size of the array's elements %s", xw->name, shape_str(&xw->shape),
+                    shape_str(&a->shape));
+  ctx_set(c, "Out", 0, &a->shape, a->dtype);
+  return 0;
+}
+
+static int infer_lod_array_length(OpCtx *c) {
+  Var *a = need_array(c, "X");
+  if (!a) return -1;
+  Shape one = {1, {1}};
+  ctx_set(c, "Out", 0, &one, DT_INT64);
+  return 0;
+}
+
+/* In block 0 the length so far is what the run has there (array_len.h:
+ * every write before is counted); not inside a loop's body. */
+static void fold_lod_array_length(OpCtx *c) {
+  Var *a = ctx_in(c, "X", 0);
+  if (a && c->op->block == 0 && a->arr_len >= 0) consteval_set(ctx_out(c, "Out", 0), &a->arr_len, 1, 1);
+}
+
+/* axis checked against the element's rank: [0, rank) for concat, [0, rank]
+ * for stack. */
+static int join_axis(OpCtx *c, const Var *a, int *axis) {
+  const int stack = attr_bool(c->op, "use_stack", 0);
+  const int64_t ax = attr_int(c->op, "axis", 0);
+  if (ax < 0 || ax > a->shape.rank - !stack)
+    return ctx_fail(c, "axis %lld is outside [0, %d] for elements of %s (Paddle 2.6 crashes on a negative one)",
+                    (long long)ax, a->shape.rank - !stack, shape_str(&a->shape));
+  *axis = (int)ax;
+  return 0;
+}
+
+static int infer_tensor_array_to_tensor(OpCtx *c) {
+  Var *a = need_array(c, "X");
+  int axis = 0;
+  if (!a || written(c, a) || a->shape.rank < 0 || join_axis(c, a, &axis)) return -1;
+  int64_t n = DIM_UNKNOWN;
+  if (c->g->specializing) {
+    if (a->arr_len < 0) return ctx_fail(c, "array '%s' has a length paddlec cannot know at compile time: %s", a->name, a->arr_why);
+    if (!a->arr_len)
+      return ctx_fail(c, "array '%s' is empty whenever this runs (Paddle stops too: \"Input tensorarray size should > "
+                      "0\")", a->name);
+    n = a->arr_len;
+  }
+  Shape s = a->shape;
+  if (attr_bool(c->op, "use_stack", 0)) {
+    if (s.rank >= RT_MAX_RANK) return ctx_fail(c, "stacking elements of rank %d gives more than %d dims", s.rank, RT_MAX_RANK);
+    memmove(&s.d[axis + 1], &s.d[axis], sizeof s.d[0] * (size_t)(s.rank - axis));
+    s.d[axis] = n;
+    s.rank++;
+  } else {
+    s.d[axis] = n < 0 || s.d[axis] < 0 ? DIM_UNKNOWN : n * s.d[axis];
+  }
+  ctx_set(c, "Out", 0, &s, a->dtype);
+  Shape idx = {1, {n}};
+  ctx_set(c, "OutIndex", 0, &idx, DT_INT32);
+  return 0;
+}
+
+static ArrayCall array_call(EmitCtx *e, ArrayKind kind, Var *a) {
+  ArrayCall call = {.kind = kind, .type = em_ctype(a->dtype), .len = em_array_len(e, a)};
+  call.cap = em_const_dim(e, a, 0);
+  call.numel = em_prod(e, a, 1, tu_rank(e, a));
+  return call;
+}
+
+static int emit_write_to_array(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *i = tu_in(e, "I", 0), *a = tu_out(e, "Out", 0);
+  if (!x || !i || !a) return -1;
+  ArrayCall call = array_call(e, ARRAY_WRITE, a);
+  call.arr = em_ptr(e, a, 0);
+  call.x = em_ptr(e, x, 1);
+  call.i = em_ptr(e, i, 1);
+  em_fault(e, "write_to_array: index negative, past the array's end (a gap) or past the length paddlec proved");
+  array_print_c(e->p, &call);
+  return 0;
+}
+
+static int emit_read_from_array(EmitCtx *e) {
+  Var *a = tu_in(e, "X", 0), *i = tu_in(e, "I", 0), *out = tu_out(e, "Out", 0);
+  if (!a || !i || !out) return -1;
+  ArrayCall call = array_call(e, ARRAY_READ, a);
+  call.arr = em_ptr(e, a, 1);
+  call.i = em_ptr(e, i, 1);
+  call.out = em_ptr(e, out, 0);
+  OpCtx c = {e->g, (Op *)e->op};
+  call.zero_past = ctx_in(&c, "X_W", 0) != NULL;
+  if (!call.zero_past) em_fault(e, "read_from_array: index outside the array's written elements");
+  array_print_c(e->p, &call);
+  return 0;
+}
+
+static int emit_lod_array_length(EmitCtx *e) {
+  Var *a = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
+  if (!a || !out) return -1;
+  ArrayCall call = array_call(e, ARRAY_LENGTH, a);
+  call.out = em_ptr(e, out, 0);
+  array_print_c(e->p, &call);
+  return 0;
+}
+
+static int emit_tensor_array_to_tensor(EmitCtx *e) {
+  Var *a = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0), *index = tu_out(e, "OutIndex", 0);
+  if (!a || !out) return -1;
+  const int axis = (int)attr_int(e->op, "axis", 0), rank = tu_rank(e, a);
+  ArrayCall call = array_call(e, ARRAY_TO_TENSOR, a);
+  call.arr = em_ptr(e, a, 1);
+  call.out = em_ptr(e, out, 0);
+  call.outer = em_prod(e, a, 1, 1 + axis);
+  call.inner = em_prod(e, a, 1 + axis, rank);
+  if (index) {
+    call.index = em_ptr(e, index, 0);
+    call.dim = 1 + axis < rank ? em_dim(e, a, 1 + axis) : "1";
+  }
+  em_fault(e, "tensor_array_to_tensor: the array does not hold the elements paddlec proved it does");
+  array_print_c(e->p, &call);
+  return 0;
+}
+
+const OpDef op_write_to_array = {.type = "write_to_array", .infer = infer_write_to_array, .emit_c = emit_write_to_array};
+const OpDef op_read_from_array = {.type = "read_from_array", .infer = infer_read_from_array,
+                                  .emit_c = emit_read_from_array};
+const OpDef op_lod_array_length = {.type = "lod_array_length", .infer = infer_lod_array_length,
+                                   .emit_c = emit_lod_array_length, .fold = fold_lod_array_length};
+const OpDef op_tensor_array_to_tensor = {.type = "tensor_array_to_tensor", .infer = infer_tensor_array_to_tensor,
+                                         .emit_c = emit_tensor_array_to_tensor};
