@@ -214,7 +214,8 @@ int spec_build(Graph *g, const ShapeArg *args, int nargs, Spec *s) {
       if (!ok) {
         vs->known = 0;
         bad = 1;
-        if (r[0].d[d] < 0 && unknown_upstream(g, runs, v)) {
+        /* an array's element dim comes from a tensor written into it, reported itself */
+        if (r[0].d[d] < 0 && (v->vtype == VT_LOD_TENSOR_ARRAY || unknown_upstream(g, runs, v))) {
           downstream++;
           break;
         }

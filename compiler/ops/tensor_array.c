@@ -61,6 +61,16 @@ static int written(OpCtx *c, const Var *a) {
   return 0;
 }
 
+/* The dims of two elements agree where both are known (a dim only the run
+ * knows is reported where it is made: spec.c names the tensor it comes
+ * from). */
+static int same_dims(const Shape *a, const Shape *b) {
+  if (a->rank != b->rank) return 0;
+  for (int d = 0; d < a->rank; d++)
+    if (a->d[d] >= 0 && b->d[d] >= 0 && a->d[d] != b->d[d]) return 0;
+  return 1;
+}
+
 static int infer_write_to_array(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0), *i = need_index(c), *a = ctx_out(c, "Out", 0);
   if (!x || !i) return -1;
@@ -69,7 +79,7 @@ static int infer_write_to_array(OpCtx *c) {
   if (x->lod_level > 0) return ctx_fail(c, "X '%s' has a LoD: arrays of LoD tensors are not supported", x->name);
   if (!(a->flags & VAR_INFERRED)) {
     ctx_set(c, "Out", 0, &x->shape, x->dtype);
-  } else if (a->dtype != x->dtype || !shape_equal(&a->shape, &x->shape)) {
+  } else if (a->dtype != x->dtype || !same_dims(&a->shape, &x->shape)) {
     return ctx_fail(c, "writes X '%s' %s%s into array '%s', whose elements are %s%s: paddlec keeps arrays of one "
                     "element shape and dtype",
                     x->name, rt_dtype_name(x->dtype) ? rt_dtype_name(x->dtype) : "?", shape_str(&x->shape), a->name,
