@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Tensor-array programs paddlec refuses, or stops at run time
 (tests/test_arrays.py): an array written in a loop whose trip count only
-the data knows, an array written inside a branch, and an array read at an
-index that is fed.  Saved with Paddle's outputs like the e2e families.
+the data knows, an array written inside a branch, an array read at an
+index that is fed, and select_output with a fed mask.  Saved with Paddle's outputs like the e2e families.
 
     python arrays_refused.py OUTDIR [CASE ...]"""
 import os
@@ -65,9 +65,25 @@ def read_fed_index():
     return [x, k], [paddle.tensor.array_read(arr, k) + 0.0, row + 0.0]
 
 
+@case
+def select_output_fed_mask():
+    """select_output (X into the output Mask picks) with the mask fed."""
+    from paddle.static.nn.control_flow import select_output as sel_out
+    x = paddle.static.data("x", [None, 3], "float32")
+    mask = paddle.static.data("mask", [1], "int32")
+    block = paddle.static.default_main_program().current_block()
+    outs = [block.create_var(name=f"branch_{i}", dtype="float32", shape=[-1, 3]) for i in range(2)]
+    for o in outs:
+        paddle.assign(x * 0.0 + 5.0, o)
+    sel_out(x * 2.0, outs, mask)
+    return [x, mask], [o + 0.0 for o in outs]
+
+
 def make_input(v, rng):
     if v.name == "k":
         return np.array([1], dtype="int64")
+    if v.name == "mask":
+        return np.array([1], dtype="int32")
     return rng.standard_normal([2 if d in (None, -1) else d for d in v.shape]).astype("float32")
 
 

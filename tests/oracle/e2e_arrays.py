@@ -10,7 +10,8 @@ whose values only the run knows (the axis dropped: x[k], x[-1]).
 
     python e2e_arrays.py OUTDIR [CASE ...]
 
-Feeds: float32 standard normal.  Batch 2.  tests/oracle/oracle_case.py
+Feeds: float32 standard normal; `lens` int64 sequence lengths in [1, 4].
+Batch 2.  tests/oracle/oracle_case.py
 saves each case with Paddle's reference outputs (the weights random)."""
 import os
 import sys
@@ -85,6 +86,23 @@ def rnn_two_states():
     x = paddle.static.data("x", [None, 3, 5], "float32")
     y, (h, c) = paddle.nn.RNN(TwoStateCell(5, 4))(x)
     return [x], [y, h, c]
+
+
+@case
+def rnn_lstm_cell_lengths():
+    """paddle.nn.RNN over the built-in LSTMCell with sequence_length: each
+    step's new states masked by the step's `t < length` (sequence_mask)."""
+    x = paddle.static.data("x", [None, 4, 3], "float32")
+    lens = paddle.static.data("lens", [None], "int64")
+    y, (h, c) = paddle.nn.RNN(paddle.nn.LSTMCell(3, 5))(x, sequence_length=lens)
+    return [x, lens], [y, h, c]
+
+
+@case
+def rnn_gru_cell():
+    x = paddle.static.data("x", [None, 3, 4], "float32")
+    y, h = paddle.nn.RNN(paddle.nn.GRUCell(4, 3))(x)
+    return [x], [y, h]
 
 
 @case
@@ -168,6 +186,8 @@ def slice_tensor_bounds():
 
 def make_input(v, rng):
     shape = [BATCH if d in (None, -1) else d for d in v.shape]
+    if v.name == "lens":  # sequence lengths in [1, 4]
+        return rng.integers(1, 5, shape).astype("int64")
     return rng.standard_normal(shape).astype("float32")
 
 
