@@ -170,6 +170,9 @@ static void walk_body(Loop *l, const Block *b, int *arrs, Aff *idx, int *n) {
     int out = only_out(op);
     if (out >= 0 && !op_runs_block(g, op)) {
       Aff v = step_value(l, op);
+      int64_t known;
+      if (v.base == UNKNOWN && carried_index(l, out) < 0 && known1(&g->vars[out], &known))
+        v = (Aff){CONSTANT, known}; /* a constant the body makes (fill_constant) */
       int c = -1;
       if (is_counted_compare(op)) c = b->ops[k];
       else if (!strcmp(op->type, "assign") && slot_first(op->in, op->nin, "X") >= 0)
@@ -214,7 +217,8 @@ static int entry_condition(const Loop *l, const Op *w, int cond) {
     if (&g->ops[b->ops[k]] == w) pos = k;
   for (int k = pos - 1; k >= 0; k--) {
     const Op *op = &g->ops[b->ops[k]];
-    if (op->removed || only_out(op) != cond) continue;
+    if (op->removed || !written_between(g, b, k, k + 1, cond)) continue;
+    if (only_out(op) != cond) return -1;
     if (!strcmp(op->type, "assign")) {
       cond = slot_first(op->in, op->nin, "X");
       pos = k;

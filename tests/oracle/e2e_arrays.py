@@ -150,6 +150,25 @@ def while_loop_array():
 
 
 @case
+def while_loop_step_tensor():
+    """A counter that starts at 1 and steps by a tensor the body makes
+    (fill_constant inside the loop), the array's element 0 written before."""
+    x = paddle.static.data("x", [None, 2], "float32")
+    i = paddle.full([1], 1, "int64")
+    n = paddle.full([1], 7, "int64")
+    arr = paddle.tensor.create_array("float32")
+    paddle.tensor.array_write(x, i - 1, arr)
+
+    def body(i, h):
+        h = paddle.sin(h) * 1.5 + 0.25
+        paddle.tensor.array_write(h, i, arr)
+        return [i + paddle.full([1], 1, "int64"), h]
+
+    paddle.static.nn.while_loop(lambda i, h: i < n, body, [i, x])
+    return [x], [tensor_array_to_tensor(arr, axis=1)[0], paddle.tensor.array_length(arr)]
+
+
+@case
 def read_with_x_w():
     """read_from_array with X_W (how write_to_array's grad reads): past the
     array's end Out is zeros of X_W's dims, inside it the element."""
