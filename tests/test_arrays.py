@@ -1,5 +1,6 @@
 """Tensor arrays (compiler/array_len.h, ops/tensor_array.c): what the
-compiler refuses, and what stops a run (and select_output's mask).  tests/oracle/e2e_arrays.py checks
+compiler refuses, and what stops a run (and select_input's and
+select_output's masks).  tests/oracle/e2e_arrays.py checks
 the numbers against Paddle (paddle.nn.RNN over custom cells, while_loop
 with an array, the joins); the programs here are
 tests/oracle/arrays_refused.py's, saved with Paddle's outputs."""
@@ -8,6 +9,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 from conftest import BUILD, ROOT, generated
 from test_bad_input import bad
@@ -60,17 +62,18 @@ def test_an_index_outside_the_array_or_the_slice_stops_the_run(tmp_path):
         assert p.returncode != 0 and want in p.stderr, (k, p.returncode, p.stdout[-500:], p.stderr[-1500:])
 
 
-def test_a_mask_naming_no_output_stops_select_output(tmp_path):
-    """select_output with the mask fed: 1 matches Paddle (X * 2 in output 1,
-    output 0 left at 5); 2 and -1 name no output of the two, which stops the
-    run, as it stops Paddle."""
-    fixture = f"{programs()}/select_output_fed_mask"
+@pytest.mark.parametrize("op,want", [("select_output", "select_output: Mask names no output"),
+                                     ("select_input", "select_input: Mask names no input")])
+def test_a_mask_naming_no_branch_stops_the_run(op, want, tmp_path):
+    """select_output (X into the output the mask picks) and select_input
+    (the input the mask picks) with the mask fed: 1 matches Paddle; 2 and -1
+    name no branch of the two, which stops the run, as it stops Paddle."""
+    fixture = f"{programs()}/{op}_fed_mask"
     binary = build(fixture, tmp_path, "--blas=none")
     run_binary(binary, fixture, "", tmp_path / "ok")
-    x = np.ones((2, 3), np.float32)
-    np.save(tmp_path / "x.npy", x)
+    np.save(tmp_path / "x.npy", np.ones((2, 3), np.float32))
     for m in (2, -1):
         np.save(tmp_path / "m.npy", np.array([m], np.int32))
         p = subprocess.run([str(binary), "--input", f"x={tmp_path / 'x.npy'}", "--input", f"mask={tmp_path / 'm.npy'}",
                             "--output-dir", str(tmp_path / "o")], capture_output=True, text=True, timeout=600)
-        assert p.returncode != 0 and "select_output: Mask names no output" in p.stderr, (m, p.stderr[-1500:])
+        assert p.returncode != 0 and want in p.stderr, (m, p.stderr[-1500:])

@@ -10,8 +10,8 @@ static void print_select_input(Printer *p, const BranchCall *c) {
   pr_line(p, "const %s *const x[%d] = {%s};", c->type, c->n, list);
   pr_line(p, "const int64_t k = (int64_t)%s[0];", c->mask);
   pr_line(p, "%s *out = %s;", c->type, c->out);
-  pr_line(p, "if (k >= 0 && k < %d && x[k] != out) memcpy(out, x[k], (size_t)%s * sizeof(%s));", c->n, c->numel,
-          c->type);
+  pr_line(p, "if (k < 0 || k >= %d) return 1; /* Paddle stops: no such input */", c->n);
+  pr_line(p, "if (x[k] != out) memcpy(out, x[k], (size_t)%s * sizeof(%s));", c->numel, c->type);
 }
 
 /* X copied into the output the mask picks, unless that is X itself. */

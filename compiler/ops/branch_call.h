@@ -10,8 +10,8 @@
  * outside [0, n) stops the run, as Paddle does: the kernel returns 1), the
  * grad of select_input in cond's backward.
  * select_input (control_flow.c) copies the branch result X[Mask] to Out,
- * every X of Out's C type and element count; a Mask outside [0, n) leaves
- * Out as it was, and so does an X that is Out's own buffer.  The emitter
+ * every X of Out's C type and element count (nothing when X is Out's own
+ * buffer); a Mask outside [0, n) stops the run, as it stops Paddle.  The emitter
  * checks the branches and fills one record: the C type, the branches'
  * pointers, the mask, the output and its element count; branch_print_c
  * prints the copy; another backend prints the same records. */
@@ -21,7 +21,7 @@
 #include "ops.h"
 
 typedef enum BranchKind {
-  BRANCH_SELECT_INPUT, /* out = x[mask[0]] when 0 <= mask[0] < n */
+  BRANCH_SELECT_INPUT, /* out = x[mask[0]]; a fault when mask[0] is outside [0, n) */
   BRANCH_SELECT_OUTPUT, /* outs[mask[0]] = x[0]; a fault when mask[0] is outside [0, n) */
   BRANCH_IF,           /* the calls, once, when cond holds */
   BRANCH_WHILE,        /* the calls, again and again while cond holds */

@@ -26,9 +26,7 @@
  *     shapes, which may be more precise than X's.
  * Emission: select_input copies X[Mask] to Out (every X of Out's dtype and
  * size), select_output X to Out[Mask] (every Out of X's).  A Mask outside
- * [0, n), where Paddle stops with an error, stops select_output's run too;
- * select_input's writes nothing (Python's cond() and cond_inline.c only
- * write 0 or 1 there).  while and conditional_block run
+ * [0, n), where Paddle stops with an error, stops the run of either.  while and conditional_block run
  * their sub-blocks' kernels in a C loop or branch (branch_call.h,
  * subblock.h); cond_inline.c turns the small conditional blocks of
  * training programs' learning-rate schedules into straight-line code ending
@@ -208,6 +206,7 @@ static int emit_select_input(EmitCtx *e) {
   call.mask = em_ptr(e, mask, 1);
   call.out = em_ptr(e, out, 0);
   call.numel = em_numel(e, out);
+  em_fault(e, "select_input: Mask names no input");
   branch_print_c(e->p, &call);
   return 0;
 }

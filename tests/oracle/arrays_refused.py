@@ -2,7 +2,7 @@
 """Tensor-array programs paddlec refuses, or stops at run time
 (tests/test_arrays.py): an array written in a loop whose trip count only
 the data knows, an array written inside a branch, an array read at an
-index that is fed, and select_output with a fed mask.  Saved with Paddle's outputs like the e2e families.
+index that is fed, and select_output / select_input with a fed mask.  Saved with Paddle's outputs like the e2e families.
 
     python arrays_refused.py OUTDIR [CASE ...]"""
 import os
@@ -77,6 +77,15 @@ def select_output_fed_mask():
         paddle.assign(x * 0.0 + 5.0, o)
     sel_out(x * 2.0, outs, mask)
     return [x, mask], [o + 0.0 for o in outs]
+
+
+@case
+def select_input_fed_mask():
+    """select_input (the branch result Mask picks) with the mask fed."""
+    from paddle.static.nn.control_flow import select_input as sel_in
+    x = paddle.static.data("x", [None, 3], "float32")
+    mask = paddle.static.data("mask", [1], "int32")
+    return [x, mask], [sel_in([x * 2.0, x - 1.0], mask) + 0.0]
 
 
 def make_input(v, rng):
