@@ -15,6 +15,7 @@ void array_len_reset(Graph *g) {
     Var *v = &g->vars[i];
     if (v->vtype != VT_LOD_TENSOR_ARRAY) continue;
     v->arr_len = 0;
+    v->arr_bounded = 0;
     v->arr_why = NULL;
     v->shape = v->decl;
     v->dtype = v->decl_dtype;
@@ -81,7 +82,8 @@ typedef struct Loop {
   int ncarried;
   Aff *aff;      /* per var, where set[] */
   char *set;     /* 1: written by the body so far (or a carried var) */
-  int *cmp;      /* per var: the compare op whose result it holds, -1 */
+  int *cmp;      /* per var: the compare op whose result it holds, -1, */
+  char *partial; /* and 1 when it holds that compare and'ed with more (a bound) */
 } Loop;
 
 static int carried_index(const Loop *l, int v) {
@@ -137,6 +139,7 @@ static void mark_written(void *ctx, int v, int write) {
   l->set[v] = 1;
   l->aff[v] = (Aff){UNKNOWN, 0};
   l->cmp[v] = -1;
+  l->partial[v] = 0;
 }
 
 static int is_counted_compare(const Op *op) {
@@ -173,13 +176,20 @@ static void walk_body(Loop *l, const Block *b, int *arrs, Aff *idx, int *n) {
       int64_t known;
       if (v.base == UNKNOWN && carried_index(l, out) < 0 && known1(&g->vars[out], &known))
         v = (Aff){CONSTANT, known}; /* a constant the body makes (fill_constant) */
-      int c = -1;
-      if (is_counted_compare(op)) c = b->ops[k];
-      else if (!strcmp(op->type, "assign") && slot_first(op->in, op->nin, "X") >= 0)
-        c = l->cmp[slot_first(op->in, op->nin, "X")];
+      int c = -1, partial = 0;
+      const int x = slot_first(op->in, op->nin, "X"), y = slot_first(op->in, op->nin, "Y");
+      if (is_counted_compare(op)) {
+        c = b->ops[k];
+      } else if (!strcmp(op->type, "assign") && x >= 0) {
+        c = l->cmp[x], partial = l->partial[x];
+      } else if (!strcmp(op->type, "logical_and") && x >= 0 && y >= 0 && (l->cmp[x] >= 0) != (l->cmp[y] >= 0)) {
+        c = l->cmp[x] >= 0 ? l->cmp[x] : l->cmp[y]; /* `data and counter < n`: n bounds the loop */
+        partial = 1;
+      }
       l->set[out] = 1;
       l->aff[out] = v;
       l->cmp[out] = c;
+      l->partial[out] = (char)partial;
       continue;
     }
     op_each_var(g, op, mark_written, l);
@@ -242,6 +252,7 @@ typedef struct Count {
 } Count;
 
 static int64_t trip_count(Loop *l, const Op *w, Count *cnt, const char **why) {
+  /* with a partial condition (`data and counter < n`) the count is a bound */
   Graph *g = l->g;
   int cond = slot_first(w->in, w->nin, "Condition");
   *why = "its condition is not `counter < n` of a counter the loop steps by a constant and an n known at compile time";
@@ -258,6 +269,7 @@ static int64_t trip_count(Loop *l, const Op *w, Count *cnt, const char **why) {
     return -1;
   }
   int run = entry_condition(l, w, cond);
+  if (run < 0 && l->partial[cond]) run = 1; /* a bound: the loop may run */
   if (run < 0) {
     *why = "whether it runs at all is not known at compile time";
     return -1;
@@ -279,8 +291,10 @@ void array_len_loop(Graph *g, const Op *w, const int *carried, const Var *before
   if (!g->specializing || strcmp(w->type, "while") || !op_runs_block(g, w)) return;
   const Block *b = &g->blocks[w->sub_block];
   Loop l = {g, carried, before, ncarried, pool_alloc(sizeof(Aff) * ((size_t)g->nvars + 1)),
-            pool_alloc((size_t)g->nvars + 1), pool_alloc(sizeof(int) * ((size_t)g->nvars + 1))};
+            pool_alloc((size_t)g->nvars + 1), pool_alloc(sizeof(int) * ((size_t)g->nvars + 1)),
+            pool_alloc((size_t)g->nvars + 1)};
   memset(l.set, 0, (size_t)g->nvars + 1);
+  memset(l.partial, 0, (size_t)g->nvars + 1);
   for (int v = 0; v < g->nvars; v++) l.cmp[v] = -1;
   for (int k = 0; k < ncarried; k++) {
     l.set[carried[k]] = 1;
@@ -293,6 +307,8 @@ void array_len_loop(Graph *g, const Op *w, const int *carried, const Var *before
   const char *why;
   Count cnt = {-1, 0, 0};
   const int64_t trips = trip_count(&l, w, &cnt, &why);
+  const int cond = slot_first(w->in, w->nin, "Condition");
+  const int bounded = trips > 0 && cond >= 0 && l.partial[cond];
   for (int k = 0; k < n; k++) {
     Var *a = &g->vars[arrs[k]];
     if (trips < 0) {
@@ -316,5 +332,6 @@ void array_len_loop(Graph *g, const Op *w, const int *carried, const Var *before
                                        (long long)first));
     else
       grow(a, last);
+    if (bounded) a->arr_bounded = 1;
   }
 }

@@ -11,7 +11,13 @@
  * scale by 1 with an integer bias, elementwise_add/sub of a known value,
  * assign, cast) and whose value on entry is known.  The trip count then
  * follows, and each top-level write_to_array of the body at index `counter
- * + b` writes the indices i0 + b, i0 + S + b, ...  Writes inside a branch,
+ * + b` writes the indices i0 + b, i0 + S + b, ...  A loop whose condition
+ * is `data and counter + a < n` (logical_and of a counted compare and
+ * anything: dynamic_decode's `not finished and step <= max_step_num`) is
+ * counted as if the data never stopped it: the lengths are bounds
+ * (Var.arr_bounded), the run's lengths may be less, and
+ * tensor_array_to_tensor gives its joined axis a run-time extent.  Writes
+ * inside a branch,
  * at an index the compiler cannot follow, or in a loop it cannot count
  * leave the array's length unknown (Var.arr_why says why), and the program
  * is refused. */

@@ -89,7 +89,10 @@ typedef struct Var {
                         * elements'): the length the compiler proves it has
                         * after the program ran (array_len.h), -1 when it
                         * cannot, */
-  const char *arr_why; /* and then why */
+  int arr_bounded;     /* 1: arr_len is only a bound: a loop the data may end
+                        * sooner writes it (`while not done and i < n`); the
+                        * run's length may be less, */
+  const char *arr_why; /* and without a length, why */
 } Var;
 
 /* The axis of v whose extent is known only at run time, or -1. */

@@ -72,12 +72,23 @@ static void forget_values(Graph *g, const Carried *c) {
   for (int k = 0; k < c->n; k++) g->vars[c->ids[k]].nvals = -1;
 }
 
+/* Whether var v is the Condition of while `w` and no op but w reads it:
+ * only its one value matters then, not its rank (dynamic_decode's loop
+ * condition is bool [] before the loop and [1] in it). */
+static int only_the_condition(const Graph *g, const Op *w, int v) {
+  if (strcmp(w->type, "while") || slot_first(w->in, w->nin, "Condition") != v) return 0;
+  for (int u = 0; u < g->vars[v].nusers; u++)
+    if (&g->ops[g->vars[v].users[u]] != w) return 0;
+  return 1;
+}
+
 /* After a control-flow op and its sub-block: an outer var the sub-block
  * writes keeps the dtype and shape it had before (a loop that changes a
  * shape, or a branch that gives a var another one, leaves a tensor whose
  * size only the run knows: refused until run-time shapes are planned), and
  * has no compile-time value after it (the branch may not run, the loop runs
- * a number of times only the run knows). */
+ * a number of times only the run knows).  A loop's condition may go from
+ * [] to [1] (only_the_condition). */
 static int check_carried(Graph *g, const Op *op, const Carried *c) {
   int bad = 0;
   for (int k = 0; k < c->n; k++) {
@@ -86,6 +97,9 @@ static int check_carried(Graph *g, const Op *op, const Carried *c) {
     v->nvals = -1;
     if (!(b->flags & (VAR_INFERRED | VAR_FEED | VAR_LOADED)) || b->shape.rank < 0) continue;
     if (v->dtype == b->dtype && shape_equal(&v->shape, &b->shape)) continue;
+    if (v->dtype == b->dtype && only_the_condition(g, op, c->ids[k]) && shape_numel(&v->shape) == 1 &&
+        shape_numel(&b->shape) == 1)
+      continue; /* [] before the loop, [1] in it: one element all the same */
     bad = diag_error("%s: %s: its block writes '%s' as %s %s, which is %s %s before it: a %s that changes a "
                      "tensor's shape or dtype is not supported yet",
                      g->file, graph_op_where(g, op), v->name, rt_dtype_name(v->dtype) ? rt_dtype_name(v->dtype) : "?",

@@ -1386,6 +1386,7 @@ const char *const paddle_ops[] = {
     "fused_elemwise_activation",
     "gather",
     "gather_nd",
+    "gather_tree",
     "gaussian_random",
     "gelu",
     "generate_proposals_v2",

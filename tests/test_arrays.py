@@ -77,3 +77,22 @@ def test_a_mask_naming_no_branch_stops_the_run(op, want, tmp_path):
         p = subprocess.run([str(binary), "--input", f"x={tmp_path / 'x.npy'}", "--input", f"mask={tmp_path / 'm.npy'}",
                             "--output-dir", str(tmp_path / "o")], capture_output=True, text=True, timeout=600)
         assert p.returncode != 0 and want in p.stderr, (m, p.stderr[-1500:])
+
+
+def test_a_parent_outside_the_beam_stops_gather_tree(tmp_path):
+    """gather_tree with Ids and Parents fed: Paddle's parents match; a parent
+    of 3 (the beam size) stops the run, as it stops Paddle, and so does -1
+    (where Paddle reads outside the tensor)."""
+    fixture = f"{programs()}/gather_tree_fed"
+    binary = build(fixture, tmp_path, "--blas=none")
+    run_binary(binary, fixture, "", tmp_path / "ok")
+    ids = np.load(f"{fixture}/input_0.npy")
+    for bad_parent in (3, -1):
+        parents = np.load(f"{fixture}/input_1.npy")
+        parents[2, 1, 0] = bad_parent
+        np.save(tmp_path / "ids.npy", ids)
+        np.save(tmp_path / "parents.npy", parents)
+        p = subprocess.run([str(binary), "--input", f"ids={tmp_path / 'ids.npy'}", "--input",
+                            f"parents={tmp_path / 'parents.npy'}", "--output-dir", str(tmp_path / "o")],
+                           capture_output=True, text=True, timeout=600)
+        assert p.returncode != 0 and "a Parents value is outside [0, beam)" in p.stderr, (bad_parent, p.stderr[-1500:])

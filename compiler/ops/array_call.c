@@ -29,18 +29,26 @@ static void print_read(Printer *p, const ArrayCall *c) {
 }
 
 static void print_to_tensor(Printer *p, const ArrayCall *c) {
-  pr_line(p, "if (%s != %lld) return 1; /* not the length paddlec proved */", c->len, (long long)c->cap);
-  if (!strcmp(c->outer, "1")) {
-    pr_line(p, "memcpy(%s, %s, (size_t)%lld * %s * sizeof(%s));", c->out, c->arr, (long long)c->cap, c->inner,
-            c->type);
+  const char *n = pool_printf("%lld", (long long)c->cap);
+  if (c->bounded) { /* the run's length: 1 to L elements (Paddle stops on an empty array) */
+    pr_line(p, "const int64_t n = %s;", c->len);
+    pr_line(p, "if (n < 1 || n > %s) return 1; /* empty, or past the bound paddlec proved */", n);
+    pr_line(p, "%s = n * %s;", c->extent, c->dim);
+    if (c->index_extent) pr_line(p, "%s = n;", c->index_extent);
+    n = "n";
   } else {
-    pr_line(p, "for (int64_t l = 0; l < %lld; l++) {", (long long)c->cap);
+    pr_line(p, "if (%s != %s) return 1; /* not the length paddlec proved */", c->len, n);
+  }
+  if (!strcmp(c->outer, "1")) {
+    pr_line(p, "memcpy(%s, %s, (size_t)%s * %s * sizeof(%s));", c->out, c->arr, n, c->inner, c->type);
+  } else {
+    pr_line(p, "for (int64_t l = 0; l < %s; l++) {", n);
     pr_line(p, "for (int64_t o = 0; o < %s; o++) {", c->outer);
-    pr_line(p, "memcpy(%s + (o * %lld + l) * %s, %s + (l * %s + o) * %s, (size_t)%s * sizeof(%s));", c->out,
-            (long long)c->cap, c->inner, c->arr, c->outer, c->inner, c->inner, c->type);
+    pr_line(p, "memcpy(%s + (o * %s + l) * %s, %s + (l * %s + o) * %s, (size_t)%s * sizeof(%s));", c->out, n,
+            c->inner, c->arr, c->outer, c->inner, c->inner, c->type);
     pr_close(p, 2);
   }
-  if (c->index) pr_line(p, "for (int64_t l = 0; l < %lld; l++) %s[l] = (int32_t)%s;", (long long)c->cap, c->index, c->dim);
+  if (c->index) pr_line(p, "for (int64_t l = 0; l < %s; l++) %s[l] = (int32_t)%s;", n, c->index, c->index_dim);
 }
 
 void array_print_c(Printer *p, const ArrayCall *c) {

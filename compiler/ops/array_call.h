@@ -40,7 +40,11 @@ typedef struct ArrayCall {
                        * before axis, */
   const char *inner;  /* and from axis on */
   const char *index;  /* OutIndex, int32 [L], or NULL */
-  const char *dim;    /* what each OutIndex entry holds */
+  const char *index_dim; /* what each OutIndex entry holds */
+  const char *dim;    /* the element's dim at axis (concat), 1 (stack) */
+  int bounded;        /* L is a bound: join the run's length (1 to L) of elements, */
+  const char *extent; /* and set Out's run-time extent at axis, */
+  const char *index_extent; /* and OutIndex's, or NULL */
 } ArrayCall;
 
 void array_print_c(Printer *p, const ArrayCall *c);

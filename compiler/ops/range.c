@@ -6,7 +6,9 @@
  * paddle.arange / paddle.linspace write the length into the VarDesc
  * themselves.  Such numbers reach the program as fill_constant ops with
  * force_cpu set (nothing else feeds them), so the rule reads them back:
- * range: ceil((end - start) / step); linspace: num.
+ * range: ceil((end - start) / step); linspace: num.  While specializing,
+ * integer bounds whose values consteval knows give the length too (an
+ * arange up to the batch, read from `shape`).
  * Emission: the bounds are read at run time, the length is the compile-time
  * one.  range fills Out as Paddle's ArangeKernel does, by repeated addition;
  * linspace as its CPU kernel does: Start and Stop converted to Out's dtype,
@@ -24,7 +26,12 @@
 /* The value of a 1-element tensor written by a Python-number
  * fill_constant(force_cpu=True); 0 if the value is not known. */
 static int const_value(OpCtx *c, const Var *v, double *out) {
+  int64_t k[1];
   if (ctx_param_scalar(c, v, out)) return 1; /* folded by constant_folding */
+  if (v && ctx_int_values(c, v, k, 1) == 1) { /* an integer known while specializing (a batch from `shape`) */
+    *out = (double)k[0];
+    return 1;
+  }
   if (!v || v->producer < 0) return 0;
   const Op *p = &c->g->ops[v->producer];
   if (strcmp(p->type, "fill_constant") != 0 || !attr_bool(p, "force_cpu", 0)) return 0;

@@ -21,13 +21,16 @@
  * reads past the element's dims: 1 here.
  * paddlec keeps an array as one buffer of L elements, L the length the
  * compiler proves (array_len.h); while specializing, Out has L at axis
- * (concat: L times the element's dim).  Every element has the dtype and
+ * (concat: L times the element's dim).  When L is only a bound (a loop the
+ * data may end sooner wrote the array) Out's axis, and OutIndex, have a
+ * run-time extent: the run's length (1 to L) times the element's dim.  Every element has the dtype and
  * dims of the first write (else refused); elements with a LoD are not
  * supported.  Emission and run-time checks: array_call.h. */
 #include <string.h>
 
 #include "../array_len.h"
 #include "../consteval.h"
+#include "../util.h"
 #include "array_call.h"
 #include "ops.h"
 #include "tensor_util.h"
@@ -111,7 +114,7 @@ static int infer_lod_array_length(OpCtx *c) {
  * every write before is counted); not inside a loop's body. */
 static void fold_lod_array_length(OpCtx *c) {
   Var *a = ctx_in(c, "X", 0);
-  if (a && c->op->block == 0 && a->arr_len >= 0) consteval_set(ctx_out(c, "Out", 0), &a->arr_len, 1, 1);
+  if (a && c->op->block == 0 && a->arr_len >= 0 && !a->arr_bounded) consteval_set(ctx_out(c, "Out", 0), &a->arr_len, 1, 1);
 }
 
 /* axis checked against the element's rank: [0, rank) for concat, [0, rank]
@@ -150,6 +153,11 @@ static int infer_tensor_array_to_tensor(OpCtx *c) {
   ctx_set(c, "Out", 0, &s, a->dtype);
   Shape idx = {1, {n}};
   ctx_set(c, "OutIndex", 0, &idx, DT_INT32);
+  if (c->g->specializing && a->arr_bounded) { /* L is a bound: the run's length is the extent */
+    const char *from = pool_printf("X (the run-time length of array '%s')", a->name);
+    ctx_set_runtime_extent(c, "Out", 0, axis, from);
+    if (ctx_out(c, "OutIndex", 0)) ctx_set_runtime_extent(c, "OutIndex", 0, 0, from);
+  }
   return 0;
 }
 
@@ -204,9 +212,15 @@ static int emit_tensor_array_to_tensor(EmitCtx *e) {
   call.out = em_ptr(e, out, 0);
   call.outer = em_prod(e, a, 1, 1 + axis);
   call.inner = em_prod(e, a, 1 + axis, rank);
+  call.dim = 1 + axis < rank && !attr_bool(e->op, "use_stack", 0) ? em_dim(e, a, 1 + axis) : "1";
   if (index) {
     call.index = em_ptr(e, index, 0);
-    call.dim = 1 + axis < rank ? em_dim(e, a, 1 + axis) : "1";
+    call.index_dim = 1 + axis < rank ? em_dim(e, a, 1 + axis) : "1";
+  }
+  if (em_spec(e, out)->runtime_dim) { /* a bounded array: as long as the run made it */
+    call.bounded = 1;
+    call.extent = em_dim(e, out, axis);
+    if (index && em_spec(e, index)->runtime_dim) call.index_extent = em_dim(e, index, 0);
   }
   em_fault(e, "tensor_array_to_tensor: the array does not hold the elements paddlec proved it does");
   array_print_c(e->p, &call);

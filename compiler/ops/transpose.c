@@ -5,6 +5,7 @@
  *            use_mkldnn, data_format="AnyLayout", mkldnn_data_type
  * Out.dims[i] = X.dims[axis[i]].  `axis` may be shorter than X's rank (a
  * fused squeeze2 + transpose2): the dims past it are kept.
+ * A run-time extent of X (a dim only the run knows) moves with its dim.
  * Emission: a strided copy (rt_copy_strided) whose stride along Out's dim i
  * is X's stride along axis[i]; the runtime picks row copies when the last
  * dim stays in place and cache tiles when the last two are swapped. */
@@ -20,13 +21,16 @@ static int infer_transpose(OpCtx *c) {
   if (n > in->rank) return ctx_fail(c, "axis has %d entries for X %s", n, shape_str(in));
   int seen[RT_MAX_RANK] = {0};
   Shape out = *in;
+  int moved = var_runtime_axis(x); /* where X's run-time extent goes */
   for (int i = 0; i < n; i++) {
     int a = axis_norm(axis[i], in->rank);
     if (a < 0 || seen[a]++)
       return ctx_fail(c, "axis[%d] = %lld is out of range or repeated", i, (long long)axis[i]);
     out.d[i] = in->d[a];
+    if (a == var_runtime_axis(x)) moved = i;
   }
   ctx_set(c, "Out", 0, &out, x->dtype);
+  ctx_pass_runtime_extent_at(c, x, "Out", 0, moved);
   return ctx_set_xshape(c, x);
 }
 
@@ -46,11 +50,14 @@ static int emit_transpose(EmitCtx *e) {
     dims[i] = em_dim(e, x, a);
     st[i] = xs[a];
   }
+  tu_pass_extent(e, x, out);
   return tu_strided_copy(e, x, "0", out, r, dims, st);
 }
 
-const OpDef op_transpose = {.type = "transpose", .infer = infer_transpose, .emit_c = emit_transpose};
-const OpDef op_transpose2 = {.type = "transpose2", .infer = infer_transpose, .emit_c = emit_transpose};
+const OpDef op_transpose = {.type = "transpose", .infer = infer_transpose, .emit_c = emit_transpose,
+                            .runtime_extents = 1};
+const OpDef op_transpose2 = {.type = "transpose2", .infer = infer_transpose, .emit_c = emit_transpose,
+                             .runtime_extents = 1};
 
 /* transpose2_grad (XShape, Out@GRAD -> X@GRAD): the inverse permutation,
  * a strided copy whose stride along X@GRAD's dim axis[i] is Out@GRAD's

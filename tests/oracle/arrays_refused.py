@@ -88,11 +88,21 @@ def select_input_fed_mask():
     return [x, mask], [sel_in([x * 2.0, x - 1.0], mask) + 0.0]
 
 
+@case
+def gather_tree_fed():
+    """gather_tree with Ids and Parents fed ([steps 4, batch 2, beam 3])."""
+    ids = paddle.static.data("ids", [4, 2, 3], "int64")
+    parents = paddle.static.data("parents", [4, 2, 3], "int64")
+    return [ids, parents], [paddle.nn.functional.gather_tree(ids, parents) + 0]
+
+
 def make_input(v, rng):
     if v.name == "k":
         return np.array([1], dtype="int64")
     if v.name == "mask":
         return np.array([1], dtype="int32")
+    if v.name in ("ids", "parents"):  # token ids; parents: beams in [0, 3)
+        return rng.integers(0, 10 if v.name == "ids" else 3, v.shape).astype("int64")
     return rng.standard_normal([2 if d in (None, -1) else d for d in v.shape]).astype("float32")
 
 

@@ -203,6 +203,37 @@ def slice_tensor_bounds():
     return [x], outs + [k]
 
 
+def beam_search_decoder(end_bias):
+    """paddle.nn.dynamic_decode over a BeamSearchDecoder (a GRUCell, an
+    embedding, a linear head; beam 3): a `while` that stops when every beam
+    has ended or after max_step_num steps, its arrays joined by
+    tensor_array_to_tensor and backtracked by gather_tree.  end_bias is
+    added to the end token's logit (a constant of the program: the case's
+    parameters are all redrawn)."""
+    enc = paddle.static.data("enc", [None, 8], "float32")
+    shift = np.zeros(20, "float32")
+    shift[1] = end_bias
+    head = paddle.nn.Linear(16, 20)
+    decoder = paddle.nn.BeamSearchDecoder(paddle.nn.GRUCell(8, 16), start_token=0, end_token=1, beam_size=3,
+                                          embedding_fn=paddle.nn.Embedding(20, 8),
+                                          output_fn=lambda h: head(h) + paddle.assign(shift))
+    ids, _ = paddle.nn.dynamic_decode(decoder, inits=paddle.nn.Linear(8, 16)(enc), max_step_num=6)
+    return [enc], [ids]
+
+
+@case
+def beam_search_max_steps():
+    """The loop runs to max_step_num (no beam picks the end token)."""
+    return beam_search_decoder(-20.0)
+
+
+@case
+def beam_search_ends_early():
+    """The end token is likely: every beam ends before max_step_num, so the
+    joined arrays are shorter than paddlec's bound."""
+    return beam_search_decoder(6.0)
+
+
 def make_input(v, rng):
     shape = [BATCH if d in (None, -1) else d for d in v.shape]
     if v.name == "lens":  # sequence lengths in [1, 4]
