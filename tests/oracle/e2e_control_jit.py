@@ -9,7 +9,8 @@ jit.save (tests/oracle/oracle_case.py save_layer_case), the batch open.
 Parameters re-drawn uniform in [-1, 1), inputs standard normal from a
 generator seeded by the case's name; `n` (int64 [1]) is the trip count, 3.
 Batch 3.  rnn_custom_cell: paddle.nn.RNN over a custom cell (tensor
-arrays in a counted loop, the time dim static).  Not here yet: `for k in
+arrays in a counted loop, the time dim static).  seq2seq_beam_search: a
+beam-search decoder whose loop the data ends.  Not here yet: `for k in
 range(t)` over a tensor t, which dy2static writes with a float32 [1]
 placeholder for k that the loop makes int64 [] (a var changing dtype in
 the loop): refused today."""
@@ -78,6 +79,29 @@ class RnnHead(paddle.nn.Layer):
         return self.fc(y), self.fc(h)
 
 
+class Seq2SeqBeam(paddle.nn.Layer):
+    """A GRU encoder and a beam-search decoder (paddle.nn.dynamic_decode over
+    a BeamSearchDecoder with a GRUCell, beam 3, at most 6 steps): a `while`
+    that stops when every beam has ended, its arrays joined and backtracked
+    by gather_tree.  dy2static of Paddle 2.6 refuses dynamic_decode's own
+    assign of a view unless told it is safe (as its error message says)."""
+
+    def __init__(self):
+        super().__init__()
+        self.enc = paddle.nn.GRU(8, 16)
+        self.emb = paddle.nn.Embedding(20, 8)
+        self.head = paddle.nn.Linear(16, 20)
+        self.cell = paddle.nn.GRUCell(8, 16)
+
+    def forward(self, src):
+        _, h = self.enc(src)
+        dec = paddle.nn.BeamSearchDecoder(self.cell, start_token=0, end_token=1, beam_size=3,
+                                          embedding_fn=self.emb, output_fn=self.head)
+        with paddle.base.framework._stride_in_no_check_dy2st_diff():
+            ids, _ = paddle.nn.dynamic_decode(dec, inits=paddle.squeeze(h, 0), max_step_num=6, is_test=True)
+        return ids
+
+
 @case
 def loop_then_if():
     return LoopThenIf(), [InputSpec([None, 4], "float32", "x"), InputSpec([1], "int64", "n")]
@@ -91,6 +115,11 @@ def until_large():
 @case
 def rnn_custom_cell():
     return RnnHead(), [InputSpec([None, 6, 3], "float32", "x")]
+
+
+@case
+def seq2seq_beam_search():
+    return Seq2SeqBeam(), [InputSpec([None, 5, 8], "float32", "src")]
 
 
 def build(out_dir, name):
