@@ -58,14 +58,17 @@ void rt_copy_strided(const void *src, void *dst, size_t esize, int rank, const i
 /* src viewed as [outer, n, inner_bytes]: dst[o, j, :] = src[o, index[j], :]
  * for j < nindex, zeros when index[j] is `pad` or outside [0, n).  Gather
  * along an axis, index_select and embedding lookups (pad = padding_idx;
- * INT64_MIN when there is none). */
-void rt_gather(const void *src, int64_t outer, int64_t n, int64_t inner_bytes, const void *index,
+ * INT64_MIN when there is none).  Returns 1 when some index other than pad
+ * is outside [0, n) (Paddle raises an error: the caller stops the run), else
+ * 0. */
+int rt_gather(const void *src, int64_t outer, int64_t n, int64_t inner_bytes, const void *index,
                int index_bytes, int64_t nindex, int64_t pad, void *dst);
 
 /* gather_nd: index holds rows of k coordinates into the first k dims of
  * src (dims[0..k)); row r of dst (slice_bytes bytes) is the slice of src
- * they address, zeros when a coordinate is outside [0, dims[i]). */
-void rt_gather_nd(const void *src, const int64_t *dims, int k, int64_t slice_bytes, const void *index,
+ * they address, zeros when a coordinate is outside [0, dims[i]); returns 1
+ * when one is (Paddle raises an error), else 0. */
+int rt_gather_nd(const void *src, const int64_t *dims, int k, int64_t slice_bytes, const void *index,
                   int index_bytes, int64_t nrows, void *dst);
 
 /* ---- rt_topk.c ---- */

@@ -18,10 +18,11 @@
  * for p = (i, j, k), outer_X the product of X's dims after the axis and n_X
  * its dim at the axis.  Without Include_self, the first value to reach an
  * element replaces it; "mean" divides the sum by the number of values (+1
- * with Include_self) at the end.  Paddle 2.6 neither wraps nor checks a
- * negative index here (it reads or writes the flat offset); an offset
- * outside the tensor, where Paddle reads or writes out of bounds, gives 0
- * (take) or is skipped (put).  A negative Axis counts from the end. */
+ * with Include_self) at the end.  Paddle 2.6 neither wraps nor checks an
+ * index here (it reads or writes the flat offset, out of bounds or in
+ * another row): take stops the run on an index outside [0, n_in) rather
+ * than read that; put skips an offset outside the tensor.  A negative Axis
+ * counts from the end. */
 #include <string.h>
 
 #include "../util.h"
@@ -72,6 +73,7 @@ static int emit_take_along_axis(EmitCtx *e) {
   if (out->dtype != x->dtype) return em_fail(e, "Input and Result differ in dtype");
   if (x == out) return em_fail(e, "Result is Input itself (an in-place take_along_axis), which is not supported");
   AlongCall call = {.kind = ALONG_TAKE, .type = em_ctype(x->dtype), .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0)};
+  em_fault(e, "an Index value is outside [0, Input's dim at Axis) (Paddle 2.6 reads outside the row or the tensor)");
   along_geometry(e, x, idx, axis, &call);
   along_print_c(e->p, &call);
   return 0;

@@ -6,7 +6,10 @@
 /* Declares the walk's extents and Input's flat geometry. */
 static void declare_walk(Printer *p, const AlongCall *c) {
   pr_line(p, "const int64_t ni = %s, nj = %s, nk = %s;", c->ni, c->nj, c->nk);
-  pr_line(p, "const int64_t n_in = %s, outer_in = %s, numel_in = %s;", c->n_in, c->outer_in, c->numel_in);
+  if (c->numel_in)
+    pr_line(p, "const int64_t n_in = %s, outer_in = %s, numel_in = %s;", c->n_in, c->outer_in, c->numel_in);
+  else /* take: the index is checked, not the offset */
+    pr_line(p, "const int64_t n_in = %s, outer_in = %s;", c->n_in, c->outer_in);
 }
 
 /* Declares the walk over Index and opens its three loops, with `at`. */
@@ -23,8 +26,11 @@ static void print_take(Printer *p, const AlongCall *c) {
   pr_line(p, "const %s *x = %s;", c->type, c->x);
   pr_line(p, "const %s *index = %s;", c->index_type, c->index);
   pr_line(p, "%s *out = %s;", c->type, c->out);
-  open_walk(p, c);
-  pr_line(p, "out[p] = at >= 0 && at < numel_in ? x[at] : (%s)0;", c->type);
+  AlongCall walk = *c;
+  walk.numel_in = NULL;
+  open_walk(p, &walk);
+  pr_line(p, "if (index[p] < 0 || index[p] >= n_in) return 1; /* outside Input's axis */");
+  pr_line(p, "out[p] = x[at];");
   pr_close(p, 3);
 }
 

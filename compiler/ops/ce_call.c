@@ -16,7 +16,8 @@ static const char *label_type(const CeCall *c) { return c->soft ? "float" : c->l
  * row and `at_lbl` its label's class.  A soft label: -sum(label * log(p))
  * over the classes; a hard one: -log(p[label]), 0 where ignored (and mx,
  * when the record keeps it: the probability at the label, 0 where
- * ignored).  log with Paddle's TolerableValue. */
+ * ignored); any other label outside [0, c) stops the run (the kernel
+ * returns 1).  log with Paddle's TolerableValue. */
 static void print_row_loss(Printer *p, const CeCall *c, const char *prob, const char *out, const char *at_k,
                            const char *row, const char *at_lbl) {
   const int dt = c->dtype;
@@ -31,11 +32,12 @@ static void print_row_loss(Printer *p, const CeCall *c, const char *prob, const 
     return;
   }
   tu_pr_to(p, dt, "const int64_t lbl = (int64_t)label[%s];", row);
-  tu_pr_to(p, dt, "if (lbl == INT64_C(%lld) || lbl < 0 || lbl >= c) {", (long long)c->ignore_index);
+  tu_pr_to(p, dt, "if (lbl == INT64_C(%lld)) {", (long long)c->ignore_index);
   tu_pr_to(p, dt, "%s[%s] = 0.0f;", out, row);
   if (c->mx) tu_pr_to(p, dt, "mx[%s] = 0.0f;", row);
   tu_pr_to(p, dt, "continue;");
   tu_pr_to(p, dt, "}");
+  tu_pr_to(p, dt, "if (lbl < 0 || lbl >= c) return 1; /* Paddle raises an error */");
   tu_pr_to(p, dt, "const float p = %s[%s];", prob, at_lbl);
   tu_pr_to(p, dt, TOL_LOG);
   tu_pr_to(p, dt, "%s[%s] = -lp;", out, row);

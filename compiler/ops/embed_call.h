@@ -17,7 +17,7 @@
 #include "ops.h"
 
 typedef enum EmbedKind {
-  EMBED_LOOKUP,      /* out rows i = w row ids[i] (rt_gather), zeros for pad and ids outside [0, V) */
+  EMBED_LOOKUP,      /* out rows i = w row ids[i] (rt_gather), zeros for pad; an id outside [0, V) returns 1 */
   EMBED_LOOKUP_GRAD, /* dw = 0, rows ids[i] += dout rows i but pad and ids outside [0, V) */
   EMBED_C,           /* out rows i = w row ids[i] - start inside [0, V), else zeros */
   EMBED_C_GRAD,      /* dw = 0, rows ids[i] - start += dout rows i inside [0, V) */

@@ -13,14 +13,14 @@
  * gather_nd's Index may have rows counted at run time (paddle.nonzero's):
  * Out then has as many.
  * Emission: rt_gather / rt_gather_nd copy whole slices by index (int32 or
- * int64).  Paddle 2.6 raises an error for an index outside [0, dim); the
- * compiled code gives zeros there instead of reading out of bounds.  An
- * axis from a tensor is not supported.  scatter is phi ScatterAssign /
+ * int64).  Paddle 2.6 raises an error for an index outside [0, dim) (or
+ * reads past X for gather's index >= dim): the compiled code stops the run
+ * (em_fault).  An axis from a tensor is not supported.  scatter is phi ScatterAssign /
  * ScatterAssignAdd: Out = X, then with overwrite each row Ids[i] of Out is
  * replaced by row i of Updates (the last of repeated indices wins);
  * without it the rows Ids names are zeroed first and every Updates row is
- * added to its row.  Rows outside [0, X.dims[0]), where Paddle raises an
- * error, are skipped. */
+ * added to its row.  A row outside [0, X.dims[0]), where Paddle raises an
+ * error (or writes past X), stops the run. */
 #include "../util.h"
 #include "index_call.h"
 #include "move_call.h"
@@ -116,6 +116,7 @@ static int emit_gather_axis(EmitCtx *e, int64_t axis) {
   int a = axis_norm(axis, r); /* in range: the shape rules of gather and index_select checked it */
   if (!ib) return -1;
   const char *row = tu_mul(em_prod(e, x, a + 1, r), pool_printf("(int64_t)sizeof(%s)", em_ctype(x->dtype)));
+  em_fault(e, pool_printf("an Index value is outside [0, %s) (Paddle raises an error)", em_dim(e, x, a)));
   index_print_c(e->p, &(IndexCall){.kind = INDEX_GATHER, .src = em_ptr(e, x, 1), .outer = em_prod(e, x, 0, a),
                                    .n = em_dim(e, x, a), .row = row, .index = em_ptr(e, idx, 1), .index_bytes = ib,
                                    .count = em_numel(e, idx), .dst = em_ptr(e, out, 0)});
@@ -142,6 +143,7 @@ static int emit_gather_nd(EmitCtx *e) {
   for (int i = 0; i < k; i++) dims[i] = em_dim(e, x, i);
   const char *slice = tu_mul(em_prod(e, x, (int)k, r), pool_printf("(int64_t)sizeof(%s)", em_ctype(x->dtype)));
   tu_pass_extent(e, idx, out); /* Out's leading dims are Index's */
+  em_fault(e, "an Index row addresses a slice outside X (Paddle raises an error)");
   move_print_c(e->p, &(MoveCall){.kind = MOVE_GATHER_ND, .src = em_ptr(e, x, 1), .rank = (int)k, .dims = dims,
                                   .row_bytes = slice, .index = em_ptr(e, idx, 1), .index_bytes = ib,
                                   .count = em_prod(e, idx, 0, ri - 1), .dst = em_ptr(e, out, 0)});
@@ -161,6 +163,7 @@ static int emit_scatter(EmitCtx *e) {
   SymDim urow = ri ? em_sym_prod(e, upd, 1, tu_rank(e, upd)) : spec_numel(em_spec(e, upd));
   if (row.a != urow.a || row.c != urow.c) return em_fail(e, "a row of Updates does not match a row of X");
   if (tu_copy(e, x, out)) return -1;
+  em_fault(e, "an Ids value is outside [0, X's dim 0) (Paddle raises an error, or writes past X)");
   index_print_c(e->p, &(IndexCall){.kind = INDEX_SCATTER, .type = em_ctype(x->dtype),
                                    .index_type = em_ctype(ids->dtype), .index = em_ptr(e, ids, 1),
                                    .src = em_ptr(e, upd, 1), .dst = em_ptr(e, out, 0),

@@ -14,14 +14,20 @@ static void print_gather(Printer *p, const IndexCall *c) {
 }
 
 /* one_hot: out = 0, then a 1 at each id inside [0, depth); an id outside
- * (Paddle raises an error unless allow_out_of_range) leaves its row zero. */
+ * leaves its row zero with allow_out_of_range, else stops the run (Paddle
+ * raises an error). */
 static void print_one_hot(Printer *p, const IndexCall *c) {
   const long long depth = (long long)c->depth;
   pr_line(p, "const %s *x = %s;", c->index_type, c->index);
   pr_line(p, "%s *out = %s;", c->type, c->dst);
   pr_line(p, "memset(out, 0, (size_t)%s * sizeof(%s));", c->numel, c->type);
-  pr_line(p, "for (int64_t i = 0; i < %s; i++)", c->count);
-  pr_line(p, "  if (x[i] >= 0 && x[i] < %lld) out[i * %lld + x[i]] = (%s)1;", depth, depth, c->type);
+  pr_line(p, "for (int64_t i = 0; i < %s; i++) {", c->count);
+  if (c->out_of_range)
+    pr_line(p, "if (x[i] < 0 || x[i] >= %lld) continue; /* allow_out_of_range: a zero row */", depth);
+  else
+    pr_line(p, "if (x[i] < 0 || x[i] >= %lld) return 1; /* Paddle raises an error */", depth);
+  pr_line(p, "out[i * %lld + x[i]] = (%s)1;", depth, c->type);
+  pr_line(p, "}");
 }
 
 /* scatter (phi ScatterAssign / ScatterAssignAdd) after out = X: with
@@ -40,7 +46,7 @@ static void print_scatter(Printer *p, const IndexCall *c) {
     pr_line(p, "    memset(out + (int64_t)ids[i] * row, 0, (size_t)row * sizeof *out);");
   }
   pr_line(p, "for (int64_t i = 0; i < count; i++) {");
-  pr_line(p, "if (ids[i] < 0 || ids[i] >= rows) continue; /* Paddle raises an error */");
+  pr_line(p, "if (ids[i] < 0 || ids[i] >= rows) return 1; /* Paddle raises an error (or writes past X) */");
   if (c->overwrite)
     pr_line(p, "memcpy(out + (int64_t)ids[i] * row, upd + i * row, (size_t)row * sizeof *out);");
   else

@@ -10,7 +10,8 @@
  * positions the index names, in index order; scatter_nd_add adds slices of
  * Updates at the positions its index tuples name, and its grad gathers
  * them back.  An index outside the tensor, for which Paddle raises an
- * error, writes or adds nothing (reads zeros).  The emitters (gather.c,
+ * error, stops the run in the gathers (the kernel returns 1); elsewhere it
+ * writes or adds nothing (reads zeros).  The emitters (gather.c,
  * one_hot.c, scatter_nd_add.c) check the tensors and fill one record: the
  * kind, the element and index types, the buffers and the geometry as C
  * expressions; index_print_c prints the loops (GATHER: its runtime call,
@@ -47,7 +48,9 @@ typedef struct IndexCall {
                                     GATHER: row, a row's bytes */
   const char *outer, *n, *inner; /* GATHER: src as [outer, n, row]; GATHER_GRAD: dx as [outer, n, inner] */
   const char *numel;             /* ONE_HOT: out's elements; GATHER_ND_GRAD: dx's elements */
-  int64_t depth;                 /* ONE_HOT: out's last dim */
+  int64_t depth;                 /* ONE_HOT: out's last dim, */
+  int out_of_range;              /* and 1: an id outside [0, depth) leaves its row zero (else the kernel
+                                  * returns 1: Paddle raises) */
   const char *slice;             /* GATHER_ND_GRAD, SCATTER_ND*: the elements a tuple addresses */
   int k;                         /* GATHER_ND_GRAD, SCATTER_ND*: the tuple's length */
   const char *const *dims;       /* GATHER_ND_GRAD, SCATTER_ND*: the first k dims of dx, of X */

@@ -3,7 +3,7 @@
  * Shape rule (phi IndexSampleInferMeta): X and Index are 2-D with the same
  * first dim; Out has Index's dims and X's dtype.
  * Emission: a gather per row; an index outside [0, M), where Paddle raises
- * an error, gives 0. */
+ * an error, stops the run. */
 #include "ops.h"
 #include "plane_call.h"
 #include "tensor_util.h"
@@ -27,6 +27,7 @@ static int emit_index_sample(EmitCtx *e) {
   if (x->dtype != out->dtype) return em_fail(e, "X and Out differ in dtype");
   if (x == out) return em_fail(e, "Out is X itself (an in-place %s), which is not supported", e->op->type);
   if (tu_rank(e, x) != 2 || tu_rank(e, idx) != 2) return em_fail(e, "X and Index must be 2-D");
+  em_fault(e, "an Index value is outside [0, X's dim 1) (Paddle raises an error)");
   plane_print_c(e->p, &(PlaneCall){.kind = PLANE_SAMPLE, .type = em_ctype(x->dtype), .index_type = em_ctype(idx->dtype),
                                    .rows = em_dim(e, idx, 0), .len = em_dim(e, idx, 1), .span = em_dim(e, x, 1),
                                    .index = em_ptr(e, idx, 1), .src = em_ptr(e, x, 1), .dst = em_ptr(e, out, 0)});

@@ -8,8 +8,8 @@
  *   is_test, entry, table_class, table_names, trainer_id, slot, grad_inplace,
  *   epmap, height_sections (distributed training only, no effect on shapes).
  * Emission: rt_gather of W's rows by Ids (int32 or int64); the row of
- * padding_idx reads as zeros, and so does an id outside [0, V), for which
- * Paddle raises an error. */
+ * padding_idx reads as zeros; an id outside [0, V), for which Paddle raises
+ * an error, stops the run (em_fault). */
 #include "../util.h"
 #include "embed_call.h"
 #include "ops.h"
@@ -50,6 +50,7 @@ static int emit_lookup(EmitCtx *e) {
     return em_fail(e, "Ids is %s; int32 or int64 expected", rt_dtype_name(ids->dtype));
   int64_t pad = attr_int(e->op, "padding_idx", -1);
   const char *row = tu_mul(em_dim(e, w, 1), pool_printf("(int64_t)sizeof(%s)", em_ctype(w->dtype)));
+  em_fault(e, pool_printf("an id is outside [0, %s), W's rows (Paddle raises an error)", em_dim(e, w, 0)));
   embed_print_c(e->p, &(EmbedCall){.kind = EMBED_LOOKUP, .w = em_ptr(e, w, 1), .rows = em_dim(e, w, 0), .row = row,
                                    .ids = em_ptr(e, ids, 1), .ids_bytes = ids->dtype == RT_DT_INT32 ? 4 : 8,
                                    .count = em_numel(e, ids), .pad = pad_literal(pad), .out = em_ptr(e, out, 0)});

@@ -184,8 +184,10 @@ static int infer_kldiv(OpCtx *c) {
  * Tensors are viewed as [n, c, r] around the class axis (n: dims before
  * it, c: the classes, r: dims after it); a hard label (int32 or int64) is
  * [n, 1, r].  A hard label other than ignore_index outside [0, c), for
- * which Paddle raises an error, is taken as ignored: its loss and its
- * gradient are zeros. */
+ * which Paddle raises an error, stops the forward run (em_fault); the
+ * gradients, which run after it, take it as ignored. */
+
+#define LABEL_FAULT "a Label is outside [0, the class count) and not ignore_index (Paddle raises an error)"
 
 /* Label's C element type for the hard labels, NULL after em_fail(). */
 static const char *hard_label_type(EmitCtx *e, const Var *label) {
@@ -240,6 +242,7 @@ static int emit_softmax_ce(EmitCtx *e) {
   CeCall call = {.kind = CE_SOFTMAX_LOSS, .dtype = dt, .use_softmax = attr_bool(e->op, "use_softmax", 1),
                  .x = em_ptr(e, x, 1), .sm = em_ptr(e, sm, 0), .loss = em_ptr(e, loss, 0)};
   if (ce_label(e, soft, label, &call) || ncr(e, x, attr_int(e->op, "axis", -1), &call) < 0) return -1;
+  if (!soft) em_fault(e, LABEL_FAULT);
   ce_print_c(e->p, &call);
   return 0;
 }
@@ -277,6 +280,7 @@ static int emit_cross_entropy(EmitCtx *e) {
   CeCall call = {.kind = CE_LOSS, .dtype = dt, .n = em_prod(e, x, 0, rank - 1), .c = em_dim(e, x, rank - 1),
                  .x = em_ptr(e, x, 1), .loss = em_ptr(e, y, 0), .mx = mx ? em_ptr(e, mx, 0) : NULL};
   if (ce_label(e, soft, label, &call)) return -1;
+  if (!soft) em_fault(e, LABEL_FAULT);
   ce_print_c(e->p, &call);
   return 0;
 }

@@ -122,7 +122,10 @@ static void print_call(Printer *p, const MoveCall *c) {
   if (block) pr_line(p, "{");
   if (block && c->rank) pr_line(p, "const int64_t dims[%d] = {%s};", c->rank, join(c->rank, c->dims));
   if (c->kind == MOVE_COPY_STRIDED) pr_line(p, "const int64_t strides[%d] = {%s};", c->rank, join(c->rank, c->strides));
-  pr_line(p, "%s;", move_expr_c(c));
+  if (c->kind == MOVE_GATHER || c->kind == MOVE_GATHER_ND)
+    pr_line(p, "if (%s) return 1; /* an index outside the tensor */", move_expr_c(c));
+  else
+    pr_line(p, "%s;", move_expr_c(c));
   if (block) pr_line(p, "}");
 }
 

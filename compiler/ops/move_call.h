@@ -24,8 +24,10 @@
 struct RtPad3d; /* rt_cnn.h */
 
 typedef enum MoveKind {
-  MOVE_GATHER,         /* src as [outer, rows, row_bytes]: dst[o, j, :] = src[o, index[j], :] */
-  MOVE_GATHER_ND,      /* dst row r (row_bytes) = the slice of src index row r addresses */
+  MOVE_GATHER,         /* src as [outer, rows, row_bytes]: dst[o, j, :] = src[o, index[j], :]; an index
+                        * outside (not pad) returns 1 from the kernel (its op calls em_fault) */
+  MOVE_GATHER_ND,      /* dst row r (row_bytes) = the slice of src index row r addresses; one
+                        * outside returns 1 from the kernel */
   MOVE_COPY_STRIDED,   /* dst (contiguous, dims) = src at sum(i[k] * strides[k]) */
   MOVE_NHWC_TO_NCHW,   /* dst [outer, channels, inner] = src [outer, inner, channels] */
   MOVE_NCHW_TO_NHWC,   /* dst [outer, inner, channels] = src [outer, channels, inner] */

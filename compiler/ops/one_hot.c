@@ -6,11 +6,12 @@
  * dtype `dtype`; a number that is no data type is refused (2.6.2's kernel
  * raises "Not supported phi::DataType(0) as data type").
  * Emission (index_call.h): Out is zeroed, then a 1 written at each valid
- * id; an id outside [0, depth) leaves its row zero (Paddle raises an error
- * unless allow_out_of_range is set).  A depth from a tensor is not
- * supported. */
+ * id; an id outside [0, depth) leaves its row zero when allow_out_of_range
+ * is set, and else stops the run (Paddle raises an error).  A depth from a
+ * tensor is not supported. */
 #include <string.h>
 
+#include "../util.h"
 #include "index_call.h"
 #include "ops.h"
 #include "tensor_util.h"
@@ -42,10 +43,13 @@ static int emit_one_hot(EmitCtx *e) {
   int r = tu_rank(e, out);
   int64_t depth = r ? em_const_dim(e, out, r - 1) : -1;
   if (depth < 0) return em_fail(e, "the depth must be a constant");
+  const int out_of_range = attr_bool(e->op, "allow_out_of_range", 0);
+  if (!out_of_range) em_fault(e, pool_printf("an id of X is outside [0, %lld), the depth (Paddle raises an error)", (long long)depth));
   index_print_c(e->p, &(IndexCall){.kind = INDEX_ONE_HOT, .type = em_ctype(out->dtype),
                                    .index_type = em_ctype(x->dtype), .index = em_ptr(e, x, 1),
                                    .dst = em_ptr(e, out, 0), .numel = em_numel(e, out),
-                                   .count = em_prod(e, out, 0, r - 1), .depth = depth});
+                                   .count = em_prod(e, out, 0, r - 1), .depth = depth,
+                                   .out_of_range = out_of_range});
   return 0;
 }
 

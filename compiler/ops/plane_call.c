@@ -2,7 +2,8 @@
 #include "plane_call.h"
 
 /* index_sample (phi IndexSampleKernel) and its grad: rows of k ids into
- * rows of cols elements. */
+ * rows of cols elements; an id outside [0, cols) stops the forward (Paddle
+ * raises an error) and adds nothing in the grad. */
 static void print_sample(Printer *p, const PlaneCall *c) {
   const int grad = c->kind == PLANE_SAMPLE_GRAD;
   if (!grad) pr_line(p, "const %s *x = %s;", c->type, c->src);
@@ -21,7 +22,7 @@ static void print_sample(Printer *p, const PlaneCall *c) {
   if (grad)
     pr_line(p, "if (at >= 0 && at < cols) dx[i * cols + at] += dout[i * k + j];");
   else
-    pr_line(p, "out[i * k + j] = at >= 0 && at < cols ? x[i * cols + at] : (%s)0;", c->type);
+    pr_line(p, "if (at < 0 || at >= cols) return 1; /* Paddle raises an error */\n    out[i * k + j] = x[i * cols + at];");
   pr_line(p, "}");
   pr_line(p, "}");
 }

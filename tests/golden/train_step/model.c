@@ -281,7 +281,7 @@ static void model_k005_elementwise_add(model_model *m, int64_t B, unsigned char 
  *   out Softmax        softmax_with_cross_entropy_0.tmp_0 float32  [B, 3]
  *   after k005
  */
-static void model_k006_softmax_with_cross_entropy(model_model *m, int64_t B, unsigned char *ws RT_UNUSED) {
+static int model_k006_softmax_with_cross_entropy(model_model *m, int64_t B, unsigned char *ws RT_UNUSED) {
   const float *fc_1_tmp_1 = (const float *)(m->arena + m->off[3]);
   const int64_t *label_2 = (const int64_t *)m->in[0];
   float *softmax_with_cross_entropy_0_tmp_0 = (float *)(m->arena + m->off[5]);
@@ -295,15 +295,17 @@ static void model_k006_softmax_with_cross_entropy(model_model *m, int64_t B, uns
   for (int64_t i = 0; i < n; i++) {
     for (int64_t j = 0; j < r; j++) {
       const int64_t lbl = (int64_t)label[i * r + j];
-      if (lbl == INT64_C(-100) || lbl < 0 || lbl >= c) {
+      if (lbl == INT64_C(-100)) {
         loss[i * r + j] = 0.0f;
         continue;
       }
+      if (lbl < 0 || lbl >= c) return 1; /* Paddle raises an error */
       const float p = sm[(i * c + lbl) * r + j];
       const float lg = logf(p), lp = isinf(lg) ? (lg > 0 ? 1e20f : -1e20f) : lg;
       loss[i * r + j] = -lp;
     }
   }
+  return 0;
 }
 
 /* block 0 op 6: reduce_mean
@@ -1007,7 +1009,7 @@ static int run_kernel(void *ctx, int32_t k, int slot) {
       PADDLEC_CHECK_NAN("model_k005_elementwise_add", ((const float *)(m->arena + m->off[3])), (3 * B));
       break;
     case 5:
-      PADDLEC_KERNEL(5, model_k006_softmax_with_cross_entropy(m, B, ws));
+      PADDLEC_KERNEL(5, if (model_k006_softmax_with_cross_entropy(m, B, ws)) return fail(m, MODEL_ERR_SHAPE, "model_k006_softmax_with_cross_entropy: a Label is outside [0, the class count) and not ignore_index (Paddle raises an error)"));
       PADDLEC_CHECK_NAN("model_k006_softmax_with_cross_entropy", ((const float *)(m->arena + m->off[4])), B);
       PADDLEC_CHECK_NAN("model_k006_softmax_with_cross_entropy", ((const float *)(m->arena + m->off[5])), (3 * B));
       break;
