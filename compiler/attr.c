@@ -139,6 +139,14 @@ const char *attr_str(const Op *op, const char *name, const char *dflt) {
   return a->s;
 }
 
+int attr_strs(const Op *op, const char *name, char *const **out) {
+  const OpAttr *a = attr_find(op, name);
+  *out = NULL;
+  if (!a || a->type != AT_STRINGS || !a->n_strings) return 0;
+  *out = a->strings;
+  return (int)a->n_strings;
+}
+
 int attr_ints(const Op *op, const char *name, int64_t **out) {
   const OpAttr *a = attr_find(op, name);
   *out = NULL;

@@ -66,6 +66,9 @@ const char *attr_str(const Op *op, const char *name, const char *dflt);
 /* List attributes: returns the count (0 if absent) and a pool array. */
 int attr_ints(const Op *op, const char *name, int64_t **out);
 int attr_floats(const Op *op, const char *name, double **out);
+/* STRINGS attribute: the count (0 if absent or of another type) and the
+ * strings in *out. */
+int attr_strs(const Op *op, const char *name, char *const **out);
 /* BLOCK attribute value, or -1. */
 int attr_block(const Op *op, const char *name);
 

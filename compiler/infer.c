@@ -118,6 +118,13 @@ static int infer_op(Graph *g, int id, InferReport *r, int *ucap, int depth) {
     op_each_var(g, op, carry, &carried);
     if (!strcmp(op->type, "while")) forget_values(g, &carried);
   }
+  if (runs && op->def && op->def->infer_entry) {
+    OpCtx c = {g, op};
+    if (op->def->infer_entry(&c)) {
+      r->nfailed++;
+      return -1;
+    }
+  }
   if (op->sub_block >= 0 && op->sub_block != op->block && depth < 64)
     bad |= infer_block(g, op->sub_block, r, ucap, depth + 1);
   if (!op->def) {

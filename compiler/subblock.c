@@ -3,12 +3,61 @@
 
 #include <string.h>
 
+#include "attr.h"
 #include "ops/ops.h"
+#include "util.h"
 
 int op_runs_block(const Graph *g, const Op *op) {
   if (op->sub_block <= 0 || op->sub_block >= g->nblocks || op->sub_block == op->block) return 0;
   return !strcmp(op->type, "while") || !strcmp(op->type, "conditional_block") ||
-         !strcmp(op->type, "conditional_block_infer");
+         !strcmp(op->type, "conditional_block_infer") || !strcmp(op->type, "recurrent");
+}
+
+/* The sub-block's own var named `name`, -1 (with *why) when it has none. */
+static int inner_var(const Graph *g, const Op *op, const char *name, const char *what, const char **why) {
+  for (int v = 0; name && v < g->nvars; v++)
+    if (g->vars[v].block == op->sub_block && !strcmp(g->vars[v].name, name)) return v;
+  *why = pool_printf("its step block declares no var '%s' (%s)", name ? name : "?", what);
+  return -1;
+}
+
+/* The vars of op's slot `slot`, n of them. */
+static const int *slot_vars(const Op *op, const char *slot, int *n) {
+  for (int s = 0; s < op->nin; s++)
+    if (!strcmp(op->in[s].name, slot)) return *n = op->in[s].n, op->in[s].vars;
+  for (int s = 0; s < op->nout; s++)
+    if (!strcmp(op->out[s].name, slot)) return *n = op->out[s].n, op->out[s].vars;
+  *n = 0;
+  return NULL;
+}
+
+int step_links(const Graph *g, const Op *op, StepLinks *l, const char **why) {
+  char *const *ex, *const *cur;
+  int ninit, nex = attr_strs(op, "ex_states", &ex), ncur = attr_strs(op, "states", &cur);
+  *l = (StepLinks){0};
+  l->in_outer = slot_vars(op, "inputs", &l->nin);
+  l->init = slot_vars(op, "initial_states", &ninit);
+  l->out_outer = slot_vars(op, "outputs", &l->nout);
+  if (!attr_bool(op, "has_states", 0)) ninit = nex = ncur = 0;
+  if (ninit != nex || nex != ncur) {
+    *why = pool_printf("%d initial_states, %d ex_states and %d states do not pair up", ninit, nex, ncur);
+    return -1;
+  }
+  l->nstate = nex;
+  int *in = pool_alloc(sizeof(int) * (size_t)(l->nin + 1)), *out = pool_alloc(sizeof(int) * (size_t)(l->nout + 1));
+  int *exv = pool_alloc(sizeof(int) * (size_t)(nex + 1)), *curv = pool_alloc(sizeof(int) * (size_t)(nex + 1));
+  for (int k = 0; k < l->nin; k++)
+    if (l->in_outer[k] < 0 || (in[k] = inner_var(g, op, g->vars[l->in_outer[k]].name, "a step input", why)) < 0)
+      return -1;
+  for (int k = 0; k < l->nout; k++)
+    if (l->out_outer[k] < 0 || (out[k] = inner_var(g, op, g->vars[l->out_outer[k]].name, "an output", why)) < 0)
+      return -1;
+  for (int k = 0; k < nex; k++)
+    if (l->init[k] < 0 || (exv[k] = inner_var(g, op, ex[k], "an ex_state", why)) < 0 ||
+        (curv[k] = inner_var(g, op, cur[k], "a state", why)) < 0)
+      return -1;
+  l->in_inner = in, l->out_inner = out, l->ex_state = exv, l->state = curv;
+  return 0;
 }
 
 static void slots_each(const Graph *g, const Op *op, void (*fn)(void *, int, int), void *ctx) {
@@ -25,9 +74,16 @@ static void slots_each(const Graph *g, const Op *op, void (*fn)(void *, int, int
 static void each_var(const Graph *g, const Op *op, void (*fn)(void *, int, int), void *ctx, int depth) {
   slots_each(g, op, fn, ctx);
   if (!op_runs_block(g, op) || depth > 64) return;
+  StepLinks l = {0};
+  const char *why;
+  const int steps = !strcmp(op->type, "recurrent") && !step_links(g, op, &l, &why);
+  for (int k = 0; steps && k < l.nin; k++) fn(ctx, l.in_inner[k], 1);
+  for (int k = 0; steps && k < l.nstate; k++) fn(ctx, l.ex_state[k], 1);
   const Block *b = &g->blocks[op->sub_block];
   for (int k = 0; k < b->nops; k++)
     if (!g->ops[b->ops[k]].removed) each_var(g, &g->ops[b->ops[k]], fn, ctx, depth + 1);
+  for (int k = 0; steps && k < l.nstate; k++) fn(ctx, l.state[k], 0);
+  for (int k = 0; steps && k < l.nout; k++) fn(ctx, l.out_inner[k], 0);
 }
 
 void op_each_var(const Graph *g, const Op *op, void (*fn)(void *ctx, int var, int write), void *ctx) {

@@ -12,13 +12,32 @@
 #include "graph.h"
 
 /* 1 when op runs a sub-block that paddlec compiles (while,
- * conditional_block, conditional_block_infer). */
+ * conditional_block, conditional_block_infer, recurrent). */
 int op_runs_block(const Graph *g, const Op *op);
+
+/* recurrent (StaticRNN): how its step block's vars link to the outer ones
+ * (Paddle's RecurrentOp links by name).  Step input k is the sub-block's
+ * var of outer `inputs`[k]'s name, one time step of it; ex-state k is the
+ * sub-block's var ex_states[k], initial_states[k] at the first step and
+ * the sub-block's var states[k] of the step before after it; output k is
+ * the sub-block's var of outer `outputs`[k]'s name, the outer one holding
+ * every step's ([T] ++ its dims). */
+typedef struct StepLinks {
+  int nin, nstate, nout;
+  const int *in_outer, *in_inner;           /* the step inputs */
+  const int *init, *ex_state, *state;       /* the states */
+  const int *out_outer, *out_inner;         /* the outputs */
+} StepLinks;
+/* The links of recurrent op `op`; -1 with *why when a name does not
+ * resolve to a var of the sub-block (a StaticRNN file declares each). */
+int step_links(const Graph *g, const Op *op, StepLinks *l, const char **why);
 
 /* Calls fn(ctx, var, write) for every var op reads (write 0) or writes
  * (write 1) in its own slots, then for those of its sub-block's ops,
  * recursively; vars that are neither dense tensors nor tensor arrays (a
- * while's StepScopes) are skipped. */
+ * while's StepScopes) are skipped.  A recurrent op writes its step inputs
+ * and ex-states before its sub-block's ops and reads its inner outputs and
+ * states after them (StepLinks). */
 void op_each_var(const Graph *g, const Op *op, void (*fn)(void *ctx, int var, int write), void *ctx);
 
 /* 1 when some op of op's sub-block (recursively) satisfies pred. */

@@ -1,10 +1,15 @@
-/* assign, assign_value, share_data.
+/* assign, assign_value, share_data, rnn_memory_helper.
  *   assign: X -> Out, a copy (X's dims and dtype).  A LoDTensorArray X has
  *     no shape to give.
  *   assign_value: -> Out; shape:INTS, dtype:INT=5, and the data in one of
  *     bool_values:INTS, fp32_values:FLOATS, int32_values:INTS,
  *     int64_values:LONGS (2.6+: values:SCALARS).  Out = shape, dtype.
  *   share_data: X -> Out, X's dims and dtype.
+ *   rnn_memory_helper: X -> Out, X's dims and dtype (1.x StaticRNN writes it
+ *     for its memories and step outputs; RNNMemoryHelperOp shares X's data
+ *     and LoD); dtype:INT=5, which only its grad reads.  Paddle 2.6 no
+ *     longer registers it: its cases are checked with assign's numbers
+ *     (tests/oracle/e2e_recurrent.py).
  * Emission: assign and share_data copy X; assign_value stores its values
  * from a static array (the attribute that matches `dtype`, or the 2.6+
  * `values`), which must hold exactly numel(Out) of them. */
@@ -90,3 +95,9 @@ const OpDef op_assign = {
 const OpDef op_assign_value = {
     .type = "assign_value", .infer = infer_assign_value, .emit_c = emit_assign_value, .fold = fold_assign_value};
 const OpDef op_share_data = {.type = "share_data", .infer = infer_assign, .emit_c = emit_assign};
+/* dtype: the type of the zeros rnn_memory_helper_grad makes when no grad
+ * reaches Out; the forward shares X as it is. */
+static const char *const rnn_memory_helper_attr_ignores[] = {"dtype", NULL};
+const OpDef op_rnn_memory_helper = {.type = "rnn_memory_helper", .infer = infer_assign, .emit_c = emit_assign,
+                                    .fold = consteval_fold_copy,
+                                    .attr_ignores = rnn_memory_helper_attr_ignores};

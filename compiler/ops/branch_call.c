@@ -25,15 +25,39 @@ static void print_select_output(Printer *p, const BranchCall *c) {
   pr_line(p, "if (out[k] != x) memcpy(out[k], x, (size_t)%s * sizeof(%s));", c->numel, c->type);
 }
 
-/* The sub-block's kernels inside a C loop or branch. */
-static void print_block(Printer *p, const BranchCall *c) {
-  pr_line(p, "%s (%s) {", c->kind == BRANCH_WHILE ? "while" : "if", c->cond);
+/* The sub-block's kernels, a fault ending the kernel. */
+static void print_calls(Printer *p, const BranchCall *c) {
   for (int i = 0; i < c->ncalls; i++) {
     if (c->faults[i])
       pr_line(p, "if (%s) return 1;", c->calls[i]);
     else
       pr_line(p, "%s;", c->calls[i]);
   }
+}
+
+/* The sub-block's kernels inside a C loop or branch. */
+static void print_block(Printer *p, const BranchCall *c) {
+  pr_line(p, "%s (%s) {", c->kind == BRANCH_WHILE ? "while" : "if", c->cond);
+  print_calls(p, c);
+  pr_line(p, "}");
+}
+
+/* recurrent: per time step its inputs' slices in, the states carried
+ * (from initial_states at the first step), the block's kernels, then the
+ * outputs' slices out. */
+static void print_steps(Printer *p, const BranchCall *c) {
+  pr_line(p, "for (int64_t i = 0; i < %s; i++) {", c->steps);
+  pr_line(p, "const int64_t t = %s;", c->reverse ? pool_printf("%s - 1 - i", c->steps) : "i");
+  for (int k = 0; k < c->nin; k++)
+    pr_line(p, "memcpy(%s, %s + t * %s, (size_t)%s * sizeof(%s));", c->step_in[k].dst, c->step_in[k].src, c->step_in[k].numel,
+            c->step_in[k].numel, c->step_in[k].type);
+  for (int k = 0; k < c->nstate; k++)
+    pr_line(p, "memcpy(%s, i == 0 ? %s : %s, (size_t)%s * sizeof(%s));", c->step_state[k].dst, c->step_state[k].src,
+            c->step_state[k].src2, c->step_state[k].numel, c->step_state[k].type);
+  print_calls(p, c);
+  for (int k = 0; k < c->nout; k++)
+    pr_line(p, "memcpy(%s + t * %s, %s, (size_t)%s * sizeof(%s));", c->step_out[k].dst, c->step_out[k].numel, c->step_out[k].src,
+            c->step_out[k].numel, c->step_out[k].type);
   pr_line(p, "}");
 }
 
@@ -48,6 +72,9 @@ void branch_print_c(Printer *p, const BranchCall *c) {
     case BRANCH_IF:
     case BRANCH_WHILE:
       print_block(p, c);
+      break;
+    case BRANCH_STEPS:
+      print_steps(p, c);
       break;
   }
 }

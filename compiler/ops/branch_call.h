@@ -25,7 +25,15 @@ typedef enum BranchKind {
   BRANCH_SELECT_OUTPUT, /* outs[mask[0]] = x[0]; a fault when mask[0] is outside [0, n) */
   BRANCH_IF,           /* the calls, once, when cond holds */
   BRANCH_WHILE,        /* the calls, again and again while cond holds */
+  BRANCH_STEPS,        /* recurrent: the calls once per time step, with the step's copies */
 } BranchKind;
+
+/* BRANCH_STEPS: one copy of `numel` elements of `type` per step: a step
+ * input (dst = src's slice t), an ex-state (dst = src at the first step,
+ * src2 after), an output (dst's slice t = src). */
+typedef struct StepCopy {
+  const char *dst, *src, *src2, *numel, *type;
+} StepCopy;
 
 typedef struct BranchCall {
   BranchKind kind;
@@ -41,6 +49,11 @@ typedef struct BranchCall {
   int ncalls;             /* the kernels of the sub-block, in program order */
   const char *const *calls; /* each one's call */
   const int *faults;      /* 1: the call returns nonzero on a fault, which ends the kernel */
+  /* BRANCH_STEPS: */
+  const char *steps;      /* the time steps T */
+  int reverse;            /* step i is time T - 1 - i */
+  int nin, nstate, nout;  /* the copies: */
+  const StepCopy *step_in, *step_state, *step_out;
 } BranchCall;
 
 void branch_print_c(Printer *p, const BranchCall *c);

@@ -14,7 +14,15 @@
  *     skip_eager_deletion_vars=[].  Condition is a one-element bool tensor.
  *   recurrent (StaticRNN): inputs*, initial_states*, parameters* -> outputs*,
  *     step_scopes; sub_block, ex_states, states, reverse=false, is_train=true,
- *     has_states=false.
+ *     has_states=false.  Paddle's RecurrentOp: every input is time-major
+ *     [T, ...] (one T); at step i (time t = i, or T - 1 - i with reverse)
+ *     the step block's var of an input's name holds its slice t, each
+ *     ex_states var the matching initial state (i = 0) or the states var of
+ *     step i - 1, and after the block ran, slice t of each output is the
+ *     step block's var of its name (StepLinks, subblock.h).  The rules: the
+ *     step vars are bound before the block's rules (entry_recurrent), each
+ *     state keeps its ex-state's dims and dtype, each output is [T] ++ its
+ *     step var's dims.
  *   select_input: X*, Mask (int32, one element) -> Out.  Out = X[Mask].  Paddle
  *     has no InferShape; the Python front end declares Out: up to 2.3 with
  *     X[0]'s shape and dtype, since 2.4 with the dims of X[0] and X[1] merged
@@ -30,9 +38,12 @@
  * their sub-blocks' kernels in a C loop or branch (branch_call.h,
  * subblock.h); cond_inline.c turns the small conditional blocks of
  * training programs' learning-rate schedules into straight-line code ending
- * in select_input.  recurrent (StaticRNN) is not compiled yet. */
+ * in select_input.  recurrent runs its step block's kernels in a C loop
+ * over the time steps, copying the step inputs, states and outputs
+ * (BRANCH_STEPS). */
 #include <string.h>
 
+#include "../subblock.h"
 #include "../util.h"
 #include "branch_call.h"
 #include "ops.h"
@@ -76,7 +87,68 @@ static int infer_while(OpCtx *c) {
   return check_scalar(c, "Condition", DT_BOOL, DT_BOOL);
 }
 
-static int infer_recurrent(OpCtx *c) { return check_sub_block(c); }
+/* Sets inner var v to the shape s and dtype of a tensor the op gives it. */
+static void bind_inner(Var *v, const Shape *s, int dtype) {
+  v->shape = *s;
+  v->dtype = dtype;
+  v->nvals = -1;
+  v->flags = (v->flags | VAR_INFERRED) & ~(unsigned)VAR_RUNTIME_EXTENT;
+}
+
+/* recurrent, before its step block's rules: each step input is one time
+ * step of its outer input (the dims after the first), each ex-state its
+ * initial state; the outer inputs agree on T. */
+static int entry_recurrent(OpCtx *c) {
+  StepLinks l;
+  const char *why;
+  if (check_sub_block(c)) return -1;
+  if (step_links(c->g, c->op, &l, &why)) return ctx_fail(c, "%s", why);
+  if (!l.nin) return ctx_fail(c, "has no inputs (Paddle: \"RecurrentOp gets empty input\")");
+  int64_t steps = DIM_UNKNOWN;
+  for (int k = 0; k < l.nin; k++) {
+    const Var *x = &c->g->vars[l.in_outer[k]];
+    if (x->shape.rank < 1) return ctx_fail(c, "input '%s' %s has no time dim", x->name, shape_str(&x->shape));
+    if (k && x->shape.d[0] >= 0 && steps >= 0 && x->shape.d[0] != steps)
+      return ctx_fail(c, "inputs of %lld and %lld time steps ('%s')", (long long)steps, (long long)x->shape.d[0],
+                      x->name);
+    if (x->shape.d[0] >= 0) steps = x->shape.d[0];
+    Shape s = {x->shape.rank - 1, {0}};
+    memcpy(s.d, x->shape.d + 1, sizeof s.d[0] * (size_t)s.rank);
+    bind_inner(&c->g->vars[l.in_inner[k]], &s, x->dtype);
+  }
+  for (int k = 0; k < l.nstate; k++) {
+    const Var *init = &c->g->vars[l.init[k]];
+    if (init->shape.rank < 0) return ctx_fail(c, "initial state '%s' has no known shape", init->name);
+    bind_inner(&c->g->vars[l.ex_state[k]], &init->shape, init->dtype);
+  }
+  return 0;
+}
+
+/* recurrent, after its step block's rules: each state keeps its
+ * ex-state's dims and dtype; each output is [T] ++ its step's. */
+static int infer_recurrent(OpCtx *c) {
+  StepLinks l;
+  const char *why;
+  if (step_links(c->g, c->op, &l, &why)) return ctx_fail(c, "%s", why);
+  for (int k = 0; k < l.nstate; k++) {
+    const Var *ex = &c->g->vars[l.ex_state[k]], *cur = &c->g->vars[l.state[k]];
+    if (!(cur->flags & VAR_INFERRED)) return ctx_fail(c, "its step block does not write state '%s'", cur->name);
+    if (cur->dtype != ex->dtype || !shape_equal(&cur->shape, &ex->shape))
+      return ctx_fail(c, "state '%s' is %s %s, its ex_state '%s' %s %s: a state must keep its shape and dtype",
+                      cur->name, rt_dtype_name(cur->dtype), shape_str(&cur->shape), ex->name,
+                      rt_dtype_name(ex->dtype), shape_str(&ex->shape));
+  }
+  const int64_t steps = c->g->vars[l.in_outer[0]].shape.d[0];
+  for (int k = 0; k < l.nout; k++) {
+    const Var *o = &c->g->vars[l.out_inner[k]];
+    if (!(o->flags & VAR_INFERRED)) return ctx_fail(c, "its step block does not write output '%s'", o->name);
+    if (o->shape.rank + 1 > RT_MAX_RANK) return ctx_fail(c, "output '%s' has too many dims", o->name);
+    Shape s = {o->shape.rank + 1, {steps}};
+    memcpy(s.d + 1, o->shape.d, sizeof s.d[0] * (size_t)o->shape.rank);
+    ctx_set(c, "outputs", k, &s, o->dtype);
+  }
+  return 0;
+}
 
 static int infer_select_input(OpCtx *c) {
   int n = ctx_nin(c, "X");
@@ -112,8 +184,9 @@ static int infer_select_output(OpCtx *c) {
 }
 
 /* The kernels of the op's sub-block, each a function of its own named
- * after the op's kernel, and the condition that runs them. */
-static int emit_block(EmitCtx *e, BranchKind kind, const char *cond) {
+ * after the op's kernel, into *call (calls, faults); -1 when one cannot be
+ * emitted. */
+static int block_calls(EmitCtx *e, BranchCall *call) {
   const Graph *g = e->g;
   const Block *b = &g->blocks[e->op->sub_block];
   const char **calls = pool_alloc(sizeof *calls * (size_t)(b->nops ? b->nops : 1));
@@ -138,7 +211,14 @@ static int emit_block(EmitCtx *e, BranchKind kind, const char *cond) {
   for (int s = 0; s < e->op->nout; s++)
     for (int a = 0; a < e->op->out[s].n; a++)
       if (e->op->out[s].vars[a] >= 0) em_wrote(e, &g->vars[e->op->out[s].vars[a]]);
-  BranchCall call = {.kind = kind, .cond = cond, .ncalls = n, .calls = calls, .faults = faults};
+  call->ncalls = n, call->calls = calls, call->faults = faults;
+  return 0;
+}
+
+/* The sub-block's kernels, run while or if the condition holds. */
+static int emit_block(EmitCtx *e, BranchKind kind, const char *cond) {
+  BranchCall call = {.kind = kind, .cond = cond};
+  if (block_calls(e, &call)) return -1;
   branch_print_c(e->p, &call);
   return 0;
 }
@@ -164,6 +244,42 @@ static int emit_conditional_block(EmitCtx *e) {
   return emit_block(e, BRANCH_IF, cond);
 }
 
+/* The copy of one element count between an inner var and an outer one. */
+static StepCopy step_copy(EmitCtx *e, const Var *dst, const Var *src, const Var *src2, const Var *inner) {
+  return (StepCopy){.dst = em_ptr(e, dst, 0), .src = em_ptr(e, src, 1), .src2 = src2 ? em_ptr(e, src2, 1) : NULL,
+                    .numel = em_numel(e, inner), .type = em_ctype(inner->dtype)};
+}
+
+/* recurrent: a C loop over the time steps around the step block's kernels
+ * (BRANCH_STEPS). */
+static int emit_recurrent(EmitCtx *e) {
+  const Graph *g = e->g;
+  StepLinks l;
+  const char *why;
+  OpCtx c = {e->g, (Op *)e->op};
+  (void)ctx_nin(&c, "inputs"), (void)ctx_nin(&c, "initial_states"); /* read through step_links */
+  if (step_links(g, e->op, &l, &why)) return em_fail(e, "%s", why);
+  BranchCall call = {.kind = BRANCH_STEPS, .reverse = attr_bool(e->op, "reverse", 0), .nin = l.nin,
+                     .nstate = l.nstate, .nout = l.nout};
+  StepCopy *in = pool_alloc(sizeof *in * (size_t)(l.nin + 1)), *st = pool_alloc(sizeof *st * (size_t)(l.nstate + 1));
+  StepCopy *out = pool_alloc(sizeof *out * (size_t)(l.nout + 1));
+  call.steps = em_dim(e, &g->vars[l.in_outer[0]], 0);
+  for (int k = 0; k < l.nin; k++) {
+    const Var *x = &g->vars[l.in_outer[k]];
+    if (strcmp(em_dim(e, x, 0), call.steps))
+      return em_fail(e, "input '%s' has %s time steps, the first input %s", x->name, em_dim(e, x, 0), call.steps);
+    in[k] = step_copy(e, &g->vars[l.in_inner[k]], x, NULL, &g->vars[l.in_inner[k]]);
+  }
+  for (int k = 0; k < l.nstate; k++)
+    st[k] = step_copy(e, &g->vars[l.ex_state[k]], &g->vars[l.init[k]], &g->vars[l.state[k]], &g->vars[l.ex_state[k]]);
+  for (int k = 0; k < l.nout; k++)
+    out[k] = step_copy(e, &g->vars[l.out_outer[k]], &g->vars[l.out_inner[k]], NULL, &g->vars[l.out_inner[k]]);
+  call.step_in = in, call.step_state = st, call.step_out = out;
+  if (block_calls(e, &call)) return -1;
+  branch_print_c(e->p, &call);
+  return 0;
+}
+
 static int emit_while(EmitCtx *e) {
   Var *v = tu_in(e, "Condition", 0);
   if (!v) return -1;
@@ -186,7 +302,16 @@ const OpDef op_conditional_block_infer = {.type = "conditional_block_infer", .in
                                           .emit_c = emit_conditional_block, .ignores = cond_ignores};
 const OpDef op_while = {.type = "while", .infer = infer_while, .emit_c = emit_while, .ignores = while_ignores,
                         .attr_ignores = while_attr_ignores};
-const OpDef op_recurrent = {.type = "recurrent", .infer = infer_recurrent};
+/* parameters: the outer vars the step block reads (its ops read them
+ * themselves); step_scopes: Paddle's executor's. */
+static const char *const recurrent_ignores[] = {"parameters", NULL};
+/* is_train: whether Paddle keeps every step's scope for a backward pass;
+ * skip_eager_deletion_vars: which vars its garbage collector keeps.  The
+ * forward values are the same. */
+static const char *const recurrent_attr_ignores[] = {"is_train", "skip_eager_deletion_vars", NULL};
+const OpDef op_recurrent = {.type = "recurrent", .infer = infer_recurrent, .infer_entry = entry_recurrent,
+                            .emit_c = emit_recurrent, .ignores = recurrent_ignores,
+                            .attr_ignores = recurrent_attr_ignores};
 static int emit_select_input(EmitCtx *e) {
   Var *mask = tu_in(e, "Mask", 0), *out = tu_out(e, "Out", 0);
   if (!mask || !out) return -1;

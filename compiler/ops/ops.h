@@ -35,6 +35,10 @@ typedef struct OpDef {
   OpInferFn infer;   /* shape and dtype rule */
   OpEmitFn emit_c;   /* C emitter, or NULL */
   OpFoldFn fold;     /* constant folding, or NULL (the op's values stay unknown) */
+  /* For an op that runs a sub-block: the shapes of the sub-block's vars
+   * the op itself sets before the sub-block's rules run (recurrent's step
+   * inputs and ex-states); -1 after ctx_fail.  NULL = none. */
+  OpInferFn infer_entry;
   /* What the op's kernel decides before any kernel is printed, recorded in
    * the IR for the tables codegen prints besides the kernels (a weight's
    * prepared layout); run with EmitCtx.deciding set: em_fail is silent (the
