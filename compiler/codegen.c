@@ -148,7 +148,7 @@ static int check_tensors(const Graph *g) {
       for (int s = 0; s < (side ? op->nout : op->nin); s++) {
         const Slot *sl = side ? &op->out[s] : &op->in[s];
         /* a control-flow op's scopes are Paddle's executor's business */
-        if (side && op_runs_block(g, op) &&
+        if (op_runs_block(g, op) &&
             (!strcmp(sl->name, "Scope") || !strcmp(sl->name, "StepScopes") || !strcmp(sl->name, "step_scopes")))
           continue;
         for (int a = 0; a < sl->n; a++)

@@ -287,13 +287,15 @@ static uint64_t fnv1a(const Graph *g) {
 }
 
 /* Emitters take the shapes of an op's inputs as known: one that nothing
- * computes (read before any op writes it) is an error here. */
+ * computes (read before any op writes it) is an error here.  A scope
+ * (conditional_block_grad's Scope: Paddle's executor's) holds no tensor. */
 static int operands_known(EmitCtx *e) {
   int bad = 0;
   const Op *op = e->op;
   for (int si = 0; si < op->nin; si++)
     for (int a = 0; a < op->in[si].n; a++) {
       int v = op->in[si].vars[a];
+      if (v >= 0 && e->g->vars[v].vtype == VT_STEP_SCOPES) continue;
       if (v >= 0 && !e->spec->vars[v].known)
         bad = em_fail(e, "input %s '%s' has no shape known at compile time (nothing computes it)", op->in[si].name,
                       e->g->vars[v].name);

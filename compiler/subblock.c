@@ -10,7 +10,8 @@
 int op_runs_block(const Graph *g, const Op *op) {
   if (op->sub_block <= 0 || op->sub_block >= g->nblocks || op->sub_block == op->block) return 0;
   return !strcmp(op->type, "while") || !strcmp(op->type, "conditional_block") ||
-         !strcmp(op->type, "conditional_block_infer") || !strcmp(op->type, "recurrent");
+         !strcmp(op->type, "conditional_block_infer") || !strcmp(op->type, "recurrent") ||
+         !strcmp(op->type, "conditional_block_grad");
 }
 
 /* The sub-block's own var named `name`, -1 (with *why) when it has none. */

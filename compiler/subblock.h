@@ -12,7 +12,8 @@
 #include "graph.h"
 
 /* 1 when op runs a sub-block that paddlec compiles (while,
- * conditional_block, conditional_block_infer, recurrent). */
+ * conditional_block, conditional_block_infer, conditional_block_grad,
+ * recurrent). */
 int op_runs_block(const Graph *g, const Op *op);
 
 /* recurrent (StaticRNN): how its step block's vars link to the outer ones

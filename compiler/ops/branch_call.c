@@ -42,6 +42,26 @@ static void print_block(Printer *p, const BranchCall *c) {
   pr_line(p, "}");
 }
 
+/* conditional_block_grad (Paddle's ConditionalBlockGradOp): when the
+ * forward's condition held, the grad block's kernels and each input's
+ * grad copied out of it (zeros for one it does not make); else zeros. */
+static void print_grad_block(Printer *p, const BranchCall *c) {
+  pr_line(p, "if (%s) {", c->cond);
+  print_calls(p, c);
+  for (int k = 0; k < c->ngrads; k++) {
+    const StepCopy *g = &c->grads[k];
+    if (g->src)
+      pr_line(p, "if (%s != %s) memcpy(%s, %s, (size_t)%s * sizeof(%s));", g->dst, g->src, g->dst, g->src, g->numel,
+              g->type);
+    else
+      pr_line(p, "memset(%s, 0, (size_t)%s * sizeof(%s));", g->dst, g->numel, g->type);
+  }
+  pr_line(p, "} else {");
+  for (int k = 0; k < c->ngrads; k++)
+    pr_line(p, "memset(%s, 0, (size_t)%s * sizeof(%s));", c->grads[k].dst, c->grads[k].numel, c->grads[k].type);
+  pr_line(p, "}");
+}
+
 /* recurrent: per time step its inputs' slices in, the states carried
  * (from initial_states at the first step), the block's kernels, then the
  * outputs' slices out. */
@@ -75,6 +95,9 @@ void branch_print_c(Printer *p, const BranchCall *c) {
       break;
     case BRANCH_STEPS:
       print_steps(p, c);
+      break;
+    case BRANCH_GRAD:
+      print_grad_block(p, c);
       break;
   }
 }

@@ -26,6 +26,7 @@ typedef enum BranchKind {
   BRANCH_IF,           /* the calls, once, when cond holds */
   BRANCH_WHILE,        /* the calls, again and again while cond holds */
   BRANCH_STEPS,        /* recurrent: the calls once per time step, with the step's copies */
+  BRANCH_GRAD,         /* conditional_block_grad: BRANCH_IF, then the grads out; zeros when cond fails */
 } BranchKind;
 
 /* BRANCH_STEPS: one copy of `numel` elements of `type` per step: a step
@@ -54,6 +55,10 @@ typedef struct BranchCall {
   int reverse;            /* step i is time T - 1 - i */
   int nin, nstate, nout;  /* the copies: */
   const StepCopy *step_in, *step_state, *step_out;
+  /* BRANCH_GRAD: each input's grad, copied from the block's (src), or
+   * zeros (src NULL: the block makes none; or cond fails) */
+  int ngrads;
+  const StepCopy *grads;
 } BranchCall;
 
 void branch_print_c(Printer *p, const BranchCall *c);

@@ -31,7 +31,9 @@
  *     different shape shows as unknown dims.
  *   select_output: X, Mask -> Out*.  Out[Mask] = X.  No InferShape; the outputs
  *     (grads of the branch results, in cond's backward) keep their declared
- *     shapes, which may be more precise than X's.
+ *     shapes, which may be more precise than X's (while specializing, X's
+ *     where those fit: the batch).
+ *   conditional_block_grad: see infer_conditional_block_grad.
  * Emission: select_input copies X[Mask] to Out (every X of Out's dtype and
  * size), select_output X to Out[Mask] (every Out of X's).  A Mask outside
  * [0, n), where Paddle stops with an error, stops the run of either.  while and conditional_block run
@@ -177,9 +179,19 @@ static int infer_select_input(OpCtx *c) {
   return 0;
 }
 
+/* While specializing, an output whose declared dims fit X's (each -1 or
+ * equal) takes X's: the run copies X into it (cond's backward declares the
+ * branch results' grads with -1 for the batch). */
 static int infer_select_output(OpCtx *c) {
-  if (!ctx_need(c, "X", 0)) return -1;
+  Var *x = ctx_need(c, "X", 0);
+  if (!x) return -1;
   if (!ctx_nout(c, "Out")) return ctx_fail(c, "output Out is missing");
+  for (int i = 0; c->g->specializing && i < ctx_nout(c, "Out"); i++) {
+    Var *o = ctx_out(c, "Out", i);
+    int fits = o && o->decl.rank == x->shape.rank && o->decl_dtype == x->dtype;
+    for (int d = 0; fits && d < x->shape.rank; d++) fits = o->decl.d[d] < 0 || o->decl.d[d] == x->shape.d[d];
+    if (fits) ctx_set(c, "Out", i, &x->shape, x->dtype);
+  }
   return check_scalar(c, "Mask", DT_INT32, DT_INT64);
 }
 
@@ -224,24 +236,73 @@ static int emit_block(EmitCtx *e, BranchKind kind, const char *cond) {
 }
 
 /* Paddle's condition: the one bool of Cond (is_scalar_condition), else
- * every Cond tensor holding at least one element. */
-static int emit_conditional_block(EmitCtx *e) {
+ * every Cond tensor holding at least one element; NULL after em_fail. */
+static const char *block_cond(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   const char *slot = ctx_nin(&c, "Cond") ? "Cond" : "X";
   const char *cond = "";
   if (attr_bool(e->op, "is_scalar_condition", 0)) {
     Var *v = tu_in(e, slot, 0);
-    if (!v) return -1;
-    cond = pool_printf("%s[0]", em_ptr(e, v, 1));
-  } else {
-    for (int i = 0; i < ctx_nin(&c, slot); i++) {
-      Var *v = tu_in(e, slot, i);
-      if (!v) return -1;
-      cond = pool_printf("%s%s%s != 0", cond, *cond ? " && " : "", em_numel(e, v));
-    }
-    if (!*cond) cond = "1";
+    return v ? pool_printf("%s[0]", em_ptr(e, v, 1)) : NULL;
   }
-  return emit_block(e, BRANCH_IF, cond);
+  for (int i = 0; i < ctx_nin(&c, slot); i++) {
+    Var *v = tu_in(e, slot, i);
+    if (!v) return NULL;
+    cond = pool_printf("%s%s%s != 0", cond, *cond ? " && " : "", em_numel(e, v));
+  }
+  return *cond ? cond : "1";
+}
+
+static int emit_conditional_block(EmitCtx *e) {
+  const char *cond = block_cond(e);
+  return cond ? emit_block(e, BRANCH_IF, cond) : -1;
+}
+
+/* The grad block's own var `name`@GRAD, or NULL: Paddle looks it up in
+ * the block's local scope (AssignLocalGradientToParentScope). */
+static const Var *local_grad(const Graph *g, int block, const char *name) {
+  const char *want = pool_printf("%s@GRAD", name);
+  for (int v = 0; v < g->nvars; v++)
+    if (g->vars[v].block == block && !strcmp(g->vars[v].name, want)) return &g->vars[v];
+  return NULL;
+}
+
+/* conditional_block_grad: Cond, Input*, Out*, Out@GRAD*, Scope ->
+ * Input@GRAD*; the forward's attributes, sub_block the grad block (whose
+ * ops read the forward block's vars: graph_find_var follows
+ * forward_block_idx).  Each Input@GRAD has its Input's dims and dtype. */
+static int infer_conditional_block_grad(OpCtx *c) {
+  if (infer_conditional_block(c)) return -1;
+  for (int i = 0; i < ctx_nout(c, "Input@GRAD"); i++) {
+    Var *x = ctx_in(c, "Input", i);
+    if (!ctx_out(c, "Input@GRAD", i)) continue;
+    if (!x) return ctx_fail(c, "Input@GRAD %d has no Input", i);
+    if (x->shape.rank >= 0) ctx_set(c, "Input@GRAD", i, &x->shape, x->dtype);
+  }
+  return 0;
+}
+
+static int emit_conditional_block_grad(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  const char *cond = block_cond(e);
+  if (!cond) return -1;
+  BranchCall call = {.kind = BRANCH_GRAD, .cond = cond};
+  const int n = ctx_nout(&c, "Input@GRAD");
+  StepCopy *grads = pool_alloc(sizeof *grads * (size_t)(n + 1));
+  for (int i = 0; i < n; i++) {
+    if (!ctx_out(&c, "Input@GRAD", i)) continue; /* an input without a grad (@EMPTY@) */
+    Var *dx = tu_out(e, "Input@GRAD", i), *x = tu_in(e, "Input", i);
+    if (!dx || !x) return -1;
+    const Var *inner = local_grad(e->g, e->op->sub_block, x->name);
+    if (inner && (inner->dtype != dx->dtype || strcmp(em_numel(e, inner), em_numel(e, dx))))
+      return em_fail(e, "the grad block's '%s' is not the size and dtype of Input@GRAD '%s'", inner->name, dx->name);
+    grads[call.ngrads++] = (StepCopy){.dst = em_ptr(e, dx, 0), .src = inner ? em_ptr(e, inner, 1) : NULL,
+                                      .numel = em_numel(e, dx), .type = em_ctype(dx->dtype)};
+  }
+  call.grads = grads;
+  if (block_calls(e, &call)) return -1;
+  branch_print_c(e->p, &call);
+  return 0;
 }
 
 /* The copy of one element count between an inner var and an outer one. */
@@ -300,6 +361,12 @@ const OpDef op_conditional_block = {.type = "conditional_block", .infer = infer_
                                     .emit_c = emit_conditional_block, .ignores = cond_ignores};
 const OpDef op_conditional_block_infer = {.type = "conditional_block_infer", .infer = infer_conditional_block,
                                           .emit_c = emit_conditional_block, .ignores = cond_ignores};
+/* Out: the forward's results, which the grad block reads itself when it
+ * needs them; Out@GRAD: read by the grad block's ops; Scope: the
+ * forward's scope in Paddle's executor (here its vars stay planned). */
+static const char *const cond_grad_ignores[] = {"Out", "Out@GRAD", "Scope", NULL};
+const OpDef op_conditional_block_grad = {.type = "conditional_block_grad", .infer = infer_conditional_block_grad,
+                                         .emit_c = emit_conditional_block_grad, .ignores = cond_grad_ignores};
 const OpDef op_while = {.type = "while", .infer = infer_while, .emit_c = emit_while, .ignores = while_ignores,
                         .attr_ignores = while_attr_ignores};
 /* parameters: the outer vars the step block reads (its ops read them

@@ -10,9 +10,9 @@
  *    ActivationOpGrad does.
  *  infer_grad_xshape: X@GRAD = XShape[1:] (reshape2_grad, transpose2_grad,
  *    ...; XShape is [0] + X.dims, spec 7.5).
- *  OP_GRAD_CTL: the generic rule for control-flow grads (while_grad,
- *    conditional_block_grad), whose X/Input may also bind vars that carry no
- *    tensor shape (arrays, scopes); those are left alone, as Paddle does.
+ *  OP_GRAD_CTL: the generic rule for while_grad, whose X may also bind vars
+ *    that carry no tensor shape (arrays, scopes); those are left alone, as
+ *    Paddle does (conditional_block_grad: control_flow.c).
  *
  * Grads with a C emitter live in their forward op's file, most with the
  * generic rule (grad_infer, ops.h).
@@ -63,5 +63,4 @@ int infer_grad_xshape(OpCtx *c) {
 }
 
 #define OP_GRAD_CTL(name) const OpDef op_##name = {.type = #name, .infer = infer_grad_ctl};
-OP_GRAD_CTL(conditional_block_grad)
 OP_GRAD_CTL(while_grad)

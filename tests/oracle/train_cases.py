@@ -386,6 +386,23 @@ lstm_cls.label_classes = 3
 
 
 @case
+def cond_branches():
+    """paddle.static.nn.cond in the forward pass: the batch's mean of
+    feature 0 picks 2 * fc(x) or tanh(fc2(x)) (a branch with its own
+    parameters), so the steps take both; the backward is
+    conditional_block_grad over each branch's grad block (zeros for the
+    branch not taken) and select_output; momentum."""
+    x = paddle.static.data("x", [None, 4], "float32")
+    y = paddle.static.data("y", [None, 1], "float32")
+    fc, fc2 = paddle.nn.Linear(4, 1), paddle.nn.Linear(4, 1)
+    s = paddle.mean(x[:, 0])
+    out = paddle.static.nn.cond(s > 0, lambda: fc(x) * 2.0, lambda: paddle.tanh(fc2(x)))
+    loss = paddle.mean((out - y) ** 2)
+    paddle.optimizer.Momentum(learning_rate=0.05, momentum=0.9).minimize(loss)
+    return loss, 4
+
+
+@case
 def gru_cls():
     """lstm_cls with a bidirectional GRU (both directions' last-step
     outputs, 16 features, into the Linear)."""
