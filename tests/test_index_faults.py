@@ -1,6 +1,7 @@
 """An index outside its tensor stops the compiled program, as it stops
 Paddle (gather, index_select, embedding, gather_nd, one_hot, index_sample,
-scatter; take_along_axis, where Paddle 2.6 reads outside the row): the
+scatter, index_add, scatter_nd_add; take_along_axis and put_along_axis, where
+Paddle 2.6 reads or writes outside the row): the
 kernel returns 1 and the run reports it; inside, the outputs are Paddle's.
 The programs are tests/oracle/index_faults.py's."""
 import json
@@ -38,7 +39,8 @@ def test_indices_inside_match_paddle(gathers):
 # idx 2 is past the rows only (gather axis 0); -1 is outside both; an id of 6
 # is past the table's 6 rows, -1 below them (0 is padding_idx, a zero row);
 # an nd row (2, 0) is past x's 2 rows; one_hot's depth is 4; x has 5
-# columns for index_sample and take_along_axis; scatter's target has 2 rows.
+# columns for index_sample and take_along_axis; scatter's, index_add's and
+# scatter_nd_add's target has 2 rows and 5 columns.
 CASES = [("idx", 1, (0,), 5, "an Index value is outside [0, B)"),
          ("idx", 1, (1,), -1, "an Index value is outside [0, B)"),
          ("ids", 2, (1, 3), 6, "an id is outside [0, 6), W's rows"),
@@ -50,6 +52,12 @@ CASES = [("idx", 1, (0,), 5, "an Index value is outside [0, B)"),
          ("cols", 5, (0, 0), -1, "an Index value is outside [0, X's dim 1)"),
          ("ta", 7, (1, 0), 5, "an Index value is outside [0, Input's dim at Axis)"),
          ("ta", 7, (0, 1), -1, "an Index value is outside [0, Input's dim at Axis)"),
+         ("ia", 8, (2,), 5, "an Index value is outside [0, X's dim at axis)"),
+         ("ia", 8, (0,), -1, "an Index value is outside [0, X's dim at axis)"),
+         ("snd", 9, (1, 0), 2, "an Index tuple names a slice outside X"),
+         ("snd", 9, (0, 0), -1, "an Index tuple names a slice outside X"),
+         ("pa", 10, (1, 0), 5, "an Index value is outside [0, Input's dim at Axis)"),
+         ("pa", 10, (0, 0), -1, "an Index value is outside [0, Input's dim at Axis)"),
          ("rows", 6, (1,), 2, "an Ids value is outside [0, X's dim 0)"),
          ("rows", 6, (0,), -1, "an Ids value is outside [0, X's dim 0)")]
 
@@ -57,7 +65,7 @@ CASES = [("idx", 1, (0,), 5, "an Index value is outside [0, B)"),
 @pytest.mark.parametrize("feed,col,at,value,want", CASES)
 def test_an_index_outside_stops_the_run(gathers, feed, col, at, value, want):
     fixture, binary, tmp = gathers
-    names = ["x", "idx", "ids", "nd", "oh", "cols", "rows", "ta"]
+    names = ["x", "idx", "ids", "nd", "oh", "cols", "rows", "ta", "ia", "snd", "pa"]
     args = [str(binary)]
     for i, name in enumerate(names):
         a = np.load(f"{fixture}/input_{i}.npy")

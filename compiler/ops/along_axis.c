@@ -20,9 +20,9 @@
  * element replaces it; "mean" divides the sum by the number of values (+1
  * with Include_self) at the end.  Paddle 2.6 neither wraps nor checks an
  * index here (it reads or writes the flat offset, out of bounds or in
- * another row): take stops the run on an index outside [0, n_in) rather
- * than read that; put skips an offset outside the tensor.  A negative Axis
- * counts from the end. */
+ * another row): take and put stop the run on an index outside [0, n_in)
+ * rather than read or write that; put's grad skips an offset outside the
+ * tensor.  A negative Axis counts from the end. */
 #include <string.h>
 
 #include "../util.h"
@@ -122,6 +122,7 @@ static int emit_put_along_axis(EmitCtx *e) {
     SymDim n = spec_numel(em_spec(e, x));
     call.count = em_scratch_at(e, "count", (SymDim){n.a * 4, n.c * 4});
   }
+  em_fault(e, "an Index value is outside [0, Input's dim at Axis) (Paddle 2.6 writes outside the row or the tensor)");
   along_print_c(e->p, &call);
   return 0;
 }

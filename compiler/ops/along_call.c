@@ -49,7 +49,7 @@ static const char *put_step(AlongReduce r) {
 
 /* Without include_self the first value to reach an element replaces it;
  * mean divides the sum by the values that reached it (+1 with
- * include_self) at the end. */
+ * include_self) at the end.  An index outside Input's axis stops the run. */
 static void print_put(Printer *p, const AlongCall *c) {
   const char *t = c->type, *step = put_step(c->reduce);
   pr_line(p, "{");
@@ -61,8 +61,10 @@ static void print_put(Printer *p, const AlongCall *c) {
     pr_line(p, "memset(count, 0, (size_t)%s * sizeof *count);", c->numel_in);
   }
   pr_line(p, "const int64_t n_val = %s, outer_val = %s;", c->n_val, c->outer_val);
-  open_walk(p, c);
-  pr_line(p, "if (at < 0 || at >= numel_in) continue;");
+  AlongCall walk = *c;
+  if (c->reduce != ALONG_MEAN) walk.numel_in = NULL; /* only mean's division reads it */
+  open_walk(p, &walk);
+  pr_line(p, "if (index[p] < 0 || index[p] >= n_in) return 1; /* outside Input's axis */");
   pr_line(p, "const %s v = val[k + j * outer_val + i * outer_val * n_val];", t);
   pr_line(p, "%s o = out[at];", t);
   if (c->count && !c->include_self) pr_line(p, "if (count[at] == 0) o = v;");

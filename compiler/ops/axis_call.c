@@ -109,10 +109,11 @@ static void open_index_walk(Printer *p, const AxisCall *c, const char *src, cons
   pr_line(p, "const int64_t at = (int64_t)index[j];");
 }
 
-/* phi IndexAddInner: an index outside [0, n) (Paddle's error) adds nothing. */
+/* phi IndexAddInner: an index outside [0, n) (Paddle's error) stops the
+ * run. */
 static void print_index_add(Printer *p, const AxisCall *c) {
   open_index_walk(p, c, "add", c->add, "out", c->out);
-  pr_line(p, "if (at < 0 || at >= n) continue; /* Paddle raises an error */");
+  pr_line(p, "if (at < 0 || at >= n) return 1; /* Paddle raises an error */");
   pr_line(p, "for (int64_t s = 0; s < slice; s++) out[(o * n + at) * slice + s] += add[(o * len + j) * slice + s];");
   pr_close(p, 2);
 }

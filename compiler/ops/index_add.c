@@ -6,7 +6,7 @@
  * slice] and AddValue as [outer, len(Index), slice]
  *   out[o, Index[j], s] += add_value[o, j, s]
  * for j in order (a repeated index adds each time).  Paddle 2.6 raises an
- * error for an index outside [0, n); the compiled code skips it. */
+ * error for an index outside [0, n): the compiled code stops the run. */
 #include "../util.h"
 #include "axis_call.h"
 #include "ops.h"
@@ -47,6 +47,7 @@ static int emit_index_add(EmitCtx *e) {
                    .n = em_dim(e, x, a), .inner = em_prod(e, x, a + 1, r), .len = em_dim(e, idx, 0),
                    .index = em_ptr(e, idx, 1), .index_type = em_ctype(idx->dtype), .add = em_ptr(e, v, 1),
                    .out = em_ptr(e, out, 0)};
+  em_fault(e, "an Index value is outside [0, X's dim at axis) (Paddle raises an error)");
   axis_print_c(e->p, &call);
   return 0;
 }

@@ -146,13 +146,13 @@ static void open_tuples(Printer *p, const IndexCall *c) {
 
 /* scatter_nd_add (phi ScatterNdAdd) after out = X: each slice of upd is
  * added to the slice of out its index tuple names, tuples in order; a
- * tuple outside X is skipped. */
+ * tuple outside X stops the run. */
 static void print_scatter_nd_add(Printer *p, const IndexCall *c) {
   pr_line(p, "const %s *index = %s;", c->index_type, c->index);
   pr_line(p, "const %s *upd = %s;", c->type, c->src);
   pr_line(p, "%s *out = %s;", c->type, c->dst);
   open_tuples(p, c);
-  if (c->k) pr_line(p, "if (!inside) continue; /* Paddle raises an error */");
+  if (c->k) pr_line(p, "if (!inside) return 1; /* Paddle raises an error */");
   pr_line(p, "for (int64_t s = 0; s < slice; s++) out[at * slice + s] += upd[i * slice + s];");
   pr_line(p, "}");
 }

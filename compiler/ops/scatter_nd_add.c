@@ -7,7 +7,7 @@
  * prod(Index.dims[:-1]) index tuples, the slice of X.dims[k:] it names
  * gets the matching slice of Updates added, tuples in order (repeated ones
  * add each time); k = 0 adds every slice to all of Out.  Paddle 2.6 raises
- * an error for a tuple outside X; the compiled code skips it. */
+ * an error for a tuple outside X: the compiled code stops the run. */
 #include "../util.h"
 #include "index_call.h"
 #include "ops.h"
@@ -50,6 +50,8 @@ static void print_nd(EmitCtx *e, IndexKind kind, const Var *idx, const Var *data
   const char *written = em_ptr(e, dst, 0);
   if (kind == INDEX_SCATTER_ND_ADD) call.dst = written;
   else call.dupd = written;
+  if (kind == INDEX_SCATTER_ND_ADD && k)
+    em_fault(e, "an Index tuple names a slice outside X (Paddle raises an error)");
   call.count = em_prod(e, idx, 0, ri - 1), call.slice = em_prod(e, data, k, r), call.k = k, call.dims = dims;
   index_print_c(e->p, &call);
 }
