@@ -100,6 +100,8 @@ static int check_carried(Graph *g, const Op *op, const Carried *c) {
     if (v->dtype == b->dtype && only_the_condition(g, op, c->ids[k]) && shape_numel(&v->shape) == 1 &&
         shape_numel(&b->shape) == 1)
       continue; /* [] before the loop, [1] in it: one element all the same */
+    if (g->specializing && v->dtype == b->dtype && (shape_numel(&v->shape) < 0 || shape_numel(&b->shape) < 0))
+      continue; /* dims only the run knows: spec.c reports them where they come from */
     bad = diag_error("%s: %s: its block writes '%s' as %s %s, which is %s %s before it: a %s that changes a "
                      "tensor's shape or dtype is not supported yet",
                      g->file, graph_op_where(g, op), v->name, rt_dtype_name(v->dtype) ? rt_dtype_name(v->dtype) : "?",

@@ -305,10 +305,12 @@ static int emit_conditional_block_grad(EmitCtx *e) {
   return 0;
 }
 
-/* The copy of one element count between an inner var and an outer one. */
+/* The copy of `inner`'s elements between an inner var and an outer one
+ * (src2: an ex-state's source after the first step). */
 static StepCopy step_copy(EmitCtx *e, const Var *dst, const Var *src, const Var *src2, const Var *inner) {
-  return (StepCopy){.dst = em_ptr(e, dst, 0), .src = em_ptr(e, src, 1), .src2 = src2 ? em_ptr(e, src2, 1) : NULL,
-                    .numel = em_numel(e, inner), .type = em_ctype(inner->dtype)};
+  StepCopy c = {.dst = em_ptr(e, dst, 0), .src = em_ptr(e, src, 1), .src2 = src2 ? em_ptr(e, src2, 1) : NULL};
+  if (inner) c.numel = em_numel(e, inner), c.type = em_ctype(inner->dtype);
+  return c;
 }
 
 /* recurrent: a C loop over the time steps around the step block's kernels

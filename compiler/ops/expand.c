@@ -132,6 +132,8 @@ static int infer_tile(OpCtx *c) {
   if (nt >= 0) {
     rep = unknown;
     n = nt;
+  } else if (slot && c->g->specializing) { /* Out's dims would be the run's: spec.c would refuse them */
+    return ctx_fail(c, "the repeat counts come from input %s, whose values only the run knows", slot);
   } else if (slot || n == 0) {
     n = slot ? slot_list_len(c, slot) : x->shape.rank;
     if (n < 0) return -1;

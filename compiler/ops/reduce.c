@@ -197,7 +197,10 @@ static int reduced_dims(EmitCtx *e, int r, int *red) {
     int64_t *dims;
     int from_tensor, n = read_dims(&c, &dims, &from_tensor);
     if (n < 0) return -1;
-    if (from_tensor) return em_fail(e, "the axes come from tensors, which is not supported");
+    if (from_tensor)
+      return em_fail(e, "the axes come from tensors (input %s), which is not supported",
+                     ctx_in(&c, "AxisTensor", 0) ? "AxisTensor" : ctx_in(&c, "AxisTensorList", 0) ? "AxisTensorList"
+                                                                                           : "attribute dim");
     for (int i = 0; i < n; i++) {
       int a = axis_norm(dims[i], r);
       if (a < 0) return em_fail(e, "dim %lld is out of range", (long long)dims[i]);

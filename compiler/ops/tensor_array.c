@@ -82,7 +82,8 @@ static int infer_write_to_array(OpCtx *c) {
   if (x->lod_level > 0) return ctx_fail(c, "X '%s' has a LoD: arrays of LoD tensors are not supported", x->name);
   if (!(a->flags & VAR_INFERRED)) {
     ctx_set(c, "Out", 0, &x->shape, x->dtype);
-  } else if (a->dtype != x->dtype || !same_dims(&a->shape, &x->shape)) {
+  } else if (c->g->specializing && (a->dtype != x->dtype || !same_dims(&a->shape, &x->shape))) {
+    /* (Paddle's own shapes, for inspect, let an array's elements differ) */
     return ctx_fail(c, "writes X '%s' %s%s into array '%s', whose elements are %s%s: paddlec keeps arrays of one "
                     "element shape and dtype",
                     x->name, rt_dtype_name(x->dtype) ? rt_dtype_name(x->dtype) : "?", shape_str(&x->shape), a->name,
