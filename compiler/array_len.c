@@ -60,6 +60,9 @@ void array_len_write(Graph *g, const Op *op, Var *arr, const Var *index) {
     return;
   }
   const Op *owner = block_owner(g, op->block);
+  /* the grad of a loop's array, which while_grad's rule gave the length
+   * of the forward's (the kernel checks each index) */
+  if (owner && !strcmp(owner->type, "while_grad") && arr->arr_len > 0) return;
   if (!owner || strcmp(owner->type, "while"))
     array_len_unknown(arr, pool_printf("%s writes it inside a branch, which may or may not run",
                                        graph_op_where(g, op)));
@@ -287,6 +290,22 @@ static int64_t trip_count(Loop *l, const Op *w, Count *cnt, const char **why) {
   return trips;
 }
 
+/* The arrays a training program's while keeps its iterations' values in
+ * (while_steps.h): L = the iterations (a bound when the data may end the
+ * loop sooner), one more for a var of the while's block. */
+static void keep_steps(Graph *g, const Op *w, const Slot *kept, int64_t trips, const char *why) {
+  const Op *wg = kept ? while_steps_grad(g, w) : NULL;
+  const Slot *vars = wg ? slot_find(wg->out, wg->nout, "StepVars") : NULL;
+  for (int k = 0; vars && k < kept->n && k < vars->n; k++) {
+    Var *a = &g->vars[kept->vars[k]];
+    if (trips < 0)
+      array_len_unknown(a, pool_printf("%s keeps each iteration's '%s' for its while_grad, and paddlec cannot count "
+                                       "its iterations: %s", graph_op_where(g, w), g->vars[vars->vars[k]].name, why));
+    else
+      grow(a, trips - 1 + (g->vars[vars->vars[k]].block == w->block));
+  }
+}
+
 void array_len_loop(Graph *g, const Op *w, const int *carried, const Var *before, int ncarried) {
   if (!g->specializing || strcmp(w->type, "while") || !op_runs_block(g, w)) return;
   const Block *b = &g->blocks[w->sub_block];
@@ -303,12 +322,14 @@ void array_len_loop(Graph *g, const Op *w, const int *carried, const Var *before
   int *arrs = pool_alloc(sizeof(int) * ((size_t)b->nops + 1)), n = 0;
   Aff *idx = pool_alloc(sizeof(Aff) * ((size_t)b->nops + 1));
   walk_body(&l, b, arrs, idx, &n);
-  if (!n) return;
+  const Slot *kept = slot_find(w->out, w->nout, "StepValues");
+  if (!n && !(kept && kept->n)) return;
   const char *why;
   Count cnt = {-1, 0, 0};
   const int64_t trips = trip_count(&l, w, &cnt, &why);
   const int cond = slot_first(w->in, w->nin, "Condition");
   const int bounded = trips > 0 && cond >= 0 && l.partial[cond];
+  keep_steps(g, w, kept, trips, why);
   for (int k = 0; k < n; k++) {
     Var *a = &g->vars[arrs[k]];
     if (trips < 0) {

@@ -127,7 +127,8 @@ static int check_reads_written(const Graph *g) {
  * (ops/tensor_array.c), a control-flow op's lists. */
 static int array_slot(const Graph *g, const Op *op, const char *slot) {
   static const char *const ops[][2] = {{"write_to_array", "Out"}, {"read_from_array", "X"},
-                                       {"lod_array_length", "X"}, {"tensor_array_to_tensor", "X"}};
+                                       {"lod_array_length", "X"}, {"tensor_array_to_tensor", "X"},
+                                       {"tensor_array_to_tensor_grad", "X"}, {"tensor_array_to_tensor_grad", "X@GRAD"}};
   for (size_t k = 0; k < sizeof ops / sizeof *ops; k++)
     if (!strcmp(op->type, ops[k][0]) && !strcmp(slot, ops[k][1])) return 1;
   return op_runs_block(g, op) && strcmp(slot, "Condition") && strcmp(slot, "Cond");

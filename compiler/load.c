@@ -11,6 +11,7 @@
 #include "diag.h"
 #include "ir_text.h"
 #include "util.h"
+#include "while_steps.h"
 
 static int is_dir(const char *p) {
   struct stat st;
@@ -163,6 +164,7 @@ int load_model(const char *path, const LoadOpts *o, Graph *g) {
     return -1;
   }
   g->file_hash = hash;
+  while_steps_link(g);
   if (ir) return bind_ir_params(g, ir);
   g->params_status = "not loaded (--no-params)";
   if (o->no_params) return 0;

@@ -11,7 +11,7 @@ int op_runs_block(const Graph *g, const Op *op) {
   if (op->sub_block <= 0 || op->sub_block >= g->nblocks || op->sub_block == op->block) return 0;
   return !strcmp(op->type, "while") || !strcmp(op->type, "conditional_block") ||
          !strcmp(op->type, "conditional_block_infer") || !strcmp(op->type, "recurrent") ||
-         !strcmp(op->type, "conditional_block_grad");
+         !strcmp(op->type, "conditional_block_grad") || !strcmp(op->type, "while_grad");
 }
 
 /* The sub-block's own var named `name`, -1 (with *why) when it has none. */
@@ -103,6 +103,23 @@ static int block_any(const Graph *g, const Op *op, int (*pred)(const Graph *, co
 
 int op_block_any(const Graph *g, const Op *op, int (*pred)(const Graph *g, const Op *op)) {
   return block_any(g, op, pred, 0);
+}
+
+/* The first var of op's slot `slot` (slot_vars), or -1. */
+static int slot_var(const Op *op, const char *slot) {
+  int n;
+  const int *v = slot_vars(op, slot, &n);
+  return n ? v[0] : -1;
+}
+
+const Op *while_steps_grad(const Graph *g, const Op *w) {
+  const int s = slot_var(w, "StepScopes");
+  for (int i = 0; s >= 0 && i < g->nops; i++) {
+    const Op *op = &g->ops[i];
+    if (!op->removed && op->block == w->block && !strcmp(op->type, "while_grad") && slot_var(op, "StepScopes") == s)
+      return op;
+  }
+  return NULL;
 }
 
 /* depth bounds the walk up: graph.c refuses cycles through sub-blocks */

@@ -44,6 +44,10 @@ void op_each_var(const Graph *g, const Op *op, void (*fn)(void *ctx, int var, in
 /* 1 when some op of op's sub-block (recursively) satisfies pred. */
 int op_block_any(const Graph *g, const Op *op, int (*pred)(const Graph *g, const Op *op));
 
+/* The while_grad of while op w (the op of w's block reading the
+ * StepScopes var w writes), or NULL. */
+const Op *while_steps_grad(const Graph *g, const Op *w);
+
 /* 1 when the ops of block b are compiled: block 0, or the sub-block of a
  * control-flow op with a C emitter in a compiled block. */
 int block_compiled(const Graph *g, int b);

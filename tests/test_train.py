@@ -142,6 +142,21 @@ def test_trainer_errors(tmp_path):
     assert "step 2:" in fails("--input", f"x={nan}", "--batch-size", str(meta["batch"]), "--steps", "5")
 
 
+def test_a_trained_loop_only_the_data_ends_is_refused(tmp_path):
+    """while_grad needs every iteration's values: a while_loop that runs
+    until its data says stop (tests/oracle/train_refused.py) cannot have
+    them sized, and the build says so, naming the loop and the tensor."""
+    script = os.path.join(ROOT, "tests", "oracle", "train_refused.py")
+    out = os.path.join(BUILD, "train_refused")
+    d = os.path.join(generated(out, [sys.executable, script, out], [script]), "loop_until_data")
+    p = run(["build", os.path.join(d, "main.pdmodel"), "--startup", os.path.join(d, "startup.pdmodel"), "-o",
+             str(tmp_path / "t")])
+    assert p.returncode == 1, p.stderr
+    assert re.search(r"block 0 op \d+ \(while -> [^)]*\) keeps each iteration's 'tanh_0.tmp_0' for its while_grad, "
+                     r"and paddlec cannot count its iterations: its condition is not `counter < n`", p.stderr), p.stderr
+    assert not os.path.exists(tmp_path / "t")
+
+
 @pytest.mark.parametrize("name", case_names())
 def test_startup_state_matches_paddle(name, tmp_path):
     """`--steps 0 --save-combined` writes the state the compiled startup program

@@ -51,6 +51,26 @@ static void print_to_tensor(Printer *p, const ArrayCall *c) {
   if (c->index) pr_line(p, "for (int64_t l = 0; l < %s; l++) %s[l] = (int32_t)%s;", n, c->index, c->index_dim);
 }
 
+/* The joined tensor x back into elements (print_to_tensor's inverse), as
+ * many as the joined array held. */
+static void print_from_tensor(Printer *p, const ArrayCall *c) {
+  pr_line(p, "const int64_t n = %s;", c->src_len);
+  if (c->bounded)
+    pr_line(p, "if (n < 1 || n > %lld) return 1; /* empty, or past the bound paddlec proved */", (long long)c->cap);
+  else
+    pr_line(p, "if (n != %lld) return 1; /* not the length paddlec proved */", (long long)c->cap);
+  if (!strcmp(c->outer, "1")) {
+    pr_line(p, "memcpy(%s, %s, (size_t)n * %s * sizeof(%s));", c->arr, c->x, c->inner, c->type);
+  } else {
+    pr_line(p, "for (int64_t l = 0; l < n; l++) {");
+    pr_line(p, "for (int64_t o = 0; o < %s; o++) {", c->outer);
+    pr_line(p, "memcpy(%s + (l * %s + o) * %s, %s + (o * n + l) * %s, (size_t)%s * sizeof(%s));", c->arr, c->outer,
+            c->inner, c->x, c->inner, c->inner, c->type);
+    pr_close(p, 2);
+  }
+  pr_line(p, "%s = n;", c->len);
+}
+
 void array_print_c(Printer *p, const ArrayCall *c) {
   switch (c->kind) {
     case ARRAY_WRITE:
@@ -64,6 +84,9 @@ void array_print_c(Printer *p, const ArrayCall *c) {
       break;
     case ARRAY_TO_TENSOR:
       print_to_tensor(p, c);
+      break;
+    case ARRAY_FROM_TENSOR:
+      print_from_tensor(p, c);
       break;
   }
 }

@@ -9,7 +9,9 @@
  * it, zeros when the op has X_W, as Paddle's grad reading does);
  * lod_array_length writes the length; tensor_array_to_tensor lays the L
  * elements side by side at `axis` (concat and stack give the same bytes)
- * and writes each element's dim there into OutIndex.  An index outside
+ * and writes each element's dim there into OutIndex, and its grad
+ * (tensor_array_to_tensor_grad) splits a tensor of that layout back into
+ * an array of as many elements as the joined one had.  An index outside
  * those bounds, or an array not of L elements when it is joined, stops the
  * run (the kernel returns 1). */
 #ifndef PADDLEC_OPS_ARRAY_CALL_H
@@ -22,6 +24,7 @@ typedef enum ArrayKind {
   ARRAY_READ,      /* out = arr[i[0]] (zeros past the length when zero_past) */
   ARRAY_LENGTH,    /* out[0] = length */
   ARRAY_TO_TENSOR, /* out[o][l][k] = arr[l][o][k]; index[l] = dim */
+  ARRAY_FROM_TENSOR, /* arr[l][o][k] = x[o][l][k] for the length of `src` (`src_len`) */
 } ArrayKind;
 
 typedef struct ArrayCall {
@@ -45,6 +48,9 @@ typedef struct ArrayCall {
   int bounded;        /* L is a bound: join the run's length (1 to L) of elements, */
   const char *extent; /* and set Out's run-time extent at axis, */
   const char *index_extent; /* and OutIndex's, or NULL */
+  const char *src_len; /* ARRAY_FROM_TENSOR: the run-time length of the array
+                        * joined into x (the length arr takes); with
+                        * `bounded`, 1 to L, else L */
 } ArrayCall;
 
 void array_print_c(Printer *p, const ArrayCall *c);

@@ -35,11 +35,55 @@ static void print_calls(Printer *p, const BranchCall *c) {
   }
 }
 
-/* The sub-block's kernels inside a C loop or branch. */
+/* Copies between the vars kept per iteration and slot `at` of their
+ * arrays (into the arrays with `save`), those kept as an iteration begins
+ * (outer 1) or ends (outer 0). */
+static void print_keep(Printer *p, const BranchCall *c, int outer, const char *at, int save) {
+  for (int k = 0; k < c->nkeep; k++) {
+    const StepKeep *s = &c->keep[k];
+    if (s->outer != outer) continue;
+    const char *slot = pool_printf("%s + (size_t)%s * (size_t)%s", s->steps, at, s->numel);
+    pr_line(p, "memcpy(%s, %s, (size_t)%s * sizeof(%s));", save ? slot : s->var, save ? s->var : slot, s->numel,
+            s->type);
+  }
+}
+
+/* The sub-block's kernels inside a C loop or branch; a training program's
+ * while keeps its iterations' values for while_grad and counts them. */
 static void print_block(Printer *p, const BranchCall *c) {
+  if (c->count) pr_line(p, "int64_t it = 0;");
   pr_line(p, "%s (%s) {", c->kind == BRANCH_WHILE ? "while" : "if", c->cond);
+  if (c->bound) pr_line(p, "if (it == %s) return 1; /* more iterations than the compiler counted */", c->bound);
+  print_keep(p, c, 1, "it", 1);
   print_calls(p, c);
+  print_keep(p, c, 0, "it", 1);
+  if (c->count) pr_line(p, "it++;");
   pr_line(p, "}");
+  if (c->count) pr_line(p, "%s[0] = it;", c->count);
+}
+
+/* while_grad (Paddle's WhileGradOp): the grad block once per iteration,
+ * the last first, on that iteration's values; the grads of the inputs
+ * the loop does not write summed over the iterations.  The outer vars
+ * get back their values after the loop. */
+static void print_while_grad(Printer *p, const BranchCall *c) {
+  pr_line(p, "const int64_t n = %s[0];", c->count);
+  print_keep(p, c, 1, c->bound, 1);
+  for (int k = 0; k < c->nzero; k++) {
+    pr_line(p, "memset(%s, 0, (size_t)%s * sizeof(%s));", c->zero[k].dst, c->zero[k].numel, c->zero[k].type);
+    if (c->zero[k].src) pr_line(p, "%s = %s;", c->zero[k].src, c->zero[k].src2);
+  }
+  for (int k = 0; k < c->ngrads; k++)
+    pr_line(p, "memset(%s, 0, (size_t)%s * sizeof(%s));", c->grads[k].dst, c->grads[k].numel, c->grads[k].type);
+  pr_line(p, "for (int64_t it = n - 1; it >= 0; it--) {");
+  print_keep(p, c, 1, "it", 0);
+  print_keep(p, c, 0, "it", 0);
+  print_calls(p, c);
+  for (int k = 0; k < c->ngrads; k++)
+    pr_line(p, "for (int64_t j = 0; j < (int64_t)%s; j++) %s[j] += %s[j];", c->grads[k].numel, c->grads[k].dst,
+            c->grads[k].src);
+  pr_line(p, "}");
+  print_keep(p, c, 1, c->bound, 0);
 }
 
 /* conditional_block_grad (Paddle's ConditionalBlockGradOp): when the
@@ -98,6 +142,9 @@ void branch_print_c(Printer *p, const BranchCall *c) {
       break;
     case BRANCH_GRAD:
       print_grad_block(p, c);
+      break;
+    case BRANCH_WHILE_GRAD:
+      print_while_grad(p, c);
       break;
   }
 }

@@ -27,6 +27,7 @@ typedef enum BranchKind {
   BRANCH_WHILE,        /* the calls, again and again while cond holds */
   BRANCH_STEPS,        /* recurrent: the calls once per time step, with the step's copies */
   BRANCH_GRAD,         /* conditional_block_grad: BRANCH_IF, then the grads out; zeros when cond fails */
+  BRANCH_WHILE_GRAD,   /* while_grad: the calls once per iteration the while ran, the last first */
 } BranchKind;
 
 /* BRANCH_STEPS: one copy of `numel` elements of `type` per step: a step
@@ -35,6 +36,15 @@ typedef enum BranchKind {
 typedef struct StepCopy {
   const char *dst, *src, *src2, *numel, *type;
 } StepCopy;
+
+/* A var a training program's while keeps per iteration (while_steps.h):
+ * `steps` holds `numel` elements of `type` per iteration; an outer var is
+ * kept as an iteration begins (and its final value in slot `bound`), the
+ * body's own as it ends. */
+typedef struct StepKeep {
+  const char *var, *steps, *numel, *type;
+  int outer;
+} StepKeep;
 
 typedef struct BranchCall {
   BranchKind kind;
@@ -56,9 +66,21 @@ typedef struct BranchCall {
   int nin, nstate, nout;  /* the copies: */
   const StepCopy *step_in, *step_state, *step_out;
   /* BRANCH_GRAD: each input's grad, copied from the block's (src), or
-   * zeros (src NULL: the block makes none; or cond fails) */
+   * zeros (src NULL: the block makes none; or cond fails).
+   * BRANCH_WHILE_GRAD: the grads summed over the iterations (dst zeroed,
+   * then src added after each run of the calls) */
   int ngrads;
   const StepCopy *grads;
+  /* BRANCH_WHILE (with count) and BRANCH_WHILE_GRAD: */
+  const char *count;      /* int64_t [1]: the iterations the while ran */
+  const char *bound;      /* the most it runs (the compiler's count), with nkeep */
+  int nkeep;              /* the vars kept per iteration */
+  const StepKeep *keep;
+  /* BRANCH_WHILE_GRAD: grads read before any op wrote them, zeroed first
+   * (dst: numel of type); an array's run-time length (src, an lvalue) set
+   * to its src2 elements, all zeros */
+  int nzero;
+  const StepCopy *zero;
 } BranchCall;
 
 void branch_print_c(Printer *p, const BranchCall *c);

@@ -47,7 +47,7 @@
 
 #include "../subblock.h"
 #include "../util.h"
-#include "branch_call.h"
+#include "control_flow.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -84,17 +84,40 @@ static int infer_conditional_block(OpCtx *c) {
   return 0;
 }
 
-static int infer_while(OpCtx *c) {
-  if (check_sub_block(c)) return -1;
-  return check_scalar(c, "Condition", DT_BOOL, DT_BOOL);
-}
-
 /* Sets inner var v to the shape s and dtype of a tensor the op gives it. */
 static void bind_inner(Var *v, const Shape *s, int dtype) {
   v->shape = *s;
   v->dtype = dtype;
   v->nvals = -1;
   v->flags = (v->flags | VAR_INFERRED) & ~(unsigned)VAR_RUNTIME_EXTENT;
+}
+
+/* A training program's while: each array that keeps a var's iterations
+ * (while_steps.h) has elements of that var's dims and dtype, its length set
+ * by array_len_loop; the count of iterations is int64 [1]. */
+static int infer_while_steps(OpCtx *c) {
+  const Slot *kept = slot_use(c->op->out, c->op->nout, "StepValues");
+  if (!slot_use(c->op->out, c->op->nout, "StepCount")) return 0;
+  const Op *wg = while_steps_grad(c->g, c->op);
+  const Slot *vars = wg ? slot_find(wg->out, wg->nout, "StepVars") : NULL;
+  if (!kept || !vars || kept->n != vars->n) return ctx_fail(c, "its while_grad does not pair with it");
+  for (int k = 0; k < kept->n; k++) {
+    const Var *v = &c->g->vars[vars->vars[k]];
+    if (v->shape.rank < 0) return ctx_fail(c, "keeps '%s' for its while_grad, which has no known shape", v->name);
+    if (var_runtime_axis(v) >= 0)
+      return ctx_fail(c, "keeps '%s' for its while_grad, whose dim %d only the run knows: not supported yet", v->name,
+                      v->runtime_axis);
+    bind_inner(&c->g->vars[kept->vars[k]], &v->shape, v->dtype);
+  }
+  const Shape one = {1, {1}};
+  ctx_set(c, "StepCount", 0, &one, DT_INT64);
+  return 0;
+}
+
+static int infer_while(OpCtx *c) {
+  if (check_sub_block(c)) return -1;
+  if (infer_while_steps(c)) return -1;
+  return check_scalar(c, "Condition", DT_BOOL, DT_BOOL);
 }
 
 /* recurrent, before its step block's rules: each step input is one time
@@ -195,10 +218,7 @@ static int infer_select_output(OpCtx *c) {
   return check_scalar(c, "Mask", DT_INT32, DT_INT64);
 }
 
-/* The kernels of the op's sub-block, each a function of its own named
- * after the op's kernel, into *call (calls, faults); -1 when one cannot be
- * emitted. */
-static int block_calls(EmitCtx *e, BranchCall *call) {
+int cf_block_calls(EmitCtx *e, BranchCall *call) {
   const Graph *g = e->g;
   const Block *b = &g->blocks[e->op->sub_block];
   const char **calls = pool_alloc(sizeof *calls * (size_t)(b->nops ? b->nops : 1));
@@ -230,7 +250,7 @@ static int block_calls(EmitCtx *e, BranchCall *call) {
 /* The sub-block's kernels, run while or if the condition holds. */
 static int emit_block(EmitCtx *e, BranchKind kind, const char *cond) {
   BranchCall call = {.kind = kind, .cond = cond};
-  if (block_calls(e, &call)) return -1;
+  if (cf_block_calls(e, &call)) return -1;
   branch_print_c(e->p, &call);
   return 0;
 }
@@ -300,7 +320,7 @@ static int emit_conditional_block_grad(EmitCtx *e) {
                                       .numel = em_numel(e, dx), .type = em_ctype(dx->dtype)};
   }
   call.grads = grads;
-  if (block_calls(e, &call)) return -1;
+  if (cf_block_calls(e, &call)) return -1;
   branch_print_c(e->p, &call);
   return 0;
 }
@@ -338,15 +358,26 @@ static int emit_recurrent(EmitCtx *e) {
   for (int k = 0; k < l.nout; k++)
     out[k] = step_copy(e, &g->vars[l.out_outer[k]], &g->vars[l.out_inner[k]], NULL, &g->vars[l.out_inner[k]]);
   call.step_in = in, call.step_state = st, call.step_out = out;
-  if (block_calls(e, &call)) return -1;
+  if (cf_block_calls(e, &call)) return -1;
   branch_print_c(e->p, &call);
   return 0;
 }
 
+/* A training program's while keeps each iteration's values for its
+ * while_grad (while_steps.h). */
 static int emit_while(EmitCtx *e) {
   Var *v = tu_in(e, "Condition", 0);
   if (!v) return -1;
-  return emit_block(e, BRANCH_WHILE, pool_printf("%s[0]", em_ptr(e, v, 1)));
+  BranchCall call = {.kind = BRANCH_WHILE, .cond = pool_printf("%s[0]", em_ptr(e, v, 1))};
+  const Op *wg = while_steps_grad(e->g, e->op);
+  if (wg && while_keep(e, e->op, wg, &call, 0)) return -1;
+  if (cf_block_calls(e, &call)) return -1;
+  if (call.bound) {
+    const char *why = "while: more iterations than the compiler counted";
+    em_fault(e, e->fault ? pool_printf("%s; or %s", e->fault, why) : why);
+  }
+  branch_print_c(e->p, &call);
+  return 0;
 }
 
 /* Input / X list the outer vars the sub-block reads, for Paddle's executor

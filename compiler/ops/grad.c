@@ -10,9 +10,6 @@
  *    ActivationOpGrad does.
  *  infer_grad_xshape: X@GRAD = XShape[1:] (reshape2_grad, transpose2_grad,
  *    ...; XShape is [0] + X.dims, spec 7.5).
- *  OP_GRAD_CTL: the generic rule for while_grad, whose X may also bind vars
- *    that carry no tensor shape (arrays, scopes); those are left alone, as
- *    Paddle does (conditional_block_grad: control_flow.c).
  *
  * Grads with a C emitter live in their forward op's file, most with the
  * generic rule (grad_infer, ops.h).
@@ -24,8 +21,7 @@
 #include "../util.h"
 #include "ops.h"
 
-/* The generic rule; `lenient` skips forward vars without a shape. */
-static int grad_from_forward(OpCtx *c, int lenient) {
+int grad_infer(OpCtx *c) {
   for (int s = 0; s < c->op->nout; s++) {
     const Slot *slot = &c->op->out[s];
     const char *at = strstr(slot->name, "@GRAD");
@@ -37,10 +33,7 @@ static int grad_from_forward(OpCtx *c, int lenient) {
       Var *x = ctx_in(c, fwd, k);
       if (!x && strcmp(fwd, "X") == 0 && !ctx_nin(c, "X")) x = ctx_in(c, "Out", 0);
       if (!x) return ctx_fail(c, "output %s has no forward input %s[%d]", slot->name, fwd, k);
-      if (x->shape.rank < 0) {
-        if (lenient) continue;
-        return ctx_fail(c, "forward input %s ('%s') has no known shape", fwd, x->name);
-      }
+      if (x->shape.rank < 0) return ctx_fail(c, "forward input %s ('%s') has no known shape", fwd, x->name);
       ctx_set(c, slot->name, k, &x->shape, x->dtype);
       if (var_runtime_axis(x) >= 0) ctx_set_runtime_extent(c, slot->name, k, x->runtime_axis, x->runtime_from);
     }
@@ -48,9 +41,7 @@ static int grad_from_forward(OpCtx *c, int lenient) {
   return 0;
 }
 
-int grad_infer(OpCtx *c) { return grad_from_forward(c, 0); }
 
-static int infer_grad_ctl(OpCtx *c) { return grad_from_forward(c, 1); }
 
 int infer_grad_xshape(OpCtx *c) {
   Var *xs = ctx_need(c, "XShape", 0), *dout = ctx_need(c, "Out@GRAD", 0);
@@ -62,5 +53,3 @@ int infer_grad_xshape(OpCtx *c) {
   return 0;
 }
 
-#define OP_GRAD_CTL(name) const OpDef op_##name = {.type = #name, .infer = infer_grad_ctl};
-OP_GRAD_CTL(while_grad)

@@ -12,6 +12,10 @@
  *     stack with use_stack); OutIndex (int32, one per element) holds each
  *     element's dim at axis.  An empty array stops Paddle ("Input
  *     tensorarray size should > 0").
+ *   tensor_array_to_tensor_grad: X, Out@GRAD (Out, OutIndex†) -> X@GRAD
+ *     (an array); the forward's attributes.  X@GRAD has X's length and
+ *     elements, Out@GRAD split back at axis (Paddle runs concat_grad or
+ *     stack_grad into one tensor per element).
  * I is read as int64 whatever its dtype (ArrayOp::GetOffset): an I of
  * another dtype is refused.  Paddle's compile-time shapes: the array has its
  * elements' dims (write_to_array's X), read_from_array's Out the same;
@@ -162,6 +166,18 @@ static int infer_tensor_array_to_tensor(OpCtx *c) {
   return 0;
 }
 
+static int infer_tensor_array_to_tensor_grad(OpCtx *c) {
+  Var *a = need_array(c, "X"), *dout = ctx_need(c, "Out@GRAD", 0), *dx = ctx_out(c, "X@GRAD", 0);
+  int axis = 0;
+  if (!a || !dout || written(c, a) || a->shape.rank < 0 || join_axis(c, a, &axis)) return -1;
+  if (!dx) return 0;
+  if (dx->vtype != VT_LOD_TENSOR_ARRAY) return ctx_fail(c, "X@GRAD '%s' is not a tensor array", dx->name);
+  if (dout->dtype != a->dtype) return ctx_fail(c, "Out@GRAD '%s' is not of X's dtype", dout->name);
+  ctx_set(c, "X@GRAD", 0, &a->shape, a->dtype);
+  dx->arr_len = a->arr_len, dx->arr_bounded = a->arr_bounded, dx->arr_why = a->arr_why;
+  return 0;
+}
+
 static ArrayCall array_call(EmitCtx *e, ArrayKind kind, Var *a) {
   ArrayCall call = {.kind = kind, .type = em_ctype(a->dtype), .len = em_array_len(e, a)};
   call.cap = em_const_dim(e, a, 0);
@@ -228,6 +244,32 @@ static int emit_tensor_array_to_tensor(EmitCtx *e) {
   return 0;
 }
 
+static int emit_tensor_array_to_tensor_grad(EmitCtx *e) {
+  Var *a = tu_in(e, "X", 0), *dout = tu_in(e, "Out@GRAD", 0), *dx = tu_out(e, "X@GRAD", 0);
+  if (!a || !dout) return -1;
+  if (!dx) return 0;
+  const int axis = (int)attr_int(e->op, "axis", 0), rank = tu_rank(e, a);
+  if (strcmp(em_numel(e, dout), em_numel(e, dx)) && !em_spec(e, dout)->runtime_dim)
+    return em_fail(e, "Out@GRAD '%s' does not hold the array's elements", dout->name);
+  ArrayCall call = array_call(e, ARRAY_FROM_TENSOR, dx);
+  call.arr = em_ptr(e, dx, 0);
+  call.x = em_ptr(e, dout, 1);
+  call.src_len = em_array_len(e, a);
+  call.outer = em_prod(e, a, 1, 1 + axis);
+  call.inner = em_prod(e, a, 1 + axis, rank);
+  call.bounded = a->arr_bounded;
+  em_fault(e, "tensor_array_to_tensor_grad: the array does not hold the elements paddlec proved it does");
+  array_print_c(e->p, &call);
+  return 0;
+}
+
+/* Out, OutIndex: the forward's results; the grad needs X's elements and
+ * the attributes only. */
+static const char *const to_tensor_grad_ignores[] = {"Out", "OutIndex", NULL};
+const OpDef op_tensor_array_to_tensor_grad = {.type = "tensor_array_to_tensor_grad",
+                                              .infer = infer_tensor_array_to_tensor_grad,
+                                              .emit_c = emit_tensor_array_to_tensor_grad,
+                                              .ignores = to_tensor_grad_ignores};
 const OpDef op_write_to_array = {.type = "write_to_array", .infer = infer_write_to_array, .emit_c = emit_write_to_array};
 const OpDef op_read_from_array = {.type = "read_from_array", .infer = infer_read_from_array,
                                   .emit_c = emit_read_from_array};

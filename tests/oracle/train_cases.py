@@ -403,6 +403,63 @@ def cond_branches():
 
 
 @case
+def while_rnn():
+    """An RNN written as paddle.static.nn.while_loop over the time steps
+    (a Linear cell on [x_t, h], tanh; a counter i < 5), an fc on the last
+    h, SGD: the backward is while_grad, which runs the grad block once per
+    iteration in reverse on that iteration's values (Paddle's step scopes)
+    and sums the cell's parameter grads over the iterations."""
+    x = paddle.static.data("x", [None, 5, 4], "float32")
+    y = paddle.static.data("y", [None, 1], "float32")
+    cell = paddle.nn.Linear(4 + 3, 3)
+    h0 = paddle.static.nn.fc(x[:, 0], 3)
+    i = paddle.full([], 0, "int64")
+    n = paddle.full([], 5, "int64")
+
+    def body(i, h):
+        h = paddle.tanh(cell(paddle.concat([x[:, i], h], 1)))
+        return i + 1, h
+
+    _, h = paddle.static.nn.while_loop(lambda i, h: i < n, body, [i, h0])
+    loss = paddle.mean((paddle.static.nn.fc(h, 1) - y) ** 2)
+    paddle.optimizer.SGD(learning_rate=0.1).minimize(loss)
+    return loss, 4
+
+
+@case
+def rnn_custom_cell():
+    """paddle.nn.RNN over a custom cell (a Layer with its own Linear
+    layers and a tanh/sigmoid gate, two states), which static mode writes
+    as a while over the time steps with tensor arrays; the last step's
+    output into an fc, Adam.  The backward is while_grad over the arrays'
+    grads."""
+
+    class Cell(paddle.nn.RNNCellBase):
+        def __init__(self):
+            super().__init__()
+            self.ih, self.hh = paddle.nn.Linear(4, 6), paddle.nn.Linear(3, 6)
+
+        @property
+        def state_shape(self):
+            return ((3,), (3,))
+
+        def forward(self, x, states):
+            h, c = states
+            z = self.ih(x) + self.hh(h)
+            g, a = paddle.split(z, 2, axis=1)
+            c = paddle.nn.functional.sigmoid(g) * c + paddle.tanh(a)
+            h = paddle.tanh(c) * 0.5
+            return h, (h, c)
+
+    x = paddle.static.data("x", [None, 5, 4], "float32")
+    y = paddle.static.data("y", [None, 1], "float32")
+    out, _ = paddle.nn.RNN(Cell())(x)
+    loss = paddle.mean((paddle.static.nn.fc(out[:, -1], 1) - y) ** 2)
+    paddle.optimizer.Adam(learning_rate=0.02).minimize(loss)
+    return loss, 4
+
+
+@case
 def gru_cls():
     """lstm_cls with a bidirectional GRU (both directions' last-step
     outputs, 16 features, into the Linear)."""

@@ -1,0 +1,129 @@
+/* A training program's while keeps each iteration's values for its
+ * while_grad (while_steps.h). */
+#include "while_steps.h"
+
+#include <string.h>
+
+#include "subblock.h"
+#include "util.h"
+
+/* The StepScopes var of a while (output). */
+static int step_scopes(const Op *op) { return slot_first(op->out, op->nout, "StepScopes"); }
+
+/* 1 when block b is block `top` or inside it. */
+static int within(const Graph *g, int b, int top) {
+  for (int depth = 0; b >= 0 && depth < 64; depth++, b = g->blocks[b].parent)
+    if (b == top) return 1;
+  return 0;
+}
+
+typedef struct Marks {
+  char *mark; /* per var: bit 1 read, bit 2 written */
+} Marks;
+
+static void mark_var(void *ctx, int v, int write) { ((Marks *)ctx)->mark[v] |= (char)(write ? 2 : 1); }
+
+/* Paddle's no_copy_var_names: parameters, and vars some op of the body's
+ * own list reads and writes (in place: increment). */
+static int no_copy(const Graph *g, const Block *body, int v) {
+  if (g->vars[v].flags & VAR_IS_PARAMETER) return 1;
+  for (int k = 0; k < body->nops; k++) {
+    const Op *op = &g->ops[body->ops[k]];
+    int in = 0, out = 0;
+    for (int s = 0; s < op->nin; s++)
+      for (int a = 0; a < op->in[s].n; a++) in |= op->in[s].vars[a] == v;
+    for (int s = 0; s < op->nout; s++)
+      for (int a = 0; a < op->out[s].n; a++) out |= op->out[s].vars[a] == v;
+    if (in && out) return 1;
+  }
+  return 0;
+}
+
+/* A fresh var of block 0 named base + suffix (+ a number when taken). */
+static int fresh_var(Graph *g, const char *base, const char *suffix, int vtype) {
+  const char *n = pool_printf("%s%s", base, suffix);
+  for (int k = 0; graph_find_var(g, 0, n) >= 0; k++) n = pool_printf("%s%s%d", base, suffix, k);
+  const int id = graph_new_var(g, 0, n);
+  g->vars[id].vtype = vtype;
+  return id;
+}
+
+/* Appends slot `name` holding vars[0..n) to one side of op. */
+static void add_slot(Slot **slots, int *nslots, const char *name, const int *vars, int n) {
+  Slot *s = pool_alloc(sizeof *s * (size_t)(*nslots + 1));
+  if (*nslots) memcpy(s, *slots, sizeof *s * (size_t)*nslots);
+  int *ids = pool_alloc(sizeof *ids * (size_t)(n ? n : 1));
+  if (n) memcpy(ids, vars, sizeof *ids * (size_t)n);
+  s[*nslots] = (Slot){.name = name, .n = n, .vars = ids};
+  *slots = s;
+  (*nslots)++;
+}
+
+/* The step vars of while w for while_grad wg: the dense tensors the grad
+ * block reads that are the body's own or outer vars the body writes and
+ * Paddle copies into each step scope.  Arrays are not copied (Paddle's
+ * step scopes copy dense tensors only). */
+static int step_vars(const Graph *g, const Op *w, const Op *wg, int *out) {
+  Marks body = {pool_alloc((size_t)g->nvars + 1)}, grad = {pool_alloc((size_t)g->nvars + 1)};
+  memset(body.mark, 0, (size_t)g->nvars + 1);
+  memset(grad.mark, 0, (size_t)g->nvars + 1);
+  op_each_var(g, w, mark_var, &body);
+  const Block *gb = &g->blocks[wg->sub_block];
+  for (int k = 0; k < gb->nops; k++)
+    if (!g->ops[gb->ops[k]].removed) op_each_var(g, &g->ops[gb->ops[k]], mark_var, &grad);
+  int n = 0;
+  for (int v = 0; v < g->nvars; v++) {
+    const Var *x = &g->vars[v];
+    if (!(grad.mark[v] & 1) || x->vtype != VT_LOD_TENSOR) continue;
+    const int own = within(g, x->block, w->sub_block);
+    if (own || ((body.mark[v] & 2) && !no_copy(g, &g->blocks[w->sub_block], v))) out[n++] = v;
+  }
+  return n;
+}
+
+/* Paddle links each Out@GRAD into every step scope under its own name
+ * (sharing the outer tensor or array) and shares a grad block's result of
+ * that name back: one var.  The grad block may declare its own var of
+ * such a name (an array's grad): its ops are bound to the outer one. */
+static void link_out_grads(Graph *g, const Op *wg) {
+  const Slot *og = slot_find(wg->in, wg->nin, "Out@GRAD");
+  for (int i = 0; og && i < g->nops; i++) {
+    Op *op = &g->ops[i];
+    if (op->removed || !within(g, op->block, wg->sub_block)) continue;
+    for (int side = 0; side < 2; side++)
+      for (int s = 0; s < (side ? op->nout : op->nin); s++) {
+        const Slot *sl = side ? &op->out[s] : &op->in[s];
+        for (int a = 0; a < sl->n; a++)
+          for (int k = 0; sl->vars[a] >= 0 && k < og->n; k++)
+            if (og->vars[k] >= 0 && sl->vars[a] != og->vars[k] && within(g, g->vars[sl->vars[a]].block, wg->sub_block) &&
+                !strcmp(g->vars[sl->vars[a]].name, g->vars[og->vars[k]].name))
+              sl->vars[a] = og->vars[k];
+      }
+  }
+}
+
+int while_steps_link(Graph *g) {
+  int pairs = 0;
+  const int nops = g->nops;
+  for (int i = 0; i < nops; i++) {
+    Op *w = &g->ops[i];
+    if (w->removed || w->block != 0 || strcmp(w->type, "while") || !op_runs_block(g, w)) continue;
+    const Op *wg = while_steps_grad(g, w);
+    if (!wg || wg->sub_block <= 0 || wg->sub_block >= g->nblocks) continue;
+    link_out_grads(g, wg);
+    int *vars = pool_alloc(sizeof *vars * ((size_t)g->nvars + 1));
+    const int n = step_vars(g, w, wg, vars);
+    int *vals = pool_alloc(sizeof *vals * (size_t)(n + 1));
+    for (int k = 0; k < n; k++) vals[k] = fresh_var(g, g->vars[vars[k]].name, "@STEPS", VT_LOD_TENSOR_ARRAY);
+    const int count = fresh_var(g, g->vars[step_scopes(w)].name, "@COUNT", VT_LOD_TENSOR);
+    Op *grad = &g->ops[wg - g->ops];
+    add_slot(&w->out, &w->nout, "StepValues", vals, n);
+    add_slot(&w->out, &w->nout, "StepCount", &count, 1);
+    add_slot(&grad->in, &grad->nin, "StepValues", vals, n);
+    add_slot(&grad->in, &grad->nin, "StepCount", &count, 1);
+    add_slot(&grad->out, &grad->nout, "StepVars", vars, n);
+    pairs++;
+  }
+  if (pairs) graph_relink(g);
+  return pairs;
+}
