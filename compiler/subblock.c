@@ -14,10 +14,16 @@ int op_runs_block(const Graph *g, const Op *op) {
          !strcmp(op->type, "conditional_block_grad") || !strcmp(op->type, "while_grad");
 }
 
+const Var *block_own_var(const Graph *g, int block, const char *name) {
+  for (int v = 0; name && v < g->nvars; v++)
+    if (g->vars[v].block == block && !strcmp(g->vars[v].name, name)) return &g->vars[v];
+  return NULL;
+}
+
 /* The sub-block's own var named `name`, -1 (with *why) when it has none. */
 static int inner_var(const Graph *g, const Op *op, const char *name, const char *what, const char **why) {
-  for (int v = 0; name && v < g->nvars; v++)
-    if (g->vars[v].block == op->sub_block && !strcmp(g->vars[v].name, name)) return v;
+  const Var *v = block_own_var(g, op->sub_block, name);
+  if (v) return (int)(v - g->vars);
   *why = pool_printf("its step block declares no var '%s' (%s)", name ? name : "?", what);
   return -1;
 }

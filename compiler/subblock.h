@@ -16,6 +16,10 @@
  * recurrent). */
 int op_runs_block(const Graph *g, const Op *op);
 
+/* The var block `block` itself declares named `name` (not a parent's:
+ * graph_find_var looks further), or NULL. */
+const Var *block_own_var(const Graph *g, int block, const char *name);
+
 /* recurrent (StaticRNN): how its step block's vars link to the outer ones
  * (Paddle's RecurrentOp links by name).  Step input k is the sub-block's
  * var of outer `inputs`[k]'s name, one time step of it; ex-state k is the

@@ -278,15 +278,6 @@ static int emit_conditional_block(EmitCtx *e) {
   return cond ? emit_block(e, BRANCH_IF, cond) : -1;
 }
 
-/* The grad block's own var `name`@GRAD, or NULL: Paddle looks it up in
- * the block's local scope (AssignLocalGradientToParentScope). */
-static const Var *local_grad(const Graph *g, int block, const char *name) {
-  const char *want = pool_printf("%s@GRAD", name);
-  for (int v = 0; v < g->nvars; v++)
-    if (g->vars[v].block == block && !strcmp(g->vars[v].name, want)) return &g->vars[v];
-  return NULL;
-}
-
 /* conditional_block_grad: Cond, Input*, Out*, Out@GRAD*, Scope ->
  * Input@GRAD*; the forward's attributes, sub_block the grad block (whose
  * ops read the forward block's vars: graph_find_var follows
@@ -313,7 +304,8 @@ static int emit_conditional_block_grad(EmitCtx *e) {
     if (!ctx_out(&c, "Input@GRAD", i)) continue; /* an input without a grad (@EMPTY@) */
     Var *dx = tu_out(e, "Input@GRAD", i), *x = tu_in(e, "Input", i);
     if (!dx || !x) return -1;
-    const Var *inner = local_grad(e->g, e->op->sub_block, x->name);
+    /* Paddle looks it up in the block's local scope (AssignLocalGradientToParentScope) */
+    const Var *inner = block_own_var(e->g, e->op->sub_block, pool_printf("%s@GRAD", x->name));
     if (inner && (inner->dtype != dx->dtype || strcmp(em_numel(e, inner), em_numel(e, dx))))
       return em_fail(e, "the grad block's '%s' is not the size and dtype of Input@GRAD '%s'", inner->name, dx->name);
     grads[call.ngrads++] = (StepCopy){.dst = em_ptr(e, dx, 0), .src = inner ? em_ptr(e, inner, 1) : NULL,

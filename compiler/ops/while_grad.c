@@ -99,13 +99,6 @@ static const Op *forward_while(const Graph *g, const Op *wg) {
   return NULL;
 }
 
-/* The grad block's own var `name`, or NULL. */
-static const Var *block_var(const Graph *g, int block, const char *name) {
-  for (int v = 0; v < g->nvars; v++)
-    if (g->vars[v].block == block && !strcmp(g->vars[v].name, name)) return &g->vars[v];
-  return NULL;
-}
-
 typedef struct Written {
   int var, found;
 } Written;
@@ -139,7 +132,7 @@ static int summed_grads(EmitCtx *e, OpCtx *c, BranchCall *call) {
     if (!ctx_out(c, "X@GRAD", i)) continue; /* @EMPTY@: no grad */
     Var *dx = tu_out(e, "X@GRAD", i), *x = tu_in(e, "X", i);
     if (!dx || !x) return -1;
-    const Var *inner = block_var(e->g, e->op->sub_block, pool_printf("%s@GRAD", x->name));
+    const Var *inner = block_own_var(e->g, e->op->sub_block, pool_printf("%s@GRAD", x->name));
     if (is_out_grad(c, dx)) continue; /* the grad block reads and writes it (while_steps.c links it) */
     if (x->vtype != VT_LOD_TENSOR)
       return em_fail(e, "X '%s' is an array the loop only reads: summing its grad is not supported yet", x->name);
