@@ -460,6 +460,50 @@ def rnn_custom_cell():
 
 
 @case
+def rnn_cell_masked_reverse():
+    """paddle.nn.RNN over paddle.nn.SimpleRNNCell, reversed, with
+    sequence_length (each row's steps past its length keep the state:
+    the masking ops run inside the loop) into an fc; Momentum."""
+    x = paddle.static.data("x", [None, 4, 3], "float32")
+    lens = paddle.static.data("lens", [None], "int64")
+    y = paddle.static.data("y", [None, 1], "float32")
+    _, h = paddle.nn.RNN(paddle.nn.SimpleRNNCell(3, 5), is_reverse=True)(x, sequence_length=lens)
+    loss = paddle.mean((paddle.static.nn.fc(h, 1) - y) ** 2)
+    paddle.optimizer.Momentum(learning_rate=0.05, momentum=0.9).minimize(loss)
+    return loss, 4
+
+
+rnn_cell_masked_reverse.label_classes = 5  # lengths 0 to 4 of the 4 steps
+
+
+@case
+def while_attention_decoder():
+    """A decoder written as a while_loop over 3 steps that attends over
+    an encoder's outputs (a dense tensor every iteration reads: its grad
+    is summed over the iterations) and branches with cond on the step
+    (a conditional_block and its grad inside the loop); Adam."""
+    x = paddle.static.data("x", [None, 4, 6], "float32")
+    y = paddle.static.data("y", [None, 1], "float32")
+    enc = paddle.tanh(paddle.static.nn.fc(x, 5, num_flatten_dims=2))
+    cell = paddle.nn.GRUCell(5, 5)
+    i = paddle.full([1], 0, "int64")
+    n = paddle.full([1], 3, "int64")
+    h0 = paddle.mean(enc, axis=1)
+
+    def body(i, h):
+        score = paddle.nn.functional.softmax(paddle.matmul(enc, h.unsqueeze(2)).squeeze(2), axis=1)
+        ctx = paddle.matmul(score.unsqueeze(1), enc).squeeze(1)
+        ctx = paddle.static.nn.cond(i < 1, lambda: ctx * 2.0, lambda: paddle.tanh(ctx))
+        h, _ = cell(ctx, h)
+        return i + 1, h
+
+    _, h = paddle.static.nn.while_loop(lambda i, h: i < n, body, [i, h0])
+    loss = paddle.mean((paddle.static.nn.fc(h, 1) - y) ** 2)
+    paddle.optimizer.Adam(learning_rate=0.01).minimize(loss)
+    return loss, 4
+
+
+@case
 def gru_cls():
     """lstm_cls with a bidirectional GRU (both directions' last-step
     outputs, 16 features, into the Linear)."""
