@@ -158,6 +158,15 @@ static int only_out(const Op *op) {
   return n == 1 ? v : -1;
 }
 
+/* 1 when var v holds a compare of a carried counter (plus a constant)
+ * with a constant: `i < n`, not `sum(h) < 4`. */
+static int counts(const Loop *l, int v) {
+  if (l->cmp[v] < 0) return 0;
+  const Op *cmp = &l->g->ops[l->cmp[v]];
+  const Aff a = aff_of(l, slot_first(cmp->in, cmp->nin, "X")), n = aff_of(l, slot_first(cmp->in, cmp->nin, "Y"));
+  return a.base >= 0 && carried_index(l, a.base) >= 0 && n.base == CONSTANT;
+}
+
 /* Runs the body's top-level ops over the affine values; records each
  * write_to_array's array and index in arrs/idx (n of them). */
 static void walk_body(Loop *l, const Block *b, int *arrs, Aff *idx, int *n) {
@@ -185,8 +194,8 @@ static void walk_body(Loop *l, const Block *b, int *arrs, Aff *idx, int *n) {
         c = b->ops[k];
       } else if (!strcmp(op->type, "assign") && x >= 0) {
         c = l->cmp[x], partial = l->partial[x];
-      } else if (!strcmp(op->type, "logical_and") && x >= 0 && y >= 0 && (l->cmp[x] >= 0) != (l->cmp[y] >= 0)) {
-        c = l->cmp[x] >= 0 ? l->cmp[x] : l->cmp[y]; /* `data and counter < n`: n bounds the loop */
+      } else if (!strcmp(op->type, "logical_and") && x >= 0 && y >= 0 && counts(l, x) != counts(l, y)) {
+        c = counts(l, x) ? l->cmp[x] : l->cmp[y]; /* `data and counter < n`: n bounds the loop */
         partial = 1;
       }
       l->set[out] = 1;

@@ -504,6 +504,29 @@ def while_attention_decoder():
 
 
 @case
+def while_bounded_by_data():
+    """A while_loop that stops when its state grows past a threshold or
+    after 6 steps (`i < 6 and sum(|h|) < 4`): the data ends it sooner on
+    some batches, so while_grad runs the grad block for the iterations the
+    run took, not the bound; RMSProp."""
+    x = paddle.static.data("x", [None, 3], "float32")
+    y = paddle.static.data("y", [None, 1], "float32")
+    fc = paddle.nn.Linear(3, 3)
+    i = paddle.full([1], 0, "int64")
+
+    def cond(i, h):
+        return paddle.logical_and(i < 6, paddle.sum(paddle.abs(h)) < 4.0)
+
+    def body(i, h):
+        return i + 1, paddle.tanh(fc(h)) * 1.5 + h * 0.5
+
+    _, h = paddle.static.nn.while_loop(cond, body, [i, paddle.static.nn.fc(x, 3)])
+    loss = paddle.mean((paddle.static.nn.fc(h, 1) - y) ** 2)
+    paddle.optimizer.RMSProp(learning_rate=0.01).minimize(loss)
+    return loss, 2
+
+
+@case
 def gru_cls():
     """lstm_cls with a bidirectional GRU (both directions' last-step
     outputs, 16 features, into the Linear)."""
