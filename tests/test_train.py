@@ -142,19 +142,32 @@ def test_trainer_errors(tmp_path):
     assert "step 2:" in fails("--input", f"x={nan}", "--batch-size", str(meta["batch"]), "--steps", "5")
 
 
-def test_a_trained_loop_only_the_data_ends_is_refused(tmp_path):
-    """while_grad needs every iteration's values: a while_loop that runs
-    until its data says stop (tests/oracle/train_refused.py) cannot have
-    them sized, and the build says so, naming the loop and the tensor."""
+def refused_trainer(name, tmp_path):
+    """The stderr of building tests/oracle/train_refused.py's program `name`
+    (the build fails, writing no binary)."""
     script = os.path.join(ROOT, "tests", "oracle", "train_refused.py")
     out = os.path.join(BUILD, "train_refused")
-    d = os.path.join(generated(out, [sys.executable, script, out], [script]), "loop_until_data")
+    d = os.path.join(generated(out, [sys.executable, script, out], [script]), name)
     p = run(["build", os.path.join(d, "main.pdmodel"), "--startup", os.path.join(d, "startup.pdmodel"), "-o",
              str(tmp_path / "t")])
     assert p.returncode == 1, p.stderr
-    assert re.search(r"block 0 op \d+ \(while -> [^)]*\) keeps each iteration's 'tanh_0.tmp_0' for its while_grad, "
-                     r"and paddlec cannot count its iterations: its condition is not `counter < n`", p.stderr), p.stderr
     assert not os.path.exists(tmp_path / "t")
+    return p.stderr
+
+
+def test_a_trained_loop_only_the_data_ends_is_refused(tmp_path):
+    """while_grad needs every iteration's values: a while_loop that runs
+    until its data says stop cannot have them sized, and the build says
+    so, naming the loop and the tensor."""
+    err = refused_trainer("loop_until_data", tmp_path)
+    assert re.search(r"block 0 op \d+ \(while -> [^)]*\) keeps each iteration's 'tanh_0.tmp_0' for its while_grad, "
+                     r"and paddlec cannot count its iterations: its condition is not `counter < n`", err), err
+
+
+def test_a_loop_in_a_trained_loop_is_refused(tmp_path):
+    err = refused_trainer("nested_loop", tmp_path)
+    assert re.search(r"block \d+ op 0 \(while_grad -> [^)]*\): a loop inside a trained loop \(while_grad inside a "
+                     r"grad block\) is not supported yet", err), err
 
 
 @pytest.mark.parametrize("name", case_names())

@@ -32,8 +32,9 @@
  * when every sliced axis is dropped (Out's shape is then known): the start
  * is found at run time as Paddle's kernel finds it (start -1 with end 0
  * where infer_flags is -1 is the last element), and a bound that does
- * not give one element stops the run, as it stops Paddle; strided_slice's
- * are not supported. */
+ * not give one element stops the run, as it stops Paddle (slice_grad
+ * writes its Out@GRAD where the forward read, found the same way);
+ * strided_slice's are not supported. */
 #include <string.h>
 
 #include "../consteval.h"
@@ -335,9 +336,12 @@ static const char *bound_expr(EmitCtx *e, const char *tensor, const char *list, 
 /* slice whose bounds some tensor gives at run time: supported when every
  * sliced axis is dropped (decrease_axis), so that Out's shape is known — a
  * time step of a sequence, x[i] in a loop.  The start of each is found at
- * run time; a bound that does not give one element stops the run.  Returns
- * 1 when every bound is known at compile time (the static path). */
-static int emit_runtime_slice(EmitCtx *e, const Var *x, const Var *out) {
+ * run time (*call: SLICE_BOUNDS); a bound that does not give one element
+ * stops the run.  The box in x: its first element (*offset, in the
+ * start<a> the bounds' code declares), dims and x's strides.  Returns 1
+ * when every bound is known at compile time (the static path). */
+static int runtime_bounds(EmitCtx *e, const Var *x, SliceCall *call, const char **offset, const char **dims,
+                          const char **st) {
   OpCtx c = {e->g, (Op *)e->op};
   int64_t sv[RT_MAX_RANK], ev[RT_MAX_RANK];
   if (ctx_bounds(&c, "StartsTensor", "StartsTensorList", sv, RT_MAX_RANK) >= 0 &&
@@ -351,8 +355,8 @@ static int emit_runtime_slice(EmitCtx *e, const Var *x, const Var *out) {
   const char *given = "";
   for (int k = 0; k < 4; k++)
     if (ctx_in(&c, slots[k], 0)) given = pool_printf("%s%s%s", given, *given ? " and " : "", slots[k]);
-  SliceCall call = {.kind = SLICE_BOUNDS, .rank = rank};
-  const char *dims[RT_MAX_RANK], *st[RT_MAX_RANK], *offset = "0";
+  *call = (SliceCall){.kind = SLICE_BOUNDS, .rank = rank};
+  *offset = "0";
   tu_strides(e, x, st);
   for (int a = 0; a < rank; a++) dims[a] = em_dim(e, x, a);
   for (int i = 0; i < n; i++) {
@@ -363,17 +367,25 @@ static int emit_runtime_slice(EmitCtx *e, const Var *x, const Var *out) {
     if (!dropped)
       return em_fail(e, "%s give the bounds at run time, which is supported when every sliced axis is dropped "
                      "(decrease_axis); axis %lld is kept, its size only known at run time", given, (long long)a);
-    call.bstart[a] = bound_expr(e, "StartsTensor", "StartsTensorList", starts, ns, i, &rt);
-    call.bend[a] = bound_expr(e, "EndsTensor", "EndsTensorList", ends, ne, i, &rt);
-    if (!call.bstart[a] || !call.bend[a]) return em_fail(e, "axes, starts and ends differ in length");
-    call.bdim[a] = dims[a];
-    call.blast[a] = i < nf && flags[i] == -1;
+    call->bstart[a] = bound_expr(e, "StartsTensor", "StartsTensorList", starts, ns, i, &rt);
+    call->bend[a] = bound_expr(e, "EndsTensor", "EndsTensorList", ends, ne, i, &rt);
+    if (!call->bstart[a] || !call->bend[a]) return em_fail(e, "axes, starts and ends differ in length");
+    call->bdim[a] = dims[a];
+    call->blast[a] = i < nf && flags[i] == -1;
     dims[a] = "1";
-    offset = tu_add(offset, tu_mul(pool_printf("start%lld", (long long)a), st[a]));
+    *offset = tu_add(*offset, tu_mul(pool_printf("start%lld", (long long)a), st[a]));
   }
   em_fault(e, "slice: bounds from tensors that do not give one element along a dropped axis (Paddle stops too)");
+  return 0;
+}
+
+static int emit_runtime_slice(EmitCtx *e, const Var *x, const Var *out) {
+  SliceCall call;
+  const char *offset, *dims[RT_MAX_RANK], *st[RT_MAX_RANK];
+  const int r = runtime_bounds(e, x, &call, &offset, dims, st);
+  if (r) return r;
   slice_print_c(e->p, &call);
-  return tu_strided_copy(e, x, offset, out, rank, dims, st);
+  return tu_strided_copy(e, x, offset, out, tu_rank(e, x), dims, st);
 }
 
 static int emit_slice_op(EmitCtx *e, int strided) {
@@ -402,8 +414,13 @@ static int emit_slice_grad_op(EmitCtx *e, int strided) {
   if (!x || !dout || !dx) return -1;
   if (dout->dtype != dx->dtype) return em_fail(e, "Out@GRAD and Input@GRAD differ in dtype");
   const char *offset, *dims[RT_MAX_RANK] = {0}, *st[RT_MAX_RANK] = {0};
-  int empty, rank = tu_rank(e, x);
-  if (slice_geometry(e, x, dout, strided, &offset, dims, st, &empty)) return -1;
+  int empty = 0, rank = tu_rank(e, x), r = 1;
+  SliceCall bounds;
+  if (!strided && (r = runtime_bounds(e, x, &bounds, &offset, dims, st)) < 0) return -1;
+  if (r == 0) /* the forward's starts, found again at run time */
+    slice_print_c(e->p, &bounds);
+  else if (slice_geometry(e, x, dout, strided, &offset, dims, st, &empty))
+    return -1;
   SliceCall call = {.kind = SLICE_GRAD, .type = em_ctype(dx->dtype), .rank = rank, .offset = offset, .empty = empty};
   call.dx = em_ptr(e, dx, 0);
   call.numel = em_numel(e, dx);

@@ -175,6 +175,8 @@ static int zeroed_out_grads(EmitCtx *e, OpCtx *c, BranchCall *call) {
 static int emit_while_grad(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   const Op *w = forward_while(e->g, e->op);
+  if (!w && e->op->block != 0)
+    return em_fail(e, "a loop inside a trained loop (while_grad inside a grad block) is not supported yet");
   if (!w) return em_fail(e, "no while of its block writes its StepScopes");
   BranchCall call = {.kind = BRANCH_WHILE_GRAD};
   if (while_keep(e, w, e->op, &call, 1) || summed_grads(e, &c, &call) || zeroed_out_grads(e, &c, &call)) return -1;

@@ -527,6 +527,25 @@ def while_bounded_by_data():
 
 
 @case
+def rnn_stacked_embedding():
+    """Words (an embedding) into two stacked paddle.nn.RNN layers over
+    SimpleRNNCell and GRUCell, a classifier on the last state, Adam: the
+    second loop's input needs a grad, so its grad block holds slice_grad
+    with the time step's start from a tensor (x[:, i] in the loop)."""
+    ids = paddle.static.data("ids", [None, 4], "int64")
+    y = paddle.static.data("y", [None, 1], "int64")
+    x = paddle.nn.Embedding(6, 3)(ids)
+    o1, _ = paddle.nn.RNN(paddle.nn.SimpleRNNCell(3, 5))(x)
+    _, h = paddle.nn.RNN(paddle.nn.GRUCell(5, 4))(o1)
+    loss = paddle.nn.functional.cross_entropy(paddle.static.nn.fc(h, 6), y).mean()
+    paddle.optimizer.Adam(learning_rate=0.02).minimize(loss)
+    return loss, 4
+
+
+rnn_stacked_embedding.label_classes = 6  # the words and the classes
+
+
+@case
 def gru_cls():
     """lstm_cls with a bidirectional GRU (both directions' last-step
     outputs, 16 features, into the Linear)."""

@@ -6,6 +6,9 @@ save them (main.pdmodel, startup.pdmodel in OUTDIR/<case>/):
                     (h doubles until its sum passes 100), trained: its
                     while_grad needs every iteration's values, and paddlec
                     cannot size them.
+  nested_loop       a while_loop in the body of a trained while_loop: the
+                    inner loop's while_grad runs inside the outer one's
+                    grad block, which paddlec does not compile yet.
 
     python train_refused.py OUTDIR"""
 import os
@@ -28,9 +31,23 @@ def loop_until_data():
     paddle.optimizer.SGD(learning_rate=0.1).minimize(loss)
 
 
+def nested_loop():
+    x = paddle.static.data("x", [None, 3], "float32")
+    fc = paddle.nn.Linear(3, 3)
+    i = paddle.full([1], 0, "int64")
+
+    def body(i, h):
+        j = paddle.full([1], 0, "int64")
+        _, h = paddle.static.nn.while_loop(lambda j, g: j < 2, lambda j, g: (j + 1, paddle.tanh(fc(g))), [j, h])
+        return i + 1, h
+
+    _, h = paddle.static.nn.while_loop(lambda i, h: i < 3, body, [i, fc(x)])
+    paddle.optimizer.SGD(learning_rate=0.1).minimize(paddle.mean(h))
+
+
 def main(out):
     paddle.enable_static()
-    for name, build in (("loop_until_data", loop_until_data),):
+    for name, build in (("loop_until_data", loop_until_data), ("nested_loop", nested_loop)):
         main_p, startup = paddle.static.Program(), paddle.static.Program()
         with paddle.static.program_guard(main_p, startup):
             build()
