@@ -5,8 +5,9 @@ state.  Each is built with `paddlec build MAIN --startup STARTUP -o trainer`
 and trained on the same batches from the same state:
 
 - the loss at every step within 1e-4 of Paddle's (relative: |ours - paddle|
-  / max(|paddle|, 1e-6)), the final state within 1e-3 (relative to each
-  tensor's largest magnitude);
+  / max(|paddle|, 1e-6)), a case's extra fetches after every step within
+  1e-4 (relative to their largest magnitude), the final state within 1e-3
+  (relative to each tensor's largest magnitude);
 - Paddle, started from the state the trainer saved (--save), gives for the
   next step the loss the trainer gives."""
 import json
@@ -71,7 +72,8 @@ def build_trainer(d, tmp_path, *extra):
 def test_trains_like_paddle(name, tmp_path):
     d = case_dir(name)
     meta = json.load(open(os.path.join(d, "case.json")))
-    binary = build_trainer(d, tmp_path)
+    fetch = meta.get("fetch", [])
+    binary = build_trainer(d, tmp_path, *(("--fetch", ",".join(fetch)) if fetch else ()))
     final = str(tmp_path / "final")
     seed = ("--seed", str(meta["seed"])) if meta.get("seeded_steps") else ()
     stdout = train(binary, d, meta, tmp_path, meta["steps"], "--params", os.path.join(d, "init"), "--save", final, *seed)
@@ -81,6 +83,11 @@ def test_trains_like_paddle(name, tmp_path):
     err = np.abs(got.astype(np.float64) - want) / np.maximum(np.abs(want), 1e-6)
     assert err.max() <= (TOL64 if want.dtype == np.float64 else LOSS_TOL), (err.max(), int(err.argmax()), got[:5],
                                                                               want[:5])
+    for i, n in enumerate(fetch):  # a case's extra fetches, after each step
+        got_f = np.load(tmp_path / "out" / (n.replace("/", "_") + ".npy")).astype(np.float64)
+        want_f = np.load(os.path.join(d, f"paddle_fetch_{i}.npy")).astype(np.float64)
+        assert got_f.shape == want_f.shape, (n, got_f.shape, want_f.shape)
+        assert np.abs(got_f - want_f).max() <= LOSS_TOL * max(np.abs(want_f).max(), 1e-6), n
     lines = [l for l in stdout.splitlines() if l.startswith("step ")]
     assert len(lines) == meta["steps"] and lines[0].startswith("step 0 loss "), stdout[:500]
     # the printed losses are the saved ones (%.9g of a float32, %.17g of a float64: both read back exactly)

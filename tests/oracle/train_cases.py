@@ -423,7 +423,7 @@ def while_rnn():
     _, h = paddle.static.nn.while_loop(lambda i, h: i < n, body, [i, h0])
     loss = paddle.mean((paddle.static.nn.fc(h, 1) - y) ** 2)
     paddle.optimizer.SGD(learning_rate=0.1).minimize(loss)
-    return loss, 4
+    return loss, 4, [h]  # h fetched after the step: the loop's last value, which while_grad gives back
 
 
 @case
@@ -758,7 +758,8 @@ def build(out_dir, name):
         main.random_seed = startup.random_seed = 7
     TEST_PROGRAM.clear()
     with paddle.static.program_guard(main, startup):
-        loss, batch = CASES[name]()
+        loss, batch, *extra = CASES[name]()
+    fetch = [v.name for v in (extra[0] if extra else [])]
     saved = [(main, "main.pdmodel"), (startup, "startup.pdmodel")]
     if "test" in TEST_PROGRAM:
         saved.append((TEST_PROGRAM["test"], "test.pdmodel"))
@@ -792,7 +793,8 @@ def build(out_dir, name):
         # seeded_steps: the training steps draw from the global generator,
         # seeded with `seed` before the first (the trainer's --seed)
         json.dump({"feeds": [f.name for f in feeds], "loss": loss.name, "batch": batch, "steps": STEPS,
-                   "seed": GLOBAL_SEED, "seeded_steps": getattr(CASES[name], "seeded_steps", False)}, f, indent=1)
+                   "seed": GLOBAL_SEED, "seeded_steps": getattr(CASES[name], "seeded_steps", False),
+                   "fetch": fetch}, f, indent=1)
     reference(d)
 
 
@@ -804,7 +806,8 @@ def reference(d):
     exe = paddle.static.Executor(paddle.CPUPlace())
     data = {k: np.load(os.path.join(d, f"{k}.npy")) for k in meta["feeds"]}
     b = meta["batch"]
-    losses = []
+    fetch = meta.get("fetch", [])
+    losses, fetched = [], [[] for _ in fetch]
     with paddle.static.scope_guard(paddle.static.Scope()):
         state = _persistables(main)
         paddle.static.load(main, os.path.join(d, "init"), exe)
@@ -812,11 +815,15 @@ def reference(d):
             paddle.seed(meta["seed"])
         for k in range(meta["steps"]):
             feed = {n: a[k * b:(k + 1) * b] for n, a in data.items()}
-            out, = exe.run(main, feed=feed, fetch_list=[meta["loss"]])
+            out, *more = exe.run(main, feed=feed, fetch_list=[meta["loss"]] + fetch)
             losses.append(np.asarray(out))
+            for i, a in enumerate(more):
+                fetched[i].append(np.asarray(a))
         scope = paddle.static.global_scope()
         final = {v.name: np.array(scope.find_var(v.name).get_tensor()) for v in state}
     np.save(os.path.join(d, "paddle_loss.npy"), np.stack(losses))
+    for i, a in enumerate(fetched):  # a case's extra fetches (its third result), after each step
+        np.save(os.path.join(d, f"paddle_fetch_{i}.npy"), np.stack(a))
     np.savez(os.path.join(d, "paddle_final.npz"), **final)
 
 
