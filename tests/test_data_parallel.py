@@ -22,7 +22,7 @@ from test_train import build_trainer, case_dir, train
 
 LOSS_TOL = 1e-5
 STATE_TOL = 1e-4
-CASES = ["fit_a_line", "mlp_sgd", "mlp_adam", "cnn_bn_momentum", "transformer_adamw", "lr_piecewise"]
+CASES = ["fit_a_line", "mlp_sgd", "mlp_adam", "cnn_bn_momentum", "transformer_adamw", "lr_piecewise", "rnn_custom_cell"]
 
 
 def meta_of(name):
