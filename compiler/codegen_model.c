@@ -27,7 +27,7 @@ static const char *shape_text(EmitCtx *e, const Var *v) {
   const VarSpec *vs = em_spec(e, v);
   const char *s = "[";
   for (int d = 0; d < vs->rank; d++) /* a run-time extent: its name and bound */
-    s = pool_printf("%s%s%s%s", s, d ? ", " : "", vs->runtime_dim == d + 1 ? pool_printf("%s <= ", em_dim(e, v, d)) : "",
+    s = pool_printf("%s%s%s%s", s, d ? ", " : "", vs->runtime_mask >> d & 1 ? pool_printf("%s <= ", em_dim(e, v, d)) : "",
                     em_sym(vs->d[d]));
   return pool_printf("%s]", s);
 }
@@ -646,9 +646,10 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
     if (o->training) /* a trainer's fetches go through its places' merge, which sizes them by the batch */
       bad = diag_error("%s: fetched '%s' has dim %d only known at run time (%s); a trainer cannot fetch such a "
                        "tensor yet", g->file, v->name, vs->runtime_dim - 1, v->runtime_from ? v->runtime_from : "its producer");
-    run_extents = pool_printf("%s\n  if (i == %d) d[%d] = %s; /* %s: %s */", run_extents, i, vs->runtime_dim - 1,
-                              em_dim(&e, v, vs->runtime_dim - 1), v->name,
-                              v->runtime_from ? v->runtime_from : "its producer");
+    for (int d = 0; d < vs->rank; d++)
+      if (vs->runtime_mask >> d & 1)
+        run_extents = pool_printf("%s\n  if (i == %d) d[%d] = %s; /* %s: %s */", run_extents, i, d, em_dim(&e, v, d),
+                                  v->name, v->runtime_from ? v->runtime_from : "its producer");
   }
   if (bad) {
     pr_free(&fetch);

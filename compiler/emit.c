@@ -164,7 +164,7 @@ void em_wrote(EmitCtx *e, const Var *v) {
 
 /* A dim known only at run time: the value its producer wrote (spec.h). */
 static const char *runtime_dim(const VarSpec *vs, int d) {
-  return vs->runtime_dim == d + 1 ? pool_printf("m->runtime_dims[%d]", vs->runtime_slot) : NULL;
+  return vs->runtime_mask >> d & 1 ? pool_printf("m->runtime_dims[%d]", vs->runtime_slots[d]) : NULL;
 }
 
 const char *em_dim(EmitCtx *e, const Var *v, int d) {

@@ -79,6 +79,9 @@ typedef struct Var {
   uint64_t vmask;      /* bit i set: vals[i] is known (a shape's batch entry is not) */
   const char *param_file; /* file the parameter was read from */
   int runtime_axis;    /* with VAR_RUNTIME_EXTENT: the dim known at run time, */
+  unsigned runtime_more; /* and more such dims (bit d: dim d), besides runtime_axis:
+                        * only ops whose OpDef.runtime_extents is 2 read such a
+                        * var (a slice by bounds fed at run time, then fetch) */
   const char *runtime_from; /* and what sets it ("input K ('k')") */
   int runtime_root;    /* 1 + the var whose producer made that extent: ops that pass
                         * an extent on (ctx_pass_runtime_extent) keep it, so two

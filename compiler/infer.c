@@ -148,7 +148,8 @@ static int infer_op(Graph *g, int id, InferReport *r, int *ucap, int depth) {
         np++;
       }
   OpCtx c = {g, op};
-  if (g->specializing && !op->def->runtime_extents && ctx_refuse_runtime_extents(&c)) {
+  if (g->specializing && ((!op->def->runtime_extents && ctx_refuse_runtime_extents(&c)) ||
+                           (op->def->runtime_extents < 2 && ctx_refuse_runtime_more(&c)))) {
     r->nfailed++;
     return -1;
   }

@@ -234,8 +234,11 @@ int spec_build(Graph *g, const ShapeArg *args, int nargs, Spec *s) {
       if (a) s->symbolic_batch = 1;
     }
     if (vs->known && var_runtime_axis(v) >= 0) {
+      vs->runtime_mask = (1u << var_runtime_axis(v)) | v->runtime_more;
+      for (int d = 0; d < vs->rank; d++)
+        if (vs->runtime_mask >> d & 1) vs->runtime_slots[d] = s->nruntime_dims++;
       vs->runtime_dim = var_runtime_axis(v) + 1;
-      vs->runtime_slot = s->nruntime_dims++;
+      vs->runtime_slot = vs->runtime_slots[var_runtime_axis(v)];
     }
     if (vs->known && spec_numel(vs).a < 0 && !batch_times_batch(vs)) {
       vs->known = 0;

@@ -26,6 +26,10 @@ typedef struct VarSpec {
    * producer writes the extent into the model's runtime_dims[runtime_slot] */
   int runtime_dim;
   int runtime_slot;
+  /* every dim known only at run time (bit d; runtime_dim's and
+   * Var.runtime_more's), each with its slot in runtime_dims[] */
+  unsigned runtime_mask;
+  int runtime_slots[RT_MAX_RANK];
 } VarSpec;
 
 /* A --shape name=d0,d1,... option. */

@@ -560,3 +560,24 @@ def test_multiclass_nms_keeping_nothing_stops_the_run(tmp_path):
     p = subprocess.run(args, capture_output=True, text=True, timeout=600)
     assert p.returncode != 0 and "multiclass_nms kept no box" in p.stderr and "[1, 1] = {-1}" in p.stderr, (
         p.returncode, p.stderr[-1500:])
+
+
+def test_fed_slice_bounds_that_end_before_they_start_stop_the_run(tmp_path):
+    """tests/oracle/e2e_shape_feeds.py's slice_starts_tensor (StartsTensor
+    fed, ends 4 and 5 from the attribute): with Paddle's inputs it matches
+    (test_e2e_ops); starts [5, 0] end axis 1 before they start, where
+    Paddle stops (CheckAndUpdateSliceAttrs: "end should be greater than
+    start"), and so does the run, naming the slice."""
+    out, names = cases("shape_feeds")
+    fixture = f"{out}/slice_starts_tensor"
+    binary = build(fixture, tmp_path, "--blas=none")
+    np.save(tmp_path / "s.npy", np.array([5, 0], np.int64))
+    args = [str(binary), "--input", f"x={fixture}/input_0.npy", "--input", f"s={tmp_path / 's.npy'}", "--output-dir",
+            str(tmp_path / "o")]
+    p = subprocess.run(args, capture_output=True, text=True, timeout=600)
+    assert p.returncode != 0 and "_slice: slice: " in p.stderr and "end before they start" in p.stderr, \
+        (p.returncode, p.stdout[-500:], p.stderr[-1500:])
+    np.save(tmp_path / "s.npy", np.array([4, 0], np.int64))  # an empty axis is fine
+    p = subprocess.run(args, capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr[-1500:]
+    assert np.load(tmp_path / "o" / os.listdir(tmp_path / "o")[0]).shape == (3, 0, 5)

@@ -627,12 +627,12 @@ const char *em_act_name(RtAct act) {
 
 #define OP_UNARY(name)                                                                             \
   const OpDef op_##name = {.type = #name, .infer = infer_unary, .emit_c = emit_unary, .inplace = "X:Out", \
-                           .runtime_extents = 1};
+                           .runtime_extents = 2};
 /* exp, log and the like: an integer X gives a float32 Out (in place only
  * for float X: the plan shares a buffer between tensors of one dtype). */
 #define OP_UNARY_REAL(name)                                                                             \
   const OpDef op_##name = {.type = #name, .infer = infer_unary_real, .emit_c = emit_unary, .inplace = "X:Out", \
-                           .runtime_extents = 1};
+                           .runtime_extents = 2};
 OP_UNARY(abs)
 OP_UNARY(acos)
 OP_UNARY(acosh)
@@ -684,7 +684,7 @@ static void fold_scale(OpCtx *c) {
   consteval_set(ctx_out(c, "Out", 0), v, x->nvals, x->vmask);
 }
 const OpDef op_scale = {.type = "scale", .infer = infer_unary, .emit_c = emit_unary, .fold = fold_scale,
-                        .inplace = "X:Out", .runtime_extents = 1};
+                        .inplace = "X:Out", .runtime_extents = 2};
 OP_UNARY(selu)
 OP_UNARY(sigmoid)
 OP_UNARY(sign)

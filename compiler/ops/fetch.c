@@ -10,4 +10,4 @@ static int emit_fetch(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_fetch = {.type = "fetch", .infer = infer_fetch, .emit_c = emit_fetch, .runtime_extents = 1};
+const OpDef op_fetch = {.type = "fetch", .infer = infer_fetch, .emit_c = emit_fetch, .runtime_extents = 2};

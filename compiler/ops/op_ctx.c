@@ -204,6 +204,7 @@ void ctx_set(OpCtx *c, const char *slot, int i, const Shape *s, int dtype) {
   v->shape = *s;
   v->dtype = dtype;
   v->flags = (v->flags | VAR_INFERRED) & ~(unsigned)VAR_RUNTIME_EXTENT;
+  v->runtime_more = 0;
 }
 
 void ctx_set_runtime_extent(OpCtx *c, const char *slot, int i, int axis, const char *from) {
@@ -211,8 +212,18 @@ void ctx_set_runtime_extent(OpCtx *c, const char *slot, int i, int axis, const c
   if (!v) return;
   v->flags |= VAR_RUNTIME_EXTENT;
   v->runtime_axis = axis;
+  v->runtime_more = 0;
   v->runtime_from = from;
   v->runtime_root = (int)(v - c->g->vars) + 1;
+}
+
+void ctx_set_runtime_extents(OpCtx *c, const char *slot, int i, unsigned dims, const char *from) {
+  Var *v = ctx_out(c, slot, i);
+  int first = 0;
+  while (first < RT_MAX_RANK && !(dims >> first & 1)) first++;
+  if (!v || first == RT_MAX_RANK) return;
+  ctx_set_runtime_extent(c, slot, i, first, from);
+  v->runtime_more = dims & ~(1u << first);
 }
 
 void ctx_set_all(OpCtx *c, const char *slot, const Shape *s, int dtype) {
@@ -397,8 +408,24 @@ int ctx_refuse_runtime_extents(OpCtx *c) {
   return 0;
 }
 
+int ctx_refuse_runtime_more(OpCtx *c) {
+  for (int s = 0; s < c->op->nin; s++)
+    for (int a = 0; a < c->op->in[s].n; a++) {
+      const int id = c->op->in[s].vars[a];
+      const Var *v = id >= 0 ? &c->g->vars[id] : NULL;
+      if (var_runtime_axis(v) < 0 || !v->runtime_more) continue;
+      return ctx_fail(c, "several dims of input %s ('%s') are only known at run time (%s makes them from its %s); "
+                      "%s does not take such an input yet", c->op->in[s].name, v->name,
+                      v->producer >= 0 ? graph_op_where(c->g, &c->g->ops[v->producer]) : "an op",
+                      v->runtime_from ? v->runtime_from : "inputs", c->op->type);
+    }
+  return 0;
+}
+
 void ctx_pass_runtime_extent(OpCtx *c, const Var *x, const char *slot, int i) {
   ctx_pass_runtime_extent_at(c, x, slot, i, var_runtime_axis(x));
+  Var *v = ctx_out(c, slot, i);
+  if (v && var_runtime_axis(x) >= 0) v->runtime_more = x->runtime_more; /* the same dims */
 }
 
 void ctx_pass_runtime_extent_at(OpCtx *c, const Var *x, const char *slot, int i, int axis) {

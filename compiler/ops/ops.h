@@ -87,7 +87,8 @@ typedef struct OpDef {
   int comm_handles;
   /* 1: the op's rule and emitter take an input with a run-time extent
    * (VAR_RUNTIME_EXTENT: its dims say the bound, em_dim the extent); infer
-   * refuses any other op given one, naming where the extent comes from. */
+   * refuses any other op given one, naming where the extent comes from.
+   * 2: also an input with several such dims (Var.runtime_more). */
   int runtime_extents;
   /* Which input's LoD the op's outputs carry, as Paddle's ShareLoD passes
    * it on (op_lod_input): NULL, any input with the output's rows (the
@@ -196,6 +197,12 @@ void ctx_set_all(OpCtx *c, const char *slot, const Shape *s, int dtype);
  * its extent is known when the op runs (VAR_RUNTIME_EXTENT), set by `from`
  * ("input K ('k')", for messages). */
 void ctx_set_runtime_extent(OpCtx *c, const char *slot, int i, int axis, const char *from);
+/* The same for every dim d of bit d in `dims` (not 0). */
+void ctx_set_runtime_extents(OpCtx *c, const char *slot, int i, unsigned dims, const char *from);
+/* For an op whose OpDef.runtime_extents is below 2: -1 after ctx_fail
+ * naming the first input with several run-time extents, else 0 (infer.c,
+ * while specializing). */
+int ctx_refuse_runtime_more(OpCtx *c);
 /* For an op that does not take run-time extents (OpDef.runtime_extents):
  * -1 after ctx_fail naming the first input with one and the op it comes
  * from, else 0.  infer.c asks it of every such op while specializing

@@ -67,6 +67,16 @@ static int drop_axes(OpCtx *c, Shape *s, const int64_t *dec, int ndec, int zeros
   return 0;
 }
 
+/* Whether bound i of the op, from `tensor` or entry i of `list`, is held
+ * in a tensor whose value only the run knows. */
+static int bound_unknown(OpCtx *c, const char *tensor, const char *list, int i) {
+  int64_t v[RT_MAX_RANK];
+  Var *t = ctx_in(c, tensor, 0);
+  if (t) return ctx_int_values(c, t, v, RT_MAX_RANK) <= i;
+  Var *one = ctx_in(c, list, 0) ? ctx_in(c, list, i) : NULL;
+  return one && ctx_int_values(c, one, v, 1) != 1;
+}
+
 static int infer_slice(OpCtx *c) {
   Var *x = ctx_need(c, "Input", 0);
   if (!x) return -1;
@@ -90,10 +100,17 @@ static int infer_slice(OpCtx *c) {
     if (ks >= 0 && ke >= 0 && ns == n && ne == n) nf = 0; /* every bound known */
   }
   Shape s = x->shape;
+  unsigned runtime = 0; /* axes of x whose bounds only the run knows (while specializing) */
   for (int i = 0; i < n; i++) {
     int64_t a = axes[i] < 0 ? axes[i] + s.rank : axes[i];
     if (a < 0) a = 0;
     if (a >= s.rank) return ctx_fail(c, "axes[%d] = %lld is out of range", i, (long long)axes[i]);
+    if (c->g->specializing && (bound_unknown(c, "StartsTensor", "StartsTensorList", i) ||
+                               bound_unknown(c, "EndsTensor", "EndsTensorList", i))) {
+      /* the kernel's bounds: at most the axis, the extent the run's (1 on a dropped axis, or it stops) */
+      runtime |= 1u << a;
+      continue;
+    }
     if (i < nf && flags[i] == -1) {
       s.d[a] = DIM_UNKNOWN;
       continue;
@@ -109,8 +126,17 @@ static int infer_slice(OpCtx *c) {
       return ctx_fail(c, "slice end %lld is before start %lld", (long long)en, (long long)st);
     s.d[a] = en - st;
   }
+  unsigned kept = 0; /* the axes of Out with a run-time extent */
+  for (int a = 0, o = 0; a < s.rank; a++) {
+    int dropped = 0;
+    for (int k = 0; k < ndec; k++) dropped |= dec[k] == a;
+    if (runtime >> a & 1 && dropped) s.d[a] = 1;
+    if (runtime >> a & 1 && !dropped && s.d[a] >= 0) kept |= 1u << o;
+    o += !dropped;
+  }
   if (drop_axes(c, &s, dec, ndec, 0)) return -1;
   ctx_set(c, "Out", 0, &s, x->dtype);
+  if (kept) ctx_set_runtime_extents(c, "Out", 0, kept, "Starts/Ends tensors");
   return 0;
 }
 
@@ -333,15 +359,16 @@ static const char *bound_expr(EmitCtx *e, const char *tensor, const char *list, 
   return i < n ? pool_printf("%lld", (long long)attr[i]) : NULL;
 }
 
-/* slice whose bounds some tensor gives at run time: supported when every
- * sliced axis is dropped (decrease_axis), so that Out's shape is known — a
- * time step of a sequence, x[i] in a loop.  The start of each is found at
- * run time (*call: SLICE_BOUNDS); a bound that does not give one element
- * stops the run.  The box in x: its first element (*offset, in the
+/* slice whose bounds some tensor gives at run time: a dropped axis
+ * (decrease_axis: x[i] in a loop) keeps one element, a kept one as many as
+ * the run's bounds give, its extent written for Out (infer_slice planned
+ * Out for the axis' size).  The start of each is found at run time (*call:
+ * SLICE_BOUNDS); a bound that does not give one element on a dropped axis,
+ * or an end before its start, stops the run.  The box in x: its first element (*offset, in the
  * start<a> the bounds' code declares), dims and x's strides.  Returns 1
  * when every bound is known at compile time (the static path). */
-static int runtime_bounds(EmitCtx *e, const Var *x, SliceCall *call, const char **offset, const char **dims,
-                          const char **st) {
+static int runtime_bounds(EmitCtx *e, const Var *x, const Var *out, SliceCall *call, const char **offset,
+                          const char **dims, const char **st) {
   OpCtx c = {e->g, (Op *)e->op};
   int64_t sv[RT_MAX_RANK], ev[RT_MAX_RANK];
   if (ctx_bounds(&c, "StartsTensor", "StartsTensorList", sv, RT_MAX_RANK) >= 0 &&
@@ -359,30 +386,39 @@ static int runtime_bounds(EmitCtx *e, const Var *x, SliceCall *call, const char 
   *offset = "0";
   tu_strides(e, x, st);
   for (int a = 0; a < rank; a++) dims[a] = em_dim(e, x, a);
+  const VarSpec *os = out ? em_spec(e, out) : NULL;
   for (int i = 0; i < n; i++) {
     int64_t a = axes[i] < 0 ? axes[i] + rank : axes[i];
-    int rt = 0, dropped = 0;
+    int rt = 0, dropped = 0, oa = 0; /* oa: the axis of Out a kept axis is */
     if (a < 0 || a >= rank) return em_fail(e, "axes[%d] is out of range", i);
     for (int k = 0; k < ndec; k++) dropped |= dec[k] == a;
-    if (!dropped)
-      return em_fail(e, "%s give the bounds at run time, which is supported when every sliced axis is dropped "
-                     "(decrease_axis); axis %lld is kept, its size only known at run time", given, (long long)a);
+    for (int d = 0; d < a; d++) {
+      int gone = 0;
+      for (int k = 0; k < ndec; k++) gone |= dec[k] == d;
+      oa += !gone;
+    }
     call->bstart[a] = bound_expr(e, "StartsTensor", "StartsTensorList", starts, ns, i, &rt);
     call->bend[a] = bound_expr(e, "EndsTensor", "EndsTensorList", ends, ne, i, &rt);
     if (!call->bstart[a] || !call->bend[a]) return em_fail(e, "axes, starts and ends differ in length");
     call->bdim[a] = dims[a];
     call->blast[a] = i < nf && flags[i] == -1;
-    dims[a] = "1";
+    call->bkeep[a] = !dropped;
+    if (!dropped && rt && !(os && os->runtime_mask >> oa & 1))
+      return em_fail(e, "%s give the bounds of axis %lld at run time, and Out has no run-time extent there", given,
+                     (long long)a);
+    if (!dropped && os && os->runtime_mask >> oa & 1) call->bextent[a] = em_dim(e, out, oa);
+    dims[a] = dropped ? "1" : pool_printf("(end%lld - start%lld)", (long long)a, (long long)a);
     *offset = tu_add(*offset, tu_mul(pool_printf("start%lld", (long long)a), st[a]));
   }
-  em_fault(e, "slice: bounds from tensors that do not give one element along a dropped axis (Paddle stops too)");
+  em_fault(e, "slice: bounds from tensors that do not give one element along a dropped axis, or that end before "
+              "they start (Paddle stops too)");
   return 0;
 }
 
 static int emit_runtime_slice(EmitCtx *e, const Var *x, const Var *out) {
   SliceCall call;
   const char *offset, *dims[RT_MAX_RANK], *st[RT_MAX_RANK];
-  const int r = runtime_bounds(e, x, &call, &offset, dims, st);
+  const int r = runtime_bounds(e, x, out, &call, &offset, dims, st);
   if (r) return r;
   slice_print_c(e->p, &call);
   return tu_strided_copy(e, x, offset, out, tu_rank(e, x), dims, st);
@@ -416,7 +452,7 @@ static int emit_slice_grad_op(EmitCtx *e, int strided) {
   const char *offset, *dims[RT_MAX_RANK] = {0}, *st[RT_MAX_RANK] = {0};
   int empty = 0, rank = tu_rank(e, x), r = 1;
   SliceCall bounds;
-  if (!strided && (r = runtime_bounds(e, x, &bounds, &offset, dims, st)) < 0) return -1;
+  if (!strided && (r = runtime_bounds(e, x, NULL, &bounds, &offset, dims, st)) < 0) return -1;
   if (r == 0) /* the forward's starts, found again at run time */
     slice_print_c(e->p, &bounds);
   else if (slice_geometry(e, x, dout, strided, &offset, dims, st, &empty))

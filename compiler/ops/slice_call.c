@@ -183,7 +183,12 @@ static void print_bounds(Printer *p, const SliceCall *c) {
     pr_line(p, "start%d = start%d < 0 ? 0 : start%d > dim%d ? dim%d : start%d;", a, a, a, a, a, a);
     pr_line(p, "if (end%d < 0) end%d += dim%d;", a, a, a);
     pr_line(p, "if (end%d > dim%d) end%d = dim%d;", a, a, a, a);
-    pr_line(p, "if (end%d - start%d != 1) return 1; /* Paddle stops: not one element on a dropped axis */", a, a);
+    if (!c->bkeep[a]) {
+      pr_line(p, "if (end%d - start%d != 1) return 1; /* Paddle stops: not one element on a dropped axis */", a, a);
+      continue;
+    }
+    pr_line(p, "if (end%d < start%d) return 1; /* Paddle stops: the end before the start */", a, a);
+    if (c->bextent[a]) pr_line(p, "%s = end%d - start%d;", c->bextent[a], a, a);
   }
 }
 

@@ -28,7 +28,8 @@ typedef enum SliceKind {
   SLICE_PAD_GRAD,     /* pad_grad: dx's rows copied from offsets in dout */
   SLICE_REPEAT_GRAD,  /* dx = 0, then dx[sum(i[k] * strides[k])] += dout[at++] (no repeat: dx = dout) */
   SLICE_BOUNDS,       /* slice with bounds from tensors: start<a>, end<a> per sliced axis a as Paddle's
-                       * kernel normalizes them; a fault unless each gives one element (the axis is dropped) */
+                       * kernel normalizes them; a fault unless each gives one element (a dropped axis)
+                       * or ends at or after its start (a kept one, whose extent the run writes) */
 } SliceKind;
 
 typedef struct SliceCall {
@@ -59,6 +60,8 @@ typedef struct SliceCall {
   const char *bend[RT_MAX_RANK];           /* NULL where the axis is taken whole, */
   const char *bdim[RT_MAX_RANK];           /* and its size; */
   int blast[RT_MAX_RANK];                  /* 1: start -1 with end 0 means the last element (infer_flags -1) */
+  int bkeep[RT_MAX_RANK];                  /* 1: the axis is kept (end - start elements, not one) */
+  const char *bextent[RT_MAX_RANK];        /* a kept axis: the lvalue of Out's run-time extent, or NULL */
 } SliceCall;
 
 void slice_print_c(Printer *p, const SliceCall *c);

@@ -93,7 +93,14 @@ static int same_numel(EmitCtx *e, const Var *a, const Var *b) {
 }
 
 void tu_pass_extent(EmitCtx *e, const Var *x, const Var *out) {
-  const int d = em_spec(e, x)->runtime_dim - 1, od = em_spec(e, out)->runtime_dim - 1;
+  const VarSpec *xs = em_spec(e, x), *os = em_spec(e, out);
+  if (xs->runtime_mask & (xs->runtime_mask - 1)) { /* several: Out has X's dims */
+    for (int k = 0; k < xs->rank && xs->runtime_mask == os->runtime_mask; k++)
+      if (xs->runtime_mask >> k & 1) move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = em_dim(e, out, k),
+                                                                      .src = em_dim(e, x, k)});
+    return;
+  }
+  const int d = xs->runtime_dim - 1, od = os->runtime_dim - 1;
   if (d < 0 || od < 0) return;
   MoveCall call = {.kind = MOVE_EXTENT, .dst = em_dim(e, out, od)};
   call.src = em_dim(e, x, d);

@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""Op-level end-to-end cases whose shapes come from fed tensors, as Paddle's
+own op tests feed them (issue 19 item 2): `slice` with its Starts/Ends
+given as a tensor or a list of one-element tensors that are feeds, so
+that Out's extent along each sliced axis is only known when the program
+runs (paddlec plans Out for the axis' size and the kernel writes the
+extent).  Kept and dropped axes, negative and clamped bounds, the batch
+axis, int32 and int64 bounds.
+
+    python e2e_shape_feeds.py OUTDIR [CASE ...]
+
+Feeds named in BOUNDS hold those integers; the others are float32
+standard normal.  Batch 3."""
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from oracle_case import run_static_cases, case_registry  # noqa: E402
+
+import paddle  # noqa: E402
+from paddle.base.layer_helper import LayerHelper  # noqa: E402
+
+BATCH = 3
+CASES, case = case_registry()
+BOUNDS = {}  # feed name -> the integers it holds
+
+
+def bound(name, values, dtype="int64"):
+    BOUNDS[name] = values
+    return paddle.static.data(name, [len(values)], dtype)
+
+
+def slice_op(x, axes, starts, ends, decrease=(), flags=None, starts_attr=None, ends_attr=None):
+    """A slice op as the fluid layer writes it: each of starts / ends a list
+    (ints, or one-element tensors: the *TensorList) or one tensor."""
+    helper = LayerHelper("slice")
+    out = helper.create_variable_for_type_inference(x.dtype)
+    inputs = {"Input": [x]}
+    attrs = {"axes": list(axes), "decrease_axis": list(decrease)}
+    for key, given, attr in (("Starts", starts, starts_attr), ("Ends", ends, ends_attr)):
+        if isinstance(given, paddle.static.Variable):
+            inputs[key + "Tensor"] = [given]
+            attrs[key.lower()] = attr or [-1] * len(axes)
+        elif any(isinstance(v, paddle.static.Variable) for v in given):
+            inputs[key + "TensorList"] = [v for v in given]
+            attrs[key.lower()] = [-1 if isinstance(v, paddle.static.Variable) else v for v in given]
+        else:
+            attrs[key.lower()] = list(given)
+    attrs["infer_flags"] = flags or [-1] * len(axes)
+    helper.append_op(type="slice", inputs=inputs, outputs={"Out": [out]}, attrs=attrs)
+    return out
+
+
+@case
+def slice_starts_tensor():
+    """StartsTensor (int64 [2]: 1, -3) on axes 1 and 2, ends from the
+    attribute: Out is [B, 3, 3]."""
+    x = paddle.static.data("x", [None, 6, 5], "float32")
+    s = bound("s", [1, -3])
+    return [x, s], [slice_op(x, [1, 2], s, [4, 5])]
+
+
+@case
+def slice_tensor_lists():
+    """StartsTensorList and EndsTensorList of int32 feeds, an end past the
+    axis (clamped), and axis 2 dropped (one element from fed bounds)."""
+    x = paddle.static.data("x", [None, 7, 4], "float32")
+    s0, s1 = bound("s0", [2], "int32"), bound("s1", [3], "int32")
+    e0, e1 = bound("e0", [100], "int32"), bound("e1", [4], "int32")
+    return [x, s0, s1, e0, e1], [slice_op(x, [1, 2], [s0, s1], [e0, e1], decrease=[2])]
+
+
+@case
+def slice_batch_axis():
+    """paddle.slice on the batch axis (end from a feed: 2 of the 3 rows)
+    and axis 2 with an attribute start and a fed end, then tanh is not
+    applied: Out is fetched as the run made it."""
+    x = paddle.static.data("x", [None, 4, 6], "float32")
+    e = bound("e", [2])
+    f = bound("f", [-1])
+    return [x, e, f], [paddle.slice(x, axes=[0, 2], starts=[0, 1], ends=[e, f])]
+
+
+@case
+def slice_empty():
+    """Fed bounds that select nothing (start == end) on a kept axis: Out
+    has extent 0 there."""
+    x = paddle.static.data("x", [None, 5], "float32")
+    s = bound("s", [2, 2])
+    return [x, s], [slice_op(x, [1], [s[0]], [s[1]])]
+
+
+def make_input(v, rng):
+    if v.name in BOUNDS:
+        return np.array(BOUNDS[v.name], "int64" if "int64" in str(v.dtype) else "int32")
+    shape = [BATCH if d in (None, -1) else d for d in v.shape]
+    return rng.standard_normal(shape).astype("float32")
+
+
+if __name__ == "__main__":
+    run_static_cases(CASES, make_input)
