@@ -581,3 +581,22 @@ def test_fed_slice_bounds_that_end_before_they_start_stop_the_run(tmp_path):
     p = subprocess.run(args, capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stderr[-1500:]
     assert np.load(tmp_path / "o" / os.listdir(tmp_path / "o")[0]).shape == (3, 0, 5)
+
+
+def test_fed_crop_offsets_outside_x_stop_the_run(tmp_path):
+    """e2e_shape_feeds.py's crop_offsets_tensor (shape [-1, 2, 3], Offsets
+    fed): offsets [0, 4, 2] put the crop of 2 past dim 1 (5), where
+    Paddle's kernel stops ("should be less than or equal to the size"),
+    and so does the run; [0, 3, 3] fits."""
+    out, names = cases("shape_feeds")
+    fixture = f"{out}/crop_offsets_tensor"
+    binary = build(fixture, tmp_path, "--blas=none")
+    for offsets, ok in (([0, 4, 2], False), ([0, 3, 3], True)):
+        np.save(tmp_path / "o.npy", np.array(offsets, np.int32))
+        p = subprocess.run([str(binary), "--input", f"x={fixture}/input_0.npy", "--input", f"o={tmp_path / 'o.npy'}",
+                            "--output-dir", str(tmp_path / "out")], capture_output=True, text=True, timeout=600)
+        if ok:
+            assert p.returncode == 0, p.stderr[-1500:]
+        else:
+            assert p.returncode != 0 and "_crop_tensor: crop_tensor: a shape or offset from tensors outside X" in \
+                p.stderr, (p.returncode, p.stderr[-1500:])

@@ -12,7 +12,11 @@
  * as Paddle's kernel does (ValidateShape: -1 takes the rest of X's dim
  * after the offset) and must match the specialized shape; offsets must be
  * >= 0 and each crop must fit in X.  A -1 on the batch dim with a nonzero
- * offset (a run-time size B - offset) is refused. */
+ * offset (a run-time size B - offset) is refused.  Shape or offsets in
+ * tensors only the run knows (fed, as Paddle's op tests feed them): each
+ * dim whose size follows from them is planned for X's dim with a run-time
+ * extent, and the kernel finds and checks every size and offset as
+ * Paddle's does (emit_runtime_crop). */
 #include "../util.h"
 #include "ops.h"
 #include "slice_call.h"
@@ -59,12 +63,65 @@ static int infer_crop_tensor(OpCtx *c) {
     return ctx_fail(c, "the shape (%s) has %d values for X %s", from, ns, shape_str(xs));
   }
   Shape o = {xs->rank, {0}};
+  unsigned runtime = 0;
   for (int i = 0; i < xs->rank; i++) {
     int64_t oi = i < no ? off[i] : -1;
+    if (c->g->specializing && (!ks || (shape[i] == -1 && !ko)) && xs->d[i] >= 0) {
+      o.d[i] = xs->d[i]; /* the run's size: at most X's dim */
+      runtime |= 1u << i;
+      continue;
+    }
     o.d[i] = shape[i] > 0 ? shape[i] : shape[i] == -1 && oi != -1 && xs->d[i] != -1 ? xs->d[i] - oi : DIM_UNKNOWN;
   }
   ctx_set(c, "Out", 0, &o, x->dtype);
+  if (runtime) ctx_set_runtime_extents(c, "Out", 0, runtime, "Shape/Offsets tensors");
   return 0;
+}
+
+/* Entry i of the IntArray from tensors `list_slot` or `slot`, else
+ * attribute `attr`, as an int64 C expression (a known value, or the
+ * tensor's element read at run time); NULL when there is none. */
+static const char *crop_entry(EmitCtx *e, const char *list_slot, const char *slot, const char *attr, int i) {
+  OpCtx c = {e->g, (Op *)e->op};
+  int64_t v[RT_MAX_RANK];
+  Var *t = ctx_in(&c, list_slot, 0) ? ctx_in(&c, list_slot, i) : NULL;
+  if (ctx_in(&c, list_slot, 0)) {
+    if (!t) return NULL;
+    return ctx_int_values(&c, t, v, 1) == 1 ? pool_printf("%lld", (long long)v[0])
+                                            : pool_printf("(int64_t)%s[0]", em_ptr(e, t, 1));
+  }
+  if ((t = ctx_in(&c, slot, 0)))
+    return ctx_int_values(&c, t, v, RT_MAX_RANK) > i ? pool_printf("%lld", (long long)v[i])
+                                                     : pool_printf("(int64_t)%s[%d]", em_ptr(e, t, 1), i);
+  int64_t *a;
+  return i < attr_ints(e->op, attr, &a) ? pool_printf("%lld", (long long)a[i]) : NULL;
+}
+
+/* crop_tensor whose shape or offsets only the run knows: each size and
+ * offset found and checked at run time as Paddle's kernel does, a size
+ * that is Out's run-time extent written, the others checked. */
+static int emit_runtime_crop(EmitCtx *e, const Var *x, const Var *out) {
+  const int r = tu_rank(e, x);
+  SliceCall call = {.kind = SLICE_CROP_BOUNDS, .rank = r};
+  const char *xs[RT_MAX_RANK], *dims[RT_MAX_RANK], *start = "0";
+  const VarSpec *os = em_spec(e, out);
+  tu_strides(e, x, xs);
+  for (int i = 0; i < r; i++) {
+    call.bstart[i] = crop_entry(e, "OffsetsTensor", "Offsets", "offsets", i);
+    call.bend[i] = crop_entry(e, "ShapeTensor", "Shape", "shape", i);
+    if (!call.bstart[i] || !call.bend[i]) return em_fail(e, "shape and offsets need %d values", r);
+    call.bdim[i] = em_dim(e, x, i);
+    if (os->runtime_mask >> i & 1)
+      call.bextent[i] = em_dim(e, out, i);
+    else
+      call.bwant[i] = em_dim(e, out, i);
+    dims[i] = pool_printf("size%d", i);
+    start = tu_add(start, tu_mul(pool_printf("off%d", i), xs[i]));
+  }
+  em_fault(e, "crop_tensor: a shape or offset from tensors outside X, or a size that is 0 or below -1 (Paddle "
+              "stops too)");
+  slice_print_c(e->p, &call);
+  return tu_strided_copy(e, x, start, out, r, dims, xs);
 }
 
 static int emit_crop_tensor(EmitCtx *e) {
@@ -77,7 +134,7 @@ static int emit_crop_tensor(EmitCtx *e) {
   int ks, ko, ns = crop_array(&c, "ShapeTensor", "Shape", "shape", shape, &ks);
   int no = crop_array(&c, "OffsetsTensor", "Offsets", "offsets", off, &ko);
   if (ns < 0 || no < 0) return -1;
-  if (!ks || !ko) return em_fail(e, "shape or offsets held in tensors unknown at compile time are not supported");
+  if (!ks || !ko) return emit_runtime_crop(e, x, out);
   int r = tu_rank(e, x);
   if (ns != r || no != r) return em_fail(e, "shape and offsets need %d values", r);
   const char *xs[RT_MAX_RANK], *dims[RT_MAX_RANK], *start = "0";

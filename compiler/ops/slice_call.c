@@ -192,6 +192,25 @@ static void print_bounds(Printer *p, const SliceCall *c) {
   }
 }
 
+/* phi CropTensorKernel (ValidateShape and its checks): a size of -1 takes
+ * the rest of the dim after the offset; a size of 0 or below -1, a
+ * negative offset or a crop past the dim stops the run. */
+static void print_crop_bounds(Printer *p, const SliceCall *c) {
+  for (int a = 0; a < c->rank; a++) {
+    pr_line(p, "const int64_t dim%d = %s, off%d = %s;", a, c->bdim[a], a, c->bstart[a]);
+    pr_line(p, "int64_t size%d = %s;", a, c->bend[a]);
+    pr_line(p, "if (size%d <= 0) {", a);
+    pr_line(p, "if (size%d != -1) return 1; /* Paddle stops: only -1 takes the rest */", a);
+    pr_line(p, "size%d = dim%d - off%d;", a, a, a);
+    pr_line(p, "}");
+    pr_line(p, "if (off%d < 0 || off%d + size%d > dim%d) return 1; /* Paddle stops: outside X */", a, a, a, a);
+    if (c->bextent[a])
+      pr_line(p, "%s = size%d;", c->bextent[a], a);
+    else
+      pr_line(p, "if (size%d != %s) return 1; /* not the size paddlec planned */", a, c->bwant[a]);
+  }
+}
+
 void slice_print_c(Printer *p, const SliceCall *c) {
   if (c->braced) pr_line(p, "{");
   switch (c->kind) {
@@ -205,6 +224,7 @@ void slice_print_c(Printer *p, const SliceCall *c) {
     case SLICE_PAD_GRAD: print_pad(p, c); break;
     case SLICE_REPEAT_GRAD: print_repeat_grad(p, c); break;
     case SLICE_BOUNDS: print_bounds(p, c); break;
+    case SLICE_CROP_BOUNDS: print_crop_bounds(p, c); break;
   }
   if (c->braced) pr_line(p, "}");
 }

@@ -5,7 +5,8 @@ given as a tensor or a list of one-element tensors that are feeds, so
 that Out's extent along each sliced axis is only known when the program
 runs (paddlec plans Out for the axis' size and the kernel writes the
 extent).  Kept and dropped axes, negative and clamped bounds, the batch
-axis, int32 and int64 bounds.
+axis, int32 and int64 bounds.  `crop_tensor` (paddle.crop) with fed
+Offsets, Shape, or lists of both.
 
     python e2e_shape_feeds.py OUTDIR [CASE ...]
 
@@ -90,6 +91,33 @@ def slice_empty():
     x = paddle.static.data("x", [None, 5], "float32")
     s = bound("s", [2, 2])
     return [x, s], [slice_op(x, [1], [s[0]], [s[1]])]
+
+
+@case
+def crop_offsets_tensor():
+    """paddle.crop with a fixed shape [-1, 2, 3] and fed Offsets [0, 1, 2]:
+    Out's dims are known, the offsets found and checked at run time."""
+    x = paddle.static.data("x", [None, 5, 6], "float32")
+    o = bound("o", [0, 1, 2], "int32")
+    return [x, o], [paddle.crop(x, shape=[-1, 2, 3], offsets=o)]
+
+
+@case
+def crop_shape_tensor():
+    """A fed Shape [2, 3, -1] (-1: the rest after the offset) with
+    offsets [1, 1, 2]: every dim of Out is the run's."""
+    x = paddle.static.data("x", [None, 5, 6], "float32")
+    sh = bound("sh", [2, 3, -1], "int32")
+    return [x, sh], [paddle.crop(x, shape=sh, offsets=[1, 1, 2])]
+
+
+@case
+def crop_lists():
+    """Shape and offsets as lists mixing ints and fed one-element tensors
+    (ShapeTensor, OffsetsTensor)."""
+    x = paddle.static.data("x", [None, 7], "float32")
+    s0, o1 = bound("s0", [2], "int32"), bound("o1", [3], "int32")
+    return [x, s0, o1], [paddle.crop(x, shape=[s0, 4], offsets=[1, o1])]
 
 
 def make_input(v, rng):
