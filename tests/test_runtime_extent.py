@@ -600,3 +600,18 @@ def test_fed_crop_offsets_outside_x_stop_the_run(tmp_path):
         else:
             assert p.returncode != 0 and "_crop_tensor: crop_tensor: a shape or offset from tensors outside X" in \
                 p.stderr, (p.returncode, p.stderr[-1500:])
+
+
+def test_fed_strided_slice_stride_of_zero_stops_the_run(tmp_path):
+    """e2e_shape_feeds.py's strided_fed_strides with a fed stride of 0,
+    where Paddle stops ("stride index in StridedSlice operator is 0"):
+    the run stops, naming the op."""
+    out, names = cases("shape_feeds")
+    fixture = f"{out}/strided_fed_strides"
+    binary = build(fixture, tmp_path, "--blas=none")
+    np.save(tmp_path / "k.npy", np.array([0], np.int32))
+    p = subprocess.run([str(binary), "--input", f"x={fixture}/input_0.npy", "--input", f"k={tmp_path / 'k.npy'}",
+                        "--input", f"e={fixture}/input_2.npy", "--output-dir", str(tmp_path / "o")],
+                       capture_output=True, text=True, timeout=600)
+    assert p.returncode != 0 and "_strided_slice: strided_slice: bounds or strides from tensors where Paddle stops" \
+        in p.stderr, (p.returncode, p.stderr[-1500:])

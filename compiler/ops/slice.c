@@ -33,8 +33,9 @@
  * is found at run time as Paddle's kernel finds it (start -1 with end 0
  * where infer_flags is -1 is the last element), and a bound that does
  * not give one element stops the run, as it stops Paddle (slice_grad
- * writes its Out@GRAD where the forward read, found the same way);
- * strided_slice's are not supported. */
+ * writes its Out@GRAD where the forward read, found the same way); kept
+ * axes get run-time extents (planned for the axis' size).  strided_slice's
+ * bounds and strides from such tensors likewise (emit_runtime_strided). */
 #include <string.h>
 
 #include "../consteval.h"
@@ -186,6 +187,26 @@ static int infer_strided_slice(OpCtx *c) {
   Shape s = x->shape;
   for (int i = 0; i < n; i++)
     if (axes[i] < 0 || axes[i] >= s.rank) return ctx_fail(c, "axes[%d] is out of range", i);
+  if (c->g->specializing && !all_known) { /* the kernel's bounds: each sliced axis at most its size */
+    unsigned runtime = 0, kept = 0;
+    for (int i = 0; i < n; i++) {
+      int decreased = 0;
+      for (int k = 0; k < ndec; k++) decreased |= dec[k] == axes[i];
+      if (decreased) s.d[axes[i]] = 1;
+      else if (s.d[axes[i]] >= 0) runtime |= 1u << axes[i];
+    }
+    for (int a = 0, o = 0; a < s.rank; a++) {
+      int dropped = 0;
+      for (int k = 0; k < ndec; k++) dropped |= dec[k] == a;
+      dropped |= ndec && s.d[a] == 0;
+      if (runtime >> a & 1 && !dropped) kept |= 1u << o;
+      o += !dropped;
+    }
+    if (drop_axes(c, &s, dec, ndec, 1)) return -1;
+    ctx_set(c, "Out", 0, &s, x->dtype);
+    if (kept) ctx_set_runtime_extents(c, "Out", 0, kept, "Starts/Ends/Strides tensors");
+    return 0;
+  }
   if (from_tensor) {
     for (int i = 0; i < s.rank; i++) s.d[i] = DIM_UNKNOWN;
   } else {
@@ -424,13 +445,67 @@ static int emit_runtime_slice(EmitCtx *e, const Var *x, const Var *out) {
   return tu_strided_copy(e, x, offset, out, tu_rank(e, x), dims, st);
 }
 
+/* strided_slice whose bounds or strides some tensor gives at run time:
+ * each sliced axis' first element and count found as phi's kernel finds
+ * them (SLICE_STRIDED_BOUNDS), a kept axis' count Out's run-time extent
+ * (infer_strided_slice planned it for the axis' size), a dropped one's 1;
+ * then one strided copy, the stride times the axis' step.  Returns 1 when
+ * every bound is known at compile time (the static path). */
+static int emit_runtime_strided(EmitCtx *e, const Var *x, const Var *out) {
+  OpCtx c = {e->g, (Op *)e->op};
+  int64_t v[RT_MAX_RANK];
+  if (ctx_bounds(&c, "StartsTensor", "StartsTensorList", v, RT_MAX_RANK) >= 0 &&
+      ctx_bounds(&c, "EndsTensor", "EndsTensorList", v, RT_MAX_RANK) >= 0 &&
+      ctx_bounds(&c, "StridesTensor", "StridesTensorList", v, RT_MAX_RANK) >= 0)
+    return 1;
+  int64_t *axes, *starts, *ends, *strides, *dec, *flags;
+  int n = attr_ints(e->op, "axes", &axes), ns = attr_ints(e->op, "starts", &starts);
+  int ne = attr_ints(e->op, "ends", &ends), nst = attr_ints(e->op, "strides", &strides);
+  int ndec = attr_ints(e->op, "decrease_axis", &dec), nf = attr_ints(e->op, "infer_flags", &flags);
+  const int rank = tu_rank(e, x);
+  const VarSpec *os = em_spec(e, out);
+  SliceCall call = {.kind = SLICE_STRIDED_BOUNDS, .rank = rank, .bnozero = ndec > 0};
+  const char *dims[RT_MAX_RANK], *st[RT_MAX_RANK], *xst[RT_MAX_RANK], *offset = "0";
+  tu_strides(e, x, xst);
+  for (int a = 0; a < rank; a++) dims[a] = em_dim(e, x, a), st[a] = xst[a];
+  for (int i = 0; i < n; i++) {
+    const int64_t a = axes[i];
+    int rt = 0, dropped = 0, oa = 0; /* oa: the axis of Out a kept axis is (Out drops no other axis: its sizes are
+                                      * bounds, not 0) */
+    if (a < 0 || a >= rank) return em_fail(e, "axes[%d] is out of range", i);
+    for (int k = 0; k < ndec; k++) dropped |= dec[k] == a;
+    for (int d = 0; d < a; d++) {
+      int gone = 0;
+      for (int k = 0; k < ndec; k++) gone |= dec[k] == d;
+      oa += !gone;
+    }
+    call.bstart[a] = bound_expr(e, "StartsTensor", "StartsTensorList", starts, ns, i, &rt);
+    call.bend[a] = bound_expr(e, "EndsTensor", "EndsTensorList", ends, ne, i, &rt);
+    call.bstep[a] = bound_expr(e, "StridesTensor", "StridesTensorList", strides, nst, i, &rt);
+    if (!call.bstart[a] || !call.bend[a] || !call.bstep[a])
+      return em_fail(e, "axes, starts, ends and strides differ in length");
+    call.bdim[a] = dims[a];
+    call.bsingle[a] = dropped && i < nf && flags[i] == -1;
+    call.bkeep[a] = !dropped;
+    if (!dropped && oa < os->rank && os->runtime_mask >> oa & 1)
+      call.bextent[a] = em_dim(e, out, oa);
+    else if (!dropped)
+      call.bwant[a] = oa < os->rank ? em_dim(e, out, oa) : "0";
+    dims[a] = dropped ? "1" : pool_printf("cnt%lld", (long long)a);
+    st[a] = tu_mul(xst[a], pool_printf("step%lld", (long long)a));
+    offset = tu_add(offset, tu_mul(pool_printf("begin%lld", (long long)a), xst[a]));
+  }
+  em_fault(e, "strided_slice: bounds or strides from tensors where Paddle stops (a stride of 0, bounds against "
+              "the stride, more than one element on a dropped axis), or that read outside the axis");
+  slice_print_c(e->p, &call);
+  return tu_strided_copy(e, x, offset, out, rank, dims, st);
+}
+
 static int emit_slice_op(EmitCtx *e, int strided) {
   Var *x = tu_in(e, "Input", 0), *out = tu_out(e, "Out", 0);
   if (!x || !out) return -1;
-  if (!strided) {
-    int r = emit_runtime_slice(e, x, out);
-    if (r <= 0) return r;
-  }
+  int r = strided ? emit_runtime_strided(e, x, out) : emit_runtime_slice(e, x, out);
+  if (r <= 0) return r;
   const char *offset, *dims[RT_MAX_RANK], *st[RT_MAX_RANK];
   int empty;
   if (slice_geometry(e, x, out, strided, &offset, dims, st, &empty)) return -1;

@@ -192,6 +192,44 @@ static void print_bounds(Printer *p, const SliceCall *c) {
   }
 }
 
+/* phi StridedSliceOutDims (the count) and StridedSliceFunctor (where the
+ * reading starts; a negative stride walks back from min(start, dim - 1)). */
+static void print_strided_bounds(Printer *p, const SliceCall *c) {
+  for (int a = 0; a < c->rank; a++) {
+    if (!c->bstart[a]) continue;
+    pr_line(p, "const int64_t dim%d = %s, step%d = %s;", a, c->bdim[a], a, c->bstep[a]);
+    pr_line(p, "int64_t start%d = %s, end%d = %s, begin%d, cnt%d;", a, c->bstart[a], a, c->bend[a], a, a);
+    pr_line(p, "if (step%d == 0) return 1; /* Paddle stops: a stride of 0 */", a);
+    if (c->bsingle[a]) pr_line(p, "const int last%d = start%d == -1 && end%d == 0; /* x[-1] */", a, a, a);
+    pr_line(p, "if (start%d < 0 && (start%d += dim%d) < 0) start%d = 0;", a, a, a, a);
+    if (c->bsingle[a]) {
+      pr_line(p, "if (last%d) {", a);
+      pr_line(p, "begin%d = start%d, cnt%d = 1;", a, a, a);
+      pr_line(p, "} else {");
+    } else {
+      pr_line(p, "{");
+    }
+    pr_line(p, "if (end%d < 0 && !(end%d == -1 && step%d < 0) && (end%d += dim%d) < 0) end%d = 0;", a, a, a, a, a, a);
+    pr_line(p, "const int64_t s = step%d < 0 ? start%d + 1 : start%d, e = step%d < 0 ? end%d + 1 : end%d;", a, a, a, a,
+            a, a);
+    pr_line(p, "if ((step%d < 0 && s < e) || (step%d > 0 && s > e)) return 1; /* Paddle stops: against the stride */",
+            a, a);
+    pr_line(p, "const int64_t lo = s < e ? (s < 0 ? 0 : s) : (e < 0 ? 0 : e), hi = s < e ? (e > dim%d ? dim%d : e) "
+            ": (s > dim%d ? dim%d : s);", a, a, a, a);
+    pr_line(p, "const int64_t k = step%d < 0 ? -step%d : step%d;", a, a, a);
+    pr_line(p, "cnt%d = ((hi - lo < 0 ? lo - hi : hi - lo) + k - 1) / k;", a);
+    pr_line(p, "begin%d = step%d > 0 || start%d < dim%d - 1 ? start%d : dim%d - 1;", a, a, a, a, a, a);
+    pr_line(p, "}");
+    pr_line(p, "if (cnt%d > 0 && (begin%d < 0 || begin%d >= dim%d)) return 1; /* a read outside the axis */", a, a, a, a);
+    if (!c->bkeep[a])
+      pr_line(p, "if (cnt%d != 1) return 1; /* Paddle stops: a dropped axis of more than one element */", a);
+    else if (c->bnozero)
+      pr_line(p, "if (cnt%d == 0) return 1; /* Paddle would drop the empty axis too */", a);
+    if (c->bkeep[a] && c->bextent[a]) pr_line(p, "%s = cnt%d;", c->bextent[a], a);
+    else if (c->bkeep[a]) pr_line(p, "if (cnt%d != %s) return 1; /* not the size paddlec planned */", a, c->bwant[a]);
+  }
+}
+
 /* phi CropTensorKernel (ValidateShape and its checks): a size of -1 takes
  * the rest of the dim after the offset; a size of 0 or below -1, a
  * negative offset or a crop past the dim stops the run. */
@@ -225,6 +263,7 @@ void slice_print_c(Printer *p, const SliceCall *c) {
     case SLICE_REPEAT_GRAD: print_repeat_grad(p, c); break;
     case SLICE_BOUNDS: print_bounds(p, c); break;
     case SLICE_CROP_BOUNDS: print_crop_bounds(p, c); break;
+    case SLICE_STRIDED_BOUNDS: print_strided_bounds(p, c); break;
   }
   if (c->braced) pr_line(p, "}");
 }

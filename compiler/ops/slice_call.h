@@ -30,6 +30,9 @@ typedef enum SliceKind {
   SLICE_BOUNDS,       /* slice with bounds from tensors: start<a>, end<a> per sliced axis a as Paddle's
                        * kernel normalizes them; a fault unless each gives one element (a dropped axis)
                        * or ends at or after its start (a kept one, whose extent the run writes) */
+  SLICE_STRIDED_BOUNDS, /* strided_slice with bounds from tensors: begin<a> (the first element read) and
+                       * cnt<a> per sliced axis a as phi's StridedSliceOutDims / Functor find them; a
+                       * fault where Paddle stops, or on a dropped axis of more than one element */
   SLICE_CROP_BOUNDS,  /* crop_tensor with offsets or shape from tensors: off<a>, size<a> per dim a as Paddle's
                        * kernel checks them (a fault where it stops); the extent written or checked */
 } SliceKind;
@@ -64,7 +67,11 @@ typedef struct SliceCall {
   int blast[RT_MAX_RANK];                  /* 1: start -1 with end 0 means the last element (infer_flags -1) */
   int bkeep[RT_MAX_RANK];                  /* 1: the axis is kept (end - start elements, not one) */
   const char *bextent[RT_MAX_RANK];        /* a kept axis: the lvalue of Out's run-time extent, or NULL */
-  const char *bwant[RT_MAX_RANK];          /* CROP_BOUNDS without an extent: the size Out has */
+  const char *bwant[RT_MAX_RANK];          /* CROP_BOUNDS, STRIDED_BOUNDS without an extent: the size Out has */
+  const char *bstep[RT_MAX_RANK];          /* STRIDED_BOUNDS: the stride (int64 expression), */
+  int bsingle[RT_MAX_RANK];                /* 1: a dropped axis with infer_flags -1 (start -1, end 0: the last), */
+  int bnozero;                             /* and 1: a kept axis with no element stops the run (Paddle would
+                                            * drop it too: decrease_axis drops every dim of size 0) */
 } SliceCall;
 
 void slice_print_c(Printer *p, const SliceCall *c);

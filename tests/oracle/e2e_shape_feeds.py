@@ -6,7 +6,8 @@ that Out's extent along each sliced axis is only known when the program
 runs (paddlec plans Out for the axis' size and the kernel writes the
 extent).  Kept and dropped axes, negative and clamped bounds, the batch
 axis, int32 and int64 bounds.  `crop_tensor` (paddle.crop) with fed
-Offsets, Shape, or lists of both.
+Offsets, Shape, or lists of both.  `strided_slice` with fed starts, ends
+and strides (negative ones too).
 
     python e2e_shape_feeds.py OUTDIR [CASE ...]
 
@@ -118,6 +119,51 @@ def crop_lists():
     x = paddle.static.data("x", [None, 7], "float32")
     s0, o1 = bound("s0", [2], "int32"), bound("o1", [3], "int32")
     return [x, s0, o1], [paddle.crop(x, shape=[s0, 4], offsets=[1, o1])]
+
+
+@case
+def strided_tensor_bounds():
+    """paddle.strided_slice with Starts a fed tensor (1, -1), ends 7 and
+    -7, strides 2 and -2: rows 1, 3, 5 of axis 1 and 5, 3, 1 of axis 2."""
+    x = paddle.static.data("x", [None, 8, 6], "float32")
+    s = bound("s", [1, -1])
+    return [x, s], [paddle.strided_slice(x, axes=[1, 2], starts=s, ends=[7, -7], strides=[2, -2])]
+
+
+@case
+def strided_fed_strides():
+    """A fed stride (int32, 3) on axis 2 and a fed end on the batch axis
+    (3: all rows, stride -1 from the last: reversed), as lists."""
+    x = paddle.static.data("x", [None, 4, 10], "float32")
+    k, e = bound("k", [3], "int32"), bound("e", [-4], "int32")
+    return [x, k, e], [paddle.strided_slice(x, axes=[0, 2], starts=[-1, 1], ends=[e, 10], strides=[-1, k])]
+
+
+@case
+def strided_back_from_past_the_end():
+    """A fed start of 100 on an axis of 10 with stride -3: the walk starts
+    at the last element (9, 6, 3)."""
+    x = paddle.static.data("x", [None, 10], "float32")
+    s = bound("s", [100])
+    return [x, s], [paddle.strided_slice(x, axes=[1], starts=s, ends=[0], strides=[-3])]
+
+
+@case
+def strided_dropped_last():
+    """strided_slice as indexing writes x[:, -1, ::k]: axis 1 dropped with
+    start -1, end 0 and infer_flags -1 (the last row), the stride of axis
+    2 fed (2)."""
+    x = paddle.static.data("x", [None, 4, 6], "float32")
+    t, k = bound("t", [-1]), bound("k", [2])
+    helper = LayerHelper("strided_slice")
+    out = helper.create_variable_for_type_inference(x.dtype)
+    helper.append_op(type="strided_slice",
+                     inputs={"Input": [x], "StartsTensorList": [t, paddle.full([1], 0, "int64")],
+                             "StridesTensorList": [paddle.full([1], 1, "int64"), k]},
+                     outputs={"Out": [out]},
+                     attrs={"axes": [1, 2], "starts": [-1, -1], "ends": [0, 6], "strides": [-1, -1],
+                            "infer_flags": [-1, -1], "decrease_axis": [1]})
+    return [x, t, k], [out]
 
 
 def make_input(v, rng):
