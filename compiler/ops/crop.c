@@ -62,6 +62,12 @@ static int infer_crop_tensor(OpCtx *c) {
                                                    : "attribute shape";
     return ctx_fail(c, "the shape (%s) has %d values for X %s", from, ns, shape_str(xs));
   }
+  if (no != xs->rank && (no || ctx_in(c, "OffsetsTensor", 0) || ctx_in(c, "Offsets", 0))) {
+    const char *from = ctx_in(c, "OffsetsTensor", 0) ? "input OffsetsTensor"
+                       : ctx_in(c, "Offsets", 0)     ? "input Offsets"
+                                                     : "attribute offsets";
+    return ctx_fail(c, "the offsets (%s) have %d values for X %s", from, no, shape_str(xs));
+  }
   Shape o = {xs->rank, {0}};
   unsigned runtime = 0;
   for (int i = 0; i < xs->rank; i++) {

@@ -230,6 +230,27 @@ static void print_strided_bounds(Printer *p, const SliceCall *c) {
   }
 }
 
+/* phi SplitInferMeta at run time: one section of -1 takes the rest (more
+ * than 0), else they add up to the dim. */
+static void print_sections(Printer *p, const SliceCall *c) {
+  pr_line(p, "const int64_t dim = %s;", c->bdim[0]);
+  pr_line(p, "int64_t rest = dim, unknown = 0;");
+  for (int i = 0; i < c->rank; i++) {
+    pr_line(p, "int64_t sec%d = %s;", i, c->bstart[i]);
+    pr_line(p, "if (sec%d == -1) unknown++;", i);
+    pr_line(p, "else if (sec%d < 0) return 1; /* a negative section */", i);
+    pr_line(p, "else rest -= sec%d;", i);
+  }
+  pr_line(p, "if (unknown > 1 || (unknown ? rest <= 0 : rest != 0)) return 1; /* Paddle stops: not the dim */");
+  for (int i = 0; i < c->rank; i++) {
+    pr_line(p, "if (sec%d == -1) sec%d = rest;", i, i);
+    if (c->bextent[i])
+      pr_line(p, "%s = sec%d;", c->bextent[i], i);
+    else
+      pr_line(p, "if (sec%d != %s) return 1; /* not the size paddlec planned */", i, c->bwant[i]);
+  }
+}
+
 /* phi CropTensorKernel (ValidateShape and its checks): a size of -1 takes
  * the rest of the dim after the offset; a size of 0 or below -1, a
  * negative offset or a crop past the dim stops the run. */
@@ -263,6 +284,7 @@ void slice_print_c(Printer *p, const SliceCall *c) {
     case SLICE_REPEAT_GRAD: print_repeat_grad(p, c); break;
     case SLICE_BOUNDS: print_bounds(p, c); break;
     case SLICE_CROP_BOUNDS: print_crop_bounds(p, c); break;
+    case SLICE_SECTIONS: print_sections(p, c); break;
     case SLICE_STRIDED_BOUNDS: print_strided_bounds(p, c); break;
   }
   if (c->braced) pr_line(p, "}");

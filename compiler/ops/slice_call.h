@@ -33,6 +33,8 @@ typedef enum SliceKind {
   SLICE_STRIDED_BOUNDS, /* strided_slice with bounds from tensors: begin<a> (the first element read) and
                        * cnt<a> per sliced axis a as phi's StridedSliceOutDims / Functor find them; a
                        * fault where Paddle stops, or on a dropped axis of more than one element */
+  SLICE_SECTIONS,     /* split's sections from tensors: sec<i> per output (rank of them: bstart, the dim
+                       * bdim[0]), one -1 the rest; a fault unless they split the dim */
   SLICE_CROP_BOUNDS,  /* crop_tensor with offsets or shape from tensors: off<a>, size<a> per dim a as Paddle's
                        * kernel checks them (a fault where it stops); the extent written or checked */
 } SliceKind;

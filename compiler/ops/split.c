@@ -10,9 +10,14 @@
  * Before 2.3 (see legacy_split) sections were copied as written when the
  * dim or the sections themselves are unknown.  Outputs have X's dtype.
  * Emission: per row of the dims before `axis`, one memcpy per output (the
- * sizes are the outputs' concrete shapes). */
+ * sizes are the outputs' concrete shapes).  Sections in SectionsTensorList
+ * known while specializing count as the attribute; sections only the run
+ * knows (fed, as Paddle's op tests feed them) give each output a run-time
+ * extent on the axis (planned for the whole dim), found and checked at run
+ * time as Paddle's kernel does.  An axis from a tensor is refused. */
 #include "../util.h"
 #include "ops.h"
+#include "slice_call.h"
 #include "tensor_util.h"
 
 /* Files written before Paddle 2.3 (fluid UpdateOutsDims; 1.x files carry
@@ -38,6 +43,17 @@ static int infer_split(OpCtx *c) {
     return ctx_fail(c, "%d sections for %d outputs", nsec, nout);
   if (num > 0 && num != nout) return ctx_fail(c, "num %lld for %d outputs", (long long)num, nout);
   Shape out = *in;
+  int64_t sv[RT_MAX_RANK];
+  if (!axis_tensor && sec_tensor && !legacy && ctx_bounds(c, "", "SectionsTensorList", sv, RT_MAX_RANK) == nout) {
+    sec = sv, nsec = nout, sec_tensor = 0; /* known while specializing: as the attribute */
+  } else if (!axis_tensor && sec_tensor && !legacy && c->g->specializing && in->d[axis] >= 0) {
+    /* the run's sections: each output at most the split dim */
+    for (int i = 0; i < nout; i++) {
+      ctx_set(c, "Out", i, &out, x->dtype);
+      ctx_set_runtime_extent(c, "Out", i, axis, "SectionsTensorList");
+    }
+    return 0;
+  }
   if (axis_tensor || (sec_tensor && !legacy)) {
     for (int i = 0; i < out.rank; i++) out.d[i] = DIM_UNKNOWN;
     ctx_set_all(c, "Out", &out, x->dtype);
@@ -83,11 +99,37 @@ static int infer_split(OpCtx *c) {
   return 0;
 }
 
+/* Sections only the run knows: each found as phi's SplitInferMeta finds
+ * it (one -1 takes the rest, which must be more than 0; else they add up
+ * to the dim), an output's run-time extent written, a known one checked
+ * (SLICE_SECTIONS); *inner[i] the output's elements per row. */
+static int runtime_sections(EmitCtx *e, const Var *x, Var *const *outs, int n, int axis, const char **inner) {
+  OpCtx c = {e->g, (Op *)e->op};
+  if (n > RT_MAX_RANK) return em_fail(e, "%d sections from tensors (at most %d are supported)", n, RT_MAX_RANK);
+  SliceCall call = {.kind = SLICE_SECTIONS, .rank = n};
+  call.bdim[0] = em_dim(e, x, axis);
+  const char *after = em_prod(e, x, axis + 1, tu_rank(e, x));
+  for (int i = 0; i < n; i++) {
+    Var *t = ctx_in(&c, "SectionsTensorList", i);
+    int64_t v[1];
+    if (!t) return em_fail(e, "SectionsTensorList has no entry %d", i);
+    call.bstart[i] = ctx_int_values(&c, t, v, 1) == 1 ? pool_printf("%lld", (long long)v[0])
+                                                      : pool_printf("(int64_t)%s[0]", em_ptr(e, t, 1));
+    if (em_spec(e, outs[i])->runtime_mask >> axis & 1)
+      call.bextent[i] = em_dim(e, outs[i], axis);
+    else
+      call.bwant[i] = em_dim(e, outs[i], axis);
+    inner[i] = tu_mul(pool_printf("sec%d", i), after);
+  }
+  em_fault(e, "split: sections from tensors that do not split the dim (Paddle stops too)");
+  slice_print_c(e->p, &call);
+  return 0;
+}
+
 static int emit_split(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
-  if (ctx_in(&c, "AxisTensor", 0) || attr_is_var(e->op, "axis") || ctx_in(&c, "SectionsTensorList", 0))
-    return em_fail(e, "the axis or the sections come from tensors (input AxisTensor or SectionsTensorList), which is not "
-                      "supported");
+  if (ctx_in(&c, "AxisTensor", 0) || attr_is_var(e->op, "axis"))
+    return em_fail(e, "the axis comes from a tensor (input AxisTensor), which is not supported");
   Var *x = tu_in(e, "X", 0);
   int n = ctx_nout(&c, "Out");
   if (!x || n < 1) return -1;
@@ -100,6 +142,10 @@ static int emit_split(EmitCtx *e) {
     if (tu_rank(e, outs[i]) != r) return em_fail(e, "Out[%d] has rank %d, X %d", i, tu_rank(e, outs[i]), r);
     inner[i] = em_prod(e, outs[i], axis, r);
   }
+  int64_t v[RT_MAX_RANK];
+  if (attr_int(e->op, "num", 0) <= 0 && ctx_in(&c, "SectionsTensorList", 0) &&
+      ctx_bounds(&c, "", "SectionsTensorList", v, RT_MAX_RANK) != n && runtime_sections(e, x, outs, n, axis, inner))
+    return -1;
   return tu_pieces(e, x, n, outs, em_prod(e, x, 0, axis), inner, 0);
 }
 

@@ -7,7 +7,7 @@ runs (paddlec plans Out for the axis' size and the kernel writes the
 extent).  Kept and dropped axes, negative and clamped bounds, the batch
 axis, int32 and int64 bounds.  `crop_tensor` (paddle.crop) with fed
 Offsets, Shape, or lists of both.  `strided_slice` with fed starts, ends
-and strides (negative ones too).
+and strides (negative ones too).  `split` with fed sections.
 
     python e2e_shape_feeds.py OUTDIR [CASE ...]
 
@@ -140,6 +140,16 @@ def strided_fed_strides():
 
 
 @case
+def strided_tensor_ends_strides():
+    """EndsTensor (-1, 6) and StridesTensor (1, 3) fed as one tensor each,
+    starts from the attribute: axis 1 from 1 to the last, axis 2 every
+    third."""
+    x = paddle.static.data("x", [None, 5, 7], "float32")
+    e, k = bound("e", [-1, 6]), bound("k", [1, 3])
+    return [x, e, k], [paddle.strided_slice(x, axes=[1, 2], starts=[1, 0], ends=e, strides=k)]
+
+
+@case
 def strided_back_from_past_the_end():
     """A fed start of 100 on an axis of 10 with stride -3: the walk starts
     at the last element (9, 6, 3)."""
@@ -164,6 +174,16 @@ def strided_dropped_last():
                      attrs={"axes": [1, 2], "starts": [-1, -1], "ends": [0, 6], "strides": [-1, -1],
                             "infer_flags": [-1, -1], "decrease_axis": [1]})
     return [x, t, k], [out]
+
+
+@case
+def split_fed_sections():
+    """paddle.split(x, [s, -1, 2], axis=1) with s a fed int32 tensor (3):
+    SectionsTensorList, sections 3, 3 and 2 of 8; each output fetched with
+    the size the run gave it."""
+    x = paddle.static.data("x", [None, 8, 2], "float32")
+    s = bound("s", [3], "int32")
+    return [x, s], paddle.split(x, [s, -1, 2], axis=1)
 
 
 def make_input(v, rng):
