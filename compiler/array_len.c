@@ -216,19 +216,6 @@ static int entry_value(const Loop *l, int v, int64_t *out) {
 
 static int compare(const Op *cmp, int64_t x, int64_t y) { return cmp->type[5] == 't' ? x < y : x <= y; }
 
-/* 1 when some op of block b from position `from` up to `to` (exclusive)
- * writes var v. */
-static void note_write(void *ctx, int v, int write) {
-  int *p = ctx;
-  if (write && v == p[0]) p[1] = 1;
-}
-static int written_between(const Graph *g, const Block *b, int from, int to, int v) {
-  int probe[2] = {v, 0};
-  for (int k = from; k < to && !probe[1]; k++)
-    if (!g->ops[b->ops[k]].removed) op_each_var(g, &g->ops[b->ops[k]], note_write, probe);
-  return probe[1];
-}
-
 /* Whether the loop runs at all: the condition's last compare before w in
  * its block, on the values its operands have on entry.  -1: not known. */
 static int entry_condition(const Loop *l, const Op *w, int cond) {
@@ -239,7 +226,7 @@ static int entry_condition(const Loop *l, const Op *w, int cond) {
     if (&g->ops[b->ops[k]] == w) pos = k;
   for (int k = pos - 1; k >= 0; k--) {
     const Op *op = &g->ops[b->ops[k]];
-    if (op->removed || !written_between(g, b, k, k + 1, cond)) continue;
+    if (op->removed || !block_writes(g, b, k, k + 1, cond)) continue;
     if (only_out(op) != cond) return -1;
     if (!strcmp(op->type, "assign")) {
       cond = slot_first(op->in, op->nin, "X");
@@ -248,8 +235,8 @@ static int entry_condition(const Loop *l, const Op *w, int cond) {
     }
     int x = slot_first(op->in, op->nin, "X"), y = slot_first(op->in, op->nin, "Y");
     int64_t xv, yv;
-    if (!is_counted_compare(op) || x < 0 || y < 0 || written_between(g, b, k + 1, pos, x) ||
-        written_between(g, b, k + 1, pos, y) || !entry_value(l, x, &xv) || !entry_value(l, y, &yv))
+    if (!is_counted_compare(op) || x < 0 || y < 0 || block_writes(g, b, k + 1, pos, x) ||
+        block_writes(g, b, k + 1, pos, y) || !entry_value(l, x, &xv) || !entry_value(l, y, &yv))
       return -1;
     return compare(op, xv, yv);
   }

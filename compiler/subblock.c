@@ -97,6 +97,18 @@ void op_each_var(const Graph *g, const Op *op, void (*fn)(void *ctx, int var, in
   each_var(g, op, fn, ctx, 0);
 }
 
+static void note_write(void *ctx, int v, int write) {
+  int *p = ctx;
+  if (write && v == p[0]) p[1] = 1;
+}
+
+int block_writes(const Graph *g, const Block *b, int from, int to, int v) {
+  int probe[2] = {v, 0};
+  for (int k = from; k < to && !probe[1]; k++)
+    if (!g->ops[b->ops[k]].removed) op_each_var(g, &g->ops[b->ops[k]], note_write, probe);
+  return probe[1];
+}
+
 static int block_any(const Graph *g, const Op *op, int (*pred)(const Graph *, const Op *), int depth) {
   if (!op_runs_block(g, op) || depth > 64) return 0;
   const Block *b = &g->blocks[op->sub_block];

@@ -45,6 +45,10 @@ int step_links(const Graph *g, const Op *op, StepLinks *l, const char **why);
  * states after them (StepLinks). */
 void op_each_var(const Graph *g, const Op *op, void (*fn)(void *ctx, int var, int write), void *ctx);
 
+/* 1 when some op of block b at positions [from, to) of its list writes
+ * var v (op_each_var: its sub-blocks' ops too). */
+int block_writes(const Graph *g, const Block *b, int from, int to, int v);
+
 /* 1 when some op of op's sub-block (recursively) satisfies pred. */
 int op_block_any(const Graph *g, const Op *op, int (*pred)(const Graph *g, const Op *op));
 

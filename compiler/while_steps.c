@@ -59,10 +59,18 @@ static void add_slot(Slot **slots, int *nslots, const char *name, const int *var
   (*nslots)++;
 }
 
+/* 1 when var v is one of op's X. */
+static int in_x(const Op *op, int v) {
+  const Slot *x = slot_find(op->in, op->nin, "X");
+  for (int a = 0; x && a < x->n; a++)
+    if (x->vars[a] == v) return 1;
+  return 0;
+}
+
 /* The step vars of while w for while_grad wg: the dense tensors the grad
- * block reads that are the body's own or outer vars the body writes and
- * Paddle copies into each step scope.  Arrays are not copied (Paddle's
- * step scopes copy dense tensors only). */
+ * block reads that are the body's own, or outer vars of w's X the body
+ * writes and Paddle copies into each step scope.  Arrays are not copied
+ * (Paddle's step scopes copy dense tensors only). */
 static int step_vars(const Graph *g, const Op *w, const Op *wg, int *out) {
   Marks body = {pool_alloc((size_t)g->nvars + 1)}, grad = {pool_alloc((size_t)g->nvars + 1)};
   memset(body.mark, 0, (size_t)g->nvars + 1);
@@ -76,7 +84,7 @@ static int step_vars(const Graph *g, const Op *w, const Op *wg, int *out) {
     const Var *x = &g->vars[v];
     if (!(grad.mark[v] & 1) || x->vtype != VT_LOD_TENSOR) continue;
     const int own = within(g, x->block, w->sub_block);
-    if (own || ((body.mark[v] & 2) && !no_copy(g, &g->blocks[w->sub_block], v))) out[n++] = v;
+    if (own || ((body.mark[v] & 2) && in_x(w, v) && !no_copy(g, &g->blocks[w->sub_block], v))) out[n++] = v;
   }
   return n;
 }

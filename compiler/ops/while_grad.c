@@ -17,7 +17,6 @@
  * (Paddle's sum op: outer + inner).  An Out@GRAD no op wrote before is
  * zeros (Paddle fills it at the first run).  Each X@GRAD has its X's dims
  * and dtype. */
-#include <stdlib.h>
 #include <string.h>
 
 #include "../attr.h"
@@ -60,13 +59,6 @@ static int infer_while_grad(OpCtx *c) {
   return 0;
 }
 
-/* The compile-time number an emitted dim is, or -1. */
-static int64_t dim_value(const char *d) {
-  char *end;
-  const long long v = strtoll(d, &end, 10);
-  return *d && !*end ? v : -1;
-}
-
 int while_keep(EmitCtx *e, const Op *w, const Op *wg, BranchCall *call, int grad) {
   const Slot *kept = slot_use(grad ? wg->in : w->out, grad ? wg->nin : w->nout, "StepValues");
   const Slot *count = slot_use(grad ? wg->in : w->out, grad ? wg->nin : w->nout, "StepCount");
@@ -79,7 +71,7 @@ int while_keep(EmitCtx *e, const Op *w, const Op *wg, BranchCall *call, int grad
   for (int k = 0; k < kept->n; k++) {
     const Var *a = &e->g->vars[kept->vars[k]], *v = &e->g->vars[vars->vars[k]];
     const int outer = v->block == w->block;
-    const int64_t slots = dim_value(em_dim(e, a, 0));
+    const int64_t slots = em_const_dim(e, a, 0);
     if (slots < 0 || (bound >= 0 && slots - outer != bound))
       return em_fail(e, "the iterations kept of '%s' (%s) are not the loop's count", v->name, em_dim(e, a, 0));
     bound = slots - outer;
@@ -99,22 +91,12 @@ static const Op *forward_while(const Graph *g, const Op *wg) {
   return NULL;
 }
 
-typedef struct Written {
-  int var, found;
-} Written;
-
-static void note_write(void *ctx, int v, int write) {
-  Written *w = ctx;
-  if (write && v == w->var) w->found = 1;
-}
-
 /* 1 when an op of wg's block before wg writes var v. */
 static int written_before(const Graph *g, const Op *wg, int v) {
   const Block *b = &g->blocks[wg->block];
-  Written w = {v, 0};
-  for (int k = 0; k < b->nops && &g->ops[b->ops[k]] != wg && !w.found; k++)
-    if (!g->ops[b->ops[k]].removed) op_each_var(g, &g->ops[b->ops[k]], note_write, &w);
-  return w.found;
+  int pos = 0;
+  while (pos < b->nops && &g->ops[b->ops[pos]] != wg) pos++;
+  return block_writes(g, b, 0, pos, v);
 }
 
 static int is_out_grad(OpCtx *c, const Var *v) {
