@@ -358,6 +358,20 @@ static int slice_geometry(EmitCtx *e, const Var *x, const Var *out, int strided,
   return 0;
 }
 
+/* 1 when axis a of the input is in decrease_axis (dropped from Out); *oa
+ * the axis of Out it is when kept (the dropped ones before it gone). */
+static int out_axis(const int64_t *dec, int ndec, int a, int *oa) {
+  int dropped = 0;
+  *oa = 0;
+  for (int d = 0; d <= a; d++) {
+    int gone = 0;
+    for (int k = 0; k < ndec; k++) gone |= dec[k] == d;
+    if (d < a) *oa += !gone;
+    else dropped = gone;
+  }
+  return dropped;
+}
+
 /* Bound i of a slice as an int64 C expression: the attribute, a known
  * value of its tensor, or the tensor's element read at run time (*rt = 1). */
 static const char *bound_expr(EmitCtx *e, const char *tensor, const char *list, const int64_t *attr, int n, int i,
@@ -410,14 +424,9 @@ static int runtime_bounds(EmitCtx *e, const Var *x, const Var *out, SliceCall *c
   const VarSpec *os = out ? em_spec(e, out) : NULL;
   for (int i = 0; i < n; i++) {
     int64_t a = axes[i] < 0 ? axes[i] + rank : axes[i];
-    int rt = 0, dropped = 0, oa = 0; /* oa: the axis of Out a kept axis is */
+    int rt = 0, oa; /* oa: the axis of Out a kept axis is */
     if (a < 0 || a >= rank) return em_fail(e, "axes[%d] is out of range", i);
-    for (int k = 0; k < ndec; k++) dropped |= dec[k] == a;
-    for (int d = 0; d < a; d++) {
-      int gone = 0;
-      for (int k = 0; k < ndec; k++) gone |= dec[k] == d;
-      oa += !gone;
-    }
+    const int dropped = out_axis(dec, ndec, (int)a, &oa);
     call->bstart[a] = bound_expr(e, "StartsTensor", "StartsTensorList", starts, ns, i, &rt);
     call->bend[a] = bound_expr(e, "EndsTensor", "EndsTensorList", ends, ne, i, &rt);
     if (!call->bstart[a] || !call->bend[a]) return em_fail(e, "axes, starts and ends differ in length");
@@ -470,15 +479,9 @@ static int emit_runtime_strided(EmitCtx *e, const Var *x, const Var *out) {
   for (int a = 0; a < rank; a++) dims[a] = em_dim(e, x, a), st[a] = xst[a];
   for (int i = 0; i < n; i++) {
     const int64_t a = axes[i];
-    int rt = 0, dropped = 0, oa = 0; /* oa: the axis of Out a kept axis is (Out drops no other axis: its sizes are
-                                      * bounds, not 0) */
+    int rt = 0, oa; /* oa: the axis of Out a kept axis is (Out drops no other axis: its sizes are bounds, not 0) */
     if (a < 0 || a >= rank) return em_fail(e, "axes[%d] is out of range", i);
-    for (int k = 0; k < ndec; k++) dropped |= dec[k] == a;
-    for (int d = 0; d < a; d++) {
-      int gone = 0;
-      for (int k = 0; k < ndec; k++) gone |= dec[k] == d;
-      oa += !gone;
-    }
+    const int dropped = out_axis(dec, ndec, (int)a, &oa);
     call.bstart[a] = bound_expr(e, "StartsTensor", "StartsTensorList", starts, ns, i, &rt);
     call.bend[a] = bound_expr(e, "EndsTensor", "EndsTensorList", ends, ne, i, &rt);
     call.bstep[a] = bound_expr(e, "StridesTensor", "StridesTensorList", strides, nst, i, &rt);
