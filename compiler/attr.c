@@ -67,6 +67,19 @@ void attr_superseded(const Op *op, const char *name) { (void)attr_find(op, name)
 
 int attr_has(const Op *op, const char *name) { return attr_find(op, name) != NULL; }
 
+/* The attribute a value getter reads: like attr_find, but an attribute
+ * bound to a tensor (VAR/VARS) is not marked as read: the getters return
+ * their default for it, which does not implement it, so op_check_attrs
+ * refuses it unless the op's own code looked it up (attr_find,
+ * attr_is_var) to take the tensor. */
+static const OpAttr *value_attr(const Op *op, const char *name) {
+  Op quiet = *op;
+  quiet.marks = NULL;
+  const OpAttr *a = attr_find(&quiet, name);
+  if (a && a->type != AT_VAR && a->type != AT_VARS) (void)attr_find(op, name);
+  return a;
+}
+
 int attr_is_var(const Op *op, const char *name) {
   const OpAttr *a = attr_find(op, name);
   return a && (a->type == AT_VAR || a->type == AT_VARS);
@@ -92,7 +105,7 @@ int graph_has_training_ops(const Graph *g) {
 }
 
 int64_t attr_int(const Op *op, const char *name, int64_t dflt) {
-  const OpAttr *a = attr_find(op, name);
+  const OpAttr *a = value_attr(op, name);
   if (!a) return dflt;
   switch (a->type) {
     case AT_INT: return a->i;
@@ -108,7 +121,7 @@ int64_t attr_int(const Op *op, const char *name, int64_t dflt) {
 }
 
 double attr_float(const Op *op, const char *name, double dflt) {
-  const OpAttr *a = attr_find(op, name);
+  const OpAttr *a = value_attr(op, name);
   if (!a) return dflt;
   switch (a->type) {
     case AT_FLOAT: return a->f;
@@ -122,7 +135,7 @@ double attr_float(const Op *op, const char *name, double dflt) {
 }
 
 int attr_bool(const Op *op, const char *name, int dflt) {
-  const OpAttr *a = attr_find(op, name);
+  const OpAttr *a = value_attr(op, name);
   if (!a) return dflt;
   switch (a->type) {
     case AT_BOOLEAN: return a->b != 0;
@@ -134,13 +147,13 @@ int attr_bool(const Op *op, const char *name, int dflt) {
 }
 
 const char *attr_str(const Op *op, const char *name, const char *dflt) {
-  const OpAttr *a = attr_find(op, name);
+  const OpAttr *a = value_attr(op, name);
   if (!a || a->type != AT_STRING || !a->s) return dflt;
   return a->s;
 }
 
 int attr_strs(const Op *op, const char *name, char *const **out) {
-  const OpAttr *a = attr_find(op, name);
+  const OpAttr *a = value_attr(op, name);
   *out = NULL;
   if (!a || a->type != AT_STRINGS || !a->n_strings) return 0;
   *out = a->strings;
@@ -148,7 +161,7 @@ int attr_strs(const Op *op, const char *name, char *const **out) {
 }
 
 int attr_ints(const Op *op, const char *name, int64_t **out) {
-  const OpAttr *a = attr_find(op, name);
+  const OpAttr *a = value_attr(op, name);
   *out = NULL;
   if (!a) return 0;
   size_t n = 0;
@@ -172,7 +185,7 @@ int attr_ints(const Op *op, const char *name, int64_t **out) {
 }
 
 int attr_floats(const Op *op, const char *name, double **out) {
-  const OpAttr *a = attr_find(op, name);
+  const OpAttr *a = value_attr(op, name);
   *out = NULL;
   if (!a) return 0;
   size_t n = 0;

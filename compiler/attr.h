@@ -20,7 +20,10 @@ enum {
 /* The attribute named `name`, or NULL.  Every look-up (and so every getter
  * below) marks the attribute as read in the op's AttrMarks: an attribute no
  * code reads is one paddlec ignores, refused unless it holds Paddle's
- * default (op_check_attrs). */
+ * default (op_check_attrs).  The value getters (attr_int ... attr_strs) do
+ * not mark an attribute bound to a tensor (VAR/VARS: a Variable passed as
+ * the attribute, its value the run's): they return their default for it,
+ * and only code that takes the tensor (attr_find, attr_is_var) marks it. */
 const OpAttr *attr_find(const Op *op, const char *name);
 
 /* 1 for the attributes Paddle puts on every op for its own bookkeeping

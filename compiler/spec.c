@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "attr.h"
 #include "diag.h"
 #include "infer.h"
 #include "util.h"
@@ -126,6 +127,12 @@ static const char *run_time_inputs(const Graph *g, const Var *v) {
                          value_origin(g, x));
       break;
     }
+  for (size_t i = 0; i < op->desc->n_attrs; i++) { /* attributes bound to tensors (VAR/VARS) */
+    const OpAttr *a = op->desc->attrs[i];
+    if (a->type != AT_VAR && a->type != AT_VARS) continue;
+    const char *x = a->type == AT_VAR ? a->var_name : a->n_vars_name ? a->vars_name[0] : NULL;
+    list = pool_printf("%s%sattribute %s ('%s')", list, *list ? "; " : " of ", a->name, x ? x : "");
+  }
   return list;
 }
 

@@ -7,11 +7,12 @@ head); here, what stops a compile or a run, and one binary run with
 different row counts."""
 import os
 import subprocess
+import sys
 
 import numpy as np
 import pytest
 
-from conftest import run
+from conftest import BUILD, ROOT, generated, run
 from test_bad_catalogue import ir
 from test_bad_input import bad
 from test_e2e import build
@@ -615,3 +616,53 @@ def test_fed_strided_slice_stride_of_zero_stops_the_run(tmp_path):
                        capture_output=True, text=True, timeout=600)
     assert p.returncode != 0 and "_strided_slice: strided_slice: bounds or strides from tensors where Paddle stops" \
         in p.stderr, (p.returncode, p.stderr[-1500:])
+
+
+def refused_programs():
+    script = os.path.join(ROOT, "tests", "oracle", "shape_feeds_refused.py")
+    out = os.path.join(BUILD, "e2e_refused", "shape_feeds")
+    return generated(out, [sys.executable, script, out], [script])
+
+
+def refused(name, tmp_path, *must_contain):
+    """Compiling refused_programs()'s `name` fails with one error holding
+    every string (notes may follow: the vars after it)."""
+    p = run(["compile", f"{refused_programs()}/{name}/model.pdmodel", "-o", str(tmp_path / "o")])
+    lines = [ln for ln in p.stderr.splitlines() if ln.strip()]
+    assert p.returncode == 1 and lines and lines[0].startswith("paddlec: error: "), (p.returncode, p.stderr)
+    assert all(ln.startswith("paddlec: note: ") for ln in lines[1:]), p.stderr
+    for s in must_contain:
+        assert s in lines[0], (s, lines[0])
+
+
+def test_an_expand_to_a_fed_shape_is_refused(tmp_path):
+    """paddle.expand(x [B, 1, 4], s) with s fed: Paddle gives [2, 5, 4] for
+    s = [2, 5, 4] and a batch of 2.  Out's dims are s's values, which only
+    the run knows (paddlec once took x's dims for them and wrote [2, 1, 4]):
+    the error names the op and the input."""
+    refused("expand_fed_shape", tmp_path, "(expand_v2 -> ",
+            "is only known at run time (it depends on the values of input Shape ('s'))")
+
+
+def test_an_attribute_given_as_a_fed_tensor_is_refused(tmp_path):
+    """paddle.cumsum(x, axis=a) with `a` fed: Paddle writes attribute axis as
+    a VAR naming 'a' and reads it at run time (cumsum over axis 2 here);
+    paddlec once read the VAR as the default axis 0.  Refused, naming the
+    attribute and the tensor."""
+    refused("cumsum_fed_axis", tmp_path, "(cumsum -> ", "attribute axis takes its value from tensor 'a' at run time",
+        "refused rather than read as a constant")
+
+
+def test_a_shape_from_a_fed_attribute_names_it(tmp_path):
+    """paddle.sum(x, axis=a) with `a` fed (attribute dim, VARS): Out's rank
+    is the run's; the error names the attribute and its tensor."""
+    refused("sum_fed_axis", tmp_path, "(reduce_sum -> ",
+            "only known at run time (it depends on the values of attribute dim ('a'))")
+
+
+def test_an_affine_grid_of_a_fed_size_is_refused_naming_the_size(tmp_path):
+    """F.affine_grid(theta [B, 2, 3], g) with g fed (4 values: a 2-D grid):
+    the grid's size is the run's; the error says so (it once said theta
+    did not fit a 3-D grid)."""
+    refused("affine_grid_fed_shape", tmp_path, "(affine_grid -> ",
+            "(it depends on the values of input OutputShape ('g'))")

@@ -44,6 +44,8 @@ static int infer_affine_grid(OpCtx *c) {
     for (int i = 2; i < n; i++) o.d[i - 1] = v[i];
   } else {
     o.rank = !from_tensor && n == 4 ? 4 : 5;
+    /* while specializing, OutputShape's values are the run's but its size gives the rank */
+    if (c->g->specializing && from_tensor && shape_numel(&ctx_in(c, "OutputShape", 0)->shape) == 4) o.rank = 4;
     o.d[0] = t->shape.d[0];
     for (int i = 1; i < o.rank - 1; i++) o.d[i] = DIM_UNKNOWN;
   }

@@ -72,13 +72,23 @@ static int infer_expand_v2(OpCtx *c) {
   }
   /* At compile time a non-empty `shape` wins; otherwise the values come
    * from the tensors and are all -1. */
+  const char *slot = ctx_in(c, "Shape", 0)                  ? "Shape"
+                     : ctx_in(c, "expand_shapes_tensor", 0) ? "expand_shapes_tensor"
+                                                            : NULL;
   if (n == 0) {
-    const char *slot = ctx_in(c, "Shape", 0) ? "Shape" : "expand_shapes_tensor";
-    n = ctx_in(c, slot, 0) ? slot_list_len(c, slot) : in->rank;
+    n = slot ? slot_list_len(c, slot) : in->rank;
     if (n < 0) return -1;
     if (n > RT_MAX_RANK) return ctx_fail(c, "target shape has %d dims", n);
     for (int i = 0; i < n; i++) unknown[i] = -1;
     shape = unknown;
+  }
+  if (slot && c->g->specializing) {
+    /* The tensors' values are the run's: every dim of Out is (a -1 among
+     * them keeps X's dim only then), which spec.c refuses naming them. */
+    Shape s = {n, {0}};
+    for (int i = 0; i < n; i++) s.d[i] = DIM_UNKNOWN;
+    ctx_set(c, "Out", 0, &s, x->dtype);
+    return 0;
   }
   if (n > RT_MAX_RANK || n < in->rank)
     return ctx_fail(c, "target shape has %d dims for X %s", n, shape_str(in));

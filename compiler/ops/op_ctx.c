@@ -143,6 +143,15 @@ static int check_attrs(Graph *g, Op *op) {
      * (is_test: "some layers may run faster"): its kernel does not read it */
     if ((!d && known) || (d && d->extra && !strcmp(a->name, "is_test"))) continue;
     OpCtx c = {g, op};
+    if (a->type == AT_VAR || a->type == AT_VARS) {
+      bad = ctx_fail(&c, "attribute %s takes its value from %s at run time (a tensor passed as the attribute), "
+                     "which paddlec's %s does not support: refused rather than read as a constant", a->name,
+                     a->type == AT_VAR ? pool_printf("tensor '%s'", a->var_name ? a->var_name : "")
+                                       : pool_printf("%d tensors ('%s', ...)", (int)a->n_vars_name,
+                                                     a->n_vars_name ? a->vars_name[0] : ""),
+                     op->type);
+      continue;
+    }
     bad = ctx_fail(&c, "attribute %s = %s is not implemented by paddlec's %s%s: refused rather than ignored",
                    a->name, attr_text(a), op->type, d ? " (only Paddle's default)" : "");
   }
