@@ -20,6 +20,8 @@ typedef struct CompileOpts {
   int dump_memplan;      /* --dump-memplan: print the memory plan */
   const ShapeArg *shapes; /* --shape options */
   int nshapes;
+  const ShapeArg *max_shapes; /* --max-shape options */
+  int nmax_shapes;
   const char *command;   /* the command line, for the banner */
   int training;          /* a training program (train.h): its persistable vars
                           * are state, not weights from a file */

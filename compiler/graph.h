@@ -174,6 +174,13 @@ typedef struct Block {
   int *htab;      /* var id + 1, 0 = empty */
 } Block;
 
+/* A --shape or --max-shape name=d0,d1,... option (spec.h). */
+typedef struct ShapeArg {
+  const char *name; /* var name: a feed's (--shape), a var's (--max-shape) */
+  int rank;         /* number of dims given */
+  int64_t d[RT_MAX_RANK];
+} ShapeArg;
+
 typedef struct Graph {
   const char *file;        /* the program file, for messages */
   const char *params_file; /* the combined parameter file, or NULL */
@@ -202,6 +209,11 @@ typedef struct Graph {
   uint64_t coll_rings;     /* collective rings over every process besides 0,
                             * bit r for ring r (data_parallel.h dp_rings) */
   int coll_nranks;         /* the processes they span (0: not said) */
+  const ShapeArg *max_shapes; /* --max-shape: bounds of tensors whose dims the
+                               * run gives (shape tensors fed), for the rules
+                               * of ops that take one (OpDef.max_shape), */
+  int nmax_shapes;
+  int *max_shape_used;     /* and for each, 1 once it bounded an op's output */
 } Graph;
 
 /* Builds the IR from a decoded ProgramDesc; returns 0 or -1 (errors printed). */

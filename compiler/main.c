@@ -38,12 +38,13 @@ static const char usage[] =
     "  graph MODEL -o FILE.dot [--params F] [--no-params]\n"
     "        the data-flow graph in Graphviz DOT (render: dot -Tsvg FILE.dot)\n"
     "  compile MODEL -o DIR [--params F] [--name PREFIX] [--shape NAME=d0,d1,..]\n"
-    "          [--embed-weights] [--blas=openblas|none] [--exec-strategy K=V,...]\n"
-    "          [--march=CPU]\n"
+    "          [--max-shape NAME=d0,d1,..] [--embed-weights] [--blas=openblas|none]\n"
+    "          [--exec-strategy K=V,...] [--march=CPU]\n"
     "        C sources: PREFIX.h, PREFIX.c, main.c, Makefile, PREFIX.cmake, the\n"
     "        runtime in paddlec_rt/, and PREFIX.pdiparams (or PREFIX_weights.c);\n"
     "        --march: lay prepared weights out for that CPU (the sources run\n"
-    "        on any; build them for it)\n"
+    "        on any; build them for it); --max-shape: the most each dim of\n"
+    "        tensor NAME may hold where the run gives its size (a shape fed)\n"
     "  build MODEL -o BIN [compile options] [--march=CPU]\n"
     "        compile into BIN_src/ and build the standalone binary BIN with $CC\n"
     "        (default clang) for -march=CPU (default native); weights in BIN.pdiparams\n"
@@ -91,6 +92,7 @@ typedef struct Args {
   InspectOpts inspect; /* --ops, --json */
   CompileOpts compile; /* --name, --embed-weights, --blas, --shape */
   ShapeArg shapes[MAX_SHAPES]; /* --shape values */
+  ShapeArg max_shapes[MAX_SHAPES]; /* --max-shape values */
   const char *march;   /* --march (build: default native; compile: NULL unless given) */
   const char *startup; /* --startup: a training program's startup program */
   const char *eval;    /* --eval: its evaluation program (clone(for_test=True)) */
@@ -106,10 +108,12 @@ static int parse_args(int argc, char **argv, Args *a) {
   pipeline_defaults(&a->compile.pipe);
   exec_strategy_defaults(&a->compile.es);
   a->compile.shapes = a->shapes;
+  a->compile.max_shapes = a->max_shapes;
   for (int i = 2; i < argc; i++) {
     const char *s = argv[i];
     PipelineOpts *po = &a->compile.pipe;
     if (!strcmp(s, "--params") || !strcmp(s, "-o") || !strcmp(s, "--name") || !strcmp(s, "--shape") ||
+        !strcmp(s, "--max-shape") ||
         !strcmp(s, "--build-strategy") || !strcmp(s, "--build-strategy-file") || !strcmp(s, "--exec-strategy") ||
         !strcmp(s, "--exec-strategy-file") || !strcmp(s, "--startup") || !strcmp(s, "--eval") || !strcmp(s, "--feed") ||
         !strcmp(s, "--loss") || !strcmp(s, "--fetch")) {
@@ -131,8 +135,11 @@ static int parse_args(int argc, char **argv, Args *a) {
       else if (!strcmp(s, "-o")) a->out = v;
       else if (!strcmp(s, "--name")) a->compile.prefix = v;
       else if (!strcmp(s, "--params")) a->load.params = v;
-      else if (a->compile.nshapes >= MAX_SHAPES) return diag_error("too many --shape options");
-      else if (spec_parse_shape_arg(v, &a->shapes[a->compile.nshapes++])) return -1;
+      else if (!strcmp(s, "--max-shape")) {
+        if (a->compile.nmax_shapes >= MAX_SHAPES) return diag_error("too many --max-shape options");
+        if (spec_parse_shape_arg(s, v, &a->max_shapes[a->compile.nmax_shapes++])) return -1;
+      } else if (a->compile.nshapes >= MAX_SHAPES) return diag_error("too many --shape options");
+      else if (spec_parse_shape_arg(s, v, &a->shapes[a->compile.nshapes++])) return -1;
     } else if (!strncmp(s, "--blas=", 7)) {
       if (strcmp(s + 7, "openblas") && strcmp(s + 7, "none"))
         return diag_error("--blas: expected openblas or none, not '%s'", s + 7);

@@ -8,25 +8,26 @@
 #include "attr.h"
 #include "diag.h"
 #include "infer.h"
+#include "ops/ops.h"
 #include "util.h"
 
 static const int64_t probes[] = {1, 2, 3, 8}; /* batch values tried */
 enum { NPROBES = sizeof probes / sizeof probes[0] };
 
-int spec_parse_shape_arg(const char *text, ShapeArg *out) {
+int spec_parse_shape_arg(const char *opt, const char *text, ShapeArg *out) {
   const char *eq = strrchr(text, '=');
   memset(out, 0, sizeof *out);
-  if (!eq || eq == text) return diag_error("--shape %s: expected NAME=d0,d1,...", text);
+  if (!eq || eq == text) return diag_error("%s %s: expected NAME=d0,d1,...", opt, text);
   out->name = pool_printf("%.*s", (int)(eq - text), text);
   for (const char *p = eq + 1; *p;) {
     char *end;
     errno = 0;
     long long v = strtoll(p, &end, 10);
     if (end == p || v <= 0 || errno == ERANGE || out->rank >= RT_MAX_RANK)
-      return diag_error("--shape %s: dims must be positive integers", text);
+      return diag_error("%s %s: dims must be positive integers", opt, text);
     out->d[out->rank++] = v;
     p = *end == ',' ? end + 1 : end;
-    if (*end && *end != ',') return diag_error("--shape %s: dims must be positive integers", text);
+    if (*end && *end != ',') return diag_error("%s %s: dims must be positive integers", opt, text);
   }
   return 0;
 }
@@ -186,7 +187,22 @@ static int array_shapes(const Graph *g, Shape *runs, int p) {
   return bad ? -1 : 0;
 }
 
-int spec_build(Graph *g, const ShapeArg *args, int nargs, Spec *s) {
+/* Each --max-shape must have bounded the output of an op that takes one. */
+static int check_max_shapes(const Graph *g) {
+  int bad = 0;
+  for (int k = 0; k < g->nmax_shapes; k++)
+    if (!g->max_shape_used[k])
+      bad = diag_error("%s: --max-shape names '%s', which is no output of an op whose sizes only the run knows "
+                       "and that takes a bound (fill_constant, empty, the random fills, range, linspace with sizes from "
+                       "tensors)",
+                       g->file, g->max_shapes[k].name);
+  return bad;
+}
+
+int spec_build(Graph *g, const ShapeArg *args, int nargs, const ShapeArg *max, int nmax, Spec *s) {
+  g->max_shapes = max;
+  g->nmax_shapes = nmax;
+  g->max_shape_used = pool_alloc(sizeof *g->max_shape_used * (size_t)(nmax + 1));
   Shape *runs = pool_alloc(sizeof *runs * (size_t)g->nvars * NPROBES);
   s->vars = pool_alloc(sizeof *s->vars * ((size_t)g->nvars + 1));
   s->symbolic_batch = 0;
@@ -228,7 +244,11 @@ int spec_build(Graph *g, const ShapeArg *args, int nargs, Spec *s) {
         }
         reported++;
         const char *from = r[0].d[d] < 0 ? run_time_inputs(g, v) : "";
-        if (r[0].d[d] < 0)
+        if (r[0].d[d] < 0 && v->producer >= 0 && g->ops[v->producer].def && g->ops[v->producer].def->max_shape)
+          diag_error("%s: %s: dim %d of '%s' is only known at run time (it depends on the values%s); bound it "
+                     "with --max-shape '%s'=d0,d1,... to compile it", g->file, producer_of(g, v), d, v->name,
+                     *from ? from : " of tensors", v->name);
+        else if (r[0].d[d] < 0)
           diag_error("%s: %s: dim %d of '%s' is only known at run time (it depends on the values%s); "
                      "paddlec cannot compile this yet", g->file, producer_of(g, v), d, v->name,
                      *from ? from : " of tensors");
@@ -257,6 +277,7 @@ int spec_build(Graph *g, const ShapeArg *args, int nargs, Spec *s) {
                        g->nfeeds ? g->vars[g->feeds[0]].name : "NAME");
     }
   }
+  if (!bad) bad = check_max_shapes(g);
   if (downstream && !reported) /* not reached: an unknown dim starts at some op whose inputs are known */
     diag_error("%s: %d vars have dims only known at run time; paddlec cannot compile this yet", g->file, downstream);
   else if (downstream)

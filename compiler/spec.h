@@ -32,23 +32,20 @@ typedef struct VarSpec {
   int runtime_slots[RT_MAX_RANK];
 } VarSpec;
 
-/* A --shape name=d0,d1,... option. */
-typedef struct ShapeArg {
-  const char *name; /* feed var name */
-  int rank;         /* number of dims given */
-  int64_t d[RT_MAX_RANK];
-} ShapeArg;
-
 typedef struct Spec {
   int symbolic_batch; /* 1 when some dim depends on B */
   VarSpec *vars;      /* per var id */
   int nruntime_dims;  /* run-time extents: the model's runtime_dims[] */
 } Spec;
 
-/* Builds the specialization; prints every problem and returns -1 on any. */
-int spec_build(Graph *g, const ShapeArg *args, int nargs, Spec *s);
-/* Parses "name=d0,d1,..." into a ShapeArg; -1 with an error printed. */
-int spec_parse_shape_arg(const char *text, ShapeArg *out);
+/* Builds the specialization from the --shape options (args) and the
+ * --max-shape ones (max: bounds of tensors whose dims the run gives, for
+ * the ops that take one, OpDef.max_shape); prints every problem and
+ * returns -1 on any. */
+int spec_build(Graph *g, const ShapeArg *args, int nargs, const ShapeArg *max, int nmax, Spec *s);
+/* Parses "name=d0,d1,..." (the value of option `opt`: --shape,
+ * --max-shape) into a ShapeArg; -1 with an error printed. */
+int spec_parse_shape_arg(const char *opt, const char *text, ShapeArg *out);
 /* Value of a dim at batch B. */
 static inline int64_t symdim_at(SymDim d, int64_t b) { return d.a * b + d.c; }
 /* Number of elements of a var as a*B + c, or {-1,-1} when not affine (a

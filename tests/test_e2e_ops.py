@@ -5,6 +5,7 @@ Paddle's outputs (tests/oracle/oracle_case.py).  Each case is compiled with
 exercised by every model in tests/test_e2e.py) at -O1 (small shapes: the
 build dominates) and must match Paddle (the measure of tests/test_e2e.py)."""
 import glob
+import json
 import os
 import sys
 
@@ -23,6 +24,15 @@ def cases(family):
     return out, sorted(d for d in os.listdir(out) if os.path.isdir(os.path.join(out, d)))
 
 
+def case_flags(fixture):
+    """The compile flags a case asks for (flags.json: --max-shape bounds)."""
+    path = os.path.join(fixture, "flags.json")
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        return json.load(f)
+
+
 @pytest.mark.parametrize("family", FAMILIES)
 def test_e2e_family(family, tmp_path, monkeypatch):
     monkeypatch.setitem(SAN_ENV, "CFLAGS", "-O1 -DPADDLEC_POISON_ARENA")
@@ -33,7 +43,7 @@ def test_e2e_family(family, tmp_path, monkeypatch):
         d = tmp_path / name
         d.mkdir()
         try:
-            binary = build(os.path.join(out, name), d, "--blas=none")
+            binary = build(os.path.join(out, name), d, "--blas=none", *case_flags(os.path.join(out, name)))
             run_binary(binary, os.path.join(out, name), "", d / "out")
         except AssertionError as e:
             failures.append((name, str(e)[-600:]))

@@ -17,6 +17,7 @@ import pytest
 
 from conftest import BUILD, ROOT, SAN_ENV, generated
 from test_e2e import build
+from test_e2e_ops import case_flags
 
 SCRIPT = os.path.join(ROOT, "tests", "oracle", "random_cases.py")
 OUT = os.path.join(BUILD, "e2e_random")
@@ -55,7 +56,7 @@ def run_bitwise(binary, fixture, out_dir, threads, seeded=True, iterations=1):
 def test_random_bitwise(name, tmp_path, monkeypatch):
     monkeypatch.setitem(SAN_ENV, "CFLAGS", "-O1 -DPADDLEC_POISON_ARENA")
     fixture = os.path.join(OUT, name)
-    binary = build(fixture, tmp_path, "--blas=none")
+    binary = build(fixture, tmp_path, "--blas=none", *case_flags(fixture))
     for threads in (1, 3):
         run_bitwise(binary, fixture, tmp_path / f"out{threads}", threads)
     run_bitwise(binary, fixture, tmp_path / "second", 1, iterations=2)

@@ -5,6 +5,7 @@ tests/oracle/e2e_topk.py's top_k_tensor_k_* cases check the numbers against
 Paddle (tests/oracle/e2e_rcnn_head.py the ops after run-time rows: a box
 head); here, what stops a compile or a run, and one binary run with
 different row counts."""
+import json
 import os
 import subprocess
 import sys
@@ -627,7 +628,11 @@ def refused_programs():
 def refused(name, tmp_path, *must_contain):
     """Compiling refused_programs()'s `name` fails with one error holding
     every string (notes may follow: the vars after it)."""
-    p = run(["compile", f"{refused_programs()}/{name}/model.pdmodel", "-o", str(tmp_path / "o")])
+    refused_at(f"{refused_programs()}/{name}/model.pdmodel", tmp_path, *must_contain)
+
+
+def refused_at(model, tmp_path, *must_contain):
+    p = run(["compile", model, "-o", str(tmp_path / "o")])
     lines = [ln for ln in p.stderr.splitlines() if ln.strip()]
     assert p.returncode == 1 and lines and lines[0].startswith("paddlec: error: "), (p.returncode, p.stderr)
     assert all(ln.startswith("paddlec: note: ") for ln in lines[1:]), p.stderr
@@ -641,7 +646,7 @@ def test_an_expand_to_a_fed_shape_is_refused(tmp_path):
     the run knows (paddlec once took x's dims for them and wrote [2, 1, 4]):
     the error names the op and the input."""
     refused("expand_fed_shape", tmp_path, "(expand_v2 -> ",
-            "is only known at run time (it depends on the values of input Shape ('s'))")
+            "Out's dims come from input Shape ('s'), whose values only the run knows")
 
 
 def test_an_attribute_given_as_a_fed_tensor_is_refused(tmp_path):
@@ -666,3 +671,92 @@ def test_an_affine_grid_of_a_fed_size_is_refused_naming_the_size(tmp_path):
     did not fit a 3-D grid)."""
     refused("affine_grid_fed_shape", tmp_path, "(affine_grid -> ",
             "(it depends on the values of input OutputShape ('g'))")
+
+
+def max_shape_case(name, tmp_path, *flags):
+    """e2e_shape_feeds.py's case `name` built with its --max-shape flags
+    (or `flags` instead when given); (fixture, binary)."""
+    out, names = cases("shape_feeds")
+    fixture = f"{out}/{name}"
+    with open(f"{fixture}/flags.json") as f:
+        given = json.load(f)
+    return fixture, given, build(fixture, tmp_path, "--blas=none", *(flags or given))
+
+
+def test_fed_sizes_past_the_max_shape_bound_stop_the_run(tmp_path):
+    """paddle.full(s, 1.5) bounded by --max-shape [4, 6]: with Paddle's s
+    it matches (test_e2e_ops); s = [5, 3] is past the bound and s = [2, -1]
+    is negative (Paddle stops too): the run stops, naming the op and the
+    bound; [4, 6] fills the whole bound."""
+    fixture, _, binary = max_shape_case("fill_fed_shape_tensor", tmp_path)
+    for shape, ok in (([5, 3], False), ([2, -1], False), ([4, 6], True)):
+        np.save(tmp_path / "s.npy", np.array(shape, np.int32))
+        p = subprocess.run([str(binary), "--input", f"s={tmp_path / 's.npy'}", "--output-dir", str(tmp_path / "o")],
+                           capture_output=True, text=True, timeout=600)
+        if ok:
+            assert p.returncode == 0, p.stderr[-1500:]
+            got = np.load(tmp_path / "o" / os.listdir(tmp_path / "o")[0])
+            assert got.shape == (4, 6) and np.allclose(got, np.tanh(1.5)), got
+        else:
+            assert p.returncode != 0 and "fill_constant: a shape from ShapeTensor below 0 or past --max-shape " \
+                "[4, 6]" in p.stderr, (shape, p.returncode, p.stderr[-1500:])
+
+
+def test_a_fed_range_step_paddle_refuses_stops_the_run(tmp_path):
+    """paddle.arange(0, e, 2) bounded by [16]: e = 40 gives 20 values, past
+    the bound; e = -4 with step 2 walks away from the end (Paddle: "The
+    step should be less than 0 while start > end"): both stop the run."""
+    fixture, _, binary = max_shape_case("range_fed_end", tmp_path)
+    for end in (40, -4):
+        np.save(tmp_path / "e.npy", np.array([end], np.int64))
+        p = subprocess.run([str(binary), "--input", f"e={tmp_path / 'e.npy'}", "--output-dir", str(tmp_path / "o")],
+                           capture_output=True, text=True, timeout=600)
+        assert p.returncode != 0 and "range: a step of 0, a step away from End, or a length past --max-shape [16]" \
+            in p.stderr, (end, p.returncode, p.stderr[-1500:])
+
+
+def test_sizes_from_fed_tensors_without_a_bound_are_refused_naming_the_option(tmp_path):
+    """Without --max-shape, paddle.full(s, ...)'s dims are the run's: the
+    error names the op, the input and the option that bounds them."""
+    out, _ = cases("shape_feeds")
+    refused_at(f"{out}/fill_fed_shape_tensor/model.pdmodel", tmp_path, "(fill_constant -> ",
+               "it depends on the values of input ShapeTensor ('s')", "bound it with --max-shape '")
+
+
+def test_a_max_shape_that_bounds_nothing_is_an_error(tmp_path):
+    """--max-shape naming a var whose size the compiler knows (the feed),
+    or giving the wrong number of dims, is an error, not ignored."""
+    out, _ = cases("shape_feeds")
+    model = f"{out}/range_fed_end/model.pdmodel"
+    with open(f"{out}/range_fed_end/flags.json") as f:
+        var = json.load(f)[1].split("=")[0]
+    bad(["compile", model, "-o", str(tmp_path / "o"), "--max-shape", f"{var}=16", "--max-shape", "e=4"],
+        "--max-shape names 'e', which is no output of an op whose sizes only the run knows")
+    bad(["compile", model, "-o", str(tmp_path / "o"), "--max-shape", f"{var}=4,4"], "(range -> ",
+        f"--max-shape {var} gives 2 dims; Out ('{var}') has 1")
+
+
+EMPTY_IR = ("var s: int64[2]\nvar y: int64[-1, -1]\nop feed(X: feed) -> (Out: s) {col: 0}\n"
+            "op empty(ShapeTensor: s) -> (Out: y) {dtype: 3}\nop fetch(X: y) -> (Out: fetch) {col: 0}\n")
+
+
+def test_empty_takes_a_fed_shape_within_a_bound(tmp_path):
+    """paddle.empty(s) (op `empty`, dtype int64 = 3) with s fed: Out's
+    shape is s's values (EmptyOpMaker: ShapeTensor over `shape`), here
+    [3, 2] within --max-shape [4, 4]; its values are unspecified in Paddle
+    (the memory as found), zeros in paddlec.  [5, 1] is past the bound."""
+    model = ir(tmp_path, EMPTY_IR)
+    binary = tmp_path / "bin"
+    p = run(["build", model, "-o", str(binary), "--blas=none", "--max-shape", "y=4,4"])
+    assert p.returncode == 0, p.stderr[-2000:]
+    for shape, ok in (([3, 2], True), ([5, 1], False)):
+        np.save(tmp_path / "s.npy", np.array(shape, np.int64))
+        p = subprocess.run([str(binary), "--input", f"s={tmp_path / 's.npy'}", "--output-dir", str(tmp_path / "o")],
+                           capture_output=True, text=True, timeout=600)
+        if ok:
+            assert p.returncode == 0, p.stderr[-1500:]
+            got = np.load(tmp_path / "o" / "y.npy")
+            assert got.shape == (3, 2) and got.dtype == np.int64 and not got.any(), got
+        else:
+            assert p.returncode != 0 and "empty: a shape from ShapeTensor below 0 or past --max-shape [4, 4]" in \
+                p.stderr, p.stderr[-1500:]

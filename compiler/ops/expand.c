@@ -82,9 +82,10 @@ static int infer_expand_v2(OpCtx *c) {
     for (int i = 0; i < n; i++) unknown[i] = -1;
     shape = unknown;
   }
-  if (slot && c->g->specializing) {
-    /* The tensors' values are the run's: every dim of Out is (a -1 among
-     * them keeps X's dim only then), which spec.c refuses naming them. */
+  if (slot && ctx_feeds_fixed(c)) /* every dim of Out is the run's (a -1 among them keeps X's dim only then) */
+    return ctx_fail(c, "Out's dims come from input %s ('%s'), whose values only the run knows; paddlec cannot "
+                       "compile this yet", slot, ctx_in(c, slot, 0)->name);
+  if (slot && c->g->specializing) { /* constant_folding's run, the batch open: not known yet */
     Shape s = {n, {0}};
     for (int i = 0; i < n; i++) s.d[i] = DIM_UNKNOWN;
     ctx_set(c, "Out", 0, &s, x->dtype);

@@ -9,12 +9,16 @@
  *     shape, whatever `shape` says: while specializing, where consteval
  *     knows them they are the shape, else the dims are unknown (one per
  *     ShapeTensorList entry, numel(ShapeTensor)) and specialization
- *     refuses them, naming the slot.
+ *     refuses them, naming the slot, unless --max-shape bounds Out: then
+ *     Out is sized for the bound and the kernel sets its dims from the
+ *     values (ctx_max_shape), stopping the run on one below 0 or past it.
  *   fill_constant_batch_size_like: Input -> Out; shape:INTS, dtype:INT=5,
  *     value:FLOAT=0, str_value, force_cpu, input_dim_idx:INT=0,
  *     output_dim_idx:INT=0.  Out = `shape` with
  *     Out[output_dim_idx] = Input[input_dim_idx].
  *   fill_any_like: X -> Out; value:FLOAT=0, dtype:INT=-1 (-1 = X's dtype).
+ *   empty: ShapeTensor†, ShapeTensorList†* -> Out; shape:LONGS=[],
+ *     dtype:INT=5: fill_constant's shape rule; values unspecified.
  *   fill_zeros_like: X -> Out, X's dims and dtype.
  *   fill_zeros_like2: X -> Out; dtype:INT=5.  Paddle's InferShape leaves
  *     Out's dtype as the creator declared it; Python declares `dtype`.
@@ -56,9 +60,13 @@ static int infer_fill_constant(OpCtx *c) {
       if (s.d[i] < 0) return ctx_fail(c, "shape value %d is %lld", i, (long long)s.d[i]);
   } else if (c->g->specializing && st) { /* values only known at run time */
     if (ctx_shape_from_tensor(c, "ShapeTensor", &s)) return -1;
+    int b = ctx_max_shape(c, "Out", 0, s.rank, (int)attr_int(c->op, "dtype", RT_DT_FP32), "ShapeTensor's values");
+    if (b) return b < 0 ? -1 : 0;
   } else if (c->g->specializing && ctx_in(c, "ShapeTensorList", 0)) { /* a dim per entry, known where its value is */
     int n = ctx_nin(c, "ShapeTensorList");
     if (n > RT_MAX_RANK) return ctx_fail(c, "ShapeTensorList has %d entries", n);
+    int b = ctx_max_shape(c, "Out", 0, n, (int)attr_int(c->op, "dtype", RT_DT_FP32), "ShapeTensorList's values");
+    if (b) return b < 0 ? -1 : 0;
     s.rank = n;
     for (int i = 0; i < n; i++) {
       const int64_t *v;
@@ -151,6 +159,7 @@ static int emit_fill_constant(EmitCtx *e) {
   Var *out = tu_out(e, "Out", 0);
   if (!out) return -1;
   OpCtx c = {e->g, (Op *)e->op};
+  if (tu_max_shaped(e, out) && tu_shape_extents(e, out)) return -1;
   if (ctx_in(&c, "ValueTensor", 0)) {
     attr_superseded(e->op, "value"), attr_superseded(e->op, "str_value"); /* Paddle reads the tensor instead */
     Var *vt = tu_in(e, "ValueTensor", 0);
@@ -189,11 +198,21 @@ static void fold_fill_constant(OpCtx *c) {
 }
 
 const OpDef op_fill_constant = {.type = "fill_constant", .infer = infer_fill_constant, .emit_c = emit_fill_constant,
-                                .fold = fold_fill_constant,
-                                .attr_ignores = fill_attr_ignores};
+                                .fold = fold_fill_constant, .attr_ignores = fill_attr_ignores, .max_shape = 1};
 const OpDef op_fill_constant_batch_size_like = {.type = "fill_constant_batch_size_like",
                                                 .infer = infer_fill_batch_like, .emit_c = emit_fill_constant,
                                                 .attr_ignores = fill_attr_ignores};
+/* empty: Out of `shape` / ShapeTensor / ShapeTensorList (fill_constant's
+ * rule) and `dtype`, its values unspecified (Paddle leaves the memory as it
+ * finds it): zeros here, so that a run is deterministic. */
+static int emit_empty(EmitCtx *e) {
+  Var *out = tu_out(e, "Out", 0);
+  if (!out || (tu_max_shaped(e, out) && tu_shape_extents(e, out))) return -1;
+  const char *zero = tu_literal(out->dtype, 0);
+  return zero ? fill(e, out, zero, NULL) : em_fail(e, "empty of %s is not supported", rt_dtype_name(out->dtype));
+}
+
+const OpDef op_empty = {.type = "empty", .infer = infer_fill_constant, .emit_c = emit_empty, .max_shape = 1};
 const OpDef op_fill_zeros_like = {.type = "fill_zeros_like", .infer = infer_fill_zeros_like, .emit_c = emit_fill_zeros};
 const OpDef op_fill_zeros_like2 = {.type = "fill_zeros_like2", .infer = infer_fill_zeros_like2,
                                    .emit_c = emit_fill_zeros};

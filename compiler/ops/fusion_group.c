@@ -8,7 +8,8 @@
  * Every tensor of the chain is float32 (the loop computes in float; another
  * dtype is refused).
  * Shapes: the fused ops' own rules, run in order; a run-time extent passes
- * through the ops that take one (unary ones) and is refused by the others.  Its body exists only as
+ * through the ops that take one (unary ones) and is refused by the others;
+ * so are several (a --max-shape bounded tensor) by ops that take one alone.  Its body exists only as
  * that list: IR text shows it in the "# fuses" comment and cannot read it
  * back. */
 #include <string.h>
@@ -24,7 +25,7 @@ static int infer_fusion_group(OpCtx *c) {
     Op *f = &c->g->ops[c->op->fused[i]];
     OpCtx fc = {c->g, f};
     if (!f->def || (c->g->specializing && !f->def->runtime_extents && ctx_refuse_runtime_extents(&fc)) ||
-        f->def->infer(&fc))
+        (c->g->specializing && f->def->runtime_extents < 2 && ctx_refuse_runtime_more(&fc)) || f->def->infer(&fc))
       return -1;
   }
   return 0;
@@ -92,4 +93,4 @@ static int emit_fusion_group(EmitCtx *e) {
 }
 
 const OpDef op_fusion_group = {.type = "fusion_group", .infer = infer_fusion_group, .emit_c = emit_fusion_group,
-                               .runtime_extents = 1};
+                               .runtime_extents = 2};

@@ -235,6 +235,34 @@ void ctx_set_runtime_extents(OpCtx *c, const char *slot, int i, unsigned dims, c
   v->runtime_more = dims & ~(1u << first);
 }
 
+int ctx_feeds_fixed(const OpCtx *c) {
+  if (!c->g->specializing) return 0;
+  for (int i = 0; i < c->g->nfeeds; i++) {
+    const Shape *s = &c->g->vars[c->g->feeds[i]].shape;
+    for (int d = 0; d < s->rank; d++)
+      if (s->d[d] < 0) return 0;
+  }
+  return 1;
+}
+
+int ctx_max_shape(OpCtx *c, const char *slot, int i, int rank, int dtype, const char *from) {
+  Var *v = ctx_out(c, slot, i);
+  if (!v || !c->g->specializing) return 0;
+  for (int k = 0; k < c->g->nmax_shapes; k++) {
+    const ShapeArg *m = &c->g->max_shapes[k];
+    if (strcmp(m->name, v->name) != 0) continue;
+    if (m->rank != rank)
+      return ctx_fail(c, "--max-shape %s gives %d dims; %s ('%s') has %d", m->name, m->rank, slot, v->name, rank);
+    c->g->max_shape_used[k] = 1;
+    Shape s = {rank, {0}};
+    for (int d = 0; d < rank; d++) s.d[d] = m->d[d];
+    ctx_set(c, slot, i, &s, dtype);
+    ctx_set_runtime_extents(c, slot, i, (1u << rank) - 1, from);
+    return 1;
+  }
+  return 0;
+}
+
 void ctx_set_all(OpCtx *c, const char *slot, const Shape *s, int dtype) {
   for (int i = 0; i < ctx_nout(c, slot); i++) ctx_set(c, slot, i, s, dtype);
 }

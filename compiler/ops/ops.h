@@ -90,6 +90,12 @@ typedef struct OpDef {
    * refuses any other op given one, naming where the extent comes from.
    * 2: also an input with several such dims (Var.runtime_more). */
   int runtime_extents;
+  /* 1: while specializing, an output whose dims come from tensors only the
+   * run knows takes a bound from --max-shape (ctx_max_shape): it is sized
+   * for the bound, its dims are run-time extents the kernel writes, and a
+   * run whose sizes exceed the bound stops (fill_constant, range,
+   * linspace).  spec.c's message suggests the option for such ops. */
+  int max_shape;
   /* Which input's LoD the op's outputs carry, as Paddle's ShareLoD passes
    * it on (op_lod_input): NULL, any input with the output's rows (the
    * row-keeping ops: element-wise, activations, lookup_table, mul,
@@ -209,6 +215,16 @@ int ctx_refuse_runtime_more(OpCtx *c);
  * (producers mark their outputs then; `inspect` keeps Paddle's view), and
  * fusion_group of each op it fuses. */
 int ctx_refuse_runtime_extents(OpCtx *c);
+/* 1 in specialization's runs, where every feed dim is fixed: values that
+ * are not known then are known only at run time.  (constant_folding also
+ * runs the rules while specializing, with the batch still unknown.) */
+int ctx_feeds_fixed(const OpCtx *c);
+/* While specializing, for an op whose OpDef.max_shape is set: when
+ * --max-shape names the i-th output of `slot`, sets it to the bound
+ * (dtype) with every dim a run-time extent set by `from`, and returns 1;
+ * 0 when no option names it; -1 after ctx_fail when the bound's rank is
+ * not `rank`. */
+int ctx_max_shape(OpCtx *c, const char *slot, int i, int rank, int dtype, const char *from);
 /* After ctx_set: the i-th output of `slot` takes x's run-time extent, if it
  * has one (an element-wise op: same dims). */
 void ctx_pass_runtime_extent(OpCtx *c, const Var *x, const char *slot, int i);

@@ -13,7 +13,9 @@
  *     Python writes with -1 at the tensor entries);
  *   - ShapeTensor with an empty `shape`: numel(ShapeTensor) -1 dims.
  * While specializing, known ShapeTensor (else ShapeTensorList) values are
- * the shape, as at run time.
+ * the shape, as at run time; unknown ones leave every dim unknown (refused
+ * by spec.c) unless --max-shape bounds Out (ctx_max_shape): the kernel
+ * then sets the dims from the values and draws that many elements.
  *
  * Emission (uniform_random, gaussian_random; float32 and float64), bit for
  * bit as Paddle's CPU kernels (phi uniform_kernel.cc / uniform_raw,
@@ -60,6 +62,14 @@ static int infer_random(OpCtx *c) {
     s = shape_make(nt, tv);
     for (int i = 0; i < s.rank; i++)
       if (s.d[i] < 0) return ctx_fail(c, "shape value %d is %lld", i, (long long)s.d[i]);
+  } else if (c->g->specializing && (st || nlist)) { /* the run's values: Paddle's kernel reads them, not `shape` */
+    int rank = st ? (int)shape_numel(&st->shape) : nlist;
+    if (rank < 0 || rank > RT_MAX_RANK) return ctx_fail(c, "the shape tensors give %d dims", rank);
+    int b = ctx_max_shape(c, "Out", 0, rank, (int)attr_int(c->op, "dtype", dflt),
+                          st ? "ShapeTensor's values" : "ShapeTensorList's values");
+    if (b) return b < 0 ? -1 : 0;
+    s.rank = rank;
+    for (int i = 0; i < rank; i++) s.d[i] = DIM_UNKNOWN;
   } else if (nlist && !(gaussian && n)) {
     if (nlist > RT_MAX_RANK) return ctx_fail(c, "ShapeTensorList has %d tensors", nlist);
     s.rank = nlist;
@@ -95,7 +105,7 @@ static int emit_engine(EmitCtx *e) {
  * bfloat16 and float16, refused here). */
 static Var *random_out(EmitCtx *e) {
   Var *out = tu_out(e, "Out", 0);
-  if (!out) return NULL;
+  if (!out || (tu_max_shaped(e, out) && tu_shape_extents(e, out))) return NULL;
   if (out->dtype != RT_DT_FP32 && out->dtype != RT_DT_FP64) {
     em_fail(e, "%s of dtype %s is not supported (float32 or float64)", e->op->type, rt_dtype_name(out->dtype));
     return NULL;
@@ -122,6 +132,7 @@ static int emit_uniform_random(EmitCtx *e) {
   int64_t diag_num = attr_int(e->op, "diag_num", 0), diag_step = attr_int(e->op, "diag_step", 0);
   const char *diag_val = float_attr(e, "diag_val", 1.0, out->dtype);
   if (!diag_val) return -1;
+  if (diag_num > 0 && tu_max_shaped(e, out)) return em_fail(e, "diag_num with a shape from tensors is not supported");
   if (diag_num > 0) { /* Paddle checks numel > (diag_num - 1) * (diag_step + 1) at run time */
     int64_t numel = 1;
     for (int d = 0; d < tu_rank(e, out); d++) {
@@ -163,9 +174,9 @@ static int emit_gaussian_random(EmitCtx *e) {
 }
 
 const OpDef op_gaussian_random = {.type = "gaussian_random", .infer = infer_random, .emit_c = emit_gaussian_random,
-                                  .global_rng = random_global_rng};
+                                  .global_rng = random_global_rng, .max_shape = 1};
 const OpDef op_uniform_random = {.type = "uniform_random", .infer = infer_random, .emit_c = emit_uniform_random,
-                                 .global_rng = random_global_rng};
+                                 .global_rng = random_global_rng, .max_shape = 1};
 
 const OpDef op_truncated_gaussian_random = {.type = "truncated_gaussian_random", .infer = infer_random,
                                             .emit_c = emit_truncated_gaussian_random,
@@ -173,7 +184,7 @@ const OpDef op_truncated_gaussian_random = {.type = "truncated_gaussian_random",
 
 static int emit_randint(EmitCtx *e) {
   Var *out = tu_out(e, "Out", 0);
-  if (!out) return -1;
+  if (!out || (tu_max_shaped(e, out) && tu_shape_extents(e, out))) return -1;
   if (out->dtype != RT_DT_INT32 && out->dtype != RT_DT_INT64)
     return em_fail(e, "randint of dtype %s is not supported (int32 or int64)", rt_dtype_name(out->dtype));
   const int64_t low = attr_int(e->op, "low", 0), high = attr_int(e->op, "high", 0);
@@ -194,4 +205,4 @@ static int emit_randint(EmitCtx *e) {
 }
 
 const OpDef op_randint = {.type = "randint", .infer = infer_random, .emit_c = emit_randint,
-                          .global_rng = random_global_rng};
+                          .global_rng = random_global_rng, .max_shape = 1};

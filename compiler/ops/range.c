@@ -9,8 +9,10 @@
  * range: ceil((end - start) / step); linspace: num.  While specializing,
  * integer bounds whose values consteval knows give the length too (an
  * arange up to the batch, read from `shape`).
+ * Otherwise, while specializing, --max-shape may bound Out (ctx_max_shape):
+ * the kernel then computes the length from the run's values.
  * Emission: the bounds are read at run time, the length is the compile-time
- * one.  range fills Out as Paddle's ArangeKernel does, by repeated addition;
+ * one (or the run's, within the bound).  range fills Out as Paddle's ArangeKernel does, by repeated addition;
  * linspace as its CPU kernel does: Start and Stop converted to Out's dtype,
  * step = (double)(stop - start) / (num - 1), the first num / 2 values
  * start + step * i and the rest stop - step * (num - 1 - i), so that both
@@ -19,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util.h"
 #include "fill_call.h"
 #include "ops.h"
 #include "tensor_util.h"
@@ -51,6 +54,9 @@ static int infer_range(OpCtx *c) {
   if (const_value(c, st, &a) && const_value(c, en, &b) && const_value(c, sp, &step)) {
     if (step == 0) return ctx_fail(c, "step is 0");
     s.d[0] = (int64_t)ceil((b - a) / step);
+  } else {
+    int bd = ctx_max_shape(c, "Out", 0, 1, st->dtype, "Start, End and Step");
+    if (bd) return bd < 0 ? -1 : 0;
   }
   ctx_set(c, "Out", 0, &s, st->dtype);
   return 0;
@@ -61,7 +67,12 @@ static int infer_linspace(OpCtx *c) {
   if (!st || !sp || !num) return -1;
   Shape s = {1, {DIM_UNKNOWN}};
   double n;
-  if (const_value(c, num, &n)) s.d[0] = (int64_t)n;
+  if (const_value(c, num, &n)) {
+    s.d[0] = (int64_t)n;
+  } else {
+    int b = ctx_max_shape(c, "Out", 0, 1, (int)attr_int(c->op, "dtype", st->dtype), "Num");
+    if (b) return b < 0 ? -1 : 0;
+  }
   ctx_set(c, "Out", 0, &s, (int)attr_int(c->op, "dtype", st->dtype));
   return 0;
 }
@@ -69,20 +80,50 @@ static int infer_linspace(OpCtx *c) {
 static int emit_linspace(EmitCtx *e) {
   Var *st = tu_in(e, "Start", 0), *sp = tu_in(e, "Stop", 0), *out = tu_out(e, "Out", 0);
   if (!st || !sp || !out) return -1;
+  if (tu_max_shaped(e, out)) { /* Paddle stops at a Num of 0 or less */
+    Var *num = tu_in(e, "Num", 0);
+    if (!num) return -1;
+    pr_line(e->p, "if (%s[0] <= 0) return 1;", em_ptr(e, num, 1));
+    const char *n = pool_printf("%s[0]", em_ptr(e, num, 1));
+    tu_set_extents(e, out, &n, 1, pool_printf("Num is 0 or less, or past --max-shape %s", shape_str(&out->shape)));
+  }
   const char *ptr = em_ptr(e, out, 0);
   fill_print_c(e->p, &(FillCall){.kind = FILL_LINSPACE, .type = em_ctype(out->dtype), .out = ptr,
                                  .start = em_ptr(e, st, 1), .stop = em_ptr(e, sp, 1), .n = em_numel(e, out)});
   return 0;
 }
 
-const OpDef op_linspace = {.type = "linspace", .infer = infer_linspace, .emit_c = emit_linspace};
+const OpDef op_linspace = {.type = "linspace", .infer = infer_linspace, .emit_c = emit_linspace, .max_shape = 1};
+
+/* Out's length from the run's bounds, as phi's GetSize (range_function.h)
+ * computes it and with its checks: a step of 0, or one that walks away
+ * from End, stops the run; so does a length past the --max-shape bound. */
+static int range_extent(EmitCtx *e, const Var *st, const Var *en, const Var *sp, const Var *out) {
+  const char *t = em_ctype(out->dtype);
+  if (!t || st->dtype != out->dtype || en->dtype != out->dtype || sp->dtype != out->dtype)
+    return em_fail(e, "Start, End and Step must have Out's dtype");
+  pr_line(e->p, "const %s r0 = %s[0], r1 = %s[0], rs = %s[0]; /* start, end, step */", t, em_ptr(e, st, 1),
+          em_ptr(e, en, 1), em_ptr(e, sp, 1));
+  pr_line(e->p, "if (rs == 0 || (r0 < r1 && rs < 0) || (r0 > r1 && rs > 0)) return 1;");
+  const char *n = out->dtype == RT_DT_FP32   ? "ceilf(fabsf((r1 - r0) / rs))"
+                  : out->dtype == RT_DT_FP64 ? "ceil(fabs((r1 - r0) / rs))"
+                                             : "((r1 > r0 ? r1 - r0 : r0 - r1) + (rs > 0 ? rs : -rs) - 1) / "
+                                               "(rs > 0 ? rs : -rs)";
+  tu_set_extents(e, out, &n, 1, pool_printf("a step of 0, a step away from End, or a length past --max-shape %s",
+                                            shape_str(&out->shape)));
+  return 0;
+}
 static int emit_range(EmitCtx *e) {
   Var *st = tu_in(e, "Start", 0), *sp = tu_in(e, "Step", 0), *out = tu_out(e, "Out", 0);
   if (!st || !sp || !out) return -1;
+  if (tu_max_shaped(e, out)) {
+    Var *en = tu_in(e, "End", 0);
+    if (!en || range_extent(e, st, en, sp, out)) return -1;
+  }
   const char *ptr = em_ptr(e, out, 0), *step = em_ptr(e, sp, 1), *start = em_ptr(e, st, 1);
   fill_print_c(e->p, &(FillCall){.kind = FILL_RANGE, .type = em_ctype(out->dtype), .out = ptr, .step = step,
                                  .start = start, .n = em_numel(e, out)});
   return 0;
 }
 
-const OpDef op_range = {.type = "range", .infer = infer_range, .emit_c = emit_range};
+const OpDef op_range = {.type = "range", .infer = infer_range, .emit_c = emit_range, .max_shape = 1};

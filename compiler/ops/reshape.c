@@ -66,18 +66,6 @@ static int reshape_dims(OpCtx *c, const Shape *in, const int64_t *shape, int n, 
   return 0;
 }
 
-/* 1 in specialization's runs, where every feed dim is fixed: values it does
- * not know then are known only at run time.  (constant_folding also runs
- * the rules while specializing, with the batch still unknown.) */
-static int feeds_fixed(const Graph *g) {
-  for (int i = 0; i < g->nfeeds; i++) {
-    const Shape *s = &g->vars[g->feeds[i]].shape;
-    for (int d = 0; d < s->rank; d++)
-      if (s->d[d] < 0) return 0;
-  }
-  return 1;
-}
-
 static int infer_reshape(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
@@ -91,7 +79,7 @@ static int infer_reshape(OpCtx *c) {
   int n = attr_ints(c->op, "shape", &shape);
   Shape out = {0, {0}};
   const char *slot = ctx_in(c, "ShapeTensor", 0) ? "ShapeTensor" : ctx_in(c, "Shape", 0) ? "Shape" : NULL;
-  if (nt < 0 && slot && c->g->specializing && feeds_fixed(c->g))
+  if (nt < 0 && slot && ctx_feeds_fixed(c))
     return ctx_fail(c, "input %s gives the target shape at run time, which is not supported (only values known "
                        "at compile time are)", slot);
   if (nt >= 0) { /* run-time shape values known at compile time */

@@ -217,6 +217,38 @@ int tu_index_grad(EmitCtx *e, const char *dx_slot, const char *idx_slot, const c
   return 0;
 }
 
+int tu_max_shaped(EmitCtx *e, const Var *out) {
+  const VarSpec *vs = em_spec(e, out);
+  return vs->rank > 0 && vs->runtime_mask == (1u << vs->rank) - 1;
+}
+
+void tu_set_extents(EmitCtx *e, const Var *out, const char *const *dims, int n, const char *why) {
+  const VarSpec *vs = em_spec(e, out);
+  pr_line(e->p, "/* '%s' has the run's dims, at most --max-shape's %s */", out->name, shape_str(&out->shape));
+  for (int d = 0; d < n && d < vs->rank; d++) {
+    pr_line(e->p, "const int64_t ext%d = (int64_t)(%s);", d, dims[d]);
+    pr_line(e->p, "if (ext%d < 0 || ext%d > INT64_C(%lld)) return 1;", d, d, (long long)vs->d[d].c);
+    pr_line(e->p, "%s = ext%d;", em_dim(e, out, d), d);
+  }
+  em_fault(e, why);
+}
+
+int tu_shape_extents(EmitCtx *e, const Var *out) {
+  OpCtx c = {e->g, (Op *)e->op};
+  const char *dims[RT_MAX_RANK];
+  Var *st = ctx_in(&c, "ShapeTensor", 0);
+  int n = st ? (int)shape_numel(&st->shape) : ctx_nin(&c, "ShapeTensorList");
+  for (int d = 0; d < n && d < RT_MAX_RANK; d++) {
+    Var *v = st ? st : ctx_in(&c, "ShapeTensorList", d);
+    if (!v || (v->dtype != RT_DT_INT32 && v->dtype != RT_DT_INT64))
+      return em_fail(e, "a shape tensor must be int32 or int64");
+    dims[d] = pool_printf("%s[%d]", em_ptr(e, v, 1), st ? d : 0);
+  }
+  tu_set_extents(e, out, dims, n, pool_printf("a shape from %s below 0 or past --max-shape %s",
+                                              st ? "ShapeTensor" : "ShapeTensorList", shape_str(&out->shape)));
+  return 0;
+}
+
 int tu_slot_values(OpCtx *c, const char *slot, int list, int64_t *out, int max) {
   const int64_t *v;
   int n = ctx_in(c, slot, 0) ? ctx_nin(c, slot) : 0;

@@ -70,6 +70,20 @@ int tu_pieces(EmitCtx *e, const Var *whole, int n, Var *const *pieces, const cha
  * line % inner. */
 const char *tu_line_start(const char *line, const char *n, const char *inner);
 
+/* For a kernel whose output `out` is sized by a --max-shape bound
+ * (ctx_max_shape: every dim a run-time extent): prints the setting of its
+ * extents to the n C expressions `dims` (of the run's values), each checked
+ * to lie within [0, its bound] first; outside, the run stops with `why`
+ * (em_fault). */
+void tu_set_extents(EmitCtx *e, const Var *out, const char *const *dims, int n, const char *why);
+/* 1 when out's dims are the run's within a --max-shape bound. */
+int tu_max_shaped(EmitCtx *e, const Var *out);
+/* tu_set_extents for the fills that take their shape from the op's
+ * ShapeTensor, else its ShapeTensorList (int32 or int64; Paddle's kernels
+ * read them in that order): a negative value stops the run, as Paddle's
+ * kernel stops.  0, or -1 after em_fail. */
+int tu_shape_extents(EmitCtx *e, const Var *out);
+
 /* For shape rules: the values held by the tensors of input `slot` when
  * they are known at compile time (while specializing, see ctx_values):
  * one value per tensor for a list slot (ShapeTensorList, ...), every value

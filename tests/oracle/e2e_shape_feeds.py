@@ -7,12 +7,15 @@ runs (paddlec plans Out for the axis' size and the kernel writes the
 extent).  Kept and dropped axes, negative and clamped bounds, the batch
 axis, int32 and int64 bounds.  `crop_tensor` (paddle.crop) with fed
 Offsets, Shape, or lists of both.  `strided_slice` with fed starts, ends
-and strides (negative ones too).  `split` with fed sections.
+and strides (negative ones too).  `split` with fed sections.  `full`,
+`arange` and `linspace` with sizes fed, compiled with --max-shape bounds
+(flags.json beside the case).
 
     python e2e_shape_feeds.py OUTDIR [CASE ...]
 
 Feeds named in BOUNDS hold those integers; the others are float32
 standard normal.  Batch 3."""
+import json
 import os
 import sys
 
@@ -27,6 +30,12 @@ from paddle.base.layer_helper import LayerHelper  # noqa: E402
 BATCH = 3
 CASES, case = case_registry()
 BOUNDS = {}  # feed name -> the integers it holds
+FLAGS = {}  # case -> paddlec compile flags (flags.json, read by test_e2e_ops)
+
+
+def max_shape(name, var, dims):
+    """Case `name` compiles with var's dims bounded by --max-shape."""
+    FLAGS.setdefault(name, []).extend(["--max-shape", f"{var.name}={','.join(map(str, dims))}"])
 
 
 def bound(name, values, dtype="int64"):
@@ -186,12 +195,78 @@ def split_fed_sections():
     return [x, s], paddle.split(x, [s, -1, 2], axis=1)
 
 
+@case
+def fill_fed_shape_tensor():
+    """paddle.full(s, 1.5) with s a fed int32 tensor ([2, 3]): Out's dims
+    are the run's, within --max-shape [4, 6]; tanh and the fetch take them."""
+    s = bound("s", [2, 3], "int32")
+    out = paddle.full(s, 1.5)
+    max_shape("fill_fed_shape_tensor", out, [4, 6])
+    return [s], [paddle.tanh(out)]
+
+
+@case
+def fill_fed_shape_list():
+    """paddle.full([n, 3], -2.0, "float64") with n a fed int64 tensor (5):
+    ShapeTensorList (a fed entry and a constant one), within [8, 3]."""
+    n = bound("n", [5])
+    out = paddle.full([n, 3], -2.0, "float64")
+    max_shape("fill_fed_shape_list", out, [8, 3])
+    return [n], [out]
+
+
+@case
+def range_fed_end():
+    """paddle.arange(0, e, 2) with e a fed int64 tensor (7): [0, 2, 4, 6],
+    within --max-shape [16]."""
+    e = bound("e", [7])
+    out = paddle.arange(0, e, 2)
+    max_shape("range_fed_end", out, [16])
+    return [e], [out]
+
+
+@case
+def range_fed_down():
+    """paddle.arange(e, 0, -3) with e a fed int64 tensor (10): a negative
+    step, [10, 7, 4, 1]."""
+    e = bound("e", [10])
+    out = paddle.arange(e, 0, -3)
+    max_shape("range_fed_down", out, [5])
+    return [e], [out]
+
+
+@case
+def range_fed_float_start():
+    """paddle.arange(s, 2.0, 0.3, "float32") with s fed (0.1): the length
+    is ceil(|(2 - 0.1) / 0.3|) in float32 (7)."""
+    start = paddle.static.data("start", [1], "float32")
+    out = paddle.arange(start, 2.0, 0.3, "float32")
+    max_shape("range_fed_float_start", out, [10])
+    return [start], [out]
+
+
+@case
+def linspace_fed_num():
+    """paddle.linspace(-1.0, 2.0, n) with n a fed int32 tensor (6), within
+    --max-shape [8]: both ends exact as Paddle's CPU kernel makes them."""
+    n = bound("n", [6], "int32")
+    out = paddle.linspace(-1.0, 2.0, n)
+    max_shape("linspace_fed_num", out, [8])
+    return [n], [out]
+
+
 def make_input(v, rng):
     if v.name in BOUNDS:
         return np.array(BOUNDS[v.name], "int64" if "int64" in str(v.dtype) else "int32")
+    if v.name == "start":  # range_fed_float_start's
+        return np.array([0.1], "float32")
     shape = [BATCH if d in (None, -1) else d for d in v.shape]
     return rng.standard_normal(shape).astype("float32")
 
 
 if __name__ == "__main__":
     run_static_cases(CASES, make_input)
+    for name, flags in FLAGS.items():
+        if os.path.isdir(os.path.join(sys.argv[1], name)):
+            with open(os.path.join(sys.argv[1], name, "flags.json"), "w") as f:
+                json.dump(flags, f)

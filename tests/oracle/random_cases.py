@@ -23,6 +23,7 @@ import numpy as np  # noqa: E402
 import paddle  # noqa: E402
 
 CASES, case = case_registry()
+FLAGS = {}  # case -> paddlec compile flags
 
 
 @case
@@ -89,6 +90,23 @@ def shape_tensor():
     s = paddle.full([2], 4, "int64")
     b = paddle.tensor.random.gaussian(s, seed=6)
     return [a, b], None
+
+
+@case
+def fed_shape_bounded():
+    """Shapes fed at run time, bounded with --max-shape (flags.json, read by
+    tests/test_random.py): uniform_random with its own seed from a fed
+    ShapeTensor ([3, 5]), gaussian_random from the global generator from a
+    fed ShapeTensorList entry and a constant one ([4, 3]), randint from the
+    global generator and the fed ShapeTensor."""
+    s = paddle.static.data("s", [2], "int64")
+    n = paddle.static.data("n", [1], "int32")
+    a = paddle.uniform(s, dtype="float32", min=-2.0, max=3.0, seed=5)
+    b = paddle.tensor.random.gaussian([n, 3], mean=1.0, std=2.0)
+    c = paddle.randint(-4, 9, s)
+    for v, bound in ((a, "4,6"), (b, "8,3"), (c, "3,5")):
+        FLAGS.setdefault("fed_shape_bounded", []).extend(["--max-shape", f"{v.name}={bound}"])
+    return [a, b, c], 42, {"s": np.array([3, 5], "int64"), "n": np.array([4], "int32")}
 
 
 @case
@@ -366,6 +384,9 @@ def build_case(out_dir, name, fn):
             np.save(os.path.join(d, f"output_{tag}{i}.npy"), np.asarray(o))
     with open(os.path.join(d, "paddle.json"), "w") as f:
         json.dump({"feeds": list(feeds), "fetches": [v.name for v in fetches], "seed": seed}, f, indent=1)
+    if name in FLAGS:
+        with open(os.path.join(d, "flags.json"), "w") as f:
+            json.dump(FLAGS[name], f)
 
 
 if __name__ == "__main__":
