@@ -760,3 +760,23 @@ def test_empty_takes_a_fed_shape_within_a_bound(tmp_path):
         else:
             assert p.returncode != 0 and "empty: a shape from ShapeTensor below 0 or past --max-shape [4, 4]" in \
                 p.stderr, p.stderr[-1500:]
+
+
+def test_a_fed_reshape_target_that_does_not_hold_x_stops_the_run(tmp_path):
+    """paddle.reshape(x [3, 3, 4], s) within --max-shape [6, 6, 6]: s =
+    [5, -1, 3] leaves 36 / 15 elements for the -1 and [4, 3, 4] holds 48,
+    where Paddle's ValidateShape stops; so do the runs.  [2, -1, 3] is
+    [2, 6, 3]."""
+    fixture, _, binary = max_shape_case("reshape_fed_shape", tmp_path)
+    for shape, ok in (([5, -1, 3], False), ([4, 3, 4], False), ([2, -1, 3], True)):
+        np.save(tmp_path / "s.npy", np.array(shape, np.int32))
+        p = subprocess.run([str(binary), "--input", f"x={fixture}/input_0.npy", "--input", f"s={tmp_path / 's.npy'}",
+                            "--output-dir", str(tmp_path / "o")], capture_output=True, text=True, timeout=600)
+        if ok:
+            assert p.returncode == 0, p.stderr[-1500:]
+            got = np.load(tmp_path / "o" / os.listdir(tmp_path / "o")[0])
+            want = np.exp(np.load(f"{fixture}/input_0.npy").reshape(2, 6, 3))
+            assert got.shape == (2, 6, 3) and np.allclose(got, want, rtol=1e-6), got.shape
+        else:
+            assert p.returncode != 0 and "reshape2: a target shape from Shape that does not hold X [B, 3, 4]" in \
+                p.stderr, (shape, p.returncode, p.stderr[-1500:])

@@ -15,13 +15,18 @@
  * ShapeTensor or Shape values known at compile time (ctx_values: folded
  * constants, parameters, shape arithmetic of static dims) are the target,
  * validated the same way; values known only at run time are refused, as
- * the compile-time rules above would give a shape the kernel does not.
+ * the compile-time rules above would give a shape the kernel does not,
+ * unless --max-shape bounds Out: then Out's dims are the run's, worked out
+ * by the kernel from the values as ValidateShape does (reshape_extents).
  * Emission: a copy of X's elements (memcpy; nothing when Out is X).
  * X with dim 0 known only at run time (the RoIs after roi_align, the
  * sequences after sequence_pool): a target that keeps dim 0 (0 or -1
  * first, the rest X's other dims regrouped) passes the extent to Out;
  * another target is refused. */
+#include <string.h>
+
 #include "../consteval.h"
+#include "../util.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -79,9 +84,16 @@ static int infer_reshape(OpCtx *c) {
   int n = attr_ints(c->op, "shape", &shape);
   Shape out = {0, {0}};
   const char *slot = ctx_in(c, "ShapeTensor", 0) ? "ShapeTensor" : ctx_in(c, "Shape", 0) ? "Shape" : NULL;
-  if (nt < 0 && slot && ctx_feeds_fixed(c))
+  if (nt < 0 && slot && ctx_feeds_fixed(c)) {
+    Var *sv = ctx_in(c, slot, 0);
+    int64_t rank = strcmp(slot, "ShapeTensor") == 0 ? ctx_nin(c, slot) : shape_numel(&sv->shape);
+    if (rank < 0 || rank > RT_MAX_RANK) return ctx_fail(c, "input %s gives %lld dims", slot, (long long)rank);
+    const char *from = pool_printf("%s's values", slot);
+    int b = var_runtime_axis(x) < 0 ? ctx_max_shape(c, "Out", 0, (int)rank, x->dtype, from) : 0;
+    if (b) return b < 0 ? -1 : ctx_set_xshape(c, x);
     return ctx_fail(c, "input %s gives the target shape at run time, which is not supported (only values known "
-                       "at compile time are)", slot);
+                       "at compile time are) unless --max-shape bounds Out ('%s')", slot, ctx_out(c, "Out", 0)->name);
+  }
   if (nt >= 0) { /* run-time shape values known at compile time */
     if (reshape_dims(c, in, tv, nt, &out)) return -1;
   } else if (ctx_in(c, "ShapeTensor", 0)) {
@@ -117,21 +129,82 @@ static int infer_reshape(OpCtx *c) {
   return ctx_set_xshape(c, x);
 }
 
+/* Out's dims from the run's target shape (a --max-shape bound): ShapeTensor's
+ * values, else Shape's, as ValidateShape takes them: 0 copies X's dim, one
+ * -1 takes the elements left; any other negative value, a second -1, a 0
+ * past X's dims, a target that does not hold X's elements or a dim past the
+ * bound stops the run (Paddle stops at each but the last). */
+static int reshape_extents(EmitCtx *e, const Var *x, const Var *out) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *st = ctx_in(&c, "ShapeTensor", 0), *sh = st ? NULL : ctx_in(&c, "Shape", 0);
+  const int n = tu_rank(e, out), xr = tu_rank(e, x);
+  const char *vals = "", *xd = "", *dims[RT_MAX_RANK];
+  for (int i = 0; i < n; i++) {
+    Var *v = st ? ctx_in(&c, "ShapeTensor", i) : sh;
+    if (!v || (v->dtype != RT_DT_INT32 && v->dtype != RT_DT_INT64))
+      return em_fail(e, "a target shape tensor must be int32 or int64");
+    vals = pool_printf("%s%s(int64_t)%s[%d]", vals, i ? ", " : "", em_ptr(e, v, 1), st ? 0 : i);
+    dims[i] = pool_printf("t[%d]", i);
+  }
+  for (int i = 0; i < xr; i++) xd = pool_printf("%s%s%s", xd, i ? ", " : "", em_dim(e, x, i));
+  const char *bounds = "";
+  for (int i = 0; i < n; i++)
+    bounds = pool_printf("%s%sINT64_C(%lld)", bounds, i ? ", " : "", (long long)em_spec(e, out)->d[i].c);
+  pr_line(e->p, "/* the target shape, the run's: 0 copies X's dim, one -1 takes the elements left */");
+  pr_line(e->p, "int64_t t[%d] = {%s};", n, vals);
+  pr_line(e->p, "const int64_t bound[%d] = {%s}%s;", n, bounds, xr ? pool_printf(", xd[%d] = {%s}", xr, xd) : "");
+  pr_line(e->p, "int64_t held = 1;");
+  pr_line(e->p, "int unk = -1;");
+  pr_line(e->p, "for (int i = 0; i < %d; i++) {", n);
+  pr_line(e->p, "if (t[i] == 0 && i >= %d) return 1;", xr);
+  if (xr) pr_line(e->p, "if (t[i] == 0) t[i] = xd[i];");
+  pr_line(e->p, "if (t[i] == -1 && unk >= 0) return 1;");
+  pr_line(e->p, "if (t[i] == -1) unk = i;");
+  pr_line(e->p, "else if (t[i] < 0 || t[i] > bound[i]) return 1;");
+  pr_line(e->p, "else held *= t[i];");
+  pr_line(e->p, "}");
+  const char *numel = em_numel(e, x);
+  pr_line(e->p, "if (unk >= 0 && (held == 0 || (%s) %% held != 0)) return 1;", numel);
+  pr_line(e->p, "if (unk >= 0) t[unk] = (%s) / held;", numel);
+  pr_line(e->p, "else if (held != (%s)) return 1;", numel);
+  const char *xs = ""; /* X's dims in the batch B */
+  for (int i = 0; i < xr; i++) xs = pool_printf("%s%s%s", xs, i ? ", " : "", em_sym(em_spec(e, x)->d[i]));
+  tu_set_extents(e, out, dims, n,
+                 pool_printf("a target shape from %s that does not hold X [%s] or is past --max-shape %s",
+                             st ? "ShapeTensor" : "Shape", xs, shape_str(&out->shape)));
+  return 0;
+}
+
 /* Out holds X's elements in X's order: a copy (a later pass may alias the
  * two instead). */
 static int emit_reshape(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
   if (!x || !out) return -1;
+  if (tu_max_shaped(e, out)) { /* X's elements, which the run's target shape holds */
+    if (x->dtype != out->dtype) return em_fail(e, "X is %s but Out is %s", rt_dtype_name(x->dtype),
+                                              rt_dtype_name(out->dtype));
+    if (reshape_extents(e, x, out)) return -1;
+    MoveCall call = {.kind = MOVE_COPY, .type = em_ctype(out->dtype), .count = em_numel(e, x)};
+    if (em_same_buffer(e, x, out)) {
+      em_wrote(e, out);
+      call.alias = 2;
+    } else {
+      call.src = em_ptr(e, x, 1);
+      call.dst = em_ptr(e, out, 0);
+    }
+    move_print_c(e->p, &call);
+    return 0;
+  }
   tu_pass_extent(e, x, out);
   return tu_copy(e, x, out);
 }
 
 const OpDef op_reshape = {
     .type = "reshape", .infer = infer_reshape, .emit_c = emit_reshape,
-    .fold = consteval_fold_copy, .inplace = "X:Out", .runtime_extents = 1};
+    .fold = consteval_fold_copy, .inplace = "X:Out", .runtime_extents = 1, .max_shape = 1};
 const OpDef op_reshape2 = {
     .type = "reshape2", .infer = infer_reshape, .emit_c = emit_reshape,
-    .fold = consteval_fold_copy, .inplace = "X:Out", .runtime_extents = 1};
+    .fold = consteval_fold_copy, .inplace = "X:Out", .runtime_extents = 1, .max_shape = 1};
 
 /* reshape2_grad: X@GRAD = Out@GRAD (XShape gives its shape); `shape` was
  * the forward's. */

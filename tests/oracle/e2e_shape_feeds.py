@@ -8,8 +8,8 @@ extent).  Kept and dropped axes, negative and clamped bounds, the batch
 axis, int32 and int64 bounds.  `crop_tensor` (paddle.crop) with fed
 Offsets, Shape, or lists of both.  `strided_slice` with fed starts, ends
 and strides (negative ones too).  `split` with fed sections.  `full`,
-`arange` and `linspace` with sizes fed, compiled with --max-shape bounds
-(flags.json beside the case).
+`arange`, `linspace` and `reshape` with sizes fed, compiled with
+--max-shape bounds (flags.json beside the case).
 
     python e2e_shape_feeds.py OUTDIR [CASE ...]
 
@@ -253,6 +253,30 @@ def linspace_fed_num():
     out = paddle.linspace(-1.0, 2.0, n)
     max_shape("linspace_fed_num", out, [8])
     return [n], [out]
+
+
+@case
+def reshape_fed_shape():
+    """paddle.reshape(x [B, 3, 4], s) with s a fed int32 tensor [4, -1, 3]:
+    Shape's values, the -1 taking the elements left ([4, 3, 3] at batch 3),
+    within --max-shape [6, 6, 6]; exp and the fetch after it."""
+    x = paddle.static.data("x", [None, 3, 4], "float32")
+    s = bound("s", [4, -1, 3], "int32")
+    out = paddle.reshape(x, s)
+    max_shape("reshape_fed_shape", out, [6, 6, 6])
+    return [x, s], [paddle.exp(out)]
+
+
+@case
+def reshape_fed_list():
+    """paddle.reshape(x [B, 3, 4], [0, t]) with t a fed int64 tensor (12):
+    ShapeTensor, a 0 that copies X's dim 0 (the batch) and the fed entry,
+    within [8, 12]."""
+    x = paddle.static.data("x", [None, 3, 4], "float32")
+    t = bound("t", [12])
+    out = paddle.reshape(x, [0, t])
+    max_shape("reshape_fed_list", out, [8, 12])
+    return [x, t], [out]
 
 
 def make_input(v, rng):
