@@ -108,10 +108,14 @@ void tu_pass_extent(EmitCtx *e, const Var *x, const Var *out) {
 }
 
 int tu_copy(EmitCtx *e, const Var *x, const Var *out) {
+  if (!same_numel(e, x, out) && x->dtype == out->dtype) return em_fail(e, "X and Out differ in element count");
+  return tu_copy_count(e, x, out, em_numel(e, out));
+}
+
+int tu_copy_count(EmitCtx *e, const Var *x, const Var *out, const char *count) {
   if (x->dtype != out->dtype)
     return em_fail(e, "X is %s but Out is %s", rt_dtype_name(x->dtype), rt_dtype_name(out->dtype));
-  if (!same_numel(e, x, out)) return em_fail(e, "X and Out differ in element count");
-  MoveCall call = {.kind = MOVE_COPY, .type = em_ctype(out->dtype), .count = em_numel(e, out)};
+  MoveCall call = {.kind = MOVE_COPY, .type = em_ctype(out->dtype), .count = count};
   if (x == out) {
     call.alias = 1;
   } else if (em_same_buffer(e, x, out)) {

@@ -35,6 +35,9 @@ void tu_strides(EmitCtx *e, const Var *v, const char **st);
  * nothing when Out is X itself.  Fails when dtypes or element counts
  * differ. */
 int tu_copy(EmitCtx *e, const Var *x, const Var *out);
+/* tu_copy of `count` elements (a C expression) where the element counts
+ * are the run's (a reshape to a shape fed, which the kernel checked). */
+int tu_copy_count(EmitCtx *e, const Var *x, const Var *out, const char *count);
 /* An op whose Out takes X's run-time extent (ctx_pass_runtime_extent,
  * ctx_pass_runtime_extent_at): the line writing Out's extent (on Out's
  * run-time dim) from X's, when both have one. */
