@@ -343,6 +343,9 @@ static int prepare(Graph *g, const CompileOpts *o, int need_params, const char *
     return diag_error("%s: --embed-weights: a training program's state changes at every step; it cannot be const "
                       "arrays", g->file);
   block_copy_feeds(g);
+  g->max_shapes = o->max_shapes; /* the passes' rules see the bounds too (constant_folding runs them) */
+  g->nmax_shapes = o->nmax_shapes;
+  g->max_shape_used = pool_alloc(sizeof *g->max_shape_used * (size_t)(o->nmax_shapes + 1));
   if (pipeline_run(g, &o->pipe, ran) || check_tensors(g)) return -1;
   for (int i = 0; i < g->nparams; i++) {
     const Var *v = &g->vars[g->params[i]];

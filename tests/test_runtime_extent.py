@@ -646,7 +646,7 @@ def test_an_expand_to_a_fed_shape_is_refused(tmp_path):
     the run knows (paddlec once took x's dims for them and wrote [2, 1, 4]):
     the error names the op and the input."""
     refused("expand_fed_shape", tmp_path, "(expand_v2 -> ",
-            "Out's dims come from input Shape ('s'), whose values only the run knows")
+            "is only known at run time (it depends on the values of input Shape ('s'))", "bound it with --max-shape")
 
 
 def test_an_attribute_given_as_a_fed_tensor_is_refused(tmp_path):
@@ -780,3 +780,24 @@ def test_a_fed_reshape_target_that_does_not_hold_x_stops_the_run(tmp_path):
         else:
             assert p.returncode != 0 and "reshape2: a target shape from Shape that does not hold X [B, 3, 4]" in \
                 p.stderr, (shape, p.returncode, p.stderr[-1500:])
+
+
+def test_fed_expand_shapes_and_repeats_paddle_refuses_stop_the_run(tmp_path):
+    """expand(x [B, 1, 4], s): s = [2, 3, 5, 3] asks dim 2 of X (4, not a
+    singleton) to become 3, where phi's ExpandKernel stops; s = [2, 3, 0,
+    -1] has a 0 ("The expanded size cannot be zero").  tile(x, r) with a
+    repeat count of 0 (TileKernel: "must be positive").  The runs stop,
+    naming the op."""
+    (tmp_path / "e").mkdir(), (tmp_path / "t").mkdir()
+    fixture, _, binary = max_shape_case("expand_fed_shape", tmp_path / "e")
+    for shape in ([2, 3, 5, 3], [2, 3, 0, -1]):
+        np.save(tmp_path / "s.npy", np.array(shape, np.int32))
+        p = subprocess.run([str(binary), "--input", f"x={fixture}/input_0.npy", "--input", f"s={tmp_path / 's.npy'}",
+                            "--output-dir", str(tmp_path / "o")], capture_output=True, text=True, timeout=600)
+        assert p.returncode != 0 and "expand_v2: a shape from tensors Paddle's expand refuses" in p.stderr, \
+            (shape, p.returncode, p.stderr[-1500:])
+    fixture, _, binary = max_shape_case("tile_fed_repeats", tmp_path / "t")
+    np.save(tmp_path / "r.npy", np.array([1, 0, 2], np.int32))
+    p = subprocess.run([str(binary), "--input", f"x={fixture}/input_0.npy", "--input", f"r={tmp_path / 'r.npy'}",
+                        "--output-dir", str(tmp_path / "o")], capture_output=True, text=True, timeout=600)
+    assert p.returncode != 0 and "tile: a repeat count from tensors below 1" in p.stderr, p.stderr[-1500:]

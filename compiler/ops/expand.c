@@ -82,10 +82,16 @@ static int infer_expand_v2(OpCtx *c) {
     for (int i = 0; i < n; i++) unknown[i] = -1;
     shape = unknown;
   }
-  if (slot && ctx_feeds_fixed(c)) /* every dim of Out is the run's (a -1 among them keeps X's dim only then) */
-    return ctx_fail(c, "Out's dims come from input %s ('%s'), whose values only the run knows; paddlec cannot "
-                       "compile this yet", slot, ctx_in(c, slot, 0)->name);
-  if (slot && c->g->specializing) { /* constant_folding's run, the batch open: not known yet */
+  if (slot && ctx_feeds_fixed(c) && var_runtime_axis(x) < 0) { /* Out's dims are the run's: a bound? */
+    int rank = slot_list_len(c, slot);
+    if (rank < 0) return -1;
+    if (rank < in->rank || rank > RT_MAX_RANK)
+      return ctx_fail(c, "input %s gives %d dims for X %s", slot, rank, shape_str(in));
+    int b = ctx_max_shape(c, "Out", 0, rank, x->dtype, pool_printf("%s's values", slot));
+    if (b) return b < 0 ? -1 : 0;
+    n = rank;
+  }
+  if (slot && c->g->specializing) { /* the run's values (spec.c refuses Out, naming them), or the batch open */
     Shape s = {n, {0}};
     for (int i = 0; i < n; i++) s.d[i] = DIM_UNKNOWN;
     ctx_set(c, "Out", 0, &s, x->dtype);
@@ -136,15 +142,25 @@ static int infer_tile(OpCtx *c) {
   int64_t *rep, unknown[RT_MAX_RANK];
   int n = attr_ints(c->op, "repeat_times", &rep);
   const char *slot = ctx_in(c, "RepeatTimes", 0) ? "RepeatTimes" : NULL;
-  if (!slot && n == 0 && ctx_in(c, "repeat_times_tensor", 0)) slot = "repeat_times_tensor";
+  /* the kernel's: RepeatTimes, else the list (the compile-time rule takes
+   * the list only with an empty repeat_times) */
+  const char *run = slot ? slot : ctx_in(c, "repeat_times_tensor", 0) ? "repeat_times_tensor" : NULL;
+  if (!slot && n == 0) slot = run;
   /* run-time values known while specializing: RepeatTimes, else the list */
   int nt = tu_slot_values(c, "RepeatTimes", 0, unknown, RT_MAX_RANK);
   if (nt < 0) nt = tu_slot_values(c, "repeat_times_tensor", 1, unknown, RT_MAX_RANK);
   if (nt >= 0) {
     rep = unknown;
     n = nt;
+  } else if (run && ctx_has_max_shape(c, "Out", 0) && var_runtime_axis(x) < 0) { /* the run's, within a bound */
+    int nr = slot_list_len(c, run);
+    if (nr < 0 || nr > RT_MAX_RANK) return nr < 0 ? -1 : ctx_fail(c, "input %s gives %d repeat counts", run, nr);
+    int b = ctx_max_shape(c, "Out", 0, nr > x->shape.rank ? nr : x->shape.rank, x->dtype,
+                          pool_printf("%s's values", run));
+    return b < 0 ? -1 : 0;
   } else if (slot && c->g->specializing) { /* Out's dims would be the run's: spec.c would refuse them */
-    return ctx_fail(c, "the repeat counts come from input %s, whose values only the run knows", slot);
+    return ctx_fail(c, "the repeat counts come from input %s, whose values only the run knows; bound Out with "
+                       "--max-shape '%s'=d0,d1,... to compile it", slot, ctx_out(c, "Out", 0)->name);
   } else if (slot || n == 0) {
     n = slot ? slot_list_len(c, slot) : x->shape.rank;
     if (n < 0) return -1;
@@ -194,6 +210,8 @@ static int infer_broadcast_tensors(OpCtx *c) {
 }
 
 /* ---- emission ---- */
+
+static int emit_bounded_repeat(EmitCtx *e, Var *x, Var *out, int tile);
 
 /* Out = X broadcast numpy-style (X's dims aligned to the right; a dim of 1
  * repeats); `braced`: the copy in braces of its own. */
@@ -255,6 +273,7 @@ static int repeat_view(EmitCtx *e, const Var *x, const Var *out, const char *xna
 static int emit_repeat(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
   if (!x || !out) return -1;
+  if (!strcmp(e->op->type, "tile") && tu_max_shaped(e, out)) return emit_bounded_repeat(e, x, out, 1);
   if (x->dtype != out->dtype) return em_fail(e, "X and Out differ in dtype");
   SymDim d[2 * RT_MAX_RANK];
   const char *dims[2 * RT_MAX_RANK], *st[2 * RT_MAX_RANK];
@@ -264,7 +283,85 @@ static int emit_repeat(EmitCtx *e) {
   return tu_strided_copy(e, x, "0", out, 2 * r, dims, st);
 }
 
-static int emit_expand(EmitCtx *e) { return emit_broadcast(e, tu_in(e, "X", 0), tu_out(e, "Out", 0), 0); }
+/* The run's values of the shape (expand_v2) or repeat (tile) tensors of
+ * the op, as a C initializer list of n int64_t; NULL after em_fail. */
+static const char *run_values(EmitCtx *e, const char *tensor, const char *list, int *n) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *t = ctx_in(&c, tensor, 0);
+  *n = t ? (int)shape_numel(&t->shape) : ctx_nin(&c, list);
+  const char *vals = "";
+  for (int i = 0; i < *n; i++) {
+    Var *v = t ? t : ctx_in(&c, list, i);
+    if (!v || (v->dtype != RT_DT_INT32 && v->dtype != RT_DT_INT64)) {
+      em_fail(e, "%s must be int32 or int64", t ? tensor : list);
+      return NULL;
+    }
+    vals = pool_printf("%s%s(int64_t)%s[%d]", vals, i ? ", " : "", em_ptr(e, v, 1), t ? i : 0);
+  }
+  return vals;
+}
+
+/* X's dims as a C initializer list padded in front with 1s to `rank`. */
+static const char *padded_dims(EmitCtx *e, const Var *x, int rank) {
+  const VarSpec *xs = em_spec(e, x);
+  const char *s = "";
+  for (int i = 0; i < rank; i++) {
+    int j = i - (rank - xs->rank);
+    s = pool_printf("%s%s%s", s, i ? ", " : "", j >= 0 ? em_sym(xs->d[j]) : "1");
+  }
+  return s;
+}
+
+/* expand_v2 / tile with Out's dims from tensors the run gives (a
+ * --max-shape bound): the kernel works the dims out as phi's ExpandKernel /
+ * TileKernel do, with their checks (a 0, a negative value other than
+ * expand's -1 on an existing dim, a non-singleton dim of X that does not
+ * match: the run stops), sets Out's extents, then copies X repeated
+ * (stride 0 along a dim of X that is 1, or along tile's repeats). */
+static int emit_bounded_repeat(EmitCtx *e, Var *x, Var *out, int tile) {
+  if (x->dtype != out->dtype) return em_fail(e, "X and Out differ in dtype");
+  int n, r = tu_rank(e, out);
+  const char *vals = tile ? run_values(e, "RepeatTimes", "repeat_times_tensor", &n)
+                          : run_values(e, "Shape", "expand_shapes_tensor", &n);
+  if (!vals) return -1;
+  const char *dims[RT_MAX_RANK], *copy_dims[2 * RT_MAX_RANK], *st[2 * RT_MAX_RANK], *xst[RT_MAX_RANK];
+  pr_line(e->p, "/* Out's dims, the run's: %s */", tile ? "X's (padded with 1s) times the repeat counts"
+                                                          : "the shape values, -1 keeping X's dim");
+  pr_line(e->p, "const int64_t v[%d] = {%s}, xd[%d] = {%s};", n, vals, r, padded_dims(e, x, r));
+  pr_line(e->p, "int64_t od[%d];", r);
+  pr_line(e->p, "for (int i = 0; i < %d; i++) {", r);
+  if (tile) {
+    if (r > n) pr_line(e->p, "const int64_t rep = i < %d ? 1 : v[i - %d];", r - n, r - n);
+    else pr_line(e->p, "const int64_t rep = v[i];");
+    pr_line(e->p, "if (rep <= 0 || (xd[i] && rep > INT64_MAX / xd[i])) return 1;");
+    pr_line(e->p, "od[i] = xd[i] * rep;");
+  } else {
+    pr_line(e->p, "if (v[i] == 0 || (v[i] < 0 && (v[i] != -1 || i < %d))) return 1;", r - tu_rank(e, x));
+    pr_line(e->p, "if (v[i] > 0 && xd[i] != 1 && xd[i] != v[i]) return 1;");
+    pr_line(e->p, "od[i] = v[i] == -1 ? xd[i] : v[i];");
+  }
+  pr_line(e->p, "}");
+  for (int i = 0; i < r; i++) dims[i] = pool_printf("od[%d]", i);
+  tu_set_extents(e, out, dims, r, tile ? "a repeat count from tensors below 1, or Out past its --max-shape bound"
+                                       : "a shape from tensors Paddle's expand refuses, or past its --max-shape bound");
+  tu_strides(e, x, xst);
+  const VarSpec *xs = em_spec(e, x);
+  for (int i = 0; i < r; i++) { /* each dim as (repeats, stride 0), (X's dim, X's stride) */
+    int j = i - (r - xs->rank);
+    const char *xdim = j >= 0 ? em_sym(xs->d[j]) : "1", *stride = j >= 0 ? xst[j] : "0";
+    copy_dims[2 * i] = pool_printf("(xd[%d] ? od[%d] / xd[%d] : 0)", i, i, i);
+    st[2 * i] = "0";
+    copy_dims[2 * i + 1] = xdim;
+    st[2 * i + 1] = stride;
+  }
+  return tu_strided_copy(e, x, "0", out, 2 * r, copy_dims, st);
+}
+
+static int emit_expand(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
+  if (x && out && !strcmp(e->op->type, "expand_v2") && tu_max_shaped(e, out)) return emit_bounded_repeat(e, x, out, 0);
+  return emit_broadcast(e, x, out, 0);
+}
 
 static int emit_broadcast_tensors(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
@@ -365,5 +462,5 @@ const OpDef op_broadcast_tensors_grad = {.type = "broadcast_tensors_grad", .infe
 const OpDef op_expand = {.type = "expand", .infer = infer_expand, .emit_c = emit_repeat};
 const OpDef op_expand_as = {.type = "expand_as", .infer = infer_expand_as, .emit_c = emit_repeat};
 const OpDef op_expand_as_v2 = {.type = "expand_as_v2", .infer = infer_expand_as, .emit_c = emit_expand};
-const OpDef op_expand_v2 = {.type = "expand_v2", .infer = infer_expand_v2, .emit_c = emit_expand};
-const OpDef op_tile = {.type = "tile", .infer = infer_tile, .emit_c = emit_repeat};
+const OpDef op_expand_v2 = {.type = "expand_v2", .infer = infer_expand_v2, .emit_c = emit_expand, .max_shape = 1};
+const OpDef op_tile = {.type = "tile", .infer = infer_tile, .emit_c = emit_repeat, .max_shape = 1};

@@ -245,6 +245,13 @@ int ctx_feeds_fixed(const OpCtx *c) {
   return 1;
 }
 
+int ctx_has_max_shape(const OpCtx *c, const char *slot, int i) {
+  Var *v = ctx_out(c, slot, i);
+  for (int k = 0; v && c->g->specializing && k < c->g->nmax_shapes; k++)
+    if (!strcmp(c->g->max_shapes[k].name, v->name)) return 1;
+  return 0;
+}
+
 int ctx_max_shape(OpCtx *c, const char *slot, int i, int rank, int dtype, const char *from) {
   Var *v = ctx_out(c, slot, i);
   if (!v || !c->g->specializing) return 0;

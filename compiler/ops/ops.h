@@ -225,6 +225,8 @@ int ctx_feeds_fixed(const OpCtx *c);
  * 0 when no option names it; -1 after ctx_fail when the bound's rank is
  * not `rank`. */
 int ctx_max_shape(OpCtx *c, const char *slot, int i, int rank, int dtype, const char *from);
+/* 1 when --max-shape names the i-th output of `slot` while specializing. */
+int ctx_has_max_shape(const OpCtx *c, const char *slot, int i);
 /* After ctx_set: the i-th output of `slot` takes x's run-time extent, if it
  * has one (an element-wise op: same dims). */
 void ctx_pass_runtime_extent(OpCtx *c, const Var *x, const char *slot, int i);

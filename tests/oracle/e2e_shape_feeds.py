@@ -8,8 +8,8 @@ extent).  Kept and dropped axes, negative and clamped bounds, the batch
 axis, int32 and int64 bounds.  `crop_tensor` (paddle.crop) with fed
 Offsets, Shape, or lists of both.  `strided_slice` with fed starts, ends
 and strides (negative ones too).  `split` with fed sections.  `full`,
-`arange`, `linspace` and `reshape` with sizes fed, compiled with
---max-shape bounds (flags.json beside the case).
+`arange`, `linspace`, `reshape`, `expand` and `tile` with sizes fed,
+compiled with --max-shape bounds (flags.json beside the case).
 
     python e2e_shape_feeds.py OUTDIR [CASE ...]
 
@@ -276,6 +276,52 @@ def reshape_fed_list():
     t = bound("t", [12])
     out = paddle.reshape(x, [0, t])
     max_shape("reshape_fed_list", out, [8, 12])
+    return [x, t], [out]
+
+
+@case
+def expand_fed_shape():
+    """paddle.expand(x [B, 1, 4], s) with s a fed int32 tensor [2, 3, 5, -1]:
+    a new leading dim, X's dim 1 broadcast to 5, -1 keeping 4 ([2, 3, 5, 4]
+    at batch 3), within --max-shape [2, 4, 6, 4]."""
+    x = paddle.static.data("x", [None, 1, 4], "float32")
+    s = bound("s", [2, 3, 5, -1], "int32")
+    out = paddle.expand(x, s)
+    max_shape("expand_fed_shape", out, [2, 4, 6, 4])
+    return [x, s], [out]
+
+
+@case
+def expand_fed_list():
+    """paddle.expand(x [B, 1], [-1, t]) with t a fed int64 tensor (6):
+    expand_shapes_tensor, within [4, 8]; sigmoid after it."""
+    x = paddle.static.data("x", [None, 1], "float32")
+    t = bound("t", [6])
+    out = paddle.expand(x, [-1, t])
+    max_shape("expand_fed_list", out, [4, 8])
+    return [x, t], [paddle.nn.functional.sigmoid(out)]
+
+
+@case
+def tile_fed_repeats():
+    """paddle.tile(x [B, 2, 3], r) with r a fed int32 tensor [2, 1, 3]:
+    RepeatTimes ([6, 2, 9] at batch 3), within --max-shape [8, 2, 9]."""
+    x = paddle.static.data("x", [None, 2, 3], "float32")
+    r = bound("r", [2, 1, 3], "int32")
+    out = paddle.tile(x, r)
+    max_shape("tile_fed_repeats", out, [8, 2, 9])
+    return [x, r], [out]
+
+
+@case
+def tile_fed_list_short():
+    """paddle.tile(x [B, 2, 3], [t, 2]) with t a fed int32 tensor (3):
+    fewer repeat counts than X has dims (padded with 1 in front),
+    repeat_times_tensor, within [3, 6, 6]."""
+    x = paddle.static.data("x", [None, 2, 3], "float32")
+    t = bound("t", [3], "int32")
+    out = paddle.tile(x, [t, 2])
+    max_shape("tile_fed_list_short", out, [3, 6, 6])
     return [x, t], [out]
 
 
