@@ -7,8 +7,9 @@
  * Emission: element i of a rolled dim of size n moves to (i + shift) mod n
  * (taken into [0, n), as the kernel does); shifts along one dim add up.
  * Loops run over the dims up to the last rolled one and copy rows of the
- * dims after it.  ShiftsTensor is supported when its values are known at
- * compile time. */
+ * dims after it.  ShiftsTensor's values, when the compiler does not know
+ * them, are read when the kernel runs (Out keeps X's shape), each taken
+ * into [0, n) before the shifts along one dim add up. */
 #include "../util.h"
 #include "ops.h"
 #include "roll_call.h"
@@ -36,16 +37,25 @@ static int emit_roll_any(EmitCtx *e, int grad) {
   if (x == out) return em_fail(e, "Out is X itself (an in-place %s), which is not supported", e->op->type);
   int64_t *shifts, *axis, tshifts[RT_MAX_RANK];
   int ns = attr_ints(e->op, "shifts", &shifts), na = attr_ints(e->op, "axis", &axis);
-  if (ctx_in(&c, "ShiftsTensor", 0)) {
+  Var *st = ctx_in(&c, "ShiftsTensor", 0);
+  const char *run = NULL; /* ShiftsTensor's data when only the run knows its values */
+  if (st) {
     ns = tu_slot_values(&c, "ShiftsTensor", 0, tshifts, RT_MAX_RANK);
-    if (ns < 0) return em_fail(e, "the shifts come from input ShiftsTensor, whose values are not known at compile time");
     shifts = tshifts;
+    if (ns < 0) {
+      if (st->dtype != RT_DT_INT64 && st->dtype != RT_DT_INT32)
+        return em_fail(e, "ShiftsTensor is %s (int64 or int32)", rt_dtype_name(st->dtype));
+      ns = (int)shape_numel(&st->shape);
+      if (ns < 0 || ns > RT_MAX_RANK) return em_fail(e, "ShiftsTensor %s is not usable", shape_str(&st->shape));
+      run = em_ptr(e, st, 1);
+      for (int i = 0; i < ns; i++) tshifts[i] = 0;
+    }
   }
   if (ns != (na ? na : 1)) return em_fail(e, "%d shifts for %d axes", ns, na);
   /* the rolled view: X's dims, or X flattened when no axis is given (or X is 0-D) */
   const int rank = tu_rank(e, x), by_axis = na && rank > 0;
   int r = by_axis ? rank : 1;
-  RollCall call = {.type = em_ctype(x->dtype)};
+  RollCall call = {.type = em_ctype(x->dtype), .negate = grad};
   if (by_axis) {
     tu_strides(e, x, call.strides);
     for (int d = 0; d < r; d++) call.dims[d] = em_dim(e, x, d);
@@ -59,6 +69,7 @@ static int emit_roll_any(EmitCtx *e, int grad) {
     if (d < 0 || d >= r) return em_fail(e, "axis %lld is out of range", (long long)axis[i]);
     call.shift[d] += grad ? -shifts[i] : shifts[i];
     call.rolled[d] = 1;
+    if (run) call.run[d][call.nrun[d]++] = pool_printf("(int64_t)%s[%d]", run, i);
     if (d > last) last = d;
   }
   call.loops = last + 1;
@@ -68,7 +79,7 @@ static int emit_roll_any(EmitCtx *e, int grad) {
   for (int d = 0; d <= last; d++) {
     if (!call.rolled[d]) continue;
     SymDim n = by_axis ? em_spec(e, x)->d[d] : spec_numel(em_spec(e, x));
-    if (n.a == 0) { /* a constant dim: the shift folds now */
+    if (n.a == 0 && !call.nrun[d]) { /* a constant dim: the shift folds now */
       call.folded[d] = 1;
       call.shift[d] = n.c ? (call.shift[d] % n.c + n.c) % n.c : 0;
     }

@@ -12,6 +12,15 @@ void roll_print_c(Printer *p, const RollCall *c) {
   pr_line(p, "%s *out = %s;", t, c->out);
   for (int d = 0; d < c->loops; d++) {
     if (!c->rolled[d]) continue;
+    if (c->nrun[d]) { /* the run's shifts, each taken into [0, n) before they add up */
+      pr_line(p, "const int64_t n%d = %s;", d, c->dims[d]);
+      pr_line(p, "int64_t sh%d = 0;", d);
+      const char *minus = c->negate ? pool_printf("n%d - ", d) : ""; /* the grad rolls back */
+      for (int k = 0; k < c->nrun[d]; k++)
+        pr_line(p, "sh%d = n%d ? (sh%d + %s((%s) %% n%d + n%d) %% n%d) %% n%d : 0;", d, d, d, minus, c->run[d][k], d, d,
+                d, d);
+      continue;
+    }
     if (c->folded[d])
       pr_line(p, "const int64_t n%d = %s, sh%d = %lld;", d, c->dims[d], d, (long long)c->shift[d]);
     else

@@ -23,6 +23,9 @@ typedef struct RollCall {
   int rolled[RT_MAX_RANK];          /* 1 along a rolled dim */
   int folded[RT_MAX_RANK];          /* a rolled dim known now: shift[d] is already in [0, n) */
   int64_t shift[RT_MAX_RANK];       /* a rolled dim's shift (the sum of its shifts, unfolded when not folded) */
+  int nrun[RT_MAX_RANK];            /* and the shifts along it the run gives (ShiftsTensor's values), */
+  const char *run[RT_MAX_RANK][RT_MAX_RANK]; /* as C expressions, each taken into [0, n) and added, */
+  int negate;                       /* subtracted instead (the grad) */
   const char *row;                  /* the elements after the last rolled dim: one copy ("1": one element) */
   const char *x, *out;              /* read, written */
 } RollCall;

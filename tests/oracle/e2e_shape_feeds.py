@@ -9,7 +9,8 @@ axis, int32 and int64 bounds.  `crop_tensor` (paddle.crop) with fed
 Offsets, Shape, or lists of both.  `strided_slice` with fed starts, ends
 and strides (negative ones too).  `split` with fed sections.  `full`,
 `arange`, `linspace`, `reshape`, `expand` and `tile` with sizes fed,
-compiled with --max-shape bounds (flags.json beside the case).
+compiled with --max-shape bounds (flags.json beside the case).  `roll`
+with shifts fed (and its grad).
 
     python e2e_shape_feeds.py OUTDIR [CASE ...]
 
@@ -323,6 +324,32 @@ def tile_fed_list_short():
     out = paddle.tile(x, [t, 2])
     max_shape("tile_fed_list_short", out, [3, 6, 6])
     return [x, t], [out]
+
+
+@case
+def roll_fed_shifts():
+    """paddle.roll(x [B, 4, 5], s, axis=[1, 2]) with s a fed int64 tensor
+    [6, -7]: ShiftsTensor's values read when the kernel runs (Out keeps X's
+    shape), past the dims both ways; and roll over the flattened x by a
+    fed shift of 5."""
+    x = paddle.static.data("x", [None, 4, 5], "float32")
+    s = bound("s", [6, -7])
+    k = bound("k", [5])
+    return [x, s, k], [paddle.roll(x, s, axis=[1, 2]), paddle.roll(x, k)]
+
+
+@case
+def roll_fed_shifts_grad():
+    """The gradient of roll by fed shifts (roll_grad rolls Out@GRAD back):
+    d(sum(roll(x, s) * w)) / dx with s = [2] along axis 1 (of 6: rolling
+    back differs from rolling on)."""
+    x = paddle.static.data("x", [None, 6], "float32")
+    x.stop_gradient = False
+    w = paddle.static.data("w", [None, 6], "float32")
+    s = bound("s", [2])
+    y = paddle.roll(x, s, axis=1)
+    (dx,) = paddle.static.gradients([paddle.sum(y * w)], [x])
+    return [x, w, s], [y, dx]
 
 
 def make_input(v, rng):
