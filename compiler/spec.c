@@ -193,9 +193,7 @@ static int check_max_shapes(const Graph *g) {
   for (int k = 0; k < g->nmax_shapes; k++)
     if (!g->max_shape_used[k])
       bad = diag_error("%s: --max-shape names '%s', which is no output of an op whose sizes only the run knows "
-                       "and that takes a bound (fill_constant, empty, the random fills, range, linspace with sizes from "
-                       "tensors)",
-                       g->file, g->max_shapes[k].name);
+                       "and that takes a bound (README: --max-shape)", g->file, g->max_shapes[k].name);
   return bad;
 }
 

@@ -245,29 +245,28 @@ int ctx_feeds_fixed(const OpCtx *c) {
   return 1;
 }
 
-int ctx_has_max_shape(const OpCtx *c, const char *slot, int i) {
-  Var *v = ctx_out(c, slot, i);
+/* The --max-shape option naming var v while specializing: its index, or -1. */
+static int max_shape_of(const OpCtx *c, const Var *v) {
   for (int k = 0; v && c->g->specializing && k < c->g->nmax_shapes; k++)
-    if (!strcmp(c->g->max_shapes[k].name, v->name)) return 1;
-  return 0;
+    if (!strcmp(c->g->max_shapes[k].name, v->name)) return k;
+  return -1;
 }
+
+int ctx_has_max_shape(const OpCtx *c, const char *slot, int i) { return max_shape_of(c, ctx_out(c, slot, i)) >= 0; }
 
 int ctx_max_shape(OpCtx *c, const char *slot, int i, int rank, int dtype, const char *from) {
   Var *v = ctx_out(c, slot, i);
-  if (!v || !c->g->specializing) return 0;
-  for (int k = 0; k < c->g->nmax_shapes; k++) {
-    const ShapeArg *m = &c->g->max_shapes[k];
-    if (strcmp(m->name, v->name) != 0) continue;
-    if (m->rank != rank)
-      return ctx_fail(c, "--max-shape %s gives %d dims; %s ('%s') has %d", m->name, m->rank, slot, v->name, rank);
-    c->g->max_shape_used[k] = 1;
-    Shape s = {rank, {0}};
-    for (int d = 0; d < rank; d++) s.d[d] = m->d[d];
-    ctx_set(c, slot, i, &s, dtype);
-    ctx_set_runtime_extents(c, slot, i, (1u << rank) - 1, from);
-    return 1;
-  }
-  return 0;
+  int k = max_shape_of(c, v);
+  if (k < 0) return 0;
+  const ShapeArg *m = &c->g->max_shapes[k];
+  if (m->rank != rank)
+    return ctx_fail(c, "--max-shape %s gives %d dims; %s ('%s') has %d", m->name, m->rank, slot, v->name, rank);
+  c->g->max_shape_used[k] = 1;
+  Shape s = {rank, {0}};
+  for (int d = 0; d < rank; d++) s.d[d] = m->d[d];
+  ctx_set(c, slot, i, &s, dtype);
+  ctx_set_runtime_extents(c, slot, i, (1u << rank) - 1, from);
+  return 1;
 }
 
 void ctx_set_all(OpCtx *c, const char *slot, const Shape *s, int dtype) {
