@@ -801,3 +801,18 @@ def test_fed_expand_shapes_and_repeats_paddle_refuses_stop_the_run(tmp_path):
     p = subprocess.run([str(binary), "--input", f"x={fixture}/input_0.npy", "--input", f"r={tmp_path / 'r.npy'}",
                         "--output-dir", str(tmp_path / "o")], capture_output=True, text=True, timeout=600)
     assert p.returncode != 0 and "tile: a repeat count from tensors below 1" in p.stderr, p.stderr[-1500:]
+
+
+def test_a_fed_one_hot_depth_past_the_bound_or_below_an_id_stops_the_run(tmp_path):
+    """F.one_hot(ids, d) within --max-shape [4, 2, 8] (ids in [0, 5)): d = 9
+    is past the bound; d = 1 leaves ids outside [0, d), where Paddle's
+    kernel raises an error: both runs stop, naming the op."""
+    fixture, _, binary = max_shape_case("one_hot_fed_depth", tmp_path)
+    assert np.load(f"{fixture}/input_0.npy").max() >= 1
+    for depth in (9, 1):
+        np.save(tmp_path / "d.npy", np.array([depth], np.int32))
+        p = subprocess.run([str(binary), "--input", f"ids={fixture}/input_0.npy", "--input",
+                            f"d={tmp_path / 'd.npy'}", "--output-dir", str(tmp_path / "o")],
+                           capture_output=True, text=True, timeout=600)
+        assert p.returncode != 0 and "one_hot_v2: a depth from depth_tensor below 0 or past --max-shape [4, 2, 8]" \
+            in p.stderr, (depth, p.returncode, p.stderr[-1500:])

@@ -17,16 +17,16 @@ static void print_gather(Printer *p, const IndexCall *c) {
  * leaves its row zero with allow_out_of_range, else stops the run (Paddle
  * raises an error). */
 static void print_one_hot(Printer *p, const IndexCall *c) {
-  const long long depth = (long long)c->depth;
+  const char *depth = c->depth;
   pr_line(p, "const %s *x = %s;", c->index_type, c->index);
   pr_line(p, "%s *out = %s;", c->type, c->dst);
   pr_line(p, "memset(out, 0, (size_t)%s * sizeof(%s));", c->numel, c->type);
   pr_line(p, "for (int64_t i = 0; i < %s; i++) {", c->count);
   if (c->out_of_range)
-    pr_line(p, "if (x[i] < 0 || x[i] >= %lld) continue; /* allow_out_of_range: a zero row */", depth);
+    pr_line(p, "if (x[i] < 0 || x[i] >= %s) continue; /* allow_out_of_range: a zero row */", depth);
   else
-    pr_line(p, "if (x[i] < 0 || x[i] >= %lld) return 1; /* Paddle raises an error */", depth);
-  pr_line(p, "out[i * %lld + x[i]] = (%s)1;", depth, c->type);
+    pr_line(p, "if (x[i] < 0 || x[i] >= %s) return 1; /* Paddle raises an error */", depth);
+  pr_line(p, "out[i * %s + x[i]] = (%s)1;", depth, c->type);
   pr_line(p, "}");
 }
 

@@ -48,7 +48,7 @@ typedef struct IndexCall {
                                     GATHER: row, a row's bytes */
   const char *outer, *n, *inner; /* GATHER: src as [outer, n, row]; GATHER_GRAD: dx as [outer, n, inner] */
   const char *numel;             /* ONE_HOT: out's elements; GATHER_ND_GRAD: dx's elements */
-  int64_t depth;                 /* ONE_HOT: out's last dim, */
+  const char *depth;             /* ONE_HOT: out's last dim (a constant, or the run's), */
   int out_of_range;              /* and 1: an id outside [0, depth) leaves its row zero (else the kernel
                                   * returns 1: Paddle raises) */
   const char *slice;             /* GATHER_ND_GRAD, SCATTER_ND*: the elements a tuple addresses */

@@ -9,7 +9,8 @@ axis, int32 and int64 bounds.  `crop_tensor` (paddle.crop) with fed
 Offsets, Shape, or lists of both.  `strided_slice` with fed starts, ends
 and strides (negative ones too).  `split` with fed sections.  `full`,
 `arange`, `linspace`, `reshape`, `expand` and `tile` with sizes fed,
-compiled with --max-shape bounds (flags.json beside the case).  `roll`
+compiled with --max-shape bounds (flags.json beside the case), and
+`one_hot` with a fed depth.  `roll`
 with shifts fed (and its grad).
 
     python e2e_shape_feeds.py OUTDIR [CASE ...]
@@ -352,9 +353,23 @@ def roll_fed_shifts_grad():
     return [x, w, s], [y, dx]
 
 
+@case
+def one_hot_fed_depth():
+    """F.one_hot(ids [B, 2], d) with d a fed int32 tensor (5): one_hot_v2's
+    depth_tensor, Out [B, 2, 5] within --max-shape [4, 2, 8].  (Paddle 2.6
+    no longer registers fluid's one_hot v1.)"""
+    ids = paddle.static.data("ids", [None, 2], "int64")
+    d = bound("d", [5], "int32")
+    out = paddle.nn.functional.one_hot(ids, d)
+    max_shape("one_hot_fed_depth", out, [4, 2, 8])
+    return [ids, d], [out]
+
+
 def make_input(v, rng):
     if v.name in BOUNDS:
         return np.array(BOUNDS[v.name], "int64" if "int64" in str(v.dtype) else "int32")
+    if v.name == "ids":  # one_hot_fed_depth's: ids in [0, 5)
+        return rng.integers(0, 5, [BATCH if d in (None, -1) else d for d in v.shape]).astype("int64")
     if v.name == "start":  # range_fed_float_start's
         return np.array([0.1], "float32")
     shape = [BATCH if d in (None, -1) else d for d in v.shape]
