@@ -159,8 +159,9 @@ static int infer_tile(OpCtx *c) {
                           pool_printf("%s's values", run));
     return b < 0 ? -1 : 0;
   } else if (slot && c->g->specializing) { /* Out's dims would be the run's: spec.c would refuse them */
+    const Var *o = ctx_out(c, "Out", 0);
     return ctx_fail(c, "the repeat counts come from input %s, whose values only the run knows; bound Out with "
-                       "--max-shape '%s'=d0,d1,... to compile it", slot, ctx_out(c, "Out", 0)->name);
+                       "--max-shape '%s'=d0,d1,... to compile it", slot, o ? o->name : "");
   } else if (slot || n == 0) {
     n = slot ? slot_list_len(c, slot) : x->shape.rank;
     if (n < 0) return -1;

@@ -91,8 +91,9 @@ static int infer_reshape(OpCtx *c) {
     const char *from = pool_printf("%s's values", slot);
     int b = var_runtime_axis(x) < 0 ? ctx_max_shape(c, "Out", 0, (int)rank, x->dtype, from) : 0;
     if (b) return b < 0 ? -1 : ctx_set_xshape(c, x);
+    const Var *o = ctx_out(c, "Out", 0);
     return ctx_fail(c, "input %s gives the target shape at run time, which is not supported (only values known "
-                       "at compile time are) unless --max-shape bounds Out ('%s')", slot, ctx_out(c, "Out", 0)->name);
+                       "at compile time are) unless --max-shape bounds Out ('%s')", slot, o ? o->name : "");
   }
   if (nt >= 0) { /* run-time shape values known at compile time */
     if (reshape_dims(c, in, tv, nt, &out)) return -1;
