@@ -353,7 +353,7 @@ static int prepare(Graph *g, const CompileOpts *o, int need_params, const char *
       return diag_error("%s: parameter '%s' is %s, which paddlec cannot compile yet", g->file, v->name,
                         rt_dtype_name(v->dtype));
   }
-  if (spec_build(g, o->shapes, o->nshapes, o->max_shapes, o->nmax_shapes, spec) || plan_build(g, spec, plan, plan_options(&o->pipe.bs))) return -1;
+  if (spec_build(g, o->shapes, o->nshapes, spec) || plan_build(g, spec, plan, plan_options(&o->pipe.bs))) return -1;
   if (o->dump_memplan) plan_dump(g, plan, stdout);
   return 0;
 }

@@ -197,12 +197,7 @@ static int check_max_shapes(const Graph *g) {
   return bad;
 }
 
-int spec_build(Graph *g, const ShapeArg *args, int nargs, const ShapeArg *max, int nmax, Spec *s) {
-  if (g->max_shapes != max || g->nmax_shapes != nmax) { /* codegen sets them before the passes run */
-    g->max_shapes = max;
-    g->nmax_shapes = nmax;
-    g->max_shape_used = pool_alloc(sizeof *g->max_shape_used * (size_t)(nmax + 1));
-  }
+int spec_build(Graph *g, const ShapeArg *args, int nargs, Spec *s) {
   Shape *runs = pool_alloc(sizeof *runs * (size_t)g->nvars * NPROBES);
   s->vars = pool_alloc(sizeof *s->vars * ((size_t)g->nvars + 1));
   s->symbolic_batch = 0;

@@ -39,10 +39,11 @@ typedef struct Spec {
 } Spec;
 
 /* Builds the specialization from the --shape options (args) and the
- * --max-shape ones (max: bounds of tensors whose dims the run gives, for
- * the ops that take one, OpDef.max_shape); prints every problem and
+ * --max-shape ones the caller put in Graph.max_shapes (bounds of tensors
+ * whose dims the run gives, for the ops that take one, OpDef.max_shape; an
+ * option that bounded nothing is an error); prints every problem and
  * returns -1 on any. */
-int spec_build(Graph *g, const ShapeArg *args, int nargs, const ShapeArg *max, int nmax, Spec *s);
+int spec_build(Graph *g, const ShapeArg *args, int nargs, Spec *s);
 /* Parses "name=d0,d1,..." (the value of option `opt`: --shape,
  * --max-shape) into a ShapeArg; -1 with an error printed. */
 int spec_parse_shape_arg(const char *opt, const char *text, ShapeArg *out);

@@ -284,24 +284,6 @@ static int emit_repeat(EmitCtx *e) {
   return tu_strided_copy(e, x, "0", out, 2 * r, dims, st);
 }
 
-/* The run's values of the shape (expand_v2) or repeat (tile) tensors of
- * the op, as a C initializer list of n int64_t; NULL after em_fail. */
-static const char *run_values(EmitCtx *e, const char *tensor, const char *list, int *n) {
-  OpCtx c = {e->g, (Op *)e->op};
-  Var *t = ctx_in(&c, tensor, 0);
-  *n = t ? (int)shape_numel(&t->shape) : ctx_nin(&c, list);
-  const char *vals = "";
-  for (int i = 0; i < *n; i++) {
-    Var *v = t ? t : ctx_in(&c, list, i);
-    if (!v || (v->dtype != RT_DT_INT32 && v->dtype != RT_DT_INT64)) {
-      em_fail(e, "%s must be int32 or int64", t ? tensor : list);
-      return NULL;
-    }
-    vals = pool_printf("%s%s(int64_t)%s[%d]", vals, i ? ", " : "", em_ptr(e, v, 1), t ? i : 0);
-  }
-  return vals;
-}
-
 /* X's dims as a C initializer list padded in front with 1s to `rank`. */
 static const char *padded_dims(EmitCtx *e, const Var *x, int rank) {
   const VarSpec *xs = em_spec(e, x);
@@ -321,10 +303,12 @@ static const char *padded_dims(EmitCtx *e, const Var *x, int rank) {
  * (stride 0 along a dim of X that is 1, or along tile's repeats). */
 static int emit_bounded_repeat(EmitCtx *e, Var *x, Var *out, int tile) {
   if (x->dtype != out->dtype) return em_fail(e, "X and Out differ in dtype");
-  int n, r = tu_rank(e, out);
-  const char *vals = tile ? run_values(e, "RepeatTimes", "repeat_times_tensor", &n)
-                          : run_values(e, "Shape", "expand_shapes_tensor", &n);
-  if (!vals) return -1;
+  int r = tu_rank(e, out);
+  const char *v[RT_MAX_RANK], *vals = "";
+  int n = tile ? tu_run_values(e, "RepeatTimes", "repeat_times_tensor", "the repeat counts", v)
+               : tu_run_values(e, "Shape", "expand_shapes_tensor", "the target shape", v);
+  if (n < 0) return -1;
+  for (int i = 0; i < n; i++) vals = pool_printf("%s%s%s", vals, i ? ", " : "", v[i]);
   const char *dims[RT_MAX_RANK], *copy_dims[2 * RT_MAX_RANK], *st[2 * RT_MAX_RANK], *xst[RT_MAX_RANK];
   pr_line(e->p, "/* Out's dims, the run's: %s */", tile ? "X's (padded with 1s) times the repeat counts"
                                                           : "the shape values, -1 keeping X's dim");

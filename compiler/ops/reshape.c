@@ -137,14 +137,13 @@ static int infer_reshape(OpCtx *c) {
  * bound stops the run (Paddle stops at each but the last). */
 static int reshape_extents(EmitCtx *e, const Var *x, const Var *out) {
   OpCtx c = {e->g, (Op *)e->op};
-  Var *st = ctx_in(&c, "ShapeTensor", 0), *sh = st ? NULL : ctx_in(&c, "Shape", 0);
+  Var *st = ctx_in(&c, "ShapeTensor", 0); /* the list wins over Shape, as in the kernel */
   const int n = tu_rank(e, out), xr = tu_rank(e, x);
-  const char *vals = "", *xd = "", *dims[RT_MAX_RANK];
+  const char *v[RT_MAX_RANK], *vals = "", *xd = "", *dims[RT_MAX_RANK];
+  if (tu_run_values(e, st ? "" : "Shape", "ShapeTensor", "a target shape tensor", v) != n)
+    return em_fail(e, "the target shape tensors do not give Out's %d dims", n);
   for (int i = 0; i < n; i++) {
-    Var *v = st ? ctx_in(&c, "ShapeTensor", i) : sh;
-    if (!v || (v->dtype != RT_DT_INT32 && v->dtype != RT_DT_INT64))
-      return em_fail(e, "a target shape tensor must be int32 or int64");
-    vals = pool_printf("%s%s(int64_t)%s[%d]", vals, i ? ", " : "", em_ptr(e, v, 1), st ? 0 : i);
+    vals = pool_printf("%s%s%s", vals, i ? ", " : "", v[i]);
     dims[i] = pool_printf("t[%d]", i);
   }
   for (int i = 0; i < xr; i++) xd = pool_printf("%s%s%s", xd, i ? ", " : "", em_dim(e, x, i));

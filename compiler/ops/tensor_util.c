@@ -237,19 +237,27 @@ void tu_set_extents(EmitCtx *e, const Var *out, const char *const *dims, int n, 
   em_fault(e, why);
 }
 
+int tu_run_values(EmitCtx *e, const char *tensor, const char *list, const char *what, const char **vals) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *t = ctx_in(&c, tensor, 0);
+  int64_t n = t ? shape_numel(&t->shape) : ctx_nin(&c, list);
+  if (n < 0 || n > RT_MAX_RANK) return em_fail(e, "%s gives %lld values", what, (long long)n);
+  for (int i = 0; i < n; i++) {
+    Var *v = t ? t : ctx_in(&c, list, i);
+    if (!v || (v->dtype != RT_DT_INT32 && v->dtype != RT_DT_INT64))
+      return em_fail(e, "%s must be int32 or int64", what);
+    vals[i] = pool_printf("(int64_t)%s[%d]", em_ptr(e, v, 1), t ? i : 0);
+  }
+  return (int)n;
+}
+
 int tu_shape_extents(EmitCtx *e, const Var *out) {
   OpCtx c = {e->g, (Op *)e->op};
-  const char *dims[RT_MAX_RANK];
-  Var *st = ctx_in(&c, "ShapeTensor", 0);
-  int n = st ? (int)shape_numel(&st->shape) : ctx_nin(&c, "ShapeTensorList");
-  for (int d = 0; d < n && d < RT_MAX_RANK; d++) {
-    Var *v = st ? st : ctx_in(&c, "ShapeTensorList", d);
-    if (!v || (v->dtype != RT_DT_INT32 && v->dtype != RT_DT_INT64))
-      return em_fail(e, "a shape tensor must be int32 or int64");
-    dims[d] = pool_printf("%s[%d]", em_ptr(e, v, 1), st ? d : 0);
-  }
-  tu_set_extents(e, out, dims, n, pool_printf("a shape from %s below 0 or past --max-shape %s",
-                                              st ? "ShapeTensor" : "ShapeTensorList", shape_str(&out->shape)));
+  const char *dims[RT_MAX_RANK], *slot = ctx_in(&c, "ShapeTensor", 0) ? "ShapeTensor" : "ShapeTensorList";
+  int n = tu_run_values(e, "ShapeTensor", "ShapeTensorList", "a shape tensor", dims);
+  if (n < 0) return -1;
+  tu_set_extents(e, out, dims, n,
+                 pool_printf("a shape from %s below 0 or past --max-shape %s", slot, shape_str(&out->shape)));
   return 0;
 }
 

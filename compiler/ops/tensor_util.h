@@ -81,6 +81,12 @@ const char *tu_line_start(const char *line, const char *n, const char *inner);
 void tu_set_extents(EmitCtx *e, const Var *out, const char *const *dims, int n, const char *why);
 /* 1 when out's dims are the run's within a --max-shape bound. */
 int tu_max_shaped(EmitCtx *e, const Var *out);
+/* The values the run gives in the op's `tensor` input (every element of
+ * one tensor), else in its `list` input (one-element tensors), as C
+ * expressions of int64_t into vals[] (at most RT_MAX_RANK); the kernels'
+ * order: the tensor first.  int32 or int64.  The count, or -1 after
+ * em_fail (naming `what`). */
+int tu_run_values(EmitCtx *e, const char *tensor, const char *list, const char *what, const char **vals);
 /* tu_set_extents for the fills that take their shape from the op's
  * ShapeTensor, else its ShapeTensorList (int32 or int64; Paddle's kernels
  * read them in that order): a negative value stops the run, as Paddle's
