@@ -33,6 +33,26 @@ typedef struct RtResize {
                            * float forward ignores it */
 } RtResize;
 
+/* Paddle's source step per output step for one dim, as its kernels compute
+ * it from the sizes: 0 for an output of one element or fewer; (in - 1) /
+ * (out - 1) with align_corners; else 1 / scale for a positive scale (the v2
+ * kernels; the v1 ones pass -1), else in / out.  The compiler uses it for
+ * the sizes it knows, the emitted code for the sizes the run gives. */
+static inline float rt_resize_ratio(int64_t in, int64_t out, int align_corners, float scale) {
+  if (out <= 1) return 0.0f;
+  if (align_corners) return (float)(in - 1) / (float)(out - 1);
+  return scale > 0 ? (float)(1.0 / (double)scale) : (float)in / (float)out;
+}
+
+/* The size Paddle's kernel gives a dim of `in` resized by `scale` when the
+ * run gives the scale: (int)(in * scale) in float arithmetic; 0 (which
+ * the caller refuses, as Paddle's kernel does) when that is below 1, not a
+ * number or past int's range (where Paddle's conversion is undefined). */
+static inline int64_t rt_resize_scaled(int64_t in, float scale) {
+  const float prod = (float)in * scale;
+  return prod >= 1.0f && prod < 2147483648.0f ? (int64_t)(int32_t)prod : 0;
+}
+
 /* `batch` images of c x in into c x out; a plain copy when the sizes are
  * equal, as Paddle does. */
 void rt_resize(const RtResize *p, int64_t batch, const float *x, float *out);

@@ -816,3 +816,81 @@ def test_a_fed_one_hot_depth_past_the_bound_or_below_an_id_stops_the_run(tmp_pat
                            capture_output=True, text=True, timeout=600)
         assert p.returncode != 0 and "one_hot_v2: a depth from depth_tensor below 0 or past --max-shape [4, 2, 8]" \
             in p.stderr, (depth, p.returncode, p.stderr[-1500:])
+
+
+def run_fed(binary, fixture, tmp_path, name, value):
+    """Runs a shape_feeds binary with its Paddle inputs, feed `name` replaced
+    by `value` (an array)."""
+    with open(f"{fixture}/paddle.json") as f:
+        feeds = json.load(f)["feeds"]
+    args = [str(binary)]
+    for i, feed in enumerate(feeds):
+        path = f"{fixture}/input_{i}.npy"
+        if feed == name:
+            path = str(tmp_path / f"{name}.npy")
+            np.save(path, value)
+        args += ["--input", f"{feed}={path}"]
+    return subprocess.run(args + ["--output-dir", str(tmp_path / "o")], capture_output=True, text=True, timeout=600)
+
+
+INTERP_STOP = ("a size from OutSize or SizeTensor below 1, or a scale from Scale that gives one or is not above 0 "
+               "(Paddle raises an error), or Out past --max-shape ")
+
+
+def test_fed_resize_sizes_paddle_refuses_stop_the_run(tmp_path):
+    """F.interpolate(x [B, 3, 5, 7], size=s, mode="nearest") bounded by
+    --max-shape [4, 3, 8, 8] (e2e_shape_feeds.py's interp_fed_outsize_nearest):
+    s = [0, 3] (Paddle: "out_h in Attr(out_shape) of Op(interpolate) should
+    be greater than 0") and [9, 3], past the bound, stop the run naming the
+    op; [8, 8] fills the bound."""
+    fixture, _, binary = max_shape_case("interp_fed_outsize_nearest", tmp_path)
+    for size, ok in (([0, 3], False), ([9, 3], False), ([8, 8], True)):
+        p = run_fed(binary, fixture, tmp_path, "s", np.array(size, np.int64))
+        if ok:
+            assert p.returncode == 0, p.stderr[-1500:]
+            assert np.load(tmp_path / "o" / os.listdir(tmp_path / "o")[0]).shape == (3, 3, 8, 8)
+        else:
+            assert p.returncode != 0 and "nearest_interp_v2: " + INTERP_STOP + "[4, 3, 8, 8]" in p.stderr, \
+                (size, p.returncode, p.stderr[-1500:])
+
+
+def test_fed_resize_scales_paddle_refuses_stop_the_run(tmp_path):
+    """F.interpolate(x [B, 3, 5, 7], scale_factor=sc) bounded by [4, 3, 8,
+    8]: a scale of 0 (Paddle: "The scale_h in input 'Scale' Tensor ...
+    should be greater than 0") and one that gives a size of 0 ((int)(5 *
+    0.1)) stop the run."""
+    fixture, _, binary = max_shape_case("interp_fed_scale", tmp_path)
+    for scale in ([0.0, 1.0], [0.1, 1.0]):
+        p = run_fed(binary, fixture, tmp_path, "sc", np.array(scale, np.float32))
+        assert p.returncode != 0 and "bilinear_interp_v2: " + INTERP_STOP in p.stderr, \
+            (scale, p.returncode, p.stderr[-1500:])
+
+
+def test_a_resize_to_a_fed_size_without_a_bound_is_refused_naming_the_option(tmp_path):
+    """Without --max-shape, a resize whose size comes from fed SizeTensor or
+    Scale has the run's dims: the error names the op, the input and the
+    option."""
+    out, _ = cases("shape_feeds")
+    refused_at(f"{out}/interp_fed_size_list/model.pdmodel", tmp_path, "(bilinear_interp_v2 -> ",
+               "it depends on the values of input SizeTensor ('h')", "bound it with --max-shape '")
+    refused_at(f"{out}/interp_v1_fed_scale_nearest/model.pdmodel", tmp_path, "(nearest_interp -> ",
+               "it depends on the values of input Scale ('sc')", "bound it with --max-shape '")
+
+
+INTERP_IR = ("var x: float32[2, 3, 4, 4]\nvar h: {dt}[1]\nvar w: {dt}[1]\nvar y: float32[-1, -1, -1, -1]\n"
+             "op feed(X: feed) -> (Out: x) {{col: 0}}\nop feed(X: feed) -> (Out: h) {{col: 1}}\n"
+             "op feed(X: feed) -> (Out: w) {{col: 2}}\n"
+             "op bilinear_interp_v2(SizeTensor: [h, w], X: x) -> (Out: y) {{out_h: -1, out_w: -1, "
+             "align_corners: false, align_mode: 1, data_layout: \"NCHW\", interp_method: \"bilinear\"}}\n"
+             "op fetch(X: y) -> (Out: fetch) {{col: 0}}\n")
+
+
+def test_an_int64_size_tensor_is_refused(tmp_path):
+    """Paddle 2.6's resize kernels read SizeTensor as int32 and stop on an
+    int64 one ("The type of data we are trying to retrieve (int32) does not
+    match"): refused when compiling, naming the tensor; int32 compiles."""
+    bad(["compile", ir(tmp_path, INTERP_IR.format(dt="int64")), "-o", str(tmp_path / "o"), "--max-shape",
+         "y=2,3,8,8"], "(bilinear_interp_v2 -> y)", "SizeTensor 'h' is int64; Paddle's kernel reads int32")
+    p = run(["compile", ir(tmp_path, INTERP_IR.format(dt="int32")), "-o", str(tmp_path / "o"), "--max-shape",
+             "y=2,3,8,8"])
+    assert p.returncode == 0, p.stderr[-2000:]

@@ -37,15 +37,23 @@
  * `scale` only when it has one value per spatial dim, at least one in 1-D)
  * and refuses a mismatch.  The coordinate steps are computed here exactly
  * as the kernel does: v1: (in-1)/(out-1) with align_corners, else in/out;
- * v2: the same, except that a positive scale gives 1/scale.  OutSize,
- * SizeTensor and Scale tensors (sizes known only at run time) are
- * refused, and so is a v2 Scale tensor even beside a known OutSize (the v2
- * kernels take their ratios from it).
+ * v2: the same, except that a positive scale gives 1/scale (rt_resize.h
+ * rt_resize_ratio, shared with the emitted code).
+ * Sizes the run gives: OutSize, SizeTensor or Scale tensors whose values
+ * only the run knows make Out's size the run's; with a --max-shape bound
+ * for Out (ctx_max_shape: every dim a run-time extent) the kernel computes
+ * the size and ratios when it runs, in the order Paddle's kernels take
+ * them (emit_run_size), and the geometry is a local the run fills in; a v2
+ * Scale tensor beside a known OutSize gives the ratios the same way, Out
+ * keeping OutSize's size.  Without a bound the size is refused (spec.c
+ * suggests the option).  SizeTensor and OutSize must be int32 and Scale
+ * float32, as Paddle 2.6's kernels read them.
  *
  * Gradients: the grads of the five fluid 1.x ops and of the five _v2
  * ops, float32 and float64: X, the size inputs and the attributes read as
  * the forward reads them (Out@GRAD has the forward output's shape), one
- * rt_resize_grad on N * C planes. */
+ * rt_resize_grad on N * C planes; sizes or ratios that only the run knows
+ * are refused. */
 #include <string.h>
 #include <strings.h>
 
@@ -54,6 +62,7 @@
 #include "resample_call.h"
 #include "rt_cnn.h"
 #include "rt_resize.h"
+#include "tensor_util.h"
 
 /* (int)(in * scale) as Paddle computes it (float product, truncated), -1 when
  * not positive. */
@@ -109,7 +118,12 @@ static int infer_interp(OpCtx *c, int v2) {
   if (nsize > 0 && nsize != nsp)
     return ctx_fail(c, "SizeTensor has %d tensors for %d spatial dims", nsize, nsp);
   int64_t tsize[3];
-  if (tensor_size(c, nsp, tsize) > 0) /* sizes known at compile time (folded, or shape arithmetic) */
+  const int nts = tensor_size(c, nsp, tsize);
+  if ((nts < 0 || (nts == 0 && ctx_in(c, "Scale", 0))) && var_runtime_axis(x) < 0) { /* the run's size, bounded? */
+    int b = ctx_max_shape(c, "Out", 0, xs->rank, x->dtype, "the size in OutSize, SizeTensor or Scale");
+    if (b) return b < 0 ? -1 : 0;
+  }
+  if (nts > 0) /* sizes known at compile time (folded, or shape arithmetic) */
     for (int i = 0; i < nsp; i++) out[i] = tsize[i];
   Shape o = *xs;
   for (int i = 0; i < nsp; i++) o.d[sp0 + i] = out[i];
@@ -122,19 +136,12 @@ static int infer_interp_v2(OpCtx *c) { return infer_interp(c, 1); }
 
 /* ---- C emission ---- */
 
-/* Paddle's ratio for one dim: source step per output step (0 when out <= 1). */
-static float interp_ratio(int64_t in, int64_t out, int align_corners, float scale) {
-  if (out <= 1) return 0.0f;
-  if (align_corners) return (float)(in - 1) / (float)(out - 1);
-  return scale > 0 ? (float)(1.0 / (double)scale) : (float)in / (float)out;
-}
-
 /* Channel-first 1-D and 2-D resizes: rt_interp2d on planes, with a 1-D
  * resize as one of height 1. */
-static void emit_interp2d(EmitCtx *e, const Var *x, const Var *out, const RtResize *r) {
-  resample_print_c(e->p, &(ResampleCall){.kind = RESAMPLE_INTERP2D, .f64 = x->dtype == RT_DT_FP64, .geo = "geo",
-                                         .resize = *r, .batch = em_prod(e, x, 0, 2), .x = em_ptr(e, x, 1),
-                                         .out = em_ptr(e, out, 0)});
+static void emit_interp2d(EmitCtx *e, const Var *x, const Var *out, ResampleCall *call) {
+  call->kind = RESAMPLE_INTERP2D, call->f64 = x->dtype == RT_DT_FP64;
+  call->batch = em_prod(e, x, 0, 2), call->x = em_ptr(e, x, 1), call->out = em_ptr(e, out, 0);
+  resample_print_c(e->p, call);
 }
 
 /* The integer types Paddle 2.6's CPU kernels of op `type` take, as the
@@ -161,10 +168,49 @@ static const char *int_types(const char *type) {
   return strstr(type, "_v2") ? ", uint8, int32, int64" : ", uint8";
 }
 
+/* The size and scales Paddle's kernel takes from the attributes, for the
+ * resized dims of in (d, h, w; 1 for the dims a lower rank lacks): k[] is
+ * out_d/out_h/out_w, replaced by (int)(in * scale) when every scale is
+ * positive; sc[] the scales the v2 ratios read (-1: none).  v2 reads
+ * `scale` only when it has a value per spatial dim (1-D: at least one),
+ * and not at all beside SizeTensor. */
+typedef struct InterpSize {
+  int64_t k[3];
+  float sc[3];
+  int run;  /* the size (or a v2 ratio) comes from tensors only the run knows */
+  int fed;  /* the size does */
+} InterpSize;
+
+static int interp_attr_size(EmitCtx *e, int nsp, const int64_t in[3], InterpSize *z) {
+  OpCtx c = {e->g, (Op *)e->op};
+  const int v2 = strstr(e->op->type, "_v2") != NULL;
+  int64_t *k = z->k;
+  float *sc = z->sc;
+  k[0] = attr_int(e->op, "out_d", 0), k[1] = attr_int(e->op, "out_h", 0), k[2] = attr_int(e->op, "out_w", 0);
+  sc[0] = sc[1] = sc[2] = -1;
+  for (int i = 0; i < 3 - nsp; i++) k[i] = 1; /* the kernel of a lower rank does not read out_d (out_h) */
+  if (v2) {
+    double *sv;
+    int ns = attr_floats(e->op, "scale", &sv);
+    if (nsp == 3 && ns == 2) return em_fail(e, "scale has 2 values for 3 spatial dims (Paddle reads a third)");
+    if (((nsp == 1 && ns > 0) || ns > 1) && !ctx_in(&c, "SizeTensor", 0))
+      for (int i = 0; i < nsp; i++) sc[3 - nsp + i] = (float)sv[nsp == 1 ? 0 : i];
+  } else {
+    sc[0] = sc[1] = sc[2] = (float)attr_float(e->op, "scale", 0);
+  }
+  int scaled = 1;
+  for (int i = 3 - nsp; i < 3; i++) scaled &= sc[i] > 0;
+  if (scaled)
+    for (int i = 3 - nsp; i < 3; i++) k[i] = (int64_t)(int)((float)in[i] * sc[i]);
+  return 0;
+}
+
 /* The resize Paddle's kernel does from x to out (or from X to Out@GRAD's
  * shape, for the gradient), as the forward and grad kernels both compute it:
- * method, sizes, ratios, layout into *r.  -1 after em_fail. */
-static int interp_geometry(EmitCtx *e, const Var *x, const Var *out, RtResize *r) {
+ * method, sizes, ratios, layout into *r, the attributes' size into *z.
+ * When the run gives the size (z->run), r's output sizes and ratios are
+ * left for emit_run_size.  -1 after em_fail. */
+static int interp_geometry(EmitCtx *e, const Var *x, const Var *out, RtResize *r, InterpSize *z) {
   OpCtx c = {e->g, (Op *)e->op};
   if ((x->dtype != RT_DT_FP32 && x->dtype != RT_DT_FP64 && !int_suffix(e->op->type, x->dtype)) ||
       out->dtype != x->dtype)
@@ -174,11 +220,9 @@ static int interp_geometry(EmitCtx *e, const Var *x, const Var *out, RtResize *r
   if (em_spec(e, out)->rank != rank) return em_fail(e, "X and the output differ in rank");
   int64_t tsize[3];
   const int nts = tensor_size(&c, nsp, tsize);
-  if (nts < 0 || (nts == 0 && ctx_in(&c, "Scale", 0)))
-    return em_fail(e, "output sizes held in tensors (OutSize, SizeTensor, Scale) whose values are only known at run "
-                      "time are not supported yet");
   /* v2 kernels take the ratio from a Scale tensor even when OutSize sets the size */
-  if (v2 && ctx_in(&c, "Scale", 0)) return em_fail(e, "a Scale tensor input (read at run time) is not supported");
+  z->fed = nts < 0 || (ctx_in(&c, "Scale", 0) && nts == 0);
+  z->run = z->fed || (ctx_in(&c, "Scale", 0) && v2);
   const char *type = e->op->type, *dflt = type;
   static const char *const methods[] = {"nearest", "bilinear", "bicubic", "linear", "trilinear"};
   for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
@@ -203,43 +247,110 @@ static int interp_geometry(EmitCtx *e, const Var *x, const Var *out, RtResize *r
   int64_t in[3] = {1, 1, 1}, o[3] = {1, 1, 1}, ch = em_const_dim(e, x, last ? rank - 1 : 1);
   for (int i = 0; i < nsp; i++) {
     in[3 - nsp + i] = em_const_dim(e, x, (last ? 1 : 2) + i);
-    o[3 - nsp + i] = em_const_dim(e, out, (last ? 1 : 2) + i);
+    if (!z->run) o[3 - nsp + i] = em_const_dim(e, out, (last ? 1 : 2) + i);
   }
   for (int i = 0; i < 3; i++)
     if (in[i] < 0 || o[i] < 0 || ch < 0) return em_fail(e, "channel and spatial dims must not depend on the batch");
-  if (em_const_dim(e, out, last ? rank - 1 : 1) != ch) return em_fail(e, "X and the output differ in channels");
-  /* the size and scales the kernel works with: out_d/out_h/out_w, replaced
-   * by (int)(in * scale) when every scale is positive.  v2 reads `scale`
-   * only when it has a value per spatial dim (1-D: at least one) */
-  float sc[3] = {-1, -1, -1};
-  int64_t k[3] = {attr_int(e->op, "out_d", 0), attr_int(e->op, "out_h", 0), attr_int(e->op, "out_w", 0)};
-  for (int i = 0; i < 3 - nsp; i++) k[i] = 1; /* the kernel of a lower rank does not read out_d (out_h) */
-  if (v2) {
-    double *sv;
-    int ns = attr_floats(e->op, "scale", &sv);
-    if (nsp == 3 && ns == 2) return em_fail(e, "scale has 2 values for 3 spatial dims (Paddle reads a third)");
-    if ((nsp == 1 && ns > 0) || ns > 1)
-      for (int i = 0; i < nsp; i++) sc[3 - nsp + i] = (float)sv[nsp == 1 ? 0 : i];
-  } else {
-    sc[0] = sc[1] = sc[2] = (float)attr_float(e->op, "scale", 0);
+  if (!z->run && em_const_dim(e, out, last ? rank - 1 : 1) != ch)
+    return em_fail(e, "X and the output differ in channels");
+  if (interp_attr_size(e, nsp, in, z)) return -1;
+  const int64_t *k = z->k;
+  if (!z->run) {
+    if (nts > 0) /* SizeTensor / OutSize override the size (Paddle's kernel reads them last) */
+      for (int i = 0; i < nsp; i++) z->k[3 - nsp + i] = tsize[i];
+    if (k[0] != o[0] || k[1] != o[1] || k[2] != o[2])
+      return em_fail(e, "Paddle's kernel resizes to %lldx%lldx%lld, not to the declared %lldx%lldx%lld",
+                     (long long)k[0], (long long)k[1], (long long)k[2], (long long)o[0], (long long)o[1],
+                     (long long)o[2]);
   }
-  int scaled = 1;
-  for (int i = 3 - nsp; i < 3; i++) scaled &= sc[i] > 0;
-  if (scaled)
-    for (int i = 3 - nsp; i < 3; i++) k[i] = (int64_t)(int)((float)in[i] * sc[i]);
-  if (nts > 0) /* SizeTensor / OutSize override the size (Paddle's kernel reads them last) */
-    for (int i = 0; i < nsp; i++) k[3 - nsp + i] = tsize[i];
-  if (k[0] != o[0] || k[1] != o[1] || k[2] != o[2])
-    return em_fail(e, "Paddle's kernel resizes to %lldx%lldx%lld, not to the declared %lldx%lldx%lld",
-                   (long long)k[0], (long long)k[1], (long long)k[2], (long long)o[0], (long long)o[1],
-                   (long long)o[2]);
   const int ac = attr_bool(e->op, "align_corners", 1);
   *r = (RtResize){.method = m, .nsp = nsp, .c = ch, .align_corners = ac,
                   .align_mode = (int)attr_int(e->op, "align_mode", 1), .channel_last = last};
   for (int i = 0; i < 3; i++) {
     r->in[i] = in[i], r->out[i] = o[i];
-    r->ratio[i] = interp_ratio(in[i], o[i], ac, v2 ? sc[i] : -1);
+    r->ratio[i] = rt_resize_ratio(in[i], o[i], ac, v2 ? z->sc[i] : -1);
   }
+  return 0;
+}
+
+/* One value of a size or scale tensor, as C: element j of slot's tensor
+ * (the j-th one-element tensor of a list), of the dtype Paddle 2.6's
+ * kernel reads: int32 sizes (an int64 one stops its run: "The type of data
+ * we are trying to retrieve (int32) does not match"), float32 scales. */
+static const char *run_value(EmitCtx *e, const char *slot, int list, int j, int want_float) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *t = ctx_in(&c, slot, list ? j : 0);
+  if (t->dtype != (want_float ? RT_DT_FP32 : RT_DT_INT32)) {
+    em_fail(e, "%s '%s' is %s; Paddle's kernel reads %s", slot, t->name, rt_dtype_name(t->dtype),
+            want_float ? "float32" : "int32");
+    return NULL;
+  }
+  const int64_t n = shape_numel(&t->shape), at = list ? 0 : j;
+  if (n <= at) {
+    em_fail(e, "%s '%s' holds %lld values, too few for the resized dims", slot, t->name, (long long)n);
+    return NULL;
+  }
+  return pool_printf("%s[%lld]", em_ptr(e, t, 1), (long long)at);
+}
+
+/* The output size and ratios of a resize whose size comes from tensors
+ * the run gives, printed as Paddle's kernel computes them when it runs: v2
+ * takes SizeTensor, else OutSize, else the size the scales give (Scale's,
+ * one value for every dim or one per dim, each above 0, else `scale`'s),
+ * else out_d/out_h/out_w, and its ratios read the scales; v1 the same, with
+ * Scale's first value for every dim (used when above 0) and ratios without
+ * scales.  A size below 1 stops the run, as Paddle's kernel raises an
+ * error.  Out's dims are then set within its --max-shape bound (or, when
+ * the compiler knows them, checked).  call->run_out and run_ratio name the
+ * sizes and ratios. */
+static int emit_run_size(EmitCtx *e, const Var *x, const Var *out, const RtResize *r, const InterpSize *z,
+                         ResampleCall *call) {
+  OpCtx c = {e->g, (Op *)e->op};
+  const int v2 = strstr(e->op->type, "_v2") != NULL, nsp = r->nsp, off = 3 - nsp, rank = nsp + 2;
+  const int sized = ctx_nin(&c, "SizeTensor") > 0, outsize = ctx_in(&c, "OutSize", 0) != NULL;
+  Var *scale = sized || (!v2 && outsize) ? NULL : ctx_in(&c, "Scale", 0); /* v1 reads no ratio from it */
+  const int64_t nscale = scale ? shape_numel(&scale->shape) : 0;
+  static const char dhw[] = "dhw";
+  pr_line(e->p, "/* the output size Paddle's kernel takes when it runs, from %s */",
+          sized ? "SizeTensor" : outsize ? "OutSize" : "Scale");
+  for (int i = 0; i < 3; i++) {
+    if (i < off) { /* a dim a lower rank lacks */
+      call->run_out[i] = "1", call->run_ratio[i] = "0.0f";
+      continue;
+    }
+    const int j = i - off;
+    const char *sc = em_float(z->sc[i]), *size = pool_printf("%lld", (long long)z->k[i]);
+    if (scale) { /* v2: one value per dim, or one for all; v1: the first */
+      const char *v = run_value(e, "Scale", 0, v2 && nscale > 1 ? j : 0, 1);
+      if (!v) return -1;
+      pr_line(e->p, "const float scale_%c = %s;", dhw[i], v);
+      if (v2) pr_line(e->p, "if (!(scale_%c > 0)) return 1;", dhw[i]);
+      sc = pool_printf("scale_%c", dhw[i]);
+      size = v2 ? resample_scaled_c(r->in[i], sc)
+                : pool_printf("%s > 0 ? %s : %s", sc, resample_scaled_c(r->in[i], sc), size);
+    }
+    if (sized || outsize) {
+      size = run_value(e, sized ? "SizeTensor" : "OutSize", sized, j, 0);
+      if (!size) return -1;
+    }
+    pr_line(e->p, "const int64_t size_%c = %s;", dhw[i], size);
+    pr_line(e->p, "if (size_%c < 1) return 1;", dhw[i]);
+    pr_line(e->p, "const float ratio_%c = %s;", dhw[i],
+            resample_ratio_c(r->in[i], pool_printf("size_%c", dhw[i]), r->align_corners, v2 ? sc : "-1.0f"));
+    call->run_out[i] = pool_printf("size_%c", dhw[i]), call->run_ratio[i] = pool_printf("ratio_%c", dhw[i]);
+  }
+  const char *why = "a size from OutSize or SizeTensor below 1, or a scale from Scale that gives one or is not above "
+                    "0 (Paddle raises an error)";
+  if (!tu_max_shaped(e, out)) { /* the compiler knows the size (OutSize), the run gives the ratios (Scale) */
+    for (int i = off; i < 3; i++)
+      pr_line(e->p, "if (size_%c != %s) return 1;", dhw[i], em_dim(e, out, (r->channel_last ? 1 : 2) + i - off));
+    em_fault(e, pool_printf("%s, or a size other than the compiled %s", why, shape_str(&out->shape)));
+    return 0;
+  }
+  const char *dims[5] = {em_dim(e, x, 0)};
+  dims[r->channel_last ? rank - 1 : 1] = em_dim(e, x, r->channel_last ? rank - 1 : 1);
+  for (int i = off; i < 3; i++) dims[(r->channel_last ? 1 : 2) + i - off] = call->run_out[i];
+  tu_set_extents(e, out, dims, rank, pool_printf("%s, or Out past --max-shape %s", why, shape_str(&out->shape)));
   return 0;
 }
 
@@ -248,7 +359,15 @@ static int emit_interp(EmitCtx *e) {
   Var *x = ctx_in(&c, "X", 0), *out = ctx_out(&c, "Out", 0);
   if (!x || !out) return em_fail(e, "missing X or Out");
   RtResize r;
-  if (interp_geometry(e, x, out, &r)) return -1;
+  InterpSize z;
+  if (interp_geometry(e, x, out, &r, &z)) return -1;
+  ResampleCall call = {.geo = "geo"};
+  if (z.fed && !tu_max_shaped(e, out)) { /* Out declared with the attributes' size, the kernel's is the run's */
+    const char *slot = ctx_nin(&c, "SizeTensor") ? "SizeTensor" : ctx_in(&c, "OutSize", 0) ? "OutSize" : "Scale";
+    return em_fail(e, "the output size comes from %s ('%s'), whose values only the run knows; bound it with "
+                      "--max-shape '%s'=d0,d1,... to compile it", slot, ctx_in(&c, slot, 0)->name, out->name);
+  }
+  if (z.run && emit_run_size(e, x, out, &r, &z, &call)) return -1;
   const int f64 = x->dtype == RT_DT_FP64;
   const char *is = int_suffix(e->op->type, x->dtype);
   /* bicubic: Paddle's would weigh in the integer type; int32/int64 take
@@ -257,22 +376,21 @@ static int emit_interp(EmitCtx *e) {
   if (is && (r.method == RT_INTERP_BICUBIC || (x->dtype != RT_DT_UINT8 && r.method != RT_INTERP_NEAREST)))
     return em_fail(e, "%s resizing of %s tensors is not supported (nearest for int32 and int64; uint8 also the "
                       "linear family)", r.method == RT_INTERP_BICUBIC ? "bicubic" : "linear", rt_dtype_name(x->dtype));
-  if (is) { /* integers: rt_resize with the float kernels' taps (the v2 ones in float) */
-    r.float_coord = strstr(e->op->type, "_v2") != NULL;
-    resample_print_c(e->p, &(ResampleCall){.kind = RESAMPLE_RESIZE, .int_suffix = is, .geo = "geo", .resize = r,
-                                           .batch = em_dim(e, x, 0), .x = em_ptr(e, x, 1),
-                                           .out = em_ptr(e, out, 0)});
-  } else if (!r.channel_last && r.nsp <= 2 && (!f64 || r.method == RT_INTERP_NEAREST)) {
-    emit_interp2d(e, x, out, &r);
-  } else { /* 3-D, channel-last and float64 linear-family and bicubic resizes */
-    /* Paddle's v2 double kernels of the linear family compute the
-     * half-pixel coordinate in float, its v1 double kernels in double
-     * (rt_resize.c's table; the float32 path is rt_resample.h's) */
-    r.float_coord = f64 && strstr(e->op->type, "_v2") && r.method == RT_INTERP_BILINEAR;
-    resample_print_c(e->p, &(ResampleCall){.kind = RESAMPLE_RESIZE, .f64 = f64, .geo = "geo", .resize = r,
-                                           .batch = em_dim(e, x, 0), .x = em_ptr(e, x, 1),
-                                           .out = em_ptr(e, out, 0)});
+  if (!is && !r.channel_last && r.nsp <= 2 && (!f64 || r.method == RT_INTERP_NEAREST)) {
+    call.resize = r;
+    emit_interp2d(e, x, out, &call);
+    return 0;
   }
+  if (is) /* integers: rt_resize with the float kernels' taps (the v2 ones in float) */
+    r.float_coord = strstr(e->op->type, "_v2") != NULL;
+  else /* 3-D, channel-last and float64 linear-family and bicubic resizes:
+        * Paddle's v2 double kernels of the linear family compute the
+        * half-pixel coordinate in float, its v1 double kernels in double
+        * (rt_resize.c's table; the float32 path is rt_resample.h's) */
+    r.float_coord = f64 && strstr(e->op->type, "_v2") && r.method == RT_INTERP_BILINEAR;
+  call.kind = RESAMPLE_RESIZE, call.f64 = f64, call.int_suffix = is, call.resize = r;
+  call.batch = em_dim(e, x, 0), call.x = em_ptr(e, x, 1), call.out = em_ptr(e, out, 0);
+  resample_print_c(e->p, &call);
   return 0;
 }
 
@@ -289,7 +407,11 @@ static int emit_interp_grad(EmitCtx *e) {
   RtResize r;
   if (x->dtype != RT_DT_FP32 && x->dtype != RT_DT_FP64)
     return em_fail(e, "%s of %s tensors is not supported (float32 or float64)", e->op->type, rt_dtype_name(x->dtype));
-  if (interp_geometry(e, x, dout, &r)) return -1;
+  InterpSize z;
+  if (interp_geometry(e, x, dout, &r, &z)) return -1;
+  if (z.run)
+    return em_fail(e, "the gradient of a resize whose size or ratios come from tensors the run gives (OutSize, "
+                      "SizeTensor, Scale) is not supported");
   if (dx && dx->dtype != x->dtype) return em_fail(e, "X@GRAD must have X's dtype");
   if (!dx) return 0;
   const char *planes = pool_printf("%s * %lld", em_dim(e, x, 0), (long long)r.c);
@@ -303,9 +425,9 @@ static int emit_interp_grad(EmitCtx *e) {
 }
 
 #define OP_INTERP_V1_C(name) \
-  const OpDef op_##name = {.type = #name, .infer = infer_interp_v1, .emit_c = emit_interp};
+  const OpDef op_##name = {.type = #name, .infer = infer_interp_v1, .emit_c = emit_interp, .max_shape = 1};
 #define OP_INTERP_V2_C(name) \
-  const OpDef op_##name = {.type = #name, .infer = infer_interp_v2, .emit_c = emit_interp};
+  const OpDef op_##name = {.type = #name, .infer = infer_interp_v2, .emit_c = emit_interp, .max_shape = 1};
 OP_INTERP_V1_C(bicubic_interp)
 OP_INTERP_V1_C(bilinear_interp)
 OP_INTERP_V1_C(linear_interp)

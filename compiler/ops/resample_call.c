@@ -1,26 +1,42 @@
 /* The C printer of resampling calls (resample_call.h). */
 #include "resample_call.h"
 
+#include "../util.h"
+
 static const char *const method_names[] = {"RT_INTERP_NEAREST", "RT_INTERP_BILINEAR", "RT_INTERP_BICUBIC"};
 
-/* The h and w of r as a constant RtInterp2d named `name`. */
-static void print_interp2d(Printer *p, const char *name, const RtResize *r) {
-  pr_line(p, "static const RtInterp2d %s = {", name);
-  pr_line(p, ".method = %s, .h_in = %lld, .w_in = %lld, .h_out = %lld, .w_out = %lld,", method_names[r->method],
-          (long long)r->in[1], (long long)r->in[2], (long long)r->out[1], (long long)r->out[2]);
-  pr_line(p, ".ratio_h = %s, .ratio_w = %s, .align_corners = %d, .align_mode = %d,", em_float(r->ratio[1]),
-          em_float(r->ratio[2]), r->align_corners, r->align_mode);
+/* Output dim i of c's resize and its ratio, as C: the run's expressions when
+ * it gives them, else the constants. */
+static const char *out_dim(const ResampleCall *c, int i) {
+  return c->run_out[i] ? c->run_out[i] : pool_printf("%lld", (long long)c->resize.out[i]);
+}
+static const char *ratio(const ResampleCall *c, int i) {
+  return c->run_ratio[i] ? c->run_ratio[i] : em_float(c->resize.ratio[i]);
+}
+
+/* How the geometry is declared: a constant, or a local the run fills in. */
+static const char *storage(const ResampleCall *c) { return c->run_out[0] ? "" : "static const "; }
+
+/* The h and w of c's resize as an RtInterp2d named c->geo. */
+static void print_interp2d(Printer *p, const ResampleCall *c) {
+  const RtResize *r = &c->resize;
+  pr_line(p, "%sRtInterp2d %s = {", storage(c), c->geo);
+  pr_line(p, ".method = %s, .h_in = %lld, .w_in = %lld, .h_out = %s, .w_out = %s,", method_names[r->method],
+          (long long)r->in[1], (long long)r->in[2], out_dim(c, 1), out_dim(c, 2));
+  pr_line(p, ".ratio_h = %s, .ratio_w = %s, .align_corners = %d, .align_mode = %d,", ratio(c, 1), ratio(c, 2),
+          r->align_corners, r->align_mode);
   pr_line(p, "};");
 }
 
-/* r as a constant RtResize named `name`. */
-static void print_resize(Printer *p, const char *name, const RtResize *r) {
-  pr_line(p, "static const RtResize %s = {", name);
+/* c's resize as an RtResize named c->geo. */
+static void print_resize(Printer *p, const ResampleCall *c) {
+  const RtResize *r = &c->resize;
+  pr_line(p, "%sRtResize %s = {", storage(c), c->geo);
   pr_line(p, ".method = %s, .nsp = %d, .c = %lld, .channel_last = %d,", method_names[r->method], r->nsp,
           (long long)r->c, r->channel_last);
-  pr_line(p, ".in = {%lld, %lld, %lld}, .out = {%lld, %lld, %lld},", (long long)r->in[0], (long long)r->in[1],
-          (long long)r->in[2], (long long)r->out[0], (long long)r->out[1], (long long)r->out[2]);
-  pr_line(p, ".ratio = {%s, %s, %s},", em_float(r->ratio[0]), em_float(r->ratio[1]), em_float(r->ratio[2]));
+  pr_line(p, ".in = {%lld, %lld, %lld}, .out = {%s, %s, %s},", (long long)r->in[0], (long long)r->in[1],
+          (long long)r->in[2], out_dim(c, 0), out_dim(c, 1), out_dim(c, 2));
+  pr_line(p, ".ratio = {%s, %s, %s},", ratio(c, 0), ratio(c, 1), ratio(c, 2));
   pr_line(p, ".align_corners = %d, .align_mode = %d,", r->align_corners, r->align_mode);
   if (r->float_coord) pr_line(p, ".float_coord = 1,");
   pr_line(p, "};");
@@ -39,9 +55,9 @@ static void print_grid_sample(Printer *p, const char *name, const RtGridSample *
 
 void resample_print_c(Printer *p, const ResampleCall *c) {
   const char *t = c->int_suffix ? c->int_suffix : c->f64 ? "_f64" : "";
-  if (c->kind == RESAMPLE_INTERP2D) print_interp2d(p, c->geo, &c->resize);
+  if (c->kind == RESAMPLE_INTERP2D) print_interp2d(p, c);
   else if (c->kind == RESAMPLE_GRID || c->kind == RESAMPLE_GRID_GRAD) print_grid_sample(p, c->geo, &c->sample);
-  else print_resize(p, c->geo, &c->resize);
+  else print_resize(p, c);
   switch (c->kind) {
     case RESAMPLE_INTERP2D:
       pr_line(p, "rt_interp2d%s(&%s, %s, %s, %s);", t, c->geo, c->batch, c->x, c->out);
@@ -60,4 +76,12 @@ void resample_print_c(Printer *p, const ResampleCall *c) {
               c->dx ? c->dx : "NULL", c->dgrid ? c->dgrid : "NULL");
       break;
   }
+}
+
+const char *resample_scaled_c(int64_t in, const char *scale) {
+  return pool_printf("rt_resize_scaled(%lld, %s)", (long long)in, scale);
+}
+
+const char *resample_ratio_c(int64_t in, const char *out, int align_corners, const char *scale) {
+  return pool_printf("rt_resize_ratio(%lld, %s, %d, %s)", (long long)in, out, align_corners, scale);
 }

@@ -4,7 +4,8 @@
  * trilinear, v1 and v2), grid_sampler and their grads check the tensors,
  * compute the geometry (an RtResize or RtGridSample) and fill one record:
  * which routine, the geometry's values and name, the batch and the buffers
- * as C expressions.  resample_print_c prints the geometry (a constant
+ * as C expressions (and, for an interp whose size comes from tensors the
+ * run gives, the output sizes and ratios as C expressions too).  resample_print_c prints the geometry (a constant
  * RtInterp2d, RtResize or RtGridSample) and the call; it is the only code
  * that spells the runtime's resampling calls (rt_interp2d, rt_resize,
  * rt_resize_grad, rt_grid_sample, rt_grid_sample_grad, each with _f64 for
@@ -31,6 +32,8 @@ typedef struct ResampleCall {
   const char *int_suffix;      /* RESIZE of integer tensors: "_u8", "_i32", "_i64"; else NULL */
   const char *geo;             /* the geometry's name */
   RtResize resize;             /* INTERP2D (its h and w: in[1..2], out[1..2], ratio[1..2]), RESIZE, RESIZE_GRAD */
+  const char *run_out[3];      /* INTERP2D, RESIZE: set when the run gives the sizes: resize's out[] and ratio[] */
+  const char *run_ratio[3];    /* as C expressions, the geometry a local (not a static constant) */
   RtGridSample sample;         /* GRID, GRID_GRAD */
   const char *batch;           /* planes (INTERP2D) or images; not RESIZE_GRAD */
   const char *lo, *hi;         /* RESIZE_GRAD: the range of planes */
@@ -40,5 +43,11 @@ typedef struct ResampleCall {
 } ResampleCall;
 
 void resample_print_c(Printer *p, const ResampleCall *c);
+
+/* The size arithmetic of a resize whose size the run gives, as C
+ * expressions (rt_resize.h): the size a dim of `in` resized by `scale`
+ * gets, and the ratio Paddle's kernel takes from in, out and scale. */
+const char *resample_scaled_c(int64_t in, const char *scale);
+const char *resample_ratio_c(int64_t in, const char *out, int align_corners, const char *scale);
 
 #endif

@@ -11,12 +11,15 @@ and strides (negative ones too).  `split` with fed sections.  `full`,
 `arange`, `linspace`, `reshape`, `expand` and `tile` with sizes fed,
 compiled with --max-shape bounds (flags.json beside the case), and
 `one_hot` with a fed depth.  `roll`
-with shifts fed (and its grad).
+with shifts fed (and its grad).  The resize ops (interp v1 and v2) with
+OutSize, SizeTensor or Scale fed, bounded by --max-shape: 1-, 2- and 3-D,
+channel first and last, each method, v2's ratios from a fed Scale beside
+a constant OutSize.
 
     python e2e_shape_feeds.py OUTDIR [CASE ...]
 
-Feeds named in BOUNDS hold those integers; the others are float32
-standard normal.  Batch 3."""
+Feeds named in BOUNDS hold those integers, those in FLOATS those float32
+values; the others are float32 standard normal.  Batch 3."""
 import json
 import os
 import sys
@@ -24,7 +27,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from oracle_case import run_static_cases, case_registry  # noqa: E402
+from oracle_case import append_op, run_static_cases, case_registry  # noqa: E402
 
 import paddle  # noqa: E402
 from paddle.base.layer_helper import LayerHelper  # noqa: E402
@@ -32,6 +35,7 @@ from paddle.base.layer_helper import LayerHelper  # noqa: E402
 BATCH = 3
 CASES, case = case_registry()
 BOUNDS = {}  # feed name -> the integers it holds
+FLOATS = {}  # feed name -> the float32 values it holds
 FLAGS = {}  # case -> paddlec compile flags (flags.json, read by test_e2e_ops)
 
 
@@ -365,7 +369,128 @@ def one_hot_fed_depth():
     return [ids, d], [out]
 
 
+def fed_scale(name, values):
+    FLOATS[name] = values
+    return paddle.static.data(name, [len(values)], "float32")
+
+
+def interp(type, x, inputs, **attrs):
+    """A raw interp op (v1 or _v2) of x with its size inputs, for the
+    combinations F.interpolate does not write."""
+    a = {"data_layout": "NCHW", "out_d": -1, "out_h": -1, "out_w": -1, "scale": [] if "_v2" in type else 0.0,
+         "align_corners": False, "align_mode": 1, "interp_method": type.split("_")[0]}
+    a.update(attrs)
+    return append_op(type, dict(X=x, **inputs), {"Out": ["float32"]}, a)[0]
+
+
+@case
+def interp_fed_size_list():
+    """F.interpolate(x [B, 3, 5, 7], size=[h, w], mode="bilinear") with h
+    and w fed int32 tensors (4, 9): SizeTensor, Out [B, 3, 4, 9] within
+    --max-shape [4, 3, 8, 12]; tanh after it."""
+    x = paddle.static.data("x", [None, 3, 5, 7], "float32")
+    h, w = bound("h", [4], "int32"), bound("w", [9], "int32")
+    out = paddle.nn.functional.interpolate(x, size=[h, w], mode="bilinear")
+    max_shape("interp_fed_size_list", out, [4, 3, 8, 12])
+    return [x, h, w], [paddle.tanh(out)]
+
+
+@case
+def interp_fed_outsize_nearest():
+    """F.interpolate(x, size=s, mode="nearest") with s fed ([6, 3]): OutSize
+    (Python casts it to int32), up in h and down in w, within [4, 3, 8, 8]."""
+    x = paddle.static.data("x", [None, 3, 5, 7], "float32")
+    s = bound("s", [6, 3])
+    out = paddle.nn.functional.interpolate(x, size=s, mode="nearest")
+    max_shape("interp_fed_outsize_nearest", out, [4, 3, 8, 8])
+    return [x, s], [out]
+
+
+@case
+def interp_fed_scale():
+    """F.interpolate(x, scale_factor=sc, mode="bilinear") with sc fed
+    ([1.5, 0.7]): Out [B, 3, 7, 4] ((int)(5 * 1.5), (int)(7 * 0.7)), the
+    ratios 1 / scale (align_corners false), within [4, 3, 8, 8]."""
+    x = paddle.static.data("x", [None, 3, 5, 7], "float32")
+    sc = fed_scale("sc", [1.5, 0.7])
+    out = paddle.nn.functional.interpolate(x, scale_factor=sc, mode="bilinear")
+    max_shape("interp_fed_scale", out, [4, 3, 8, 8])
+    return [x, sc], [out]
+
+
+@case
+def interp_fed_scale_bicubic_nhwc():
+    """bicubic, channel last, one fed scale for both dims (1.6): x [B, 5, 4,
+    2] to [B, 8, 6, 2] within [3, 9, 9, 2] (rt_resize's path)."""
+    x = paddle.static.data("x", [None, 5, 4, 2], "float32")
+    sc = fed_scale("sc", [1.6])
+    out = paddle.nn.functional.interpolate(x, scale_factor=sc, mode="bicubic", data_format="NHWC")
+    max_shape("interp_fed_scale_bicubic_nhwc", out, [3, 9, 9, 2])
+    return [x, sc], [out]
+
+
+@case
+def interp_fed_size_trilinear():
+    """trilinear, size=[d, h, w] fed (int32: Paddle 2.6's kernel reads
+    SizeTensor's as int32 and stops on int64 ones): x [B, 2, 3, 4, 5] to
+    [B, 2, 4, 6, 3] within [3, 2, 5, 6, 4], align_corners true."""
+    x = paddle.static.data("x", [None, 2, 3, 4, 5], "float32")
+    d, h, w = bound("d", [4], "int32"), bound("h", [6], "int32"), bound("w", [3], "int32")
+    out = paddle.nn.functional.interpolate(x, size=[d, h, w], mode="trilinear", align_corners=True,
+                                           data_format="NCDHW")
+    max_shape("interp_fed_size_trilinear", out, [3, 2, 5, 6, 4])
+    return [x, d, h, w], [out]
+
+
+@case
+def interp_fed_scale_linear():
+    """linear (1-D, NCW), one fed scale (1.5): x [B, 3, 6] to [B, 3, 9],
+    align_mode 0 (half-pixel), within [3, 3, 12]."""
+    x = paddle.static.data("x", [None, 3, 6], "float32")
+    sc = fed_scale("sc", [1.5])
+    out = paddle.nn.functional.interpolate(x, scale_factor=sc, mode="linear", align_mode=0, data_format="NCW")
+    max_shape("interp_fed_scale_linear", out, [3, 3, 12])
+    return [x, sc], [out]
+
+
+@case
+def interp_v1_fed_outsize_over_scale():
+    """fluid's bilinear_interp (v1) with OutSize fed ([5, 6]) and Scale fed
+    (2.0): the v1 kernel takes OutSize over Scale, its ratios from the
+    sizes; align_corners true; within [4, 3, 6, 8]."""
+    x = paddle.static.data("x", [None, 3, 4, 5], "float32")
+    s = bound("s", [5, 6], "int32")
+    sc = fed_scale("sc", [2.0])
+    out = interp("bilinear_interp", x, {"OutSize": s, "Scale": sc}, align_corners=True)
+    max_shape("interp_v1_fed_outsize_over_scale", out, [4, 3, 6, 8])
+    return [x, s, sc], [out]
+
+
+@case
+def interp_v1_fed_scale_nearest():
+    """fluid's nearest_interp (v1) with only Scale fed (1.5): x [B, 2, 4,
+    6] to [B, 2, 6, 9], the ratios in / out; within [3, 2, 8, 10]."""
+    x = paddle.static.data("x", [None, 2, 4, 6], "float32")
+    sc = fed_scale("sc", [1.5])
+    out = interp("nearest_interp", x, {"Scale": sc})
+    max_shape("interp_v1_fed_scale_nearest", out, [3, 2, 8, 10])
+    return [x, sc], [out]
+
+
+@case
+def interp_v2_const_outsize_fed_scale():
+    """bilinear_interp_v2 with a constant OutSize ([6, 9]) and a fed Scale
+    ([1.5, 1.2]): Out's size is OutSize's (known when compiling, no bound),
+    the v2 kernel's ratios 1 / Scale (align_corners false)."""
+    x = paddle.static.data("x", [None, 3, 5, 7], "float32")
+    sc = fed_scale("sc", [1.5, 1.2])
+    s = paddle.assign(np.array([6, 9], "int32"))
+    return [x, sc], [interp("bilinear_interp_v2", x, {"OutSize": s, "Scale": sc})]
+
+
 def make_input(v, rng):
+    if v.name in FLOATS:
+        return np.array(FLOATS[v.name], "float32")
     if v.name in BOUNDS:
         return np.array(BOUNDS[v.name], "int64" if "int64" in str(v.dtype) else "int32")
     if v.name == "ids":  # one_hot_fed_depth's: ids in [0, 5)
