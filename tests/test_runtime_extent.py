@@ -894,3 +894,29 @@ def test_an_int64_size_tensor_is_refused(tmp_path):
     p = run(["compile", ir(tmp_path, INTERP_IR.format(dt="int32")), "-o", str(tmp_path / "o"), "--max-shape",
              "y=2,3,8,8"])
     assert p.returncode == 0, p.stderr[-2000:]
+
+
+def test_fed_paddings_paddle_refuses_stop_the_run(tmp_path):
+    """pad3d reflect (NDHWC, x [B, 3, 4, 5, 2]) with Paddings fed, bounded
+    by [3, 4, 8, 8, 2] (e2e_shape_feeds.py's pad3d_fed_paddings_reflect_ndhwc):
+    a top padding of 4 on a height of 4, within the bound (Paddle: "The
+    height of Input(X)'s dimension should be greater than pad_top in reflect
+    mode"), a negative one, and one past the bound stop the run; [1, 2, 0,
+    0, 0, 0] runs."""
+    fixture, _, binary = max_shape_case("pad3d_fed_paddings_reflect_ndhwc", tmp_path)
+    for pads, ok in (([0, 0, 4, 0, 0, 0], False), ([-1, 0, 0, 0, 0, 0], False), ([2, 2, 1, 2, 1, 0], False),
+                     ([1, 2, 0, 0, 0, 0], True)):
+        p = run_fed(binary, fixture, tmp_path, "p", np.array(pads, np.int64))
+        if ok:
+            assert p.returncode == 0, p.stderr[-1500:]
+            assert np.load(tmp_path / "o" / os.listdir(tmp_path / "o")[0]).shape == (3, 3, 4, 8, 2)
+        else:
+            assert p.returncode != 0 and "pad3d: a negative padding from Paddings, a reflect padding not below its " \
+                "dim or a circular one past it, or Out past --max-shape [3, 4, 8, 8, 2]" in p.stderr, \
+                (pads, p.returncode, p.stderr[-1500:])
+
+
+def test_fed_paddings_without_a_bound_are_refused_naming_the_option(tmp_path):
+    out, _ = cases("shape_feeds")
+    refused_at(f"{out}/pad3d_fed_paddings_constant/model.pdmodel", tmp_path, "(pad3d -> ",
+               "it depends on the values of input Paddings ('p')", "bound it with --max-shape '")

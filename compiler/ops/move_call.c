@@ -49,14 +49,16 @@ const char *move_expr_c(const MoveCall *c) {
   return NULL;
 }
 
-/* The RtPad3d geometry the PAD3D calls read, as static const `name`. */
-static void print_pad3d_geo(Printer *p, const char *name, const RtPad3d *g) {
+/* The RtPad3d geometry the PAD3D calls read, as static const `name`; a
+ * local when the run gives the pads (run_pads: 6 C expressions). */
+static void print_pad3d_geo(Printer *p, const char *name, const RtPad3d *g, const char *const *run_pads) {
   static const char *const modes[] = {"RT_PAD_CONSTANT", "RT_PAD_REFLECT", "RT_PAD_REPLICATE", "RT_PAD_CIRCULAR"};
-  pr_line(p, "static const RtPad3d %s = {", name);
+  const char *pads[6];
+  for (int i = 0; i < 6; i++) pads[i] = run_pads ? run_pads[i] : pool_printf("%lld", (long long)g->pads[i]);
+  pr_line(p, "%sRtPad3d %s = {", run_pads ? "" : "static const ", name);
   pr_line(p, ".mode = %s, .value = %s, .inner = %lld, .in = {%lld, %lld, %lld},", modes[g->mode], em_float(g->value),
           (long long)g->inner, (long long)g->in[0], (long long)g->in[1], (long long)g->in[2]);
-  pr_line(p, ".pads = {%lld, %lld, %lld, %lld, %lld, %lld},", (long long)g->pads[0], (long long)g->pads[1],
-          (long long)g->pads[2], (long long)g->pads[3], (long long)g->pads[4], (long long)g->pads[5]);
+  pr_line(p, ".pads = {%s, %s, %s, %s, %s, %s},", pads[0], pads[1], pads[2], pads[3], pads[4], pads[5]);
   pr_line(p, "};");
 }
 
@@ -132,7 +134,7 @@ static void print_call(Printer *p, const MoveCall *c) {
 void move_print_c(Printer *p, const MoveCall *c) {
   if (c->note) pr_line(p, "/* %s */", c->note);
   if (c->braced) pr_line(p, "{");
-  if (c->pad3d) print_pad3d_geo(p, c->geo, c->pad3d);
+  if (c->pad3d) print_pad3d_geo(p, c->geo, c->pad3d, c->run_pads);
   switch (c->kind) {
     case MOVE_COPY: print_copy(p, c); break;
     case MOVE_PIECES: print_pieces(p, c); break;

@@ -60,6 +60,7 @@ typedef struct MoveCall {
   const char *geo;                       /* PAD3D, PAD3D_GRAD: the RtPad3d's name (outer: its repeats) */
   int f64;                               /* transposes, CHANNEL_AFFINE, PAD3D(_GRAD): double elements (rt_*_f64) */
   const struct RtPad3d *pad3d;           /* PAD3D(_GRAD): declared first as static const `geo` (NULL: not) */
+  const char *const *run_pads;           /* PAD3D: pad3d's 6 pads as C expressions the run gives (geo a local) */
   int braced;                            /* the kernel in braces of its own (broadcast_tensors: one per Out) */
   const char *note;                      /* a comment printed first (meshgrid: which Out), or NULL */
   const char *type;                      /* COPY, PIECES, TAKE_GRAD: the C element type */

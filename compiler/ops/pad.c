@@ -11,13 +11,17 @@
  *   (6 values: left, right, top, bottom, front, back; may be a VAR),
  *   mode="constant" ("reflect", "replicate", "circular"), value=0,
  *   data_format="NCDHW" ("NDHWC").  Padding held in a tensor makes D, H, W
- *   unknown.
+ *   unknown, unless the compiler knows the tensor's values; with a
+ *   --max-shape bound for Out they are the run's (ctx_max_shape).
  * Out has X's dtype.
  *
  * C emission: pad2d (float32) and pad3d (float32 or float64, as Paddle's
  * CPU kernels; rt_pad3d_f64) -> rt_pad3d over X viewed as
- * [outer, D, H, W, inner] (pad2d: D = 1; channel last: inner = C); a
- * Paddings tensor is refused.  pad (any rank, any element type): the output
+ * [outer, D, H, W, inner] (pad2d: D = 1; channel last: inner = C).
+ * pad3d's Paddings tensor: its values when the compiler knows them, else
+ * read when the kernel runs, within Out's --max-shape bound (the geometry a
+ * local the run fills in); refused in the grad and in pad2d (which Paddle
+ * 2.6 has no kernel for).  pad (any rank, any element type): the output
  * is filled with pad_value, then X's rows are copied into place. */
 #include <string.h>
 
@@ -75,9 +79,15 @@ static int infer_pad3d(OpCtx *c) {
   int d0 = ncdhw ? 2 : 1; /* first spatial dim */
   Shape o = {5, {xs->d[0], DIM_UNKNOWN, DIM_UNKNOWN, DIM_UNKNOWN, DIM_UNKNOWN}};
   o.d[ncdhw ? 1 : 4] = xs->d[ncdhw ? 1 : 4];
-  if (!ctx_in(c, "Paddings", 0) && !attr_is_var(c->op, "paddings")) {
-    int64_t *p;
-    if (attr_ints(c->op, "paddings", &p) != 6) return ctx_fail(c, "paddings must have 6 values");
+  Var *pt = ctx_in(c, "Paddings", 0);
+  int64_t pv[6], *p = pv;
+  const int known = pt && ctx_int_values(c, pt, pv, 6) == 6; /* a tensor of values the compiler knows */
+  if (pt && !known && var_runtime_axis(x) < 0) { /* the run's paddings, within a --max-shape bound? */
+    int b = ctx_max_shape(c, "Out", 0, 5, x->dtype, "the paddings in Paddings");
+    if (b) return b < 0 ? -1 : 0;
+  }
+  if (known || (!pt && !attr_is_var(c->op, "paddings"))) {
+    if (!known && attr_ints(c->op, "paddings", &p) != 6) return ctx_fail(c, "paddings must have 6 values");
     /* paddings run from the last spatial dim (W) to the first (D). */
     for (int i = 0; i < 3; i++) o.d[d0 + i] = pad_dim(xs->d[d0 + i], p[4 - 2 * i], p[5 - 2 * i]);
   }
@@ -111,7 +121,7 @@ static int const_dims(EmitCtx *e, const Var *x, const int *idx, int n, int64_t *
  * Out@GRAD must hold the padded elements (the record declares the RtPad3d
  * first, as geo).  float32, or with f64_ok also float64 (rt_pad3d_f64 /
  * rt_pad3d_grad_f64). */
-static int pad3d_call(EmitCtx *e, const RtPad3d *p, int nouter, int grad, int f64_ok) {
+static int pad3d_call(EmitCtx *e, const RtPad3d *p, int nouter, int grad, int f64_ok, const char *const *run_pads) {
   Var *x = tu_in(e, "X", 0), *src = grad ? tu_in(e, "Out@GRAD", 0) : x;
   Var *dst = tu_out(e, grad ? "X@GRAD" : "Out", 0);
   if (!x || !src || !dst) return -1;
@@ -121,7 +131,7 @@ static int pad3d_call(EmitCtx *e, const RtPad3d *p, int nouter, int grad, int f6
   } else if (src->dtype != RT_DT_FP32 || dst->dtype != RT_DT_FP32) {
     return em_fail(e, "%s of %s tensors is not supported (float32)", e->op->type, rt_dtype_name(src->dtype));
   }
-  for (int i = 0; i < 3; i++) {
+  for (int i = 0; i < 3 && !run_pads; i++) {
     int64_t a = p->pads[2 * i], b = p->pads[2 * i + 1], big = a > b ? a : b;
     if (a < 0 || b < 0) return em_fail(e, "negative paddings are not supported");
     if (p->mode == RT_PAD_REFLECT && big >= p->in[i])
@@ -132,11 +142,11 @@ static int pad3d_call(EmitCtx *e, const RtPad3d *p, int nouter, int grad, int f6
   SymDim outer = em_sym_prod(e, x, 0, nouter), n = spec_numel(em_spec(e, grad ? src : dst));
   int64_t per = p->inner;
   for (int i = 0; i < 3; i++) per *= p->in[i] + p->pads[2 * i] + p->pads[2 * i + 1];
-  if (outer.a * per != n.a || outer.c * per != n.c)
+  if (!run_pads && (outer.a * per != n.a || outer.c * per != n.c))
     return em_fail(e, "%s does not hold the padded elements of X", grad ? "Out@GRAD" : "Out");
   move_print_c(e->p, &(MoveCall){.kind = grad ? MOVE_PAD3D_GRAD : MOVE_PAD3D, .pad3d = p, .geo = "geo",
                                  .outer = em_sym(outer), .src = em_ptr(e, src, 1), .dst = em_ptr(e, dst, 0),
-                                 .f64 = dt == RT_DT_FP64});
+                                 .f64 = dt == RT_DT_FP64, .run_pads = run_pads});
   return 0;
 }
 
@@ -158,29 +168,78 @@ static int emit_pad2d_any(EmitCtx *e, int grad) {
   int64_t pads[4];
   attr_ints_fill(e->op, "paddings", 4, 0, pads);
   for (int i = 0; i < 4; i++) p.pads[2 + i] = pads[i];
-  return pad3d_call(e, &p, nchw ? 2 : 1, grad, 0);
+  return pad3d_call(e, &p, nchw ? 2 : 1, grad, 0, NULL);
+}
+
+/* The paddings of a pad3d whose Paddings tensor only the run knows, read
+ * and checked when the kernel runs as Paddle's kernel takes them (left,
+ * right, top, bottom, front, back; int32 or int64), into run[] in p's
+ * order (front, back, top, bottom, left, right); Out's dims set within its
+ * --max-shape bound.  A negative padding, a reflect padding not below its
+ * dim (Paddle: "should be greater than pad_front in reflect mode") or a
+ * circular one past it stops the run, as those of the attribute are
+ * refused when compiling. */
+static int pad3d_run_pads(EmitCtx *e, const Var *x, const Var *out, const RtPad3d *p, int ncdhw, const char **run) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *pt = ctx_in(&c, "Paddings", 0);
+  if (pt->dtype != RT_DT_INT32 && pt->dtype != RT_DT_INT64)
+    return em_fail(e, "Paddings '%s' is %s (int32 or int64)", pt->name, rt_dtype_name(pt->dtype));
+  if (shape_numel(&pt->shape) != 6)
+    return em_fail(e, "Paddings '%s' %s must hold 6 values", pt->name, shape_str(&pt->shape));
+  static const char *const names[6] = {"pad_front", "pad_back", "pad_top", "pad_bottom", "pad_left", "pad_right"};
+  static const char dhw[] = "DHW";
+  pr_line(e->p, "/* the paddings Paddle's kernel takes when it runs, from Paddings (left, right, top, bottom, front, "
+                "back) */");
+  for (int i = 0; i < 6; i++) {
+    pr_line(e->p, "const int64_t %s = (int64_t)%s[%d];", names[i], em_ptr(e, pt, 1), 4 - 2 * (i / 2) + i % 2);
+    run[i] = names[i];
+  }
+  const char *over = p->mode == RT_PAD_REFLECT ? ">=" : ">"; /* reflect: below the dim; circular: up to it */
+  for (int i = 0; i < 3; i++) {
+    pr_line(e->p, "if (%s < 0 || %s < 0) return 1;", names[2 * i], names[2 * i + 1]);
+    if (p->mode == RT_PAD_REFLECT || p->mode == RT_PAD_CIRCULAR)
+      pr_line(e->p, "if (%s %s %lld || %s %s %lld) return 1; /* %c */", names[2 * i], over, (long long)p->in[i],
+              names[2 * i + 1], over, (long long)p->in[i], dhw[i]);
+  }
+  const char *dims[5] = {em_dim(e, x, 0)};
+  dims[ncdhw ? 1 : 4] = em_dim(e, x, ncdhw ? 1 : 4);
+  for (int i = 0; i < 3; i++)
+    dims[(ncdhw ? 2 : 1) + i] = pool_printf("%lld + %s + %s", (long long)p->in[i], names[2 * i], names[2 * i + 1]);
+  tu_set_extents(e, out, dims, 5,
+                 pool_printf("a negative padding from Paddings, a reflect padding not below its dim or a circular "
+                             "one past it, or Out past --max-shape %s", shape_str(&out->shape)));
+  return 0;
 }
 
 /* pad3d and pad3d_grad: X [N, C, D, H, W] (NDHWC: [N, D, H, W, C]);
  * paddings are {left, right, top, bottom, front, back}, i.e. from W back to
- * D.  The grad (phi Pad3dGradKernel) does not read value. */
+ * D: the attribute's, or a Paddings tensor's (its values known to the
+ * compiler, or read when the kernel runs within Out's --max-shape bound).
+ * The grad (phi Pad3dGradKernel) does not read value. */
 static int emit_pad3d_any(EmitCtx *e, int grad) {
-  Var *x = tu_in(e, "X", 0);
-  if (!x) return -1;
+  Var *x = tu_in(e, "X", 0), *out = tu_out(e, grad ? "X@GRAD" : "Out", 0);
+  if (!x || !out) return -1;
   OpCtx c = {e->g, (Op *)e->op};
-  if (ctx_in(&c, "Paddings", 0) || attr_is_var(e->op, "paddings"))
-    return em_fail(e, "paddings held in a tensor are not supported");
+  Var *pt = ctx_in(&c, "Paddings", 0);
+  int64_t pads[6];
+  const int known = pt && ctx_int_values(&c, pt, pads, 6) == 6;
+  if (attr_is_var(e->op, "paddings")) return em_fail(e, "paddings held in a tensor attribute are not supported");
+  if (pt && !known && (grad || !tu_max_shaped(e, out)))
+    return em_fail(e, "the paddings come from Paddings ('%s'), whose values only the run knows%s", pt->name,
+                   grad ? " (not supported in the gradient)" : "; bound Out with --max-shape to compile it");
   RtPad3d p = {.value = grad ? 0.0f : (float)attr_float(e->op, "value", 0)};
   if (pad_mode(e, attr_str(e->op, "mode", "constant"), &p.mode)) return -1;
   int ncdhw = strcmp(attr_str(e->op, "data_format", "NCDHW"), "NCDHW") == 0;
   static const int ncdhw_idx[4] = {2, 3, 4, -1}, ndhwc_idx[4] = {1, 2, 3, 4};
-  int64_t d[4], pads[6];
+  int64_t d[4];
   if (const_dims(e, x, ncdhw ? ncdhw_idx : ndhwc_idx, 4, d)) return -1;
   for (int i = 0; i < 3; i++) p.in[i] = d[i];
   p.inner = d[3];
-  attr_ints_fill(e->op, "paddings", 6, 0, pads);
+  if (!known) attr_ints_fill(e->op, "paddings", 6, 0, pads);
   for (int i = 0; i < 3; i++) p.pads[2 * i] = pads[4 - 2 * i], p.pads[2 * i + 1] = pads[5 - 2 * i];
-  return pad3d_call(e, &p, ncdhw ? 2 : 1, grad, 1);
+  const char *run[6];
+  if (pt && !known && pad3d_run_pads(e, x, out, &p, ncdhw, run)) return -1;
+  return pad3d_call(e, &p, ncdhw ? 2 : 1, grad, 1, pt && !known ? run : NULL);
 }
 
 static int emit_pad2d(EmitCtx *e) { return emit_pad2d_any(e, 0); }
@@ -223,7 +282,7 @@ static int emit_pad(EmitCtx *e) {
 
 const OpDef op_pad = {.type = "pad", .infer = infer_pad, .emit_c = emit_pad};
 const OpDef op_pad2d = {.type = "pad2d", .infer = infer_pad2d, .emit_c = emit_pad2d};
-const OpDef op_pad3d = {.type = "pad3d", .infer = infer_pad3d, .emit_c = emit_pad3d};
+const OpDef op_pad3d = {.type = "pad3d", .infer = infer_pad3d, .emit_c = emit_pad3d, .max_shape = 1};
 
 /* pad_grad (Out@GRAD -> X@GRAD; Paddle's pad grad has no X input):
  * X@GRAD.dims[i] = Out@GRAD.dims[i] - paddings[2i] - paddings[2i+1]

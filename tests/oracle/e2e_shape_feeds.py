@@ -14,7 +14,7 @@ compiled with --max-shape bounds (flags.json beside the case), and
 with shifts fed (and its grad).  The resize ops (interp v1 and v2) with
 OutSize, SizeTensor or Scale fed, bounded by --max-shape: 1-, 2- and 3-D,
 channel first and last, each method, v2's ratios from a fed Scale beside
-a constant OutSize.
+a constant OutSize.  `pad3d` with its Paddings fed (bounded) or constant.
 
     python e2e_shape_feeds.py OUTDIR [CASE ...]
 
@@ -486,6 +486,57 @@ def interp_v2_const_outsize_fed_scale():
     sc = fed_scale("sc", [1.5, 1.2])
     s = paddle.assign(np.array([6, 9], "int32"))
     return [x, sc], [interp("bilinear_interp_v2", x, {"OutSize": s, "Scale": sc})]
+
+
+def pad3d(x, paddings, mode, fmt="NCDHW", value=0.0):
+    return append_op("pad3d", {"X": x, "Paddings": paddings}, {"Out": ["float32"]},
+                     {"paddings": [], "mode": mode, "value": value, "data_format": fmt})[0]
+
+
+@case
+def pad3d_fed_paddings_constant():
+    """pad3d (NCDHW, constant 0.75) with Paddings fed (int32 [1, 2, 0, 1,
+    2, 0]: left, right, top, bottom, front, back): x [B, 2, 2, 3, 4] to [B,
+    2, 4, 4, 7] within --max-shape [4, 2, 5, 6, 8]; tanh after it."""
+    x = paddle.static.data("x", [None, 2, 2, 3, 4], "float32")
+    p = bound("p", [1, 2, 0, 1, 2, 0], "int32")
+    out = pad3d(x, p, "constant", value=0.75)
+    max_shape("pad3d_fed_paddings_constant", out, [4, 2, 5, 6, 8])
+    return [x, p], [paddle.tanh(out)]
+
+
+@case
+def pad3d_fed_paddings_reflect_ndhwc():
+    """pad3d reflect, channel last, Paddings fed (int64 [2, 1, 1, 2, 1, 0]):
+    x [B, 3, 4, 5, 2] to [B, 4, 7, 8, 2] within [3, 4, 8, 8, 2]."""
+    x = paddle.static.data("x", [None, 3, 4, 5, 2], "float32")
+    p = bound("p", [2, 1, 1, 2, 1, 0])
+    out = pad3d(x, p, "reflect", "NDHWC")
+    max_shape("pad3d_fed_paddings_reflect_ndhwc", out, [3, 4, 8, 8, 2])
+    return [x, p], [out]
+
+
+@case
+def pad3d_fed_paddings_circular():
+    """pad3d circular and replicate with the same fed Paddings ([3, 0, 2,
+    1, 1, 1]): x [B, 2, 2, 3, 4] to [B, 2, 4, 6, 7] within [3, 2, 4, 6, 7]
+    each."""
+    x = paddle.static.data("x", [None, 2, 2, 3, 4], "float32")
+    p = bound("p", [3, 0, 2, 1, 1, 1], "int32")
+    outs = [pad3d(x, p, m) for m in ("circular", "replicate")]
+    for o in outs:
+        max_shape("pad3d_fed_paddings_circular", o, [3, 2, 4, 6, 7])
+    return [x, p], outs
+
+
+@case
+def pad3d_const_paddings():
+    """pad3d reflect with a Paddings tensor of constant values ([1, 1, 2,
+    0, 0, 1]): Paddle declares Out's spatial dims unknown; the compiler
+    knows them ([B, 2, 3, 5, 6])."""
+    x = paddle.static.data("x", [None, 2, 2, 3, 4], "float32")
+    p = paddle.assign(np.array([1, 1, 2, 0, 0, 1], "int32"))
+    return [x], [pad3d(x, p, "reflect")]
 
 
 def make_input(v, rng):
