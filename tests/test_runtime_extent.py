@@ -920,3 +920,23 @@ def test_fed_paddings_without_a_bound_are_refused_naming_the_option(tmp_path):
     out, _ = cases("shape_feeds")
     refused_at(f"{out}/pad3d_fed_paddings_constant/model.pdmodel", tmp_path, "(pad3d -> ",
                "it depends on the values of input Paddings ('p')", "bound it with --max-shape '")
+
+
+def test_a_fed_concat_axis_paddle_refuses_stops_the_run(tmp_path):
+    """paddle.concat([x [2, 3], y [2, 5], z [2, 1]], axis=t) with t fed
+    (e2e_shape_feeds.py's concat_fed_axis_negative; no flag: the compiler
+    proves Out's bound): t = 2 is out of range (Paddle: "The axis is
+    expected to be in range of [-2, 2)") and t = 0 an axis along which the
+    inputs do not fit (Paddle: "The 1-th dimension of input[0] and
+    input[1] is expected to be equal"): both stop the run; t = 1 runs."""
+    out, _ = cases("shape_feeds")
+    fixture = f"{out}/concat_fed_axis_negative"
+    binary = build(fixture, tmp_path, "--blas=none")
+    for axis, ok in ((2, False), (0, False), (1, True)):
+        p = run_fed(binary, fixture, tmp_path, "t", np.array([axis], np.int64))
+        if ok:
+            assert p.returncode == 0, p.stderr[-1500:]
+            assert np.load(tmp_path / "o" / os.listdir(tmp_path / "o")[0]).shape == (2, 9)
+        else:
+            assert p.returncode != 0 and "concat: an axis from AxisTensor out of range, or along which the inputs' " \
+                "dims do not fit (Paddle raises an error)" in p.stderr, (axis, p.returncode, p.stderr[-1500:])

@@ -4,8 +4,16 @@
  * Shape rule (phi ConcatInferMeta / ComputeAndCheckShape at compile time):
  * Out starts as X[0]'s dims; along `axis` the dims add up, -1 when any is
  * -1; along the other axes a -1 is replaced by a known dim of a later input.
- * With the axis from a tensor every dim is -1.  Out has X[0]'s dtype.
- * Emission: per row of the dims before `axis`, one memcpy per input.
+ * With the axis from a tensor every dim is -1, unless the compiler knows
+ * the tensor's value; while specializing with the inputs' dims fixed, an
+ * AxisTensor only the run knows gives Out the bound of the axes along
+ * which the inputs fit (each dim the largest of them: ctx_proven_shape).
+ * Out has X[0]'s dtype.
+ * Emission: per row of the dims before `axis`, one memcpy per input; with
+ * the run's axis, the rows and widths of each axis the inputs fit along
+ * are printed as the cases of a switch on it, and an axis out of range or
+ * along which they do not fit stops the run (Paddle's kernel raises an
+ * error).
  * Inputs with a dim known only at run time (the rows of a box head's
  * branches, the sequences after sequence_pool) must all have the same
  * extent, on a dim other than `axis`: Out has it, the rows are the run's. */
@@ -14,17 +22,62 @@
 #include "ops.h"
 #include "tensor_util.h"
 
+/* The axis: the attribute's, or AxisTensor's value when the compiler
+ * knows it; 0 when only the run knows it (AxisTensor, or a VAR axis). */
+static int concat_axis(const OpCtx *c, int64_t *axis) {
+  Var *at = ctx_in(c, "AxisTensor", 0);
+  if (at) return ctx_int_values(c, at, axis, 1) == 1;
+  *axis = attr_int(c->op, "axis", 0);
+  return !attr_is_var(c->op, "axis");
+}
+
+/* Whether the inputs' dims (all known) fit a concat along axis k, and
+ * then Out's dims into out. */
+static int fits_along(const OpCtx *c, int k, Shape *out) {
+  const Var *x0 = ctx_in(c, "X", 0);
+  *out = x0->shape;
+  out->d[k] = 0;
+  for (int i = 0; i < ctx_nin(c, "X"); i++) {
+    const Shape *s = &ctx_in(c, "X", i)->shape;
+    if (s->rank != x0->shape.rank) return 0;
+    for (int d = 0; d < s->rank; d++)
+      if (d != k && s->d[d] != x0->shape.d[d]) return 0;
+    out->d[k] += s->d[k];
+  }
+  return 1;
+}
+
+/* Out's bound for an axis only the run knows: the inputs' dims fixed and
+ * known, each dim the largest of the axes the inputs fit along.  1 when
+ * set; 0 when the dims are not all known; -1 after ctx_fail. */
+static int run_axis_bound(OpCtx *c, const Var *x0) {
+  if (!ctx_in(c, "AxisTensor", 0) || !ctx_feeds_fixed(c)) return 0;
+  for (int i = 0; i < ctx_nin(c, "X"); i++) {
+    const Var *xi = ctx_in(c, "X", i);
+    if (!xi || var_runtime_axis(xi) >= 0 || shape_numel(&xi->shape) < 0) return 0;
+  }
+  Shape bound = {x0->shape.rank, {0}}, o;
+  int fits = 0;
+  for (int k = 0; k < bound.rank; k++)
+    if (fits_along(c, k, &o) && ++fits)
+      for (int d = 0; d < bound.rank; d++) bound.d[d] = o.d[d] > bound.d[d] ? o.d[d] : bound.d[d];
+  if (!fits) return ctx_fail(c, "the inputs' dims fit a concat along no axis");
+  return ctx_proven_shape(c, "Out", 0, &bound, x0->dtype, "AxisTensor's value");
+}
+
 static int infer_concat(OpCtx *c) {
   int n = ctx_nin(c, "X");
   Var *x0 = ctx_need(c, "X", 0);
   if (!x0) return -1;
   Shape out = x0->shape;
-  if (ctx_in(c, "AxisTensor", 0) || attr_is_var(c->op, "axis")) {
+  int64_t a;
+  if (!concat_axis(c, &a)) {
+    int b = run_axis_bound(c, x0);
+    if (b) return b < 0 ? -1 : 0;
     for (int i = 0; i < out.rank; i++) out.d[i] = DIM_UNKNOWN;
     ctx_set(c, "Out", 0, &out, x0->dtype);
     return 0;
   }
-  int64_t a = attr_int(c->op, "axis", 0);
   int axis = axis_norm(a, out.rank);
   if (axis < 0 || out.rank == 0)
     return ctx_fail(c, "axis %lld is out of range for X %s", (long long)a, shape_str(&out));
@@ -64,14 +117,55 @@ static int infer_concat(OpCtx *c) {
   return 0;
 }
 
+/* concat along the axis AxisTensor gives when the kernel runs (Out within
+ * the bound run_axis_bound proved): one case per axis the inputs fit
+ * along, with its rows, widths and Out's dims. */
+static int emit_run_axis(EmitCtx *e, Var *out, int n, Var **xs) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *at = ctx_in(&c, "AxisTensor", 0);
+  if ((at->dtype != RT_DT_INT32 && at->dtype != RT_DT_INT64) || shape_numel(&at->shape) != 1)
+    return em_fail(e, "AxisTensor '%s' must be one int32 or int64", at->name);
+  const int r = tu_rank(e, out);
+  const char *v = pool_printf("(int64_t)%s[0]", em_ptr(e, at, 1));
+  pr_line(e->p, "/* the axis Paddle's kernel takes when it runs, from AxisTensor */");
+  pr_line(e->p, "const int64_t axis = %s < 0 ? %s + %d : %s;", v, v, r, v);
+  const char **inner = pool_alloc(sizeof *inner * (size_t)n), *dims[RT_MAX_RANK];
+  pr_line(e->p, "int64_t outer = 0;");
+  for (int i = 0; i < n; i++) pr_line(e->p, "int64_t inner%d = 0;", i), inner[i] = pool_printf("inner%d", i);
+  for (int d = 0; d < r; d++) pr_line(e->p, "int64_t dim%d = 0;", d), dims[d] = pool_printf("dim%d", d);
+  pr_line(e->p, "switch (axis) {");
+  for (int k = 0; k < r; k++) {
+    Shape o;
+    if (!fits_along(&c, k, &o)) continue;
+    const char *set = pool_printf("outer = %lld", (long long)dims_prod(&xs[0]->shape, 0, k));
+    for (int i = 0; i < n; i++)
+      set = pool_printf("%s, inner%d = %lld", set, i, (long long)dims_prod(&xs[i]->shape, k, r));
+    for (int d = 0; d < r; d++) set = pool_printf("%s, dim%d = %lld", set, d, (long long)o.d[d]);
+    pr_line(e->p, "case %d: %s; break;", k, set);
+  }
+  pr_line(e->p, "default: return 1; /* out of range, or the inputs do not fit along it */");
+  pr_line(e->p, "}");
+  tu_set_extents(e, out, dims, r, "an axis from AxisTensor out of range, or along which the inputs' dims do not "
+                                  "fit (Paddle raises an error)");
+  return tu_pieces(e, out, n, xs, "outer", inner, 1);
+}
+
 static int emit_concat(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
-  if (ctx_in(&c, "AxisTensor", 0) || attr_is_var(e->op, "axis"))
-    return em_fail(e, "the axis comes from a tensor (input AxisTensor), which is not supported");
+  int64_t a;
+  const int known = concat_axis(&c, &a);
+  if (!known && !(ctx_in(&c, "AxisTensor", 0) && tu_max_shaped(e, tu_out(e, "Out", 0))))
+    return em_fail(e, "the axis comes from a tensor (%s) whose value only the run knows, which is supported only "
+                      "with the inputs' dims fixed (--shape)",
+                   ctx_in(&c, "AxisTensor", 0) ? "input AxisTensor" : "attribute axis");
   Var *out = tu_out(e, "Out", 0);
   int n = ctx_nin(&c, "X");
   if (!out || n < 1) return -1;
-  int r = tu_rank(e, out), axis = axis_norm(attr_int(e->op, "axis", 0), r);
+  Var **xs0 = pool_alloc(sizeof *xs0 * (size_t)n);
+  for (int i = 0; i < n && !known; i++)
+    if (!(xs0[i] = tu_in(e, "X", i))) return -1;
+  if (!known) return emit_run_axis(e, out, n, xs0);
+  int r = tu_rank(e, out), axis = axis_norm(a, r);
   if (axis < 0 || r == 0) return em_fail(e, "axis is out of range");
   Var **xs = pool_alloc(sizeof *xs * (size_t)n);
   const char **inner = pool_alloc(sizeof *inner * (size_t)n);

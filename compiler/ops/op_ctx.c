@@ -269,6 +269,13 @@ int ctx_max_shape(OpCtx *c, const char *slot, int i, int rank, int dtype, const 
   return 1;
 }
 
+int ctx_proven_shape(OpCtx *c, const char *slot, int i, const Shape *bound, int dtype, const char *from) {
+  if (!c->g->specializing || !ctx_out(c, slot, i) || bound->rank < 1) return 0;
+  ctx_set(c, slot, i, bound, dtype);
+  ctx_set_runtime_extents(c, slot, i, (1u << bound->rank) - 1, from);
+  return 1;
+}
+
 void ctx_set_all(OpCtx *c, const char *slot, const Shape *s, int dtype) {
   for (int i = 0; i < ctx_nout(c, slot); i++) ctx_set(c, slot, i, s, dtype);
 }

@@ -225,6 +225,12 @@ int ctx_feeds_fixed(const OpCtx *c);
  * 0 when no option names it; -1 after ctx_fail when the bound's rank is
  * not `rank`. */
 int ctx_max_shape(OpCtx *c, const char *slot, int i, int rank, int dtype, const char *from);
+/* While specializing: sets the i-th output of `slot` to `bound`, a bound
+ * the op proves for sizes only the run knows (the largest the run can
+ * give), every dim a run-time extent set by `from` (as ctx_max_shape, with
+ * no option needed); 1, or 0 when the output is absent or not
+ * specializing. */
+int ctx_proven_shape(OpCtx *c, const char *slot, int i, const Shape *bound, int dtype, const char *from);
 /* 1 when --max-shape names the i-th output of `slot` while specializing. */
 int ctx_has_max_shape(const OpCtx *c, const char *slot, int i);
 /* After ctx_set: the i-th output of `slot` takes x's run-time extent, if it

@@ -228,7 +228,7 @@ int tu_max_shaped(EmitCtx *e, const Var *out) {
 
 void tu_set_extents(EmitCtx *e, const Var *out, const char *const *dims, int n, const char *why) {
   const VarSpec *vs = em_spec(e, out);
-  pr_line(e->p, "/* '%s' has the run's dims, at most --max-shape's %s */", out->name, shape_str(&out->shape));
+  pr_line(e->p, "/* '%s' has the run's dims, at most its bound %s */", out->name, shape_str(&out->shape));
   for (int d = 0; d < n && d < vs->rank; d++) {
     pr_line(e->p, "const int64_t ext%d = (int64_t)(%s);", d, dims[d]);
     pr_line(e->p, "if (ext%d < 0 || ext%d > INT64_C(%lld)) return 1;", d, d, (long long)vs->d[d].c);

@@ -15,6 +15,8 @@ with shifts fed (and its grad).  The resize ops (interp v1 and v2) with
 OutSize, SizeTensor or Scale fed, bounded by --max-shape: 1-, 2- and 3-D,
 channel first and last, each method, v2's ratios from a fed Scale beside
 a constant OutSize.  `pad3d` with its Paddings fed (bounded) or constant.
+`concat` with a fed AxisTensor (inputs of fixed dims: the compiler proves
+Out's bound, no flag).
 
     python e2e_shape_feeds.py OUTDIR [CASE ...]
 
@@ -537,6 +539,28 @@ def pad3d_const_paddings():
     x = paddle.static.data("x", [None, 2, 2, 3, 4], "float32")
     p = paddle.assign(np.array([1, 1, 2, 0, 0, 1], "int32"))
     return [x], [pad3d(x, p, "reflect")]
+
+
+@case
+def concat_fed_axis():
+    """paddle.concat([x, y], axis=t) with x, y [2, 3, 4] and t fed (int32
+    1): Out [2, 6, 4] within the bound the compiler proves ([4, 6, 8]:
+    each dim the largest of the three axes)."""
+    x = paddle.static.data("x", [2, 3, 4], "float32")
+    y = paddle.static.data("y", [2, 3, 4], "float32")
+    t = bound("t", [1], "int32")
+    return [x, y, t], [paddle.concat([x, y], axis=t)]
+
+
+@case
+def concat_fed_axis_negative():
+    """paddle.concat([x, y, z], axis=t) with x [2, 3], y [2, 5], z [2, 1]
+    (they fit along axis 1 only) and t fed (int64 -1): Out [2, 9]."""
+    x = paddle.static.data("x", [2, 3], "float32")
+    y = paddle.static.data("y", [2, 5], "float32")
+    z = paddle.static.data("z", [2, 1], "float32")
+    t = bound("t", [-1])
+    return [x, y, z, t], [paddle.concat([x, y, z], axis=t)]
 
 
 def make_input(v, rng):
