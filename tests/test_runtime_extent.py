@@ -940,3 +940,22 @@ def test_a_fed_concat_axis_paddle_refuses_stops_the_run(tmp_path):
         else:
             assert p.returncode != 0 and "concat: an axis from AxisTensor out of range, or along which the inputs' " \
                 "dims do not fit (Paddle raises an error)" in p.stderr, (axis, p.returncode, p.stderr[-1500:])
+
+
+def test_a_fed_gather_axis_paddle_refuses_stops_the_run(tmp_path):
+    """paddle.gather(x [2, 3, 4], i = [3, 0, 2], axis=t) with t fed
+    (e2e_shape_feeds.py's gather_fed_axis; the bound proven, no flag):
+    t = -1 (where Paddle 2.6 reads past X's dims and writes garbage) and t =
+    1 (index 3 outside [0, 3): Paddle raises an error) stop the run; t = 0
+    is outside too (dim 2); t = 2 runs."""
+    out, _ = cases("shape_feeds")
+    fixture = f"{out}/gather_fed_axis"
+    binary = build(fixture, tmp_path, "--blas=none")
+    for axis, ok in ((-1, False), (1, False), (0, False), (2, True)):
+        p = run_fed(binary, fixture, tmp_path, "t", np.array([axis], np.int64))
+        if ok:
+            assert p.returncode == 0, p.stderr[-1500:]
+            assert np.load(tmp_path / "o" / os.listdir(tmp_path / "o")[0]).shape == (2, 3, 3)
+        else:
+            assert p.returncode != 0 and "gather: an axis from Axis outside [0, rank)" in p.stderr, \
+                (axis, p.returncode, p.stderr[-1500:])

@@ -15,7 +15,11 @@
  * Emission: rt_gather / rt_gather_nd copy whole slices by index (int32 or
  * int64).  Paddle 2.6 raises an error for an index outside [0, dim) (or
  * reads past X for gather's index >= dim): the compiled code stops the run
- * (em_fault).  An axis from a tensor is not supported.  scatter is phi ScatterAssign /
+ * (em_fault).  An Axis tensor whose value only the run knows, with X's and
+ * Index's dims fixed: Out's bound is each dim's largest over the axes
+ * (ctx_proven_shape) and the kernel switches on the run's axis, stopping
+ * on one outside [0, rank) (Paddle 2.6 reads a negative one past X's dims
+ * and writes garbage).  scatter is phi ScatterAssign /
  * ScatterAssignAdd: Out = X, then with overwrite each row Ids[i] of Out is
  * replaced by row i of Updates (the last of repeated indices wins);
  * without it the rows Ids names are zeroed first and every Updates row is
@@ -27,6 +31,31 @@
 #include "ops.h"
 #include "tensor_util.h"
 
+/* Out's dims when gather takes axis k. */
+static Shape gathered(const Shape *in, const Shape *is, int k) {
+  Shape s = {0, {0}};
+  for (int i = 0; i < in->rank; i++) {
+    if (i != k) s.d[s.rank++] = in->d[i];
+    else if (is->rank > 0) s.d[s.rank++] = is->d[0];
+  }
+  return s;
+}
+
+/* Out's bound for an Axis only the run knows, X's and Index's dims fixed
+ * and known: each dim the largest over the axes.  1 when set; 0 when the
+ * dims are not all known. */
+static int run_axis_bound(OpCtx *c, const Var *x, const Var *idx) {
+  if (!ctx_feeds_fixed(c) || var_runtime_axis(x) >= 0 || var_runtime_axis(idx) >= 0 ||
+      shape_numel(&x->shape) < 0 || shape_numel(&idx->shape) < 0 || x->shape.rank == 0)
+    return 0;
+  Shape bound = gathered(&x->shape, &idx->shape, 0);
+  for (int k = 1; k < x->shape.rank; k++) {
+    Shape o = gathered(&x->shape, &idx->shape, k);
+    for (int d = 0; d < o.rank; d++) bound.d[d] = o.d[d] > bound.d[d] ? o.d[d] : bound.d[d];
+  }
+  return ctx_proven_shape(c, "Out", 0, &bound, x->dtype, "Axis's value");
+}
+
 static int infer_gather(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0), *idx = ctx_need(c, "Index", 0);
   if (!x || !idx) return -1;
@@ -35,13 +64,14 @@ static int infer_gather(OpCtx *c) {
     return ctx_fail(c, "Index %s must be 0-D, [N] or [N, 1]", shape_str(is));
   int from_tensor = ctx_in(c, "Axis", 0) || attr_is_var(c->op, "axis");
   int64_t a = from_tensor ? 0 : attr_int(c->op, "axis", 0);
+  if (ctx_in(c, "Axis", 0) && ctx_int_values(c, ctx_in(c, "Axis", 0), &a, 1) != 1) {
+    int b = run_axis_bound(c, x, idx);
+    if (b) return b < 0 ? -1 : 0;
+    a = 0;
+  }
   if (a < 0) a += in->rank;
   if (a < 0 || a >= in->rank) return ctx_fail(c, "axis is out of range for X %s", shape_str(in));
-  Shape s = {0, {0}};
-  for (int i = 0; i < in->rank; i++) {
-    if (i != a) s.d[s.rank++] = in->d[i];
-    else if (is->rank > 0) s.d[s.rank++] = is->d[0];
-  }
+  Shape s = gathered(in, is, (int)a);
   ctx_set(c, "Out", 0, &s, x->dtype);
   return 0;
 }
@@ -123,11 +153,53 @@ static int emit_gather_axis(EmitCtx *e, int64_t axis) {
   return 0;
 }
 
+/* gather along the axis Axis gives when the kernel runs (Out within the
+ * bound run_axis_bound proved): one case per axis, with the slices before
+ * it, its dim, a slice's bytes and Out's dims. */
+static int emit_run_axis(EmitCtx *e, Var *at) {
+  Var *x = tu_in(e, "X", 0), *idx = tu_in(e, "Index", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !idx || !out) return -1;
+  const int ib = index_bytes(e, idx);
+  if (!ib) return -1;
+  if ((at->dtype != RT_DT_INT32 && at->dtype != RT_DT_INT64) || shape_numel(&at->shape) != 1)
+    return em_fail(e, "Axis '%s' must be one int32 or int64", at->name);
+  const Shape *in = &x->shape;
+  const int orank = tu_rank(e, out);
+  const char *dims[RT_MAX_RANK];
+  pr_line(e->p, "/* the axis Paddle's kernel takes when it runs, from Axis */");
+  pr_line(e->p, "int64_t outer = 0, n = 0, row = 0;");
+  for (int d = 0; d < orank; d++) pr_line(e->p, "int64_t dim%d = 0;", d), dims[d] = pool_printf("dim%d", d);
+  pr_line(e->p, "switch (%s[0]) {", em_ptr(e, at, 1));
+  for (int k = 0; k < in->rank; k++) {
+    Shape o = gathered(in, &idx->shape, k);
+    const char *set = pool_printf("outer = %lld, n = %lld, row = %lld", (long long)dims_prod(in, 0, k),
+                                  (long long)in->d[k],
+                                  (long long)(dims_prod(in, k + 1, in->rank) * rt_dtype_size(x->dtype)));
+    for (int d = 0; d < o.rank; d++) set = pool_printf("%s, dim%d = %lld", set, d, (long long)o.d[d]);
+    pr_line(e->p, "case %d: %s; break;", k, set);
+  }
+  pr_line(e->p, "default: return 1; /* outside [0, rank) */");
+  pr_line(e->p, "}");
+  tu_set_extents(e, out, dims, orank, "an axis from Axis outside [0, rank) (Paddle 2.6 reads past X's dims), or an "
+                                      "Index value outside [0, the axis' dim) (Paddle raises an error)");
+  index_print_c(e->p, &(IndexCall){.kind = INDEX_GATHER, .src = em_ptr(e, x, 1), .outer = "outer", .n = "n",
+                                   .row = "row", .index = em_ptr(e, idx, 1), .index_bytes = ib,
+                                   .count = em_numel(e, idx), .dst = em_ptr(e, out, 0)});
+  return 0;
+}
+
 static int emit_gather(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
-  if (ctx_in(&c, "Axis", 0) || attr_is_var(e->op, "axis"))
-    return em_fail(e, "the axis comes from a tensor (input Axis), which is not supported");
-  return emit_gather_axis(e, attr_int(e->op, "axis", 0));
+  Var *at = ctx_in(&c, "Axis", 0);
+  int64_t axis = attr_int(e->op, "axis", 0);
+  if (at && ctx_int_values(&c, at, &axis, 1) != 1) {
+    if (tu_max_shaped(e, tu_out(e, "Out", 0))) return emit_run_axis(e, at);
+    return em_fail(e, "the axis comes from a tensor (input Axis) whose value only the run knows, which is "
+                      "supported only with X's and Index's dims fixed (--shape)");
+  }
+  if (!at && attr_is_var(e->op, "axis"))
+    return em_fail(e, "the axis comes from a tensor (attribute axis), which is not supported");
+  return emit_gather_axis(e, axis);
 }
 
 static int emit_index_select(EmitCtx *e) { return emit_gather_axis(e, attr_int(e->op, "dim", 0)); }

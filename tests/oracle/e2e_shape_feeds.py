@@ -15,8 +15,8 @@ with shifts fed (and its grad).  The resize ops (interp v1 and v2) with
 OutSize, SizeTensor or Scale fed, bounded by --max-shape: 1-, 2- and 3-D,
 channel first and last, each method, v2's ratios from a fed Scale beside
 a constant OutSize.  `pad3d` with its Paddings fed (bounded) or constant.
-`concat` with a fed AxisTensor (inputs of fixed dims: the compiler proves
-Out's bound, no flag).
+`concat` with a fed AxisTensor and `gather` with a fed Axis (inputs of
+fixed dims: the compiler proves Out's bound, no flag).
 
     python e2e_shape_feeds.py OUTDIR [CASE ...]
 
@@ -561,6 +561,26 @@ def concat_fed_axis_negative():
     z = paddle.static.data("z", [2, 1], "float32")
     t = bound("t", [-1])
     return [x, y, z, t], [paddle.concat([x, y, z], axis=t)]
+
+
+@case
+def gather_fed_axis():
+    """paddle.gather(x [2, 3, 4], i, axis=t) with i fed ([3, 0, 2], int64)
+    and t fed (int64 2): Out [2, 3, 3] within the proven bound [3, 3, 4]."""
+    x = paddle.static.data("x", [2, 3, 4], "float32")
+    i = bound("i", [3, 0, 2])
+    t = bound("t", [2])
+    return [x, i, t], [paddle.gather(x, i, axis=t)]
+
+
+@case
+def gather_fed_axis_zero():
+    """paddle.gather(x [3, 2], i, axis=t) with an int32 index and t fed
+    (int32 0: Paddle's CPUGather, not GatherV2): Out [2, 2]."""
+    x = paddle.static.data("x", [3, 2], "float32")
+    i = bound("i", [2, 0], "int32")
+    t = bound("t", [0], "int32")
+    return [x, i, t], [paddle.gather(x, i, axis=t)]
 
 
 def make_input(v, rng):
