@@ -959,3 +959,23 @@ def test_a_fed_gather_axis_paddle_refuses_stops_the_run(tmp_path):
         else:
             assert p.returncode != 0 and "gather: an axis from Axis outside [0, rank)" in p.stderr, \
                 (axis, p.returncode, p.stderr[-1500:])
+
+
+def test_a_fed_split_axis_paddle_refuses_stops_the_run(tmp_path):
+    """paddle.split(x [2, 4, 6], [1, -1, 2], axis=t) with t fed
+    (e2e_shape_feeds.py's split_fed_axis_sections; bounds proven, no flag):
+    t = 0 (sections [1, -1, 2] do not fit a dim of 2: Paddle raises "Sum of
+    Attr(num_or_sections) ... must be less than the input's size") and t =
+    -1 (Paddle's kernel fails) stop the run; t = 1 runs."""
+    out, _ = cases("shape_feeds")
+    fixture = f"{out}/split_fed_axis_sections"
+    binary = build(fixture, tmp_path, "--blas=none")
+    for axis, ok in ((0, False), (-1, False), (1, True)):
+        p = run_fed(binary, fixture, tmp_path, "t", np.array([axis], np.int32))
+        if ok:
+            assert p.returncode == 0, p.stderr[-1500:]
+            assert sorted(np.load(tmp_path / "o" / f).shape for f in os.listdir(tmp_path / "o")) == \
+                [(2, 1, 6), (2, 1, 6), (2, 2, 6)]
+        else:
+            assert p.returncode != 0 and "split: an axis from AxisTensor outside [0, rank)" in p.stderr, \
+                (axis, p.returncode, p.stderr[-1500:])

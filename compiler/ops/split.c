@@ -14,7 +14,12 @@
  * known while specializing count as the attribute; sections only the run
  * knows (fed, as Paddle's op tests feed them) give each output a run-time
  * extent on the axis (planned for the whole dim), found and checked at run
- * time as Paddle's kernel does.  An axis from a tensor is refused. */
+ * time as Paddle's kernel does.  An AxisTensor whose value the compiler
+ * knows counts as the attribute; one only the run knows, with X's dims
+ * fixed and the parts from num or sections, gives each output the bound of
+ * the axes X splits along (ctx_proven_shape) and the kernel switches on the
+ * run's axis, stopping on one outside [0, rank) (Paddle's kernel fails) or
+ * along which X does not split. */
 #include "../util.h"
 #include "ops.h"
 #include "slice_call.h"
@@ -24,6 +29,59 @@
  * version 0 or none): sections are kept as written even when the split dim
  * is unknown or the sections come from SectionsTensorList. */
 static int legacy_split(const OpCtx *c) { return ctx_version_before(c, 2003000); }
+
+/* The part of a dim of `dim` elements each of nout outputs takes into
+ * part[], as phi's SplitInferMeta finds them: num equal parts, or the
+ * sections (one -1 taking what the others leave, which must be more than
+ * 0; else they add up to dim).  NULL, or why not. */
+static const char *split_parts(int64_t dim, int64_t num, const int64_t *sec, int nout, int64_t *part) {
+  if (num > 0) {
+    if (dim % num) return pool_printf("dim %lld does not split into %lld parts", (long long)dim, (long long)num);
+    for (int i = 0; i < nout; i++) part[i] = dim / num;
+    return NULL;
+  }
+  int unk = -1;
+  int64_t sum = 0;
+  for (int i = 0; i < nout; i++) {
+    if (sec[i] != -1) {
+      sum += sec[i];
+    } else if (unk >= 0) {
+      return "sections has more than one -1";
+    } else {
+      unk = i;
+    }
+  }
+  if (unk >= 0 ? sum >= dim : sum != dim) return pool_printf("sections do not add up to dim %lld", (long long)dim);
+  for (int i = 0; i < nout; i++) part[i] = i == unk ? dim - sum : sec[i];
+  return NULL;
+}
+
+/* The outputs' bounds for an AxisTensor only the run knows, X's dims fixed
+ * and known: each dim the largest over the axes X splits along.  1 when
+ * set; 0 when the dims are not all known; -1 after ctx_fail. */
+static int run_axis_bounds(OpCtx *c, const Var *x, int64_t num, const int64_t *sec, int nout) {
+  const Shape *in = &x->shape;
+  if (!ctx_feeds_fixed(c) || var_runtime_axis(x) >= 0 || shape_numel(in) < 0 || in->rank == 0 ||
+      nout > RT_MAX_RANK)
+    return 0;
+  Shape bound = {in->rank, {0}};
+  int64_t part[RT_MAX_RANK], most[RT_MAX_RANK] = {0};
+  int fits = 0;
+  for (int k = 0; k < in->rank; k++) {
+    if (split_parts(in->d[k], num, sec, nout, part)) continue;
+    fits++;
+    for (int d = 0; d < in->rank; d++)
+      if (d != k && in->d[d] > bound.d[d]) bound.d[d] = in->d[d];
+    for (int i = 0; i < nout; i++) most[i] = part[i] > most[i] ? part[i] : most[i];
+  }
+  if (!fits) return ctx_fail(c, "X %s splits along no axis into its %d outputs", shape_str(in), nout);
+  for (int i = 0; i < nout; i++) {
+    Shape b = bound;
+    for (int k = 0; k < in->rank; k++) b.d[k] = b.d[k] > most[i] ? b.d[k] : most[i]; /* the split dim's largest */
+    if (!ctx_proven_shape(c, "Out", i, &b, x->dtype, "AxisTensor's value")) return 0;
+  }
+  return 1;
+}
 
 static int infer_split(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
@@ -37,6 +95,12 @@ static int infer_split(OpCtx *c) {
   int axis_tensor = ctx_in(c, "AxisTensor", 0) || attr_is_var(c->op, "axis");
   int sec_tensor = num <= 0 && ctx_in(c, "SectionsTensorList", 0);
   int legacy = legacy_split(c);
+  if (ctx_in(c, "AxisTensor", 0) && ctx_int_values(c, ctx_in(c, "AxisTensor", 0), &a, 1) == 1)
+    axis_tensor = 0, axis = axis_norm(a, in->rank); /* a value the compiler knows */
+  else if (ctx_in(c, "AxisTensor", 0) && !sec_tensor && (num > 0 || nsec == nout)) {
+    int b = run_axis_bounds(c, x, num, sec, nout);
+    if (b) return b < 0 ? -1 : 0;
+  }
   if (!axis_tensor && (axis < 0 || in->rank == 0))
     return ctx_fail(c, "axis %lld is out of range for X %s", (long long)a, shape_str(in));
   if (num <= 0 && nsec != nout)
@@ -72,28 +136,11 @@ static int infer_split(OpCtx *c) {
     }
     return 0;
   }
-  if (num > 0) {
-    if (dim % num)
-      return ctx_fail(c, "dim %lld does not split into %lld parts", (long long)dim,
-                      (long long)num);
-    out.d[axis] = dim / num;
-    ctx_set_all(c, "Out", &out, x->dtype);
-    return 0;
-  }
-  int unk = -1;
-  int64_t sum = 0;
-  for (int i = 0; i < nsec; i++) {
-    if (sec[i] == -1) {
-      if (unk >= 0) return ctx_fail(c, "sections has more than one -1");
-      unk = i;
-    } else {
-      sum += sec[i];
-    }
-  }
-  if (unk >= 0 ? sum >= dim : sum != dim)
-    return ctx_fail(c, "sections do not add up to dim %lld", (long long)dim);
+  int64_t *part = pool_alloc(sizeof *part * (size_t)nout);
+  const char *why = split_parts(dim, num, sec, nout, part);
+  if (why) return ctx_fail(c, "%s", why);
   for (int i = 0; i < nout; i++) {
-    out.d[axis] = i == unk ? dim - sum : sec[i];
+    out.d[axis] = part[i];
     ctx_set(c, "Out", i, &out, x->dtype);
   }
   return 0;
@@ -126,16 +173,70 @@ static int runtime_sections(EmitCtx *e, const Var *x, Var *const *outs, int n, i
   return 0;
 }
 
+/* split along the axis AxisTensor gives when the kernel runs (each output
+ * within the bound run_axis_bounds proved): one case per axis X splits
+ * along, with the rows, each output's width and dims. */
+static int emit_run_axis(EmitCtx *e, Var *x, Var **outs, int n, Var *at) {
+  if ((at->dtype != RT_DT_INT32 && at->dtype != RT_DT_INT64) || shape_numel(&at->shape) != 1)
+    return em_fail(e, "AxisTensor '%s' must be one int32 or int64", at->name);
+  const Shape *in = &x->shape;
+  const int r = in->rank;
+  int64_t *sec, part[RT_MAX_RANK];
+  const int64_t num = attr_int(e->op, "num", 0);
+  attr_ints(e->op, "sections", &sec);
+  const char **inner = pool_alloc(sizeof *inner * (size_t)n);
+  pr_line(e->p, "/* the axis Paddle's kernel takes when it runs, from AxisTensor */");
+  pr_line(e->p, "int64_t outer = 0;");
+  for (int i = 0; i < n; i++) pr_line(e->p, "int64_t inner%d = 0;", i), inner[i] = pool_printf("inner%d", i);
+  for (int i = 0; i < n; i++)
+    for (int d = 0; d < r; d++) pr_line(e->p, "int64_t out%d_dim%d = 0;", i, d);
+  pr_line(e->p, "switch (%s[0]) {", em_ptr(e, at, 1));
+  for (int k = 0; k < r; k++) {
+    if (split_parts(in->d[k], num, sec, n, part)) continue;
+    const char *set = pool_printf("outer = %lld", (long long)dims_prod(in, 0, k));
+    for (int i = 0; i < n; i++)
+      set = pool_printf("%s, inner%d = %lld", set, i, (long long)(part[i] * dims_prod(in, k + 1, r)));
+    pr_line(e->p, "case %d:", k);
+    pr_line(e->p, "%s;", set);
+    for (int i = 0; i < n; i++) { /* one line per output */
+      set = "";
+      for (int d = 0; d < r; d++)
+        set = pool_printf("%s%sout%d_dim%d = %lld", set, d ? ", " : "", i, d, (long long)(d == k ? part[i] : in->d[d]));
+      pr_line(e->p, "%s;", set);
+    }
+    pr_line(e->p, "break;");
+  }
+  pr_line(e->p, "default: return 1; /* outside [0, rank), or X does not split along it */");
+  pr_line(e->p, "}");
+  for (int i = 0; i < n; i++) {
+    const char *dims[RT_MAX_RANK];
+    for (int d = 0; d < r; d++) dims[d] = pool_printf("out%d_dim%d", i, d);
+    pr_line(e->p, "{");
+    tu_set_extents(e, outs[i], dims, r, "an axis from AxisTensor outside [0, rank) (Paddle's kernel fails), or "
+                                        "along which X does not split into the outputs (Paddle raises an error)");
+    pr_line(e->p, "}");
+  }
+  return tu_pieces(e, x, n, outs, "outer", inner, 0);
+}
+
 static int emit_split(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
-  if (ctx_in(&c, "AxisTensor", 0) || attr_is_var(e->op, "axis"))
-    return em_fail(e, "the axis comes from a tensor (input AxisTensor), which is not supported");
-  Var *x = tu_in(e, "X", 0);
+  Var *x = tu_in(e, "X", 0), *at = ctx_in(&c, "AxisTensor", 0);
   int n = ctx_nout(&c, "Out");
   if (!x || n < 1) return -1;
-  int r = tu_rank(e, x), axis = axis_norm(attr_int(e->op, "axis", 0), r);
-  if (axis < 0 || r == 0) return em_fail(e, "axis is out of range");
+  int64_t a = attr_int(e->op, "axis", 0);
+  const int run = at && ctx_int_values(&c, at, &a, 1) != 1;
+  if (!at && attr_is_var(e->op, "axis"))
+    return em_fail(e, "the axis comes from a tensor (attribute axis), which is not supported");
   Var **outs = pool_alloc(sizeof *outs * (size_t)n);
+  for (int i = 0; i < n && run; i++)
+    if (!(outs[i] = tu_out(e, "Out", i))) return -1;
+  if (run && !tu_max_shaped(e, outs[0]))
+    return em_fail(e, "the axis comes from a tensor (input AxisTensor) whose value only the run knows, which is "
+                      "supported only with X's dims fixed (--shape) and the parts from num or sections");
+  if (run) return emit_run_axis(e, x, outs, n, at);
+  int r = tu_rank(e, x), axis = axis_norm(a, r);
+  if (axis < 0 || r == 0) return em_fail(e, "axis is out of range");
   const char **inner = pool_alloc(sizeof *inner * (size_t)n);
   for (int i = 0; i < n; i++) {
     if (!(outs[i] = tu_out(e, "Out", i))) return -1;

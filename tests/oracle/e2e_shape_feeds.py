@@ -15,8 +15,8 @@ with shifts fed (and its grad).  The resize ops (interp v1 and v2) with
 OutSize, SizeTensor or Scale fed, bounded by --max-shape: 1-, 2- and 3-D,
 channel first and last, each method, v2's ratios from a fed Scale beside
 a constant OutSize.  `pad3d` with its Paddings fed (bounded) or constant.
-`concat` with a fed AxisTensor and `gather` with a fed Axis (inputs of
-fixed dims: the compiler proves Out's bound, no flag).
+`concat` and `split` with a fed AxisTensor and `gather` with a fed Axis
+(inputs of fixed dims: the compiler proves the outputs' bounds, no flag).
 
     python e2e_shape_feeds.py OUTDIR [CASE ...]
 
@@ -581,6 +581,25 @@ def gather_fed_axis_zero():
     i = bound("i", [2, 0], "int32")
     t = bound("t", [0], "int32")
     return [x, i, t], [paddle.gather(x, i, axis=t)]
+
+
+@case
+def split_fed_axis():
+    """paddle.split(x [2, 4, 6], 2, axis=t) with t fed (int64 1): two [2,
+    2, 6] within the proven bound."""
+    x = paddle.static.data("x", [2, 4, 6], "float32")
+    t = bound("t", [1])
+    return [x, t], paddle.split(x, 2, axis=t)
+
+
+@case
+def split_fed_axis_sections():
+    """paddle.split(x [2, 4, 6], [1, -1, 2], axis=t) with t fed (int32 2):
+    [2, 4, 1], [2, 4, 3], [2, 4, 2]; tanh after the second."""
+    x = paddle.static.data("x", [2, 4, 6], "float32")
+    t = bound("t", [2], "int32")
+    a, b, c = paddle.split(x, [1, -1, 2], axis=t)
+    return [x, t], [a, paddle.tanh(b), c]
 
 
 def make_input(v, rng):
