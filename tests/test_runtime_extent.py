@@ -979,3 +979,22 @@ def test_a_fed_split_axis_paddle_refuses_stops_the_run(tmp_path):
         else:
             assert p.returncode != 0 and "split: an axis from AxisTensor outside [0, rank)" in p.stderr, \
                 (axis, p.returncode, p.stderr[-1500:])
+
+
+def test_fed_unsqueeze_axes_paddle_refuses_stop_the_run(tmp_path):
+    """paddle.unsqueeze(x [2, 3], axis=t) with t fed (e2e_shape_feeds.py's
+    unsqueeze_fed_axes; the bound proven, no flag): t = [3, 0] (3 is past
+    the 2 dims: Paddle raises "The insert dimension value should not be
+    larger than the dims size") and [-4, 0] stop the run; [0, 0] gives [1,
+    1, 2, 3]."""
+    out, _ = cases("shape_feeds")
+    fixture = f"{out}/unsqueeze_fed_axes"
+    binary = build(fixture, tmp_path, "--blas=none")
+    for axes, ok in (([3, 0], False), ([-4, 0], False), ([0, 0], True)):
+        p = run_fed(binary, fixture, tmp_path, "t", np.array(axes, np.int32))
+        if ok:
+            assert p.returncode == 0, p.stderr[-1500:]
+            assert np.load(tmp_path / "o" / os.listdir(tmp_path / "o")[0]).shape == (1, 1, 2, 3)
+        else:
+            assert p.returncode != 0 and "unsqueeze2: an axis from AxesTensor(List) out of range" in p.stderr, \
+                (axes, p.returncode, p.stderr[-1500:])

@@ -9,11 +9,17 @@
  * unknown (-1).  unsqueeze: each axis in turn (negative += current rank + 1)
  * inserts a 1, shifting the 1s already inserted at or after it.  When the
  * axes come from tensors the result is all -1, with rank(X) minus/plus the
- * number of axes (phi Squeeze/UnsqueezeInferMeta).
+ * number of axes (phi Squeeze/UnsqueezeInferMeta), unless the compiler
+ * knows the tensors' values (then as the attribute); while specializing,
+ * unsqueeze of an X of fixed dims with axes in AxesTensor or
+ * AxesTensorList that only the run knows gives Out a proven bound (each
+ * dim at most X's largest, or 1) and the kernel inserts the 1s as phi's
+ * GetUnsqueezeShape does, stopping on an axis out of range.
  * Emission: a copy of X's elements (memcpy; nothing when Out is X). */
 #include <string.h>
 
 #include "../consteval.h"
+#include "../util.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -69,15 +75,35 @@ static int squeeze_shape(OpCtx *c, const Shape *in, int64_t nt, Shape *out) {
   return 0;
 }
 
+/* Out's bound for axes in AxesTensor / AxesTensorList only the run knows,
+ * X's dims fixed and known: rank(X) + nt dims, each at most X's largest
+ * (or 1).  1 when set; 0 when not. */
+static int run_axes_bound(OpCtx *c, const Shape *in, int64_t nt) {
+  Var *x = ctx_in(c, "X", 0);
+  if (strcmp(c->op->type, "unsqueeze2") || !ctx_feeds_fixed(c) || var_runtime_axis(x) >= 0 ||
+      shape_numel(in) < 0 || in->rank + nt > RT_MAX_RANK - 1 ||
+      !(ctx_in(c, "AxesTensor", 0) || ctx_in(c, "AxesTensorList", 0)))
+    return 0;
+  Shape bound = {in->rank + (int)nt, {0}};
+  int64_t most = 1;
+  for (int i = 0; i < in->rank; i++) most = in->d[i] > most ? in->d[i] : most;
+  for (int i = 0; i < bound.rank; i++) bound.d[i] = most;
+  return ctx_proven_shape(c, "Out", 0, &bound, x->dtype, "the values of AxesTensor(List)");
+}
+
 /* unsqueeze's Out for X's shape `in`, with `nt` as tensor_axes() returns. */
 static int unsqueeze_shape(OpCtx *c, const Shape *in, int64_t nt, Shape *out) {
-  if (nt >= 0) {
+  int64_t known[RT_MAX_RANK], *axes = known;
+  int n = -1;
+  if (nt >= 0 && strcmp(c->op->type, "unsqueeze") && !attr_is_var(c->op, "axes"))
+    n = ctx_bounds(c, "AxesTensor", "AxesTensorList", known, RT_MAX_RANK); /* values the compiler knows? */
+  if (n < 0 && run_axes_bound(c, in, nt)) return 1;
+  if (nt >= 0 && n < 0) {
     if (in->rank + nt > RT_MAX_RANK || in->rank + nt < 0) return ctx_fail(c, "too many axes");
     out->rank = in->rank + (int)nt;
     for (int i = 0; i < out->rank; i++) out->d[i] = DIM_UNKNOWN;
   } else {
-    int64_t *axes;
-    int n = attr_ints(c->op, "axes", &axes);
+    if (n < 0) n = attr_ints(c->op, "axes", &axes);
     if (in->rank + n > RT_MAX_RANK - 1)
       return ctx_fail(c, "output rank %d is too large", in->rank + n);
     int ones[RT_MAX_RANK + 1] = {0}, cur = in->rank;
@@ -106,8 +132,9 @@ static int infer_axes(OpCtx *c, int (*shape)(OpCtx *, const Shape *, int64_t, Sh
   int64_t nt = tensor_axes(c);
   if (nt == -2) return -1;
   Shape out = {0, {0}};
-  if (shape(c, &x->shape, nt, &out)) return -1;
-  ctx_set(c, "Out", 0, &out, x->dtype);
+  int r = shape(c, &x->shape, nt, &out);
+  if (r < 0) return -1;
+  if (!r) ctx_set(c, "Out", 0, &out, x->dtype); /* else set to a proven bound */
   return ctx_set_xshape(c, x);
 }
 
@@ -121,13 +148,46 @@ static int emit_squeeze(EmitCtx *e) {
   return x && out ? tu_copy(e, x, out) : -1;
 }
 
+/* unsqueeze2 with the run's axes (Out within run_axes_bound's bound): the
+ * dims worked out as phi's GetUnsqueezeShape does, then X's elements. */
+static int emit_unsqueeze(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !out) return -1;
+  if (!tu_max_shaped(e, out)) return tu_copy(e, x, out);
+  const char *v[RT_MAX_RANK];
+  const int n = tu_run_values(e, "AxesTensor", "AxesTensorList", "the axes", v), rin = tu_rank(e, x);
+  if (n < 0) return -1;
+  const int rout = rin + n;
+  const char *axes = "", *in = "", *dims[RT_MAX_RANK];
+  for (int i = 0; i < n; i++) axes = pool_printf("%s%s%s", axes, i ? ", " : "", v[i]);
+  for (int i = 0; i < rin; i++) in = pool_printf("%s%s%s", in, i ? ", " : "", em_dim(e, x, i));
+  pr_line(e->p, "/* the axes Paddle's kernel takes when it runs: each inserts a 1 (a negative one counts from the "
+                "end of the dims so far), moving the 1s inserted at or after it right */");
+  pr_line(e->p, "const int64_t axes[%d] = {%s};", n, axes);
+  pr_line(e->p, "const int64_t in[%d] = {%s};", rin ? rin : 1, rin ? in : "0");
+  pr_line(e->p, "int ones[%d] = {0};", rout + 1);
+  pr_line(e->p, "for (int64_t k = 0; k < %d; k++) {", n);
+  pr_line(e->p, "const int64_t cur = %d + k, a = axes[k] < 0 ? axes[k] + cur + 1 : axes[k];", rin);
+  pr_line(e->p, "if (a < 0 || a > cur) return 1;");
+  pr_line(e->p, "for (int64_t i = cur; i >= a; i--) {");
+  pr_line(e->p, "if (ones[i]) ones[i + 1] = 1, ones[i] = 0;");
+  pr_line(e->p, "}");
+  pr_line(e->p, "ones[a] = 1;");
+  pr_line(e->p, "}");
+  pr_line(e->p, "int64_t dims[%d];", rout);
+  pr_line(e->p, "for (int i = 0, j = 0; i < %d; i++) dims[i] = ones[i] ? 1 : in[j++];", rout);
+  for (int d = 0; d < rout; d++) dims[d] = pool_printf("dims[%d]", d);
+  tu_set_extents(e, out, dims, rout, "an axis from AxesTensor(List) out of range (Paddle raises an error)");
+  return tu_copy_count(e, x, out, em_numel(e, x));
+}
+
 const OpDef op_squeeze = {.type = "squeeze", .infer = infer_squeeze, .emit_c = emit_squeeze, .inplace = "X:Out"};
 const OpDef op_squeeze2 = {
     .type = "squeeze2", .infer = infer_squeeze, .emit_c = emit_squeeze,
     .fold = consteval_fold_copy, .inplace = "X:Out"};
 const OpDef op_unsqueeze = {.type = "unsqueeze", .infer = infer_unsqueeze, .emit_c = emit_squeeze, .inplace = "X:Out"};
 const OpDef op_unsqueeze2 = {
-    .type = "unsqueeze2", .infer = infer_unsqueeze, .emit_c = emit_squeeze,
+    .type = "unsqueeze2", .infer = infer_unsqueeze, .emit_c = emit_unsqueeze,
     .fold = consteval_fold_copy, .inplace = "X:Out"};
 
 /* squeeze2_grad, unsqueeze2_grad: X@GRAD = Out@GRAD (XShape gives its

@@ -15,8 +15,9 @@ with shifts fed (and its grad).  The resize ops (interp v1 and v2) with
 OutSize, SizeTensor or Scale fed, bounded by --max-shape: 1-, 2- and 3-D,
 channel first and last, each method, v2's ratios from a fed Scale beside
 a constant OutSize.  `pad3d` with its Paddings fed (bounded) or constant.
-`concat` and `split` with a fed AxisTensor and `gather` with a fed Axis
-(inputs of fixed dims: the compiler proves the outputs' bounds, no flag).
+`concat` and `split` with a fed AxisTensor, `gather` with a fed Axis and
+`unsqueeze` with fed axes (inputs of fixed dims: the compiler proves the
+outputs' bounds, no flag).
 
     python e2e_shape_feeds.py OUTDIR [CASE ...]
 
@@ -600,6 +601,35 @@ def split_fed_axis_sections():
     t = bound("t", [2], "int32")
     a, b, c = paddle.split(x, [1, -1, 2], axis=t)
     return [x, t], [a, paddle.tanh(b), c]
+
+
+@case
+def unsqueeze_fed_axes():
+    """paddle.unsqueeze(x [2, 3], axis=t) with t fed (int32 [-1, 0]):
+    AxesTensor; -1 appends a 1 ([2, 3, 1]), then 0 puts one in front:
+    [1, 2, 3, 1]."""
+    x = paddle.static.data("x", [2, 3], "float32")
+    t = bound("t", [-1, 0], "int32")
+    return [x, t], [paddle.unsqueeze(x, axis=t)]
+
+
+@case
+def unsqueeze_fed_axes_list():
+    """paddle.unsqueeze(x [2, 3], axis=[t, 1]) with t fed (int64 1):
+    AxesTensorList of a fed and a constant entry; the second 1 moves the
+    first right: [2, 1, 1, 3]."""
+    x = paddle.static.data("x", [2, 3], "float32")
+    t = bound("t", [1])
+    return [x, t], [paddle.unsqueeze(x, axis=[t, 1])]
+
+
+@case
+def unsqueeze_const_axes():
+    """paddle.unsqueeze(x, axis=[c, 2]) with c a constant tensor (0): the
+    compiler knows the axes ([1, B, 1, 4])."""
+    x = paddle.static.data("x", [None, 4], "float32")
+    c = paddle.full([1], 0, "int64")
+    return [x], [paddle.unsqueeze(x, axis=[c, 2])]
 
 
 def make_input(v, rng):
