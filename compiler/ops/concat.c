@@ -122,11 +122,9 @@ static int infer_concat(OpCtx *c) {
  * along, with its rows, widths and Out's dims. */
 static int emit_run_axis(EmitCtx *e, Var *out, int n, Var **xs) {
   OpCtx c = {e->g, (Op *)e->op};
-  Var *at = ctx_in(&c, "AxisTensor", 0);
-  if ((at->dtype != RT_DT_INT32 && at->dtype != RT_DT_INT64) || shape_numel(&at->shape) != 1)
-    return em_fail(e, "AxisTensor '%s' must be one int32 or int64", at->name);
   const int r = tu_rank(e, out);
-  const char *v = pool_printf("(int64_t)%s[0]", em_ptr(e, at, 1));
+  const char *v = tu_run_axis(e, "AxisTensor");
+  if (!v) return -1;
   pr_line(e->p, "/* the axis Paddle's kernel takes when it runs, from AxisTensor */");
   pr_line(e->p, "const int64_t axis = %s < 0 ? %s + %d : %s;", v, v, r, v);
   const char **inner = pool_alloc(sizeof *inner * (size_t)n), *dims[RT_MAX_RANK];

@@ -156,20 +156,19 @@ static int emit_gather_axis(EmitCtx *e, int64_t axis) {
 /* gather along the axis Axis gives when the kernel runs (Out within the
  * bound run_axis_bound proved): one case per axis, with the slices before
  * it, its dim, a slice's bytes and Out's dims. */
-static int emit_run_axis(EmitCtx *e, Var *at) {
+static int emit_run_axis(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *idx = tu_in(e, "Index", 0), *out = tu_out(e, "Out", 0);
   if (!x || !idx || !out) return -1;
   const int ib = index_bytes(e, idx);
-  if (!ib) return -1;
-  if ((at->dtype != RT_DT_INT32 && at->dtype != RT_DT_INT64) || shape_numel(&at->shape) != 1)
-    return em_fail(e, "Axis '%s' must be one int32 or int64", at->name);
+  const char *axis = tu_run_axis(e, "Axis");
+  if (!ib || !axis) return -1;
   const Shape *in = &x->shape;
   const int orank = tu_rank(e, out);
   const char *dims[RT_MAX_RANK];
   pr_line(e->p, "/* the axis Paddle's kernel takes when it runs, from Axis */");
   pr_line(e->p, "int64_t outer = 0, n = 0, row = 0;");
   for (int d = 0; d < orank; d++) pr_line(e->p, "int64_t dim%d = 0;", d), dims[d] = pool_printf("dim%d", d);
-  pr_line(e->p, "switch (%s[0]) {", em_ptr(e, at, 1));
+  pr_line(e->p, "switch (%s) {", axis);
   for (int k = 0; k < in->rank; k++) {
     Shape o = gathered(in, &idx->shape, k);
     const char *set = pool_printf("outer = %lld, n = %lld, row = %lld", (long long)dims_prod(in, 0, k),
@@ -193,7 +192,7 @@ static int emit_gather(EmitCtx *e) {
   Var *at = ctx_in(&c, "Axis", 0);
   int64_t axis = attr_int(e->op, "axis", 0);
   if (at && ctx_int_values(&c, at, &axis, 1) != 1) {
-    if (tu_max_shaped(e, tu_out(e, "Out", 0))) return emit_run_axis(e, at);
+    if (tu_max_shaped(e, tu_out(e, "Out", 0))) return emit_run_axis(e);
     return em_fail(e, "the axis comes from a tensor (input Axis) whose value only the run knows, which is "
                       "supported only with X's and Index's dims fixed (--shape)");
   }

@@ -176,9 +176,9 @@ static int runtime_sections(EmitCtx *e, const Var *x, Var *const *outs, int n, i
 /* split along the axis AxisTensor gives when the kernel runs (each output
  * within the bound run_axis_bounds proved): one case per axis X splits
  * along, with the rows, each output's width and dims. */
-static int emit_run_axis(EmitCtx *e, Var *x, Var **outs, int n, Var *at) {
-  if ((at->dtype != RT_DT_INT32 && at->dtype != RT_DT_INT64) || shape_numel(&at->shape) != 1)
-    return em_fail(e, "AxisTensor '%s' must be one int32 or int64", at->name);
+static int emit_run_axis(EmitCtx *e, Var *x, Var **outs, int n) {
+  const char *axis = tu_run_axis(e, "AxisTensor");
+  if (!axis) return -1;
   const Shape *in = &x->shape;
   const int r = in->rank;
   int64_t *sec, part[RT_MAX_RANK];
@@ -190,7 +190,7 @@ static int emit_run_axis(EmitCtx *e, Var *x, Var **outs, int n, Var *at) {
   for (int i = 0; i < n; i++) pr_line(e->p, "int64_t inner%d = 0;", i), inner[i] = pool_printf("inner%d", i);
   for (int i = 0; i < n; i++)
     for (int d = 0; d < r; d++) pr_line(e->p, "int64_t out%d_dim%d = 0;", i, d);
-  pr_line(e->p, "switch (%s[0]) {", em_ptr(e, at, 1));
+  pr_line(e->p, "switch (%s) {", axis);
   for (int k = 0; k < r; k++) {
     if (split_parts(in->d[k], num, sec, n, part)) continue;
     const char *set = pool_printf("outer = %lld", (long long)dims_prod(in, 0, k));
@@ -234,7 +234,7 @@ static int emit_split(EmitCtx *e) {
   if (run && !tu_max_shaped(e, outs[0]))
     return em_fail(e, "the axis comes from a tensor (input AxisTensor) whose value only the run knows, which is "
                       "supported only with X's dims fixed (--shape) and the parts from num or sections");
-  if (run) return emit_run_axis(e, x, outs, n, at);
+  if (run) return emit_run_axis(e, x, outs, n);
   int r = tu_rank(e, x), axis = axis_norm(a, r);
   if (axis < 0 || r == 0) return em_fail(e, "axis is out of range");
   const char **inner = pool_alloc(sizeof *inner * (size_t)n);

@@ -251,6 +251,16 @@ int tu_run_values(EmitCtx *e, const char *tensor, const char *list, const char *
   return (int)n;
 }
 
+const char *tu_run_axis(EmitCtx *e, const char *slot) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *t = ctx_in(&c, slot, 0);
+  if (!t || (t->dtype != RT_DT_INT32 && t->dtype != RT_DT_INT64) || shape_numel(&t->shape) != 1) {
+    em_fail(e, "%s must be one int32 or int64", slot);
+    return NULL;
+  }
+  return pool_printf("(int64_t)%s[0]", em_ptr(e, t, 1));
+}
+
 int tu_shape_extents(EmitCtx *e, const Var *out) {
   OpCtx c = {e->g, (Op *)e->op};
   const char *dims[RT_MAX_RANK], *slot = ctx_in(&c, "ShapeTensor", 0) ? "ShapeTensor" : "ShapeTensorList";

@@ -87,6 +87,10 @@ int tu_max_shaped(EmitCtx *e, const Var *out);
  * order: the tensor first.  int32 or int64.  The count, or -1 after
  * em_fail (naming `what`). */
 int tu_run_values(EmitCtx *e, const char *tensor, const char *list, const char *what, const char **vals);
+/* The one value of the op's input `slot` (an axis the run gives), as a C
+ * expression of int64_t; NULL after em_fail when it is not one int32 or
+ * int64. */
+const char *tu_run_axis(EmitCtx *e, const char *slot);
 /* tu_set_extents for the fills that take their shape from the op's
  * ShapeTensor, else its ShapeTensorList (int32 or int64; Paddle's kernels
  * read them in that order): a negative value stops the run, as Paddle's
