@@ -120,7 +120,8 @@ static int infer_interp(OpCtx *c, int v2) {
   int64_t tsize[3];
   const int nts = tensor_size(c, nsp, tsize);
   if ((nts < 0 || (nts == 0 && ctx_in(c, "Scale", 0))) && var_runtime_axis(x) < 0) { /* the run's size, bounded? */
-    int b = ctx_max_shape(c, "Out", 0, xs->rank, x->dtype, "the size in OutSize, SizeTensor or Scale");
+    int b = ctx_max_shape(c, "Out", 0, xs->rank, x->dtype,
+                          nsize ? "SizeTensor's values" : ctx_in(c, "OutSize", 0) ? "OutSize's values" : "Scale's values");
     if (b) return b < 0 ? -1 : 0;
   }
   if (nts > 0) /* sizes known at compile time (folded, or shape arithmetic) */

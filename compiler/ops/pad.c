@@ -83,7 +83,7 @@ static int infer_pad3d(OpCtx *c) {
   int64_t pv[6], *p = pv;
   const int known = pt && ctx_int_values(c, pt, pv, 6) == 6; /* a tensor of values the compiler knows */
   if (pt && !known && var_runtime_axis(x) < 0) { /* the run's paddings, within a --max-shape bound? */
-    int b = ctx_max_shape(c, "Out", 0, 5, x->dtype, "the paddings in Paddings");
+    int b = ctx_max_shape(c, "Out", 0, 5, x->dtype, "Paddings' values");
     if (b) return b < 0 ? -1 : 0;
   }
   if (known || (!pt && !attr_is_var(c->op, "paddings"))) {

@@ -65,7 +65,7 @@ static int run_axis_bounds(OpCtx *c, const Var *x, int64_t num, const int64_t *s
       nout > RT_MAX_RANK)
     return 0;
   Shape bound = {in->rank, {0}};
-  int64_t part[RT_MAX_RANK], most[RT_MAX_RANK] = {0};
+  int64_t part[RT_MAX_RANK] = {0}, most[RT_MAX_RANK] = {0};
   int fits = 0;
   for (int k = 0; k < in->rank; k++) {
     if (split_parts(in->d[k], num, sec, nout, part)) continue;
@@ -109,7 +109,7 @@ static int infer_split(OpCtx *c) {
   Shape out = *in;
   int64_t sv[RT_MAX_RANK];
   if (!axis_tensor && sec_tensor && !legacy && ctx_bounds(c, "", "SectionsTensorList", sv, RT_MAX_RANK) == nout) {
-    sec = sv, nsec = nout, sec_tensor = 0; /* known while specializing: as the attribute */
+    sec = sv, sec_tensor = 0; /* known while specializing: as the attribute */
   } else if (!axis_tensor && sec_tensor && !legacy && c->g->specializing && in->d[axis] >= 0) {
     /* the run's sections: each output at most the split dim */
     for (int i = 0; i < nout; i++) {
@@ -181,7 +181,7 @@ static int emit_run_axis(EmitCtx *e, Var *x, Var **outs, int n) {
   if (!axis) return -1;
   const Shape *in = &x->shape;
   const int r = in->rank;
-  int64_t *sec, part[RT_MAX_RANK];
+  int64_t *sec, part[RT_MAX_RANK] = {0};
   const int64_t num = attr_int(e->op, "num", 0);
   attr_ints(e->op, "sections", &sec);
   const char **inner = pool_alloc(sizeof *inner * (size_t)n);

@@ -88,7 +88,8 @@ static int run_axes_bound(OpCtx *c, const Shape *in, int64_t nt) {
   int64_t most = 1;
   for (int i = 0; i < in->rank; i++) most = in->d[i] > most ? in->d[i] : most;
   for (int i = 0; i < bound.rank; i++) bound.d[i] = most;
-  return ctx_proven_shape(c, "Out", 0, &bound, x->dtype, "the values of AxesTensor(List)");
+  return ctx_proven_shape(c, "Out", 0, &bound, x->dtype,
+                          ctx_in(c, "AxesTensor", 0) ? "AxesTensor's values" : "AxesTensorList's values");
 }
 
 /* unsqueeze's Out for X's shape `in`, with `nt` as tensor_axes() returns. */
