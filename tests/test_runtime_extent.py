@@ -998,3 +998,20 @@ def test_fed_unsqueeze_axes_paddle_refuses_stop_the_run(tmp_path):
         else:
             assert p.returncode != 0 and "unsqueeze2: an axis from AxesTensor(List) out of range" in p.stderr, \
                 (axes, p.returncode, p.stderr[-1500:])
+
+
+def test_a_fed_eye_count_past_the_bound_stops_the_run(tmp_path):
+    """paddle.eye(n) and paddle.eye(n, 3) with n fed (e2e_shape_feeds.py's
+    eye_fed_rows, bounds [6, 6] and [6, 3]): n = 7 is past the bounds and n
+    = -1 negative (Paddle 2.6's run aborts with a C++ stack trace): the
+    run stops; n = 6 fills them."""
+    fixture, _, binary = max_shape_case("eye_fed_rows", tmp_path)
+    for n, ok in ((7, False), (-1, False), (6, True)):
+        p = run_fed(binary, fixture, tmp_path, "n", np.array([n], np.int64))
+        if ok:
+            assert p.returncode == 0, p.stderr[-1500:]
+            got = sorted(np.load(tmp_path / "o" / f).shape for f in os.listdir(tmp_path / "o"))
+            assert got == [(6, 3), (6, 6)], got
+        else:
+            assert p.returncode != 0 and "eye: a negative count, or Out past --max-shape [6, " in p.stderr, \
+                (n, p.returncode, p.stderr[-1500:])

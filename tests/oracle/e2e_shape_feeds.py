@@ -15,6 +15,7 @@ with shifts fed (and its grad).  The resize ops (interp v1 and v2) with
 OutSize, SizeTensor or Scale fed, bounded by --max-shape: 1-, 2- and 3-D,
 channel first and last, each method, v2's ratios from a fed Scale beside
 a constant OutSize.  `pad3d` with its Paddings fed (bounded) or constant.
+`eye` with a fed count (a VAR attribute; bounded).
 `concat` and `split` with a fed AxisTensor, `gather` with a fed Axis and
 `unsqueeze` with fed axes (inputs of fixed dims: the compiler proves the
 outputs' bounds, no flag).
@@ -630,6 +631,18 @@ def unsqueeze_const_axes():
     x = paddle.static.data("x", [None, 4], "float32")
     c = paddle.full([1], 0, "int64")
     return [x], [paddle.unsqueeze(x, axis=[c, 2])]
+
+
+@case
+def eye_fed_rows():
+    """paddle.eye(n) and paddle.eye(n, 3) with n fed (int64 4): num_rows is
+    a VAR attribute naming n; Out [4, 4] within --max-shape [6, 6], and [4,
+    3] within [6, 3]."""
+    n = bound("n", [4])
+    a, b = paddle.eye(n), paddle.eye(n, 3)
+    max_shape("eye_fed_rows", a, [6, 6])
+    max_shape("eye_fed_rows", b, [6, 3])
+    return [n], [a, b]
 
 
 def make_input(v, rng):
