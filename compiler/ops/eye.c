@@ -12,19 +12,11 @@
 #include "ops.h"
 #include "tensor_util.h"
 
-/* The tensor a VAR attribute `name` names, or NULL (a plain attribute, or
- * a name the block does not hold). */
-static Var *attr_tensor(const OpCtx *c, const char *name) {
-  const OpAttr *a = attr_is_var(c->op, name) ? attr_find(c->op, name) : NULL;
-  int id = a && a->type == AT_VAR && a->var_name ? graph_find_var(c->g, c->op->block, a->var_name) : -1;
-  return id < 0 ? NULL : &c->g->vars[id];
-}
-
 /* A count: the attribute's, a tensor's value the compiler knows, or
  * DIM_UNKNOWN; *run set when the tensor is a feed only the run knows. */
 static int64_t eye_count(const OpCtx *c, const char *name, int *run) {
   if (!attr_is_var(c->op, name)) return attr_int(c->op, name, -1);
-  Var *t = attr_tensor(c, name);
+  Var *t = ctx_attr_tensor(c, name);
   int64_t v;
   if (t && ctx_int_values(c, t, &v, 1) == 1) return v;
   if (t && (t->flags & VAR_FEED) && shape_numel(&t->shape) == 1) *run = 1;
@@ -50,7 +42,7 @@ static int infer_eye(OpCtx *c) {
 /* A count the run gives, as C: the tensor's value, or the attribute's. */
 static const char *run_count(EmitCtx *e, const char *name) {
   OpCtx c = {e->g, (Op *)e->op};
-  Var *t = attr_tensor(&c, name);
+  Var *t = ctx_attr_tensor(&c, name);
   if (!t) return pool_printf("INT64_C(%lld)", (long long)attr_int(e->op, name, -1));
   if (t->dtype != RT_DT_INT32 && t->dtype != RT_DT_INT64) {
     em_fail(e, "%s's tensor '%s' is %s (int32 or int64)", name, t->name, rt_dtype_name(t->dtype));

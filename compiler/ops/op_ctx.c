@@ -276,6 +276,12 @@ int ctx_proven_shape(OpCtx *c, const char *slot, int i, const Shape *bound, int 
   return 1;
 }
 
+Var *ctx_attr_tensor(const OpCtx *c, const char *name) {
+  const OpAttr *a = attr_is_var(c->op, name) ? attr_find(c->op, name) : NULL;
+  int id = a && a->type == AT_VAR && a->var_name ? graph_find_var(c->g, c->op->block, a->var_name) : -1;
+  return id < 0 ? NULL : &c->g->vars[id];
+}
+
 void ctx_set_all(OpCtx *c, const char *slot, const Shape *s, int dtype) {
   for (int i = 0; i < ctx_nout(c, slot); i++) ctx_set(c, slot, i, s, dtype);
 }

@@ -231,6 +231,9 @@ int ctx_max_shape(OpCtx *c, const char *slot, int i, int rank, int dtype, const 
  * no option needed); 1, or 0 when the output is absent or not
  * specializing. */
 int ctx_proven_shape(OpCtx *c, const char *slot, int i, const Shape *bound, int dtype, const char *from);
+/* The tensor a VAR attribute `name` of the op names, or NULL (a plain
+ * attribute, a VARS list, or a name the op's block does not hold). */
+Var *ctx_attr_tensor(const OpCtx *c, const char *name);
 /* 1 when --max-shape names the i-th output of `slot` while specializing. */
 int ctx_has_max_shape(const OpCtx *c, const char *slot, int i);
 /* After ctx_set: the i-th output of `slot` takes x's run-time extent, if it

@@ -42,12 +42,12 @@ static int64_t tensor_axes(OpCtx *c) {
   }
   if (!a || (a->type != AT_VAR && a->type != AT_VARS)) return -1;
   if (a->type == AT_VARS) return (int64_t)a->n_vars_name;
-  int id = a->var_name ? graph_find_var(c->g, c->op->block, a->var_name) : -1;
-  if (id < 0 || c->g->vars[id].shape.rank < 0) {
+  Var *t = ctx_attr_tensor(c, "axes");
+  if (!t || t->shape.rank < 0) {
     ctx_fail(c, "attribute axes names an unknown tensor");
     return -2;
   }
-  return tensor_list_len(&c->g->vars[id].shape, 1);
+  return tensor_list_len(&t->shape, 1);
 }
 
 /* squeeze's Out for X's shape `in`, with `nt` as tensor_axes() returns. */

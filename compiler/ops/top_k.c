@@ -37,9 +37,8 @@ static Var *k_tensor(OpCtx *c, int *bad) {
   Var *k = ctx_in(c, "K", 0);
   if (!k && attr_is_var(c->op, "k")) {
     const OpAttr *a = attr_find(c->op, "k");
-    int id = a->var_name ? graph_find_var(c->g, c->op->block, a->var_name) : -1;
-    if (id < 0) return *bad = ctx_fail(c, "attribute k names an unknown tensor '%s'", a->var_name ? a->var_name : ""), NULL;
-    k = &c->g->vars[id];
+    if (!(k = ctx_attr_tensor(c, "k")))
+      return *bad = ctx_fail(c, "attribute k names an unknown tensor '%s'", a->var_name ? a->var_name : ""), NULL;
   }
   if (!k) return NULL;
   int v2 = !strcmp(c->op->type, "top_k_v2");
