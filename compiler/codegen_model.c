@@ -359,6 +359,7 @@ typedef struct LodText {
   const char *field, *api, *funcs, *check, *destroy;       /* model.h, model.c */
   const char *decls, *args, *set, *fetch, *free_, *parse; /* main.c */
   const char *usage, *doc;
+  const char *run_ok;                                       /* main.c: run_dims_text's */
 } LodText;
 
 /* The model's LoDs that kernels make (templates/lod_made.c.in): their
@@ -385,9 +386,45 @@ static void lod_made_text(EmitCtx *e, const char *P, LodText *t) {
   t->destroy = pool_printf("\n  for (int j = 0; j < %d; j++) rt_free(m->lod_store[j]);", nmade);
 }
 
+/* The pieces of a model whose inputs have dims the run gives (a feed
+ * --max-shape bounds; templates/run_dims*.in), added to t; nothing when
+ * none has. */
+static void run_dims_text(EmitCtx *e, const char *P, LodText *t) {
+  const char *rows = "";
+  for (int i = 0; i < e->g->nfeeds; i++) {
+    const VarSpec *vs = em_spec(e, &e->g->vars[e->g->feeds[i]]);
+    for (int d = 0; d < vs->rank; d++)
+      if (vs->runtime_mask >> d & 1)
+        rows = pool_printf("%s%s{%d, %d, %d}", rows, *rows ? ", " : "", i, d, vs->runtime_slots[d]);
+  }
+  if (!*rows) return;
+  TplVar v[] = {{"PREFIX", P}, {"UPPER", str_upper(P)}, {"RUN_DIMS", rows}};
+  t->api = pool_printf("%s%s", t->api, tpl_render("templates/run_dims.h.in", v, 2));
+  t->funcs = pool_printf("%s%s", t->funcs, tpl_render("templates/run_dims.c.in", v, 3));
+  t->check = pool_printf("%s\n  if ((st = run_dims_check(m))) return st;", t->check);
+  t->run_ok = pool_printf(
+      "  for (int d = 0; d < rank && a->rank == rank; d++) { /* dims the run gives: from 1 to the bound */"
+      "\n    if (!(%s_input_run_dims(i) >> d & 1)) continue;"
+      "\n    if (a->dims[d] < 1 || a->dims[d] > want[d]) {"
+      "\n      fprintf(stderr, \"error: input '%%s' has %%lld in dim %%d; the model takes 1 to %%lld there (its "
+      "--max-shape)\\n\", name, (long long)a->dims[d], d, (long long)want[d]);"
+      "\n      return -1;"
+      "\n    }"
+      "\n    numel = numel / want[d] * a->dims[d];"
+      "\n    want[d] = a->dims[d];"
+      "\n  }\n", P);
+  t->set = pool_printf("%s\n  for (int k = 0; k < %s_NUM_INPUTS; k++)"
+                       "\n    if (%s_input_run_dims(k) && %s_set_input_dims(m, k, arrays[k].dims)) {"
+                       "\n      fprintf(stderr, \"error: %%s\\n\", %s_last_error(m));"
+                       "\n      goto destroy;"
+                       "\n    }", t->set, str_upper(P), P, P, P);
+  t->doc = pool_printf("%s\n *              an input whose dims the run gives (compiled with --max-shape) takes any "
+                       "sizes\n *              from 1 to the bound in them", t->doc);
+}
+
 static LodText lod_text(EmitCtx *e, const char *P) {
   Graph *g = e->g;
-  LodText t = {"", "", "", "", "", "", "", "", "", "", "", "", ""};
+  LodText t = {"", "", "", "", "", "", "", "", "", "", "", "", "", ""};
   const char *ins = "", *outs = "";
   const int nmade = op_lod_made_count(g), nlods = g->nfeeds + nmade;
   int any = nmade > 0;
@@ -703,7 +740,14 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
   const char *place = pool_printf("%s%s", pt.place, arrays_reset(g));
   const char *scratch_a = pool_printf("%lld", (long long)scratch->slot.a);
   const char *scratch_c = pool_printf("%lld", (long long)scratch->slot.c);
-  const LodText lt = lod_text(&e, P);
+  LodText lt = lod_text(&e, P);
+  run_dims_text(&e, P, &lt);
+  if (o->training && *lt.run_ok) {
+    pr_free(&kernels);
+    pr_free(&calls);
+    pr_free(&fetch);
+    return diag_error("%s: a feed has dims the run gives (--max-shape); a trainer cannot take such a feed yet", g->file);
+  }
   if (o->training && *lt.field) {
     pr_free(&kernels);
     pr_free(&fetch);
@@ -748,7 +792,8 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
                  {"NUM_INPUTS_1", pool_printf("%d", g->nfeeds ? g->nfeeds : 1)},
                  {"NUM_OUTPUTS_1", pool_printf("%d", g->nfetches ? g->nfetches : 1)},
                  {"LOD_DECLS", lt.decls}, {"LOD_ARGS", lt.args}, {"LOD_SET", lt.set}, {"LOD_FETCH", lt.fetch},
-                 {"LOD_FREE", lt.free_}, {"LOD_PARSE", lt.parse}, {"LOD_USAGE", lt.usage}, {"LOD_DOC", lt.doc}};
+                 {"LOD_FREE", lt.free_}, {"LOD_PARSE", lt.parse}, {"LOD_USAGE", lt.usage}, {"LOD_DOC", lt.doc},
+                 {"RUN_DIMS_OK", lt.run_ok}};
   mt->main = tpl_render(o->training ? "templates/train_main.c.in" : "templates/main.c.in", mv,
                         o->training ? 5 : (int)(sizeof mv / sizeof mv[0])); /* a trainer's main takes no LoD */
   mt->weights = o->embed_weights ? weights_file(g, P, mt->banner_hash) : NULL;

@@ -178,6 +178,11 @@ int64_t em_const_dim(EmitCtx *e, const Var *v, int d) {
   return s.a || runtime_dim(em_spec(e, v), d) ? -1 : s.c;
 }
 
+int64_t em_bound_dim(EmitCtx *e, const Var *v, int d) {
+  SymDim s = em_spec(e, v)->d[d];
+  return s.a ? -1 : s.c;
+}
+
 const char *em_prod(EmitCtx *e, const Var *v, int from, int to) {
   const VarSpec *vs = em_spec(e, v);
   int64_t k = 1;
@@ -192,7 +197,7 @@ const char *em_prod(EmitCtx *e, const Var *v, int from, int to) {
     }
   }
   if (!sym) return pool_printf("%lld", (long long)k);
-  if (k == 1) return sym;
+  if (k == 1) return strchr(sym, '*') ? pool_printf("(%s)", sym) : sym; /* one operand wherever it goes */
   return pool_printf("(%lld * %s)", (long long)k, sym);
 }
 

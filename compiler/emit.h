@@ -147,6 +147,8 @@ SymDim em_sym_prod(EmitCtx *e, const Var *v, int from, int to);
 const char *em_sym(SymDim d);
 /* The concrete-at-compile-time value of a dim, or -1 if it depends on B. */
 int64_t em_const_dim(EmitCtx *e, const Var *v, int d);
+/* The same, a dim known only at run time giving its bound (spec.h). */
+int64_t em_bound_dim(EmitCtx *e, const Var *v, int d);
 const VarSpec *em_spec(EmitCtx *e, const Var *v);
 /* 1 when vars a and b have the same specialized shape (both known). */
 int em_same_shape(EmitCtx *e, const Var *a, const Var *b);

@@ -52,7 +52,7 @@ static int ew_lower(EmitCtx *e, const Var *out, int n, const EwIn *in, EwLoop *l
   for (int i = 0; i < r; i++) {
     SymDim od = os->d[i];
     /* size-1 dims do not move any index (a run-time extent bounded by 1 may be 0: kept) */
-    if (od.a == 0 && od.c == 1 && os->runtime_dim != i + 1) continue;
+    if (od.a == 0 && od.c == 1 && !(os->runtime_mask >> i & 1)) continue;
     int v[EW_MAX_IN];
     for (int k = 0; k < n; k++) v[k] = !(d[k][i].a == 0 && d[k][i].c == 1);
     const char *ext = em_dim(e, out, i); /* a run-time extent: the run's, not the bound */

@@ -88,6 +88,9 @@ typedef struct Var {
                         * vars with one root have the same extent at run time
                         * (same_runtime_extent); a producer whose extent is
                         * provably another's may give it that one's root */
+  const char *runtime_rule; /* with VAR_RUNTIME_EXTENT set by a rule of its input's
+                        * (run_hw.h: the input's root and the rule), the rule:
+                        * a var with the same one shares its root */
   int64_t arr_len;     /* a tensor array (VT_LOD_TENSOR_ARRAY, whose `shape` is its
                         * elements'): the length the compiler proves it has
                         * after the program ran (array_len.h), -1 when it
@@ -101,6 +104,11 @@ typedef struct Var {
 /* The axis of v whose extent is known only at run time, or -1. */
 static inline int var_runtime_axis(const Var *v) {
   return v && (v->flags & VAR_RUNTIME_EXTENT) ? v->runtime_axis : -1;
+}
+
+/* Every dim of v known only at run time (bit d: dim d), 0 when none. */
+static inline unsigned var_runtime_mask(const Var *v) {
+  return var_runtime_axis(v) >= 0 ? 1u << v->runtime_axis | v->runtime_more : 0;
 }
 
 /* An op's decision to have the model bind one of its parameters prepared

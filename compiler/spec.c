@@ -32,6 +32,40 @@ int spec_parse_shape_arg(const char *opt, const char *text, ShapeArg *out) {
   return 0;
 }
 
+/* A feed --max-shape names (issue 19 item 1): its unknown dims but the
+ * batch (dim 0) take the fed array's at run time, at most the bound, which
+ * sizes the tensors (infer_feed marks them run-time extents); dim 0 stays
+ * the run's batch and its value in the bound is not used; dims the program
+ * fixes must be the bound's.  Sets *s (the batch as the probe's, `batch`)
+ * and returns 1; 0 when no --max-shape names v or v has no unknown dim
+ * but the batch (the bound bounds nothing: check_max_shapes); -1 after an
+ * error. */
+static int feed_bound(Graph *g, const Var *v, const ShapeArg *arg, int64_t batch, Shape *s, int report) {
+  int k = -1;
+  for (int j = 0; j < g->nmax_shapes; j++)
+    if (!strcmp(g->max_shapes[j].name, v->name)) k = j;
+  int any = 0;
+  for (int d = 1; d < s->rank; d++) any |= s->d[d] < 0;
+  if (k < 0 || !any) return 0; /* a bound on a feed of known dims bounds nothing (check_max_shapes) */
+  const ShapeArg *m = &g->max_shapes[k];
+  g->max_shape_used[k] = 1;
+  if (arg) return report ? diag_error("%s: feed '%s' is named by both --shape and --max-shape; give one", g->file,
+                                      v->name) : -1;
+  if (m->rank != s->rank)
+    return report ? diag_error("%s: --max-shape %s has %d dims; the feed has %d %s", g->file, v->name, m->rank,
+                               s->rank, shape_str(s)) : -1;
+  int bad = 0;
+  for (int d = 0; d < s->rank; d++) {
+    if (s->d[d] >= 0 && s->d[d] != m->d[d] && report)
+      bad = diag_error("%s: --max-shape %s: dim %d is %lld in the program, not %lld", g->file, v->name, d,
+                       (long long)s->d[d], (long long)m->d[d]);
+    s->d[d] = s->d[d] >= 0 ? s->d[d] : d == 0 ? batch : m->d[d];
+  }
+  const char *why = report ? shape_size_problem(s, v->dtype, 1) : NULL;
+  if (why) bad = diag_error("%s: --max-shape %s: feed '%s': %s", g->file, v->name, v->name, why);
+  return bad ? -1 : 1;
+}
+
 /* Applies --shape and the batch value to every feed.  Returns -1 after
  * printing every problem (only checked on the first probe). */
 static int set_feeds(Graph *g, const ShapeArg *args, int nargs, int64_t batch, int report) {
@@ -47,6 +81,12 @@ static int set_feeds(Graph *g, const ShapeArg *args, int nargs, int64_t batch, i
     for (int k = 0; k < nargs; k++)
       if (!strcmp(args[k].name, v->name)) arg = &args[k];
     Shape s = v->decl;
+    const int bounded = feed_bound(g, v, arg, batch, &s, report);
+    if (bounded < 0) bad = 1;
+    if (bounded) {
+      v->shape = s;
+      continue;
+    }
     if (arg) {
       if (arg->rank != s.rank) {
         if (report) bad = diag_error("%s: --shape %s has %d dims; the feed has %d %s", g->file, v->name, arg->rank, s.rank, shape_str(&s));
@@ -59,17 +99,17 @@ static int set_feeds(Graph *g, const ShapeArg *args, int nargs, int64_t batch, i
         s.d[d] = arg->d[d];
       }
     }
+    const char *unknown = ""; /* dims other than the batch */
     for (int d = 0; d < s.rank; d++) {
       if (s.d[d] >= 0) continue;
-      if (d == 0) {
-        s.d[d] = batch;
-      } else {
-        if (report)
-          bad = diag_error("%s: feed '%s' %s has unknown dim %d; fix it with --shape %s=...", g->file, v->name,
-                           shape_str(&v->decl), d, v->name);
-        s.d[d] = 1;
-      }
+      if (d > 0) unknown = pool_printf("%s%s%d", unknown, *unknown ? ", " : "", d);
+      s.d[d] = d == 0 ? batch : 1;
     }
+    if (*unknown && report)
+      bad = diag_error("%s: feed '%s' %s has unknown dim%s %s; fix %s with --shape %s=..., or bound %s with "
+                       "--max-shape %s=... to take the fed array's", g->file, v->name, shape_str(&v->decl),
+                       strchr(unknown, ',') ? "s" : "", unknown, strchr(unknown, ',') ? "them" : "it", v->name,
+                       strchr(unknown, ',') ? "them" : "it", v->name);
     const char *why = report && arg ? shape_size_problem(&s, v->dtype, 1) : NULL;
     if (why) bad = diag_error("%s: --shape %s: feed '%s': %s", g->file, v->name, v->name, why);
     v->shape = s;
@@ -193,7 +233,8 @@ static int check_max_shapes(const Graph *g) {
   for (int k = 0; k < g->nmax_shapes; k++)
     if (!g->max_shape_used[k])
       bad = diag_error("%s: --max-shape names '%s', which is no output of an op whose sizes only the run knows "
-                       "and that takes a bound (README: --max-shape)", g->file, g->max_shapes[k].name);
+                       "and that takes a bound, nor a feed with unknown dims (README: --max-shape)", g->file,
+                       g->max_shapes[k].name);
   return bad;
 }
 

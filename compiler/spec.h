@@ -4,8 +4,10 @@
  * the batch a run-time value B: it infers every shape with B = 1, 2, 3 and 8
  * and requires each dim to be affine in B (d = a*B + c), which is what lets
  * generated code size buffers and loops from B alone.  Other unknown dims
- * (image height, sequence length) must be fixed with --shape; `--shape`
- * may also fix the batch. */
+ * (image height, sequence length) must be fixed with --shape, or bounded
+ * with --max-shape: the feed's then take the fed array's at run time
+ * (run-time extents, d[] holding the bound); `--shape` may also fix the
+ * batch. */
 #ifndef PADDLEC_SPEC_H
 #define PADDLEC_SPEC_H
 

@@ -72,6 +72,9 @@ typedef struct RtConv2d {
                                 * depthwise path only) */
   int packed;                  /* 0, or the panel height the filter was packed with for
                                 * rt_pp_gemm (rt_conv2d_can_pack; rt_blocking.h) */
+  int wino;                    /* 0: Winograd's m follows from the sizes (rt_conv2d_wino_m);
+                                * 2 or 4: that m, for sizes the run gives (at most the
+                                * bound's, whose choice the filter was prepared for) */
 } RtConv2d;
 
 /* 1 when the convolution is a plain product W x X per image (1x1 filter,
@@ -145,6 +148,7 @@ static inline int rt_conv2d_wino_m(const RtConv2d *p) {
   if (!(p->k_h == 3 && p->k_w == 3 && p->stride_h == 1 && p->stride_w == 1 && p->dil_h == 1 && p->dil_w == 1 &&
         p->groups == 1 && p->c_in >= 16 && p->c_out >= 16))
     return 0;
+  if (p->wino) return p->wino;
   if (p->h_out >= 24 && p->w_out >= 24) return 4;
   if (p->h_out >= 12 && p->w_out >= 12) return 2;
   return p->h_out >= 7 && p->w_out >= 7 && p->c_in >= 128 && p->c_out >= 128 ? 2 : 0;

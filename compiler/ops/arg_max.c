@@ -13,6 +13,11 @@
 #include "sort_call.h"
 #include "tensor_util.h"
 
+/* Where X's dims go in Out (the axis: -1 without keepdims). */
+static void arg_out_dims(int axis, int keep, int *to) {
+  for (int d = 0; d < RT_MAX_RANK; d++) to[d] = keep || d < axis ? d : d == axis ? -1 : d - 1;
+}
+
 static int infer_arg_minmax(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
@@ -43,6 +48,14 @@ static int infer_arg_minmax(OpCtx *c) {
   }
   if (s.rank == 0 && (flat || in->rank > 0)) s = shape_scalar(c);
   ctx_set(c, "Out", 0, &s, dtype);
+  /* run-time extents off the axis pass on (an image's height and width
+   * beside the class axis) */
+  if (!var_runtime_mask(x)) return 0;
+  if (flat || var_runtime_mask(x) >> axis & 1)
+    return ctx_fail(c, "X ('%s') has dims only the run knows; %s over them is not supported", x->name, c->op->type);
+  int to[RT_MAX_RANK];
+  arg_out_dims((int)axis, keep, to);
+  ctx_pass_runtime_extents_to(c, x, "Out", 0, to);
   return 0;
 }
 
@@ -64,8 +77,13 @@ static int emit_arg_minmax(EmitCtx *e) {
   call.x = em_ptr(e, x, 1);
   call.indices = em_ptr(e, out, 0);
   sort_print_c(e->p, &call);
+  int to[RT_MAX_RANK];
+  arg_out_dims(axis, attr_bool(e->op, "keepdims", 0), to);
+  tu_pass_extents_to(e, x, out, to); /* infer_arg_minmax */
   return 0;
 }
 
-const OpDef op_arg_max = {.type = "arg_max", .infer = infer_arg_minmax, .emit_c = emit_arg_minmax};
-const OpDef op_arg_min = {.type = "arg_min", .infer = infer_arg_minmax, .emit_c = emit_arg_minmax};
+const OpDef op_arg_max = {.type = "arg_max", .infer = infer_arg_minmax, .emit_c = emit_arg_minmax,
+                          .runtime_extents = 2};
+const OpDef op_arg_min = {.type = "arg_min", .infer = infer_arg_minmax, .emit_c = emit_arg_minmax,
+                          .runtime_extents = 2};

@@ -100,15 +100,15 @@ static int infer_concat(OpCtx *c) {
     }
   }
   ctx_set(c, "Out", 0, &out, x0->dtype);
-  /* run-time extents: every input has the same one (same_runtime_extent)
-   * on the same dim, not the concat axis; Out has it */
+  /* run-time extents: every input has the same ones (same_runtime_extent)
+   * on the same dims, not the concat axis; Out has them */
   for (int i = 0; i < n; i++) {
     const Var *xi = ctx_in(c, "X", i);
-    if (var_runtime_axis(xi) == axis)
+    if (var_runtime_mask(xi) >> axis & 1)
       return ctx_fail(c, "dim %d of X[%d] ('%s') is only known at run time: concat along it is not supported", axis,
                       i, xi->name);
-    if ((var_runtime_axis(xi) >= 0 || var_runtime_axis(x0) >= 0) &&
-        (!same_runtime_extent(xi, x0) || xi->runtime_axis != x0->runtime_axis))
+    if ((var_runtime_mask(xi) || var_runtime_mask(x0)) &&
+        (!same_runtime_extent(xi, x0) || var_runtime_mask(xi) != var_runtime_mask(x0)))
       return ctx_fail(c, "X[%d] ('%s') and X[0] ('%s') do not have one run-time extent on the same dim: concat "
                       "takes a run-time extent only when every input has the same one",
                       i, xi->name, x0->name);
@@ -180,7 +180,7 @@ static int emit_concat(EmitCtx *e) {
 static void fold_concat(OpCtx *c) { consteval_join(c, "Out"); }
 
 const OpDef op_concat = {.type = "concat", .infer = infer_concat, .emit_c = emit_concat, .fold = fold_concat,
-                         .runtime_extents = 1};
+                         .runtime_extents = 2};
 
 /* concat_grad (X, Out@GRAD -> X@GRAD): Out@GRAD split along axis into
  * pieces of X's shapes; an X@GRAD nobody asked for is skipped. */

@@ -41,7 +41,29 @@
 
 #include "../util.h"
 #include "conv_call.h"
+#include "run_hw.h"
 #include "rt_kernels.h"
+
+/* Input's height and width given by the run (run_hw.h): channel-first
+ * 2-D convolutions with explicit padding take them (SAME padding would
+ * follow from the run's sizes); Output's follow (run_hw_infer). */
+/* What the padded input adds to a spatial size before the division by
+ * the stride (ConvOutputSize). */
+static int64_t conv_rule_add(int64_t k, int64_t dil, const int64_t pad[2]) { return pad[0] + pad[1] - (dil * (k - 1) + 1); }
+
+static int infer_run_sizes(OpCtx *c, const Var *x, int last, const int64_t *k, const int64_t *stride,
+                           const int64_t *pad, const int64_t *dil) {
+  RunHwRule rule = {{0}, {stride[0], stride[1]}, {0, 0}, NULL};
+  for (int i = 0; i < 2 && x->shape.rank == 4; i++) rule.add[i] = conv_rule_add(k[i], dil[i], pad + 2 * i);
+  if (!var_runtime_mask(x)) return run_hw_infer(c, x, "Output", 2, &rule);
+  if (last || x->shape.rank != 4)
+    return ctx_fail(c, "Input ('%s') has sizes only the run knows; paddlec takes them in channel-first (NCHW) 2-D "
+                    "convolutions only", x->name);
+  if (!strcmp(attr_str(c->op, "padding_algorithm", "EXPLICIT"), "SAME"))
+    return ctx_fail(c, "Input ('%s') has sizes only the run knows; padding_algorithm SAME with them is not supported",
+                    x->name);
+  return run_hw_infer(c, x, "Output", 2, &rule) < 0 ? -1 : 0;
+}
 
 static int infer_conv(OpCtx *c) {
   Var *w, *x = conv_input(c, "Input", &w);
@@ -84,7 +106,7 @@ static int infer_conv(OpCtx *c) {
     o.d[(last ? 1 : 2) + i] = v;
   }
   ctx_set(c, "Output", 0, &o, x->dtype);
-  return 0;
+  return infer_run_sizes(c, x, last, k, stride, pad, dil);
 }
 
 /* ---- C emission ---- */
@@ -134,12 +156,26 @@ static int conv2d_geometry(EmitCtx *e, const Var *x, const Var *w, const Var *ou
                    (long long)xd[1], (long long)wd[0], (long long)wd[1]);
   if (conv_padding(&c, 2, xd + 2, wd + 2, stride, pad, dil)) return -1;
   *g = (RtConv2d){xd[1], xd[2], xd[3], od[1], od[2], od[3], wd[2], wd[3], stride[0], stride[1],
-                  pad[0], pad[2], dil[0], dil[1], groups, RT_ACT_NONE, 0.0f, 0.0f, 0, 0};
+                  pad[0], pad[2], dil[0], dil[1], groups, RT_ACT_NONE, 0.0f, 0.0f, 0, 0, 0};
   for (int i = 0; i < 2; i++)
     if (od[2 + i] != (xd[2 + i] + pad[2 * i] + pad[2 * i + 1] - (dil[i] * (wd[2 + i] - 1) + 1)) / stride[i] + 1)
       return em_fail(e, "%s %s does not follow from the convolution's geometry", e->op->type,
                      shape_str(&out->shape));
   return 0;
+}
+
+/* Input's height and width the run gives (run_hw.h): the kernel's
+ * locals, Output's by Paddle's rule; a size below 1 (the filter larger
+ * than the padded input) stops the run, where Paddle 2.6's CPU kernel
+ * calls cblas_sgemm with a bad size and corrupts memory (measured). */
+static void conv_run_sizes(EmitCtx *e, const Var *x, const Var *out, const RtConv2d *g) {
+  OpCtx c = {e->g, (Op *)e->op};
+  int64_t k[2] = {g->k_h, g->k_w}, stride[2] = {g->stride_h, g->stride_w}, dil[2] = {g->dil_h, g->dil_w}, pad[4];
+  int64_t in[2] = {g->h_in, g->w_in};
+  conv_padding(&c, 2, in, k, stride, pad, dil); /* EXPLICIT or VALID (infer_run_sizes): not the sizes' */
+  RunHwRule r = {{0}, {g->stride_h, g->stride_w}, {0, 0}, NULL};
+  for (int i = 0; i < 2; i++) r.add[i] = conv_rule_add(k[i], dil[i], pad + 2 * i);
+  run_hw_print(e, x, out, 2, &r, "the filter is larger than the padded input (an output size below 1)");
 }
 
 /* What decide_conv decides for emit_conv (Op.decision): the geometry with
@@ -161,7 +197,12 @@ static int decide_conv(EmitCtx *e) {
   Var *x = ctx_in(&c, "Input", 0), *w = ctx_in(&c, "Filter", 0), *out = ctx_out(&c, "Output", 0);
   ConvDecision *d = pool_alloc(sizeof *d);
   if (!x || !w || !out || conv2d_geometry(e, x, w, out, &d->g, &d->nhwc) || conv_act(e, &d->g)) return -1;
-  if (rt_conv2d_can_pack(&d->g) && em_packable_weight(e, w)) {
+  /* sizes the run gives, at most the bound's: Winograd's tiles as the bound's pick them (smaller sizes could
+   * pick others), the filter as saved there (the prepared Winograd filter's products go wrong on the few tiles
+   * of small images, measured) */
+  const int run = var_runtime_mask(x) != 0;
+  if (run) d->g.wino = rt_conv2d_wino_m(&d->g);
+  if (rt_conv2d_can_pack(&d->g) && !(run && d->g.wino) && em_packable_weight(e, w)) {
     c.op->pack = (WeightPack){(int)(w - e->g->vars), d->g.c_out, rt_conv2d_wino_m(&d->g), e->pp_panel};
     d->packed = e->pp_panel;
   }
@@ -176,7 +217,8 @@ static int decide_conv(EmitCtx *e) {
 static int emit_conv_f64(EmitCtx *e, const Var *x, const Var *w, const Var *out, const RtConv2d *g, int nhwc,
                          int fused) {
   if (fused) return em_fail(e, "float64 convolutions take no Bias, ResidualData or fused activation");
-  ConvCall cc = {.kind = CONV_FORWARD, .f64 = 1, .geo = "geo", .declare = 1, .g2 = *g};
+  ConvCall cc = {.kind = CONV_FORWARD, .f64 = 1, .geo = "geo", .declare = 1, .g2 = *g,
+                 .run_sizes = var_runtime_mask(x) != 0};
   cc.x = em_ptr(e, x, 1);
   cc.out = em_ptr(e, out, 0);
   if (nhwc) conv_nhwc(e, x, out, &cc);
@@ -198,6 +240,10 @@ static int emit_conv(EmitCtx *e) {
    * which report the error */
   ConvDecision d = e->op->decision ? *(const ConvDecision *)e->op->decision : (ConvDecision){0};
   if (!e->op->decision && (conv2d_geometry(e, x, w, out, &d.g, &d.nhwc) || conv_act(e, &d.g))) return -1;
+  if (var_runtime_mask(x)) {
+    d.g.wino = rt_conv2d_wino_m(&d.g);
+    conv_run_sizes(e, x, out, &d.g);
+  }
   RtConv2d g = d.g;
   const int nhwc = d.nhwc;
   if (f64)
@@ -217,7 +263,7 @@ static int emit_conv(EmitCtx *e) {
   }
   g.packed = d.packed; /* decide_conv prepared the Filter */
   int64_t ws = rt_conv2d_ws_floats(&g);
-  ConvCall cc = {.kind = CONV_FORWARD, .geo = "geo", .declare = 1, .g2 = g};
+  ConvCall cc = {.kind = CONV_FORWARD, .geo = "geo", .declare = 1, .g2 = g, .run_sizes = var_runtime_mask(x) != 0};
   cc.x = em_ptr(e, x, 1);
   cc.out = em_ptr(e, out, 0);
   cc.batch = em_dim(e, x, 0);
@@ -235,9 +281,9 @@ static int emit_conv(EmitCtx *e) {
  * makes cuDNN's kernel add into Output's old contents). */
 static const char *const conv_attr_ignores[] = {"is_test", "use_addto", NULL};
 const OpDef op_conv2d = {.type = "conv2d", .infer = infer_conv, .emit_c = emit_conv, .decide = decide_conv,
-                         .attr_ignores = conv_attr_ignores};
+                         .attr_ignores = conv_attr_ignores, .runtime_extents = 2};
 const OpDef op_depthwise_conv2d = {.type = "depthwise_conv2d", .infer = infer_conv, .emit_c = emit_conv,
-                                   .decide = decide_conv, .attr_ignores = conv_attr_ignores};
+                                   .decide = decide_conv, .attr_ignores = conv_attr_ignores, .runtime_extents = 2};
 /* conv2d_grad and depthwise_conv2d_grad (phi ConvGradKernel, the same on
  * CPU for both): Input@GRAD is the transposed convolution of Output@GRAD
  * by the filter (rt_conv2d_transpose with the geometry's input and output
@@ -260,7 +306,7 @@ static int emit_conv_grad(EmitCtx *e) {
   if (nx.a != ny.a || nx.c != ny.c) return em_fail(e, "Output@GRAD and Input differ in batch");
   if (!dx && !dw) return 0;
   const RtConv2d t = {g.c_out, g.h_out, g.w_out, g.c_in, g.h_in, g.w_in, g.k_h, g.k_w, g.stride_h, g.stride_w,
-                      g.pad_t, g.pad_l, g.dil_h, g.dil_w, g.groups, RT_ACT_NONE, 0.0f, 0.0f, 0, 0};
+                      g.pad_t, g.pad_l, g.dil_h, g.dil_w, g.groups, RT_ACT_NONE, 0.0f, 0.0f, 0, 0, 0};
   const int64_t ohw = g.h_out * g.w_out;
   /* the NCHW copies (nhwc) go with the first step */
   ConvCall bufs = {.batch = em_dim(e, x, 0)};
@@ -293,7 +339,8 @@ static int emit_conv_grad(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_fused_conv2d = {.type = "fused_conv2d", .infer = infer_conv, .emit_c = emit_conv, .decide = decide_conv};
+const OpDef op_fused_conv2d = {.type = "fused_conv2d", .infer = infer_conv, .emit_c = emit_conv, .decide = decide_conv,
+                               .runtime_extents = 2};
 const OpDef op_conv2d_grad = {.type = "conv2d_grad", .infer = grad_infer, .emit_c = emit_conv_grad,
                               .attr_ignores = conv_attr_ignores};
 const OpDef op_depthwise_conv2d_grad = {.type = "depthwise_conv2d_grad", .infer = grad_infer,

@@ -117,7 +117,7 @@ static int conv_transpose2d_geometry(EmitCtx *e, const Var *x, const Var *w, con
                    (long long)groups, (long long)xd[1], (long long)wd[0], (long long)wd[1], (long long)od[1]);
   if (conv_padding(&c, 2, xd + 2, wd + 2, stride, pad, dil)) return -1;
   *g = (RtConv2d){xd[1], xd[2], xd[3], od[1], od[2], od[3], wd[2], wd[3], stride[0], stride[1],
-                  pad[0], pad[2], dil[0], dil[1], groups, RT_ACT_NONE, 0.0f, 0.0f, 0, 0};
+                  pad[0], pad[2], dil[0], dil[1], groups, RT_ACT_NONE, 0.0f, 0.0f, 0, 0, 0};
   return 0;
 }
 
@@ -168,7 +168,7 @@ static int emit_conv_transpose_grad(EmitCtx *e) {
   if (nx.a != ny.a || nx.c != ny.c) return em_fail(e, "Output@GRAD and Input differ in batch");
   if (!dx && !dw) return 0;
   const RtConv2d t = {g.c_out, g.h_out, g.w_out, g.c_in, g.h_in, g.w_in, g.k_h, g.k_w, g.stride_h, g.stride_w,
-                      g.pad_t, g.pad_l, g.dil_h, g.dil_w, g.groups, RT_ACT_NONE, 0.0f, 0.0f, 0, 0};
+                      g.pad_t, g.pad_l, g.dil_h, g.dil_w, g.groups, RT_ACT_NONE, 0.0f, 0.0f, 0, 0, 0};
   const int64_t hw = g.h_in * g.w_in;
   /* the geometry and the NCHW copies (nhwc) go with the first step */
   ConvCall bufs = {.f64 = f64, .geo = "geo", .declare = 1, .g2 = t, .batch = em_dim(e, x, 0)};

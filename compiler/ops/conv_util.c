@@ -63,11 +63,12 @@ int conv_padding(OpCtx *c, int nsp, const int64_t *in, const int64_t *k, const i
   return 0;
 }
 
-/* Compile-time dims [1, 4) of a rank-4 var into d[1..3]; -1 if any
- * depends on the batch. */
+/* Compile-time dims [1, 4) of a rank-4 var into d[1..3] (a dim the run
+ * gives: its bound, for the convolutions that take one: run_hw.h); -1 if
+ * any depends on the batch. */
 static int const_chw(EmitCtx *e, const Var *v, int64_t d[4]) {
   for (int i = 1; i < 4; i++)
-    if ((d[i] = em_const_dim(e, v, i)) < 0) return -1;
+    if ((d[i] = em_bound_dim(e, v, i)) < 0) return -1;
   return 0;
 }
 
@@ -162,9 +163,10 @@ const char *conv_col_ws(EmitCtx *e, int f64, int64_t n) {
 }
 
 /* 2-D geometry g as a constant RtConv2d: one line per field group (the
- * fused activation only when there is one), or compact in two lines. */
-static void print_conv2d(Printer *p, const char *name, const RtConv2d *g, int compact) {
-  if (compact) {
+ * fused activation only when there is one), or compact in two lines;
+ * with run_sizes the sizes are the kernel's locals (never compact). */
+static void print_conv2d(Printer *p, const char *name, const RtConv2d *g, int compact, int run_sizes) {
+  if (compact && !run_sizes) {
     pr_line(p, "static const RtConv2d %s = {.c_in = %lld, .h_in = %lld, .w_in = %lld, .c_out = %lld, .h_out = "
             "%lld, .w_out = %lld,", name, (long long)g->c_in, (long long)g->h_in, (long long)g->w_in,
             (long long)g->c_out, (long long)g->h_out, (long long)g->w_out);
@@ -174,10 +176,16 @@ static void print_conv2d(Printer *p, const char *name, const RtConv2d *g, int co
             (long long)g->dil_h, (long long)g->dil_w, (long long)g->groups);
     return;
   }
-  pr_line(p, "static const RtConv2d %s = {", name);
-  pr_line(p, ".c_in = %lld, .h_in = %lld, .w_in = %lld, .c_out = %lld, .h_out = %lld, .w_out = %lld,",
-          (long long)g->c_in, (long long)g->h_in, (long long)g->w_in, (long long)g->c_out, (long long)g->h_out,
-          (long long)g->w_out);
+  if (run_sizes) { /* the locals the emitter printed (run_hw.h) */
+    pr_line(p, "const RtConv2d %s = {", name);
+    pr_line(p, ".c_in = %lld, .h_in = h_in, .w_in = w_in, .c_out = %lld, .h_out = h_out, .w_out = w_out,",
+            (long long)g->c_in, (long long)g->c_out);
+  } else {
+    pr_line(p, "static const RtConv2d %s = {", name);
+    pr_line(p, ".c_in = %lld, .h_in = %lld, .w_in = %lld, .c_out = %lld, .h_out = %lld, .w_out = %lld,",
+            (long long)g->c_in, (long long)g->h_in, (long long)g->w_in, (long long)g->c_out, (long long)g->h_out,
+            (long long)g->w_out);
+  }
   pr_line(p, ".k_h = %lld, .k_w = %lld, .stride_h = %lld, .stride_w = %lld, .pad_t = %lld, .pad_l = %lld,",
           (long long)g->k_h, (long long)g->k_w, (long long)g->stride_h, (long long)g->stride_w, (long long)g->pad_t,
           (long long)g->pad_l);
@@ -189,6 +197,7 @@ static void print_conv2d(Printer *p, const char *name, const RtConv2d *g, int co
   if (g->packed)
     pr_line(p, ".packed = %d, /* the filter was prepared at load for rt_pp_gemm (rt_prepack), panels of %d rows */",
             g->packed, g->packed);
+  if (g->wino) pr_line(p, ".wino = %d, /* Winograd's tiles as for the bound's sizes */", g->wino);
   pr_line(p, "};");
 }
 
@@ -237,7 +246,7 @@ static void print_geo(Printer *p, const ConvCall *c) {
   if (c->dims == 3)
     print_conv3d(p, c->geo, &c->g3, c->compact);
   else
-    print_conv2d(p, c->geo, &c->g2, c->compact);
+    print_conv2d(p, c->geo, &c->g2, c->compact, c->run_sizes);
 }
 
 /* The runtime call itself. */

@@ -37,37 +37,51 @@ static int64_t dim_at(const Shape *q, const Shape *p, int o, int64_t axis) {
   return j >= 0 && j < q->rank ? q->d[j] : 1;
 }
 
-/* A run-time extent of X or Y (VAR_RUNTIME_EXTENT) passes to Out when the
- * other operand is broadcast along it (its dim there is 1, or absent: a
- * bias [C], a scalar) or has the same extent (same_runtime_extent) on the
- * same dim of Out.  Paddle broadcasts the same way at run time; any other
- * pairing (two extents from different producers, an extent against a
- * dim > 1) would need the run's extents to agree, and is refused. */
+/* The run-time extents of X and Y (VAR_RUNTIME_EXTENT; several dims:
+ * height and width the run gives) pass to Out when the other operand is
+ * broadcast along each (its dim there is 1, or absent: a bias [C], a
+ * scalar) or has the same extents (same_runtime_extent) on the same dims
+ * of Out.  Paddle broadcasts the same way at run time; any other pairing
+ * (extents from different producers, an extent against a dim > 1) would
+ * need the run's extents to agree, and is refused. */
 static int pass_extent(OpCtx *c, const Var *x, const Var *y, int64_t axis) {
-  const int ax = var_runtime_axis(x), ay = var_runtime_axis(y);
-  if (ax < 0 && ay < 0) return 0;
-  const Shape *xs = &x->shape, *ys = &y->shape;
-  if (ax >= 0 && ay >= 0) {
-    const int ox = out_dim_of(xs, ys, ax, axis), oy = out_dim_of(ys, xs, ay, axis);
+  const unsigned mx = var_runtime_mask(x), my = var_runtime_mask(y);
+  if (!mx && !my) return 0;
+  unsigned ox = 0, oy = 0; /* the dims of Out each operand's extents lie on */
+  for (int d = 0; d < RT_MAX_RANK; d++) {
+    if (mx >> d & 1) ox |= 1u << out_dim_of(&x->shape, &y->shape, d, axis);
+    if (my >> d & 1) oy |= 1u << out_dim_of(&y->shape, &x->shape, d, axis);
+  }
+  if (mx && my) {
     if (!same_runtime_extent(x, y) || ox != oy)
       return ctx_fail(c, "X ('%s') and Y ('%s') both have a dim known only at run time (dim %d, from its %s; dim %d, "
                       "from its %s), not the same extent on the same dim of Out: %s takes two run-time extents only "
-                      "when they are one",
-                      x->name, y->name, ax, x->runtime_from ? x->runtime_from : "inputs", ay,
+                      "when they are one", x->name, y->name, x->runtime_axis,
+                      x->runtime_from ? x->runtime_from : "inputs", y->runtime_axis,
                       y->runtime_from ? y->runtime_from : "inputs", c->op->type);
-    ctx_pass_runtime_extent_at(c, x, "Out", 0, ox);
-    return 0;
+  } else {
+    const Var *p = mx ? x : y, *q = mx ? y : x;
+    for (int d = 0; d < RT_MAX_RANK; d++) {
+      const int64_t qd = (mx | my) >> d & 1 ? dim_at(&q->shape, &p->shape, out_dim_of(&p->shape, &q->shape, d, axis),
+                                                     axis) : 1;
+      if (qd != 1)
+        return ctx_fail(c, "dim %d of %s ('%s') is only known at run time (from its %s), and %s ('%s') %s does not "
+                        "broadcast along it (its dim there is %lld, not 1): %s takes a run-time extent against an "
+                        "operand of size 1 there or one with the same extent", d, p == x ? "X" : "Y", p->name,
+                        p->runtime_from ? p->runtime_from : "inputs", q == x ? "X" : "Y", q->name,
+                        shape_str(&q->shape), (long long)qd, c->op->type);
+    }
   }
-  const Var *p = ax >= 0 ? x : y, *q = ax >= 0 ? y : x;
-  const int pa = ax >= 0 ? ax : ay, o = out_dim_of(&p->shape, &q->shape, pa, axis);
-  const int64_t qd = dim_at(&q->shape, &p->shape, o, axis);
-  if (qd != 1)
-    return ctx_fail(c, "dim %d of %s ('%s') is only known at run time (from its %s), and %s ('%s') %s does not "
-                    "broadcast along it (its dim there is %lld, not 1): %s takes a run-time extent against an operand "
-                    "of size 1 there or one with the same extent",
-                    pa, p == x ? "X" : "Y", p->name, p->runtime_from ? p->runtime_from : "inputs", q == x ? "X" : "Y",
-                    q->name, shape_str(&q->shape), (long long)qd, c->op->type);
-  ctx_pass_runtime_extent_at(c, p, "Out", 0, o);
+  const Var *p = mx ? x : y;
+  const unsigned po = mx ? ox : oy;
+  if ((po & (po - 1)) && p->shape.rank < (mx ? y : x)->shape.rank) /* tu_pass_extent copies dim to dim */
+    return ctx_fail(c, "%s ('%s') has several dims known only at run time and fewer dims than Out; %s does not "
+                    "take that yet", p == x ? "X" : "Y", p->name, c->op->type);
+  int first = 0;
+  while (!(po >> first & 1)) first++;
+  ctx_pass_runtime_extent_at(c, p, "Out", 0, first);
+  Var *out = ctx_out(c, "Out", 0);
+  if (out) out->runtime_more = po & ~(1u << first);
   return 0;
 }
 
@@ -182,7 +196,7 @@ static int emit_elementwise(EmitCtx *e) {
 
 #define OP_ELEMENTWISE(name)                                                                             \
   const OpDef op_##name = {.type = #name, .infer = infer_elementwise, .emit_c = emit_elementwise,          \
-                           .fold = fold_elementwise, .inplace = "X:Out", .runtime_extents = 1};
+                           .fold = fold_elementwise, .inplace = "X:Out", .runtime_extents = 2};
 OP_ELEMENTWISE(elementwise_add)
 OP_ELEMENTWISE(elementwise_div)
 OP_ELEMENTWISE(elementwise_floordiv)

@@ -60,6 +60,7 @@
 #include "../util.h"
 #include "ops.h"
 #include "resample_call.h"
+#include "run_hw.h"
 #include "rt_cnn.h"
 #include "rt_resize.h"
 #include "tensor_util.h"
@@ -80,6 +81,37 @@ static int tensor_size(const OpCtx *c, int nsp, int64_t *size) {
   int n = ctx_in(c, "SizeTensor", 0) ? ctx_bounds(c, "", "SizeTensor", size, 3) : 0;
   if (n == 0 && ctx_in(c, "OutSize", 0)) n = ctx_int_values(c, ctx_in(c, "OutSize", 0), size, 3);
   return n > 0 && n != nsp ? -1 : n;
+}
+
+/* Out's size from SizeTensor or OutSize whose values are the run-time
+ * extents of a tensor y (size=y.shape[2:], ctx_run_dim_of): Out takes
+ * them, bounded by y's, and y's root when they are y's spatial dims in
+ * place (a skip connection's concat then takes both).  1 when done, 0
+ * when the values are not such extents, -1 after ctx_fail. */
+static int traced_size(OpCtx *c, const Var *x, int nsize, int nsp, int sp0) {
+  const Var *from = NULL;
+  int dims[3], same = 1;
+  for (int j = 0; j < nsp; j++) {
+    const Var *t = nsize ? ctx_in(c, "SizeTensor", j) : ctx_in(c, "OutSize", 0), *v;
+    if (!t || !ctx_run_dim_of(c->g, t, nsize ? 0 : j, &v, &dims[j]) || (from && v != from)) return 0;
+    from = v;
+    same &= dims[j] == sp0 + j;
+  }
+  if (var_runtime_mask(x) & ~(((1u << nsp) - 1) << sp0))
+    return ctx_fail(c, "X ('%s') has dims other than its spatial ones that only the run knows", x->name);
+  Shape o = x->shape;
+  unsigned mask = 0;
+  for (int j = 0; j < nsp; j++) o.d[sp0 + j] = from->shape.d[dims[j]], mask |= 1u << (sp0 + j);
+  ctx_set(c, "Out", 0, &o, x->dtype);
+  ctx_set_runtime_extents(c, "Out", 0, mask, from->runtime_from);
+  Var *out = ctx_out(c, "Out", 0);
+  if (!out) return 1;
+  if (same && var_runtime_mask(from) == mask)
+    out->runtime_root = from->runtime_root;
+  else
+    run_hw_share_root(c->g, out, pool_printf("%d:%u:sizes of dims %d %d %d", from->runtime_root, mask, dims[0],
+                                             nsp > 1 ? dims[1] : -1, nsp > 2 ? dims[2] : -1));
+  return 1;
 }
 
 static int infer_interp(OpCtx *c, int v2) {
@@ -119,6 +151,10 @@ static int infer_interp(OpCtx *c, int v2) {
     return ctx_fail(c, "SizeTensor has %d tensors for %d spatial dims", nsize, nsp);
   int64_t tsize[3];
   const int nts = tensor_size(c, nsp, tsize);
+  if (nts < 0 && !ctx_in(c, "Scale", 0)) { /* the run's sizes of another tensor? */
+    const int t = traced_size(c, x, nsize, nsp, sp0);
+    if (t) return t < 0 ? -1 : 0;
+  }
   if ((nts < 0 || (nts == 0 && ctx_in(c, "Scale", 0))) && var_runtime_axis(x) < 0) { /* the run's size, bounded? */
     int b = ctx_max_shape(c, "Out", 0, xs->rank, x->dtype,
                           nsize ? "SizeTensor's values" : ctx_in(c, "OutSize", 0) ? "OutSize's values" : "Scale's values");
@@ -129,7 +165,17 @@ static int infer_interp(OpCtx *c, int v2) {
   Shape o = *xs;
   for (int i = 0; i < nsp; i++) o.d[sp0 + i] = out[i];
   ctx_set(c, "Out", 0, &o, x->dtype);
-  return 0;
+  if (!var_runtime_mask(x)) return run_hw_infer(c, x, "Out", sp0, NULL) < 0 ? -1 : 0; /* nor any other input */
+  /* X's height and width given by the run (run_hw.h): Out's are the sizes the attributes' scales give
+   * them, or fixed (out_h / out_w, or SizeTensor / OutSize values the compiler knows) */
+  if (nsp != 2 || nts < 0 || ctx_in(c, "Scale", 0))
+    return ctx_fail(c, "X ('%s') has sizes only the run knows; paddlec takes them in 2-D resizes to a size the "
+                    "attributes or tensors of known values give", x->name);
+  const int scaled = nsize == 0 && nts == 0 && nscale > 0;
+  RunHwRule rule = {{0}, {1, 1}, {!scaled, !scaled}, NULL};
+  if (scaled) /* cppcheck-suppress objectIndex ; as above */
+    rule.name = pool_printf("%s scale %g %g", c->op->type, sv[0], sv[nscale > 1 ? 1 : 0]);
+  return run_hw_infer(c, x, "Out", sp0, &rule) < 0 ? -1 : 0;
 }
 
 static int infer_interp_v1(OpCtx *c) { return infer_interp(c, 0); }
@@ -223,7 +269,7 @@ static int interp_geometry(EmitCtx *e, const Var *x, const Var *out, RtResize *r
   const int nts = tensor_size(&c, nsp, tsize);
   /* v2 kernels take the ratio from a Scale tensor even when OutSize sets the size */
   z->fed = nts < 0 || (ctx_in(&c, "Scale", 0) && nts == 0);
-  z->run = z->fed || (ctx_in(&c, "Scale", 0) && v2);
+  z->run = z->fed || (ctx_in(&c, "Scale", 0) && v2) || var_runtime_mask(x); /* or X's sizes (infer_interp) */
   const char *type = e->op->type, *dflt = type;
   static const char *const methods[] = {"nearest", "bilinear", "bicubic", "linear", "trilinear"};
   for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
@@ -247,7 +293,7 @@ static int interp_geometry(EmitCtx *e, const Var *x, const Var *out, RtResize *r
   /* d, h, w of input and output (1 for the dims a 1-D or 2-D resize lacks) */
   int64_t in[3] = {1, 1, 1}, o[3] = {1, 1, 1}, ch = em_const_dim(e, x, last ? rank - 1 : 1);
   for (int i = 0; i < nsp; i++) {
-    in[3 - nsp + i] = em_const_dim(e, x, (last ? 1 : 2) + i);
+    in[3 - nsp + i] = em_bound_dim(e, x, (last ? 1 : 2) + i); /* a size the run gives: its bound */
     if (!z->run) o[3 - nsp + i] = em_const_dim(e, out, (last ? 1 : 2) + i);
   }
   for (int i = 0; i < 3; i++)
@@ -256,9 +302,9 @@ static int interp_geometry(EmitCtx *e, const Var *x, const Var *out, RtResize *r
     return em_fail(e, "X and the output differ in channels");
   if (interp_attr_size(e, nsp, in, z)) return -1;
   const int64_t *k = z->k;
+  if (nts > 0) /* SizeTensor / OutSize override the size (Paddle's kernel reads them last) */
+    for (int i = 0; i < nsp; i++) z->k[3 - nsp + i] = tsize[i];
   if (!z->run) {
-    if (nts > 0) /* SizeTensor / OutSize override the size (Paddle's kernel reads them last) */
-      for (int i = 0; i < nsp; i++) z->k[3 - nsp + i] = tsize[i];
     if (k[0] != o[0] || k[1] != o[1] || k[2] != o[2])
       return em_fail(e, "Paddle's kernel resizes to %lldx%lldx%lld, not to the declared %lldx%lldx%lld",
                      (long long)k[0], (long long)k[1], (long long)k[2], (long long)o[0], (long long)o[1],
@@ -312,8 +358,13 @@ static int emit_run_size(EmitCtx *e, const Var *x, const Var *out, const RtResiz
   Var *scale = sized || (!v2 && outsize) ? NULL : ctx_in(&c, "Scale", 0); /* v1 reads no ratio from it */
   const int64_t nscale = scale ? shape_numel(&scale->shape) : 0;
   static const char dhw[] = "dhw";
-  pr_line(e->p, "/* the output size Paddle's kernel takes when it runs, from %s */",
-          sized ? "SizeTensor" : outsize ? "OutSize" : "Scale");
+  const int run_x = var_runtime_mask(x) != 0, sp0 = r->channel_last ? 1 : 2;
+  if (run_x)
+    pr_line(e->p, "/* the run's sizes of '%s' (at most %s), and the output size Paddle's kernel gives them */",
+            x->name, shape_str(&x->shape));
+  else
+    pr_line(e->p, "/* the output size Paddle's kernel takes when it runs, from %s */",
+            sized ? "SizeTensor" : outsize ? "OutSize" : "Scale");
   for (int i = 0; i < 3; i++) {
     if (i < off) { /* a dim a lower rank lacks */
       call->run_out[i] = "1", call->run_ratio[i] = "0.0f";
@@ -321,14 +372,19 @@ static int emit_run_size(EmitCtx *e, const Var *x, const Var *out, const RtResiz
     }
     const int j = i - off;
     const char *sc = em_float(z->sc[i]), *size = pool_printf("%lld", (long long)z->k[i]);
+    const char *in = pool_printf("%lld", (long long)r->in[i]);
+    if (run_x) {
+      pr_line(e->p, "const int64_t in_%c = %s;", dhw[i], em_dim(e, x, sp0 + j));
+      in = call->run_in[i] = pool_printf("in_%c", dhw[i]);
+      if (z->sc[i] > 0) size = resample_scaled_c(in, sc); /* the attributes' scale (interp_attr_size) */
+    }
     if (scale) { /* v2: one value per dim, or one for all; v1: the first */
       const char *v = run_value(e, "Scale", 0, v2 && nscale > 1 ? j : 0, 1);
       if (!v) return -1;
       pr_line(e->p, "const float scale_%c = %s;", dhw[i], v);
       if (v2) pr_line(e->p, "if (!(scale_%c > 0)) return 1;", dhw[i]);
       sc = pool_printf("scale_%c", dhw[i]);
-      size = v2 ? resample_scaled_c(r->in[i], sc)
-                : pool_printf("%s > 0 ? %s : %s", sc, resample_scaled_c(r->in[i], sc), size);
+      size = v2 ? resample_scaled_c(in, sc) : pool_printf("%s > 0 ? %s : %s", sc, resample_scaled_c(in, sc), size);
     }
     if (sized || outsize) {
       size = run_value(e, sized ? "SizeTensor" : "OutSize", sized, j, 0);
@@ -337,8 +393,16 @@ static int emit_run_size(EmitCtx *e, const Var *x, const Var *out, const RtResiz
     pr_line(e->p, "const int64_t size_%c = %s;", dhw[i], size);
     pr_line(e->p, "if (size_%c < 1) return 1;", dhw[i]);
     pr_line(e->p, "const float ratio_%c = %s;", dhw[i],
-            resample_ratio_c(r->in[i], pool_printf("size_%c", dhw[i]), r->align_corners, v2 ? sc : "-1.0f"));
+            resample_ratio_c(in, pool_printf("size_%c", dhw[i]), r->align_corners, v2 ? sc : "-1.0f"));
     call->run_out[i] = pool_printf("size_%c", dhw[i]), call->run_ratio[i] = pool_printf("ratio_%c", dhw[i]);
+  }
+  if (!tu_max_shaped(e, out) && (run_x || var_runtime_mask(out))) { /* Out's run-time sizes (infer_interp: a
+                                                                       * scale, another tensor's), or fixed ones */
+    for (int i = off; i < 3; i++)
+      if (var_runtime_mask(out) >> (sp0 + i - off) & 1) pr_line(e->p, "%s = size_%c;", em_dim(e, out, sp0 + i - off), dhw[i]);
+    em_fault(e, z->fed ? "a size from OutSize or SizeTensor below 1 (Paddle raises an error)"
+                       : "the scale gives a size below 1 (Paddle raises an error)");
+    return 0;
   }
   const char *why = "a size from OutSize or SizeTensor below 1, or a scale from Scale that gives one or is not above "
                     "0 (Paddle raises an error)";
@@ -363,7 +427,8 @@ static int emit_interp(EmitCtx *e) {
   InterpSize z;
   if (interp_geometry(e, x, out, &r, &z)) return -1;
   ResampleCall call = {.geo = "geo"};
-  if (z.fed && !tu_max_shaped(e, out)) { /* Out declared with the attributes' size, the kernel's is the run's */
+  if (z.fed && !tu_max_shaped(e, out) && !var_runtime_mask(out)) { /* Out declared with the attributes' size, the
+                                                                      * kernel's is the run's */
     const char *slot = ctx_nin(&c, "SizeTensor") ? "SizeTensor" : ctx_in(&c, "OutSize", 0) ? "OutSize" : "Scale";
     return em_fail(e, "the output size comes from %s ('%s'), whose values only the run knows; bound it with "
                       "--max-shape '%s'=d0,d1,... to compile it", slot, ctx_in(&c, slot, 0)->name, out->name);
@@ -426,9 +491,11 @@ static int emit_interp_grad(EmitCtx *e) {
 }
 
 #define OP_INTERP_V1_C(name) \
-  const OpDef op_##name = {.type = #name, .infer = infer_interp_v1, .emit_c = emit_interp, .max_shape = 1};
+  const OpDef op_##name = {.type = #name, .infer = infer_interp_v1, .emit_c = emit_interp, .max_shape = 1,        \
+                           .runtime_extents = 2};
 #define OP_INTERP_V2_C(name) \
-  const OpDef op_##name = {.type = #name, .infer = infer_interp_v2, .emit_c = emit_interp, .max_shape = 1};
+  const OpDef op_##name = {.type = #name, .infer = infer_interp_v2, .emit_c = emit_interp, .max_shape = 1,        \
+                           .runtime_extents = 2};
 OP_INTERP_V1_C(bicubic_interp)
 OP_INTERP_V1_C(bilinear_interp)
 OP_INTERP_V1_C(linear_interp)

@@ -54,6 +54,7 @@
 #include "../util.h"
 #include "norm_call.h"
 #include "ops.h"
+#include "tensor_util.h"
 
 /* Paddle's parameter dtype for statistics: float32 for half inputs. */
 static int norm_param_dtype(int dtype) {
@@ -89,6 +90,13 @@ static int infer_batch_norm(OpCtx *c) {
    * nor do paddlec's) */
   Shape rs = {1, {c->g->specializing ? 0 : DIM_UNKNOWN}};
   ctx_set(c, "ReserveSpace", 0, &rs, x->dtype);
+  /* dims the run gives (a feed bounded by --max-shape): with the running
+   * statistics each element is normalized alone, so Y has X's extents */
+  if (!var_runtime_mask(x)) return 0;
+  if (var_runtime_mask(x) >> (nchw ? 1 : xs->rank - 1) & 1 || !op_bn_running_stats(c->op))
+    return ctx_fail(c, "X ('%s') has dims only the run knows; batch_norm takes them only with the running "
+                    "statistics (is_test) and a channel dim fixed at compile time", x->name);
+  ctx_pass_runtime_extent(c, x, "Y", 0);
   return 0;
 }
 
@@ -316,6 +324,7 @@ static int emit_batch_norm(EmitCtx *e) {
                    .inner = em_prod(e, x, ci + 1, rank), .eps = em_float(attr_float(e->op, "epsilon", 1e-5)),
                    .x = em_ptr(e, x, 1), .scale = sc, .bias = bi, .mean = mean, .var = var};
   call.y = em_ptr(e, y, 0);
+  tu_pass_extent(e, x, y); /* X's run-time extents are Y's (infer_batch_norm) */
   /* Paddle's batch_norm kernels leave SavedMean and SavedVariance
    * unwritten with the running statistics; a batch_norm_grad with them too
    * binds but never reads them, and paddlec writes zeros there for it
@@ -620,7 +629,7 @@ static int emit_instance_norm_grad(EmitCtx *e) {
  * running statistics' update uses the momentum attribute even when the
  * tensor is bound (checked against Paddle's CPU executor). */
 static const char *const bn_ignores[] = {"MomentumTensor", NULL};
-const OpDef op_batch_norm = {.type = "batch_norm", .infer = infer_batch_norm, .emit_c = emit_batch_norm,
+const OpDef op_batch_norm = {.type = "batch_norm", .infer = infer_batch_norm, .emit_c = emit_batch_norm, .runtime_extents = 2,
                              .ignores = bn_ignores};
 const OpDef op_sync_batch_norm = {.type = "sync_batch_norm", .infer = infer_batch_norm, .emit_c = emit_batch_norm,
                                   .ignores = bn_ignores};

@@ -224,6 +224,7 @@ void ctx_set_runtime_extent(OpCtx *c, const char *slot, int i, int axis, const c
   v->runtime_more = 0;
   v->runtime_from = from;
   v->runtime_root = (int)(v - c->g->vars) + 1;
+  v->runtime_rule = NULL;
 }
 
 void ctx_set_runtime_extents(OpCtx *c, const char *slot, int i, unsigned dims, const char *from) {
@@ -489,6 +490,77 @@ void ctx_pass_runtime_extent_at(OpCtx *c, const Var *x, const char *slot, int i,
   ctx_set_runtime_extent(c, slot, i, axis, x->runtime_from);
   Var *v = ctx_out(c, slot, i);
   if (v) v->runtime_root = x->runtime_root;
+}
+
+void ctx_pass_runtime_extents_to(OpCtx *c, const Var *x, const char *slot, int i, const int *to) {
+  unsigned mask = 0;
+  for (int d = 0; d < RT_MAX_RANK; d++)
+    if (var_runtime_mask(x) >> d & 1 && to[d] >= 0) mask |= 1u << to[d];
+  if (!mask) return;
+  ctx_set_runtime_extents(c, slot, i, mask, x->runtime_from);
+  Var *v = ctx_out(c, slot, i);
+  if (v) v->runtime_root = x->runtime_root;
+}
+
+/* The single input var of op's `slot`, or NULL. */
+static const Var *only_in(const Graph *g, const Op *op, const char *slot) {
+  const Slot *s = slot_find(op->in, op->nin, slot);
+  return s && s->n == 1 && s->vars[0] >= 0 ? &g->vars[s->vars[0]] : NULL;
+}
+
+/* The op's attribute ints `name` (n of them), 0 when a tensor may set them
+ * instead (slot_t or slot_l bound). */
+static int static_ints(const Graph *g, const Op *op, const char *name, const char *slot_t, const char *slot_l,
+                       int64_t **v) {
+  const Slot *l = slot_find(op->in, op->nin, slot_l);
+  if (only_in(g, op, slot_t) || (l && l->n)) return 0;
+  return attr_ints(op, name, v);
+}
+
+int ctx_run_dim_of(const Graph *g, const Var *t, int i, const Var **v, int *d) {
+  for (int hops = 0; t && t->producer >= 0 && hops < 32; hops++) {
+    const Op *op = &g->ops[t->producer];
+    if (!strcmp(op->type, "shape")) {
+      const Var *x = only_in(g, op, "Input");
+      if (!x || !(var_runtime_mask(x) >> i & 1)) return 0;
+      *v = x, *d = i;
+      return 1;
+    }
+    if (!strcmp(op->type, "cast") || !strcmp(op->type, "reshape2") || !strcmp(op->type, "squeeze2") ||
+        !strcmp(op->type, "unsqueeze2") || !strcmp(op->type, "assign")) { /* the same values in order */
+      t = only_in(g, op, "X");
+      continue;
+    }
+    if (!strcmp(op->type, "slice")) { /* of 1-D values: element starts[0] + i */
+      const Var *x = only_in(g, op, "Input");
+      int64_t *axes, *starts;
+      if (!x || x->shape.rank != 1 || x->shape.d[0] < 0 || attr_ints(op, "axes", &axes) != 1 || axes[0] != 0 ||
+          static_ints(g, op, "starts", "StartsTensor", "StartsTensorList", &starts) != 1)
+        return 0;
+      int64_t at = starts[0] < 0 ? starts[0] + x->shape.d[0] : starts[0];
+      if (at < 0) at = 0;
+      i += (int)at;
+      t = x;
+      continue;
+    }
+    if (!strcmp(op->type, "concat")) { /* 1-D pieces along axis 0 */
+      const Slot *xs = slot_find(op->in, op->nin, "X");
+      if (!xs || only_in(g, op, "AxisTensor") || attr_int(op, "axis", 0) != 0) return 0;
+      const Var *piece = NULL;
+      for (int k = 0; k < xs->n && !piece; k++) {
+        const Var *p = xs->vars[k] >= 0 ? &g->vars[xs->vars[k]] : NULL;
+        if (!p || p->shape.rank > 1) return 0;
+        const int64_t n = p->shape.rank ? p->shape.d[0] : 1;
+        if (n < 0) return 0;
+        if (i < n) piece = p;
+        else i -= (int)n;
+      }
+      t = piece;
+      continue;
+    }
+    return 0;
+  }
+  return 0;
 }
 
 int same_runtime_extent(const Var *a, const Var *b) {

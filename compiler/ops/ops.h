@@ -242,6 +242,15 @@ void ctx_pass_runtime_extent(OpCtx *c, const Var *x, const char *slot, int i);
 /* The same with the extent on dim `axis` of the output (a reshape that
  * keeps the dim, a broadcast that moves it). */
 void ctx_pass_runtime_extent_at(OpCtx *c, const Var *x, const char *slot, int i, int axis);
+/* The same for every run-time extent of x, its dim d going to the
+ * output's dim to[d] (a transpose, a reduction dropping other dims);
+ * to[d] < 0 for one of them is the caller's to refuse first. */
+void ctx_pass_runtime_extents_to(OpCtx *c, const Var *x, const char *slot, int i, const int *to);
+/* Value i of the small integer tensor t as the run gives it, when it is a
+ * run-time extent of some var: *v and its dim *d (paddle.shape(y)[2:],
+ * F.interpolate's size=y.shape[2:]: shape, then slice, cast, concat or
+ * a reshape of the values); 0 when the compiler cannot tell. */
+int ctx_run_dim_of(const Graph *g, const Var *t, int i, const Var **v, int *d);
 /* 1 when a and b both have a run-time extent made by one producer and
  * passed on unchanged (Var.runtime_root): the same value at run time. */
 int same_runtime_extent(const Var *a, const Var *b);

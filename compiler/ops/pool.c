@@ -36,6 +36,22 @@
 #include "../util.h"
 #include "ops.h"
 #include "pool_call.h"
+#include "run_hw.h"
+
+/* The rule of pool2d's output sizes (run_hw.h) as PoolOutputSize with
+ * the window ksize, the paddings pad (begin, end per dim) and ceil_mode:
+ * global pooling gives 1 (fixed; with adaptive the input's size, add -1
+ * and stride 1), adaptive pooling ksize (fixed). */
+static void pool_rule(const Op *op, const int64_t *k, const int64_t *stride, const int64_t *pad, RunHwRule *r) {
+  const int global = attr_bool(op, "global_pooling", 0), adaptive = attr_bool(op, "adaptive", 0);
+  const int ceil_mode = attr_bool(op, "ceil_mode", 0);
+  r->name = NULL;
+  for (int i = 0; i < 2; i++) {
+    r->fixed[i] = global != adaptive;
+    r->add[i] = global ? -1 : pad[2 * i] + pad[2 * i + 1] - k[i] + (ceil_mode ? stride[i] - 1 : 0);
+    r->stride[i] = global ? 1 : stride[i];
+  }
+}
 
 static int infer_pool(OpCtx *c) {
   Var *x = conv_input(c, "X", NULL);
@@ -80,7 +96,13 @@ static int infer_pool(OpCtx *c) {
     o.d[sp0 + i] = v;
   }
   ctx_set(c, "Out", 0, &o, x->dtype);
-  return 0;
+  if (!var_runtime_mask(x)) return 0;
+  if (nsp != 2 || !strcmp(attr_str(c->op, "padding_algorithm", "EXPLICIT"), "SAME"))
+    return ctx_fail(c, "X ('%s') has sizes only the run knows; paddlec takes them in 2-D pooling without SAME "
+                    "padding only", x->name);
+  RunHwRule rule;
+  pool_rule(c->op, kv, stride, pad, &rule);
+  return run_hw_infer(c, x, "Out", sp0, &rule) < 0 ? -1 : 0;
 }
 
 static int infer_max_pool_with_index(OpCtx *c) {
@@ -137,8 +159,8 @@ static int pool_dims(EmitCtx *e, const Var *x, const Var *out, int last, int64_t
   if (em_spec(e, x)->rank != 4) return em_fail(e, "only 2-D pooling (rank-4 X) is supported");
   for (int i = 1; i < 4; i++) {
     int src = last ? (i == 1 ? 3 : i - 1) : i;
-    xd[i] = em_const_dim(e, x, src);
-    od[i] = em_const_dim(e, out, src);
+    xd[i] = em_bound_dim(e, x, src); /* a size the run gives: its bound (infer_pool) */
+    od[i] = em_bound_dim(e, out, src);
     if (xd[i] < 0 || od[i] < 0) return em_fail(e, "channel and spatial dims must not depend on the batch");
   }
   return 0;
@@ -175,7 +197,19 @@ static int emit_pool2d(EmitCtx *e) {
   if (!x || !out) return em_fail(e, "missing X or Out");
   RtPool2d p;
   if (pool2d_geometry(e, x, out, &p)) return -1;
+  const int run = var_runtime_mask(x) != 0;
+  if (run) { /* the run's sizes (infer_pool) */
+    int64_t k[2], stride[2], pad[4], in[2] = {p.h_in, p.w_in};
+    attr_ints_fill(e->op, "ksize", 2, 1, k);
+    attr_ints_fill(e->op, "strides", 2, 1, stride);
+    if (conv_padding(&c, 2, in, k, stride, pad, NULL)) return -1; /* EXPLICIT or VALID: not the sizes' */
+    RunHwRule rule;
+    pool_rule(e->op, k, stride, pad, &rule);
+    run_hw_print(e, x, out, p.channel_last ? 1 : 2, &rule, "the window is larger than the padded input (an output "
+                 "size below 1)");
+  }
   pool_print_c(e->p, &(PoolCall){.kind = POOL_FORWARD, .dims = 2, .f64 = x->dtype == RT_DT_FP64, .geo2 = p,
+                                 .run_sizes = run, .k_in = run && attr_bool(e->op, "global_pooling", 0),
                                  .batch = em_dim(e, x, 0), .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0)});
   return 0;
 }
@@ -368,7 +402,7 @@ static int emit_max_pool3d_index_grad(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_pool2d = {.type = "pool2d", .infer = infer_pool, .emit_c = emit_pool2d};
+const OpDef op_pool2d = {.type = "pool2d", .infer = infer_pool, .emit_c = emit_pool2d, .runtime_extents = 2};
 /* ceil_mode only sizes the forward's Out, whose shape the grad reads */
 static const char *const pool_grad_attr_ignores[] = {"ceil_mode", NULL};
 const OpDef op_pool2d_grad = {.type = "pool2d_grad", .infer = grad_infer, .emit_c = emit_pool2d_grad,

@@ -3,14 +3,27 @@
 
 static const char *pool_type(RtPoolType t) { return t == RT_POOL_MAX ? "RT_POOL_MAX" : "RT_POOL_AVG"; }
 
-/* The geometry g as a constant RtPool2d named geo. */
-static void print_pool2d(Printer *p, const RtPool2d *g) {
-  pr_line(p, "static const RtPool2d geo = {");
-  pr_line(p, ".type = %s, .c = %lld, .h_in = %lld, .w_in = %lld, .h_out = %lld, .w_out = %lld,", pool_type(g->type),
-          (long long)g->c, (long long)g->h_in, (long long)g->w_in, (long long)g->h_out, (long long)g->w_out);
-  pr_line(p, ".k_h = %lld, .k_w = %lld, .stride_h = %lld, .stride_w = %lld, .pad_t = %lld, .pad_l = %lld,",
-          (long long)g->k_h, (long long)g->k_w, (long long)g->stride_h, (long long)g->stride_w, (long long)g->pad_t,
-          (long long)g->pad_l);
+/* The geometry of c as a constant RtPool2d named geo (with run_sizes a
+ * local whose sizes, and with k_in window, are the kernel's locals). */
+static void print_pool2d(Printer *p, const PoolCall *c) {
+  const RtPool2d *g = &c->geo2;
+  if (c->run_sizes) {
+    pr_line(p, "const RtPool2d geo = {");
+    pr_line(p, ".type = %s, .c = %lld, .h_in = h_in, .w_in = w_in, .h_out = h_out, .w_out = w_out,",
+            pool_type(g->type), (long long)g->c);
+  } else {
+    pr_line(p, "static const RtPool2d geo = {");
+    pr_line(p, ".type = %s, .c = %lld, .h_in = %lld, .w_in = %lld, .h_out = %lld, .w_out = %lld,",
+            pool_type(g->type), (long long)g->c, (long long)g->h_in, (long long)g->w_in, (long long)g->h_out,
+            (long long)g->w_out);
+  }
+  if (c->k_in)
+    pr_line(p, ".k_h = h_in, .k_w = w_in, .stride_h = %lld, .stride_w = %lld, .pad_t = %lld, .pad_l = %lld,",
+            (long long)g->stride_h, (long long)g->stride_w, (long long)g->pad_t, (long long)g->pad_l);
+  else
+    pr_line(p, ".k_h = %lld, .k_w = %lld, .stride_h = %lld, .stride_w = %lld, .pad_t = %lld, .pad_l = %lld,",
+            (long long)g->k_h, (long long)g->k_w, (long long)g->stride_h, (long long)g->stride_w,
+            (long long)g->pad_t, (long long)g->pad_l);
   pr_line(p, ".exclusive = %d, .adaptive = %d, .channel_last = %d,", g->exclusive, g->adaptive, g->channel_last);
   pr_line(p, "};");
 }
@@ -58,7 +71,7 @@ void pool_print_c(Printer *p, const PoolCall *c) {
   } else if (c->dims == 3) {
     print_pool3d(p, &c->geo3);
   } else {
-    print_pool2d(p, &c->geo2);
+    print_pool2d(p, c);
   }
   switch (c->kind) {
     case POOL_FORWARD:

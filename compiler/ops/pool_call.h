@@ -27,6 +27,9 @@ typedef struct PoolCall {
   int dims;                  /* 2 or 3 */
   int f64;                   /* float64 tensors (the _f64 routines), else float32 */
   RtPool2d geo2;             /* dims 2: the geometry (POOL_INDEX_GRAD prints c and the sizes only) */
+  int run_sizes;             /* dims 2, POOL_FORWARD: the sizes are the locals h_in, w_in, h_out, w_out the
+                              * run gives (run_hw.h), */
+  int k_in;                  /* and the window is the input (global pooling) */
   RtPool3d geo3;             /* dims 3: the geometry (not POOL_INDEX_GRAD) */
   const char *batch;         /* images (not the 3-D POOL_INDEX_GRAD) */
   const char *x, *out, *dout; /* input, output, output gradient (as the kind reads them) */

@@ -106,9 +106,10 @@ static int reduce_shape(OpCtx *c, const Var *xv, Shape *out) {
     return ctx_fail(c, "reduce_all with dim naming some dims: Paddle's %s keeps the shape of `dim` but reduces every "
                     "dim, leaving all but one element uninitialized; refused", c->op->type);
   all = all || every || (n == 0 && !legacy_reduce(c));
-  if (rt >= 0 && !all && !reduced[rt]) /* Out would keep the run-time extent */
-    return ctx_fail(c, "dim %d of X ('%s') is only known at run time; %s keeps it, which is not supported", rt,
-                    xv->name, c->op->type);
+  for (int i = 0; i < rank && !all; i++)
+    if (var_runtime_mask(xv) >> i & 1 && !reduced[i]) /* Out would keep the run-time extent */
+      return ctx_fail(c, "dim %d of X ('%s') is only known at run time; %s keeps it, which is not supported", i,
+                      xv->name, c->op->type);
   for (int i = 0; i < rank; i++) {
     if (all || reduced[i]) {
       if (keep) s.d[s.rank++] = 1;
@@ -232,7 +233,7 @@ static int emit_reduce(EmitCtx *e) {
   const char *count = "1";
   VarSpec keep = {.known = 1}; /* the kept dims, to check Out against */
   for (int i = 0; i < r; i++) {
-    if (tu_is_one(xs->d[i]) && xs->runtime_dim != i + 1) continue; /* a run-time extent may be 0 */
+    if (tu_is_one(xs->d[i]) && !(xs->runtime_mask >> i & 1)) continue; /* a run-time extent may be 0 */
     const char *d = em_dim(e, x, i);
     if (red[i]) count = tu_mul(count, d);
     else keep.d[keep.rank++] = xs->d[i];
@@ -299,11 +300,12 @@ static int emit_reduce_grad(EmitCtx *e) {
   Run runs[RT_MAX_RANK];
   const char *count = "1";
   VarSpec keep = {.known = 1};
-  if (xs->runtime_dim && !red[xs->runtime_dim - 1])
-    return em_fail(e, "dim %d of X ('%s') is only known at run time and %s keeps it, which is not supported",
-                   xs->runtime_dim - 1, x->name, e->op->type);
+  for (int i = 0; i < r; i++)
+    if (xs->runtime_mask >> i & 1 && !red[i])
+      return em_fail(e, "dim %d of X ('%s') is only known at run time and %s keeps it, which is not supported", i,
+                     x->name, e->op->type);
   for (int i = 0; i < r; i++) {
-    if (tu_is_one(xs->d[i]) && xs->runtime_dim != i + 1) continue; /* a run-time extent may be 0 */
+    if (tu_is_one(xs->d[i]) && !(xs->runtime_mask >> i & 1)) continue; /* a run-time extent may be 0 */
     const char *d = em_dim(e, x, i);
     if (red[i]) count = tu_mul(count, d);
     else keep.d[keep.rank++] = xs->d[i];
@@ -376,14 +378,15 @@ OP_REDUCE(reduce_amax)
 OP_REDUCE(reduce_amin)
 OP_REDUCE_BOOL(reduce_any)
 OP_REDUCE(reduce_max)
-/* sum and mean take a run-time extent along a dim they reduce (top_k's k
- * from a tensor: online hard example mining losses) */
+/* sum and mean take run-time extents along dims they reduce (top_k's k
+ * from a tensor: online hard example mining losses; an image's height and
+ * width the run gives) */
 const OpDef op_reduce_mean = {.type = "reduce_mean", .infer = infer_reduce, .emit_c = emit_reduce,
-                              .attr_ignores = reduce_attr_ignores, .runtime_extents = 1};
+                              .attr_ignores = reduce_attr_ignores, .runtime_extents = 2};
 OP_REDUCE(reduce_min)
 OP_REDUCE(reduce_prod)
 const OpDef op_reduce_sum = {.type = "reduce_sum", .infer = infer_reduce_sum, .emit_c = emit_reduce,
-                             .attr_ignores = reduce_attr_ignores, .runtime_extents = 1};
+                             .attr_ignores = reduce_attr_ignores, .runtime_extents = 2};
 /* The grads also leave keep_dim alone: Out@GRAD holds the same elements
  * in the same order with or without the reduced dims of size 1. */
 static const char *const reduce_grad_attr_ignores[] = {"in_dtype", "keep_dim", NULL};

@@ -14,6 +14,10 @@ static const char *ratio(const ResampleCall *c, int i) {
   return c->run_ratio[i] ? c->run_ratio[i] : em_float(c->resize.ratio[i]);
 }
 
+static const char *in_dim(const ResampleCall *c, int i) {
+  return c->run_in[i] ? c->run_in[i] : pool_printf("%lld", (long long)c->resize.in[i]);
+}
+
 /* How the geometry is declared: a constant, or a local the run fills in. */
 static const char *storage(const ResampleCall *c) { return c->run_out[0] ? "" : "static const "; }
 
@@ -21,8 +25,8 @@ static const char *storage(const ResampleCall *c) { return c->run_out[0] ? "" : 
 static void print_interp2d(Printer *p, const ResampleCall *c) {
   const RtResize *r = &c->resize;
   pr_line(p, "%sRtInterp2d %s = {", storage(c), c->geo);
-  pr_line(p, ".method = %s, .h_in = %lld, .w_in = %lld, .h_out = %s, .w_out = %s,", method_names[r->method],
-          (long long)r->in[1], (long long)r->in[2], out_dim(c, 1), out_dim(c, 2));
+  pr_line(p, ".method = %s, .h_in = %s, .w_in = %s, .h_out = %s, .w_out = %s,", method_names[r->method],
+          in_dim(c, 1), in_dim(c, 2), out_dim(c, 1), out_dim(c, 2));
   pr_line(p, ".ratio_h = %s, .ratio_w = %s, .align_corners = %d, .align_mode = %d,", ratio(c, 1), ratio(c, 2),
           r->align_corners, r->align_mode);
   pr_line(p, "};");
@@ -34,8 +38,8 @@ static void print_resize(Printer *p, const ResampleCall *c) {
   pr_line(p, "%sRtResize %s = {", storage(c), c->geo);
   pr_line(p, ".method = %s, .nsp = %d, .c = %lld, .channel_last = %d,", method_names[r->method], r->nsp,
           (long long)r->c, r->channel_last);
-  pr_line(p, ".in = {%lld, %lld, %lld}, .out = {%s, %s, %s},", (long long)r->in[0], (long long)r->in[1],
-          (long long)r->in[2], out_dim(c, 0), out_dim(c, 1), out_dim(c, 2));
+  pr_line(p, ".in = {%s, %s, %s}, .out = {%s, %s, %s},", in_dim(c, 0), in_dim(c, 1), in_dim(c, 2), out_dim(c, 0),
+          out_dim(c, 1), out_dim(c, 2));
   pr_line(p, ".ratio = {%s, %s, %s},", ratio(c, 0), ratio(c, 1), ratio(c, 2));
   pr_line(p, ".align_corners = %d, .align_mode = %d,", r->align_corners, r->align_mode);
   if (r->float_coord) pr_line(p, ".float_coord = 1,");
@@ -78,10 +82,10 @@ void resample_print_c(Printer *p, const ResampleCall *c) {
   }
 }
 
-const char *resample_scaled_c(int64_t in, const char *scale) {
-  return pool_printf("rt_resize_scaled(%lld, %s)", (long long)in, scale);
+const char *resample_scaled_c(const char *in, const char *scale) {
+  return pool_printf("rt_resize_scaled(%s, %s)", in, scale);
 }
 
-const char *resample_ratio_c(int64_t in, const char *out, int align_corners, const char *scale) {
-  return pool_printf("rt_resize_ratio(%lld, %s, %d, %s)", (long long)in, out, align_corners, scale);
+const char *resample_ratio_c(const char *in, const char *out, int align_corners, const char *scale) {
+  return pool_printf("rt_resize_ratio(%s, %s, %d, %s)", in, out, align_corners, scale);
 }

@@ -33,7 +33,8 @@ typedef struct ResampleCall {
   const char *geo;             /* the geometry's name */
   RtResize resize;             /* INTERP2D (its h and w: in[1..2], out[1..2], ratio[1..2]), RESIZE, RESIZE_GRAD */
   const char *run_out[3];      /* INTERP2D, RESIZE: set when the run gives the sizes: resize's out[] and ratio[] */
-  const char *run_ratio[3];    /* as C expressions, the geometry a local (not a static constant) */
+  const char *run_ratio[3];    /* as C expressions, the geometry a local (not a static constant), */
+  const char *run_in[3];       /* and its in[] when the run gives X's (NULL: the constants) */
   RtGridSample sample;         /* GRID, GRID_GRAD */
   const char *batch;           /* planes (INTERP2D) or images; not RESIZE_GRAD */
   const char *lo, *hi;         /* RESIZE_GRAD: the range of planes */
@@ -47,7 +48,7 @@ void resample_print_c(Printer *p, const ResampleCall *c);
 /* The size arithmetic of a resize whose size the run gives, as C
  * expressions (rt_resize.h): the size a dim of `in` resized by `scale`
  * gets, and the ratio Paddle's kernel takes from in, out and scale. */
-const char *resample_scaled_c(int64_t in, const char *scale);
-const char *resample_ratio_c(int64_t in, const char *out, int align_corners, const char *scale);
+const char *resample_scaled_c(const char *in, const char *scale);
+const char *resample_ratio_c(const char *in, const char *out, int align_corners, const char *scale);
 
 #endif

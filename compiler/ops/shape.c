@@ -1,6 +1,7 @@
 /* shape: Input -> Out, the dims of Input as a 1-D int32 tensor of
  * rank(Input) elements (phi ShapeInferMeta).  No attributes.
- * Emission: each dim is a C expression in the batch, stored as int32. */
+ * Emission: each dim is a C expression in the batch (one the run gives:
+ * its run-time extent), stored as int32; folded, such a dim is unknown. */
 #include "../consteval.h"
 #include "fill_call.h"
 #include "ops.h"
@@ -36,11 +37,13 @@ static void fold_shape(OpCtx *c) {
   if (!in || in->shape.rank < 0) return;
   int64_t v[CONST_MAX];
   uint64_t mask = 0;
-  for (int i = 0; i < in->shape.rank; i++) {
-    v[i] = in->shape.d[i] < 0 ? 0 : in->shape.d[i];
-    if (in->shape.d[i] >= 0) mask |= 1ull << i;
+  for (int i = 0; i < in->shape.rank; i++) { /* a run-time extent's is the run's, not its bound */
+    const int known = in->shape.d[i] >= 0 && !(var_runtime_mask(in) >> i & 1);
+    v[i] = known ? in->shape.d[i] : 0;
+    if (known) mask |= 1ull << i;
   }
   consteval_set(ctx_out(c, "Out", 0), v, in->shape.rank, mask);
 }
 
-const OpDef op_shape = {.type = "shape", .infer = infer_shape, .emit_c = emit_shape, .fold = fold_shape};
+const OpDef op_shape = {.type = "shape", .infer = infer_shape, .emit_c = emit_shape, .fold = fold_shape,
+                        .runtime_extents = 2};

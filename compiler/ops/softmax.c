@@ -19,10 +19,10 @@ static int infer_softmax(OpCtx *c) {
   if (rank == 0 ? (axis < -1 || axis > 0) : axis_norm(axis, rank) < 0)
     return ctx_fail(c, "axis %lld is out of range for X %s", (long long)axis, shape_str(&x->shape));
   ctx_set(c, "Out", 0, &x->shape, x->dtype);
-  /* a run-time extent on another dim (the rows of a [R, classes] head)
-   * passes on: the kernel's outer and inner counts are the run's */
-  if (var_runtime_axis(x) >= 0 && var_runtime_axis(x) == (rank ? axis_norm(axis, rank) : 0))
-    return ctx_refuse_runtime_extents(c);
+  /* run-time extents on other dims (the rows of a [R, classes] head, an
+   * image's height and width) pass on: the kernel's outer and inner
+   * counts are the run's */
+  if (var_runtime_mask(x) >> (rank ? axis_norm(axis, rank) : 0) & 1) return ctx_refuse_runtime_extents(c);
   ctx_pass_runtime_extent(c, x, "Out", 0);
   return 0;
 }
@@ -74,8 +74,8 @@ static int emit_softmax_grad(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_softmax = {.type = "softmax", .infer = infer_softmax, .emit_c = emit_softmax, .runtime_extents = 1};
+const OpDef op_softmax = {.type = "softmax", .infer = infer_softmax, .emit_c = emit_softmax, .runtime_extents = 2};
 const OpDef op_log_softmax = {.type = "log_softmax", .infer = infer_softmax, .emit_c = emit_softmax,
-                              .runtime_extents = 1};
+                              .runtime_extents = 2};
 const OpDef op_softmax_grad = {.type = "softmax_grad", .infer = grad_infer, .emit_c = emit_softmax_grad};
 const OpDef op_log_softmax_grad = {.type = "log_softmax_grad", .infer = grad_infer, .emit_c = emit_softmax_grad};

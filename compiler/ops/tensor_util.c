@@ -107,6 +107,13 @@ void tu_pass_extent(EmitCtx *e, const Var *x, const Var *out) {
   move_print_c(e->p, &call);
 }
 
+void tu_pass_extents_to(EmitCtx *e, const Var *x, const Var *out, const int *to) {
+  const VarSpec *xs = em_spec(e, x), *os = em_spec(e, out);
+  for (int d = 0; d < xs->rank; d++)
+    if (xs->runtime_mask >> d & 1 && to[d] >= 0 && os->runtime_mask >> to[d] & 1)
+      move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = em_dim(e, out, to[d]), .src = em_dim(e, x, d)});
+}
+
 int tu_copy(EmitCtx *e, const Var *x, const Var *out) {
   if (!same_numel(e, x, out) && x->dtype == out->dtype) return em_fail(e, "X and Out differ in element count");
   return tu_copy_count(e, x, out, em_numel(e, out));

@@ -42,6 +42,9 @@ int tu_copy_count(EmitCtx *e, const Var *x, const Var *out, const char *count);
  * ctx_pass_runtime_extent_at): the line writing Out's extent (on Out's
  * run-time dim) from X's, when both have one. */
 void tu_pass_extent(EmitCtx *e, const Var *x, const Var *out);
+/* The lines writing Out's run-time extents from X's, X's dim d being Out's
+ * dim to[d] (ctx_pass_runtime_extents_to). */
+void tu_pass_extents_to(EmitCtx *e, const Var *x, const Var *out, const int *to);
 
 /* X@GRAD = Out@GRAD, the same elements in the same order: the gradient of
  * the ops whose Out is X's elements reshaped (reshape2, flatten, squeeze2,

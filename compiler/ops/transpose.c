@@ -21,16 +21,17 @@ static int infer_transpose(OpCtx *c) {
   if (n > in->rank) return ctx_fail(c, "axis has %d entries for X %s", n, shape_str(in));
   int seen[RT_MAX_RANK] = {0};
   Shape out = *in;
-  int moved = var_runtime_axis(x); /* where X's run-time extent goes */
+  int to[RT_MAX_RANK]; /* where X's dims (their run-time extents) go */
+  for (int d = 0; d < RT_MAX_RANK; d++) to[d] = d;
   for (int i = 0; i < n; i++) {
     int a = axis_norm(axis[i], in->rank);
     if (a < 0 || seen[a]++)
       return ctx_fail(c, "axis[%d] = %lld is out of range or repeated", i, (long long)axis[i]);
     out.d[i] = in->d[a];
-    if (a == var_runtime_axis(x)) moved = i;
+    to[a] = i;
   }
   ctx_set(c, "Out", 0, &out, x->dtype);
-  ctx_pass_runtime_extent_at(c, x, "Out", 0, moved);
+  ctx_pass_runtime_extents_to(c, x, "Out", 0, to);
   return ctx_set_xshape(c, x);
 }
 
@@ -43,21 +44,23 @@ static int emit_transpose(EmitCtx *e) {
   int n = attr_ints(e->op, "axis", &axis), seen[RT_MAX_RANK] = {0};
   if (n > r) return em_fail(e, "axis has %d entries for rank %d", n, r);
   const char *xs[RT_MAX_RANK], *dims[RT_MAX_RANK], *st[RT_MAX_RANK];
+  int to[RT_MAX_RANK];
   tu_strides(e, x, xs);
   for (int i = 0; i < r; i++) {
     int a = i < n ? axis_norm(axis[i], r) : i;
     if (a < 0 || seen[a]++) return em_fail(e, "axis is not a permutation");
     dims[i] = em_dim(e, x, a);
     st[i] = xs[a];
+    to[a] = i;
   }
-  tu_pass_extent(e, x, out);
+  tu_pass_extents_to(e, x, out, to);
   return tu_strided_copy(e, x, "0", out, r, dims, st);
 }
 
 const OpDef op_transpose = {.type = "transpose", .infer = infer_transpose, .emit_c = emit_transpose,
-                            .runtime_extents = 1};
+                            .runtime_extents = 2};
 const OpDef op_transpose2 = {.type = "transpose2", .infer = infer_transpose, .emit_c = emit_transpose,
-                             .runtime_extents = 1};
+                             .runtime_extents = 2};
 
 /* transpose2_grad (XShape, Out@GRAD -> X@GRAD): the inverse permutation,
  * a strided copy whose stride along X@GRAD's dim axis[i] is Out@GRAD's

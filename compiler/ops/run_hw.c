@@ -1,0 +1,100 @@
+/* Run-time height and width of 2-D ops (run_hw.h). */
+#include "run_hw.h"
+
+#include <string.h>
+
+#include "../util.h"
+
+/* The op's inputs but x have no run-time extents, or those of out (a
+ * residual shaped like the output: same_runtime_extent on the same dims);
+ * -1 after ctx_fail. */
+static int others_fit(OpCtx *c, const Var *x, const Var *out) {
+  for (int s = 0; s < c->op->nin; s++)
+    for (int a = 0; a < c->op->in[s].n; a++) {
+      const int id = c->op->in[s].vars[a];
+      const Var *v = id >= 0 ? &c->g->vars[id] : NULL;
+      if (!v || v == x || !var_runtime_mask(v)) continue;
+      if (out && same_runtime_extent(v, out) && var_runtime_mask(v) == var_runtime_mask(out)) continue;
+      return ctx_fail(c, "dim %d of input %s ('%s') is only known at run time (from its %s); %s takes run-time "
+                      "sizes only in its input's height and width, and in an input shaped like its output",
+                      v->runtime_axis, c->op->in[s].name, v->name, v->runtime_from ? v->runtime_from : "inputs",
+                      c->op->type);
+    }
+  return 0;
+}
+
+int run_hw_infer(OpCtx *c, const Var *x, const char *slot, int sp0, const RunHwRule *rule) {
+  const unsigned run = var_runtime_mask(x), hw = 3u << sp0;
+  if (!run) return others_fit(c, x, NULL);
+  if (run & ~hw)
+    return ctx_fail(c, "dims of input '%s' other than its height and width are only known at run time (from its "
+                    "%s); %s takes run-time sizes only in those", x->name,
+                    x->runtime_from ? x->runtime_from : "inputs", c->op->type);
+  unsigned out = run, keep = 1;
+  for (int i = 0; i < 2; i++) {
+    if (rule->fixed[i]) out &= ~(1u << (sp0 + i));
+    keep &= rule->fixed[i] || (!rule->name && rule->add[i] == -1 && rule->stride[i] == 1);
+  }
+  if (!out) return others_fit(c, x, NULL) ? -1 : 1;
+  ctx_set_runtime_extents(c, slot, 0, out, x->runtime_from);
+  Var *v = ctx_out(c, slot, 0);
+  if (!v) return 1;
+  if (keep) {
+    v->runtime_root = x->runtime_root;
+    return others_fit(c, x, v) ? -1 : 1;
+  }
+  run_hw_share_root(c->g, v, rule->name ? pool_printf("%d:%u:%s", x->runtime_root, out, rule->name)
+                                         : pool_printf("%d:%u:%lld/%lld:%lld/%lld", x->runtime_root, out,
+                                                       (long long)rule->add[0], (long long)rule->stride[0],
+                                                       (long long)rule->add[1], (long long)rule->stride[1]));
+  return others_fit(c, x, v) ? -1 : 1;
+}
+
+void run_hw_share_root(const Graph *g, Var *v, const char *rule) {
+  v->runtime_rule = rule;
+  for (const Var *w = g->vars; w < g->vars + g->nvars; w++) /* the first inferred (one before, or one of the
+                                                              * last probe's) */
+    if (w != v && var_runtime_axis(w) >= 0 && w->runtime_rule && !strcmp(w->runtime_rule, rule)) {
+      v->runtime_root = w->runtime_root;
+      return;
+    }
+}
+
+/* Spatial dim i of v (at sp0 + i) as C: the run's or the constant. */
+static const char *hw_dim(EmitCtx *e, const Var *v, int sp0, int i) { return em_dim(e, v, sp0 + i); }
+
+/* in + k as C ("h_in", "h_in + 2", "h_in - 1"). */
+static const char *plus(const char *in, int64_t k) {
+  if (!k) return in;
+  return pool_printf("%s %s %lld", in, k < 0 ? "-" : "+", (long long)(k < 0 ? -k : k));
+}
+
+/* v's dims as its bounds, the batch B: "[B, 3, 32, 32]". */
+static const char *bound_text(EmitCtx *e, const Var *v) {
+  const VarSpec *vs = em_spec(e, v);
+  const char *s = "[";
+  for (int d = 0; d < vs->rank; d++) s = pool_printf("%s%s%s", s, d ? ", " : "", em_sym(vs->d[d]));
+  return pool_printf("%s]", s);
+}
+
+void run_hw_print(EmitCtx *e, const Var *x, const Var *out, int sp0, const RunHwRule *rule, const char *why) {
+  static const char *const in[2] = {"h_in", "w_in"}, *const on[2] = {"h_out", "w_out"};
+  pr_line(e->p, "/* the run's sizes: '%s' is at most %s, '%s' at most %s */", x->name, bound_text(e, x), out->name,
+          bound_text(e, out));
+  pr_line(e->p, "const int64_t h_in = %s, w_in = %s;", hw_dim(e, x, sp0, 0), hw_dim(e, x, sp0, 1));
+  const char *o[2];
+  for (int i = 0; i < 2; i++) /* (in + add) / stride + 1, the division left out for stride 1 */
+    o[i] = rule->fixed[i]            ? hw_dim(e, out, sp0, i)
+           : rule->stride[i] == 1    ? plus(in[i], rule->add[i] + 1)
+           : !rule->add[i]           ? pool_printf("%s / %lld + 1", in[i], (long long)rule->stride[i])
+                                     : pool_printf("(%s) / %lld + 1", plus(in[i], rule->add[i]),
+                                                   (long long)rule->stride[i]);
+  pr_line(e->p, "const int64_t h_out = %s, w_out = %s;", o[0], o[1]);
+  if (!rule->fixed[0] || !rule->fixed[1]) {
+    pr_line(e->p, "if (h_out < 1 || w_out < 1) return 1;");
+    em_fault(e, why);
+  }
+  const unsigned run = var_runtime_mask(out);
+  for (int i = 0; i < 2; i++)
+    if (run >> (sp0 + i) & 1) pr_line(e->p, "%s = %s;", em_dim(e, out, sp0 + i), on[i]);
+}

@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""Programs whose feed has dims only the run gives (issue 19 item 1): image
+models exported with InputSpec([None, 3, None, None]) as users export them
+(paddle.jit.save of paddle.jit.to_static), compiled with a --max-shape bound
+on the feed and run on images of several sizes within it.  Every parameter
+and batch_norm statistic is random.  References: Paddle's Executor on the
+saved files, one per input size.
+
+    python run_dims_models.py OUTDIR
+
+OUTDIR/<name>/ holds model.pdmodel, model.pdiparams, flags.json (the
+compile flags), and for each size k input_k.npy and ref_k_<j>.npy (fetch
+j); sizes.json lists the sizes, and those Paddle refuses (error_k.txt)."""
+import json
+import os
+import sys
+
+import numpy as np
+import paddle
+import paddle.nn as nn
+import paddle.nn.functional as F
+
+
+class Cnn(nn.Layer):
+    """conv + bias + batch_norm + relu, max pool, strided conv, adaptive
+    average pool to 1, flatten, linear."""
+
+    def __init__(self):
+        super().__init__()
+        self.c1 = nn.Conv2D(3, 8, 3, padding=1)
+        self.bn = nn.BatchNorm2D(8)
+        self.c2 = nn.Conv2D(8, 8, 3, stride=2, padding=1)
+        self.fc = nn.Linear(8, 5)
+
+    def forward(self, x):
+        y = F.relu(self.bn(self.c1(x)))
+        y = F.max_pool2d(y, 2, 2)
+        y = F.relu(self.c2(y))
+        return self.fc(paddle.flatten(F.adaptive_avg_pool2d(y, 1), 1))
+
+
+def conv_bn(cin, cout, k, stride=1, padding=0, groups=1):
+    return nn.Sequential(nn.Conv2D(cin, cout, k, stride=stride, padding=padding, groups=groups),
+                         nn.BatchNorm2D(cout))
+
+
+class ResNetish(nn.Layer):
+    """A 3x3 stem without padding (sizes below 3 make Paddle fail), an
+    identity residual block of 16 channels (Winograd 3x3 convolutions at
+    the bound), a downsampling block whose shortcut is a strided 1x1
+    convolution beside a strided 3x3 one, a depthwise convolution with a
+    squeeze-and-excitation gate (the mean over height and width), a 3x3
+    convolution of 128 channels (its filter prepared at load for Winograd
+    tiles of 2, which the bound's size picks and smaller ones would not),
+    an average pool with padding, ceil_mode and exclusive=False, an
+    adaptive average pool to 2x2; fetches the logits and the feature map
+    (whose height and width are the run's)."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = conv_bn(3, 16, 3)
+        self.a1, self.a2 = conv_bn(16, 16, 3, padding=1), conv_bn(16, 16, 3, padding=1)
+        self.b1, self.b2 = conv_bn(16, 32, 3, stride=2, padding=1), conv_bn(32, 32, 3, padding=1)
+        self.short = conv_bn(16, 32, 1, stride=2)
+        self.dw = conv_bn(32, 32, 3, padding=1, groups=32)
+        self.se = nn.Conv2D(32, 32, 1)
+        self.wide = conv_bn(32, 128, 1)
+        self.wino = conv_bn(128, 128, 3, padding=1)
+        self.fc = nn.Linear(128 * 4, 7)
+
+    def forward(self, x):
+        y = F.relu(self.stem(x))
+        y = F.relu(self.a2(F.relu(self.a1(y))) + y)
+        y = F.relu(self.b2(F.relu(self.b1(y))) + self.short(y))
+        f = F.relu6(self.dw(y))
+        f = f * F.sigmoid(self.se(paddle.mean(f, axis=[2, 3], keepdim=True)))
+        p = F.relu(self.wino(F.relu(self.wide(f))))
+        p = F.avg_pool2d(p, 3, stride=2, padding=1, ceil_mode=True, exclusive=False)
+        p = F.adaptive_avg_pool2d(p, 2)
+        return self.fc(paddle.flatten(p, 1)), f
+
+
+class SegHead(nn.Layer):
+    """A segmentation head: a strided convolution, a bilinear upsampling
+    by 2 (a scale, align_corners False) and a nearest one by 1.5, a concat
+    of two branches of one size along the channels, softmax over the
+    classes, their argmax, and the probabilities transposed to NHWC."""
+
+    def __init__(self):
+        super().__init__()
+        self.down = nn.Conv2D(3, 8, 3, stride=2, padding=1)
+        self.side = nn.Conv2D(8, 8, 1)
+        self.cls = nn.Conv2D(16, 5, 3, padding=1)
+
+    def forward(self, x):
+        y = F.relu(self.down(x))
+        y = F.interpolate(y, scale_factor=2, mode="bilinear", align_corners=False)
+        y = paddle.concat([y, F.sigmoid(self.side(y))], axis=1)
+        y = F.interpolate(self.cls(y), scale_factor=1.5, mode="nearest")
+        p = F.softmax(y, axis=1)
+        return paddle.transpose(p, [0, 2, 3, 1]), paddle.argmax(y, axis=1)
+
+
+class UNetish(nn.Layer):
+    """Sizes taken from tensors the way segmentation nets write them: the
+    decoder resizes to its skip connection's size (size=e1.shape[2:]: the
+    program reads it with shape and slice) and concatenates the two; the
+    logits go back to the input's size (paddle.shape(x)[2:], cast to
+    OutSize).  Any height and width, odd ones too."""
+
+    def __init__(self):
+        super().__init__()
+        self.c1 = nn.Conv2D(3, 8, 3, padding=1)
+        self.c2 = nn.Conv2D(8, 16, 3, padding=1)
+        self.head = nn.Conv2D(24, 4, 1)
+
+    def forward(self, x):
+        e1 = F.relu(self.c1(x))
+        e2 = F.relu(self.c2(F.max_pool2d(e1, 2, 2)))
+        up = F.interpolate(e2, size=e1.shape[2:], mode="bilinear", align_corners=False)
+        y = self.head(paddle.concat([up, e1], axis=1))
+        return F.interpolate(F.avg_pool2d(y, 2, 2), size=paddle.shape(x)[2:], mode="bilinear", align_corners=True)
+
+
+MODELS = {
+    "cnn": (Cnn, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 17, 23], [2, 3, 5, 9], [1, 3, 1, 2]]),
+    "resnetish": (ResNetish, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 19, 27], [2, 3, 7, 6], [1, 3, 3, 3]]),
+    "unetish": (UNetish, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 17, 23], [2, 3, 5, 4], [1, 3, 2, 3]]),
+    "seghead": (SegHead, [2, 3, 24, 24], [[2, 3, 24, 24], [1, 3, 13, 19], [2, 3, 5, 2], [1, 3, 1, 1]]),
+}
+
+
+def randomize(layer, rng):
+    for p in layer.parameters():  # scaled by the fan-in, so that deep outputs stay of order 1
+        fan_in = int(np.prod(p.shape[1:])) if len(p.shape) > 1 else 1
+        p.set_value((rng.standard_normal(p.shape) * min(0.3, 1.5 / np.sqrt(fan_in))).astype("float32"))
+    for m in layer.sublayers():
+        if isinstance(m, nn.BatchNorm2D):
+            m._mean.set_value(rng.standard_normal(m._mean.shape).astype("float32") * 0.2)
+            m._variance.set_value((rng.random(m._variance.shape) + 0.5).astype("float32"))
+
+
+def main(out):
+    rng = np.random.default_rng(19)
+    for name, (cls, bound, sizes) in MODELS.items():
+        d = os.path.join(out, name)
+        os.makedirs(d, exist_ok=True)
+        paddle.disable_static()
+        paddle.seed(1)
+        layer = cls()
+        randomize(layer, rng)
+        layer.eval()
+        spec = [paddle.static.InputSpec([None, 3, None, None], "float32", "x")]
+        paddle.jit.save(paddle.jit.to_static(layer, input_spec=spec), os.path.join(d, "model"))
+        paddle.enable_static()
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        prog, feeds, fetches = paddle.static.load_inference_model(os.path.join(d, "model"), exe)
+        for k, shape in enumerate(sizes):
+            x = rng.standard_normal(shape).astype("float32")
+            np.save(os.path.join(d, f"input_{k}.npy"), x)
+            outs = exe.run(prog, feed={feeds[0]: x}, fetch_list=fetches)
+            for j, o in enumerate(outs):
+                np.save(os.path.join(d, f"ref_{k}_{j}.npy"), o)
+        with open(os.path.join(d, "flags.json"), "w") as f:
+            json.dump(["--max-shape", "x=" + ",".join(map(str, bound))], f)
+        with open(os.path.join(d, "sizes.json"), "w") as f:
+            json.dump({"sizes": sizes, "fetches": [v.name for v in fetches]}, f)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

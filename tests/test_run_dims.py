@@ -1,0 +1,166 @@
+"""Feeds whose dims the run gives (issue 19 item 1): an image model exported
+with InputSpec([None, 3, None, None]) compiles with a --max-shape bound on
+the feed and one binary runs images of any size within it, matching
+Paddle's Executor on the saved files at each size (tests/oracle/
+run_dims_models.py: convolutions with bias, batch_norm and activations
+folded in, Winograd and depthwise ones, residual adds, max / average /
+adaptive pooling, a fetched feature map whose height and width are the
+run's; resizes by a scale and to another tensor's size read with shape /
+slice / cast, the skip connection's concat, softmax, argmax, transpose).  Sizes past the bound, or too small for the program, stop the run
+with a clear error; what paddlec cannot take yet is refused naming it."""
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from conftest import BUILD, ROOT, generated, run
+from test_bad_catalogue import ir
+from test_bad_input import bad
+from test_binary import cc
+from test_e2e import TOL, build
+
+SCRIPT = os.path.join(ROOT, "tests", "oracle", "run_dims_models.py")
+
+
+def models():
+    out = os.path.join(BUILD, "run_dims")
+    return generated(out, [sys.executable, SCRIPT, out], [SCRIPT])
+
+
+def flags(d):
+    with open(os.path.join(d, "flags.json")) as f:
+        return json.load(f)
+
+
+def run_image(binary, path, out):
+    return subprocess.run([str(binary), "--input", f"x={path}", "--output-dir", str(out)], capture_output=True,
+                          text=True, timeout=300)
+
+
+@pytest.mark.parametrize("name", ["cnn", "resnetish", "seghead", "unetish"])
+def test_one_binary_matches_paddle_at_every_size(tmp_path, name):
+    d = os.path.join(models(), name)
+    binary = build(d, tmp_path, *flags(d))
+    with open(os.path.join(d, "sizes.json")) as f:
+        info = json.load(f)
+    for k, size in enumerate(info["sizes"]):
+        out = tmp_path / f"o{k}"
+        p = run_image(binary, os.path.join(d, f"input_{k}.npy"), out)
+        assert p.returncode == 0, (size, p.stderr[-2000:])
+        for j, fetch in enumerate(info["fetches"]):
+            want = np.load(os.path.join(d, f"ref_{k}_{j}.npy"))
+            got = np.load(out / (fetch.replace("/", "_") + ".npy"))
+            assert got.shape == want.shape, (size, fetch, got.shape, want.shape)
+            err = np.abs(got.astype(np.float64) - want).max() / max(np.abs(want).max(), 1e-6)
+            assert err <= TOL, (size, fetch, err)
+
+
+def test_sizes_outside_the_bound_or_too_small_stop(tmp_path):
+    """resnetish bounded by [2, 3, 32, 32]: a height of 40 is refused by the
+    driver naming the dim and the bound; a channel count other than the
+    program's is the usual shape error; a 2x2 image leaves the unpadded 3x3
+    stem no output: the run stops naming the kernel (Paddle 2.6 calls
+    cblas_sgemm with a bad size there and corrupts its heap: "Intel MKL
+    ERROR: Parameter 11 was incorrect on entry to cblas_sgemm",
+    "malloc_consolidate(): invalid chunk size", measured)."""
+    d = os.path.join(models(), "resnetish")
+    binary = build(d, tmp_path, *flags(d))
+    cases = [((1, 3, 40, 8), "error: input 'x' has 40 in dim 2; the model takes 1 to 32 there (its --max-shape)"),
+             ((1, 4, 8, 8), "error: input 'x' has shape [1, 4, 8, 8]; the model expects [1, 3, 8, 8]"),
+             ((1, 3, 2, 2), "fused_conv2d: the filter is larger than the padded input (an output size below 1)")]
+    for shape, message in cases:
+        np.save(tmp_path / "x.npy", np.ones(shape, np.float32))
+        p = run_image(binary, tmp_path / "x.npy", tmp_path / "o")
+        assert p.returncode != 0 and message in p.stderr, (shape, p.stderr[-1500:])
+        assert not (tmp_path / "o").exists()
+
+
+HOST = r"""
+#include <stdio.h>
+#include "net.h"
+static unsigned char arena[NET_ARENA_BYTES(1)] __attribute__((aligned(64)));
+static net_model m;
+static float x[3 * 32 * 32], logits[7], feature[32 * 15 * 15];
+int main(void) {
+  const void *in[] = {x};
+  void *out[] = {logits, feature};
+  int64_t dims[4] = {1, 3, 19, 27}, big[4] = {1, 3, 19, 33}, got[4];
+  if (net_init(&m, arena, sizeof arena, NULL, 0)) return 1;
+  printf("%u\n", net_input_run_dims(0));
+  int st = net_run(&m, 1, in, out);
+  printf("%d %s\n", st == NET_ERR_SHAPE, net_last_error(&m));
+  st = net_set_input_dims(&m, 0, big);
+  printf("%d %s\n", st == NET_ERR_SHAPE, net_last_error(&m));
+  if (net_set_input_dims(&m, 0, dims) || net_run(&m, 1, in, out)) return 2;
+  const int64_t n = net_output_run_shape(&m, 1, got);
+  printf("%lld: %lld %lld %lld %lld\n", (long long)n, (long long)got[0], (long long)got[1], (long long)got[2],
+         (long long)got[3]);
+  return 0;
+}
+"""
+
+
+def test_the_api_takes_each_run_s_dims(tmp_path):
+    """The generated API: <prefix>_input_run_dims says which dims of an
+    input the run gives (bits 2 and 3: 12); a run before
+    <prefix>_set_input_dims fails naming the input; a dim past the bound
+    is refused; with 19 x 27 set the run takes it, and the fetched feature
+    map's run shape is [1, 32, 9, 13] (19 - 2 = 17 after the stem, then
+    (17 - 1) / 2 + 1 = 9 across the strided block; 27: 25, then 13)."""
+    d = os.path.join(models(), "resnetish")
+    p = run(["compile", os.path.join(d, "model.pdmodel"), "-o", str(tmp_path), "--name", "net", "--embed-weights",
+             *flags(d)])
+    assert p.returncode == 0, p.stderr
+    (tmp_path / "host.c").write_text(HOST)
+    rt = sorted(str(q) for q in (tmp_path / "paddlec_rt").glob("*.c"))
+    cc("-I", str(tmp_path), str(tmp_path / "host.c"), str(tmp_path / "net.c"), str(tmp_path / "net_weights.c"), *rt,
+       "-o", str(tmp_path / "host"))
+    p = subprocess.run([str(tmp_path / "host")], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.splitlines() == [
+        "12",
+        "1 run: input 'x' has dims the run gives, not set (set_input_dims)",
+        "1 set_input_dims: input 'x': a dim the run gives is below 1 or past its bound (--max-shape)",
+        f"{32 * 9 * 13}: 1 32 9 13"], p.stdout
+
+
+CONV_IR = ("var x: float32[-1, 3, -1, -1]\nvar w: float32[8, 3, 3, 3]\nvar y: float32[-1, 8, -1, -1]\n"
+           "op feed(X: feed) -> (Out: x) {{col: 0}}\nop feed(X: feed) -> (Out: w) {{col: 1}}\n"
+           "op conv2d(Input: x, Filter: w) -> (Output: y) {{strides: ints[1, 1], paddings: ints[1, 1], "
+           "dilations: ints[1, 1], groups: 1, data_format: \"NCHW\", padding_algorithm: \"{alg}\"}}\n"
+           "op fetch(X: y) -> (Out: fetch) {{col: 0}}\n")
+
+
+@pytest.mark.parametrize("args, messages", [
+    ([], ["feed 'x' [-1, 3, -1, -1] has unknown dims 2, 3; fix them with --shape x=..., or bound them with --max-shape x=... to take the fed array's"]),
+    (["--max-shape", "x=2,3,16,16", "--shape", "x=2,3,16,16"],
+     ["feed 'x' is named by both --shape and --max-shape; give one"]),
+    (["--max-shape", "x=2,3,16"], ["--max-shape x has 3 dims; the feed has 4 [-1, 3, -1, -1]"]),
+    (["--max-shape", "x=2,4,16,16"], ["--max-shape x: dim 1 is 3 in the program, not 4"]),
+    (["--max-shape", "x=2,3,16,16", "--max-shape", "w=8,3,3,3"],
+     ["--max-shape names 'w', which is no output of an op whose sizes only the run knows and that takes a bound, "
+      "nor a feed with unknown dims"]),
+])
+def test_bad_bounds_on_a_feed_are_errors(tmp_path, args, messages):
+    bad(["compile", ir(tmp_path, CONV_IR.format(alg="EXPLICIT")), "-o", str(tmp_path / "o")] + args, *messages)
+
+
+def test_what_takes_no_run_sizes_yet_is_refused(tmp_path):
+    """SAME padding follows from the input's size: refused with run sizes,
+    naming the op; so are a reduction keeping them (over the channels) and
+    an op that takes none yet (lrn)."""
+    bad(["compile", ir(tmp_path, CONV_IR.format(alg="SAME")), "-o", str(tmp_path / "o"), "--max-shape", "x=2,3,16,16"],
+        "(conv2d -> y): Input ('x') has sizes only the run knows; padding_algorithm SAME with them is not supported")
+    body = CONV_IR.format(alg="EXPLICIT").replace(
+        "op fetch(X: y)", "op reduce_sum(X: y) -> (Out: s) {dim: ints[1], keep_dim: false, reduce_all: false}\n"
+        "op fetch(X: s)").replace("var y:", "var s: float32[-1, -1, -1]\nvar y:")
+    bad(["compile", ir(tmp_path, body), "-o", str(tmp_path / "o"), "--max-shape", "x=2,3,16,16"],
+        "(reduce_sum -> s): dim 2 of X ('y') is only known at run time; reduce_sum keeps it, which is not supported")
+    body = CONV_IR.format(alg="EXPLICIT").replace(
+        "op fetch(X: y)", "op lrn(X: y) -> (Out: s, MidOut: mid) {n: 5}\n"
+        "op fetch(X: s)").replace("var y:", "var s: float32[-1, 8, -1, -1]\nvar mid: float32[-1, 8, -1, -1]\nvar y:")
+    bad(["compile", ir(tmp_path, body), "-o", str(tmp_path / "o"), "--max-shape", "x=2,3,16,16"],
+        "(lrn -> ", "dim 2 of input X ('y') is only known at run time", "lrn does not take such an input yet")
