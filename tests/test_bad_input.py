@@ -468,9 +468,6 @@ ONE_OP_REFUSALS = {
                                         "sum takes a run-time extent only when every input has the same one"]),
     "extent_reshaped_away": (PROPOSALS.format(im="float32", anchors=[4, 5, 3, 4]) + "\nout = paddle.reshape(out, [-1])",
                              False, ["(reshape2 -> ", "dim 0 of input X ('", "reshape2 does not take such an input"]),
-    "extent_flattened_away": (PROPOSALS.format(im="float32", anchors=[4, 5, 3, 4]) + "\nout = paddle.flatten(out)",
-                              False, ["(flatten_contiguous_range -> ", "dim 0 of input X ('",
-                                      "flatten_contiguous_range does not take such an input"]),
     "extent_softmax_over_it": (PROPOSALS.format(im="float32", anchors=[4, 5, 3, 4]) + "\n"
                                "out = paddle.nn.functional.softmax(out, axis=0)", False,
                                ["(softmax -> ", "dim 0 of input X ('", "softmax does not take such an input"]),

@@ -6,7 +6,9 @@ run_dims_models.py: convolutions with bias, batch_norm and activations
 folded in, Winograd and depthwise ones, residual adds, max / average /
 adaptive pooling, a fetched feature map whose height and width are the
 run's; resizes by a scale and to another tensor's size read with shape /
-slice / cast, the skip connection's concat, softmax, argmax, transpose).  Sizes past the bound, or too small for the program, stop the run
+slice / cast, the skip connection's concat, softmax, argmax, transpose;
+patches flattened into tokens through layer_norm and an MLP; transposed
+convolutions).  Sizes past the bound, or too small for the program, stop the run
 with a clear error; what paddlec cannot take yet is refused naming it."""
 import json
 import os
@@ -40,7 +42,7 @@ def run_image(binary, path, out):
                           text=True, timeout=300)
 
 
-@pytest.mark.parametrize("name", ["cnn", "resnetish", "seghead", "unetish"])
+@pytest.mark.parametrize("name", ["cnn", "resnetish", "seghead", "unetish", "tokens", "decoder"])
 def test_one_binary_matches_paddle_at_every_size(tmp_path, name):
     d = os.path.join(models(), name)
     binary = build(d, tmp_path, *flags(d))

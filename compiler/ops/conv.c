@@ -53,7 +53,7 @@ static int64_t conv_rule_add(int64_t k, int64_t dil, const int64_t pad[2]) { ret
 
 static int infer_run_sizes(OpCtx *c, const Var *x, int last, const int64_t *k, const int64_t *stride,
                            const int64_t *pad, const int64_t *dil) {
-  RunHwRule rule = {{0}, {stride[0], stride[1]}, {0, 0}, NULL};
+  RunHwRule rule = {.stride = {stride[0], stride[1]}};
   for (int i = 0; i < 2 && x->shape.rank == 4; i++) rule.add[i] = conv_rule_add(k[i], dil[i], pad + 2 * i);
   if (!var_runtime_mask(x)) return run_hw_infer(c, x, "Output", 2, &rule);
   if (last || x->shape.rank != 4)
@@ -173,7 +173,7 @@ static void conv_run_sizes(EmitCtx *e, const Var *x, const Var *out, const RtCon
   int64_t k[2] = {g->k_h, g->k_w}, stride[2] = {g->stride_h, g->stride_w}, dil[2] = {g->dil_h, g->dil_w}, pad[4];
   int64_t in[2] = {g->h_in, g->w_in};
   conv_padding(&c, 2, in, k, stride, pad, dil); /* EXPLICIT or VALID (infer_run_sizes): not the sizes' */
-  RunHwRule r = {{0}, {g->stride_h, g->stride_w}, {0, 0}, NULL};
+  RunHwRule r = {.stride = {g->stride_h, g->stride_w}};
   for (int i = 0; i < 2; i++) r.add[i] = conv_rule_add(k[i], dil[i], pad + 2 * i);
   run_hw_print(e, x, out, 2, &r, "the filter is larger than the padded input (an output size below 1)");
 }

@@ -40,6 +40,13 @@
 #include "../util.h"
 #include "conv_call.h"
 #include "rt_kernels.h"
+#include "run_hw.h"
+
+/* out = in * stride + this: (in - 1) * stride - pad_begin - pad_end +
+ * dilation * (k - 1) + 1 + output_padding. */
+static int64_t convt_rule_add(int64_t stride, int64_t k, int64_t dil, const int64_t pad[2], int64_t opad) {
+  return -stride - pad[0] - pad[1] + dil * (k - 1) + 1 + opad;
+}
 
 static int infer_conv_transpose(OpCtx *c) {
   Var *w, *x = conv_input(c, "Input", &w);
@@ -88,7 +95,15 @@ static int infer_conv_transpose(OpCtx *c) {
     o.d[(last ? 1 : 2) + i] = v;
   }
   ctx_set(c, "Output", 0, &o, x->dtype);
-  return 0;
+  if (!var_runtime_mask(x)) return run_hw_infer(c, x, "Output", 2, NULL) < 0 ? -1 : 0; /* nor another input */
+  /* Input's height and width given by the run (run_hw.h): channel first, 2-D, explicit or VALID padding, no
+   * output_size; Output's are in * stride + add */
+  if (last || nsp != 2 || nosz || size_var || !strcmp(attr_str(c->op, "padding_algorithm", "EXPLICIT"), "SAME"))
+    return ctx_fail(c, "Input ('%s') has sizes only the run knows; paddlec takes them in channel-first 2-D "
+                    "transposed convolutions without SAME padding or output_size only", x->name);
+  RunHwRule rule = {.mul = {stride[0], stride[1]}};
+  for (int i = 0; i < 2; i++) rule.add[i] = convt_rule_add(stride[i], k[i], dil[i], pad + 2 * i, nopad ? opad[i] : 0);
+  return run_hw_infer(c, x, "Output", 2, &rule) < 0 ? -1 : 0;
 }
 
 /* ---- C emission ---- */
@@ -134,7 +149,17 @@ static int emit_conv_transpose(EmitCtx *e) {
   SymDim nb = b ? spec_numel(em_spec(e, b)) : (SymDim){0, 0};
   if (b && (nb.a != 0 || nb.c != g.c_out)) return em_fail(e, "Bias must have %lld elements", (long long)g.c_out);
   int64_t ws = rt_conv2d_transpose_ws_floats(&g);
-  ConvCall cc = {.kind = CONV_TRANSPOSE, .f64 = f64, .geo = "geo", .declare = 1, .g2 = g};
+  const int run = var_runtime_mask(x) != 0;
+  if (run) { /* the run's sizes (infer_conv_transpose) */
+    int64_t k[2] = {g.k_h, g.k_w}, stride[2] = {g.stride_h, g.stride_w}, dil[2] = {g.dil_h, g.dil_w}, pad[4];
+    int64_t in[2] = {g.h_in, g.w_in}, *opad;
+    const int nopad = attr_ints(e->op, "output_padding", &opad);
+    conv_padding(&c, 2, in, k, stride, pad, dil); /* EXPLICIT or VALID: not the sizes' */
+    RunHwRule rule = {.mul = {g.stride_h, g.stride_w}};
+    for (int i = 0; i < 2; i++) rule.add[i] = convt_rule_add(stride[i], k[i], dil[i], pad + 2 * i, nopad ? opad[i] : 0);
+    run_hw_print(e, x, out, 2, &rule, "the padding leaves no output (an output size below 1)");
+  }
+  ConvCall cc = {.kind = CONV_TRANSPOSE, .f64 = f64, .geo = "geo", .declare = 1, .g2 = g, .run_sizes = run};
   cc.x = em_ptr(e, x, 1);
   cc.out = em_ptr(e, out, 0);
   if (nhwc) conv_nhwc(e, x, out, &cc);
@@ -312,11 +337,12 @@ static int emit_conv3d_transpose_grad(EmitCtx *e) {
 }
 
 const OpDef op_conv2d_transpose = {.type = "conv2d_transpose", .infer = infer_conv_transpose,
-                                   .emit_c = emit_conv_transpose};
+                                   .emit_c = emit_conv_transpose, .runtime_extents = 2};
 const OpDef op_conv3d_transpose = {.type = "conv3d_transpose", .infer = infer_conv_transpose,
                                    .emit_c = emit_conv3d_transpose};
 const OpDef op_depthwise_conv2d_transpose = {.type = "depthwise_conv2d_transpose",
-                                             .infer = infer_conv_transpose, .emit_c = emit_conv_transpose};
+                                             .infer = infer_conv_transpose, .emit_c = emit_conv_transpose,
+                                             .runtime_extents = 2};
 /* output_size and output_padding only size the forward's Output, whose
  * gradient's shape the grad reads */
 static const char *const convt_grad_attr_ignores[] = {"output_size", "output_padding", NULL};

@@ -18,6 +18,7 @@
 #include "../util.h"
 #include "ffn_call.h"
 #include "ops.h"
+#include "tensor_util.h"
 
 /* Two sizes that may be unknown (-1, outside specialization) disagree. */
 static int sizes_differ(int64_t a, int64_t b) { return a >= 0 && b >= 0 && a != b; }
@@ -46,6 +47,13 @@ static int infer_fused_ffn(OpCtx *c) {
     return ctx_fail(c, "Residual '%s' %s must be shaped like Out %s", res->name, shape_str(&res->shape),
                     shape_str(&s));
   ctx_set(c, "Out", 0, &s, x->dtype);
+  /* rows the run gives (tokens of an image): Out has X's; a Residual has
+   * them too, or none */
+  if (var_runtime_mask(x) >> (x->shape.rank - 1) & 1 || var_runtime_mask(w1) || var_runtime_mask(w2) ||
+      (res && var_runtime_mask(res) && (!same_runtime_extent(res, x) || var_runtime_mask(res) != var_runtime_mask(x))))
+    return ctx_fail(c, "X ('%s') or Residual have dims only the run knows other than X's rows; fused_feedforward "
+                    "does not take them", x->name);
+  ctx_pass_runtime_extent(c, x, "Out", 0);
   return 0;
 }
 
@@ -88,7 +96,9 @@ static int emit_fused_ffn(EmitCtx *e) {
     call.bias = lb ? em_ptr(e, lb, 1) : NULL;
   }
   ffn_print_c(e->p, &call);
+  tu_pass_extent(e, x, out); /* infer_fused_ffn */
   return 0;
 }
 
-const OpDef op_fused_feedforward = {.type = "fused_feedforward", .infer = infer_fused_ffn, .emit_c = emit_fused_ffn};
+const OpDef op_fused_feedforward = {.type = "fused_feedforward", .infer = infer_fused_ffn, .emit_c = emit_fused_ffn,
+                                    .runtime_extents = 2};

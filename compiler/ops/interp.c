@@ -172,7 +172,7 @@ static int infer_interp(OpCtx *c, int v2) {
     return ctx_fail(c, "X ('%s') has sizes only the run knows; paddlec takes them in 2-D resizes to a size the "
                     "attributes or tensors of known values give", x->name);
   const int scaled = nsize == 0 && nts == 0 && nscale > 0;
-  RunHwRule rule = {{0}, {1, 1}, {!scaled, !scaled}, NULL};
+  RunHwRule rule = {.stride = {1, 1}, .fixed = {!scaled, !scaled}};
   if (scaled) /* cppcheck-suppress objectIndex ; as above */
     rule.name = pool_printf("%s scale %g %g", c->op->type, sv[0], sv[nscale > 1 ? 1 : 0]);
   return run_hw_infer(c, x, "Out", sp0, &rule) < 0 ? -1 : 0;

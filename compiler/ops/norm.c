@@ -121,6 +121,18 @@ static int infer_layer_norm(OpCtx *c) {
   ctx_set(c, "Y", 0, xs, x->dtype);
   ctx_set(c, "Mean", 0, &ms, pd);
   ctx_set(c, "Variance", 0, &ms, pd);
+  /* dims the run gives (tokens of an image) among the rows: Y, Mean and
+   * Variance have them */
+  const unsigned run = var_runtime_mask(x);
+  if (!run) return 0;
+  if (run >> axis || ms.rank != axis)
+    return ctx_fail(c, "X ('%s') has dims only the run knows; layer_norm takes them only before begin_norm_axis "
+                    "(in a program of Paddle 2.6 or later)", x->name);
+  int to[RT_MAX_RANK];
+  for (int d = 0; d < RT_MAX_RANK; d++) to[d] = d;
+  ctx_pass_runtime_extent(c, x, "Y", 0);
+  ctx_pass_runtime_extents_to(c, x, "Mean", 0, to);
+  ctx_pass_runtime_extents_to(c, x, "Variance", 0, to);
   return 0;
 }
 
@@ -420,6 +432,13 @@ static int emit_layer_norm(EmitCtx *e) {
                                   .rows = em_prod(e, x, 0, axis), .cols = em_sym(cols),
                                   .eps = em_float(attr_float(e->op, "epsilon", 1e-5)), .x = em_ptr(e, x, 1),
                                   .y = em_ptr(e, y, 0), .scale = sc, .bias = bi, .mean_out = mean, .var_out = var});
+  int to[RT_MAX_RANK]; /* X's run-time extents (infer_layer_norm) */
+  for (int d = 0; d < RT_MAX_RANK; d++) to[d] = d;
+  tu_pass_extent(e, x, y);
+  for (int i = 0; i < 2; i++) {
+    Var *stat = ctx_out(&c, i ? "Variance" : "Mean", 0);
+    if (stat && em_spec(e, stat)->known) tu_pass_extents_to(e, x, stat, to);
+  }
   return 0;
 }
 
@@ -644,7 +663,8 @@ static const char *const bn_grad_ignores[] = {"Bias", "ReserveSpace", "MeanOut",
 static const char *const bn_grad_attr_ignores[] = {"momentum", "trainable_statistics", NULL};
 const OpDef op_batch_norm_grad = {.type = "batch_norm_grad", .infer = grad_infer, .emit_c = emit_batch_norm_grad,
                                   .ignores = bn_grad_ignores, .attr_ignores = bn_grad_attr_ignores};
-const OpDef op_layer_norm = {.type = "layer_norm", .infer = infer_layer_norm, .emit_c = emit_layer_norm};
+const OpDef op_layer_norm = {.type = "layer_norm", .infer = infer_layer_norm, .emit_c = emit_layer_norm,
+                             .runtime_extents = 2};
 /* layer_norm_grad: Bias's gradient needs only Y@GRAD; Scale Paddle's kernel
  * reads only when Scale@GRAD is wanted (see emit_layer_norm_grad). */
 static const char *const ln_grad_ignores[] = {"Scale", "Bias", NULL};

@@ -45,7 +45,7 @@
 static void pool_rule(const Op *op, const int64_t *k, const int64_t *stride, const int64_t *pad, RunHwRule *r) {
   const int global = attr_bool(op, "global_pooling", 0), adaptive = attr_bool(op, "adaptive", 0);
   const int ceil_mode = attr_bool(op, "ceil_mode", 0);
-  r->name = NULL;
+  *r = (RunHwRule){.name = NULL};
   for (int i = 0; i < 2; i++) {
     r->fixed[i] = global != adaptive;
     r->add[i] = global ? -1 : pad[2 * i] + pad[2 * i + 1] - k[i] + (ceil_mode ? stride[i] - 1 : 0);

@@ -33,7 +33,8 @@ int run_hw_infer(OpCtx *c, const Var *x, const char *slot, int sp0, const RunHwR
   unsigned out = run, keep = 1;
   for (int i = 0; i < 2; i++) {
     if (rule->fixed[i]) out &= ~(1u << (sp0 + i));
-    keep &= rule->fixed[i] || (!rule->name && rule->add[i] == -1 && rule->stride[i] == 1);
+    keep &= rule->fixed[i] || (!rule->name && (rule->mul[i] ? rule->mul[i] == 1 && rule->add[i] == 0
+                                                             : rule->add[i] == -1 && rule->stride[i] == 1));
   }
   if (!out) return others_fit(c, x, NULL) ? -1 : 1;
   ctx_set_runtime_extents(c, slot, 0, out, x->runtime_from);
@@ -44,8 +45,9 @@ int run_hw_infer(OpCtx *c, const Var *x, const char *slot, int sp0, const RunHwR
     return others_fit(c, x, v) ? -1 : 1;
   }
   run_hw_share_root(c->g, v, rule->name ? pool_printf("%d:%u:%s", x->runtime_root, out, rule->name)
-                                         : pool_printf("%d:%u:%lld/%lld:%lld/%lld", x->runtime_root, out,
-                                                       (long long)rule->add[0], (long long)rule->stride[0],
+                                         : pool_printf("%d:%u:%lld*%lld/%lld:%lld*%lld/%lld", x->runtime_root, out,
+                                                       (long long)rule->mul[0], (long long)rule->add[0],
+                                                       (long long)rule->stride[0], (long long)rule->mul[1],
                                                        (long long)rule->add[1], (long long)rule->stride[1]));
   return others_fit(c, x, v) ? -1 : 1;
 }
@@ -83,8 +85,11 @@ void run_hw_print(EmitCtx *e, const Var *x, const Var *out, int sp0, const RunHw
           bound_text(e, out));
   pr_line(e->p, "const int64_t h_in = %s, w_in = %s;", hw_dim(e, x, sp0, 0), hw_dim(e, x, sp0, 1));
   const char *o[2];
-  for (int i = 0; i < 2; i++) /* (in + add) / stride + 1, the division left out for stride 1 */
+  for (int i = 0; i < 2; i++) /* in * mul + add, or (in + add) / stride + 1, the division left out for stride 1 */
     o[i] = rule->fixed[i]            ? hw_dim(e, out, sp0, i)
+           : rule->mul[i]            ? plus(rule->mul[i] == 1 ? in[i] : pool_printf("%s * %lld", in[i],
+                                                                                    (long long)rule->mul[i]),
+                                            rule->add[i])
            : rule->stride[i] == 1    ? plus(in[i], rule->add[i] + 1)
            : !rule->add[i]           ? pool_printf("%s / %lld + 1", in[i], (long long)rule->stride[i])
                                      : pool_printf("(%s) / %lld + 1", plus(in[i], rule->add[i]),

@@ -17,12 +17,13 @@
 
 /* The per-dim rule of an output's height and width: out = (in + add) /
  * stride + 1 (C's division, as Paddle's ConvOutputSize / PoolOutputSize),
- * or, fixed, the output's dim as compiled (adaptive or global pooling);
- * or another rule the op prints itself, named (an interp's scales). */
+ * or with mul, out = in * mul + add (a transposed convolution's); or,
+ * fixed, the output's dim as compiled (adaptive or global pooling); or
+ * another rule the op prints itself, named (an interp's scales). */
 typedef struct RunHwRule {
-  int64_t add[2], stride[2];
+  int64_t add[2], stride[2], mul[2];
   int fixed[2];
-  const char *name; /* NULL: the division; else the other rule, one name per rule */
+  const char *name; /* NULL: the division or product; else the other rule, one name per rule */
 } RunHwRule;
 
 /* Input x of the op has run-time extents: 0 when it has none (nor has

@@ -59,7 +59,8 @@ def box_head_ops():
     matmul_v2 against a parameter plus a bias [N] (rows as X, and as Y
     against a lower-rank X), fc over two inputs (sum of two muls),
     elementwise ops with a [1, N] parameter, a scalar and between tensors
-    of the same rows, scale, log_softmax, concat along dim 1."""
+    of the same rows, scale, log_softmax, concat along dim 1; the RoIs and
+    the pooled features flattened whole (dim 0 the run's R * 4, R * 36)."""
     feeds, rois, num, pooled = rois_pooled("float32", channels=4)
     a = paddle.reshape(pooled, [-1, 36])
     b = paddle.reshape(pooled, [0, -1])
@@ -75,7 +76,8 @@ def box_head_ops():
     t = paddle.scale(t, 2.0, bias=-0.5)
     s = paddle.add_n([t, m, both])               # sum of three with the same rows
     cat = paddle.concat([m, m2, both], axis=1)  # concat of three with the same rows, beside them
-    return feeds, [rois, t, s, F.log_softmax(s), F.softmax(m2, axis=-1), paddle.pow(F.relu(m), 2.0) % 3.0, cat]
+    return feeds, [rois, t, s, F.log_softmax(s), F.softmax(m2, axis=-1), paddle.pow(F.relu(m), 2.0) % 3.0, cat,
+                   paddle.flatten(rois), paddle.flatten(pooled) * 2.0]
 
 
 @case

@@ -122,10 +122,50 @@ class UNetish(nn.Layer):
         return F.interpolate(F.avg_pool2d(y, 2, 2), size=paddle.shape(x)[2:], mode="bilinear", align_corners=True)
 
 
+class Tokens(nn.Layer):
+    """Patches as tokens, the way vision transformers start: a 4x4
+    convolution with stride 4, the image's height and width flattened into
+    the token axis (flatten(2): a run-time product) and moved before the
+    channels, layer_norm and an MLP over each token, the mean over the
+    tokens, a classifier."""
+
+    def __init__(self):
+        super().__init__()
+        self.embed = nn.Conv2D(3, 16, 4, stride=4)
+        self.norm = nn.LayerNorm(16)
+        self.fc1, self.fc2 = nn.Linear(16, 32), nn.Linear(32, 16)
+        self.cls = nn.Linear(16, 3)
+
+    def forward(self, x):
+        t = paddle.flatten(self.embed(x), 2).transpose([0, 2, 1])
+        t = t + self.fc2(F.gelu(self.fc1(self.norm(t))))
+        return self.cls(t.mean(axis=1))
+
+
+class Decoder(nn.Layer):
+    """Upsampling by transposed convolutions: a strided convolution down,
+    then a 4x4 transposed one with stride 2 and padding 1 (twice the size)
+    and a 3x3 one with stride 2, padding 1 and output_padding 1, a
+    depthwise transposed one (groups = channels) keeping the size."""
+
+    def __init__(self):
+        super().__init__()
+        self.down = nn.Conv2D(3, 8, 3, stride=2, padding=1)
+        self.up1 = nn.Conv2DTranspose(8, 8, 4, stride=2, padding=1)
+        self.up2 = nn.Conv2DTranspose(8, 6, 3, stride=2, padding=1, output_padding=1)
+        self.dw = nn.Conv2DTranspose(6, 6, 3, padding=1, groups=6)
+
+    def forward(self, x):
+        y = F.relu(self.up1(F.relu(self.down(x))))
+        return self.dw(F.relu(self.up2(y)))
+
+
 MODELS = {
     "cnn": (Cnn, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 17, 23], [2, 3, 5, 9], [1, 3, 1, 2]]),
     "resnetish": (ResNetish, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 19, 27], [2, 3, 7, 6], [1, 3, 3, 3]]),
     "unetish": (UNetish, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 17, 23], [2, 3, 5, 4], [1, 3, 2, 3]]),
+    "tokens": (Tokens, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 17, 23], [2, 3, 4, 9], [1, 3, 4, 4]]),
+    "decoder": (Decoder, [2, 3, 16, 16], [[2, 3, 16, 16], [1, 3, 9, 14], [2, 3, 3, 2], [1, 3, 1, 1]]),
     "seghead": (SegHead, [2, 3, 24, 24], [[2, 3, 24, 24], [1, 3, 13, 19], [2, 3, 5, 2], [1, 3, 1, 1]]),
 }
 
