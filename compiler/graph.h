@@ -55,6 +55,9 @@ enum {
                                  * extent is only known when the producer runs
                                  * (top_k with K from a tensor); only ops whose
                                  * OpDef sets runtime_extents may read it */
+  VAR_MAX_SHAPED = 1 << 11,     /* every dim a run-time extent within a bound an op took
+                                 * (--max-shape, or one it proved: ctx_max_shape,
+                                 * ctx_proven_shape), the kernel setting them all */
 };
 
 typedef struct Var {

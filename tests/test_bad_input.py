@@ -466,14 +466,12 @@ ONE_OP_REFUSALS = {
                                        "out = paddle.add_n([out, y])", False,
                                        ["(sum -> ", "X[1] ('y') does not have the run-time extent of dim 0 of X ('",
                                         "sum takes a run-time extent only when every input has the same one"]),
-    "extent_reshaped_away": (PROPOSALS.format(im="float32", anchors=[4, 5, 3, 4]) + "\nout = paddle.reshape(out, [-1])",
-                             False, ["(reshape2 -> ", "dim 0 of input X ('", "reshape2 does not take such an input"]),
+    "extent_reshaped_away": (PROPOSALS.format(im="float32", anchors=[4, 5, 3, 4]) + "\nout = paddle.reshape(out, [10, 4])",
+                             False, ["(reshape2 -> ", "has dims only the run knows that the target shape neither "
+                                     "copies (0 at their index) nor takes into its -1"]),
     "extent_softmax_over_it": (PROPOSALS.format(im="float32", anchors=[4, 5, 3, 4]) + "\n"
                                "out = paddle.nn.functional.softmax(out, axis=0)", False,
                                ["(softmax -> ", "dim 0 of input X ('", "softmax does not take such an input"]),
-    "extent_concat_along_it": (PROPOSALS.format(im="float32", anchors=[4, 5, 3, 4]) + "\n"
-                               "out = paddle.concat([out, out], axis=0)", False,
-                               ["(concat -> ", "dim 0 of X[0] ('", "is only known at run time: concat along it is not supported"]),
     "extent_in_k": (PROPOSALS.format(im="float32", anchors=[4, 5, 3, 4]) + "\n"
                     "w = paddle.static.data('w', [10, 3], 'float32')\nfeeds.append(w)\n"
                     "out = paddle.matmul(out, w, transpose_x=True)", False,

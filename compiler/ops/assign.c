@@ -27,6 +27,7 @@ static int infer_assign(OpCtx *c) {
   x = ctx_need(c, "X", 0);
   if (!x) return -1;
   ctx_set(c, "Out", 0, &x->shape, x->dtype);
+  if (!strcmp(c->op->type, "assign")) ctx_pass_runtime_extent(c, x, "Out", 0); /* a copy: X's run-time extents */
   return 0;
 }
 
@@ -41,7 +42,9 @@ static int infer_assign_value(OpCtx *c) {
 
 static int emit_assign(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
-  return x && out ? tu_copy(e, x, out) : -1;
+  if (!x || !out) return -1;
+  tu_pass_extent(e, x, out); /* infer_assign */
+  return tu_copy(e, x, out);
 }
 
 /* The values of assign_value as C literals of dtype dt, in *lits; their
@@ -90,8 +93,8 @@ static void fold_assign_value(OpCtx *c) {
   if (n > 0 && n <= CONST_MAX) consteval_set(ctx_out(c, "Out", 0), iv, n, consteval_all_known(n));
 }
 
-const OpDef op_assign = {
-    .type = "assign", .infer = infer_assign, .emit_c = emit_assign, .fold = consteval_fold_copy, .inplace = "X:Out"};
+const OpDef op_assign = {.type = "assign", .infer = infer_assign, .emit_c = emit_assign, .fold = consteval_fold_copy,
+                         .inplace = "X:Out", .runtime_extents = 2};
 const OpDef op_assign_value = {
     .type = "assign_value", .infer = infer_assign_value, .emit_c = emit_assign_value, .fold = fold_assign_value};
 const OpDef op_share_data = {.type = "share_data", .infer = infer_assign, .emit_c = emit_assign};

@@ -19,7 +19,9 @@
  * extent, on a dim other than `axis`: Out has it, the rows are the run's. */
 #include "../consteval.h"
 #include "../util.h"
+#include "move_call.h"
 #include "ops.h"
+#include "run_hw.h"
 #include "tensor_util.h"
 
 /* The axis: the attribute's, or AxisTensor's value when the compiler
@@ -65,6 +67,26 @@ static int run_axis_bound(OpCtx *c, const Var *x0) {
   return ctx_proven_shape(c, "Out", 0, &bound, x0->dtype, "AxisTensor's value");
 }
 
+/* concat along an axis whose extent the run gives for some inputs (the
+ * boxes of several feature maps of run-time sizes): no input has other
+ * run-time dims; Out's extent along the axis is the sum of the inputs'
+ * (a new one, rooted by rule: the same inputs give the same sum). */
+static int concat_along_run(OpCtx *c, int axis, int n) {
+  const char *rule = pool_printf("concat %d:", axis);
+  for (int i = 0; i < n; i++) {
+    const Var *xi = ctx_in(c, "X", i);
+    if (var_runtime_mask(xi) & ~(1u << axis))
+      return ctx_fail(c, "X[%d] ('%s') has dims other than the concat axis only the run knows, beside inputs whose "
+                      "extent along it the run gives; not supported", i, xi->name);
+    rule = var_runtime_mask(xi) ? pool_printf("%s %d", rule, xi->runtime_root)
+                                : pool_printf("%s =%lld", rule, (long long)xi->shape.d[axis]);
+  }
+  ctx_set_runtime_extent(c, "Out", 0, axis, "inputs' extents along the concat axis");
+  Var *out = ctx_out(c, "Out", 0);
+  if (out) run_hw_share_root(c->g, out, rule);
+  return 0;
+}
+
 static int infer_concat(OpCtx *c) {
   int n = ctx_nin(c, "X");
   Var *x0 = ctx_need(c, "X", 0);
@@ -102,11 +124,11 @@ static int infer_concat(OpCtx *c) {
   ctx_set(c, "Out", 0, &out, x0->dtype);
   /* run-time extents: every input has the same ones (same_runtime_extent)
    * on the same dims, not the concat axis; Out has them */
+  int along = 0; /* some input's extent along the axis is the run's: Out's is their sum */
+  for (int i = 0; i < n; i++) along |= var_runtime_mask(ctx_in(c, "X", i)) >> axis & 1;
+  if (along) return concat_along_run(c, axis, n);
   for (int i = 0; i < n; i++) {
     const Var *xi = ctx_in(c, "X", i);
-    if (var_runtime_mask(xi) >> axis & 1)
-      return ctx_fail(c, "dim %d of X[%d] ('%s') is only known at run time: concat along it is not supported", axis,
-                      i, xi->name);
     if ((var_runtime_mask(xi) || var_runtime_mask(x0)) &&
         (!same_runtime_extent(xi, x0) || var_runtime_mask(xi) != var_runtime_mask(x0)))
       return ctx_fail(c, "X[%d] ('%s') and X[0] ('%s') do not have one run-time extent on the same dim: concat "
@@ -172,7 +194,14 @@ static int emit_concat(EmitCtx *e) {
     if (tu_rank(e, xs[i]) != r) return em_fail(e, "X[%d] has rank %d, Out %d", i, tu_rank(e, xs[i]), r);
     inner[i] = em_prod(e, xs[i], axis, r);
   }
-  tu_pass_extent(e, xs[0], out); /* the rows before the axis are then the run's */
+  const VarSpec *os = em_spec(e, out);
+  if (os->runtime_mask >> axis & 1) { /* the sum of the inputs' extents along the axis (concat_along_run) */
+    const char *sum = em_dim(e, xs[0], axis);
+    for (int i = 1; i < n; i++) sum = pool_printf("%s + %s", sum, em_dim(e, xs[i], axis));
+    move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = em_dim(e, out, axis), .src = sum});
+  } else {
+    tu_pass_extent(e, xs[0], out); /* the rows before the axis are then the run's */
+  }
   return tu_pieces(e, out, n, xs, em_prod(e, out, 0, axis), inner, 1);
 }
 

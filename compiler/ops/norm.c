@@ -125,7 +125,7 @@ static int infer_layer_norm(OpCtx *c) {
    * Variance have them */
   const unsigned run = var_runtime_mask(x);
   if (!run) return 0;
-  if (run >> axis || ms.rank != axis)
+  if (run >> axis || ms.rank != axis) /* before Paddle 2.6, Mean and Variance are the rows flattened */
     return ctx_fail(c, "X ('%s') has dims only the run knows; layer_norm takes them only before begin_norm_axis "
                     "(in a program of Paddle 2.6 or later)", x->name);
   int to[RT_MAX_RANK];

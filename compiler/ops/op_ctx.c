@@ -212,7 +212,7 @@ void ctx_set(OpCtx *c, const char *slot, int i, const Shape *s, int dtype) {
   if (!v) return;
   v->shape = *s;
   v->dtype = dtype;
-  v->flags = (v->flags | VAR_INFERRED) & ~(unsigned)VAR_RUNTIME_EXTENT;
+  v->flags = (v->flags | VAR_INFERRED) & ~(unsigned)(VAR_RUNTIME_EXTENT | VAR_MAX_SHAPED);
   v->runtime_more = 0;
 }
 
@@ -267,6 +267,7 @@ int ctx_max_shape(OpCtx *c, const char *slot, int i, int rank, int dtype, const 
   for (int d = 0; d < rank; d++) s.d[d] = m->d[d];
   ctx_set(c, slot, i, &s, dtype);
   ctx_set_runtime_extents(c, slot, i, (1u << rank) - 1, from);
+  v->flags |= VAR_MAX_SHAPED;
   return 1;
 }
 
@@ -274,6 +275,7 @@ int ctx_proven_shape(OpCtx *c, const char *slot, int i, const Shape *bound, int 
   if (!c->g->specializing || !ctx_out(c, slot, i) || bound->rank < 1) return 0;
   ctx_set(c, slot, i, bound, dtype);
   ctx_set_runtime_extents(c, slot, i, (1u << bound->rank) - 1, from);
+  ctx_out(c, slot, i)->flags |= VAR_MAX_SHAPED;
   return 1;
 }
 

@@ -27,7 +27,9 @@
 
 #include "../consteval.h"
 #include "../util.h"
+#include "move_call.h"
 #include "ops.h"
+#include "run_hw.h"
 #include "tensor_util.h"
 
 /* ValidateShape: the target dims for `shape` applied to `in`. */
@@ -68,6 +70,58 @@ static int reshape_dims(OpCtx *c, const Shape *in, const int64_t *shape, int n, 
                     (long long)numel, (long long)capacity);
   }
   *out = s;
+  return 0;
+}
+
+/* How a target shape moves X's run-time extents (the RoIs of roi_align's
+ * [R, C, 7, 7], an image's tokens [B, N, 360]): a dim copied by a 0 at its
+ * index keeps its extent; the others must all go into the -1, which then
+ * is the run's X elements over the target's other dims (a new extent,
+ * rooted by rule: run_hw_share_root) -- unless it takes just one at its
+ * own index, sized alike ([-1, C*49], [0, -1, 3, 8, 15]), which keeps it.
+ * RunTarget.unk is the -1's index when it is such a product, else -1. */
+typedef struct RunTarget {
+  int to[RT_MAX_RANK]; /* X's run-time dims kept, to Out's same index; -1 otherwise */
+  int unk;             /* Out's dim that is the product, or -1 */
+} RunTarget;
+
+static int run_target_of(const Shape *in, unsigned run, const int64_t *shape, int n, const Shape *out, RunTarget *t) {
+  int unk = -1;
+  unsigned absorbed = 0;
+  for (int i = 0; i < n; i++) unk = shape[i] == -1 ? i : unk;
+  for (int d = 0; d < RT_MAX_RANK; d++) {
+    t->to[d] = -1;
+    if (!(run >> d & 1)) continue;
+    if (d < n && shape[d] == 0) t->to[d] = d;
+    else absorbed |= 1u << d;
+  }
+  t->unk = -1;
+  if (!absorbed) return 0;
+  if (unk < 0) return -1;
+  if (absorbed == 1u << unk && out->d[unk] == in->d[unk]) { /* the -1 is that one extent again */
+    t->to[unk] = unk;
+    return 0;
+  }
+  t->unk = unk;
+  return 0;
+}
+
+static int run_target(OpCtx *c, const Var *x, const int64_t *shape, int n, const Shape *out) {
+  RunTarget t;
+  if (run_target_of(&x->shape, var_runtime_mask(x), shape, n, out, &t))
+    return ctx_fail(c, "X ('%s') has dims only the run knows that the target shape neither copies (0 at their "
+                    "index) nor takes into its -1", x->name);
+  if (t.unk < 0) {
+    ctx_pass_runtime_extents_to(c, x, "Out", 0, t.to);
+    return 0;
+  }
+  unsigned mask = 1u << t.unk;
+  for (int d = 0; d < RT_MAX_RANK; d++) mask |= t.to[d] >= 0 ? 1u << t.to[d] : 0;
+  ctx_set_runtime_extents(c, "Out", 0, mask, x->runtime_from);
+  const char *rule = pool_printf("%d:%u:reshape", x->runtime_root, var_runtime_mask(x));
+  for (int i = 0; i < n; i++) rule = pool_printf("%s %lld", rule, (long long)shape[i]);
+  Var *o = ctx_out(c, "Out", 0);
+  if (o) run_hw_share_root(c->g, o, rule);
   return 0;
 }
 
@@ -118,15 +172,9 @@ static int infer_reshape(OpCtx *c) {
     if (reshape_dims(c, in, shape, n, &out)) return -1;
   }
   ctx_set(c, "Out", 0, &out, x->dtype);
-  /* dim 0 known only at run time (the RoIs of roi_align's [R, C, 7, 7]):
-   * a target shape that keeps it (its first entry 0 or -1, the rest the
-   * product of X's other dims: [-1, C*49], [0, -1]) gives Out the same
-   * extent; any other is refused (the run's rows would move) */
-  const int64_t first = nt > 0 ? tv[0] : nt < 0 && n > 0 && !slot ? shape[0] : 1;
-  if (var_runtime_axis(x) >= 0 &&
-      (var_runtime_axis(x) != 0 || (first != 0 && first != -1) || out.rank < 1 || out.d[0] != in->d[0]))
-    return ctx_refuse_runtime_extents(c);
-  ctx_pass_runtime_extent(c, x, "Out", 0);
+  if (var_runtime_mask(x) && (nt >= 0 || (n > 0 && !slot)) && run_target(c, x, nt >= 0 ? tv : shape, nt >= 0 ? nt : n, &out))
+    return -1;
+  if (var_runtime_mask(x) && !(nt >= 0 || (n > 0 && !slot))) return ctx_refuse_runtime_extents(c);
   return ctx_set_xshape(c, x);
 }
 
@@ -175,6 +223,28 @@ static int reshape_extents(EmitCtx *e, const Var *x, const Var *out) {
   return 0;
 }
 
+/* Out's run-time extents from X's (run_target): those kept copied, the
+ * -1's the run's elements over the other dims, stopping the run where
+ * they do not divide (Paddle raises an error). */
+static int run_extents(EmitCtx *e, const Var *x, const Var *out) {
+  OpCtx c = {e->g, (Op *)e->op};
+  int64_t tv[RT_MAX_RANK], *shape = tv;
+  int n = ctx_in(&c, "ShapeTensor", 0) ? tu_slot_values(&c, "ShapeTensor", 1, tv, RT_MAX_RANK)
+                                       : tu_slot_values(&c, "Shape", 0, tv, RT_MAX_RANK);
+  if (n < 0) n = attr_ints(e->op, "shape", &shape);
+  RunTarget t;
+  if (run_target_of(&x->shape, em_spec(e, x)->runtime_mask, shape, n, &out->shape, &t))
+    return em_fail(e, "the target shape does not place X's run-time dims");
+  tu_pass_extents_to(e, x, out, t.to);
+  if (t.unk < 0) return 0;
+  const char *held = tu_mul(em_prod(e, out, 0, t.unk), em_prod(e, out, t.unk + 1, tu_rank(e, out)));
+  pr_line(e->p, "if ((%s) %% (%s) != 0) return 1;", em_numel(e, x), held);
+  move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = em_dim(e, out, t.unk),
+                                 .src = pool_printf("(%s) / (%s)", em_numel(e, x), held)});
+  em_fault(e, "X's elements the run gives do not fill the target shape (Paddle raises an error)");
+  return 0;
+}
+
 /* Out holds X's elements in X's order: a copy (a later pass may alias the
  * two instead). */
 static int emit_reshape(EmitCtx *e) {
@@ -182,16 +252,16 @@ static int emit_reshape(EmitCtx *e) {
   if (!x || !out) return -1;
   if (tu_max_shaped(e, out)) /* X's elements, which the run's target shape holds */
     return reshape_extents(e, x, out) ? -1 : tu_copy_count(e, x, out, em_numel(e, x));
-  tu_pass_extent(e, x, out);
+  if (em_spec(e, x)->runtime_mask && run_extents(e, x, out)) return -1;
   return tu_copy(e, x, out);
 }
 
 const OpDef op_reshape = {
     .type = "reshape", .infer = infer_reshape, .emit_c = emit_reshape,
-    .fold = consteval_fold_copy, .inplace = "X:Out", .runtime_extents = 1, .max_shape = 1};
+    .fold = consteval_fold_copy, .inplace = "X:Out", .runtime_extents = 2, .max_shape = 1};
 const OpDef op_reshape2 = {
     .type = "reshape2", .infer = infer_reshape, .emit_c = emit_reshape,
-    .fold = consteval_fold_copy, .inplace = "X:Out", .runtime_extents = 1, .max_shape = 1};
+    .fold = consteval_fold_copy, .inplace = "X:Out", .runtime_extents = 2, .max_shape = 1};
 
 /* reshape2_grad: X@GRAD = Out@GRAD (XShape gives its shape); `shape` was
  * the forward's. */

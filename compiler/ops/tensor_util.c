@@ -230,7 +230,7 @@ int tu_index_grad(EmitCtx *e, const char *dx_slot, const char *idx_slot, const c
 
 int tu_max_shaped(EmitCtx *e, const Var *out) {
   const VarSpec *vs = em_spec(e, out);
-  return vs->rank > 0 && vs->runtime_mask == (1u << vs->rank) - 1;
+  return vs->rank > 0 && vs->runtime_mask == (1u << vs->rank) - 1 && (out->flags & VAR_MAX_SHAPED);
 }
 
 void tu_set_extents(EmitCtx *e, const Var *out, const char *const *dims, int n, const char *why) {

@@ -82,7 +82,8 @@ const char *tu_line_start(const char *line, const char *n, const char *inner);
  * to lie within [0, its bound] first; outside, the run stops with `why`
  * (em_fault). */
 void tu_set_extents(EmitCtx *e, const Var *out, const char *const *dims, int n, const char *why);
-/* 1 when out's dims are the run's within a --max-shape bound. */
+/* 1 when out's dims are the run's within a bound its op took (--max-shape or a
+ * proven one: VAR_MAX_SHAPED), the kernel setting them all. */
 int tu_max_shaped(EmitCtx *e, const Var *out);
 /* The values the run gives in the op's `tensor` input (every element of
  * one tensor), else in its `list` input (one-element tensors), as C

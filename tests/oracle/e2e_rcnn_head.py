@@ -60,7 +60,9 @@ def box_head_ops():
     against a lower-rank X), fc over two inputs (sum of two muls),
     elementwise ops with a [1, N] parameter, a scalar and between tensors
     of the same rows, scale, log_softmax, concat along dim 1; the RoIs and
-    the pooled features flattened whole (dim 0 the run's R * 4, R * 36)."""
+    the pooled features flattened whole (dim 0 the run's R * 4, R * 36),
+    reshaped to [-1] and to [0, -1, 2], concatenated along the rows
+    (2R)."""
     feeds, rois, num, pooled = rois_pooled("float32", channels=4)
     a = paddle.reshape(pooled, [-1, 36])
     b = paddle.reshape(pooled, [0, -1])
@@ -77,7 +79,8 @@ def box_head_ops():
     s = paddle.add_n([t, m, both])               # sum of three with the same rows
     cat = paddle.concat([m, m2, both], axis=1)  # concat of three with the same rows, beside them
     return feeds, [rois, t, s, F.log_softmax(s), F.softmax(m2, axis=-1), paddle.pow(F.relu(m), 2.0) % 3.0, cat,
-                   paddle.flatten(rois), paddle.flatten(pooled) * 2.0]
+                   paddle.flatten(rois), paddle.flatten(pooled) * 2.0, paddle.reshape(rois, [-1]) + 1.0,
+                   paddle.reshape(pooled, [0, -1, 2]) - 1.0, paddle.concat([rois, rois * 2.0], axis=0)]
 
 
 @case

@@ -125,19 +125,22 @@ class UNetish(nn.Layer):
 class Tokens(nn.Layer):
     """Patches as tokens, the way vision transformers start: a 4x4
     convolution with stride 4, the image's height and width flattened into
-    the token axis (flatten(2): a run-time product) and moved before the
-    channels, layer_norm and an MLP over each token, the mean over the
-    tokens, a classifier."""
+    the token axis (flatten(2): a run-time product), the tokens of an 8x8
+    patching beside them (concat along the token axis: a run-time sum),
+    moved before the channels, layer_norm and an MLP over each token, the
+    mean over the tokens, a classifier."""
 
     def __init__(self):
         super().__init__()
         self.embed = nn.Conv2D(3, 16, 4, stride=4)
+        self.coarse = nn.Conv2D(3, 16, 8, stride=8)
         self.norm = nn.LayerNorm(16)
         self.fc1, self.fc2 = nn.Linear(16, 32), nn.Linear(32, 16)
         self.cls = nn.Linear(16, 3)
 
     def forward(self, x):
-        t = paddle.flatten(self.embed(x), 2).transpose([0, 2, 1])
+        t = paddle.concat([paddle.flatten(self.embed(x), 2), paddle.flatten(self.coarse(x), 2)], axis=2)
+        t = t.transpose([0, 2, 1])
         t = t + self.fc2(F.gelu(self.fc1(self.norm(t))))
         return self.cls(t.mean(axis=1))
 
@@ -164,7 +167,7 @@ MODELS = {
     "cnn": (Cnn, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 17, 23], [2, 3, 5, 9], [1, 3, 1, 2]]),
     "resnetish": (ResNetish, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 19, 27], [2, 3, 7, 6], [1, 3, 3, 3]]),
     "unetish": (UNetish, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 17, 23], [2, 3, 5, 4], [1, 3, 2, 3]]),
-    "tokens": (Tokens, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 17, 23], [2, 3, 4, 9], [1, 3, 4, 4]]),
+    "tokens": (Tokens, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 17, 23], [2, 3, 8, 9], [1, 3, 8, 8]]),
     "decoder": (Decoder, [2, 3, 16, 16], [[2, 3, 16, 16], [1, 3, 9, 14], [2, 3, 3, 2], [1, 3, 1, 1]]),
     "seghead": (SegHead, [2, 3, 24, 24], [[2, 3, 24, 24], [1, 3, 13, 19], [2, 3, 5, 2], [1, 3, 1, 1]]),
 }
