@@ -78,6 +78,28 @@ static int bound_unknown(OpCtx *c, const char *tensor, const char *list, int i) 
   return one && ctx_int_values(c, one, v, 1) != 1;
 }
 
+/* X's run-time extents (an image's height and width, the rows of a
+ * detector's boxes) on axes the slice does not cut pass to Out's same
+ * axes (the dropped ones gone); one on a cut axis is refused, and so are
+ * they beside bounds only the run knows (kept: Out's axes those give). */
+static int pass_input_extents(OpCtx *c, const Var *x, const int64_t *axes, int n, const int64_t *dec, int ndec,
+                              unsigned kept) {
+  const unsigned run = var_runtime_mask(x);
+  if (!run) return 0;
+  int to[RT_MAX_RANK];
+  for (int d = 0, o = 0; d < RT_MAX_RANK; d++) {
+    int cut = 0, gone = 0;
+    for (int i = 0; i < n; i++) cut |= (axes[i] < 0 ? axes[i] + x->shape.rank : axes[i]) == d;
+    for (int k = 0; k < ndec; k++) gone |= dec[k] == d;
+    if (run >> d & 1 && (cut || kept))
+      return ctx_fail(c, "dim %d of Input ('%s') is only known at run time; %s cuts it%s, which is not supported", d,
+                      x->name, c->op->type, kept ? " (or takes other bounds from tensors)" : "");
+    to[d] = gone ? -1 : o++;
+  }
+  ctx_pass_runtime_extents_to(c, x, "Out", 0, to);
+  return 0;
+}
+
 static int infer_slice(OpCtx *c) {
   Var *x = ctx_need(c, "Input", 0);
   if (!x) return -1;
@@ -138,7 +160,7 @@ static int infer_slice(OpCtx *c) {
   if (drop_axes(c, &s, dec, ndec, 0)) return -1;
   ctx_set(c, "Out", 0, &s, x->dtype);
   if (kept) ctx_set_runtime_extents(c, "Out", 0, kept, "Starts/Ends tensors");
-  return 0;
+  return pass_input_extents(c, x, axes, n, dec, ndec, kept);
 }
 
 /* One axis of a strided slice (phi StridedSliceOutDims). */
@@ -343,7 +365,8 @@ static int slice_geometry(EmitCtx *e, const Var *x, const Var *out, int strided,
     }
     empty |= count.a == 0 && count.c == 0;
     if (!tu_is_one(count)) kept[nkept++] = count;
-    dims[a] = em_sym(count);
+    /* an axis the slice does not cut whose extent the run gives (pass_input_extents): the run's count */
+    dims[a] = !cut[a].step && xs->runtime_mask >> a & 1 ? em_dim(e, x, a) : em_sym(count);
     st[a] = cut[a].step == 1 || !cut[a].step ? xst[a] : tu_mul(xst[a], pool_printf("%lld", (long long)cut[a].step));
     offset = tu_add(offset, tu_mul(em_sym(begin), xst[a]));
   }
@@ -516,6 +539,13 @@ static int emit_slice_op(EmitCtx *e, int strided) {
     slice_print_c(e->p, &(SliceCall){.kind = SLICE_EMPTY});
     return 0;
   }
+  if (em_spec(e, x)->runtime_mask) { /* X's run-time extents on the uncut axes are Out's (pass_input_extents) */
+    int64_t *dec;
+    const int ndec = attr_ints(e->op, "decrease_axis", &dec);
+    int to[RT_MAX_RANK];
+    for (int d = 0; d < RT_MAX_RANK; d++) to[d] = out_axis(dec, ndec, d, &to[d]) ? -1 : to[d];
+    tu_pass_extents_to(e, x, out, to);
+  }
   return tu_strided_copy(e, x, offset, out, tu_rank(e, x), dims, st);
 }
 
@@ -568,7 +598,8 @@ static void fold_slice(OpCtx *c) {
   consteval_set(ctx_out(c, "Out", 0), v, k, mask);
 }
 
-const OpDef op_slice = {.type = "slice", .infer = infer_slice, .emit_c = emit_slice, .fold = fold_slice};
+const OpDef op_slice = {.type = "slice", .infer = infer_slice, .emit_c = emit_slice, .fold = fold_slice,
+                        .runtime_extents = 2};
 const OpDef op_strided_slice = {.type = "strided_slice", .infer = infer_strided_slice, .emit_c = emit_strided_slice};
 static int emit_slice_grad(EmitCtx *e) { return emit_slice_grad_op(e, 0); }
 static int emit_strided_slice_grad(EmitCtx *e) { return emit_slice_grad_op(e, 1); }

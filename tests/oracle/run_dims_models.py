@@ -127,7 +127,8 @@ class Tokens(nn.Layer):
     convolution with stride 4, the image's height and width flattened into
     the token axis (flatten(2): a run-time product), the tokens of an 8x8
     patching beside them (concat along the token axis: a run-time sum),
-    moved before the channels, layer_norm and an MLP over each token, the
+    moved before the channels, the channels' halves swapped (slices of
+    the tokens and a concat), layer_norm and an MLP over each token, the
     mean over the tokens, a classifier."""
 
     def __init__(self):
@@ -141,6 +142,7 @@ class Tokens(nn.Layer):
     def forward(self, x):
         t = paddle.concat([paddle.flatten(self.embed(x), 2), paddle.flatten(self.coarse(x), 2)], axis=2)
         t = t.transpose([0, 2, 1])
+        t = paddle.concat([t[:, :, 8:], t[:, :, :8]], axis=2)  # slices off the token axis
         t = t + self.fc2(F.gelu(self.fc1(self.norm(t))))
         return self.cls(t.mean(axis=1))
 
