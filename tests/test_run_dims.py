@@ -152,8 +152,8 @@ def test_bad_bounds_on_a_feed_are_errors(tmp_path, args, messages):
 
 def test_what_takes_no_run_sizes_yet_is_refused(tmp_path):
     """SAME padding follows from the input's size: refused with run sizes,
-    naming the op; so are a reduction keeping them (over the channels) and
-    an op that takes none yet (lrn)."""
+    naming the op; so are a reduction keeping them (over the channels), an
+    op that takes none yet (lrn) and channel-last pooling."""
     bad(["compile", ir(tmp_path, CONV_IR.format(alg="SAME")), "-o", str(tmp_path / "o"), "--max-shape", "x=2,3,16,16"],
         "(conv2d -> y): Input ('x') has sizes only the run knows; padding_algorithm SAME with them is not supported")
     body = CONV_IR.format(alg="EXPLICIT").replace(
@@ -166,3 +166,8 @@ def test_what_takes_no_run_sizes_yet_is_refused(tmp_path):
         "op fetch(X: s)").replace("var y:", "var s: float32[-1, 8, -1, -1]\nvar mid: float32[-1, 8, -1, -1]\nvar y:")
     bad(["compile", ir(tmp_path, body), "-o", str(tmp_path / "o"), "--max-shape", "x=2,3,16,16"],
         "(lrn -> ", "dim 2 of input X ('y') is only known at run time", "lrn does not take such an input yet")
+    nhwc = ("var x: float32[-1, -1, -1, 3]\nvar y: float32[-1, -1, -1, 3]\nop feed(X: feed) -> (Out: x) {col: 0}\n"
+            "op pool2d(X: x) -> (Out: y) {pooling_type: \"max\", ksize: ints[2, 2], strides: ints[2, 2], "
+            "paddings: ints[0, 0], data_format: \"NHWC\"}\nop fetch(X: y) -> (Out: fetch) {col: 0}\n")
+    bad(["compile", ir(tmp_path, nhwc), "-o", str(tmp_path / "o"), "--max-shape", "x=2,16,16,3"],
+        "(pool2d -> y): X ('x') has sizes only the run knows; paddlec takes them in channel-first 2-D pooling")

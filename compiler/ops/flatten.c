@@ -10,7 +10,8 @@
  * Emission: a copy of X's elements (memcpy; nothing when Out is X).
  * A dim known only at run time that no merge touches (dim 0 of
  * roi_align's [R, C, 7, 7] flattened from 1) stays Out's, the copy counts
- * the run's elements; one merged with other dims is refused. */
+ * the run's elements; merged with other dims (an image's H and W into
+ * tokens) it makes the merged dim the run's product (merge_extents). */
 #include <string.h>
 
 #include "../consteval.h"
@@ -27,8 +28,11 @@
  * one size are one size).  A range holding the batch beside a run-time
  * extent is refused (the product would grow with both).  0, or -1 after
  * ctx_fail. */
+/* Dims a..b as a mask. */
+static unsigned range_mask(int a, int b) { return ((2u << b) - 1) & ~((1u << a) - 1); }
+
 static int merge_extents(OpCtx *c, const Var *x, int a, int b) {
-  const unsigned run = var_runtime_mask(x), range = ((2u << b) - 1) & ~((1u << a) - 1);
+  const unsigned run = var_runtime_mask(x), range = range_mask(a, b);
   if (!run) return 0;
   int to[RT_MAX_RANK];
   for (int d = 0; d < RT_MAX_RANK; d++) to[d] = d < a ? d : d > b ? d - (b - a) : -1;
@@ -112,14 +116,11 @@ static int emit_flatten(EmitCtx *e) {
     a = (int)attr_int(e->op, "axis", 1);
   }
   if (tu_rank(e, x) && a >= 0 && b >= a) {
-    int to[RT_MAX_RANK];
-    for (int d = 0; d < RT_MAX_RANK; d++) to[d] = d < a ? d : d > b ? d - (b - a) : a;
     const VarSpec *xs = em_spec(e, x), *os = em_spec(e, out);
-    if (xs->runtime_mask & ((2u << b) - 1) & ~((1u << a) - 1) && os->runtime_mask >> a & 1)
+    if (xs->runtime_mask & range_mask(a, b) && os->runtime_mask >> a & 1) /* the merged dim: the run's product */
       move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = em_dim(e, out, a), .src = em_prod(e, x, a, b + 1)});
-    for (int d = 0; d < xs->rank; d++) /* the others, moved */
-      if (d < a || d > b) to[d] = d < a ? d : d - (b - a);
-      else to[d] = -1;
+    int to[RT_MAX_RANK]; /* the others, moved */
+    for (int d = 0; d < RT_MAX_RANK; d++) to[d] = d < a ? d : d > b ? d - (b - a) : -1;
     tu_pass_extents_to(e, x, out, to);
   }
   return tu_copy(e, x, out);

@@ -86,9 +86,10 @@ static int tensor_size(const OpCtx *c, int nsp, int64_t *size) {
 /* Out's size from SizeTensor or OutSize whose values are the run-time
  * extents of a tensor y (size=y.shape[2:], ctx_run_dim_of): Out takes
  * them, bounded by y's, and y's root when they are y's spatial dims in
- * place (a skip connection's concat then takes both).  1 when done, 0
+ * place (a skip connection's concat then takes both); channel first only.  1 when done, 0
  * when the values are not such extents, -1 after ctx_fail. */
-static int traced_size(OpCtx *c, const Var *x, int nsize, int nsp, int sp0) {
+static int traced_size(OpCtx *c, const Var *x, int nsize, int nsp, int nchw) {
+  const int sp0 = 2;
   const Var *from = NULL;
   int dims[3], same = 1;
   for (int j = 0; j < nsp; j++) {
@@ -97,8 +98,9 @@ static int traced_size(OpCtx *c, const Var *x, int nsize, int nsp, int sp0) {
     from = v;
     same &= dims[j] == sp0 + j;
   }
-  if (var_runtime_mask(x) & ~(((1u << nsp) - 1) << sp0))
-    return ctx_fail(c, "X ('%s') has dims other than its spatial ones that only the run knows", x->name);
+  if (!nchw || var_runtime_mask(x) & ~(((1u << nsp) - 1) << sp0))
+    return ctx_fail(c, "the output size of X ('%s') is a run-time size of '%s'; paddlec takes it in channel-first "
+                    "(NCHW) resizes of an X whose other dims are known", x->name, from->name);
   Shape o = x->shape;
   unsigned mask = 0;
   for (int j = 0; j < nsp; j++) o.d[sp0 + j] = from->shape.d[dims[j]], mask |= 1u << (sp0 + j);
@@ -152,7 +154,7 @@ static int infer_interp(OpCtx *c, int v2) {
   int64_t tsize[3];
   const int nts = tensor_size(c, nsp, tsize);
   if (nts < 0 && !ctx_in(c, "Scale", 0)) { /* the run's sizes of another tensor? */
-    const int t = traced_size(c, x, nsize, nsp, sp0);
+    const int t = traced_size(c, x, nsize, nsp, nchw);
     if (t) return t < 0 ? -1 : 0;
   }
   if ((nts < 0 || (nts == 0 && ctx_in(c, "Scale", 0))) && var_runtime_axis(x) < 0) { /* the run's size, bounded? */
@@ -168,9 +170,9 @@ static int infer_interp(OpCtx *c, int v2) {
   if (!var_runtime_mask(x)) return run_hw_infer(c, x, "Out", sp0, NULL) < 0 ? -1 : 0; /* nor any other input */
   /* X's height and width given by the run (run_hw.h): Out's are the sizes the attributes' scales give
    * them, or fixed (out_h / out_w, or SizeTensor / OutSize values the compiler knows) */
-  if (nsp != 2 || nts < 0 || ctx_in(c, "Scale", 0))
-    return ctx_fail(c, "X ('%s') has sizes only the run knows; paddlec takes them in 2-D resizes to a size the "
-                    "attributes or tensors of known values give", x->name);
+  if (nsp != 2 || !nchw || nts < 0 || ctx_in(c, "Scale", 0))
+    return ctx_fail(c, "X ('%s') has sizes only the run knows; paddlec takes them in channel-first (NCHW) 2-D "
+                    "resizes to a size the attributes or tensors of known values give", x->name);
   const int scaled = nsize == 0 && nts == 0 && nscale > 0;
   RunHwRule rule = {.stride = {1, 1}, .fixed = {!scaled, !scaled}};
   if (scaled) /* cppcheck-suppress objectIndex ; as above */
@@ -361,7 +363,7 @@ static int emit_run_size(EmitCtx *e, const Var *x, const Var *out, const RtResiz
   const int run_x = var_runtime_mask(x) != 0, sp0 = r->channel_last ? 1 : 2;
   if (run_x)
     pr_line(e->p, "/* the run's sizes of '%s' (at most %s), and the output size Paddle's kernel gives them */",
-            x->name, shape_str(&x->shape));
+            x->name, run_hw_bound_text(e, x));
   else
     pr_line(e->p, "/* the output size Paddle's kernel takes when it runs, from %s */",
             sized ? "SizeTensor" : outsize ? "OutSize" : "Scale");

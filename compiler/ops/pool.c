@@ -97,9 +97,9 @@ static int infer_pool(OpCtx *c) {
   }
   ctx_set(c, "Out", 0, &o, x->dtype);
   if (!var_runtime_mask(x)) return 0;
-  if (nsp != 2 || !strcmp(attr_str(c->op, "padding_algorithm", "EXPLICIT"), "SAME"))
-    return ctx_fail(c, "X ('%s') has sizes only the run knows; paddlec takes them in 2-D pooling without SAME "
-                    "padding only", x->name);
+  if (nsp != 2 || last || !strcmp(attr_str(c->op, "padding_algorithm", "EXPLICIT"), "SAME"))
+    return ctx_fail(c, "X ('%s') has sizes only the run knows; paddlec takes them in channel-first 2-D pooling "
+                    "without SAME padding only", x->name);
   RunHwRule rule;
   pool_rule(c->op, kv, stride, pad, &rule);
   return run_hw_infer(c, x, "Out", sp0, &rule) < 0 ? -1 : 0;

@@ -172,9 +172,10 @@ static int infer_reshape(OpCtx *c) {
     if (reshape_dims(c, in, shape, n, &out)) return -1;
   }
   ctx_set(c, "Out", 0, &out, x->dtype);
-  if (var_runtime_mask(x) && (nt >= 0 || (n > 0 && !slot)) && run_target(c, x, nt >= 0 ? tv : shape, nt >= 0 ? nt : n, &out))
+  const int known = nt >= 0 || (n > 0 && !slot); /* the target the kernel takes is known here */
+  if (var_runtime_mask(x) && (known ? run_target(c, x, nt >= 0 ? tv : shape, nt >= 0 ? nt : n, &out)
+                                    : ctx_refuse_runtime_extents(c)))
     return -1;
-  if (var_runtime_mask(x) && !(nt >= 0 || (n > 0 && !slot))) return ctx_refuse_runtime_extents(c);
   return ctx_set_xshape(c, x);
 }
 

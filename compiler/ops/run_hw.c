@@ -62,17 +62,13 @@ void run_hw_share_root(const Graph *g, Var *v, const char *rule) {
     }
 }
 
-/* Spatial dim i of v (at sp0 + i) as C: the run's or the constant. */
-static const char *hw_dim(EmitCtx *e, const Var *v, int sp0, int i) { return em_dim(e, v, sp0 + i); }
-
 /* in + k as C ("h_in", "h_in + 2", "h_in - 1"). */
 static const char *plus(const char *in, int64_t k) {
   if (!k) return in;
   return pool_printf("%s %s %lld", in, k < 0 ? "-" : "+", (long long)(k < 0 ? -k : k));
 }
 
-/* v's dims as its bounds, the batch B: "[B, 3, 32, 32]". */
-static const char *bound_text(EmitCtx *e, const Var *v) {
+const char *run_hw_bound_text(EmitCtx *e, const Var *v) {
   const VarSpec *vs = em_spec(e, v);
   const char *s = "[";
   for (int d = 0; d < vs->rank; d++) s = pool_printf("%s%s%s", s, d ? ", " : "", em_sym(vs->d[d]));
@@ -81,12 +77,12 @@ static const char *bound_text(EmitCtx *e, const Var *v) {
 
 void run_hw_print(EmitCtx *e, const Var *x, const Var *out, int sp0, const RunHwRule *rule, const char *why) {
   static const char *const in[2] = {"h_in", "w_in"}, *const on[2] = {"h_out", "w_out"};
-  pr_line(e->p, "/* the run's sizes: '%s' is at most %s, '%s' at most %s */", x->name, bound_text(e, x), out->name,
-          bound_text(e, out));
-  pr_line(e->p, "const int64_t h_in = %s, w_in = %s;", hw_dim(e, x, sp0, 0), hw_dim(e, x, sp0, 1));
+  pr_line(e->p, "/* the run's sizes: '%s' is at most %s, '%s' at most %s */", x->name, run_hw_bound_text(e, x),
+          out->name, run_hw_bound_text(e, out));
+  pr_line(e->p, "const int64_t h_in = %s, w_in = %s;", em_dim(e, x, sp0), em_dim(e, x, sp0 + 1));
   const char *o[2];
   for (int i = 0; i < 2; i++) /* in * mul + add, or (in + add) / stride + 1, the division left out for stride 1 */
-    o[i] = rule->fixed[i]            ? hw_dim(e, out, sp0, i)
+    o[i] = rule->fixed[i]            ? em_dim(e, out, sp0 + i)
            : rule->mul[i]            ? plus(rule->mul[i] == 1 ? in[i] : pool_printf("%s * %lld", in[i],
                                                                                     (long long)rule->mul[i]),
                                             rule->add[i])

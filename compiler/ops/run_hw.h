@@ -51,4 +51,8 @@ void run_hw_share_root(const Graph *g, Var *v, const char *rule);
  * out's run-time extents written for the kernels after it. */
 void run_hw_print(EmitCtx *e, const Var *x, const Var *out, int sp0, const RunHwRule *rule, const char *why);
 
+/* v's dims as its bounds, the batch B ("[B, 3, 32, 32]"), for the comments
+ * of kernels that read the run's sizes. */
+const char *run_hw_bound_text(EmitCtx *e, const Var *v);
+
 #endif

@@ -50,8 +50,8 @@ class ResNetish(nn.Layer):
     the bound), a downsampling block whose shortcut is a strided 1x1
     convolution beside a strided 3x3 one, a depthwise convolution with a
     squeeze-and-excitation gate (the mean over height and width), a 3x3
-    convolution of 128 channels (its filter prepared at load for Winograd
-    tiles of 2, which the bound's size picks and smaller ones would not),
+    convolution of 128 channels (Winograd tiles of 2 at the bound, kept at
+    the smaller sizes, whose own choice would be im2col),
     an average pool with padding, ceil_mode and exclusive=False, an
     adaptive average pool to 2x2; fetches the logits and the feature map
     (whose height and width are the run's)."""
