@@ -374,6 +374,7 @@ int codegen_lower(Graph *g, const CompileOpts *o, ModelText *mt) {
   Plan *plan = pool_alloc(sizeof *plan);
   if (prepare(g, o, 0, &ran, spec, plan)) return -1;
   mt->plan = plan;
+  mt->spec = spec;
   mt->passes = ran;
   return model_emit(g, spec, plan, o, ran, mt);
 }

@@ -20,6 +20,7 @@ typedef struct ModelText {
   const char *eval_table;  /* the trainer's state index of each weight of PREFIX_eval */
   const struct ScratchPlan *scratch; /* the kernels' scratch (scratch.h) */
   const Plan *plan;        /* codegen_lower: the memory plan */
+  const Spec *spec;        /* and the shapes it was made for */
   const char *passes;      /* and what the pipeline did */
 } ModelText;
 

@@ -91,6 +91,10 @@ typedef struct Var {
                         * vars with one root have the same extent at run time
                         * (same_runtime_extent); a producer whose extent is
                         * provably another's may give it that one's root */
+  int runtime_same;    /* 1: every run-time dim of it is the one extent of its root
+                        * (a single dim; the two length dims of attention scores),
+                        * so that ops may pair dims at different places of two
+                        * vars of one root (same_runtime_dims) */
   const char *runtime_rule; /* with VAR_RUNTIME_EXTENT set by a rule of its input's
                         * (run_hw.h: the input's root and the rule), the rule:
                         * a var with the same one shares its root */

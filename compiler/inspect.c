@@ -330,6 +330,30 @@ static void memory_split(const Graph *g, const Plan *plan) {
   printf("  %-12s %14lld %14s  bytes in %d tensors\n", "optimizer", (long long)opt, "", nopt);
 }
 
+/* The tensors whose sizes the run gives (run-time extents: a feed's
+ * dims bounded by --max-shape, a count only the data gives): each planned
+ * in the arena at its bound, its dims ("<=" before a bound the run's). */
+static void memory_run_sizes(const Graph *g, const Plan *plan, const Spec *spec) {
+  int n = 0;
+  for (int i = 0; i < g->nvars; i++) n += plan->vars[i].kind == PLAN_ARENA && spec->vars[i].runtime_mask;
+  if (!n) return;
+  printf("  run-time sizes: %d tensors have dims the run gives, planned in the arena at their bounds:\n", n);
+  for (int i = 0; i < g->nvars; i++) {
+    const VarSpec *vs = &spec->vars[i];
+    if (plan->vars[i].kind != PLAN_ARENA || !vs->runtime_mask) continue;
+    const char *dims = "";
+    for (int d = 0; d < vs->rank; d++) {
+      const SymDim x = vs->d[d];
+      const char *t = x.a ? (x.c ? pool_printf("%lldB%+lld", (long long)x.a, (long long)x.c)
+                                 : x.a == 1 ? "B" : pool_printf("%lldB", (long long)x.a))
+                          : pool_printf("%lld", (long long)x.c);
+      dims = pool_printf("%s%s%s%s", dims, d ? ", " : "", vs->runtime_mask >> d & 1 ? "<=" : "", t);
+    }
+    printf("    %-32s [%s] (from its %s)\n", g->vars[i].name, dims,
+           g->vars[i].runtime_from ? g->vars[i].runtime_from : "inputs");
+  }
+}
+
 int inspect_memory(Graph *g, const CompileOpts *o) {
   ModelText mt = {0}; /* the program as compiled: its plan and its kernels' scratch */
   const int lowered = codegen_lower(g, o, &mt);
@@ -347,6 +371,7 @@ int inspect_memory(Graph *g, const CompileOpts *o) {
   if (!lowered) scratch_print(mt.scratch, stdout);
   else printf("  %-12s not known: a kernel does not compile (the errors above)\n", "scratch slot");
   printf("  %d tensors in %d buffers\n", plan.nslots, plan.nbufs);
+  memory_run_sizes(g, &plan, mt.spec);
   if (o->training) memory_split(g, &plan);
   return lowered;
 }

@@ -469,13 +469,14 @@ ONE_OP_REFUSALS = {
     "extent_reshaped_away": (PROPOSALS.format(im="float32", anchors=[4, 5, 3, 4]) + "\nout = paddle.reshape(out, [10, 4])",
                              False, ["(reshape2 -> ", "has dims only the run knows that the target shape neither "
                                      "copies (0 at their index) nor takes into its -1"]),
-    "extent_softmax_over_it": (PROPOSALS.format(im="float32", anchors=[4, 5, 3, 4]) + "\n"
-                               "out = paddle.nn.functional.softmax(out, axis=0)", False,
-                               ["(softmax -> ", "dim 0 of input X ('", "softmax does not take such an input"]),
+    "extent_cumsum_over_it": (PROPOSALS.format(im="float32", anchors=[4, 5, 3, 4]) + "\n"
+                              "out = paddle.cumsum(out, axis=0)", False,
+                              ["(cumsum -> ", "dim 0 of input X ('", "cumsum does not take such an input"]),
     "extent_in_k": (PROPOSALS.format(im="float32", anchors=[4, 5, 3, 4]) + "\n"
                     "w = paddle.static.data('w', [10, 3], 'float32')\nfeeds.append(w)\n"
                     "out = paddle.matmul(out, w, transpose_x=True)", False,
-                    ["(matmul_v2 -> ", "dim 0 of input X ('", "matmul_v2 does not take such an input"]),
+                    ["(matmul_v2 -> ", "the contracted dim of X ('", "dim 0) and of Y ('w', dim 0) must both be "
+                     "fixed or be one run-time extent"]),
     # i0e of float16: Paddle's CPU kernels are float and double; paddlec's
     # too, rather than computing in another precision
     "bessel_float16": ("h = paddle.static.data('h', [6, 20], 'float16')\n"

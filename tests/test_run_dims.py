@@ -8,7 +8,12 @@ adaptive pooling, a fetched feature map whose height and width are the
 run's; resizes by a scale and to another tensor's size read with shape /
 slice / cast, the skip connection's concat, softmax, argmax, transpose;
 patches flattened into tokens through layer_norm and an MLP; transposed
-convolutions).  Sizes past the bound, or too small for the program, stop the run
+convolutions; a text encoder over ids of the run's length: embeddings,
+positions from arange(shape(ids)[1]), a padding mask from ids != 0,
+multi-head attention fused and as Paddle wrote it (matmul_v2 of the
+queries and the keys, both of the run's length, the mask added to the
+scores, softmax over the keys), layer_norm, the first token and the mean).
+Sizes past the bound, or too small for the program, stop the run
 with a clear error; what paddlec cannot take yet is refused naming it."""
 import json
 import os
@@ -42,7 +47,8 @@ def run_image(binary, path, out):
                           text=True, timeout=300)
 
 
-@pytest.mark.parametrize("name", ["cnn", "resnetish", "seghead", "unetish", "tokens", "decoder"])
+@pytest.mark.parametrize("name", ["cnn", "resnetish", "seghead", "unetish", "tokens", "decoder", "text",
+                                  "text_unfused"])
 def test_one_binary_matches_paddle_at_every_size(tmp_path, name):
     d = os.path.join(models(), name)
     binary = build(d, tmp_path, *flags(d))
@@ -171,3 +177,128 @@ def test_what_takes_no_run_sizes_yet_is_refused(tmp_path):
             "paddings: ints[0, 0], data_format: \"NHWC\"}\nop fetch(X: y) -> (Out: fetch) {col: 0}\n")
     bad(["compile", ir(tmp_path, nhwc), "-o", str(tmp_path / "o"), "--max-shape", "x=2,16,16,3"],
         "(pool2d -> y): X ('x') has sizes only the run knows; paddlec takes them in channel-first 2-D pooling")
+
+
+SEQ_IR = ("var x: float32[-1, -1, 16]\nvar z: float32[-1, -1, 16]\nvar w: float32[8, 4]\nvar y: float32[-1, -1, -1]\n"
+          "op feed(X: feed) -> (Out: x) {{col: 0}}\nop feed(X: feed) -> (Out: z) {{col: 1}}\n"
+          "op feed(X: feed) -> (Out: w) {{col: 2}}\n{op}\nop fetch(X: y) -> (Out: fetch) {{col: 0}}\n")
+
+
+@pytest.mark.parametrize("op, message", [
+    ("op matmul_v2(X: x, Y: w) -> (Out: y) {trans_x: true, trans_y: false}",
+     "(matmul_v2 -> y): the contracted dim of X ('x', dim 1) and of Y ('w', dim 0) must both be fixed or be one "
+     "run-time extent"),
+    ("op elementwise_add(X: x, Y: z) -> (Out: y) {axis: -1}",
+     "(elementwise_add -> y): X ('x') and Y ('z') both have a dim known only at run time"),
+    ("op slice(Input: x) -> (Out: y) {axes: ints[1], starts: ints[1], ends: ints[3], infer_flags: ints[1], "
+     "decrease_axis: ints[]}",
+     "(slice -> y): dim 1 of Input ('x') is only known at run time; slice cuts it, which is not supported"),
+    ("op squeeze2(X: x) -> (Out: y, XShape: xs) {axes: ints[1]}",
+     "(squeeze2 -> y): dim 1 of X ('x') is only known at run time and squeeze would drop it when the run's size is "
+     "1 (Out's rank the run's): not supported"),
+])
+def test_sequences_of_the_run_s_length_refused_where_extents_may_differ(tmp_path, op, message):
+    """Sequences [B, L, 16] of a length the run gives (x and z, each its own
+    extent): a product contracting the length against a fixed dim, a sum of
+    two sequences whose lengths may differ, a slice whose count depends on
+    the length, a squeeze of the length are refused naming the op (x[:, 0]
+    and x[:, :1], the same for every length, pass: test_one_binary...[text])."""
+    body = SEQ_IR.format(op=op).replace("var y:", "var xs: float32[-1]\nvar y:")
+    bad(["compile", ir(tmp_path, body), "-o", str(tmp_path / "o"), "--max-shape", "x=2,8,16", "--max-shape",
+         "z=2,8,16"], message)
+
+
+ALLOC_HOST = r"""
+#include "host_util.h"
+#include "net.h"
+static int64_t ids[3 * 16];
+static float logits[3 * 3], first[3 * 2];
+int main(void) {
+  Counting c;
+  use_counting(&c, -1);
+  net_model *m;
+  if (net_create(&m, NULL)) return 1;
+  net_exec_strategy s;
+  net_exec_strategy_defaults(&s);
+  s.num_threads = 1;
+  net_set_exec_strategy(m, &s);
+  const void *in[] = {ids};
+  void *out[] = {logits, first};
+  const int64_t runs[][2] = {{1, 16}, {1, 7}, {1, 1}, {2, 3}, {2, 16}, {2, 9}, {1, 12}, {3, 4}, {3, 16}};
+  for (int r = 0; r < 9; r++) {
+    const int64_t dims[2] = {runs[r][0], runs[r][1]};
+    for (int i = 0; i < dims[0] * dims[1]; i++) ids[i] = 1 + (i * 7 + r) % 49;
+    if (net_set_input_dims(m, 0, dims)) return 2;
+    const long a = c.allocs;
+    const int st = net_run(m, dims[0], in, out);
+    printf("%lld x %lld: status %d allocs %ld\n", (long long)dims[0], (long long)dims[1], st, c.allocs - a);
+    if (r == 3 && net_reserve(m, 2)) return 3;
+  }
+  net_destroy(m);
+  printf("live %ld\n", c.live);
+  return 0;
+}
+"""
+
+
+def test_run_sizes_allocate_once_per_size_class(tmp_path):
+    """Issue 19 item 7 through the allocation hook (rt_set_allocator): the
+    text encoder built with --max-shape x=2,16 (ids of any length up to 16)
+    and create()'s arena for batch 1 runs batch 1 at lengths 16, 7 and 1
+    without allocating (the tensors are planned at the bound); a batch of 2
+    before reserve takes the local scope once for that run (dropped after a
+    run that fetches, as Paddle's); after reserve(2) batches 2 and 1 at any
+    length allocate nothing; a batch of 3 (past the reserve and the
+    --max-shape batch, which does not bound the batch) takes the local
+    scope once per run again; nothing is left after destroy."""
+    d = os.path.join(models(), "text")
+    p = run(["compile", os.path.join(d, "model.pdmodel"), "-o", str(tmp_path), "--name", "net", "--embed-weights",
+             *flags(d)])
+    assert p.returncode == 0, p.stderr
+    (tmp_path / "host.c").write_text(ALLOC_HOST)
+    rt = sorted(str(q) for q in (tmp_path / "paddlec_rt").glob("*.c"))
+    cc("-I", str(tmp_path), "-I", os.path.join(ROOT, "tests", "host"), str(tmp_path / "host.c"),
+       str(tmp_path / "net.c"), str(tmp_path / "net_weights.c"), *rt, "-o", str(tmp_path / "host"))
+    p = subprocess.run([str(tmp_path / "host")], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.splitlines() == [
+        "1 x 16: status 0 allocs 0", "1 x 7: status 0 allocs 0", "1 x 1: status 0 allocs 0",
+        "2 x 3: status 0 allocs 1", "2 x 16: status 0 allocs 0", "2 x 9: status 0 allocs 0",
+        "1 x 12: status 0 allocs 0", "3 x 4: status 0 allocs 1", "3 x 16: status 0 allocs 1", "live 0"], p.stdout
+
+
+def test_inspect_memory_lists_the_tensors_the_run_sizes():
+    """inspect --memory names each tensor whose dims the run gives, with
+    "<=" before the bound it was planned for (the text encoder: the position
+    ids of arange(shape(x)[1]), the padding mask unsqueezed to [B, 1, 1, L]);
+    the same program with --shape prints no such section."""
+    d = os.path.join(models(), "text")
+    p = run(["inspect", os.path.join(d, "model.pdmodel"), "--memory", *flags(d)])
+    assert p.returncode == 0, p.stderr
+    lines = [ln.split() for ln in p.stdout.splitlines()]
+    assert ["run-time", "sizes:", "12", "tensors", "have", "dims", "the", "run", "gives,", "planned", "in", "the",
+            "arena", "at", "their", "bounds:"] in lines, p.stdout
+    assert ["range_0.tmp_0", "[<=16]", "(from", "its", "fed", "array", "(bounded", "by", "--max-shape))"] in lines
+    assert ["unsqueeze2_1.tmp_0", "[B,", "1,", "1,", "<=16]", "(from", "its", "fed", "array", "(bounded", "by",
+            "--max-shape))"] in lines
+    p = run(["inspect", os.path.join(d, "model.pdmodel"), "--memory", "--shape", "x=2,16"])
+    assert p.returncode == 0 and "arena" in p.stdout and "run-time sizes" not in p.stdout, p.stdout + p.stderr
+
+
+def test_the_text_encoder_specialized_by_shape_matches(tmp_path):
+    """The same encoder with --shape x=2,16 (the batch fixed too): the
+    padding mask [2, 1, 1, 16] is fused_attention's SrcMask with a batch
+    dim of 2, not B (it was refused as not broadcasting to the scores),
+    and the run matches Paddle's at that size."""
+    d = os.path.join(models(), "text")
+    binary = build(d, tmp_path, "--shape", "x=2,16")
+    with open(os.path.join(d, "sizes.json")) as f:
+        info = json.load(f)
+    assert info["sizes"][0] == [2, 16]
+    p = subprocess.run([str(binary), "--input", "x=" + os.path.join(d, "input_0.npy"), "--output-dir",
+                        str(tmp_path / "o")], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr[-2000:]
+    for j, fetch in enumerate(info["fetches"]):
+        want = np.load(os.path.join(d, f"ref_0_{j}.npy"))
+        got = np.load(tmp_path / "o" / (fetch.replace("/", "_") + ".npy"))
+        assert got.shape == want.shape and np.abs(got - want).max() / max(np.abs(want).max(), 1e-6) <= TOL

@@ -1,6 +1,8 @@
 /* The C printer of softmax and attention calls (attention_call.h). */
 #include "attention_call.h"
 
+#include "../util.h"
+
 /* phi SoftmaxGradFunctor / LogSoftmaxGradFunctor per line of [n, c, r]:
  * the sum in double, in class order, then each element. */
 static void print_softmax_grad(Printer *p, const AttentionCall *c) {
@@ -33,13 +35,17 @@ static const char *or_null(const char *ptr) { return ptr ? ptr : "NULL"; }
 static void print_fused(Printer *p, const AttentionCall *c) {
   const RtAttention *g = &c->geo;
   const AttentionIo *io = &c->io;
-  pr_line(p, "static const RtAttention geo = {");
-  pr_line(p, ".s = %lld, .sk = %lld, .eq = %lld, .ek = %lld, .ev = %lld, .heads = %lld, .dh = %lld, .eo = %lld,",
-          (long long)g->s, (long long)g->sk, (long long)g->eq, (long long)g->ek, (long long)g->ev,
+  const char *s = pool_printf("%lld", (long long)g->s), *sk = pool_printf("%lld", (long long)g->sk), *ms[4];
+  for (int i = 0; i < 4; i++)
+    ms[i] = c->run_mask_stride[i] ? c->run_mask_stride[i] : pool_printf("%lld", (long long)g->mask_stride[i]);
+  const int run = c->run_s || c->run_sk;
+  if (run) pr_line(p, "/* the run's sequence lengths (at most %s and %s) */", s, sk);
+  pr_line(p, "%sconst RtAttention geo = {", run ? "" : "static ");
+  pr_line(p, ".s = %s, .sk = %s, .eq = %lld, .ek = %lld, .ev = %lld, .heads = %lld, .dh = %lld, .eo = %lld,",
+          c->run_s ? c->run_s : s, c->run_sk ? c->run_sk : sk, (long long)g->eq, (long long)g->ek, (long long)g->ev,
           (long long)g->heads, (long long)g->dh, (long long)g->eo);
-  pr_line(p, ".scale = %s, .mask_stride = {%lld, %lld, %lld, %lld}, .post_ln = %d, .ln_eps = %s,", em_float(g->scale),
-          (long long)g->mask_stride[0], (long long)g->mask_stride[1], (long long)g->mask_stride[2],
-          (long long)g->mask_stride[3], g->post_ln, em_float(g->ln_eps));
+  pr_line(p, ".scale = %s, .mask_stride = {%s, %s, %s, %s}, .post_ln = %d, .ln_eps = %s,", em_float(g->scale), ms[0],
+          ms[1], ms[2], ms[3], g->post_ln, em_float(g->ln_eps));
   pr_line(p, "};");
   pr_line(p, "const RtAttentionIo io = {");
   pr_line(p, ".xq = %s, .xk = %s, .xv = %s,", io->xq, io->xk, io->xv);

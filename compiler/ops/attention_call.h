@@ -40,6 +40,10 @@ typedef struct AttentionCall {
   AttentionIo io;                /* ATTN_FUSED: the inputs */
   const char *batch;             /* ATTN_FUSED: sequences */
   const char *ws, *gemm_ws;      /* ATTN_FUSED: the routine's scratch and the GEMM's packing room */
+  /* ATTN_FUSED with sequence lengths the run gives (geo holds their
+   * bounds): the run's s, sk and the mask's strides as C expressions,
+   * geo then a local computed at each call; NULL: geo's values */
+  const char *run_s, *run_sk, *run_mask_stride[4];
 } AttentionCall;
 
 void attention_print_c(Printer *p, const AttentionCall *c);

@@ -5,6 +5,8 @@
  *   attrs:   axis:INT=-1 (never used for the shape: Paddle's compile-time
  *            rule always aligns the trailing dims), force_cpu:BOOLEAN=false
  *            (legacy, placement only)
+ * Dims known only at run time pass to Out as for elementwise ops
+ * (binary_pass_extents, right-aligned).
  * Shape rule (phi CompareRawInferMeta, fluid compare_op since 1.8): equal
  * shapes pass through; otherwise numpy-style right-aligned broadcasting where
  * a pair gives max(a, b) when either is > 1 or both are 1, else -1.
@@ -29,7 +31,7 @@ static int infer_compare(OpCtx *c) {
   Shape out;
   if (shape_broadcast(c, &x->shape, &y->shape, -1, &out)) return -1; /* right-aligned */
   ctx_set(c, "Out", 0, &out, RT_DT_BOOL);
-  return 0;
+  return binary_pass_extents(c, x, y, -1);
 }
 
 static int emit_compare(EmitCtx *e) {
@@ -47,6 +49,7 @@ static int emit_compare(EmitCtx *e) {
   if (fp && !strcmp(e->op->type, "equal")) expr = near;
   if (fp && !strcmp(e->op->type, "not_equal")) expr = pool_printf("!(%s)", near);
   if (!expr) return em_fail(e, "unknown comparison");
+  binary_write_extents(e, x, y, out, -1); /* the loop runs over the run's extents */
   return ew_binary(e, x, y, out, attr_int(e->op, "axis", -1), expr);
 }
 
@@ -55,7 +58,7 @@ static int emit_compare(EmitCtx *e) {
 static const char *const compare_attr_ignores[] = {"force_cpu", NULL};
 #define OP_COMPARE(name)                                                                 \
   const OpDef op_##name = {.type = #name, .infer = infer_compare, .emit_c = emit_compare, \
-                           .attr_ignores = compare_attr_ignores};
+                           .attr_ignores = compare_attr_ignores, .runtime_extents = 2};
 OP_COMPARE(equal)
 OP_COMPARE(greater_equal)
 OP_COMPARE(greater_than)

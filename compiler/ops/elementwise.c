@@ -14,7 +14,7 @@
  * (so -1 against 1, and 0 against 0 or 1, are unknown at compile time).
  * A dim of X or Y known only at run time (the RoIs after roi_align, the
  * sequences after sequence_pool) is Out's too, when the other operand is
- * broadcast along it or has the same extent (pass_extent); the loop runs
+ * broadcast along it or has the same extent (binary_pass_extents); the loop runs
  * over the run's extent (ew_nary). */
 #include <string.h>
 
@@ -44,7 +44,7 @@ static int64_t dim_at(const Shape *q, const Shape *p, int o, int64_t axis) {
  * of Out.  Paddle broadcasts the same way at run time; any other pairing
  * (extents from different producers, an extent against a dim > 1) would
  * need the run's extents to agree, and is refused. */
-static int pass_extent(OpCtx *c, const Var *x, const Var *y, int64_t axis) {
+int binary_pass_extents(OpCtx *c, const Var *x, const Var *y, int64_t axis) {
   const unsigned mx = var_runtime_mask(x), my = var_runtime_mask(y);
   if (!mx && !my) return 0;
   unsigned ox = 0, oy = 0; /* the dims of Out each operand's extents lie on */
@@ -52,7 +52,17 @@ static int pass_extent(OpCtx *c, const Var *x, const Var *y, int64_t axis) {
     if (mx >> d & 1) ox |= 1u << out_dim_of(&x->shape, &y->shape, d, axis);
     if (my >> d & 1) oy |= 1u << out_dim_of(&y->shape, &x->shape, d, axis);
   }
-  if (mx && my) {
+  const int one_extent = mx && my && same_runtime_extent(x, y) && x->runtime_same && y->runtime_same;
+  if (one_extent) { /* scores [B, H, L, L] + a mask [B, 1, 1, L]: the other broadcast where one has none */
+    for (int d = 0; d < RT_MAX_RANK; d++) {
+      const int only_x = (ox & ~oy) >> d & 1, only_y = (oy & ~ox) >> d & 1;
+      const Var *q = only_x ? y : x, *p = only_x ? x : y;
+      if ((only_x || only_y) && dim_at(&q->shape, &p->shape, d, axis) != 1)
+        return ctx_fail(c, "dim %d of Out is a run-time extent of %s ('%s') and %s ('%s') %s is not 1 there: %s "
+                        "takes that only against a broadcast dim", d, p == x ? "X" : "Y", p->name,
+                        q == x ? "X" : "Y", q->name, shape_str(&q->shape), c->op->type);
+    }
+  } else if (mx && my) {
     if (!same_runtime_extent(x, y) || ox != oy)
       return ctx_fail(c, "X ('%s') and Y ('%s') both have a dim known only at run time (dim %d, from its %s; dim %d, "
                       "from its %s), not the same extent on the same dim of Out: %s takes two run-time extents only "
@@ -73,16 +83,25 @@ static int pass_extent(OpCtx *c, const Var *x, const Var *y, int64_t axis) {
     }
   }
   const Var *p = mx ? x : y;
-  const unsigned po = mx ? ox : oy;
-  if ((po & (po - 1)) && p->shape.rank < (mx ? y : x)->shape.rank) /* tu_pass_extent copies dim to dim */
-    return ctx_fail(c, "%s ('%s') has several dims known only at run time and fewer dims than Out; %s does not "
-                    "take that yet", p == x ? "X" : "Y", p->name, c->op->type);
+  const unsigned po = ox | oy;
   int first = 0;
   while (!(po >> first & 1)) first++;
   ctx_pass_runtime_extent_at(c, p, "Out", 0, first);
   Var *out = ctx_out(c, "Out", 0);
   if (out) out->runtime_more = po & ~(1u << first);
+  if (out) out->runtime_same = one_extent || (p->runtime_same && !(mx && my));
   return 0;
+}
+
+void binary_write_extents(EmitCtx *e, const Var *x, const Var *y, const Var *out, int64_t axis) {
+  const Var *ops[2] = {x, y};
+  for (int k = 0; k < 2; k++) {
+    const int pr = em_spec(e, ops[k])->rank, qr = em_spec(e, ops[1 - k])->rank;
+    const int shift = pr >= qr ? 0 : (int)(axis < 0 ? axis + qr - pr + 1 : axis);
+    int to[RT_MAX_RANK];
+    for (int d = 0; d < RT_MAX_RANK; d++) to[d] = d < pr ? d + shift : -1;
+    tu_pass_extents_to(e, ops[k], out, to);
+  }
 }
 
 static int infer_elementwise(OpCtx *c) {
@@ -92,7 +111,7 @@ static int infer_elementwise(OpCtx *c) {
   const int64_t axis = attr_int(c->op, "axis", -1);
   if (shape_broadcast(c, &x->shape, &y->shape, axis, &out)) return -1;
   ctx_set(c, "Out", 0, &out, x->dtype);
-  return pass_extent(c, x, y, axis);
+  return binary_pass_extents(c, x, y, axis);
 }
 
 /* Integer arithmetic for constant folding, as the int C expression of the
@@ -190,7 +209,7 @@ static int emit_elementwise(EmitCtx *e) {
   const char *expr = expr_of(e->op->type, x->dtype);
   if (!expr) return em_fail(e, "%s of %s tensors is not supported yet", e->op->type, rt_dtype_name(x->dtype));
   if (x->dtype == RT_DT_FP64) expr = ew_expr_double(expr);
-  tu_pass_extent(e, em_spec(e, x)->runtime_dim ? x : y, out); /* the loop runs over the run's rows */
+  binary_write_extents(e, x, y, out, attr_int(e->op, "axis", -1)); /* the loop runs over the run's extents */
   return ew_binary(e, x, y, out, attr_int(e->op, "axis", -1), expr);
 }
 

@@ -11,6 +11,9 @@
  *   -> Y [B, S, Eo].
  *   Attributes: num_heads, head_dim, scale (of the scores), post_layer_norm
  *   (layer_norm the result over its last dim), ln_epsilon=1e-5.
+ *   Sequence lengths the run gives (dim 1 of X, KeyX and ValueX; SrcMask's
+ *   last two dims) are read at each call, the scratch planned for their
+ *   bounds (run_lengths).
  *   The shape rule checks X, KeyX and ValueX (rank 3, one batch, KeyX's and
  *   ValueX's length agree) and OutLinearW (rank 2); the emitter the weights
  *   and the dims that must not depend on the batch.
@@ -21,9 +24,34 @@
 #include "attention_call.h"
 #include "ops.h"
 #include "rt_attention.h"
+#include "tensor_util.h"
 
 /* Two dims that may be unknown (-1, outside specialization) disagree. */
 static int dims_differ(int64_t a, int64_t b) { return a >= 0 && b >= 0 && a != b; }
+
+/* Which run-time extents the op takes: the sequence lengths (dim 1 of X,
+ * and of KeyX and ValueX, those two one extent); SrcMask's on the score
+ * dims they are (its last dim KeyX's, the one before X's); Residual's
+ * X's. */
+static int run_lengths(OpCtx *c, const Var *x, const Var *xk, const Var *xv) {
+  const Var *mask = ctx_in(c, "SrcMask", 0), *res = ctx_in(c, "Residual", 0);
+  const unsigned mx = var_runtime_mask(x), mk = var_runtime_mask(xk), mv = var_runtime_mask(xv);
+  if (!mx && !mk && !mv && !var_runtime_mask(mask) && !var_runtime_mask(res)) return 0;
+  if ((mx | mk | mv) & ~2u || ((mk | mv) && !(mk && mv && same_runtime_extent(xk, xv))))
+    return ctx_fail(c, "X ('%s'), KeyX ('%s') and ValueX ('%s') may have a run-time extent only in their length "
+                    "(dim 1), KeyX's and ValueX's one extent", x->name, xk->name, xv->name);
+  if (res && var_runtime_mask(res) && (var_runtime_mask(res) != mx || !same_runtime_extent(res, x)))
+    return ctx_fail(c, "Residual ('%s') must have X's run-time extents", res->name);
+  const unsigned mm = var_runtime_mask(mask);
+  if (!mm) return 0;
+  const int r = mask->shape.rank;
+  const int ok_sk = !(mm >> (r - 1) & 1) || same_runtime_extent(mask, xk);
+  const int ok_s = r < 2 || !(mm >> (r - 2) & 1) || same_runtime_extent(mask, x);
+  if (mm & ~(3u << (r - 2 < 0 ? 0 : r - 2)) || !ok_sk || !ok_s)
+    return ctx_fail(c, "SrcMask ('%s') may have run-time extents only on its last two dims, KeyX's and X's lengths",
+                    mask->name);
+  return 0;
+}
 
 static int infer_fused_attention(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0), *wo = ctx_need(c, "OutLinearW", 0);
@@ -44,15 +72,19 @@ static int infer_fused_attention(OpCtx *c) {
   Shape s = x->shape;
   s.d[2] = wo->shape.d[1];
   ctx_set(c, "Y", 0, &s, x->dtype);
+  if (run_lengths(c, x, xk, xv)) return -1;
+  ctx_pass_runtime_extent(c, x, "Y", 0);
   return 0;
 }
 
-/* A constant dim, or -1 after em_fail. */
-static int64_t cdim(EmitCtx *e, const Var *v, int d) {
-  int64_t n = em_const_dim(e, v, d);
+/* A constant dim, or -1 after em_fail; with run, a run-time extent's
+ * bound too. */
+static int64_t cdim_run(EmitCtx *e, const Var *v, int d, int run) {
+  int64_t n = run ? em_bound_dim(e, v, d) : em_const_dim(e, v, d);
   if (n < 0) em_fail(e, "dim %d of '%s' must not depend on the batch", d, v->name);
   return n;
 }
+static int64_t cdim(EmitCtx *e, const Var *v, int d) { return cdim_run(e, v, d, 0); }
 
 static int check_w(EmitCtx *e, const Var *w, int64_t rows, int64_t cols) {
   if (!w || w->dtype != RT_DT_FP32 || em_spec(e, w)->rank != 2 || em_const_dim(e, w, 0) != rows ||
@@ -69,20 +101,27 @@ static int check_b(EmitCtx *e, const Var *b, int64_t n) {
   return 0;
 }
 
-/* The mask's strides over [B, H, S, Sk]: right-aligned broadcasting. */
-static int mask_strides(EmitCtx *e, const Var *m, const int64_t full[4], int64_t st[4]) {
+/* The mask's strides over [B, H, S, Sk]: right-aligned broadcasting, B
+ * X's batch dim (the run's, or one --shape fixed).  Where the mask has dims the run gives (S, Sk: run_lengths), run[] gets
+ * the strides as C expressions of them (else stays NULL). */
+static int mask_strides(EmitCtx *e, const Var *m, SymDim batch_dim, const int64_t full[4], int64_t st[4],
+                        const char *run[4]) {
   const VarSpec *ms = em_spec(e, m);
   if (m->dtype != RT_DT_FP32 || ms->rank > 4) return em_fail(e, "SrcMask must be float32 of rank <= 4");
   int64_t acc = 1;
+  const char *racc = "1";
   for (int i = 3; i >= 0; i--) {
     int j = ms->rank - 4 + i;
     SymDim d = j >= 0 ? ms->d[j] : (SymDim){0, 1};
-    int batch = i == 0 && d.a == 1 && d.c == 0;
-    if (!(d.a == 0 && d.c == 1) && !batch && !(d.a == 0 && d.c == full[i]))
+    int batch = i == 0 && d.a == batch_dim.a && d.c == batch_dim.c; /* X's batch: B, or the one --shape fixed */
+    const int at_run = j >= 0 && j < RT_MAX_RANK && (ms->runtime_mask >> j & 1);
+    if (!(d.a == 0 && d.c == 1 && !at_run) && !batch && !(d.a == 0 && d.c == full[i]))
       return em_fail(e, "SrcMask %s does not broadcast to the scores [B, %lld, %lld, %lld]", shape_str(&m->shape),
                      (long long)full[1], (long long)full[2], (long long)full[3]);
-    st[i] = (d.a == 0 && d.c == 1) ? 0 : acc;
+    st[i] = (d.a == 0 && d.c == 1 && !at_run) ? 0 : acc;
+    if (ms->runtime_mask && st[i]) run[i] = racc;
     if (!batch) acc *= d.c;
+    if (!batch && j >= 0 && ms->runtime_mask) racc = tu_mul(racc, em_dim(e, m, j));
   }
   return 0;
 }
@@ -104,7 +143,7 @@ static int emit_fused_attention(EmitCtx *e) {
   p.post_ln = attr_bool(e->op, "post_layer_norm", 0);
   p.ln_eps = (float)attr_float(e->op, "ln_epsilon", 1e-5);
   if (p.heads < 1 || p.dh < 1) return em_fail(e, "num_heads and head_dim must be positive");
-  if ((p.s = cdim(e, x, 1)) < 0 || (p.eq = cdim(e, x, 2)) < 0 || (p.sk = cdim(e, xk, 1)) < 0 ||
+  if ((p.s = cdim_run(e, x, 1, 1)) < 0 || (p.eq = cdim(e, x, 2)) < 0 || (p.sk = cdim_run(e, xk, 1, 1)) < 0 ||
       (p.ek = cdim(e, xk, 2)) < 0 || (p.ev = cdim(e, xv, 2)) < 0 || (p.eo = cdim(e, y, 2)) < 0)
     return -1;
   const int64_t hd = p.heads * p.dh, ins[3] = {p.eq, p.ek, p.ev};
@@ -114,11 +153,14 @@ static int emit_fused_attention(EmitCtx *e) {
   if (x->dtype != RT_DT_FP32 || xk->dtype != RT_DT_FP32 || xv->dtype != RT_DT_FP32)
     return em_fail(e, "only float32 inputs are supported");
   const int64_t full[4] = {0, p.heads, p.s, p.sk};
-  if (mask && mask_strides(e, mask, full, p.mask_stride)) return -1;
+  AttentionCall call = {.kind = ATTN_FUSED};
+  if (mask && mask_strides(e, mask, em_spec(e, x)->d[0], full, p.mask_stride, call.run_mask_stride)) return -1;
+  if (em_spec(e, x)->runtime_mask) call.run_s = em_dim(e, x, 1);
+  if (em_spec(e, xk)->runtime_mask) call.run_sk = em_dim(e, xk, 1);
   if (res && (res->dtype != RT_DT_FP32 || spec_numel(em_spec(e, res)).a != spec_numel(em_spec(e, y)).a ||
               spec_numel(em_spec(e, res)).c != spec_numel(em_spec(e, y)).c))
     return em_fail(e, "Residual must be float32 shaped like Y");
-  AttentionCall call = {.kind = ATTN_FUSED, .geo = p};
+  call.geo = p;
   AttentionIo *io = &call.io;
   io->xq = em_ptr(e, x, 1);
   io->xk = em_ptr(e, xk, 1);
@@ -143,6 +185,7 @@ static int emit_fused_attention(EmitCtx *e) {
   const char *ws = em_scratch_named(e, "float", "attention_ws", (SymDim){(ws1 - ws0) * 4, ws0 * 4});
   em_task_scratch(e, rt_attention_task_floats(&p));
   const char *gemm_ws = em_gemm_ws(e, (SymDim){rows, 0}, (SymDim){0, width}, (SymDim){0, depth});
+  tu_pass_extent(e, x, y);
   call.batch = em_dim(e, x, 0);
   call.out = em_ptr(e, y, 0);
   call.ws = ws;
@@ -152,4 +195,4 @@ static int emit_fused_attention(EmitCtx *e) {
 }
 
 const OpDef op_fused_attention = {.type = "fused_attention", .infer = infer_fused_attention,
-                                  .emit_c = emit_fused_attention};
+                                  .emit_c = emit_fused_attention, .runtime_extents = 2};

@@ -7,6 +7,8 @@
  *   v1 also is_sparse, is_distributed, remote_prefetch, entry_config,
  *   is_test, entry, table_class, table_names, trainer_id, slot, grad_inplace,
  *   epmap, height_sections (distributed training only, no effect on shapes).
+ * Ids' dims known only at run time (a sequence length the run gives) are
+ * Out's, the gather running over the run's ids.
  * Emission: rt_gather of W's rows by Ids (int32 or int64); the row of
  * padding_idx reads as zeros; an id outside [0, V), for which Paddle raises
  * an error, stops the run (em_fault). */
@@ -32,6 +34,9 @@ static int infer_lookup(OpCtx *c, int v1) {
     o.d[o.rank++] = w->shape.d[1];
   }
   ctx_set(c, "Out", 0, &o, w->dtype);
+  if (v1 && var_runtime_mask(ids) >> (is->rank - 1) & 1)
+    return ctx_fail(c, "the last dim of Ids ('%s') must be 1, not a run-time extent", ids->name);
+  ctx_pass_runtime_extent(c, ids, "Out", 0); /* Ids' dims lead Out's */
   return 0;
 }
 
@@ -51,6 +56,7 @@ static int emit_lookup(EmitCtx *e) {
   int64_t pad = attr_int(e->op, "padding_idx", -1);
   const char *row = tu_mul(em_dim(e, w, 1), pool_printf("(int64_t)sizeof(%s)", em_ctype(w->dtype)));
   em_fault(e, pool_printf("an id is outside [0, %s), W's rows (Paddle raises an error)", em_dim(e, w, 0)));
+  tu_pass_extent(e, ids, out);
   embed_print_c(e->p, &(EmbedCall){.kind = EMBED_LOOKUP, .w = em_ptr(e, w, 1), .rows = em_dim(e, w, 0), .row = row,
                                    .ids = em_ptr(e, ids, 1), .ids_bytes = ids->dtype == RT_DT_INT32 ? 4 : 8,
                                    .count = em_numel(e, ids), .pad = pad_literal(pad), .out = em_ptr(e, out, 0)});
@@ -63,9 +69,9 @@ static const char *const lookup_attr_ignores[] = {"is_sparse", "is_distributed",
                                                   "is_test", "entry", "table_class", "table_names", "trainer_id",
                                                   "slot", "grad_inplace", "epmap", "height_sections", NULL};
 const OpDef op_lookup_table = {.type = "lookup_table", .infer = infer_lookup_v1, .emit_c = emit_lookup,
-                               .attr_ignores = lookup_attr_ignores};
+                               .attr_ignores = lookup_attr_ignores, .runtime_extents = 2};
 const OpDef op_lookup_table_v2 = {.type = "lookup_table_v2", .infer = infer_lookup_v2, .emit_c = emit_lookup,
-                                  .attr_ignores = lookup_attr_ignores};
+                                  .attr_ignores = lookup_attr_ignores, .runtime_extents = 2};
 
 /* lookup_table_grad, lookup_table_v2_grad (W, Ids, Out@GRAD -> W@GRAD; phi
  * EmbeddingGradKernel, dense): W@GRAD starts at zeros and each id's row of

@@ -12,9 +12,11 @@
  * Out has X's dtype.  Neither matmul broadcasts batch dims at compile time:
  * they come from the operand of higher rank (dim-wise max for matmul_v2 when
  * ranks are equal, X's for matmul v1 whenever X is batched).
- * mul and matmul_v2 take X with a dim known only at run time among its
- * rows (the RoIs of a box head, the sequences of a text CNN): M is the
- * run's, Out's dim is the same extent; elsewhere (K, Y) it is refused. */
+ * mul takes X with a dim known only at run time among its rows (the RoIs
+ * of a box head, the sequences of a text CNN): M is the run's, Out's dim
+ * is the same extent; elsewhere (K, Y) it is refused.  matmul_v2 takes
+ * them in M, N, K and the batch dims (matmul_v2_extents: attention over a
+ * sequence length the run gives). */
 #include <string.h>
 
 #include "../util.h"
@@ -41,6 +43,45 @@ static int infer_mul(OpCtx *c) {
   return 0;
 }
 
+/* matmul_v2's run-time extents (a sequence length: the rows of X, the
+ * scores Q K^T of attention and their product with V): M of X and N of Y
+ * and the batch dims are Out's; K must be one extent in both (or fixed in
+ * both), and a batch dim of one operand a run-time extent the other
+ * broadcasts (1) or has too (same_runtime_dims).  Vectors with them are
+ * refused.  Out's root is the operands' when they share one, else its own. */
+static int matmul_v2_extents(OpCtx *c, const Var *xv, const Var *yv, int out_rank) {
+  const unsigned mx = var_runtime_mask(xv), my = var_runtime_mask(yv);
+  if (!mx && !my) return 0;
+  const int xr = xv->shape.rank, yr = yv->shape.rank;
+  if (xr < 2 || yr < 2) return ctx_refuse_runtime_extents(c);
+  const int tx = attr_bool(c->op, "trans_x", 0), ty = attr_bool(c->op, "trans_y", 0);
+  const int xm = tx ? xr - 1 : xr - 2, xk = tx ? xr - 2 : xr - 1, yk = ty ? yr - 1 : yr - 2, yn = ty ? yr - 2 : yr - 1;
+  if ((mx >> xk & 1) != (my >> yk & 1) || (mx >> xk & 1 && !same_runtime_dims(xv, xk, yv, yk)))
+    return ctx_fail(c, "the contracted dim of X ('%s', dim %d) and of Y ('%s', dim %d) must both be fixed or be one "
+                    "run-time extent", xv->name, xk, yv->name, yk);
+  unsigned mo = 0;
+  const int nb = out_rank - 2;
+  for (int i = 0; i < nb; i++) { /* Out's batch dims, right-aligned */
+    const int jx = i - (nb - (xr - 2)), jy = i - (nb - (yr - 2));
+    const int rx = jx >= 0 && mx >> jx & 1, ry = jy >= 0 && my >> jy & 1;
+    const int64_t dx = jx >= 0 ? xv->shape.d[jx] : 1, dy = jy >= 0 ? yv->shape.d[jy] : 1;
+    if ((rx && ry && !same_runtime_dims(xv, jx, yv, jy)) || (rx && !ry && dy != 1) || (ry && !rx && dx != 1))
+      return ctx_fail(c, "batch dim %d of Out: a run-time extent of X ('%s') or Y ('%s') against a dim that is "
+                      "neither 1 nor that extent", i, xv->name, yv->name);
+    if (rx || ry) mo |= 1u << i;
+  }
+  if (mx >> xm & 1) mo |= 1u << nb;
+  if (my >> yn & 1) mo |= 1u << (nb + 1);
+  ctx_set_runtime_extents(c, "Out", 0, mo, (mx ? xv : yv)->runtime_from);
+  Var *out = ctx_out(c, "Out", 0);
+  const int shared = !(mx && my) || (same_runtime_extent(xv, yv) && xv->runtime_same && yv->runtime_same);
+  if (out && shared) {
+    out->runtime_root = (mx ? xv : yv)->runtime_root;
+    out->runtime_same = mx && my ? 1 : (mx ? xv : yv)->runtime_same || !(mo & (mo - 1));
+  }
+  return 0;
+}
+
 static int infer_matmul_v2(OpCtx *c) {
   Var *xv = ctx_need(c, "X", 0), *yv = ctx_need(c, "Y", 0);
   if (!xv || !yv) return -1;
@@ -62,15 +103,7 @@ static int infer_matmul_v2(OpCtx *c) {
   if (!xvec) s.d[s.rank++] = m;
   if (!yvec) s.d[s.rank++] = n;
   ctx_set(c, "Out", 0, &s, xv->dtype);
-  /* a run-time extent on X's rows (M, not transposed), or on a batch dim
-   * of X when Y is one matrix (the batch folds into M), is Out's */
-  const int r = var_runtime_axis(xv), xr = xv->shape.rank;
-  if (var_runtime_axis(yv) >= 0 ||
-      (r >= 0 && (xvec || r > xr - 2 || (r == xr - 2 && attr_bool(c->op, "trans_x", 0)) ||
-                  (r < xr - 2 && yv->shape.rank > 2))))
-    return ctx_refuse_runtime_extents(c);
-  ctx_pass_runtime_extent_at(c, xv, "Out", 0, r + (y.rank > x.rank ? y.rank - x.rank : 0));
-  return 0;
+  return matmul_v2_extents(c, xv, yv, s.rank);
 }
 
 /* DDim::reshape (0 copies, one -1 takes the rest) then transpose, as the
@@ -159,7 +192,8 @@ static int infer_bmm(OpCtx *c) {
 /* ---- C emission: every product is one or more rt_sgemm calls ---- */
 
 typedef struct Operand {
-  const VarSpec *s; /* shape */
+  const Var *v;     /* the var */
+  const VarSpec *s; /* its shape */
   int vec;          /* rank 1, viewed as [1, K] (X) or [K, 1] (Y) */
   int trans;        /* last two dims swapped */
 } Operand;
@@ -206,7 +240,7 @@ static int is_one(SymDim d) { return d.a == 0 && d.c == 1; }
  * absent), Out's the one that is not 1; an operand is broadcast (stride
  * 0) where its dim is 1.  x_red / y_red: X / Y is broadcast where Out's
  * dim is not 1 (its gradient sums over it). */
-static void batch_walk(MatmulCall *mc, const Operand *x, const Operand *y, int *x_red, int *y_red) {
+static void batch_walk(EmitCtx *e, MatmulCall *mc, const Operand *x, const Operand *y, int *x_red, int *y_red) {
   int nbx = nbatch(x), nby = nbatch(y), nb = nbx > nby ? nbx : nby;
   for (int i = 0; i < nb; i++) {
     int jx = i - (nb - nbx), jy = i - (nb - nby);
@@ -214,12 +248,32 @@ static void batch_walk(MatmulCall *mc, const Operand *x, const Operand *y, int *
     SymDim d = is_one(dx) ? dy : dx;
     if (x_red) *x_red |= is_one(dx) && !is_one(d);
     if (y_red) *y_red |= is_one(dy) && !is_one(d);
-    mc->bdim[i] = em_sym(d);
+    /* a run-time extent is the run's (matmul_v2_extents) */
+    mc->bdim[i] = !is_one(dx) ? em_dim(e, x->v, jx) : !is_one(dy) ? em_dim(e, y->v, jy) : em_sym(d);
     mc->xbcast[i] = is_one(dx);
     mc->ybcast[i] = is_one(dy);
   }
   mc->batched = 1;
   mc->nbatch = nb;
+}
+
+/* The lines writing Out's run-time extents (matmul_v2_extents): its batch
+ * dims from X or Y, M from X, N from Y. */
+static void write_extents(EmitCtx *e, const Var *xv, const Var *yv, const Var *ov, const Operand *x,
+                          const Operand *y) {
+  const int orank = em_spec(e, ov)->rank, nb = orank - 2;
+  int tx[RT_MAX_RANK], ty[RT_MAX_RANK];
+  for (int d = 0; d < RT_MAX_RANK; d++) tx[d] = ty[d] = -1;
+  if (x->vec || y->vec || orank < 2) { /* vectors take none (matmul_v2_extents); X's rows the old way */
+    tu_pass_extent(e, xv, ov);
+    return;
+  }
+  for (int d = 0; d < x->s->rank - 2; d++) tx[d] = d + nb - (x->s->rank - 2);
+  for (int d = 0; d < y->s->rank - 2; d++) ty[d] = d + nb - (y->s->rank - 2);
+  tx[x->s->rank - (x->trans ? 1 : 2)] = nb;
+  ty[y->s->rank - (y->trans ? 2 : 1)] = nb + 1;
+  tu_pass_extents_to(e, xv, ov, tx);
+  tu_pass_extents_to(e, yv, ov, ty);
 }
 
 /* Emits Out = alpha * op(X) @ op(Y) with numpy batch broadcasting. */
@@ -228,20 +282,23 @@ static int emit_gemm(EmitCtx *e, const Var *xv, const Var *yv, const Var *ov, in
   if ((xv->dtype != RT_DT_FP32 && !f64) || yv->dtype != xv->dtype)
     return em_fail(e, "matrix products of %s and %s tensors are not supported", rt_dtype_name(xv->dtype),
                    rt_dtype_name(yv->dtype));
-  Operand x = {em_spec(e, xv), em_spec(e, xv)->rank == 1, tx}, y = {em_spec(e, yv), em_spec(e, yv)->rank == 1, ty};
+  Operand x = {xv, em_spec(e, xv), em_spec(e, xv)->rank == 1, tx};
+  Operand y = {yv, em_spec(e, yv), em_spec(e, yv)->rank == 1, ty};
   if (x.vec) x.trans = 0;
   if (y.vec) y.trans = 0;
   SymDim xr = mat_dim(&x, 0, 0), xc = mat_dim(&x, 1, 0), yr = mat_dim(&y, 0, 1), yc = mat_dim(&y, 1, 1);
   SymDim m = x.trans ? xc : xr, k = x.trans ? xr : xc, n = y.trans ? yr : yc;
   int nbx = nbatch(&x), nby = nbatch(&y);
-  /* M as em_dim gives it: a run-time extent of X's rows is the run's (the
-   * scratch keeps the bound) */
+  /* M, N and K as em_dim gives them: run-time extents are the run's (the
+   * scratch keeps the bounds) */
   const char *mm = x.vec ? em_sym(m) : em_dim(e, xv, x.s->rank - (x.trans ? 1 : 2));
-  MatmulCall mc = {.f64 = f64, .named = 1, .m = mm, .n = em_sym(n), .k = em_sym(k)};
+  const char *nn = y.vec ? em_sym(n) : em_dim(e, yv, y.s->rank - (y.trans ? 2 : 1));
+  const char *kk = x.vec ? em_dim(e, xv, 0) : em_dim(e, xv, x.s->rank - (x.trans ? 2 : 1));
+  MatmulCall mc = {.f64 = f64, .named = 1, .m = mm, .n = nn, .k = kk};
   mc.ptr[GEMM_X] = em_ptr(e, xv, 1);
   mc.ptr[GEMM_Y] = em_ptr(e, yv, 1);
   mc.ptr[GEMM_OUT] = em_ptr(e, ov, 0);
-  tu_pass_extent(e, xv, ov);
+  write_extents(e, xv, yv, ov, &x, &y);
   const char *lda = x.trans ? "M" : "K", *ldb = y.trans ? "K" : "N", *al = em_float(alpha);
   int y_batched = 0;
   for (int i = 0; i < nby; i++) y_batched |= !is_one(y.s->d[i]);
@@ -251,7 +308,7 @@ static int emit_gemm(EmitCtx *e, const Var *xv, const Var *yv, const Var *ov, in
     add_product(&mc, 0, y.trans, rows, "N", "K", al, GEMM_X, "K", GEMM_Y, ldb, 0, GEMM_OUT, "N",
                 f64 ? "" : em_gemm_ws(e, rows_bound, n, k));
   } else { /* one product per batch matrix of Out */
-    batch_walk(&mc, &x, &y, NULL, NULL);
+    batch_walk(e, &mc, &x, &y, NULL, NULL);
     add_product(&mc, x.trans, y.trans, "M", "N", "K", al, GEMM_X, lda, GEMM_Y, ldb, 0, GEMM_OUT, "N",
                 f64 ? "" : em_gemm_ws(e, m, n, k));
   }
@@ -336,7 +393,8 @@ static int emit_gemm_grad(EmitCtx *e, int tx, int ty, double alpha) {
   if ((xv->dtype != RT_DT_FP32 && !f64) || yv->dtype != xv->dtype || dov->dtype != xv->dtype)
     return em_fail(e, "gradients of matrix products of %s and %s tensors are not supported",
                    rt_dtype_name(xv->dtype), rt_dtype_name(yv->dtype));
-  Operand x = {em_spec(e, xv), em_spec(e, xv)->rank == 1, tx}, y = {em_spec(e, yv), em_spec(e, yv)->rank == 1, ty};
+  Operand x = {xv, em_spec(e, xv), em_spec(e, xv)->rank == 1, tx};
+  Operand y = {yv, em_spec(e, yv), em_spec(e, yv)->rank == 1, ty};
   /* Paddle's grad reads a rank-1 operand's transpose flag as a [1, K]
    * matrix's, while its forward ignores it: no answer to reproduce */
   if (x.vec && tx) return em_fail(e, "a transposed rank-1 X is not supported");
@@ -372,7 +430,7 @@ static int emit_gemm_grad(EmitCtx *e, int tx, int ty, double alpha) {
   /* one product per batch matrix of Out; a gradient summed over Out's
    * batch dims where its operand is broadcast is zeroed first */
   int x_red = 0, y_red = 0;
-  batch_walk(&mc, &x, &y, &x_red, &y_red);
+  batch_walk(e, &mc, &x, &y, &x_red, &y_red);
   if (dxv && x_red) mc.zero_dx = em_numel(e, dxv);
   if (dyv && y_red) mc.zero_dy = em_numel(e, dyv);
   const char *ws_dx = dxv && !f64 ? em_gemm_ws_as(e, "ws_dx", tx ? k : m, tx ? m : k, n) : "NULL";
@@ -388,7 +446,7 @@ static int emit_gemm_grad(EmitCtx *e, int tx, int ty, double alpha) {
 const OpDef op_bmm = {.type = "bmm", .infer = infer_bmm, .emit_c = emit_bmm};
 const OpDef op_matmul = {.type = "matmul", .infer = infer_matmul, .emit_c = emit_matmul};
 const OpDef op_matmul_v2 = {.type = "matmul_v2", .infer = infer_matmul_v2, .emit_c = emit_matmul_v2,
-                            .runtime_extents = 1};
+                            .runtime_extents = 2};
 const OpDef op_mul = {.type = "mul", .infer = infer_mul, .emit_c = emit_mul, .runtime_extents = 1};
 
 static int emit_matmul_v2_grad(EmitCtx *e) {

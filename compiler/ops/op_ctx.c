@@ -225,6 +225,7 @@ void ctx_set_runtime_extent(OpCtx *c, const char *slot, int i, int axis, const c
   v->runtime_from = from;
   v->runtime_root = (int)(v - c->g->vars) + 1;
   v->runtime_rule = NULL;
+  v->runtime_same = 1;
 }
 
 void ctx_set_runtime_extents(OpCtx *c, const char *slot, int i, unsigned dims, const char *from) {
@@ -234,6 +235,7 @@ void ctx_set_runtime_extents(OpCtx *c, const char *slot, int i, unsigned dims, c
   if (!v || first == RT_MAX_RANK) return;
   ctx_set_runtime_extent(c, slot, i, first, from);
   v->runtime_more = dims & ~(1u << first);
+  v->runtime_same = !v->runtime_more;
 }
 
 int ctx_feeds_fixed(const OpCtx *c) {
@@ -484,7 +486,10 @@ int ctx_refuse_runtime_more(OpCtx *c) {
 void ctx_pass_runtime_extent(OpCtx *c, const Var *x, const char *slot, int i) {
   ctx_pass_runtime_extent_at(c, x, slot, i, var_runtime_axis(x));
   Var *v = ctx_out(c, slot, i);
-  if (v && var_runtime_axis(x) >= 0) v->runtime_more = x->runtime_more; /* the same dims */
+  if (v && var_runtime_axis(x) >= 0) { /* the same dims */
+    v->runtime_more = x->runtime_more;
+    v->runtime_same = x->runtime_same;
+  }
 }
 
 void ctx_pass_runtime_extent_at(OpCtx *c, const Var *x, const char *slot, int i, int axis) {
@@ -502,6 +507,7 @@ void ctx_pass_runtime_extents_to(OpCtx *c, const Var *x, const char *slot, int i
   ctx_set_runtime_extents(c, slot, i, mask, x->runtime_from);
   Var *v = ctx_out(c, slot, i);
   if (v) v->runtime_root = x->runtime_root;
+  if (v && x->runtime_same) v->runtime_same = 1;
 }
 
 /* The single input var of op's `slot`, or NULL. */
@@ -567,4 +573,9 @@ int ctx_run_dim_of(const Graph *g, const Var *t, int i, const Var **v, int *d) {
 
 int same_runtime_extent(const Var *a, const Var *b) {
   return var_runtime_axis(a) >= 0 && var_runtime_axis(b) >= 0 && a->runtime_root && a->runtime_root == b->runtime_root;
+}
+
+int same_runtime_dims(const Var *a, int da, const Var *b, int db) {
+  if (!(var_runtime_mask(a) >> da & 1) || !(var_runtime_mask(b) >> db & 1) || !same_runtime_extent(a, b)) return 0;
+  return (a == b && da == db) || (a->runtime_same && b->runtime_same);
 }

@@ -254,6 +254,10 @@ int ctx_run_dim_of(const Graph *g, const Var *t, int i, const Var **v, int *d);
 /* 1 when a and b both have a run-time extent made by one producer and
  * passed on unchanged (Var.runtime_root): the same value at run time. */
 int same_runtime_extent(const Var *a, const Var *b);
+/* 1 when dim da of a and dim db of b are run-time extents that are one at
+ * run time: the same root, each var's run-time dims all that one extent
+ * (Var.runtime_same), or the very same dim. */
+int same_runtime_dims(const Var *a, int da, const Var *b, int db);
 /* Prints "<file>: block B op I (type -> out): <msg>" and returns -1. */
 int ctx_fail(OpCtx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* For clang's analyzer, which reads one file at a time: ctx_fail returns -1
@@ -383,6 +387,14 @@ int optimizer_shared_slot(const char *slot);
 const char *binary_float_expr(const char *type);
 /* 1 when op is a float32 elementwise op of elementwise.c. */
 int binary_fusible(const Graph *g, const Op *op);
+/* Out's run-time extents from X's and Y's, broadcast at `axis` (-1:
+ * right-aligned): passed on where the other operand is broadcast along
+ * them or has the same extents; anything else is refused (-1 after
+ * ctx_fail).  Comparisons share it. */
+int binary_pass_extents(OpCtx *c, const Var *x, const Var *y, int64_t axis);
+/* The lines writing Out's run-time extents from X's and Y's (emit side of
+ * binary_pass_extents). */
+void binary_write_extents(EmitCtx *e, const Var *x, const Var *y, const Var *out, int64_t axis);
 
 /* ---- sliding-window ops (conv_util.c) ---- */
 /* The data input in `slot` of a conv or pool op, which must have rank 4 or 5

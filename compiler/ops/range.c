@@ -9,6 +9,8 @@
  * range: ceil((end - start) / step); linspace: num.  While specializing,
  * integer bounds whose values consteval knows give the length too (an
  * arange up to the batch, read from `shape`).
+ * An End read from a run-time extent (`arange(shape(ids)[1])`, Start 0,
+ * Step 1) gives Out that extent (end_extent).
  * Otherwise, while specializing, --max-shape may bound Out (ctx_max_shape):
  * the kernel then computes the length from the run's values.
  * Emission: the bounds are read at run time, the length is the compile-time
@@ -46,6 +48,20 @@ static int const_value(OpCtx *c, const Var *v, double *out) {
   return !*s || *end == 0;
 }
 
+/* End traced to the run-time extent of a tensor's dim (ctx_run_dim_of:
+ * `paddle.arange(paddle.shape(ids)[1])`) with Start 0 and Step 1 known:
+ * Out's length is that extent.  The tensor must have one such dim, as
+ * the extent's root is the tensor's (same_runtime_extent). */
+static const Var *end_extent(OpCtx *c, const Var *st, const Var *en, const Var *sp) {
+  const Var *v;
+  int d;
+  double a, step;
+  if (!const_value(c, st, &a) || !const_value(c, sp, &step) || a != 0 || step != 1 ||
+      !ctx_run_dim_of(c->g, en, 0, &v, &d) || var_runtime_axis(v) != d || v->runtime_more)
+    return NULL;
+  return v;
+}
+
 static int infer_range(OpCtx *c) {
   Var *st = ctx_need(c, "Start", 0), *en = ctx_need(c, "End", 0), *sp = ctx_need(c, "Step", 0);
   if (!st || !en || !sp) return -1;
@@ -54,6 +70,12 @@ static int infer_range(OpCtx *c) {
   if (const_value(c, st, &a) && const_value(c, en, &b) && const_value(c, sp, &step)) {
     if (step == 0) return ctx_fail(c, "step is 0");
     s.d[0] = (int64_t)ceil((b - a) / step);
+  } else if (c->g->specializing && end_extent(c, st, en, sp)) {
+    const Var *v = end_extent(c, st, en, sp);
+    s.d[0] = v->shape.d[v->runtime_axis]; /* the bound */
+    ctx_set(c, "Out", 0, &s, st->dtype);
+    ctx_pass_runtime_extent_at(c, v, "Out", 0, 0);
+    return 0;
   } else {
     int bd = ctx_max_shape(c, "Out", 0, 1, st->dtype, "Start, End and Step");
     if (bd) return bd < 0 ? -1 : 0;
@@ -116,8 +138,12 @@ static int range_extent(EmitCtx *e, const Var *st, const Var *en, const Var *sp,
 static int emit_range(EmitCtx *e) {
   Var *st = tu_in(e, "Start", 0), *sp = tu_in(e, "Step", 0), *out = tu_out(e, "Out", 0);
   if (!st || !sp || !out) return -1;
-  if (tu_max_shaped(e, out)) {
-    Var *en = tu_in(e, "End", 0);
+  Var *en = tu_in(e, "End", 0);
+  OpCtx c = {e->g, (Op *)e->op};
+  const Var *from = en ? end_extent(&c, st, en, sp) : NULL;
+  if (from && !tu_max_shaped(e, out)) {
+    tu_pass_extent(e, from, out); /* End holds that extent */
+  } else if (tu_max_shaped(e, out)) {
     if (!en || range_extent(e, st, en, sp, out)) return -1;
   }
   const char *ptr = em_ptr(e, out, 0), *step = em_ptr(e, sp, 1), *start = em_ptr(e, st, 1);
@@ -126,4 +152,5 @@ static int emit_range(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_range = {.type = "range", .infer = infer_range, .emit_c = emit_range, .max_shape = 1};
+const OpDef op_range = {.type = "range", .infer = infer_range, .emit_c = emit_range, .max_shape = 1,
+                        .runtime_extents = 1};

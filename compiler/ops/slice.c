@@ -78,19 +78,45 @@ static int bound_unknown(OpCtx *c, const char *tensor, const char *list, int i) 
   return one && ctx_int_values(c, one, v, 1) != 1;
 }
 
+/* 1 when the cut [start, end) of an axis whose extent the run gives (1 to
+ * `bound`) starts and ends at the same places for every extent: the first
+ * token of a sequence, x[:, 0] or x[:, :1]. */
+static int fixed_cut(int64_t start, int64_t end, int64_t bound) {
+  int64_t b0 = -1, n0 = -1;
+  for (int64_t len = 1; len <= bound; len++) {
+    const int64_t b = clamp64(start < 0 ? start + len : start, 0, len);
+    const int64_t n = clamp64(end < 0 ? end + len : end, 0, len) - b;
+    if (len > 1 && (b != b0 || n != n0)) return 0;
+    b0 = b, n0 = n;
+  }
+  return n0 > 0;
+}
+
 /* X's run-time extents (an image's height and width, the rows of a
  * detector's boxes) on axes the slice does not cut pass to Out's same
- * axes (the dropped ones gone); one on a cut axis is refused, and so are
- * they beside bounds only the run knows (kept: Out's axes those give). */
-static int pass_input_extents(OpCtx *c, const Var *x, const int64_t *axes, int n, const int64_t *dec, int ndec,
-                              unsigned kept) {
+ * axes (the dropped ones gone); one on a cut axis is refused unless the
+ * cut is the same for every extent (fixed_cut: Out's dim is then fixed),
+ * and so are they beside bounds only the run knows (kept: Out's axes
+ * those give).  starts / ends: the known bounds (NULL where the op has
+ * none to read). */
+static int pass_input_extents(OpCtx *c, const Var *x, const int64_t *axes, int n, const int64_t *starts,
+                              const int64_t *ends, const int64_t *dec, int ndec, unsigned kept) {
   const unsigned run = var_runtime_mask(x);
   if (!run) return 0;
   int to[RT_MAX_RANK];
   for (int d = 0, o = 0; d < RT_MAX_RANK; d++) {
-    int cut = 0, gone = 0;
-    for (int i = 0; i < n; i++) cut |= (axes[i] < 0 ? axes[i] + x->shape.rank : axes[i]) == d;
+    int cut = 0, gone = 0, fixed = 0;
+    for (int i = 0; i < n; i++) {
+      const int on = (axes[i] < 0 ? axes[i] + x->shape.rank : axes[i]) == d;
+      cut |= on;
+      if (on && starts && ends) fixed = fixed_cut(starts[i], ends[i], x->shape.d[d]);
+    }
     for (int k = 0; k < ndec; k++) gone |= dec[k] == d;
+    if (run >> d & 1 && fixed && !kept) {
+      to[d] = -1; /* Out's dim is the cut's count */
+      o += !gone;
+      continue;
+    }
     if (run >> d & 1 && (cut || kept))
       return ctx_fail(c, "dim %d of Input ('%s') is only known at run time; %s cuts it%s, which is not supported", d,
                       x->name, c->op->type, kept ? " (or takes other bounds from tensors)" : "");
@@ -160,7 +186,7 @@ static int infer_slice(OpCtx *c) {
   if (drop_axes(c, &s, dec, ndec, 0)) return -1;
   ctx_set(c, "Out", 0, &s, x->dtype);
   if (kept) ctx_set_runtime_extents(c, "Out", 0, kept, "Starts/Ends tensors");
-  return pass_input_extents(c, x, axes, n, dec, ndec, kept);
+  return pass_input_extents(c, x, axes, n, ns == n ? starts : NULL, ne == n ? ends : NULL, dec, ndec, kept);
 }
 
 /* One axis of a strided slice (phi StridedSliceOutDims). */

@@ -3,8 +3,8 @@
  *   attrs: axis=-1 (negative counts from the end; very old files may lack it,
  *          meaning the last dim); softmax extra: data_format, use_cudnn,
  *          use_mkldnn, mkldnn_data_type, is_test.
- * The axis must lie in [-rank, rank) ([-1, 0] for a 0-D X).  X may have a
- * dim known only at run time other than the axis (Out has it too). */
+ * The axis must lie in [-rank, rank) ([-1, 0] for a 0-D X).  X may have
+ * dims known only at run time, the axis too (Out has them). */
 #include <string.h>
 
 #include "attention_call.h"
@@ -19,10 +19,9 @@ static int infer_softmax(OpCtx *c) {
   if (rank == 0 ? (axis < -1 || axis > 0) : axis_norm(axis, rank) < 0)
     return ctx_fail(c, "axis %lld is out of range for X %s", (long long)axis, shape_str(&x->shape));
   ctx_set(c, "Out", 0, &x->shape, x->dtype);
-  /* run-time extents on other dims (the rows of a [R, classes] head, an
-   * image's height and width) pass on: the kernel's outer and inner
-   * counts are the run's */
-  if (var_runtime_mask(x) >> (rank ? axis_norm(axis, rank) : 0) & 1) return ctx_refuse_runtime_extents(c);
+  /* run-time extents (the rows of a [R, classes] head, an image's height
+   * and width, the keys of attention scores) pass on: the kernel's outer,
+   * inner and axis counts are the run's */
   ctx_pass_runtime_extent(c, x, "Out", 0);
   return 0;
 }

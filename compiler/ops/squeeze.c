@@ -15,6 +15,8 @@
  * AxesTensorList that only the run knows gives Out a proven bound (each
  * dim at most X's largest, or 1) and the kernel inserts the 1s as phi's
  * GetUnsqueezeShape does, stopping on an axis out of range.
+ * Dims of X known only at run time (a sequence length) are Out's where
+ * they go; dropping one, or axes from tensors beside one, is refused.
  * Emission: a copy of X's elements (memcpy; nothing when Out is X). */
 #include <string.h>
 
@@ -50,8 +52,9 @@ static int64_t tensor_axes(OpCtx *c) {
   return tensor_list_len(&t->shape, 1);
 }
 
-/* squeeze's Out for X's shape `in`, with `nt` as tensor_axes() returns. */
-static int squeeze_shape(OpCtx *c, const Shape *in, int64_t nt, Shape *out) {
+/* squeeze's Out for X's shape `in`, with `nt` as tensor_axes() returns;
+ * to[i]: where X's dim i is in Out (-1: dropped, or not known). */
+static int squeeze_shape(OpCtx *c, const Shape *in, int64_t nt, Shape *out, int *to) {
   if (nt >= 0) {
     out->rank = in->rank - (int)nt;
     if (out->rank < 0) out->rank = 0;
@@ -59,6 +62,14 @@ static int squeeze_shape(OpCtx *c, const Shape *in, int64_t nt, Shape *out) {
   } else {
     int64_t *axes;
     int n = attr_ints(c->op, "axes", &axes), drop[RT_MAX_RANK] = {0};
+    const Var *x = ctx_in(c, "X", 0);
+    for (int i = 0; i < in->rank; i++) { /* Paddle drops such a dim when the run's size is 1: Out's rank the run's */
+      int listed = n == 0;
+      for (int k = 0; k < n; k++) listed |= axis_norm(axes[k], in->rank) == i;
+      if (listed && var_runtime_mask(x) >> i & 1)
+        return ctx_fail(c, "dim %d of X ('%s') is only known at run time and squeeze would drop it when the run's "
+                        "size is 1 (Out's rank the run's): not supported", i, x->name);
+    }
     for (int i = 0; i < in->rank && n == 0; i++) drop[i] = in->d[i] == 1;
     for (int i = 0; i < n; i++) {
       if (in->rank == 0) {
@@ -69,8 +80,10 @@ static int squeeze_shape(OpCtx *c, const Shape *in, int64_t nt, Shape *out) {
       if (a < 0) return ctx_fail(c, "axes[%d] = %lld is out of range", i, (long long)axes[i]);
       if (in->d[a] == 1 || in->d[a] == DIM_UNKNOWN) drop[a] = 1;
     }
-    for (int i = 0; i < in->rank; i++)
+    for (int i = 0; i < in->rank; i++) {
+      to[i] = drop[i] ? -1 : out->rank;
       if (!drop[i]) out->d[out->rank++] = in->d[i];
+    }
   }
   return 0;
 }
@@ -92,8 +105,9 @@ static int run_axes_bound(OpCtx *c, const Shape *in, int64_t nt) {
                           ctx_in(c, "AxesTensor", 0) ? "AxesTensor's values" : "AxesTensorList's values");
 }
 
-/* unsqueeze's Out for X's shape `in`, with `nt` as tensor_axes() returns. */
-static int unsqueeze_shape(OpCtx *c, const Shape *in, int64_t nt, Shape *out) {
+/* unsqueeze's Out for X's shape `in`, with `nt` as tensor_axes() returns;
+ * to[i]: where X's dim i is in Out (-1: not known). */
+static int unsqueeze_shape(OpCtx *c, const Shape *in, int64_t nt, Shape *out, int *to) {
   int64_t known[RT_MAX_RANK], *axes = known;
   int n = -1;
   if (nt >= 0 && strcmp(c->op->type, "unsqueeze") && !attr_is_var(c->op, "axes"))
@@ -121,32 +135,58 @@ static int unsqueeze_shape(OpCtx *c, const Shape *in, int64_t nt, Shape *out) {
       ones[a] = 1;
     }
     out->rank = in->rank + n;
-    for (int i = 0, k = 0; i < out->rank; i++) out->d[i] = ones[i] ? 1 : in->d[k++];
+    for (int i = 0, k = 0; i < out->rank; i++) {
+      if (!ones[i]) to[k] = i;
+      out->d[i] = ones[i] ? 1 : in->d[k++];
+    }
   }
   return 0;
 }
 
-/* Both rules: X and the axes in, Out = shape(X, axes) and XShape out. */
-static int infer_axes(OpCtx *c, int (*shape)(OpCtx *, const Shape *, int64_t, Shape *)) {
+/* Both rules: X and the axes in, Out = shape(X, axes) and XShape out.
+ * X's dims known only at run time are Out's where they go (a dim the
+ * axes drop, or axes only the run knows, are refused). */
+static int infer_axes(OpCtx *c, int (*shape)(OpCtx *, const Shape *, int64_t, Shape *, int *)) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
   int64_t nt = tensor_axes(c);
   if (nt == -2) return -1;
   Shape out = {0, {0}};
-  int r = shape(c, &x->shape, nt, &out);
+  int to[RT_MAX_RANK];
+  for (int i = 0; i < RT_MAX_RANK; i++) to[i] = -1;
+  int r = shape(c, &x->shape, nt, &out, to);
   if (r < 0) return -1;
   if (!r) ctx_set(c, "Out", 0, &out, x->dtype); /* else set to a proven bound */
+  for (int d = 0; d < x->shape.rank; d++)
+    if (var_runtime_mask(x) >> d & 1 && to[d] < 0)
+      return ctx_fail(c, "dim %d of X ('%s') is only known at run time (from its %s) and %s", d, x->name,
+                      x->runtime_from ? x->runtime_from : "inputs",
+                      nt >= 0 ? "the axes are tensors" : "the axes drop it");
+  ctx_pass_runtime_extents_to(c, x, "Out", 0, to);
   return ctx_set_xshape(c, x);
 }
 
 static int infer_squeeze(OpCtx *c) { return infer_axes(c, squeeze_shape); }
 static int infer_unsqueeze(OpCtx *c) { return infer_axes(c, unsqueeze_shape); }
 
+/* Out's run-time extents: X's, in order (the axes only add or drop 1s). */
+static void pass_extents(EmitCtx *e, const Var *x, const Var *out) {
+  const unsigned mx = em_spec(e, x)->runtime_mask, mo = em_spec(e, out)->runtime_mask;
+  int to[RT_MAX_RANK], j = 0;
+  for (int d = 0; d < RT_MAX_RANK; d++) {
+    while (j < RT_MAX_RANK && !(mo >> j & 1)) j++;
+    to[d] = mx >> d & 1 && j < RT_MAX_RANK ? j++ : -1;
+  }
+  tu_pass_extents_to(e, x, out, to);
+}
+
 /* Out holds X's elements in X's order: a copy (a later pass may alias the
  * two instead). */
 static int emit_squeeze(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
-  return x && out ? tu_copy(e, x, out) : -1;
+  if (!x || !out) return -1;
+  pass_extents(e, x, out);
+  return tu_copy(e, x, out);
 }
 
 /* unsqueeze2 with the run's axes (Out within run_axes_bound's bound): the
@@ -154,7 +194,10 @@ static int emit_squeeze(EmitCtx *e) {
 static int emit_unsqueeze(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
   if (!x || !out) return -1;
-  if (!tu_max_shaped(e, out)) return tu_copy(e, x, out);
+  if (!tu_max_shaped(e, out)) {
+    pass_extents(e, x, out);
+    return tu_copy(e, x, out);
+  }
   const char *v[RT_MAX_RANK];
   const int n = tu_run_values(e, "AxesTensor", "AxesTensorList", "the axes", v), rin = tu_rank(e, x);
   if (n < 0) return -1;
@@ -182,14 +225,16 @@ static int emit_unsqueeze(EmitCtx *e) {
   return tu_copy_count(e, x, out, em_numel(e, x));
 }
 
-const OpDef op_squeeze = {.type = "squeeze", .infer = infer_squeeze, .emit_c = emit_squeeze, .inplace = "X:Out"};
+const OpDef op_squeeze = {.type = "squeeze", .infer = infer_squeeze, .emit_c = emit_squeeze, .inplace = "X:Out",
+                          .runtime_extents = 2};
 const OpDef op_squeeze2 = {
     .type = "squeeze2", .infer = infer_squeeze, .emit_c = emit_squeeze,
-    .fold = consteval_fold_copy, .inplace = "X:Out"};
-const OpDef op_unsqueeze = {.type = "unsqueeze", .infer = infer_unsqueeze, .emit_c = emit_squeeze, .inplace = "X:Out"};
+    .fold = consteval_fold_copy, .inplace = "X:Out", .runtime_extents = 2};
+const OpDef op_unsqueeze = {.type = "unsqueeze", .infer = infer_unsqueeze, .emit_c = emit_squeeze, .inplace = "X:Out",
+                            .runtime_extents = 2};
 const OpDef op_unsqueeze2 = {
     .type = "unsqueeze2", .infer = infer_unsqueeze, .emit_c = emit_unsqueeze,
-    .fold = consteval_fold_copy, .inplace = "X:Out"};
+    .fold = consteval_fold_copy, .inplace = "X:Out", .runtime_extents = 2};
 
 /* squeeze2_grad, unsqueeze2_grad: X@GRAD = Out@GRAD (XShape gives its
  * shape); `axes` were the forward's. */

@@ -165,6 +165,33 @@ class Decoder(nn.Layer):
         return self.dw(F.relu(self.up2(y)))
 
 
+class Text(nn.Layer):
+    """A text encoder over token ids whose length the run gives
+    (InputSpec([None, None], "int64")): word embeddings plus position
+    embeddings of arange(shape(ids)[1]), a padding mask (ids != 0, cast,
+    unsqueezed to [B, 1, 1, L], scaled) added to the attention scores of a
+    transformer encoder layer (multi-head attention, layer_norm,
+    feed-forward), a learned shift added before it (X [16], Y the tokens),
+    then the mean over the tokens and the first token, each through a
+    classifier."""
+
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(50, 16)
+        self.pos = nn.Embedding(32, 16)
+        self.enc = nn.TransformerEncoderLayer(16, 2, 32, dropout=0.0)
+        self.cls = nn.Linear(16, 3)
+        self.first = nn.Linear(16, 2)
+        self.shift = self.create_parameter([16])
+
+    def forward(self, x):
+        pos = paddle.arange(paddle.shape(x)[1]).unsqueeze(0)
+        h = self.emb(x) + self.pos(pos)
+        mask = (1.0 - (x != 0).astype("float32").unsqueeze([1, 2])) * -1e4
+        h = self.shift + self.enc(h, src_mask=mask)  # the run-time extents in Y only
+        return self.cls(h.mean(axis=1)), self.first(h[:, 0])
+
+
 MODELS = {
     "cnn": (Cnn, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 17, 23], [2, 3, 5, 9], [1, 3, 1, 2]]),
     "resnetish": (ResNetish, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 19, 27], [2, 3, 7, 6], [1, 3, 3, 3]]),
@@ -172,7 +199,22 @@ MODELS = {
     "tokens": (Tokens, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 17, 23], [2, 3, 8, 9], [1, 3, 8, 8]]),
     "decoder": (Decoder, [2, 3, 16, 16], [[2, 3, 16, 16], [1, 3, 9, 14], [2, 3, 3, 2], [1, 3, 1, 1]]),
     "seghead": (SegHead, [2, 3, 24, 24], [[2, 3, 24, 24], [1, 3, 13, 19], [2, 3, 5, 2], [1, 3, 1, 1]]),
+    "text": (Text, [2, 16], [[2, 16], [1, 7], [2, 11], [2, 1]]),
+    "text_unfused": (Text, [2, 16], [[2, 16], [1, 9], [2, 3], [1, 1]]),
 }
+# compile flags besides the bound: the attention as Paddle wrote it
+# (matmul_v2 of two run-time operands, the mask added to the scores,
+# softmax over the keys) rather than the fused_attention pass's kernel
+EXTRA_FLAGS = {"text_unfused": ["--build-strategy", "fused_attention=false"]}
+
+
+def model_input(name, shape, rng):
+    """An image, or token ids (0, padding, in places; never the first)."""
+    if not name.startswith("text"):
+        return rng.standard_normal(shape).astype("float32")
+    ids = rng.integers(0, 50, shape).astype("int64")
+    ids[:, 0] = 1 + ids[:, 0] % 49
+    return ids
 
 
 def randomize(layer, rng):
@@ -195,19 +237,20 @@ def main(out):
         layer = cls()
         randomize(layer, rng)
         layer.eval()
-        spec = [paddle.static.InputSpec([None, 3, None, None], "float32", "x")]
+        spec = [paddle.static.InputSpec([None, None], "int64", "x") if name.startswith("text") else
+                paddle.static.InputSpec([None, 3, None, None], "float32", "x")]
         paddle.jit.save(paddle.jit.to_static(layer, input_spec=spec), os.path.join(d, "model"))
         paddle.enable_static()
         exe = paddle.static.Executor(paddle.CPUPlace())
         prog, feeds, fetches = paddle.static.load_inference_model(os.path.join(d, "model"), exe)
         for k, shape in enumerate(sizes):
-            x = rng.standard_normal(shape).astype("float32")
+            x = model_input(name, shape, rng)
             np.save(os.path.join(d, f"input_{k}.npy"), x)
             outs = exe.run(prog, feed={feeds[0]: x}, fetch_list=fetches)
             for j, o in enumerate(outs):
                 np.save(os.path.join(d, f"ref_{k}_{j}.npy"), o)
         with open(os.path.join(d, "flags.json"), "w") as f:
-            json.dump(["--max-shape", "x=" + ",".join(map(str, bound))], f)
+            json.dump(["--max-shape", "x=" + ",".join(map(str, bound))] + EXTRA_FLAGS.get(name, []), f)
         with open(os.path.join(d, "sizes.json"), "w") as f:
             json.dump({"sizes": sizes, "fetches": [v.name for v in fetches]}, f)
 
