@@ -42,13 +42,16 @@ def flags(d):
         return json.load(f)
 
 
-def run_image(binary, path, out):
-    return subprocess.run([str(binary), "--input", f"x={path}", "--output-dir", str(out)], capture_output=True,
-                          text=True, timeout=300)
+def run_image(binary, path, out, more=()):
+    """Runs the binary on input x at path (and the feeds `more` names, at
+    input_<k>_<feed>.npy beside it)."""
+    args = [f"x={path}"] + [f"{f}={path[:-4]}_{f}.npy" for f in more]
+    return subprocess.run([str(binary), *sum((["--input", a] for a in args), []), "--output-dir", str(out)],
+                          capture_output=True, text=True, timeout=300)
 
 
 @pytest.mark.parametrize("name", ["cnn", "resnetish", "seghead", "unetish", "tokens", "decoder", "text",
-                                  "text_unfused"])
+                                  "text_unfused", "bert", "bert_unfused"])
 def test_one_binary_matches_paddle_at_every_size(tmp_path, name):
     d = os.path.join(models(), name)
     binary = build(d, tmp_path, *flags(d))
@@ -56,7 +59,7 @@ def test_one_binary_matches_paddle_at_every_size(tmp_path, name):
         info = json.load(f)
     for k, size in enumerate(info["sizes"]):
         out = tmp_path / f"o{k}"
-        p = run_image(binary, os.path.join(d, f"input_{k}.npy"), out)
+        p = run_image(binary, os.path.join(d, f"input_{k}.npy"), out, info["feeds"][1:])
         assert p.returncode == 0, (size, p.stderr[-2000:])
         for j, fetch in enumerate(info["fetches"]):
             want = np.load(os.path.join(d, f"ref_{k}_{j}.npy"))
@@ -179,17 +182,38 @@ def test_what_takes_no_run_sizes_yet_is_refused(tmp_path):
         "(pool2d -> y): X ('x') has sizes only the run knows; paddlec takes them in channel-first 2-D pooling")
 
 
-SEQ_IR = ("var x: float32[-1, -1, 16]\nvar z: float32[-1, -1, 16]\nvar w: float32[8, 4]\nvar y: float32[-1, -1, -1]\n"
-          "op feed(X: feed) -> (Out: x) {{col: 0}}\nop feed(X: feed) -> (Out: z) {{col: 1}}\n"
+SEQ_IR = ("var x: float32[-1, -1, 16]\nvar u: float32[1, 8, 16]\nvar w: float32[8, 4]\nvar y: float32[-1, -1, -1]\n"
+          "op feed(X: feed) -> (Out: x) {{col: 0}}\nop feed(X: feed) -> (Out: u) {{col: 1}}\n"
           "op feed(X: feed) -> (Out: w) {{col: 2}}\n{op}\nop fetch(X: y) -> (Out: fetch) {{col: 0}}\n")
+
+
+def test_feeds_of_one_length_that_differ_stop_the_run(tmp_path):
+    """The BERT-style encoder's three feeds have one length, which the
+    compiler cannot know (each feed its own bound): where two of them meet
+    the run checks it, and lengths that differ stop the run naming the
+    tensors (Paddle raises a broadcast error there): the segment ids of 4
+    tokens beside ids of 5 at the embeddings' sum, a mask of 4 beside
+    them at the attention."""
+    d = os.path.join(models(), "bert")
+    binary = build(d, tmp_path, *flags(d))
+    cases = [(5, 4, 5, "and 'embedding_1.tmp_0' have different sizes along dim 1 of"),
+             (5, 5, 4, "have different lengths in this run (Paddle raises an error)")]
+    for n_x, n_seg, n_mask, message in cases:
+        np.save(tmp_path / "x.npy", np.ones((1, n_x), np.int64))
+        np.save(tmp_path / "x_seg.npy", np.zeros((1, n_seg), np.int64))
+        np.save(tmp_path / "x_mask.npy", np.ones((1, n_mask), np.float32))
+        p = run_image(binary, str(tmp_path / "x.npy"), tmp_path / "o", ["seg", "mask"])
+        assert p.returncode != 0 and message in p.stderr, (n_x, n_seg, n_mask, p.stderr[-1500:])
+        assert not (tmp_path / "o").exists()
 
 
 @pytest.mark.parametrize("op, message", [
     ("op matmul_v2(X: x, Y: w) -> (Out: y) {trans_x: true, trans_y: false}",
-     "(matmul_v2 -> y): the contracted dim of X ('x', dim 1) and of Y ('w', dim 0) must both be fixed or be one "
-     "run-time extent"),
-    ("op elementwise_add(X: x, Y: z) -> (Out: y) {axis: -1}",
-     "(elementwise_add -> y): X ('x') and Y ('z') both have a dim known only at run time"),
+     "(matmul_v2 -> y): the contracted dim of X ('x', dim 1) and of Y ('w', dim 0) must both be fixed or both "
+     "run-time extents"),
+    ("op elementwise_add(X: x, Y: u) -> (Out: y) {axis: -1}",
+     "(elementwise_add -> y): dim 1 of X ('x') is only known at run time (from its fed array (bounded by "
+     "--max-shape)), and Y ('u') [1, 8, 16] does not broadcast along it (its dim there is 8, not 1)"),
     ("op slice(Input: x) -> (Out: y) {axes: ints[1], starts: ints[1], ends: ints[3], infer_flags: ints[1], "
      "decrease_axis: ints[]}",
      "(slice -> y): dim 1 of Input ('x') is only known at run time; slice cuts it, which is not supported"),
@@ -198,14 +222,14 @@ SEQ_IR = ("var x: float32[-1, -1, 16]\nvar z: float32[-1, -1, 16]\nvar w: float3
      "1 (Out's rank the run's): not supported"),
 ])
 def test_sequences_of_the_run_s_length_refused_where_extents_may_differ(tmp_path, op, message):
-    """Sequences [B, L, 16] of a length the run gives (x and z, each its own
-    extent): a product contracting the length against a fixed dim, a sum of
-    two sequences whose lengths may differ, a slice whose count depends on
-    the length, a squeeze of the length are refused naming the op (x[:, 0]
-    and x[:, :1], the same for every length, pass: test_one_binary...[text])."""
+    """Sequences [B, L, 16] of a length the run gives: a product contracting
+    the length against a fixed dim, a sum with a fixed dim of 8 against it,
+    a slice whose count depends on the length, a squeeze of the length are
+    refused naming the op (x[:, 0] and x[:, :1], the same for every
+    length, pass: test_one_binary...[text]; two feeds' lengths meeting are
+    checked by the run: test_feeds_of_one_length...)."""
     body = SEQ_IR.format(op=op).replace("var y:", "var xs: float32[-1]\nvar y:")
-    bad(["compile", ir(tmp_path, body), "-o", str(tmp_path / "o"), "--max-shape", "x=2,8,16", "--max-shape",
-         "z=2,8,16"], message)
+    bad(["compile", ir(tmp_path, body), "-o", str(tmp_path / "o"), "--max-shape", "x=2,8,16"], message)
 
 
 ALLOC_HOST = r"""

@@ -73,15 +73,40 @@ def test_a_fused_chain_with_a_binary_op_takes_one_run_time_extent(tmp_path):
         assert got.shape == (mask.sum(),) and (got == 2 * np.maximum(x[mask], 0)).all(), (i, got)
 
 
-def test_two_run_time_extents_from_different_producers_are_refused(tmp_path):
-    """The same chain adding the elements two masks select: the two counts
-    need not agree at run time, so elementwise_add refuses them by name,
-    in the fusion_group as alone."""
-    f = ir(tmp_path, MASKED_IR.format(y="s2"))
-    bad(["compile", f, "-o", str(tmp_path / "out")], "(elementwise_add -> y)",
-        "X ('r') and Y ('s2') both have a dim known only at run time (dim 0, from its ",
-        "not the same extent on the same dim of Out: elementwise_add takes two run-time extents only when they are one")
-    assert not (tmp_path / "out").exists()
+def test_two_run_time_extents_from_different_producers_are_checked(tmp_path):
+    """The same chain adding relu of the elements one mask selects to
+    those another selects: the two counts need not agree, so the run
+    checks them where they meet (in the fusion_group, as alone it would):
+    masks selecting as many elements (other ones) give relu(x[m]) +
+    x[m2], by hand; masks selecting 3 and 2 stop the run naming the two
+    tensors, where Paddle's broadcast raises an error."""
+    binary = tmp_path / "bin"
+    p = run(["build", ir(tmp_path, MASKED_IR.format(y="s2")), "-o", str(binary)])
+    assert p.returncode == 0, p.stderr
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((3, 4)).astype(np.float32)
+    np.save(tmp_path / "x.npy", x)
+    m = np.zeros((3, 4), bool)
+    m[0, 1] = m[1, 2] = m[2, 0] = True
+    m2 = np.zeros((3, 4), bool)
+    m2[0, 0] = m2[2, 3] = m2[1, 1] = True
+    m3 = m2.copy()
+    m3[1, 1] = False
+    for i, (a, b) in enumerate(((m, m2), (m, m3))):
+        np.save(tmp_path / "m.npy", a)
+        np.save(tmp_path / "m2.npy", b)
+        out = tmp_path / f"out{i}"
+        r = subprocess.run([str(binary), "--input", f"x={tmp_path / 'x.npy'}", "--input", f"m={tmp_path / 'm.npy'}",
+                            "--input", f"m2={tmp_path / 'm2.npy'}", "--output-dir", str(out)],
+                           capture_output=True, text=True, timeout=120)
+        if i == 0:
+            assert r.returncode == 0, r.stderr
+            got = np.load(out / "y.npy")
+            assert got.shape == (3,) and np.allclose(got, np.maximum(x[a], 0) + x[b], rtol=0, atol=1e-6), got
+        else:
+            want = "fusion_group: 's' and 's2' have different sizes along dim 0 of 'y'"
+            assert r.returncode != 0 and want in r.stderr, r.stderr
+            assert not out.exists()
 
 
 # top_k_v2 along dim 0 with K fed: the k largest of each column, [k, 4]

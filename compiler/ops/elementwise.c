@@ -13,9 +13,10 @@
  *   max(a, b) when either is > 1 or both are 1, else -1
  * (so -1 against 1, and 0 against 0 or 1, are unknown at compile time).
  * A dim of X or Y known only at run time (the RoIs after roi_align, the
- * sequences after sequence_pool) is Out's too, when the other operand is
- * broadcast along it or has the same extent (binary_pass_extents); the loop runs
- * over the run's extent (ew_nary). */
+ * sequences after sequence_pool, a sequence length) is Out's too, when
+ * the other operand is broadcast along it or has one there too, checked
+ * by the run unless known to be the same (binary_pass_extents); the loop
+ * runs over the run's extents (ew_nary). */
 #include <string.h>
 
 #include "../consteval.h"
@@ -24,12 +25,6 @@
 #include "ops.h"
 #include "tensor_util.h"
 
-/* Where dim d of operand p (broadcast with q at `axis`) lies in Out. */
-static int out_dim_of(const Shape *p, const Shape *q, int d, int64_t axis) {
-  if (p->rank >= q->rank) return d;
-  return d + (int)(axis < 0 ? axis + q->rank - p->rank + 1 : axis);
-}
-
 /* Operand q's dim at Out's dim o, 1 where q has none (padded). */
 static int64_t dim_at(const Shape *q, const Shape *p, int o, int64_t axis) {
   if (q->rank >= p->rank) return q->d[o];
@@ -37,50 +32,35 @@ static int64_t dim_at(const Shape *q, const Shape *p, int o, int64_t axis) {
   return j >= 0 && j < q->rank ? q->d[j] : 1;
 }
 
-/* The run-time extents of X and Y (VAR_RUNTIME_EXTENT; several dims:
- * height and width the run gives) pass to Out when the other operand is
- * broadcast along each (its dim there is 1, or absent: a bias [C], a
- * scalar) or has the same extents (same_runtime_extent) on the same dims
- * of Out.  Paddle broadcasts the same way at run time; any other pairing
- * (extents from different producers, an extent against a dim > 1) would
- * need the run's extents to agree, and is refused. */
+/* The run-time extents of X and Y (VAR_RUNTIME_EXTENT: the rows of a box
+ * head, an image's height and width, a sequence length) pass to Out where
+ * the other operand is broadcast along them (its dim there is 1, or
+ * absent: a bias [C], a scalar, a mask [B, 1, 1, L] against scores
+ * [B, H, L, L]) or has one there too.  Two that are not known to be one
+ * (bcast_extents_one: two feeds' lengths) are checked by the run
+ * (tu_bcast_extents), as Paddle's kernel checks them; one against a
+ * fixed dim other than 1 is refused.  Out's root is theirs when they have
+ * one; after a check, X's when both are one extent each (the check makes
+ * them one), else its own. */
 int binary_pass_extents(OpCtx *c, const Var *x, const Var *y, int64_t axis) {
   const unsigned mx = var_runtime_mask(x), my = var_runtime_mask(y);
   if (!mx && !my) return 0;
-  unsigned ox = 0, oy = 0; /* the dims of Out each operand's extents lie on */
-  for (int d = 0; d < RT_MAX_RANK; d++) {
-    if (mx >> d & 1) ox |= 1u << out_dim_of(&x->shape, &y->shape, d, axis);
-    if (my >> d & 1) oy |= 1u << out_dim_of(&y->shape, &x->shape, d, axis);
-  }
-  const int one_extent = mx && my && same_runtime_extent(x, y) && x->runtime_same && y->runtime_same;
-  if (one_extent) { /* scores [B, H, L, L] + a mask [B, 1, 1, L]: the other broadcast where one has none */
-    for (int d = 0; d < RT_MAX_RANK; d++) {
-      const int only_x = (ox & ~oy) >> d & 1, only_y = (oy & ~ox) >> d & 1;
-      const Var *q = only_x ? y : x, *p = only_x ? x : y;
-      if ((only_x || only_y) && dim_at(&q->shape, &p->shape, d, axis) != 1)
-        return ctx_fail(c, "dim %d of Out is a run-time extent of %s ('%s') and %s ('%s') %s is not 1 there: %s "
-                        "takes that only against a broadcast dim", d, p == x ? "X" : "Y", p->name,
-                        q == x ? "X" : "Y", q->name, shape_str(&q->shape), c->op->type);
-    }
-  } else if (mx && my) {
-    if (!same_runtime_extent(x, y) || ox != oy)
-      return ctx_fail(c, "X ('%s') and Y ('%s') both have a dim known only at run time (dim %d, from its %s; dim %d, "
-                      "from its %s), not the same extent on the same dim of Out: %s takes two run-time extents only "
-                      "when they are one", x->name, y->name, x->runtime_axis,
-                      x->runtime_from ? x->runtime_from : "inputs", y->runtime_axis,
-                      y->runtime_from ? y->runtime_from : "inputs", c->op->type);
-  } else {
-    const Var *p = mx ? x : y, *q = mx ? y : x;
-    for (int d = 0; d < RT_MAX_RANK; d++) {
-      const int64_t qd = (mx | my) >> d & 1 ? dim_at(&q->shape, &p->shape, out_dim_of(&p->shape, &q->shape, d, axis),
-                                                     axis) : 1;
-      if (qd != 1)
-        return ctx_fail(c, "dim %d of %s ('%s') is only known at run time (from its %s), and %s ('%s') %s does not "
-                        "broadcast along it (its dim there is %lld, not 1): %s takes a run-time extent against an "
-                        "operand of size 1 there or one with the same extent", d, p == x ? "X" : "Y", p->name,
-                        p->runtime_from ? p->runtime_from : "inputs", q == x ? "X" : "Y", q->name,
-                        shape_str(&q->shape), (long long)qd, c->op->type);
-    }
+  const int orank = x->shape.rank > y->shape.rank ? x->shape.rank : y->shape.rank;
+  const int sx = bcast_shift(x->shape.rank, orank, axis), sy = bcast_shift(y->shape.rank, orank, axis);
+  const unsigned ox = bcast_run_mask(x, orank, axis), oy = bcast_run_mask(y, orank, axis);
+  unsigned checked = 0;
+  for (int d = 0; d < orank; d++) {
+    const int bx = ox >> d & 1, by = oy >> d & 1;
+    if (bx && by && !bcast_extents_one(x, d - sx, ox, y, d - sy, oy)) checked |= 1u << d;
+    if (bx == by) continue;
+    const Var *p = bx ? x : y, *q = bx ? y : x;
+    const int64_t qd = dim_at(&q->shape, &p->shape, d, axis);
+    if (qd != 1)
+      return ctx_fail(c, "dim %d of %s ('%s') is only known at run time (from its %s), and %s ('%s') %s does not "
+                      "broadcast along it (its dim there is %lld, not 1): %s takes a run-time extent against an "
+                      "operand of size 1 there or one with a run-time extent too", d - (bx ? sx : sy),
+                      p == x ? "X" : "Y", p->name, p->runtime_from ? p->runtime_from : "inputs", q == x ? "X" : "Y",
+                      q->name, shape_str(&q->shape), (long long)qd, c->op->type);
   }
   const Var *p = mx ? x : y;
   const unsigned po = ox | oy;
@@ -88,20 +68,19 @@ int binary_pass_extents(OpCtx *c, const Var *x, const Var *y, int64_t axis) {
   while (!(po >> first & 1)) first++;
   ctx_pass_runtime_extent_at(c, p, "Out", 0, first);
   Var *out = ctx_out(c, "Out", 0);
-  if (out) out->runtime_more = po & ~(1u << first);
-  if (out) out->runtime_same = one_extent || (p->runtime_same && !(mx && my));
+  if (!out) return 0;
+  out->runtime_more = po & ~(1u << first);
+  const int one_root = same_runtime_extent(x, y);
+  const int uniform = mx && my ? x->runtime_same && y->runtime_same && (one_root || checked) : p->runtime_same;
+  if (mx && my && !one_root && !uniform) out->runtime_root = (int)(out - c->g->vars) + 1;
+  out->runtime_same = uniform;
   return 0;
 }
 
 void binary_write_extents(EmitCtx *e, const Var *x, const Var *y, const Var *out, int64_t axis) {
-  const Var *ops[2] = {x, y};
-  for (int k = 0; k < 2; k++) {
-    const int pr = em_spec(e, ops[k])->rank, qr = em_spec(e, ops[1 - k])->rank;
-    const int shift = pr >= qr ? 0 : (int)(axis < 0 ? axis + qr - pr + 1 : axis);
-    int to[RT_MAX_RANK];
-    for (int d = 0; d < RT_MAX_RANK; d++) to[d] = d < pr ? d + shift : -1;
-    tu_pass_extents_to(e, ops[k], out, to);
-  }
+  const Var *const in[2] = {x, y};
+  const int64_t axes[2] = {axis, axis};
+  tu_bcast_extents(e, out, 2, in, axes);
 }
 
 static int infer_elementwise(OpCtx *c) {

@@ -13,7 +13,8 @@
  *   (layer_norm the result over its last dim), ln_epsilon=1e-5.
  *   Sequence lengths the run gives (dim 1 of X, KeyX and ValueX; SrcMask's
  *   last two dims) are read at each call, the scratch planned for their
- *   bounds (run_lengths).
+ *   bounds (run_lengths); those that must agree and are not known to, the
+ *   run checks (two feeds: the ids and the attention mask).
  *   The shape rule checks X, KeyX and ValueX (rank 3, one batch, KeyX's and
  *   ValueX's length agree) and OutLinearW (rank 2); the emitter the weights
  *   and the dims that must not depend on the batch.
@@ -30,27 +31,49 @@
 static int dims_differ(int64_t a, int64_t b) { return a >= 0 && b >= 0 && a != b; }
 
 /* Which run-time extents the op takes: the sequence lengths (dim 1 of X,
- * and of KeyX and ValueX, those two one extent); SrcMask's on the score
- * dims they are (its last dim KeyX's, the one before X's); Residual's
- * X's. */
+ * KeyX, ValueX and Residual) and SrcMask's last two dims (KeyX's and X's
+ * lengths there).  Those that must be one extent and are not known to
+ * be are checked by the run (length_pairs). */
 static int run_lengths(OpCtx *c, const Var *x, const Var *xk, const Var *xv) {
   const Var *mask = ctx_in(c, "SrcMask", 0), *res = ctx_in(c, "Residual", 0);
   const unsigned mx = var_runtime_mask(x), mk = var_runtime_mask(xk), mv = var_runtime_mask(xv);
-  if (!mx && !mk && !mv && !var_runtime_mask(mask) && !var_runtime_mask(res)) return 0;
-  if ((mx | mk | mv) & ~2u || ((mk | mv) && !(mk && mv && same_runtime_extent(xk, xv))))
-    return ctx_fail(c, "X ('%s'), KeyX ('%s') and ValueX ('%s') may have a run-time extent only in their length "
-                    "(dim 1), KeyX's and ValueX's one extent", x->name, xk->name, xv->name);
-  if (res && var_runtime_mask(res) && (var_runtime_mask(res) != mx || !same_runtime_extent(res, x)))
-    return ctx_fail(c, "Residual ('%s') must have X's run-time extents", res->name);
+  if ((mx | mk | mv | var_runtime_mask(res)) & ~2u)
+    return ctx_fail(c, "X ('%s'), KeyX ('%s'), ValueX ('%s') and Residual may have a run-time extent only in their "
+                    "length (dim 1)", x->name, xk->name, xv->name);
   const unsigned mm = var_runtime_mask(mask);
-  if (!mm) return 0;
-  const int r = mask->shape.rank;
-  const int ok_sk = !(mm >> (r - 1) & 1) || same_runtime_extent(mask, xk);
-  const int ok_s = r < 2 || !(mm >> (r - 2) & 1) || same_runtime_extent(mask, x);
-  if (mm & ~(3u << (r - 2 < 0 ? 0 : r - 2)) || !ok_sk || !ok_s)
+  const int r = mask ? mask->shape.rank : 0;
+  if (mm & ~(3u << (r - 2 < 0 ? 0 : r - 2)))
     return ctx_fail(c, "SrcMask ('%s') may have run-time extents only on its last two dims, KeyX's and X's lengths",
                     mask->name);
   return 0;
+}
+
+/* A dim of a that must equal dim db of b at run time. */
+typedef struct LengthPair {
+  const Var *a, *b;
+  int da, db;
+} LengthPair;
+
+/* The pairs of lengths the op needs equal where one of them is the run's
+ * (KeyX's and ValueX's, Residual's and X's; the mask's run-time dims and
+ * the lengths they stand for): the emitter checks those not known to be
+ * one extent (same_runtime_dims). */
+static int length_pairs(EmitCtx *e, const Var *x, const Var *xk, const Var *xv, const Var *mask, const Var *res,
+                        LengthPair *p) {
+  int n = 0;
+  const unsigned mm = mask ? em_spec(e, mask)->runtime_mask : 0;
+  const int r = mask ? em_spec(e, mask)->rank : 0;
+  p[n++] = (LengthPair){xk, xv, 1, 1};
+  if (res && em_spec(e, res)->rank == 3) p[n++] = (LengthPair){res, x, 1, 1};
+  if (r >= 1 && mm >> (r - 1) & 1) p[n++] = (LengthPair){mask, xk, r - 1, 1};
+  if (r >= 2 && mm >> (r - 2) & 1) p[n++] = (LengthPair){mask, x, r - 2, 1};
+  int kept = 0;
+  for (int i = 0; i < n; i++) {
+    const unsigned ma = em_spec(e, p[i].a)->runtime_mask, mb = em_spec(e, p[i].b)->runtime_mask;
+    if ((ma >> p[i].da & 1 || mb >> p[i].db & 1) && !same_runtime_dims(p[i].a, p[i].da, p[i].b, p[i].db))
+      p[kept++] = p[i];
+  }
+  return kept;
 }
 
 static int infer_fused_attention(OpCtx *c) {
@@ -186,6 +209,14 @@ static int emit_fused_attention(EmitCtx *e) {
   em_task_scratch(e, rt_attention_task_floats(&p));
   const char *gemm_ws = em_gemm_ws(e, (SymDim){rows, 0}, (SymDim){0, width}, (SymDim){0, depth});
   tu_pass_extent(e, x, y);
+  LengthPair pairs[4];
+  const int npairs = length_pairs(e, x, xk, xv, mask, res, pairs);
+  for (int i = 0; i < npairs; i++)
+    pr_line(e->p, "if (%s != %s) return 1; /* '%s' and '%s' must have one length */", em_dim(e, pairs[i].a, pairs[i].da),
+            em_dim(e, pairs[i].b, pairs[i].db), pairs[i].a->name, pairs[i].b->name);
+  if (npairs)
+    em_fault(e, pool_printf("'%s' and '%s' have different lengths in this run (Paddle raises an error)",
+                            pairs[npairs - 1].a->name, pairs[npairs - 1].b->name));
   call.batch = em_dim(e, x, 0);
   call.out = em_ptr(e, y, 0);
   call.ws = ws;

@@ -82,13 +82,13 @@ static int emit_fusion_group(EmitCtx *e) {
   (void)ctx_nin(&c, "Inputs"); /* read above, through the fused ops' own slots */
   Var *out = ctx_out(&c, "Outs", 0);
   if (!out || &g->vars[chain] != out) return em_fail(e, "the group's result is not its last op's output");
-  /* a run-time extent came down the chain (infer_fusion_group let only ops
-   * that take one pass it on): the group's result has it too */
-  for (int k = 0; k < n && em_spec(e, out)->runtime_dim; k++)
-    if (em_spec(e, in[k].v)->runtime_dim == em_spec(e, out)->runtime_dim) {
-      tu_pass_extent(e, in[k].v, out);
-      break;
-    }
+  /* run-time extents came down the chain (infer_fusion_group let only ops
+   * that take them pass them on): the group's result has them, from the
+   * outside operands broadcast as their ops did, checked where two meet */
+  const Var *vars[16];
+  int64_t axes[16];
+  for (int k = 0; k < n; k++) vars[k] = in[k].v, axes[k] = in[k].axis;
+  if (em_spec(e, out)->runtime_mask) tu_bcast_extents(e, out, n, vars, axes);
   return ew_nary(e, out, n, in, NULL, body, pool_printf("t%d", op->nfused - 1));
 }
 

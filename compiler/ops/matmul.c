@@ -16,7 +16,8 @@
  * of a box head, the sequences of a text CNN): M is the run's, Out's dim
  * is the same extent; elsewhere (K, Y) it is refused.  matmul_v2 takes
  * them in M, N, K and the batch dims (matmul_v2_extents: attention over a
- * sequence length the run gives). */
+ * sequence length the run gives), a K or batch dim of both not known to be
+ * one extent checked by the run (Paddle's kernel checks them too). */
 #include <string.h>
 
 #include "../util.h"
@@ -56,25 +57,27 @@ static int matmul_v2_extents(OpCtx *c, const Var *xv, const Var *yv, int out_ran
   if (xr < 2 || yr < 2) return ctx_refuse_runtime_extents(c);
   const int tx = attr_bool(c->op, "trans_x", 0), ty = attr_bool(c->op, "trans_y", 0);
   const int xm = tx ? xr - 1 : xr - 2, xk = tx ? xr - 2 : xr - 1, yk = ty ? yr - 1 : yr - 2, yn = ty ? yr - 2 : yr - 1;
-  if ((mx >> xk & 1) != (my >> yk & 1) || (mx >> xk & 1 && !same_runtime_dims(xv, xk, yv, yk)))
-    return ctx_fail(c, "the contracted dim of X ('%s', dim %d) and of Y ('%s', dim %d) must both be fixed or be one "
-                    "run-time extent", xv->name, xk, yv->name, yk);
+  if ((mx >> xk & 1) != (my >> yk & 1))
+    return ctx_fail(c, "the contracted dim of X ('%s', dim %d) and of Y ('%s', dim %d) must both be fixed or both "
+                    "run-time extents", xv->name, xk, yv->name, yk);
+  int checked = mx >> xk & 1 && !same_runtime_dims(xv, xk, yv, yk); /* the run checks them (write_extents) */
   unsigned mo = 0;
   const int nb = out_rank - 2;
   for (int i = 0; i < nb; i++) { /* Out's batch dims, right-aligned */
     const int jx = i - (nb - (xr - 2)), jy = i - (nb - (yr - 2));
     const int rx = jx >= 0 && mx >> jx & 1, ry = jy >= 0 && my >> jy & 1;
     const int64_t dx = jx >= 0 ? xv->shape.d[jx] : 1, dy = jy >= 0 ? yv->shape.d[jy] : 1;
-    if ((rx && ry && !same_runtime_dims(xv, jx, yv, jy)) || (rx && !ry && dy != 1) || (ry && !rx && dx != 1))
-      return ctx_fail(c, "batch dim %d of Out: a run-time extent of X ('%s') or Y ('%s') against a dim that is "
-                      "neither 1 nor that extent", i, xv->name, yv->name);
+    if ((rx && !ry && dy != 1) || (ry && !rx && dx != 1))
+      return ctx_fail(c, "batch dim %d of Out: a run-time extent of X ('%s') or Y ('%s') against a fixed dim that "
+                      "is not 1", i, xv->name, yv->name);
+    checked |= rx && ry && !same_runtime_dims(xv, jx, yv, jy);
     if (rx || ry) mo |= 1u << i;
   }
   if (mx >> xm & 1) mo |= 1u << nb;
   if (my >> yn & 1) mo |= 1u << (nb + 1);
   ctx_set_runtime_extents(c, "Out", 0, mo, (mx ? xv : yv)->runtime_from);
   Var *out = ctx_out(c, "Out", 0);
-  const int shared = !(mx && my) || (same_runtime_extent(xv, yv) && xv->runtime_same && yv->runtime_same);
+  const int shared = !(mx && my) || ((same_runtime_extent(xv, yv) || checked) && xv->runtime_same && yv->runtime_same);
   if (out && shared) {
     out->runtime_root = (mx ? xv : yv)->runtime_root;
     out->runtime_same = mx && my ? 1 : (mx ? xv : yv)->runtime_same || !(mo & (mo - 1));
@@ -274,6 +277,21 @@ static void write_extents(EmitCtx *e, const Var *xv, const Var *yv, const Var *o
   ty[y->s->rank - (y->trans ? 2 : 1)] = nb + 1;
   tu_pass_extents_to(e, xv, ov, tx);
   tu_pass_extents_to(e, yv, ov, ty);
+  /* the contracted dims and the batch dims both have as run-time extents
+   * not known to be one (matmul_v2_extents): the run checks them */
+  const char *differ = NULL;
+  const int xk = x->s->rank - (x->trans ? 2 : 1), yk = y->s->rank - (y->trans ? 1 : 2);
+  for (int o = -1; o < nb; o++) {
+    const int dx = o < 0 ? xk : o - (nb - (x->s->rank - 2)), dy = o < 0 ? yk : o - (nb - (y->s->rank - 2));
+    if (dx < 0 || dy < 0 || !(x->s->runtime_mask >> dx & 1) || !(y->s->runtime_mask >> dy & 1) ||
+        same_runtime_dims(xv, dx, yv, dy))
+      continue;
+    pr_line(e->p, "if (%s != %s) return 1; /* '%s' and '%s' differ in %s */", em_dim(e, xv, dx), em_dim(e, yv, dy),
+            xv->name, yv->name, o < 0 ? "the contracted dim" : pool_printf("batch dim %d", o));
+    differ = pool_printf("'%s' and '%s' differ in %s in this run (Paddle raises an error)", xv->name, yv->name,
+                         o < 0 ? "the contracted dim" : pool_printf("batch dim %d", o));
+  }
+  if (differ) em_fault(e, differ);
 }
 
 /* Emits Out = alpha * op(X) @ op(Y) with numpy batch broadcasting. */

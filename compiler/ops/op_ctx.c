@@ -575,6 +575,22 @@ int same_runtime_extent(const Var *a, const Var *b) {
   return var_runtime_axis(a) >= 0 && var_runtime_axis(b) >= 0 && a->runtime_root && a->runtime_root == b->runtime_root;
 }
 
+int bcast_shift(int rank, int out_rank, int64_t axis) {
+  return rank >= out_rank ? 0 : (int)(axis < 0 ? axis + out_rank - rank + 1 : axis);
+}
+
+unsigned bcast_run_mask(const Var *v, int out_rank, int64_t axis) {
+  const int shift = bcast_shift(v->shape.rank, out_rank, axis);
+  unsigned o = 0;
+  for (int d = 0; d < RT_MAX_RANK; d++)
+    if (var_runtime_mask(v) >> d & 1) o |= 1u << (d + shift);
+  return o;
+}
+
+int bcast_extents_one(const Var *a, int da, unsigned a_out, const Var *b, int db, unsigned b_out) {
+  return same_runtime_dims(a, da, b, db) || (same_runtime_extent(a, b) && a_out == b_out);
+}
+
 int same_runtime_dims(const Var *a, int da, const Var *b, int db) {
   if (!(var_runtime_mask(a) >> da & 1) || !(var_runtime_mask(b) >> db & 1) || !same_runtime_extent(a, b)) return 0;
   return (a == b && da == db) || (a->runtime_same && b->runtime_same);

@@ -258,6 +258,17 @@ int same_runtime_extent(const Var *a, const Var *b);
  * run time: the same root, each var's run-time dims all that one extent
  * (Var.runtime_same), or the very same dim. */
 int same_runtime_dims(const Var *a, int da, const Var *b, int db);
+/* Broadcasting into an Out of out_rank dims (Paddle's `axis`, -1: right-
+ * aligned): where dim 0 of an operand of `rank` dims lies in Out. */
+int bcast_shift(int rank, int out_rank, int64_t axis);
+/* The dims of Out that v's run-time extents lie on, so broadcast. */
+unsigned bcast_run_mask(const Var *v, int out_rank, int64_t axis);
+/* 1 when run-time dim da of a and db of b, which meet on one dim of Out
+ * (a_out, b_out: where each one's run-time dims lie there), are one
+ * extent: same_runtime_dims, or one root on the same dims of Out (a
+ * residual add of two feature maps).  Otherwise the run checks them
+ * (tu_bcast_extents). */
+int bcast_extents_one(const Var *a, int da, unsigned a_out, const Var *b, int db, unsigned b_out);
 /* Prints "<file>: block B op I (type -> out): <msg>" and returns -1. */
 int ctx_fail(OpCtx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* For clang's analyzer, which reads one file at a time: ctx_fail returns -1

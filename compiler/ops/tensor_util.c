@@ -114,6 +114,32 @@ void tu_pass_extents_to(EmitCtx *e, const Var *x, const Var *out, const int *to)
       move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = em_dim(e, out, to[d]), .src = em_dim(e, x, d)});
 }
 
+void tu_bcast_extents(EmitCtx *e, const Var *out, int n, const Var *const *in, const int64_t *axis) {
+  const VarSpec *os = em_spec(e, out);
+  const char *differ = NULL;
+  for (int o = 0; o < os->rank; o++) {
+    if (!(os->runtime_mask >> o & 1)) continue;
+    const Var *src = NULL;
+    int sd = 0;
+    unsigned s_out = 0;
+    for (int k = 0; k < n; k++) {
+      const int d = o - bcast_shift(in[k]->shape.rank, os->rank, axis[k]);
+      if (d < 0 || !(em_spec(e, in[k])->runtime_mask >> d & 1)) continue;
+      const unsigned k_out = bcast_run_mask(in[k], os->rank, axis[k]);
+      if (!src) {
+        src = in[k], sd = d, s_out = k_out;
+        move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = em_dim(e, out, o), .src = em_dim(e, src, sd)});
+      } else if (!bcast_extents_one(src, sd, s_out, in[k], d, k_out)) {
+        pr_line(e->p, "if (%s != %s) return 1; /* '%s' and '%s' differ along dim %d of '%s' */", em_dim(e, src, sd),
+                em_dim(e, in[k], d), src->name, in[k]->name, o, out->name);
+        differ = pool_printf("'%s' and '%s' have different sizes along dim %d of '%s' in this run (Paddle raises an "
+                             "error)", src->name, in[k]->name, o, out->name);
+      }
+    }
+  }
+  if (differ) em_fault(e, differ);
+}
+
 int tu_copy(EmitCtx *e, const Var *x, const Var *out) {
   if (!same_numel(e, x, out) && x->dtype == out->dtype) return em_fail(e, "X and Out differ in element count");
   return tu_copy_count(e, x, out, em_numel(e, out));

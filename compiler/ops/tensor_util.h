@@ -45,6 +45,13 @@ void tu_pass_extent(EmitCtx *e, const Var *x, const Var *out);
 /* The lines writing Out's run-time extents from X's, X's dim d being Out's
  * dim to[d] (ctx_pass_runtime_extents_to). */
 void tu_pass_extents_to(EmitCtx *e, const Var *x, const Var *out, const int *to);
+/* Out broadcast from the n operands in[k] (each at axis[k], Paddle's
+ * element-wise `axis`): the lines writing each run-time extent of Out from
+ * the first operand that has it there, and a stop (em_fault) where two
+ * operands have run-time extents on one dim of Out that are not known to
+ * be one (bcast_extents_one) and the run's differ: Paddle raises an error
+ * there. */
+void tu_bcast_extents(EmitCtx *e, const Var *out, int n, const Var *const *in, const int64_t *axis);
 
 /* X@GRAD = Out@GRAD, the same elements in the same order: the gradient of
  * the ops whose Out is X's elements reshaped (reshape2, flatten, squeeze2,

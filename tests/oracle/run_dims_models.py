@@ -192,6 +192,29 @@ class Text(nn.Layer):
         return self.cls(h.mean(axis=1)), self.first(h[:, 0])
 
 
+class Bert(nn.Layer):
+    """A BERT-style encoder fed three arrays of one length the run gives:
+    token ids x, segment ids and an attention mask (1 keep, 0 padding,
+    float32), as ERNIE/BERT programs are fed.  Word, segment and position
+    embeddings summed (two feeds' extents: the run checks them equal),
+    layer_norm, two encoder layers whose scores get the mask
+    [B, 1, 1, L] of the third feed, a tanh pooler over the first token
+    and a classifier, and the sequence output."""
+
+    def __init__(self):
+        super().__init__()
+        self.word, self.seg, self.pos = nn.Embedding(40, 16), nn.Embedding(2, 16), nn.Embedding(32, 16)
+        self.norm = nn.LayerNorm(16)
+        self.enc = nn.TransformerEncoder(nn.TransformerEncoderLayer(16, 4, 32, dropout=0.0), 2)
+        self.pool, self.cls = nn.Linear(16, 16), nn.Linear(16, 2)
+
+    def forward(self, x, seg, mask):
+        pos = paddle.arange(paddle.shape(x)[1]).unsqueeze(0)
+        h = self.norm(self.word(x) + self.seg(seg) + self.pos(pos))
+        h = self.enc(h, src_mask=(mask.unsqueeze([1, 2]) - 1.0) * 1e4)
+        return self.cls(paddle.tanh(self.pool(h[:, 0]))), h
+
+
 MODELS = {
     "cnn": (Cnn, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 17, 23], [2, 3, 5, 9], [1, 3, 1, 2]]),
     "resnetish": (ResNetish, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 19, 27], [2, 3, 7, 6], [1, 3, 3, 3]]),
@@ -201,20 +224,33 @@ MODELS = {
     "seghead": (SegHead, [2, 3, 24, 24], [[2, 3, 24, 24], [1, 3, 13, 19], [2, 3, 5, 2], [1, 3, 1, 1]]),
     "text": (Text, [2, 16], [[2, 16], [1, 7], [2, 11], [2, 1]]),
     "text_unfused": (Text, [2, 16], [[2, 16], [1, 9], [2, 3], [1, 1]]),
+    "bert": (Bert, [2, 16], [[2, 16], [1, 5], [2, 12], [1, 1]]),
+    "bert_unfused": (Bert, [2, 16], [[2, 16], [2, 7], [1, 3], [2, 1]]),
 }
+# feeds besides x (name, dtype), each of x's shape, saved as input_<k>_<name>.npy
+MORE_FEEDS = {name: [("seg", "int64"), ("mask", "float32")] for name in ("bert", "bert_unfused")}
 # compile flags besides the bound: the attention as Paddle wrote it
 # (matmul_v2 of two run-time operands, the mask added to the scores,
 # softmax over the keys) rather than the fused_attention pass's kernel
-EXTRA_FLAGS = {"text_unfused": ["--build-strategy", "fused_attention=false"]}
+EXTRA_FLAGS = {name: ["--build-strategy", "fused_attention=false"] for name in ("text_unfused", "bert_unfused")}
 
 
 def model_input(name, shape, rng):
     """An image, or token ids (0, padding, in places; never the first)."""
-    if not name.startswith("text"):
+    if not name.startswith(("text", "bert")):
         return rng.standard_normal(shape).astype("float32")
-    ids = rng.integers(0, 50, shape).astype("int64")
-    ids[:, 0] = 1 + ids[:, 0] % 49
+    ids = rng.integers(0, 40, shape).astype("int64")
+    ids[:, 0] = 1 + ids[:, 0] % 39
     return ids
+
+
+def more_input(feed, shape, rng):
+    """Segment ids (0 then 1) or a mask keeping a random prefix of each row
+    (at least one token)."""
+    if feed == "seg":
+        return (np.arange(shape[1])[None, :] >= rng.integers(0, shape[1] + 1, (shape[0], 1))).astype("int64")
+    keep = rng.integers(1, shape[1] + 1, (shape[0], 1))
+    return (np.arange(shape[1])[None, :] < keep).astype("float32")
 
 
 def randomize(layer, rng):
@@ -237,8 +273,9 @@ def main(out):
         layer = cls()
         randomize(layer, rng)
         layer.eval()
-        spec = [paddle.static.InputSpec([None, None], "int64", "x") if name.startswith("text") else
+        spec = [paddle.static.InputSpec([None, None], "int64", "x") if len(bound) == 2 else
                 paddle.static.InputSpec([None, 3, None, None], "float32", "x")]
+        spec += [paddle.static.InputSpec([None, None], t, f) for f, t in MORE_FEEDS.get(name, [])]
         paddle.jit.save(paddle.jit.to_static(layer, input_spec=spec), os.path.join(d, "model"))
         paddle.enable_static()
         exe = paddle.static.Executor(paddle.CPUPlace())
@@ -246,13 +283,18 @@ def main(out):
         for k, shape in enumerate(sizes):
             x = model_input(name, shape, rng)
             np.save(os.path.join(d, f"input_{k}.npy"), x)
-            outs = exe.run(prog, feed={feeds[0]: x}, fetch_list=fetches)
+            fed = {feeds[0]: x}
+            for f, _ in MORE_FEEDS.get(name, []):
+                fed[f] = more_input(f, shape, rng)
+                np.save(os.path.join(d, f"input_{k}_{f}.npy"), fed[f])
+            outs = exe.run(prog, feed=fed, fetch_list=fetches)
             for j, o in enumerate(outs):
                 np.save(os.path.join(d, f"ref_{k}_{j}.npy"), o)
         with open(os.path.join(d, "flags.json"), "w") as f:
-            json.dump(["--max-shape", "x=" + ",".join(map(str, bound))] + EXTRA_FLAGS.get(name, []), f)
+            bounds = [["--max-shape", f"{f}=" + ",".join(map(str, bound))] for f in feeds]
+            json.dump(sum(bounds, []) + EXTRA_FLAGS.get(name, []), f)
         with open(os.path.join(d, "sizes.json"), "w") as f:
-            json.dump({"sizes": sizes, "fetches": [v.name for v in fetches]}, f)
+            json.dump({"sizes": sizes, "fetches": [v.name for v in fetches], "feeds": feeds}, f)
 
 
 if __name__ == "__main__":
