@@ -9,7 +9,9 @@
  *     shape, whatever `shape` says: while specializing, where consteval
  *     knows them they are the shape, else the dims are unknown (one per
  *     ShapeTensorList entry, numel(ShapeTensor)) and specialization
- *     refuses them, naming the slot, unless --max-shape bounds Out: then
+ *     refuses them, naming the slot, unless each ShapeTensorList entry is
+ *     known or the run-time extent of a tensor (traced_fill: a causal
+ *     mask paddle.ones([L, L]) of the run's length), or --max-shape bounds Out: then
  *     Out is sized for the bound and the kernel sets its dims from the
  *     values (ctx_max_shape), stopping the run on one below 0 or past it.
  *   fill_constant_batch_size_like: Input -> Out; shape:INTS, dtype:INT=5,
@@ -36,6 +38,7 @@
 #include "../consteval.h"
 #include "../util.h"
 #include "fill_call.h"
+#include "move_call.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -45,6 +48,53 @@ static int shape_from_attr(OpCtx *c, const char *name, Shape *s) {
   if (n > RT_MAX_RANK) return ctx_fail(c, "attribute %s has %d dims", name, n);
   *s = shape_make(n, v);
   return 0;
+}
+
+/* ShapeTensorList's entries, each a value the compiler knows (shape[i]
+ * set, from[i] NULL) or the run-time extent of a tensor whose one such
+ * dim it is (ctx_run_dim_of: paddle.ones([L, L]) with
+ * L = paddle.shape(ids)[1]; from[i], at[i], shape[i] its bound), those
+ * tensors of one root.  The number of extents, 0 when some entry is
+ * neither. */
+static int traced_shape(OpCtx *c, int n, Shape *shape, const Var **from, int *at) {
+  int nrun = 0;
+  shape->rank = n;
+  for (int i = 0; i < n; i++) {
+    const Var *entry = ctx_in(c, "ShapeTensorList", i), *t;
+    const int64_t *v;
+    from[i] = NULL;
+    if (entry && ctx_values(c, entry, &v) == 1) {
+      if (v[0] < 0) return 0;
+      shape->d[i] = v[0];
+      continue;
+    }
+    if (!entry || !ctx_run_dim_of(c->g, entry, 0, &t, &at[i]) || var_runtime_axis(t) != at[i] || t->runtime_more)
+      return 0;
+    for (int k = 0; k < i; k++)
+      if (from[k] && !same_runtime_extent(from[k], t)) return 0;
+    from[i] = t;
+    shape->d[i] = t->shape.d[at[i]];
+    nrun++;
+  }
+  return nrun;
+}
+
+/* fill_constant whose ShapeTensorList traced_shape follows to run-time
+ * extents: Out has them (one extent, their root).  1 when set. */
+static int traced_fill(OpCtx *c, int n) {
+  Shape s;
+  const Var *from[RT_MAX_RANK];
+  int at[RT_MAX_RANK];
+  if (!traced_shape(c, n, &s, from, at)) return 0;
+  unsigned mask = 0;
+  const Var *root = NULL;
+  for (int i = 0; i < n; i++)
+    if (from[i]) mask |= 1u << i, root = from[i];
+  ctx_set(c, "Out", 0, &s, (int)attr_int(c->op, "dtype", RT_DT_FP32));
+  ctx_set_runtime_extents(c, "Out", 0, mask, root->runtime_from);
+  Var *out = ctx_out(c, "Out", 0);
+  if (out) out->runtime_root = root->runtime_root, out->runtime_same = 1;
+  return 1;
 }
 
 static int infer_fill_constant(OpCtx *c) {
@@ -65,6 +115,7 @@ static int infer_fill_constant(OpCtx *c) {
   } else if (c->g->specializing && ctx_in(c, "ShapeTensorList", 0)) { /* a dim per entry, known where its value is */
     int n = ctx_nin(c, "ShapeTensorList");
     if (n > RT_MAX_RANK) return ctx_fail(c, "ShapeTensorList has %d entries", n);
+    if (!ctx_has_max_shape(c, "Out", 0) && traced_fill(c, n)) return 0;
     int b = ctx_max_shape(c, "Out", 0, n, (int)attr_int(c->op, "dtype", RT_DT_FP32), "ShapeTensorList's values");
     if (b) return b < 0 ? -1 : 0;
     s.rank = n;
@@ -160,6 +211,16 @@ static int emit_fill_constant(EmitCtx *e) {
   if (!out) return -1;
   OpCtx c = {e->g, (Op *)e->op};
   if (tu_max_shaped(e, out) && tu_shape_extents(e, out)) return -1;
+  if (!tu_max_shaped(e, out) && em_spec(e, out)->runtime_mask) { /* traced_fill: the extents of the tensors */
+    Shape s;
+    const Var *from[RT_MAX_RANK];
+    int at[RT_MAX_RANK];
+    if (!traced_shape(&c, ctx_nin(&c, "ShapeTensorList"), &s, from, at))
+      return em_fail(e, "ShapeTensorList no longer traces to run-time extents");
+    for (int i = 0; i < s.rank; i++)
+      if (from[i])
+        move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = em_dim(e, out, i), .src = em_dim(e, from[i], at[i])});
+  }
   if (ctx_in(&c, "ValueTensor", 0)) {
     attr_superseded(e->op, "value"), attr_superseded(e->op, "str_value"); /* Paddle reads the tensor instead */
     Var *vt = tu_in(e, "ValueTensor", 0);

@@ -215,6 +215,25 @@ class Bert(nn.Layer):
         return self.cls(paddle.tanh(self.pool(h[:, 0]))), h
 
 
+class Gpt(nn.Layer):
+    """A decoder-only language model over ids of the run's length: a causal
+    mask paddle.tril(paddle.ones([L, L])) with L = paddle.shape(ids)[1]
+    (fill_constant of a shape read from the run, tril_triu), a pre-norm
+    encoder layer masked by it, the logits of every token."""
+
+    def __init__(self):
+        super().__init__()
+        self.emb, self.pos = nn.Embedding(40, 16), nn.Embedding(32, 16)
+        self.dec = nn.TransformerEncoderLayer(16, 2, 32, dropout=0.0, normalize_before=True)
+        self.head = nn.Linear(16, 40)
+
+    def forward(self, x):
+        n = paddle.shape(x)[1]
+        h = self.emb(x) + self.pos(paddle.arange(n).unsqueeze(0))
+        causal = paddle.tril(paddle.ones([n, n], "float32"))
+        return self.head(self.dec(h, src_mask=(causal - 1.0) * 1e4))
+
+
 MODELS = {
     "cnn": (Cnn, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 17, 23], [2, 3, 5, 9], [1, 3, 1, 2]]),
     "resnetish": (ResNetish, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 19, 27], [2, 3, 7, 6], [1, 3, 3, 3]]),
@@ -226,18 +245,21 @@ MODELS = {
     "text_unfused": (Text, [2, 16], [[2, 16], [1, 9], [2, 3], [1, 1]]),
     "bert": (Bert, [2, 16], [[2, 16], [1, 5], [2, 12], [1, 1]]),
     "bert_unfused": (Bert, [2, 16], [[2, 16], [2, 7], [1, 3], [2, 1]]),
+    "gpt": (Gpt, [2, 16], [[2, 16], [1, 6], [2, 13], [1, 1]]),
+    "gpt_unfused": (Gpt, [2, 16], [[2, 16], [2, 4], [1, 11], [2, 1]]),
 }
 # feeds besides x (name, dtype), each of x's shape, saved as input_<k>_<name>.npy
 MORE_FEEDS = {name: [("seg", "int64"), ("mask", "float32")] for name in ("bert", "bert_unfused")}
 # compile flags besides the bound: the attention as Paddle wrote it
 # (matmul_v2 of two run-time operands, the mask added to the scores,
 # softmax over the keys) rather than the fused_attention pass's kernel
-EXTRA_FLAGS = {name: ["--build-strategy", "fused_attention=false"] for name in ("text_unfused", "bert_unfused")}
+EXTRA_FLAGS = {name: ["--build-strategy", "fused_attention=false"]
+               for name in ("text_unfused", "bert_unfused", "gpt_unfused")}
 
 
 def model_input(name, shape, rng):
     """An image, or token ids (0, padding, in places; never the first)."""
-    if not name.startswith(("text", "bert")):
+    if not name.startswith(("text", "bert", "gpt")):
         return rng.standard_normal(shape).astype("float32")
     ids = rng.integers(0, 40, shape).astype("int64")
     ids[:, 0] = 1 + ids[:, 0] % 39
