@@ -14,7 +14,8 @@ multi-head attention fused and as Paddle wrote it (matmul_v2 of the
 queries and the keys, both of the run's length, the mask added to the
 scores, softmax over the keys), layer_norm, the first token and the mean;
 a BERT-style encoder fed ids, segment ids and a mask of one length; a
-decoder whose causal mask is tril(ones([L, L])) of the run's length).
+decoder whose causal mask is tril(ones([L, L])) of the run's length; LSTM
+and GRU layers stepping through the run's time steps).
 Sizes past the bound, or too small for the program, stop the run
 with a clear error; what paddlec cannot take yet is refused naming it."""
 import json
@@ -53,7 +54,8 @@ def run_image(binary, path, out, more=()):
 
 
 @pytest.mark.parametrize("name", ["cnn", "resnetish", "seghead", "unetish", "tokens", "decoder", "text",
-                                  "text_unfused", "bert", "bert_unfused", "gpt", "gpt_unfused"])
+                                  "text_unfused", "bert", "bert_unfused", "gpt", "gpt_unfused",
+                                  "rnn"])
 def test_one_binary_matches_paddle_at_every_size(tmp_path, name):
     d = os.path.join(models(), name)
     binary = build(d, tmp_path, *flags(d))

@@ -51,6 +51,7 @@
 #include "rt_kernels.h"
 #include "ops.h"
 #include "rnn_call.h"
+#include "tensor_util.h"
 
 /* 1 when the op drops between layers: Paddle's RnnKernel with is_test
  * false, dropout_prob not 0 and more than one layer. */
@@ -100,6 +101,13 @@ static int infer_rnn(OpCtx *c) {
   Shape side = {c->g->specializing ? 1 : 0, {0}};
   ctx_set(c, "Reserve", 0, &side, RT_DT_UINT8);
   ctx_set(c, "DropoutState", 0, c->g->specializing && rnn_drops(c->op) ? &out : &side, RT_DT_UINT8);
+  /* a time dim the run gives (a sequence length: Input [T, N, I]) is Out's;
+   * the kernel steps through the run's T (the workspace planned for the
+   * bound).  Not with a dropout mask between layers (sized by T) */
+  if (var_runtime_mask(x) & ~1u || (var_runtime_mask(x) && rnn_drops(c->op)))
+    return ctx_fail(c, "Input ('%s') may have a run-time extent only in its time dim (0), and not with dropout "
+                    "between layers", x->name);
+  ctx_pass_runtime_extent(c, x, "Out", 0);
   return 0;
 }
 
@@ -347,6 +355,10 @@ static int emit_rnn(EmitCtx *e) {
     attr_superseded(e->op, "seed"); /* it seeds only that dropout */
   }
   rnn_geo(e, &g, mi, steps, batch, &r);
+  if (em_spec(e, x)->runtime_mask) { /* the run's time steps (infer_rnn) */
+    r.seq_len = em_dim(e, x, 0);
+    tu_pass_extent(e, x, out);
+  }
   r.x = em_ptr(e, x, 1);
   if (lens) r.lengths = em_ptr(e, lens, 1);
   r.out = em_ptr(e, out, 0);
@@ -465,6 +477,7 @@ static const char *const rnn_attr_ignores[] = {"input_size", NULL};
 const OpDef op_rnn = {.type = "rnn",
                       .infer = infer_rnn,
                       .emit_c = emit_rnn,
+                      .runtime_extents = 1,
                       .attr_ignores = rnn_attr_ignores,
                       .global_rng = rnn_global_rng};
 /* Out, Reserve, DropoutState: rnn_grad computes the forward again (see

@@ -234,6 +234,24 @@ class Gpt(nn.Layer):
         return self.head(self.dec(h, src_mask=(causal - 1.0) * 1e4))
 
 
+class Rnn(nn.Layer):
+    """Recurrent layers over ids of the run's length: embeddings, a
+    bidirectional LSTM and a GRU (Paddle's `rnn` op over [T, N, I], the
+    time steps the run's), the mean over time and the GRU's last state."""
+
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(40, 8)
+        self.lstm = nn.LSTM(8, 12, direction="bidirect")
+        self.gru = nn.GRU(24, 6)
+        self.fc = nn.Linear(6, 3)
+
+    def forward(self, x):
+        h, _ = self.lstm(self.emb(x))
+        g, last = self.gru(h)
+        return self.fc(g.mean(axis=1)), last
+
+
 MODELS = {
     "cnn": (Cnn, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 17, 23], [2, 3, 5, 9], [1, 3, 1, 2]]),
     "resnetish": (ResNetish, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 19, 27], [2, 3, 7, 6], [1, 3, 3, 3]]),
@@ -247,6 +265,7 @@ MODELS = {
     "bert_unfused": (Bert, [2, 16], [[2, 16], [2, 7], [1, 3], [2, 1]]),
     "gpt": (Gpt, [2, 16], [[2, 16], [1, 6], [2, 13], [1, 1]]),
     "gpt_unfused": (Gpt, [2, 16], [[2, 16], [2, 4], [1, 11], [2, 1]]),
+    "rnn": (Rnn, [2, 10], [[2, 10], [1, 4], [2, 1], [1, 7]]),
 }
 # feeds besides x (name, dtype), each of x's shape, saved as input_<k>_<name>.npy
 MORE_FEEDS = {name: [("seg", "int64"), ("mask", "float32")] for name in ("bert", "bert_unfused")}
@@ -259,7 +278,7 @@ EXTRA_FLAGS = {name: ["--build-strategy", "fused_attention=false"]
 
 def model_input(name, shape, rng):
     """An image, or token ids (0, padding, in places; never the first)."""
-    if not name.startswith(("text", "bert", "gpt")):
+    if not name.startswith(("text", "bert", "gpt", "rnn")):
         return rng.standard_normal(shape).astype("float32")
     ids = rng.integers(0, 40, shape).astype("int64")
     ids[:, 0] = 1 + ids[:, 0] % 39
