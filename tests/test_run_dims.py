@@ -15,7 +15,8 @@ queries and the keys, both of the run's length, the mask added to the
 scores, softmax over the keys), layer_norm, the first token and the mean;
 a BERT-style encoder fed ids, segment ids and a mask of one length; a
 decoder whose causal mask is tril(ones([L, L])) of the run's length; LSTM
-and GRU layers stepping through the run's time steps).
+and GRU layers stepping through the run's time steps; attention written by
+hand, reshaped to sizes read with paddle.shape).
 Sizes past the bound, or too small for the program, stop the run
 with a clear error; what paddlec cannot take yet is refused naming it."""
 import json
@@ -55,7 +56,7 @@ def run_image(binary, path, out, more=()):
 
 @pytest.mark.parametrize("name", ["cnn", "resnetish", "seghead", "unetish", "tokens", "decoder", "text",
                                   "text_unfused", "bert", "bert_unfused", "gpt", "gpt_unfused",
-                                  "rnn"])
+                                  "rnn", "qkv"])
 def test_one_binary_matches_paddle_at_every_size(tmp_path, name):
     d = os.path.join(models(), name)
     binary = build(d, tmp_path, *flags(d))

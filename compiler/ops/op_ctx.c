@@ -526,11 +526,15 @@ static int static_ints(const Graph *g, const Op *op, const char *name, const cha
 }
 
 int ctx_run_dim_of(const Graph *g, const Var *t, int i, const Var **v, int *d) {
+  return ctx_shape_dim_of(g, t, i, v, d) && var_runtime_mask(*v) >> *d & 1;
+}
+
+int ctx_shape_dim_of(const Graph *g, const Var *t, int i, const Var **v, int *d) {
   for (int hops = 0; t && t->producer >= 0 && hops < 32; hops++) {
     const Op *op = &g->ops[t->producer];
     if (!strcmp(op->type, "shape")) {
       const Var *x = only_in(g, op, "Input");
-      if (!x || !(var_runtime_mask(x) >> i & 1)) return 0;
+      if (!x || i < 0 || i >= x->shape.rank) return 0;
       *v = x, *d = i;
       return 1;
     }

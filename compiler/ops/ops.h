@@ -251,6 +251,8 @@ void ctx_pass_runtime_extents_to(OpCtx *c, const Var *x, const char *slot, int i
  * F.interpolate's size=y.shape[2:]: shape, then slice, cast, concat or
  * a reshape of the values); 0 when the compiler cannot tell. */
 int ctx_run_dim_of(const Graph *g, const Var *t, int i, const Var **v, int *d);
+/* The same for any dim of *v (its batch, a fixed one, a run-time one). */
+int ctx_shape_dim_of(const Graph *g, const Var *t, int i, const Var **v, int *d);
 /* 1 when a and b both have a run-time extent made by one producer and
  * passed on unchanged (Var.runtime_root): the same value at run time. */
 int same_runtime_extent(const Var *a, const Var *b);

@@ -16,7 +16,9 @@
  * constants, parameters, shape arithmetic of static dims) are the target,
  * validated the same way; values known only at run time are refused, as
  * the compile-time rules above would give a shape the kernel does not,
- * unless --max-shape bounds Out: then Out's dims are the run's, worked out
+ * unless each ShapeTensor entry is known or a dim read with `shape`
+ * (traced_target: x.reshape([b, n, h, d]) with b, n from paddle.shape(x)),
+ * or --max-shape bounds Out: then Out's dims are the run's, worked out
  * by the kernel from the values as ValidateShape does (reshape_extents).
  * Emission: a copy of X's elements (memcpy; nothing when Out is X).
  * X with dim 0 known only at run time (the RoIs after roi_align, the
@@ -125,6 +127,34 @@ static int run_target(OpCtx *c, const Var *x, const int64_t *shape, int n, const
   return 0;
 }
 
+/* A ShapeTensor list whose entries are values the compiler knows or dims
+ * of tensors read with `shape` (ctx_shape_dim_of: x.reshape([b, n, 3, 2,
+ * 8]) with b, n = paddle.shape(x)[0], [1]): the target in tv as an
+ * attribute would give it, a run-time extent as 0 where it is X's own at
+ * that index (same_runtime_dims), another dim as its value (the batch at
+ * this probe: the specialization sees it follow B).  Its length, or -1
+ * when some entry is neither. */
+static int traced_target(OpCtx *c, const Var *x, int64_t *tv) {
+  const int n = ctx_nin(c, "ShapeTensor");
+  if (n > RT_MAX_RANK || !c->g->specializing) return -1;
+  for (int i = 0; i < n; i++) {
+    const Var *entry = ctx_in(c, "ShapeTensor", i), *v;
+    const int64_t *val;
+    int d;
+    if (entry && ctx_values(c, entry, &val) == 1) {
+      tv[i] = val[0];
+    } else if (entry && ctx_shape_dim_of(c->g, entry, 0, &v, &d) && var_runtime_mask(v) >> d & 1) {
+      if (i >= x->shape.rank || !same_runtime_dims(v, d, x, i)) return -1;
+      tv[i] = 0;
+    } else if (entry && ctx_shape_dim_of(c->g, entry, 0, &v, &d) && v->shape.d[d] >= 0) {
+      tv[i] = v->shape.d[d];
+    } else {
+      return -1;
+    }
+  }
+  return n;
+}
+
 static int infer_reshape(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
@@ -135,6 +165,7 @@ static int infer_reshape(OpCtx *c) {
   (void)ctx_nin(c, "Shape");
   int nt = ctx_in(c, "ShapeTensor", 0) ? tu_slot_values(c, "ShapeTensor", 1, tv, RT_MAX_RANK)
                                        : tu_slot_values(c, "Shape", 0, tv, RT_MAX_RANK);
+  if (nt < 0 && ctx_in(c, "ShapeTensor", 0)) nt = traced_target(c, x, tv);
   int n = attr_ints(c->op, "shape", &shape);
   Shape out = {0, {0}};
   const char *slot = ctx_in(c, "ShapeTensor", 0) ? "ShapeTensor" : ctx_in(c, "Shape", 0) ? "Shape" : NULL;
@@ -232,6 +263,7 @@ static int run_extents(EmitCtx *e, const Var *x, const Var *out) {
   int64_t tv[RT_MAX_RANK], *shape = tv;
   int n = ctx_in(&c, "ShapeTensor", 0) ? tu_slot_values(&c, "ShapeTensor", 1, tv, RT_MAX_RANK)
                                        : tu_slot_values(&c, "Shape", 0, tv, RT_MAX_RANK);
+  if (n < 0 && ctx_in(&c, "ShapeTensor", 0)) n = traced_target(&c, x, tv);
   if (n < 0) n = attr_ints(e->op, "shape", &shape);
   RunTarget t;
   if (run_target_of(&x->shape, em_spec(e, x)->runtime_mask, shape, n, &out->shape, &t))

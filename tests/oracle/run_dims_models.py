@@ -252,6 +252,25 @@ class Rnn(nn.Layer):
         return self.fc(g.mean(axis=1)), last
 
 
+class Qkv(nn.Layer):
+    """Attention written by hand, as model code often is: one projection
+    to queries, keys and values reshaped with sizes read from the run
+    (x.reshape([b, n, 3, 2, 8]) with b, n = paddle.shape(x)[0], [1]: a
+    ShapeTensor list), transposed and sliced per head, scores, softmax,
+    the heads merged back with reshape([b, n, 16])."""
+
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(40, 16)
+        self.qkv, self.out = nn.Linear(16, 48), nn.Linear(16, 4)
+
+    def forward(self, x):
+        b, n = paddle.shape(x)[0], paddle.shape(x)[1]
+        qkv = self.qkv(self.emb(x)).reshape([b, n, 3, 2, 8]).transpose([2, 0, 3, 1, 4])
+        a = F.softmax(paddle.matmul(qkv[0], qkv[1], transpose_y=True) * 0.35, axis=-1)
+        return self.out(paddle.matmul(a, qkv[2]).transpose([0, 2, 1, 3]).reshape([b, n, 16]))
+
+
 MODELS = {
     "cnn": (Cnn, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 17, 23], [2, 3, 5, 9], [1, 3, 1, 2]]),
     "resnetish": (ResNetish, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 19, 27], [2, 3, 7, 6], [1, 3, 3, 3]]),
@@ -266,6 +285,7 @@ MODELS = {
     "gpt": (Gpt, [2, 16], [[2, 16], [1, 6], [2, 13], [1, 1]]),
     "gpt_unfused": (Gpt, [2, 16], [[2, 16], [2, 4], [1, 11], [2, 1]]),
     "rnn": (Rnn, [2, 10], [[2, 10], [1, 4], [2, 1], [1, 7]]),
+    "qkv": (Qkv, [2, 12], [[2, 12], [1, 5], [2, 1], [3, 9]]),
 }
 # feeds besides x (name, dtype), each of x's shape, saved as input_<k>_<name>.npy
 MORE_FEEDS = {name: [("seg", "int64"), ("mask", "float32")] for name in ("bert", "bert_unfused")}
@@ -278,7 +298,7 @@ EXTRA_FLAGS = {name: ["--build-strategy", "fused_attention=false"]
 
 def model_input(name, shape, rng):
     """An image, or token ids (0, padding, in places; never the first)."""
-    if not name.startswith(("text", "bert", "gpt", "rnn")):
+    if not name.startswith(("text", "bert", "gpt", "rnn", "qkv")):
         return rng.standard_normal(shape).astype("float32")
     ids = rng.integers(0, 40, shape).astype("int64")
     ids[:, 0] = 1 + ids[:, 0] % 39
