@@ -90,6 +90,7 @@ static int traced_fill(OpCtx *c, int n) {
   const Var *root = NULL;
   for (int i = 0; i < n; i++)
     if (from[i]) mask |= 1u << i, root = from[i];
+  if (!root) return 0;
   ctx_set(c, "Out", 0, &s, (int)attr_int(c->op, "dtype", RT_DT_FP32));
   ctx_set_runtime_extents(c, "Out", 0, mask, root->runtime_from);
   Var *out = ctx_out(c, "Out", 0);
