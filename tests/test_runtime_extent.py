@@ -49,6 +49,15 @@ MASKED_IR = ("var x: float32[-1, 4]\nvar m: bool[-1, 4]\nvar m2: bool[-1, 4]\nva
              "op elementwise_add(X: r, Y: {y}) -> (Out: y) {{axis: -1}}\nop fetch(X: y) -> (Out: fetch) {{col: 0}}\n")
 
 
+def run_masks(binary, tmp_path, m, m2, out):
+    """Runs MASKED_IR's binary on tmp_path/x.npy and the masks m and m2."""
+    np.save(tmp_path / "m.npy", m)
+    np.save(tmp_path / "m2.npy", m2)
+    return subprocess.run([str(binary), "--input", f"x={tmp_path / 'x.npy'}", "--input", f"m={tmp_path / 'm.npy'}",
+                           "--input", f"m2={tmp_path / 'm2.npy'}", "--output-dir", str(out)],
+                          capture_output=True, text=True, timeout=120)
+
+
 def test_a_fused_chain_with_a_binary_op_takes_one_run_time_extent(tmp_path):
     """enable_auto_fusion fuses relu and elementwise_add after a
     masked_select into one fusion_group; relu(s) + relu(s) has one extent
@@ -62,12 +71,8 @@ def test_a_fused_chain_with_a_binary_op_takes_one_run_time_extent(tmp_path):
     x = rng.standard_normal((3, 4)).astype(np.float32)
     np.save(tmp_path / "x.npy", x)
     for i, mask in enumerate((x > 0.3, np.zeros((3, 4), bool), np.ones((3, 4), bool))):
-        np.save(tmp_path / "m.npy", mask)
-        np.save(tmp_path / "m2.npy", mask)
         out = tmp_path / f"out{i}"
-        r = subprocess.run([str(binary), "--input", f"x={tmp_path / 'x.npy'}", "--input", f"m={tmp_path / 'm.npy'}",
-                            "--input", f"m2={tmp_path / 'm2.npy'}", "--output-dir", str(out)],
-                           capture_output=True, text=True, timeout=120)
+        r = run_masks(binary, tmp_path, mask, mask, out)
         assert r.returncode == 0, r.stderr
         got = np.load(out / "y.npy")
         assert got.shape == (mask.sum(),) and (got == 2 * np.maximum(x[mask], 0)).all(), (i, got)
@@ -93,12 +98,8 @@ def test_two_run_time_extents_from_different_producers_are_checked(tmp_path):
     m3 = m2.copy()
     m3[1, 1] = False
     for i, (a, b) in enumerate(((m, m2), (m, m3))):
-        np.save(tmp_path / "m.npy", a)
-        np.save(tmp_path / "m2.npy", b)
         out = tmp_path / f"out{i}"
-        r = subprocess.run([str(binary), "--input", f"x={tmp_path / 'x.npy'}", "--input", f"m={tmp_path / 'm.npy'}",
-                            "--input", f"m2={tmp_path / 'm2.npy'}", "--output-dir", str(out)],
-                           capture_output=True, text=True, timeout=120)
+        r = run_masks(binary, tmp_path, a, b, out)
         if i == 0:
             assert r.returncode == 0, r.stderr
             got = np.load(out / "y.npy")

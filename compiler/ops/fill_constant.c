@@ -51,8 +51,8 @@ static int shape_from_attr(OpCtx *c, const char *name, Shape *s) {
 }
 
 /* ShapeTensorList's entries, each a value the compiler knows (shape[i]
- * set, from[i] NULL) or the run-time extent of a tensor whose one such
- * dim it is (ctx_run_dim_of: paddle.ones([L, L]) with
+ * set, from[i] NULL) or the run-time extent of a tensor
+ * (ctx_run_extent_of: paddle.ones([L, L]) with
  * L = paddle.shape(ids)[1]; from[i], at[i], shape[i] its bound), those
  * tensors of one root.  The number of extents, 0 when some entry is
  * neither. */
@@ -68,8 +68,7 @@ static int traced_shape(OpCtx *c, int n, Shape *shape, const Var **from, int *at
       shape->d[i] = v[0];
       continue;
     }
-    if (!entry || !ctx_run_dim_of(c->g, entry, 0, &t, &at[i]) || var_runtime_axis(t) != at[i] || t->runtime_more)
-      return 0;
+    if (!entry || !ctx_run_extent_of(c->g, entry, 0, &t, &at[i])) return 0;
     for (int k = 0; k < i; k++)
       if (from[k] && !same_runtime_extent(from[k], t)) return 0;
     from[i] = t;

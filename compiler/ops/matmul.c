@@ -267,10 +267,7 @@ static void write_extents(EmitCtx *e, const Var *xv, const Var *yv, const Var *o
   const int orank = em_spec(e, ov)->rank, nb = orank - 2;
   int tx[RT_MAX_RANK], ty[RT_MAX_RANK];
   for (int d = 0; d < RT_MAX_RANK; d++) tx[d] = ty[d] = -1;
-  if (x->vec || y->vec || orank < 2) { /* vectors take none (matmul_v2_extents); X's rows the old way */
-    tu_pass_extent(e, xv, ov);
-    return;
-  }
+  if (x->vec || y->vec || orank < 2) return; /* vectors take none (matmul_v2_extents) */
   for (int d = 0; d < x->s->rank - 2; d++) tx[d] = d + nb - (x->s->rank - 2);
   for (int d = 0; d < y->s->rank - 2; d++) ty[d] = d + nb - (y->s->rank - 2);
   tx[x->s->rank - (x->trans ? 1 : 2)] = nb;

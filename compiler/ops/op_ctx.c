@@ -529,6 +529,10 @@ int ctx_run_dim_of(const Graph *g, const Var *t, int i, const Var **v, int *d) {
   return ctx_shape_dim_of(g, t, i, v, d) && var_runtime_mask(*v) >> *d & 1;
 }
 
+int ctx_run_extent_of(const Graph *g, const Var *t, int i, const Var **v, int *d) {
+  return ctx_run_dim_of(g, t, i, v, d) && (*v)->runtime_same;
+}
+
 int ctx_shape_dim_of(const Graph *g, const Var *t, int i, const Var **v, int *d) {
   for (int hops = 0; t && t->producer >= 0 && hops < 32; hops++) {
     const Op *op = &g->ops[t->producer];

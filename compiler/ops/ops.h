@@ -253,6 +253,10 @@ void ctx_pass_runtime_extents_to(OpCtx *c, const Var *x, const char *slot, int i
 int ctx_run_dim_of(const Graph *g, const Var *t, int i, const Var **v, int *d);
 /* The same for any dim of *v (its batch, a fixed one, a run-time one). */
 int ctx_shape_dim_of(const Graph *g, const Var *t, int i, const Var **v, int *d);
+/* ctx_run_dim_of where *v's run-time dims are all one extent
+ * (Var.runtime_same), so that its root names that extent: an output of
+ * that length may take the root (arange(L), ones([L, L])). */
+int ctx_run_extent_of(const Graph *g, const Var *t, int i, const Var **v, int *d);
 /* 1 when a and b both have a run-time extent made by one producer and
  * passed on unchanged (Var.runtime_root): the same value at run time. */
 int same_runtime_extent(const Var *a, const Var *b);

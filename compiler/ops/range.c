@@ -25,6 +25,7 @@
 
 #include "../util.h"
 #include "fill_call.h"
+#include "move_call.h"
 #include "ops.h"
 #include "tensor_util.h"
 
@@ -48,16 +49,14 @@ static int const_value(OpCtx *c, const Var *v, double *out) {
   return !*s || *end == 0;
 }
 
-/* End traced to the run-time extent of a tensor's dim (ctx_run_dim_of:
+/* End traced to the run-time extent of a tensor's dim (ctx_run_extent_of:
  * `paddle.arange(paddle.shape(ids)[1])`) with Start 0 and Step 1 known:
- * Out's length is that extent.  The tensor must have one such dim, as
- * the extent's root is the tensor's (same_runtime_extent). */
-static const Var *end_extent(OpCtx *c, const Var *st, const Var *en, const Var *sp) {
+ * Out's length is that extent, *d the tensor's dim holding it. */
+static const Var *end_extent(OpCtx *c, const Var *st, const Var *en, const Var *sp, int *d) {
   const Var *v;
-  int d;
   double a, step;
   if (!const_value(c, st, &a) || !const_value(c, sp, &step) || a != 0 || step != 1 ||
-      !ctx_run_dim_of(c->g, en, 0, &v, &d) || var_runtime_axis(v) != d || v->runtime_more)
+      !ctx_run_extent_of(c->g, en, 0, &v, d))
     return NULL;
   return v;
 }
@@ -67,14 +66,15 @@ static int infer_range(OpCtx *c) {
   if (!st || !en || !sp) return -1;
   Shape s = {1, {DIM_UNKNOWN}};
   double a, b, step;
+  const Var *from;
+  int at;
   if (const_value(c, st, &a) && const_value(c, en, &b) && const_value(c, sp, &step)) {
     if (step == 0) return ctx_fail(c, "step is 0");
     s.d[0] = (int64_t)ceil((b - a) / step);
-  } else if (c->g->specializing && end_extent(c, st, en, sp)) {
-    const Var *v = end_extent(c, st, en, sp);
-    s.d[0] = v->shape.d[v->runtime_axis]; /* the bound */
+  } else if (c->g->specializing && (from = end_extent(c, st, en, sp, &at))) {
+    s.d[0] = from->shape.d[at]; /* the bound */
     ctx_set(c, "Out", 0, &s, st->dtype);
-    ctx_pass_runtime_extent_at(c, v, "Out", 0, 0);
+    ctx_pass_runtime_extent_at(c, from, "Out", 0, 0);
     return 0;
   } else {
     int bd = ctx_max_shape(c, "Out", 0, 1, st->dtype, "Start, End and Step");
@@ -140,9 +140,10 @@ static int emit_range(EmitCtx *e) {
   if (!st || !sp || !out) return -1;
   Var *en = tu_in(e, "End", 0);
   OpCtx c = {e->g, (Op *)e->op};
-  const Var *from = en ? end_extent(&c, st, en, sp) : NULL;
+  int at;
+  const Var *from = en ? end_extent(&c, st, en, sp, &at) : NULL;
   if (from && !tu_max_shaped(e, out)) {
-    tu_pass_extent(e, from, out); /* End holds that extent */
+    move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = em_dim(e, out, 0), .src = em_dim(e, from, at)});
   } else if (tu_max_shaped(e, out)) {
     if (!en || range_extent(e, st, en, sp, out)) return -1;
   }

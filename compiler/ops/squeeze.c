@@ -144,8 +144,9 @@ static int unsqueeze_shape(OpCtx *c, const Shape *in, int64_t nt, Shape *out, in
 }
 
 /* Both rules: X and the axes in, Out = shape(X, axes) and XShape out.
- * X's dims known only at run time are Out's where they go (a dim the
- * axes drop, or axes only the run knows, are refused). */
+ * X's dims known only at run time are Out's where they go (axes only the
+ * run knows beside them are refused; squeeze_shape refuses squeezing
+ * one). */
 static int infer_axes(OpCtx *c, int (*shape)(OpCtx *, const Shape *, int64_t, Shape *, int *)) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
@@ -159,9 +160,8 @@ static int infer_axes(OpCtx *c, int (*shape)(OpCtx *, const Shape *, int64_t, Sh
   if (!r) ctx_set(c, "Out", 0, &out, x->dtype); /* else set to a proven bound */
   for (int d = 0; d < x->shape.rank; d++)
     if (var_runtime_mask(x) >> d & 1 && to[d] < 0)
-      return ctx_fail(c, "dim %d of X ('%s') is only known at run time (from its %s) and %s", d, x->name,
-                      x->runtime_from ? x->runtime_from : "inputs",
-                      nt >= 0 ? "the axes are tensors" : "the axes drop it");
+      return ctx_fail(c, "dim %d of X ('%s') is only known at run time (from its %s) and the axes are tensors", d,
+                      x->name, x->runtime_from ? x->runtime_from : "inputs");
   ctx_pass_runtime_extents_to(c, x, "Out", 0, to);
   return ctx_set_xshape(c, x);
 }
