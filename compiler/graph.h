@@ -90,7 +90,10 @@ typedef struct Var {
                         * an extent on (ctx_pass_runtime_extent) keep it, so two
                         * vars with one root have the same extent at run time
                         * (same_runtime_extent); a producer whose extent is
-                        * provably another's may give it that one's root */
+                        * provably another's may give it that one's root.  Vars
+                        * of one root that are not runtime_same have its
+                        * extents in one order (ctx_inherit_root): a transpose
+                        * of H and W, a slice dropping H, takes a root of its own */
   int runtime_same;    /* 1: every run-time dim of it is the one extent of its root
                         * (a single dim; the two length dims of attention scores),
                         * so that ops may pair dims at different places of two

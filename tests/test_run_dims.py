@@ -237,6 +237,50 @@ def test_sequences_of_the_run_s_length_refused_where_extents_may_differ(tmp_path
     bad(["compile", ir(tmp_path, body), "-o", str(tmp_path / "o"), "--max-shape", "x=2,8,16"], message)
 
 
+# an H x W map added to itself with H and W swapped, or one row of it to
+# one column: one feed's two run-time extents, which need not be equal
+HW_IR = ("var x: float32[-1, 2, -1, -1]\nvar a: float32[-1, 2, -1, -1]\nvar b: float32[-1, 2, -1, -1]\n"
+         "var xs: float32[-1]\nvar y: float32[-1, 2, -1, -1]\nop feed(X: feed) -> (Out: x) {{col: 0}}\n{ops}\n"
+         "op elementwise_add(X: a, Y: b) -> (Out: y) {{axis: -1}}\nop fetch(X: y) -> (Out: fetch) {{col: 0}}\n")
+SWAP = ("op assign(X: x) -> (Out: a)\n"
+        "op transpose2(X: x) -> (Out: b, XShape: xs) {axis: ints[0, 1, 3, 2]}")
+EDGES = ("op slice(Input: x) -> (Out: a) {axes: ints[2], starts: ints[0], ends: ints[1], infer_flags: ints[1], "
+         "decrease_axis: ints[2]}\n"
+         "op slice(Input: x) -> (Out: b) {axes: ints[3], starts: ints[0], ends: ints[1], infer_flags: ints[1], "
+         "decrease_axis: ints[3]}")
+
+
+@pytest.mark.parametrize("ops, want", [(SWAP, lambda x: x + x.transpose(0, 1, 3, 2)),
+                                       (EDGES, lambda x: x[:, :, 0] + x[:, :, :, 0])])
+def test_height_and_width_moved_apart_are_checked(tmp_path, ops, want):
+    """A feed's height and width are two run-time extents of one producer:
+    a transpose swapping them (or two slices each keeping one) gives a var
+    whose run-time dims are not the feed's in the feed's order, so adding
+    it to the feed pairs H with W, which the run must check as Paddle's
+    broadcast does: square maps give x + x^T (x[:, :, 0] + x[:, :, :, 0]),
+    by hand; a 4 x 6 map stops the run naming both tensors (it used to be
+    added unchecked, reading past the rows)."""
+    body = HW_IR.format(ops=ops)
+    if ops == EDGES:
+        body = body.replace("var a: float32[-1, 2, -1, -1]", "var a: float32[-1, 2, -1]").replace(
+            "var b: float32[-1, 2, -1, -1]", "var b: float32[-1, 2, -1]").replace(
+            "var y: float32[-1, 2, -1, -1]", "var y: float32[-1, 2, -1]")
+    binary = tmp_path / "bin"
+    p = run(["build", ir(tmp_path, body), "-o", str(binary), "--max-shape", "x=2,2,8,8"])
+    assert p.returncode == 0, p.stderr
+    rng = np.random.default_rng(3)
+    for i, shape in enumerate([(2, 2, 5, 5), (1, 2, 8, 8), (1, 2, 4, 6)]):
+        x = rng.standard_normal(shape).astype(np.float32)
+        np.save(tmp_path / f"x{i}.npy", x)
+        r = run_image(binary, str(tmp_path / f"x{i}.npy"), tmp_path / f"o{i}")
+        if shape[2] == shape[3]:
+            assert r.returncode == 0, r.stderr
+            assert np.array_equal(np.load(tmp_path / f"o{i}" / "y.npy"), want(x))
+        else:
+            assert r.returncode != 0 and "'a' and 'b' have different sizes along dim" in r.stderr, r.stderr
+            assert not (tmp_path / f"o{i}").exists()
+
+
 ALLOC_HOST = r"""
 #include "host_util.h"
 #include "net.h"

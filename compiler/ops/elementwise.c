@@ -39,8 +39,8 @@ static int64_t dim_at(const Shape *q, const Shape *p, int o, int64_t axis) {
  * [B, H, L, L]) or has one there too.  Two that are not known to be one
  * (bcast_extents_one: two feeds' lengths) are checked by the run
  * (tu_bcast_extents), as Paddle's kernel checks them; one against a
- * fixed dim other than 1 is refused.  Out's root is theirs when they have
- * one; after a check, X's when both are one extent each (the check makes
+ * fixed dim other than 1 is refused.  Out's root is theirs when they have one on the same dims of Out
+ * (or one has extents); after a check, X's when both are one extent each (the check makes
  * them one), else its own. */
 int binary_pass_extents(OpCtx *c, const Var *x, const Var *y, int64_t axis) {
   const unsigned mx = var_runtime_mask(x), my = var_runtime_mask(y);
@@ -72,7 +72,7 @@ int binary_pass_extents(OpCtx *c, const Var *x, const Var *y, int64_t axis) {
   out->runtime_more = po & ~(1u << first);
   const int one_root = same_runtime_extent(x, y);
   const int uniform = mx && my ? x->runtime_same && y->runtime_same && (one_root || checked) : p->runtime_same;
-  if (mx && my && !one_root && !uniform) out->runtime_root = (int)(out - c->g->vars) + 1;
+  if (mx && my && !uniform && !(one_root && ox == oy)) out->runtime_root = (int)(out - c->g->vars) + 1;
   out->runtime_same = uniform;
   return 0;
 }

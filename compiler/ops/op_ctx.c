@@ -505,9 +505,19 @@ void ctx_pass_runtime_extents_to(OpCtx *c, const Var *x, const char *slot, int i
     if (var_runtime_mask(x) >> d & 1 && to[d] >= 0) mask |= 1u << to[d];
   if (!mask) return;
   ctx_set_runtime_extents(c, slot, i, mask, x->runtime_from);
-  Var *v = ctx_out(c, slot, i);
-  if (v) v->runtime_root = x->runtime_root;
-  if (v && x->runtime_same) v->runtime_same = 1;
+  int in_order = 1, last = -1;
+  for (int d = 0; d < RT_MAX_RANK; d++)
+    if (var_runtime_mask(x) >> d & 1) {
+      in_order &= to[d] > last;
+      last = to[d];
+    }
+  ctx_inherit_root(ctx_out(c, slot, i), x, in_order);
+}
+
+void ctx_inherit_root(Var *v, const Var *x, int all_in_order) {
+  if (!v || (!x->runtime_same && !all_in_order)) return; /* its own, from ctx_set_runtime_extent(s) */
+  v->runtime_root = x->runtime_root;
+  v->runtime_same = x->runtime_same;
 }
 
 /* The single input var of op's `slot`, or NULL. */

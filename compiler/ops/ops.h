@@ -246,6 +246,13 @@ void ctx_pass_runtime_extent_at(OpCtx *c, const Var *x, const char *slot, int i,
  * output's dim to[d] (a transpose, a reduction dropping other dims);
  * to[d] < 0 for one of them is the caller's to refuse first. */
 void ctx_pass_runtime_extents_to(OpCtx *c, const Var *x, const char *slot, int i, const int *to);
+/* v (its run-time extents just set, its own root) made from x's: it takes
+ * x's root where that keeps Var.runtime_root's rule, vars of one root list
+ * their extents in one order: x's extents are all one (runtime_same), or v
+ * keeps every run-time dim of x in its order (all_in_order); else it keeps
+ * its own (a transpose swapping H and W, a slice dropping H), so that
+ * meeting another of x's root is checked by the run.  NULL v: nothing. */
+void ctx_inherit_root(Var *v, const Var *x, int all_in_order);
 /* Value i of the small integer tensor t as the run gives it, when it is a
  * run-time extent of some var: *v and its dim *d (paddle.shape(y)[2:],
  * F.interpolate's size=y.shape[2:]: shape, then slice, cast, concat or

@@ -41,7 +41,7 @@ int run_hw_infer(OpCtx *c, const Var *x, const char *slot, int sp0, const RunHwR
   Var *v = ctx_out(c, slot, 0);
   if (!v) return 1;
   if (keep) {
-    v->runtime_root = x->runtime_root;
+    ctx_inherit_root(v, x, out == run);
     return others_fit(c, x, v) ? -1 : 1;
   }
   run_hw_share_root(c->g, v, rule->name ? pool_printf("%d:%u:%s", x->runtime_root, out, rule->name)
