@@ -56,7 +56,7 @@ def run_image(binary, path, out, more=()):
 
 @pytest.mark.parametrize("name", ["cnn", "resnetish", "seghead", "unetish", "tokens", "decoder", "text",
                                   "text_unfused", "bert", "bert_unfused", "gpt", "gpt_unfused",
-                                  "rnn", "qkv"])
+                                  "rnn", "qkv", "visionops"])
 def test_one_binary_matches_paddle_at_every_size(tmp_path, name):
     d = os.path.join(models(), name)
     binary = build(d, tmp_path, *flags(d))
@@ -166,20 +166,15 @@ def test_bad_bounds_on_a_feed_are_errors(tmp_path, args, messages):
 
 def test_what_takes_no_run_sizes_yet_is_refused(tmp_path):
     """SAME padding follows from the input's size: refused with run sizes,
-    naming the op; so are a reduction keeping them (over the channels), an
-    op that takes none yet (lrn) and channel-last pooling."""
+    naming the op; so are an op that takes none yet (cummax) and
+    channel-last pooling."""
     bad(["compile", ir(tmp_path, CONV_IR.format(alg="SAME")), "-o", str(tmp_path / "o"), "--max-shape", "x=2,3,16,16"],
         "(conv2d -> y): Input ('x') has sizes only the run knows; padding_algorithm SAME with them is not supported")
     body = CONV_IR.format(alg="EXPLICIT").replace(
-        "op fetch(X: y)", "op reduce_sum(X: y) -> (Out: s) {dim: ints[1], keep_dim: false, reduce_all: false}\n"
-        "op fetch(X: s)").replace("var y:", "var s: float32[-1, -1, -1]\nvar y:")
+        "op fetch(X: y)", "op cummax(x: y) -> (out: s, indices: ci) {axis: 1, dtype: 3}\n"
+        "op fetch(X: s)").replace("var y:", "var s: float32[-1, 8, -1, -1]\nvar ci: int64[-1, 8, -1, -1]\nvar y:")
     bad(["compile", ir(tmp_path, body), "-o", str(tmp_path / "o"), "--max-shape", "x=2,3,16,16"],
-        "(reduce_sum -> s): dim 2 of X ('y') is only known at run time; reduce_sum keeps it, which is not supported")
-    body = CONV_IR.format(alg="EXPLICIT").replace(
-        "op fetch(X: y)", "op lrn(X: y) -> (Out: s, MidOut: mid) {n: 5}\n"
-        "op fetch(X: s)").replace("var y:", "var s: float32[-1, 8, -1, -1]\nvar mid: float32[-1, 8, -1, -1]\nvar y:")
-    bad(["compile", ir(tmp_path, body), "-o", str(tmp_path / "o"), "--max-shape", "x=2,3,16,16"],
-        "(lrn -> ", "dim 2 of input X ('y') is only known at run time", "lrn does not take such an input yet")
+        "(cummax -> ", "dim 2 of input x ('y') is only known at run time", "cummax does not take such an input yet")
     nhwc = ("var x: float32[-1, -1, -1, 3]\nvar y: float32[-1, -1, -1, 3]\nop feed(X: feed) -> (Out: x) {col: 0}\n"
             "op pool2d(X: x) -> (Out: y) {pooling_type: \"max\", ksize: ints[2, 2], strides: ints[2, 2], "
             "paddings: ints[0, 0], data_format: \"NHWC\"}\nop fetch(X: y) -> (Out: fetch) {col: 0}\n")
@@ -235,6 +230,45 @@ def test_sequences_of_the_run_s_length_refused_where_extents_may_differ(tmp_path
     checked by the run: test_feeds_of_one_length...)."""
     body = SEQ_IR.format(op=op).replace("var y:", "var xs: float32[-1]\nvar y:")
     bad(["compile", ir(tmp_path, body), "-o", str(tmp_path / "o"), "--max-shape", "x=2,8,16"], message)
+
+
+LRN_IR = CONV_IR.format(alg="EXPLICIT").replace(
+    "op fetch(X: y)", "op lrn(X: y) -> (Out: s, MidOut: mid) {n: 5, k: 1.5, alpha: 0.01, beta: 0.6}\n"
+    "op affine_channel(X: s, Scale: sc, Bias: bi) -> (Out: z) {data_layout: \"NCHW\"}\n"
+    "op fetch(X: z)").replace("var y:", "var s: float32[-1, 8, -1, -1]\nvar mid: float32[-1, 8, -1, -1]\n"
+                              "var z: float32[-1, 8, -1, -1]\nvar sc: float32[8]\nvar bi: float32[8]\nvar y:").replace(
+    "op feed(X: feed) -> (Out: w) {col: 1}", "op feed(X: feed) -> (Out: w) {col: 1}\n"
+    "op feed(X: feed) -> (Out: sc) {col: 2}\nop feed(X: feed) -> (Out: bi) {col: 3}")
+
+
+def test_fluid_ops_at_the_run_s_sizes_match_the_fixed_build(tmp_path):
+    """lrn and affine_channel, fluid ops of 1.x vision nets (Paddle 2.6
+    exports neither, so no oracle program): built once with --max-shape
+    and run on images of three sizes, each equal to the program built with
+    --shape for that size, whose kernels test_e2e_ops checks against
+    Paddle's."""
+    rng = np.random.default_rng(7)
+    w, sc, bi = (rng.standard_normal(s).astype(np.float32) for s in ((8, 3, 3, 3), (8,), (8,)))
+    for name, v in (("w", w), ("sc", sc), ("bi", bi)):
+        np.save(tmp_path / f"{name}.npy", v)
+    f = ir(tmp_path, LRN_IR)
+    p = run(["build", f, "-o", str(tmp_path / "run"), "--max-shape", "x=2,3,16,16"])
+    assert p.returncode == 0, p.stderr
+    more = [f"{n}={tmp_path / n}.npy" for n in ("w", "sc", "bi")]
+    for i, shape in enumerate([(2, 3, 16, 16), (1, 3, 9, 7), (2, 3, 2, 5)]):
+        x = rng.standard_normal(shape).astype(np.float32)
+        np.save(tmp_path / f"x{i}.npy", x)
+        fixed = tmp_path / f"fixed{i}"
+        p = run(["build", f, "-o", str(fixed), "--shape", "x=" + ",".join(map(str, shape))])
+        assert p.returncode == 0, p.stderr
+        outs = []
+        for b in (tmp_path / "run", fixed):
+            args = sum((["--input", a] for a in [f"x={tmp_path / f'x{i}.npy'}"] + more), [])
+            r = subprocess.run([str(b), *args, "--output-dir", str(tmp_path / f"o{i}{b.name}")],
+                               capture_output=True, text=True, timeout=120)
+            assert r.returncode == 0, r.stderr
+            outs.append(np.load(tmp_path / f"o{i}{b.name}" / "z.npy"))
+        assert outs[0].shape == shape[:1] + (8,) + shape[2:] and np.array_equal(outs[0], outs[1]), shape
 
 
 # an H x W map added to itself with H and W swapped, or one row of it to

@@ -32,12 +32,13 @@ def topk_ir(tmp_path, use, y="-1", fetched="y"):
 
 
 def test_an_op_without_run_time_extents_is_refused(tmp_path):
-    """cumsum does not take a run-time extent (element-wise unary ops do):
+    """cummax does not take a run-time extent (element-wise unary ops do):
     the error names the input, the dim and the op it comes from."""
-    f = topk_ir(tmp_path, "op cumsum(X: o) -> (Out: y) {axis: -1}", y="-1, -1")
-    bad(["compile", f, "-o", str(tmp_path / "out")], "(cumsum -> y)",
-        "dim 1 of input X ('o') is only known at run time", "(top_k_v2 -> ",
-        "makes it from its input K ('k')); cumsum does not take such an input yet")
+    f = topk_ir(tmp_path, "op cummax(x: o) -> (out: y, indices: ci) {axis: -1, dtype: 3}\nvar ci: int64[-1, -1]",
+                y="-1, -1")
+    bad(["compile", f, "-o", str(tmp_path / "out")], "(cummax -> y)",
+        "dim 1 of input x ('o') is only known at run time", "(top_k_v2 -> ",
+        "makes it from its input K ('k')); cummax does not take such an input yet")
 
 
 MASKED_IR = ("var x: float32[-1, 4]\nvar m: bool[-1, 4]\nvar m2: bool[-1, 4]\nvar s: float32[-1]\n"
@@ -157,31 +158,43 @@ def test_a_fetched_run_time_extent_has_the_run_s_rows(tmp_path):
     .npy the driver writes (PREFIX_output_run_shape) has the k of each run.
     The expected values by hand: largest, sorted top_k_v2 gives each row's
     k largest values in descending order (distinct values: no ties)."""
+    for k, x, got in topk_runs(tmp_path, topk_ir(tmp_path, "", fetched="o"), (3, 8, 0), "o"):
+        assert got.shape == (3, k) and (got == -np.sort(-x, axis=1)[:, :k]).all(), (k, got)
+
+
+def topk_runs(tmp_path, program, ks, fetched):
+    """Builds `program` (TOPK_IR) and runs it on one x for each k; yields
+    (k, x, the fetched array)."""
     binary = tmp_path / "bin"
-    p = run(["build", topk_ir(tmp_path, "", fetched="o"), "-o", str(binary)])
+    p = run(["build", program, "-o", str(binary)])
     assert p.returncode == 0, p.stderr
     x = np.random.default_rng(5).permutation(24).reshape(3, 8).astype(np.float32)
     np.save(tmp_path / "x.npy", x)
-    for k in (3, 8, 0):
+    for k in ks:
         np.save(tmp_path / "k.npy", np.array([k], np.int32))
         out = tmp_path / f"out{k}"
         r = subprocess.run([str(binary), "--input", f"x={tmp_path / 'x.npy'}", "--input", f"k={tmp_path / 'k.npy'}",
                             "--output-dir", str(out)], capture_output=True, text=True, timeout=120)
         assert r.returncode == 0, r.stderr
-        got = np.load(out / "o.npy")
-        assert got.shape == (3, k) and (got == -np.sort(-x, axis=1)[:, :k]).all(), (k, got)
+        yield k, x, np.load(out / f"{fetched}.npy")
 
 
-def test_a_reduction_keeping_the_run_time_dim_is_refused(tmp_path):
-    """reduce_sum over dim 0 would keep dim 1, the run-time extent, in Out."""
-    f = topk_ir(tmp_path, "op reduce_sum(X: o) -> (Out: y) {dim: ints[0], keep_dim: false, reduce_all: false}")
-    bad(["compile", f, "-o", str(tmp_path / "out")], "dim 1 of X ('o') is only known at run time",
-        "reduce_sum keeps it, which is not supported")
+def test_a_reduction_keeping_the_run_time_dim_passes_it_on(tmp_path):
+    """reduce_sum over dim 0 keeps dim 1, the run-time extent k, in Out (the
+    sum of the k largest of each row, column by column; by hand), and
+    reduce_max over dim 0 with keep_dim gives [1, k]."""
+    for op, y, want in (("reduce_sum(X: o) -> (Out: y) {dim: ints[0], keep_dim: false, reduce_all: false}", "-1",
+                         lambda t: t.sum(0)),
+                        ("reduce_max(X: o) -> (Out: y) {dim: ints[0], keep_dim: true, reduce_all: false}", "1, -1",
+                         lambda t: t.max(0, keepdims=True))):
+        for k, x, got in topk_runs(tmp_path, topk_ir(tmp_path, "op " + op, y=y), (3, 8, 1), "y"):
+            top = -np.sort(-x, axis=1)[:, :k]
+            assert got.shape == want(top).shape and (got == want(top)).all(), (op, k, got)
 
 
 def test_reduced_over_the_run_time_dim_compiles(tmp_path):
-    """The same program reducing dim 1 compiles: the check above is about
-    the kept dim (the control of that test)."""
+    """The same program reducing dim 1, the run-time extent, reads it: the
+    generated code takes the reduced count from runtime_dims."""
     f = topk_ir(tmp_path, "op reduce_sum(X: o) -> (Out: y) {dim: ints[1], keep_dim: false, reduce_all: false}")
     p = run(["compile", f, "-o", str(tmp_path / "out")])
     assert p.returncode == 0, p.stderr

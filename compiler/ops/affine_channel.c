@@ -23,7 +23,11 @@ static int infer_affine_channel(OpCtx *c) {
   if (scale && ch > 0 && scale->shape.rank == 1 && scale->shape.d[0] > 0 && scale->shape.d[0] != ch)
     return ctx_fail(c, "Scale %s does not match the %lld channels of X %s",
                     shape_str(&scale->shape), (long long)ch, shape_str(xs));
+  if (var_runtime_mask(x) >> (nhwc ? xs->rank - 1 : 1) & 1)
+    return ctx_fail(c, "the channel dim of X ('%s') is only known at run time (from its %s); affine_channel takes "
+                    "run-time sizes in the other dims", x->name, x->runtime_from ? x->runtime_from : "inputs");
   ctx_set(c, "Out", 0, xs, x->dtype);
+  ctx_pass_runtime_extent(c, x, "Out", 0);
   return 0;
 }
 
@@ -39,6 +43,7 @@ static int emit_affine_channel(EmitCtx *e) {
   SymDim ns = spec_numel(em_spec(e, sc)), nb = spec_numel(em_spec(e, b));
   if (ch < 0 || ns.a || nb.a || ns.c != ch || nb.c != ch)
     return em_fail(e, "Scale and Bias must have one value per channel (%lld)", (long long)ch);
+  tu_pass_extent(e, x, out); /* the run's sizes of X are Out's (infer) */
   move_print_c(e->p, &(MoveCall){.kind = MOVE_CHANNEL_AFFINE, .src = em_ptr(e, x, 1), .dst = em_ptr(e, out, 0),
                                   .scale = em_ptr(e, sc, 1), .bias = em_ptr(e, b, 1), .outer = em_prod(e, x, 0, ci),
                                   .channels = pool_printf("%lld", (long long)ch),
@@ -47,7 +52,7 @@ static int emit_affine_channel(EmitCtx *e) {
 }
 
 const OpDef op_affine_channel = {.type = "affine_channel", .infer = infer_affine_channel,
-                                 .emit_c = emit_affine_channel};
+                                 .emit_c = emit_affine_channel, .runtime_extents = 2};
 
 /* affine_channel_grad (X, Scale, Out@GRAD -> X@GRAD, Scale@GRAD,
  * Bias@GRAD, each may be absent; fluid AffineChannelGradKernel, float32

@@ -15,7 +15,8 @@
  *                  mi = min(acc, v), ma = max(acc, v),
  *                  acc = ma < lowest ? ma : log1p(exp(mi - ma)) + ma.
  * As ScanKernel, a one-element X is copied, exclusive or not (a run-time
- * test when X's size depends on the batch). */
+ * test when X's size depends on the batch or on sizes the run gives, which
+ * Out takes; not with flatten). */
 #include "../util.h"
 #include "ops.h"
 #include "scan_call.h"
@@ -25,6 +26,9 @@ static int infer_scan(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
   Shape s = x->shape;
+  if (var_runtime_mask(x) && attr_bool(c->op, "flatten", 0))
+    return ctx_fail(c, "X ('%s') has dims only the run gives (from its %s); %s with flatten is not supported with "
+                    "them", x->name, x->runtime_from ? x->runtime_from : "inputs", c->op->type);
   if (attr_bool(c->op, "flatten", 0)) {
     int64_t p = 1;
     for (int i = 0; i < x->shape.rank; i++) p *= x->shape.d[i];
@@ -37,6 +41,7 @@ static int infer_scan(OpCtx *c) {
                       attr_bool(c->op, "flatten", 0) ? "flattened to " : "", shape_str(&s));
   }
   ctx_set(c, "Out", 0, &s, x->dtype);
+  ctx_pass_runtime_extent(c, x, "Out", 0); /* the lines' counts are the run's (scan_lines) */
   return 0;
 }
 
@@ -60,8 +65,9 @@ static void scan_lines(EmitCtx *e, const Var *lines_of, ScanCall *c) {
     c->lines = tu_mul(em_prod(e, lines_of, 0, axis), c->inner);
   }
   SymDim count = spec_numel(em_spec(e, lines_of));
-  c->one = count.a == 0 && count.c == 1;
-  c->by_batch = count.a != 0;
+  const unsigned runtime = em_spec(e, lines_of)->runtime_mask; /* sizes the run gives: tested as the batch is */
+  c->one = count.a == 0 && count.c == 1 && !runtime;
+  c->by_batch = count.a != 0 || runtime;
 }
 
 /* cumsum (X -> Out) and cumsum_grad (X, Out@GRAD -> X@GRAD; phi
@@ -81,6 +87,7 @@ static int emit_cumsum_any(EmitCtx *e, int grad) {
     return em_fail(e, "cumsum of %s tensors is not supported", rt_dtype_name(x->dtype));
   int r = scan_rank(e, dims);
   if (r && axis_norm(attr_int(e->op, "axis", -1), r) < 0) return em_fail(e, "axis is out of range");
+  if (!grad) tu_pass_extent(e, x, out);
   ScanCall call = {.kind = SCAN_SUM, .type = em_ctype(x->dtype), .f32 = x->dtype == RT_DT_FP32,
                    .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0), .reverse = attr_bool(e->op, "reverse", 0) != grad};
   scan_lines(e, dims, &call);
@@ -91,7 +98,7 @@ static int emit_cumsum_any(EmitCtx *e, int grad) {
 static int emit_cumsum(EmitCtx *e) { return emit_cumsum_any(e, 0); }
 static int emit_cumsum_grad(EmitCtx *e) { return emit_cumsum_any(e, 1); }
 
-const OpDef op_cumsum = {.type = "cumsum", .infer = infer_scan, .emit_c = emit_cumsum};
+const OpDef op_cumsum = {.type = "cumsum", .infer = infer_scan, .emit_c = emit_cumsum, .runtime_extents = 2};
 const OpDef op_cumsum_grad = {.type = "cumsum_grad", .infer = grad_infer, .emit_c = emit_cumsum_grad};
 
 /* logcumsumexp, float32/64 (phi LogcumsumexpKernel). */
@@ -103,6 +110,7 @@ static int emit_logcumsumexp(EmitCtx *e) {
   if (x == out) return em_fail(e, "Out is X itself, which is not supported");
   int r = scan_rank(e, x);
   if (r && axis_norm(attr_int(e->op, "axis", -1), r) < 0) return em_fail(e, "axis is out of range");
+  tu_pass_extent(e, x, out);
   ScanCall call = {.kind = SCAN_LOGSUMEXP, .type = em_ctype(x->dtype), .f32 = x->dtype == RT_DT_FP32,
                    .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0), .reverse = attr_bool(e->op, "reverse", 0)};
   scan_lines(e, x, &call);
@@ -110,7 +118,8 @@ static int emit_logcumsumexp(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_logcumsumexp = {.type = "logcumsumexp", .infer = infer_scan, .emit_c = emit_logcumsumexp};
+const OpDef op_logcumsumexp = {.type = "logcumsumexp", .infer = infer_scan, .emit_c = emit_logcumsumexp,
+                               .runtime_extents = 2};
 
 /* logcumsumexp_grad: X, Out, Out@GRAD -> X@GRAD (X's shape); the
  * forward's attributes.  phi LogcumsumexpGradKernel: the forward scan in

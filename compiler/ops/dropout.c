@@ -43,6 +43,8 @@ static int infer_dropout(OpCtx *c) {
   if (!x) return -1;
   ctx_set(c, "Out", 0, &x->shape, x->dtype);
   ctx_set(c, "Mask", 0, &x->shape, RT_DT_UINT8);
+  ctx_pass_runtime_extent(c, x, "Out", 0); /* each kernel's count is the run's */
+  ctx_pass_runtime_extent(c, x, "Mask", 0);
   return 0;
 }
 
@@ -121,9 +123,7 @@ static int emit_dropout_train(EmitCtx *e, Var *x, Var *out, int upscale) {
   return 0;
 }
 
-static int emit_dropout(EmitCtx *e) {
-  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
-  if (!x || !out) return -1;
+static int emit_dropout_kernel(EmitCtx *e, Var *x, Var *out) {
   int upscale = dropout_upscale(e);
   if (upscale < 0) return -1;
   if (dropout_training(e->g, e->op)) return emit_dropout_train(e, x, out, upscale);
@@ -134,6 +134,16 @@ static int emit_dropout(EmitCtx *e) {
   /* Paddle computes 1 - p in float and multiplies in T */
   float keep = 1.0f - (float)attr_float(e->op, "dropout_prob", 0.5);
   return ew_unary(e, x, out, NULL, pool_printf("v * (%s)%s", em_ctype(x->dtype), em_float(keep)));
+}
+
+static int emit_dropout(EmitCtx *e) {
+  Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
+  if (!x || !out) return -1;
+  tu_pass_extent(e, x, out); /* X's run-time extents are Out's and Mask's (infer), before the kernel reads them */
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *mask = dropout_training(e->g, e->op) ? ctx_out(&c, "Mask", 0) : NULL;
+  if (mask) tu_pass_extent(e, x, mask);
+  return emit_dropout_kernel(e, x, out);
 }
 
 static int infer_dropout_grad(OpCtx *c) {
@@ -170,6 +180,7 @@ static int emit_dropout_grad(EmitCtx *e) {
 static const char *const dropout_grad_attr_ignores[] = {"seed", "fix_seed", NULL};
 
 const OpDef op_dropout = {.type = "dropout", .infer = infer_dropout, .emit_c = emit_dropout, .inplace = "X:Out",
+                          .runtime_extents = 2,
                           .global_rng = dropout_global_rng};
 const OpDef op_dropout_grad = {.type = "dropout_grad", .infer = infer_dropout_grad, .emit_c = emit_dropout_grad,
                                .attr_ignores = dropout_grad_attr_ignores};

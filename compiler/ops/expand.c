@@ -20,7 +20,9 @@
  * (X aligned to the right), a leading (repeats, stride 0) dim before each
  * of X's dims for tile, expand and expand_as (v1), whose repeat counts are
  * Out's dims over X's.  Everything is read off the concrete shapes, so
- * shapes given by tensors work whenever specialization resolved them. */
+ * shapes given by tensors work whenever specialization resolved them.
+ * expand_as_v2 to a Y whose sizes the run gives takes them (X's, where it
+ * has such sizes too, checked against them at run time). */
 #include <string.h>
 
 #include "../util.h"
@@ -112,9 +114,29 @@ static int infer_expand_v2(OpCtx *c) {
   return 0;
 }
 
+/* expand_as_v2 to Y's shape where the run gives some of Y's dims (y: the Y
+ * whose shape is the target, else NULL): Out takes them; a dim of X the
+ * run gives must meet one of them (the run checks the two agree, as
+ * Paddle's kernel does), a fixed one there must be 1. */
+static int expand_as_extents(OpCtx *c, const Var *x, const Var *y) {
+  const unsigned mx = var_runtime_mask(x), my = y ? var_runtime_mask(y) : 0;
+  if (!mx && !my) return 0;
+  const int shift = y ? y->shape.rank - x->shape.rank : 0;
+  for (int i = 0; y && i < y->shape.rank; i++) {
+    const int j = i - shift, xrun = j >= 0 && mx >> j & 1, yrun = my >> i & 1;
+    if (xrun != yrun && (xrun || (j >= 0 && x->shape.d[j] != 1))) y = NULL;
+  }
+  if (!y)
+    return ctx_fail(c, "X ('%s') or the target has dims only the run gives; %s takes them where the target is Y's "
+                    "shape, a dim of X the run gives against one of Y's, a fixed one there 1", x->name, c->op->type);
+  ctx_pass_runtime_extent(c, y, "Out", 0);
+  return 0;
+}
+
 static int infer_expand_as(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
+  const Var *from_y = NULL; /* Y, when its shape is the target */
   int64_t *target;
   int n = attr_ints(c->op, "target_shape", &target);
   Shape s;
@@ -128,12 +150,12 @@ static int infer_expand_as(OpCtx *c) {
     /* phi ExpandAsKernel: a -1 in target_shape means "Y's shape" */
     Var *y = ctx_in(c, "Y", 0);
     for (int i = 0; i < n; i++)
-      if (target[i] == -1 && y && y->shape.rank >= 0) s = y->shape;
+      if (target[i] == -1 && y && y->shape.rank >= 0) s = y->shape, from_y = y;
   }
   if (s.rank < x->shape.rank)
     return ctx_fail(c, "target %s has lower rank than X %s", shape_str(&s), shape_str(&x->shape));
   ctx_set(c, "Out", 0, &s, x->dtype);
-  return 0;
+  return expand_as_extents(c, x, from_y);
 }
 
 static int infer_tile(OpCtx *c) {
@@ -226,8 +248,9 @@ static int emit_broadcast(EmitCtx *e, Var *x, Var *out, int braced) {
   tu_strides(e, x, xst);
   for (int i = 0; i < r; i++) {
     int j = i - shift;
-    dims[i] = em_sym(os->d[i]);
-    if (j >= 0 && !memcmp(&xs->d[j], &os->d[i], sizeof(SymDim))) st[i] = xst[j];
+    dims[i] = em_dim(e, out, i); /* a size the run gives: X's there is the same (checked) or 1 */
+    if (j >= 0 && xs->runtime_mask >> j & 1) st[i] = xst[j];
+    else if (j >= 0 && !(os->runtime_mask >> i & 1) && !memcmp(&xs->d[j], &os->d[i], sizeof(SymDim))) st[i] = xst[j];
     else if (j < 0 || tu_is_one(xs->d[j])) st[i] = "0";
     else if (xs->d[j].a)
       return em_fail(e, "dim %d of X (%s) broadcasts to %s only at some batch sizes; fix the batch with --shape", j,
@@ -345,6 +368,10 @@ static int emit_bounded_repeat(EmitCtx *e, Var *x, Var *out, int tile) {
 static int emit_expand(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
   if (x && out && !strcmp(e->op->type, "expand_v2") && tu_max_shaped(e, out)) return emit_bounded_repeat(e, x, out, 0);
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *y = ctx_in(&c, "Y", 0);
+  if (x && out && y && em_spec(e, out)->runtime_mask) /* Out's sizes from Y's, X's checked against them */
+    tu_bcast_extents(e, out, 2, (const Var *const[]){y, x}, (const int64_t[]){-1, -1});
   return emit_broadcast(e, x, out, 0);
 }
 
@@ -446,6 +473,7 @@ const OpDef op_broadcast_tensors_grad = {.type = "broadcast_tensors_grad", .infe
                                          .emit_c = emit_broadcast_tensors_grad};
 const OpDef op_expand = {.type = "expand", .infer = infer_expand, .emit_c = emit_repeat};
 const OpDef op_expand_as = {.type = "expand_as", .infer = infer_expand_as, .emit_c = emit_repeat};
-const OpDef op_expand_as_v2 = {.type = "expand_as_v2", .infer = infer_expand_as, .emit_c = emit_expand};
+const OpDef op_expand_as_v2 = {.type = "expand_as_v2", .infer = infer_expand_as, .emit_c = emit_expand,
+                               .runtime_extents = 2};
 const OpDef op_expand_v2 = {.type = "expand_v2", .infer = infer_expand_v2, .emit_c = emit_expand, .max_shape = 1};
 const OpDef op_tile = {.type = "tile", .infer = infer_tile, .emit_c = emit_repeat, .max_shape = 1};

@@ -4,7 +4,8 @@
  * neighbours in the list (Paddle's std::unique check); negative axes +=
  * rank.  An axis named twice is flipped once, as the kernel's bitset does.
  * Emission: a strided copy that starts at the last element along each
- * flipped axis and walks it with the negated stride. */
+ * flipped axis and walks it with the negated stride, over X's dims (those
+ * the run gives too, which Out takes). */
 #include <string.h>
 
 #include "../util.h"
@@ -22,6 +23,7 @@ static int infer_flip(OpCtx *c) {
     if (i > 0 && axis[i] == axis[i - 1]) return ctx_fail(c, "axis lists %lld twice", (long long)axis[i]);
   }
   ctx_set(c, "Out", 0, &x->shape, x->dtype);
+  ctx_pass_runtime_extent(c, x, "Out", 0);
   return 0;
 }
 
@@ -38,6 +40,7 @@ static int emit_flip(EmitCtx *e) {
     if (a < 0) return em_fail(e, "axis %lld is out of range", (long long)axis[i]);
     flip[a] = 1;
   }
+  tu_pass_extent(e, x, out); /* dims the run gives are Out's (the walk reads X's) */
   const char *dims[RT_MAX_RANK], *st[RT_MAX_RANK], *offset = "0";
   tu_strides(e, x, st);
   for (int i = 0; i < r; i++) {
@@ -52,5 +55,5 @@ static int emit_flip(EmitCtx *e) {
   return tu_strided_copy(e, x, offset, out, r, dims, st);
 }
 
-const OpDef op_flip = {.type = "flip", .infer = infer_flip, .emit_c = emit_flip};
-const OpDef op_reverse = {.type = "reverse", .infer = infer_flip, .emit_c = emit_flip};
+const OpDef op_flip = {.type = "flip", .infer = infer_flip, .emit_c = emit_flip, .runtime_extents = 2};
+const OpDef op_reverse = {.type = "reverse", .infer = infer_flip, .emit_c = emit_flip, .runtime_extents = 2};

@@ -32,6 +32,12 @@
 #include "tensor_util.h"
 
 /* Out's dims when gather takes axis k. */
+/* Where each dim of a rank-r X goes in gathered(): the axis k to -1 (the
+ * index count takes its place, or a 0-D Index drops it). */
+static void gathered_dims_to(int r, int k, int index_rank, int *to) {
+  for (int i = 0; i < r; i++) to[i] = i < k ? i : i == k ? -1 : i - (index_rank == 0);
+}
+
 static Shape gathered(const Shape *in, const Shape *is, int k) {
   Shape s = {0, {0}};
   for (int i = 0; i < in->rank; i++) {
@@ -73,6 +79,13 @@ static int infer_gather(OpCtx *c) {
   if (a < 0 || a >= in->rank) return ctx_fail(c, "axis is out of range for X %s", shape_str(in));
   Shape s = gathered(in, is, (int)a);
   ctx_set(c, "Out", 0, &s, x->dtype);
+  if (!var_runtime_mask(x)) return 0;
+  if (from_tensor || var_runtime_mask(idx))
+    return ctx_fail(c, "X ('%s') has dims only the run gives (from its %s); gather takes them with the axis from "
+                    "the attribute and an Index of fixed size", x->name, x->runtime_from ? x->runtime_from : "inputs");
+  int to[RT_MAX_RANK];
+  gathered_dims_to(in->rank, (int)a, is->rank, to);
+  ctx_pass_runtime_extents_to(c, x, "Out", 0, to); /* X's off the axis; along it the index count (fixed) */
   return 0;
 }
 
@@ -145,6 +158,9 @@ static int emit_gather_axis(EmitCtx *e, int64_t axis) {
   int r = tu_rank(e, x), ib = index_bytes(e, idx);
   int a = axis_norm(axis, r); /* in range: the shape rules of gather and index_select checked it */
   if (!ib) return -1;
+  int to[RT_MAX_RANK];
+  gathered_dims_to(r, a, tu_rank(e, idx), to);
+  tu_pass_extents_to(e, x, out, to); /* sizes of X the run gives, off the axis (infer_gather) */
   const char *row = tu_mul(em_prod(e, x, a + 1, r), pool_printf("(int64_t)sizeof(%s)", em_ctype(x->dtype)));
   em_fault(e, pool_printf("an Index value is outside [0, %s) (Paddle raises an error)", em_dim(e, x, a)));
   index_print_c(e->p, &(IndexCall){.kind = INDEX_GATHER, .src = em_ptr(e, x, 1), .outer = em_prod(e, x, 0, a),
@@ -243,7 +259,7 @@ static int emit_scatter(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_gather = {.type = "gather", .infer = infer_gather, .emit_c = emit_gather};
+const OpDef op_gather = {.type = "gather", .infer = infer_gather, .emit_c = emit_gather, .runtime_extents = 2};
 const OpDef op_gather_nd = {.type = "gather_nd", .infer = infer_gather_nd, .emit_c = emit_gather_nd,
                             .runtime_extents = 1};
 const OpDef op_index_select = {.type = "index_select", .infer = infer_index_select, .emit_c = emit_index_select};

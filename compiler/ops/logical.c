@@ -9,7 +9,9 @@
  * LogicalBinaryInferMeta / BitwiseInferMeta do.  A logical op written in
  * place (Out is X, `logical_and_`) keeps X's dtype.
  * Emission: ew_binary / ew_unary; logical ops read any element as
- * `!= 0`, bitwise ones apply &, |, ^ and ~ (logical not for bool). */
+ * `!= 0`, bitwise ones apply &, |, ^ and ~ (logical not for bool).  Dims
+ * the run gives pass to Out as in the element-wise ops
+ * (binary_pass_extents). */
 #include <string.h>
 
 #include "../emit_ew.h"
@@ -27,13 +29,14 @@ static int infer_logical_binary(OpCtx *c) {
   Shape out;
   if (shape_broadcast(c, &x->shape, &y->shape, -1, &out)) return -1; /* right-aligned */
   ctx_set(c, "Out", 0, &out, logical_dtype(c, x));
-  return 0;
+  return binary_pass_extents(c, x, y, -1);
 }
 
 static int infer_logical_not(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
   ctx_set(c, "Out", 0, &x->shape, logical_dtype(c, x));
+  ctx_pass_runtime_extent(c, x, "Out", 0);
   return 0;
 }
 
@@ -43,13 +46,14 @@ static int infer_bitwise_binary(OpCtx *c) {
   Shape out;
   if (shape_broadcast(c, &x->shape, &y->shape, -1, &out)) return -1; /* right-aligned */
   ctx_set(c, "Out", 0, &out, x->dtype);
-  return 0;
+  return binary_pass_extents(c, x, y, -1);
 }
 
 static int infer_bitwise_not(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
   ctx_set(c, "Out", 0, &x->shape, x->dtype);
+  ctx_pass_runtime_extent(c, x, "Out", 0);
   return 0;
 }
 
@@ -75,16 +79,29 @@ static int emit_logical(EmitCtx *e) {
     return em_fail(e, "%s of %s tensors is not defined", e->op->type, rt_dtype_name(x->dtype));
   const char *expr = expr_of(e->op->type, x->dtype == RT_DT_BOOL);
   if (!expr) return em_fail(e, "unknown logical op");
-  if (!ctx_in(&c, "Y", 0)) return ew_unary(e, x, out, NULL, expr);
+  if (!ctx_in(&c, "Y", 0)) {
+    tu_pass_extent(e, x, out); /* sizes the run gives are Out's, before the loop reads them */
+    return ew_unary(e, x, out, NULL, expr);
+  }
   Var *y = tu_in(e, "Y", 0);
-  return y ? ew_binary(e, x, y, out, -1, expr) : -1;
+  if (!y) return -1;
+  binary_write_extents(e, x, y, out, -1); /* Out's from either, checked where two meet */
+  return ew_binary(e, x, y, out, -1, expr);
 }
 
-const OpDef op_bitwise_and = {.type = "bitwise_and", .infer = infer_bitwise_binary, .emit_c = emit_logical};
-const OpDef op_bitwise_not = {.type = "bitwise_not", .infer = infer_bitwise_not, .emit_c = emit_logical};
-const OpDef op_bitwise_or = {.type = "bitwise_or", .infer = infer_bitwise_binary, .emit_c = emit_logical};
-const OpDef op_bitwise_xor = {.type = "bitwise_xor", .infer = infer_bitwise_binary, .emit_c = emit_logical};
-const OpDef op_logical_and = {.type = "logical_and", .infer = infer_logical_binary, .emit_c = emit_logical};
-const OpDef op_logical_not = {.type = "logical_not", .infer = infer_logical_not, .emit_c = emit_logical};
-const OpDef op_logical_or = {.type = "logical_or", .infer = infer_logical_binary, .emit_c = emit_logical};
-const OpDef op_logical_xor = {.type = "logical_xor", .infer = infer_logical_binary, .emit_c = emit_logical};
+const OpDef op_bitwise_and = {.type = "bitwise_and", .infer = infer_bitwise_binary, .emit_c = emit_logical,
+                              .runtime_extents = 2};
+const OpDef op_bitwise_not = {.type = "bitwise_not", .infer = infer_bitwise_not, .emit_c = emit_logical,
+                              .runtime_extents = 2};
+const OpDef op_bitwise_or = {.type = "bitwise_or", .infer = infer_bitwise_binary, .emit_c = emit_logical,
+                              .runtime_extents = 2};
+const OpDef op_bitwise_xor = {.type = "bitwise_xor", .infer = infer_bitwise_binary, .emit_c = emit_logical,
+                              .runtime_extents = 2};
+const OpDef op_logical_and = {.type = "logical_and", .infer = infer_logical_binary, .emit_c = emit_logical,
+                              .runtime_extents = 2};
+const OpDef op_logical_not = {.type = "logical_not", .infer = infer_logical_not, .emit_c = emit_logical,
+                              .runtime_extents = 2};
+const OpDef op_logical_or = {.type = "logical_or", .infer = infer_logical_binary, .emit_c = emit_logical,
+                              .runtime_extents = 2};
+const OpDef op_logical_xor = {.type = "logical_xor", .infer = infer_logical_binary, .emit_c = emit_logical,
+                              .runtime_extents = 2};

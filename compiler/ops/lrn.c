@@ -26,8 +26,14 @@ static int infer_lrn(OpCtx *c) {
   if (x->shape.rank != 4) return ctx_fail(c, "X %s must have rank 4", shape_str(&x->shape));
   int64_t n = attr_int(c->op, "n", 5);
   if (n <= 0 || n % 2 == 0) return ctx_fail(c, "n = %lld must be positive and odd", (long long)n);
+  const int last = !strcasecmp(attr_str(c->op, "data_format", "AnyLayout"), "NHWC");
+  if (var_runtime_mask(x) >> (last ? 3 : 1) & 1)
+    return ctx_fail(c, "the channel dim of X ('%s') is only known at run time (from its %s); lrn takes run-time "
+                    "sizes in its height and width", x->name, x->runtime_from ? x->runtime_from : "inputs");
   ctx_set(c, "Out", 0, &x->shape, x->dtype);
   ctx_set(c, "MidOut", 0, &x->shape, x->dtype);
+  ctx_pass_runtime_extent(c, x, "Out", 0); /* the pixels per image are the run's (lrn_geometry) */
+  ctx_pass_runtime_extent(c, x, "MidOut", 0);
   return 0;
 }
 
@@ -38,13 +44,14 @@ static int lrn_geometry(EmitCtx *e, const Var *x, ChanCall *call) {
   int last = !strcasecmp(fmt, "NHWC");
   if (!last && strcasecmp(fmt, "NCHW") && strcasecmp(fmt, "AnyLayout"))
     return em_fail(e, "data_format '%s' is not supported", fmt);
-  int64_t C = em_const_dim(e, x, last ? 3 : 1), h = em_const_dim(e, x, 2), w = em_const_dim(e, x, last ? 1 : 3);
-  if (C < 0 || h < 0 || w < 0) return em_fail(e, "dims after the batch must not depend on it");
+  int64_t C = em_const_dim(e, x, last ? 3 : 1);
+  const SymDim hw = em_sym_prod(e, x, last ? 1 : 2, last ? 3 : 4);
+  if (C < 0 || hw.a) return em_fail(e, "dims after the batch must not depend on it");
   int64_t n = attr_int(e->op, "n", 5);
   if (n <= 0 || n % 2 == 0) return em_fail(e, "n must be positive and odd");
   call->dtype = RT_DT_FP32, call->last = last, call->window = n;
   call->outer = em_dim(e, x, 0);
-  call->channels = pool_printf("%lld", (long long)C), call->inner = pool_printf("%lld", (long long)(h * w));
+  call->channels = pool_printf("%lld", (long long)C), call->inner = em_prod(e, x, last ? 1 : 2, last ? 3 : 4);
   call->alpha = (float)attr_float(e->op, "alpha", 1e-4), call->beta = (float)attr_float(e->op, "beta", 0.75);
   return 0;
 }
@@ -59,12 +66,14 @@ static int emit_lrn(EmitCtx *e) {
   if (x == out || x == mid) return em_fail(e, "Out or MidOut is X itself, which is not supported");
   ChanCall call = {.kind = CHAN_LRN, .k = (float)attr_float(e->op, "k", 2.0)};
   if (lrn_geometry(e, x, &call)) return -1;
+  tu_pass_extent(e, x, out); /* the run's height and width (infer) */
+  if (mid) tu_pass_extent(e, x, mid);
   call.x = em_ptr(e, x, 1), call.out = em_ptr(e, out, 0), call.mid = mid ? em_ptr(e, mid, 0) : NULL;
   chan_print_c(e->p, &call);
   return 0;
 }
 
-const OpDef op_lrn = {.type = "lrn", .infer = infer_lrn, .emit_c = emit_lrn};
+const OpDef op_lrn = {.type = "lrn", .infer = infer_lrn, .emit_c = emit_lrn, .runtime_extents = 2};
 
 /* lrn_grad (X, Out, MidOut, Out@GRAD -> X@GRAD; the forward's attributes;
  * fluid LRNGradFunctor, float32), per pixel and channel i, in Paddle's

@@ -50,14 +50,21 @@ const char *move_expr_c(const MoveCall *c) {
 }
 
 /* The RtPad3d geometry the PAD3D calls read, as static const `name`; a
- * local when the run gives the pads (run_pads: 6 C expressions). */
-static void print_pad3d_geo(Printer *p, const char *name, const RtPad3d *g, const char *const *run_pads) {
+ * local when the run gives the pads (run_pads: 6 C expressions) or sizes
+ * of X (run_in: 3, NULL entries the compiled ones). */
+static void print_pad3d_geo(Printer *p, const char *name, const RtPad3d *g, const char *const *run_pads,
+                            const char *const *run_in) {
   static const char *const modes[] = {"RT_PAD_CONSTANT", "RT_PAD_REFLECT", "RT_PAD_REPLICATE", "RT_PAD_CIRCULAR"};
-  const char *pads[6];
+  const char *pads[6], *in[3];
   for (int i = 0; i < 6; i++) pads[i] = run_pads ? run_pads[i] : pool_printf("%lld", (long long)g->pads[i]);
-  pr_line(p, "%sRtPad3d %s = {", run_pads ? "" : "static const ", name);
-  pr_line(p, ".mode = %s, .value = %s, .inner = %lld, .in = {%lld, %lld, %lld},", modes[g->mode], em_float(g->value),
-          (long long)g->inner, (long long)g->in[0], (long long)g->in[1], (long long)g->in[2]);
+  int local = run_pads != NULL;
+  for (int i = 0; i < 3; i++) {
+    in[i] = run_in && run_in[i] ? run_in[i] : pool_printf("%lld", (long long)g->in[i]);
+    local |= run_in && run_in[i];
+  }
+  pr_line(p, "%sRtPad3d %s = {", local ? "" : "static const ", name);
+  pr_line(p, ".mode = %s, .value = %s, .inner = %lld, .in = {%s, %s, %s},", modes[g->mode], em_float(g->value),
+          (long long)g->inner, in[0], in[1], in[2]);
   pr_line(p, ".pads = {%s, %s, %s, %s, %s, %s},", pads[0], pads[1], pads[2], pads[3], pads[4], pads[5]);
   pr_line(p, "};");
 }
@@ -134,7 +141,7 @@ static void print_call(Printer *p, const MoveCall *c) {
 void move_print_c(Printer *p, const MoveCall *c) {
   if (c->note) pr_line(p, "/* %s */", c->note);
   if (c->braced) pr_line(p, "{");
-  if (c->pad3d) print_pad3d_geo(p, c->geo, c->pad3d, c->run_pads);
+  if (c->pad3d) print_pad3d_geo(p, c->geo, c->pad3d, c->run_pads, c->run_in);
   switch (c->kind) {
     case MOVE_COPY: print_copy(p, c); break;
     case MOVE_PIECES: print_pieces(p, c); break;

@@ -61,6 +61,8 @@ typedef struct MoveCall {
   int f64;                               /* transposes, CHANNEL_AFFINE, PAD3D(_GRAD): double elements (rt_*_f64) */
   const struct RtPad3d *pad3d;           /* PAD3D(_GRAD): declared first as static const `geo` (NULL: not) */
   const char *const *run_pads;           /* PAD3D: pad3d's 6 pads as C expressions the run gives (geo a local) */
+  const char *const *run_in;             /* PAD3D: X's d, h, w as C expressions, NULL entries the geo's (a local
+                                          * when one is the run's) */
   int braced;                            /* the kernel in braces of its own (broadcast_tensors: one per Out) */
   const char *note;                      /* a comment printed first (meshgrid: which Out), or NULL */
   const char *type;                      /* COPY, PIECES, TAKE_GRAD: the C element type */

@@ -136,6 +136,16 @@ static int infer_layer_norm(OpCtx *c) {
   return 0;
 }
 
+/* Y of instance_norm or group_norm takes the dims of X the run gives,
+ * but not the channel's (dim ch), which the statistics and Scale count. */
+static int spatial_run_dims(OpCtx *c, const Var *x, int ch) {
+  if (var_runtime_mask(x) >> ch & 1)
+    return ctx_fail(c, "the channel dim of X ('%s') is only known at run time (from its %s); %s takes run-time "
+                    "sizes in the other dims", x->name, x->runtime_from ? x->runtime_from : "inputs", c->op->type);
+  ctx_pass_runtime_extent(c, x, "Y", 0);
+  return 0;
+}
+
 static int infer_instance_norm(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
@@ -147,7 +157,7 @@ static int infer_instance_norm(OpCtx *c) {
   ctx_set(c, "Y", 0, xs, x->dtype);
   ctx_set(c, "SavedMean", 0, &ms, pd);
   ctx_set(c, "SavedVariance", 0, &ms, pd);
-  return 0;
+  return spatial_run_dims(c, x, 1);
 }
 
 static int infer_group_norm(OpCtx *c) {
@@ -166,7 +176,7 @@ static int infer_group_norm(OpCtx *c) {
   ctx_set(c, "Y", 0, xs, x->dtype);
   ctx_set(c, "Mean", 0, &ms, pd);
   ctx_set(c, "Variance", 0, &ms, pd);
-  return 0;
+  return spatial_run_dims(c, x, nchw ? 1 : xs->rank - 1);
 }
 
 /* ---- C emission ---- */
@@ -519,6 +529,7 @@ static int emit_group_norm(EmitCtx *e) {
   if (bad) return -1;
   NormCall call = {.kind = NORM_GROUP, .f64 = f64, .c = ch, .groups = groups, .scale = sc, .bias = bi,
                    .mean_out = mean, .var_out = var, .saved_inv_std = inv_std, .x = em_ptr(e, x, 1)};
+  tu_pass_extent(e, x, y); /* the run's sizes of X (infer) */
   call.y = em_ptr(e, y, 0);
   call.outer = em_dim(e, x, 0);
   call.inner = em_prod(e, x, last ? 1 : 2, last ? rank - 1 : rank);
@@ -670,7 +681,8 @@ const OpDef op_layer_norm = {.type = "layer_norm", .infer = infer_layer_norm, .e
 static const char *const ln_grad_ignores[] = {"Scale", "Bias", NULL};
 const OpDef op_layer_norm_grad = {.type = "layer_norm_grad", .infer = grad_infer, .emit_c = emit_layer_norm_grad,
                                   .ignores = ln_grad_ignores};
-const OpDef op_instance_norm = {.type = "instance_norm", .infer = infer_instance_norm, .emit_c = emit_group_norm};
+const OpDef op_instance_norm = {.type = "instance_norm", .infer = infer_instance_norm, .emit_c = emit_group_norm,
+                                .runtime_extents = 2};
 /* instance_norm_grad: phi's kernel takes Bias and epsilon but reads
  * neither (the saved statistics hold epsilon already). */
 static const char *const in_grad_ignores[] = {"Bias", NULL};
@@ -678,7 +690,8 @@ static const char *const in_grad_attr_ignores[] = {"epsilon", NULL};
 const OpDef op_instance_norm_grad = {.type = "instance_norm_grad", .infer = infer_instance_norm_grad,
                                      .emit_c = emit_instance_norm_grad, .ignores = in_grad_ignores,
                                      .attr_ignores = in_grad_attr_ignores};
-const OpDef op_group_norm = {.type = "group_norm", .infer = infer_group_norm, .emit_c = emit_group_norm};
+const OpDef op_group_norm = {.type = "group_norm", .infer = infer_group_norm, .emit_c = emit_group_norm,
+                             .runtime_extents = 2};
 /* group_norm_grad: Paddle's kernel rebuilds the normalized X from Y, so X
  * and Mean it never reads. */
 static const char *const gn_grad_ignores[] = {"X", "Mean", NULL};

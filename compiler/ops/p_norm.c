@@ -27,6 +27,17 @@
 #include "pnorm_call.h"
 #include "tensor_util.h"
 
+/* Where each dim of a rank-r X goes in the output of a norm along `axis`
+ * (-1: all of X, asvector): the others in order, the axis (or every dim)
+ * to -1, dropped or kept as 1; so dims the run gives pass on. */
+static void norm_dims_to(int r, int axis, int keep, int *to) {
+  for (int i = 0, k = 0; i < r; i++) {
+    const int gone = axis < 0 || i == axis;
+    to[i] = gone ? -1 : k;
+    k += !gone || keep;
+  }
+}
+
 static int infer_p_norm(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
@@ -46,6 +57,9 @@ static int infer_p_norm(OpCtx *c) {
   }
   if (!s.rank) s = shape_scalar(c);
   ctx_set(c, "Out", 0, &s, x->dtype);
+  int to[RT_MAX_RANK];
+  norm_dims_to(rank, attr_bool(c->op, "asvector", 0) ? -1 : (int)axis, keep, to);
+  ctx_pass_runtime_extents_to(c, x, "Out", 0, to);
   return 0;
 }
 
@@ -56,10 +70,14 @@ static int infer_norm(OpCtx *c) {
   int axis = axis_norm(a, x->shape.rank);
   if (axis < 0) return ctx_fail(c, "axis %lld is out of range for X %s", (long long)a, shape_str(&x->shape));
   ctx_set(c, "Out", 0, &x->shape, x->dtype);
+  ctx_pass_runtime_extent(c, x, "Out", 0);
   if (!attr_bool(c->op, "is_test", 0)) {
     Shape s = x->shape;
     s.d[axis] = 1;
     ctx_set(c, "Norm", 0, &s, x->dtype);
+    int to[RT_MAX_RANK];
+    norm_dims_to(x->shape.rank, axis, 1, to);
+    ctx_pass_runtime_extents_to(c, x, "Norm", 0, to);
     return 0;
   }
   const Var *norm = ctx_out(c, "Norm", 0);
@@ -104,6 +122,9 @@ static int emit_p_norm(EmitCtx *e) {
   if (out->dtype != x->dtype) return em_fail(e, "X and Out differ in dtype");
   const int axis = pnorm_axis(e, x);
   if (axis < -1) return -1;
+  int to[RT_MAX_RANK];
+  norm_dims_to(tu_rank(e, x), axis, attr_bool(e->op, "keepdim", 0), to);
+  tu_pass_extents_to(e, x, out, to); /* dims the run gives, off the axis (infer) */
   PNormCall call = {.kind = PNORM_FORWARD, .dtype = dt, .porder = (float)attr_float(e->op, "porder", 2),
                     .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0)};
   lines(e, x, axis, &call);
@@ -122,6 +143,12 @@ static int emit_norm(EmitCtx *e) {
   if (norm && !(norm = tu_out(e, "Norm", 0))) return -1;
   int axis = axis_norm(attr_int(e->op, "axis", -1), tu_rank(e, x));
   if (axis < 0) return em_fail(e, "axis is out of range");
+  tu_pass_extent(e, x, out); /* dims the run gives (infer) */
+  if (norm) {
+    int to[RT_MAX_RANK];
+    norm_dims_to(tu_rank(e, x), axis, 1, to);
+    tu_pass_extents_to(e, x, norm, to);
+  }
   PNormCall call = {.kind = L2NORM_FORWARD, .dtype = dt, .epsilon = (float)attr_float(e->op, "epsilon", 1e-10),
                     .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0), .norm = norm ? em_ptr(e, norm, 0) : NULL};
   lines(e, x, axis, &call);
@@ -176,8 +203,8 @@ const OpDef op_norm_grad = {.type = "norm_grad", .infer = grad_infer, .emit_c = 
 static const char *const p_norm_grad_attr_ignores[] = {"keepdim", NULL};
 const OpDef op_p_norm_grad = {.type = "p_norm_grad", .infer = grad_infer, .emit_c = emit_p_norm_grad,
                               .attr_ignores = p_norm_grad_attr_ignores};
-const OpDef op_norm = {.type = "norm", .infer = infer_norm, .emit_c = emit_norm};
+const OpDef op_norm = {.type = "norm", .infer = infer_norm, .emit_c = emit_norm, .runtime_extents = 2};
 /* epsilon: only Paddle's gradient kernel reads it (phi PNormKernel does not). */
 static const char *const p_norm_attr_ignores[] = {"epsilon", NULL};
-const OpDef op_p_norm = {.type = "p_norm", .infer = infer_p_norm, .emit_c = emit_p_norm,
+const OpDef op_p_norm = {.type = "p_norm", .infer = infer_p_norm, .emit_c = emit_p_norm, .runtime_extents = 2,
                          .attr_ignores = p_norm_attr_ignores};

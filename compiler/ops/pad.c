@@ -21,13 +21,18 @@
  * pad3d's Paddings tensor: its values when the compiler knows them, else
  * read when the kernel runs, within Out's --max-shape bound (the geometry a
  * local the run fills in); refused in the grad and in pad2d (which Paddle
- * 2.6 has no kernel for).  pad (any rank, any element type): the output
+ * 2.6 has no kernel for).  pad3d of an X whose depth, height or width the
+ * run gives (a feed bounded by --max-shape): the geometry a local of the
+ * run's sizes, Out's those padded, a reflect padding not below the size or
+ * a circular one past it stopping the run (Paddle's kernel raises an
+ * error).  pad (any rank, any element type): the output
  * is filled with pad_value, then X's rows are copied into place. */
 #include <string.h>
 
 #include "../util.h"
 #include "move_call.h"
 #include "ops.h"
+#include "run_hw.h"
 #include "rt_cnn.h"
 #include "slice_call.h"
 #include "tensor_util.h"
@@ -80,18 +85,34 @@ static int infer_pad3d(OpCtx *c) {
   Shape o = {5, {xs->d[0], DIM_UNKNOWN, DIM_UNKNOWN, DIM_UNKNOWN, DIM_UNKNOWN}};
   o.d[ncdhw ? 1 : 4] = xs->d[ncdhw ? 1 : 4];
   Var *pt = ctx_in(c, "Paddings", 0);
-  int64_t pv[6], *p = pv;
+  int64_t pv[6] = {0}, *p = pv;
   const int known = pt && ctx_int_values(c, pt, pv, 6) == 6; /* a tensor of values the compiler knows */
   if (pt && !known && var_runtime_axis(x) < 0) { /* the run's paddings, within a --max-shape bound? */
     int b = ctx_max_shape(c, "Out", 0, 5, x->dtype, "Paddings' values");
     if (b) return b < 0 ? -1 : 0;
   }
+  const unsigned run = var_runtime_mask(x), spatial = 7u << d0;
+  if (run && ((pt && !known) || attr_is_var(c->op, "paddings") || run & ~spatial))
+    return ctx_fail(c, "X ('%s') has dims only the run gives (from its %s); pad3d takes them in its depth, height "
+                    "and width, with paddings the compiler knows", x->name,
+                    x->runtime_from ? x->runtime_from : "inputs");
   if (known || (!pt && !attr_is_var(c->op, "paddings"))) {
     if (!known && attr_ints(c->op, "paddings", &p) != 6) return ctx_fail(c, "paddings must have 6 values");
     /* paddings run from the last spatial dim (W) to the first (D). */
     for (int i = 0; i < 3; i++) o.d[d0 + i] = pad_dim(xs->d[d0 + i], p[4 - 2 * i], p[5 - 2 * i]);
   }
   ctx_set(c, "Out", 0, &o, x->dtype);
+  if (!run) return 0;
+  /* the run's sizes padded: X's where the paddings along them are 0 */
+  ctx_set_runtime_extents(c, "Out", 0, run, x->runtime_from);
+  int same = 1;
+  for (int i = 0; i < 3; i++) same &= !(run >> (d0 + i) & 1) || (p[4 - 2 * i] == 0 && p[5 - 2 * i] == 0);
+  Var *out = ctx_out(c, "Out", 0);
+  if (same) ctx_inherit_root(out, x, 1);
+  else if (out)
+    run_hw_share_root(c->g, out, pool_printf("%d:%u:pad3d %lld %lld %lld %lld %lld %lld", x->runtime_root, run,
+                                             (long long)p[0], (long long)p[1], (long long)p[2], (long long)p[3],
+                                             (long long)p[4], (long long)p[5]));
   return 0;
 }
 
@@ -121,7 +142,8 @@ static int const_dims(EmitCtx *e, const Var *x, const int *idx, int n, int64_t *
  * Out@GRAD must hold the padded elements (the record declares the RtPad3d
  * first, as geo).  float32, or with f64_ok also float64 (rt_pad3d_f64 /
  * rt_pad3d_grad_f64). */
-static int pad3d_call(EmitCtx *e, const RtPad3d *p, int nouter, int grad, int f64_ok, const char *const *run_pads) {
+static int pad3d_call(EmitCtx *e, const RtPad3d *p, int nouter, int grad, int f64_ok, const char *const *run_pads,
+                      const char *const *run_in) {
   Var *x = tu_in(e, "X", 0), *src = grad ? tu_in(e, "Out@GRAD", 0) : x;
   Var *dst = tu_out(e, grad ? "X@GRAD" : "Out", 0);
   if (!x || !src || !dst) return -1;
@@ -131,9 +153,20 @@ static int pad3d_call(EmitCtx *e, const RtPad3d *p, int nouter, int grad, int f6
   } else if (src->dtype != RT_DT_FP32 || dst->dtype != RT_DT_FP32) {
     return em_fail(e, "%s of %s tensors is not supported (float32)", e->op->type, rt_dtype_name(src->dtype));
   }
+  const char *stop = NULL;
   for (int i = 0; i < 3 && !run_pads; i++) {
     int64_t a = p->pads[2 * i], b = p->pads[2 * i + 1], big = a > b ? a : b;
     if (a < 0 || b < 0) return em_fail(e, "negative paddings are not supported");
+    if (run_in && run_in[i]) { /* the run's size: checked when the kernel runs */
+      if ((p->mode == RT_PAD_REFLECT || p->mode == RT_PAD_CIRCULAR) && big > 0) {
+        pr_line(e->p, "if (%s %s %lld) return 1; /* Paddle's kernel refuses the padding */", run_in[i],
+                p->mode == RT_PAD_REFLECT ? "<=" : "<", (long long)big);
+        stop = pool_printf("a %s padding of %lld along a dim of X ('%s') the run gives %s", p->mode == RT_PAD_REFLECT
+                           ? "reflect" : "circular", (long long)big, x->name, p->mode == RT_PAD_REFLECT ?
+                           "needs it larger (Paddle raises an error)" : "exceeds it (Paddle raises an error)");
+      }
+      continue;
+    }
     if (p->mode == RT_PAD_REFLECT && big >= p->in[i])
       return em_fail(e, "reflect padding %lld needs an input dim larger than %lld", (long long)big, (long long)p->in[i]);
     if (p->mode == RT_PAD_CIRCULAR && big > p->in[i])
@@ -144,9 +177,10 @@ static int pad3d_call(EmitCtx *e, const RtPad3d *p, int nouter, int grad, int f6
   for (int i = 0; i < 3; i++) per *= p->in[i] + p->pads[2 * i] + p->pads[2 * i + 1];
   if (!run_pads && (outer.a * per != n.a || outer.c * per != n.c))
     return em_fail(e, "%s does not hold the padded elements of X", grad ? "Out@GRAD" : "Out");
+  if (stop) em_fault(e, stop);
   move_print_c(e->p, &(MoveCall){.kind = grad ? MOVE_PAD3D_GRAD : MOVE_PAD3D, .pad3d = p, .geo = "geo",
                                  .outer = em_sym(outer), .src = em_ptr(e, src, 1), .dst = em_ptr(e, dst, 0),
-                                 .f64 = dt == RT_DT_FP64, .run_pads = run_pads});
+                                 .f64 = dt == RT_DT_FP64, .run_pads = run_pads, .run_in = run_in});
   return 0;
 }
 
@@ -168,7 +202,7 @@ static int emit_pad2d_any(EmitCtx *e, int grad) {
   int64_t pads[4];
   attr_ints_fill(e->op, "paddings", 4, 0, pads);
   for (int i = 0; i < 4; i++) p.pads[2 + i] = pads[i];
-  return pad3d_call(e, &p, nchw ? 2 : 1, grad, 0, NULL);
+  return pad3d_call(e, &p, nchw ? 2 : 1, grad, 0, NULL, NULL);
 }
 
 /* The paddings of a pad3d whose Paddings tensor only the run knows, read
@@ -231,15 +265,27 @@ static int emit_pad3d_any(EmitCtx *e, int grad) {
   if (pad_mode(e, attr_str(e->op, "mode", "constant"), &p.mode)) return -1;
   int ncdhw = strcmp(attr_str(e->op, "data_format", "NCDHW"), "NCDHW") == 0;
   static const int ncdhw_idx[4] = {2, 3, 4, -1}, ndhwc_idx[4] = {1, 2, 3, 4};
+  const int *idx = ncdhw ? ncdhw_idx : ndhwc_idx;
+  const unsigned runtime = em_spec(e, x)->runtime_mask; /* the run's depth, height, width (infer_pad3d) */
+  const char *run_in[3] = {NULL, NULL, NULL};
   int64_t d[4];
-  if (const_dims(e, x, ncdhw ? ncdhw_idx : ndhwc_idx, 4, d)) return -1;
+  for (int i = 0; i < 3; i++)
+    if (runtime >> idx[i] & 1) run_in[i] = em_dim(e, x, idx[i]), d[i] = em_bound_dim(e, x, idx[i]);
+    else if ((d[i] = em_const_dim(e, x, idx[i])) < 0) return em_fail(e, "dims after the batch must not depend on it");
+  if (const_dims(e, x, idx + 3, 1, d + 3)) return -1;
   for (int i = 0; i < 3; i++) p.in[i] = d[i];
   p.inner = d[3];
   if (!known) attr_ints_fill(e->op, "paddings", 6, 0, pads);
   for (int i = 0; i < 3; i++) p.pads[2 * i] = pads[4 - 2 * i], p.pads[2 * i + 1] = pads[5 - 2 * i];
+  if (runtime && grad) return em_fail(e, "sizes the run gives are not supported in the gradient");
+  for (int i = 0; i < 3; i++) /* Out's run-time sizes, padded */
+    if (run_in[i])
+      move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = em_dim(e, out, idx[i]),
+                                     .src = pool_printf("%s + %lld", run_in[i],
+                                                        (long long)(p.pads[2 * i] + p.pads[2 * i + 1]))});
   const char *run[6];
   if (pt && !known && pad3d_run_pads(e, x, out, &p, ncdhw, run)) return -1;
-  return pad3d_call(e, &p, ncdhw ? 2 : 1, grad, 1, pt && !known ? run : NULL);
+  return pad3d_call(e, &p, ncdhw ? 2 : 1, grad, 1, pt && !known ? run : NULL, runtime ? run_in : NULL);
 }
 
 static int emit_pad2d(EmitCtx *e) { return emit_pad2d_any(e, 0); }
@@ -282,7 +328,8 @@ static int emit_pad(EmitCtx *e) {
 
 const OpDef op_pad = {.type = "pad", .infer = infer_pad, .emit_c = emit_pad};
 const OpDef op_pad2d = {.type = "pad2d", .infer = infer_pad2d, .emit_c = emit_pad2d};
-const OpDef op_pad3d = {.type = "pad3d", .infer = infer_pad3d, .emit_c = emit_pad3d, .max_shape = 1};
+const OpDef op_pad3d = {.type = "pad3d", .infer = infer_pad3d, .emit_c = emit_pad3d, .max_shape = 1,
+                        .runtime_extents = 2};
 
 /* pad_grad (Out@GRAD -> X@GRAD; Paddle's pad grad has no X input):
  * X@GRAD.dims[i] = Out@GRAD.dims[i] - paddings[2i] - paddings[2i+1]

@@ -2,7 +2,9 @@
  *   attrs: mode="all" (Alpha has one element), "channel" (one per channel:
  *          C = X.dims[1] for data_format "NCHW", the last dim for "NHWC"),
  *          "element" (one per element of a sample); data_format="NCHW".
- * The Alpha size is checked when every dim involved is known.
+ * The Alpha size is checked when every dim involved is known.  Dims the
+ * run gives pass to Out, but not those Alpha has values for (the channel,
+ * a sample's elements).
  *
  * C emission (float32 and float64, as Paddle's CPU kernels; every tensor
  * of X's dtype): Out = X > 0 ? X : alpha * X, with alpha the one value
@@ -43,11 +45,17 @@ static int infer_prelu(OpCtx *c) {
   } else {
     return ctx_fail(c, "unknown mode '%s'", mode);
   }
+  const unsigned run = var_runtime_mask(x); /* dims the run gives: Alpha's count must not depend on them */
+  const int ci = strcmp(attr_str(c->op, "data_format", "NCHW"), "NHWC") == 0 ? xs->rank - 1 : 1;
+  if ((!strcmp(mode, "element") && run & ~1u) || (!strcmp(mode, "channel") && run >> ci & 1))
+    return ctx_fail(c, "X ('%s') has a run-time extent (from its %s) on a dim that Alpha has one value for, in "
+                    "mode '%s': not supported", x->name, x->runtime_from ? x->runtime_from : "inputs", mode);
   if (want > 0 && have > 0 && want != have)
     return ctx_fail(c, "Alpha %s has %lld values, mode '%s' of X %s needs %lld",
                     shape_str(&alpha->shape), (long long)have, mode, shape_str(xs),
                     (long long)want);
   ctx_set(c, "Out", 0, xs, x->dtype);
+  ctx_pass_runtime_extent(c, x, "Out", 0);
   return 0;
 }
 
@@ -91,6 +99,7 @@ static int emit_prelu(EmitCtx *e) {
     return em_fail(e, "prelu of %s X and %s Alpha is not supported (float32 or float64, alike)", rt_dtype_name(dt),
                    rt_dtype_name(alpha->dtype));
   const char *a = em_ptr(e, alpha, 1);
+  tu_pass_extent(e, x, out); /* X's run-time extents are Out's (infer) */
   if (!strcmp(attr_str(e->op, "mode", "all"), "all"))
     return ew_unary(e, x, out, tu_respell(dt, pool_printf("const float a = %s[0];", a)),
                     tu_respell(dt, "v > 0.0f ? v : a * v"));
@@ -128,5 +137,5 @@ static int emit_prelu_grad(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_prelu = {.type = "prelu", .infer = infer_prelu, .emit_c = emit_prelu};
+const OpDef op_prelu = {.type = "prelu", .infer = infer_prelu, .emit_c = emit_prelu, .runtime_extents = 2};
 const OpDef op_prelu_grad = {.type = "prelu_grad", .infer = grad_infer, .emit_c = emit_prelu_grad};

@@ -22,10 +22,11 @@
  * accumulator when the innermost run is reduced).  Mean divides by the
  * reduced count at the end, frobenius_norm takes the square root.  Axes
  * from tensors are not supported.
- * reduce_sum and reduce_mean take an X whose extent along a dim they reduce
- * is only known at run time (VAR_RUNTIME_EXTENT: top_k with k from a
- * tensor); the loops read it, and an X empty at run time stops the run, as
- * Paddle 2.6 refuses to reduce an empty tensor. */
+ * The reductions take an X whose extents are only known at run time
+ * (VAR_RUNTIME_EXTENT: top_k with k from a tensor, an image's height and
+ * width), along dims they reduce or keep (Out has those); the loops read
+ * them, and an X empty at run time stops the run, as Paddle 2.6 refuses to
+ * reduce an empty tensor. */
 #include <string.h>
 
 #include "../util.h"
@@ -73,7 +74,16 @@ static int read_dims(OpCtx *c, int64_t **dims, int *from_tensor) {
  * dtype. */
 static int legacy_reduce(const OpCtx *c) { return ctx_version_before(c, 2003000); }
 
-static int reduce_shape(OpCtx *c, const Var *xv, Shape *out) {
+/* Where each dim of a rank-r X goes in Out (-1: reduced away or kept as
+ * 1), given the reduced dims red[]: Out keeps the others in order. */
+static void kept_dims_to(int r, const int *red, int keep, int *to) {
+  for (int i = 0, k = 0; i < r; i++) {
+    to[i] = red[i] ? -1 : k;
+    k += !red[i] || keep;
+  }
+}
+
+static int reduce_shape(OpCtx *c, const Var *xv, Shape *out, int *to) {
   const Shape *x = &xv->shape;
   int64_t *dims;
   int from_tensor, n = read_dims(c, &dims, &from_tensor);
@@ -106,10 +116,8 @@ static int reduce_shape(OpCtx *c, const Var *xv, Shape *out) {
     return ctx_fail(c, "reduce_all with dim naming some dims: Paddle's %s keeps the shape of `dim` but reduces every "
                     "dim, leaving all but one element uninitialized; refused", c->op->type);
   all = all || every || (n == 0 && !legacy_reduce(c));
-  for (int i = 0; i < rank && !all; i++)
-    if (var_runtime_mask(xv) >> i & 1 && !reduced[i]) /* Out would keep the run-time extent */
-      return ctx_fail(c, "dim %d of X ('%s') is only known at run time; %s keeps it, which is not supported", i,
-                      xv->name, c->op->type);
+  for (int i = 0; i < rank; i++) reduced[i] |= all;
+  kept_dims_to(rank, reduced, keep, to); /* a run-time extent of a kept dim is Out's */
   for (int i = 0; i < rank; i++) {
     if (all || reduced[i]) {
       if (keep) s.d[s.rank++] = 1;
@@ -125,8 +133,11 @@ static int infer_reduce_as(OpCtx *c, int dtype) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
   Shape out;
-  if (reduce_shape(c, x, &out)) return -1;
+  int to[RT_MAX_RANK];
+  for (int i = 0; i < RT_MAX_RANK; i++) to[i] = -1;
+  if (reduce_shape(c, x, &out, to)) return -1;
   ctx_set(c, "Out", 0, &out, dtype < 0 ? x->dtype : dtype);
+  ctx_pass_runtime_extents_to(c, x, "Out", 0, to);
   return 0;
 }
 
@@ -242,6 +253,9 @@ static int emit_reduce(EmitCtx *e) {
   }
   SymDim nkeep = spec_numel(&keep), no = spec_numel(em_spec(e, out));
   if (nkeep.a < 0 || nkeep.a != no.a || nkeep.c != no.c) return em_fail(e, "Out does not hold the kept dims of X");
+  int to[RT_MAX_RANK];
+  kept_dims_to(r, red, attr_bool(e->op, "keep_dim", 0), to);
+  tu_pass_extents_to(e, x, out, to); /* before the kept count reads them */
   const char *kept = em_numel(e, out);
   const char *t = em_ctype(out->dtype);
   const char *empty = NULL;
@@ -349,8 +363,9 @@ static int emit_reduce_grad(EmitCtx *e) {
 /* in_dtype: Paddle 2.6's kernels (phi Sum/Mean/...Kernel) take X's dtype
  * and out_dtype; the attribute is never read. */
 static const char *const reduce_attr_ignores[] = {"in_dtype", NULL};
-#define REDUCE_DEF(name, rule) \
-  const OpDef op_##name = {.type = #name, .infer = rule, .emit_c = emit_reduce, .attr_ignores = reduce_attr_ignores};
+#define REDUCE_DEF(name, rule)                                                                               \
+  const OpDef op_##name = {.type = #name, .infer = rule, .emit_c = emit_reduce, .attr_ignores = reduce_attr_ignores, \
+                           .runtime_extents = 2};
 /* mean_grad: X, Out@GRAD (one element) -> X@GRAD (X's shape): every
  * element is Out@GRAD / numel(X), the count converted to the element type
  * first (phi MeanAllGradKernel); X is read for its shape only. */
@@ -371,16 +386,17 @@ static int emit_mean_grad(EmitCtx *e) {
 #define OP_REDUCE(name) REDUCE_DEF(name, infer_reduce)
 #define OP_REDUCE_BOOL(name) REDUCE_DEF(name, infer_reduce_bool)
 OP_REDUCE(frobenius_norm)
-const OpDef op_mean = {.type = "mean", .infer = infer_mean, .emit_c = emit_reduce};
+const OpDef op_mean = {.type = "mean", .infer = infer_mean, .emit_c = emit_reduce, .runtime_extents = 2};
 const OpDef op_mean_grad = {.type = "mean_grad", .infer = grad_infer, .emit_c = emit_mean_grad};
 OP_REDUCE_BOOL(reduce_all)
 OP_REDUCE(reduce_amax)
 OP_REDUCE(reduce_amin)
 OP_REDUCE_BOOL(reduce_any)
 OP_REDUCE(reduce_max)
-/* sum and mean take run-time extents along dims they reduce (top_k's k
+/* every reduction takes run-time extents, along dims it reduces (top_k's k
  * from a tensor: online hard example mining losses; an image's height and
- * width the run gives) */
+ * width the run gives) or keeps (the mean over channels of a spatial
+ * attention) */
 const OpDef op_reduce_mean = {.type = "reduce_mean", .infer = infer_reduce, .emit_c = emit_reduce,
                               .attr_ignores = reduce_attr_ignores, .runtime_extents = 2};
 OP_REDUCE(reduce_min)

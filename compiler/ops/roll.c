@@ -9,7 +9,8 @@
  * Loops run over the dims up to the last rolled one and copy rows of the
  * dims after it.  ShiftsTensor's values, when the compiler does not know
  * them, are read when the kernel runs (Out keeps X's shape), each taken
- * into [0, n) before the shifts along one dim add up. */
+ * into [0, n) before the shifts along one dim add up.  Dims the run gives
+ * (Out takes them) are rolled by their run-time size. */
 #include "../util.h"
 #include "ops.h"
 #include "roll_call.h"
@@ -26,6 +27,7 @@ static int infer_roll(OpCtx *c) {
     if (axis_norm(axis[i], x->shape.rank) < 0)
       return ctx_fail(c, "axis %lld is out of range for rank %d", (long long)axis[i], x->shape.rank);
   ctx_set(c, "Out", 0, &x->shape, x->dtype);
+  ctx_pass_runtime_extent(c, x, "Out", 0);
   return 0;
 }
 
@@ -76,10 +78,13 @@ static int emit_roll_any(EmitCtx *e, int grad) {
   call.row = last + 1 < r ? em_prod(e, x, last + 1, r) : "1";
   call.x = em_ptr(e, x, 1);
   call.out = em_ptr(e, out, 0);
+  const unsigned runtime = em_spec(e, x)->runtime_mask;
+  if (!grad) tu_pass_extent(e, x, out); /* dims the run gives are Out's */
   for (int d = 0; d <= last; d++) {
     if (!call.rolled[d]) continue;
     SymDim n = by_axis ? em_spec(e, x)->d[d] : spec_numel(em_spec(e, x));
-    if (n.a == 0 && !call.nrun[d]) { /* a constant dim: the shift folds now */
+    const int fixed = by_axis ? !(runtime >> d & 1) : !runtime; /* else d holds a bound, not the size */
+    if (n.a == 0 && !call.nrun[d] && fixed) { /* a constant dim: the shift folds now */
       call.folded[d] = 1;
       call.shift[d] = n.c ? (call.shift[d] % n.c + n.c) % n.c : 0;
     }
@@ -94,5 +99,5 @@ static int emit_roll(EmitCtx *e) { return emit_roll_any(e, 0); }
  * Out@GRAD rolled back, by the negated shifts along the same axes. */
 static int emit_roll_grad(EmitCtx *e) { return emit_roll_any(e, 1); }
 
-const OpDef op_roll = {.type = "roll", .infer = infer_roll, .emit_c = emit_roll};
+const OpDef op_roll = {.type = "roll", .infer = infer_roll, .emit_c = emit_roll, .runtime_extents = 2};
 const OpDef op_roll_grad = {.type = "roll_grad", .infer = grad_infer, .emit_c = emit_roll_grad};

@@ -26,4 +26,5 @@ static int emit_size(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_size = {.type = "size", .infer = infer_size, .emit_c = emit_size};
+/* an Input whose sizes the run gives counts them (em_numel reads the run's) */
+const OpDef op_size = {.type = "size", .infer = infer_size, .emit_c = emit_size, .runtime_extents = 2};

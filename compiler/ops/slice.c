@@ -35,11 +35,14 @@
  * not give one element stops the run, as it stops Paddle (slice_grad
  * writes its Out@GRAD where the forward read, found the same way); kept
  * axes get run-time extents (planned for the axis' size).  strided_slice's
- * bounds and strides from such tensors likewise (emit_runtime_strided). */
+ * bounds and strides from such tensors likewise (emit_runtime_strided),
+ * and so are its bounds on an Input whose sizes the run gives (an image's
+ * height and width: x[:, :, ::2, 1::2]): Out's kept axes are the run's. */
 #include <string.h>
 
 #include "../consteval.h"
 #include "../util.h"
+#include "move_call.h"
 #include "ops.h"
 #include "slice_call.h"
 #include "tensor_util.h"
@@ -235,8 +238,9 @@ static int infer_strided_slice(OpCtx *c) {
   Shape s = x->shape;
   for (int i = 0; i < n; i++)
     if (axes[i] < 0 || axes[i] >= s.rank) return ctx_fail(c, "axes[%d] is out of range", i);
-  if (c->g->specializing && !all_known) { /* the kernel's bounds: each sliced axis at most its size */
-    unsigned runtime = 0, kept = 0;
+  const unsigned xrun = var_runtime_mask(x); /* X's sizes the run gives: the kernel finds the bounds as below */
+  if (c->g->specializing && (!all_known || xrun)) { /* the kernel's bounds: each sliced axis at most its size */
+    unsigned runtime = xrun, kept = 0;
     for (int i = 0; i < n; i++) {
       int decreased = 0;
       for (int k = 0; k < ndec; k++) decreased |= dec[k] == axes[i];
@@ -252,7 +256,7 @@ static int infer_strided_slice(OpCtx *c) {
     }
     if (drop_axes(c, &s, dec, ndec, 1)) return -1;
     ctx_set(c, "Out", 0, &s, x->dtype);
-    if (kept) ctx_set_runtime_extents(c, "Out", 0, kept, "Starts/Ends/Strides tensors");
+    if (kept) ctx_set_runtime_extents(c, "Out", 0, kept, xrun && all_known ? x->runtime_from : "Starts/Ends/Strides tensors");
     return 0;
   }
   if (from_tensor) {
@@ -512,9 +516,10 @@ static int emit_runtime_slice(EmitCtx *e, const Var *x, const Var *out) {
 static int emit_runtime_strided(EmitCtx *e, const Var *x, const Var *out) {
   OpCtx c = {e->g, (Op *)e->op};
   int64_t v[RT_MAX_RANK];
+  const unsigned xrun = em_spec(e, x)->runtime_mask; /* sizes the run gives: the bounds found at run time too */
   if (ctx_bounds(&c, "StartsTensor", "StartsTensorList", v, RT_MAX_RANK) >= 0 &&
       ctx_bounds(&c, "EndsTensor", "EndsTensorList", v, RT_MAX_RANK) >= 0 &&
-      ctx_bounds(&c, "StridesTensor", "StridesTensorList", v, RT_MAX_RANK) >= 0)
+      ctx_bounds(&c, "StridesTensor", "StridesTensorList", v, RT_MAX_RANK) >= 0 && !xrun)
     return 1;
   int64_t *axes, *starts, *ends, *strides, *dec, *flags;
   int n = attr_ints(e->op, "axes", &axes), ns = attr_ints(e->op, "starts", &starts);
@@ -546,6 +551,12 @@ static int emit_runtime_strided(EmitCtx *e, const Var *x, const Var *out) {
     dims[a] = dropped ? "1" : pool_printf("cnt%lld", (long long)a);
     st[a] = tu_mul(xst[a], pool_printf("step%lld", (long long)a));
     offset = tu_add(offset, tu_mul(pool_printf("begin%lld", (long long)a), xst[a]));
+  }
+  for (int a = 0; a < rank; a++) { /* an uncut axis of the run's size: Out's is the same */
+    int oa, cut = 0;
+    for (int i = 0; i < n; i++) cut |= axes[i] == a;
+    if (!cut && xrun >> a & 1 && !out_axis(dec, ndec, a, &oa) && os->runtime_mask >> oa & 1)
+      move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = em_dim(e, out, oa), .src = dims[a]});
   }
   em_fault(e, "strided_slice: bounds or strides from tensors where Paddle stops (a stride of 0, bounds against "
               "the stride, more than one element on a dropped axis), or that read outside the axis");
@@ -626,7 +637,8 @@ static void fold_slice(OpCtx *c) {
 
 const OpDef op_slice = {.type = "slice", .infer = infer_slice, .emit_c = emit_slice, .fold = fold_slice,
                         .runtime_extents = 2};
-const OpDef op_strided_slice = {.type = "strided_slice", .infer = infer_strided_slice, .emit_c = emit_strided_slice};
+const OpDef op_strided_slice = {.type = "strided_slice", .infer = infer_strided_slice, .emit_c = emit_strided_slice,
+                                .runtime_extents = 2};
 static int emit_slice_grad(EmitCtx *e) { return emit_slice_grad_op(e, 0); }
 static int emit_strided_slice_grad(EmitCtx *e) { return emit_slice_grad_op(e, 1); }
 

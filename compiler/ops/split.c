@@ -19,7 +19,9 @@
  * fixed and the parts from num or sections, gives each output the bound of
  * the axes X splits along (ctx_proven_shape) and the kernel switches on the
  * run's axis, stopping on one outside [0, rank) (Paddle's kernel fails) or
- * along which X does not split. */
+ * along which X does not split.  Dims of X the run gives (an image's
+ * height and width) pass to every output when X splits along another with
+ * the axis and the parts from attributes. */
 #include "../util.h"
 #include "ops.h"
 #include "slice_call.h"
@@ -103,6 +105,11 @@ static int infer_split(OpCtx *c) {
   }
   if (!axis_tensor && (axis < 0 || in->rank == 0))
     return ctx_fail(c, "axis %lld is out of range for X %s", (long long)a, shape_str(in));
+  const unsigned run = var_runtime_mask(x); /* dims the run gives: each output has them, off the axis */
+  if (run && (axis_tensor || sec_tensor || legacy || run >> axis & 1))
+    return ctx_fail(c, "X ('%s') has dims only the run gives (from its %s); split takes them off the axis it "
+                    "splits along, with the axis and the parts from attributes", x->name,
+                    x->runtime_from ? x->runtime_from : "inputs");
   if (num <= 0 && nsec != nout)
     return ctx_fail(c, "%d sections for %d outputs", nsec, nout);
   if (num > 0 && num != nout) return ctx_fail(c, "num %lld for %d outputs", (long long)num, nout);
@@ -142,6 +149,7 @@ static int infer_split(OpCtx *c) {
   for (int i = 0; i < nout; i++) {
     out.d[axis] = part[i];
     ctx_set(c, "Out", i, &out, x->dtype);
+    ctx_pass_runtime_extent(c, x, "Out", i);
   }
   return 0;
 }
@@ -241,6 +249,7 @@ static int emit_split(EmitCtx *e) {
   for (int i = 0; i < n; i++) {
     if (!(outs[i] = tu_out(e, "Out", i))) return -1;
     if (tu_rank(e, outs[i]) != r) return em_fail(e, "Out[%d] has rank %d, X %d", i, tu_rank(e, outs[i]), r);
+    tu_pass_extent(e, x, outs[i]); /* X's run-time extents, off the axis (infer) */
     inner[i] = em_prod(e, outs[i], axis, r);
   }
   int64_t v[RT_MAX_RANK];
@@ -250,4 +259,4 @@ static int emit_split(EmitCtx *e) {
   return tu_pieces(e, x, n, outs, em_prod(e, x, 0, axis), inner, 0);
 }
 
-const OpDef op_split = {.type = "split", .infer = infer_split, .emit_c = emit_split};
+const OpDef op_split = {.type = "split", .infer = infer_split, .emit_c = emit_split, .runtime_extents = 2};

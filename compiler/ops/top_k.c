@@ -64,6 +64,10 @@ static int infer_top_k(OpCtx *c) {
   if (!v2 && in->rank < 1) return ctx_fail(c, "X must have rank >= 1");
   if (in->rank ? (axis < -in->rank || axis >= in->rank) : (axis != 0 && axis != -1))
     return ctx_fail(c, "axis %lld is out of range for X %s", (long long)axis, shape_str(in));
+  const unsigned xrun = var_runtime_mask(x);
+  if (xrun && (kt || xrun >> (axis < 0 ? axis + in->rank : axis) & 1))
+    return ctx_fail(c, "X ('%s') has dims only the run gives (from its %s); %s takes them off its axis, with k "
+                    "from the attribute", x->name, x->runtime_from ? x->runtime_from : "inputs", c->op->type);
   Shape s = *in;
   if (s.rank > 0) {
     int64_t *d = &s.d[axis < 0 ? axis + s.rank : axis];
@@ -82,6 +86,8 @@ static int infer_top_k(OpCtx *c) {
    * fills an int64 tensor, which is what generated code must produce. */
   int idx = !v2 && c->g->version >= 2006000 && !c->g->specializing ? RT_DT_INT32 : RT_DT_INT64;
   ctx_set(c, "Indices", 0, &s, idx);
+  ctx_pass_runtime_extent(c, x, "Out", 0); /* off the axis: the outer and inner counts are the run's */
+  ctx_pass_runtime_extent(c, x, "Indices", 0);
   if (kt && s.rank > 0 && c->g->specializing) {
     const char *from = pool_printf("%s ('%s')", ctx_in(c, "K", 0) ? "input K" : "attribute k", kt->name);
     ctx_set_runtime_extent(c, "Out", 0, (int)(axis < 0 ? axis + s.rank : axis), from);
@@ -120,6 +126,8 @@ static int emit_top_k(EmitCtx *e) {
     sort_print_c(e->p, &call);
     return 0;
   }
+  tu_pass_extent(e, x, out);
+  tu_pass_extent(e, x, ind);
   SymDim n = em_sym_prod(e, x, axis, axis + 1);
   call.work = em_scratch_named(e, "unsigned char", "work", (SymDim){RT_TOPK_WORK_BYTES(n.a), RT_TOPK_WORK_BYTES(n.c)});
   call.k = em_dim(e, out, axis);
@@ -186,5 +194,5 @@ static const char *const top_k_v2_grad_attr_ignores[] = {"k", "largest", "sorted
 const OpDef op_top_k_grad = {.type = "top_k_grad", .infer = grad_infer, .emit_c = emit_top_k_grad};
 const OpDef op_top_k_v2_grad = {.type = "top_k_v2_grad", .infer = grad_infer, .emit_c = emit_top_k_grad,
                                 .ignores = top_k_v2_grad_ignores, .attr_ignores = top_k_v2_grad_attr_ignores};
-const OpDef op_top_k = {.type = "top_k", .infer = infer_top_k, .emit_c = emit_top_k};
-const OpDef op_top_k_v2 = {.type = "top_k_v2", .infer = infer_top_k, .emit_c = emit_top_k};
+const OpDef op_top_k = {.type = "top_k", .infer = infer_top_k, .emit_c = emit_top_k, .runtime_extents = 2};
+const OpDef op_top_k_v2 = {.type = "top_k_v2", .infer = infer_top_k, .emit_c = emit_top_k, .runtime_extents = 2};

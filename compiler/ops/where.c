@@ -9,6 +9,8 @@
  *     VAR_RUNTIME_EXTENT) the kernel writes.
  * Emission (where): one element-wise loop (where_call.h); Condition, X
  * and Y must have Out's shape (Python broadcasts them before the op).
+ * Dims the run gives, on the same dims of all three, are Out's; where
+ * they come from different producers the run checks they agree.
  * where_index: bool, int16, int32, int64, float32, float64 (Paddle's CPU
  * kernels but bfloat16; select_call.h). */
 #include <string.h>
@@ -24,7 +26,12 @@ static int infer_where(OpCtx *c) {
   if (cond->shape.rank != x->shape.rank || x->shape.rank != y->shape.rank)
     return ctx_fail(c, "Condition %s, X %s and Y %s differ in rank", shape_str(&cond->shape),
                     shape_str(&x->shape), shape_str(&y->shape));
+  const unsigned run = var_runtime_mask(x);
+  if (var_runtime_mask(cond) != run || var_runtime_mask(y) != run)
+    return ctx_fail(c, "Condition ('%s'), X ('%s') and Y ('%s') have dims only the run gives on different dims: "
+                    "where takes them on the same dims of all three", cond->name, x->name, y->name);
   ctx_set(c, "Out", 0, &x->shape, x->dtype);
+  ctx_pass_runtime_extent(c, x, "Out", 0); /* the run checks Condition's and Y's against them (emit_where) */
   return 0;
 }
 
@@ -67,6 +74,7 @@ static int emit_where(EmitCtx *e) {
   }
   if (cond->dtype != RT_DT_BOOL || y->dtype != out->dtype)
     return em_fail(e, "Condition must be bool, X and Y of Out's dtype");
+  tu_bcast_extents(e, out, 3, (const Var *const[]){x, cond, y}, (const int64_t[]){-1, -1, -1});
   where_print_c(e->p, &(WhereCall){.kind = WHERE_FORWARD, .type = em_ctype(out->dtype), .cond = em_ptr(e, cond, 1),
                                    .x = em_ptr(e, x, 1), .y = em_ptr(e, y, 1), .out = em_ptr(e, out, 0),
                                    .numel = em_numel(e, out)});
@@ -99,6 +107,6 @@ static int emit_where_grad(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_where = {.type = "where", .infer = infer_where, .emit_c = emit_where};
+const OpDef op_where = {.type = "where", .infer = infer_where, .emit_c = emit_where, .runtime_extents = 2};
 const OpDef op_where_index = {.type = "where_index", .infer = infer_where_index, .emit_c = emit_where_index};
 const OpDef op_where_grad = {.type = "where_grad", .infer = grad_infer, .emit_c = emit_where_grad};

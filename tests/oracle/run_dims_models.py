@@ -271,6 +271,50 @@ class Qkv(nn.Layer):
         return self.out(paddle.matmul(a, qkv[2]).transpose([0, 2, 1, 3]).reshape([b, n, 16]))
 
 
+class VisionOps(nn.Layer):
+    """Layers vision nets put between their convolutions, over the run's
+    height and width: PReLU per channel and shared, dropout scaling at
+    inference (downscale_in_infer), a CBAM-style spatial attention (the max
+    and mean over channels kept as maps), a split along channels into
+    instance_norm and group_norm, where of the two halves (logical_and and
+    logical_not of comparisons), flip, cumsum along the width, roll along
+    the height and width, the mean map expanded to the run's size
+    (expand_as) and subtracted, reflect and constant padding (pad3d), L2
+    normalization over channels; fetches the logits, the feature map, its
+    sum over the height (the width kept, the run's), a strided slice of
+    the image (every other row from the second, columns backwards by 2) and
+    the channels of the 3 largest values at each position among 5 gathered
+    (gather, top_k)."""
+
+    def __init__(self):
+        super().__init__()
+        self.c1 = nn.Conv2D(3, 8, 3, padding=1)
+        self.act = nn.PReLU(8)
+        self.act1 = nn.PReLU()
+        self.sa = nn.Conv2D(2, 1, 7, padding=3)
+        self.inorm = nn.InstanceNorm2D(4)
+        self.gnorm = nn.GroupNorm(2, 4)
+        self.c2 = nn.Conv2D(8, 8, 3)
+        self.fc = nn.Linear(8, 5)
+
+    def forward(self, x):
+        y = self.act(self.c1(x))
+        y = F.dropout(y, 0.25, training=False, mode="downscale_in_infer")
+        att = paddle.concat([paddle.max(y, axis=1, keepdim=True), paddle.mean(y, axis=1, keepdim=True)], axis=1)
+        y = y * F.sigmoid(self.sa(att))
+        a, b = paddle.split(y, 2, axis=1)
+        a, b = self.inorm(a), self.gnorm(b)
+        keep = paddle.logical_and(a > 0, paddle.logical_not(b > 0.5))
+        y = paddle.concat([paddle.where(keep, a, b), paddle.flip(b, axis=[2])], axis=1)
+        y = paddle.cumsum(y, axis=3) * 0.2
+        y = paddle.roll(y, shifts=[1, -2], axis=[2, 3])
+        y = y - paddle.expand_as(paddle.mean(y, axis=[2, 3], keepdim=True), y)
+        y = self.c2(F.pad(y, [1, 1, 2, 2], mode="reflect"))
+        y = F.pad(F.normalize(self.act1(y), axis=1), [0, 1, 1, 0], value=0.5)
+        return (self.fc(paddle.mean(y, axis=[2, 3])), y, paddle.sum(y, axis=2), paddle.tanh(x[:, :, 1::2, ::-2]),
+                paddle.topk(paddle.gather(y, paddle.to_tensor([0, 2, 4, 6, 7]), axis=1), 3, axis=1)[1])
+
+
 MODELS = {
     "cnn": (Cnn, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 17, 23], [2, 3, 5, 9], [1, 3, 1, 2]]),
     "resnetish": (ResNetish, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 19, 27], [2, 3, 7, 6], [1, 3, 3, 3]]),
@@ -286,6 +330,7 @@ MODELS = {
     "gpt_unfused": (Gpt, [2, 16], [[2, 16], [2, 4], [1, 11], [2, 1]]),
     "rnn": (Rnn, [2, 10], [[2, 10], [1, 4], [2, 1], [1, 7]]),
     "qkv": (Qkv, [2, 12], [[2, 12], [1, 5], [2, 1], [3, 9]]),
+    "visionops": (VisionOps, [2, 3, 24, 24], [[2, 3, 24, 24], [1, 3, 13, 19], [2, 3, 5, 7], [1, 3, 3, 2]]),
 }
 # feeds besides x (name, dtype), each of x's shape, saved as input_<k>_<name>.npy
 MORE_FEEDS = {name: [("seg", "int64"), ("mask", "float32")] for name in ("bert", "bert_unfused")}
