@@ -157,6 +157,7 @@ static int infer_fill_any_like(OpCtx *c) {
   if (!x) return -1;
   int dt = (int)attr_int(c->op, "dtype", -1);
   ctx_set(c, "Out", 0, &x->shape, dt < 0 ? x->dtype : dt);
+  ctx_pass_runtime_extent(c, x, "Out", 0); /* the run's sizes of X are Out's (emit_fill_any_like) */
   return 0;
 }
 
@@ -231,8 +232,9 @@ static int emit_fill_constant(EmitCtx *e) {
 }
 
 static int emit_fill_any_like(EmitCtx *e) {
-  Var *out = tu_out(e, "Out", 0);
-  if (!out) return -1;
+  Var *out = tu_out(e, "Out", 0), *x = tu_in(e, "X", 0);
+  if (!out || !x) return -1;
+  tu_pass_extent(e, x, out); /* before the count reads them */
   const char *v = tu_literal(out->dtype, attr_float(e->op, "value", 0));
   return v ? fill(e, out, v, NULL) : em_fail(e, "value does not convert to %s", rt_dtype_name(out->dtype));
 }
@@ -242,7 +244,8 @@ static int emit_fill_zeros(EmitCtx *e) {
   return out ? fill(e, out, tu_literal(out->dtype, 0), NULL) : -1;
 }
 
-const OpDef op_fill_any_like = {.type = "fill_any_like", .infer = infer_fill_any_like, .emit_c = emit_fill_any_like};
+const OpDef op_fill_any_like = {.type = "fill_any_like", .infer = infer_fill_any_like, .emit_c = emit_fill_any_like,
+                                .runtime_extents = 2};
 /* force_cpu: keep Out in host memory on a GPU place (fluid's LR counters
  * and scalars); every tensor of a CPU program already is there. */
 static const char *const fill_attr_ignores[] = {"force_cpu", NULL};

@@ -44,6 +44,7 @@
 #include "bcast_util.h"
 #include "bnact_call.h"
 #include "ops.h"
+#include "tensor_util.h"
 
 /* X@GRAD has Out@GRAD's shape (X is the operand of Out's shape), Y@GRAD
  * Y's. */
@@ -89,6 +90,16 @@ static int infer_fused_bn(OpCtx *c) {
     return ctx_fail(c, "Z %s must have X's shape %s", shape_str(&z->shape), shape_str(&x->shape));
   if (ctx_out(c, "SavedMean", 0)) return op_batch_norm_infer(c); /* training: batch_norm's outputs */
   ctx_set(c, "Y", 0, &x->shape, x->dtype);
+  /* sizes the run gives (a feed bounded by --max-shape): each element is
+   * normalized alone with the running statistics, so Y has X's (Z's the
+   * same dims, checked by the run) */
+  const unsigned run = var_runtime_mask(x);
+  const int ch = strcmp(attr_str(c->op, "data_layout", "NCHW"), "NHWC") ? 1 : x->shape.rank - 1;
+  if (!run && !var_runtime_mask(z)) return 0;
+  if (run >> ch & 1 || !op_bn_running_stats(c->op) || (z && var_runtime_mask(z) != run))
+    return ctx_fail(c, "X ('%s') has dims only the run knows; %s takes them only with the running statistics, a "
+                    "channel dim fixed at compile time and a Z of the same such dims", x->name, c->op->type);
+  ctx_pass_runtime_extent(c, x, "Y", 0);
   return 0;
 }
 
@@ -136,6 +147,8 @@ static int emit_fused_bn(EmitCtx *e) {
   fold.bias = p[1] ? em_ptr(e, p[1], 1) : NULL;
   fold.eps = em_float(attr_float(e->op, "epsilon", 1e-5));
   bnact_print_c(e->p, &fold);
+  if (xs->runtime_mask) /* Y's sizes are X's, Z's checked against them (infer_fused_bn) */
+    tu_bcast_extents(e, y, z ? 2 : 1, (const Var *const[]){x, z}, (const int64_t[]){-1, -1});
   /* rows: one (image, channel) plane, or one pixel's channels (NHWC) */
   const char *inner = nhwc ? pool_printf("%lld", (long long)ch) : em_prod(e, x, 2, xs->rank);
   em_task_begin(e, em_numel(e, y), pool_printf("%s / (%s)", em_numel(e, y), inner));
@@ -191,7 +204,7 @@ const OpDef op_fused_elemwise_add_activation_grad = {.type = "fused_elemwise_add
                                                      .infer = infer_fused_add_act_grad,
                                                      .emit_c = emit_fused_add_act_grad};
 const OpDef op_fused_batch_norm_act = {.type = "fused_batch_norm_act", .infer = infer_fused_bn, .emit_c = emit_fused_bn,
-                                       .inplace = "X:Y"};
+                                       .inplace = "X:Y", .runtime_extents = 2};
 /* Bias batch_norm_grad reads only in place; momentum and
  * trainable_statistics its kernel takes but never reads. */
 static const char *const fused_bn_grad_ignores[] = {"Bias", NULL};
@@ -200,7 +213,7 @@ const OpDef op_fused_batch_norm_act_grad = {.type = "fused_batch_norm_act_grad",
                                             .emit_c = emit_fused_bn_grad, .ignores = fused_bn_grad_ignores,
                                             .attr_ignores = fused_bn_grad_attr_ignores};
 const OpDef op_fused_bn_add_activation = {.type = "fused_bn_add_activation", .infer = infer_fused_bn,
-                                          .emit_c = emit_fused_bn, .inplace = "X:Y"};
+                                          .emit_c = emit_fused_bn, .inplace = "X:Y", .runtime_extents = 2};
 /* The gradients of X, Scale and Bias have their shapes, Z's Y's (Z, of
  * Y's shape, is no input of the grad). */
 static int infer_fused_bn_add_act_grad(OpCtx *c) {

@@ -6,11 +6,13 @@
 #include "../emit_ew.h"
 #include "flat_call.h"
 #include "ops.h"
+#include "tensor_util.h"
 
 static int infer_isfinite(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
   ctx_set(c, "Out", 0, &x->shape, RT_DT_BOOL);
+  ctx_pass_runtime_extent(c, x, "Out", 0);
   return 0;
 }
 
@@ -24,6 +26,7 @@ static int emit_isfinite(EmitCtx *e) {
                x->dtype == RT_DT_INT8 || x->dtype == RT_DT_UINT8;
   if (!is_float && !is_int)
     return em_fail(e, "%s of %s tensors is not supported", e->op->type, rt_dtype_name(x->dtype));
+  tu_pass_extent(e, x, out); /* the run's sizes of X (infer), before the count reads them */
   const char *expr;
   if (!strcmp(e->op->type, "isnan_v2")) expr = is_float ? "isnan(v)" : "false";
   else if (!strcmp(e->op->type, "isinf_v2")) expr = is_float ? "isinf(v)" : "false";
@@ -36,6 +39,7 @@ static int emit_isfinite(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_isfinite_v2 = {.type = "isfinite_v2", .infer = infer_isfinite, .emit_c = emit_isfinite};
-const OpDef op_isinf_v2 = {.type = "isinf_v2", .infer = infer_isfinite, .emit_c = emit_isfinite};
-const OpDef op_isnan_v2 = {.type = "isnan_v2", .infer = infer_isfinite, .emit_c = emit_isfinite};
+const OpDef op_isfinite_v2 = {.type = "isfinite_v2", .infer = infer_isfinite, .emit_c = emit_isfinite,
+                              .runtime_extents = 2};
+const OpDef op_isinf_v2 = {.type = "isinf_v2", .infer = infer_isfinite, .emit_c = emit_isfinite, .runtime_extents = 2};
+const OpDef op_isnan_v2 = {.type = "isnan_v2", .infer = infer_isfinite, .emit_c = emit_isfinite, .runtime_extents = 2};

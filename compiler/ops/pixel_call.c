@@ -6,8 +6,7 @@
 void pixel_print_c(Printer *p, const PixelCall *c) {
   pr_line(p, "const %s *src = %s;", c->type, c->src);
   pr_line(p, "%s *dst = %s;", c->type, c->dst);
-  pr_line(p, "const int64_t C = %lld, H = %lld, W = %lld, R = %lld;", (long long)c->C, (long long)c->H,
-          (long long)c->W, (long long)c->R);
+  pr_line(p, "const int64_t C = %lld, H = %s, W = %s, R = %lld;", (long long)c->C, c->H, c->W, (long long)c->R);
   pr_line(p, "for (int64_t n = 0; n < %s; n++) {", c->batch);
   pr_line(p, "for (int64_t c = 0; c < C; c++) {");
   pr_line(p, "for (int64_t i = 0; i < R; i++) {");

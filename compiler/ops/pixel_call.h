@@ -16,7 +16,8 @@ typedef struct PixelCall {
   const char *type;      /* C element type */
   int last;              /* channels last (NHWC) */
   int from_big;          /* src is the big side (dst the small one), else the reverse */
-  int64_t C, H, W, R;    /* the big side's channels, the small side's height and width, the factor */
+  int64_t C, R;          /* the big side's channels, the factor */
+  const char *H, *W;     /* the small side's height and width, C expressions (the run's, where it gives them) */
   const char *batch;     /* N, a C expression */
   const char *src, *dst; /* read, written */
 } PixelCall;

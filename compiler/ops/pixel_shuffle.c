@@ -13,12 +13,15 @@
  * element (n, c, h*r + i, w*r + j) takes input element (n, c*r*r + i*r + j,
  * h, w) (the same with channels last for NHWC).  pixel_unshuffle is the
  * transpose Paddle's kernel does, one strided copy: Out viewed as [N, C, r,
- * r, H, W] (NHWC [N, H, W, C, r, r]) reads X at (n, c, h*r + i, w*r + j). */
+ * r, H, W] (NHWC [N, H, W, C, r, r]) reads X at (n, c, h*r + i, w*r + j).
+ * pixel_shuffle of an X whose height and width the run gives loops over
+ * the run's (Out's r times them). */
 #include <string.h>
 
 #include "../util.h"
 #include "ops.h"
 #include "pixel_call.h"
+#include "run_hw.h"
 #include "tensor_util.h"
 
 static int infer_pixel_shuffle(OpCtx *c) {
@@ -38,6 +41,14 @@ static int infer_pixel_shuffle(OpCtx *c) {
   o.d[hi] = xs->d[hi] * r;
   o.d[hi + 1] = xs->d[hi + 1] * r;
   ctx_set(c, "Out", 0, &o, x->dtype);
+  const unsigned run = var_runtime_mask(x); /* the run's height and width: Out's are r times them */
+  if (!run) return 0;
+  if (run & ~(3u << hi))
+    return ctx_fail(c, "X ('%s') has dims only the run gives (from its %s) besides its height and width; "
+                    "pixel_shuffle takes them there only", x->name, x->runtime_from ? x->runtime_from : "inputs");
+  ctx_set_runtime_extents(c, "Out", 0, run, x->runtime_from);
+  Var *out = ctx_out(c, "Out", 0);
+  if (out) run_hw_share_root(c->g, out, pool_printf("%d:%u:pixel_shuffle %lld", x->runtime_root, run, (long long)r));
   return 0;
 }
 
@@ -47,16 +58,26 @@ static int infer_pixel_shuffle(OpCtx *c) {
  * with src the big side when `from_big` (pixel_call.h).  0, or -1 after
  * em_fail. */
 static int lower_shuffle(EmitCtx *e, const Var *src, const Var *dst, int from_big, int64_t r) {
-  const Var *big = from_big ? src : dst;
-  const int last = strcmp(attr_str(e->op, "data_format", "NCHW"), "NHWC") == 0;
+  const Var *big = from_big ? src : dst, *small = from_big ? dst : src;
+  const int last = strcmp(attr_str(e->op, "data_format", "NCHW"), "NHWC") == 0, hi = last ? 1 : 2;
+  const unsigned run = em_spec(e, small)->runtime_mask; /* the run's height and width (pixel_shuffle's X) */
   int64_t d[4];
   for (int i = 1; i < 4; i++)
-    if ((d[i] = em_const_dim(e, big, i)) < 0) return em_fail(e, "dims after the batch must not depend on it");
+    if ((d[i] = em_bound_dim(e, big, i)) < 0 || (!run && em_const_dim(e, big, i) < 0))
+      return em_fail(e, "dims after the batch must not depend on it");
   if (r <= 0 || (last ? d[1] % r || d[2] % r : d[2] % r || d[3] % r))
     return em_fail(e, "the factor %lld does not divide the spatial dims", (long long)r);
   const int64_t C = last ? d[3] : d[1], H = (last ? d[1] : d[2]) / r, W = (last ? d[2] : d[3]) / r;
-  PixelCall call = {.type = em_ctype(dst->dtype), .last = last, .from_big = from_big, .C = C, .H = H, .W = W, .R = r,
+  PixelCall call = {.type = em_ctype(dst->dtype), .last = last, .from_big = from_big, .C = C, .R = r,
+                    .H = pool_printf("%lld", (long long)H), .W = pool_printf("%lld", (long long)W),
                     .batch = em_dim(e, big, 0), .src = em_ptr(e, src, 1), .dst = em_ptr(e, dst, 0)};
+  for (int i = 0; i < 2 && run; i++) { /* the run's sizes, the big side's r times them */
+    const char *n = em_dim(e, small, hi + i);
+    if (i) call.W = n;
+    else call.H = n;
+    if (em_spec(e, big)->runtime_mask >> (hi + i) & 1)
+      pr_line(e->p, "%s = %s * %lld;", em_dim(e, big, hi + i), n, (long long)r);
+  }
   pixel_print_c(e->p, &call);
   return 0;
 }
@@ -70,7 +91,8 @@ static int emit_pixel_shuffle(EmitCtx *e) {
   return lower_shuffle(e, x, out, 0, attr_int(e->op, "upscale_factor", 1));
 }
 
-const OpDef op_pixel_shuffle = {.type = "pixel_shuffle", .infer = infer_pixel_shuffle, .emit_c = emit_pixel_shuffle};
+const OpDef op_pixel_shuffle = {.type = "pixel_shuffle", .infer = infer_pixel_shuffle, .emit_c = emit_pixel_shuffle,
+                                .runtime_extents = 2};
 
 static int infer_pixel_unshuffle(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);

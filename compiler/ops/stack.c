@@ -9,11 +9,20 @@
  *     that dim.
  * Outputs have X[0]'s dtype.
  * Emission: per row of the dims before `axis`, one memcpy per input (stack)
- * or output (unstack, unbind, and stack_grad, which splits Y@GRAD so). */
+ * or output (unstack, unbind, and stack_grad, which splits Y@GRAD so).
+ * stack takes inputs whose sizes the run gives, on the same dims of each
+ * (Y has them; where they come from different producers the run checks
+ * they agree). */
 #include "../consteval.h"
 #include "../util.h"
 #include "ops.h"
 #include "tensor_util.h"
+
+/* Where each dim of a rank-r X goes in stack's Y: those from `axis` on
+ * one further. */
+static void stacked_dims_to(int r, int axis, int *to) {
+  for (int j = 0; j < r; j++) to[j] = j < axis ? j : j + 1;
+}
 
 static int infer_stack(OpCtx *c) {
   int n = ctx_nin(c, "X");
@@ -42,6 +51,13 @@ static int infer_stack(OpCtx *c) {
   s.d[axis] = n;
   s.rank++;
   ctx_set(c, "Y", 0, &s, x0->dtype);
+  for (int i = 1; i < n; i++) /* sizes the run gives: on the same dims of every X (the run checks they agree) */
+    if (var_runtime_mask(ctx_in(c, "X", i)) != var_runtime_mask(x0))
+      return ctx_fail(c, "X[%d] ('%s') and X[0] ('%s') have dims only the run gives on different dims: stack takes "
+                      "them on the same dims of every input", i, ctx_in(c, "X", i)->name, x0->name);
+  int to[RT_MAX_RANK];
+  stacked_dims_to(x0->shape.rank, (int)axis, to);
+  ctx_pass_runtime_extents_to(c, x0, "Y", 0, to);
   return 0;
 }
 
@@ -85,6 +101,20 @@ static int emit_stack(EmitCtx *e) {
     if (tu_rank(e, xs[i]) != r - 1) return em_fail(e, "X[%d] has rank %d, Y %d", i, tu_rank(e, xs[i]), r);
     inner[i] = em_prod(e, xs[i], axis, r - 1);
   }
+  int to[RT_MAX_RANK];
+  stacked_dims_to(r - 1, axis, to);
+  tu_pass_extents_to(e, xs[0], y, to); /* sizes the run gives: X[0]'s, each other X's checked against them */
+  const unsigned run = em_spec(e, xs[0])->runtime_mask;
+  const char *differ = NULL;
+  for (int i = 1; i < n; i++)
+    for (int d = 0; d < r - 1; d++)
+      if (run >> d & 1 && !same_runtime_dims(xs[0], d, xs[i], d)) {
+        pr_line(e->p, "if (%s != %s) return 1; /* '%s' and '%s' differ along dim %d */", em_dim(e, xs[0], d),
+                em_dim(e, xs[i], d), xs[0]->name, xs[i]->name, d);
+        differ = pool_printf("'%s' and '%s' have different sizes along dim %d in this run (Paddle raises an error)",
+                             xs[0]->name, xs[i]->name, d);
+      }
+  if (differ) em_fault(e, differ);
   return tu_pieces(e, y, n, xs, em_prod(e, y, 0, axis), inner, 1);
 }
 
@@ -115,7 +145,8 @@ static int emit_unbind(EmitCtx *e) { return emit_split_all(e, "X", "Out", 0); }
 /* Scalars stacked into a 1-D shape. */
 static void fold_stack(OpCtx *c) { consteval_join(c, "Y"); }
 
-const OpDef op_stack = {.type = "stack", .infer = infer_stack, .emit_c = emit_stack, .fold = fold_stack};
+const OpDef op_stack = {.type = "stack", .infer = infer_stack, .emit_c = emit_stack, .fold = fold_stack,
+                        .runtime_extents = 2};
 const OpDef op_unstack = {.type = "unstack", .infer = infer_unstack, .emit_c = emit_unstack};
 const OpDef op_unbind = {.type = "unbind", .infer = infer_unbind, .emit_c = emit_unbind};
 

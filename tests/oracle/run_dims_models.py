@@ -277,14 +277,17 @@ class VisionOps(nn.Layer):
     inference (downscale_in_infer), a CBAM-style spatial attention (the max
     and mean over channels kept as maps), a split along channels into
     instance_norm and group_norm, where of the two halves (logical_and and
-    logical_not of comparisons), flip, cumsum along the width, roll along
+    logical_not of comparisons), flip, batch_norm and relu (not after a
+    convolution: fused_batch_norm_act), cumsum along the width, roll along
     the height and width, the mean map expanded to the run's size
     (expand_as) and subtracted, reflect and constant padding (pad3d), L2
     normalization over channels; fetches the logits, the feature map, its
     sum over the height (the width kept, the run's), a strided slice of
     the image (every other row from the second, columns backwards by 2) and
     the channels of the 3 largest values at each position among 5 gathered
-    (gather, top_k)."""
+    (gather, top_k), the feature map's channels shuffled into pixels twice
+    its height and width (pixel_shuffle), and the map (where isfinite)
+    stacked with a full_like of it."""
 
     def __init__(self):
         super().__init__()
@@ -294,6 +297,7 @@ class VisionOps(nn.Layer):
         self.sa = nn.Conv2D(2, 1, 7, padding=3)
         self.inorm = nn.InstanceNorm2D(4)
         self.gnorm = nn.GroupNorm(2, 4)
+        self.bn = nn.BatchNorm2D(8)
         self.c2 = nn.Conv2D(8, 8, 3)
         self.fc = nn.Linear(8, 5)
 
@@ -306,13 +310,15 @@ class VisionOps(nn.Layer):
         a, b = self.inorm(a), self.gnorm(b)
         keep = paddle.logical_and(a > 0, paddle.logical_not(b > 0.5))
         y = paddle.concat([paddle.where(keep, a, b), paddle.flip(b, axis=[2])], axis=1)
-        y = paddle.cumsum(y, axis=3) * 0.2
+        y = paddle.cumsum(F.relu(self.bn(y)), axis=3) * 0.2
         y = paddle.roll(y, shifts=[1, -2], axis=[2, 3])
         y = y - paddle.expand_as(paddle.mean(y, axis=[2, 3], keepdim=True), y)
         y = self.c2(F.pad(y, [1, 1, 2, 2], mode="reflect"))
         y = F.pad(F.normalize(self.act1(y), axis=1), [0, 1, 1, 0], value=0.5)
         return (self.fc(paddle.mean(y, axis=[2, 3])), y, paddle.sum(y, axis=2), paddle.tanh(x[:, :, 1::2, ::-2]),
-                paddle.topk(paddle.gather(y, paddle.to_tensor([0, 2, 4, 6, 7]), axis=1), 3, axis=1)[1])
+                paddle.topk(paddle.gather(y, paddle.to_tensor([0, 2, 4, 6, 7]), axis=1), 3, axis=1)[1],
+                F.pixel_shuffle(y, 2),
+                paddle.stack([paddle.where(paddle.isfinite(y), y, paddle.zeros_like(y)), paddle.full_like(y, 0.5)], 2))
 
 
 MODELS = {
