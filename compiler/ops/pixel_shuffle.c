@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "../util.h"
+#include "move_call.h"
 #include "ops.h"
 #include "pixel_call.h"
 #include "run_hw.h"
@@ -76,7 +77,8 @@ static int lower_shuffle(EmitCtx *e, const Var *src, const Var *dst, int from_bi
     if (i) call.W = n;
     else call.H = n;
     if (em_spec(e, big)->runtime_mask >> (hi + i) & 1)
-      pr_line(e->p, "%s = %s * %lld;", em_dim(e, big, hi + i), n, (long long)r);
+      move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = em_dim(e, big, hi + i),
+                                     .src = pool_printf("%s * %lld", n, (long long)r)});
   }
   pixel_print_c(e->p, &call);
   return 0;

@@ -119,7 +119,7 @@ static int reduce_shape(OpCtx *c, const Var *xv, Shape *out, int *to) {
   for (int i = 0; i < rank; i++) reduced[i] |= all;
   kept_dims_to(rank, reduced, keep, to); /* a run-time extent of a kept dim is Out's */
   for (int i = 0; i < rank; i++) {
-    if (all || reduced[i]) {
+    if (reduced[i]) {
       if (keep) s.d[s.rank++] = 1;
     } else {
       s.d[s.rank++] = x->d[i];

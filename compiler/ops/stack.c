@@ -108,7 +108,7 @@ static int emit_stack(EmitCtx *e) {
   const char *differ = NULL;
   for (int i = 1; i < n; i++)
     for (int d = 0; d < r - 1; d++)
-      if (run >> d & 1 && !same_runtime_dims(xs[0], d, xs[i], d)) {
+      if (run >> d & 1 && !bcast_extents_one(xs[0], d, run, xs[i], d, em_spec(e, xs[i])->runtime_mask)) {
         pr_line(e->p, "if (%s != %s) return 1; /* '%s' and '%s' differ along dim %d */", em_dim(e, xs[0], d),
                 em_dim(e, xs[i], d), xs[0]->name, xs[i]->name, d);
         differ = pool_printf("'%s' and '%s' have different sizes along dim %d in this run (Paddle raises an error)",
