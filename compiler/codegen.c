@@ -11,6 +11,7 @@
 
 #include "block_feeds.h"
 #include "codegen_model.h"
+#include "size_class.h"
 #include "diag.h"
 #include "emit.h"
 #include "ops/ops.h"
@@ -345,6 +346,7 @@ static int prepare(Graph *g, const CompileOpts *o, int need_params, const char *
   block_copy_feeds(g);
   g->max_shapes = o->max_shapes; /* the passes' rules see the bounds too (constant_folding runs them) */
   g->nmax_shapes = o->nmax_shapes;
+  g->nclass_shapes = o->nclass_feeds;
   g->max_shape_used = pool_alloc(sizeof *g->max_shape_used * (size_t)(o->nmax_shapes + 1));
   if (pipeline_run(g, &o->pipe, ran) || check_tensors(g)) return -1;
   for (int i = 0; i < g->nparams; i++) {
@@ -353,30 +355,50 @@ static int prepare(Graph *g, const CompileOpts *o, int need_params, const char *
       return diag_error("%s: parameter '%s' is %s, which paddlec cannot compile yet", g->file, v->name,
                         rt_dtype_name(v->dtype));
   }
+  if (o->size_classes) return 0; /* specialized and planned per class (emit) */
   if (spec_build(g, o->shapes, o->nshapes, spec) || plan_build(g, spec, plan, plan_options(&o->pipe.bs))) return -1;
   if (o->dump_memplan) plan_dump(g, plan, stdout);
   return 0;
 }
 
+/* model_emit, or for a model of size classes (o->size_classes) its
+ * specializations, plans and emissions (size_class.c); *spec and *plan
+ * then become the smallest class's. */
+static int emit(Graph *g, const CompileOpts *o, const char *ran, ModelText *mt, Spec **spec, Plan **plan) {
+  if (!o->size_classes) return model_emit(g, *spec, *plan, o, ran, mt);
+  if (size_class_emit(g, o, ran, mt, spec, plan)) return -1;
+  if (o->dump_memplan) plan_dump(g, *plan, stdout);
+  return 0;
+}
+
 int codegen_generate(Graph *g, const CompileOpts *o, ModelText *mt) {
   const char *ran = NULL;
-  Spec spec;
-  Plan plan;
-  if (prepare(g, o, 1, &ran, &spec, &plan)) return -1;
+  Spec *spec = pool_alloc(sizeof *spec);
+  Plan *plan = pool_alloc(sizeof *plan);
+  CompileOpts co = *o;
+  size_class_feeds(g, &co);
+  if (prepare(g, &co, 1, &ran, spec, plan)) return -1;
   if (o->startup && startup_generate(g, o, mt)) return -1;
   if (o->eval && eval_generate(g, o, mt)) return -1;
-  return model_emit(g, &spec, &plan, o, ran, mt);
+  return emit(g, &co, ran, mt, &spec, &plan);
 }
 
 int codegen_lower(Graph *g, const CompileOpts *o, ModelText *mt) {
   const char *ran = NULL;
   Spec *spec = pool_alloc(sizeof *spec);
   Plan *plan = pool_alloc(sizeof *plan);
-  if (prepare(g, o, 0, &ran, spec, plan)) return -1;
-  mt->plan = plan;
-  mt->spec = spec;
+  CompileOpts co = *o;
+  size_class_feeds(g, &co);
+  if (prepare(g, &co, 0, &ran, spec, plan)) return -1;
   mt->passes = ran;
-  return model_emit(g, spec, plan, o, ran, mt);
+  if (!co.size_classes) { /* shown even when a kernel then fails */
+    mt->plan = plan;
+    mt->spec = spec;
+  }
+  if (emit(g, &co, ran, mt, &spec, &plan)) return -1;
+  mt->plan = plan; /* size classes: the smallest's */
+  mt->spec = spec;
+  return 0;
 }
 
 int codegen_compile(Graph *g, const CompileOpts *o) {

@@ -5,6 +5,7 @@
 
 #include "graph.h"
 #include "pipeline.h"
+#include "plan.h"
 #include "spec.h"
 
 typedef struct CompileOpts {
@@ -31,6 +32,13 @@ typedef struct CompileOpts {
                           * as PREFIX_eval on the trainer's state (NULL: none) */
   int bound_state;       /* the weights are another model's, bound at run time
                           * (PREFIX_eval): no file, no copies */
+  int nclass_feeds;      /* the last of max_shapes are size_class_feeds' */
+  int size_classes;      /* planned for size classes (size_class.h): the
+                          * class-dependent text left as SIZE_CLASS_*
+                          * placeholders for size_class.c */
+  const Spec *class_alt; /* then another class's shapes (EmitCtx.class_alt) */
+  const Plan *const *class_plans; /* and every class's plan (deps_build) */
+  int nclass_plans;
 } CompileOpts;
 
 /* Writes every file into o->out_dir.  Lists every op it cannot compile and

@@ -22,9 +22,12 @@ typedef struct ModelText {
   const Plan *plan;        /* codegen_lower: the memory plan */
   const Spec *spec;        /* and the shapes it was made for */
   const char *passes;      /* and what the pipeline did */
+  const char *classes;     /* size classes (size_class.h): their bounds, "32, 64, ..." (NULL: none) */
 } ModelText;
 
 /* `passes` is what the pipeline did, for the banner. */
 int model_emit(Graph *g, const Spec *s, const Plan *p, const CompileOpts *o, const char *passes, ModelText *mt);
+/* The IoSpec table `name` of vars ids[0..n) at the shapes of s. */
+const char *model_io_table(const Graph *g, const Spec *s, const char *name, const int *ids, int n);
 
 #endif

@@ -63,24 +63,27 @@ static void collect(const Graph *g, const Plan *pl, const Op *op, Accesses *out)
   op_each_var(g, op, add_var, &c);
 }
 
-static int overlap(const Plan *pl, const Access *x, const Access *y) {
+/* x and y touch the same memory under one of the plans. */
+static int overlap(const Plan *const *pls, int npl, const Access *x, const Access *y) {
   if (x->kind != y->kind) return 0;
   if (x->kind != PLAN_ARENA) return x->index == y->index;
-  return plan_overlap(pl, x->index, y->index); /* the buffers x->index and y->index */
+  for (int k = 0; k < npl; k++)
+    if (plan_overlap(pls[k], x->index, y->index)) return 1; /* the buffers x->index and y->index */
+  return 0;
 }
 
-static int conflict(const Plan *pl, const Accesses *x, const Accesses *y) {
+static int conflict(const Plan *const *pls, int npl, const Accesses *x, const Accesses *y) {
   if (x->rng && y->rng) return 1; /* the generator's draws go in program order */
   if (x->comm && y->comm) return 1; /* so do the collectives */
   for (int i = 0; i < x->n; i++)
     for (int j = 0; j < y->n; j++)
-      if ((x->a[i].write || y->a[j].write) && overlap(pl, &x->a[i], &y->a[j])) return 1;
+      if ((x->a[i].write || y->a[j].write) && overlap(pls, npl, &x->a[i], &y->a[j])) return 1;
   return 0;
 }
 
-void deps_build(const Graph *g, const Plan *pl, const Op *const *ops, int n, Deps *d) {
+void deps_build(const Graph *g, const Plan *const *pls, int npl, const Op *const *ops, int n, Deps *d) {
   Accesses *acc = pool_alloc(sizeof *acc * (size_t)(n ? n : 1));
-  for (int k = 0; k < n; k++) collect(g, pl, ops[k], &acc[k]);
+  for (int k = 0; k < n; k++) collect(g, pls[0], ops[k], &acc[k]);
   /* reach[i]: the kernels after i that a chain of edges leads to */
   const int words = (n + 63) / 64;
   uint64_t *reach = pool_alloc(sizeof *reach * (size_t)(words ? words : 1) * (size_t)(n ? n : 1));
@@ -95,7 +98,7 @@ void deps_build(const Graph *g, const Plan *pl, const Op *const *ops, int n, Dep
     /* successors in ascending order: j is implied when an earlier kept one reaches it */
     for (int j = i + 1; j < n; j++) {
       if (r[j / 64] >> (j % 64) & 1) continue;
-      if (!conflict(pl, &acc[i], &acc[j])) continue;
+      if (!conflict(pls, npl, &acc[i], &acc[j])) continue;
       keep[nk++] = j;
       r[j / 64] |= 1ull << (j % 64);
       const uint64_t *rj = reach + (size_t)j * (size_t)words;

@@ -24,10 +24,12 @@ typedef struct Deps {
   int *succ;     /* each kernel's direct successors, ascending */
 } Deps;
 
-/* The graph of kernels ops[0..n) (program order) of g under plan pl.  Ops
- * that draw from the global generator (op_global_rng) are ordered among
- * themselves as in the program; so are collectives (OpDef.collective). */
-void deps_build(const Graph *g, const Plan *pl, const Op *const *ops, int n, Deps *d);
+/* The graph of kernels ops[0..n) (program order) of g under plans
+ * pls[0..npl) (one, or a model's size classes, whose buffers have the same
+ * numbers: memory conflicts under any).  Ops that draw from the global
+ * generator (op_global_rng) are ordered among themselves as in the
+ * program; so are collectives (OpDef.collective). */
+void deps_build(const Graph *g, const Plan *const *pls, int npl, const Op *const *ops, int n, Deps *d);
 /* The tables for generated code: `static const int32_t P_npred[]`, ... and
  * the RtGraph `P_graph`. */
 const char *deps_tables(const Deps *d, const char *prefix);

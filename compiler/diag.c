@@ -5,8 +5,10 @@
 #include <stdlib.h>
 
 static int errors; /* errors printed so far */
+static int quiet;  /* diag_quiet */
 
 static void vprint(const char *kind, const char *fmt, va_list ap) {
+  if (quiet) return;
   fprintf(stderr, "paddlec: %s: ", kind);
   vfprintf(stderr, fmt, ap);
   fputc('\n', stderr);
@@ -53,3 +55,11 @@ void diag_internal(const char *fmt, ...) {
 int diag_count(void) { return errors; }
 
 void diag_reset(void) { errors = 0; }
+
+int diag_quiet(int on) {
+  const int was = quiet;
+  quiet = on;
+  return was;
+}
+
+void diag_set_count(int n) { errors = n; }

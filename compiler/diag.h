@@ -20,5 +20,11 @@ _Noreturn void diag_internal(const char *fmt, ...)
 int diag_count(void);
 /* Sets the count back to 0 (fuzz harnesses, between inputs). */
 void diag_reset(void);
+/* Quiet (on 1): errors, warnings and notes are counted but not printed, for
+ * a try whose failure the caller handles (a size class that does not
+ * compile, size_class.c); returns the previous setting. */
+int diag_quiet(int on);
+/* Sets the count of errors (back to what it was before a quiet try). */
+void diag_set_count(int n);
 
 #endif

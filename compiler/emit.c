@@ -135,8 +135,9 @@ const char *em_ptr(EmitCtx *e, const Var *v, int is_const) {
   switch (pv->kind) {
     case PLAN_FEED: return pool_printf("((%s%s *)m->in[%d])", q, t, pv->index);
     case PLAN_PARAM: return pool_printf("((%s%s *)m->w[%d])", q, t, pv->index);
-    case PLAN_ARENA: /* a plan in pieces: the offsets of the run's batch (codegen_plan.c) */
-      if (e->plan->npieces > 1) return pool_printf("((%s%s *)(m->arena + m->off[%d]))", q, t, pv->index);
+    case PLAN_ARENA: /* a plan in pieces or classes: the offsets of the run's (codegen_plan.c) */
+      if (e->plan->npieces > 1 || e->size_classes)
+        return pool_printf("((%s%s *)(m->arena + m->off[%d]))", q, t, pv->index);
       return pool_printf("((%s%s *)(m->arena + %s))", q, t, em_sym(pv->offset));
     default: diag_internal("var '%s' has no storage", v->name);
   }
@@ -231,6 +232,8 @@ const char *em_float(double v) {
 
 const char *em_scratch_at(EmitCtx *e, const char *role, SymDim bytes) {
   const SymDim at = scratch_region(e->scratch, role, bytes);
+  if (e->size_classes) /* a kernel's first region starts the slot in every class */
+    return scratch_first(e->scratch) ? "ws" : pool_printf("(ws + m->ws_off[%d])", e->scratch->nregions - 1);
   return at.a == 0 && at.c == 0 ? "ws" : pool_printf("(ws + %s)", em_sym(at));
 }
 

@@ -75,6 +75,12 @@ typedef struct EmitCtx {
   Printer *task_body;  /* while a task function is open: its body, */
   const char *task_fn, *task_work, *task_outer; /* its name and split */
   const char *fault;   /* em_fault: the kernel can fail at run time */
+  int size_classes;    /* the model is planned for size classes (size_class.h):
+                        * arena offsets and scratch places are the run's
+                        * class's (m->off[], m->ws_off[]), and no comment
+                        * prints a bound */
+  const Spec *class_alt; /* size classes: another class's shapes (a dim
+                          * that differs from it is the class's), or NULL */
   /* em_sub_kernel's work, given by the driver (codegen_model.c) */
   const char *(*sub_kernel)(struct EmitCtx *e, int id, const char *fn, const char **fault);
 } EmitCtx;

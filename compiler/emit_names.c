@@ -169,7 +169,7 @@ static const char *local_value(EmitCtx *e, int k, const char *type) {
     case PLAN_FEED: return pool_printf("(%s *)m->in[%d]", type, pv->index);
     case PLAN_PARAM: return pool_printf("(%s *)m->w[%d]", type, pv->index);
     case PLAN_ARENA:
-      if (e->plan->npieces > 1) return pool_printf("(%s *)(m->arena + m->off[%d])", type, pv->index);
+      if (e->plan->npieces > 1 || e->size_classes) return pool_printf("(%s *)(m->arena + m->off[%d])", type, pv->index);
       return pool_printf("(%s *)(m->arena + %s)", type, em_sym(pv->offset));
     default: diag_internal("var '%s' has no storage", e->g->vars[e->locals[k].var].name);
   }

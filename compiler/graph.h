@@ -232,6 +232,8 @@ typedef struct Graph {
                                * of ops that take one (OpDef.max_shape), */
   int nmax_shapes;
   int *max_shape_used;     /* and for each, 1 once it bounded an op's output */
+  int nclass_shapes;       /* the last of them: the bounds of feeds no option
+                            * bounds, a size class's (size_class.h) */
 } Graph;
 
 /* Builds the IR from a decoded ProgramDesc; returns 0 or -1 (errors printed). */

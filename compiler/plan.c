@@ -408,6 +408,37 @@ static void block_take(void *ctx, int id, int write) {
   }
 }
 
+/* Buffer a is made before buffer b: at an earlier op, or at the same op
+ * for an earlier var. */
+static int made_before(const PlanBuf *a, const PlanBuf *b) {
+  return a->first != b->first ? a->first < b->first : a->vars[0] < b->vars[0];
+}
+
+/* Numbers the placed buffers in the order the program makes them: p->bufs,
+ * every piece's offsets and all[] (the last piece's) follow. */
+static void renumber(Plan *p, SymDim *all) {
+  const int n = p->nbufs;
+  int *order = pool_alloc(sizeof *order * (size_t)(n ? n : 1));
+  for (int i = 0; i < n; i++) { /* insertion: buffers are few, the order stable */
+    int j = i;
+    while (j > 0 && made_before(&p->bufs[i], &p->bufs[order[j - 1]])) {
+      order[j] = order[j - 1];
+      j--;
+    }
+    order[j] = i;
+  }
+  PlanBuf *bufs = pool_alloc(sizeof *bufs * (size_t)(n ? n : 1));
+  SymDim *last = pool_alloc(sizeof *last * (size_t)(n ? n : 1));
+  for (int i = 0; i < n; i++) bufs[i] = p->bufs[order[i]], last[i] = all[order[i]];
+  for (int k = 0; k < p->npieces; k++) {
+    SymDim *off = pool_alloc(sizeof *off * (size_t)(n ? n : 1));
+    for (int i = 0; i < n; i++) off[i] = p->pieces[k].offset[order[i]];
+    p->pieces[k].offset = off;
+  }
+  if (n) memcpy(p->bufs, bufs, sizeof *bufs * (size_t)n);
+  if (n) memcpy(all, last, sizeof *last * (size_t)n);
+}
+
 int plan_build(Graph *g, const Spec *s, Plan *p, PlanOpts o) {
   memset(p, 0, sizeof *p);
   p->vars = pool_alloc(sizeof *p->vars * ((size_t)g->nvars + 1));
@@ -492,6 +523,7 @@ int plan_build(Graph *g, const Spec *s, Plan *p, PlanOpts o) {
     p->pieces = pool_alloc(sizeof *p->pieces);
     p->pieces[0] = (PlanPiece){1, 0, end, all};
   }
+  if (o.program_order) renumber(p, all);
   p->arena = p->pieces[p->npieces - 1].arena;
   for (int i = 0; i < p->nbufs; i++) {
     PlanBuf *b = &p->bufs[i];

@@ -68,6 +68,9 @@ typedef struct Plan {
 typedef struct PlanOpts {
   int reuse;      /* memory_optimize */
   int inplace;    /* enable_inplace */
+  int program_order; /* buffers numbered in the order the program makes them
+                      * (size classes: the same numbers in every class),
+                      * not by size */
 } PlanOpts;
 
 enum { PLAN_ALIGN = 64 }; /* every slot starts on a 64-byte boundary */

@@ -36,6 +36,7 @@ SymDim scratch_region(ScratchPlan *s, const char *role, SymDim bytes) {
   }
   const SymDim at = k->bytes;
   k->regions[k->nregions++] = (ScratchRegion){.role = role, .bytes = bytes, .offset = at};
+  s->nregions++;
   /* each part on its own boundary, so that the region is aligned at every batch */
   k->bytes.a += align_up(bytes.a);
   k->bytes.c += align_up(bytes.c);
@@ -43,6 +44,8 @@ SymDim scratch_region(ScratchPlan *s, const char *role, SymDim bytes) {
   if (k->bytes.c > s->slot.c) s->slot.c = k->bytes.c;
   return at;
 }
+
+int scratch_first(const ScratchPlan *s) { return s->nkernels && s->kernels[s->nkernels - 1].nregions == 1; }
 
 void scratch_tasks(ScratchPlan *s, int64_t floats) {
   ScratchKernel *k = current(s);

@@ -34,6 +34,7 @@ typedef struct ScratchKernel {
 typedef struct ScratchPlan {
   int nkernels, cap;
   ScratchKernel *kernels;
+  int nregions;        /* regions of every kernel, counted in the order asked */
   SymDim slot;         /* bytes of one slot: per part, the most any kernel takes */
   int64_t task_floats; /* private floats of each worker thread */
 } ScratchPlan;
@@ -42,6 +43,8 @@ typedef struct ScratchPlan {
 void scratch_kernel(ScratchPlan *s, const char *name);
 /* A region of the current kernel: its offset in the slot. */
 SymDim scratch_region(ScratchPlan *s, const char *role, SymDim bytes);
+/* 1 when the region just asked for is the current kernel's first. */
+int scratch_first(const ScratchPlan *s);
 /* The current kernel's tasks need `floats` of private scratch per thread. */
 void scratch_tasks(ScratchPlan *s, int64_t floats);
 /* The kernel that takes the most scratch at batch b (NULL when none takes any). */

@@ -130,3 +130,19 @@ const char *str_c_escape(const char *s) {
   *o = 0;
   return out;
 }
+
+const char *str_replace_all(const char *s, const char *from, const char *to) {
+  const size_t nf = strlen(from), nt = strlen(to);
+  size_t n = 0, len = strlen(s);
+  for (const char *at = strstr(s, from); at; at = strstr(at + nf, from)) n++;
+  char *r = pool_alloc(len - n * nf + n * nt + 1), *w = r;
+  for (const char *at = strstr(s, from); at; at = strstr(s, from)) {
+    memcpy(w, s, (size_t)(at - s));
+    w += at - s;
+    memcpy(w, to, nt);
+    w += nt;
+    s = at + nf;
+  }
+  strcpy(w, s);
+  return r;
+}

@@ -44,5 +44,7 @@ int str_in(const char *s, const char *const *list);
 const char *str_upper(const char *s);
 /* s as the inside of a C string literal (pool memory). */
 const char *str_c_escape(const char *s);
+/* s with every `from` (not empty) replaced by `to`, in pool memory. */
+const char *str_replace_all(const char *s, const char *from, const char *to);
 
 #endif

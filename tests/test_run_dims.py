@@ -62,7 +62,13 @@ def test_one_binary_matches_paddle_at_every_size(tmp_path, name):
     binary = build(d, tmp_path, *flags(d))
     with open(os.path.join(d, "sizes.json")) as f:
         info = json.load(f)
-    for k, size in enumerate(info["sizes"]):
+    matches_paddle(binary, d, info, [(str(k), size) for k, size in enumerate(info["sizes"])], tmp_path)
+
+
+def matches_paddle(binary, d, info, runs, tmp_path):
+    """Runs the binary on input_<k> for each (k, size) of runs and compares
+    every fetch with Paddle's ref_<k>_<j>."""
+    for k, size in runs:
         out = tmp_path / f"o{k}"
         p = run_image(binary, os.path.join(d, f"input_{k}.npy"), out, info["feeds"][1:])
         assert p.returncode == 0, (size, p.stderr[-2000:])
@@ -72,6 +78,35 @@ def test_one_binary_matches_paddle_at_every_size(tmp_path, name):
             assert got.shape == want.shape, (size, fetch, got.shape, want.shape)
             err = np.abs(got.astype(np.float64) - want).max() / max(np.abs(want).max(), 1e-6)
             assert err <= TOL, (size, fetch, err)
+
+
+def unbounded(d):
+    """The model's compile flags without its --max-shape bounds."""
+    f, out = flags(d), []
+    for i, a in enumerate(f):
+        if a != "--max-shape" and (i == 0 or f[i - 1] != "--max-shape"):
+            out.append(a)
+    return out
+
+
+@pytest.mark.parametrize("name", ["cnn", "resnetish", "seghead", "visionops", "bert", "gpt", "rnn", "qkv"])
+def test_built_without_a_bound_matches_paddle_in_every_size_class(tmp_path, name):
+    """The same programs built with no --max-shape (issue 19 item 1): planned
+    for size classes (bounds 32, 64, 128, ...), one binary runs sizes of
+    several classes (images up to 200 high, sequences of 300 steps; the
+    text encoders' positions stop at 32) and matches Paddle at each.  The
+    kernels' code is the same in every class (the compiler checks it); the
+    tables of the banner's classes differ."""
+    d = os.path.join(models(), name)
+    p = run(["compile", os.path.join(d, "model.pdmodel"), "-o", str(tmp_path / "src"), *unbounded(d)])
+    assert p.returncode == 0, p.stderr
+    source = (tmp_path / "src" / "model.c").read_text()
+    assert "Memory: size classes: the dims the run gives up to 32, 64, 128, 256, 512" in source
+    assert "static const int64_t class_offsets[NUM_CLASS_PIECES]" in source
+    binary = build(d, tmp_path, *unbounded(d))
+    with open(os.path.join(d, "sizes.json")) as f:
+        info = json.load(f)
+    matches_paddle(binary, d, info, [(f"u{k}", size) for k, size in enumerate(info["unbounded"])], tmp_path)
 
 
 def test_sizes_outside_the_bound_or_too_small_stop(tmp_path):
@@ -151,7 +186,6 @@ CONV_IR = ("var x: float32[-1, 3, -1, -1]\nvar w: float32[8, 3, 3, 3]\nvar y: fl
 
 
 @pytest.mark.parametrize("args, messages", [
-    ([], ["feed 'x' [-1, 3, -1, -1] has unknown dims 2, 3; fix them with --shape x=..., or bound them with --max-shape x=... to take the fed array's"]),
     (["--max-shape", "x=2,3,16,16", "--shape", "x=2,3,16,16"],
      ["feed 'x' is named by both --shape and --max-shape; give one"]),
     (["--max-shape", "x=2,3,16"], ["--max-shape x has 3 dims; the feed has 4 [-1, 3, -1, -1]"]),
@@ -348,6 +382,18 @@ int main(void) {
 """
 
 
+def host_with_model(tmp_path, d, compile_flags, source):
+    """tmp_path/host: C `source` (tests/host's helpers at hand) linked with
+    model d compiled as `net` with its weights embedded."""
+    p = run(["compile", os.path.join(d, "model.pdmodel"), "-o", str(tmp_path), "--name", "net", "--embed-weights",
+             *compile_flags])
+    assert p.returncode == 0, p.stderr
+    (tmp_path / "host.c").write_text(source)
+    rt = sorted(str(q) for q in (tmp_path / "paddlec_rt").glob("*.c"))
+    cc("-I", str(tmp_path), "-I", os.path.join(ROOT, "tests", "host"), str(tmp_path / "host.c"),
+       str(tmp_path / "net.c"), str(tmp_path / "net_weights.c"), *rt, "-o", str(tmp_path / "host"))
+
+
 def test_run_sizes_allocate_once_per_size_class(tmp_path):
     """Issue 19 item 7 through the allocation hook (rt_set_allocator): the
     text encoder built with --max-shape x=2,16 (ids of any length up to 16)
@@ -359,19 +405,88 @@ def test_run_sizes_allocate_once_per_size_class(tmp_path):
     --max-shape batch, which does not bound the batch) takes the local
     scope once per run again; nothing is left after destroy."""
     d = os.path.join(models(), "text")
-    p = run(["compile", os.path.join(d, "model.pdmodel"), "-o", str(tmp_path), "--name", "net", "--embed-weights",
-             *flags(d)])
-    assert p.returncode == 0, p.stderr
-    (tmp_path / "host.c").write_text(ALLOC_HOST)
-    rt = sorted(str(q) for q in (tmp_path / "paddlec_rt").glob("*.c"))
-    cc("-I", str(tmp_path), "-I", os.path.join(ROOT, "tests", "host"), str(tmp_path / "host.c"),
-       str(tmp_path / "net.c"), str(tmp_path / "net_weights.c"), *rt, "-o", str(tmp_path / "host"))
+    host_with_model(tmp_path, d, flags(d), ALLOC_HOST)
     p = subprocess.run([str(tmp_path / "host")], capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr
     assert p.stdout.splitlines() == [
         "1 x 16: status 0 allocs 0", "1 x 7: status 0 allocs 0", "1 x 1: status 0 allocs 0",
         "2 x 3: status 0 allocs 1", "2 x 16: status 0 allocs 0", "2 x 9: status 0 allocs 0",
         "1 x 12: status 0 allocs 0", "3 x 4: status 0 allocs 1", "3 x 16: status 0 allocs 1", "live 0"], p.stdout
+
+
+CLASS_HOST = r"""
+#include "host_util.h"
+#include "net.h"
+/* argv: triples B L DIR/run: ids from DIR/run.ids (int64), the fetch
+ * written to DIR/run.out (float32, its run shape's elements) */
+int main(int argc, char **argv) {
+  Counting c;
+  use_counting(&c, -1);
+  net_model *m;
+  if (net_create(&m, NULL) || net_reserve(m, 3)) return 1;
+  net_exec_strategy s;
+  net_exec_strategy_defaults(&s);
+  s.num_threads = 1;
+  net_set_exec_strategy(m, &s);
+  for (int a = 1; a + 2 < argc; a += 3) {
+    const int64_t dims[2] = {atoll(argv[a]), atoll(argv[a + 1])}, n = dims[0] * dims[1];
+    char path[512];
+    int64_t *ids = malloc(sizeof *ids * (size_t)n), bound[8], got[8];
+    snprintf(path, sizeof path, "%s.ids", argv[a + 2]);
+    FILE *f = fopen(path, "rb");
+    if (!ids || !f || fread(ids, sizeof *ids, (size_t)n, f) != (size_t)n) return 2;
+    fclose(f);
+    if (net_set_input_dims(m, 0, dims)) return 3;
+    float *out = malloc(sizeof *out * (size_t)net_output_bound(m, 0, dims[0], bound));
+    const void *in[] = {ids};
+    void *outs[] = {out};
+    const long before = c.allocs;
+    const int st = net_run(m, dims[0], in, outs);
+    printf("%lld x %lld: status %d allocs %ld\n", (long long)dims[0], (long long)dims[1], st, c.allocs - before);
+    const int64_t k = net_output_run_shape(m, 0, got);
+    snprintf(path, sizeof path, "%s.out", argv[a + 2]);
+    f = fopen(path, "wb");
+    if (!out || !f || fwrite(out, sizeof *out, (size_t)k, f) != (size_t)k) return 4;
+    fclose(f);
+    free(ids);
+    free(out);
+  }
+  net_destroy(m);
+  printf("live %ld\n", c.live);
+  return 0;
+}
+"""
+
+
+def test_size_classes_switch_in_one_model_and_allocate_once_each(tmp_path):
+    """The hand-written attention (qkv) built with no bound, through its
+    API in one process (issue 19 items 1 and 7): after reserve(3), sizes of
+    the smallest class (length 7) run in create()'s memory; a length of 40
+    (class 64) grows it once, a length of 90 (class 128) once more; going
+    back to a smaller class allocates nothing; each run's output, sized by
+    <prefix>_output_bound for the dims set, matches Paddle's at that size
+    (the offsets are the run's class's: a class's table left in place
+    would put tensors where the larger ones overlap); nothing is left after
+    destroy."""
+    d = os.path.join(models(), "qkv")
+    host_with_model(tmp_path, d, unbounded(d), CLASS_HOST)
+    with open(os.path.join(d, "sizes.json")) as f:
+        sizes = json.load(f)["unbounded"]
+    assert sizes == [[2, 40], [1, 7], [3, 90]]
+    order = [1, 0, 1, 2, 0, 1]
+    args = []
+    for r, k in enumerate(order):
+        np.load(os.path.join(d, f"input_u{k}.npy")).astype(np.int64).tofile(tmp_path / f"r{r}.ids")
+        args += [str(sizes[k][0]), str(sizes[k][1]), str(tmp_path / f"r{r}")]
+    p = subprocess.run([str(tmp_path / "host"), *args], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.splitlines() == [
+        "1 x 7: status 0 allocs 0", "2 x 40: status 0 allocs 1", "1 x 7: status 0 allocs 0",
+        "3 x 90: status 0 allocs 1", "2 x 40: status 0 allocs 0", "1 x 7: status 0 allocs 0", "live 0"], p.stdout
+    for r, k in enumerate(order):
+        want = np.load(os.path.join(d, f"ref_u{k}_0.npy"))
+        got = np.fromfile(tmp_path / f"r{r}.out", np.float32).reshape(want.shape)
+        assert np.abs(got - want).max() / max(np.abs(want).max(), 1e-6) <= TOL, (r, k)
 
 
 def test_inspect_memory_lists_the_tensors_the_run_sizes():
@@ -390,6 +505,20 @@ def test_inspect_memory_lists_the_tensors_the_run_sizes():
             "--max-shape))"] in lines
     p = run(["inspect", os.path.join(d, "model.pdmodel"), "--memory", "--shape", "x=2,16"])
     assert p.returncode == 0 and "arena" in p.stdout and "run-time sizes" not in p.stdout, p.stdout + p.stderr
+
+
+def test_inspect_memory_shows_the_size_classes():
+    """The text encoder with no bound: inspect --memory says it is planned for
+    size classes, lists their bounds, and lists the run-sized tensors at the
+    smallest class's (32), their extents marked as coming from the fed array
+    with no bound."""
+    d = os.path.join(models(), "text")
+    p = run(["inspect", os.path.join(d, "model.pdmodel"), "--memory", *unbounded(d)])
+    assert p.returncode == 0, p.stderr
+    assert ("size classes: no bound on the dims the run gives; planned for each class, up to 32, 64, 128, 256, 512, "
+            "1024, 2048, 4096, 8192, 16384 in them") in p.stdout, p.stdout
+    lines = [ln.split() for ln in p.stdout.splitlines()]
+    assert ["range_0.tmp_0", "[<=32]", "(from", "its", "fed", "array", "(no", "bound:", "size", "classes))"] in lines
 
 
 def test_the_text_encoder_specialized_by_shape_matches(tmp_path):

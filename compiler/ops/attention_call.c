@@ -39,7 +39,7 @@ static void print_fused(Printer *p, const AttentionCall *c) {
   for (int i = 0; i < 4; i++)
     ms[i] = c->run_mask_stride[i] ? c->run_mask_stride[i] : pool_printf("%lld", (long long)g->mask_stride[i]);
   const int run = c->run_s || c->run_sk;
-  if (run) pr_line(p, "/* the run's sequence lengths (at most %s and %s) */", s, sk);
+  if (run) pr_line(p, "/* the run's sequence lengths (their bounds: the comment above) */");
   pr_line(p, "%sconst RtAttention geo = {", run ? "" : "static ");
   pr_line(p, ".s = %s, .sk = %s, .eq = %lld, .ek = %lld, .ev = %lld, .heads = %lld, .dh = %lld, .eo = %lld,",
           c->run_s ? c->run_s : s, c->run_sk ? c->run_sk : sk, (long long)g->eq, (long long)g->ek, (long long)g->ev,

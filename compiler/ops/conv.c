@@ -201,8 +201,10 @@ static int decide_conv(EmitCtx *e) {
    * pick others), the filter as saved there (the prepared Winograd filter's products go wrong on the few tiles
    * of small images, measured) */
   const int run = var_runtime_mask(x) != 0;
-  if (run) d->g.wino = rt_conv2d_wino_m(&d->g);
-  if (rt_conv2d_can_pack(&d->g) && !(run && d->g.wino) && em_packable_weight(e, w)) {
+  RtConv2d judged = d->g; /* no bound (size classes): judged for the largest images, the same in every class */
+  if (run && e->size_classes) judged.h_out = judged.w_out = INT32_MAX;
+  if (run) d->g.wino = judged.wino = rt_conv2d_wino_m(&judged);
+  if (rt_conv2d_can_pack(&judged) && !(run && d->g.wino) && em_packable_weight(e, w)) {
     c.op->pack = (WeightPack){(int)(w - e->g->vars), d->g.c_out, rt_conv2d_wino_m(&d->g), e->pp_panel};
     d->packed = e->pp_panel;
   }

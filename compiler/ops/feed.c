@@ -15,7 +15,9 @@ static int infer_feed(OpCtx *c) {
   unsigned run = 0; /* a feed --max-shape bounds: its unknown dims but the batch are the fed array's */
   for (int d = 1; d < s.rank && ctx_has_max_shape(c, "Out", 0); d++) /* bounded by spec.c (not yet: unknown) */
     run |= (unsigned)(out->decl.d[d] < 0 && s.d[d] >= 0) << d;
-  if (run) ctx_set_runtime_extents(c, "Out", 0, run, "fed array (bounded by --max-shape)");
+  if (run)
+    ctx_set_runtime_extents(c, "Out", 0, run, ctx_class_bound(c, "Out", 0) ? "fed array (no bound: size classes)"
+                                                                            : "fed array (bounded by --max-shape)");
   return 0;
 }
 

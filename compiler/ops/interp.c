@@ -361,7 +361,9 @@ static int emit_run_size(EmitCtx *e, const Var *x, const Var *out, const RtResiz
   const int64_t nscale = scale ? shape_numel(&scale->shape) : 0;
   static const char dhw[] = "dhw";
   const int run_x = var_runtime_mask(x) != 0, sp0 = r->channel_last ? 1 : 2;
-  if (run_x)
+  if (run_x && e->size_classes)
+    pr_line(e->p, "/* the run's sizes of '%s', and the output size Paddle's kernel gives them */", x->name);
+  else if (run_x)
     pr_line(e->p, "/* the run's sizes of '%s' (at most %s), and the output size Paddle's kernel gives them */",
             x->name, run_hw_bound_text(e, x));
   else

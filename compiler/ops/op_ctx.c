@@ -257,6 +257,10 @@ static int max_shape_of(const OpCtx *c, const Var *v) {
 
 int ctx_has_max_shape(const OpCtx *c, const char *slot, int i) { return max_shape_of(c, ctx_out(c, slot, i)) >= 0; }
 
+int ctx_class_bound(const OpCtx *c, const char *slot, int i) {
+  return max_shape_of(c, ctx_out(c, slot, i)) >= c->g->nmax_shapes - c->g->nclass_shapes;
+}
+
 int ctx_max_shape(OpCtx *c, const char *slot, int i, int rank, int dtype, const char *from) {
   Var *v = ctx_out(c, slot, i);
   int k = max_shape_of(c, v);

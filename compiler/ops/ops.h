@@ -236,6 +236,8 @@ int ctx_proven_shape(OpCtx *c, const char *slot, int i, const Shape *bound, int 
 Var *ctx_attr_tensor(const OpCtx *c, const char *name);
 /* 1 when --max-shape names the i-th output of `slot` while specializing. */
 int ctx_has_max_shape(const OpCtx *c, const char *slot, int i);
+/* 1 when that bound is a size class's (a feed no option bounds, size_class.h). */
+int ctx_class_bound(const OpCtx *c, const char *slot, int i);
 /* After ctx_set: the i-th output of `slot` takes x's run-time extent, if it
  * has one (an element-wise op: same dims). */
 void ctx_pass_runtime_extent(OpCtx *c, const Var *x, const char *slot, int i);

@@ -77,8 +77,11 @@ const char *run_hw_bound_text(EmitCtx *e, const Var *v) {
 
 void run_hw_print(EmitCtx *e, const Var *x, const Var *out, int sp0, const RunHwRule *rule, const char *why) {
   static const char *const in[2] = {"h_in", "w_in"}, *const on[2] = {"h_out", "w_out"};
-  pr_line(e->p, "/* the run's sizes: '%s' is at most %s, '%s' at most %s */", x->name, run_hw_bound_text(e, x),
-          out->name, run_hw_bound_text(e, out));
+  if (e->size_classes)
+    pr_line(e->p, "/* the run's sizes of '%s' and '%s' */", x->name, out->name);
+  else
+    pr_line(e->p, "/* the run's sizes: '%s' is at most %s, '%s' at most %s */", x->name, run_hw_bound_text(e, x),
+            out->name, run_hw_bound_text(e, out));
   pr_line(e->p, "const int64_t h_in = %s, w_in = %s;", em_dim(e, x, sp0), em_dim(e, x, sp0 + 1));
   const char *o[2];
   for (int i = 0; i < 2; i++) /* in * mul + add, or (in + add) / stride + 1, the division left out for stride 1 */

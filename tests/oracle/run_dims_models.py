@@ -10,7 +10,8 @@ saved files, one per input size.
 
 OUTDIR/<name>/ holds model.pdmodel, model.pdiparams, flags.json (the
 compile flags), and for each size k input_k.npy and ref_k_<j>.npy (fetch
-j); sizes.json lists the sizes, and those Paddle refuses (error_k.txt)."""
+j), for each size of the model built with no bound (UNBOUNDED) input_u<k>
+and ref_u<k>_<j>; sizes.json lists the sizes."""
 import json
 import os
 import sys
@@ -338,6 +339,19 @@ MODELS = {
     "qkv": (Qkv, [2, 12], [[2, 12], [1, 5], [2, 1], [3, 9]]),
     "visionops": (VisionOps, [2, 3, 24, 24], [[2, 3, 24, 24], [1, 3, 13, 19], [2, 3, 5, 7], [1, 3, 3, 2]]),
 }
+# sizes of the same models built with no bound (size classes of 32, 64, 128,
+# 256, ...: each list crosses several), saved as input_u<k>.npy and
+# ref_u<k>_<j>.npy; the text encoders' positions stop at 32
+UNBOUNDED = {
+    "cnn": [[1, 3, 40, 70], [2, 3, 100, 33], [1, 3, 9, 13], [1, 3, 200, 20]],
+    "resnetish": [[1, 3, 70, 40], [1, 3, 16, 16], [2, 3, 130, 9]],
+    "seghead": [[1, 3, 40, 66], [2, 3, 9, 5], [1, 3, 140, 30]],
+    "visionops": [[1, 3, 40, 70], [2, 3, 9, 13], [1, 3, 150, 20]],
+    "bert": [[2, 20], [1, 32], [2, 7]],
+    "gpt": [[2, 30], [1, 5], [2, 32]],
+    "rnn": [[2, 50], [1, 130], [2, 7], [1, 300]],
+    "qkv": [[2, 40], [1, 7], [3, 90]],
+}
 # feeds besides x (name, dtype), each of x's shape, saved as input_<k>_<name>.npy
 MORE_FEEDS = {name: [("seg", "int64"), ("mask", "float32")] for name in ("bert", "bert_unfused")}
 # compile flags besides the bound: the attention as Paddle wrote it
@@ -392,12 +406,15 @@ def main(out):
         paddle.enable_static()
         exe = paddle.static.Executor(paddle.CPUPlace())
         prog, feeds, fetches = paddle.static.load_inference_model(os.path.join(d, "model"), exe)
-        for k, shape in enumerate(sizes):
-            x = model_input(name, shape, rng)
+        unbounded_rng = np.random.default_rng(20)  # its own: the bounded runs' inputs stay as they were
+        runs = [(str(k), shape, rng) for k, shape in enumerate(sizes)]
+        runs += [(f"u{k}", shape, unbounded_rng) for k, shape in enumerate(UNBOUNDED.get(name, []))]
+        for k, shape, r in runs:
+            x = model_input(name, shape, r)
             np.save(os.path.join(d, f"input_{k}.npy"), x)
             fed = {feeds[0]: x}
             for f, _ in MORE_FEEDS.get(name, []):
-                fed[f] = more_input(f, shape, rng)
+                fed[f] = more_input(f, shape, r)
                 np.save(os.path.join(d, f"input_{k}_{f}.npy"), fed[f])
             outs = exe.run(prog, feed=fed, fetch_list=fetches)
             for j, o in enumerate(outs):
@@ -406,7 +423,8 @@ def main(out):
             bounds = [["--max-shape", f"{f}=" + ",".join(map(str, bound))] for f in feeds]
             json.dump(sum(bounds, []) + EXTRA_FLAGS.get(name, []), f)
         with open(os.path.join(d, "sizes.json"), "w") as f:
-            json.dump({"sizes": sizes, "fetches": [v.name for v in fetches], "feeds": feeds}, f)
+            json.dump({"sizes": sizes, "unbounded": UNBOUNDED.get(name, []), "fetches": [v.name for v in fetches],
+                       "feeds": feeds}, f)
 
 
 if __name__ == "__main__":
