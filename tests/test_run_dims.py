@@ -56,7 +56,7 @@ def run_image(binary, path, out, more=()):
 
 @pytest.mark.parametrize("name", ["cnn", "resnetish", "seghead", "unetish", "tokens", "decoder", "text",
                                   "text_unfused", "bert", "bert_unfused", "gpt", "gpt_unfused",
-                                  "rnn", "qkv", "visionops"])
+                                  "rnn", "qkv", "visionops", "same"])
 def test_one_binary_matches_paddle_at_every_size(tmp_path, name):
     d = os.path.join(models(), name)
     binary = build(d, tmp_path, *flags(d))
@@ -89,7 +89,7 @@ def unbounded(d):
     return out
 
 
-@pytest.mark.parametrize("name", ["cnn", "resnetish", "seghead", "visionops", "bert", "gpt", "rnn", "qkv"])
+@pytest.mark.parametrize("name", ["cnn", "resnetish", "seghead", "visionops", "bert", "gpt", "rnn", "qkv", "same"])
 def test_built_without_a_bound_matches_paddle_in_every_size_class(tmp_path, name):
     """The same programs built with no --max-shape (issue 19 item 1): planned
     for size classes (bounds 32, 64, 128, ...), one binary runs sizes of
@@ -199,11 +199,16 @@ def test_bad_bounds_on_a_feed_are_errors(tmp_path, args, messages):
 
 
 def test_what_takes_no_run_sizes_yet_is_refused(tmp_path):
-    """SAME padding follows from the input's size: refused with run sizes,
-    naming the op; so are an op that takes none yet (cummax) and
-    channel-last pooling."""
-    bad(["compile", ir(tmp_path, CONV_IR.format(alg="SAME")), "-o", str(tmp_path / "o"), "--max-shape", "x=2,3,16,16"],
-        "(conv2d -> y): Input ('x') has sizes only the run knows; padding_algorithm SAME with them is not supported")
+    """Pooling with SAME padding and ceil_mode (its output size is not
+    ceil(in / stride)) is refused with run sizes, naming the op; so are an
+    op that takes none yet (cummax) and channel-last pooling."""
+    ceil = ("var x: float32[-1, 3, -1, -1]\nvar y: float32[-1, 3, -1, -1]\nop feed(X: feed) -> (Out: x) {col: 0}\n"
+            "op pool2d(X: x) -> (Out: y) {pooling_type: \"max\", ksize: ints[3, 3], strides: ints[2, 2], "
+            "paddings: ints[0, 0], padding_algorithm: \"SAME\", ceil_mode: true}\n"
+            "op fetch(X: y) -> (Out: fetch) {col: 0}\n")
+    bad(["compile", ir(tmp_path, ceil), "-o", str(tmp_path / "o"), "--max-shape", "x=2,3,16,16"],
+        "(pool2d -> y): X ('x') has sizes only the run knows; paddlec takes them in channel-first 2-D pooling "
+        "(SAME padding without ceil_mode) only")
     body = CONV_IR.format(alg="EXPLICIT").replace(
         "op fetch(X: y)", "op cummax(x: y) -> (out: s, indices: ci) {axis: 1, dtype: 3}\n"
         "op fetch(X: s)").replace("var y:", "var s: float32[-1, 8, -1, -1]\nvar ci: int64[-1, 8, -1, -1]\nvar y:")

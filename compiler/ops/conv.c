@@ -45,8 +45,9 @@
 #include "rt_kernels.h"
 
 /* Input's height and width given by the run (run_hw.h): channel-first
- * 2-D convolutions with explicit padding take them (SAME padding would
- * follow from the run's sizes); Output's follow (run_hw_infer). */
+ * 2-D convolutions take them (SAME padding: out = ceil(in / stride), the
+ * padding the run's, conv_print_same_pads); Output's follow
+ * (run_hw_infer). */
 /* What the padded input adds to a spatial size before the division by
  * the stride (ConvOutputSize). */
 static int64_t conv_rule_add(int64_t k, int64_t dil, const int64_t pad[2]) { return pad[0] + pad[1] - (dil * (k - 1) + 1); }
@@ -54,14 +55,12 @@ static int64_t conv_rule_add(int64_t k, int64_t dil, const int64_t pad[2]) { ret
 static int infer_run_sizes(OpCtx *c, const Var *x, int last, const int64_t *k, const int64_t *stride,
                            const int64_t *pad, const int64_t *dil) {
   RunHwRule rule = {.stride = {stride[0], stride[1]}};
-  for (int i = 0; i < 2 && x->shape.rank == 4; i++) rule.add[i] = conv_rule_add(k[i], dil[i], pad + 2 * i);
+  for (int i = 0; i < 2 && x->shape.rank == 4; i++)
+    rule.add[i] = conv_is_same(c->op) ? -1 : conv_rule_add(k[i], dil[i], pad + 2 * i);
   if (!var_runtime_mask(x)) return run_hw_infer(c, x, "Output", 2, &rule);
   if (last || x->shape.rank != 4)
     return ctx_fail(c, "Input ('%s') has sizes only the run knows; paddlec takes them in channel-first (NCHW) 2-D "
                     "convolutions only", x->name);
-  if (!strcmp(attr_str(c->op, "padding_algorithm", "EXPLICIT"), "SAME"))
-    return ctx_fail(c, "Input ('%s') has sizes only the run knows; padding_algorithm SAME with them is not supported",
-                    x->name);
   return run_hw_infer(c, x, "Output", 2, &rule) < 0 ? -1 : 0;
 }
 
@@ -172,10 +171,11 @@ static void conv_run_sizes(EmitCtx *e, const Var *x, const Var *out, const RtCon
   OpCtx c = {e->g, (Op *)e->op};
   int64_t k[2] = {g->k_h, g->k_w}, stride[2] = {g->stride_h, g->stride_w}, dil[2] = {g->dil_h, g->dil_w}, pad[4];
   int64_t in[2] = {g->h_in, g->w_in};
-  conv_padding(&c, 2, in, k, stride, pad, dil); /* EXPLICIT or VALID (infer_run_sizes): not the sizes' */
+  conv_padding(&c, 2, in, k, stride, pad, dil); /* EXPLICIT or VALID: not the sizes'; SAME: the run's below */
   RunHwRule r = {.stride = {g->stride_h, g->stride_w}};
-  for (int i = 0; i < 2; i++) r.add[i] = conv_rule_add(k[i], dil[i], pad + 2 * i);
+  for (int i = 0; i < 2; i++) r.add[i] = conv_is_same(e->op) ? -1 : conv_rule_add(k[i], dil[i], pad + 2 * i);
   run_hw_print(e, x, out, 2, &r, "the filter is larger than the padded input (an output size below 1)");
+  if (conv_is_same(e->op)) conv_print_same_pads(e, k, stride);
 }
 
 /* What decide_conv decides for emit_conv (Op.decision): the geometry with
@@ -220,7 +220,7 @@ static int emit_conv_f64(EmitCtx *e, const Var *x, const Var *w, const Var *out,
                          int fused) {
   if (fused) return em_fail(e, "float64 convolutions take no Bias, ResidualData or fused activation");
   ConvCall cc = {.kind = CONV_FORWARD, .f64 = 1, .geo = "geo", .declare = 1, .g2 = *g,
-                 .run_sizes = var_runtime_mask(x) != 0};
+                 .run_sizes = var_runtime_mask(x) != 0, .run_pads = var_runtime_mask(x) && conv_is_same(e->op)};
   cc.x = em_ptr(e, x, 1);
   cc.out = em_ptr(e, out, 0);
   if (nhwc) conv_nhwc(e, x, out, &cc);
@@ -265,7 +265,8 @@ static int emit_conv(EmitCtx *e) {
   }
   g.packed = d.packed; /* decide_conv prepared the Filter */
   int64_t ws = rt_conv2d_ws_floats(&g);
-  ConvCall cc = {.kind = CONV_FORWARD, .geo = "geo", .declare = 1, .g2 = g, .run_sizes = var_runtime_mask(x) != 0};
+  ConvCall cc = {.kind = CONV_FORWARD, .geo = "geo", .declare = 1, .g2 = g, .run_sizes = var_runtime_mask(x) != 0,
+                 .run_pads = var_runtime_mask(x) && conv_is_same(e->op)};
   cc.x = em_ptr(e, x, 1);
   cc.out = em_ptr(e, out, 0);
   cc.batch = em_dim(e, x, 0);

@@ -63,6 +63,16 @@ int conv_padding(OpCtx *c, int nsp, const int64_t *in, const int64_t *k, const i
   return 0;
 }
 
+int conv_is_same(const Op *op) { return !strcmp(attr_str(op, "padding_algorithm", "EXPLICIT"), "SAME"); }
+
+void conv_print_same_pads(EmitCtx *e, const int64_t k[2], const int64_t stride[2]) {
+  pr_line(e->p, "/* SAME padding of the run's sizes: what (out - 1) * stride + k passes in by, the extra row or "
+          "column at the end */");
+  pr_line(e->p, "const int64_t pad_h = (h_out - 1) * %lld + %lld - h_in, pad_w = (w_out - 1) * %lld + %lld - w_in;",
+          (long long)stride[0], (long long)k[0], (long long)stride[1], (long long)k[1]);
+  pr_line(e->p, "const int64_t pad_t = pad_h > 0 ? pad_h / 2 : 0, pad_l = pad_w > 0 ? pad_w / 2 : 0;");
+}
+
 /* Compile-time dims [1, 4) of a rank-4 var into d[1..3] (a dim the run
  * gives: its bound, for the convolutions that take one: run_hw.h); -1 if
  * any depends on the batch. */
@@ -165,7 +175,7 @@ const char *conv_col_ws(EmitCtx *e, int f64, int64_t n) {
 /* 2-D geometry g as a constant RtConv2d: one line per field group (the
  * fused activation only when there is one), or compact in two lines;
  * with run_sizes the sizes are the kernel's locals (never compact). */
-static void print_conv2d(Printer *p, const char *name, const RtConv2d *g, int compact, int run_sizes) {
+static void print_conv2d(Printer *p, const char *name, const RtConv2d *g, int compact, int run_sizes, int run_pads) {
   if (compact && !run_sizes) {
     pr_line(p, "static const RtConv2d %s = {.c_in = %lld, .h_in = %lld, .w_in = %lld, .c_out = %lld, .h_out = "
             "%lld, .w_out = %lld,", name, (long long)g->c_in, (long long)g->h_in, (long long)g->w_in,
@@ -186,9 +196,13 @@ static void print_conv2d(Printer *p, const char *name, const RtConv2d *g, int co
             (long long)g->c_in, (long long)g->h_in, (long long)g->w_in, (long long)g->c_out, (long long)g->h_out,
             (long long)g->w_out);
   }
-  pr_line(p, ".k_h = %lld, .k_w = %lld, .stride_h = %lld, .stride_w = %lld, .pad_t = %lld, .pad_l = %lld,",
-          (long long)g->k_h, (long long)g->k_w, (long long)g->stride_h, (long long)g->stride_w, (long long)g->pad_t,
-          (long long)g->pad_l);
+  if (run_pads)
+    pr_line(p, ".k_h = %lld, .k_w = %lld, .stride_h = %lld, .stride_w = %lld, .pad_t = pad_t, .pad_l = pad_l,",
+            (long long)g->k_h, (long long)g->k_w, (long long)g->stride_h, (long long)g->stride_w);
+  else
+    pr_line(p, ".k_h = %lld, .k_w = %lld, .stride_h = %lld, .stride_w = %lld, .pad_t = %lld, .pad_l = %lld,",
+            (long long)g->k_h, (long long)g->k_w, (long long)g->stride_h, (long long)g->stride_w,
+            (long long)g->pad_t, (long long)g->pad_l);
   pr_line(p, ".dil_h = %lld, .dil_w = %lld, .groups = %lld,", (long long)g->dil_h, (long long)g->dil_w,
           (long long)g->groups);
   if (g->act != RT_ACT_NONE)
@@ -246,7 +260,7 @@ static void print_geo(Printer *p, const ConvCall *c) {
   if (c->dims == 3)
     print_conv3d(p, c->geo, &c->g3, c->compact);
   else
-    print_conv2d(p, c->geo, &c->g2, c->compact, c->run_sizes);
+    print_conv2d(p, c->geo, &c->g2, c->compact, c->run_sizes, c->run_pads);
 }
 
 /* The runtime call itself. */

@@ -438,6 +438,13 @@ void attr_ints_fill(const Op *op, const char *name, int n, int64_t dflt, int64_t
  * Returns -1 after ctx_fail() on a malformed paddings list. */
 int conv_padding(OpCtx *c, int nsp, const int64_t *in, const int64_t *k, const int64_t *stride,
                  int64_t *pad, int64_t *dil);
+/* SAME padding over sizes the run gives (2-D): the rule's out = ceil(in /
+ * stride) (RunHwRule add -1), and in the kernel, after run_hw_print's
+ * locals, the locals pad_t and pad_l of the run's sizes as
+ * conv_padding works them out (the geometry's, ConvCall / PoolCall
+ * run_pads). */
+int conv_is_same(const Op *op);
+void conv_print_same_pads(EmitCtx *e, const int64_t k[2], const int64_t stride[2]);
 /* C emission of 2-D convolutions (conv.c, conv_transpose.c): */
 struct RtConv2d;
 /* The compile-time dims of the rank-4 Input x and Output out (dims [1, 4)

@@ -48,7 +48,7 @@ static void pool_rule(const Op *op, const int64_t *k, const int64_t *stride, con
   *r = (RunHwRule){.name = NULL};
   for (int i = 0; i < 2; i++) {
     r->fixed[i] = global != adaptive;
-    r->add[i] = global ? -1 : pad[2 * i] + pad[2 * i + 1] - k[i] + (ceil_mode ? stride[i] - 1 : 0);
+    r->add[i] = global || conv_is_same(op) ? -1 : pad[2 * i] + pad[2 * i + 1] - k[i] + (ceil_mode ? stride[i] - 1 : 0);
     r->stride[i] = global ? 1 : stride[i];
   }
 }
@@ -97,9 +97,9 @@ static int infer_pool(OpCtx *c) {
   }
   ctx_set(c, "Out", 0, &o, x->dtype);
   if (!var_runtime_mask(x)) return 0;
-  if (nsp != 2 || last || !strcmp(attr_str(c->op, "padding_algorithm", "EXPLICIT"), "SAME"))
+  if (nsp != 2 || last || (conv_is_same(c->op) && attr_bool(c->op, "ceil_mode", 0)))
     return ctx_fail(c, "X ('%s') has sizes only the run knows; paddlec takes them in channel-first 2-D pooling "
-                    "without SAME padding only", x->name);
+                    "(SAME padding without ceil_mode) only", x->name);
   RunHwRule rule;
   pool_rule(c->op, kv, stride, pad, &rule);
   return run_hw_infer(c, x, "Out", sp0, &rule) < 0 ? -1 : 0;
@@ -198,6 +198,8 @@ static int emit_pool2d(EmitCtx *e) {
   RtPool2d p;
   if (pool2d_geometry(e, x, out, &p)) return -1;
   const int run = var_runtime_mask(x) != 0;
+  const int same = run && conv_is_same(e->op) && !attr_bool(e->op, "global_pooling", 0) &&
+                   !attr_bool(e->op, "adaptive", 0); /* the padding the run's (conv_print_same_pads) */
   if (run) { /* the run's sizes (infer_pool) */
     int64_t k[2], stride[2], pad[4], in[2] = {p.h_in, p.w_in};
     attr_ints_fill(e->op, "ksize", 2, 1, k);
@@ -207,9 +209,11 @@ static int emit_pool2d(EmitCtx *e) {
     pool_rule(e->op, k, stride, pad, &rule);
     run_hw_print(e, x, out, p.channel_last ? 1 : 2, &rule, "the window is larger than the padded input (an output "
                  "size below 1)");
+    if (same) conv_print_same_pads(e, k, stride);
   }
   pool_print_c(e->p, &(PoolCall){.kind = POOL_FORWARD, .dims = 2, .f64 = x->dtype == RT_DT_FP64, .geo2 = p,
                                  .run_sizes = run, .k_in = run && attr_bool(e->op, "global_pooling", 0),
+                                 .run_pads = same,
                                  .batch = em_dim(e, x, 0), .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0)});
   return 0;
 }

@@ -20,6 +20,9 @@ static void print_pool2d(Printer *p, const PoolCall *c) {
   if (c->k_in)
     pr_line(p, ".k_h = h_in, .k_w = w_in, .stride_h = %lld, .stride_w = %lld, .pad_t = %lld, .pad_l = %lld,",
             (long long)g->stride_h, (long long)g->stride_w, (long long)g->pad_t, (long long)g->pad_l);
+  else if (c->run_pads)
+    pr_line(p, ".k_h = %lld, .k_w = %lld, .stride_h = %lld, .stride_w = %lld, .pad_t = pad_t, .pad_l = pad_l,",
+            (long long)g->k_h, (long long)g->k_w, (long long)g->stride_h, (long long)g->stride_w);
   else
     pr_line(p, ".k_h = %lld, .k_w = %lld, .stride_h = %lld, .stride_w = %lld, .pad_t = %lld, .pad_l = %lld,",
             (long long)g->k_h, (long long)g->k_w, (long long)g->stride_h, (long long)g->stride_w,

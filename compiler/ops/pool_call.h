@@ -30,6 +30,7 @@ typedef struct PoolCall {
   int run_sizes;             /* dims 2, POOL_FORWARD: the sizes are the locals h_in, w_in, h_out, w_out the
                               * run gives (run_hw.h), */
   int k_in;                  /* and the window is the input (global pooling) */
+  int run_pads;              /* and the padding the locals pad_t, pad_l (SAME: conv_print_same_pads) */
   RtPool3d geo3;             /* dims 3: the geometry (not POOL_INDEX_GRAD) */
   const char *batch;         /* images (not the 3-D POOL_INDEX_GRAD) */
   const char *x, *out, *dout; /* input, output, output gradient (as the kind reads them) */

@@ -322,6 +322,27 @@ class VisionOps(nn.Layer):
                 paddle.stack([paddle.where(paddle.isfinite(y), y, paddle.zeros_like(y)), paddle.full_like(y, 0.5)], 2))
 
 
+class Same(nn.Layer):
+    """SAME padding, as models ported from TensorFlow write it: the padding
+    follows from the run's size (out = ceil(in / stride), the extra row or
+    column at the end): a strided 3x3 convolution, a dilated 5x5 one (SAME
+    forces dilation 1, as Paddle's UpdatePaddingAndDilation does), a 1x1
+    with stride 2 (no padding), a depthwise 4x4 with stride 3, max pooling
+    and average pooling with and without the padding counted."""
+
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Conv2D(3, 8, 3, stride=2, padding="SAME")
+        self.b = nn.Conv2D(8, 8, 5, stride=1, padding="SAME", dilation=2)
+        self.c = nn.Conv2D(8, 16, 1, stride=2, padding="SAME")
+        self.d = nn.Conv2D(16, 16, 4, stride=3, padding="SAME", groups=16)
+
+    def forward(self, x):
+        y = self.b(F.relu(self.a(x)))
+        return (F.max_pool2d(y, 3, stride=2, padding="SAME"), F.avg_pool2d(y, 2, stride=2, padding="SAME"),
+                F.avg_pool2d(y, 3, stride=2, padding="SAME", exclusive=False), self.d(self.c(y)))
+
+
 MODELS = {
     "cnn": (Cnn, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 17, 23], [2, 3, 5, 9], [1, 3, 1, 2]]),
     "resnetish": (ResNetish, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 19, 27], [2, 3, 7, 6], [1, 3, 3, 3]]),
@@ -338,6 +359,7 @@ MODELS = {
     "rnn": (Rnn, [2, 10], [[2, 10], [1, 4], [2, 1], [1, 7]]),
     "qkv": (Qkv, [2, 12], [[2, 12], [1, 5], [2, 1], [3, 9]]),
     "visionops": (VisionOps, [2, 3, 24, 24], [[2, 3, 24, 24], [1, 3, 13, 19], [2, 3, 5, 7], [1, 3, 3, 2]]),
+    "same": (Same, [2, 3, 24, 24], [[2, 3, 24, 24], [1, 3, 17, 23], [2, 3, 6, 7], [1, 3, 1, 1]]),
 }
 # sizes of the same models built with no bound (size classes of 32, 64, 128,
 # 256, ...: each list crosses several), saved as input_u<k>.npy and
@@ -351,6 +373,7 @@ UNBOUNDED = {
     "gpt": [[2, 30], [1, 5], [2, 32]],
     "rnn": [[2, 50], [1, 130], [2, 7], [1, 300]],
     "qkv": [[2, 40], [1, 7], [3, 90]],
+    "same": [[1, 3, 64, 33], [2, 3, 40, 9]],
 }
 # feeds besides x (name, dtype), each of x's shape, saved as input_<k>_<name>.npy
 MORE_FEEDS = {name: [("seg", "int64"), ("mask", "float32")] for name in ("bert", "bert_unfused")}
