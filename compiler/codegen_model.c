@@ -5,7 +5,6 @@
 #include "codegen_model.h"
 
 #include "codegen_plan.h"
-#include "size_class.h"
 #include "codegen_dp.h"
 #include "data_parallel.h"
 
@@ -755,7 +754,7 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
   const char *n_in = pool_printf("%d", g->nfeeds), *n_out = pool_printf("%d", g->nfetches);
   const char *n_w = pool_printf("%d", g->nparams);
   const BuildStrategy *bs = &o->pipe.bs;
-  const PlanText pt = o->size_classes ? size_class_plan_text(pl, scratch, P) : plan_text(pl, P);
+  const PlanText pt = o->size_classes ? size_class_plan_text(pl, scratch) : plan_text(pl, P);
   const char *place = pool_printf("%s%s", pt.place, arrays_reset(g));
   const char *scratch_a = pool_printf("%lld", (long long)scratch->slot.a);
   const char *scratch_c = pool_printf("%lld", (long long)scratch->slot.c);

@@ -82,3 +82,19 @@ PlanText plan_text(const Plan *p, const char *prefix) {
   t.place = "\n    place_tensors(m, batch);";
   return t;
 }
+
+PlanText size_class_plan_text(const Plan *p, const ScratchPlan *s) {
+  PlanText t;
+  t.tensor_bytes = SIZE_CLASS_TENSOR_BYTES;
+  t.code = SIZE_CLASS_PLAN;
+  t.field = pool_printf("\n  int size_class;             /* the class of the sizes set (choose_class) */"
+                        "\n  size_t off[%d];              /* where each arena buffer starts in this run */"
+                        "%s"
+                        "\n  size_t ws_base, ws_slot;     /* where the scratch slots start, the bytes of one */",
+                        p->nbufs ? p->nbufs : 1,
+                        s->nregions ? pool_printf("\n  size_t ws_off[%d];           /* where each scratch region "
+                                                  "starts in a slot */", s->nregions)
+                                    : "");
+  t.place = "\n    place_tensors(m, batch);";
+  return t;
+}

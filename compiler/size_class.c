@@ -301,20 +301,3 @@ int size_class_emit(Graph *g, const CompileOpts *o, const char *passes, ModelTex
   *plan = &cd[lo].plan;
   return 0;
 }
-
-PlanText size_class_plan_text(const Plan *p, const ScratchPlan *s, const char *prefix) {
-  (void)prefix;
-  PlanText t;
-  t.tensor_bytes = SIZE_CLASS_TENSOR_BYTES;
-  t.code = SIZE_CLASS_PLAN;
-  t.field = pool_printf("\n  int size_class;             /* the class of the sizes set (choose_class) */"
-                        "\n  size_t off[%d];              /* where each arena buffer starts in this run */"
-                        "%s"
-                        "\n  size_t ws_base, ws_slot;     /* where the scratch slots start, the bytes of one */",
-                        p->nbufs ? p->nbufs : 1,
-                        s->nregions ? pool_printf("\n  size_t ws_off[%d];           /* where each scratch region "
-                                                  "starts in a slot */", s->nregions)
-                                    : "");
-  t.place = "\n    place_tensors(m, batch);";
-  return t;
-}

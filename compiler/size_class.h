@@ -20,15 +20,6 @@
 #include "codegen_plan.h"
 #include "scratch.h"
 
-/* The placeholders model_emit leaves for the class-dependent text. */
-#define SIZE_CLASS_IO "@SIZE_CLASS:IO@"
-#define SIZE_CLASS_MEMORY "@SIZE_CLASS:MEMORY@"
-#define SIZE_CLASS_TENSOR_BYTES "@SIZE_CLASS:TENSOR_BYTES@"
-#define SIZE_CLASS_SCRATCH_A "@SIZE_CLASS:SCRATCH_A@"
-#define SIZE_CLASS_SCRATCH_C "@SIZE_CLASS:SCRATCH_C@"
-#define SIZE_CLASS_TASK_BYTES "@SIZE_CLASS:TASK_BYTES@"
-#define SIZE_CLASS_PLAN "@SIZE_CLASS:PLAN@"
-
 /* The feeds with dims the run gives that no --shape or --max-shape names
  * (not for a trainer): *o gets a --max-shape list with one more entry for
  * each (its unknown dims but the batch set to each class's bound as it is
@@ -41,9 +32,5 @@ int size_class_feeds(const Graph *g, CompileOpts *o);
  * smallest class's (the graph is left specialized for it).  Returns 0 or
  * -1 (errors printed). */
 int size_class_emit(Graph *g, const CompileOpts *o, const char *passes, ModelText *mt, Spec **spec, Plan **plan);
-
-/* model_emit's plan text in a model of size classes: the model's fields,
- * the call that places a run's buffers, placeholders for the rest. */
-PlanText size_class_plan_text(const Plan *p, const ScratchPlan *s, const char *prefix);
 
 #endif
