@@ -21,6 +21,8 @@ static int infer_argsort(OpCtx *c) {
     return ctx_fail(c, "axis %lld is out of range for X %s", (long long)axis, shape_str(&x->shape));
   ctx_set(c, "Out", 0, &x->shape, x->dtype);
   ctx_set(c, "Indices", 0, &x->shape, RT_DT_INT64);
+  ctx_pass_runtime_extent(c, x, "Out", 0); /* X's dims the run gives: each line the run's (scratch at the bound) */
+  ctx_pass_runtime_extent(c, x, "Indices", 0);
   return 0;
 }
 
@@ -40,6 +42,8 @@ static int emit_argsort(EmitCtx *e) {
   }
   int axis = axis_norm(attr_int(e->op, "axis", -1), r);
   if (axis < 0) return em_fail(e, "axis is out of range");
+  tu_pass_extent(e, x, out);
+  tu_pass_extent(e, x, ind);
   SymDim n = em_sym_prod(e, x, axis, axis + 1);
   const char *work = em_scratch_named(e, "unsigned char", "work", (SymDim){n.a * 16, n.c * 16});
   sort_print_c(e->p, &(SortCall){.kind = SORT_ARGSORT_OP, .dtype = x->dtype, .x = em_ptr(e, x, 1),
@@ -49,7 +53,7 @@ static int emit_argsort(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_argsort = {.type = "argsort", .infer = infer_argsort, .emit_c = emit_argsort};
+const OpDef op_argsort = {.type = "argsort", .infer = infer_argsort, .emit_c = emit_argsort, .runtime_extents = 2};
 
 /* argsort_grad: X, Indices, Out@GRAD -> X@GRAD (X's shape); axis,
  * descending (which Indices carries).  phi ArgsortGradKernel: each element

@@ -4,8 +4,8 @@
  * int32, int64, float32 and float64 with Paddle's static_cast semantics:
  * anything to bool is `!= 0` (NaN is true); float to integer truncates
  * toward zero (rt_f2i32 / rt_f2i64, which also give x86's result for NaN
- * and out-of-range values); the rest are C conversions.  A run-time extent
- * of X (nonzero's count, ...) is Out's. */
+ * and out-of-range values); the rest are C conversions.  X's run-time
+ * extents (nonzero's count, an image's height and width, ...) are Out's. */
 #include "../consteval.h"
 #include "../emit_ew.h"
 #include "../util.h"
@@ -44,4 +44,4 @@ static int emit_cast(EmitCtx *e) {
 static const char *const cast_attr_ignores[] = {"in_dtype", NULL};
 const OpDef op_cast = {
     .type = "cast", .infer = infer_cast, .emit_c = emit_cast,
-    .fold = consteval_fold_copy, .attr_ignores = cast_attr_ignores, .runtime_extents = 1};
+    .fold = consteval_fold_copy, .attr_ignores = cast_attr_ignores, .runtime_extents = 2};

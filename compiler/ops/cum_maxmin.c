@@ -28,6 +28,8 @@ static int infer_cum_maxmin(OpCtx *c) {
     return ctx_fail(c, "dtype %lld is not int32 (2) or int64 (3)", (long long)dtype);
   ctx_set(c, "out", 0, &x->shape, x->dtype);
   ctx_set(c, "indices", 0, &x->shape, (int)dtype);
+  ctx_pass_runtime_extent(c, x, "out", 0); /* X's dims the run gives: each scan the run's */
+  ctx_pass_runtime_extent(c, x, "indices", 0);
   return 0;
 }
 
@@ -41,6 +43,8 @@ static int emit_cum_maxmin(EmitCtx *e) {
   if (x == out) return em_fail(e, "out is x itself, which is not supported");
   int r = tu_rank(e, x), axis = r ? axis_norm(attr_int(e->op, "axis", -1), r) : 0;
   if (axis < 0) return em_fail(e, "axis is out of range");
+  tu_pass_extent(e, x, out);
+  tu_pass_extent(e, x, ind);
   const char *inner = r ? em_prod(e, x, axis + 1, r) : "1";
   ScanCall call = {.kind = strcmp(e->op->type, "cummax") ? SCAN_MIN : SCAN_MAX, .type = em_ctype(x->dtype),
                    .lines = r ? tu_mul(em_prod(e, x, 0, axis), inner) : "1", .n = r ? em_dim(e, x, axis) : "1",
@@ -50,8 +54,8 @@ static int emit_cum_maxmin(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_cummax = {.type = "cummax", .infer = infer_cum_maxmin, .emit_c = emit_cum_maxmin};
-const OpDef op_cummin = {.type = "cummin", .infer = infer_cum_maxmin, .emit_c = emit_cum_maxmin};
+const OpDef op_cummax = {.type = "cummax", .infer = infer_cum_maxmin, .emit_c = emit_cum_maxmin, .runtime_extents = 2};
+const OpDef op_cummin = {.type = "cummin", .infer = infer_cum_maxmin, .emit_c = emit_cum_maxmin, .runtime_extents = 2};
 
 /* cummax_grad, cummin_grad: x, indices, out@GRAD -> x@GRAD (x's shape);
  * axis, dtype.  phi CumMaxGradKernel / CumMinGradKernel: zeros, then each

@@ -16,6 +16,7 @@ static int infer_cumprod(OpCtx *c) {
   if (r > 0 ? dim < -r || dim >= r : dim != 0 && dim != -1)
     return ctx_fail(c, "dim %lld is out of range for X %s", (long long)dim, shape_str(&x->shape));
   ctx_set(c, "Out", 0, &x->shape, x->dtype);
+  ctx_pass_runtime_extent(c, x, "Out", 0); /* X's dims the run gives: each product the run's */
   return 0;
 }
 
@@ -28,6 +29,7 @@ static int emit_cumprod(EmitCtx *e) {
   if (r == 0) return tu_copy(e, x, out);
   int dim = axis_norm(attr_int(e->op, "dim", -1), r);
   if (dim < 0) return em_fail(e, "dim is out of range");
+  tu_pass_extent(e, x, out);
   AxisCall call = {.kind = AXIS_CUMPROD, .type = em_ctype(x->dtype), .outer = em_prod(e, x, 0, dim),
                    .n = em_dim(e, x, dim), .inner = em_prod(e, x, dim + 1, r), .x = em_ptr(e, x, 1),
                    .out = em_ptr(e, out, 0)};
@@ -35,7 +37,7 @@ static int emit_cumprod(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_cumprod = {.type = "cumprod", .infer = infer_cumprod, .emit_c = emit_cumprod};
+const OpDef op_cumprod = {.type = "cumprod", .infer = infer_cumprod, .emit_c = emit_cumprod, .runtime_extents = 2};
 
 /* cumprod_grad: X, Out, Out@GRAD -> X@GRAD (X's shape); dim.  phi
  * CumprodGradKernel's direct sum, in the element type, for each element j

@@ -24,6 +24,9 @@ static int infer_kthvalue(OpCtx *c) {
   const int64_t k = attr_int(c->op, "k", 1);
   if (k < 1 || (r > 0 && x->shape.d[a] >= 0 && k > x->shape.d[a]) || (r == 0 && k != 1))
     return ctx_fail(c, "k = %lld is out of range for X %s", (long long)k, shape_str(&x->shape));
+  if (r > 0 && var_runtime_mask(x) >> a & 1) /* the other dims the run gives pass to Out and Indices */
+    return ctx_fail(c, "dim %d of X ('%s') is only known at run time (%s); kthvalue along it is not supported yet "
+                    "(k would be checked against the run's size)", a, x->name, x->runtime_from ? x->runtime_from : "inputs");
   return 0;
 }
 
@@ -48,6 +51,7 @@ static int emit_kthvalue(EmitCtx *e) {
   if (axis < 0) return em_fail(e, "axis is out of range");
   int64_t n = em_const_dim(e, x, axis);
   if (n < 0) return em_fail(e, "the dim along the axis depends on the batch, so k cannot be checked against it");
+  value_index_extents(e, x, axis, out, ind);
   if (k < 1 || k > n) return em_fail(e, "k = %lld is out of range for %lld elements along the axis", (long long)k,
                                      (long long)n);
   const char *work = em_scratch_named(e, "unsigned char", "work", (SymDim){0, n * 16});
@@ -58,7 +62,7 @@ static int emit_kthvalue(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_kthvalue = {.type = "kthvalue", .infer = infer_kthvalue, .emit_c = emit_kthvalue};
+const OpDef op_kthvalue = {.type = "kthvalue", .infer = infer_kthvalue, .emit_c = emit_kthvalue, .runtime_extents = 2};
 
 /* kthvalue_grad: X, Indices, Out@GRAD -> X@GRAD; axis, keepdim, k (which
  * Indices carries).  phi KthvalueGradKernel: as mode_grad (mode.c). */

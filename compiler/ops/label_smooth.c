@@ -19,6 +19,10 @@ static int infer_label_smooth(OpCtx *c) {
       return ctx_fail(c, "PriorDist %s does not hold X's last dim %lld", shape_str(&prior->shape), (long long)k);
   }
   ctx_set(c, "Out", 0, &x->shape, x->dtype);
+  if (var_runtime_mask(x) >> (x->shape.rank - 1) & 1)
+    return ctx_fail(c, "the last dim of X ('%s', the classes) is only known at run time (%s); label_smooth needs it "
+                    "fixed", x->name, x->runtime_from ? x->runtime_from : "inputs");
+  ctx_pass_runtime_extent(c, x, "Out", 0); /* the other dims the run gives: Out's */
   return 0;
 }
 
@@ -34,6 +38,7 @@ static int emit_label_smooth(EmitCtx *e) {
   int r = tu_rank(e, x);
   int64_t k = em_const_dim(e, x, r - 1);
   if (k <= 0) return em_fail(e, "X's last dim must be a positive constant");
+  tu_pass_extent(e, x, out);
   float eps = (float)attr_float(e->op, "epsilon", 0);
   SmoothCall call = {.kind = SMOOTH_FORWARD, .type = em_ctype(x->dtype), .x = em_ptr(e, x, 1),
                      .out = em_ptr(e, out, 0), .keep = tu_literal(x->dtype, 1.0f - eps), .numel = em_numel(e, x)};
@@ -43,7 +48,8 @@ static int emit_label_smooth(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_label_smooth = {.type = "label_smooth", .infer = infer_label_smooth, .emit_c = emit_label_smooth};
+const OpDef op_label_smooth = {.type = "label_smooth", .infer = infer_label_smooth, .emit_c = emit_label_smooth,
+                               .runtime_extents = 2};
 
 /* label_smooth_grad: Out@GRAD -> X@GRAD (Out@GRAD's shape and dtype: the
  * forward X is not an input of the grad op); epsilon.  phi

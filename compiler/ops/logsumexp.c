@@ -47,6 +47,9 @@ static int infer_logsumexp(OpCtx *c) {
   }
   if (!s.rank) s = shape_scalar(c);
   ctx_set(c, "Out", 0, &s, x->dtype);
+  int to[RT_MAX_RANK];
+  reduce_kept_dims_to(r, red, keep, to); /* a kept dim the run gives is Out's */
+  ctx_pass_runtime_extents_to(c, x, "Out", 0, to);
   return 0;
 }
 
@@ -72,13 +75,18 @@ static int emit_logsumexp(EmitCtx *e) {
   if (out->dtype != x->dtype) return em_fail(e, "X and Out differ in dtype");
   LseCall call = {.kind = LSE_FORWARD, .type = em_ctype(x->dtype), .f32 = x->dtype == RT_DT_FP32};
   if (lse_dims(e, x, &call)) return em_fail(e, "an axis is out of range");
+  int red[RT_MAX_RANK] = {0}, to[RT_MAX_RANK]; /* Out's dims as the shape rule keeps them */
+  reduced_dims(e->op, tu_rank(e, x), 1, red);
+  reduce_kept_dims_to(tu_rank(e, x), red, attr_bool(e->op, "keepdim", 0), to);
+  tu_pass_extents_to(e, x, out, to);
   call.x = em_ptr(e, x, 1);
   call.out = em_ptr(e, out, 0);
   lse_print_c(e->p, &call);
   return 0;
 }
 
-const OpDef op_logsumexp = {.type = "logsumexp", .infer = infer_logsumexp, .emit_c = emit_logsumexp};
+const OpDef op_logsumexp = {.type = "logsumexp", .infer = infer_logsumexp, .emit_c = emit_logsumexp,
+                            .runtime_extents = 2};
 
 /* logsumexp_grad: X, Out, Out@GRAD -> X@GRAD (X's shape); the forward's
  * attributes.  phi LogsumexpGradKernel: every element of X gets

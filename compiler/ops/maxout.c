@@ -31,6 +31,10 @@ static int infer_maxout(OpCtx *c) {
   Shape o = *xs;
   o.d[axis] = xs->d[axis] / g;
   ctx_set(c, "Out", 0, &o, x->dtype);
+  if (var_runtime_mask(x) >> axis & 1)
+    return ctx_fail(c, "the channels of X ('%s', dim %d) are only known at run time (%s); maxout needs them fixed",
+                    x->name, axis, x->runtime_from ? x->runtime_from : "inputs");
+  ctx_pass_runtime_extent(c, x, "Out", 0); /* the other dims the run gives: Out's */
   return 0;
 }
 
@@ -48,13 +52,14 @@ static int emit_maxout(EmitCtx *e) {
   int axis = maxout_axis(e->op, 4);
   int64_t g = attr_int(e->op, "groups", 0), oc = em_const_dim(e, out, axis);
   if (axis < 0 || g <= 0 || oc < 0) return em_fail(e, "bad axis or groups, or channels that depend on the batch");
+  tu_pass_extent(e, x, out);
   chan_print_c(e->p, &(ChanCall){.kind = CHAN_MAXOUT, .dtype = x->dtype, .outer = em_dim(e, x, 0),
                                  .channels = pool_printf("%lld", (long long)oc), .inner = fea(e, x, axis),
                                  .last = axis != 1, .groups = g, .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0)});
   return 0;
 }
 
-const OpDef op_maxout = {.type = "maxout", .infer = infer_maxout, .emit_c = emit_maxout};
+const OpDef op_maxout = {.type = "maxout", .infer = infer_maxout, .emit_c = emit_maxout, .runtime_extents = 2};
 
 /* maxout_grad (X, Out, Out@GRAD -> X@GRAD; phi MaxOutGradKernel,
  * MaxOutGradFunctor): X@GRAD starts at zeros; each Out@GRAD element goes

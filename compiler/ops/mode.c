@@ -30,7 +30,20 @@ int infer_axis_value_index(OpCtx *c, const Var *x, int *axis) {
     else if (keep) o.d[o.rank++] = 1;
   ctx_set(c, "Out", 0, &o, x->dtype);
   ctx_set(c, "Indices", 0, &o, c->g->specializing ? RT_DT_INT64 : x->dtype);
+  int red[RT_MAX_RANK] = {0}, to[RT_MAX_RANK];
+  if (r) red[*axis] = 1;
+  reduce_kept_dims_to(r, red, keep, to); /* the dims the run gives but the axis are Out's and Indices' */
+  ctx_pass_runtime_extents_to(c, x, "Out", 0, to);
+  ctx_pass_runtime_extents_to(c, x, "Indices", 0, to);
   return 0;
+}
+
+void value_index_extents(EmitCtx *e, const Var *x, int axis, const Var *out, const Var *ind) {
+  int red[RT_MAX_RANK] = {0}, to[RT_MAX_RANK];
+  red[axis] = 1;
+  reduce_kept_dims_to(tu_rank(e, x), red, attr_bool(e->op, "keepdim", 0), to);
+  tu_pass_extents_to(e, x, out, to);
+  tu_pass_extents_to(e, x, ind, to);
 }
 
 static int infer_mode(OpCtx *c) {
@@ -54,6 +67,7 @@ static int emit_mode(EmitCtx *e) {
     return 0;
   }
   int axis = axis_norm(attr_int(e->op, "axis", -1), r);
+  value_index_extents(e, x, axis, out, ind); /* the axis may be the run's too: each line its length */
   SymDim n = em_sym_prod(e, x, axis, axis + 1), all = spec_numel(em_spec(e, x));
   int64_t es = (int64_t)rt_dtype_size(x->dtype);
   call.n = em_dim(e, x, axis);
@@ -69,7 +83,7 @@ static int emit_mode(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_mode = {.type = "mode", .infer = infer_mode, .emit_c = emit_mode};
+const OpDef op_mode = {.type = "mode", .infer = infer_mode, .emit_c = emit_mode, .runtime_extents = 2};
 
 /* mode_grad (and kthvalue_grad, kthvalue.c): X, Indices, Out@GRAD ->
  * X@GRAD (X's shape); axis, keepdim.  phi ModeGradKernel: zeros, and each

@@ -235,6 +235,10 @@ int ctx_proven_shape(OpCtx *c, const char *slot, int i, const Shape *bound, int 
  * attribute, a VARS list, or a name the op's block does not hold). */
 Var *ctx_attr_tensor(const OpCtx *c, const char *name);
 /* 1 when --max-shape names the i-th output of `slot` while specializing. */
+/* Where each dim of a rank-r X goes in a reduction's Out (-1: reduced away
+ * or kept as 1), given the reduced dims red[]: Out keeps the others in
+ * order (reduce.c; for ctx_pass_runtime_extents_to / tu_pass_extents_to). */
+void reduce_kept_dims_to(int r, const int *red, int keep, int *to);
 int ctx_has_max_shape(const OpCtx *c, const char *slot, int i);
 /* 1 when that bound is a size class's (a feed no option bounds, size_class.h). */
 int ctx_class_bound(const OpCtx *c, const char *slot, int i);
@@ -344,6 +348,9 @@ int ctx_version_before(const OpCtx *c, int64_t version);
  * specializing, X's dtype in the VarDesc as Paddle 2.6 writes it) and the
  * normalized axis.  -1 after ctx_fail(). */
 int infer_axis_value_index(OpCtx *c, const Var *x, int *axis);
+/* Their kernels: X's run-time extents but the axis's written as Out's and
+ * Indices' (mode.c). */
+void value_index_extents(EmitCtx *e, const Var *x, int axis, const Var *out, const Var *ind);
 /* The C emitter of mode_grad and kthvalue_grad (mode.c). */
 int emit_value_index_grad(EmitCtx *e);
 

@@ -74,9 +74,7 @@ static int read_dims(OpCtx *c, int64_t **dims, int *from_tensor) {
  * dtype. */
 static int legacy_reduce(const OpCtx *c) { return ctx_version_before(c, 2003000); }
 
-/* Where each dim of a rank-r X goes in Out (-1: reduced away or kept as
- * 1), given the reduced dims red[]: Out keeps the others in order. */
-static void kept_dims_to(int r, const int *red, int keep, int *to) {
+void reduce_kept_dims_to(int r, const int *red, int keep, int *to) {
   for (int i = 0, k = 0; i < r; i++) {
     to[i] = red[i] ? -1 : k;
     k += !red[i] || keep;
@@ -117,7 +115,7 @@ static int reduce_shape(OpCtx *c, const Var *xv, Shape *out, int *to) {
                     "dim, leaving all but one element uninitialized; refused", c->op->type);
   all = all || every || (n == 0 && !legacy_reduce(c));
   for (int i = 0; i < rank; i++) reduced[i] |= all;
-  kept_dims_to(rank, reduced, keep, to); /* a run-time extent of a kept dim is Out's */
+  reduce_kept_dims_to(rank, reduced, keep, to); /* a run-time extent of a kept dim is Out's */
   for (int i = 0; i < rank; i++) {
     if (reduced[i]) {
       if (keep) s.d[s.rank++] = 1;
@@ -254,7 +252,7 @@ static int emit_reduce(EmitCtx *e) {
   SymDim nkeep = spec_numel(&keep), no = spec_numel(em_spec(e, out));
   if (nkeep.a < 0 || nkeep.a != no.a || nkeep.c != no.c) return em_fail(e, "Out does not hold the kept dims of X");
   int to[RT_MAX_RANK];
-  kept_dims_to(r, red, attr_bool(e->op, "keep_dim", 0), to);
+  reduce_kept_dims_to(r, red, attr_bool(e->op, "keep_dim", 0), to);
   tu_pass_extents_to(e, x, out, to); /* before the kept count reads them */
   const char *kept = em_numel(e, out);
   const char *t = em_ctype(out->dtype);

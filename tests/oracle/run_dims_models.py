@@ -343,6 +343,28 @@ class Same(nn.Layer):
                 F.avg_pool2d(y, 3, stride=2, padding="SAME", exclusive=False), self.d(self.c(y)))
 
 
+class MoreOps(nn.Layer):
+    """Ops along or beside the run's sizes: argsort along the channels,
+    sort along the height (a line of the run's length), cummax / cummin,
+    cumprod, logsumexp over the channels and over height and width, mode
+    and kthvalue over the channels, maxout, label_smooth over the channels
+    moved last, and a bool mask cast to float (several run-time dims)."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2D(3, 8, 3, padding=1)
+
+    def forward(self, x):
+        y = self.conv(x)
+        return (paddle.argsort(y, axis=1).astype("float32") + paddle.sort(y, axis=2),
+                paddle.cummax(y, axis=1)[0] + paddle.cummin(y, axis=3)[0] + paddle.cumprod(paddle.tanh(y), dim=1),
+                paddle.logsumexp(y, axis=1, keepdim=True) + paddle.logsumexp(y, axis=[2, 3], keepdim=True),
+                paddle.logsumexp(y, axis=1),
+                paddle.mode(paddle.round(y * 2), axis=1)[0] + paddle.kthvalue(y, 3, axis=1)[0],
+                F.maxout(y, 2, axis=1), F.label_smooth(F.softmax(y, 1).transpose([0, 2, 3, 1]), epsilon=0.1),
+                (y > 0).astype("float32"))
+
+
 MODELS = {
     "cnn": (Cnn, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 17, 23], [2, 3, 5, 9], [1, 3, 1, 2]]),
     "resnetish": (ResNetish, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 19, 27], [2, 3, 7, 6], [1, 3, 3, 3]]),
@@ -360,6 +382,7 @@ MODELS = {
     "qkv": (Qkv, [2, 12], [[2, 12], [1, 5], [2, 1], [3, 9]]),
     "visionops": (VisionOps, [2, 3, 24, 24], [[2, 3, 24, 24], [1, 3, 13, 19], [2, 3, 5, 7], [1, 3, 3, 2]]),
     "same": (Same, [2, 3, 24, 24], [[2, 3, 24, 24], [1, 3, 17, 23], [2, 3, 6, 7], [1, 3, 1, 1]]),
+    "moreops": (MoreOps, [2, 3, 16, 16], [[2, 3, 16, 16], [1, 3, 9, 13], [2, 3, 3, 5]]),
 }
 # sizes of the same models built with no bound (size classes of 32, 64, 128,
 # 256, ...: each list crosses several), saved as input_u<k>.npy and
@@ -374,6 +397,7 @@ UNBOUNDED = {
     "rnn": [[2, 50], [1, 130], [2, 7], [1, 300]],
     "qkv": [[2, 40], [1, 7], [3, 90]],
     "same": [[1, 3, 64, 33], [2, 3, 40, 9]],
+    "moreops": [[1, 3, 40, 20], [2, 3, 5, 7]],
 }
 # feeds besides x (name, dtype), each of x's shape, saved as input_<k>_<name>.npy
 MORE_FEEDS = {name: [("seg", "int64"), ("mask", "float32")] for name in ("bert", "bert_unfused")}
