@@ -65,6 +65,14 @@ int conv_padding(OpCtx *c, int nsp, const int64_t *in, const int64_t *k, const i
 
 int conv_is_same(const Op *op) { return !strcmp(attr_str(op, "padding_algorithm", "EXPLICIT"), "SAME"); }
 
+const char *conv_window_fields(const char *k_h, const char *k_w, int64_t stride_h, int64_t stride_w, int64_t pad_t,
+                               int64_t pad_l, int run_pads) {
+  const char *pads = run_pads ? ".pad_t = pad_t, .pad_l = pad_l"
+                              : pool_printf(".pad_t = %lld, .pad_l = %lld", (long long)pad_t, (long long)pad_l);
+  return pool_printf(".k_h = %s, .k_w = %s, .stride_h = %lld, .stride_w = %lld, %s,", k_h, k_w, (long long)stride_h,
+                     (long long)stride_w, pads);
+}
+
 void conv_print_same_pads(EmitCtx *e, const int64_t k[2], const int64_t stride[2]) {
   pr_line(e->p, "/* SAME padding of the run's sizes: what (out - 1) * stride + k passes in by, the extra row or "
           "column at the end */");
@@ -196,13 +204,8 @@ static void print_conv2d(Printer *p, const char *name, const RtConv2d *g, int co
             (long long)g->c_in, (long long)g->h_in, (long long)g->w_in, (long long)g->c_out, (long long)g->h_out,
             (long long)g->w_out);
   }
-  if (run_pads)
-    pr_line(p, ".k_h = %lld, .k_w = %lld, .stride_h = %lld, .stride_w = %lld, .pad_t = pad_t, .pad_l = pad_l,",
-            (long long)g->k_h, (long long)g->k_w, (long long)g->stride_h, (long long)g->stride_w);
-  else
-    pr_line(p, ".k_h = %lld, .k_w = %lld, .stride_h = %lld, .stride_w = %lld, .pad_t = %lld, .pad_l = %lld,",
-            (long long)g->k_h, (long long)g->k_w, (long long)g->stride_h, (long long)g->stride_w,
-            (long long)g->pad_t, (long long)g->pad_l);
+  pr_line(p, "%s", conv_window_fields(pool_printf("%lld", (long long)g->k_h), pool_printf("%lld", (long long)g->k_w),
+                                      g->stride_h, g->stride_w, g->pad_t, g->pad_l, run_pads));
   pr_line(p, ".dil_h = %lld, .dil_w = %lld, .groups = %lld,", (long long)g->dil_h, (long long)g->dil_w,
           (long long)g->groups);
   if (g->act != RT_ACT_NONE)

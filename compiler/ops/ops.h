@@ -451,6 +451,13 @@ int conv_padding(OpCtx *c, int nsp, const int64_t *in, const int64_t *k, const i
  * conv_padding works them out (the geometry's, ConvCall / PoolCall
  * run_pads). */
 int conv_is_same(const Op *op);
+/* The window fields of a 2-D geometry (RtConv2d, RtPool2d): ".k_h = .., .k_w
+ * = .., .stride_h = .., .stride_w = .., .pad_t = .., .pad_l = ..,", the
+ * window's sizes as C text (constants, or a global pooling's h_in, w_in),
+ * the padding the locals pad_t, pad_l with run_pads (SAME over the run's
+ * sizes). */
+const char *conv_window_fields(const char *k_h, const char *k_w, int64_t stride_h, int64_t stride_w, int64_t pad_t,
+                               int64_t pad_l, int run_pads);
 void conv_print_same_pads(EmitCtx *e, const int64_t k[2], const int64_t stride[2]);
 /* C emission of 2-D convolutions (conv.c, conv_transpose.c): */
 struct RtConv2d;

@@ -1,6 +1,8 @@
 /* The C printer of pooling calls (pool_call.h). */
 #include "pool_call.h"
 
+#include "../util.h"
+
 static const char *pool_type(RtPoolType t) { return t == RT_POOL_MAX ? "RT_POOL_MAX" : "RT_POOL_AVG"; }
 
 /* The geometry of c as a constant RtPool2d named geo (with run_sizes a
@@ -17,16 +19,9 @@ static void print_pool2d(Printer *p, const PoolCall *c) {
             pool_type(g->type), (long long)g->c, (long long)g->h_in, (long long)g->w_in, (long long)g->h_out,
             (long long)g->w_out);
   }
-  if (c->k_in)
-    pr_line(p, ".k_h = h_in, .k_w = w_in, .stride_h = %lld, .stride_w = %lld, .pad_t = %lld, .pad_l = %lld,",
-            (long long)g->stride_h, (long long)g->stride_w, (long long)g->pad_t, (long long)g->pad_l);
-  else if (c->run_pads)
-    pr_line(p, ".k_h = %lld, .k_w = %lld, .stride_h = %lld, .stride_w = %lld, .pad_t = pad_t, .pad_l = pad_l,",
-            (long long)g->k_h, (long long)g->k_w, (long long)g->stride_h, (long long)g->stride_w);
-  else
-    pr_line(p, ".k_h = %lld, .k_w = %lld, .stride_h = %lld, .stride_w = %lld, .pad_t = %lld, .pad_l = %lld,",
-            (long long)g->k_h, (long long)g->k_w, (long long)g->stride_h, (long long)g->stride_w,
-            (long long)g->pad_t, (long long)g->pad_l);
+  const char *k_h = c->k_in ? "h_in" : pool_printf("%lld", (long long)g->k_h);
+  const char *k_w = c->k_in ? "w_in" : pool_printf("%lld", (long long)g->k_w);
+  pr_line(p, "%s", conv_window_fields(k_h, k_w, g->stride_h, g->stride_w, g->pad_t, g->pad_l, c->run_pads));
   pr_line(p, ".exclusive = %d, .adaptive = %d, .channel_last = %d,", g->exclusive, g->adaptive, g->channel_last);
   pr_line(p, "};");
 }
