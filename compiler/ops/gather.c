@@ -122,6 +122,13 @@ static int infer_index_select(OpCtx *c) {
   Shape s = x->shape;
   s.d[a] = idx->shape.d[0];
   ctx_set(c, "Out", 0, &s, x->dtype);
+  if (!var_runtime_mask(x)) return 0;
+  if (var_runtime_mask(idx))
+    return ctx_fail(c, "X ('%s') has dims only the run gives (from its %s); index_select takes them with an Index of "
+                    "fixed size", x->name, x->runtime_from ? x->runtime_from : "inputs");
+  int to[RT_MAX_RANK];
+  gathered_dims_to(x->shape.rank, a, idx->shape.rank, to);
+  ctx_pass_runtime_extents_to(c, x, "Out", 0, to); /* X's off dim; along it the index count (checked at run time) */
   return 0;
 }
 
@@ -262,7 +269,8 @@ static int emit_scatter(EmitCtx *e) {
 const OpDef op_gather = {.type = "gather", .infer = infer_gather, .emit_c = emit_gather, .runtime_extents = 2};
 const OpDef op_gather_nd = {.type = "gather_nd", .infer = infer_gather_nd, .emit_c = emit_gather_nd,
                             .runtime_extents = 1};
-const OpDef op_index_select = {.type = "index_select", .infer = infer_index_select, .emit_c = emit_index_select};
+const OpDef op_index_select = {.type = "index_select", .infer = infer_index_select, .emit_c = emit_index_select,
+                               .runtime_extents = 2};
 const OpDef op_scatter = {.type = "scatter", .infer = infer_scatter, .emit_c = emit_scatter};
 
 /* gather_nd_grad (X, Index, Out@GRAD -> X@GRAD; phi GatherNdGradKernel's

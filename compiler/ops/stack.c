@@ -74,6 +74,13 @@ static int infer_split_all(OpCtx *c, const char *out) {
   for (int i = 0; i < x->shape.rank; i++)
     if (i != axis) s.d[s.rank++] = x->shape.d[i];
   ctx_set_all(c, out, &s, x->dtype);
+  if (var_runtime_mask(x) >> axis & 1)
+    return ctx_fail(c, "dim %d of X ('%s'), the one split into the outputs, is only known at run time (%s); %s needs "
+                    "it fixed", axis, x->name, x->runtime_from ? x->runtime_from : "inputs", c->op->type);
+  int red[RT_MAX_RANK] = {0}, to[RT_MAX_RANK];
+  red[axis] = 1;
+  reduce_kept_dims_to(x->shape.rank, red, 0, to); /* the other dims the run gives: each output's */
+  for (int i = 0; i < ctx_nout(c, out); i++) ctx_pass_runtime_extents_to(c, x, out, i, to);
   return 0;
 }
 
@@ -131,9 +138,13 @@ static int emit_split_all(EmitCtx *e, const char *from, const char *to, int opti
   if (em_const_dim(e, x, axis) != n) return em_fail(e, "%d %s for dim %s", n, to, em_dim(e, x, axis));
   Var **ys = pool_alloc(sizeof *ys * (size_t)n);
   const char **inner = pool_alloc(sizeof *inner * (size_t)n);
+  int red[RT_MAX_RANK] = {0}, kept[RT_MAX_RANK];
+  red[axis] = 1;
+  reduce_kept_dims_to(r, red, 0, kept);
   for (int i = 0; i < n; i++) {
     ys[i] = optional ? ctx_out(&c, to, i) : NULL;
     if ((!optional || ys[i]) && !(ys[i] = tu_out(e, to, i))) return -1;
+    if (ys[i]) tu_pass_extents_to(e, x, ys[i], kept); /* X's sizes the run gives but the axis */
     inner[i] = em_prod(e, x, axis + 1, r);
   }
   return tu_pieces(e, x, n, ys, em_prod(e, x, 0, axis), inner, 0);
@@ -147,8 +158,8 @@ static void fold_stack(OpCtx *c) { consteval_join(c, "Y"); }
 
 const OpDef op_stack = {.type = "stack", .infer = infer_stack, .emit_c = emit_stack, .fold = fold_stack,
                         .runtime_extents = 2};
-const OpDef op_unstack = {.type = "unstack", .infer = infer_unstack, .emit_c = emit_unstack};
-const OpDef op_unbind = {.type = "unbind", .infer = infer_unbind, .emit_c = emit_unbind};
+const OpDef op_unstack = {.type = "unstack", .infer = infer_unstack, .emit_c = emit_unstack, .runtime_extents = 2};
+const OpDef op_unbind = {.type = "unbind", .infer = infer_unbind, .emit_c = emit_unbind, .runtime_extents = 2};
 
 /* stack_grad: X@GRAD[i] = X[i]; files whose grad op has no X input (Paddle
  * 1.x) take Y@GRAD without the stacked axis (StackGradOp). */

@@ -348,7 +348,9 @@ class MoreOps(nn.Layer):
     sort along the height (a line of the run's length), cummax / cummin,
     cumprod, logsumexp over the channels and over height and width, mode
     and kthvalue over the channels, maxout, label_smooth over the channels
-    moved last, and a bool mask cast to float (several run-time dims)."""
+    moved last, a bool mask cast to float (several run-time dims), unbind
+    along the channels, and index_select of channels and of rows (the
+    indices checked against the run's height)."""
 
     def __init__(self):
         super().__init__()
@@ -362,7 +364,9 @@ class MoreOps(nn.Layer):
                 paddle.logsumexp(y, axis=1),
                 paddle.mode(paddle.round(y * 2), axis=1)[0] + paddle.kthvalue(y, 3, axis=1)[0],
                 F.maxout(y, 2, axis=1), F.label_smooth(F.softmax(y, 1).transpose([0, 2, 3, 1]), epsilon=0.1),
-                (y > 0).astype("float32"))
+                (y > 0).astype("float32"), paddle.unbind(y, axis=1)[2],
+                paddle.index_select(paddle.index_select(y, paddle.to_tensor([5, 0, 2]), axis=1),
+                                    paddle.to_tensor([2, 0, 1]), axis=2))
 
 
 MODELS = {
