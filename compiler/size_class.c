@@ -247,12 +247,12 @@ static void fill(ModelText *mt, const char *from, const char *to) {
 int size_class_emit(Graph *g, const CompileOpts *o, const char *passes, ModelText *mt, Spec **spec, Plan **plan) {
   ClassData *cd = pool_alloc(sizeof *cd * MAX_CLASSES);
   memset(cd, 0, sizeof *cd * MAX_CLASSES);
-  int ok[MAX_CLASSES] = {0}, lo = -1, hi = -1;
+  int lo = -1, hi = -1;
   for (int k = 0; k < MAX_CLASSES; k++) { /* the classes that compile: a run of them from the first */
-    ok[k] = !specialize(g, o, k, 1, &cd[k].spec, &cd[k].plan);
-    if (ok[k] && lo < 0) lo = k;
-    if (ok[k]) hi = k;
-    if (!ok[k] && lo >= 0) break;
+    const int ok = !specialize(g, o, k, 1, &cd[k].spec, &cd[k].plan);
+    if (ok && lo < 0) lo = k;
+    if (ok) hi = k;
+    if (!ok && lo >= 0) break;
   }
   if (lo < 0) { /* none: the errors of one, then what it was */
     Spec s;
@@ -269,7 +269,8 @@ int size_class_emit(Graph *g, const CompileOpts *o, const char *passes, ModelTex
   co.class_plans = plans;
   co.nclass_plans = hi - lo + 1;
   for (int k = hi; k >= lo; k--) { /* the smallest class last: the graph stays specialized for it */
-    if (specialize(g, o, k, 0, &cd[k].spec, &cd[k].plan)) return -1;
+    set_bound(g, o, class_bounds[k]); /* the graph's shapes as the class's (its plan is kept from above) */
+    if (spec_build(g, o->shapes, o->nshapes, &cd[k].spec)) return -1;
     co.class_alt = lo == hi ? NULL : &cd[k == lo ? hi : lo].spec;
     if (model_emit(g, &cd[k].spec, &cd[k].plan, &co, passes, &cd[k].mt)) return -1;
   }
