@@ -463,9 +463,9 @@ ONE_OP_REFUSALS = {
     "extent_reshaped_away": (PROPOSALS.format(im="float32", anchors=[4, 5, 3, 4]) + "\nout = paddle.reshape(out, [10, 4])",
                              False, ["(reshape2 -> ", "has dims only the run knows that the target shape neither "
                                      "copies (0 at their index) nor takes into its -1"]),
-    "extent_tile_over_it": (PROPOSALS.format(im="float32", anchors=[4, 5, 3, 4]) + "\n"
-                            "out = paddle.tile(out, [2, 1])", False,
-                            ["(tile -> ", "dim 0 of input X ('", "tile does not take such an input"]),
+    "extent_kron_over_it": (PROPOSALS.format(im="float32", anchors=[4, 5, 3, 4]) + "\n"
+                            "out = paddle.kron(out, out)", False,
+                            ["(kron -> ", "dim 0 of input X ('", "kron does not take such an input"]),
     "extent_in_k": (PROPOSALS.format(im="float32", anchors=[4, 5, 3, 4]) + "\n"
                     "w = paddle.static.data('w', [10, 3], 'float32')\nfeeds.append(w)\n"
                     "out = paddle.matmul(out, w, transpose_x=True)", False,

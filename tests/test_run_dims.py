@@ -56,7 +56,7 @@ def run_image(binary, path, out, more=()):
 
 @pytest.mark.parametrize("name", ["cnn", "resnetish", "seghead", "unetish", "tokens", "decoder", "text",
                                   "text_unfused", "bert", "bert_unfused", "gpt", "gpt_unfused",
-                                  "rnn", "qkv", "visionops", "same", "moreops"])
+                                  "rnn", "qkv", "visionops", "same", "moreops", "morevision"])
 def test_one_binary_matches_paddle_at_every_size(tmp_path, name):
     d = os.path.join(models(), name)
     binary = build(d, tmp_path, *flags(d))
@@ -90,7 +90,7 @@ def unbounded(d):
 
 
 @pytest.mark.parametrize("name", ["cnn", "resnetish", "seghead", "visionops", "bert", "gpt", "rnn", "qkv", "same",
-                                  "moreops"])
+                                  "moreops", "morevision"])
 def test_built_without_a_bound_matches_paddle_in_every_size_class(tmp_path, name):
     """The same programs built with no --max-shape (issue 19 item 1): planned
     for size classes (bounds 32, 64, 128, ...), one binary runs sizes of
@@ -202,24 +202,26 @@ def test_bad_bounds_on_a_feed_are_errors(tmp_path, args, messages):
 def test_what_takes_no_run_sizes_yet_is_refused(tmp_path):
     """Pooling with SAME padding and ceil_mode (its output size is not
     ceil(in / stride)) is refused with run sizes, naming the op; so are an
-    op that takes none yet (tile) and channel-last pooling."""
+    op that takes none yet (unfold) and 3-D pooling."""
     ceil = ("var x: float32[-1, 3, -1, -1]\nvar y: float32[-1, 3, -1, -1]\nop feed(X: feed) -> (Out: x) {col: 0}\n"
             "op pool2d(X: x) -> (Out: y) {pooling_type: \"max\", ksize: ints[3, 3], strides: ints[2, 2], "
             "paddings: ints[0, 0], padding_algorithm: \"SAME\", ceil_mode: true}\n"
             "op fetch(X: y) -> (Out: fetch) {col: 0}\n")
     bad(["compile", ir(tmp_path, ceil), "-o", str(tmp_path / "o"), "--max-shape", "x=2,3,16,16"],
-        "(pool2d -> y): X ('x') has sizes only the run knows; paddlec takes them in channel-first 2-D pooling "
+        "(pool2d -> y): X ('x') has sizes only the run knows; paddlec takes them in 2-D pooling "
         "(SAME padding without ceil_mode) only")
     body = CONV_IR.format(alg="EXPLICIT").replace(
-        "op fetch(X: y)", "op tile(X: y) -> (Out: s) {repeat_times: ints[1, 2, 1, 1]}\n"
-        "op fetch(X: s)").replace("var y:", "var s: float32[-1, 16, -1, -1]\nvar y:")
+        "op fetch(X: y)", "op unfold(X: y) -> (Y: s) {kernel_sizes: ints[2, 2], strides: ints[1, 1], "
+        "paddings: ints[0, 0, 0, 0], dilations: ints[1, 1]}\n"
+        "op fetch(X: s)").replace("var y:", "var s: float32[-1, 64, -1]\nvar y:")
     bad(["compile", ir(tmp_path, body), "-o", str(tmp_path / "o"), "--max-shape", "x=2,3,16,16"],
-        "(tile -> ", "dim 2 of input X ('y') is only known at run time", "tile does not take such an input yet")
-    nhwc = ("var x: float32[-1, -1, -1, 3]\nvar y: float32[-1, -1, -1, 3]\nop feed(X: feed) -> (Out: x) {col: 0}\n"
-            "op pool2d(X: x) -> (Out: y) {pooling_type: \"max\", ksize: ints[2, 2], strides: ints[2, 2], "
-            "paddings: ints[0, 0], data_format: \"NHWC\"}\nop fetch(X: y) -> (Out: fetch) {col: 0}\n")
-    bad(["compile", ir(tmp_path, nhwc), "-o", str(tmp_path / "o"), "--max-shape", "x=2,16,16,3"],
-        "(pool2d -> y): X ('x') has sizes only the run knows; paddlec takes them in channel-first 2-D pooling")
+        "(unfold -> ", "dim 2 of input X ('y') is only known at run time", "unfold does not take such an input yet")
+    vol = ("var x: float32[-1, 3, -1, -1, -1]\nvar y: float32[-1, 3, -1, -1, -1]\n"
+           "op feed(X: feed) -> (Out: x) {col: 0}\n"
+           "op pool3d(X: x) -> (Out: y) {pooling_type: \"max\", ksize: ints[2, 2, 2], strides: ints[2, 2, 2], "
+           "paddings: ints[0, 0, 0]}\nop fetch(X: y) -> (Out: fetch) {col: 0}\n")
+    bad(["compile", ir(tmp_path, vol), "-o", str(tmp_path / "o"), "--max-shape", "x=2,3,8,16,16"],
+        "(pool3d -> y): dim 2 of input X ('x') is only known at run time", "pool3d does not take such an input yet")
 
 
 SEQ_IR = ("var x: float32[-1, -1, 16]\nvar u: float32[1, 8, 16]\nvar w: float32[8, 4]\nvar y: float32[-1, -1, -1]\n"

@@ -32,12 +32,12 @@ def topk_ir(tmp_path, use, y="-1", fetched="y"):
 
 
 def test_an_op_without_run_time_extents_is_refused(tmp_path):
-    """tile does not take a run-time extent (element-wise unary ops do):
+    """kron does not take a run-time extent (element-wise unary ops do):
     the error names the input, the dim and the op it comes from."""
-    f = topk_ir(tmp_path, "op tile(X: o) -> (Out: y) {repeat_times: ints[1, 2]}", y="-1, -1")
-    bad(["compile", f, "-o", str(tmp_path / "out")], "(tile -> y)",
+    f = topk_ir(tmp_path, "op kron(X: o, Y: o) -> (Out: y)", y="-1, -1")
+    bad(["compile", f, "-o", str(tmp_path / "out")], "(kron -> y)",
         "dim 1 of input X ('o') is only known at run time", "(top_k_v2 -> ",
-        "makes it from its input K ('k')); tile does not take such an input yet")
+        "makes it from its input K ('k')); kron does not take such an input yet")
 
 
 MASKED_IR = ("var x: float32[-1, 4]\nvar m: bool[-1, 4]\nvar m2: bool[-1, 4]\nvar s: float32[-1]\n"

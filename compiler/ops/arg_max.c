@@ -6,16 +6,20 @@
  * from a tensor the remaining dims are -1 (phi ArgMinMaxInferMeta).
  * Emission: a loop over X viewed as [outer, n, inner] keeping the first
  * position of the largest (smallest) value, as Eigen's argmax does; a NaN
- * is never taken over a number.  An axis from a tensor is not supported. */
+ * is never taken over a number.  An axis from a tensor is not supported.
+ * Dims the run gives (an image's height and width): those off the axis
+ * pass to Out, one along it (a keepdims 1 in Out) or under flatten is
+ * searched at the run's length. */
 #include <string.h>
 
 #include "ops.h"
 #include "sort_call.h"
 #include "tensor_util.h"
 
-/* Where X's dims go in Out (the axis: -1 without keepdims). */
-static void arg_out_dims(int axis, int keep, int *to) {
-  for (int d = 0; d < RT_MAX_RANK; d++) to[d] = keep || d < axis ? d : d == axis ? -1 : d - 1;
+/* Where X's dims go in Out (the axis: -1, dropped or kept as a fixed 1;
+ * every dim under flatten). */
+static void arg_out_dims(int axis, int keep, int flat, int *to) {
+  for (int d = 0; d < RT_MAX_RANK; d++) to[d] = flat || d == axis ? -1 : keep || d < axis ? d : d - 1;
 }
 
 static int infer_arg_minmax(OpCtx *c) {
@@ -51,10 +55,8 @@ static int infer_arg_minmax(OpCtx *c) {
   /* run-time extents off the axis pass on (an image's height and width
    * beside the class axis) */
   if (!var_runtime_mask(x)) return 0;
-  if (flat || var_runtime_mask(x) >> axis & 1)
-    return ctx_fail(c, "X ('%s') has dims only the run knows; %s over them is not supported", x->name, c->op->type);
   int to[RT_MAX_RANK];
-  arg_out_dims((int)axis, keep, to);
+  arg_out_dims((int)axis, keep, flat, to);
   ctx_pass_runtime_extents_to(c, x, "Out", 0, to);
   return 0;
 }
@@ -78,7 +80,7 @@ static int emit_arg_minmax(EmitCtx *e) {
   call.indices = em_ptr(e, out, 0);
   sort_print_c(e->p, &call);
   int to[RT_MAX_RANK];
-  arg_out_dims(axis, attr_bool(e->op, "keepdims", 0), to);
+  arg_out_dims(axis, attr_bool(e->op, "keepdims", 0), attr_bool(e->op, "flatten", 0), to);
   tu_pass_extents_to(e, x, out, to); /* infer_arg_minmax */
   return 0;
 }

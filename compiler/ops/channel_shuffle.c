@@ -11,7 +11,10 @@
  * Emission: one strided copy, Out viewed as [N, C/g, g, H*W] (NHWC [N, H*W,
  * C/g, g]).  shuffle_channel's CPU kernel copies sizeof(int) * H * W bytes
  * per channel whatever the element type, so only float32 (the one 4-byte
- * type it is registered for) matches Paddle; others are refused. */
+ * type it is registered for) matches Paddle; others are refused.
+ * Height and width the run gives (an image model exported with
+ * InputSpec([None, C, None, None])) pass to Out and the copy walks the
+ * run's; the channels must be fixed. */
 #include <string.h>
 
 #include "../util.h"
@@ -38,28 +41,28 @@ static int infer_channel_shuffle(OpCtx *c) {
     return ctx_fail(c, "data_format '%s' is not NCHW or NHWC", fmt);
   int64_t g = shuffle_groups(c->op), ch = xs->d[shuffle_last(c->op) ? 3 : 1];
   if (g <= 0) return ctx_fail(c, "groups must be positive");
+  if (var_runtime_mask(x) >> (shuffle_last(c->op) ? 3 : 1) & 1)
+    return ctx_fail(c, "the channels of X ('%s') are only known at run time; %s takes fixed channels", x->name,
+                    c->op->type);
   if (ch > 0 && ch % g)
     return ctx_fail(c, "%lld channels of X are not divisible by %lld groups", (long long)ch, (long long)g);
   ctx_set(c, "Out", 0, xs, x->dtype);
+  ctx_pass_runtime_extent(c, x, "Out", 0);
   return 0;
 }
 
 /* out = x with the channels, viewed as [g, C/g], transposed to [C/g, g]:
- * one strided copy. */
+ * one strided copy (over the run's height and width when it gives them). */
 static int shuffle_copy(EmitCtx *e, const Var *x, const Var *out, int64_t g, int last) {
-  int64_t d[4];
-  for (int i = 1; i < 4; i++)
-    if ((d[i] = em_const_dim(e, x, i)) < 0) return em_fail(e, "dims after the batch must not depend on it");
-  const int64_t C = last ? d[3] : d[1], HW = last ? d[1] * d[2] : d[2] * d[3];
+  const int64_t C = em_const_dim(e, x, last ? 3 : 1);
+  if (C < 0) return em_fail(e, "the channels must not depend on the batch");
   if (g <= 0 || C % g) return em_fail(e, "%lld groups do not divide %lld channels", (long long)g, (long long)C);
-  const int64_t cs = last ? 1 : HW, ps = last ? C : 1; /* X strides of a channel and a pixel */
-  const char *dims[4] = {em_dim(e, x, 0), NULL, NULL, NULL}, *st[4] = {pool_printf("%lld", (long long)(C * HW))};
-  const int64_t dv[3] = {last ? HW : C / g, last ? C / g : g, last ? g : HW};
-  const int64_t sv[3] = {last ? ps : cs, last ? cs : C / g * cs, last ? C / g * cs : ps};
-  for (int i = 0; i < 3; i++) {
-    dims[i + 1] = pool_printf("%lld", (long long)dv[i]);
-    st[i + 1] = pool_printf("%lld", (long long)sv[i]);
-  }
+  tu_pass_extent(e, x, out); /* dims the run gives are Out's */
+  const char *hw = last ? em_prod(e, x, 1, 3) : em_prod(e, x, 2, 4), *c = pool_printf("%lld", (long long)C);
+  const char *cg = pool_printf("%lld", (long long)(C / g)), *gs = pool_printf("%lld", (long long)g);
+  const char *cs = last ? "1" : hw, *ps = last ? c : "1"; /* X strides of a channel and a pixel */
+  const char *dims[4] = {em_dim(e, x, 0), last ? hw : cg, last ? cg : gs, last ? gs : hw};
+  const char *st[4] = {tu_mul(c, hw), last ? ps : cs, last ? cs : tu_mul(cg, cs), last ? tu_mul(cg, cs) : ps};
   return tu_strided_copy(e, x, "0", out, 4, dims, st);
 }
 
@@ -75,9 +78,9 @@ static int emit_channel_shuffle(EmitCtx *e) {
 }
 
 const OpDef op_channel_shuffle = {.type = "channel_shuffle", .infer = infer_channel_shuffle,
-                                  .emit_c = emit_channel_shuffle};
+                                  .emit_c = emit_channel_shuffle, .runtime_extents = 2};
 const OpDef op_shuffle_channel = {.type = "shuffle_channel", .infer = infer_channel_shuffle,
-                                  .emit_c = emit_channel_shuffle};
+                                  .emit_c = emit_channel_shuffle, .runtime_extents = 2};
 
 /* channel_shuffle_grad, shuffle_channel_grad (Out@GRAD -> X@GRAD, the
  * forward's attributes; phi ChannelShuffleGradKernel, fluid

@@ -44,8 +44,8 @@
 #include "run_hw.h"
 #include "rt_kernels.h"
 
-/* Input's height and width given by the run (run_hw.h): channel-first
- * 2-D convolutions take them (SAME padding: out = ceil(in / stride), the
+/* Input's height and width given by the run (run_hw.h): 2-D
+ * convolutions take them (channel last too, on NCHW copies) (SAME padding: out = ceil(in / stride), the
  * padding the run's, conv_print_same_pads); Output's follow
  * (run_hw_infer). */
 /* What the padded input adds to a spatial size before the division by
@@ -57,11 +57,11 @@ static int infer_run_sizes(OpCtx *c, const Var *x, int last, const int64_t *k, c
   RunHwRule rule = {.stride = {stride[0], stride[1]}};
   for (int i = 0; i < 2 && x->shape.rank == 4; i++)
     rule.add[i] = conv_is_same(c->op) ? -1 : conv_rule_add(k[i], dil[i], pad + 2 * i);
-  if (!var_runtime_mask(x)) return run_hw_infer(c, x, "Output", 2, &rule);
-  if (last || x->shape.rank != 4)
-    return ctx_fail(c, "Input ('%s') has sizes only the run knows; paddlec takes them in channel-first (NCHW) 2-D "
-                    "convolutions only", x->name);
-  return run_hw_infer(c, x, "Output", 2, &rule) < 0 ? -1 : 0;
+  if (!var_runtime_mask(x)) return run_hw_infer(c, x, "Output", last ? 1 : 2, &rule);
+  if (x->shape.rank != 4)
+    return ctx_fail(c, "Input ('%s') has sizes only the run knows; paddlec takes them in 2-D convolutions only",
+                    x->name);
+  return run_hw_infer(c, x, "Output", last ? 1 : 2, &rule) < 0 ? -1 : 0;
 }
 
 static int infer_conv(OpCtx *c) {
@@ -167,14 +167,14 @@ static int conv2d_geometry(EmitCtx *e, const Var *x, const Var *w, const Var *ou
  * locals, Output's by Paddle's rule; a size below 1 (the filter larger
  * than the padded input) stops the run, where Paddle 2.6's CPU kernel
  * calls cblas_sgemm with a bad size and corrupts memory (measured). */
-static void conv_run_sizes(EmitCtx *e, const Var *x, const Var *out, const RtConv2d *g) {
+static void conv_run_sizes(EmitCtx *e, const Var *x, const Var *out, const RtConv2d *g, int nhwc) {
   OpCtx c = {e->g, (Op *)e->op};
   int64_t k[2] = {g->k_h, g->k_w}, stride[2] = {g->stride_h, g->stride_w}, dil[2] = {g->dil_h, g->dil_w}, pad[4];
   int64_t in[2] = {g->h_in, g->w_in};
   conv_padding(&c, 2, in, k, stride, pad, dil); /* EXPLICIT or VALID: not the sizes'; SAME: the run's below */
   RunHwRule r = {.stride = {g->stride_h, g->stride_w}};
   for (int i = 0; i < 2; i++) r.add[i] = conv_is_same(e->op) ? -1 : conv_rule_add(k[i], dil[i], pad + 2 * i);
-  run_hw_print(e, x, out, 2, &r, "the filter is larger than the padded input (an output size below 1)");
+  run_hw_print(e, x, out, nhwc ? 1 : 2, &r, "the filter is larger than the padded input (an output size below 1)");
   if (conv_is_same(e->op)) conv_print_same_pads(e, k, stride);
 }
 
@@ -244,7 +244,7 @@ static int emit_conv(EmitCtx *e) {
   if (!e->op->decision && (conv2d_geometry(e, x, w, out, &d.g, &d.nhwc) || conv_act(e, &d.g))) return -1;
   if (var_runtime_mask(x)) {
     d.g.wino = rt_conv2d_wino_m(&d.g);
-    conv_run_sizes(e, x, out, &d.g);
+    conv_run_sizes(e, x, out, &d.g, d.nhwc);
   }
   RtConv2d g = d.g;
   const int nhwc = d.nhwc;

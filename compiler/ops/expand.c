@@ -22,12 +22,15 @@
  * Out's dims over X's.  Everything is read off the concrete shapes, so
  * shapes given by tensors work whenever specialization resolved them.
  * expand_as_v2 to a Y whose sizes the run gives takes them (X's, where it
- * has such sizes too, checked against them at run time). */
+ * has such sizes too, checked against them at run time).  tile of an X
+ * whose sizes the run gives (repeat counts known at compile time): Out's
+ * dims there are the run's times the counts, the copy walks X's. */
 #include <string.h>
 
 #include "../util.h"
 #include "move_call.h"
 #include "ops.h"
+#include "run_hw.h"
 #include "slice_call.h"
 #include "tensor_util.h"
 
@@ -158,6 +161,34 @@ static int infer_expand_as(OpCtx *c) {
   return expand_as_extents(c, x, from_y);
 }
 
+/* tile's Out from an X whose sizes the run gives, by n repeat counts rep
+ * known here: Out's dim i (rank dims) is a run-time extent where X's is,
+ * the same extents where every such count is 1, else extents of their own
+ * (one root per X root and counts). */
+static int tile_extents(OpCtx *c, const Var *x, int rank, int n, const int64_t *rep) {
+  const unsigned run = var_runtime_mask(x);
+  if (!run) return 0;
+  const int shift = rank - x->shape.rank;
+  unsigned mask = 0;
+  int ones = 1;
+  const char *key = "";
+  for (int j = 0; j < x->shape.rank; j++) {
+    if (!(run >> j & 1)) continue;
+    const int ir = j + shift - (rank - n);
+    const int64_t r = ir >= 0 ? rep[ir] : 1;
+    if (r < 1) return ctx_fail(c, "repeat_times[%d] is not known; X ('%s') has sizes only the run gives", ir, x->name);
+    mask |= 1u << (j + shift);
+    ones &= r == 1;
+    key = pool_printf("%s %d*%lld", key, j, (long long)r);
+  }
+  ctx_set_runtime_extents(c, "Out", 0, mask, x->runtime_from);
+  Var *out = ctx_out(c, "Out", 0);
+  if (!out) return 0;
+  if (ones) ctx_inherit_root(out, x, 1);
+  else run_hw_share_root(c->g, out, pool_printf("%d:%u:tile%s", x->runtime_root, run, key));
+  return 0;
+}
+
 static int infer_tile(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
@@ -203,7 +234,7 @@ static int infer_tile(OpCtx *c) {
     s.d[i] = (d == -1 || r == -1) ? DIM_UNKNOWN : d * r;
   }
   ctx_set(c, "Out", 0, &s, x->dtype);
-  return 0;
+  return tile_extents(c, x, rank, n, rep);
 }
 
 static int infer_broadcast_tensors(OpCtx *c) {
@@ -293,7 +324,8 @@ static int repeat_view(EmitCtx *e, const Var *x, const Var *out, const char *xna
   return r;
 }
 
-/* Out = X repeated along each dim (repeat_view). */
+/* Out = X repeated along each dim (repeat_view); along a size the run gives
+ * (tile, tile_extents) X's extent, Out's being it times the count. */
 static int emit_repeat(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
   if (!x || !out) return -1;
@@ -304,6 +336,14 @@ static int emit_repeat(EmitCtx *e) {
   int r = repeat_view(e, x, out, "Out", d, st);
   if (r < 0) return -1;
   for (int i = 0; i < 2 * r; i++) dims[i] = em_sym(d[i]);
+  const unsigned xrun = em_spec(e, x)->runtime_mask, orun = em_spec(e, out)->runtime_mask;
+  for (int i = 0, shift = r - tu_rank(e, x); i < r && xrun; i++) { /* tile_extents: the run's, times the count */
+    const int j = i - shift;
+    if (j < 0 || !(xrun >> j & 1)) continue;
+    if (!(orun >> i & 1)) return em_fail(e, "Out's dim %d is not a size the run gives, X's is", i);
+    dims[2 * i + 1] = em_dim(e, x, j);
+    move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = em_dim(e, out, i), .src = tu_mul(dims[2 * i + 1], dims[2 * i])});
+  }
   return tu_strided_copy(e, x, "0", out, 2 * r, dims, st);
 }
 
@@ -476,4 +516,5 @@ const OpDef op_expand_as = {.type = "expand_as", .infer = infer_expand_as, .emit
 const OpDef op_expand_as_v2 = {.type = "expand_as_v2", .infer = infer_expand_as, .emit_c = emit_expand,
                                .runtime_extents = 2};
 const OpDef op_expand_v2 = {.type = "expand_v2", .infer = infer_expand_v2, .emit_c = emit_expand, .max_shape = 1};
-const OpDef op_tile = {.type = "tile", .infer = infer_tile, .emit_c = emit_repeat, .max_shape = 1};
+const OpDef op_tile = {.type = "tile", .infer = infer_tile, .emit_c = emit_repeat, .max_shape = 1,
+                       .runtime_extents = 2};

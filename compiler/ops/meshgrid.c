@@ -2,11 +2,15 @@
  * Shape rule (phi MeshgridInferMeta): every Out has the dims [n_0, ...,
  * n_{k-1}], n_i the length of X[i] (1 for a 0-D X[i]), and X[0]'s dtype.
  * Emission: Out[i] repeats X[i] along every dim but i -- a strided copy with
- * stride 1 along dim i and 0 elsewhere. */
+ * stride 1 along dim i and 0 elsewhere.
+ * An X[i] whose length the run gives (an arange to a feature map's
+ * height) makes dim i of every Out that run-time extent; the Outs share
+ * one root. */
 #include "../util.h"
 #include "axis_call.h"
 #include "move_call.h"
 #include "ops.h"
+#include "run_hw.h"
 #include "tensor_util.h"
 
 static int infer_meshgrid(OpCtx *c) {
@@ -22,6 +26,19 @@ static int infer_meshgrid(OpCtx *c) {
     s.d[i] = xi->shape.rank ? xi->shape.d[0] : 1;
   }
   ctx_set_all(c, "Out", &s, x0->dtype);
+  unsigned mask = 0;
+  const char *key = "meshgrid", *from = NULL;
+  for (int i = 0; i < n; i++) {
+    const Var *xi = ctx_in(c, "X", i);
+    if (!var_runtime_mask(xi)) continue;
+    mask |= 1u << i, from = xi->runtime_from;
+    key = pool_printf("%s %d:%d", key, i, xi->runtime_root);
+  }
+  for (int i = 0; i < n && mask; i++) {
+    ctx_set_runtime_extents(c, "Out", i, mask, from);
+    Var *out = ctx_out(c, "Out", i);
+    if (out) run_hw_share_root(c->g, out, key);
+  }
   return 0;
 }
 
@@ -36,6 +53,9 @@ static int emit_meshgrid(EmitCtx *e) {
     if (tu_rank(e, out) != n) return em_fail(e, "Out[%d] must have rank %d", i, n);
     const char *dims[RT_MAX_RANK], *st[RT_MAX_RANK];
     for (int k = 0; k < n; k++) {
+      const Var *xk = ctx_in(&c, "X", k);
+      if (em_spec(e, out)->runtime_mask >> k & 1) /* infer_meshgrid: X[k]'s length, the run's */
+        move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = em_dim(e, out, k), .src = em_dim(e, xk, 0)});
       dims[k] = em_dim(e, out, k);
       st[k] = k == i ? "1" : "0";
     }
@@ -47,7 +67,8 @@ static int emit_meshgrid(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_meshgrid = {.type = "meshgrid", .infer = infer_meshgrid, .emit_c = emit_meshgrid};
+const OpDef op_meshgrid = {.type = "meshgrid", .infer = infer_meshgrid, .emit_c = emit_meshgrid,
+                           .runtime_extents = 2};
 
 /* meshgrid_grad (X*, outputs@GRAD* -> X@GRAD*; phi MeshgridGradKernel):
  * X@GRAD[i][j] = the sum of outputs@GRAD[i] over every element whose index

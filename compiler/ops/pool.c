@@ -37,6 +37,7 @@
 #include "ops.h"
 #include "pool_call.h"
 #include "run_hw.h"
+#include "tensor_util.h"
 
 /* The rule of pool2d's output sizes (run_hw.h) as PoolOutputSize with
  * the window ksize, the paddings pad (begin, end per dim) and ceil_mode:
@@ -97,12 +98,23 @@ static int infer_pool(OpCtx *c) {
   }
   ctx_set(c, "Out", 0, &o, x->dtype);
   if (!var_runtime_mask(x)) return 0;
-  if (nsp != 2 || last || (conv_is_same(c->op) && attr_bool(c->op, "ceil_mode", 0)))
-    return ctx_fail(c, "X ('%s') has sizes only the run knows; paddlec takes them in channel-first 2-D pooling "
+  if (nsp != 2 || (conv_is_same(c->op) && attr_bool(c->op, "ceil_mode", 0)))
+    return ctx_fail(c, "X ('%s') has sizes only the run knows; paddlec takes them in 2-D pooling "
                     "(SAME padding without ceil_mode) only", x->name);
   RunHwRule rule;
   pool_rule(c->op, kv, stride, pad, &rule);
   return run_hw_infer(c, x, "Out", sp0, &rule) < 0 ? -1 : 0;
+}
+
+/* pool_rule for max_pool2d_with_index, whose paddings are one per spatial
+ * dim (the first two values) and which has no ceil_mode or SAME padding. */
+static void index_pool_rule(const Op *op, RunHwRule *r) {
+  int64_t k[2], stride[2], p[2];
+  attr_ints_fill(op, "ksize", 2, 1, k);
+  attr_ints_fill(op, "strides", 2, 1, stride);
+  attr_ints_fill(op, "paddings", 2, 0, p);
+  const int64_t pad[4] = {p[0], p[0], p[1], p[1]};
+  pool_rule(op, k, stride, pad, r);
 }
 
 static int infer_max_pool_with_index(OpCtx *c) {
@@ -132,7 +144,12 @@ static int infer_max_pool_with_index(OpCtx *c) {
   }
   ctx_set(c, "Out", 0, &o, x->dtype);
   ctx_set(c, "Mask", 0, &o, RT_DT_INT32);
-  return 0;
+  if (!var_runtime_mask(x)) return 0;
+  if (nsp != 2)
+    return ctx_fail(c, "X ('%s') has sizes only the run knows; paddlec takes them in 2-D pooling only", x->name);
+  RunHwRule rule;
+  index_pool_rule(c->op, &rule);
+  return run_hw_infer(c, x, "Out", 2, &rule) < 0 || run_hw_infer(c, x, "Mask", 2, &rule) < 0 ? -1 : 0;
 }
 
 /* ---- C emission ---- */
@@ -257,7 +274,15 @@ static int emit_max_pool2d_index(EmitCtx *e) {
   if (mask->dtype != RT_DT_INT32) return em_fail(e, "Mask must be int32");
   RtPool2d p;
   if (max_pool2d_index_geometry(e, x, out, &p)) return -1;
+  const int run = var_runtime_mask(x) != 0;
+  if (run) { /* the run's sizes (infer_max_pool_with_index), Mask's Out's */
+    RunHwRule rule;
+    index_pool_rule(e->op, &rule);
+    run_hw_print(e, x, out, 2, &rule, "the window is larger than the padded input (an output size below 1)");
+    tu_pass_extent(e, out, mask);
+  }
   pool_print_c(e->p, &(PoolCall){.kind = POOL_INDEX, .dims = 2, .f64 = x->dtype == RT_DT_FP64, .geo2 = p,
+                                 .run_sizes = run, .k_in = run && attr_bool(e->op, "global_pooling", 0),
                                  .batch = em_dim(e, x, 0), .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0),
                                  .mask = em_ptr(e, mask, 0)});
   return 0;
@@ -418,7 +443,7 @@ const OpDef op_pool3d_grad = {.type = "pool3d_grad", .infer = grad_infer, .emit_
                               .attr_ignores = pool_grad_attr_ignores};
 const OpDef op_max_pool2d_with_index = {.type = "max_pool2d_with_index",
                                         .infer = infer_max_pool_with_index,
-                                        .emit_c = emit_max_pool2d_index};
+                                        .emit_c = emit_max_pool2d_index, .runtime_extents = 2};
 /* max_pool3d_with_index_grad: Mask holds where each output came from;
  * the window attributes only sized the forward's Out */
 static const char *const max_pool3d_index_grad_attr_ignores[] = {"ksize", "strides", "paddings", "global_pooling",

@@ -27,7 +27,7 @@ typedef struct PoolCall {
   int dims;                  /* 2 or 3 */
   int f64;                   /* float64 tensors (the _f64 routines), else float32 */
   RtPool2d geo2;             /* dims 2: the geometry (POOL_INDEX_GRAD prints c and the sizes only) */
-  int run_sizes;             /* dims 2, POOL_FORWARD: the sizes are the locals h_in, w_in, h_out, w_out the
+  int run_sizes;             /* dims 2, POOL_FORWARD or POOL_INDEX: the sizes are the locals h_in, w_in, h_out, w_out the
                               * run gives (run_hw.h), */
   int k_in;                  /* and the window is the input (global pooling) */
   int run_pads;              /* and the padding the locals pad_t, pad_l (SAME: conv_print_same_pads) */

@@ -9,8 +9,8 @@
  * range: ceil((end - start) / step); linspace: num.  While specializing,
  * integer bounds whose values consteval knows give the length too (an
  * arange up to the batch, read from `shape`).
- * An End read from a run-time extent (`arange(shape(ids)[1])`, Start 0,
- * Step 1) gives Out that extent (end_extent).
+ * An End read from a run-time extent (`arange(shape(ids)[1])`, an image's
+ * height; Start 0, Step 1) gives Out that extent (end_extent).
  * Otherwise, while specializing, --max-shape may bound Out (ctx_max_shape):
  * the kernel then computes the length from the run's values.
  * Emission: the bounds are read at run time, the length is the compile-time
@@ -49,14 +49,15 @@ static int const_value(OpCtx *c, const Var *v, double *out) {
   return !*s || *end == 0;
 }
 
-/* End traced to the run-time extent of a tensor's dim (ctx_run_extent_of:
- * `paddle.arange(paddle.shape(ids)[1])`) with Start 0 and Step 1 known:
- * Out's length is that extent, *d the tensor's dim holding it. */
+/* End traced to the run-time extent of a tensor's dim (ctx_run_dim_of:
+ * `paddle.arange(paddle.shape(ids)[1])`, an image's height) with Start 0
+ * and Step 1 known: Out's length is that extent, *d the tensor's dim
+ * holding it. */
 static const Var *end_extent(OpCtx *c, const Var *st, const Var *en, const Var *sp, int *d) {
   const Var *v;
   double a, step;
   if (!const_value(c, st, &a) || !const_value(c, sp, &step) || a != 0 || step != 1 ||
-      !ctx_run_extent_of(c->g, en, 0, &v, d))
+      !ctx_run_dim_of(c->g, en, 0, &v, d))
     return NULL;
   return v;
 }
@@ -74,7 +75,9 @@ static int infer_range(OpCtx *c) {
   } else if (c->g->specializing && (from = end_extent(c, st, en, sp, &at))) {
     s.d[0] = from->shape.d[at]; /* the bound */
     ctx_set(c, "Out", 0, &s, st->dtype);
-    ctx_pass_runtime_extent_at(c, from, "Out", 0, 0);
+    int to[RT_MAX_RANK];
+    for (int k = 0; k < RT_MAX_RANK; k++) to[k] = k == at ? 0 : -1;
+    ctx_pass_runtime_extents_to(c, from, "Out", 0, to);
     return 0;
   } else {
     int bd = ctx_max_shape(c, "Out", 0, 1, st->dtype, "Start, End and Step");

@@ -14,16 +14,40 @@
  * them -- and are baked into the code; otherwise paddlec refuses the model.
  * Paddle requires len(RepeatsTensor) == X.dims[dim] and repeats >= 0.  A
  * negative dim counts from the end here; Paddle 2.6's CPU kernel hangs or
- * aborts on one (tests/oracle/e2e_index.py therefore has none). */
+ * aborts on one (tests/oracle/e2e_index.py therefore has none).
+ * Sizes the run gives (an image's height and width) pass to Out; along
+ * `dim` Out's is the run's times Repeats (RepeatsTensor there is refused:
+ * its length must be the run's). */
 #include "../util.h"
 #include "axis_call.h"
+#include "move_call.h"
 #include "ops.h"
+#include "run_hw.h"
 #include "tensor_util.h"
 
 /* The repeats of RepeatsTensor when known: count (*vals), or -1. */
 static int tensor_repeats(OpCtx *c, const int64_t **vals) {
   Var *r = ctx_in(c, "RepeatsTensor", 0);
   return r ? ctx_values(c, r, vals) : -1;
+}
+
+/* X's sizes the run gives pass to Out; one along dim a (repeated) makes
+ * Out's there its own extent. */
+static int run_extents(OpCtx *c, const Var *x, int a, int from_tensor) {
+  const unsigned run = var_runtime_mask(x);
+  if (!(run >> a & 1)) {
+    ctx_pass_runtime_extent(c, x, "Out", 0);
+    return 0;
+  }
+  if (from_tensor)
+    return ctx_fail(c, "dim %d of X ('%s') is only known at run time; RepeatsTensor along it is not supported", a,
+                    x->name);
+  ctx_set_runtime_extents(c, "Out", 0, run, x->runtime_from);
+  Var *out = ctx_out(c, "Out", 0);
+  if (out)
+    run_hw_share_root(c->g, out, pool_printf("%d:%u:repeat_interleave %d %lld", x->runtime_root, run, a,
+                                             (long long)attr_int(c->op, "Repeats", 0)));
+  return 0;
 }
 
 static int infer_repeat_interleave(OpCtx *c) {
@@ -58,7 +82,7 @@ static int infer_repeat_interleave(OpCtx *c) {
     if (o.d[a] >= 0) o.d[a] *= rep;
   }
   ctx_set(c, "Out", 0, &o, x->dtype);
-  return 0;
+  return run_extents(c, x, a, rt != NULL);
 }
 
 static int emit_repeat_interleave(EmitCtx *e) {
@@ -70,6 +94,13 @@ static int emit_repeat_interleave(EmitCtx *e) {
   int r = tu_rank(e, x), a = axis_norm(attr_int(e->op, "dim", 0), r);
   if (a < 0) return em_fail(e, "dim is out of range");
   int64_t n_in = em_const_dim(e, x, a), n_out = em_const_dim(e, out, a);
+  int to[RT_MAX_RANK];
+  for (int d = 0; d < RT_MAX_RANK; d++) to[d] = d == a ? -1 : d;
+  tu_pass_extents_to(e, x, out, to); /* run_extents; along dim, the run's repeated: */
+  if (em_spec(e, out)->runtime_mask >> a & 1) {
+    const char *rep = pool_printf("%lld", (long long)attr_int(e->op, "Repeats", 0));
+    move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = em_dim(e, out, a), .src = tu_mul(em_dim(e, x, a), rep)});
+  }
   AxisCall call = {.kind = AXIS_REPEAT, .type = em_ctype(x->dtype), .outer = em_prod(e, x, 0, a), .n = em_dim(e, x, a),
                    .inner = em_prod(e, x, a + 1, r), .n_out = em_dim(e, out, a), .x = em_ptr(e, x, 1),
                    .out = em_ptr(e, out, 0)};
@@ -94,7 +125,7 @@ static int emit_repeat_interleave(EmitCtx *e) {
 }
 
 const OpDef op_repeat_interleave = {.type = "repeat_interleave", .infer = infer_repeat_interleave,
-                                    .emit_c = emit_repeat_interleave};
+                                    .emit_c = emit_repeat_interleave, .runtime_extents = 2};
 
 /* repeat_interleave_grad (X, RepeatsTensor†, Out@GRAD -> X@GRAD; phi
  * RepeatInterleave[WithTensorIndex]GradKernel, IndexSelectGradInner with

@@ -6,9 +6,12 @@ void shift_print_c(Printer *p, const ShiftCall *c) {
   const int grad = c->kind == SHIFT_GRAD;
   pr_line(p, "const %s *%s = %s;", c->type, grad ? "dout" : "x", c->src);
   pr_line(p, "%s *%s = %s;", c->type, grad ? "dx" : "out", c->dst);
-  pr_line(p, "const int64_t t = %lld, %s = %lld, chw = %lld, c1 = %lld, c2 = %lld;", (long long)c->t,
-          c->last ? "c" : "hw", (long long)(c->last ? c->C : c->hw), (long long)(c->C * c->hw), (long long)c->c1,
-          (long long)c->c2);
+  if (c->last)
+    pr_line(p, "const int64_t t = %lld, c = %lld, chw = %s, c1 = %lld, c2 = %lld;", (long long)c->t, (long long)c->C,
+            c->chw, (long long)c->c1, (long long)c->c2);
+  else
+    pr_line(p, "const int64_t t = %lld, hw = %s, chw = %s, c1 = %lld, c2 = %lld;", (long long)c->t, c->hw, c->chw,
+            (long long)c->c1, (long long)c->c2);
   pr_line(p, "const int64_t total = %s;", c->numel);
   if (grad) pr_line(p, "for (int64_t i = 0; i < total; i++) dx[i] = 0;");
   pr_line(p, "for (int64_t i = 0; i < total; i++) {");

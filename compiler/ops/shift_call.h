@@ -24,7 +24,9 @@ typedef struct ShiftCall {
   const char *type;   /* C element type */
   int last;           /* channels last (NHWC) */
   int64_t t;          /* seg_num: frames per clip */
-  int64_t C, hw;      /* channels, pixels per channel */
+  int64_t C;          /* channels */
+  const char *hw;     /* pixels per channel (C expression: the run's height and width, or a number) */
+  const char *chw;    /* C * hw, the same way */
   int64_t c1, c2;     /* the channel bounds of the two shifts */
   const char *numel;  /* the elements (C expression) */
   const char *src;    /* x, or dout */

@@ -12,6 +12,7 @@
  * read 0 where Paddle would have failed. */
 #include <string.h>
 
+#include "../util.h"
 #include "ops.h"
 #include "shift_call.h"
 #include "tensor_util.h"
@@ -23,7 +24,12 @@ static int infer_temporal_shift(OpCtx *c) {
   if (attr_int(c->op, "seg_num", 0) <= 0) return ctx_fail(c, "seg_num must be positive");
   double r = attr_float(c->op, "shift_ratio", 0.25);
   if (!(r > 0 && r < 0.5)) return ctx_fail(c, "shift_ratio %g is not in (0, 0.5)", r);
+  const int last = !strcmp(attr_str(c->op, "data_format", "NCHW"), "NHWC");
+  if (var_runtime_mask(x) & (1u | 1u << (last ? 3 : 1)))
+    return ctx_fail(c, "X ('%s') has its frames or channels only the run knows; %s takes the run's height and "
+                    "width only", x->name, c->op->type);
   ctx_set(c, "Out", 0, &x->shape, x->dtype);
+  ctx_pass_runtime_extent(c, x, "Out", 0);
   return 0;
 }
 
@@ -31,10 +37,13 @@ static int infer_temporal_shift(OpCtx *c) {
  * -1 after em_fail. */
 static int shift_geometry(EmitCtx *e, const Var *v, ShiftCall *call) {
   const int last = !strcmp(attr_str(e->op, "data_format", "NCHW"), "NHWC");
-  int64_t C = em_const_dim(e, v, last ? 3 : 1), h = em_const_dim(e, v, 2), w = em_const_dim(e, v, last ? 1 : 3);
-  if (C < 0 || h < 0 || w < 0) return em_fail(e, "dims after the batch must not depend on it");
+  int64_t C = em_const_dim(e, v, last ? 3 : 1);
+  if (C < 0 || em_bound_dim(e, v, 2) < 0 || em_bound_dim(e, v, last ? 1 : 3) < 0)
+    return em_fail(e, "dims after the batch must not depend on it");
   const float ratio = (float)attr_float(e->op, "shift_ratio", 0.25);
-  call->last = last, call->t = attr_int(e->op, "seg_num", 0), call->C = C, call->hw = h * w;
+  call->last = last, call->t = attr_int(e->op, "seg_num", 0), call->C = C;
+  call->hw = em_prod(e, v, last ? 1 : 2, last ? 3 : 4); /* the run's height and width where it gives them */
+  call->chw = tu_mul(pool_printf("%lld", (long long)C), call->hw);
   call->c1 = (int)((float)C * ratio), call->c2 = (int)((float)(C * 2) * ratio);
   return 0;
 }
@@ -46,13 +55,14 @@ static int emit_temporal_shift(EmitCtx *e) {
   if (x == out) return em_fail(e, "Out is X itself, which is not supported");
   ShiftCall call = {.kind = SHIFT_FORWARD, .type = em_ctype(x->dtype)};
   if (shift_geometry(e, x, &call)) return -1;
+  tu_pass_extent(e, x, out); /* the run's height and width (infer_temporal_shift) */
   call.numel = em_numel(e, x), call.src = em_ptr(e, x, 1), call.dst = em_ptr(e, out, 0);
   shift_print_c(e->p, &call);
   return 0;
 }
 
 const OpDef op_temporal_shift = {.type = "temporal_shift", .infer = infer_temporal_shift,
-                                 .emit_c = emit_temporal_shift};
+                                 .emit_c = emit_temporal_shift, .runtime_extents = 2};
 
 /* temporal_shift_grad (Out@GRAD -> X@GRAD, the forward's attributes; phi
  * TemporalShiftGradKernel, TemporalShiftBwNCHW / NHWC): X@GRAD starts at

@@ -369,6 +369,38 @@ class MoreOps(nn.Layer):
                                     paddle.to_tensor([2, 0, 1]), axis=2))
 
 
+class MoreVision(nn.Layer):
+    """More ops over the run's height and width: channel_shuffle (NCHW and
+    NHWC), a channel-last convolution with SAME padding, stride 2, bias and
+    relu, channel-last max (ceil_mode) and average pooling, max pooling
+    returning its mask, adaptive max pooling, arg_max over the channels
+    and along the height, arg_min along the width, tile and
+    repeat_interleave along the width, temporal_shift of two frames (the
+    batch doubled by a concat), and anchor centres from meshgrid over
+    aranges of the feature map's height and width."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2D(3, 8, 3, padding=1)
+        self.nhwc = nn.Conv2D(8, 6, 3, stride=2, padding="SAME", data_format="NHWC")
+
+    def forward(self, x):
+        y = F.channel_shuffle(self.conv(x), 2)
+        t = F.relu(self.nhwc(F.channel_shuffle(y.transpose([0, 2, 3, 1]), 4, data_format="NHWC")))
+        t = F.max_pool2d(t, 2, 2, ceil_mode=True, data_format="NHWC") + \
+            F.avg_pool2d(t, 3, 1, padding=1, data_format="NHWC").mean(axis=[1, 2], keepdim=True)
+        p, mask = F.max_pool2d(y, 3, 2, padding=1, return_mask=True)
+        arg = paddle.argmax(y, axis=1, keepdim=True).astype("float32") + \
+            paddle.argmax(y, axis=2, keepdim=True).astype("float32") + \
+            paddle.argmin(y, axis=3, keepdim=True).astype("float32")
+        rep = paddle.tile(y[:, :2], [1, 2, 1, 2]) + paddle.repeat_interleave(y[:, 4:], 2, axis=3)
+        shift = F.temporal_shift(paddle.concat([y, y * 2]), seg_num=2, shift_ratio=0.25)
+        h, w = paddle.shape(y)[2], paddle.shape(y)[3]
+        grid = paddle.meshgrid(paddle.arange(h).astype("float32"), paddle.arange(w).astype("float32"))
+        anchors = paddle.stack(grid, -1).reshape([-1, 2]) * 8 + 4
+        return (t, p + mask.astype("float32") * 0.01, F.adaptive_max_pool2d(y, [2, 3]), arg, rep, shift, anchors)
+
+
 MODELS = {
     "cnn": (Cnn, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 17, 23], [2, 3, 5, 9], [1, 3, 1, 2]]),
     "resnetish": (ResNetish, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 19, 27], [2, 3, 7, 6], [1, 3, 3, 3]]),
@@ -387,6 +419,7 @@ MODELS = {
     "visionops": (VisionOps, [2, 3, 24, 24], [[2, 3, 24, 24], [1, 3, 13, 19], [2, 3, 5, 7], [1, 3, 3, 2]]),
     "same": (Same, [2, 3, 24, 24], [[2, 3, 24, 24], [1, 3, 17, 23], [2, 3, 6, 7], [1, 3, 1, 1]]),
     "moreops": (MoreOps, [2, 3, 16, 16], [[2, 3, 16, 16], [1, 3, 9, 13], [2, 3, 3, 5]]),
+    "morevision": (MoreVision, [2, 3, 24, 24], [[2, 3, 24, 24], [1, 3, 13, 19], [2, 3, 5, 7], [1, 3, 3, 2]]),
 }
 # sizes of the same models built with no bound (size classes of 32, 64, 128,
 # 256, ...: each list crosses several), saved as input_u<k>.npy and
@@ -402,6 +435,7 @@ UNBOUNDED = {
     "qkv": [[2, 40], [1, 7], [3, 90]],
     "same": [[1, 3, 64, 33], [2, 3, 40, 9]],
     "moreops": [[1, 3, 40, 20], [2, 3, 5, 7]],
+    "morevision": [[1, 3, 40, 70], [2, 3, 9, 13], [1, 3, 150, 20]],
 }
 # feeds besides x (name, dtype), each of x's shape, saved as input_<k>_<name>.npy
 MORE_FEEDS = {name: [("seg", "int64"), ("mask", "float32")] for name in ("bert", "bert_unfused")}
