@@ -110,6 +110,37 @@ def test_built_without_a_bound_matches_paddle_in_every_size_class(tmp_path, name
     matches_paddle(binary, d, info, [(f"u{k}", size) for k, size in enumerate(info["unbounded"])], tmp_path)
 
 
+BLAZEFACE = os.path.join(ROOT, "tests", "oracle", "blazeface_sizes.py")
+
+
+def test_blazeface_built_without_a_bound_matches_paddle_at_every_image_size(tmp_path):
+    """blazeface_det (../shared/models, its own weights; issue 19 item 3)
+    built with no bound on its image: prior_box over feature maps of the
+    run's sizes, the priors' concat and the box decoding over their run
+    count, multiclass_nms3 over that many boxes per image.  One binary runs
+    images of 128x128, 96x160 (two of them), 224x64 and 40x40 and keeps the
+    boxes Paddle keeps, in its order (207, 211 + 210, 207, 25 of them)."""
+    refs = generated(os.path.join(BUILD, "blazeface_sizes"), [sys.executable, BLAZEFACE,
+                                                              os.path.join(BUILD, "blazeface_sizes")], [BLAZEFACE])
+    with open(os.path.join(refs, "sizes.json")) as f:
+        info = json.load(f)
+    model = os.path.join(ROOT, "..", "shared", "models", "blazeface_det", "model.pdmodel")
+    binary = tmp_path / "bin"
+    p = run(["build", model, "-o", str(binary)])
+    assert p.returncode == 0, p.stderr[-3000:]
+    for k, size in enumerate(info["sizes"]):
+        args = sum((["--input", f"{f}={refs}/input_{k}_{f}.npy"] for f in info["feeds"]), [])
+        q = subprocess.run([str(binary), *args, "--output-dir", str(tmp_path / f"o{k}")], capture_output=True,
+                           text=True, timeout=300)
+        assert q.returncode == 0, (size, q.stderr[-2000:])
+        for j, fetch in enumerate(info["fetches"]):
+            want = np.load(os.path.join(refs, f"ref_{k}_{j}.npy"))
+            got = np.load(tmp_path / f"o{k}" / (fetch + ".npy"))
+            assert got.shape == want.shape and got.dtype == want.dtype, (size, fetch, got.shape, want.shape)
+            err = np.abs(got.astype(np.float64) - want).max() / max(np.abs(want).max(), 1e-6)
+            assert err <= TOL, (size, fetch, err)
+
+
 def test_sizes_outside_the_bound_or_too_small_stop(tmp_path):
     """resnetish bounded by [2, 3, 32, 32]: a height of 40 is refused by the
     driver naming the dim and the bound; a channel count other than the

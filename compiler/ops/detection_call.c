@@ -22,9 +22,8 @@ static void int_array(Printer *p, const char *name, int n, const int64_t *v) {
 
 /* The shared RtPriorGeo member of the initializer. */
 static void prior_geo(Printer *p, const DetectionPriors *g, const char *variances) {
-  pr_line(p, ".geo = {.feat_h = %lld, .feat_w = %lld, .img_h = %lld, .img_w = %lld, .step_w = %s, .step_h = %s,",
-          (long long)g->feat_h, (long long)g->feat_w, (long long)g->img_h, (long long)g->img_w, em_float(g->step_w),
-          em_float(g->step_h));
+  pr_line(p, ".geo = {.feat_h = %s, .feat_w = %s, .img_h = %s, .img_w = %s, .step_w = %s, .step_h = %s,", g->feat_h,
+          g->feat_w, g->img_h, g->img_w, em_float(g->step_w), em_float(g->step_h));
   pr_line(p, "        .offset = %s, .clip = %d, .nvar = 4, .variances = %s},", em_float(g->offset), g->clip, variances);
 }
 
@@ -75,7 +74,7 @@ static void print_geo(Printer *p, const DetectionCall *c) {
       const char *mx = float_array(p, "max_sizes", g->nmax, g->max_sizes);
       const char *ar = float_array(p, "ratios", g->nratios, g->ratios);
       pr_line(p, "/* aspect ratios as expanded (1, each new ratio%s) */", g->flip ? " and its inverse" : "");
-      pr_line(p, "static const RtPriorBox geo = {");
+      pr_line(p, "%s RtPriorBox geo = {", g->run ? "const" : "static const");
       prior_geo(p, g, var);
       pr_line(p, ".nmin = %d, .min_sizes = %s, .nmax = %d, .max_sizes = %s, .nar = %d, .ars = %s,", g->nsizes, mn,
               g->nmax, mx, g->nratios, ar);
@@ -101,9 +100,9 @@ static void print_geo(Printer *p, const DetectionCall *c) {
       const char *var = float_array(p, "variances", 4, g->variances);
       const char *sz = float_array(p, "anchor_sizes", g->nsizes, g->sizes);
       const char *ar = float_array(p, "aspect_ratios", g->nratios, g->ratios);
-      pr_line(p, "static const RtAnchorGenerator geo = {");
-      pr_line(p, ".feat_h = %lld, .feat_w = %lld, .nsizes = %d, .anchor_sizes = %s, .nratios = %d, .aspect_ratios = %s,",
-              (long long)g->feat_h, (long long)g->feat_w, g->nsizes, sz, g->nratios, ar);
+      pr_line(p, "%s RtAnchorGenerator geo = {", g->run ? "const" : "static const");
+      pr_line(p, ".feat_h = %s, .feat_w = %s, .nsizes = %d, .anchor_sizes = %s, .nratios = %d, .aspect_ratios = %s,",
+              g->feat_h, g->feat_w, g->nsizes, sz, g->nratios, ar);
       pr_line(p, ".stride_w = %s, .stride_h = %s, .offset = %s, .variances = %s,", em_float(g->step_w),
               em_float(g->step_h), em_float(g->offset), var);
       break;
@@ -119,7 +118,7 @@ static void print_geo(Printer *p, const DetectionCall *c) {
       break;
     case DETECTION_MULTICLASS_NMS:
       pr_line(p, "const RtNms geo = {");
-      pr_line(p, ".n = %s, .classes = %lld, .boxes = %lld,", c->n, (long long)s->classes, (long long)s->boxes);
+      pr_line(p, ".n = %s, .classes = %lld, .boxes = %s,", c->n, (long long)s->classes, s->boxes);
       pr_line(p, ".score_threshold = %s, .nms_threshold = %s, .nms_eta = %s,", em_float(s->score_threshold),
               em_float(s->nms_threshold), em_float(s->nms_eta));
       pr_line(p, ".nms_top_k = %lld, .keep_top_k = %lld, .background_label = %lld, .normalized = %d,",
@@ -127,7 +126,7 @@ static void print_geo(Printer *p, const DetectionCall *c) {
       break;
     case DETECTION_MATRIX_NMS:
       pr_line(p, "const RtMatrixNms geo = {");
-      pr_line(p, ".n = %s, .classes = %lld, .boxes = %lld,", c->n, (long long)s->classes, (long long)s->boxes);
+      pr_line(p, ".n = %s, .classes = %lld, .boxes = %s,", c->n, (long long)s->classes, s->boxes);
       pr_line(p, ".score_threshold = %s, .post_threshold = %s, .gaussian_sigma = %s,", em_float(s->score_threshold),
               em_float(s->post_threshold), em_float(s->gaussian_sigma));
       pr_line(p, ".nms_top_k = %lld, .keep_top_k = %lld, .background_label = %lld,", (long long)s->nms_top_k,

@@ -44,8 +44,9 @@ typedef enum DetectionKind {
 
 /* PRIOR_BOX, DENSITY_PRIOR_BOX, ANCHOR_GENERATOR: the priors' geometry. */
 typedef struct DetectionPriors {
-  int64_t feat_h, feat_w;     /* Input's dims 2 and 3 */
-  int64_t img_h, img_w;       /* Image's dims 2 and 3 (not ANCHOR_GENERATOR) */
+  const char *feat_h, *feat_w; /* Input's dims 2 and 3 (C expressions: numbers, or the run's sizes) */
+  const char *img_h, *img_w;   /* Image's dims 2 and 3 (not ANCHOR_GENERATOR) */
+  int run;                     /* some of them are the run's: the geometry is a local */
   float step_w, step_h;       /* ANCHOR_GENERATOR: stride */
   float offset;               /* the center of a cell, in cells */
   int clip;                   /* not ANCHOR_GENERATOR */
@@ -72,7 +73,8 @@ typedef struct DetectionYolo {
 
 /* MULTICLASS_NMS, MATRIX_NMS: RtNms's or RtMatrixNms's values but n. */
 typedef struct DetectionNms {
-  int64_t classes, boxes;     /* classes, boxes per image */
+  int64_t classes;            /* classes */
+  const char *boxes;          /* boxes per image (C expression: a number, or the run's count) */
   float score_threshold;
   float nms_threshold, nms_eta;                /* MULTICLASS_NMS */
   float post_threshold, gaussian_sigma;        /* MATRIX_NMS */

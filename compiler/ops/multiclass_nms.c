@@ -20,6 +20,9 @@
  * gives Out, Index and NmsRoisNum no LoD (it sets none, with or without
  * RoisNum, unlike fluid's multiclass_nms and multiclass_nms2 below: the
  * per-image counts are NmsRoisNum), and paddlec makes none either.
+ * Boxes per image the run gives (priors over an image of the run's size)
+ * are read at run time, the outputs sized for the bound's; Scores' and
+ * BBoxes' counts are checked to agree.
  *
  * multiclass_nms (Out) and multiclass_nms2 (Out, Index) run the same kernel
  * in Paddle 2.6 (fluid multiclass_nms_op.cc, float and double) and give Out
@@ -86,6 +89,9 @@ static int infer_nms(OpCtx *c) {
   if (compiled && (ss->d[0] != bs->d[0] || ss->d[2] != bs->d[1]))
     return ctx_fail(c, "Scores %s does not fit BBoxes %s (Scores [N, C, M], BBoxes [N, M, 4])", shape_str(ss),
                     shape_str(bs));
+  if ((var_runtime_mask(scores) & ~4u) || (var_runtime_mask(boxes) & ~2u))
+    return ctx_fail(c, "Scores ('%s') or BBoxes ('%s') has dims only the run knows besides the boxes per image; %s "
+                    "takes them there only", scores->name, boxes->name, c->op->type);
   if (compiled && ss->d[0] >= 0 && ss->d[1] >= 0 && ss->d[2] >= 0)
     rows = ss->d[0] * rows_per_image(c, ss->d[1], ss->d[2]);
   return nms_outputs(c, boxes->dtype, rows, bs->d[2] + 2, "NmsRoisNum", compiled ? ss->d[0] : DIM_UNKNOWN,
@@ -116,14 +122,15 @@ static int nms_geometry(EmitCtx *e, Var *boxes, Var *scores, int64_t *classes, i
   if (coords != 4)
     return em_fail(e, "boxes of %lld coordinates are not supported (4: xmin, ymin, xmax, ymax; Paddle clips polygons "
                    "of 8 to 32)", (long long)coords);
-  *classes = em_const_dim(e, scores, 1), *m = em_const_dim(e, scores, 2);
+  *classes = em_const_dim(e, scores, 1), *m = em_bound_dim(e, scores, 2); /* the run's: its bound */
   if (*classes < 0 || *m < 0) return em_fail(e, "the classes and boxes per image must not depend on the batch");
   if (*classes * *m > INT32_MAX) return em_fail(e, "classes x boxes does not fit Paddle's int indexing");
   return 0;
 }
 
-/* multiclass_nms's attributes for RtNms. */
-static DetectionNms nms_attrs(const Op *op, int64_t classes, int64_t m) {
+/* multiclass_nms's attributes for RtNms (m: the boxes per image, a C
+ * expression). */
+static DetectionNms nms_attrs(const Op *op, int64_t classes, const char *m) {
   return (DetectionNms){.classes = classes, .boxes = m,
                         .score_threshold = (float)attr_float(op, "score_threshold", 0),
                         .nms_threshold = (float)attr_float(op, "nms_threshold", 0.3),
@@ -151,7 +158,11 @@ static int emit_multiclass_nms3(EmitCtx *e) {
   if (nms_geometry(e, boxes, scores, &classes, &m)) return -1;
   DetectionCall call = nms_record(e, DETECTION_MULTICLASS_NMS, dt, (Var *const[]){boxes, scores, out, index, num},
                                   RT_NMS_WORK_BYTES(classes, m));
-  call.nms = nms_attrs(e->op, classes, m);
+  call.nms = nms_attrs(e->op, classes, em_dim(e, scores, 2)); /* the run's count, where it gives it */
+  if (em_spec(e, scores)->runtime_mask || em_spec(e, boxes)->runtime_mask) { /* infer_nms: the same count */
+    em_fault(e, "Scores and BBoxes hold different numbers of boxes in this run (Paddle raises an error)");
+    pr_line(e->p, "if (%s != %s) return 1;", em_dim(e, scores, 2), em_dim(e, boxes, 1));
+  }
   detection_print_c(e->p, &call);
   return 0;
 }
@@ -172,7 +183,7 @@ static int emit_multiclass_nms_lod(EmitCtx *e) {
   if (nms_geometry(e, boxes, scores, &classes, &m)) return -1;
   DetectionCall call = nms_record(e, DETECTION_MULTICLASS_NMS, dt, (Var *const[]){boxes, scores, out, index, NULL},
                                   RT_NMS_WORK_BYTES(classes, m));
-  call.nms = nms_attrs(e->op, classes, m);
+  call.nms = nms_attrs(e->op, classes, pool_printf("%lld", (long long)m));
   const SymDim n = em_spec(e, scores)->d[0], rows = em_spec(e, out)->d[0];
   call.rois_num = em_scratch_named(e, "int32_t", "counts", (SymDim){n.a * 4, n.c * 4});
   if (!index) call.index = em_scratch_named(e, "int32_t", "index", (SymDim){rows.a * 4, rows.c * 4});
@@ -237,7 +248,7 @@ static int emit_matrix_nms(EmitCtx *e) {
   const int64_t pre = top > -1 && top < m ? top : m, dets = (classes - (bg >= 0 && bg < classes)) * pre;
   DetectionCall call = nms_record(e, DETECTION_MATRIX_NMS, dt, (Var *const[]){boxes, scores, out, index, num},
                                   RT_MATRIX_NMS_WORK_BYTES(m, pre, dets, dt == RT_DT_FP64 ? 8 : 4));
-  call.nms = (DetectionNms){.classes = classes, .boxes = m,
+  call.nms = (DetectionNms){.classes = classes, .boxes = pool_printf("%lld", (long long)m),
                             .score_threshold = (float)attr_float(e->op, "score_threshold", 0),
                             .post_threshold = (float)attr_float(e->op, "post_threshold", 0),
                             .gaussian_sigma = (float)attr_float(e->op, "gaussian_sigma", 2),
@@ -253,4 +264,5 @@ const OpDef op_multiclass_nms = {.type = "multiclass_nms", .infer = infer_nms, .
                                    .lod_made = nms_lod_made};
 const OpDef op_multiclass_nms2 = {.type = "multiclass_nms2", .infer = infer_nms, .emit_c = emit_multiclass_nms_lod,
                                     .lod_made = nms_lod_made};
-const OpDef op_multiclass_nms3 = {.type = "multiclass_nms3", .infer = infer_nms, .emit_c = emit_multiclass_nms3};
+const OpDef op_multiclass_nms3 = {.type = "multiclass_nms3", .infer = infer_nms, .emit_c = emit_multiclass_nms3,
+                                  .runtime_extents = 2};

@@ -27,12 +27,17 @@
  * oneDNN kernels only: there Input's dtype just selects the kernel and the
  * boxes are float32 (float64 with a float64 Image fails in oneDNN), while
  * the shape rule declares the outputs with Input's dtype; the CPU executor,
- * which paddlec follows, has no kernel for them, and paddlec refuses them. */
+ * which paddlec follows, has no kernel for them, and paddlec refuses them.
+ * prior_box and anchor_generator take a feature map (and image) whose
+ * height and width the run gives (an image model exported with
+ * InputSpec([None, 3, None, None])): the outputs' first two dims are the
+ * feature map's, the geometry a local of the run's sizes. */
 #include <math.h>
 #include <string.h>
 
 #include "../util.h"
 #include "detection_call.h"
+#include "move_call.h"
 #include "ops.h"
 #include "rt_detection.h"
 #include "tensor_util.h"
@@ -69,6 +74,21 @@ static Var *feature_map(OpCtx *c, int image) {
   return in;
 }
 
+/* The feature map's height and width the run gives become the outputs'
+ * first two dims (slot, and Variances); the image's may be the run's too.
+ * Other run-time dims are refused. */
+static int prior_extents(OpCtx *c, const Var *in, const char *slot) {
+  const Var *img = ctx_in(c, "Image", 0);
+  const unsigned hw = 3u << 2;
+  if ((var_runtime_mask(in) & ~hw) || (img && (var_runtime_mask(img) & ~hw)))
+    return ctx_fail(c, "Input ('%s')%s has dims only the run knows besides the height and width; %s takes them "
+                    "there only", in->name, img ? " or Image" : "", c->op->type);
+  const int to[RT_MAX_RANK] = {-1, -1, 0, 1, -1, -1, -1, -1};
+  ctx_pass_runtime_extents_to(c, in, slot, 0, to);
+  ctx_pass_runtime_extents_to(c, in, "Variances", 0, to);
+  return 0;
+}
+
 static int infer_prior_box(OpCtx *c) {
   Var *in = feature_map(c, 1);
   if (!in) return -1;
@@ -85,7 +105,7 @@ static int infer_prior_box(OpCtx *c) {
   Shape o = {4, {in->shape.d[2], in->shape.d[3], (int64_t)nar * nmin + nmax, 4}};
   ctx_set(c, "Boxes", 0, &o, in->dtype);
   ctx_set(c, "Variances", 0, &o, in->dtype);
-  return 0;
+  return prior_extents(c, in, "Boxes");
 }
 
 static int64_t density_priors(const Op *op) {
@@ -116,7 +136,7 @@ static int infer_anchor_generator(OpCtx *c) {
   Shape o = {4, {in->shape.d[2], in->shape.d[3], (int64_t)ns * nr, 4}};
   ctx_set(c, "Anchors", 0, &o, in->dtype);
   ctx_set(c, "Variances", 0, &o, in->dtype);
-  return 0;
+  return prior_extents(c, in, "Anchors");
 }
 
 /* ---- emission ---- */
@@ -140,17 +160,30 @@ static int outputs(EmitCtx *e, const char *slot, Var **boxes, Var **vars) {
 }
 
 /* The feature map's (and image's) height and width, which must not depend
- * on the batch: hw[0..1] from Input, hw[2..3] from Image when `image`. */
-static int spatial(EmitCtx *e, int image, int64_t *hw) {
+ * on the batch: hw[0..1] from Input, hw[2..3] from Image when `image`
+ * (their bounds where the run gives them); *run: some are the run's. */
+static int spatial(EmitCtx *e, int image, int64_t *hw, int *run) {
   Var *in = tu_in(e, "Input", 0), *img = image ? tu_in(e, "Image", 0) : NULL;
   if (!in || (image && !img)) return -1;
-  hw[0] = em_const_dim(e, in, 2);
-  hw[1] = em_const_dim(e, in, 3);
-  hw[2] = image ? em_const_dim(e, img, 2) : 0;
-  hw[3] = image ? em_const_dim(e, img, 3) : 0;
+  hw[0] = em_bound_dim(e, in, 2);
+  hw[1] = em_bound_dim(e, in, 3);
+  hw[2] = image ? em_bound_dim(e, img, 2) : 0;
+  hw[3] = image ? em_bound_dim(e, img, 3) : 0;
   for (int i = 0; i < 4; i++)
     if (hw[i] < 0) return em_fail(e, "the spatial dims of Input and Image must not depend on the batch");
+  *run = em_spec(e, in)->runtime_mask || (img && em_spec(e, img)->runtime_mask);
   return 0;
+}
+
+/* The run's sizes into g (prior_geo's numbers otherwise), and the lines
+ * writing the outputs' extents (prior_extents). */
+static void run_geo(EmitCtx *e, int image, const Var *boxes, const Var *vars, DetectionPriors *g) {
+  Var *in = tu_in(e, "Input", 0), *img = image ? tu_in(e, "Image", 0) : NULL;
+  g->run = 1, g->feat_h = em_dim(e, in, 2), g->feat_w = em_dim(e, in, 3);
+  if (img) g->img_h = em_dim(e, img, 2), g->img_w = em_dim(e, img, 3);
+  const int to[RT_MAX_RANK] = {-1, -1, 0, 1, -1, -1, -1, -1};
+  tu_pass_extents_to(e, in, boxes, to);
+  tu_pass_extents_to(e, in, vars, to);
 }
 
 /* The priors' geometry but their lists: the spatial dims hw (spatial), the
@@ -160,7 +193,8 @@ static int prior_geo(EmitCtx *e, const int64_t *hw, DetectionPriors *g) {
   double *v;
   int n = attr_floats(e->op, "variances", &v);
   if (n != 4) return em_fail(e, "variances has %d entries; 4 expected", n);
-  *g = (DetectionPriors){.feat_h = hw[0], .feat_w = hw[1], .img_h = hw[2], .img_w = hw[3],
+  *g = (DetectionPriors){.feat_h = pool_printf("%lld", (long long)hw[0]), .feat_w = pool_printf("%lld", (long long)hw[1]),
+                         .img_h = pool_printf("%lld", (long long)hw[2]), .img_w = pool_printf("%lld", (long long)hw[3]),
                          .step_w = (float)attr_float(e->op, "step_w", 0),
                          .step_h = (float)attr_float(e->op, "step_h", 0),
                          .offset = (float)attr_float(e->op, "offset", 0.5), .clip = attr_bool(e->op, "clip", 1),
@@ -171,8 +205,9 @@ static int prior_geo(EmitCtx *e, const int64_t *hw, DetectionPriors *g) {
 static int emit_prior_box(EmitCtx *e) {
   Var *boxes, *vars;
   int64_t hw[4];
+  int run;
   const int f64 = outputs(e, "Boxes", &boxes, &vars);
-  if (f64 < 0 || spatial(e, 1, hw)) return -1;
+  if (f64 < 0 || spatial(e, 1, hw, &run)) return -1;
   double *mins, *maxs;
   int nmin = attr_floats(e->op, "min_sizes", &mins), nmax = attr_floats(e->op, "max_sizes", &maxs);
   float ars[MAX_RATIOS];
@@ -185,6 +220,7 @@ static int emit_prior_box(EmitCtx *e) {
   for (int i = 0; i < nar; i++) ars_d[i] = ars[i];
   DetectionPriors g;
   if (prior_geo(e, hw, &g)) return -1;
+  if (run) run_geo(e, 1, boxes, vars, &g);
   g.nsizes = nmin, g.sizes = mins, g.nmax = nmax, g.max_sizes = maxs, g.nratios = nar, g.ratios = ars_d;
   g.flip = attr_bool(e->op, "flip", 1), g.min_max_order = attr_bool(e->op, "min_max_aspect_ratios_order", 0);
   const char *boxes_p = em_ptr(e, boxes, 0);
@@ -196,8 +232,10 @@ static int emit_prior_box(EmitCtx *e) {
 static int emit_density_prior_box(EmitCtx *e) {
   Var *boxes, *vars;
   int64_t hw[4];
+  int run;
   const int f64 = outputs(e, "Boxes", &boxes, &vars);
-  if (f64 < 0 || spatial(e, 1, hw)) return -1;
+  if (f64 < 0 || spatial(e, 1, hw, &run)) return -1;
+  if (run) return em_fail(e, "the run's sizes are not supported");
   double *sizes, *ratios;
   int64_t *dens;
   int ns = attr_floats(e->op, "fixed_sizes", &sizes), nr = attr_floats(e->op, "fixed_ratios", &ratios);
@@ -220,14 +258,16 @@ static int emit_density_prior_box(EmitCtx *e) {
 static int emit_anchor_generator(EmitCtx *e) {
   Var *anchors, *vars;
   int64_t hw[4];
+  int run;
   const int f64 = outputs(e, "Anchors", &anchors, &vars);
-  if (f64 < 0 || spatial(e, 0, hw)) return -1;
+  if (f64 < 0 || spatial(e, 0, hw, &run)) return -1;
   double *sizes, *ratios, *stride;
   int ns = attr_floats(e->op, "anchor_sizes", &sizes), nr = attr_floats(e->op, "aspect_ratios", &ratios);
   if (attr_floats(e->op, "stride", &stride) != 2) return em_fail(e, "stride must have 2 entries (width, height)");
   if (em_const_dim(e, anchors, 2) != (int64_t)ns * nr) return em_fail(e, "Anchors has the wrong number of anchors");
   DetectionPriors g;
   if (prior_geo(e, hw, &g)) return -1;
+  if (run) run_geo(e, 0, anchors, vars, &g);
   g.step_w = (float)stride[0], g.step_h = (float)stride[1]; /* Paddle's stride */
   g.nsizes = ns, g.sizes = sizes, g.nratios = nr, g.ratios = ratios;
   const char *anchors_p = em_ptr(e, anchors, 0);
@@ -236,8 +276,9 @@ static int emit_anchor_generator(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_prior_box = {.type = "prior_box", .infer = infer_prior_box, .emit_c = emit_prior_box};
+const OpDef op_prior_box = {.type = "prior_box", .infer = infer_prior_box, .emit_c = emit_prior_box,
+                            .runtime_extents = 2};
 const OpDef op_density_prior_box = {.type = "density_prior_box", .infer = infer_density_prior_box,
                                     .emit_c = emit_density_prior_box};
 const OpDef op_anchor_generator = {.type = "anchor_generator", .infer = infer_anchor_generator,
-                                   .emit_c = emit_anchor_generator};
+                                   .emit_c = emit_anchor_generator, .runtime_extents = 2};
