@@ -11,7 +11,9 @@
  *     ShapeTensorList entry, numel(ShapeTensor)) and specialization
  *     refuses them, naming the slot, unless each ShapeTensorList entry is
  *     known or the run-time extent of a tensor (traced_fill: a causal
- *     mask paddle.ones([L, L]) of the run's length), or --max-shape bounds Out: then
+ *     mask paddle.ones([L, L]) of the run's length) or a product of such
+ *     extents (expr_fill: paddle.full([h * w, 1], s) over an image's
+ *     sizes, a detector's strides per anchor point), or --max-shape bounds Out: then
  *     Out is sized for the bound and the kernel sets its dims from the
  *     values (ctx_max_shape), stopping the run on one below 0 or past it.
  *   fill_constant_batch_size_like: Input -> Out; shape:INTS, dtype:INT=5,
@@ -40,6 +42,7 @@
 #include "fill_call.h"
 #include "move_call.h"
 #include "ops.h"
+#include "run_hw.h"
 #include "tensor_util.h"
 
 static int shape_from_attr(OpCtx *c, const char *name, Shape *s) {
@@ -97,6 +100,62 @@ static int traced_fill(OpCtx *c, int n) {
   return 1;
 }
 
+/* ShapeTensorList's entries, each a value the compiler knows or a
+ * product of run-time extents (ctx_size_expr: paddle.full([h * w, 1], s)
+ * over an image's sizes): the number of such products (into e[i], n 0
+ * for a known value, its bound in shape), 0 when some entry is neither. */
+static int expr_shape(OpCtx *c, int n, Shape *shape, SizeExpr *e) {
+  int nrun = 0;
+  shape->rank = n;
+  for (int i = 0; i < n; i++) {
+    const Var *entry = ctx_in(c, "ShapeTensorList", i);
+    const int64_t *v;
+    e[i] = (SizeExpr){.k = 1};
+    if (entry && ctx_values(c, entry, &v) == 1) {
+      if (v[0] < 0) return 0;
+      shape->d[i] = v[0];
+      continue;
+    }
+    if (!entry || !ctx_size_expr(c, entry, &e[i])) return 0;
+    shape->d[i] = e[i].k;
+    for (int f = 0; f < e[i].n; f++) shape->d[i] *= e[i].v[f]->shape.d[e[i].d[f]];
+    nrun++;
+  }
+  return nrun;
+}
+
+/* fill_constant whose ShapeTensorList expr_shape reads as products of
+ * run-time extents: Out's dims there are run-time extents of a root of
+ * their own (one per product).  1 when set. */
+static int expr_fill(OpCtx *c, int n) {
+  Shape s;
+  SizeExpr e[RT_MAX_RANK];
+  if (!expr_shape(c, n, &s, e)) return 0;
+  unsigned mask = 0;
+  const char *key = "fill", *from = NULL;
+  for (int i = 0; i < n; i++) {
+    if (!e[i].n) continue;
+    mask |= 1u << i;
+    key = pool_printf("%s %d:%lld", key, i, (long long)e[i].k);
+    for (int f = 0; f < e[i].n; f++) {
+      key = pool_printf("%s*%d.%d", key, e[i].v[f]->runtime_root, e[i].d[f]);
+      from = e[i].v[f]->runtime_from;
+    }
+  }
+  ctx_set(c, "Out", 0, &s, (int)attr_int(c->op, "dtype", RT_DT_FP32));
+  ctx_set_runtime_extents(c, "Out", 0, mask, from);
+  Var *out = ctx_out(c, "Out", 0);
+  if (out) run_hw_share_root(c->g, out, key);
+  return 1;
+}
+
+/* The C expression of a SizeExpr: its factors' extents times k. */
+static const char *expr_text(EmitCtx *e, const SizeExpr *x) {
+  const char *t = pool_printf("%lld", (long long)x->k);
+  for (int f = 0; f < x->n; f++) t = tu_mul(t, em_dim(e, x->v[f], x->d[f]));
+  return t;
+}
+
 static int infer_fill_constant(OpCtx *c) {
   Shape s;
   if (shape_from_attr(c, "shape", &s)) return -1;
@@ -115,7 +174,7 @@ static int infer_fill_constant(OpCtx *c) {
   } else if (c->g->specializing && ctx_in(c, "ShapeTensorList", 0)) { /* a dim per entry, known where its value is */
     int n = ctx_nin(c, "ShapeTensorList");
     if (n > RT_MAX_RANK) return ctx_fail(c, "ShapeTensorList has %d entries", n);
-    if (!ctx_has_max_shape(c, "Out", 0) && traced_fill(c, n)) return 0;
+    if (!ctx_has_max_shape(c, "Out", 0) && (traced_fill(c, n) || expr_fill(c, n))) return 0;
     int b = ctx_max_shape(c, "Out", 0, n, (int)attr_int(c->op, "dtype", RT_DT_FP32), "ShapeTensorList's values");
     if (b) return b < 0 ? -1 : 0;
     s.rank = n;
@@ -216,11 +275,19 @@ static int emit_fill_constant(EmitCtx *e) {
     Shape s;
     const Var *from[RT_MAX_RANK];
     int at[RT_MAX_RANK];
-    if (!traced_shape(&c, ctx_nin(&c, "ShapeTensorList"), &s, from, at))
+    SizeExpr x[RT_MAX_RANK];
+    const int n = ctx_nin(&c, "ShapeTensorList");
+    if (traced_shape(&c, n, &s, from, at)) {
+      for (int i = 0; i < s.rank; i++)
+        if (from[i])
+          move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = em_dim(e, out, i), .src = em_dim(e, from[i], at[i])});
+    } else if (expr_shape(&c, n, &s, x)) { /* expr_fill: the products of the extents */
+      for (int i = 0; i < s.rank; i++)
+        if (x[i].n)
+          move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = em_dim(e, out, i), .src = expr_text(e, &x[i])});
+    } else {
       return em_fail(e, "ShapeTensorList no longer traces to run-time extents");
-    for (int i = 0; i < s.rank; i++)
-      if (from[i])
-        move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = em_dim(e, out, i), .src = em_dim(e, from[i], at[i])});
+    }
   }
   if (ctx_in(&c, "ValueTensor", 0)) {
     attr_superseded(e->op, "value"), attr_superseded(e->op, "str_value"); /* Paddle reads the tensor instead */

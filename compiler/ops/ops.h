@@ -270,6 +270,22 @@ int ctx_shape_dim_of(const Graph *g, const Var *t, int i, const Var **v, int *d)
  * (Var.runtime_same), so that its root names that extent: an output of
  * that length may take the root (arange(L), ones([L, L])). */
 int ctx_run_extent_of(const Graph *g, const Var *t, int i, const Var **v, int *d);
+/* The value of a one-element integer tensor as a product of run-time
+ * extents and a constant (paddle.full([h * w, 1], ...) with h and w an
+ * image's sizes read by `shape`): k times dim d[i] of v[i] for the n
+ * factors. */
+enum { SIZE_EXPR_MAX = 4 };
+typedef struct SizeExpr {
+  int64_t k;
+  int n;
+  const Var *v[SIZE_EXPR_MAX];
+  int d[SIZE_EXPR_MAX];
+} SizeExpr;
+/* t's value as a SizeExpr, following cast, assign, reshapes and
+ * products (elementwise_mul of one-element tensors, scale by a whole
+ * non-negative number) down to `shape` dims and values the compiler knows:
+ * 1 when it is one with at least one run-time factor, else 0. */
+int ctx_size_expr(const OpCtx *c, const Var *t, SizeExpr *s);
 /* 1 when a and b both have a run-time extent made by one producer and
  * passed on unchanged (Var.runtime_root): the same value at run time. */
 int same_runtime_extent(const Var *a, const Var *b);

@@ -401,6 +401,39 @@ class MoreVision(nn.Layer):
         return (t, p + mask.astype("float32") * 0.01, F.adaptive_max_pool2d(y, [2, 3]), arg, rep, shift, anchors)
 
 
+class YoloeHead(nn.Layer):
+    """A PP-YOLOE-style anchor-free head over two levels of the run's
+    sizes: anchor points from meshgrid over aranges of each level's height
+    and width, the strides from paddle.full([h * w, 1], stride) (a shape
+    that is a product of the run's sizes), the levels' predictions
+    flattened and concatenated, distances decoded into boxes around the
+    points, sigmoid class scores."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Conv2D(3, 8, 3, stride=2, padding=1)
+        self.down = nn.Conv2D(8, 8, 3, stride=2, padding=1)
+        self.reg = nn.Conv2D(8, 4, 1)
+        self.cls = nn.Conv2D(8, 3, 1)
+
+    def forward(self, x):
+        p1 = F.relu(self.stem(x))
+        p2 = F.relu(self.down(p1))
+        points, strides, regs, clss = [], [], [], []
+        for stride, f in ((2, p1), (4, p2)):
+            h, w = paddle.shape(f)[2], paddle.shape(f)[3]
+            sy, sx = paddle.meshgrid(paddle.arange(end=h).astype("float32") + 0.5,
+                                     paddle.arange(end=w).astype("float32") + 0.5)
+            points.append(paddle.stack([sx, sy], -1).reshape([-1, 2]) * stride)
+            strides.append(paddle.full([h * w, 1], stride, "float32"))
+            regs.append(self.reg(f).flatten(2))
+            clss.append(self.cls(f).flatten(2))
+        anchors, stride_t = paddle.concat(points), paddle.concat(strides)
+        dist = F.softplus(paddle.concat(regs, 2).transpose([0, 2, 1])) * stride_t
+        boxes = paddle.concat([anchors - dist[:, :, :2], anchors + dist[:, :, 2:]], -1)
+        return boxes, F.sigmoid(paddle.concat(clss, 2))
+
+
 MODELS = {
     "cnn": (Cnn, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 17, 23], [2, 3, 5, 9], [1, 3, 1, 2]]),
     "resnetish": (ResNetish, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 19, 27], [2, 3, 7, 6], [1, 3, 3, 3]]),
@@ -420,6 +453,7 @@ MODELS = {
     "same": (Same, [2, 3, 24, 24], [[2, 3, 24, 24], [1, 3, 17, 23], [2, 3, 6, 7], [1, 3, 1, 1]]),
     "moreops": (MoreOps, [2, 3, 16, 16], [[2, 3, 16, 16], [1, 3, 9, 13], [2, 3, 3, 5]]),
     "morevision": (MoreVision, [2, 3, 24, 24], [[2, 3, 24, 24], [1, 3, 13, 19], [2, 3, 5, 7], [1, 3, 3, 2]]),
+    "yoloehead": (YoloeHead, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 17, 23], [2, 3, 5, 7], [1, 3, 1, 2]]),
 }
 # sizes of the same models built with no bound (size classes of 32, 64, 128,
 # 256, ...: each list crosses several), saved as input_u<k>.npy and
@@ -436,6 +470,7 @@ UNBOUNDED = {
     "same": [[1, 3, 64, 33], [2, 3, 40, 9]],
     "moreops": [[1, 3, 40, 20], [2, 3, 5, 7]],
     "morevision": [[1, 3, 40, 70], [2, 3, 9, 13], [1, 3, 150, 20]],
+    "yoloehead": [[1, 3, 64, 96], [2, 3, 9, 13], [1, 3, 250, 40]],
 }
 # feeds besides x (name, dtype), each of x's shape, saved as input_<k>_<name>.npy
 MORE_FEEDS = {name: [("seg", "int64"), ("mask", "float32")] for name in ("bert", "bert_unfused")}
