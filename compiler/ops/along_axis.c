@@ -22,7 +22,9 @@
  * index here (it reads or writes the flat offset, out of bounds or in
  * another row): take and put stop the run on an index outside [0, n_in)
  * rather than read or write that; put's grad skips an offset outside the
- * tensor.  A negative Axis counts from the end. */
+ * tensor.  A negative Axis counts from the end.  Sizes the run gives (an
+ * image's height and width) pass from Index (take) or Input (put) to
+ * Result; put checks at run time that Value covers Index. */
 #include <string.h>
 
 #include "../util.h"
@@ -36,6 +38,7 @@ static int infer_take_along_axis(OpCtx *c) {
   if (x->shape.rank < 1 || idx->shape.rank < 1)
     return ctx_fail(c, "Input %s and Index %s must have rank >= 1", shape_str(&x->shape), shape_str(&idx->shape));
   ctx_set(c, "Result", 0, &idx->shape, x->dtype);
+  ctx_pass_runtime_extent(c, idx, "Result", 0);
   return 0;
 }
 
@@ -43,6 +46,7 @@ static int infer_put_along_axis(OpCtx *c) {
   Var *x = ctx_need(c, "Input", 0);
   if (!x || !ctx_need(c, "Index", 0) || !ctx_need(c, "Value", 0)) return -1;
   ctx_set(c, "Result", 0, &x->shape, x->dtype);
+  ctx_pass_runtime_extent(c, x, "Result", 0);
   return 0;
 }
 
@@ -72,6 +76,7 @@ static int emit_take_along_axis(EmitCtx *e) {
   if (!x || !idx || !out || along_check(e, x, idx, &axis)) return -1;
   if (out->dtype != x->dtype) return em_fail(e, "Input and Result differ in dtype");
   if (x == out) return em_fail(e, "Result is Input itself (an in-place take_along_axis), which is not supported");
+  tu_pass_extent(e, idx, out); /* Index's sizes the run gives */
   AlongCall call = {.kind = ALONG_TAKE, .type = em_ctype(x->dtype), .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0)};
   em_fault(e, "an Index value is outside [0, Input's dim at Axis) (Paddle 2.6 reads outside the row or the tensor)");
   along_geometry(e, x, idx, axis, &call);
@@ -113,6 +118,13 @@ static int emit_put_along_axis(EmitCtx *e) {
     SymDim vd = em_spec(e, val)->d[d], id = em_spec(e, idx)->d[d];
     if (vd.a < id.a || vd.a + vd.c < id.a + id.c) return em_fail(e, "Value is smaller than Index in dim %d", d);
   }
+  const int run = em_spec(e, idx)->runtime_mask || em_spec(e, val)->runtime_mask;
+  if (run) { /* the run's sizes: Value's cover Index's */
+    for (int d = 0; d < r; d++)
+      if ((em_spec(e, idx)->runtime_mask | em_spec(e, val)->runtime_mask) >> d & 1)
+        pr_line(e->p, "if (%s < %s) return 1;", em_dim(e, val, d), em_dim(e, idx, d));
+  }
+  tu_pass_extent(e, x, out); /* Input's sizes the run gives */
   if (tu_copy(e, x, out)) return -1;
   AlongCall call = {.kind = ALONG_PUT, .type = em_ctype(x->dtype), .reduce = (AlongReduce)reduce,
                     .include_self = include_self, .val = em_ptr(e, val, 1), .out = em_ptr(e, out, 0),
@@ -122,15 +134,17 @@ static int emit_put_along_axis(EmitCtx *e) {
     SymDim n = spec_numel(em_spec(e, x));
     call.count = em_scratch_at(e, "count", (SymDim){n.a * 4, n.c * 4});
   }
-  em_fault(e, "an Index value is outside [0, Input's dim at Axis) (Paddle 2.6 writes outside the row or the tensor)");
+  em_fault(e, run ? "Value is smaller than Index in this run, or an Index value is outside [0, Input's dim at Axis) "
+                    "(Paddle 2.6 writes outside the row or the tensor)"
+                  : "an Index value is outside [0, Input's dim at Axis) (Paddle 2.6 writes outside the row or the tensor)");
   along_print_c(e->p, &call);
   return 0;
 }
 
 const OpDef op_put_along_axis = {.type = "put_along_axis", .infer = infer_put_along_axis,
-                                 .emit_c = emit_put_along_axis};
+                                 .emit_c = emit_put_along_axis, .runtime_extents = 2};
 const OpDef op_take_along_axis = {.type = "take_along_axis", .infer = infer_take_along_axis,
-                                  .emit_c = emit_take_along_axis};
+                                  .emit_c = emit_take_along_axis, .runtime_extents = 2};
 
 /* ---- gradients ---- */
 

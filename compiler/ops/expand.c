@@ -24,7 +24,9 @@
  * expand_as_v2 to a Y whose sizes the run gives takes them (X's, where it
  * has such sizes too, checked against them at run time).  tile of an X
  * whose sizes the run gives (repeat counts known at compile time): Out's
- * dims there are the run's times the counts, the copy walks X's. */
+ * dims there are the run's times the counts, the copy walks X's.
+ * expand_v2 keeps X's sizes the run gives where `shape` has -1
+ * (take_along_axis broadcasting its index). */
 #include <string.h>
 
 #include "../util.h"
@@ -114,6 +116,11 @@ static int infer_expand_v2(OpCtx *c) {
     else return ctx_fail(c, "shape[%d] = %lld is invalid", i, (long long)shape[i]);
   }
   ctx_set(c, "Out", 0, &s, x->dtype);
+  for (int i = 0; i < in->rank && var_runtime_mask(x); i++) /* the run's sizes, each kept by a -1 */
+    if (var_runtime_mask(x) >> i & 1 && (n != in->rank || shape[i] != -1))
+      return ctx_fail(c, "dim %d of X ('%s') is only known at run time; expand_v2 takes it where `shape` keeps it "
+                      "(-1, X and Out of one rank)", i, x->name);
+  ctx_pass_runtime_extent(c, x, "Out", 0);
   return 0;
 }
 
@@ -412,6 +419,8 @@ static int emit_expand(EmitCtx *e) {
   Var *y = ctx_in(&c, "Y", 0);
   if (x && out && y && em_spec(e, out)->runtime_mask) /* Out's sizes from Y's, X's checked against them */
     tu_bcast_extents(e, out, 2, (const Var *const[]){y, x}, (const int64_t[]){-1, -1});
+  else if (x && out && !strcmp(e->op->type, "expand_v2")) /* X's run sizes kept (infer_expand_v2) */
+    tu_pass_extent(e, x, out);
   return emit_broadcast(e, x, out, 0);
 }
 
@@ -515,6 +524,7 @@ const OpDef op_expand = {.type = "expand", .infer = infer_expand, .emit_c = emit
 const OpDef op_expand_as = {.type = "expand_as", .infer = infer_expand_as, .emit_c = emit_repeat};
 const OpDef op_expand_as_v2 = {.type = "expand_as_v2", .infer = infer_expand_as, .emit_c = emit_expand,
                                .runtime_extents = 2};
-const OpDef op_expand_v2 = {.type = "expand_v2", .infer = infer_expand_v2, .emit_c = emit_expand, .max_shape = 1};
+const OpDef op_expand_v2 = {.type = "expand_v2", .infer = infer_expand_v2, .emit_c = emit_expand, .max_shape = 1,
+                            .runtime_extents = 2};
 const OpDef op_tile = {.type = "tile", .infer = infer_tile, .emit_c = emit_repeat, .max_shape = 1,
                        .runtime_extents = 2};

@@ -11,7 +11,9 @@
  *     rows (phi ScatterInferMeta); for a 0-D Ids, Updates is the one slice.
  * Out has X's dtype.
  * gather_nd's Index may have rows counted at run time (paddle.nonzero's):
- * Out then has as many.
+ * Out then has as many; X's sizes the run gives (an image's height and
+ * width) are checked against the tuples that address them, the others
+ * pass to Out.
  * Emission: rt_gather / rt_gather_nd copy whole slices by index (int32 or
  * int64).  Paddle 2.6 raises an error for an index outside [0, dim) (or
  * reads past X for gather's index >= dim): the compiled code stops the run
@@ -89,6 +91,13 @@ static int infer_gather(OpCtx *c) {
   return 0;
 }
 
+/* Where gather_nd's X dims go in Out (X rank r, Index's tuples of k,
+ * Index rank ri): the k addressed ones nowhere, the rest after Index's
+ * leading ri - 1. */
+static void nd_dims_to(int r, int k, int ri, int *to) {
+  for (int d = 0; d < RT_MAX_RANK; d++) to[d] = d < k || d >= r ? -1 : ri - 1 + d - k;
+}
+
 static int infer_gather_nd(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0), *idx = ctx_need(c, "Index", 0);
   if (!x || !idx) return -1;
@@ -104,10 +113,21 @@ static int infer_gather_nd(OpCtx *c) {
   }
   ctx_set(c, "Out", 0, &s, x->dtype);
   /* Index's rows counted at run time (paddle.nonzero's): Out has as many */
-  if (var_runtime_axis(x) >= 0) return ctx_refuse_runtime_extents(c);
-  if (var_runtime_axis(idx) >= is->rank - 1)
+  if (var_runtime_mask(idx) >> (is->rank - 1) & 1)
     return ctx_fail(c, "the last dim of Index ('%s') is only known at run time", idx->name);
-  ctx_pass_runtime_extent(c, idx, "Out", 0);
+  if (!var_runtime_mask(x)) {
+    ctx_pass_runtime_extent(c, idx, "Out", 0);
+    return 0;
+  }
+  /* X's sizes the run gives (an image's height and width): those Index
+   * addresses are checked at run time, the others are Out's after Index's */
+  int to[RT_MAX_RANK];
+  nd_dims_to(x->shape.rank, (int)k, is->rank, to);
+  if (var_runtime_mask(idx) && (var_runtime_mask(x) >> k))
+    return ctx_fail(c, "X ('%s') and Index ('%s') both have dims only the run knows; gather_nd takes those of one",
+                    x->name, idx->name);
+  if (var_runtime_mask(idx)) ctx_pass_runtime_extent(c, idx, "Out", 0);
+  else ctx_pass_runtime_extents_to(c, x, "Out", 0, to);
   return 0;
 }
 
@@ -236,7 +256,13 @@ static int emit_gather_nd(EmitCtx *e) {
   const char *dims[RT_MAX_RANK];
   for (int i = 0; i < k; i++) dims[i] = em_dim(e, x, i);
   const char *slice = tu_mul(em_prod(e, x, (int)k, r), pool_printf("(int64_t)sizeof(%s)", em_ctype(x->dtype)));
-  tu_pass_extent(e, idx, out); /* Out's leading dims are Index's */
+  if (em_spec(e, x)->runtime_mask && !em_spec(e, idx)->runtime_mask) { /* X's after the addressed ones */
+    int to[RT_MAX_RANK];
+    nd_dims_to(r, (int)k, ri, to);
+    tu_pass_extents_to(e, x, out, to);
+  } else {
+    tu_pass_extent(e, idx, out); /* Out's leading dims are Index's */
+  }
   em_fault(e, "an Index row addresses a slice outside X (Paddle raises an error)");
   move_print_c(e->p, &(MoveCall){.kind = MOVE_GATHER_ND, .src = em_ptr(e, x, 1), .rank = (int)k, .dims = dims,
                                   .row_bytes = slice, .index = em_ptr(e, idx, 1), .index_bytes = ib,
@@ -268,7 +294,7 @@ static int emit_scatter(EmitCtx *e) {
 
 const OpDef op_gather = {.type = "gather", .infer = infer_gather, .emit_c = emit_gather, .runtime_extents = 2};
 const OpDef op_gather_nd = {.type = "gather_nd", .infer = infer_gather_nd, .emit_c = emit_gather_nd,
-                            .runtime_extents = 1};
+                            .runtime_extents = 2};
 const OpDef op_index_select = {.type = "index_select", .infer = infer_index_select, .emit_c = emit_index_select,
                                .runtime_extents = 2};
 const OpDef op_scatter = {.type = "scatter", .infer = infer_scatter, .emit_c = emit_scatter};

@@ -401,6 +401,24 @@ class MoreVision(nn.Layer):
         return (t, p + mask.astype("float32") * 0.01, F.adaptive_max_pool2d(y, [2, 3]), arg, rep, shift, anchors)
 
 
+class Gathers(nn.Layer):
+    """Gathers and scatters over the run's height and width:
+    take_along_axis and put_along_axis along the height at each column's
+    argmax (their Index broadcast by an expand_v2 that keeps the run's
+    sizes), and gather_nd of two channel planes of the first image."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2D(3, 4, 3, padding=1)
+
+    def forward(self, x):
+        y = self.conv(x)
+        idx = paddle.argmax(y, axis=2, keepdim=True)
+        return (paddle.take_along_axis(y, idx, axis=2),
+                paddle.put_along_axis(y, idx, y[:, :, :1] * 0 + 5.0, axis=2),
+                paddle.gather_nd(y, paddle.to_tensor([[0, 1], [0, 3]])))
+
+
 class YoloeHead(nn.Layer):
     """A PP-YOLOE-style anchor-free head over two levels of the run's
     sizes: anchor points from meshgrid over aranges of each level's height
@@ -453,6 +471,7 @@ MODELS = {
     "same": (Same, [2, 3, 24, 24], [[2, 3, 24, 24], [1, 3, 17, 23], [2, 3, 6, 7], [1, 3, 1, 1]]),
     "moreops": (MoreOps, [2, 3, 16, 16], [[2, 3, 16, 16], [1, 3, 9, 13], [2, 3, 3, 5]]),
     "morevision": (MoreVision, [2, 3, 24, 24], [[2, 3, 24, 24], [1, 3, 13, 19], [2, 3, 5, 7], [1, 3, 3, 2]]),
+    "gathers": (Gathers, [2, 3, 24, 24], [[2, 3, 24, 24], [1, 3, 13, 19], [2, 3, 5, 7], [1, 3, 1, 2]]),
     "yoloehead": (YoloeHead, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 17, 23], [2, 3, 5, 7], [1, 3, 1, 2]]),
 }
 # sizes of the same models built with no bound (size classes of 32, 64, 128,
@@ -470,6 +489,7 @@ UNBOUNDED = {
     "same": [[1, 3, 64, 33], [2, 3, 40, 9]],
     "moreops": [[1, 3, 40, 20], [2, 3, 5, 7]],
     "morevision": [[1, 3, 40, 70], [2, 3, 9, 13], [1, 3, 150, 20]],
+    "gathers": [[1, 3, 40, 70], [2, 3, 9, 13], [1, 3, 150, 20]],
     "yoloehead": [[1, 3, 64, 96], [2, 3, 9, 13], [1, 3, 250, 40]],
 }
 # feeds besides x (name, dtype), each of x's shape, saved as input_<k>_<name>.npy
