@@ -234,7 +234,7 @@ def test_bad_bounds_on_a_feed_are_errors(tmp_path, args, messages):
 def test_what_takes_no_run_sizes_yet_is_refused(tmp_path):
     """Pooling with SAME padding and ceil_mode (its output size is not
     ceil(in / stride)) is refused with run sizes, naming the op; so are an
-    op that takes none yet (unfold) and 3-D pooling."""
+    op that takes none yet (kron) and 3-D pooling."""
     ceil = ("var x: float32[-1, 3, -1, -1]\nvar y: float32[-1, 3, -1, -1]\nop feed(X: feed) -> (Out: x) {col: 0}\n"
             "op pool2d(X: x) -> (Out: y) {pooling_type: \"max\", ksize: ints[3, 3], strides: ints[2, 2], "
             "paddings: ints[0, 0], padding_algorithm: \"SAME\", ceil_mode: true}\n"
@@ -243,11 +243,10 @@ def test_what_takes_no_run_sizes_yet_is_refused(tmp_path):
         "(pool2d -> y): X ('x') has sizes only the run knows; paddlec takes them in 2-D pooling "
         "(SAME padding without ceil_mode) only")
     body = CONV_IR.format(alg="EXPLICIT").replace(
-        "op fetch(X: y)", "op unfold(X: y) -> (Y: s) {kernel_sizes: ints[2, 2], strides: ints[1, 1], "
-        "paddings: ints[0, 0, 0, 0], dilations: ints[1, 1]}\n"
-        "op fetch(X: s)").replace("var y:", "var s: float32[-1, 64, -1]\nvar y:")
+        "op fetch(X: y)", "op kron(X: y, Y: y) -> (Out: s)\n"
+        "op fetch(X: s)").replace("var y:", "var s: float32[-1, 256, -1, -1]\nvar y:")
     bad(["compile", ir(tmp_path, body), "-o", str(tmp_path / "o"), "--max-shape", "x=2,3,16,16"],
-        "(unfold -> ", "dim 2 of input X ('y') is only known at run time", "unfold does not take such an input yet")
+        "(kron -> ", "dim 2 of input X ('y') is only known at run time", "kron does not take such an input yet")
     vol = ("var x: float32[-1, 3, -1, -1, -1]\nvar y: float32[-1, 3, -1, -1, -1]\n"
            "op feed(X: feed) -> (Out: x) {col: 0}\n"
            "op pool3d(X: x) -> (Out: y) {pooling_type: \"max\", ksize: ints[2, 2, 2], strides: ints[2, 2, 2], "

@@ -28,6 +28,9 @@ typedef struct FoldCall {
   int64_t k[2], s[2];    /* kernel and strides (height, width) */
   int64_t pad[2], d[2];  /* the top and left padding, dilations */
   int64_t bh, bw;        /* the blocks down and across */
+  /* an image whose height and width the run gives (unfold): their C
+   * expressions and those of the blocks (NULL: the numbers above) */
+  const char *run_h, *run_w, *run_bh, *run_bw;
   const char *batch;     /* images (C expression) */
   const char *src, *dst; /* read, written */
 } FoldCall;

@@ -14,11 +14,17 @@
  *     each column element is added (col2im, in column order) to the Y
  *     element it came from, as above.
  * Emission (float32/64): the loops of Paddle's Im2ColFunctor /
- * Col2ImFunctor (kCFO) per image. */
+ * Col2ImFunctor (kCFO) per image.  unfold of an image whose height and
+ * width the run gives: the blocks are counted when it runs (a count
+ * below 1 stops the run, as Paddle raises an error), Y's L is their
+ * product. */
 #include <string.h>
 
+#include "../util.h"
 #include "fold_call.h"
+#include "move_call.h"
 #include "ops.h"
+#include "run_hw.h"
 #include "tensor_util.h"
 
 /* The four INTS attributes (kernel_sizes, strides, dilations: 2 values;
@@ -53,6 +59,18 @@ static int infer_unfold(OpCtx *c) {
     return ctx_fail(c, "X %s is too small for the kernel", shape_str(xs));
   Shape o = {3, {xs->d[0], xs->d[1] * k[0] * k[1], oh * ow}}; /* Paddle's arithmetic, unknown dims included */
   ctx_set(c, "Y", 0, &o, x->dtype);
+  const unsigned run = var_runtime_mask(x);
+  if (!run) return 0;
+  if (run & ~(3u << 2))
+    return ctx_fail(c, "X ('%s') has dims only the run knows besides its height and width; unfold takes them there "
+                    "only", x->name);
+  ctx_set_runtime_extent(c, "Y", 0, 2, x->runtime_from);
+  Var *y = ctx_out(c, "Y", 0);
+  if (y)
+    run_hw_share_root(c->g, y, pool_printf("%d:%u:unfold %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld",
+                                           x->runtime_root, run, (long long)k[0], (long long)k[1], (long long)s[0],
+                                           (long long)s[1], (long long)(p[0] + p[2]), (long long)(p[1] + p[3]),
+                                           (long long)d[0], (long long)d[1], (long long)p[0], (long long)p[1]));
   return 0;
 }
 
@@ -88,16 +106,30 @@ static int fold_move(EmitCtx *e, const Var *src, const Var *dst, int fold_geom, 
   int64_t k[2], s[2], p[4], d[2];
   if (fold_attrs(&c, k, s, p, d)) return em_fail(e, "bad attributes");
   const Var *img = to_img ? dst : src, *col = to_img ? src : dst;
-  int64_t C = em_const_dim(e, img, 1), H = em_const_dim(e, img, 2), W = em_const_dim(e, img, 3);
-  if (C < 0 || H < 0 || W < 0) return em_fail(e, "dims after the batch must not depend on it");
+  const unsigned run = em_spec(e, img)->runtime_mask; /* unfold's X: the run's height and width (infer_unfold) */
+  int64_t C = em_const_dim(e, img, 1), H = em_bound_dim(e, img, 2), W = em_bound_dim(e, img, 3);
+  if (C < 0 || H < 0 || W < 0 || (!run && (em_const_dim(e, img, 2) < 0 || em_const_dim(e, img, 3) < 0)))
+    return em_fail(e, "dims after the batch must not depend on it");
   int64_t bh = slide(H, k[0], s[0], p[0], fold_geom ? p[0] : p[2], d[0]);
   int64_t bw = slide(W, k[1], s[1], p[1], fold_geom ? p[1] : p[3], d[1]);
-  if (bh <= 0 || bw <= 0 || em_const_dim(e, col, 1) != C * k[0] * k[1] || em_const_dim(e, col, 2) != bh * bw)
+  if (bh <= 0 || bw <= 0 || em_const_dim(e, col, 1) != C * k[0] * k[1] || em_bound_dim(e, col, 2) != bh * bw)
     return em_fail(e, "the column matrix does not match the image size and kernel");
-  fold_print_c(e->p, &(FoldCall){.kind = to_img ? FOLD_COL2IM : FOLD_IM2COL, .type = em_ctype(src->dtype), .C = C,
-                                 .H = H, .W = W, .k = {k[0], k[1]}, .s = {s[0], s[1]}, .pad = {p[0], p[1]},
-                                 .d = {d[0], d[1]}, .bh = bh, .bw = bw, .batch = em_dim(e, src, 0),
-                                 .src = em_ptr(e, src, 1), .dst = em_ptr(e, dst, 0)});
+  FoldCall call = {.kind = to_img ? FOLD_COL2IM : FOLD_IM2COL, .type = em_ctype(src->dtype), .C = C, .H = H, .W = W,
+                   .k = {k[0], k[1]}, .s = {s[0], s[1]}, .pad = {p[0], p[1]}, .d = {d[0], d[1]}, .bh = bh, .bw = bw,
+                   .batch = em_dim(e, src, 0), .src = em_ptr(e, src, 1), .dst = em_ptr(e, dst, 0)};
+  if (run) { /* the blocks of the run's image, checked, and Y's extent */
+    if (to_img) return em_fail(e, "an image of the run's sizes is not supported here");
+    call.run_h = em_dim(e, img, 2), call.run_w = em_dim(e, img, 3);
+    call.run_bh = pool_printf("(%s + %lld - %lld) / %lld + 1", call.run_h, (long long)(p[0] + p[2]),
+                              (long long)(d[0] * (k[0] - 1) + 1), (long long)s[0]);
+    call.run_bw = pool_printf("(%s + %lld - %lld) / %lld + 1", call.run_w, (long long)(p[1] + p[3]),
+                              (long long)(d[1] * (k[1] - 1) + 1), (long long)s[1]);
+    em_fault(e, "the kernel is larger than the padded image (no block; Paddle raises an error)");
+    pr_line(e->p, "if (%s < 1 || %s < 1) return 1;", call.run_bh, call.run_bw);
+    move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = em_dim(e, col, 2),
+                                   .src = pool_printf("(%s) * (%s)", call.run_bh, call.run_bw)});
+  }
+  fold_print_c(e->p, &call);
   return 0;
 }
 
@@ -126,6 +158,6 @@ static int emit_fold_unfold_grad(EmitCtx *e) {
 }
 
 const OpDef op_fold = {.type = "fold", .infer = infer_fold, .emit_c = emit_fold_unfold};
-const OpDef op_unfold = {.type = "unfold", .infer = infer_unfold, .emit_c = emit_fold_unfold};
+const OpDef op_unfold = {.type = "unfold", .infer = infer_unfold, .emit_c = emit_fold_unfold, .runtime_extents = 2};
 const OpDef op_fold_grad = {.type = "fold_grad", .infer = grad_infer, .emit_c = emit_fold_unfold_grad};
 const OpDef op_unfold_grad = {.type = "unfold_grad", .infer = grad_infer, .emit_c = emit_fold_unfold_grad};

@@ -405,7 +405,9 @@ class Gathers(nn.Layer):
     """Gathers and scatters over the run's height and width:
     take_along_axis and put_along_axis along the height at each column's
     argmax (their Index broadcast by an expand_v2 that keeps the run's
-    sizes), and gather_nd of two channel planes of the first image."""
+    sizes), gather_nd of two channel planes of the first image, and
+    unfold (im2col) with padding, and with strides, dilations and uneven
+    padding."""
 
     def __init__(self):
         super().__init__()
@@ -416,7 +418,9 @@ class Gathers(nn.Layer):
         idx = paddle.argmax(y, axis=2, keepdim=True)
         return (paddle.take_along_axis(y, idx, axis=2),
                 paddle.put_along_axis(y, idx, y[:, :, :1] * 0 + 5.0, axis=2),
-                paddle.gather_nd(y, paddle.to_tensor([[0, 1], [0, 3]])))
+                paddle.gather_nd(y, paddle.to_tensor([[0, 1], [0, 3]])),
+                F.unfold(y, [3, 3], paddings=1),
+                F.unfold(y, [2, 3], strides=[2, 1], paddings=[1, 2, 0, 1], dilations=[1, 2]))
 
 
 class YoloeHead(nn.Layer):
