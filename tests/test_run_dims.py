@@ -142,6 +142,30 @@ def test_blazeface_built_without_a_bound_matches_paddle_at_every_image_size(tmp_
             assert err <= TOL, (size, fetch, err)
 
 
+def test_kthvalue_along_a_run_dim_checks_k(tmp_path):
+    """kthvalue (k 3) along a dim the run gives: a row of 5 gives its third
+    smallest (computed here by sorting each row); a row of 2 has no third,
+    and the run stops naming k (Paddle raises an error there)."""
+    body = ("var x: float32[-1, -1]\nvar y: float32[-1]\nvar i: int64[-1]\n"
+            "op feed(X: feed) -> (Out: x) {col: 0}\n"
+            "op kthvalue(X: x) -> (Indices: i, Out: y) {k: 3, axis: 1, keepdim: false}\n"
+            "op fetch(X: y) -> (Out: fetch) {col: 0}\n")
+    binary = tmp_path / "bin"
+    p = run(["build", ir(tmp_path, body), "-o", str(binary), "--max-shape", "x=2,8"])
+    assert p.returncode == 0, p.stderr[-2000:]
+    x = np.array([[4.0, -1.0, 7.0, 2.0, 0.5], [3.0, 3.5, -2.0, 9.0, 1.0]], np.float32)
+    np.save(tmp_path / "x.npy", x)
+    q = subprocess.run([str(binary), "--input", f"x={tmp_path / 'x.npy'}", "--output-dir", str(tmp_path / "o")],
+                       capture_output=True, text=True, timeout=120)
+    assert q.returncode == 0, q.stderr
+    got = np.load(next((tmp_path / "o").glob("*.npy")))
+    assert got.tolist() == np.sort(x, axis=1)[:, 2].tolist()
+    np.save(tmp_path / "x.npy", x[:, :2])
+    q = subprocess.run([str(binary), "--input", f"x={tmp_path / 'x.npy'}", "--output-dir", str(tmp_path / "o2")],
+                       capture_output=True, text=True, timeout=120)
+    assert q.returncode == 1 and "k is larger than the run's size along the axis" in q.stderr, q.stderr
+
+
 def test_sizes_outside_the_bound_or_too_small_stop(tmp_path):
     """resnetish bounded by [2, 3, 32, 32]: a height of 40 is refused by the
     driver naming the dim and the bound; a channel count other than the

@@ -9,7 +9,9 @@
  * Emission (float32/64, int32/64): per line along the axis, runtime
  * rt_kthvalue_<t>: the k-th smallest (NaN largest) and its position, with
  * ties resolved as libstdc++'s partial_sort / nth_element resolve them in
- * Paddle's kernel.  A 0-D X (k must be 1) is copied with index 0. */
+ * Paddle's kernel.  A 0-D X (k must be 1) is copied with index 0.  Along
+ * a dim the run gives, the line is the run's length and a k past it stops
+ * the run (Paddle raises an error). */
 #include "../util.h"
 #include "ops.h"
 #include "sort_call.h"
@@ -24,10 +26,7 @@ static int infer_kthvalue(OpCtx *c) {
   const int64_t k = attr_int(c->op, "k", 1);
   if (k < 1 || (r > 0 && x->shape.d[a] >= 0 && k > x->shape.d[a]) || (r == 0 && k != 1))
     return ctx_fail(c, "k = %lld is out of range for X %s", (long long)k, shape_str(&x->shape));
-  if (r > 0 && var_runtime_mask(x) >> a & 1) /* the other dims the run gives pass to Out and Indices */
-    return ctx_fail(c, "dim %d of X ('%s') is only known at run time (%s); kthvalue along it is not supported yet "
-                    "(k would be checked against the run's size)", a, x->name, x->runtime_from ? x->runtime_from : "inputs");
-  return 0;
+  return 0; /* dims the run gives pass to Out and Indices; along the axis k is checked when it runs */
 }
 
 static int emit_kthvalue(EmitCtx *e) {
@@ -49,14 +48,19 @@ static int emit_kthvalue(EmitCtx *e) {
   }
   int axis = axis_norm(attr_int(e->op, "axis", -1), r);
   if (axis < 0) return em_fail(e, "axis is out of range");
-  int64_t n = em_const_dim(e, x, axis);
+  const int run = em_spec(e, x)->runtime_mask >> axis & 1; /* the run's length along the axis, at most n */
+  int64_t n = run ? em_bound_dim(e, x, axis) : em_const_dim(e, x, axis);
   if (n < 0) return em_fail(e, "the dim along the axis depends on the batch, so k cannot be checked against it");
   value_index_extents(e, x, axis, out, ind);
   if (k < 1 || k > n) return em_fail(e, "k = %lld is out of range for %lld elements along the axis", (long long)k,
                                      (long long)n);
+  if (run) {
+    em_fault(e, "k is larger than the run's size along the axis (Paddle raises an error)");
+    pr_line(e->p, "if (%s < %lld) return 1;", em_dim(e, x, axis), (long long)k);
+  }
   const char *work = em_scratch_named(e, "unsigned char", "work", (SymDim){0, n * 16});
   sort_print_c(e->p, &(SortCall){.kind = SORT_KTHVALUE_OP, .dtype = x->dtype, .x = em_ptr(e, x, 1),
-                                 .outer = em_prod(e, x, 0, axis), .n = pool_printf("%lld", (long long)n),
+                                 .outer = em_prod(e, x, 0, axis), .n = run ? em_dim(e, x, axis) : pool_printf("%lld", (long long)n),
                                  .inner = em_prod(e, x, axis + 1, r), .k = pool_printf("%lld", (long long)k),
                                  .vals = em_ptr(e, out, 0), .idx = em_ptr(e, ind, 0), .work = work});
   return 0;

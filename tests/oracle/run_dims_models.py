@@ -347,7 +347,7 @@ class MoreOps(nn.Layer):
     """Ops along or beside the run's sizes: argsort along the channels,
     sort along the height (a line of the run's length), cummax / cummin,
     cumprod, logsumexp over the channels and over height and width, mode
-    and kthvalue over the channels, maxout, label_smooth over the channels
+    and kthvalue over the channels, kthvalue along the height, maxout, label_smooth over the channels
     moved last, a bool mask cast to float (several run-time dims), unbind
     along the channels, and index_select of channels and of rows (the
     indices checked against the run's height)."""
@@ -366,7 +366,8 @@ class MoreOps(nn.Layer):
                 F.maxout(y, 2, axis=1), F.label_smooth(F.softmax(y, 1).transpose([0, 2, 3, 1]), epsilon=0.1),
                 (y > 0).astype("float32"), paddle.unbind(y, axis=1)[2],
                 paddle.index_select(paddle.index_select(y, paddle.to_tensor([5, 0, 2]), axis=1),
-                                    paddle.to_tensor([2, 0, 1]), axis=2))
+                                    paddle.to_tensor([2, 0, 1]), axis=2),
+                paddle.kthvalue(y, 2, axis=2)[0])
 
 
 class MoreVision(nn.Layer):
