@@ -21,12 +21,17 @@
  * agree exactly (Paddle broadcasts only "...").
  * Emission: one rt_einsum call (runtime/rt_einsum.c), a general
  * contraction loop with products and sums in double, as an EinsumCall
- * (gemm_call.h). */
+ * (gemm_call.h).  Dims the run gives (a sequence's length): a label on
+ * one is the run's wherever it appears (a fixed dim there is refused; the
+ * operands' run sizes of one label are checked to agree), and so are the
+ * dims of Out it labels (run_labels). */
 #include <string.h>
 
 #include "../util.h"
 #include "gemm_call.h"
+#include "move_call.h"
 #include "ops.h"
+#include "run_hw.h"
 #include "tensor_util.h"
 
 enum { EQ_MAX_TERM = 64 };
@@ -112,6 +117,53 @@ static int check_equation(OpCtx *c, Equation *q, const int *rank, int nops, int 
   return 0;
 }
 
+static int label_at(const char *t, int p, int nell, int nb);
+static const char *label_name(int l);
+
+/* Dims the run gives (a sequence's length): a label on such a dim must
+ * be the run's wherever it appears (or 1 in a "..." dim, broadcast); the
+ * dims of Out it labels are run-time extents of a root of their own.
+ * -1 after ctx_fail. */
+static int run_labels(OpCtx *c, const Equation *q, Var *const *x, int n, int nb) {
+  int run[RT_EINSUM_MAX_LABELS] = {0}, fixed[RT_EINSUM_MAX_LABELS] = {0}, any = 0;
+  const char *key = pool_printf("einsum %s", attr_str(c->op, "equation", "")), *from = NULL;
+  for (int i = 0; i < n; i++) {
+    const int r = x[i]->shape.rank, nell = r - letters(q->in[i]);
+    for (int p = 0; p < r; p++) {
+      const int l = label_at(q->in[i], p, nell, nb);
+      if (var_runtime_mask(x[i]) >> p & 1) {
+        run[l] = any = 1, from = x[i]->runtime_from;
+        key = pool_printf("%s %d:%d.%d", key, i, x[i]->runtime_root, p);
+      } else if (l < 26 || x[i]->shape.d[p] != 1) {
+        fixed[l] = 1;
+      }
+    }
+  }
+  if (!any) return 0;
+  unsigned mask = 0;
+  for (int l = 0; l < RT_EINSUM_MAX_LABELS; l++)
+    if (run[l] && fixed[l])
+      return ctx_fail(c, "label %s of equation \"%s\" is a size the run gives in one operand and fixed in another",
+                      label_name(l), attr_str(c->op, "equation", ""));
+  const Var *out = ctx_out(c, "Out", 0);
+  if (!out) return 0;
+  const int orank = out->shape.rank, nell = orank - letters(q->out);
+  for (int p = 0; p < orank; p++)
+    if (run[label_at(q->out, p, nell, nb)]) mask |= 1u << p;
+  if (!mask) return 0;
+  ctx_set_runtime_extents(c, "Out", 0, mask, from);
+  const Var *one = NULL; /* operands whose run sizes are all one extent of one root: Out's are it too */
+  int same = 1;
+  for (int i = 0; i < n; i++) {
+    if (!var_runtime_mask(x[i])) continue;
+    if (!x[i]->runtime_same || (one && one->runtime_root != x[i]->runtime_root)) same = 0;
+    if (!one) one = x[i];
+  }
+  if (same && one) ctx_inherit_root(ctx_out(c, "Out", 0), one, 0);
+  else run_hw_share_root(c->g, ctx_out(c, "Out", 0), key);
+  return 0;
+}
+
 static int infer_einsum(OpCtx *c) {
   int n = ctx_nin(c, "Operands"), rank[RT_EINSUM_MAX_OPS];
   if (n < 1 || n > RT_EINSUM_MAX_OPS) return ctx_fail(c, "einsum takes 1 or 2 Operands, not %d", n);
@@ -155,6 +207,7 @@ static int infer_einsum(OpCtx *c) {
       for (int k = 0; k < nb; k++) o.d[o.rank++] = bcast[k];
   }
   ctx_set(c, "Out", 0, &o, x[0]->dtype);
+  if (run_labels(c, &q, x, n, nb)) return -1;
   for (int i = 0; i < n && i < ctx_nout(c, "XShape"); i++) ctx_set(c, "XShape", i, &x[i]->shape, x[i]->dtype);
   for (int i = 0; i < n && i < ctx_nout(c, "InnerCache"); i++)
     if (ctx_out(c, "InnerCache", i)) ctx_set(c, "InnerCache", i, &x[i]->shape, x[i]->dtype);
@@ -184,6 +237,7 @@ typedef struct Labels {
   SymDim extent[RT_EINSUM_MAX_LABELS]; /* each label's extent */
   int used[RT_EINSUM_MAX_LABELS];      /* 1 when some operand has it */
   const char *stride[RT_EINSUM_MAX_OPS][RT_EINSUM_MAX_LABELS]; /* C expressions */
+  const char *run[RT_EINSUM_MAX_LABELS]; /* the run's extent of a label on a dim it gives (run_labels), or NULL */
 } Labels;
 
 static int same_dim(SymDim a, SymDim b) { return a.a == b.a && a.c == b.c; }
@@ -236,6 +290,13 @@ static int collect_labels(EmitCtx *e, const Equation *q, Var *const *x, int n, i
                        em_sym(d));
       if (l < 26 || !tu_is_one(d)) L->extent[l] = d;
       L->used[l] = 1;
+      if (!(s->runtime_mask >> p & 1)) continue;
+      const char *ext = em_dim(e, x[i], p); /* the run's: every such dim of the label the same (checked) */
+      if (L->run[l] && strcmp(L->run[l], ext)) {
+        em_fault(e, "the operands' sizes of one label differ in this run (Paddle raises an error)");
+        pr_line(e->p, "if (%s != %s) return 1;", L->run[l], ext);
+      }
+      if (!L->run[l]) L->run[l] = ext;
     }
   }
   for (int i = 0; i < n; i++) term_strides(e, q->in[i], x[i], nb, L->stride[i]);
@@ -277,7 +338,7 @@ static int lower_contraction(EmitCtx *e, const Labels *L, const char *t, int nb,
                            .nout = nout, .zero_out = zero_out};
   for (int j = 0; j < nl; j++) {
     k->label[j] = label_name(order[j]);
-    k->size[j] = em_sym(L->extent[order[j]]);
+    k->size[j] = L->run[order[j]] ? L->run[order[j]] : em_sym(L->extent[order[j]]);
     for (int i = 0; i < n; i++) k->stride[i][j] = st[i][order[j]];
   }
   for (int j = 0; j < nout; j++) k->out_stride[j] = out_stride[j];
@@ -313,6 +374,12 @@ static int emit_einsum(EmitCtx *e) {
   if (check_equation(&c, &q, rank, n, &nb)) return -1;
   Labels L;
   if (collect_labels(e, &q, x, n, nb, &L)) return -1;
+  const int orank = tu_rank(e, out);
+  for (int p = 0; p < orank; p++) { /* run_labels: Out's extents, its labels' */
+    const int l = label_at(q.out, p, orank - letters(q.out), nb);
+    if (em_spec(e, out)->runtime_mask >> p & 1 && L.run[l])
+      move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = em_dim(e, out, p), .src = L.run[l]});
+  }
   const char *ptrs[RT_EINSUM_MAX_OPS];
   for (int i = 0; i < n; i++) ptrs[i] = em_ptr(e, x[i], 1);
   EinsumCall call = {.kind = EINSUM_FORWARD, .f64 = out->dtype != RT_DT_FP32, .type = em_ctype(out->dtype),
@@ -331,7 +398,7 @@ static int emit_einsum(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_einsum = {.type = "einsum", .infer = infer_einsum, .emit_c = emit_einsum};
+const OpDef op_einsum = {.type = "einsum", .infer = infer_einsum, .emit_c = emit_einsum, .runtime_extents = 2};
 
 /* einsum_grad: operand i's gradient is the contraction of Out@GRAD (read
  * with the output term: a label the output repeats reads its diagonal)

@@ -272,6 +272,26 @@ class Qkv(nn.Layer):
         return self.out(paddle.matmul(a, qkv[2]).transpose([0, 2, 1, 3]).reshape([b, n, 16]))
 
 
+class QkvEinsum(nn.Layer):
+    """Attention written with einsum over the run's length: scores
+    "bhqd,bhkd->bhqk" (two operands of the run's length), softmax, the
+    values "bhqk,bhkd->bqhd" (a transpose in the output term), and a sum
+    over the length "bld->bd" beside it."""
+
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(40, 16)
+        self.q, self.k, self.v, self.out = nn.Linear(16, 16), nn.Linear(16, 16), nn.Linear(16, 16), nn.Linear(16, 4)
+
+    def forward(self, x):
+        b, n = paddle.shape(x)[0], paddle.shape(x)[1]
+        e = self.emb(x)
+        q, k, v = (f(e).reshape([b, n, 2, 8]).transpose([0, 2, 1, 3]) for f in (self.q, self.k, self.v))
+        a = F.softmax(paddle.einsum("bhqd,bhkd->bhqk", q, k) * 0.35, axis=-1)
+        o = paddle.einsum("bhqk,bhkd->bqhd", a, v).reshape([b, n, 16])
+        return self.out(o), paddle.einsum("bld->bd", e)
+
+
 class VisionOps(nn.Layer):
     """Layers vision nets put between their convolutions, over the run's
     height and width: PReLU per channel and shared, dropout scaling at
@@ -472,6 +492,7 @@ MODELS = {
     "gpt_unfused": (Gpt, [2, 16], [[2, 16], [2, 4], [1, 11], [2, 1]]),
     "rnn": (Rnn, [2, 10], [[2, 10], [1, 4], [2, 1], [1, 7]]),
     "qkv": (Qkv, [2, 12], [[2, 12], [1, 5], [2, 1], [3, 9]]),
+    "qkv_einsum": (QkvEinsum, [2, 12], [[2, 12], [1, 5], [2, 1], [3, 9]]),
     "visionops": (VisionOps, [2, 3, 24, 24], [[2, 3, 24, 24], [1, 3, 13, 19], [2, 3, 5, 7], [1, 3, 3, 2]]),
     "same": (Same, [2, 3, 24, 24], [[2, 3, 24, 24], [1, 3, 17, 23], [2, 3, 6, 7], [1, 3, 1, 1]]),
     "moreops": (MoreOps, [2, 3, 16, 16], [[2, 3, 16, 16], [1, 3, 9, 13], [2, 3, 3, 5]]),
@@ -491,6 +512,7 @@ UNBOUNDED = {
     "gpt": [[2, 30], [1, 5], [2, 32]],
     "rnn": [[2, 50], [1, 130], [2, 7], [1, 300]],
     "qkv": [[2, 40], [1, 7], [3, 90]],
+    "qkv_einsum": [[2, 40], [1, 7], [3, 90]],
     "same": [[1, 3, 64, 33], [2, 3, 40, 9]],
     "moreops": [[1, 3, 40, 20], [2, 3, 5, 7]],
     "morevision": [[1, 3, 40, 70], [2, 3, 9, 13], [1, 3, 150, 20]],
