@@ -27,7 +27,7 @@ import sys
 import numpy as np
 import pytest
 
-from conftest import BUILD, ROOT, generated, run
+from conftest import BUILD, ROOT, generated, inspect_json, run
 from test_bad_catalogue import ir
 from test_bad_input import bad
 from test_binary import cc
@@ -57,7 +57,7 @@ def run_image(binary, path, out, more=()):
 @pytest.mark.parametrize("name", ["cnn", "resnetish", "seghead", "unetish", "tokens", "decoder", "text",
                                   "text_unfused", "bert", "bert_unfused", "gpt", "gpt_unfused",
                                   "rnn", "qkv", "visionops", "same", "moreops", "morevision",
-                                  "gathers", "yoloehead", "qkv_einsum"])
+                                  "gathers", "yoloehead", "qkv_einsum", "stn"])
 def test_one_binary_matches_paddle_at_every_size(tmp_path, name):
     d = os.path.join(models(), name)
     binary = build(d, tmp_path, *flags(d))
@@ -91,7 +91,7 @@ def unbounded(d):
 
 
 @pytest.mark.parametrize("name", ["cnn", "resnetish", "seghead", "visionops", "bert", "gpt", "rnn", "qkv", "same",
-                                  "moreops", "morevision", "gathers", "yoloehead", "qkv_einsum"])
+                                  "moreops", "morevision", "gathers", "yoloehead", "qkv_einsum", "stn"])
 def test_built_without_a_bound_matches_paddle_in_every_size_class(tmp_path, name):
     """The same programs built with no --max-shape (issue 19 item 1): planned
     for size classes (bounds 32, 64, 128, ...), one binary runs sizes of
@@ -140,6 +140,16 @@ def test_blazeface_built_without_a_bound_matches_paddle_at_every_image_size(tmp_
             assert got.shape == want.shape and got.dtype == want.dtype, (size, fetch, got.shape, want.shape)
             err = np.abs(got.astype(np.float64) - want).max() / max(np.abs(want).max(), 1e-6)
             assert err <= TOL, (size, fetch, err)
+
+
+def test_inspect_agrees_with_paddle_on_a_spatial_transformer():
+    """affine_grid with an OutputShape tensor: Paddle declares its Grid
+    5-D whatever the tensor's length, and grid_sampler's Output 5-D beside
+    a 4-D X; inspect's shapes follow (the rule of grid_sampler once refused
+    the ranks there)."""
+    j = inspect_json(os.path.join(models(), "stn", "model.pdmodel"))
+    assert j["shape_mismatches"] == [] and j["no_shape_rule"] == []
+    assert not j["cannot_compile"]
 
 
 def test_kthvalue_along_a_run_dim_checks_k(tmp_path):

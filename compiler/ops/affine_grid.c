@@ -13,10 +13,15 @@
  * holds, per output pixel, (x, y, 1) or (x, y, z, 1) with each coordinate
  * Paddle's Linspace from -1 to 1 (align_corners: step 2/(n-1), so a size-1
  * dim gives NaN as in Paddle; else step 2/n from -1*(n-1)/n), and Output =
- * base x Theta[n]^T, summed in the order of the base's components. */
+ * base x Theta[n]^T, summed in the order of the base's components.
+ * OutputShape read from `shape` of a tensor whose sizes the run gives
+ * (affine_grid(theta, x.shape) of an image model): Output's sizes are
+ * those run-time extents, the Linspaces the run's. */
 #include "../util.h"
 #include "grid_call.h"
+#include "move_call.h"
 #include "ops.h"
+#include "run_hw.h"
 #include "tensor_util.h"
 
 /* The run-time output_shape (count, values into v[5]): the OutputShape
@@ -50,11 +55,34 @@ static int infer_affine_grid(OpCtx *c) {
     for (int i = 1; i < o.rank - 1; i++) o.d[i] = DIM_UNKNOWN;
   }
   o.d[o.rank - 1] = o.rank - 2;
+  unsigned run = 0; /* OutputShape values the run gives: an image's sizes read by `shape` */
+  const char *from = NULL, *key = "affine_grid";
+  for (int i = 2; c->g->specializing && from_tensor && n < 0 && i < 6; i++) {
+    const Var *src;
+    int d;
+    const Var *os = ctx_in(c, "OutputShape", 0);
+    if (i >= shape_numel(&os->shape)) break;
+    if (i == 2) o.rank = (int)shape_numel(&os->shape), o.d[0] = t->shape.d[0], o.d[o.rank - 1] = o.rank - 2;
+    int64_t k[5];
+    if (ctx_int_values(c, os, k, 5) > i) {
+      o.d[i - 1] = k[i];
+    } else if (ctx_run_dim_of(c->g, os, i, &src, &d)) {
+      o.d[i - 1] = src->shape.d[d], run |= 1u << (i - 1), from = src->runtime_from;
+      key = pool_printf("%s %d.%d", key, src->runtime_root, d);
+    } else {
+      run = 0;
+      break;
+    }
+  }
   int64_t rows = t->shape.d[1], cols = t->shape.d[2];
   if ((c->g->specializing || !from_tensor) && ((rows >= 0 && rows != o.rank - 2) || (cols >= 0 && cols != o.rank - 1)))
     return ctx_fail(c, "Theta %s does not fit a %d-D grid (its size from %s)", shape_str(&t->shape), o.rank - 2,
                     from_tensor ? "input OutputShape" : "attribute output_shape");
   ctx_set(c, "Output", 0, &o, t->dtype);
+  if (run) {
+    ctx_set_runtime_extents(c, "Output", 0, run, from);
+    run_hw_share_root(c->g, ctx_out(c, "Output", 0), key);
+  }
   return 0;
 }
 
@@ -69,17 +97,28 @@ static int emit_affine_grid(EmitCtx *e) {
   if (em_const_dim(e, th, 1) != nsp || em_const_dim(e, th, 2) != nsp + 1)
     return em_fail(e, "Theta must be [N, %d, %d]", nsp, nsp + 1);
   int64_t size[3] = {1, 1, 1}; /* d, h, w */
+  const unsigned run = em_spec(e, out)->runtime_mask; /* infer_affine_grid: OutputShape's values the run's */
   for (int i = 0; i < nsp; i++)
-    if ((size[3 - nsp + i] = em_const_dim(e, out, 1 + i)) < 0)
+    if ((size[3 - nsp + i] = em_bound_dim(e, out, 1 + i)) < 0 || (!(run >> (1 + i) & 1) && em_const_dim(e, out, 1 + i) < 0))
       return em_fail(e, "the grid size must not depend on the batch");
   GridCall call = {.kind = GRID_AFFINE, .type = em_ctype(th->dtype), .nsp = nsp, .size = {size[0], size[1], size[2]},
                    .align = attr_bool(e->op, "align_corners", 1), .batch = em_dim(e, out, 0),
                    .src = em_ptr(e, th, 1), .dst = em_ptr(e, out, 0)};
+  for (int i = 0; i < nsp && run; i++) { /* infer_affine_grid: the sizes of the tensor OutputShape reads */
+    const Var *src, *os = tu_in(e, "OutputShape", 0);
+    int d;
+    if (!(run >> (1 + i) & 1)) continue;
+    if (!os || !ctx_run_dim_of(e->g, os, 2 + i, &src, &d))
+      return em_fail(e, "OutputShape no longer traces to the run's sizes");
+    move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = em_dim(e, out, 1 + i), .src = em_dim(e, src, d)});
+    call.run_size[3 - nsp + i] = em_dim(e, out, 1 + i);
+  }
   grid_print_c(e->p, &call);
   return 0;
 }
 
-const OpDef op_affine_grid = {.type = "affine_grid", .infer = infer_affine_grid, .emit_c = emit_affine_grid};
+const OpDef op_affine_grid = {.type = "affine_grid", .infer = infer_affine_grid, .emit_c = emit_affine_grid,
+                              .runtime_extents = 2};
 
 /* affine_grid_grad (Theta, OutputShape?, Output@GRAD -> Theta@GRAD; phi
  * AffineGridGradKernel): with the forward's base grid (x, y, 1) or

@@ -3,14 +3,16 @@
 
 #include "../util.h"
 
-/* Declares `start_<name>` and `step_<name>` of Paddle's Linspace(-1, 1, n). */
-static void print_linspace(Printer *p, const char *t, const char *name, int64_t n, int align) {
+/* Declares `start_<name>` and `step_<name>` of Paddle's Linspace(-1, 1, n),
+ * n a number or (run) a C expression of the run's size. */
+static void print_linspace(Printer *p, const char *t, const char *name, int64_t n, const char *run, int align) {
+  const char *n1 = run ? pool_printf("(%s - 1)", run) : pool_printf("%lld", (long long)(n - 1));
+  const char *nn = run ? pool_printf("(%s)", run) : pool_printf("%lld", (long long)n);
   if (align)
-    pr_line(p, "const %s start_%s = (%s)-1, step_%s = ((%s)1 - (%s)-1) / (%s)%lld;", t, name, t, name, t, t, t,
-            (long long)(n - 1));
+    pr_line(p, "const %s start_%s = (%s)-1, step_%s = ((%s)1 - (%s)-1) / (%s)%s;", t, name, t, name, t, t, t, n1);
   else
-    pr_line(p, "const %s start_%s = (%s)-1 * ((%s)%lld / (%s)%lld), step_%s = ((%s)1 - (%s)-1) / (%s)%lld;", t, name,
-            t, t, (long long)(n - 1), t, (long long)n, name, t, t, t, (long long)n);
+    pr_line(p, "const %s start_%s = (%s)-1 * ((%s)%s / (%s)%s), step_%s = ((%s)1 - (%s)-1) / (%s)%s;", t, name, t, t,
+            n1, t, nn, name, t, t, t, nn);
 }
 
 /* Declares the buffers, named `src` and `dst`, the Linspaces and the
@@ -19,9 +21,10 @@ static void open_batch(Printer *p, const GridCall *c, const char *src, const cha
   pr_line(p, "const %s *%s = %s;", c->type, src, c->src);
   pr_line(p, "%s *%s = %s;", c->type, dst, c->dst);
   static const char *const names[] = {"d", "h", "w"};
-  for (int i = 3 - c->nsp; i < 3; i++) print_linspace(p, c->type, names[i], c->size[i], c->align);
-  pr_line(p, "const int64_t D = %lld, H = %lld, W = %lld;", (long long)c->size[0], (long long)c->size[1],
-          (long long)c->size[2]);
+  const char *sz[3];
+  for (int i = 0; i < 3; i++) sz[i] = c->run_size[i] ? c->run_size[i] : pool_printf("%lld", (long long)c->size[i]);
+  for (int i = 3 - c->nsp; i < 3; i++) print_linspace(p, c->type, names[i], c->size[i], c->run_size[i], c->align);
+  pr_line(p, "const int64_t D = %s, H = %s, W = %s;", sz[0], sz[1], sz[2]);
   pr_line(p, "for (int64_t n = 0; n < %s; n++) {", c->batch);
 }
 

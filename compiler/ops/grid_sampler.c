@@ -8,10 +8,13 @@
  * Emission (float32 and float64, Paddle's CPU kernels' types): one
  * rt_grid_sample call (rt_grid_sample_f64 for float64; runtime/
  * rt_grid_sample.c), Paddle's CPU kernel step for step, in the tensors'
- * type.  grid_sampler_grad is at the end. */
+ * type.  X's spatial sizes and Grid's may be the run's (an image model's
+ * flow field): the geometry is then a local of them and Output takes
+ * Grid's.  grid_sampler_grad is at the end. */
 #include <string.h>
 
 #include "../util.h"
+#include "move_call.h"
 #include "ops.h"
 #include "resample_call.h"
 #include "rt_grid_sample.h"
@@ -21,13 +24,25 @@ static int infer_grid_sampler(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0), *g = ctx_need(c, "Grid", 0);
   if (!x || !g) return -1;
   const Shape *xs = &x->shape, *gs = &g->shape;
-  if ((xs->rank != 4 && xs->rank != 5) || gs->rank != xs->rank)
+  /* Paddle's compile-time rule checks neither rank: an affine_grid with an
+   * OutputShape tensor declares a 5-D Grid beside a 4-D X, and Output
+   * follows Grid (its VarDesc has rank 5); the run's shapes must agree */
+  const int strict = c->g->specializing || gs->rank == xs->rank;
+  if ((xs->rank != 4 && xs->rank != 5) || (gs->rank != 4 && gs->rank != 5) || (strict && gs->rank != xs->rank))
     return ctx_fail(c, "X %s and Grid %s must both have rank 4 or both 5", shape_str(xs), shape_str(gs));
-  if (gs->d[gs->rank - 1] >= 0 && gs->d[gs->rank - 1] != xs->rank - 2)
+  if (strict && gs->d[gs->rank - 1] >= 0 && gs->d[gs->rank - 1] != xs->rank - 2)
     return ctx_fail(c, "the last dim of Grid %s must be %d", shape_str(gs), xs->rank - 2);
-  Shape o = {xs->rank, {gs->d[0], xs->d[1]}};
+  Shape o = {gs->rank, {gs->d[0], xs->d[1]}};
   for (int i = 1; i < gs->rank - 1; i++) o.d[i + 1] = gs->d[i];
   ctx_set(c, "Output", 0, &o, x->dtype);
+  /* sizes the run gives: X's spatial ones are read, Grid's are Output's */
+  const unsigned spatial = ((1u << (xs->rank - 2)) - 1) << 1;
+  if ((var_runtime_mask(x) & ~(spatial << 1)) || (var_runtime_mask(g) & ~spatial))
+    return ctx_fail(c, "X ('%s') or Grid ('%s') has dims only the run knows besides its spatial ones; grid_sampler "
+                    "takes them there only", x->name, g->name);
+  int to[RT_MAX_RANK];
+  for (int d = 0; d < RT_MAX_RANK; d++) to[d] = d >= 1 && d < gs->rank - 1 ? d + 1 : -1;
+  ctx_pass_runtime_extents_to(c, g, "Output", 0, to);
   return 0;
 }
 
@@ -47,9 +62,9 @@ static int grid_geometry(EmitCtx *e, Var *x, Var *g, RtGridSample *p) {
     return em_fail(e, "Grid must be [N, ..., %d]", p->nsp);
   p->c = em_const_dim(e, x, 1);
   p->in[0] = p->out[0] = 1;
-  for (int i = 0; i < p->nsp; i++) {
-    p->in[3 - p->nsp + i] = em_const_dim(e, x, 2 + i);
-    p->out[3 - p->nsp + i] = em_const_dim(e, g, 1 + i);
+  for (int i = 0; i < p->nsp; i++) { /* the bounds of the sizes the run gives (emit_grid_sampler) */
+    p->in[3 - p->nsp + i] = em_bound_dim(e, x, 2 + i);
+    p->out[3 - p->nsp + i] = em_bound_dim(e, g, 1 + i);
   }
   for (int i = 0; i < 3; i++)
     if (p->c < 0 || p->in[i] < 0 || p->out[i] < 0) return em_fail(e, "dims after the batch must not depend on it");
@@ -62,13 +77,21 @@ static int emit_grid_sampler(EmitCtx *e) {
   const int dt = tu_float_dtype(e, (Var *const[]){x, g, out}, 3), f64 = dt == RT_DT_FP64;
   RtGridSample p;
   if (dt < 0 || grid_geometry(e, x, g, &p)) return -1;
-  resample_print_c(e->p, &(ResampleCall){.kind = RESAMPLE_GRID, .f64 = f64, .geo = "geo", .sample = p,
-                                         .batch = em_dim(e, out, 0),
-                                         .x = em_ptr(e, x, 1), .grid = em_ptr(e, g, 1), .out = em_ptr(e, out, 0)});
+  ResampleCall call = {.kind = RESAMPLE_GRID, .f64 = f64, .geo = "geo", .sample = p, .batch = em_dim(e, out, 0),
+                       .x = em_ptr(e, x, 1), .grid = em_ptr(e, g, 1), .out = em_ptr(e, out, 0)};
+  const unsigned xrun = em_spec(e, x)->runtime_mask, grun = em_spec(e, g)->runtime_mask;
+  for (int i = 0; i < p.nsp; i++) { /* infer_grid_sampler: the run's sizes, Grid's passed to Output */
+    if (xrun >> (2 + i) & 1) call.run_grid_in[3 - p.nsp + i] = em_dim(e, x, 2 + i);
+    if (!(grun >> (1 + i) & 1)) continue;
+    call.run_grid_out[3 - p.nsp + i] = em_dim(e, g, 1 + i);
+    move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = em_dim(e, out, 2 + i), .src = em_dim(e, g, 1 + i)});
+  }
+  resample_print_c(e->p, &call);
   return 0;
 }
 
-const OpDef op_grid_sampler = {.type = "grid_sampler", .infer = infer_grid_sampler, .emit_c = emit_grid_sampler};
+const OpDef op_grid_sampler = {.type = "grid_sampler", .infer = infer_grid_sampler, .emit_c = emit_grid_sampler,
+                               .runtime_extents = 2};
 
 /* grid_sampler_grad (X, Grid, Output@GRAD -> X@GRAD, Grid@GRAD, either
  * absent; phi GridSampleGradKernel): rt_grid_sample_grad(_f64), Paddle's

@@ -46,21 +46,29 @@ static void print_resize(Printer *p, const ResampleCall *c) {
   pr_line(p, "};");
 }
 
-/* g as a constant RtGridSample named `name`. */
-static void print_grid_sample(Printer *p, const char *name, const RtGridSample *g) {
+/* c's RtGridSample named `name`: a constant, or a local of the sizes the
+ * run gives. */
+static void print_grid_sample(Printer *p, const char *name, const ResampleCall *c) {
   static const char *const pads[] = {"RT_GRID_ZEROS", "RT_GRID_BORDER", "RT_GRID_REFLECTION"};
-  pr_line(p, "static const RtGridSample %s = {", name);
+  const RtGridSample *g = &c->sample;
+  const char *in[3], *out[3];
+  int run = 0;
+  for (int i = 0; i < 3; i++) {
+    in[i] = c->run_grid_in[i] ? c->run_grid_in[i] : pool_printf("%lld", (long long)g->in[i]);
+    out[i] = c->run_grid_out[i] ? c->run_grid_out[i] : pool_printf("%lld", (long long)g->out[i]);
+    run |= c->run_grid_in[i] || c->run_grid_out[i];
+  }
+  pr_line(p, "%s RtGridSample %s = {", run ? "const" : "static const", name);
   pr_line(p, ".nsp = %d, .nearest = %d, .padding = %s, .align_corners = %d, .c = %lld,", g->nsp, g->nearest,
           pads[g->padding], g->align_corners, (long long)g->c);
-  pr_line(p, ".in = {%lld, %lld, %lld}, .out = {%lld, %lld, %lld},", (long long)g->in[0], (long long)g->in[1],
-          (long long)g->in[2], (long long)g->out[0], (long long)g->out[1], (long long)g->out[2]);
+  pr_line(p, ".in = {%s, %s, %s}, .out = {%s, %s, %s},", in[0], in[1], in[2], out[0], out[1], out[2]);
   pr_line(p, "};");
 }
 
 void resample_print_c(Printer *p, const ResampleCall *c) {
   const char *t = c->int_suffix ? c->int_suffix : c->f64 ? "_f64" : "";
   if (c->kind == RESAMPLE_INTERP2D) print_interp2d(p, c);
-  else if (c->kind == RESAMPLE_GRID || c->kind == RESAMPLE_GRID_GRAD) print_grid_sample(p, c->geo, &c->sample);
+  else if (c->kind == RESAMPLE_GRID || c->kind == RESAMPLE_GRID_GRAD) print_grid_sample(p, c->geo, c);
   else print_resize(p, c);
   switch (c->kind) {
     case RESAMPLE_INTERP2D:

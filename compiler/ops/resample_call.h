@@ -36,6 +36,7 @@ typedef struct ResampleCall {
   const char *run_ratio[3];    /* as C expressions, the geometry a local (not a static constant), */
   const char *run_in[3];       /* and its in[] when the run gives X's (NULL: the constants) */
   RtGridSample sample;         /* GRID, GRID_GRAD */
+  const char *run_grid_in[3], *run_grid_out[3]; /* GRID: sample's in[] and out[] the run gives (NULL: constants) */
   const char *batch;           /* planes (INTERP2D) or images; not RESIZE_GRAD */
   const char *lo, *hi;         /* RESIZE_GRAD: the range of planes */
   const char *x, *grid, *dout; /* input, sampling grid, output gradient (as the kind reads them) */

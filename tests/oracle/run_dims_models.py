@@ -444,6 +444,28 @@ class Gathers(nn.Layer):
                 F.unfold(y, [2, 3], strides=[2, 1], paddings=[1, 2, 0, 1], dilations=[1, 2]))
 
 
+class Stn(nn.Layer):
+    """A spatial transformer over the run's sizes: theta from pooled
+    features, affine_grid(theta, paddle.shape(y)) (an OutputShape the run
+    gives), grid_sample of y on it added back to y; and a flow field from a
+    convolution (a Grid of the run's sizes) sampled nearest with border
+    padding."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2D(3, 4, 3, padding=1)
+        self.theta = nn.Linear(4, 6)
+        self.flow = nn.Conv2D(4, 2, 3, padding=1)
+
+    def forward(self, x):
+        y = F.relu(self.conv(x))
+        t = self.theta(paddle.flatten(F.adaptive_avg_pool2d(y, 1), 1)) * 0.3
+        t = t.reshape([-1, 2, 3]) + paddle.to_tensor([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
+        warped = F.grid_sample(y, F.affine_grid(t, paddle.shape(y), align_corners=False), align_corners=False)
+        flow = paddle.tanh(self.flow(y)).transpose([0, 2, 3, 1])
+        return warped + y, F.grid_sample(y, flow, mode="nearest", padding_mode="border")
+
+
 class YoloeHead(nn.Layer):
     """A PP-YOLOE-style anchor-free head over two levels of the run's
     sizes: anchor points from meshgrid over aranges of each level's height
@@ -498,6 +520,7 @@ MODELS = {
     "moreops": (MoreOps, [2, 3, 16, 16], [[2, 3, 16, 16], [1, 3, 9, 13], [2, 3, 3, 5]]),
     "morevision": (MoreVision, [2, 3, 24, 24], [[2, 3, 24, 24], [1, 3, 13, 19], [2, 3, 5, 7], [1, 3, 3, 2]]),
     "gathers": (Gathers, [2, 3, 24, 24], [[2, 3, 24, 24], [1, 3, 13, 19], [2, 3, 5, 7], [1, 3, 1, 2]]),
+    "stn": (Stn, [2, 3, 24, 24], [[2, 3, 24, 24], [1, 3, 13, 19], [2, 3, 5, 7], [1, 3, 1, 2]]),
     "yoloehead": (YoloeHead, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 17, 23], [2, 3, 5, 7], [1, 3, 1, 2]]),
 }
 # sizes of the same models built with no bound (size classes of 32, 64, 128,
@@ -517,6 +540,7 @@ UNBOUNDED = {
     "moreops": [[1, 3, 40, 20], [2, 3, 5, 7]],
     "morevision": [[1, 3, 40, 70], [2, 3, 9, 13], [1, 3, 150, 20]],
     "gathers": [[1, 3, 40, 70], [2, 3, 9, 13], [1, 3, 150, 20]],
+    "stn": [[1, 3, 40, 70], [2, 3, 9, 13], [1, 3, 150, 20]],
     "yoloehead": [[1, 3, 64, 96], [2, 3, 9, 13], [1, 3, 250, 40]],
 }
 # feeds besides x (name, dtype), each of x's shape, saved as input_<k>_<name>.npy
