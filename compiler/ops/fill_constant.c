@@ -116,7 +116,7 @@ static int expr_shape(OpCtx *c, int n, Shape *shape, SizeExpr *e) {
       shape->d[i] = v[0];
       continue;
     }
-    if (!entry || !ctx_size_expr(c, entry, &e[i])) return 0;
+    if (!entry || !ctx_size_expr(c, entry, 0, &e[i])) return 0;
     shape->d[i] = e[i].k;
     for (int f = 0; f < e[i].n; f++) shape->d[i] *= e[i].v[f]->shape.d[e[i].d[f]];
     nrun++;

@@ -46,7 +46,10 @@
  * them (emit_run_size), and the geometry is a local the run fills in; a v2
  * Scale tensor beside a known OutSize gives the ratios the same way, Out
  * keeping OutSize's size.  Without a bound the size is refused (spec.c
- * suggests the option).  SizeTensor and OutSize must be int32 and Scale
+ * suggests the option), unless the values are the run-time sizes of
+ * another tensor (traced_size) or products of such sizes and constants
+ * (expr_size: size=[h * 2, w * 2]), which bound Out; the kernel then reads
+ * the values as above and sets Out's sizes.  SizeTensor and OutSize must be int32 and Scale
  * float32, as Paddle 2.6's kernels read them.
  *
  * Gradients: the grads of the five fluid 1.x ops and of the five _v2
@@ -116,6 +119,38 @@ static int traced_size(OpCtx *c, const Var *x, int nsize, int nsp, int nchw) {
   return 1;
 }
 
+/* Out's size from SizeTensor or OutSize whose values are products of
+ * run-time extents and constants (ctx_size_expr: size=[h * 2, w * 2] over
+ * an image's sizes read by `shape`): Out's bound is each product of the
+ * bounds, its dims run-time extents (a root per rule) that the kernel sets
+ * from the values it reads (emit_run_size); channel first, X's other dims
+ * known.  1 when done, 0 when the values are not such products. */
+static int expr_size(OpCtx *c, const Var *x, int nsize, int nsp, int nchw) {
+  const int sp0 = 2;
+  Shape o = x->shape;
+  unsigned mask = 0;
+  const char *key = "interp size", *from = NULL;
+  for (int j = 0; j < nsp; j++) {
+    const Var *t = nsize ? ctx_in(c, "SizeTensor", j) : ctx_in(c, "OutSize", 0);
+    SizeExpr e;
+    if (!t || !ctx_size_expr(c, t, nsize ? 0 : j, &e)) return 0;
+    o.d[sp0 + j] = e.k, mask |= 1u << (sp0 + j);
+    key = pool_printf("%s %d:%lld", key, j, (long long)e.k);
+    for (int f = 0; f < e.n; f++) {
+      o.d[sp0 + j] *= e.v[f]->shape.d[e.d[f]], from = e.v[f]->runtime_from;
+      key = pool_printf("%s*%d.%d", key, e.v[f]->runtime_root, e.d[f]);
+    }
+  }
+  if (!nchw || var_runtime_mask(x) & ~(((1u << nsp) - 1) << sp0))
+    return ctx_fail(c, "the output size of X ('%s') is a product of sizes the run gives; paddlec takes it in "
+                    "channel-first (NCHW) resizes of an X whose other dims are known", x->name);
+  ctx_set(c, "Out", 0, &o, x->dtype);
+  ctx_set_runtime_extents(c, "Out", 0, mask, from);
+  Var *out = ctx_out(c, "Out", 0);
+  if (out) run_hw_share_root(c->g, out, key);
+  return 1;
+}
+
 static int infer_interp(OpCtx *c, int v2) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
@@ -154,7 +189,8 @@ static int infer_interp(OpCtx *c, int v2) {
   int64_t tsize[3];
   const int nts = tensor_size(c, nsp, tsize);
   if (nts < 0 && !ctx_in(c, "Scale", 0)) { /* the run's sizes of another tensor? */
-    const int t = traced_size(c, x, nsize, nsp, nchw);
+    int t = traced_size(c, x, nsize, nsp, nchw);
+    if (!t && c->g->specializing && !ctx_has_max_shape(c, "Out", 0)) t = expr_size(c, x, nsize, nsp, nchw);
     if (t) return t < 0 ? -1 : 0;
   }
   if ((nts < 0 || (nts == 0 && ctx_in(c, "Scale", 0))) && var_runtime_axis(x) < 0) { /* the run's size, bounded? */

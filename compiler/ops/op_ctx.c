@@ -593,19 +593,20 @@ int ctx_shape_dim_of(const Graph *g, const Var *t, int i, const Var **v, int *d)
   return 0;
 }
 
-/* ctx_size_expr's walk, `depth` producers deep at most; 0 when t is none. */
-static int size_expr_at(const OpCtx *c, const Var *t, SizeExpr *s, int depth) {
+/* ctx_size_expr's walk of element i of t, `depth` producers deep at most;
+ * 0 when it is none. */
+static int size_expr_at(const OpCtx *c, const Var *t, int i, SizeExpr *s, int depth) {
   const int64_t *vals;
   const Var *v;
   int d;
   *s = (SizeExpr){.k = 1};
-  if (!t || depth <= 0 || shape_numel(&t->shape) != 1 || (t->dtype != RT_DT_INT32 && t->dtype != RT_DT_INT64))
+  if (!t || depth <= 0 || i < 0 || shape_numel(&t->shape) <= i || (t->dtype != RT_DT_INT32 && t->dtype != RT_DT_INT64))
     return 0;
-  if (ctx_values(c, t, &vals) == 1) {
-    s->k = vals[0];
-    return vals[0] >= 0;
+  if (ctx_values(c, t, &vals) > i) {
+    s->k = vals[i];
+    return vals[i] >= 0;
   }
-  if (ctx_shape_dim_of(c->g, t, 0, &v, &d)) {
+  if (ctx_shape_dim_of(c->g, t, i, &v, &d)) {
     if (!(var_runtime_mask(v) >> d & 1)) { /* a fixed dim */
       s->k = v->shape.d[d];
       return s->k >= 0;
@@ -617,29 +618,30 @@ static int size_expr_at(const OpCtx *c, const Var *t, SizeExpr *s, int depth) {
   const Op *op = &c->g->ops[t->producer];
   if (!strcmp(op->type, "cast") || !strcmp(op->type, "assign") || !strcmp(op->type, "reshape2") ||
       !strcmp(op->type, "squeeze2") || !strcmp(op->type, "unsqueeze2"))
-    return size_expr_at(c, only_in(c->g, op, "X"), s, depth - 1);
+    return size_expr_at(c, only_in(c->g, op, "X"), i, s, depth - 1);
   if (!strcmp(op->type, "scale")) {
     const double k = attr_float(op, "scale", 1);
     if (only_in(c->g, op, "ScaleTensor") || attr_float(op, "bias", 0) != 0 || k < 0 || k != (double)(int64_t)k ||
-        !size_expr_at(c, only_in(c->g, op, "X"), s, depth - 1))
+        !size_expr_at(c, only_in(c->g, op, "X"), i, s, depth - 1))
       return 0;
     s->k *= (int64_t)k;
     return 1;
   }
-  if (!strcmp(op->type, "elementwise_mul")) {
+  if (!strcmp(op->type, "elementwise_mul")) { /* of equal lengths, or one of them a single value */
+    const Var *x = only_in(c->g, op, "X"), *y = only_in(c->g, op, "Y");
     SizeExpr a, b;
-    if (!size_expr_at(c, only_in(c->g, op, "X"), &a, depth - 1) ||
-        !size_expr_at(c, only_in(c->g, op, "Y"), &b, depth - 1) || a.n + b.n > SIZE_EXPR_MAX)
+    if (!x || !y || !size_expr_at(c, x, shape_numel(&x->shape) == 1 ? 0 : i, &a, depth - 1) ||
+        !size_expr_at(c, y, shape_numel(&y->shape) == 1 ? 0 : i, &b, depth - 1) || a.n + b.n > SIZE_EXPR_MAX)
       return 0;
     *s = a;
     s->k *= b.k;
-    for (int i = 0; i < b.n; i++) s->v[s->n] = b.v[i], s->d[s->n++] = b.d[i];
+    for (int f = 0; f < b.n; f++) s->v[s->n] = b.v[f], s->d[s->n++] = b.d[f];
     return 1;
   }
   return 0;
 }
 
-int ctx_size_expr(const OpCtx *c, const Var *t, SizeExpr *s) { return size_expr_at(c, t, s, 16) && s->n > 0; }
+int ctx_size_expr(const OpCtx *c, const Var *t, int i, SizeExpr *s) { return size_expr_at(c, t, i, s, 16) && s->n > 0; }
 
 int same_runtime_extent(const Var *a, const Var *b) {
   return var_runtime_axis(a) >= 0 && var_runtime_axis(b) >= 0 && a->runtime_root && a->runtime_root == b->runtime_root;

@@ -281,11 +281,12 @@ typedef struct SizeExpr {
   const Var *v[SIZE_EXPR_MAX];
   int d[SIZE_EXPR_MAX];
 } SizeExpr;
-/* t's value as a SizeExpr, following cast, assign, reshapes and
- * products (elementwise_mul of one-element tensors, scale by a whole
- * non-negative number) down to `shape` dims and values the compiler knows:
- * 1 when it is one with at least one run-time factor, else 0. */
-int ctx_size_expr(const OpCtx *c, const Var *t, SizeExpr *s);
+/* Value i of the small integer tensor t as a SizeExpr, following cast,
+ * assign, reshapes and products (elementwise_mul of tensors of one length
+ * or of one value, scale by a whole non-negative number) down to `shape`
+ * dims and values the compiler knows: 1 when it is one with at least one
+ * run-time factor, else 0. */
+int ctx_size_expr(const OpCtx *c, const Var *t, int i, SizeExpr *s);
 /* 1 when a and b both have a run-time extent made by one producer and
  * passed on unchanged (Var.runtime_root): the same value at run time. */
 int same_runtime_extent(const Var *a, const Var *b);

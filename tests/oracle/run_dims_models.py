@@ -472,7 +472,8 @@ class YoloeHead(nn.Layer):
     and width, the strides from paddle.full([h * w, 1], stride) (a shape
     that is a product of the run's sizes), the levels' predictions
     flattened and concatenated, distances decoded into boxes around the
-    points, sigmoid class scores."""
+    points, sigmoid class scores; and the second level resized to twice its
+    run sizes (an OutSize of shape * 2) and to [h * 2, w * 3] (SizeTensor)."""
 
     def __init__(self):
         super().__init__()
@@ -496,7 +497,10 @@ class YoloeHead(nn.Layer):
         anchors, stride_t = paddle.concat(points), paddle.concat(strides)
         dist = F.softplus(paddle.concat(regs, 2).transpose([0, 2, 1])) * stride_t
         boxes = paddle.concat([anchors - dist[:, :, :2], anchors + dist[:, :, 2:]], -1)
-        return boxes, F.sigmoid(paddle.concat(clss, 2))
+        h2, w2 = paddle.shape(p2)[2], paddle.shape(p2)[3]
+        up = F.interpolate(p2, size=paddle.shape(p2)[2:] * 2, mode="bilinear")  # OutSize: products of the run's
+        up3 = F.interpolate(p2, size=[h2 * 2, w2 * 3], mode="nearest")  # SizeTensor
+        return boxes, F.sigmoid(paddle.concat(clss, 2)), up, up3
 
 
 MODELS = {
