@@ -152,6 +152,34 @@ def test_inspect_agrees_with_paddle_on_a_spatial_transformer():
     assert not j["cannot_compile"]
 
 
+def test_reshape_to_a_product_of_other_sizes_is_refused(tmp_path):
+    """x.reshape([b, c, h * h]) of an image [b, c, h, w]: the product of
+    the run's sizes it names is not the one its -1 would take (h * w), so
+    it is refused rather than reshaped to h * w (Paddle raises an error
+    whenever h != w); so is x.reshape([b, h * w]), which leaves the
+    channels out; the program with [b, c, h * w] compiles."""
+    def program(second):
+        return ("var x: float32[-1, 4, -1, -1]\nvar s: int32[4]\nvar h: int32[1]\nvar w: int32[1]\n"
+                "var b: int32[1]\nvar c: int32[1]\nvar hw: int32[1]\nvar y: float32[-1, 4, -1]\n"
+                "var ys: float32[0, -1, 4, -1, -1]\n"
+                "op feed(X: feed) -> (Out: x) {col: 0}\nop shape(Input: x) -> (Out: s)\n"
+                + "".join(f"op slice(Input: s) -> (Out: {v}) {{axes: ints[0], starts: ints[{i}], ends: ints[{i + 1}], "
+                          "decrease_axis: ints[], infer_flags: ints[1]}\n" for i, v in enumerate("bchw"))
+                + f"op elementwise_mul(X: h, Y: {second}) -> (Out: hw) {{axis: -1}}\n"
+                "op reshape2(ShapeTensor: [b, c, hw], X: x) -> (Out: y, XShape: ys) "
+                "{shape: ints[-1, -1, -1]}\nop fetch(X: y) -> (Out: fetch) {col: 0}\n")
+    ok = run(["compile", ir(tmp_path, program("w")), "-o", str(tmp_path / "ok"), "--max-shape", "x=2,4,16,16"])
+    assert ok.returncode == 0, ok.stderr
+    bad(["compile", ir(tmp_path, program("h")), "-o", str(tmp_path / "o"), "--max-shape", "x=2,4,16,16"],
+        "(reshape2 -> y): input ShapeTensor gives the target shape at run time, which is not supported")
+    # [b, c, h * w] read as [b, h * w] (the channels left out): the product's constant is checked
+    body = program("w").replace("ShapeTensor: [b, c, hw]", "ShapeTensor: [b, hw]").replace(
+        "{shape: ints[-1, -1, -1]}", "{shape: ints[-1, -1]}").replace("var y: float32[-1, 4, -1]", "var y: float32[-1, -1]")
+    bad(["compile", ir(tmp_path, body), "-o", str(tmp_path / "o2"), "--max-shape", "x=2,4,16,16"],
+        "(reshape2 -> y): target shape entry 1 is a product of X's sizes the run gives that does not hold the "
+        "elements the other entries leave (256 of 1024 at the bound)")
+
+
 def test_kthvalue_along_a_run_dim_checks_k(tmp_path):
     """kthvalue (k 3) along a dim the run gives: a row of 5 gives its third
     smallest (computed here by sorting each row); a row of 2 has no third,

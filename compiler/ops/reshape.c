@@ -17,7 +17,9 @@
  * validated the same way; values known only at run time are refused, as
  * the compile-time rules above would give a shape the kernel does not,
  * unless each ShapeTensor entry is known or a dim read with `shape`
- * (traced_target: x.reshape([b, n, h, d]) with b, n from paddle.shape(x)),
+ * (traced_target: x.reshape([b, n, h, d]) with b, n from paddle.shape(x);
+ * one entry may be a product of X's run-time dims, x.reshape([b, c, h * w]),
+ * which then stands for the -1 that takes them),
  * or --max-shape bounds Out: then Out's dims are the run's, worked out
  * by the kernel from the values as ValidateShape does (reshape_extents).
  * Emission: a copy of X's elements (memcpy; nothing when Out is X).
@@ -127,6 +129,25 @@ static int run_target(OpCtx *c, const Var *x, const int64_t *shape, int n, const
   return 0;
 }
 
+/* A target entry that is a product of X's own run-time dims and a
+ * constant (ctx_size_expr: x.reshape([b, c, h * w]) with h, w read from
+ * x's shape): 1, the dims it multiplies added to *dims (each at most
+ * once, else 0), its value at the bounds in *bound. */
+static int expr_entry(OpCtx *c, const Var *x, const Var *entry, unsigned *dims, int64_t *bound) {
+  SizeExpr e;
+  if (!ctx_size_expr(c, entry, 0, &e)) return 0;
+  *bound = e.k;
+  for (int f = 0; f < e.n; f++) *bound *= e.v[f]->shape.d[e.d[f]];
+  for (int f = 0; f < e.n; f++) {
+    int at = -1;
+    for (int d = 0; d < x->shape.rank && at < 0; d++)
+      if (same_runtime_dims(e.v[f], e.d[f], x, d)) at = d;
+    if (at < 0 || *dims >> at & 1) return 0;
+    *dims |= 1u << at;
+  }
+  return 1;
+}
+
 /* A ShapeTensor list whose entries are values the compiler knows or dims
  * of tensors read with `shape` (ctx_shape_dim_of: x.reshape([b, n, 3, 2,
  * 8]) with b, n = paddle.shape(x)[0], [1]): the target in tv as an
@@ -134,9 +155,12 @@ static int run_target(OpCtx *c, const Var *x, const int64_t *shape, int n, const
  * that index (same_runtime_dims), another dim as its value (the batch at
  * this probe: the specialization sees it follow B).  Its length, or -1
  * when some entry is neither. */
-static int traced_target(OpCtx *c, const Var *x, int64_t *tv) {
+static int traced_target(OpCtx *c, const Var *x, int64_t *tv, int *expr_at, int64_t *expr_bound) {
   const int n = ctx_nin(c, "ShapeTensor");
+  *expr_at = -1;
   if (n > RT_MAX_RANK || !c->g->specializing) return -1;
+  unsigned product = 0; /* X's run-time dims an entry multiplies (expr_entry) */
+  int nexpr = 0, unk = 0;
   for (int i = 0; i < n; i++) {
     const Var *entry = ctx_in(c, "ShapeTensor", i), *v;
     const int64_t *val;
@@ -148,11 +172,22 @@ static int traced_target(OpCtx *c, const Var *x, int64_t *tv) {
       tv[i] = 0;
     } else if (entry && ctx_shape_dim_of(c->g, entry, 0, &v, &d) && v->shape.d[d] >= 0) {
       tv[i] = v->shape.d[d];
+    } else if (entry && expr_entry(c, x, entry, &product, expr_bound)) {
+      tv[i] = -1, nexpr++, *expr_at = i;
     } else {
       return -1;
     }
+    unk += tv[i] == -1;
   }
-  return n;
+  if (!nexpr) return n;
+  /* one product of X's own run-time dims, each once, standing for the -1
+   * that takes them: the dims it multiplies must be exactly those no 0
+   * copies (the rest of the product, a constant, infer_reshape checks
+   * against the -1's value at the bounds) */
+  unsigned absorbed = 0;
+  for (int d = 0; d < x->shape.rank; d++)
+    if (var_runtime_mask(x) >> d & 1 && !(d < n && tv[d] == 0)) absorbed |= 1u << d;
+  return nexpr == 1 && unk == 1 && absorbed == product ? n : -1;
 }
 
 static int infer_reshape(OpCtx *c) {
@@ -165,7 +200,9 @@ static int infer_reshape(OpCtx *c) {
   (void)ctx_nin(c, "Shape");
   int nt = ctx_in(c, "ShapeTensor", 0) ? tu_slot_values(c, "ShapeTensor", 1, tv, RT_MAX_RANK)
                                        : tu_slot_values(c, "Shape", 0, tv, RT_MAX_RANK);
-  if (nt < 0 && ctx_in(c, "ShapeTensor", 0)) nt = traced_target(c, x, tv);
+  int expr_at = -1;
+  int64_t expr_bound = 0;
+  if (nt < 0 && ctx_in(c, "ShapeTensor", 0)) nt = traced_target(c, x, tv, &expr_at, &expr_bound);
   int n = attr_ints(c->op, "shape", &shape);
   Shape out = {0, {0}};
   const char *slot = ctx_in(c, "ShapeTensor", 0) ? "ShapeTensor" : ctx_in(c, "Shape", 0) ? "Shape" : NULL;
@@ -182,6 +219,10 @@ static int infer_reshape(OpCtx *c) {
   }
   if (nt >= 0) { /* run-time shape values known at compile time */
     if (reshape_dims(c, in, tv, nt, &out)) return -1;
+    if (expr_at >= 0 && out.d[expr_at] != expr_bound)
+      return ctx_fail(c, "target shape entry %d is a product of X's sizes the run gives that does not hold the "
+                      "elements the other entries leave (%lld of %lld at the bound)", expr_at,
+                      (long long)expr_bound, (long long)out.d[expr_at]);
   } else if (ctx_in(c, "ShapeTensor", 0)) {
     if (n > RT_MAX_RANK) return ctx_fail(c, "target shape has %d dims", n);
     out.rank = n;
@@ -263,7 +304,9 @@ static int run_extents(EmitCtx *e, const Var *x, const Var *out) {
   int64_t tv[RT_MAX_RANK], *shape = tv;
   int n = ctx_in(&c, "ShapeTensor", 0) ? tu_slot_values(&c, "ShapeTensor", 1, tv, RT_MAX_RANK)
                                        : tu_slot_values(&c, "Shape", 0, tv, RT_MAX_RANK);
-  if (n < 0 && ctx_in(&c, "ShapeTensor", 0)) n = traced_target(&c, x, tv);
+  int expr_at;
+  int64_t expr_bound;
+  if (n < 0 && ctx_in(&c, "ShapeTensor", 0)) n = traced_target(&c, x, tv, &expr_at, &expr_bound);
   if (n < 0) n = attr_ints(e->op, "shape", &shape);
   RunTarget t;
   if (run_target_of(&x->shape, em_spec(e, x)->runtime_mask, shape, n, &out->shape, &t))

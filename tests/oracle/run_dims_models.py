@@ -428,7 +428,7 @@ class Gathers(nn.Layer):
     argmax (their Index broadcast by an expand_v2 that keeps the run's
     sizes), gather_nd of two channel planes of the first image, and
     unfold (im2col) with padding, and with strides, dilations and uneven
-    padding."""
+    padding, and a Gram matrix of y.reshape([b, c, h * w])."""
 
     def __init__(self):
         super().__init__()
@@ -441,7 +441,14 @@ class Gathers(nn.Layer):
                 paddle.put_along_axis(y, idx, y[:, :, :1] * 0 + 5.0, axis=2),
                 paddle.gather_nd(y, paddle.to_tensor([[0, 1], [0, 3]])),
                 F.unfold(y, [3, 3], paddings=1),
-                F.unfold(y, [2, 3], strides=[2, 1], paddings=[1, 2, 0, 1], dilations=[1, 2]))
+                F.unfold(y, [2, 3], strides=[2, 1], paddings=[1, 2, 0, 1], dilations=[1, 2]),
+                self.gram(y))
+
+    @staticmethod
+    def gram(y):
+        b, c, h, w = paddle.shape(y)[0], paddle.shape(y)[1], paddle.shape(y)[2], paddle.shape(y)[3]
+        f = y.reshape([b, c, h * w])  # an entry that is a product of the run's sizes
+        return paddle.matmul(f, f, transpose_y=True) / 100.0
 
 
 class Stn(nn.Layer):
