@@ -180,6 +180,28 @@ def test_reshape_to_a_product_of_other_sizes_is_refused(tmp_path):
         "elements the other entries leave (256 of 1024 at the bound)")
 
 
+def test_a_fill_over_the_batch_times_the_run_sizes_is_refused(tmp_path):
+    """paddle.full([h * w, 1]) over an image's sizes compiles (the
+    PP-YOLOE-style head above); paddle.full([n * h * w, 1]) with n the
+    batch read by `shape` is refused naming the entry, rather than built
+    with the batch of one of the compiler's probes frozen into it."""
+    def program(first):
+        return ("var x: float32[-1, 4, -1, -1]\nvar s: int32[4]\nvar n: int32[1]\nvar h: int32[1]\n"
+                "var w: int32[1]\nvar hw: int32[1]\nvar nhw: int32[1]\nvar one: int32[1]\nvar y: float32[-1, 1]\n"
+                "op feed(X: feed) -> (Out: x) {col: 0}\nop shape(Input: x) -> (Out: s)\n"
+                + "".join(f"op slice(Input: s) -> (Out: {v}) {{axes: ints[0], starts: ints[{i}], ends: ints[{i + 1}], "
+                          "decrease_axis: ints[], infer_flags: ints[1]}\n" for i, v in ((0, "n"), (2, "h"), (3, "w")))
+                + "op elementwise_mul(X: h, Y: w) -> (Out: hw) {axis: -1}\n"
+                "op elementwise_mul(X: n, Y: hw) -> (Out: nhw) {axis: -1}\n"
+                "op fill_constant() -> (Out: one) {shape: ints[1], dtype: 2, value: 1.0}\n"
+                f"op fill_constant(ShapeTensorList: [{first}, one]) -> (Out: y) {{shape: ints[-1, 1], dtype: 5, "
+                "value: 8.0}\nop fetch(X: y) -> (Out: fetch) {col: 0}\n")
+    ok = run(["compile", ir(tmp_path, program("hw")), "-o", str(tmp_path / "ok"), "--max-shape", "x=2,4,16,16"])
+    assert ok.returncode == 0, ok.stderr
+    bad(["compile", ir(tmp_path, program("nhw")), "-o", str(tmp_path / "o"), "--max-shape", "x=2,4,16,16"],
+        "(fill_constant -> y): ShapeTensorList entry 0 multiplies the batch into the run's sizes")
+
+
 def test_kthvalue_along_a_run_dim_checks_k(tmp_path):
     """kthvalue (k 3) along a dim the run gives: a row of 5 gives its third
     smallest (computed here by sorting each row); a row of 2 has no third,

@@ -176,6 +176,7 @@ static int tile_extents(OpCtx *c, const Var *x, int rank, int n, const int64_t *
   const unsigned run = var_runtime_mask(x);
   if (!run) return 0;
   const int shift = rank - x->shape.rank;
+  if (shift < 0 || rank > RT_MAX_RANK) return ctx_fail(c, "Out has fewer dims than X ('%s')", x->name);
   unsigned mask = 0;
   int ones = 1;
   const char *key = "";
@@ -349,7 +350,8 @@ static int emit_repeat(EmitCtx *e) {
     if (j < 0 || !(xrun >> j & 1)) continue;
     if (!(orun >> i & 1)) return em_fail(e, "Out's dim %d is not a size the run gives, X's is", i);
     dims[2 * i + 1] = em_dim(e, x, j);
-    move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = em_dim(e, out, i), .src = tu_mul(dims[2 * i + 1], dims[2 * i])});
+    const char *count = em_sym(d[2 * i]);
+    move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = em_dim(e, out, i), .src = tu_mul(dims[2 * i + 1], count)});
   }
   return tu_strided_copy(e, x, "0", out, 2 * r, dims, st);
 }

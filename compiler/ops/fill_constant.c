@@ -282,9 +282,13 @@ static int emit_fill_constant(EmitCtx *e) {
         if (from[i])
           move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = em_dim(e, out, i), .src = em_dim(e, from[i], at[i])});
     } else if (expr_shape(&c, n, &s, x)) { /* expr_fill: the products of the extents */
-      for (int i = 0; i < s.rank; i++)
-        if (x[i].n)
-          move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = em_dim(e, out, i), .src = expr_text(e, &x[i])});
+      for (int i = 0; i < s.rank; i++) {
+        if (!x[i].n) continue;
+        if (em_spec(e, out)->d[i].a) /* its constant would be the batch of one probe */
+          return em_fail(e, "ShapeTensorList entry %d multiplies the batch into the run's sizes, which is not "
+                            "supported", i);
+        move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = em_dim(e, out, i), .src = expr_text(e, &x[i])});
+      }
     } else {
       return em_fail(e, "ShapeTensorList no longer traces to run-time extents");
     }

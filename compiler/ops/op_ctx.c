@@ -627,10 +627,14 @@ static int size_expr_at(const OpCtx *c, const Var *t, int i, SizeExpr *s, int de
     s->k *= (int64_t)k;
     return 1;
   }
-  if (!strcmp(op->type, "elementwise_mul")) { /* of equal lengths, or one of them a single value */
+  if (!strcmp(op->type, "elementwise_mul")) { /* 1-D of t's length, or one of them a single value */
     const Var *x = only_in(c->g, op, "X"), *y = only_in(c->g, op, "Y");
+    const int64_t nt = shape_numel(&t->shape);
     SizeExpr a, b;
-    if (!x || !y || !size_expr_at(c, x, shape_numel(&x->shape) == 1 ? 0 : i, &a, depth - 1) ||
+    if (!x || !y || x->shape.rank > 1 || y->shape.rank > 1 || t->shape.rank > 1 ||
+        (shape_numel(&x->shape) != 1 && shape_numel(&x->shape) != nt) ||
+        (shape_numel(&y->shape) != 1 && shape_numel(&y->shape) != nt) ||
+        !size_expr_at(c, x, shape_numel(&x->shape) == 1 ? 0 : i, &a, depth - 1) ||
         !size_expr_at(c, y, shape_numel(&y->shape) == 1 ? 0 : i, &b, depth - 1) || a.n + b.n > SIZE_EXPR_MAX)
       return 0;
     *s = a;

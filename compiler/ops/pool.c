@@ -106,15 +106,23 @@ static int infer_pool(OpCtx *c) {
   return run_hw_infer(c, x, "Out", sp0, &rule) < 0 ? -1 : 0;
 }
 
-/* pool_rule for max_pool2d_with_index, whose paddings are one per spatial
- * dim (the first two values) and which has no ceil_mode or SAME padding. */
+/* The rule of max_pool2d_with_index's output sizes (infer_max_pool_with_index):
+ * its paddings are one per spatial dim (the first two values), and it reads
+ * no ceil_mode or padding_algorithm even where an op desc carries them;
+ * global pooling gives 1 (with adaptive, the input's size), adaptive
+ * pooling ksize. */
 static void index_pool_rule(const Op *op, RunHwRule *r) {
+  const int global = attr_bool(op, "global_pooling", 0), adaptive = attr_bool(op, "adaptive", 0);
   int64_t k[2], stride[2], p[2];
   attr_ints_fill(op, "ksize", 2, 1, k);
   attr_ints_fill(op, "strides", 2, 1, stride);
   attr_ints_fill(op, "paddings", 2, 0, p);
-  const int64_t pad[4] = {p[0], p[0], p[1], p[1]};
-  pool_rule(op, k, stride, pad, r);
+  *r = (RunHwRule){.name = NULL};
+  for (int i = 0; i < 2; i++) {
+    r->fixed[i] = global != adaptive;
+    r->add[i] = global ? -1 : 2 * p[i] - k[i];
+    r->stride[i] = global ? 1 : stride[i];
+  }
 }
 
 static int infer_max_pool_with_index(OpCtx *c) {

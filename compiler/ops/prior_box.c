@@ -74,6 +74,12 @@ static Var *feature_map(OpCtx *c, int image) {
   return in;
 }
 
+/* Where the feature map's dims go in the outputs [H, W, priors, 4]: its
+ * height and width first, the rest nowhere. */
+static void feature_dims_to(int *to) {
+  for (int d = 0; d < RT_MAX_RANK; d++) to[d] = d == 2 || d == 3 ? d - 2 : -1;
+}
+
 /* The feature map's height and width the run gives become the outputs'
  * first two dims (slot, and Variances); the image's may be the run's too.
  * Other run-time dims are refused. */
@@ -83,7 +89,8 @@ static int prior_extents(OpCtx *c, const Var *in, const char *slot) {
   if ((var_runtime_mask(in) & ~hw) || (img && (var_runtime_mask(img) & ~hw)))
     return ctx_fail(c, "Input ('%s')%s has dims only the run knows besides the height and width; %s takes them "
                     "there only", in->name, img ? " or Image" : "", c->op->type);
-  const int to[RT_MAX_RANK] = {-1, -1, 0, 1, -1, -1, -1, -1};
+  int to[RT_MAX_RANK];
+  feature_dims_to(to);
   ctx_pass_runtime_extents_to(c, in, slot, 0, to);
   ctx_pass_runtime_extents_to(c, in, "Variances", 0, to);
   return 0;
@@ -181,7 +188,8 @@ static void run_geo(EmitCtx *e, int image, const Var *boxes, const Var *vars, De
   Var *in = tu_in(e, "Input", 0), *img = image ? tu_in(e, "Image", 0) : NULL;
   g->run = 1, g->feat_h = em_dim(e, in, 2), g->feat_w = em_dim(e, in, 3);
   if (img) g->img_h = em_dim(e, img, 2), g->img_w = em_dim(e, img, 3);
-  const int to[RT_MAX_RANK] = {-1, -1, 0, 1, -1, -1, -1, -1};
+  int to[RT_MAX_RANK];
+  feature_dims_to(to);
   tu_pass_extents_to(e, in, boxes, to);
   tu_pass_extents_to(e, in, vars, to);
 }
