@@ -109,9 +109,10 @@ static void print_geo(Printer *p, const DetectionCall *c) {
     }
     case DETECTION_YOLO_BOX:
       int_array(p, "anchors", 2 * y->an_num, y->anchors);
-      pr_line(p, "static const RtYoloBox geo = {");
-      pr_line(p, ".h = %lld, .w = %lld, .an_num = %d, .anchors = anchors, .class_num = %lld,", (long long)y->h,
-              (long long)y->w, y->an_num, (long long)y->class_num);
+      pr_line(p, "%s RtYoloBox geo = {", y->run_h ? "const" : "static const");
+      pr_line(p, ".h = %s, .w = %s, .an_num = %d, .anchors = anchors, .class_num = %lld,",
+              y->run_h ? y->run_h : pool_printf("%lld", (long long)y->h),
+              y->run_w ? y->run_w : pool_printf("%lld", (long long)y->w), y->an_num, (long long)y->class_num);
       pr_line(p, ".conf_thresh = %s, .downsample_ratio = %lld, .clip_bbox = %d, .scale_x_y = %s,",
               em_float(y->conf_thresh), (long long)y->downsample_ratio, y->clip_bbox, em_float(y->scale_x_y));
       pr_line(p, ".iou_aware = %d, .iou_aware_factor = %s,", y->iou_aware, em_float(y->iou_aware_factor));

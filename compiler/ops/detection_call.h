@@ -64,6 +64,7 @@ typedef struct DetectionPriors {
 /* YOLO_BOX: RtYoloBox's values. */
 typedef struct DetectionYolo {
   int64_t h, w;               /* the grid */
+  const char *run_h, *run_w;  /* the grid the run gives, as C expressions (NULL: h, w; the geometry a local) */
   int an_num;                 /* anchors: an_num (width, height) pairs */
   const int64_t *anchors;
   int64_t class_num, downsample_ratio;

@@ -12,10 +12,14 @@
  * boxes and scores stay 0 below conf_thresh, else the decoded box (center
  * from the sigmoids scaled by scale_x_y, size from the anchor over the
  * input size H*downsample_ratio, in ImgSize's pixels, clipped to the image
- * with clip_bbox) and conf * sigmoid(class logits). */
+ * with clip_bbox) and conf * sigmoid(class logits).  A grid the run gives
+ * (an image of any size): the boxes are the run's H * W * A, the geometry
+ * a local. */
 #include "../util.h"
 #include "detection_call.h"
+#include "move_call.h"
 #include "ops.h"
+#include "run_hw.h"
 #include "rt_detection.h"
 #include "tensor_util.h"
 
@@ -40,6 +44,16 @@ static int infer_yolo_box(OpCtx *c) {
   Shape s = {3, {xs->d[0], nbox, cls}};
   ctx_set(c, "Boxes", 0, &b, x->dtype);
   ctx_set(c, "Scores", 0, &s, x->dtype);
+  const unsigned run = var_runtime_mask(x); /* the grid the run gives: H * W * A boxes, the run's */
+  if (!run) return 0;
+  if (run & ~(3u << 2))
+    return ctx_fail(c, "X ('%s') has dims only the run knows besides its height and width; yolo_box takes them "
+                    "there only", x->name);
+  const char *rule = pool_printf("%d:%u:yolo_box %d", x->runtime_root, run, na);
+  ctx_set_runtime_extent(c, "Boxes", 0, 1, x->runtime_from);
+  ctx_set_runtime_extent(c, "Scores", 0, 1, x->runtime_from);
+  if (ctx_out(c, "Boxes", 0)) run_hw_share_root(c->g, ctx_out(c, "Boxes", 0), rule);
+  if (ctx_out(c, "Scores", 0)) run_hw_share_root(c->g, ctx_out(c, "Scores", 0), rule);
   return 0;
 }
 
@@ -52,9 +66,11 @@ static int emit_yolo_box(EmitCtx *e) {
   if (img->dtype != RT_DT_INT32) return em_fail(e, "ImgSize is %s; int32 expected", rt_dtype_name(img->dtype));
   int64_t *anchors;
   int na = attr_ints(e->op, "anchors", &anchors) / 2;
-  int64_t cls = attr_int(e->op, "class_num", 1), h = em_const_dim(e, x, 2), w = em_const_dim(e, x, 3);
+  const unsigned run = em_spec(e, x)->runtime_mask; /* infer_yolo_box: the run's grid */
+  int64_t cls = attr_int(e->op, "class_num", 1), h = em_bound_dim(e, x, 2), w = em_bound_dim(e, x, 3);
   int iou_aware = attr_bool(e->op, "iou_aware", 0);
-  if (h < 0 || w < 0) return em_fail(e, "the grid H, W must not depend on the batch");
+  if (h < 0 || w < 0 || (!run && (em_const_dim(e, x, 2) < 0 || em_const_dim(e, x, 3) < 0)))
+    return em_fail(e, "the grid H, W must not depend on the batch");
   if (em_const_dim(e, x, 1) != na * ((iou_aware ? 6 : 5) + cls))
     return em_fail(e, "X's channels do not fit anchors and class_num");
   if (tu_rank(e, img) != 2 || em_const_dim(e, img, 1) != 2) return em_fail(e, "ImgSize must be [N, 2]");
@@ -63,10 +79,17 @@ static int emit_yolo_box(EmitCtx *e) {
   if (h * w * na > INT32_MAX / (cls + 6)) return em_fail(e, "the grid is too large for Paddle's int indexing");
   const char *nn = em_dim(e, x, 0), *xp = em_ptr(e, x, 1), *imgp = em_ptr(e, img, 1);
   const char *boxesp = em_ptr(e, boxes, 0);
+  if (run) { /* the boxes: the run's grid times the anchors */
+    const char *count = tu_mul(tu_mul(em_dim(e, x, 2), em_dim(e, x, 3)), pool_printf("%d", na));
+    move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = em_dim(e, boxes, 1), .src = count});
+    move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = em_dim(e, scores, 1), .src = em_dim(e, boxes, 1)});
+  }
   detection_print_c(
       e->p, &(DetectionCall){.kind = DETECTION_YOLO_BOX, .f64 = f64, .n = nn, .x = xp, .img_size = imgp,
                              .boxes = boxesp, .scores = em_ptr(e, scores, 0),
-                             .yolo = {.h = h, .w = w, .an_num = na, .anchors = anchors, .class_num = cls,
+                             .yolo = {.h = h, .w = w, .run_h = run ? em_dim(e, x, 2) : NULL,
+                                      .run_w = run ? em_dim(e, x, 3) : NULL, .an_num = na, .anchors = anchors,
+                                      .class_num = cls,
                                       .conf_thresh = (float)attr_float(e->op, "conf_thresh", 0.01),
                                       .downsample_ratio = attr_int(e->op, "downsample_ratio", 32),
                                       .clip_bbox = attr_bool(e->op, "clip_bbox", 1),
@@ -75,4 +98,5 @@ static int emit_yolo_box(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_yolo_box = {.type = "yolo_box", .infer = infer_yolo_box, .emit_c = emit_yolo_box};
+const OpDef op_yolo_box = {.type = "yolo_box", .infer = infer_yolo_box, .emit_c = emit_yolo_box,
+                           .runtime_extents = 2};

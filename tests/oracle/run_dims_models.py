@@ -473,6 +473,25 @@ class Stn(nn.Layer):
         return warped + y, F.grid_sample(y, flow, mode="nearest", padding_mode="border")
 
 
+class YoloV3Head(nn.Layer):
+    """A YOLOv3 head over two levels of the run's sizes: yolo_box on each
+    (one with iou_aware, clipping to an image size computed in the graph)
+    and the levels' boxes and scores concatenated."""
+
+    def __init__(self):
+        super().__init__()
+        self.l1 = nn.Conv2D(3, 2 * (5 + 3), 3, stride=2, padding=1)
+        self.down = nn.Conv2D(3, 8, 3, stride=4, padding=1)
+        self.l2 = nn.Conv2D(8, 3 * (6 + 3), 1)
+
+    def forward(self, x):
+        img = (paddle.ones_like(x[:, :2, 0, 0]) * 64).astype("int32")
+        b1, s1 = paddle.vision.ops.yolo_box(self.l1(x), img, [4, 6, 10, 8], 3, 0.2, 2, scale_x_y=1.05)
+        b2, s2 = paddle.vision.ops.yolo_box(self.l2(F.relu(self.down(x))), img, [12, 10, 20, 24, 30, 16], 3, 0.2, 4,
+                                            clip_bbox=False, iou_aware=True, iou_aware_factor=0.4)
+        return paddle.concat([b1, b2], 1), paddle.concat([s1, s2], 1)
+
+
 class YoloeHead(nn.Layer):
     """A PP-YOLOE-style anchor-free head over two levels of the run's
     sizes: anchor points from meshgrid over aranges of each level's height
@@ -532,6 +551,7 @@ MODELS = {
     "morevision": (MoreVision, [2, 3, 24, 24], [[2, 3, 24, 24], [1, 3, 13, 19], [2, 3, 5, 7], [1, 3, 3, 2]]),
     "gathers": (Gathers, [2, 3, 24, 24], [[2, 3, 24, 24], [1, 3, 13, 19], [2, 3, 5, 7], [1, 3, 1, 2]]),
     "stn": (Stn, [2, 3, 24, 24], [[2, 3, 24, 24], [1, 3, 13, 19], [2, 3, 5, 7], [1, 3, 1, 2]]),
+    "yolov3head": (YoloV3Head, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 17, 23], [2, 3, 5, 7], [1, 3, 1, 2]]),
     "yoloehead": (YoloeHead, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 17, 23], [2, 3, 5, 7], [1, 3, 1, 2]]),
 }
 # sizes of the same models built with no bound (size classes of 32, 64, 128,
@@ -552,6 +572,7 @@ UNBOUNDED = {
     "morevision": [[1, 3, 40, 70], [2, 3, 9, 13], [1, 3, 150, 20]],
     "gathers": [[1, 3, 40, 70], [2, 3, 9, 13], [1, 3, 150, 20]],
     "stn": [[1, 3, 40, 70], [2, 3, 9, 13], [1, 3, 150, 20]],
+    "yolov3head": [[1, 3, 64, 96], [2, 3, 9, 13], [1, 3, 250, 40]],
     "yoloehead": [[1, 3, 64, 96], [2, 3, 9, 13], [1, 3, 250, 40]],
 }
 # feeds besides x (name, dtype), each of x's shape, saved as input_<k>_<name>.npy
