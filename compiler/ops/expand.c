@@ -185,7 +185,9 @@ static int tile_extents(OpCtx *c, const Var *x, int rank, int n, const int64_t *
     const int ir = j + shift - (rank - n);
     const int64_t r = ir >= 0 ? rep[ir] : 1;
     if (r < 1) return ctx_fail(c, "repeat_times[%d] is not known; X ('%s') has sizes only the run gives", ir, x->name);
-    mask |= 1u << (j + shift);
+    const int at = j + shift; /* Out's dim */
+    if (at < 0 || at >= RT_MAX_RANK) return ctx_fail(c, "Out has too many dims");
+    mask |= 1u << at;
     ones &= r == 1;
     key = pool_printf("%s %d*%lld", key, j, (long long)r);
   }
