@@ -103,6 +103,10 @@ static int match_scores(const Graph *g, int sm, Match *m) {
   if (fuse_is(g, op, "elementwise_add")) { /* + mask */
     int a = rw_in(g, op, "X"), bb = rw_in(g, op, "Y");
     if (a < 0 || bb < 0 || fuse_next(g, a) != op || g->vars[a].shape.rank != 4) return 0;
+    /* the mask broadcasts into the scores, never the scores into the mask
+     * (a mask of another, known batch beside the scores' unknown one would
+     * change the sum's shape, which the fused op does not) */
+    if (s < 0 || !shape_equal(&g->vars[a].shape, &g->vars[s].shape)) return 0;
     m->mask = bb;
     take(m, op);
     op = producer(g, a);
