@@ -57,7 +57,7 @@ def run_image(binary, path, out, more=()):
 @pytest.mark.parametrize("name", ["cnn", "resnetish", "seghead", "unetish", "tokens", "decoder", "text",
                                   "text_unfused", "bert", "bert_unfused", "gpt", "gpt_unfused",
                                   "rnn", "qkv", "visionops", "same", "moreops", "morevision",
-                                  "gathers", "yoloehead", "qkv_einsum", "stn", "yolov3head"])
+                                  "gathers", "yoloehead", "qkv_einsum", "stn", "yolov3head", "tokenmaps"])
 def test_one_binary_matches_paddle_at_every_size(tmp_path, name):
     d = os.path.join(models(), name)
     binary = build(d, tmp_path, *flags(d))
@@ -91,7 +91,8 @@ def unbounded(d):
 
 
 @pytest.mark.parametrize("name", ["cnn", "resnetish", "seghead", "visionops", "bert", "gpt", "rnn", "qkv", "same",
-                                  "moreops", "morevision", "gathers", "yoloehead", "qkv_einsum", "stn", "yolov3head"])
+                                  "moreops", "morevision", "gathers", "yoloehead", "qkv_einsum", "stn", "yolov3head",
+                                  "tokenmaps"])
 def test_built_without_a_bound_matches_paddle_in_every_size_class(tmp_path, name):
     """The same programs built with no --max-shape (issue 19 item 1): planned
     for size classes (bounds 32, 64, 128, ...), one binary runs sizes of
@@ -178,6 +179,71 @@ def test_reshape_to_a_product_of_other_sizes_is_refused(tmp_path):
     bad(["compile", ir(tmp_path, body), "-o", str(tmp_path / "o2"), "--max-shape", "x=2,4,16,16"],
         "(reshape2 -> y): target shape entry 1 is a product of X's sizes the run gives that does not hold the "
         "elements the other entries leave (256 of 1024 at the bound)")
+
+
+def tokens_back_ir(entries, shape, y="float32[-1, -1, -1]", source="t"):
+    """x [b, 4, h, w] as tokens t = x.reshape([0, 4, -1]) (and xt, x
+    transposed to [b, h, w, 4]), then source reshaped to the ShapeTensor
+    entries (b, c, h, w read from x's shape; ht, wt from xt's; m1 a -1)."""
+    return ("var x: float32[-1, 4, -1, -1]\nvar s: int32[4]\nvar st: int32[4]\nvar m1: int32[1]\n"
+            + "".join(f"var {v}: int32[1]\n" for v in ("b", "c", "h", "w", "ht", "wt"))
+            + "var t: float32[-1, 4, -1]\nvar ts: float32[0, -1, 4, -1, -1]\nvar xt: float32[-1, -1, -1, 4]\n"
+            f"var xts: float32[0, -1, 4, -1, -1]\nvar y: {y}\nvar ys: float32[0, -1, 4, -1]\n"
+            "op feed(X: feed) -> (Out: x) {col: 0}\nop shape(Input: x) -> (Out: s)\n"
+            + "".join(f"op slice(Input: s) -> (Out: {v}) {{axes: ints[0], starts: ints[{i}], ends: ints[{i + 1}], "
+                      "decrease_axis: ints[], infer_flags: ints[1]}\n" for i, v in enumerate("bchw"))
+            + "op reshape2(X: x) -> (Out: t, XShape: ts) {shape: ints[0, 4, -1]}\n"
+            "op transpose2(X: x) -> (Out: xt, XShape: xts) {axis: ints[0, 2, 3, 1]}\nop shape(Input: xt) -> (Out: st)\n"
+            + "".join(f"op slice(Input: st) -> (Out: {v}) {{axes: ints[0], starts: ints[{i}], ends: ints[{i + 1}], "
+                      "decrease_axis: ints[], infer_flags: ints[1]}\n" for i, v in ((1, "ht"), (2, "wt")))
+            + "op fill_constant() -> (Out: m1) {shape: ints[1], dtype: 2, value: -1.0}\n"
+            f"op reshape2(ShapeTensor: [{entries}], X: {source}) -> (Out: y, XShape: ys) {{shape: ints[{shape}]}}\n"
+            "op fetch(X: y) -> (Out: fetch) {col: 0}\n")
+
+
+def test_reshape_to_sizes_read_from_other_shapes(tmp_path):
+    """Tokens made back into a map by sizes read with `shape` (issue 19:
+    t.reshape([b, c, w, h]) of t = x.reshape([0, 4, -1]), h and w x's, not
+    t's): Out takes the sizes read, and the run checks they hold t's
+    elements; without a bound too (the checks read no bound).  Expected by
+    hand: numpy's reshape of x (a reshape keeps the elements' order).
+    t.reshape([b, w, -1]) keeps its -1's value at the bound (4 * 8): it
+    matches where that is the run's and stops the run elsewhere, naming
+    the op, rather than give Paddle's [b, w, 4 * h] (a limitation: the
+    compiler cannot tell that -1 takes the height); xt.reshape([b, wt, -1])
+    of xt = x transposed to [b, h, w, 4], wt its own width read at another
+    index, is refused: its -1 would take the run's height."""
+    rng = np.random.default_rng(5)
+    body = tokens_back_ir("b, c, w, h", "-1, -1, -1, -1", y="float32[-1, -1, -1, -1]")
+    for opts in (["--max-shape", "x=2,4,8,8"], []):
+        binary = tmp_path / f"bin{len(opts)}"
+        p = run(["build", ir(tmp_path, body), "-o", str(binary), *opts])
+        assert p.returncode == 0, p.stderr
+        for i, shape in enumerate([(2, 4, 8, 8), (1, 4, 3, 7), (2, 4, 6, 1)]):
+            x = rng.standard_normal(shape).astype(np.float32)
+            np.save(tmp_path / f"x{i}.npy", x)
+            r = run_image(binary, str(tmp_path / f"x{i}.npy"), tmp_path / f"o{len(opts)}{i}")
+            assert r.returncode == 0, r.stderr
+            got = np.load(tmp_path / f"o{len(opts)}{i}" / "y.npy")
+            assert np.array_equal(got, x.reshape(shape[0], 4, shape[3], shape[2])), shape
+    binary = tmp_path / "bin_w"
+    p = run(["build", ir(tmp_path, tokens_back_ir("b, w, m1", "-1, -1, -1")), "-o", str(binary),
+             "--max-shape", "x=2,4,8,8"])
+    assert p.returncode == 0, p.stderr
+    for i, shape in enumerate([(2, 4, 8, 5), (1, 4, 5, 8)]):
+        x = rng.standard_normal(shape).astype(np.float32)
+        np.save(tmp_path / f"w{i}.npy", x)
+        r = run_image(binary, str(tmp_path / f"w{i}.npy"), tmp_path / f"w{i}")
+        if shape[2] == 8:
+            assert r.returncode == 0, r.stderr
+            assert np.array_equal(np.load(tmp_path / f"w{i}" / "y.npy"), x.reshape(shape[0], shape[3], -1))
+        else:
+            assert r.returncode != 0 and "reshape2: a target shape that does not hold X's elements in the sizes its " \
+                "entries read from tensors' shapes" in r.stderr, r.stderr
+    bad(["compile", ir(tmp_path, tokens_back_ir("b, wt, m1", "-1, -1, -1", source="xt")), "-o", str(tmp_path / "o"),
+         "--max-shape", "x=2,4,8,8"],
+        "(reshape2 -> y): X ('xt') has dims only the run knows that the target shape's entries read from tensors' "
+        "shapes do not name, which its -1 would take")
 
 
 def test_a_fill_over_the_batch_times_the_run_sizes_is_refused(tmp_path):

@@ -19,7 +19,9 @@
  * unless each ShapeTensor entry is known or a dim read with `shape`
  * (traced_target: x.reshape([b, n, h, d]) with b, n from paddle.shape(x);
  * one entry may be a product of X's run-time dims, x.reshape([b, c, h * w]),
- * which then stands for the -1 that takes them),
+ * which then stands for the -1 that takes them; entries may be other
+ * run-time dims, t.reshape([b, c, h, w]) of tokens t [b, c, h * w]: Out
+ * takes them, the run checking they hold X's elements, foreign_target),
  * or --max-shape bounds Out: then Out's dims are the run's, worked out
  * by the kernel from the values as ValidateShape does (reshape_extents).
  * Emission: a copy of X's elements (memcpy; nothing when Out is X).
@@ -150,15 +152,29 @@ static int expr_entry(OpCtx *c, const Var *x, const Var *entry, unsigned *dims, 
 
 /* A ShapeTensor list whose entries are values the compiler knows or dims
  * of tensors read with `shape` (ctx_shape_dim_of: x.reshape([b, n, 3, 2,
- * 8]) with b, n = paddle.shape(x)[0], [1]): the target in tv as an
- * attribute would give it, a run-time extent as 0 where it is X's own at
- * that index (same_runtime_dims), another dim as its value (the batch at
- * this probe: the specialization sees it follow B).  Its length, or -1
- * when some entry is neither. */
-static int traced_target(OpCtx *c, const Var *x, int64_t *tv, int *expr_at, int64_t *expr_bound) {
+ * 8]) with b, n = paddle.shape(x)[0], [1]), as traced_target reads it. */
+typedef struct Traced {
+  int n;             /* the entries, -1 when some entry is none of those below */
+  int64_t tv[RT_MAX_RANK]; /* the target as an attribute would give it */
+  int expr_at;       /* the entry that is a product of X's run-time dims, or -1 */
+  int64_t expr_bound; /* and its value at the bounds */
+  unsigned foreign;  /* entries that are a run-time dim other than X's own at
+                      * that index (bit i: entry i): the tokens of [b, h * w, c]
+                      * back to a map, x.reshape([b, c, h, w]) with h, w read
+                      * from the map's shape; their value at the bound in tv */
+  const Var *fv[RT_MAX_RANK]; /* and whose dim each is */
+  int fd[RT_MAX_RANK];
+} Traced;
+
+/* The target in t: a run-time extent as 0 where it is X's own at that
+ * index (same_runtime_dims), another run-time dim as its value at the
+ * bound (Traced.foreign), another dim as its value (the batch at this
+ * probe: the specialization sees it follow B).  t->n is -1 when some entry
+ * is none of these. */
+static void traced_target(OpCtx *c, const Var *x, Traced *t) {
   const int n = ctx_nin(c, "ShapeTensor");
-  *expr_at = -1;
-  if (n > RT_MAX_RANK || !c->g->specializing) return -1;
+  *t = (Traced){.n = -1, .expr_at = -1};
+  if (n > RT_MAX_RANK || !c->g->specializing) return;
   unsigned product = 0; /* X's run-time dims an entry multiplies (expr_entry) */
   int nexpr = 0, unk = 0;
   for (int i = 0; i < n; i++) {
@@ -166,28 +182,71 @@ static int traced_target(OpCtx *c, const Var *x, int64_t *tv, int *expr_at, int6
     const int64_t *val;
     int d;
     if (entry && ctx_values(c, entry, &val) == 1) {
-      tv[i] = val[0];
+      t->tv[i] = val[0];
     } else if (entry && ctx_shape_dim_of(c->g, entry, 0, &v, &d) && var_runtime_mask(v) >> d & 1) {
-      if (i >= x->shape.rank || !same_runtime_dims(v, d, x, i)) return -1;
-      tv[i] = 0;
+      const int own = i < x->shape.rank && same_runtime_dims(v, d, x, i);
+      t->tv[i] = own ? 0 : v->shape.d[d];
+      t->foreign |= own ? 0 : 1u << i;
+      t->fv[i] = v, t->fd[i] = d;
     } else if (entry && ctx_shape_dim_of(c->g, entry, 0, &v, &d) && v->shape.d[d] >= 0) {
-      tv[i] = v->shape.d[d];
-    } else if (entry && expr_entry(c, x, entry, &product, expr_bound)) {
-      tv[i] = -1, nexpr++, *expr_at = i;
+      t->tv[i] = v->shape.d[d];
+    } else if (entry && expr_entry(c, x, entry, &product, &t->expr_bound)) {
+      t->tv[i] = -1, nexpr++, t->expr_at = i;
     } else {
-      return -1;
+      return;
     }
-    unk += tv[i] == -1;
+    unk += t->tv[i] == -1;
   }
-  if (!nexpr) return n;
+  if (!nexpr) {
+    t->n = n;
+    return;
+  }
   /* one product of X's own run-time dims, each once, standing for the -1
    * that takes them: the dims it multiplies must be exactly those no 0
    * copies (the rest of the product, a constant, infer_reshape checks
    * against the -1's value at the bounds) */
   unsigned absorbed = 0;
   for (int d = 0; d < x->shape.rank; d++)
-    if (var_runtime_mask(x) >> d & 1 && !(d < n && tv[d] == 0)) absorbed |= 1u << d;
-  return nexpr == 1 && unk == 1 && absorbed == product ? n : -1;
+    if (var_runtime_mask(x) >> d & 1 && !(d < n && t->tv[d] == 0)) absorbed |= 1u << d;
+  t->n = nexpr == 1 && unk == 1 && absorbed == product && !t->foreign ? n : -1;
+}
+
+/* Out's run-time dims where the target has entries that are other
+ * run-time dims (Traced.foreign): those and the dims a 0 copies from X.
+ * The -1, if any, keeps its value at the bound: the elements X's other
+ * run-time dims hold are the entries' (h * w tokens back to h by w), which
+ * the run checks (foreign_extents), unless no entry is another var's and
+ * X keeps a run-time dim no entry names: refused, as that -1 would be the
+ * run's.  Out takes the root of the one var its run-time dims all come
+ * from in that var's order (a residual add of the map and the tokens made
+ * back into it needs no check); else its own. */
+static int foreign_target(OpCtx *c, const Var *x, const Traced *t) {
+  unsigned mask = t->foreign, named = 0;
+  int other = 0;
+  const Var *from = NULL;
+  int in_order = 1, last = -1;
+  for (int i = 0; i < t->n; i++) {
+    if (t->tv[i] == 0 && var_runtime_mask(x) >> i & 1) mask |= 1u << i, in_order = 0;
+    if (!(t->foreign >> i & 1)) continue;
+    int at = -1;
+    for (int d = 0; d < x->shape.rank && at < 0; d++)
+      if (var_runtime_mask(x) >> d & 1 && same_runtime_dims(t->fv[i], t->fd[i], x, d)) at = d;
+    named |= at >= 0 ? 1u << at : 0;
+    other |= at < 0;
+    in_order &= (!from || from == t->fv[i]) && t->fd[i] > last;
+    from = t->fv[i], last = t->fd[i];
+  }
+  unsigned left = 0;
+  for (int d = 0; d < x->shape.rank; d++)
+    if (var_runtime_mask(x) >> d & 1 && !(d < t->n && t->tv[d] == 0) && !(named >> d & 1)) left |= 1u << d;
+  if (left && !other)
+    return ctx_fail(c, "X ('%s') has dims only the run knows that the target shape's entries read from tensors' "
+                    "shapes do not name, which its -1 would take", x->name);
+  ctx_set_runtime_extents(c, "Out", 0, mask, from->runtime_from);
+  unsigned from_mask = var_runtime_mask(from), used = 0;
+  for (int i = 0; i < t->n; i++) used |= t->foreign >> i & 1 ? 1u << t->fd[i] : 0;
+  ctx_inherit_root(ctx_out(c, "Out", 0), from, in_order && used == from_mask);
+  return 0;
 }
 
 static int infer_reshape(OpCtx *c) {
@@ -200,9 +259,12 @@ static int infer_reshape(OpCtx *c) {
   (void)ctx_nin(c, "Shape");
   int nt = ctx_in(c, "ShapeTensor", 0) ? tu_slot_values(c, "ShapeTensor", 1, tv, RT_MAX_RANK)
                                        : tu_slot_values(c, "Shape", 0, tv, RT_MAX_RANK);
-  int expr_at = -1;
-  int64_t expr_bound = 0;
-  if (nt < 0 && ctx_in(c, "ShapeTensor", 0)) nt = traced_target(c, x, tv, &expr_at, &expr_bound);
+  Traced tr = {.n = -1, .expr_at = -1};
+  if (nt < 0 && ctx_in(c, "ShapeTensor", 0)) {
+    traced_target(c, x, &tr);
+    nt = tr.n;
+    if (nt >= 0) memcpy(tv, tr.tv, sizeof tv);
+  }
   int n = attr_ints(c->op, "shape", &shape);
   Shape out = {0, {0}};
   const char *slot = ctx_in(c, "ShapeTensor", 0) ? "ShapeTensor" : ctx_in(c, "Shape", 0) ? "Shape" : NULL;
@@ -219,10 +281,10 @@ static int infer_reshape(OpCtx *c) {
   }
   if (nt >= 0) { /* run-time shape values known at compile time */
     if (reshape_dims(c, in, tv, nt, &out)) return -1;
-    if (expr_at >= 0 && out.d[expr_at] != expr_bound)
+    if (tr.expr_at >= 0 && out.d[tr.expr_at] != tr.expr_bound)
       return ctx_fail(c, "target shape entry %d is a product of X's sizes the run gives that does not hold the "
-                      "elements the other entries leave (%lld of %lld at the bound)", expr_at,
-                      (long long)expr_bound, (long long)out.d[expr_at]);
+                      "elements the other entries leave (%lld of %lld at the bound)", tr.expr_at,
+                      (long long)tr.expr_bound, (long long)out.d[tr.expr_at]);
   } else if (ctx_in(c, "ShapeTensor", 0)) {
     if (n > RT_MAX_RANK) return ctx_fail(c, "target shape has %d dims", n);
     out.rank = n;
@@ -245,32 +307,28 @@ static int infer_reshape(OpCtx *c) {
   }
   ctx_set(c, "Out", 0, &out, x->dtype);
   const int known = nt >= 0 || (n > 0 && !slot); /* the target the kernel takes is known here */
-  if (var_runtime_mask(x) && (known ? run_target(c, x, nt >= 0 ? tv : shape, nt >= 0 ? nt : n, &out)
+  if (tr.foreign && foreign_target(c, x, &tr)) return -1;
+  if (!tr.foreign && var_runtime_mask(x) && (known ? run_target(c, x, nt >= 0 ? tv : shape, nt >= 0 ? nt : n, &out)
                                     : ctx_refuse_runtime_extents(c)))
     return -1;
   return ctx_set_xshape(c, x);
 }
 
-/* Out's dims from the run's target shape (a --max-shape bound): ShapeTensor's
- * values, else Shape's, as ValidateShape takes them: 0 copies X's dim, one
- * -1 takes the elements left; any other negative value, a second -1, a 0
- * past X's dims, a target that does not hold X's elements or a dim past the
- * bound stops the run (Paddle stops at each but the last). */
-static int reshape_extents(EmitCtx *e, const Var *x, const Var *out) {
+/* The run's target shape (ShapeTensor's values, else Shape's) as
+ * ValidateShape takes it, into t[]: 0 copies X's dim, one -1 takes the
+ * elements left; any other negative value, a second -1, a 0 past X's dims,
+ * a dim past bounds[i] (C expressions) or a target that does not hold X's
+ * elements stops the run (Paddle stops at each but the last). */
+static int print_run_target(EmitCtx *e, const Var *x, const Var *out, const char *const *bound) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *st = ctx_in(&c, "ShapeTensor", 0); /* the list wins over Shape, as in the kernel */
   const int n = tu_rank(e, out), xr = tu_rank(e, x);
-  const char *v[RT_MAX_RANK], *vals = "", *xd = "", *dims[RT_MAX_RANK];
+  const char *v[RT_MAX_RANK], *vals = "", *xd = "", *bounds = "";
   if (tu_run_values(e, st ? "" : "Shape", "ShapeTensor", "a target shape tensor", v) != n)
     return em_fail(e, "the target shape tensors do not give Out's %d dims", n);
-  for (int i = 0; i < n; i++) {
-    vals = pool_printf("%s%s%s", vals, i ? ", " : "", v[i]);
-    dims[i] = pool_printf("t[%d]", i);
-  }
+  for (int i = 0; i < n; i++) vals = pool_printf("%s%s%s", vals, i ? ", " : "", v[i]);
+  for (int i = 0; i < n; i++) bounds = pool_printf("%s%s%s", bounds, i ? ", " : "", bound[i]);
   for (int i = 0; i < xr; i++) xd = pool_printf("%s%s%s", xd, i ? ", " : "", em_dim(e, x, i));
-  const char *bounds = "";
-  for (int i = 0; i < n; i++)
-    bounds = pool_printf("%s%sINT64_C(%lld)", bounds, i ? ", " : "", (long long)em_spec(e, out)->d[i].c);
   pr_line(e->p, "/* the target shape, the run's: 0 copies X's dim, one -1 takes the elements left */");
   pr_line(e->p, "int64_t t[%d] = {%s};", n, vals);
   pr_line(e->p, "const int64_t bound[%d] = {%s}%s;", n, bounds, xr ? pool_printf(", xd[%d] = {%s}", xr, xd) : "");
@@ -288,11 +346,54 @@ static int reshape_extents(EmitCtx *e, const Var *x, const Var *out) {
   pr_line(e->p, "if (unk >= 0 && (held == 0 || (%s) %% held != 0)) return 1;", numel);
   pr_line(e->p, "if (unk >= 0) t[unk] = (%s) / held;", numel);
   pr_line(e->p, "else if (held != (%s)) return 1;", numel);
-  const char *xs = ""; /* X's dims in the batch B */
-  for (int i = 0; i < xr; i++) xs = pool_printf("%s%s%s", xs, i ? ", " : "", em_sym(em_spec(e, x)->d[i]));
+  return 0;
+}
+
+/* v's dims in the batch B (a run-time one's bound), for the messages. */
+static const char *spec_dims(EmitCtx *e, const Var *v) {
+  const char *s = "";
+  for (int i = 0; i < tu_rank(e, v); i++) s = pool_printf("%s%s%s", s, i ? ", " : "", em_sym(em_spec(e, v)->d[i]));
+  return s;
+}
+
+/* Out's dims from the run's target shape (a --max-shape bound). */
+static int reshape_extents(EmitCtx *e, const Var *x, const Var *out) {
+  OpCtx c = {e->g, (Op *)e->op};
+  const int n = tu_rank(e, out);
+  const char *dims[RT_MAX_RANK];
+  const char *bound[RT_MAX_RANK] = {NULL};
+  for (int i = 0; i < n; i++) bound[i] = pool_printf("INT64_C(%lld)", (long long)em_spec(e, out)->d[i].c);
+  if (print_run_target(e, x, out, bound)) return -1;
+  for (int i = 0; i < n; i++) dims[i] = pool_printf("t[%d]", i);
   tu_set_extents(e, out, dims, n,
                  pool_printf("a target shape from %s that does not hold X [%s] or is past --max-shape %s",
-                             st ? "ShapeTensor" : "Shape", xs, shape_str(&out->shape)));
+                             ctx_in(&c, "ShapeTensor", 0) ? "ShapeTensor" : "Shape", spec_dims(e, x),
+                             shape_str(&out->shape)));
+  return 0;
+}
+
+/* Out's run-time dims from the run's target shape when its entries read
+ * other run-time dims (foreign_target): each the dim it was read from (a
+ * 0's X's), every other dim the one compiled (the -1 of [b, -1, h, w] the
+ * channels); another target stops the run.  No bound enters the code: the
+ * dims read are within their own. */
+static int foreign_extents(EmitCtx *e, const Var *x, const Var *out, const Traced *tr) {
+  const VarSpec *vs = em_spec(e, out);
+  const char *want[RT_MAX_RANK];
+  for (int d = 0; d < vs->rank; d++)
+    want[d] = tr->foreign >> d & 1             ? em_dim(e, tr->fv[d], tr->fd[d])
+              : d < tr->n && tr->tv[d] == 0 && d < tu_rank(e, x) ? em_dim(e, x, d)
+              : vs->runtime_mask >> d & 1      ? NULL
+                                               : em_dim(e, out, d);
+  for (int d = 0; d < vs->rank; d++)
+    if (!want[d]) return em_fail(e, "Out's dim %d is the run's but no entry of the target shape gives it", d);
+  pr_line(e->p, "/* Out's dims the ones read from the tensors' shapes */");
+  if (print_run_target(e, x, out, want)) return -1;
+  for (int d = 0; d < vs->rank; d++) pr_line(e->p, "if (t[%d] != bound[%d]) return 1;", d, d);
+  for (int d = 0; d < vs->rank; d++)
+    if (vs->runtime_mask >> d & 1) pr_line(e->p, "%s = t[%d];", em_dim(e, out, d), d);
+  em_fault(e, "a target shape that does not hold X's elements in the sizes its entries read from tensors' shapes "
+              "(Paddle gives another shape or raises an error)");
   return 0;
 }
 
@@ -304,9 +405,12 @@ static int run_extents(EmitCtx *e, const Var *x, const Var *out) {
   int64_t tv[RT_MAX_RANK], *shape = tv;
   int n = ctx_in(&c, "ShapeTensor", 0) ? tu_slot_values(&c, "ShapeTensor", 1, tv, RT_MAX_RANK)
                                        : tu_slot_values(&c, "Shape", 0, tv, RT_MAX_RANK);
-  int expr_at;
-  int64_t expr_bound;
-  if (n < 0 && ctx_in(&c, "ShapeTensor", 0)) n = traced_target(&c, x, tv, &expr_at, &expr_bound);
+  Traced tr = {.n = -1};
+  if (n < 0 && ctx_in(&c, "ShapeTensor", 0)) {
+    traced_target(&c, x, &tr);
+    n = tr.n, shape = tr.tv;
+  }
+  if (tr.foreign) return foreign_extents(e, x, out, &tr);
   if (n < 0) n = attr_ints(e->op, "shape", &shape);
   RunTarget t;
   if (run_target_of(&x->shape, em_spec(e, x)->runtime_mask, shape, n, &out->shape, &t))
@@ -328,7 +432,7 @@ static int emit_reshape(EmitCtx *e) {
   if (!x || !out) return -1;
   if (tu_max_shaped(e, out)) /* X's elements, which the run's target shape holds */
     return reshape_extents(e, x, out) ? -1 : tu_copy_count(e, x, out, em_numel(e, x));
-  if (em_spec(e, x)->runtime_mask && run_extents(e, x, out)) return -1;
+  if ((em_spec(e, x)->runtime_mask || em_spec(e, out)->runtime_mask) && run_extents(e, x, out)) return -1;
   return tu_copy(e, x, out);
 }
 

@@ -529,6 +529,34 @@ class YoloeHead(nn.Layer):
         return boxes, F.sigmoid(paddle.concat(clss, 2)), up, up3
 
 
+class TokenMaps(nn.Layer):
+    """Tokens made back into feature maps, as vision transformers' decoders
+    and attention blocks write it: a map's tokens [b, h * w, c] attend to
+    the keys and values of its pooled 4 x 4 map (SegFormer's reduced
+    attention), then o.transpose([0, 2, 1]).reshape([b, 8, h, w]) with b,
+    h, w read by paddle.shape (a target shape of another tensor's sizes the
+    run gives), projected and added back to the map; and a spatial softmax
+    over y.reshape([b, c, h * w]) made back with reshape([b, -1, h, w])."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2D(3, 8, 3, padding=1)
+        self.q = nn.Linear(8, 8)
+        self.kv = nn.Linear(8, 16)
+        self.proj = nn.Conv2D(8, 8, 1)
+
+    def forward(self, x):
+        y = F.relu(self.conv(x))
+        s = paddle.shape(y)
+        b, c, h, w = s[0], s[1], s[2], s[3]
+        t = y.flatten(2).transpose([0, 2, 1])
+        kv = self.kv(F.adaptive_avg_pool2d(y, 4).flatten(2).transpose([0, 2, 1]))
+        a = F.softmax(paddle.matmul(self.q(t), kv[:, :, :8], transpose_y=True) * 0.35, -1)
+        back = paddle.matmul(a, kv[:, :, 8:]).transpose([0, 2, 1]).reshape([b, 8, h, w])
+        g = F.softmax(y.reshape([b, c, h * w]), -1).reshape([b, -1, h, w])
+        return y + self.proj(back), g * 10.0
+
+
 MODELS = {
     "cnn": (Cnn, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 17, 23], [2, 3, 5, 9], [1, 3, 1, 2]]),
     "resnetish": (ResNetish, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 19, 27], [2, 3, 7, 6], [1, 3, 3, 3]]),
@@ -553,6 +581,7 @@ MODELS = {
     "stn": (Stn, [2, 3, 24, 24], [[2, 3, 24, 24], [1, 3, 13, 19], [2, 3, 5, 7], [1, 3, 1, 2]]),
     "yolov3head": (YoloV3Head, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 17, 23], [2, 3, 5, 7], [1, 3, 1, 2]]),
     "yoloehead": (YoloeHead, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 17, 23], [2, 3, 5, 7], [1, 3, 1, 2]]),
+    "tokenmaps": (TokenMaps, [2, 3, 24, 24], [[2, 3, 24, 24], [1, 3, 13, 19], [2, 3, 5, 7], [1, 3, 1, 2]]),
 }
 # sizes of the same models built with no bound (size classes of 32, 64, 128,
 # 256, ...: each list crosses several), saved as input_u<k>.npy and
@@ -574,6 +603,7 @@ UNBOUNDED = {
     "stn": [[1, 3, 40, 70], [2, 3, 9, 13], [1, 3, 150, 20]],
     "yolov3head": [[1, 3, 64, 96], [2, 3, 9, 13], [1, 3, 250, 40]],
     "yoloehead": [[1, 3, 64, 96], [2, 3, 9, 13], [1, 3, 250, 40]],
+    "tokenmaps": [[1, 3, 40, 70], [2, 3, 9, 13], [1, 3, 150, 20]],
 }
 # feeds besides x (name, dtype), each of x's shape, saved as input_<k>_<name>.npy
 MORE_FEEDS = {name: [("seg", "int64"), ("mask", "float32")] for name in ("bert", "bert_unfused")}
