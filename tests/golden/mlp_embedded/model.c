@@ -444,10 +444,14 @@ static int arena_too_small(model_model *m, const char *what, int64_t batch, size
   return MODEL_ERR_SHAPE;
 }
 
+static int configure(model_model *m);
+
 int model_reserve(model_model *m, int64_t batch) {
   if (!m) return MODEL_ERR_ARG;
   int st = bad_batch(m, batch);
   if (st) return st;
+  /* the threads a run starts with, whose scratch slots the memory holds */
+  if (m->strategy.num_threads == 0 && (st = configure(m))) return st;
   size_t need;
   if (act_bytes(batch > m->reserved ? batch : m->reserved, ops_at_once(m), &need))
     return fail(m, MODEL_ERR_SHAPE, "reserve: this batch size makes the model's sizes overflow");
