@@ -373,7 +373,7 @@ int inspect_memory(Graph *g, const CompileOpts *o) {
   printf("  %d tensors in %d buffers\n", plan.nslots, plan.nbufs);
   if (mt.classes)
     printf("  size classes: no bound on the dims the run gives; planned for each class, up to %s in them (the\n"
-           "  numbers above are the smallest class's; a run takes the smallest that holds its sizes)\n", mt.classes);
+           "  numbers above are the smallest class's; a run takes the least that holds its sizes)\n", mt.classes);
   memory_run_sizes(g, &plan, mt.spec);
   if (o->training) memory_split(g, &plan);
   return lowered;

@@ -511,7 +511,7 @@ int plan_build(Graph *g, const Spec *s, Plan *p, PlanOpts o) {
   for (int i = 0; i < p->nbufs; i++) sloped |= p->bufs[i].bytes.a != 0;
   SymDim *all;
   if (o.reuse) {
-    all = place_pieces(p, wide, wide && sloped);
+    all = place_pieces(p, wide && !o.quick, wide && sloped && !o.quick);
   } else { /* every buffer its own slot, in program order */
     all = pool_alloc(sizeof *all * (size_t)(p->nbufs ? p->nbufs : 1));
     SymDim end = {0, 0};

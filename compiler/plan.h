@@ -71,6 +71,8 @@ typedef struct PlanOpts {
   int program_order; /* buffers numbered in the order the program makes them
                       * (size classes: the same numbers in every class),
                       * not by size */
+  int quick;      /* one packing, the legacy order's, for every batch (a
+                   * skewed size class: size_class.c) */
 } PlanOpts;
 
 enum { PLAN_ALIGN = 64 }; /* every slot starts on a 64-byte boundary */

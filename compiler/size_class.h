@@ -3,13 +3,15 @@
  * --max-shape names).
  *
  * The program is specialized, planned and emitted once per class, each a
- * bound on those dims (32, 64, ... 16384, the classes it compiles for);
+ * bound on those dims (32, 64, ... 16384, the classes it compiles for; an
+ * image's height and width bounded apart, in pairs of those bounds up to 4
+ * times each other, planned with one packing);
  * the kernels' code must come out the same in every class (the kernels
  * read the run's sizes, never a bound), and what differs between classes
  * (where each arena buffer and scratch region starts, the bytes of the
  * tensors and of a scratch slot, the outputs' bounds) becomes one table
- * row per class.  A run takes the smallest class whose bound holds every
- * such dim it is given (set_input_dims), and its memory for that class:
+ * row per class.  A run takes the class of least area whose bounds hold
+ * every such dim it is given (set_input_dims), and its memory for that class:
  * the model's own memory grows when a run needs more (a model on an arena
  * given to init refuses the run instead, naming the bytes it needs). */
 #ifndef PADDLEC_SIZE_CLASS_H

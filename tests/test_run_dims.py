@@ -678,6 +678,86 @@ def test_size_classes_switch_in_one_model_and_allocate_once_each(tmp_path):
         assert np.abs(got - want).max() / max(np.abs(want).max(), 1e-6) <= TOL, (r, k)
 
 
+IMAGE_HOST = r"""
+#include "host_util.h"
+#include "net.h"
+/* argv: groups B C H W DIR/run: the image from DIR/run.x (float32), fetch 0
+ * written to DIR/run.out (its run shape's elements) */
+int main(int argc, char **argv) {
+  Counting c;
+  use_counting(&c, -1);
+  net_model *m;
+  if (net_create(&m, NULL) || net_reserve(m, 2)) return 1;
+  net_exec_strategy s;
+  net_exec_strategy_defaults(&s);
+  s.num_threads = 1;
+  net_set_exec_strategy(m, &s);
+  for (int a = 1; a + 4 < argc; a += 5) {
+    const int64_t dims[4] = {atoll(argv[a]), atoll(argv[a + 1]), atoll(argv[a + 2]), atoll(argv[a + 3])};
+    const int64_t n = dims[0] * dims[1] * dims[2] * dims[3];
+    char path[512];
+    int64_t bound[8], got[8];
+    float *x = malloc(sizeof *x * (size_t)n);
+    snprintf(path, sizeof path, "%s.x", argv[a + 4]);
+    FILE *f = fopen(path, "rb");
+    if (!x || !f || fread(x, sizeof *x, (size_t)n, f) != (size_t)n) return 2;
+    fclose(f);
+    if (net_set_input_dims(m, 0, dims)) return 3;
+    void *outs[NET_NUM_OUTPUTS];
+    for (int i = NET_NUM_OUTPUTS - 1; i >= 0; i--) /* fetch 0's bound last, in bound */
+      outs[i] = malloc(sizeof(float) * (size_t)net_output_bound(m, i, dims[0], bound));
+    float *out = outs[0];
+    const void *in[] = {x};
+    const long before = c.allocs;
+    const int st = net_run(m, dims[0], in, outs);
+    printf("%lld x %lld: status %d allocs %ld, room for %lld x %lld\n", (long long)dims[2], (long long)dims[3], st,
+           c.allocs - before, (long long)bound[2], (long long)bound[3]);
+    const int64_t k = net_output_run_shape(m, 0, got);
+    snprintf(path, sizeof path, "%s.out", argv[a + 4]);
+    f = fopen(path, "wb");
+    if (!out || !f || fwrite(out, sizeof *out, (size_t)k, f) != (size_t)k) return 4;
+    fclose(f);
+    free(x);
+    for (int i = 0; i < NET_NUM_OUTPUTS; i++) free(outs[i]);
+  }
+  net_destroy(m);
+  printf("live %ld\n", c.live);
+  return 0;
+}
+"""
+
+
+def test_size_classes_bound_height_and_width_apart(tmp_path):
+    """An image model built with no bound (tokenmaps, whose first fetch has
+    the image's height and width) is planned for classes that bound the
+    height and the width apart, up to 4 times each other (issue 19 item 1:
+    a wide image does not take a square class): through its API, a 9 x 13
+    image runs in the 32 x 32 class, 40 x 70 in 64 x 128 (not 128 x 128)
+    and 150 x 20 in 256 x 64 (not 256 x 256), as the room
+    <prefix>_output_bound gives for the fetch shows; memory grows once for
+    each larger class and not when going back; each run matches Paddle."""
+    d = os.path.join(models(), "tokenmaps")
+    host_with_model(tmp_path, d, unbounded(d), IMAGE_HOST)
+    with open(os.path.join(d, "sizes.json")) as f:
+        sizes = json.load(f)["unbounded"]
+    assert sizes == [[1, 3, 40, 70], [2, 3, 9, 13], [1, 3, 150, 20]]
+    order = [1, 0, 2, 0, 1]
+    args = []
+    for r, k in enumerate(order):
+        np.load(os.path.join(d, f"input_u{k}.npy")).astype(np.float32).tofile(tmp_path / f"r{r}.x")
+        args += [str(v) for v in sizes[k]] + [str(tmp_path / f"r{r}")]
+    p = subprocess.run([str(tmp_path / "host"), *args], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.splitlines() == [
+        "9 x 13: status 0 allocs 0, room for 32 x 32", "40 x 70: status 0 allocs 1, room for 64 x 128",
+        "150 x 20: status 0 allocs 1, room for 256 x 64", "40 x 70: status 0 allocs 0, room for 64 x 128",
+        "9 x 13: status 0 allocs 0, room for 32 x 32", "live 0"], p.stdout
+    for r, k in enumerate(order):
+        want = np.load(os.path.join(d, f"ref_u{k}_0.npy"))
+        got = np.fromfile(tmp_path / f"r{r}.out", np.float32).reshape(want.shape)
+        assert np.abs(got - want).max() / max(np.abs(want).max(), 1e-6) <= TOL, (r, k)
+
+
 def test_inspect_memory_lists_the_tensors_the_run_sizes():
     """inspect --memory names each tensor whose dims the run gives, with
     "<=" before the bound it was planned for (the text encoder: the position
