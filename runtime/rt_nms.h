@@ -37,6 +37,27 @@ int64_t rt_multiclass_nms_f32(const RtNms *p, const float *bboxes, const float *
 int64_t rt_multiclass_nms_f64(const RtNms *p, const double *bboxes, const double *scores, double *out,
                               int32_t *index, int32_t *rois_num, void *work);
 
+/* Bytes of the work buffer of the RoIs' form below (boxes: the RoIs of all
+ * images, tsize: the element's bytes): RT_NMS_WORK_BYTES's, and one
+ * class's scores and boxes of an image gathered. */
+#define RT_NMS_ROIS_WORK_BYTES(classes, boxes, tsize) (RT_NMS_WORK_BYTES(classes, boxes) + (boxes) * 5 * (tsize))
+
+/* multiclass_nms3 on the RoIs of a two-stage detector (phi's Scores of
+ * rank 2): Scores [boxes, classes] and BBoxes [boxes, classes, 4] (a box
+ * per class), rois_in [n] the RoIs of each image in order (p->boxes their
+ * sum).  Per image and class but background_label: the class's boxes and
+ * scores, NMSFast as above, the boxes kept then in ascending order; with
+ * keep_top_k, the best by score (as float, stable) and each class's kept
+ * ones again in ascending order.  out's rows label by label (label, score,
+ * the class's box), index the row's element of Scores (RoI * classes +
+ * label), rois_num each image's row count.  Returns the rows written, or
+ * -1 when rois_in does not add up to p->boxes or holds a negative count
+ * (Paddle reads past its tensors), or boxes x classes pass INT32_MAX. */
+int64_t rt_multiclass_nms_rois_f32(const RtNms *p, const float *bboxes, const float *scores, const int32_t *rois_in,
+                                   float *out, int32_t *index, int32_t *rois_num, void *work);
+int64_t rt_multiclass_nms_rois_f64(const RtNms *p, const double *bboxes, const double *scores, const int32_t *rois_in,
+                                   double *out, int32_t *index, int32_t *rois_num, void *work);
+
 /* matrix_nms's attributes (Paddle's names) and sizes. */
 typedef struct RtMatrixNms {
   int64_t n, classes, boxes; /* images, classes, boxes per image */

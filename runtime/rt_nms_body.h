@@ -90,6 +90,78 @@ int64_t NMS_NAME(rt_multiclass_nms)(const RtNms *p, const NMS_T *bboxes, const N
   return rows;
 }
 
+/* Sorts the n box numbers a[] ascending (std::stable_sort of ints). */
+static void NMS_NAME(sort_boxes)(int32_t *a, int64_t n) {
+  for (int64_t i = 1; i < n; i++) {
+    const int32_t v = a[i];
+    int64_t j = i;
+    for (; j > 0 && a[j - 1] > v; j--) a[j] = a[j - 1];
+    a[j] = v;
+  }
+}
+
+int64_t NMS_NAME(rt_multiclass_nms_rois)(const RtNms *p, const NMS_T *bboxes, const NMS_T *scores,
+                                         const int32_t *rois_in, NMS_T *out, int32_t *index, int32_t *rois_num,
+                                         void *work) {
+  const int64_t cn = p->classes, bn = p->boxes;
+  int64_t total = 0;
+  for (int64_t i = 0; i < p->n; i++) {
+    if (rois_in[i] < 0) return -1;
+    total += rois_in[i];
+  }
+  if (total != bn || bn * cn > INT32_MAX) return -1;
+  int64_t *count = work;
+  NmsItem *items = (NmsItem *)(count + cn), *tmp = items + cn * bn;
+  int32_t *kept = (int32_t *)(tmp + cn * bn);
+  NMS_T *sc = (NMS_T *)(kept + cn * bn), *bx = sc + bn; /* one class's scores and boxes of an image */
+  int64_t rows = 0, start = 0;
+  for (int64_t i = 0; i < p->n; start += rois_in[i], i++) {
+    const int64_t nb = rois_in[i];
+    const NMS_T *isc = scores + start * cn, *ibx = bboxes + start * cn * 4;
+    RtNms q = *p;
+    q.boxes = nb;
+    int64_t ndet = 0;
+    for (int64_t c = 0; c < cn; c++) {
+      count[c] = 0;
+      if (c == p->background_label || nb == 0) continue;
+      for (int64_t b = 0; b < nb; b++) { /* SliceOneClass */
+        sc[b] = isc[b * cn + c];
+        for (int k = 0; k < 4; k++) bx[b * 4 + k] = ibx[(b * cn + c) * 4 + k];
+      }
+      count[c] = NMS_NAME(nms_class)(&q, bx, sc, items, tmp, kept + c * bn);
+      NMS_NAME(sort_boxes)(kept + c * bn, count[c]);
+      ndet += count[c];
+    }
+    if (p->keep_top_k > -1 && ndet > p->keep_top_k) { /* the best keep_top_k, scores as float */
+      int64_t n = 0;
+      for (int64_t c = 0; c < cn; c++)
+        for (int64_t j = 0; j < count[c]; j++) {
+          const int32_t b = kept[c * bn + j];
+          items[n++] = (NmsItem){(double)(float)isc[b * cn + c], (int32_t)c, b};
+        }
+      sort_items(items, tmp, n);
+      for (int64_t c = 0; c < cn; c++) count[c] = 0;
+      for (int64_t k = 0; k < p->keep_top_k; k++) {
+        const int64_t c = items[k].label;
+        kept[c * bn + count[c]++] = items[k].box;
+      }
+      for (int64_t c = 0; c < cn; c++) NMS_NAME(sort_boxes)(kept + c * bn, count[c]);
+      ndet = p->keep_top_k;
+    }
+    for (int64_t c = 0; c < cn; c++) /* label by label, boxes ascending */
+      for (int64_t j = 0; j < count[c]; j++, rows++) {
+        const int64_t b = kept[c * bn + j];
+        NMS_T *row = out + rows * 6;
+        row[0] = (NMS_T)c;
+        row[1] = isc[b * cn + c];
+        for (int k = 0; k < 4; k++) row[2 + k] = ibx[(b * cn + c) * 4 + k];
+        index[rows] = (int32_t)((start + b) * cn + c);
+      }
+    rois_num[i] = (int32_t)ndet;
+  }
+  return rows;
+}
+
 /* NMSMatrix for the scores sc of one class of one image: its kept boxes and
  * their decayed scores appended to box[] and score[]; returns how many.
  * cand holds p->boxes pairs; iou the triangle of IoUs between the first

@@ -143,6 +143,52 @@ def test_blazeface_built_without_a_bound_matches_paddle_at_every_image_size(tmp_
             assert err <= TOL, (size, fetch, err)
 
 
+TWO_STAGE = os.path.join(ROOT, "tests", "oracle", "two_stage.py")
+
+
+def run_two_stage(binary, refs, info, k, out):
+    """Runs the two-stage detector's binary on size k's inputs and compares
+    every fetch with Paddle's: the proposals, their counts, the kept rows
+    (label, score, box), their Index and counts per image."""
+    args = sum((["--input", f"{f}={refs}/input_{k}_{f}.npy"] for f in info["feeds"]), [])
+    q = subprocess.run([str(binary), *args, "--output-dir", str(out)], capture_output=True, text=True, timeout=300)
+    assert q.returncode == 0, (info["sizes"][k], q.stderr[-2000:])
+    for j, fetch in enumerate(info["fetches"]):
+        want = np.load(os.path.join(refs, f"ref_{k}_{j}.npy"))
+        got = np.load(out / (fetch.replace("/", "_") + ".npy"))
+        assert got.shape == want.shape and got.dtype == want.dtype, (info["sizes"][k], fetch, got.shape, want.shape)
+        err = np.abs(got.astype(np.float64) - want).max() / max(np.abs(want).max(), 1e-6)
+        assert err <= TOL, (info["sizes"][k], fetch, err)
+
+
+def test_a_two_stage_detector_matches_paddle_at_every_image_size(tmp_path):
+    """A Faster R-CNN-style detector exported as PaddleDetection exports it
+    (tests/oracle/two_stage.py; issue 19 items 1 and 3), built with no bound:
+    anchors from aranges of offset * stride to w * stride by the stride
+    over the feature map's run sizes, generate_proposals_v2 and roi_align
+    over that map, and multiclass_nms3 over the RoIs with RoisNum (Scores
+    [R, C], a box per class: Paddle's two-stage form, its kept boxes in
+    ascending order per class, Index = RoI * classes + label).  One binary
+    runs 64x64, 40x70, two of 90x33 and 150x40 (7, 9, 11 + 7 and 16 boxes
+    kept, the last cut by keep_top_k) and matches Paddle's every fetch; so
+    does the program built for one fixed size (--shape)."""
+    refs = generated(os.path.join(BUILD, "two_stage"), [sys.executable, TWO_STAGE, os.path.join(BUILD, "two_stage")],
+                     [TWO_STAGE])
+    with open(os.path.join(refs, "sizes.json")) as f:
+        info = json.load(f)
+    binary = tmp_path / "bin"
+    p = run(["build", os.path.join(refs, "model.pdmodel"), "-o", str(binary)])
+    assert p.returncode == 0, p.stderr[-3000:]
+    for k in range(len(info["sizes"])):
+        run_two_stage(binary, refs, info, k, tmp_path / f"o{k}")
+    fixed = tmp_path / "fixed"
+    n, h, w = info["sizes"][1]
+    p = run(["build", os.path.join(refs, "model.pdmodel"), "-o", str(fixed), "--shape", f"x={n},3,{h},{w}",
+             "--shape", f"im_shape={n},2"])
+    assert p.returncode == 0, p.stderr[-3000:]
+    run_two_stage(fixed, refs, info, 1, tmp_path / "f1")
+
+
 def test_inspect_agrees_with_paddle_on_a_spatial_transformer():
     """affine_grid with an OutputShape tensor: Paddle declares its Grid
     5-D whatever the tensor's length, and grid_sampler's Output 5-D beside

@@ -136,7 +136,7 @@ static void print_geo(Printer *p, const DetectionCall *c) {
       break;
     case DETECTION_GENERATE_PROPOSALS:
       pr_line(p, "const RtProposals geo = {");
-      pr_line(p, ".n = %s, .a = %lld, .h = %lld, .w = %lld,", c->n, (long long)r->a, (long long)r->h, (long long)r->w);
+      pr_line(p, ".n = %s, .a = %lld, .h = %s, .w = %s,", c->n, (long long)r->a, r->h, r->w);
       pr_line(p, ".pre_nms_top_n = %lld, .post_nms_top_n = %lld,", (long long)r->pre_nms_top_n,
               (long long)r->post_nms_top_n);
       pr_line(p, ".nms_thresh = %s, .min_size = %s, .eta = %s, .pixel_offset = %d,", em_float(r->nms_thresh),
@@ -188,6 +188,13 @@ void detection_print_c(Printer *p, const DetectionCall *c) {
               c->col, c->per_prediction, c->threshold, c->match_indices, c->match_dist, c->work);
       break;
     case DETECTION_MULTICLASS_NMS:
+      if (c->rois_in) { /* -1: RoisNum does not add up to the RoIs */
+        pr_line(p, "const int64_t kept = rt_multiclass_nms_rois_%s(&geo, %s, %s, %s, %s, %s, %s, %s);",
+                c->f64 ? "f64" : "f32", c->boxes, c->scores, c->rois_in, c->out, c->index, c->rois_num, c->work);
+        pr_line(p, "if (kept < 0) return 1;");
+        pr_line(p, "%s = kept;", c->rows);
+        break;
+      }
       pr_line(p, "%s = rt_multiclass_nms_%s(&geo, %s, %s, %s, %s, %s, %s);", c->rows, c->f64 ? "f64" : "f32", c->boxes,
               c->scores, c->out, c->index, c->rois_num, c->work);
       break;

@@ -86,7 +86,8 @@ typedef struct DetectionNms {
 
 /* GENERATE_PROPOSALS: RtProposals's values but n. */
 typedef struct DetectionProposals {
-  int64_t a, h, w;            /* anchors per cell, the feature map */
+  int64_t a;                  /* anchors per cell */
+  const char *h, *w;          /* the feature map, C expressions (the run's sizes or constants) */
   int64_t pre_nms_top_n, post_nms_top_n;
   float nms_thresh, min_size, eta;
   int pixel_offset;
@@ -128,6 +129,8 @@ typedef struct DetectionCall {
   const char *work;                       /* BIPARTITE_MATCH, the NMS kinds: the routine's scratch */
   const char *index, *rois_num;           /* the NMS kinds: the outputs beside out (rois_num "NULL": none) */
   const char *rows;                       /* the NMS kinds: the lvalues the kept rows go to */
+  const char *rois_in;                    /* MULTICLASS_NMS of a two-stage detector's RoIs (Scores [boxes,
+                                           * classes]): each image's RoIs (RoisNum), else NULL */
   const char *deltas, *probs;             /* GENERATE_PROPOSALS: BboxDeltas, RpnRoiProbs (out: RpnRois) */
   DetectionPriors priors;                 /* PRIOR_BOX, DENSITY_PRIOR_BOX, ANCHOR_GENERATOR */
   DetectionYolo yolo;                     /* YOLO_BOX */

@@ -13,8 +13,12 @@
  * allow (per image: the classes but background_label, times nms_top_k or
  * M, at most keep_top_k) and their dim 0 is a run-time extent (graph.h
  * VAR_RUNTIME_EXTENT) the kernel writes: the rows it kept, 0 giving Paddle's
- * [0, 6] and [0, 1].  NmsRoisNum is [N].  Refused: Scores of rank 2 (boxes
- * per RoI, with LoD or RoisNum), polygon boxes (8 to 32 coordinates:
+ * [0, 6] and [0, 1].  NmsRoisNum is [N].  Also a two-stage detector's
+ * Scores [M, C] with BBoxes [M, C, 4] (a box per class) and RoisNum [N]
+ * (each image's RoIs; M may be the run's): per image and class the
+ * class's boxes, NMS, the kept ones sorted by RoI; Index = RoI * C + label
+ * (runtime/rt_nms.h rt_multiclass_nms_rois).  Refused: Scores of rank 2
+ * with the LoD of BBoxes (no RoisNum), polygon boxes (8 to 32 coordinates:
  * Paddle clips polygons), and a program without Index (Paddle then writes
  * a [1, 1] Out holding -1 when nothing is kept).  Paddle 2.6's phi kernel
  * gives Out, Index and NmsRoisNum no LoD (it sets none, with or without
@@ -74,18 +78,44 @@ static int nms_outputs(OpCtx *c, int dtype, int64_t rows, int64_t cols, const ch
   return 0;
 }
 
+/* Scores [M, C] and BBoxes [M, C, 4] of a two-stage detector's RoIs, each
+ * image's count in RoisNum [N]: compiled for multiclass_nms3 with
+ * RoisNum (M may be the run's: the proposals' count), Out and Index sized
+ * for every RoI kept in every class but the background. */
+static int infer_nms_rois(OpCtx *c, Var *boxes, Var *scores) {
+  const Shape *bs = &boxes->shape, *ss = &scores->shape;
+  Var *num = ctx_in(c, "RoisNum", 0);
+  const int compiled = c->g->specializing;
+  if (compiled && (strcmp(c->op->type, "multiclass_nms3") != 0 || !num))
+    return ctx_fail(c, "Scores %s of rank 2 (the boxes of each RoI) is supported in multiclass_nms3 with RoisNum, "
+                    "not with the LoD of BBoxes", shape_str(ss));
+  if (compiled && (ss->d[0] != bs->d[0] || ss->d[1] != bs->d[1]))
+    return ctx_fail(c, "Scores %s does not fit BBoxes %s (Scores [M, C], BBoxes [M, C, 4])", shape_str(ss),
+                    shape_str(bs));
+  if (num && num->shape.rank != 1) return ctx_fail(c, "RoisNum %s must have rank 1", shape_str(&num->shape));
+  if ((var_runtime_mask(scores) & ~1u) || (var_runtime_mask(boxes) & ~1u) || var_runtime_mask(num))
+    return ctx_fail(c, "Scores ('%s') or BBoxes ('%s') has dims only the run knows besides the RoIs; %s takes them "
+                    "there only", scores->name, boxes->name, c->op->type);
+  const int64_t bg = attr_int(c->op, "background_label", 0);
+  const int64_t rows = compiled && ss->d[0] >= 0 && ss->d[1] >= 0 ? (ss->d[1] - (bg >= 0 && bg < ss->d[1])) * ss->d[0]
+                                                                  : DIM_UNKNOWN;
+  return nms_outputs(c, boxes->dtype, rows, bs->d[2] + 2, "NmsRoisNum", num ? num->shape.d[0] : DIM_UNKNOWN,
+                     compiled && rows >= 0);
+}
+
 static int infer_nms(OpCtx *c) {
   Var *boxes = ctx_need(c, "BBoxes", 0);
   Var *scores = ctx_need(c, "Scores", 0);
   if (!boxes || !scores) return -1;
   const Shape *bs = &boxes->shape, *ss = &scores->shape;
   if (bs->rank != 3) return ctx_fail(c, "BBoxes %s must have rank 3", shape_str(bs));
+  if (ss->rank == 2) return infer_nms_rois(c, boxes, scores);
   int64_t rows = DIM_UNKNOWN;
   if (ss->rank == 3 && nms_before_2_3(c)) rows = bs->d[1];
   const int compiled = c->g->specializing; /* all three emit C (nms and nms2 with their LoD) */
   if (compiled && ss->rank != 3)
-    return ctx_fail(c, "Scores %s of rank %d (the boxes of each RoI, with LoD or RoisNum) is not supported; "
-                    "Scores [N, C, M] with BBoxes [N, M, 4] is", shape_str(ss), ss->rank);
+    return ctx_fail(c, "Scores %s of rank %d is not supported; Scores [N, C, M] with BBoxes [N, M, 4] is, or [M, C] "
+                    "with [M, C, 4] and RoisNum", shape_str(ss), ss->rank);
   if (compiled && (ss->d[0] != bs->d[0] || ss->d[2] != bs->d[1]))
     return ctx_fail(c, "Scores %s does not fit BBoxes %s (Scores [N, C, M], BBoxes [N, M, 4])", shape_str(ss),
                     shape_str(bs));
@@ -99,12 +129,12 @@ static int infer_nms(OpCtx *c) {
 }
 
 /* The NMS kernels' record but its geometry: the batch, the work buffer of
- * `work` bytes and the operands v = {BBoxes, Scores, Out, Index, the
+ * `work` bytes (a * batch + c) and the operands v = {BBoxes, Scores, Out, Index, the
  * per-image counts or NULL}, named in this order. */
-static DetectionCall nms_record(EmitCtx *e, DetectionKind kind, int dt, Var *const *v, int64_t work) {
+static DetectionCall nms_record(EmitCtx *e, DetectionKind kind, int dt, Var *const *v, SymDim work) {
   DetectionCall c = {.kind = kind, .f64 = dt == RT_DT_FP64};
   c.n = em_dim(e, v[1], 0);
-  c.work = em_scratch_named(e, "unsigned char", "work", (SymDim){0, work});
+  c.work = em_scratch_named(e, "unsigned char", "work", work);
   c.boxes = em_ptr(e, v[0], 1);
   c.scores = em_ptr(e, v[1], 1);
   c.out = em_ptr(e, v[2], 0);
@@ -141,12 +171,40 @@ static DetectionNms nms_attrs(const Op *op, int64_t classes, const char *m) {
                         .normalized = attr_bool(op, "normalized", 1)};
 }
 
+/* multiclass_nms3 of Scores [M, C], BBoxes [M, C, 4] and RoisNum (infer_nms_rois). */
+static int emit_nms_rois(EmitCtx *e, Var *boxes, Var *scores, Var *out, Var *index, Var *num, int dt) {
+  Var *in = tu_in(e, "RoisNum", 0);
+  if (!in) return -1;
+  if (in->dtype != RT_DT_INT32) return em_fail(e, "RoisNum '%s' is %s: Paddle reads it as int32", in->name,
+                                                rt_dtype_name(in->dtype));
+  const int64_t coords = em_const_dim(e, boxes, 2), classes = em_const_dim(e, scores, 1);
+  const SymDim m = em_spec(e, scores)->d[0]; /* the RoIs (the run's: their bound), a * batch + c */
+  if (coords != 4)
+    return em_fail(e, "boxes of %lld coordinates are not supported (4: xmin, ymin, xmax, ymax; Paddle clips polygons "
+                   "of 8 to 32)", (long long)coords);
+  if (classes < 0) return em_fail(e, "the classes must not depend on the batch");
+  /* RT_NMS_ROIS_WORK_BYTES(classes, m, tsize), affine in m */
+  const int64_t per = RT_NMS_ROIS_WORK_BYTES(classes, 1, dt == RT_DT_FP64 ? 8 : 4) - classes * 8;
+  DetectionCall call = nms_record(e, DETECTION_MULTICLASS_NMS, dt, (Var *const[]){boxes, scores, out, index, num},
+                                  (SymDim){m.a * per, m.c * per + classes * 8});
+  call.n = em_numel(e, in);
+  call.rois_in = em_ptr(e, in, 1);
+  call.nms = nms_attrs(e->op, classes, em_dim(e, scores, 0));
+  pr_line(e->p, "if (%s != %s) return 1;", em_dim(e, scores, 0), em_dim(e, boxes, 0));
+  detection_print_c(e->p, &call);
+  em_fault(e, pool_printf("RoisNum ('%s') does not add up to the RoIs of Scores ('%s'), or BBoxes ('%s') holds "
+                          "another number of them (Paddle reads past its tensors), or RoIs x classes pass Paddle's int indexing", in->name, scores->name,
+                          boxes->name));
+  return 0;
+}
+
 static int emit_multiclass_nms3(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *boxes = tu_in(e, "BBoxes", 0), *scores = tu_in(e, "Scores", 0), *out = tu_out(e, "Out", 0);
   Var *index = ctx_out(&c, "Index", 0), *num = ctx_out(&c, "NmsRoisNum", 0);
   if (!boxes || !scores || !out) return -1;
-  if (ctx_in(&c, "RoisNum", 0)) return em_fail(e, "RoisNum (the boxes of each RoI) is not supported");
+  if (ctx_in(&c, "RoisNum", 0) && scores->shape.rank != 2)
+    return em_fail(e, "RoisNum beside Scores [N, C, M] is not supported");
   if (!index)
     return em_fail(e, "a multiclass_nms3 without Index is not supported (Paddle then writes Out [1, 1] holding -1 "
                       "when it keeps no box)");
@@ -154,10 +212,11 @@ static int emit_multiclass_nms3(EmitCtx *e) {
   if (dt < 0) return -1;
   if (index->dtype != RT_DT_INT32 || (num && num->dtype != RT_DT_INT32))
     return em_fail(e, "Index and NmsRoisNum must be int32");
+  if (scores->shape.rank == 2) return emit_nms_rois(e, boxes, scores, out, index, num, dt);
   int64_t classes, m;
   if (nms_geometry(e, boxes, scores, &classes, &m)) return -1;
   DetectionCall call = nms_record(e, DETECTION_MULTICLASS_NMS, dt, (Var *const[]){boxes, scores, out, index, num},
-                                  RT_NMS_WORK_BYTES(classes, m));
+                                  (SymDim){0, RT_NMS_WORK_BYTES(classes, m)});
   call.nms = nms_attrs(e->op, classes, em_dim(e, scores, 2)); /* the run's count, where it gives it */
   if (em_spec(e, scores)->runtime_mask || em_spec(e, boxes)->runtime_mask) { /* infer_nms: the same count */
     em_fault(e, "Scores and BBoxes hold different numbers of boxes in this run (Paddle raises an error)");
@@ -182,7 +241,7 @@ static int emit_multiclass_nms_lod(EmitCtx *e) {
   int64_t classes, m;
   if (nms_geometry(e, boxes, scores, &classes, &m)) return -1;
   DetectionCall call = nms_record(e, DETECTION_MULTICLASS_NMS, dt, (Var *const[]){boxes, scores, out, index, NULL},
-                                  RT_NMS_WORK_BYTES(classes, m));
+                                  (SymDim){0, RT_NMS_WORK_BYTES(classes, m)});
   call.nms = nms_attrs(e->op, classes, pool_printf("%lld", (long long)m));
   const SymDim n = em_spec(e, scores)->d[0], rows = em_spec(e, out)->d[0];
   call.rois_num = em_scratch_named(e, "int32_t", "counts", (SymDim){n.a * 4, n.c * 4});
@@ -247,7 +306,7 @@ static int emit_matrix_nms(EmitCtx *e) {
   if (top == 0) return em_fail(e, "nms_top_k 0 is not supported (Paddle's kernel writes through an empty vector)");
   const int64_t pre = top > -1 && top < m ? top : m, dets = (classes - (bg >= 0 && bg < classes)) * pre;
   DetectionCall call = nms_record(e, DETECTION_MATRIX_NMS, dt, (Var *const[]){boxes, scores, out, index, num},
-                                  RT_MATRIX_NMS_WORK_BYTES(m, pre, dets, dt == RT_DT_FP64 ? 8 : 4));
+                                  (SymDim){0, RT_MATRIX_NMS_WORK_BYTES(m, pre, dets, dt == RT_DT_FP64 ? 8 : 4)});
   call.nms = (DetectionNms){.classes = classes, .boxes = pool_printf("%lld", (long long)m),
                             .score_threshold = (float)attr_float(e->op, "score_threshold", 0),
                             .post_threshold = (float)attr_float(e->op, "post_threshold", 0),

@@ -600,8 +600,12 @@ static int size_expr_at(const OpCtx *c, const Var *t, int i, SizeExpr *s, int de
   const Var *v;
   int d;
   *s = (SizeExpr){.k = 1};
-  if (!t || depth <= 0 || i < 0 || shape_numel(&t->shape) <= i || (t->dtype != RT_DT_INT32 && t->dtype != RT_DT_INT64))
-    return 0;
+  if (!t || depth <= 0 || i < 0 || shape_numel(&t->shape) <= i) return 0;
+  if (t->dtype != RT_DT_INT32 && t->dtype != RT_DT_INT64) { /* a float cast from such a size (arange's End) */
+    const Op *op = t->producer >= 0 ? &c->g->ops[t->producer] : NULL;
+    return (t->dtype == RT_DT_FP32 || t->dtype == RT_DT_FP64) && op && !strcmp(op->type, "cast") &&
+           size_expr_at(c, only_in(c->g, op, "X"), i, s, depth - 1);
+  }
   if (ctx_values(c, t, &vals) > i) {
     s->k = vals[i];
     return vals[i] >= 0;

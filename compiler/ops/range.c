@@ -10,7 +10,8 @@
  * integer bounds whose values consteval knows give the length too (an
  * arange up to the batch, read from `shape`).
  * An End read from a run-time extent (`arange(shape(ids)[1])`, an image's
- * height; Start 0, Step 1) gives Out that extent (end_extent).
+ * height; Start 0, Step 1), or k times it with Step k and Start in [0, k),
+ * gives Out that extent (end_extent).
  * Otherwise, while specializing, --max-shape may bound Out (ctx_max_shape):
  * the kernel then computes the length from the run's values.
  * Emission: the bounds are read at run time, the length is the compile-time
@@ -40,6 +41,12 @@ static int const_value(OpCtx *c, const Var *v, double *out) {
   }
   if (!v || v->producer < 0) return 0;
   const Op *p = &c->g->ops[v->producer];
+  const int x = slot_first(p->in, p->nin, "X");
+  const Var *from = x >= 0 ? &c->g->vars[x] : NULL;
+  if (!strcmp(p->type, "cast") && from && ctx_int_values(c, from, k, 1) == 1) { /* a float End from `shape` */
+    *out = (double)k[0];
+    return 1;
+  }
   if (strcmp(p->type, "fill_constant") != 0 || !attr_bool(p, "force_cpu", 0)) return 0;
   for (int i = 0; i < p->nin; i++)
     if (p->in[i].n > 0) return 0; /* ValueTensor / ShapeTensor(List) */
@@ -51,15 +58,19 @@ static int const_value(OpCtx *c, const Var *v, double *out) {
 
 /* End traced to the run-time extent of a tensor's dim (ctx_run_dim_of:
  * `paddle.arange(paddle.shape(ids)[1])`, an image's height) with Start 0
- * and Step 1 known: Out's length is that extent, *d the tensor's dim
- * holding it. */
+ * and Step 1 known, or to k times it with Step k and Start in [0, k) (an
+ * anchor generator's shifts, `arange(offset * stride, w * stride,
+ * stride)`: ceil((k * w - start) / k) is w): Out's length is that extent,
+ * *d the tensor's dim holding it. */
 static const Var *end_extent(OpCtx *c, const Var *st, const Var *en, const Var *sp, int *d) {
   const Var *v;
   double a, step;
-  if (!const_value(c, st, &a) || !const_value(c, sp, &step) || a != 0 || step != 1 ||
-      !ctx_run_dim_of(c->g, en, 0, &v, d))
-    return NULL;
-  return v;
+  SizeExpr x;
+  if (!const_value(c, st, &a) || !const_value(c, sp, &step)) return NULL;
+  if (a == 0 && step == 1 && ctx_run_dim_of(c->g, en, 0, &v, d)) return v;
+  if (!ctx_size_expr(c, en, 0, &x) || x.n != 1 || step != (double)x.k || !(a >= 0 && a < step)) return NULL;
+  *d = x.d[0];
+  return x.v[0];
 }
 
 static int infer_range(OpCtx *c) {

@@ -12,8 +12,9 @@
  *
  * Emission (roi_call.h, runtime/rt_roi.h; phi roi_align_kernel.cc,
  * roi_pool_kernel.cc, psroi_pool_kernel.cc step for step): float32 and
- * float64 (roi_pool int32 too), X's channels and map of fixed size, R a
- * batch expression, a constant or a run-time extent (the RoIs
+ * float64 (roi_pool int32 too), X's channels fixed, its height and width
+ * fixed or the run's (a feature map of an image of any size), R a batch
+ * expression, a constant or a run-time extent (the RoIs
  * generate_proposals_v2 gives: Out's, and Argmax's, dim 0 is then the same
  * extent).  Each RoI's image comes from RoisNum;
  * counts that do not add up to R (Paddle then reads or writes past its
@@ -53,7 +54,8 @@ static int infer_roi(OpCtx *c) {
       return ctx_fail(c, "X has %lld channels, not output_channels x pooled_height x pooled_width = %lld",
                       (long long)xs->d[1], (long long)(channels * ph * pw));
   }
-  if (var_runtime_axis(x) >= 0 || var_runtime_axis(num) >= 0) return ctx_refuse_runtime_extents(c);
+  /* X's height and width may be the run's (a feature map of an image of any size) */
+  if ((var_runtime_mask(x) & ~0xcu) || var_runtime_axis(num) >= 0) return ctx_refuse_runtime_extents(c);
   Shape o = {4, {rs->d[0], channels, ph, pw}};
   ctx_set(c, "Out", 0, &o, x->dtype);
   ctx_pass_runtime_extent(c, rois, "Out", 0); /* as many RoIs as the run gives */
@@ -83,11 +85,12 @@ static int emit_roi(EmitCtx *e) {
   if (images.a != counts.a || images.c != counts.c)
     return em_fail(e, "RoisNum '%s' has %s elements for %s images of X (Paddle's kernel requires one count per image)",
                    num->name, em_sym(counts), em_sym(images));
-  const int64_t ch = em_const_dim(e, x, 1), h = em_const_dim(e, x, 2), w = em_const_dim(e, x, 3);
-  if (ch < 0 || h < 0 || w < 0) return em_fail(e, "X's channels, height and width must not depend on the batch");
+  const int64_t ch = em_const_dim(e, x, 1);
+  if (ch < 0 || em_bound_dim(e, x, 2) < 0 || em_bound_dim(e, x, 3) < 0)
+    return em_fail(e, "X's channels, height and width must not depend on the batch");
   const SymDim r = em_spec(e, rois)->d[0];
   RoiCall call = {.kind = pool ? ROI_POOL : ps ? ROI_PSROI : ROI_ALIGN, .suffix = suffix, .n = em_dim(e, x, 0),
-                  .rois = em_dim(e, rois, 0), .channels = ch, .height = h, .width = w,
+                  .rois = em_dim(e, rois, 0), .channels = ch, .height = em_dim(e, x, 2), .width = em_dim(e, x, 3),
                   .pooled_height = attr_int(e->op, "pooled_height", 1),
                   .pooled_width = attr_int(e->op, "pooled_width", 1),
                   .spatial_scale = em_float(attr_float(e->op, "spatial_scale", 1))};
@@ -118,8 +121,8 @@ static int emit_roi(EmitCtx *e) {
 }
 
 const OpDef op_roi_align = {.type = "roi_align", .infer = infer_roi, .emit_c = emit_roi,
-                            .runtime_extents = 1};
+                            .runtime_extents = 2};
 const OpDef op_roi_pool = {.type = "roi_pool", .infer = infer_roi, .emit_c = emit_roi,
-                           .runtime_extents = 1};
+                           .runtime_extents = 2};
 const OpDef op_psroi_pool = {.type = "psroi_pool", .infer = infer_roi, .emit_c = emit_roi,
-                             .runtime_extents = 1};
+                             .runtime_extents = 2};

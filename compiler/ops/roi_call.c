@@ -4,8 +4,8 @@
 #include "../util.h"
 
 void roi_print_c(Printer *p, const RoiCall *c) {
-  pr_line(p, "const RtRoi geo = {.n = %s, .channels = %lld, .height = %lld, .width = %lld, .rois = %s,", c->n,
-          (long long)c->channels, (long long)c->height, (long long)c->width, c->rois);
+  pr_line(p, "const RtRoi geo = {.n = %s, .channels = %lld, .height = %s, .width = %s, .rois = %s,", c->n,
+          (long long)c->channels, c->height, c->width, c->rois);
   const char *tail = c->kind == ROI_ALIGN ? pool_printf(", .sampling_ratio = %lld, .aligned = %lld};",
                                                        (long long)c->sampling_ratio, (long long)c->aligned)
                      : c->kind == ROI_PSROI ? pool_printf(", .output_channels = %lld};", (long long)c->output_channels)

@@ -24,7 +24,8 @@ typedef struct RoiCall {
   RoiKind kind;
   const char *suffix;                  /* the routines' type suffix: "f32", "f64", "i32" */
   const char *n, *rois;                /* images and RoIs, C expressions */
-  int64_t channels, height, width;     /* X's other dims */
+  int64_t channels;                    /* X's channels */
+  const char *height, *width;          /* X's map, C expressions (the run's sizes or constants) */
   int64_t pooled_height, pooled_width; /* Out's last two dims */
   const char *spatial_scale;           /* a float literal */
   int64_t sampling_ratio, aligned;     /* ALIGN */
