@@ -47,6 +47,29 @@ static int64_t NMS_NAME(nms_class)(const RtNms *p, const NMS_T *bx, const NMS_T 
   return nkept;
 }
 
+/* The best keep_top_k of an image's kept boxes (kept: p->boxes slots per
+ * class, count[c] used) by score as float, stable over class then
+ * selection order, left in kept and count class by class in that order;
+ * box b of class c scores sc[c * cstride + b * bstride].  Returns
+ * keep_top_k. */
+static int64_t NMS_NAME(keep_best)(const RtNms *p, const NMS_T *sc, int64_t cstride, int64_t bstride, int64_t *count,
+                                   int32_t *kept, NmsItem *items, NmsItem *tmp) {
+  const int64_t cn = p->classes, bn = p->boxes;
+  int64_t n = 0;
+  for (int64_t c = 0; c < cn; c++)
+    for (int64_t j = 0; j < count[c]; j++) {
+      const int32_t b = kept[c * bn + j];
+      items[n++] = (NmsItem){(double)(float)sc[c * cstride + b * bstride], (int32_t)c, b};
+    }
+  sort_items(items, tmp, n);
+  for (int64_t c = 0; c < cn; c++) count[c] = 0;
+  for (int64_t k = 0; k < p->keep_top_k; k++) {
+    const int64_t c = items[k].label;
+    kept[c * bn + count[c]++] = items[k].box;
+  }
+  return p->keep_top_k;
+}
+
 int64_t NMS_NAME(rt_multiclass_nms)(const RtNms *p, const NMS_T *bboxes, const NMS_T *scores, NMS_T *out,
                                     int32_t *index, int32_t *rois_num, void *work) {
   const int64_t cn = p->classes, bn = p->boxes;
@@ -61,21 +84,7 @@ int64_t NMS_NAME(rt_multiclass_nms)(const RtNms *p, const NMS_T *bboxes, const N
       count[c] = c == p->background_label ? 0 : NMS_NAME(nms_class)(p, bx, sc + c * bn, items, tmp, kept + c * bn);
       ndet += count[c];
     }
-    if (p->keep_top_k > -1 && ndet > p->keep_top_k) { /* the best keep_top_k, scores as float */
-      int64_t n = 0;
-      for (int64_t c = 0; c < cn; c++)
-        for (int64_t j = 0; j < count[c]; j++) {
-          const int32_t b = kept[c * bn + j];
-          items[n++] = (NmsItem){(double)(float)sc[c * bn + b], (int32_t)c, b};
-        }
-      sort_items(items, tmp, n);
-      for (int64_t c = 0; c < cn; c++) count[c] = 0;
-      for (int64_t k = 0; k < p->keep_top_k; k++) {
-        const int64_t c = items[k].label;
-        kept[c * bn + count[c]++] = items[k].box;
-      }
-      ndet = p->keep_top_k;
-    }
+    if (p->keep_top_k > -1 && ndet > p->keep_top_k) ndet = NMS_NAME(keep_best)(p, sc, bn, 1, count, kept, items, tmp);
     for (int64_t c = 0; c < cn; c++) /* label by label, in selection order */
       for (int64_t j = 0; j < count[c]; j++, rows++) {
         const int32_t b = kept[c * bn + j];
@@ -132,21 +141,9 @@ int64_t NMS_NAME(rt_multiclass_nms_rois)(const RtNms *p, const NMS_T *bboxes, co
       NMS_NAME(sort_boxes)(kept + c * bn, count[c]);
       ndet += count[c];
     }
-    if (p->keep_top_k > -1 && ndet > p->keep_top_k) { /* the best keep_top_k, scores as float */
-      int64_t n = 0;
-      for (int64_t c = 0; c < cn; c++)
-        for (int64_t j = 0; j < count[c]; j++) {
-          const int32_t b = kept[c * bn + j];
-          items[n++] = (NmsItem){(double)(float)isc[b * cn + c], (int32_t)c, b};
-        }
-      sort_items(items, tmp, n);
-      for (int64_t c = 0; c < cn; c++) count[c] = 0;
-      for (int64_t k = 0; k < p->keep_top_k; k++) {
-        const int64_t c = items[k].label;
-        kept[c * bn + count[c]++] = items[k].box;
-      }
+    if (p->keep_top_k > -1 && ndet > p->keep_top_k) {
+      ndet = NMS_NAME(keep_best)(p, isc, 1, cn, count, kept, items, tmp);
       for (int64_t c = 0; c < cn; c++) NMS_NAME(sort_boxes)(kept + c * bn, count[c]);
-      ndet = p->keep_top_k;
     }
     for (int64_t c = 0; c < cn; c++) /* label by label, boxes ascending */
       for (int64_t j = 0; j < count[c]; j++, rows++) {
