@@ -78,6 +78,36 @@ def test_a_fused_chain_with_a_binary_op_takes_one_run_time_extent(tmp_path):
         assert got.shape == (mask.sum(),) and (got == 2 * np.maximum(x[mask], 0)).all(), (i, got)
 
 
+GATHER_ROWS_IR = ("var x: float32[-1, 3]\nvar i: int64[-1, 2]\nvar c: int64[-1]\nvar y: float32[-1, 3]\n"
+                  "var z: float32[-1, 3]\n"
+                  "op feed(X: feed) -> (Out: x) {col: 0}\nop where_index(Condition: x) -> (Out: i)\n"
+                  "op slice(Input: i) -> (Out: c) {axes: ints[1], starts: ints[0], ends: ints[1], "
+                  "decrease_axis: ints[1], infer_flags: ints[1]}\n"
+                  "op gather(X: x, Index: c) -> (Out: y) {axis: 0}\nop index_select(X: x, Index: c) -> (Out: z) {dim: 0}\n"
+                  "op fetch(X: y) -> (Out: fetch) {col: 0}\nop fetch(X: z) -> (Out: fetch) {col: 1}\n")
+
+
+def test_gather_by_indices_the_run_counts_has_as_many_rows(tmp_path):
+    """gather and index_select of x's rows at paddle.nonzero(x)[:, 0] (an
+    Index whose count only the run knows): Out has that many rows, by hand
+    x[np.nonzero(x)[0]] (they were written at X's batch, the rows past the
+    indices' garbage)."""
+    binary = tmp_path / "bin"
+    p = run(["build", ir(tmp_path, GATHER_ROWS_IR), "-o", str(binary)])
+    assert p.returncode == 0, p.stderr
+    for k, x in enumerate((np.array([[1, 0, 2], [0, 0, 0], [3, 4, 0]], np.float32), np.zeros((2, 3), np.float32),
+                           np.arange(1, 13, dtype=np.float32).reshape(4, 3))):
+        np.save(tmp_path / f"x{k}.npy", x)
+        out = tmp_path / f"o{k}"
+        r = subprocess.run([str(binary), "--input", f"x={tmp_path / f'x{k}.npy'}", "--output-dir", str(out)],
+                           capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0, r.stderr
+        want = x[np.nonzero(x)[0]]
+        for name in ("y", "z"):
+            got = np.load(out / f"{name}.npy")
+            assert got.shape == want.shape and (got == want).all(), (k, name, got)
+
+
 def test_two_run_time_extents_from_different_producers_are_checked(tmp_path):
     """The same chain adding relu of the elements one mask selects to
     those another selects: the two counts need not agree, so the run

@@ -64,6 +64,29 @@ static int run_axis_bound(OpCtx *c, const Var *x, const Var *idx) {
   return ctx_proven_shape(c, "Out", 0, &bound, x->dtype, "Axis's value");
 }
 
+/* The run-time extents of gather's (and index_select's) Out along axis a:
+ * an Index counted by the run (paddle.nonzero's, the RoIs an FPN's levels
+ * restore) gives Out its count there, X's sizes the run gives but along
+ * the axis pass to Out (along it, each index is checked against the run's
+ * size by the kernel).  Refused: both at once off the axis, and X's with an
+ * axis from a tensor. */
+static int run_gathered(OpCtx *c, const Var *x, const Var *idx, int a, int from_tensor) {
+  const unsigned xr = var_runtime_mask(x), ir = var_runtime_mask(idx), off = xr & ~(1u << a);
+  if (!xr && !ir) return 0;
+  if ((xr && from_tensor) || (ir && off) || (ir & ~1u))
+    return ctx_fail(c, "X ('%s') or Index ('%s') has dims only the run gives; %s takes those of X with the axis from "
+                    "the attribute, off the axis beside an Index of fixed size", x->name, idx->name, c->op->type);
+  int to[RT_MAX_RANK];
+  if (ir) {
+    for (int d = 0; d < RT_MAX_RANK; d++) to[d] = d == 0 && idx->shape.rank > 0 ? a : -1;
+    ctx_pass_runtime_extents_to(c, idx, "Out", 0, to); /* as many as the run's indices */
+    return 0;
+  }
+  gathered_dims_to(x->shape.rank, a, idx->shape.rank, to);
+  ctx_pass_runtime_extents_to(c, x, "Out", 0, to); /* X's off the axis; along it the index count (fixed) */
+  return 0;
+}
+
 static int infer_gather(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0), *idx = ctx_need(c, "Index", 0);
   if (!x || !idx) return -1;
@@ -81,14 +104,7 @@ static int infer_gather(OpCtx *c) {
   if (a < 0 || a >= in->rank) return ctx_fail(c, "axis is out of range for X %s", shape_str(in));
   Shape s = gathered(in, is, (int)a);
   ctx_set(c, "Out", 0, &s, x->dtype);
-  if (!var_runtime_mask(x)) return 0;
-  if (from_tensor || var_runtime_mask(idx))
-    return ctx_fail(c, "X ('%s') has dims only the run gives (from its %s); gather takes them with the axis from "
-                    "the attribute and an Index of fixed size", x->name, x->runtime_from ? x->runtime_from : "inputs");
-  int to[RT_MAX_RANK];
-  gathered_dims_to(in->rank, (int)a, is->rank, to);
-  ctx_pass_runtime_extents_to(c, x, "Out", 0, to); /* X's off the axis; along it the index count (fixed) */
-  return 0;
+  return run_gathered(c, x, idx, (int)a, from_tensor);
 }
 
 /* Where gather_nd's X dims go in Out (X rank r, Index's tuples of k,
@@ -142,14 +158,7 @@ static int infer_index_select(OpCtx *c) {
   Shape s = x->shape;
   s.d[a] = idx->shape.d[0];
   ctx_set(c, "Out", 0, &s, x->dtype);
-  if (!var_runtime_mask(x)) return 0;
-  if (var_runtime_mask(idx))
-    return ctx_fail(c, "X ('%s') has dims only the run gives (from its %s); index_select takes them with an Index of "
-                    "fixed size", x->name, x->runtime_from ? x->runtime_from : "inputs");
-  int to[RT_MAX_RANK];
-  gathered_dims_to(x->shape.rank, a, idx->shape.rank, to);
-  ctx_pass_runtime_extents_to(c, x, "Out", 0, to); /* X's off dim; along it the index count (checked at run time) */
-  return 0;
+  return run_gathered(c, x, idx, a, 0);
 }
 
 static int infer_scatter(OpCtx *c) {
@@ -187,7 +196,9 @@ static int emit_gather_axis(EmitCtx *e, int64_t axis) {
   if (!ib) return -1;
   int to[RT_MAX_RANK];
   gathered_dims_to(r, a, tu_rank(e, idx), to);
-  tu_pass_extents_to(e, x, out, to); /* sizes of X the run gives, off the axis (infer_gather) */
+  tu_pass_extents_to(e, x, out, to); /* sizes of X the run gives, off the axis (run_gathered) */
+  for (int d = 0; d < RT_MAX_RANK; d++) to[d] = d == 0 ? a : -1;
+  tu_pass_extents_to(e, idx, out, to); /* the run's count of indices */
   const char *row = tu_mul(em_prod(e, x, a + 1, r), pool_printf("(int64_t)sizeof(%s)", em_ctype(x->dtype)));
   em_fault(e, pool_printf("an Index value is outside [0, %s) (Paddle raises an error)", em_dim(e, x, a)));
   index_print_c(e->p, &(IndexCall){.kind = INDEX_GATHER, .src = em_ptr(e, x, 1), .outer = em_prod(e, x, 0, a),
