@@ -162,16 +162,18 @@ def run_two_stage(binary, refs, info, k, out):
 
 
 def test_a_two_stage_detector_matches_paddle_at_every_image_size(tmp_path):
-    """A Faster R-CNN-style detector exported as PaddleDetection exports it
-    (tests/oracle/two_stage.py; issue 19 items 1 and 3), built with no bound:
-    anchors from aranges of offset * stride to w * stride by the stride
-    over the feature map's run sizes, generate_proposals_v2 and roi_align
-    over that map, and multiclass_nms3 over the RoIs with RoisNum (Scores
-    [R, C], a box per class: Paddle's two-stage form, its kept boxes in
-    ascending order per class, Index = RoI * classes + label).  One binary
-    runs 64x64, 40x70, two of 90x33 and 150x40 (7, 9, 11 + 7 and 16 boxes
-    kept, the last cut by keep_top_k) and matches Paddle's every fetch; so
-    does the program built for one fixed size (--shape)."""
+    """A Faster R-CNN-style detector with an FPN exported as PaddleDetection
+    exports it (tests/oracle/two_stage.py; issue 19 items 1 and 3), built
+    with no bound: anchors from aranges of offset * stride to w * stride by
+    the stride over each level's run sizes, generate_proposals_v2 on each
+    level, collect_fpn_proposals and distribute_fpn_proposals, roi_align of
+    each level's RoIs on its map gathered back by the restore index (an
+    Index the run counts), and multiclass_nms3 over the RoIs with RoisNum
+    (Scores [R, C], a box per class: Paddle's two-stage form, its kept
+    boxes in ascending order per class, Index = RoI * classes + label).
+    One binary runs 64x64, 40x70, two of 90x33 and 150x40 (16, 16, 13 + 11
+    and 16 boxes kept, the 16s cut by keep_top_k) and matches Paddle's
+    every fetch; so does the program built for one fixed size (--shape)."""
     refs = generated(os.path.join(BUILD, "two_stage"), [sys.executable, TWO_STAGE, os.path.join(BUILD, "two_stage")],
                      [TWO_STAGE])
     with open(os.path.join(refs, "sizes.json")) as f:

@@ -242,6 +242,7 @@ static int foreign_target(OpCtx *c, const Var *x, const Traced *t) {
   if (left && !other)
     return ctx_fail(c, "X ('%s') has dims only the run knows that the target shape's entries read from tensors' "
                     "shapes do not name, which its -1 would take", x->name);
+  if (!from) return 0; /* no foreign entry: not called then */
   ctx_set_runtime_extents(c, "Out", 0, mask, from->runtime_from);
   unsigned from_mask = var_runtime_mask(from), used = 0;
   for (int i = 0; i < t->n; i++) used |= t->foreign >> i & 1 ? 1u << t->fd[i] : 0;

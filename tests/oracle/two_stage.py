@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""A two-stage detector as PaddleDetection exports Faster R-CNN (issue 19
-items 1 and 3: image [None, 3, None, None], im_shape [None, 2]): a backbone
-convolution, an RPN head whose anchors come from PaddleDetection's
-AnchorGenerator written in paddle ops (aranges of offset * stride to
-w * stride by stride over the feature map's run sizes, meshgrid, stack and
-the cell anchors added), generate_proposals_v2 over the run's feature map,
-roi_align of the proposals on that map, a box head (softmax scores, a box
-per class decoded from the RoIs) and multiclass_nms3 over the RoIs with
+"""A two-stage detector as PaddleDetection exports Faster R-CNN with an FPN
+(issue 19 items 1 and 3: image [None, 3, None, None], im_shape [None, 2]):
+two backbone levels (strides 4 and 8), an RPN head on each whose anchors
+come from PaddleDetection's AnchorGenerator written in paddle ops (aranges
+of offset * stride to w * stride by stride over the level's run sizes,
+meshgrid, stack and the cell anchors added), generate_proposals_v2 over
+each level, collect_fpn_proposals and distribute_fpn_proposals, roi_align
+of each level's RoIs on its map, their concat gathered back into the
+RoIs' order (the restore index), a box head (softmax scores, a box per
+class decoded from the RoIs) and multiclass_nms3 over the RoIs with
 RoisNum (Scores [R, C], BBoxes [R, C, 4]: the two-stage form).  Random
 weights, saved with paddle.jit.save; references from Paddle's Executor on
 the saved files.
@@ -41,10 +43,22 @@ def multiclass_nms3(boxes, scores, rois_num, **attrs):
     return out, index, num
 
 
+def collect_fpn_proposals(rois, scores, nums, post_nms_top_n):
+    """PaddleDetection's ops.collect_fpn_proposals in a static graph."""
+    helper = LayerHelper("collect_fpn_proposals")
+    out = helper.create_variable_for_type_inference("float32")
+    num = helper.create_variable_for_type_inference("int32")
+    helper.append_op(type="collect_fpn_proposals",
+                     inputs={"MultiLevelRois": rois, "MultiLevelScores": scores, "MultiLevelRoIsNum": nums},
+                     outputs={"FpnRois": out, "RoisNum": num}, attrs={"post_nms_topN": post_nms_top_n})
+    return out, num
+
+
 class TwoStage(nn.Layer):
     def __init__(self):
         super().__init__()
         self.conv = nn.Conv2D(3, 8, 3, stride=4, padding=1)
+        self.down = nn.Conv2D(8, 8, 3, stride=2, padding=1)
         self.score = nn.Conv2D(8, 3, 1)
         self.delta = nn.Conv2D(8, 12, 1)
         self.cls = nn.Linear(8 * 4 * 4, CLASSES)
@@ -61,14 +75,21 @@ class TwoStage(nn.Layer):
         return (shifts.reshape([-1, 1, 4]) + self.cell.reshape([1, -1, 4])).reshape([-1, 4])
 
     def forward(self, x, im_shape):
-        f = F.relu(self.conv(x))
-        anchors = self.anchors(f, 4, 0.5)
-        rois, _, num = paddle.vision.ops.generate_proposals(
-            self.score(f), self.delta(f), im_shape, anchors, paddle.ones_like(anchors), pre_nms_top_n=60,
-            post_nms_top_n=12, nms_thresh=0.7, min_size=1.0, eta=1.0, pixel_offset=False, return_rois_num=True)
-        num = num.reshape([-1])
-        h = paddle.vision.ops.roi_align(f, rois, num, 4, spatial_scale=0.25, sampling_ratio=2, aligned=True)
-        h = h.flatten(1)
+        f1 = F.relu(self.conv(x))
+        levels = ((f1, 4, 0.5), (F.relu(self.down(f1)), 8, 0.0))
+        rois, probs, nums = [], [], []
+        for f, stride, offset in levels:
+            anchors = self.anchors(f, stride, offset)
+            r, p, n = paddle.vision.ops.generate_proposals(
+                self.score(f), self.delta(f), im_shape, anchors, paddle.ones_like(anchors), pre_nms_top_n=60,
+                post_nms_top_n=10, nms_thresh=0.7, min_size=1.0, eta=1.0, pixel_offset=False, return_rois_num=True)
+            rois.append(r), probs.append(p), nums.append(n.reshape([-1]))
+        rois, num = collect_fpn_proposals(rois, probs, nums, 14)
+        level_rois, restore, level_nums = paddle.vision.ops.distribute_fpn_proposals(rois, 2, 3, 2, 40, rois_num=num)
+        h = paddle.concat([paddle.vision.ops.roi_align(f, r, n, 4, spatial_scale=1.0 / stride, sampling_ratio=2,
+                                                       aligned=True)
+                           for (f, stride, _), r, n in zip(levels, level_rois, level_nums)])
+        h = paddle.gather(h, restore).flatten(1)
         scores = F.softmax(self.cls(h), -1)
         boxes = rois.unsqueeze(1) + self.reg(h).reshape([-1, CLASSES, 4]) * 4.0
         out, index, kept = multiclass_nms3(boxes, scores, num, background_label=0, score_threshold=0.2,
@@ -96,8 +117,8 @@ def main(out):
                "im_shape": np.tile(np.array([[h, w]], "float32"), (n, 1))}
         for f in feeds:
             np.save(os.path.join(out, f"input_{k}_{f}.npy"), fed[f])
-        for j, o in enumerate(exe.run(prog, feed=fed, fetch_list=fetches)):
-            np.save(os.path.join(out, f"ref_{k}_{j}.npy"), o)
+        for j, o in enumerate(exe.run(prog, feed=fed, fetch_list=fetches, return_numpy=False)):
+            np.save(os.path.join(out, f"ref_{k}_{j}.npy"), np.array(o))  # (the collected RoIs carry a LoD)
     with open(os.path.join(out, "sizes.json"), "w") as f:
         json.dump({"sizes": SIZES, "feeds": feeds, "fetches": [v.name for v in fetches]}, f)
 
