@@ -108,6 +108,67 @@ def test_gather_by_indices_the_run_counts_has_as_many_rows(tmp_path):
             assert got.shape == want.shape and (got == want).all(), (k, name, got)
 
 
+NONZERO_HEAD = ("var x: float32[3, 3]\nvar i: int64[-1, 2]\nvar c: int64[-1]\nvar cf: float32[-1]\n"
+                "op feed(X: feed) -> (Out: x) {col: 0}\nop where_index(Condition: x) -> (Out: i)\n"
+                "op slice(Input: i) -> (Out: c) {axes: ints[1], starts: ints[0], ends: ints[1], "
+                "decrease_axis: ints[1], infer_flags: ints[1]}\n"
+                "op cast(X: c) -> (Out: cf) {in_dtype: 3, out_dtype: 5}\n")
+FGEMM_T = ("var it: int64[2, -1]\nvar xt: float32[2, -1]\nvar w: float32[2, 3]\nvar b: float32[3]\n"
+           "var y: float32[-1, 3]\nop transpose2(X: i) -> (Out: it) {axis: ints[1, 0]}\n"
+           "op cast(X: it) -> (Out: xt) {in_dtype: 3, out_dtype: 5}\n"
+           "op fill_constant() -> (Out: w) {shape: ints[2, 3], dtype: 5, value: 1.0}\n"
+           "op fill_constant() -> (Out: b) {shape: ints[3], dtype: 5, value: 0.5}\n"
+           "op fused_gemm_epilogue(X: xt, Y: w, Bias: b) -> (Out: y) {trans_x: true, trans_y: false, "
+           "activation: \"none\"}\nop fetch(X: y) -> (Out: fetch) {col: 0}\n")
+EXPAND_T = ("var cu: float32[-1, 1]\nvar s0: int32[1]\nvar s1: int32[1]\nvar y: float32[-1, 3]\n"
+            "op unsqueeze2(X: cf) -> (Out: cu) {axes: ints[1]}\n"
+            "op fill_constant() -> (Out: s0) {shape: ints[1], dtype: 2, value: -1.0}\n"
+            "op fill_constant() -> (Out: s1) {shape: ints[1], dtype: 2, value: 3.0}\n"
+            "op expand_v2(X: cu, expand_shapes_tensor: [s0, s1]) -> (Out: y) {shape: ints[]}\n"
+            "op fetch(X: y) -> (Out: fetch) {col: 0}\n")
+
+
+@pytest.mark.parametrize("body, want", [
+    (FGEMM_T, lambda nz: np.repeat((nz.sum(1) + 0.5)[:, None], 3, 1)),
+    (EXPAND_T, lambda nz: np.repeat(nz[:, :1], 3, 1))], ids=["fused_gemm_trans_x", "expand_v2_shape_tensors"])
+def test_ops_after_nonzero_keep_its_count(tmp_path, body, want):
+    """Ops over a tensor whose rows paddle.nonzero counts: fused_gemm_epilogue
+    with trans_x (X = nonzero(x)^T, M its dim 1: Out's rows are the count;
+    they were the bound's, rows past the count garbage), and expand_v2 to
+    [-1, 3] given by tensors whose values are known (the -1 keeps the
+    count; it was dropped there).  Expected by hand from np.argwhere."""
+    binary = tmp_path / "bin"
+    p = run(["build", ir(tmp_path, NONZERO_HEAD + body), "-o", str(binary)])
+    assert p.returncode == 0, p.stderr
+    for k, x in enumerate((np.array([[0, 1, 0], [0, 0, 0], [2, 0, 3]], np.float32), np.ones((3, 3), np.float32))):
+        np.save(tmp_path / f"x{k}.npy", x)
+        r = subprocess.run([str(binary), "--input", f"x={tmp_path / f'x{k}.npy'}", "--output-dir", str(tmp_path / f"o{k}")],
+                           capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0, r.stderr
+        got, expected = np.load(tmp_path / f"o{k}" / "y.npy"), want(np.argwhere(x).astype(np.float32))
+        assert got.shape == expected.shape and (got == expected).all(), (k, got)
+
+
+def test_ops_that_cannot_take_the_count_of_nonzero_refuse_it(tmp_path):
+    """expand_v2 of nonzero's count to another rank and affine_grid of a
+    Theta with that many rows are refused naming the op and input (both
+    were compiled with the bound's rows, those past the count garbage)."""
+    body = ("var s0: int32[1]\nvar s1: int32[1]\nvar y: float32[2, -1]\n"
+            "op fill_constant() -> (Out: s0) {shape: ints[1], dtype: 2, value: 2.0}\n"
+            "op fill_constant() -> (Out: s1) {shape: ints[1], dtype: 2, value: -1.0}\n"
+            "op expand_v2(X: cf, expand_shapes_tensor: [s0, s1]) -> (Out: y) {shape: ints[]}\n"
+            "op fetch(X: y) -> (Out: fetch) {col: 0}\n")
+    bad(["compile", ir(tmp_path, NONZERO_HEAD + body), "-o", str(tmp_path / "o")],
+        "(expand_v2 -> y): dim 0 of X ('cf') is only known at run time; expand_v2 takes it where `shape` keeps it")
+    body = ("var cu: float32[-1, 1, 1]\nvar th: float32[-1, 2, 3]\nvar g: float32[-1, 2, 2, 2]\n"
+            "op unsqueeze2(X: cf) -> (Out: cu) {axes: ints[1, 2]}\n"
+            "op tile(X: cu) -> (Out: th) {repeat_times: ints[1, 2, 3]}\n"
+            "op affine_grid(Theta: th) -> (Output: g) {output_shape: ints[1, 1, 2, 2], align_corners: true}\n"
+            "op fetch(X: g) -> (Out: fetch) {col: 0}\n")
+    bad(["compile", ir(tmp_path, NONZERO_HEAD + body), "-o", str(tmp_path / "o2")],
+        "(affine_grid -> g): dim 0 of input Theta ('th') is only known at run time")
+
+
 def test_two_run_time_extents_from_different_producers_are_checked(tmp_path):
     """The same chain adding relu of the elements one mask selects to
     those another selects: the two counts need not agree, so the run

@@ -39,6 +39,7 @@ static int infer_affine_grid(OpCtx *c) {
   Var *t = ctx_need(c, "Theta", 0);
   if (!t) return -1;
   if (t->shape.rank != 3) return ctx_fail(c, "Theta %s must have rank 3", shape_str(&t->shape));
+  if (var_runtime_mask(t)) return ctx_refuse_runtime_extents(c); /* the grids' count the run's: not yet */
   int64_t v[5];
   int n = grid_sizes(c, v), from_tensor = ctx_in(c, "OutputShape", 0) != NULL;
   if (!from_tensor && n != 4 && n != 5) return ctx_fail(c, "output_shape has %d values, expected 4 or 5", n);

@@ -57,6 +57,18 @@ static int infer_expand(OpCtx *c) {
   return 0;
 }
 
+/* X's sizes the run gives (the rows of paddle.nonzero, an image's height),
+ * each kept by a -1 of the target `shape` (n dims) of X's rank: Out takes
+ * them; refused otherwise. */
+static int run_kept(OpCtx *c, const Var *x, const int64_t *shape, int n) {
+  for (int i = 0; i < x->shape.rank && var_runtime_mask(x); i++)
+    if (var_runtime_mask(x) >> i & 1 && (n != x->shape.rank || shape[i] != -1))
+      return ctx_fail(c, "dim %d of X ('%s') is only known at run time; expand_v2 takes it where `shape` keeps it "
+                      "(-1, X and Out of one rank)", i, x->name);
+  ctx_pass_runtime_extent(c, x, "Out", 0);
+  return 0;
+}
+
 static int infer_expand_v2(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
@@ -75,7 +87,7 @@ static int infer_expand_v2(OpCtx *c) {
       if (s.d[i] <= 0) return ctx_fail(c, "shape value %d is %lld", i, (long long)unknown[i]);
     }
     ctx_set(c, "Out", 0, &s, x->dtype);
-    return 0;
+    return run_kept(c, x, unknown, nt);
   }
   /* At compile time a non-empty `shape` wins; otherwise the values come
    * from the tensors and are all -1. */
@@ -116,12 +128,7 @@ static int infer_expand_v2(OpCtx *c) {
     else return ctx_fail(c, "shape[%d] = %lld is invalid", i, (long long)shape[i]);
   }
   ctx_set(c, "Out", 0, &s, x->dtype);
-  for (int i = 0; i < in->rank && var_runtime_mask(x); i++) /* the run's sizes, each kept by a -1 */
-    if (var_runtime_mask(x) >> i & 1 && (n != in->rank || shape[i] != -1))
-      return ctx_fail(c, "dim %d of X ('%s') is only known at run time; expand_v2 takes it where `shape` keeps it "
-                      "(-1, X and Out of one rank)", i, x->name);
-  ctx_pass_runtime_extent(c, x, "Out", 0);
-  return 0;
+  return run_kept(c, x, shape, n);
 }
 
 /* expand_as_v2 to Y's shape where the run gives some of Y's dims (y: the Y

@@ -61,8 +61,10 @@ static int infer_fused_gemm(OpCtx *c) {
   if (var_runtime_axis(y) >= 0 || var_runtime_axis(ctx_in(c, "Bias", 0)) >= 0 ||
       (r >= 0 && (tx ? r != 1 : r >= x->shape.rank - 1)))
     return ctx_refuse_runtime_extents(c);
-  ctx_pass_runtime_extent(c, x, "Out", 0);
-  ctx_pass_runtime_extent(c, x, "ReserveSpace", 0);
+  int to[RT_MAX_RANK]; /* M: X's dim 1 with trans_x, Out's dim 0 */
+  for (int d = 0; d < RT_MAX_RANK; d++) to[d] = tx ? (d == 1 ? 0 : -1) : d;
+  ctx_pass_runtime_extents_to(c, x, "Out", 0, to);
+  ctx_pass_runtime_extents_to(c, x, "ReserveSpace", 0, to);
   return 0;
 }
 
