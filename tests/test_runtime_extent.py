@@ -714,6 +714,42 @@ def test_fed_slice_bounds_that_end_before_they_start_stop_the_run(tmp_path):
     assert np.load(tmp_path / "o" / os.listdir(tmp_path / "o")[0]).shape == (3, 0, 5)
 
 
+SLICE_LAST_IR = ("var x: float32[2, {n}, 5]\nvar st: int64[1]\nvar en: int64[1]\nvar y: float32[2, -1, 5]\n"
+                 "var z: float32[2, 5]\n"
+                 "op feed(X: feed) -> (Out: x) {{col: 0}}\nop feed(X: feed) -> (Out: st) {{col: 1}}\n"
+                 "op feed(X: feed) -> (Out: en) {{col: 2}}\n"
+                 "op slice(Input: x, StartsTensor: st, EndsTensor: en) -> (Out: y) {{axes: ints[1], starts: ints[-1], "
+                 "ends: ints[-1], infer_flags: ints[-1], decrease_axis: ints[]}}\n"
+                 "op slice(Input: x, StartsTensor: st, EndsTensor: en) -> (Out: z) {{axes: ints[1], starts: ints[-1], "
+                 "ends: ints[-1], infer_flags: ints[-1], decrease_axis: ints[1]}}\n"
+                 "op fetch(X: y) -> (Out: fetch) {{col: 0}}\nop fetch(X: z) -> (Out: fetch) {{col: 1}}\n")
+
+
+@pytest.mark.parametrize("n", [1, 3])
+def test_fed_slice_from_minus_one_to_zero_is_the_last_element_only_on_a_dropped_axis(tmp_path, n):
+    """paddle.slice(x, [1], st, en) with st = -1, en = 0 fed: on a kept
+    axis of 1 that is x[:, -1:0], empty (Paddle 2.6 gives [2, 0, 5],
+    measured), on one of 3 the end is before the start, where Paddle stops
+    and so does the run; on a decreased axis (x[:, t] with t = -1 a tensor)
+    it is x[:, -1].  The kept axis gave the last element (a wrong shape, or
+    a result where Paddle stops).  By hand with numpy."""
+    binary = tmp_path / "bin"
+    p = run(["build", ir(tmp_path, SLICE_LAST_IR.format(n=n)), "-o", str(binary)])
+    assert p.returncode == 0, p.stderr
+    x = np.arange(10 * n, dtype=np.float32).reshape(2, n, 5)
+    np.save(tmp_path / "x.npy", x)
+    np.save(tmp_path / "st.npy", np.array([-1], np.int64))
+    np.save(tmp_path / "en.npy", np.array([0], np.int64))
+    r = subprocess.run([str(binary), *sum((["--input", f"{v}={tmp_path / (v + '.npy')}"] for v in ("x", "st", "en")), []),
+                        "--output-dir", str(tmp_path / "o")], capture_output=True, text=True, timeout=120)
+    if n == 3:
+        assert r.returncode != 0 and "end before they start" in r.stderr, r.stderr
+        return
+    assert r.returncode == 0, r.stderr
+    assert np.load(tmp_path / "o" / "y.npy").shape == (2, 0, 5)
+    assert np.array_equal(np.load(tmp_path / "o" / "z.npy"), x[:, -1])
+
+
 def test_fed_crop_offsets_outside_x_stop_the_run(tmp_path):
     """e2e_shape_feeds.py's crop_offsets_tensor (shape [-1, 2, 3], Offsets
     fed): offsets [0, 4, 2] put the crop of 2 past dim 1 (5), where

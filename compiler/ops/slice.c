@@ -484,7 +484,7 @@ static int runtime_bounds(EmitCtx *e, const Var *x, const Var *out, SliceCall *c
     call->bend[a] = bound_expr(e, "EndsTensor", "EndsTensorList", ends, ne, i, &rt);
     if (!call->bstart[a] || !call->bend[a]) return em_fail(e, "axes, starts and ends differ in length");
     call->bdim[a] = dims[a];
-    call->blast[a] = i < nf && flags[i] == -1;
+    call->blast[a] = dropped && i < nf && flags[i] == -1; /* x[-1]: on a decreased axis only */
     call->bkeep[a] = !dropped;
     if (!dropped && rt && !(os && os->runtime_mask >> oa & 1))
       return em_fail(e, "%s give the bounds of axis %lld at run time, and Out has no run-time extent there", given,

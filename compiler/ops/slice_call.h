@@ -66,7 +66,7 @@ typedef struct SliceCall {
   const char *bstart[RT_MAX_RANK];         /* BOUNDS: per axis, its start and end (int64 expressions), */
   const char *bend[RT_MAX_RANK];           /* NULL where the axis is taken whole, */
   const char *bdim[RT_MAX_RANK];           /* and its size; */
-  int blast[RT_MAX_RANK];                  /* 1: start -1 with end 0 means the last element (infer_flags -1) */
+  int blast[RT_MAX_RANK];                  /* 1: start -1 with end 0 means the last element (infer_flags -1, dropped) */
   int bkeep[RT_MAX_RANK];                  /* 1: the axis is kept (end - start elements, not one) */
   const char *bextent[RT_MAX_RANK];        /* a kept axis: the lvalue of Out's run-time extent, or NULL */
   const char *bwant[RT_MAX_RANK];          /* CROP_BOUNDS, STRIDED_BOUNDS without an extent: the size Out has */
