@@ -593,6 +593,11 @@ static OpAttr *parse_attr(Parser *ps) {
     return a;
   }
   const char *what = pool_printf("attribute '%s':", nm);
+  if (word(ps, "var")) { /* var(NAME): a tensor gives the value (2.5+ files), as ir_dump writes it */
+    OpAttr *a = new_attr(nm, AT_VAR);
+    if (expect(ps, '(') || !(a->var_name = (char *)name(ps)) || expect(ps, ')')) return NULL;
+    return a;
+  }
   if (word(ps, "block")) {
     int64_t v;
     OpAttr *a = new_attr(nm, AT_BLOCK);

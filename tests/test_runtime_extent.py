@@ -750,6 +750,23 @@ def test_fed_slice_from_minus_one_to_zero_is_the_last_element_only_on_a_dropped_
     assert np.array_equal(np.load(tmp_path / "o" / "z.npy"), x[:, -1])
 
 
+def test_concat_along_a_fed_axis_of_inputs_that_follow_the_batch_is_refused(tmp_path):
+    """paddle.concat([x, y], axis=ax) with ax fed and x, y [-1, 4]: the
+    kernel's cases are the inputs' dims as numbers, which follow the batch
+    here; it compiled, with one probe's batch frozen in, and refused every
+    run (a probing helper found it).  Refused naming X and --shape; with the
+    batch fixed it builds."""
+    body = ("var x: float32[-1, 4]\nvar y: float32[-1, 4]\nvar ax: int32[1]\nvar o: float32[-1, -1]\n"
+            "op feed(X: feed) -> (Out: x) {col: 0}\nop feed(X: feed) -> (Out: y) {col: 1}\n"
+            "op feed(X: feed) -> (Out: ax) {col: 2}\n"
+            "op concat(X: [x, y], AxisTensor: ax) -> (Out: o) {axis: 0}\nop fetch(X: o) -> (Out: fetch) {col: 0}\n")
+    bad(["compile", ir(tmp_path, body), "-o", str(tmp_path / "o")],
+        "(concat -> o): the axis comes from AxisTensor, whose value only the run knows, and the dims of X ('x') follow "
+        "the batch: supported with the batch fixed (--shape)")
+    p = run(["compile", ir(tmp_path, body), "-o", str(tmp_path / "o2"), "--shape", "x=2,4", "--shape", "y=2,4"])
+    assert p.returncode == 0, p.stderr
+
+
 def test_fed_crop_offsets_outside_x_stop_the_run(tmp_path):
     """e2e_shape_feeds.py's crop_offsets_tensor (shape [-1, 2, 3], Offsets
     fed): offsets [0, 4, 2] put the crop of 2 past dim 1 (5), where
@@ -1163,6 +1180,21 @@ def test_fed_unsqueeze_axes_paddle_refuses_stop_the_run(tmp_path):
         else:
             assert p.returncode != 0 and "unsqueeze2: an axis from AxesTensor(List) out of range" in p.stderr, \
                 (axes, p.returncode, p.stderr[-1500:])
+
+
+def test_an_eye_count_another_op_writes_is_refused_without_a_bound_suggested(tmp_path):
+    """paddle.eye(n + 1) with n fed: the count is a tensor another op writes,
+    which eye does not read at run time (nothing orders eye after it); the
+    error says so instead of suggesting a --max-shape bound, which did not
+    help (a probing helper gave the bound and got the same error)."""
+    body = ("var n: int32[1]\nvar n1: int32[1]\nvar e: float32[-1, -1]\n"
+            "op feed(X: feed) -> (Out: n) {col: 0}\nop scale(X: n) -> (Out: n1) {scale: 1.0, bias: 1.0}\n"
+            "op eye() -> (Out: e) {num_rows: var(n1), num_columns: -1, dtype: 5}\n"
+            "op fetch(X: e) -> (Out: fetch) {col: 0}\n")
+    for extra in ([], ["--max-shape", "e=8,8"]):
+        bad(["compile", ir(tmp_path, body), "-o", str(tmp_path / "o"), *extra],
+            "(eye -> e): num_rows comes from a tensor another op writes, whose value only the run knows; eye takes "
+            "a count from a feed, or one the compiler knows")
 
 
 def test_a_fed_eye_count_past_the_bound_stops_the_run(tmp_path):

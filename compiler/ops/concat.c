@@ -147,6 +147,11 @@ static int emit_run_axis(EmitCtx *e, Var *out, int n, Var **xs) {
   const int r = tu_rank(e, out);
   const char *v = tu_run_axis(e, "AxisTensor");
   if (!v) return -1;
+  for (int i = 0; i < n; i++) /* the cases below are the inputs' dims as numbers */
+    for (int d = 0; d < r; d++)
+      if (em_spec(e, xs[i])->d[d].a)
+        return em_fail(e, "the axis comes from AxisTensor, whose value only the run knows, and the dims of X ('%s') "
+                          "follow the batch: supported with the batch fixed (--shape)", xs[i]->name);
   pr_line(e->p, "/* the axis Paddle's kernel takes when it runs, from AxisTensor */");
   pr_line(e->p, "const int64_t axis = %s < 0 ? %s + %d : %s;", v, v, r, v);
   const char **inner = pool_alloc(sizeof *inner * (size_t)n), *dims[RT_MAX_RANK];

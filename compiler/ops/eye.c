@@ -28,6 +28,9 @@ static int infer_eye(OpCtx *c) {
   int run_rows = 0, run_cols = 0;
   int64_t rows = eye_count(c, "num_rows", &run_rows), cols = eye_count(c, "num_columns", &run_cols);
   if (cols == -1 && !run_cols) cols = rows;
+  if (c->g->specializing && (run_rows < 0 || run_cols < 0)) /* no edge orders eye after the tensor's writer */
+    return ctx_fail(c, "%s comes from a tensor another op writes, whose value only the run knows; eye takes a "
+                    "count from a feed, or one the compiler knows", run_rows < 0 ? "num_rows" : "num_columns");
   if ((run_rows || run_cols) && run_rows >= 0 && run_cols >= 0) { /* the run's counts, within a bound? */
     int b = ctx_max_shape(c, "Out", 0, 2, (int)attr_int(c->op, "dtype", RT_DT_FP32), "num_rows' tensor's value");
     if (b) return b < 0 ? -1 : 0;
