@@ -121,8 +121,9 @@ int64_t NMS_NAME(rt_multiclass_nms_rois)(const RtNms *p, const NMS_T *bboxes, co
   if (total != bn || bn * cn > INT32_MAX) return -1;
   int64_t *count = work;
   NmsItem *items = (NmsItem *)(count + cn), *tmp = items + cn * bn;
-  int32_t *kept = (int32_t *)(tmp + cn * bn);
-  NMS_T *sc = (NMS_T *)(kept + cn * bn), *bx = sc + bn; /* one class's scores and boxes of an image */
+  /* one class's scores and boxes of an image, then the kept boxes (T before int32: aligned) */
+  NMS_T *sc = (NMS_T *)(void *)(tmp + cn * bn), *bx = sc + bn;
+  int32_t *kept = (int32_t *)(void *)(bx + 4 * bn);
   int64_t rows = 0, start = 0;
   for (int64_t i = 0; i < p->n; start += rois_in[i], i++) {
     const int64_t nb = rois_in[i];
