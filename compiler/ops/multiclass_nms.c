@@ -87,8 +87,8 @@ static int infer_nms_rois(OpCtx *c, Var *boxes, Var *scores) {
   Var *num = ctx_in(c, "RoisNum", 0);
   const int compiled = c->g->specializing;
   if (compiled && (strcmp(c->op->type, "multiclass_nms3") != 0 || !num))
-    return ctx_fail(c, "Scores %s of rank 2 (the boxes of each RoI) is supported in multiclass_nms3 with RoisNum, "
-                    "not with the LoD of BBoxes", shape_str(ss));
+    return ctx_fail(c, "Scores %s of rank 2 (the boxes of each RoI) with the LoD of BBoxes is not supported; "
+                    "multiclass_nms3 with RoisNum is", shape_str(ss));
   if (compiled && (ss->d[0] != bs->d[0] || ss->d[1] != bs->d[1]))
     return ctx_fail(c, "Scores %s does not fit BBoxes %s (Scores [M, C], BBoxes [M, C, 4])", shape_str(ss),
                     shape_str(bs));
