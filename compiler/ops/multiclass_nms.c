@@ -193,8 +193,8 @@ static int emit_nms_rois(EmitCtx *e, Var *boxes, Var *scores, Var *out, Var *ind
   pr_line(e->p, "if (%s != %s) return 1;", em_dim(e, scores, 0), em_dim(e, boxes, 0));
   detection_print_c(e->p, &call);
   em_fault(e, pool_printf("RoisNum ('%s') does not add up to the RoIs of Scores ('%s'), or BBoxes ('%s') holds "
-                          "another number of them (Paddle reads past its tensors), or RoIs x classes pass Paddle's int indexing", in->name, scores->name,
-                          boxes->name));
+                          "another number of them (Paddle reads past its tensors), or RoIs x classes pass Paddle's "
+                          "int indexing", in->name, scores->name, boxes->name));
   return 0;
 }
 
