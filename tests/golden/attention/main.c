@@ -169,8 +169,17 @@ static int load_input(int i, const char *path, const char *shape_arg, RtNpy *a) 
   return 0;
 }
 
-/* Checks an input against the compiled contract; returns its batch or -1. */
-static int64_t check_input(int i, const char *path, const RtNpy *a, int64_t batch) {
+/* 1 when input i's dim 0 is the batch (its size differs at batch 1 and 2). */
+static int follows_batch(int i) {
+  int64_t one[RT_MAX_RANK + 1], two[RT_MAX_RANK + 1];
+  return model_input_rank(i) > 0 && model_input_shape(i, 1, one) >= 0 && model_input_shape(i, 2, two) >= 0 &&
+         one[0] != two[0];
+}
+
+/* Checks an input against the compiled contract, at *batch once an input
+ * whose dim 0 is the batch has set it (the first such input sets it);
+ * returns 0 or -1. */
+static int check_input(int i, const char *path, const RtNpy *a, int64_t *batch_io) {
   const char *name = model_input_name(i);
   int rank = model_input_rank(i);
   int64_t want[RT_MAX_RANK + 1];
@@ -183,7 +192,9 @@ static int64_t check_input(int i, const char *path, const RtNpy *a, int64_t batc
     fprintf(stderr, "error: input '%s' has %d dims; the model expects %d\n", name, a->rank, rank);
     return -1;
   }
-  if (batch < 0) batch = MODEL_FIXED_BATCH ? MODEL_FIXED_BATCH : (rank ? a->dims[0] : 1);
+  if (*batch_io < 0 && (MODEL_FIXED_BATCH || follows_batch(i)))
+    *batch_io = MODEL_FIXED_BATCH ? MODEL_FIXED_BATCH : a->dims[0];
+  const int64_t batch = *batch_io < 0 ? 1 : *batch_io; /* an input of fixed dims: any batch */
   int64_t numel = model_input_shape(i, batch, want);
   if (numel < 0) { /* rt_size_mul: the sizes of this batch do not fit */
     fprintf(stderr, "error: input '%s': %s: batch %lld is too large: the model's sizes would overflow\n", name,
@@ -202,10 +213,10 @@ static int64_t check_input(int i, const char *path, const RtNpy *a, int64_t batc
     for (int d = 0; d < a->rank; d++) fprintf(stderr, "%s%lld", d ? ", " : "", (long long)a->dims[d]);
     fprintf(stderr, "]; the model expects [");
     for (int d = 0; d < rank; d++) fprintf(stderr, "%s%lld", d ? ", " : "", (long long)want[d]);
-    fprintf(stderr, "]%s\n", MODEL_FIXED_BATCH ? "" : " (dim 0 is the batch)");
+    fprintf(stderr, "]%s\n", MODEL_FIXED_BATCH || !follows_batch(i) ? "" : " (dim 0 is the batch)");
     return -1;
   }
-  return batch;
+  return 0;
 }
 
 static void summarize(int i, const void *data, const int64_t *dims, int64_t numel) {
@@ -322,8 +333,7 @@ int main(int argc, char **argv) {
       goto done;
     }
     if (load_input(k, path, shape, &arrays[k])) goto done;
-    batch = check_input(k, path, &arrays[k], batch);
-    if (batch < 0) goto done;
+    if (check_input(k, path, &arrays[k], &batch)) goto done;
     in[k] = arrays[k].data;
   }
   if (batch < 0) batch = MODEL_FIXED_BATCH ? MODEL_FIXED_BATCH : 1;
