@@ -436,17 +436,18 @@ static void run_dims_text(EmitCtx *e, const char *P, LodText *t) {
 static LodText lod_text(EmitCtx *e, const char *P) {
   Graph *g = e->g;
   LodText t = {"", "", "", "", "", "", "", "", "", "", "", "", "", ""};
-  const char *ins = "", *outs = "";
+  const char *ins = "", *outs = "", *levels = "";
   const int nmade = op_lod_made_count(g), nlods = g->nfeeds + nmade;
   int any = nmade > 0;
   for (int i = 0; i < g->nfeeds; i++) {
     int on = e->lod_read[i];
     any |= on;
-    ins = pool_printf("%s%s%d", ins, i ? ", " : "", on);
+    ins = pool_printf("%s%s%d", ins, i ? ", " : "", on ? op_lod_levels(g, i) : 0);
   }
   if (!any) return t;
+  for (int k = 0; k < nlods; k++) levels = pool_printf("%s%s%d", levels, k ? ", " : "", op_lod_levels(g, k));
   for (int i = 0; i < g->nfetches; i++) {
-    int k = op_lod_input(g, e->spec, &g->vars[g->fetches[i]], NULL);
+    int k = op_lod_input_levels(g, e->spec, &g->vars[g->fetches[i]], NULL, NULL);
     if (k >= 0 && k < g->nfeeds && !e->lod_read[k]) k = -1;
     outs = pool_printf("%s%s%d", outs, i ? ", " : "", k);
   }
@@ -454,34 +455,43 @@ static LodText lod_text(EmitCtx *e, const char *P) {
   const char *n_lods = pool_printf("%d", nlods ? nlods : 1);
   TplVar v[] = {{"PREFIX", P}, {"UPPER", U}, {"NUM_INPUTS_1", n_in},
                 {"NUM_OUTPUTS_1", pool_printf("%d", g->nfetches ? g->nfetches : 1)},
-                {"LOD_INPUTS", *ins ? ins : "0"}, {"LOD_OUTPUTS", *outs ? outs : "-1"}};
-  t.field = nmade ? pool_printf("\n  const int64_t *lod[%s];    /* each LoD's offsets: an input's (%s_set_input_lod), "
-                                "then those kernels make, */"
-                                "\n  int64_t lod_count[%s];     /* and their count */", n_lods, P, n_lods)
-                  : pool_printf("\n  const int64_t *lod[%s];    /* each LoD input's offsets (%s_set_input_lod), */"
-                                "\n  int64_t lod_count[%s];     /* and their count */", n_in, P, n_in);
+                {"LOD_INPUTS", *ins ? ins : "0"}, {"LOD_OUTPUTS", *outs ? outs : "-1"},
+                {"NUM_LODS_1", n_lods}, {"LOD_LEVELS", *levels ? levels : "0"}};
+  t.field = pool_printf("\n  const int64_t *lod[%s];    /* each LoD's offsets (the level of the rows): %s, */"
+                        "\n  int64_t lod_count[%s];     /* and their count; */"
+                        "\n  const int64_t *lod_outer[%s]; /* a 2-level LoD's level 0, */"
+                        "\n  int64_t lod_outer_count[%s];  /* and its count */",
+                        n_lods, nmade ? "an input's (set_input_lod), then those kernels make" : "an input's (set_input_lod)",
+                        n_lods, n_lods, n_lods);
   t.api = tpl_render("templates/lod.h.in", v, 2);
-  t.funcs = tpl_render("templates/lod.c.in", v, 6);
+  t.funcs = tpl_render("templates/lod.c.in", v, 8);
   t.check = "\n  if ((st = lod_check(m, batch))) return st;";
   lod_made_text(e, P, &t);
   t.parse = tpl_render("templates/lod_main.c.in", v, 1);
-  t.decls = "\n  const char *lod_names[MAX_ARGS] = {0};\n  int64_t *lods[MAX_ARGS] = {0}, lod_counts[MAX_ARGS] = {0};"
+  t.decls = "\n  const char *lod_names[MAX_ARGS] = {0};"
+            "\n  int64_t *lods[MAX_ARGS] = {0}, lod_counts[MAX_ARGS] = {0}, lod_splits[MAX_ARGS] = {0};"
             "\n  int nlods = 0;";
   t.args = "\n    } else if (!strcmp(a, \"--lod\")) {"
-           "\n      if (nlods >= MAX_ARGS || parse_lod(v, &lod_names[nlods], &lods[nlods], &lod_counts[nlods]))"
+           "\n      if (nlods >= MAX_ARGS || parse_lod(v, &lod_names[nlods], &lods[nlods], &lod_counts[nlods], "
+           "&lod_splits[nlods]))"
            "\n        return usage(argv[0]);"
            "\n      nlods++;";
   t.set = pool_printf("\n  for (int l = 0; l < nlods; l++) {"
                       "\n    const int k = %s_input_index(lod_names[l]);"
-                      "\n    if (k < 0 || %s_set_input_lod(m, k, lods[l], lod_counts[l])) {"
+                      "\n    const int64_t s = lod_splits[l]; /* two levels: the first s offsets are level 0's */"
+                      "\n    if (k < 0 || (s ? %s_set_input_lod_level(m, k, 0, lods[l], s) ||"
+                      "\n                          %s_set_input_lod_level(m, k, 1, lods[l] + s, lod_counts[l] - s)"
+                      "\n                    : %s_set_input_lod(m, k, lods[l], lod_counts[l]))) {"
                       "\n      fprintf(stderr, \"error: --lod %%s: %%s\\n\", lod_names[l], k < 0 ? \"the model has no such input\" : %s_last_error(m));"
                       "\n      goto destroy;"
                       "\n    }"
-                      "\n  }", P, P, P);
+                      "\n  }", P, P, P, P, P);
   t.fetch = "\n    if (write_lod(m, i, outdir, name)) goto destroy;";
-  t.usage = "\n                  \"       --lod NAME=0,3,7 for each LoD input (its level-1 offsets)\\n\"";
-  t.doc = "\n *              --lod NAME=0,3,7 for each LoD input: its level-1 offsets (the last its rows);\n"
-          " *              an output that carries one gets D/<name>.lod.json ([[offsets]]) beside its .npy";
+  t.usage = "\n                  \"       --lod NAME=0,3,7 for each LoD input (its offsets; NAME=0,2/0,3,7 for two "
+            "levels)\\n\"";
+  t.doc = "\n *              --lod NAME=0,3,7 for each LoD input: its offsets (the last its rows; two levels:\n"
+          " *              NAME=0,2/0,3,7, level 0 first); an output that carries one gets\n"
+          " *              D/<name>.lod.json ([[offsets], ...]) beside its .npy";
   t.free_ = "\n  for (int l = 0; l < nlods; l++) {\n    free(lods[l]);\n    free((char *)lod_names[l]);\n  }";
   return t;
 }

@@ -159,6 +159,12 @@ const char *em_makes_lod(EmitCtx *e, int k, SymDim bound) {
   return pool_printf("m->lod_store[%d]", j);
 }
 
+const char *em_makes_lod_outer(EmitCtx *e, int k) {
+  const int j = k - e->g->nfeeds;
+  if (j < 0) diag_internal("em_makes_lod_outer: LoD %d is a feed's", k);
+  return pool_printf("(m->lod_store[%d] + m->lod_cap[%d])", j, j);
+}
+
 void em_wrote(EmitCtx *e, const Var *v) {
   if (e->written) e->written[v - e->g->vars] = 1;
 }

@@ -129,6 +129,11 @@ void em_reads_lod(EmitCtx *e, int k);
  * offsets into the returned lvalue (an int64_t *, "m->lod_store[j]") and
  * their count into m->lod_count[k]; readers find them at m->lod[k]. */
 const char *em_makes_lod(EmitCtx *e, int k, SymDim bound);
+/* For a LoD of two levels (OpDef.lod_made 2) that em_makes_lod gave room
+ * for: the lvalue (an int64_t *) its level 0 goes to, as many offsets at
+ * most as its level 1; the kernel writes their count into
+ * m->lod_outer_count[k]; readers find them at m->lod_outer[k]. */
+const char *em_makes_lod_outer(EmitCtx *e, int k);
 /* The run-time length of tensor array v (ops/array_call.h): the int64_t
  * lvalue "m->array_len[j]", j its order among the program's arrays; the
  * model sets it to 0 at the start of every run. */

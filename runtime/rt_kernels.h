@@ -8,6 +8,7 @@
 
 #include "rt_act.h"
 #include "rt_attention.h"
+#include "rt_beam_search.h"
 #include "rt_bipartite_match.h"
 #include "rt_blocking.h"
 #include "rt_cnn.h"

@@ -39,8 +39,9 @@ def run_binary(binary, fixture, sub, out_dir):
         args += ["--input", f"{name}={os.path.join(d, f'input_{i}.npy')}"]
     if os.path.exists(os.path.join(d, "lod.json")):  # LoD feeds (tests/oracle/e2e_lod.py): {feed: offsets}
         with open(os.path.join(d, "lod.json")) as f:
-            for name, offsets in json.load(f).items():
-                args += ["--lod", f"{name}={','.join(map(str, offsets))}"]
+            for name, offsets in json.load(f).items():  # a list of levels: level 0 first, '/' between
+                levels = offsets if isinstance(offsets[0], list) else [offsets]
+                args += ["--lod", f"{name}={'/'.join(','.join(map(str, o)) for o in levels)}"]
     out_dir.mkdir(exist_ok=True)
     args += ["--output-dir", str(out_dir)]
     p = subprocess.run(args, capture_output=True, text=True, timeout=600)

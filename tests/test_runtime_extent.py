@@ -444,6 +444,49 @@ def test_lod_for_an_input_that_takes_none_is_refused(tmp_path):
     assert r.returncode == 1 and "error: --lod y: set_input_lod: input 'y' takes no LoD" in r.stderr, r.stderr
 
 
+@pytest.mark.parametrize("lod, message", [
+    (None, "input 'scores' is a LoD tensor (lod_level 2) but was given no LoD"),
+    ("0,1,3,4,5,7", "input 'scores' is a LoD tensor (lod_level 2) but was given no level 0"),
+    ("0,2,5/0,1,3,4,5,7/0,7", "expected NAME=offset,offset,... or, for two levels"),
+    ("1,2,5/0,1,3,4,5,7", "input 'scores': its LoD's level 0 does not start at 0"),
+    ("0,3,2,5/0,1,3,4,5,7", "input 'scores': its LoD's level 0 decreases"),
+    ("0,2,4/0,1,3,4,5,7", "input 'scores': its LoD's level 0 does not end at level 1's sequences"),
+    ("0,2,5/0,1,3,4,5,6", "input 'scores': its LoD does not end at its rows (dim 0)"),
+])
+def test_a_two_level_lod_feed_without_a_fitting_lod_stops_the_run(tmp_path, lod, message):
+    """e2e_beam's two_levels (beam_search over scores [7, 4] of lod_level
+    2, LoD [[0, 2, 5], [0, 1, 3, 4, 5, 7]]): a run without --lod, with one
+    level only, with three, or with a level 0 that does not start at 0,
+    decreases or does not end at level 1's 5 sequences (or a level 1 not at
+    the rows) fails naming the input, before any kernel runs."""
+    out, _ = cases("beam")
+    d = f"{out}/two_levels"
+    binary = build(d, tmp_path, "--blas=none")
+    args = [str(binary)] + [a for i, n in enumerate(["pre_ids", "pre_scores", "ids", "scores"])
+                            for a in ("--input", f"{n}={d}/input_{i}.npy")] + ["--output-dir", str(tmp_path / "o")]
+    r = subprocess.run(args + (["--lod", f"scores={lod}"] if lod else []), capture_output=True, text=True, timeout=120)
+    assert r.returncode != 0 and message in r.stderr, r.stderr
+    assert not (tmp_path / "o").exists()
+
+
+def test_beam_search_prefixes_that_scores_outnumber_stop_the_run(tmp_path):
+    """e2e_beam's fixed_prefixes (pre_ids, pre_scores [7, 1]; scores [B, 4])
+    run with 9 rows of scores: Paddle reads past pre_ids; paddlec stops the
+    run naming beam_search.  (The driver takes the batch from ids, the first
+    input whose dim 0 is the batch, not from pre_ids.)"""
+    out, _ = cases("beam")
+    d = f"{out}/fixed_prefixes"
+    binary = build(d, tmp_path, "--blas=none")
+    for i in (2, 3):
+        x = np.load(f"{d}/input_{i}.npy")
+        np.save(tmp_path / f"in{i}.npy", np.concatenate([x, x[:2]]))
+    args = [str(binary), "--input", f"pre_ids={d}/input_0.npy", "--input", f"pre_scores={d}/input_1.npy",
+            "--input", f"ids={tmp_path}/in2.npy", "--input", f"scores={tmp_path}/in3.npy",
+            "--lod", "scores=0,2,6/0,1,3,4,5,7,9", "--output-dir", str(tmp_path / "o")]
+    r = subprocess.run(args, capture_output=True, text=True, timeout=120)
+    assert r.returncode != 0 and "beam_search" in r.stderr and "fewer rows than scores" in r.stderr, r.stderr
+
+
 @pytest.mark.parametrize("real", [[[5, 6.5], [-1, 3]], [[5, 6.5], [2, 0]], [[float("nan"), 3], [2, 3]],
                                   [[60, 70], [60, 70]]])
 def test_im2sequence_real_sizes_that_paddle_cannot_take_stop_the_run(tmp_path, real):

@@ -103,10 +103,11 @@ typedef struct OpDef {
    * "", none — the op gives its outputs a LoD of its own or none
    * (sequence_pool, sequence_pad, ...). */
   const char *lod_slot;
-  /* 1 when the op's kernel makes the level-1 LoD of its output var `var`
-   * (im2sequence: one sequence per image; ctc_align: what each sequence
-   * keeps), writing the offsets at run time (em_makes_lod); op_lod_input's
-   * walk stops there.  NULL = never. */
+  /* The number of levels (1 or 2) of the LoD the op's kernel makes for its
+   * output var `var`, 0 for none: im2sequence's one sequence per image,
+   * ctc_align's what each sequence keeps (level 1), beam_search's sources
+   * and prefixes (2); the kernel writes the offsets at run time
+   * (em_makes_lod); op_lod_input's walk stops there.  NULL = never. */
   int (*lod_made)(const Graph *g, const Op *op, int var);
 } OpDef;
 
@@ -169,8 +170,14 @@ int op_dropout_identity(const Op *op);
  * mul, sequence_conv) to a feed of lod_level 1 or an op that makes a LoD.
  * -1 when there is none or it cannot be told, with *why saying why
  * (sequence.c).  s NULL: the rows compared are the current inference's (a
- * rule's, while specializing). */
+ * rule's, while specializing).  A LoD of two levels is refused (the
+ * sequence ops read one level). */
 int op_lod_input(const Graph *g, const Spec *s, const Var *v, const char **why);
+/* op_lod_input that also takes a LoD of two levels (a feed of lod_level 2,
+ * beam_search's): its levels in *levels (1 or 2). */
+int op_lod_input_levels(const Graph *g, const Spec *s, const Var *v, int *levels, const char **why);
+/* The levels of LoD k (a feed's lod_level, or OpDef.lod_made's count). */
+int op_lod_levels(const Graph *g, int k);
 /* The LoDs ops make (OpDef.lod_made) in block 0, and the var of the j-th. */
 int op_lod_made_count(const Graph *g);
 int op_lod_made_var(const Graph *g, int j);

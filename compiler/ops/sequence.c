@@ -232,7 +232,7 @@ static int lod_made_here(const Graph *g, int id) {
   const Var *v = &g->vars[id];
   if (v->producer < 0) return 0;
   const Op *op = &g->ops[v->producer];
-  return op->block == 0 && op->def && op->def->lod_made && op->def->lod_made(g, op, id);
+  return op->block == 0 && op->def && op->def->lod_made && op->def->lod_made(g, op, id) > 0;
 }
 
 int op_lod_made_count(const Graph *g) {
@@ -245,6 +245,14 @@ int op_lod_made_var(const Graph *g, int j) {
   for (int id = 0; id < g->nvars; id++)
     if (lod_made_here(g, id) && j-- == 0) return id;
   return -1;
+}
+
+int op_lod_levels(const Graph *g, int k) {
+  if (k >= 0 && k < g->nfeeds) return g->vars[g->feeds[k]].lod_level;
+  const int id = op_lod_made_var(g, k - g->nfeeds);
+  if (id < 0) return 0;
+  const Op *op = &g->ops[g->vars[id].producer];
+  return op->def->lod_made(g, op, id);
 }
 
 const char *op_lod_name(const Graph *g, int k) {
@@ -268,8 +276,8 @@ static int lod_walk(const Graph *g, const Spec *s, const Var *v, int *memo, cons
     while (k < g->nfeeds && g->feeds[k] != id) k++;
     if (v->lod_level == 0)
       *why = pool_printf("feed '%s' has no LoD (lod_level 0)", v->name);
-    else if (v->lod_level > 1)
-      *why = pool_printf("feed '%s' has lod_level %d; paddlec takes level 1 only", v->name, v->lod_level);
+    else if (v->lod_level > 2)
+      *why = pool_printf("feed '%s' has lod_level %d; paddlec takes 1 or 2 levels", v->name, v->lod_level);
     else if (k == g->nfeeds || (s ? !vs->known || vs->rank < 1 : v->shape.rank < 1))
       *why = pool_printf("feed '%s' is not an input of rank >= 1", v->name);
     else
@@ -317,13 +325,26 @@ static int lod_walk(const Graph *g, const Spec *s, const Var *v, int *memo, cons
   return r;
 }
 
-int op_lod_input(const Graph *g, const Spec *s, const Var *v, const char **why) {
+int op_lod_input_levels(const Graph *g, const Spec *s, const Var *v, int *levels, const char **why) {
   int *memo = pool_alloc(sizeof *memo * ((size_t)g->nvars + 1));
   memset(memo, 0, sizeof *memo * ((size_t)g->nvars + 1));
   const char *w = NULL;
   int r = lod_walk(g, s, v, memo, &w);
   if (why) *why = w ? w : "no LoD";
+  if (levels) *levels = r >= 0 ? op_lod_levels(g, r) : 0;
   return r;
+}
+
+int op_lod_input(const Graph *g, const Spec *s, const Var *v, const char **why) {
+  int levels;
+  const int k = op_lod_input_levels(g, s, v, &levels, why);
+  if (k < 0 || levels == 1) return k;
+  if (why && k < g->nfeeds)
+    *why = pool_printf("feed '%s' has lod_level %d; paddlec takes level 1 only in this op", op_lod_name(g, k), levels);
+  else if (why)
+    *why = pool_printf("'%s' carries the %d-level LoD its op makes; this op takes level 1 only", op_lod_name(g, k),
+                       levels);
+  return -1;
 }
 
 /* The input whose LoD X carries, recorded as read (em_reads_lod); -1

@@ -351,7 +351,7 @@ def run_grad_cases(cases, make_input, argv=None):
 def lod_reference(out_dir, inputs, lod):
     """Paddle's Executor on the saved model, each input of lod_level > 0 a
     LoDTensor with the level-1 offsets `lod` (one list for every such input,
-    or a dict {feed: offsets}): inputs, outputs and paddle.json as
+    or a dict {feed: offsets}; offsets a list of levels for several): inputs, outputs and paddle.json as
     build_static_case writes them, and lod.json ({feed: offsets}) and
     output_<i>.lod.json for each fetch Paddle returns with a LoD."""
     exe = paddle.static.Executor(paddle.CPUPlace())
@@ -365,7 +365,7 @@ def lod_reference(out_dir, inputs, lod):
                 fed[name] = paddle.base.core.LoDTensor()
                 fed[name].set(x, paddle.CPUPlace())
                 offsets = lod[name] if isinstance(lod, dict) else lod
-                fed[name].set_lod([offsets])
+                fed[name].set_lod(offsets if isinstance(offsets[0], list) else [offsets])  # levels, or level 1
                 lods[name] = offsets
         outs = exe.run(prog, feed=fed, fetch_list=fetches, return_numpy=False)
         for i, o in enumerate(outs):

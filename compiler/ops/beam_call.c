@@ -1,0 +1,31 @@
+/* The C printer of the beam_search step (beam_call.h). */
+#include "beam_call.h"
+
+/* The sources' offsets as rows of scores in `high` (Paddle's ToAbsOffset
+ * of the level read), the step, then each made LoD's two levels: the
+ * sources, and where each prefix's kept candidates start. */
+void beam_print_c(Printer *p, const BeamCall *c) {
+  pr_line(p, "const int64_t R = %s, W = %s;", c->rows, c->width);
+  pr_line(p, "if (%s < R || %s < R) return 1;", c->pre_rows[0], c->pre_rows[1]);
+  if (c->ids) pr_line(p, "if (%s != R || %s != W) return 1;", c->ids_rows, c->ids_width);
+  if (c->outer) {
+    pr_line(p, "const int64_t *outer = m->lod_outer[%d], *inner = m->lod[%d], nsrc = m->lod_outer_count[%d] - 1;",
+            c->lod, c->lod, c->lod);
+    pr_line(p, "int64_t *high = %s;", c->made_outer[0]);
+    pr_line(p, "for (int64_t s = 0; s <= nsrc; s++) high[s] = inner[outer[s]]; /* as rows of scores */");
+  } else {
+    pr_line(p, "const int64_t *high = m->lod[%d], nsrc = m->lod_count[%d] - 1;", c->lod, c->lod);
+  }
+  pr_line(p, "int64_t *low = %s;", c->made_rows[0]);
+  pr_line(p, "const int64_t kept = rt_beam_search(%s, %s, %s, %s, W, high, nsrc, %lld, %lld, %d, %s, %s, %s, low, %s);",
+          c->pre_ids, c->pre_scores, c->ids ? c->ids : "NULL", c->scores, (long long)c->beam_size,
+          (long long)c->end_id, c->is_accumulated, c->sel_ids, c->sel_scores, c->parent ? c->parent : "NULL", c->top);
+  if (!c->outer) pr_line(p, "for (int64_t s = 0; s <= nsrc; s++) %s[s] = high[s];", c->made_outer[0]);
+  pr_line(p, "for (int64_t r = 0; r <= R; r++) %s[r] = low[r];", c->made_rows[1]);
+  pr_line(p, "for (int64_t s = 0; s <= nsrc; s++) %s[s] = %s[s];", c->made_outer[1], c->made_outer[0]);
+  pr_line(p, "m->lod_count[%d] = m->lod_count[%d] = R + 1;", c->made[0], c->made[1]);
+  pr_line(p, "m->lod_outer_count[%d] = m->lod_outer_count[%d] = nsrc + 1;", c->made[0], c->made[1]);
+  pr_line(p, "%s = kept;", c->kept);
+  for (int i = 0; i < 2; i++)
+    if (c->kept_more[i]) pr_line(p, "%s = kept;", c->kept_more[i]);
+}
