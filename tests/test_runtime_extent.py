@@ -108,6 +108,61 @@ def test_gather_by_indices_the_run_counts_has_as_many_rows(tmp_path):
             assert got.shape == want.shape and (got == want).all(), (k, name, got)
 
 
+SMOOTH_IR = ("var lab: float32[-1, 4]\nvar p: float32[4]\nvar m: bool[4]\nvar pr: float32[-1]\n"
+             "var y: float32[-1, 4]\nop feed(X: feed) -> (Out: lab) {col: 0}\nop feed(X: feed) -> (Out: p) {col: 1}\n"
+             "op feed(X: feed) -> (Out: m) {col: 2}\nop masked_select(Mask: m, X: p) -> (Y: pr)\n"
+             "op label_smooth(X: lab, PriorDist: pr) -> (Out: y) {epsilon: 0.25}\nop fetch(X: y) -> (Out: fetch) {col: 0}\n")
+AFFINE_IR = ("var x: float32[-1, 4, 2, 2]\nvar s: float32[4]\nvar m: bool[4]\nvar sc: float32[-1]\nvar bi: float32[-1]\n"
+             "var y: float32[-1, 4, 2, 2]\nop feed(X: feed) -> (Out: x) {col: 0}\nop feed(X: feed) -> (Out: s) {col: 1}\n"
+             "op feed(X: feed) -> (Out: m) {col: 2}\nop masked_select(Mask: m, X: s) -> (Y: sc)\n"
+             "op scale(X: sc) -> (Out: bi) {scale: 0.5, bias: 1.0}\n"
+             "op affine_channel(X: x, Scale: sc, Bias: bi) -> (Out: y)\nop fetch(X: y) -> (Out: fetch) {col: 0}\n")
+YOLO_IR = ("var x: float32[4, 12, 3, 3]\nvar tab: int32[4, 2]\nvar m: float32[4]\nvar i: int64[-1, 1]\n"
+           "var c: int64[-1]\nvar img: int32[-1, 2]\nvar bx: float32[4, 18, 4]\nvar sc: float32[4, 18, 1]\n"
+           "op feed(X: feed) -> (Out: x) {col: 0}\nop feed(X: feed) -> (Out: tab) {col: 1}\n"
+           "op feed(X: feed) -> (Out: m) {col: 2}\nop where_index(Condition: m) -> (Out: i)\n"
+           "op reshape2(X: i) -> (Out: c) {shape: ints[-1]}\nop gather(X: tab, Index: c) -> (Out: img) {axis: 0}\n"
+           "op yolo_box(X: x, ImgSize: img) -> (Boxes: bx, Scores: sc) {anchors: ints[10, 13, 16, 30], class_num: 1, "
+           "conf_thresh: 0.01, downsample_ratio: 32}\nop fetch(X: bx) -> (Out: fetch) {col: 0}\n")
+
+
+@pytest.mark.parametrize("body, feeds, message", [
+    (SMOOTH_IR, lambda rng, k: {"lab": rng.random((2, 4)), "p": rng.random(4), "m": np.arange(4) < k},
+     "label_smooth: PriorDist does not hold one value per class"),
+    (AFFINE_IR, lambda rng, k: {"x": rng.random((2, 4, 2, 2)), "s": rng.random(4), "m": np.arange(4) < k},
+     "affine_channel: Scale or Bias does not hold one value per channel"),
+    (YOLO_IR, lambda rng, k: {"x": rng.random((4, 12, 3, 3)), "tab": np.full((4, 2), 96, np.int32),
+                              "m": (np.arange(4) < k).astype(np.float32)},
+     "yolo_box: ImgSize's rows are not X's batch"),
+], ids=["label_smooth_prior", "affine_channel_scale", "yolo_box_img_size"])
+def test_an_operand_the_run_sizes_must_have_the_size_the_op_needs(tmp_path, body, feeds, message):
+    """label_smooth's PriorDist, affine_channel's Scale and Bias and
+    yolo_box's ImgSize made by masked_select / nonzero: their bound is the
+    size the op needs (4 classes, 4 channels, X's batch 4), so they compile;
+    a run that keeps all 4 gives Paddle's answer (label_smooth by hand:
+    0.75 * lab + 0.25 * p), a run that keeps 2 stops naming the op (Paddle
+    raises for the last two, and repeats a short PriorDist unchecked; these
+    ran on, reading what lay past the run's count)."""
+    binary = tmp_path / "bin"
+    p = run(["build", ir(tmp_path, body), "-o", str(binary)])
+    assert p.returncode == 0, p.stderr
+    rng = np.random.default_rng(7)
+    for k in (4, 2):
+        args = [str(binary), "--output-dir", str(tmp_path / f"o{k}")]
+        for name, v in feeds(rng, k).items():
+            np.save(tmp_path / f"{name}{k}.npy", v.astype(np.float32) if v.dtype == np.float64 else v)
+            args += ["--input", f"{name}={tmp_path / f'{name}{k}.npy'}"]
+        r = subprocess.run(args, capture_output=True, text=True, timeout=120)
+        if k == 4:
+            assert r.returncode == 0, r.stderr
+            if body is SMOOTH_IR:
+                lab, pr = np.load(tmp_path / "lab4.npy"), np.load(tmp_path / "p4.npy")
+                got = np.load(tmp_path / "o4" / "y.npy")
+                assert np.allclose(got, np.float32(0.75) * lab + np.float32(0.25) * pr, rtol=1e-6), got
+        else:
+            assert r.returncode != 0 and message in r.stderr, r.stderr
+
+
 NONZERO_HEAD = ("var x: float32[3, 3]\nvar i: int64[-1, 2]\nvar c: int64[-1]\nvar cf: float32[-1]\n"
                 "op feed(X: feed) -> (Out: x) {col: 0}\nop where_index(Condition: x) -> (Out: i)\n"
                 "op slice(Input: i) -> (Out: c) {axes: ints[1], starts: ints[0], ends: ints[1], "

@@ -3,7 +3,9 @@
  * data_layout is "NHWC").  attrs: data_layout="AnyLayout".
  * C emission (float32 and float64, the types of Paddle's CPU kernels, which
  * compute in the tensors' type): rt_channel_affine (rt_channel_affine_f64)
- * over X viewed as [outer, C, inner]. */
+ * over X viewed as [outer, C, inner].  Scale or Bias whose size the run
+ * gives (a bound of C) must hold C values in the run (Paddle raises): the
+ * run stops otherwise. */
 #include <strings.h>
 
 #include "../util.h"
@@ -44,6 +46,9 @@ static int emit_affine_channel(EmitCtx *e) {
   if (ch < 0 || ns.a || nb.a || ns.c != ch || nb.c != ch)
     return em_fail(e, "Scale and Bias must have one value per channel (%lld)", (long long)ch);
   tu_pass_extent(e, x, out); /* the run's sizes of X are Out's (infer) */
+  const char *chs = pool_printf("%lld", (long long)ch);
+  tu_run_equal(e, sc, NULL, em_numel(e, sc), chs, "Scale or Bias does not hold one value per channel (Paddle raises)");
+  tu_run_equal(e, b, NULL, em_numel(e, b), chs, "Scale or Bias does not hold one value per channel (Paddle raises)");
   move_print_c(e->p, &(MoveCall){.kind = MOVE_CHANNEL_AFFINE, .src = em_ptr(e, x, 1), .dst = em_ptr(e, out, 0),
                                   .scale = em_ptr(e, sc, 1), .bias = em_ptr(e, b, 1), .outer = em_prod(e, x, 0, ci),
                                   .channels = pool_printf("%lld", (long long)ch),

@@ -3,7 +3,11 @@
  * elements as X's last dim K.
  * Emission (phi LabelSmoothKernel): Out = (1 - epsilon) * X + epsilon / K,
  * or + epsilon * PriorDist[j] for last-dim index j; the coefficients are
- * computed in float as the kernel does, then converted to X's type. */
+ * computed in float as the kernel does, then converted to X's type.  A
+ * PriorDist whose size the run gives (its bound K) must hold K values in
+ * the run: Paddle's Eigen broadcast of another count repeats it unchecked
+ * (prior[i % P] over the flat index); the run stops there. */
+#include "../util.h"
 #include "ops.h"
 #include "smooth_call.h"
 #include "tensor_util.h"
@@ -42,6 +46,9 @@ static int emit_label_smooth(EmitCtx *e) {
   float eps = (float)attr_float(e->op, "epsilon", 0);
   SmoothCall call = {.kind = SMOOTH_FORWARD, .type = em_ctype(x->dtype), .x = em_ptr(e, x, 1),
                      .out = em_ptr(e, out, 0), .keep = tu_literal(x->dtype, 1.0f - eps), .numel = em_numel(e, x)};
+  if (prior) /* Paddle's kernel repeats a PriorDist of another size unchecked: the run stops instead */
+    tu_run_equal(e, prior, NULL, em_numel(e, prior), pool_printf("%lld", (long long)k),
+                 "PriorDist does not hold one value per class (X's last dim)");
   if (prior) call.prior = em_ptr(e, prior, 1), call.add = tu_literal(x->dtype, eps), call.k = k;
   else call.add = tu_literal(x->dtype, eps / (float)k);
   smooth_print_c(e->p, &call);

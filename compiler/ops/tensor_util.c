@@ -254,6 +254,12 @@ int tu_index_grad(EmitCtx *e, const char *dx_slot, const char *idx_slot, const c
   return 0;
 }
 
+void tu_run_equal(EmitCtx *e, const Var *v, const Var *other, const char *have, const char *want, const char *why) {
+  if (!strcmp(have, want) || (!em_spec(e, v)->runtime_mask && (!other || !em_spec(e, other)->runtime_mask))) return;
+  em_fault(e, why);
+  pr_line(e->p, "if ((%s) != (%s)) return 1; /* sizes the run gives: %s */", have, want, why);
+}
+
 int tu_max_shaped(EmitCtx *e, const Var *out) {
   const VarSpec *vs = em_spec(e, out);
   return vs->rank > 0 && vs->runtime_mask == (1u << vs->rank) - 1 && (out->flags & VAR_MAX_SHAPED);

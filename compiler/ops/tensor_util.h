@@ -89,6 +89,13 @@ const char *tu_line_start(const char *line, const char *n, const char *inner);
  * to lie within [0, its bound] first; outside, the run stops with `why`
  * (em_fault). */
 void tu_set_extents(EmitCtx *e, const Var *out, const char *const *dims, int n, const char *why);
+/* For an operand v whose size the op needs to be `want` (a C expression:
+ * X's channels, its batch), `have` a C expression of v's (a dim, its
+ * element count): when v or `other` (the tensor `want` comes from; NULL:
+ * none) has sizes only the run knows, prints a check that they agree, the
+ * run stopping with `why` (em_fault) where they do not, as the compile-time
+ * check compared bounds only.  Nothing for fixed sizes. */
+void tu_run_equal(EmitCtx *e, const Var *v, const Var *other, const char *have, const char *want, const char *why);
 /* 1 when out's dims are the run's within a bound its op took (--max-shape or a
  * proven one: VAR_MAX_SHAPED), the kernel setting them all. */
 int tu_max_shaped(EmitCtx *e, const Var *out);

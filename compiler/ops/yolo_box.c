@@ -14,7 +14,8 @@
  * input size H*downsample_ratio, in ImgSize's pixels, clipped to the image
  * with clip_bbox) and conf * sigmoid(class logits).  A grid the run gives
  * (an image of any size): the boxes are the run's H * W * A, the geometry
- * a local. */
+ * a local.  ImgSize's rows or X's batch counted by the run (nonzero's
+ * rows): the run stops where they differ (Paddle raises). */
 #include "../util.h"
 #include "detection_call.h"
 #include "move_call.h"
@@ -77,6 +78,8 @@ static int emit_yolo_box(EmitCtx *e) {
   SymDim n = em_spec(e, x)->d[0], ni = em_spec(e, img)->d[0];
   if (n.a != ni.a || n.c != ni.c) return em_fail(e, "X and ImgSize differ in batch");
   if (h * w * na > INT32_MAX / (cls + 6)) return em_fail(e, "the grid is too large for Paddle's int indexing");
+  if ((em_spec(e, img)->runtime_mask | em_spec(e, x)->runtime_mask) & 1) /* a count the run gives */
+    tu_run_equal(e, img, x, em_dim(e, img, 0), em_dim(e, x, 0), "ImgSize's rows are not X's batch (Paddle raises)");
   const char *nn = em_dim(e, x, 0), *xp = em_ptr(e, x, 1), *imgp = em_ptr(e, img, 1);
   const char *boxesp = em_ptr(e, boxes, 0);
   if (run) { /* the boxes: the run's grid times the anchors */
