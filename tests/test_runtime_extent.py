@@ -163,6 +163,51 @@ def test_an_operand_the_run_sizes_must_have_the_size_the_op_needs(tmp_path, body
             assert r.returncode != 0 and message in r.stderr, r.stderr
 
 
+COLLECT_IR = ("var R: float32[4, 4]\nvar S: float32[4, 1]\nvar mr: float32[4]\nvar ms: float32[4]\n"
+              "var ir: int64[-1, 1]\nvar is: int64[-1, 1]\nvar cr: int64[-1]\nvar cs: int64[-1]\n"
+              "var r: float32[-1, 4]\nvar s: float32[-1, 1]\nvar sh: int32[2]\nvar n0: int32[1]\n"
+              "var out: float32[-1, 4]\nvar rn: int32[1]\n"
+              "op feed(X: feed) -> (Out: R) {col: 0}\nop feed(X: feed) -> (Out: S) {col: 1}\n"
+              "op feed(X: feed) -> (Out: mr) {col: 2}\nop feed(X: feed) -> (Out: ms) {col: 3}\n"
+              "op where_index(Condition: mr) -> (Out: ir)\nop where_index(Condition: ms) -> (Out: is)\n"
+              "op reshape2(X: ir) -> (Out: cr) {shape: ints[-1]}\nop reshape2(X: is) -> (Out: cs) {shape: ints[-1]}\n"
+              "op gather(X: R, Index: cr) -> (Out: r) {axis: 0}\nop gather(X: S, Index: cs) -> (Out: s) {axis: 0}\n"
+              "op shape(Input: r) -> (Out: sh)\nop slice(Input: sh) -> (Out: n0) {axes: ints[0], starts: ints[0], "
+              "ends: ints[1], infer_flags: ints[1]}\n"
+              "op collect_fpn_proposals(MultiLevelRois: [r], MultiLevelScores: [s], MultiLevelRoIsNum: [n0]) -> "
+              "(FpnRois: out, RoisNum: rn) {post_nms_topN: 5}\nop fetch(X: out) -> (Out: fetch) {col: 0}\n")
+
+
+def test_collect_fpn_scores_with_other_rows_than_the_rois_stop_the_run(tmp_path):
+    """collect_fpn_proposals over one level whose RoIs and Scores are rows
+    picked by two different nonzero masks: with both masks full, the 4 RoIs
+    by descending score (by hand: one image, post_nms_topN 5 keeps all);
+    with the Scores' mask keeping 2, Paddle reads past the scores (the
+    probing helper saw its order change from run to run) and paddlec ran
+    on with stale values: the run stops naming the op."""
+    binary = tmp_path / "bin"
+    p = run(["build", ir(tmp_path, COLLECT_IR), "-o", str(binary)])
+    assert p.returncode == 0, p.stderr
+    rng = np.random.default_rng(5)
+    xy = rng.random((4, 2)).astype(np.float32) * 10
+    feeds = {"R": np.concatenate([xy, xy + 2], 1), "S": rng.random((4, 1)).astype(np.float32),
+             "mr": np.ones(4, np.float32)}
+    for keep in (4, 2):
+        feeds["ms"] = (np.arange(4) < keep).astype(np.float32)
+        args = [str(binary), "--output-dir", str(tmp_path / f"o{keep}")]
+        for name, v in feeds.items():
+            np.save(tmp_path / f"{name}.npy", v)
+            args += ["--input", f"{name}={tmp_path / f'{name}.npy'}"]
+        r = subprocess.run(args, capture_output=True, text=True, timeout=120)
+        if keep == 4:
+            assert r.returncode == 0, r.stderr
+            got = np.load(tmp_path / "o4" / "out.npy")
+            assert (got == feeds["R"][np.argsort(-feeds["S"][:, 0], kind="stable")]).all(), got
+        else:
+            assert r.returncode != 0 and "collect_fpn_proposals" in r.stderr and "MultiLevelScores has other rows" \
+                in r.stderr, r.stderr
+
+
 NONZERO_HEAD = ("var x: float32[3, 3]\nvar i: int64[-1, 2]\nvar c: int64[-1]\nvar cf: float32[-1]\n"
                 "op feed(X: feed) -> (Out: x) {col: 0}\nop where_index(Condition: x) -> (Out: i)\n"
                 "op slice(Input: i) -> (Out: c) {axes: ints[1], starts: ints[0], ends: ints[1], "

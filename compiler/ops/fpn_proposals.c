@@ -21,7 +21,8 @@
  * FpnRois sized for all the levels' rows (min(post_nms_topN, rows) would
  * not be an affine function of the batch), its dim 0 a run-time extent; each level's rows may be one (generate_proposals_v2's
  * RoIs, say).  A level's counts that do not add up to its rows stop the
- * run.  Refused: no MultiLevelRoIsNum (the images are then the levels'
+ * run, and so does a level whose Scores' rows the run gives and are not its
+ * RoIs' (Paddle reads past them).  Refused: no MultiLevelRoIsNum (the images are then the levels'
  * LoD), a negative post_nms_topN (Paddle then resizes its list to a huge
  * size and throws). */
 #include "../util.h"
@@ -187,7 +188,13 @@ static int emit_collect_fpn(EmitCtx *e) {
   call.out = em_ptr(e, out, 0);
   call.rois_num = num ? em_ptr(e, num, 0) : "NULL";
   call.rows = em_dim(e, out, 0);
-  em_fault(e, "a level's MultiLevelRoIsNum does not add up to its rows of MultiLevelRois");
+  const char *fault = "a level's MultiLevelRoIsNum does not add up to its rows of MultiLevelRois, or its "
+                      "MultiLevelScores has other rows than its RoIs (Paddle reads past them)";
+  for (int l = 0; l < levels; l++) {
+    Var *r = ctx_in(&c, "MultiLevelRois", l), *s = ctx_in(&c, "MultiLevelScores", l);
+    tu_run_equal(e, s, r, em_dim(e, s, 0), rows[l], fault);
+  }
+  em_fault(e, fault);
   detection_print_c(e->p, &call);
   return 0;
 }
