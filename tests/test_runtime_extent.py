@@ -208,6 +208,41 @@ def test_collect_fpn_scores_with_other_rows_than_the_rois_stop_the_run(tmp_path)
                 in r.stderr, r.stderr
 
 
+RUN_ROWS_IR = ("var x: float32[4, 3]\nvar ids: int64[2]\nvar i: int64[-1, 2]\nvar c: int64[-1]\n"
+               "var w: float32[-1, 3]\nvar e: float32[2, 3]\n"
+               "op feed(X: feed) -> (Out: x) {{col: 0}}\nop feed(X: feed) -> (Out: ids) {{col: 1}}\n"
+               "op where_index(Condition: x) -> (Out: i)\n"
+               "op slice(Input: i) -> (Out: c) {{axes: ints[1], starts: ints[0], ends: ints[1], "
+               "decrease_axis: ints[1], infer_flags: ints[1]}}\nop gather(X: x, Index: c) -> (Out: w) {{axis: 0}}\n"
+               "{op}\nop fetch(X: e) -> (Out: fetch) {{col: 0}}\n")
+
+
+@pytest.mark.parametrize("op, message", [
+    ("op lookup_table_v2(W: w, Ids: ids) -> (Out: e) {padding_idx: -1}",
+     "an id is outside [0, W's rows in this run) (Paddle raises an error)"),
+    ("op gather(X: w, Index: ids) -> (Out: e) {axis: 0}",
+     "an Index value is outside [0, X's dim 0 in this run) (Paddle raises an error)")], ids=["lookup", "gather"])
+def test_an_index_past_rows_the_run_counts_names_them_in_words(tmp_path, op, message):
+    """An embedding and a gather over the rows of x that nonzero picks (one
+    row here): ids 0 and 0 read it (by hand: x's first row twice); an id of
+    3 stops the run with a message that says the rows are this run's (it
+    printed the model's C variable m->runtime_dims[0])."""
+    binary = tmp_path / "bin"
+    p = run(["build", ir(tmp_path, RUN_ROWS_IR.format(op=op)), "-o", str(binary)])
+    assert p.returncode == 0, p.stderr
+    x = np.zeros((4, 3), np.float32)
+    x[0] = [1, 2, 3]
+    np.save(tmp_path / "x.npy", x)
+    for ids in ([0, 0], [0, 3]):
+        np.save(tmp_path / "ids.npy", np.array(ids, np.int64))
+        r = subprocess.run([str(binary), "--input", f"x={tmp_path / 'x.npy'}", "--input", f"ids={tmp_path / 'ids.npy'}",
+                            "--output-dir", str(tmp_path / "o")], capture_output=True, text=True, timeout=120)
+        if ids[1] == 0:
+            assert r.returncode == 0 and (np.load(tmp_path / "o" / "e.npy") == x[[0, 0]]).all(), r.stderr
+        else:
+            assert r.returncode != 0 and message in r.stderr and "runtime_dims" not in r.stderr, r.stderr
+
+
 NONZERO_HEAD = ("var x: float32[3, 3]\nvar i: int64[-1, 2]\nvar c: int64[-1]\nvar cf: float32[-1]\n"
                 "op feed(X: feed) -> (Out: x) {col: 0}\nop where_index(Condition: x) -> (Out: i)\n"
                 "op slice(Input: i) -> (Out: c) {axes: ints[1], starts: ints[0], ends: ints[1], "

@@ -200,7 +200,8 @@ static int emit_gather_axis(EmitCtx *e, int64_t axis) {
   for (int d = 0; d < RT_MAX_RANK; d++) to[d] = d == 0 ? a : -1;
   tu_pass_extents_to(e, idx, out, to); /* the run's count of indices */
   const char *row = tu_mul(em_prod(e, x, a + 1, r), pool_printf("(int64_t)sizeof(%s)", em_ctype(x->dtype)));
-  em_fault(e, pool_printf("an Index value is outside [0, %s) (Paddle raises an error)", em_dim(e, x, a)));
+  const char *n = em_spec(e, x)->runtime_mask >> a & 1 ? pool_printf("X's dim %d in this run", a) : em_dim(e, x, a);
+  em_fault(e, pool_printf("an Index value is outside [0, %s) (Paddle raises an error)", n));
   index_print_c(e->p, &(IndexCall){.kind = INDEX_GATHER, .src = em_ptr(e, x, 1), .outer = em_prod(e, x, 0, a),
                                    .n = em_dim(e, x, a), .row = row, .index = em_ptr(e, idx, 1), .index_bytes = ib,
                                    .count = em_numel(e, idx), .dst = em_ptr(e, out, 0)});

@@ -55,7 +55,9 @@ static int emit_lookup(EmitCtx *e) {
     return em_fail(e, "Ids is %s; int32 or int64 expected", rt_dtype_name(ids->dtype));
   int64_t pad = attr_int(e->op, "padding_idx", -1);
   const char *row = tu_mul(em_dim(e, w, 1), pool_printf("(int64_t)sizeof(%s)", em_ctype(w->dtype)));
-  em_fault(e, pool_printf("an id is outside [0, %s), W's rows (Paddle raises an error)", em_dim(e, w, 0)));
+  em_fault(e, em_spec(e, w)->runtime_mask & 1 /* W's rows counted by the run (a gather's) */
+                  ? "an id is outside [0, W's rows in this run) (Paddle raises an error)"
+                  : pool_printf("an id is outside [0, %s), W's rows (Paddle raises an error)", em_dim(e, w, 0)));
   tu_pass_extent(e, ids, out);
   embed_print_c(e->p, &(EmbedCall){.kind = EMBED_LOOKUP, .w = em_ptr(e, w, 1), .rows = em_dim(e, w, 0), .row = row,
                                    .ids = em_ptr(e, ids, 1), .ids_bytes = ids->dtype == RT_DT_INT32 ? 4 : 8,
