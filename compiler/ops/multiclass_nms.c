@@ -274,6 +274,11 @@ static int nms_lod_made(const Graph *g, const Op *op, int var) {
   return slot_first(op->out, op->nout, "Out") == var || slot_first(op->out, op->nout, "Index") == var;
 }
 
+/* matrix_nms: BBoxes [N, M, 4], Scores [N, C, M] -> Out [R, 6], Index
+ * [R, 1], RoisNum [N] (runtime/rt_nms.h rt_matrix_nms).  Boxes per image
+ * the run gives (yolo_box over a map of the run's size): read at run time,
+ * the outputs and the work buffer sized for the bound's (every part of the
+ * buffer grows with the boxes), Scores' and BBoxes' counts checked to agree. */
 static int infer_matrix_nms(OpCtx *c) {
   Var *boxes = ctx_need(c, "BBoxes", 0);
   Var *scores = ctx_need(c, "Scores", 0);
@@ -284,6 +289,9 @@ static int infer_matrix_nms(OpCtx *c) {
   if ((ss->d[2] >= 0 && bs->d[1] >= 0 && ss->d[2] != bs->d[1]) || (c->g->specializing && ss->d[0] != bs->d[0]))
     return ctx_fail(c, "Scores %s does not fit BBoxes %s (Scores [N, C, M], BBoxes [N, M, 4])", shape_str(ss),
                     shape_str(bs));
+  if ((var_runtime_mask(scores) & ~4u) || (var_runtime_mask(boxes) & ~2u))
+    return ctx_fail(c, "Scores ('%s') or BBoxes ('%s') has dims only the run knows besides the boxes per image; "
+                    "matrix_nms takes them there only", scores->name, boxes->name);
   int64_t rows = bs->d[1]; /* Paddle's rule; the bound while specializing */
   const int bounded = c->g->specializing && ss->d[0] >= 0 && ss->d[1] >= 0 && ss->d[2] >= 0;
   if (bounded) rows = ss->d[0] * rows_per_image(c, ss->d[1], ss->d[2]);
@@ -299,15 +307,19 @@ static int emit_matrix_nms(EmitCtx *e) {
   if (dt < 0) return -1;
   if (index->dtype != RT_DT_INT32 || (num && num->dtype != RT_DT_INT32))
     return em_fail(e, "Index and RoisNum must be int32");
-  const int64_t classes = em_const_dim(e, scores, 1), m = em_const_dim(e, scores, 2);
+  const int run = em_spec(e, scores)->runtime_mask || em_spec(e, boxes)->runtime_mask; /* the run's box count */
+  const int64_t classes = em_const_dim(e, scores, 1), m = run ? em_bound_dim(e, scores, 2) : em_const_dim(e, scores, 2);
   if (classes < 0 || m < 0) return em_fail(e, "the classes and boxes per image must not depend on the batch");
   if (classes * m > INT32_MAX) return em_fail(e, "classes x boxes does not fit Paddle's int indexing");
   const int64_t top = attr_int(e->op, "nms_top_k", -1), bg = attr_int(e->op, "background_label", 0);
   if (top == 0) return em_fail(e, "nms_top_k 0 is not supported (Paddle's kernel writes through an empty vector)");
+  /* the work buffer for the bound's boxes: the run's count takes no more */
   const int64_t pre = top > -1 && top < m ? top : m, dets = (classes - (bg >= 0 && bg < classes)) * pre;
   DetectionCall call = nms_record(e, DETECTION_MATRIX_NMS, dt, (Var *const[]){boxes, scores, out, index, num},
                                   (SymDim){0, RT_MATRIX_NMS_WORK_BYTES(m, pre, dets, dt == RT_DT_FP64 ? 8 : 4)});
-  call.nms = (DetectionNms){.classes = classes, .boxes = pool_printf("%lld", (long long)m),
+  tu_run_equal(e, scores, boxes, em_dim(e, scores, 2), em_dim(e, boxes, 1),
+               "Scores and BBoxes hold different numbers of boxes in this run (Paddle raises an error)");
+  call.nms = (DetectionNms){.classes = classes, .boxes = run ? em_dim(e, scores, 2) : pool_printf("%lld", (long long)m),
                             .score_threshold = (float)attr_float(e->op, "score_threshold", 0),
                             .post_threshold = (float)attr_float(e->op, "post_threshold", 0),
                             .gaussian_sigma = (float)attr_float(e->op, "gaussian_sigma", 2),
@@ -318,7 +330,8 @@ static int emit_matrix_nms(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_matrix_nms = {.type = "matrix_nms", .infer = infer_matrix_nms, .emit_c = emit_matrix_nms};
+const OpDef op_matrix_nms = {.type = "matrix_nms", .infer = infer_matrix_nms, .emit_c = emit_matrix_nms,
+                             .runtime_extents = 1};
 const OpDef op_multiclass_nms = {.type = "multiclass_nms", .infer = infer_nms, .emit_c = emit_multiclass_nms_lod,
                                    .lod_made = nms_lod_made};
 const OpDef op_multiclass_nms2 = {.type = "multiclass_nms2", .infer = infer_nms, .emit_c = emit_multiclass_nms_lod,

@@ -475,8 +475,9 @@ class Stn(nn.Layer):
 
 class YoloV3Head(nn.Layer):
     """A YOLOv3 head over two levels of the run's sizes: yolo_box on each
-    (one with iou_aware, clipping to an image size computed in the graph)
-    and the levels' boxes and scores concatenated."""
+    (one with iou_aware, clipping to an image size computed in the graph),
+    the levels' boxes and scores concatenated, and matrix_nms over them (as
+    many boxes as the run's maps give)."""
 
     def __init__(self):
         super().__init__()
@@ -489,7 +490,10 @@ class YoloV3Head(nn.Layer):
         b1, s1 = paddle.vision.ops.yolo_box(self.l1(x), img, [4, 6, 10, 8], 3, 0.2, 2, scale_x_y=1.05)
         b2, s2 = paddle.vision.ops.yolo_box(self.l2(F.relu(self.down(x))), img, [12, 10, 20, 24, 30, 16], 3, 0.2, 4,
                                             clip_bbox=False, iou_aware=True, iou_aware_factor=0.4)
-        return paddle.concat([b1, b2], 1), paddle.concat([s1, s2], 1)
+        boxes, scores = paddle.concat([b1, b2], 1), paddle.concat([s1, s2], 1)
+        out, num, index = paddle.vision.ops.matrix_nms(boxes, scores.transpose([0, 2, 1]), 0.25, 0.2, 30, 12,
+                                                       use_gaussian=True, background_label=-1, return_index=True)
+        return boxes, scores, out, num, index
 
 
 class YoloeHead(nn.Layer):
