@@ -90,7 +90,7 @@ static void print_geo(Printer *p, const DetectionCall *c) {
         int_array(p, "densities", g->nsizes, g->densities);
         dl = "densities";
       }
-      pr_line(p, "static const RtDensityPriorBox geo = {");
+      pr_line(p, "%s RtDensityPriorBox geo = {", g->run ? "const" : "static const");
       prior_geo(p, g, var);
       pr_line(p, ".nsizes = %d, .fixed_sizes = %s, .densities = %s, .nratios = %d, .fixed_ratios = %s,", g->nsizes, fs,
               dl, g->nratios, fr);

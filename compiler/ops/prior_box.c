@@ -28,10 +28,11 @@
  * boxes are float32 (float64 with a float64 Image fails in oneDNN), while
  * the shape rule declares the outputs with Input's dtype; the CPU executor,
  * which paddlec follows, has no kernel for them, and paddlec refuses them.
- * prior_box and anchor_generator take a feature map (and image) whose
- * height and width the run gives (an image model exported with
- * InputSpec([None, 3, None, None])): the outputs' first two dims are the
- * feature map's, the geometry a local of the run's sizes. */
+ * prior_box, density_prior_box and anchor_generator take a feature map
+ * (and image) whose height and width the run gives (an image model
+ * exported with InputSpec([None, 3, None, None])): the outputs' first two
+ * dims are the feature map's (density_prior_box's flatten_to_2d rows the
+ * run's H * W * priors), the geometry a local of the run's sizes. */
 #include <math.h>
 #include <string.h>
 
@@ -128,10 +129,25 @@ static int infer_density_prior_box(OpCtx *c) {
   if (!in) return -1;
   int64_t num = density_priors(c->op), h = in->shape.d[2], w = in->shape.d[3];
   Shape o = {4, {h, w, num, 4}};
-  if (attr_bool(c->op, "flatten_to_2d", 0))
-    o = (Shape){2, {c->g->specializing && h >= 0 && w >= 0 ? h * w * num : DIM_UNKNOWN, 4}};
+  if (!attr_bool(c->op, "flatten_to_2d", 0)) {
+    ctx_set(c, "Boxes", 0, &o, in->dtype);
+    ctx_set(c, "Variances", 0, &o, in->dtype);
+    return prior_extents(c, in, "Boxes");
+  }
+  o = (Shape){2, {c->g->specializing && h >= 0 && w >= 0 ? h * w * num : DIM_UNKNOWN, 4}};
   ctx_set(c, "Boxes", 0, &o, in->dtype);
   ctx_set(c, "Variances", 0, &o, in->dtype);
+  const Var *img = ctx_in(c, "Image", 0);
+  const unsigned hw = 3u << 2;
+  if ((var_runtime_mask(in) & ~hw) || (img && (var_runtime_mask(img) & ~hw)))
+    return ctx_fail(c, "Input ('%s') or Image has dims only the run knows besides the height and width; %s takes "
+                    "them there only", in->name, c->op->type);
+  if (var_runtime_mask(in) & hw) { /* the rows: the run's H * W * priors */
+    const char *from = pool_printf("the height and width of Input ('%s')", in->name);
+    ctx_set_runtime_extent(c, "Boxes", 0, 0, from);
+    ctx_set_runtime_extent(c, "Variances", 0, 0, from);
+    ctx_inherit_root(ctx_out(c, "Variances", 0), ctx_out(c, "Boxes", 0), 1);
+  }
   return 0;
 }
 
@@ -243,7 +259,6 @@ static int emit_density_prior_box(EmitCtx *e) {
   int run;
   const int f64 = outputs(e, "Boxes", &boxes, &vars);
   if (f64 < 0 || spatial(e, 1, hw, &run)) return -1;
-  if (run) return em_fail(e, "the run's sizes are not supported");
   double *sizes, *ratios;
   int64_t *dens;
   int ns = attr_floats(e->op, "fixed_sizes", &sizes), nr = attr_floats(e->op, "fixed_ratios", &ratios);
@@ -256,6 +271,19 @@ static int emit_density_prior_box(EmitCtx *e) {
     return em_fail(e, "Boxes has the wrong number of priors");
   DetectionPriors g;
   if (prior_geo(e, hw, &g)) return -1;
+  if (run && em_spec(e, boxes)->rank == 4) {
+    run_geo(e, 1, boxes, vars, &g);
+  } else if (run) { /* flatten_to_2d: the rows are the run's H * W * priors */
+    Var *in = tu_in(e, "Input", 0), *img = tu_in(e, "Image", 0);
+    g.run = 1, g.feat_h = em_dim(e, in, 2), g.feat_w = em_dim(e, in, 3), g.img_h = em_dim(e, img, 2);
+    g.img_w = em_dim(e, img, 3);
+    const char *rows = tu_mul(tu_mul(g.feat_h, g.feat_w), pool_printf("%lld", (long long)density_priors(e->op)));
+    if (var_runtime_axis(boxes) == 0) {
+      move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = em_dim(e, boxes, 0), .src = rows});
+      if (strcmp(em_dim(e, vars, 0), em_dim(e, boxes, 0)))
+        move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = em_dim(e, vars, 0), .src = em_dim(e, boxes, 0)});
+    }
+  }
   g.nsizes = ns, g.sizes = sizes, g.densities = dens, g.nratios = nr, g.ratios = ratios;
   const char *boxes_p = em_ptr(e, boxes, 0);
   detection_print_c(e->p, &(DetectionCall){.kind = DETECTION_DENSITY_PRIOR_BOX, .f64 = f64, .boxes = boxes_p,
@@ -287,6 +315,6 @@ static int emit_anchor_generator(EmitCtx *e) {
 const OpDef op_prior_box = {.type = "prior_box", .infer = infer_prior_box, .emit_c = emit_prior_box,
                             .runtime_extents = 2};
 const OpDef op_density_prior_box = {.type = "density_prior_box", .infer = infer_density_prior_box,
-                                    .emit_c = emit_density_prior_box};
+                                    .emit_c = emit_density_prior_box, .runtime_extents = 2};
 const OpDef op_anchor_generator = {.type = "anchor_generator", .infer = infer_anchor_generator,
                                    .emit_c = emit_anchor_generator, .runtime_extents = 2};

@@ -15,7 +15,8 @@ with shifts fed (and its grad).  The resize ops (interp v1 and v2) with
 OutSize, SizeTensor or Scale fed, bounded by --max-shape: 1-, 2- and 3-D,
 channel first and last, each method, v2's ratios from a fed Scale beside
 a constant OutSize.  `pad3d` with its Paddings fed (bounded) or constant.
-`eye` with a fed count (a VAR attribute; bounded).
+`eye` with a fed count (a VAR attribute; bounded).  `density_prior_box`
+over a map and an image of the run's sizes (bounded).
 `concat` and `split` with a fed AxisTensor, `gather` with a fed Axis and
 `unsqueeze` with fed axes (inputs of fixed dims: the compiler proves the
 outputs' bounds, no flag).
@@ -645,7 +646,31 @@ def eye_fed_rows():
     return [n], [a, b]
 
 
+SHAPES = {"dpb_x": [2, 8, 6, 5], "dpb_img": [2, 3, 48, 40]}  # feeds of the run's sizes: the sizes fed
+
+
+@case
+def density_prior_box_run_sizes():
+    """density_prior_box over a feature map and an image whose heights and
+    widths the run gives (x [2, 8, 6, 5], img [2, 3, 48, 40] within
+    --max-shape [2, 8, 8, 8] and [2, 3, 64, 64]): Boxes and Variances
+    [6, 5, priors, 4], and flatten_to_2d's [6 * 5 * priors, 4]."""
+    x = paddle.static.data("dpb_x", [None, 8, None, None], "float32")
+    img = paddle.static.data("dpb_img", [None, 3, None, None], "float32")
+    max_shape("density_prior_box_run_sizes", x, [2, 8, 8, 8])
+    max_shape("density_prior_box_run_sizes", img, [2, 3, 64, 64])
+    outs = []
+    for attrs in ({"fixed_sizes": [8.0, 16.0], "fixed_ratios": [1.0, 2.0], "densities": [2, 1]},
+                  {"fixed_sizes": [8.0, 24.0], "fixed_ratios": [1.0, 0.5], "densities": [3, 1], "flatten_to_2d": True,
+                   "clip": False}):
+        outs += append_op("density_prior_box", {"Input": [x], "Image": [img]}, {"Boxes": ["float32"],
+                          "Variances": ["float32"]}, dict(attrs, variances=[0.1, 0.1, 0.2, 0.2]))
+    return [x, img], outs
+
+
 def make_input(v, rng):
+    if v.name in SHAPES:
+        return rng.standard_normal(SHAPES[v.name]).astype("float32")
     if v.name in FLOATS:
         return np.array(FLOATS[v.name], "float32")
     if v.name in BOUNDS:
