@@ -2,6 +2,7 @@
  * op, not fetched and not persistable are removed, from the last op
  * backwards so that whole dead chains go in one sweep.
  *
+ * A tensor an attribute is bound to (VAR, VARS) is read by that op.
  * Kept whatever their outputs: feed and fetch, ops with a sub-block or that
  * write no output at all (side effects: print, save, ...), ops that draw
  * from the global generator (the later draws depend on them), and ops that
@@ -13,6 +14,20 @@
 #include "pass.h"
 #include "rewrite.h"
 #include "util.h"
+
+/* The tensors op's attributes are bound to (VAR, VARS: conv2d_transpose's
+ * output_size = paddle.shape(y)[2:]) count as read: the op's rule takes
+ * their values, which must still be there to fold. */
+static void attr_tensors_read(const Graph *g, const Op *op, int *readers) {
+  for (size_t i = 0; op->desc && i < op->desc->n_attrs; i++) {
+    const OpAttr *a = op->desc->attrs[i];
+    const size_t n = a->type == AT_VAR ? 1 : a->type == AT_VARS ? a->n_vars_name : 0;
+    for (size_t k = 0; k < n; k++) {
+      const int id = graph_find_var(g, op->block, a->type == AT_VAR ? a->var_name : a->vars_name[k]);
+      if (id >= 0) readers[id]++;
+    }
+  }
+}
 
 static int dead(const Graph *g, int id, const unsigned char *read) {
   const Op *op = &g->ops[id];
@@ -40,6 +55,7 @@ int pass_dead_code_elimination(Graph *g, PassCtx *c) {
       for (int s = 0; s < op->nin; s++)
         for (int a = 0; a < op->in[s].n; a++)
           if (op->in[s].vars[a] >= 0) readers[op->in[s].vars[a]]++;
+      attr_tensors_read(g, op, readers);
     }
   for (int i = 0; i < g->nvars; i++) read[i] = readers[i] > 0;
   int n = b0->nops, *ops = pool_alloc(sizeof(int) * ((size_t)n + 1));

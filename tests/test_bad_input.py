@@ -1147,6 +1147,15 @@ ONE_OP_REFUSALS = {
                                          "{'Out': ['float32']}, {'quant_bits': [20]})[0]", False,
                                          ["(fake_channel_wise_dequantize_max_abs -> ", "quant_bits[0] 20 is not in "
                                           "[1, 16]"]),
+    # conv2d_transpose's output_size (here a tensor whose values the compiler
+    # knows) outside [size, size + stride): Paddle's kernel raises
+    "conv_transpose_output_size_outside": ("cx = paddle.static.data('cx', [2, 4, 5, 4], 'float32')\n"
+                                           "skip = paddle.static.data('skip', [2, 3, 12, 7], 'float32')\n"
+                                           "feeds = [cx, skip]\n"
+                                           "up = paddle.nn.Conv2DTranspose(4, 3, 3, stride=2, padding=1)\n"
+                                           "out = up(cx, output_size=paddle.shape(skip)[2:])", False,
+                                           ["(conv2d_transpose -> ", "output_size[0] = 12 is outside [9, 11)",
+                                            "(Paddle raises)"]),
     "channel_dequantize_float64_scale": ("a = paddle.static.data('a', [6], 'float64')\n"
                                          "feeds = [x, a]\n"
                                          "out = op('fake_channel_wise_dequantize_max_abs', {'X': [x], 'Scales': [a]}, "

@@ -24,7 +24,9 @@
  * NCDHW copies of each image -- Paddle's kernel reads every other spelling,
  * "NDHWC" included, as channel first, so "NDHWC" is refused.  The output
  * size is taken from the specialized shape, so output_size and
- * output_padding are honoured.  Padding follows Paddle's
+ * output_padding are honoured (an output_size held in a tensor whose values
+ * the compiler knows too: paddle.shape of a tensor of fixed dims; each
+ * checked to lie in [size, size + stride) as Paddle's kernel checks it).  Padding follows Paddle's
  * UpdatePaddingAndDilation on the input size (SAME forces dilation 1).
  * float64 (as Paddle's double kernel: GEMM then col2im): one
  * rt_conv2d_transpose_f64 call, no Bias; its gradient through
@@ -70,7 +72,13 @@ static int infer_conv_transpose(OpCtx *c) {
     return ctx_fail(c, "output_size has %d values for %d spatial dims", nosz, nsp);
   if (nopad && nopad != nsp)
     return ctx_fail(c, "output_padding has %d values for %d spatial dims", nopad, nsp);
-  int64_t in[3], k[3], stride[3], dil[3], pad[6];
+  int64_t in[3], k[3], stride[3], dil[3], pad[6], tv[3];
+  if (size_var) { /* a tensor's values the compiler knows (paddle.shape of a tensor of fixed dims) */
+    Var *t = ctx_attr_tensor(c, "output_size");
+    const int n = t ? ctx_int_values(c, t, tv, 3) : -1;
+    if (n >= 0 && n != nsp) return ctx_fail(c, "output_size ('%s') has %d values for %d spatial dims", t->name, n, nsp);
+    if (n == nsp) osz = tv, nosz = n, size_var = 0;
+  }
   attr_ints_fill(c->op, "strides", nsp, 1, stride);
   attr_ints_fill(c->op, "dilations", nsp, 1, dil);
   for (int i = 0; i < nsp; i++) {
@@ -86,12 +94,17 @@ static int infer_conv_transpose(OpCtx *c) {
     int64_t v = DIM_UNKNOWN;
     if (in[i] > 0)
       v = (in[i] - 1) * stride[i] - pad[2 * i] - pad[2 * i + 1] + dil[i] * (k[i] - 1) + 1;
-    if (size_var)
+    if (size_var) {
       v = DIM_UNKNOWN; /* output_size comes from a tensor */
-    else if (nosz)
+    } else if (nosz) { /* Paddle's kernel takes it in [v, v + stride) */
+      if (c->g->specializing && v > 0 && (osz[i] < v || osz[i] >= v + stride[i]))
+        return ctx_fail(c, "output_size[%d] = %lld is outside [%lld, %lld), the sizes Input %s gives with stride %lld "
+                        "(Paddle raises)", i, (long long)osz[i], (long long)v, (long long)(v + stride[i]),
+                        shape_str(xs), (long long)stride[i]);
       v = osz[i];
-    else if (nopad)
+    } else if (nopad) {
       v += opad[i];
+    }
     o.d[(last ? 1 : 2) + i] = v;
   }
   ctx_set(c, "Output", 0, &o, x->dtype);
@@ -120,8 +133,7 @@ static int conv_transpose2d_geometry(EmitCtx *e, const Var *x, const Var *w, con
     return em_fail(e, "data_format '%s' is not supported (NCHW or NHWC)", fmt);
   if (*attr_str(e->op, "fuse_activation", "") || attr_bool(e->op, "fuse_relu", 0))
     return em_fail(e, "oneDNN fusion attributes (fuse_activation, fuse_relu) are not supported");
-  if (attr_is_var(e->op, "output_size")) return em_fail(e, "an output_size held in a tensor is not supported");
-  int64_t xd[4], od[4], wd[4];
+  int64_t xd[4], od[4], wd[4]; /* Output's dims: output_size's, from a tensor too (its values known: infer) */
   if (conv_const_dims(e, x, out, w, xd, od, wd)) return -1;
   if (*nhwc) conv_nhwc_dims(xd), conv_nhwc_dims(od);
   int64_t groups = attr_int(e->op, "groups", 1), stride[2], dil[2], pad[4];

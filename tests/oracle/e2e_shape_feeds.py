@@ -16,7 +16,8 @@ OutSize, SizeTensor or Scale fed, bounded by --max-shape: 1-, 2- and 3-D,
 channel first and last, each method, v2's ratios from a fed Scale beside
 a constant OutSize.  `pad3d` with its Paddings fed (bounded) or constant.
 `eye` with a fed count (a VAR attribute; bounded).  `density_prior_box`
-over a map and an image of the run's sizes (bounded).
+over a map and an image of the run's sizes (bounded).  `conv2d_transpose`
+with output_size from paddle.shape of a tensor of fixed dims.
 `concat` and `split` with a fed AxisTensor, `gather` with a fed Axis and
 `unsqueeze` with fed axes (inputs of fixed dims: the compiler proves the
 outputs' bounds, no flag).
@@ -646,7 +647,21 @@ def eye_fed_rows():
     return [n], [a, b]
 
 
-SHAPES = {"dpb_x": [2, 8, 6, 5], "dpb_img": [2, 3, 48, 40]}  # feeds of the run's sizes: the sizes fed
+SHAPES = {"dpb_x": [2, 8, 6, 5], "dpb_img": [2, 3, 48, 40],  # feeds of the run's sizes: the sizes fed
+          "ct_x": [2, 4, 5, 4], "ct_skip": [2, 3, 10, 7]}
+
+
+@case
+def conv_transpose_output_size_tensor():
+    """conv2d_transpose with output_size=paddle.shape(skip)[2:] (a VAR
+    attribute, as a U-Net decoder writes it to match its skip connection):
+    skip's dims are fixed, so the compiler knows the values (10 and 7: from
+    a 5 x 4 map with stride 2 and padding 1 the sizes 9 to 10 and 7 to 8
+    are allowed); added to skip."""
+    x = paddle.static.data("ct_x", [2, 4, 5, 4], "float32")
+    skip = paddle.static.data("ct_skip", [2, 3, 10, 7], "float32")
+    up = paddle.nn.Conv2DTranspose(4, 3, 3, stride=2, padding=1)
+    return [x, skip], [up(x, output_size=paddle.shape(skip)[2:]) + skip]
 
 
 @case
