@@ -15,16 +15,22 @@
 #include "rewrite.h"
 #include "util.h"
 
-/* The tensors op's attributes are bound to (VAR, VARS: conv2d_transpose's
- * output_size = paddle.shape(y)[2:]) count as read: the op's rule takes
- * their values, which must still be there to fold. */
-static void attr_tensors_read(const Graph *g, const Op *op, int *readers) {
+/* Adds `by` to the readers of the tensors op reads: its inputs and the
+ * tensors its attributes are bound to (VAR, VARS: conv2d_transpose's
+ * output_size = paddle.shape(y)[2:]: the op's rule takes their values,
+ * which must still be there to fold); read[v] follows (NULL: not kept). */
+static void count_reads(const Graph *g, const Op *op, int by, int *readers, unsigned char *read) {
+  for (int s = 0; s < op->nin; s++)
+    for (int a = 0; a < op->in[s].n; a++) {
+      const int v = op->in[s].vars[a];
+      if (v >= 0 && (readers[v] += by) == 0 && read) read[v] = 0;
+    }
   for (size_t i = 0; op->desc && i < op->desc->n_attrs; i++) {
     const OpAttr *a = op->desc->attrs[i];
     const size_t n = a->type == AT_VAR ? 1 : a->type == AT_VARS ? a->n_vars_name : 0;
     for (size_t k = 0; k < n; k++) {
-      const int id = graph_find_var(g, op->block, a->type == AT_VAR ? a->var_name : a->vars_name[k]);
-      if (id >= 0) readers[id]++;
+      const int v = graph_find_var(g, op->block, a->type == AT_VAR ? a->var_name : a->vars_name[k]);
+      if (v >= 0 && (readers[v] += by) == 0 && read) read[v] = 0;
     }
   }
 }
@@ -50,24 +56,13 @@ int pass_dead_code_elimination(Graph *g, PassCtx *c) {
   /* what ops read, counting each reader until it is removed */
   int *readers = pool_alloc(sizeof(int) * ((size_t)g->nvars + 1));
   for (int b = 0; b < g->nblocks; b++)
-    for (int k = 0; k < g->blocks[b].nops; k++) {
-      const Op *op = &g->ops[g->blocks[b].ops[k]];
-      for (int s = 0; s < op->nin; s++)
-        for (int a = 0; a < op->in[s].n; a++)
-          if (op->in[s].vars[a] >= 0) readers[op->in[s].vars[a]]++;
-      attr_tensors_read(g, op, readers);
-    }
+    for (int k = 0; k < g->blocks[b].nops; k++) count_reads(g, &g->ops[g->blocks[b].ops[k]], 1, readers, NULL);
   for (int i = 0; i < g->nvars; i++) read[i] = readers[i] > 0;
   int n = b0->nops, *ops = pool_alloc(sizeof(int) * ((size_t)n + 1));
   memcpy(ops, b0->ops, sizeof(int) * (size_t)n);
   for (int k = n - 1; k >= 0; k--) {
     if (!dead(g, ops[k], read)) continue;
-    const Op *op = &g->ops[ops[k]];
-    for (int s = 0; s < op->nin; s++)
-      for (int a = 0; a < op->in[s].n; a++) {
-        int v = op->in[s].vars[a];
-        if (v >= 0 && --readers[v] == 0) read[v] = 0;
-      }
+    count_reads(g, &g->ops[ops[k]], -1, readers, read); /* its inputs' producers may die with it */
     rw_remove_op(g, ops[k]);
     c->changes++;
   }

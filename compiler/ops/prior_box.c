@@ -81,15 +81,22 @@ static void feature_dims_to(int *to) {
   for (int d = 0; d < RT_MAX_RANK; d++) to[d] = d == 2 || d == 3 ? d - 2 : -1;
 }
 
-/* The feature map's height and width the run gives become the outputs'
- * first two dims (slot, and Variances); the image's may be the run's too.
- * Other run-time dims are refused. */
-static int prior_extents(OpCtx *c, const Var *in, const char *slot) {
+/* The feature map's and image's run-time dims may be their height and
+ * width only: -1 after ctx_fail naming the op otherwise. */
+static int prior_run_dims(OpCtx *c, const Var *in) {
   const Var *img = ctx_in(c, "Image", 0);
   const unsigned hw = 3u << 2;
   if ((var_runtime_mask(in) & ~hw) || (img && (var_runtime_mask(img) & ~hw)))
     return ctx_fail(c, "Input ('%s')%s has dims only the run knows besides the height and width; %s takes them "
                     "there only", in->name, img ? " or Image" : "", c->op->type);
+  return 0;
+}
+
+/* The feature map's height and width the run gives become the outputs'
+ * first two dims (slot, and Variances); the image's may be the run's too.
+ * Other run-time dims are refused. */
+static int prior_extents(OpCtx *c, const Var *in, const char *slot) {
+  if (prior_run_dims(c, in)) return -1;
   int to[RT_MAX_RANK];
   feature_dims_to(to);
   ctx_pass_runtime_extents_to(c, in, slot, 0, to);
@@ -137,12 +144,8 @@ static int infer_density_prior_box(OpCtx *c) {
   o = (Shape){2, {c->g->specializing && h >= 0 && w >= 0 ? h * w * num : DIM_UNKNOWN, 4}};
   ctx_set(c, "Boxes", 0, &o, in->dtype);
   ctx_set(c, "Variances", 0, &o, in->dtype);
-  const Var *img = ctx_in(c, "Image", 0);
-  const unsigned hw = 3u << 2;
-  if ((var_runtime_mask(in) & ~hw) || (img && (var_runtime_mask(img) & ~hw)))
-    return ctx_fail(c, "Input ('%s') or Image has dims only the run knows besides the height and width; %s takes "
-                    "them there only", in->name, c->op->type);
-  if (var_runtime_mask(in) & hw) { /* the rows: the run's H * W * priors */
+  if (prior_run_dims(c, in)) return -1;
+  if (var_runtime_mask(in)) { /* the rows: the run's H * W * priors */
     const char *from = pool_printf("the height and width of Input ('%s')", in->name);
     ctx_set_runtime_extent(c, "Boxes", 0, 0, from);
     ctx_set_runtime_extent(c, "Variances", 0, 0, from);
