@@ -125,11 +125,13 @@ static int check_reads_written(const Graph *g) {
 }
 
 /* A slot where a tensor array goes: the array of the array ops
- * (ops/tensor_array.c), a control-flow op's lists. */
+ * (ops/tensor_array.c) and of beam_search_decode, a control-flow op's
+ * lists. */
 static int array_slot(const Graph *g, const Op *op, const char *slot) {
   static const char *const ops[][2] = {{"write_to_array", "Out"}, {"read_from_array", "X"},
                                        {"lod_array_length", "X"}, {"tensor_array_to_tensor", "X"},
-                                       {"tensor_array_to_tensor_grad", "X"}, {"tensor_array_to_tensor_grad", "X@GRAD"}};
+                                       {"tensor_array_to_tensor_grad", "X"}, {"tensor_array_to_tensor_grad", "X@GRAD"},
+                                       {"beam_search_decode", "Ids"}, {"beam_search_decode", "Scores"}};
   for (size_t k = 0; k < sizeof ops / sizeof *ops; k++)
     if (!strcmp(op->type, ops[k][0]) && !strcmp(slot, ops[k][1])) return 1;
   return op_runs_block(g, op) && strcmp(slot, "Condition") && strcmp(slot, "Cond");

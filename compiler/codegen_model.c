@@ -393,6 +393,33 @@ static void lod_made_text(EmitCtx *e, const char *P, LodText *t) {
   t->destroy = pool_printf("\n  for (int j = 0; j < %d; j++) rt_free(m->lod_store[j]);", nmade);
 }
 
+/* The slots of the tensor arrays of LoD tensors (templates/lod_array.c.in;
+ * e->array_lod_room, em_array_lod): their storage, kept across runs; ""
+ * when no kernel writes such an array. */
+static void lod_array_text(EmitCtx *e, const char *P, LodText *t) {
+  const Graph *g = e->g;
+  const int n = count_arrays(g);
+  const char *rooms = "";
+  int any = 0;
+  for (int i = 0, j = 0; i < g->nvars; i++) {
+    const Var *v = &g->vars[i];
+    if (v->vtype != VT_LOD_TENSOR_ARRAY) continue;
+    const SymDim r = e->array_lod_room[j];
+    any |= r.a >= 0;
+    rooms = pool_printf("%s%s{%lld, %lld, %lld} /* %s */", rooms, j ? ", " : "", (long long)r.a, (long long)r.c,
+                        (long long)(r.a >= 0 ? v->arr_len : 0), v->name);
+    j++;
+  }
+  if (!any) return;
+  TplVar v[] = {{"PREFIX", P}, {"UPPER", str_upper(P)}, {"NUM_ARRAYS", pool_printf("%d", n)}, {"ROOMS", rooms}};
+  t->field = pool_printf("%s\n  int64_t *array_lod[%d];   /* the arrays' elements' rows and LoDs (array_lod_reserve), */"
+                         "\n  int64_t array_lod_cap[%d]; /* and the offsets a level of each slot holds */",
+                         t->field, n, n);
+  t->funcs = pool_printf("%s%s", t->funcs, tpl_render("templates/lod_array.c.in", v, 4));
+  t->check = pool_printf("%s\n  if ((st = array_lod_reserve(m, batch))) return st;", t->check);
+  t->destroy = pool_printf("%s\n  for (int j = 0; j < %d; j++) rt_free(m->array_lod[j]);", t->destroy, n);
+}
+
 /* The pieces of a model whose inputs have dims the run gives (a feed
  * --max-shape bounds; templates/run_dims*.in), added to t; nothing when
  * none has. */
@@ -467,6 +494,7 @@ static LodText lod_text(EmitCtx *e, const char *P) {
   t.funcs = tpl_render("templates/lod.c.in", v, 8);
   t.check = "\n  if ((st = lod_check(m, batch))) return st;";
   lod_made_text(e, P, &t);
+  lod_array_text(e, P, &t);
   t.parse = tpl_render("templates/lod_main.c.in", v, 1);
   t.decls = "\n  const char *lod_names[MAX_ARGS] = {0};"
             "\n  int64_t *lods[MAX_ARGS] = {0}, lod_counts[MAX_ARGS] = {0}, lod_splits[MAX_ARGS] = {0};"
@@ -640,10 +668,14 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
   const int nmade = op_lod_made_count(g);
   SymDim *lod_bound = pool_alloc(sizeof *lod_bound * ((size_t)nmade + 1));
   for (int j = 0; j < nmade; j++) lod_bound[j] = (SymDim){-1, 0};
+  const int narrays = count_arrays(g);
+  SymDim *array_lod_room = pool_alloc(sizeof *array_lod_room * ((size_t)narrays + 1));
+  for (int j = 0; j < narrays; j++) array_lod_room[j] = (SymDim){-1, 0};
   /* no scratch while deciding (scratch.h: asked for by a kernel's lowering) */
   EmitCtx e = {.g = g, .spec = s, .plan = pl, .prefix = P, .blas = o->blas, .pp_panel = o->pp_panel,
                .size_classes = o->size_classes, .class_alt = o->class_alt,
-               .written = written, .lod_read = lod_read, .lod_bound = lod_bound, .sub_kernel = sub_kernel};
+               .written = written, .lod_read = lod_read, .lod_bound = lod_bound,
+               .array_lod_room = array_lod_room, .sub_kernel = sub_kernel};
   Printer unused; /* a decision prints nothing; this catches what would */
   pr_init(&unused);
   e.p = e.tasks = &unused;

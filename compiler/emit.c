@@ -212,10 +212,27 @@ const char *em_numel(EmitCtx *e, const Var *v) { return em_prod(e, v, 0, em_spec
 
 void em_fault(EmitCtx *e, const char *why) { e->fault = why; }
 
-const char *em_array_len(EmitCtx *e, const Var *v) {
+/* v's order among the program's tensor arrays. */
+static int array_index(const EmitCtx *e, const Var *v) {
   int j = 0;
   for (const Var *w = e->g->vars; w < v; w++) j += w->vtype == VT_LOD_TENSOR_ARRAY;
-  return pool_printf("m->array_len[%d]", j);
+  return j;
+}
+
+const char *em_array_len(EmitCtx *e, const Var *v) { return pool_printf("m->array_len[%d]", array_index(e, v)); }
+
+const char *em_array_lod(EmitCtx *e, const Var *v, SymDim room, const char **cap) {
+  const int j = array_index(e, v);
+  SymDim *r = e->array_lod_room ? &e->array_lod_room[j] : NULL;
+  if (room.a >= 0 && r && r->a < 0) {
+    *r = room;
+  } else if (room.a >= 0 && r) { /* the most every write asks for: a bound of each for B >= 0 */
+    if (room.a > r->a) r->a = room.a;
+    if (room.c > r->c) r->c = room.c;
+  }
+  if (room.a < 0 && (!r || r->a < 0)) return NULL;
+  *cap = pool_printf("m->array_lod_cap[%d]", j);
+  return pool_printf("m->array_lod[%d]", j);
 }
 
 int (em_fail)(EmitCtx *e, const char *fmt, ...) {

@@ -68,6 +68,9 @@ typedef struct EmitCtx {
                             * (em_reads_lod); NULL = not tracked */
   SymDim *lod_bound;   /* per LoD an op makes (op_lod_made_count): the most
                         * offsets it has (em_makes_lod), a = -1 before */
+  SymDim *array_lod_room; /* per tensor array: the offsets a level of its
+                        * slots needs (em_array_lod), a = -1 when it keeps
+                        * none (not an array of LoD tensors, or unwritten) */
   int naming;          /* 1 while a kernel is emitted: em_ptr names operands */
   int deciding;        /* 1 while OpDef.decide runs: em_fail prints nothing */
   struct EmitLocal *locals; /* the kernel's named operands (emit_names.c) */
@@ -138,6 +141,13 @@ const char *em_makes_lod_outer(EmitCtx *e, int k);
  * lvalue "m->array_len[j]", j its order among the program's arrays; the
  * model sets it to 0 at the start of every run. */
 const char *em_array_len(EmitCtx *e, const Var *v);
+/* Tensor array v of LoD tensors (Var.arr_lod): the slots that keep its
+ * elements' rows and LoDs (runtime/rt_lod_array.h), "m->array_lod[j]",
+ * and in *cap the offsets a level of a slot has room for at the run's
+ * batch, "m->array_lod_cap[j]".  A write asks for `room` offsets (a*B + c):
+ * the model reserves the most any write asks for; a reader passes
+ * room.a = -1 and gets NULL when no write asked (nothing keeps slots). */
+const char *em_array_lod(EmitCtx *e, const Var *v, SymDim room, const char **cap);
 /* The current kernel can fail at run time (a value the op cannot take, such
  * as a top_k K beyond its axis): it returns nonzero then ("return 1;", which
  * the emitter prints), and the run stops with <PREFIX>_ERR_SHAPE and

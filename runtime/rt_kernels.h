@@ -9,6 +9,7 @@
 #include "rt_act.h"
 #include "rt_attention.h"
 #include "rt_beam_search.h"
+#include "rt_beam_search_decode.h"
 #include "rt_bipartite_match.h"
 #include "rt_blocking.h"
 #include "rt_cnn.h"

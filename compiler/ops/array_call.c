@@ -9,7 +9,17 @@ static void print_write(Printer *p, const ArrayCall *c) {
   pr_line(p, "const int64_t i = %s[0];", c->i);
   pr_line(p, "if (i < 0 || i > %s || i >= %lld) return 1; /* a gap, or past what paddlec planned */", c->len,
           (long long)c->cap);
-  pr_line(p, "memcpy(%s + i * %s, %s, (size_t)%s * sizeof(%s));", c->arr, c->numel, c->x, c->numel, c->type);
+  if (c->slots) { /* X's rows, then its rows and LoD into the element's slot */
+    pr_line(p, "memcpy(%s + i * %s, %s, (size_t)(%s * %s) * sizeof(%s));", c->arr, c->numel, c->x, c->rows,
+            c->row_numel, c->type);
+    const char *outer = c->lod_outer ? pool_printf("m->lod_outer[%d], m->lod_outer_count[%d]", c->lod, c->lod)
+                                     : "NULL, 0";
+    pr_line(p, "if (rt_lod_slot_put(%s + i * RT_LOD_SLOT_WORDS(%s), %s, %s, m->lod[%d], m->lod_count[%d], %s))",
+            c->slots, c->slot_cap, c->slot_cap, c->rows, c->lod, c->lod, outer);
+    pr_line(p, "  return 1; /* more offsets than the room paddlec planned */");
+  } else {
+    pr_line(p, "memcpy(%s + i * %s, %s, (size_t)%s * sizeof(%s));", c->arr, c->numel, c->x, c->numel, c->type);
+  }
   pr_line(p, "if (i == %s) %s = i + 1;", c->len, c->len);
 }
 

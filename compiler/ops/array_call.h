@@ -13,7 +13,11 @@
  * (tensor_array_to_tensor_grad) splits a tensor of that layout back into
  * an array of as many elements as the joined one had.  An index outside
  * those bounds, or an array not of L elements when it is joined, stops the
- * run (the kernel returns 1). */
+ * run (the kernel returns 1).
+ *
+ * An array of LoD tensors (Var.arr_lod) keeps each element's rows and LoD
+ * in a slot beside it (runtime/rt_lod_array.h): write_to_array copies X's
+ * rows only and puts its rows and LoD into the slot of element I. */
 #ifndef PADDLEC_OPS_ARRAY_CALL_H
 #define PADDLEC_OPS_ARRAY_CALL_H
 
@@ -51,6 +55,13 @@ typedef struct ArrayCall {
   const char *src_len; /* ARRAY_FROM_TENSOR: the run-time length of the array
                         * joined into x (the length arr takes); with
                         * `bounded`, 1 to L, else L */
+  /* ARRAY_WRITE into an array of LoD tensors (slots not NULL): */
+  const char *slots;    /* its slots (int64_t *), */
+  const char *slot_cap; /* the offsets a level of one holds, */
+  const char *rows;     /* X's rows, */
+  const char *row_numel; /* and elements a row; */
+  int lod;              /* the LoD X carries (m->lod[lod]), */
+  int lod_outer;        /* 1: with a level 0 (m->lod_outer[lod]) */
 } ArrayCall;
 
 void array_print_c(Printer *p, const ArrayCall *c);

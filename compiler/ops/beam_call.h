@@ -33,4 +33,27 @@ typedef struct BeamCall {
 
 void beam_print_c(Printer *p, const BeamCall *c);
 
+/* One beam_search_decode as the lowering decided it (beam_search_decode.c):
+ * the two arrays of LoD tensors as rt_beam_search_decode reads them, the
+ * outputs and the LoD the kernel makes for both. */
+typedef struct BeamDecodeArray {
+  const char *data, *stride;  /* the elements, and elements a slot of them holds */
+  const char *slots, *cap;    /* the elements' rows and LoDs (runtime/rt_lod_array.h) */
+  const char *len;            /* the run's length */
+} BeamDecodeArray;
+
+typedef struct BeamDecodeCall {
+  BeamDecodeArray ids, scores;
+  int f64;                    /* scores are double */
+  int64_t beam_size, end_id;
+  const char *max_src;        /* the most sources the outputs have room for */
+  const char *out_ids, *out_scores; /* written */
+  const char *tokens[2];      /* lvalues of their run-time extents (the second NULL: one root) */
+  int made[2];                /* the LoDs made: SentenceIds', SentenceScores' */
+  const char *made_rows[2], *made_outer[2]; /* their stores: level 1 (sentences), level 0 (sources) */
+  const char *work;           /* scratch of RT_BEAM_DECODE_WORK bytes */
+} BeamDecodeCall;
+
+void beam_decode_print_c(Printer *p, const BeamDecodeCall *c);
+
 #endif

@@ -192,9 +192,10 @@ static int emit_elementwise(EmitCtx *e) {
   return ew_binary(e, x, y, out, attr_int(e->op, "axis", -1), expr);
 }
 
+/* Out carries X's LoD (ElementwiseRawInferMeta: share_lod(x)). */
 #define OP_ELEMENTWISE(name)                                                                             \
   const OpDef op_##name = {.type = #name, .infer = infer_elementwise, .emit_c = emit_elementwise,          \
-                           .fold = fold_elementwise, .inplace = "X:Out", .runtime_extents = 2};
+                           .fold = fold_elementwise, .inplace = "X:Out", .runtime_extents = 2, .lod_slot = "X"};
 OP_ELEMENTWISE(elementwise_add)
 OP_ELEMENTWISE(elementwise_div)
 OP_ELEMENTWISE(elementwise_floordiv)

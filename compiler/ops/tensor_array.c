@@ -28,12 +28,19 @@
  * (concat: L times the element's dim).  When L is only a bound (a loop the
  * data may end sooner wrote the array) Out's axis, and OutIndex, have a
  * run-time extent: the run's length (1 to L) times the element's dim.  Every element has the dtype and
- * dims of the first write (else refused); elements with a LoD are not
- * supported.  Emission and run-time checks: array_call.h. */
+ * dims of the first write (else refused).
+ * An array of LoD tensors (Var.arr_lod: a write's X has a lod_level, or
+ * rows only the run knows) keeps, beside each element, its rows and its
+ * LoD (runtime/rt_lod_array.h); its elements may differ in rows, dim 0
+ * being the most a write brings, and every write's X must carry a LoD.
+ * Only lod_array_length and beam_search_decode read such an array yet;
+ * read_from_array and tensor_array_to_tensor refuse it.  Emission and
+ * run-time checks: array_call.h. */
 #include <string.h>
 
 #include "../array_len.h"
 #include "../consteval.h"
+#include "../diag.h"
 #include "../util.h"
 #include "array_call.h"
 #include "ops.h"
@@ -70,12 +77,19 @@ static int written(OpCtx *c, const Var *a) {
 
 /* The dims of two elements agree where both are known (a dim only the run
  * knows is reported where it is made: spec.c names the tensor it comes
- * from). */
-static int same_dims(const Shape *a, const Shape *b) {
+ * from), from dim `from` on. */
+static int same_dims(const Shape *a, const Shape *b, int from) {
   if (a->rank != b->rank) return 0;
-  for (int d = 0; d < a->rank; d++)
+  for (int d = from; d < a->rank; d++)
     if (a->d[d] >= 0 && b->d[d] >= 0 && a->d[d] != b->d[d]) return 0;
   return 1;
+}
+
+/* Not an array of LoD tensors: read_from_array, tensor_array_to_tensor. */
+static int no_lod_elements(OpCtx *c, const Var *a) {
+  if (!a->arr_lod) return 0;
+  return ctx_fail(c, "array '%s' holds LoD tensors (or elements whose rows only the run knows): paddlec reads such "
+                  "an array with beam_search_decode and lod_array_length only yet", a->name);
 }
 
 static int infer_write_to_array(OpCtx *c) {
@@ -83,10 +97,21 @@ static int infer_write_to_array(OpCtx *c) {
   if (!x || !i) return -1;
   if (!a || a->vtype != VT_LOD_TENSOR_ARRAY)
     return ctx_fail(c, "Out %s%s is not a tensor array", a ? a->name : "", a ? "" : "is missing:");
-  if (x->lod_level > 0) return ctx_fail(c, "X '%s' has a LoD: arrays of LoD tensors are not supported", x->name);
+  if (var_runtime_axis(x) > 0 || x->runtime_more)
+    return ctx_fail(c, "X '%s' has a dim other than its rows (dim 0) that only the run knows (%s): arrays take "
+                    "elements whose rows vary only", x->name, x->runtime_from ? x->runtime_from : "its producer");
+  const int lod = x->lod_level > 0 || var_runtime_axis(x) == 0;
   if (!(a->flags & VAR_INFERRED)) {
     ctx_set(c, "Out", 0, &x->shape, x->dtype);
-  } else if (c->g->specializing && (a->dtype != x->dtype || !same_dims(&a->shape, &x->shape))) {
+    a->arr_lod = lod;
+  } else if (c->g->specializing && a->arr_lod != lod && x->shape.d[0] >= 0 && a->shape.d[0] >= 0) {
+    /* (constant folding infers with the batch unknown: no run-time extents yet) */
+    return ctx_fail(c, "writes X '%s'%s into array '%s', whose elements are%s: paddlec keeps an array of LoD "
+                    "tensors (rows the run gives) or of tensors of one shape", x->name, lod ? ", a LoD tensor," : "",
+                    a->name, lod ? " not" : " LoD tensors");
+  } else if (c->g->specializing && a->arr_lod && a->dtype == x->dtype && same_dims(&a->shape, &x->shape, 1)) {
+    if (a->shape.d[0] >= 0 && x->shape.d[0] > a->shape.d[0]) a->shape.d[0] = x->shape.d[0]; /* the most rows */
+  } else if (c->g->specializing && (a->dtype != x->dtype || !same_dims(&a->shape, &x->shape, 0))) {
     /* (Paddle's own shapes, for inspect, let an array's elements differ) */
     return ctx_fail(c, "writes X '%s' %s%s into array '%s', whose elements are %s%s: paddlec keeps arrays of one "
                     "element shape and dtype",
@@ -99,7 +124,7 @@ static int infer_write_to_array(OpCtx *c) {
 
 static int infer_read_from_array(OpCtx *c) {
   Var *a = need_array(c, "X"), *i = need_index(c), *xw = ctx_in(c, "X_W", 0);
-  if (!a || !i || written(c, a)) return -1;
+  if (!a || !i || written(c, a) || no_lod_elements(c, a)) return -1;
   if (xw && (xw->dtype != a->dtype || shape_numel(&xw->shape) != shape_numel(&a->shape)))
     return ctx_fail(c, "X_W '%s' %s is not the size of the array's elements %s", xw->name, shape_str(&xw->shape),
                     shape_str(&a->shape));
@@ -137,7 +162,7 @@ static int join_axis(OpCtx *c, const Var *a, int *axis) {
 static int infer_tensor_array_to_tensor(OpCtx *c) {
   Var *a = need_array(c, "X");
   int axis = 0;
-  if (!a || written(c, a) || a->shape.rank < 0 || join_axis(c, a, &axis)) return -1;
+  if (!a || written(c, a) || no_lod_elements(c, a) || a->shape.rank < 0 || join_axis(c, a, &axis)) return -1;
   int64_t n = DIM_UNKNOWN;
   if (c->g->specializing) {
     if (a->arr_len < 0) return ctx_fail(c, "array '%s' has a length paddlec cannot know at compile time: %s", a->name, a->arr_why);
@@ -185,6 +210,35 @@ static ArrayCall array_call(EmitCtx *e, ArrayKind kind, Var *a) {
   return call;
 }
 
+/* The offsets each level of LoD k may have: a feed's rows + 1 (the run's
+ * LoD check), a made one's bound (em_makes_lod, emitted before). */
+static SymDim lod_room(EmitCtx *e, int k) {
+  if (k < e->g->nfeeds) {
+    const SymDim rows = em_spec(e, &e->g->vars[e->g->feeds[k]])->d[0];
+    return (SymDim){rows.a, rows.c + 1};
+  }
+  return e->lod_bound ? e->lod_bound[k - e->g->nfeeds] : (SymDim){-1, 0};
+}
+
+/* X's rows and LoD into array a of LoD tensors: -1 after em_fail. */
+static int write_lod(EmitCtx *e, Var *x, Var *a, ArrayCall *call) {
+  const char *why;
+  int levels;
+  const int k = op_lod_input_levels(e->g, e->spec, x, &levels, &why);
+  if (k < 0)
+    return em_fail(e, "X ('%s') carries no LoD, but array '%s' holds LoD tensors (or elements whose rows only the "
+                   "run knows): %s", x->name, a->name, why);
+  if (k < e->g->nfeeds) em_reads_lod(e, k);
+  const SymDim room = lod_room(e, k);
+  if (room.a < 0 && !e->deciding) diag_internal("the LoD of '%s' has no bound before write_to_array", x->name);
+  call->slots = em_array_lod(e, a, room, &call->slot_cap);
+  call->rows = em_dim(e, x, 0);
+  call->row_numel = em_prod(e, x, 1, tu_rank(e, x));
+  call->lod = k;
+  call->lod_outer = levels == 2;
+  return 0;
+}
+
 static int emit_write_to_array(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *i = tu_in(e, "I", 0), *a = tu_out(e, "Out", 0);
   if (!x || !i || !a) return -1;
@@ -192,7 +246,11 @@ static int emit_write_to_array(EmitCtx *e) {
   call.arr = em_ptr(e, a, 0);
   call.x = em_ptr(e, x, 1);
   call.i = em_ptr(e, i, 1);
-  em_fault(e, "write_to_array: index negative, past the array's end (a gap) or past the length paddlec proved");
+  if (a->arr_lod && write_lod(e, x, a, &call)) return -1;
+  em_fault(e, a->arr_lod ? "write_to_array: index negative, past the array's end (a gap) or past the length "
+                           "paddlec proved, or a LoD with more offsets than paddlec planned for"
+                         : "write_to_array: index negative, past the array's end (a gap) or past the length paddlec "
+                           "proved");
   array_print_c(e->p, &call);
   return 0;
 }
@@ -270,7 +328,8 @@ const OpDef op_tensor_array_to_tensor_grad = {.type = "tensor_array_to_tensor_gr
                                               .infer = infer_tensor_array_to_tensor_grad,
                                               .emit_c = emit_tensor_array_to_tensor_grad,
                                               .ignores = to_tensor_grad_ignores};
-const OpDef op_write_to_array = {.type = "write_to_array", .infer = infer_write_to_array, .emit_c = emit_write_to_array};
+const OpDef op_write_to_array = {.type = "write_to_array", .infer = infer_write_to_array, .emit_c = emit_write_to_array,
+                                 .runtime_extents = 1};
 const OpDef op_read_from_array = {.type = "read_from_array", .infer = infer_read_from_array,
                                   .emit_c = emit_read_from_array};
 const OpDef op_lod_array_length = {.type = "lod_array_length", .infer = infer_lod_array_length,
