@@ -4,6 +4,7 @@ refuses (tests/oracle/beam_decode_refused.py's programs) and what stops a
 run where Paddle stops or crashes.  tests/oracle/e2e_beam_decode.py checks
 the numbers against Paddle (tests/test_e2e_ops.py)."""
 import os
+import re
 import subprocess
 import sys
 
@@ -74,3 +75,20 @@ def test_a_source_with_more_candidates_than_the_beam_stops_the_run(tmp_path):
     r = run(binary, d, tmp_path, ids, "0,2/0,1,2")
     assert r.returncode != 0 and "beam_search_decode" in r.stderr and "more candidates than beam_size" in r.stderr, \
         r.stderr
+
+
+def test_the_decoder_steps_keep_one_size(tmp_path):
+    """Each beam_search step of e2e_beam_decode's two_sources (beam 2, two
+    sources fed as the batch B) keeps at most beam_size candidates a
+    source: its outputs are sized 2 * B, the sources of the fed LoD times
+    the beam, at every step -- not beam_size times the rows of the step
+    before (2B, 4B, 8B) -- and so are the arrays' elements."""
+    out, _ = cases("beam_decode")
+    from conftest import run as paddlec
+    p = paddlec(["compile", f"{out}/two_sources/model.pdmodel", "-o", str(tmp_path / "src")])
+    assert p.returncode == 0, p.stderr
+    text = (tmp_path / "src" / "model.c").read_text()
+    sizes = re.findall(r"out selected_(?:ids|scores) +\S+ +\S+ +\[m->runtime_dims\[\d+\] <= ([^\]]+?), 1\]", text)
+    assert len(sizes) == 6 and set(sizes) == {"(2 * B)"}, sizes
+    arrays = re.findall(r"out Out +array_\d\.out +\S+ +\[4, ([^,]+), 1\]", text)
+    assert arrays and set(arrays) == {"(2 * B)"}, arrays

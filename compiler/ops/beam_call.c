@@ -17,6 +17,8 @@ void beam_print_c(Printer *p, const BeamCall *c) {
   } else {
     pr_line(p, "const int64_t *high = m->lod[%d], nsrc = m->lod_count[%d] - 1;", c->lod, c->lod);
   }
+  pr_line(p, "if (nsrc * %lld > %s && R * %lld > %s) return 1; /* more than the outputs have room for */",
+          (long long)c->beam_size, c->room, (long long)c->beam_size, c->room);
   pr_line(p, "int64_t *low = %s;", c->made_rows[0]);
   pr_line(p, "const int64_t kept = rt_beam_search(%s, %s, %s, %s, W, high, nsrc, %lld, %lld, %d, %s, %s, %s, low, %s);",
           c->pre_ids, c->pre_scores, c->ids ? c->ids : "NULL", c->scores, (long long)c->beam_size,

@@ -21,6 +21,7 @@ typedef struct BeamCall {
   const char *pre_ids, *pre_scores, *ids, *scores; /* read */
   const char *sel_ids, *sel_scores, *parent;       /* written (parent NULL: not bound) */
   const char *top;                   /* scratch of beam_size RtBeamItem */
+  const char *room;                  /* the rows the outputs have room for */
   const char *kept;                  /* lvalues of the kept count: selected_ids' rows, */
   const char *kept_more[2];          /* and the others' where the spec keeps them apart (NULL) */
   int lod;                           /* the LoD scores carries (m->lod[lod]) */

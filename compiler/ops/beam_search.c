@@ -11,9 +11,14 @@
  *
  * Paddle's InferShape sets no dims (the Python layer declares [-1, 1] and
  * [-1]): at compile time the rule gives those.  At run time M is what the
- * kernel keeps: at most beam_size a source, so while specializing the
- * outputs are sized for R * beam_size rows, a run-time extent (one root for
- * the three).  Both selected outputs carry the LoD the kernel makes
+ * kernel keeps: at most beam_size a source with rows, so while
+ * specializing the outputs are sized for R * beam_size rows, or for S *
+ * beam_size when fewer: S the most sources level 0 of a 2-level LoD may
+ * hold (sources_bound: a feed's rows, which its LoD's sequences never
+ * exceed, carried through the beam_search steps that read level 0 and
+ * keep the sources) -- what keeps the 1.x decoder's steps at one size
+ * instead of beam_size times the step before; a run-time extent (one root
+ * for the three), the run stopping should a run bring more sources.  Both selected outputs carry the LoD the kernel makes
  * (OpDef.lod_made 2): level 0 the sources as rows of scores (Paddle's
  * absolute offsets of scores' level `level`), level 1 where each prefix's
  * kept candidates start.
@@ -39,6 +44,25 @@
 #include "rt_beam_search.h"
 #include "tensor_util.h"
 
+/* The most sources level 0 of the 2-level LoD v carries may hold, while
+ * inferring: a feed's rows (lod_check: no more sequences than rows), or
+ * those of the LoD the beam_search that made v's read at level 0 (it keeps
+ * the sources); -1 when not known. */
+static int64_t sources_bound(const Graph *g, const Var *v, int depth) {
+  const char *why;
+  int levels;
+  const int k = op_lod_input_levels(g, NULL, v, &levels, &why);
+  if (k < 0 || levels != 2 || depth > 64) return -1;
+  if (k < g->nfeeds) {
+    const Var *f = &g->vars[g->feeds[k]];
+    return f->shape.rank >= 1 ? f->shape.d[0] : -1;
+  }
+  const Op *op = &g->ops[g->vars[op_lod_made_var(g, k - g->nfeeds)].producer];
+  const int scores = slot_first(op->in, op->nin, "scores");
+  if (strcmp(op->type, "beam_search") || attr_int(op, "level", 0) != 0 || scores < 0) return -1;
+  return sources_bound(g, &g->vars[scores], depth + 1);
+}
+
 static int infer_beam_search(OpCtx *c) {
   Var *pre_ids = ctx_need(c, "pre_ids", 0), *pre_scores = ctx_need(c, "pre_scores", 0);
   Var *scores = ctx_need(c, "scores", 0);
@@ -49,7 +73,11 @@ static int infer_beam_search(OpCtx *c) {
   Shape sel = {2, {DIM_UNKNOWN, 1}}, parent = {1, {DIM_UNKNOWN}};
   const int64_t rows = scores->shape.d[0];
   const int fixed = c->g->specializing && rows >= 0;
-  if (fixed) sel.d[0] = parent.d[0] = rows * beam > 0 ? rows * beam : 1;
+  if (fixed) {
+    const int64_t src = attr_int(c->op, "level", 0) == 0 ? sources_bound(c->g, scores, 0) : -1;
+    const int64_t most = src >= 0 && src < rows ? src : rows;
+    sel.d[0] = parent.d[0] = most * beam > 0 ? most * beam : 1;
+  }
   ctx_set(c, "selected_ids", 0, &sel, RT_DT_INT64);
   ctx_set(c, "selected_scores", 0, &sel, RT_DT_FP32);
   ctx_set(c, "parent_idx", 0, &parent, RT_DT_INT32);
@@ -119,7 +147,9 @@ static int emit_beam_search(EmitCtx *e) {
   const char *more[2] = {em_dim(e, sel_scores, 0), parent ? em_dim(e, parent, 0) : NULL};
   for (int i = 0; i < 2; i++) /* one root: one extent, unless the spec keeps them apart */
     call.kept_more[i] = more[i] && strcmp(more[i], call.kept) ? more[i] : NULL;
-  em_fault(e, "pre_ids or pre_scores has fewer rows than scores, or ids' dims are not scores'");
+  call.room = em_sym(em_spec(e, sel_ids)->d[0]);
+  em_fault(e, "pre_ids or pre_scores has fewer rows than scores, ids' dims are not scores', or scores' LoD has more "
+           "sources than paddlec planned for");
   pr_line(e->p, "/* the best %lld candidates of each source of the LoD of '%s' (its level %lld); the LoD made: the "
           "sources, then each prefix's kept candidates */", (long long)beam, op_lod_name(e->g, k), (long long)level);
   beam_print_c(e->p, &call);
