@@ -40,16 +40,20 @@ int64_t rt_beam_search_decode(const RtLodArray *ids, const RtLodArray *scores, i
   if (step_at(ids, 0, &st)) return -1;
   const int64_t nsrc = st.n0 - 1;
   if (nsrc < 1 || nsrc > max_src) return -1;
-  /* per source and sentence: its length, then its tokens and scores (last step first) */
+  /* per source and sentence: its length, its tokens, its prefix (last step
+   * first); then the scores; each source's prefix_idx_vector size; the sort */
   int64_t *len = work, *tok = len + max_src * beam, *prefix = tok + max_src * beam * steps;
-  double *sc = (double *)(prefix + max_src * beam);
-  int64_t *count = (int64_t *)(sc + max_src * beam * steps); /* each source's prefix_idx_vector size */
-  RtSortPairF64 *order = (RtSortPairF64 *)(count + max_src);
+  int64_t *count = prefix + max_src * beam;
+  void *rest = count + max_src;
+  double *sc = rest;
+  void *after = sc + max_src * beam * steps;
+  RtSortPairF64 *order = after;
   for (int64_t k = 0; k < nsrc * beam; k++) len[k] = 0;
   for (int64_t s = 0; s < nsrc; s++) count[s] = 0;
   for (int64_t t = steps - 1; t >= 0; t--) {
     if (step_at(ids, t, &st) || st.n0 - 1 < nsrc) return -1;
     const int64_t srows = scores->meta[t * RT_LOD_SLOT_WORDS(scores->cap)];
+    if (srows < 0 || srows > scores->stride) return -1;
     for (int64_t s = 0; s < nsrc; s++) {
       int64_t *n = len + s * beam, *tk = tok + s * beam * steps, *pre = prefix + s * beam;
       double *sv = sc + s * beam * steps;
@@ -93,6 +97,7 @@ int64_t rt_beam_search_decode(const RtLodArray *ids, const RtLodArray *scores, i
     for (int64_t k = 0; k < beam; k++) {
       if (!n[k] && beam > 1) return -1; /* Paddle's sort reads the score of an empty sentence */
       order[k] = (RtSortPairF64){n[k] ? sv[k * steps] : 0.0, k};
+      if (beam > 16 && order[k].v != order[k].v) return -1; /* NaN: no order std::sort can keep */
     }
     rt_stl_sort_f64(order, beam, beam <= 16 ? RT_SORT_GT : RT_SORT_DESC);
     for (int64_t j = 0; j < beam; j++) {

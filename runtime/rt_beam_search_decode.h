@@ -19,13 +19,14 @@
  * beam stops it), the others follow each sentence's candidate back to
  * its prefix, skipping an end_id after the first token.  Then per source
  * its sentences sorted by their last step's score, highest first (the
- * steps of libstdc++'s std::sort with Paddle's `>`; stable up to 16),
+ * steps of libstdc++'s std::sort with Paddle's `>`; stable up to 16;
+ * above 16 a NaN score, which leaves `>` no order, stops it),
  * each written in step order: ids into out_ids, scores (float, or double
  * with f64) into out_scores, the LoD into lod0 (*nsrc + 1 offsets, nsrc
  * the first element's sources) and lod1 (*nsrc * beam + 1).  Returns the tokens written, or -1 where
  * Paddle stops or crashes: no element, the arrays' lengths differ, the
  * first element has no source or more than max_src, a LoD that does not
- * fit its rows or its room, scores with fewer rows than ids, a source
+ * fit its rows or its room, a candidate past the rows of scores, a source
  * with more candidates than beam where it starts, or (beam > 1) with
  * fewer sentences than beam at the end (Paddle's sort then reads an empty
  * sentence's score: a crash). */

@@ -57,7 +57,9 @@ typedef enum {
   RT_SORT_DESC, /* (isnan(a) && !isnan(b)) || a > b: descending, NaN first */
   RT_SORT_GT    /* a > b: NaN is "equal" to everything, which is no strict
                  * weak order -- fit only for rt_stl_partial_sort_*, whose
-                 * heap steps never leave the range (fluid top_k v1) */
+                 * heap steps never leave the range (fluid top_k v1), and
+                 * rt_stl_sort_* of at most 16 pairs, a guarded insertion
+                 * sort (beam_search_decode) */
 } RtSortOrder;
 
 /* std::sort(p, p + n, comp): __introsort_loop (depth 2*floor(log2(n)),

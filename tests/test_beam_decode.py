@@ -31,6 +31,8 @@ def programs():
     ("read_lod_array", ["(read_from_array -> ", "holds LoD tensors (or elements whose rows only the run knows): "
                         "paddlec reads such an array with beam_search_decode and lod_array_length only yet"]),
     ("mixed", ["(write_to_array -> ", "writes X 'x', a LoD tensor, into array", "whose elements are not"]),
+    ("rows_apart", ["(write_to_array -> ", "X ('x') has B rows and array", "room for 8 a element: its writes' rows "
+                    "grow apart with the batch; fix the batch with --shape"]),
 ])
 def test_arrays_of_lod_tensors_paddlec_does_not_take_are_refused(tmp_path, name, messages):
     bad(["compile", f"{programs()}/{name}/model.pdmodel", "-o", str(tmp_path / "o")], *messages)

@@ -10,6 +10,8 @@ static void print_write(Printer *p, const ArrayCall *c) {
   pr_line(p, "if (i < 0 || i > %s || i >= %lld) return 1; /* a gap, or past what paddlec planned */", c->len,
           (long long)c->cap);
   if (c->slots) { /* X's rows, then its rows and LoD into the element's slot */
+    if (strcmp(c->rows, c->elem_rows))
+      pr_line(p, "if (%s > %s) return 1; /* more rows than an element has room for */", c->rows, c->elem_rows);
     pr_line(p, "memcpy(%s + i * %s, %s, (size_t)(%s * %s) * sizeof(%s));", c->arr, c->numel, c->x, c->rows,
             c->row_numel, c->type);
     const char *outer = c->lod_outer ? pool_printf("m->lod_outer[%d], m->lod_outer_count[%d]", c->lod, c->lod)

@@ -58,7 +58,8 @@ typedef struct ArrayCall {
   /* ARRAY_WRITE into an array of LoD tensors (slots not NULL): */
   const char *slots;    /* its slots (int64_t *), */
   const char *slot_cap; /* the offsets a level of one holds, */
-  const char *rows;     /* X's rows, */
+  const char *rows;     /* X's rows (at most elem_rows, else the run stops), */
+  const char *elem_rows; /* the rows an element has room for, */
   const char *row_numel; /* and elements a row; */
   int lod;              /* the LoD X carries (m->lod[lod]), */
   int lod_outer;        /* 1: with a level 0 (m->lod_outer[lod]) */

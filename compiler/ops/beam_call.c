@@ -2,6 +2,13 @@
  * (beam_call.h). */
 #include "beam_call.h"
 
+/* Keeps at most beam_size a source, and a source has rows: the run stops
+ * where neither bound fits the outputs' room (sources_bound). */
+static void print_room(Printer *p, const BeamCall *c) {
+  pr_line(p, "if (nsrc * %lld > %s && R * %lld > %s) return 1; /* more than the outputs have room for */",
+          (long long)c->beam_size, c->room, (long long)c->beam_size, c->room);
+}
+
 /* The sources' offsets as rows of scores in `high` (Paddle's ToAbsOffset
  * of the level read), the step, then each made LoD's two levels: the
  * sources, and where each prefix's kept candidates start. */
@@ -12,13 +19,13 @@ void beam_print_c(Printer *p, const BeamCall *c) {
   if (c->outer) {
     pr_line(p, "const int64_t *outer = m->lod_outer[%d], *inner = m->lod[%d], nsrc = m->lod_outer_count[%d] - 1;",
             c->lod, c->lod, c->lod);
+    print_room(p, c);
     pr_line(p, "int64_t *high = %s;", c->made_outer[0]);
     pr_line(p, "for (int64_t s = 0; s <= nsrc; s++) high[s] = inner[outer[s]]; /* as rows of scores */");
   } else {
     pr_line(p, "const int64_t *high = m->lod[%d], nsrc = m->lod_count[%d] - 1;", c->lod, c->lod);
+    print_room(p, c);
   }
-  pr_line(p, "if (nsrc * %lld > %s && R * %lld > %s) return 1; /* more than the outputs have room for */",
-          (long long)c->beam_size, c->room, (long long)c->beam_size, c->room);
   pr_line(p, "int64_t *low = %s;", c->made_rows[0]);
   pr_line(p, "const int64_t kept = rt_beam_search(%s, %s, %s, %s, W, high, nsrc, %lld, %lld, %d, %s, %s, %s, low, %s);",
           c->pre_ids, c->pre_scores, c->ids ? c->ids : "NULL", c->scores, (long long)c->beam_size,

@@ -44,6 +44,8 @@
 #include "rt_beam_search.h"
 #include "tensor_util.h"
 
+enum { BEAM_MAX = 1 << 16 }; /* a larger beam_size is refused: the sizes stay far from overflow */
+
 /* The most sources level 0 of the 2-level LoD v carries may hold, while
  * inferring: a feed's rows (lod_check: no more sequences than rows), or
  * those of the LoD the beam_search that made v's read at level 0 (it keeps
@@ -68,7 +70,7 @@ static int infer_beam_search(OpCtx *c) {
   Var *scores = ctx_need(c, "scores", 0);
   if (!pre_ids || !pre_scores || !scores) return -1;
   const int64_t beam = attr_int(c->op, "beam_size", 0);
-  if (beam < 1) return ctx_fail(c, "beam_size %lld must be at least 1", (long long)beam);
+  if (beam < 1 || beam > BEAM_MAX) return ctx_fail(c, "beam_size %lld is outside [1, %d]", (long long)beam, BEAM_MAX);
   if (scores->shape.rank < 1) return ctx_fail(c, "scores %s must have rank >= 1", shape_str(&scores->shape));
   Shape sel = {2, {DIM_UNKNOWN, 1}}, parent = {1, {DIM_UNKNOWN}};
   const int64_t rows = scores->shape.d[0];

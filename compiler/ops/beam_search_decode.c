@@ -27,7 +27,9 @@
  * source with more candidates than beam_size where its sentences start
  * (Paddle: out of range) or, with beam_size above 1, fewer sentences than
  * beam_size at the end (Paddle sorts an empty sentence's score: a crash),
- * Scores with fewer rows than Ids, a LoD that does not fit its rows. */
+ * a candidate past the rows of Scores' element, a LoD that does not fit
+ * its rows, a NaN score among more than 16 sentences (Paddle's `>` then
+ * has no order std::sort can rely on). */
 #include <string.h>
 
 #include "../util.h"
@@ -35,6 +37,8 @@
 #include "ops.h"
 #include "rt_beam_search_decode.h"
 #include "tensor_util.h"
+
+enum { BEAM_MAX = 1 << 16 }; /* a larger beam_size is refused: the sizes stay far from overflow */
 
 /* Input `slot`: a tensor array some op wrote. */
 static Var *need_array(OpCtx *c, const char *slot) {
@@ -50,7 +54,9 @@ static int infer_beam_search_decode(OpCtx *c) {
   Var *ids = need_array(c, "Ids"), *scores = need_array(c, "Scores");
   if (!ids || !scores) return -1;
   const int64_t beam = attr_int(c->op, "beam_size", 0);
-  if (beam < 1) return ctx_fail(c, "beam_size %lld must be at least 1", (long long)beam);
+  if (beam < 1 || beam > BEAM_MAX) return ctx_fail(c, "beam_size %lld is outside [1, %d]", (long long)beam, BEAM_MAX);
+  if (ids->shape.rank < 1 || scores->shape.rank < 1)
+    return ctx_fail(c, "Ids '%s' and Scores '%s' must hold tensors of rank >= 1 (rows)", ids->name, scores->name);
   if (ids->dtype != RT_DT_INT64)
     return ctx_fail(c, "Ids '%s' holds %s: Paddle's kernel reads it as int64", ids->name, rt_dtype_name(ids->dtype));
   if (scores->dtype != RT_DT_FP32 && scores->dtype != RT_DT_FP64)
@@ -122,8 +128,8 @@ static int emit_beam_search_decode(EmitCtx *e) {
     call.made_rows[i] = em_makes_lod(e, call.made[i], (SymDim){src.a * beam, src.c * beam + 1});
     call.made_outer[i] = em_makes_lod_outer(e, call.made[i]);
   }
-  const int64_t per_src = beam * (16 + 16 * steps) + 8;
-  call.work = em_scratch_named(e, "int64_t", "work", (SymDim){src.a * per_src, src.c * per_src + 16 * beam});
+  const int64_t fixed = RT_BEAM_DECODE_WORK(0, beam, steps), per_src = RT_BEAM_DECODE_WORK(1, beam, steps) - fixed;
+  call.work = em_scratch_named(e, "int64_t", "work", (SymDim){src.a * per_src, src.c * per_src + fixed});
   call.out_ids = em_ptr(e, sent_ids, 0);
   call.out_scores = em_ptr(e, sent_scores, 0);
   call.tokens[0] = em_dim(e, sent_ids, 0);

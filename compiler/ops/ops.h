@@ -98,8 +98,8 @@ typedef struct OpDef {
   int max_shape;
   /* Which input's LoD the op's outputs carry, as Paddle's ShareLoD passes
    * it on (op_lod_input): NULL, any input with the output's rows (the
-   * row-keeping ops: element-wise, activations, lookup_table, mul,
-   * sequence_conv); a slot name, that input only (crf_decoding: Emission);
+   * row-keeping ops: activations, lookup_table, mul, sequence_conv); a
+   * slot name, that input only (element-wise: X, crf_decoding: Emission);
    * "", none — the op gives its outputs a LoD of its own or none
    * (sequence_pool, sequence_pad, ...). */
   const char *lod_slot;

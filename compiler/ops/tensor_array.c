@@ -85,7 +85,8 @@ static int same_dims(const Shape *a, const Shape *b, int from) {
   return 1;
 }
 
-/* Not an array of LoD tensors: read_from_array, tensor_array_to_tensor. */
+/* Not an array of LoD tensors: read_from_array, tensor_array_to_tensor and
+ * its grad. */
 static int no_lod_elements(OpCtx *c, const Var *a) {
   if (!a->arr_lod) return 0;
   return ctx_fail(c, "array '%s' holds LoD tensors (or elements whose rows only the run knows): paddlec reads such "
@@ -194,7 +195,7 @@ static int infer_tensor_array_to_tensor(OpCtx *c) {
 static int infer_tensor_array_to_tensor_grad(OpCtx *c) {
   Var *a = need_array(c, "X"), *dout = ctx_need(c, "Out@GRAD", 0), *dx = ctx_out(c, "X@GRAD", 0);
   int axis = 0;
-  if (!a || !dout || written(c, a) || a->shape.rank < 0 || join_axis(c, a, &axis)) return -1;
+  if (!a || !dout || written(c, a) || no_lod_elements(c, a) || a->shape.rank < 0 || join_axis(c, a, &axis)) return -1;
   if (!dx) return 0;
   if (dx->vtype != VT_LOD_TENSOR_ARRAY) return ctx_fail(c, "X@GRAD '%s' is not a tensor array", dx->name);
   if (dout->dtype != a->dtype) return ctx_fail(c, "Out@GRAD '%s' is not of X's dtype", dout->name);
@@ -229,10 +230,17 @@ static int write_lod(EmitCtx *e, Var *x, Var *a, ArrayCall *call) {
     return em_fail(e, "X ('%s') carries no LoD, but array '%s' holds LoD tensors (or elements whose rows only the "
                    "run knows): %s", x->name, a->name, why);
   if (k < e->g->nfeeds) em_reads_lod(e, k);
+  /* dim 0 is the most rows of the writes at the probed batches: it must
+   * cover X's at every batch (B rows beside 8 fixed ones are 8 up to B = 8) */
+  const SymDim most = em_spec(e, a)->d[1], rows = em_spec(e, x)->d[0];
+  if (most.a < rows.a || most.a + most.c < rows.a + rows.c)
+    return em_fail(e, "X ('%s') has %s rows and array '%s' room for %s a element: its writes' rows grow apart with "
+                   "the batch; fix the batch with --shape", x->name, em_sym(rows), a->name, em_sym(most));
   const SymDim room = lod_room(e, k);
   if (room.a < 0 && !e->deciding) diag_internal("the LoD of '%s' has no bound before write_to_array", x->name);
   call->slots = em_array_lod(e, a, room, &call->slot_cap);
   call->rows = em_dim(e, x, 0);
+  call->elem_rows = em_dim(e, a, 1);
   call->row_numel = em_prod(e, x, 1, tu_rank(e, x));
   call->lod = k;
   call->lod_outer = levels == 2;
@@ -248,7 +256,7 @@ static int emit_write_to_array(EmitCtx *e) {
   call.i = em_ptr(e, i, 1);
   if (a->arr_lod && write_lod(e, x, a, &call)) return -1;
   em_fault(e, a->arr_lod ? "write_to_array: index negative, past the array's end (a gap) or past the length "
-                           "paddlec proved, or a LoD with more offsets than paddlec planned for"
+                           "paddlec proved, or X with more rows or LoD offsets than paddlec planned for"
                          : "write_to_array: index negative, past the array's end (a gap) or past the length paddlec "
                            "proved");
   array_print_c(e->p, &call);

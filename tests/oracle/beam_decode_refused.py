@@ -2,7 +2,8 @@
 """Programs over tensor arrays of LoD tensors that paddlec refuses
 (tests/test_beam_decode.py): beam_search_decode over ids whose LoD has
 one level or over int64 scores, read_from_array of an array of LoD
-tensors, and an array that mixes LoD tensors with plain ones.  Saved
+tensors, an array that mixes LoD tensors with plain ones, and one whose
+elements' rows grow apart with the batch.  Saved
 without a run (Paddle's kernels stop on some of them too).
 
     python beam_decode_refused.py OUTDIR [CASE ...]"""
@@ -68,6 +69,22 @@ def mixed():
     write(y, 0, arr)
     write(x, 1, arr)
     return [x, y], [tensor_array_to_tensor(arr, axis=0)[0]]
+
+
+@case
+def rows_apart():
+    """A LoD tensor of the batch's rows and one of 8 fixed rows written into
+    one array: the most rows is 8 at the batches the compiler probes (1 to
+    8), not past them."""
+    x = paddle.static.data("x", [None, 1], "int64", lod_level=2)
+    y = paddle.static.data("y", [8, 1], "int64", lod_level=2)
+    s = paddle.static.data("s", [None, 1], "float32", lod_level=2)
+    ids_arr, scores_arr = paddle.tensor.create_array("int64"), paddle.tensor.create_array("float32")
+    write(x, 0, ids_arr)
+    write(y, 1, ids_arr)
+    write(s, 0, scores_arr)
+    write(s, 1, scores_arr)
+    return [x, y, s], decode(ids_arr, scores_arr)
 
 
 def main(argv):
