@@ -21,14 +21,13 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from oracle_case import append_op, build_static_case, case_registry, lod_reference  # noqa: E402
+from oracle_case import append_op, case_registry, run_lod_cases  # noqa: E402
 
 import paddle  # noqa: E402
 
 END = 0  # end_id of every case
 CASES, case = case_registry()
 DATA = {}
-CURRENT = {}
 
 
 def rows(lod):
@@ -70,10 +69,6 @@ def beam_search(pre_ids, pre_scores, ids, scores, beam_size, level=0, accumulate
     return append_op("beam_search", inputs,
                      {"selected_ids": ["int64"], "selected_scores": ["float32"], "parent_idx": ["int32"]},
                      {"level": level, "beam_size": beam_size, "end_id": END, "is_accumulated": accumulated})
-
-
-def make_input(var, rng):
-    return CURRENT[var.name]
 
 
 # ---------------------------------------------------------------- cases
@@ -193,16 +188,5 @@ def fixed_prefixes():
 DATA["fixed_prefixes"] = DATA["two_levels"]
 
 
-def main(argv):
-    paddle.enable_static()
-    paddle.seed(1)
-    for name in [n for n in argv[2:] if n in CASES] or (list(CASES) if len(argv) == 2 else []):
-        CURRENT.clear()
-        CURRENT.update(DATA[name])
-        out_dir, inputs = build_static_case(argv[1], name, CASES[name], make_input, clip_extra=False,
-                                            run_reference=False)
-        lod_reference(out_dir, inputs, {"scores": DATA[name]["lod"]})
-
-
 if __name__ == "__main__":
-    main(sys.argv)
+    run_lod_cases(sys.argv, CASES, DATA, lambda name: {"scores": DATA[name]["lod"]})

@@ -21,14 +21,13 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from oracle_case import append_op, build_static_case, case_registry, lod_reference  # noqa: E402
+from oracle_case import append_op, case_registry, run_lod_cases  # noqa: E402
 
 import paddle  # noqa: E402
 
 END = 0  # end_id of every case
 CASES, case = case_registry()
 DATA = {}
-CURRENT = {}
 
 
 def data(name, sources, steps, width, seed=0, ends=None):
@@ -81,10 +80,6 @@ def decoder(steps, width, beam_size, score_dtype="float32", fetch_steps=False):
                                       {"SentenceIds": ["int64"], "SentenceScores": [score_dtype]},
                                       {"beam_size": beam_size, "end_id": END})
     return [init_ids, init_scores] + ([w, u] if steps else []), [sent_ids, sent_scores] + (kept if fetch_steps else [])
-
-
-def make_input(var, rng):
-    return CURRENT[var.name]
 
 
 # ---------------------------------------------------------------- cases
@@ -154,16 +149,5 @@ def one_step():
     return decoder(0, 3, 1)
 
 
-def main(argv):
-    paddle.enable_static()
-    paddle.seed(1)
-    for name in [n for n in argv[2:] if n in CASES] or (list(CASES) if len(argv) == 2 else []):
-        CURRENT.clear()
-        CURRENT.update(DATA[name])
-        out_dir, inputs = build_static_case(argv[1], name, CASES[name], make_input, clip_extra=False,
-                                            run_reference=False)
-        lod_reference(out_dir, inputs, {"init_ids": DATA[name]["lod"], "init_scores": DATA[name]["lod"]})
-
-
 if __name__ == "__main__":
-    main(sys.argv)
+    run_lod_cases(sys.argv, CASES, DATA, lambda name: {"init_ids": DATA[name]["lod"], "init_scores": DATA[name]["lod"]})

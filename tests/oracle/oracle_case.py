@@ -348,6 +348,19 @@ def run_grad_cases(cases, make_input, argv=None):
         build(argv[1], name, fn, make_input)
 
 
+def run_lod_cases(argv, cases, data, lods):
+    """The command line of a family whose cases feed fixed arrays with LoDs
+    (`script.py OUTDIR [CASE ...]`): case `name` feeds data[name] (feed name
+    -> array) with the LoDs lods(name) ({feed: offsets}, as lod_reference
+    takes them), and Paddle's Executor runs the saved program on them."""
+    paddle.enable_static()
+    paddle.seed(1)
+    for name in [n for n in argv[2:] if n in cases] or (list(cases) if len(argv) == 2 else []):
+        out_dir, inputs = build_static_case(argv[1], name, cases[name], lambda v, rng, d=data[name]: d[v.name],
+                                            clip_extra=False, run_reference=False)
+        lod_reference(out_dir, inputs, lods(name))
+
+
 def lod_reference(out_dir, inputs, lod):
     """Paddle's Executor on the saved model, each input of lod_level > 0 a
     LoDTensor with the level-1 offsets `lod` (one list for every such input,
