@@ -108,6 +108,18 @@ def pool_beside_a_plain_feed():
     return [x, y], [sequence_lod.sequence_pool(x, "sum"), paddle.nn.functional.relu(y)]
 
 
+@case
+def pool_of_sums():
+    """x + y and y + x, x and y fed with different LoDs: an element-wise
+    op passes X's LoD on (share_lod(x)), so the first pools by x's five
+    sequences, the second by y's two."""
+    x, y = feed("x", 3), feed("y", 3)
+    return [x, y], [sequence_lod.sequence_pool(x + y, "sum"), sequence_lod.sequence_pool(y + x, "max")]
+
+
+pool_of_sums.lod = {"x": LOD, "y": [0, 4, ROWS]}
+
+
 def conv(x, filters, size, start, bias=False, act=None):
     return sequence_lod.sequence_conv(x, filters, filter_size=size, padding_start=start, bias_attr=bias, act=act)
 
@@ -273,7 +285,7 @@ def main(argv):
         out_dir, inputs = build_static_case(argv[1], name, CASES[name], make_input, run_reference=False)
         if getattr(CASES[name], "training_kernel", False):
             training_kernel(out_dir)
-        reference(out_dir, inputs)
+        reference(out_dir, inputs, getattr(CASES[name], "lod", LOD))
 
 
 if __name__ == "__main__":
