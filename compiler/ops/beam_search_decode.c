@@ -81,7 +81,7 @@ static int writes_two_levels(EmitCtx *e, const Var *a) {
   const int id = (int)(a - e->g->vars);
   for (int o = 0; o < e->g->nops; o++) {
     const Op *op = &e->g->ops[o];
-    if (strcmp(op->type, "write_to_array") || slot_first(op->out, op->nout, "Out") != id) continue;
+    if (op->removed || strcmp(op->type, "write_to_array") || slot_first(op->out, op->nout, "Out") != id) continue;
     const int x = slot_first(op->in, op->nin, "X");
     const char *why = "";
     int levels = 0;
@@ -137,8 +137,8 @@ static int emit_beam_search_decode(EmitCtx *e) {
   call.tokens[1] = strcmp(more, call.tokens[0]) ? more : NULL;
   em_fault(e, "beam_search_decode: Ids and Scores differ in length or are empty, the first step has no source or more "
            "than paddlec planned for, a source has more candidates than beam_size where its sentences start or "
-           "(beam_size > 1) fewer sentences than beam_size at the end (Paddle crashes there), or a step's LoD does "
-           "not fit its rows or Scores' rows");
+           "(beam_size > 1) fewer sentences than beam_size at the end (Paddle crashes there), a step's LoD does "
+           "not fit its rows or Scores' rows, or a NaN score among more than 16 sentences");
   pr_line(e->p, "/* each source's %lld sentences, walked back through the steps of '%s' and sorted by score; the LoD "
           "made: the sources, then each sentence's tokens */", (long long)beam, ids->name);
   beam_decode_print_c(e->p, &call);
