@@ -165,6 +165,12 @@ const char *em_makes_lod_outer(EmitCtx *e, int k) {
   return pool_printf("(m->lod_store[%d] + m->lod_cap[%d])", j, j);
 }
 
+const char *em_makes_lod_room(EmitCtx *e, int k) {
+  const int j = k - e->g->nfeeds;
+  if (j < 0) diag_internal("em_makes_lod_room: LoD %d is a feed's", k);
+  return pool_printf("m->lod_cap[%d]", j);
+}
+
 void em_wrote(EmitCtx *e, const Var *v) {
   if (e->written) e->written[v - e->g->vars] = 1;
 }
@@ -233,6 +239,10 @@ const char *em_array_lod(EmitCtx *e, const Var *v, SymDim room, const char **cap
   if (room.a < 0 && (!r || r->a < 0)) return NULL;
   *cap = pool_printf("m->array_lod_cap[%d]", j);
   return pool_printf("m->array_lod[%d]", j);
+}
+
+SymDim em_array_lod_room(const EmitCtx *e, const Var *v) {
+  return e->array_lod_room ? e->array_lod_room[array_index(e, v)] : (SymDim){-1, 0};
 }
 
 int (em_fail)(EmitCtx *e, const char *fmt, ...) {

@@ -137,6 +137,9 @@ const char *em_makes_lod(EmitCtx *e, int k, SymDim bound);
  * most as its level 1; the kernel writes their count into
  * m->lod_outer_count[k]; readers find them at m->lod_outer[k]. */
 const char *em_makes_lod_outer(EmitCtx *e, int k);
+/* The offsets each level of LoD k (made by the current kernel) has room
+ * for at the run's batch, an int64_t ("m->lod_cap[j]"). */
+const char *em_makes_lod_room(EmitCtx *e, int k);
 /* The run-time length of tensor array v (ops/array_call.h): the int64_t
  * lvalue "m->array_len[j]", j its order among the program's arrays; the
  * model sets it to 0 at the start of every run. */
@@ -148,6 +151,9 @@ const char *em_array_len(EmitCtx *e, const Var *v);
  * the model reserves the most any write asks for; a reader passes
  * room.a = -1 and gets NULL when no write asked (nothing keeps slots). */
 const char *em_array_lod(EmitCtx *e, const Var *v, SymDim room, const char **cap);
+/* The offsets a level of a slot of array v needs (a*B + c), the most the
+ * writes emitted so far asked for; a = -1 when none asked. */
+SymDim em_array_lod_room(const EmitCtx *e, const Var *v);
 /* The current kernel can fail at run time (a value the op cannot take, such
  * as a top_k K beyond its axis): it returns nonzero then ("return 1;", which
  * the emitter prints), and the run stops with <PREFIX>_ERR_SHAPE and

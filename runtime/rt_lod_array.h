@@ -25,4 +25,11 @@ typedef struct RtLodArray {
 int rt_lod_slot_put(int64_t *slot, int64_t cap, int64_t rows, const int64_t *lod1, int64_t n1, const int64_t *lod0,
                     int64_t n0);
 
+/* Reads an element's LoD from its slot: level 1 (the only level of a LoD
+ * of one) into lod1 and its count into *n1, level 0 into lod0 and *n0 (a
+ * LoD of two levels; lod0 NULL for one); 1 when a level has more offsets
+ * than room or the slot's levels are not the reader's, 0 once read. */
+int rt_lod_slot_get(const int64_t *slot, int64_t cap, int64_t *lod1, int64_t *n1, int64_t *lod0, int64_t *n0,
+                    int64_t room);
+
 #endif

@@ -28,14 +28,29 @@ def programs():
                        "with 'ids', which carries a LoD of one level: Paddle's kernel takes elements with a LoD of "
                        "two levels"]),
     ("int_scores", ["(beam_search_decode -> ", "holds int64: paddlec takes float32 and float64 scores"]),
-    ("read_lod_array", ["(read_from_array -> ", "holds LoD tensors (or elements whose rows only the run knows): "
-                        "paddlec reads such an array with beam_search_decode and lod_array_length only yet"]),
+    ("join_lod_array", ["(tensor_array_to_tensor -> ", "holds LoD tensors (or elements whose rows only the run "
+                        "knows): paddlec reads such an array with read_from_array (without X_W), beam_search_decode "
+                        "and lod_array_length only yet"]),
+    ("levels_apart", ["(write_to_array -> ", "writes X 'y', whose LoD has 2 levels, into array", "whose elements' "
+                      "have 1: paddlec keeps the elements of an array of LoD tensors with LoDs of one depth"]),
     ("mixed", ["(write_to_array -> ", "writes X 'x', a LoD tensor, into array", "whose elements are not"]),
     ("rows_apart", ["(write_to_array -> ", "X ('x') has B rows and array", "room for 8 a element: its writes' rows "
                     "grow apart with the batch; fix the batch with --shape"]),
 ])
 def test_arrays_of_lod_tensors_paddlec_does_not_take_are_refused(tmp_path, name, messages):
     bad(["compile", f"{programs()}/{name}/model.pdmodel", "-o", str(tmp_path / "o")], *messages)
+
+
+def test_reading_an_array_of_lod_tensors_in_a_loop_is_refused(tmp_path):
+    """A while body that reads an array of LoD tensors back: refused where
+    it reads (and where its write then finds no LoD on what it read)."""
+    from conftest import run as paddlec
+    p = paddlec(["compile", f"{programs()}/read_in_loop/model.pdmodel", "-o", str(tmp_path / "o")])
+    lines = [ln for ln in p.stderr.splitlines() if ln.strip()]
+    assert p.returncode == 1 and lines and all(ln.startswith("paddlec: error: ") for ln in lines), p.stderr
+    for s in ["block 1 op 0 (read_from_array -> ", "reads array", "of LoD tensors inside a sub-block (a loop's body): "
+              "paddlec reads such an array in the main block only yet"]:
+        assert s in lines[0], (s, lines[0])
 
 
 def run(binary, d, tmp_path, ids, lod, extra=()):
@@ -79,18 +94,29 @@ def test_a_source_with_more_candidates_than_the_beam_stops_the_run(tmp_path):
         r.stderr
 
 
-def test_the_decoder_steps_keep_one_size(tmp_path):
+def decoder_sizes(family, name, tmp_path):
+    """The sizes of the selected outputs of every beam_search step and of
+    the arrays' elements in the compiled model.c of family's case `name`."""
+    out, _ = cases(family)
+    from conftest import run as paddlec
+    p = paddlec(["compile", f"{out}/{name}/model.pdmodel", "-o", str(tmp_path / "src")])
+    assert p.returncode == 0, p.stderr
+    text = (tmp_path / "src" / "model.c").read_text()
+    sizes = re.findall(r"out selected_(?:ids|scores) +\S+ +\S+ +\[m->runtime_dims\[\d+\] <= ([^\]]+?), 1\]", text)
+    return sizes, re.findall(r"out Out +array_\d\.out +\S+ +\[4, ([^,]+), 1\]", text)
+
+
+@pytest.mark.parametrize("family,name", [("beam_decode", "two_sources"), ("lod_array", "decoder_reads")])
+def test_the_decoder_steps_keep_one_size(tmp_path, family, name):
     """Each beam_search step of e2e_beam_decode's two_sources (beam 2, two
     sources fed as the batch B) keeps at most beam_size candidates a
     source: its outputs are sized 2 * B, the sources of the fed LoD times
     the beam, at every step -- not beam_size times the rows of the step
-    before (2B, 4B, 8B) -- and so are the arrays' elements."""
-    out, _ = cases("beam_decode")
-    from conftest import run as paddlec
-    p = paddlec(["compile", f"{out}/two_sources/model.pdmodel", "-o", str(tmp_path / "src")])
-    assert p.returncode == 0, p.stderr
-    text = (tmp_path / "src" / "model.c").read_text()
-    sizes = re.findall(r"out selected_(?:ids|scores) +\S+ +\S+ +\[m->runtime_dims\[\d+\] <= ([^\]]+?), 1\]", text)
+    before (2B, 4B, 8B) -- and so are the arrays' elements.  e2e_lod_array's
+    decoder_reads reads each step's prefixes back from the arrays
+    (read_from_array, as the 1.x while loop's body does): the sources
+    bound follows the read to the writes before it (the fed LoD's B
+    sources, then beam_search's), and the sizes are the same."""
+    sizes, arrays = decoder_sizes(family, name, tmp_path)
     assert len(sizes) == 6 and set(sizes) == {"(2 * B)"}, sizes
-    arrays = re.findall(r"out Out +array_\d\.out +\S+ +\[4, ([^,]+), 1\]", text)
     assert arrays and set(arrays) == {"(2 * B)"}, arrays

@@ -37,6 +37,17 @@ static void print_read(Printer *p, const ArrayCall *c) {
     return;
   }
   pr_line(p, "if (i < 0 || i >= %s) return 1; /* no such element */", c->len);
+  if (c->slots) { /* the element's rows, and its LoD from its slot */
+    pr_line(p, "const int64_t *slot = %s + i * RT_LOD_SLOT_WORDS(%s);", c->slots, c->slot_cap);
+    pr_line(p, "if (rt_lod_slot_get(slot, %s, %s, &m->lod_count[%d], %s, %s, %s))", c->slot_cap, c->made_rows,
+            c->lod, c->made_outer ? c->made_outer : "NULL",
+            c->made_outer ? pool_printf("&m->lod_outer_count[%d]", c->lod) : "NULL", c->made_room);
+    pr_line(p, "  return 1; /* more offsets than the room paddlec planned */");
+    pr_line(p, "%s = slot[0];", c->rows);
+    pr_line(p, "memcpy(%s, %s + i * %s, (size_t)(slot[0] * %s) * sizeof(%s));", c->out, c->arr, c->numel,
+            c->row_numel, c->type);
+    return;
+  }
   pr_line(p, "%s", copy);
 }
 

@@ -17,7 +17,9 @@
  *
  * An array of LoD tensors (Var.arr_lod) keeps each element's rows and LoD
  * in a slot beside it (runtime/rt_lod_array.h): write_to_array copies X's
- * rows only and puts its rows and LoD into the slot of element I. */
+ * rows only and puts its rows and LoD into the slot of element I;
+ * read_from_array copies the element's rows, sets Out's run-time rows and
+ * makes Out's LoD from the slot. */
 #ifndef PADDLEC_OPS_ARRAY_CALL_H
 #define PADDLEC_OPS_ARRAY_CALL_H
 
@@ -55,14 +57,20 @@ typedef struct ArrayCall {
   const char *src_len; /* ARRAY_FROM_TENSOR: the run-time length of the array
                         * joined into x (the length arr takes); with
                         * `bounded`, 1 to L, else L */
-  /* ARRAY_WRITE into an array of LoD tensors (slots not NULL): */
+  /* ARRAY_WRITE into, ARRAY_READ from an array of LoD tensors (slots not
+   * NULL): */
   const char *slots;    /* its slots (int64_t *), */
   const char *slot_cap; /* the offsets a level of one holds, */
-  const char *rows;     /* X's rows (at most elem_rows, else the run stops), */
+  const char *rows;     /* X's rows (at most elem_rows, else the run stops);
+                         * ARRAY_READ: Out's run-time rows, an lvalue, */
   const char *elem_rows; /* the rows an element has room for, */
   const char *row_numel; /* and elements a row; */
-  int lod;              /* the LoD X carries (m->lod[lod]), */
+  int lod;              /* the LoD X carries (m->lod[lod]); ARRAY_READ: the
+                         * LoD Out carries, which the kernel makes, */
   int lod_outer;        /* 1: with a level 0 (m->lod_outer[lod]) */
+  const char *made_rows;  /* ARRAY_READ: where its offsets go (em_makes_lod), */
+  const char *made_outer; /* and those of its level 0 (NULL: one level), */
+  const char *made_room;  /* the offsets each level has room for */
 } ArrayCall;
 
 void array_print_c(Printer *p, const ArrayCall *c);

@@ -16,7 +16,8 @@
  * beam_size when fewer: S the most sources level 0 of a 2-level LoD may
  * hold (sources_bound: a feed's rows, which its LoD's sequences never
  * exceed, carried through the beam_search steps that read level 0 and
- * keep the sources) -- what keeps the 1.x decoder's steps at one size
+ * keep the sources, and through tensor arrays read back in block 0) --
+ * what keeps the 1.x decoder's steps at one size
  * instead of beam_size times the step before; a run-time extent (one root
  * for the three), the run stopping should a run bring more sources.  Both selected outputs carry the LoD the kernel makes
  * (OpDef.lod_made 2): level 0 the sources as rows of scores (Paddle's
@@ -47,22 +48,51 @@
 enum { BEAM_MAX = 1 << 16 }; /* a larger beam_size is refused: the sizes stay far from overflow */
 
 /* The most sources level 0 of the 2-level LoD v carries may hold, while
- * inferring: a feed's rows (lod_check: no more sequences than rows), or
- * those of the LoD the beam_search that made v's read at level 0 (it keeps
- * the sources); -1 when not known. */
-static int64_t sources_bound(const Graph *g, const Var *v, int depth) {
+ * inferring: a feed's rows (lod_check: no more sequences than rows), those
+ * of the LoD the beam_search that made v's read at level 0 (it keeps the
+ * sources), or the most of those the writes before a read_from_array in
+ * block 0 put into its array; -1 when not known.  memo[id]: -3 unseen, -2
+ * on the walk (a cycle: not known), else the bound. */
+static int64_t sources_walk(const Graph *g, const Var *v, int64_t *memo) {
+  const int id = (int)(v - g->vars);
+  if (memo[id] != -3) return memo[id] == -2 ? -1 : memo[id];
+  memo[id] = -2;
   const char *why;
   int levels;
   const int k = op_lod_input_levels(g, NULL, v, &levels, &why);
-  if (k < 0 || levels != 2 || depth > 64) return -1;
-  if (k < g->nfeeds) {
+  int64_t r = -1;
+  if (k >= 0 && levels == 2 && k < g->nfeeds) {
     const Var *f = &g->vars[g->feeds[k]];
-    return f->shape.rank >= 1 ? f->shape.d[0] : -1;
+    r = f->shape.rank >= 1 ? f->shape.d[0] : -1;
+  } else if (k >= 0 && levels == 2) {
+    const int made = g->vars[op_lod_made_var(g, k - g->nfeeds)].producer;
+    const Op *op = &g->ops[made];
+    const int in = slot_first(op->in, op->nin, !strcmp(op->type, "beam_search") ? "scores" : "X");
+    if (!strcmp(op->type, "beam_search") && attr_int(op, "level", 0) == 0 && in >= 0) {
+      r = sources_walk(g, &g->vars[in], memo);
+    } else if (!strcmp(op->type, "read_from_array") && op->block == 0 && in >= 0) {
+      for (int o = 0; o < made; o++) { /* the writes before, in block 0 */
+        const Op *w = &g->ops[o];
+        if (w->removed || w->block || strcmp(w->type, "write_to_array") || slot_first(w->out, w->nout, "Out") != in)
+          continue;
+        const int x = slot_first(w->in, w->nin, "X");
+        const int64_t b = x >= 0 ? sources_walk(g, &g->vars[x], memo) : -1;
+        if (b < 0) {
+          r = -1;
+          break;
+        }
+        if (b > r) r = b;
+      }
+    }
   }
-  const Op *op = &g->ops[g->vars[op_lod_made_var(g, k - g->nfeeds)].producer];
-  const int scores = slot_first(op->in, op->nin, "scores");
-  if (strcmp(op->type, "beam_search") || attr_int(op, "level", 0) != 0 || scores < 0) return -1;
-  return sources_bound(g, &g->vars[scores], depth + 1);
+  memo[id] = r;
+  return r;
+}
+
+static int64_t sources_bound(const Graph *g, const Var *v) {
+  int64_t *memo = pool_alloc(sizeof *memo * ((size_t)g->nvars + 1));
+  for (int i = 0; i < g->nvars; i++) memo[i] = -3;
+  return sources_walk(g, v, memo);
 }
 
 static int infer_beam_search(OpCtx *c) {
@@ -76,7 +106,7 @@ static int infer_beam_search(OpCtx *c) {
   const int64_t rows = scores->shape.d[0];
   const int fixed = c->g->specializing && rows >= 0;
   if (fixed) {
-    const int64_t src = attr_int(c->op, "level", 0) == 0 ? sources_bound(c->g, scores, 0) : -1;
+    const int64_t src = attr_int(c->op, "level", 0) == 0 ? sources_bound(c->g, scores) : -1;
     const int64_t most = src >= 0 && src < rows ? src : rows;
     sel.d[0] = parent.d[0] = most * beam > 0 ? most * beam : 1;
   }

@@ -606,7 +606,7 @@ const OpDef op_sequence_conv = {.type = "sequence_conv", .infer = infer_sequence
 /* The ops whose outputs get a LoD of their own or none stop op_lod_input's
  * walk (lod_slot ""). */
 const OpDef op_sequence_pool = {.type = "sequence_pool", .infer = infer_sequence_pool, .emit_c = emit_sequence_pool,
-                                .lod_slot = ""};
+                                .lod_slot = "", .runtime_extents = 1};
 const OpDef op_sequence_softmax = {.type = "sequence_softmax", .infer = infer_same_as_x,
                                    .emit_c = emit_sequence_softmax};
 const OpDef op_sequence_reverse = {.type = "sequence_reverse", .infer = infer_sequence_reverse,

@@ -32,10 +32,14 @@
  * An array of LoD tensors (Var.arr_lod: a write's X has a lod_level, or
  * rows only the run knows) keeps, beside each element, its rows and its
  * LoD (runtime/rt_lod_array.h); its elements may differ in rows, dim 0
- * being the most a write brings, and every write's X must carry a LoD.
- * Only lod_array_length and beam_search_decode read such an array yet;
- * read_from_array and tensor_array_to_tensor refuse it.  Emission and
- * run-time checks: array_call.h. */
+ * being the most a write brings, and every write's X must carry a LoD of
+ * as many levels as the others'.  read_from_array gives Out the element's
+ * rows (a run-time extent) and its LoD (Paddle: `out->set_lod(x[i].lod())`),
+ * a LoD the kernel makes (OpDef.lod_made: the array's levels) with room for
+ * the most offsets the writes before bring; lod_array_length and
+ * beam_search_decode read such an array too; tensor_array_to_tensor (and
+ * its grad) and a read with X_W (write_to_array's grad) refuse it.
+ * Emission and run-time checks: array_call.h. */
 #include <string.h>
 
 #include "../array_len.h"
@@ -85,12 +89,22 @@ static int same_dims(const Shape *a, const Shape *b, int from) {
   return 1;
 }
 
-/* Not an array of LoD tensors: read_from_array, tensor_array_to_tensor and
- * its grad. */
+/* Not an array of LoD tensors: tensor_array_to_tensor and its grad, a
+ * read with X_W. */
 static int no_lod_elements(OpCtx *c, const Var *a) {
   if (!a->arr_lod) return 0;
   return ctx_fail(c, "array '%s' holds LoD tensors (or elements whose rows only the run knows): paddlec reads such "
-                  "an array with beam_search_decode and lod_array_length only yet", a->name);
+                  "an array with read_from_array (without X_W), beam_search_decode and lod_array_length only yet",
+                  a->name);
+}
+
+/* The levels of the LoD tensor X written into an array (Var.arr_lod): the
+ * LoD it carries, as far as the walk can tell now (1 otherwise: the
+ * emitter refuses an X without one). */
+static int written_levels(const Graph *g, const Var *x) {
+  int levels = 0;
+  const char *why;
+  return op_lod_input_levels(g, NULL, x, &levels, &why) >= 0 && levels > 0 ? levels : 1;
 }
 
 static int infer_write_to_array(OpCtx *c) {
@@ -101,11 +115,15 @@ static int infer_write_to_array(OpCtx *c) {
   if (var_runtime_axis(x) > 0 || x->runtime_more)
     return ctx_fail(c, "X '%s' has a dim other than its rows (dim 0) that only the run knows (%s): arrays take "
                     "elements whose rows vary only", x->name, x->runtime_from ? x->runtime_from : "its producer");
-  const int lod = x->lod_level > 0 || var_runtime_axis(x) == 0;
+  const int lod = x->lod_level > 0 || var_runtime_axis(x) == 0 ? written_levels(c->g, x) : 0;
   if (!(a->flags & VAR_INFERRED)) {
     ctx_set(c, "Out", 0, &x->shape, x->dtype);
     a->arr_lod = lod;
-  } else if (c->g->specializing && a->arr_lod != lod && x->shape.d[0] >= 0 && a->shape.d[0] >= 0) {
+  } else if (c->g->specializing && a->arr_lod && lod && a->arr_lod != lod) {
+    return ctx_fail(c, "writes X '%s', whose LoD has %d level%s, into array '%s', whose elements' have %d: paddlec "
+                    "keeps the elements of an array of LoD tensors with LoDs of one depth", x->name, lod,
+                    lod > 1 ? "s" : "", a->name, a->arr_lod);
+  } else if (c->g->specializing && !a->arr_lod != !lod && x->shape.d[0] >= 0 && a->shape.d[0] >= 0) {
     /* (constant folding infers with the batch unknown: no run-time extents yet) */
     return ctx_fail(c, "writes X '%s'%s into array '%s', whose elements are%s: paddlec keeps an array of LoD "
                     "tensors (rows the run gives) or of tensors of one shape", x->name, lod ? ", a LoD tensor," : "",
@@ -125,11 +143,13 @@ static int infer_write_to_array(OpCtx *c) {
 
 static int infer_read_from_array(OpCtx *c) {
   Var *a = need_array(c, "X"), *i = need_index(c), *xw = ctx_in(c, "X_W", 0);
-  if (!a || !i || written(c, a) || no_lod_elements(c, a)) return -1;
+  if (!a || !i || written(c, a) || (xw && no_lod_elements(c, a))) return -1;
   if (xw && (xw->dtype != a->dtype || shape_numel(&xw->shape) != shape_numel(&a->shape)))
     return ctx_fail(c, "X_W '%s' %s is not the size of the array's elements %s", xw->name, shape_str(&xw->shape),
                     shape_str(&a->shape));
   ctx_set(c, "Out", 0, &a->shape, a->dtype);
+  if (a->arr_lod && c->g->specializing && a->shape.rank >= 1 && a->shape.d[0] >= 0) /* the element's rows */
+    ctx_set_runtime_extent(c, "Out", 0, 0, pool_printf("X ('%s': the rows of the element read)", a->name));
   return 0;
 }
 
@@ -263,6 +283,28 @@ static int emit_write_to_array(EmitCtx *e) {
   return 0;
 }
 
+/* Out of a read of array a of LoD tensors: the element's rows and the LoD
+ * made from its slot; -1 after em_fail. */
+static int read_lod(EmitCtx *e, Var *a, Var *out, ArrayCall *call) {
+  if (e->op->block != 0) /* (the LoDs kernels make live in block 0: op_lod_made_count) */
+    return em_fail(e, "reads array '%s' of LoD tensors inside a sub-block (a loop's body): paddlec reads such an "
+                   "array in the main block only yet", a->name);
+  if (var_runtime_axis(out) != 0) return em_fail(e, "Out ('%s') must have rows known at run time", out->name);
+  const SymDim room = em_array_lod_room(e, a);
+  if (room.a < 0 && !e->deciding)
+    return em_fail(e, "no write before this read gives array '%s' a LoD tensor", a->name);
+  call->slots = em_array_lod(e, a, (SymDim){-1, 0}, &call->slot_cap);
+  if (!call->slots) call->slots = "NULL", call->slot_cap = "0"; /* (deciding) */
+  call->rows = em_dim(e, out, 0);
+  call->row_numel = em_prod(e, out, 1, tu_rank(e, out));
+  call->lod = op_lod_input_levels(e->g, e->spec, out, NULL, NULL);
+  call->lod_outer = a->arr_lod == 2;
+  call->made_rows = em_makes_lod(e, call->lod, room);
+  call->made_outer = call->lod_outer ? em_makes_lod_outer(e, call->lod) : NULL;
+  call->made_room = em_makes_lod_room(e, call->lod);
+  return 0;
+}
+
 static int emit_read_from_array(EmitCtx *e) {
   Var *a = tu_in(e, "X", 0), *i = tu_in(e, "I", 0), *out = tu_out(e, "Out", 0);
   if (!a || !i || !out) return -1;
@@ -272,9 +314,21 @@ static int emit_read_from_array(EmitCtx *e) {
   call.out = em_ptr(e, out, 0);
   OpCtx c = {e->g, (Op *)e->op};
   call.zero_past = ctx_in(&c, "X_W", 0) != NULL;
-  if (!call.zero_past) em_fault(e, "read_from_array: index outside the array's written elements");
+  if (a->arr_lod && read_lod(e, a, out, &call)) return -1;
+  if (!call.zero_past)
+    em_fault(e, a->arr_lod ? "read_from_array: index outside the array's written elements, or an element with more "
+                             "LoD offsets than paddlec planned for"
+                           : "read_from_array: index outside the array's written elements");
   array_print_c(e->p, &call);
   return 0;
+}
+
+/* Out of a read of an array of LoD tensors carries the element's LoD, of
+ * the array's levels. */
+static int read_from_array_lod_made(const Graph *g, const Op *op, int var) {
+  const int a = slot_first(op->in, op->nin, "X");
+  const int with_xw = slot_first(op->in, op->nin, "X_W") >= 0;
+  return a >= 0 && !with_xw && slot_first(op->out, op->nout, "Out") == var ? g->vars[a].arr_lod : 0;
 }
 
 static int emit_lod_array_length(EmitCtx *e) {
@@ -339,7 +393,7 @@ const OpDef op_tensor_array_to_tensor_grad = {.type = "tensor_array_to_tensor_gr
 const OpDef op_write_to_array = {.type = "write_to_array", .infer = infer_write_to_array, .emit_c = emit_write_to_array,
                                  .runtime_extents = 1};
 const OpDef op_read_from_array = {.type = "read_from_array", .infer = infer_read_from_array,
-                                  .emit_c = emit_read_from_array};
+                                  .emit_c = emit_read_from_array, .lod_made = read_from_array_lod_made};
 const OpDef op_lod_array_length = {.type = "lod_array_length", .infer = infer_lod_array_length,
                                    .emit_c = emit_lod_array_length, .fold = fold_lod_array_length};
 const OpDef op_tensor_array_to_tensor = {.type = "tensor_array_to_tensor", .infer = infer_tensor_array_to_tensor,

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Programs over tensor arrays of LoD tensors that paddlec refuses
 (tests/test_beam_decode.py): beam_search_decode over ids whose LoD has
-one level or over int64 scores, read_from_array of an array of LoD
-tensors, an array that mixes LoD tensors with plain ones, and one whose
-elements' rows grow apart with the batch.  Saved
+one level or over int64 scores, tensor_array_to_tensor of an array of
+LoD tensors, an array that mixes LoD tensors with plain ones or LoDs of
+one level and two, and one whose elements' rows grow apart with the
+batch.  Saved
 without a run (Paddle's kernels stop on some of them too).
 
     python beam_decode_refused.py OUTDIR [CASE ...]"""
@@ -52,12 +53,42 @@ def int_scores():
 
 
 @case
-def read_lod_array():
-    """read_from_array of an array of LoD tensors."""
+def join_lod_array():
+    """tensor_array_to_tensor of an array of LoD tensors."""
     x = paddle.static.data("x", [None, 3], "float32", lod_level=1)
     arr = paddle.tensor.create_array("float32")
     write(x, 0, arr)
-    return [x], [paddle.tensor.array_read(arr, paddle.full([1], 0, "int64")) * 2.0]
+    return [x], [tensor_array_to_tensor(arr, axis=0)[0]]
+
+
+@case
+def levels_apart():
+    """A LoD tensor of one level, then one of two, written into one array
+    and read back."""
+    x = paddle.static.data("x", [None, 3], "float32", lod_level=1)
+    y = paddle.static.data("y", [None, 3], "float32", lod_level=2)
+    arr = paddle.tensor.create_array("float32")
+    write(x, 0, arr)
+    write(y, 1, arr)
+    return [x, y], [paddle.tensor.array_read(arr, paddle.full([1], 1, "int64")) * 2.0]
+
+
+@case
+def read_in_loop():
+    """A while loop whose body reads an array of LoD tensors back (the 1.x
+    decoder's shape) and writes the next element."""
+    x = paddle.static.data("x", [None, 3], "float32", lod_level=1)
+    arr = paddle.tensor.create_array("float32")
+    write(x, 0, arr)
+    i = paddle.full([1], 0, "int64")
+    n = paddle.full([1], 2, "int64")
+
+    def body(i):
+        paddle.tensor.array_write(paddle.tensor.array_read(arr, i) * 2.0, i + 1, arr)
+        return [i + 1]
+
+    paddle.static.nn.while_loop(lambda i: i < n, body, [i])
+    return [x], [paddle.static.nn.sequence_pool(paddle.tensor.array_read(arr, n), "sum")]
 
 
 @case
