@@ -378,6 +378,14 @@ static void lod_made_text(EmitCtx *e, const char *P, LodText *t) {
   if (!nmade) return;
   const char *bounds = "";
   for (int j = 0; j < nmade; j++) {
+    const int arr = e->lod_bound_array[j];
+    if (arr >= 0) { /* read back from an array: its slots' room, as all its writes ask */
+      const SymDim room = e->array_lod_room[arr];
+      if (room.a < 0)
+        diag_internal("the LoD of '%s' is read from an array no write gave room", g->vars[op_lod_made_var(g, j)].name);
+      if (room.a > e->lod_bound[j].a) e->lod_bound[j].a = room.a;
+      if (room.c > e->lod_bound[j].c) e->lod_bound[j].c = room.c;
+    }
     if (e->lod_bound[j].a < 0)
       diag_internal("the LoD of '%s' has no bound (its op's emitter calls em_makes_lod)",
                     g->vars[op_lod_made_var(g, j)].name);
@@ -667,7 +675,8 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
   memset(lod_read, 0, (size_t)g->nfeeds + 1);
   const int nmade = op_lod_made_count(g);
   SymDim *lod_bound = pool_alloc(sizeof *lod_bound * ((size_t)nmade + 1));
-  for (int j = 0; j < nmade; j++) lod_bound[j] = (SymDim){-1, 0};
+  int *lod_bound_array = pool_alloc(sizeof *lod_bound_array * ((size_t)nmade + 1));
+  for (int j = 0; j < nmade; j++) lod_bound[j] = (SymDim){-1, 0}, lod_bound_array[j] = -1;
   const int narrays = count_arrays(g);
   SymDim *array_lod_room = pool_alloc(sizeof *array_lod_room * ((size_t)narrays + 1));
   for (int j = 0; j < narrays; j++) array_lod_room[j] = (SymDim){-1, 0};
@@ -675,7 +684,7 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
   EmitCtx e = {.g = g, .spec = s, .plan = pl, .prefix = P, .blas = o->blas, .pp_panel = o->pp_panel,
                .size_classes = o->size_classes, .class_alt = o->class_alt,
                .written = written, .lod_read = lod_read, .lod_bound = lod_bound,
-               .array_lod_room = array_lod_room, .sub_kernel = sub_kernel};
+               .array_lod_room = array_lod_room, .lod_bound_array = lod_bound_array, .sub_kernel = sub_kernel};
   Printer unused; /* a decision prints nothing; this catches what would */
   pr_init(&unused);
   e.p = e.tasks = &unused;

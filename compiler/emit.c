@@ -241,8 +241,11 @@ const char *em_array_lod(EmitCtx *e, const Var *v, SymDim room, const char **cap
   return pool_printf("m->array_lod[%d]", j);
 }
 
-SymDim em_array_lod_room(const EmitCtx *e, const Var *v) {
-  return e->array_lod_room ? e->array_lod_room[array_index(e, v)] : (SymDim){-1, 0};
+const char *em_makes_lod_of_array(EmitCtx *e, int k, const Var *v) {
+  const int j = k - e->g->nfeeds;
+  if (j < 0) diag_internal("em_makes_lod_of_array: LoD %d is a feed's", k);
+  if (e->lod_bound_array) e->lod_bound_array[j] = array_index(e, v);
+  return em_makes_lod(e, k, (SymDim){0, 1});
 }
 
 int (em_fail)(EmitCtx *e, const char *fmt, ...) {

@@ -71,6 +71,8 @@ typedef struct EmitCtx {
   SymDim *array_lod_room; /* per tensor array: the offsets a level of its
                         * slots needs (em_array_lod), a = -1 when it keeps
                         * none (not an array of LoD tensors, or unwritten) */
+  int *lod_bound_array; /* per LoD an op makes: the tensor array whose room
+                        * bounds it too (em_makes_lod_of_array), or -1 */
   int naming;          /* 1 while a kernel is emitted: em_ptr names operands */
   int deciding;        /* 1 while OpDef.decide runs: em_fail prints nothing */
   struct EmitLocal *locals; /* the kernel's named operands (emit_names.c) */
@@ -151,9 +153,10 @@ const char *em_array_len(EmitCtx *e, const Var *v);
  * the model reserves the most any write asks for; a reader passes
  * room.a = -1 and gets NULL when no write asked (nothing keeps slots). */
 const char *em_array_lod(EmitCtx *e, const Var *v, SymDim room, const char **cap);
-/* The offsets a level of a slot of array v needs (a*B + c), the most the
- * writes emitted so far asked for; a = -1 when none asked. */
-SymDim em_array_lod_room(const EmitCtx *e, const Var *v);
+/* em_makes_lod for a LoD read back from array v of LoD tensors: bounded
+ * by the room of v's slots, as every write of the model (a loop's body
+ * writes after its reads) asks for it (codegen_model.c resolves it). */
+const char *em_makes_lod_of_array(EmitCtx *e, int k, const Var *v);
 /* The current kernel can fail at run time (a value the op cannot take, such
  * as a top_k K beyond its axis): it returns nonzero then ("return 1;", which
  * the emitter prints), and the run stops with <PREFIX>_ERR_SHAPE and

@@ -97,6 +97,9 @@ static int check_carried(Graph *g, const Op *op, const Carried *c) {
     v->nvals = -1;
     if (!(b->flags & (VAR_INFERRED | VAR_FEED | VAR_LOADED)) || b->shape.rank < 0) continue;
     if (v->dtype == b->dtype && shape_equal(&v->shape, &b->shape)) continue;
+    if (v->arr_lod && b->arr_lod && v->dtype == b->dtype && v->shape.rank == b->shape.rank && v->shape.rank >= 1 &&
+        !memcmp(v->shape.d + 1, b->shape.d + 1, sizeof v->shape.d[0] * (size_t)(v->shape.rank - 1)))
+      continue; /* an array of LoD tensors whose elements' rows the body grew (infer_loop_body) */
     if (v->dtype == b->dtype && only_the_condition(g, op, c->ids[k]) && shape_numel(&v->shape) == 1 &&
         shape_numel(&b->shape) == 1)
       continue; /* [] before the loop, [1] in it: one element all the same */
@@ -109,6 +112,48 @@ static int check_carried(Graph *g, const Op *op, const Carried *c) {
                      shape_str(&b->shape), strcmp(op->type, "while") ? "branch" : "loop");
   }
   return bad;
+}
+
+enum { GROW_PASSES = 8 }; /* a loop's body inferred at most this often */
+
+/* A tensor array of LoD tensors may grow its elements' rows in a loop's
+ * body (Var.arr_lod: the most rows a write brings), which the reads at
+ * the top of the body see only on the next trip: 1 when such an array the
+ * loop carries has more rows than rows[k] (then updated). */
+static int arrays_grew(const Graph *g, const Carried *c, int64_t *rows) {
+  int grew = 0;
+  for (int k = 0; k < c->n; k++) {
+    const Var *v = &g->vars[c->ids[k]];
+    if (!v->arr_lod || v->shape.rank < 1 || v->shape.d[0] <= rows[k]) continue;
+    rows[k] = v->shape.d[0];
+    grew = 1;
+  }
+  return grew;
+}
+
+/* A while's sub-block, inferred again while the arrays of LoD tensors it
+ * writes grow their elements' rows (at most GROW_PASSES times: the rows
+ * the reads see settle at the most the writes bring). */
+static int infer_loop_body(Graph *g, const Op *op, const Carried *c, InferReport *r, int *ucap, int depth) {
+  int64_t *rows = pool_alloc(sizeof *rows * ((size_t)c->n + 1));
+  for (int k = 0; k < c->n; k++) {
+    const Var *b = &c->before[k];
+    rows[k] = b->arr_lod && b->shape.rank >= 1 ? b->shape.d[0] : -1;
+  }
+  int bad = 0;
+  for (int pass = 0;; pass++) {
+    const int failed = r->nfailed;
+    bad |= infer_block(g, op->sub_block, r, ucap, depth + 1);
+    if (bad || r->nfailed != failed || r->overflow || !g->specializing || strcmp(op->type, "while") ||
+        !arrays_grew(g, c, rows))
+      return bad;
+    if (pass + 1 == GROW_PASSES) {
+      r->nfailed++;
+      return diag_error("%s: %s: the rows of the LoD tensors its body writes into an array still grow after %d "
+                        "passes over the body: paddlec cannot bound them", g->file, graph_op_where(g, op),
+                        GROW_PASSES);
+    }
+  }
 }
 
 static int infer_op(Graph *g, int id, InferReport *r, int *ucap, int depth) {
@@ -128,7 +173,7 @@ static int infer_op(Graph *g, int id, InferReport *r, int *ucap, int depth) {
     }
   }
   if (op->sub_block >= 0 && op->sub_block != op->block && depth < 64)
-    bad |= infer_block(g, op->sub_block, r, ucap, depth + 1);
+    bad |= runs ? infer_loop_body(g, op, &carried, r, ucap, depth) : infer_block(g, op->sub_block, r, ucap, depth + 1);
   if (!op->def) {
     VEC_PUSH(r->unknown, r->nunknown, *ucap, id);
     return bad;

@@ -16,7 +16,8 @@
  * beam_size when fewer: S the most sources level 0 of a 2-level LoD may
  * hold (sources_bound: a feed's rows, which its LoD's sequences never
  * exceed, carried through the beam_search steps that read level 0 and
- * keep the sources, and through tensor arrays read back in block 0) --
+ * keep the sources, and through tensor arrays read back, in a loop's
+ * body too) --
  * what keeps the 1.x decoder's steps at one size
  * instead of beam_size times the step before; a run-time extent (one root
  * for the three), the run stopping should a run bring more sources.  Both selected outputs carry the LoD the kernel makes
@@ -47,15 +48,21 @@
 
 enum { BEAM_MAX = 1 << 16 }; /* a larger beam_size is refused: the sizes stay far from overflow */
 
+enum { SRC_CYCLE = -4 }; /* sources_walk: back at a var on the walk */
+
 /* The most sources level 0 of the 2-level LoD v carries may hold, while
  * inferring: a feed's rows (lod_check: no more sequences than rows), those
  * of the LoD the beam_search that made v's read at level 0 (it keeps the
- * sources), or the most of those the writes before a read_from_array in
- * block 0 put into its array; -1 when not known.  memo[id]: -3 unseen, -2
- * on the walk (a cycle: not known), else the bound. */
+ * sources), or the most of those the writes into a read_from_array's
+ * array put there (in block 0 the writes before the read; in a loop's
+ * body every write, the body's own among them); -1 when not known.
+ * Around a loop (the body reads what it writes on the trip before) the
+ * walk meets a var it is on: SRC_CYCLE, which adds nothing (each trip
+ * keeps the sources of the one before), so the bound is the most the
+ * walk's other ends bring.  memo[id]: -3 unseen, -2 on the walk. */
 static int64_t sources_walk(const Graph *g, const Var *v, int64_t *memo) {
   const int id = (int)(v - g->vars);
-  if (memo[id] != -3) return memo[id] == -2 ? -1 : memo[id];
+  if (memo[id] != -3) return memo[id] == -2 ? SRC_CYCLE : memo[id];
   memo[id] = -2;
   const char *why;
   int levels;
@@ -70,18 +77,16 @@ static int64_t sources_walk(const Graph *g, const Var *v, int64_t *memo) {
     const int in = slot_first(op->in, op->nin, !strcmp(op->type, "beam_search") ? "scores" : "X");
     if (!strcmp(op->type, "beam_search") && attr_int(op, "level", 0) == 0 && in >= 0) {
       r = sources_walk(g, &g->vars[in], memo);
-    } else if (!strcmp(op->type, "read_from_array") && op->block == 0 && in >= 0) {
-      for (int o = 0; o < made; o++) { /* the writes before, in block 0 */
+    } else if (!strcmp(op->type, "read_from_array") && in >= 0) {
+      r = SRC_CYCLE;
+      for (int o = 0; o < g->nops && r != -1; o++) {
         const Op *w = &g->ops[o];
-        if (w->removed || w->block || strcmp(w->type, "write_to_array") || slot_first(w->out, w->nout, "Out") != in)
+        if (w->removed || (op->block == 0 && w->block == 0 && o > made) || strcmp(w->type, "write_to_array") ||
+            slot_first(w->out, w->nout, "Out") != in)
           continue;
         const int x = slot_first(w->in, w->nin, "X");
         const int64_t b = x >= 0 ? sources_walk(g, &g->vars[x], memo) : -1;
-        if (b < 0) {
-          r = -1;
-          break;
-        }
-        if (b > r) r = b;
+        if (b == -1 || (b != SRC_CYCLE && b > r)) r = b;
       }
     }
   }
@@ -92,7 +97,8 @@ static int64_t sources_walk(const Graph *g, const Var *v, int64_t *memo) {
 static int64_t sources_bound(const Graph *g, const Var *v) {
   int64_t *memo = pool_alloc(sizeof *memo * ((size_t)g->nvars + 1));
   for (int i = 0; i < g->nvars; i++) memo[i] = -3;
-  return sources_walk(g, v, memo);
+  const int64_t r = sources_walk(g, v, memo);
+  return r == SRC_CYCLE ? -1 : r;
 }
 
 static int infer_beam_search(OpCtx *c) {

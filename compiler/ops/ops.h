@@ -178,7 +178,9 @@ int op_lod_input(const Graph *g, const Spec *s, const Var *v, const char **why);
 int op_lod_input_levels(const Graph *g, const Spec *s, const Var *v, int *levels, const char **why);
 /* The levels of LoD k (a feed's lod_level, or OpDef.lod_made's count). */
 int op_lod_levels(const Graph *g, int k);
-/* The LoDs ops make (OpDef.lod_made) in block 0, and the var of the j-th. */
+/* The LoDs ops make (OpDef.lod_made), and the var of the j-th: in block
+ * 0, or in a sub-block where no other op writes the var (a kernel in a
+ * loop's body makes its LoD again each trip, into the same store). */
 int op_lod_made_count(const Graph *g);
 int op_lod_made_var(const Graph *g, int j);
 /* LoD k's name for comments and messages: the feed's, or the var's whose

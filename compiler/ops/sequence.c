@@ -71,6 +71,7 @@
  *     Out [T, win_size], X's LoD; pad_value an int. */
 #include <string.h>
 
+#include "../subblock.h"
 #include "../util.h"
 #include "flat_call.h"
 #include "ops.h"
@@ -227,12 +228,30 @@ static int same_rows(const Graph *g, const Spec *s, int u, int id) {
   return ru.a == rv.a && ru.c == rv.c;
 }
 
-/* 1 when var id's producer makes its LoD (OpDef.lod_made). */
+/* An op other than `only` that writes var id (the ops that run a
+ * sub-block, which name what their block writes, aside) in a block other
+ * than `block` (any block: -1), or NULL. */
+static const Op *other_writer(const Graph *g, int id, int only, int block) {
+  for (int o = 0; o < g->nops; o++) {
+    const Op *op = &g->ops[o];
+    if (o == only || op->removed || op_runs_block(g, op) || op->block == block) continue;
+    for (int s = 0; s < op->nout; s++)
+      for (int a = 0; a < op->out[s].n; a++)
+        if (op->out[s].vars[a] == id) return op;
+  }
+  return NULL;
+}
+
+/* 1 when var id's producer makes its LoD (OpDef.lod_made): in a sub-block
+ * (a loop's body: the kernel makes it again each trip, into the same
+ * store) only when no other op writes the var -- one written before the
+ * loop too would carry the LoD of either, by the trip. */
 static int lod_made_here(const Graph *g, int id) {
   const Var *v = &g->vars[id];
   if (v->producer < 0) return 0;
   const Op *op = &g->ops[v->producer];
-  return op->block == 0 && op->def && op->def->lod_made && op->def->lod_made(g, op, id) > 0;
+  return op->def && op->def->lod_made && (op->block == 0 || !other_writer(g, id, v->producer, -1)) &&
+         op->def->lod_made(g, op, id) > 0;
 }
 
 int op_lod_made_count(const Graph *g) {
@@ -271,6 +290,7 @@ static int lod_walk(const Graph *g, const Spec *s, const Var *v, int *memo, cons
   const VarSpec *vs = s ? &s->vars[id] : NULL;
   SymDim rows;
   int runtime;
+  const Op *other;
   if (v->flags & VAR_FEED) {
     int k = 0;
     while (k < g->nfeeds && g->feeds[k] != id) k++;
@@ -284,6 +304,10 @@ static int lod_walk(const Graph *g, const Spec *s, const Var *v, int *memo, cons
       r = k;
   } else if (v->producer < 0) {
     *why = pool_printf("'%s' is neither a feed nor made by an op", v->name);
+  } else if ((other = other_writer(g, id, v->producer, g->ops[v->producer].block))) {
+    *why = pool_printf("'%s' is written by %s and by %s, in another block (a loop's var written before the loop and "
+                       "in its body): the LoD it carries depends on the trip; paddlec does not follow it", v->name,
+                       graph_op_where(g, &g->ops[v->producer]), graph_op_where(g, other));
   } else if (lod_made_here(g, id)) {
     int j = 0;
     for (int u = 0; u < id; u++) j += lod_made_here(g, u);

@@ -36,7 +36,8 @@
  * as many levels as the others'.  read_from_array gives Out the element's
  * rows (a run-time extent) and its LoD (Paddle: `out->set_lod(x[i].lod())`),
  * a LoD the kernel makes (OpDef.lod_made: the array's levels) with room for
- * the most offsets the writes before bring; lod_array_length and
+ * the most offsets any write brings (em_makes_lod_of_array), in block 0 or
+ * in a loop's body; lod_array_length and
  * beam_search_decode read such an array too; tensor_array_to_tensor (and
  * its grad) and a read with X_W (write_to_array's grad) refuse it.
  * Emission and run-time checks: array_call.h. */
@@ -286,20 +287,17 @@ static int emit_write_to_array(EmitCtx *e) {
 /* Out of a read of array a of LoD tensors: the element's rows and the LoD
  * made from its slot; -1 after em_fail. */
 static int read_lod(EmitCtx *e, Var *a, Var *out, ArrayCall *call) {
-  if (e->op->block != 0) /* (the LoDs kernels make live in block 0: op_lod_made_count) */
-    return em_fail(e, "reads array '%s' of LoD tensors inside a sub-block (a loop's body): paddlec reads such an "
-                   "array in the main block only yet", a->name);
   if (var_runtime_axis(out) != 0) return em_fail(e, "Out ('%s') must have rows known at run time", out->name);
-  const SymDim room = em_array_lod_room(e, a);
-  if (room.a < 0 && !e->deciding)
-    return em_fail(e, "no write before this read gives array '%s' a LoD tensor", a->name);
+  const char *why;
+  call->lod = op_lod_input_levels(e->g, e->spec, out, NULL, &why);
+  if (call->lod < e->g->nfeeds)
+    return em_fail(e, "Out ('%s') does not carry the LoD this read makes: %s", out->name, why);
   call->slots = em_array_lod(e, a, (SymDim){-1, 0}, &call->slot_cap);
   if (!call->slots) call->slots = "NULL", call->slot_cap = "0"; /* (deciding) */
   call->rows = em_dim(e, out, 0);
   call->row_numel = em_prod(e, out, 1, tu_rank(e, out));
-  call->lod = op_lod_input_levels(e->g, e->spec, out, NULL, NULL);
   call->lod_outer = a->arr_lod == 2;
-  call->made_rows = em_makes_lod(e, call->lod, room);
+  call->made_rows = em_makes_lod_of_array(e, call->lod, a);
   call->made_outer = call->lod_outer ? em_makes_lod_outer(e, call->lod) : NULL;
   call->made_room = em_makes_lod_room(e, call->lod);
   return 0;

@@ -3,8 +3,8 @@
 (tests/test_beam_decode.py): beam_search_decode over ids whose LoD has
 one level or over int64 scores, tensor_array_to_tensor of an array of
 LoD tensors, an array that mixes LoD tensors with plain ones or LoDs of
-one level and two, and one whose elements' rows grow apart with the
-batch.  Saved
+one level and two, one whose elements' rows grow apart with the batch,
+and a loop's var whose LoD depends on the trip.  Saved
 without a run (Paddle's kernels stop on some of them too).
 
     python beam_decode_refused.py OUTDIR [CASE ...]"""
@@ -74,21 +74,19 @@ def levels_apart():
 
 
 @case
-def read_in_loop():
-    """A while loop whose body reads an array of LoD tensors back (the 1.x
-    decoder's shape) and writes the next element."""
+def loop_var_lod():
+    """A while loop's var that carries a LoD: x's before the loop, y's
+    after a trip (y + 0 r: element-wise ops give Out X's LoD), so which
+    one a reader sees depends on the trip (none: x's)."""
     x = paddle.static.data("x", [None, 3], "float32", lod_level=1)
-    arr = paddle.tensor.create_array("float32")
-    write(x, 0, arr)
-    i = paddle.full([1], 0, "int64")
-    n = paddle.full([1], 2, "int64")
+    y = paddle.static.data("y", [None, 3], "float32", lod_level=1)
+    n = paddle.full([1], 1, "int64")
 
-    def body(i):
-        paddle.tensor.array_write(paddle.tensor.array_read(arr, i) * 2.0, i + 1, arr)
-        return [i + 1]
+    def body(i, r):
+        return [i + 1, paddle.add(y, r * 0.0)]
 
-    paddle.static.nn.while_loop(lambda i: i < n, body, [i])
-    return [x], [paddle.static.nn.sequence_pool(paddle.tensor.array_read(arr, n), "sum")]
+    _, r = paddle.static.nn.while_loop(lambda i, r: i < n, body, [paddle.full([1], 0, "int64"), x * 1.0])
+    return [x, y], [paddle.static.nn.sequence_pool(r, "sum")]
 
 
 @case

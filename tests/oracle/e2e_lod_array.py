@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Op-level end-to-end cases for tensor arrays of LoD tensors read back
-with read_from_array in block 0: each element keeps its rows and its LoD
-(Paddle's read_from_array copies the element and sets Out's LoD to the
-element's), whatever the other elements hold.
+with read_from_array, in block 0 and in a while loop's body: each element
+keeps its rows and its LoD (Paddle's read_from_array copies the element
+and sets Out's LoD to the element's), whatever the other elements hold.
+The 1.x decoder, unrolled (decoder_*) and as the while loop 1.x programs
+write (loop_*), reads its prefixes back from the arrays each step.
 
     python e2e_lod_array.py OUTDIR [CASE ...]
 
@@ -53,6 +55,30 @@ def read_back():
     return [x, y], [pooled, r0, again]
 
 
+DATA["loop_doubles"] = {"x": rng.uniform(-1, 1, (6, 3)).astype("float32")}
+LODS["loop_doubles"] = {"x": [0, 1, 4, 4, 6]}
+
+
+@case
+def loop_doubles():
+    """A while loop (paddle.static.nn.while_loop) whose body reads element
+    i back, with its LoD, and writes twice it at i + 1; after three trips
+    element 3 (8 x) is pooled by x's LoD and element 2 fetched with it."""
+    x = paddle.static.data("x", [None, 3], "float32", lod_level=1)
+    arr = paddle.tensor.create_array("float32")
+    paddle.tensor.array_write(x, full(0), arr)
+    n = paddle.full([1], 3, "int64")
+
+    def body(i):
+        r = paddle.tensor.array_read(arr, i)
+        paddle.tensor.array_write(r * 2.0, i + 1, arr)
+        return [i + 1]
+
+    paddle.static.nn.while_loop(lambda i: i < n, body, [full(0)])
+    return [x], [paddle.static.nn.sequence_pool(paddle.tensor.array_read(arr, n), "sum"),
+                 paddle.tensor.array_read(arr, full(2))]
+
+
 END = 0
 
 
@@ -73,36 +99,55 @@ def decoder_data(name, sources, steps, width, seed, ends=None):
     LODS[name] = {"init_ids": lod, "init_scores": lod}
 
 
+def decoder_start(steps, width):
+    """The decoder's feeds (init_ids, init_scores with a LoD of two levels;
+    w, u: each step's multipliers) and its two arrays, element 0 the fed
+    prefixes written at index `at`."""
+    init_ids = paddle.static.data("init_ids", [None, 1], "int64", lod_level=2)
+    init_scores = paddle.static.data("init_scores", [None, 1], "float32", lod_level=2)
+    w = paddle.static.data("w", [steps, width], "float32")
+    u = paddle.static.data("u", [steps, width], "float32")
+    arrays = paddle.tensor.create_array("int64"), paddle.tensor.create_array("float32")
+    return [init_ids, init_scores, w, u], arrays
+
+
+def decoder_step(arrays, t, wt, ut, beam_size, write_at):
+    """One step: the prefixes read back from the arrays at t, scored with
+    wt and ut, beam_search's kept candidates written at write_at (a
+    function giving the index, called after the step); selected_ids."""
+    pre_ids = paddle.tensor.array_read(arrays[0], t)
+    pre_scores = paddle.tensor.array_read(arrays[1], t)
+    scores = paddle.add(mul(pre_scores, wt), mul(paddle.cast(pre_ids, "float32"), ut))
+    sel_ids, sel_scores, _ = append_op(
+        "beam_search", {"pre_ids": [pre_ids], "pre_scores": [pre_scores], "scores": [scores]},
+        {"selected_ids": ["int64"], "selected_scores": ["float32"], "parent_idx": ["int32"]},
+        {"level": 0, "beam_size": beam_size, "end_id": END, "is_accumulated": True})
+    i = write_at()
+    paddle.tensor.array_write(sel_ids, i, arrays[0])
+    paddle.tensor.array_write(sel_scores, i, arrays[1])
+    return sel_ids
+
+
+def decode(arrays, beam_size):
+    return append_op("beam_search_decode", {"Ids": [arrays[0]], "Scores": [arrays[1]]},
+                     {"SentenceIds": ["int64"], "SentenceScores": ["float32"]},
+                     {"beam_size": beam_size, "end_id": END})
+
+
 def decoder(steps, width, beam_size):
     """The 1.x decoder unrolled in block 0, each step reading its prefixes
     back from the arrays (as the while loop's body does): pre_ids and
     pre_scores = array_read(ids / scores, t), each carrying the LoD of two
     levels beam_search made (or the feeds' at t = 0)."""
-    init_ids = paddle.static.data("init_ids", [None, 1], "int64", lod_level=2)
-    init_scores = paddle.static.data("init_scores", [None, 1], "float32", lod_level=2)
-    w = paddle.static.data("w", [steps, width], "float32")
-    u = paddle.static.data("u", [steps, width], "float32")
-    ids_arr = paddle.tensor.create_array("int64")
-    scores_arr = paddle.tensor.create_array("float32")
-    paddle.tensor.array_write(init_ids, full(0), ids_arr)
-    paddle.tensor.array_write(init_scores, full(0), scores_arr)
+    feeds, arrays = decoder_start(steps, width)
+    paddle.tensor.array_write(feeds[0], full(0), arrays[0])
+    paddle.tensor.array_write(feeds[1], full(0), arrays[1])
     for t in range(steps):
-        pre_ids = paddle.tensor.array_read(ids_arr, full(t))
-        pre_scores = paddle.tensor.array_read(scores_arr, full(t))
-        wt = paddle.slice(w, [0], [t], [t + 1])
-        ut = paddle.slice(u, [0], [t], [t + 1])
-        scores = paddle.add(mul(pre_scores, wt), mul(paddle.cast(pre_ids, "float32"), ut))
-        sel_ids, sel_scores, _ = append_op(
-            "beam_search", {"pre_ids": [pre_ids], "pre_scores": [pre_scores], "scores": [scores]},
-            {"selected_ids": ["int64"], "selected_scores": ["float32"], "parent_idx": ["int32"]},
-            {"level": 0, "beam_size": beam_size, "end_id": END, "is_accumulated": True})
-        paddle.tensor.array_write(sel_ids, full(t + 1), ids_arr)
-        paddle.tensor.array_write(sel_scores, full(t + 1), scores_arr)
-    last = paddle.tensor.array_read(ids_arr, full(steps))
-    sent_ids, sent_scores = append_op("beam_search_decode", {"Ids": [ids_arr], "Scores": [scores_arr]},
-                                      {"SentenceIds": ["int64"], "SentenceScores": ["float32"]},
-                                      {"beam_size": beam_size, "end_id": END})
-    return [init_ids, init_scores, w, u], [sent_ids, sent_scores, last]
+        wt = paddle.slice(feeds[2], [0], [t], [t + 1])
+        ut = paddle.slice(feeds[3], [0], [t], [t + 1])
+        decoder_step(arrays, full(t), wt, ut, beam_size, lambda t=t: full(t + 1))
+    last = paddle.tensor.array_read(arrays[0], full(steps))
+    return feeds, decode(arrays, beam_size) + [last]
 
 
 decoder_data("decoder_reads", 2, 3, 4, seed=0)
@@ -124,6 +169,62 @@ def decoder_ends():
     end and sources are pruned, so the elements read back differ in rows
     and LoD from step to step."""
     return decoder(4, 5, 3)
+
+
+def decoder_loop(steps, width, beam_size, until_empty=False):
+    """The 1.x decoder as Paddle 1.x programs write it: a while loop
+    (counter < steps) whose body reads its prefixes back from the arrays,
+    scores them with step row `counter` of w and u, keeps beam_size
+    candidates a source and writes them at counter + 1; with until_empty
+    the loop also ends once a step keeps no candidates (`and not
+    is_empty(selected_ids)`, as the 1.x programs write it)."""
+    feeds, arrays = decoder_start(steps, width)
+    counter = full(0)
+    n = full(steps)
+    paddle.tensor.array_write(feeds[0], counter, arrays[0])
+    paddle.tensor.array_write(feeds[1], counter, arrays[1])
+    cond = paddle.less_than(counter, n)
+    loop = paddle.static.nn.control_flow.While(cond)
+    with loop.block():
+        wt = paddle.gather(feeds[2], counter)
+        ut = paddle.gather(feeds[3], counter)
+        sel_ids = decoder_step(arrays, counter, wt, ut, beam_size, lambda: paddle.increment(counter, 1))
+        more = paddle.less_than(counter, n)
+        if until_empty:
+            more = paddle.logical_and(more, paddle.logical_not(paddle.is_empty(sel_ids)))
+        paddle.assign(more, cond)
+    return feeds, decode(arrays, beam_size) + ([counter * 1] if until_empty else [])
+
+
+decoder_data("loop_two_sources", 2, 3, 4, seed=0)
+
+
+@case
+def loop_two_sources():
+    """The decoder loop: two sources, beam 2, three trips."""
+    return decoder_loop(3, 4, 2)
+
+
+decoder_data("loop_ends", 3, 4, 5, seed=1, ends={1: 3.0})
+
+
+@case
+def loop_ends():
+    """The decoder loop: three sources, beam 3, four trips, END gaining at
+    step 1 (prefixes end, sources are pruned: the elements written on each
+    trip differ in rows and LoD)."""
+    return decoder_loop(4, 5, 3)
+
+
+decoder_data("loop_until_empty", 3, 6, 3, seed=5, ends={0: 3.0, 1: 0.3})
+
+
+@case
+def loop_until_empty():
+    """The decoder loop ending when a step keeps no candidates (every
+    source pruned at step 3 of at most 6): beam 2; the counter fetched
+    (the trips run)."""
+    return decoder_loop(6, 3, 2, until_empty=True)
 
 
 if __name__ == "__main__":
