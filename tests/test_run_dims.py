@@ -54,7 +54,7 @@ def run_image(binary, path, out, more=()):
                           capture_output=True, text=True, timeout=300)
 
 
-@pytest.mark.parametrize("name", ["cnn", "resnetish", "seghead", "unetish", "tokens", "decoder", "text",
+@pytest.mark.parametrize("name", ["cnn", "resnetish", "seghead", "unetish", "unet", "tokens", "decoder", "text",
                                   "text_unfused", "bert", "bert_unfused", "gpt", "gpt_unfused",
                                   "rnn", "qkv", "visionops", "same", "moreops", "morevision",
                                   "gathers", "yoloehead", "qkv_einsum", "stn", "yolov3head", "tokenmaps"])
@@ -90,9 +90,9 @@ def unbounded(d):
     return out
 
 
-@pytest.mark.parametrize("name", ["cnn", "resnetish", "seghead", "visionops", "bert", "gpt", "rnn", "qkv", "same",
-                                  "moreops", "morevision", "gathers", "yoloehead", "qkv_einsum", "stn", "yolov3head",
-                                  "tokenmaps"])
+@pytest.mark.parametrize("name", ["cnn", "resnetish", "seghead", "unet", "visionops", "bert", "gpt", "rnn", "qkv",
+                                  "same", "moreops", "morevision", "gathers", "yoloehead", "qkv_einsum", "stn",
+                                  "yolov3head", "tokenmaps"])
 def test_built_without_a_bound_matches_paddle_in_every_size_class(tmp_path, name):
     """The same programs built with no --max-shape (issue 19 item 1): planned
     for size classes (bounds 32, 64, 128, ...), one binary runs sizes of
@@ -112,7 +112,46 @@ def test_built_without_a_bound_matches_paddle_in_every_size_class(tmp_path, name
     matches_paddle(binary, d, info, [(f"u{k}", size) for k, size in enumerate(info["unbounded"])], tmp_path)
 
 
+def test_a_unet_on_odd_sizes_stops_where_paddle_does(tmp_path):
+    """run_dims_models.py's unet concatenates its skip connection (H x W)
+    with the transposed convolution's map (2 ceil(H / 2) x 2 ceil(W / 2)):
+    two run-time extents of different producers, one only when H and W are
+    even.  Paddle's concat raises an error on an odd size (seen: "The 2-th
+    dimension of input[0] and input[1] is expected to be equal"); the run
+    stops there naming both tensors, and even sizes go on (the test
+    above)."""
+    d = os.path.join(models(), "unet")
+    binary = build(d, tmp_path, *flags(d))
+    for i, shape in enumerate([(1, 3, 7, 8), (1, 3, 8, 5)]):
+        np.save(tmp_path / f"x{i}.npy", np.ones(shape, np.float32))
+        r = run_image(binary, str(tmp_path / f"x{i}.npy"), tmp_path / f"o{i}")
+        assert r.returncode != 0 and "have different sizes along dim 2" in r.stderr, r.stderr
+        assert "(Paddle raises an error)" in r.stderr, r.stderr
+        assert not (tmp_path / f"o{i}").exists()
+
+
 BLAZEFACE = os.path.join(ROOT, "tests", "oracle", "blazeface_sizes.py")
+
+
+def near_ties_in_one_order(want, got):
+    """NMS rows [label, score, box] of Paddle's (want) and ours (got), each
+    run of rows of one label whose scores in want differ by float rounding
+    only (1e-6 of their scale) put in the order of their boxes on both
+    sides: which of two such boxes comes first depends on the last bit of a
+    sum (seen: 0.048332796 and 0.048332784 in Paddle, 0.048332807 and
+    0.048332796 in a clang -O3 build of the emitted code), not on the
+    model.  Every value is still held to TOL."""
+    want, got = want.copy(), got.copy()
+    scale = max(np.abs(want[:, 1]).max(initial=0.0), 1e-6)
+    i = 0
+    while i < len(want):
+        j = i + 1
+        while j < len(want) and want[j, 0] == want[i, 0] and abs(want[j, 1] - want[j - 1, 1]) <= 1e-6 * scale:
+            j += 1
+        for rows in (want, got):
+            rows[i:j] = rows[i:j][np.lexsort(rows[i:j, 2:].T[::-1])]
+        i = j
+    return want, got
 
 
 def test_blazeface_built_without_a_bound_matches_paddle_at_every_image_size(tmp_path):
@@ -139,6 +178,8 @@ def test_blazeface_built_without_a_bound_matches_paddle_at_every_image_size(tmp_
             want = np.load(os.path.join(refs, f"ref_{k}_{j}.npy"))
             got = np.load(tmp_path / f"o{k}" / (fetch + ".npy"))
             assert got.shape == want.shape and got.dtype == want.dtype, (size, fetch, got.shape, want.shape)
+            if want.ndim == 2 and want.shape[1] == 6:  # the kept boxes
+                want, got = near_ties_in_one_order(want, got)
             err = np.abs(got.astype(np.float64) - want).max() / max(np.abs(want).max(), 1e-6)
             assert err <= TOL, (size, fetch, err)
 

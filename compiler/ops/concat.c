@@ -15,8 +15,11 @@
  * along which they do not fit stops the run (Paddle's kernel raises an
  * error).
  * Inputs with a dim known only at run time (the rows of a box head's
- * branches, the sequences after sequence_pool) must all have the same
- * extent, on a dim other than `axis`: Out has it, the rows are the run's. */
+ * branches, the sequences after sequence_pool, an image's height and
+ * width) must all have it, on a dim other than `axis`: Out has X[0]'s
+ * extents, the rows are the run's; extents not known to be one (a U-Net's
+ * upsampled map beside its skip connection) are checked by the run, as
+ * Paddle's kernel checks its inputs' dims. */
 #include "../consteval.h"
 #include "../util.h"
 #include "move_call.h"
@@ -122,17 +125,17 @@ static int infer_concat(OpCtx *c) {
     }
   }
   ctx_set(c, "Out", 0, &out, x0->dtype);
-  /* run-time extents: every input has the same ones (same_runtime_extent)
-   * on the same dims, not the concat axis; Out has them */
+  /* run-time extents: every input has them on the same dims, not the
+   * concat axis (one root, or checked by the run: a U-Net's upsampled map
+   * beside its skip connection); Out has X[0]'s */
   int along = 0; /* some input's extent along the axis is the run's: Out's is their sum */
   for (int i = 0; i < n; i++) along |= var_runtime_mask(ctx_in(c, "X", i)) >> axis & 1;
   if (along) return concat_along_run(c, axis, n);
   for (int i = 0; i < n; i++) {
     const Var *xi = ctx_in(c, "X", i);
-    if ((var_runtime_mask(xi) || var_runtime_mask(x0)) &&
-        (!same_runtime_extent(xi, x0) || var_runtime_mask(xi) != var_runtime_mask(x0)))
-      return ctx_fail(c, "X[%d] ('%s') and X[0] ('%s') do not have one run-time extent on the same dim: concat "
-                      "takes a run-time extent only when every input has the same one",
+    if (var_runtime_mask(xi) != var_runtime_mask(x0))
+      return ctx_fail(c, "X[%d] ('%s') and X[0] ('%s') do not have run-time extents on the same dims: concat takes "
+                      "run-time extents only when every input has them on the same dims",
                       i, xi->name, x0->name);
   }
   ctx_pass_runtime_extent(c, x0, "Out", 0);
@@ -175,6 +178,17 @@ static int emit_run_axis(EmitCtx *e, Var *out, int n, Var **xs) {
   return tu_pieces(e, out, n, xs, "outer", inner, 1);
 }
 
+/* 1 when the inputs' run-time extents are X[0]'s (or they have none). */
+static int one_extent(EmitCtx *e, Var **xs, int n) {
+  const VarSpec *s0 = em_spec(e, xs[0]);
+  for (int i = 1; i < n; i++)
+    for (int d = 0; d < s0->rank; d++)
+      if (s0->runtime_mask >> d & 1 &&
+          !bcast_extents_one(xs[0], d, var_runtime_mask(xs[0]), xs[i], d, var_runtime_mask(xs[i])))
+        return 0;
+  return 1;
+}
+
 static int emit_concat(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   int64_t a;
@@ -204,8 +218,12 @@ static int emit_concat(EmitCtx *e) {
     const char *sum = em_dim(e, xs[0], axis);
     for (int i = 1; i < n; i++) sum = pool_printf("%s + %s", sum, em_dim(e, xs[i], axis));
     move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = em_dim(e, out, axis), .src = sum});
-  } else {
+  } else if (one_extent(e, xs, n)) {
     tu_pass_extent(e, xs[0], out); /* the rows before the axis are then the run's */
+  } else { /* X[0]'s, the others' checked against them */
+    int64_t *axes = pool_alloc(sizeof *axes * (size_t)n);
+    for (int i = 0; i < n; i++) axes[i] = -1;
+    tu_bcast_extents(e, out, n, (const Var *const *)xs, axes);
   }
   return tu_pieces(e, out, n, xs, em_prod(e, out, 0, axis), inner, 1);
 }

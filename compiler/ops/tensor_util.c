@@ -132,12 +132,12 @@ void tu_bcast_extents(EmitCtx *e, const Var *out, int n, const Var *const *in, c
       } else if (!bcast_extents_one(src, sd, s_out, in[k], d, k_out)) {
         pr_line(e->p, "if (%s != %s) return 1; /* '%s' and '%s' differ along dim %d of '%s' */", em_dim(e, src, sd),
                 em_dim(e, in[k], d), src->name, in[k]->name, o, out->name);
-        differ = pool_printf("'%s' and '%s' have different sizes along dim %d of '%s' in this run (Paddle raises an "
-                             "error)", src->name, in[k]->name, o, out->name);
+        const char *pair = pool_printf("'%s' and '%s' have different sizes along dim %d", src->name, in[k]->name, o);
+        differ = differ ? pool_printf("%s, or %s", differ, pair) : pair; /* every check the kernel may stop at */
       }
     }
   }
-  if (differ) em_fault(e, differ);
+  if (differ) em_fault(e, pool_printf("%s of '%s' in this run (Paddle raises an error)", differ, out->name));
 }
 
 int tu_copy(EmitCtx *e, const Var *x, const Var *out) {

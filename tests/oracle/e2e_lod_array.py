@@ -111,13 +111,16 @@ def decoder_start(steps, width):
     return [init_ids, init_scores, w, u], arrays
 
 
-def decoder_step(arrays, t, wt, ut, beam_size, write_at):
+def decoder_step(arrays, t, wt, ut, beam_size, write_at, add_n=False):
     """One step: the prefixes read back from the arrays at t, scored with
-    wt and ut, beam_search's kept candidates written at write_at (a
-    function giving the index, called after the step); selected_ids."""
+    wt and ut (the two terms added by elementwise_add, or by sum with
+    add_n: rows of two reads, one at run time), beam_search's kept
+    candidates written at write_at (a function giving the index, called
+    after the step); selected_ids."""
     pre_ids = paddle.tensor.array_read(arrays[0], t)
     pre_scores = paddle.tensor.array_read(arrays[1], t)
-    scores = paddle.add(mul(pre_scores, wt), mul(paddle.cast(pre_ids, "float32"), ut))
+    terms = [mul(pre_scores, wt), mul(paddle.cast(pre_ids, "float32"), ut)]
+    scores = paddle.add_n(terms) if add_n else paddle.add(*terms)
     sel_ids, sel_scores, _ = append_op(
         "beam_search", {"pre_ids": [pre_ids], "pre_scores": [pre_scores], "scores": [scores]},
         {"selected_ids": ["int64"], "selected_scores": ["float32"], "parent_idx": ["int32"]},
@@ -171,7 +174,7 @@ def decoder_ends():
     return decoder(4, 5, 3)
 
 
-def decoder_loop(steps, width, beam_size, until_empty=False):
+def decoder_loop(steps, width, beam_size, until_empty=False, add_n=False):
     """The 1.x decoder as Paddle 1.x programs write it: a while loop
     (counter < steps) whose body reads its prefixes back from the arrays,
     scores them with step row `counter` of w and u, keeps beam_size
@@ -188,7 +191,7 @@ def decoder_loop(steps, width, beam_size, until_empty=False):
     with loop.block():
         wt = paddle.gather(feeds[2], counter)
         ut = paddle.gather(feeds[3], counter)
-        sel_ids = decoder_step(arrays, counter, wt, ut, beam_size, lambda: paddle.increment(counter, 1))
+        sel_ids = decoder_step(arrays, counter, wt, ut, beam_size, lambda: paddle.increment(counter, 1), add_n)
         more = paddle.less_than(counter, n)
         if until_empty:
             more = paddle.logical_and(more, paddle.logical_not(paddle.is_empty(sel_ids)))
@@ -225,6 +228,16 @@ def loop_until_empty():
     source pruned at step 3 of at most 6): beam 2; the counter fetched
     (the trips run)."""
     return decoder_loop(6, 3, 2, until_empty=True)
+
+
+decoder_data("loop_add_n", 3, 3, 4, seed=6)
+
+
+@case
+def loop_add_n():
+    """The decoder loop scoring with add_n (Paddle's sum op) of the two
+    terms: three sources, beam 2, three trips."""
+    return decoder_loop(3, 4, 2, add_n=True)
 
 
 if __name__ == "__main__":

@@ -123,6 +123,28 @@ class UNetish(nn.Layer):
         return F.interpolate(F.avg_pool2d(y, 2, 2), size=paddle.shape(x)[2:], mode="bilinear", align_corners=True)
 
 
+class UNet(nn.Layer):
+    """A U-Net as segmentation nets write it: conv + batch_norm + relu, a
+    strided convolution down, a 2x2 transposed convolution with stride 2
+    back up, concatenated with the skip connection along the channels (two
+    maps whose sizes are one only for even heights and widths: Paddle's
+    concat stops on odd ones, and so does the run), a 1x1 head and the
+    classes' argmax."""
+
+    def __init__(self):
+        super().__init__()
+        self.enc = conv_bn(3, 8, 3, padding=1)
+        self.down = nn.Conv2D(8, 16, 3, stride=2, padding=1)
+        self.up = nn.Conv2DTranspose(16, 8, 2, stride=2)
+        self.head = nn.Conv2D(16, 4, 1)
+
+    def forward(self, x):
+        e = F.relu(self.enc(x))
+        u = F.relu(self.up(F.relu(self.down(e))))
+        y = self.head(paddle.concat([e, u], axis=1))
+        return y, paddle.argmax(y, axis=1)
+
+
 class Tokens(nn.Layer):
     """Patches as tokens, the way vision transformers start: a 4x4
     convolution with stride 4, the image's height and width flattened into
@@ -565,6 +587,7 @@ MODELS = {
     "cnn": (Cnn, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 17, 23], [2, 3, 5, 9], [1, 3, 1, 2]]),
     "resnetish": (ResNetish, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 19, 27], [2, 3, 7, 6], [1, 3, 3, 3]]),
     "unetish": (UNetish, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 17, 23], [2, 3, 5, 4], [1, 3, 2, 3]]),
+    "unet": (UNet, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 18, 24], [2, 3, 6, 4], [1, 3, 2, 2]]),
     "tokens": (Tokens, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 17, 23], [2, 3, 8, 9], [1, 3, 8, 8]]),
     "decoder": (Decoder, [2, 3, 16, 16], [[2, 3, 16, 16], [1, 3, 9, 14], [2, 3, 3, 2], [1, 3, 1, 1]]),
     "seghead": (SegHead, [2, 3, 24, 24], [[2, 3, 24, 24], [1, 3, 13, 19], [2, 3, 5, 2], [1, 3, 1, 1]]),
@@ -594,6 +617,7 @@ UNBOUNDED = {
     "cnn": [[1, 3, 40, 70], [2, 3, 100, 33], [1, 3, 9, 13], [1, 3, 200, 20]],
     "resnetish": [[1, 3, 70, 40], [1, 3, 16, 16], [2, 3, 130, 9]],
     "seghead": [[1, 3, 40, 66], [2, 3, 9, 5], [1, 3, 140, 30]],
+    "unet": [[1, 3, 40, 66], [2, 3, 10, 6], [1, 3, 140, 30]],
     "visionops": [[1, 3, 40, 70], [2, 3, 9, 13], [1, 3, 150, 20]],
     "bert": [[2, 20], [1, 32], [2, 7]],
     "gpt": [[2, 30], [1, 5], [2, 32]],
