@@ -458,8 +458,8 @@ ONE_OP_REFUSALS = {
     "extent_sum_with_a_static_input": (PROPOSALS.format(im="float32", anchors=[4, 5, 3, 4]) + "\n"
                                        "y = paddle.static.data('y', [10, 4], 'float32')\nfeeds.append(y)\n"
                                        "out = paddle.add_n([out, y])", False,
-                                       ["(sum -> ", "X[1] ('y') does not have the run-time extent of dim 0 of X ('",
-                                        "sum takes a run-time extent only when every input has the same one"]),
+                                       ["(sum -> ", "X[1] ('y') does not have a run-time extent on dim 0 only, as X ('",
+                                        "sum takes run-time extents only when every input has them on the same dims"]),
     "extent_reshaped_away": (PROPOSALS.format(im="float32", anchors=[4, 5, 3, 4]) + "\nout = paddle.reshape(out, [10, 4])",
                              False, ["(reshape2 -> ", "has dims only the run knows that the target shape neither "
                                      "copies (0 at their index) nor takes into its -1"]),

@@ -17,10 +17,10 @@
  * hold (sources_bound: a feed's rows, which its LoD's sequences never
  * exceed, carried through the beam_search steps that read level 0 and
  * keep the sources, and through tensor arrays read back, in a loop's
- * body too) --
- * what keeps the 1.x decoder's steps at one size
- * instead of beam_size times the step before; a run-time extent (one root
- * for the three), the run stopping should a run bring more sources.  Both selected outputs carry the LoD the kernel makes
+ * body too) -- what keeps the 1.x decoder's steps at one size instead of
+ * beam_size times the step before; a run-time extent (one root for the
+ * three), the run stopping should a run bring more sources.  Both
+ * selected outputs carry the LoD the kernel makes
  * (OpDef.lod_made 2): level 0 the sources as rows of scores (Paddle's
  * absolute offsets of scores' level `level`), level 1 where each prefix's
  * kept candidates start.
