@@ -286,6 +286,35 @@ static int check_outputs(EmitCtx *e) {
   return bad ? -1 : 0;
 }
 
+/* 1 when kernel text `code` writes runtime_dims[slot]: assigns it, or
+ * hands a runtime function its address. */
+static int writes_extent(const char *code, int slot) {
+  const char *set = pool_printf("runtime_dims[%d] =", slot), *addr = pool_printf("&m->runtime_dims[%d]", slot);
+  for (const char *at = code; (at = strstr(at, set)); at++)
+    if (at[strlen(set)] != '=') return 1; /* not a comparison (==) */
+  return strstr(code, addr) != NULL;
+}
+
+/* Every run-time extent of an output the kernel computed (e->written)
+ * must be written by it too: a kernel that sizes its loops by an extent no
+ * one wrote would read whatever runtime_dims[] held from the run before.
+ * An emitter that forgets (tu_pass_extent) is paddlec's bug: reported as
+ * such rather than compiled. */
+static void check_extents(EmitCtx *e, const char *code) {
+  const Op *op = e->op;
+  for (int so = 0; so < op->nout; so++)
+    for (int a = 0; a < op->out[so].n; a++) {
+      const int vid = op->out[so].vars[a];
+      if (vid < 0 || !e->written[vid] || is_input_of(op, vid)) continue;
+      const VarSpec *vs = em_spec(e, &e->g->vars[vid]);
+      for (int d = 0; vs->known && d < vs->rank; d++)
+        if (vs->runtime_mask >> d & 1 && !writes_extent(code, vs->runtime_slots[d]))
+          diag_internal("%s: the kernel of %s leaves the run-time extent of dim %d of its output %s ('%s') "
+                        "unwritten", e->g->file, graph_op_where(e->g, op), d, op->out[so].name,
+                        e->g->vars[vid].name);
+    }
+}
+
 static uint64_t fnv1a(const Graph *g) {
   uint64_t h = 1469598103934665603ull;
   for (int i = 0; i < g->nops; i++)
@@ -639,6 +668,7 @@ static KernelText kernel_text(EmitCtx *e, const Op *op, int id, const char *fn) 
   kt.comment = pool_strdup(com.buf);
   kt.code = pool_strdup(text.buf);
   if (strchr(kt.code, '\001')) diag_internal("kernel %s: an operand placeholder outside em_locals", fn);
+  if (!kt.bad) check_extents(e, kt.code);
   pr_free(&body);
   pr_free(&text);
   pr_free(&com);
