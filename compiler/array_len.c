@@ -17,6 +17,7 @@ void array_len_reset(Graph *g) {
     v->arr_len = 0;
     v->arr_bounded = 0;
     v->arr_why = NULL;
+    v->arr_rows = 0;
     v->arr_lod = 0;
     v->shape = v->decl;
     v->dtype = v->decl_dtype;

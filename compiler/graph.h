@@ -109,11 +109,13 @@ typedef struct Var {
                         * sooner writes it (`while not done and i < n`); the
                         * run's length may be less, */
   const char *arr_why; /* and without a length, why */
-  int arr_lod;         /* 1 or 2: its elements are LoD tensors of that many
-                        * levels (a write's X has a lod_level or rows only
-                        * the run knows): each keeps its rows and LoD in a
-                        * slot beside it, and its dim 0 is the most rows a
-                        * write may bring; 0: plain tensors */
+  int arr_rows;        /* 1: its elements' rows vary (a write's X has a
+                        * lod_level or rows only the run knows): each keeps
+                        * its rows (and LoD: arr_lod) in a slot beside it,
+                        * and its dim 0 is the most rows a write may bring;
+                        * 0: plain tensors of one shape */
+  int arr_lod;         /* with arr_rows: the levels (1 or 2) of its
+                        * elements' LoD, 0 for elements without one */
 } Var;
 
 /* The axis of v whose extent is known only at run time, or -1. */

@@ -97,9 +97,9 @@ static int check_carried(Graph *g, const Op *op, const Carried *c) {
     v->nvals = -1;
     if (!(b->flags & (VAR_INFERRED | VAR_FEED | VAR_LOADED)) || b->shape.rank < 0) continue;
     if (v->dtype == b->dtype && shape_equal(&v->shape, &b->shape)) continue;
-    if (v->arr_lod && b->arr_lod && v->dtype == b->dtype && v->shape.rank == b->shape.rank && v->shape.rank >= 1 &&
+    if (v->arr_rows && v->dtype == b->dtype && v->shape.rank == b->shape.rank && v->shape.rank >= 1 &&
         !memcmp(v->shape.d + 1, b->shape.d + 1, sizeof v->shape.d[0] * (size_t)(v->shape.rank - 1)))
-      continue; /* an array of LoD tensors whose elements' rows the body grew (infer_loop_body) */
+      continue; /* an array whose elements' rows the body grew (infer_loop_body) */
     if (v->dtype == b->dtype && only_the_condition(g, op, c->ids[k]) && shape_numel(&v->shape) == 1 &&
         shape_numel(&b->shape) == 1)
       continue; /* [] before the loop, [1] in it: one element all the same */
@@ -116,29 +116,30 @@ static int check_carried(Graph *g, const Op *op, const Carried *c) {
 
 enum { GROW_PASSES = 8 }; /* a loop's body inferred at most this often */
 
-/* A tensor array of LoD tensors may grow its elements' rows in a loop's
- * body (Var.arr_lod: the most rows a write brings), which the reads at
+/* A tensor array of elements whose rows vary may grow them in a loop's
+ * body (Var.arr_rows: the most rows a write brings), which the reads at
  * the top of the body see only on the next trip: 1 when such an array the
- * loop carries has more rows than rows[k] (then updated). */
+ * loop carries has more rows than rows[k] (then updated; -1 while the
+ * array was one of plain tensors). */
 static int arrays_grew(const Graph *g, const Carried *c, int64_t *rows) {
   int grew = 0;
   for (int k = 0; k < c->n; k++) {
     const Var *v = &g->vars[c->ids[k]];
-    if (!v->arr_lod || v->shape.rank < 1 || v->shape.d[0] <= rows[k]) continue;
+    if (!v->arr_rows || v->shape.rank < 1 || v->shape.d[0] <= rows[k]) continue;
     rows[k] = v->shape.d[0];
     grew = 1;
   }
   return grew;
 }
 
-/* A while's sub-block, inferred again while the arrays of LoD tensors it
- * writes grow their elements' rows (at most GROW_PASSES times: the rows
+/* A while's sub-block, inferred again while the arrays of rows it writes
+ * grow their elements' rows (at most GROW_PASSES times: the rows
  * the reads see settle at the most the writes bring). */
 static int infer_loop_body(Graph *g, const Op *op, const Carried *c, InferReport *r, int *ucap, int depth) {
   int64_t *rows = pool_alloc(sizeof *rows * ((size_t)c->n + 1));
   for (int k = 0; k < c->n; k++) {
     const Var *b = &c->before[k];
-    rows[k] = b->arr_lod && b->shape.rank >= 1 ? b->shape.d[0] : -1;
+    rows[k] = b->arr_rows && b->shape.rank >= 1 ? b->shape.d[0] : -1;
   }
   int bad = 0;
   for (int pass = 0;; pass++) {

@@ -16,8 +16,9 @@ static void print_write(Printer *p, const ArrayCall *c) {
             c->row_numel, c->type);
     const char *outer = c->lod_outer ? pool_printf("m->lod_outer[%d], m->lod_outer_count[%d]", c->lod, c->lod)
                                      : "NULL, 0";
-    pr_line(p, "if (rt_lod_slot_put(%s + i * RT_LOD_SLOT_WORDS(%s), %s, %s, m->lod[%d], m->lod_count[%d], %s))",
-            c->slots, c->slot_cap, c->slot_cap, c->rows, c->lod, c->lod, outer);
+    const char *lod = c->lod >= 0 ? pool_printf("m->lod[%d], m->lod_count[%d]", c->lod, c->lod) : "NULL, 0";
+    pr_line(p, "if (rt_lod_slot_put(%s + i * RT_LOD_SLOT_WORDS(%s), %s, %s, %s, %s))", c->slots, c->slot_cap,
+            c->slot_cap, c->rows, lod, outer);
     pr_line(p, "  return 1; /* more offsets than the room paddlec planned */");
   } else {
     pr_line(p, "memcpy(%s + i * %s, %s, (size_t)%s * sizeof(%s));", c->arr, c->numel, c->x, c->numel, c->type);
@@ -37,12 +38,14 @@ static void print_read(Printer *p, const ArrayCall *c) {
     return;
   }
   pr_line(p, "if (i < 0 || i >= %s) return 1; /* no such element */", c->len);
-  if (c->slots) { /* the element's rows, and its LoD from its slot */
+  if (c->slots) { /* the element's rows, and its LoD (if it has one) from its slot */
     pr_line(p, "const int64_t *slot = %s + i * RT_LOD_SLOT_WORDS(%s);", c->slots, c->slot_cap);
-    pr_line(p, "if (rt_lod_slot_get(slot, %s, %s, &m->lod_count[%d], %s, %s, %s))", c->slot_cap, c->made_rows,
-            c->lod, c->made_outer ? c->made_outer : "NULL",
-            c->made_outer ? pool_printf("&m->lod_outer_count[%d]", c->lod) : "NULL", c->made_room);
-    pr_line(p, "  return 1; /* more offsets than the room paddlec planned */");
+    if (c->made_rows) {
+      pr_line(p, "if (rt_lod_slot_get(slot, %s, %s, &m->lod_count[%d], %s, %s, %s))", c->slot_cap, c->made_rows,
+              c->lod, c->made_outer ? c->made_outer : "NULL",
+              c->made_outer ? pool_printf("&m->lod_outer_count[%d]", c->lod) : "NULL", c->made_room);
+      pr_line(p, "  return 1; /* more offsets than the room paddlec planned */");
+    }
     pr_line(p, "%s = slot[0];", c->rows);
     pr_line(p, "memcpy(%s, %s + i * %s, (size_t)(slot[0] * %s) * sizeof(%s));", c->out, c->arr, c->numel,
             c->row_numel, c->type);

@@ -15,11 +15,13 @@
  * those bounds, or an array not of L elements when it is joined, stops the
  * run (the kernel returns 1).
  *
- * An array of LoD tensors (Var.arr_lod) keeps each element's rows and LoD
- * in a slot beside it (runtime/rt_lod_array.h): write_to_array copies X's
- * rows only and puts its rows and LoD into the slot of element I;
- * read_from_array copies the element's rows, sets Out's run-time rows and
- * makes Out's LoD from the slot. */
+ * An array of elements whose rows vary (Var.arr_rows: LoD tensors, or
+ * tensors of rows only the run knows) keeps each element's rows and LoD
+ * (none: 0 offsets) in a slot beside it (runtime/rt_lod_array.h):
+ * write_to_array copies X's rows only and puts its rows and LoD into the
+ * slot of element I; read_from_array copies the element's rows, sets
+ * Out's run-time rows and makes Out's LoD from the slot (an array of LoD
+ * tensors, Var.arr_lod). */
 #ifndef PADDLEC_OPS_ARRAY_CALL_H
 #define PADDLEC_OPS_ARRAY_CALL_H
 
@@ -65,10 +67,10 @@ typedef struct ArrayCall {
                          * ARRAY_READ: Out's run-time rows, an lvalue, */
   const char *elem_rows; /* the rows an element has room for, */
   const char *row_numel; /* and elements a row; */
-  int lod;              /* the LoD X carries (m->lod[lod]); ARRAY_READ: the
-                         * LoD Out carries, which the kernel makes, */
+  int lod;              /* the LoD X carries (m->lod[lod], -1: none); ARRAY_READ:
+                         * the LoD Out carries, which the kernel makes, */
   int lod_outer;        /* 1: with a level 0 (m->lod_outer[lod]) */
-  const char *made_rows;  /* ARRAY_READ: where its offsets go (em_makes_lod), */
+  const char *made_rows;  /* ARRAY_READ: where its offsets go (em_makes_lod; NULL: none), */
   const char *made_outer; /* and those of its level 0 (NULL: one level), */
   const char *made_room;  /* the offsets each level has room for */
 } ArrayCall;

@@ -232,7 +232,7 @@ static int emit_concat(EmitCtx *e) {
 static void fold_concat(OpCtx *c) { consteval_join(c, "Out"); }
 
 const OpDef op_concat = {.type = "concat", .infer = infer_concat, .emit_c = emit_concat, .fold = fold_concat,
-                         .runtime_extents = 2};
+                         .runtime_extents = 2, .lod_slot = "X", .lod_first = 1};
 
 /* concat_grad (X, Out@GRAD -> X@GRAD): Out@GRAD split along axis into
  * pieces of X's shapes; an X@GRAD nobody asked for is skipped. */

@@ -103,6 +103,13 @@ typedef struct OpDef {
    * "", none — the op gives its outputs a LoD of its own or none
    * (sequence_pool, sequence_pad, ...). */
   const char *lod_slot;
+  /* 1: the outputs carry lod_slot's LoD whatever its rows (lod_reset's Y:
+   * the kernel checks that its last offset is X's rows); 0: only an input
+   * with the output's rows passes its LoD on. */
+  int lod_any_rows;
+  /* 1: only the first var of lod_slot passes its LoD on (sum, concat:
+   * Paddle's ShareLoD("X", "Out") shares X[0]'s, none when X[0] has none). */
+  int lod_first;
   /* The number of levels (1 or 2) of the LoD the op's kernel makes for its
    * output var `var`, 0 for none: im2sequence's one sequence per image,
    * ctc_align's what each sequence keeps (level 1), beam_search's sources

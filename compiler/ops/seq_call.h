@@ -22,7 +22,8 @@
  *     [lod[i], lod[i+1]) copied (memcpy of W elements of esize bytes) from
  *     row lod[i] + lod[i+1] - 1 - r.
  *   SEQ_EXPAND_AS: sequence_expand_as_op.h's CPU functor: row i of X (one
- *     per sequence of Y's LoD) copied into rows [lod[i], lod[i+1]) of Out
+ *     per sequence of Y's LoD, its finest level; checked by the run where
+ *     the compiler cannot prove it) copied into rows [lod[i], lod[i+1]) of Out
  *     (none for an empty sequence); esize bytes an element.
  *   SEQ_ENUMERATE: sequence_enumerate_op.h's CPU kernel over X [T, 1]
  *     (int32 / int64): out[r, j] = x[r + j] while r + j lies in r's
@@ -50,7 +51,7 @@ typedef struct SeqCall {
   const char *extents[2]; /* the run-time extents N is written to (Out's, MaxIndex's), NULL: none */
   const char *index;      /* MAX: MaxIndex (int32) written, NULL when nobody reads it */
   /* SEQ_CONV */
-  const char *rows;       /* T: X's rows */
+  const char *rows;       /* T: X's rows (SEQ_EXPAND_AS: checked to be N; NULL when proven) */
   const char *filter;     /* Filter [L*C, M] */
   const char *m;          /* M */
   int start, length;      /* contextStart, contextLength (SEQ_ENUMERATE: length = win_size) */

@@ -54,9 +54,14 @@
  *     the sequences of Y's LoD (X a run-time extent of that LoD's root:
  *     a sequence_pool over it); Out has Y's rows (the rule sets them while
  *     specializing) and Y's LoD.
- *   sequence_expand: the same, for such an X (no LoD: each row a sequence
- *     of one) and ref_level -1 or 0 (Y's one level); Out has no LoD (X has
- *     none).  An X with a level-1 LoD (a feed's or one an op makes, of
+ *   sequence_expand: the same for an X without LoD (each row a sequence
+ *     of one), over the last level of Y's LoD of one or two levels
+ *     (ref_level -1, or that level's index; ref_level 0 of two is
+ *     refused): X's rows must be that level's sequences, proven as above or
+ *     checked by the run as Paddle's InferShape checks them (the 1.x
+ *     decoder's state read back from one array beside its scores read
+ *     back from another); Out has Y's rows (Y's run-time extent when it
+ *     has one) and no LoD (X has none).  An X with a level-1 LoD (a feed's or one an op makes, of
  *     float32, float64, int32 or int64): Paddle's SequenceExpandKernel
  *     copies sequence i of X once a row of sequence i of Y (none for an
  *     empty one of Y; an empty one of X gives as many empty sequences), and
@@ -145,11 +150,13 @@ static int infer_sequence_expand(OpCtx *c) {
     ctx_set_runtime_extent(c, "Out", 0, 0, pool_printf("the LoDs of X ('%s') and Y ('%s')", x->name, y->name));
     return 0;
   }
-  /* Out has Y's rows (its LoD's last offset, which Paddle sets at run
-   * time) for the other X the emitter takes (one row per sequence of Y, no
-   * LoD); it refuses the others */
-  if (!lod_x && var_runtime_axis(y) < 0) out.d[0] = y->shape.d[0];
+  /* Out has Y's rows (its finest level's last offset, which Paddle sets at
+   * run time) for the other X the emitter takes (one row per sequence of
+   * Y, no LoD): Y's run-time extent where it has one; it refuses the
+   * others */
+  if (!lod_x && var_runtime_axis(y) <= 0) out.d[0] = y->shape.d[0];
   ctx_set(c, "Out", 0, &out, x->dtype);
+  if (!lod_x && var_runtime_axis(y) == 0) ctx_pass_runtime_extent_at(c, y, "Out", 0, 0);
   return 0;
 }
 
@@ -280,6 +287,17 @@ const char *op_lod_name(const Graph *g, int k) {
   return id >= 0 ? g->vars[id].name : "?";
 }
 
+/* 1 when input `a` of slot `sl` of op (var u) may pass its LoD on to
+ * the op's output var id, as Paddle's ShareLoD does (OpDef.lod_slot,
+ * lod_first, lod_any_rows): an input without id's rows has no LoD to
+ * share. */
+static int shares_lod(const Graph *g, const Spec *s, const Op *op, int sl, int a, int id) {
+  const OpDef *d = op->def;
+  if (d && d->lod_slot && strcmp(op->in[sl].name, d->lod_slot)) return 0;
+  if (d && d->lod_first && a > 0) return 0;
+  return (d && d->lod_any_rows) || same_rows(g, s, op->in[sl].vars[a], id);
+}
+
 /* op_lod_input's walk (s NULL: over the current shapes); memo[id] = result
  * + 2 once known (1 while in progress: a cycle gives -1). */
 static int lod_walk(const Graph *g, const Spec *s, const Var *v, int *memo, const char **why) {
@@ -321,9 +339,9 @@ static int lod_walk(const Graph *g, const Spec *s, const Var *v, int *memo, cons
     } else if (rows_of(g, s, id, &rows, &runtime)) {
       const char *first = NULL;
       for (int sl = 0; sl < op->nin && r != -2; sl++)
-        for (int a = 0; a < op->in[sl].n && r != -2 && (!only || !strcmp(op->in[sl].name, only)); a++) {
+        for (int a = 0; a < op->in[sl].n && r != -2; a++) {
           const int u = op->in[sl].vars[a];
-          if (u < 0 || u == id || !same_rows(g, s, u, id)) continue; /* not the rows of v: no LoD to share */
+          if (u < 0 || u == id || !shares_lod(g, s, op, sl, a, id)) continue;
           const char *w = NULL;
           int k = lod_walk(g, s, &g->vars[u], memo, &w);
           if (k < 0 && !first) first = w;
@@ -517,20 +535,36 @@ static int emit_sequence_expand_as(EmitCtx *e) {
   if (expand && level != -1 && level != 0)
     return em_fail(e, "ref_level %lld: Y has one level of LoD (use -1 or 0)", (long long)level);
   const char *why;
-  int in = op_lod_input(e->g, e->spec, y, &why);
-  if (in < 0) return em_fail(e, "Y ('%s') must carry a level-1 LoD (a feed's or one an op makes): %s", y->name, why);
-  if (var_runtime_axis(x) != 0 || x->runtime_root != lod_root(in))
+  int levels = 0;
+  const int in = expand ? op_lod_input_levels(e->g, e->spec, y, &levels, &why) : op_lod_input(e->g, e->spec, y, &why);
+  if (in < 0)
+    return em_fail(e, "Y ('%s') must carry a %s LoD (a feed's or one an op makes): %s", y->name,
+                   expand ? "level-1 or level-2" : "level-1", why);
+  if (expand && levels == 2 && level == 0)
+    return em_fail(e, "ref_level 0 of Y's two levels: Out would have a row per sequence of level 0; paddlec takes "
+                      "the last level (ref_level -1 or 1)");
+  if (expand && level > 0 && level != levels - 1)
+    return em_fail(e, "ref_level %lld: Y has %d level(s) of LoD", (long long)level, levels);
+  if (var_runtime_axis(x) > 0 || var_runtime_mask(x) >> 1)
+    return em_fail(e, "X ('%s') has a size known only at run time beyond its rows", x->name);
+  /* X's rows are Y's sequences: provably (a sequence_pool over Y's LoD),
+   * else checked by the run, as Paddle's InferShape checks them */
+  const int proven = var_runtime_axis(x) == 0 && x->runtime_root == lod_root(in);
+  if (!proven && !expand)
     return em_fail(e, "X ('%s') must have one row per sequence of Y's LoD (that of input '%s'), as a sequence_pool "
                       "over it gives; paddlec cannot tell that its rows are that many", x->name,
                    op_lod_name(e->g, in));
   const VarSpec *os = em_spec(e, out), *ys = em_spec(e, y);
-  if (os->runtime_dim || !ys->known || os->d[0].a != ys->d[0].a || os->d[0].c != ys->d[0].c)
+  const int run_rows = var_runtime_axis(y) == 0 && same_runtime_extent(out, y);
+  if (!run_rows && (os->runtime_dim || !ys->known || os->d[0].a != ys->d[0].a || os->d[0].c != ys->d[0].c))
     return em_fail(e, "Out ('%s') must have Y's rows", out->name); /* not reached: the rule gives them */
   em_reads_lod(e, in);
+  if (run_rows) tu_pass_extent(e, y, out); /* Y's rows, its LoD's last offset */
+  if (!proven) em_fault(e, "X's rows are not the number of sequences in Y's LoD");
   int r = tu_rank(e, x);
   SeqCall call = {.kind = SEQ_EXPAND_AS, .input = in, .feed = op_lod_name(e->g, in),
                   .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0), .width = em_prod(e, x, 1, r),
-                  .esize = (int)rt_dtype_size(x->dtype)};
+                  .esize = (int)rt_dtype_size(x->dtype), .rows = proven ? NULL : em_dim(e, x, 0)};
   seq_print_c(e->p, &call);
   return 0;
 }

@@ -16,10 +16,13 @@
  *     is sequence i of X[0], X[1], ... in turn; Out's LoD the offsets'
  *     sums.  Inputs whose numbers of sequences differ stop the run (Paddle
  *     raises).
- *   lod_reset: X, Y† -> Out = X (dims, dtype, data).  target_lod=[],
- *     append=false.  LoDResetKernel (float32, float64, int32, int64):
- *     Out's LoD is Y's when Y carries one (its last offset must be X's
- *     rows), else Y's int32 data as offsets, else target_lod; those must
+ *   lod_reset: X, Y† -> Out = X (dims, dtype, data; X's rows may be a
+ *     run-time extent).  target_lod=[], append=false.  LoDResetKernel
+ *     (float32, float64, int32, int64): Out's LoD is Y's, every level of
+ *     it, when Y carries one (the last offset of its last level must be
+ *     X's rows, whatever Y's rows: Out carries the very LoD Y does,
+ *     OpDef.lod_any_rows), else Y's int32 data as offsets, else
+ *     target_lod; those must
  *     have >= 2 offsets, start at 0, ascend and end at X's rows (Paddle
  *     raises otherwise: here a target_lod that breaks the first three is
  *     refused at compile time, anything else stops the run).  append adds
@@ -203,7 +206,17 @@ static int infer_lod_reset(OpCtx *c) {
   if (!ctx_in(c, "Y", 0) && attr_ints(c->op, "target_lod", &t) < 1)
     return ctx_fail(c, "without Y, target_lod must give the LoD (it is empty)");
   ctx_set(c, "Out", 0, &x->shape, x->dtype);
+  ctx_pass_runtime_extent(c, x, "Out", 0);
   return 0;
+}
+
+/* Out carries Y's LoD, every level of it, when Y has one (op_lod_input's
+ * walk goes there: OpDef.lod_any_rows); otherwise the kernel makes it from
+ * Y's data or target_lod. */
+static int lod_reset_made(const Graph *g, const Op *op, int var) {
+  const int y = slot_first(op->in, op->nin, "Y");
+  if (var != slot_first(op->out, op->nout, "Out")) return 0;
+  return y < 0 || op_lod_input_levels(g, NULL, &g->vars[y], NULL, NULL) < 0;
 }
 
 static int emit_lod_reset(EmitCtx *e) {
@@ -212,8 +225,8 @@ static int emit_lod_reset(EmitCtx *e) {
   if (tu_rank(e, x) < 1) return em_fail(e, "X ('%s') has rank 0: no rows for a LoD", x->name);
   OpCtx c = {e->g, (Op *)e->op};
   Var *y = ctx_in(&c, "Y", 0);
-  const int k = op_lod_input(e->g, e->spec, out, NULL);
-  const int y_lod = y ? op_lod_input(e->g, e->spec, y, NULL) : -1;
+  const int k = op_lod_input_levels(e->g, e->spec, out, NULL, NULL);
+  const int y_lod = y ? op_lod_input_levels(e->g, e->spec, y, NULL, NULL) : -1;
   /* X's own LoD, when it has one, is replaced: taken (the run's inputs
    * give it) but not read */
   const int x_lod = op_lod_input(e->g, e->spec, x, NULL);
@@ -225,15 +238,14 @@ static int emit_lod_reset(EmitCtx *e) {
   const int n = attr_ints(e->op, "target_lod", &t); /* read only without Y */
   const char *rows = em_dim(e, x, 0);
   Printer *p = e->p;
+  tu_pass_extent(e, x, out);
   if (y && y_lod >= 0) {
+    if (k != y_lod) /* not reached: the walk goes from Out to Y */
+      return em_fail(e, "Out ('%s') does not carry Y's LoD", out->name);
     em_reads_lod(e, y_lod);
-    const char *store = em_makes_lod(e, k, lod_offsets_bound(e, y_lod, y));
     em_fault(e, "Y's LoD does not end at X's rows");
-    pr_line(p, "/* Out's LoD: Y's ('%s'), which must end at X's rows */", op_lod_name(e->g, y_lod));
-    pr_line(p, "const int64_t *lod = m->lod[%d], n = m->lod_count[%d];", y_lod, y_lod);
-    pr_line(p, "if (lod[n - 1] != %s) return 1;", rows);
-    pr_line(p, "memcpy(%s, lod, (size_t)n * sizeof(int64_t));", store);
-    pr_line(p, "m->lod_count[%d] = n;", k);
+    pr_line(p, "/* Out carries Y's LoD ('%s'), whose last level must end at X's rows */", op_lod_name(e->g, y_lod));
+    pr_line(p, "if (m->lod[%d][m->lod_count[%d] - 1] != %s) return 1;", y_lod, y_lod, rows);
   } else if (y) {
     if (y->lod_level > 0)
       return em_fail(e, "Y ('%s') is declared with a LoD that paddlec cannot follow; Paddle would take it as Out's",
@@ -390,7 +402,8 @@ const OpDef op_sequence_reshape = {.type = "sequence_reshape", .infer = infer_se
 const OpDef op_sequence_concat = {.type = "sequence_concat", .infer = infer_sequence_concat,
                                   .emit_c = emit_sequence_concat, .lod_made = out_lod_made};
 const OpDef op_lod_reset = {.type = "lod_reset", .infer = infer_lod_reset, .emit_c = emit_lod_reset,
-                            .lod_made = out_lod_made};
+                            .lod_made = lod_reset_made, .lod_slot = "Y", .lod_any_rows = 1,
+                            .runtime_extents = 1};
 const OpDef op_sequence_slice = {.type = "sequence_slice", .infer = infer_sequence_slice, .emit_c = emit_sequence_slice,
                                  .lod_made = out_lod_made};
 /* X@GRAD carries X's LoD (Paddle's ShareLoD), each X@GRAD[j] X[j]'s. */

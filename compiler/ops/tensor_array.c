@@ -29,15 +29,17 @@
  * data may end sooner wrote the array) Out's axis, and OutIndex, have a
  * run-time extent: the run's length (1 to L) times the element's dim.  Every element has the dtype and
  * dims of the first write (else refused).
- * An array of LoD tensors (Var.arr_lod: a write's X has a lod_level, or
- * rows only the run knows) keeps, beside each element, its rows and its
- * LoD (runtime/rt_lod_array.h); its elements may differ in rows, dim 0
- * being the most a write brings, and every write's X must carry a LoD of
- * as many levels as the others'.  read_from_array gives Out the element's
- * rows (a run-time extent) and its LoD (Paddle: `out->set_lod(x[i].lod())`),
- * a LoD the kernel makes (OpDef.lod_made: the array's levels) with room for
- * the most offsets any write brings (em_makes_lod_of_array), in block 0 or
- * in a loop's body; lod_array_length and
+ * An array of elements whose rows vary (Var.arr_rows: a write's X has a
+ * lod_level, or rows only the run knows) keeps, beside each element, its
+ * rows and its LoD (runtime/rt_lod_array.h); its elements may differ in
+ * rows, dim 0 being the most a write brings (a plain element of fixed
+ * rows among them: a decoder's first state), and every write's X must
+ * carry a LoD of as many levels as the others' (Var.arr_lod), or none when
+ * they carry none.  read_from_array gives Out the element's rows (a
+ * run-time extent) and its LoD (Paddle: `out->set_lod(x[i].lod())`), a LoD
+ * the kernel makes (OpDef.lod_made: the array's levels) with room for the
+ * most offsets any write brings (em_makes_lod_of_array), in block 0 or in
+ * a loop's body; lod_array_length and
  * beam_search_decode read such an array too; tensor_array_to_tensor (and
  * its grad) and a read with X_W (write_to_array's grad) refuse it.
  * Emission and run-time checks: array_call.h. */
@@ -93,19 +95,20 @@ static int same_dims(const Shape *a, const Shape *b, int from) {
 /* Not an array of LoD tensors: tensor_array_to_tensor and its grad, a
  * read with X_W. */
 static int no_lod_elements(OpCtx *c, const Var *a) {
-  if (!a->arr_lod) return 0;
+  if (!a->arr_rows) return 0;
   return ctx_fail(c, "array '%s' holds LoD tensors (or elements whose rows only the run knows): paddlec reads such "
                   "an array with read_from_array (without X_W), beam_search_decode and lod_array_length only yet",
                   a->name);
 }
 
-/* The levels of the LoD tensor X written into an array (Var.arr_lod): the
- * LoD it carries, as far as the walk can tell now (1 otherwise: the
- * emitter refuses an X without one). */
+/* The levels of the LoD an X whose rows vary carries into an array
+ * (Var.arr_lod), as far as the walk can tell now: 0 for none, 1 for one
+ * declared that the walk does not find (the emitter refuses it). */
 static int written_levels(const Graph *g, const Var *x) {
   int levels = 0;
   const char *why;
-  return op_lod_input_levels(g, NULL, x, &levels, &why) >= 0 && levels > 0 ? levels : 1;
+  if (op_lod_input_levels(g, NULL, x, &levels, &why) >= 0 && levels > 0) return levels;
+  return x->lod_level > 0;
 }
 
 static int infer_write_to_array(OpCtx *c) {
@@ -116,20 +119,23 @@ static int infer_write_to_array(OpCtx *c) {
   if (var_runtime_axis(x) > 0 || x->runtime_more)
     return ctx_fail(c, "X '%s' has a dim other than its rows (dim 0) that only the run knows (%s): arrays take "
                     "elements whose rows vary only", x->name, x->runtime_from ? x->runtime_from : "its producer");
-  const int lod = x->lod_level > 0 || var_runtime_axis(x) == 0 ? written_levels(c->g, x) : 0;
+  const int rows = x->lod_level > 0 || var_runtime_axis(x) == 0; /* rows that vary */
+  const int lod = rows ? written_levels(c->g, x) : 0;
   if (!(a->flags & VAR_INFERRED)) {
     ctx_set(c, "Out", 0, &x->shape, x->dtype);
+    a->arr_rows = rows;
     a->arr_lod = lod;
   } else if (c->g->specializing && a->arr_lod && lod && a->arr_lod != lod) {
     return ctx_fail(c, "writes X '%s', whose LoD has %d level%s, into array '%s', whose elements' have %d: paddlec "
                     "keeps the elements of an array of LoD tensors with LoDs of one depth", x->name, lod,
                     lod > 1 ? "s" : "", a->name, a->arr_lod);
-  } else if (c->g->specializing && !a->arr_lod != !lod && x->shape.d[0] >= 0 && a->shape.d[0] >= 0) {
-    /* (constant folding infers with the batch unknown: no run-time extents yet) */
-    return ctx_fail(c, "writes X '%s'%s into array '%s', whose elements are%s: paddlec keeps an array of LoD "
-                    "tensors (rows the run gives) or of tensors of one shape", x->name, lod ? ", a LoD tensor," : "",
-                    a->name, lod ? " not" : " LoD tensors");
-  } else if (c->g->specializing && a->arr_lod && a->dtype == x->dtype && same_dims(&a->shape, &x->shape, 1)) {
+  } else if (c->g->specializing && !a->arr_lod != !lod) {
+    if (x->shape.d[0] >= 0 && a->shape.d[0] >= 0) /* (constant folding infers with the batch unknown) */
+      return ctx_fail(c, "writes X '%s'%s into array '%s', whose elements are%s: paddlec keeps an array of LoD "
+                      "tensors or of tensors without one (of rows the run gives, or of one shape)", x->name,
+                      lod ? ", a LoD tensor," : "", a->name, lod ? " not" : " LoD tensors");
+  } else if (c->g->specializing && (a->arr_rows || rows) && a->dtype == x->dtype && same_dims(&a->shape, &x->shape, 1)) {
+    a->arr_rows = 1; /* elements of the rows they bring, a plain one among them (a decoder's first state) */
     if (a->shape.d[0] >= 0 && x->shape.d[0] > a->shape.d[0]) a->shape.d[0] = x->shape.d[0]; /* the most rows */
   } else if (c->g->specializing && (a->dtype != x->dtype || !same_dims(&a->shape, &x->shape, 0))) {
     /* (Paddle's own shapes, for inspect, let an array's elements differ) */
@@ -149,7 +155,7 @@ static int infer_read_from_array(OpCtx *c) {
     return ctx_fail(c, "X_W '%s' %s is not the size of the array's elements %s", xw->name, shape_str(&xw->shape),
                     shape_str(&a->shape));
   ctx_set(c, "Out", 0, &a->shape, a->dtype);
-  if (a->arr_lod && c->g->specializing && a->shape.rank >= 1 && a->shape.d[0] >= 0) /* the element's rows */
+  if (a->arr_rows && c->g->specializing && a->shape.rank >= 1 && a->shape.d[0] >= 0) /* the element's rows */
     ctx_set_runtime_extent(c, "Out", 0, 0, pool_printf("X ('%s': the rows of the element read)", a->name));
   return 0;
 }
@@ -242,22 +248,25 @@ static SymDim lod_room(EmitCtx *e, int k) {
   return e->lod_bound ? e->lod_bound[k - e->g->nfeeds] : (SymDim){-1, 0};
 }
 
-/* X's rows and LoD into array a of LoD tensors: -1 after em_fail. */
+/* X's rows and LoD into array a of elements whose rows vary: -1 after
+ * em_fail. */
 static int write_lod(EmitCtx *e, Var *x, Var *a, ArrayCall *call) {
   const char *why;
   int levels;
   const int k = op_lod_input_levels(e->g, e->spec, x, &levels, &why);
-  if (k < 0)
-    return em_fail(e, "X ('%s') carries no LoD, but array '%s' holds LoD tensors (or elements whose rows only the "
-                   "run knows): %s", x->name, a->name, why);
-  if (k < e->g->nfeeds) em_reads_lod(e, k);
+  if (k < 0 && a->arr_lod)
+    return em_fail(e, "X ('%s') carries no LoD, but array '%s' holds LoD tensors: %s", x->name, a->name, why);
+  if (k >= 0 && !a->arr_lod)
+    return em_fail(e, "X ('%s') carries a LoD ('%s'), but array '%s' holds tensors without one", x->name,
+                   op_lod_name(e->g, k), a->name);
+  if (k >= 0 && k < e->g->nfeeds) em_reads_lod(e, k);
   /* dim 0 is the most rows of the writes at the probed batches: it must
    * cover X's at every batch (B rows beside 8 fixed ones are 8 up to B = 8) */
   const SymDim most = em_spec(e, a)->d[1], rows = em_spec(e, x)->d[0];
   if (most.a < rows.a || most.a + most.c < rows.a + rows.c)
     return em_fail(e, "X ('%s') has %s rows and array '%s' room for %s a element: its writes' rows grow apart with "
                    "the batch; fix the batch with --shape", x->name, em_sym(rows), a->name, em_sym(most));
-  const SymDim room = lod_room(e, k);
+  const SymDim room = k >= 0 ? lod_room(e, k) : (SymDim){0, 1}; /* (no offsets: the least room) */
   if (room.a < 0 && !e->deciding) diag_internal("the LoD of '%s' has no bound before write_to_array", x->name);
   call->slots = em_array_lod(e, a, room, &call->slot_cap);
   call->rows = em_dim(e, x, 0);
@@ -275,8 +284,8 @@ static int emit_write_to_array(EmitCtx *e) {
   call.arr = em_ptr(e, a, 0);
   call.x = em_ptr(e, x, 1);
   call.i = em_ptr(e, i, 1);
-  if (a->arr_lod && write_lod(e, x, a, &call)) return -1;
-  em_fault(e, a->arr_lod ? "write_to_array: index negative, past the array's end (a gap) or past the length "
+  if (a->arr_rows && write_lod(e, x, a, &call)) return -1;
+  em_fault(e, a->arr_rows ? "write_to_array: index negative, past the array's end (a gap) or past the length "
                            "paddlec proved, or X with more rows or LoD offsets than paddlec planned for"
                          : "write_to_array: index negative, past the array's end (a gap) or past the length paddlec "
                            "proved");
@@ -284,18 +293,19 @@ static int emit_write_to_array(EmitCtx *e) {
   return 0;
 }
 
-/* Out of a read of array a of LoD tensors: the element's rows and the LoD
- * made from its slot; -1 after em_fail. */
+/* Out of a read of array a of elements whose rows vary: the element's
+ * rows, and the LoD made from its slot; -1 after em_fail. */
 static int read_lod(EmitCtx *e, Var *a, Var *out, ArrayCall *call) {
   if (var_runtime_axis(out) != 0) return em_fail(e, "Out ('%s') must have rows known at run time", out->name);
-  const char *why;
-  call->lod = op_lod_input_levels(e->g, e->spec, out, NULL, &why);
-  if (call->lod < e->g->nfeeds)
-    return em_fail(e, "Out ('%s') does not carry the LoD this read makes: %s", out->name, why);
   call->slots = em_array_lod(e, a, (SymDim){-1, 0}, &call->slot_cap);
   if (!call->slots) call->slots = "NULL", call->slot_cap = "0"; /* (deciding) */
   call->rows = em_dim(e, out, 0);
   call->row_numel = em_prod(e, out, 1, tu_rank(e, out));
+  if (!a->arr_lod) return 0; /* no LoD to make */
+  const char *why;
+  call->lod = op_lod_input_levels(e->g, e->spec, out, NULL, &why);
+  if (call->lod < e->g->nfeeds)
+    return em_fail(e, "Out ('%s') does not carry the LoD this read makes: %s", out->name, why);
   call->lod_outer = a->arr_lod == 2;
   call->made_rows = em_makes_lod_of_array(e, call->lod, a);
   call->made_outer = call->lod_outer ? em_makes_lod_outer(e, call->lod) : NULL;
@@ -312,9 +322,9 @@ static int emit_read_from_array(EmitCtx *e) {
   call.out = em_ptr(e, out, 0);
   OpCtx c = {e->g, (Op *)e->op};
   call.zero_past = ctx_in(&c, "X_W", 0) != NULL;
-  if (a->arr_lod && read_lod(e, a, out, &call)) return -1;
+  if (a->arr_rows && read_lod(e, a, out, &call)) return -1;
   if (!call.zero_past)
-    em_fault(e, a->arr_lod ? "read_from_array: index outside the array's written elements, or an element with more "
+    em_fault(e, a->arr_rows ? "read_from_array: index outside the array's written elements, or an element with more "
                              "LoD offsets than paddlec planned for"
                            : "read_from_array: index outside the array's written elements");
   array_print_c(e->p, &call);

@@ -240,5 +240,76 @@ def loop_add_n():
     return decoder_loop(3, 4, 2, add_n=True)
 
 
+def state_data(name, sources, hidden, vocab, seed):
+    r = np.random.default_rng(seed)
+    DATA[name] = {"init_state": r.uniform(-1.0, 1.0, (sources, hidden)).astype("float32"),
+                  "init_ids": r.integers(1, vocab, (sources, 1)).astype("int64"),
+                  "init_scores": r.uniform(-1.0, 0.0, (sources, 1)).astype("float32")}
+    lod = [list(range(sources + 1)), list(range(sources + 1))]
+    LODS[name] = {"init_ids": lod, "init_scores": lod}
+
+
+def state_loop(steps, hidden, vocab, beam_size):
+    """The whole 1.x decoder (the machine-translation book's
+    decoder_decode): a state array beside the ids and scores, its element 0
+    the fed init_state (a plain tensor, one row a source), the later ones
+    the step's states (rows only the run knows, no LoD); each trip
+    sequence_expand(pre_state, pre_score) gives every prefix its source's
+    state, an fc of it and the embedded ids (a sum of two products) is the
+    new state, lod_reset gives it pre_score's LoD of two levels, a softmax
+    fc and topk score the words, and elementwise_add (axis 0) adds the
+    prefixes' scores to the log of the topk's; the loop also ends once a
+    step keeps no candidates."""
+    init_state = paddle.static.data("init_state", [None, hidden], "float32")
+    init_ids = paddle.static.data("init_ids", [None, 1], "int64", lod_level=2)
+    init_scores = paddle.static.data("init_scores", [None, 1], "float32", lod_level=2)
+    counter, n = full(0), full(steps)
+    arrays = [paddle.tensor.create_array(t) for t in ("float32", "int64", "float32")]
+    for x, a in zip([init_state, init_ids, init_scores], arrays):
+        paddle.tensor.array_write(x, counter, a)
+    cond = paddle.less_than(counter, n)
+    loop = paddle.static.nn.control_flow.While(cond)
+    with loop.block():
+        pre_state, pre_ids, pre_score = [paddle.tensor.array_read(a, counter) for a in arrays]
+        expanded = paddle.static.nn.sequence_expand(pre_state, pre_score)
+        emb = paddle.reshape(paddle.static.nn.embedding(pre_ids, [vocab, hidden]), [-1, hidden])
+        state = paddle.static.nn.fc([expanded, emb], hidden, activation="tanh")
+        with_lod = append_op("lod_reset", {"X": [state], "Y": [pre_score]}, {"Out": ["float32"]},
+                             {"append": False})[0]
+        probs = paddle.static.nn.fc(with_lod, vocab, activation="softmax")
+        top_scores, top_ids = paddle.topk(probs, k=beam_size)
+        accu = append_op("elementwise_add", {"X": [paddle.log(top_scores)], "Y": [paddle.reshape(pre_score, [-1])]},
+                         {"Out": ["float32"]}, {"axis": 0})[0]
+        sel_ids, sel_scores, _ = append_op(
+            "beam_search", {"pre_ids": [pre_ids], "pre_scores": [pre_score], "ids": [top_ids], "scores": [accu]},
+            {"selected_ids": ["int64"], "selected_scores": ["float32"], "parent_idx": ["int32"]},
+            {"level": 0, "beam_size": beam_size, "end_id": END, "is_accumulated": True})
+        paddle.increment(counter, 1)
+        for x, a in zip([state, sel_ids, sel_scores], arrays):
+            paddle.tensor.array_write(x, counter, a)
+        more = paddle.logical_and(paddle.less_than(counter, n), paddle.logical_not(paddle.is_empty(sel_ids)))
+        paddle.assign(more, cond)
+    return [init_state, init_ids, init_scores], decode(arrays[1:], beam_size) + [counter * 1]
+
+
+state_data("state_two_sources", 2, 4, 6, seed=7)
+
+
+@case
+def state_two_sources():
+    """The whole decoder: two sources, beam 2, three trips."""
+    return state_loop(3, 4, 6, 2)
+
+
+state_data("state_three_sources", 3, 5, 5, seed=8)
+
+
+@case
+def state_three_sources():
+    """The whole decoder: three sources, beam 3, five trips over a
+    vocabulary of 5 (END among the candidates kept: prefixes end)."""
+    return state_loop(5, 5, 5, 3)
+
+
 if __name__ == "__main__":
     run_lod_cases(sys.argv, CASES, DATA, lambda name: LODS[name])
