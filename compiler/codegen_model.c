@@ -503,23 +503,31 @@ static LodText lod_text(EmitCtx *e, const char *P) {
   const char *ins = "", *outs = "", *levels = "";
   const int nmade = op_lod_made_count(g), nlods = g->nfeeds + nmade;
   int any = nmade > 0;
+  /* a fed LoD no kernel reads but a fetch carries: the run takes it if given */
+  char *carried = pool_alloc((size_t)g->nfeeds + 1);
+  memset(carried, 0, (size_t)g->nfeeds + 1);
+  for (int i = 0; i < g->nfetches; i++) {
+    const int k = op_lod_input_levels(g, e->spec, &g->vars[g->fetches[i]], NULL, NULL);
+    if (k >= 0 && k < g->nfeeds) carried[k] = 1;
+  }
+  const char *required = "";
   for (int i = 0; i < g->nfeeds; i++) {
-    int on = e->lod_read[i];
+    const int on = e->lod_read[i] || carried[i];
     any |= on;
     ins = pool_printf("%s%s%d", ins, i ? ", " : "", on ? op_lod_levels(g, i) : 0);
+    required = pool_printf("%s%s%d", required, i ? ", " : "", e->lod_read[i]);
   }
   if (!any) return t;
   for (int k = 0; k < nlods; k++) levels = pool_printf("%s%s%d", levels, k ? ", " : "", op_lod_levels(g, k));
-  for (int i = 0; i < g->nfetches; i++) {
-    int k = op_lod_input_levels(g, e->spec, &g->vars[g->fetches[i]], NULL, NULL);
-    if (k >= 0 && k < g->nfeeds && !e->lod_read[k]) k = -1;
-    outs = pool_printf("%s%s%d", outs, i ? ", " : "", k);
-  }
+  for (int i = 0; i < g->nfetches; i++)
+    outs = pool_printf("%s%s%d", outs, i ? ", " : "",
+                       op_lod_input_levels(g, e->spec, &g->vars[g->fetches[i]], NULL, NULL));
   const char *n_in = pool_printf("%d", g->nfeeds ? g->nfeeds : 1), *U = str_upper(P);
   const char *n_lods = pool_printf("%d", nlods ? nlods : 1);
   TplVar v[] = {{"PREFIX", P}, {"UPPER", U}, {"NUM_INPUTS_1", n_in},
                 {"NUM_OUTPUTS_1", pool_printf("%d", g->nfetches ? g->nfetches : 1)},
-                {"LOD_INPUTS", *ins ? ins : "0"}, {"LOD_OUTPUTS", *outs ? outs : "-1"},
+                {"LOD_INPUTS", *ins ? ins : "0"}, {"LOD_REQUIRED", *required ? required : "0"},
+                {"LOD_OUTPUTS", *outs ? outs : "-1"},
                 {"NUM_LODS_1", n_lods}, {"LOD_LEVELS", *levels ? levels : "0"}};
   t.field = pool_printf("\n  const int64_t *lod[%s];    /* each LoD's offsets (the level of the rows): %s, */"
                         "\n  int64_t lod_count[%s];     /* and their count; */"
@@ -528,7 +536,7 @@ static LodText lod_text(EmitCtx *e, const char *P) {
                         n_lods, nmade ? "an input's (set_input_lod), then those kernels make" : "an input's (set_input_lod)",
                         n_lods, n_lods, n_lods);
   t.api = tpl_render("templates/lod.h.in", v, 2);
-  t.funcs = tpl_render("templates/lod.c.in", v, 8);
+  t.funcs = tpl_render("templates/lod.c.in", v, 9);
   t.check = "\n  if ((st = lod_check(m, batch))) return st;";
   lod_made_text(e, P, &t);
   lod_array_text(e, P, &t);

@@ -556,6 +556,26 @@ def test_a_lod_feed_without_a_fitting_lod_stops_the_run(tmp_path, lod, message):
     assert not (tmp_path / "o").exists()
 
 
+def test_a_lod_only_fetches_carry_may_be_left_out(tmp_path):
+    """e2e_lod's first_input_lod: no kernel reads x's LoD, two fetches carry
+    it (tests/test_e2e_ops.py: as Paddle returns them, given --lod).  Run
+    without it, as Paddle runs a LoD feed fed a plain array, every output
+    is the same and none carries a LoD; with a bad one the run stops."""
+    out, _ = cases("lod")
+    d = f"{out}/first_input_lod"
+    binary = build(d, tmp_path, "--blas=none")
+    args = [str(binary), "--input", f"x={d}/input_0.npy", "--input", f"y={d}/input_1.npy", "--output-dir"]
+    r = subprocess.run(args + [str(tmp_path / "o")], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    outs = sorted(os.listdir(tmp_path / "o"))
+    assert len(outs) == 4 and all(f.endswith(".npy") for f in outs), outs
+    for i, f in enumerate(outs):
+        assert np.allclose(np.load(tmp_path / "o" / f), np.load(f"{d}/output_{i}.npy"), rtol=1e-5, atol=1e-6), f
+    r = subprocess.run(args + [str(tmp_path / "p"), "--lod", "x=0,3,9,4"], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 1 and "input 'x': its LoD offsets decrease" in r.stderr, r.stderr
+
+
 def test_lod_given_to_an_input_without_one_is_refused(tmp_path):
     """--lod for a name the model lacks: the driver says so; every run of
     the model still needs the LoD of its real input."""
