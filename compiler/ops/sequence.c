@@ -36,8 +36,10 @@
  * sequence_softmax, sequence_reverse, sequence_expand(_as) and
  * sequence_enumerate over X (Y) whose LoD is a level-1 feed's
  * (op_lod_input: what Paddle's ShareLoD passes on), which the run is given
- * (<prefix>_set_input_lod, checked when it starts); the first three of
- * float32 or float64 (the CPU kernels' types):
+ * (<prefix>_set_input_lod, checked when it starts), or one an op makes;
+ * X's rows may be a run-time extent (an element read back from an array),
+ * which Out keeps; the first three of float32 or float64 (the CPU
+ * kernels' types):
  *   sequence_pool: every pooltype, pad_value for an empty sequence; Out has
  *     N rows and no LoD.  MaxIndex (int32), when read, as the training
  *     kernel writes it; with is_test Paddle leaves it unwritten: refused.
@@ -98,6 +100,7 @@ static int infer_sequence_conv(OpCtx *c) {
                     (long long)x->shape.d[1]);
   Shape out = {2, {x->shape.d[0], f->shape.d[1]}};
   ctx_set(c, "Out", 0, &out, x->dtype);
+  ctx_pass_runtime_extent(c, x, "Out", 0);
   return 0;
 }
 
@@ -125,6 +128,7 @@ static int infer_same_as_x(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
   ctx_set(c, "Out", 0, &x->shape, x->dtype);
+  ctx_pass_runtime_extent(c, x, "Out", 0);
   return 0;
 }
 
@@ -474,6 +478,7 @@ static int emit_sequence_conv(EmitCtx *e) {
   call.col = em_scratch_named(e, call.f64 ? "double" : "float", "col",
                               (SymDim){rows.a * len * ch * sz, rows.c * len * ch * sz});
   if (!call.f64) call.ws = em_gemm_ws(e, rows, (SymDim){0, m}, (SymDim){0, len * ch});
+  tu_pass_extent(e, x, out);
   seq_print_c(e->p, &call);
   return 0;
 }
@@ -488,6 +493,7 @@ static int emit_sequence_softmax(EmitCtx *e) {
   if (in < 0) return -1;
   SeqCall call = {.kind = SEQ_SOFTMAX, .f64 = x->dtype == RT_DT_FP64, .input = in,
                   .feed = op_lod_name(e->g, in), .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0)};
+  tu_pass_extent(e, x, out);
   seq_print_c(e->p, &call);
   return 0;
 }
@@ -497,6 +503,7 @@ static int infer_sequence_reverse(OpCtx *c) {
   if (!x) return -1;
   if (x->shape.rank < 2) return ctx_fail(c, "X %s must have rank >= 2", shape_str(&x->shape));
   ctx_set(c, "Y", 0, &x->shape, x->dtype);
+  ctx_pass_runtime_extent(c, x, "Y", 0);
   return 0;
 }
 
@@ -515,6 +522,7 @@ static int emit_sequence_reverse(EmitCtx *e) {
   if (in < 0) return -1;
   SeqCall call = {.kind = SEQ_REVERSE, .input = in, .feed = op_lod_name(e->g, in), .x = em_ptr(e, x, 1),
                   .out = em_ptr(e, y, 0), .width = em_prod(e, x, 1, r), .esize = (int)rt_dtype_size(x->dtype)};
+  tu_pass_extent(e, x, y);
   seq_print_c(e->p, &call);
   return 0;
 }
@@ -633,6 +641,7 @@ static int infer_sequence_enumerate(OpCtx *c) {
   if (win < 2) return ctx_fail(c, "win_size %lld must be at least 2", (long long)win);
   Shape out = {2, {x->shape.d[0], win}};
   ctx_set(c, "Out", 0, &out, x->dtype);
+  ctx_pass_runtime_extent(c, x, "Out", 0);
   return 0;
 }
 
@@ -652,6 +661,7 @@ static int emit_sequence_enumerate(EmitCtx *e) {
   SeqCall call = {.kind = SEQ_ENUMERATE, .f64 = x->dtype == RT_DT_INT64, .input = in,
                   .feed = op_lod_name(e->g, in), .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0),
                   .length = (int)win, .pad_int = pad};
+  tu_pass_extent(e, x, out);
   seq_print_c(e->p, &call);
   return 0;
 }
@@ -660,17 +670,17 @@ static int emit_sequence_enumerate(EmitCtx *e) {
 static const char *const sequence_conv_ignores[] = {"PaddingData", NULL};
 
 const OpDef op_sequence_conv = {.type = "sequence_conv", .infer = infer_sequence_conv, .emit_c = emit_sequence_conv,
-                                .ignores = sequence_conv_ignores};
+                                .ignores = sequence_conv_ignores, .runtime_extents = 1};
 /* The ops whose outputs get a LoD of their own or none stop op_lod_input's
  * walk (lod_slot ""). */
 const OpDef op_sequence_pool = {.type = "sequence_pool", .infer = infer_sequence_pool, .emit_c = emit_sequence_pool,
                                 .lod_slot = "", .runtime_extents = 1};
 const OpDef op_sequence_softmax = {.type = "sequence_softmax", .infer = infer_same_as_x,
-                                   .emit_c = emit_sequence_softmax};
+                                   .emit_c = emit_sequence_softmax, .runtime_extents = 1};
 const OpDef op_sequence_reverse = {.type = "sequence_reverse", .infer = infer_sequence_reverse,
-                                   .emit_c = emit_sequence_reverse};
+                                   .emit_c = emit_sequence_reverse, .runtime_extents = 1};
 const OpDef op_sequence_enumerate = {.type = "sequence_enumerate", .infer = infer_sequence_enumerate,
-                                     .emit_c = emit_sequence_enumerate};
+                                     .emit_c = emit_sequence_enumerate, .runtime_extents = 1};
 const OpDef op_sequence_expand = {.type = "sequence_expand", .infer = infer_sequence_expand,
                                   .emit_c = emit_sequence_expand, .runtime_extents = 1, .lod_slot = "",
                                   .lod_made = expand_lod_made};

@@ -55,6 +55,30 @@ def read_back():
     return [x, y], [pooled, r0, again]
 
 
+DATA["read_back_sequence_ops"] = {"x": rng.uniform(-1, 1, (7, 1)).astype("float32"),
+                                  "ids": rng.integers(0, 9, (7, 1)).astype("int64")}
+LODS["read_back_sequence_ops"] = {"x": [0, 3, 3, 7], "ids": [0, 2, 7]}
+
+
+@case
+def read_back_sequence_ops():
+    """The sequence ops over an element read back (rows and a LoD the run
+    gives): sequence_softmax, sequence_reverse and sequence_conv of x's
+    double, sequence_enumerate of ids, each with the LoD of its element."""
+    x = paddle.static.data("x", [None, 1], "float32", lod_level=1)
+    ids = paddle.static.data("ids", [None, 1], "int64", lod_level=1)
+    arr, id_arr = paddle.tensor.create_array("float32"), paddle.tensor.create_array("int64")
+    paddle.tensor.array_write(x, full(0), arr)
+    paddle.tensor.array_write(paddle.scale(x, 2.0), full(1), arr)
+    paddle.tensor.array_write(ids, full(0), id_arr)
+    r = paddle.tensor.array_read(arr, full(1))
+    r_ids = paddle.tensor.array_read(id_arr, full(0))
+    return [x, ids], [paddle.static.nn.sequence_lod.sequence_softmax(r),
+                      paddle.static.nn.sequence_lod.sequence_reverse(r),
+                      paddle.static.nn.sequence_lod.sequence_conv(r, 2, filter_size=3, bias_attr=False),
+                      paddle.static.nn.sequence_lod.sequence_enumerate(r_ids, 2, pad_value=-1)]
+
+
 DATA["loop_doubles"] = {"x": rng.uniform(-1, 1, (6, 3)).astype("float32")}
 LODS["loop_doubles"] = {"x": [0, 1, 4, 4, 6]}
 
