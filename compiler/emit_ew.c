@@ -36,6 +36,7 @@ static int ew_lower(EmitCtx *e, const Var *out, int n, const EwIn *in, EwLoop *l
   const int r = os->rank;
   /* each operand padded with 1s to the output's rank, around its axis (Paddle's rule) */
   SymDim d[EW_MAX_IN][RT_MAX_RANK];
+  int run[EW_MAX_IN][RT_MAX_RANK]; /* a run-time extent there: it moves the index, even where its bound is 1 */
   for (int k = 0; k < n; k++) {
     const VarSpec *s = em_spec(e, in[k].v);
     if (!em_ctype(in[k].v->dtype)) return em_fail(e, "dtype %s is not supported", rt_dtype_name(in[k].v->dtype));
@@ -43,6 +44,7 @@ static int ew_lower(EmitCtx *e, const Var *out, int n, const EwIn *in, EwLoop *l
     for (int i = 0; i < r; i++) {
       int j = s->rank < r ? i - (int)axis : i;
       d[k][i] = j >= 0 && j < s->rank ? s->d[j] : (SymDim){0, 1};
+      run[k][i] = j >= 0 && j < s->rank && (s->runtime_mask >> j & 1);
     }
   }
   l->out = out;
@@ -54,7 +56,7 @@ static int ew_lower(EmitCtx *e, const Var *out, int n, const EwIn *in, EwLoop *l
     /* size-1 dims do not move any index (a run-time extent bounded by 1 may be 0: kept) */
     if (od.a == 0 && od.c == 1 && !(os->runtime_mask >> i & 1)) continue;
     int v[EW_MAX_IN];
-    for (int k = 0; k < n; k++) v[k] = !(d[k][i].a == 0 && d[k][i].c == 1);
+    for (int k = 0; k < n; k++) v[k] = run[k][i] || !(d[k][i].a == 0 && d[k][i].c == 1);
     const char *ext = em_dim(e, out, i); /* a run-time extent: the run's, not the bound */
     if (l->nd && same_varies(&l->dims[l->nd - 1], v, n)) {
       l->dims[l->nd - 1].extent = mul(l->dims[l->nd - 1].extent, ext);

@@ -340,6 +340,24 @@ static void buf_add_var(PlanBuf *b, int var) {
   b->vars = vars;
 }
 
+/* Whether in and out, of one element count, keep their run-time dims in
+ * the same places, each the same extent (same_runtime_dims): an input
+ * whose run-time dims are broadcast ([B, C, 1, 1] to [B, C, H, W]) may
+ * have as many elements as the output at one bound (H, W at most 1) and
+ * not at another, and the plans of size classes must agree. */
+static int same_layout(const Graph *g, const Spec *s, int in, int out) {
+  const VarSpec *a = &s->vars[in], *b = &s->vars[out];
+  if (!a->runtime_mask && !b->runtime_mask) return 1;
+  if (a->rank != b->rank) return 0;
+  for (int d = 0; d < a->rank; d++) {
+    const int ra = a->runtime_mask >> d & 1, rb = b->runtime_mask >> d & 1;
+    if (ra != rb || (ra && !same_runtime_dims(&g->vars[in], d, &g->vars[out], d)) ||
+        (!ra && (a->d[d].a != b->d[d].a || a->d[d].c != b->d[d].c)))
+      return 0;
+  }
+  return 1;
+}
+
 /* Output `id` of the op at position k: a buffer of its own, or the dying
  * input's buffer. */
 static void take_output(Builder *bd, const Op *op, int k, int id, int inplace) {
@@ -366,7 +384,7 @@ static void take_output(Builder *bd, const Op *op, int k, int id, int inplace) {
    * broadcasts ([B, 1] -> [B, 6]) would be overwritten before it is read */
   SymDim ni = in >= 0 ? spec_numel(&bd->s->vars[in]) : (SymDim){-1, -1};
   if (in >= 0 && bd->buf_of[in] >= 0 && bd->last_use[in] == k && !(g->vars[in].flags & VAR_FETCH) &&
-      g->vars[in].dtype == v->dtype && ni.a == ne.a && ni.c == ne.c) {
+      g->vars[in].dtype == v->dtype && ni.a == ne.a && ni.c == ne.c && same_layout(g, bd->s, in, id)) {
     PlanBuf *b = &bd->p->bufs[bd->buf_of[in]];
     if (b->bytes.a == bytes.a && b->bytes.c == bytes.c && b->vars[b->nvars - 1] == in) {
       buf_add_var(b, id);

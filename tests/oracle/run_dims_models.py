@@ -583,6 +583,19 @@ class TokenMaps(nn.Layer):
         return y + self.proj(back), g * 10.0
 
 
+def MobileNetV3():
+    """paddle.vision's MobileNetV3-Small (a half-width one): squeeze-and-
+    excite blocks multiply each map by its [b, c, 1, 1] gates, hardswish."""
+    return paddle.vision.models.mobilenet_v3_small(scale=0.5, num_classes=10)
+
+
+def SqueezeNet():
+    """paddle.vision's SqueezeNet 1.0: fire modules (a 1x1 squeeze, then
+    1x1 and 3x3 expands concatenated), ceil-mode max pools, a conv
+    classifier averaged to [b, classes]."""
+    return paddle.vision.models.squeezenet1_0(num_classes=10)
+
+
 MODELS = {
     "cnn": (Cnn, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 17, 23], [2, 3, 5, 9], [1, 3, 1, 2]]),
     "resnetish": (ResNetish, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 19, 27], [2, 3, 7, 6], [1, 3, 3, 3]]),
@@ -609,6 +622,8 @@ MODELS = {
     "yolov3head": (YoloV3Head, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 17, 23], [2, 3, 5, 7], [1, 3, 1, 2]]),
     "yoloehead": (YoloeHead, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 17, 23], [2, 3, 5, 7], [1, 3, 1, 2]]),
     "tokenmaps": (TokenMaps, [2, 3, 24, 24], [[2, 3, 24, 24], [1, 3, 13, 19], [2, 3, 5, 7], [1, 3, 1, 2]]),
+    "mobilenetv3": (MobileNetV3, [2, 3, 64, 64], [[2, 3, 64, 64], [1, 3, 37, 45], [1, 3, 17, 33]]),
+    "squeezenet": (SqueezeNet, [2, 3, 64, 64], [[2, 3, 64, 64], [1, 3, 57, 45], [1, 3, 49, 63]]),
 }
 # sizes of the same models built with no bound (size classes of 32, 64, 128,
 # 256, ...: each list crosses several), saved as input_u<k>.npy and
@@ -632,6 +647,8 @@ UNBOUNDED = {
     "yolov3head": [[1, 3, 64, 96], [2, 3, 9, 13], [1, 3, 250, 40]],
     "yoloehead": [[1, 3, 64, 96], [2, 3, 9, 13], [1, 3, 250, 40]],
     "tokenmaps": [[1, 3, 40, 70], [2, 3, 9, 13], [1, 3, 150, 20]],
+    "mobilenetv3": [[1, 3, 96, 80], [2, 3, 40, 33], [1, 3, 224, 160]],
+    "squeezenet": [[1, 3, 96, 80], [2, 3, 50, 47], [1, 3, 224, 160]],
 }
 # feeds besides x (name, dtype), each of x's shape, saved as input_<k>_<name>.npy
 MORE_FEEDS = {name: [("seg", "int64"), ("mask", "float32")] for name in ("bert", "bert_unfused")}
