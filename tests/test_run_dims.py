@@ -58,7 +58,7 @@ def run_image(binary, path, out, more=()):
                                   "text_unfused", "bert", "bert_unfused", "gpt", "gpt_unfused",
                                   "rnn", "qkv", "visionops", "same", "moreops", "morevision",
                                   "gathers", "yoloehead", "qkv_einsum", "stn", "yolov3head", "tokenmaps",
-                                  "mobilenetv3", "squeezenet"])
+                                  "mobilenetv3", "squeezenet", "flatfc"])
 def test_one_binary_matches_paddle_at_every_size(tmp_path, name):
     d = os.path.join(models(), name)
     binary = build(d, tmp_path, *flags(d))
@@ -93,7 +93,7 @@ def unbounded(d):
 
 @pytest.mark.parametrize("name", ["cnn", "resnetish", "seghead", "unet", "visionops", "bert", "gpt", "rnn", "qkv",
                                   "same", "moreops", "morevision", "gathers", "yoloehead", "qkv_einsum", "stn",
-                                  "yolov3head", "tokenmaps", "mobilenetv3", "squeezenet"])
+                                  "yolov3head", "tokenmaps", "mobilenetv3", "squeezenet", "flatfc"])
 def test_built_without_a_bound_matches_paddle_in_every_size_class(tmp_path, name):
     """The same programs built with no --max-shape (issue 19 item 1): planned
     for size classes (bounds 32, 64, 128, ...), one binary runs sizes of
@@ -129,6 +129,22 @@ def test_a_unet_on_odd_sizes_stops_where_paddle_does(tmp_path):
         assert r.returncode != 0 and "have different sizes along dim 2" in r.stderr, r.stderr
         assert "(Paddle raises an error)" in r.stderr, r.stderr
         assert not (tmp_path / f"o{i}").exists()
+
+
+def test_a_map_of_another_size_than_its_linear_s_stops_where_paddle_does(tmp_path):
+    """run_dims_models.py's flatfc flattens an 8-channel map into a Linear
+    made for 4 x 4 (the sizes above); a 12 x 16 image pools to 3 x 4, 96
+    values a row where the Linear takes 128: Paddle's matmul raises (seen:
+    "Y'dims[0] must be equal to 96, but received Y'dims[0] is 128"); the run
+    stops naming the contraction, built with a bound or without."""
+    d = os.path.join(models(), "flatfc")
+    np.save(tmp_path / "x.npy", np.ones((1, 3, 12, 16), np.float32))
+    for k, f in enumerate([flags(d), unbounded(d)]):
+        (tmp_path / f"b{k}").mkdir()
+        binary = build(d, tmp_path / f"b{k}", *f)
+        r = run_image(binary, str(tmp_path / "x.npy"), tmp_path / f"o{k}")
+        assert r.returncode != 0 and "X's contracted dim (K) is not Y's" in r.stderr, r.stderr
+        assert not (tmp_path / f"o{k}").exists()
 
 
 BLAZEFACE = os.path.join(ROOT, "tests", "oracle", "blazeface_sizes.py")

@@ -43,6 +43,16 @@
 #include "ops.h"
 #include "tensor_util.h"
 
+/* 1 when X's one run-time dim is K, of an X not transposed and a Y whose K
+ * is fixed: a map of the run's size flattened into a Linear made for one
+ * size (AlexNet's classifier, GoogLeNet's auxiliary heads), which Paddle
+ * runs where the sizes agree and stops on elsewhere; the kernel checks it
+ * (tu_run_equal). */
+static int run_k(const Var *x, const Var *y, int tx, int ty) {
+  return !tx && var_runtime_axis(x) == x->shape.rank - 1 && !x->runtime_more && var_runtime_axis(y) < 0 &&
+         y->shape.d[ty ? 1 : 0] >= 0;
+}
+
 static int infer_fused_gemm(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0), *y = ctx_need(c, "Y", 0);
   if (!x || !y) return -1;
@@ -56,13 +66,14 @@ static int infer_fused_gemm(OpCtx *c) {
   ctx_set(c, "Out", 0, &s, x->dtype);
   if (ctx_out(c, "ReserveSpace", 0)) ctx_set(c, "ReserveSpace", 0, &s, x->dtype);
   /* a run-time extent among X's rows (M: the RoIs of a box head) is
-   * Out's; one in K, Y or Bias is refused */
+   * Out's; K the run's must be Y's (run_k: checked by the kernel); one in Y
+   * or Bias is refused */
   const int r = var_runtime_axis(x);
   if (var_runtime_axis(y) >= 0 || var_runtime_axis(ctx_in(c, "Bias", 0)) >= 0 ||
-      (r >= 0 && (tx ? r != 1 : r >= x->shape.rank - 1)))
+      (r >= 0 && (tx ? r != 1 : r >= x->shape.rank - 1) && !run_k(x, y, tx, ty)))
     return ctx_refuse_runtime_extents(c);
-  int to[RT_MAX_RANK]; /* M: X's dim 1 with trans_x, Out's dim 0 */
-  for (int d = 0; d < RT_MAX_RANK; d++) to[d] = tx ? (d == 1 ? 0 : -1) : d;
+  int to[RT_MAX_RANK]; /* M: X's dim 1 with trans_x, Out's dim 0; K none of Out's */
+  for (int d = 0; d < RT_MAX_RANK; d++) to[d] = tx ? (d == 1 ? 0 : -1) : d == x->shape.rank - 1 ? -1 : d;
   ctx_pass_runtime_extents_to(c, x, "Out", 0, to);
   ctx_pass_runtime_extents_to(c, x, "ReserveSpace", 0, to);
   return 0;
@@ -104,7 +115,8 @@ static int emit_fused_gemm(EmitCtx *e) {
   tu_pass_extent(e, x, out); /* M (em_prod, em_dim) is then the run's rows */
   if (rs) tu_pass_extent(e, x, rs);
   if (rs) {
-    SymDim m = em_sym_prod(e, x, 0, r - 1), k = em_spec(e, x)->d[r - 1], n = em_spec(e, y)->d[1];
+    SymDim m = em_sym_prod(e, x, 0, r - 1), k = em_spec(e, y)->d[0], n = em_spec(e, y)->d[1];
+    tu_run_equal(e, x, NULL, em_dim(e, x, r - 1), em_sym(k), "X's contracted dim (K) is not Y's");
     if (b && (spec_numel(em_spec(e, b)).a || spec_numel(em_spec(e, b)).c != n.c))
       return em_fail(e, "Bias must have N = %lld elements", (long long)n.c);
     return emit_with_reserve(e, x, y, b, rs, out, m, n, k);
@@ -114,8 +126,11 @@ static int emit_fused_gemm(EmitCtx *e) {
   if (em_act(e, attr_str(e->op, "activation", "none"), attr_float(e->op, "fuse_alpha", 0),
              attr_float(e->op, "fuse_beta", 0), &act, &fa, &fb))
     return -1;
-  SymDim m = tx ? em_spec(e, x)->d[1] : em_sym_prod(e, x, 0, r - 1), k = em_spec(e, x)->d[tx ? 0 : r - 1];
+  SymDim m = tx ? em_spec(e, x)->d[1] : em_sym_prod(e, x, 0, r - 1), k = em_spec(e, y)->d[ty ? 1 : 0];
   SymDim n = em_spec(e, y)->d[ty ? 0 : 1];
+  tu_run_equal(e, x, NULL, em_dim(e, x, tx ? 0 : r - 1), em_sym(k),
+               "X's contracted dim (K) is not Y's (a map of another size than the Linear was made for), which "
+               "Paddle's matmul stops on too");
   if (b && (spec_numel(em_spec(e, b)).a || spec_numel(em_spec(e, b)).c != n.c))
     return em_fail(e, "Bias must have N = %lld elements", (long long)n.c);
   MatmulCall mc = {.m = tx ? em_dim(e, x, 1) : em_prod(e, x, 0, r - 1), .n = em_sym(n), .k = em_sym(k), .ep = 1,

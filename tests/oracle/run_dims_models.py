@@ -583,6 +583,22 @@ class TokenMaps(nn.Layer):
         return y + self.proj(back), g * 10.0
 
 
+class FlatFc(nn.Layer):
+    """A map flattened into a Linear made for one size (AlexNet's
+    classifier, GoogLeNet's auxiliary heads): a stride-2 conv and a 2x2 max
+    pool to 4 x 4, flatten, Linear(8 * 4 * 4): exported with any height
+    and width, it runs on the sizes that pool to 4 x 4 (15 or 16) and
+    Paddle's matmul stops on the others."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2D(3, 8, 3, stride=2, padding=1)
+        self.fc = nn.Linear(8 * 4 * 4, 10)
+
+    def forward(self, x):
+        return self.fc(F.max_pool2d(F.relu(self.conv(x)), 2).flatten(1))
+
+
 def MobileNetV3():
     """paddle.vision's MobileNetV3-Small (a half-width one): squeeze-and-
     excite blocks multiply each map by its [b, c, 1, 1] gates, hardswish."""
@@ -622,6 +638,7 @@ MODELS = {
     "yolov3head": (YoloV3Head, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 17, 23], [2, 3, 5, 7], [1, 3, 1, 2]]),
     "yoloehead": (YoloeHead, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 17, 23], [2, 3, 5, 7], [1, 3, 1, 2]]),
     "tokenmaps": (TokenMaps, [2, 3, 24, 24], [[2, 3, 24, 24], [1, 3, 13, 19], [2, 3, 5, 7], [1, 3, 1, 2]]),
+    "flatfc": (FlatFc, [2, 3, 16, 16], [[2, 3, 16, 16], [1, 3, 15, 16], [2, 3, 16, 15]]),
     "mobilenetv3": (MobileNetV3, [2, 3, 64, 64], [[2, 3, 64, 64], [1, 3, 37, 45], [1, 3, 17, 33]]),
     "squeezenet": (SqueezeNet, [2, 3, 64, 64], [[2, 3, 64, 64], [1, 3, 57, 45], [1, 3, 49, 63]]),
 }
@@ -647,6 +664,7 @@ UNBOUNDED = {
     "yolov3head": [[1, 3, 64, 96], [2, 3, 9, 13], [1, 3, 250, 40]],
     "yoloehead": [[1, 3, 64, 96], [2, 3, 9, 13], [1, 3, 250, 40]],
     "tokenmaps": [[1, 3, 40, 70], [2, 3, 9, 13], [1, 3, 150, 20]],
+    "flatfc": [[1, 3, 15, 15], [2, 3, 16, 16]],
     "mobilenetv3": [[1, 3, 96, 80], [2, 3, 40, 33], [1, 3, 224, 160]],
     "squeezenet": [[1, 3, 96, 80], [2, 3, 50, 47], [1, 3, 224, 160]],
 }
