@@ -26,7 +26,11 @@
  * size is taken from the specialized shape, so output_size and
  * output_padding are honoured (an output_size held in a tensor whose values
  * the compiler knows too: paddle.shape of a tensor of fixed dims; each
- * checked to lie in [size, size + stride) as Paddle's kernel checks it).  Padding follows Paddle's
+ * checked to lie in [size, size + stride) as Paddle's kernel checks it).
+ * With Input's height and width the run's, an output_size tensor is read
+ * by the kernel, checked the same way, and sizes Output (bounded by the
+ * most Paddle takes; of the extents of the map whose paddle.shape it is,
+ * the skip connection of a U-Net, ctx_run_dim_of).  Padding follows Paddle's
  * UpdatePaddingAndDilation on the input size (SAME forces dilation 1).
  * float64 (as Paddle's double kernel: GEMM then col2im): one
  * rt_conv2d_transpose_f64 call, no Bias; its gradient through
@@ -94,8 +98,8 @@ static int infer_conv_transpose(OpCtx *c) {
     int64_t v = DIM_UNKNOWN;
     if (in[i] > 0)
       v = (in[i] - 1) * stride[i] - pad[2 * i] - pad[2 * i + 1] + dil[i] * (k[i] - 1) + 1;
-    if (size_var) {
-      v = DIM_UNKNOWN; /* output_size comes from a tensor */
+    if (size_var) { /* output_size from a tensor: with Input's sizes the run's, the most Paddle takes */
+      v = in[i] > 0 && var_runtime_mask(x) ? v + stride[i] - 1 : DIM_UNKNOWN;
     } else if (nosz) { /* Paddle's kernel takes it in [v, v + stride) */
       if (c->g->specializing && v > 0 && (osz[i] < v || osz[i] >= v + stride[i]))
         return ctx_fail(c, "output_size[%d] = %lld is outside [%lld, %lld), the sizes Input %s gives with stride %lld "
@@ -110,13 +114,23 @@ static int infer_conv_transpose(OpCtx *c) {
   ctx_set(c, "Output", 0, &o, x->dtype);
   if (!var_runtime_mask(x)) return run_hw_infer(c, x, "Output", 2, NULL) < 0 ? -1 : 0; /* nor another input */
   /* Input's height and width given by the run (run_hw.h): channel first, 2-D, explicit or VALID padding, no
-   * output_size; Output's are in * stride + add */
-  if (last || nsp != 2 || nosz || size_var || !strcmp(attr_str(c->op, "padding_algorithm", "EXPLICIT"), "SAME"))
+   * output_size of fixed values; Output's are in * stride + add, or output_size's values the run reads */
+  if (last || nsp != 2 || nosz || !strcmp(attr_str(c->op, "padding_algorithm", "EXPLICIT"), "SAME"))
     return ctx_fail(c, "Input ('%s') has sizes only the run knows; paddlec takes them in channel-first 2-D "
-                    "transposed convolutions without SAME padding or output_size only", x->name);
+                    "transposed convolutions without SAME padding or an output_size of fixed values only", x->name);
   RunHwRule rule = {.mul = {stride[0], stride[1]}};
   for (int i = 0; i < 2; i++) rule.add[i] = convt_rule_add(stride[i], k[i], dil[i], pad + 2 * i, nopad ? opad[i] : 0);
-  return run_hw_infer(c, x, "Output", 2, &rule) < 0 ? -1 : 0;
+  const Var *t = size_var ? ctx_attr_tensor(c, "output_size") : NULL;
+  if (size_var) rule.name = pool_printf("output_size '%s'", t ? t->name : "?");
+  if (run_hw_infer(c, x, "Output", 2, &rule) < 0) return -1;
+  /* output_size read from another map's height and width (paddle.shape(skip)[2:]): Output has its extents */
+  const Var *src[2];
+  int d[2];
+  Var *o_var = ctx_out(c, "Output", 0);
+  if (t && o_var && ctx_run_dim_of(c->g, t, 0, &src[0], &d[0]) && ctx_run_dim_of(c->g, t, 1, &src[1], &d[1]) &&
+      src[0] == src[1] && d[0] == 2 && d[1] == 3 && var_runtime_mask(src[0]) == 0xcu)
+    ctx_inherit_root(o_var, src[0], 1);
+  return 0;
 }
 
 /* ---- C emission ---- */
@@ -169,7 +183,26 @@ static int emit_conv_transpose(EmitCtx *e) {
     conv_padding(&c, 2, in, k, stride, pad, dil); /* EXPLICIT or VALID: not the sizes' */
     RunHwRule rule = {.mul = {g.stride_h, g.stride_w}};
     for (int i = 0; i < 2; i++) rule.add[i] = convt_rule_add(stride[i], k[i], dil[i], pad + 2 * i, nopad ? opad[i] : 0);
+    const Var *t = attr_is_var(e->op, "output_size") ? ctx_attr_tensor(&c, "output_size") : NULL;
+    if (t) { /* output_size's values, read as the run has them */
+      const SymDim n = spec_numel(em_spec(e, t));
+      if ((t->dtype != RT_DT_INT32 && t->dtype != RT_DT_INT64) || n.a || n.c != 2)
+        return em_fail(e, "output_size ('%s') must hold 2 int32 or int64 values", t->name);
+      const char *p = em_ptr(e, t, 1);
+      rule.expr[0] = pool_printf("(int64_t)%s[0]", p);
+      rule.expr[1] = pool_printf("(int64_t)%s[1]", p);
+    }
     run_hw_print(e, x, out, 2, &rule, "the padding leaves no output (an output size below 1)");
+    if (t) { /* Paddle's kernel takes output_size in [size, size + stride), size the padding's */
+      const int64_t add[2] = {convt_rule_add(stride[0], k[0], dil[0], pad, 0),
+                              convt_rule_add(stride[1], k[1], dil[1], pad + 2, 0)};
+      em_fault(e, "output_size is outside [size, size + stride), the sizes Input gives (Paddle raises)");
+      pr_line(e->p, "const int64_t h_least = h_in * %lld + (%lld), w_least = w_in * %lld + (%lld);",
+              (long long)stride[0], (long long)add[0], (long long)stride[1], (long long)add[1]);
+      pr_line(e->p, "if (h_out < h_least || h_out >= h_least + %lld || w_out < w_least || w_out >= w_least + %lld)",
+              (long long)stride[0], (long long)stride[1]);
+      pr_line(e->p, "  return 1;");
+    }
   }
   ConvCall cc = {.kind = CONV_TRANSPOSE, .f64 = f64, .geo = "geo", .declare = 1, .g2 = g, .run_sizes = run};
   cc.x = em_ptr(e, x, 1);

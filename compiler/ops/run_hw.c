@@ -85,7 +85,8 @@ void run_hw_print(EmitCtx *e, const Var *x, const Var *out, int sp0, const RunHw
   pr_line(e->p, "const int64_t h_in = %s, w_in = %s;", em_dim(e, x, sp0), em_dim(e, x, sp0 + 1));
   const char *o[2];
   for (int i = 0; i < 2; i++) /* in * mul + add, or (in + add) / stride + 1, the division left out for stride 1 */
-    o[i] = rule->fixed[i]            ? em_dim(e, out, sp0 + i)
+    o[i] = rule->expr[i]             ? rule->expr[i]
+           : rule->fixed[i]          ? em_dim(e, out, sp0 + i)
            : rule->mul[i]            ? plus(rule->mul[i] == 1 ? in[i] : pool_printf("%s * %lld", in[i],
                                                                                     (long long)rule->mul[i]),
                                             rule->add[i])

@@ -24,6 +24,8 @@ typedef struct RunHwRule {
   int64_t add[2], stride[2], mul[2];
   int fixed[2];
   const char *name; /* NULL: the division or product; else the other rule, one name per rule */
+  const char *expr[2]; /* run_hw_print: the output's sizes as C expressions of the op's (an output_size the
+                        * run reads), NULL: the rule's */
 } RunHwRule;
 
 /* Input x of the op has run-time extents: 0 when it has none (nor has

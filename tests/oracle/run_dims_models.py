@@ -145,6 +145,23 @@ class UNet(nn.Layer):
         return y, paddle.argmax(y, axis=1)
 
 
+class UNetSized(UNet):
+    """The U-Net with a 3x3 transposed convolution (stride 2, padding 1:
+    2h - 1 rows from h) sized to the skip connection (output_size =
+    paddle.shape(e)[2:], a tensor of the run's values, within the stride
+    Paddle allows): odd heights and widths go too."""
+
+    def __init__(self):
+        super().__init__()
+        self.up = nn.Conv2DTranspose(16, 8, 3, stride=2, padding=1)
+
+    def forward(self, x):
+        e = F.relu(self.enc(x))
+        u = F.relu(self.up(F.relu(self.down(e)), output_size=paddle.shape(e)[2:]))
+        y = self.head(paddle.concat([e, u], axis=1))
+        return y, paddle.argmax(y, axis=1)
+
+
 class Tokens(nn.Layer):
     """Patches as tokens, the way vision transformers start: a 4x4
     convolution with stride 4, the image's height and width flattened into
@@ -638,6 +655,7 @@ MODELS = {
     "yolov3head": (YoloV3Head, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 17, 23], [2, 3, 5, 7], [1, 3, 1, 2]]),
     "yoloehead": (YoloeHead, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 17, 23], [2, 3, 5, 7], [1, 3, 1, 2]]),
     "tokenmaps": (TokenMaps, [2, 3, 24, 24], [[2, 3, 24, 24], [1, 3, 13, 19], [2, 3, 5, 7], [1, 3, 1, 2]]),
+    "unet_sized": (UNetSized, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 17, 23], [2, 3, 6, 5], [1, 3, 1, 2]]),
     "flatfc": (FlatFc, [2, 3, 16, 16], [[2, 3, 16, 16], [1, 3, 15, 16], [2, 3, 16, 15]]),
     "mobilenetv3": (MobileNetV3, [2, 3, 64, 64], [[2, 3, 64, 64], [1, 3, 37, 45], [1, 3, 17, 33]]),
     "squeezenet": (SqueezeNet, [2, 3, 64, 64], [[2, 3, 64, 64], [1, 3, 57, 45], [1, 3, 49, 63]]),
@@ -665,6 +683,7 @@ UNBOUNDED = {
     "yoloehead": [[1, 3, 64, 96], [2, 3, 9, 13], [1, 3, 250, 40]],
     "tokenmaps": [[1, 3, 40, 70], [2, 3, 9, 13], [1, 3, 150, 20]],
     "flatfc": [[1, 3, 15, 15], [2, 3, 16, 16]],
+    "unet_sized": [[1, 3, 41, 67], [2, 3, 9, 5], [1, 3, 140, 31]],
     "mobilenetv3": [[1, 3, 96, 80], [2, 3, 40, 33], [1, 3, 224, 160]],
     "squeezenet": [[1, 3, 96, 80], [2, 3, 50, 47], [1, 3, 224, 160]],
 }
