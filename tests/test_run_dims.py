@@ -58,7 +58,7 @@ def run_image(binary, path, out, more=()):
                                   "text_unfused", "bert", "bert_unfused", "gpt", "gpt_unfused",
                                   "rnn", "qkv", "visionops", "same", "moreops", "morevision",
                                   "gathers", "yoloehead", "qkv_einsum", "stn", "yolov3head", "tokenmaps",
-                                  "mobilenetv3", "squeezenet", "flatfc", "unet_sized"])
+                                  "mobilenetv3", "squeezenet", "flatfc", "unet_sized", "topk_hw"])
 def test_one_binary_matches_paddle_at_every_size(tmp_path, name):
     d = os.path.join(models(), name)
     binary = build(d, tmp_path, *flags(d))
@@ -93,7 +93,8 @@ def unbounded(d):
 
 @pytest.mark.parametrize("name", ["cnn", "resnetish", "seghead", "unet", "visionops", "bert", "gpt", "rnn", "qkv",
                                   "same", "moreops", "morevision", "gathers", "yoloehead", "qkv_einsum", "stn",
-                                  "yolov3head", "tokenmaps", "mobilenetv3", "squeezenet", "flatfc", "unet_sized"])
+                                  "yolov3head", "tokenmaps", "mobilenetv3", "squeezenet", "flatfc", "unet_sized",
+                                  "topk_hw"])
 def test_built_without_a_bound_matches_paddle_in_every_size_class(tmp_path, name):
     """The same programs built with no --max-shape (issue 19 item 1): planned
     for size classes (bounds 32, 64, 128, ...), one binary runs sizes of
@@ -145,6 +146,19 @@ def test_a_map_of_another_size_than_its_linear_s_stops_where_paddle_does(tmp_pat
         r = run_image(binary, str(tmp_path / "x.npy"), tmp_path / f"o{k}")
         assert r.returncode != 0 and "X's contracted dim (K) is not Y's" in r.stderr, r.stderr
         assert not (tmp_path / f"o{k}").exists()
+
+
+def test_topk_past_the_run_s_axis_stops_where_paddle_does(tmp_path):
+    """run_dims_models.py's topk_hw takes the 3 largest of h * w positions:
+    a 1 x 2 image has 2 (Paddle raises: "The rank (3) of the input 'k' for
+    topk op must be less than or equal to 2"); the run stops naming the
+    dim."""
+    d = os.path.join(models(), "topk_hw")
+    binary = build(d, tmp_path, *unbounded(d))
+    np.save(tmp_path / "x.npy", np.ones((1, 3, 1, 2), np.float32))
+    r = run_image(binary, str(tmp_path / "x.npy"), tmp_path / "o")
+    assert r.returncode != 0 and "is below k (Paddle raises)" in r.stderr, r.stderr
+    assert not (tmp_path / "o").exists()
 
 
 BLAZEFACE = os.path.join(ROOT, "tests", "oracle", "blazeface_sizes.py")

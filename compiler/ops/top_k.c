@@ -12,7 +12,9 @@
  * the kernel writes the k it reads into the model's runtime_dims[], which
  * the ops after it read (those whose OpDef takes run-time extents); a k
  * below 0 or above the axis' dim stops the run with an error (Paddle's v2
- * kernel refuses k > n; its v1 kernel reads out of bounds).
+ * kernel refuses k > n; its v1 kernel reads out of bounds).  X's dims may
+ * be the run's (with k from the attribute), the axis' too: the kernel then
+ * checks it holds k, where Paddle raises.
  * Emission: rt_topk_<type> (float32/64, int32/64, runtime/rt_topk.c) along
  * the axis, taking the steps of Paddle's CPU kernel so that values and
  * indices agree with it among equal values, with NaN and unsorted too:
@@ -65,9 +67,9 @@ static int infer_top_k(OpCtx *c) {
   if (in->rank ? (axis < -in->rank || axis >= in->rank) : (axis != 0 && axis != -1))
     return ctx_fail(c, "axis %lld is out of range for X %s", (long long)axis, shape_str(in));
   const unsigned xrun = var_runtime_mask(x);
-  if (xrun && (kt || xrun >> (axis < 0 ? axis + in->rank : axis) & 1))
-    return ctx_fail(c, "X ('%s') has dims only the run gives (from its %s); %s takes them off its axis, with k "
-                    "from the attribute", x->name, x->runtime_from ? x->runtime_from : "inputs", c->op->type);
+  if (xrun && kt)
+    return ctx_fail(c, "X ('%s') has dims only the run gives (from its %s); %s takes them with k from the "
+                    "attribute", x->name, x->runtime_from ? x->runtime_from : "inputs", c->op->type);
   Shape s = *in;
   if (s.rank > 0) {
     int64_t *d = &s.d[axis < 0 ? axis + s.rank : axis];
@@ -86,8 +88,12 @@ static int infer_top_k(OpCtx *c) {
    * fills an int64 tensor, which is what generated code must produce. */
   int idx = !v2 && c->g->version >= 2006000 && !c->g->specializing ? RT_DT_INT32 : RT_DT_INT64;
   ctx_set(c, "Indices", 0, &s, idx);
-  ctx_pass_runtime_extent(c, x, "Out", 0); /* off the axis: the outer and inner counts are the run's */
-  ctx_pass_runtime_extent(c, x, "Indices", 0);
+  /* off the axis the outer and inner counts are the run's; along it, k
+   * (the run's count there checked to hold k: emit_top_k) */
+  int to[RT_MAX_RANK];
+  for (int d = 0; d < RT_MAX_RANK; d++) to[d] = s.rank > 0 && d == (axis < 0 ? axis + s.rank : axis) ? -1 : d;
+  ctx_pass_runtime_extents_to(c, x, "Out", 0, to);
+  ctx_pass_runtime_extents_to(c, x, "Indices", 0, to);
   if (kt && s.rank > 0 && c->g->specializing) {
     const char *from = pool_printf("%s ('%s')", ctx_in(c, "K", 0) ? "input K" : "attribute k", kt->name);
     ctx_set_runtime_extent(c, "Out", 0, (int)(axis < 0 ? axis + s.rank : axis), from);
@@ -126,8 +132,15 @@ static int emit_top_k(EmitCtx *e) {
     sort_print_c(e->p, &call);
     return 0;
   }
-  tu_pass_extent(e, x, out);
-  tu_pass_extent(e, x, ind);
+  int to[RT_MAX_RANK];
+  for (int d = 0; d < RT_MAX_RANK; d++) to[d] = d == axis ? -1 : d;
+  tu_pass_extents_to(e, x, out, to);
+  tu_pass_extents_to(e, x, ind, to);
+  if (!kt && em_spec(e, x)->runtime_mask >> axis & 1) { /* the run's count along the axis: Paddle wants k of it */
+    em_fault(e, pool_printf("dim %d of X ('%s') is below k (Paddle raises)", axis, x->name));
+    pr_line(e->p, "if (%s < %s) return 1; /* k past the run's dim %d */", em_dim(e, x, axis), em_dim(e, out, axis),
+            axis);
+  }
   SymDim n = em_sym_prod(e, x, axis, axis + 1);
   call.work = em_scratch_named(e, "unsigned char", "work", (SymDim){RT_TOPK_WORK_BYTES(n.a), RT_TOPK_WORK_BYTES(n.c)});
   call.k = em_dim(e, out, axis);

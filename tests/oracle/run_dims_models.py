@@ -616,6 +616,20 @@ class FlatFc(nn.Layer):
         return self.fc(F.max_pool2d(F.relu(self.conv(x)), 2).flatten(1))
 
 
+class TopkHw(nn.Layer):
+    """The 3 strongest positions of each channel of a map of the run's size
+    (topk along h * w, a run-time axis, with a fixed k), their values and
+    indices, and the mean of the values."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2D(3, 4, 3, padding=1)
+
+    def forward(self, x):
+        v, i = paddle.topk(self.conv(x).flatten(2), 3, axis=-1)
+        return v, i, v.mean(axis=-1)
+
+
 def MobileNetV3():
     """paddle.vision's MobileNetV3-Small (a half-width one): squeeze-and-
     excite blocks multiply each map by its [b, c, 1, 1] gates, hardswish."""
@@ -656,6 +670,7 @@ MODELS = {
     "yoloehead": (YoloeHead, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 17, 23], [2, 3, 5, 7], [1, 3, 1, 2]]),
     "tokenmaps": (TokenMaps, [2, 3, 24, 24], [[2, 3, 24, 24], [1, 3, 13, 19], [2, 3, 5, 7], [1, 3, 1, 2]]),
     "unet_sized": (UNetSized, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 17, 23], [2, 3, 6, 5], [1, 3, 1, 2]]),
+    "topk_hw": (TopkHw, [2, 3, 16, 16], [[2, 3, 16, 16], [1, 3, 5, 7], [2, 3, 1, 3]]),
     "flatfc": (FlatFc, [2, 3, 16, 16], [[2, 3, 16, 16], [1, 3, 15, 16], [2, 3, 16, 15]]),
     "mobilenetv3": (MobileNetV3, [2, 3, 64, 64], [[2, 3, 64, 64], [1, 3, 37, 45], [1, 3, 17, 33]]),
     "squeezenet": (SqueezeNet, [2, 3, 64, 64], [[2, 3, 64, 64], [1, 3, 57, 45], [1, 3, 49, 63]]),
@@ -683,6 +698,7 @@ UNBOUNDED = {
     "yoloehead": [[1, 3, 64, 96], [2, 3, 9, 13], [1, 3, 250, 40]],
     "tokenmaps": [[1, 3, 40, 70], [2, 3, 9, 13], [1, 3, 150, 20]],
     "flatfc": [[1, 3, 15, 15], [2, 3, 16, 16]],
+    "topk_hw": [[1, 3, 40, 70], [2, 3, 3, 1]],
     "unet_sized": [[1, 3, 41, 67], [2, 3, 9, 5], [1, 3, 140, 31]],
     "mobilenetv3": [[1, 3, 96, 80], [2, 3, 40, 33], [1, 3, 224, 160]],
     "squeezenet": [[1, 3, 96, 80], [2, 3, 50, 47], [1, 3, 224, 160]],
