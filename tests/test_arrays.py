@@ -57,7 +57,7 @@ def test_an_index_outside_the_array_or_the_slice_stops_the_run(tmp_path):
     x3 = np.random.default_rng(1).standard_normal((3, 3)).astype(np.float32)
     for x, k, want in ((x3, 2, "read_from_array: index outside the array's written elements"),
                        (x3, -1, "read_from_array: index outside the array's written elements"),
-                       (x3[:1], 1, "slice: bounds from tensors that do not give one element")):
+                       (x3[:1], 1, "slice: bounds that do not give one element")):
         p = run_fed(binary, tmp_path, x, k)
         assert p.returncode != 0 and want in p.stderr, (k, p.returncode, p.stdout[-500:], p.stderr[-1500:])
 

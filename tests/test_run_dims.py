@@ -58,7 +58,7 @@ def run_image(binary, path, out, more=()):
                                   "text_unfused", "bert", "bert_unfused", "gpt", "gpt_unfused",
                                   "rnn", "qkv", "visionops", "same", "moreops", "morevision",
                                   "gathers", "yoloehead", "qkv_einsum", "stn", "yolov3head", "tokenmaps",
-                                  "mobilenetv3", "squeezenet", "flatfc", "unet_sized", "topk_hw"])
+                                  "mobilenetv3", "squeezenet", "flatfc", "unet_sized", "topk_hw", "text_cuts"])
 def test_one_binary_matches_paddle_at_every_size(tmp_path, name):
     d = os.path.join(models(), name)
     binary = build(d, tmp_path, *flags(d))
@@ -94,7 +94,7 @@ def unbounded(d):
 @pytest.mark.parametrize("name", ["cnn", "resnetish", "seghead", "unet", "visionops", "bert", "gpt", "rnn", "qkv",
                                   "same", "moreops", "morevision", "gathers", "yoloehead", "qkv_einsum", "stn",
                                   "yolov3head", "tokenmaps", "mobilenetv3", "squeezenet", "flatfc", "unet_sized",
-                                  "topk_hw"])
+                                  "topk_hw", "text_cuts"])
 def test_built_without_a_bound_matches_paddle_in_every_size_class(tmp_path, name):
     """The same programs built with no --max-shape (issue 19 item 1): planned
     for size classes (bounds 32, 64, 128, ...), one binary runs sizes of
@@ -158,6 +158,18 @@ def test_topk_past_the_run_s_axis_stops_where_paddle_does(tmp_path):
     np.save(tmp_path / "x.npy", np.ones((1, 3, 1, 2), np.float32))
     r = run_image(binary, str(tmp_path / "x.npy"), tmp_path / "o")
     assert r.returncode != 0 and "is below k (Paddle raises)" in r.stderr, r.stderr
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_cut_past_a_sequence_of_the_run_s_length_stops_where_paddle_does(tmp_path):
+    """run_dims_models.py's text_cuts takes the third token, x[:, 2]: a
+    sequence of 2 has none (Paddle's slice raises, seen); the run stops
+    naming the slice."""
+    d = os.path.join(models(), "text_cuts")
+    binary = build(d, tmp_path, *unbounded(d))
+    np.save(tmp_path / "x.npy", np.ones((1, 2), np.int64))
+    r = run_image(binary, str(tmp_path / "x.npy"), tmp_path / "o")
+    assert r.returncode != 0 and "against an axis of the run's size too short for them" in r.stderr, r.stderr
     assert not (tmp_path / "o").exists()
 
 
@@ -557,9 +569,6 @@ def test_feeds_of_one_length_that_differ_stop_the_run(tmp_path):
     ("op elementwise_add(X: x, Y: u) -> (Out: y) {axis: -1}",
      "(elementwise_add -> y): dim 1 of X ('x') is only known at run time (from its fed array (bounded by "
      "--max-shape)), and Y ('u') [1, 8, 16] does not broadcast along it (its dim there is 8, not 1)"),
-    ("op slice(Input: x) -> (Out: y) {axes: ints[1], starts: ints[1], ends: ints[3], infer_flags: ints[1], "
-     "decrease_axis: ints[]}",
-     "(slice -> y): dim 1 of Input ('x') is only known at run time; slice cuts it, which is not supported"),
     ("op squeeze2(X: x) -> (Out: y, XShape: xs) {axes: ints[1]}",
      "(squeeze2 -> y): dim 1 of X ('x') is only known at run time and squeeze would drop it when the run's size is "
      "1 (Out's rank the run's): not supported"),
@@ -567,10 +576,10 @@ def test_feeds_of_one_length_that_differ_stop_the_run(tmp_path):
 def test_sequences_of_the_run_s_length_refused_where_extents_may_differ(tmp_path, op, message):
     """Sequences [B, L, 16] of a length the run gives: a product contracting
     the length against a fixed dim, a sum with a fixed dim of 8 against it,
-    a slice whose count depends on the length, a squeeze of the length are
-    refused naming the op (x[:, 0] and x[:, :1], the same for every
-    length, pass: test_one_binary...[text]; two feeds' lengths meeting are
-    checked by the run: test_feeds_of_one_length...)."""
+    a squeeze of the length are refused naming the op (x[:, 0] and x[:, :1],
+    the same for every length, pass: test_one_binary...[text]; cuts the
+    length moves, [text_cuts]; two feeds' lengths meeting are checked by
+    the run: test_feeds_of_one_length...)."""
     body = SEQ_IR.format(op=op).replace("var y:", "var xs: float32[-1]\nvar y:")
     bad(["compile", ir(tmp_path, body), "-o", str(tmp_path / "o"), "--max-shape", "x=2,8,16"], message)
 

@@ -37,7 +37,11 @@
  * axes get run-time extents (planned for the axis' size).  strided_slice's
  * bounds and strides from such tensors likewise (emit_runtime_strided),
  * and so are its bounds on an Input whose sizes the run gives (an image's
- * height and width: x[:, :, ::2, 1::2]): Out's kept axes are the run's. */
+ * height and width: x[:, :, ::2, 1::2]): Out's kept axes are the run's.
+ * slice's attribute bounds on an axis whose size the run gives go the
+ * same way when the cut moves with that size (x[:, -1], x[:, 1:],
+ * x[:, :-1]: run_cut_axes); a cut the same for every size (x[:, 0],
+ * x[:, :1]) keeps Out's dim fixed. */
 #include <string.h>
 
 #include "../consteval.h"
@@ -95,16 +99,32 @@ static int fixed_cut(int64_t start, int64_t end, int64_t bound) {
   return n0 > 0;
 }
 
+/* The axes of x whose extent the run gives that the slice cuts where the
+ * cut moves with that extent (x[:, -1], x[:, 1:]; not fixed_cut): the
+ * kernel finds their bounds as Paddle's does (runtime_bounds), a kept
+ * one's count Out's run-time extent.  starts / ends: n known bounds. */
+static unsigned run_cut_axes(const Var *x, unsigned run, const int64_t *axes, int n, const int64_t *starts,
+                             const int64_t *ends) {
+  unsigned cut = 0;
+  for (int i = 0; i < n && starts && ends; i++) {
+    const int64_t a = axes[i] < 0 ? axes[i] + x->shape.rank : axes[i];
+    if (a >= 0 && a < x->shape.rank && run >> a & 1 && !fixed_cut(starts[i], ends[i], x->shape.d[a]))
+      cut |= 1u << a;
+  }
+  return cut;
+}
+
 /* X's run-time extents (an image's height and width, the rows of a
  * detector's boxes) on axes the slice does not cut pass to Out's same
- * axes (the dropped ones gone); one on a cut axis is refused unless the
- * cut is the same for every extent (fixed_cut: Out's dim is then fixed),
- * and so are they beside bounds only the run knows (kept: Out's axes
- * those give).  starts / ends: the known bounds (NULL where the op has
- * none to read). */
+ * axes (the dropped ones gone); one on a cut axis is Out's fixed dim where
+ * the cut is the same for every extent (fixed_cut), and the kernel's
+ * (run_cut_axes: Out's extents set by the caller) where not; the others
+ * are refused beside bounds only the run knows (kept: Out's axes those
+ * give).  starts / ends: the known bounds (NULL where the op has none to
+ * read). */
 static int pass_input_extents(OpCtx *c, const Var *x, const int64_t *axes, int n, const int64_t *starts,
                               const int64_t *ends, const int64_t *dec, int ndec, unsigned kept) {
-  const unsigned run = var_runtime_mask(x);
+  const unsigned run = var_runtime_mask(x), moving = run_cut_axes(x, run, axes, n, starts, ends);
   if (!run) return 0;
   int to[RT_MAX_RANK];
   for (int d = 0, o = 0; d < RT_MAX_RANK; d++) {
@@ -115,7 +135,7 @@ static int pass_input_extents(OpCtx *c, const Var *x, const int64_t *axes, int n
       if (on && starts && ends) fixed = fixed_cut(starts[i], ends[i], x->shape.d[d]);
     }
     for (int k = 0; k < ndec; k++) gone |= dec[k] == d;
-    if (run >> d & 1 && fixed && !kept) {
+    if (run >> d & 1 && ((fixed && !kept) || moving >> d & 1)) {
       to[d] = -1; /* Out's dim is the cut's count */
       o += !gone;
       continue;
@@ -153,11 +173,14 @@ static int infer_slice(OpCtx *c) {
   }
   Shape s = x->shape;
   unsigned runtime = 0; /* axes of x whose bounds only the run knows (while specializing) */
+  const unsigned moving = c->g->specializing && ns == n && ne == n
+                              ? run_cut_axes(x, var_runtime_mask(x), axes, n, starts, ends)
+                              : 0; /* cut where the run's extent moves the cut */
   for (int i = 0; i < n; i++) {
     int64_t a = axes[i] < 0 ? axes[i] + s.rank : axes[i];
     if (a < 0) a = 0;
     if (a >= s.rank) return ctx_fail(c, "axes[%d] = %lld is out of range", i, (long long)axes[i]);
-    if (c->g->specializing && (bound_unknown(c, "StartsTensor", "StartsTensorList", i) ||
+    if (c->g->specializing && (moving >> a & 1 || bound_unknown(c, "StartsTensor", "StartsTensorList", i) ||
                                bound_unknown(c, "EndsTensor", "EndsTensorList", i))) {
       /* the kernel's bounds: at most the axis, the extent the run's (1 on a dropped axis, or it stops) */
       runtime |= 1u << a;
@@ -188,7 +211,10 @@ static int infer_slice(OpCtx *c) {
   }
   if (drop_axes(c, &s, dec, ndec, 0)) return -1;
   ctx_set(c, "Out", 0, &s, x->dtype);
-  if (kept) ctx_set_runtime_extents(c, "Out", 0, kept, "Starts/Ends tensors");
+  if (kept)
+    ctx_set_runtime_extents(c, "Out", 0, kept,
+                            moving ? pool_printf("the cut of Input ('%s') the run's sizes move", x->name)
+                                   : "Starts/Ends tensors");
   return pass_input_extents(c, x, axes, n, ns == n ? starts : NULL, ne == n ? ends : NULL, dec, ndec, kept);
 }
 
@@ -459,12 +485,15 @@ static int runtime_bounds(EmitCtx *e, const Var *x, const Var *out, SliceCall *c
                           const char **dims, const char **st) {
   OpCtx c = {e->g, (Op *)e->op};
   int64_t sv[RT_MAX_RANK], ev[RT_MAX_RANK];
-  if (ctx_bounds(&c, "StartsTensor", "StartsTensorList", sv, RT_MAX_RANK) >= 0 &&
-      ctx_bounds(&c, "EndsTensor", "EndsTensorList", ev, RT_MAX_RANK) >= 0)
-    return 1;
   int64_t *axes, *starts, *ends, *dec, *flags;
   int n = attr_ints(e->op, "axes", &axes), ns = attr_ints(e->op, "starts", &starts);
   int ne = attr_ints(e->op, "ends", &ends), ndec = attr_ints(e->op, "decrease_axis", &dec), rank = tu_rank(e, x);
+  const int ks = ctx_bounds(&c, "StartsTensor", "StartsTensorList", sv, RT_MAX_RANK);
+  const int ke = ctx_bounds(&c, "EndsTensor", "EndsTensorList", ev, RT_MAX_RANK);
+  if (ks >= 0 && ke >= 0 &&
+      !run_cut_axes(x, em_spec(e, x)->runtime_mask, axes, n, ks > 0 ? sv : ns == n ? starts : NULL,
+                    ke > 0 ? ev : ne == n ? ends : NULL))
+    return 1; /* every bound known, none moved by the run's sizes */
   int nf = attr_ints(e->op, "infer_flags", &flags);
   static const char *const slots[] = {"StartsTensor", "StartsTensorList", "EndsTensor", "EndsTensorList"};
   const char *given = "";
@@ -493,8 +522,8 @@ static int runtime_bounds(EmitCtx *e, const Var *x, const Var *out, SliceCall *c
     dims[a] = dropped ? "1" : pool_printf("(end%lld - start%lld)", (long long)a, (long long)a);
     *offset = tu_add(*offset, tu_mul(pool_printf("start%lld", (long long)a), st[a]));
   }
-  em_fault(e, "slice: bounds from tensors that do not give one element along a dropped axis, or that end before "
-              "they start (Paddle stops too)");
+  em_fault(e, "slice: bounds that do not give one element along a dropped axis (from tensors, or against an axis "
+              "of the run's size too short for them), or that end before they start (Paddle stops too)");
   return 0;
 }
 

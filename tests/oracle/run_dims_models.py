@@ -616,6 +616,22 @@ class FlatFc(nn.Layer):
         return self.fc(F.max_pool2d(F.relu(self.conv(x)), 2).flatten(1))
 
 
+class TextCuts(nn.Layer):
+    """Slices of a sequence of the run's length whose cut moves with it:
+    the last token (x[:, -1], a classifier's), the steps' differences
+    (x[:, 1:] - x[:, :-1], two extents checked against each other), the
+    last three tokens, the third token, and the inner ones."""
+
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(40, 8)
+        self.fc = nn.Linear(8, 4)
+
+    def forward(self, ids):
+        x = self.emb(ids)
+        return self.fc(x[:, -1]), (x[:, 1:] - x[:, :-1]).mean(axis=1), x[:, -3:], x[:, 2], x[:, 1:-1].sum(axis=1)
+
+
 class TopkHw(nn.Layer):
     """The 3 strongest positions of each channel of a map of the run's size
     (topk along h * w, a run-time axis, with a fixed k), their values and
@@ -670,6 +686,7 @@ MODELS = {
     "yoloehead": (YoloeHead, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 17, 23], [2, 3, 5, 7], [1, 3, 1, 2]]),
     "tokenmaps": (TokenMaps, [2, 3, 24, 24], [[2, 3, 24, 24], [1, 3, 13, 19], [2, 3, 5, 7], [1, 3, 1, 2]]),
     "unet_sized": (UNetSized, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 17, 23], [2, 3, 6, 5], [1, 3, 1, 2]]),
+    "text_cuts": (TextCuts, [2, 16], [[2, 16], [1, 3], [2, 9]]),
     "topk_hw": (TopkHw, [2, 3, 16, 16], [[2, 3, 16, 16], [1, 3, 5, 7], [2, 3, 1, 3]]),
     "flatfc": (FlatFc, [2, 3, 16, 16], [[2, 3, 16, 16], [1, 3, 15, 16], [2, 3, 16, 15]]),
     "mobilenetv3": (MobileNetV3, [2, 3, 64, 64], [[2, 3, 64, 64], [1, 3, 37, 45], [1, 3, 17, 33]]),
@@ -699,6 +716,7 @@ UNBOUNDED = {
     "tokenmaps": [[1, 3, 40, 70], [2, 3, 9, 13], [1, 3, 150, 20]],
     "flatfc": [[1, 3, 15, 15], [2, 3, 16, 16]],
     "topk_hw": [[1, 3, 40, 70], [2, 3, 3, 1]],
+    "text_cuts": [[2, 40], [1, 3], [2, 200]],
     "unet_sized": [[1, 3, 41, 67], [2, 3, 9, 5], [1, 3, 140, 31]],
     "mobilenetv3": [[1, 3, 96, 80], [2, 3, 40, 33], [1, 3, 224, 160]],
     "squeezenet": [[1, 3, 96, 80], [2, 3, 50, 47], [1, 3, 224, 160]],
