@@ -58,7 +58,8 @@ def run_image(binary, path, out, more=()):
                                   "text_unfused", "bert", "bert_unfused", "gpt", "gpt_unfused",
                                   "rnn", "qkv", "visionops", "same", "moreops", "morevision",
                                   "gathers", "yoloehead", "qkv_einsum", "stn", "yolov3head", "tokenmaps",
-                                  "mobilenetv3", "squeezenet", "flatfc", "unet_sized", "topk_hw", "text_cuts"])
+                                  "mobilenetv3", "squeezenet", "flatfc", "unet_sized", "topk_hw", "text_cuts",
+                                  "text_select"])
 def test_one_binary_matches_paddle_at_every_size(tmp_path, name):
     d = os.path.join(models(), name)
     binary = build(d, tmp_path, *flags(d))
@@ -94,7 +95,7 @@ def unbounded(d):
 @pytest.mark.parametrize("name", ["cnn", "resnetish", "seghead", "unet", "visionops", "bert", "gpt", "rnn", "qkv",
                                   "same", "moreops", "morevision", "gathers", "yoloehead", "qkv_einsum", "stn",
                                   "yolov3head", "tokenmaps", "mobilenetv3", "squeezenet", "flatfc", "unet_sized",
-                                  "topk_hw", "text_cuts"])
+                                  "topk_hw", "text_cuts", "text_select"])
 def test_built_without_a_bound_matches_paddle_in_every_size_class(tmp_path, name):
     """The same programs built with no --max-shape (issue 19 item 1): planned
     for size classes (bounds 32, 64, 128, ...), one binary runs sizes of

@@ -17,9 +17,29 @@
 #include "select_call.h"
 #include "tensor_util.h"
 
+/* X's and Mask's dims the run gives: each one the other has too (one
+ * extent: same_runtime_dims) or broadcasts (a fixed 1); -1 after ctx_fail. */
+static int run_dims_meet(OpCtx *c, const Var *x, const Var *mask) {
+  const Var *v[2] = {x, mask};
+  const int r = x->shape.rank > mask->shape.rank ? x->shape.rank : mask->shape.rank;
+  for (int k = 0; k < 2; k++)
+    for (int d = 0; d < v[k]->shape.rank; d++) {
+      const Var *o = v[1 - k];
+      const int od = d - (v[k]->shape.rank - r) - (r - o->shape.rank);
+      if (!(var_runtime_mask(v[k]) >> d & 1) || od < 0 || (o->shape.d[od] == 1 && !(var_runtime_mask(o) >> od & 1)))
+        continue;
+      if (!(var_runtime_mask(o) >> od & 1) || !same_runtime_dims(v[k], d, o, od))
+        return ctx_fail(c, "dim %d of %s ('%s') is only known at run time, and %s ('%s') has %s there: masked_select "
+                        "takes it where the other has the same extent or 1", d, k ? "Mask" : "X", v[k]->name,
+                        k ? "X" : "Mask", o->name, var_runtime_mask(o) >> od & 1 ? "another run-time extent"
+                                                                                  : "a fixed dim");
+    }
+  return 0;
+}
+
 static int infer_masked_select(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0), *mask = ctx_need(c, "Mask", 0);
-  if (!x || !mask) return -1;
+  if (!x || !mask || run_dims_meet(c, x, mask)) return -1;
   Shape b, y = {1, {DIM_UNKNOWN}};
   if (shape_broadcast(c, &x->shape, &mask->shape, -1, &b)) return -1;
   if (c->g->specializing) y.d[0] = shape_numel(&b);
@@ -85,6 +105,7 @@ static int emit_masked_select_grad(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_masked_select = {.type = "masked_select", .infer = infer_masked_select, .emit_c = emit_masked_select};
+const OpDef op_masked_select = {.type = "masked_select", .infer = infer_masked_select, .emit_c = emit_masked_select,
+                                .runtime_extents = 2};
 const OpDef op_masked_select_grad = {.type = "masked_select_grad", .infer = grad_infer,
                                      .emit_c = emit_masked_select_grad, .runtime_extents = 1};

@@ -10,7 +10,8 @@
  * is set, and else stops the run (Paddle raises an error).  A depth from
  * depth_tensor that only the run knows takes a --max-shape bound for Out
  * (its dims all run-time extents: X's, and the depth read when the kernel
- * runs); a depth attribute bound to a tensor (VAR) is refused. */
+ * runs); a depth attribute bound to a tensor (VAR) is refused.  X's dims
+ * the run gives (ids of a sequence of the run's length) are Out's. */
 #include <string.h>
 
 #include "../util.h"
@@ -40,6 +41,12 @@ static int infer_one_hot(OpCtx *c) {
     s.d[s.rank++] = depth;
   }
   ctx_set(c, "Out", 0, &s, (int)dtype);
+  /* X's dims the run gives (a sequence of ids) are Out's; v1's last, the one replaced by depth, must be fixed */
+  if (v1 && var_runtime_mask(x) >> (x->shape.rank - 1) & 1)
+    return ctx_fail(c, "the last dim of X ('%s'), which depth replaces, is only known at run time", x->name);
+  int to[RT_MAX_RANK];
+  for (int d = 0; d < RT_MAX_RANK; d++) to[d] = d;
+  ctx_pass_runtime_extents_to(c, x, "Out", 0, to);
   return 0;
 }
 
@@ -64,6 +71,11 @@ static int emit_one_hot(EmitCtx *e) {
     depth = em_dim(e, out, r - 1);
   }
   if (!depth) return em_fail(e, "the depth must be a constant, or bounded with --max-shape");
+  if (!tu_max_shaped(e, out)) { /* X's run-time dims, Out's */
+    int to[RT_MAX_RANK];
+    for (int d = 0; d < RT_MAX_RANK; d++) to[d] = d;
+    tu_pass_extents_to(e, x, out, to);
+  }
   const int out_of_range = attr_bool(e->op, "allow_out_of_range", 0);
   if (!out_of_range && !tu_max_shaped(e, out))
     em_fault(e, pool_printf("an id of X is outside [0, %s), the depth (Paddle raises an error)", depth));
@@ -75,5 +87,7 @@ static int emit_one_hot(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_one_hot = {.type = "one_hot", .infer = infer_one_hot, .emit_c = emit_one_hot, .max_shape = 1};
-const OpDef op_one_hot_v2 = {.type = "one_hot_v2", .infer = infer_one_hot, .emit_c = emit_one_hot, .max_shape = 1};
+const OpDef op_one_hot = {.type = "one_hot", .infer = infer_one_hot, .emit_c = emit_one_hot, .max_shape = 1,
+                          .runtime_extents = 2};
+const OpDef op_one_hot_v2 = {.type = "one_hot_v2", .infer = infer_one_hot, .emit_c = emit_one_hot, .max_shape = 1,
+                             .runtime_extents = 2};

@@ -60,10 +60,14 @@ static int infer_unique(OpCtx *c) {
     ctx_set(c, "Out", 0, &o, x->dtype);
     ctx_set(c, "Index", 0, xs, it);
     if (spec && numel >= 0) ctx_set_runtime_extent(c, "Out", 0, 0, "X (its distinct values)");
+    ctx_pass_runtime_extent(c, x, "Index", 0); /* X's length the run's: Index's */
     return 0;
   }
   const int axis = unique_axis(c, xs->rank);
   if (axis == -2) return -1;
+  if (axis >= 0 && var_runtime_mask(x))
+    return ctx_fail(c, "X ('%s') has dims only the run gives (from its %s); %s takes them flattened (no axis) only",
+                    x->name, x->runtime_from ? x->runtime_from : "inputs", c->op->type);
   /* a NaN first in X makes unique_consecutive's flattened loop write one
    * element more (rt_unique.h) */
   const int lead = consecutive(c->op) && axis < 0 && (x->dtype == RT_DT_FP32 || x->dtype == RT_DT_FP64);
@@ -73,6 +77,8 @@ static int infer_unique(OpCtx *c) {
   ctx_set(c, "Out", 0, &o, x->dtype);
   if (!consecutive(c->op) && attr_bool(c->op, "return_index", 0)) ctx_set(c, "Indices", 0, &one, it);
   if (attr_bool(c->op, "return_inverse", 0)) ctx_set(c, "Index", 0, &inv, it);
+  if (attr_bool(c->op, "return_inverse", 0) && spec && var_runtime_mask(x)) /* one a element of X: the run's count */
+    ctx_set_runtime_extent(c, "Index", 0, 0, "X (its elements)");
   if (attr_bool(c->op, "return_counts", 0)) ctx_set(c, "Counts", 0, &one, it);
   if (spec && n >= 0) {
     const char *from = axis < 0 ? "X (its distinct values)" : "X (its distinct slices)";
@@ -121,6 +127,9 @@ static int emit_unique(EmitCtx *e) {
   SelectCall call = {.kind = SELECT_UNIQUE, .suffix = suffix, .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0)};
   call.indices = output(e, "Indices", want_index, 1, &rows);
   call.inverse = output(e, "Index", !sorted || attr_bool(e->op, "return_inverse", 0), 0, &rows);
+  Var *inv = ctx_out(&c, "Index", 0);
+  if (strcmp(call.inverse, "NULL") && em_spec(e, inv)->runtime_mask) /* X's element count, the run's */
+    pr_line(e->p, "%s = %s;", em_dim(e, inv, 0), em_numel(e, x));
   call.counts = output(e, "Counts", sorted && attr_bool(e->op, "return_counts", 0), 1, &rows);
   call.work = em_scratch_named(e, "unsigned char", "work",
                                (SymDim){work.a * (size + 32), RT_UNIQUE_WORK_BYTES(work.c, work.c, size)});
@@ -134,5 +143,6 @@ static int emit_unique(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_unique = {.type = "unique", .infer = infer_unique, .emit_c = emit_unique};
-const OpDef op_unique_consecutive = {.type = "unique_consecutive", .infer = infer_unique, .emit_c = emit_unique};
+const OpDef op_unique = {.type = "unique", .infer = infer_unique, .emit_c = emit_unique, .runtime_extents = 2};
+const OpDef op_unique_consecutive = {.type = "unique_consecutive", .infer = infer_unique, .emit_c = emit_unique,
+                                     .runtime_extents = 2};

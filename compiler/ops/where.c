@@ -108,5 +108,7 @@ static int emit_where_grad(EmitCtx *e) {
 }
 
 const OpDef op_where = {.type = "where", .infer = infer_where, .emit_c = emit_where, .runtime_extents = 2};
-const OpDef op_where_index = {.type = "where_index", .infer = infer_where_index, .emit_c = emit_where_index};
+/* (Condition's dims the run gives: the kernel walks them, Out bounded by its elements) */
+const OpDef op_where_index = {.type = "where_index", .infer = infer_where_index, .emit_c = emit_where_index,
+                              .runtime_extents = 2};
 const OpDef op_where_grad = {.type = "where_grad", .infer = grad_infer, .emit_c = emit_where_grad};

@@ -632,6 +632,22 @@ class TextCuts(nn.Layer):
         return self.fc(x[:, -1]), (x[:, 1:] - x[:, :-1]).mean(axis=1), x[:, -3:], x[:, 2], x[:, 1:-1].sum(axis=1)
 
 
+class TextSelect(nn.Layer):
+    """Ops that size their outputs by the data over ids of the run's length:
+    one_hot (the ids' counts per class), nonzero, masked_select of the
+    embeddings, sorted unique with its inverse and counts, unique_consecutive."""
+
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(40, 4)
+
+    def forward(self, ids):
+        x = self.emb(ids)
+        u, inv, cnt = paddle.unique(ids, return_inverse=True, return_counts=True)
+        return (F.one_hot(ids, 40).sum(1), paddle.nonzero(ids > 20), paddle.masked_select(x, x > 0), u, inv, cnt,
+                paddle.unique_consecutive(ids))
+
+
 class TopkHw(nn.Layer):
     """The 3 strongest positions of each channel of a map of the run's size
     (topk along h * w, a run-time axis, with a fixed k), their values and
@@ -687,6 +703,7 @@ MODELS = {
     "tokenmaps": (TokenMaps, [2, 3, 24, 24], [[2, 3, 24, 24], [1, 3, 13, 19], [2, 3, 5, 7], [1, 3, 1, 2]]),
     "unet_sized": (UNetSized, [2, 3, 32, 32], [[2, 3, 32, 32], [1, 3, 17, 23], [2, 3, 6, 5], [1, 3, 1, 2]]),
     "text_cuts": (TextCuts, [2, 16], [[2, 16], [1, 3], [2, 9]]),
+    "text_select": (TextSelect, [2, 16], [[2, 16], [1, 3], [2, 9]]),
     "topk_hw": (TopkHw, [2, 3, 16, 16], [[2, 3, 16, 16], [1, 3, 5, 7], [2, 3, 1, 3]]),
     "flatfc": (FlatFc, [2, 3, 16, 16], [[2, 3, 16, 16], [1, 3, 15, 16], [2, 3, 16, 15]]),
     "mobilenetv3": (MobileNetV3, [2, 3, 64, 64], [[2, 3, 64, 64], [1, 3, 37, 45], [1, 3, 17, 33]]),
@@ -717,6 +734,7 @@ UNBOUNDED = {
     "flatfc": [[1, 3, 15, 15], [2, 3, 16, 16]],
     "topk_hw": [[1, 3, 40, 70], [2, 3, 3, 1]],
     "text_cuts": [[2, 40], [1, 3], [2, 200]],
+    "text_select": [[2, 40], [1, 1], [2, 200]],
     "unet_sized": [[1, 3, 41, 67], [2, 3, 9, 5], [1, 3, 140, 31]],
     "mobilenetv3": [[1, 3, 96, 80], [2, 3, 40, 33], [1, 3, 224, 160]],
     "squeezenet": [[1, 3, 96, 80], [2, 3, 50, 47], [1, 3, 224, 160]],
