@@ -37,6 +37,8 @@ def programs():
                       "(scale -> ", "in another block (a loop's var written before the loop and in its body): the "
                       "LoD it carries depends on the trip; paddlec does not follow it"]),
     ("mixed", ["(write_to_array -> ", "writes X 'x', a LoD tensor, into array", "whose elements are not"]),
+    ("expand_ref_level_0", ["(sequence_expand -> ", "ref_level 0 of Y's two levels: Out would have a row per "
+                            "sequence of level 0; paddlec takes the last level (ref_level -1 or 1)"]),
     ("rows_apart", ["(write_to_array -> ", "X ('x') has B rows and array", "room for 8 a element: its writes' rows "
                     "grow apart with the batch; fix the batch with --shape"]),
 ])

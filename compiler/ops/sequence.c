@@ -63,8 +63,9 @@
  *     checked by the run as Paddle's InferShape checks them (the 1.x
  *     decoder's state read back from one array beside its scores read
  *     back from another); Out has Y's rows (Y's run-time extent when it
- *     has one) and no LoD (X has none).  An X with a level-1 LoD (a feed's or one an op makes, of
- *     float32, float64, int32 or int64): Paddle's SequenceExpandKernel
+ *     has one) and no LoD (X has none).  An X with a level-1 LoD (a
+ *     feed's or one an op makes, of float32, float64, int32 or int64):
+ *     Paddle's SequenceExpandKernel
  *     copies sequence i of X once a row of sequence i of Y (none for an
  *     empty one of Y; an empty one of X gives as many empty sequences), and
  *     Out's LoD, which the kernel makes (OpDef.lod_made), has one sequence a
@@ -540,19 +541,18 @@ static int emit_sequence_expand_as(EmitCtx *e) {
     return em_fail(e, "Out ('%s') is %s, X %s", out->name, rt_dtype_name(out->dtype), rt_dtype_name(x->dtype));
   int expand = !strcmp(e->op->type, "sequence_expand");
   int64_t level = attr_int(e->op, "ref_level", -1);
-  if (expand && level != -1 && level != 0)
-    return em_fail(e, "ref_level %lld: Y has one level of LoD (use -1 or 0)", (long long)level);
   const char *why;
   int levels = 0;
   const int in = expand ? op_lod_input_levels(e->g, e->spec, y, &levels, &why) : op_lod_input(e->g, e->spec, y, &why);
   if (in < 0)
     return em_fail(e, "Y ('%s') must carry a %s LoD (a feed's or one an op makes): %s", y->name,
                    expand ? "level-1 or level-2" : "level-1", why);
+  if (expand && (level < -1 || level >= levels))
+    return em_fail(e, "ref_level %lld: Y has %d level%s of LoD (-1 is the last)", (long long)level, levels,
+                   levels > 1 ? "s" : "");
   if (expand && levels == 2 && level == 0)
     return em_fail(e, "ref_level 0 of Y's two levels: Out would have a row per sequence of level 0; paddlec takes "
                       "the last level (ref_level -1 or 1)");
-  if (expand && level > 0 && level != levels - 1)
-    return em_fail(e, "ref_level %lld: Y has %d level(s) of LoD", (long long)level, levels);
   if (var_runtime_axis(x) > 0 || var_runtime_mask(x) >> 1)
     return em_fail(e, "X ('%s') has a size known only at run time beyond its rows", x->name);
   /* X's rows are Y's sequences: provably (a sequence_pool over Y's LoD),

@@ -4,7 +4,8 @@
 one level or over int64 scores, tensor_array_to_tensor of an array of
 LoD tensors, an array that mixes LoD tensors with plain ones or LoDs of
 one level and two, one whose elements' rows grow apart with the batch,
-and a loop's var whose LoD depends on the trip.  Saved
+a loop's var whose LoD depends on the trip, and sequence_expand by level
+0 of two.  Saved
 without a run (Paddle's kernels stop on some of them too).
 
     python beam_decode_refused.py OUTDIR [CASE ...]"""
@@ -114,6 +115,16 @@ def rows_apart():
     write(s, 0, scores_arr)
     write(s, 1, scores_arr)
     return [x, y, s], decode(ids_arr, scores_arr)
+
+
+@case
+def expand_ref_level_0():
+    """sequence_expand of a plain state by level 0 of a two-level LoD (the
+    decoder's expands by the last level): Out would have a row per
+    sequence of level 0, which paddlec does not take."""
+    state = paddle.static.data("state", [None, 3], "float32")
+    scores = paddle.static.data("scores", [None, 1], "float32", lod_level=2)
+    return [state, scores], [paddle.static.nn.sequence_expand(state, scores, ref_level=0)]
 
 
 def main(argv):
