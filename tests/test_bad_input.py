@@ -466,11 +466,6 @@ ONE_OP_REFUSALS = {
     "extent_kron_over_it": (PROPOSALS.format(im="float32", anchors=[4, 5, 3, 4]) + "\n"
                             "out = paddle.kron(out, out)", False,
                             ["(kron -> ", "dim 0 of input X ('", "kron does not take such an input"]),
-    "extent_in_k": (PROPOSALS.format(im="float32", anchors=[4, 5, 3, 4]) + "\n"
-                    "w = paddle.static.data('w', [10, 3], 'float32')\nfeeds.append(w)\n"
-                    "out = paddle.matmul(out, w, transpose_x=True)", False,
-                    ["(matmul_v2 -> ", "the contracted dim of X ('", "dim 0) and of Y ('w', dim 0) must both be "
-                     "fixed or both run-time extents"]),
     # i0e of float16: Paddle's CPU kernels are float and double; paddlec's
     # too, rather than computing in another precision
     "bessel_float16": ("h = paddle.static.data('h', [6, 20], 'float16')\n"

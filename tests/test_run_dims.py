@@ -564,9 +564,6 @@ def test_feeds_of_one_length_that_differ_stop_the_run(tmp_path):
 
 
 @pytest.mark.parametrize("op, message", [
-    ("op matmul_v2(X: x, Y: w) -> (Out: y) {trans_x: true, trans_y: false}",
-     "(matmul_v2 -> y): the contracted dim of X ('x', dim 1) and of Y ('w', dim 0) must both be fixed or both "
-     "run-time extents"),
     ("op elementwise_add(X: x, Y: u) -> (Out: y) {axis: -1}",
      "(elementwise_add -> y): dim 1 of X ('x') is only known at run time (from its fed array (bounded by "
      "--max-shape)), and Y ('u') [1, 8, 16] does not broadcast along it (its dim there is 8, not 1)"),
@@ -575,14 +572,45 @@ def test_feeds_of_one_length_that_differ_stop_the_run(tmp_path):
      "1 (Out's rank the run's): not supported"),
 ])
 def test_sequences_of_the_run_s_length_refused_where_extents_may_differ(tmp_path, op, message):
-    """Sequences [B, L, 16] of a length the run gives: a product contracting
-    the length against a fixed dim, a sum with a fixed dim of 8 against it,
+    """Sequences [B, L, 16] of a length the run gives: a sum with a fixed dim
+    of 8 against it,
     a squeeze of the length are refused naming the op (x[:, 0] and x[:, :1],
     the same for every length, pass: test_one_binary...[text]; cuts the
     length moves, [text_cuts]; two feeds' lengths meeting are checked by
     the run: test_feeds_of_one_length...)."""
     body = SEQ_IR.format(op=op).replace("var y:", "var xs: float32[-1]\nvar y:")
     bad(["compile", ir(tmp_path, body), "-o", str(tmp_path / "o"), "--max-shape", "x=2,8,16"], message)
+
+
+def test_a_contraction_of_the_run_s_length_against_a_fixed_one_is_checked(tmp_path):
+    """x^T @ w over sequences [B, L, 16] of a length the run gives against w
+    [8, 4]: Paddle's matmul takes L = 8 only.  Built with --max-shape, the
+    run at L = 8 equals the program built with --shape for it (whose
+    kernel test_e2e_ops checks against Paddle); L = 5 stops naming the
+    contracted dim, where Paddle raises."""
+    body = SEQ_IR.format(op="op matmul_v2(X: x, Y: w) -> (Out: y) {trans_x: true, trans_y: false}")
+    f = ir(tmp_path, body)
+    rng = np.random.default_rng(3)
+    u, w = rng.standard_normal((1, 8, 16)).astype(np.float32), rng.standard_normal((8, 4)).astype(np.float32)
+    np.save(tmp_path / "u.npy", u)
+    np.save(tmp_path / "w.npy", w)
+    outs = []
+    for name, flag in (("run", ["--max-shape", "x=2,8,16"]), ("fixed", ["--shape", "x=2,8,16"])):
+        p = run(["build", f, "-o", str(tmp_path / name), *flag])
+        assert p.returncode == 0, p.stderr
+    for length, binaries in ((8, ("run", "fixed")), (5, ("run",))):
+        x = rng.standard_normal((2, length, 16)).astype(np.float32)
+        np.save(tmp_path / "x.npy", x)
+        for b in binaries:
+            args = sum((["--input", f"{n}={tmp_path / n}.npy"] for n in ("x", "u", "w")), [])
+            r = subprocess.run([str(tmp_path / b), *args, "--output-dir", str(tmp_path / f"o{length}{b}")],
+                               capture_output=True, text=True, timeout=120)
+            if length == 5:
+                assert r.returncode != 0 and "differ in the contracted dim" in r.stderr, r.stderr
+            else:
+                assert r.returncode == 0, r.stderr
+                outs.append(np.load(tmp_path / f"o{length}{b}" / "y.npy"))
+    assert outs[0].shape == (2, 16, 4) and np.array_equal(outs[0], outs[1])
 
 
 LRN_IR = CONV_IR.format(alg="EXPLICIT").replace(

@@ -46,9 +46,11 @@ static int infer_mul(OpCtx *c) {
 
 /* matmul_v2's run-time extents (a sequence length: the rows of X, the
  * scores Q K^T of attention and their product with V): M of X and N of Y
- * and the batch dims are Out's; K must be one extent in both (or fixed in
- * both), and a batch dim of one operand a run-time extent the other
- * broadcasts (1) or has too (same_runtime_dims).  Vectors with them are
+ * and the batch dims are Out's; K one extent in both, fixed in both, or
+ * the run's in one and fixed in the other (a map of the run's size
+ * flattened into a Linear made for one size: checked by the run, as
+ * Paddle's kernel checks it), and a batch dim of one operand a run-time
+ * extent the other broadcasts (1) or has too (same_runtime_dims).  Vectors with them are
  * refused.  Out's root is the operands' when they share one, else its own. */
 static int matmul_v2_extents(OpCtx *c, const Var *xv, const Var *yv, int out_rank) {
   const unsigned mx = var_runtime_mask(xv), my = var_runtime_mask(yv);
@@ -57,9 +59,9 @@ static int matmul_v2_extents(OpCtx *c, const Var *xv, const Var *yv, int out_ran
   if (xr < 2 || yr < 2) return ctx_refuse_runtime_extents(c);
   const int tx = attr_bool(c->op, "trans_x", 0), ty = attr_bool(c->op, "trans_y", 0);
   const int xm = tx ? xr - 1 : xr - 2, xk = tx ? xr - 2 : xr - 1, yk = ty ? yr - 1 : yr - 2, yn = ty ? yr - 2 : yr - 1;
-  if ((mx >> xk & 1) != (my >> yk & 1))
+  if ((mx >> xk & 1) != (my >> yk & 1) && (mx >> xk & 1 ? yv->shape.d[yk] : xv->shape.d[xk]) < 0)
     return ctx_fail(c, "the contracted dim of X ('%s', dim %d) and of Y ('%s', dim %d) must both be fixed or both "
-                    "run-time extents", xv->name, xk, yv->name, yk);
+                    "run-time extents, or one fixed at a known size", xv->name, xk, yv->name, yk);
   int checked = mx >> xk & 1 && !same_runtime_dims(xv, xk, yv, yk); /* the run checks them (write_extents) */
   unsigned mo = 0;
   const int nb = out_rank - 2;
@@ -280,9 +282,9 @@ static void write_extents(EmitCtx *e, const Var *xv, const Var *yv, const Var *o
   const int xk = x->s->rank - (x->trans ? 2 : 1), yk = y->s->rank - (y->trans ? 1 : 2);
   for (int o = -1; o < nb; o++) {
     const int dx = o < 0 ? xk : o - (nb - (x->s->rank - 2)), dy = o < 0 ? yk : o - (nb - (y->s->rank - 2));
-    if (dx < 0 || dy < 0 || !(x->s->runtime_mask >> dx & 1) || !(y->s->runtime_mask >> dy & 1) ||
-        same_runtime_dims(xv, dx, yv, dy))
-      continue;
+    const int rx = dx >= 0 && x->s->runtime_mask >> dx & 1, ry = dy >= 0 && y->s->runtime_mask >> dy & 1;
+    if (dx < 0 || dy < 0 || !(o < 0 ? rx || ry : rx && ry) || (rx && ry && same_runtime_dims(xv, dx, yv, dy)))
+      continue; /* K the run's in one operand only: against the other's fixed K */
     pr_line(e->p, "if (%s != %s) return 1; /* '%s' and '%s' differ in %s */", em_dim(e, xv, dx), em_dim(e, yv, dy),
             xv->name, yv->name, o < 0 ? "the contracted dim" : pool_printf("batch dim %d", o));
     differ = pool_printf("'%s' and '%s' differ in %s in this run (Paddle raises an error)", xv->name, yv->name,
