@@ -503,11 +503,12 @@ static LodText lod_text(EmitCtx *e, const char *P) {
   const char *ins = "", *outs = "", *levels = "";
   const int nmade = op_lod_made_count(g), nlods = g->nfeeds + nmade;
   int any = nmade > 0;
-  /* a fed LoD no kernel reads but a fetch carries: the run takes it if given */
+  /* the LoD each fetch carries; a fed one no kernel reads: the run takes it if given */
   char *carried = pool_alloc((size_t)g->nfeeds + 1);
+  int *fetch_lod = pool_alloc(sizeof *fetch_lod * ((size_t)g->nfetches + 1));
   memset(carried, 0, (size_t)g->nfeeds + 1);
   for (int i = 0; i < g->nfetches; i++) {
-    const int k = op_lod_input_levels(g, e->spec, &g->vars[g->fetches[i]], NULL, NULL);
+    const int k = fetch_lod[i] = op_lod_input_levels(g, e->spec, &g->vars[g->fetches[i]], NULL, NULL);
     if (k >= 0 && k < g->nfeeds) carried[k] = 1;
   }
   const char *required = "";
@@ -519,9 +520,7 @@ static LodText lod_text(EmitCtx *e, const char *P) {
   }
   if (!any) return t;
   for (int k = 0; k < nlods; k++) levels = pool_printf("%s%s%d", levels, k ? ", " : "", op_lod_levels(g, k));
-  for (int i = 0; i < g->nfetches; i++)
-    outs = pool_printf("%s%s%d", outs, i ? ", " : "",
-                       op_lod_input_levels(g, e->spec, &g->vars[g->fetches[i]], NULL, NULL));
+  for (int i = 0; i < g->nfetches; i++) outs = pool_printf("%s%s%d", outs, i ? ", " : "", fetch_lod[i]);
   const char *n_in = pool_printf("%d", g->nfeeds ? g->nfeeds : 1), *U = str_upper(P);
   const char *n_lods = pool_printf("%d", nlods ? nlods : 1);
   TplVar v[] = {{"PREFIX", P}, {"UPPER", U}, {"NUM_INPUTS_1", n_in},

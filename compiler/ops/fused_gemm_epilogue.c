@@ -53,6 +53,10 @@ static int run_k(const Var *x, const Var *y, int tx, int ty) {
          y->shape.d[ty ? 1 : 0] >= 0;
 }
 
+/* run_k's check fails: what the run stops with */
+static const char run_k_differs[] = "X's contracted dim (K) is not Y's (a map of another size than the Linear was "
+                                    "made for), which Paddle's matmul stops on too";
+
 static int infer_fused_gemm(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0), *y = ctx_need(c, "Y", 0);
   if (!x || !y) return -1;
@@ -116,7 +120,7 @@ static int emit_fused_gemm(EmitCtx *e) {
   if (rs) tu_pass_extent(e, x, rs);
   if (rs) {
     SymDim m = em_sym_prod(e, x, 0, r - 1), k = em_spec(e, y)->d[0], n = em_spec(e, y)->d[1];
-    tu_run_equal(e, x, NULL, em_dim(e, x, r - 1), em_sym(k), "X's contracted dim (K) is not Y's");
+    tu_run_equal(e, x, NULL, em_dim(e, x, r - 1), em_sym(k), run_k_differs);
     if (b && (spec_numel(em_spec(e, b)).a || spec_numel(em_spec(e, b)).c != n.c))
       return em_fail(e, "Bias must have N = %lld elements", (long long)n.c);
     return emit_with_reserve(e, x, y, b, rs, out, m, n, k);
@@ -128,9 +132,7 @@ static int emit_fused_gemm(EmitCtx *e) {
     return -1;
   SymDim m = tx ? em_spec(e, x)->d[1] : em_sym_prod(e, x, 0, r - 1), k = em_spec(e, y)->d[ty ? 1 : 0];
   SymDim n = em_spec(e, y)->d[ty ? 0 : 1];
-  tu_run_equal(e, x, NULL, em_dim(e, x, tx ? 0 : r - 1), em_sym(k),
-               "X's contracted dim (K) is not Y's (a map of another size than the Linear was made for), which "
-               "Paddle's matmul stops on too");
+  tu_run_equal(e, x, NULL, em_dim(e, x, tx ? 0 : r - 1), em_sym(k), run_k_differs);
   if (b && (spec_numel(em_spec(e, b)).a || spec_numel(em_spec(e, b)).c != n.c))
     return em_fail(e, "Bias must have N = %lld elements", (long long)n.c);
   MatmulCall mc = {.m = tx ? em_dim(e, x, 1) : em_prod(e, x, 0, r - 1), .n = em_sym(n), .k = em_sym(k), .ep = 1,

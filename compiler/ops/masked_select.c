@@ -21,11 +21,10 @@
  * extent: same_runtime_dims) or broadcasts (a fixed 1); -1 after ctx_fail. */
 static int run_dims_meet(OpCtx *c, const Var *x, const Var *mask) {
   const Var *v[2] = {x, mask};
-  const int r = x->shape.rank > mask->shape.rank ? x->shape.rank : mask->shape.rank;
   for (int k = 0; k < 2; k++)
     for (int d = 0; d < v[k]->shape.rank; d++) {
       const Var *o = v[1 - k];
-      const int od = d - (v[k]->shape.rank - r) - (r - o->shape.rank);
+      const int od = d + o->shape.rank - v[k]->shape.rank; /* right-aligned */
       if (!(var_runtime_mask(v[k]) >> d & 1) || od < 0 || (o->shape.d[od] == 1 && !(var_runtime_mask(o) >> od & 1)))
         continue;
       if (!(var_runtime_mask(o) >> od & 1) || !same_runtime_dims(v[k], d, o, od))

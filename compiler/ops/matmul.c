@@ -282,9 +282,11 @@ static void write_extents(EmitCtx *e, const Var *xv, const Var *yv, const Var *o
   const int xk = x->s->rank - (x->trans ? 2 : 1), yk = y->s->rank - (y->trans ? 1 : 2);
   for (int o = -1; o < nb; o++) {
     const int dx = o < 0 ? xk : o - (nb - (x->s->rank - 2)), dy = o < 0 ? yk : o - (nb - (y->s->rank - 2));
+    /* K the run's in one operand only is checked against the other's fixed K; a batch dim only where both are
+     * the run's */
     const int rx = dx >= 0 && x->s->runtime_mask >> dx & 1, ry = dy >= 0 && y->s->runtime_mask >> dy & 1;
     if (dx < 0 || dy < 0 || !(o < 0 ? rx || ry : rx && ry) || (rx && ry && same_runtime_dims(xv, dx, yv, dy)))
-      continue; /* K the run's in one operand only: against the other's fixed K */
+      continue;
     pr_line(e->p, "if (%s != %s) return 1; /* '%s' and '%s' differ in %s */", em_dim(e, xv, dx), em_dim(e, yv, dy),
             xv->name, yv->name, o < 0 ? "the contracted dim" : pool_printf("batch dim %d", o));
     differ = pool_printf("'%s' and '%s' differ in %s in this run (Paddle raises an error)", xv->name, yv->name,

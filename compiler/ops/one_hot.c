@@ -44,9 +44,7 @@ static int infer_one_hot(OpCtx *c) {
   /* X's dims the run gives (a sequence of ids) are Out's; v1's last, the one replaced by depth, must be fixed */
   if (v1 && var_runtime_mask(x) >> (x->shape.rank - 1) & 1)
     return ctx_fail(c, "the last dim of X ('%s'), which depth replaces, is only known at run time", x->name);
-  int to[RT_MAX_RANK];
-  for (int d = 0; d < RT_MAX_RANK; d++) to[d] = d;
-  ctx_pass_runtime_extents_to(c, x, "Out", 0, to);
+  ctx_pass_runtime_extent(c, x, "Out", 0);
   return 0;
 }
 
@@ -71,11 +69,7 @@ static int emit_one_hot(EmitCtx *e) {
     depth = em_dim(e, out, r - 1);
   }
   if (!depth) return em_fail(e, "the depth must be a constant, or bounded with --max-shape");
-  if (!tu_max_shaped(e, out)) { /* X's run-time dims, Out's */
-    int to[RT_MAX_RANK];
-    for (int d = 0; d < RT_MAX_RANK; d++) to[d] = d;
-    tu_pass_extents_to(e, x, out, to);
-  }
+  if (!tu_max_shaped(e, out)) tu_pass_extent(e, x, out); /* X's run-time dims, Out's */
   const int out_of_range = attr_bool(e->op, "allow_out_of_range", 0);
   if (!out_of_range && !tu_max_shaped(e, out))
     em_fault(e, pool_printf("an id of X is outside [0, %s), the depth (Paddle raises an error)", depth));

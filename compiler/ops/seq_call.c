@@ -100,7 +100,6 @@ static void print_softmax(Printer *p, const SeqCall *c) {
 static void print_reverse(Printer *p, const SeqCall *c) {
   pr_line(p, "/* sequence_reverse over the LoD of input %d ('%s') */", c->input, c->feed);
   print_lod(p, c);
-  if (c->rows) pr_line(p, "if (N != %s) return 1; /* X: a row per sequence */", c->rows);
   pr_line(p, "const size_t row = (size_t)(%s) * %d;", c->width, c->esize);
   pr_line(p, "for (int64_t i = 0; i < N; i++)");
   pr_line(p, "  for (int64_t r = lod[i]; r < lod[i + 1]; r++)");

@@ -118,13 +118,13 @@ static unsigned run_cut_axes(const Var *x, unsigned run, const int64_t *axes, in
  * detector's boxes) on axes the slice does not cut pass to Out's same
  * axes (the dropped ones gone); one on a cut axis is Out's fixed dim where
  * the cut is the same for every extent (fixed_cut), and the kernel's
- * (run_cut_axes: Out's extents set by the caller) where not; the others
+ * (`moving`, run_cut_axes: Out's extents set by the caller) where not; the others
  * are refused beside bounds only the run knows (kept: Out's axes those
  * give).  starts / ends: the known bounds (NULL where the op has none to
  * read). */
 static int pass_input_extents(OpCtx *c, const Var *x, const int64_t *axes, int n, const int64_t *starts,
-                              const int64_t *ends, const int64_t *dec, int ndec, unsigned kept) {
-  const unsigned run = var_runtime_mask(x), moving = run_cut_axes(x, run, axes, n, starts, ends);
+                              const int64_t *ends, const int64_t *dec, int ndec, unsigned kept, unsigned moving) {
+  const unsigned run = var_runtime_mask(x);
   if (!run) return 0;
   int to[RT_MAX_RANK];
   for (int d = 0, o = 0; d < RT_MAX_RANK; d++) {
@@ -215,7 +215,8 @@ static int infer_slice(OpCtx *c) {
     ctx_set_runtime_extents(c, "Out", 0, kept,
                             moving ? pool_printf("the cut of Input ('%s') the run's sizes move", x->name)
                                    : "Starts/Ends tensors");
-  return pass_input_extents(c, x, axes, n, ns == n ? starts : NULL, ne == n ? ends : NULL, dec, ndec, kept);
+  return pass_input_extents(c, x, axes, n, ns == n ? starts : NULL, ne == n ? ends : NULL, dec, ndec, kept,
+                            moving);
 }
 
 /* One axis of a strided slice (phi StridedSliceOutDims). */

@@ -126,9 +126,10 @@ static int emit_unique(EmitCtx *e) {
   const char *rows = em_dim(e, out, axis < 0 ? 0 : axis);
   SelectCall call = {.kind = SELECT_UNIQUE, .suffix = suffix, .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0)};
   call.indices = output(e, "Indices", want_index, 1, &rows);
-  call.inverse = output(e, "Index", !sorted || attr_bool(e->op, "return_inverse", 0), 0, &rows);
+  const int want_inverse = !sorted || attr_bool(e->op, "return_inverse", 0);
+  call.inverse = output(e, "Index", want_inverse, 0, &rows);
   Var *inv = ctx_out(&c, "Index", 0);
-  if (strcmp(call.inverse, "NULL") && em_spec(e, inv)->runtime_mask) /* X's element count, the run's */
+  if (want_inverse && inv && em_spec(e, inv)->runtime_mask) /* X's element count, the run's */
     pr_line(e->p, "%s = %s;", em_dim(e, inv, 0), em_numel(e, x));
   call.counts = output(e, "Counts", sorted && attr_bool(e->op, "return_counts", 0), 1, &rows);
   call.work = em_scratch_named(e, "unsigned char", "work",
