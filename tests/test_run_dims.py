@@ -59,7 +59,7 @@ def run_image(binary, path, out, more=()):
                                   "rnn", "qkv", "visionops", "same", "moreops", "morevision",
                                   "gathers", "yoloehead", "qkv_einsum", "stn", "yolov3head", "tokenmaps",
                                   "mobilenetv3", "squeezenet", "flatfc", "unet_sized", "topk_hw", "text_cuts",
-                                  "text_select"])
+                                  "text_select", "text_resize", "resize_nhwc"])
 def test_one_binary_matches_paddle_at_every_size(tmp_path, name):
     d = os.path.join(models(), name)
     binary = build(d, tmp_path, *flags(d))
@@ -95,7 +95,7 @@ def unbounded(d):
 @pytest.mark.parametrize("name", ["cnn", "resnetish", "seghead", "unet", "visionops", "bert", "gpt", "rnn", "qkv",
                                   "same", "moreops", "morevision", "gathers", "yoloehead", "qkv_einsum", "stn",
                                   "yolov3head", "tokenmaps", "mobilenetv3", "squeezenet", "flatfc", "unet_sized",
-                                  "topk_hw", "text_cuts", "text_select"])
+                                  "topk_hw", "text_cuts", "text_select", "text_resize", "resize_nhwc"])
 def test_built_without_a_bound_matches_paddle_in_every_size_class(tmp_path, name):
     """The same programs built with no --max-shape (issue 19 item 1): planned
     for size classes (bounds 32, 64, 128, ...), one binary runs sizes of

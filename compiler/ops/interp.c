@@ -49,7 +49,10 @@
  * suggests the option), unless the values are the run-time sizes of
  * another tensor (traced_size) or products of such sizes and constants
  * (expr_size: size=[h * 2, w * 2]), which bound Out; the kernel then reads
- * the values as above and sets Out's sizes.  SizeTensor and OutSize must be int32 and Scale
+ * the values as above and sets Out's sizes.  An X whose length (1-D) or
+ * height and width (2-D) the run gives, either layout (run_hw.h): Out's
+ * sizes are those the attributes' scales give them, or fixed ones, or
+ * another tensor's as above.  SizeTensor and OutSize must be int32 and Scale
  * float32, as Paddle 2.6's kernels read them.
  *
  * Gradients: the grads of the five fluid 1.x ops and of the five _v2
@@ -89,10 +92,11 @@ static int tensor_size(const OpCtx *c, int nsp, int64_t *size) {
 /* Out's size from SizeTensor or OutSize whose values are the run-time
  * extents of a tensor y (size=y.shape[2:], ctx_run_dim_of): Out takes
  * them, bounded by y's, and y's root when they are y's spatial dims in
- * place (a skip connection's concat then takes both); channel first only.  1 when done, 0
+ * place (a skip connection's concat then takes both); channel first or
+ * last.  1 when done, 0
  * when the values are not such extents, -1 after ctx_fail. */
 static int traced_size(OpCtx *c, const Var *x, int nsize, int nsp, int nchw) {
-  const int sp0 = 2;
+  const int sp0 = nchw ? 2 : 1;
   const Var *from = NULL;
   int dims[3], same = 1;
   for (int j = 0; j < nsp; j++) {
@@ -101,9 +105,9 @@ static int traced_size(OpCtx *c, const Var *x, int nsize, int nsp, int nchw) {
     from = v;
     same &= dims[j] == sp0 + j;
   }
-  if (!nchw || var_runtime_mask(x) & ~(((1u << nsp) - 1) << sp0))
-    return ctx_fail(c, "the output size of X ('%s') is a run-time size of '%s'; paddlec takes it in channel-first "
-                    "(NCHW) resizes of an X whose other dims are known", x->name, from->name);
+  if (var_runtime_mask(x) & ~(((1u << nsp) - 1) << sp0))
+    return ctx_fail(c, "the output size of X ('%s') is a run-time size of '%s'; paddlec takes it in resizes of an X "
+                    "whose other dims are known", x->name, from->name);
   Shape o = x->shape;
   unsigned mask = 0;
   for (int j = 0; j < nsp; j++) o.d[sp0 + j] = from->shape.d[dims[j]], mask |= 1u << (sp0 + j);
@@ -123,10 +127,9 @@ static int traced_size(OpCtx *c, const Var *x, int nsize, int nsp, int nchw) {
  * run-time extents and constants (ctx_size_expr: size=[h * 2, w * 2] over
  * an image's sizes read by `shape`): Out's bound is each product of the
  * bounds, its dims run-time extents (a root per rule) that the kernel sets
- * from the values it reads (emit_run_size); channel first, X's other dims
- * known.  1 when done, 0 when the values are not such products. */
+ * from the values it reads (emit_run_size); X's other dims known.  1 when done, 0 when the values are not such products. */
 static int expr_size(OpCtx *c, const Var *x, int nsize, int nsp, int nchw) {
-  const int sp0 = 2;
+  const int sp0 = nchw ? 2 : 1;
   Shape o = x->shape;
   unsigned mask = 0;
   const char *key = "interp size", *from = NULL;
@@ -141,9 +144,9 @@ static int expr_size(OpCtx *c, const Var *x, int nsize, int nsp, int nchw) {
       key = pool_printf("%s*%d.%d", key, e.v[f]->runtime_root, e.d[f]);
     }
   }
-  if (!nchw || var_runtime_mask(x) & ~(((1u << nsp) - 1) << sp0))
+  if (var_runtime_mask(x) & ~(((1u << nsp) - 1) << sp0))
     return ctx_fail(c, "the output size of X ('%s') is a product of sizes the run gives; paddlec takes it in "
-                    "channel-first (NCHW) resizes of an X whose other dims are known", x->name);
+                    "resizes of an X whose other dims are known", x->name);
   ctx_set(c, "Out", 0, &o, x->dtype);
   ctx_set_runtime_extents(c, "Out", 0, mask, from);
   Var *out = ctx_out(c, "Out", 0);
@@ -206,11 +209,11 @@ static int infer_interp(OpCtx *c, int v2) {
   if (!var_runtime_mask(x)) return run_hw_infer(c, x, "Out", sp0, NULL) < 0 ? -1 : 0; /* nor any other input */
   /* X's height and width given by the run (run_hw.h): Out's are the sizes the attributes' scales give
    * them, or fixed (out_h / out_w, or SizeTensor / OutSize values the compiler knows) */
-  if (nsp != 2 || !nchw || nts < 0 || ctx_in(c, "Scale", 0))
-    return ctx_fail(c, "X ('%s') has sizes only the run knows; paddlec takes them in channel-first (NCHW) 2-D "
-                    "resizes to a size the attributes or tensors of known values give", x->name);
+  if (nsp == 3 || nts < 0 || ctx_in(c, "Scale", 0))
+    return ctx_fail(c, "X ('%s') has sizes only the run knows; paddlec takes them in 1-D and 2-D resizes to a size "
+                    "the attributes or tensors of known values give", x->name);
   const int scaled = nsize == 0 && nts == 0 && nscale > 0;
-  RunHwRule rule = {.stride = {1, 1}, .fixed = {!scaled, !scaled}};
+  RunHwRule rule = {.stride = {1, 1}, .fixed = {!scaled, !scaled}, .dims = nsp};
   if (scaled) /* cppcheck-suppress objectIndex ; as above */
     rule.name = pool_printf("%s scale %g %g", c->op->type, sv[0], sv[nscale > 1 ? 1 : 0]);
   return run_hw_infer(c, x, "Out", sp0, &rule) < 0 ? -1 : 0;

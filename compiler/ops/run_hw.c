@@ -24,14 +24,15 @@ static int others_fit(OpCtx *c, const Var *x, const Var *out) {
 }
 
 int run_hw_infer(OpCtx *c, const Var *x, const char *slot, int sp0, const RunHwRule *rule) {
-  const unsigned run = var_runtime_mask(x), hw = 3u << sp0;
+  const int n = rule && rule->dims == 1 ? 1 : 2;
+  const unsigned run = var_runtime_mask(x), hw = ((1u << n) - 1) << sp0;
   if (!run) return others_fit(c, x, NULL);
   if (run & ~hw)
-    return ctx_fail(c, "dims of input '%s' other than its height and width are only known at run time (from its "
-                    "%s); %s takes run-time sizes only in those", x->name,
+    return ctx_fail(c, "dims of input '%s' other than its %s are only known at run time (from its %s); %s takes "
+                    "run-time sizes only in those", x->name, n == 1 ? "length" : "height and width",
                     x->runtime_from ? x->runtime_from : "inputs", c->op->type);
   unsigned out = run, keep = 1;
-  for (int i = 0; i < 2; i++) {
+  for (int i = 0; i < n; i++) {
     if (rule->fixed[i]) out &= ~(1u << (sp0 + i));
     keep &= rule->fixed[i] || (!rule->name && (rule->mul[i] ? rule->mul[i] == 1 && rule->add[i] == 0
                                                              : rule->add[i] == -1 && rule->stride[i] == 1));

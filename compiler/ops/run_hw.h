@@ -26,6 +26,8 @@ typedef struct RunHwRule {
   const char *name; /* NULL: the division or product; else the other rule, one name per rule */
   const char *expr[2]; /* run_hw_print: the output's sizes as C expressions of the op's (an output_size the
                         * run reads), NULL: the rule's */
+  int dims; /* run_hw_infer: the spatial dims, 2 (or 0) from sp0, or 1: a 1-D op's length at sp0 (a resize
+             * of [N, C, L]); entries [0] of the arrays rule it */
 } RunHwRule;
 
 /* Input x of the op has run-time extents: 0 when it has none (nor has

@@ -662,6 +662,47 @@ class TopkHw(nn.Layer):
         return v, i, v.mean(axis=-1)
 
 
+class TextResize(nn.Layer):
+    """1-D resizes of a sequence of the run's length ([b, c, L] after a
+    Conv1D, as TTS and audio models upsample): linear by 2, linear with
+    align_corners by 1.5, to a fixed 20, channel last (NWC) by 3, and a
+    half-length pooled sequence back to the sequence's length
+    (size=paddle.shape(y)[2:])."""
+
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(40, 8)
+        self.conv = nn.Conv1D(8, 6, 3, padding=1)
+
+    def forward(self, ids):
+        y = self.conv(self.emb(ids).transpose([0, 2, 1]))
+        back = F.interpolate(F.avg_pool1d(y, 2, ceil_mode=True), size=paddle.shape(y)[2:], mode="linear",
+                             data_format="NCW")
+        return (F.interpolate(y, scale_factor=2, mode="linear", data_format="NCW"),
+                F.interpolate(y, scale_factor=1.5, mode="linear", align_corners=True, data_format="NCW"),
+                F.interpolate(y, size=[20], mode="linear", data_format="NCW"),
+                F.interpolate(y.transpose([0, 2, 1]), scale_factor=3, mode="linear", data_format="NWC"),
+                back - y)
+
+
+class ResizeNhwc(nn.Layer):
+    """Channel-last (NHWC) 2-D resizes of a map of the run's size: bilinear
+    by 2, nearest to a fixed 7 x 5, bicubic by 1.5 x 2, and a pooled map
+    back to the map's size (size=paddle.shape(t)[1:3])."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2D(3, 4, 3, padding=1)
+
+    def forward(self, x):
+        t = self.conv(x).transpose([0, 2, 3, 1])
+        back = F.interpolate(F.max_pool2d(t, 2, ceil_mode=True, data_format="NHWC"), size=paddle.shape(t)[1:3],
+                             mode="bilinear", data_format="NHWC")
+        return (F.interpolate(t, scale_factor=2, mode="bilinear", data_format="NHWC"),
+                F.interpolate(t, size=[7, 5], mode="nearest", data_format="NHWC"),
+                F.interpolate(t, scale_factor=[1.5, 2], mode="bicubic", data_format="NHWC"), back - t)
+
+
 def MobileNetV3():
     """paddle.vision's MobileNetV3-Small (a half-width one): squeeze-and-
     excite blocks multiply each map by its [b, c, 1, 1] gates, hardswish."""
@@ -708,6 +749,8 @@ MODELS = {
     "flatfc": (FlatFc, [2, 3, 16, 16], [[2, 3, 16, 16], [1, 3, 15, 16], [2, 3, 16, 15]]),
     "mobilenetv3": (MobileNetV3, [2, 3, 64, 64], [[2, 3, 64, 64], [1, 3, 37, 45], [1, 3, 17, 33]]),
     "squeezenet": (SqueezeNet, [2, 3, 64, 64], [[2, 3, 64, 64], [1, 3, 57, 45], [1, 3, 49, 63]]),
+    "text_resize": (TextResize, [2, 16], [[2, 16], [1, 7], [2, 1]]),
+    "resize_nhwc": (ResizeNhwc, [2, 3, 16, 16], [[2, 3, 16, 16], [1, 3, 7, 9], [2, 3, 1, 3]]),
 }
 # sizes of the same models built with no bound (size classes of 32, 64, 128,
 # 256, ...: each list crosses several), saved as input_u<k>.npy and
@@ -738,6 +781,8 @@ UNBOUNDED = {
     "unet_sized": [[1, 3, 41, 67], [2, 3, 9, 5], [1, 3, 140, 31]],
     "mobilenetv3": [[1, 3, 96, 80], [2, 3, 40, 33], [1, 3, 224, 160]],
     "squeezenet": [[1, 3, 96, 80], [2, 3, 50, 47], [1, 3, 224, 160]],
+    "text_resize": [[2, 40], [1, 3], [2, 200]],
+    "resize_nhwc": [[1, 3, 40, 70], [2, 3, 9, 13], [1, 3, 150, 20]],
 }
 # feeds besides x (name, dtype), each of x's shape, saved as input_<k>_<name>.npy
 MORE_FEEDS = {name: [("seg", "int64"), ("mask", "float32")] for name in ("bert", "bert_unfused")}
