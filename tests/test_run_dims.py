@@ -59,7 +59,8 @@ def run_image(binary, path, out, more=()):
                                   "rnn", "qkv", "visionops", "same", "moreops", "morevision",
                                   "gathers", "yoloehead", "qkv_einsum", "stn", "yolov3head", "tokenmaps",
                                   "mobilenetv3", "squeezenet", "flatfc", "unet_sized", "topk_hw", "text_cuts",
-                                  "text_select", "text_resize", "resize_nhwc"])
+                                  "text_select", "text_resize", "resize_nhwc", "swin",
+                                  "vit_sized", "convnext_detr"])
 def test_one_binary_matches_paddle_at_every_size(tmp_path, name):
     d = os.path.join(models(), name)
     binary = build(d, tmp_path, *flags(d))
@@ -95,7 +96,8 @@ def unbounded(d):
 @pytest.mark.parametrize("name", ["cnn", "resnetish", "seghead", "unet", "visionops", "bert", "gpt", "rnn", "qkv",
                                   "same", "moreops", "morevision", "gathers", "yoloehead", "qkv_einsum", "stn",
                                   "yolov3head", "tokenmaps", "mobilenetv3", "squeezenet", "flatfc", "unet_sized",
-                                  "topk_hw", "text_cuts", "text_select", "text_resize", "resize_nhwc"])
+                                  "topk_hw", "text_cuts", "text_select", "text_resize", "resize_nhwc", "swin",
+                                  "vit_sized", "convnext_detr"])
 def test_built_without_a_bound_matches_paddle_in_every_size_class(tmp_path, name):
     """The same programs built with no --max-shape (issue 19 item 1): planned
     for size classes (bounds 32, 64, 128, ...), one binary runs sizes of
@@ -286,12 +288,15 @@ def test_inspect_agrees_with_paddle_on_a_spatial_transformer():
     assert not j["cannot_compile"]
 
 
-def test_reshape_to_a_product_of_other_sizes_is_refused(tmp_path):
+def test_reshape_to_a_product_of_other_sizes_is_checked_or_refused(tmp_path):
     """x.reshape([b, c, h * h]) of an image [b, c, h, w]: the product of
-    the run's sizes it names is not the one its -1 would take (h * w), so
-    it is refused rather than reshaped to h * w (Paddle raises an error
-    whenever h != w); so is x.reshape([b, h * w]), which leaves the
-    channels out; the program with [b, c, h * w] compiles."""
+    the run's sizes it names is not the one its -1 would take (h * w): a
+    size the compiler bounds (h * h at most 16 * 16), which the run checks
+    holds X's elements: square images reshape as numpy does (expected by
+    hand: a reshape keeps the elements' order) and others stop the run,
+    as Paddle raises an error whenever h != w; x.reshape([b, h * w]),
+    which leaves the channels out, is refused; the program with
+    [b, c, h * w] compiles."""
     def program(second):
         return ("var x: float32[-1, 4, -1, -1]\nvar s: int32[4]\nvar h: int32[1]\nvar w: int32[1]\n"
                 "var b: int32[1]\nvar c: int32[1]\nvar hw: int32[1]\nvar y: float32[-1, 4, -1]\n"
@@ -304,8 +309,20 @@ def test_reshape_to_a_product_of_other_sizes_is_refused(tmp_path):
                 "{shape: ints[-1, -1, -1]}\nop fetch(X: y) -> (Out: fetch) {col: 0}\n")
     ok = run(["compile", ir(tmp_path, program("w")), "-o", str(tmp_path / "ok"), "--max-shape", "x=2,4,16,16"])
     assert ok.returncode == 0, ok.stderr
-    bad(["compile", ir(tmp_path, program("h")), "-o", str(tmp_path / "o"), "--max-shape", "x=2,4,16,16"],
-        "(reshape2 -> y): input ShapeTensor gives the target shape at run time, which is not supported")
+    binary = tmp_path / "hh"
+    p = run(["build", ir(tmp_path, program("h")), "-o", str(binary), "--max-shape", "x=2,4,16,16"])
+    assert p.returncode == 0, p.stderr
+    rng = np.random.default_rng(6)
+    for i, shape in enumerate([(2, 4, 5, 5), (1, 4, 3, 7)]):
+        x = rng.standard_normal(shape).astype(np.float32)
+        np.save(tmp_path / f"hh{i}.npy", x)
+        r = run_image(binary, str(tmp_path / f"hh{i}.npy"), tmp_path / f"hh{i}")
+        if shape[2] == shape[3]:
+            assert r.returncode == 0, r.stderr
+            assert np.array_equal(np.load(tmp_path / f"hh{i}" / "y.npy"), x.reshape(shape[0], 4, -1))
+        else:
+            assert r.returncode != 0 and "reshape2: a target shape that does not hold X's elements" in r.stderr, \
+                r.stderr
     # [b, c, h * w] read as [b, h * w] (the channels left out): the product's constant is checked
     body = program("w").replace("ShapeTensor: [b, c, hw]", "ShapeTensor: [b, hw]").replace(
         "{shape: ints[-1, -1, -1]}", "{shape: ints[-1, -1]}").replace("var y: float32[-1, 4, -1]", "var y: float32[-1, -1]")
@@ -932,6 +949,22 @@ def test_inspect_memory_lists_the_tensors_the_run_sizes():
             "--max-shape))"] in lines
     p = run(["inspect", os.path.join(d, "model.pdmodel"), "--memory", "--shape", "x=2,16"])
     assert p.returncode == 0 and "arena" in p.stdout and "run-time sizes" not in p.stdout, p.stdout + p.stderr
+
+
+def test_inspect_memory_shows_the_bounds_proved_for_swin_s_windows():
+    """The Swin block bounded by x=2,3,16,16 (run_dims_models.py swin):
+    the compiler proves its shape arithmetic's bounds and plans for them.
+    By hand: the map padded by (4 - w % 4) % 4, at most 3, is at most
+    16 + 3 = 19 high and wide; its windows [b, hp // 4, 4, wp // 4, 4, c]
+    at most 19 // 4 = 4 along each; the cut back, [:, :h, :w], at most
+    the map's 16 (its end h is at most 16)."""
+    d = os.path.join(models(), "swin")
+    p = run(["inspect", os.path.join(d, "model.pdmodel"), "--memory", *flags(d)])
+    assert p.returncode == 0, p.stderr
+    dims = {ln.split()[0]: ln.split("[", 1)[1].split("]")[0] for ln in p.stdout.splitlines() if "[" in ln}
+    assert dims["pad3d_0.tmp_0"] == "B, 8, 1, <=19, <=19", p.stdout
+    assert dims["reshape2_5.tmp_0"] == "B, <=4, 4, <=4, 4, 8", p.stdout
+    assert dims["roll_1.tmp_0_slice_0"] == "B, <=16, <=16, 8", p.stdout
 
 
 def test_inspect_memory_shows_the_size_classes():

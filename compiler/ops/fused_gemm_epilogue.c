@@ -69,12 +69,12 @@ static int infer_fused_gemm(OpCtx *c) {
   s.d[s.rank - 1] = ty ? y->shape.d[0] : y->shape.d[1];
   ctx_set(c, "Out", 0, &s, x->dtype);
   if (ctx_out(c, "ReserveSpace", 0)) ctx_set(c, "ReserveSpace", 0, &s, x->dtype);
-  /* a run-time extent among X's rows (M: the RoIs of a box head) is
-   * Out's; K the run's must be Y's (run_k: checked by the kernel); one in Y
-   * or Bias is refused */
-  const int r = var_runtime_axis(x);
+  /* run-time extents among X's rows (M: the RoIs of a box head, a
+   * channel-last map's height and width) are Out's; K the run's must be
+   * Y's (run_k: checked by the kernel); one in Y or Bias is refused */
+  const unsigned rows = tx ? 2u : (1u << (x->shape.rank - 1)) - 1; /* X's dims that M multiplies */
   if (var_runtime_axis(y) >= 0 || var_runtime_axis(ctx_in(c, "Bias", 0)) >= 0 ||
-      (r >= 0 && (tx ? r != 1 : r >= x->shape.rank - 1) && !run_k(x, y, tx, ty)))
+      (var_runtime_mask(x) & ~rows && !run_k(x, y, tx, ty)))
     return ctx_refuse_runtime_extents(c);
   int to[RT_MAX_RANK]; /* M: X's dim 1 with trans_x, Out's dim 0; K none of Out's */
   for (int d = 0; d < RT_MAX_RANK; d++) to[d] = tx ? (d == 1 ? 0 : -1) : d == x->shape.rank - 1 ? -1 : d;
@@ -149,7 +149,7 @@ static int emit_fused_gemm(EmitCtx *e) {
 }
 
 const OpDef op_fused_gemm_epilogue = {.type = "fused_gemm_epilogue", .infer = infer_fused_gemm,
-                                      .emit_c = emit_fused_gemm, .runtime_extents = 1};
+                                      .emit_c = emit_fused_gemm, .runtime_extents = 2};
 
 static int infer_fused_gemm_grad(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0), *y = ctx_need(c, "Y", 0);

@@ -125,9 +125,12 @@ static int traced_size(OpCtx *c, const Var *x, int nsize, int nsp, int nchw) {
 
 /* Out's size from SizeTensor or OutSize whose values are products of
  * run-time extents and constants (ctx_size_expr: size=[h * 2, w * 2] over
- * an image's sizes read by `shape`): Out's bound is each product of the
- * bounds, its dims run-time extents (a root per rule) that the kernel sets
- * from the values it reads (emit_run_size); X's other dims known.  1 when done, 0 when the values are not such products. */
+ * an image's sizes read by `shape`), or other arithmetic on them that the
+ * compiler bounds (ctx_int_range: a ViT's position embeddings resized to
+ * [h // 16, w // 16]): Out's bound is each product of the bounds (the
+ * most the arithmetic gives), its dims run-time extents (a root per rule)
+ * that the kernel sets from the values it reads (emit_run_size); X's
+ * other dims known.  1 when done, 0 when the values are neither. */
 static int expr_size(OpCtx *c, const Var *x, int nsize, int nsp, int nchw) {
   const int sp0 = nchw ? 2 : 1;
   Shape o = x->shape;
@@ -136,7 +139,15 @@ static int expr_size(OpCtx *c, const Var *x, int nsize, int nsp, int nchw) {
   for (int j = 0; j < nsp; j++) {
     const Var *t = nsize ? ctx_in(c, "SizeTensor", j) : ctx_in(c, "OutSize", 0);
     SizeExpr e;
-    if (!t || !ctx_size_expr(c, t, nsize ? 0 : j, &e)) return 0;
+    IntRange r;
+    const int product = t && ctx_size_expr(c, t, nsize ? 0 : j, &e);
+    if (t && !product && ctx_int_range(c, t, nsize ? 0 : j, &r) && r.hi >= 1) {
+      o.d[sp0 + j] = r.hi, mask |= 1u << (sp0 + j);
+      key = pool_printf("%s %d:%s", key, j, r.key);
+      if (!from) from = x->runtime_from ? x->runtime_from : "size tensors computed from the run's sizes";
+      continue;
+    }
+    if (!product) return 0;
     o.d[sp0 + j] = e.k, mask |= 1u << (sp0 + j);
     key = pool_printf("%s %d:%lld", key, j, (long long)e.k);
     for (int f = 0; f < e.n; f++) {

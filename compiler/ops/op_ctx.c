@@ -547,6 +547,44 @@ int ctx_run_extent_of(const Graph *g, const Var *t, int i, const Var **v, int *d
   return ctx_run_dim_of(g, t, i, v, d) && (*v)->runtime_same;
 }
 
+/* The input element that element i of op's output t is, for the ops that
+ * pass small integer values on (cast, assign, the reshapes; slice of 1-D
+ * values; concat of 1-D pieces and stack of one-element ones along 0):
+ * its tensor and index into *src, *at; 0 when op is none of them. */
+static int picked_element(const Graph *g, const Op *op, int i, const Var **src, int *at) {
+  if (!strcmp(op->type, "cast") || !strcmp(op->type, "assign") || !strcmp(op->type, "reshape2") ||
+      !strcmp(op->type, "squeeze2") || !strcmp(op->type, "unsqueeze2")) {
+    *src = only_in(g, op, "X"), *at = i;
+    return *src != NULL;
+  }
+  if (!strcmp(op->type, "stack") || !strcmp(op->type, "concat")) { /* of one-element pieces, or 1-D along 0 */
+    const Slot *xs = slot_find(op->in, op->nin, "X");
+    if (!xs || only_in(g, op, "AxisTensor") || attr_int(op, "axis", 0) != 0) return 0;
+    for (int k = 0; k < xs->n; k++) {
+      const Var *p = xs->vars[k] >= 0 ? &g->vars[xs->vars[k]] : NULL;
+      const int64_t n = p ? shape_numel(&p->shape) : -1;
+      if (!p || n < 0 || p->shape.rank > 1 || (!strcmp(op->type, "stack") && n != 1)) return 0;
+      if (i < n) {
+        *src = p, *at = i;
+        return 1;
+      }
+      i -= (int)n;
+    }
+    return 0;
+  }
+  if (!strcmp(op->type, "slice")) { /* of 1-D values: element starts[0] + i */
+    const Var *x = only_in(g, op, "Input");
+    int64_t *axes, *starts;
+    if (!x || x->shape.rank != 1 || x->shape.d[0] < 0 || attr_ints(op, "axes", &axes) != 1 || axes[0] != 0 ||
+        static_ints(g, op, "starts", "StartsTensor", "StartsTensorList", &starts) != 1)
+      return 0;
+    int64_t from = starts[0] < 0 ? starts[0] + x->shape.d[0] : starts[0];
+    *src = x, *at = i + (int)(from < 0 ? 0 : from);
+    return 1;
+  }
+  return 0;
+}
+
 int ctx_shape_dim_of(const Graph *g, const Var *t, int i, const Var **v, int *d) {
   for (int hops = 0; t && t->producer >= 0 && hops < 32; hops++) {
     const Op *op = &g->ops[t->producer];
@@ -556,41 +594,23 @@ int ctx_shape_dim_of(const Graph *g, const Var *t, int i, const Var **v, int *d)
       *v = x, *d = i;
       return 1;
     }
-    if (!strcmp(op->type, "cast") || !strcmp(op->type, "reshape2") || !strcmp(op->type, "squeeze2") ||
-        !strcmp(op->type, "unsqueeze2") || !strcmp(op->type, "assign")) { /* the same values in order */
-      t = only_in(g, op, "X");
-      continue;
-    }
-    if (!strcmp(op->type, "slice")) { /* of 1-D values: element starts[0] + i */
-      const Var *x = only_in(g, op, "Input");
-      int64_t *axes, *starts;
-      if (!x || x->shape.rank != 1 || x->shape.d[0] < 0 || attr_ints(op, "axes", &axes) != 1 || axes[0] != 0 ||
-          static_ints(g, op, "starts", "StartsTensor", "StartsTensorList", &starts) != 1)
-        return 0;
-      int64_t at = starts[0] < 0 ? starts[0] + x->shape.d[0] : starts[0];
-      if (at < 0) at = 0;
-      i += (int)at;
-      t = x;
-      continue;
-    }
-    if (!strcmp(op->type, "concat")) { /* 1-D pieces along axis 0 */
-      const Slot *xs = slot_find(op->in, op->nin, "X");
-      if (!xs || only_in(g, op, "AxisTensor") || attr_int(op, "axis", 0) != 0) return 0;
-      const Var *piece = NULL;
-      for (int k = 0; k < xs->n && !piece; k++) {
-        const Var *p = xs->vars[k] >= 0 ? &g->vars[xs->vars[k]] : NULL;
-        if (!p || p->shape.rank > 1) return 0;
-        const int64_t n = p->shape.rank ? p->shape.d[0] : 1;
-        if (n < 0) return 0;
-        if (i < n) piece = p;
-        else i -= (int)n;
-      }
-      t = piece;
-      continue;
-    }
-    return 0;
+    if (!picked_element(g, op, i, &t, &i)) return 0;
   }
   return 0;
+}
+
+/* The operands of a binary element-wise op on small integer values (1-D
+ * of its output t's length, or one of them a single value) for element i
+ * of t: each tensor and the element of it.  0 when they are not such. */
+static int scalar_operands(const Graph *g, const Op *op, const Var *t, int i, const Var **x, int *xi, const Var **y,
+                           int *yi) {
+  *x = only_in(g, op, "X"), *y = only_in(g, op, "Y");
+  const int64_t nt = shape_numel(&t->shape);
+  if (!*x || !*y || (*x)->shape.rank > 1 || (*y)->shape.rank > 1 || t->shape.rank > 1) return 0;
+  const int64_t nx = shape_numel(&(*x)->shape), ny = shape_numel(&(*y)->shape);
+  if ((nx != 1 && nx != nt) || (ny != 1 && ny != nt)) return 0;
+  *xi = nx == 1 ? 0 : i, *yi = ny == 1 ? 0 : i;
+  return 1;
 }
 
 /* ctx_size_expr's walk of element i of t, `depth` producers deep at most;
@@ -631,15 +651,12 @@ static int size_expr_at(const OpCtx *c, const Var *t, int i, SizeExpr *s, int de
     s->k *= (int64_t)k;
     return 1;
   }
-  if (!strcmp(op->type, "elementwise_mul")) { /* 1-D of t's length, or one of them a single value */
-    const Var *x = only_in(c->g, op, "X"), *y = only_in(c->g, op, "Y");
-    const int64_t nt = shape_numel(&t->shape);
+  const Var *x, *y;
+  int xi, yi;
+  if (!strcmp(op->type, "elementwise_mul") && scalar_operands(c->g, op, t, i, &x, &xi, &y, &yi)) {
     SizeExpr a, b;
-    if (!x || !y || x->shape.rank > 1 || y->shape.rank > 1 || t->shape.rank > 1 ||
-        (shape_numel(&x->shape) != 1 && shape_numel(&x->shape) != nt) ||
-        (shape_numel(&y->shape) != 1 && shape_numel(&y->shape) != nt) ||
-        !size_expr_at(c, x, shape_numel(&x->shape) == 1 ? 0 : i, &a, depth - 1) ||
-        !size_expr_at(c, y, shape_numel(&y->shape) == 1 ? 0 : i, &b, depth - 1) || a.n + b.n > SIZE_EXPR_MAX)
+    if (!size_expr_at(c, x, xi, &a, depth - 1) || !size_expr_at(c, y, yi, &b, depth - 1) ||
+        a.n + b.n > SIZE_EXPR_MAX)
       return 0;
     *s = a;
     s->k *= b.k;
@@ -650,6 +667,88 @@ static int size_expr_at(const OpCtx *c, const Var *t, int i, SizeExpr *s, int de
 }
 
 int ctx_size_expr(const OpCtx *c, const Var *t, int i, SizeExpr *s) { return size_expr_at(c, t, i, s, 16) && s->n > 0; }
+
+/* a op b over intervals, with the key "name(a,b)"; 0 past 64 bits or
+ * where floordiv / mod would see a negative value or a divisor not known
+ * and above 0 (Paddle's integer floordiv truncates, its mod takes the
+ * divisor's sign: alike only there). */
+static int range_op(const char *name, const IntRange *a, const IntRange *b, IntRange *r) {
+  int64_t c[4];
+  r->key = pool_printf("%s(%s,%s)", name, a->key, b->key);
+  if (!strcmp(name, "add"))
+    return !__builtin_add_overflow(a->lo, b->lo, &r->lo) && !__builtin_add_overflow(a->hi, b->hi, &r->hi);
+  if (!strcmp(name, "sub"))
+    return !__builtin_sub_overflow(a->lo, b->hi, &r->lo) && !__builtin_sub_overflow(a->hi, b->lo, &r->hi);
+  if (!strcmp(name, "mul")) {
+    if (__builtin_mul_overflow(a->lo, b->lo, &c[0]) || __builtin_mul_overflow(a->lo, b->hi, &c[1]) ||
+        __builtin_mul_overflow(a->hi, b->lo, &c[2]) || __builtin_mul_overflow(a->hi, b->hi, &c[3]))
+      return 0;
+    r->lo = r->hi = c[0];
+    for (int k = 1; k < 4; k++) r->lo = c[k] < r->lo ? c[k] : r->lo, r->hi = c[k] > r->hi ? c[k] : r->hi;
+    return 1;
+  }
+  if (a->lo < 0 || b->lo != b->hi || b->lo <= 0) return 0;
+  if (!strcmp(name, "div")) {
+    r->lo = a->lo / b->lo, r->hi = a->hi / b->lo;
+    return 1;
+  }
+  if (a->hi < b->lo) r->lo = a->lo, r->hi = a->hi; /* mod: x itself below the divisor */
+  else r->lo = 0, r->hi = b->lo - 1;
+  return 1;
+}
+
+/* ctx_int_range's walk, `depth` producers deep at most. */
+static int int_range_at(const OpCtx *c, const Var *t, int i, IntRange *r, int depth) {
+  const int64_t *vals;
+  const Var *v;
+  int d;
+  if (!t || depth <= 0 || i < 0 || shape_numel(&t->shape) <= i || (t->dtype != RT_DT_INT32 && t->dtype != RT_DT_INT64))
+    return 0;
+  if (ctx_values(c, t, &vals) > i) {
+    r->lo = r->hi = vals[i], r->key = pool_printf("%lld", (long long)vals[i]);
+    return 1;
+  }
+  if (ctx_shape_dim_of(c->g, t, i, &v, &d)) {
+    if (v->shape.d[d] < 0) return 0;
+    if (!(var_runtime_mask(v) >> d & 1)) { /* a fixed dim */
+      r->lo = r->hi = v->shape.d[d], r->key = pool_printf("%lld", (long long)v->shape.d[d]);
+      return 1;
+    }
+    r->lo = 0, r->hi = v->shape.d[d], r->key = pool_printf("r%d.%d", v->runtime_root, d);
+    return 1;
+  }
+  if (t->producer < 0) return 0;
+  const Op *op = &c->g->ops[t->producer];
+  const Var *src;
+  int at;
+  if (picked_element(c->g, op, i, &src, &at)) return int_range_at(c, src, at, r, depth - 1);
+  if (!strcmp(op->type, "scale")) { /* whole numbers: Paddle's kernel takes them in the integer type */
+    const double k = attr_float(op, "scale", 1), b = attr_float(op, "bias", 0);
+    IntRange x, kr = {.lo = (int64_t)k, .hi = (int64_t)k, .key = pool_printf("%lld", (long long)k)};
+    IntRange br = {.lo = (int64_t)b, .hi = (int64_t)b, .key = pool_printf("%lld", (long long)b)}, y;
+    if (only_in(c->g, op, "ScaleTensor") || k != (double)(int64_t)k || b != (double)(int64_t)b ||
+        !int_range_at(c, only_in(c->g, op, "X"), i, &x, depth - 1))
+      return 0;
+    if (attr_bool(op, "bias_after_scale", 1)) return range_op("mul", &x, &kr, &y) && range_op("add", &y, &br, r);
+    return range_op("add", &x, &br, &y) && range_op("mul", &y, &kr, r);
+  }
+  static const char *const ew[][2] = {{"elementwise_add", "add"}, {"elementwise_sub", "sub"},
+                                      {"elementwise_mul", "mul"}, {"elementwise_floordiv", "div"},
+                                      {"elementwise_mod", "mod"}};
+  for (size_t k = 0; k < sizeof ew / sizeof ew[0]; k++) {
+    if (strcmp(op->type, ew[k][0])) continue;
+    const Var *x, *y;
+    int xi, yi;
+    IntRange a, b;
+    if (!scalar_operands(c->g, op, t, i, &x, &xi, &y, &yi) || !int_range_at(c, x, xi, &a, depth - 1) ||
+        !int_range_at(c, y, yi, &b, depth - 1))
+      return 0;
+    return range_op(ew[k][1], &a, &b, r);
+  }
+  return 0;
+}
+
+int ctx_int_range(const OpCtx *c, const Var *t, int i, IntRange *r) { return int_range_at(c, t, i, r, 24); }
 
 int same_runtime_extent(const Var *a, const Var *b) {
   return var_runtime_axis(a) >= 0 && var_runtime_axis(b) >= 0 && a->runtime_root && a->runtime_root == b->runtime_root;

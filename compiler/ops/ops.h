@@ -303,6 +303,20 @@ typedef struct SizeExpr {
  * dims and values the compiler knows: 1 when it is one with at least one
  * run-time factor, else 0. */
 int ctx_size_expr(const OpCtx *c, const Var *t, int i, SizeExpr *s);
+/* The values element i of the small integer tensor t takes in every run
+ * within the bounds planned, as an interval [lo, hi], with a key naming
+ * how it is computed (one key, one value in a run): known values; dims
+ * read by `shape` (a run-time one from 0 to its bound, keyed by its
+ * extent); and the arithmetic Python writes on them, followed through
+ * cast, assign, reshapes, slice, concat and stack of such scalars: scale
+ * by whole numbers, elementwise_add / sub / mul, elementwise_floordiv and
+ * elementwise_mod of a value not below 0 by a known positive one (Swin's
+ * padding to its window, (w - W % w) % w, and Hp // w).  1 when found. */
+typedef struct IntRange {
+  int64_t lo, hi;
+  const char *key;
+} IntRange;
+int ctx_int_range(const OpCtx *c, const Var *t, int i, IntRange *r);
 /* 1 when a and b both have a run-time extent made by one producer and
  * passed on unchanged (Var.runtime_root): the same value at run time. */
 int same_runtime_extent(const Var *a, const Var *b);

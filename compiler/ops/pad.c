@@ -75,6 +75,44 @@ static int infer_pad2d(OpCtx *c) {
   return 0;
 }
 
+/* pad3d with a Paddings tensor whose values the run gives within ranges
+ * the compiler proves (ctx_int_range: Swin's (w - W % w) % w, 0 to w - 1):
+ * Out's depth, height and width where X's are the run's or a padding
+ * varies are run-time extents, bounded by X's bound and the most the
+ * paddings add; rooted by X's root and the paddings' keys (one rule, one
+ * extent).  1 when done, 0 when some value has no range, -1 after
+ * ctx_fail. */
+static int ranged_paddings(OpCtx *c, const Var *x, const Var *pt) {
+  const Shape *xs = &x->shape;
+  IntRange r[6];
+  for (int i = 0; i < 6; i++)
+    if (shape_numel(&pt->shape) != 6 || !ctx_int_range(c, pt, i, &r[i])) return 0;
+  const int d0 = strcmp(attr_str(c->op, "data_format", "NCDHW"), "NCDHW") == 0 ? 2 : 1;
+  const unsigned run = var_runtime_mask(x), spatial = 7u << d0;
+  if (run & ~spatial)
+    return ctx_fail(c, "X ('%s') has dims only the run gives (from its %s); pad3d takes them in its depth, height "
+                    "and width", x->name, x->runtime_from ? x->runtime_from : "inputs");
+  Shape o = *xs;
+  unsigned mask = 0;
+  const char *key = "";
+  for (int i = 0; i < 3; i++) { /* the paddings run from W (left, right) back to D (front, back) */
+    const IntRange *a = &r[4 - 2 * i], *b = &r[5 - 2 * i];
+    const int at = d0 + i, varies = run >> at & 1 || a->lo != a->hi || b->lo != b->hi;
+    if (xs->d[at] < 0) return ctx_fail(c, "X %s has an unknown spatial dim", shape_str(xs));
+    o.d[at] = xs->d[at] + (varies ? a->hi + b->hi : a->lo + b->lo);
+    if (o.d[at] < 1) return ctx_fail(c, "the paddings leave dim %d of X %s below 1", at, shape_str(xs));
+    mask |= varies ? 1u << at : 0;
+    key = pool_printf("%s %s %s", key, a->key, b->key);
+  }
+  ctx_set(c, "Out", 0, &o, x->dtype);
+  if (!mask) return 1;
+  ctx_set_runtime_extents(c, "Out", 0, mask, x->runtime_from ? x->runtime_from
+                                                             : pool_printf("Paddings ('%s')", pt->name));
+  Var *out = ctx_out(c, "Out", 0);
+  if (out) run_hw_share_root(c->g, out, pool_printf("%d:%u:pad3d%s", run ? x->runtime_root : -1, mask, key));
+  return 1;
+}
+
 static int infer_pad3d(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
@@ -87,6 +125,10 @@ static int infer_pad3d(OpCtx *c) {
   Var *pt = ctx_in(c, "Paddings", 0);
   int64_t pv[6] = {0}, *p = pv;
   const int known = pt && ctx_int_values(c, pt, pv, 6) == 6; /* a tensor of values the compiler knows */
+  if (pt && !known && !ctx_has_max_shape(c, "Out", 0)) { /* or of values it bounds */
+    int r = ranged_paddings(c, x, pt);
+    if (r) return r < 0 ? -1 : 0;
+  }
   if (pt && !known && var_runtime_axis(x) < 0) { /* the run's paddings, within a --max-shape bound? */
     int b = ctx_max_shape(c, "Out", 0, 5, x->dtype, "Paddings' values");
     if (b) return b < 0 ? -1 : 0;
@@ -213,7 +255,8 @@ static int emit_pad2d_any(EmitCtx *e, int grad) {
  * dim (Paddle: "should be greater than pad_front in reflect mode") or a
  * circular one past it stops the run, as those of the attribute are
  * refused when compiling. */
-static int pad3d_run_pads(EmitCtx *e, const Var *x, const Var *out, const RtPad3d *p, int ncdhw, const char **run) {
+static int pad3d_run_pads(EmitCtx *e, const Var *x, const Var *out, const RtPad3d *p, int ncdhw,
+                          const char *const *run_in, const char **run) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *pt = ctx_in(&c, "Paddings", 0);
   if (pt->dtype != RT_DT_INT32 && pt->dtype != RT_DT_INT64)
@@ -231,17 +274,21 @@ static int pad3d_run_pads(EmitCtx *e, const Var *x, const Var *out, const RtPad3
   const char *over = p->mode == RT_PAD_REFLECT ? ">=" : ">"; /* reflect: below the dim; circular: up to it */
   for (int i = 0; i < 3; i++) {
     pr_line(e->p, "if (%s < 0 || %s < 0) return 1;", names[2 * i], names[2 * i + 1]);
+    const char *in = run_in && run_in[i] ? run_in[i] : pool_printf("%lld", (long long)p->in[i]);
     if (p->mode == RT_PAD_REFLECT || p->mode == RT_PAD_CIRCULAR)
-      pr_line(e->p, "if (%s %s %lld || %s %s %lld) return 1; /* %c */", names[2 * i], over, (long long)p->in[i],
-              names[2 * i + 1], over, (long long)p->in[i], dhw[i]);
+      pr_line(e->p, "if (%s %s %s || %s %s %s) return 1; /* %c */", names[2 * i], over, in, names[2 * i + 1], over,
+              in, dhw[i]);
   }
   const char *dims[5] = {em_dim(e, x, 0)};
   dims[ncdhw ? 1 : 4] = em_dim(e, x, ncdhw ? 1 : 4);
   for (int i = 0; i < 3; i++)
-    dims[(ncdhw ? 2 : 1) + i] = pool_printf("%lld + %s + %s", (long long)p->in[i], names[2 * i], names[2 * i + 1]);
+    dims[(ncdhw ? 2 : 1) + i] = pool_printf("%s + %s + %s", run_in && run_in[i] ? run_in[i] :
+                                            pool_printf("%lld", (long long)p->in[i]), names[2 * i], names[2 * i + 1]);
   tu_set_extents(e, out, dims, 5,
                  pool_printf("a negative padding from Paddings, a reflect padding not below its dim or a circular "
-                             "one past it, or Out past --max-shape %s", shape_str(&out->shape)));
+                             "one past it%s", tu_max_shaped(e, out) ? pool_printf(", or Out past --max-shape %s",
+                                                                                  shape_str(&out->shape))
+                                                                    : ""));
   return 0;
 }
 
@@ -258,7 +305,8 @@ static int emit_pad3d_any(EmitCtx *e, int grad) {
   int64_t pads[6];
   const int known = pt && ctx_int_values(&c, pt, pads, 6) == 6;
   if (attr_is_var(e->op, "paddings")) return em_fail(e, "paddings held in a tensor attribute are not supported");
-  if (pt && !known && (grad || !tu_max_shaped(e, out)))
+  const int run_pads = pt && !known; /* Out within a --max-shape bound, or the bounds infer_pad3d proved */
+  if (run_pads && (grad || (!tu_max_shaped(e, out) && !em_spec(e, out)->runtime_mask)))
     return em_fail(e, "the paddings come from Paddings ('%s'), whose values only the run knows%s", pt->name,
                    grad ? " (not supported in the gradient)" : "; bound Out with --max-shape to compile it");
   RtPad3d p = {.value = grad ? 0.0f : (float)attr_float(e->op, "value", 0)};
@@ -278,14 +326,14 @@ static int emit_pad3d_any(EmitCtx *e, int grad) {
   if (!known) attr_ints_fill(e->op, "paddings", 6, 0, pads);
   for (int i = 0; i < 3; i++) p.pads[2 * i] = pads[4 - 2 * i], p.pads[2 * i + 1] = pads[5 - 2 * i];
   if (runtime && grad) return em_fail(e, "sizes the run gives are not supported in the gradient");
-  for (int i = 0; i < 3; i++) /* Out's run-time sizes, padded */
+  for (int i = 0; i < 3 && !run_pads; i++) /* Out's run-time sizes, padded */
     if (run_in[i])
       move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = em_dim(e, out, idx[i]),
                                      .src = pool_printf("%s + %lld", run_in[i],
                                                         (long long)(p.pads[2 * i] + p.pads[2 * i + 1]))});
   const char *run[6];
-  if (pt && !known && pad3d_run_pads(e, x, out, &p, ncdhw, run)) return -1;
-  return pad3d_call(e, &p, ncdhw ? 2 : 1, grad, 1, pt && !known ? run : NULL, runtime ? run_in : NULL);
+  if (run_pads && pad3d_run_pads(e, x, out, &p, ncdhw, runtime ? run_in : NULL, run)) return -1;
+  return pad3d_call(e, &p, ncdhw ? 2 : 1, grad, 1, run_pads ? run : NULL, runtime ? run_in : NULL);
 }
 
 static int emit_pad2d(EmitCtx *e) { return emit_pad2d_any(e, 0); }

@@ -21,7 +21,10 @@
  * one entry may be a product of X's run-time dims, x.reshape([b, c, h * w]),
  * which then stands for the -1 that takes them; entries may be other
  * run-time dims, t.reshape([b, c, h, w]) of tokens t [b, c, h * w]: Out
- * takes them, the run checking they hold X's elements, foreign_target),
+ * takes them, the run checking they hold X's elements, foreign_target;
+ * entries may be arithmetic on run-time sizes the compiler bounds,
+ * ctx_int_range: Swin's x.reshape([b, hp // 4, 4, wp // 4, 4, c]), each a
+ * run-time extent of Out bounded there, with no -1 beside them),
  * or --max-shape bounds Out: then Out's dims are the run's, worked out
  * by the kernel from the values as ValidateShape does (reshape_extents).
  * Emission: a copy of X's elements (memcpy; nothing when Out is X).
@@ -164,6 +167,10 @@ typedef struct Traced {
                       * from the map's shape; their value at the bound in tv */
   const Var *fv[RT_MAX_RANK]; /* and whose dim each is */
   int fd[RT_MAX_RANK];
+  unsigned ranged;   /* entries that are arithmetic on run-time dims the compiler
+                      * bounds (ctx_int_range: Swin's windows, Hp // w): new
+                      * run-time extents, their bound in tv */
+  const char *rkey[RT_MAX_RANK]; /* and how each is computed */
 } Traced;
 
 /* The target in t: a run-time extent as 0 where it is X's own at that
@@ -181,6 +188,7 @@ static void traced_target(OpCtx *c, const Var *x, Traced *t) {
     const Var *entry = ctx_in(c, "ShapeTensor", i), *v;
     const int64_t *val;
     int d;
+    IntRange r;
     if (entry && ctx_values(c, entry, &val) == 1) {
       t->tv[i] = val[0];
     } else if (entry && ctx_shape_dim_of(c->g, entry, 0, &v, &d) && var_runtime_mask(v) >> d & 1) {
@@ -192,13 +200,15 @@ static void traced_target(OpCtx *c, const Var *x, Traced *t) {
       t->tv[i] = v->shape.d[d];
     } else if (entry && expr_entry(c, x, entry, &product, &t->expr_bound)) {
       t->tv[i] = -1, nexpr++, t->expr_at = i;
+    } else if (entry && shape_numel(&entry->shape) == 1 && ctx_int_range(c, entry, 0, &r) && r.hi >= 1) {
+      t->tv[i] = r.hi, t->ranged |= 1u << i, t->rkey[i] = r.key;
     } else {
       return;
     }
     unk += t->tv[i] == -1;
   }
   if (!nexpr) {
-    t->n = n;
+    t->n = t->ranged && unk ? -1 : n; /* no -1 beside bounded entries: its bound would be unknown */
     return;
   }
   /* one product of X's own run-time dims, each once, standing for the -1
@@ -208,7 +218,7 @@ static void traced_target(OpCtx *c, const Var *x, Traced *t) {
   unsigned absorbed = 0;
   for (int d = 0; d < x->shape.rank; d++)
     if (var_runtime_mask(x) >> d & 1 && !(d < n && t->tv[d] == 0)) absorbed |= 1u << d;
-  t->n = nexpr == 1 && unk == 1 && absorbed == product && !t->foreign ? n : -1;
+  t->n = nexpr == 1 && unk == 1 && absorbed == product && !t->foreign && !t->ranged ? n : -1;
 }
 
 /* Out's run-time dims where the target has entries that are other
@@ -221,8 +231,8 @@ static void traced_target(OpCtx *c, const Var *x, Traced *t) {
  * from in that var's order (a residual add of the map and the tokens made
  * back into it needs no check); else its own. */
 static int foreign_target(OpCtx *c, const Var *x, const Traced *t) {
-  unsigned mask = t->foreign, named = 0;
-  int other = 0;
+  unsigned mask = t->foreign | t->ranged, named = 0;
+  int other = t->ranged != 0;
   const Var *from = NULL;
   int in_order = 1, last = -1;
   for (int i = 0; i < t->n; i++) {
@@ -242,6 +252,18 @@ static int foreign_target(OpCtx *c, const Var *x, const Traced *t) {
   if (left && !other)
     return ctx_fail(c, "X ('%s') has dims only the run knows that the target shape's entries read from tensors' "
                     "shapes do not name, which its -1 would take", x->name);
+  if (t->ranged) { /* Out's own extents, named by how the entries compute them */
+    const char *rule = pool_printf("reshape to %u", mask);
+    for (int i = 0; i < t->n; i++)
+      rule = t->ranged >> i & 1      ? pool_printf("%s %s", rule, t->rkey[i])
+             : t->foreign >> i & 1   ? pool_printf("%s r%d.%d", rule, t->fv[i]->runtime_root, t->fd[i])
+             : mask >> i & 1         ? pool_printf("%s r%d.%d", rule, x->runtime_root, i)
+                                     : pool_printf("%s %lld", rule, (long long)t->tv[i]);
+    ctx_set_runtime_extents(c, "Out", 0, mask, from ? from->runtime_from : x->runtime_from);
+    Var *o = ctx_out(c, "Out", 0);
+    if (o) run_hw_share_root(c->g, o, rule);
+    return 0;
+  }
   if (!from) return 0; /* no foreign entry: not called then */
   ctx_set_runtime_extents(c, "Out", 0, mask, from->runtime_from);
   unsigned from_mask = var_runtime_mask(from), used = 0;
@@ -280,7 +302,17 @@ static int infer_reshape(OpCtx *c) {
     return ctx_fail(c, "input %s gives the target shape at run time, which is not supported (only values known "
                        "at compile time are) unless --max-shape bounds Out ('%s')", slot, o ? o->name : "");
   }
-  if (nt >= 0) { /* run-time shape values known at compile time */
+  int minus = 0; /* a -1 among the entries */
+  for (int i = 0; i < nt; i++) minus |= tv[i] == -1;
+  if (nt >= 0 && (tr.ranged || tr.foreign) && !minus) { /* Out's dims the entries' bounds (0: X's dim), which need
+                                                           * not hold X's elements at the bound: the run checks */
+    out.rank = nt;
+    for (int i = 0; i < nt; i++) {
+      if (tv[i] == 0 && i >= in->rank) return ctx_fail(c, "shape[%d] = 0 copies a dim X %s lacks", i, shape_str(in));
+      if (tv[i] < 0) return ctx_fail(c, "shape[%d] = %lld is invalid", i, (long long)tv[i]);
+      out.d[i] = tv[i] ? tv[i] : in->d[i];
+    }
+  } else if (nt >= 0) { /* run-time shape values known at compile time */
     if (reshape_dims(c, in, tv, nt, &out)) return -1;
     if (tr.expr_at >= 0 && out.d[tr.expr_at] != tr.expr_bound)
       return ctx_fail(c, "target shape entry %d is a product of X's sizes the run gives that does not hold the "
@@ -308,8 +340,8 @@ static int infer_reshape(OpCtx *c) {
   }
   ctx_set(c, "Out", 0, &out, x->dtype);
   const int known = nt >= 0 || (n > 0 && !slot); /* the target the kernel takes is known here */
-  if (tr.foreign && foreign_target(c, x, &tr)) return -1;
-  if (!tr.foreign && var_runtime_mask(x) && (known ? run_target(c, x, nt >= 0 ? tv : shape, nt >= 0 ? nt : n, &out)
+  if ((tr.foreign || tr.ranged) && foreign_target(c, x, &tr)) return -1;
+  if (!tr.foreign && !tr.ranged && var_runtime_mask(x) && (known ? run_target(c, x, nt >= 0 ? tv : shape, nt >= 0 ? nt : n, &out)
                                     : ctx_refuse_runtime_extents(c)))
     return -1;
   return ctx_set_xshape(c, x);
@@ -382,7 +414,8 @@ static int foreign_extents(EmitCtx *e, const Var *x, const Var *out, const Trace
   const VarSpec *vs = em_spec(e, out);
   const char *want[RT_MAX_RANK];
   for (int d = 0; d < vs->rank; d++)
-    want[d] = tr->foreign >> d & 1             ? em_dim(e, tr->fv[d], tr->fd[d])
+    want[d] = tr->ranged >> d & 1              ? "INT64_MAX"
+              : tr->foreign >> d & 1           ? em_dim(e, tr->fv[d], tr->fd[d])
               : d < tr->n && tr->tv[d] == 0 && d < tu_rank(e, x) ? em_dim(e, x, d)
               : vs->runtime_mask >> d & 1      ? NULL
                                                : em_dim(e, out, d);
@@ -390,7 +423,8 @@ static int foreign_extents(EmitCtx *e, const Var *x, const Var *out, const Trace
     if (!want[d]) return em_fail(e, "Out's dim %d is the run's but no entry of the target shape gives it", d);
   pr_line(e->p, "/* Out's dims the ones read from the tensors' shapes */");
   if (print_run_target(e, x, out, want)) return -1;
-  for (int d = 0; d < vs->rank; d++) pr_line(e->p, "if (t[%d] != bound[%d]) return 1;", d, d);
+  for (int d = 0; d < vs->rank; d++)
+    if (!(tr->ranged >> d & 1)) pr_line(e->p, "if (t[%d] != bound[%d]) return 1;", d, d);
   for (int d = 0; d < vs->rank; d++)
     if (vs->runtime_mask >> d & 1) pr_line(e->p, "%s = t[%d];", em_dim(e, out, d), d);
   em_fault(e, "a target shape that does not hold X's elements in the sizes its entries read from tensors' shapes "
@@ -411,7 +445,7 @@ static int run_extents(EmitCtx *e, const Var *x, const Var *out) {
     traced_target(&c, x, &tr);
     n = tr.n, shape = tr.tv;
   }
-  if (tr.foreign) return foreign_extents(e, x, out, &tr);
+  if (tr.foreign || tr.ranged) return foreign_extents(e, x, out, &tr);
   if (n < 0) n = attr_ints(e->op, "shape", &shape);
   RunTarget t;
   if (run_target_of(&x->shape, em_spec(e, x)->runtime_mask, shape, n, &out->shape, &t))
@@ -433,8 +467,9 @@ static int emit_reshape(EmitCtx *e) {
   if (!x || !out) return -1;
   if (tu_max_shaped(e, out)) /* X's elements, which the run's target shape holds */
     return reshape_extents(e, x, out) ? -1 : tu_copy_count(e, x, out, em_numel(e, x));
-  if ((em_spec(e, x)->runtime_mask || em_spec(e, out)->runtime_mask) && run_extents(e, x, out)) return -1;
-  return tu_copy(e, x, out);
+  if (!em_spec(e, x)->runtime_mask && !em_spec(e, out)->runtime_mask) return tu_copy(e, x, out);
+  /* X's elements at the run's sizes, which the run checks Out's hold (their bounds may differ) */
+  return run_extents(e, x, out) ? -1 : tu_copy_count(e, x, out, em_numel(e, out));
 }
 
 const OpDef op_reshape = {

@@ -24,7 +24,11 @@
  * Emission: a copy of Input (none when Out is Input), then loops over the
  * slice storing the broadcast value.  Slice bounds must be known at compile
  * time: tensor bounds only when constant, and sliced dims must not depend
- * on the batch.  set_value_grad is at the end. */
+ * on the batch.  An Input whose dims the run gives (Swin's attention mask,
+ * paddle.zeros([1, Hp, Wp, 1]) with img[:, -4:-2, 0:-4, :] = k) passes
+ * them to Out; a sliced one is cut when the kernel runs, as
+ * CheckAndUpdateSliceAttrs cuts it (print_run_axis), the value repeated
+ * along it (of dim 1 there).  set_value_grad is at the end. */
 #include <string.h>
 
 #include "../util.h"
@@ -37,6 +41,11 @@ static int infer_set_value(OpCtx *c) {
   if (!x) return -1;
   if (x->shape.rank >= 7) return ctx_fail(c, "Input %s has more than 6 dims", shape_str(&x->shape));
   ctx_set(c, "Out", 0, &x->shape, x->dtype);
+  const Var *vt = ctx_in(c, "ValueTensor", 0);
+  if (vt && var_runtime_mask(vt))
+    return ctx_fail(c, "ValueTensor ('%s') has dims only the run gives (from its %s); set_value takes them in Input "
+                    "only", vt->name, vt->runtime_from ? vt->runtime_from : "inputs");
+  ctx_pass_runtime_extent(c, x, "Out", 0);
   return 0;
 }
 
@@ -94,6 +103,37 @@ static int slice_axis(EmitCtx *e, int64_t dim, int64_t start, int64_t end, int64
   /* cppcheck-suppress zerodivcond ; step 0 was refused at the top */
   *s = (SliceAxis){start, end, step, step > 0 ? (end - start + step - 1) / step : (end - start + step + 1) / step};
   return 0;
+}
+
+/* Prints the cut of axis a, whose size `dim` (C) the run gives, as
+ * slice_axis makes it: locals start_a, step_a and count_a; bounds that
+ * run backwards stop the run (Paddle raises an error). */
+static void print_run_axis(EmitCtx *e, int a, const char *dim, int64_t start, int64_t end, int64_t step) {
+  Printer *p = e->p;
+  pr_line(p, "/* axis %d of the run's size: the slice [%lld, %lld) step %lld as Paddle cuts it */", a, (long long)start,
+          (long long)end, (long long)step);
+  pr_line(p, "const int64_t dim_%d = %s;", a, dim);
+  pr_line(p, "int64_t start_%d = INT64_C(%lld), end_%d = INT64_C(%lld);", a, (long long)start, a, (long long)end);
+  pr_line(p, "if (start_%d < 0) start_%d += dim_%d;", a, a, a);
+  pr_line(p, "if (start_%d < 0) start_%d = 0;", a, a);
+  if (step > 0) pr_line(p, "if (end_%d < 0) end_%d += dim_%d;", a, a, a);
+  pr_line(p, "if (end_%d > dim_%d) end_%d = dim_%d;", a, a, a, a);
+  if (step > 0) {
+    pr_line(p, "if (start_%d > dim_%d) start_%d = dim_%d;", a, a, a, a);
+    pr_line(p, "if (end_%d < 0) end_%d = 0;", a, a);
+    pr_line(p, "if (end_%d < start_%d) return 1;", a, a);
+  } else {
+    pr_line(p, "if (start_%d > dim_%d - 1) start_%d = dim_%d - 1;", a, a, a, a);
+    pr_line(p, "if (end_%d < -1) end_%d += dim_%d;", a, a, a);
+    pr_line(p, "if (end_%d < -1) end_%d = -1;", a, a);
+    pr_line(p, "if (start_%d < end_%d) return 1;", a, a);
+  }
+  if (step == 1)
+    pr_line(p, "const int64_t count_%d = end_%d - start_%d;", a, a, a);
+  else
+    pr_line(p, "const int64_t count_%d = dim_%d == 0 ? 0 : (end_%d - start_%d %s %lld) / %lld;", a, a, a, a,
+            step > 0 ? "+" : "-", (long long)(step > 0 ? step - 1 : -step - 1), (long long)step);
+  em_fault(e, "a slice whose bounds run against its step along a dim the run gives (Paddle raises an error)");
 }
 
 /* The assigned values (ValueTensor absent) as literals of dtype dt, in
@@ -181,11 +221,19 @@ static int emit_set_value(EmitCtx *e) {
   const VarSpec *xs = em_spec(e, x);
   SymDim count[RT_MAX_RANK] = {{0, 0}};
   SliceAxis sl[RT_MAX_RANK] = {{0, 0, 0, 0}};
-  int sliced[RT_MAX_RANK] = {0}, empty = 0;
+  int sliced[RT_MAX_RANK] = {0}, empty = 0, last[RT_MAX_RANK] = {0};
   for (int d = 0; d < r; d++) count[d] = xs->d[d];
+  for (int i = 0; i < na; i++) /* an axis listed twice takes its last entry's bounds */
+    if (axes[i] >= 0 && axes[i] < r) last[axes[i]] = i;
   for (int i = 0; i < na; i++) {
     int a = axes[i] >= 0 && axes[i] < r ? (int)axes[i] : -1;
     if (a < 0) return em_fail(e, "axis %lld is out of range", (long long)axes[i]);
+    if (xs->runtime_mask >> a & 1) { /* cut when the kernel runs */
+      if (step[i] == 0) return em_fail(e, "a step is 0");
+      if (last[a] == i) print_run_axis(e, a, em_dim(e, x, a), start[i], end[i], step[i]);
+      sliced[a] = 1;
+      continue;
+    }
     int64_t dim = em_const_dim(e, x, a);
     if (dim < 0) return em_fail(e, "slicing dim %d, which depends on the batch, is not supported", a);
     if (slice_axis(e, dim, start[i], end[i], step[i], &sl[a])) return -1;
@@ -193,6 +241,7 @@ static int emit_set_value(EmitCtx *e) {
     count[a] = (SymDim){0, sl[a].count};
     empty |= sl[a].start == sl[a].end;
   }
+  tu_pass_extent(e, x, out); /* before the copy, which counts Out's elements */
   if (tu_copy(e, x, out)) return -1;
   /* the dims the value broadcasts against: decrease_axes out, none_axes in */
   int dropped[RT_MAX_RANK] = {0}, to_assign[RT_MAX_RANK], na_dims = 0, cur = 0;
@@ -207,6 +256,9 @@ static int emit_set_value(EmitCtx *e) {
     if (!dropped[d]) assign[na_dims++] = count[d];
   }
   while (cur < nnone) assign[na_dims++] = (SymDim){0, 1}, cur++;
+  unsigned run_assign = 0; /* the assign dims that are run-time sliced axes: the value repeats along them */
+  for (int d = 0; d < r; d++)
+    if (to_assign[d] >= 0 && sliced[d] && xs->runtime_mask >> d & 1) run_assign |= 1u << to_assign[d];
   /* the value and its strides along the assign dims (0 where it repeats) */
   Var *vt = ctx_in(&c, "ValueTensor", 0) ? tu_in(e, "ValueTensor", 0) : NULL;
   if (ctx_in(&c, "ValueTensor", 0) && !vt) return -1;
@@ -225,8 +277,10 @@ static int emit_set_value(EmitCtx *e) {
     int j = na_dims - vs->rank + k;
     SymDim vd = vs->d[k];
     int one = vd.a == 0 && vd.c == 1;
-    if (j < 0 ? !one : !one && (vd.a != assign[j].a || vd.c != assign[j].c))
-      return em_fail(e, "the value (dim %d of %d) does not broadcast to the slice", k, vs->rank);
+    if (j < 0 ? !one : !one && (run_assign >> j & 1 || vd.a != assign[j].a || vd.c != assign[j].c))
+      return em_fail(e, "the value (dim %d of %d) does not broadcast to the slice%s", k, vs->rank,
+                     j >= 0 && run_assign >> j & 1 ? " (a value along a sliced dim the run gives has size 1 there)"
+                                                   : "");
     if (j >= 0 && !one) vst[j] = acc;
     acc = tu_mul(acc, em_sym(vd));
   }
@@ -240,7 +294,13 @@ static int emit_set_value(EmitCtx *e) {
   call.out = em_ptr(e, out, 0);
   if (vt) call.val = em_ptr(e, vt, 1);
   slice_dims(r, count, sl, sliced, &call);
-  for (int d = 0; d < r; d++) call.vstrides[d] = to_assign[d] >= 0 ? vst[to_assign[d]] : NULL;
+  for (int d = 0; d < r; d++) {
+    call.vstrides[d] = to_assign[d] >= 0 ? vst[to_assign[d]] : NULL;
+    if (!(xs->runtime_mask >> d & 1)) continue;
+    call.dims[d] = sliced[d] ? pool_printf("count_%d", d) : em_dim(e, x, d); /* the run's */
+    if (sliced[d]) call.start[d] = pool_printf("start_%d", d), call.step[d] = pool_printf("INT64_C(%lld)",
+                                                                                            (long long)step[last[d]]);
+  }
   slice_print_c(e->p, &call);
   return 0;
 }
@@ -250,7 +310,7 @@ static int emit_set_value(EmitCtx *e) {
  * looking. */
 static const char *const set_value_attr_ignores[] = {"dtype", NULL};
 const OpDef op_set_value = {.type = "set_value", .infer = infer_set_value, .emit_c = emit_set_value,
-                            .attr_ignores = set_value_attr_ignores};
+                             .runtime_extents = 2, .attr_ignores = set_value_attr_ignores};
 
 /* ---- set_value_grad ---- */
 

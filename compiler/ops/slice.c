@@ -41,13 +41,16 @@
  * slice's attribute bounds on an axis whose size the run gives go the
  * same way when the cut moves with that size (x[:, -1], x[:, 1:],
  * x[:, :-1]: run_cut_axes); a cut the same for every size (x[:, 0],
- * x[:, :1]) keeps Out's dim fixed. */
+ * x[:, :1]) keeps Out's dim fixed.  A kept axis cut by tensor bounds is
+ * planned for the most they leave where the compiler bounds them
+ * (cut_bound: a padded map cut back to the run's sizes). */
 #include <string.h>
 
 #include "../consteval.h"
 #include "../util.h"
 #include "move_call.h"
 #include "ops.h"
+#include "run_hw.h"
 #include "slice_call.h"
 #include "tensor_util.h"
 
@@ -99,6 +102,20 @@ static int fixed_cut(int64_t start, int64_t end, int64_t bound) {
   return n0 > 0;
 }
 
+/* The count the cut [start, end) leaves on an axis whose extent the run
+ * gives (1 to `bound`) when it is the same for every extent though the
+ * cut moves (the last element kept, x[:, -1:]); else -1. */
+static int64_t fixed_count(int64_t start, int64_t end, int64_t bound) {
+  int64_t n0 = -1;
+  for (int64_t len = 1; len <= bound; len++) {
+    const int64_t b = clamp64(start < 0 ? start + len : start, 0, len);
+    const int64_t n = clamp64(end < 0 ? end + len : end, 0, len) - b;
+    if (len > 1 && n != n0) return -1;
+    n0 = n;
+  }
+  return n0;
+}
+
 /* The axes of x whose extent the run gives that the slice cuts where the
  * cut moves with that extent (x[:, -1], x[:, 1:]; not fixed_cut): the
  * kernel finds their bounds as Paddle's does (runtime_bounds), a kept
@@ -118,14 +135,17 @@ static unsigned run_cut_axes(const Var *x, unsigned run, const int64_t *axes, in
  * detector's boxes) on axes the slice does not cut pass to Out's same
  * axes (the dropped ones gone); one on a cut axis is Out's fixed dim where
  * the cut is the same for every extent (fixed_cut), and the kernel's
- * (`moving`, run_cut_axes: Out's extents set by the caller) where not; the others
- * are refused beside bounds only the run knows (kept: Out's axes those
- * give).  starts / ends: the known bounds (NULL where the op has none to
- * read). */
+ * (`moving`, run_cut_axes: Out's extents set by the caller, `kept`) where
+ * not, beside which the others pass too (x[:, 1:] - x[:, :-1] of a map:
+ * Out's extents then its own, rooted by rule); the others are refused
+ * beside bounds only the run knows (`tensors`).  starts / ends: the known
+ * bounds (NULL where the op has none to read). */
 static int pass_input_extents(OpCtx *c, const Var *x, const int64_t *axes, int n, const int64_t *starts,
-                              const int64_t *ends, const int64_t *dec, int ndec, unsigned kept, unsigned moving) {
+                              const int64_t *ends, const int64_t *dec, int ndec, unsigned kept, unsigned moving,
+                              int tensors) {
   const unsigned run = var_runtime_mask(x);
   if (!run) return 0;
+  const int refused = kept && tensors; /* Out's axes from tensors' bounds */
   int to[RT_MAX_RANK];
   for (int d = 0, o = 0; d < RT_MAX_RANK; d++) {
     int cut = 0, gone = 0, fixed = 0;
@@ -135,18 +155,50 @@ static int pass_input_extents(OpCtx *c, const Var *x, const int64_t *axes, int n
       if (on && starts && ends) fixed = fixed_cut(starts[i], ends[i], x->shape.d[d]);
     }
     for (int k = 0; k < ndec; k++) gone |= dec[k] == d;
-    if (run >> d & 1 && ((fixed && !kept) || moving >> d & 1)) {
+    if (run >> d & 1 && ((fixed && !refused) || moving >> d & 1)) {
       to[d] = -1; /* Out's dim is the cut's count */
       o += !gone;
       continue;
     }
-    if (run >> d & 1 && (cut || kept))
+    if (run >> d & 1 && (cut || refused))
       return ctx_fail(c, "dim %d of Input ('%s') is only known at run time; %s cuts it%s, which is not supported", d,
-                      x->name, c->op->type, kept ? " (or takes other bounds from tensors)" : "");
+                      x->name, c->op->type, refused ? " (or takes other bounds from tensors)" : "");
     to[d] = gone ? -1 : o++;
   }
-  ctx_pass_runtime_extents_to(c, x, "Out", 0, to);
+  unsigned passed = 0; /* Out's axes that are X's extents */
+  for (int d = 0; d < RT_MAX_RANK; d++) passed |= run >> d & 1 && to[d] >= 0 ? 1u << to[d] : 0;
+  if (!kept || !passed) {
+    if (!kept) ctx_pass_runtime_extents_to(c, x, "Out", 0, to);
+    return 0;
+  }
+  ctx_set_runtime_extents(c, "Out", 0, kept | passed, x->runtime_from);
+  const char *rule = pool_printf("%d:%u:slice", x->runtime_root, run);
+  for (int i = 0; i < n && starts && ends; i++)
+    rule = pool_printf("%s %lld:%lld:%lld", rule, (long long)axes[i], (long long)starts[i], (long long)ends[i]);
+  for (int k = 0; k < ndec; k++) rule = pool_printf("%s -%lld", rule, (long long)dec[k]);
+  Var *out = ctx_out(c, "Out", 0);
+  if (out) run_hw_share_root(c->g, out, rule);
   return 0;
+}
+
+/* The most elements bound i of the op, taken from tensors, leaves on an
+ * axis of at most `dim`: fewer where the compiler bounds the end and the
+ * start is not below 0 (ctx_int_range: a padded map cut back to the
+ * run's size, t[:, :h, :w] with h, w read by `shape`). */
+static int64_t cut_bound(OpCtx *c, int i, int64_t dim) {
+  const Var *st = ctx_in(c, "StartsTensor", 0), *en = ctx_in(c, "EndsTensor", 0);
+  const Var *sl = ctx_in(c, "StartsTensorList", 0) ? ctx_in(c, "StartsTensorList", i) : NULL;
+  const Var *el = ctx_in(c, "EndsTensorList", 0) ? ctx_in(c, "EndsTensorList", i) : NULL;
+  int64_t *attr;
+  IntRange b = {0}, e;
+  if (st || sl) {
+    if (!ctx_int_range(c, st ? st : sl, st ? i : 0, &b)) return dim;
+  } else if (attr_ints(c->op, "starts", &attr) > i) {
+    b.lo = attr[i];
+  }
+  if (!(en || el) || !ctx_int_range(c, en ? en : el, en ? i : 0, &e) || b.lo < 0 || e.lo < 0) return dim;
+  const int64_t most = e.hi - b.lo;
+  return most < 0 ? 0 : most < dim ? most : dim;
 }
 
 static int infer_slice(OpCtx *c) {
@@ -180,10 +232,17 @@ static int infer_slice(OpCtx *c) {
     int64_t a = axes[i] < 0 ? axes[i] + s.rank : axes[i];
     if (a < 0) a = 0;
     if (a >= s.rank) return ctx_fail(c, "axes[%d] = %lld is out of range", i, (long long)axes[i]);
+    const int64_t count = moving >> a & 1 ? fixed_count(starts[i], ends[i], x->shape.d[a]) : -1;
+    if (count >= 0 && !bound_unknown(c, "StartsTensor", "StartsTensorList", i) &&
+        !bound_unknown(c, "EndsTensor", "EndsTensorList", i)) { /* the start moves, the count does not */
+      s.d[a] = count;
+      continue;
+    }
     if (c->g->specializing && (moving >> a & 1 || bound_unknown(c, "StartsTensor", "StartsTensorList", i) ||
                                bound_unknown(c, "EndsTensor", "EndsTensorList", i))) {
       /* the kernel's bounds: at most the axis, the extent the run's (1 on a dropped axis, or it stops) */
       runtime |= 1u << a;
+      s.d[a] = cut_bound(c, i, s.d[a]);
       continue;
     }
     if (i < nf && flags[i] == -1) {
@@ -213,10 +272,14 @@ static int infer_slice(OpCtx *c) {
   ctx_set(c, "Out", 0, &s, x->dtype);
   if (kept)
     ctx_set_runtime_extents(c, "Out", 0, kept,
-                            moving ? pool_printf("the cut of Input ('%s') the run's sizes move", x->name)
+                            moving ? pool_printf("cut of Input ('%s'), which the run's sizes move", x->name)
                                    : "Starts/Ends tensors");
+  int tensors = 0; /* bounds from tensors only the run knows */
+  for (int i = 0; i < n && c->g->specializing; i++)
+    tensors |= bound_unknown(c, "StartsTensor", "StartsTensorList", i) ||
+               bound_unknown(c, "EndsTensor", "EndsTensorList", i);
   return pass_input_extents(c, x, axes, n, ns == n ? starts : NULL, ne == n ? ends : NULL, dec, ndec, kept,
-                            moving);
+                            moving, tensors);
 }
 
 /* One axis of a strided slice (phi StridedSliceOutDims). */
@@ -271,8 +334,17 @@ static int infer_strided_slice(OpCtx *c) {
     for (int i = 0; i < n; i++) {
       int decreased = 0;
       for (int k = 0; k < ndec; k++) decreased |= dec[k] == axes[i];
-      if (decreased) s.d[axes[i]] = 1;
-      else if (s.d[axes[i]] >= 0) runtime |= 1u << axes[i];
+      const int64_t size = s.d[axes[i]];
+      if (decreased) {
+        s.d[axes[i]] = 1;
+      } else if (all_known && !from_tensor && !(xrun >> axes[i] & 1) && size >= 0 && i < ns && i < ne &&
+                 i < nst && (i >= nf || flags[i] != -1)) { /* a fixed axis cut by known bounds: a fixed count */
+        if (strides[i] == 0) return ctx_fail(c, "strides[%d] is 0", i);
+        if ((s.d[axes[i]] = strided_dim(size, starts[i], ends[i], strides[i])) < 0)
+          return ctx_fail(c, "axis %lld: the slice runs against its stride", (long long)axes[i]);
+      } else if (size >= 0) {
+        runtime |= 1u << axes[i];
+      }
     }
     for (int a = 0, o = 0; a < s.rank; a++) {
       int dropped = 0;
@@ -281,8 +353,18 @@ static int infer_strided_slice(OpCtx *c) {
       if (runtime >> a & 1 && !dropped) kept |= 1u << o;
       o += !dropped;
     }
+    int to[RT_MAX_RANK]; /* where X's axes land in Out (drop_axes: the decreased ones and, beside them, 0s) */
+    for (int a = 0, o = 0; a < RT_MAX_RANK; a++) {
+      int dropped = a >= s.rank || (ndec && s.d[a] == 0);
+      for (int k = 0; k < ndec; k++) dropped |= dec[k] == a;
+      to[a] = dropped ? -1 : o++;
+    }
     if (drop_axes(c, &s, dec, ndec, 1)) return -1;
     ctx_set(c, "Out", 0, &s, x->dtype);
+    if (runtime == xrun && xrun) { /* X's run-time sizes uncut: Out's, where they land */
+      ctx_pass_runtime_extents_to(c, x, "Out", 0, to);
+      return 0;
+    }
     if (kept) ctx_set_runtime_extents(c, "Out", 0, kept, xrun && all_known ? x->runtime_from : "Starts/Ends/Strides tensors");
     return 0;
   }
@@ -528,11 +610,26 @@ static int runtime_bounds(EmitCtx *e, const Var *x, const Var *out, SliceCall *c
   return 0;
 }
 
+/* X's run-time sizes along the axes the slice does not cut: Out's the same. */
+static void pass_uncut_extents(EmitCtx *e, const Var *x, const Var *out, const int64_t *axes, int n,
+                               const int64_t *dec, int ndec) {
+  const unsigned xrun = em_spec(e, x)->runtime_mask;
+  for (int a = 0; a < tu_rank(e, x); a++) {
+    int oa, cut = 0;
+    for (int i = 0; i < n; i++) cut |= axes[i] == a;
+    if (!cut && xrun >> a & 1 && !out_axis(dec, ndec, a, &oa) && em_spec(e, out)->runtime_mask >> oa & 1)
+      move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = em_dim(e, out, oa), .src = em_dim(e, x, a)});
+  }
+}
+
 static int emit_runtime_slice(EmitCtx *e, const Var *x, const Var *out) {
   SliceCall call;
   const char *offset, *dims[RT_MAX_RANK], *st[RT_MAX_RANK];
   const int r = runtime_bounds(e, x, out, &call, &offset, dims, st);
   if (r) return r;
+  int64_t *axes, *dec;
+  const int n = attr_ints(e->op, "axes", &axes), ndec = attr_ints(e->op, "decrease_axis", &dec);
+  pass_uncut_extents(e, x, out, axes, n, dec, ndec);
   slice_print_c(e->p, &call);
   return tu_strided_copy(e, x, offset, out, tu_rank(e, x), dims, st);
 }
@@ -582,12 +679,7 @@ static int emit_runtime_strided(EmitCtx *e, const Var *x, const Var *out) {
     st[a] = tu_mul(xst[a], pool_printf("step%lld", (long long)a));
     offset = tu_add(offset, tu_mul(pool_printf("begin%lld", (long long)a), xst[a]));
   }
-  for (int a = 0; a < rank; a++) { /* an uncut axis of the run's size: Out's is the same */
-    int oa, cut = 0;
-    for (int i = 0; i < n; i++) cut |= axes[i] == a;
-    if (!cut && xrun >> a & 1 && !out_axis(dec, ndec, a, &oa) && os->runtime_mask >> oa & 1)
-      move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = em_dim(e, out, oa), .src = dims[a]});
-  }
+  pass_uncut_extents(e, x, out, axes, n, dec, ndec);
   em_fault(e, "strided_slice: bounds or strides from tensors where Paddle stops (a stride of 0, bounds against "
               "the stride, more than one element on a dropped axis), or that read outside the axis");
   slice_print_c(e->p, &call);

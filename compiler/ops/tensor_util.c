@@ -267,10 +267,15 @@ int tu_max_shaped(EmitCtx *e, const Var *out) {
 
 void tu_set_extents(EmitCtx *e, const Var *out, const char *const *dims, int n, const char *why) {
   const VarSpec *vs = em_spec(e, out);
-  pr_line(e->p, "/* '%s' has the run's dims, at most its bound %s */", out->name, shape_str(&out->shape));
+  /* a bound the compiler proved in a model of size classes: one per class, not checked */
+  const int proved = e->size_classes && !(out->flags & VAR_MAX_SHAPED);
+  if (proved) pr_line(e->p, "/* '%s' has the run's dims, within its class's bounds */", out->name);
+  else pr_line(e->p, "/* '%s' has the run's dims, at most its bound %s */", out->name, shape_str(&out->shape));
   for (int d = 0; d < n && d < vs->rank; d++) {
+    if (!(vs->runtime_mask >> d & 1)) continue;
     pr_line(e->p, "const int64_t ext%d = (int64_t)(%s);", d, dims[d]);
-    pr_line(e->p, "if (ext%d < 0 || ext%d > INT64_C(%lld)) return 1;", d, d, (long long)vs->d[d].c);
+    if (proved) pr_line(e->p, "if (ext%d < 0) return 1;", d);
+    else pr_line(e->p, "if (ext%d < 0 || ext%d > INT64_C(%lld)) return 1;", d, d, (long long)vs->d[d].c);
     pr_line(e->p, "%s = ext%d;", em_dim(e, out, d), d);
   }
   em_fault(e, why);

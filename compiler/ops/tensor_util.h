@@ -84,10 +84,12 @@ int tu_pieces(EmitCtx *e, const Var *whole, int n, Var *const *pieces, const cha
 const char *tu_line_start(const char *line, const char *n, const char *inner);
 
 /* For a kernel whose output `out` is sized by a --max-shape bound
- * (ctx_max_shape: every dim a run-time extent): prints the setting of its
- * extents to the n C expressions `dims` (of the run's values), each checked
- * to lie within [0, its bound] first; outside, the run stops with `why`
- * (em_fault). */
+ * (ctx_max_shape: every dim a run-time extent), or by bounds the compiler
+ * proved: prints the setting of its run-time extents to the C expressions
+ * `dims` (of the run's values; n of them, those of dims that are not
+ * run-time extents unread), each checked to lie within [0, its bound]
+ * first (a proved bound of a model of size classes is not checked: each
+ * class has its own); outside, the run stops with `why` (em_fault). */
 void tu_set_extents(EmitCtx *e, const Var *out, const char *const *dims, int n, const char *why);
 /* For an operand v whose size the op needs to be `want` (a C expression:
  * X's channels, its batch), `have` a C expression of v's (a dim, its

@@ -703,6 +703,124 @@ class ResizeNhwc(nn.Layer):
                 F.interpolate(t, scale_factor=[1.5, 2], mode="bicubic", data_format="NHWC"), back - t)
 
 
+class SwinBlock(nn.Layer):
+    """A shifted-window attention block as Swin backbones for detection and
+    segmentation write it for maps of any size: the map padded to whole
+    4 x 4 windows by F.pad with paddings (4 - W % 4) % 4 computed from its
+    shape (pad3d's Paddings a tensor), rolled by 2, the attention mask
+    built on paddle.zeros([1, Hp, Wp, 1]) by slice assignments (set_value
+    over the run's sizes), windows partitioned and reversed with reshapes
+    to [B, Hp // 4, 4, Wp // 4, 4, C] (floordiv of the run's sizes),
+    multi-head attention with a relative position bias, rolled back, cut
+    to [:, :H, :W] and added to the block's input, then an MLP.  (Written with
+    paddle.static.setitem: Paddle 2.6's to_static turns `img[...] = k`
+    into set_value ops whose result the later ops do not read, a mask of
+    zeros, measured.)"""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2D(3, 8, 3, padding=1)
+        self.ln = nn.LayerNorm(8)
+        self.qkv = nn.Linear(8, 24)
+        self.proj = nn.Linear(8, 8)
+        self.bias = self.create_parameter([2, 16, 16])
+        self.ln2 = nn.LayerNorm(8)
+        self.fc1 = nn.Linear(8, 16)
+        self.fc2 = nn.Linear(16, 8)
+
+    @staticmethod
+    def partition(x):
+        b, h, w, c = x.shape
+        return x.reshape([b, h // 4, 4, w // 4, 4, c]).transpose([0, 1, 3, 2, 4, 5]).reshape([-1, 16, c])
+
+    def forward(self, x):
+        y = self.conv(x)
+        b, c, h, w = y.shape
+        t = y.transpose([0, 2, 3, 1])
+        shortcut = t
+        pad_r, pad_b = (4 - w % 4) % 4, (4 - h % 4) % 4
+        pads = paddle.stack([pad_r * 0, pad_r, pad_b * 0, pad_b]).reshape([-1])
+        t = F.pad(self.ln(t).transpose([0, 3, 1, 2]), pads).transpose([0, 2, 3, 1])
+        hp, wp = t.shape[1], t.shape[2]
+        t = paddle.roll(t, shifts=(-2, -2), axis=(1, 2))
+        img = paddle.zeros([1, hp, wp, 1])
+        cnt = 0
+        for hs in (slice(0, -4), slice(-4, -2), slice(-2, None)):
+            for ws in (slice(0, -4), slice(-4, -2), slice(-2, None)):
+                img = paddle.static.setitem(img, (slice(None), hs, ws, slice(None)), float(cnt))
+                cnt += 1
+        mw = self.partition(img).reshape([-1, 16])
+        mask = mw.unsqueeze(1) - mw.unsqueeze(2)
+        mask = paddle.where(mask != 0, paddle.full_like(mask, -100.0), paddle.zeros_like(mask))
+        qkv = self.qkv(self.partition(t)).reshape([-1, 16, 3, 2, 4]).transpose([2, 0, 3, 1, 4])
+        a = paddle.matmul(qkv[0] * 0.5, qkv[1], transpose_y=True) + self.bias.unsqueeze(0)
+        a = a.reshape([-1, mask.shape[0], 2, 16, 16]) + mask.unsqueeze(1).unsqueeze(0)
+        o = paddle.matmul(F.softmax(a.reshape([-1, 2, 16, 16]), -1), qkv[2])
+        o = self.proj(o.transpose([0, 2, 1, 3]).reshape([-1, 16, 8]))
+        t = o.reshape([b, hp // 4, wp // 4, 4, 4, 8]).transpose([0, 1, 3, 2, 4, 5]).reshape([b, hp, wp, 8])
+        t = shortcut + paddle.roll(t, shifts=(2, 2), axis=(1, 2))[:, :h, :w, :]
+        t = t + self.fc2(F.gelu(self.fc1(self.ln2(t))))
+        return t.transpose([0, 3, 1, 2])
+
+
+class VitSized(nn.Layer):
+    """A ViT whose position embeddings (a 3 x 3 grid) are resized to the
+    run's patch grid, F.interpolate(pos, size=[h // 4, w // 4],
+    mode="bicubic") with h, w read from the image's shape (floordiv of the
+    run's sizes), added to the 4 x 4 patches (a stride-4 conv: a grid of
+    another extent, checked equal by the run), flattened to tokens behind
+    a class token, through a transformer encoder layer."""
+
+    def __init__(self):
+        super().__init__()
+        self.patch = nn.Conv2D(3, 8, 4, stride=4)
+        self.pos = self.create_parameter([1, 8, 3, 3])
+        self.cls = self.create_parameter([1, 1, 8])
+        self.enc = nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0)
+
+    def forward(self, x):
+        h, w = x.shape[2], x.shape[3]
+        pos = F.interpolate(self.pos, size=[h // 4, w // 4], mode="bicubic", align_corners=False)
+        t = (self.patch(x) + pos).flatten(2).transpose([0, 2, 1])
+        return self.enc(paddle.concat([self.cls.expand([t.shape[0], 1, 8]), t], 1))
+
+
+class ConvNextDetr(nn.Layer):
+    """A ConvNeXt block (a 7 x 7 depthwise conv, LayerNorm and Linear
+    layers over the channels of the channel-last map: a GEMM over rows
+    of the run's height times width) plus DETR's sine position embedding
+    of the map (cumsum of paddle.ones([b, h, w]) along each axis, divided
+    by its last row or column, x[:, -1:, :]: a cut that moves with the
+    run's size and keeps one element; sin and cos of every other channel,
+    x[..., 0::2]); and the map's total variation, y[:, :, 1:] - y[:, :, :-1]
+    (cuts that move with the run's height beside its width), and its last
+    two rows without the first and last column."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2D(3, 8, 3, padding=1)
+        self.dw = nn.Conv2D(8, 8, 7, padding=3, groups=8)
+        self.ln = nn.LayerNorm(8)
+        self.fc1 = nn.Linear(8, 16)
+        self.fc2 = nn.Linear(16, 8)
+
+    def forward(self, x):
+        y = self.conv(x)
+        t = self.fc2(F.gelu(self.fc1(self.ln(self.dw(y).transpose([0, 2, 3, 1])))))
+        y = y + t.transpose([0, 3, 1, 2])
+        b, c, h, w = y.shape
+        mask = paddle.ones([b, h, w])
+        ye, xe = mask.cumsum(1), mask.cumsum(2)
+        ye = ye / (ye[:, -1:, :] + 1e-6) * 6.283185307179586
+        xe = xe / (xe[:, :, -1:] + 1e-6) * 6.283185307179586
+        dt = 10000 ** (2 * (paddle.arange(4, dtype="float32") // 2) / 4)
+        px, py = xe.unsqueeze(-1) / dt, ye.unsqueeze(-1) / dt
+        px = paddle.stack([px[:, :, :, 0::2].sin(), px[:, :, :, 1::2].cos()], 4).flatten(3)
+        py = paddle.stack([py[:, :, :, 0::2].sin(), py[:, :, :, 1::2].cos()], 4).flatten(3)
+        tv = (y[:, :, 1:] - y[:, :, :-1]).abs().mean(axis=[2, 3]) + (y[:, :, :, 1:] - y[:, :, :, :-1]).abs().mean(axis=[2, 3])
+        return y + paddle.concat([py, px], 3).transpose([0, 3, 1, 2]), tv, y[:, :, -2:, 1:-1] * 2
+
+
 def MobileNetV3():
     """paddle.vision's MobileNetV3-Small (a half-width one): squeeze-and-
     excite blocks multiply each map by its [b, c, 1, 1] gates, hardswish."""
@@ -751,6 +869,9 @@ MODELS = {
     "squeezenet": (SqueezeNet, [2, 3, 64, 64], [[2, 3, 64, 64], [1, 3, 57, 45], [1, 3, 49, 63]]),
     "text_resize": (TextResize, [2, 16], [[2, 16], [1, 7], [2, 1]]),
     "resize_nhwc": (ResizeNhwc, [2, 3, 16, 16], [[2, 3, 16, 16], [1, 3, 7, 9], [2, 3, 1, 3]]),
+    "swin": (SwinBlock, [2, 3, 16, 16], [[2, 3, 16, 16], [1, 3, 9, 13], [2, 3, 5, 7], [1, 3, 1, 2]]),
+    "vit_sized": (VitSized, [2, 3, 16, 16], [[2, 3, 16, 16], [1, 3, 12, 9], [2, 3, 5, 7], [1, 3, 4, 15]]),
+    "convnext_detr": (ConvNextDetr, [2, 3, 16, 16], [[2, 3, 16, 16], [1, 3, 9, 13], [2, 3, 5, 7], [1, 3, 2, 3]]),
 }
 # sizes of the same models built with no bound (size classes of 32, 64, 128,
 # 256, ...: each list crosses several), saved as input_u<k>.npy and
@@ -783,6 +904,9 @@ UNBOUNDED = {
     "squeezenet": [[1, 3, 96, 80], [2, 3, 50, 47], [1, 3, 224, 160]],
     "text_resize": [[2, 40], [1, 3], [2, 200]],
     "resize_nhwc": [[1, 3, 40, 70], [2, 3, 9, 13], [1, 3, 150, 20]],
+    "swin": [[1, 3, 40, 70], [2, 3, 9, 13], [1, 3, 150, 20]],
+    "vit_sized": [[1, 3, 40, 70], [2, 3, 9, 13], [1, 3, 150, 20]],
+    "convnext_detr": [[1, 3, 40, 70], [2, 3, 9, 13], [1, 3, 150, 20]],
 }
 # feeds besides x (name, dtype), each of x's shape, saved as input_<k>_<name>.npy
 MORE_FEEDS = {name: [("seg", "int64"), ("mask", "float32")] for name in ("bert", "bert_unfused")}
