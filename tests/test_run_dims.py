@@ -60,7 +60,7 @@ def run_image(binary, path, out, more=()):
                                   "gathers", "yoloehead", "qkv_einsum", "stn", "yolov3head", "tokenmaps",
                                   "mobilenetv3", "squeezenet", "flatfc", "unet_sized", "topk_hw", "text_cuts",
                                   "text_select", "text_resize", "resize_nhwc", "swin",
-                                  "vit_sized", "convnext_detr"])
+                                  "vit_sized", "convnext_detr", "text_lenreg"])
 def test_one_binary_matches_paddle_at_every_size(tmp_path, name):
     d = os.path.join(models(), name)
     binary = build(d, tmp_path, *flags(d))
@@ -115,6 +115,18 @@ def test_built_without_a_bound_matches_paddle_in_every_size_class(tmp_path, name
     with open(os.path.join(d, "sizes.json")) as f:
         info = json.load(f)
     matches_paddle(binary, d, info, [(f"u{k}", size) for k, size in enumerate(info["unbounded"])], tmp_path)
+
+
+def test_a_length_regulator_needs_a_bound_on_its_output(tmp_path):
+    """run_dims_models.py's text_lenreg repeats each token by a duration
+    the program computes: without the --max-shape bound on the repeated
+    states (their count is the durations' sum), the build is refused
+    naming the op and the option."""
+    d = os.path.join(models(), "text_lenreg")
+    bad(["compile", os.path.join(d, "model.pdmodel"), "-o", str(tmp_path / "o"), "--max-shape", "x=2,16"],
+        "(repeat_interleave -> repeat_interleave_0.tmp_0): dim 0 of X (", "is only known at run time, and "
+        "RepeatsTensor's sum along it is the run's: bound Out ('repeat_interleave_0.tmp_0') with --max-shape to "
+        "compile it")
 
 
 def test_a_unet_on_odd_sizes_stops_where_paddle_does(tmp_path):

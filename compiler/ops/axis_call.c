@@ -49,6 +49,19 @@ static void print_cumprod_grad(Printer *p, const AxisCall *c) {
 /* phi's index_select with the index [0]*r0 ++ [1]*r1 ++ ...: from the
  * repeats baked into a table, or j / Repeats. */
 static void print_repeat(Printer *p, const AxisCall *c) {
+  if (c->index) { /* the repeats read at run time */
+    pr_line(p, "const %s *x = %s;", c->type, c->x);
+    pr_line(p, "%s *out = %s;", c->type, c->out);
+    pr_line(p, "const %s *reps = %s;", c->index_type, c->index);
+    pr_line(p, "const int64_t outer = %s, n_in = %s, n_out = %s, slice = %s;", c->outer, c->n, c->n_out, c->inner);
+    pr_line(p, "for (int64_t o = 0; o < outer; o++) {");
+    pr_line(p, "int64_t j = 0;");
+    pr_line(p, "for (int64_t i = 0; i < n_in; i++)");
+    pr_line(p, "  for (int64_t k = 0; k < (int64_t)reps[i]; k++, j++)");
+    pr_line(p, "    memcpy(out + (o * n_out + j) * slice, x + (o * n_in + i) * slice, (size_t)slice * sizeof *out);");
+    pr_line(p, "}");
+    return;
+  }
   const char *src = pool_printf("j / %lld", (long long)c->rep);
   if (c->repeats) {
     const char *list = "", *reps = "";

@@ -41,7 +41,8 @@ typedef struct AxisCall {
   const int64_t *repeats;        /* AXIS_REPEAT: RepeatsTensor's values, known at compile time, or NULL
                                     (all 0: Out is empty, only a comment is printed) */
   int nrepeats;                  /* their count (X's dim at the axis) */
-  const char *index, *index_type; /* INDEX_ADD*: Index; REPEAT_GRAD: RepeatsTensor (read at run time) or NULL */
+  const char *index, *index_type; /* INDEX_ADD*: Index; REPEAT, REPEAT_GRAD: RepeatsTensor (read at run time) or
+                                    * NULL */
   const char *x, *out, *add;     /* forwards: read, written; INDEX_ADD: AddValue */
   const char *dout, *dx, *dv;    /* grads: read, written; INDEX_ADD_GRAD: AddValue@GRAD */
   const char *y, *dy;            /* CROSS*: Y and (CROSS_GRAD) Y@GRAD; CROSS_GRAD: dx or dy NULL when not asked

@@ -43,13 +43,14 @@
 #include "ops.h"
 #include "tensor_util.h"
 
-/* 1 when X's one run-time dim is K, of an X not transposed and a Y whose K
- * is fixed: a map of the run's size flattened into a Linear made for one
- * size (AlexNet's classifier, GoogLeNet's auxiliary heads), which Paddle
- * runs where the sizes agree and stops on elsewhere; the kernel checks it
- * (tu_run_equal). */
+/* 1 when K is a run-time dim of X, not transposed, and Y's K is fixed: a
+ * map of the run's size flattened into a Linear made for one size
+ * (AlexNet's classifier, GoogLeNet's auxiliary heads), or an output
+ * sized by a --max-shape bound (every dim the run's), which Paddle runs
+ * where the sizes agree and stops on elsewhere; the kernel checks it
+ * (tu_run_equal).  X's rows may be the run's too. */
 static int run_k(const Var *x, const Var *y, int tx, int ty) {
-  return !tx && var_runtime_axis(x) == x->shape.rank - 1 && !x->runtime_more && var_runtime_axis(y) < 0 &&
+  return !tx && var_runtime_mask(x) >> (x->shape.rank - 1) & 1 && var_runtime_axis(y) < 0 &&
          y->shape.d[ty ? 1 : 0] >= 0;
 }
 
@@ -116,8 +117,10 @@ static int emit_fused_gemm(EmitCtx *e) {
     return em_fail(e, "X and Y need known shapes of rank >= 2 and 2");
   Var *rs = ctx_out(&c, "ReserveSpace", 0);
   if (rs && (tx || ty)) return em_fail(e, "ReserveSpace with trans_x or trans_y is not supported");
-  tu_pass_extent(e, x, out); /* M (em_prod, em_dim) is then the run's rows */
-  if (rs) tu_pass_extent(e, x, rs);
+  int to[RT_MAX_RANK]; /* as infer_fused_gemm passes X's run-time dims: M (em_prod, em_dim) the run's rows */
+  for (int d = 0; d < RT_MAX_RANK; d++) to[d] = tx ? (d == 1 ? 0 : -1) : d == r - 1 ? -1 : d;
+  tu_pass_extents_to(e, x, out, to);
+  if (rs) tu_pass_extents_to(e, x, rs, to);
   if (rs) {
     SymDim m = em_sym_prod(e, x, 0, r - 1), k = em_spec(e, y)->d[0], n = em_spec(e, y)->d[1];
     tu_run_equal(e, x, NULL, em_dim(e, x, r - 1), em_sym(k), run_k_differs);

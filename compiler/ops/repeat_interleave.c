@@ -10,14 +10,17 @@
  *     consteval.h), their sum.
  * Emission: each output slice along dim copies the input slice it repeats
  * (phi's index_select with the index [0]*r0 ++ [1]*r1 ++ ...).  Repeats
- * from a tensor must be known at compile time -- the output size depends on
- * them -- and are baked into the code; otherwise paddlec refuses the model.
+ * from a tensor known at compile time are baked into the code; ones only
+ * the run knows (a TTS length regulator's durations) are read when the
+ * kernel runs, Out within its --max-shape bound (the output size depends
+ * on them; without a bound paddlec refuses the model), X's dim along `dim`
+ * the run's too.
  * Paddle requires len(RepeatsTensor) == X.dims[dim] and repeats >= 0.  A
  * negative dim counts from the end here; Paddle 2.6's CPU kernel hangs or
  * aborts on one (tests/oracle/e2e_index.py therefore has none).
  * Sizes the run gives (an image's height and width) pass to Out; along
- * `dim` Out's is the run's times Repeats (RepeatsTensor there is refused:
- * its length must be the run's). */
+ * `dim` Out's is the run's times Repeats, or RepeatsTensor's sum read by
+ * the run (a --max-shape bound on Out). */
 #include "../util.h"
 #include "axis_call.h"
 #include "move_call.h"
@@ -39,9 +42,11 @@ static int run_extents(OpCtx *c, const Var *x, int a, int from_tensor) {
     ctx_pass_runtime_extent(c, x, "Out", 0);
     return 0;
   }
-  if (from_tensor)
-    return ctx_fail(c, "dim %d of X ('%s') is only known at run time; RepeatsTensor along it is not supported", a,
-                    x->name);
+  if (from_tensor) {
+    const Var *out = ctx_out(c, "Out", 0);
+    return ctx_fail(c, "dim %d of X ('%s') is only known at run time, and RepeatsTensor's sum along it is the run's: "
+                    "bound Out ('%s') with --max-shape to compile it", a, x->name, out ? out->name : "");
+  }
   ctx_set_runtime_extents(c, "Out", 0, run, x->runtime_from);
   Var *out = ctx_out(c, "Out", 0);
   if (out)
@@ -66,6 +71,10 @@ static int infer_repeat_interleave(OpCtx *c) {
       return ctx_fail(c, "RepeatsTensor is %s; int32 or int64 expected", rt_dtype_name(rt->dtype));
     const int64_t *v;
     int n = tensor_repeats(c, &v);
+    if (n < 0 && ctx_feeds_fixed(c)) { /* the run's repeats, within a --max-shape bound? */
+      int b = ctx_max_shape(c, "Out", 0, o.rank, x->dtype, "RepeatsTensor's values");
+      if (b) return b < 0 ? -1 : 0;
+    }
     o.d[a] = DIM_UNKNOWN;
     if (n >= 0) {
       if (x->shape.d[a] >= 0 && n != x->shape.d[a])
@@ -83,6 +92,31 @@ static int infer_repeat_interleave(OpCtx *c) {
   }
   ctx_set(c, "Out", 0, &o, x->dtype);
   return run_extents(c, x, a, rt != NULL);
+}
+
+/* Repeats read from RepeatsTensor when the kernel runs, Out within its
+ * --max-shape bound: their count must be X's dim a and each at least 0,
+ * as Paddle checks; Out's dims X's, with the repeats' sum along a. */
+static int run_repeats(EmitCtx *e, const Var *x, const Var *out, int a, AxisCall *call) {
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *rt = ctx_in(&c, "RepeatsTensor", 0);
+  if (!rt) return em_fail(e, "Out is bounded by --max-shape but no RepeatsTensor gives its size");
+  const char *reps = em_ptr(e, rt, 1), *dims[RT_MAX_RANK];
+  pr_line(e->p, "/* the repeats the run gives, from RepeatsTensor ('%s') */", rt->name);
+  pr_line(e->p, "if ((%s) != (%s)) return 1;", em_numel(e, rt), em_dim(e, x, a));
+  pr_line(e->p, "int64_t total = 0;");
+  pr_line(e->p, "for (int64_t i = 0; i < (%s); i++) {", em_dim(e, x, a));
+  pr_line(e->p, "if (%s[i] < 0) return 1;", reps);
+  pr_line(e->p, "total += (int64_t)%s[i];", reps);
+  pr_line(e->p, "}");
+  for (int d = 0; d < tu_rank(e, x); d++) dims[d] = d == a ? "total" : em_dim(e, x, d);
+  tu_set_extents(e, out, dims, tu_rank(e, x),
+                 pool_printf("RepeatsTensor ('%s') of another length than dim %d of X, a negative repeat, or Out "
+                             "past --max-shape %s", rt->name, a, shape_str(&out->shape)));
+  call->index = reps, call->index_type = em_ctype(rt->dtype);
+  call->n_out = em_dim(e, out, a);
+  axis_print_c(e->p, call);
+  return 0;
 }
 
 static int emit_repeat_interleave(EmitCtx *e) {
@@ -104,6 +138,7 @@ static int emit_repeat_interleave(EmitCtx *e) {
   AxisCall call = {.kind = AXIS_REPEAT, .type = em_ctype(x->dtype), .outer = em_prod(e, x, 0, a), .n = em_dim(e, x, a),
                    .inner = em_prod(e, x, a + 1, r), .n_out = em_dim(e, out, a), .x = em_ptr(e, x, 1),
                    .out = em_ptr(e, out, 0)};
+  if (tu_max_shaped(e, out)) return run_repeats(e, x, out, a, &call);
   if (ctx_in(&c, "RepeatsTensor", 0)) {
     const int64_t *v;
     int n = tensor_repeats(&c, &v);
@@ -125,7 +160,7 @@ static int emit_repeat_interleave(EmitCtx *e) {
 }
 
 const OpDef op_repeat_interleave = {.type = "repeat_interleave", .infer = infer_repeat_interleave,
-                                    .emit_c = emit_repeat_interleave, .runtime_extents = 2};
+                                    .emit_c = emit_repeat_interleave, .runtime_extents = 2, .max_shape = 1};
 
 /* repeat_interleave_grad (X, RepeatsTensor†, Out@GRAD -> X@GRAD; phi
  * RepeatInterleave[WithTensorIndex]GradKernel, IndexSelectGradInner with

@@ -821,6 +821,27 @@ class ConvNextDetr(nn.Layer):
         return y + paddle.concat([py, px], 3).transpose([0, 3, 1, 2]), tv, y[:, :, -2:, 1:-1] * 2
 
 
+
+class LengthRegulator(nn.Layer):
+    """A TTS length regulator (FastSpeech): each token's hidden state
+    repeated by its predicted duration, paddle.repeat_interleave(h[0],
+    dur[0], axis=0) over a sequence of the run's length, the durations
+    (0 to 3) computed from the states: Out's length is their sum, read by
+    the run within a --max-shape bound on it."""
+
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(40, 8)
+        self.conv = nn.Conv1D(8, 8, 3, padding=1)
+        self.dur = nn.Linear(8, 1)
+        self.out = nn.Linear(8, 4)
+
+    def forward(self, ids):
+        h = self.conv(self.emb(ids).transpose([0, 2, 1])).transpose([0, 2, 1])
+        dur = (F.sigmoid(self.dur(h)[:, :, 0] * 4) * 3.99).astype("int64")
+        return self.out(paddle.repeat_interleave(h[0], dur[0], axis=0)), dur
+
+
 def MobileNetV3():
     """paddle.vision's MobileNetV3-Small (a half-width one): squeeze-and-
     excite blocks multiply each map by its [b, c, 1, 1] gates, hardswish."""
@@ -872,6 +893,7 @@ MODELS = {
     "swin": (SwinBlock, [2, 3, 16, 16], [[2, 3, 16, 16], [1, 3, 9, 13], [2, 3, 5, 7], [1, 3, 1, 2]]),
     "vit_sized": (VitSized, [2, 3, 16, 16], [[2, 3, 16, 16], [1, 3, 12, 9], [2, 3, 5, 7], [1, 3, 4, 15]]),
     "convnext_detr": (ConvNextDetr, [2, 3, 16, 16], [[2, 3, 16, 16], [1, 3, 9, 13], [2, 3, 5, 7], [1, 3, 2, 3]]),
+    "text_lenreg": (LengthRegulator, [2, 16], [[2, 16], [1, 7], [2, 1], [1, 12]]),
 }
 # sizes of the same models built with no bound (size classes of 32, 64, 128,
 # 256, ...: each list crosses several), saved as input_u<k>.npy and
@@ -915,6 +937,8 @@ MORE_FEEDS = {name: [("seg", "int64"), ("mask", "float32")] for name in ("bert",
 # softmax over the keys) rather than the fused_attention pass's kernel
 EXTRA_FLAGS = {name: ["--build-strategy", "fused_attention=false"]
                for name in ("text_unfused", "bert_unfused", "gpt_unfused")}
+# the length regulator's output: its length is the durations' sum, which only the run knows
+EXTRA_FLAGS["text_lenreg"] = ["--max-shape", "repeat_interleave_0.tmp_0=64,8"]
 
 
 def model_input(name, shape, rng):
