@@ -15,6 +15,13 @@ static SymDim from_right(EmitCtx *e, const Var *v, int j) {
   return j < s->rank ? s->d[s->rank - 1 - j] : (SymDim){0, 1};
 }
 
+/* v's j-th dim from the right as the run's extent (em_dim), or NULL when
+ * it is not a run-time one. */
+static const char *run_dim_from_right(EmitCtx *e, const Var *v, int j) {
+  const VarSpec *s = em_spec(e, v);
+  return j < s->rank && s->runtime_mask >> (s->rank - 1 - j) & 1 ? em_dim(e, v, s->rank - 1 - j) : NULL;
+}
+
 int bc_shape(EmitCtx *e, int n, Var *const *in, int max_rank, int *rank, SymDim *dims) {
   int r = 0;
   for (int k = 0; k < n; k++)
@@ -45,12 +52,15 @@ int bc_loop(EmitCtx *e, int rank, const SymDim *dims, int n, Var *const *in, BcL
   for (int k = 0; k < n; k++) ist[k] = "1";
   for (int d = rank - 1; d >= 0; d--) {
     l->ext[d] = em_sym(dims[d]);
+    for (int k = 0; k < n; k++) /* a run-time extent there: the loop's, the run's (tu_bcast_extents checks them) */
+      if (run_dim_from_right(e, in[k], rank - 1 - d)) l->ext[d] = run_dim_from_right(e, in[k], rank - 1 - d);
     for (int k = 0; k < n; k++) {
       SymDim v = from_right(e, in[k], rank - 1 - d);
+      const char *run = run_dim_from_right(e, in[k], rank - 1 - d);
       l->stride[k][d] = "0";
-      if (tu_is_one(dims[d]) || tu_is_one(v)) continue;
+      if (!run && (tu_is_one(dims[d]) || tu_is_one(v))) continue; /* a run-time extent always moves */
       l->stride[k][d] = ist[k];
-      ist[k] = tu_mul(ist[k], em_sym(v));
+      ist[k] = tu_mul(ist[k], run ? run : em_sym(v));
     }
   }
   return 0;

@@ -38,4 +38,6 @@ static int emit_histogram(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_histogram = {.type = "histogram", .infer = infer_histogram, .emit_c = emit_histogram};
+/* X's dims the run gives: its elements counted at the run's sizes */
+const OpDef op_histogram = {.type = "histogram", .infer = infer_histogram, .emit_c = emit_histogram,
+                            .runtime_extents = 2};

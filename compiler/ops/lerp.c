@@ -5,7 +5,9 @@
  * dtype.
  * Emission (float32, float64): out = x + w * (y - x) per element of the
  * broadcast shape, in the element type, as the Eigen expression of phi
- * lerp_kernel_impl.h. */
+ * lerp_kernel_impl.h.  X's and Y's dims the run gives pass to Out as an
+ * element-wise op passes them (binary_pass_extents, the run checking two
+ * that may differ); a Weight with such dims is refused. */
 #include "../util.h"
 #include "bcast_util.h"
 #include "ops.h"
@@ -21,7 +23,10 @@ static int infer_lerp(OpCtx *c) {
     if (shape_broadcast(c, &xy, &w->shape, -1, &o)) return -1;
   }
   ctx_set(c, "Out", 0, &o, x->dtype);
-  return 0;
+  if (var_runtime_mask(w))
+    return ctx_fail(c, "Weight ('%s') has dims only the run gives (from its %s); lerp takes them in X and Y only",
+                    w->name, w->runtime_from ? w->runtime_from : "inputs");
+  return binary_pass_extents(c, x, y, -1);
 }
 
 static int emit_lerp(EmitCtx *e) {
@@ -38,6 +43,7 @@ static int emit_lerp(EmitCtx *e) {
   for (int d = 0; d < rank; d++)
     if (em_spec(e, out)->d[d].a != dims[d].a || em_spec(e, out)->d[d].c != dims[d].c)
       return em_fail(e, "Out dim %d is %s, the broadcast gives %s", d, em_dim(e, out, d), em_sym(dims[d]));
+  tu_bcast_extents(e, out, 2, (const Var *const[]){in[0], in[1]}, (const int64_t[]){-1, -1});
   BcastCall k = {.kind = BCAST_LERP, .dtype = out->dtype};
   k.x = em_ptr(e, in[0], 1);
   k.y = em_ptr(e, in[1], 1);
@@ -48,7 +54,7 @@ static int emit_lerp(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_lerp = {.type = "lerp", .infer = infer_lerp, .emit_c = emit_lerp};
+const OpDef op_lerp = {.type = "lerp", .infer = infer_lerp, .emit_c = emit_lerp, .runtime_extents = 2};
 
 /* lerp_grad: X, Y, Weight, Out, Out@GRAD -> X@GRAD, Y@GRAD (X's and Y's
  * shapes; each optional).  phi LerpGradKernel: over Out@GRAD's elements,

@@ -12,12 +12,67 @@
  * Out, in order (a later duplicate index wins), as Paddle's Unpool kernel
  * does.  Paddle's kernel reads X as channel first whatever data_format
  * says, and so does this one.  An index outside the plane, where Paddle
- * stops with an error (or, negative, writes out of bounds), is skipped. */
+ * stops with an error (or, negative, writes out of bounds), is skipped.
+ * output_size held in tensors (F.max_unpool2d(..., output_size=
+ * y.shape[2:]) under to_static: a VARS attribute): their values when the
+ * compiler knows them, or the run-time sizes of the tensor they are read
+ * from (a SegNet decoder unpooling to its encoder's map of the run's
+ * size): Out takes those extents (run_size); X's and Indices' sizes may
+ * be the run's too. */
 #include <string.h>
 
+#include "../util.h"
+#include "move_call.h"
 #include "ops.h"
 #include "plane_call.h"
 #include "tensor_util.h"
+
+/* The tensor holding output_size entry i of the op (a VARS list, one value
+ * each; or one VAR tensor of them all) and the element it is in. */
+static const Var *size_tensor(const OpCtx *c, int i, int *at) {
+  const OpAttr *a = attr_find(c->op, "output_size");
+  const char *name = NULL;
+  *at = 0;
+  if (a && a->type == AT_VARS && (size_t)i < a->n_vars_name) name = a->vars_name[i];
+  if (a && a->type == AT_VAR) name = a->var_name, *at = i;
+  const int id = name ? graph_find_var(c->g, c->op->block, name) : -1;
+  return id < 0 ? NULL : &c->g->vars[id];
+}
+
+/* Out's spatial dims from output_size held in tensors: values the compiler
+ * knows, or run-time extents of the tensor they are read from (`shape`,
+ * ctx_run_dim_of), which Out takes (that tensor's root when they are all
+ * its spatial dims in place).  -1 after ctx_fail. */
+static int run_size(OpCtx *c, const Var *x, int nsp) {
+  Shape o = x->shape;
+  unsigned mask = 0;
+  const Var *from = NULL;
+  int in_place = 1;
+  for (int i = 0; i < nsp; i++) {
+    int at, d;
+    const Var *t = size_tensor(c, i, &at), *v;
+    int64_t val[RT_MAX_RANK];
+    if (t && ctx_int_values(c, t, val, RT_MAX_RANK) > at) {
+      o.d[2 + i] = val[at];
+      continue;
+    }
+    if (t && !ctx_feeds_fixed(c)) { /* Paddle's view, or constant folding's: unknown */
+      o.d[2 + i] = DIM_UNKNOWN;
+      continue;
+    }
+    if (!t || !ctx_run_dim_of(c->g, t, at, &v, &d) || (from && v != from))
+      return ctx_fail(c, "output_size comes from tensors whose values only the run knows%s; paddlec takes the "
+                      "run-time sizes of one tensor read with `shape` (F.max_unpool2d(..., output_size="
+                      "y.shape[2:]))", t ? pool_printf(" ('%s')", t->name) : "");
+    from = v, o.d[2 + i] = v->shape.d[d], mask |= 1u << (2 + i), in_place &= d == 2 + i;
+  }
+  ctx_set(c, "Out", 0, &o, x->dtype);
+  if (!mask) return 0;
+  ctx_set_runtime_extents(c, "Out", 0, mask, from->runtime_from);
+  Var *out = ctx_out(c, "Out", 0);
+  if (out && in_place && var_runtime_mask(from) == mask) out->runtime_root = from->runtime_root;
+  return 0;
+}
 
 static int infer_unpool(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0), *idx = ctx_need(c, "Indices", 0);
@@ -32,10 +87,17 @@ static int infer_unpool(OpCtx *c) {
   int64_t *k, *osz;
   int nk = attr_ints(c->op, "ksize", &k), no = attr_ints(c->op, "output_size", &osz);
   if (nk != rank - 2) return ctx_fail(c, "ksize has %d values for %d spatial dims", nk, rank - 2);
+  if (attr_is_var(c->op, "output_size")) return run_size(c, x, nk);
   if (no < nk) return ctx_fail(c, "output_size has %d values for %d spatial dims", no, nk);
   Shape o = *xs;
-  for (int i = 0; i < nk; i++) o.d[2 + i] = xs->d[2 + i] <= 0 ? DIM_UNKNOWN : osz[i];
+  for (int i = 0; i < nk; i++) {
+    if (c->g->specializing && osz[i] < 1) /* the Python API's, from sizes unknown when the program was saved */
+      return ctx_fail(c, "output_size[%d] = %lld is not a size (Paddle's kernel raises an error)", i,
+                      (long long)osz[i]);
+    o.d[2 + i] = xs->d[2 + i] <= 0 ? DIM_UNKNOWN : osz[i];
+  }
   ctx_set(c, "Out", 0, &o, x->dtype);
+  ctx_pass_runtime_extents_to(c, x, "Out", 0, (const int[RT_MAX_RANK]){0, 1, -1, -1, -1, -1, -1, -1});
   return 0;
 }
 
@@ -48,6 +110,14 @@ static int emit_unpool(EmitCtx *e) {
   if (em_same_buffer(e, x, out) || x == out) return em_fail(e, "Out must not share X's buffer");
   int r = tu_rank(e, x);
   if (tu_rank(e, out) != r || tu_rank(e, idx) != r) return em_fail(e, "X, Indices and Out differ in rank");
+  const VarSpec *os = em_spec(e, out);
+  for (int i = 2; i < r; i++) { /* Out's sizes the run gives: the tensor's output_size is read from */
+    OpCtx c = {e->g, (Op *)e->op};
+    int at, d;
+    const Var *t = os->runtime_mask >> i & 1 ? size_tensor(&c, i - 2, &at) : NULL, *v;
+    if (t && ctx_run_dim_of(e->g, t, at, &v, &d))
+      move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = em_dim(e, out, i), .src = em_dim(e, v, d)});
+  }
   plane_print_c(e->p, &(PlaneCall){.kind = PLANE_UNPOOL, .type = em_ctype(x->dtype), .index_type = em_ctype(idx->dtype),
                                    .rows = em_prod(e, x, 0, 2), .len = em_prod(e, x, 2, r),
                                    .span = em_prod(e, out, 2, r), .index = em_ptr(e, idx, 1), .src = em_ptr(e, x, 1),
@@ -58,7 +128,7 @@ static int emit_unpool(EmitCtx *e) {
 /* strides, paddings: the Python API's, for output_size (see the top). */
 static const char *const unpool_attr_ignores[] = {"strides", "paddings", NULL};
 const OpDef op_unpool = {.type = "unpool", .infer = infer_unpool, .emit_c = emit_unpool,
-                         .attr_ignores = unpool_attr_ignores};
+                         .attr_ignores = unpool_attr_ignores, .runtime_extents = 2};
 const OpDef op_unpool3d = {.type = "unpool3d", .infer = infer_unpool, .emit_c = emit_unpool,
                            .attr_ignores = unpool_attr_ignores};
 

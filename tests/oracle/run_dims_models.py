@@ -822,6 +822,26 @@ class ConvNextDetr(nn.Layer):
 
 
 
+class SegNetBits(nn.Layer):
+    """A SegNet decoder step on a map of the run's size: max pooling with
+    its indices, a conv, max_unpool2d back to the encoder's map
+    (output_size=y.shape[2:], tensors under to_static), paddle.lerp of the
+    two maps by a per-channel weight, and a histogram of the result."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2D(3, 4, 3, padding=1)
+        self.mid = nn.Conv2D(4, 4, 3, padding=1)
+        self.w = self.create_parameter([1, 4, 1, 1])
+
+    def forward(self, x):
+        y = self.conv(x)
+        p, i = F.max_pool2d(y, 2, return_mask=True)
+        up = F.max_unpool2d(self.mid(p), i, 2, output_size=y.shape[2:])
+        z = paddle.lerp(y, up, F.sigmoid(self.w))
+        return z, paddle.histogram(z, bins=6, min=-2, max=2)
+
+
 class LengthRegulator(nn.Layer):
     """A TTS length regulator (FastSpeech): each token's hidden state
     repeated by its predicted duration, paddle.repeat_interleave(h[0],
@@ -894,6 +914,7 @@ MODELS = {
     "vit_sized": (VitSized, [2, 3, 16, 16], [[2, 3, 16, 16], [1, 3, 12, 9], [2, 3, 5, 7], [1, 3, 4, 15]]),
     "convnext_detr": (ConvNextDetr, [2, 3, 16, 16], [[2, 3, 16, 16], [1, 3, 9, 13], [2, 3, 5, 7], [1, 3, 2, 3]]),
     "text_lenreg": (LengthRegulator, [2, 16], [[2, 16], [1, 7], [2, 1], [1, 12]]),
+    "segnet_bits": (SegNetBits, [2, 3, 16, 16], [[2, 3, 16, 16], [1, 3, 9, 13], [2, 3, 5, 7], [1, 3, 2, 3]]),
 }
 # sizes of the same models built with no bound (size classes of 32, 64, 128,
 # 256, ...: each list crosses several), saved as input_u<k>.npy and
@@ -929,6 +950,7 @@ UNBOUNDED = {
     "swin": [[1, 3, 40, 70], [2, 3, 9, 13], [1, 3, 150, 20]],
     "vit_sized": [[1, 3, 40, 70], [2, 3, 9, 13], [1, 3, 150, 20]],
     "convnext_detr": [[1, 3, 40, 70], [2, 3, 9, 13], [1, 3, 150, 20]],
+    "segnet_bits": [[1, 3, 40, 70], [2, 3, 9, 13], [1, 3, 150, 20]],
 }
 # feeds besides x (name, dtype), each of x's shape, saved as input_<k>_<name>.npy
 MORE_FEEDS = {name: [("seg", "int64"), ("mask", "float32")] for name in ("bert", "bert_unfused")}
