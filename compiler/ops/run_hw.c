@@ -24,9 +24,10 @@ static int others_fit(OpCtx *c, const Var *x, const Var *out) {
 }
 
 int run_hw_infer(OpCtx *c, const Var *x, const char *slot, int sp0, const RunHwRule *rule) {
-  const int n = rule && rule->dims == 1 ? 1 : 2;
-  const unsigned run = var_runtime_mask(x), hw = ((1u << n) - 1) << sp0;
+  const unsigned run = var_runtime_mask(x);
   if (!run) return others_fit(c, x, NULL);
+  const int n = rule->dims == 1 ? 1 : 2; /* rule is read only from here on (run_hw.h) */
+  const unsigned hw = ((1u << n) - 1) << sp0;
   if (run & ~hw)
     return ctx_fail(c, "dims of input '%s' other than its %s are only known at run time (from its %s); %s takes "
                     "run-time sizes only in those", x->name, n == 1 ? "length" : "height and width",
