@@ -725,6 +725,34 @@ def test_height_and_width_moved_apart_are_checked(tmp_path, ops, want):
             assert not (tmp_path / f"o{i}").exists()
 
 
+
+def test_a_strided_cut_of_the_run_s_length_is_checked_against_the_uncut_sequence(tmp_path):
+    """x[:, ::2] of a sequence of the run's length added to the sequence:
+    the cut length is another extent than the sequence's (Paddle raises
+    unless it is 1), so the run checks the two: a sequence of 1 gives x + x
+    (by hand); one of 4 stops the run naming both.  (A strided_slice that
+    cut a run-time axis once passed on the sequence's extent as the cut's:
+    the add then ran unchecked, reading past the cut.)"""
+    body = ("var x: float32[-1, -1, 4]\nvar a: float32[-1, -1, 4]\nvar b: float32[-1, -1, 4]\n"
+            "var y: float32[-1, -1, 4]\nop feed(X: feed) -> (Out: x) {col: 0}\n"
+            "op strided_slice(Input: x) -> (Out: a) {axes: ints[1], starts: ints[0], ends: ints[2147483647], "
+            "strides: ints[2], infer_flags: ints[1], decrease_axis: ints[]}\nop assign(X: x) -> (Out: b)\n"
+            "op elementwise_add(X: a, Y: b) -> (Out: y) {axis: -1}\nop fetch(X: y) -> (Out: fetch) {col: 0}\n")
+    binary = tmp_path / "bin"
+    p = run(["build", ir(tmp_path, body), "-o", str(binary), "--max-shape", "x=2,8,4"])
+    assert p.returncode == 0, p.stderr
+    rng = np.random.default_rng(4)
+    for i, shape in enumerate([(2, 1, 4), (1, 4, 4)]):
+        x = rng.standard_normal(shape).astype(np.float32)
+        np.save(tmp_path / f"x{i}.npy", x)
+        r = run_image(binary, str(tmp_path / f"x{i}.npy"), tmp_path / f"o{i}")
+        if shape[1] == 1:
+            assert r.returncode == 0, r.stderr
+            assert np.array_equal(np.load(tmp_path / f"o{i}" / "y.npy"), x + x)
+        else:
+            assert r.returncode != 0 and "'a' and 'b' have different sizes along dim" in r.stderr, r.stderr
+
+
 ALLOC_HOST = r"""
 #include "host_util.h"
 #include "net.h"

@@ -330,8 +330,9 @@ static int infer_strided_slice(OpCtx *c) {
     if (axes[i] < 0 || axes[i] >= s.rank) return ctx_fail(c, "axes[%d] is out of range", i);
   const unsigned xrun = var_runtime_mask(x); /* X's sizes the run gives: the kernel finds the bounds as below */
   if (c->g->specializing && (!all_known || xrun)) { /* the kernel's bounds: each sliced axis at most its size */
-    unsigned runtime = xrun, kept = 0;
+    unsigned runtime = xrun, kept = 0, cut = 0;
     for (int i = 0; i < n; i++) {
+      cut |= 1u << axes[i];
       int decreased = 0;
       for (int k = 0; k < ndec; k++) decreased |= dec[k] == axes[i];
       const int64_t size = s.d[axes[i]];
@@ -361,7 +362,7 @@ static int infer_strided_slice(OpCtx *c) {
     }
     if (drop_axes(c, &s, dec, ndec, 1)) return -1;
     ctx_set(c, "Out", 0, &s, x->dtype);
-    if (runtime == xrun && xrun) { /* X's run-time sizes uncut: Out's, where they land */
+    if (runtime == xrun && xrun && !(cut & xrun)) { /* X's run-time sizes uncut: Out's, where they land */
       ctx_pass_runtime_extents_to(c, x, "Out", 0, to);
       return 0;
     }
