@@ -122,14 +122,19 @@ static int infer_layer_norm(OpCtx *c) {
   ctx_set(c, "Mean", 0, &ms, pd);
   ctx_set(c, "Variance", 0, &ms, pd);
   /* dims the run gives (tokens of an image) among the rows: Y, Mean and
-   * Variance have them */
+   * Variance have them; among the normalized dims (F.layer_norm(x,
+   * x.shape[1:]) of a sequence): Y only, without Scale or Bias (whose
+   * length would be the run's) */
   const unsigned run = var_runtime_mask(x);
   if (!run) return 0;
-  if (run >> axis || ms.rank != axis) /* before Paddle 2.6, Mean and Variance are the rows flattened */
-    return ctx_fail(c, "X ('%s') has dims only the run knows; layer_norm takes them only before begin_norm_axis "
-                    "(in a program of Paddle 2.6 or later)", x->name);
-  int to[RT_MAX_RANK];
-  for (int d = 0; d < RT_MAX_RANK; d++) to[d] = d;
+  if (run >> axis && (ctx_in(c, "Scale", 0) || ctx_in(c, "Bias", 0)))
+    return ctx_fail(c, "X ('%s') has dims only the run knows after begin_norm_axis, where layer_norm's Scale and "
+                    "Bias would need the run's length", x->name);
+  if (run & ((1u << axis) - 1) && ms.rank != axis) /* before Paddle 2.6, Mean and Variance are the rows flattened */
+    return ctx_fail(c, "X ('%s') has dims only the run knows; layer_norm takes them before begin_norm_axis only "
+                    "in a program of Paddle 2.6 or later", x->name);
+  int to[RT_MAX_RANK]; /* the rows' extents: Mean's and Variance's */
+  for (int d = 0; d < RT_MAX_RANK; d++) to[d] = d < axis ? d : -1;
   ctx_pass_runtime_extent(c, x, "Y", 0);
   ctx_pass_runtime_extents_to(c, x, "Mean", 0, to);
   ctx_pass_runtime_extents_to(c, x, "Variance", 0, to);
@@ -438,12 +443,14 @@ static int emit_layer_norm(EmitCtx *e) {
   const SymDim rows = spec_prod(em_spec(e, x), 0, axis);
   const char *mean = stat_ptr(e, "Mean", rows, &bad), *var = stat_ptr(e, "Variance", rows, &bad);
   if (bad) return -1;
+  const int run_cols = em_spec(e, x)->runtime_mask >> axis != 0; /* normalized dims the run gives (infer) */
   norm_print_c(e->p, &(NormCall){.kind = NORM_LAYER, .f64 = x->dtype == RT_DT_FP64,
-                                  .rows = em_prod(e, x, 0, axis), .cols = em_sym(cols),
+                                  .rows = em_prod(e, x, 0, axis),
+                                  .cols = run_cols ? em_prod(e, x, axis, rank) : em_sym(cols),
                                   .eps = em_float(attr_float(e->op, "epsilon", 1e-5)), .x = em_ptr(e, x, 1),
                                   .y = em_ptr(e, y, 0), .scale = sc, .bias = bi, .mean_out = mean, .var_out = var});
-  int to[RT_MAX_RANK]; /* X's run-time extents (infer_layer_norm) */
-  for (int d = 0; d < RT_MAX_RANK; d++) to[d] = d;
+  int to[RT_MAX_RANK]; /* X's run-time extents among the rows (infer_layer_norm) */
+  for (int d = 0; d < RT_MAX_RANK; d++) to[d] = d < axis ? d : -1;
   tu_pass_extent(e, x, y);
   for (int i = 0; i < 2; i++) {
     Var *stat = ctx_out(&c, i ? "Variance" : "Mean", 0);

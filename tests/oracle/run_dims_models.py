@@ -667,7 +667,8 @@ class TextResize(nn.Layer):
     Conv1D, as TTS and audio models upsample): linear by 2, linear with
     align_corners by 1.5, to a fixed 20, channel last (NWC) by 3, and a
     half-length pooled sequence back to the sequence's length
-    (size=paddle.shape(y)[2:])."""
+    (size=paddle.shape(y)[2:]); and layer_norm over all of [c, L]
+    (F.layer_norm(y, y.shape[1:]): normalized dims of the run's length)."""
 
     def __init__(self):
         super().__init__()
@@ -682,7 +683,7 @@ class TextResize(nn.Layer):
                 F.interpolate(y, scale_factor=1.5, mode="linear", align_corners=True, data_format="NCW"),
                 F.interpolate(y, size=[20], mode="linear", data_format="NCW"),
                 F.interpolate(y.transpose([0, 2, 1]), scale_factor=3, mode="linear", data_format="NWC"),
-                back - y)
+                back - y, F.layer_norm(y, y.shape[1:]))
 
 
 class ResizeNhwc(nn.Layer):
