@@ -58,6 +58,12 @@ static int run_k(const Var *x, const Var *y, int tx, int ty) {
 static const char run_k_differs[] = "X's contracted dim (K) is not Y's (a map of another size than the Linear was "
                                     "made for), which Paddle's matmul stops on too";
 
+/* Where X's run-time dims go in Out: M's (X's dim 1 with trans_x, Out's
+ * dim 0; else X's leading dims, in place); K none of Out's. */
+static void rows_to(int tx, int rank, int *to) {
+  for (int d = 0; d < RT_MAX_RANK; d++) to[d] = tx ? (d == 1 ? 0 : -1) : d == rank - 1 ? -1 : d;
+}
+
 static int infer_fused_gemm(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0), *y = ctx_need(c, "Y", 0);
   if (!x || !y) return -1;
@@ -77,8 +83,8 @@ static int infer_fused_gemm(OpCtx *c) {
   if (var_runtime_axis(y) >= 0 || var_runtime_axis(ctx_in(c, "Bias", 0)) >= 0 ||
       (var_runtime_mask(x) & ~rows && !run_k(x, y, tx, ty)))
     return ctx_refuse_runtime_extents(c);
-  int to[RT_MAX_RANK]; /* M: X's dim 1 with trans_x, Out's dim 0; K none of Out's */
-  for (int d = 0; d < RT_MAX_RANK; d++) to[d] = tx ? (d == 1 ? 0 : -1) : d == x->shape.rank - 1 ? -1 : d;
+  int to[RT_MAX_RANK];
+  rows_to(tx, x->shape.rank, to);
   ctx_pass_runtime_extents_to(c, x, "Out", 0, to);
   ctx_pass_runtime_extents_to(c, x, "ReserveSpace", 0, to);
   return 0;
@@ -117,8 +123,8 @@ static int emit_fused_gemm(EmitCtx *e) {
     return em_fail(e, "X and Y need known shapes of rank >= 2 and 2");
   Var *rs = ctx_out(&c, "ReserveSpace", 0);
   if (rs && (tx || ty)) return em_fail(e, "ReserveSpace with trans_x or trans_y is not supported");
-  int to[RT_MAX_RANK]; /* as infer_fused_gemm passes X's run-time dims: M (em_prod, em_dim) the run's rows */
-  for (int d = 0; d < RT_MAX_RANK; d++) to[d] = tx ? (d == 1 ? 0 : -1) : d == r - 1 ? -1 : d;
+  int to[RT_MAX_RANK]; /* M (em_prod, em_dim) then the run's rows */
+  rows_to(tx, r, to);
   tu_pass_extents_to(e, x, out, to);
   if (rs) tu_pass_extents_to(e, x, rs, to);
   if (rs) {

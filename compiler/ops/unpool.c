@@ -31,11 +31,11 @@
  * each; or one VAR tensor of them all) and the element it is in. */
 static const Var *size_tensor(const OpCtx *c, int i, int *at) {
   const OpAttr *a = attr_find(c->op, "output_size");
-  const char *name = NULL;
+  *at = i;
+  if (a && a->type == AT_VAR) return ctx_attr_tensor(c, "output_size");
   *at = 0;
-  if (a && a->type == AT_VARS && (size_t)i < a->n_vars_name) name = a->vars_name[i];
-  if (a && a->type == AT_VAR) name = a->var_name, *at = i;
-  const int id = name ? graph_find_var(c->g, c->op->block, name) : -1;
+  const int id = a && a->type == AT_VARS && (size_t)i < a->n_vars_name
+                     ? graph_find_var(c->g, c->op->block, a->vars_name[i]) : -1;
   return id < 0 ? NULL : &c->g->vars[id];
 }
 
@@ -74,6 +74,9 @@ static int run_size(OpCtx *c, const Var *x, int nsp) {
   return 0;
 }
 
+/* X's dims Out keeps, to the same index: the batch and the channels. */
+static const int batch_and_channels[RT_MAX_RANK] = {0, 1, -1, -1, -1, -1, -1, -1};
+
 static int infer_unpool(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0), *idx = ctx_need(c, "Indices", 0);
   if (!x || !idx) return -1;
@@ -97,7 +100,7 @@ static int infer_unpool(OpCtx *c) {
     o.d[2 + i] = xs->d[2 + i] <= 0 ? DIM_UNKNOWN : osz[i];
   }
   ctx_set(c, "Out", 0, &o, x->dtype);
-  ctx_pass_runtime_extents_to(c, x, "Out", 0, (const int[RT_MAX_RANK]){0, 1, -1, -1, -1, -1, -1, -1});
+  ctx_pass_runtime_extents_to(c, x, "Out", 0, batch_and_channels);
   return 0;
 }
 
@@ -110,6 +113,7 @@ static int emit_unpool(EmitCtx *e) {
   if (em_same_buffer(e, x, out) || x == out) return em_fail(e, "Out must not share X's buffer");
   int r = tu_rank(e, x);
   if (tu_rank(e, out) != r || tu_rank(e, idx) != r) return em_fail(e, "X, Indices and Out differ in rank");
+  tu_pass_extents_to(e, x, out, batch_and_channels); /* infer_unpool's */
   const VarSpec *os = em_spec(e, out);
   for (int i = 2; i < r; i++) { /* Out's sizes the run gives: the tensor's output_size is read from */
     OpCtx c = {e->g, (Op *)e->op};
