@@ -60,7 +60,7 @@ def run_image(binary, path, out, more=()):
                                   "gathers", "yoloehead", "qkv_einsum", "stn", "yolov3head", "tokenmaps",
                                   "mobilenetv3", "squeezenet", "flatfc", "unet_sized", "topk_hw", "text_cuts",
                                   "text_select", "text_resize", "resize_nhwc", "swin",
-                                  "vit_sized", "convnext_detr", "text_lenreg", "segnet_bits"])
+                                  "vit_sized", "convnext_detr", "text_lenreg", "segnet_bits", "video3d"])
 def test_one_binary_matches_paddle_at_every_size(tmp_path, name):
     d = os.path.join(models(), name)
     binary = build(d, tmp_path, *flags(d))
@@ -97,7 +97,7 @@ def unbounded(d):
                                   "same", "moreops", "morevision", "gathers", "yoloehead", "qkv_einsum", "stn",
                                   "yolov3head", "tokenmaps", "mobilenetv3", "squeezenet", "flatfc", "unet_sized",
                                   "topk_hw", "text_cuts", "text_select", "text_resize", "resize_nhwc", "swin",
-                                  "vit_sized", "convnext_detr", "segnet_bits"])
+                                  "vit_sized", "convnext_detr", "segnet_bits", "video3d"])
 def test_built_without_a_bound_matches_paddle_in_every_size_class(tmp_path, name):
     """The same programs built with no --max-shape (issue 19 item 1): planned
     for size classes (bounds 32, 64, 128, ...), one binary runs sizes of
@@ -374,7 +374,9 @@ def test_reshape_to_sizes_read_from_other_shapes(tmp_path):
     the op, rather than give Paddle's [b, w, 4 * h] (a limitation: the
     compiler cannot tell that -1 takes the height); xt.reshape([b, wt, -1])
     of xt = x transposed to [b, h, w, 4], wt its own width read at another
-    index, is refused: its -1 would take the run's height."""
+    index, gives Paddle's [b, w, h * 4]: its -1 takes the run's height (the
+    one run-time dim of xt no entry names), with a bound and without;
+    xt.reshape([b, wt, c]), where nothing takes the height, is refused."""
     rng = np.random.default_rng(5)
     body = tokens_back_ir("b, c, w, h", "-1, -1, -1, -1", y="float32[-1, -1, -1, -1]")
     for opts in (["--max-shape", "x=2,4,8,8"], []):
@@ -402,10 +404,22 @@ def test_reshape_to_sizes_read_from_other_shapes(tmp_path):
         else:
             assert r.returncode != 0 and "reshape2: a target shape that does not hold X's elements in the sizes its " \
                 "entries read from tensors' shapes" in r.stderr, r.stderr
-    bad(["compile", ir(tmp_path, tokens_back_ir("b, wt, m1", "-1, -1, -1", source="xt")), "-o", str(tmp_path / "o"),
+    for opts in (["--max-shape", "x=2,4,8,8"], []):
+        binary = tmp_path / f"bin_t{len(opts)}"
+        p = run(["build", ir(tmp_path, tokens_back_ir("b, wt, m1", "-1, -1, -1", source="xt")), "-o", str(binary),
+                 *opts])
+        assert p.returncode == 0, p.stderr
+        for i, shape in enumerate([(2, 4, 8, 5), (1, 4, 3, 8), (2, 4, 1, 1)]):
+            x = rng.standard_normal(shape).astype(np.float32)
+            np.save(tmp_path / f"t{i}.npy", x)
+            r = run_image(binary, str(tmp_path / f"t{i}.npy"), tmp_path / f"t{len(opts)}{i}")
+            assert r.returncode == 0, r.stderr
+            want = x.transpose(0, 2, 3, 1).reshape(shape[0], shape[3], -1)
+            assert np.array_equal(np.load(tmp_path / f"t{len(opts)}{i}" / "y.npy"), want), shape
+    bad(["compile", ir(tmp_path, tokens_back_ir("b, wt, c", "-1, -1, 4", source="xt")), "-o", str(tmp_path / "o"),
          "--max-shape", "x=2,4,8,8"],
         "(reshape2 -> y): X ('xt') has dims only the run knows that the target shape's entries read from tensors' "
-        "shapes do not name, which its -1 would take")
+        "shapes do not name, and no -1 to take them")
 
 
 def test_a_fill_over_the_batch_times_the_run_sizes_is_refused(tmp_path):
@@ -545,14 +559,14 @@ def test_bad_bounds_on_a_feed_are_errors(tmp_path, args, messages):
 
 def test_what_takes_no_run_sizes_yet_is_refused(tmp_path):
     """Pooling with SAME padding and ceil_mode (its output size is not
-    ceil(in / stride)) is refused with run sizes, naming the op; so are an
-    op that takes none yet (kron) and 3-D pooling."""
+    ceil(in / stride)) is refused with run sizes, naming the op, in 2-D and
+    3-D; so is an op that takes none yet (kron)."""
     ceil = ("var x: float32[-1, 3, -1, -1]\nvar y: float32[-1, 3, -1, -1]\nop feed(X: feed) -> (Out: x) {col: 0}\n"
             "op pool2d(X: x) -> (Out: y) {pooling_type: \"max\", ksize: ints[3, 3], strides: ints[2, 2], "
             "paddings: ints[0, 0], padding_algorithm: \"SAME\", ceil_mode: true}\n"
             "op fetch(X: y) -> (Out: fetch) {col: 0}\n")
     bad(["compile", ir(tmp_path, ceil), "-o", str(tmp_path / "o"), "--max-shape", "x=2,3,16,16"],
-        "(pool2d -> y): X ('x') has sizes only the run knows; paddlec takes them in 2-D pooling "
+        "(pool2d -> y): X ('x') has sizes only the run knows; paddlec takes them in 2-D and 3-D pooling "
         "(SAME padding without ceil_mode) only")
     body = CONV_IR.format(alg="EXPLICIT").replace(
         "op fetch(X: y)", "op kron(X: y, Y: y) -> (Out: s)\n"
@@ -562,9 +576,11 @@ def test_what_takes_no_run_sizes_yet_is_refused(tmp_path):
     vol = ("var x: float32[-1, 3, -1, -1, -1]\nvar y: float32[-1, 3, -1, -1, -1]\n"
            "op feed(X: feed) -> (Out: x) {col: 0}\n"
            "op pool3d(X: x) -> (Out: y) {pooling_type: \"max\", ksize: ints[2, 2, 2], strides: ints[2, 2, 2], "
-           "paddings: ints[0, 0, 0]}\nop fetch(X: y) -> (Out: fetch) {col: 0}\n")
+           "paddings: ints[0, 0, 0], padding_algorithm: \"SAME\", ceil_mode: true}\n"
+           "op fetch(X: y) -> (Out: fetch) {col: 0}\n")
     bad(["compile", ir(tmp_path, vol), "-o", str(tmp_path / "o"), "--max-shape", "x=2,3,8,16,16"],
-        "(pool3d -> y): dim 2 of input X ('x') is only known at run time", "pool3d does not take such an input yet")
+        "(pool3d -> y): X ('x') has sizes only the run knows; paddlec takes them in 2-D and 3-D pooling "
+        "(SAME padding without ceil_mode) only")
 
 
 SEQ_IR = ("var x: float32[-1, -1, 16]\nvar u: float32[1, 8, 16]\nvar w: float32[8, 4]\nvar y: float32[-1, -1, -1]\n"

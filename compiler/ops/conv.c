@@ -46,7 +46,7 @@
 
 /* Input's height and width given by the run (run_hw.h): 2-D
  * convolutions take them (channel last too, on NCHW copies) (SAME padding: out = ceil(in / stride), the
- * padding the run's, conv_print_same_pads); Output's follow
+ * padding the run's, conv_print_same_pads), conv3d its depth, height and width; Output's follow
  * (run_hw_infer). */
 /* What the padded input adds to a spatial size before the division by
  * the stride (ConvOutputSize). */
@@ -54,13 +54,16 @@ static int64_t conv_rule_add(int64_t k, int64_t dil, const int64_t pad[2]) { ret
 
 static int infer_run_sizes(OpCtx *c, const Var *x, int last, const int64_t *k, const int64_t *stride,
                            const int64_t *pad, const int64_t *dil) {
-  RunHwRule rule = {.stride = {stride[0], stride[1]}};
-  for (int i = 0; i < 2 && x->shape.rank == 4; i++)
+  const int nsp = x->shape.rank - 2;
+  RunHwRule rule = {.dims = nsp == 3 ? 3 : 2, .batch = 1};
+  for (int i = 0; i < nsp && nsp <= 3; i++) {
+    rule.stride[i] = stride[i];
     rule.add[i] = conv_is_same(c->op) ? -1 : conv_rule_add(k[i], dil[i], pad + 2 * i);
+  }
   if (!var_runtime_mask(x)) return run_hw_infer(c, x, "Output", last ? 1 : 2, &rule);
-  if (x->shape.rank != 4)
-    return ctx_fail(c, "Input ('%s') has sizes only the run knows; paddlec takes them in 2-D convolutions only",
-                    x->name);
+  if (nsp != 2 && nsp != 3)
+    return ctx_fail(c, "Input ('%s') has sizes only the run knows; paddlec takes them in 2-D and 3-D convolutions "
+                    "only", x->name);
   return run_hw_infer(c, x, "Output", last ? 1 : 2, &rule) < 0 ? -1 : 0;
 }
 
@@ -175,7 +178,7 @@ static void conv_run_sizes(EmitCtx *e, const Var *x, const Var *out, const RtCon
   RunHwRule r = {.stride = {g->stride_h, g->stride_w}};
   for (int i = 0; i < 2; i++) r.add[i] = conv_is_same(e->op) ? -1 : conv_rule_add(k[i], dil[i], pad + 2 * i);
   run_hw_print(e, x, out, nhwc ? 1 : 2, &r, "the filter is larger than the padded input (an output size below 1)");
-  if (conv_is_same(e->op)) conv_print_same_pads(e, k, stride);
+  if (conv_is_same(e->op)) conv_print_same_pads(e, 2, k, stride);
 }
 
 /* What decide_conv decides for emit_conv (Op.decision): the geometry with
@@ -349,20 +352,24 @@ const OpDef op_conv2d_grad = {.type = "conv2d_grad", .infer = grad_infer, .emit_
 const OpDef op_depthwise_conv2d_grad = {.type = "depthwise_conv2d_grad", .infer = grad_infer,
                                         .emit_c = emit_conv_grad, .attr_ignores = conv_attr_ignores};
 /* The geometry of conv3d with Input x, Filter w and Output (or its
- * gradient) out, and *f64 for float64 (all three one dtype); -1 after
- * em_fail. */
-static int conv3d_geometry(EmitCtx *e, const Var *x, const Var *w, const Var *out, RtConv3d *g, int *f64) {
+ * gradient) out, *last for channel last (NDHWC) and *f64 for float64 (all
+ * three one dtype); -1 after em_fail. */
+static int conv3d_geometry(EmitCtx *e, const Var *x, const Var *w, const Var *out, RtConv3d *g, int *last,
+                           int *f64) {
   OpCtx c = {e->g, (Op *)e->op};
   if ((*f64 = conv_dtype(e, "conv3d", x, w, out)) < 0) return -1;
   const char *fmt = attr_str(e->op, "data_format", "NCDHW");
-  if (strcmp(fmt, "NCDHW") && strcmp(fmt, "AnyLayout") && strcmp(fmt, "NCHW"))
-    return em_fail(e, "data_format '%s' is not supported (only NCDHW)", fmt);
+  *last = !strcmp(fmt, "NDHWC");
+  if (!*last && strcmp(fmt, "NCDHW") && strcmp(fmt, "AnyLayout") && strcmp(fmt, "NCHW"))
+    return em_fail(e, "data_format '%s' is not supported (NCDHW or NDHWC)", fmt);
   if (ctx_in(&c, "Bias", 0) || *attr_str(e->op, "fuse_activation", "") || attr_bool(e->op, "fuse_residual_connection", 0))
     return em_fail(e, "fused conv3d attributes are not supported");
-  int64_t xd[5], od[5], wd[5];
-  for (int i = 1; i < 5; i++) {
-    xd[i] = em_const_dim(e, x, i);
-    od[i] = em_const_dim(e, out, i);
+  if (em_spec(e, x)->rank != 5 || em_spec(e, out)->rank != 5) return em_fail(e, "Input and Output must have rank 5");
+  int64_t xd[5], od[5], wd[5]; /* N, C, D, H, W order */
+  for (int i = 1; i < 5; i++) { /* a size the run gives: its bound (conv3d_run_sizes) */
+    const int src = *last ? (i == 1 ? 4 : i - 1) : i;
+    xd[i] = em_bound_dim(e, x, src);
+    od[i] = em_bound_dim(e, out, src);
     wd[i] = em_const_dim(e, w, i);
     if (xd[i] < 0 || od[i] < 0 || wd[i] < 0) return em_fail(e, "channel and spatial dims must not depend on the batch");
   }
@@ -378,64 +385,93 @@ static int conv3d_geometry(EmitCtx *e, const Var *x, const Var *w, const Var *ou
   return 0;
 }
 
-/* conv3d: vol2col + GEMM per group (NCDHW, float32 or float64, no fused
- * attributes). */
+/* Input's depth, height and width the run gives (run_hw.h): the kernel's
+ * locals, Output's by Paddle's rule (a size below 1 stops the run), SAME
+ * padding the run's (conv_print_same_pads); the buffers are the bound's
+ * (g). */
+static void conv3d_run_sizes(EmitCtx *e, const Var *x, const Var *out, const RtConv3d *g, int last) {
+  OpCtx c = {e->g, (Op *)e->op};
+  RunHwRule r = {.dims = 3};
+  int64_t k[3] = {g->k_d, g->k_h, g->k_w}, in[3] = {g->d_in, g->h_in, g->w_in}, stride[3], dil[3], pad[6];
+  for (int i = 0; i < 3; i++) stride[i] = g->stride[i], dil[i] = g->dil[i];
+  conv_padding(&c, 3, in, k, stride, pad, dil); /* EXPLICIT (begin and end) or VALID: not the sizes' */
+  for (int i = 0; i < 3; i++) {
+    r.stride[i] = stride[i];
+    r.add[i] = conv_is_same(e->op) ? -1 : conv_rule_add(k[i], dil[i], pad + 2 * i);
+  }
+  run_hw_print(e, x, out, last ? 1 : 2, &r, "the filter is larger than the padded input (an output size below 1)");
+  if (conv_is_same(e->op)) conv_print_same_pads(e, 3, k, stride);
+}
+
+/* conv3d: vol2col + GEMM per group (float32 or float64, no fused
+ * attributes; NDHWC on NCDHW copies in scratch, as Paddle's kernel
+ * transposes too); with sizes the run gives, the geometry a local of
+ * them. */
 static int emit_conv3d(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = ctx_in(&c, "Input", 0), *w = ctx_in(&c, "Filter", 0), *out = ctx_out(&c, "Output", 0);
   if (!x || !w || !out) return em_fail(e, "missing Input, Filter or Output");
   RtConv3d g;
-  int f64;
-  if (conv3d_geometry(e, x, w, out, &g, &f64)) return -1;
+  int last, f64;
+  if (conv3d_geometry(e, x, w, out, &g, &last, &f64)) return -1;
+  const int run = var_runtime_mask(x) != 0;
+  if (run) conv3d_run_sizes(e, x, out, &g, last);
   int64_t ws = rt_conv3d_ws_floats(&g), osz = g.d_out * g.h_out * g.w_out, k = ws / (osz ? osz : 1);
-  ConvCall cc = {.kind = CONV_FORWARD, .dims = 3, .f64 = f64, .geo = "geo", .declare = 1, .g3 = g, .compact = 1};
+  ConvCall cc = {.kind = CONV_FORWARD, .dims = 3, .f64 = f64, .geo = "geo", .declare = 1, .g3 = g, .compact = 1,
+                 .run_sizes = run, .run_pads = run && conv_is_same(e->op)};
   cc.ws = conv_col_ws(e, f64, ws);
   cc.batch = em_dim(e, x, 0);
   cc.x = em_ptr(e, x, 1);
   cc.w = em_ptr(e, w, 1);
   cc.out = em_ptr(e, out, 0);
+  if (last) conv_nhwc(e, x, out, &cc);
   cc.gemm_ws = f64 ? NULL : em_gemm_ws(e, (SymDim){0, g.c_out / g.groups}, (SymDim){0, osz}, (SymDim){0, k});
   conv_print_c(e->p, &cc);
   return 0;
 }
 
-/* conv3d_grad (phi ConvGradKernel, NCDHW): Input@GRAD is the transposed
+/* conv3d_grad (phi ConvGradKernel): Input@GRAD is the transposed
  * convolution of Output@GRAD (rt_conv3d_transpose with the geometry read
  * the transposed way: per image and group a GEMM W_g^T dY_g into columns,
  * then col2vol), Filter@GRAD the sum over the images of dY_g vol2col(X_g)^T
- * (rt_conv3d_filter_grad).  Either gradient may be absent.  float64 takes
- * the same steps (the _f64 routines, no packing room). */
+ * (rt_conv3d_filter_grad).  Either gradient may be absent.  NDHWC runs on
+ * NCDHW copies in scratch (conv_nhwc_grad, the first step making them).
+ * float64 takes the same steps (the _f64 routines, no packing room). */
 static int emit_conv3d_grad(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = ctx_in(&c, "Input", 0), *w = ctx_in(&c, "Filter", 0), *dy = ctx_in(&c, "Output@GRAD", 0);
   Var *dx = ctx_out(&c, "Input@GRAD", 0), *dw = ctx_out(&c, "Filter@GRAD", 0);
   if (!x || !w || !dy) return em_fail(e, "needs Input, Filter and Output@GRAD");
   RtConv3d g;
-  int f64;
-  if (conv3d_geometry(e, x, w, dy, &g, &f64)) return -1;
+  int last, f64;
+  if (conv3d_geometry(e, x, w, dy, &g, &last, &f64)) return -1;
   const int64_t osz = g.d_out * g.h_out * g.w_out, cg = g.c_in / g.groups, mg = g.c_out / g.groups;
   const int64_t k = cg * g.k_d * g.k_h * g.k_w;
+  ConvCall bufs = {.batch = em_dim(e, x, 0)}; /* the NCDHW copies (last) go with the first step */
+  bufs.x = em_ptr(e, x, 1);
+  bufs.dy = em_ptr(e, dy, 1);
+  bufs.out = dx ? em_ptr(e, dx, 0) : NULL;
+  if (last && (dx || dw)) conv_nhwc_grad(e, x, dy, dx != NULL, dw != NULL, &bufs);
   if (dx) {
     RtConv3d t = {g.c_out, g.d_out, g.h_out, g.w_out, g.c_in, g.d_in, g.h_in, g.w_in, g.k_d, g.k_h, g.k_w,
                   {g.stride[0], g.stride[1], g.stride[2]}, {g.pad[0], g.pad[1], g.pad[2]},
                   {g.dil[0], g.dil[1], g.dil[2]}, g.groups};
     const int64_t ws = rt_conv3d_transpose_ws_floats(&t, 0);
-    ConvCall cc = {.kind = CONV_TRANSPOSE, .dims = 3, .f64 = f64, .geo = "tgeo", .declare = 1, .g3 = t, .compact = 1};
+    ConvCall cc = bufs;
+    cc.kind = CONV_TRANSPOSE, cc.dims = 3, cc.f64 = f64, cc.geo = "tgeo", cc.declare = 1, cc.g3 = t, cc.compact = 1;
+    cc.copies_first = 1;
     cc.ws = conv_col_ws(e, f64, ws);
-    cc.batch = em_dim(e, x, 0);
-    cc.x = em_ptr(e, dy, 1);
+    cc.x = bufs.dy, cc.dy = NULL;
     cc.w = em_ptr(e, w, 1);
-    cc.out = em_ptr(e, dx, 0);
     cc.gemm_ws = f64 ? NULL : em_gemm_ws(e, (SymDim){0, k}, (SymDim){0, osz}, (SymDim){0, mg});
     conv_print_c(e->p, &cc);
   }
   if (dw) {
     const int64_t ws = rt_conv3d_ws_floats(&g);
-    ConvCall cc = {.kind = CONV_FILTER_GRAD, .dims = 3, .f64 = f64, .geo = "geo", .declare = 1, .g3 = g, .compact = 1};
+    ConvCall cc = dx ? (ConvCall){.batch = bufs.batch, .x = bufs.x, .dy = bufs.dy} : bufs;
+    cc.kind = CONV_FILTER_GRAD, cc.dims = 3, cc.f64 = f64, cc.geo = "geo", cc.declare = 1, cc.g3 = g, cc.compact = 1;
+    cc.copies_first = 1;
     cc.ws = conv_col_ws(e, f64, ws);
-    cc.batch = em_dim(e, x, 0);
-    cc.x = em_ptr(e, x, 1);
-    cc.dy = em_ptr(e, dy, 1);
     cc.out = em_ptr(e, dw, 0);
     cc.gemm_ws = f64 ? NULL : em_gemm_ws(e, (SymDim){0, mg}, (SymDim){0, k}, (SymDim){0, osz});
     conv_print_c(e->p, &cc);
@@ -443,6 +479,6 @@ static int emit_conv3d_grad(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_conv3d = {.type = "conv3d", .infer = infer_conv, .emit_c = emit_conv3d};
+const OpDef op_conv3d = {.type = "conv3d", .infer = infer_conv, .emit_c = emit_conv3d, .runtime_extents = 2};
 const OpDef op_conv3d_grad = {.type = "conv3d_grad", .infer = grad_infer, .emit_c = emit_conv3d_grad,
                               .attr_ignores = conv_attr_ignores};

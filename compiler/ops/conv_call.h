@@ -40,8 +40,10 @@ typedef struct ConvCall {
   RtConv2d g2;              /* 2-D */
   RtConv3d g3;              /* 3-D */
   int compact;              /* spelled in fewer lines: 2-D in two (no fused activation), 3-D positionally */
-  int run_sizes;            /* 2-D: the sizes are the locals h_in, w_in, h_out, w_out the run gives (run_hw.h) */
-  int run_pads;             /* and the padding the locals pad_t, pad_l (SAME: conv_print_same_pads) */
+  int run_sizes;            /* the sizes are the locals h_in, w_in, h_out, w_out (3-D: and d_in, d_out) the run
+                             * gives (run_hw.h) */
+  int run_pads;             /* and the padding the locals pad_t, pad_l (3-D: and pad_f) (SAME:
+                             * conv_print_same_pads) */
   int braced;               /* the declaration and the call in braces of their own (the copies outside) */
   const char *batch;        /* images */
   const char *x, *w, *dy;   /* input images, filter (not FILTER_GRAD), output gradient (FILTER_GRAD) */

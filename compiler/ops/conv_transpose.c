@@ -113,16 +113,22 @@ static int infer_conv_transpose(OpCtx *c) {
   }
   ctx_set(c, "Output", 0, &o, x->dtype);
   if (!var_runtime_mask(x)) return run_hw_infer(c, x, "Output", 2, NULL) < 0 ? -1 : 0; /* nor another input */
-  /* Input's height and width given by the run (run_hw.h): channel first, 2-D, explicit or VALID padding, no
-   * output_size of fixed values; Output's are in * stride + add, or output_size's values the run reads */
-  if (last || nsp != 2 || nosz || !strcmp(attr_str(c->op, "padding_algorithm", "EXPLICIT"), "SAME"))
+  /* Input's height and width given by the run (run_hw.h): channel-first 2-D or 3-D (channel last too), explicit
+   * or VALID padding, no output_size of fixed values (3-D: none); Output's are in * stride + add, or (2-D)
+   * output_size's values the run reads */
+  if ((last && nsp == 2) || (nsp != 2 && nsp != 3) || nosz || (nsp == 3 && size_var) ||
+      !strcmp(attr_str(c->op, "padding_algorithm", "EXPLICIT"), "SAME"))
     return ctx_fail(c, "Input ('%s') has sizes only the run knows; paddlec takes them in channel-first 2-D "
-                    "transposed convolutions without SAME padding or an output_size of fixed values only", x->name);
-  RunHwRule rule = {.mul = {stride[0], stride[1]}};
-  for (int i = 0; i < 2; i++) rule.add[i] = convt_rule_add(stride[i], k[i], dil[i], pad + 2 * i, nopad ? opad[i] : 0);
+                    "transposed convolutions (output_size from tensors too) and in 3-D ones (none), without SAME "
+                    "padding or an output_size of fixed values only", x->name);
+  RunHwRule rule = {.dims = nsp, .batch = 1};
+  for (int i = 0; i < nsp; i++) {
+    rule.mul[i] = stride[i];
+    rule.add[i] = convt_rule_add(stride[i], k[i], dil[i], pad + 2 * i, nopad ? opad[i] : 0);
+  }
   const Var *t = size_var ? ctx_attr_tensor(c, "output_size") : NULL;
   if (size_var) rule.name = pool_printf("output_size '%s'", t ? t->name : "?");
-  if (run_hw_infer(c, x, "Output", 2, &rule) < 0) return -1;
+  if (run_hw_infer(c, x, "Output", last ? 1 : 2, &rule) < 0) return -1;
   /* output_size read from another map's height and width (paddle.shape(skip)[2:]): Output has its extents */
   const Var *src[2];
   int d[2];
@@ -291,8 +297,8 @@ static int conv3dt_geometry(EmitCtx *e, const Var *x, const Var *w, const Var *o
   int64_t xd[5], od[5], wd[5]; /* N, C, D, H, W order */
   for (int i = 0; i < 5; i++) {
     int src = *last && i > 0 ? (i == 1 ? 4 : i - 1) : i;
-    xd[i] = i ? em_const_dim(e, x, src) : 0;
-    od[i] = i ? em_const_dim(e, out, src) : 0;
+    xd[i] = i ? em_bound_dim(e, x, src) : 0; /* a size the run gives: its bound (emit_conv3d_transpose) */
+    od[i] = i ? em_bound_dim(e, out, src) : 0;
     wd[i] = em_const_dim(e, w, i);
     if (xd[i] < 0 || od[i] < 0 || wd[i] < 0) return em_fail(e, "channel and spatial dims must not depend on the batch");
   }
@@ -317,10 +323,23 @@ static int emit_conv3d_transpose(EmitCtx *e) {
   RtConv3d g;
   int last, f64;
   if (conv3dt_geometry(e, x, w, out, &g, &last, &f64)) return -1;
+  const int run = var_runtime_mask(x) != 0;
+  if (run) { /* the run's sizes (infer_conv_transpose), the buffers the bound's (g) */
+    int64_t k[3] = {g.k_d, g.k_h, g.k_w}, in[3] = {g.d_in, g.h_in, g.w_in}, stride[3], dil[3], pad[6], *opad;
+    const int nopad = attr_ints(e->op, "output_padding", &opad);
+    for (int i = 0; i < 3; i++) stride[i] = g.stride[i], dil[i] = g.dil[i];
+    conv_padding(&c, 3, in, k, stride, pad, dil); /* EXPLICIT or VALID: not the sizes' */
+    RunHwRule rule = {.dims = 3};
+    for (int i = 0; i < 3; i++) {
+      rule.mul[i] = stride[i];
+      rule.add[i] = convt_rule_add(stride[i], k[i], dil[i], pad + 2 * i, nopad == 3 ? opad[i] : 0);
+    }
+    run_hw_print(e, x, out, last ? 1 : 2, &rule, "the padding leaves no output (an output size below 1)");
+  }
   const int64_t ws = rt_conv3d_transpose_ws_floats(&g, last), vol_in = g.d_in * g.h_in * g.w_in;
   const int64_t mk = g.c_out / g.groups * g.k_d * g.k_h * g.k_w;
   ConvCall cc = {.kind = CONV_TRANSPOSE, .dims = 3, .f64 = f64, .channel_last = last, .geo = "geo", .declare = 1,
-                 .g3 = g};
+                 .g3 = g, .run_sizes = run};
   cc.ws = conv_col_ws(e, f64, ws);
   cc.batch = em_dim(e, x, 0);
   cc.x = em_ptr(e, x, 1);
@@ -384,7 +403,7 @@ static int emit_conv3d_transpose_grad(EmitCtx *e) {
 const OpDef op_conv2d_transpose = {.type = "conv2d_transpose", .infer = infer_conv_transpose,
                                    .emit_c = emit_conv_transpose, .runtime_extents = 2};
 const OpDef op_conv3d_transpose = {.type = "conv3d_transpose", .infer = infer_conv_transpose,
-                                   .emit_c = emit_conv3d_transpose};
+                                   .emit_c = emit_conv3d_transpose, .runtime_extents = 2};
 const OpDef op_depthwise_conv2d_transpose = {.type = "depthwise_conv2d_transpose",
                                              .infer = infer_conv_transpose, .emit_c = emit_conv_transpose,
                                              .runtime_extents = 2};

@@ -73,9 +73,14 @@ const char *conv_window_fields(const char *k_h, const char *k_w, int64_t stride_
                      (long long)stride_w, pads);
 }
 
-void conv_print_same_pads(EmitCtx *e, const int64_t k[2], const int64_t stride[2]) {
+void conv_print_same_pads(EmitCtx *e, int nsp, const int64_t *k, const int64_t *stride) {
   pr_line(e->p, "/* SAME padding of the run's sizes: what (out - 1) * stride + k passes in by, the extra row or "
           "column at the end */");
+  if (nsp == 3) {
+    pr_line(e->p, "const int64_t pad_d = (d_out - 1) * %lld + %lld - d_in;", (long long)stride[0], (long long)k[0]);
+    pr_line(e->p, "const int64_t pad_f = pad_d > 0 ? pad_d / 2 : 0;");
+    k++, stride++;
+  }
   pr_line(e->p, "const int64_t pad_h = (h_out - 1) * %lld + %lld - h_in, pad_w = (w_out - 1) * %lld + %lld - w_in;",
           (long long)stride[0], (long long)k[0], (long long)stride[1], (long long)k[1]);
   pr_line(e->p, "const int64_t pad_t = pad_h > 0 ? pad_h / 2 : 0, pad_l = pad_w > 0 ? pad_w / 2 : 0;");
@@ -128,27 +133,30 @@ static const char *conv_scratch(EmitCtx *e, const Var *v, const char *role, SymD
 
 void conv_nhwc(EmitCtx *e, const Var *x, const Var *out, ConvCall *c) {
   const SymDim xn = spec_numel(em_spec(e, x)), on = spec_numel(em_spec(e, out));
+  const int last = em_spec(e, x)->rank - 1; /* the channels' dim: 3, or 4 in 3-D */
   c->copies = CONV_COPIES_FORWARD, c->type = conv_ctype(x);
   const char *xt = conv_scratch(e, x, "x_nchw", xn), *ot = conv_scratch(e, x, "out_nchw", on);
   c->to_nchw[0] = (MoveCall){.kind = MOVE_NHWC_TO_NCHW, .src = em_ptr(e, x, 1), .dst = xt,
-                             .outer = em_dim(e, x, 0), .inner = em_prod(e, x, 1, 3),
-                             .channels = pool_printf("%lld", (long long)em_const_dim(e, x, 3)), .f64 = conv_f64(x)};
+                             .outer = em_dim(e, x, 0), .inner = em_prod(e, x, 1, last),
+                             .channels = pool_printf("%lld", (long long)em_const_dim(e, x, last)), .f64 = conv_f64(x)};
   c->to_nhwc = (MoveCall){.kind = MOVE_NCHW_TO_NHWC, .src = ot, .dst = em_ptr(e, out, 0),
                           .outer = em_dim(e, x, 0),
-                          .channels = pool_printf("%lld", (long long)em_const_dim(e, out, 3)),
-                          .inner = em_prod(e, out, 1, 3), .f64 = conv_f64(x)};
+                          .channels = pool_printf("%lld", (long long)em_const_dim(e, out, last)),
+                          .inner = em_prod(e, out, 1, last), .f64 = conv_f64(x)};
   c->x = xt, c->out = ot;
 }
 
 void conv_nhwc_grad(EmitCtx *e, const Var *x, const Var *dy, int dx, int dw, ConvCall *c) {
   const char *batch = em_dim(e, x, 0);
-  const char *c_in = pool_printf("%lld", (long long)em_const_dim(e, x, 3)), *hw = em_prod(e, x, 1, 3);
+  const int last = em_spec(e, x)->rank - 1; /* the channels' dim: 3, or 4 in 3-D */
+  const char *c_in = pool_printf("%lld", (long long)em_const_dim(e, x, last)), *hw = em_prod(e, x, 1, last);
   const SymDim xn = spec_numel(em_spec(e, x)), yn = spec_numel(em_spec(e, dy));
   c->copies = CONV_COPIES_GRAD, c->type = conv_ctype(x);
   const char *dyt = conv_scratch(e, x, "dout_nchw", yn);
   c->to_nchw[0] = (MoveCall){.kind = MOVE_NHWC_TO_NCHW, .src = c->dy, .dst = dyt, .outer = batch,
-                             .inner = em_prod(e, dy, 1, 3),
-                             .channels = pool_printf("%lld", (long long)em_const_dim(e, dy, 3)), .f64 = conv_f64(x)};
+                             .inner = em_prod(e, dy, 1, last),
+                             .channels = pool_printf("%lld", (long long)em_const_dim(e, dy, last)),
+                             .f64 = conv_f64(x)};
   c->dy = dyt;
   if (dw) {
     const char *xt = conv_scratch(e, x, "x_nchw", xn);
@@ -219,10 +227,17 @@ static void print_conv2d(Printer *p, const char *name, const RtConv2d *g, int co
 }
 
 /* 3-D geometry g as a constant RtConv3d: designated, one line per field
- * group, or compact: positional in two lines. */
-static void print_conv3d(Printer *p, const char *name, const RtConv3d *g, int compact) {
-  pr_line(p, "static const RtConv3d %s = {", name);
-  if (compact) {
+ * group, or compact: positional in two lines; with run_sizes a local whose
+ * sizes (with run_pads also the padding) are the kernel's locals
+ * (run_hw.h, conv_print_same_pads). */
+static void print_conv3d(Printer *p, const char *name, const RtConv3d *g, int compact, int run_sizes,
+                         int run_pads) {
+  pr_line(p, "%sconst RtConv3d %s = {", run_sizes ? "" : "static ", name);
+  if (run_sizes) {
+    pr_line(p, ".c_in = %lld, .d_in = d_in, .h_in = h_in, .w_in = w_in,", (long long)g->c_in);
+    pr_line(p, ".c_out = %lld, .d_out = d_out, .h_out = h_out, .w_out = w_out,", (long long)g->c_out);
+  }
+  if (compact && !run_sizes) {
     pr_line(p, "%lld, %lld, %lld, %lld, %lld, %lld, %lld, %lld, %lld, %lld, %lld,", (long long)g->c_in,
             (long long)g->d_in, (long long)g->h_in, (long long)g->w_in, (long long)g->c_out, (long long)g->d_out,
             (long long)g->h_out, (long long)g->w_out, (long long)g->k_d, (long long)g->k_h, (long long)g->k_w);
@@ -231,15 +246,19 @@ static void print_conv3d(Printer *p, const char *name, const RtConv3d *g, int co
             (long long)g->pad[2], (long long)g->dil[0], (long long)g->dil[1], (long long)g->dil[2],
             (long long)g->groups);
   } else {
-    pr_line(p, ".c_in = %lld, .d_in = %lld, .h_in = %lld, .w_in = %lld,", (long long)g->c_in, (long long)g->d_in,
-            (long long)g->h_in, (long long)g->w_in);
-    pr_line(p, ".c_out = %lld, .d_out = %lld, .h_out = %lld, .w_out = %lld,", (long long)g->c_out,
-            (long long)g->d_out, (long long)g->h_out, (long long)g->w_out);
+    if (!run_sizes) {
+      pr_line(p, ".c_in = %lld, .d_in = %lld, .h_in = %lld, .w_in = %lld,", (long long)g->c_in, (long long)g->d_in,
+              (long long)g->h_in, (long long)g->w_in);
+      pr_line(p, ".c_out = %lld, .d_out = %lld, .h_out = %lld, .w_out = %lld,", (long long)g->c_out,
+              (long long)g->d_out, (long long)g->h_out, (long long)g->w_out);
+    }
     pr_line(p, ".k_d = %lld, .k_h = %lld, .k_w = %lld, .groups = %lld,", (long long)g->k_d, (long long)g->k_h,
             (long long)g->k_w, (long long)g->groups);
-    pr_line(p, ".stride = {%lld, %lld, %lld}, .pad = {%lld, %lld, %lld}, .dil = {%lld, %lld, %lld},",
-            (long long)g->stride[0], (long long)g->stride[1], (long long)g->stride[2], (long long)g->pad[0],
-            (long long)g->pad[1], (long long)g->pad[2], (long long)g->dil[0], (long long)g->dil[1],
+    const char *pad = run_pads ? "pad_f, pad_t, pad_l"
+                               : pool_printf("%lld, %lld, %lld", (long long)g->pad[0], (long long)g->pad[1],
+                                             (long long)g->pad[2]);
+    pr_line(p, ".stride = {%lld, %lld, %lld}, .pad = {%s}, .dil = {%lld, %lld, %lld},", (long long)g->stride[0],
+            (long long)g->stride[1], (long long)g->stride[2], pad, (long long)g->dil[0], (long long)g->dil[1],
             (long long)g->dil[2]);
   }
   pr_line(p, "};");
@@ -261,7 +280,7 @@ static void print_copies(Printer *p, const ConvCall *c) {
 static void print_geo(Printer *p, const ConvCall *c) {
   if (!c->declare) return;
   if (c->dims == 3)
-    print_conv3d(p, c->geo, &c->g3, c->compact);
+    print_conv3d(p, c->geo, &c->g3, c->compact, c->run_sizes, c->run_pads);
   else
     print_conv2d(p, c->geo, &c->g2, c->compact, c->run_sizes, c->run_pads);
 }

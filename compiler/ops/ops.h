@@ -505,7 +505,10 @@ int conv_is_same(const Op *op);
  * sizes). */
 const char *conv_window_fields(const char *k_h, const char *k_w, int64_t stride_h, int64_t stride_w, int64_t pad_t,
                                int64_t pad_l, int run_pads);
-void conv_print_same_pads(EmitCtx *e, const int64_t k[2], const int64_t stride[2]);
+/* SAME padding over the run's sizes (run_hw_print's locals): the locals
+ * pad_t, pad_l, with nsp 3 also pad_f (the front), for the window k and
+ * the strides of nsp spatial dims (depth first). */
+void conv_print_same_pads(EmitCtx *e, int nsp, const int64_t *k, const int64_t *stride);
 /* C emission of 2-D convolutions (conv.c, conv_transpose.c): */
 struct RtConv2d;
 /* The compile-time dims of the rank-4 Input x and Output out (dims [1, 4)

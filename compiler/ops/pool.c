@@ -39,15 +39,16 @@
 #include "run_hw.h"
 #include "tensor_util.h"
 
-/* The rule of pool2d's output sizes (run_hw.h) as PoolOutputSize with
- * the window ksize, the paddings pad (begin, end per dim) and ceil_mode:
- * global pooling gives 1 (fixed; with adaptive the input's size, add -1
- * and stride 1), adaptive pooling ksize (fixed). */
-static void pool_rule(const Op *op, const int64_t *k, const int64_t *stride, const int64_t *pad, RunHwRule *r) {
+/* The rule of pool2d's and pool3d's (nsp 3) output sizes (run_hw.h) as
+ * PoolOutputSize with the window ksize, the paddings pad (begin, end per
+ * dim) and ceil_mode: global pooling gives 1 (fixed; with adaptive the
+ * input's size, add -1 and stride 1), adaptive pooling ksize (fixed). */
+static void pool_rule(const Op *op, int nsp, const int64_t *k, const int64_t *stride, const int64_t *pad,
+                      RunHwRule *r) {
   const int global = attr_bool(op, "global_pooling", 0), adaptive = attr_bool(op, "adaptive", 0);
   const int ceil_mode = attr_bool(op, "ceil_mode", 0);
-  *r = (RunHwRule){.name = NULL};
-  for (int i = 0; i < 2; i++) {
+  *r = (RunHwRule){.dims = nsp == 3 ? 3 : 2, .batch = 1};
+  for (int i = 0; i < r->dims; i++) {
     r->fixed[i] = global != adaptive;
     r->add[i] = global || conv_is_same(op) ? -1 : pad[2 * i] + pad[2 * i + 1] - k[i] + (ceil_mode ? stride[i] - 1 : 0);
     r->stride[i] = global ? 1 : stride[i];
@@ -98,11 +99,12 @@ static int infer_pool(OpCtx *c) {
   }
   ctx_set(c, "Out", 0, &o, x->dtype);
   if (!var_runtime_mask(x)) return 0;
-  if (nsp != 2 || (conv_is_same(c->op) && attr_bool(c->op, "ceil_mode", 0)))
-    return ctx_fail(c, "X ('%s') has sizes only the run knows; paddlec takes them in 2-D pooling "
-                    "(SAME padding without ceil_mode) only", x->name);
+  const int same = conv_is_same(c->op) && !global && !adaptive;
+  if ((nsp != 2 && nsp != 3) || (same && ceil_mode))
+    return ctx_fail(c, "X ('%s') has sizes only the run knows; paddlec takes them in 2-D and 3-D pooling (SAME "
+                    "padding without ceil_mode) only", x->name);
   RunHwRule rule;
-  pool_rule(c->op, kv, stride, pad, &rule);
+  pool_rule(c->op, nsp, kv, stride, pad, &rule);
   return run_hw_infer(c, x, "Out", sp0, &rule) < 0 ? -1 : 0;
 }
 
@@ -231,10 +233,10 @@ static int emit_pool2d(EmitCtx *e) {
     attr_ints_fill(e->op, "strides", 2, 1, stride);
     if (conv_padding(&c, 2, in, k, stride, pad, NULL)) return -1; /* EXPLICIT or VALID: not the sizes' */
     RunHwRule rule;
-    pool_rule(e->op, k, stride, pad, &rule);
+    pool_rule(e->op, 2, k, stride, pad, &rule);
     run_hw_print(e, x, out, p.channel_last ? 1 : 2, &rule, "the window is larger than the padded input (an output "
                  "size below 1)");
-    if (same) conv_print_same_pads(e, k, stride);
+    if (same) conv_print_same_pads(e, 2, k, stride);
   }
   pool_print_c(e->p, &(PoolCall){.kind = POOL_FORWARD, .dims = 2, .f64 = x->dtype == RT_DT_FP64, .geo2 = p,
                                  .run_sizes = run, .k_in = run && attr_bool(e->op, "global_pooling", 0),
@@ -325,8 +327,8 @@ static int pool3d_dims(EmitCtx *e, const Var *x, const Var *out, int last, int64
   if (em_spec(e, x)->rank != 5 || em_spec(e, out)->rank != 5) return em_fail(e, "X and Out must have rank 5");
   for (int i = 1; i < 5; i++) {
     int src = last ? (i == 1 ? 4 : i - 1) : i;
-    xd[i] = em_const_dim(e, x, src);
-    od[i] = em_const_dim(e, out, src);
+    xd[i] = em_bound_dim(e, x, src); /* a size the run gives: its bound (emit_pool3d) */
+    od[i] = em_bound_dim(e, out, src);
     if (xd[i] < 0 || od[i] < 0) return em_fail(e, "channel and spatial dims must not depend on the batch");
   }
   if (xd[1] != od[1]) return em_fail(e, "X and Out differ in channels");
@@ -368,7 +370,23 @@ static int emit_pool3d(EmitCtx *e) {
   if (!x || !out) return em_fail(e, "missing X or Out");
   RtPool3d p;
   if (pool3d_geometry(e, x, out, &p)) return -1;
+  const int run = var_runtime_mask(x) != 0;
+  const int same = run && conv_is_same(e->op) && !attr_bool(e->op, "global_pooling", 0) &&
+                   !attr_bool(e->op, "adaptive", 0); /* the padding the run's (conv_print_same_pads) */
+  if (run) { /* the run's sizes (infer_pool) */
+    int64_t k[3], stride[3], pad[6];
+    attr_ints_fill(e->op, "ksize", 3, 1, k);
+    attr_ints_fill(e->op, "strides", 3, 1, stride);
+    if (conv_padding(&c, 3, p.in, k, stride, pad, NULL)) return -1; /* EXPLICIT or VALID: not the sizes' */
+    RunHwRule rule;
+    pool_rule(e->op, 3, k, stride, pad, &rule);
+    run_hw_print(e, x, out, p.channel_last ? 1 : 2, &rule, "the window is larger than the padded input (an output "
+                 "size below 1)");
+    if (same) conv_print_same_pads(e, 3, k, stride);
+  }
   pool_print_c(e->p, &(PoolCall){.kind = POOL_FORWARD, .dims = 3, .f64 = x->dtype == RT_DT_FP64, .geo3 = p,
+                                 .run_sizes = run, .k_in = run && attr_bool(e->op, "global_pooling", 0),
+                                 .run_pads = same,
                                  .batch = em_dim(e, x, 0), .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0)});
   return 0;
 }
@@ -446,7 +464,7 @@ const OpDef op_pool2d_grad = {.type = "pool2d_grad", .infer = grad_infer, .emit_
                               .attr_ignores = pool_grad_attr_ignores};
 const OpDef op_max_pool2d_with_index_grad = {.type = "max_pool2d_with_index_grad", .infer = grad_infer,
                                              .emit_c = emit_max_pool2d_index_grad};
-const OpDef op_pool3d = {.type = "pool3d", .infer = infer_pool, .emit_c = emit_pool3d};
+const OpDef op_pool3d = {.type = "pool3d", .infer = infer_pool, .emit_c = emit_pool3d, .runtime_extents = 2};
 const OpDef op_pool3d_grad = {.type = "pool3d_grad", .infer = grad_infer, .emit_c = emit_pool3d_grad,
                               .attr_ignores = pool_grad_attr_ignores};
 const OpDef op_max_pool2d_with_index = {.type = "max_pool2d_with_index",

@@ -26,15 +26,25 @@ static void print_pool2d(Printer *p, const PoolCall *c) {
   pr_line(p, "};");
 }
 
-/* The geometry g as a constant RtPool3d named geo. */
-static void print_pool3d(Printer *p, const RtPool3d *g) {
-  pr_line(p, "static const RtPool3d geo = {");
+/* The geometry of c as a constant RtPool3d named geo (with run_sizes a
+ * local whose sizes, with k_in window and with run_pads padding, are the
+ * kernel's locals). */
+static void print_pool3d(Printer *p, const PoolCall *c) {
+  const RtPool3d *g = &c->geo3;
+  pr_line(p, "%sconst RtPool3d geo = {", c->run_sizes ? "" : "static ");
   pr_line(p, ".type = %s, .c = %lld,", pool_type(g->type), (long long)g->c);
   static const char *const names[] = {"in", "out", "k", "stride", "pad"};
   const int64_t *vals[] = {g->in, g->out, g->k, g->stride, g->pad};
+  const int local[] = {c->run_sizes, c->run_sizes, c->k_in, 0, c->run_pads};
   for (int i = 0; i < 5; i++)
-    pr_line(p, ".%s = {%lld, %lld, %lld},", names[i], (long long)vals[i][0], (long long)vals[i][1],
-            (long long)vals[i][2]);
+    if (i == 4 && local[i]) /* SAME over the run's sizes (conv_print_same_pads) */
+      pr_line(p, ".pad = {pad_f, pad_t, pad_l},");
+    else if (local[i]) /* run_hw_print's locals, the window the input's (global pooling) */
+      pr_line(p, ".%s = {d_%s, h_%s, w_%s},", names[i], i == 1 ? "out" : "in", i == 1 ? "out" : "in",
+              i == 1 ? "out" : "in");
+    else
+      pr_line(p, ".%s = {%lld, %lld, %lld},", names[i], (long long)vals[i][0], (long long)vals[i][1],
+              (long long)vals[i][2]);
   pr_line(p, ".exclusive = %d, .adaptive = %d, .channel_last = %d,", g->exclusive, g->adaptive, g->channel_last);
   pr_line(p, "};");
 }
@@ -67,7 +77,7 @@ void pool_print_c(Printer *p, const PoolCall *c) {
             "%lld, .w_out = %lld};", (long long)g->c, (long long)g->h_in, (long long)g->w_in, (long long)g->h_out,
             (long long)g->w_out);
   } else if (c->dims == 3) {
-    print_pool3d(p, &c->geo3);
+    print_pool3d(p, c);
   } else {
     print_pool2d(p, c);
   }

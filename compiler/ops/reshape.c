@@ -221,17 +221,39 @@ static void traced_target(OpCtx *c, const Var *x, Traced *t) {
   t->n = nexpr == 1 && unk == 1 && absorbed == product && !t->foreign && !t->ranged ? n : -1;
 }
 
+/* Dim da of a and dim db of b, run-time dims of one root whose extents
+ * are in one order (neither runtime_same: Var.runtime_root), are the same
+ * extent: each the k-th of its var's (a map and its transpose [0, 2, 1, 3,
+ * 4] that keeps the order of depth, height and width). */
+static int same_place_in_root(const Var *a, int da, const Var *b, int db) {
+  const unsigned ma = var_runtime_mask(a), mb = var_runtime_mask(b);
+  if (!(ma >> da & 1) || !(mb >> db & 1) || !same_runtime_extent(a, b) || a->runtime_same || b->runtime_same)
+    return 0;
+  int ka = 0, kb = 0, na = 0, nb = 0;
+  for (int d = 0; d < RT_MAX_RANK; d++) {
+    ka += d < da && (ma >> d & 1), kb += d < db && (mb >> d & 1);
+    na += ma >> d & 1, nb += mb >> d & 1;
+  }
+  return ka == kb && na == nb;
+}
+
 /* Out's run-time dims where the target has entries that are other
  * run-time dims (Traced.foreign): those and the dims a 0 copies from X.
- * The -1, if any, keeps its value at the bound: the elements X's other
- * run-time dims hold are the entries' (h * w tokens back to h by w), which
- * the run checks (foreign_extents), unless no entry is another var's and
- * X keeps a run-time dim no entry names: refused, as that -1 would be the
- * run's.  Out takes the root of the one var its run-time dims all come
- * from in that var's order (a residual add of the map and the tokens made
- * back into it needs no check); else its own. */
+ * Where X keeps a run-time dim no entry names: with every entry one of
+ * X's own run-time dims, a -1 takes it with the rest, the run's elements
+ * over the other entries (a video's frames into the batch, [b, t, c, h, w]
+ * to [-1, c, h, w] with h, w read from its shape: at most its value at the
+ * bound, as the entries are X's own sizes), refused without a -1; with an
+ * entry another var's, the -1 keeps its value at the bound, the elements
+ * X's other run-time dims hold being the entries' (h * w tokens back to h
+ * by w), which the run checks (foreign_extents).
+ * Out takes the root of the one var its run-time dims all come from in
+ * that var's order (a residual add of the map and the tokens made back
+ * into it needs no check); else its own. */
 static int foreign_target(OpCtx *c, const Var *x, const Traced *t) {
-  unsigned mask = t->foreign | t->ranged, named = 0;
+  unsigned mask = t->foreign | t->ranged, named = 0, copied = 0;
+  int twice = 0; /* an X dim two entries take */
+  for (int i = 0; i < t->n; i++) copied |= t->tv[i] == 0 && !((t->foreign | t->ranged) >> i & 1) ? 1u << i : 0;
   int other = t->ranged != 0;
   const Var *from = NULL;
   int in_order = 1, last = -1;
@@ -240,7 +262,10 @@ static int foreign_target(OpCtx *c, const Var *x, const Traced *t) {
     if (!(t->foreign >> i & 1)) continue;
     int at = -1;
     for (int d = 0; d < x->shape.rank && at < 0; d++)
-      if (var_runtime_mask(x) >> d & 1 && same_runtime_dims(t->fv[i], t->fd[i], x, d)) at = d;
+      if (var_runtime_mask(x) >> d & 1 && (same_runtime_dims(t->fv[i], t->fd[i], x, d) ||
+                                           same_place_in_root(t->fv[i], t->fd[i], x, d)))
+        at = d;
+    twice |= at >= 0 && ((named | copied) >> at & 1);
     named |= at >= 0 ? 1u << at : 0;
     other |= at < 0;
     in_order &= (!from || from == t->fv[i]) && t->fd[i] > last;
@@ -249,19 +274,33 @@ static int foreign_target(OpCtx *c, const Var *x, const Traced *t) {
   unsigned left = 0;
   for (int d = 0; d < x->shape.rank; d++)
     if (var_runtime_mask(x) >> d & 1 && !(d < t->n && t->tv[d] == 0) && !(named >> d & 1)) left |= 1u << d;
-  if (left && !other)
+  int unk = -1; /* the -1 entry */
+  for (int i = 0; i < t->n; i++)
+    if (!((t->foreign | t->ranged) >> i & 1) && t->tv[i] == -1) unk = i;
+  const int run_unk = left && !other && !twice && unk >= 0;
+  if (run_unk) {
+    mask |= 1u << unk;
+    from = NULL; /* Out's own root: the -1 is none of the entries' */
+  } else if (left && !other) {
     return ctx_fail(c, "X ('%s') has dims only the run knows that the target shape's entries read from tensors' "
-                    "shapes do not name, which its -1 would take", x->name);
+                    "shapes do not name, %s", x->name,
+                    unk < 0 ? "and no -1 to take them" : "which its -1 would take beside an entry that repeats a size");
+  }
   if (t->ranged) { /* Out's own extents, named by how the entries compute them */
     const char *rule = pool_printf("reshape to %u", mask);
     for (int i = 0; i < t->n; i++)
       rule = t->ranged >> i & 1      ? pool_printf("%s %s", rule, t->rkey[i])
              : t->foreign >> i & 1   ? pool_printf("%s r%d.%d", rule, t->fv[i]->runtime_root, t->fd[i])
+             : i == unk && run_unk   ? pool_printf("%s -1 of r%d", rule, x->runtime_root)
              : mask >> i & 1         ? pool_printf("%s r%d.%d", rule, x->runtime_root, i)
                                      : pool_printf("%s %lld", rule, (long long)t->tv[i]);
     ctx_set_runtime_extents(c, "Out", 0, mask, from ? from->runtime_from : x->runtime_from);
     Var *o = ctx_out(c, "Out", 0);
     if (o) run_hw_share_root(c->g, o, rule);
+    return 0;
+  }
+  if (run_unk) {
+    ctx_set_runtime_extents(c, "Out", 0, mask, x->runtime_from);
     return 0;
   }
   if (!from) return 0; /* no foreign entry: not called then */
@@ -417,6 +456,7 @@ static int foreign_extents(EmitCtx *e, const Var *x, const Var *out, const Trace
     want[d] = tr->ranged >> d & 1              ? "INT64_MAX"
               : tr->foreign >> d & 1           ? em_dim(e, tr->fv[d], tr->fd[d])
               : d < tr->n && tr->tv[d] == 0 && d < tu_rank(e, x) ? em_dim(e, x, d)
+              : vs->runtime_mask >> d & 1 && d < tr->n && tr->tv[d] == -1 ? "INT64_MAX" /* the -1 the run's */
               : vs->runtime_mask >> d & 1      ? NULL
                                                : em_dim(e, out, d);
   for (int d = 0; d < vs->rank; d++)
@@ -424,7 +464,7 @@ static int foreign_extents(EmitCtx *e, const Var *x, const Var *out, const Trace
   pr_line(e->p, "/* Out's dims the ones read from the tensors' shapes */");
   if (print_run_target(e, x, out, want)) return -1;
   for (int d = 0; d < vs->rank; d++)
-    if (!(tr->ranged >> d & 1)) pr_line(e->p, "if (t[%d] != bound[%d]) return 1;", d, d);
+    if (!(tr->ranged >> d & 1) && strcmp(want[d], "INT64_MAX")) pr_line(e->p, "if (t[%d] != bound[%d]) return 1;", d, d);
   for (int d = 0; d < vs->rank; d++)
     if (vs->runtime_mask >> d & 1) pr_line(e->p, "%s = t[%d];", em_dim(e, out, d), d);
   em_fault(e, "a target shape that does not hold X's elements in the sizes its entries read from tensors' shapes "

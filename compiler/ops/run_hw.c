@@ -26,11 +26,13 @@ static int others_fit(OpCtx *c, const Var *x, const Var *out) {
 int run_hw_infer(OpCtx *c, const Var *x, const char *slot, int sp0, const RunHwRule *rule) {
   const unsigned run = var_runtime_mask(x);
   if (!run) return others_fit(c, x, NULL);
-  const int n = rule->dims == 1 ? 1 : 2; /* rule is read only from here on (run_hw.h) */
+  const int n = rule->dims == 1 || rule->dims == 3 ? rule->dims : 2; /* rule is read only from here on (run_hw.h) */
   const unsigned hw = ((1u << n) - 1) << sp0;
-  if (run & ~hw)
+  if (run & ~hw & ~(rule->batch ? 1u : 0u))
     return ctx_fail(c, "dims of input '%s' other than its %s are only known at run time (from its %s); %s takes "
-                    "run-time sizes only in those", x->name, n == 1 ? "length" : "height and width",
+                    "run-time sizes only in those", x->name,
+                    pool_printf("%s%s", rule->batch ? "batch, " : "",
+                                n == 1 ? "length" : n == 3 ? "depth, height and width" : "height and width"),
                     x->runtime_from ? x->runtime_from : "inputs", c->op->type);
   unsigned out = run, keep = 1;
   for (int i = 0; i < n; i++) {
@@ -46,11 +48,12 @@ int run_hw_infer(OpCtx *c, const Var *x, const char *slot, int sp0, const RunHwR
     ctx_inherit_root(v, x, out == run);
     return others_fit(c, x, v) ? -1 : 1;
   }
-  run_hw_share_root(c->g, v, rule->name ? pool_printf("%d:%u:%s", x->runtime_root, out, rule->name)
-                                         : pool_printf("%d:%u:%lld*%lld/%lld:%lld*%lld/%lld", x->runtime_root, out,
-                                                       (long long)rule->mul[0], (long long)rule->add[0],
-                                                       (long long)rule->stride[0], (long long)rule->mul[1],
-                                                       (long long)rule->add[1], (long long)rule->stride[1]));
+  const char *key = rule->name ? pool_printf("%d:%u:%s", x->runtime_root, out, rule->name)
+                                : pool_printf("%d:%u", x->runtime_root, out);
+  for (int i = 0; i < n && !rule->name; i++) /* one mul * add / stride per dim */
+    key = pool_printf("%s:%lld*%lld/%lld", key, (long long)rule->mul[i], (long long)rule->add[i],
+                      (long long)rule->stride[i]);
+  run_hw_share_root(c->g, v, key);
   return others_fit(c, x, v) ? -1 : 1;
 }
 
@@ -78,15 +81,18 @@ const char *run_hw_bound_text(EmitCtx *e, const Var *v) {
 }
 
 void run_hw_print(EmitCtx *e, const Var *x, const Var *out, int sp0, const RunHwRule *rule, const char *why) {
-  static const char *const in[2] = {"h_in", "w_in"}, *const on[2] = {"h_out", "w_out"};
+  static const char *const in3[3] = {"d_in", "h_in", "w_in"}, *const on3[3] = {"d_out", "h_out", "w_out"};
+  const int n = rule->dims == 3 ? 3 : 2; /* the names of the last n */
+  const char *const *in = in3 + 3 - n, *const *on = on3 + 3 - n;
   if (e->size_classes)
     pr_line(e->p, "/* the run's sizes of '%s' and '%s' */", x->name, out->name);
   else
     pr_line(e->p, "/* the run's sizes: '%s' is at most %s, '%s' at most %s */", x->name, run_hw_bound_text(e, x),
             out->name, run_hw_bound_text(e, out));
-  pr_line(e->p, "const int64_t h_in = %s, w_in = %s;", em_dim(e, x, sp0), em_dim(e, x, sp0 + 1));
-  const char *o[2];
-  for (int i = 0; i < 2; i++) /* in * mul + add, or (in + add) / stride + 1, the division left out for stride 1 */
+  if (n == 3) pr_line(e->p, "const int64_t d_in = %s;", em_dim(e, x, sp0));
+  pr_line(e->p, "const int64_t h_in = %s, w_in = %s;", em_dim(e, x, sp0 + n - 2), em_dim(e, x, sp0 + n - 1));
+  const char *o[3];
+  for (int i = 0; i < n; i++) /* in * mul + add, or (in + add) / stride + 1, the division left out for stride 1 */
     o[i] = rule->expr[i]             ? rule->expr[i]
            : rule->fixed[i]          ? em_dim(e, out, sp0 + i)
            : rule->mul[i]            ? plus(rule->mul[i] == 1 ? in[i] : pool_printf("%s * %lld", in[i],
@@ -96,12 +102,14 @@ void run_hw_print(EmitCtx *e, const Var *x, const Var *out, int sp0, const RunHw
            : !rule->add[i]           ? pool_printf("%s / %lld + 1", in[i], (long long)rule->stride[i])
                                      : pool_printf("(%s) / %lld + 1", plus(in[i], rule->add[i]),
                                                    (long long)rule->stride[i]);
-  pr_line(e->p, "const int64_t h_out = %s, w_out = %s;", o[0], o[1]);
-  if (!rule->fixed[0] || !rule->fixed[1]) {
-    pr_line(e->p, "if (h_out < 1 || w_out < 1) return 1;");
+  if (n == 3) pr_line(e->p, "const int64_t d_out = %s;", o[0]);
+  pr_line(e->p, "const int64_t h_out = %s, w_out = %s;", o[n - 2], o[n - 1]);
+  if (!rule->fixed[0] || !rule->fixed[1] || (n == 3 && !rule->fixed[2])) {
+    pr_line(e->p, n == 3 ? "if (d_out < 1 || h_out < 1 || w_out < 1) return 1;" : "if (h_out < 1 || w_out < 1) return 1;");
     em_fault(e, why);
   }
   const unsigned run = var_runtime_mask(out);
-  for (int i = 0; i < 2; i++)
+  for (int i = 0; i < n; i++)
     if (run >> (sp0 + i) & 1) pr_line(e->p, "%s = %s;", em_dim(e, out, sp0 + i), on[i]);
+  if (run & 1) pr_line(e->p, "%s = %s; /* the images */", em_dim(e, out, 0), em_dim(e, x, 0));
 }

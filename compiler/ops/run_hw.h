@@ -1,4 +1,4 @@
-/* 2-D ops whose input's height and width the run gives (issue 19 item 1:
+/* 2-D and 3-D ops whose input's height and width (and depth) the run gives (issue 19 item 1:
  * a feed bounded by --max-shape, `x: [B, 3, -1, -1]`, and the ops after
  * it).  The tensors are planned for the bound; the kernel reads the run's
  * sizes of its input from the model's runtime_dims[], works out its
@@ -21,18 +21,21 @@
  * fixed, the output's dim as compiled (adaptive or global pooling); or
  * another rule the op prints itself, named (an interp's scales). */
 typedef struct RunHwRule {
-  int64_t add[2], stride[2], mul[2];
-  int fixed[2];
+  int64_t add[3], stride[3], mul[3];
+  int fixed[3];
   const char *name; /* NULL: the division or product; else the other rule, one name per rule */
-  const char *expr[2]; /* run_hw_print: the output's sizes as C expressions of the op's (an output_size the
+  const char *expr[3]; /* run_hw_print: the output's sizes as C expressions of the op's (an output_size the
                         * run reads), NULL: the rule's */
-  int dims; /* run_hw_infer: the spatial dims, 2 (or 0) from sp0, or 1: a 1-D op's length at sp0 (a resize
-             * of [N, C, L]); entries [0] of the arrays rule it */
+  int batch; /* run_hw_infer: x's dim 0 may be the run's too (frames folded into the batch), passed to the
+              * output's (run_hw_print writes it): the op's kernel loops over em_dim(x, 0) images */
+  int dims; /* the spatial dims from sp0: 2 (or 0), 3 (depth, height, width: entries [0..2], run_hw_print's
+             * locals d_in, h_in, w_in), or in run_hw_infer 1: a 1-D op's length at sp0 (a resize of [N, C, L]);
+             * entries [0] of the arrays rule it */
 } RunHwRule;
 
 /* Input x of the op has run-time extents: 0 when it has none (nor has
  * any other input); -1 (after ctx_fail) when one of them is not a spatial
- * dim sp0 or sp0 + 1, or another input has some that are not the
+ * dim from sp0 (nor dim 0, with rule->batch), or another input has some that are not the
  * output's (a residual shaped like it); otherwise 1, output
  * `slot` having run-time extents on the spatial dims x has them on that
  * `rule` does not fix.  Their root (Var.runtime_root) is x's when the
@@ -49,10 +52,12 @@ int run_hw_infer(OpCtx *c, const Var *x, const char *slot, int sp0, const RunHwR
  * var made by the same rule (same_runtime_extent). */
 void run_hw_share_root(const Graph *g, Var *v, const char *rule);
 
-/* Prints the locals h_in, w_in, h_out, w_out of the kernel: x's spatial
- * dims (at sp0, sp0 + 1) and out's by `rule`, the run's where the run
+/* Prints the locals h_in, w_in, h_out, w_out of the kernel (with
+ * rule->dims 3 also d_in, d_out first): x's spatial dims (from sp0) and
+ * out's by `rule`, the run's where the run
  * gives them, a stop (em_fault `why`) on an output size below 1, and
- * out's run-time extents written for the kernels after it. */
+ * out's run-time extents written for the kernels after it (a run-time
+ * dim 0 x's). */
 void run_hw_print(EmitCtx *e, const Var *x, const Var *out, int sp0, const RunHwRule *rule, const char *why);
 
 /* v's dims as its bounds, the batch B ("[B, 3, 32, 32]"), for the comments

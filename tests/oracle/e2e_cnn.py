@@ -392,12 +392,15 @@ def mini_cnn():
 # ---------------------------------------------------------------- merged cases
 @case
 def conv3d():
-    """conv3d: strides, 3- and 6-value paddings, dilations, groups, SAME."""
+    """conv3d: strides, 3- and 6-value paddings, dilations, groups, SAME,
+    channel last (NDHWC)."""
     x = data("x", [None, 4, 5, 9, 8])
     a = nn.Conv3D(4, 6, 3, stride=(1, 2, 2), padding=1)(x)
     b = nn.Conv3D(4, 4, (2, 3, 3), padding=(0, 0, 1, 2, 2, 1), dilation=(1, 2, 1), groups=2, bias_attr=False)(x)
     c = nn.Conv3D(4, 3, 3, stride=2, padding="SAME")(x)
-    return [x], [a, b, c]
+    d = nn.Conv3D(4, 6, (2, 3, 3), stride=(1, 2, 1), padding=1, groups=2, data_format="NDHWC")(
+        x.transpose([0, 2, 3, 4, 1]))
+    return [x], [a, b, c, d]
 
 
 CASES["conv_plain"] = merged(conv_basic, conv_padding_algorithms, conv_wide)

@@ -104,6 +104,25 @@ def conv3d_same():
 
 
 @case
+def conv3d_ndhwc():
+    x = data("x", [2, 5, 4, 6, 4])
+    return one(conv3d(x, 6, [2, 3, 2], stride=[1, 2, 1], padding=1, groups=2, data_format="NDHWC"), x)
+
+
+@case
+def conv3d_ndhwc_filter_grad_only():
+    x = paddle.static.data("x", [2, 4, 5, 4, 3], "float32")
+    return ["x"], [conv3d(x, 2, 2, data_format="NDHWC")], []
+
+
+@case
+def conv3d_ndhwc_input_grad_only():
+    x = data("x", [2, 4, 5, 4, 2])
+    w = paddle.static.data("w_filter", [4, 1, 2, 3, 2], "float32")
+    return ["x", "w_filter"], [F.conv3d(x, w, padding=1, groups=2, data_format="NDHWC")], [x]
+
+
+@case
 def conv3d_filter_grad_only():
     x = paddle.static.data("x", [2, 3, 4, 4, 4], "float32")
     return ["x"], [conv3d(x, 2, 2)], []

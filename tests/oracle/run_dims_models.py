@@ -863,6 +863,36 @@ class LengthRegulator(nn.Layer):
         return self.out(paddle.repeat_interleave(h[0], dur[0], axis=0)), dur
 
 
+class Video3d(nn.Layer):
+    """A small video net over clips of the run's frames, height and width
+    ([b, 3, t, h, w]): conv3d + batch_norm + relu, max_pool3d over space,
+    a strided conv3d with SAME padding, a grouped conv3d with uneven
+    paddings, avg_pool3d with SAME padding, conv3d_transpose back up
+    (channel first and channel last), the frames folded into the batch
+    (reshape to [-1, c, h, w] with h, w read from the map's shape, as
+    temporal-shift nets write it) for a conv2d, and a global
+    adaptive_avg_pool3d into a Linear."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Conv3D(3, 8, 3, padding=1)
+        self.bn = nn.BatchNorm3D(8)
+        self.down = nn.Conv3D(8, 8, (3, 2, 4), stride=2, padding="same")
+        self.grouped = nn.Conv3D(8, 8, 3, padding=[1, 1, 0, 2, 1, 0], groups=4)
+        self.up = nn.Conv3DTranspose(8, 4, (2, 3, 3), stride=(1, 2, 2), padding=(0, 1, 1), output_padding=(0, 1, 1))
+        self.up_last = nn.Conv3DTranspose(8, 4, 2, stride=2, data_format="NDHWC")
+        self.frame = nn.Conv2D(8, 4, 3, padding=1)
+        self.fc = nn.Linear(8, 5)
+
+    def forward(self, x):
+        y = F.relu(self.bn(self.stem(x)))
+        y = F.max_pool3d(y, (1, 2, 2), (1, 2, 2))
+        z = F.avg_pool3d(self.grouped(F.relu(self.down(y))), (2, 3, 2), (1, 2, 1), padding="SAME")
+        frames = y.transpose([0, 2, 1, 3, 4]).reshape([-1, 8, y.shape[3], y.shape[4]])
+        logits = self.fc(F.adaptive_avg_pool3d(z, 1).flatten(1))
+        return logits, self.up(y), self.up_last(y.transpose([0, 2, 3, 4, 1])), self.frame(frames)
+
+
 def MobileNetV3():
     """paddle.vision's MobileNetV3-Small (a half-width one): squeeze-and-
     excite blocks multiply each map by its [b, c, 1, 1] gates, hardswish."""
@@ -916,6 +946,7 @@ MODELS = {
     "convnext_detr": (ConvNextDetr, [2, 3, 16, 16], [[2, 3, 16, 16], [1, 3, 9, 13], [2, 3, 5, 7], [1, 3, 2, 3]]),
     "text_lenreg": (LengthRegulator, [2, 16], [[2, 16], [1, 7], [2, 1], [1, 12]]),
     "segnet_bits": (SegNetBits, [2, 3, 16, 16], [[2, 3, 16, 16], [1, 3, 9, 13], [2, 3, 5, 7], [1, 3, 2, 3]]),
+    "video3d": (Video3d, [2, 3, 8, 16, 16], [[2, 3, 8, 16, 16], [1, 3, 5, 9, 13], [2, 3, 3, 5, 7], [1, 3, 2, 4, 6]]),
 }
 # sizes of the same models built with no bound (size classes of 32, 64, 128,
 # 256, ...: each list crosses several), saved as input_u<k>.npy and
@@ -952,6 +983,7 @@ UNBOUNDED = {
     "vit_sized": [[1, 3, 40, 70], [2, 3, 9, 13], [1, 3, 150, 20]],
     "convnext_detr": [[1, 3, 40, 70], [2, 3, 9, 13], [1, 3, 150, 20]],
     "segnet_bits": [[1, 3, 40, 70], [2, 3, 9, 13], [1, 3, 150, 20]],
+    "video3d": [[1, 3, 6, 40, 70], [2, 3, 3, 9, 13], [1, 3, 20, 100, 20]],
 }
 # feeds besides x (name, dtype), each of x's shape, saved as input_<k>_<name>.npy
 MORE_FEEDS = {name: [("seg", "int64"), ("mask", "float32")] for name in ("bert", "bert_unfused")}
@@ -987,7 +1019,7 @@ def randomize(layer, rng):
         fan_in = int(np.prod(p.shape[1:])) if len(p.shape) > 1 else 1
         p.set_value((rng.standard_normal(p.shape) * min(0.3, 1.5 / np.sqrt(fan_in))).astype("float32"))
     for m in layer.sublayers():
-        if isinstance(m, nn.BatchNorm2D):
+        if isinstance(m, (nn.BatchNorm2D, nn.BatchNorm3D)):
             m._mean.set_value(rng.standard_normal(m._mean.shape).astype("float32") * 0.2)
             m._variance.set_value((rng.random(m._variance.shape) + 0.5).astype("float32"))
 
@@ -1003,7 +1035,7 @@ def main(out):
         randomize(layer, rng)
         layer.eval()
         spec = [paddle.static.InputSpec([None, None], "int64", "x") if len(bound) == 2 else
-                paddle.static.InputSpec([None, 3, None, None], "float32", "x")]
+                paddle.static.InputSpec([None, 3] + [None] * (len(bound) - 2), "float32", "x")]
         spec += [paddle.static.InputSpec([None, None], t, f) for f, t in MORE_FEEDS.get(name, [])]
         paddle.jit.save(paddle.jit.to_static(layer, input_spec=spec), os.path.join(d, "model"))
         paddle.enable_static()
