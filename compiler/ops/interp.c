@@ -220,11 +220,11 @@ static int infer_interp(OpCtx *c, int v2) {
   if (!var_runtime_mask(x)) return run_hw_infer(c, x, "Out", sp0, NULL) < 0 ? -1 : 0; /* nor any other input */
   /* X's height and width given by the run (run_hw.h): Out's are the sizes the attributes' scales give
    * them, or fixed (out_h / out_w, or SizeTensor / OutSize values the compiler knows) */
-  if (nsp == 3 || nts < 0 || ctx_in(c, "Scale", 0))
-    return ctx_fail(c, "X ('%s') has sizes only the run knows; paddlec takes them in 1-D and 2-D resizes to a size "
-                    "the attributes or tensors of known values give", x->name);
+  if (nts < 0 || ctx_in(c, "Scale", 0))
+    return ctx_fail(c, "X ('%s') has sizes only the run knows; paddlec takes them in resizes to a size the "
+                    "attributes or tensors of known values give", x->name);
   const int scaled = nsize == 0 && nts == 0 && nscale > 0;
-  RunHwRule rule = {.stride = {1, 1}, .fixed = {!scaled, !scaled}, .dims = nsp};
+  RunHwRule rule = {.stride = {1, 1, 1}, .fixed = {!scaled, !scaled, !scaled}, .dims = nsp};
   if (scaled) /* cppcheck-suppress objectIndex ; as above */
     rule.name = pool_printf("%s scale %g %g", c->op->type, sv[0], sv[nscale > 1 ? 1 : 0]);
   return run_hw_infer(c, x, "Out", sp0, &rule) < 0 ? -1 : 0;

@@ -870,8 +870,9 @@ class Video3d(nn.Layer):
     paddings, avg_pool3d with SAME padding, conv3d_transpose back up
     (channel first and channel last), the frames folded into the batch
     (reshape to [-1, c, h, w] with h, w read from the map's shape, as
-    temporal-shift nets write it) for a conv2d, and a global
-    adaptive_avg_pool3d into a Linear."""
+    temporal-shift nets write it) for a conv2d, a global
+    adaptive_avg_pool3d into a Linear, and trilinear resizes (back to the
+    pooled map's size, size=y.shape[2:], and by scales)."""
 
     def __init__(self):
         super().__init__()
@@ -890,7 +891,9 @@ class Video3d(nn.Layer):
         z = F.avg_pool3d(self.grouped(F.relu(self.down(y))), (2, 3, 2), (1, 2, 1), padding="SAME")
         frames = y.transpose([0, 2, 1, 3, 4]).reshape([-1, 8, y.shape[3], y.shape[4]])
         logits = self.fc(F.adaptive_avg_pool3d(z, 1).flatten(1))
-        return logits, self.up(y), self.up_last(y.transpose([0, 2, 3, 4, 1])), self.frame(frames)
+        back = F.interpolate(z, size=y.shape[2:], mode="trilinear", data_format="NCDHW")
+        wide = F.interpolate(z, scale_factor=[1, 2, 1.5], mode="trilinear", align_corners=True, data_format="NCDHW")
+        return logits, self.up(y), self.up_last(y.transpose([0, 2, 3, 4, 1])), self.frame(frames), back, wide
 
 
 def MobileNetV3():
