@@ -60,7 +60,8 @@ def run_image(binary, path, out, more=()):
                                   "gathers", "yoloehead", "qkv_einsum", "stn", "yolov3head", "tokenmaps",
                                   "mobilenetv3", "squeezenet", "flatfc", "unet_sized", "topk_hw", "text_cuts",
                                   "text_select", "text_resize", "resize_nhwc", "swin",
-                                  "vit_sized", "convnext_detr", "text_lenreg", "segnet_bits", "video3d"])
+                                  "vit_sized", "convnext_detr", "text_lenreg", "segnet_bits", "video3d",
+                                  "text_diag"])
 def test_one_binary_matches_paddle_at_every_size(tmp_path, name):
     d = os.path.join(models(), name)
     binary = build(d, tmp_path, *flags(d))
@@ -80,8 +81,9 @@ def matches_paddle(binary, d, info, runs, tmp_path):
             want = np.load(os.path.join(d, f"ref_{k}_{j}.npy"))
             got = np.load(out / (fetch.replace("/", "_") + ".npy"))
             assert got.shape == want.shape, (size, fetch, got.shape, want.shape)
-            err = np.abs(got.astype(np.float64) - want).max() / max(np.abs(want).max(), 1e-6)
-            assert err <= TOL, (size, fetch, err)
+            if want.size:  # an empty fetch (a diagonal below a one-step sequence) has only its shape
+                err = np.abs(got.astype(np.float64) - want).max() / max(np.abs(want).max(), 1e-6)
+                assert err <= TOL, (size, fetch, err)
 
 
 def unbounded(d):
@@ -97,7 +99,7 @@ def unbounded(d):
                                   "same", "moreops", "morevision", "gathers", "yoloehead", "qkv_einsum", "stn",
                                   "yolov3head", "tokenmaps", "mobilenetv3", "squeezenet", "flatfc", "unet_sized",
                                   "topk_hw", "text_cuts", "text_select", "text_resize", "resize_nhwc", "swin",
-                                  "vit_sized", "convnext_detr", "segnet_bits", "video3d"])
+                                  "vit_sized", "convnext_detr", "segnet_bits", "video3d", "text_diag"])
 def test_built_without_a_bound_matches_paddle_in_every_size_class(tmp_path, name):
     """The same programs built with no --max-shape (issue 19 item 1): planned
     for size classes (bounds 32, 64, 128, ...), one binary runs sizes of

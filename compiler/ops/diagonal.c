@@ -18,12 +18,14 @@
  * arithmetic as in Paddle; trace of a 2-D Input is a scalar ([] from Paddle
  * 2.5 on, [1] before).
  * Emission (any element type; trace: not bool): diagonal is one strided
- * copy (the diagonal walks the sum of the two axes' strides); trace copies
+ * copy (the diagonal walks the sum of the two axes' strides; over an
+ * Input of the run's sizes, the length the run's: diag_run_len); trace copies
  * the diagonals into kernel scratch the same way and sums each in order;
  * diag_embed zeroes Out and writes each element of Input at its place. */
 #include "../util.h"
 #include "diag_call.h"
 #include "ops.h"
+#include "run_hw.h"
 #include "tensor_util.h"
 
 /* The two axes of diagonal / trace, normalized; -1 after ctx_fail. */
@@ -50,6 +52,32 @@ static Shape drop_axes(const Shape *s, int a1, int a2) {
   return o;
 }
 
+/* Where Input's dim d goes in diagonal's Out (-1: a1 or a2, whose sizes
+ * make the last dim, the diagonal's length). */
+static void diagonal_to(int rank, int a1, int a2, int *to) {
+  for (int i = 0, n = 0; i < RT_MAX_RANK; i++) to[i] = i < rank && i != a1 && i != a2 ? n++ : -1;
+}
+
+/* Input of the run's sizes: Out's other dims keep theirs, its length is
+ * the run's where a1 or a2 is (at most diag_len of the bounds, as the
+ * length grows with either size).  The length of the main diagonal of two
+ * dims of one extent (the scores of a sequence with itself) is that extent. */
+static void diagonal_runtime(OpCtx *c, const Var *x, int a1, int a2, int64_t offset) {
+  const unsigned run = var_runtime_mask(x);
+  int to[RT_MAX_RANK];
+  diagonal_to(x->shape.rank, a1, a2, to);
+  const int last = x->shape.rank - 2;
+  unsigned mask = (run >> a1 & 1) || (run >> a2 & 1) ? 1u << last : 0;
+  for (int d = 0; d < x->shape.rank; d++) mask |= to[d] >= 0 && (run >> d & 1) ? 1u << to[d] : 0;
+  if (!mask) return;
+  ctx_set_runtime_extents(c, "Out", 0, mask, x->runtime_from);
+  Var *o = ctx_out(c, "Out", 0);
+  if (o && x->runtime_same && offset == 0 && same_runtime_dims(x, a1, x, a2)) /* one extent throughout */
+    ctx_inherit_root(o, x, 1);
+  else if (o)
+    run_hw_share_root(c->g, o, pool_printf("diagonal %d %d %lld of r%d", a1, a2, (long long)offset, x->runtime_root));
+}
+
 static int infer_diagonal(OpCtx *c) {
   Var *x = ctx_need(c, "Input", 0);
   int a1, a2;
@@ -59,6 +87,7 @@ static int infer_diagonal(OpCtx *c) {
   Shape o = drop_axes(&x->shape, a1, a2);
   o.d[o.rank++] = diag_len(x->shape.d[a1], x->shape.d[a2], attr_int(c->op, "offset", 0));
   ctx_set(c, "Out", 0, &o, x->dtype);
+  diagonal_runtime(c, x, a1, a2, attr_int(c->op, "offset", 0));
   return 0;
 }
 
@@ -91,15 +120,38 @@ static int diag_view(EmitCtx *e, const Var *x, int a1, int a2, int64_t offset, i
 }
 
 /* Checks shared by diagonal and trace: the axes and the diagonal's length
- * (into *len, known at compile time). */
+ * (into *len, known at compile time: for sizes the run gives, the
+ * bound's). */
 static int diag_setup(EmitCtx *e, const Var *x, int *a1, int *a2, int64_t *len) {
   OpCtx c = {e->g, (Op *)e->op};
   int r = tu_rank(e, x);
   if (r < 2 || diag_axes(&c, r, a1, a2)) return em_fail(e, "bad axes");
-  int64_t d1 = em_const_dim(e, x, *a1), d2 = em_const_dim(e, x, *a2);
+  int64_t d1 = em_bound_dim(e, x, *a1), d2 = em_bound_dim(e, x, *a2);
   if (d1 < 0 || d2 < 0) return em_fail(e, "the diagonal's dims must not depend on the batch");
   *len = diag_len(d1, d2, attr_int(e->op, "offset", 0));
   return 0;
+}
+
+/* The diagonal's length over Input's sizes the run gives (diag_len as C),
+ * written as Out's last extent where that is the run's, and its other
+ * extents Input's; returns the length's C name. */
+static const char *diag_run_len(EmitCtx *e, const Var *x, const Var *out, int a1, int a2, int64_t off) {
+  int to[RT_MAX_RANK];
+  diagonal_to(tu_rank(e, x), a1, a2, to);
+  tu_pass_extents_to(e, x, out, to);
+  pr_line(e->p, "/* the diagonal's length over the run's sizes */");
+  pr_line(e->p, "const int64_t d1 = %s, d2 = %s;", em_dim(e, x, a1), em_dim(e, x, a2));
+  if (off == 0)
+    pr_line(e->p, "const int64_t len = d1 < d2 ? d1 : d2;");
+  else if (off > 0)
+    pr_line(e->p, "const int64_t len = d2 - %lld > 0 ? (d1 < d2 - %lld ? d1 : d2 - %lld) : 0;", (long long)off,
+            (long long)off, (long long)off);
+  else
+    pr_line(e->p, "const int64_t len = d1 - %lld > 0 ? (d1 - %lld < d2 ? d1 - %lld : d2) : 0;", (long long)-off,
+            (long long)-off, (long long)-off);
+  const int last = tu_rank(e, out) - 1;
+  if (em_spec(e, out)->runtime_mask >> last & 1) pr_line(e->p, "%s = len;", em_dim(e, out, last));
+  return "len";
 }
 
 static int emit_diagonal(EmitCtx *e) {
@@ -109,9 +161,12 @@ static int emit_diagonal(EmitCtx *e) {
   if (!x || !out || diag_setup(e, x, &a1, &a2, &len)) return -1;
   if (x->dtype != out->dtype) return em_fail(e, "Input and Out differ in dtype");
   if (x == out) return em_fail(e, "Out is Input itself, which is not supported");
-  if (len == 0) return 0; /* an empty Out */
+  const int64_t off = attr_int(e->op, "offset", 0);
+  const char *run_len = em_spec(e, x)->runtime_mask ? diag_run_len(e, x, out, a1, a2, off) : NULL;
+  if (len == 0) return 0; /* an empty Out (at the bound: at every size) */
   const char *dims[RT_MAX_RANK], *st[RT_MAX_RANK], *start;
-  int n = diag_view(e, x, a1, a2, attr_int(e->op, "offset", 0), len, dims, st, &start);
+  int n = diag_view(e, x, a1, a2, off, len, dims, st, &start);
+  if (run_len) dims[n - 1] = run_len;
   return tu_strided_copy(e, x, start, out, n, dims, st);
 }
 
@@ -199,9 +254,22 @@ static int infer_diag_embed(OpCtx *c) {
   int64_t off = attr_int(c->op, "offset", 0), len = (off < 0 ? -off : off) + xs->d[xs->rank - 1];
   int lo = d1 < d2 ? d1 : d2, hi = d1 < d2 ? d2 : d1;
   Shape o = {0, {0}};
-  for (int j = 0; o.rank < xs->rank + 1; o.rank++)
+  int to[RT_MAX_RANK]; /* Input's dim j is Out's to[j] (the last: lo and hi, |offset| + its size) */
+  for (int j = 0; o.rank < xs->rank + 1; o.rank++) {
+    if (o.rank != lo && o.rank != hi) to[j] = o.rank;
     o.d[o.rank] = o.rank == lo || o.rank == hi ? len : xs->d[j++];
+  }
   ctx_set(c, "Out", 0, &o, x->dtype);
+  const unsigned run = var_runtime_mask(x);
+  if (!run) return 0; /* Input of the run's sizes: Out's follow */
+  unsigned mask = run >> (xs->rank - 1) & 1 ? 1u << lo | 1u << hi : 0;
+  for (int j = 0; j < xs->rank - 1; j++) mask |= run >> j & 1 ? 1u << to[j] : 0;
+  ctx_set_runtime_extents(c, "Out", 0, mask, x->runtime_from);
+  Var *ov = ctx_out(c, "Out", 0);
+  if (ov && off == 0 && x->runtime_same) /* every run-time dim the one extent of Input's */
+    ctx_inherit_root(ov, x, 1);
+  else if (ov)
+    run_hw_share_root(c->g, ov, pool_printf("diag_embed %d %d %lld of r%d", lo, hi, (long long)off, x->runtime_root));
   return 0;
 }
 
@@ -216,6 +284,14 @@ static int emit_diag_embed(EmitCtx *e) {
   if (embed_dims(&c, r, &d1, &d2)) return em_fail(e, "bad dim1 or dim2");
   int64_t off = attr_int(e->op, "offset", 0);
   const char *os[RT_MAX_RANK], *xd[RT_MAX_RANK];
+  if (em_spec(e, x)->runtime_mask) { /* Out's extents from Input's sizes the run gives */
+    const char *last = em_dim(e, x, r - 1), *side = off ? pool_printf("%lld + %s", (long long)(off < 0 ? -off : off),
+                                                                      last) : last;
+    for (int i = 0, j = 0; i < r + 1; i++) {
+      const char *v = i == d1 || i == d2 ? side : em_dim(e, x, j++);
+      if (em_spec(e, out)->runtime_mask >> i & 1) pr_line(e->p, "%s = %s;", em_dim(e, out, i), v);
+    }
+  }
   tu_strides(e, out, os);
   for (int i = 0; i < r; i++) xd[i] = em_dim(e, x, i);
   /* Out's stride for each dim of Input but the last, in order */
@@ -231,8 +307,10 @@ static int emit_diag_embed(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_diag_embed = {.type = "diag_embed", .infer = infer_diag_embed, .emit_c = emit_diag_embed};
-const OpDef op_diagonal = {.type = "diagonal", .infer = infer_diagonal, .emit_c = emit_diagonal};
+const OpDef op_diag_embed = {.type = "diag_embed", .infer = infer_diag_embed, .emit_c = emit_diag_embed,
+                             .runtime_extents = 2};
+const OpDef op_diagonal = {.type = "diagonal", .infer = infer_diagonal, .emit_c = emit_diagonal,
+                           .runtime_extents = 2};
 const OpDef op_diagonal_grad = {.type = "diagonal_grad", .infer = grad_infer, .emit_c = emit_diagonal_grad};
 const OpDef op_trace = {.type = "trace", .infer = infer_trace, .emit_c = emit_trace};
 const OpDef op_trace_grad = {.type = "trace_grad", .infer = grad_infer, .emit_c = emit_trace_grad};

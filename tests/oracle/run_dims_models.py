@@ -896,6 +896,26 @@ class Video3d(nn.Layer):
         return logits, self.up(y), self.up_last(y.transpose([0, 2, 3, 4, 1])), self.frame(frames), back, wide
 
 
+class TextDiag(nn.Layer):
+    """Diagonals over a sequence of the run's length: of its
+    self-similarity [b, L, L] (paddle.diagonal, the main one and one below
+    it with the axes swapped), of a [b, 8, 8, L] product along 8 and L
+    (min(8, L) long), and paddle.diag_embed of the features above the
+    main diagonal ([b, 8, L + 1, L + 1])."""
+
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(40, 8)
+        self.conv = nn.Conv1D(8, 8, 3, padding=1)
+
+    def forward(self, ids):
+        y = self.conv(self.emb(ids).transpose([0, 2, 1]))
+        s = paddle.matmul(y, y, transpose_x=True)
+        g = paddle.matmul(y, y, transpose_y=True).unsqueeze(3) * y.unsqueeze(1)
+        return (paddle.diagonal(s, axis1=1, axis2=2), paddle.diagonal(s, offset=-2, axis1=2, axis2=1),
+                paddle.diagonal(g, axis1=1, axis2=3), paddle.diag_embed(y, offset=1))
+
+
 def MobileNetV3():
     """paddle.vision's MobileNetV3-Small (a half-width one): squeeze-and-
     excite blocks multiply each map by its [b, c, 1, 1] gates, hardswish."""
@@ -949,6 +969,7 @@ MODELS = {
     "convnext_detr": (ConvNextDetr, [2, 3, 16, 16], [[2, 3, 16, 16], [1, 3, 9, 13], [2, 3, 5, 7], [1, 3, 2, 3]]),
     "text_lenreg": (LengthRegulator, [2, 16], [[2, 16], [1, 7], [2, 1], [1, 12]]),
     "segnet_bits": (SegNetBits, [2, 3, 16, 16], [[2, 3, 16, 16], [1, 3, 9, 13], [2, 3, 5, 7], [1, 3, 2, 3]]),
+    "text_diag": (TextDiag, [2, 16], [[2, 16], [1, 7], [2, 1], [1, 12]]),
     "video3d": (Video3d, [2, 3, 8, 16, 16], [[2, 3, 8, 16, 16], [1, 3, 5, 9, 13], [2, 3, 3, 5, 7], [1, 3, 2, 4, 6]]),
 }
 # sizes of the same models built with no bound (size classes of 32, 64, 128,
@@ -986,6 +1007,7 @@ UNBOUNDED = {
     "vit_sized": [[1, 3, 40, 70], [2, 3, 9, 13], [1, 3, 150, 20]],
     "convnext_detr": [[1, 3, 40, 70], [2, 3, 9, 13], [1, 3, 150, 20]],
     "segnet_bits": [[1, 3, 40, 70], [2, 3, 9, 13], [1, 3, 150, 20]],
+    "text_diag": [[2, 40], [1, 3], [2, 200]],
     "video3d": [[1, 3, 6, 40, 70], [2, 3, 3, 9, 13], [1, 3, 20, 100, 20]],
 }
 # feeds besides x (name, dtype), each of x's shape, saved as input_<k>_<name>.npy
