@@ -660,6 +660,48 @@ def test_a_contraction_of_the_run_s_length_against_a_fixed_one_is_checked(tmp_pa
     assert outs[0].shape == (2, 16, 4) and np.array_equal(outs[0], outs[1])
 
 
+def test_a_map_of_the_run_s_size_flattened_into_a_1x_fc_is_checked(tmp_path):
+    """Paddle 1.x's fc (mul with x_num_col_dims 1) of a map [B, 2, H, W]
+    of sizes the run gives against a weight [8, 3] made for one size:
+    Paddle's kernel takes H * W = 4 only.  Built with --max-shape and
+    without a bound, runs at 2 x 2 and 1 x 4 equal the programs built with
+    --shape for them (whose mul kernel test_e2e_ops checks against Paddle)
+    and numpy's product; 3 x 3 stops naming the columns, where Paddle
+    raises."""
+    body = ("var x: float32[-1, 2, -1, -1]\nvar w: float32[8, 3]\nvar y: float32[-1, 3]\n"
+            "op feed(X: feed) -> (Out: x) {col: 0}\nop feed(X: feed) -> (Out: w) {col: 1}\n"
+            "op mul(X: x, Y: w) -> (Out: y) {x_num_col_dims: 1, y_num_col_dims: 1}\n"
+            "op fetch(X: y) -> (Out: fetch) {col: 0}\n")
+    f = ir(tmp_path, body)
+    rng = np.random.default_rng(4)
+    w = rng.standard_normal((8, 3)).astype(np.float32)
+    np.save(tmp_path / "w.npy", w)
+    builds = {"bound": ["--max-shape", "x=2,2,6,6"], "classes": [], "f22": ["--shape", "x=2,2,2,2"],
+              "f14": ["--shape", "x=2,2,1,4"]}
+    for name, flag in builds.items():
+        p = run(["build", f, "-o", str(tmp_path / name), *flag])
+        assert p.returncode == 0, p.stderr
+    for h, w_ in ((2, 2), (1, 4), (3, 3)):
+        x = rng.standard_normal((2, 2, h, w_)).astype(np.float32)
+        np.save(tmp_path / "x.npy", x)
+        outs = []
+        for b in ("bound", "classes", f"f{h}{w_}"):
+            if not (tmp_path / b).exists():
+                continue
+            args = sum((["--input", f"{n}={tmp_path / n}.npy"] for n in ("x", "w")), [])
+            r = subprocess.run([str(tmp_path / b), *args, "--output-dir", str(tmp_path / f"o{h}{w_}{b}")],
+                               capture_output=True, text=True, timeout=120)
+            if h * w_ != 4:
+                assert r.returncode != 0 and "the columns of 'x' (its dims from 1 on) are not the rows of 'w'" \
+                    in r.stderr, r.stderr
+            else:
+                assert r.returncode == 0, r.stderr
+                outs.append(np.load(tmp_path / f"o{h}{w_}{b}" / "y.npy"))
+        if outs:
+            assert len(outs) == 3 and np.array_equal(outs[0], outs[2]) and np.array_equal(outs[1], outs[2])
+            assert np.allclose(outs[0], x.reshape(2, 8).astype(np.float64) @ w, rtol=1e-5, atol=1e-5)
+
+
 LRN_IR = CONV_IR.format(alg="EXPLICIT").replace(
     "op fetch(X: y)", "op lrn(X: y) -> (Out: s, MidOut: mid) {n: 5, k: 1.5, alpha: 0.01, beta: 0.6}\n"
     "op affine_channel(X: s, Scale: sc, Bias: bi) -> (Out: z) {data_layout: \"NCHW\"}\n"

@@ -12,9 +12,12 @@
  * Out has X's dtype.  Neither matmul broadcasts batch dims at compile time:
  * they come from the operand of higher rank (dim-wise max for matmul_v2 when
  * ranks are equal, X's for matmul v1 whenever X is batched).
- * mul takes X with a dim known only at run time among its rows (the RoIs
- * of a box head, the sequences of a text CNN): M is the run's, Out's dim
- * is the same extent; elsewhere (K, Y) it is refused.  matmul_v2 takes
+ * mul takes X with dims known only at run time among its rows (the RoIs
+ * of a box head, the sequences of a text CNN): M is the run's, Out's dims
+ * the same extents; among its columns (a map of the run's size flattened
+ * into a fc made for one size, in Paddle 1.x programs), K the run's,
+ * checked against Y's fixed rows by the run as Paddle's kernel checks it;
+ * in Y, refused.  matmul_v2 takes
  * them in M, N, K and the batch dims (matmul_v2_extents: attention over a
  * sequence length the run gives), a K or batch dim of both not known to be
  * one extent checked by the run (Paddle's kernel checks them too). */
@@ -37,10 +40,18 @@ static int infer_mul(OpCtx *c) {
   for (int i = 0; i < xn; i++) s.d[s.rank++] = x->shape.d[i];
   for (int i = (int)yn; i < y->shape.rank; i++) s.d[s.rank++] = y->shape.d[i];
   ctx_set(c, "Out", 0, &s, x->dtype);
-  /* a run-time extent among X's row dims (the RoIs of a box head) is
-   * Out's: M is the run's; one in K or in Y is refused */
-  if (var_runtime_axis(y) >= 0 || var_runtime_axis(x) >= xn) return ctx_refuse_runtime_extents(c);
-  ctx_pass_runtime_extent(c, x, "Out", 0);
+  /* run-time extents among X's row dims (the RoIs of a box head) are
+   * Out's: M is the run's; among its columns K is, which the run checks
+   * against Y's rows (emit_mul); in Y, refused */
+  if (var_runtime_axis(y) >= 0) return ctx_refuse_runtime_extents(c);
+  int64_t yk = 1;
+  for (int i = 0; i < yn; i++) yk = y->shape.d[i] < 0 || yk < 0 ? -1 : yk * y->shape.d[i];
+  if (var_runtime_mask(x) >> xn && yk < 0)
+    return ctx_fail(c, "X ('%s') has columns only the run knows, Y ('%s') rows not known here (%s): the two "
+                    "cannot be checked", x->name, y->name, shape_str(&y->shape));
+  int to[RT_MAX_RANK];
+  for (int d = 0; d < RT_MAX_RANK; d++) to[d] = d < xn ? d : -1;
+  ctx_pass_runtime_extents_to(c, x, "Out", 0, to);
   return 0;
 }
 
@@ -367,6 +378,9 @@ static int emit_bmm(EmitCtx *e) {
   return emit_gemm(e, ctx_in(&c, "X", 0), ctx_in(&c, "Y", 0), ctx_out(&c, "Out", 0), 0, 0, 1.0);
 }
 
+/* Y's rows as mul flattens it: its dims before y_num_col_dims yn. */
+static SymDim k_of_y(EmitCtx *e, const Var *y, int yn) { return em_sym_prod(e, y, 0, yn); }
+
 /* mul: X and Y flattened to matrices at x/y_num_col_dims. */
 static int emit_mul(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
@@ -383,7 +397,15 @@ static int emit_mul(EmitCtx *e) {
   mc.ptr[GEMM_X] = em_ptr(e, x, 1);
   mc.ptr[GEMM_Y] = em_ptr(e, y, 1);
   mc.ptr[GEMM_OUT] = em_ptr(e, out, 0);
-  tu_pass_extent(e, x, out); /* M (em_prod) is then the run's rows */
+  int to[RT_MAX_RANK];
+  for (int d = 0; d < RT_MAX_RANK; d++) to[d] = d < xn ? d : -1;
+  tu_pass_extents_to(e, x, out, to); /* M (em_prod) is then the run's rows */
+  if (em_spec(e, x)->runtime_mask >> xn) { /* K the run's (infer_mul) */
+    pr_line(e->p, "if (%s != %s) return 1; /* the columns of '%s' and the rows of '%s' */", mc.k,
+            em_sym(k_of_y(e, y, yn)), x->name, y->name);
+    em_fault(e, pool_printf("the columns of '%s' (its dims from %d on) are not the rows of '%s' in this run (Paddle "
+                            "raises an error)", x->name, xn, y->name));
+  }
   add_product(&mc, 0, 0, "M", "N", "K", f64 ? "1.0" : "1.0f", GEMM_X, "K", GEMM_Y, "N", 0, GEMM_OUT, "N", ws);
   matmul_print_c(e->p, &mc);
   return 0;
@@ -466,7 +488,7 @@ const OpDef op_bmm = {.type = "bmm", .infer = infer_bmm, .emit_c = emit_bmm};
 const OpDef op_matmul = {.type = "matmul", .infer = infer_matmul, .emit_c = emit_matmul};
 const OpDef op_matmul_v2 = {.type = "matmul_v2", .infer = infer_matmul_v2, .emit_c = emit_matmul_v2,
                             .runtime_extents = 2};
-const OpDef op_mul = {.type = "mul", .infer = infer_mul, .emit_c = emit_mul, .runtime_extents = 1};
+const OpDef op_mul = {.type = "mul", .infer = infer_mul, .emit_c = emit_mul, .runtime_extents = 2};
 
 static int emit_matmul_v2_grad(EmitCtx *e) {
   return emit_gemm_grad(e, attr_bool(e->op, "trans_x", 0), attr_bool(e->op, "trans_y", 0), 1.0);
