@@ -1413,3 +1413,22 @@ def test_a_fed_eye_count_past_the_bound_stops_the_run(tmp_path):
         else:
             assert p.returncode != 0 and "eye: a negative count, or Out past --max-shape [6, " in p.stderr, \
                 (n, p.returncode, p.stderr[-1500:])
+
+
+@pytest.mark.parametrize("op, message", [
+    ("op cumsum(X: x) -> (Out: y) {axis: var(a), flatten: false, exclusive: false, reverse: false}",
+     "(cumsum -> y): attribute axis takes its value from tensor 'a' at run time (a tensor passed as the attribute), "
+     "which paddlec's cumsum takes only where the compiler knows it: refused rather than read as a constant"),
+    ("op arg_max(X: x) -> (Out: y) {axis: var(a), keepdims: false, flatten: false, dtype: 3}",
+     "(arg_max -> y): dim 0 of 'y' is only known at run time (it depends on the values of attribute axis ('a'))"),
+    ("op reduce_sum(X: x) -> (Out: y) {dim: var(a), keep_dim: false, reduce_all: false}",
+     "(reduce_sum -> y): dim 0 of 'y' is only known at run time (it depends on the values of attribute dim ('a'))"),
+])
+def test_an_axis_only_the_run_knows_is_refused(tmp_path, op, message):
+    """An axis held in a fed tensor (its value the run's): refused naming
+    the op, where one the compiler knows compiles (e2e_shapes.py's
+    axes_from_tensors, against Paddle)."""
+    body = ("var x: float32[2, 3, 4]\nvar a: int64[1]\nvar y: float32[-1, -1]\n"
+            "op feed(X: feed) -> (Out: x) {col: 0}\nop feed(X: feed) -> (Out: a) {col: 1}\n"
+            f"{op}\nop fetch(X: y) -> (Out: fetch) {{col: 0}}\n")
+    bad(["compile", ir(tmp_path, body), "-o", str(tmp_path / "o")], message)

@@ -22,6 +22,19 @@ static void arg_out_dims(int axis, int keep, int flat, int *to) {
   for (int d = 0; d < RT_MAX_RANK; d++) to[d] = flat || d == axis ? -1 : keep || d < axis ? d : d - 1;
 }
 
+/* The axis: the attribute's, or the value of the tensor holding it where
+ * the compiler knows it (ctx_attr_values); 1 when only the run knows it. */
+static int arg_axis(const OpCtx *c, int64_t *axis) {
+  int64_t v[1];
+  if (!attr_is_var(c->op, "axis")) {
+    *axis = attr_int(c->op, "axis", -1);
+    return 0;
+  }
+  if (ctx_attr_values(c, "axis", v, 1) != 1) return 1;
+  *axis = v[0];
+  return 0;
+}
+
 static int infer_arg_minmax(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
@@ -32,13 +45,13 @@ static int infer_arg_minmax(OpCtx *c) {
     return ctx_fail(c, "dtype %lld must be int32 (2) or int64 (3)", (long long)dt);
   int dtype = dt == RT_DT_INT32 ? RT_DT_INT32 : RT_DT_INT64;
   Shape s = {0, {0}};
-  if (attr_is_var(c->op, "axis")) {
+  int64_t axis;
+  if (arg_axis(c, &axis)) {
     s.rank = keep ? in->rank : (flat ? 0 : in->rank - 1);
     for (int i = 0; i < s.rank; i++) s.d[i] = DIM_UNKNOWN;
     ctx_set(c, "Out", 0, &s, dtype);
     return 0;
   }
-  int64_t axis = attr_int(c->op, "axis", -1);
   if (in->rank ? (axis < -in->rank || axis >= in->rank) : (axis != 0 && axis != -1))
     return ctx_fail(c, "axis %lld is out of range for X %s", (long long)axis, shape_str(in));
   if (axis < 0) axis += in->rank;
@@ -64,9 +77,13 @@ static int infer_arg_minmax(OpCtx *c) {
 static int emit_arg_minmax(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
   if (!x || !out) return -1;
-  if (attr_is_var(e->op, "axis")) return em_fail(e, "the axis comes from a tensor (attribute axis), which is not supported");
+  OpCtx c = {e->g, (Op *)e->op};
+  int64_t a;
+  if (arg_axis(&c, &a))
+    return em_fail(e, "the axis comes from a tensor (attribute axis) whose value only the run knows, which is not "
+                      "supported");
   if (x->dtype == RT_DT_BOOL) return em_fail(e, "bool X is not supported");
-  int r = tu_rank(e, x), axis = axis_norm(attr_int(e->op, "axis", -1), r);
+  int r = tu_rank(e, x), axis = axis_norm(a, r);
   if (axis < 0) return em_fail(e, "axis is out of range");
   const char *outer = "1", *n = em_numel(e, x), *inner = "1";
   if (!attr_bool(e->op, "flatten", 0) && r > 0) {

@@ -2,7 +2,9 @@
  * logcumsumexp, and their grads.
  *
  * cumsum / logcumsumexp: X -> Out; axis:INT=-1, flatten:BOOLEAN=false,
- * exclusive:BOOLEAN=false, reverse:BOOLEAN=false.
+ * exclusive:BOOLEAN=false, reverse:BOOLEAN=false; axis may be held in a
+ * tensor (paddle.cumsum(x, axis=paddle.full([1], 1))), taken where the
+ * compiler knows its value (scan_axis), refused where only the run does.
  * Shape rule (phi CumInferMeta): Out has X's dims and dtype; with flatten it
  * is 1-D of product(X.dims), unknown dims multiplied in as -1 (so [-1, 3, 4]
  * gives [-12], as Paddle writes into the VarDesc; the batch-specialized
@@ -22,6 +24,35 @@
 #include "scan_call.h"
 #include "tensor_util.h"
 
+/* The axis: the attribute's, or the known value of the tensor holding it;
+ * -1 when only the run knows it (Out's shape, X's, does not depend on it:
+ * the emitter refuses it). */
+static int scan_axis(const OpCtx *c, int64_t *axis) {
+  int64_t v[1];
+  if (!attr_is_var(c->op, "axis")) {
+    *axis = attr_int(c->op, "axis", -1);
+    return 0;
+  }
+  if (ctx_attr_values(c, "axis", v, 1) != 1) return -1;
+  *axis = v[0];
+  return 0;
+}
+
+/* scan_axis for an emitter: the axis of rank r into *axis (r 0: as
+ * given); -1 after em_fail (out of range, or the run's). */
+static int emit_axis(EmitCtx *e, int r, int *axis) {
+  OpCtx c = {e->g, (Op *)e->op};
+  int64_t a;
+  if (scan_axis(&c, &a)) {
+    const Var *t = ctx_attr_tensor(&c, "axis");
+    return em_fail(e, "attribute axis takes its value from tensor '%s' at run time (a tensor passed as the "
+                      "attribute), which paddlec's %s takes only where the compiler knows it: refused rather than "
+                      "read as a constant", t ? t->name : "?", e->op->type);
+  }
+  *axis = r ? axis_norm(a, r) : (int)a;
+  return r && *axis < 0 ? em_fail(e, "axis is out of range") : 0;
+}
+
 static int infer_scan(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
@@ -34,8 +65,8 @@ static int infer_scan(OpCtx *c) {
     for (int i = 0; i < x->shape.rank; i++) p *= x->shape.d[i];
     s = (Shape){1, {p}};
   }
-  if (s.rank > 0) { /* with flatten too: Paddle's ScanKernel checks axis against Out's rank, 1 */
-    int64_t axis = attr_int(c->op, "axis", -1);
+  int64_t axis;
+  if (s.rank > 0 && !scan_axis(c, &axis)) { /* with flatten too: Paddle's ScanKernel checks axis against Out's rank, 1 */
     if (axis < -s.rank || axis >= s.rank)
       return ctx_fail(c, "axis %lld is out of range for X %s%s", (long long)axis,
                       attr_bool(c->op, "flatten", 0) ? "flattened to " : "", shape_str(&s));
@@ -53,8 +84,9 @@ static int scan_rank(EmitCtx *e, const Var *v) { return attr_bool(e->op, "flatte
 /* The lines of the comment at the top in `lines_of`'s dims (all of it
  * with flatten), the one-element cases and exclusive, into the record. */
 static void scan_lines(EmitCtx *e, const Var *lines_of, ScanCall *c) {
-  /* every attribute is read, also where a one-element copy needs none */
-  int r = tu_rank(e, lines_of), axis = r ? axis_norm(attr_int(e->op, "axis", -1), r) : (int)attr_int(e->op, "axis", -1);
+  /* every attribute is read, also where a one-element copy needs none (the axis was checked: emit_axis) */
+  int r = tu_rank(e, lines_of), axis = 0;
+  (void)emit_axis(e, r, &axis);
   const int flatten = attr_bool(e->op, "flatten", 0);
   c->exclusive = attr_bool(e->op, "exclusive", 0);
   c->numel = c->n = em_numel(e, lines_of);
@@ -86,7 +118,8 @@ static int emit_cumsum_any(EmitCtx *e, int grad) {
   if (x->dtype != out->dtype || x->dtype == RT_DT_BOOL)
     return em_fail(e, "cumsum of %s tensors is not supported", rt_dtype_name(x->dtype));
   int r = scan_rank(e, dims);
-  if (r && axis_norm(attr_int(e->op, "axis", -1), r) < 0) return em_fail(e, "axis is out of range");
+  int axis;
+  if (emit_axis(e, r, &axis)) return -1;
   if (!grad) tu_pass_extent(e, x, out);
   ScanCall call = {.kind = SCAN_SUM, .type = em_ctype(x->dtype), .f32 = x->dtype == RT_DT_FP32,
                    .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0), .reverse = attr_bool(e->op, "reverse", 0) != grad};
@@ -109,7 +142,8 @@ static int emit_logcumsumexp(EmitCtx *e) {
     return em_fail(e, "logcumsumexp of %s tensors is not supported", rt_dtype_name(x->dtype));
   if (x == out) return em_fail(e, "Out is X itself, which is not supported");
   int r = scan_rank(e, x);
-  if (r && axis_norm(attr_int(e->op, "axis", -1), r) < 0) return em_fail(e, "axis is out of range");
+  int axis;
+  if (emit_axis(e, r, &axis)) return -1;
   tu_pass_extent(e, x, out);
   ScanCall call = {.kind = SCAN_LOGSUMEXP, .type = em_ctype(x->dtype), .f32 = x->dtype == RT_DT_FP32,
                    .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0), .reverse = attr_bool(e->op, "reverse", 0)};
@@ -136,7 +170,8 @@ static int emit_logcumsumexp_grad(EmitCtx *e) {
     return em_fail(e, "logcumsumexp_grad of %s tensors is not supported (float32 or float64, all alike)",
                    rt_dtype_name(x->dtype));
   int r = scan_rank(e, x);
-  if (r && axis_norm(attr_int(e->op, "axis", -1), r) < 0) return em_fail(e, "axis is out of range");
+  int axis;
+  if (emit_axis(e, r, &axis)) return -1;
   SymDim nb = spec_numel(em_spec(e, x));
   int64_t es = rt_dtype_size(x->dtype);
   ScanCall call = {.kind = SCAN_LOGSUMEXP_GRAD, .type = em_ctype(x->dtype), .f32 = x->dtype == RT_DT_FP32,

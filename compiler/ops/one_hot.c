@@ -2,7 +2,8 @@
  * dtype:INT=5, allow_out_of_range:BOOLEAN=false.
  *   one_hot (v1): X's last dim (1) becomes depth.
  *   one_hot_v2: depth is appended to X's dims.
- * A depth_tensor (or a tensor-valued depth) makes that dim -1.  Out has
+ * A depth_tensor (or a tensor-valued depth) makes that dim -1, unless the
+ * compiler knows its value (paddle.assign of a constant): that.  Out has
  * dtype `dtype`; a number that is no data type is refused (2.6.2's kernel
  * raises "Not supported phi::DataType(0) as data type").
  * Emission (index_call.h): Out is zeroed, then a 1 written at each valid
@@ -10,7 +11,8 @@
  * is set, and else stops the run (Paddle raises an error).  A depth from
  * depth_tensor that only the run knows takes a --max-shape bound for Out
  * (its dims all run-time extents: X's, and the depth read when the kernel
- * runs); a depth attribute bound to a tensor (VAR) is refused.  X's dims
+ * runs); a depth attribute bound to a tensor (VAR) of a value only the
+ * run knows is refused.  X's dims
  * the run gives (ids of a sequence of the run's length) are Out's. */
 #include <string.h>
 
@@ -22,13 +24,19 @@
 static int infer_one_hot(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
-  int64_t depth = attr_int(c->op, "depth", -1);
-  if (ctx_in(c, "depth_tensor", 0) || attr_is_var(c->op, "depth")) depth = DIM_UNKNOWN;
+  int64_t depth = attr_int(c->op, "depth", -1), held[1];
+  if (ctx_in(c, "depth_tensor", 0) || attr_is_var(c->op, "depth")) { /* a value the compiler knows? */
+    const int n = ctx_in(c, "depth_tensor", 0) ? ctx_int_values(c, ctx_in(c, "depth_tensor", 0), held, 1)
+                                               : ctx_attr_values(c, "depth", held, 1);
+    depth = n == 1 && held[0] > 0 ? held[0] : DIM_UNKNOWN;
+  }
+  const int known = depth != DIM_UNKNOWN;
   const int64_t dtype = attr_int(c->op, "dtype", RT_DT_FP32);
   if (dtype != (int)dtype || !rt_dtype_name((int)dtype)) /* Paddle: "Not supported phi::DataType(0)" */
     return ctx_fail(c, "attribute dtype %lld is not a Paddle data type", (long long)dtype);
   const int v1 = strcmp(c->op->type, "one_hot") == 0;
-  if (ctx_in(c, "depth_tensor", 0) && var_runtime_axis(x) < 0) { /* the run's depth, within a --max-shape bound? */
+  if (!known && ctx_in(c, "depth_tensor", 0) && var_runtime_axis(x) < 0) { /* the run's depth, within a --max-shape
+                                                                            * bound? */
     int b = ctx_max_shape(c, "Out", 0, v1 ? x->shape.rank : x->shape.rank + 1, (int)dtype, "depth_tensor's value");
     if (b) return b < 0 ? -1 : 0;
   }

@@ -291,6 +291,18 @@ Var *ctx_attr_tensor(const OpCtx *c, const char *name) {
   return id < 0 ? NULL : &c->g->vars[id];
 }
 
+int ctx_attr_values(const OpCtx *c, const char *name, int64_t *out, int max) {
+  const OpAttr *a = attr_is_var(c->op, name) ? attr_find(c->op, name) : NULL;
+  if (!a) return -1;
+  if (a->type == AT_VAR) return ctx_int_values(c, ctx_attr_tensor(c, name), out, max);
+  if ((int)a->n_vars_name > max) return -1;
+  for (int i = 0; i < (int)a->n_vars_name; i++) {
+    const int id = a->vars_name[i] ? graph_find_var(c->g, c->op->block, a->vars_name[i]) : -1;
+    if (id < 0 || ctx_int_values(c, &c->g->vars[id], out + i, 1) != 1) return -1;
+  }
+  return (int)a->n_vars_name;
+}
+
 void ctx_set_all(OpCtx *c, const char *slot, const Shape *s, int dtype) {
   for (int i = 0; i < ctx_nout(c, slot); i++) ctx_set(c, slot, i, s, dtype);
 }

@@ -250,6 +250,13 @@ int ctx_proven_shape(OpCtx *c, const char *slot, int i, const Shape *bound, int 
 /* The tensor a VAR attribute `name` of the op names, or NULL (a plain
  * attribute, a VARS list, or a name the op's block does not hold). */
 Var *ctx_attr_tensor(const OpCtx *c, const char *name);
+/* The values of an attribute `name` held in tensors (VAR: one tensor of
+ * them; VARS: one-element tensors) where the compiler knows them
+ * (ctx_int_values: fill_constant, assign_value, shape arithmetic): their
+ * count (at most max) in out; -1 when the attribute is not held in
+ * tensors, or some value is the run's.  Paddle reads such an attribute
+ * when the op runs; a value known here is the one it reads. */
+int ctx_attr_values(const OpCtx *c, const char *name, int64_t *out, int max);
 /* 1 when --max-shape names the i-th output of `slot` while specializing. */
 /* Where each dim of a rank-r X goes in a reduction's Out (-1: reduced away
  * or kept as 1), given the reduced dims red[]: Out keeps the others in

@@ -34,8 +34,9 @@
 #include "reduce_call.h"
 #include "tensor_util.h"
 
-/* Reads `dim`.  Returns its length and sets *dims, or sets *from_tensor and
- * returns the number of run-time values; -1 on error. */
+/* Reads `dim`.  Returns its length and sets *dims (held in tensors whose
+ * values the compiler knows too: ctx_attr_values, ctx_bounds), or sets
+ * *from_tensor and returns the number of run-time values; -1 on error. */
 static int read_dims(OpCtx *c, int64_t **dims, int *from_tensor) {
   const OpAttr *a = attr_find(c->op, "dim");
   const Var *vars[RT_MAX_RANK];
@@ -43,6 +44,13 @@ static int read_dims(OpCtx *c, int64_t **dims, int *from_tensor) {
   /* reduce_all/any/amax/amin also declare AxisTensor / AxisTensorList */
   const char *slot = ctx_in(c, "AxisTensor", 0) ? "AxisTensor" : "AxisTensorList";
   int ns = ctx_in(c, slot, 0) ? ctx_nin(c, slot) : 0;
+  int64_t *known = pool_alloc(sizeof(int64_t) * RT_MAX_RANK);
+  const int nk = ns > 0 ? ctx_bounds(c, "AxisTensor", "AxisTensorList", known, RT_MAX_RANK)
+                        : ctx_attr_values(c, "dim", known, RT_MAX_RANK);
+  if (nk >= 0) {
+    *dims = known;
+    return nk;
+  }
   if (ns > 0) {
     if (ns > RT_MAX_RANK) return ctx_fail(c, "%s lists %d tensors", slot, ns);
     for (int i = 0; i < ns; i++)

@@ -25,9 +25,23 @@
 #include "ops.h"
 #include "tensor_util.h"
 
-/* Number of axes held by tensors (input slots or a VAR/VARS `axes`); -1
- * when `axes` is a plain list, -2 after an error. */
+/* The axes held by tensors whose values the compiler knows (AxesTensor,
+ * AxesTensorList, a VAR/VARS `axes`; not the fluid unsqueeze's, whose
+ * tensors it reads otherwise): their count, the values in known[]; -1
+ * when none such. */
+static int known_axes(const OpCtx *c, int64_t *known) {
+  if (!strcmp(c->op->type, "unsqueeze")) return -1;
+  if (ctx_in(c, "AxesTensor", 0) || ctx_in(c, "AxesTensorList", 0))
+    return ctx_bounds(c, "AxesTensor", "AxesTensorList", known, RT_MAX_RANK);
+  return ctx_attr_values(c, "axes", known, RT_MAX_RANK);
+}
+
+/* Number of axes held by tensors (input slots or a VAR/VARS `axes`) whose
+ * values only the run knows; -1 when `axes` is a plain list or tensors of
+ * known values (known_axes), -2 after an error. */
 static int64_t tensor_axes(OpCtx *c) {
+  int64_t known[RT_MAX_RANK];
+  if (known_axes(c, known) >= 0) return -1;
   const OpAttr *a = attr_find(c->op, "axes");
   /* fluid unsqueeze (v1) counts the list, or AxesTensor's first dim */
   int v1 = strcmp(c->op->type, "unsqueeze") == 0;
@@ -60,8 +74,9 @@ static int squeeze_shape(OpCtx *c, const Shape *in, int64_t nt, Shape *out, int 
     if (out->rank < 0) out->rank = 0;
     for (int i = 0; i < out->rank; i++) out->d[i] = DIM_UNKNOWN;
   } else {
-    int64_t *axes;
-    int n = attr_ints(c->op, "axes", &axes), drop[RT_MAX_RANK] = {0};
+    int64_t known[RT_MAX_RANK], *axes = known;
+    int n = known_axes(c, known), drop[RT_MAX_RANK] = {0};
+    if (n < 0) n = attr_ints(c->op, "axes", &axes);
     const Var *x = ctx_in(c, "X", 0);
     for (int i = 0; i < in->rank; i++) { /* Paddle drops such a dim when the run's size is 1: Out's rank the run's */
       int listed = n == 0;
@@ -109,10 +124,8 @@ static int run_axes_bound(OpCtx *c, const Shape *in, int64_t nt) {
  * to[i]: where X's dim i is in Out (-1: not known). */
 static int unsqueeze_shape(OpCtx *c, const Shape *in, int64_t nt, Shape *out, int *to) {
   int64_t known[RT_MAX_RANK], *axes = known;
-  int n = -1;
-  if (nt >= 0 && strcmp(c->op->type, "unsqueeze") && !attr_is_var(c->op, "axes"))
-    n = ctx_bounds(c, "AxesTensor", "AxesTensorList", known, RT_MAX_RANK); /* values the compiler knows? */
-  if (n < 0 && run_axes_bound(c, in, nt)) return 1;
+  int n = known_axes(c, known); /* values the compiler knows? */
+  if (n < 0 && nt >= 0 && run_axes_bound(c, in, nt)) return 1;
   if (nt >= 0 && n < 0) {
     if (in->rank + nt > RT_MAX_RANK || in->rank + nt < 0) return ctx_fail(c, "too many axes");
     out->rank = in->rank + (int)nt;

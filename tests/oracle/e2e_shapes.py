@@ -4,7 +4,8 @@ known at compile time: shape arithmetic on static dims (the batch left
 open; floor division of negative values) feeding paddle.arange (BERT/ERNIE-style position ids), slice bounds
 and interpolate sizes (PaddleSeg-style resizing to another tensor's size).
 paddlec's constant folding turns those values into parameters and the ops'
-rules and emitters read them.
+rules and emitters read them; so are axes and a depth held in tensors of
+constants (axes_from_tensors).
 
     python e2e_shapes.py OUTDIR [CASE ...]
 
@@ -82,6 +83,25 @@ def floordiv_from_shape():
     """Shape arithmetic through a negative value: elementwise_floordiv folded
     as Paddle floors (an arange length and a slice bound from it)."""
     return FloorDivFromShape(), [InputSpec([None, 7], "float32", "x")], (BATCH, 7)
+
+
+class AxesFromTensors(nn.Layer):
+    def forward(self, x):
+        one, two = paddle.full([1], 1, "int64"), paddle.full([1], 2, "int64")
+        pair = paddle.assign(np.array([1, 2], "int64"))
+        depth = paddle.assign(np.array([5], "int32"))
+        return (paddle.sum(x, axis=pair), paddle.mean(x, axis=two, keepdim=True), paddle.max(x, axis=one),
+                paddle.prod(x, axis=[one, two]), paddle.argmax(x, axis=two), paddle.squeeze(x[:, :1], axis=one),
+                paddle.cumsum(x, axis=one), F.one_hot(paddle.argmax(x, axis=2), depth))
+
+
+@case
+def axes_from_tensors():
+    """Axes held in tensors of values known at compile time, as Paddle's op
+    tests pass them (paddle.full / paddle.assign): the reductions' dim (a
+    VAR, a VARS list), arg_max's axis, squeeze2's axes, cumsum's axis and
+    one_hot_v2's depth_tensor."""
+    return AxesFromTensors(), [InputSpec([None, 3, 4], "float32", "x")], (BATCH, 3, 4)
 
 
 def build(out_dir, name):
