@@ -9,6 +9,8 @@
  * reader is element-wise, reads the result (it may read other tensors too)
  * and gives the same shape: so every op of the chain has the result's shape
  * and only outside operands broadcast.
+ * Chains that start on a tensor of at most SMALL_MAX elements (sizes
+ * computed from sizes) are left as they are.
  * Requires: the intermediates read by the next op alone and not fetched.
  * Invalidates: the chain's ops (removed; the group lists them). */
 #include <string.h>
@@ -19,7 +21,7 @@
 #include "rewrite.h"
 #include "util.h"
 
-enum { CHAIN_MAX = 16 };
+enum { CHAIN_MAX = 16, SMALL_MAX = 8 };
 
 static int elementwise(const Graph *g, int id) {
   return id >= 0 && (unary_fusible(g, &g->ops[id]) || binary_fusible(g, &g->ops[id]));
@@ -40,6 +42,9 @@ static int fuse_from(Graph *g, int first) {
   if (!elementwise(g, first)) return 0;
   int ops[CHAIN_MAX], n = 1, out = rw_out(g, first, "Out");
   if (out < 0) return 0; /* no Out var (an @EMPTY@ slot) */
+  const int64_t numel = shape_numel(&g->vars[out].shape);
+  if (numel >= 0 && numel <= SMALL_MAX) return 0; /* shape arithmetic (ceil(h / 4)): nothing to save, and the
+                                                   * compiler reads the values through the ops (ctx_int_range) */
   ops[0] = first;
   for (int next = fuse_next(g, out); n < CHAIN_MAX && elementwise(g, next); next = fuse_next(g, out)) {
     int nout = rw_out(g, next, "Out");

@@ -61,7 +61,7 @@ def run_image(binary, path, out, more=()):
                                   "mobilenetv3", "squeezenet", "flatfc", "unet_sized", "topk_hw", "text_cuts",
                                   "text_select", "text_resize", "resize_nhwc", "swin",
                                   "vit_sized", "convnext_detr", "text_lenreg", "segnet_bits", "video3d",
-                                  "text_diag"])
+                                  "text_diag", "shape_arith"])
 def test_one_binary_matches_paddle_at_every_size(tmp_path, name):
     d = os.path.join(models(), name)
     binary = build(d, tmp_path, *flags(d))
@@ -99,7 +99,8 @@ def unbounded(d):
                                   "same", "moreops", "morevision", "gathers", "yoloehead", "qkv_einsum", "stn",
                                   "yolov3head", "tokenmaps", "mobilenetv3", "squeezenet", "flatfc", "unet_sized",
                                   "topk_hw", "text_cuts", "text_select", "text_resize", "resize_nhwc", "swin",
-                                  "vit_sized", "convnext_detr", "segnet_bits", "video3d", "text_diag"])
+                                  "vit_sized", "convnext_detr", "segnet_bits", "video3d", "text_diag",
+                                  "shape_arith"])
 def test_built_without_a_bound_matches_paddle_in_every_size_class(tmp_path, name):
     """The same programs built with no --max-shape (issue 19 item 1): planned
     for size classes (bounds 32, 64, 128, ...), one binary runs sizes of

@@ -1,4 +1,5 @@
 /* Helpers shared by op rules (see ops.h). */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -699,6 +700,11 @@ static int range_op(const char *name, const IntRange *a, const IntRange *b, IntR
     for (int k = 1; k < 4; k++) r->lo = c[k] < r->lo ? c[k] : r->lo, r->hi = c[k] > r->hi ? c[k] : r->hi;
     return 1;
   }
+  if (!strcmp(name, "max") || !strcmp(name, "min")) { /* each end's max (min) */
+    const int mx = !strcmp(name, "max");
+    r->lo = (a->lo > b->lo) == mx ? a->lo : b->lo, r->hi = (a->hi > b->hi) == mx ? a->hi : b->hi;
+    return 1;
+  }
   if (a->lo < 0 || b->lo != b->hi || b->lo <= 0) return 0;
   if (!strcmp(name, "div")) {
     r->lo = a->lo / b->lo, r->hi = a->hi / b->lo;
@@ -706,6 +712,67 @@ static int range_op(const char *name, const IntRange *a, const IntRange *b, IntR
   }
   if (a->hi < b->lo) r->lo = a->lo, r->hi = a->hi; /* mod: x itself below the divisor */
   else r->lo = 0, r->hi = b->lo - 1;
+  return 1;
+}
+
+static int int_range_at(const OpCtx *c, const Var *t, int i, IntRange *r, int depth);
+
+/* `rounding` (floor, ceil, or trunc: a cast's) of v * s + b (with after 0,
+ * (v + b) * s), as a float32 (f64: float64) kernel computes it, at the
+ * least (most) the two orders of rounding give (a product rounded, or one
+ * fused multiply-add: Paddle's build may contract them), for `most`. */
+static double scaled_rounded(int64_t v, double s, double b, int after, int f64, const char *rounding, int most) {
+  double r[2];
+  if (f64) {
+    r[0] = after ? (double)v * s + b : ((double)v + b) * s;
+    r[1] = after ? fma((double)v, s, b) : r[0];
+  } else {
+    const float x = (float)v, sf = (float)s, bf = (float)b;
+    const float p = x * sf, q = x + bf;
+    r[0] = after ? (double)(p + bf) : (double)(q * sf);
+    r[1] = after ? (double)fmaf(x, sf, bf) : r[0];
+  }
+  for (int k = 0; k < 2; k++)
+    r[k] = !strcmp(rounding, "floor") ? floor(r[k]) : !strcmp(rounding, "ceil") ? ceil(r[k]) : trunc(r[k]);
+  return most ? fmax(r[0], r[1]) : fmin(r[0], r[1]);
+}
+
+/* Element i of t, an integer cast of a float computed from an integer
+ * value (size // 2 written h / 2 in Python): cast(floor|ceil(scale(cast(
+ * int)))), the floor, ceil and scale each optional.  Each step is monotone
+ * in the integer (increasing, or decreasing for a negative scale), so the
+ * range is the ends' values. */
+static int float_cast_range(const OpCtx *c, const Op *op, int i, IntRange *r, int depth) {
+  const Var *f = only_in(c->g, op, "X");
+  if (!f || (f->dtype != RT_DT_FP32 && f->dtype != RT_DT_FP64) || f->producer < 0) return 0;
+  const Op *fo = &c->g->ops[f->producer];
+  const char *rounding = "trunc";
+  if (!strcmp(fo->type, "floor") || !strcmp(fo->type, "ceil")) {
+    rounding = fo->type;
+    f = only_in(c->g, fo, "X");
+    if (!f || f->producer < 0) return 0;
+    fo = &c->g->ops[f->producer];
+  }
+  double s = 1, b = 0;
+  int after = 1;
+  if (!strcmp(fo->type, "scale")) {
+    if (only_in(c->g, fo, "ScaleTensor")) return 0;
+    s = attr_float(fo, "scale", 1), b = attr_float(fo, "bias", 0), after = attr_bool(fo, "bias_after_scale", 1);
+    f = only_in(c->g, fo, "X");
+    if (!f || f->producer < 0) return 0;
+    fo = &c->g->ops[f->producer];
+  }
+  const Var *src = only_in(c->g, fo, "X");
+  IntRange x;
+  if (strcmp(fo->type, "cast") || !int_range_at(c, src, i, &x, depth - 1) || llabs(x.lo) > (1 << 24) ||
+      llabs(x.hi) > (1 << 24))
+    return 0; /* an integer exactly a float */
+  const int f64 = f->dtype == RT_DT_FP64;
+  const double lo = scaled_rounded(s >= 0 ? x.lo : x.hi, s, b, after, f64, rounding, 0);
+  const double hi = scaled_rounded(s >= 0 ? x.hi : x.lo, s, b, after, f64, rounding, 1);
+  if (!(lo >= -9e15 && hi <= 9e15)) return 0;
+  r->lo = (int64_t)lo, r->hi = (int64_t)hi;
+  r->key = pool_printf("%s(%s*%.17g+%.17g:%d:%d)", rounding, x.key, s, b, after, f64);
   return 1;
 }
 
@@ -733,6 +800,8 @@ static int int_range_at(const OpCtx *c, const Var *t, int i, IntRange *r, int de
   const Op *op = &c->g->ops[t->producer];
   const Var *src;
   int at;
+  const Var *cx = !strcmp(op->type, "cast") ? only_in(c->g, op, "X") : NULL;
+  if (cx && (cx->dtype == RT_DT_FP32 || cx->dtype == RT_DT_FP64)) return float_cast_range(c, op, i, r, depth);
   if (picked_element(c->g, op, i, &src, &at)) return int_range_at(c, src, at, r, depth - 1);
   if (!strcmp(op->type, "scale")) { /* whole numbers: Paddle's kernel takes them in the integer type */
     const double k = attr_float(op, "scale", 1), b = attr_float(op, "bias", 0);
@@ -744,9 +813,28 @@ static int int_range_at(const OpCtx *c, const Var *t, int i, IntRange *r, int de
     if (attr_bool(op, "bias_after_scale", 1)) return range_op("mul", &x, &kr, &y) && range_op("add", &y, &br, r);
     return range_op("add", &x, &br, &y) && range_op("mul", &y, &kr, r);
   }
+  if (!strcmp(op->type, "clip")) { /* Paddle's kernel clamps to (T)min and (T)max: monotone where min <= max */
+    IntRange x;
+    const int64_t lo = (int64_t)attr_float(op, "min", 0), hi = (int64_t)attr_float(op, "max", 0);
+    if (only_in(c->g, op, "Min") || only_in(c->g, op, "Max") || lo > hi ||
+        !int_range_at(c, only_in(c->g, op, "X"), i, &x, depth - 1))
+      return 0;
+    r->lo = x.lo < lo ? lo : x.lo > hi ? hi : x.lo, r->hi = x.hi < lo ? lo : x.hi > hi ? hi : x.hi;
+    r->key = pool_printf("clip(%s,%lld,%lld)", x.key, (long long)lo, (long long)hi);
+    return 1;
+  }
+  if (!strcmp(op->type, "abs")) {
+    IntRange x;
+    if (!int_range_at(c, only_in(c->g, op, "X"), i, &x, depth - 1) || x.lo == INT64_MIN) return 0;
+    r->lo = x.lo >= 0 ? x.lo : x.hi <= 0 ? -x.hi : 0;
+    r->hi = x.lo >= 0 ? x.hi : x.hi <= 0 ? -x.lo : (-x.lo > x.hi ? -x.lo : x.hi);
+    r->key = pool_printf("abs(%s)", x.key);
+    return 1;
+  }
   static const char *const ew[][2] = {{"elementwise_add", "add"}, {"elementwise_sub", "sub"},
                                       {"elementwise_mul", "mul"}, {"elementwise_floordiv", "div"},
-                                      {"elementwise_mod", "mod"}};
+                                      {"elementwise_mod", "mod"}, {"elementwise_max", "max"},
+                                      {"elementwise_min", "min"}};
   for (size_t k = 0; k < sizeof ew / sizeof ew[0]; k++) {
     if (strcmp(op->type, ew[k][0])) continue;
     const Var *x, *y;

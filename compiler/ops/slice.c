@@ -137,8 +137,8 @@ static unsigned run_cut_axes(const Var *x, unsigned run, const int64_t *axes, in
  * the cut is the same for every extent (fixed_cut), and the kernel's
  * (`moving`, run_cut_axes: Out's extents set by the caller, `kept`) where
  * not, beside which the others pass too (x[:, 1:] - x[:, :-1] of a map:
- * Out's extents then its own, rooted by rule); the others are refused
- * beside bounds only the run knows (`tensors`).  starts / ends: the known
+ * Out's extents then its own, rooted by rule; beside bounds only the run
+ * knows, `tensors`, its own root); other cut ones are refused.  starts / ends: the known
  * bounds (NULL where the op has none to read). */
 static int pass_input_extents(OpCtx *c, const Var *x, const int64_t *axes, int n, const int64_t *starts,
                               const int64_t *ends, const int64_t *dec, int ndec, unsigned kept, unsigned moving,
@@ -160,7 +160,7 @@ static int pass_input_extents(OpCtx *c, const Var *x, const int64_t *axes, int n
       o += !gone;
       continue;
     }
-    if (run >> d & 1 && (cut || refused))
+    if (run >> d & 1 && cut)
       return ctx_fail(c, "dim %d of Input ('%s') is only known at run time; %s cuts it%s, which is not supported", d,
                       x->name, c->op->type, refused ? " (or takes other bounds from tensors)" : "");
     to[d] = gone ? -1 : o++;
@@ -172,6 +172,7 @@ static int pass_input_extents(OpCtx *c, const Var *x, const int64_t *axes, int n
     return 0;
   }
   ctx_set_runtime_extents(c, "Out", 0, kept | passed, x->runtime_from);
+  if (tensors) return 0; /* Out's own root: its bounds are tensors' values, which no rule below names */
   const char *rule = pool_printf("%d:%u:slice", x->runtime_root, run);
   for (int i = 0; i < n && starts && ends; i++)
     rule = pool_printf("%s %lld:%lld:%lld", rule, (long long)axes[i], (long long)starts[i], (long long)ends[i]);
@@ -603,11 +604,15 @@ static int runtime_bounds(EmitCtx *e, const Var *x, const Var *out, SliceCall *c
       return em_fail(e, "%s give the bounds of axis %lld at run time, and Out has no run-time extent there", given,
                      (long long)a);
     if (!dropped && os && os->runtime_mask >> oa & 1) call->bextent[a] = em_dim(e, out, oa);
+    if (call->bextent[a] && !e->size_classes && !os->d[oa].a && !em_spec(e, x)->d[a].a &&
+        os->d[oa].c < em_spec(e, x)->d[a].c) /* a bound cut_bound proved: checked (one per class otherwise) */
+      call->bmost[a] = pool_printf("INT64_C(%lld)", (long long)os->d[oa].c);
     dims[a] = dropped ? "1" : pool_printf("(end%lld - start%lld)", (long long)a, (long long)a);
     *offset = tu_add(*offset, tu_mul(pool_printf("start%lld", (long long)a), st[a]));
   }
   em_fault(e, "slice: bounds that do not give one element along a dropped axis (from tensors, or against an axis "
-              "of the run's size too short for them), or that end before they start (Paddle stops too)");
+              "of the run's size too short for them), or that end before they start (Paddle stops too), or a cut "
+              "past the bound paddlec planned");
   return 0;
 }
 

@@ -188,6 +188,7 @@ static void print_bounds(Printer *p, const SliceCall *c) {
       continue;
     }
     pr_line(p, "if (end%d < start%d) return 1; /* Paddle stops: the end before the start */", a, a);
+    if (c->bmost[a]) pr_line(p, "if (end%d - start%d > %s) return 1; /* past the bound planned */", a, a, c->bmost[a]);
     if (c->bextent[a]) pr_line(p, "%s = end%d - start%d;", c->bextent[a], a, a);
   }
 }

@@ -69,6 +69,8 @@ typedef struct SliceCall {
   int blast[RT_MAX_RANK];                  /* 1: start -1 with end 0 means the last element (infer_flags -1, dropped) */
   int bkeep[RT_MAX_RANK];                  /* 1: the axis is kept (end - start elements, not one) */
   const char *bextent[RT_MAX_RANK];        /* a kept axis: the lvalue of Out's run-time extent, or NULL */
+  const char *bmost[RT_MAX_RANK];          /* BOUNDS: the most the extent may be where the compiler planned Out
+                                            * below the axis' size (a bound it proved), checked; NULL: none */
   const char *bwant[RT_MAX_RANK];          /* CROP_BOUNDS, STRIDED_BOUNDS without an extent: the size Out has */
   const char *bstep[RT_MAX_RANK];          /* STRIDED_BOUNDS: the stride (int64 expression), */
   int bsingle[RT_MAX_RANK];                /* 1: a dropped axis with infer_flags -1 (start -1, end 0: the last), */

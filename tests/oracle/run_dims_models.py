@@ -916,6 +916,29 @@ class TextDiag(nn.Layer):
                 paddle.diagonal(g, axis1=1, axis2=3), paddle.diag_embed(y, offset=1))
 
 
+class ShapeArith(nn.Layer):
+    """Sizes computed from the run's height and width with the arithmetic
+    model code uses besides + - * // %: paddle.clip and paddle.minimum of
+    a size as a slice's end, paddle.maximum(8 - w, 0) and paddle.abs(h -
+    w) as F.pad's paddings (pad up to 8, pad by the difference), and
+    floor / ceil / truncation of a float division (h / 2, written as in
+    Python) as slice bounds."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2D(3, 4, 3, padding=1)
+
+    def forward(self, x):
+        y = self.conv(x)
+        h, w = paddle.shape(y)[2], paddle.shape(y)[3]
+        z = paddle.zeros([1], "int32")
+        clipped = y[:, :, :paddle.clip(h - 2, 1, 6), :paddle.minimum(w, paddle.full([1], 5, "int32"))]
+        padded = F.pad(y, paddle.concat([z, paddle.maximum(8 - w, z), z, paddle.abs(h - w).reshape([1])]))
+        rounded = y[:, :, paddle.floor(h / 4).astype("int32"):, :paddle.ceil(w / 3).astype("int32")]
+        halves = y[:, :, :(h / 2).astype("int32") + 1, (w / 2).astype("int32"):]
+        return clipped, padded, rounded, halves
+
+
 def MobileNetV3():
     """paddle.vision's MobileNetV3-Small (a half-width one): squeeze-and-
     excite blocks multiply each map by its [b, c, 1, 1] gates, hardswish."""
@@ -969,6 +992,7 @@ MODELS = {
     "convnext_detr": (ConvNextDetr, [2, 3, 16, 16], [[2, 3, 16, 16], [1, 3, 9, 13], [2, 3, 5, 7], [1, 3, 2, 3]]),
     "text_lenreg": (LengthRegulator, [2, 16], [[2, 16], [1, 7], [2, 1], [1, 12]]),
     "segnet_bits": (SegNetBits, [2, 3, 16, 16], [[2, 3, 16, 16], [1, 3, 9, 13], [2, 3, 5, 7], [1, 3, 2, 3]]),
+    "shape_arith": (ShapeArith, [2, 3, 16, 16], [[2, 3, 16, 16], [1, 3, 9, 13], [2, 3, 5, 7], [1, 3, 1, 2]]),
     "text_diag": (TextDiag, [2, 16], [[2, 16], [1, 7], [2, 1], [1, 12]]),
     "video3d": (Video3d, [2, 3, 8, 16, 16], [[2, 3, 8, 16, 16], [1, 3, 5, 9, 13], [2, 3, 3, 5, 7], [1, 3, 2, 4, 6]]),
 }
@@ -1007,6 +1031,7 @@ UNBOUNDED = {
     "vit_sized": [[1, 3, 40, 70], [2, 3, 9, 13], [1, 3, 150, 20]],
     "convnext_detr": [[1, 3, 40, 70], [2, 3, 9, 13], [1, 3, 150, 20]],
     "segnet_bits": [[1, 3, 40, 70], [2, 3, 9, 13], [1, 3, 150, 20]],
+    "shape_arith": [[1, 3, 40, 70], [2, 3, 9, 13], [1, 3, 150, 20]],
     "text_diag": [[2, 40], [1, 3], [2, 200]],
     "video3d": [[1, 3, 6, 40, 70], [2, 3, 3, 9, 13], [1, 3, 20, 100, 20]],
 }
