@@ -7,7 +7,9 @@
  * broadcast shape, in the element type, as the Eigen expression of phi
  * lerp_kernel_impl.h.  X's and Y's dims the run gives pass to Out as an
  * element-wise op passes them (binary_pass_extents, the run checking two
- * that may differ); a Weight with such dims is refused. */
+ * that may differ); a Weight's such dims must fall on Out's (a gate of the
+ * map's size, paddle.lerp(x, y, F.sigmoid(g))), the run checking they are
+ * Out's sizes (Paddle's broadcasting of a 1 there is refused by the run). */
 #include "../util.h"
 #include "bcast_util.h"
 #include "ops.h"
@@ -23,10 +25,14 @@ static int infer_lerp(OpCtx *c) {
     if (shape_broadcast(c, &xy, &w->shape, -1, &o)) return -1;
   }
   ctx_set(c, "Out", 0, &o, x->dtype);
-  if (var_runtime_mask(w))
-    return ctx_fail(c, "Weight ('%s') has dims only the run gives (from its %s); lerp takes them in X and Y only",
-                    w->name, w->runtime_from ? w->runtime_from : "inputs");
-  return binary_pass_extents(c, x, y, -1);
+  if (binary_pass_extents(c, x, y, -1)) return -1;
+  const Var *out = ctx_out(c, "Out", 0);
+  const unsigned wo = out ? bcast_run_mask(w, o.rank, -1) : 0, oo = out ? var_runtime_mask(out) : 0;
+  if (var_runtime_mask(w) && (wo & ~oo))
+    return ctx_fail(c, "Weight ('%s') has dims only the run gives (from its %s) where X and Y have none; lerp takes "
+                    "them on dims of X's or Y's run-time sizes only", w->name,
+                    w->runtime_from ? w->runtime_from : "inputs");
+  return 0;
 }
 
 static int emit_lerp(EmitCtx *e) {
@@ -44,6 +50,12 @@ static int emit_lerp(EmitCtx *e) {
     if (em_spec(e, out)->d[d].a != dims[d].a || em_spec(e, out)->d[d].c != dims[d].c)
       return em_fail(e, "Out dim %d is %s, the broadcast gives %s", d, em_dim(e, out, d), em_sym(dims[d]));
   tu_bcast_extents(e, out, 2, (const Var *const[]){in[0], in[1]}, (const int64_t[]){-1, -1});
+  const int shift = rank - tu_rank(e, in[2]); /* Weight's run-time sizes: Out's (infer_lerp) */
+  for (int d = 0; d < tu_rank(e, in[2]); d++)
+    if (em_spec(e, in[2])->runtime_mask >> d & 1)
+      tu_run_equal(e, in[2], out, em_dim(e, in[2], d), em_dim(e, out, d + shift),
+                   "Weight's size the run gives differs from X's and Y's (a Weight of 1 there, which Paddle "
+                   "broadcasts, is not taken)");
   BcastCall k = {.kind = BCAST_LERP, .dtype = out->dtype};
   k.x = em_ptr(e, in[0], 1);
   k.y = em_ptr(e, in[1], 1);

@@ -827,7 +827,8 @@ class SegNetBits(nn.Layer):
     """A SegNet decoder step on a map of the run's size: max pooling with
     its indices, a conv, max_unpool2d back to the encoder's map
     (output_size=y.shape[2:], tensors under to_static), paddle.lerp of the
-    two maps by a per-channel weight, and a histogram of the result."""
+    two maps by a per-channel weight and by a gate of the map's size, and a
+    histogram of the result."""
 
     def __init__(self):
         super().__init__()
@@ -840,7 +841,7 @@ class SegNetBits(nn.Layer):
         p, i = F.max_pool2d(y, 2, return_mask=True)
         up = F.max_unpool2d(self.mid(p), i, 2, output_size=y.shape[2:])
         z = paddle.lerp(y, up, F.sigmoid(self.w))
-        return z, paddle.histogram(z, bins=6, min=-2, max=2)
+        return z, paddle.histogram(z, bins=6, min=-2, max=2), paddle.lerp(y, up, F.sigmoid(y[:, :1]))
 
 
 class LengthRegulator(nn.Layer):
