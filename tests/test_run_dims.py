@@ -366,6 +366,22 @@ def tokens_back_ir(entries, shape, y="float32[-1, -1, -1]", source="t"):
             "op fetch(X: y) -> (Out: fetch) {col: 0}\n")
 
 
+def bounded_and_not_match(tmp_path, tag, body, shapes, want, rng):
+    """Builds program `body` (feed x [b, 4, h, w]) with --max-shape x=2,4,8,8
+    and without a bound, and runs both on random x of each shape: y must
+    be want(x) exactly (a reshape moves no value)."""
+    for opts in (["--max-shape", "x=2,4,8,8"], []):
+        binary = tmp_path / f"bin_{tag}{len(opts)}"
+        p = run(["build", ir(tmp_path, body), "-o", str(binary), *opts])
+        assert p.returncode == 0, p.stderr
+        for i, shape in enumerate(shapes):
+            x = rng.standard_normal(shape).astype(np.float32)
+            np.save(tmp_path / f"{tag}{i}.npy", x)
+            r = run_image(binary, str(tmp_path / f"{tag}{i}.npy"), tmp_path / f"{tag}{len(opts)}{i}")
+            assert r.returncode == 0, r.stderr
+            assert np.array_equal(np.load(tmp_path / f"{tag}{len(opts)}{i}" / "y.npy"), want(x)), shape
+
+
 def test_reshape_to_sizes_read_from_other_shapes(tmp_path):
     """Tokens made back into a map by sizes read with `shape` (issue 19:
     t.reshape([b, c, w, h]) of t = x.reshape([0, 4, -1]), h and w x's, not
@@ -382,17 +398,8 @@ def test_reshape_to_sizes_read_from_other_shapes(tmp_path):
     xt.reshape([b, wt, c]), where nothing takes the height, is refused."""
     rng = np.random.default_rng(5)
     body = tokens_back_ir("b, c, w, h", "-1, -1, -1, -1", y="float32[-1, -1, -1, -1]")
-    for opts in (["--max-shape", "x=2,4,8,8"], []):
-        binary = tmp_path / f"bin{len(opts)}"
-        p = run(["build", ir(tmp_path, body), "-o", str(binary), *opts])
-        assert p.returncode == 0, p.stderr
-        for i, shape in enumerate([(2, 4, 8, 8), (1, 4, 3, 7), (2, 4, 6, 1)]):
-            x = rng.standard_normal(shape).astype(np.float32)
-            np.save(tmp_path / f"x{i}.npy", x)
-            r = run_image(binary, str(tmp_path / f"x{i}.npy"), tmp_path / f"o{len(opts)}{i}")
-            assert r.returncode == 0, r.stderr
-            got = np.load(tmp_path / f"o{len(opts)}{i}" / "y.npy")
-            assert np.array_equal(got, x.reshape(shape[0], 4, shape[3], shape[2])), shape
+    bounded_and_not_match(tmp_path, "x", body, [(2, 4, 8, 8), (1, 4, 3, 7), (2, 4, 6, 1)],
+                          lambda x: x.reshape(x.shape[0], 4, x.shape[3], x.shape[2]), rng)
     binary = tmp_path / "bin_w"
     p = run(["build", ir(tmp_path, tokens_back_ir("b, w, m1", "-1, -1, -1")), "-o", str(binary),
              "--max-shape", "x=2,4,8,8"])
@@ -407,18 +414,9 @@ def test_reshape_to_sizes_read_from_other_shapes(tmp_path):
         else:
             assert r.returncode != 0 and "reshape2: a target shape that does not hold X's elements in the sizes its " \
                 "entries read from tensors' shapes" in r.stderr, r.stderr
-    for opts in (["--max-shape", "x=2,4,8,8"], []):
-        binary = tmp_path / f"bin_t{len(opts)}"
-        p = run(["build", ir(tmp_path, tokens_back_ir("b, wt, m1", "-1, -1, -1", source="xt")), "-o", str(binary),
-                 *opts])
-        assert p.returncode == 0, p.stderr
-        for i, shape in enumerate([(2, 4, 8, 5), (1, 4, 3, 8), (2, 4, 1, 1)]):
-            x = rng.standard_normal(shape).astype(np.float32)
-            np.save(tmp_path / f"t{i}.npy", x)
-            r = run_image(binary, str(tmp_path / f"t{i}.npy"), tmp_path / f"t{len(opts)}{i}")
-            assert r.returncode == 0, r.stderr
-            want = x.transpose(0, 2, 3, 1).reshape(shape[0], shape[3], -1)
-            assert np.array_equal(np.load(tmp_path / f"t{len(opts)}{i}" / "y.npy"), want), shape
+    bounded_and_not_match(tmp_path, "t", tokens_back_ir("b, wt, m1", "-1, -1, -1", source="xt"),
+                          [(2, 4, 8, 5), (1, 4, 3, 8), (2, 4, 1, 1)],
+                          lambda x: x.transpose(0, 2, 3, 1).reshape(x.shape[0], x.shape[3], -1), rng)
     bad(["compile", ir(tmp_path, tokens_back_ir("b, wt, c", "-1, -1, 4", source="xt")), "-o", str(tmp_path / "o"),
          "--max-shape", "x=2,4,8,8"],
         "(reshape2 -> y): X ('xt') has dims only the run knows that the target shape's entries read from tensors' "

@@ -255,6 +255,7 @@ static int infer_diag_embed(OpCtx *c) {
   int lo = d1 < d2 ? d1 : d2, hi = d1 < d2 ? d2 : d1;
   Shape o = {0, {0}};
   int to[RT_MAX_RANK]; /* Input's dim j is Out's to[j] (the last: lo and hi, |offset| + its size) */
+  for (int j = 0; j < RT_MAX_RANK; j++) to[j] = -1;
   for (int j = 0; o.rank < xs->rank + 1; o.rank++) {
     if (o.rank != lo && o.rank != hi) to[j] = o.rank;
     o.d[o.rank] = o.rank == lo || o.rank == hi ? len : xs->d[j++];
@@ -263,7 +264,7 @@ static int infer_diag_embed(OpCtx *c) {
   const unsigned run = var_runtime_mask(x);
   if (!run) return 0; /* Input of the run's sizes: Out's follow */
   unsigned mask = run >> (xs->rank - 1) & 1 ? 1u << lo | 1u << hi : 0;
-  for (int j = 0; j < xs->rank - 1; j++) mask |= run >> j & 1 ? 1u << to[j] : 0;
+  for (int j = 0; j < xs->rank - 1; j++) mask |= run >> j & 1 && to[j] >= 0 ? 1u << to[j] : 0;
   ctx_set_runtime_extents(c, "Out", 0, mask, x->runtime_from);
   Var *ov = ctx_out(c, "Out", 0);
   if (ov && off == 0 && x->runtime_same) /* every run-time dim the one extent of Input's */
