@@ -1432,3 +1432,25 @@ def test_an_axis_only_the_run_knows_is_refused(tmp_path, op, message):
             "op feed(X: feed) -> (Out: x) {col: 0}\nop feed(X: feed) -> (Out: a) {col: 1}\n"
             f"{op}\nop fetch(X: y) -> (Out: fetch) {{col: 0}}\n")
     bad(["compile", ir(tmp_path, body), "-o", str(tmp_path / "o")], message)
+
+
+def test_bincount_stops_on_a_negative_value_or_one_past_its_bound(tmp_path):
+    """paddle.bincount of fed values (e2e_shape_feeds.py's bincount_counts,
+    each Out bounded by --max-shape [16]): a value of 16 makes 17 counts,
+    past the bound, and a negative one is refused by Paddle's kernel: the
+    run stops naming the op; 15 fills the bound (the last count 1). Without
+    the bound the build is refused naming the option."""
+    fixture, given, binary = max_shape_case("bincount_counts", tmp_path)
+    for vals, ok in (([3, 0, 16, 3, 3, 1, 5, 2], False), ([3, 0, -1, 3, 3, 1, 5, 2], False),
+                     ([3, 0, 15, 3, 3, 1, 5, 2], True)):
+        p = run_fed(binary, fixture, tmp_path, "vals", np.array(vals, np.int64))
+        if ok:
+            assert p.returncode == 0, p.stderr[-1500:]
+            counts = np.load(tmp_path / "o" / "save_infer_model_scale_0.tmp_28.npy")
+            assert counts.shape == (16,) and counts[15] == 1 and counts[3] == 3, counts
+        else:
+            assert p.returncode != 0 and "bincount: X's largest value plus one past --max-shape [16], or a negative " \
+                "value (Paddle raises)" in p.stderr, (vals, p.stderr[-1500:])
+    p = run(["compile", f"{fixture}/model.pdmodel", "-o", str(tmp_path / "src")])
+    assert p.returncode != 0 and "(bincount -> bincount_0.tmp_0): dim 0 of 'bincount_0.tmp_0' is only known at run " \
+        "time (it depends on the values of input X ('vals')); bound it with --max-shape" in p.stderr, p.stderr

@@ -30,6 +30,27 @@ static void print_one_hot(Printer *p, const IndexCall *c) {
   pr_line(p, "}");
 }
 
+/* bincount's size (phi BincountKernel): the largest value plus one, at
+ * least minlength; a negative value stops the run (Paddle raises). */
+static void print_bincount_size(Printer *p, const IndexCall *c) {
+  pr_line(p, "const %s *x = %s;", c->index_type, c->index);
+  pr_line(p, "int64_t size = %s;", c->depth);
+  pr_line(p, "for (int64_t i = 0; i < %s; i++) {", c->count);
+  pr_line(p, "if (x[i] < 0) return 1; /* Paddle raises: the values must not be negative */");
+  pr_line(p, "if ((int64_t)x[i] + 1 > size) size = (int64_t)x[i] + 1;");
+  pr_line(p, "}");
+}
+
+/* bincount's counts: out = 0, then each value's count (or its weights'
+ * sum, in the output type, in X's order). */
+static void print_bincount(Printer *p, const IndexCall *c) {
+  pr_line(p, "%s *out = %s;", c->type, c->dst);
+  if (c->src) pr_line(p, "const %s *w = %s;", c->wtype, c->src);
+  pr_line(p, "memset(out, 0, (size_t)%s * sizeof(%s));", c->numel, c->type);
+  pr_line(p, "for (int64_t i = 0; i < %s; i++) out[x[i]] += %s;", c->count,
+          c->src ? pool_printf("(%s)w[i]", c->type) : "1");
+}
+
 /* scatter (phi ScatterAssign / ScatterAssignAdd) after out = X: with
  * overwrite each row ids[i] of out is replaced by row i of upd (the last of
  * repeated indices wins); without, the rows named are zeroed first and
@@ -195,6 +216,12 @@ void index_print_c(Printer *p, const IndexCall *c) {
       break;
     case INDEX_SCATTER_ND_ADD_GRAD:
       print_scatter_nd_add_grad(p, c);
+      break;
+    case INDEX_BINCOUNT_SIZE:
+      print_bincount_size(p, c);
+      break;
+    case INDEX_BINCOUNT:
+      print_bincount(p, c);
       break;
   }
 }

@@ -20,7 +20,7 @@ over a map and an image of the run's sizes (bounded).  `conv2d_transpose`
 with output_size from paddle.shape of a tensor of fixed dims.
 `concat` and `split` with a fed AxisTensor, `gather` with a fed Axis and
 `unsqueeze` with fed axes (inputs of fixed dims: the compiler proves the
-outputs' bounds, no flag).
+outputs' bounds, no flag).  `bincount` of fed values (bounded).
 
     python e2e_shape_feeds.py OUTDIR [CASE ...]
 
@@ -378,6 +378,25 @@ def one_hot_fed_depth():
 def fed_scale(name, values):
     FLOATS[name] = values
     return paddle.static.data(name, [len(values)], "float32")
+
+
+@case
+def bincount_counts():
+    """paddle.bincount of fed values, each Out within --max-shape [16] (its
+    size the largest value plus one, at least minlength): int64 counts
+    without weights; float32 sums with float32 weights (minlength 2, below
+    the largest); float64 sums of int32 values' int64 weights (Paddle's
+    kernel sums integer weights as doubles); minlength 9 from a tensor,
+    past the largest value (6 zeros at the end)."""
+    v = bound("vals", [3, 0, 5, 3, 3, 1, 5, 2])
+    v32 = bound("vals32", [4, 4, 0, 1], "int32")
+    w = fed_scale("wts", [0.5, 1.0, -2.0, 0.25, 3.0, 1.5, 2.0, -1.0])
+    wi = bound("wints", [3, -1, 4, 2])
+    outs = [paddle.bincount(v), paddle.bincount(v, weights=w, minlength=2), paddle.bincount(v32, weights=wi),
+            paddle.bincount(v, minlength=paddle.full([1], 9, "int64"))]
+    for o in outs:
+        max_shape("bincount_counts", o, [16])
+    return [v, v32, w, wi], outs
 
 
 def interp(type, x, inputs, **attrs):
