@@ -22,19 +22,6 @@ static void arg_out_dims(int axis, int keep, int flat, int *to) {
   for (int d = 0; d < RT_MAX_RANK; d++) to[d] = flat || d == axis ? -1 : keep || d < axis ? d : d - 1;
 }
 
-/* The axis: the attribute's, or the value of the tensor holding it where
- * the compiler knows it (ctx_attr_values); 1 when only the run knows it. */
-static int arg_axis(const OpCtx *c, int64_t *axis) {
-  int64_t v[1];
-  if (!attr_is_var(c->op, "axis")) {
-    *axis = attr_int(c->op, "axis", -1);
-    return 0;
-  }
-  if (ctx_attr_values(c, "axis", v, 1) != 1) return 1;
-  *axis = v[0];
-  return 0;
-}
-
 static int infer_arg_minmax(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
@@ -46,7 +33,7 @@ static int infer_arg_minmax(OpCtx *c) {
   int dtype = dt == RT_DT_INT32 ? RT_DT_INT32 : RT_DT_INT64;
   Shape s = {0, {0}};
   int64_t axis;
-  if (arg_axis(c, &axis)) {
+  if (ctx_attr_int(c, "axis", -1, &axis)) { /* the run's axis: Out's dims unknown */
     s.rank = keep ? in->rank : (flat ? 0 : in->rank - 1);
     for (int i = 0; i < s.rank; i++) s.d[i] = DIM_UNKNOWN;
     ctx_set(c, "Out", 0, &s, dtype);
@@ -79,7 +66,7 @@ static int emit_arg_minmax(EmitCtx *e) {
   if (!x || !out) return -1;
   OpCtx c = {e->g, (Op *)e->op};
   int64_t a;
-  if (arg_axis(&c, &a))
+  if (ctx_attr_int(&c, "axis", -1, &a))
     return em_fail(e, "the axis comes from a tensor (attribute axis) whose value only the run knows, which is not "
                       "supported");
   if (x->dtype == RT_DT_BOOL) return em_fail(e, "bool X is not supported");

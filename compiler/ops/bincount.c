@@ -22,15 +22,10 @@
  * only with `known`, as the shape rule may run before the compiler knows
  * the value; Out's shape does not depend on it). */
 static int minlength(OpCtx *c, int known, int64_t *ml) {
-  int64_t v[1];
-  *ml = 0;
-  if (attr_is_var(c->op, "minlength")) {
-    if (ctx_attr_values(c, "minlength", v, 1) != 1)
-      return known ? ctx_fail(c, "minlength is held in a tensor whose value only the run knows, which is not "
-                                 "supported") : 0;
-    *ml = v[0];
-  } else {
-    *ml = attr_int(c->op, "minlength", 0);
+  if (ctx_attr_int(c, "minlength", 0, ml)) {
+    *ml = 0;
+    return known ? ctx_fail(c, "minlength is held in a tensor whose value only the run knows, which is not "
+                               "supported") : 0;
   }
   return *ml < 0 ? ctx_fail(c, "minlength %lld is negative (Paddle raises)", (long long)*ml) : 0;
 }

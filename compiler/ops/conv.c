@@ -52,14 +52,23 @@
  * the stride (ConvOutputSize). */
 static int64_t conv_rule_add(int64_t k, int64_t dil, const int64_t pad[2]) { return pad[0] + pad[1] - (dil * (k - 1) + 1); }
 
+/* The rule of a convolution's output sizes over nsp spatial dims (2 or 3)
+ * for run_hw: ConvOutputSize's (in + add) / stride + 1, SAME's ceil(in /
+ * stride); infer and both emitters build it here. */
+static RunHwRule conv_run_rule(const Op *op, int nsp, const int64_t *k, const int64_t *stride, const int64_t *dil,
+                               const int64_t *pad) {
+  RunHwRule r = {.dims = nsp == 3 ? 3 : 2, .batch = 1};
+  for (int i = 0; i < nsp && i < 3; i++) {
+    r.stride[i] = stride[i];
+    r.add[i] = conv_is_same(op) ? -1 : conv_rule_add(k[i], dil[i], pad + 2 * i);
+  }
+  return r;
+}
+
 static int infer_run_sizes(OpCtx *c, const Var *x, int last, const int64_t *k, const int64_t *stride,
                            const int64_t *pad, const int64_t *dil) {
   const int nsp = x->shape.rank - 2;
-  RunHwRule rule = {.dims = nsp == 3 ? 3 : 2, .batch = 1};
-  for (int i = 0; i < nsp && nsp <= 3; i++) {
-    rule.stride[i] = stride[i];
-    rule.add[i] = conv_is_same(c->op) ? -1 : conv_rule_add(k[i], dil[i], pad + 2 * i);
-  }
+  const RunHwRule rule = conv_run_rule(c->op, nsp, k, stride, dil, pad);
   if (!var_runtime_mask(x)) return run_hw_infer(c, x, "Output", last ? 1 : 2, &rule);
   if (nsp != 2 && nsp != 3)
     return ctx_fail(c, "Input ('%s') has sizes only the run knows; paddlec takes them in 2-D and 3-D convolutions "
@@ -175,8 +184,7 @@ static void conv_run_sizes(EmitCtx *e, const Var *x, const Var *out, const RtCon
   int64_t k[2] = {g->k_h, g->k_w}, stride[2] = {g->stride_h, g->stride_w}, dil[2] = {g->dil_h, g->dil_w}, pad[4];
   int64_t in[2] = {g->h_in, g->w_in};
   conv_padding(&c, 2, in, k, stride, pad, dil); /* EXPLICIT or VALID: not the sizes'; SAME: the run's below */
-  RunHwRule r = {.stride = {g->stride_h, g->stride_w}};
-  for (int i = 0; i < 2; i++) r.add[i] = conv_is_same(e->op) ? -1 : conv_rule_add(k[i], dil[i], pad + 2 * i);
+  const RunHwRule r = conv_run_rule(e->op, 2, k, stride, dil, pad);
   run_hw_print(e, x, out, nhwc ? 1 : 2, &r, "the filter is larger than the padded input (an output size below 1)");
   if (conv_is_same(e->op)) conv_print_same_pads(e, 2, k, stride);
 }
@@ -391,14 +399,10 @@ static int conv3d_geometry(EmitCtx *e, const Var *x, const Var *w, const Var *ou
  * (g). */
 static void conv3d_run_sizes(EmitCtx *e, const Var *x, const Var *out, const RtConv3d *g, int last) {
   OpCtx c = {e->g, (Op *)e->op};
-  RunHwRule r = {.dims = 3};
   int64_t k[3] = {g->k_d, g->k_h, g->k_w}, in[3] = {g->d_in, g->h_in, g->w_in}, stride[3], dil[3], pad[6];
   for (int i = 0; i < 3; i++) stride[i] = g->stride[i], dil[i] = g->dil[i];
   conv_padding(&c, 3, in, k, stride, pad, dil); /* EXPLICIT (begin and end) or VALID: not the sizes' */
-  for (int i = 0; i < 3; i++) {
-    r.stride[i] = stride[i];
-    r.add[i] = conv_is_same(e->op) ? -1 : conv_rule_add(k[i], dil[i], pad + 2 * i);
-  }
+  const RunHwRule r = conv_run_rule(e->op, 3, k, stride, dil, pad);
   run_hw_print(e, x, out, last ? 1 : 2, &r, "the filter is larger than the padded input (an output size below 1)");
   if (conv_is_same(e->op)) conv_print_same_pads(e, 3, k, stride);
 }

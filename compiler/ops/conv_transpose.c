@@ -54,6 +54,21 @@ static int64_t convt_rule_add(int64_t stride, int64_t k, int64_t dil, const int6
   return -stride - pad[0] - pad[1] + dil * (k - 1) + 1 + opad;
 }
 
+/* The rule of a transposed convolution's output sizes over nsp spatial
+ * dims for run_hw: in * stride + convt_rule_add (output_padding's entries
+ * read from the op); infer and both emitters build it here. */
+static RunHwRule convt_run_rule(const Op *op, int nsp, const int64_t *k, const int64_t *stride, const int64_t *dil,
+                                const int64_t *pad) {
+  int64_t *opad;
+  const int nopad = attr_ints(op, "output_padding", &opad);
+  RunHwRule r = {.dims = nsp, .batch = 1};
+  for (int i = 0; i < nsp && i < 3; i++) {
+    r.mul[i] = stride[i];
+    r.add[i] = convt_rule_add(stride[i], k[i], dil[i], pad + 2 * i, nopad > i ? opad[i] : 0);
+  }
+  return r;
+}
+
 static int infer_conv_transpose(OpCtx *c) {
   Var *w, *x = conv_input(c, "Input", &w);
   if (!x) return -1;
@@ -121,11 +136,7 @@ static int infer_conv_transpose(OpCtx *c) {
     return ctx_fail(c, "Input ('%s') has sizes only the run knows; paddlec takes them in channel-first 2-D "
                     "transposed convolutions (output_size from tensors too) and in 3-D ones (none), without SAME "
                     "padding or an output_size of fixed values only", x->name);
-  RunHwRule rule = {.dims = nsp, .batch = 1};
-  for (int i = 0; i < nsp; i++) {
-    rule.mul[i] = stride[i];
-    rule.add[i] = convt_rule_add(stride[i], k[i], dil[i], pad + 2 * i, nopad ? opad[i] : 0);
-  }
+  RunHwRule rule = convt_run_rule(c->op, nsp, k, stride, dil, pad);
   const Var *t = size_var ? ctx_attr_tensor(c, "output_size") : NULL;
   if (size_var) rule.name = pool_printf("output_size '%s'", t ? t->name : "?");
   if (run_hw_infer(c, x, "Output", last ? 1 : 2, &rule) < 0) return -1;
@@ -184,11 +195,9 @@ static int emit_conv_transpose(EmitCtx *e) {
   const int run = var_runtime_mask(x) != 0;
   if (run) { /* the run's sizes (infer_conv_transpose) */
     int64_t k[2] = {g.k_h, g.k_w}, stride[2] = {g.stride_h, g.stride_w}, dil[2] = {g.dil_h, g.dil_w}, pad[4];
-    int64_t in[2] = {g.h_in, g.w_in}, *opad;
-    const int nopad = attr_ints(e->op, "output_padding", &opad);
+    int64_t in[2] = {g.h_in, g.w_in};
     conv_padding(&c, 2, in, k, stride, pad, dil); /* EXPLICIT or VALID: not the sizes' */
-    RunHwRule rule = {.mul = {g.stride_h, g.stride_w}};
-    for (int i = 0; i < 2; i++) rule.add[i] = convt_rule_add(stride[i], k[i], dil[i], pad + 2 * i, nopad ? opad[i] : 0);
+    RunHwRule rule = convt_run_rule(e->op, 2, k, stride, dil, pad);
     const Var *t = attr_is_var(e->op, "output_size") ? ctx_attr_tensor(&c, "output_size") : NULL;
     if (t) { /* output_size's values, read as the run has them */
       const SymDim n = spec_numel(em_spec(e, t));
@@ -325,15 +334,10 @@ static int emit_conv3d_transpose(EmitCtx *e) {
   if (conv3dt_geometry(e, x, w, out, &g, &last, &f64)) return -1;
   const int run = var_runtime_mask(x) != 0;
   if (run) { /* the run's sizes (infer_conv_transpose), the buffers the bound's (g) */
-    int64_t k[3] = {g.k_d, g.k_h, g.k_w}, in[3] = {g.d_in, g.h_in, g.w_in}, stride[3], dil[3], pad[6], *opad;
-    const int nopad = attr_ints(e->op, "output_padding", &opad);
+    int64_t k[3] = {g.k_d, g.k_h, g.k_w}, in[3] = {g.d_in, g.h_in, g.w_in}, stride[3], dil[3], pad[6];
     for (int i = 0; i < 3; i++) stride[i] = g.stride[i], dil[i] = g.dil[i];
     conv_padding(&c, 3, in, k, stride, pad, dil); /* EXPLICIT or VALID: not the sizes' */
-    RunHwRule rule = {.dims = 3};
-    for (int i = 0; i < 3; i++) {
-      rule.mul[i] = stride[i];
-      rule.add[i] = convt_rule_add(stride[i], k[i], dil[i], pad + 2 * i, nopad == 3 ? opad[i] : 0);
-    }
+    const RunHwRule rule = convt_run_rule(e->op, 3, k, stride, dil, pad);
     run_hw_print(e, x, out, last ? 1 : 2, &rule, "the padding leaves no output (an output size below 1)");
   }
   const int64_t ws = rt_conv3d_transpose_ws_floats(&g, last), vol_in = g.d_in * g.h_in * g.w_in;

@@ -4,7 +4,7 @@
  * cumsum / logcumsumexp: X -> Out; axis:INT=-1, flatten:BOOLEAN=false,
  * exclusive:BOOLEAN=false, reverse:BOOLEAN=false; axis may be held in a
  * tensor (paddle.cumsum(x, axis=paddle.full([1], 1))), taken where the
- * compiler knows its value (scan_axis), refused where only the run does.
+ * compiler knows its value (ctx_attr_int), refused where only the run does.
  * Shape rule (phi CumInferMeta): Out has X's dims and dtype; with flatten it
  * is 1-D of product(X.dims), unknown dims multiplied in as -1 (so [-1, 3, 4]
  * gives [-12], as Paddle writes into the VarDesc; the batch-specialized
@@ -24,26 +24,12 @@
 #include "scan_call.h"
 #include "tensor_util.h"
 
-/* The axis: the attribute's, or the known value of the tensor holding it;
- * -1 when only the run knows it (Out's shape, X's, does not depend on it:
- * the emitter refuses it). */
-static int scan_axis(const OpCtx *c, int64_t *axis) {
-  int64_t v[1];
-  if (!attr_is_var(c->op, "axis")) {
-    *axis = attr_int(c->op, "axis", -1);
-    return 0;
-  }
-  if (ctx_attr_values(c, "axis", v, 1) != 1) return -1;
-  *axis = v[0];
-  return 0;
-}
-
-/* scan_axis for an emitter: the axis of rank r into *axis (r 0: as
+/* The axis (ctx_attr_int: a tensor's known value too) for an emitter: the axis of rank r into *axis (r 0: as
  * given); -1 after em_fail (out of range, or the run's). */
 static int emit_axis(EmitCtx *e, int r, int *axis) {
   OpCtx c = {e->g, (Op *)e->op};
   int64_t a;
-  if (scan_axis(&c, &a)) {
+  if (ctx_attr_int(&c, "axis", -1, &a)) {
     const Var *t = ctx_attr_tensor(&c, "axis");
     return em_fail(e, "attribute axis takes its value from tensor '%s' at run time (a tensor passed as the "
                       "attribute), which paddlec's %s takes only where the compiler knows it: refused rather than "
@@ -66,7 +52,7 @@ static int infer_scan(OpCtx *c) {
     s = (Shape){1, {p}};
   }
   int64_t axis;
-  if (s.rank > 0 && !scan_axis(c, &axis)) { /* with flatten too: Paddle's ScanKernel checks axis against Out's rank, 1 */
+  if (s.rank > 0 && !ctx_attr_int(c, "axis", -1, &axis)) { /* the run's: Out's shape, X's, does not need it */ /* with flatten too: Paddle's ScanKernel checks axis against Out's rank, 1 */
     if (axis < -s.rank || axis >= s.rank)
       return ctx_fail(c, "axis %lld is out of range for X %s%s", (long long)axis,
                       attr_bool(c->op, "flatten", 0) ? "flattened to " : "", shape_str(&s));

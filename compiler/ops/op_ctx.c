@@ -304,6 +304,14 @@ int ctx_attr_values(const OpCtx *c, const char *name, int64_t *out, int max) {
   return (int)a->n_vars_name;
 }
 
+int ctx_attr_int(const OpCtx *c, const char *name, int64_t dflt, int64_t *v) {
+  if (!attr_is_var(c->op, name)) {
+    *v = attr_int(c->op, name, dflt);
+    return 0;
+  }
+  return ctx_attr_values(c, name, v, 1) == 1 ? 0 : -1;
+}
+
 void ctx_set_all(OpCtx *c, const char *slot, const Shape *s, int dtype) {
   for (int i = 0; i < ctx_nout(c, slot); i++) ctx_set(c, slot, i, s, dtype);
 }

@@ -257,6 +257,10 @@ Var *ctx_attr_tensor(const OpCtx *c, const char *name);
  * tensors, or some value is the run's.  Paddle reads such an attribute
  * when the op runs; a value known here is the one it reads. */
 int ctx_attr_values(const OpCtx *c, const char *name, int64_t *out, int max);
+/* One integer attribute `name` (a Scalar Paddle lets a tensor give): the
+ * attribute's value (dflt when absent), or the tensor's where the compiler
+ * knows it (ctx_attr_values), into *v; -1 when only the run knows it. */
+int ctx_attr_int(const OpCtx *c, const char *name, int64_t dflt, int64_t *v);
 /* 1 when --max-shape names the i-th output of `slot` while specializing. */
 /* Where each dim of a rank-r X goes in a reduction's Out (-1: reduced away
  * or kept as 1), given the reduced dims red[]: Out keeps the others in
