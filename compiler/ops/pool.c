@@ -218,26 +218,37 @@ static int pool2d_geometry(EmitCtx *e, const Var *x, const Var *out, RtPool2d *p
   return 0;
 }
 
+/* 1 where a pooling of the run's sizes (run) pads as SAME does over them
+ * (conv_print_same_pads; not global or adaptive pooling). */
+static int run_same(const Op *op, int run) {
+  return run && conv_is_same(op) && !attr_bool(op, "global_pooling", 0) && !attr_bool(op, "adaptive", 0);
+}
+
+/* The run's sizes of pool2d / pool3d (nsp spatial dims, in[] the bound's,
+ * channel last or not): run_hw's locals by pool_rule, infer_pool's, and
+ * SAME's padding the run's; -1 after em_fail. */
+static int pool_run_sizes(EmitCtx *e, const Var *x, const Var *out, int nsp, const int64_t *in, int last) {
+  OpCtx c = {e->g, (Op *)e->op};
+  int64_t k[3], stride[3], pad[6];
+  attr_ints_fill(e->op, "ksize", nsp, 1, k);
+  attr_ints_fill(e->op, "strides", nsp, 1, stride);
+  if (conv_padding(&c, nsp, in, k, stride, pad, NULL)) return -1; /* EXPLICIT or VALID: not the sizes' */
+  RunHwRule rule;
+  pool_rule(e->op, nsp, k, stride, pad, &rule);
+  run_hw_print(e, x, out, last ? 1 : 2, &rule, "the window is larger than the padded input (an output size below 1)");
+  if (run_same(e->op, 1)) conv_print_same_pads(e, nsp, k, stride);
+  return 0;
+}
+
 static int emit_pool2d(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = ctx_in(&c, "X", 0), *out = ctx_out(&c, "Out", 0);
   if (!x || !out) return em_fail(e, "missing X or Out");
   RtPool2d p;
   if (pool2d_geometry(e, x, out, &p)) return -1;
-  const int run = var_runtime_mask(x) != 0;
-  const int same = run && conv_is_same(e->op) && !attr_bool(e->op, "global_pooling", 0) &&
-                   !attr_bool(e->op, "adaptive", 0); /* the padding the run's (conv_print_same_pads) */
-  if (run) { /* the run's sizes (infer_pool) */
-    int64_t k[2], stride[2], pad[4], in[2] = {p.h_in, p.w_in};
-    attr_ints_fill(e->op, "ksize", 2, 1, k);
-    attr_ints_fill(e->op, "strides", 2, 1, stride);
-    if (conv_padding(&c, 2, in, k, stride, pad, NULL)) return -1; /* EXPLICIT or VALID: not the sizes' */
-    RunHwRule rule;
-    pool_rule(e->op, 2, k, stride, pad, &rule);
-    run_hw_print(e, x, out, p.channel_last ? 1 : 2, &rule, "the window is larger than the padded input (an output "
-                 "size below 1)");
-    if (same) conv_print_same_pads(e, 2, k, stride);
-  }
+  const int run = var_runtime_mask(x) != 0, same = run_same(e->op, run);
+  const int64_t in[2] = {p.h_in, p.w_in};
+  if (run && pool_run_sizes(e, x, out, 2, in, p.channel_last)) return -1;
   pool_print_c(e->p, &(PoolCall){.kind = POOL_FORWARD, .dims = 2, .f64 = x->dtype == RT_DT_FP64, .geo2 = p,
                                  .run_sizes = run, .k_in = run && attr_bool(e->op, "global_pooling", 0),
                                  .run_pads = same,
@@ -370,20 +381,8 @@ static int emit_pool3d(EmitCtx *e) {
   if (!x || !out) return em_fail(e, "missing X or Out");
   RtPool3d p;
   if (pool3d_geometry(e, x, out, &p)) return -1;
-  const int run = var_runtime_mask(x) != 0;
-  const int same = run && conv_is_same(e->op) && !attr_bool(e->op, "global_pooling", 0) &&
-                   !attr_bool(e->op, "adaptive", 0); /* the padding the run's (conv_print_same_pads) */
-  if (run) { /* the run's sizes (infer_pool) */
-    int64_t k[3], stride[3], pad[6];
-    attr_ints_fill(e->op, "ksize", 3, 1, k);
-    attr_ints_fill(e->op, "strides", 3, 1, stride);
-    if (conv_padding(&c, 3, p.in, k, stride, pad, NULL)) return -1; /* EXPLICIT or VALID: not the sizes' */
-    RunHwRule rule;
-    pool_rule(e->op, 3, k, stride, pad, &rule);
-    run_hw_print(e, x, out, p.channel_last ? 1 : 2, &rule, "the window is larger than the padded input (an output "
-                 "size below 1)");
-    if (same) conv_print_same_pads(e, 3, k, stride);
-  }
+  const int run = var_runtime_mask(x) != 0, same = run_same(e->op, run);
+  if (run && pool_run_sizes(e, x, out, 3, p.in, p.channel_last)) return -1;
   pool_print_c(e->p, &(PoolCall){.kind = POOL_FORWARD, .dims = 3, .f64 = x->dtype == RT_DT_FP64, .geo3 = p,
                                  .run_sizes = run, .k_in = run && attr_bool(e->op, "global_pooling", 0),
                                  .run_pads = same,
