@@ -41,6 +41,20 @@ static const char *shape_text(EmitCtx *e, const Var *v) {
 
 /* The comment before a kernel: the op (and the ops fused into it) and every
  * var it reads or writes (left open for the kernels it waits for). */
+typedef struct AttrComment {
+  EmitCtx *e;
+  Printer *p;
+} AttrComment;
+
+/* A tensor passed as an attribute, which the kernel reads: "in value= ...". */
+static void comment_attr_var(void *ctx, int id, const char *attr) {
+  const AttrComment *c = ctx;
+  const Var *v = &c->e->g->vars[id];
+  if (em_spec(c->e, v)->known)
+    pr_line(c->p, " *   %-3s %-14s %-32s %-8s %s", "in", pool_printf("%s=", attr), v->name, rt_dtype_name(v->dtype),
+            shape_text(c->e, v));
+}
+
 static void kernel_comment(EmitCtx *e, Printer *p) {
   const Op *op = e->op;
   if (op->nfused) {
@@ -55,6 +69,7 @@ static void kernel_comment(EmitCtx *e, Printer *p) {
     pr_line(p, "/* block %d op %d: %s", op->file_block, op->index, op->type);
   }
   for (int side = 0; side < 2; side++) {
+    if (side) op_each_attr_var(e->g, op, comment_attr_var, &(AttrComment){e, p});
     const Slot *slots = side ? op->out : op->in;
     int n = side ? op->nout : op->nin;
     for (int s = 0; s < n; s++)

@@ -48,6 +48,18 @@ static void block_insert(Graph *g, Block *b, int id) {
 /* Paddle's BlockDesc::FindVarRecursive: breadth-first from `block` over
  * each block's forward block (backward blocks of training programs) and
  * parent, each block visited once. */
+void op_each_attr_var(const Graph *g, const Op *op, void (*fn)(void *ctx, int var, const char *attr), void *ctx) {
+  for (size_t i = 0; op->desc && i < op->desc->n_attrs; i++) {
+    const OpAttr *a = op->desc->attrs[i];
+    const size_t n = a->type == AT_VAR ? 1 : a->type == AT_VARS ? a->n_vars_name : 0;
+    for (size_t k = 0; k < n; k++) {
+      const char *name = a->type == AT_VAR ? a->var_name : a->vars_name[k];
+      const int v = name ? graph_find_var(g, op->block, name) : -1;
+      if (v >= 0) fn(ctx, v, a->name);
+    }
+  }
+}
+
 int graph_find_var(const Graph *g, int block, const char *name) {
   enum { SMALL = 64 };
   int small_q[SMALL];
@@ -129,6 +141,30 @@ static int add_var(Graph *g, int block, const Paddlec__Fw__VarDesc *vd) {
 static void add_user(Var *v, int op) {
   if (v->nusers && v->users[v->nusers - 1] == op) return;
   VEC_PUSH(v->users, v->nusers, v->users_cap, op);
+}
+
+typedef struct UserOf {
+  Graph *g;
+  int op;
+} UserOf;
+
+static void add_attr_user(void *ctx, int v, const char *attr) {
+  (void)attr;
+  const UserOf *u = ctx;
+  add_user(&u->g->vars[v], u->op);
+}
+
+/* Op id is a user of its inputs and of the tensors its attributes are
+ * bound to, the producer of its outputs. */
+static void link_op(Graph *g, int id) {
+  const Op *op = &g->ops[id];
+  for (int s = 0; s < op->nin; s++)
+    for (int a = 0; a < op->in[s].n; a++)
+      if (op->in[s].vars[a] >= 0) add_user(&g->vars[op->in[s].vars[a]], id);
+  op_each_attr_var(g, op, add_attr_user, &(UserOf){g, id});
+  for (int s = 0; s < op->nout; s++)
+    for (int a = 0; a < op->out[s].n; a++)
+      if (op->out[s].vars[a] >= 0) g->vars[op->out[s].vars[a]].producer = id;
 }
 
 /* True when the op's definition says this slot names an executor-scope
@@ -381,15 +417,7 @@ int graph_build(Graph *g, ProgramDesc *pd, const char *file) {
   }
   if (!bad) bad = check_sub_blocks(g);
   if (bad) return -1;
-  for (int i = 0; i < g->nops; i++) {
-    Op *op = &g->ops[i];
-    for (int s = 0; s < op->nin; s++)
-      for (int k = 0; k < op->in[s].n; k++)
-        if (op->in[s].vars[k] >= 0) add_user(&g->vars[op->in[s].vars[k]], i);
-    for (int s = 0; s < op->nout; s++)
-      for (int k = 0; k < op->out[s].n; k++)
-        if (op->out[s].vars[k] >= 0) g->vars[op->out[s].vars[k]].producer = i;
-  }
+  for (int i = 0; i < g->nops; i++) link_op(g, i);
   find_feeds_fetches(g);
   find_params(g);
   g->zero_d = detect_zero_d(g);
@@ -423,16 +451,7 @@ void graph_relink(Graph *g) {
     g->vars[i].nusers = 0;
   }
   for (int b = 0; b < g->nblocks; b++)
-    for (int k = 0; k < g->blocks[b].nops; k++) {
-      int id = g->blocks[b].ops[k];
-      const Op *op = &g->ops[id];
-      for (int s = 0; s < op->nin; s++)
-        for (int a = 0; a < op->in[s].n; a++)
-          if (op->in[s].vars[a] >= 0) add_user(&g->vars[op->in[s].vars[a]], id);
-      for (int s = 0; s < op->nout; s++)
-        for (int a = 0; a < op->out[s].n; a++)
-          if (op->out[s].vars[a] >= 0) g->vars[op->out[s].vars[a]].producer = id;
-    }
+    for (int k = 0; k < g->blocks[b].nops; k++) link_op(g, g->blocks[b].ops[k]);
   int n = 0;
   int *params = pool_alloc(sizeof(int) * ((size_t)g->nvars + 1));
   for (int i = 0; i < g->nvars; i++)

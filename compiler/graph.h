@@ -71,7 +71,7 @@ typedef struct Var {
   int lod_level;       /* LoD level from the VarDesc */
   unsigned flags;      /* VAR_* */
   int producer;        /* last op (id) writing it in program order, -1 */
-  int nusers;          /* ops reading it */
+  int nusers;          /* ops reading it (in a slot, or as an attribute: op_each_attr_var) */
   int *users;          /* their ids */
   int users_cap;       /* capacity of users */
   int feed_col;        /* feed column when VAR_FEED */
@@ -254,6 +254,10 @@ int graph_new_var(Graph *g, int block, const char *name);
 void graph_relink(Graph *g);
 /* Var lookup from block b upward through parents; -1 when not found. */
 int graph_find_var(const Graph *g, int block, const char *name);
+/* The vars op's attributes are bound to (VAR, VARS: a tensor passed as an
+ * attribute, read when the op runs, `paddle.full_like(x, x.mean())`): calls
+ * fn(ctx, var, attribute's name) for each one found. */
+void op_each_attr_var(const Graph *g, const Op *op, void (*fn)(void *ctx, int var, const char *attr), void *ctx);
 /* "block 0 op 17 (conv2d -> conv2d_3.tmp_0)" for messages, in pool memory. */
 const char *graph_op_where(const Graph *g, const Op *op);
 void graph_free(Graph *g);

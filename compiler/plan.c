@@ -411,6 +411,11 @@ static void block_use(void *ctx, int id, int write) {
   u->bd->last_use[id] = u->k;
 }
 
+static void attr_use(void *ctx, int id, const char *attr) {
+  (void)attr;
+  block_use(ctx, id, 0);
+}
+
 /* A var the sub-block touches: a buffer of its own when it has none yet
  * (never an input's: the loop may read that input again), alive to its
  * last use. */
@@ -473,6 +478,8 @@ int plan_build(Graph *g, const Spec *s, Plan *p, PlanOpts o) {
     for (int si = 0; si < op->nin; si++)
       for (int a = 0; a < op->in[si].n; a++)
         if (op->in[si].vars[a] >= 0) bd.last_use[op->in[si].vars[a]] = k;
+    BlockUse attrs = {&bd, k, op}; /* a tensor passed as an attribute is read when the op runs */
+    op_each_attr_var(g, op, attr_use, &attrs);
     if (op_runs_block(g, op)) { /* its sub-block's vars, read or written, are alive while it runs */
       BlockUse u = {&bd, k, op};
       op_each_var(g, op, block_use, &u);

@@ -67,7 +67,22 @@ int step_links(const Graph *g, const Op *op, StepLinks *l, const char **why) {
   return 0;
 }
 
+typedef struct AttrRead {
+  const Graph *g;
+  void (*fn)(void *, int, int);
+  void *ctx;
+} AttrRead;
+
+static void attr_read(void *ctx, int v, const char *attr) {
+  (void)attr;
+  const AttrRead *r = ctx;
+  if (r->g->vars[v].vtype == VT_LOD_TENSOR) r->fn(r->ctx, v, 0);
+}
+
+/* op's slots, and the tensors its attributes are bound to (read) */
 static void slots_each(const Graph *g, const Op *op, void (*fn)(void *, int, int), void *ctx) {
+  AttrRead r = {g, fn, ctx};
+  op_each_attr_var(g, op, attr_read, &r);
   for (int side = 0; side < 2; side++)
     for (int s = 0; s < (side ? op->nout : op->nin); s++) {
       const Slot *sl = side ? &op->out[s] : &op->in[s];

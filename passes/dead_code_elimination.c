@@ -19,20 +19,24 @@
  * tensors its attributes are bound to (VAR, VARS: conv2d_transpose's
  * output_size = paddle.shape(y)[2:]: the op's rule takes their values,
  * which must still be there to fold); read[v] follows (NULL: not kept). */
+typedef struct Reads {
+  int by;
+  int *readers;
+  unsigned char *read;
+} Reads;
+
+static void count_read(void *ctx, int v, const char *attr) {
+  (void)attr;
+  Reads *r = ctx;
+  if ((r->readers[v] += r->by) == 0 && r->read) r->read[v] = 0;
+}
+
 static void count_reads(const Graph *g, const Op *op, int by, int *readers, unsigned char *read) {
+  Reads r = {by, readers, read};
   for (int s = 0; s < op->nin; s++)
-    for (int a = 0; a < op->in[s].n; a++) {
-      const int v = op->in[s].vars[a];
-      if (v >= 0 && (readers[v] += by) == 0 && read) read[v] = 0;
-    }
-  for (size_t i = 0; op->desc && i < op->desc->n_attrs; i++) {
-    const OpAttr *a = op->desc->attrs[i];
-    const size_t n = a->type == AT_VAR ? 1 : a->type == AT_VARS ? a->n_vars_name : 0;
-    for (size_t k = 0; k < n; k++) {
-      const int v = graph_find_var(g, op->block, a->type == AT_VAR ? a->var_name : a->vars_name[k]);
-      if (v >= 0 && (readers[v] += by) == 0 && read) read[v] = 0;
-    }
-  }
+    for (int a = 0; a < op->in[s].n; a++)
+      if (op->in[s].vars[a] >= 0) count_read(&r, op->in[s].vars[a], NULL);
+  op_each_attr_var(g, op, count_read, &r);
 }
 
 static int dead(const Graph *g, int id, const unsigned char *read) {

@@ -1315,3 +1315,14 @@ def test_deform_batch_not_a_multiple_of_im2col_step_stops_the_run(tmp_path):
                            timeout=120)
         assert r.returncode == rc, (n, r.stderr)
     assert "the batch is above im2col_step 2 but not a multiple of it" in r.stderr, r.stderr
+
+
+def test_full_like_value_out_of_its_dtype_range(tmp_path):
+    """paddle.full_like(x, 70000.0, dtype="int16"): phi's FullLikeKernel
+    raises "The filled value is out of range for target type" (checked
+    with Paddle 2.6's Executor when this test was written); paddlec wrapped
+    it to 4464. Refused, naming the op, the value and the dtype."""
+    model = export_one_op(tmp_path, "feeds = [x]\nout = paddle.full_like(x, 70000.0, dtype='int16')")
+    line = bad(["compile", model, "-o", str(tmp_path / "out")], "(fill_any_like -> ",
+               "value 70000 is out of range for int16 (Paddle's kernel raises)")
+    assert model in line

@@ -1454,3 +1454,24 @@ def test_bincount_stops_on_a_negative_value_or_one_past_its_bound(tmp_path):
     p = run(["compile", f"{fixture}/model.pdmodel", "-o", str(tmp_path / "src")])
     assert p.returncode != 0 and "(bincount -> bincount_0.tmp_0): dim 0 of 'bincount_0.tmp_0' is only known at run " \
         "time (it depends on the values of input X ('vals')); bound it with --max-shape" in p.stderr, p.stderr
+
+
+def test_full_like_stops_on_a_tensor_value_out_of_its_dtype_range(tmp_path):
+    """e2e_shapes.py's full_like_from_tensors fills an int16 tensor with
+    min(x) * 300 and an int32 one with max(x) * -10, read when the run
+    reaches them: with an x of -200 (-60000) or of 3e8 (-3e9) phi's
+    FullLikeKernel raises "The filled value is out of range for target
+    type" (checked with Paddle 2.6's Executor when this test was written);
+    the run stops naming the op. Paddle's own inputs run (test_e2e_ops)."""
+    out, _ = cases("shapes")
+    fixture = f"{out}/full_like_from_tensors"
+    binary = build(fixture, tmp_path, "--blas=none")
+    x = np.load(f"{fixture}/input_0.npy")
+    for at, value, dtype in ((0, -200.0, "int16"), (1, 3e8, "int32")):
+        bad_x = x.copy()
+        bad_x.flat[at] = value
+        np.save(tmp_path / "x.npy", bad_x)
+        p = subprocess.run([str(binary), "--input", f"x={tmp_path / 'x.npy'}", "--output-dir", str(tmp_path / "o")],
+                           capture_output=True, text=True)
+        assert p.returncode != 0 and "fill_any_like: value (" in p.stderr and \
+            f") is out of range for {dtype} (Paddle raises)" in p.stderr, (value, p.stderr[-1500:])

@@ -7,6 +7,11 @@
 static void print_value(Printer *p, const FillCall *c) {
   const char *v = c->from ? pool_printf("(%s)%s[0]", c->type, c->from) : c->value;
   const char *out = c->local ? c->local : "out";
+  if (c->from && c->check) {
+    pr_line(p, "const double v = (double)%s[0];", c->from);
+    pr_line(p, "if (!(%s)) return 1; /* Paddle raises: the value is out of range for %s */", c->check, c->type);
+    v = pool_printf("(%s)v", c->type);
+  }
   pr_line(p, "%s *%s = %s;", c->type, out, c->out);
   pr_line(p, "for (int64_t i = 0; i < %s; i++) %s[i] = %s;", c->n, out, v);
 }

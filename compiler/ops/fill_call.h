@@ -50,6 +50,8 @@ typedef struct FillCall {
   const char *value;        /* VALUE: a literal of type, when from is NULL; ONE: the expression */
   const char *local;        /* VALUE: the local out is named (NULL: "out") */
   const char *from;         /* VALUE: the buffer whose [0] is the value, read at run time, or NULL */
+  const char *check;        /* VALUE with from: the value read as a double v (phi's Scalar), this C
+                             * condition on v must hold or the run stops (NULL: (type)from[0]) */
   const char *rows, *cols;  /* EYE: out's dims */
   const char *zero, *one;   /* EYE: literals of type */
   const char *start, *stop; /* RANGE (start), LINSPACE: the buffers whose [0] are the bounds */

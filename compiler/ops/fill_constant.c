@@ -21,6 +21,9 @@
  *     output_dim_idx:INT=0.  Out = `shape` with
  *     Out[output_dim_idx] = Input[input_dim_idx].
  *   fill_any_like: X -> Out; value:FLOAT=0, dtype:INT=-1 (-1 = X's dtype).
+ *     `value` may be a tensor's name (VAR: paddle.full_like(x, t)), read
+ *     when the op runs.  phi's FullLikeKernel raises on a value outside
+ *     Out's dtype's range (like_range), a constant one refused here.
  *   empty: ShapeTensor†, ShapeTensorList†* -> Out; shape:LONGS=[],
  *     dtype:INT=5: fill_constant's shape rule; values unspecified.
  *   fill_zeros_like: X -> Out, X's dims and dtype.
@@ -215,6 +218,8 @@ static int infer_fill_any_like(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
   if (!x) return -1;
   int dt = (int)attr_int(c->op, "dtype", -1);
+  if (attr_is_var(c->op, "value") && !ctx_attr_tensor(c, "value")) /* read when it runs (emit_fill_any_like) */
+    return ctx_fail(c, "attribute value names an unknown tensor");
   ctx_set(c, "Out", 0, &x->shape, dt < 0 ? x->dtype : dt);
   ctx_pass_runtime_extent(c, x, "Out", 0); /* the run's sizes of X are Out's (emit_fill_any_like) */
   return 0;
@@ -302,11 +307,78 @@ static int emit_fill_constant(EmitCtx *e) {
   return v ? fill(e, out, v, NULL) : -1;
 }
 
+/* phi's FullLikeKernel takes a value v (a double) that is infinite, NaN,
+ * or, compared in float (CommonType: float for every Out dtype but
+ * float64), within [lo, hi] of Out's type, and stores static_cast<T>(v);
+ * it raises on any other.  An integer type also holds only the doubles in
+ * (conv_lo, conv_hi) (C's conversion; past them Paddle's is undefined).
+ * NULL for float64 (every value) and for the dtypes paddlec does not fill. */
+typedef struct LikeRange {
+  int dtype;
+  double lo, hi;           /* Paddle's check, as floats */
+  double conv_lo, conv_hi; /* an integer type's convertible range, open (int64's low end closed) */
+} LikeRange;
+
+static const LikeRange *like_range(int dtype) {
+  static const LikeRange r[] = {
+      {RT_DT_FP32, -3.40282347e+38, 3.40282347e+38, 0, 0},
+      {RT_DT_BOOL, 0, 1, 0, 0},
+      {RT_DT_UINT8, 0, 255, -1, 256},
+      {RT_DT_INT8, -128, 127, -129, 128},
+      {RT_DT_INT16, -32768, 32767, -32769, 32768},
+      {RT_DT_INT32, -2147483648.0, 2147483648.0, -2147483649.0, 2147483648.0}, /* (float)INT32_MAX is 2^31 */
+      {RT_DT_INT64, -9223372036854775808.0, 9223372036854775808.0, -9223372036854775808.0, 9223372036854775808.0},
+  };
+  for (size_t i = 0; i < sizeof r / sizeof r[0]; i++)
+    if (r[i].dtype == dtype) return &r[i];
+  return NULL;
+}
+
+/* The value v passes Paddle's check for Out's dtype. */
+static int like_in_range(int dtype, double v) {
+  const LikeRange *r = like_range(dtype);
+  return !r || isinf(v) || isnan(v) || ((float)v >= (float)r->lo && (float)v <= (float)r->hi);
+}
+
+/* The run-time form: a C condition on the double v, NULL when every value
+ * passes (float64). */
+static const char *like_check(int dtype) {
+  const LikeRange *r = like_range(dtype);
+  if (!r) return NULL;
+  const char *lo = dtype == RT_DT_FP32 ? "-3.40282347e+38f" : pool_printf("%.1ff", r->lo);
+  const char *hi = dtype == RT_DT_FP32 ? "3.40282347e+38f" : pool_printf("%.1ff", r->hi);
+  const char *paddle = pool_printf("(isinf(v) || isnan(v) || ((float)v >= %s && (float)v <= %s))", lo, hi);
+  if (r->conv_lo == r->conv_hi) return paddle;
+  return pool_printf("%s && v %s %.1f && v < %.1f", paddle, dtype == RT_DT_INT64 ? ">=" : ">", r->conv_lo, r->conv_hi);
+}
+
+/* fill_any_like: `value` a number, or a tensor passed as the attribute
+ * (`paddle.full_like(x, x.mean())`: a VAR attribute) read when it runs, as
+ * phi's Scalar reads one: its first element as a double. */
 static int emit_fill_any_like(EmitCtx *e) {
   Var *out = tu_out(e, "Out", 0), *x = tu_in(e, "X", 0);
   if (!out || !x) return -1;
+  OpCtx c = {e->g, (Op *)e->op};
+  const Var *t = ctx_attr_tensor(&c, "value");
+  if (t || attr_is_var(e->op, "value")) {
+    if (!t || shape_numel(&t->shape) != 1 || (t->dtype != RT_DT_FP64 && !like_range(t->dtype)))
+      return em_fail(e, "value's tensor '%s' must be one number", t ? t->name : "?");
+    if (out->dtype != RT_DT_FP64 && !like_range(out->dtype))
+      return em_fail(e, "a value from a tensor filling %s is not supported", rt_dtype_name(out->dtype));
+    tu_pass_extent(e, x, out);
+    const char *ptr = em_ptr(e, out, 0);
+    fill_print_c(e->p, &(FillCall){.kind = FILL_VALUE, .type = em_ctype(out->dtype), .out = ptr,
+                                   .n = em_numel(e, out), .from = em_ptr(e, t, 1),
+                                   .check = like_check(out->dtype)});
+    if (like_check(out->dtype))
+      em_fault(e, pool_printf("value ('%s') is out of range for %s (Paddle raises)", t->name, rt_dtype_name(out->dtype)));
+    return 0;
+  }
   tu_pass_extent(e, x, out); /* before the count reads them */
-  const char *v = tu_literal(out->dtype, attr_float(e->op, "value", 0));
+  const double d = attr_float(e->op, "value", 0);
+  if (!like_in_range(out->dtype, d))
+    return em_fail(e, "value %g is out of range for %s (Paddle's kernel raises)", d, rt_dtype_name(out->dtype));
+  const char *v = tu_literal(out->dtype, d);
   return v ? fill(e, out, v, NULL) : em_fail(e, "value does not convert to %s", rt_dtype_name(out->dtype));
 }
 

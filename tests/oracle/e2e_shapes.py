@@ -104,6 +104,33 @@ def axes_from_tensors():
     return AxesFromTensors(), [InputSpec([None, 3, 4], "float32", "x")], (BATCH, 3, 4)
 
 
+class FullLikeFromTensors(nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.s = self.create_parameter([1])  # read only as the value: still a weight of the model
+
+    def forward(self, x):
+        m = paddle.mean(x) * 1.5  # made first, read after the chain below: its memory must live until then
+        y = paddle.sin(paddle.exp(x * 0.5) * 3.0 + 1.0) * paddle.cos(x) + paddle.sum(x, axis=1, keepdim=True)
+        a = paddle.mean(x) + paddle.max(x)  # read by relu and as a value: no fusion may drop it
+        return (paddle.full_like(y, m) + x, paddle.full_like(x, paddle.max(x) * -10.0, dtype="int32"),
+                paddle.full_like(x, self.s), paddle.full_like(x, a) + F.relu(a),
+                paddle.full_like(x, paddle.full([1], 2.5, "float64"), dtype="float64"),
+                paddle.full_like(x, paddle.argmax(x)), paddle.full_like(x, paddle.min(x) * 300.0, dtype="int16"),
+                paddle.full_like(x, paddle.mean(x) > 5.0, dtype="bool"))
+
+
+@case
+def full_like_from_tensors():
+    """paddle.full_like with a tensor as its value (fill_any_like's VAR
+    attribute `value`, read when the op runs as phi's Scalar reads it: a
+    double, then static_cast to Out's dtype): float32, int32 (truncated),
+    float64, an int64 tensor into float32, int16, bool, a parameter, a sum
+    relu reads too. The first's tensor is made before a chain of other ops,
+    which must not reuse its memory."""
+    return FullLikeFromTensors(), [InputSpec([None, 3, 4], "float32", "x")], (BATCH, 3, 4)
+
+
 def build(out_dir, name):
     paddle.disable_static()  # the previous case's reference run left static mode on
     layer, specs, shape = CASES[name]()
