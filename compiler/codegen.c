@@ -271,6 +271,7 @@ static int startup_generate(const Graph *g, const CompileOpts *o, ModelText *mt)
   if (train_startup_setup(st, g)) return -1;
   CompileOpts so = side_opts(o, "startup");
   so.es.num_threads = 1; /* runs once, before training */
+  so.nmax_shapes = 0;     /* the bounds are of main's feeds: the startup program has none */
   ModelText smt = {0};
   if (codegen_generate(st, &so, &smt)) return -1;
   mt->startup_header = smt.header;
@@ -349,6 +350,7 @@ static int prepare(Graph *g, const CompileOpts *o, int need_params, const char *
   g->max_shapes = o->max_shapes; /* the passes' rules see the bounds too (constant_folding runs them) */
   g->nmax_shapes = o->nmax_shapes;
   g->nclass_shapes = o->nclass_feeds;
+  g->trainer = o->training;
   g->max_shape_used = pool_alloc(sizeof *g->max_shape_used * (size_t)(o->nmax_shapes + 1));
   if (pipeline_run(g, &o->pipe, ran) || check_tensors(g)) return -1;
   for (int i = 0; i < g->nparams; i++) {

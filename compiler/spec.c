@@ -19,15 +19,19 @@ int spec_parse_shape_arg(const char *opt, const char *text, ShapeArg *out) {
   memset(out, 0, sizeof *out);
   if (!eq || eq == text) return diag_error("%s %s: expected NAME=d0,d1,...", opt, text);
   out->name = pool_printf("%.*s", (int)(eq - text), text);
+  /* --shape's dim 0 may be -1: the batch stays the run's */
+  const char *dims = strcmp(opt, "--shape") ? "dims must be positive integers"
+                                            : "dims must be positive integers (dim 0 may be -1: the run's batch)";
   for (const char *p = eq + 1; *p;) {
     char *end;
     errno = 0;
     long long v = strtoll(p, &end, 10);
-    if (end == p || v <= 0 || errno == ERANGE || out->rank >= RT_MAX_RANK)
-      return diag_error("%s %s: dims must be positive integers", opt, text);
+    if (end == p || errno == ERANGE || out->rank >= RT_MAX_RANK ||
+        !(v > 0 || (v == -1 && out->rank == 0 && !strcmp(opt, "--shape"))))
+      return diag_error("%s %s: %s", opt, text, dims);
     out->d[out->rank++] = v;
     p = *end == ',' ? end + 1 : end;
-    if (*end && *end != ',') return diag_error("%s %s: dims must be positive integers", opt, text);
+    if (*end && *end != ',') return diag_error("%s %s: %s", opt, text, dims);
   }
   return 0;
 }
@@ -49,6 +53,10 @@ static int feed_bound(Graph *g, const Var *v, const ShapeArg *arg, int64_t batch
   if (k < 0 || !any) return 0; /* a bound on a feed of known dims bounds nothing (check_max_shapes) */
   const ShapeArg *m = &g->max_shapes[k];
   g->max_shape_used[k] = 1;
+  if (g->trainer) /* its kernels and its driver's batches are made for one size */
+    return report ? diag_error("%s: --max-shape %s: a trainer's feeds take no run-time sizes yet; fix the feed's "
+                               "dims with --shape %s=-1,... (-1: the batch stays the run's)", g->file, v->name,
+                               v->name) : -1;
   if (arg) return report ? diag_error("%s: feed '%s' is named by both --shape and --max-shape; give one", g->file,
                                       v->name) : -1;
   if (m->rank != s->rank)
@@ -105,7 +113,11 @@ static int set_feeds(Graph *g, const ShapeArg *args, int nargs, int64_t batch, i
       if (d > 0) unknown = pool_printf("%s%s%d", unknown, *unknown ? ", " : "", d);
       s.d[d] = d == 0 ? batch : 1;
     }
-    if (*unknown && report)
+    if (*unknown && report && g->trainer)
+      bad = diag_error("%s: feed '%s' %s has unknown dim%s %s; a trainer's feeds take no run-time sizes yet: fix %s "
+                       "with --shape %s=-1,... (-1: the batch stays the run's)", g->file, v->name, shape_str(&v->decl),
+                       strchr(unknown, ',') ? "s" : "", unknown, strchr(unknown, ',') ? "them" : "it", v->name);
+    else if (*unknown && report)
       bad = diag_error("%s: feed '%s' %s has unknown dim%s %s; fix %s with --shape %s=..., or bound %s with "
                        "--max-shape %s=... to take the fed array's", g->file, v->name, shape_str(&v->decl),
                        strchr(unknown, ',') ? "s" : "", unknown, strchr(unknown, ',') ? "them" : "it", v->name,

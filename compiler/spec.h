@@ -47,7 +47,8 @@ typedef struct Spec {
  * returns -1 on any. */
 int spec_build(Graph *g, const ShapeArg *args, int nargs, Spec *s);
 /* Parses "name=d0,d1,..." (the value of option `opt`: --shape,
- * --max-shape) into a ShapeArg; -1 with an error printed. */
+ * --max-shape) into a ShapeArg; -1 with an error printed.  --shape's d0
+ * may be -1: the batch stays the run's. */
 int spec_parse_shape_arg(const char *opt, const char *text, ShapeArg *out);
 /* Value of a dim at batch B. */
 static inline int64_t symdim_at(SymDim d, int64_t b) { return d.a * b + d.c; }

@@ -38,7 +38,8 @@ def paddle_eval(name, checkpoint, out):
     return np.load(out)
 
 
-@pytest.mark.parametrize("name, places", [("mlp_sgd", 1), ("cnn_bn_momentum", 1), ("cnn_bn_momentum", 2)])
+@pytest.mark.parametrize("name, places", [("mlp_sgd", 1), ("cnn_bn_momentum", 1), ("cnn_bn_momentum", 2),
+                                         ("fixed_batch", 1)])
 def test_eval_on_the_trainers_state(name, places, tmp_path):
     d, meta = case_dir(name), meta_of(name)
     binary = build_trainer(d, tmp_path, "--eval", os.path.join(d, "test.pdmodel"))

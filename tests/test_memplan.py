@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from conftest import run
-from test_train import build_trainer, case_dir, case_names, train
+from test_train import build_trainer, case_dir, case_flags, case_names, train
 
 BATCHES = list(range(1, 321)) + [500, 1000, 4096]
 
@@ -32,7 +32,7 @@ def plan_pieces(name, tmp_path):
     """[(lo, hi or None, (arena a, c), [(offset, bytes, first, last), ...])] of the fixture's plan."""
     d = case_dir(name)
     p = run(["compile", os.path.join(d, "main.pdmodel"), "--startup", os.path.join(d, "startup.pdmodel"), "-o",
-             str(tmp_path / "src"), "--dump-memplan"])
+             str(tmp_path / "src"), "--dump-memplan"] + case_flags(d))
     assert p.returncode == 0, p.stderr[-2000:]
     pieces, lo, hi = [], 1, None
     for line in p.stdout.splitlines():

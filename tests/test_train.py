@@ -60,10 +60,17 @@ def saved_state(prefix):
     return state
 
 
+def case_flags(d):
+    """The build flags a case asks for (case.json's flags: --shape of feeds
+    with unknown dims)."""
+    path = os.path.join(d, "case.json")
+    return json.load(open(path)).get("flags", []) if os.path.exists(path) else []
+
+
 def build_trainer(d, tmp_path, *extra):
     binary = tmp_path / "trainer"
     p = run(["build", os.path.join(d, "main.pdmodel"), "--startup", os.path.join(d, "startup.pdmodel"), "-o",
-             str(binary)] + list(extra))
+             str(binary)] + case_flags(d) + list(extra))
     assert p.returncode == 0, p.stderr[-3000:]
     return binary
 
@@ -149,14 +156,14 @@ def test_trainer_errors(tmp_path):
     assert "step 2:" in fails("--input", f"x={nan}", "--batch-size", str(meta["batch"]), "--steps", "5")
 
 
-def refused_trainer(name, tmp_path):
+def refused_trainer(name, tmp_path, *flags):
     """The stderr of building tests/oracle/train_refused.py's program `name`
-    (the build fails, writing no binary)."""
+    with `flags` (the build fails, writing no binary)."""
     script = os.path.join(ROOT, "tests", "oracle", "train_refused.py")
     out = os.path.join(BUILD, "train_refused")
     d = os.path.join(generated(out, [sys.executable, script, out], [script]), name)
     p = run(["build", os.path.join(d, "main.pdmodel"), "--startup", os.path.join(d, "startup.pdmodel"), "-o",
-             str(tmp_path / "t")])
+             str(tmp_path / "t")] + list(flags))
     assert p.returncode == 1, p.stderr
     assert not os.path.exists(tmp_path / "t")
     return p.stderr
@@ -169,6 +176,36 @@ def test_a_trained_loop_only_the_data_ends_is_refused(tmp_path):
     err = refused_trainer("loop_until_data", tmp_path)
     assert re.search(r"block 0 op \d+ \(while -> [^)]*\) keeps each iteration's 'tanh_0.tmp_0' for its while_grad, "
                      r"and paddlec cannot count its iterations: its condition is not `counter < n`", err), err
+
+
+def test_a_trainers_feed_of_a_run_time_length_asks_for_a_fixed_one(tmp_path):
+    """ids [None, None]: the trainer's kernels and its batches are made for
+    one size, so the length must be fixed with --shape; --max-shape (which
+    an inference model takes) is refused too. It once said "--max-shape
+    names 'ids', which is no output of an op ..." of the startup program."""
+    err = refused_trainer("run_time_length", tmp_path)
+    assert "main.pdmodel: feed 'ids' [-1, -1] has unknown dim 1; a trainer's feeds take no run-time sizes yet: fix " \
+        "it with --shape ids=-1,... (-1: the batch stays the run's)" in err, err
+    err = refused_trainer("run_time_length", tmp_path, "--max-shape", "ids=8,32")
+    assert "main.pdmodel: --max-shape ids: a trainer's feeds take no run-time sizes yet; fix the feed's dims with " \
+        "--shape ids=-1,... (-1: the batch stays the run's)" in err, err
+
+
+def test_a_fixed_batch_trainer_checks_its_batch(tmp_path):
+    """train_cases.py's fixed_batch (feeds [16, 13] and [16, 1]; trained
+    like Paddle in test_trains_like_paddle, without --batch-size too): a
+    --batch-size other than 16, or two places, is an error saying why."""
+    d = case_dir("fixed_batch")
+    binary = build_trainer(d, tmp_path)
+    base = [str(binary), "--steps", "2", "--params", os.path.join(d, "init"), "--input", f"x={d}/x.npy", "--input",
+            f"y={d}/y.npy"]
+    for extra, want in ((["--batch-size", "8"], "error: --batch-size 8: the program's feeds fix the batch at 16 rows"),
+                        (["--places", "2"], "error: the program's feeds fix the batch at 16 rows: it trains on one "
+                         "place, not 2")):
+        p = subprocess.run(base + extra, capture_output=True, text=True, timeout=60, env=SAN_ENV)
+        assert p.returncode == 1 and want in p.stderr, (extra, p.stderr)
+    p = subprocess.run(base, capture_output=True, text=True, timeout=60, env=SAN_ENV)
+    assert p.returncode == 0 and "step 1 loss " in p.stdout, p.stderr
 
 
 def test_a_loop_in_a_trained_loop_is_refused(tmp_path):

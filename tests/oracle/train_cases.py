@@ -69,6 +69,41 @@ def fit_a_line():
 
 
 @case
+def fixed_batch():
+    """Feeds that fix the batch (`static.data("x", [16, 13])`, as Paddle 1.x
+    programs written with append_batch_size=False do), with an evaluation
+    program: the trainer calls its model with batch 1 (the sizes are the
+    program's) and takes the 16 rows they fix each step. It once stopped at
+    once with no message."""
+    x = paddle.static.data("x", [16, 13], "float32")
+    y = paddle.static.data("y", [16, 1], "float32")
+    h = paddle.nn.functional.relu(paddle.static.nn.fc(x, 8))
+    loss = paddle.mean(paddle.nn.functional.square_error_cost(paddle.static.nn.fc(h, 1), y))
+    for_test()
+    paddle.optimizer.Momentum(learning_rate=0.05, momentum=0.9).minimize(loss)
+    return loss, 16
+
+
+@case
+def text_length_fixed():
+    """Token ids [None, None] (a sequence length only the data gives), the
+    length fixed with `--shape ids=-1,12` (case.json's flags; the batch
+    stays the run's): embedding, a Linear over each token, the mean over
+    the tokens, a classifier, cross_entropy, Adam."""
+    ids = paddle.static.data("ids", [None, None], "int64")
+    y = paddle.static.data("y", [None, 1], "int64")
+    h = paddle.nn.functional.relu(paddle.static.nn.fc(paddle.nn.Embedding(10, 8)(ids), 8, num_flatten_dims=2))
+    logits = paddle.static.nn.fc(paddle.mean(h, axis=1), 4)
+    loss = paddle.mean(paddle.nn.functional.cross_entropy(logits, y))
+    paddle.optimizer.Adam(0.01).minimize(loss)
+    return loss, 8
+
+
+text_length_fixed.shape = {"ids": [-1, 12]}
+text_length_fixed.label_classes = 4
+
+
+@case
 def scale_update():
     """The trainer's plumbing with ops that compile without any grad kernel:
     loss = mean(x * w) seeds its gradient (a Backward|Loss fill_constant, as
@@ -684,11 +719,11 @@ lstm_dropout.label_classes = 3
 lstm_dropout.seeded_steps = True
 
 
-def _data(feed, rows, rng, classes=10):
+def _data(feed, rows, rng, classes=10, fixed=None):
     """Rows of a feed: integer feeds (labels) uniform in [0, classes) (a
     case's `label_classes` attribute, 10 by default), floats standard
-    normal."""
-    shape = [rows] + [d for d in feed.shape[1:]]
+    normal; `fixed`: the feed's dims as a case's `shape` fixes them."""
+    shape = [rows] + list(fixed[1:] if fixed else feed.shape[1:])
     if "int" in str(feed.dtype):
         return rng.integers(0, classes, size=shape).astype(str(feed.dtype).replace("paddle.", ""))
     return rng.standard_normal(shape).astype(str(feed.dtype).replace("paddle.", ""))
@@ -773,7 +808,8 @@ def build(out_dir, name):
     feeds = [v for v in main.global_block().vars.values() if v.is_data]
     feeds.sort(key=lambda v: v.name.encode())
     classes = getattr(CASES[name], "label_classes", 10)
-    data = {f.name: _data(f, STEPS * batch, rng, classes) for f in feeds}
+    shapes = getattr(CASES[name], "shape", {})  # --shape of feeds with unknown dims
+    data = {f.name: _data(f, STEPS * batch, rng, classes, shapes.get(f.name)) for f in feeds}
     for k, a in data.items():
         np.save(os.path.join(d, f"{k}.npy"), a)
     exe = paddle.static.Executor(paddle.CPUPlace())
@@ -794,7 +830,9 @@ def build(out_dir, name):
         # seeded with `seed` before the first (the trainer's --seed)
         json.dump({"feeds": [f.name for f in feeds], "loss": loss.name, "batch": batch, "steps": STEPS,
                    "seed": GLOBAL_SEED, "seeded_steps": getattr(CASES[name], "seeded_steps", False),
-                   "fetch": fetch}, f, indent=1)
+                   "fetch": fetch,
+                   "flags": [a for k, s in shapes.items() for a in ("--shape", k + "=" + ",".join(map(str, s)))]},
+                  f, indent=1)
     reference(d)
 
 

@@ -9,6 +9,8 @@ save them (main.pdmodel, startup.pdmodel in OUTDIR/<case>/):
   nested_loop       a while_loop in the body of a trained while_loop: the
                     inner loop's while_grad runs inside the outer one's
                     grad block, which paddlec does not compile yet.
+  run_time_length   ids [None, None]: a sequence length only the data
+                    gives, which a trainer's feeds do not take yet.
 
     python train_refused.py OUTDIR"""
 import os
@@ -45,9 +47,18 @@ def nested_loop():
     paddle.optimizer.SGD(learning_rate=0.1).minimize(paddle.mean(h))
 
 
+def run_time_length():
+    ids = paddle.static.data("ids", [None, None], "int64")
+    y = paddle.static.data("y", [None, 1], "int64")
+    h = paddle.mean(paddle.nn.Embedding(50, 8)(ids), axis=1)
+    loss = paddle.mean(paddle.nn.functional.cross_entropy(paddle.static.nn.fc(h, 4), y))
+    paddle.optimizer.Adam(0.01).minimize(loss)
+
+
 def main(out):
     paddle.enable_static()
-    for name, build in (("loop_until_data", loop_until_data), ("nested_loop", nested_loop)):
+    for name, build in (("loop_until_data", loop_until_data), ("nested_loop", nested_loop),
+                        ("run_time_length", run_time_length)):
         main_p, startup = paddle.static.Program(), paddle.static.Program()
         with paddle.static.program_guard(main_p, startup):
             build()

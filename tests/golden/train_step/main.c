@@ -129,6 +129,36 @@ static int64_t check_data(int i, const char *path, const RtNpy *a) {
   return check_rows(model_input_name(i), model_input_dtype(i), model_input_rank(i), want, path, a);
 }
 
+/* A program whose feeds fix their batch (`static.data("x", [4, 13])`, or
+ * --shape): the rows each step takes, dim 0 of every feed, checked against
+ * --batch-size when given (> 0); -1 after an error. */
+static long fixed_rows(long batch, long places) {
+  int64_t want[RT_MAX_RANK + 1];
+  long rows = MODEL_NUM_INPUTS ? -1 : (batch > 0 ? batch : 1);
+  for (int i = 0; i < MODEL_NUM_INPUTS; i++) {
+    if (model_input_shape(i, MODEL_FIXED_BATCH, want) < 0 || model_input_rank(i) < 1) {
+      fprintf(stderr, "error: input '%s' has no rows to take a step's from\n", model_input_name(i));
+      return -1;
+    }
+    if (rows >= 0 && want[0] != rows) {
+      fprintf(stderr, "error: the program's feeds fix their batch, but '%s' takes %lld rows a step and '%s' %ld\n",
+              model_input_name(i), (long long)want[0], model_input_name(0), rows);
+      return -1;
+    }
+    rows = (long)want[0];
+  }
+  if (batch > 0 && batch != rows) {
+    fprintf(stderr, "error: --batch-size %ld: the program's feeds fix the batch at %ld rows\n", batch, rows);
+    return -1;
+  }
+  if (places > 1) {
+    fprintf(stderr, "error: the program's feeds fix the batch at %ld rows: it trains on one place, not %ld\n", rows,
+            places);
+    return -1;
+  }
+  return rows;
+}
+
 /* The shape of output j of a step at `batch` on `places` places (the
  * places' values concatenated on dim 0; a scalar gives [places]): fills
  * dims, returns the rank. */
@@ -170,6 +200,8 @@ static void out_path(char *buf, size_t n, const char *dir, const char *prefix, c
 #include "model_eval.h"
 #define EVAL_NIN (MODEL_EVAL_NUM_INPUTS ? MODEL_EVAL_NUM_INPUTS : 1)
 #define EVAL_NOUT (MODEL_EVAL_NUM_OUTPUTS ? MODEL_EVAL_NUM_OUTPUTS : 1)
+/* the batch the evaluation program is called with for `rows` rows */
+#define EVAL_BATCH(rows) (MODEL_EVAL_FIXED_BATCH ? MODEL_EVAL_FIXED_BATCH : (rows))
 #else
 #define EVAL_NIN 1
 #define EVAL_NOUT 1
@@ -237,7 +269,7 @@ static int eval_load(Eval *ev, long batch, long steps) {
   }
   ev->max_runs = steps / ev->every;
   for (int j = 0; j < MODEL_EVAL_NUM_OUTPUTS; j++) {
-    ev->bytes[j] = (size_t)model_eval_output_shape(j, batch, NULL) * rt_dtype_size(model_eval_output_dtype(j));
+    ev->bytes[j] = (size_t)model_eval_output_shape(j, EVAL_BATCH(batch), NULL) * rt_dtype_size(model_eval_output_dtype(j));
     if (!(ev->outs[j] = rt_alloc(ev->bytes[j] * (size_t)(ev->batches * ev->max_runs) + 1))) {
       fprintf(stderr, "error: out of memory for the evaluations' outputs\n");
       return -1;
@@ -259,7 +291,7 @@ static int eval_run(model_model *m, Eval *ev, long batch, long step) {
       in[i] = (const unsigned char *)ev->data[i].data + (size_t)(k * batch) * (ev->data[i].bytes / (size_t)ev->rows);
     for (int j = 0; j < MODEL_EVAL_NUM_OUTPUTS; j++)
       out[j] = ev->outs[j] + ev->bytes[j] * (size_t)(ev->runs * ev->batches + k);
-    if (model_eval(m, batch, in, out)) {
+    if (model_eval(m, EVAL_BATCH(batch), in, out)) {
       fprintf(stderr, "error: eval after step %ld: %s\n", step, model_last_error(m));
       return -1;
     }
@@ -278,7 +310,7 @@ static int eval_write(const Eval *ev, const char *dir, long batch) {
     int64_t dims[RT_MAX_RANK + 2] = {ev->runs, ev->batches};
     const int r = model_eval_output_rank(j);
     char path[1024], err[160];
-    model_eval_output_shape(j, batch, dims + 2);
+    model_eval_output_shape(j, EVAL_BATCH(batch), dims + 2);
     mkdir(dir, 0777);
     out_path(path, sizeof path, dir, "eval_", model_eval_output_name(j));
     if (rt_npy_write(path, model_eval_output_dtype(j), r + 2, dims, ev->outs[j], err, sizeof err)) {
@@ -391,7 +423,7 @@ int main(int argc, char **argv) {
       return usage(argv[0]);
     }
   }
-  if (steps < 0 || (steps > 0 && batch < 0)) return usage(argv[0]);
+  if (steps < 0 || (steps > 0 && batch < 0 && !MODEL_FIXED_BATCH)) return usage(argv[0]);
   if (!places && getenv("CPU_NUM") && (places = parse_count("CPU_NUM", getenv("CPU_NUM"), 1)) < 0) return 1;
   /* neither: one place, with the hint Paddle's with_data_parallel prints */
   if (!places && model_cpu_num_hint() && rank == 0) fputs(model_cpu_num_hint(), stderr);
@@ -443,6 +475,7 @@ int main(int argc, char **argv) {
       } else rows = r;
     }
   }
+  if (!st && steps > 0 && MODEL_FIXED_BATCH && (batch = fixed_rows(batch, places * procs)) < 0) st = -1;
   if (!st && steps > 0 && rows >= 0 && rows < batch) {
     fprintf(stderr, "error: the data sets hold %lld rows, fewer than one batch of %ld\n", (long long)rows, batch);
     st = -1;
@@ -457,6 +490,9 @@ int main(int argc, char **argv) {
 #if MODEL_HAS_EVAL
   if (!st && ev.every && steps > 0 && eval_load(&ev, batch, steps)) st = -1;
 #endif
+  /* the batch the model is called with: the rows of a step, or 1 for a
+   * program whose feeds fix them (the model's sizes are its own) */
+  const long mb = MODEL_FIXED_BATCH ? MODEL_FIXED_BATCH : batch;
   if (!st && learning_rate >= 0 && model_set_learning_rate(m, learning_rate)) {
     fprintf(stderr, "error: --learning-rate: %s\n", model_last_error(m));
     st = -1;
@@ -494,14 +530,15 @@ int main(int argc, char **argv) {
       rt_npy_free(&g);
     }
   }
-  if (!st && steps > 0 && places * procs == 1) st = model_reserve(m, batch);
+  if (!st && steps > 0 && places * procs == 1 && (st = model_reserve(m, mb)))
+    fprintf(stderr, "error: --batch-size %ld: %s\n", batch, model_last_error(m));
   const long total = places * procs; /* every place of every process */
   size_t out_bytes[NOUT] = {0};
   unsigned char *outs[NOUT] = {0};
   double *times = steps > 0 ? rt_alloc(sizeof(double) * (size_t)steps) : NULL;
   for (int j = 0; !st && j < MODEL_NUM_OUTPUTS; j++) {
     int64_t dims[RT_MAX_RANK + 1];
-    const int r = step_shape(j, batch, (int)total, dims);
+    const int r = step_shape(j, mb, (int)total, dims);
     out_bytes[j] = (size_t)numel(dims, r) * rt_dtype_size(model_output_dtype(j));
     outs[j] = rt_alloc(out_bytes[j] * (size_t)steps + 1);
     if (!outs[j]) st = -1;
@@ -516,7 +553,7 @@ int main(int argc, char **argv) {
     }
     for (int j = 0; j < MODEL_NUM_OUTPUTS; j++) fetch[j] = outs[j] + out_bytes[j] * (size_t)k;
     double t0 = now_ms();
-    st = model_train_step(m, batch, in, fetch);
+    st = model_train_step(m, mb, in, fetch);
     times[k] = now_ms() - t0;
     if (st) {
       fprintf(stderr, "error: step %ld: %s\n", k, model_last_error(m));
@@ -545,7 +582,7 @@ int main(int argc, char **argv) {
   for (int j = 0; !st && rank == 0 && out_dir && steps > 0 && j < MODEL_NUM_OUTPUTS; j++) {
     int64_t dims[RT_MAX_RANK + 2];
     dims[0] = steps;
-    const int r = step_shape(j, batch, (int)total, dims + 1);
+    const int r = step_shape(j, mb, (int)total, dims + 1);
     char path[1024], err[160];
     mkdir(out_dir, 0777);
     out_path(path, sizeof path, out_dir, "", model_output_name(j));
