@@ -109,6 +109,21 @@ static void print_squared_l2_grad(Printer *p, const OptCall *c) {
   pr_line(p, "for (int64_t i = 0; i < %s; i++) dx[i] = g * x[i];", c->numel);
 }
 
+/* clip_by_norm (phi ClipByNormFunctor, float): the norm of x (its squares
+ * summed in element order; Eigen's order differs by rounding), then
+ * out = x * scaling with scaling 1 when the norm is at most max_norm, else
+ * max_norm / (norm + eps), eps 1e-6 for a norm of at most 1e-30. */
+static void print_clip_by_norm(Printer *p, const OptCall *c) {
+  pr_line(p, "const float *x = %s;", c->x);
+  pr_line(p, "float *out = %s;", c->out);
+  pr_line(p, "float acc = 0;");
+  pr_line(p, "for (int64_t i = 0; i < %s; i++) acc += x[i] * x[i];", c->numel);
+  pr_line(p, "const float norm = sqrtf(acc);");
+  pr_line(p, "const float keep = norm <= %s ? 1.0f : 0.0f, eps = norm <= 1e-30f ? 1e-6f : 0.0f;", c->max_norm);
+  pr_line(p, "const float scaling = keep + (1.0f - keep) * %s / (norm + eps);", c->max_norm);
+  pr_line(p, "for (int64_t i = 0; i < %s; i++) out[i] = x[i] * scaling;", c->numel);
+}
+
 void opt_print_c(Printer *p, const OptCall *c) {
   switch (c->kind) {
     case OPT_UPDATE:
@@ -137,6 +152,9 @@ void opt_print_c(Printer *p, const OptCall *c) {
       break;
     case OPT_SQUARED_L2_GRAD:
       print_squared_l2_grad(p, c);
+      break;
+    case OPT_CLIP_BY_NORM:
+      print_clip_by_norm(p, c);
       break;
   }
 }

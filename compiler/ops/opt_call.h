@@ -11,9 +11,9 @@
  * (tu_respell); around the task it prints, through records of their own,
  * SkipUpdate's test and copies, lamb's trust ratio between its two loops,
  * the beta powers after the loop and a merged op's per-parameter braces.
- * lars_momentum (its norms summed in one pass, then the update) and
- * squared_l2_norm (gradient clipping's sum of squares) and its grad are one
- * record each.  opt_print_c prints them; another backend prints the same
+ * lars_momentum (its norms summed in one pass, then the update),
+ * squared_l2_norm (gradient clipping's sum of squares) and its grad, and
+ * clip_by_norm (ClipGradByNorm's clip of one gradient) are one record each.  opt_print_c prints them; another backend prints the same
  * records. */
 #ifndef PADDLEC_OPS_OPT_CALL_H
 #define PADDLEC_OPS_OPT_CALL_H
@@ -31,6 +31,7 @@ typedef enum OptKind {
   OPT_LARS,        /* one lars_momentum parameter: the norms, the local learning rate, the update */
   OPT_SQUARED_L2,  /* out[0] = the sum of x's squares, in element order */
   OPT_SQUARED_L2_GRAD, /* dx = (dout[0] * 2) * x */
+  OPT_CLIP_BY_NORM,    /* out = x * scaling, from the norm of x and max_norm (clip_by_norm) */
 } OptKind;
 
 /* A pointer the update loop declares. */
@@ -82,7 +83,8 @@ typedef struct OptCall {
   const char *numel; /* also LARS, SQUARED_L2*: the element count */
   /* LARS, SQUARED_L2*: pointers (p also LAMB_RATIO) */
   const char *p, *g, *v, *lr, *po, *vo; /* LARS: Param, Grad, Velocity, LearningRate read; ParamOut, VelocityOut */
-  const char *x, *out, *dout, *dx;      /* SQUARED_L2: x read, out written; GRAD: x, dout read, dx written */
+  const char *x, *out, *dout, *dx;      /* SQUARED_L2, CLIP_BY_NORM: x read, out written; GRAD: x, dout read, dx written */
+  const char *max_norm;                 /* CLIP_BY_NORM: the attribute, a float literal */
   /* LARS: constants of the dtype (tu_literal) */
   const char *mu, *coeff, *eps, *rescale, *wd;
 } OptCall;

@@ -5,7 +5,8 @@ on float64, linspace with tensor bounds, equal_all, an add whose X
 broadcasts to a larger Out under enable_inplace, rrelu at inference (with
 its Noise output), isnan/isinf/isfinite (v2), atan2, NaN and infinities
 through the clamping activations (alone and as conv epilogues),
-i0/i0e/i1/i1e, and float64 paths of the less common ops.
+i0/i0e/i1/i1e, float64 paths of the less common ops, and isclose /
+allclose.
 
     python e2e_elementwise.py OUTDIR [CASE ...]
 
@@ -193,6 +194,28 @@ def float64_paths():
             paddle.take_along_axis(y, idx, 1)]
     outs += op("norm", {"X": [x]}, {"Out": ["float64"], "Norm": ["float64"]}, {"axis": 2})[:1]
     return [x, y, idx], outs
+
+
+@case
+def isclose_allclose():
+    """isclose and allclose: tolerances that pass some elements and fail
+    others (x against x plus noise), the defaults, equal_nan either way on
+    NaN and infinities, float64, and Rtol/Atol as float64 tensors (op
+    inputs, which Paddle's kernel reads instead of the attributes)."""
+    x, noise = data("x", [None, 3, 4]), data("noise", [None, 3, 4])
+    s, t = data("special", [None, 3, 4]), data("special2", [None, 3, 4])
+    d, e = data("d", [None, 5], "float64"), data("e", [None, 5], "float64")
+    y = x + noise * 0.02
+    rt, at = paddle.full([1], 0.05, "float64"), paddle.full([1], 0.01, "float64")
+    outs = [paddle.isclose(x, y, rtol=0.02, atol=0.01), paddle.isclose(x, y), paddle.isclose(x, x * 1.0000001),
+            paddle.isclose(s, t), paddle.isclose(s, t, equal_nan=True), paddle.isclose(d, d + e * 1e-3, 1e-3, 1e-4),
+            paddle.allclose(x, y, rtol=0.5, atol=0.5), paddle.allclose(x, y), paddle.allclose(s, s),
+            paddle.allclose(s, s, equal_nan=True), paddle.allclose(d, d * 1.0000001)]
+    outs += op("isclose", {"Input": [x], "Other": [y], "Rtol": [rt], "Atol": [at]}, {"Out": ["bool"]},
+               {"equal_nan": False})
+    outs += op("allclose", {"Input": [x], "Other": [y], "Rtol": [rt * 100.0], "Atol": [at]}, {"Out": ["bool"]},
+               {"equal_nan": False})
+    return [x, noise, s, t, d, e], outs
 
 
 if __name__ == "__main__":

@@ -161,6 +161,33 @@ einsum("einsum_y_only", "bij,bjk->bik", [2, 3, 4], [2, 4, 5], wrt=[1])
 einsum("einsum_f64", "bij,bjk->bik", [2, 3, 4], [2, 4, 5], dtype="float64")
 
 
+@case
+def dot_rows():
+    """dot of rows ([B, N] -> [B]): both gradients."""
+    x, y = data("x", [-1, 5]), data("y", [-1, 5])
+    return ["x", "y"], [paddle.dot(x, y)], [x, y]
+
+
+@case
+def dot_vec_f64():
+    """dot of two float64 vectors (a 0-D Out), Y's gradient only."""
+    x, y = paddle.static.data("x", [6], "float64"), data("y", [6], "float64")
+    return ["x", "y"], [paddle.dot(x, y)], [y]
+
+
+@case
+def mv_both():
+    """mv: X@GRAD (dOut times Vec) and Vec@GRAD (X^T dOut)."""
+    x, v = data("x", [-1, 4]), data("v", [4])
+    return ["x", "v"], [paddle.mv(x, v)], [x, v]
+
+
+@case
+def mv_vec_only_f64():
+    x, v = paddle.static.data("x", [3, 5], "float64"), data("v", [5], "float64")
+    return ["x", "v"], [paddle.mv(x, v)], [v]
+
+
 def make_input(v, rng):
     shape = [3 if d < 0 else d for d in v.shape]
     return rng.standard_normal(shape).astype("float64" if v.dtype == paddle.float64 else "float32")

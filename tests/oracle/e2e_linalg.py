@@ -123,5 +123,22 @@ def logsumexp_norms():
     return [x], outs
 
 
+@case
+def dot_mv():
+    """paddle.dot of vectors (a 0-D Out) and of rows ([B, N] -> [B]) in
+    float32, float64, int32 and int64; paddle.mv (a matrix of the run's
+    batch of rows times a vector), float32 and float64."""
+    v, w = data("v", [7]), data("w", [7])
+    x, y = data("x", [None, 5]), data("y", [None, 5])
+    d, e = data("d", [3, 4], "float64"), data("e", [3, 4], "float64")
+    i, j = data("i", [None, 6], "int32"), data("j", [None, 6], "int32")
+    k, m = data("k", [5], "int64", -100, 100), data("m", [5], "int64", -100, 100)
+    mat, vec = data("mat", [None, 5]), data("vec", [5])
+    dmat, dvec = data("dmat", [4, 3], "float64"), data("dvec", [3], "float64")
+    outs = [paddle.dot(v, w), paddle.dot(x, y), paddle.dot(d, e), paddle.dot(i, j), paddle.dot(k, m),
+            paddle.mv(mat, vec), paddle.mv(dmat, dvec)]
+    return [v, w, x, y, d, e, i, j, k, m, mat, vec, dmat, dvec], outs
+
+
 if __name__ == "__main__":
     run_static_cases(CASES, make_input)

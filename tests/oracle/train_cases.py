@@ -301,6 +301,23 @@ def mlp_clip_l2():
 
 
 @case
+def mlp_clip_norm():
+    """Momentum with each gradient clipped to its own L2 norm
+    (paddle.nn.ClipGradByNorm: a clip_by_norm op per gradient), max_norm
+    small enough that the clip bites at every step, and one parameter it
+    leaves alone (need_clip=False)."""
+    x = paddle.static.data("x", [None, 16], "float32")
+    label = paddle.static.data("label", [None, 1], "int64")
+    h = paddle.static.nn.fc(x, 32, activation="tanh")
+    w = paddle.static.create_parameter([32, 10], "float32",
+                                       attr=paddle.ParamAttr(name="free_w", need_clip=False))
+    loss = paddle.mean(paddle.nn.functional.cross_entropy(paddle.matmul(h, w), label))
+    paddle.optimizer.Momentum(learning_rate=0.05, momentum=0.9,
+                              grad_clip=paddle.nn.ClipGradByNorm(0.05)).minimize(loss)
+    return loss, 8
+
+
+@case
 def cnn_bn_momentum():
     """A small CNN: conv2d + batch_norm (training statistics) + relu +
     max pool, fc, softmax cross-entropy, Momentum.  The conv has no bias, as
