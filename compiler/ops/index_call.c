@@ -191,10 +191,51 @@ static void print_scatter_nd_add_grad(Printer *p, const IndexCall *c) {
   pr_line(p, "}");
 }
 
+/* The candidates' pointers as the local array `name`. */
+static void print_list(Printer *p, const IndexCall *c, const char *qual, const char *name) {
+  const char *init = "";
+  for (int k = 0; k < c->nlist; k++) init = pool_printf("%s%s%s", init, k ? ", " : "", c->list[k] ? c->list[k] : "NULL");
+  pr_line(p, "%s%s *const %s[%d] = {%s};", qual, c->type, name, c->nlist, init);
+}
+
+/* multiplex (phi MultiplexKernel): row i from candidate ids[i]. */
+static void print_multiplex(Printer *p, const IndexCall *c) {
+  pr_line(p, "const %s *ids = %s;", c->index_type, c->index);
+  print_list(p, c, "const ", "xs");
+  pr_line(p, "%s *out = %s;", c->type, c->dst);
+  pr_line(p, "const int64_t rows = %s, row = %s;", c->rows, c->row);
+  pr_line(p, "for (int64_t i = 0; i < rows; i++) {");
+  pr_line(p, "if (ids[i] < 0 || ids[i] >= %d) return 1; /* Paddle raises: no such candidate */", c->nlist);
+  pr_line(p, "memcpy(out + i * row, xs[ids[i]] + i * row, (size_t)row * sizeof *out);");
+  pr_line(p, "}");
+}
+
+/* multiplex_grad (phi MultiplexGradKernel): each X@GRAD zeroed, row i of
+ * Out@GRAD into candidate ids[i]'s. */
+static void print_multiplex_grad(Printer *p, const IndexCall *c) {
+  pr_line(p, "const %s *ids = %s;", c->index_type, c->index);
+  pr_line(p, "const %s *dout = %s;", c->type, c->src);
+  print_list(p, c, "", "dxs");
+  pr_line(p, "const int64_t rows = %s, row = %s;", c->rows, c->row);
+  pr_line(p, "for (int k = 0; k < %d; k++) {", c->nlist);
+  pr_line(p, "if (dxs[k]) memset(dxs[k], 0, (size_t)(rows * row) * sizeof *dout);");
+  pr_line(p, "}");
+  pr_line(p, "for (int64_t i = 0; i < rows; i++) {");
+  pr_line(p, "if (ids[i] >= 0 && ids[i] < %d && dxs[ids[i]]) memcpy(dxs[ids[i]] + i * row, dout + i * row, "
+          "(size_t)row * sizeof *dout);", c->nlist);
+  pr_line(p, "}");
+}
+
 void index_print_c(Printer *p, const IndexCall *c) {
   switch (c->kind) {
     case INDEX_GATHER:
       print_gather(p, c);
+      break;
+    case INDEX_MULTIPLEX:
+      print_multiplex(p, c);
+      break;
+    case INDEX_MULTIPLEX_GRAD:
+      print_multiplex_grad(p, c);
       break;
     case INDEX_ONE_HOT:
       print_one_hot(p, c);

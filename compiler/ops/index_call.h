@@ -11,10 +11,11 @@
  * Updates at the positions its index tuples name, and its grad gathers
  * them back; bincount counts (or sums the weights of) each value of X
  * into a zeroed Out as long as X's largest value (BINCOUNT_SIZE finds
- * it, BINCOUNT counts).  An index outside the tensor, for which Paddle raises an
+ * it, BINCOUNT counts); multiplex copies row i from candidate Ids[i], its
+ * grad back.  An index outside the tensor, for which Paddle raises an
  * error, stops the run in the gathers (the kernel returns 1); elsewhere it
  * writes or adds nothing (reads zeros).  The emitters (gather.c,
- * one_hot.c, scatter_nd_add.c, bincount.c) check the tensors and fill one record: the
+ * one_hot.c, scatter_nd_add.c, bincount.c, multiplex.c) check the tensors and fill one record: the
  * kind, the element and index types, the buffers and the geometry as C
  * expressions; index_print_c prints the loops (GATHER: its runtime call,
  * through move_call.h); another backend prints the same records. */
@@ -34,6 +35,8 @@ typedef enum IndexKind {
   INDEX_SCATTER_ND_ADD_GRAD, /* du's slice i = the slice of dout tuple i names, 0 outside */
   INDEX_BINCOUNT_SIZE,       /* the local `size` = max(largest index + 1, depth); a negative index returns 1 */
   INDEX_BINCOUNT,            /* out [numel] = 0, out[index[i]] += src ? src[i] : 1 */
+  INDEX_MULTIPLEX,           /* out row i = list[index[i]] row i; an index outside the list returns 1 */
+  INDEX_MULTIPLEX_GRAD,      /* list[k] = 0 (each not NULL), then list[index[i]] row i = src row i */
 } IndexKind;
 
 typedef struct IndexCall {
@@ -60,6 +63,9 @@ typedef struct IndexCall {
   const char *slice;             /* GATHER_ND_GRAD, SCATTER_ND*: the elements a tuple addresses */
   int k;                         /* GATHER_ND_GRAD, SCATTER_ND*: the tuple's length */
   const char *const *dims;       /* GATHER_ND_GRAD, SCATTER_ND*: the first k dims of dx, of X */
+  const char *const *list;       /* MULTIPLEX: the candidates X (read); MULTIPLEX_GRAD: their X@GRAD (written,
+                                    NULL when not computed); rows, row: each one as [rows, row] */
+  int nlist;
 } IndexCall;
 
 void index_print_c(Printer *p, const IndexCall *c);

@@ -197,6 +197,59 @@ static void print_kldiv_grad(Printer *p, const LossCall *c) {
            c->dout_scalar ? "0" : "i", div);
 }
 
+/* phi NllLossRawKernel: each sample in order (batch, then map position);
+ * a label equal to ignore_index gives 0 and no weight, another outside
+ * [0, classes) stops the run (Paddle raises). */
+static void print_nll(Printer *p, const LossCall *c) {
+  const int dt = c->dtype, red = c->reduction;
+  pr_in(p, c, "x", c->x);
+  pr_in(p, c, "w", c->weight);
+  pr_out(p, c, "out", c->out);
+  pr_out(p, c, "total", c->total);
+  tu_pr_to(p, dt, "const int64_t *label = %s;", c->label);
+  tu_pr_to(p, dt, "const int64_t n = %s, classes = %s, maps = %s;", c->n, c->classes, c->maps);
+  if (red) tu_pr_to(p, dt, "float acc = 0, weights = 0;");
+  tu_pr_to(p, dt, "for (int64_t s = 0; s < n; s++) {");
+  tu_pr_to(p, dt, "const int64_t k = label[s];");
+  tu_pr_to(p, dt, "if (k == INT64_C(%lld)) {", (long long)c->ignore_index);
+  if (!red) tu_pr_to(p, dt, "out[s] = 0;");
+  tu_pr_to(p, dt, "continue;");
+  tu_pr_to(p, dt, "}");
+  tu_pr_to(p, dt, "if (k < 0 || k >= classes) return 1; /* Paddle raises: a label out of bounds */");
+  tu_pr_to(p, dt, "const float wk = %s, v = x[(s / maps * classes + k) * maps + s %% maps];", c->weight ? "w[k]" : "1");
+  if (red) {
+    tu_pr_to(p, dt, "weights += wk;");
+    tu_pr_to(p, dt, "acc -= v * wk;");
+  } else {
+    tu_pr_to(p, dt, "out[s] = -v * wk;");
+  }
+  tu_pr_to(p, dt, "}");
+  if (red == 1) tu_pr_to(p, dt, "if (weights != 0) acc /= weights;");
+  if (red) tu_pr_to(p, dt, "out[0] = acc;");
+  tu_pr_to(p, dt, "total[0] = %s;", red ? "weights" : "0");
+}
+
+/* phi NllLossGradKernel: X@GRAD zeroed, then each sample's label entry. */
+static void print_nll_grad(Printer *p, const LossCall *c) {
+  const int dt = c->dtype, red = c->reduction;
+  pr_in(p, c, "w", c->weight);
+  pr_in(p, c, "dout", c->dout);
+  pr_in(p, c, "total", c->total);
+  pr_out(p, c, "dx", c->dx);
+  tu_pr_to(p, dt, "const int64_t *label = %s;", c->label);
+  tu_pr_to(p, dt, "const int64_t n = %s, classes = %s, maps = %s;", c->n, c->classes, c->maps);
+  tu_pr_to(p, dt, "memset(dx, 0, (size_t)(n * classes) * sizeof *dx);");
+  tu_pr_to(p, dt, "for (int64_t s = 0; s < n; s++) {");
+  tu_pr_to(p, dt, "const int64_t k = label[s];");
+  tu_pr_to(p, dt, "if (k == INT64_C(%lld) || k < 0 || k >= classes) continue; /* the forward stopped on the latter */",
+           (long long)c->ignore_index);
+  tu_pr_to(p, dt, "float *d = &dx[(s / maps * classes + k) * maps + s %% maps];");
+  tu_pr_to(p, dt, "*d = -dout[%s] * %s;", red ? "0" : "s", c->weight ? "w[k]" : "1.0f");
+  if (red == 1) tu_pr_to(p, dt, "*d /= total[0];");
+  tu_pr_to(p, dt, "}");
+  if (red != 1) tu_pr_to(p, dt, "(void)total;");
+}
+
 void loss_print_c(Printer *p, const LossCall *c) {
   switch (c->kind) {
     case LOSS_SIGMOID_CE:
@@ -228,6 +281,12 @@ void loss_print_c(Printer *p, const LossCall *c) {
       break;
     case LOSS_KLDIV_GRAD:
       print_kldiv_grad(p, c);
+      break;
+    case LOSS_NLL:
+      print_nll(p, c);
+      break;
+    case LOSS_NLL_GRAD:
+      print_nll_grad(p, c);
       break;
   }
 }

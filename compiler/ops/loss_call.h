@@ -4,7 +4,9 @@
  * sigmoid_cross_entropy_with_logits, bce_loss, huber_loss, log_loss,
  * kldiv_loss and their grads walk their tensors' n elements in memory
  * order (kldiv_loss may sum them into one); smooth_l1_loss and its grad
- * walk X as [rows, cols] (a loss per row).  The emitters (loss.c) check
+ * walk X as [rows, cols] (a loss per row); nll_loss and its grad walk X
+ * as [batch, classes, maps] (maps 1 for a 2-D X), a sample per batch and
+ * map position.  The emitters (loss.c, nll_loss.c) check
  * the tensors and fill one record: the kind, the element type, the op's
  * constants, the geometry as C expressions and the buffers; loss_print_c
  * prints the loops (written for float32, respelled for float64: the same
@@ -30,6 +32,8 @@ typedef enum LossKind {
   LOSS_LOG_GRAD,        /* out (Predicted@GRAD) from p, label and dout */
   LOSS_KLDIV,           /* loss = t * (log(t) - x) where t > 0, kept or reduced */
   LOSS_KLDIV_GRAD,      /* dx = -t * dout where t > 0, divided as the reduction */
+  LOSS_NLL,             /* out = -x[label] * w[label] per sample, kept or summed (mean: over the weights) */
+  LOSS_NLL_GRAD,        /* dx = 0, then -dout * w[label] at each label (mean: / total weight) */
 } LossKind;
 
 typedef struct LossCall {
@@ -43,7 +47,11 @@ typedef struct LossCall {
   float delta;              /* HUBER*: the quadratic zone's half width */
   float sigma;              /* SMOOTH_L1*: s2 = sigma * sigma */
   float epsilon;            /* LOG*: added to the probabilities */
-  int reduction;            /* KLDIV*: 0 none, 1 mean, 2 sum, 3 batchmean */
+  int reduction;            /* KLDIV*, NLL*: 0 none, 1 mean, 2 sum, 3 batchmean (KLDIV) */
+  const char *classes;      /* NLL*: X's dim 1; n: the samples (X's dim 0 times its maps), maps: dims 2.. */
+  const char *maps;
+  const char *weight;       /* NLL*: Weight, or NULL (1) */
+  const char *total;        /* NLL: Total_weight written; NLL_GRAD: read */
   int dout_scalar;          /* KLDIV_GRAD: dout holds one value, else one per element */
   const char *x, *p, *y;    /* the inputs: X (p: log_loss's Predicted), Y (HUBER, SMOOTH_L1) */
   const char *label, *t;    /* Label (Labels), kldiv_loss's Target */

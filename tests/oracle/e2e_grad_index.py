@@ -358,6 +358,22 @@ masked("masked_select_mean_mask_broadcast", [2, 3, 4], [3, 1], paddle.mean)
 masked("masked_select_sum_x_broadcast", [3, 1], [2, 3, 5], paddle.sum)
 
 
+@case
+def multiplex_three():
+    """multiplex of three candidates (ids drawn in [0, 3)): the forward and
+    each candidate's gradient (rows the ids did not pick stay zero)."""
+    a, b, c = data("a", [-1, 2, 3]), data("b", [-1, 2, 3]), data("c", [-1, 2, 3])
+    ids = paddle.static.data("ids_v3", [-1, 1], "int32")
+    return ["a", "b", "c", "ids_v3"], [paddle.multiplex([a, b, c], ids)], [a, b, c]
+
+
+@case
+def multiplex_f64_one_grad():
+    a, b = data("a", [5, 4], "float64"), paddle.static.data("b", [5, 4], "float64")
+    ids = paddle.static.data("ids_v2", [5, 1], "int32")
+    return ["a", "b", "ids_v2"], [paddle.multiplex([a, b], ids)], [a]
+
+
 def make_input(v, rng):
     shape = [3 if d < 0 else d for d in v.shape]
     if v.dtype == paddle.bool:

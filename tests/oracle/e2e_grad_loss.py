@@ -4,7 +4,8 @@ labels with ignore_index, soft labels, a middle class axis, use_softmax off)
 the legacy cross_entropy / cross_entropy2, and the element-wise losses
 (sigmoid_cross_entropy_with_logits with pos_weight, ignore_index hits and
 normalize; bce_loss; huber_loss's X and Y grads; log_loss; kldiv_loss with
-each reduction), forward and grad, checked against Paddle's own grad ops
+each reduction; nll_loss 2-D and 4-D, weighted, ignore_index, each
+reduction, float64), forward and grad, checked against Paddle's own grad ops
 (oracle_case.build_grad_case).
 
 Feeds named label_c<N> are hard labels drawn in [0, N); soft_* are soft
@@ -258,6 +259,35 @@ def far_logits_swce():
 
 far_logits_swce.fetch_outs = True
 far_logits_softmax.fetch_outs = True
+
+
+@case
+def nll_mean_weight():
+    """nll_loss, mean over the class weights, ignore_index 2 hit by some
+    labels (no weight, no gradient there)."""
+    x, lbl, w = data("x", [8, 5]), label("label_c5", [8]), paddle.static.data("pw_w", [5], "float32")
+    return ["x", "label_c5", "pw_w"], [F.nll_loss(x, lbl, weight=w, ignore_index=2)], [x]
+
+
+@case
+def nll_none_4d():
+    """nll_loss of a map ([N, C, H, W], labels [N, H, W]), no reduction."""
+    x, lbl = data("x", [2, 4, 3, 3]), label("label_c4", [2, 3, 3])
+    return ["x", "label_c4"], [F.nll_loss(x, lbl, reduction="none")], [x]
+
+
+@case
+def nll_sum_3d():
+    """nll_loss of [N, C, L] (Python reshapes it to [N, C, 1, L]), summed,
+    with weights."""
+    x, lbl, w = data("x", [2, 5, 7]), label("label_c5", [2, 7]), paddle.static.data("pw_w", [5], "float32")
+    return ["x", "label_c5", "pw_w"], [F.nll_loss(x, lbl, weight=w, reduction="sum")], [x]
+
+
+@case
+def nll_mean_f64():
+    x, lbl = data("x", [-1, 6], "float64"), label("label_c6", [-1])
+    return ["x", "label_c6"], [F.nll_loss(x, lbl)], [x]
 
 
 def make_input(v, rng):

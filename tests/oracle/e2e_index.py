@@ -228,5 +228,14 @@ def eye_diag_label_smooth():
     return [x, v, m, k], outs
 
 
+@case
+def multiplex_ints():
+    """multiplex of int32 and int64 candidates."""
+    a, b = data("a", [None, 3], "int32", -50, 50), data("b", [None, 3], "int32", -50, 50)
+    c, d = data("c", [4, 2], "int64", -9, 9), data("d", [4, 2], "int64", -9, 9)
+    i, j = data("i", [None, 1], "int32", 0, 2), data("j", [4, 1], "int32", 0, 2)
+    return [a, b, c, d, i, j], [paddle.multiplex([a, b], i), paddle.multiplex([c, d], j)]
+
+
 if __name__ == "__main__":
     run_static_cases(CASES, make_input)

@@ -4,12 +4,13 @@ grads are in e2e_grad_loss.py): sigmoid_cross_entropy_with_logits (plain,
 pos_weight, ignore_index hits with normalize off and on), bce_loss (with
 probabilities of exactly 0 and 1, where Paddle clips the log at -100),
 huber_loss (both sides of delta; Residual fetched), log_loss, and
-kldiv_loss with every reduction (targets <= 0 included).
+kldiv_loss with every reduction (targets <= 0 included), nll_loss.
 
 Feeds: `prob*` are probabilities in [0, 1] (a few exactly 0 and 1), `lab*`
 labels in [0, 1], `ign*` labels drawn from {0, 0.5, 1, -1, -100} (the
 ignore_index values the cases use), `tgt*` KL targets in [-0.2, 1) (some
-<= 0), `pw*` positive weights; anything else is standard normal.
+<= 0), `pw*` positive weights, `cls<N>` hard labels in [0, N); anything
+else is standard normal.
 
     python e2e_loss.py OUTDIR [CASE ...]
 """
@@ -126,10 +127,31 @@ def kl_div_functional():
     return [x, t], [F.kl_div(x, t, reduction="batchmean")]
 
 
+@case
+def nll_loss():
+    """nll_loss forward (its grads: e2e_grad_loss.py), every reduction,
+    with and without class weights, ignore_index hit, [N, C] and a map
+    [N, C, H, W], float64; Total_weight fetched."""
+    x, x4 = data("x", [-1, 5]), data("xmap", [2, 4, 3, 3])
+    cls, cls4 = paddle.static.data("cls5", [-1], "int64"), paddle.static.data("cls4", [2, 3, 3], "int64")
+    w = data("pw_w", [5])
+    d = paddle.static.data("d", [-1, 5], "float64")
+    outs = [F.nll_loss(x, cls), F.nll_loss(x, cls, weight=w, ignore_index=1),
+            F.nll_loss(x, cls, weight=w, reduction="sum"), F.nll_loss(x, cls, reduction="none", ignore_index=3),
+            F.nll_loss(x4, cls4), F.nll_loss(x4, cls4, reduction="none"), F.nll_loss(d, cls, reduction="sum")]
+    outs += op("nll_loss", {"X": [x], "Label": [cls], "Weight": [w]}, {"Out": ["float32"], "Total_weight": ["float32"]},
+               {"ignore_index": 0, "reduction": "mean"})
+    return [x, x4, cls, cls4, w, d], outs
+
+
 def make_input(v, rng):
     """Feed values by name (the module docstring); batch 3."""
     name = v.name
     shape = [3 if d < 0 else d for d in v.shape]
+    if name.startswith("cls"):  # hard labels in [0, N) for cls<N>
+        return rng.integers(0, int(name[3:]), shape).astype("int64")
+    if v.dtype == paddle.float64:
+        return rng.standard_normal(shape)
     if name.startswith("prob"):
         p = rng.uniform(0.02, 0.98, shape)
         flat = p.reshape(-1)
