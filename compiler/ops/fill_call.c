@@ -51,6 +51,39 @@ static void print_linspace(Printer *p, const FillCall *c) {
           "stop - step * (double)(num - 1 - i));", t);
 }
 
+/* Paddle's CPU logspace: Start, Stop and Base converted to Out's type, the
+ * exponents as linspace's (in double, not rounded to the type), each
+ * power computed in double then converted; one value is base^start. */
+static void print_logspace(Printer *p, const FillCall *c) {
+  const char *t = c->type;
+  pr_line(p, "%s *out = %s;", t, c->out);
+  pr_line(p, "const %s start = (%s)%s[0], stop = (%s)%s[0], base = (%s)%s[0];", t, t, c->start, t, c->stop, t,
+          c->base);
+  pr_line(p, "const int64_t num = %s;", c->n);
+  pr_line(p, "const double step = num > 1 ? (double)(stop - start) / (double)(num - 1) : 0.0;");
+  pr_line(p, "for (int64_t i = 0; i < num; i++)");
+  pr_line(p, "  out[i] = (%s)pow((double)base, num == 1 ? (double)start : i < num / 2 ? start + step * (double)i "
+          ": stop - step * (double)(num - 1 - i));", t);
+}
+
+/* tril_indices / triu_indices (phi TrilIndicesKernel, TriuIndicesKernel):
+ * the rows of out, then the columns, of the triangle's entries in
+ * row-major order; n (out's dim 1) the compiler counted. */
+static void print_tri_indices(Printer *p, const FillCall *c) {
+  pr_line(p, "%s *out = %s;", c->type, c->out);
+  pr_line(p, "const int64_t n = %s, rows = %s, cols = %s, offset = %lld;", c->n, c->rows, c->cols, c->offset);
+  pr_line(p, "int64_t i = 0;");
+  pr_line(p, "for (int64_t r = 0; r < rows; r++) {");
+  if (c->upper)
+    pr_line(p, "for (int64_t col = r + offset > 0 ? r + offset : 0; col < cols && i < n; col++, i++) {");
+  else
+    pr_line(p, "for (int64_t col = 0; col <= r + offset && col < cols && i < n; col++, i++) {");
+  pr_line(p, "out[i] = (%s)r;", c->type);
+  pr_line(p, "out[n + i] = (%s)col;", c->type);
+  pr_line(p, "}");
+  pr_line(p, "}");
+}
+
 /* sum: one loop adding the inputs kept. */
 static void print_sum(Printer *p, const FillCall *c) {
   const char *expr = NULL;
@@ -107,6 +140,12 @@ void fill_print_c(Printer *p, const FillCall *c) {
       break;
     case FILL_LINSPACE:
       print_linspace(p, c);
+      break;
+    case FILL_LOGSPACE:
+      print_logspace(p, c);
+      break;
+    case FILL_TRI_INDICES:
+      print_tri_indices(p, c);
       break;
     case FILL_VALUES:
       print_values(p, c);

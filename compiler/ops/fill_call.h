@@ -4,7 +4,8 @@
  * The constant fills write every element of Out without reading a tensor
  * of its shape: a constant (fill_constant, fill_constant_batch_size_like,
  * fill_any_like, fill_zeros_like[2]), the identity matrix (eye), the
- * sequences of range and linspace from bounds read at run time, and
+ * sequences of range, linspace and logspace from bounds read at run time,
+ * tril_indices' and triu_indices' coordinates, and
  * assign_value's values from a static array.  sum adds its inputs
  * element-wise into Out (inputs without elements left out);
  * coalesce_tensor packs its inputs one after the other into FusedOutput
@@ -27,6 +28,8 @@ typedef enum FillKind {
   FILL_EYE,      /* out [rows, cols] = zero, with one on the main diagonal */
   FILL_RANGE,    /* out[i] = start[0] + step[0] added i times, i < n */
   FILL_LINSPACE, /* n values from start[0] to stop[0], both ends exact */
+  FILL_LOGSPACE, /* base[0] to the power of LINSPACE's values, computed in double */
+  FILL_TRI_INDICES, /* out [2, n]: the (row, col) of a rows x cols matrix's lower (upper) triangle, row-major */
   FILL_VALUES,   /* out = the constants `values`, through a static array */
   FILL_SUM,      /* out[i] = x<k0>[i] + x<k1>[i] + ... (0 without inputs) */
   FILL_COALESCE, /* each part in turn: into fused at its offset, and into its output */
@@ -52,10 +55,13 @@ typedef struct FillCall {
   const char *from;         /* VALUE: the buffer whose [0] is the value, read at run time, or NULL */
   const char *check;        /* VALUE with from: the value read as a double v (phi's Scalar), this C
                              * condition on v must hold or the run stops (NULL: (type)from[0]) */
-  const char *rows, *cols;  /* EYE: out's dims */
+  const char *rows, *cols;  /* EYE: out's dims; TRI_INDICES: the matrix's */
+  long long offset;         /* TRI_INDICES: the diagonal's: c <= r + offset (lower), c >= r + offset (upper) */
+  int upper;                /* TRI_INDICES: the upper triangle */
   const char *zero, *one;   /* EYE: literals of type */
   const char *start, *stop; /* RANGE (start), LINSPACE: the buffers whose [0] are the bounds */
   const char *step;         /* RANGE: the buffer whose [0] is the step */
+  const char *base;         /* LOGSPACE: the buffer whose [0] is the base */
   /* VALUES: the constants as C literals; DIMS: the expressions */
   const char *const *values;
   int nvalues;

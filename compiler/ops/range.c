@@ -1,7 +1,11 @@
-/* range, linspace.
+/* range, linspace, logspace.
  *   range: Start, End, Step (1-element tensors) -> Out, 1-D with Start's
  *     dtype.  No attributes.
  *   linspace: Start, Stop, Num (1-element tensors) -> Out, 1-D; dtype:INT.
+ *   logspace: Start, Stop, Num, Base (1-element tensors) -> Out, 1-D;
+ *     dtype:INT: Base to the powers linspace would give (its CPU kernel:
+ *     the bounds and Base converted to Out's dtype, each power computed in
+ *     double; Num 1 gives Base^Start).
  * Paddle's InferShape gives [-1]; but when the bounds were Python numbers,
  * paddle.arange / paddle.linspace write the length into the VarDesc
  * themselves.  Such numbers reach the program as fill_constant ops with
@@ -100,7 +104,7 @@ static int infer_range(OpCtx *c) {
 
 static int infer_linspace(OpCtx *c) {
   Var *st = ctx_need(c, "Start", 0), *sp = ctx_need(c, "Stop", 0), *num = ctx_need(c, "Num", 0);
-  if (!st || !sp || !num) return -1;
+  if (!st || !sp || !num || (!strcmp(c->op->type, "logspace") && !ctx_need(c, "Base", 0))) return -1;
   Shape s = {1, {DIM_UNKNOWN}};
   double n;
   if (const_value(c, num, &n)) {
@@ -124,12 +128,16 @@ static int emit_linspace(EmitCtx *e) {
     tu_set_extents(e, out, &n, 1, pool_printf("Num is 0 or less, or past --max-shape %s", shape_str(&out->shape)));
   }
   const char *ptr = em_ptr(e, out, 0);
-  fill_print_c(e->p, &(FillCall){.kind = FILL_LINSPACE, .type = em_ctype(out->dtype), .out = ptr,
-                                 .start = em_ptr(e, st, 1), .stop = em_ptr(e, sp, 1), .n = em_numel(e, out)});
+  const Var *base = strcmp(e->op->type, "logspace") ? NULL : tu_in(e, "Base", 0);
+  if (!strcmp(e->op->type, "logspace") && !base) return -1;
+  fill_print_c(e->p, &(FillCall){.kind = base ? FILL_LOGSPACE : FILL_LINSPACE, .type = em_ctype(out->dtype),
+                                 .out = ptr, .start = em_ptr(e, st, 1), .stop = em_ptr(e, sp, 1),
+                                 .base = base ? em_ptr(e, base, 1) : NULL, .n = em_numel(e, out)});
   return 0;
 }
 
 const OpDef op_linspace = {.type = "linspace", .infer = infer_linspace, .emit_c = emit_linspace, .max_shape = 1};
+const OpDef op_logspace = {.type = "logspace", .infer = infer_linspace, .emit_c = emit_linspace, .max_shape = 1};
 
 /* Out's length from the run's bounds, as phi's GetSize (range_function.h)
  * computes it and with its checks: a step of 0, or one that walks away

@@ -197,6 +197,19 @@ def float64_paths():
 
 
 @case
+def logspace():
+    """logspace: constant bounds (base 2 and 10, decreasing, num 1),
+    float64 and integer outputs, bounds and base from tensors."""
+    x = data("x", [None, 3])
+    lo, hi = paddle.mean(x), paddle.max(x) + 1.5
+    outs = [paddle.logspace(0, 3, 7, base=2.0), paddle.logspace(2.5, -1.0, 6), paddle.logspace(1.0, 4.0, 1),
+            paddle.logspace(-1, 2, 9, base=3.0, dtype="float64"), paddle.logspace(0, 10, 11, base=2, dtype="int32"),
+            paddle.logspace(1, 3, 5, base=5, dtype="int64"), paddle.logspace(lo, hi, 8, base=paddle.max(x) + 1.0),
+            paddle.logspace(hi, lo, 5) * paddle.sum(x)]
+    return [x], outs
+
+
+@case
 def isclose_allclose():
     """isclose and allclose: tolerances that pass some elements and fail
     others (x against x plus noise), the defaults, equal_nan either way on

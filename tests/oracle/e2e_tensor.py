@@ -8,7 +8,8 @@ dropout, comparisons, logical and bitwise ops, reductions, sum, top_k (v1,
 v2), cumsum (and logcumsumexp of one element), where, one_hot_v2, increment;
 reshape2 / reshape with Shape and ShapeTensor known at compile time (they win
 over the `shape` attribute), flatten2 / flatten_contiguous_range of a 0-D
-tensor, slice / strided_slice with infer_flags shorter than axes.
+tensor, slice / strided_slice with infer_flags shorter than axes,
+tril_indices / triu_indices.
 
     python e2e_tensor.py OUTDIR [CASE ...]
 
@@ -421,6 +422,19 @@ def scans_of_one_element():
 
 
 # ---------------------------------------------------------------- driver
+@case
+def tri_indices():
+    """tril_indices and triu_indices: square and not, offsets of either
+    sign, past the matrix (an empty triangle), int32 and int64; plus a feed
+    so the program takes an input."""
+    x = data("x", [None, 3])
+    outs = [paddle.tril_indices(4, 3, -1), paddle.tril_indices(5, 5), paddle.tril_indices(3, 6, 2, "int32"),
+            paddle.tril_indices(2, 4, 9), paddle.tril_indices(3, 3, -5), paddle.triu_indices(3, 5, 2, "int32"),
+            paddle.triu_indices(4, 4), paddle.triu_indices(6, 3, -2), paddle.triu_indices(3, 3, 7),
+            paddle.triu_indices(1, 5, -3), paddle.sum(x)]
+    return [x], outs
+
+
 def make_input(v, rng):
     shape = [BATCH if d in (None, -1) else d for d in v.shape]
     dt = str(v.dtype)
