@@ -19,6 +19,7 @@
 #include "rt_einsum.h"
 #include "rt_grid_sample.h"
 #include "rt_kthvalue.h"
+#include "rt_linalg.h"
 #include "rt_nms.h"
 #include "rt_proposals.h"
 #include "rt_roi.h"

@@ -188,6 +188,33 @@ def mv_vec_only_f64():
     return ["x", "v"], [paddle.mv(x, v)], [v]
 
 
+@case
+def inverse_batch():
+    x = data("x", [-1, 3, 3])
+    return ["x"], [paddle.linalg.inv(x)], [x]
+
+
+@case
+def inverse_f64():
+    x = data("x", [4, 4], "float64")
+    return ["x"], [paddle.linalg.inv(x)], [x]
+
+
+@case
+def det_batch():
+    """det's gradient through a sum of squares (Paddle 2.6 declares det's
+    Out with X's dims, so an Out@GRAD fed in its place would not fit)."""
+    x = data("x", [-1, 3, 3])
+    det = paddle.linalg.det(x)
+    return ["x"], [paddle.sum(det * det)], [x]
+
+
+@case
+def det_f64():
+    x = data("x", [2, 2, 4, 4], "float64")
+    return ["x"], [paddle.sum(paddle.linalg.det(x) * 0.5)], [x]
+
+
 def make_input(v, rng):
     shape = [3 if d < 0 else d for d in v.shape]
     return rng.standard_normal(shape).astype("float64" if v.dtype == paddle.float64 else "float32")

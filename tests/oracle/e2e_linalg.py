@@ -140,5 +140,19 @@ def dot_mv():
     return [v, w, x, y, d, e, i, j, k, m, mat, vec, dmat, dvec], outs
 
 
+@case
+def inverse_det():
+    """paddle.linalg.inv and det: batches of 3 x 3 and 5 x 5 float32
+    matrices, one 4 x 4 float64 matrix, a batch of [2, 3] float64 ones;
+    a det of a matrix with two equal rows (0)."""
+    x, y = data("x", [None, 3, 3]), data("y", [2, 5, 5])
+    d, e = data("d", [4, 4], "float64"), data("e", [2, 3, 2, 2], "float64")
+    twin = paddle.concat([x[:, :2], x[:, :1]], axis=1)
+    outs = [paddle.linalg.inv(x), paddle.linalg.inv(y), paddle.linalg.inv(d), paddle.linalg.inv(e),
+            paddle.linalg.det(x), paddle.linalg.det(y), paddle.linalg.det(d), paddle.linalg.det(e),
+            paddle.linalg.det(twin)]
+    return [x, y, d, e], outs
+
+
 if __name__ == "__main__":
     run_static_cases(CASES, make_input)

@@ -1,0 +1,23 @@
+/* Square matrices through their LU factorization (rt_linalg.h). */
+#include "rt_linalg.h"
+
+#include <string.h>
+
+#define T float
+#define F_LU lu_f32
+#define F_DET rt_det_f32
+#define F_INVERSE rt_inverse_f32
+#define lu_det lu_det_f32
+#include "rt_linalg_body.h"
+#undef T
+#undef F_LU
+#undef F_DET
+#undef F_INVERSE
+#undef lu_det
+
+#define T double
+#define F_LU lu_f64
+#define F_DET rt_det_f64
+#define F_INVERSE rt_inverse_f64
+#define lu_det lu_det_f64
+#include "rt_linalg_body.h"

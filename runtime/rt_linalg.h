@@ -1,0 +1,31 @@
+/* Square matrices through their LU factorization, for inverse,
+ * determinant and slogdeterminant and their grads (compiler/ops/inverse.c,
+ * compiler/ops/determinant.c).
+ *
+ * Paddle's CPU kernels use Eigen's PartialPivLU: row pivoting on the
+ * largest magnitude in the column (the first of equal ones), the column
+ * below the pivot divided by it, the trailing block updated by the outer
+ * product; the determinant is the pivots' product in order times the
+ * permutation's sign; the inverse solves LU X = P I.  The same steps are
+ * taken here (Eigen blocks matrices above 16 rows and its triangular
+ * solves: the results agree to rounding).  Matrices are row-major, one
+ * after another; `work` holds RT_LINALG_WORK_BYTES(n) bytes, 8-byte
+ * aligned. */
+#ifndef PADDLEC_RT_LINALG_H
+#define PADDLEC_RT_LINALG_H
+
+#include <stdint.h>
+
+/* the LU copy (n * n doubles at most) and the pivots (n int64) */
+#define RT_LINALG_WORK_BYTES(n) ((n) * (n) * 8 + (n) * 8)
+
+/* det[b] = the determinant of matrix b of a [batch, n, n]. */
+void rt_det_f32(const float *a, int64_t batch, int64_t n, float *det, void *work);
+void rt_det_f64(const double *a, int64_t batch, int64_t n, double *det, void *work);
+/* inv [batch, n, n] = the inverses of a's matrices; 1 (and inv partly
+ * written) when one has a determinant of 0, where Paddle raises "Input is
+ * not invertible". */
+int rt_inverse_f32(const float *a, int64_t batch, int64_t n, float *inv, void *work);
+int rt_inverse_f64(const double *a, int64_t batch, int64_t n, double *inv, void *work);
+
+#endif

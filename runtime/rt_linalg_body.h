@@ -1,0 +1,82 @@
+/* The body of rt_linalg.c for one element type: T, and the names F_LU,
+ * F_DET, F_INVERSE, defined by the includer. */
+
+/* In-place LU of the row-major n x n matrix lu with partial pivoting (Eigen's
+ * unblocked_lu): piv[k] the row swapped with row k; returns the
+ * permutation's sign. */
+static int F_LU(T *lu, int64_t n, int64_t *piv) {
+  int sign = 1;
+  for (int64_t k = 0; k < n; k++) {
+    int64_t p = k;
+    T big = lu[k * n + k] < 0 ? -lu[k * n + k] : lu[k * n + k];
+    for (int64_t i = k + 1; i < n; i++) {
+      const T v = lu[i * n + k] < 0 ? -lu[i * n + k] : lu[i * n + k];
+      if (v > big) big = v, p = i;
+    }
+    piv[k] = p;
+    if (big != 0) {
+      if (p != k) {
+        sign = -sign;
+        for (int64_t j = 0; j < n; j++) {
+          const T t = lu[k * n + j];
+          lu[k * n + j] = lu[p * n + j];
+          lu[p * n + j] = t;
+        }
+      }
+      for (int64_t i = k + 1; i < n; i++) lu[i * n + k] /= lu[k * n + k];
+    }
+    for (int64_t i = k + 1; i < n; i++)
+      for (int64_t j = k + 1; j < n; j++) lu[i * n + j] -= lu[i * n + k] * lu[k * n + j];
+  }
+  return sign;
+}
+
+/* The determinant of the factorized matrix: the sign times the pivots'
+ * product, in order. */
+static T lu_det(const T *lu, int64_t n, int sign) {
+  T d = (T)sign;
+  T prod = 1;
+  for (int64_t k = 0; k < n; k++) prod *= lu[k * n + k];
+  return d * prod;
+}
+
+void F_DET(const T *a, int64_t batch, int64_t n, T *det, void *work) {
+  T *lu = work;
+  int64_t *piv = (int64_t *)((unsigned char *)work + (size_t)(n * n) * 8);
+  for (int64_t b = 0; b < batch; b++) {
+    memcpy(lu, a + b * n * n, (size_t)(n * n) * sizeof(T));
+    const int sign = F_LU(lu, n, piv);
+    det[b] = n ? lu_det(lu, n, sign) : (T)1;
+  }
+}
+
+int F_INVERSE(const T *a, int64_t batch, int64_t n, T *inv, void *work) {
+  T *lu = work;
+  int64_t *piv = (int64_t *)((unsigned char *)work + (size_t)(n * n) * 8);
+  for (int64_t b = 0; b < batch; b++) {
+    T *x = inv + b * n * n;
+    memcpy(lu, a + b * n * n, (size_t)(n * n) * sizeof(T));
+    const int sign = F_LU(lu, n, piv);
+    if (lu_det(lu, n, sign) == 0) return 1;
+    /* X = P I, its rows swapped as the factorization swapped them */
+    for (int64_t i = 0; i < n * n; i++) x[i] = 0;
+    for (int64_t i = 0; i < n; i++) x[i * n + i] = 1;
+    for (int64_t k = 0; k < n; k++)
+      if (piv[k] != k)
+        for (int64_t j = 0; j < n; j++) {
+          const T t = x[k * n + j];
+          x[k * n + j] = x[piv[k] * n + j];
+          x[piv[k] * n + j] = t;
+        }
+    /* L Y = X (unit lower), then U X = Y, every column at once */
+    for (int64_t i = 1; i < n; i++)
+      for (int64_t k = 0; k < i; k++)
+        for (int64_t j = 0; j < n; j++) x[i * n + j] -= lu[i * n + k] * x[k * n + j];
+    for (int64_t i = n - 1; i >= 0; i--) {
+      for (int64_t k = i + 1; k < n; k++)
+        for (int64_t j = 0; j < n; j++) x[i * n + j] -= lu[i * n + k] * x[k * n + j];
+      for (int64_t j = 0; j < n; j++) x[i * n + j] /= lu[i * n + i];
+    }
+  }
+  return 0;
+}
