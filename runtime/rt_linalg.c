@@ -1,9 +1,12 @@
 /* Square matrices through their LU factorization (rt_linalg.h). */
 #include "rt_linalg.h"
 
+#include <math.h>
 #include <string.h>
 
 #define T float
+#define SQRT sqrtf
+#define F_CHOLESKY rt_cholesky_f32
 #define F_LU lu_f32
 #define F_DET rt_det_f32
 #define F_INVERSE rt_inverse_f32
@@ -14,8 +17,12 @@
 #undef F_DET
 #undef F_INVERSE
 #undef lu_det
+#undef SQRT
+#undef F_CHOLESKY
 
 #define T double
+#define SQRT sqrt
+#define F_CHOLESKY rt_cholesky_f64
 #define F_LU lu_f64
 #define F_DET rt_det_f64
 #define F_INVERSE rt_inverse_f64

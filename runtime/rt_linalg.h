@@ -1,6 +1,7 @@
-/* Square matrices through their LU factorization, for inverse,
- * determinant and slogdeterminant and their grads (compiler/ops/inverse.c,
- * compiler/ops/determinant.c).
+/* Square matrices through their LU factorization, for inverse and
+ * determinant and their grads (compiler/ops/inverse.c,
+ * compiler/ops/determinant.c), and the Cholesky factorization
+ * (compiler/ops/cholesky.c).
  *
  * Paddle's CPU kernels use Eigen's PartialPivLU: row pivoting on the
  * largest magnitude in the column (the first of equal ones), the column
@@ -27,5 +28,11 @@ void rt_det_f64(const double *a, int64_t batch, int64_t n, double *det, void *wo
  * not invertible". */
 int rt_inverse_f32(const float *a, int64_t batch, int64_t n, float *inv, void *work);
 int rt_inverse_f64(const double *a, int64_t batch, int64_t n, double *inv, void *work);
+/* out [batch, n, n] = the Cholesky factors of a's matrices as Eigen's LLT
+ * (unblocked) gives them: L from a's lower triangle (L L^T = a), or with
+ * upper U = L^T from a's upper triangle, the other triangle zero; 1 when a
+ * matrix is not positive definite (Paddle raises). */
+int rt_cholesky_f32(const float *a, int64_t batch, int64_t n, int upper, float *out);
+int rt_cholesky_f64(const double *a, int64_t batch, int64_t n, int upper, double *out);
 
 #endif

@@ -1,5 +1,5 @@
-/* The body of rt_linalg.c for one element type: T, and the names F_LU,
- * F_DET, F_INVERSE, defined by the includer. */
+/* The body of rt_linalg.c for one element type: T, SQRT, and the names
+ * F_LU, F_DET, F_INVERSE, F_CHOLESKY, defined by the includer. */
 
 /* In-place LU of the row-major n x n matrix lu with partial pivoting (Eigen's
  * unblocked_lu): piv[k] the row swapped with row k; returns the
@@ -77,6 +77,40 @@ int F_INVERSE(const T *a, int64_t batch, int64_t n, T *inv, void *work) {
         for (int64_t j = 0; j < n; j++) x[i * n + j] -= lu[i * n + k] * x[k * n + j];
       for (int64_t j = 0; j < n; j++) x[i * n + j] /= lu[i * n + i];
     }
+  }
+  return 0;
+}
+
+/* Eigen's llt_inplace::unblocked on the lower triangle: column k's
+ * diagonal from the row's squares, the entries below it updated by the
+ * earlier columns in order, then divided. */
+int F_CHOLESKY(const T *a, int64_t batch, int64_t n, int upper, T *out) {
+  for (int64_t b = 0; b < batch; b++) {
+    const T *m = a + b * n * n;
+    T *l = out + b * n * n;
+    for (int64_t i = 0; i < n; i++) /* the lower triangle read (the upper one, transposed, for upper) */
+      for (int64_t j = 0; j < n; j++) l[i * n + j] = j > i ? 0 : upper ? m[j * n + i] : m[i * n + j];
+    for (int64_t k = 0; k < n; k++) {
+      T x = l[k * n + k];
+      if (k > 0) {
+        T sq = 0;
+        for (int64_t j = 0; j < k; j++) sq += l[k * n + j] * l[k * n + j];
+        x -= sq;
+      }
+      if (x <= 0) return 1; /* Eigen: not positive definite (a NaN goes on) */
+      x = SQRT(x);
+      l[k * n + k] = x;
+      for (int64_t i = k + 1; i < n; i++) {
+        for (int64_t j = 0; j < k; j++) l[i * n + k] -= l[k * n + j] * l[i * n + j];
+        l[i * n + k] /= x;
+      }
+    }
+    if (upper)
+      for (int64_t i = 0; i < n; i++)
+        for (int64_t j = i + 1; j < n; j++) {
+          l[i * n + j] = l[j * n + i];
+          l[j * n + i] = 0;
+        }
   }
   return 0;
 }

@@ -12,6 +12,10 @@ void lu_print_c(Printer *p, const LuCall *c) {
     case LU_DET:
       pr_line(p, "rt_det_%s(%s, batch, n, %s, %s);", sfx, c->x, c->out, c->work);
       break;
+    case LU_CHOLESKY:
+      pr_line(p, "if (rt_cholesky_%s(%s, batch, n, %d, %s)) return 1; /* Paddle raises: not positive definite */",
+              sfx, c->x, c->upper, c->out);
+      break;
     case LU_INVERSE_GRAD:
       pr_line(p, "const %s *out = %s, *dout = %s;", t, c->out, c->dout);
       pr_line(p, "%s *tmp = %s, *dx = %s;", t, c->tmp, c->dx);

@@ -154,5 +154,20 @@ def inverse_det():
     return [x, y, d, e], outs
 
 
+@case
+def cholesky():
+    """paddle.linalg.cholesky of positive definite matrices made in the
+    program (x x^T + 3 I), lower and upper, float32 batches and one float64;
+    a matrix whose upper triangle differs from its lower one (each factor
+    reads only its own triangle)."""
+    x, d = data("x", [None, 3, 3]), data("d", [4, 4], "float64")
+    a = paddle.matmul(x, x, transpose_y=True) + paddle.eye(3) * 3.0
+    b = a + paddle.triu(x, 1) * 0.25
+    p = paddle.matmul(d, d, transpose_y=True) + paddle.eye(4, dtype="float64") * 4.0
+    outs = [paddle.linalg.cholesky(a), paddle.linalg.cholesky(a, upper=True), paddle.linalg.cholesky(b),
+            paddle.linalg.cholesky(b, upper=True), paddle.linalg.cholesky(p), paddle.linalg.cholesky(p, upper=True)]
+    return [x, d], outs
+
+
 if __name__ == "__main__":
     run_static_cases(CASES, make_input)
