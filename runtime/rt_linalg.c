@@ -7,6 +7,8 @@
 #define T float
 #define SQRT sqrtf
 #define F_CHOLESKY rt_cholesky_f32
+#define F_MATMUL matmul_f32
+#define F_MATPOW rt_matrix_power_f32
 #define F_LU lu_f32
 #define F_DET rt_det_f32
 #define F_INVERSE rt_inverse_f32
@@ -19,10 +21,14 @@
 #undef lu_det
 #undef SQRT
 #undef F_CHOLESKY
+#undef F_MATMUL
+#undef F_MATPOW
 
 #define T double
 #define SQRT sqrt
 #define F_CHOLESKY rt_cholesky_f64
+#define F_MATMUL matmul_f64
+#define F_MATPOW rt_matrix_power_f64
 #define F_LU lu_f64
 #define F_DET rt_det_f64
 #define F_INVERSE rt_inverse_f64

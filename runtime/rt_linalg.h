@@ -28,6 +28,15 @@ void rt_det_f64(const double *a, int64_t batch, int64_t n, double *det, void *wo
  * not invertible". */
 int rt_inverse_f32(const float *a, int64_t batch, int64_t n, float *inv, void *work);
 int rt_inverse_f64(const double *a, int64_t batch, int64_t n, double *inv, void *work);
+/* out [batch, n, n] = a's matrices to the power k (phi MatrixPowerFunction:
+ * k = 0 the identity; a negative k the inverse's power; 2, 3 and 4 as
+ * X X, (X X) X and (X X)(X X); above 4 by squaring, the squares
+ * multiplied into out from the lowest bit up); each product summed in
+ * order.  `work` holds RT_MATPOW_WORK_BYTES(n) bytes; 1 when a matrix of
+ * a negative power is not invertible (Paddle raises). */
+#define RT_MATPOW_WORK_BYTES(n) (3 * (n) * (n) * 8 + RT_LINALG_WORK_BYTES(n))
+int rt_matrix_power_f32(const float *a, int64_t batch, int64_t n, int k, float *out, void *work);
+int rt_matrix_power_f64(const double *a, int64_t batch, int64_t n, int k, double *out, void *work);
 /* out [batch, n, n] = the Cholesky factors of a's matrices as Eigen's LLT
  * (unblocked) gives them: L from a's lower triangle (L L^T = a), or with
  * upper U = L^T from a's upper triangle, the other triangle zero; 1 when a

@@ -1,5 +1,6 @@
 /* The body of rt_linalg.c for one element type: T, SQRT, and the names
- * F_LU, F_DET, F_INVERSE, F_CHOLESKY, defined by the includer. */
+ * F_LU, F_DET, F_INVERSE, F_CHOLESKY, F_MATMUL, F_MATPOW, defined by the
+ * includer. */
 
 /* In-place LU of the row-major n x n matrix lu with partial pivoting (Eigen's
  * unblocked_lu): piv[k] the row swapped with row k; returns the
@@ -111,6 +112,68 @@ int F_CHOLESKY(const T *a, int64_t batch, int64_t n, int upper, T *out) {
           l[i * n + j] = l[j * n + i];
           l[j * n + i] = 0;
         }
+  }
+  return 0;
+}
+
+/* c = a b, n x n, each entry's products summed in order. */
+static void F_MATMUL(const T *a, const T *b, T *c, int64_t n) {
+  for (int64_t i = 0; i < n; i++)
+    for (int64_t j = 0; j < n; j++) {
+      T acc = 0;
+      for (int64_t k = 0; k < n; k++) acc += a[i * n + k] * b[k * n + j];
+      c[i * n + j] = acc;
+    }
+}
+
+int F_MATPOW(const T *a, int64_t batch, int64_t n, int k, T *out, void *work) {
+  const size_t nn = (size_t)(n * n);
+  T *x = work, *z = x + nn, *tmp = z + nn;
+  void *lu_work = (unsigned char *)work + 3 * nn * 8;
+  for (int64_t b = 0; b < batch; b++) {
+    T *o = out + (size_t)b * nn;
+    if (k == 0) {
+      for (int64_t i = 0; i < n; i++)
+        for (int64_t j = 0; j < n; j++) o[i * n + j] = i == j ? 1 : 0;
+      continue;
+    }
+    int p = k;
+    if (k > 0) {
+      memcpy(x, a + (size_t)b * nn, nn * sizeof(T));
+    } else {
+      if (F_INVERSE(a + (size_t)b * nn, 1, n, x, lu_work)) return 1;
+      p = -k;
+    }
+    if (p == 1) {
+      memcpy(o, x, nn * sizeof(T));
+    } else if (p == 2) {
+      F_MATMUL(x, x, o, n);
+    } else if (p == 3 || p == 4) {
+      F_MATMUL(x, x, tmp, n);
+      F_MATMUL(tmp, p == 3 ? x : tmp, o, n);
+    } else {
+      int have_z = 0, have_out = 0;
+      while (p > 0) {
+        const int bit = p & 1;
+        p >>= 1;
+        if (have_z) {
+          F_MATMUL(z, z, tmp, n);
+          memcpy(z, tmp, nn * sizeof(T));
+        } else {
+          memcpy(z, x, nn * sizeof(T));
+          have_z = 1;
+        }
+        if (bit) {
+          if (have_out) {
+            F_MATMUL(o, z, tmp, n);
+            memcpy(o, tmp, nn * sizeof(T));
+          } else {
+            memcpy(o, z, nn * sizeof(T));
+            have_out = 1;
+          }
+        }
+      }
+    }
   }
   return 0;
 }

@@ -169,5 +169,35 @@ def cholesky():
     return [x, d], outs
 
 
+@case
+def triangular_solve():
+    """paddle.linalg.triangular_solve: upper and lower, transposed, unit
+    diagonal, X's other triangle holding values it must not read, one X for
+    a batch of Y and one Y for a batch of X, float64."""
+    x, y = data("x", [None, 3, 3]), data("y", [None, 3, 2])
+    w, v = data("w", [3, 3]), data("v", [3, 4])
+    d, e = data("d", [2, 4, 4], "float64"), data("e", [2, 4, 3], "float64")
+    a = x + paddle.eye(3) * 4.0
+    b = w + paddle.eye(3) * 4.0
+    f = d + paddle.eye(4, dtype="float64") * 4.0
+    ts = paddle.linalg.triangular_solve
+    outs = [ts(a, y), ts(a, y, upper=False), ts(a, y, transpose=True), ts(a, y, upper=False, transpose=True),
+            ts(a, y, unitriangular=True), ts(a, y, upper=False, transpose=True, unitriangular=True),
+            ts(b, y), ts(a, v, upper=False), ts(f, e), ts(f, e, upper=False, transpose=True)]
+    return [x, y, w, v, d, e], outs
+
+
+@case
+def matrix_power():
+    """paddle.linalg.matrix_power: every branch of Paddle's kernel (0, 1,
+    2, 3, 4, by squaring 5 and 11, negative powers through the inverse),
+    float32 batches and float64."""
+    x, d = data("x", [None, 3, 3]), data("d", [2, 4, 4], "float64")
+    a = x * 0.5
+    mp = paddle.linalg.matrix_power
+    outs = [mp(a, k) for k in (0, 1, 2, 3, 4, 5, 11, -1, -2, -5)] + [mp(d * 0.5, 6), mp(d, -3)]
+    return [x, d], outs
+
+
 if __name__ == "__main__":
     run_static_cases(CASES, make_input)
