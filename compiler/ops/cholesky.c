@@ -12,12 +12,8 @@
 
 static int infer_cholesky(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
-  if (!x) return -1;
-  const Shape *s = &x->shape;
-  if (s->rank < 2) return ctx_fail(c, "X %s must have rank 2 or more", shape_str(s));
-  const int64_t a = s->d[s->rank - 2], b = s->d[s->rank - 1];
-  if (a >= 0 && b >= 0 && a != b) return ctx_fail(c, "X %s must hold square matrices", shape_str(s));
-  ctx_set(c, "Out", 0, s, x->dtype);
+  if (!x || ctx_square_matrices(c, "X", &x->shape)) return -1;
+  ctx_set(c, "Out", 0, &x->shape, x->dtype);
   return 0;
 }
 

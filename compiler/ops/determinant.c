@@ -14,12 +14,8 @@
 
 static int infer_determinant(OpCtx *c) {
   Var *x = ctx_need(c, "Input", 0);
-  if (!x) return -1;
-  const Shape *s = &x->shape;
-  if (s->rank < 2) return ctx_fail(c, "Input %s must have rank 2 or more", shape_str(s));
-  const int64_t a = s->d[s->rank - 2], b = s->d[s->rank - 1];
-  if (a >= 0 && b >= 0 && a != b) return ctx_fail(c, "Input %s must hold square matrices", shape_str(s));
-  Shape o = *s;
+  if (!x || ctx_square_matrices(c, "Input", &x->shape)) return -1;
+  Shape o = x->shape;
   o.rank -= 2;
   ctx_set(c, "Out", 0, &o, x->dtype);
   return 0;
@@ -27,10 +23,7 @@ static int infer_determinant(OpCtx *c) {
 
 /* One float dtype, and the matrices' side known; -1 after em_fail. */
 static int64_t det_side(EmitCtx *e, Var *const *vs, int n) {
-  for (int k = 0; k < n; k++)
-    if (vs[k]->dtype != vs[0]->dtype || (vs[0]->dtype != RT_DT_FP32 && vs[0]->dtype != RT_DT_FP64))
-      return em_fail(e, "'%s' is %s: %s takes float32 or float64 (one dtype)", vs[k]->name,
-                     rt_dtype_name(vs[k]->dtype), e->op->type);
+  if (tu_float_dtype(e, vs, n) < 0) return -1;
   const int64_t side = em_const_dim(e, vs[0], tu_rank(e, vs[0]) - 1);
   return side >= 0 ? side : em_fail(e, "the matrices' side must be known at compile time");
 }

@@ -12,32 +12,16 @@
 #include "rt_linalg.h"
 #include "tensor_util.h"
 
-/* The square matrices of a [..., n, n] shape (rule side). */
-static int square_matrices(OpCtx *c, const char *slot, const Shape *s) {
-  if (s->rank < 2) return ctx_fail(c, "%s %s must have rank 2 or more", slot, shape_str(s));
-  const int64_t a = s->d[s->rank - 2], b = s->d[s->rank - 1];
-  if (a >= 0 && b >= 0 && a != b) return ctx_fail(c, "%s %s must hold square matrices", slot, shape_str(s));
-  return 0;
-}
-
 static int infer_inverse(OpCtx *c) {
   Var *x = ctx_need(c, "Input", 0);
-  if (!x || square_matrices(c, "Input", &x->shape)) return -1;
+  if (!x || ctx_square_matrices(c, "Input", &x->shape)) return -1;
   ctx_set(c, "Output", 0, &x->shape, x->dtype);
-  return 0;
-}
-
-static int float_dtypes(EmitCtx *e, Var *const *vs, int n) {
-  for (int k = 0; k < n; k++)
-    if (vs[k]->dtype != vs[0]->dtype || (vs[0]->dtype != RT_DT_FP32 && vs[0]->dtype != RT_DT_FP64))
-      return em_fail(e, "'%s' is %s: %s takes float32 or float64 (one dtype)", vs[k]->name,
-                     rt_dtype_name(vs[k]->dtype), e->op->type);
   return 0;
 }
 
 static int emit_inverse(EmitCtx *e) {
   Var *x = tu_in(e, "Input", 0), *out = tu_out(e, "Output", 0);
-  if (!x || !out || float_dtypes(e, (Var *const[]){x, out}, 2)) return -1;
+  if (!x || !out || tu_float_dtype(e, (Var *const[]){x, out}, 2) < 0) return -1;
   const int r = tu_rank(e, x);
   const int64_t n = em_const_dim(e, x, r - 1);
   if (n < 0) return em_fail(e, "the matrices' side must be known at compile time");
@@ -61,7 +45,7 @@ static int infer_inverse_grad(OpCtx *c) {
 
 static int emit_inverse_grad(EmitCtx *e) {
   Var *out = tu_in(e, "Output", 0), *dout = tu_in(e, "Output@GRAD", 0), *dx = tu_out(e, "Input@GRAD", 0);
-  if (!out || !dout || !dx || float_dtypes(e, (Var *const[]){out, dout, dx}, 3)) return -1;
+  if (!out || !dout || !dx || tu_float_dtype(e, (Var *const[]){out, dout, dx}, 3) < 0) return -1;
   const int r = tu_rank(e, out);
   SymDim bytes = em_sym_prod(e, out, 0, r);
   const int64_t size = (int64_t)rt_dtype_size(out->dtype);

@@ -56,19 +56,12 @@ static LossCall nll_call(EmitCtx *e, LossKind kind, const Var *x, const Var *w, 
                     .reduction = nll_reduction(e->op)};
 }
 
-/* X and the others of its dtype, float32 or float64. */
-static int nll_dtypes(EmitCtx *e, Var *const *vs, int n) {
-  for (int k = 0; k < n; k++)
-    if (vs[k] && vs[k]->dtype != vs[0]->dtype) return em_fail(e, "'%s' is not X's dtype", vs[k]->name);
-  return vs[0]->dtype == RT_DT_FP32 || vs[0]->dtype == RT_DT_FP64
-             ? 0 : em_fail(e, "X is %s: Paddle's CPU nll_loss takes float32 or float64", rt_dtype_name(vs[0]->dtype));
-}
-
 static int emit_nll_loss(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = tu_in(e, "X", 0), *label = tu_in(e, "Label", 0), *w = ctx_in(&c, "Weight", 0);
   Var *out = tu_out(e, "Out", 0), *total = tu_out(e, "Total_weight", 0);
-  if (!x || !label || !out || !total || nll_dtypes(e, (Var *const[]){x, w, out, total}, 4)) return -1;
+  if (!x || !label || !out || !total) return -1;
+  if (tu_float_dtype(e, (Var *const[]){x, w, out, total}, 4) < 0) return -1;
   LossCall call = nll_call(e, LOSS_NLL, x, w, label);
   call.x = em_ptr(e, x, 1), call.out = em_ptr(e, out, 0), call.total = em_ptr(e, total, 0);
   loss_print_c(e->p, &call);
@@ -82,7 +75,8 @@ static int emit_nll_loss_grad(EmitCtx *e) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *x = tu_in(e, "X", 0), *label = tu_in(e, "Label", 0), *w = ctx_in(&c, "Weight", 0);
   Var *total = tu_in(e, "Total_weight", 0), *dout = tu_in(e, "Out@GRAD", 0), *dx = tu_out(e, "X@GRAD", 0);
-  if (!x || !label || !total || !dout || !dx || nll_dtypes(e, (Var *const[]){x, w, total, dout, dx}, 5)) return -1;
+  if (!x || !label || !total || !dout || !dx) return -1;
+  if (tu_float_dtype(e, (Var *const[]){x, w, total, dout, dx}, 5) < 0) return -1;
   LossCall call = nll_call(e, LOSS_NLL_GRAD, x, w, label);
   call.total = em_ptr(e, total, 1), call.dout = em_ptr(e, dout, 1), call.dx = em_ptr(e, dx, 0);
   loss_print_c(e->p, &call);

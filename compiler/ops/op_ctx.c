@@ -286,6 +286,13 @@ int ctx_proven_shape(OpCtx *c, const char *slot, int i, const Shape *bound, int 
   return 1;
 }
 
+int ctx_square_matrices(OpCtx *c, const char *slot, const Shape *s) {
+  if (s->rank < 2) return ctx_fail(c, "%s %s must have rank 2 or more", slot, shape_str(s));
+  const int64_t a = s->d[s->rank - 2], b = s->d[s->rank - 1];
+  if (a >= 0 && b >= 0 && a != b) return ctx_fail(c, "%s %s must hold square matrices", slot, shape_str(s));
+  return 0;
+}
+
 Var *ctx_attr_tensor(const OpCtx *c, const char *name) {
   const OpAttr *a = attr_is_var(c->op, name) ? attr_find(c->op, name) : NULL;
   int id = a && a->type == AT_VAR && a->var_name ? graph_find_var(c->g, c->op->block, a->var_name) : -1;

@@ -247,6 +247,9 @@ int ctx_max_shape(OpCtx *c, const char *slot, int i, int rank, int dtype, const 
  * no option needed); 1, or 0 when the output is absent or not
  * specializing. */
 int ctx_proven_shape(OpCtx *c, const char *slot, int i, const Shape *bound, int dtype, const char *from);
+/* Input `slot` holds square matrices ([..., n, n], rank 2 or more):
+ * 0, or -1 after ctx_fail (the linear algebra ops' rules). */
+int ctx_square_matrices(OpCtx *c, const char *slot, const Shape *s);
 /* The tensor a VAR attribute `name` of the op names, or NULL (a plain
  * attribute, a VARS list, or a name the op's block does not hold). */
 Var *ctx_attr_tensor(const OpCtx *c, const char *name);

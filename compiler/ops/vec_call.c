@@ -1,6 +1,7 @@
 /* The C printer of vector products (vec_call.h). */
 #include "vec_call.h"
 
+/* dot: a row of y per row of x; mv: the one vector for every row. */
 static void print_dot(Printer *p, const VecCall *c) {
   const char *t = c->type;
   pr_line(p, "const %s *x = %s, *y = %s;", t, c->x, c->y);
@@ -8,7 +9,7 @@ static void print_dot(Printer *p, const VecCall *c) {
   pr_line(p, "const int64_t rows = %s, cols = %s;", c->rows, c->cols);
   pr_line(p, "for (int64_t r = 0; r < rows; r++) {");
   pr_line(p, "%s acc = 0;", t);
-  pr_line(p, "for (int64_t j = 0; j < cols; j++) acc += x[r * cols + j] * y[r * cols + j];");
+  pr_line(p, "for (int64_t j = 0; j < cols; j++) acc += x[r * cols + j] * y[%sj];", c->kind == VEC_MV ? "" : "r * cols + ");
   pr_line(p, "out[r] = acc;");
   pr_line(p, "}");
 }
@@ -26,18 +27,6 @@ static void print_dot_grad(Printer *p, const VecCall *c) {
   if (c->dx) pr_line(p, "dx[r * cols + j] = dout[r] * y[r * cols + j];");
   if (c->dy) pr_line(p, "dy[r * cols + j] = dout[r] * x[r * cols + j];");
   pr_line(p, "}");
-  pr_line(p, "}");
-}
-
-static void print_mv(Printer *p, const VecCall *c) {
-  const char *t = c->type;
-  pr_line(p, "const %s *x = %s, *vec = %s;", t, c->x, c->y);
-  pr_line(p, "%s *out = %s;", t, c->out);
-  pr_line(p, "const int64_t rows = %s, cols = %s;", c->rows, c->cols);
-  pr_line(p, "for (int64_t i = 0; i < rows; i++) {");
-  pr_line(p, "%s acc = 0;", t);
-  pr_line(p, "for (int64_t j = 0; j < cols; j++) acc += x[i * cols + j] * vec[j];");
-  pr_line(p, "out[i] = acc;");
   pr_line(p, "}");
 }
 
@@ -66,13 +55,11 @@ static void print_mv_grad(Printer *p, const VecCall *c) {
 void vec_print_c(Printer *p, const VecCall *c) {
   switch (c->kind) {
     case VEC_DOT:
+    case VEC_MV:
       print_dot(p, c);
       break;
     case VEC_DOT_GRAD:
       print_dot_grad(p, c);
-      break;
-    case VEC_MV:
-      print_mv(p, c);
       break;
     case VEC_MV_GRAD:
       print_mv_grad(p, c);
