@@ -1326,3 +1326,14 @@ def test_full_like_value_out_of_its_dtype_range(tmp_path):
     line = bad(["compile", model, "-o", str(tmp_path / "out")], "(fill_any_like -> ",
                "value 70000 is out of range for int16 (Paddle's kernel raises)")
     assert model in line
+
+
+def test_fc_relu_without_bias(tmp_path):
+    """fc with activation_type relu and no Bias: Paddle's kernel raises
+    "When bias is NULL, relu can not be true" (checked with Paddle 2.6's
+    Executor when this test was written); refused, naming the op."""
+    model = export_one_op(tmp_path, "w = paddle.static.data('w', [20, 3], 'float32')\nfeeds = [x, w]\n"
+                          "out = op('fc', {'Input': [x], 'W': [w]}, {'Out': ['float32']},"
+                          " {'in_num_col_dims': 1, 'activation_type': 'relu'})[0]")
+    line = bad(["compile", model, "-o", str(tmp_path / "out")], "(fc -> ", "activation_type relu without a Bias")
+    assert model in line

@@ -258,3 +258,24 @@ void addmm_print_c(Printer *p, const AddmmCall *c) {
   if (c->grad) print_addmm_grad(p, c);
   else print_addmm(p, c);
 }
+
+/* funcs::FCFunctor: the product (blas GEMM, beta 0), then each row's bias
+ * added (jit VAdd) or added and clamped at 0 (jit VAddRelu); relu comes
+ * with a bias only. */
+void fc_print_c(Printer *p, const FcCall *c) {
+  const char *t = em_ctype(c->dtype);
+  pr_line(p, "const int64_t M = %s, N = %s, K = %s;", c->m, c->n, c->k);
+  pr_line(p, "%s *out = %s;", t, c->out);
+  gemm_print_c(p, &(GemmCall){.f64 = c->dtype == RT_DT_FP64, .m = "M", .n = "N", .k = "K",
+                              .alpha = c->dtype == RT_DT_FP64 ? "1.0" : "1.0f", .a = c->x, .lda = "K", .b = c->w,
+                              .ldb = "N", .c = "out", .ldc = "N", .beta = c->dtype == RT_DT_FP64 ? "0.0" : "0.0f",
+                              .ws = c->ws});
+  if (!c->bias) return;
+  pr_line(p, "const %s *bias = %s;", t, c->bias);
+  pr_line(p, "for (int64_t i = 0; i < M; i++) {");
+  pr_line(p, "for (int64_t j = 0; j < N; j++) {");
+  pr_line(p, "const %s v = bias[j] + out[i * N + j];", t);
+  pr_line(p, c->relu ? "out[i * N + j] = v > 0 ? v : 0;" : "out[i * N + j] = v;");
+  pr_line(p, "}");
+  pr_line(p, "}");
+}

@@ -1,9 +1,9 @@
 /* Small matrix kernels printed as loops, as the lowering decided them, and
  * their C printers: bilinear_tensor_product, spectral_norm, addmm and
- * their grads.
+ * their grads, fc.
  *
  * Each op has its own record (its geometry is its own): the emitters
- * (bilinear_tensor_product.c, spectral_norm.c, addmm.c) check the tensors
+ * (bilinear_tensor_product.c, spectral_norm.c, addmm.c, fc.c) check the tensors
  * and fill it with the element type, the sizes and the buffers as C
  * expressions, the scratch and the literals; the printers print the loops
  * (and addmm's products through gemm_call.h, spectral_norm's transposes
@@ -63,5 +63,19 @@ typedef struct AddmmCall {
 } AddmmCall;
 
 void addmm_print_c(Printer *p, const AddmmCall *c);
+
+/* fc (Paddle Inference's fused op): Out [m, n] = X [m, k] @ W [k, n], then
+ * + Bias[j] per row and max(., 0) with relu. */
+typedef struct FcCall {
+  int dtype;              /* RT_DT_FP32 or RT_DT_FP64 */
+  const char *m, *n, *k;  /* C expressions */
+  const char *x, *w;      /* read */
+  const char *bias;       /* read, or NULL */
+  int relu;
+  const char *out;        /* written */
+  const char *ws;         /* float32: the product's packing scratch */
+} FcCall;
+
+void fc_print_c(Printer *p, const FcCall *c);
 
 #endif

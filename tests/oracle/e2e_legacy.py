@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Op-level end-to-end cases for legacy (fluid-era) op types that paddlec
 compiles but no other case held: increment, fill_zeros_like2,
-broadcast_tensors and fake_dequantize_max_abs, each a one-op (or few-op)
+broadcast_tensors, fake_dequantize_max_abs and fc, each a one-op (or few-op)
 static program built with append_op, its attributes set to values other
 than Paddle's defaults.
 
@@ -141,6 +141,24 @@ def make_input(v, rng):
     if v.name.startswith("pos"):
         x = abs(x) * 4.0 + 0.1
     return x
+
+
+# ---------------------------------------------------------------- fc
+@case
+def fc():
+    """fc, the op Paddle Inference's fc_fuse_pass writes: in_num_col_dims 1
+    of a [B, 4, 3] input (K 12) with a [N] bias, 2 of [B, 3, 5] with a
+    [1, N] bias and relu, no bias, float64."""
+    x, w, b = data("x", [None, 4, 3]), data("w", [12, 6]), data("b", [6])
+    y, v, c = data("y", [None, 3, 5]), data("v", [5, 4]), data("c", [1, 4])
+    d, dw, db = data("d", [None, 7], "float64"), data("dw", [7, 3], "float64"), data("db", [3], "float64")
+    outs = op("fc", {"Input": [x], "W": [w], "Bias": [b]}, {"Out": ["float32"]}, {"in_num_col_dims": 1})
+    outs += op("fc", {"Input": [y], "W": [v], "Bias": [c]}, {"Out": ["float32"]},
+               {"in_num_col_dims": 2, "activation_type": "relu"})
+    outs += op("fc", {"Input": [y], "W": [v]}, {"Out": ["float32"]}, {"in_num_col_dims": 2})
+    outs += op("fc", {"Input": [d], "W": [dw], "Bias": [db]}, {"Out": ["float64"]},
+               {"in_num_col_dims": 1, "activation_type": "relu"})
+    return [x, w, b, y, v, c, d, dw, db], outs
 
 
 if __name__ == "__main__":
