@@ -48,14 +48,24 @@ static void block_insert(Graph *g, Block *b, int id) {
 /* Paddle's BlockDesc::FindVarRecursive: breadth-first from `block` over
  * each block's forward block (backward blocks of training programs) and
  * parent, each block visited once. */
-void op_each_attr_var(const Graph *g, const Op *op, void (*fn)(void *ctx, int var, const char *attr), void *ctx) {
+/* Op's attr_vars: the vars its VAR / VARS attributes name. */
+static void find_attr_vars(const Graph *g, Op *op) {
+  int n = 0;
   for (size_t i = 0; op->desc && i < op->desc->n_attrs; i++) {
     const OpAttr *a = op->desc->attrs[i];
-    const size_t n = a->type == AT_VAR ? 1 : a->type == AT_VARS ? a->n_vars_name : 0;
-    for (size_t k = 0; k < n; k++) {
+    n += a->type == AT_VAR ? 1 : a->type == AT_VARS ? (int)a->n_vars_name : 0;
+  }
+  op->nattr_vars = 0;
+  if (!n) return;
+  op->attr_vars = pool_alloc(sizeof *op->attr_vars * (size_t)n);
+  op->attr_var_names = pool_alloc(sizeof *op->attr_var_names * (size_t)n);
+  for (size_t i = 0; i < op->desc->n_attrs; i++) {
+    const OpAttr *a = op->desc->attrs[i];
+    const size_t m = a->type == AT_VAR ? 1 : a->type == AT_VARS ? a->n_vars_name : 0;
+    for (size_t k = 0; k < m; k++) {
       const char *name = a->type == AT_VAR ? a->var_name : a->vars_name[k];
       const int v = name ? graph_find_var(g, op->block, name) : -1;
-      if (v >= 0) fn(ctx, v, a->name);
+      if (v >= 0) op->attr_vars[op->nattr_vars] = v, op->attr_var_names[op->nattr_vars++] = a->name;
     }
   }
 }
@@ -157,7 +167,8 @@ static void add_attr_user(void *ctx, int v, const char *attr) {
 /* Op id is a user of its inputs and of the tensors its attributes are
  * bound to, the producer of its outputs. */
 static void link_op(Graph *g, int id) {
-  const Op *op = &g->ops[id];
+  Op *op = &g->ops[id];
+  find_attr_vars(g, op);
   for (int s = 0; s < op->nin; s++)
     for (int a = 0; a < op->in[s].n; a++)
       if (op->in[s].vars[a] >= 0) add_user(&g->vars[op->in[s].vars[a]], id);

@@ -183,6 +183,9 @@ typedef struct Op {
                               * emitter (ops.h; a record its op's file
                               * defines, in the pool), NULL: none */
   WeightPack pack;           /* OpDef.decide: a parameter bound prepared */
+  int nattr_vars;            /* the vars its attributes are bound to (VAR, */
+  int *attr_vars;            /* VARS), found when the graph is linked */
+  const char **attr_var_names; /* (graph_relink), and their attributes' names */
 } Op;
 
 typedef struct Block {
@@ -257,8 +260,14 @@ void graph_relink(Graph *g);
 int graph_find_var(const Graph *g, int block, const char *name);
 /* The vars op's attributes are bound to (VAR, VARS: a tensor passed as an
  * attribute, read when the op runs, `paddle.full_like(x, x.mean())`): calls
- * fn(ctx, var, attribute's name) for each one found. */
-void op_each_attr_var(const Graph *g, const Op *op, void (*fn)(void *ctx, int var, const char *attr), void *ctx);
+ * fn(ctx, var, attribute's name) for each one found when the graph was last
+ * linked.  Inline: the files that walk reads (plan, deps, sub-blocks) call
+ * into no graph code for it. */
+static inline void op_each_attr_var(const Graph *g, const Op *op, void (*fn)(void *ctx, int var, const char *attr),
+                                    void *ctx) {
+  (void)g;
+  for (int k = 0; k < op->nattr_vars; k++) fn(ctx, op->attr_vars[k], op->attr_var_names[k]);
+}
 /* "block 0 op 17 (conv2d -> conv2d_3.tmp_0)" for messages, in pool memory. */
 const char *graph_op_where(const Graph *g, const Op *op);
 void graph_free(Graph *g);
