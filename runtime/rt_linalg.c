@@ -12,12 +12,14 @@
 #define F_LU lu_f32
 #define F_DET rt_det_f32
 #define F_INVERSE rt_inverse_f32
+#define F_INVERSE_GRAD rt_inverse_grad_f32
 #define lu_det lu_det_f32
 #include "rt_linalg_body.h"
 #undef T
 #undef F_LU
 #undef F_DET
 #undef F_INVERSE
+#undef F_INVERSE_GRAD
 #undef lu_det
 #undef SQRT
 #undef F_CHOLESKY
@@ -32,5 +34,6 @@
 #define F_LU lu_f64
 #define F_DET rt_det_f64
 #define F_INVERSE rt_inverse_f64
+#define F_INVERSE_GRAD rt_inverse_grad_f64
 #define lu_det lu_det_f64
 #include "rt_linalg_body.h"

@@ -28,6 +28,10 @@ void rt_det_f64(const double *a, int64_t batch, int64_t n, double *det, void *wo
  * not invertible". */
 int rt_inverse_f32(const float *a, int64_t batch, int64_t n, float *inv, void *work);
 int rt_inverse_f64(const double *a, int64_t batch, int64_t n, double *inv, void *work);
+/* dx = -out^T dout out^T per matrix (Paddle's inverse_grad), out the
+ * inverses; tmp holds [batch, n, n] (dout out^T). */
+void rt_inverse_grad_f32(const float *out, const float *dout, int64_t batch, int64_t n, float *tmp, float *dx);
+void rt_inverse_grad_f64(const double *out, const double *dout, int64_t batch, int64_t n, double *tmp, double *dx);
 /* out [batch, n, n] = a's matrices to the power k (phi MatrixPowerFunction:
  * k = 0 the identity; a negative k the inverse's power; 2, 3 and 4 as
  * X X, (X X) X and (X X)(X X); above 4 by squaring, the squares

@@ -1,5 +1,5 @@
 /* The body of rt_linalg.c for one element type: T, SQRT, and the names
- * F_LU, F_DET, F_INVERSE, F_CHOLESKY, F_MATMUL, F_MATPOW, defined by the
+ * F_LU, F_DET, F_INVERSE, F_INVERSE_GRAD, F_CHOLESKY, F_MATMUL, F_MATPOW, defined by the
  * includer. */
 
 /* In-place LU of the row-major n x n matrix lu with partial pivoting (Eigen's
@@ -124,6 +124,25 @@ static void F_MATMUL(const T *a, const T *b, T *c, int64_t n) {
       for (int64_t k = 0; k < n; k++) acc += a[i * n + k] * b[k * n + j];
       c[i * n + j] = acc;
     }
+}
+
+void F_INVERSE_GRAD(const T *out, const T *dout, int64_t batch, int64_t n, T *tmp, T *dx) {
+  for (int64_t b = 0; b < batch; b++) {
+    const T *o = out + b * n * n, *g = dout + b * n * n;
+    T *m = tmp + b * n * n, *d = dx + b * n * n;
+    for (int64_t i = 0; i < n; i++) /* m = dOut Out^T */
+      for (int64_t j = 0; j < n; j++) {
+        T acc = 0;
+        for (int64_t k = 0; k < n; k++) acc += g[i * n + k] * o[j * n + k];
+        m[i * n + j] = acc;
+      }
+    for (int64_t i = 0; i < n; i++) /* dX = -Out^T m */
+      for (int64_t j = 0; j < n; j++) {
+        T acc = 0;
+        for (int64_t k = 0; k < n; k++) acc += o[k * n + i] * m[k * n + j];
+        d[i * n + j] = -acc;
+      }
+  }
 }
 
 int F_MATPOW(const T *a, int64_t batch, int64_t n, int k, T *out, void *work) {

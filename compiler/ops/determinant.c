@@ -50,14 +50,11 @@ static int emit_determinant_grad(EmitCtx *e) {
   const int64_t n = det_side(e, (Var *const[]){x, out, dout, dx}, 4);
   if (n < 0) return -1;
   const int r = tu_rank(e, x);
-  SymDim bytes = em_sym_prod(e, x, 0, r);
-  const int64_t size = (int64_t)rt_dtype_size(x->dtype);
-  bytes.a *= size, bytes.c *= size;
   LuCall call = {.kind = LU_DET_GRAD, .f64 = x->dtype == RT_DT_FP64, .batch = em_prod(e, x, 0, r - 2),
                  .n = em_dim(e, x, r - 1), .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 1),
                  .dout = em_ptr(e, dout, 1), .dx = em_ptr(e, dx, 0)};
   call.work = em_scratch_named(e, "void", "lu_work", (SymDim){0, RT_LINALG_WORK_BYTES(n)});
-  call.tmp = em_scratch_named(e, x->dtype == RT_DT_FP64 ? "double" : "float", "inverse", bytes);
+  call.tmp = tu_scratch_like(e, x, "inverse");
   lu_print_c(e->p, &call);
   return 0;
 }

@@ -38,32 +38,37 @@ static void print_range(Printer *p, const FillCall *c) {
   pr_line(p, "for (int64_t i = 0; i < %s; i++, v += step) out[i] = v;", c->n);
 }
 
-/* Paddle's CPU linspace: the first half from start, the rest back from
- * stop. */
-static void print_linspace(Printer *p, const FillCall *c) {
+/* The start of linspace's and logspace's loops: Start and Stop (and Base)
+ * converted to Out's type, the step in double, `for` over the Num values
+ * (the caller prints the loop's one statement). */
+static void print_steps(Printer *p, const FillCall *c, int with_base) {
   const char *t = c->type;
   pr_line(p, "%s *out = %s;", t, c->out);
-  pr_line(p, "const %s start = (%s)%s[0], stop = (%s)%s[0];", t, t, c->start, t, c->stop);
+  if (with_base)
+    pr_line(p, "const %s start = (%s)%s[0], stop = (%s)%s[0], base = (%s)%s[0];", t, t, c->start, t, c->stop, t,
+            c->base);
+  else
+    pr_line(p, "const %s start = (%s)%s[0], stop = (%s)%s[0];", t, t, c->start, t, c->stop);
   pr_line(p, "const int64_t num = %s;", c->n);
   pr_line(p, "const double step = num > 1 ? (double)(stop - start) / (double)(num - 1) : 0.0;");
   pr_line(p, "for (int64_t i = 0; i < num; i++)");
+}
+
+/* Paddle's CPU linspace: the first half from start, the rest back from
+ * stop. */
+static void print_linspace(Printer *p, const FillCall *c) {
+  print_steps(p, c, 0);
   pr_line(p, "  out[i] = num == 1 ? start : (%s)(i < num / 2 ? start + step * (double)i : "
-          "stop - step * (double)(num - 1 - i));", t);
+          "stop - step * (double)(num - 1 - i));", c->type);
 }
 
 /* Paddle's CPU logspace: Start, Stop and Base converted to Out's type, the
  * exponents as linspace's (in double, not rounded to the type), each
  * power computed in double then converted; one value is base^start. */
 static void print_logspace(Printer *p, const FillCall *c) {
-  const char *t = c->type;
-  pr_line(p, "%s *out = %s;", t, c->out);
-  pr_line(p, "const %s start = (%s)%s[0], stop = (%s)%s[0], base = (%s)%s[0];", t, t, c->start, t, c->stop, t,
-          c->base);
-  pr_line(p, "const int64_t num = %s;", c->n);
-  pr_line(p, "const double step = num > 1 ? (double)(stop - start) / (double)(num - 1) : 0.0;");
-  pr_line(p, "for (int64_t i = 0; i < num; i++)");
+  print_steps(p, c, 1);
   pr_line(p, "  out[i] = (%s)pow((double)base, num == 1 ? (double)start : i < num / 2 ? start + step * (double)i "
-          ": stop - step * (double)(num - 1 - i));", t);
+          ": stop - step * (double)(num - 1 - i));", c->type);
 }
 
 /* tril_indices / triu_indices (phi TrilIndicesKernel, TriuIndicesKernel):

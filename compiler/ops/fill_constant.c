@@ -358,6 +358,7 @@ static const char *like_check(int dtype) {
 static int emit_fill_any_like(EmitCtx *e) {
   Var *out = tu_out(e, "Out", 0), *x = tu_in(e, "X", 0);
   if (!out || !x) return -1;
+  tu_pass_extent(e, x, out); /* before the count reads them */
   OpCtx c = {e->g, (Op *)e->op};
   const Var *t = ctx_attr_tensor(&c, "value");
   if (t || attr_is_var(e->op, "value")) {
@@ -365,7 +366,6 @@ static int emit_fill_any_like(EmitCtx *e) {
       return em_fail(e, "value's tensor '%s' must be one number", t ? t->name : "?");
     if (out->dtype != RT_DT_FP64 && !like_range(out->dtype))
       return em_fail(e, "a value from a tensor filling %s is not supported", rt_dtype_name(out->dtype));
-    tu_pass_extent(e, x, out);
     const char *ptr = em_ptr(e, out, 0);
     fill_print_c(e->p, &(FillCall){.kind = FILL_VALUE, .type = em_ctype(out->dtype), .out = ptr,
                                    .n = em_numel(e, out), .from = em_ptr(e, t, 1),
@@ -374,7 +374,6 @@ static int emit_fill_any_like(EmitCtx *e) {
       em_fault(e, pool_printf("value ('%s') is out of range for %s (Paddle raises)", t->name, rt_dtype_name(out->dtype)));
     return 0;
   }
-  tu_pass_extent(e, x, out); /* before the count reads them */
   const double d = attr_float(e->op, "value", 0);
   if (!like_in_range(out->dtype, d))
     return em_fail(e, "value %g is out of range for %s (Paddle's kernel raises)", d, rt_dtype_name(out->dtype));

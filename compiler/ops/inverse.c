@@ -47,13 +47,10 @@ static int emit_inverse_grad(EmitCtx *e) {
   Var *out = tu_in(e, "Output", 0), *dout = tu_in(e, "Output@GRAD", 0), *dx = tu_out(e, "Input@GRAD", 0);
   if (!out || !dout || !dx || tu_float_dtype(e, (Var *const[]){out, dout, dx}, 3) < 0) return -1;
   const int r = tu_rank(e, out);
-  SymDim bytes = em_sym_prod(e, out, 0, r);
-  const int64_t size = (int64_t)rt_dtype_size(out->dtype);
-  bytes.a *= size, bytes.c *= size;
   LuCall call = {.kind = LU_INVERSE_GRAD, .f64 = out->dtype == RT_DT_FP64, .batch = em_prod(e, out, 0, r - 2),
                  .n = em_dim(e, out, r - 1), .out = em_ptr(e, out, 1), .dout = em_ptr(e, dout, 1),
                  .dx = em_ptr(e, dx, 0)};
-  call.tmp = em_scratch_named(e, out->dtype == RT_DT_FP64 ? "double" : "float", "product", bytes);
+  call.tmp = tu_scratch_like(e, out, "product");
   lu_print_c(e->p, &call);
   return 0;
 }

@@ -48,26 +48,7 @@ void lu_print_c(Printer *p, const LuCall *c) {
       break;
     }
     case LU_INVERSE_GRAD:
-      pr_line(p, "const %s *out = %s, *dout = %s;", t, c->out, c->dout);
-      pr_line(p, "%s *tmp = %s, *dx = %s;", t, c->tmp, c->dx);
-      pr_line(p, "for (int64_t b = 0; b < batch; b++) {");
-      pr_line(p, "const %s *o = out + b * n * n, *g = dout + b * n * n;", t);
-      pr_line(p, "%s *m = tmp + b * n * n, *d = dx + b * n * n;", t);
-      pr_line(p, "for (int64_t i = 0; i < n; i++) {");
-      pr_line(p, "for (int64_t j = 0; j < n; j++) {");
-      pr_line(p, "%s acc = 0;", t);
-      pr_line(p, "for (int64_t k = 0; k < n; k++) acc += g[i * n + k] * o[j * n + k];");
-      pr_line(p, "m[i * n + j] = acc;");
-      pr_line(p, "}");
-      pr_line(p, "}");
-      pr_line(p, "for (int64_t i = 0; i < n; i++) {");
-      pr_line(p, "for (int64_t j = 0; j < n; j++) {");
-      pr_line(p, "%s acc = 0;", t);
-      pr_line(p, "for (int64_t k = 0; k < n; k++) acc += o[k * n + i] * m[k * n + j];");
-      pr_line(p, "d[i * n + j] = -acc;");
-      pr_line(p, "}");
-      pr_line(p, "}");
-      pr_line(p, "}");
+      pr_line(p, "rt_inverse_grad_%s(%s, %s, batch, n, %s, %s);", sfx, c->out, c->dout, c->tmp, c->dx);
       break;
     case LU_DET_GRAD:
       pr_line(p, "const %s *out = %s, *dout = %s;", t, c->out, c->dout);

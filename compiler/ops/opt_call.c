@@ -93,11 +93,16 @@ static void print_lars(Printer *p, const OptCall *c) {
   tu_pr_to(p, dt, "}");
 }
 
+/* `acc` = the squares of x summed in type, in order. */
+static void print_sum_squares(Printer *p, const char *type, const OptCall *c) {
+  pr_line(p, "const %s *x = %s;", type, c->x);
+  pr_line(p, "%s acc = 0;", type);
+  pr_line(p, "for (int64_t i = 0; i < %s; i++) acc += x[i] * x[i];", c->numel);
+}
+
 /* squared_l2_norm: the squares summed in the element type, in order. */
 static void print_squared_l2(Printer *p, const OptCall *c) {
-  pr_line(p, "const %s *x = %s;", c->type, c->x);
-  pr_line(p, "%s acc = 0;", c->type);
-  pr_line(p, "for (int64_t i = 0; i < %s; i++) acc += x[i] * x[i];", c->numel);
+  print_sum_squares(p, c->type, c);
   pr_line(p, "%s[0] = acc;", c->out);
 }
 
@@ -114,10 +119,8 @@ static void print_squared_l2_grad(Printer *p, const OptCall *c) {
  * out = x * scaling with scaling 1 when the norm is at most max_norm, else
  * max_norm / (norm + eps), eps 1e-6 for a norm of at most 1e-30. */
 static void print_clip_by_norm(Printer *p, const OptCall *c) {
-  pr_line(p, "const float *x = %s;", c->x);
+  print_sum_squares(p, "float", c);
   pr_line(p, "float *out = %s;", c->out);
-  pr_line(p, "float acc = 0;");
-  pr_line(p, "for (int64_t i = 0; i < %s; i++) acc += x[i] * x[i];", c->numel);
   pr_line(p, "const float norm = sqrtf(acc);");
   pr_line(p, "const float keep = norm <= %s ? 1.0f : 0.0f, eps = norm <= 1e-30f ? 1e-6f : 0.0f;", c->max_norm);
   pr_line(p, "const float scaling = keep + (1.0f - keep) * %s / (norm + eps);", c->max_norm);

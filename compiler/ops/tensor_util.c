@@ -367,6 +367,13 @@ int tu_float_dtype(EmitCtx *e, Var *const *vs, int n) {
   return dt;
 }
 
+const char *tu_scratch_like(EmitCtx *e, const Var *v, const char *role) {
+  SymDim bytes = em_sym_prod(e, v, 0, tu_rank(e, v));
+  const int64_t size = (int64_t)rt_dtype_size(v->dtype);
+  bytes.a *= size, bytes.c *= size;
+  return em_scratch_named(e, v->dtype == RT_DT_FP64 ? "double" : "float", role, bytes);
+}
+
 const char *tu_respell(int dtype, const char *line) {
   static const char *const words[][2] = {{"float", "double"}, {"fmaf", "fma"},   {"sqrtf", "sqrt"},
                                          {"fabsf", "fabs"},   {"logf", "log"},   {"expf", "exp"}};

@@ -142,6 +142,9 @@ int tu_index_grad(EmitCtx *e, const char *dx_slot, const char *idx_slot, const c
  * throughout) reads them; -1 after em_fail naming the op, the dtypes and
  * the tensors. */
 int tu_float_dtype(EmitCtx *e, Var *const *vs, int n);
+/* A scratch region (em_scratch_named) as large as v, a float32 or float64
+ * tensor, declared `float *` or `double *` and named after `role`. */
+const char *tu_scratch_like(EmitCtx *e, const Var *v, const char *role);
 
 /* A literal of C type for dtype holding v ("1.5f", "INT64_C(3)", "true"),
  * as Paddle's static_cast from double gives on x86 (an int32 out of range
