@@ -315,6 +315,14 @@ static int startup_generate(const Graph *g, const CompileOpts *o, ModelText *mt)
 static int eval_generate(const Graph *g, const CompileOpts *o, ModelText *mt) {
   Graph *ev = o->eval;
   if (train_eval_setup(ev, g)) return -1;
+  for (int i = 0; i < ev->nfeeds; i++) { /* the driver gives it batches of the compiled dims */
+    const Var *v = &ev->vars[ev->feeds[i]];
+    for (int d = 1; d < v->decl.rank; d++)
+      if (v->decl.d[d] < 0)
+        return diag_error("%s: the evaluation program's feed '%s' %s has unknown dim %d; an evaluation program's "
+                          "feeds take no run-time sizes yet (save it with that dim fixed)", ev->file, v->name,
+                          shape_str(&v->decl), d);
+  }
   CompileOpts eo = side_opts(o, "eval");
   eo.bound_state = 1;
   eo.embed_weights = 0;

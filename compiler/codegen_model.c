@@ -607,7 +607,10 @@ static const char *train_api(const char *P, const char *U, const ModelText *mt, 
   return tpl_render("templates/train.h.in", v, 9);
 }
 
-static const char *train_funcs(const char *P, const char *U, const ModelText *mt, const Graph *g, const char *place) {
+/* The trainer's functions (train.c.in, places.c.in, procs.c.in); run_dims:
+ * 1 when feeds have dims the run gives (run_dims.c.in's table). */
+static const char *train_funcs(const char *P, const char *U, const ModelText *mt, const Graph *g, const char *place,
+                               int run_dims) {
   const char *run = mt->run_startup ? mt->run_startup : train_state_defaults(g, U);
   TplVar v[] = {{"PREFIX", P},
                 {"UPPER", U},
@@ -615,8 +618,12 @@ static const char *train_funcs(const char *P, const char *U, const ModelText *mt
                 {"LR_CHECK", mt->run_startup ? "" : train_lr_check(g, P, U)},
                 {"STARTUP_INCLUDE", mt->startup_source ? pool_printf("\n#include \"%s_startup.h\"", P) : ""},
                 {"EVAL_INCLUDE", mt->eval_source ? pool_printf("\n#include \"%s_eval.h\"", P) : ""},
-                {"EVAL_TABLE", mt->eval_table ? mt->eval_table : ""}};
-  const char *train = tpl_render("templates/train.c.in", v, 7);
+                {"EVAL_TABLE", mt->eval_table ? mt->eval_table : ""},
+                {"INPUT_RUN_DIMS", run_dims ? "\n  for (int k = 0; k < NUM_RUN_DIMS; k++) /* set_input_dims's */"
+                                              "\n    if (run_dims[k].input == i) d[run_dims[k].dim] = "
+                                              "m->runtime_dims[run_dims[k].slot];"
+                                            : "\n  (void)m; /* no dims the run gives */"}};
+  const char *train = tpl_render("templates/train.c.in", v, 8);
   TplVar pv[] = {{"PREFIX", P},
                  {"UPPER", U},
                  {"PLAN_PLACE", place},
@@ -874,12 +881,6 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
   }
   LodText lt = lod_text(&e, P);
   run_dims_text(&e, P, &lt);
-  if (o->training && *lt.run_ok) {
-    pr_free(&kernels);
-    pr_free(&calls);
-    pr_free(&fetch);
-    return diag_error("%s: a feed has dims the run gives (--max-shape); a trainer cannot take such a feed yet", g->file);
-  }
   if (o->training && *lt.field) {
     pr_free(&kernels);
     pr_free(&fetch);
@@ -907,7 +908,7 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
                  {"FETCHES", fetch.buf ? fetch.buf : ""}, {"RUN_EXTENTS", run_extents},
                  {"BIND_WEIGHTS", bind_weights(g, P, o->embed_weights, o->training, o->bound_state, U)},
                  {"WEIGHTS_MISSING", o->training ? "rs" : "!weights_path || rs"},
-                 {"TRAIN_FUNCS", o->training ? train_funcs(P, U, mt, g, place) : ""},
+                 {"TRAIN_FUNCS", o->training ? train_funcs(P, U, mt, g, place, *lt.run_ok) : ""},
                  {"WEIGHTS_IN_BLOCK", o->embed_weights || o->bound_state ? "0" : "1"}, {"PLAN_CODE", pt.code}, {"PLAN_PLACE", place},
                  {"TRAIN_DESTROY", o->training ? "\n  places_free(m);\n  eval_free(m);" : ""}, {"LOD_DESTROY", lt.destroy},
                  {"TRAIN_INIT", o->training ? pool_printf("\n  m->part_hi = %s_NUM_KERNELS; /* every kernel */", U) : ""},
@@ -930,8 +931,12 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
                  {"RUN_DIMS_OK", lt.run_ok},
                  {"OUTPUT_BOUND", o->size_classes ? pool_printf("%s_output_bound(m, i, batch, dims[i])", P)
                                                   : pool_printf("%s_output_shape(i, batch, dims[i])", P)}};
-  mt->main = tpl_render(o->training ? "templates/train_main.c.in" : "templates/main.c.in", mv,
-                        o->training ? 5 : (int)(sizeof mv / sizeof mv[0])); /* a trainer's main takes no LoD */
+  TplVar tv[] = {mv[0], mv[1], mv[2], mv[3], mv[4], /* a trainer's main takes no LoD */
+                 {"RUN_DIMS_OF", *lt.run_ok ? pool_printf("%s_input_run_dims(i)", P) : "0u"},
+                 {"SET_RUN_DIMS", *lt.run_ok ? pool_printf("%s_set_input_dims(m, i, dims)", P)
+                                             : "0 /* no input has dims the run gives */"}};
+  mt->main = o->training ? tpl_render("templates/train_main.c.in", tv, (int)(sizeof tv / sizeof tv[0]))
+                         : tpl_render("templates/main.c.in", mv, (int)(sizeof mv / sizeof mv[0]));
   mt->weights = o->embed_weights ? weights_file(g, P, mt->banner_hash) : NULL;
   pr_free(&kernels);
   pr_free(&calls);

@@ -128,6 +128,21 @@ static inline unsigned var_runtime_mask(const Var *v) {
   return var_runtime_axis(v) >= 0 ? 1u << v->runtime_axis | v->runtime_more : 0;
 }
 
+/* Marks dims `dims` (bit d: dim d; not 0) of v, the var of id `id`, as
+ * known only at run time, set by `from` ("fed array ..."), v their root
+ * (ctx_set_runtime_extents, and feeds no feed op writes: spec.c). */
+static inline void var_set_runtime_extents(Var *v, int id, unsigned dims, const char *from) {
+  int first = 0;
+  while (first < 31 && !(dims >> first & 1)) first++;
+  v->flags |= VAR_RUNTIME_EXTENT;
+  v->runtime_axis = first;
+  v->runtime_more = dims & ~(1u << first);
+  v->runtime_from = from;
+  v->runtime_root = id + 1;
+  v->runtime_rule = NULL;
+  v->runtime_same = !v->runtime_more;
+}
+
 /* An op's decision to have the model bind one of its parameters prepared
  * for rt_pp_gemm (rt_prepack: RtWeightSpec's pack_rows, pack_wino,
  * pack_panel) instead of as saved.  Made by OpDef.decide for a parameter

@@ -19,15 +19,15 @@ int spec_parse_shape_arg(const char *opt, const char *text, ShapeArg *out) {
   memset(out, 0, sizeof *out);
   if (!eq || eq == text) return diag_error("%s %s: expected NAME=d0,d1,...", opt, text);
   out->name = pool_printf("%.*s", (int)(eq - text), text);
-  /* --shape's dim 0 may be -1: the batch stays the run's */
-  const char *dims = strcmp(opt, "--shape") ? "dims must be positive integers"
-                                            : "dims must be positive integers (dim 0 may be -1: the run's batch)";
+  /* dim 0 may be -1: the batch stays the run's (--max-shape's dim 0 is
+   * the run's whatever it says) */
+  const char *dims = "dims must be positive integers (dim 0 may be -1: the run's batch)";
   for (const char *p = eq + 1; *p;) {
     char *end;
     errno = 0;
     long long v = strtoll(p, &end, 10);
     if (end == p || errno == ERANGE || out->rank >= RT_MAX_RANK ||
-        !(v > 0 || (v == -1 && out->rank == 0 && !strcmp(opt, "--shape"))))
+        !(v > 0 || (v == -1 && out->rank == 0)))
       return diag_error("%s %s: %s", opt, text, dims);
     out->d[out->rank++] = v;
     p = *end == ',' ? end + 1 : end;
@@ -53,10 +53,6 @@ static int feed_bound(Graph *g, const Var *v, const ShapeArg *arg, int64_t batch
   if (k < 0 || !any) return 0; /* a bound on a feed of known dims bounds nothing (check_max_shapes) */
   const ShapeArg *m = &g->max_shapes[k];
   g->max_shape_used[k] = 1;
-  if (g->trainer) /* its kernels and its driver's batches are made for one size */
-    return report ? diag_error("%s: --max-shape %s: a trainer's feeds take no run-time sizes yet; fix the feed's "
-                               "dims with --shape %s=-1,... (-1: the batch stays the run's)", g->file, v->name,
-                               v->name) : -1;
   if (arg) return report ? diag_error("%s: feed '%s' is named by both --shape and --max-shape; give one", g->file,
                                       v->name) : -1;
   if (m->rank != s->rank)
@@ -64,7 +60,7 @@ static int feed_bound(Graph *g, const Var *v, const ShapeArg *arg, int64_t batch
                                s->rank, shape_str(s)) : -1;
   int bad = 0;
   for (int d = 0; d < s->rank; d++) {
-    if (s->d[d] >= 0 && s->d[d] != m->d[d] && report)
+    if (s->d[d] >= 0 && s->d[d] != m->d[d] && m->d[d] > 0 && report)
       bad = diag_error("%s: --max-shape %s: dim %d is %lld in the program, not %lld", g->file, v->name, d,
                        (long long)s->d[d], (long long)m->d[d]);
     s->d[d] = s->d[d] >= 0 ? s->d[d] : d == 0 ? batch : m->d[d];
@@ -93,6 +89,9 @@ static int set_feeds(Graph *g, const ShapeArg *args, int nargs, int64_t batch, i
     if (bounded < 0) bad = 1;
     if (bounded) {
       v->shape = s;
+      unsigned run = 0; /* a trainer's feed, which no feed op writes (infer_feed marks the others) */
+      for (int d = 1; d < s.rank && v->producer < 0; d++) run |= (unsigned)(v->decl.d[d] < 0) << d;
+      if (run) var_set_runtime_extents(v, g->feeds[i], run, "fed array (bounded by --max-shape)");
       continue;
     }
     if (arg) {
@@ -113,11 +112,7 @@ static int set_feeds(Graph *g, const ShapeArg *args, int nargs, int64_t batch, i
       if (d > 0) unknown = pool_printf("%s%s%d", unknown, *unknown ? ", " : "", d);
       s.d[d] = d == 0 ? batch : 1;
     }
-    if (*unknown && report && g->trainer)
-      bad = diag_error("%s: feed '%s' %s has unknown dim%s %s; a trainer's feeds take no run-time sizes yet: fix %s "
-                       "with --shape %s=-1,... (-1: the batch stays the run's)", g->file, v->name, shape_str(&v->decl),
-                       strchr(unknown, ',') ? "s" : "", unknown, strchr(unknown, ',') ? "them" : "it", v->name);
-    else if (*unknown && report)
+    if (*unknown && report)
       bad = diag_error("%s: feed '%s' %s has unknown dim%s %s; fix %s with --shape %s=..., or bound %s with "
                        "--max-shape %s=... to take the fed array's", g->file, v->name, shape_str(&v->decl),
                        strchr(unknown, ',') ? "s" : "", unknown, strchr(unknown, ',') ? "them" : "it", v->name,

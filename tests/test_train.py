@@ -178,17 +178,66 @@ def test_a_trained_loop_only_the_data_ends_is_refused(tmp_path):
                      r"and paddlec cannot count its iterations: its condition is not `counter < n`", err), err
 
 
-def test_a_trainers_feed_of_a_run_time_length_asks_for_a_fixed_one(tmp_path):
-    """ids [None, None]: the trainer's kernels and its batches are made for
-    one size, so the length must be fixed with --shape; --max-shape (which
-    an inference model takes) is refused too. It once said "--max-shape
-    names 'ids', which is no output of an op ..." of the startup program."""
+def trains_k_per_step(d, tmp_path, k):
+    """Case d's trainer built with num_iteration_per_run k, trained from its
+    init for steps / k steps: step j's loss is Paddle's at iteration
+    j*k + k - 1. Returns the binary."""
+    meta = json.load(open(os.path.join(d, "case.json")))
+    binary = build_trainer(d, tmp_path, "--exec-strategy", f"num_iteration_per_run={k}")
+    train(binary, d, meta, tmp_path, meta["steps"] // k, "--params", os.path.join(d, "init"))
+    got = np.load(tmp_path / "out" / (meta["loss"] + ".npy")).reshape(-1)
+    want = np.load(os.path.join(d, "paddle_loss.npy")).reshape(-1)[k - 1::k]
+    assert got.shape == want.shape, (got.shape, want.shape)
+    assert (np.abs(got.astype(np.float64) - want) / np.abs(want)).max() <= LOSS_TOL, (got, want)
+    return binary
+
+
+def test_a_trainers_run_time_length_needs_a_bound_and_grads_that_take_it(tmp_path):
+    """ids [None, None]: a trainer takes the sequence length from its data
+    within a --max-shape bound (train_cases text_run_length and
+    attention_run_length train like Paddle); without one the build asks for
+    it, and a gradient kernel that does not take run-time sizes yet
+    (concat_grad) is named. An evaluation program of such feeds is refused
+    (the driver gives it batches of the compiled dims). Once every such
+    trainer was refused ("a trainer's feeds take no run-time sizes yet")."""
     err = refused_trainer("run_time_length", tmp_path)
-    assert "main.pdmodel: feed 'ids' [-1, -1] has unknown dim 1; a trainer's feeds take no run-time sizes yet: fix " \
-        "it with --shape ids=-1,... (-1: the batch stays the run's)" in err, err
-    err = refused_trainer("run_time_length", tmp_path, "--max-shape", "ids=8,32")
-    assert "main.pdmodel: --max-shape ids: a trainer's feeds take no run-time sizes yet; fix the feed's dims with " \
-        "--shape ids=-1,... (-1: the batch stays the run's)" in err, err
+    assert "main.pdmodel: feed 'ids' [-1, -1] has unknown dim 1; fix it with --shape ids=..., or bound it with " \
+        "--max-shape ids=... to take the fed array's" in err, err
+    err = refused_trainer("run_time_length", tmp_path, "--max-shape", "ids=-1,32")
+    assert "(concat_grad -> " in err and "dim 1 of input Out@GRAD ('concat_0.tmp_0@GRAD') is only known at run " \
+        "time" in err and "concat_grad does not take such an input yet" in err, err
+    d = os.path.join(BUILD, "train_refused", "run_time_length_eval")
+    err = refused_trainer("run_time_length_eval", tmp_path, "--max-shape", "ids=-1,32", "--eval",
+                          os.path.join(d, "test.pdmodel"))
+    assert "test.pdmodel: the evaluation program's feed 'ids' [-1, -1] has unknown dim 1; an evaluation program's " \
+        "feeds take no run-time sizes yet (save it with that dim fixed)" in err, err
+
+
+def test_a_trainer_of_run_time_lengths_checks_its_data(tmp_path):
+    """train_cases text_run_length (--max-shape ids=-1,16, data of 11
+    tokens): with num_iteration_per_run 2 each step runs two batches (the
+    second batch's rows start at 11 tokens a row, not the bound's 16), and
+    step k's loss is Paddle's at iteration 2k + 1; a data set of 1 token or
+    of the bound's 16 trains; 17 tokens, or two places, are errors saying
+    why."""
+    d = case_dir("text_run_length")
+    binary = trains_k_per_step(d, tmp_path, 2)
+    ids = np.load(os.path.join(d, "ids.npy"))
+    base = [str(binary), "--steps", "2", "--batch-size", "8", "--params", os.path.join(d, "init"), "--input",
+            f"y={d}/y.npy"]
+    for tokens in (1, 16, 17):
+        path = tmp_path / f"ids{tokens}.npy"
+        np.save(path, np.resize(ids, (ids.shape[0], tokens)))
+        p = subprocess.run(base + ["--input", f"ids={path}"], capture_output=True, text=True, timeout=60, env=SAN_ENV)
+        if tokens <= 16:
+            assert p.returncode == 0 and "step 1 loss " in p.stdout, (tokens, p.stderr)
+        else:
+            assert p.returncode == 1 and f"error: input 'ids': {path} has shape [160, 17]; the program feeds [rows, " \
+                "1 to 16] (1 to its --max-shape bound where the run gives the dim)" in p.stderr, p.stderr
+    p = subprocess.run(base + ["--input", f"ids={d}/ids.npy", "--places", "2"], capture_output=True, text=True,
+                       timeout=60, env=SAN_ENV)
+    assert p.returncode == 1 and "error: --places 2: set_places: this trainer cannot run on several places: its " \
+        "feed 'ids' has dims the run gives (--max-shape), which take one place yet" in p.stderr, p.stderr
 
 
 def test_a_fixed_batch_trainer_checks_its_batch(tmp_path):
@@ -257,13 +306,7 @@ def test_num_iteration_per_run(tmp_path):
     step k's loss is Paddle's at iteration k*K + K - 1; a data set whose
     batches are not a multiple of K is refused."""
     d = case_dir("mlp_sgd")
-    meta = json.load(open(os.path.join(d, "case.json")))
-    binary = build_trainer(d, tmp_path, "--exec-strategy", "num_iteration_per_run=4")
-    train(binary, d, meta, tmp_path, meta["steps"] // 4, "--params", os.path.join(d, "init"))
-    got = np.load(tmp_path / "out" / (meta["loss"] + ".npy")).reshape(-1)
-    want = np.load(os.path.join(d, "paddle_loss.npy")).reshape(-1)[3::4]
-    assert got.shape == want.shape, (got.shape, want.shape)
-    assert (np.abs(got.astype(np.float64) - want) / np.abs(want)).max() <= LOSS_TOL, (got, want)
+    trains_k_per_step(d, tmp_path, 4)
     three = build_trainer(d, tmp_path / "k3", "--exec-strategy", "num_iteration_per_run=3")
     p = subprocess.run([str(three), "--input", f"x={d}/x.npy", "--input", f"label={d}/label.npy", "--batch-size", "8",
                         "--steps", "2"], capture_output=True, text=True, timeout=120, env=SAN_ENV)

@@ -555,6 +555,7 @@ int unary_grad_emit(EmitCtx *e, const Op *op, const char *grad_type, const Var *
   if (f64) body = act_double(body), expr = !strcmp(type, "selu") ? selu_grad64(op) : act_double(expr);
   if (!body) return em_fail(e, "no double C gradient for %s (a float runtime function without a double twin)", type);
   const char *text = pool_printf("%s %s", body, expr);
+  tu_pass_extent(e, dy, dx); /* X@GRAD's run-time extents are Out@GRAD's */
   EwIn in[3] = {{dy, -1, "pdy", "dy"}};
   int m = 1;
   if (x && ew_names(text, "x")) in[m++] = (EwIn){x, -1, "px", "x"};
@@ -707,7 +708,7 @@ OP_UNARY(trunc)
 /* The grads of the rows with a dep, sorted. */
 #define OP_ACT_GRAD(name)                                                                               \
   const OpDef op_##name = {.type = #name, .infer = grad_infer, .emit_c = emit_act_grad, \
-                           .inplace = "Out@GRAD:X@GRAD"};
+                           .inplace = "Out@GRAD:X@GRAD", .runtime_extents = 2};
 OP_ACT_GRAD(abs_grad)
 OP_ACT_GRAD(acos_grad)
 OP_ACT_GRAD(acosh_grad)
@@ -763,17 +764,20 @@ OP_ACT_GRAD(thresholded_relu_grad)
 /* HardSigmoidGradFunctor takes offset but reads only Out and slope. */
 static const char *const hard_sigmoid_grad_ignores[] = {"offset", NULL};
 const OpDef op_hard_sigmoid_grad = {.type = "hard_sigmoid_grad", .infer = grad_infer, .emit_c = emit_act_grad,
-                                    .inplace = "Out@GRAD:X@GRAD", .attr_ignores = hard_sigmoid_grad_ignores};
+                                    .inplace = "Out@GRAD:X@GRAD", .attr_ignores = hard_sigmoid_grad_ignores,
+                                    .runtime_extents = 2};
 /* The grads that take Out@GRAD alone (floor, ceil, round, trunc): X@GRAD has its
  * shape (Paddle's ActivationOpGrad without X or Out). */
 static int infer_grad_nodep(OpCtx *c) {
   Var *dy = ctx_need(c, "Out@GRAD", 0);
   if (!dy) return -1;
   ctx_set(c, "X@GRAD", 0, &dy->shape, dy->dtype);
+  ctx_pass_runtime_extent(c, dy, "X@GRAD", 0);
   return 0;
 }
 #define OP_ACT_GRAD_NODEP(name) \
-  const OpDef op_##name = {.type = #name, .infer = infer_grad_nodep, .emit_c = emit_act_grad, .inplace = "Out@GRAD:X@GRAD"};
+  const OpDef op_##name = {.type = #name, .infer = infer_grad_nodep, .emit_c = emit_act_grad, \
+                           .inplace = "Out@GRAD:X@GRAD", .runtime_extents = 2};
 OP_ACT_GRAD_NODEP(ceil_grad)
 OP_ACT_GRAD_NODEP(floor_grad)
 OP_ACT_GRAD_NODEP(round_grad)

@@ -120,10 +120,11 @@ int bc_grad(EmitCtx *e, const Var *full, const EwIn *g, int n, const EwIn *in, c
       alike = alike && v[k] == bg->varies[nd - 1][k];
     }
     reduce |= !v[n];
+    const char *ext = fs->runtime_mask >> i & 1 ? em_dim(e, full, i) : em_sym(fs->d[i]); /* the run's, or known */
     if (alike) {
-      bg->ext[nd - 1] = tu_mul(bg->ext[nd - 1], em_sym(fs->d[i]));
+      bg->ext[nd - 1] = tu_mul(bg->ext[nd - 1], ext);
     } else {
-      bg->ext[nd] = em_sym(fs->d[i]);
+      bg->ext[nd] = ext;
       memcpy(bg->varies[nd], v, sizeof v);
       nd++;
     }

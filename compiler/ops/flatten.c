@@ -138,12 +138,14 @@ const OpDef op_flatten_contiguous_range = {.type = "flatten_contiguous_range", .
  * gives its shape); the axes were the forward's. */
 static const char *const flatten_grad_attr_ignores[] = {"axis", "start_axis", "stop_axis", NULL};
 const OpDef op_flatten2_grad = {.type = "flatten2_grad", .infer = infer_grad_xshape, .emit_c = tu_grad_copy,
-                                .inplace = "Out@GRAD:X@GRAD", .attr_ignores = flatten_grad_attr_ignores};
+                                .inplace = "Out@GRAD:X@GRAD", .attr_ignores = flatten_grad_attr_ignores,
+                                .runtime_extents = 2};
 const OpDef op_flatten_contiguous_range_grad = {.type = "flatten_contiguous_range_grad", .infer = infer_grad_xshape,
                                                 .emit_c = tu_grad_copy, .inplace = "Out@GRAD:X@GRAD",
-                                                .attr_ignores = flatten_grad_attr_ignores};
+                                                .attr_ignores = flatten_grad_attr_ignores, .runtime_extents = 2};
 
 /* flatten_grad (fluid 1.x flatten; X, Out@GRAD): X@GRAD = Out@GRAD in X's
  * shape (X gives it). */
 const OpDef op_flatten_grad = {.type = "flatten_grad", .infer = grad_infer, .emit_c = tu_grad_copy,
-                               .inplace = "Out@GRAD:X@GRAD", .attr_ignores = flatten_grad_attr_ignores};
+                               .inplace = "Out@GRAD:X@GRAD", .attr_ignores = flatten_grad_attr_ignores,
+                               .runtime_extents = 2};

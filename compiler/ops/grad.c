@@ -35,13 +35,23 @@ int grad_infer(OpCtx *c) {
       if (!x) return ctx_fail(c, "output %s has no forward input %s[%d]", slot->name, fwd, k);
       if (x->shape.rank < 0) return ctx_fail(c, "forward input %s ('%s') has no known shape", fwd, x->name);
       ctx_set(c, slot->name, k, &x->shape, x->dtype);
-      if (var_runtime_axis(x) >= 0) ctx_set_runtime_extent(c, slot->name, k, x->runtime_axis, x->runtime_from);
+      ctx_pass_runtime_extent(c, x, slot->name, k); /* X@GRAD is as large as X at run time too */
     }
   }
   return 0;
 }
 
 
+
+const Var *grad_forward_x(const Graph *g, const Op *op) {
+  const Slot *x = slot_find(op->in, op->nin, "X");
+  if (x && x->n > 0 && x->vars[0] >= 0) return &g->vars[x->vars[0]];
+  const Slot *xs = slot_find(op->in, op->nin, "XShape");
+  if (!xs || xs->n < 1 || xs->vars[0] < 0 || g->vars[xs->vars[0]].producer < 0) return NULL;
+  const Op *fwd = &g->ops[g->vars[xs->vars[0]].producer];
+  x = slot_find(fwd->in, fwd->nin, "X");
+  return x && x->n > 0 && x->vars[0] >= 0 ? &g->vars[x->vars[0]] : NULL;
+}
 
 int infer_grad_xshape(OpCtx *c) {
   Var *xs = ctx_need(c, "XShape", 0), *dout = ctx_need(c, "Out@GRAD", 0);
@@ -50,6 +60,13 @@ int infer_grad_xshape(OpCtx *c) {
   Shape x = {xs->shape.rank - 1, {0}};
   for (int i = 0; i < x.rank; i++) x.d[i] = xs->shape.d[i + 1];
   ctx_set(c, "X@GRAD", 0, &x, dout->dtype);
+  if (!var_runtime_mask(dout)) return 0;
+  /* dims the run gives: X@GRAD's are the forward X's (grad_forward_x) */
+  const Var *fx = grad_forward_x(c->g, c->op);
+  if (!fx || !var_runtime_mask(fx))
+    return ctx_fail(c, "Out@GRAD ('%s') has dims only the run knows, and no forward op of X made XShape ('%s') to "
+                    "give X@GRAD's", dout->name, xs->name);
+  ctx_pass_runtime_extent(c, fx, "X@GRAD", 0);
   return 0;
 }
 

@@ -97,7 +97,9 @@ static int emit_lookup_grad(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_lookup_table_grad = {.type = "lookup_table_grad", .infer = grad_infer,
-                                    .emit_c = emit_lookup_grad, .attr_ignores = lookup_attr_ignores};
+/* Ids may have run-time extents (their count is the run's); W@GRAD is W's. */
+const OpDef op_lookup_table_grad = {.type = "lookup_table_grad", .infer = grad_infer, .emit_c = emit_lookup_grad,
+                                    .attr_ignores = lookup_attr_ignores, .runtime_extents = 2};
 const OpDef op_lookup_table_v2_grad = {.type = "lookup_table_v2_grad", .infer = grad_infer,
-                                       .emit_c = emit_lookup_grad, .attr_ignores = lookup_attr_ignores};
+                                       .emit_c = emit_lookup_grad, .attr_ignores = lookup_attr_ignores,
+                                       .runtime_extents = 2};

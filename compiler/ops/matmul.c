@@ -443,7 +443,14 @@ static int emit_gemm_grad(EmitCtx *e, int tx, int ty, double alpha) {
   SymDim xr = mat_dim(&x, 0, 0), xc = mat_dim(&x, 1, 0), yr = mat_dim(&y, 0, 1), yc = mat_dim(&y, 1, 1);
   SymDim m = tx ? xc : xr, k = tx ? xr : xc, n = ty ? yr : yc;
   int nbx = nbatch(&x), nby = nbatch(&y);
-  MatmulCall mc = {.f64 = f64, .named = 1, .m = em_sym(m), .n = em_sym(n), .k = em_sym(k)};
+  /* M, N and K the run's where they are run-time extents (matmul_v2's, as
+   * emit_gemm); each gradient takes its operand's */
+  const char *mm = x.vec ? em_sym(m) : em_dim(e, xv, x.s->rank - (tx ? 1 : 2));
+  const char *nn = y.vec ? em_sym(n) : em_dim(e, yv, y.s->rank - (ty ? 2 : 1));
+  const char *kk = x.vec ? em_dim(e, xv, 0) : em_dim(e, xv, x.s->rank - (tx ? 2 : 1));
+  MatmulCall mc = {.f64 = f64, .named = 1, .m = mm, .n = nn, .k = kk};
+  if (dxv) tu_pass_extent(e, xv, dxv);
+  if (dyv) tu_pass_extent(e, yv, dyv);
   /* dX reads Y, dY reads X: a gradient nobody asked for names nothing */
   if (dyv) mc.ptr[GEMM_X] = em_ptr(e, xv, 1);
   if (dxv) mc.ptr[GEMM_Y] = em_ptr(e, yv, 1);
@@ -519,6 +526,7 @@ static int emit_mul_grad(EmitCtx *e) {
   SymDim m = em_sym_prod(e, x, 0, xn), k = em_sym_prod(e, x, xn, xr), n = em_sym_prod(e, y, yn, yr);
   MatmulCall mc = {.f64 = f64, .mkn = 1, .m = em_prod(e, x, 0, xn), .n = em_prod(e, y, yn, yr),
                    .k = em_prod(e, x, xn, xr)};
+  if (dx) tu_pass_extent(e, x, dx); /* X's run-time extents (infer_mul: Y has none): M and K are the run's */
   matmul_grad_products(e, &mc, x, y, dout, dx, dy, m, k, n);
   matmul_print_c(e->p, &mc);
   return 0;
@@ -526,5 +534,6 @@ static int emit_mul_grad(EmitCtx *e) {
 
 const OpDef op_bmm_grad = {.type = "bmm_grad", .infer = grad_infer, .emit_c = emit_bmm_grad};
 const OpDef op_matmul_grad = {.type = "matmul_grad", .infer = grad_infer, .emit_c = emit_matmul_grad};
-const OpDef op_matmul_v2_grad = {.type = "matmul_v2_grad", .infer = grad_infer, .emit_c = emit_matmul_v2_grad};
-const OpDef op_mul_grad = {.type = "mul_grad", .infer = grad_infer, .emit_c = emit_mul_grad};
+const OpDef op_matmul_v2_grad = {.type = "matmul_v2_grad", .infer = grad_infer, .emit_c = emit_matmul_v2_grad,
+                                 .runtime_extents = 2}; /* matmul_v2's (infer_matmul_v2 refused the rest) */
+const OpDef op_mul_grad = {.type = "mul_grad", .infer = grad_infer, .emit_c = emit_mul_grad, .runtime_extents = 2};

@@ -500,8 +500,11 @@ static int emit_layer_norm_grad(EmitCtx *e) {
                     (long long)cols.c);
   }
   if (bad) return -1;
+  const int run_cols = em_spec(e, x)->runtime_mask >> axis != 0; /* without Scale and Bias (infer_layer_norm) */
+  if (dx) tu_pass_extent(e, x, dx); /* X's run-time extents: rows (and columns) are the run's */
   norm_print_c(e->p, &(NormCall){.kind = NORM_LAYER_GRAD, .f64 = x->dtype == RT_DT_FP64,
-                                  .rows = em_prod(e, x, 0, axis), .cols = em_sym(cols),
+                                  .rows = em_prod(e, x, 0, axis),
+                                  .cols = run_cols ? em_prod(e, x, axis, rank) : em_sym(cols),
                                   .eps = em_float(attr_float(e->op, "epsilon", 1e-5)), .x = em_ptr(e, x, 1),
                                   .dy = em_ptr(e, dy, 1), .mean = stat[0], .var = stat[1], .scale = sc,
                                   .dx = dx ? em_ptr(e, dx, 0) : NULL, .dscale = ds ? em_ptr(e, ds, 0) : NULL,
@@ -687,7 +690,7 @@ const OpDef op_layer_norm = {.type = "layer_norm", .infer = infer_layer_norm, .e
  * reads only when Scale@GRAD is wanted (see emit_layer_norm_grad). */
 static const char *const ln_grad_ignores[] = {"Scale", "Bias", NULL};
 const OpDef op_layer_norm_grad = {.type = "layer_norm_grad", .infer = grad_infer, .emit_c = emit_layer_norm_grad,
-                                  .ignores = ln_grad_ignores};
+                                  .ignores = ln_grad_ignores, .runtime_extents = 2};
 const OpDef op_instance_norm = {.type = "instance_norm", .infer = infer_instance_norm, .emit_c = emit_group_norm,
                                 .runtime_extents = 2};
 /* instance_norm_grad: phi's kernel takes Bias and epsilon but reads

@@ -218,25 +218,12 @@ void ctx_set(OpCtx *c, const char *slot, int i, const Shape *s, int dtype) {
 }
 
 void ctx_set_runtime_extent(OpCtx *c, const char *slot, int i, int axis, const char *from) {
-  Var *v = ctx_out(c, slot, i);
-  if (!v) return;
-  v->flags |= VAR_RUNTIME_EXTENT;
-  v->runtime_axis = axis;
-  v->runtime_more = 0;
-  v->runtime_from = from;
-  v->runtime_root = (int)(v - c->g->vars) + 1;
-  v->runtime_rule = NULL;
-  v->runtime_same = 1;
+  ctx_set_runtime_extents(c, slot, i, 1u << axis, from);
 }
 
 void ctx_set_runtime_extents(OpCtx *c, const char *slot, int i, unsigned dims, const char *from) {
   Var *v = ctx_out(c, slot, i);
-  int first = 0;
-  while (first < RT_MAX_RANK && !(dims >> first & 1)) first++;
-  if (!v || first == RT_MAX_RANK) return;
-  ctx_set_runtime_extent(c, slot, i, first, from);
-  v->runtime_more = dims & ~(1u << first);
-  v->runtime_same = !v->runtime_more;
+  if (v && (dims & ((1u << RT_MAX_RANK) - 1))) var_set_runtime_extents(v, (int)(v - c->g->vars), dims, from);
 }
 
 int ctx_feeds_fixed(const OpCtx *c) {

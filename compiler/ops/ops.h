@@ -424,6 +424,10 @@ int grad_infer(OpCtx *c);
 /* X@GRAD = XShape[1:] with Out@GRAD's dtype (reshape2_grad, transpose2_grad,
  * squeeze2_grad, ...). */
 int infer_grad_xshape(OpCtx *c);
+/* The forward X of grad op `op`: its own X input, or the X of the forward
+ * op that made its XShape (reshape2_grad, transpose2_grad, ...); NULL when
+ * neither is there.  Its run-time extents are X@GRAD's. */
+const Var *grad_forward_x(const Graph *g, const Op *op);
 
 /* ---- unary element-wise ops (activation.c), also inside fused ops ---- */
 /* The float C expression of unary op `type` on the element `v`, its

@@ -523,7 +523,8 @@ const OpDef op_reshape2 = {
  * the forward's. */
 static const char *const reshape2_grad_attr_ignores[] = {"shape", NULL};
 const OpDef op_reshape2_grad = {.type = "reshape2_grad", .infer = infer_grad_xshape, .emit_c = tu_grad_copy,
-                                .inplace = "Out@GRAD:X@GRAD", .attr_ignores = reshape2_grad_attr_ignores};
+                                .inplace = "Out@GRAD:X@GRAD", .attr_ignores = reshape2_grad_attr_ignores,
+                                .runtime_extents = 2};
 
 /* reshape_grad (fluid 1.x reshape; X, Out, Out@GRAD, Shape, ShapeTensor as
  * Paddle's default grad maker passes them): X@GRAD = Out@GRAD in X's
@@ -532,4 +533,4 @@ const OpDef op_reshape2_grad = {.type = "reshape2_grad", .infer = infer_grad_xsh
 static const char *const reshape_grad_ignores[] = {"Out", "Shape", "ShapeTensor", NULL};
 const OpDef op_reshape_grad = {.type = "reshape_grad", .infer = grad_infer, .emit_c = tu_grad_copy,
                                .inplace = "Out@GRAD:X@GRAD", .ignores = reshape_grad_ignores,
-                               .attr_ignores = reshape2_grad_attr_ignores};
+                               .attr_ignores = reshape2_grad_attr_ignores, .runtime_extents = 2};

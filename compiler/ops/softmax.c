@@ -65,6 +65,7 @@ static int emit_softmax_grad(EmitCtx *e) {
   int axis = rank ? axis_norm(attr_int(e->op, "axis", -1), rank) : 0;
   if (axis < 0) return em_fail(e, "axis out of range");
   int is_log = !strcmp(e->op->type, "log_softmax_grad");
+  tu_pass_extent(e, out, dx); /* X@GRAD's run-time extents are Out's */
   attention_print_c(e->p, &(AttentionCall){.kind = is_log ? ATTN_LOG_SOFTMAX_GRAD : ATTN_SOFTMAX_GRAD, .f64 = f64,
                                            .out = em_ptr(e, out, 1), .dout = em_ptr(e, dout, 1),
                                            .dx = em_ptr(e, dx, 0), .outer = em_prod(e, out, 0, axis),
@@ -76,5 +77,7 @@ static int emit_softmax_grad(EmitCtx *e) {
 const OpDef op_softmax = {.type = "softmax", .infer = infer_softmax, .emit_c = emit_softmax, .runtime_extents = 2};
 const OpDef op_log_softmax = {.type = "log_softmax", .infer = infer_softmax, .emit_c = emit_softmax,
                               .runtime_extents = 2};
-const OpDef op_softmax_grad = {.type = "softmax_grad", .infer = grad_infer, .emit_c = emit_softmax_grad};
-const OpDef op_log_softmax_grad = {.type = "log_softmax_grad", .infer = grad_infer, .emit_c = emit_softmax_grad};
+const OpDef op_softmax_grad = {.type = "softmax_grad", .infer = grad_infer, .emit_c = emit_softmax_grad,
+                               .runtime_extents = 2};
+const OpDef op_log_softmax_grad = {.type = "log_softmax_grad", .infer = grad_infer, .emit_c = emit_softmax_grad,
+                                   .runtime_extents = 2};

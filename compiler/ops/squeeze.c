@@ -253,16 +253,19 @@ const OpDef op_unsqueeze2 = {
  * shape); `axes` were the forward's. */
 static const char *const squeeze_grad_attr_ignores[] = {"axes", NULL};
 const OpDef op_squeeze2_grad = {.type = "squeeze2_grad", .infer = infer_grad_xshape, .emit_c = tu_grad_copy,
-                                .inplace = "Out@GRAD:X@GRAD", .attr_ignores = squeeze_grad_attr_ignores};
+                                .inplace = "Out@GRAD:X@GRAD", .attr_ignores = squeeze_grad_attr_ignores,
+                                .runtime_extents = 2};
 const OpDef op_unsqueeze2_grad = {.type = "unsqueeze2_grad", .infer = infer_grad_xshape, .emit_c = tu_grad_copy,
-                                  .inplace = "Out@GRAD:X@GRAD", .attr_ignores = squeeze_grad_attr_ignores};
+                                  .inplace = "Out@GRAD:X@GRAD", .attr_ignores = squeeze_grad_attr_ignores,
+                                  .runtime_extents = 2};
 
 /* squeeze_grad, unsqueeze_grad (fluid 1.x; X, Out@GRAD, and for unsqueeze
  * the AxesTensor / AxesTensorList that gave the axes): X@GRAD = Out@GRAD
  * in X's shape (X gives it). */
 static const char *const unsqueeze_grad_ignores[] = {"AxesTensor", "AxesTensorList", NULL};
 const OpDef op_squeeze_grad = {.type = "squeeze_grad", .infer = grad_infer, .emit_c = tu_grad_copy,
-                               .inplace = "Out@GRAD:X@GRAD", .attr_ignores = squeeze_grad_attr_ignores};
+                               .inplace = "Out@GRAD:X@GRAD", .attr_ignores = squeeze_grad_attr_ignores,
+                               .runtime_extents = 2};
 const OpDef op_unsqueeze_grad = {.type = "unsqueeze_grad", .infer = grad_infer, .emit_c = tu_grad_copy,
                                  .inplace = "Out@GRAD:X@GRAD", .ignores = unsqueeze_grad_ignores,
-                                 .attr_ignores = squeeze_grad_attr_ignores};
+                                 .attr_ignores = squeeze_grad_attr_ignores, .runtime_extents = 2};

@@ -201,7 +201,10 @@ const char *tu_sum(int n, const char *const *terms) {
 
 int tu_grad_copy(EmitCtx *e) {
   Var *dout = tu_in(e, "Out@GRAD", 0), *dx = tu_out(e, "X@GRAD", 0);
-  return dout && dx ? tu_copy(e, dout, dx) : -1;
+  if (!dout || !dx) return -1;
+  const Var *fx = grad_forward_x(e->g, e->op);
+  if (fx) tu_pass_extent(e, fx, dx); /* X@GRAD's run-time extents are X's (infer_grad_xshape) */
+  return tu_copy(e, dout, dx);
 }
 
 int tu_pieces(EmitCtx *e, const Var *whole, int n, Var *const *pieces, const char *outer,

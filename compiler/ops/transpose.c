@@ -81,10 +81,13 @@ static int emit_transpose_grad(EmitCtx *e) {
     dims[a] = em_dim(e, dout, i);
     st[a] = os[i];
   }
+  const Var *fx = grad_forward_x(e->g, e->op);
+  if (fx) tu_pass_extent(e, fx, dx); /* X@GRAD's run-time extents are X's (infer_grad_xshape) */
   return tu_strided_copy(e, dout, "0", dx, r, dims, st);
 }
 
-const OpDef op_transpose2_grad = {.type = "transpose2_grad", .infer = infer_grad_xshape, .emit_c = emit_transpose_grad};
+const OpDef op_transpose2_grad = {.type = "transpose2_grad", .infer = infer_grad_xshape, .emit_c = emit_transpose_grad,
+                                  .runtime_extents = 2};
 
 /* transpose_grad (fluid transpose; X, Out, Out@GRAD as Paddle's default
  * grad maker passes them): as transpose2_grad, X giving X@GRAD's shape;

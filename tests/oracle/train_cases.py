@@ -29,7 +29,9 @@ OUTDIR/<case>/
   paddle_loss.npy                 Paddle's loss at every step, from its
                                   Executor on the saved files
   paddle_final.npz                Paddle's state after the last step
-  case.json                       feeds, loss, batch, steps
+  case.json                       feeds, loss, batch, steps, the build's flags
+                                  (a case's `shape`: --shape; `max_shape`:
+                                  --max-shape, its data `data_shape`)
 
 Paddle's reference runs the saved main program from init.pdparams on
 batch k = rows k*BATCH .. k*BATCH+BATCH-1, as the compiled trainer does."""
@@ -84,23 +86,76 @@ def fixed_batch():
     return loss, 16
 
 
-@case
-def text_length_fixed():
-    """Token ids [None, None] (a sequence length only the data gives), the
-    length fixed with `--shape ids=-1,12` (case.json's flags; the batch
-    stays the run's): embedding, a Linear over each token, the mean over
-    the tokens, a classifier, cross_entropy, Adam."""
+def _token_classifier():
+    """Token ids [None, None] (a length only the data gives): embedding, a
+    Linear over each token, relu, the mean over the tokens, a classifier,
+    cross_entropy, Adam; the loss."""
     ids = paddle.static.data("ids", [None, None], "int64")
     y = paddle.static.data("y", [None, 1], "int64")
     h = paddle.nn.functional.relu(paddle.static.nn.fc(paddle.nn.Embedding(10, 8)(ids), 8, num_flatten_dims=2))
     logits = paddle.static.nn.fc(paddle.mean(h, axis=1), 4)
     loss = paddle.mean(paddle.nn.functional.cross_entropy(logits, y))
     paddle.optimizer.Adam(0.01).minimize(loss)
-    return loss, 8
+    return loss
+
+
+@case
+def text_length_fixed():
+    """Token ids [None, None] (a sequence length only the data gives), the
+    length fixed with `--shape ids=-1,12` (case.json's flags; the batch
+    stays the run's): embedding, a Linear over each token, the mean over
+    the tokens, a classifier, cross_entropy, Adam."""
+    return _token_classifier(), 8
 
 
 text_length_fixed.shape = {"ids": [-1, 12]}
 text_length_fixed.label_classes = 4
+
+
+@case
+def text_run_length():
+    """text_length_fixed's program (token ids [None, None]) compiled with
+    `--max-shape ids=-1,16` (case.json's flags): a trainer whose sequence
+    length is the data set's, at most 16; the data here has 11 tokens a row,
+    below the bound, so that kernels sized by the bound would be seen. The
+    gradients of embedding, mul over the tokens, the bias add (summed over
+    the batch and the run's tokens), relu and the mean over the tokens."""
+    return _token_classifier(), 8
+
+
+text_run_length.max_shape = {"ids": [-1, 16]}
+text_run_length.data_shape = {"ids": [-1, 11]}
+text_run_length.label_classes = 4
+
+
+@case
+def attention_run_length():
+    """Self-attention over token ids [None, None], compiled with
+    `--max-shape ids=-1,12` and trained on 7 tokens a row: layer_norm,
+    Linear q, k, v, two heads (reshape2, transpose2), the [L, L] scores
+    (matmul_v2 with both lengths the run's), softmax, gelu, a residual sum,
+    the mean over the tokens, a classifier, Adam."""
+    ids = paddle.static.data("ids", [None, None], "int64")
+    y = paddle.static.data("y", [None, 1], "int64")
+    h = paddle.nn.LayerNorm(16)(paddle.nn.Embedding(30, 16)(ids))
+    # no bias on k: softmax ignores what it adds to a row of scores, so its gradient is rounding noise (~1e-10),
+    # which Adam's normalized step would turn into updates of the learning rate's size, different from Paddle's
+    q, k, v = [paddle.nn.Linear(16, 16, bias_attr=None if i != 1 else False)(h) for i in range(3)]
+
+    def heads(t):
+        return paddle.transpose(paddle.reshape(t, [0, 0, 2, 8]), [0, 2, 1, 3])
+
+    p = paddle.nn.functional.softmax(paddle.matmul(heads(q), heads(k), transpose_y=True) * 0.35)
+    o = paddle.reshape(paddle.transpose(paddle.matmul(p, heads(v)), [0, 2, 1, 3]), [0, 0, 16])
+    h = h + paddle.nn.functional.gelu(paddle.nn.Linear(16, 16)(o))
+    loss = paddle.mean(paddle.nn.functional.cross_entropy(paddle.nn.Linear(16, 4)(paddle.mean(h, axis=1)), y))
+    paddle.optimizer.Adam(0.01).minimize(loss)
+    return loss, 4
+
+
+attention_run_length.max_shape = {"ids": [-1, 12]}
+attention_run_length.data_shape = {"ids": [-1, 7]}
+attention_run_length.label_classes = 4
 
 
 @case
@@ -826,7 +881,9 @@ def build(out_dir, name):
     feeds.sort(key=lambda v: v.name.encode())
     classes = getattr(CASES[name], "label_classes", 10)
     shapes = getattr(CASES[name], "shape", {})  # --shape of feeds with unknown dims
-    data = {f.name: _data(f, STEPS * batch, rng, classes, shapes.get(f.name)) for f in feeds}
+    bounds = getattr(CASES[name], "max_shape", {})  # --max-shape: the data's dims (data_shape) the run's
+    data_shapes = {**shapes, **getattr(CASES[name], "data_shape", {})}
+    data = {f.name: _data(f, STEPS * batch, rng, classes, data_shapes.get(f.name)) for f in feeds}
     for k, a in data.items():
         np.save(os.path.join(d, f"{k}.npy"), a)
     exe = paddle.static.Executor(paddle.CPUPlace())
@@ -848,7 +905,8 @@ def build(out_dir, name):
         json.dump({"feeds": [f.name for f in feeds], "loss": loss.name, "batch": batch, "steps": STEPS,
                    "seed": GLOBAL_SEED, "seeded_steps": getattr(CASES[name], "seeded_steps", False),
                    "fetch": fetch,
-                   "flags": [a for k, s in shapes.items() for a in ("--shape", k + "=" + ",".join(map(str, s)))]},
+                   "flags": [a for opt, m in (("--shape", shapes), ("--max-shape", bounds)) for k, s in m.items()
+                             for a in (opt, k + "=" + ",".join(map(str, s)))]},
                   f, indent=1)
     reference(d)
 

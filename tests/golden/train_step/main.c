@@ -11,7 +11,9 @@
  *              [--check-nan on|off] [--places N]
  *              [--eval-every K --eval-input NAME=FILE.npy ...]
  * Each .npy input holds a whole data set (rows on dim 0); step k trains on
- * batch j = k mod (rows / B), rows [j*B, j*B + B).  Compiled with
+ * batch j = k mod (rows / B), rows [j*B, j*B + B).  A dim the run gives
+ * (compiled with --max-shape) is the data set's, 1 to the bound, the same
+ * for every step.  Compiled with
  * num_iteration_per_run K (--exec-strategy), a step is K iterations, on
  * batches k*K .. k*K + K - 1 (mod rows / B, a multiple of K), and its loss
  * the last one's.  The state starts as the
@@ -96,10 +98,15 @@ static long parse_count(const char *opt, const char *v, long lo) {
   return x;
 }
 
+/* The dims of input i the run gives (bit d: dim d; --max-shape), and
+ * setting them for the run (the model's status). */
+#define RUN_DIMS(i) 0u
+#define SET_RUN_DIMS(m, i, dims) 0 /* no input has dims the run gives */
+
 /* Checks data set `a` read from `path` (rows on dim 0) against input
- * `name` of `dtype` whose one-row shape is want[rank]; returns its rows,
- * or -1. */
-static int64_t check_rows(const char *name, int dtype, int rank, const int64_t *want, const char *path,
+ * `name` of `dtype` whose one-row shape is want[rank], dims in `runs` (bit
+ * d: dim d) from 1 to want[d]; returns its rows, or -1. */
+static int64_t check_rows(const char *name, int dtype, int rank, const int64_t *want, unsigned runs, const char *path,
                           const RtNpy *a) {
   if (a->dtype != dtype) {
     fprintf(stderr, "error: input '%s': %s is %s; the program feeds %s\n", name, path, rt_dtype_name(a->dtype),
@@ -107,13 +114,14 @@ static int64_t check_rows(const char *name, int dtype, int rank, const int64_t *
     return -1;
   }
   int ok = a->rank == rank && rank > 0;
-  for (int d = 1; ok && d < rank; d++) ok = a->dims[d] == want[d];
+  for (int d = 1; ok && d < rank; d++)
+    ok = runs >> d & 1 ? a->dims[d] >= 1 && a->dims[d] <= want[d] : a->dims[d] == want[d];
   if (!ok) {
     fprintf(stderr, "error: input '%s': %s has shape [", name, path);
     for (int d = 0; d < a->rank; d++) fprintf(stderr, "%s%lld", d ? ", " : "", (long long)a->dims[d]);
     fprintf(stderr, "]; the program feeds [rows");
-    for (int d = 1; d < rank; d++) fprintf(stderr, ", %lld", (long long)want[d]);
-    fprintf(stderr, "]\n");
+    for (int d = 1; d < rank; d++) fprintf(stderr, runs >> d & 1 ? ", 1 to %lld" : ", %lld", (long long)want[d]);
+    fprintf(stderr, "]%s\n", runs ? " (1 to its --max-shape bound where the run gives the dim)" : "");
     return -1;
   }
   return a->dims[0];
@@ -126,7 +134,8 @@ static int64_t check_data(int i, const char *path, const RtNpy *a) {
     fprintf(stderr, "error: input '%s': the program takes no batch of 1 row\n", model_input_name(i));
     return -1;
   }
-  return check_rows(model_input_name(i), model_input_dtype(i), model_input_rank(i), want, path, a);
+  return check_rows(model_input_name(i), model_input_dtype(i), model_input_rank(i), want, RUN_DIMS(i), path,
+                    a);
 }
 
 /* A program whose feeds fix their batch (`static.data("x", [4, 13])`, or
@@ -251,7 +260,7 @@ static int eval_load(Eval *ev, long batch, long steps) {
       return -1;
     }
     if (model_eval_input_shape(i, 1, want) < 0 ||
-        (r = check_rows(name, model_eval_input_dtype(i), model_eval_input_rank(i), want, ev->paths[i],
+        (r = check_rows(name, model_eval_input_dtype(i), model_eval_input_rank(i), want, 0, ev->paths[i],
                         &ev->data[i])) < 0)
       return -1;
     if (ev->rows >= 0 && r != ev->rows) {
@@ -468,6 +477,10 @@ int main(int argc, char **argv) {
     } else {
       int64_t r = check_data(i, paths[i], &data[i]);
       if (r < 0) st = -1;
+      else if (RUN_DIMS(i) && SET_RUN_DIMS(m, i, data[i].dims)) { /* the data set's, for every step */
+        fprintf(stderr, "error: input '%s': %s\n", model_input_name(i), model_last_error(m));
+        st = -1;
+      }
       else if (rows >= 0 && r != rows) {
         fprintf(stderr, "error: input '%s': %s has %lld rows; %s has %lld\n", model_input_name(i), paths[i],
                 (long long)r, paths[0], (long long)rows);

@@ -2245,6 +2245,16 @@ int model_set_learning_rate(model_model *m, double lr) {
   return MODEL_OK;
 }
 
+/* Input i's elements at `batch`, its dims the run gives as
+ * model_set_input_dims set them. */
+static int64_t input_numel(const model_model *m, int i, int64_t batch) {
+  int64_t d[RT_MAX_RANK + 1], n = 1;
+  if (io_shape(&inputs_spec[i], batch, d) < 0) return -1;
+  (void)m; /* no dims the run gives */
+  for (int k = 0; k < inputs_spec[i].rank; k++) n *= d[k];
+  return n;
+}
+
 int model_train_step(model_model *m, int64_t batch, const void *const inputs[], void *const fetches[]) {
   if (!m) return MODEL_ERR_ARG;
   if (DP_COLLECTIVE && !m->places)
@@ -2260,7 +2270,7 @@ int model_train_step(model_model *m, int64_t batch, const void *const inputs[], 
   int st = MODEL_OK;
   for (int it = 0; it < iters && !st; it++) {
     for (int i = 0; i < MODEL_NUM_INPUTS; i++) {
-      const size_t one = (size_t)model_input_shape(i, batch, NULL) * rt_dtype_size(inputs_spec[i].dtype);
+      const size_t one = (size_t)input_numel(m, i, batch) * rt_dtype_size(inputs_spec[i].dtype);
       in[i] = inputs[i] ? (const unsigned char *)inputs[i] + (size_t)it * one : NULL;
     }
     st = m->places ? places_step(m, batch, in, it == iters - 1 ? fetches : NULL)
