@@ -240,6 +240,22 @@ def test_a_trainer_of_run_time_lengths_checks_its_data(tmp_path):
         "feed 'ids' has dims the run gives (--max-shape), which take one place yet" in p.stderr, p.stderr
 
 
+def test_a_tagger_checks_its_two_lengths_agree(tmp_path):
+    """train_cases tagger_run_length (ids and labels each bounded with
+    --max-shape, trained like Paddle in test_trains_like_paddle): labels of
+    8 tokens beside ids of 9 stop the first step, as Paddle's
+    softmax_with_cross_entropy raises, naming the two tensors."""
+    d = case_dir("tagger_run_length")
+    binary = build_trainer(d, tmp_path)
+    y = np.load(os.path.join(d, "y.npy"))[:, :8]
+    np.save(tmp_path / "y8.npy", y)
+    p = subprocess.run([str(binary), "--steps", "1", "--batch-size", "4", "--params", os.path.join(d, "init"),
+                        "--input", f"ids={d}/ids.npy", "--input", f"y={tmp_path / 'y8.npy'}"], capture_output=True,
+                       text=True, timeout=60, env=SAN_ENV)
+    assert p.returncode == 1 and "softmax_with_cross_entropy: Label ('unsqueeze2_0.tmp_0') and Logits (" in p.stderr \
+        and ") differ in dim 1 (Paddle raises)" in p.stderr, p.stderr
+
+
 def test_a_fixed_batch_trainer_checks_its_batch(tmp_path):
     """train_cases.py's fixed_batch (feeds [16, 13] and [16, 1]; trained
     like Paddle in test_trains_like_paddle, without --batch-size too): a

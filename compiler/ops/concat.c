@@ -254,8 +254,10 @@ static int emit_concat_grad(EmitCtx *e) {
     inner[i] = em_prod(e, x, axis, r);
     dxs[i] = i < ctx_nout(&c, "X@GRAD") ? ctx_out(&c, "X@GRAD", i) : NULL;
     if (dxs[i] && !tu_out(e, "X@GRAD", i)) return -1;
+    if (dxs[i]) tu_pass_extent(e, x, dxs[i]); /* X's lengths the run gives (grad_infer), as the pieces' */
   }
   return tu_pieces(e, dout, n, dxs, em_prod(e, dout, 0, axis), inner, 0);
 }
 
-const OpDef op_concat_grad = {.type = "concat_grad", .infer = grad_infer, .emit_c = emit_concat_grad};
+const OpDef op_concat_grad = {.type = "concat_grad", .infer = grad_infer, .emit_c = emit_concat_grad,
+                              .runtime_extents = 2};

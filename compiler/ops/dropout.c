@@ -150,6 +150,7 @@ static int infer_dropout_grad(OpCtx *c) {
   Var *dout = ctx_need(c, "Out@GRAD", 0);
   if (!dout) return -1;
   ctx_set(c, "X@GRAD", 0, &dout->shape, dout->dtype);
+  ctx_pass_runtime_extent(c, dout, "X@GRAD", 0); /* the lengths the run gives, as the forward's */
   return 0;
 }
 
@@ -163,12 +164,13 @@ static int emit_dropout_grad(EmitCtx *e) {
   if (attr_is_var(e->op, "dropout_prob")) return em_fail(e, "dropout_prob comes from a tensor, which is not supported");
   float p = dropout_prob(e->op);
   const char *t = em_ctype(dout->dtype), *keep = pool_printf("(%s)%s", t, em_float(1.0f - p));
+  tu_pass_extent(e, dout, dx);
   if (attr_bool(e->op, "is_test", 0)) /* Mask unused: the forward wrote none */
     return ew_unary(e, dout, dx, NULL, upscale ? pool_printf("(%s)1 * v", t) : pool_printf("v * %s", keep));
   Var *mask = tu_in(e, "Mask", 0);
   if (!mask) return -1;
   if (mask->dtype != RT_DT_UINT8) return em_fail(e, "Mask of dtype %s is not supported (uint8)", rt_dtype_name(mask->dtype));
-  if (tu_rank(e, mask) != tu_rank(e, dout) || strcmp(em_numel(e, mask), em_numel(e, dout)))
+  if (!em_same_shape(e, mask, dout) || em_spec(e, mask)->runtime_mask != em_spec(e, dout)->runtime_mask)
     return em_fail(e, "Mask and Out@GRAD differ in shape");
   if (upscale && p == 1.0f) return ew_unary(e, dout, dx, NULL, pool_printf("(%s)0 * v", t));
   const char *expr = upscale ? pool_printf("a * (%s)b / %s", t, keep) : pool_printf("a * (%s)b", t);
@@ -183,4 +185,4 @@ const OpDef op_dropout = {.type = "dropout", .infer = infer_dropout, .emit_c = e
                           .runtime_extents = 2,
                           .global_rng = dropout_global_rng};
 const OpDef op_dropout_grad = {.type = "dropout_grad", .infer = infer_dropout_grad, .emit_c = emit_dropout_grad,
-                               .attr_ignores = dropout_grad_attr_ignores};
+                               .attr_ignores = dropout_grad_attr_ignores, .runtime_extents = 2};

@@ -74,6 +74,17 @@ static int infer_softmax_ce(OpCtx *c) {
   ctx_set(c, "Softmax", 0, &x->shape, x->dtype);
   ctx_set(c, "Backprop", 0, &x->shape, x->dtype);
   ctx_set(c, "Loss", 0, &loss, x->dtype);
+  /* lengths the run gives (a label per token): Label has Logits' but on
+   * the class axis (the run checks they agree: emit_softmax_ce); every
+   * output has them */
+  const unsigned mx = var_runtime_mask(x), ml = var_runtime_mask(label), other = ~(1u << axis);
+  if (!mx && !ml) return 0;
+  if ((mx | ml) >> axis & 1 || (mx & other) != (ml & other))
+    return ctx_fail(c, "Logits ('%s') and Label ('%s') do not have dims only the run knows in the same places, off "
+                    "the class axis %d", x->name, label->name, axis);
+  ctx_pass_runtime_extent(c, x, "Softmax", 0);
+  ctx_pass_runtime_extent(c, x, "Backprop", 0);
+  ctx_pass_runtime_extent(c, x, "Loss", 0);
   return 0;
 }
 
@@ -81,6 +92,7 @@ static int infer_softmax_ce_grad(OpCtx *c) {
   Var *sm = ctx_need(c, "Softmax", 0);
   if (!sm) return -1;
   ctx_set(c, "Logits@GRAD", 0, &sm->shape, sm->dtype);
+  ctx_pass_runtime_extent(c, sm, "Logits@GRAD", 0);
   return 0;
 }
 
@@ -243,6 +255,16 @@ static int emit_softmax_ce(EmitCtx *e) {
                  .x = em_ptr(e, x, 1), .sm = em_ptr(e, sm, 0), .loss = em_ptr(e, loss, 0)};
   if (ce_label(e, soft, label, &call) || ncr(e, x, attr_int(e->op, "axis", -1), &call) < 0) return -1;
   if (!soft) em_fault(e, LABEL_FAULT);
+  const VarSpec *xs = em_spec(e, x); /* lengths the run gives: Label's must be Logits' (infer_softmax_ce) */
+  for (int d = 0; d < xs->rank; d++)
+    if (xs->runtime_mask >> d & 1)
+      tu_run_equal(e, label, x, em_dim(e, label, d), em_dim(e, x, d),
+                   pool_printf("Label ('%s') and Logits ('%s') differ in dim %d (Paddle raises)", label->name,
+                               x->name, d));
+  tu_pass_extent(e, x, sm);
+  tu_pass_extent(e, x, loss);
+  Var *bp = ctx_out(&c, "Backprop", 0);
+  if (bp) tu_pass_extent(e, x, bp);
   ce_print_c(e->p, &call);
   return 0;
 }
@@ -261,6 +283,7 @@ static int emit_softmax_ce_grad(EmitCtx *e) {
   CeCall call = {.kind = CE_SOFTMAX_GRAD, .dtype = dt, .use_softmax = attr_bool(e->op, "use_softmax", 1),
                  .sm = em_ptr(e, sm, 1), .dloss = em_ptr(e, dloss, 1), .dx = em_ptr(e, dx, 0)};
   if (ce_label(e, soft, label, &call) || ncr(e, sm, attr_int(e->op, "axis", -1), &call) < 0) return -1;
+  tu_pass_extent(e, sm, dx); /* Softmax's lengths the run gives (infer_softmax_ce_grad) */
   ce_print_c(e->p, &call);
   return 0;
 }
@@ -315,12 +338,14 @@ static const char *const ce_grad2_ignores[] = {"XShape", NULL};
 const OpDef op_softmax_with_cross_entropy = {.type = "softmax_with_cross_entropy",
                                              .infer = infer_softmax_ce,
                                              .emit_c = emit_softmax_ce,
-                                             .attr_ignores = softmax_ce_attr_ignores};
+                                             .attr_ignores = softmax_ce_attr_ignores,
+                                             .runtime_extents = 2};
 const OpDef op_softmax_with_cross_entropy_grad = {.type = "softmax_with_cross_entropy_grad",
                                                   .infer = infer_softmax_ce_grad,
                                                   .emit_c = emit_softmax_ce_grad,
                                                   .inplace = "Softmax:Logits@GRAD",
-                                                  .attr_ignores = softmax_ce_attr_ignores};
+                                                  .attr_ignores = softmax_ce_attr_ignores,
+                                                  .runtime_extents = 2};
 const OpDef op_cross_entropy = {.type = "cross_entropy", .infer = infer_cross_entropy, .emit_c = emit_cross_entropy};
 const OpDef op_cross_entropy_grad = {.type = "cross_entropy_grad", .infer = grad_infer,
                                      .emit_c = emit_cross_entropy_grad};

@@ -730,6 +730,7 @@ static int emit_slice_grad_op(EmitCtx *e, int strided) {
     slice_print_c(e->p, &bounds);
   else if (slice_geometry(e, x, dout, strided, &offset, dims, st, &empty))
     return -1;
+  tu_pass_extent(e, x, dx); /* Input's lengths the run gives (grad_infer) */
   SliceCall call = {.kind = SLICE_GRAD, .type = em_ctype(dx->dtype), .rank = rank, .offset = offset, .empty = empty};
   call.dx = em_ptr(e, dx, 0);
   call.numel = em_numel(e, dx);
@@ -770,6 +771,8 @@ const OpDef op_strided_slice = {.type = "strided_slice", .infer = infer_strided_
 static int emit_slice_grad(EmitCtx *e) { return emit_slice_grad_op(e, 0); }
 static int emit_strided_slice_grad(EmitCtx *e) { return emit_slice_grad_op(e, 1); }
 
-const OpDef op_slice_grad = {.type = "slice_grad", .infer = grad_infer, .emit_c = emit_slice_grad};
+/* the lengths the run gives: Input's, as the forward took them */
+const OpDef op_slice_grad = {.type = "slice_grad", .infer = grad_infer, .emit_c = emit_slice_grad,
+                             .runtime_extents = 2};
 const OpDef op_strided_slice_grad = {.type = "strided_slice_grad", .infer = grad_infer,
-                                     .emit_c = emit_strided_slice_grad};
+                                     .emit_c = emit_strided_slice_grad, .runtime_extents = 2};

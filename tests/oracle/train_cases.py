@@ -159,6 +159,31 @@ attention_run_length.label_classes = 4
 
 
 @case
+def tagger_run_length():
+    """A label per token: ids and labels [None, None], each bounded with
+    --max-shape 12 and fed 9 tokens a row (the run checks the two lengths
+    agree): token and position embeddings (arange over shape(ids)[1]),
+    dropout (its mask drawn over the run's tokens), concat with tanh, a
+    Linear, a slice of its features, token logits, cross_entropy over every
+    token (softmax_with_cross_entropy on [B, L, 5] logits), Adam."""
+    ids = paddle.static.data("ids", [None, None], "int64")
+    y = paddle.static.data("y", [None, None], "int64")
+    e = paddle.nn.Embedding(30, 16)(ids) + paddle.nn.Embedding(40, 16)(paddle.arange(paddle.shape(ids)[1]))
+    h = paddle.nn.functional.dropout(e, 0.1)
+    h = paddle.nn.Linear(32, 16)(paddle.concat([h, paddle.tanh(h)], axis=-1))[:, :, :8]
+    logits = paddle.nn.Linear(8, 5)(h)
+    loss = paddle.mean(paddle.nn.functional.cross_entropy(logits, paddle.unsqueeze(y, -1)))
+    paddle.optimizer.Adam(0.01).minimize(loss)
+    return loss, 4
+
+
+tagger_run_length.max_shape = {"ids": [-1, 12], "y": [-1, 12]}
+tagger_run_length.data_shape = {"ids": [-1, 9], "y": [-1, 9]}
+tagger_run_length.label_classes = 5
+tagger_run_length.seeded_steps = True
+
+
+@case
 def scale_update():
     """The trainer's plumbing with ops that compile without any grad kernel:
     loss = mean(x * w) seeds its gradient (a Backward|Loss fill_constant, as
