@@ -320,10 +320,6 @@ static int emit_reduce_grad(EmitCtx *e) {
   Run runs[RT_MAX_RANK];
   const char *count = "1";
   VarSpec keep = {.known = 1};
-  for (int i = 0; i < r; i++)
-    if (xs->runtime_mask >> i & 1 && !red[i])
-      return em_fail(e, "dim %d of X ('%s') is only known at run time and %s keeps it, which is not supported", i,
-                     x->name, e->op->type);
   for (int i = 0; i < r; i++) {
     if (tu_is_one(xs->d[i]) && !(xs->runtime_mask >> i & 1)) continue; /* a run-time extent may be 0 */
     const char *d = em_dim(e, x, i);
@@ -348,18 +344,13 @@ static int emit_reduce_grad(EmitCtx *e) {
       return em_fail(e, "%d reduced dims longer than 1 in a rank-%d X: Paddle's %s kernel leaves X@GRAD unwritten",
                      longer, r, e->op->type);
   }
-  const char *extent_to = NULL, *extent_from = NULL;
-  if (xs->runtime_dim) { /* X@GRAD has X's extent (the forward checked it is not 0) */
-    extent_to = em_dim(e, dx, xs->runtime_dim - 1);
-    extent_from = em_dim(e, x, xs->runtime_dim - 1);
-  }
+  tu_pass_extent(e, x, dx); /* X@GRAD has X's run-time extents, reduced or kept: the runs are the run's */
   ReduceCall call = {.kind = REDUCE_GRAD, .type = em_ctype(x->dtype), .nruns = nr, .count = count,
                      .grad = sel ? RGRAD_SELECT : amx ? RGRAD_SHARE : prod ? RGRAD_PROD : fro ? RGRAD_FROBENIUS
                              : mean ? RGRAD_MEAN : RGRAD_SUM,
                      .dout = em_ptr(e, dout, 1), .x = need ? em_ptr(e, x, 1) : NULL,
                      .out = need ? em_ptr(e, out, 1) : NULL, .dx = em_ptr(e, dx, 0)};
   for (int k = 0; k < nr; k++) call.run_n[k] = runs[k].n, call.run_reduced[k] = runs[k].reduced;
-  call.extent_to = extent_to, call.extent_from = extent_from;
   if (amx) /* how many elements of each reduction equal its extreme */
     call.cnt = em_scratch_at(e, "cnt", (SymDim){no.a * 8, no.c * 8}), call.cnt_n = em_sym(no);
   reduce_print_c(e->p, &call);
@@ -382,6 +373,8 @@ static int emit_mean_grad(EmitCtx *e) {
     return em_fail(e, "only float32 and float64 gradients are supported");
   SymDim n1 = spec_numel(em_spec(e, dout));
   if (n1.a != 0 || n1.c != 1) return em_fail(e, "Out@GRAD must have one element");
+  Var *x = tu_in(e, "X", 0);
+  if (x) tu_pass_extent(e, x, dx); /* X's run-time extents: the count is the run's */
   ReduceCall call = {.kind = REDUCE_MEAN_ALL_GRAD, .type = em_ctype(dx->dtype), .dout = em_ptr(e, dout, 1)};
   call.count = em_numel(e, dx);
   call.dx = em_ptr(e, dx, 0);
@@ -393,7 +386,7 @@ static int emit_mean_grad(EmitCtx *e) {
 #define OP_REDUCE_BOOL(name) REDUCE_DEF(name, infer_reduce_bool)
 OP_REDUCE(frobenius_norm)
 const OpDef op_mean = {.type = "mean", .infer = infer_mean, .emit_c = emit_reduce, .runtime_extents = 2};
-const OpDef op_mean_grad = {.type = "mean_grad", .infer = grad_infer, .emit_c = emit_mean_grad};
+const OpDef op_mean_grad = {.type = "mean_grad", .infer = grad_infer, .emit_c = emit_mean_grad, .runtime_extents = 2};
 OP_REDUCE_BOOL(reduce_all)
 OP_REDUCE(reduce_amax)
 OP_REDUCE(reduce_amin)
@@ -412,17 +405,15 @@ const OpDef op_reduce_sum = {.type = "reduce_sum", .infer = infer_reduce_sum, .e
 /* The grads also leave keep_dim alone: Out@GRAD holds the same elements
  * in the same order with or without the reduced dims of size 1. */
 static const char *const reduce_grad_attr_ignores[] = {"in_dtype", "keep_dim", NULL};
+/* the grads take the run-time extents their forward reduced or kept */
 #define OP_REDUCE_GRAD(name)                                                                     \
   const OpDef op_##name = {.type = #name, .infer = grad_infer, .emit_c = emit_reduce_grad, \
-                           .attr_ignores = reduce_grad_attr_ignores};
+                           .attr_ignores = reduce_grad_attr_ignores, .runtime_extents = 2};
 OP_REDUCE_GRAD(reduce_amax_grad)
 OP_REDUCE_GRAD(reduce_amin_grad)
 OP_REDUCE_GRAD(reduce_max_grad)
-/* the grads of sum and mean take the run-time extent their forward reduced */
-const OpDef op_reduce_mean_grad = {.type = "reduce_mean_grad", .infer = grad_infer, .emit_c = emit_reduce_grad,
-                                   .attr_ignores = reduce_grad_attr_ignores, .runtime_extents = 1};
+OP_REDUCE_GRAD(reduce_mean_grad)
 OP_REDUCE_GRAD(reduce_min_grad)
 OP_REDUCE_GRAD(reduce_prod_grad)
 OP_REDUCE_GRAD(frobenius_norm_grad)
-const OpDef op_reduce_sum_grad = {.type = "reduce_sum_grad", .infer = grad_infer, .emit_c = emit_reduce_grad,
-                                  .attr_ignores = reduce_grad_attr_ignores, .runtime_extents = 1};
+OP_REDUCE_GRAD(reduce_sum_grad)

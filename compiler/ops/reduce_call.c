@@ -72,7 +72,6 @@ static void print_forward(Printer *p, const ReduceCall *c) {
 static void print_grad(Printer *p, const ReduceCall *c) {
   const char *t = c->type;
   const int nr = c->nruns, need = c->out != NULL;
-  if (c->extent_to) pr_line(p, "%s = %s;", c->extent_to, c->extent_from);
   pr_line(p, "const %s *dout = %s;", t, c->dout);
   if (need) pr_line(p, "const %s *x = %s;", t, c->x);
   if (need) pr_line(p, "const %s *out = %s;", t, c->out);

@@ -46,8 +46,6 @@ typedef struct ReduceCall {
   const char *count;       /* the elements reduced into one (forward: with `final`; grad: RGRAD_MEAN;
                             * REDUCE_MEAN_ALL_GRAD: dx's elements) */
   const char *empty;       /* REDUCE_FORWARD: X's count, known at run time only: 0 returns 1 (NULL: no check) */
-  const char *extent_to;   /* REDUCE_GRAD: X@GRAD's run-time extent, set to X's (`extent_from`) first, or NULL */
-  const char *extent_from;
   ReduceGrad grad;         /* REDUCE_GRAD */
   const char *dout, *dx;   /* REDUCE_GRAD, REDUCE_MEAN_ALL_GRAD */
   const char *cnt;         /* RGRAD_SHARE: scratch of Out@GRAD's elements (`cnt_n`) in the type */

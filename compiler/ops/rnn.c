@@ -461,6 +461,10 @@ static int emit_rnn_grad(EmitCtx *e) {
   rnn_workspace(e, &g, steps, batch, 1, &r.ws, &r.gemm_ws);
   if (mask) r.mask = em_ptr(e, mask, 1);
   rnn_geo(e, &g, mi, steps, batch, &r);
+  if (xs->runtime_mask) { /* the run's time steps, as the forward took them (infer_rnn) */
+    r.seq_len = em_dim(e, x, 0);
+    if (dx) tu_pass_extent(e, x, dx);
+  }
   r.x = em_ptr(e, x, 1);
   r.h0 = pre[0], r.c0 = pre[1];
   if (lens) r.lengths = em_ptr(e, lens, 1);
@@ -488,4 +492,5 @@ const OpDef op_rnn_grad = {.type = "rnn_grad",
                            .infer = grad_infer,
                            .emit_c = emit_rnn_grad,
                            .ignores = rnn_grad_ignores,
+                           .runtime_extents = 1, /* the forward's run-time time steps */
                            .attr_ignores = rnn_attr_ignores};

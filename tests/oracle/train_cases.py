@@ -184,6 +184,28 @@ tagger_run_length.seeded_steps = True
 
 
 @case
+def gru_run_length():
+    """A GRU over token embeddings of a length the run gives (--max-shape
+    ids=-1,12, data of 5 tokens): rnn_grad steps through the run's tokens;
+    attention weights over the tokens (reduce_sum keeping the length, softmax
+    along it), the weighted sum and the max over the tokens (reduce_sum and
+    reduce_max reducing it), stack, flatten, a classifier, Adam."""
+    ids = paddle.static.data("ids", [None, None], "int64")
+    y = paddle.static.data("y", [None, 1], "int64")
+    out, _ = paddle.nn.GRU(8, 8)(paddle.nn.Embedding(30, 8)(ids))
+    w = paddle.nn.functional.softmax(paddle.sum(out * 0.5, axis=-1), axis=-1)
+    pooled = paddle.stack([paddle.sum(out * paddle.unsqueeze(w, -1), axis=1), paddle.max(out, axis=1)], axis=1)
+    loss = paddle.nn.functional.cross_entropy(paddle.nn.Linear(16, 4)(paddle.flatten(pooled, 1)), y).mean()
+    paddle.optimizer.Adam(0.01).minimize(loss)
+    return loss, 4
+
+
+gru_run_length.max_shape = {"ids": [-1, 12]}
+gru_run_length.data_shape = {"ids": [-1, 5]}
+gru_run_length.label_classes = 4
+
+
+@case
 def scale_update():
     """The trainer's plumbing with ops that compile without any grad kernel:
     loss = mean(x * w) seeds its gradient (a Backward|Loss fill_constant, as
