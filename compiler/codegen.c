@@ -315,21 +315,20 @@ static int startup_generate(const Graph *g, const CompileOpts *o, ModelText *mt)
 static int eval_generate(const Graph *g, const CompileOpts *o, ModelText *mt) {
   Graph *ev = o->eval;
   if (train_eval_setup(ev, g)) return -1;
-  for (int i = 0; i < ev->nfeeds; i++) { /* the driver gives it batches of the compiled dims */
-    const Var *v = &ev->vars[ev->feeds[i]];
-    for (int d = 1; d < v->decl.rank; d++)
-      if (v->decl.d[d] < 0)
-        return diag_error("%s: the evaluation program's feed '%s' %s has unknown dim %d; an evaluation program's "
-                          "feeds take no run-time sizes yet (save it with that dim fixed)", ev->file, v->name,
-                          shape_str(&v->decl), d);
-  }
   CompileOpts eo = side_opts(o, "eval");
+  ShapeArg *bounds = pool_alloc(sizeof *bounds * (size_t)(o->nmax_shapes + 1));
+  eo.nmax_shapes = 0; /* main's bounds of the feeds it has too (a test program may read fewer) */
+  for (int k = 0; k < o->nmax_shapes; k++)
+    for (int i = 0; i < ev->nfeeds; i++)
+      if (!strcmp(ev->vars[ev->feeds[i]].name, o->max_shapes[k].name)) bounds[eo.nmax_shapes++] = o->max_shapes[k];
+  eo.max_shapes = bounds;
   eo.bound_state = 1;
   eo.embed_weights = 0;
   ModelText emt = {0};
   if (codegen_generate(ev, &eo, &emt)) return -1;
   mt->eval_header = emt.header;
   mt->eval_source = emt.source;
+  mt->eval_run_dims = emt.run_dims;
   Printer p;
   pr_init(&p);
   pr_line(&p, "/* Weight i of %s is the trainer's state var eval_state[i]. */", eo.prefix);

@@ -115,10 +115,6 @@ int dp_is_seed(const Op *op) {
 DpText dp_text(EmitCtx *e, const Op *const *kops, int nk) {
   const Graph *g = e->g;
   DpText t = {NULL, -1, g->dp_why};
-  for (int i = 0; i < g->nfeeds && !t.why; i++) /* places split a batch of the compiled dims */
-    if (em_spec(e, &g->vars[g->feeds[i]])->runtime_mask)
-      t.why = pool_printf("its feed '%s' has dims the run gives (--max-shape), which take one place yet",
-                          g->vars[g->feeds[i]].name);
   unsigned char *in_b = pool_alloc((size_t)g->nops + 1); /* per op id: part B */
   int first_b = nk;
   for (int k = 0; k < nk; k++) {

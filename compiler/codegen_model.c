@@ -607,6 +607,17 @@ static const char *train_api(const char *P, const char *U, const ModelText *mt, 
   return tpl_render("templates/train.h.in", v, 9);
 }
 
+/* The body of PREFIX_set_eval_input_dims after it has the evaluation
+ * program's model `e` (train.c.in): its set_input_dims, or an error when
+ * its inputs have no dims the run gives (`run_dims` 0). */
+static const char *eval_set_dims(const char *P, const char *U, int run_dims) {
+  if (!run_dims)
+    return pool_printf("(void)e;\n  (void)i;\n  (void)dims;\n  return fail(m, %s_ERR_ARG, \"set_eval_input_dims: the "
+                       "evaluation program's inputs have no dims the run gives\");", U);
+  return pool_printf("const int st = %s_eval_set_input_dims(e, i, dims);\n  if (st) snprintf(m->error, sizeof "
+                     "m->error, \"set_eval_input_dims: %%.260s\", %s_eval_last_error(e));\n  return st;", P, P);
+}
+
 /* The trainer's functions (train.c.in, places.c.in, procs.c.in); run_dims:
  * 1 when feeds have dims the run gives (run_dims.c.in's table). */
 static const char *train_funcs(const char *P, const char *U, const ModelText *mt, const Graph *g, const char *place,
@@ -619,18 +630,24 @@ static const char *train_funcs(const char *P, const char *U, const ModelText *mt
                 {"STARTUP_INCLUDE", mt->startup_source ? pool_printf("\n#include \"%s_startup.h\"", P) : ""},
                 {"EVAL_INCLUDE", mt->eval_source ? pool_printf("\n#include \"%s_eval.h\"", P) : ""},
                 {"EVAL_TABLE", mt->eval_table ? mt->eval_table : ""},
-                {"INPUT_RUN_DIMS", run_dims ? "\n  for (int k = 0; k < NUM_RUN_DIMS; k++) /* set_input_dims's */"
-                                              "\n    if (run_dims[k].input == i) d[run_dims[k].dim] = "
-                                              "m->runtime_dims[run_dims[k].slot];"
-                                            : "\n  (void)m; /* no dims the run gives */"}};
+                {"EVAL_SET_DIMS", eval_set_dims(P, U, mt->eval_run_dims)}};
   const char *train = tpl_render("templates/train.c.in", v, 8);
   TplVar pv[] = {{"PREFIX", P},
                  {"UPPER", U},
                  {"PLAN_PLACE", place},
+                 {"INPUT_RUN_DIMS", run_dims ? "\n  for (int k = 0; k < NUM_RUN_DIMS; k++) /* set_input_dims's */"
+                                              "\n    if (run_dims[k].input == i) d[run_dims[k].dim] = "
+                                              "m->runtime_dims[run_dims[k].slot];"
+                                            : "\n  (void)m; /* no dims the run gives */"},
+                 {"PLACE_RUN_DIMS", run_dims ? "\n      for (int k = 0; k < NUM_RUN_DIMS; k++) /* the inputs' dims, "
+                                              "set on the model */"
+                                              "\n        pm[p]->runtime_dims[run_dims[k].slot] = "
+                                              "m->runtime_dims[run_dims[k].slot];"
+                                            : ""},
                  {"NUM_INPUTS_1", pool_printf("%d", g->nfeeds ? g->nfeeds : 1)},
                  {"NUM_OUTPUTS_1", pool_printf("%d", g->nfetches ? g->nfetches : 1)},
                  {"NUM_WEIGHTS_1", pool_printf("%d", g->nparams ? g->nparams : 1)}};
-  return pool_printf("%s%s%s", tpl_render("templates/procs.c.in", pv, 2), tpl_render("templates/places.c.in", pv, 6),
+  return pool_printf("%s%s%s", tpl_render("templates/procs.c.in", pv, 2), tpl_render("templates/places.c.in", pv, 8),
                      train);
 }
 
@@ -803,9 +820,12 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
             em_numel(&e, v), em_ctype(v->dtype), v->name);
     const VarSpec *vs = em_spec(&e, v);
     if (!vs->runtime_dim) continue;
-    if (o->training) /* a trainer's fetches go through its places' merge, which sizes them by the batch */
-      bad = diag_error("%s: fetched '%s' has dim %d only known at run time (%s); a trainer cannot fetch such a "
-                       "tensor yet", g->file, v->name, vs->runtime_dim - 1, v->runtime_from ? v->runtime_from : "its producer");
+    if (o->training || o->bound_state) /* a trainer's fetches go through its places' merge, its evaluation
+                                        * program's into the driver's [evaluations, batches, ...]: sized by the batch */
+      bad = diag_error("%s: fetched '%s' has dim %d only known at run time (%s); a trainer%s cannot fetch such a "
+                       "tensor yet", g->file, v->name, vs->runtime_dim - 1,
+                       v->runtime_from ? v->runtime_from : "its producer",
+                       o->bound_state ? "'s evaluation program" : "");
     for (int d = 0; d < vs->rank; d++)
       if (vs->runtime_mask >> d & 1)
         run_extents = pool_printf("%s\n  if (i == %d) d[%d] = %s; /* %s: %s */", run_extents, i, d, em_dim(&e, v, d),
@@ -934,10 +954,12 @@ int model_emit(Graph *g, const Spec *s, const Plan *pl, const CompileOpts *o, co
   TplVar tv[] = {mv[0], mv[1], mv[2], mv[3], mv[4], /* a trainer's main takes no LoD */
                  {"RUN_DIMS_OF", *lt.run_ok ? pool_printf("%s_input_run_dims(i)", P) : "0u"},
                  {"SET_RUN_DIMS", *lt.run_ok ? pool_printf("%s_set_input_dims(m, i, dims)", P)
-                                             : "0 /* no input has dims the run gives */"}};
+                                             : "0 /* no input has dims the run gives */"},
+                 {"EVAL_RUN_DIMS_OF", mt->eval_run_dims ? pool_printf("%s_eval_input_run_dims(i)", P) : "0u"}};
   mt->main = o->training ? tpl_render("templates/train_main.c.in", tv, (int)(sizeof tv / sizeof tv[0]))
                          : tpl_render("templates/main.c.in", mv, (int)(sizeof mv / sizeof mv[0]));
   mt->weights = o->embed_weights ? weights_file(g, P, mt->banner_hash) : NULL;
+  mt->run_dims = *lt.run_ok != 0;
   pr_free(&kernels);
   pr_free(&calls);
   pr_free(&fetch);

@@ -18,6 +18,8 @@ typedef struct ModelText {
   const char *eval_header; /* PREFIX_eval.h (training with --eval) */
   const char *eval_source; /* PREFIX_eval.c */
   const char *eval_table;  /* the trainer's state index of each weight of PREFIX_eval */
+  int run_dims;            /* 1: an input has dims the run gives (PREFIX_set_input_dims) */
+  int eval_run_dims;       /* and PREFIX_eval's */
   const struct ScratchPlan *scratch; /* the kernels' scratch (scratch.h) */
   const Plan *plan;        /* codegen_lower: the memory plan */
   const Spec *spec;        /* and the shapes it was made for */

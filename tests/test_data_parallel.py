@@ -9,7 +9,8 @@ Each place's loss at every step within 1e-5 of the reference's, place 0's
 state after the last step within 1e-4; the fixtures cover the docs' fit_a_line
 (fc, square_error_cost, mean, SGD), SGD, Adam,
 Momentum with batch_norm (running statistics per place), AdamW with global
-norm clipping in a Transformer, and learning-rate ops."""
+norm clipping in a Transformer, learning-rate ops, and token ids of a length
+the run gives (--max-shape: every place takes the data set's)."""
 import os
 import subprocess
 
@@ -22,7 +23,8 @@ from test_train import build_trainer, case_dir, train
 
 LOSS_TOL = 1e-5
 STATE_TOL = 1e-4
-CASES = ["fit_a_line", "mlp_sgd", "mlp_adam", "cnn_bn_momentum", "transformer_adamw", "lr_piecewise", "rnn_custom_cell"]
+CASES = ["fit_a_line", "mlp_sgd", "mlp_adam", "cnn_bn_momentum", "transformer_adamw", "lr_piecewise", "rnn_custom_cell",
+         "text_run_length", "attention_run_length"]
 
 
 def meta_of(name):

@@ -6,7 +6,9 @@ trainer's live state after every K steps; the reference is Paddle's
 Executor running test.pdmodel on the checkpoint the trainer saved after the
 same steps (tests/oracle/eval_reference.py): every batch's loss within 1e-5.
 cnn_bn_momentum's evaluation reads batch_norm's running statistics, which
-the training steps update: on 2 places, place 0's."""
+the training steps update: on 2 places, place 0's.  text_run_length's
+evaluation program takes the data set's token length (--max-shape), as its
+trainer does."""
 import os
 import subprocess
 import sys
@@ -39,7 +41,7 @@ def paddle_eval(name, checkpoint, out):
 
 
 @pytest.mark.parametrize("name, places", [("mlp_sgd", 1), ("cnn_bn_momentum", 1), ("cnn_bn_momentum", 2),
-                                         ("fixed_batch", 1)])
+                                         ("fixed_batch", 1), ("text_run_length", 1), ("text_run_length", 2)])
 def test_eval_on_the_trainers_state(name, places, tmp_path):
     d, meta = case_dir(name), meta_of(name)
     binary = build_trainer(d, tmp_path, "--eval", os.path.join(d, "test.pdmodel"))
@@ -63,6 +65,22 @@ def test_eval_on_the_trainers_state(name, places, tmp_path):
         want = paddle_eval(name, tmp_path / f"s{steps}", tmp_path / f"ref{steps}.npy")
         assert rel_err(got[k].reshape(want.shape), want) <= LOSS_TOL, (k, got[k][:3], want[:3])
     assert not np.array_equal(got[0], got[1])  # the state moved between the evaluations
+
+
+def test_eval_data_past_the_bound(tmp_path):
+    """text_run_length's evaluation program (--max-shape ids=-1,16, as its
+    trainer): eval data of 17 tokens a row is an error naming the input and
+    the bound."""
+    name = "text_run_length"
+    d, meta = case_dir(name), meta_of(name)
+    binary = build_trainer(d, tmp_path, "--eval", os.path.join(d, "test.pdmodel"))
+    ids = np.load(os.path.join(d, "ids.npy"))
+    np.save(tmp_path / "ids17.npy", np.resize(ids, (ids.shape[0], 17)))
+    p = subprocess.run([str(binary), "--batch-size", str(meta["batch"]), "--steps", "1", "--eval-every", "1",
+                        "--eval-input", f"ids={tmp_path / 'ids17.npy'}", "--eval-input", f"y={d}/y.npy"] +
+                       data_args(name, "--input"), capture_output=True, text=True, timeout=300, env=SAN_ENV)
+    assert p.returncode == 1 and f"error: input 'ids': {tmp_path / 'ids17.npy'} has shape [160, 17]; the program " \
+        "feeds [rows, 1 to 16] (1 to its --max-shape bound where the run gives the dim)" in p.stderr, p.stderr
 
 
 def test_eval_api_without_an_eval_program(tmp_path):

@@ -354,6 +354,7 @@ static int emit_gather_grad_axis(EmitCtx *e, int64_t axis) {
   if (a < 0 || r == 0) return em_fail(e, "axis %lld is out of range", (long long)axis);
   if (dout->dtype != dx->dtype || (dx->dtype != RT_DT_FP32 && dx->dtype != RT_DT_FP64))
     return em_fail(e, "X@GRAD must be float32 or float64 with Out@GRAD's dtype");
+  tu_pass_extent(e, x, dx); /* X's lengths the run gives (grad_infer): the blocks are the run's */
   index_print_c(e->p, &(IndexCall){.kind = INDEX_GATHER_GRAD, .type = em_ctype(dx->dtype),
                                    .index_type = em_ctype(idx->dtype), .index = em_ptr(e, idx, 1),
                                    .src = em_ptr(e, dout, 1), .dst = em_ptr(e, dx, 0), .outer = em_prod(e, x, 0, a),
@@ -382,9 +383,10 @@ static int emit_gather_grad(EmitCtx *e) {
 
 static int emit_index_select_grad(EmitCtx *e) { return emit_gather_grad_axis(e, attr_int(e->op, "dim", 0)); }
 
-const OpDef op_gather_grad = {.type = "gather_grad", .infer = grad_infer, .emit_c = emit_gather_grad};
+const OpDef op_gather_grad = {.type = "gather_grad", .infer = grad_infer, .emit_c = emit_gather_grad,
+                              .runtime_extents = 2};
 const OpDef op_index_select_grad = {.type = "index_select_grad", .infer = grad_infer,
-                                    .emit_c = emit_index_select_grad};
+                                    .emit_c = emit_index_select_grad, .runtime_extents = 2};
 
 /* The shape rule of scatter_grad and scatter_nd_add_grad, which have no X:
  * X@GRAD takes Out@GRAD's shape, Updates@GRAD Updates'. */

@@ -86,15 +86,18 @@ def fixed_batch():
     return loss, 16
 
 
-def _token_classifier():
+def _token_classifier(test=False):
     """Token ids [None, None] (a length only the data gives): embedding, a
     Linear over each token, relu, the mean over the tokens, a classifier,
-    cross_entropy, Adam; the loss."""
+    cross_entropy, Adam (`test`: the evaluation program kept before it);
+    the loss."""
     ids = paddle.static.data("ids", [None, None], "int64")
     y = paddle.static.data("y", [None, 1], "int64")
     h = paddle.nn.functional.relu(paddle.static.nn.fc(paddle.nn.Embedding(10, 8)(ids), 8, num_flatten_dims=2))
     logits = paddle.static.nn.fc(paddle.mean(h, axis=1), 4)
     loss = paddle.mean(paddle.nn.functional.cross_entropy(logits, y))
+    if test:
+        for_test()
     paddle.optimizer.Adam(0.01).minimize(loss)
     return loss
 
@@ -119,8 +122,9 @@ def text_run_length():
     length is the data set's, at most 16; the data here has 11 tokens a row,
     below the bound, so that kernels sized by the bound would be seen. The
     gradients of embedding, mul over the tokens, the bias add (summed over
-    the batch and the run's tokens), relu and the mean over the tokens."""
-    return _token_classifier(), 8
+    the batch and the run's tokens), relu and the mean over the tokens; with
+    its evaluation program, which takes the data set's length too."""
+    return _token_classifier(test=True), 8
 
 
 text_run_length.max_shape = {"ids": [-1, 16]}
@@ -203,6 +207,33 @@ def gru_run_length():
 gru_run_length.max_shape = {"ids": [-1, 12]}
 gru_run_length.data_shape = {"ids": [-1, 5]}
 gru_run_length.label_classes = 4
+
+
+@case
+def encoder_run_length():
+    """paddle.nn.TransformerEncoder over token ids of a length the run
+    gives (--max-shape ids=-1,12, data of 10 tokens), with the padding mask
+    made from the ids (ids != 0, unsqueeze, scaled into an additive bias on
+    the [L, L] scores), a pooler on the first token (a slice dropping the
+    length), index_select of token 1, Momentum (not an Adam: the key
+    projection's bias gets a gradient of rounding noise, softmax ignoring
+    what it adds to a row, which Adam's normalized step turns into updates
+    of the learning rate's size)."""
+    ids = paddle.static.data("ids", [None, None], "int64")
+    y = paddle.static.data("y", [None, 1], "int64")
+    bias = (paddle.unsqueeze(paddle.cast(ids != 0, "float32"), [1, 2]) - 1.0) * 1e4
+    enc = paddle.nn.TransformerEncoder(paddle.nn.TransformerEncoderLayer(16, 2, 32, dropout=0.0), 1)
+    h = enc(paddle.nn.Embedding(30, 16)(ids), bias)
+    pooled = paddle.tanh(paddle.nn.Linear(16, 16)(h[:, 0]))
+    second = paddle.squeeze(paddle.index_select(h, paddle.to_tensor([1]), axis=1), 1)
+    loss = paddle.nn.functional.cross_entropy(paddle.nn.Linear(16, 4)(pooled + second), y).mean()
+    paddle.optimizer.Momentum(0.05, 0.9).minimize(loss)
+    return loss, 4
+
+
+encoder_run_length.max_shape = {"ids": [-1, 12]}
+encoder_run_length.data_shape = {"ids": [-1, 10]}
+encoder_run_length.label_classes = 4  # ids too: zeros among them are padding the mask hides
 
 
 @case

@@ -102,6 +102,8 @@ static long parse_count(const char *opt, const char *v, long lo) {
  * setting them for the run (the model's status). */
 #define RUN_DIMS(i) 0u
 #define SET_RUN_DIMS(m, i, dims) 0 /* no input has dims the run gives */
+/* The same of the evaluation program's input i (--eval). */
+#define EVAL_RUN_DIMS(i) 0u
 
 /* Checks data set `a` read from `path` (rows on dim 0) against input
  * `name` of `dtype` whose one-row shape is want[rank], dims in `runs` (bit
@@ -243,9 +245,10 @@ static int eval_arg(Eval *ev, const char *v) {
   return -1;
 }
 
-/* Reads and checks the data sets and makes room for `steps / every`
- * evaluations' outputs at `batch`; 0 or -1 after an error. */
-static int eval_load(Eval *ev, long batch, long steps) {
+/* Reads and checks the data sets (their dims the run gives set on m's
+ * evaluation program) and makes room for `steps / every` evaluations'
+ * outputs at `batch`; 0 or -1 after an error. */
+static int eval_load(model_model *m, Eval *ev, long batch, long steps) {
   ev->rows = -1;
   for (int i = 0; i < MODEL_EVAL_NUM_INPUTS; i++) {
     const char *name = model_eval_input_name(i);
@@ -260,9 +263,13 @@ static int eval_load(Eval *ev, long batch, long steps) {
       return -1;
     }
     if (model_eval_input_shape(i, 1, want) < 0 ||
-        (r = check_rows(name, model_eval_input_dtype(i), model_eval_input_rank(i), want, 0, ev->paths[i],
-                        &ev->data[i])) < 0)
+        (r = check_rows(name, model_eval_input_dtype(i), model_eval_input_rank(i), want, EVAL_RUN_DIMS(i),
+                        ev->paths[i], &ev->data[i])) < 0)
       return -1;
+    if (EVAL_RUN_DIMS(i) && model_set_eval_input_dims(m, i, ev->data[i].dims)) {
+      fprintf(stderr, "error: eval input '%s': %s\n", name, model_last_error(m));
+      return -1;
+    }
     if (ev->rows >= 0 && r != ev->rows) {
       fprintf(stderr, "error: eval input '%s': %s has %lld rows; %s has %lld\n", name, ev->paths[i], (long long)r,
               ev->paths[0], (long long)ev->rows);
@@ -501,7 +508,7 @@ int main(int argc, char **argv) {
     st = -1;
   }
 #if MODEL_HAS_EVAL
-  if (!st && ev.every && steps > 0 && eval_load(&ev, batch, steps)) st = -1;
+  if (!st && ev.every && steps > 0 && eval_load(m, &ev, batch, steps)) st = -1;
 #endif
   /* the batch the model is called with: the rows of a step, or 1 for a
    * program whose feeds fix them (the model's sizes are its own) */

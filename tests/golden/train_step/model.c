@@ -1703,6 +1703,16 @@ struct model_places {
   int *owner;              /* Reduce: each gradient's owner, a global place (NULL: AllReduce) */
 };
 
+/* Input i's elements at `batch`, its dims the run gives as
+ * model_set_input_dims set them. */
+static int64_t input_numel(const model_model *m, int i, int64_t batch) {
+  int64_t d[RT_MAX_RANK + 1], n = 1;
+  if (io_shape(&inputs_spec[i], batch, d) < 0) return -1;
+  (void)m; /* no dims the run gives */
+  for (int k = 0; k < inputs_spec[i].rank; k++) n *= d[k];
+  return n;
+}
+
 static void places_free(model_model *m) {
   struct model_places *pl = m->places;
   if (!pl) return;
@@ -1895,9 +1905,10 @@ static void place_task(void *ctx, int64_t task, int tid) {
 #endif
 }
 
-/* Bytes of one row of input i (its dim 0 is the batch: set_places). */
-static size_t row_bytes(int i) {
-  return (size_t)io_shape(&inputs_spec[i], 1, NULL) * rt_dtype_size(inputs_spec[i].dtype);
+/* Bytes of one row of input i of model m (its dim 0 is the batch:
+ * set_places). */
+static size_t row_bytes(const model_model *m, int i) {
+  return (size_t)input_numel(m, i, 1) * rt_dtype_size(inputs_spec[i].dtype);
 }
 
 /* Sums tensor i (`get`: dp_grad, the gradients, or dp_sync, part A's
@@ -2068,7 +2079,7 @@ static int places_step(model_model *m, int64_t batch, const void *const inputs[]
     const int64_t first = (q0 + p) * chunk;
     pl->b[p] = batch - first < chunk ? batch - first : chunk;
     for (int i = 0; i < MODEL_NUM_INPUTS; i++)
-      pl->in[(size_t)p * 2 + (size_t)i] = (const unsigned char *)inputs[i] + (size_t)first * row_bytes(i);
+      pl->in[(size_t)p * 2 + (size_t)i] = (const unsigned char *)inputs[i] + (size_t)first * row_bytes(m, i);
   }
   return places_run(m, batch, chunk, fetches);
 }
@@ -2157,27 +2168,54 @@ static void eval_free(model_model *m) {
   m->eval = NULL;
 }
 
+/* The evaluation program's model into *e, made on first use; a status. */
+static int eval_model(model_model *m, model_eval_model **e) {
+  if (!m->eval) {
+    model_eval_model *made;
+    int st = model_eval_create(&made, NULL);
+    if (st)
+      return fail(m, st == MODEL_EVAL_ERR_NOMEM ? MODEL_ERR_NOMEM : MODEL_ERR_ARG,
+                  "eval: cannot create the evaluation program's model");
+    m->eval = made;
+  }
+  *e = m->eval;
+  return MODEL_OK;
+}
+
+int model_set_eval_input_dims(model_model *m, int i, const int64_t *dims) {
+  model_eval_model *e;
+  if (!m) return MODEL_ERR_ARG;
+  const int made = eval_model(m, &e);
+  if (made) return made;
+  (void)e;
+  (void)i;
+  (void)dims;
+  return fail(m, MODEL_ERR_ARG, "set_eval_input_dims: the evaluation program's inputs have no dims the run gives");
+}
+
 int model_eval(model_model *m, int64_t batch, const void *const inputs[], void *const fetches[]) {
   if (!m || !inputs) return fail(m, MODEL_ERR_ARG, "eval: NULL model or inputs");
-  model_eval_model *e = m->eval;
-  if (!e) {
-    int st = model_eval_create(&e, NULL);
-    if (st) return fail(m, st == MODEL_EVAL_ERR_NOMEM ? MODEL_ERR_NOMEM : MODEL_ERR_ARG,
-                        "eval: cannot create the evaluation program's model");
-    m->eval = e;
-  }
+  model_eval_model *e;
+  int st = eval_model(m, &e);
+  if (st) return st;
   /* the trainer's state (place 0's), and as many threads (a pool of its
    * own: its kernels' per-thread scratch is not the trainer's) */
   for (int i = 0; i < MODEL_EVAL_NUM_WEIGHTS; i++) e->w[i] = m->w[eval_state[i]];
   const int threads = m->threads > 1 ? m->threads : 1;
   if (rt_pool_threads(e->pool) != threads) (void)model_eval_set_num_threads(e, threads);
-  int st = model_eval_reserve(e, batch);
+  st = model_eval_reserve(e, batch);
   if (!st) st = model_eval_run(e, batch, inputs, fetches);
   if (st) snprintf(m->error, sizeof m->error, "eval: %.280s", model_eval_last_error(e));
   return st;
 }
 #else
 static void eval_free(model_model *m) { (void)m; }
+
+int model_set_eval_input_dims(model_model *m, int i, const int64_t *dims) {
+  (void)i;
+  (void)dims;
+  return fail(m, MODEL_ERR_ARG, "no evaluation program was compiled in (paddlec build --eval)");
+}
 
 int model_eval(model_model *m, int64_t batch, const void *const inputs[], void *const fetches[]) {
   (void)batch;
@@ -2243,16 +2281,6 @@ int model_set_learning_rate(model_model *m, double lr) {
     else return fail(m, MODEL_ERR_ARG, "set_learning_rate: a learning rate var is neither float32 nor float64");
   }
   return MODEL_OK;
-}
-
-/* Input i's elements at `batch`, its dims the run gives as
- * model_set_input_dims set them. */
-static int64_t input_numel(const model_model *m, int i, int64_t batch) {
-  int64_t d[RT_MAX_RANK + 1], n = 1;
-  if (io_shape(&inputs_spec[i], batch, d) < 0) return -1;
-  (void)m; /* no dims the run gives */
-  for (int k = 0; k < inputs_spec[i].rank; k++) n *= d[k];
-  return n;
 }
 
 int model_train_step(model_model *m, int64_t batch, const void *const inputs[], void *const fetches[]) {

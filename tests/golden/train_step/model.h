@@ -273,6 +273,11 @@ int model_train_step(model_model *m, int64_t batch, const void *const inputs[], 
  * places, place 0's state.  It changes no state.  MODEL_ERR_ARG when none
  * was compiled in. */
 int model_eval(model_model *m, int64_t batch, const void *const inputs[], void *const fetches[]);
+/* For an evaluation program compiled with inputs of dims the run gives
+ * (--max-shape): sets input i's dims for the model_eval runs that follow
+ * (model_eval_set_input_dims of model_eval.h); MODEL_ERR_ARG when
+ * it has none. */
+int model_set_eval_input_dims(model_model *m, int i, const int64_t *dims);
 
 /* ---- places: data parallelism ----
  * model_set_places(m, n) makes model_train_step run on n CPU places,
