@@ -106,7 +106,7 @@ static int emit_cumsum_any(EmitCtx *e, int grad) {
   int r = scan_rank(e, dims);
   int axis;
   if (emit_axis(e, r, &axis)) return -1;
-  if (!grad) tu_pass_extent(e, x, out);
+  tu_pass_extent(e, dims, out); /* X's sizes the run gives: Out's, or X@GRAD's (grad_infer) */
   ScanCall call = {.kind = SCAN_SUM, .type = em_ctype(x->dtype), .f32 = x->dtype == RT_DT_FP32,
                    .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0), .reverse = attr_bool(e->op, "reverse", 0) != grad};
   scan_lines(e, dims, &call);
@@ -118,7 +118,8 @@ static int emit_cumsum(EmitCtx *e) { return emit_cumsum_any(e, 0); }
 static int emit_cumsum_grad(EmitCtx *e) { return emit_cumsum_any(e, 1); }
 
 const OpDef op_cumsum = {.type = "cumsum", .infer = infer_scan, .emit_c = emit_cumsum, .runtime_extents = 2};
-const OpDef op_cumsum_grad = {.type = "cumsum_grad", .infer = grad_infer, .emit_c = emit_cumsum_grad};
+const OpDef op_cumsum_grad = {.type = "cumsum_grad", .infer = grad_infer, .emit_c = emit_cumsum_grad,
+                              .runtime_extents = 2};
 
 /* logcumsumexp, float32/64 (phi LogcumsumexpKernel). */
 static int emit_logcumsumexp(EmitCtx *e) {

@@ -463,20 +463,33 @@ static int repeat_grad(EmitCtx *e, const Var *dout, const Var *dx, int braced) {
   const char *st[2 * RT_MAX_RANK];
   int r = repeat_view(e, dx, dout, "Out@GRAD", d, st);
   if (r < 0) return -1;
+  /* sizes the run gives: X@GRAD's own dims (X's, grad_infer), each
+   * repeated a fixed count (emit_repeat's tile_extents); a repeat count the
+   * run gives is refused */
+  const char *ext[2 * RT_MAX_RANK];
+  const unsigned xrun = em_spec(e, dx)->runtime_mask, orun = em_spec(e, dout)->runtime_mask;
+  for (int i = 0, shift = r - tu_rank(e, dx); i < r; i++) {
+    const int j = i - shift, run = j >= 0 && xrun >> j & 1;
+    if (orun >> i & 1 && !run)
+      return em_fail(e, "dim %d of Out@GRAD is a size the run gives that X's dim does not have (a repeat count the "
+                     "run gives), which is not supported", i);
+    ext[2 * i] = em_sym(d[2 * i]);
+    ext[2 * i + 1] = run ? em_dim(e, dx, j) : em_sym(d[2 * i + 1]);
+  }
   /* loops: the dims that are not 1, adjacent dims of one kind (repeat:
    * stride 0; X's own: X's strides, which then chain) merged */
   SliceCall call = {.kind = SLICE_REPEAT_GRAD, .type = em_ctype(dx->dtype), .braced = braced};
   const char **n = call.dims, **xs = call.strides;
   int nl = 0, reduce = 0;
   for (int i = 0; i < 2 * r; i++) {
-    if (tu_is_one(d[i])) continue;
+    if (tu_is_one(d[i]) && !strcmp(ext[i], "1")) continue;
     int rep = !strcmp(st[i], "0");
     reduce |= rep;
     if (nl && (strcmp(xs[nl - 1], "0") == 0) == rep) {
-      n[nl - 1] = tu_mul(n[nl - 1], em_sym(d[i]));
+      n[nl - 1] = tu_mul(n[nl - 1], ext[i]);
       if (!rep) xs[nl - 1] = st[i];
     } else {
-      n[nl] = em_sym(d[i]);
+      n[nl] = ext[i];
       xs[nl++] = st[i];
     }
   }
@@ -491,6 +504,7 @@ static int repeat_grad(EmitCtx *e, const Var *dout, const Var *dx, int braced) {
 static int emit_repeat_grad(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *dout = tu_in(e, "Out@GRAD", 0), *dx = tu_out(e, "X@GRAD", 0);
   if (!x || !dout || !dx) return -1;
+  tu_pass_extent(e, x, dx); /* X's sizes the run gives (grad_infer), before the loops read them */
   return repeat_grad(e, dout, dx, 0);
 }
 
@@ -519,13 +533,17 @@ static const char *const expand_as_v2_grad_attr_ignores[] = {"target_shape", NUL
 static const char *const tile_grad_ignores[] = {"RepeatTimes", "repeat_times_tensor", NULL};
 static const char *const tile_grad_attr_ignores[] = {"repeat_times", NULL};
 const OpDef op_expand_grad = {.type = "expand_grad", .infer = grad_infer, .emit_c = emit_repeat_grad,
-                              .ignores = expand_grad_ignores, .attr_ignores = expand_grad_attr_ignores};
+                              .ignores = expand_grad_ignores, .attr_ignores = expand_grad_attr_ignores,
+                              .runtime_extents = 2};
 const OpDef op_expand_v2_grad = {.type = "expand_v2_grad", .infer = grad_infer, .emit_c = emit_repeat_grad,
-                                 .ignores = expand_v2_grad_ignores, .attr_ignores = expand_v2_grad_attr_ignores};
+                                 .ignores = expand_v2_grad_ignores, .attr_ignores = expand_v2_grad_attr_ignores,
+                                 .runtime_extents = 2};
 const OpDef op_expand_as_v2_grad = {.type = "expand_as_v2_grad", .infer = grad_infer, .emit_c = emit_repeat_grad,
-                                    .attr_ignores = expand_as_v2_grad_attr_ignores};
+                                    .attr_ignores = expand_as_v2_grad_attr_ignores,
+                                    .runtime_extents = 2};
 const OpDef op_tile_grad = {.type = "tile_grad", .infer = grad_infer, .emit_c = emit_repeat_grad,
-                            .ignores = tile_grad_ignores, .attr_ignores = tile_grad_attr_ignores};
+                            .ignores = tile_grad_ignores, .attr_ignores = tile_grad_attr_ignores,
+                            .runtime_extents = 2};
 
 const OpDef op_broadcast_tensors = {.type = "broadcast_tensors", .infer = infer_broadcast_tensors,
                                     .emit_c = emit_broadcast_tensors};

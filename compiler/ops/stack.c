@@ -174,6 +174,10 @@ static int infer_stack_grad(OpCtx *c) {
   for (int i = 0, j = 0; i < dy->shape.rank; i++)
     if (i != axis) x.d[j++] = dy->shape.d[i];
   ctx_set_all(c, "X@GRAD", &x, dy->dtype);
+  int red[RT_MAX_RANK] = {0}, kept[RT_MAX_RANK];
+  red[axis] = 1;
+  reduce_kept_dims_to(dy->shape.rank, red, 0, kept); /* Y@GRAD's sizes the run gives but the axis */
+  for (int i = 0; i < ctx_nout(c, "X@GRAD"); i++) ctx_pass_runtime_extents_to(c, dy, "X@GRAD", i, kept);
   return 0;
 }
 
@@ -182,7 +186,8 @@ static int infer_stack_grad(OpCtx *c) {
  * has it (Paddle 2.x), gives only the shapes (its rule). */
 static int emit_stack_grad(EmitCtx *e) { return emit_split_all(e, "Y@GRAD", "X@GRAD", 1); }
 
-const OpDef op_stack_grad = {.type = "stack_grad", .infer = infer_stack_grad, .emit_c = emit_stack_grad};
+const OpDef op_stack_grad = {.type = "stack_grad", .infer = infer_stack_grad, .emit_c = emit_stack_grad,
+                             .runtime_extents = 2};
 
 /* unstack_grad (Y@GRAD* -> X@GRAD; phi UnStackGradKernel): the Y@GRAD
  * stacked along axis, as stack; every Y@GRAD must be there (Paddle's grad
@@ -201,6 +206,9 @@ static int emit_unstack_grad(EmitCtx *e) {
     if (!(dys[i] = tu_in(e, "Y@GRAD", i))) return -1;
     inner[i] = em_prod(e, dx, axis + 1, r);
   }
+  int to[RT_MAX_RANK];
+  stacked_dims_to(r - 1, axis, to);
+  tu_pass_extents_to(e, dys[0], dx, to); /* the sizes the run gives: Y@GRAD[0]'s, as the forward's X */
   return tu_pieces(e, dx, n, dys, em_prod(e, dx, 0, axis), inner, 1);
 }
 
@@ -216,10 +224,13 @@ static int infer_unstack_grad(OpCtx *c) {
   Shape x = {rank, {0}};
   for (int i = 0, j = 0; i < rank; i++) x.d[i] = i == axis ? n : dy->shape.d[j++];
   ctx_set(c, "X@GRAD", 0, &x, dy->dtype);
+  int to[RT_MAX_RANK];
+  stacked_dims_to(rank - 1, axis, to);
+  ctx_pass_runtime_extents_to(c, dy, "X@GRAD", 0, to);
   return 0;
 }
 
 /* num: the count of Y@GRAD, which gives it */
 static const char *const unstack_grad_attr_ignores[] = {"num", NULL};
 const OpDef op_unstack_grad = {.type = "unstack_grad", .infer = infer_unstack_grad, .emit_c = emit_unstack_grad,
-                               .attr_ignores = unstack_grad_attr_ignores};
+                               .attr_ignores = unstack_grad_attr_ignores, .runtime_extents = 2};

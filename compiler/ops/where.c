@@ -97,9 +97,11 @@ static int emit_where_grad(EmitCtx *e) {
   for (int i = 0; i < 3; i++) {
     if (!vs[i]) continue;
     const VarSpec *s = em_spec(e, vs[i]);
-    if (s->rank != os->rank || memcmp(s->d, os->d, sizeof(SymDim) * (size_t)os->rank))
-      return em_fail(e, "Condition, X@GRAD and Y@GRAD must have Out@GRAD's shape");
+    if (s->rank != os->rank || memcmp(s->d, os->d, sizeof(SymDim) * (size_t)os->rank) ||
+        s->runtime_mask != os->runtime_mask)
+      return em_fail(e, "Condition, X@GRAD and Y@GRAD must have Out@GRAD's shape (and its sizes the run gives)");
     if (i && vs[i]->dtype != dout->dtype) return em_fail(e, "X@GRAD and Y@GRAD must have Out@GRAD's dtype");
+    if (i) tu_pass_extent(e, dout, vs[i]);
   }
   where_print_c(e->p, &(WhereCall){.kind = WHERE_GRAD, .type = em_ctype(dout->dtype), .cond = em_ptr(e, cond, 1),
                                    .dout = em_ptr(e, dout, 1), .dx = dx ? em_ptr(e, dx, 0) : NULL,
@@ -111,4 +113,8 @@ const OpDef op_where = {.type = "where", .infer = infer_where, .emit_c = emit_wh
 /* (Condition's dims the run gives: the kernel walks them, Out bounded by its elements) */
 const OpDef op_where_index = {.type = "where_index", .infer = infer_where_index, .emit_c = emit_where_index,
                               .runtime_extents = 2};
-const OpDef op_where_grad = {.type = "where_grad", .infer = grad_infer, .emit_c = emit_where_grad};
+/* X and Y give X@GRAD's and Y@GRAD's shapes only (grad_infer reads the one
+ * whose gradient is wanted; phi WhereGradKernel reads neither's values). */
+static const char *const where_grad_ignores[] = {"X", "Y", NULL};
+const OpDef op_where_grad = {.type = "where_grad", .infer = grad_infer, .emit_c = emit_where_grad,
+                             .ignores = where_grad_ignores, .runtime_extents = 2};

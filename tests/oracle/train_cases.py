@@ -237,6 +237,35 @@ encoder_run_length.label_classes = 4  # ids too: zeros among them are padding th
 
 
 @case
+def ops_run_length():
+    """More gradients over a length the run gives (--max-shape ids=-1,12,
+    data of 6 tokens): cumsum along the tokens, where (with the mask of
+    the ids, expand_as), tile (along the length too), expand_v2, unstack
+    and stack beside the length, a softmax of their mean, the max over the
+    tokens."""
+    ids = paddle.static.data("ids", [None, None], "int64")
+    y = paddle.static.data("y", [None, 1], "int64")
+    e = paddle.nn.Embedding(30, 8)(ids)
+    c = paddle.cumsum(e, axis=1) * 0.3
+    w = paddle.where(paddle.expand_as(paddle.unsqueeze(ids != 0, -1), c), c, paddle.zeros_like(c))
+    t = paddle.nn.Linear(16, 16)(paddle.tile(w, [1, 2, 2]))  # along the length too: [B, 2 L, 16]
+    # the weights and the second term tell the four copies apart (else their gradients cancel to rounding noise)
+    ex = paddle.expand(t[:, :, :1], [-1, -1, 4]) * paddle.to_tensor([1.0, 2.0, 3.0, 4.0]) + t[:, :, 4:8]
+    u = paddle.unstack(paddle.reshape(ex, [0, 0, 2, 2]), axis=2)
+    s = paddle.stack([u[0] * 2.0, u[1]], axis=1)
+    sm = paddle.nn.functional.softmax(paddle.mean(s, axis=[1, 2]), axis=-1)
+    logits = paddle.nn.Linear(2, 4)(sm) + paddle.nn.Linear(8, 4)(paddle.max(e, axis=1))
+    loss = paddle.nn.functional.cross_entropy(logits, y).mean()
+    paddle.optimizer.Adam(0.01).minimize(loss)
+    return loss, 4
+
+
+ops_run_length.max_shape = {"ids": [-1, 12]}
+ops_run_length.data_shape = {"ids": [-1, 6]}
+ops_run_length.label_classes = 4  # ids too: zeros among them are masked out by the where
+
+
+@case
 def scale_update():
     """The trainer's plumbing with ops that compile without any grad kernel:
     loss = mean(x * w) seeds its gradient (a Backward|Loss fill_constant, as
