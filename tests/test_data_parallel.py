@@ -24,7 +24,7 @@ from test_train import build_trainer, case_dir, train
 LOSS_TOL = 1e-5
 STATE_TOL = 1e-4
 CASES = ["fit_a_line", "mlp_sgd", "mlp_adam", "cnn_bn_momentum", "transformer_adamw", "lr_piecewise", "rnn_custom_cell",
-         "text_run_length", "attention_run_length"]
+         "text_run_length", "attention_run_length", "cnn_run_size"]
 
 
 def meta_of(name):

@@ -42,6 +42,7 @@
 #include "../util.h"
 #include "conv_call.h"
 #include "run_hw.h"
+#include "tensor_util.h"
 #include "rt_kernels.h"
 
 /* Input's height and width given by the run (run_hw.h): 2-D
@@ -322,6 +323,14 @@ static int emit_conv_grad(EmitCtx *e) {
   const RtConv2d t = {g.c_out, g.h_out, g.w_out, g.c_in, g.h_in, g.w_in, g.k_h, g.k_w, g.stride_h, g.stride_w,
                       g.pad_t, g.pad_l, g.dil_h, g.dil_w, g.groups, RT_ACT_NONE, 0.0f, 0.0f, 0, 0, 0};
   const int64_t ohw = g.h_out * g.w_out;
+  /* Input's height and width the run gives: the forward's sizes again, from
+   * Input and Output@GRAD (the scratch planned for the bounds) */
+  const int run = var_runtime_mask(x) != 0, same = run && conv_is_same(e->op);
+  if (run) {
+    run_hw_print_known(e, x, dy, nhwc ? 1 : 2);
+    if (same) conv_print_same_pads(e, 2, (const int64_t[]){g.k_h, g.k_w}, (const int64_t[]){g.stride_h, g.stride_w});
+    if (dx) tu_pass_extent(e, x, dx);
+  }
   /* the NCHW copies (nhwc) go with the first step */
   ConvCall bufs = {.batch = em_dim(e, x, 0)};
   bufs.x = em_ptr(e, x, 1);
@@ -331,6 +340,7 @@ static int emit_conv_grad(EmitCtx *e) {
   if (dx) {
     ConvCall cc = bufs;
     cc.kind = CONV_TRANSPOSE, cc.f64 = f64, cc.geo = "tgeo", cc.declare = 1, cc.g2 = t, cc.compact = 1, cc.braced = 1;
+    cc.run_sizes = cc.run_swap = run, cc.run_pads = same;
     cc.x = bufs.dy, cc.dy = NULL;
     const int64_t ws = rt_conv2d_transpose_ws_floats(&t);
     cc.ws = f64 ? conv_ws_f64(e, ws) : em_scratch_named(e, "float", "col", (SymDim){0, ws * (int64_t)sizeof(float)});
@@ -343,6 +353,7 @@ static int emit_conv_grad(EmitCtx *e) {
     const int64_t k = g.c_in / g.groups * g.k_h * g.k_w;
     ConvCall cc = dx ? (ConvCall){.batch = bufs.batch, .x = bufs.x, .dy = bufs.dy} : bufs;
     cc.kind = CONV_FILTER_GRAD, cc.f64 = f64, cc.geo = "geo", cc.declare = 1, cc.g2 = g, cc.copies_first = 1;
+    cc.run_sizes = run, cc.run_pads = same;
     cc.ws = f64  ? conv_ws_f64(e, ws)
             : ws ? em_scratch_named(e, "float", "col", (SymDim){0, ws * (int64_t)sizeof(float)})
                  : "NULL";
@@ -355,10 +366,12 @@ static int emit_conv_grad(EmitCtx *e) {
 
 const OpDef op_fused_conv2d = {.type = "fused_conv2d", .infer = infer_conv, .emit_c = emit_conv, .decide = decide_conv,
                                .runtime_extents = 2};
+/* the grads take the run's height and width their forward took */
 const OpDef op_conv2d_grad = {.type = "conv2d_grad", .infer = grad_infer, .emit_c = emit_conv_grad,
-                              .attr_ignores = conv_attr_ignores};
+                              .attr_ignores = conv_attr_ignores, .runtime_extents = 2};
 const OpDef op_depthwise_conv2d_grad = {.type = "depthwise_conv2d_grad", .infer = grad_infer,
-                                        .emit_c = emit_conv_grad, .attr_ignores = conv_attr_ignores};
+                                        .emit_c = emit_conv_grad, .attr_ignores = conv_attr_ignores,
+                                        .runtime_extents = 2};
 /* The geometry of conv3d with Input x, Filter w and Output (or its
  * gradient) out, *last for channel last (NDHWC) and *f64 for float64 (all
  * three one dtype); -1 after em_fail. */

@@ -191,7 +191,8 @@ const char *conv_col_ws(EmitCtx *e, int f64, int64_t n) {
 /* 2-D geometry g as a constant RtConv2d: one line per field group (the
  * fused activation only when there is one), or compact in two lines;
  * with run_sizes the sizes are the kernel's locals (never compact). */
-static void print_conv2d(Printer *p, const char *name, const RtConv2d *g, int compact, int run_sizes, int run_pads) {
+static void print_conv2d(Printer *p, const char *name, const RtConv2d *g, int compact, int run_sizes, int run_pads,
+                         int run_swap) {
   if (compact && !run_sizes) {
     pr_line(p, "static const RtConv2d %s = {.c_in = %lld, .h_in = %lld, .w_in = %lld, .c_out = %lld, .h_out = "
             "%lld, .w_out = %lld,", name, (long long)g->c_in, (long long)g->h_in, (long long)g->w_in,
@@ -204,8 +205,12 @@ static void print_conv2d(Printer *p, const char *name, const RtConv2d *g, int co
   }
   if (run_sizes) { /* the locals the emitter printed (run_hw.h) */
     pr_line(p, "const RtConv2d %s = {", name);
-    pr_line(p, ".c_in = %lld, .h_in = h_in, .w_in = w_in, .c_out = %lld, .h_out = h_out, .w_out = w_out,",
-            (long long)g->c_in, (long long)g->c_out);
+    if (run_swap) /* the transposed geometry of a gradient: the forward's output is its input */
+      pr_line(p, ".c_in = %lld, .h_in = h_out, .w_in = w_out, .c_out = %lld, .h_out = h_in, .w_out = w_in,",
+              (long long)g->c_in, (long long)g->c_out);
+    else
+      pr_line(p, ".c_in = %lld, .h_in = h_in, .w_in = w_in, .c_out = %lld, .h_out = h_out, .w_out = w_out,",
+              (long long)g->c_in, (long long)g->c_out);
   } else {
     pr_line(p, "static const RtConv2d %s = {", name);
     pr_line(p, ".c_in = %lld, .h_in = %lld, .w_in = %lld, .c_out = %lld, .h_out = %lld, .w_out = %lld,",
@@ -282,7 +287,7 @@ static void print_geo(Printer *p, const ConvCall *c) {
   if (c->dims == 3)
     print_conv3d(p, c->geo, &c->g3, c->compact, c->run_sizes, c->run_pads);
   else
-    print_conv2d(p, c->geo, &c->g2, c->compact, c->run_sizes, c->run_pads);
+    print_conv2d(p, c->geo, &c->g2, c->compact, c->run_sizes, c->run_pads, c->run_swap);
 }
 
 /* The runtime call itself. */

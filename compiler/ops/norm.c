@@ -90,12 +90,13 @@ static int infer_batch_norm(OpCtx *c) {
    * nor do paddlec's) */
   Shape rs = {1, {c->g->specializing ? 0 : DIM_UNKNOWN}};
   ctx_set(c, "ReserveSpace", 0, &rs, x->dtype);
-  /* dims the run gives (a feed bounded by --max-shape): with the running
-   * statistics each element is normalized alone, so Y has X's extents */
+  /* dims the run gives (a feed bounded by --max-shape): Y has X's
+   * extents; the batch's statistics are over the run's elements of each
+   * channel (the kernels' counts are the run's) */
   if (!var_runtime_mask(x)) return 0;
-  if (var_runtime_mask(x) >> (nchw ? 1 : xs->rank - 1) & 1 || !op_bn_running_stats(c->op))
-    return ctx_fail(c, "X ('%s') has dims only the run knows; batch_norm takes them only with the running "
-                    "statistics (is_test) and a channel dim fixed at compile time", x->name);
+  if (var_runtime_mask(x) >> (nchw ? 1 : xs->rank - 1) & 1)
+    return ctx_fail(c, "X ('%s') has dims only the run knows; batch_norm takes them only with a channel dim fixed "
+                    "at compile time", x->name);
   ctx_pass_runtime_extent(c, x, "Y", 0);
   return 0;
 }
@@ -292,6 +293,7 @@ static int emit_batch_norm_train(EmitCtx *e, const Var *x, const Var *y, int ci,
   const Var *sums = bn_sums(e, "Sums", 2 * ch + 1);
   if (sums == BAD_SUMS) return -1;
   const int f64 = x->dtype == RT_DT_FP64;
+  tu_pass_extent(e, x, y); /* X's run-time extents are Y's (infer_batch_norm) */
   norm_print_c(e->p, &(NormCall){.kind = NORM_BATCH_TRAIN, .f64 = f64, .outer = em_prod(e, x, 0, ci), .c = ch,
                                   .inner = em_prod(e, x, ci + 1, rank),
                                   .eps = em_float(attr_float(e->op, "epsilon", 1e-5)),
@@ -409,6 +411,7 @@ int op_batch_norm_grad_emit(EmitCtx *e, const char *dy_ptr) {
   if (!gsums != !count || (gsums && global)) return em_fail(e, "Sums and Count go together, with the batch's statistics");
   const int f64 = x->dtype == RT_DT_FP64;
   if (gsums) attr_superseded(e->op, "epsilon"); /* synced: SavedVariance holds 1 / std */
+  if (dx) tu_pass_extent(e, x, dx); /* X's run-time extents: the counts are the run's */
   norm_print_c(e->p, &(NormCall){.kind = NORM_BATCH_GRAD, .f64 = f64, .outer = em_prod(e, x, 0, ci), .c = ch,
                                   .inner = em_prod(e, x, ci + 1, rank),
                                   .eps = gsums ? NULL : em_float(attr_float(e->op, "epsilon", 1e-5)),
@@ -683,7 +686,8 @@ static const char *const bn_grad_ignores[] = {"Bias", "ReserveSpace", "MeanOut",
                                               "SavedMean", "SavedVariance", NULL};
 static const char *const bn_grad_attr_ignores[] = {"momentum", "trainable_statistics", NULL};
 const OpDef op_batch_norm_grad = {.type = "batch_norm_grad", .infer = grad_infer, .emit_c = emit_batch_norm_grad,
-                                  .ignores = bn_grad_ignores, .attr_ignores = bn_grad_attr_ignores};
+                                  .ignores = bn_grad_ignores, .attr_ignores = bn_grad_attr_ignores,
+                                  .runtime_extents = 2};
 const OpDef op_layer_norm = {.type = "layer_norm", .infer = infer_layer_norm, .emit_c = emit_layer_norm,
                              .runtime_extents = 2};
 /* layer_norm_grad: Bias's gradient needs only Y@GRAD; Scale Paddle's kernel

@@ -268,9 +268,17 @@ static int emit_pool2d_grad(EmitCtx *e) {
   RtPool2d p;
   if (pool2d_geometry(e, x, out, &p)) return -1;
   if (!dx) return 0;
+  const int run = var_runtime_mask(x) != 0, same = run_same(e->op, run);
+  if (run) { /* the forward's sizes again, from X and Out (infer_pool) */
+    run_hw_print_known(e, x, out, p.channel_last ? 1 : 2);
+    if (same)
+      conv_print_same_pads(e, 2, (const int64_t[]){p.k_h, p.k_w}, (const int64_t[]){p.stride_h, p.stride_w});
+    tu_pass_extent(e, x, dx);
+  }
   pool_print_c(e->p, &(PoolCall){.kind = POOL_GRAD, .dims = 2, .f64 = x->dtype == RT_DT_FP64, .geo2 = p,
-                                 .batch = em_dim(e, x, 0), .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 1),
-                                 .dout = em_ptr(e, dout, 1), .dx = em_ptr(e, dx, 0)});
+                                 .run_sizes = run, .k_in = run && attr_bool(e->op, "global_pooling", 0),
+                                 .run_pads = same, .batch = em_dim(e, x, 0), .x = em_ptr(e, x, 1),
+                                 .out = em_ptr(e, out, 1), .dout = em_ptr(e, dout, 1), .dx = em_ptr(e, dx, 0)});
   return 0;
 }
 
@@ -460,7 +468,7 @@ const OpDef op_pool2d = {.type = "pool2d", .infer = infer_pool, .emit_c = emit_p
 /* ceil_mode only sizes the forward's Out, whose shape the grad reads */
 static const char *const pool_grad_attr_ignores[] = {"ceil_mode", NULL};
 const OpDef op_pool2d_grad = {.type = "pool2d_grad", .infer = grad_infer, .emit_c = emit_pool2d_grad,
-                              .attr_ignores = pool_grad_attr_ignores};
+                              .attr_ignores = pool_grad_attr_ignores, .runtime_extents = 2};
 const OpDef op_max_pool2d_with_index_grad = {.type = "max_pool2d_with_index_grad", .infer = grad_infer,
                                              .emit_c = emit_max_pool2d_index_grad};
 const OpDef op_pool3d = {.type = "pool3d", .infer = infer_pool, .emit_c = emit_pool3d, .runtime_extents = 2};

@@ -59,6 +59,10 @@ void run_hw_share_root(const Graph *g, Var *v, const char *rule);
  * out's run-time extents written for the kernels after it (a run-time
  * dim 0 x's). */
 void run_hw_print(EmitCtx *e, const Var *x, const Var *out, int sp0, const RunHwRule *rule, const char *why);
+/* The same locals (2-D) for a gradient, from its forward's input x and
+ * output (or output gradient) out, whose run sizes are set already:
+ * nothing is written. */
+void run_hw_print_known(EmitCtx *e, const Var *x, const Var *out, int sp0);
 
 /* v's dims as its bounds, the batch B ("[B, 3, 32, 32]"), for the comments
  * of kernels that read the run's sizes. */

@@ -266,6 +266,55 @@ ops_run_length.label_classes = 4  # ids too: zeros among them are masked out by 
 
 
 @case
+def textcnn_run_length():
+    """TextCNN over token ids of a length the run gives (--max-shape
+    ids=-1,12, data of 7 tokens): Conv2D windows of 2 and 3 tokens across
+    the whole embedding, relu, the max over the tokens, and a SAME stride-2
+    convolution (its padding the run's) averaged over its output."""
+    ids = paddle.static.data("ids", [None, None], "int64")
+    y = paddle.static.data("y", [None, 1], "int64")
+    e = paddle.unsqueeze(paddle.nn.Embedding(30, 8)(ids), 1)
+    feats = [paddle.max(paddle.squeeze(paddle.nn.functional.relu(paddle.nn.Conv2D(1, 4, (k, 8))(e)), 3), axis=2)
+             for k in (2, 3)]
+    feats.append(paddle.mean(paddle.nn.Conv2D(1, 3, 3, padding="SAME", stride=2)(e), axis=[2, 3]))
+    loss = paddle.nn.functional.cross_entropy(paddle.nn.Linear(11, 4)(paddle.concat(feats, axis=1)), y).mean()
+    paddle.optimizer.Adam(0.01).minimize(loss)
+    return loss, 4
+
+
+textcnn_run_length.max_shape = {"ids": [-1, 12]}
+textcnn_run_length.data_shape = {"ids": [-1, 7]}
+textcnn_run_length.label_classes = 4
+# ids from the whole vocabulary: a bigram seen twice in a row gives the max over the tokens a tie, which GEMMs
+# that round the two windows differently break differently (Paddle's grad goes to every tied element)
+textcnn_run_length.int_range = {"ids": 30}
+
+
+@case
+def cnn_run_size():
+    """Images [None, 3, None, None] of sizes the run gives (--max-shape
+    x=-1,3,16,16, data of 12 x 10): convolutions (padding 1; SAME with
+    stride 2), batch_norm with the batch's statistics over the run's
+    pixels, relu, max pooling, average pooling with padding, adaptive
+    average pooling to 1 x 1, a classifier, Momentum."""
+    x = paddle.static.data("x", [None, 3, None, None], "float32")
+    y = paddle.static.data("y", [None, 1], "int64")
+    # no bias before batch_norm: it takes the mean away, so the bias's gradient is rounding noise
+    h = paddle.nn.functional.relu(paddle.nn.BatchNorm2D(8)(paddle.nn.Conv2D(3, 8, 3, padding=1, bias_attr=False)(x)))
+    h = paddle.nn.MaxPool2D(2, 2)(h)
+    h = paddle.nn.AvgPool2D(2, 1, padding=1)(paddle.nn.Conv2D(8, 8, 3, stride=2, padding="SAME")(h))
+    logits = paddle.nn.Linear(8, 4)(paddle.flatten(paddle.nn.AdaptiveAvgPool2D(1)(h), 1))
+    loss = paddle.nn.functional.cross_entropy(logits, y).mean()
+    paddle.optimizer.Momentum(0.05, 0.9).minimize(loss)
+    return loss, 4
+
+
+cnn_run_size.max_shape = {"x": [-1, 3, 16, 16]}
+cnn_run_size.data_shape = {"x": [-1, 3, 12, 10]}
+cnn_run_size.label_classes = 4
+
+
+@case
 def scale_update():
     """The trainer's plumbing with ops that compile without any grad kernel:
     loss = mean(x * w) seeds its gradient (a Backward|Loss fill_constant, as
@@ -990,7 +1039,8 @@ def build(out_dir, name):
     shapes = getattr(CASES[name], "shape", {})  # --shape of feeds with unknown dims
     bounds = getattr(CASES[name], "max_shape", {})  # --max-shape: the data's dims (data_shape) the run's
     data_shapes = {**shapes, **getattr(CASES[name], "data_shape", {})}
-    data = {f.name: _data(f, STEPS * batch, rng, classes, data_shapes.get(f.name)) for f in feeds}
+    ranges = getattr(CASES[name], "int_range", {})  # an integer feed's own range, else label_classes
+    data = {f.name: _data(f, STEPS * batch, rng, ranges.get(f.name, classes), data_shapes.get(f.name)) for f in feeds}
     for k, a in data.items():
         np.save(os.path.join(d, f"{k}.npy"), a)
     exe = paddle.static.Executor(paddle.CPUPlace())
