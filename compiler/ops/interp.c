@@ -529,17 +529,44 @@ static int emit_interp_grad(EmitCtx *e) {
     return em_fail(e, "%s of %s tensors is not supported (float32 or float64)", e->op->type, rt_dtype_name(x->dtype));
   InterpSize z;
   if (interp_geometry(e, x, dout, &r, &z)) return -1;
-  if (z.run)
+  const int v2 = strstr(e->op->type, "_v2") != NULL;
+  OpCtx c2 = {e->g, (Op *)e->op};
+  if (z.fed || (v2 && ctx_in(&c2, "Scale", 0)))
     return em_fail(e, "the gradient of a resize whose size or ratios come from tensors the run gives (OutSize, "
                       "SizeTensor, Scale) is not supported");
   if (dx && dx->dtype != x->dtype) return em_fail(e, "X@GRAD must have X's dtype");
   if (!dx) return 0;
+  ResampleCall call = {.kind = RESAMPLE_RESIZE_GRAD, .f64 = x->dtype == RT_DT_FP64, .geo = "geo", .lo = "lo",
+                       .hi = "hi"};
+  if (z.run) { /* X's sizes the run gives: the forward's sizes from X and Out@GRAD, its ratios again */
+    static const char dhw[] = "dhw";
+    const int off = 3 - r.nsp, sp0 = r.channel_last ? 1 : 2;
+    pr_line(e->p, "/* the run's sizes: '%s' and '%s' (the forward's), and the ratios Paddle's kernel gives them */",
+            x->name, dout->name);
+    for (int i = 0; i < 3; i++) {
+      if (i < off) { /* a dim a lower rank lacks */
+        call.run_out[i] = "1", call.run_ratio[i] = "0.0f";
+        continue;
+      }
+      pr_line(e->p, "const int64_t in_%c = %s, size_%c = %s;", dhw[i], em_dim(e, x, sp0 + i - off), dhw[i],
+              em_dim(e, dout, sp0 + i - off));
+      call.run_in[i] = pool_printf("in_%c", dhw[i]), call.run_out[i] = pool_printf("size_%c", dhw[i]);
+      pr_line(e->p, "const float ratio_%c = %s;", dhw[i],
+              resample_ratio_c(call.run_in[i], call.run_out[i], r.align_corners, v2 ? em_float(z.sc[i]) : "-1.0f"));
+      call.run_ratio[i] = pool_printf("ratio_%c", dhw[i]);
+    }
+    tu_pass_extent(e, x, dx);
+  }
   const char *planes = pool_printf("%s * %lld", em_dim(e, x, 0), (long long)r.c);
+  r.float_coord = v2; /* phi's kernels (v2) as built; fluid's v1 in double */
+  call.resize = r, call.dout = em_ptr(e, dout, 1), call.dx = em_ptr(e, dx, 0);
+  if (z.run) { /* every plane on this thread: the tasks would not see the run's sizes (the locals above) */
+    call.lo = "0", call.hi = planes;
+    resample_print_c(e->p, &call);
+    return 0;
+  }
   em_task_begin(e, em_numel(e, dout), planes);
-  r.float_coord = strstr(e->op->type, "_v2") != NULL; /* phi's kernels (v2) as built; fluid's v1 in double */
-  resample_print_c(e->p, &(ResampleCall){.kind = RESAMPLE_RESIZE_GRAD, .f64 = x->dtype == RT_DT_FP64, .geo = "geo",
-                                         .resize = r, .lo = "lo", .hi = "hi", .dout = em_ptr(e, dout, 1),
-                                         .dx = em_ptr(e, dx, 0)});
+  resample_print_c(e->p, &call);
   em_task_end(e);
   return 0;
 }
@@ -560,8 +587,9 @@ OP_INTERP_V2_C(bilinear_interp_v2)
 OP_INTERP_V2_C(linear_interp_v2)
 OP_INTERP_V2_C(nearest_interp_v2)
 OP_INTERP_V2_C(trilinear_interp_v2)
+/* the grads take X's height and width the run gives (not sizes from tensors) */
 #define OP_INTERP_GRAD(name) \
-  const OpDef op_##name = {.type = #name, .infer = grad_infer, .emit_c = emit_interp_grad};
+  const OpDef op_##name = {.type = #name, .infer = grad_infer, .emit_c = emit_interp_grad, .runtime_extents = 2};
 OP_INTERP_GRAD(bicubic_interp_grad)
 OP_INTERP_GRAD(bicubic_interp_v2_grad)
 OP_INTERP_GRAD(bilinear_interp_grad)

@@ -101,5 +101,5 @@ static int emit_sum(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_sum = {.type = "sum", .infer = infer_sum, .emit_c = emit_sum, .runtime_extents = 1, .lod_slot = "X",
+const OpDef op_sum = {.type = "sum", .infer = infer_sum, .emit_c = emit_sum, .runtime_extents = 2, .lod_slot = "X",
                       .lod_first = 1};
