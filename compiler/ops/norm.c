@@ -562,6 +562,7 @@ static int infer_group_norm_grad(OpCtx *c) {
   Var *y = ctx_need(c, "Y", 0);
   if (!y) return -1;
   ctx_set(c, "X@GRAD", 0, &y->shape, y->dtype);
+  ctx_pass_runtime_extent(c, y, "X@GRAD", 0); /* Y's sizes the run gives, X's */
   for (int i = 0; i < 2; i++) {
     const char *in = i ? "Bias" : "Scale", *out = i ? "Bias@GRAD" : "Scale@GRAD";
     Var *p = ctx_in(c, in, 0);
@@ -603,6 +604,7 @@ static int emit_group_norm_grad(EmitCtx *e) {
                     (long long)ch);
   }
   if (bad) return -1;
+  if (dx) tu_pass_extent(e, y, dx); /* the sizes the run gives: Y's, X's (the counts the run's) */
   norm_print_c(e->p, &(NormCall){.kind = NORM_GROUP_GRAD, .f64 = y->dtype == RT_DT_FP64,
                                   .outer = em_dim(e, y, 0), .c = ch, .groups = groups,
                                   .inner = em_prod(e, y, last ? 1 : 2, last ? rank - 1 : rank), .channel_last = last,
@@ -623,6 +625,7 @@ static int infer_instance_norm_grad(OpCtx *c) {
   Shape ch = {1, {x->shape.d[1]}};
   int dt = scale ? scale->dtype : x->dtype;
   ctx_set(c, "X@GRAD", 0, &x->shape, x->dtype);
+  ctx_pass_runtime_extent(c, x, "X@GRAD", 0);
   ctx_set(c, "Scale@GRAD", 0, &ch, dt);
   ctx_set(c, "Bias@GRAD", 0, &ch, dt);
   return 0;
@@ -658,6 +661,7 @@ static int emit_instance_norm_grad(EmitCtx *e) {
   const char *sc = param_ptr(e, "Scale", ch, &bad);
   if (ds && (!bn_stat(e, "Scale@GRAD", 0, ch) || !bn_stat(e, "Bias@GRAD", 0, ch))) return -1;
   if (bad) return -1;
+  if (dx) tu_pass_extent(e, x, dx); /* X's sizes the run gives (the counts the run's) */
   norm_print_c(e->p, &(NormCall){.kind = NORM_INSTANCE_GRAD, .f64 = x->dtype == RT_DT_FP64,
                                   .outer = em_dim(e, x, 0), .c = ch,
                                   .inner = em_prod(e, x, 2, rank), .x = em_ptr(e, x, 1), .dy = em_ptr(e, dy, 1),
@@ -703,11 +707,11 @@ static const char *const in_grad_ignores[] = {"Bias", NULL};
 static const char *const in_grad_attr_ignores[] = {"epsilon", NULL};
 const OpDef op_instance_norm_grad = {.type = "instance_norm_grad", .infer = infer_instance_norm_grad,
                                      .emit_c = emit_instance_norm_grad, .ignores = in_grad_ignores,
-                                     .attr_ignores = in_grad_attr_ignores};
+                                     .attr_ignores = in_grad_attr_ignores, .runtime_extents = 2};
 const OpDef op_group_norm = {.type = "group_norm", .infer = infer_group_norm, .emit_c = emit_group_norm,
                              .runtime_extents = 2};
 /* group_norm_grad: Paddle's kernel rebuilds the normalized X from Y, so X
  * and Mean it never reads. */
 static const char *const gn_grad_ignores[] = {"X", "Mean", NULL};
 const OpDef op_group_norm_grad = {.type = "group_norm_grad", .infer = infer_group_norm_grad,
-                                  .emit_c = emit_group_norm_grad, .ignores = gn_grad_ignores};
+                                  .emit_c = emit_group_norm_grad, .ignores = gn_grad_ignores, .runtime_extents = 2};

@@ -325,8 +325,8 @@ static int emit_pad3d_any(EmitCtx *e, int grad) {
   p.inner = d[3];
   if (!known) attr_ints_fill(e->op, "paddings", 6, 0, pads);
   for (int i = 0; i < 3; i++) p.pads[2 * i] = pads[4 - 2 * i], p.pads[2 * i + 1] = pads[5 - 2 * i];
-  if (runtime && grad) return em_fail(e, "sizes the run gives are not supported in the gradient");
-  for (int i = 0; i < 3 && !run_pads; i++) /* Out's run-time sizes, padded */
+  if (runtime && grad) tu_pass_extent(e, x, out); /* X@GRAD's run-time sizes are X's */
+  for (int i = 0; i < 3 && !run_pads && !grad; i++) /* Out's run-time sizes, padded */
     if (run_in[i])
       move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = em_dim(e, out, idx[i]),
                                      .src = pool_printf("%s + %lld", run_in[i],
@@ -425,4 +425,4 @@ const OpDef op_pad_grad = {.type = "pad_grad", .infer = infer_pad_grad, .emit_c 
 const OpDef op_pad2d_grad = {.type = "pad2d_grad", .infer = grad_infer, .emit_c = emit_pad2d_grad,
                              .attr_ignores = pad_grad_attr_ignores};
 const OpDef op_pad3d_grad = {.type = "pad3d_grad", .infer = grad_infer, .emit_c = emit_pad3d_grad,
-                             .attr_ignores = pad3d_grad_attr_ignores};
+                             .attr_ignores = pad3d_grad_attr_ignores, .runtime_extents = 2};

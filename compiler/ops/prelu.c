@@ -129,6 +129,7 @@ static int emit_prelu_grad(EmitCtx *e) {
   if (na.a || nsym.a || na.c != nsym.c)
     return em_fail(e, "Alpha has %s values where mode '%s' needs %s", em_sym(na), attr_str(e->op, "mode", "all"),
                    em_sym(nsym));
+  if (dx) tu_pass_extent(e, x, dx); /* X's run-time extents (grad_infer), which the view's counts read */
   chan_print_c(e->p, &(ChanCall){.kind = CHAN_PRELU_GRAD, .dtype = dt, .outer = outer, .channels = n, .inner = inner,
                                  .x = em_ptr(e, x, 1), .dout = em_ptr(e, dout, 1),
                                  .slope = dx ? em_ptr(e, alpha, 1) : NULL, .dx = dx ? em_ptr(e, dx, 0) : NULL,
@@ -138,4 +139,5 @@ static int emit_prelu_grad(EmitCtx *e) {
 }
 
 const OpDef op_prelu = {.type = "prelu", .infer = infer_prelu, .emit_c = emit_prelu, .runtime_extents = 2};
-const OpDef op_prelu_grad = {.type = "prelu_grad", .infer = grad_infer, .emit_c = emit_prelu_grad};
+const OpDef op_prelu_grad = {.type = "prelu_grad", .infer = grad_infer, .emit_c = emit_prelu_grad,
+                             .runtime_extents = 2};

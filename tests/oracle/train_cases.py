@@ -337,6 +337,28 @@ seg_run_size.label_classes = 4
 
 
 @case
+def norm_pad_run_size():
+    """Images of sizes the run gives (--max-shape x=-1,3,16,16, data of
+    12 x 10): reflect and constant padding (pad3d), group_norm, PReLU per
+    channel, instance_norm (a relu after it: the mean of its output alone
+    would not depend on its input), the mean over the pixels."""
+    x = paddle.static.data("x", [None, 3, None, None], "float32")
+    y = paddle.static.data("y", [None, 1], "int64")
+    h = paddle.nn.functional.pad(x, [1, 2, 1, 0], mode="reflect")
+    h = paddle.nn.PReLU(8)(paddle.nn.GroupNorm(2, 8)(paddle.nn.Conv2D(3, 8, 3, bias_attr=False)(h)))
+    h = paddle.nn.functional.relu(paddle.nn.InstanceNorm2D(8)(paddle.nn.Conv2D(8, 8, 3, padding=1, bias_attr=False)(h)))
+    h = paddle.nn.functional.pad(h, [1, 1, 1, 1], mode="constant", value=0.5)
+    loss = paddle.nn.functional.cross_entropy(paddle.nn.Linear(8, 4)(paddle.mean(h, axis=[2, 3])), y).mean()
+    paddle.optimizer.Momentum(0.05, 0.9).minimize(loss)
+    return loss, 4
+
+
+norm_pad_run_size.max_shape = {"x": [-1, 3, 16, 16]}
+norm_pad_run_size.data_shape = {"x": [-1, 3, 12, 10]}
+norm_pad_run_size.label_classes = 4
+
+
+@case
 def scale_update():
     """The trainer's plumbing with ops that compile without any grad kernel:
     loss = mean(x * w) seeds its gradient (a Backward|Loss fill_constant, as
