@@ -789,9 +789,12 @@ static int emit_trunc_grad(EmitCtx *e) {
   if (!dx) return 0;
   const char *t = em_ctype(dx->dtype);
   if (!t) return em_fail(e, "trunc_grad of %s tensors is not supported", rt_dtype_name(dx->dtype));
+  Var *dy = ctx_in(&c, "Out@GRAD", 0);
+  if (dy) tu_pass_extent(e, dy, dx); /* its run-time extents (infer_grad_nodep), which the count reads */
   FillCall call = {.kind = FILL_VALUE, .type = t, .local = "dx", .out = em_ptr(e, dx, 0), .value = "0"};
   call.n = em_numel(e, dx);
   fill_print_c(e->p, &call);
   return 0;
 }
-const OpDef op_trunc_grad = {.type = "trunc_grad", .infer = infer_grad_nodep, .emit_c = emit_trunc_grad};
+const OpDef op_trunc_grad = {.type = "trunc_grad", .infer = infer_grad_nodep, .emit_c = emit_trunc_grad,
+                             .runtime_extents = 2};

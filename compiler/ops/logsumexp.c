@@ -104,6 +104,7 @@ static int emit_logsumexp_grad(EmitCtx *e) {
   if (tu_rank(e, x) > 4) return em_fail(e, "X has more than 4 dims");
   LseCall call = {.kind = LSE_GRAD, .type = em_ctype(x->dtype), .f32 = x->dtype == RT_DT_FP32};
   if (lse_dims(e, x, &call)) return em_fail(e, "an axis is out of range");
+  tu_pass_extent(e, x, dx); /* X's run-time extents (grad_infer), which the dims above read */
   call.x = em_ptr(e, x, 1);
   call.out = em_ptr(e, out, 1);
   call.dout = em_ptr(e, dout, 1);
@@ -114,4 +115,4 @@ static int emit_logsumexp_grad(EmitCtx *e) {
 
 static const char *const logsumexp_grad_attr_ignores[] = {"keepdim", NULL}; /* see above */
 const OpDef op_logsumexp_grad = {.type = "logsumexp_grad", .infer = grad_infer, .emit_c = emit_logsumexp_grad,
-                                 .attr_ignores = logsumexp_grad_attr_ignores};
+                                 .attr_ignores = logsumexp_grad_attr_ignores, .runtime_extents = 2};

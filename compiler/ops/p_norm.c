@@ -166,6 +166,7 @@ static int emit_p_norm_grad(EmitCtx *e) {
     return em_fail(e, "X, Out, Out@GRAD and X@GRAD differ in dtype");
   const int axis = pnorm_axis(e, x);
   if (axis < -1) return -1;
+  tu_pass_extent(e, x, dx); /* X's run-time extents (grad_infer): the lines and the count are the run's */
   PNormCall call = {.kind = PNORM_GRAD, .dtype = dt, .porder = (float)attr_float(e->op, "porder", 2),
                     .epsilon = attr_float(e->op, "epsilon", 1e-12), .numel = em_numel(e, dx), .x = em_ptr(e, x, 1),
                     .out = em_ptr(e, out, 1), .dout = em_ptr(e, dout, 1), .dx = em_ptr(e, dx, 0)};
@@ -202,7 +203,7 @@ const OpDef op_norm_grad = {.type = "norm_grad", .infer = grad_infer, .emit_c = 
 /* keepdim: Out's shape carries it; Paddle's grad kernel does not read it */
 static const char *const p_norm_grad_attr_ignores[] = {"keepdim", NULL};
 const OpDef op_p_norm_grad = {.type = "p_norm_grad", .infer = grad_infer, .emit_c = emit_p_norm_grad,
-                              .attr_ignores = p_norm_grad_attr_ignores};
+                              .attr_ignores = p_norm_grad_attr_ignores, .runtime_extents = 2};
 const OpDef op_norm = {.type = "norm", .infer = infer_norm, .emit_c = emit_norm, .runtime_extents = 2};
 /* epsilon: only Paddle's gradient kernel reads it (phi PNormKernel does not). */
 static const char *const p_norm_attr_ignores[] = {"epsilon", NULL};

@@ -359,6 +359,28 @@ norm_pad_run_size.label_classes = 4
 
 
 @case
+def norms_run_length():
+    """Token ids of a length the run gives (--max-shape ids=-1,12, data
+    of 8 tokens): F.normalize over the features (p_norm, elementwise_max and
+    _div grads), logsumexp over the tokens, trunc (a zero gradient) beside
+    its input, the mean over the tokens."""
+    ids = paddle.static.data("ids", [None, None], "int64")
+    y = paddle.static.data("y", [None, 1], "int64")
+    e = paddle.nn.Embedding(30, 8)(ids)
+    lse = paddle.logsumexp(paddle.nn.Linear(8, 8)(paddle.nn.functional.normalize(e, axis=-1)), axis=1)
+    t = paddle.trunc(e * 3.0) + e
+    loss = paddle.nn.functional.cross_entropy(paddle.nn.Linear(8, 4)(lse + paddle.mean(t, axis=1)), y).mean()
+    paddle.optimizer.Adam(0.01).minimize(loss)
+    return loss, 4
+
+
+norms_run_length.max_shape = {"ids": [-1, 12]}
+norms_run_length.data_shape = {"ids": [-1, 8]}
+norms_run_length.label_classes = 4
+norms_run_length.int_range = {"ids": 30}
+
+
+@case
 def scale_update():
     """The trainer's plumbing with ops that compile without any grad kernel:
     loss = mean(x * w) seeds its gradient (a Backward|Loss fill_constant, as
