@@ -115,6 +115,16 @@ text_length_fixed.shape = {"ids": [-1, 12]}
 text_length_fixed.label_classes = 4
 
 
+def run_sized(fn, max_shape, data_shape, label_classes, **attrs):
+    """Case fn compiled with --max-shape `max_shape` (dims the run gives) and
+    trained on data of `data_shape` (below the bounds, so that a kernel
+    sized by a bound is seen); its labels in [0, label_classes); `attrs`
+    its other attributes (int_range, seeded_steps)."""
+    fn.max_shape, fn.data_shape, fn.label_classes = max_shape, data_shape, label_classes
+    for k, v in attrs.items():
+        setattr(fn, k, v)
+
+
 @case
 def text_run_length():
     """text_length_fixed's program (token ids [None, None]) compiled with
@@ -127,9 +137,7 @@ def text_run_length():
     return _token_classifier(test=True), 8
 
 
-text_run_length.max_shape = {"ids": [-1, 16]}
-text_run_length.data_shape = {"ids": [-1, 11]}
-text_run_length.label_classes = 4
+run_sized(text_run_length, {"ids": [-1, 16]}, {"ids": [-1, 11]}, 4)
 
 
 @case
@@ -157,9 +165,7 @@ def attention_run_length():
     return loss, 4
 
 
-attention_run_length.max_shape = {"ids": [-1, 12]}
-attention_run_length.data_shape = {"ids": [-1, 7]}
-attention_run_length.label_classes = 4
+run_sized(attention_run_length, {"ids": [-1, 12]}, {"ids": [-1, 7]}, 4)
 
 
 @case
@@ -181,10 +187,7 @@ def tagger_run_length():
     return loss, 4
 
 
-tagger_run_length.max_shape = {"ids": [-1, 12], "y": [-1, 12]}
-tagger_run_length.data_shape = {"ids": [-1, 9], "y": [-1, 9]}
-tagger_run_length.label_classes = 5
-tagger_run_length.seeded_steps = True
+run_sized(tagger_run_length, {"ids": [-1, 12], "y": [-1, 12]}, {"ids": [-1, 9], "y": [-1, 9]}, 5, seeded_steps=True)
 
 
 @case
@@ -204,9 +207,7 @@ def gru_run_length():
     return loss, 4
 
 
-gru_run_length.max_shape = {"ids": [-1, 12]}
-gru_run_length.data_shape = {"ids": [-1, 5]}
-gru_run_length.label_classes = 4
+run_sized(gru_run_length, {"ids": [-1, 12]}, {"ids": [-1, 5]}, 4)
 
 
 @case
@@ -231,9 +232,8 @@ def encoder_run_length():
     return loss, 4
 
 
-encoder_run_length.max_shape = {"ids": [-1, 12]}
-encoder_run_length.data_shape = {"ids": [-1, 10]}
-encoder_run_length.label_classes = 4  # ids too: zeros among them are padding the mask hides
+# the ids in [0, 4) too: zeros among them are padding the mask hides
+run_sized(encoder_run_length, {"ids": [-1, 12]}, {"ids": [-1, 10]}, 4)
 
 
 @case
@@ -260,9 +260,8 @@ def ops_run_length():
     return loss, 4
 
 
-ops_run_length.max_shape = {"ids": [-1, 12]}
-ops_run_length.data_shape = {"ids": [-1, 6]}
-ops_run_length.label_classes = 4  # ids too: zeros among them are masked out by the where
+# the ids in [0, 4) too: zeros among them are masked out by the where
+run_sized(ops_run_length, {"ids": [-1, 12]}, {"ids": [-1, 6]}, 4)
 
 
 @case
@@ -282,12 +281,9 @@ def textcnn_run_length():
     return loss, 4
 
 
-textcnn_run_length.max_shape = {"ids": [-1, 12]}
-textcnn_run_length.data_shape = {"ids": [-1, 7]}
-textcnn_run_length.label_classes = 4
 # ids from the whole vocabulary: a bigram seen twice in a row gives the max over the tokens a tie, which GEMMs
 # that round the two windows differently break differently (Paddle's grad goes to every tied element)
-textcnn_run_length.int_range = {"ids": 30}
+run_sized(textcnn_run_length, {"ids": [-1, 12]}, {"ids": [-1, 7]}, 4, int_range={"ids": 30})
 
 
 @case
@@ -309,9 +305,7 @@ def cnn_run_size():
     return loss, 4
 
 
-cnn_run_size.max_shape = {"x": [-1, 3, 16, 16]}
-cnn_run_size.data_shape = {"x": [-1, 3, 12, 10]}
-cnn_run_size.label_classes = 4
+run_sized(cnn_run_size, {"x": [-1, 3, 16, 16]}, {"x": [-1, 3, 12, 10]}, 4)
 
 
 @case
@@ -331,9 +325,7 @@ def seg_run_size():
     return loss, 4
 
 
-seg_run_size.max_shape = {"x": [-1, 3, 16, 16], "y": [-1, 1, 16, 16]}
-seg_run_size.data_shape = {"x": [-1, 3, 12, 10], "y": [-1, 1, 12, 10]}
-seg_run_size.label_classes = 4
+run_sized(seg_run_size, {"x": [-1, 3, 16, 16], "y": [-1, 1, 16, 16]}, {"x": [-1, 3, 12, 10], "y": [-1, 1, 12, 10]}, 4)
 
 
 @case
@@ -353,9 +345,7 @@ def norm_pad_run_size():
     return loss, 4
 
 
-norm_pad_run_size.max_shape = {"x": [-1, 3, 16, 16]}
-norm_pad_run_size.data_shape = {"x": [-1, 3, 12, 10]}
-norm_pad_run_size.label_classes = 4
+run_sized(norm_pad_run_size, {"x": [-1, 3, 16, 16]}, {"x": [-1, 3, 12, 10]}, 4)
 
 
 @case
@@ -374,10 +364,7 @@ def norms_run_length():
     return loss, 4
 
 
-norms_run_length.max_shape = {"ids": [-1, 12]}
-norms_run_length.data_shape = {"ids": [-1, 8]}
-norms_run_length.label_classes = 4
-norms_run_length.int_range = {"ids": 30}
+run_sized(norms_run_length, {"ids": [-1, 12]}, {"ids": [-1, 8]}, 4, int_range={"ids": 30})
 
 
 @case
