@@ -47,6 +47,7 @@
 #include "conv_call.h"
 #include "rt_kernels.h"
 #include "run_hw.h"
+#include "tensor_util.h"
 
 /* out = in * stride + this: (in - 1) * stride - pad_begin - pad_end +
  * dilation * (k - 1) + 1 + output_padding. */
@@ -255,8 +256,16 @@ static int emit_conv_transpose_grad(EmitCtx *e) {
   const RtConv2d t = {g.c_out, g.h_out, g.w_out, g.c_in, g.h_in, g.w_in, g.k_h, g.k_w, g.stride_h, g.stride_w,
                       g.pad_t, g.pad_l, g.dil_h, g.dil_w, g.groups, RT_ACT_NONE, 0.0f, 0.0f, 0, 0, 0};
   const int64_t hw = g.h_in * g.w_in;
+  /* Input's height and width the run gives (channel first: infer_conv_transpose): the forward's sizes again, from
+   * Input and Output@GRAD, t's input the forward's output */
+  const int run = var_runtime_mask(x) != 0;
+  if (run) {
+    run_hw_print_known(e, x, dy, 2);
+    if (dx) tu_pass_extent(e, x, dx);
+  }
   /* the geometry and the NCHW copies (nhwc) go with the first step */
-  ConvCall bufs = {.f64 = f64, .geo = "geo", .declare = 1, .g2 = t, .batch = em_dim(e, x, 0)};
+  ConvCall bufs = {.f64 = f64, .geo = "geo", .declare = 1, .g2 = t, .batch = em_dim(e, x, 0), .run_sizes = run,
+                   .run_swap = run};
   bufs.x = em_ptr(e, x, 1);
   bufs.dy = em_ptr(e, dy, 1);
   bufs.out = dx ? em_ptr(e, dx, 0) : NULL;
@@ -414,10 +423,12 @@ const OpDef op_depthwise_conv2d_transpose = {.type = "depthwise_conv2d_transpose
 /* output_size and output_padding only size the forward's Output, whose
  * gradient's shape the grad reads */
 static const char *const convt_grad_attr_ignores[] = {"output_size", "output_padding", NULL};
+/* the grads take Input's run-time height and width as their forward (channel first) */
 const OpDef op_conv2d_transpose_grad = {.type = "conv2d_transpose_grad", .infer = grad_infer,
-                                        .emit_c = emit_conv_transpose_grad, .attr_ignores = convt_grad_attr_ignores};
+                                        .emit_c = emit_conv_transpose_grad, .attr_ignores = convt_grad_attr_ignores,
+                                        .runtime_extents = 2};
 const OpDef op_depthwise_conv2d_transpose_grad = {.type = "depthwise_conv2d_transpose_grad", .infer = grad_infer,
                                                   .emit_c = emit_conv_transpose_grad,
-                                                  .attr_ignores = convt_grad_attr_ignores};
+                                                  .attr_ignores = convt_grad_attr_ignores, .runtime_extents = 2};
 const OpDef op_conv3d_transpose_grad = {.type = "conv3d_transpose_grad", .infer = grad_infer,
                                         .emit_c = emit_conv3d_transpose_grad, .attr_ignores = convt_grad_attr_ignores};

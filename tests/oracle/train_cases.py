@@ -312,13 +312,15 @@ run_sized(cnn_run_size, {"x": [-1, 3, 16, 16]}, {"x": [-1, 3, 12, 10]}, 4)
 def seg_run_size():
     """Segmentation over images of sizes the run gives (x and its
     per-pixel labels y each bounded with --max-shape, data of 12 x 10): a
-    stride-2 convolution, bilinear upsampling by 2 and nearest by 1 (their
-    grads at the run's sizes), a 1 x 1 classifier, cross_entropy over the
-    channel axis of every pixel."""
+    stride-2 convolution, bilinear upsampling by 2 beside a stride-2
+    transposed convolution, nearest by 1 (their grads at the run's sizes),
+    a 1 x 1 classifier, cross_entropy over the channel axis of every
+    pixel."""
     x = paddle.static.data("x", [None, 3, None, None], "float32")
     y = paddle.static.data("y", [None, 1, None, None], "int64")
     h = paddle.nn.functional.relu(paddle.nn.Conv2D(3, 8, 3, stride=2, padding=1)(x))
-    h = paddle.nn.functional.interpolate(h, scale_factor=2, mode="bilinear", align_corners=False)
+    h = paddle.nn.functional.interpolate(h, scale_factor=2, mode="bilinear", align_corners=False) + \
+        paddle.nn.Conv2DTranspose(8, 8, 4, stride=2, padding=1)(h)
     h = h + paddle.nn.functional.interpolate(h, scale_factor=1.0, mode="nearest")
     loss = paddle.nn.functional.cross_entropy(paddle.nn.Conv2D(8, 4, 1)(h), y, axis=1).mean()
     paddle.optimizer.Momentum(0.05, 0.9).minimize(loss)
