@@ -1451,6 +1451,7 @@ const char *const paddle_ops[] = {
     "hard_shrink",
     "hard_sigmoid",
     "hard_swish",
+    "hinge_loss",
     "histogram",
     "huber_loss",
     "i0",

@@ -30,6 +30,8 @@
  *     X@GRAD, Y@GRAD = Diff.
  *   log_loss: Predicted, Labels -> Loss = [Predicted[0], 1]; epsilon=1e-4.
  *   log_loss_grad: Predicted, Labels, Loss@GRAD -> Predicted@GRAD (generic).
+ *   hinge_loss: Logits, Labels (both [N, 1]) -> Loss [N, 1].
+ *   hinge_loss_grad: Logits, Labels, Loss@GRAD -> Logits@GRAD (generic).
  *   kldiv_loss: X, Target -> Loss = X when reduction == "none", else a
  *     scalar; reduction="mean" (none, mean, sum, batchmean); log_target
  *     (after 2.6) is refused when set.
@@ -38,7 +40,7 @@
  * float64 as Paddle 2.6's CPU double kernels compute it (the same formulas
  * in double; softmax_with_cross_entropy's softmax clips x - max at -64 as
  * phi SoftmaxFunctor does), except log_loss (Paddle registers a float
- * kernel only) and smooth_l1_loss (no kernel since Paddle 2.5 to match a
+ * kernel only; hinge_loss too) and smooth_l1_loss (no kernel since Paddle 2.5 to match a
  * double one against): float32 only, float64 refused. */
 #include <string.h>
 
@@ -172,6 +174,16 @@ static int infer_log_loss(OpCtx *c) {
   if (p->shape.rank != 2) return ctx_fail(c, "Predicted %s must have rank 2", shape_str(&p->shape));
   Shape out = {2, {p->shape.d[0], 1}};
   ctx_set(c, "Loss", 0, &out, p->dtype);
+  return 0;
+}
+
+/* hinge_loss: Logits and Labels [N, 1] alike -> Loss [N, 1] (HingeLossOp). */
+static int infer_hinge_loss(OpCtx *c) {
+  Var *x = ctx_need(c, "Logits", 0), *label = ctx_need(c, "Labels", 0);
+  if (!x || !label) return -1;
+  if (!shape_equal(&x->shape, &label->shape) || x->shape.rank != 2 || x->shape.d[1] != 1)
+    return ctx_fail(c, "Logits %s and Labels %s must both be [N, 1]", shape_str(&x->shape), shape_str(&label->shape));
+  ctx_set(c, "Loss", 0, &x->shape, x->dtype);
   return 0;
 }
 
@@ -556,6 +568,28 @@ static int emit_log_loss(EmitCtx *e) {
   return 0;
 }
 
+/* hinge_loss and its grad (fluid HingeLossKernel, HingeLossGradKernel;
+ * registered for float only), x = Logits, label = Labels (0 or 1). */
+static int emit_hinge_loss(EmitCtx *e) {
+  int grad = strstr(e->op->type, "_grad") != NULL;
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *x = ctx_in(&c, "Logits", 0), *label = ctx_in(&c, "Labels", 0);
+  Var *dout = grad ? ctx_in(&c, "Loss@GRAD", 0) : NULL;
+  Var *out = ctx_out(&c, grad ? "Logits@GRAD" : "Loss", 0);
+  if (!x || !label || (grad && !dout)) return em_fail(e, "needs Logits, Labels%s", grad ? " and Loss@GRAD" : "");
+  if (!out) return 0; /* nothing wants the gradient */
+  if (x->dtype != RT_DT_FP32)
+    return em_fail(e, "Logits of %s is not supported (float32, as Paddle's hinge_loss kernel)", rt_dtype_name(x->dtype));
+  LossCall call = {.kind = grad ? LOSS_HINGE_GRAD : LOSS_HINGE, .dtype = RT_DT_FP32};
+  if (in_ptr(e, x, "Logits", x, &call.p) || in_ptr(e, label, "Labels", x, &call.label) ||
+      (dout && in_ptr(e, dout, "Loss@GRAD", x, &call.dout)) ||
+      out_ptr(e, out, grad ? "Logits@GRAD" : "Loss", x, &call.out))
+    return -1;
+  call.n = em_numel(e, x);
+  loss_print_c(e->p, &call);
+  return 0;
+}
+
 /* kldiv_loss's reduction: 0 none, 1 mean, 2 sum, 3 batchmean; -1 after
  * em_fail().  Paddle 2.6 has no log_target (a later release's attribute):
  * it is refused when set. */
@@ -636,6 +670,8 @@ const OpDef op_smooth_l1_loss = {.type = "smooth_l1_loss", .infer = infer_smooth
 const OpDef op_smooth_l1_loss_grad = {.type = "smooth_l1_loss_grad",
                                       .infer = infer_residual_grad,
                                       .emit_c = emit_smooth_l1_loss_grad};
+const OpDef op_hinge_loss = {.type = "hinge_loss", .infer = infer_hinge_loss, .emit_c = emit_hinge_loss};
+const OpDef op_hinge_loss_grad = {.type = "hinge_loss_grad", .infer = grad_infer, .emit_c = emit_hinge_loss};
 const OpDef op_log_loss = {.type = "log_loss", .infer = infer_log_loss, .emit_c = emit_log_loss};
 const OpDef op_log_loss_grad = {.type = "log_loss_grad", .infer = grad_infer, .emit_c = emit_log_loss};
 const OpDef op_kldiv_loss = {.type = "kldiv_loss", .infer = infer_kldiv, .emit_c = emit_kldiv_loss};

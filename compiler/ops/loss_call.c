@@ -163,6 +163,24 @@ static void print_log(Printer *p, const LossCall *c) {
   tu_pr_to(p, dt, "}");
 }
 
+/* hinge_loss (fluid EigenHingeLoss, float): labels 0 or 1 as -1 or 1; max
+ * as std::max (a NaN stays). */
+static void print_hinge(Printer *p, const LossCall *c) {
+  pr_in(p, c, "x", c->p);
+  pr_in(p, c, "label", c->label);
+  pr_in(p, c, "dout", c->dout);
+  pr_out(p, c, "out", c->out);
+  pr_line(p, "for (int64_t i = 0; i < %s; i++) {", c->n);
+  pr_line(p, "const float alt = 2.0f * label[i] - 1.0f;");
+  if (c->kind == LOSS_HINGE_GRAD) {
+    pr_line(p, "out[i] = dout[i] * (float)(x[i] * alt < 1.0f) * -alt;");
+  } else {
+    pr_line(p, "const float v = 1.0f - x[i] * alt;");
+    pr_line(p, "out[i] = v < 0.0f ? 0.0f : v;");
+  }
+  pr_line(p, "}");
+}
+
 static void print_kldiv(Printer *p, const LossCall *c) {
   const int dt = c->dtype, red = c->reduction;
   pr_in(p, c, "x", c->x);
@@ -275,6 +293,10 @@ void loss_print_c(Printer *p, const LossCall *c) {
     case LOSS_LOG:
     case LOSS_LOG_GRAD:
       print_log(p, c);
+      break;
+    case LOSS_HINGE:
+    case LOSS_HINGE_GRAD:
+      print_hinge(p, c);
       break;
     case LOSS_KLDIV:
       print_kldiv(p, c);

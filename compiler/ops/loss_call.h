@@ -30,6 +30,8 @@ typedef enum LossKind {
   LOSS_SMOOTH_L1_GRAD,  /* dx, dy from diff, iw, ow and dout[row] */
   LOSS_LOG,             /* out = -(label * log(p + eps)) - (1 - label) * log(1 - p + eps) */
   LOSS_LOG_GRAD,        /* out (Predicted@GRAD) from p, label and dout */
+  LOSS_HINGE,           /* out = max(1 - p * (2 * label - 1), 0) */
+  LOSS_HINGE_GRAD,      /* out (Logits@GRAD) = dout * (p * alt < 1) * -alt, alt = 2 * label - 1 */
   LOSS_KLDIV,           /* loss = t * (log(t) - x) where t > 0, kept or reduced */
   LOSS_KLDIV_GRAD,      /* dx = -t * dout where t > 0, divided as the reduction */
   LOSS_NLL,             /* out = -x[label] * w[label] per sample, kept or summed (mean: over the weights) */

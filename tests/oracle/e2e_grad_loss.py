@@ -3,7 +3,7 @@ log_softmax_grad (last and middle axis), softmax_with_cross_entropy (hard
 labels with ignore_index, soft labels, a middle class axis, use_softmax off)
 the legacy cross_entropy / cross_entropy2, and the element-wise losses
 (sigmoid_cross_entropy_with_logits with pos_weight, ignore_index hits and
-normalize; bce_loss; huber_loss's X and Y grads; log_loss; kldiv_loss with
+normalize; bce_loss; huber_loss's X and Y grads; log_loss; hinge_loss; kldiv_loss with
 each reduction; nll_loss 2-D and 4-D, weighted, ignore_index, each
 reduction, float64), forward and grad, checked against Paddle's own grad ops
 (oracle_case.build_grad_case).
@@ -210,6 +210,15 @@ def huber_smooth_l1_mean():
 def log_loss():
     p, lbl = data("prob", [-1, 1]), label("lab", [-1, 1], "float32")
     return ["prob", "lab"], [F.log_loss(p, lbl, epsilon=1e-3)], [p]
+
+
+@case
+def hinge_loss():
+    """fluid's hinge_loss (a raw op: no Python API in 2.6): logits far apart
+    (std 40) so that both sides of the hinge are taken, labels in [0, 1]."""
+    x, lbl = data("far", [-1, 1]), label("lab", [-1, 1], "float32")
+    loss = op("hinge_loss", {"Logits": x, "Labels": lbl}, {"Loss": ["float32"]}, {})[0]
+    return ["far", "lab"], [loss], [x]
 
 
 def kldiv(reduction, shape):
