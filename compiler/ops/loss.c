@@ -543,52 +543,40 @@ static int emit_smooth_l1_loss_grad(EmitCtx *e) {
   return 0;
 }
 
-/* log_loss (phi LogLossKernel) and its grad, p = Predicted, l = Labels:
- *   Loss            = -(l * log(p + eps)) - (1 - l) * log(1 - p + eps)
- *   Predicted@GRAD  = Loss@GRAD * (-(l / (p + eps)) + (1 - l) / (1 - p + eps)) */
-static int emit_log_loss(EmitCtx *e) {
+/* A float32 loss of a prediction and a label, element by element, or its
+ * grad (the op type ends in _grad): slot `pred` and Labels in, Loss out;
+ * the grad's Loss@GRAD in, pred@GRAD out.  Paddle 2.6 registers log_loss
+ * and hinge_loss (and their grads) for float only. */
+static int emit_pred_loss(EmitCtx *e, const char *pred, LossKind kind, LossKind grad_kind, float epsilon) {
   int grad = strstr(e->op->type, "_grad") != NULL;
   OpCtx c = {e->g, (Op *)e->op};
-  Var *p = ctx_in(&c, "Predicted", 0), *label = ctx_in(&c, "Labels", 0);
+  const char *dpred = pool_printf("%s@GRAD", pred);
+  Var *p = ctx_in(&c, pred, 0), *label = ctx_in(&c, "Labels", 0);
   Var *dout = grad ? ctx_in(&c, "Loss@GRAD", 0) : NULL;
-  Var *out = ctx_out(&c, grad ? "Predicted@GRAD" : "Loss", 0);
-  if (!p || !label || !out || (grad && !dout))
-    return em_fail(e, grad ? "needs Predicted, Labels, Loss@GRAD and Predicted@GRAD" : "needs Predicted, Labels and Loss");
-  const int dt = p->dtype;
-  if (dt != RT_DT_FP32) /* Paddle 2.6 registers log_loss (and its grad) for float only */
-    return em_fail(e, "Predicted of %s is not supported (float32, as Paddle's log_loss kernel)", rt_dtype_name(dt));
-  LossCall call = {.kind = grad ? LOSS_LOG_GRAD : LOSS_LOG, .dtype = dt,
-                   .epsilon = (float)attr_float(e->op, "epsilon", 1e-4)};
-  if (in_ptr(e, p, "Predicted", p, &call.p) || in_ptr(e, label, "Labels", p, &call.label) ||
-      (dout && in_ptr(e, dout, "Loss@GRAD", p, &call.dout)) ||
-      out_ptr(e, out, grad ? "Predicted@GRAD" : "Loss", p, &call.out))
+  Var *out = ctx_out(&c, grad ? dpred : "Loss", 0);
+  if (!p || !label || (grad && !dout)) return em_fail(e, "needs %s, Labels%s", pred, grad ? " and Loss@GRAD" : "");
+  if (!out) return 0; /* nothing wants the gradient */
+  if (p->dtype != RT_DT_FP32)
+    return em_fail(e, "%s of %s is not supported (float32, as Paddle's kernel)", pred, rt_dtype_name(p->dtype));
+  LossCall call = {.kind = grad ? grad_kind : kind, .dtype = RT_DT_FP32, .epsilon = epsilon};
+  if (in_ptr(e, p, pred, p, &call.p) || in_ptr(e, label, "Labels", p, &call.label) ||
+      (dout && in_ptr(e, dout, "Loss@GRAD", p, &call.dout)) || out_ptr(e, out, grad ? dpred : "Loss", p, &call.out))
     return -1;
   call.n = em_numel(e, p);
   loss_print_c(e->p, &call);
   return 0;
 }
 
-/* hinge_loss and its grad (fluid HingeLossKernel, HingeLossGradKernel;
- * registered for float only), x = Logits, label = Labels (0 or 1). */
-static int emit_hinge_loss(EmitCtx *e) {
-  int grad = strstr(e->op->type, "_grad") != NULL;
-  OpCtx c = {e->g, (Op *)e->op};
-  Var *x = ctx_in(&c, "Logits", 0), *label = ctx_in(&c, "Labels", 0);
-  Var *dout = grad ? ctx_in(&c, "Loss@GRAD", 0) : NULL;
-  Var *out = ctx_out(&c, grad ? "Logits@GRAD" : "Loss", 0);
-  if (!x || !label || (grad && !dout)) return em_fail(e, "needs Logits, Labels%s", grad ? " and Loss@GRAD" : "");
-  if (!out) return 0; /* nothing wants the gradient */
-  if (x->dtype != RT_DT_FP32)
-    return em_fail(e, "Logits of %s is not supported (float32, as Paddle's hinge_loss kernel)", rt_dtype_name(x->dtype));
-  LossCall call = {.kind = grad ? LOSS_HINGE_GRAD : LOSS_HINGE, .dtype = RT_DT_FP32};
-  if (in_ptr(e, x, "Logits", x, &call.p) || in_ptr(e, label, "Labels", x, &call.label) ||
-      (dout && in_ptr(e, dout, "Loss@GRAD", x, &call.dout)) ||
-      out_ptr(e, out, grad ? "Logits@GRAD" : "Loss", x, &call.out))
-    return -1;
-  call.n = em_numel(e, x);
-  loss_print_c(e->p, &call);
-  return 0;
+/* log_loss (phi LogLossKernel) and its grad, p = Predicted, l = Labels:
+ *   Loss            = -(l * log(p + eps)) - (1 - l) * log(1 - p + eps)
+ *   Predicted@GRAD  = Loss@GRAD * (-(l / (p + eps)) + (1 - l) / (1 - p + eps)) */
+static int emit_log_loss(EmitCtx *e) {
+  return emit_pred_loss(e, "Predicted", LOSS_LOG, LOSS_LOG_GRAD, (float)attr_float(e->op, "epsilon", 1e-4));
 }
+
+/* hinge_loss and its grad (fluid HingeLossKernel, HingeLossGradKernel),
+ * x = Logits, label = Labels (0 or 1). */
+static int emit_hinge_loss(EmitCtx *e) { return emit_pred_loss(e, "Logits", LOSS_HINGE, LOSS_HINGE_GRAD, 0.0f); }
 
 /* kldiv_loss's reduction: 0 none, 1 mean, 2 sum, 3 batchmean; -1 after
  * em_fail().  Paddle 2.6 has no log_target (a later release's attribute):
