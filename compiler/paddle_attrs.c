@@ -1551,6 +1551,7 @@ const char *const paddle_ops[] = {
     "quantize_linear",
     "randint",
     "range",
+    "rank_loss",
     "read",
     "read_from_array",
     "reciprocal",

@@ -32,6 +32,9 @@
  *   log_loss_grad: Predicted, Labels, Loss@GRAD -> Predicted@GRAD (generic).
  *   hinge_loss: Logits, Labels (both [N, 1]) -> Loss [N, 1].
  *   hinge_loss_grad: Logits, Labels, Loss@GRAD -> Logits@GRAD (generic).
+ *   rank_loss: Label, Left, Right ([N] or [N, 1]) -> Out in Label's shape.
+ *   rank_loss_grad: Label, Left, Right, Out@GRAD -> Left@GRAD, Right@GRAD
+ *     (generic).
  *   kldiv_loss: X, Target -> Loss = X when reduction == "none", else a
  *     scalar; reduction="mean" (none, mean, sum, batchmean); log_target
  *     (after 2.6) is refused when set.
@@ -40,7 +43,7 @@
  * float64 as Paddle 2.6's CPU double kernels compute it (the same formulas
  * in double; softmax_with_cross_entropy's softmax clips x - max at -64 as
  * phi SoftmaxFunctor does), except log_loss (Paddle registers a float
- * kernel only; hinge_loss too) and smooth_l1_loss (no kernel since Paddle 2.5 to match a
+ * kernel only; hinge_loss and rank_loss too) and smooth_l1_loss (no kernel since Paddle 2.5 to match a
  * double one against): float32 only, float64 refused. */
 #include <string.h>
 
@@ -184,6 +187,21 @@ static int infer_hinge_loss(OpCtx *c) {
   if (!shape_equal(&x->shape, &label->shape) || x->shape.rank != 2 || x->shape.d[1] != 1)
     return ctx_fail(c, "Logits %s and Labels %s must both be [N, 1]", shape_str(&x->shape), shape_str(&label->shape));
   ctx_set(c, "Loss", 0, &x->shape, x->dtype);
+  return 0;
+}
+
+/* rank_loss: Label, Left, Right each [N] or [N, 1], one N -> Out in
+ * Label's shape (RankLossOp). */
+static int infer_rank_loss(OpCtx *c) {
+  static const char *const slots[3] = {"Label", "Left", "Right"};
+  Var *v[3];
+  for (int i = 0; i < 3; i++) {
+    if (!(v[i] = ctx_need(c, slots[i], 0))) return -1;
+    const Shape *s = &v[i]->shape;
+    if (s->rank < 1 || s->rank > 2 || (s->rank == 2 && s->d[1] != 1) || s->d[0] != v[0]->shape.d[0])
+      return ctx_fail(c, "%s %s must be [N] or [N, 1], N the Label's", slots[i], shape_str(s));
+  }
+  ctx_set(c, "Out", 0, &v[0]->shape, v[1]->dtype);
   return 0;
 }
 
@@ -578,6 +596,34 @@ static int emit_log_loss(EmitCtx *e) {
  * x = Logits, label = Labels (0 or 1). */
 static int emit_hinge_loss(EmitCtx *e) { return emit_pred_loss(e, "Logits", LOSS_HINGE, LOSS_HINGE_GRAD, 0.0f); }
 
+/* rank_loss and its grad (fluid RankLossKernel, RankLossGradKernel; float
+ * only), element by element over the N pairs. */
+static int emit_rank_loss(EmitCtx *e) {
+  const int grad = strstr(e->op->type, "_grad") != NULL;
+  OpCtx c = {e->g, (Op *)e->op};
+  Var *label = ctx_in(&c, "Label", 0), *x = ctx_in(&c, "Left", 0), *y = ctx_in(&c, "Right", 0);
+  Var *dout = grad ? ctx_in(&c, "Out@GRAD", 0) : NULL;
+  if (!label || !x || !y || (grad && !dout)) return em_fail(e, "needs Label, Left, Right%s", grad ? ", Out@GRAD" : "");
+  if (x->dtype != RT_DT_FP32)
+    return em_fail(e, "Left of %s is not supported (float32, as Paddle's rank_loss kernel)", rt_dtype_name(x->dtype));
+  LossCall call = {.kind = grad ? LOSS_RANK_GRAD : LOSS_RANK, .dtype = RT_DT_FP32};
+  if (in_ptr(e, x, "Left", x, &call.x) || in_ptr(e, y, "Right", x, &call.y) ||
+      in_ptr(e, label, "Label", x, &call.label) || (dout && in_ptr(e, dout, "Out@GRAD", x, &call.dout)))
+    return -1;
+  if (grad) {
+    Var *dx = ctx_out(&c, "Left@GRAD", 0), *dy = ctx_out(&c, "Right@GRAD", 0);
+    if ((dx && out_ptr(e, dx, "Left@GRAD", x, &call.dx)) || (dy && out_ptr(e, dy, "Right@GRAD", x, &call.dy)))
+      return -1;
+    if (!dx && !dy) return 0;
+  } else {
+    Var *out = ctx_out(&c, "Out", 0);
+    if (!out || out_ptr(e, out, "Out", x, &call.out)) return -1;
+  }
+  call.n = em_numel(e, x);
+  loss_print_c(e->p, &call);
+  return 0;
+}
+
 /* kldiv_loss's reduction: 0 none, 1 mean, 2 sum, 3 batchmean; -1 after
  * em_fail().  Paddle 2.6 has no log_target (a later release's attribute):
  * it is refused when set. */
@@ -658,6 +704,8 @@ const OpDef op_smooth_l1_loss = {.type = "smooth_l1_loss", .infer = infer_smooth
 const OpDef op_smooth_l1_loss_grad = {.type = "smooth_l1_loss_grad",
                                       .infer = infer_residual_grad,
                                       .emit_c = emit_smooth_l1_loss_grad};
+const OpDef op_rank_loss = {.type = "rank_loss", .infer = infer_rank_loss, .emit_c = emit_rank_loss};
+const OpDef op_rank_loss_grad = {.type = "rank_loss_grad", .infer = grad_infer, .emit_c = emit_rank_loss};
 const OpDef op_hinge_loss = {.type = "hinge_loss", .infer = infer_hinge_loss, .emit_c = emit_hinge_loss};
 const OpDef op_hinge_loss_grad = {.type = "hinge_loss_grad", .infer = grad_infer, .emit_c = emit_hinge_loss};
 const OpDef op_log_loss = {.type = "log_loss", .infer = infer_log_loss, .emit_c = emit_log_loss};

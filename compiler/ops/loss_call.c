@@ -181,6 +181,28 @@ static void print_hinge(Printer *p, const LossCall *c) {
   pr_line(p, "}");
 }
 
+/* rank_loss (fluid EigenRankLoss, float): RankNet's pairwise loss of the
+ * scores x (Left) and y (Right). */
+static void print_rank(Printer *p, const LossCall *c) {
+  pr_in(p, c, "x", c->x);
+  pr_in(p, c, "y", c->y);
+  pr_in(p, c, "label", c->label);
+  pr_in(p, c, "dout", c->dout);
+  pr_out(p, c, "out", c->out);
+  pr_out(p, c, "dx", c->dx);
+  pr_out(p, c, "dy", c->dy);
+  pr_line(p, "for (int64_t i = 0; i < %s; i++) {", c->n);
+  if (c->kind == LOSS_RANK) {
+    pr_line(p, "const float d = x[i] - y[i];");
+    pr_line(p, "out[i] = logf(1.0f + expf(d)) - label[i] * d;");
+  } else {
+    pr_line(p, "const float s = 1.0f / (1.0f + expf(y[i] - x[i])) - label[i];");
+    if (c->dx) pr_line(p, "dx[i] = dout[i] * s;");
+    if (c->dy) pr_line(p, "dy[i] = -dout[i] * s;");
+  }
+  pr_line(p, "}");
+}
+
 static void print_kldiv(Printer *p, const LossCall *c) {
   const int dt = c->dtype, red = c->reduction;
   pr_in(p, c, "x", c->x);
@@ -297,6 +319,10 @@ void loss_print_c(Printer *p, const LossCall *c) {
     case LOSS_HINGE:
     case LOSS_HINGE_GRAD:
       print_hinge(p, c);
+      break;
+    case LOSS_RANK:
+    case LOSS_RANK_GRAD:
+      print_rank(p, c);
       break;
     case LOSS_KLDIV:
       print_kldiv(p, c);

@@ -32,6 +32,8 @@ typedef enum LossKind {
   LOSS_LOG_GRAD,        /* out (Predicted@GRAD) from p, label and dout */
   LOSS_HINGE,           /* out = max(1 - p * (2 * label - 1), 0) */
   LOSS_HINGE_GRAD,      /* out (Logits@GRAD) = dout * (p * alt < 1) * -alt, alt = 2 * label - 1 */
+  LOSS_RANK,            /* out = log(1 + exp(x - y)) - label * (x - y), x Left, y Right */
+  LOSS_RANK_GRAD,       /* dx = dout * (1 / (1 + exp(y - x)) - label), dy = -dout * (the same) */
   LOSS_KLDIV,           /* loss = t * (log(t) - x) where t > 0, kept or reduced */
   LOSS_KLDIV_GRAD,      /* dx = -t * dout where t > 0, divided as the reduction */
   LOSS_NLL,             /* out = -x[label] * w[label] per sample, kept or summed (mean: over the weights) */

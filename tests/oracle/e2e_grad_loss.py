@@ -3,7 +3,7 @@ log_softmax_grad (last and middle axis), softmax_with_cross_entropy (hard
 labels with ignore_index, soft labels, a middle class axis, use_softmax off)
 the legacy cross_entropy / cross_entropy2, and the element-wise losses
 (sigmoid_cross_entropy_with_logits with pos_weight, ignore_index hits and
-normalize; bce_loss; huber_loss's X and Y grads; log_loss; hinge_loss; kldiv_loss with
+normalize; bce_loss; huber_loss's X and Y grads; log_loss; hinge_loss; rank_loss; kldiv_loss with
 each reduction; nll_loss 2-D and 4-D, weighted, ignore_index, each
 reduction, float64), forward and grad, checked against Paddle's own grad ops
 (oracle_case.build_grad_case).
@@ -219,6 +219,15 @@ def hinge_loss():
     x, lbl = data("far", [-1, 1]), label("lab", [-1, 1], "float32")
     loss = op("hinge_loss", {"Logits": x, "Labels": lbl}, {"Loss": ["float32"]}, {})[0]
     return ["far", "lab"], [loss], [x]
+
+
+@case
+def rank_loss():
+    """fluid's rank_loss (a raw op): RankNet's pairwise loss, both scores'
+    gradients; Label [N, 1], Left and Right [N]."""
+    lbl, left, right = label("lab", [-1, 1], "float32"), data("x", [-1]), data("y", [-1])
+    out = op("rank_loss", {"Label": lbl, "Left": left, "Right": right}, {"Out": ["float32"]}, {})[0]
+    return ["lab", "x", "y"], [out], [left, right]
 
 
 def kldiv(reduction, shape):
