@@ -15,13 +15,19 @@ static void pr_out(Printer *p, const LossCall *c, const char *name, const char *
   if (ptr) tu_pr_to(p, c->dtype, "float *%s = %s;", name, ptr);
 }
 
+/* Every buffer of the record the kernel has, under its field's name: the
+ * inputs x, y, p, label, t, pw, dout, then the outputs out, loss, dx, dy. */
+static void pr_fields(Printer *p, const LossCall *c) {
+  const char *const in[][2] = {{"x", c->x},         {"y", c->y},   {"p", c->p},      {"label", c->label},
+                               {"t", c->t},         {"pw", c->pw}, {"dout", c->dout}};
+  const char *const out[][2] = {{"out", c->out}, {"loss", c->loss}, {"dx", c->dx}, {"dy", c->dy}};
+  for (size_t i = 0; i < sizeof in / sizeof in[0]; i++) pr_in(p, c, in[i][0], in[i][1]);
+  for (size_t i = 0; i < sizeof out / sizeof out[0]; i++) pr_out(p, c, out[i][0], out[i][1]);
+}
+
 static void print_sigmoid_ce(Printer *p, const LossCall *c) {
   const int dt = c->dtype, grad = c->kind == LOSS_SIGMOID_CE_GRAD;
-  pr_in(p, c, "x", c->x);
-  pr_in(p, c, "label", c->label);
-  pr_in(p, c, "pw", c->pw);
-  pr_in(p, c, "dout", c->dout);
-  pr_out(p, c, "out", c->out);
+  pr_fields(p, c);
   tu_pr_to(p, dt, "const int64_t n = %s;", c->n);
   tu_pr_to(p, dt, "for (int64_t i = 0; i < n; i++) {");
   tu_pr_to(p, dt, "const float xv = x[i], lv = label[i];");
@@ -149,10 +155,7 @@ static void print_smooth_l1_grad(Printer *p, const LossCall *c) {
 
 static void print_log(Printer *p, const LossCall *c) {
   const int dt = c->dtype;
-  pr_in(p, c, "p", c->p);
-  pr_in(p, c, "label", c->label);
-  pr_in(p, c, "dout", c->dout);
-  pr_out(p, c, "out", c->out);
+  pr_fields(p, c);
   tu_pr_to(p, dt, "const float eps = %s;", em_float(c->epsilon));
   tu_pr_to(p, dt, "for (int64_t i = 0; i < %s; i++) {", c->n);
   tu_pr_to(p, dt, "const float pv = p[i], l = label[i];");
@@ -166,16 +169,13 @@ static void print_log(Printer *p, const LossCall *c) {
 /* hinge_loss (fluid EigenHingeLoss, float): labels 0 or 1 as -1 or 1; max
  * as std::max (a NaN stays). */
 static void print_hinge(Printer *p, const LossCall *c) {
-  pr_in(p, c, "x", c->p);
-  pr_in(p, c, "label", c->label);
-  pr_in(p, c, "dout", c->dout);
-  pr_out(p, c, "out", c->out);
+  pr_fields(p, c);
   pr_line(p, "for (int64_t i = 0; i < %s; i++) {", c->n);
   pr_line(p, "const float alt = 2.0f * label[i] - 1.0f;");
   if (c->kind == LOSS_HINGE_GRAD) {
-    pr_line(p, "out[i] = dout[i] * (float)(x[i] * alt < 1.0f) * -alt;");
+    pr_line(p, "out[i] = dout[i] * (float)(p[i] * alt < 1.0f) * -alt;");
   } else {
-    pr_line(p, "const float v = 1.0f - x[i] * alt;");
+    pr_line(p, "const float v = 1.0f - p[i] * alt;");
     pr_line(p, "out[i] = v < 0.0f ? 0.0f : v;");
   }
   pr_line(p, "}");
@@ -184,13 +184,7 @@ static void print_hinge(Printer *p, const LossCall *c) {
 /* rank_loss (fluid EigenRankLoss, float): RankNet's pairwise loss of the
  * scores x (Left) and y (Right). */
 static void print_rank(Printer *p, const LossCall *c) {
-  pr_in(p, c, "x", c->x);
-  pr_in(p, c, "y", c->y);
-  pr_in(p, c, "label", c->label);
-  pr_in(p, c, "dout", c->dout);
-  pr_out(p, c, "out", c->out);
-  pr_out(p, c, "dx", c->dx);
-  pr_out(p, c, "dy", c->dy);
+  pr_fields(p, c);
   pr_line(p, "for (int64_t i = 0; i < %s; i++) {", c->n);
   if (c->kind == LOSS_RANK) {
     pr_line(p, "const float d = x[i] - y[i];");
