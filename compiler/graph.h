@@ -246,7 +246,6 @@ typedef struct Graph {
   uint64_t param_bytes;    /* total data bytes of the parameters */
   int zero_d;              /* scalar results are 0-D ([]) rather than [1] */
   int specializing;        /* inference runs for code generation (consteval.h) */
-  int trainer;             /* compiled as a trainer: its feeds take no run-time sizes */
   const char *dp_why;      /* a trainer: why it cannot run on several places
                             * (data_parallel.h), NULL when it can */
   const char *dp_reduce_why; /* and why not under reduce_strategy Reduce */
