@@ -45,9 +45,6 @@ static void block_insert(Graph *g, Block *b, int id) {
     }
 }
 
-/* Paddle's BlockDesc::FindVarRecursive: breadth-first from `block` over
- * each block's forward block (backward blocks of training programs) and
- * parent, each block visited once. */
 /* Op's attr_vars: the vars its VAR / VARS attributes name. */
 static void find_attr_vars(const Graph *g, Op *op) {
   int n = 0;
@@ -70,6 +67,9 @@ static void find_attr_vars(const Graph *g, Op *op) {
   }
 }
 
+/* Paddle's BlockDesc::FindVarRecursive: breadth-first from `block` over
+ * each block's forward block (backward blocks of training programs) and
+ * parent, each block visited once. */
 int graph_find_var(const Graph *g, int block, const char *name) {
   enum { SMALL = 64 };
   int small_q[SMALL];

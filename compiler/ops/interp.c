@@ -530,8 +530,7 @@ static int emit_interp_grad(EmitCtx *e) {
   InterpSize z;
   if (interp_geometry(e, x, dout, &r, &z)) return -1;
   const int v2 = strstr(e->op->type, "_v2") != NULL;
-  OpCtx c2 = {e->g, (Op *)e->op};
-  if (z.fed || (v2 && ctx_in(&c2, "Scale", 0)))
+  if (z.fed || (v2 && ctx_in(&c, "Scale", 0)))
     return em_fail(e, "the gradient of a resize whose size or ratios come from tensors the run gives (OutSize, "
                       "SizeTensor, Scale) is not supported");
   if (dx && dx->dtype != x->dtype) return em_fail(e, "X@GRAD must have X's dtype");

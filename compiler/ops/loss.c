@@ -573,7 +573,7 @@ static int emit_pred_loss(EmitCtx *e, const char *pred, LossKind kind, LossKind 
   Var *dout = grad ? ctx_in(&c, "Loss@GRAD", 0) : NULL;
   Var *out = ctx_out(&c, grad ? dpred : "Loss", 0);
   if (!p || !label || (grad && !dout)) return em_fail(e, "needs %s, Labels%s", pred, grad ? " and Loss@GRAD" : "");
-  if (!out) return 0; /* nothing wants the gradient */
+  if (!out) return grad ? 0 : em_fail(e, "needs Loss"); /* a grad nobody wants computes nothing */
   if (p->dtype != RT_DT_FP32)
     return em_fail(e, "%s of %s is not supported (float32, as Paddle's kernel)", pred, rt_dtype_name(p->dtype));
   LossCall call = {.kind = grad ? grad_kind : kind, .dtype = RT_DT_FP32, .epsilon = epsilon};
@@ -617,7 +617,8 @@ static int emit_rank_loss(EmitCtx *e) {
     if (!dx && !dy) return 0;
   } else {
     Var *out = ctx_out(&c, "Out", 0);
-    if (!out || out_ptr(e, out, "Out", x, &call.out)) return -1;
+    if (!out) return em_fail(e, "needs Out");
+    if (out_ptr(e, out, "Out", x, &call.out)) return -1;
   }
   call.n = em_numel(e, x);
   loss_print_c(e->p, &call);
