@@ -15,6 +15,7 @@
 #include "diag.h"
 #include "emit.h"
 #include "ops/ops.h"
+#include "ops/tensor_util.h"
 #include "rt_kernels.h"
 #include "subblock.h"
 #include "template.h"
@@ -313,8 +314,9 @@ static int writes_extent(const char *code, int slot) {
 /* Every run-time extent of an output the kernel computed (e->written)
  * must be written by it too: a kernel that sizes its loops by an extent no
  * one wrote would read whatever runtime_dims[] held from the run before.
- * An emitter that forgets (tu_pass_extent) is paddlec's bug: reported as
- * such rather than compiled. */
+ * An extent neither the shape rule passed on (tu_pass_recorded_extents) nor
+ * the emitter computed is paddlec's bug: reported as such rather than
+ * compiled. */
 static void check_extents(EmitCtx *e, const char *code) {
   const Op *op = e->op;
   for (int so = 0; so < op->nout; so++)
@@ -695,7 +697,9 @@ static KernelText kernel_text(EmitCtx *e, const Op *op, int id, const char *fn) 
   e->naming = 1;
   e->nlocals = 0;
   e->fault = NULL;
-  int failed = operands_known(e) || op->def->emit_c(e) || diag_count() > errs;
+  int failed = operands_known(e);
+  if (!failed) tu_pass_recorded_extents(e); /* the extents the shape rule passed on */
+  failed = failed || op->def->emit_c(e) || diag_count() > errs;
   e->naming = 0;
   /* every op's slots are checked, not only those before the first error */
   if (failed || check_outputs(e) || op_check_slots(g, (Op *)op)) kt.bad = 1;

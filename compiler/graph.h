@@ -177,6 +177,14 @@ int slot_first(const Slot *slots, int n, const char *name);
 struct OpDef;
 typedef struct AttrMarks AttrMarks; /* attr.h */
 
+/* A run-time extent an op's shape rule passed from an input to an output
+ * (ctx_pass_runtime_extent and its kin): the op's kernel copies it before it
+ * runs (tu_pass_recorded_extents), so that no emitter repeats the rule. */
+typedef struct ExtentMove {
+  int src, dst;                /* var ids: the input, the output */
+  signed char to[RT_MAX_RANK]; /* src's dim d is dst's dim to[d] (-1: not passed) */
+} ExtentMove;
+
 typedef struct Op {
   const char *type;          /* Paddle op type */
   int block;                 /* block index: the list (Block.ops) holding it */
@@ -201,7 +209,16 @@ typedef struct Op {
   int nattr_vars;            /* the vars its attributes are bound to (VAR, */
   int *attr_vars;            /* VARS), found when the graph is linked */
   const char **attr_var_names; /* (graph_relink), and their attributes' names */
+  int nmoves, moves_cap;     /* the run-time extents its shape rule passed */
+  ExtentMove *moves;         /* on, from its last run (ExtentMove) */
 } Op;
+
+/* Before an op's shape rule runs: the extents it passes are its run's alone
+ * (a fresh list: an op a pass copied shares the old one's). */
+static inline void op_clear_moves(Op *op) {
+  op->moves = NULL;
+  op->nmoves = op->moves_cap = 0;
+}
 
 typedef struct Block {
   int idx;        /* BlockDesc.idx */

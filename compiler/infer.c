@@ -199,6 +199,7 @@ static int infer_op(Graph *g, int id, InferReport *r, int *ucap, int depth) {
     r->nfailed++;
     return -1;
   }
+  op_clear_moves(op);
   if (op->def->infer(&c)) {
     r->nfailed++;
     return -1;

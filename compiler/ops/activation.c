@@ -479,7 +479,6 @@ static int emit_unary(EmitCtx *e) {
   const char *type = e->op->type;
   /* scale 1 + 0 with no ScaleTensor is the identity (Paddle Inference's
    * identity_scale_op_clean_pass drops it too): a copy, nothing in place */
-  tu_pass_extent(e, x, out); /* X's run-time extent is Out's (infer_same) */
   if (!strcmp(type, "scale") && !ctx_in(&c, "ScaleTensor", 0) && attr_float(e->op, "scale", 1) == 1.0 &&
       attr_float(e->op, "bias", 0) == 0.0 && x->dtype == out->dtype) {
     attr_superseded(e->op, "bias_after_scale"); /* with a zero bias, before or after makes no difference */
@@ -789,8 +788,6 @@ static int emit_trunc_grad(EmitCtx *e) {
   if (!dx) return 0;
   const char *t = em_ctype(dx->dtype);
   if (!t) return em_fail(e, "trunc_grad of %s tensors is not supported", rt_dtype_name(dx->dtype));
-  Var *dy = ctx_in(&c, "Out@GRAD", 0);
-  if (dy) tu_pass_extent(e, dy, dx); /* its run-time extents (infer_grad_nodep), which the count reads */
   FillCall call = {.kind = FILL_VALUE, .type = t, .local = "dx", .out = em_ptr(e, dx, 0), .value = "0"};
   call.n = em_numel(e, dx);
   fill_print_c(e->p, &call);

@@ -45,7 +45,6 @@ static int emit_affine_channel(EmitCtx *e) {
   SymDim ns = spec_numel(em_spec(e, sc)), nb = spec_numel(em_spec(e, b));
   if (ch < 0 || ns.a || nb.a || ns.c != ch || nb.c != ch)
     return em_fail(e, "Scale and Bias must have one value per channel (%lld)", (long long)ch);
-  tu_pass_extent(e, x, out); /* the run's sizes of X are Out's (infer) */
   const char *chs = pool_printf("%lld", (long long)ch);
   tu_run_equal(e, sc, NULL, em_numel(e, sc), chs, "Scale or Bias does not hold one value per channel (Paddle raises)");
   tu_run_equal(e, b, NULL, em_numel(e, b), chs, "Scale or Bias does not hold one value per channel (Paddle raises)");

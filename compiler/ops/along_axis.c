@@ -76,7 +76,6 @@ static int emit_take_along_axis(EmitCtx *e) {
   if (!x || !idx || !out || along_check(e, x, idx, &axis)) return -1;
   if (out->dtype != x->dtype) return em_fail(e, "Input and Result differ in dtype");
   if (x == out) return em_fail(e, "Result is Input itself (an in-place take_along_axis), which is not supported");
-  tu_pass_extent(e, idx, out); /* Index's sizes the run gives */
   AlongCall call = {.kind = ALONG_TAKE, .type = em_ctype(x->dtype), .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0)};
   em_fault(e, "an Index value is outside [0, Input's dim at Axis) (Paddle 2.6 reads outside the row or the tensor)");
   along_geometry(e, x, idx, axis, &call);
@@ -124,7 +123,6 @@ static int emit_put_along_axis(EmitCtx *e) {
       if ((em_spec(e, idx)->runtime_mask | em_spec(e, val)->runtime_mask) >> d & 1)
         pr_line(e->p, "if (%s < %s) return 1;", em_dim(e, val, d), em_dim(e, idx, d));
   }
-  tu_pass_extent(e, x, out); /* Input's sizes the run gives */
   if (tu_copy(e, x, out)) return -1;
   AlongCall call = {.kind = ALONG_PUT, .type = em_ctype(x->dtype), .reduce = (AlongReduce)reduce,
                     .include_self = include_self, .val = em_ptr(e, val, 1), .out = em_ptr(e, out, 0),
@@ -236,6 +234,6 @@ static int emit_put_along_axis_grad(EmitCtx *e) {
 }
 
 const OpDef op_put_along_axis_grad = {.type = "put_along_axis_grad", .infer = grad_infer,
-                                      .emit_c = emit_put_along_axis_grad};
+                                      .emit_c = emit_put_along_axis_grad, .runtime_extents = 2};
 const OpDef op_take_along_axis_grad = {.type = "take_along_axis_grad", .infer = grad_infer,
-                                       .emit_c = emit_take_along_axis_grad};
+                                       .emit_c = emit_take_along_axis_grad, .runtime_extents = 2};

@@ -85,7 +85,6 @@ static int emit_arg_minmax(EmitCtx *e) {
   sort_print_c(e->p, &call);
   int to[RT_MAX_RANK];
   arg_out_dims(axis, attr_bool(e->op, "keepdims", 0), attr_bool(e->op, "flatten", 0), to);
-  tu_pass_extents_to(e, x, out, to); /* infer_arg_minmax */
   return 0;
 }
 

@@ -42,8 +42,6 @@ static int emit_argsort(EmitCtx *e) {
   }
   int axis = axis_norm(attr_int(e->op, "axis", -1), r);
   if (axis < 0) return em_fail(e, "axis is out of range");
-  tu_pass_extent(e, x, out);
-  tu_pass_extent(e, x, ind);
   SymDim n = em_sym_prod(e, x, axis, axis + 1);
   const char *work = em_scratch_named(e, "unsigned char", "work", (SymDim){n.a * 16, n.c * 16});
   sort_print_c(e->p, &(SortCall){.kind = SORT_ARGSORT_OP, .dtype = x->dtype, .x = em_ptr(e, x, 1),
@@ -71,4 +69,4 @@ static int emit_argsort_grad(EmitCtx *e) {
 
 static const char *const argsort_grad_attr_ignores[] = {"descending", NULL}; /* see above */
 const OpDef op_argsort_grad = {.type = "argsort_grad", .infer = grad_infer, .emit_c = emit_argsort_grad,
-                               .attr_ignores = argsort_grad_attr_ignores};
+                               .attr_ignores = argsort_grad_attr_ignores, .runtime_extents = 2};

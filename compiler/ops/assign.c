@@ -43,7 +43,6 @@ static int infer_assign_value(OpCtx *c) {
 static int emit_assign(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
   if (!x || !out) return -1;
-  tu_pass_extent(e, x, out); /* infer_assign */
   return tu_copy(e, x, out);
 }
 

@@ -34,7 +34,6 @@ static const char *convert(int from, int to) {
 static int emit_cast(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
   if (!x || !out) return -1;
-  tu_pass_extent(e, x, out);
   if (x->dtype == out->dtype) return tu_copy(e, x, out);
   return ew_unary(e, x, out, NULL, convert(x->dtype, out->dtype));
 }

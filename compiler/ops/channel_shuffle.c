@@ -57,7 +57,6 @@ static int shuffle_copy(EmitCtx *e, const Var *x, const Var *out, int64_t g, int
   const int64_t C = em_const_dim(e, x, last ? 3 : 1);
   if (C < 0) return em_fail(e, "the channels must not depend on the batch");
   if (g <= 0 || C % g) return em_fail(e, "%lld groups do not divide %lld channels", (long long)g, (long long)C);
-  tu_pass_extent(e, x, out); /* dims the run gives are Out's */
   const char *hw = last ? em_prod(e, x, 1, 3) : em_prod(e, x, 2, 4), *c = pool_printf("%lld", (long long)C);
   const char *cg = pool_printf("%lld", (long long)(C / g)), *gs = pool_printf("%lld", (long long)g);
   const char *cs = last ? "1" : hw, *ps = last ? c : "1"; /* X strides of a channel and a pixel */

@@ -219,7 +219,6 @@ static int emit_concat(EmitCtx *e) {
     for (int i = 1; i < n; i++) sum = pool_printf("%s + %s", sum, em_dim(e, xs[i], axis));
     move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = em_dim(e, out, axis), .src = sum});
   } else if (one_extent(e, xs, n)) {
-    tu_pass_extent(e, xs[0], out); /* the rows before the axis are then the run's */
   } else { /* X[0]'s, the others' checked against them */
     int64_t *axes = pool_alloc(sizeof *axes * (size_t)n);
     for (int i = 0; i < n; i++) axes[i] = -1;
@@ -254,7 +253,6 @@ static int emit_concat_grad(EmitCtx *e) {
     inner[i] = em_prod(e, x, axis, r);
     dxs[i] = i < ctx_nout(&c, "X@GRAD") ? ctx_out(&c, "X@GRAD", i) : NULL;
     if (dxs[i] && !tu_out(e, "X@GRAD", i)) return -1;
-    if (dxs[i]) tu_pass_extent(e, x, dxs[i]); /* X's lengths the run gives (grad_infer), as the pieces' */
   }
   return tu_pieces(e, dout, n, dxs, em_prod(e, dout, 0, axis), inner, 0);
 }

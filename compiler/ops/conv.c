@@ -329,7 +329,6 @@ static int emit_conv_grad(EmitCtx *e) {
   if (run) {
     run_hw_print_known(e, x, dy, nhwc ? 1 : 2);
     if (same) conv_print_same_pads(e, 2, (const int64_t[]){g.k_h, g.k_w}, (const int64_t[]){g.stride_h, g.stride_w});
-    if (dx) tu_pass_extent(e, x, dx);
   }
   /* the NCHW copies (nhwc) go with the first step */
   ConvCall bufs = {.batch = em_dim(e, x, 0)};

@@ -261,7 +261,6 @@ static int emit_conv_transpose_grad(EmitCtx *e) {
   const int run = var_runtime_mask(x) != 0;
   if (run) {
     run_hw_print_known(e, x, dy, 2);
-    if (dx) tu_pass_extent(e, x, dx);
   }
   /* the geometry and the NCHW copies (nhwc) go with the first step */
   ConvCall bufs = {.f64 = f64, .geo = "geo", .declare = 1, .g2 = t, .batch = em_dim(e, x, 0), .run_sizes = run,

@@ -43,8 +43,6 @@ static int emit_cum_maxmin(EmitCtx *e) {
   if (x == out) return em_fail(e, "out is x itself, which is not supported");
   int r = tu_rank(e, x), axis = r ? axis_norm(attr_int(e->op, "axis", -1), r) : 0;
   if (axis < 0) return em_fail(e, "axis is out of range");
-  tu_pass_extent(e, x, out);
-  tu_pass_extent(e, x, ind);
   const char *inner = r ? em_prod(e, x, axis + 1, r) : "1";
   ScanCall call = {.kind = strcmp(e->op->type, "cummax") ? SCAN_MIN : SCAN_MAX, .type = em_ctype(x->dtype),
                    .lines = r ? tu_mul(em_prod(e, x, 0, axis), inner) : "1", .n = r ? em_dim(e, x, axis) : "1",
@@ -75,6 +73,6 @@ static int emit_cum_maxmin_grad(EmitCtx *e) {
 
 static const char *const cum_maxmin_grad_attr_ignores[] = {"dtype", NULL}; /* see above */
 const OpDef op_cummax_grad = {.type = "cummax_grad", .infer = grad_infer, .emit_c = emit_cum_maxmin_grad,
-                              .attr_ignores = cum_maxmin_grad_attr_ignores};
+                              .attr_ignores = cum_maxmin_grad_attr_ignores, .runtime_extents = 2};
 const OpDef op_cummin_grad = {.type = "cummin_grad", .infer = grad_infer, .emit_c = emit_cum_maxmin_grad,
-                              .attr_ignores = cum_maxmin_grad_attr_ignores};
+                              .attr_ignores = cum_maxmin_grad_attr_ignores, .runtime_extents = 2};

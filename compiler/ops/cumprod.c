@@ -29,7 +29,6 @@ static int emit_cumprod(EmitCtx *e) {
   if (r == 0) return tu_copy(e, x, out);
   int dim = axis_norm(attr_int(e->op, "dim", -1), r);
   if (dim < 0) return em_fail(e, "dim is out of range");
-  tu_pass_extent(e, x, out);
   AxisCall call = {.kind = AXIS_CUMPROD, .type = em_ctype(x->dtype), .outer = em_prod(e, x, 0, dim),
                    .n = em_dim(e, x, dim), .inner = em_prod(e, x, dim + 1, r), .x = em_ptr(e, x, 1),
                    .out = em_ptr(e, out, 0)};
@@ -66,4 +65,5 @@ static int emit_cumprod_grad(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_cumprod_grad = {.type = "cumprod_grad", .infer = grad_infer, .emit_c = emit_cumprod_grad};
+const OpDef op_cumprod_grad = {.type = "cumprod_grad", .infer = grad_infer, .emit_c = emit_cumprod_grad,
+                               .runtime_extents = 2};

@@ -106,7 +106,6 @@ static int emit_cumsum_any(EmitCtx *e, int grad) {
   int r = scan_rank(e, dims);
   int axis;
   if (emit_axis(e, r, &axis)) return -1;
-  tu_pass_extent(e, dims, out); /* X's sizes the run gives: Out's, or X@GRAD's (grad_infer) */
   ScanCall call = {.kind = SCAN_SUM, .type = em_ctype(x->dtype), .f32 = x->dtype == RT_DT_FP32,
                    .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0), .reverse = attr_bool(e->op, "reverse", 0) != grad};
   scan_lines(e, dims, &call);
@@ -131,7 +130,6 @@ static int emit_logcumsumexp(EmitCtx *e) {
   int r = scan_rank(e, x);
   int axis;
   if (emit_axis(e, r, &axis)) return -1;
-  tu_pass_extent(e, x, out);
   ScanCall call = {.kind = SCAN_LOGSUMEXP, .type = em_ctype(x->dtype), .f32 = x->dtype == RT_DT_FP32,
                    .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0), .reverse = attr_bool(e->op, "reverse", 0)};
   scan_lines(e, x, &call);
@@ -171,4 +169,4 @@ static int emit_logcumsumexp_grad(EmitCtx *e) {
 }
 
 const OpDef op_logcumsumexp_grad = {.type = "logcumsumexp_grad", .infer = grad_infer,
-                                    .emit_c = emit_logcumsumexp_grad};
+                                    .emit_c = emit_logcumsumexp_grad, .runtime_extents = 2};

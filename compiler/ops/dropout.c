@@ -139,10 +139,6 @@ static int emit_dropout_kernel(EmitCtx *e, Var *x, Var *out) {
 static int emit_dropout(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
   if (!x || !out) return -1;
-  tu_pass_extent(e, x, out); /* X's run-time extents are Out's and Mask's (infer), before the kernel reads them */
-  OpCtx c = {e->g, (Op *)e->op};
-  Var *mask = dropout_training(e->g, e->op) ? ctx_out(&c, "Mask", 0) : NULL;
-  if (mask) tu_pass_extent(e, x, mask);
   return emit_dropout_kernel(e, x, out);
 }
 
@@ -164,7 +160,6 @@ static int emit_dropout_grad(EmitCtx *e) {
   if (attr_is_var(e->op, "dropout_prob")) return em_fail(e, "dropout_prob comes from a tensor, which is not supported");
   float p = dropout_prob(e->op);
   const char *t = em_ctype(dout->dtype), *keep = pool_printf("(%s)%s", t, em_float(1.0f - p));
-  tu_pass_extent(e, dout, dx);
   if (attr_bool(e->op, "is_test", 0)) /* Mask unused: the forward wrote none */
     return ew_unary(e, dout, dx, NULL, upscale ? pool_printf("(%s)1 * v", t) : pool_printf("v * %s", keep));
   Var *mask = tu_in(e, "Mask", 0);

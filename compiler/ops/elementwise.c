@@ -268,8 +268,6 @@ static int emit_elementwise_grad(EmitCtx *e) {
   const EwIn gx = {dx, axis, "pdx", NULL}, gy = {dy, axis, "pdy", NULL};
   const char *tx = grad_table[row].dx, *ty = grad_table[row].dy;
   if (f64) tx = ew_expr_double(tx), ty = ew_expr_double(ty);
-  if (dx) tu_pass_extent(e, x, dx); /* each gradient as large as its operand at run time */
-  if (dy) tu_pass_extent(e, y, dy);
   if (dx && bc_grad_named(e, dout, &gx, 4, in, NULL, tx)) return -1;
   if (dy && bc_grad_named(e, dout, &gy, 4, in, NULL, ty)) return -1;
   return 0;

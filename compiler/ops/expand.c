@@ -430,8 +430,6 @@ static int emit_expand(EmitCtx *e) {
   Var *y = ctx_in(&c, "Y", 0);
   if (x && out && y && em_spec(e, out)->runtime_mask) /* Out's sizes from Y's, X's checked against them */
     tu_bcast_extents(e, out, 2, (const Var *const[]){y, x}, (const int64_t[]){-1, -1});
-  else if (x && out && !strcmp(e->op->type, "expand_v2")) /* X's run sizes kept (infer_expand_v2) */
-    tu_pass_extent(e, x, out);
   return emit_broadcast(e, x, out, 0);
 }
 
@@ -504,7 +502,6 @@ static int repeat_grad(EmitCtx *e, const Var *dout, const Var *dx, int braced) {
 static int emit_repeat_grad(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *dout = tu_in(e, "Out@GRAD", 0), *dx = tu_out(e, "X@GRAD", 0);
   if (!x || !dout || !dx) return -1;
-  tu_pass_extent(e, x, dx); /* X's sizes the run gives (grad_infer), before the loops read them */
   return repeat_grad(e, dout, dx, 0);
 }
 

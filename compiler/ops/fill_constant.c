@@ -358,7 +358,6 @@ static const char *like_check(int dtype) {
 static int emit_fill_any_like(EmitCtx *e) {
   Var *out = tu_out(e, "Out", 0), *x = tu_in(e, "X", 0);
   if (!out || !x) return -1;
-  tu_pass_extent(e, x, out); /* before the count reads them */
   OpCtx c = {e->g, (Op *)e->op};
   const Var *t = ctx_attr_tensor(&c, "value");
   if (t || attr_is_var(e->op, "value")) {

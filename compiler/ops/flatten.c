@@ -119,10 +119,7 @@ static int emit_flatten(EmitCtx *e) {
     const VarSpec *xs = em_spec(e, x), *os = em_spec(e, out);
     if (xs->runtime_mask & range_mask(a, b) && os->runtime_mask >> a & 1) /* the merged dim: the run's product */
       move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = em_dim(e, out, a), .src = em_prod(e, x, a, b + 1)});
-    int to[RT_MAX_RANK]; /* the others, moved */
-    for (int d = 0; d < RT_MAX_RANK; d++) to[d] = d < a ? d : d > b ? d - (b - a) : -1;
-    tu_pass_extents_to(e, x, out, to);
-  }
+  } /* the others the shape rule passed on (tu_pass_recorded_extents) */
   return tu_copy(e, x, out);
 }
 

@@ -40,7 +40,6 @@ static int emit_flip(EmitCtx *e) {
     if (a < 0) return em_fail(e, "axis %lld is out of range", (long long)axis[i]);
     flip[a] = 1;
   }
-  tu_pass_extent(e, x, out); /* dims the run gives are Out's (the walk reads X's) */
   const char *dims[RT_MAX_RANK], *st[RT_MAX_RANK], *offset = "0";
   tu_strides(e, x, st);
   for (int i = 0; i < r; i++) {

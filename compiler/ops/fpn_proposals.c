@@ -106,7 +106,6 @@ static int emit_distribute_fpn(EmitCtx *e) {
   call.fpn.restore = em_ptr(e, restore, 0);
   em_fault(e, pool_printf("RoisNum ('%s') does not add up to the rows of FpnRois ('%s')", num->name, rois->name));
   detection_print_c(e->p, &call);
-  tu_pass_extent(e, rois, restore);
   return 0;
 }
 

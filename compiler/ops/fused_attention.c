@@ -208,7 +208,6 @@ static int emit_fused_attention(EmitCtx *e) {
   const char *ws = em_scratch_named(e, "float", "attention_ws", (SymDim){(ws1 - ws0) * 4, ws0 * 4});
   em_task_scratch(e, rt_attention_task_floats(&p));
   const char *gemm_ws = em_gemm_ws(e, (SymDim){rows, 0}, (SymDim){0, width}, (SymDim){0, depth});
-  tu_pass_extent(e, x, y);
   LengthPair pairs[4];
   const int npairs = length_pairs(e, x, xk, xv, mask, res, pairs);
   for (int i = 0; i < npairs; i++)

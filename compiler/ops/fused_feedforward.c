@@ -96,7 +96,6 @@ static int emit_fused_ffn(EmitCtx *e) {
     call.bias = lb ? em_ptr(e, lb, 1) : NULL;
   }
   ffn_print_c(e->p, &call);
-  tu_pass_extent(e, x, out); /* infer_fused_ffn */
   return 0;
 }
 

@@ -125,7 +125,6 @@ static int emit_fused_gemm(EmitCtx *e) {
   if (rs && (tx || ty)) return em_fail(e, "ReserveSpace with trans_x or trans_y is not supported");
   int to[RT_MAX_RANK]; /* M (em_prod, em_dim) then the run's rows */
   rows_to(tx, r, to);
-  tu_pass_extents_to(e, x, out, to);
   if (rs) tu_pass_extents_to(e, x, rs, to);
   if (rs) {
     SymDim m = em_sym_prod(e, x, 0, r - 1), k = em_spec(e, y)->d[0], n = em_spec(e, y)->d[1];

@@ -24,6 +24,7 @@ static int infer_fusion_group(OpCtx *c) {
   for (int i = 0; i < c->op->nfused; i++) {
     Op *f = &c->g->ops[c->op->fused[i]];
     OpCtx fc = {c->g, f};
+    op_clear_moves(f);
     if (!f->def || (c->g->specializing && !f->def->runtime_extents && ctx_refuse_runtime_extents(&fc)) ||
         (c->g->specializing && f->def->runtime_extents < 2 && ctx_refuse_runtime_more(&fc)) || f->def->infer(&fc))
       return -1;

@@ -196,9 +196,7 @@ static int emit_gather_axis(EmitCtx *e, int64_t axis) {
   if (!ib) return -1;
   int to[RT_MAX_RANK];
   gathered_dims_to(r, a, tu_rank(e, idx), to);
-  tu_pass_extents_to(e, x, out, to); /* sizes of X the run gives, off the axis (run_gathered) */
   for (int d = 0; d < RT_MAX_RANK; d++) to[d] = d == 0 ? a : -1;
-  tu_pass_extents_to(e, idx, out, to); /* the run's count of indices */
   const char *row = tu_mul(em_prod(e, x, a + 1, r), pool_printf("(int64_t)sizeof(%s)", em_ctype(x->dtype)));
   const char *n = em_spec(e, x)->runtime_mask >> a & 1 ? pool_printf("X's dim %d in this run", a) : em_dim(e, x, a);
   em_fault(e, pool_printf("an Index value is outside [0, %s) (Paddle raises an error)", n));
@@ -271,9 +269,7 @@ static int emit_gather_nd(EmitCtx *e) {
   if (em_spec(e, x)->runtime_mask && !em_spec(e, idx)->runtime_mask) { /* X's after the addressed ones */
     int to[RT_MAX_RANK];
     nd_dims_to(r, (int)k, ri, to);
-    tu_pass_extents_to(e, x, out, to);
   } else {
-    tu_pass_extent(e, idx, out); /* Out's leading dims are Index's */
   }
   em_fault(e, "an Index row addresses a slice outside X (Paddle raises an error)");
   move_print_c(e->p, &(MoveCall){.kind = MOVE_GATHER_ND, .src = em_ptr(e, x, 1), .rank = (int)k, .dims = dims,
@@ -354,7 +350,6 @@ static int emit_gather_grad_axis(EmitCtx *e, int64_t axis) {
   if (a < 0 || r == 0) return em_fail(e, "axis %lld is out of range", (long long)axis);
   if (dout->dtype != dx->dtype || (dx->dtype != RT_DT_FP32 && dx->dtype != RT_DT_FP64))
     return em_fail(e, "X@GRAD must be float32 or float64 with Out@GRAD's dtype");
-  tu_pass_extent(e, x, dx); /* X's lengths the run gives (grad_infer): the blocks are the run's */
   index_print_c(e->p, &(IndexCall){.kind = INDEX_GATHER_GRAD, .type = em_ctype(dx->dtype),
                                    .index_type = em_ctype(idx->dtype), .index = em_ptr(e, idx, 1),
                                    .src = em_ptr(e, dout, 1), .dst = em_ptr(e, dx, 0), .outer = em_prod(e, x, 0, a),

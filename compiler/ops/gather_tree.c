@@ -53,7 +53,6 @@ static int emit_gather_tree(EmitCtx *e) {
   pr_line(p, "%s *out = %s;", type, em_ptr(e, out, 0));
   if (em_spec(e, ids)->runtime_dim) { /* the steps a loop ran: the same in both */
     pr_line(p, "if (%s != steps) return 1;", em_dim(e, parents, 0));
-    tu_pass_extent(e, ids, out);
   }
   pr_line(p, "for (int64_t b = 0; b < rows && steps > 0; b++) {");
   pr_line(p, "for (int64_t k = 0; k < beams; k++) {");

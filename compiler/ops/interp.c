@@ -554,7 +554,6 @@ static int emit_interp_grad(EmitCtx *e) {
               resample_ratio_c(call.run_in[i], call.run_out[i], r.align_corners, v2 ? em_float(z.sc[i]) : "-1.0f"));
       call.run_ratio[i] = pool_printf("ratio_%c", dhw[i]);
     }
-    tu_pass_extent(e, x, dx);
   }
   const char *planes = pool_printf("%s * %lld", em_dim(e, x, 0), (long long)r.c);
   r.float_coord = v2; /* phi's kernels (v2) as built; fluid's v1 in double */

@@ -26,7 +26,6 @@ static int emit_isfinite(EmitCtx *e) {
                x->dtype == RT_DT_INT8 || x->dtype == RT_DT_UINT8;
   if (!is_float && !is_int)
     return em_fail(e, "%s of %s tensors is not supported", e->op->type, rt_dtype_name(x->dtype));
-  tu_pass_extent(e, x, out); /* the run's sizes of X (infer), before the count reads them */
   const char *expr;
   if (!strcmp(e->op->type, "isnan_v2")) expr = is_float ? "isnan(v)" : "false";
   else if (!strcmp(e->op->type, "isinf_v2")) expr = is_float ? "isinf(v)" : "false";

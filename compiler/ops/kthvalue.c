@@ -51,7 +51,6 @@ static int emit_kthvalue(EmitCtx *e) {
   const int run = em_spec(e, x)->runtime_mask >> axis & 1; /* the run's length along the axis, at most n */
   int64_t n = run ? em_bound_dim(e, x, axis) : em_const_dim(e, x, axis);
   if (n < 0) return em_fail(e, "the dim along the axis depends on the batch, so k cannot be checked against it");
-  value_index_extents(e, x, axis, out, ind);
   if (k < 1 || k > n) return em_fail(e, "k = %lld is out of range for %lld elements along the axis", (long long)k,
                                      (long long)n);
   if (run) {
@@ -72,4 +71,4 @@ const OpDef op_kthvalue = {.type = "kthvalue", .infer = infer_kthvalue, .emit_c 
  * Indices carries).  phi KthvalueGradKernel: as mode_grad (mode.c). */
 static const char *const kthvalue_grad_attr_ignores[] = {"k", NULL};
 const OpDef op_kthvalue_grad = {.type = "kthvalue_grad", .infer = grad_infer, .emit_c = emit_value_index_grad,
-                                .attr_ignores = kthvalue_grad_attr_ignores};
+                                .attr_ignores = kthvalue_grad_attr_ignores, .runtime_extents = 2};

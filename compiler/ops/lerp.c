@@ -103,4 +103,4 @@ static int emit_lerp_grad(EmitCtx *e) {
  * for its rank, which Out@GRAD has too). */
 static const char *const lerp_grad_ignores[] = {"Out", NULL};
 const OpDef op_lerp_grad = {.type = "lerp_grad", .infer = grad_infer, .emit_c = emit_lerp_grad,
-                            .ignores = lerp_grad_ignores};
+                            .ignores = lerp_grad_ignores, .runtime_extents = 2};

@@ -80,7 +80,6 @@ static int emit_logical(EmitCtx *e) {
   const char *expr = expr_of(e->op->type, x->dtype == RT_DT_BOOL);
   if (!expr) return em_fail(e, "unknown logical op");
   if (!ctx_in(&c, "Y", 0)) {
-    tu_pass_extent(e, x, out); /* sizes the run gives are Out's, before the loop reads them */
     return ew_unary(e, x, out, NULL, expr);
   }
   Var *y = tu_in(e, "Y", 0);

@@ -78,7 +78,6 @@ static int emit_logsumexp(EmitCtx *e) {
   int red[RT_MAX_RANK] = {0}, to[RT_MAX_RANK]; /* Out's dims as the shape rule keeps them */
   reduced_dims(e->op, tu_rank(e, x), 1, red);
   reduce_kept_dims_to(tu_rank(e, x), red, attr_bool(e->op, "keepdim", 0), to);
-  tu_pass_extents_to(e, x, out, to);
   call.x = em_ptr(e, x, 1);
   call.out = em_ptr(e, out, 0);
   lse_print_c(e->p, &call);
@@ -104,7 +103,6 @@ static int emit_logsumexp_grad(EmitCtx *e) {
   if (tu_rank(e, x) > 4) return em_fail(e, "X has more than 4 dims");
   LseCall call = {.kind = LSE_GRAD, .type = em_ctype(x->dtype), .f32 = x->dtype == RT_DT_FP32};
   if (lse_dims(e, x, &call)) return em_fail(e, "an axis is out of range");
-  tu_pass_extent(e, x, dx); /* X's run-time extents (grad_infer), which the dims above read */
   call.x = em_ptr(e, x, 1);
   call.out = em_ptr(e, out, 1);
   call.dout = em_ptr(e, dout, 1);

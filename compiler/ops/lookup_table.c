@@ -58,7 +58,6 @@ static int emit_lookup(EmitCtx *e) {
   em_fault(e, em_spec(e, w)->runtime_mask & 1 /* W's rows counted by the run (a gather's) */
                   ? "an id is outside [0, W's rows in this run) (Paddle raises an error)"
                   : pool_printf("an id is outside [0, %s), W's rows (Paddle raises an error)", em_dim(e, w, 0)));
-  tu_pass_extent(e, ids, out);
   embed_print_c(e->p, &(EmbedCall){.kind = EMBED_LOOKUP, .w = em_ptr(e, w, 1), .rows = em_dim(e, w, 0), .row = row,
                                    .ids = em_ptr(e, ids, 1), .ids_bytes = ids->dtype == RT_DT_INT32 ? 4 : 8,
                                    .count = em_numel(e, ids), .pad = pad_literal(pad), .out = em_ptr(e, out, 0)});

@@ -291,8 +291,6 @@ static int emit_softmax_ce(EmitCtx *e) {
       tu_run_equal(e, label, x, em_dim(e, label, d), em_dim(e, x, d),
                    pool_printf("Label ('%s') and Logits ('%s') differ in dim %d (Paddle raises)", label->name,
                                x->name, d));
-  tu_pass_extent(e, x, sm);
-  tu_pass_extent(e, x, loss);
   Var *bp = ctx_out(&c, "Backprop", 0);
   if (bp) tu_pass_extent(e, x, bp);
   ce_print_c(e->p, &call);
@@ -313,7 +311,6 @@ static int emit_softmax_ce_grad(EmitCtx *e) {
   CeCall call = {.kind = CE_SOFTMAX_GRAD, .dtype = dt, .use_softmax = attr_bool(e->op, "use_softmax", 1),
                  .sm = em_ptr(e, sm, 1), .dloss = em_ptr(e, dloss, 1), .dx = em_ptr(e, dx, 0)};
   if (ce_label(e, soft, label, &call) || ncr(e, sm, attr_int(e->op, "axis", -1), &call) < 0) return -1;
-  tu_pass_extent(e, sm, dx); /* Softmax's lengths the run gives (infer_softmax_ce_grad) */
   ce_print_c(e->p, &call);
   return 0;
 }

@@ -66,8 +66,6 @@ static int emit_lrn(EmitCtx *e) {
   if (x == out || x == mid) return em_fail(e, "Out or MidOut is X itself, which is not supported");
   ChanCall call = {.kind = CHAN_LRN, .k = (float)attr_float(e->op, "k", 2.0)};
   if (lrn_geometry(e, x, &call)) return -1;
-  tu_pass_extent(e, x, out); /* the run's height and width (infer) */
-  if (mid) tu_pass_extent(e, x, mid);
   call.x = em_ptr(e, x, 1), call.out = em_ptr(e, out, 0), call.mid = mid ? em_ptr(e, mid, 0) : NULL;
   chan_print_c(e->p, &call);
   return 0;

@@ -397,9 +397,6 @@ static int emit_mul(EmitCtx *e) {
   mc.ptr[GEMM_X] = em_ptr(e, x, 1);
   mc.ptr[GEMM_Y] = em_ptr(e, y, 1);
   mc.ptr[GEMM_OUT] = em_ptr(e, out, 0);
-  int to[RT_MAX_RANK];
-  for (int d = 0; d < RT_MAX_RANK; d++) to[d] = d < xn ? d : -1;
-  tu_pass_extents_to(e, x, out, to); /* M (em_prod) is then the run's rows */
   if (em_spec(e, x)->runtime_mask >> xn) { /* K the run's (infer_mul) */
     pr_line(e->p, "if (%s != %s) return 1; /* the columns of '%s' and the rows of '%s' */", mc.k,
             em_sym(k_of_y(e, y, yn)), x->name, y->name);
@@ -449,8 +446,6 @@ static int emit_gemm_grad(EmitCtx *e, int tx, int ty, double alpha) {
   const char *nn = y.vec ? em_sym(n) : em_dim(e, yv, y.s->rank - (ty ? 2 : 1));
   const char *kk = x.vec ? em_dim(e, xv, 0) : em_dim(e, xv, x.s->rank - (tx ? 2 : 1));
   MatmulCall mc = {.f64 = f64, .named = 1, .m = mm, .n = nn, .k = kk};
-  if (dxv) tu_pass_extent(e, xv, dxv);
-  if (dyv) tu_pass_extent(e, yv, dyv);
   /* dX reads Y, dY reads X: a gradient nobody asked for names nothing */
   if (dyv) mc.ptr[GEMM_X] = em_ptr(e, xv, 1);
   if (dxv) mc.ptr[GEMM_Y] = em_ptr(e, yv, 1);
@@ -526,7 +521,6 @@ static int emit_mul_grad(EmitCtx *e) {
   SymDim m = em_sym_prod(e, x, 0, xn), k = em_sym_prod(e, x, xn, xr), n = em_sym_prod(e, y, yn, yr);
   MatmulCall mc = {.f64 = f64, .mkn = 1, .m = em_prod(e, x, 0, xn), .n = em_prod(e, y, yn, yr),
                    .k = em_prod(e, x, xn, xr)};
-  if (dx) tu_pass_extent(e, x, dx); /* X's run-time extents (infer_mul: Y has none): M and K are the run's */
   matmul_grad_products(e, &mc, x, y, dout, dx, dy, m, k, n);
   matmul_print_c(e->p, &mc);
   return 0;

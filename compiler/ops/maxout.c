@@ -52,7 +52,6 @@ static int emit_maxout(EmitCtx *e) {
   int axis = maxout_axis(e->op, 4);
   int64_t g = attr_int(e->op, "groups", 0), oc = em_const_dim(e, out, axis);
   if (axis < 0 || g <= 0 || oc < 0) return em_fail(e, "bad axis or groups, or channels that depend on the batch");
-  tu_pass_extent(e, x, out);
   chan_print_c(e->p, &(ChanCall){.kind = CHAN_MAXOUT, .dtype = x->dtype, .outer = em_dim(e, x, 0),
                                  .channels = pool_printf("%lld", (long long)oc), .inner = fea(e, x, axis),
                                  .last = axis != 1, .groups = g, .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0)});
@@ -82,4 +81,5 @@ static int emit_maxout_grad(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_maxout_grad = {.type = "maxout_grad", .infer = grad_infer, .emit_c = emit_maxout_grad};
+const OpDef op_maxout_grad = {.type = "maxout_grad", .infer = grad_infer, .emit_c = emit_maxout_grad,
+                              .runtime_extents = 2};

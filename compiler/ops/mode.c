@@ -38,14 +38,6 @@ int infer_axis_value_index(OpCtx *c, const Var *x, int *axis) {
   return 0;
 }
 
-void value_index_extents(EmitCtx *e, const Var *x, int axis, const Var *out, const Var *ind) {
-  int red[RT_MAX_RANK] = {0}, to[RT_MAX_RANK];
-  red[axis] = 1;
-  reduce_kept_dims_to(tu_rank(e, x), red, attr_bool(e->op, "keepdim", 0), to);
-  tu_pass_extents_to(e, x, out, to);
-  tu_pass_extents_to(e, x, ind, to);
-}
-
 static int infer_mode(OpCtx *c) {
   Var *x = ctx_need(c, "X", 0);
   int axis;
@@ -67,7 +59,6 @@ static int emit_mode(EmitCtx *e) {
     return 0;
   }
   int axis = axis_norm(attr_int(e->op, "axis", -1), r);
-  value_index_extents(e, x, axis, out, ind); /* the axis may be the run's too: each line its length */
   SymDim n = em_sym_prod(e, x, axis, axis + 1), all = spec_numel(em_spec(e, x));
   int64_t es = (int64_t)rt_dtype_size(x->dtype);
   call.n = em_dim(e, x, axis);
@@ -100,4 +91,5 @@ int emit_value_index_grad(EmitCtx *e) {
   return tu_index_grad(e, "X@GRAD", "Indices", "Out@GRAD", axis, !attr_bool(e->op, "keepdim", 0), "1");
 }
 
-const OpDef op_mode_grad = {.type = "mode_grad", .infer = grad_infer, .emit_c = emit_value_index_grad};
+const OpDef op_mode_grad = {.type = "mode_grad", .infer = grad_infer, .emit_c = emit_value_index_grad,
+                            .runtime_extents = 2};

@@ -293,7 +293,6 @@ static int emit_batch_norm_train(EmitCtx *e, const Var *x, const Var *y, int ci,
   const Var *sums = bn_sums(e, "Sums", 2 * ch + 1);
   if (sums == BAD_SUMS) return -1;
   const int f64 = x->dtype == RT_DT_FP64;
-  tu_pass_extent(e, x, y); /* X's run-time extents are Y's (infer_batch_norm) */
   norm_print_c(e->p, &(NormCall){.kind = NORM_BATCH_TRAIN, .f64 = f64, .outer = em_prod(e, x, 0, ci), .c = ch,
                                   .inner = em_prod(e, x, ci + 1, rank),
                                   .eps = em_float(attr_float(e->op, "epsilon", 1e-5)),
@@ -411,7 +410,6 @@ int op_batch_norm_grad_emit(EmitCtx *e, const char *dy_ptr) {
   if (!gsums != !count || (gsums && global)) return em_fail(e, "Sums and Count go together, with the batch's statistics");
   const int f64 = x->dtype == RT_DT_FP64;
   if (gsums) attr_superseded(e->op, "epsilon"); /* synced: SavedVariance holds 1 / std */
-  if (dx) tu_pass_extent(e, x, dx); /* X's run-time extents: the counts are the run's */
   norm_print_c(e->p, &(NormCall){.kind = NORM_BATCH_GRAD, .f64 = f64, .outer = em_prod(e, x, 0, ci), .c = ch,
                                   .inner = em_prod(e, x, ci + 1, rank),
                                   .eps = gsums ? NULL : em_float(attr_float(e->op, "epsilon", 1e-5)),
@@ -452,13 +450,6 @@ static int emit_layer_norm(EmitCtx *e) {
                                   .cols = run_cols ? em_prod(e, x, axis, rank) : em_sym(cols),
                                   .eps = em_float(attr_float(e->op, "epsilon", 1e-5)), .x = em_ptr(e, x, 1),
                                   .y = em_ptr(e, y, 0), .scale = sc, .bias = bi, .mean_out = mean, .var_out = var});
-  int to[RT_MAX_RANK]; /* X's run-time extents among the rows (infer_layer_norm) */
-  for (int d = 0; d < RT_MAX_RANK; d++) to[d] = d < axis ? d : -1;
-  tu_pass_extent(e, x, y);
-  for (int i = 0; i < 2; i++) {
-    Var *stat = ctx_out(&c, i ? "Variance" : "Mean", 0);
-    if (stat && em_spec(e, stat)->known) tu_pass_extents_to(e, x, stat, to);
-  }
   return 0;
 }
 
@@ -504,7 +495,6 @@ static int emit_layer_norm_grad(EmitCtx *e) {
   }
   if (bad) return -1;
   const int run_cols = em_spec(e, x)->runtime_mask >> axis != 0; /* without Scale and Bias (infer_layer_norm) */
-  if (dx) tu_pass_extent(e, x, dx); /* X's run-time extents: rows (and columns) are the run's */
   norm_print_c(e->p, &(NormCall){.kind = NORM_LAYER_GRAD, .f64 = x->dtype == RT_DT_FP64,
                                   .rows = em_prod(e, x, 0, axis),
                                   .cols = run_cols ? em_prod(e, x, axis, rank) : em_sym(cols),
@@ -542,7 +532,6 @@ static int emit_group_norm(EmitCtx *e) {
   if (bad) return -1;
   NormCall call = {.kind = NORM_GROUP, .f64 = f64, .c = ch, .groups = groups, .scale = sc, .bias = bi,
                    .mean_out = mean, .var_out = var, .saved_inv_std = inv_std, .x = em_ptr(e, x, 1)};
-  tu_pass_extent(e, x, y); /* the run's sizes of X (infer) */
   call.y = em_ptr(e, y, 0);
   call.outer = em_dim(e, x, 0);
   call.inner = em_prod(e, x, last ? 1 : 2, last ? rank - 1 : rank);
@@ -661,7 +650,6 @@ static int emit_instance_norm_grad(EmitCtx *e) {
   const char *sc = param_ptr(e, "Scale", ch, &bad);
   if (ds && (!bn_stat(e, "Scale@GRAD", 0, ch) || !bn_stat(e, "Bias@GRAD", 0, ch))) return -1;
   if (bad) return -1;
-  if (dx) tu_pass_extent(e, x, dx); /* X's sizes the run gives (the counts the run's) */
   norm_print_c(e->p, &(NormCall){.kind = NORM_INSTANCE_GRAD, .f64 = x->dtype == RT_DT_FP64,
                                   .outer = em_dim(e, x, 0), .c = ch,
                                   .inner = em_prod(e, x, 2, rank), .x = em_ptr(e, x, 1), .dy = em_ptr(e, dy, 1),

@@ -77,7 +77,6 @@ static int emit_one_hot(EmitCtx *e) {
     depth = em_dim(e, out, r - 1);
   }
   if (!depth) return em_fail(e, "the depth must be a constant, or bounded with --max-shape");
-  if (!tu_max_shaped(e, out)) tu_pass_extent(e, x, out); /* X's run-time dims, Out's */
   const int out_of_range = attr_bool(e->op, "allow_out_of_range", 0);
   if (!out_of_range && !tu_max_shaped(e, out))
     em_fault(e, pool_printf("an id of X is outside [0, %s), the depth (Paddle raises an error)", depth));

@@ -502,12 +502,29 @@ int ctx_refuse_runtime_more(OpCtx *c) {
   return 0;
 }
 
+/* Op.moves: x's run-time dim d is v's dim to[d] (to[d] < 0: not passed). */
+static void record_move(OpCtx *c, const Var *x, const Var *v, const int *to) {
+  if (!v || v == x) return;
+  ExtentMove m = {.src = (int)(x - c->g->vars), .dst = (int)(v - c->g->vars)};
+  for (int d = 0; d < RT_MAX_RANK; d++) m.to[d] = (signed char)(var_runtime_mask(x) >> d & 1 ? to[d] : -1);
+  Op *op = c->op;
+  for (int k = 0; k < op->nmoves; k++)
+    if (op->moves[k].src == m.src && op->moves[k].dst == m.dst) {
+      op->moves[k] = m;
+      return;
+    }
+  VEC_PUSH(op->moves, op->nmoves, op->moves_cap, m);
+}
+
 void ctx_pass_runtime_extent(OpCtx *c, const Var *x, const char *slot, int i) {
   ctx_pass_runtime_extent_at(c, x, slot, i, var_runtime_axis(x));
   Var *v = ctx_out(c, slot, i);
   if (v && var_runtime_axis(x) >= 0) { /* the same dims */
     v->runtime_more = x->runtime_more;
     v->runtime_same = x->runtime_same;
+    int to[RT_MAX_RANK];
+    for (int d = 0; d < RT_MAX_RANK; d++) to[d] = d;
+    record_move(c, x, v, to);
   }
 }
 
@@ -515,7 +532,11 @@ void ctx_pass_runtime_extent_at(OpCtx *c, const Var *x, const char *slot, int i,
   if (var_runtime_axis(x) < 0) return;
   ctx_set_runtime_extent(c, slot, i, axis, x->runtime_from);
   Var *v = ctx_out(c, slot, i);
-  if (v) v->runtime_root = x->runtime_root;
+  if (!v) return;
+  v->runtime_root = x->runtime_root;
+  int to[RT_MAX_RANK];
+  for (int d = 0; d < RT_MAX_RANK; d++) to[d] = d == x->runtime_axis ? axis : -1;
+  record_move(c, x, v, to);
 }
 
 void ctx_pass_runtime_extents_to(OpCtx *c, const Var *x, const char *slot, int i, const int *to) {
@@ -524,6 +545,7 @@ void ctx_pass_runtime_extents_to(OpCtx *c, const Var *x, const char *slot, int i
     if (var_runtime_mask(x) >> d & 1 && to[d] >= 0) mask |= 1u << to[d];
   if (!mask) return;
   ctx_set_runtime_extents(c, slot, i, mask, x->runtime_from);
+  record_move(c, x, ctx_out(c, slot, i), to);
   int in_order = 1, last = -1;
   for (int d = 0; d < RT_MAX_RANK; d++)
     if (var_runtime_mask(x) >> d & 1) {

@@ -409,9 +409,6 @@ int ctx_version_before(const OpCtx *c, int64_t version);
  * specializing, X's dtype in the VarDesc as Paddle 2.6 writes it) and the
  * normalized axis.  -1 after ctx_fail(). */
 int infer_axis_value_index(OpCtx *c, const Var *x, int *axis);
-/* Their kernels: X's run-time extents but the axis's written as Out's and
- * Indices' (mode.c). */
-void value_index_extents(EmitCtx *e, const Var *x, int axis, const Var *out, const Var *ind);
 /* The C emitter of mode_grad and kthvalue_grad (mode.c). */
 int emit_value_index_grad(EmitCtx *e);
 

@@ -124,7 +124,6 @@ static int emit_p_norm(EmitCtx *e) {
   if (axis < -1) return -1;
   int to[RT_MAX_RANK];
   norm_dims_to(tu_rank(e, x), axis, attr_bool(e->op, "keepdim", 0), to);
-  tu_pass_extents_to(e, x, out, to); /* dims the run gives, off the axis (infer) */
   PNormCall call = {.kind = PNORM_FORWARD, .dtype = dt, .porder = (float)attr_float(e->op, "porder", 2),
                     .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0)};
   lines(e, x, axis, &call);
@@ -166,7 +165,6 @@ static int emit_p_norm_grad(EmitCtx *e) {
     return em_fail(e, "X, Out, Out@GRAD and X@GRAD differ in dtype");
   const int axis = pnorm_axis(e, x);
   if (axis < -1) return -1;
-  tu_pass_extent(e, x, dx); /* X's run-time extents (grad_infer): the lines and the count are the run's */
   PNormCall call = {.kind = PNORM_GRAD, .dtype = dt, .porder = (float)attr_float(e->op, "porder", 2),
                     .epsilon = attr_float(e->op, "epsilon", 1e-12), .numel = em_numel(e, dx), .x = em_ptr(e, x, 1),
                     .out = em_ptr(e, out, 1), .dout = em_ptr(e, dout, 1), .dx = em_ptr(e, dx, 0)};

@@ -325,7 +325,6 @@ static int emit_pad3d_any(EmitCtx *e, int grad) {
   p.inner = d[3];
   if (!known) attr_ints_fill(e->op, "paddings", 6, 0, pads);
   for (int i = 0; i < 3; i++) p.pads[2 * i] = pads[4 - 2 * i], p.pads[2 * i + 1] = pads[5 - 2 * i];
-  if (runtime && grad) tu_pass_extent(e, x, out); /* X@GRAD's run-time sizes are X's */
   for (int i = 0; i < 3 && !run_pads && !grad; i++) /* Out's run-time sizes, padded */
     if (run_in[i])
       move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = em_dim(e, out, idx[i]),

@@ -273,7 +273,6 @@ static int emit_pool2d_grad(EmitCtx *e) {
     run_hw_print_known(e, x, out, p.channel_last ? 1 : 2);
     if (same)
       conv_print_same_pads(e, 2, (const int64_t[]){p.k_h, p.k_w}, (const int64_t[]){p.stride_h, p.stride_w});
-    tu_pass_extent(e, x, dx);
   }
   pool_print_c(e->p, &(PoolCall){.kind = POOL_GRAD, .dims = 2, .f64 = x->dtype == RT_DT_FP64, .geo2 = p,
                                  .run_sizes = run, .k_in = run && attr_bool(e->op, "global_pooling", 0),

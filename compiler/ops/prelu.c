@@ -99,7 +99,6 @@ static int emit_prelu(EmitCtx *e) {
     return em_fail(e, "prelu of %s X and %s Alpha is not supported (float32 or float64, alike)", rt_dtype_name(dt),
                    rt_dtype_name(alpha->dtype));
   const char *a = em_ptr(e, alpha, 1);
-  tu_pass_extent(e, x, out); /* X's run-time extents are Out's (infer) */
   if (!strcmp(attr_str(e->op, "mode", "all"), "all"))
     return ew_unary(e, x, out, tu_respell(dt, pool_printf("const float a = %s[0];", a)),
                     tu_respell(dt, "v > 0.0f ? v : a * v"));
@@ -129,7 +128,6 @@ static int emit_prelu_grad(EmitCtx *e) {
   if (na.a || nsym.a || na.c != nsym.c)
     return em_fail(e, "Alpha has %s values where mode '%s' needs %s", em_sym(na), attr_str(e->op, "mode", "all"),
                    em_sym(nsym));
-  if (dx) tu_pass_extent(e, x, dx); /* X's run-time extents (grad_infer), which the view's counts read */
   chan_print_c(e->p, &(ChanCall){.kind = CHAN_PRELU_GRAD, .dtype = dt, .outer = outer, .channels = n, .inner = inner,
                                  .x = em_ptr(e, x, 1), .dout = em_ptr(e, dout, 1),
                                  .slope = dx ? em_ptr(e, alpha, 1) : NULL, .dx = dx ? em_ptr(e, dx, 0) : NULL,

@@ -201,16 +201,12 @@ static int spatial(EmitCtx *e, int image, int64_t *hw, int *run) {
   return 0;
 }
 
-/* The run's sizes into g (prior_geo's numbers otherwise), and the lines
- * writing the outputs' extents (prior_extents). */
-static void run_geo(EmitCtx *e, int image, const Var *boxes, const Var *vars, DetectionPriors *g) {
+/* The run's sizes into g (prior_geo's numbers otherwise); the outputs'
+ * extents are the shape rule's (feature_dims_to). */
+static void run_geo(EmitCtx *e, int image, DetectionPriors *g) {
   Var *in = tu_in(e, "Input", 0), *img = image ? tu_in(e, "Image", 0) : NULL;
   g->run = 1, g->feat_h = em_dim(e, in, 2), g->feat_w = em_dim(e, in, 3);
   if (img) g->img_h = em_dim(e, img, 2), g->img_w = em_dim(e, img, 3);
-  int to[RT_MAX_RANK];
-  feature_dims_to(to);
-  tu_pass_extents_to(e, in, boxes, to);
-  tu_pass_extents_to(e, in, vars, to);
 }
 
 /* The priors' geometry but their lists: the spatial dims hw (spatial), the
@@ -247,7 +243,7 @@ static int emit_prior_box(EmitCtx *e) {
   for (int i = 0; i < nar; i++) ars_d[i] = ars[i];
   DetectionPriors g;
   if (prior_geo(e, hw, &g)) return -1;
-  if (run) run_geo(e, 1, boxes, vars, &g);
+  if (run) run_geo(e, 1, &g);
   g.nsizes = nmin, g.sizes = mins, g.nmax = nmax, g.max_sizes = maxs, g.nratios = nar, g.ratios = ars_d;
   g.flip = attr_bool(e->op, "flip", 1), g.min_max_order = attr_bool(e->op, "min_max_aspect_ratios_order", 0);
   const char *boxes_p = em_ptr(e, boxes, 0);
@@ -275,7 +271,7 @@ static int emit_density_prior_box(EmitCtx *e) {
   DetectionPriors g;
   if (prior_geo(e, hw, &g)) return -1;
   if (run && em_spec(e, boxes)->rank == 4) {
-    run_geo(e, 1, boxes, vars, &g);
+    run_geo(e, 1, &g);
   } else if (run) { /* flatten_to_2d: the rows are the run's H * W * priors */
     Var *in = tu_in(e, "Input", 0), *img = tu_in(e, "Image", 0);
     g.run = 1, g.feat_h = em_dim(e, in, 2), g.feat_w = em_dim(e, in, 3), g.img_h = em_dim(e, img, 2);
@@ -306,7 +302,7 @@ static int emit_anchor_generator(EmitCtx *e) {
   if (em_const_dim(e, anchors, 2) != (int64_t)ns * nr) return em_fail(e, "Anchors has the wrong number of anchors");
   DetectionPriors g;
   if (prior_geo(e, hw, &g)) return -1;
-  if (run) run_geo(e, 0, anchors, vars, &g);
+  if (run) run_geo(e, 0, &g);
   g.step_w = (float)stride[0], g.step_h = (float)stride[1]; /* Paddle's stride */
   g.nsizes = ns, g.sizes = sizes, g.nratios = nr, g.ratios = ratios;
   const char *anchors_p = em_ptr(e, anchors, 0);

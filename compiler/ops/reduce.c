@@ -261,7 +261,6 @@ static int emit_reduce(EmitCtx *e) {
   if (nkeep.a < 0 || nkeep.a != no.a || nkeep.c != no.c) return em_fail(e, "Out does not hold the kept dims of X");
   int to[RT_MAX_RANK];
   reduce_kept_dims_to(r, red, attr_bool(e->op, "keep_dim", 0), to);
-  tu_pass_extents_to(e, x, out, to); /* before the kept count reads them */
   const char *kept = em_numel(e, out);
   const char *t = em_ctype(out->dtype);
   const char *empty = NULL;
@@ -344,7 +343,6 @@ static int emit_reduce_grad(EmitCtx *e) {
       return em_fail(e, "%d reduced dims longer than 1 in a rank-%d X: Paddle's %s kernel leaves X@GRAD unwritten",
                      longer, r, e->op->type);
   }
-  tu_pass_extent(e, x, dx); /* X@GRAD has X's run-time extents, reduced or kept: the runs are the run's */
   ReduceCall call = {.kind = REDUCE_GRAD, .type = em_ctype(x->dtype), .nruns = nr, .count = count,
                      .grad = sel ? RGRAD_SELECT : amx ? RGRAD_SHARE : prod ? RGRAD_PROD : fro ? RGRAD_FROBENIUS
                              : mean ? RGRAD_MEAN : RGRAD_SUM,

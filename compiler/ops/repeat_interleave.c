@@ -199,4 +199,4 @@ static int emit_repeat_interleave_grad(EmitCtx *e) {
 }
 
 const OpDef op_repeat_interleave_grad = {.type = "repeat_interleave_grad", .infer = grad_infer,
-                                         .emit_c = emit_repeat_interleave_grad};
+                                         .emit_c = emit_repeat_interleave_grad, .runtime_extents = 2};

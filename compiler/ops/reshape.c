@@ -490,7 +490,6 @@ static int run_extents(EmitCtx *e, const Var *x, const Var *out) {
   RunTarget t;
   if (run_target_of(&x->shape, em_spec(e, x)->runtime_mask, shape, n, &out->shape, &t))
     return em_fail(e, "the target shape does not place X's run-time dims");
-  tu_pass_extents_to(e, x, out, t.to);
   if (t.unk < 0) return 0;
   const char *held = tu_mul(em_prod(e, out, 0, t.unk), em_prod(e, out, t.unk + 1, tu_rank(e, out)));
   pr_line(e->p, "if ((%s) %% (%s) != 0) return 1;", em_numel(e, x), held);

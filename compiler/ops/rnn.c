@@ -357,7 +357,6 @@ static int emit_rnn(EmitCtx *e) {
   rnn_geo(e, &g, mi, steps, batch, &r);
   if (em_spec(e, x)->runtime_mask) { /* the run's time steps (infer_rnn) */
     r.seq_len = em_dim(e, x, 0);
-    tu_pass_extent(e, x, out);
   }
   r.x = em_ptr(e, x, 1);
   if (lens) r.lengths = em_ptr(e, lens, 1);
@@ -463,7 +462,6 @@ static int emit_rnn_grad(EmitCtx *e) {
   rnn_geo(e, &g, mi, steps, batch, &r);
   if (xs->runtime_mask) { /* the run's time steps, as the forward took them (infer_rnn) */
     r.seq_len = em_dim(e, x, 0);
-    if (dx) tu_pass_extent(e, x, dx);
   }
   r.x = em_ptr(e, x, 1);
   r.h0 = pre[0], r.c0 = pre[1];

@@ -115,8 +115,6 @@ static int emit_roi(EmitCtx *e) {
   const char *why = pool_printf("RoisNum ('%s') does not add up to the rows of ROIs ('%s')", num->name, rois->name);
   em_fault(e, pool || ps ? why : pool_printf("%s, or a RoI has a negative size (aligned)", why));
   roi_print_c(e->p, &call);
-  tu_pass_extent(e, rois, out);
-  if (pool && ctx_out(&c, "Argmax", 0)) tu_pass_extent(e, rois, ctx_out(&c, "Argmax", 0));
   return 0;
 }
 

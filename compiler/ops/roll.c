@@ -79,7 +79,6 @@ static int emit_roll_any(EmitCtx *e, int grad) {
   call.x = em_ptr(e, x, 1);
   call.out = em_ptr(e, out, 0);
   const unsigned runtime = em_spec(e, x)->runtime_mask;
-  if (!grad) tu_pass_extent(e, x, out); /* dims the run gives are Out's */
   for (int d = 0; d <= last; d++) {
     if (!call.rolled[d]) continue;
     SymDim n = by_axis ? em_spec(e, x)->d[d] : spec_numel(em_spec(e, x));
@@ -100,4 +99,4 @@ static int emit_roll(EmitCtx *e) { return emit_roll_any(e, 0); }
 static int emit_roll_grad(EmitCtx *e) { return emit_roll_any(e, 1); }
 
 const OpDef op_roll = {.type = "roll", .infer = infer_roll, .emit_c = emit_roll, .runtime_extents = 2};
-const OpDef op_roll_grad = {.type = "roll_grad", .infer = grad_infer, .emit_c = emit_roll_grad};
+const OpDef op_roll_grad = {.type = "roll_grad", .infer = grad_infer, .emit_c = emit_roll_grad, .runtime_extents = 2};

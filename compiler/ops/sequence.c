@@ -479,7 +479,6 @@ static int emit_sequence_conv(EmitCtx *e) {
   call.col = em_scratch_named(e, call.f64 ? "double" : "float", "col",
                               (SymDim){rows.a * len * ch * sz, rows.c * len * ch * sz});
   if (!call.f64) call.ws = em_gemm_ws(e, rows, (SymDim){0, m}, (SymDim){0, len * ch});
-  tu_pass_extent(e, x, out);
   seq_print_c(e->p, &call);
   return 0;
 }
@@ -494,7 +493,6 @@ static int emit_sequence_softmax(EmitCtx *e) {
   if (in < 0) return -1;
   SeqCall call = {.kind = SEQ_SOFTMAX, .f64 = x->dtype == RT_DT_FP64, .input = in,
                   .feed = op_lod_name(e->g, in), .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0)};
-  tu_pass_extent(e, x, out);
   seq_print_c(e->p, &call);
   return 0;
 }
@@ -523,7 +521,6 @@ static int emit_sequence_reverse(EmitCtx *e) {
   if (in < 0) return -1;
   SeqCall call = {.kind = SEQ_REVERSE, .input = in, .feed = op_lod_name(e->g, in), .x = em_ptr(e, x, 1),
                   .out = em_ptr(e, y, 0), .width = em_prod(e, x, 1, r), .esize = (int)rt_dtype_size(x->dtype)};
-  tu_pass_extent(e, x, y);
   seq_print_c(e->p, &call);
   return 0;
 }
@@ -567,7 +564,6 @@ static int emit_sequence_expand_as(EmitCtx *e) {
   if (!run_rows && (os->runtime_dim || !ys->known || os->d[0].a != ys->d[0].a || os->d[0].c != ys->d[0].c))
     return em_fail(e, "Out ('%s') must have Y's rows", out->name); /* not reached: the rule gives them */
   em_reads_lod(e, in);
-  if (run_rows) tu_pass_extent(e, y, out); /* Y's rows, its LoD's last offset */
   if (!proven) em_fault(e, "X's rows are not the number of sequences in Y's LoD");
   int r = tu_rank(e, x);
   SeqCall call = {.kind = SEQ_EXPAND_AS, .input = in, .feed = op_lod_name(e->g, in),
@@ -661,7 +657,6 @@ static int emit_sequence_enumerate(EmitCtx *e) {
   SeqCall call = {.kind = SEQ_ENUMERATE, .f64 = x->dtype == RT_DT_INT64, .input = in,
                   .feed = op_lod_name(e->g, in), .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0),
                   .length = (int)win, .pad_int = pad};
-  tu_pass_extent(e, x, out);
   seq_print_c(e->p, &call);
   return 0;
 }

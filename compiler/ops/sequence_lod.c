@@ -238,7 +238,6 @@ static int emit_lod_reset(EmitCtx *e) {
   const int n = attr_ints(e->op, "target_lod", &t); /* read only without Y */
   const char *rows = em_dim(e, x, 0);
   Printer *p = e->p;
-  tu_pass_extent(e, x, out);
   if (y && y_lod >= 0) {
     if (k != y_lod) /* not reached: the walk goes from Out to Y */
       return em_fail(e, "Out ('%s') does not carry Y's LoD", out->name);

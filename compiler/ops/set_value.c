@@ -241,7 +241,6 @@ static int emit_set_value(EmitCtx *e) {
     count[a] = (SymDim){0, sl[a].count};
     empty |= sl[a].start == sl[a].end;
   }
-  tu_pass_extent(e, x, out); /* before the copy, which counts Out's elements */
   if (tu_copy(e, x, out)) return -1;
   /* the dims the value broadcasts against: decrease_axes out, none_axes in */
   int dropped[RT_MAX_RANK] = {0}, to_assign[RT_MAX_RANK], na_dims = 0, cur = 0;

@@ -709,7 +709,6 @@ static int emit_slice_op(EmitCtx *e, int strided) {
     const int ndec = attr_ints(e->op, "decrease_axis", &dec);
     int to[RT_MAX_RANK];
     for (int d = 0; d < RT_MAX_RANK; d++) to[d] = out_axis(dec, ndec, d, &to[d]) ? -1 : to[d];
-    tu_pass_extents_to(e, x, out, to);
   }
   return tu_strided_copy(e, x, offset, out, tu_rank(e, x), dims, st);
 }
@@ -730,7 +729,6 @@ static int emit_slice_grad_op(EmitCtx *e, int strided) {
     slice_print_c(e->p, &bounds);
   else if (slice_geometry(e, x, dout, strided, &offset, dims, st, &empty))
     return -1;
-  tu_pass_extent(e, x, dx); /* Input's lengths the run gives (grad_infer) */
   SliceCall call = {.kind = SLICE_GRAD, .type = em_ctype(dx->dtype), .rank = rank, .offset = offset, .empty = empty};
   call.dx = em_ptr(e, dx, 0);
   call.numel = em_numel(e, dx);

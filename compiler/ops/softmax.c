@@ -44,7 +44,6 @@ static int emit_softmax(EmitCtx *e) {
                                            .out = em_ptr(e, out, 0), .outer = em_prod(e, x, 0, axis),
                                            .n = rank ? em_dim(e, x, axis) : "1",
                                            .inner = em_prod(e, x, axis + 1, rank)});
-  tu_pass_extent(e, x, out);
   return 0;
 }
 
@@ -65,7 +64,6 @@ static int emit_softmax_grad(EmitCtx *e) {
   int axis = rank ? axis_norm(attr_int(e->op, "axis", -1), rank) : 0;
   if (axis < 0) return em_fail(e, "axis out of range");
   int is_log = !strcmp(e->op->type, "log_softmax_grad");
-  tu_pass_extent(e, out, dx); /* X@GRAD's run-time extents are Out's */
   attention_print_c(e->p, &(AttentionCall){.kind = is_log ? ATTN_LOG_SOFTMAX_GRAD : ATTN_SOFTMAX_GRAD, .f64 = f64,
                                            .out = em_ptr(e, out, 1), .dout = em_ptr(e, dout, 1),
                                            .dx = em_ptr(e, dx, 0), .outer = em_prod(e, out, 0, axis),

@@ -249,7 +249,6 @@ static int emit_split(EmitCtx *e) {
   for (int i = 0; i < n; i++) {
     if (!(outs[i] = tu_out(e, "Out", i))) return -1;
     if (tu_rank(e, outs[i]) != r) return em_fail(e, "Out[%d] has rank %d, X %d", i, tu_rank(e, outs[i]), r);
-    tu_pass_extent(e, x, outs[i]); /* X's run-time extents, off the axis (infer) */
     inner[i] = em_prod(e, outs[i], axis, r);
   }
   int64_t v[RT_MAX_RANK];

@@ -182,23 +182,11 @@ static int infer_axes(OpCtx *c, int (*shape)(OpCtx *, const Shape *, int64_t, Sh
 static int infer_squeeze(OpCtx *c) { return infer_axes(c, squeeze_shape); }
 static int infer_unsqueeze(OpCtx *c) { return infer_axes(c, unsqueeze_shape); }
 
-/* Out's run-time extents: X's, in order (the axes only add or drop 1s). */
-static void pass_extents(EmitCtx *e, const Var *x, const Var *out) {
-  const unsigned mx = em_spec(e, x)->runtime_mask, mo = em_spec(e, out)->runtime_mask;
-  int to[RT_MAX_RANK], j = 0;
-  for (int d = 0; d < RT_MAX_RANK; d++) {
-    while (j < RT_MAX_RANK && !(mo >> j & 1)) j++;
-    to[d] = mx >> d & 1 && j < RT_MAX_RANK ? j++ : -1;
-  }
-  tu_pass_extents_to(e, x, out, to);
-}
-
 /* Out holds X's elements in X's order: a copy (a later pass may alias the
  * two instead). */
 static int emit_squeeze(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
   if (!x || !out) return -1;
-  pass_extents(e, x, out);
   return tu_copy(e, x, out);
 }
 
@@ -208,8 +196,7 @@ static int emit_unsqueeze(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
   if (!x || !out) return -1;
   if (!tu_max_shaped(e, out)) {
-    pass_extents(e, x, out);
-    return tu_copy(e, x, out);
+      return tu_copy(e, x, out);
   }
   const char *v[RT_MAX_RANK];
   const int n = tu_run_values(e, "AxesTensor", "AxesTensorList", "the axes", v), rin = tu_rank(e, x);

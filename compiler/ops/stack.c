@@ -110,7 +110,6 @@ static int emit_stack(EmitCtx *e) {
   }
   int to[RT_MAX_RANK];
   stacked_dims_to(r - 1, axis, to);
-  tu_pass_extents_to(e, xs[0], y, to); /* sizes the run gives: X[0]'s, each other X's checked against them */
   const unsigned run = em_spec(e, xs[0])->runtime_mask;
   const char *differ = NULL;
   for (int i = 1; i < n; i++)
@@ -208,7 +207,6 @@ static int emit_unstack_grad(EmitCtx *e) {
   }
   int to[RT_MAX_RANK];
   stacked_dims_to(r - 1, axis, to);
-  tu_pass_extents_to(e, dys[0], dx, to); /* the sizes the run gives: Y@GRAD[0]'s, as the forward's X */
   return tu_pieces(e, dx, n, dys, em_prod(e, dx, 0, axis), inner, 1);
 }
 

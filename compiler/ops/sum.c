@@ -94,7 +94,6 @@ static int emit_sum(EmitCtx *e) {
     xs[nkept++] = em_ptr(e, x, 1);
   }
   const char *op = em_ptr(e, out, 0);
-  if (nkept && roots) tu_pass_extent(e, kept[0], out); /* the loop runs over the run's elements */
   if (!roots) tu_bcast_extents(e, out, nkept, kept, axes); /* the first's, the others checked against it */
   fill_print_c(e->p, &(FillCall){.kind = FILL_SUM, .type = em_ctype(out->dtype), .out = op, .n = em_numel(e, out),
                                  .idx = idx, .xs = xs, .nx = nkept});

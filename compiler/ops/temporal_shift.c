@@ -55,7 +55,6 @@ static int emit_temporal_shift(EmitCtx *e) {
   if (x == out) return em_fail(e, "Out is X itself, which is not supported");
   ShiftCall call = {.kind = SHIFT_FORWARD, .type = em_ctype(x->dtype)};
   if (shift_geometry(e, x, &call)) return -1;
-  tu_pass_extent(e, x, out); /* the run's height and width (infer_temporal_shift) */
   call.numel = em_numel(e, x), call.src = em_ptr(e, x, 1), call.dst = em_ptr(e, out, 0);
   shift_print_c(e->p, &call);
   return 0;

@@ -92,26 +92,42 @@ static int same_numel(EmitCtx *e, const Var *a, const Var *b) {
   return na.a == nb.a && na.c == nb.c;
 }
 
+/* dst = src, once: the kernel's start has the moves its op's shape rule
+ * recorded (tu_pass_recorded_extents), which an emitter may name again. */
+static void move_extent(EmitCtx *e, const char *dst, const char *src) {
+  const char *line = pool_printf("%s = %s;", dst, src);
+  if (!e->p->buf || !strstr(e->p->buf, line)) move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = dst, .src = src});
+}
+
 void tu_pass_extent(EmitCtx *e, const Var *x, const Var *out) {
   const VarSpec *xs = em_spec(e, x), *os = em_spec(e, out);
   if (xs->runtime_mask & (xs->runtime_mask - 1)) { /* several: Out has X's dims */
     for (int k = 0; k < xs->rank && xs->runtime_mask == os->runtime_mask; k++)
-      if (xs->runtime_mask >> k & 1) move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = em_dim(e, out, k),
-                                                                      .src = em_dim(e, x, k)});
+      if (xs->runtime_mask >> k & 1) move_extent(e, em_dim(e, out, k), em_dim(e, x, k));
     return;
   }
   const int d = xs->runtime_dim - 1, od = os->runtime_dim - 1;
   if (d < 0 || od < 0) return;
-  MoveCall call = {.kind = MOVE_EXTENT, .dst = em_dim(e, out, od)};
-  call.src = em_dim(e, x, d);
-  move_print_c(e->p, &call);
+  move_extent(e, em_dim(e, out, od), em_dim(e, x, d));
 }
 
 void tu_pass_extents_to(EmitCtx *e, const Var *x, const Var *out, const int *to) {
   const VarSpec *xs = em_spec(e, x), *os = em_spec(e, out);
   for (int d = 0; d < xs->rank; d++)
     if (xs->runtime_mask >> d & 1 && to[d] >= 0 && os->runtime_mask >> to[d] & 1)
-      move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = em_dim(e, out, to[d]), .src = em_dim(e, x, d)});
+      move_extent(e, em_dim(e, out, to[d]), em_dim(e, x, d));
+}
+
+void tu_pass_recorded_extents(EmitCtx *e) {
+  const Op *op = e->op;
+  for (int k = 0; k < op->nmoves; k++) {
+    const ExtentMove *m = &op->moves[k];
+    const Var *x = &e->g->vars[m->src], *out = &e->g->vars[m->dst];
+    if (!em_spec(e, x)->known || !em_spec(e, out)->known) continue;
+    int to[RT_MAX_RANK];
+    for (int d = 0; d < RT_MAX_RANK; d++) to[d] = m->to[d];
+    tu_pass_extents_to(e, x, out, to);
+  }
 }
 
 void tu_bcast_extents(EmitCtx *e, const Var *out, int n, const Var *const *in, const int64_t *axis) {
@@ -202,9 +218,7 @@ const char *tu_sum(int n, const char *const *terms) {
 int tu_grad_copy(EmitCtx *e) {
   Var *dout = tu_in(e, "Out@GRAD", 0), *dx = tu_out(e, "X@GRAD", 0);
   if (!dout || !dx) return -1;
-  const Var *fx = grad_forward_x(e->g, e->op);
-  if (fx) tu_pass_extent(e, fx, dx); /* X@GRAD's run-time extents are X's (infer_grad_xshape) */
-  return tu_copy(e, dout, dx);
+  return tu_copy(e, dout, dx); /* X@GRAD's run-time extents: the shape rule's (infer_grad_xshape) */
 }
 
 int tu_pieces(EmitCtx *e, const Var *whole, int n, Var *const *pieces, const char *outer,

@@ -132,10 +132,6 @@ static int emit_top_k(EmitCtx *e) {
     sort_print_c(e->p, &call);
     return 0;
   }
-  int to[RT_MAX_RANK];
-  for (int d = 0; d < RT_MAX_RANK; d++) to[d] = d == axis ? -1 : d;
-  tu_pass_extents_to(e, x, out, to);
-  tu_pass_extents_to(e, x, ind, to);
   if (!kt && em_spec(e, x)->runtime_mask >> axis & 1) { /* the run's count along the axis: Paddle wants k of it */
     em_fault(e, pool_printf("dim %d of X ('%s') is below k (Paddle raises)", axis, x->name));
     pr_line(e->p, "if (%s < %s) return 1; /* k past the run's dim %d */", em_dim(e, x, axis), em_dim(e, out, axis),

@@ -44,16 +44,13 @@ static int emit_transpose(EmitCtx *e) {
   int n = attr_ints(e->op, "axis", &axis), seen[RT_MAX_RANK] = {0};
   if (n > r) return em_fail(e, "axis has %d entries for rank %d", n, r);
   const char *xs[RT_MAX_RANK], *dims[RT_MAX_RANK], *st[RT_MAX_RANK];
-  int to[RT_MAX_RANK];
   tu_strides(e, x, xs);
   for (int i = 0; i < r; i++) {
     int a = i < n ? axis_norm(axis[i], r) : i;
     if (a < 0 || seen[a]++) return em_fail(e, "axis is not a permutation");
     dims[i] = em_dim(e, x, a);
     st[i] = xs[a];
-    to[a] = i;
   }
-  tu_pass_extents_to(e, x, out, to);
   return tu_strided_copy(e, x, "0", out, r, dims, st);
 }
 
@@ -81,8 +78,6 @@ static int emit_transpose_grad(EmitCtx *e) {
     dims[a] = em_dim(e, dout, i);
     st[a] = os[i];
   }
-  const Var *fx = grad_forward_x(e->g, e->op);
-  if (fx) tu_pass_extent(e, fx, dx); /* X@GRAD's run-time extents are X's (infer_grad_xshape) */
   return tu_strided_copy(e, dout, "0", dx, r, dims, st);
 }
 

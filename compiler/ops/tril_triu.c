@@ -29,7 +29,6 @@ static int emit_mask(EmitCtx *e, const char *in_slot, const char *out_slot) {
   if (r < 2) return em_fail(e, "X must have rank >= 2");
   int64_t diag = attr_int(e->op, "diagonal", 0);
   int lower = attr_bool(e->op, "lower", 0);
-  tu_pass_extent(e, x, out);
   diag_print_c(e->p, &(DiagCall){.kind = DIAG_TRIANGLE, .type = em_ctype(x->dtype), .offset = diag, .lower = lower,
                                  .src = em_ptr(e, x, 1), .dst = em_ptr(e, out, 0), .h = em_dim(e, x, r - 2),
                                  .w = em_dim(e, x, r - 1), .mats = em_prod(e, x, 0, r - 2)});
@@ -45,12 +44,14 @@ static int infer_tril_triu_grad(OpCtx *c) {
   if (!dout) return -1;
   if (dout->shape.rank < 2) return ctx_fail(c, "Out@GRAD %s must have rank >= 2", shape_str(&dout->shape));
   ctx_set(c, "X@GRAD", 0, &dout->shape, dout->dtype);
+  ctx_pass_runtime_extent(c, dout, "X@GRAD", 0); /* the run's sizes, the forward's */
   return 0;
 }
 
 static int emit_tril_triu_grad(EmitCtx *e) { return emit_mask(e, "Out@GRAD", "X@GRAD"); }
 
-const OpDef op_tril_triu_grad = {.type = "tril_triu_grad", .infer = infer_tril_triu_grad, .emit_c = emit_tril_triu_grad};
+const OpDef op_tril_triu_grad = {.type = "tril_triu_grad", .infer = infer_tril_triu_grad, .emit_c = emit_tril_triu_grad,
+                                 .runtime_extents = 2};
 
 const OpDef op_tril_triu = {.type = "tril_triu", .infer = infer_tril_triu, .emit_c = emit_tril_triu,
                             .runtime_extents = 2};

@@ -370,6 +370,82 @@ run_sized(norms_run_length, {"ids": [-1, 12]}, {"ids": [-1, 8]}, 4, int_range={"
 
 
 @case
+def shifts_run_length():
+    """More gradients over a length the run gives (--max-shape ids=-1,12,
+    data of 7 tokens): roll along the tokens, lerp between the tokens and
+    the rolled ones by a gate, tril of the token-by-token scores, cumprod
+    of them down the tokens, logcumsumexp along the tokens."""
+    ids = paddle.static.data("ids", [None, None], "int64")
+    y = paddle.static.data("y", [None, 1], "int64")
+    e = paddle.nn.Embedding(30, 8)(ids)
+    r = paddle.roll(e, 2, axis=1)
+    g = paddle.nn.functional.sigmoid(paddle.nn.Linear(8, 8)(e))
+    m = paddle.lerp(e, r, g)
+    s = paddle.tril(paddle.matmul(m, m, transpose_y=True) * 0.3)  # [B, L, L]
+    c = paddle.cumprod(paddle.nn.functional.sigmoid(s), dim=1)
+    lc = paddle.logcumsumexp(m, axis=1)
+    feats = paddle.concat([paddle.mean(m, axis=1), paddle.mean(lc, axis=1) * 0.2,
+                           paddle.mean(c, axis=[1, 2]).unsqueeze(1)], axis=1)
+    loss = paddle.nn.functional.cross_entropy(paddle.nn.Linear(17, 4)(feats), y).mean()
+    paddle.optimizer.Adam(0.01).minimize(loss)
+    return loss, 4
+
+
+run_sized(shifts_run_length, {"ids": [-1, 12]}, {"ids": [-1, 7]}, 4, int_range={"ids": 30})
+
+
+@case
+def picks_run_length():
+    """Gradients that pick elements, over a length the run gives
+    (--max-shape ids=-1,12, data of 7 tokens): sort and take_along_axis
+    across each token's features (no ties there), put_along_axis of twice
+    its two smallest features back in place, kthvalue and mode across them,
+    cummax along the tokens, repeat_interleave of the tokens. A token
+    repeated in a row ties cummax, but the tied rows are copies of one
+    embedding row: either pick gives it the same gradient."""
+    ids = paddle.static.data("ids", [None, None], "int64")
+    y = paddle.static.data("y", [None, 1], "int64")
+    e = paddle.nn.Embedding(30, 8)(ids)
+    h = paddle.nn.Linear(8, 8)(e)
+    srt = paddle.sort(h, axis=2)
+    tk = paddle.take_along_axis(e, paddle.argsort(h, axis=2), axis=2)
+    kv, _ = paddle.kthvalue(h, 3, axis=2)  # [B, L]
+    md, _ = paddle.mode(h, axis=2)
+    low = paddle.argsort(h, axis=2)[:, :, :2]
+    pa = paddle.put_along_axis(h, low, paddle.take_along_axis(h, low, axis=2) * 2.0, axis=2)
+    cm, _ = paddle.cummax(h, axis=1)
+    ri = paddle.repeat_interleave(h, 2, axis=1)  # [B, 2 L, 8]
+    weights = paddle.to_tensor([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0])
+    feats = paddle.concat([paddle.mean(srt * weights, axis=1), paddle.mean(tk, axis=1),
+                           paddle.mean(kv, axis=1, keepdim=True), paddle.mean(cm, axis=1),
+                           paddle.mean(ri * paddle.cumsum(paddle.ones_like(ri), axis=1) * 0.1, axis=1),
+                           paddle.mean(md, axis=1, keepdim=True), paddle.mean(pa, axis=1)], axis=1)
+    loss = paddle.nn.functional.cross_entropy(paddle.nn.Linear(42, 4)(feats), y).mean()
+    paddle.optimizer.Adam(0.01).minimize(loss)
+    return loss, 4
+
+
+run_sized(picks_run_length, {"ids": [-1, 12]}, {"ids": [-1, 7]}, 4, int_range={"ids": 30})
+
+
+@case
+def maps_run_size():
+    """More gradients over images of sizes the run gives (--max-shape
+    x=-1,3,12,12, data of 8 x 10): maxout of a convolution, roll along the
+    height, max pooling, a Momentum step."""
+    x = paddle.static.data("x", [None, 3, None, None], "float32")
+    y = paddle.static.data("y", [None, 1], "int64")
+    h = paddle.nn.functional.maxout(paddle.nn.Conv2D(3, 8, 3, padding=1)(x), groups=2)  # 4 channels
+    h = paddle.nn.MaxPool2D(2, 2)(paddle.roll(h, 1, axis=2) * paddle.to_tensor([1.0, 2.0, 3.0, 4.0]).reshape([4, 1, 1]))
+    loss = paddle.nn.functional.cross_entropy(paddle.nn.Linear(4, 4)(paddle.mean(h, axis=[2, 3])), y).mean()
+    paddle.optimizer.Momentum(0.05, 0.9).minimize(loss)
+    return loss, 4
+
+
+run_sized(maps_run_size, {"x": [-1, 3, 12, 12]}, {"x": [-1, 3, 8, 10]}, 4)
+
+
+@case
 def scale_update():
     """The trainer's plumbing with ops that compile without any grad kernel:
     loss = mean(x * w) seeds its gradient (a Backward|Loss fill_constant, as
