@@ -83,8 +83,6 @@ static int emit_arg_minmax(EmitCtx *e) {
   call.x = em_ptr(e, x, 1);
   call.indices = em_ptr(e, out, 0);
   sort_print_c(e->p, &call);
-  int to[RT_MAX_RANK];
-  arg_out_dims(axis, attr_bool(e->op, "keepdims", 0), attr_bool(e->op, "flatten", 0), to);
   return 0;
 }
 

@@ -218,8 +218,7 @@ static int emit_concat(EmitCtx *e) {
     const char *sum = em_dim(e, xs[0], axis);
     for (int i = 1; i < n; i++) sum = pool_printf("%s + %s", sum, em_dim(e, xs[i], axis));
     move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = em_dim(e, out, axis), .src = sum});
-  } else if (one_extent(e, xs, n)) {
-  } else { /* X[0]'s, the others' checked against them */
+  } else if (!one_extent(e, xs, n)) { /* X[0]'s, the others' checked against them (one: the shape rule's) */
     int64_t *axes = pool_alloc(sizeof *axes * (size_t)n);
     for (int i = 0; i < n; i++) axes[i] = -1;
     tu_bcast_extents(e, out, n, (const Var *const *)xs, axes);

@@ -208,9 +208,16 @@ static int infer_einsum(OpCtx *c) {
   }
   ctx_set(c, "Out", 0, &o, x[0]->dtype);
   if (run_labels(c, &q, x, n, nb)) return -1;
-  for (int i = 0; i < n && i < ctx_nout(c, "XShape"); i++) ctx_set(c, "XShape", i, &x[i]->shape, x[i]->dtype);
+  /* XShape and InnerCache: the operands' dims, and their sizes the run gives (einsum_grad's x_shape) */
+  for (int i = 0; i < n && i < ctx_nout(c, "XShape"); i++) {
+    ctx_set(c, "XShape", i, &x[i]->shape, x[i]->dtype);
+    ctx_pass_runtime_extent(c, x[i], "XShape", i);
+  }
   for (int i = 0; i < n && i < ctx_nout(c, "InnerCache"); i++)
-    if (ctx_out(c, "InnerCache", i)) ctx_set(c, "InnerCache", i, &x[i]->shape, x[i]->dtype);
+    if (ctx_out(c, "InnerCache", i)) {
+      ctx_set(c, "InnerCache", i, &x[i]->shape, x[i]->dtype);
+      ctx_pass_runtime_extent(c, x[i], "InnerCache", i);
+    }
   return 0;
 }
 
@@ -225,6 +232,7 @@ static int infer_einsum_grad(OpCtx *c) {
     Var *xs = ctx_need(c, "x_shape", i);
     if (!xs) return -1;
     ctx_set(c, "Operands@GRAD", i, &xs->shape, dout->dtype);
+    ctx_pass_runtime_extent(c, xs, "Operands@GRAD", i); /* the operand's sizes the run gives */
   }
   return 0;
 }
@@ -459,4 +467,4 @@ static int emit_einsum_grad(EmitCtx *e) {
 static const char *const einsum_grad_ignores[] = {"x_shape", NULL};
 
 const OpDef op_einsum_grad = {.type = "einsum_grad", .infer = infer_einsum_grad, .emit_c = emit_einsum_grad,
-                              .ignores = einsum_grad_ignores};
+                              .ignores = einsum_grad_ignores, .runtime_extents = 2};

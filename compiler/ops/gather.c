@@ -194,9 +194,6 @@ static int emit_gather_axis(EmitCtx *e, int64_t axis) {
   int r = tu_rank(e, x), ib = index_bytes(e, idx);
   int a = axis_norm(axis, r); /* in range: the shape rules of gather and index_select checked it */
   if (!ib) return -1;
-  int to[RT_MAX_RANK];
-  gathered_dims_to(r, a, tu_rank(e, idx), to);
-  for (int d = 0; d < RT_MAX_RANK; d++) to[d] = d == 0 ? a : -1;
   const char *row = tu_mul(em_prod(e, x, a + 1, r), pool_printf("(int64_t)sizeof(%s)", em_ctype(x->dtype)));
   const char *n = em_spec(e, x)->runtime_mask >> a & 1 ? pool_printf("X's dim %d in this run", a) : em_dim(e, x, a);
   em_fault(e, pool_printf("an Index value is outside [0, %s) (Paddle raises an error)", n));
@@ -266,11 +263,6 @@ static int emit_gather_nd(EmitCtx *e) {
   const char *dims[RT_MAX_RANK];
   for (int i = 0; i < k; i++) dims[i] = em_dim(e, x, i);
   const char *slice = tu_mul(em_prod(e, x, (int)k, r), pool_printf("(int64_t)sizeof(%s)", em_ctype(x->dtype)));
-  if (em_spec(e, x)->runtime_mask && !em_spec(e, idx)->runtime_mask) { /* X's after the addressed ones */
-    int to[RT_MAX_RANK];
-    nd_dims_to(r, (int)k, ri, to);
-  } else {
-  }
   em_fault(e, "an Index row addresses a slice outside X (Paddle raises an error)");
   move_print_c(e->p, &(MoveCall){.kind = MOVE_GATHER_ND, .src = em_ptr(e, x, 1), .rank = (int)k, .dims = dims,
                                   .row_bytes = slice, .index = em_ptr(e, idx, 1), .index_bytes = ib,

@@ -38,7 +38,8 @@ void einsum_print_c(Printer *p, const EinsumCall *c) {
       break;
     case EINSUM_GRAD:
       for (int j = 0; j < c->ncontract; j++) {
-        pr_line(p, "{ /* Operands@GRAD[%d] */", c->contract[j].grad);
+        pr_line(p, "/* Operands@GRAD[%d] */", c->contract[j].grad);
+        pr_line(p, "{");
         print_contraction(p, c, &c->contract[j]);
         pr_line(p, "}");
       }

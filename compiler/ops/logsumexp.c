@@ -75,9 +75,6 @@ static int emit_logsumexp(EmitCtx *e) {
   if (out->dtype != x->dtype) return em_fail(e, "X and Out differ in dtype");
   LseCall call = {.kind = LSE_FORWARD, .type = em_ctype(x->dtype), .f32 = x->dtype == RT_DT_FP32};
   if (lse_dims(e, x, &call)) return em_fail(e, "an axis is out of range");
-  int red[RT_MAX_RANK] = {0}, to[RT_MAX_RANK]; /* Out's dims as the shape rule keeps them */
-  reduced_dims(e->op, tu_rank(e, x), 1, red);
-  reduce_kept_dims_to(tu_rank(e, x), red, attr_bool(e->op, "keepdim", 0), to);
   call.x = em_ptr(e, x, 1);
   call.out = em_ptr(e, out, 0);
   lse_print_c(e->p, &call);

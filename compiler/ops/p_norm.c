@@ -122,8 +122,6 @@ static int emit_p_norm(EmitCtx *e) {
   if (out->dtype != x->dtype) return em_fail(e, "X and Out differ in dtype");
   const int axis = pnorm_axis(e, x);
   if (axis < -1) return -1;
-  int to[RT_MAX_RANK];
-  norm_dims_to(tu_rank(e, x), axis, attr_bool(e->op, "keepdim", 0), to);
   PNormCall call = {.kind = PNORM_FORWARD, .dtype = dt, .porder = (float)attr_float(e->op, "porder", 2),
                     .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0)};
   lines(e, x, axis, &call);

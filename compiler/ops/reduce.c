@@ -259,8 +259,6 @@ static int emit_reduce(EmitCtx *e) {
   }
   SymDim nkeep = spec_numel(&keep), no = spec_numel(em_spec(e, out));
   if (nkeep.a < 0 || nkeep.a != no.a || nkeep.c != no.c) return em_fail(e, "Out does not hold the kept dims of X");
-  int to[RT_MAX_RANK];
-  reduce_kept_dims_to(r, red, attr_bool(e->op, "keep_dim", 0), to);
   const char *kept = em_numel(e, out);
   const char *t = em_ctype(out->dtype);
   const char *empty = NULL;

@@ -355,9 +355,7 @@ static int emit_rnn(EmitCtx *e) {
     attr_superseded(e->op, "seed"); /* it seeds only that dropout */
   }
   rnn_geo(e, &g, mi, steps, batch, &r);
-  if (em_spec(e, x)->runtime_mask) { /* the run's time steps (infer_rnn) */
-    r.seq_len = em_dim(e, x, 0);
-  }
+  if (em_spec(e, x)->runtime_mask) r.seq_len = em_dim(e, x, 0); /* the run's time steps (infer_rnn) */
   r.x = em_ptr(e, x, 1);
   if (lens) r.lengths = em_ptr(e, lens, 1);
   r.out = em_ptr(e, out, 0);
@@ -460,9 +458,7 @@ static int emit_rnn_grad(EmitCtx *e) {
   rnn_workspace(e, &g, steps, batch, 1, &r.ws, &r.gemm_ws);
   if (mask) r.mask = em_ptr(e, mask, 1);
   rnn_geo(e, &g, mi, steps, batch, &r);
-  if (xs->runtime_mask) { /* the run's time steps, as the forward took them (infer_rnn) */
-    r.seq_len = em_dim(e, x, 0);
-  }
+  if (xs->runtime_mask) r.seq_len = em_dim(e, x, 0); /* the run's time steps, as the forward took them (infer_rnn) */
   r.x = em_ptr(e, x, 1);
   r.h0 = pre[0], r.c0 = pre[1];
   if (lens) r.lengths = em_ptr(e, lens, 1);

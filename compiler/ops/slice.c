@@ -704,12 +704,6 @@ static int emit_slice_op(EmitCtx *e, int strided) {
     slice_print_c(e->p, &(SliceCall){.kind = SLICE_EMPTY});
     return 0;
   }
-  if (em_spec(e, x)->runtime_mask) { /* X's run-time extents on the uncut axes are Out's (pass_input_extents) */
-    int64_t *dec;
-    const int ndec = attr_ints(e->op, "decrease_axis", &dec);
-    int to[RT_MAX_RANK];
-    for (int d = 0; d < RT_MAX_RANK; d++) to[d] = out_axis(dec, ndec, d, &to[d]) ? -1 : to[d];
-  }
   return tu_strided_copy(e, x, offset, out, tu_rank(e, x), dims, st);
 }
 

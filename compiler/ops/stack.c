@@ -108,8 +108,6 @@ static int emit_stack(EmitCtx *e) {
     if (tu_rank(e, xs[i]) != r - 1) return em_fail(e, "X[%d] has rank %d, Y %d", i, tu_rank(e, xs[i]), r);
     inner[i] = em_prod(e, xs[i], axis, r - 1);
   }
-  int to[RT_MAX_RANK];
-  stacked_dims_to(r - 1, axis, to);
   const unsigned run = em_spec(e, xs[0])->runtime_mask;
   const char *differ = NULL;
   for (int i = 1; i < n; i++)
@@ -205,8 +203,6 @@ static int emit_unstack_grad(EmitCtx *e) {
     if (!(dys[i] = tu_in(e, "Y@GRAD", i))) return -1;
     inner[i] = em_prod(e, dx, axis + 1, r);
   }
-  int to[RT_MAX_RANK];
-  stacked_dims_to(r - 1, axis, to);
   return tu_pieces(e, dx, n, dys, em_prod(e, dx, 0, axis), inner, 1);
 }
 

@@ -179,10 +179,14 @@ static int emit_top_k_grad(EmitCtx *e) {
   int axis = r ? axis_norm(v2 ? attr_int(e->op, "axis", -1) : -1, r) : 0;
   if (axis < 0) return em_fail(e, "axis is out of range");
   if (tu_rank(e, dout) != r || tu_rank(e, ind) != r) return em_fail(e, "Out@GRAD and Indices must have X's rank");
-  for (int d = 0; d < r; d++) /* a gradient of another k than the forward's */
-    if (strcmp(em_dim(e, dout, d), em_dim(e, ind, d)))
+  for (int d = 0; d < r; d++) { /* a gradient of another k than the forward's; sizes the run gives: checked then */
+    const char *have = em_dim(e, dout, d), *want = em_dim(e, ind, d);
+    if ((em_spec(e, dout)->runtime_mask | em_spec(e, ind)->runtime_mask) >> d & 1)
+      tu_run_equal(e, dout, ind, have, want, "Out@GRAD's size differs from Indices' (a gradient of another k)");
+    else if (strcmp(have, want))
       return em_fail(e, "Out@GRAD ('%s' %s) and Indices ('%s' %s) differ in shape", dout->name,
                      shape_str(&dout->shape), ind->name, shape_str(&ind->shape));
+  }
   SortCall call = {.kind = SORT_TOPK_GRAD, .dtype = dx->dtype, .idx_dtype = ind->dtype, .zero_d = r == 0};
   call.idx = em_ptr(e, ind, 1);
   call.dout = em_ptr(e, dout, 1);
@@ -202,6 +206,7 @@ static const char *const top_k_v2_grad_ignores[] = {"K", NULL};
 static const char *const top_k_v2_grad_attr_ignores[] = {"k", "largest", "sorted", NULL};
 const OpDef op_top_k_grad = {.type = "top_k_grad", .infer = grad_infer, .emit_c = emit_top_k_grad};
 const OpDef op_top_k_v2_grad = {.type = "top_k_v2_grad", .infer = grad_infer, .emit_c = emit_top_k_grad,
-                                .ignores = top_k_v2_grad_ignores, .attr_ignores = top_k_v2_grad_attr_ignores};
+                                .ignores = top_k_v2_grad_ignores, .attr_ignores = top_k_v2_grad_attr_ignores,
+                                .runtime_extents = 2};
 const OpDef op_top_k = {.type = "top_k", .infer = infer_top_k, .emit_c = emit_top_k, .runtime_extents = 2};
 const OpDef op_top_k_v2 = {.type = "top_k_v2", .infer = infer_top_k, .emit_c = emit_top_k, .runtime_extents = 2};

@@ -400,9 +400,9 @@ def picks_run_length():
     (--max-shape ids=-1,12, data of 7 tokens): sort and take_along_axis
     across each token's features (no ties there), put_along_axis of twice
     its two smallest features back in place, kthvalue and mode across them,
-    cummax along the tokens, repeat_interleave of the tokens. A token
-    repeated in a row ties cummax, but the tied rows are copies of one
-    embedding row: either pick gives it the same gradient."""
+    cummax and topk along the tokens, repeat_interleave of the tokens. A
+    token repeated in a row ties cummax and topk, but the tied rows are
+    copies of one embedding row: either pick gives it the same gradient."""
     ids = paddle.static.data("ids", [None, None], "int64")
     y = paddle.static.data("y", [None, 1], "int64")
     e = paddle.nn.Embedding(30, 8)(ids)
@@ -411,6 +411,7 @@ def picks_run_length():
     tk = paddle.take_along_axis(e, paddle.argsort(h, axis=2), axis=2)
     kv, _ = paddle.kthvalue(h, 3, axis=2)  # [B, L]
     md, _ = paddle.mode(h, axis=2)
+    tv, _ = paddle.topk(h, 3, axis=1)  # [B, 3, 8]: k of the run's tokens
     low = paddle.argsort(h, axis=2)[:, :, :2]
     pa = paddle.put_along_axis(h, low, paddle.take_along_axis(h, low, axis=2) * 2.0, axis=2)
     cm, _ = paddle.cummax(h, axis=1)
@@ -419,13 +420,35 @@ def picks_run_length():
     feats = paddle.concat([paddle.mean(srt * weights, axis=1), paddle.mean(tk, axis=1),
                            paddle.mean(kv, axis=1, keepdim=True), paddle.mean(cm, axis=1),
                            paddle.mean(ri * paddle.cumsum(paddle.ones_like(ri), axis=1) * 0.1, axis=1),
-                           paddle.mean(md, axis=1, keepdim=True), paddle.mean(pa, axis=1)], axis=1)
-    loss = paddle.nn.functional.cross_entropy(paddle.nn.Linear(42, 4)(feats), y).mean()
+                           paddle.mean(md, axis=1, keepdim=True), paddle.mean(pa, axis=1), paddle.mean(tv, axis=1)],
+                          axis=1)
+    loss = paddle.nn.functional.cross_entropy(paddle.nn.Linear(50, 4)(feats), y).mean()
     paddle.optimizer.Adam(0.01).minimize(loss)
     return loss, 4
 
 
 run_sized(picks_run_length, {"ids": [-1, 12]}, {"ids": [-1, 7]}, 4, int_range={"ids": 30})
+
+
+@case
+def einsum_run_length():
+    """Attention written with einsum over a length the run gives
+    (--max-shape ids=-1,12, data of 7 tokens): the scores "bld,bmd->blm",
+    softmax, the mix "blm,bmd->bld", a sum over the tokens "bld->bd" (one
+    operand); einsum_grad of each at the run's length. No key bias: softmax
+    takes a per-row constant away, so its gradient is rounding noise."""
+    ids = paddle.static.data("ids", [None, None], "int64")
+    y = paddle.static.data("y", [None, 1], "int64")
+    e = paddle.nn.Embedding(30, 16)(ids)
+    q, k, v = paddle.nn.Linear(16, 16)(e), paddle.nn.Linear(16, 16, bias_attr=False)(e), paddle.nn.Linear(16, 16)(e)
+    p = paddle.nn.functional.softmax(paddle.einsum("bld,bmd->blm", q, k) * 0.25, axis=-1)
+    o = paddle.einsum("blm,bmd->bld", p, v)
+    loss = paddle.nn.functional.cross_entropy(paddle.nn.Linear(16, 4)(paddle.einsum("bld->bd", o) * 0.1), y).mean()
+    paddle.optimizer.Adam(0.01).minimize(loss)
+    return loss, 4
+
+
+run_sized(einsum_run_length, {"ids": [-1, 12]}, {"ids": [-1, 7]}, 4, int_range={"ids": 30})
 
 
 @case
