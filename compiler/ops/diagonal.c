@@ -19,7 +19,8 @@
  * 2.5 on, [1] before).
  * Emission (any element type; trace: not bool): diagonal is one strided
  * copy (the diagonal walks the sum of the two axes' strides; over an
- * Input of the run's sizes, the length the run's: diag_run_len); trace copies
+ * Input of the run's sizes, the length the run's: diag_run_len, as its
+ * grad's scatter walks it); trace copies
  * the diagonals into kernel scratch the same way and sums each in order;
  * diag_embed zeroes Out and writes each element of Input at its place. */
 #include "../util.h"
@@ -132,13 +133,9 @@ static int diag_setup(EmitCtx *e, const Var *x, int *a1, int *a2, int64_t *len) 
   return 0;
 }
 
-/* The diagonal's length over Input's sizes the run gives (diag_len as C),
- * written as Out's last extent where that is the run's, and its other
- * extents Input's; returns the length's C name. */
-static const char *diag_run_len(EmitCtx *e, const Var *x, const Var *out, int a1, int a2, int64_t off) {
-  int to[RT_MAX_RANK];
-  diagonal_to(tu_rank(e, x), a1, a2, to);
-  tu_pass_extents_to(e, x, out, to);
+/* The diagonal's length over the sizes the run gives x (diag_len as C);
+ * returns the length's C name. */
+static const char *diag_run_len(EmitCtx *e, const Var *x, int a1, int a2, int64_t off) {
   pr_line(e->p, "/* the diagonal's length over the run's sizes */");
   pr_line(e->p, "const int64_t d1 = %s, d2 = %s;", em_dim(e, x, a1), em_dim(e, x, a2));
   if (off == 0)
@@ -149,9 +146,19 @@ static const char *diag_run_len(EmitCtx *e, const Var *x, const Var *out, int a1
   else
     pr_line(e->p, "const int64_t len = d1 - %lld > 0 ? (d1 - %lld < d2 ? d1 - %lld : d2) : 0;", (long long)-off,
             (long long)-off, (long long)-off);
-  const int last = tu_rank(e, out) - 1;
-  if (em_spec(e, out)->runtime_mask >> last & 1) pr_line(e->p, "%s = len;", em_dim(e, out, last));
   return "len";
+}
+
+/* diag_run_len, written as Out's last extent where that is the run's, and
+ * Out's other extents Input's (diagonal_runtime). */
+static const char *diag_run_extents(EmitCtx *e, const Var *x, const Var *out, int a1, int a2, int64_t off) {
+  int to[RT_MAX_RANK];
+  diagonal_to(tu_rank(e, x), a1, a2, to);
+  tu_pass_extents_to(e, x, out, to);
+  const char *len = diag_run_len(e, x, a1, a2, off);
+  const int last = tu_rank(e, out) - 1;
+  if (em_spec(e, out)->runtime_mask >> last & 1) pr_line(e->p, "%s = %s;", em_dim(e, out, last), len);
+  return len;
 }
 
 static int emit_diagonal(EmitCtx *e) {
@@ -162,7 +169,7 @@ static int emit_diagonal(EmitCtx *e) {
   if (x->dtype != out->dtype) return em_fail(e, "Input and Out differ in dtype");
   if (x == out) return em_fail(e, "Out is Input itself, which is not supported");
   const int64_t off = attr_int(e->op, "offset", 0);
-  const char *run_len = em_spec(e, x)->runtime_mask ? diag_run_len(e, x, out, a1, a2, off) : NULL;
+  const char *run_len = em_spec(e, x)->runtime_mask ? diag_run_extents(e, x, out, a1, a2, off) : NULL;
   if (len == 0) return 0; /* an empty Out (at the bound: at every size) */
   const char *dims[RT_MAX_RANK], *st[RT_MAX_RANK], *start;
   int n = diag_view(e, x, a1, a2, off, len, dims, st, &start);
@@ -214,8 +221,10 @@ static int emit_diag_scatter(EmitCtx *e, int per_elem) {
   const char *dims[RT_MAX_RANK], *st[RT_MAX_RANK], *start;
   DiagCall call = {.kind = DIAG_SCATTER_ND, .type = em_ctype(dx->dtype), .dst = em_ptr(e, dx, 0),
                    .numel = em_numel(e, dx), .dlen = len, .per_elem = per_elem};
-  if (len > 0) { /* else empty diagonals: zeros */
-    call.rank = diag_view(e, dx, a1, a2, attr_int(e->op, "offset", 0), len, dims, st, &start);
+  if (len > 0) { /* else empty diagonals: zeros (at the bound: at every size) */
+    const int64_t off = attr_int(e->op, "offset", 0);
+    call.rank = diag_view(e, dx, a1, a2, off, len, dims, st, &start);
+    if (em_spec(e, dx)->runtime_mask) dims[call.rank - 1] = diag_run_len(e, dx, a1, a2, off); /* Input's run sizes */
     call.dims = dims, call.strides = st, call.start = start;
     call.src = em_ptr(e, dout, 1);
   }
@@ -312,6 +321,7 @@ const OpDef op_diag_embed = {.type = "diag_embed", .infer = infer_diag_embed, .e
                              .runtime_extents = 2};
 const OpDef op_diagonal = {.type = "diagonal", .infer = infer_diagonal, .emit_c = emit_diagonal,
                            .runtime_extents = 2};
-const OpDef op_diagonal_grad = {.type = "diagonal_grad", .infer = grad_infer, .emit_c = emit_diagonal_grad};
+const OpDef op_diagonal_grad = {.type = "diagonal_grad", .infer = grad_infer, .emit_c = emit_diagonal_grad,
+                                .runtime_extents = 2};
 const OpDef op_trace = {.type = "trace", .infer = infer_trace, .emit_c = emit_trace};
 const OpDef op_trace_grad = {.type = "trace_grad", .infer = grad_infer, .emit_c = emit_trace_grad};

@@ -373,8 +373,9 @@ run_sized(norms_run_length, {"ids": [-1, 12]}, {"ids": [-1, 8]}, 4, int_range={"
 def shifts_run_length():
     """More gradients over a length the run gives (--max-shape ids=-1,12,
     data of 7 tokens): roll along the tokens, lerp between the tokens and
-    the rolled ones by a gate, tril of the token-by-token scores, cumprod
-    of them down the tokens, logcumsumexp along the tokens."""
+    the rolled ones by a gate, tril of the token-by-token scores, their
+    diagonal, cumprod of them down the tokens, logcumsumexp along the
+    tokens."""
     ids = paddle.static.data("ids", [None, None], "int64")
     y = paddle.static.data("y", [None, 1], "int64")
     e = paddle.nn.Embedding(30, 8)(ids)
@@ -382,11 +383,12 @@ def shifts_run_length():
     g = paddle.nn.functional.sigmoid(paddle.nn.Linear(8, 8)(e))
     m = paddle.lerp(e, r, g)
     s = paddle.tril(paddle.matmul(m, m, transpose_y=True) * 0.3)  # [B, L, L]
+    d = paddle.diagonal(s, axis1=1, axis2=2)  # [B, L]
     c = paddle.cumprod(paddle.nn.functional.sigmoid(s), dim=1)
     lc = paddle.logcumsumexp(m, axis=1)
     feats = paddle.concat([paddle.mean(m, axis=1), paddle.mean(lc, axis=1) * 0.2,
-                           paddle.mean(c, axis=[1, 2]).unsqueeze(1)], axis=1)
-    loss = paddle.nn.functional.cross_entropy(paddle.nn.Linear(17, 4)(feats), y).mean()
+                           paddle.mean(c, axis=[1, 2]).unsqueeze(1), paddle.mean(d, axis=1, keepdim=True)], axis=1)
+    loss = paddle.nn.functional.cross_entropy(paddle.nn.Linear(18, 4)(feats), y).mean()
     paddle.optimizer.Adam(0.01).minimize(loss)
     return loss, 4
 
