@@ -325,7 +325,8 @@ static int emit_gather_nd_grad(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_gather_nd_grad = {.type = "gather_nd_grad", .infer = grad_infer, .emit_c = emit_gather_nd_grad};
+const OpDef op_gather_nd_grad = {.type = "gather_nd_grad", .infer = grad_infer, .emit_c = emit_gather_nd_grad,
+                                 .runtime_extents = 2};
 
 /* gather_grad and index_select_grad (X, Index, Out@GRAD -> X@GRAD; phi
  * GatherGradKernel's ScatterAssignAdd / GatherV2GradFunction and

@@ -402,10 +402,12 @@ def picks_run_length():
     (--max-shape ids=-1,12, data of 7 tokens): sort and take_along_axis
     across each token's features (no ties there), put_along_axis of twice
     its two smallest features back in place, kthvalue and mode across them,
-    cummax and topk along the tokens, repeat_interleave of the tokens. A
+    cummax and topk along the tokens, repeat_interleave of the tokens,
+    gather_nd of a (row, token) pair a feed gives (pos, in [0, 4)). A
     token repeated in a row ties cummax and topk, but the tied rows are
     copies of one embedding row: either pick gives it the same gradient."""
     ids = paddle.static.data("ids", [None, None], "int64")
+    pos = paddle.static.data("pos", [None, 2], "int64")
     y = paddle.static.data("y", [None, 1], "int64")
     e = paddle.nn.Embedding(30, 8)(ids)
     h = paddle.nn.Linear(8, 8)(e)
@@ -422,14 +424,14 @@ def picks_run_length():
     feats = paddle.concat([paddle.mean(srt * weights, axis=1), paddle.mean(tk, axis=1),
                            paddle.mean(kv, axis=1, keepdim=True), paddle.mean(cm, axis=1),
                            paddle.mean(ri * paddle.cumsum(paddle.ones_like(ri), axis=1) * 0.1, axis=1),
-                           paddle.mean(md, axis=1, keepdim=True), paddle.mean(pa, axis=1), paddle.mean(tv, axis=1)],
-                          axis=1)
-    loss = paddle.nn.functional.cross_entropy(paddle.nn.Linear(50, 4)(feats), y).mean()
+                           paddle.mean(md, axis=1, keepdim=True), paddle.mean(pa, axis=1), paddle.mean(tv, axis=1),
+                           paddle.gather_nd(h, pos)], axis=1)
+    loss = paddle.nn.functional.cross_entropy(paddle.nn.Linear(58, 4)(feats), y).mean()
     paddle.optimizer.Adam(0.01).minimize(loss)
     return loss, 4
 
 
-run_sized(picks_run_length, {"ids": [-1, 12]}, {"ids": [-1, 7]}, 4, int_range={"ids": 30})
+run_sized(picks_run_length, {"ids": [-1, 12]}, {"ids": [-1, 7]}, 4, int_range={"ids": 30, "pos": 4})
 
 
 @case
