@@ -15,7 +15,8 @@
  * transpose Paddle's kernel does, one strided copy: Out viewed as [N, C, r,
  * r, H, W] (NHWC [N, H, W, C, r, r]) reads X at (n, c, h*r + i, w*r + j).
  * pixel_shuffle of an X whose height and width the run gives loops over
- * the run's (Out's r times them). */
+ * the run's (Out's r times them); its grad over Out@GRAD's (X@GRAD's 1/r
+ * of them). */
 #include <string.h>
 
 #include "../util.h"
@@ -76,7 +77,10 @@ static int lower_shuffle(EmitCtx *e, const Var *src, const Var *dst, int from_bi
     const char *n = em_dim(e, small, hi + i);
     if (i) call.W = n;
     else call.H = n;
-    if (em_spec(e, big)->runtime_mask >> (hi + i) & 1)
+    if (from_big) /* pixel_shuffle_grad: X@GRAD's, Out@GRAD's over r (infer_pixel_grad) */
+      move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = n,
+                                     .src = pool_printf("%s / %lld", em_dim(e, big, hi + i), (long long)r)});
+    else if (em_spec(e, big)->runtime_mask >> (hi + i) & 1)
       move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = em_dim(e, big, hi + i),
                                      .src = pool_printf("%s * %lld", n, (long long)r)});
   }
@@ -175,6 +179,14 @@ static int infer_pixel_grad(OpCtx *c) {
     x.d[hi + 1] = os->d[hi + 1] * r;
   }
   ctx_set(c, "X@GRAD", 0, &x, dout->dtype);
+  const unsigned run = var_runtime_mask(dout); /* pixel_shuffle's run height and width: X@GRAD's are 1/r of them */
+  if (!run || !up) return 0;
+  if (run & ~(3u << hi))
+    return ctx_fail(c, "Out@GRAD ('%s') has dims only the run gives besides its height and width; %s takes them "
+                    "there only", dout->name, c->op->type);
+  ctx_set_runtime_extents(c, "X@GRAD", 0, run, dout->runtime_from);
+  Var *dx = ctx_out(c, "X@GRAD", 0);
+  if (dx) run_hw_share_root(c->g, dx, pool_printf("%d:%u:pixel_shuffle_grad %lld", dout->runtime_root, run, (long long)r));
   return 0;
 }
 
@@ -189,6 +201,6 @@ static int emit_pixel_grad(EmitCtx *e) {
 }
 
 const OpDef op_pixel_shuffle_grad = {.type = "pixel_shuffle_grad", .infer = infer_pixel_grad,
-                                     .emit_c = emit_pixel_grad};
+                                     .emit_c = emit_pixel_grad, .runtime_extents = 2};
 const OpDef op_pixel_unshuffle_grad = {.type = "pixel_unshuffle_grad", .infer = infer_pixel_grad,
                                        .emit_c = emit_pixel_grad};
