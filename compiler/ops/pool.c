@@ -329,9 +329,11 @@ static int emit_max_pool2d_index_grad(EmitCtx *e) {
   RtPool2d p;
   if (max_pool2d_index_geometry(e, x, dout, &p)) return -1;
   if (!dx) return 0;
+  const int run = em_spec(e, x)->runtime_mask != 0;
+  if (run) run_hw_print_known(e, x, dout, 2); /* the forward's sizes again (infer_max_pool_with_index) */
   pool_print_c(e->p, &(PoolCall){.kind = POOL_INDEX_GRAD, .dims = 2, .f64 = x->dtype == RT_DT_FP64, .geo2 = p,
-                                 .batch = em_dim(e, x, 0), .mask = em_ptr(e, mask, 1), .dout = em_ptr(e, dout, 1),
-                                 .dx = em_ptr(e, dx, 0)});
+                                 .run_sizes = run, .batch = em_dim(e, x, 0), .mask = em_ptr(e, mask, 1),
+                                 .dout = em_ptr(e, dout, 1), .dx = em_ptr(e, dx, 0)});
   return 0;
 }
 
@@ -469,7 +471,7 @@ static const char *const pool_grad_attr_ignores[] = {"ceil_mode", NULL};
 const OpDef op_pool2d_grad = {.type = "pool2d_grad", .infer = grad_infer, .emit_c = emit_pool2d_grad,
                               .attr_ignores = pool_grad_attr_ignores, .runtime_extents = 2};
 const OpDef op_max_pool2d_with_index_grad = {.type = "max_pool2d_with_index_grad", .infer = grad_infer,
-                                             .emit_c = emit_max_pool2d_index_grad};
+                                             .emit_c = emit_max_pool2d_index_grad, .runtime_extents = 2};
 const OpDef op_pool3d = {.type = "pool3d", .infer = infer_pool, .emit_c = emit_pool3d, .runtime_extents = 2};
 const OpDef op_pool3d_grad = {.type = "pool3d_grad", .infer = grad_infer, .emit_c = emit_pool3d_grad,
                               .attr_ignores = pool_grad_attr_ignores};

@@ -73,9 +73,13 @@ void pool_print_c(Printer *p, const PoolCall *c) {
       return;
     }
     const RtPool2d *g = &c->geo2;
-    pr_line(p, "static const RtPool2d geo = {.type = RT_POOL_MAX, .c = %lld, .h_in = %lld, .w_in = %lld, .h_out = "
-            "%lld, .w_out = %lld};", (long long)g->c, (long long)g->h_in, (long long)g->w_in, (long long)g->h_out,
-            (long long)g->w_out);
+    if (c->run_sizes) /* the kernel's locals (run_hw_print_known) */
+      pr_line(p, "const RtPool2d geo = {.type = RT_POOL_MAX, .c = %lld, .h_in = h_in, .w_in = w_in, .h_out = h_out, "
+              ".w_out = w_out};", (long long)g->c);
+    else
+      pr_line(p, "static const RtPool2d geo = {.type = RT_POOL_MAX, .c = %lld, .h_in = %lld, .w_in = %lld, .h_out = "
+              "%lld, .w_out = %lld};", (long long)g->c, (long long)g->h_in, (long long)g->w_in, (long long)g->h_out,
+              (long long)g->w_out);
   } else if (c->dims == 3) {
     print_pool3d(p, c);
   } else {

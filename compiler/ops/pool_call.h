@@ -27,7 +27,7 @@ typedef struct PoolCall {
   int dims;                  /* 2 or 3 */
   int f64;                   /* float64 tensors (the _f64 routines), else float32 */
   RtPool2d geo2;             /* dims 2: the geometry (POOL_INDEX_GRAD prints c and the sizes only) */
-  int run_sizes;             /* POOL_FORWARD, or dims 2 POOL_INDEX: the sizes are the locals h_in, w_in, h_out, w_out
+  int run_sizes;             /* POOL_FORWARD, or dims 2 POOL_INDEX(_GRAD): the sizes are the locals h_in, w_in, h_out, w_out
                               * (dims 3: and d_in, d_out) the run gives (run_hw.h), */
   int k_in;                  /* and the window is the input (global pooling) */
   int run_pads;              /* and the padding the locals pad_t, pad_l (dims 3: and pad_f) (SAME:
