@@ -93,6 +93,7 @@ static int infer_channel_shuffle_grad(OpCtx *c) {
   if (!dout) return -1;
   if (dout->shape.rank != 4) return ctx_fail(c, "Out@GRAD %s must have rank 4", shape_str(&dout->shape));
   ctx_set(c, "X@GRAD", 0, &dout->shape, dout->dtype);
+  ctx_pass_runtime_extent(c, dout, "X@GRAD", 0); /* the run's height and width, the forward's */
   return 0;
 }
 
@@ -113,6 +114,6 @@ static int emit_channel_shuffle_grad(EmitCtx *e) {
 }
 
 const OpDef op_channel_shuffle_grad = {.type = "channel_shuffle_grad", .infer = infer_channel_shuffle_grad,
-                                       .emit_c = emit_channel_shuffle_grad};
+                                       .emit_c = emit_channel_shuffle_grad, .runtime_extents = 2};
 const OpDef op_shuffle_channel_grad = {.type = "shuffle_channel_grad", .infer = infer_channel_shuffle_grad,
                                        .emit_c = emit_channel_shuffle_grad};

@@ -74,6 +74,7 @@ static int infer_temporal_shift_grad(OpCtx *c) {
   if (!dout) return -1;
   if (dout->shape.rank != 4) return ctx_fail(c, "Out@GRAD %s must have rank 4", shape_str(&dout->shape));
   ctx_set(c, "X@GRAD", 0, &dout->shape, dout->dtype);
+  ctx_pass_runtime_extent(c, dout, "X@GRAD", 0); /* the run's height and width, the forward's */
   return 0;
 }
 
@@ -92,4 +93,4 @@ static int emit_temporal_shift_grad(EmitCtx *e) {
 }
 
 const OpDef op_temporal_shift_grad = {.type = "temporal_shift_grad", .infer = infer_temporal_shift_grad,
-                                      .emit_c = emit_temporal_shift_grad};
+                                      .emit_c = emit_temporal_shift_grad, .runtime_extents = 2};

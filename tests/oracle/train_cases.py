@@ -458,12 +458,14 @@ run_sized(einsum_run_length, {"ids": [-1, 12]}, {"ids": [-1, 7]}, 4, int_range={
 @case
 def maps_run_size():
     """More gradients over images of sizes the run gives (--max-shape
-    x=-1,3,12,12, data of 8 x 10): maxout of a convolution, pixel_shuffle
-    by 2 then max pooling back to the run's sizes, roll along the height,
+    x=-1,3,12,12, data of 8 x 10): maxout of a convolution, channel_shuffle,
+    temporal_shift (2 frames a clip), pixel_shuffle by 2 then max pooling
+    back to the run's sizes, roll along the height,
     max pooling with its mask (max_pool2d_with_index), a Momentum step."""
     x = paddle.static.data("x", [None, 3, None, None], "float32")
     y = paddle.static.data("y", [None, 1], "int64")
     h = paddle.nn.functional.maxout(paddle.nn.Conv2D(3, 8, 3, padding=1)(x), groups=2)  # 4 channels
+    h = paddle.nn.functional.temporal_shift(paddle.nn.functional.channel_shuffle(h, 2), seg_num=2, shift_ratio=0.25)
     up = paddle.nn.MaxPool2D(2, 2)(paddle.nn.functional.pixel_shuffle(h, 2))  # [B, 1, H, W]
     h = paddle.roll(h, 1, axis=2) * paddle.to_tensor([1.0, 2.0, 3.0, 4.0]).reshape([4, 1, 1]) + up
     h, _ = paddle.nn.functional.max_pool2d(h, 2, 2, return_mask=True)
