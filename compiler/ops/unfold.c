@@ -17,7 +17,8 @@
  * Col2ImFunctor (kCFO) per image.  unfold of an image whose height and
  * width the run gives: the blocks are counted when it runs (a count
  * below 1 stops the run, as Paddle raises an error), Y's L is their
- * product. */
+ * product; unfold_grad's col2im walks the same blocks of X@GRAD (X's
+ * sizes). */
 #include <string.h>
 
 #include "../util.h"
@@ -117,17 +118,18 @@ static int fold_move(EmitCtx *e, const Var *src, const Var *dst, int fold_geom, 
   FoldCall call = {.kind = to_img ? FOLD_COL2IM : FOLD_IM2COL, .type = em_ctype(src->dtype), .C = C, .H = H, .W = W,
                    .k = {k[0], k[1]}, .s = {s[0], s[1]}, .pad = {p[0], p[1]}, .d = {d[0], d[1]}, .bh = bh, .bw = bw,
                    .batch = em_dim(e, src, 0), .src = em_ptr(e, src, 1), .dst = em_ptr(e, dst, 0)};
-  if (run) { /* the blocks of the run's image, checked, and Y's extent */
-    if (to_img) return em_fail(e, "an image of the run's sizes is not supported here");
+  if (run) { /* the blocks of the run's image; unfold's: checked, and Y's extent (its grad's: X@GRAD's, X's) */
     call.run_h = em_dim(e, img, 2), call.run_w = em_dim(e, img, 3);
     call.run_bh = pool_printf("(%s + %lld - %lld) / %lld + 1", call.run_h, (long long)(p[0] + p[2]),
                               (long long)(d[0] * (k[0] - 1) + 1), (long long)s[0]);
     call.run_bw = pool_printf("(%s + %lld - %lld) / %lld + 1", call.run_w, (long long)(p[1] + p[3]),
                               (long long)(d[1] * (k[1] - 1) + 1), (long long)s[1]);
-    em_fault(e, "the kernel is larger than the padded image (no block; Paddle raises an error)");
-    pr_line(e->p, "if (%s < 1 || %s < 1) return 1;", call.run_bh, call.run_bw);
-    move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = em_dim(e, col, 2),
-                                   .src = pool_printf("(%s) * (%s)", call.run_bh, call.run_bw)});
+    if (!to_img) {
+      em_fault(e, "the kernel is larger than the padded image (no block; Paddle raises an error)");
+      pr_line(e->p, "if (%s < 1 || %s < 1) return 1;", call.run_bh, call.run_bw);
+      move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = em_dim(e, col, 2),
+                                     .src = pool_printf("(%s) * (%s)", call.run_bh, call.run_bw)});
+    }
   }
   fold_print_c(e->p, &call);
   return 0;
@@ -160,4 +162,5 @@ static int emit_fold_unfold_grad(EmitCtx *e) {
 const OpDef op_fold = {.type = "fold", .infer = infer_fold, .emit_c = emit_fold_unfold};
 const OpDef op_unfold = {.type = "unfold", .infer = infer_unfold, .emit_c = emit_fold_unfold, .runtime_extents = 2};
 const OpDef op_fold_grad = {.type = "fold_grad", .infer = grad_infer, .emit_c = emit_fold_unfold_grad};
-const OpDef op_unfold_grad = {.type = "unfold_grad", .infer = grad_infer, .emit_c = emit_fold_unfold_grad};
+const OpDef op_unfold_grad = {.type = "unfold_grad", .infer = grad_infer, .emit_c = emit_fold_unfold_grad,
+                              .runtime_extents = 2};

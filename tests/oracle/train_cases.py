@@ -461,7 +461,8 @@ def maps_run_size():
     x=-1,3,12,12, data of 8 x 10): maxout of a convolution, channel_shuffle,
     temporal_shift (2 frames a clip), pixel_shuffle by 2 then max pooling
     back to the run's sizes, roll along the height,
-    max pooling with its mask (max_pool2d_with_index), a Momentum step."""
+    max pooling with its mask (max_pool2d_with_index), unfold's 2 x 2 patches
+    of it, a Momentum step."""
     x = paddle.static.data("x", [None, 3, None, None], "float32")
     y = paddle.static.data("y", [None, 1], "int64")
     h = paddle.nn.functional.maxout(paddle.nn.Conv2D(3, 8, 3, padding=1)(x), groups=2)  # 4 channels
@@ -469,7 +470,9 @@ def maps_run_size():
     up = paddle.nn.MaxPool2D(2, 2)(paddle.nn.functional.pixel_shuffle(h, 2))  # [B, 1, H, W]
     h = paddle.roll(h, 1, axis=2) * paddle.to_tensor([1.0, 2.0, 3.0, 4.0]).reshape([4, 1, 1]) + up
     h, _ = paddle.nn.functional.max_pool2d(h, 2, 2, return_mask=True)
-    loss = paddle.nn.functional.cross_entropy(paddle.nn.Linear(4, 4)(paddle.mean(h, axis=[2, 3])), y).mean()
+    u = paddle.nn.functional.unfold(h, [2, 2])  # [B, 16, (H - 1) (W - 1)]
+    feats = paddle.concat([paddle.mean(h, axis=[2, 3]), paddle.mean(u, axis=2)], axis=1)
+    loss = paddle.nn.functional.cross_entropy(paddle.nn.Linear(20, 4)(feats), y).mean()
     paddle.optimizer.Momentum(0.05, 0.9).minimize(loss)
     return loss, 4
 
