@@ -24,7 +24,7 @@ from test_train import build_trainer, case_dir, train
 LOSS_TOL = 1e-5
 STATE_TOL = 1e-4
 CASES = ["fit_a_line", "mlp_sgd", "mlp_adam", "cnn_bn_momentum", "transformer_adamw", "lr_piecewise", "rnn_custom_cell",
-         "text_run_length", "attention_run_length", "cnn_run_size"]
+         "text_run_length", "attention_run_length", "cnn_run_size", "bucketed_run_length"]
 
 
 def meta_of(name):
@@ -47,6 +47,8 @@ def train_places(binary, name, tmp_path, places, steps=None, *extra, env=None, l
     args = list(launcher) + [str(binary)]
     for f in meta["feeds"]:
         args += ["--input", f"{f}={os.path.join(d, f + '.npy')}"]
+    for f in meta.get("lengths", []):
+        args += ["--lengths", f"{f}={os.path.join(d, f + '.lengths.npy')}"]
     args += ["--batch-size", str(meta["batch"]), "--steps", str(steps), "--output-dir", str(out), "--params",
              os.path.join(d, "init"), "--save", str(out / "final")]
     if places:

@@ -44,6 +44,8 @@ def train(binary, d, meta, tmp_path, steps, *extra):
     args = [str(binary)]
     for f in meta["feeds"]:
         args += ["--input", f"{f}={os.path.join(d, f + '.npy')}"]
+    for f in meta.get("lengths", []):
+        args += ["--lengths", f"{f}={os.path.join(d, f + '.lengths.npy')}"]
     args += ["--batch-size", str(meta["batch"]), "--steps", str(steps), "--output-dir", str(tmp_path / "out")]
     p = subprocess.run(args + list(extra), capture_output=True, text=True, timeout=600, env=SAN_ENV)
     assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-3000:]
@@ -229,6 +231,37 @@ def test_a_trainer_of_run_time_lengths_checks_its_data(tmp_path):
         else:
             assert p.returncode == 1 and f"error: input 'ids': {path} has shape [160, 17]; the program feeds [rows, " \
                 "1 to 16] (1 to its --max-shape bound where the run gives the dim)" in p.stderr, p.stderr
+
+
+def test_a_trainer_takes_each_batchs_length_and_checks_them(tmp_path):
+    """train_cases bucketed_run_length (--lengths ids=FILE: each batch its
+    own length, trained like Paddle in test_trains_like_paddle and on places
+    in test_data_parallel): a lengths file of another batch count, a length
+    past the padded data's, --lengths of an input the run gives no dims, and
+    num_iteration_per_run 2 (one set of sizes a step) are errors saying why."""
+    d = case_dir("bucketed_run_length")
+    lens = np.load(os.path.join(d, "ids.lengths.npy"))
+    np.save(tmp_path / "short.npy", lens[:-1])
+    np.save(tmp_path / "long.npy", np.where(np.arange(lens.size) == 3, 15, lens))
+    base = ["--steps", "2", "--batch-size", "4", "--params", os.path.join(d, "init"), "--input", f"ids={d}/ids.npy",
+            "--input", f"y={d}/y.npy"]
+    cases = ((tmp_path / "short.npy", "ids", "error: --lengths ids: " + str(tmp_path / "short.npy") + " is int64 with "
+              "19 rows; the data sets hold 20 batches of 4: int64 or int32 [20, 1] expected (a size a batch for each "
+              "dim the run gives; [batches] too)"),
+             (tmp_path / "long.npy", "ids", "error: --lengths ids: batch 3's size of dim 1 is 15, outside [1, 14] (" +
+              str(tmp_path / "long.npy") + "'s)"),
+             (os.path.join(d, "ids.lengths.npy"), "y", "error: --lengths y: the input has no dims the run gives "
+              "(compile it with --max-shape)"))
+    binary = build_trainer(d, tmp_path)
+    for path, feed, want in cases:
+        p = subprocess.run([str(binary)] + base + ["--lengths", f"{feed}={path}"], capture_output=True, text=True,
+                           timeout=60, env=SAN_ENV)
+        assert p.returncode == 1 and want in p.stderr, (want, p.stderr)
+    k2 = build_trainer(d, tmp_path / "k2", "--exec-strategy", "num_iteration_per_run=2")
+    p = subprocess.run([str(k2)] + base + ["--lengths", f"ids={d}/ids.lengths.npy"], capture_output=True, text=True,
+                       timeout=60, env=SAN_ENV)
+    assert p.returncode == 1 and "error: --lengths ids: num_iteration_per_run 2 runs 2 batches a step on one set of " \
+        "sizes; give each batch its sizes with num_iteration_per_run 1" in p.stderr, p.stderr
 
 
 def test_a_tagger_checks_its_two_lengths_agree(tmp_path):

@@ -233,6 +233,13 @@ class DataParallelReference:
         self.summed = [n for n in self.info["carry"] if n in grad_names]
         self.per_place = [n for n in self.info["carry"] if n not in grad_names]
 
+    def cut(self, name, rows, j):
+        """Batch j's rows of feed `name`, cut to its size of dim 1 where the
+        case gives each batch its own (train_cases' `lengths`)."""
+        if name not in self.meta.get("lengths", []):
+            return rows
+        return rows[:, :int(np.load(os.path.join(self.dir, f"{name}.lengths.npy"))[j])]
+
     def run(self, steps=None, batch=None):
         meta = self.meta
         steps = meta["steps"] if steps is None else steps
@@ -250,7 +257,8 @@ class DataParallelReference:
         losses = []
         for k in range(steps):
             rows = (k * b) % (next(iter(data.values())).shape[0] // b * b)
-            chunks = {name: split_batch(name, a[rows:rows + b], n) for name, a in data.items()}
+            chunks = {name: split_batch(name, self.cut(name, a[rows:rows + b], rows // b), n)
+                      for name, a in data.items()}
             if self.strategy == "Customized":
                 lg = split_batch(self.loss_grad_name, self.loss_grad, n)
                 if any(c.size != int(np.prod(self.loss_grad_shape)) for c in lg):

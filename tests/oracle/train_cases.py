@@ -26,6 +26,9 @@ OUTDIR/<case>/
                                   float parameter re-drawn at random so that
                                   no zero bias or unit scale hides a bug
   <feed>.npy                      the data set, one per feed (STEPS * BATCH rows)
+  <feed>.lengths.npy              each batch's size of the feed's dim 1 (cases with
+                                  `lengths`: the data set padded to the bound, a
+                                  batch fed cut to its size; the trainer's --lengths)
   paddle_loss.npy                 Paddle's loss at every step, from its
                                   Executor on the saved files
   paddle_final.npz                Paddle's state after the last step
@@ -119,7 +122,8 @@ def run_sized(fn, max_shape, data_shape, label_classes, **attrs):
     """Case fn compiled with --max-shape `max_shape` (dims the run gives) and
     trained on data of `data_shape` (below the bounds, so that a kernel
     sized by a bound is seen); its labels in [0, label_classes); `attrs`
-    its other attributes (int_range, seeded_steps)."""
+    its other attributes (int_range, seeded_steps, lengths: {feed: the
+    sizes of dim 1 batch by batch})."""
     fn.max_shape, fn.data_shape, fn.label_classes = max_shape, data_shape, label_classes
     for k, v in attrs.items():
         setattr(fn, k, v)
@@ -166,6 +170,20 @@ def attention_run_length():
 
 
 run_sized(attention_run_length, {"ids": [-1, 12]}, {"ids": [-1, 7]}, 4)
+
+
+@case
+def bucketed_run_length():
+    """attention_run_length's program over batches of their own lengths, as
+    a bucketing reader makes them (the trainer's --lengths): compiled with
+    --max-shape ids=-1,16, the data set padded to 14 tokens, batch k fed its
+    first lengths[k] tokens (1 to 14, a different length most steps), as
+    Paddle's Executor is fed each batch's own array."""
+    return attention_run_length()
+
+
+run_sized(bucketed_run_length, {"ids": [-1, 16]}, {"ids": [-1, 14]}, 4,
+          lengths={"ids": [(5 * k) % 14 + 1 for k in range(STEPS)]})
 
 
 @case
@@ -1209,6 +1227,9 @@ def build(out_dir, name):
     data = {f.name: _data(f, STEPS * batch, rng, ranges.get(f.name, classes), data_shapes.get(f.name)) for f in feeds}
     for k, a in data.items():
         np.save(os.path.join(d, f"{k}.npy"), a)
+    lengths = getattr(CASES[name], "lengths", {})  # each batch's size of dim 1 (the data padded to the bound)
+    for k, v in lengths.items():
+        np.save(os.path.join(d, f"{k}.lengths.npy"), np.array(v, np.int64))
     exe = paddle.static.Executor(paddle.CPUPlace())
     state = _persistables(main)
     with paddle.static.scope_guard(paddle.static.Scope()):
@@ -1227,11 +1248,20 @@ def build(out_dir, name):
         # seeded with `seed` before the first (the trainer's --seed)
         json.dump({"feeds": [f.name for f in feeds], "loss": loss.name, "batch": batch, "steps": STEPS,
                    "seed": GLOBAL_SEED, "seeded_steps": getattr(CASES[name], "seeded_steps", False),
-                   "fetch": fetch,
+                   "fetch": fetch, "lengths": sorted(lengths),
                    "flags": [a for opt, m in (("--shape", shapes), ("--max-shape", bounds)) for k, s in m.items()
                              for a in (opt, k + "=" + ",".join(map(str, s)))]},
                   f, indent=1)
     reference(d)
+
+
+def _batch(d, meta, name, a, j):
+    """Batch j of feed `name`'s data set `a`, cut to its --lengths size."""
+    b = meta["batch"]
+    rows = a[j * b:(j + 1) * b]
+    if name in meta.get("lengths", []):
+        rows = rows[:, :int(np.load(os.path.join(d, f"{name}.lengths.npy"))[j])]
+    return rows
 
 
 def reference(d):
@@ -1241,7 +1271,6 @@ def reference(d):
         main = paddle.static.Program.parse_from_string(f.read())
     exe = paddle.static.Executor(paddle.CPUPlace())
     data = {k: np.load(os.path.join(d, f"{k}.npy")) for k in meta["feeds"]}
-    b = meta["batch"]
     fetch = meta.get("fetch", [])
     losses, fetched = [], [[] for _ in fetch]
     with paddle.static.scope_guard(paddle.static.Scope()):
@@ -1250,7 +1279,7 @@ def reference(d):
         if meta.get("seeded_steps"):
             paddle.seed(meta["seed"])
         for k in range(meta["steps"]):
-            feed = {n: a[k * b:(k + 1) * b] for n, a in data.items()}
+            feed = {n: _batch(d, meta, n, a, k) for n, a in data.items()}
             out, *more = exe.run(main, feed=feed, fetch_list=[meta["loss"]] + fetch)
             losses.append(np.asarray(out))
             for i, a in enumerate(more):
@@ -1275,8 +1304,7 @@ def step_from(d, prefix, k):
     feed = {}
     for n in meta["feeds"]:
         a = np.load(os.path.join(d, f"{n}.npy"))
-        j = k % (a.shape[0] // b)
-        feed[n] = a[j * b:(j + 1) * b]
+        feed[n] = _batch(d, meta, n, a, k % (a.shape[0] // b))
     with paddle.static.scope_guard(paddle.static.Scope()):
         paddle.static.load(main, prefix, exe)
         if meta.get("seeded_steps"):
