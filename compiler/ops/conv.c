@@ -463,6 +463,12 @@ static int emit_conv3d_grad(EmitCtx *e) {
   if (conv3d_geometry(e, x, w, dy, &g, &last, &f64)) return -1;
   const int64_t osz = g.d_out * g.h_out * g.w_out, cg = g.c_in / g.groups, mg = g.c_out / g.groups;
   const int64_t k = cg * g.k_d * g.k_h * g.k_w;
+  /* Input's sizes the run gives: the forward's again, from Input and Output@GRAD (scratch planned for the bounds) */
+  const int run = var_runtime_mask(x) != 0, same = run && conv_is_same(e->op);
+  if (run && (dx || dw)) {
+    run_hw_print_known3(e, x, dy, last ? 1 : 2);
+    if (same) conv_print_same_pads(e, 3, (const int64_t[]){g.k_d, g.k_h, g.k_w}, g.stride);
+  }
   ConvCall bufs = {.batch = em_dim(e, x, 0)}; /* the NCDHW copies (last) go with the first step */
   bufs.x = em_ptr(e, x, 1);
   bufs.dy = em_ptr(e, dy, 1);
@@ -475,7 +481,7 @@ static int emit_conv3d_grad(EmitCtx *e) {
     const int64_t ws = rt_conv3d_transpose_ws_floats(&t, 0);
     ConvCall cc = bufs;
     cc.kind = CONV_TRANSPOSE, cc.dims = 3, cc.f64 = f64, cc.geo = "tgeo", cc.declare = 1, cc.g3 = t, cc.compact = 1;
-    cc.copies_first = 1;
+    cc.copies_first = 1, cc.run_sizes = cc.run_swap = run, cc.run_pads = same;
     cc.ws = conv_col_ws(e, f64, ws);
     cc.x = bufs.dy, cc.dy = NULL;
     cc.w = em_ptr(e, w, 1);
@@ -486,7 +492,7 @@ static int emit_conv3d_grad(EmitCtx *e) {
     const int64_t ws = rt_conv3d_ws_floats(&g);
     ConvCall cc = dx ? (ConvCall){.batch = bufs.batch, .x = bufs.x, .dy = bufs.dy} : bufs;
     cc.kind = CONV_FILTER_GRAD, cc.dims = 3, cc.f64 = f64, cc.geo = "geo", cc.declare = 1, cc.g3 = g, cc.compact = 1;
-    cc.copies_first = 1;
+    cc.copies_first = 1, cc.run_sizes = run, cc.run_pads = same;
     cc.ws = conv_col_ws(e, f64, ws);
     cc.out = em_ptr(e, dw, 0);
     cc.gemm_ws = f64 ? NULL : em_gemm_ws(e, (SymDim){0, mg}, (SymDim){0, k}, (SymDim){0, osz});
@@ -497,4 +503,4 @@ static int emit_conv3d_grad(EmitCtx *e) {
 
 const OpDef op_conv3d = {.type = "conv3d", .infer = infer_conv, .emit_c = emit_conv3d, .runtime_extents = 2};
 const OpDef op_conv3d_grad = {.type = "conv3d_grad", .infer = grad_infer, .emit_c = emit_conv3d_grad,
-                              .attr_ignores = conv_attr_ignores};
+                              .attr_ignores = conv_attr_ignores, .runtime_extents = 2};

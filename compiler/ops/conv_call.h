@@ -44,7 +44,7 @@ typedef struct ConvCall {
                              * gives (run_hw.h) */
   int run_pads;             /* and the padding the locals pad_t, pad_l (3-D: and pad_f) (SAME:
                              * conv_print_same_pads) */
-  int run_swap;             /* 2-D run_sizes of a gradient's transposed geometry (CONV_TRANSPOSE of Output@GRAD):
+  int run_swap;             /* run_sizes of a gradient's transposed geometry (CONV_TRANSPOSE of Output@GRAD):
                              * its input the locals h_out, w_out, its output h_in, w_in */
   int braced;               /* the declaration and the call in braces of their own (the copies outside) */
   const char *batch;        /* images */

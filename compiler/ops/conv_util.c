@@ -234,13 +234,14 @@ static void print_conv2d(Printer *p, const char *name, const RtConv2d *g, int co
 /* 3-D geometry g as a constant RtConv3d: designated, one line per field
  * group, or compact: positional in two lines; with run_sizes a local whose
  * sizes (with run_pads also the padding) are the kernel's locals
- * (run_hw.h, conv_print_same_pads). */
+ * (run_hw.h, conv_print_same_pads), run_swap read transposed. */
 static void print_conv3d(Printer *p, const char *name, const RtConv3d *g, int compact, int run_sizes,
-                         int run_pads) {
+                         int run_pads, int run_swap) {
   pr_line(p, "%sconst RtConv3d %s = {", run_sizes ? "" : "static ", name);
-  if (run_sizes) {
-    pr_line(p, ".c_in = %lld, .d_in = d_in, .h_in = h_in, .w_in = w_in,", (long long)g->c_in);
-    pr_line(p, ".c_out = %lld, .d_out = d_out, .h_out = h_out, .w_out = w_out,", (long long)g->c_out);
+  if (run_sizes) { /* run_swap: a gradient's transposed geometry, the forward's output its input */
+    const char *in = run_swap ? "out" : "in", *out = run_swap ? "in" : "out";
+    pr_line(p, ".c_in = %lld, .d_in = d_%s, .h_in = h_%s, .w_in = w_%s,", (long long)g->c_in, in, in, in);
+    pr_line(p, ".c_out = %lld, .d_out = d_%s, .h_out = h_%s, .w_out = w_%s,", (long long)g->c_out, out, out, out);
   }
   if (compact && !run_sizes) {
     pr_line(p, "%lld, %lld, %lld, %lld, %lld, %lld, %lld, %lld, %lld, %lld, %lld,", (long long)g->c_in,
@@ -285,7 +286,7 @@ static void print_copies(Printer *p, const ConvCall *c) {
 static void print_geo(Printer *p, const ConvCall *c) {
   if (!c->declare) return;
   if (c->dims == 3)
-    print_conv3d(p, c->geo, &c->g3, c->compact, c->run_sizes, c->run_pads);
+    print_conv3d(p, c->geo, &c->g3, c->compact, c->run_sizes, c->run_pads, c->run_swap);
   else
     print_conv2d(p, c->geo, &c->g2, c->compact, c->run_sizes, c->run_pads, c->run_swap);
 }

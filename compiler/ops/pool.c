@@ -411,9 +411,15 @@ static int emit_pool3d_grad(EmitCtx *e) {
   RtPool3d p;
   if (pool3d_geometry(e, x, out, &p)) return -1;
   if (!dx) return 0;
+  const int run = var_runtime_mask(x) != 0, same = run_same(e->op, run);
+  if (run) { /* the forward's sizes again, from X and Out (infer_pool) */
+    run_hw_print_known3(e, x, out, p.channel_last ? 1 : 2);
+    if (same) conv_print_same_pads(e, 3, p.k, p.stride);
+  }
   pool_print_c(e->p, &(PoolCall){.kind = POOL_GRAD, .dims = 3, .f64 = x->dtype == RT_DT_FP64, .geo3 = p,
-                                 .batch = em_dim(e, x, 0), .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 1),
-                                 .dout = em_ptr(e, dout, 1), .dx = em_ptr(e, dx, 0)});
+                                 .run_sizes = run, .k_in = run && attr_bool(e->op, "global_pooling", 0),
+                                 .run_pads = same, .batch = em_dim(e, x, 0), .x = em_ptr(e, x, 1),
+                                 .out = em_ptr(e, out, 1), .dout = em_ptr(e, dout, 1), .dx = em_ptr(e, dx, 0)});
   return 0;
 }
 
@@ -474,7 +480,7 @@ const OpDef op_max_pool2d_with_index_grad = {.type = "max_pool2d_with_index_grad
                                              .emit_c = emit_max_pool2d_index_grad, .runtime_extents = 2};
 const OpDef op_pool3d = {.type = "pool3d", .infer = infer_pool, .emit_c = emit_pool3d, .runtime_extents = 2};
 const OpDef op_pool3d_grad = {.type = "pool3d_grad", .infer = grad_infer, .emit_c = emit_pool3d_grad,
-                              .attr_ignores = pool_grad_attr_ignores};
+                              .attr_ignores = pool_grad_attr_ignores, .runtime_extents = 2};
 const OpDef op_max_pool2d_with_index = {.type = "max_pool2d_with_index",
                                         .infer = infer_max_pool_with_index,
                                         .emit_c = emit_max_pool2d_index, .runtime_extents = 2};

@@ -114,6 +114,14 @@ void run_hw_print(EmitCtx *e, const Var *x, const Var *out, int sp0, const RunHw
   if (run & 1) pr_line(e->p, "%s = %s; /* the images */", em_dim(e, out, 0), em_dim(e, x, 0));
 }
 
+void run_hw_print_known3(EmitCtx *e, const Var *x, const Var *out, int sp0) {
+  pr_line(e->p, "/* the run's sizes: '%s' and '%s' (the forward's) */", x->name, out->name);
+  pr_line(e->p, "const int64_t d_in = %s, h_in = %s, w_in = %s;", em_dim(e, x, sp0), em_dim(e, x, sp0 + 1),
+          em_dim(e, x, sp0 + 2));
+  pr_line(e->p, "const int64_t d_out = %s, h_out = %s, w_out = %s;", em_dim(e, out, sp0), em_dim(e, out, sp0 + 1),
+          em_dim(e, out, sp0 + 2));
+}
+
 void run_hw_print_known(EmitCtx *e, const Var *x, const Var *out, int sp0) {
   pr_line(e->p, "/* the run's sizes: '%s' and '%s' (the forward's) */", x->name, out->name);
   pr_line(e->p, "const int64_t h_in = %s, w_in = %s;", em_dim(e, x, sp0), em_dim(e, x, sp0 + 1));

@@ -63,6 +63,8 @@ void run_hw_print(EmitCtx *e, const Var *x, const Var *out, int sp0, const RunHw
  * output (or output gradient) out, whose run sizes are set already:
  * nothing is written. */
 void run_hw_print_known(EmitCtx *e, const Var *x, const Var *out, int sp0);
+/* run_hw_print_known of 3-D x and out: d_in and d_out too. */
+void run_hw_print_known3(EmitCtx *e, const Var *x, const Var *out, int sp0);
 
 /* v's dims as its bounds, the batch B ("[B, 3, 32, 32]"), for the comments
  * of kernels that read the run's sizes. */

@@ -11,8 +11,8 @@ save them (main.pdmodel, startup.pdmodel in OUTDIR/<case>/):
                     grad block, which paddlec does not compile yet.
   run_time_length   ids [None, None]: a sequence length only the data
                     gives, which a trainer takes with --max-shape (a bound)
-                    where each op's gradient does; conv3d_grad's does not
-                    yet.
+                    where each op's gradient does; set_value_grad's does
+                    not yet.
 
     python train_refused.py OUTDIR"""
 import os
@@ -53,8 +53,9 @@ def run_time_length():
     ids = paddle.static.data("ids", [None, None], "int64")
     y = paddle.static.data("y", [None, 1], "int64")
     e = paddle.nn.Embedding(50, 8)(ids)
-    h = paddle.mean(e, axis=1) + paddle.mean(paddle.nn.Conv3D(1, 2, (2, 3, 1))(paddle.unsqueeze(e, [1, 4])),
-                                             axis=[1, 2, 3, 4])
+    value = paddle.unsqueeze(paddle.static.nn.fc(y.astype("float32"), 1), 1)  # [B, 1, 1]
+    e = paddle.static.setitem(e * 2.0, (slice(None), slice(None), 0), value)  # set_value with a ValueTensor
+    h = paddle.mean(e, axis=1)
     loss = paddle.mean(paddle.nn.functional.cross_entropy(paddle.static.nn.fc(h, 4), y))
     paddle.optimizer.Adam(0.01).minimize(loss)
 
