@@ -199,15 +199,16 @@ def test_a_trainers_run_time_length_needs_a_bound_and_grads_that_take_it(tmp_pat
     within a --max-shape bound (train_cases text_run_length and
     attention_run_length train like Paddle); without one the build asks for
     it, and a gradient kernel that does not take run-time sizes yet
-    (set_value_grad; once roll_grad, then diagonal_grad, unfold_grad,
-    conv3d_grad, which take them now) is named. Once every such trainer was refused ("a
+    (set_value_grad cutting the length; once roll_grad, then diagonal_grad,
+    unfold_grad, conv3d_grad, set_value_grad along it, which take them now)
+    is named. Once every such trainer was refused ("a
     trainer's feeds take no run-time sizes yet")."""
     err = refused_trainer("run_time_length", tmp_path)
     assert "main.pdmodel: feed 'ids' [-1, -1] has unknown dim 1; fix it with --shape ids=..., or bound it with " \
         "--max-shape ids=... to take the fed array's" in err, err
     err = refused_trainer("run_time_length", tmp_path, "--max-shape", "ids=-1,32")
-    assert "(set_value_grad -> " in err and "is only known at run time" in err and \
-        "set_value_grad does not take such an input yet" in err, err
+    assert "(set_value_grad -> " in err and "slicing dim 1, a size the run gives, is not supported in " \
+        "set_value_grad yet" in err, err
 
 
 def test_a_trainer_of_run_time_lengths_checks_its_data(tmp_path):

@@ -415,6 +415,8 @@ static int emit_set_value_grad(EmitCtx *e) {
     int a = axes[i] >= 0 && axes[i] < r ? (int)axes[i] : -1;
     if (a < 0) return em_fail(e, "axis %lld is out of range", (long long)axes[i]);
     if (sliced[a]) return em_fail(e, "axis %d is sliced twice", a);
+    if (xs->runtime_mask >> a & 1)
+      return em_fail(e, "slicing dim %d, a size the run gives, is not supported in set_value_grad yet", a);
     int64_t dim = em_const_dim(e, dout, a);
     if (dim < 0) return em_fail(e, "slicing dim %d, which depends on the batch, is not supported", a);
     if (slice_axis(e, dim, start[i], end[i], step[i], &sl[a]) ||
@@ -429,6 +431,8 @@ static int emit_set_value_grad(EmitCtx *e) {
   SliceCall call = {.kind = SLICE_SET_ZERO, .type = em_ctype(dt), .rank = r, .empty = empty};
   tu_strides(e, dout, call.strides);
   slice_dims(r, count, sl, sliced, &call);
+  for (int d = 0; d < r; d++) /* the dims the run gives, whole (no slice cuts them) */
+    if (xs->runtime_mask >> d & 1) call.dims[d] = em_dim(e, dout, d);
   for (int d = 0; d < r; d++) call.down[d] = sliced[d] && sl[d].step < 0;
   if (dv) { /* first: Input@GRAD may be Out@GRAD's buffer */
     const VarSpec *vs = em_spec(e, vt);
@@ -453,6 +457,9 @@ static int emit_set_value_grad(EmitCtx *e) {
     }
     if (direct)
       for (int d = 0; d < r; d++) fake[d] = count[d];
+    for (int d = 0; d < r; d++) /* ValueTensor has no run sizes (infer_set_value): it broadcast along them */
+      if (xs->runtime_mask >> d & 1 && !sym_eq(fake[d], (SymDim){0, 1}))
+        return em_fail(e, "ValueTensor is not 1 along dim %d of the slice, a size the run gives", d);
     if (sym_prod(vs->d, vs->rank, &vnumel) || sym_prod(fake, r, &fnumel) || !sym_eq(vnumel, fnumel))
       return em_fail(e, "Paddle's kernel sums into ValueTensor with dims that do not hold its elements "
                         "(none_axes or leading 1s it does not line up); not supported");
@@ -486,6 +493,7 @@ static int infer_set_value_grad(OpCtx *c) {
   if (!dout) return -1;
   if (dout->shape.rank >= 7) return ctx_fail(c, "Out@GRAD %s has more than 6 dims", shape_str(&dout->shape));
   ctx_set(c, "Input@GRAD", 0, &dout->shape, dout->dtype);
+  ctx_pass_runtime_extent(c, dout, "Input@GRAD", 0); /* the run's sizes, the forward's */
   if (ctx_out(c, "ValueTensor@GRAD", 0)) {
     Var *v = ctx_need(c, "ValueTensor", 0);
     if (!v) return -1;
@@ -502,4 +510,5 @@ static const char *const set_value_grad_attr_ignores[] = {
     "dtype", "shape", "values", "fp32_values", "fp64_values", "int32_values", "int64_values", "fp16_values",
     "bool_values", "none_axes", NULL};
 const OpDef op_set_value_grad = {.type = "set_value_grad", .infer = infer_set_value_grad,
-                                 .emit_c = emit_set_value_grad, .attr_ignores = set_value_grad_attr_ignores};
+                                 .emit_c = emit_set_value_grad, .attr_ignores = set_value_grad_attr_ignores,
+                                 .runtime_extents = 2};

@@ -474,6 +474,27 @@ run_sized(einsum_run_length, {"ids": [-1, 12]}, {"ids": [-1, 7]}, 4, int_range={
 
 
 @case
+def setitem_run_length():
+    """Slice assignment over a length the run gives (--max-shape ids=-1,12,
+    data of 7 tokens): paddle.static.setitem (set_value with a ValueTensor)
+    of feature 0 of every token from a [B, 1] value, and of features 2:5
+    from a [3] value, both broadcast along the run's tokens; set_value_grad
+    gives Input@GRAD and each value's gradient summed over the tokens."""
+    ids = paddle.static.data("ids", [None, None], "int64")
+    y = paddle.static.data("y", [None, 1], "int64")
+    e = paddle.nn.Embedding(30, 8)(ids) * 2.0
+    g = paddle.nn.Linear(8, 4)(paddle.mean(e, axis=1))  # [B, 4]
+    e = paddle.static.setitem(e, (slice(None), slice(None), 0), g[:, :1])
+    e = paddle.static.setitem(e, (slice(None), slice(None), slice(2, 5)), paddle.mean(g[:, 1:], axis=0))
+    loss = paddle.nn.functional.cross_entropy(paddle.nn.Linear(8, 4)(paddle.mean(paddle.tanh(e), axis=1)), y).mean()
+    paddle.optimizer.Adam(0.01).minimize(loss)
+    return loss, 4
+
+
+run_sized(setitem_run_length, {"ids": [-1, 12]}, {"ids": [-1, 7]}, 4, int_range={"ids": 30})
+
+
+@case
 def maps_run_size():
     """More gradients over images of sizes the run gives (--max-shape
     x=-1,3,12,12, data of 8 x 10): maxout of a convolution, channel_shuffle,

@@ -12,7 +12,7 @@ save them (main.pdmodel, startup.pdmodel in OUTDIR/<case>/):
   run_time_length   ids [None, None]: a sequence length only the data
                     gives, which a trainer takes with --max-shape (a bound)
                     where each op's gradient does; set_value_grad's does
-                    not yet.
+                    not cut it yet (a slice assignment along the length).
 
     python train_refused.py OUTDIR"""
 import os
@@ -53,8 +53,8 @@ def run_time_length():
     ids = paddle.static.data("ids", [None, None], "int64")
     y = paddle.static.data("y", [None, 1], "int64")
     e = paddle.nn.Embedding(50, 8)(ids)
-    value = paddle.unsqueeze(paddle.static.nn.fc(y.astype("float32"), 1), 1)  # [B, 1, 1]
-    e = paddle.static.setitem(e * 2.0, (slice(None), slice(None), 0), value)  # set_value with a ValueTensor
+    value = paddle.static.nn.fc(y.astype("float32"), 8)  # [B, 8]
+    e = paddle.static.setitem(e * 2.0, (slice(None), 0), value)  # set_value cutting the length
     h = paddle.mean(e, axis=1)
     loss = paddle.mean(paddle.nn.functional.cross_entropy(paddle.static.nn.fc(h, 4), y))
     paddle.optimizer.Adam(0.01).minimize(loss)
