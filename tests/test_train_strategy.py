@@ -28,6 +28,8 @@ CASES = [
     ("mlp_sgd", "fuse_elewise_add_act_ops=true", "fused_elemwise_add_activation_grad", ()),
     ("mlp_adamw", "fuse_elewise_add_act_ops=true", "fused_elemwise_add_activation_grad", ()),
     ("mlp_clip_l2", "fuse_elewise_add_act_ops=true", "fusing tanh_grad + elementwise_add_grad", ("--threads", "2")),
+    # sizes the run gives (--max-shape): the fused ops and their grads take them
+    ("text_run_length", "fuse_elewise_add_act_ops=true", "fused_elemwise_add_activation_grad", ()),
     ("mlp_sgd", "fuse_all_optimizer_ops=true", "fusing sgd + sgd + sgd + sgd", ()),
     ("cnn_bn_momentum", "fuse_all_optimizer_ops=true", "fusing momentum + momentum", ("--threads", "2")),
     ("mlp_momentum_nesterov_l2", "fuse_all_optimizer_ops=true", "fusing momentum + momentum", ()),

@@ -53,6 +53,8 @@ static int infer_fused_add_act_grad(OpCtx *c) {
   if (!y || !dout) return -1;
   ctx_set(c, "X@GRAD", 0, &dout->shape, dout->dtype);
   ctx_set(c, "Y@GRAD", 0, &y->shape, y->dtype);
+  ctx_pass_runtime_extent(c, dout, "X@GRAD", 0); /* the forward's sizes the run gives */
+  ctx_pass_runtime_extent(c, y, "Y@GRAD", 0);
   return 0;
 }
 
@@ -202,7 +204,7 @@ static int emit_fused_bn_grad(EmitCtx *e) {
 
 const OpDef op_fused_elemwise_add_activation_grad = {.type = "fused_elemwise_add_activation_grad",
                                                      .infer = infer_fused_add_act_grad,
-                                                     .emit_c = emit_fused_add_act_grad};
+                                                     .emit_c = emit_fused_add_act_grad, .runtime_extents = 2};
 const OpDef op_fused_batch_norm_act = {.type = "fused_batch_norm_act", .infer = infer_fused_bn, .emit_c = emit_fused_bn,
                                        .inplace = "X:Y", .runtime_extents = 2};
 /* Bias batch_norm_grad reads only in place; momentum and

@@ -150,9 +150,11 @@ static int infer_paddle(OpCtx *c) {
                        "the other's",
                     shape_str(&x->shape), shape_str(&y->shape), (long long)axis);
   ctx_set(c, "Out", 0, out, x->dtype);
-  if (attr_bool(c->op, "save_intermediate_out", 0) && ctx_out(c, "IntermediateOut", 0))
-    ctx_set(c, "IntermediateOut", 0, k->unary_first ? out : &y->shape, x->dtype);
-  return 0;
+  const int save = attr_bool(c->op, "save_intermediate_out", 0) && ctx_out(c, "IntermediateOut", 0);
+  if (save) ctx_set(c, "IntermediateOut", 0, k->unary_first ? out : &y->shape, x->dtype);
+  if (save && (var_runtime_mask(x) || var_runtime_mask(y)))
+    return ctx_fail(c, "X or Y has dims only the run gives: save_intermediate_out with them is not supported yet");
+  return binary_pass_extents(c, x, y, axis);
 }
 
 /* The pass's op: Out = act(X + Y) or X + act(Y) with the activation op's
@@ -164,7 +166,7 @@ static int infer_fused_elemwise(OpCtx *c) {
   Shape s;
   if (shape_broadcast(c, &x->shape, &y->shape, attr_int(c->op, "axis", -1), &s)) return -1;
   ctx_set(c, "Out", 0, &s, x->dtype);
-  return 0;
+  return binary_pass_extents(c, x, y, attr_int(c->op, "axis", -1)); /* as elementwise_add's */
 }
 
 static int emit_from_pass(EmitCtx *e) {
@@ -179,6 +181,7 @@ static int emit_from_pass(EmitCtx *e) {
   if (!u || strcmp(a->strings[!act_first], "elementwise_add"))
     return em_fail(e, "functor_list [%s, %s] is not supported", a->strings[0], a->strings[1]);
   const int64_t axis = attr_int(e->op, "axis", -1);
+  binary_write_extents(e, x, y, out, axis); /* the loop runs over the run's extents */
   if (act_first) return ew_binary_bind(e, x, y, out, axis, "b", pool_printf("a + (%s)", u));
   return ew_binary_bind(e, x, y, out, axis, "a + b", u);
 }
@@ -211,6 +214,7 @@ static int emit_paddle(EmitCtx *e) {
   const char *setup = k->f == &functors[0] ? scale_decl(k, f64) : NULL;
   const char *fwd = in_dtype(k->f->fwd, f64), *bin = k->mul ? "*" : "+";
   const int64_t axis = attr_int(e->op, "axis", -1);
+  binary_write_extents(e, x, y, out, axis); /* the loop runs over the run's extents (none with mid: the rule's) */
   if (!mid) { /* one loop */
     const EwIn in[2] = {{x, axis, "x", "a"}, {y, axis, "y", "b"}};
     const char *v = pool_printf("const %s v = %s;", f64 ? "double" : "float", k->unary_first ? "a + b" : "b");
@@ -244,6 +248,10 @@ static int infer_grad(OpCtx *c) {
   ctx_set(c, "X@GRAD", 0, x ? &x->shape : &dout->shape, dout->dtype);
   ctx_set(c, "Y@GRAD", 0, &y->shape, dout->dtype);
   ctx_set(c, "IntermediateOut@GRAD", 0, k->unary_first ? &dout->shape : &y->shape, dout->dtype);
+  /* each gradient as large as its forward's tensor at run time */
+  ctx_pass_runtime_extent(c, x ? x : dout, "X@GRAD", 0);
+  ctx_pass_runtime_extent(c, y, "Y@GRAD", 0);
+  ctx_pass_runtime_extent(c, k->unary_first ? dout : y, "IntermediateOut@GRAD", 0);
   return 0;
 }
 
@@ -316,6 +324,6 @@ static int emit_grad(EmitCtx *e) {
 }
 
 const OpDef op_fused_elemwise_activation = {.type = "fused_elemwise_activation", .infer = infer_fused_elemwise,
-                                            .emit_c = emit_fused_elemwise, .inplace = "X:Out"};
+                                            .emit_c = emit_fused_elemwise, .inplace = "X:Out", .runtime_extents = 2};
 const OpDef op_fused_elemwise_activation_grad = {.type = "fused_elemwise_activation_grad", .infer = infer_grad,
-                                                 .emit_c = emit_grad};
+                                                 .emit_c = emit_grad, .runtime_extents = 2};

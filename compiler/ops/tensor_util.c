@@ -118,12 +118,22 @@ void tu_pass_extents_to(EmitCtx *e, const Var *x, const Var *out, const int *to)
       move_extent(e, em_dim(e, out, to[d]), em_dim(e, x, d));
 }
 
+/* 1 when var v is an output of op (its extents are the kernel's to write). */
+static int writes(const Op *op, int v) {
+  for (int s = 0; s < op->nout; s++)
+    for (int a = 0; a < op->out[s].n; a++)
+      if (op->out[s].vars[a] == v) return 1;
+  return 0;
+}
+
 void tu_pass_recorded_extents(EmitCtx *e) {
   const Op *op = e->op;
   for (int k = 0; k < op->nmoves; k++) {
     const ExtentMove *m = &op->moves[k];
     const Var *x = &e->g->vars[m->src], *out = &e->g->vars[m->dst];
-    if (!em_spec(e, x)->known || !em_spec(e, out)->known) continue;
+    /* not from an output: its extents are the kernel's to write first (its emitter moves them on); an input's,
+     * or a var's before it (reshape2_grad's forward X, infer_grad_xshape) */
+    if (writes(op, m->src) || !em_spec(e, x)->known || !em_spec(e, out)->known) continue;
     int to[RT_MAX_RANK];
     for (int d = 0; d < RT_MAX_RANK; d++) to[d] = m->to[d];
     tu_pass_extents_to(e, x, out, to);

@@ -45,9 +45,12 @@ void tu_pass_extent(EmitCtx *e, const Var *x, const Var *out);
 /* The lines writing Out's run-time extents from X's, X's dim d being Out's
  * dim to[d] (ctx_pass_runtime_extents_to). */
 void tu_pass_extents_to(EmitCtx *e, const Var *x, const Var *out, const int *to);
-/* Every extent the op's shape rule passed from an input to an output
- * (Op.moves): a kernel's first lines, before its emitter's, which then need
- * not repeat them (a repeated one prints nothing). */
+/* Every extent the op's shape rule passed from an input (or a var before
+ * the op) to an output (Op.moves): a kernel's first lines, before its
+ * emitter's, which then need not repeat them (a repeated one prints
+ * nothing: those extents do not change while the kernel runs).  One passed
+ * from another output is the emitter's to print, after it wrote that
+ * output's. */
 void tu_pass_recorded_extents(EmitCtx *e);
 /* Out broadcast from the n operands in[k] (each at axis[k], Paddle's
  * element-wise `axis`): the lines writing each run-time extent of Out from
