@@ -177,11 +177,12 @@ int slot_first(const Slot *slots, int n, const char *name);
 struct OpDef;
 typedef struct AttrMarks AttrMarks; /* attr.h */
 
-/* A run-time extent an op's shape rule passed from an input to an output
- * (ctx_pass_runtime_extent and its kin): the op's kernel copies it before it
- * runs (tu_pass_recorded_extents), so that no emitter repeats the rule. */
+/* A run-time extent an op's shape rule passed to an output (from an input,
+ * or a var before the op; ctx_pass_runtime_extent and its kin): the op's
+ * kernel copies it before it runs (tu_pass_recorded_extents), so that no
+ * emitter repeats the rule. */
 typedef struct ExtentMove {
-  int src, dst;                /* var ids: the input, the output */
+  int src, dst;                /* var ids: where from, the output */
   signed char to[RT_MAX_RANK]; /* src's dim d is dst's dim to[d] (-1: not passed) */
 } ExtentMove;
 

@@ -139,8 +139,9 @@ static int emit_affine_grid_grad(EmitCtx *e) {
   if (em_const_dim(e, dth, 1) != nsp || em_const_dim(e, dth, 2) != nsp + 1)
     return em_fail(e, "Theta@GRAD must be [N, %d, %d]", nsp, nsp + 1);
   int64_t size[3] = {1, 1, 1}; /* d, h, w */
+  const unsigned run = em_spec(e, dout)->runtime_mask; /* the forward's sizes the run gives (its OutputShape's) */
   for (int i = 0; i < nsp; i++)
-    if ((size[3 - nsp + i] = em_const_dim(e, dout, 1 + i)) < 0)
+    if ((size[3 - nsp + i] = em_bound_dim(e, dout, 1 + i)) < 0 || (!(run >> (1 + i) & 1) && em_const_dim(e, dout, 1 + i) < 0))
       return em_fail(e, "the grid size must not depend on the batch");
   OpCtx c = {e->g, (Op *)e->op};
   int64_t v[5];
@@ -153,8 +154,11 @@ static int emit_affine_grid_grad(EmitCtx *e) {
   GridCall call = {.kind = GRID_AFFINE_GRAD, .type = em_ctype(dout->dtype), .nsp = nsp,
                    .size = {size[0], size[1], size[2]}, .align = attr_bool(e->op, "align_corners", 1),
                    .batch = em_dim(e, dout, 0), .src = em_ptr(e, dout, 1), .dst = em_ptr(e, dth, 0)};
+  for (int i = 0; i < nsp; i++)
+    if (run >> (1 + i) & 1) call.run_size[3 - nsp + i] = em_dim(e, dout, 1 + i);
   grid_print_c(e->p, &call);
   return 0;
 }
 
-const OpDef op_affine_grid_grad = {.type = "affine_grid_grad", .infer = grad_infer, .emit_c = emit_affine_grid_grad};
+const OpDef op_affine_grid_grad = {.type = "affine_grid_grad", .infer = grad_infer, .emit_c = emit_affine_grid_grad,
+                                   .runtime_extents = 2};

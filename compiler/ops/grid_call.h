@@ -22,7 +22,7 @@ typedef struct GridCall {
   const char *type;           /* C element type (float or double) */
   int nsp;                    /* spatial dims: 2 or 3 */
   int64_t size[3];            /* the grid's D, H, W (D 1 for nsp 2) */
-  const char *run_size[3];    /* GRID_AFFINE: a size the run gives, as a C expression (NULL: size[i]) */
+  const char *run_size[3];    /* a size the run gives, as a C expression (NULL: size[i]; size[i] its bound) */
   int align;                  /* align_corners: Linspace steps 2/(n-1), else 2/n from -(n-1)/n */
   const char *batch;          /* N, a C expression */
   const char *src, *dst;      /* read, written: Theta and Output, or Output@GRAD and Theta@GRAD */

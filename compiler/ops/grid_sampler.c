@@ -118,11 +118,16 @@ static int emit_grid_sampler_grad(EmitCtx *e) {
   if (ds->rank != p.nsp + 2 || em_const_dim(e, dout, 1) != p.c)
     return em_fail(e, "Output@GRAD must be [N, %lld, ...]", (long long)p.c);
   for (int i = 0; i < p.nsp; i++)
-    if (em_const_dim(e, dout, 2 + i) != p.out[3 - p.nsp + i]) return em_fail(e, "Output@GRAD and Grid differ in dims");
-  resample_print_c(e->p, &(ResampleCall){.kind = RESAMPLE_GRID_GRAD, .f64 = f64, .geo = "geo", .sample = p,
-                                         .batch = em_dim(e, g, 0),
-                                         .x = em_ptr(e, x, 1), .grid = em_ptr(e, g, 1), .dout = em_ptr(e, dout, 1),
-                                         .dx = dx ? em_ptr(e, dx, 0) : NULL, .dgrid = dg ? em_ptr(e, dg, 0) : NULL});
+    if (em_bound_dim(e, dout, 2 + i) != p.out[3 - p.nsp + i]) return em_fail(e, "Output@GRAD and Grid differ in dims");
+  ResampleCall call = {.kind = RESAMPLE_GRID_GRAD, .f64 = f64, .geo = "geo", .sample = p, .batch = em_dim(e, g, 0),
+                       .x = em_ptr(e, x, 1), .grid = em_ptr(e, g, 1), .dout = em_ptr(e, dout, 1),
+                       .dx = dx ? em_ptr(e, dx, 0) : NULL, .dgrid = dg ? em_ptr(e, dg, 0) : NULL};
+  const unsigned xrun = em_spec(e, x)->runtime_mask, grun = em_spec(e, g)->runtime_mask;
+  for (int i = 0; i < p.nsp; i++) { /* the forward's sizes the run gives (X@GRAD's and Grid@GRAD's, grad_infer) */
+    if (xrun >> (2 + i) & 1) call.run_grid_in[3 - p.nsp + i] = em_dim(e, x, 2 + i);
+    if (grun >> (1 + i) & 1) call.run_grid_out[3 - p.nsp + i] = em_dim(e, g, 1 + i);
+  }
+  resample_print_c(e->p, &call);
   return 0;
 }
 
@@ -130,4 +135,4 @@ static int emit_grid_sampler_grad(EmitCtx *e) {
 static const char *const grid_sampler_grad_attr_ignores[] = {"use_cudnn", NULL};
 const OpDef op_grid_sampler_grad = {.type = "grid_sampler_grad", .infer = grad_infer,
                                     .emit_c = emit_grid_sampler_grad,
-                                    .attr_ignores = grid_sampler_grad_attr_ignores};
+                                    .attr_ignores = grid_sampler_grad_attr_ignores, .runtime_extents = 2};

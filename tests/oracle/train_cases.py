@@ -520,6 +520,30 @@ run_sized(maps_run_size, {"x": [-1, 3, 12, 12]}, {"x": [-1, 3, 8, 10]}, 4)
 
 
 @case
+def warp_run_size():
+    """A spatial transformer over images of sizes the run gives (--max-shape
+    x=-1,3,12,12, data of 8 x 10): a convolution, theta from its pooled
+    features (near the identity), affine_grid over the feature map's own
+    shape (paddle.shape: OutputShape the run's), grid_sample (bilinear,
+    zeros outside), a classifier; grid_sampler_grad into the map and the
+    grid, affine_grid_grad into theta."""
+    x = paddle.static.data("x", [None, 3, None, None], "float32")
+    y = paddle.static.data("y", [None, 1], "int64")
+    h = paddle.nn.functional.relu(paddle.nn.Conv2D(3, 4, 3, padding=1)(x))
+    eye = paddle.to_tensor([1.0, 0.0, 0.0, 0.0, 1.0, 0.0])
+    theta = paddle.reshape(paddle.nn.Linear(4, 6)(paddle.mean(h, axis=[2, 3])) * 0.1 + eye, [-1, 2, 3])
+    grid = paddle.nn.functional.affine_grid(theta, paddle.shape(h), align_corners=False)
+    w = paddle.nn.functional.grid_sample(h, grid, align_corners=False)  # declared 5-D (the grid's rank unknown)
+    pooled = paddle.reshape(paddle.mean(w, axis=[2, 3]), [-1, 4])
+    loss = paddle.nn.functional.cross_entropy(paddle.nn.Linear(4, 4)(pooled), y).mean()
+    paddle.optimizer.Momentum(0.05, 0.9).minimize(loss)
+    return loss, 4
+
+
+run_sized(warp_run_size, {"x": [-1, 3, 12, 12]}, {"x": [-1, 3, 8, 10]}, 4)
+
+
+@case
 def clip_run_size():
     """Clips [None, 3, None, None, None] of frames, height and width the run
     gives (--max-shape x=-1,3,6,8,8, data of 4 x 6 x 7): 3-D convolutions
