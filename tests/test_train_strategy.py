@@ -30,6 +30,10 @@ CASES = [
     ("mlp_clip_l2", "fuse_elewise_add_act_ops=true", "fusing tanh_grad + elementwise_add_grad", ("--threads", "2")),
     # sizes the run gives (--max-shape): the fused ops and their grads take them
     ("text_run_length", "fuse_elewise_add_act_ops=true", "fused_elemwise_add_activation_grad", ()),
+    ("attention_run_length", "fuse_gemm_epilogue=true", "fused_gemm_epilogue_grad", ()),
+    ("cnn_run_size", "fuse_bn_act_ops=true", "fused_batch_norm_act_grad", ()),
+    ("resnet_run_size", "fuse_bn_add_act_ops=true,fuse_bn_act_ops=true",
+     ("fused_bn_add_activation_grad", "fused_batch_norm_act_grad"), ()),
     ("mlp_sgd", "fuse_all_optimizer_ops=true", "fusing sgd + sgd + sgd + sgd", ()),
     ("cnn_bn_momentum", "fuse_all_optimizer_ops=true", "fusing momentum + momentum", ("--threads", "2")),
     ("mlp_momentum_nesterov_l2", "fuse_all_optimizer_ops=true", "fusing momentum + momentum", ()),

@@ -213,7 +213,7 @@ static const char *const fused_bn_grad_ignores[] = {"Bias", NULL};
 static const char *const fused_bn_grad_attr_ignores[] = {"momentum", "trainable_statistics", NULL};
 const OpDef op_fused_batch_norm_act_grad = {.type = "fused_batch_norm_act_grad", .infer = grad_infer,
                                             .emit_c = emit_fused_bn_grad, .ignores = fused_bn_grad_ignores,
-                                            .attr_ignores = fused_bn_grad_attr_ignores};
+                                            .attr_ignores = fused_bn_grad_attr_ignores, .runtime_extents = 2};
 const OpDef op_fused_bn_add_activation = {.type = "fused_bn_add_activation", .infer = infer_fused_bn,
                                           .emit_c = emit_fused_bn, .inplace = "X:Y", .runtime_extents = 2};
 /* The gradients of X, Scale and Bias have their shapes, Z's Y's (Z, of
@@ -226,6 +226,7 @@ static int infer_fused_bn_add_act_grad(OpCtx *c) {
     Var *v = ctx_need(c, fwd[i], 0);
     if (!v) return -1;
     ctx_set(c, grad[i], 0, &v->shape, v->dtype);
+    ctx_pass_runtime_extent(c, v, grad[i], 0); /* X's and Y's sizes the run gives */
   }
   return 0;
 }
@@ -234,4 +235,4 @@ static const char *const fused_bn_add_grad_ignores[] = {"Bias", "ReserveSpace", 
 const OpDef op_fused_bn_add_activation_grad = {.type = "fused_bn_add_activation_grad",
                                                .infer = infer_fused_bn_add_act_grad, .emit_c = emit_fused_bn_grad,
                                                .ignores = fused_bn_add_grad_ignores,
-                                               .attr_ignores = fused_bn_grad_attr_ignores};
+                                               .attr_ignores = fused_bn_grad_attr_ignores, .runtime_extents = 2};

@@ -168,6 +168,9 @@ static int infer_fused_gemm_grad(OpCtx *c) {
   Shape b = {.rank = 1};
   b.d[0] = y->shape.d[attr_bool(c->op, "trans_y", 0) ? 0 : 1];
   ctx_set(c, "DBias", 0, &b, y->dtype);
+  /* X's rows the run gives (M, as the forward took them) are DX's; K the run's is not taken */
+  if (var_runtime_mask(x) >> (x->shape.rank - 1) & 1 || var_runtime_axis(y) >= 0) return ctx_refuse_runtime_extents(c);
+  ctx_pass_runtime_extent(c, x, "DX", 0);
   return 0;
 }
 
@@ -214,4 +217,4 @@ static int emit_fused_gemm_grad(EmitCtx *e) {
 }
 
 const OpDef op_fused_gemm_epilogue_grad = {.type = "fused_gemm_epilogue_grad", .infer = infer_fused_gemm_grad,
-                                           .emit_c = emit_fused_gemm_grad};
+                                           .emit_c = emit_fused_gemm_grad, .runtime_extents = 2};

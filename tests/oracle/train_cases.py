@@ -1074,7 +1074,8 @@ def gru_cls():
 gru_cls.label_classes = 3
 
 
-def _resnet(layout):
+def _resnet(layout, hw=8):
+    """hw: the image's height and width (None: the run's)."""
     F = paddle.nn.functional
 
     def bn(h):
@@ -1089,7 +1090,7 @@ def _resnet(layout):
         short = h if stride == 1 else bn(conv(h, c, 1, stride))
         return F.relu(paddle.add(out, short))
 
-    x = paddle.static.data("x", [None, 3, 8, 8] if layout == "NCHW" else [None, 8, 8, 3], "float32")
+    x = paddle.static.data("x", [None, 3, hw, hw] if layout == "NCHW" else [None, hw, hw, 3], "float32")
     label = paddle.static.data("label", [None, 1], "int64")
     h = F.relu(bn(conv(x, 4)))
     h = block(block(h, 4, 1), 8, 2)
@@ -1109,6 +1110,19 @@ def resnet_block_momentum():
     cnn_bn_momentum).  batch_norm + residual add + relu is the pattern of
     BuildStrategy.fuse_bn_add_act_ops (tests/test_train_strategy.py)."""
     return _resnet("NCHW")
+
+
+@case
+def resnet_run_size():
+    """resnet_block_momentum over images of sizes the run gives (--max-shape
+    x=-1,3,12,12, data of 8 x 10): the batch_norms' statistics over the
+    run's pixels, the strided block's SAME-like padding the run's; with
+    fuse_bn_act_ops and fuse_bn_add_act_ops (tests/test_train_strategy.py)
+    the fused grads take the run's sizes too."""
+    return _resnet("NCHW", None)
+
+
+run_sized(resnet_run_size, {"x": [-1, 3, 12, 12]}, {"x": [-1, 3, 8, 10]}, 10)
 
 
 @case
