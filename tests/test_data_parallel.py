@@ -370,7 +370,8 @@ def test_drop_scope_on_places(trainers, tmp_path):
     assert sorted(a) == sorted(b) and all(np.array_equal(a[k], b[k]) for k in a)
 
 
-@pytest.mark.parametrize("name", ["cnn_bn_momentum", "resnet_block_momentum", "resnet_block_nhwc"])
+@pytest.mark.parametrize("name", ["cnn_bn_momentum", "resnet_block_momentum", "resnet_block_nhwc", "cnn_run_size",
+                                  "resnet_run_size"])
 def test_sync_batch_norm_is_one_place_on_the_whole_batch(trainers, name, tmp_path):
     """sync_batch_norm: each batch_norm's statistics, and its grad's sums,
     over every place's rows.  With equal chunks the mean of the places'

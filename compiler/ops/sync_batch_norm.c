@@ -103,7 +103,9 @@ static int emit_place_sum(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_batch_norm_sums = {.type = "batch_norm_sums", .infer = infer_bn_sums, .emit_c = emit_bn_sums};
+/* X's sizes the run gives: the sums run over the run's rows and pixels (outer, inner), Out has none */
+const OpDef op_batch_norm_sums = {.type = "batch_norm_sums", .infer = infer_bn_sums, .emit_c = emit_bn_sums,
+                                  .runtime_extents = 2};
 const OpDef op_batch_norm_grad_sums = {.type = "batch_norm_grad_sums", .infer = infer_bn_grad_sums,
-                                       .emit_c = emit_bn_grad_sums};
+                                       .emit_c = emit_bn_grad_sums, .runtime_extents = 2};
 const OpDef op_place_sum = {.type = "place_sum", .infer = infer_place_sum, .emit_c = emit_place_sum};
