@@ -387,6 +387,15 @@ def norms_run_length():
 run_sized(norms_run_length, {"ids": [-1, 12]}, {"ids": [-1, 8]}, 4, int_range={"ids": 30})
 
 
+def _four_classes(feats, y, optimizer):
+    """The loss of a 4-class classifier over feats ([B, n]) with labels y,
+    minimized by `optimizer`; the case's (loss, batch 4)."""
+    logits = paddle.nn.Linear(feats.shape[-1], 4)(feats)
+    loss = paddle.nn.functional.cross_entropy(logits, y).mean()
+    optimizer.minimize(loss)
+    return loss, 4
+
+
 @case
 def shifts_run_length():
     """More gradients over a length the run gives (--max-shape ids=-1,12,
@@ -406,9 +415,7 @@ def shifts_run_length():
     lc = paddle.logcumsumexp(m, axis=1)
     feats = paddle.concat([paddle.mean(m, axis=1), paddle.mean(lc, axis=1) * 0.2,
                            paddle.mean(c, axis=[1, 2]).unsqueeze(1), paddle.mean(d, axis=1, keepdim=True)], axis=1)
-    loss = paddle.nn.functional.cross_entropy(paddle.nn.Linear(18, 4)(feats), y).mean()
-    paddle.optimizer.Adam(0.01).minimize(loss)
-    return loss, 4
+    return _four_classes(feats, y, paddle.optimizer.Adam(0.01))
 
 
 run_sized(shifts_run_length, {"ids": [-1, 12]}, {"ids": [-1, 7]}, 4, int_range={"ids": 30})
@@ -444,9 +451,7 @@ def picks_run_length():
                            paddle.mean(ri * paddle.cumsum(paddle.ones_like(ri), axis=1) * 0.1, axis=1),
                            paddle.mean(md, axis=1, keepdim=True), paddle.mean(pa, axis=1), paddle.mean(tv, axis=1),
                            paddle.gather_nd(h, pos)], axis=1)
-    loss = paddle.nn.functional.cross_entropy(paddle.nn.Linear(58, 4)(feats), y).mean()
-    paddle.optimizer.Adam(0.01).minimize(loss)
-    return loss, 4
+    return _four_classes(feats, y, paddle.optimizer.Adam(0.01))
 
 
 run_sized(picks_run_length, {"ids": [-1, 12]}, {"ids": [-1, 7]}, 4, int_range={"ids": 30, "pos": 4})
@@ -511,9 +516,7 @@ def maps_run_size():
     h, _ = paddle.nn.functional.max_pool2d(h, 2, 2, return_mask=True)
     u = paddle.nn.functional.unfold(h, [2, 2])  # [B, 16, (H - 1) (W - 1)]
     feats = paddle.concat([paddle.mean(h, axis=[2, 3]), paddle.mean(u, axis=2)], axis=1)
-    loss = paddle.nn.functional.cross_entropy(paddle.nn.Linear(20, 4)(feats), y).mean()
-    paddle.optimizer.Momentum(0.05, 0.9).minimize(loss)
-    return loss, 4
+    return _four_classes(feats, y, paddle.optimizer.Momentum(0.05, 0.9))
 
 
 run_sized(maps_run_size, {"x": [-1, 3, 12, 12]}, {"x": [-1, 3, 8, 10]}, 4)
@@ -535,9 +538,7 @@ def warp_run_size():
     grid = paddle.nn.functional.affine_grid(theta, paddle.shape(h), align_corners=False)
     w = paddle.nn.functional.grid_sample(h, grid, align_corners=False)  # declared 5-D (the grid's rank unknown)
     pooled = paddle.reshape(paddle.mean(w, axis=[2, 3]), [-1, 4])
-    loss = paddle.nn.functional.cross_entropy(paddle.nn.Linear(4, 4)(pooled), y).mean()
-    paddle.optimizer.Momentum(0.05, 0.9).minimize(loss)
-    return loss, 4
+    return _four_classes(pooled, y, paddle.optimizer.Momentum(0.05, 0.9))
 
 
 run_sized(warp_run_size, {"x": [-1, 3, 12, 12]}, {"x": [-1, 3, 8, 10]}, 4)
@@ -555,10 +556,7 @@ def clip_run_size():
     h = paddle.nn.functional.relu(paddle.nn.Conv3D(3, 4, 3, padding=1)(x))
     h = paddle.nn.MaxPool3D(2, 2)(h)
     h = paddle.nn.AvgPool3D(2, 1, padding=1)(paddle.nn.Conv3D(4, 4, 3, stride=2, padding="SAME")(h))
-    logits = paddle.nn.Linear(4, 4)(paddle.flatten(paddle.nn.AdaptiveAvgPool3D(1)(h), 1))
-    loss = paddle.nn.functional.cross_entropy(logits, y).mean()
-    paddle.optimizer.Momentum(0.05, 0.9).minimize(loss)
-    return loss, 4
+    return _four_classes(paddle.flatten(paddle.nn.AdaptiveAvgPool3D(1)(h), 1), y, paddle.optimizer.Momentum(0.05, 0.9))
 
 
 run_sized(clip_run_size, {"x": [-1, 3, 6, 8, 8]}, {"x": [-1, 3, 4, 6, 7]}, 4)
