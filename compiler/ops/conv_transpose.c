@@ -387,7 +387,10 @@ static int emit_conv3d_transpose_grad(EmitCtx *e) {
   const int64_t ws = rt_conv3d_ws_floats(&g), osz = g.d_out * g.h_out * g.w_out;
   const int64_t mg = g.c_out / g.groups, k = g.c_in / g.groups * g.k_d * g.k_h * g.k_w;
   if (!dx && !dw) return 0;
-  ConvCall first = {.dims = 3, .f64 = f64, .geo = "geo", .declare = 1, .g3 = g};
+  /* Input's sizes the run gives: the forward's again, from Input and Output@GRAD (g's input the forward's output) */
+  const int run = var_runtime_mask(x) != 0;
+  if (run) run_hw_print_known3(e, x, dy, 2);
+  ConvCall first = {.dims = 3, .f64 = f64, .geo = "geo", .declare = 1, .g3 = g, .run_sizes = run, .run_swap = run};
   first.ws = conv_col_ws(e, f64, ws);
   if (dx) { /* the input's gradient: the convolution of Output@GRAD */
     ConvCall cc = first;
@@ -430,4 +433,5 @@ const OpDef op_depthwise_conv2d_transpose_grad = {.type = "depthwise_conv2d_tran
                                                   .emit_c = emit_conv_transpose_grad,
                                                   .attr_ignores = convt_grad_attr_ignores, .runtime_extents = 2};
 const OpDef op_conv3d_transpose_grad = {.type = "conv3d_transpose_grad", .infer = grad_infer,
-                                        .emit_c = emit_conv3d_transpose_grad, .attr_ignores = convt_grad_attr_ignores};
+                                        .emit_c = emit_conv3d_transpose_grad, .attr_ignores = convt_grad_attr_ignores,
+                                        .runtime_extents = 2};

@@ -549,13 +549,15 @@ def clip_run_size():
     """Clips [None, 3, None, None, None] of frames, height and width the run
     gives (--max-shape x=-1,3,6,8,8, data of 4 x 6 x 7): 3-D convolutions
     (padding 1; SAME with stride 2), relu, max and average 3-D pooling
-    (padding 1), adaptive average pooling to 1 x 1 x 1, a classifier,
-    Momentum: conv3d_grad and pool3d_grad over the run's sizes."""
+    (padding 1), a stride-2 transposed 3-D convolution, adaptive average
+    pooling to 1 x 1 x 1, a classifier, Momentum: conv3d_grad,
+    conv3d_transpose_grad and pool3d_grad over the run's sizes."""
     x = paddle.static.data("x", [None, 3, None, None, None], "float32")
     y = paddle.static.data("y", [None, 1], "int64")
     h = paddle.nn.functional.relu(paddle.nn.Conv3D(3, 4, 3, padding=1)(x))
     h = paddle.nn.MaxPool3D(2, 2)(h)
     h = paddle.nn.AvgPool3D(2, 1, padding=1)(paddle.nn.Conv3D(4, 4, 3, stride=2, padding="SAME")(h))
+    h = paddle.nn.Conv3DTranspose(4, 4, 2, stride=2)(h)
     return _four_classes(paddle.flatten(paddle.nn.AdaptiveAvgPool3D(1)(h), 1), y, paddle.optimizer.Momentum(0.05, 0.9))
 
 
