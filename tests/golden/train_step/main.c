@@ -8,12 +8,17 @@
  *   ./model --input NAME=file.npy ... --batch-size B --steps N
  *              [--params PREFIX] [--save PREFIX] [--save-combined FILE]
  *              [--output-dir D] [--threads T] [--seed S] [--learning-rate V]
- *              [--check-nan on|off] [--places N]
+ *              [--check-nan on|off] [--places N] [--lengths NAME=FILE.npy ...]
  *              [--eval-every K --eval-input NAME=FILE.npy ...]
  * Each .npy input holds a whole data set (rows on dim 0); step k trains on
  * batch j = k mod (rows / B), rows [j*B, j*B + B).  A dim the run gives
  * (compiled with --max-shape) is the data set's, 1 to the bound, the same
- * for every step.  Compiled with
+ * for every step; with --lengths NAME=FILE.npy each batch has its own
+ * (bucketing): the data set is padded to its longest, FILE holds each
+ * batch's sizes (int64 or int32, [batches], or [batches, n] for n dims
+ * the run gives, in dim order), and step k feeds batch j's rows cut to
+ * batch j's sizes, as a Paddle script feeding each batch its own shape
+ * does.  Compiled with
  * num_iteration_per_run K (--exec-strategy), a step is K iterations, on
  * batches k*K .. k*K + K - 1 (mod rows / B, a multiple of K), and its loss
  * the last one's.  The state starts as the
@@ -71,7 +76,8 @@ void openblas_set_num_threads(int num_threads);
 static int usage(const char *argv0) {
   fprintf(stderr, "usage: %s --input NAME=FILE.npy ... --batch-size B --steps N [--params PREFIX] [--save PREFIX]\n"
                   "       [--save-combined FILE] [--output-dir DIR] [--threads T] [--seed S] [--learning-rate V]\n"
-                  "       [--check-nan on|off] [--places N] [--eval-every K --eval-input NAME=FILE.npy ...]\n",
+                  "       [--check-nan on|off] [--places N] [--lengths NAME=FILE.npy ...]\n"
+                  "       [--eval-every K --eval-input NAME=FILE.npy ...]\n",
           argv0);
   return 1;
 }
@@ -104,6 +110,83 @@ static long parse_count(const char *opt, const char *v, long lo) {
 #define SET_RUN_DIMS(m, i, dims) 0 /* no input has dims the run gives */
 /* The same of the evaluation program's input i (--eval). */
 #define EVAL_RUN_DIMS(i) 0u
+
+/* --lengths of input i: the file, each batch's sizes of the dims the run
+ * gives, and one batch of rows cut to them. */
+typedef struct Lengths {
+  RtNpy a;
+  unsigned char *rows;
+} Lengths;
+
+/* The k-th dim (from 0) of those in `runs` (bit d: dim d). */
+static int run_dim(unsigned runs, int k) {
+  int d = 0;
+  for (;; d++)
+    if (runs >> d & 1 && k-- == 0) return d;
+}
+
+/* Reads input i's --lengths from `path` against its data set `d` padded
+ * to its longest (`batches` batches of `batch` rows); 0 or -1. */
+static int lengths_load(int i, const char *path, const RtNpy *d, int64_t batches, long batch, Lengths *l) {
+  const char *name = model_input_name(i);
+  const unsigned runs = RUN_DIMS(i);
+  int n = 0;
+  for (int k = 0; k < d->rank; k++) n += runs >> k & 1;
+  char err[160];
+  if (!runs) {
+    fprintf(stderr, "error: --lengths %s: the input has no dims the run gives (compile it with --max-shape)\n", name);
+    return -1;
+  }
+  if (rt_npy_read(path, &l->a, err, sizeof err)) {
+    fprintf(stderr, "error: --lengths %s: %s\n", name, err);
+    return -1;
+  }
+  if ((l->a.dtype != RT_DT_INT64 && l->a.dtype != RT_DT_INT32) || l->a.dims[0] != batches ||
+      !((l->a.rank == 1 && n == 1) || (l->a.rank == 2 && l->a.dims[1] == n))) {
+    fprintf(stderr, "error: --lengths %s: %s is %s with %lld rows; the data sets hold %lld batches of %ld: int64 or "
+            "int32 [%lld, %d] expected (a size a batch for each dim the run gives%s)\n", name, path,
+            rt_dtype_name(l->a.dtype), (long long)l->a.dims[0], (long long)batches, batch, (long long)batches, n,
+            n == 1 ? "; [batches] too" : "");
+    return -1;
+  }
+  for (int64_t b = 0; b < batches * n; b++) {
+    const int64_t v = l->a.dtype == RT_DT_INT64 ? ((const int64_t *)l->a.data)[b] : ((const int32_t *)l->a.data)[b];
+    const int dim = run_dim(runs, (int)(b % n));
+    if (v < 1 || v > d->dims[dim]) {
+      fprintf(stderr, "error: --lengths %s: batch %lld's size of dim %d is %lld, outside [1, %lld] (%s's)\n", name,
+              (long long)(b / n), dim, (long long)v, (long long)d->dims[dim], path);
+      return -1;
+    }
+  }
+  l->rows = rt_alloc(d->bytes / (size_t)d->dims[0] * (size_t)batch);
+  return l->rows ? 0 : -1;
+}
+
+/* Batch b of an input whose dims `runs` the run gives: dims[] its sizes
+ * (`batch` rows, --lengths' sizes there), and its rows `src` of the padded
+ * data set `d` cut to them into l->rows. */
+static void lengths_batch(unsigned runs, const RtNpy *d, const Lengths *l, int64_t b, long batch,
+                          const unsigned char *src, int64_t *dims) {
+  int n = 0;
+  for (int k = 0; k < d->rank; k++) n += runs >> k & 1;
+  dims[0] = batch;
+  for (int k = 1; k < d->rank; k++) dims[k] = d->dims[k];
+  for (int k = 0; k < n; k++) {
+    const int64_t at = b * n + k;
+    dims[run_dim(runs, k)] = l->a.dtype == RT_DT_INT64 ? ((const int64_t *)l->a.data)[at]
+                                                       : ((const int32_t *)l->a.data)[at];
+  }
+  /* each line of the last dim, one copy; idx walks the dims before it */
+  const size_t es = rt_dtype_size(d->dtype), line = (size_t)dims[d->rank - 1] * es;
+  int64_t idx[RT_MAX_RANK] = {0}, lines = 1;
+  for (int k = 0; k < d->rank - 1; k++) lines *= dims[k];
+  for (int64_t q = 0; q < lines; q++) {
+    int64_t at = 0;
+    for (int k = 0; k < d->rank - 1; k++) at = at * d->dims[k] + idx[k];
+    memcpy(l->rows + (size_t)q * line, src + (size_t)(at * d->dims[d->rank - 1]) * es, line);
+    for (int k = d->rank - 2; k >= 0 && ++idx[k] == dims[k]; k--) idx[k] = 0;
+  }
+}
 
 /* Checks data set `a` read from `path` (rows on dim 0) against input
  * `name` of `dtype` whose one-row shape is want[rank], dims in `runs` (bit
@@ -364,7 +447,8 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &procs);
 #endif
-  const char *paths[NIN] = {0}, *params = NULL, *save = NULL, *out_dir = NULL, *loss_grad = NULL;
+  const char *paths[NIN] = {0}, *len_paths[NIN] = {0}, *params = NULL, *save = NULL, *out_dir = NULL,
+             *loss_grad = NULL;
   long batch = -1, steps = -1, threads = 0, places = 0;
   unsigned long long seed = MODEL_DEFAULT_SEED;
   double learning_rate = -1;
@@ -375,7 +459,7 @@ int main(int argc, char **argv) {
     const char *o = argv[i];
     if (i + 1 >= argc) return usage(argv[0]);
     const char *v = argv[++i];
-    if (!strcmp(o, "--input")) {
+    if (!strcmp(o, "--input") || !strcmp(o, "--lengths")) {
       const char *eq = strchr(v, '='), *loss = model_output_name(0);
       if (eq && MODEL_GRADIENT_SCALE == 2 && (size_t)(eq - v) == strlen(loss) + 5 && !strncmp(v, loss, strlen(loss)) &&
           !strncmp(v + strlen(loss), "@GRAD", 5)) {
@@ -387,12 +471,13 @@ int main(int argc, char **argv) {
         if (strlen(model_input_name(j)) == (size_t)(eq - v) && !strncmp(v, model_input_name(j), (size_t)(eq - v)))
           k = j;
       if (k < 0) {
-        fprintf(stderr, "error: --input '%s': expected NAME=FILE.npy with NAME one of:", v);
+        fprintf(stderr, "error: %s '%s': expected NAME=FILE.npy with NAME one of:", o, v);
         for (int j = 0; j < MODEL_NUM_INPUTS; j++) fprintf(stderr, " %s", model_input_name(j));
         fprintf(stderr, "\n");
         return 1;
       }
-      paths[k] = eq + 1;
+      if (!strcmp(o, "--lengths")) len_paths[k] = eq + 1;
+      else paths[k] = eq + 1;
     } else if (!strcmp(o, "--batch-size")) {
       if ((batch = parse_count(o, v, 1)) < 0) return 1;
     } else if (!strcmp(o, "--steps")) {
@@ -502,6 +587,18 @@ int main(int argc, char **argv) {
   }
   /* num_iteration_per_run K: each step call trains on K consecutive batches */
   const long iters = m->strategy.num_iteration_per_run;
+  Lengths lens[NIN];
+  memset(lens, 0, sizeof lens);
+  for (int i = 0; !st && steps > 0 && i < MODEL_NUM_INPUTS; i++) {
+    if (!len_paths[i]) continue;
+    if (iters > 1) {
+      fprintf(stderr, "error: --lengths %s: num_iteration_per_run %ld runs %ld batches a step on one set of sizes; "
+              "give each batch its sizes with num_iteration_per_run 1\n", model_input_name(i), iters, iters);
+      st = -1;
+    } else if (lengths_load(i, len_paths[i], &data[i], rows / batch, batch, &lens[i])) {
+      st = -1;
+    }
+  }
   if (!st && steps > 0 && iters > 1 && (rows / batch) % iters) {
     fprintf(stderr, "error: the data sets hold %lld batches of %ld; num_iteration_per_run %ld takes %ld per step: "
             "give a multiple of %ld batches\n", (long long)(rows / batch), batch, iters, iters, iters);
@@ -567,10 +664,16 @@ int main(int argc, char **argv) {
     const int64_t first = ((k * iters) % (rows / batch)) * batch;
     const void *in[NIN];
     void *fetch[NOUT];
-    for (int i = 0; i < MODEL_NUM_INPUTS; i++) {
+    for (int i = 0; i < MODEL_NUM_INPUTS && !st; i++) {
       const size_t row = data[i].bytes / (size_t)rows;
       in[i] = (const unsigned char *)data[i].data + (size_t)first * row;
+      if (!lens[i].rows) continue;
+      int64_t dims[RT_MAX_RANK]; /* --lengths: this batch's sizes, its rows cut to them */
+      lengths_batch(RUN_DIMS(i), &data[i], &lens[i], first / batch, batch, in[i], dims);
+      in[i] = lens[i].rows;
+      if ((st = SET_RUN_DIMS(m, i, dims))) fprintf(stderr, "error: step %ld: %s\n", k, model_last_error(m));
     }
+    if (st) break;
     for (int j = 0; j < MODEL_NUM_OUTPUTS; j++) fetch[j] = outs[j] + out_bytes[j] * (size_t)k;
     double t0 = now_ms();
     st = model_train_step(m, mb, in, fetch);
@@ -626,7 +729,11 @@ int main(int argc, char **argv) {
 #endif
   }
   for (int j = 0; j < MODEL_NUM_OUTPUTS; j++) rt_free(outs[j]);
-  for (int i = 0; i < MODEL_NUM_INPUTS; i++) rt_npy_free(&data[i]);
+  for (int i = 0; i < MODEL_NUM_INPUTS; i++) {
+    rt_npy_free(&data[i]);
+    rt_npy_free(&lens[i].a);
+    rt_free(lens[i].rows);
+  }
   rt_free(times);
   eval_free_data(&ev);
   model_destroy(m);
