@@ -10,7 +10,9 @@ fetched, after warm-up steps; one thread: CPU_NUM=1, OMP/MKL/OpenBLAS
 threads 1) and of the trainer (`paddlec build --march=native`, OpenBLAS, on
 1 and 2 threads: `--threads T`), their ratios (Paddle / trainer: above 1 is
 faster), and the peak resident memory of both processes (Paddle's includes
-the Python interpreter)."""
+the Python interpreter).  A case of run-time sizes is built with its
+--max-shape and fed as its test feeds it (with --lengths, each batch cut to
+its own length, Paddle's feed too)."""
 import argparse
 import json
 import os
@@ -41,8 +43,11 @@ b = meta["batch"]
 nb = min(len(a) for a in data.values()) // b
 paddle.static.load(main, os.path.join(d, "init"), exe)
 times = []
+lengths = {n: np.load(os.path.join(d, n + ".lengths.npy")) for n in meta.get("lengths", [])}
 for k in range(steps + 5):
     feed = {n: a[(k % nb) * b:(k % nb + 1) * b] for n, a in data.items()}
+    for n, lens in lengths.items():  # a batch of its own length (the trainer's --lengths)
+        feed[n] = feed[n][:, :int(lens[k % nb])]
     t = time.perf_counter()
     exe.run(main, feed=feed, fetch_list=[meta["loss"]])
     times.append(time.perf_counter() - t)
@@ -70,6 +75,8 @@ def trainer_step(d, binary, steps, threads):
             str(steps), "--threads", str(threads)]
     for f in meta["feeds"]:
         args += ["--input", f"{f}={os.path.join(d, f + '.npy')}"]
+    for f in meta.get("lengths", []):
+        args += ["--lengths", f"{f}={os.path.join(d, f + '.lengths.npy')}"]
     p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ONE_THREAD)
     stdout = p.stdout.read()
     _, status, usage = os.wait4(p.pid, 0)
@@ -92,8 +99,9 @@ def main():
     for name in names:
         d = case_dir(name)
         binary = os.path.join(out, name)
+        flags = json.load(open(os.path.join(d, "case.json"))).get("flags", [])  # --shape, --max-shape
         p = subprocess.run([PADDLEC, "build", os.path.join(d, "main.pdmodel"), "--startup",
-                            os.path.join(d, "startup.pdmodel"), "-o", binary], capture_output=True, text=True)
+                            os.path.join(d, "startup.pdmodel"), "-o", binary] + flags, capture_output=True, text=True)
         if p.returncode:
             print(f"{name:28} does not build: {p.stderr.strip().splitlines()[-1][:80]}")
             continue
