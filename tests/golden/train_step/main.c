@@ -125,13 +125,24 @@ static int run_dim(unsigned runs, int k) {
     if (runs >> d & 1 && k-- == 0) return d;
 }
 
+/* How many dims of a rank-`rank` input `runs` marks. */
+static int run_count(unsigned runs, int rank) {
+  int n = 0;
+  for (int k = 0; k < rank; k++) n += runs >> k & 1;
+  return n;
+}
+
+/* Entry `at` of the lengths file (int64 or int32). */
+static int64_t length_at(const Lengths *l, int64_t at) {
+  return l->a.dtype == RT_DT_INT64 ? ((const int64_t *)l->a.data)[at] : ((const int32_t *)l->a.data)[at];
+}
+
 /* Reads input i's --lengths from `path` against its data set `d` padded
  * to its longest (`batches` batches of `batch` rows); 0 or -1. */
 static int lengths_load(int i, const char *path, const RtNpy *d, int64_t batches, long batch, Lengths *l) {
   const char *name = model_input_name(i);
   const unsigned runs = RUN_DIMS(i);
-  int n = 0;
-  for (int k = 0; k < d->rank; k++) n += runs >> k & 1;
+  const int n = run_count(runs, d->rank);
   char err[160];
   if (!runs) {
     fprintf(stderr, "error: --lengths %s: the input has no dims the run gives (compile it with --max-shape)\n", name);
@@ -150,7 +161,7 @@ static int lengths_load(int i, const char *path, const RtNpy *d, int64_t batches
     return -1;
   }
   for (int64_t b = 0; b < batches * n; b++) {
-    const int64_t v = l->a.dtype == RT_DT_INT64 ? ((const int64_t *)l->a.data)[b] : ((const int32_t *)l->a.data)[b];
+    const int64_t v = length_at(l, b);
     const int dim = run_dim(runs, (int)(b % n));
     if (v < 1 || v > d->dims[dim]) {
       fprintf(stderr, "error: --lengths %s: batch %lld's size of dim %d is %lld, outside [1, %lld] (%s's)\n", name,
@@ -167,15 +178,10 @@ static int lengths_load(int i, const char *path, const RtNpy *d, int64_t batches
  * data set `d` cut to them into l->rows. */
 static void lengths_batch(unsigned runs, const RtNpy *d, const Lengths *l, int64_t b, long batch,
                           const unsigned char *src, int64_t *dims) {
-  int n = 0;
-  for (int k = 0; k < d->rank; k++) n += runs >> k & 1;
+  const int n = run_count(runs, d->rank);
   dims[0] = batch;
   for (int k = 1; k < d->rank; k++) dims[k] = d->dims[k];
-  for (int k = 0; k < n; k++) {
-    const int64_t at = b * n + k;
-    dims[run_dim(runs, k)] = l->a.dtype == RT_DT_INT64 ? ((const int64_t *)l->a.data)[at]
-                                                       : ((const int32_t *)l->a.data)[at];
-  }
+  for (int k = 0; k < n; k++) dims[run_dim(runs, k)] = length_at(l, b * n + k);
   /* each line of the last dim, one copy; idx walks the dims before it */
   const size_t es = rt_dtype_size(d->dtype), line = (size_t)dims[d->rank - 1] * es;
   int64_t idx[RT_MAX_RANK] = {0}, lines = 1;
@@ -461,7 +467,8 @@ int main(int argc, char **argv) {
     const char *v = argv[++i];
     if (!strcmp(o, "--input") || !strcmp(o, "--lengths")) {
       const char *eq = strchr(v, '='), *loss = model_output_name(0);
-      if (eq && MODEL_GRADIENT_SCALE == 2 && (size_t)(eq - v) == strlen(loss) + 5 && !strncmp(v, loss, strlen(loss)) &&
+      if (eq && MODEL_GRADIENT_SCALE == 2 && !strcmp(o, "--input") && (size_t)(eq - v) == strlen(loss) + 5 &&
+          !strncmp(v, loss, strlen(loss)) &&
           !strncmp(v + strlen(loss), "@GRAD", 5)) {
         loss_grad = eq + 1; /* Customized: loss@GRAD, one value per place */
         continue;
