@@ -1032,15 +1032,6 @@ def test_an_expand_to_a_fed_shape_is_refused(tmp_path):
             "is only known at run time (it depends on the values of input Shape ('s'))", "bound it with --max-shape")
 
 
-def test_an_attribute_given_as_a_fed_tensor_is_refused(tmp_path):
-    """paddle.cumsum(x, axis=a) with `a` fed: Paddle writes attribute axis as
-    a VAR naming 'a' and reads it at run time (cumsum over axis 2 here);
-    paddlec once read the VAR as the default axis 0.  Refused, naming the
-    attribute and the tensor."""
-    refused("cumsum_fed_axis", tmp_path, "(cumsum -> ", "attribute axis takes its value from tensor 'a' at run time",
-        "refused rather than read as a constant")
-
-
 def test_a_shape_from_a_fed_attribute_names_it(tmp_path):
     """paddle.sum(x, axis=a) with `a` fed (attribute dim, VARS): Out's rank
     is the run's; the error names the attribute and its tensor."""
@@ -1415,10 +1406,27 @@ def test_a_fed_eye_count_past_the_bound_stops_the_run(tmp_path):
                 (n, p.returncode, p.stderr[-1500:])
 
 
+def test_a_fed_cumsum_axis_outside_the_dims_stops_the_run(tmp_path):
+    """paddle.cumsum(x [B, 3, 4], axis=a) with a fed (e2e_shape_feeds.py's
+    cumsum_fed_axis, which matches Paddle with a = 2): a = 3 and a = -4 lie
+    outside [-3, 3), which Paddle's ScanKernel refuses: the run stops naming
+    the op and the tensor; a = -1 runs (the last axis: a's case's result)."""
+    out, _ = cases("shape_feeds")
+    fixture = f"{out}/cumsum_fed_axis"
+    binary = build(fixture, tmp_path, "--blas=none")
+    for a, ok in ((3, False), (-4, False), (-1, True)):
+        p = run_fed(binary, fixture, tmp_path, "a", np.array([a], np.int64))
+        if ok:
+            assert p.returncode == 0, p.stderr[-1500:]
+            with open(f"{fixture}/paddle.json") as f:
+                first = json.load(f)["fetches"][0].replace("/", "_")
+            assert np.allclose(np.load(tmp_path / "o" / f"{first}.npy"), np.load(f"{fixture}/output_0.npy"))
+        else:
+            assert p.returncode != 0 and "cumsum: the axis from tensor 'a' is outside [-3, 3) (Paddle raises an " \
+                "error)" in p.stderr, (a, p.returncode, p.stderr[-1500:])
+
+
 @pytest.mark.parametrize("op, message", [
-    ("op cumsum(X: x) -> (Out: y) {axis: var(a), flatten: false, exclusive: false, reverse: false}",
-     "(cumsum -> y): attribute axis takes its value from tensor 'a' at run time (a tensor passed as the attribute), "
-     "which paddlec's cumsum takes only where the compiler knows it: refused rather than read as a constant"),
     ("op arg_max(X: x) -> (Out: y) {axis: var(a), keepdims: false, flatten: false, dtype: 3}",
      "(arg_max -> y): dim 0 of 'y' is only known at run time (it depends on the values of attribute axis ('a'))"),
     ("op reduce_sum(X: x) -> (Out: y) {dim: var(a), keep_dim: false, reduce_all: false}",

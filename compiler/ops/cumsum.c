@@ -4,7 +4,8 @@
  * cumsum / logcumsumexp: X -> Out; axis:INT=-1, flatten:BOOLEAN=false,
  * exclusive:BOOLEAN=false, reverse:BOOLEAN=false; axis may be held in a
  * tensor (paddle.cumsum(x, axis=paddle.full([1], 1))), taken where the
- * compiler knows its value (ctx_attr_int), refused where only the run does.
+ * compiler knows its value (ctx_attr_int), else read when the kernel runs
+ * (a fed axis: the lines' geometry worked out then, run_axis_lines).
  * Shape rule (phi CumInferMeta): Out has X's dims and dtype; with flatten it
  * is 1-D of product(X.dims), unknown dims multiplied in as -1 (so [-1, 3, 4]
  * gives [-12], as Paddle writes into the VarDesc; the batch-specialized
@@ -25,18 +26,53 @@
 #include "tensor_util.h"
 
 /* The axis (ctx_attr_int: a tensor's known value too) for an emitter: the axis of rank r into *axis (r 0: as
- * given); -1 after em_fail (out of range, or the run's). */
+ * given); -2 when only the run knows it (a fed tensor passed as the attribute: scan_lines reads it then); -1
+ * after em_fail (out of range, or a tensor that is not one integer). */
 static int emit_axis(EmitCtx *e, int r, int *axis) {
   OpCtx c = {e->g, (Op *)e->op};
   int64_t a;
   if (ctx_attr_int(&c, "axis", -1, &a)) {
     const Var *t = ctx_attr_tensor(&c, "axis");
-    return em_fail(e, "attribute axis takes its value from tensor '%s' at run time (a tensor passed as the "
-                      "attribute), which paddlec's %s takes only where the compiler knows it: refused rather than "
-                      "read as a constant", t ? t->name : "?", e->op->type);
+    if (!t || (t->dtype != RT_DT_INT32 && t->dtype != RT_DT_INT64) || shape_numel(&t->shape) != 1)
+      return em_fail(e, "attribute axis takes its value from tensor '%s', which is not one int32 or int64",
+                     t ? t->name : "?");
+    return -2;
   }
   *axis = r ? axis_norm(a, r) : (int)a;
   return r && *axis < 0 ? em_fail(e, "axis is out of range") : 0;
+}
+
+/* The lines along the axis the run gives (attribute axis a tensor): prints
+ * its reading and ScanKernel's check (an axis outside [-r, r) stops the
+ * run, as Paddle raises, but where X has one element), then the geometry
+ * along it into scan_n, scan_inner and scan_lines, which the record takes;
+ * c->numel set. */
+static void run_axis_lines(EmitCtx *e, const Var *lines_of, int r, ScanCall *c) {
+  OpCtx oc = {e->g, (Op *)e->op};
+  const Var *t = ctx_attr_tensor(&oc, "axis");
+  const char *dims = "";
+  for (int i = 0; i < r; i++) dims = pool_printf("%s%s%s", dims, i ? ", " : "", em_dim(e, lines_of, i));
+  if (r == 0) return; /* one element, copied with the axis unread, as ScanKernel does */
+  pr_line(e->p, "/* the axis, tensor '%s''s value when the kernel runs (negative counts from the end); a "
+                "one-element X is copied, the axis unchecked, as Paddle's ScanKernel does */", t->name);
+  pr_line(e->p, "int64_t axis = (int64_t)%s[0];", em_ptr(e, t, 1));
+  pr_line(e->p, "if (axis < 0) axis += %d;", r);
+  pr_line(e->p, "if (axis < 0 || axis >= %d) {", r);
+  pr_line(e->p, "if (%s != 1) return 1;", c->numel);
+  pr_line(e->p, "axis = 0;");
+  pr_line(e->p, "}");
+  em_fault(e, pool_printf("the axis from tensor '%s' is outside [-%d, %d) (Paddle raises an error)", t->name, r, r));
+  if (attr_bool(e->op, "flatten", 0)) return; /* one line of every element: the axis is only checked */
+  pr_line(e->p, "const int64_t dims[%d] = {%s};", r, dims);
+  pr_line(e->p, "int64_t scan_inner = 1, scan_lines = 1;");
+  pr_line(e->p, "for (int64_t i = 0; i < %d; i++) {", r);
+  pr_line(e->p, "if (i > axis) scan_inner *= dims[i];");
+  pr_line(e->p, "if (i != axis) scan_lines *= dims[i];");
+  pr_line(e->p, "}");
+  pr_line(e->p, "const int64_t scan_n = dims[axis];");
+  c->n = "scan_n";
+  c->inner = "scan_inner";
+  c->lines = "scan_lines";
 }
 
 static int infer_scan(OpCtx *c) {
@@ -72,12 +108,14 @@ static int scan_rank(EmitCtx *e, const Var *v) { return attr_bool(e->op, "flatte
 static void scan_lines(EmitCtx *e, const Var *lines_of, ScanCall *c) {
   /* every attribute is read, also where a one-element copy needs none (the axis was checked: emit_axis) */
   int r = tu_rank(e, lines_of), axis = 0;
-  (void)emit_axis(e, r, &axis);
+  const int run = emit_axis(e, r, &axis) == -2;
   const int flatten = attr_bool(e->op, "flatten", 0);
   c->exclusive = attr_bool(e->op, "exclusive", 0);
   c->numel = c->n = em_numel(e, lines_of);
   c->inner = c->lines = "1";
-  if (!flatten && r > 0) {
+  if (run) {
+    run_axis_lines(e, lines_of, flatten ? 1 : r, c);
+  } else if (!flatten && r > 0) {
     c->n = em_dim(e, lines_of, axis);
     c->inner = em_prod(e, lines_of, axis + 1, r);
     c->lines = tu_mul(em_prod(e, lines_of, 0, axis), c->inner);
@@ -105,7 +143,7 @@ static int emit_cumsum_any(EmitCtx *e, int grad) {
     return em_fail(e, "cumsum of %s tensors is not supported", rt_dtype_name(x->dtype));
   int r = scan_rank(e, dims);
   int axis;
-  if (emit_axis(e, r, &axis)) return -1;
+  if (emit_axis(e, r, &axis) == -1) return -1;
   ScanCall call = {.kind = SCAN_SUM, .type = em_ctype(x->dtype), .f32 = x->dtype == RT_DT_FP32,
                    .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0), .reverse = attr_bool(e->op, "reverse", 0) != grad};
   scan_lines(e, dims, &call);
@@ -129,7 +167,7 @@ static int emit_logcumsumexp(EmitCtx *e) {
   if (x == out) return em_fail(e, "Out is X itself, which is not supported");
   int r = scan_rank(e, x);
   int axis;
-  if (emit_axis(e, r, &axis)) return -1;
+  if (emit_axis(e, r, &axis) == -1) return -1;
   ScanCall call = {.kind = SCAN_LOGSUMEXP, .type = em_ctype(x->dtype), .f32 = x->dtype == RT_DT_FP32,
                    .x = em_ptr(e, x, 1), .out = em_ptr(e, out, 0), .reverse = attr_bool(e->op, "reverse", 0)};
   scan_lines(e, x, &call);
@@ -156,7 +194,7 @@ static int emit_logcumsumexp_grad(EmitCtx *e) {
                    rt_dtype_name(x->dtype));
   int r = scan_rank(e, x);
   int axis;
-  if (emit_axis(e, r, &axis)) return -1;
+  if (emit_axis(e, r, &axis) == -1) return -1;
   SymDim nb = spec_numel(em_spec(e, x));
   int64_t es = rt_dtype_size(x->dtype);
   ScanCall call = {.kind = SCAN_LOGSUMEXP_GRAD, .type = em_ctype(x->dtype), .f32 = x->dtype == RT_DT_FP32,

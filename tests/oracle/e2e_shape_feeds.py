@@ -10,7 +10,7 @@ Offsets, Shape, or lists of both.  `strided_slice` with fed starts, ends
 and strides (negative ones too).  `split` with fed sections.  `full`,
 `arange`, `linspace`, `reshape`, `expand` and `tile` with sizes fed,
 compiled with --max-shape bounds (flags.json beside the case), and
-`one_hot` with a fed depth.  `roll`
+`one_hot` with a fed depth.  `cumsum` along a fed axis (and its grad).  `roll`
 with shifts fed (and its grad).  The resize ops (interp v1 and v2) with
 OutSize, SizeTensor or Scale fed, bounded by --max-shape: 1-, 2- and 3-D,
 channel first and last, each method, v2's ratios from a fed Scale beside
@@ -361,6 +361,32 @@ def roll_fed_shifts_grad():
     y = paddle.roll(x, s, axis=1)
     (dx,) = paddle.static.gradients([paddle.sum(y * w)], [x])
     return [x, w, s], [y, dx]
+
+
+@case
+def cumsum_fed_axis():
+    """paddle.cumsum(x [B, 3, 4], axis=a) with a fed (int64 2): Paddle 2.6
+    writes attribute axis as a VAR naming a and reads it when the kernel
+    runs (Out keeps X's shape); and along b fed (int32 -3: the batch axis,
+    counted from the end)."""
+    x = paddle.static.data("x", [None, 3, 4], "float32")
+    a = bound("a", [2])
+    b = bound("b", [-3], "int32")
+    return [x, a, b], [paddle.cumsum(x, axis=a), paddle.cumsum(x, axis=b)]
+
+
+@case
+def cumsum_fed_axis_grad():
+    """The gradient of cumsum along a fed axis (cumsum_grad: the reverse
+    cumsum of Out@GRAD along the same axis, the VAR attribute copied):
+    d(sum(cumsum(x, a) * w)) / dx with a = [1] (int64)."""
+    x = paddle.static.data("x", [None, 5], "float32")
+    x.stop_gradient = False
+    w = paddle.static.data("w", [None, 5], "float32")
+    a = bound("a", [1])
+    y = paddle.cumsum(x, axis=a)
+    (dx,) = paddle.static.gradients([paddle.sum(y * w)], [x])
+    return [x, w, a], [y, dx]
 
 
 @case
