@@ -1032,13 +1032,6 @@ def test_an_expand_to_a_fed_shape_is_refused(tmp_path):
             "is only known at run time (it depends on the values of input Shape ('s'))", "bound it with --max-shape")
 
 
-def test_a_shape_from_a_fed_attribute_names_it(tmp_path):
-    """paddle.sum(x, axis=a) with `a` fed (attribute dim, VARS): Out's rank
-    is the run's; the error names the attribute and its tensor."""
-    refused("sum_fed_axis", tmp_path, "(reduce_sum -> ",
-            "only known at run time (it depends on the values of attribute dim ('a'))")
-
-
 def test_an_affine_grid_of_a_fed_size_is_refused_naming_the_size(tmp_path):
     """F.affine_grid(theta [B, 2, 3], g) with g fed (4 values: a 2-D grid):
     the grid's size is the run's; the error says so (it once said theta
@@ -1406,6 +1399,40 @@ def test_a_fed_eye_count_past_the_bound_stops_the_run(tmp_path):
                 (n, p.returncode, p.stderr[-1500:])
 
 
+def test_fed_reduction_axes_outside_the_dims_or_repeated_stop_the_run(tmp_path):
+    """e2e_shape_feeds.py's reduce_fed_axes (which matches Paddle): a sum
+    along a = [3] of a rank-3 x, which Paddle's reduce refuses, and a mean
+    along [k, 1] with k = 1 (an axis given twice: Paddle gives Out one dim
+    more than its program says) stop the run naming the op; a = [-1] runs
+    (a's case's result: the last axis)."""
+    out, _ = cases("shape_feeds")
+    fixture = f"{out}/reduce_fed_axes"
+    binary = build(fixture, tmp_path, "--blas=none")
+    why = "an axis from attribute dim outside [-3, 3), or one given twice (Paddle raises an error, or gives Out " \
+        "another rank)"
+    for name, v, stop in (("a", [3], "reduce_sum"), ("k", [1], "reduce_mean"), ("a", [-1], None)):
+        p = run_fed(binary, fixture, tmp_path, name, np.array(v, np.int64))
+        if stop is None:
+            assert p.returncode == 0, p.stderr[-1500:]
+            with open(f"{fixture}/paddle.json") as f:
+                first = json.load(f)["fetches"][0].replace("/", "_")
+            assert np.allclose(np.load(tmp_path / "o" / f"{first}.npy"), np.load(f"{fixture}/output_0.npy"))
+        else:
+            assert p.returncode != 0 and f"{stop}: {why}" in p.stderr, (name, v, p.returncode, p.stderr[-1500:])
+
+
+def test_fed_reduction_axes_beside_a_size_the_run_gives_are_refused(tmp_path):
+    """paddle.sum(x, axis=a) with a fed and x of a run-time length (its
+    -1 second dim): Out's dims would be the run's from two sources; refused
+    naming the dim and the op."""
+    body = ("var x: float32[2, -1, 4]\nvar a: int64[1]\nvar y: float32[-1, -1]\n"
+            "op feed(X: feed) -> (Out: x) {col: 0}\nop feed(X: feed) -> (Out: a) {col: 1}\n"
+            "op reduce_sum(X: x) -> (Out: y) {dim: var(a), keep_dim: false, reduce_all: false}\n"
+            "op fetch(X: y) -> (Out: fetch) {col: 0}\n")
+    refused_at(ir(tmp_path, body), tmp_path,
+               "(reduce_sum -> y): dim 1 of X ('x') is only known at run time and the reduced axes come from tensors")
+
+
 def test_a_fed_cumsum_axis_outside_the_dims_stops_the_run(tmp_path):
     """paddle.cumsum(x [B, 3, 4], axis=a) with a fed (e2e_shape_feeds.py's
     cumsum_fed_axis, which matches Paddle with a = 2): a = 3 and a = -4 lie
@@ -1429,8 +1456,6 @@ def test_a_fed_cumsum_axis_outside_the_dims_stops_the_run(tmp_path):
 @pytest.mark.parametrize("op, message", [
     ("op arg_max(X: x) -> (Out: y) {axis: var(a), keepdims: false, flatten: false, dtype: 3}",
      "(arg_max -> y): dim 0 of 'y' is only known at run time (it depends on the values of attribute axis ('a'))"),
-    ("op reduce_sum(X: x) -> (Out: y) {dim: var(a), keep_dim: false, reduce_all: false}",
-     "(reduce_sum -> y): dim 0 of 'y' is only known at run time (it depends on the values of attribute dim ('a'))"),
 ])
 def test_an_axis_only_the_run_knows_is_refused(tmp_path, op, message):
     """An axis held in a fed tensor (its value the run's): refused naming

@@ -21,7 +21,13 @@
  * each element, converted to Out's type, into its output element (a local
  * accumulator when the innermost run is reduced).  Mean divides by the
  * reduced count at the end, frobenius_norm takes the square root.  Axes
- * from tensors are not supported.
+ * from tensors whose values only the run knows (a fed dim / AxisTensor):
+ * while specializing with X's dims known, Out gets a proven bound (X's dims
+ * with keep_dim; else dim i at most the sum of X's dims i..i+n, linear in
+ * the batch) and the kernel reads the axes, checks them as Paddle does (in
+ * range; a repeated one, which would give Out another rank, stops the run
+ * too), sets Out's dims and walks X one dim at a time, each strided in Out
+ * by the run (reduce_print_run_axes); the grads (but amax / amin's) alike.
  * The reductions take an X whose extents are only known at run time
  * (VAR_RUNTIME_EXTENT: top_k with k from a tensor, an image's height and
  * width), along dims they reduce or keep (Out has those); the loops read
@@ -89,7 +95,15 @@ void reduce_kept_dims_to(int r, const int *red, int keep, int *to) {
   }
 }
 
-static int reduce_shape(OpCtx *c, const Var *xv, Shape *out, int *to) {
+/* Where the reduced axes come from, for messages. */
+static const char *axes_slot(const OpCtx *c) {
+  return ctx_in(c, "AxisTensor", 0) ? "AxisTensor" : ctx_in(c, "AxisTensorList", 0) ? "AxisTensorList" : "attribute dim";
+}
+
+/* Out's shape, into *out, and where X's dims go (to[]); 1 when Out (of
+ * `dtype`) was set to a bound proven for axes only the run knows (ctx_proven_shape), 0 when
+ * *out is to be set, -1 after an error. */
+static int reduce_shape(OpCtx *c, const Var *xv, int dtype, Shape *out, int *to) {
   const Shape *x = &xv->shape;
   int64_t *dims;
   int from_tensor, n = read_dims(c, &dims, &from_tensor);
@@ -101,12 +115,24 @@ static int reduce_shape(OpCtx *c, const Var *xv, Shape *out, int *to) {
   if (rt >= 0 && from_tensor && !all)
     return ctx_fail(c, "dim %d of X ('%s') is only known at run time and the reduced axes come from tensors", rt,
                     xv->name);
-  if (from_tensor && !all) {
-    s.rank = keep ? rank : (n > rank ? 1 : rank - n);
+  if (from_tensor && !all && n > rank)
+    return ctx_fail(c, "the reduced axes' tensors hold %d values, more than X's %d dims", n, rank);
+  if (from_tensor && !all && n < rank) {
+    s.rank = keep ? rank : rank - n;
     for (int i = 0; i < s.rank; i++) s.d[i] = DIM_UNKNOWN;
     *out = s;
-    return 0;
+    if (!ctx_feeds_fixed(c) || shape_numel(x) < 0) return 0;
+    /* while specializing, X's dims known: Out's dims are the run's within a
+     * bound proven here (with keep_dim X's; else dim i is one of X's dims
+     * i..i+n, the kept dims shifting left past the reduced ones: their sum
+     * bounds it, linear in the batch as their largest is not) */
+    for (int i = 0; i < s.rank; i++) {
+      s.d[i] = x->d[i];
+      for (int k = 1; !keep && k <= n; k++) s.d[i] += x->d[i + k];
+    }
+    return ctx_proven_shape(c, "Out", 0, &s, dtype, pool_printf("%s's values", axes_slot(c)));
   }
+  all = all || from_tensor; /* as many axes as dims: Paddle reduces every dim, checking the axes (the kernel) */
   int reduced[RT_MAX_RANK] = {0};
   for (int i = 0; i < n && !from_tensor; i++) {
     int64_t d = dims[i];
@@ -141,8 +167,10 @@ static int infer_reduce_as(OpCtx *c, int dtype) {
   Shape out;
   int to[RT_MAX_RANK];
   for (int i = 0; i < RT_MAX_RANK; i++) to[i] = -1;
-  if (reduce_shape(c, x, &out, to)) return -1;
-  ctx_set(c, "Out", 0, &out, dtype < 0 ? x->dtype : dtype);
+  if (dtype < 0) dtype = x->dtype;
+  const int r = reduce_shape(c, x, dtype, &out, to);
+  if (r < 0) return -1;
+  if (r == 0) ctx_set(c, "Out", 0, &out, dtype); /* else set to a proven bound */
   ctx_pass_runtime_extents_to(c, x, "Out", 0, to);
   return 0;
 }
@@ -215,11 +243,9 @@ static int reduced_dims(EmitCtx *e, int r, int *red) {
     int64_t *dims;
     int from_tensor, n = read_dims(&c, &dims, &from_tensor);
     if (n < 0) return -1;
-    if (from_tensor)
-      return em_fail(e, "the axes come from tensors (input %s), which is not supported",
-                     ctx_in(&c, "AxisTensor", 0) ? "AxisTensor" : ctx_in(&c, "AxisTensorList", 0) ? "AxisTensorList"
-                                                                                           : "attribute dim");
-    for (int i = 0; i < n; i++) {
+    if (from_tensor && !attr_bool(e->op, "reduce_all", 0))
+      return em_fail(e, "the axes come from tensors (%s) whose values only the run knows", axes_slot(&c));
+    for (int i = 0; i < n && !from_tensor; i++) {
       int a = axis_norm(dims[i], r);
       if (a < 0) return em_fail(e, "dim %lld is out of range", (long long)dims[i]);
       if (r) red[a] = 1;
@@ -227,6 +253,61 @@ static int reduced_dims(EmitCtx *e, int r, int *red) {
     all = attr_bool(e->op, "reduce_all", 0) || (n == 0 && !legacy_reduce(&c));
   }
   for (int i = 0; i < r; i++) red[i] |= all;
+  return 0;
+}
+
+/* 1 when the reduced axes are the run's (tensors whose values the compiler
+ * does not know; reduce_all set reduces every dim without them). */
+static int axes_run(EmitCtx *e) {
+  OpCtx c = {e->g, (Op *)e->op};
+  int64_t *dims;
+  int from_tensor = 0;
+  if (strcmp(e->op->type, "mean") == 0 || attr_bool(e->op, "reduce_all", 0)) return 0;
+  return read_dims(&c, &dims, &from_tensor) >= 0 && from_tensor;
+}
+
+/* For axes the run gives: prints their reading (reduce_print_run_axes; Out's
+ * dims od[] for out_rank >= 0; red_count with `count`) and makes the
+ * record's runs X's dims one each, strided in Out by the run's ostep[];
+ * *why: the run's stop (em_fault).  0, or -1 after em_fail. */
+static int print_axes_run(EmitCtx *e, const Var *x, int out_rank, ReduceCall *call, int count, const char **why) {
+  OpCtx c = {e->g, (Op *)e->op};
+  const int slots = ctx_in(&c, "AxisTensor", 0) || ctx_in(&c, "AxisTensorList", 0);
+  ReduceAxes a = {.r = tu_rank(e, x), .keep = attr_bool(e->op, "keep_dim", 0), .out_rank = out_rank, .count = count};
+  a.n = slots ? tu_run_values(e, "AxisTensor", "AxisTensorList", "the axes", a.axes)
+              : tu_run_attr_values(e, "dim", a.axes);
+  if (a.n < 0) return -1;
+  if (a.n == 0 || a.r == 0)
+    return em_fail(e, "the axes from %s hold %d values for a rank-%d X, which is not supported", axes_slot(&c), a.n,
+                   a.r);
+  a.all = a.n == a.r;
+  for (int i = 0; i < a.r; i++) a.xd[i] = em_dim(e, x, i);
+  reduce_print_run_axes(e->p, &a);
+  const int twice = out_rank >= 0 && !a.keep && !a.all;
+  *why = pool_printf("an axis from %s outside [-%d, %d)%s (Paddle raises an error%s)", axes_slot(&c), a.r, a.r,
+                     twice ? ", or one given twice" : "", twice ? ", or gives Out another rank" : "");
+  em_fault(e, *why);
+  call->nruns = a.r;
+  for (int k = 0; k < a.r; k++) call->run_n[k] = a.xd[k], call->run_reduced[k] = 0;
+  call->ostep = "ostep";
+  call->count = "red_count";
+  return 0;
+}
+
+/* emit_reduce for axes the run gives: Out's dims set from them where Out
+ * is bounded (reduce_shape's proven bound), then the walk over X. */
+static int emit_reduce_axes_run(EmitCtx *e, const Var *x, const Var *out, ReduceCall *call) {
+  const int bounded = tu_max_shaped(e, out);
+  const char *why;
+  if (print_axes_run(e, x, bounded ? tu_rank(e, out) : -1, call, call->final && strstr(call->final, "count"), &why))
+    return -1;
+  if (bounded) { /* within the proven bound: the run stops only on the axes */
+    const char *od[RT_MAX_RANK];
+    for (int d = 0; d < tu_rank(e, out); d++) od[d] = pool_printf("od[%d]", d);
+    tu_set_extents(e, out, od, tu_rank(e, out), why);
+  }
+  call->kept = em_numel(e, out);
+  reduce_print_c(e->p, call);
   return 0;
 }
 
@@ -245,7 +326,8 @@ static int emit_reduce(EmitCtx *e) {
   if (!rd) return em_fail(e, "no C emitter for %s", e->op->type);
   const VarSpec *xs = em_spec(e, x);
   int r = xs->rank, red[RT_MAX_RANK] = {0}, nr = 0;
-  if (reduced_dims(e, r, red)) return -1;
+  const int run = axes_run(e);
+  if (!run && reduced_dims(e, r, red)) return -1;
   Run runs[RT_MAX_RANK];
   const char *count = "1";
   VarSpec keep = {.known = 1}; /* the kept dims, to check Out against */
@@ -258,7 +340,8 @@ static int emit_reduce(EmitCtx *e) {
     else runs[nr++] = (Run){d, red[i]};
   }
   SymDim nkeep = spec_numel(&keep), no = spec_numel(em_spec(e, out));
-  if (nkeep.a < 0 || nkeep.a != no.a || nkeep.c != no.c) return em_fail(e, "Out does not hold the kept dims of X");
+  if (!run && (nkeep.a < 0 || nkeep.a != no.a || nkeep.c != no.c))
+    return em_fail(e, "Out does not hold the kept dims of X");
   const char *kept = em_numel(e, out);
   const char *t = em_ctype(out->dtype);
   const char *empty = NULL;
@@ -274,6 +357,7 @@ static int emit_reduce(EmitCtx *e) {
                      .wide = out->dtype == RT_DT_FP32 && strstr(rd->step, "acc +") != NULL};
   for (int k = 0; k < nr; k++) call.run_n[k] = runs[k].n, call.run_reduced[k] = runs[k].reduced;
   call.empty = empty;
+  if (run) return emit_reduce_axes_run(e, x, out, &call);
   reduce_print_c(e->p, &call);
   return 0;
 }
@@ -313,7 +397,17 @@ static int emit_reduce_grad(EmitCtx *e) {
                    rt_dtype_name(x->dtype), rt_dtype_name(dout->dtype));
   const VarSpec *xs = em_spec(e, x);
   int r = xs->rank, red[RT_MAX_RANK] = {0}, nr = 0;
-  if (reduced_dims(e, r, red)) return -1;
+  const ReduceGrad how = sel    ? RGRAD_SELECT
+                         : amx  ? RGRAD_SHARE
+                         : prod ? RGRAD_PROD
+                         : fro  ? RGRAD_FROBENIUS
+                         : mean ? RGRAD_MEAN
+                                : RGRAD_SUM;
+  const int run = axes_run(e);
+  if (run && amx)
+    return em_fail(e, "%s with axes only the run knows is not supported (which dims it shares the gradient over "
+                      "decides whether Paddle's kernel writes X@GRAD)", e->op->type);
+  if (!run && reduced_dims(e, r, red)) return -1;
   Run runs[RT_MAX_RANK];
   const char *count = "1";
   VarSpec keep = {.known = 1};
@@ -326,6 +420,15 @@ static int emit_reduce_grad(EmitCtx *e) {
     else runs[nr++] = (Run){d, red[i]};
   }
   SymDim nkeep = spec_numel(&keep), no = spec_numel(em_spec(e, dout));
+  if (run) { /* Out@GRAD's dims are the forward's Out's, which the run set from the same axes */
+    ReduceCall call = {.kind = REDUCE_GRAD, .type = em_ctype(x->dtype), .grad = how, .dout = em_ptr(e, dout, 1),
+                       .x = need ? em_ptr(e, x, 1) : NULL, .out = need ? em_ptr(e, out, 1) : NULL,
+                       .dx = em_ptr(e, dx, 0)};
+    const char *why;
+    if (print_axes_run(e, x, -1, &call, mean, &why)) return -1;
+    reduce_print_c(e->p, &call);
+    return 0;
+  }
   if (nkeep.a < 0 || nkeep.a != no.a || nkeep.c != no.c) return em_fail(e, "Out@GRAD does not hold the kept dims of X");
   /* Out is read per kept element: one the forward reduced otherwise (its
    * reduce_all or dim changed on one side) is refused, where Paddle's
@@ -341,9 +444,7 @@ static int emit_reduce_grad(EmitCtx *e) {
       return em_fail(e, "%d reduced dims longer than 1 in a rank-%d X: Paddle's %s kernel leaves X@GRAD unwritten",
                      longer, r, e->op->type);
   }
-  ReduceCall call = {.kind = REDUCE_GRAD, .type = em_ctype(x->dtype), .nruns = nr, .count = count,
-                     .grad = sel ? RGRAD_SELECT : amx ? RGRAD_SHARE : prod ? RGRAD_PROD : fro ? RGRAD_FROBENIUS
-                             : mean ? RGRAD_MEAN : RGRAD_SUM,
+  ReduceCall call = {.kind = REDUCE_GRAD, .type = em_ctype(x->dtype), .nruns = nr, .count = count, .grad = how,
                      .dout = em_ptr(e, dout, 1), .x = need ? em_ptr(e, x, 1) : NULL,
                      .out = need ? em_ptr(e, out, 1) : NULL, .dx = em_ptr(e, dx, 0)};
   for (int k = 0; k < nr; k++) call.run_n[k] = runs[k].n, call.run_reduced[k] = runs[k].reduced;

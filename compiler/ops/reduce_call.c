@@ -17,7 +17,7 @@ static void open_loop(Printer *p, int k) { pr_line(p, "for (int64_t i%d = 0; i%d
 static const char *out_index(const ReduceCall *c, int upto) {
   const char *acc = "1", *st[RT_MAX_RANK], *oi = "0";
   for (int k = c->nruns - 1; k >= 0; k--) {
-    st[k] = c->run_reduced[k] ? "0" : acc;
+    st[k] = c->ostep ? pool_printf("%s[%d]", c->ostep, k) : c->run_reduced[k] ? "0" : acc;
     if (!c->run_reduced[k]) acc = tu_mul(acc, pool_printf("n%d", k));
   }
   for (int k = 0; k < upto; k++) oi = tu_add(oi, tu_mul(pool_printf("i%d", k), st[k]));
@@ -34,7 +34,8 @@ static void print_forward(Printer *p, const ReduceCall *c) {
   pr_line(p, "%s *out = %s;", t, c->out);
   pr_line(p, "for (int64_t i = 0; i < %s; i++) out[i] = %s;", c->kept, c->init);
   print_runs(p, c);
-  const int nr = c->nruns, inner_acc = nr > 0 && c->run_reduced[nr - 1], outer = inner_acc ? nr - 1 : nr;
+  const int nr = c->nruns, inner_acc = nr > 0 && c->run_reduced[nr - 1] && !c->ostep,
+            outer = inner_acc ? nr - 1 : nr;
   const char *xacc = "1", *xst[RT_MAX_RANK], *xi = "0";
   for (int k = nr - 1; k >= 0; k--) {
     xst[k] = xacc;
@@ -109,6 +110,46 @@ static void print_mean_all_grad(Printer *p, const ReduceCall *c) {
   pr_line(p, "const %s g = %s[0] / (%s)(%s);", t, c->dout, t, c->count);
   pr_line(p, "%s *dx = %s;", t, c->dx);
   pr_line(p, "for (int64_t i = 0; i < %s; i++) dx[i] = g;", c->count);
+}
+
+static const char *joined(const char *const *v, int n) {
+  const char *s = "";
+  for (int i = 0; i < n; i++) s = pool_printf("%s%s%s", s, i ? ", " : "", v[i]);
+  return s;
+}
+
+void reduce_print_run_axes(Printer *p, const ReduceAxes *a) {
+  const int r = a->r;
+  pr_line(p, "/* the reduced dims, the run's: the axes' values (a negative one counts from the end)%s */",
+          a->all ? "; every dim, as Paddle reduces them all when the axes are as many as X's dims" : "");
+  pr_line(p, "const int64_t axes[%d] = {%s};", a->n, joined(a->axes, a->n));
+  pr_line(p, "const int64_t xd[%d] = {%s};", r, joined(a->xd, r));
+  pr_line(p, "int red[%d] = {0};", r);
+  pr_line(p, "for (int k = 0; k < %d; k++) {", a->n);
+  pr_line(p, "const int64_t at = axes[k] < 0 ? axes[k] + %d : axes[k];", r);
+  pr_line(p, "if (at < 0 || at >= %d) return 1;", r);
+  pr_line(p, "red[at] = 1;");
+  pr_line(p, "}");
+  if (a->all) pr_line(p, "for (int i = 0; i < %d; i++) red[i] = 1;", r);
+  pr_line(p, "int64_t ostep[%d], %skept = 1;", r, a->count ? "red_count = 1, " : "");
+  pr_line(p, "for (int i = %d; i >= 0; i--) {", r - 1);
+  pr_line(p, "ostep[i] = red[i] ? 0 : kept;");
+  if (a->count) pr_line(p, "if (red[i]) red_count *= xd[i];");
+  pr_line(p, "%sif (!red[i]) kept *= xd[i];", a->count ? "else " : "");
+  pr_line(p, "}");
+  if (a->out_rank < 0) return;
+  if (a->keep) {
+    pr_line(p, "int64_t od[%d];", r);
+    pr_line(p, "for (int i = 0; i < %d; i++) od[i] = red[i] ? 1 : xd[i];", r);
+    return;
+  }
+  if (a->out_rank > 0) pr_line(p, "int64_t od[%d] = {0};", a->out_rank);
+  pr_line(p, "int j = 0;");
+  pr_line(p, "for (int i = 0; i < %d; i++) {", r);
+  if (a->out_rank > 0) pr_line(p, "if (!red[i] && j < %d) od[j] = xd[i];", a->out_rank);
+  pr_line(p, "j += !red[i];");
+  pr_line(p, "}");
+  pr_line(p, "if (j != %d) return 1; /* a repeated axis: Out's rank would be the run's */", a->out_rank);
 }
 
 void reduce_print_c(Printer *p, const ReduceCall *c) {

@@ -50,8 +50,28 @@ typedef struct ReduceCall {
   const char *dout, *dx;   /* REDUCE_GRAD, REDUCE_MEAN_ALL_GRAD */
   const char *cnt;         /* RGRAD_SHARE: scratch of Out@GRAD's elements (`cnt_n`) in the type */
   const char *cnt_n;
+  const char *ostep;       /* NULL, or the reduced dims are the run's (axes from tensors): the C array of each
+                            * run's step in Out, 0 along reduced ones (reduce_print_run_axes declares it); the
+                            * runs are then X's dims one each, and no run folds into a local accumulator */
 } ReduceCall;
 
 void reduce_print_c(Printer *p, const ReduceCall *c);
+
+/* The reduced dims when the axes are the run's (tensors fed or computed):
+ * X's r dims and the n axes' values as C expressions.  Prints their
+ * reading: an axis outside [-r, r) returns 1 (Paddle raises); `all` (as
+ * many axes as dims, or reduce_all) reduces every dim as Paddle's kernel
+ * does.  Declares red[r] (1 along reduced dims), ostep[r] (the record's
+ * ostep), with `count` red_count (the elements folded into one: the
+ * record's count),
+ * and, for out_rank >= 0, od[] (Out's dims: kept ones, or 1 with keep),
+ * returning 1 when a repeated axis leaves Out with another rank. */
+typedef struct ReduceAxes {
+  int r, n, all, keep, out_rank;
+  int count; /* red_count is read (a mean) */
+  const char *xd[RT_MAX_RANK], *axes[RT_MAX_RANK];
+} ReduceAxes;
+
+void reduce_print_run_axes(Printer *p, const ReduceAxes *a);
 
 #endif

@@ -302,6 +302,7 @@ void tu_set_extents(EmitCtx *e, const Var *out, const char *const *dims, int n, 
     if (!(vs->runtime_mask >> d & 1)) continue;
     pr_line(e->p, "const int64_t ext%d = (int64_t)(%s);", d, dims[d]);
     if (proved) pr_line(e->p, "if (ext%d < 0) return 1;", d);
+    else if (vs->d[d].a) pr_line(e->p, "if (ext%d < 0 || ext%d > %s) return 1;", d, d, em_sym(vs->d[d])); /* the batch's */
     else pr_line(e->p, "if (ext%d < 0 || ext%d > INT64_C(%lld)) return 1;", d, d, (long long)vs->d[d].c);
     pr_line(e->p, "%s = ext%d;", em_dim(e, out, d), d);
   }
@@ -318,6 +319,28 @@ int tu_run_values(EmitCtx *e, const char *tensor, const char *list, const char *
     if (!v || (v->dtype != RT_DT_INT32 && v->dtype != RT_DT_INT64))
       return em_fail(e, "%s must be int32 or int64", what);
     vals[i] = pool_printf("(int64_t)%s[%d]", em_ptr(e, v, 1), t ? i : 0);
+  }
+  return (int)n;
+}
+
+int tu_run_attr_values(EmitCtx *e, const char *name, const char **vals) {
+  const OpAttr *a = attr_is_var(e->op, name) ? attr_find(e->op, name) : NULL;
+  if (!a) return em_fail(e, "attribute %s is not given as tensors", name);
+  const int list = a->type == AT_VARS;
+  const Var *one = NULL;
+  if (!list) {
+    const int id = a->var_name ? graph_find_var(e->g, e->op->block, a->var_name) : -1;
+    if (id < 0) return em_fail(e, "attribute %s names no tensor", name);
+    one = &e->g->vars[id];
+  }
+  const int64_t n = list ? (int64_t)a->n_vars_name : shape_numel(&one->shape);
+  if (n < 0 || n > RT_MAX_RANK) return em_fail(e, "attribute %s gives %lld values", name, (long long)n);
+  for (int i = 0; i < n; i++) {
+    const int id = list && a->vars_name[i] ? graph_find_var(e->g, e->op->block, a->vars_name[i]) : -1;
+    const Var *v = list ? (id < 0 ? NULL : &e->g->vars[id]) : one;
+    if (!v || (v->dtype != RT_DT_INT32 && v->dtype != RT_DT_INT64))
+      return em_fail(e, "attribute %s's tensors must be int32 or int64", name);
+    vals[i] = pool_printf("(int64_t)%s[%d]", em_ptr(e, v, 1), list ? 0 : i);
   }
   return (int)n;
 }

@@ -114,6 +114,9 @@ int tu_max_shaped(EmitCtx *e, const Var *out);
  * order: the tensor first.  int32 or int64.  The count, or -1 after
  * em_fail (naming `what`). */
 int tu_run_values(EmitCtx *e, const char *tensor, const char *list, const char *what, const char **vals);
+/* tu_run_values for an attribute given as tensors (VAR: every element of
+ * one tensor; VARS: each tensor's one element). */
+int tu_run_attr_values(EmitCtx *e, const char *name, const char **vals);
 /* The one value of the op's input `slot` (an axis the run gives), as a C
  * expression of int64_t; NULL after em_fail when it is not one int32 or
  * int64. */

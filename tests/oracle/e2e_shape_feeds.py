@@ -10,7 +10,8 @@ Offsets, Shape, or lists of both.  `strided_slice` with fed starts, ends
 and strides (negative ones too).  `split` with fed sections.  `full`,
 `arange`, `linspace`, `reshape`, `expand` and `tile` with sizes fed,
 compiled with --max-shape bounds (flags.json beside the case), and
-`one_hot` with a fed depth.  `cumsum` along a fed axis (and its grad).  `roll`
+`one_hot` with a fed depth.  `cumsum` along a fed axis (and its grad).
+Reductions along fed axes (and their grads).  `roll`
 with shifts fed (and its grad).  The resize ops (interp v1 and v2) with
 OutSize, SizeTensor or Scale fed, bounded by --max-shape: 1-, 2- and 3-D,
 channel first and last, each method, v2's ratios from a fed Scale beside
@@ -387,6 +388,41 @@ def cumsum_fed_axis_grad():
     y = paddle.cumsum(x, axis=a)
     (dx,) = paddle.static.gradients([paddle.sum(y * w)], [x])
     return [x, w, a], [y, dx]
+
+
+@case
+def reduce_fed_axes():
+    """Reductions along axes fed as tensors (attribute dim a VAR, or VARS
+    of one-element tensors; Paddle reads them when it runs): paddle.sum(x
+    [B, 3, 4], axis=a) with a = [2] (Out [B, 3] within the proven bound),
+    paddle.max(x, axis=m, keepdim=True) with m int32 [-1, 0] ([1, 3, 1]),
+    paddle.mean(x, axis=[k, 1]) with k int64 0 (VARS: [4]) and
+    paddle.prod(x, axis=t) with t naming all three dims (every dim: [])."""
+    x = paddle.static.data("x", [None, 3, 4], "float32")
+    a = bound("a", [2])
+    m = bound("m", [-1, 0], "int32")
+    k = bound("k", [0])
+    t = bound("t", [2, 0, -2])
+    return [x, a, m, k, t], [paddle.sum(x, axis=a), paddle.max(x, axis=m, keepdim=True),
+                             paddle.mean(x, axis=[k, 1]), paddle.prod(x, axis=t)]
+
+
+@case
+def reduce_fed_axes_grad():
+    """The grads of sum, mean and max along a fed axis (the VAR attribute
+    copied to reduce_*_grad): d(sum(tanh(r(x * w, a)))) / dx for x, w [B,
+    3, 4] with a = [1] (int64): tanh gives each Out@GRAD element its own
+    value.  (r(x, a) * w for a w of fixed dims is refused: Out's dims are
+    the run's.)"""
+    x = paddle.static.data("x", [None, 3, 4], "float32")
+    x.stop_gradient = False
+    w = paddle.static.data("w", [None, 3, 4], "float32")
+    a = bound("a", [1])
+    outs = []
+    for f in (paddle.sum, paddle.mean, paddle.max):
+        (dx,) = paddle.static.gradients([paddle.sum(paddle.tanh(f(x * w, axis=a)))], [x])
+        outs.append(dx)
+    return [x, w, a], outs
 
 
 @case
