@@ -45,33 +45,24 @@ static int emit_axis(EmitCtx *e, int r, int *axis) {
 /* The lines along the axis the run gives (attribute axis a tensor): prints
  * its reading and ScanKernel's check (an axis outside [-r, r) stops the
  * run, as Paddle raises, but where X has one element), then the geometry
- * along it into scan_n, scan_inner and scan_lines, which the record takes;
+ * along it (tu_print_run_axis) and scan_lines, which the record takes;
  * c->numel set. */
 static void run_axis_lines(EmitCtx *e, const Var *lines_of, int r, ScanCall *c) {
   OpCtx oc = {e->g, (Op *)e->op};
   const Var *t = ctx_attr_tensor(&oc, "axis");
-  const char *dims = "";
-  for (int i = 0; i < r; i++) dims = pool_printf("%s%s%s", dims, i ? ", " : "", em_dim(e, lines_of, i));
   if (r == 0) return; /* one element, copied with the axis unread, as ScanKernel does */
   pr_line(e->p, "/* the axis, tensor '%s''s value when the kernel runs (negative counts from the end); a "
                 "one-element X is copied, the axis unchecked, as Paddle's ScanKernel does */", t->name);
-  pr_line(e->p, "int64_t axis = (int64_t)%s[0];", em_ptr(e, t, 1));
-  pr_line(e->p, "if (axis < 0) axis += %d;", r);
-  pr_line(e->p, "if (axis < 0 || axis >= %d) {", r);
-  pr_line(e->p, "if (%s != 1) return 1;", c->numel);
-  pr_line(e->p, "axis = 0;");
-  pr_line(e->p, "}");
+  const char *value = pool_printf("(int64_t)%s[0]", em_ptr(e, t, 1));
   em_fault(e, pool_printf("the axis from tensor '%s' is outside [-%d, %d) (Paddle raises an error)", t->name, r, r));
-  if (attr_bool(e->op, "flatten", 0)) return; /* one line of every element: the axis is only checked */
-  pr_line(e->p, "const int64_t dims[%d] = {%s};", r, dims);
-  pr_line(e->p, "int64_t scan_inner = 1, scan_lines = 1;");
-  pr_line(e->p, "for (int64_t i = 0; i < %d; i++) {", r);
-  pr_line(e->p, "if (i > axis) scan_inner *= dims[i];");
-  pr_line(e->p, "if (i != axis) scan_lines *= dims[i];");
-  pr_line(e->p, "}");
-  pr_line(e->p, "const int64_t scan_n = dims[axis];");
-  c->n = "scan_n";
-  c->inner = "scan_inner";
+  if (attr_bool(e->op, "flatten", 0)) { /* one line of every element: the axis is only checked (r is 1) */
+    pr_line(e->p, "if ((%s < -1 || %s > 0) && %s != 1) return 1;", value, value, c->numel);
+    return;
+  }
+  tu_print_run_axis(e, value, lines_of, r, pool_printf("%s == 1", c->numel));
+  pr_line(e->p, "const int64_t scan_lines = axis_outer * axis_inner;");
+  c->n = "axis_n";
+  c->inner = "axis_inner";
   c->lines = "scan_lines";
 }
 

@@ -345,6 +345,28 @@ int tu_run_attr_values(EmitCtx *e, const char *name, const char **vals) {
   return (int)n;
 }
 
+void tu_print_run_axis(EmitCtx *e, const char *value, const Var *v, int r, const char *unless) {
+  const char *dims = "";
+  for (int i = 0; i < r; i++) dims = pool_printf("%s%s%s", dims, i ? ", " : "", em_dim(e, v, i));
+  pr_line(e->p, "int64_t axis = %s;", value);
+  pr_line(e->p, "if (axis < 0) axis += %d;", r);
+  if (unless) {
+    pr_line(e->p, "if (axis < 0 || axis >= %d) {", r);
+    pr_line(e->p, "if (!(%s)) return 1;", unless);
+    pr_line(e->p, "axis = 0;");
+    pr_line(e->p, "}");
+  } else {
+    pr_line(e->p, "if (axis < 0 || axis >= %d) return 1;", r);
+  }
+  pr_line(e->p, "const int64_t axis_dims[%d] = {%s};", r, dims);
+  pr_line(e->p, "int64_t axis_outer = 1, axis_inner = 1;");
+  pr_line(e->p, "for (int64_t i = 0; i < %d; i++) {", r);
+  pr_line(e->p, "if (i < axis) axis_outer *= axis_dims[i];");
+  pr_line(e->p, "if (i > axis) axis_inner *= axis_dims[i];");
+  pr_line(e->p, "}");
+  pr_line(e->p, "const int64_t axis_n = axis_dims[axis];");
+}
+
 const char *tu_run_axis(EmitCtx *e, const char *slot) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *t = ctx_in(&c, slot, 0);

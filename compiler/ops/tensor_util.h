@@ -121,6 +121,13 @@ int tu_run_attr_values(EmitCtx *e, const char *name, const char **vals);
  * expression of int64_t; NULL after em_fail when it is not one int32 or
  * int64. */
 const char *tu_run_axis(EmitCtx *e, const char *slot);
+/* For an axis the run gives (`value`, a C expression of int64_t) over the
+ * r dims of v (r > 0): prints its reading into `axis` (a negative one
+ * counts from the end; one outside [-r, r) returns 1, or, where the C
+ * condition `unless` holds (NULL: never), is taken as 0) and the geometry
+ * along it: axis_dims[], axis_outer, axis_n, axis_inner.  The caller says
+ * why the run stops (em_fault). */
+void tu_print_run_axis(EmitCtx *e, const char *value, const Var *v, int r, const char *unless);
 /* tu_set_extents for the fills that take their shape from the op's
  * ShapeTensor, else its ShapeTensorList (int32 or int64; Paddle's kernels
  * read them in that order): a negative value stops the run, as Paddle's

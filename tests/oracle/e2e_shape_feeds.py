@@ -11,7 +11,8 @@ and strides (negative ones too).  `split` with fed sections.  `full`,
 `arange`, `linspace`, `reshape`, `expand` and `tile` with sizes fed,
 compiled with --max-shape bounds (flags.json beside the case), and
 `one_hot` with a fed depth.  `cumsum` along a fed axis (and its grad).
-Reductions along fed axes (and their grads).  `roll`
+Reductions along fed axes (and their grads), `argmax` / `argmin` along a
+fed axis.  `roll`
 with shifts fed (and its grad).  The resize ops (interp v1 and v2) with
 OutSize, SizeTensor or Scale fed, bounded by --max-shape: 1-, 2- and 3-D,
 channel first and last, each method, v2's ratios from a fed Scale beside
@@ -423,6 +424,17 @@ def reduce_fed_axes_grad():
         (dx,) = paddle.static.gradients([paddle.sum(paddle.tanh(f(x * w, axis=a)))], [x])
         outs.append(dx)
     return [x, w, a], outs
+
+
+@case
+def argmax_fed_axis():
+    """paddle.argmax(x [B, 3, 4], axis=a) with a fed (int64 1): Out [B, 4]
+    within the proven bound; paddle.argmin(x, axis=b, keepdim=True) with b
+    int32 -1: [B, 3, 1]."""
+    x = paddle.static.data("x", [None, 3, 4], "float32")
+    a = bound("a", [1])
+    b = bound("b", [-1], "int32")
+    return [x, a, b], [paddle.argmax(x, axis=a), paddle.argmin(x, axis=b, keepdim=True)]
 
 
 @case
