@@ -1443,6 +1443,30 @@ def test_a_fed_axis_outside_the_dims_stops_the_run(tmp_path, case, op, ok):
                 "error)" in p.stderr, (a, p.returncode, p.stderr[-1500:])
 
 
+def test_fed_squeeze_axes_that_drop_another_count_of_dims_stop_the_run(tmp_path):
+    """paddle.squeeze(x [B, 1, 3, 1], axis=a) with a fed (e2e_shape_feeds.py's
+    squeeze_fed_axes, which matches Paddle with a = [1]): a = [2] names a
+    dim of 3, which Paddle keeps, giving Out all four dims where its
+    program has three, and a = [4] is out of range: the run stops naming
+    the op; a = [-1] drops the last dim instead: [B, 1, 3], the elements
+    in the same order."""
+    out, _ = cases("shape_feeds")
+    fixture = f"{out}/squeeze_fed_axes"
+    binary = build(fixture, tmp_path, "--blas=none")
+    for a, ok in (([2], False), ([4], False), ([-1], True)):
+        p = run_fed(binary, fixture, tmp_path, "a", np.array(a, np.int64))
+        if ok:
+            assert p.returncode == 0, p.stderr[-1500:]
+            with open(f"{fixture}/paddle.json") as f:
+                first = json.load(f)["fetches"][0].replace("/", "_")
+            got, want = np.load(tmp_path / "o" / f"{first}.npy"), np.load(f"{fixture}/output_0.npy")
+            assert got.shape == (want.shape[0], 1, 3) and np.array_equal(got.ravel(), want.ravel()), got.shape
+        else:
+            assert p.returncode != 0 and "squeeze2: an axis from attribute axes out of range, or axes that drop " \
+                "other than 1 dims (Paddle raises an error, or gives Out another rank)" in p.stderr, \
+                (a, p.returncode, p.stderr[-1500:])
+
+
 @pytest.mark.parametrize("op, message", [
     ("op arg_max(X: x) -> (Out: y) {axis: var(a), keepdims: false, flatten: false, dtype: 3}",
      "(arg_max -> y): X ('x') has dims only the run gives (from its "),

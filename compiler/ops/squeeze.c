@@ -14,7 +14,10 @@
  * unsqueeze of an X of fixed dims with axes in AxesTensor or
  * AxesTensorList that only the run knows gives Out a proven bound (each
  * dim at most X's largest, or 1) and the kernel inserts the 1s as phi's
- * GetUnsqueezeShape does, stopping on an axis out of range.
+ * GetUnsqueezeShape does, stopping on an axis out of range; squeeze2 of
+ * such an X with `axes` a VAR/VARS attribute alike (each dim at most the
+ * sum of the X dims it may be; the kernel drops the listed dims of size
+ * 1, stopping when they are not as many as the axes).
  * Dims of X known only at run time (a sequence length) are Out's where
  * they go; dropping one, or axes from tensors beside one, is refused.
  * Emission: a copy of X's elements (memcpy; nothing when Out is X). */
@@ -73,6 +76,18 @@ static int squeeze_shape(OpCtx *c, const Shape *in, int64_t nt, Shape *out, int 
     out->rank = in->rank - (int)nt;
     if (out->rank < 0) out->rank = 0;
     for (int i = 0; i < out->rank; i++) out->d[i] = DIM_UNKNOWN;
+    const Var *x = ctx_in(c, "X", 0);
+    if (nt == 0 || out->rank == 0 || strcmp(c->op->type, "squeeze2") || !ctx_feeds_fixed(c) ||
+        var_runtime_axis(x) >= 0 || shape_numel(in) < 0)
+      return 0;
+    /* while specializing, X's dims known: Out's dims are the run's within
+     * a proven bound, dim i being one of X's dims i..i+nt (their sum:
+     * linear in the batch, as their largest is not) */
+    for (int i = 0; i < out->rank; i++) {
+      out->d[i] = 0;
+      for (int k = 0; k <= nt; k++) out->d[i] += in->d[i + k];
+    }
+    return ctx_proven_shape(c, "Out", 0, out, x->dtype, "attribute axes' values");
   } else {
     int64_t known[RT_MAX_RANK], *axes = known;
     int n = known_axes(c, known), drop[RT_MAX_RANK] = {0};
@@ -187,7 +202,37 @@ static int infer_unsqueeze(OpCtx *c) { return infer_axes(c, unsqueeze_shape); }
 static int emit_squeeze(EmitCtx *e) {
   Var *x = tu_in(e, "X", 0), *out = tu_out(e, "Out", 0);
   if (!x || !out) return -1;
-  return tu_copy(e, x, out);
+  if (!tu_max_shaped(e, out)) return tu_copy(e, x, out);
+  /* squeeze2 with the run's axes (Out within squeeze_shape's bound): the
+   * dims worked out as phi's GetOutputSqueezeShape does at run time */
+  const char *v[RT_MAX_RANK], *in = "", *dims[RT_MAX_RANK];
+  const int n = tu_run_attr_values(e, "axes", v), r = tu_rank(e, x), ro = tu_rank(e, out);
+  if (n < 0) return -1;
+  const char *axes = "";
+  for (int i = 0; i < n; i++) axes = pool_printf("%s%s%s", axes, i ? ", " : "", v[i]);
+  for (int i = 0; i < r; i++) in = pool_printf("%s%s%s", in, i ? ", " : "", em_dim(e, x, i));
+  pr_line(e->p, "/* the axes Paddle's kernel takes when it runs (a negative one counts from the end): each drops "
+                "its dim where that is 1 */");
+  pr_line(e->p, "const int64_t axes[%d] = {%s};", n, axes);
+  pr_line(e->p, "const int64_t in[%d] = {%s};", r, in);
+  pr_line(e->p, "int drop[%d] = {0};", r);
+  pr_line(e->p, "for (int k = 0; k < %d; k++) {", n);
+  pr_line(e->p, "const int64_t a = axes[k] < 0 ? axes[k] + %d : axes[k];", r);
+  pr_line(e->p, "if (a < 0 || a >= %d) return 1;", r);
+  pr_line(e->p, "if (in[a] == 1) drop[a] = 1;");
+  pr_line(e->p, "}");
+  pr_line(e->p, "int64_t dims[%d] = {0};", ro);
+  pr_line(e->p, "int j = 0;");
+  pr_line(e->p, "for (int i = 0; i < %d; i++) {", r);
+  pr_line(e->p, "if (!drop[i] && j < %d) dims[j] = in[i];", ro);
+  pr_line(e->p, "j += !drop[i];");
+  pr_line(e->p, "}");
+  pr_line(e->p, "if (j != %d) return 1; /* Out's rank would be the run's */", ro);
+  for (int d = 0; d < ro; d++) dims[d] = pool_printf("dims[%d]", d);
+  tu_set_extents(e, out, dims, ro,
+                 pool_printf("an axis from attribute axes out of range, or axes that drop other than %d dims (Paddle "
+                             "raises an error, or gives Out another rank)", r - ro));
+  return tu_copy_count(e, x, out, em_numel(e, x));
 }
 
 /* unsqueeze2 with the run's axes (Out within run_axes_bound's bound): the

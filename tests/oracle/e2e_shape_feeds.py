@@ -12,7 +12,7 @@ and strides (negative ones too).  `split` with fed sections.  `full`,
 compiled with --max-shape bounds (flags.json beside the case), and
 `one_hot` with a fed depth.  `cumsum` along a fed axis (and its grad).
 Reductions along fed axes (and their grads), `argmax` / `argmin` along a
-fed axis.  `roll`
+fed axis, `squeeze` of fed axes.  `roll`
 with shifts fed (and its grad).  The resize ops (interp v1 and v2) with
 OutSize, SizeTensor or Scale fed, bounded by --max-shape: 1-, 2- and 3-D,
 channel first and last, each method, v2's ratios from a fed Scale beside
@@ -435,6 +435,17 @@ def argmax_fed_axis():
     a = bound("a", [1])
     b = bound("b", [-1], "int32")
     return [x, a, b], [paddle.argmax(x, axis=a), paddle.argmin(x, axis=b, keepdim=True)]
+
+
+@case
+def squeeze_fed_axes():
+    """paddle.squeeze(x [B, 1, 3, 1], axis=a) with a fed (int64 [1]: axes a
+    VAR attribute): Out [B, 3, 1] within the proven bound; and axis=[b,
+    -1] with b int32 1 (VARS of a fed and a constant tensor): [B, 3]."""
+    x = paddle.static.data("x", [None, 1, 3, 1], "float32")
+    a = bound("a", [1])
+    b = bound("b", [1], "int32")
+    return [x, a, b], [paddle.squeeze(x, axis=a), paddle.tanh(paddle.squeeze(x, axis=[b, -1]))]
 
 
 @case
