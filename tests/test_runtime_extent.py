@@ -1268,19 +1268,20 @@ def test_fed_paddings_paddle_refuses_stop_the_run(tmp_path):
     by [3, 4, 8, 8, 2] (e2e_shape_feeds.py's pad3d_fed_paddings_reflect_ndhwc):
     a top padding of 4 on a height of 4, within the bound (Paddle: "The
     height of Input(X)'s dimension should be greater than pad_top in reflect
-    mode"), a negative one, and one past the bound stop the run; [1, 2, 0,
-    0, 0, 0] runs."""
+    mode"), a negative one that crops the width of 5 to nothing, and one
+    past the bound stop the run; [1, 2, 0, 0, 0, 0] runs, and so does a
+    negative one that crops a column (Paddle crops too)."""
     fixture, _, binary = max_shape_case("pad3d_fed_paddings_reflect_ndhwc", tmp_path)
-    for pads, ok in (([0, 0, 4, 0, 0, 0], False), ([-1, 0, 0, 0, 0, 0], False), ([2, 2, 1, 2, 1, 0], False),
-                     ([1, 2, 0, 0, 0, 0], True)):
+    for pads, shape in (([0, 0, 4, 0, 0, 0], None), ([-5, 0, 0, 0, 0, 0], None), ([2, 2, 1, 2, 1, 0], None),
+                        ([1, 2, 0, 0, 0, 0], (3, 3, 4, 8, 2)), ([-1, 0, 0, 0, 0, 0], (3, 3, 4, 4, 2))):
         p = run_fed(binary, fixture, tmp_path, "p", np.array(pads, np.int64))
-        if ok:
+        if shape:
             assert p.returncode == 0, p.stderr[-1500:]
-            assert np.load(tmp_path / "o" / os.listdir(tmp_path / "o")[0]).shape == (3, 3, 4, 8, 2)
+            assert np.load(tmp_path / "o" / os.listdir(tmp_path / "o")[0]).shape == shape
         else:
-            assert p.returncode != 0 and "pad3d: a negative padding from Paddings, a reflect padding not below its " \
-                "dim or a circular one past it, or Out past --max-shape [3, 4, 8, 8, 2]" in p.stderr, \
-                (pads, p.returncode, p.stderr[-1500:])
+            assert p.returncode != 0 and "pad3d: a padding from Paddings that leaves a dim below 1, a reflect " \
+                "padding not below its dim or a circular one past it, or Out past --max-shape [3, 4, 8, 8, 2]" \
+                in p.stderr, (pads, p.returncode, p.stderr[-1500:])
 
 
 def test_fed_paddings_without_a_bound_are_refused_naming_the_option(tmp_path):

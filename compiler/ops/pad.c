@@ -20,8 +20,11 @@
  * [outer, D, H, W, inner] (pad2d: D = 1; channel last: inner = C).
  * pad3d's Paddings tensor: its values when the compiler knows them, else
  * read when the kernel runs, within Out's --max-shape bound (the geometry a
- * local the run fills in); refused in the grad and in pad2d (which Paddle
- * 2.6 has no kernel for).  pad3d of an X whose depth, height or width the
+ * local the run fills in; the grad reads them alike, Out@GRAD having the
+ * forward's sizes); refused in pad2d (which Paddle 2.6 has no kernel for).
+ * A negative padding crops (pad3d's and pad2d's kernels read X at the
+ * output position less the padding before it, in every mode); one that
+ * leaves a dim below 1 is refused, or stops the run where it is the run's.  pad3d of an X whose depth, height or width the
  * run gives (a feed bounded by --max-shape): the geometry a local of the
  * run's sizes, Out's those padded, a reflect padding not below the size or
  * a circular one past it stopping the run (Paddle's kernel raises an
@@ -141,7 +144,12 @@ static int infer_pad3d(OpCtx *c) {
   if (known || (!pt && !attr_is_var(c->op, "paddings"))) {
     if (!known && attr_ints(c->op, "paddings", &p) != 6) return ctx_fail(c, "paddings must have 6 values");
     /* paddings run from the last spatial dim (W) to the first (D). */
-    for (int i = 0; i < 3; i++) o.d[d0 + i] = pad_dim(xs->d[d0 + i], p[4 - 2 * i], p[5 - 2 * i]);
+    for (int i = 0; i < 3; i++) {
+      o.d[d0 + i] = pad_dim(xs->d[d0 + i], p[4 - 2 * i], p[5 - 2 * i]);
+      if (xs->d[d0 + i] >= 0 && o.d[d0 + i] < 1) /* a negative padding crops */
+        return ctx_fail(c, "the paddings %lld, %lld leave dim %d of X %s below 1", (long long)p[4 - 2 * i],
+                        (long long)p[5 - 2 * i], d0 + i, shape_str(xs));
+    }
   }
   ctx_set(c, "Out", 0, &o, x->dtype);
   if (!run) return 0;
@@ -198,7 +206,10 @@ static int pad3d_call(EmitCtx *e, const RtPad3d *p, int nouter, int grad, int f6
   const char *stop = NULL;
   for (int i = 0; i < 3 && !run_pads; i++) {
     int64_t a = p->pads[2 * i], b = p->pads[2 * i + 1], big = a > b ? a : b;
-    if (a < 0 || b < 0) return em_fail(e, "negative paddings are not supported");
+    /* a negative padding crops (Paddle's kernels read X at out - pad_before, any mode) */
+    if (!run_in || !run_in[i] ? p->in[i] + a + b < 1 : 0)
+      return em_fail(e, "the paddings %lld, %lld leave a dim of %lld below 1", (long long)a, (long long)b,
+                     (long long)p->in[i]);
     if (run_in && run_in[i]) { /* the run's size: checked when the kernel runs */
       if ((p->mode == RT_PAD_REFLECT || p->mode == RT_PAD_CIRCULAR) && big > 0) {
         pr_line(e->p, "if (%s %s %lld) return 1; /* Paddle's kernel refuses the padding */", run_in[i],
@@ -206,6 +217,10 @@ static int pad3d_call(EmitCtx *e, const RtPad3d *p, int nouter, int grad, int f6
         stop = pool_printf("a %s padding of %lld along a dim of X ('%s') the run gives %s", p->mode == RT_PAD_REFLECT
                            ? "reflect" : "circular", (long long)big, x->name, p->mode == RT_PAD_REFLECT ?
                            "needs it larger (Paddle raises an error)" : "exceeds it (Paddle raises an error)");
+      } else if (a + b < 0) {
+        pr_line(e->p, "if (%s + %lld < 1) return 1; /* cropped to nothing */", run_in[i], (long long)(a + b));
+        stop = pool_printf("the paddings %lld, %lld leave a dim of X ('%s') the run gives below 1", (long long)a,
+                           (long long)b, x->name);
       }
       continue;
     }
@@ -256,7 +271,7 @@ static int emit_pad2d_any(EmitCtx *e, int grad) {
  * circular one past it stops the run, as those of the attribute are
  * refused when compiling. */
 static int pad3d_run_pads(EmitCtx *e, const Var *x, const Var *out, const RtPad3d *p, int ncdhw,
-                          const char *const *run_in, const char **run) {
+                          const char *const *run_in, const char **run, int grad) {
   OpCtx c = {e->g, (Op *)e->op};
   Var *pt = ctx_in(&c, "Paddings", 0);
   if (pt->dtype != RT_DT_INT32 && pt->dtype != RT_DT_INT64)
@@ -273,11 +288,17 @@ static int pad3d_run_pads(EmitCtx *e, const Var *x, const Var *out, const RtPad3
   }
   const char *over = p->mode == RT_PAD_REFLECT ? ">=" : ">"; /* reflect: below the dim; circular: up to it */
   for (int i = 0; i < 3; i++) {
-    pr_line(e->p, "if (%s < 0 || %s < 0) return 1;", names[2 * i], names[2 * i + 1]);
     const char *in = run_in && run_in[i] ? run_in[i] : pool_printf("%lld", (long long)p->in[i]);
+    pr_line(e->p, "if (%s + %s + %s < 1) return 1; /* %c */", in, names[2 * i], names[2 * i + 1], dhw[i]);
     if (p->mode == RT_PAD_REFLECT || p->mode == RT_PAD_CIRCULAR)
       pr_line(e->p, "if (%s %s %s || %s %s %s) return 1; /* %c */", names[2 * i], over, in, names[2 * i + 1], over,
               in, dhw[i]);
+  }
+  const char *why = "a padding from Paddings that leaves a dim below 1, a reflect padding not below its dim or a "
+                    "circular one past it";
+  if (grad) { /* Out@GRAD has the forward's Out's sizes, which the same paddings set */
+    em_fault(e, why);
+    return 0;
   }
   const char *dims[5] = {em_dim(e, x, 0)};
   dims[ncdhw ? 1 : 4] = em_dim(e, x, ncdhw ? 1 : 4);
@@ -285,10 +306,9 @@ static int pad3d_run_pads(EmitCtx *e, const Var *x, const Var *out, const RtPad3
     dims[(ncdhw ? 2 : 1) + i] = pool_printf("%s + %s + %s", run_in && run_in[i] ? run_in[i] :
                                             pool_printf("%lld", (long long)p->in[i]), names[2 * i], names[2 * i + 1]);
   tu_set_extents(e, out, dims, 5,
-                 pool_printf("a negative padding from Paddings, a reflect padding not below its dim or a circular "
-                             "one past it%s", tu_max_shaped(e, out) ? pool_printf(", or Out past --max-shape %s",
-                                                                                  shape_str(&out->shape))
-                                                                    : ""));
+                 pool_printf("%s%s", why, tu_max_shaped(e, out) ? pool_printf(", or Out past --max-shape %s",
+                                                                              shape_str(&out->shape))
+                                                                : ""));
   return 0;
 }
 
@@ -306,9 +326,9 @@ static int emit_pad3d_any(EmitCtx *e, int grad) {
   const int known = pt && ctx_int_values(&c, pt, pads, 6) == 6;
   if (attr_is_var(e->op, "paddings")) return em_fail(e, "paddings held in a tensor attribute are not supported");
   const int run_pads = pt && !known; /* Out within a --max-shape bound, or the bounds infer_pad3d proved */
-  if (run_pads && (grad || (!tu_max_shaped(e, out) && !em_spec(e, out)->runtime_mask)))
-    return em_fail(e, "the paddings come from Paddings ('%s'), whose values only the run knows%s", pt->name,
-                   grad ? " (not supported in the gradient)" : "; bound Out with --max-shape to compile it");
+  if (run_pads && !grad && !tu_max_shaped(e, out) && !em_spec(e, out)->runtime_mask)
+    return em_fail(e, "the paddings come from Paddings ('%s'), whose values only the run knows; bound Out with "
+                      "--max-shape to compile it", pt->name);
   RtPad3d p = {.value = grad ? 0.0f : (float)attr_float(e->op, "value", 0)};
   if (pad_mode(e, attr_str(e->op, "mode", "constant"), &p.mode)) return -1;
   int ncdhw = strcmp(attr_str(e->op, "data_format", "NCDHW"), "NCDHW") == 0;
@@ -331,7 +351,7 @@ static int emit_pad3d_any(EmitCtx *e, int grad) {
                                      .src = pool_printf("%s + %lld", run_in[i],
                                                         (long long)(p.pads[2 * i] + p.pads[2 * i + 1]))});
   const char *run[6];
-  if (run_pads && pad3d_run_pads(e, x, out, &p, ncdhw, runtime ? run_in : NULL, run)) return -1;
+  if (run_pads && pad3d_run_pads(e, x, out, &p, ncdhw, runtime ? run_in : NULL, run, grad)) return -1;
   return pad3d_call(e, &p, ncdhw ? 2 : 1, grad, 1, run_pads ? run : NULL, runtime ? run_in : NULL);
 }
 

@@ -359,6 +359,20 @@ def pad_modes():
     return [x, v], outs
 
 
+@case
+def pad_negative():
+    """pad3d with negative paddings, which crop (Paddle reads X at the
+    output position less the padding before it, in every mode): each mode
+    over v [B, 2, 4, 5, 3] (NCDHW and NDHWC), and a 4-D x through pad3d."""
+    x = data("x", [None, 3, 6, 5])
+    v = data("v", [None, 2, 4, 5, 3])
+    outs = [F.pad(x, [-1, 2, 1, -2], mode="reflect")]
+    for m in ("constant", "reflect", "replicate", "circular"):
+        outs.append(F.pad(v, [-1, 2, 1, -1, 0, -2], mode=m, value=0.5, data_format="NCDHW"))
+        outs.append(F.pad(v, [2, -1, -2, 1, -1, 1], mode=m, value=-1.5, data_format="NDHWC"))
+    return [x, v], outs
+
+
 # ---------------------------------------------------------------- small ops
 @case
 def prelu_affine_shuffle():

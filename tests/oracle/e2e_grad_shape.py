@@ -95,6 +95,8 @@ def pad3d(name, shape, pads, mode, fmt):
 for mode in ["constant", "reflect", "replicate", "circular"]:
     pad3d(f"pad3d_{mode}", [2, 3, 3, 4, 5], [1, 2, 0, 2, 2, 1], mode, "NCDHW")
     pad3d(f"pad3d_{mode}_ndhwc", [2, 3, 4, 5, 3], [2, 1, 1, 0, 1, 2], mode, "NDHWC")
+    # negative paddings crop: the grad leaves the cropped elements of X 0
+    pad3d(f"pad3d_{mode}_negative", [2, 3, 3, 4, 5], [-1, 2, 1, -2, 0, -1], mode, "NCDHW")
 # a 4-D input pads through pad3d (F.pad unsqueezes it)
 pad3d("pad3d_via_4d_reflect", [-1, 2, 4, 5], [1, 3, 2, 1], "reflect", "NCHW")
 

@@ -12,7 +12,8 @@ and strides (negative ones too).  `split` with fed sections.  `full`,
 compiled with --max-shape bounds (flags.json beside the case), and
 `one_hot` with a fed depth.  `cumsum` along a fed axis (and its grad).
 Reductions along fed axes (and their grads), `argmax` / `argmin` along a
-fed axis, `squeeze` of fed axes.  `roll`
+fed axis, `squeeze` of fed axes.  `pad3d` with fed negative paddings (which crop) and
+its grad by fed paddings.  `roll`
 with shifts fed (and its grad).  The resize ops (interp v1 and v2) with
 OutSize, SizeTensor or Scale fed, bounded by --max-shape: 1-, 2- and 3-D,
 channel first and last, each method, v2's ratios from a fed Scale beside
@@ -613,6 +614,35 @@ def pad3d_fed_paddings_constant():
     out = pad3d(x, p, "constant", value=0.75)
     max_shape("pad3d_fed_paddings_constant", out, [4, 2, 5, 6, 8])
     return [x, p], [paddle.tanh(out)]
+
+
+@case
+def pad3d_fed_paddings_negative():
+    """pad3d (NCDHW, constant -0.5) with Paddings fed negative where they
+    crop (int64 [-1, 2, 1, -2, 0, -1]): x [B, 2, 3, 4, 5] to [B, 2, 2, 3,
+    6] within --max-shape [4, 2, 4, 5, 8]; and circular (int32 [2, -1, -1,
+    1, 1, -2]): [B, 2, 2, 4, 6] within the same bound."""
+    x = paddle.static.data("x", [None, 2, 3, 4, 5], "float32")
+    p = bound("p", [-1, 2, 1, -2, 0, -1])
+    q = bound("q", [2, -1, -1, 1, 1, -2], "int32")
+    a, b = pad3d(x, p, "constant", value=-0.5), pad3d(x, q, "circular")
+    max_shape("pad3d_fed_paddings_negative", a, [4, 2, 4, 5, 8])
+    max_shape("pad3d_fed_paddings_negative", b, [4, 2, 4, 5, 8])
+    return [x, p, q], [a, b]
+
+
+@case
+def pad3d_fed_paddings_grad():
+    """The gradient of pad3d by fed Paddings (pad3d_grad takes the Paddings
+    tensor too): d(sum(tanh(pad3d(x, p)))) / dx for reflect with p = [1, -1,
+    2, 0, 1, 1] (int64), x [B, 2, 3, 4, 5], Out within [4, 2, 6, 7, 6]."""
+    x = paddle.static.data("x", [None, 2, 3, 4, 5], "float32")
+    x.stop_gradient = False
+    p = bound("p", [1, -1, 2, 0, 1, 1])
+    y = pad3d(x, p, "reflect")
+    max_shape("pad3d_fed_paddings_grad", y, [4, 2, 6, 7, 6])
+    (dx,) = paddle.static.gradients([paddle.sum(paddle.tanh(y))], [x])
+    return [x, p], [y, dx]
 
 
 @case
