@@ -247,7 +247,7 @@ static void print_sections(Printer *p, const SliceCall *c) {
     pr_line(p, "if (sec%d == -1) sec%d = rest;", i, i);
     if (c->bextent[i])
       pr_line(p, "%s = sec%d;", c->bextent[i], i);
-    else
+    else if (c->bwant[i])
       pr_line(p, "if (sec%d != %s) return 1; /* not the size paddlec planned */", i, c->bwant[i]);
   }
 }

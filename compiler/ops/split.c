@@ -19,7 +19,9 @@
  * fixed and the parts from num or sections, gives each output the bound of
  * the axes X splits along (ctx_proven_shape) and the kernel switches on the
  * run's axis, stopping on one outside [0, rank) (Paddle's kernel fails) or
- * along which X does not split.  Dims of X the run gives (an image's
+ * along which X does not split; with sections only the run knows too,
+ * each output's bound is X's dims and the kernel finds the sections along
+ * the run's axis (emit_run_axis_sections).  Dims of X the run gives (an image's
  * height and width) pass to every output when X splits along another with
  * the axis and the parts from attributes. */
 #include "../util.h"
@@ -97,11 +99,20 @@ static int infer_split(OpCtx *c) {
   int axis_tensor = ctx_in(c, "AxisTensor", 0) || attr_is_var(c->op, "axis");
   int sec_tensor = num <= 0 && ctx_in(c, "SectionsTensorList", 0);
   int legacy = legacy_split(c);
-  if (ctx_in(c, "AxisTensor", 0) && ctx_int_values(c, ctx_in(c, "AxisTensor", 0), &a, 1) == 1)
+  int64_t sv[RT_MAX_RANK];
+  const int sec_known = sec_tensor && !legacy && ctx_bounds(c, "", "SectionsTensorList", sv, RT_MAX_RANK) == nout;
+  if (ctx_in(c, "AxisTensor", 0) && ctx_int_values(c, ctx_in(c, "AxisTensor", 0), &a, 1) == 1) {
     axis_tensor = 0, axis = axis_norm(a, in->rank); /* a value the compiler knows */
-  else if (ctx_in(c, "AxisTensor", 0) && !sec_tensor && (num > 0 || nsec == nout)) {
-    int b = run_axis_bounds(c, x, num, sec, nout);
+  } else if (ctx_in(c, "AxisTensor", 0) && (!sec_tensor || sec_known) && (num > 0 || nsec == nout || sec_known)) {
+    int b = run_axis_bounds(c, x, num, sec_known ? sv : sec, nout);
     if (b) return b < 0 ? -1 : 0;
+  } else if (ctx_in(c, "AxisTensor", 0) && sec_tensor && !legacy && ctx_feeds_fixed(c) && !var_runtime_mask(x) &&
+             shape_numel(in) >= 0 && in->rank > 0) {
+    /* the run's axis and sections: each output within X's dims (a section
+     * at most the dim it splits) */
+    for (int i = 0; i < nout; i++)
+      if (!ctx_proven_shape(c, "Out", i, in, x->dtype, "AxisTensor's and SectionsTensorList's values")) break;
+    return 0;
   }
   if (!axis_tensor && (axis < 0 || in->rank == 0))
     return ctx_fail(c, "axis %lld is out of range for X %s", (long long)a, shape_str(in));
@@ -114,8 +125,7 @@ static int infer_split(OpCtx *c) {
     return ctx_fail(c, "%d sections for %d outputs", nsec, nout);
   if (num > 0 && num != nout) return ctx_fail(c, "num %lld for %d outputs", (long long)num, nout);
   Shape out = *in;
-  int64_t sv[RT_MAX_RANK];
-  if (!axis_tensor && sec_tensor && !legacy && ctx_bounds(c, "", "SectionsTensorList", sv, RT_MAX_RANK) == nout) {
+  if (!axis_tensor && sec_known) {
     sec = sv, sec_tensor = 0; /* known while specializing: as the attribute */
   } else if (!axis_tensor && sec_tensor && !legacy && c->g->specializing && in->d[axis] >= 0) {
     /* the run's sections: each output at most the split dim */
@@ -181,6 +191,51 @@ static int runtime_sections(EmitCtx *e, const Var *x, Var *const *outs, int n, i
   return 0;
 }
 
+/* split along the axis AxisTensor gives into the sections
+ * SectionsTensorList gives, both when the kernel runs (each output within
+ * X's dims): the axis checked to lie in [0, rank), the sections found as
+ * phi's SplitInferMeta finds them (SLICE_SECTIONS), then the outputs' dims
+ * and the pieces. */
+static int emit_run_axis_sections(EmitCtx *e, Var *x, Var **outs, int n) {
+  OpCtx c = {e->g, (Op *)e->op};
+  const char *axis = tu_run_axis(e, "AxisTensor");
+  if (!axis) return -1;
+  if (n > RT_MAX_RANK) return em_fail(e, "%d sections from tensors (at most %d are supported)", n, RT_MAX_RANK);
+  const int r = tu_rank(e, x);
+  const char *xd = "", **inner = pool_alloc(sizeof *inner * (size_t)n);
+  for (int d = 0; d < r; d++) xd = pool_printf("%s%s%s", xd, d ? ", " : "", em_dim(e, x, d));
+  pr_line(e->p, "/* the axis and the sections Paddle's kernel takes when it runs, from AxisTensor and "
+                "SectionsTensorList */");
+  pr_line(e->p, "const int64_t axis = %s;", axis);
+  pr_line(e->p, "if (axis < 0 || axis >= %d) return 1;", r);
+  pr_line(e->p, "const int64_t xd[%d] = {%s};", r, xd);
+  pr_line(e->p, "int64_t outer = 1, after = 1;");
+  pr_line(e->p, "for (int64_t d = 0; d < %d; d++) {", r);
+  pr_line(e->p, "if (d < axis) outer *= xd[d];");
+  pr_line(e->p, "if (d > axis) after *= xd[d];");
+  pr_line(e->p, "}");
+  SliceCall call = {.kind = SLICE_SECTIONS, .rank = n};
+  call.bdim[0] = "xd[axis]";
+  for (int i = 0; i < n; i++) {
+    Var *t = ctx_in(&c, "SectionsTensorList", i);
+    int64_t v[1];
+    if (!t) return em_fail(e, "SectionsTensorList has no entry %d", i);
+    call.bstart[i] = ctx_int_values(&c, t, v, 1) == 1 ? pool_printf("%lld", (long long)v[0])
+                                                      : pool_printf("(int64_t)%s[0]", em_ptr(e, t, 1));
+    inner[i] = pool_printf("sec%d * after", i);
+  }
+  slice_print_c(e->p, &call);
+  for (int i = 0; i < n; i++) {
+    const char *dims[RT_MAX_RANK];
+    for (int d = 0; d < r; d++) dims[d] = pool_printf("%d == axis ? sec%d : xd[%d]", d, i, d);
+    pr_line(e->p, "{");
+    tu_set_extents(e, outs[i], dims, r, "an axis from AxisTensor outside [0, rank) (Paddle's kernel fails), or "
+                                        "sections from SectionsTensorList that do not split the dim (Paddle stops too)");
+    pr_line(e->p, "}");
+  }
+  return tu_pieces(e, x, n, outs, "outer", inner, 0);
+}
+
 /* split along the axis AxisTensor gives when the kernel runs (each output
  * within the bound run_axis_bounds proved): one case per axis X splits
  * along, with the rows, each output's width and dims. */
@@ -189,9 +244,12 @@ static int emit_run_axis(EmitCtx *e, Var *x, Var **outs, int n) {
   if (!axis) return -1;
   const Shape *in = &x->shape;
   const int r = in->rank;
-  int64_t *sec, part[RT_MAX_RANK] = {0};
+  int64_t *sec, part[RT_MAX_RANK] = {0}, sv[RT_MAX_RANK];
   const int64_t num = attr_int(e->op, "num", 0);
   attr_ints(e->op, "sections", &sec);
+  OpCtx c = {e->g, (Op *)e->op};
+  if (num <= 0 && ctx_in(&c, "SectionsTensorList", 0) && ctx_bounds(&c, "", "SectionsTensorList", sv, RT_MAX_RANK) == n)
+    sec = sv; /* tensors of values the compiler knows */
   const char **inner = pool_alloc(sizeof *inner * (size_t)n);
   pr_line(e->p, "/* the axis Paddle's kernel takes when it runs, from AxisTensor */");
   pr_line(e->p, "int64_t outer = 0;");
@@ -242,6 +300,10 @@ static int emit_split(EmitCtx *e) {
   if (run && !tu_max_shaped(e, outs[0]))
     return em_fail(e, "the axis comes from a tensor (input AxisTensor) whose value only the run knows, which is "
                       "supported only with X's dims fixed (--shape) and the parts from num or sections");
+  int64_t sv[RT_MAX_RANK];
+  if (run && attr_int(e->op, "num", 0) <= 0 && ctx_in(&c, "SectionsTensorList", 0) &&
+      ctx_bounds(&c, "", "SectionsTensorList", sv, RT_MAX_RANK) != n)
+    return emit_run_axis_sections(e, x, outs, n);
   if (run) return emit_run_axis(e, x, outs, n);
   int r = tu_rank(e, x), axis = axis_norm(a, r);
   if (axis < 0 || r == 0) return em_fail(e, "axis is out of range");

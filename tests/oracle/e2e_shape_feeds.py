@@ -13,7 +13,7 @@ compiled with --max-shape bounds (flags.json beside the case), and
 `one_hot` with a fed depth.  `cumsum` along a fed axis (and its grad).
 Reductions along fed axes (and their grads), `argmax` / `argmin` along a
 fed axis, `squeeze` of fed axes.  `pad3d` with fed negative paddings (which crop) and
-its grad by fed paddings.  `roll`
+its grad by fed paddings.  `split` with a fed axis and fed sections.  `roll`
 with shifts fed (and its grad).  The resize ops (interp v1 and v2) with
 OutSize, SizeTensor or Scale fed, bounded by --max-shape: 1-, 2- and 3-D,
 channel first and last, each method, v2's ratios from a fed Scale beside
@@ -738,6 +738,24 @@ def split_fed_axis_sections():
     t = bound("t", [2], "int32")
     a, b, c = paddle.split(x, [1, -1, 2], axis=t)
     return [x, t], [a, paddle.tanh(b), c]
+
+
+@case
+def split_fed_axis_fed_sections():
+    """paddle.split(x [B, 6, 5], [s, -1, 1], axis=t) with s fed (int32 2)
+    and t fed (int64 2): AxisTensor and SectionsTensorList both the run's;
+    [B, 6, 2], [B, 6, 2], [B, 6, 1], each within X's dims; tanh after the
+    second.  And split(y [2, 6, 5], [k, 3], axis=t) with k a constant
+    tensor (2): the sections known, the axis the run's (y's dims fixed, as
+    the bound over the axes needs)."""
+    x = paddle.static.data("x", [None, 6, 5], "float32")
+    y = paddle.static.data("y", [2, 6, 5], "float32")
+    s = bound("s", [2], "int32")
+    t = bound("t", [2])
+    a, b, c = paddle.split(x, [s, -1, 1], axis=t)
+    k = paddle.full([1], 2, "int32")
+    d, f = paddle.split(y, [k, 3], axis=t)
+    return [x, y, s, t], [a, paddle.tanh(b), c, d, f]
 
 
 @case
