@@ -1037,7 +1037,24 @@ def test_an_affine_grid_of_a_fed_size_is_refused_naming_the_size(tmp_path):
     the grid's size is the run's; the error says so (it once said theta
     did not fit a 3-D grid)."""
     refused("affine_grid_fed_shape", tmp_path, "(affine_grid -> ",
-            "(it depends on the values of input OutputShape ('g'))")
+            "(it depends on the values of input OutputShape ('g'))", "bound it with --max-shape")
+
+
+def test_a_fed_affine_grid_size_paddle_cannot_take_stops_the_run(tmp_path):
+    """F.affine_grid(theta [B, 2, 3], g) bounded by [4, 6, 8, 2]
+    (e2e_shape_feeds.py's affine_grid_fed_shape, which matches Paddle with
+    g = [3, 1, 5, 6]): a count of 2 grids for 3 thetas (Paddle reads past
+    Theta), a height of 0 and a width past the bound stop the run naming the
+    op; [3, 1, 6, 8] fills the bound."""
+    fixture, _, binary = max_shape_case("affine_grid_fed_shape", tmp_path)
+    for g, ok in (([2, 1, 5, 6], False), ([3, 1, 0, 6], False), ([3, 1, 5, 9], False), ([3, 1, 6, 8], True)):
+        p = run_fed(binary, fixture, tmp_path, "g", np.array(g, np.int32))
+        if ok:
+            assert p.returncode == 0, p.stderr[-1500:]
+            assert sorted(np.load(tmp_path / "o" / f).shape for f in os.listdir(tmp_path / "o"))[-1] == (3, 6, 8, 2)
+        else:
+            assert p.returncode != 0 and "affine_grid: OutputShape's count is not Theta's (Paddle reads past Theta), " \
+                "or a size below 1 or past --max-shape [4, 6, 8, 2]" in p.stderr, (g, p.returncode, p.stderr[-1500:])
 
 
 def max_shape_case(name, tmp_path, *flags):

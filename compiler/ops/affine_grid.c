@@ -16,7 +16,9 @@
  * base x Theta[n]^T, summed in the order of the base's components.
  * OutputShape read from `shape` of a tensor whose sizes the run gives
  * (affine_grid(theta, x.shape) of an image model): Output's sizes are
- * those run-time extents, the Linspaces the run's. */
+ * those run-time extents, the Linspaces the run's.  OutputShape's values
+ * the run's otherwise (fed): Output within a --max-shape bound, its sizes
+ * the values when the kernel runs (max_shaped_sizes). */
 #include "../util.h"
 #include "grid_call.h"
 #include "move_call.h"
@@ -75,6 +77,13 @@ static int infer_affine_grid(OpCtx *c) {
       break;
     }
   }
+  const Var *os = from_tensor ? ctx_in(c, "OutputShape", 0) : NULL;
+  const int64_t nos = os ? shape_numel(&os->shape) : -1;
+  if (c->g->specializing && os && n < 0 && !run && (nos == 4 || nos == 5) && !var_runtime_mask(os)) {
+    /* OutputShape's values the run's: Output within a --max-shape bound */
+    int b = ctx_max_shape(c, "Output", 0, (int)nos, t->dtype, "OutputShape's values");
+    if (b) return b < 0 ? -1 : 0;
+  }
   int64_t rows = t->shape.d[1], cols = t->shape.d[2];
   if ((c->g->specializing || !from_tensor) && ((rows >= 0 && rows != o.rank - 2) || (cols >= 0 && cols != o.rank - 1)))
     return ctx_fail(c, "Theta %s does not fit a %d-D grid (its size from %s)", shape_str(&t->shape), o.rank - 2,
@@ -87,17 +96,41 @@ static int infer_affine_grid(OpCtx *c) {
   return 0;
 }
 
+/* Output within its --max-shape bound: its sizes OutputShape's values when
+ * the kernel runs, as Paddle's kernel resizes Output ([n, h, w, 2] or [n,
+ * d, h, w, 3]); an n other than Theta's (Paddle reads past Theta), a size
+ * below 1 or past the bound stops the run.  0, or -1 after em_fail. */
+static int max_shaped_sizes(EmitCtx *e, const Var *th, const Var *out, int r) {
+  const char *v[RT_MAX_RANK], *dims[RT_MAX_RANK];
+  if (tu_run_values(e, "OutputShape", "", "OutputShape", v) != r)
+    return em_fail(e, "OutputShape must hold %d values for Output's %d dims", r, r);
+  pr_line(e->p, "/* the grid's size, OutputShape's values when the kernel runs */");
+  for (int i = 0; i < r; i++) /* the channels (value 1) are not read, as in Paddle's kernel */
+    if (i != 1) pr_line(e->p, "const int64_t size%d = %s;", i, v[i]);
+  pr_line(e->p, "if (size0 != %s) return 1; /* Paddle reads the grids' Theta past its own */", em_dim(e, th, 0));
+  for (int i = 2; i < r; i++) pr_line(e->p, "if (size%d < 1) return 1;", i);
+  dims[0] = "size0";
+  for (int i = 2; i < r; i++) dims[i - 1] = pool_printf("size%d", i);
+  dims[r - 1] = pool_printf("%d", r - 2);
+  tu_set_extents(e, out, dims, r,
+                 pool_printf("OutputShape's count is not Theta's (Paddle reads past Theta), or a size below 1 or past "
+                             "--max-shape %s", shape_str(&out->shape)));
+  return 0;
+}
+
 static int emit_affine_grid(EmitCtx *e) {
   Var *th = tu_in(e, "Theta", 0), *out = tu_out(e, "Output", 0);
   if (!th || !out) return -1;
   if ((th->dtype != RT_DT_FP32 && th->dtype != RT_DT_FP64) || out->dtype != th->dtype)
     return em_fail(e, "affine_grid of %s tensors is not supported", rt_dtype_name(th->dtype));
   const int r = tu_rank(e, out), nsp = r - 2;
-  if ((r != 4 && r != 5) || em_const_dim(e, out, r - 1) != nsp)
+  if ((r != 4 && r != 5) || em_bound_dim(e, out, r - 1) != nsp)
     return em_fail(e, "Output must be [N, H, W, 2] or [N, D, H, W, 3]");
   if (em_const_dim(e, th, 1) != nsp || em_const_dim(e, th, 2) != nsp + 1)
     return em_fail(e, "Theta must be [N, %d, %d]", nsp, nsp + 1);
   int64_t size[3] = {1, 1, 1}; /* d, h, w */
+  const int bounded = tu_max_shaped(e, out);
+  if (bounded && max_shaped_sizes(e, th, out, r)) return -1;
   const unsigned run = em_spec(e, out)->runtime_mask; /* infer_affine_grid: OutputShape's values the run's */
   for (int i = 0; i < nsp; i++)
     if ((size[3 - nsp + i] = em_bound_dim(e, out, 1 + i)) < 0 || (!(run >> (1 + i) & 1) && em_const_dim(e, out, 1 + i) < 0))
@@ -109,6 +142,10 @@ static int emit_affine_grid(EmitCtx *e) {
     const Var *src, *os = tu_in(e, "OutputShape", 0);
     int d;
     if (!(run >> (1 + i) & 1)) continue;
+    if (bounded) { /* set from OutputShape's values (max_shaped_sizes) */
+      call.run_size[3 - nsp + i] = em_dim(e, out, 1 + i);
+      continue;
+    }
     if (!os || !ctx_run_dim_of(e->g, os, 2 + i, &src, &d))
       return em_fail(e, "OutputShape no longer traces to the run's sizes");
     move_print_c(e->p, &(MoveCall){.kind = MOVE_EXTENT, .dst = em_dim(e, out, 1 + i), .src = em_dim(e, src, d)});
@@ -119,7 +156,7 @@ static int emit_affine_grid(EmitCtx *e) {
 }
 
 const OpDef op_affine_grid = {.type = "affine_grid", .infer = infer_affine_grid, .emit_c = emit_affine_grid,
-                              .runtime_extents = 2};
+                              .max_shape = 1, .runtime_extents = 2};
 
 /* affine_grid_grad (Theta, OutputShape?, Output@GRAD -> Theta@GRAD; phi
  * AffineGridGradKernel): with the forward's base grid (x, y, 1) or
@@ -134,7 +171,7 @@ static int emit_affine_grid_grad(EmitCtx *e) {
   if ((dout->dtype != RT_DT_FP32 && dout->dtype != RT_DT_FP64) || dth->dtype != dout->dtype)
     return em_fail(e, "affine_grid_grad of %s tensors is not supported", rt_dtype_name(dout->dtype));
   const int r = tu_rank(e, dout), nsp = r - 2;
-  if ((r != 4 && r != 5) || em_const_dim(e, dout, r - 1) != nsp)
+  if ((r != 4 && r != 5) || em_bound_dim(e, dout, r - 1) != nsp)
     return em_fail(e, "Output@GRAD must be [N, H, W, 2] or [N, D, H, W, 3]");
   if (em_const_dim(e, dth, 1) != nsp || em_const_dim(e, dth, 2) != nsp + 1)
     return em_fail(e, "Theta@GRAD must be [N, %d, %d]", nsp, nsp + 1);

@@ -13,7 +13,8 @@ compiled with --max-shape bounds (flags.json beside the case), and
 `one_hot` with a fed depth.  `cumsum` along a fed axis (and its grad).
 Reductions along fed axes (and their grads), `argmax` / `argmin` along a
 fed axis, `squeeze` of fed axes.  `pad3d` with fed negative paddings (which crop) and
-its grad by fed paddings.  `split` with a fed axis and fed sections.  `roll`
+its grad by fed paddings.  `split` with a fed axis and fed sections.  `affine_grid` of a fed size
+(and its grad).  `roll`
 with shifts fed (and its grad).  The resize ops (interp v1 and v2) with
 OutSize, SizeTensor or Scale fed, bounded by --max-shape: 1-, 2- and 3-D,
 channel first and last, each method, v2's ratios from a fed Scale beside
@@ -447,6 +448,20 @@ def squeeze_fed_axes():
     a = bound("a", [1])
     b = bound("b", [1], "int32")
     return [x, a, b], [paddle.squeeze(x, axis=a), paddle.tanh(paddle.squeeze(x, axis=[b, -1]))]
+
+
+@case
+def affine_grid_fed_shape():
+    """F.affine_grid(theta [B, 2, 3], g) with g fed (int32 [3, 1, 5, 6]):
+    Output [B, 5, 6, 2] within --max-shape [4, 6, 8, 2], its sizes g's when
+    the kernel runs; and its grad: d(sum(tanh(grid))) / dtheta."""
+    theta = paddle.static.data("theta", [None, 2, 3], "float32")
+    theta.stop_gradient = False
+    g = bound("g", [3, 1, 5, 6], "int32")
+    grid = paddle.nn.functional.affine_grid(theta, g, align_corners=False)
+    max_shape("affine_grid_fed_shape", grid, [4, 6, 8, 2])
+    (dtheta,) = paddle.static.gradients([paddle.sum(paddle.tanh(grid))], [theta])
+    return [theta, g], [grid, dtheta]
 
 
 @case

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Programs whose output shapes come from values only the run knows, which
-paddlec refuses (tests/test_runtime_extent.py), saved with Paddle's outputs
-like the e2e families: each once compiled and gave a wrong answer, or
-refused with a misleading reason.
+paddlec refuses without a --max-shape bound (tests/test_runtime_extent.py;
+bounded, e2e_shape_feeds.py's cases of the same ops match Paddle), saved
+with Paddle's outputs like the e2e families: each once compiled and gave a
+wrong answer, or refused with a misleading reason.
 
 - `paddle.expand(x, s)` with s a fed int32 tensor: Out's dims are s's
   values (a -1 keeps x's dim), not x's dims.
