@@ -52,14 +52,16 @@
  * the values as above and sets Out's sizes.  An X whose length (1-D) or
  * height and width (2-D) the run gives, either layout (run_hw.h): Out's
  * sizes are those the attributes' scales give them, or fixed ones, or
- * another tensor's as above.  SizeTensor and OutSize must be int32 and Scale
+ * another tensor's as above, or (fed sizes, within a --max-shape bound)
+ * the tensors' as above.  SizeTensor and OutSize must be int32 and Scale
  * float32, as Paddle 2.6's kernels read them.
  *
  * Gradients: the grads of the five fluid 1.x ops and of the five _v2
  * ops, float32 and float64: X, the size inputs and the attributes read as
  * the forward reads them (Out@GRAD has the forward output's shape), one
- * rt_resize_grad on N * C planes; sizes or ratios that only the run knows
- * are refused. */
+ * rt_resize_grad on N * C planes; sizes only the run knows (X's, or fed
+ * OutSize / SizeTensor / Scale) are Out@GRAD's, the ratios worked out from
+ * them (and a Scale tensor's values, v2) when the kernel runs. */
 #include <string.h>
 #include <strings.h>
 
@@ -207,7 +209,8 @@ static int infer_interp(OpCtx *c, int v2) {
     if (!t && c->g->specializing && !ctx_has_max_shape(c, "Out", 0)) t = expr_size(c, x, nsize, nsp, nchw);
     if (t) return t < 0 ? -1 : 0;
   }
-  if ((nts < 0 || (nts == 0 && ctx_in(c, "Scale", 0))) && var_runtime_axis(x) < 0) { /* the run's size, bounded? */
+  const unsigned spatial = ((1u << nsp) - 1) << sp0; /* X's height and width the run's too: bounded, they resize */
+  if ((nts < 0 || (nts == 0 && ctx_in(c, "Scale", 0))) && !(var_runtime_mask(x) & ~spatial)) { /* the run's size, bounded? */
     int b = ctx_max_shape(c, "Out", 0, xs->rank, x->dtype,
                           nsize ? "SizeTensor's values" : ctx_in(c, "OutSize", 0) ? "OutSize's values" : "Scale's values");
     if (b) return b < 0 ? -1 : 0;
@@ -530,14 +533,15 @@ static int emit_interp_grad(EmitCtx *e) {
   InterpSize z;
   if (interp_geometry(e, x, dout, &r, &z)) return -1;
   const int v2 = strstr(e->op->type, "_v2") != NULL;
-  if (z.fed || (v2 && ctx_in(&c, "Scale", 0)))
-    return em_fail(e, "the gradient of a resize whose size or ratios come from tensors the run gives (OutSize, "
-                      "SizeTensor, Scale) is not supported");
+  /* v2 ratios from a Scale tensor the forward read (not beside SizeTensor, which wins over it) */
+  Var *scale = v2 && !ctx_nin(&c, "SizeTensor") ? ctx_in(&c, "Scale", 0) : NULL;
+  const int64_t nscale = scale ? shape_numel(&scale->shape) : 0;
   if (dx && dx->dtype != x->dtype) return em_fail(e, "X@GRAD must have X's dtype");
   if (!dx) return 0;
   ResampleCall call = {.kind = RESAMPLE_RESIZE_GRAD, .f64 = x->dtype == RT_DT_FP64, .geo = "geo", .lo = "lo",
                        .hi = "hi"};
-  if (z.run) { /* X's sizes the run gives: the forward's sizes from X and Out@GRAD, its ratios again */
+  if (z.run) { /* sizes the run gives (X's, or the size tensors'): the forward's sizes from X and Out@GRAD, its
+                * ratios again (from the Scale tensor where the forward read one) */
     static const char dhw[] = "dhw";
     const int off = 3 - r.nsp, sp0 = r.channel_last ? 1 : 2;
     pr_line(e->p, "/* the run's sizes: '%s' and '%s' (the forward's), and the ratios Paddle's kernel gives them */",
@@ -550,8 +554,14 @@ static int emit_interp_grad(EmitCtx *e) {
       pr_line(e->p, "const int64_t in_%c = %s, size_%c = %s;", dhw[i], em_dim(e, x, sp0 + i - off), dhw[i],
               em_dim(e, dout, sp0 + i - off));
       call.run_in[i] = pool_printf("in_%c", dhw[i]), call.run_out[i] = pool_printf("size_%c", dhw[i]);
+      const char *sc = v2 ? em_float(z.sc[i]) : "-1.0f";
+      if (scale) { /* one value per dim, or one for all, as the forward reads them */
+        if (!(sc = run_value(e, "Scale", 0, nscale > 1 ? i - off : 0, 1))) return -1;
+        pr_line(e->p, "const float scale_%c = %s;", dhw[i], sc);
+        sc = pool_printf("scale_%c", dhw[i]);
+      }
       pr_line(e->p, "const float ratio_%c = %s;", dhw[i],
-              resample_ratio_c(call.run_in[i], call.run_out[i], r.align_corners, v2 ? em_float(z.sc[i]) : "-1.0f"));
+              resample_ratio_c(call.run_in[i], call.run_out[i], r.align_corners, sc));
       call.run_ratio[i] = pool_printf("ratio_%c", dhw[i]);
     }
   }

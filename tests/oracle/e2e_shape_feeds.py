@@ -10,7 +10,8 @@ Offsets, Shape, or lists of both.  `strided_slice` with fed starts, ends
 and strides (negative ones too).  `split` with fed sections.  `full`,
 `arange`, `linspace`, `reshape`, `expand` and `tile` with sizes fed,
 compiled with --max-shape bounds (flags.json beside the case), and
-`one_hot` with a fed depth.  `cumsum` along a fed axis (and its grad).
+`one_hot` with a fed depth.  `cumsum` along a fed axis (and its grad).  Resizes to fed sizes of an image whose sizes the run
+gives, and the grads of resizes by fed sizes and scales.
 Reductions along fed axes (and their grads), `argmax` / `argmin` along a
 fed axis, `squeeze` of fed axes.  `pad3d` with fed negative paddings (which crop) and
 its grad by fed paddings.  `split` with a fed axis and fed sections.  `affine_grid` of a fed size
@@ -815,7 +816,42 @@ def eye_fed_rows():
 
 
 SHAPES = {"dpb_x": [2, 8, 6, 5], "dpb_img": [2, 3, 48, 40],  # feeds of the run's sizes: the sizes fed
-          "ct_x": [2, 4, 5, 4], "ct_skip": [2, 3, 10, 7]}
+          "ct_x": [2, 4, 5, 4], "ct_skip": [2, 3, 10, 7], "ri_x": [3, 2, 5, 6], "rs_x": [3, 4, 7, 2]}
+
+
+@case
+def interp_fed_size_run_hw():
+    """F.interpolate of an image whose height and width the run gives (ri_x
+    [3, 2, 5, 6] within --max-shape [3, 2, 8, 8]) to a fed size (s int32 [7,
+    4], bilinear, within [3, 2, 9, 9]) and by a fed scale (sc [1.5, 0.5],
+    nearest, within [3, 2, 12, 12]); and the grads of both:
+    d(sum(tanh(a) + tanh(b))) / dx."""
+    x = paddle.static.data("ri_x", [3, 2, None, None], "float32")
+    x.stop_gradient = False
+    max_shape("interp_fed_size_run_hw", x, [3, 2, 8, 8])
+    s = bound("s", [7, 4], "int32")
+    sc = fed_scale("sc", [1.5, 0.5])
+    a = paddle.nn.functional.interpolate(x, size=s, mode="bilinear")
+    b = paddle.nn.functional.interpolate(x, scale_factor=sc, mode="nearest")
+    max_shape("interp_fed_size_run_hw", a, [3, 2, 9, 9])
+    max_shape("interp_fed_size_run_hw", b, [3, 2, 12, 12])
+    (dx,) = paddle.static.gradients([paddle.sum(paddle.tanh(a)) + paddle.sum(paddle.tanh(b))], [x])
+    return [x, s, sc], [a, b, dx]
+
+
+@case
+def interp_fed_scale_grad():
+    """The grad of a v2 resize by a fed Scale over an image of fixed sizes
+    (rs_x [3, 4, 7, 2] channel last, bicubic, sc [1.4, 2.5]: Out [3, 5, 17,
+    2] within [3, 6, 18, 2]): the ratios 1 / scale, read again by
+    interp_grad."""
+    x = paddle.static.data("rs_x", [3, 4, 7, 2], "float32")
+    x.stop_gradient = False
+    sc = fed_scale("sc", [1.4, 2.5])
+    out = paddle.nn.functional.interpolate(x, scale_factor=sc, mode="bicubic", data_format="NHWC")
+    max_shape("interp_fed_scale_grad", out, [3, 6, 18, 2])
+    (dx,) = paddle.static.gradients([paddle.sum(paddle.tanh(out))], [x])
+    return [x, sc], [out, dx]
 
 
 @case
