@@ -92,4 +92,7 @@ static int emit_meshgrid_grad(EmitCtx *e) {
   return 0;
 }
 
-const OpDef op_meshgrid_grad = {.type = "meshgrid_grad", .infer = grad_infer, .emit_c = emit_meshgrid_grad};
+/* X's lengths the run gives: outputs@GRAD has them (the forward's Out),
+ * its loops read them */
+const OpDef op_meshgrid_grad = {.type = "meshgrid_grad", .infer = grad_infer, .emit_c = emit_meshgrid_grad,
+                                .runtime_extents = 2};

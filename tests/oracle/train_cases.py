@@ -422,6 +422,27 @@ run_sized(shifts_run_length, {"ids": [-1, 12]}, {"ids": [-1, 7]}, 4, int_range={
 
 
 @case
+def grids_run_length():
+    """meshgrid over a length the run gives (--max-shape ids=-1,12, data of
+    7 tokens): a grid of the first sequence's first feature against a
+    parameter vector, its grads at the run's length.  (unpool over the
+    run's sizes is not here: Paddle 2.6's own unpool fails on a map whose
+    sizes its program does not give, "The meta data must be valid".)"""
+    ids = paddle.static.data("ids", [None, None], "int64")
+    y = paddle.static.data("y", [None, 1], "int64")
+    e = paddle.nn.Embedding(30, 8)(ids)  # [B, L, 8]
+    p = paddle.static.create_parameter([5], "float32")
+    ga, gb = paddle.meshgrid(e[0, :, 0], p)  # [L, 5] each
+    grid = paddle.mean(paddle.tanh(ga * gb + ga), axis=0)  # [5]
+    h = paddle.mean(e, axis=1)
+    feats = paddle.concat([h, paddle.nn.Linear(8, 5)(h) + grid], axis=1)
+    return _four_classes(feats, y, paddle.optimizer.Adam(0.01))
+
+
+run_sized(grids_run_length, {"ids": [-1, 12]}, {"ids": [-1, 7]}, 4, int_range={"ids": 30})
+
+
+@case
 def picks_run_length():
     """Gradients that pick elements, over a length the run gives
     (--max-shape ids=-1,12, data of 7 tokens): sort and take_along_axis
