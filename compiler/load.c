@@ -10,6 +10,7 @@
 
 #include "diag.h"
 #include "ir_text.h"
+#include "loop_unread.h"
 #include "util.h"
 #include "while_steps.h"
 
@@ -164,6 +165,7 @@ int load_model(const char *path, const LoadOpts *o, Graph *g) {
     return -1;
   }
   g->file_hash = hash;
+  loop_drop_unread(g);
   while_steps_link(g);
   if (ir) return bind_ir_params(g, ir);
   g->params_status = "not loaded (--no-params)";

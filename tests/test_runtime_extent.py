@@ -1485,6 +1485,31 @@ def test_fed_squeeze_axes_that_drop_another_count_of_dims_stop_the_run(tmp_path)
                 (a, p.returncode, p.stderr[-1500:])
 
 
+def test_a_for_range_over_a_fed_count_runs_each_count_up_to_its_bound(tmp_path):
+    """e2e_control_jit.py's for_range (dy2static's `for k in range(n)`,
+    which matches Paddle with n = 3; the range bounded by --max-shape [16]):
+    n = 0 runs no iteration (the input comes out), n = 16 fills the bound,
+    n = 17 is past it: the run stops naming the range op."""
+    out, _ = cases("control_jit")
+    fixture = f"{out}/for_range"
+    with open(f"{fixture}/flags.json") as f:
+        flags = json.load(f)
+    binary = build(fixture, tmp_path, "--blas=none", *flags)
+    x = np.load(f"{fixture}/input_0.npy")
+    for n, ok in ((0, True), (16, True), (17, False)):
+        p = run_fed(binary, fixture, tmp_path, "n", np.array([n], np.int64))
+        if not ok:
+            assert p.returncode != 0 and "range: a step of 0, a step away from End, or a length past --max-shape " \
+                "[16]" in p.stderr, (n, p.returncode, p.stderr[-1500:])
+            continue
+        assert p.returncode == 0, p.stderr[-1500:]
+        got = np.load(tmp_path / "o" / os.listdir(tmp_path / "o")[0])
+        if n == 0:
+            assert np.array_equal(got, x)
+        else:
+            assert got.shape == x.shape and np.isfinite(got).all() and not np.allclose(got, x)
+
+
 @pytest.mark.parametrize("op, message", [
     ("op arg_max(X: x) -> (Out: y) {axis: var(a), keepdims: false, flatten: false, dtype: 3}",
      "(arg_max -> y): X ('x') has dims only the run gives (from its "),

@@ -114,9 +114,25 @@ static int infer_while_steps(OpCtx *c) {
   return 0;
 }
 
+/* The loop takes inputs whose sizes the run gives (a range over a fed
+ * count: dy2static's `for k in range(n)`) where its body only reads them:
+ * their extents hold for every iteration. */
+static int loop_reads_run_sizes(OpCtx *c) {
+  const Block *body = &c->g->blocks[c->op->sub_block];
+  for (int i = 0; i < ctx_nin(c, "X"); i++) {
+    const Var *x = ctx_in(c, "X", i);
+    if (!x || !var_runtime_mask(x)) continue;
+    if (block_writes(c->g, body, 0, body->nops, (int)(x - c->g->vars)))
+      return ctx_fail(c, "its body writes '%s', whose dim %d only the run knows (from its %s): a loop var of such "
+                      "sizes is not supported yet", x->name, var_runtime_axis(x),
+                      x->runtime_from ? x->runtime_from : "inputs");
+  }
+  return 0;
+}
+
 static int infer_while(OpCtx *c) {
   if (check_sub_block(c)) return -1;
-  if (infer_while_steps(c)) return -1;
+  if (infer_while_steps(c) || loop_reads_run_sizes(c)) return -1;
   return check_scalar(c, "Condition", DT_BOOL, DT_BOOL);
 }
 
@@ -393,7 +409,7 @@ static const char *const cond_grad_ignores[] = {"Out", "Out@GRAD", "Scope", NULL
 const OpDef op_conditional_block_grad = {.type = "conditional_block_grad", .infer = infer_conditional_block_grad,
                                          .emit_c = emit_conditional_block_grad, .ignores = cond_grad_ignores};
 const OpDef op_while = {.type = "while", .infer = infer_while, .emit_c = emit_while, .ignores = while_ignores,
-                        .attr_ignores = while_attr_ignores};
+                        .attr_ignores = while_attr_ignores, .runtime_extents = 2};
 /* parameters: the outer vars the step block reads (its ops read them
  * themselves); step_scopes: Paddle's executor's. */
 static const char *const recurrent_ignores[] = {"parameters", NULL};

@@ -10,10 +10,12 @@ Parameters re-drawn uniform in [-1, 1), inputs standard normal from a
 generator seeded by the case's name; `n` (int64 [1]) is the trip count, 3.
 Batch 3.  rnn_custom_cell: paddle.nn.RNN over a custom cell (tensor
 arrays in a counted loop, the time dim static).  seq2seq_beam_search: a
-beam-search decoder whose loop the data ends.  Not here yet: `for k in
-range(t)` over a tensor t, which dy2static writes with a float32 [1]
-placeholder for k that the loop makes int64 [] (a var changing dtype in
-the loop): refused today."""
+beam-search decoder whose loop the data ends.  for_range: `for k in
+range(n)` over a tensor n, which dy2static writes as a `while` over
+paddle.arange(n) (its length the run's: compiled with --max-shape for it,
+flags.json) with a float32 [1] placeholder for k that the loop makes int64
+[], which nothing reads outside the body (loop_unread.h)."""
+import json
 import os
 import sys
 import zlib
@@ -102,6 +104,37 @@ class Seq2SeqBeam(paddle.nn.Layer):
         return ids
 
 
+class ForRange(paddle.nn.Layer):
+    """for k in range(n) over a tensor n: k read in the body."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = paddle.nn.Linear(4, 4)
+
+    def forward(self, x, n):
+        h = x
+        for k in range(n):
+            h = paddle.tanh(self.fc(h)) + paddle.cast(k, "float32") * 0.5
+        return h
+
+
+@case
+def for_range():
+    return ForRange(), [InputSpec([None, 4], "float32", "x"), InputSpec([1], "int64", "n")]
+
+
+def range_bound(case_dir):
+    """flags.json for a case whose program ranges over a fed count: its
+    range op's output bounded by --max-shape [16]."""
+    paddle.enable_static()
+    prog, _, _ = paddle.static.load_inference_model(os.path.join(case_dir, "model"),
+                                                    paddle.static.Executor(paddle.CPUPlace()))
+    names = [op.output("Out")[0] for op in prog.global_block().ops if op.type == "range"]
+    if names:
+        with open(os.path.join(case_dir, "flags.json"), "w") as f:
+            json.dump(["--max-shape", f"{names[0]}=16"], f)
+
+
 @case
 def loop_then_if():
     return LoopThenIf(), [InputSpec([None, 4], "float32", "x"), InputSpec([1], "int64", "n")]
@@ -136,6 +169,7 @@ def build(out_dir, name):
         else:
             inputs.append(rng.standard_normal(shape).astype("float32"))
     save_layer_case(os.path.join(out_dir, name), layer, specs, inputs)
+    range_bound(os.path.join(out_dir, name))
 
 
 if __name__ == "__main__":
