@@ -300,7 +300,7 @@ static void keep_steps(Graph *g, const Op *w, const Slot *kept, int64_t trips, c
       array_len_unknown(a, pool_printf("%s keeps each iteration's '%s' for its while_grad, and paddlec cannot count "
                                        "its iterations: %s", graph_op_where(g, w), g->vars[vars->vars[k]].name, why));
     else
-      grow(a, trips - 1 + (g->vars[vars->vars[k]].block == w->block));
+      grow(a, trips - 1 + !block_inside(g, g->vars[vars->vars[k]].block, w->sub_block)); /* an outer var: one more */
   }
 }
 

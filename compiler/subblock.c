@@ -149,10 +149,17 @@ const Op *while_steps_grad(const Graph *g, const Op *w) {
   const int s = slot_var(w, "StepScopes");
   for (int i = 0; s >= 0 && i < g->nops; i++) {
     const Op *op = &g->ops[i];
-    if (!op->removed && op->block == w->block && !strcmp(op->type, "while_grad") && slot_var(op, "StepScopes") == s)
-      return op;
+    /* w's block, or the grad block of it (a loop inside a trained loop) */
+    const int beside = op->block == w->block || (op->block >= 0 && g->blocks[op->block].forward == w->block);
+    if (!op->removed && beside && !strcmp(op->type, "while_grad") && slot_var(op, "StepScopes") == s) return op;
   }
   return NULL;
+}
+
+int block_inside(const Graph *g, int b, int root) {
+  for (int depth = 0; b >= 0 && b < g->nblocks && depth < 64; depth++, b = g->blocks[b].parent)
+    if (b == root) return 1;
+  return 0;
 }
 
 /* depth bounds the walk up: graph.c refuses cycles through sub-blocks */

@@ -52,9 +52,14 @@ int block_writes(const Graph *g, const Block *b, int from, int to, int v);
 /* 1 when some op of op's sub-block (recursively) satisfies pred. */
 int op_block_any(const Graph *g, const Op *op, int (*pred)(const Graph *g, const Op *op));
 
-/* The while_grad of while op w (the op of w's block reading the
- * StepScopes var w writes), or NULL. */
+/* The while_grad of while op w (the op of w's block, or of its grad
+ * block for a loop inside a trained loop, reading the StepScopes var w
+ * writes), or NULL. */
 const Op *while_steps_grad(const Graph *g, const Op *w);
+
+/* 1 when block b is block `root` or nested in it (parents, not forward
+ * blocks). */
+int block_inside(const Graph *g, int b, int root);
 
 /* 1 when the ops of block b are compiled: block 0, or the sub-block of a
  * control-flow op with a C emitter in a compiled block. */

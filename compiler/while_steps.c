@@ -10,13 +10,6 @@
 /* The StepScopes var of a while (output). */
 static int step_scopes(const Op *op) { return slot_first(op->out, op->nout, "StepScopes"); }
 
-/* 1 when block b is block `top` or inside it. */
-static int within(const Graph *g, int b, int top) {
-  for (int depth = 0; b >= 0 && depth < 64; depth++, b = g->blocks[b].parent)
-    if (b == top) return 1;
-  return 0;
-}
-
 typedef struct Marks {
   char *mark; /* per var: bit 1 read, bit 2 written */
 } Marks;
@@ -39,11 +32,11 @@ static int no_copy(const Graph *g, const Block *body, int v) {
   return 0;
 }
 
-/* A fresh var of block 0 named base + suffix (+ a number when taken). */
-static int fresh_var(Graph *g, const char *base, const char *suffix, int vtype) {
+/* A fresh var of block b named base + suffix (+ a number when taken). */
+static int fresh_var(Graph *g, int b, const char *base, const char *suffix, int vtype) {
   const char *n = pool_printf("%s%s", base, suffix);
-  for (int k = 0; graph_find_var(g, 0, n) >= 0; k++) n = pool_printf("%s%s%d", base, suffix, k);
-  const int id = graph_new_var(g, 0, n);
+  for (int k = 0; graph_find_var(g, b, n) >= 0; k++) n = pool_printf("%s%s%d", base, suffix, k);
+  const int id = graph_new_var(g, b, n);
   g->vars[id].vtype = vtype;
   return id;
 }
@@ -67,10 +60,27 @@ static int in_x(const Op *op, int v) {
   return 0;
 }
 
+/* 1 when var v is what a while keeps of its iterations (StepValues,
+ * StepCount): a loop inside w's body keeps them per iteration of w. */
+static int kept_by_a_loop(const Graph *g, int v) {
+  for (int i = 0; i < g->nops; i++) {
+    const Op *op = &g->ops[i];
+    if (op->removed || strcmp(op->type, "while")) continue;
+    for (int s = 0; s < op->nout; s++)
+      for (int a = 0; a < op->out[s].n; a++)
+        if (op->out[s].vars[a] == v && (!strcmp(op->out[s].name, "StepValues") || !strcmp(op->out[s].name,
+                                                                                           "StepCount")))
+          return 1;
+  }
+  return 0;
+}
+
 /* The step vars of while w for while_grad wg: the dense tensors the grad
  * block reads that are the body's own, or outer vars of w's X the body
  * writes and Paddle copies into each step scope.  Arrays are not copied
- * (Paddle's step scopes copy dense tensors only). */
+ * (Paddle's step scopes copy dense tensors only), but for what a loop
+ * inside the body keeps of its own iterations (its StepValues arrays), and
+ * the vars of such a loop's body are its own to keep. */
 static int step_vars(const Graph *g, const Op *w, const Op *wg, int *out) {
   Marks body = {pool_alloc((size_t)g->nvars + 1)}, grad = {pool_alloc((size_t)g->nvars + 1)};
   memset(body.mark, 0, (size_t)g->nvars + 1);
@@ -82,8 +92,11 @@ static int step_vars(const Graph *g, const Op *w, const Op *wg, int *out) {
   int n = 0;
   for (int v = 0; v < g->nvars; v++) {
     const Var *x = &g->vars[v];
-    if (!(grad.mark[v] & 1) || x->vtype != VT_LOD_TENSOR) continue;
-    const int own = within(g, x->block, w->sub_block);
+    const int inner_keeps = kept_by_a_loop(g, v);
+    if (!(grad.mark[v] & 1) || (x->vtype != VT_LOD_TENSOR && !inner_keeps)) continue;
+    if (x->block != w->sub_block && block_inside(g, x->block, w->sub_block) && !inner_keeps)
+      continue; /* a var of a loop inside the body: that loop keeps it */
+    const int own = block_inside(g, x->block, w->sub_block);
     if (own || ((body.mark[v] & 2) && in_x(w, v) && !no_copy(g, &g->blocks[w->sub_block], v))) out[n++] = v;
   }
   return n;
@@ -97,41 +110,57 @@ static void link_out_grads(Graph *g, const Op *wg) {
   const Slot *og = slot_find(wg->in, wg->nin, "Out@GRAD");
   for (int i = 0; og && i < g->nops; i++) {
     Op *op = &g->ops[i];
-    if (op->removed || !within(g, op->block, wg->sub_block)) continue;
+    if (op->removed || !block_inside(g, op->block, wg->sub_block)) continue;
     for (int side = 0; side < 2; side++)
       for (int s = 0; s < (side ? op->nout : op->nin); s++) {
         const Slot *sl = side ? &op->out[s] : &op->in[s];
         for (int a = 0; a < sl->n; a++)
           for (int k = 0; sl->vars[a] >= 0 && k < og->n; k++)
-            if (og->vars[k] >= 0 && sl->vars[a] != og->vars[k] && within(g, g->vars[sl->vars[a]].block, wg->sub_block) &&
+            if (og->vars[k] >= 0 && sl->vars[a] != og->vars[k] && block_inside(g, g->vars[sl->vars[a]].block, wg->sub_block) &&
                 !strcmp(g->vars[sl->vars[a]].name, g->vars[og->vars[k]].name))
               sl->vars[a] = og->vars[k];
       }
   }
 }
 
+/* How deep block b sits (block 0: 0). */
+static int depth_of(const Graph *g, int b) {
+  int d = 0;
+  for (; b > 0 && d < 64; d++) b = g->blocks[b].parent;
+  return d;
+}
+
 int while_steps_link(Graph *g) {
-  int pairs = 0;
+  int pairs = 0, deepest = 0;
   const int nops = g->nops;
-  for (int i = 0; i < nops; i++) {
-    Op *w = &g->ops[i];
-    if (w->removed || w->block != 0 || strcmp(w->type, "while") || !op_runs_block(g, w)) continue;
-    const Op *wg = while_steps_grad(g, w);
-    if (!wg || wg->sub_block <= 0 || wg->sub_block >= g->nblocks) continue;
-    link_out_grads(g, wg);
-    int *vars = pool_alloc(sizeof *vars * ((size_t)g->nvars + 1));
-    const int n = step_vars(g, w, wg, vars);
-    int *vals = pool_alloc(sizeof *vals * (size_t)(n + 1));
-    for (int k = 0; k < n; k++) vals[k] = fresh_var(g, g->vars[vars[k]].name, "@STEPS", VT_LOD_TENSOR_ARRAY);
-    const int count = fresh_var(g, g->vars[step_scopes(w)].name, "@COUNT", VT_LOD_TENSOR);
-    Op *grad = &g->ops[wg - g->ops];
-    add_slot(&w->out, &w->nout, "StepValues", vals, n);
-    add_slot(&w->out, &w->nout, "StepCount", &count, 1);
-    add_slot(&grad->in, &grad->nin, "StepValues", vals, n);
-    add_slot(&grad->in, &grad->nin, "StepCount", &count, 1);
-    add_slot(&grad->out, &grad->nout, "StepVars", vars, n);
-    pairs++;
-  }
-  if (pairs) graph_relink(g);
+  for (int i = 0; i < nops; i++)
+    if (!g->ops[i].removed && !strcmp(g->ops[i].type, "while")) {
+      const int d = depth_of(g, g->ops[i].block);
+      deepest = d > deepest ? d : deepest;
+    }
+  /* the loops inside others first: theirs are step vars of the outer ones */
+  for (int depth = deepest; depth >= 0; depth--)
+    for (int i = 0; i < nops; i++) {
+      Op *w = &g->ops[i];
+      if (w->removed || strcmp(w->type, "while") || depth_of(g, w->block) != depth || !op_runs_block(g, w)) continue;
+      const Op *wg = while_steps_grad(g, w);
+      if (!wg || wg->sub_block <= 0 || wg->sub_block >= g->nblocks) continue;
+      link_out_grads(g, wg);
+      int *vars = pool_alloc(sizeof *vars * ((size_t)g->nvars + 1));
+      const int n = step_vars(g, w, wg, vars);
+      int *vals = pool_alloc(sizeof *vals * (size_t)(n + 1));
+      for (int k = 0; k < n; k++)
+        vals[k] = fresh_var(g, w->block, g->vars[vars[k]].name, "@STEPS", VT_LOD_TENSOR_ARRAY);
+      const int count = fresh_var(g, w->block, g->vars[step_scopes(w)].name, "@COUNT", VT_LOD_TENSOR);
+      w = &g->ops[i]; /* fresh vars may have moved nothing, but the ops are re-read after them */
+      Op *grad = &g->ops[wg - g->ops];
+      add_slot(&w->out, &w->nout, "StepValues", vals, n);
+      add_slot(&w->out, &w->nout, "StepCount", &count, 1);
+      add_slot(&grad->in, &grad->nin, "StepValues", vals, n);
+      add_slot(&grad->in, &grad->nin, "StepCount", &count, 1);
+      add_slot(&grad->out, &grad->nout, "StepVars", vars, n);
+      graph_relink(g); /* the outer loops read the users of what this one keeps */
+      pairs++;
+    }
   return pairs;
 }

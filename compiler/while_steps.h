@@ -20,7 +20,12 @@
  *
  * The pairs are found by the StepScopes var the while writes and the
  * while_grad reads (while_steps_grad, subblock.h); a while_grad without its
- * while is left alone (code generation refuses it).  The grad block's own
+ * while is left alone (code generation refuses it).  A loop inside a
+ * trained loop's body (its while_grad inside the outer grad block) is
+ * paired first, its kept arrays and count in the outer body's block: the
+ * outer loop keeps them as step vars of its own, one copy per outer
+ * iteration (Paddle's step scopes nested), and leaves the inner body's
+ * vars to the inner loop.  The grad block's own
  * vars named as an Out@GRAD are the outer one (Paddle shares the outer
  * tensor or array into each step scope under that name). */
 #ifndef PADDLEC_WHILE_STEPS_H

@@ -298,12 +298,6 @@ def test_a_fixed_batch_trainer_checks_its_batch(tmp_path):
     assert p.returncode == 0 and "step 1 loss " in p.stdout, p.stderr
 
 
-def test_a_loop_in_a_trained_loop_is_refused(tmp_path):
-    err = refused_trainer("nested_loop", tmp_path)
-    assert re.search(r"block \d+ op 0 \(while_grad -> [^)]*\): a loop inside a trained loop \(while_grad inside a "
-                     r"grad block\) is not supported yet", err), err
-
-
 @pytest.mark.parametrize("name", case_names())
 def test_startup_state_matches_paddle(name, tmp_path):
     """`--steps 0 --save-combined` writes the state the compiled startup program

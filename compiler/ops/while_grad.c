@@ -70,7 +70,7 @@ int while_keep(EmitCtx *e, const Op *w, const Op *wg, BranchCall *call, int grad
   int64_t bound = -1;
   for (int k = 0; k < kept->n; k++) {
     const Var *a = &e->g->vars[kept->vars[k]], *v = &e->g->vars[vars->vars[k]];
-    const int outer = v->block == w->block;
+    const int outer = !block_inside(e->g, v->block, w->sub_block); /* not the body's own (an outer loop's too) */
     const int64_t slots = em_const_dim(e, a, 0);
     if (slots < 0 || (bound >= 0 && slots - outer != bound))
       return em_fail(e, "the iterations kept of '%s' (%s) are not the loop's count", v->name, em_dim(e, a, 0));

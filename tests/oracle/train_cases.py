@@ -961,6 +961,36 @@ def while_rnn():
 
 
 @case
+def nested_while():
+    """A while_loop inside a while_loop, trained: 3 outer steps, each
+    running 2 inner steps of a tanh Linear cell over the state and the
+    outer step's input x[:, i]; the backward is a while_grad inside a
+    while_grad's grad block, which runs the inner grad block once per
+    inner iteration of that outer iteration (Paddle's step scopes nested);
+    the cell's grads summed over both; SGD."""
+    x = paddle.static.data("x", [None, 3, 4], "float32")
+    y = paddle.static.data("y", [None, 1], "float32")
+    cell = paddle.nn.Linear(4 + 3, 3)
+    mix = paddle.nn.Linear(3, 3)
+    h0 = paddle.static.nn.fc(x[:, 0], 3)
+    i = paddle.full([], 0, "int64")
+
+    def outer(i, h):
+        j = paddle.full([], 0, "int64")
+
+        def inner(j, g):
+            return j + 1, paddle.tanh(cell(paddle.concat([x[:, i], g], 1)))
+
+        _, g = paddle.static.nn.while_loop(lambda j, g: j < 2, inner, [j, h])
+        return i + 1, paddle.tanh(mix(g)) + h * 0.5
+
+    _, h = paddle.static.nn.while_loop(lambda i, h: i < 3, outer, [i, h0])
+    loss = paddle.mean((paddle.static.nn.fc(h, 1) - y) ** 2)
+    paddle.optimizer.SGD(learning_rate=0.1).minimize(loss)
+    return loss, 4
+
+
+@case
 def rnn_custom_cell():
     """paddle.nn.RNN over a custom cell (a Layer with its own Linear
     layers and a tanh/sigmoid gate, two states), which static mode writes

@@ -6,9 +6,6 @@ save them (main.pdmodel, startup.pdmodel in OUTDIR/<case>/):
                     (h doubles until its sum passes 100), trained: its
                     while_grad needs every iteration's values, and paddlec
                     cannot size them.
-  nested_loop       a while_loop in the body of a trained while_loop: the
-                    inner loop's while_grad runs inside the outer one's
-                    grad block, which paddlec does not compile yet.
   run_time_length   ids [None, None]: a sequence length only the data
                     gives, which a trainer takes with --max-shape (a bound)
                     where each op's gradient does; set_value_grad's does
@@ -35,20 +32,6 @@ def loop_until_data():
     paddle.optimizer.SGD(learning_rate=0.1).minimize(loss)
 
 
-def nested_loop():
-    x = paddle.static.data("x", [None, 3], "float32")
-    fc = paddle.nn.Linear(3, 3)
-    i = paddle.full([1], 0, "int64")
-
-    def body(i, h):
-        j = paddle.full([1], 0, "int64")
-        _, h = paddle.static.nn.while_loop(lambda j, g: j < 2, lambda j, g: (j + 1, paddle.tanh(fc(g))), [j, h])
-        return i + 1, h
-
-    _, h = paddle.static.nn.while_loop(lambda i, h: i < 3, body, [i, fc(x)])
-    paddle.optimizer.SGD(learning_rate=0.1).minimize(paddle.mean(h))
-
-
 def run_time_length():
     ids = paddle.static.data("ids", [None, None], "int64")
     y = paddle.static.data("y", [None, 1], "int64")
@@ -62,8 +45,7 @@ def run_time_length():
 
 def main(out):
     paddle.enable_static()
-    for name, build in (("loop_until_data", loop_until_data), ("nested_loop", nested_loop),
-                        ("run_time_length", run_time_length)):
+    for name, build in (("loop_until_data", loop_until_data), ("run_time_length", run_time_length)):
         main_p, startup = paddle.static.Program(), paddle.static.Program()
         with paddle.static.program_guard(main_p, startup):
             build()
