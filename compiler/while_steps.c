@@ -75,6 +75,18 @@ static int kept_by_a_loop(const Graph *g, int v) {
   return 0;
 }
 
+/* 1 when block b (inside while w's body) is inside the body of a loop of
+ * w's body that keeps its own iterations (paired already): that loop
+ * keeps the vars of b. */
+static int in_a_kept_loop(const Graph *g, const Op *w, int b) {
+  for (int i = 0; i < g->nops; i++) {
+    const Op *op = &g->ops[i];
+    if (op == w || op->removed || strcmp(op->type, "while") || !slot_find(op->out, op->nout, "StepCount")) continue;
+    if (op->sub_block > 0 && block_inside(g, op->block, w->sub_block) && block_inside(g, b, op->sub_block)) return 1;
+  }
+  return 0;
+}
+
 /* The step vars of while w for while_grad wg: the dense tensors the grad
  * block reads that are the body's own, or outer vars of w's X the body
  * writes and Paddle copies into each step scope.  Arrays are not copied
@@ -94,8 +106,7 @@ static int step_vars(const Graph *g, const Op *w, const Op *wg, int *out) {
     const Var *x = &g->vars[v];
     const int inner_keeps = kept_by_a_loop(g, v);
     if (!(grad.mark[v] & 1) || (x->vtype != VT_LOD_TENSOR && !inner_keeps)) continue;
-    if (x->block != w->sub_block && block_inside(g, x->block, w->sub_block) && !inner_keeps)
-      continue; /* a var of a loop inside the body: that loop keeps it */
+    if (!inner_keeps && in_a_kept_loop(g, w, x->block)) continue; /* a var of a loop inside the body: it keeps it */
     const int own = block_inside(g, x->block, w->sub_block);
     if (own || ((body.mark[v] & 2) && in_x(w, v) && !no_copy(g, &g->blocks[w->sub_block], v))) out[n++] = v;
   }
