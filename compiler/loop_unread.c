@@ -28,7 +28,7 @@ static int drop_one(Graph *g, int w, int v) {
   if (g->vars[v].block == body || g->vars[v].vtype != VT_LOD_TENSOR || !read_by_none_but(g, v, w) ||
       slot_first(op->in, op->nin, "Condition") == v)
     return 0;
-  /* any writer outside block 0 and the body (a nested block) leaves it be */
+  /* a writer outside the var's own block and the body (a deeper block) leaves it be */
   int n = 0;
   for (int i = 0; i < g->nops; i++) {
     const Op *o = &g->ops[i];
@@ -52,8 +52,8 @@ static int drop_one(Graph *g, int w, int v) {
         if (o->out[s].vars[a] == v) o->out[s].vars[a] = inner;
   }
   Op *wo = &g->ops[w];
-  drop_from((Slot *)slot_find(wo->out, wo->nout, "Out"), v);
-  drop_from((Slot *)slot_find(wo->in, wo->nin, "X"), v);
+  drop_from(slot_use(wo->out, wo->nout, "Out"), v);
+  drop_from(slot_use(wo->in, wo->nin, "X"), v);
   return 1;
 }
 

@@ -164,22 +164,31 @@ static int infer_split(OpCtx *c) {
   return 0;
 }
 
+/* SectionsTensorList's values into call->bstart (a value the compiler
+ * knows as a number, else read when the kernel runs); -1 after em_fail. */
+static int section_values(EmitCtx *e, SliceCall *call, int n) {
+  OpCtx c = {e->g, (Op *)e->op};
+  for (int i = 0; i < n; i++) {
+    Var *t = ctx_in(&c, "SectionsTensorList", i);
+    int64_t v[1];
+    if (!t) return em_fail(e, "SectionsTensorList has no entry %d", i);
+    call->bstart[i] = ctx_int_values(&c, t, v, 1) == 1 ? pool_printf("%lld", (long long)v[0])
+                                                       : pool_printf("(int64_t)%s[0]", em_ptr(e, t, 1));
+  }
+  return 0;
+}
+
 /* Sections only the run knows: each found as phi's SplitInferMeta finds
  * it (one -1 takes the rest, which must be more than 0; else they add up
  * to the dim), an output's run-time extent written, a known one checked
  * (SLICE_SECTIONS); *inner[i] the output's elements per row. */
 static int runtime_sections(EmitCtx *e, const Var *x, Var *const *outs, int n, int axis, const char **inner) {
-  OpCtx c = {e->g, (Op *)e->op};
   if (n > RT_MAX_RANK) return em_fail(e, "%d sections from tensors (at most %d are supported)", n, RT_MAX_RANK);
   SliceCall call = {.kind = SLICE_SECTIONS, .rank = n};
   call.bdim[0] = em_dim(e, x, axis);
   const char *after = em_prod(e, x, axis + 1, tu_rank(e, x));
+  if (section_values(e, &call, n)) return -1;
   for (int i = 0; i < n; i++) {
-    Var *t = ctx_in(&c, "SectionsTensorList", i);
-    int64_t v[1];
-    if (!t) return em_fail(e, "SectionsTensorList has no entry %d", i);
-    call.bstart[i] = ctx_int_values(&c, t, v, 1) == 1 ? pool_printf("%lld", (long long)v[0])
-                                                      : pool_printf("(int64_t)%s[0]", em_ptr(e, t, 1));
     if (em_spec(e, outs[i])->runtime_mask >> axis & 1)
       call.bextent[i] = em_dim(e, outs[i], axis);
     else
@@ -197,7 +206,6 @@ static int runtime_sections(EmitCtx *e, const Var *x, Var *const *outs, int n, i
  * phi's SplitInferMeta finds them (SLICE_SECTIONS), then the outputs' dims
  * and the pieces. */
 static int emit_run_axis_sections(EmitCtx *e, Var *x, Var **outs, int n) {
-  OpCtx c = {e->g, (Op *)e->op};
   const char *axis = tu_run_axis(e, "AxisTensor");
   if (!axis) return -1;
   if (n > RT_MAX_RANK) return em_fail(e, "%d sections from tensors (at most %d are supported)", n, RT_MAX_RANK);
@@ -216,14 +224,8 @@ static int emit_run_axis_sections(EmitCtx *e, Var *x, Var **outs, int n) {
   pr_line(e->p, "}");
   SliceCall call = {.kind = SLICE_SECTIONS, .rank = n};
   call.bdim[0] = "xd[axis]";
-  for (int i = 0; i < n; i++) {
-    Var *t = ctx_in(&c, "SectionsTensorList", i);
-    int64_t v[1];
-    if (!t) return em_fail(e, "SectionsTensorList has no entry %d", i);
-    call.bstart[i] = ctx_int_values(&c, t, v, 1) == 1 ? pool_printf("%lld", (long long)v[0])
-                                                      : pool_printf("(int64_t)%s[0]", em_ptr(e, t, 1));
-    inner[i] = pool_printf("sec%d * after", i);
-  }
+  if (section_values(e, &call, n)) return -1;
+  for (int i = 0; i < n; i++) inner[i] = pool_printf("sec%d * after", i);
   slice_print_c(e->p, &call);
   for (int i = 0; i < n; i++) {
     const char *dims[RT_MAX_RANK];
