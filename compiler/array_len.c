@@ -288,17 +288,32 @@ static int64_t trip_count(Loop *l, const Op *w, Count *cnt, const char **why) {
   return trips;
 }
 
+/* For a loop the compiler cannot count, var v as a counter: carried, set
+ * to itself plus a constant above 0 by the body, its value on entry known
+ * (into *c).  1 when it is one. */
+static int counter_of(const Loop *l, int v, Count *c) {
+  int64_t i0;
+  if (v < 0 || carried_index(l, v) < 0 || !l->set[v] || l->aff[v].base != v || l->aff[v].off <= 0 ||
+      !entry_value(l, v, &i0))
+    return 0;
+  *c = (Count){v, i0, l->aff[v].off};
+  return 1;
+}
+
 /* The arrays a training program's while keeps its iterations' values in
  * (while_steps.h): L = the iterations (a bound when the data may end the
- * loop sooner), one more for a var of the while's block. */
+ * loop sooner; --max-iterations for a loop the compiler cannot count), one
+ * more for a var of the while's block. */
 static void keep_steps(Graph *g, const Op *w, const Slot *kept, int64_t trips, const char *why) {
   const Op *wg = kept ? while_steps_grad(g, w) : NULL;
   const Slot *vars = wg ? slot_find(wg->out, wg->nout, "StepVars") : NULL;
+  if (trips < 0 && g->max_iterations > 0) trips = g->max_iterations; /* the run stops past it (emit_while) */
   for (int k = 0; vars && k < kept->n && k < vars->n; k++) {
     Var *a = &g->vars[kept->vars[k]];
     if (trips < 0)
       array_len_unknown(a, pool_printf("%s keeps each iteration's '%s' for its while_grad, and paddlec cannot count "
-                                       "its iterations: %s", graph_op_where(g, w), g->vars[vars->vars[k]].name, why));
+                                       "its iterations: %s (bound them with --max-iterations N)",
+                                       graph_op_where(g, w), g->vars[vars->vars[k]].name, why));
     else
       grow(a, trips - 1 + !block_inside(g, g->vars[vars->vars[k]].block, w->sub_block)); /* an outer var: one more */
   }
@@ -330,17 +345,22 @@ void array_len_loop(Graph *g, const Op *w, const int *carried, const Var *before
   keep_steps(g, w, kept, trips, why);
   for (int k = 0; k < n; k++) {
     Var *a = &g->vars[arrs[k]];
-    if (trips < 0) {
-      array_len_unknown(a, pool_printf("%s writes it in a loop paddlec cannot count: %s", graph_op_where(g, w), why));
+    Count at = cnt;
+    int64_t upto = trips, most = trips > 0 && bounded;
+    if (trips < 0 && g->max_iterations > 0 && (idx[k].base == CONSTANT || counter_of(&l, idx[k].base, &at)))
+      upto = g->max_iterations, most = 1; /* --max-iterations: a write past the bound stops the run */
+    if (upto < 0) {
+      array_len_unknown(a, pool_printf("%s writes it in a loop paddlec cannot count: %s (with a counter, "
+                                       "--max-iterations N bounds it)", graph_op_where(g, w), why));
       continue;
     }
-    if (!trips) continue;
+    if (!upto) continue;
     int64_t first, last;
     if (idx[k].base == CONSTANT) {
       first = last = idx[k].off;
-    } else if (idx[k].base == cnt.ctr) {
-      first = cnt.i0 + idx[k].off;
-      last = first + (trips - 1) * cnt.step;
+    } else if (idx[k].base == at.ctr) {
+      first = at.i0 + idx[k].off;
+      last = first + (upto - 1) * at.step;
     } else {
       array_len_unknown(a, pool_printf("the loop of %s writes it at an index that does not follow the loop's "
                                        "counter", graph_op_where(g, w)));
@@ -351,6 +371,6 @@ void array_len_loop(Graph *g, const Op *w, const int *carried, const Var *before
                                        (long long)first));
     else
       grow(a, last);
-    if (bounded) a->arr_bounded = 1;
+    if (most) a->arr_bounded = 1;
   }
 }

@@ -357,6 +357,7 @@ static int prepare(Graph *g, const CompileOpts *o, int need_params, const char *
   g->max_shapes = o->max_shapes; /* the passes' rules see the bounds too (constant_folding runs them) */
   g->nmax_shapes = o->nmax_shapes;
   g->nclass_shapes = o->nclass_feeds;
+  g->max_iterations = o->max_iterations;
   g->max_shape_used = pool_alloc(sizeof *g->max_shape_used * (size_t)(o->nmax_shapes + 1));
   if (pipeline_run(g, &o->pipe, ran) || check_tensors(g)) return -1;
   for (int i = 0; i < g->nparams; i++) {

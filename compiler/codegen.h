@@ -23,6 +23,7 @@ typedef struct CompileOpts {
   int nshapes;
   const ShapeArg *max_shapes; /* --max-shape options */
   int nmax_shapes;
+  int64_t max_iterations; /* --max-iterations: the most trips of a loop the compiler cannot count (0: none) */
   const char *command;   /* the command line, for the banner */
   int training;          /* a training program (train.h): its persistable vars
                           * are state, not weights from a file */

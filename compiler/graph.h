@@ -277,6 +277,8 @@ typedef struct Graph {
   int *max_shape_used;     /* and for each, 1 once it bounded an op's output */
   int nclass_shapes;       /* the last of them: the bounds of feeds no option
                             * bounds, a size class's (size_class.h) */
+  int64_t max_iterations;  /* --max-iterations: the trips a loop the compiler
+                            * cannot count may run (array_len.h), 0: none */
 } Graph;
 
 /* Builds the IR from a decoded ProgramDesc; returns 0 or -1 (errors printed). */

@@ -46,6 +46,8 @@ static const char usage[] =
     "        on any; build them for it); --max-shape: the most each dim of\n"
     "        tensor NAME may hold where the run gives its size (a shape fed; a\n"
     "        feed with -1 dims that neither option names: size classes)\n"
+    "        --max-iterations N: the most trips of a loop only the data ends,\n"
+    "        whose iterations a trainer keeps for its grad (more stop the run)\n"
     "  build MODEL -o BIN [compile options] [--march=CPU]\n"
     "        compile into BIN_src/ and build the standalone binary BIN with $CC\n"
     "        (default clang) for -march=CPU (default native); weights in BIN.pdiparams\n"
@@ -114,7 +116,7 @@ static int parse_args(int argc, char **argv, Args *a) {
     const char *s = argv[i];
     PipelineOpts *po = &a->compile.pipe;
     if (!strcmp(s, "--params") || !strcmp(s, "-o") || !strcmp(s, "--name") || !strcmp(s, "--shape") ||
-        !strcmp(s, "--max-shape") ||
+        !strcmp(s, "--max-shape") || !strcmp(s, "--max-iterations") ||
         !strcmp(s, "--build-strategy") || !strcmp(s, "--build-strategy-file") || !strcmp(s, "--exec-strategy") ||
         !strcmp(s, "--exec-strategy-file") || !strcmp(s, "--startup") || !strcmp(s, "--eval") || !strcmp(s, "--feed") ||
         !strcmp(s, "--loss") || !strcmp(s, "--fetch")) {
@@ -136,7 +138,14 @@ static int parse_args(int argc, char **argv, Args *a) {
       else if (!strcmp(s, "-o")) a->out = v;
       else if (!strcmp(s, "--name")) a->compile.prefix = v;
       else if (!strcmp(s, "--params")) a->load.params = v;
-      else if (!strcmp(s, "--max-shape")) {
+      else if (!strcmp(s, "--max-iterations")) {
+        char *end;
+        errno = 0;
+        const long long n = strtoll(v, &end, 10);
+        if (errno || *end || n < 1 || n > 1000000)
+          return diag_error("--max-iterations: expected a count from 1 to 1000000, not '%s'", v);
+        a->compile.max_iterations = n;
+      } else if (!strcmp(s, "--max-shape")) {
         if (a->compile.nmax_shapes >= MAX_SHAPES) return diag_error("too many --max-shape options");
         if (spec_parse_shape_arg(s, v, &a->max_shapes[a->compile.nmax_shapes++])) return -1;
       } else if (a->compile.nshapes >= MAX_SHAPES) return diag_error("too many --shape options");

@@ -31,6 +31,22 @@ def test_an_array_written_in_a_loop_only_the_data_ends_is_refused(tmp_path):
         "(while -> ", "writes it in a loop paddlec cannot count: its condition is not `counter < n`")
 
 
+def test_an_array_written_in_a_loop_only_the_data_ends_takes_max_iterations(tmp_path):
+    """The same program built with --max-iterations: the array is sized for
+    that many trips of its counter.  16 holds the loop's trips: the join
+    matches Paddle's; 2 does not, and the third write stops the run (Paddle
+    grows its array instead)."""
+    fixture = f"{programs()}/loop_until_data"
+    binary = build(fixture, tmp_path, "--blas=none", "--max-iterations", "16")
+    run_binary(binary, fixture, "", tmp_path / "ok")
+    (tmp_path / "short").mkdir()
+    short = build(fixture, tmp_path / "short", "--blas=none", "--max-iterations", "2")
+    p = subprocess.run([str(short), "--input", f"x={fixture}/input_0.npy", "--output-dir", str(tmp_path / "o")],
+                       capture_output=True, text=True, timeout=600)
+    assert p.returncode != 0 and "write_to_array: index negative, past the array's end (a gap) or past the length" \
+        in p.stderr, (p.returncode, p.stderr[-1500:])
+
+
 def test_an_array_written_in_a_branch_is_refused(tmp_path):
     bad(["compile", f"{programs()}/write_in_branch/model.pdmodel", "-o", str(tmp_path / "o")],
         "has a length paddlec cannot know at compile time", "(write_to_array -> ",

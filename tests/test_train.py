@@ -171,13 +171,31 @@ def refused_trainer(name, tmp_path, *flags):
     return p.stderr
 
 
-def test_a_trained_loop_only_the_data_ends_is_refused(tmp_path):
+def test_a_trained_loop_only_the_data_ends_needs_a_bound(tmp_path):
     """while_grad needs every iteration's values: a while_loop that runs
-    until its data says stop cannot have them sized, and the build says
-    so, naming the loop and the tensor."""
+    until its data says stop cannot have them sized without a bound, and
+    the build says so, naming the loop, the tensor and --max-iterations
+    (with it, train_cases' loop_until_data trains like Paddle)."""
     err = refused_trainer("loop_until_data", tmp_path)
     assert re.search(r"block 0 op \d+ \(while -> [^)]*\) keeps each iteration's 'tanh_0.tmp_0' for its while_grad, "
-                     r"and paddlec cannot count its iterations: its condition is not `counter < n`", err), err
+                     r"and paddlec cannot count its iterations: its condition is not `counter < n`.* \(bound them "
+                     r"with --max-iterations N\)", err), err
+
+
+def test_a_trained_loop_past_its_max_iterations_stops_the_run(tmp_path):
+    """train_cases' loop_until_data (about seven trips a step) built with
+    --max-iterations 3 instead of its 16: the first step's loop runs past
+    the kept iterations, and the run stops naming the loop and the option
+    rather than overrun the buffers."""
+    d = case_dir("loop_until_data")
+    meta = json.load(open(os.path.join(d, "case.json")))
+    binary = build_trainer(d, tmp_path, "--max-iterations", "3")
+    args = [str(binary), "--batch-size", str(meta["batch"]), "--steps", "2", "--params", os.path.join(d, "init")]
+    for f in meta["feeds"]:
+        args += ["--input", f"{f}={os.path.join(d, f + '.npy')}"]
+    p = subprocess.run(args, capture_output=True, text=True, timeout=600, env=SAN_ENV)
+    assert p.returncode != 0 and "while: more iterations than the compiler counted or --max-iterations 3 allows" \
+        in p.stderr, (p.returncode, p.stderr[-2000:])
 
 
 def trains_k_per_step(d, tmp_path, k):

@@ -381,7 +381,10 @@ static int emit_while(EmitCtx *e) {
   if (wg && while_keep(e, e->op, wg, &call, 0)) return -1;
   if (cf_block_calls(e, &call)) return -1;
   if (call.bound) {
-    const char *why = "while: more iterations than the compiler counted";
+    const char *why = e->g->max_iterations > 0
+                          ? pool_printf("while: more iterations than the compiler counted or --max-iterations %lld allows",
+                                        (long long)e->g->max_iterations)
+                          : "while: more iterations than the compiler counted";
     em_fault(e, e->fault ? pool_printf("%s; or %s", e->fault, why) : why);
   }
   branch_print_c(e->p, &call);

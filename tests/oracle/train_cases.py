@@ -961,6 +961,30 @@ def while_rnn():
 
 
 @case
+def loop_until_data():
+    """A while_loop whose iterations only the data decides (h grows by
+    half and a tanh layer's tenth until its largest element passes 8: about
+    seven trips, a number that moves as the layer trains), trained: the
+    trainer keeps at most --max-iterations 16 of them for while_grad (the
+    case's flags); SGD."""
+    x = paddle.static.data("x", [None, 3], "float32")
+    y = paddle.static.data("y", [None, 1], "float32")
+    fc = paddle.nn.Linear(3, 3)
+    h0 = paddle.abs(paddle.static.nn.fc(x, 3)) + 0.5
+
+    def body(h):
+        return [h * 1.5 + paddle.tanh(fc(h)) * 0.1]
+
+    (h,) = paddle.static.nn.while_loop(lambda h: paddle.max(h) < 8.0, body, [h0])
+    loss = paddle.mean((paddle.static.nn.fc(h, 1) * 0.1 - y) ** 2)
+    paddle.optimizer.SGD(learning_rate=0.01).minimize(loss)
+    return loss, 4
+
+
+loop_until_data.flags = ["--max-iterations", "16"]
+
+
+@case
 def nested_while():
     """A while_loop inside a while_loop, trained: 3 outer steps, each
     running 2 inner steps of a tanh Linear cell over the state and the
@@ -1381,7 +1405,7 @@ def build(out_dir, name):
                    "seed": GLOBAL_SEED, "seeded_steps": getattr(CASES[name], "seeded_steps", False),
                    "fetch": fetch, "lengths": sorted(lengths),
                    "flags": [a for opt, m in (("--shape", shapes), ("--max-shape", bounds)) for k, s in m.items()
-                             for a in (opt, k + "=" + ",".join(map(str, s)))]},
+                             for a in (opt, k + "=" + ",".join(map(str, s)))] + getattr(CASES[name], "flags", [])},
                   f, indent=1)
     reference(d)
 

@@ -5,7 +5,7 @@ save them (main.pdmodel, startup.pdmodel in OUTDIR/<case>/):
   loop_until_data   a while_loop whose iterations only the data decides
                     (h doubles until its sum passes 100), trained: its
                     while_grad needs every iteration's values, and paddlec
-                    cannot size them.
+                    cannot size them without --max-iterations.
   run_time_length   ids [None, None]: a sequence length only the data
                     gives, which a trainer takes with --max-shape (a bound)
                     where each op's gradient does; set_value_grad's does
