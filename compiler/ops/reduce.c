@@ -243,7 +243,8 @@ static int reduced_dims(EmitCtx *e, int r, int *red) {
     int64_t *dims;
     int from_tensor, n = read_dims(&c, &dims, &from_tensor);
     if (n < 0) return -1;
-    if (from_tensor && !attr_bool(e->op, "reduce_all", 0))
+    const int slots = ctx_in(&c, "AxisTensor", 0) || ctx_in(&c, "AxisTensorList", 0);
+    if (from_tensor && (slots || !attr_bool(e->op, "reduce_all", 0)))
       return em_fail(e, "the axes come from tensors (%s) whose values only the run knows", axes_slot(&c));
     for (int i = 0; i < n && !from_tensor; i++) {
       int a = axis_norm(dims[i], r);
@@ -273,6 +274,9 @@ static int axes_run(EmitCtx *e) {
 static int print_axes_run(EmitCtx *e, const Var *x, int out_rank, ReduceCall *call, int count, const char **why) {
   OpCtx c = {e->g, (Op *)e->op};
   const int slots = ctx_in(&c, "AxisTensor", 0) || ctx_in(&c, "AxisTensorList", 0);
+  if (slots) /* no op-level case checks these inputs against Paddle yet: the attribute `dim` as tensors is */
+    return em_fail(e, "the axes come from %s, whose values only the run knows: not supported yet (`dim` given as "
+                      "tensors is)", axes_slot(&c));
   ReduceAxes a = {.r = tu_rank(e, x), .keep = attr_bool(e->op, "keep_dim", 0), .out_rank = out_rank, .count = count};
   a.n = slots ? tu_run_values(e, "AxisTensor", "AxisTensorList", "the axes", a.axes)
               : tu_run_attr_values(e, "dim", a.axes);
