@@ -21,7 +21,7 @@
  * each element, converted to Out's type, into its output element (a local
  * accumulator when the innermost run is reduced).  Mean divides by the
  * reduced count at the end, frobenius_norm takes the square root.  Axes
- * from tensors whose values only the run knows (a fed dim / AxisTensor):
+ * from tensors whose values only the run knows (`dim` fed; AxisTensor(List) refused):
  * while specializing with X's dims known, Out gets a proven bound (X's dims
  * with keep_dim; else dim i at most the sum of X's dims i..i+n, linear in
  * the batch) and the kernel reads the axes, checks them as Paddle does (in
