@@ -60,19 +60,17 @@ static int in_x(const Op *op, int v) {
   return 0;
 }
 
-/* 1 when var v is what a while keeps of its iterations (StepValues,
+/* Marks kept[v] for each var a while keeps of its iterations (StepValues,
  * StepCount): a loop inside w's body keeps them per iteration of w. */
-static int kept_by_a_loop(const Graph *g, int v) {
+static void mark_kept_by_loops(const Graph *g, char *kept) {
   for (int i = 0; i < g->nops; i++) {
     const Op *op = &g->ops[i];
     if (op->removed || strcmp(op->type, "while")) continue;
     for (int s = 0; s < op->nout; s++)
-      for (int a = 0; a < op->out[s].n; a++)
-        if (op->out[s].vars[a] == v && (!strcmp(op->out[s].name, "StepValues") || !strcmp(op->out[s].name,
-                                                                                           "StepCount")))
-          return 1;
+      if (!strcmp(op->out[s].name, "StepValues") || !strcmp(op->out[s].name, "StepCount"))
+        for (int a = 0; a < op->out[s].n; a++)
+          if (op->out[s].vars[a] >= 0) kept[op->out[s].vars[a]] = 1;
   }
-  return 0;
 }
 
 /* 1 when block b (inside while w's body) is inside the body of a loop of
@@ -97,6 +95,9 @@ static int step_vars(const Graph *g, const Op *w, const Op *wg, int *out) {
   Marks body = {pool_alloc((size_t)g->nvars + 1)}, grad = {pool_alloc((size_t)g->nvars + 1)};
   memset(body.mark, 0, (size_t)g->nvars + 1);
   memset(grad.mark, 0, (size_t)g->nvars + 1);
+  char *kept = pool_alloc((size_t)g->nvars + 1); /* what loops inside keep: marked once, not per var */
+  memset(kept, 0, (size_t)g->nvars + 1);
+  mark_kept_by_loops(g, kept);
   op_each_var(g, w, mark_var, &body);
   const Block *gb = &g->blocks[wg->sub_block];
   for (int k = 0; k < gb->nops; k++)
@@ -104,7 +105,7 @@ static int step_vars(const Graph *g, const Op *w, const Op *wg, int *out) {
   int n = 0;
   for (int v = 0; v < g->nvars; v++) {
     const Var *x = &g->vars[v];
-    const int inner_keeps = kept_by_a_loop(g, v);
+    const int inner_keeps = kept[v];
     if (!(grad.mark[v] & 1) || (x->vtype != VT_LOD_TENSOR && !inner_keeps)) continue;
     if (!inner_keeps && in_a_kept_loop(g, w, x->block)) continue; /* a var of a loop inside the body: it keeps it */
     const int own = block_inside(g, x->block, w->sub_block);
