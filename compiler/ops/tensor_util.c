@@ -329,9 +329,8 @@ int tu_run_attr_values(EmitCtx *e, const char *name, const char **vals) {
   const int list = a->type == AT_VARS;
   const Var *one = NULL;
   if (!list) {
-    const int id = a->var_name ? graph_find_var(e->g, e->op->block, a->var_name) : -1;
-    if (id < 0) return em_fail(e, "attribute %s names no tensor", name);
-    one = &e->g->vars[id];
+    const OpCtx c = {e->g, (Op *)e->op};
+    if (!(one = ctx_attr_tensor(&c, name))) return em_fail(e, "attribute %s names no tensor", name);
   }
   const int64_t n = list ? (int64_t)a->n_vars_name : shape_numel(&one->shape);
   if (n < 0 || n > RT_MAX_RANK) return em_fail(e, "attribute %s gives %lld values", name, (long long)n);
