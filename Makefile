@@ -188,8 +188,13 @@ golden-update: $(BUILD)/paddlec
 # scope, conditions it wrongly takes for always true or false).  cppcheck
 # runs as one process: with -j, 2.10 neither suppresses nor fails on its
 # cross-file findings.  Its build dir makes a second run incremental.
+# The -U's: configurations no build of paddlec has (protobuf-c.h's Windows
+# and DLL-export branches, its deprecated API; scan-build's own hint in
+# ops.h/emit.h), which cppcheck would otherwise check every file under
+# (6 configurations of each compiler file: 7.5 minutes cold, 2.8 without).
 ANALYZE  := $(BUILD)/analyze
 CPPCHECK_FLAGS := --enable=warning,portability,performance --inline-suppr --error-exitcode=1 -q --std=c11 \
+	-U_WIN32 -UPROTOBUF_C_USE_SHARED_LIB -UPROTOBUF_C_EXPORT -UPROTOBUF_C__NO_DEPRECATED -U__clang_analyzer__ \
 	--cppcheck-build-dir=$(ANALYZE)/cppcheck --template='{file}:{line}: {severity}: {message} [{id}]'
 analyze: $(GEN)/framework.pb-c.h $(GEN)/op_list.h | $(BUILD)/.deps
 	@rm -rf $(ANALYZE)/report $(ANALYZE)/obj
