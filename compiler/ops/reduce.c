@@ -2,8 +2,10 @@
  *   reduce_sum, reduce_mean, reduce_max, reduce_min, reduce_prod,
  *   reduce_amax, reduce_amin, reduce_all, reduce_any, frobenius_norm
  *     inputs: X   outputs: Out
- *     attrs:  dim:INTS={0} (a VAR/VARS tensor in 2.5+ files; reduce_all,
- *             _any, _amax, _amin also take AxisTensor† / AxisTensorList†*),
+ *     attrs:  dim:INTS={0} (a VAR/VARS tensor in 2.5+ files; the op
+ *             makers of reduce_all, _any, _amax, _amin also declare inputs
+ *             AxisTensor† / AxisTensorList†*, which Paddle 2.6's kernels
+ *             never read: ignored, as there),
  *             keep_dim:BOOLEAN=false, reduce_all:BOOLEAN=false,
  *             in_dtype:INT=-1, out_dtype:INT=-1; extra use_mkldnn
  *   mean: X -> Out, the mean of every element (spec 7.7)
@@ -21,7 +23,7 @@
  * each element, converted to Out's type, into its output element (a local
  * accumulator when the innermost run is reduced).  Mean divides by the
  * reduced count at the end, frobenius_norm takes the square root.  Axes
- * from tensors whose values only the run knows (`dim` fed; AxisTensor(List) refused):
+ * from tensors whose values only the run knows (`dim` fed):
  * while specializing with X's dims known, Out gets a proven bound (X's dims
  * with keep_dim; else dim i at most the sum of X's dims i..i+n, linear in
  * the batch) and the kernel reads the axes, checks them as Paddle does (in
@@ -47,22 +49,11 @@ static int read_dims(OpCtx *c, int64_t **dims, int *from_tensor) {
   const OpAttr *a = attr_find(c->op, "dim");
   const Var *vars[RT_MAX_RANK];
   *from_tensor = 0;
-  /* reduce_all/any/amax/amin also declare AxisTensor / AxisTensorList */
-  const char *slot = ctx_in(c, "AxisTensor", 0) ? "AxisTensor" : "AxisTensorList";
-  int ns = ctx_in(c, slot, 0) ? ctx_nin(c, slot) : 0;
   int64_t *known = pool_alloc(sizeof(int64_t) * RT_MAX_RANK);
-  const int nk = ns > 0 ? ctx_bounds(c, "AxisTensor", "AxisTensorList", known, RT_MAX_RANK)
-                        : ctx_attr_values(c, "dim", known, RT_MAX_RANK);
+  const int nk = ctx_attr_values(c, "dim", known, RT_MAX_RANK);
   if (nk >= 0) {
     *dims = known;
     return nk;
-  }
-  if (ns > 0) {
-    if (ns > RT_MAX_RANK) return ctx_fail(c, "%s lists %d tensors", slot, ns);
-    for (int i = 0; i < ns; i++)
-      if (!(vars[i] = ctx_need(c, slot, i))) return -1;
-    *from_tensor = 1;
-    return (int)tensor_list_len(&vars[0]->shape, ns);
   }
   if (!a) { /* the op maker's default */
     static int64_t dim0[1] = {0};
@@ -95,11 +86,6 @@ void reduce_kept_dims_to(int r, const int *red, int keep, int *to) {
   }
 }
 
-/* Where the reduced axes come from, for messages. */
-static const char *axes_slot(const OpCtx *c) {
-  return ctx_in(c, "AxisTensor", 0) ? "AxisTensor" : ctx_in(c, "AxisTensorList", 0) ? "AxisTensorList" : "attribute dim";
-}
-
 /* Out's shape, into *out, and where X's dims go (to[]); 1 when Out (of
  * `dtype`) was set to a bound proven for axes only the run knows (ctx_proven_shape), 0 when
  * *out is to be set, -1 after an error. */
@@ -130,7 +116,7 @@ static int reduce_shape(OpCtx *c, const Var *xv, int dtype, Shape *out, int *to)
       s.d[i] = x->d[i];
       for (int k = 1; !keep && k <= n; k++) s.d[i] += x->d[i + k];
     }
-    return ctx_proven_shape(c, "Out", 0, &s, dtype, pool_printf("%s's values", axes_slot(c)));
+    return ctx_proven_shape(c, "Out", 0, &s, dtype, "attribute dim's values");
   }
   all = all || from_tensor; /* as many axes as dims: Paddle reduces every dim, checking the axes (the kernel) */
   int reduced[RT_MAX_RANK] = {0};
@@ -243,9 +229,8 @@ static int reduced_dims(EmitCtx *e, int r, int *red) {
     int64_t *dims;
     int from_tensor, n = read_dims(&c, &dims, &from_tensor);
     if (n < 0) return -1;
-    const int slots = ctx_in(&c, "AxisTensor", 0) || ctx_in(&c, "AxisTensorList", 0);
-    if (from_tensor && (slots || !attr_bool(e->op, "reduce_all", 0)))
-      return em_fail(e, "the axes come from tensors (%s) whose values only the run knows", axes_slot(&c));
+    if (from_tensor && !attr_bool(e->op, "reduce_all", 0))
+      return em_fail(e, "the axes come from tensors (attribute dim) whose values only the run knows");
     for (int i = 0; i < n && !from_tensor; i++) {
       int a = axis_norm(dims[i], r);
       if (a < 0) return em_fail(e, "dim %lld is out of range", (long long)dims[i]);
@@ -272,23 +257,16 @@ static int axes_run(EmitCtx *e) {
  * record's runs X's dims one each, strided in Out by the run's ostep[];
  * *why: the run's stop (em_fault).  0, or -1 after em_fail. */
 static int print_axes_run(EmitCtx *e, const Var *x, int out_rank, ReduceCall *call, int count, const char **why) {
-  OpCtx c = {e->g, (Op *)e->op};
-  const int slots = ctx_in(&c, "AxisTensor", 0) || ctx_in(&c, "AxisTensorList", 0);
-  if (slots) /* no op-level case checks these inputs against Paddle yet: the attribute `dim` as tensors is */
-    return em_fail(e, "the axes come from %s, whose values only the run knows: not supported yet (`dim` given as "
-                      "tensors is)", axes_slot(&c));
   ReduceAxes a = {.r = tu_rank(e, x), .keep = attr_bool(e->op, "keep_dim", 0), .out_rank = out_rank, .count = count};
-  a.n = slots ? tu_run_values(e, "AxisTensor", "AxisTensorList", "the axes", a.axes)
-              : tu_run_attr_values(e, "dim", a.axes);
+  a.n = tu_run_attr_values(e, "dim", a.axes);
   if (a.n < 0) return -1;
   if (a.n == 0 || a.r == 0)
-    return em_fail(e, "the axes from %s hold %d values for a rank-%d X, which is not supported", axes_slot(&c), a.n,
-                   a.r);
+    return em_fail(e, "the axes from attribute dim hold %d values for a rank-%d X, which is not supported", a.n, a.r);
   a.all = a.n == a.r;
   for (int i = 0; i < a.r; i++) a.xd[i] = em_dim(e, x, i);
   reduce_print_run_axes(e->p, &a);
   const int twice = out_rank >= 0 && !a.keep && !a.all;
-  *why = pool_printf("an axis from %s outside [-%d, %d)%s (Paddle raises an error%s)", axes_slot(&c), a.r, a.r,
+  *why = pool_printf("an axis from attribute dim outside [-%d, %d)%s (Paddle raises an error%s)", a.r, a.r,
                      twice ? ", or one given twice" : "", twice ? ", or gives Out another rank" : "");
   em_fault(e, *why);
   call->nruns = a.r;
@@ -484,14 +462,23 @@ static int emit_mean_grad(EmitCtx *e) {
 }
 
 #define OP_REDUCE(name) REDUCE_DEF(name, infer_reduce)
-#define OP_REDUCE_BOOL(name) REDUCE_DEF(name, infer_reduce_bool)
 OP_REDUCE(frobenius_norm)
 const OpDef op_mean = {.type = "mean", .infer = infer_mean, .emit_c = emit_reduce, .runtime_extents = 2};
 const OpDef op_mean_grad = {.type = "mean_grad", .infer = grad_infer, .emit_c = emit_mean_grad, .runtime_extents = 2};
-OP_REDUCE_BOOL(reduce_all)
-OP_REDUCE(reduce_amax)
-OP_REDUCE(reduce_amin)
-OP_REDUCE_BOOL(reduce_any)
+/* AxisTensor, AxisTensorList: declared by these four ops' makers (the
+ * IntArray axis of their YAML), never read by Paddle 2.6's kernels, whose
+ * signatures (amax_raw, all_raw, ...) take the attribute dim: fed axes
+ * there change nothing (e2e_shape_feeds' reduce_fed_axis_tensors). */
+static const char *const axis_tensor_ignores[] = {"AxisTensor", "AxisTensorList", NULL};
+#define AXIS_TENSOR_DEF(name, rule)                                                                            \
+  const OpDef op_##name = {.type = #name, .infer = rule, .emit_c = emit_reduce, .ignores = axis_tensor_ignores, \
+                           .attr_ignores = reduce_attr_ignores, .runtime_extents = 2};
+#define OP_REDUCE_AXIS_TENSOR(name) AXIS_TENSOR_DEF(name, infer_reduce)
+#define OP_REDUCE_BOOL_AXIS_TENSOR(name) AXIS_TENSOR_DEF(name, infer_reduce_bool)
+OP_REDUCE_BOOL_AXIS_TENSOR(reduce_all)
+OP_REDUCE_AXIS_TENSOR(reduce_amax)
+OP_REDUCE_AXIS_TENSOR(reduce_amin)
+OP_REDUCE_BOOL_AXIS_TENSOR(reduce_any)
 OP_REDUCE(reduce_max)
 /* every reduction takes run-time extents, along dims it reduces (top_k's k
  * from a tensor: online hard example mining losses; an image's height and

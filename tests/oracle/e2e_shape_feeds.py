@@ -430,6 +430,34 @@ def reduce_fed_axes_grad():
 
 
 @case
+def reduce_fed_axis_tensors():
+    """reduce_all, _any, _amax and _amin: their op makers declare the
+    inputs AxisTensor (one tensor of axes) and AxisTensorList (one-element
+    tensors), but Paddle 2.6's kernels reduce along the attribute dim and
+    never read them (raw ops: no Python API writes these inputs).  Each
+    here is fed axes other than its dim, so a compiler that read them
+    would give other shapes and values: amax of x [B, 3, 4] along dim [1]
+    with AxisTensor a = [2] (Out [B, 4]); amin along dim [-1] keeping dims
+    with AxisTensorList [b = 0, e = 1] (int32: Paddle wants one dtype in
+    the list) ([B, 3, 1]); all of x > 0 along dim [] (every dim: []) with
+    AxisTensor d = [1, 0]; any of x > 1 along dim [0, 2] with
+    AxisTensorList [c = 1] ([3])."""
+    x = paddle.static.data("x", [None, 3, 4], "float32")
+    a, c, d = bound("a", [2]), bound("c", [1]), bound("d", [1, 0])
+    b, e = bound("b", [0], "int32"), bound("e", [1], "int32")
+    pos, big = x > 0, x > 1
+
+    def red(type, x, dim, slot, axes, keep=False, dt="float32"):
+        return append_op(type, {"X": [x], slot: axes}, {"Out": [dt]},
+                         {"dim": dim, "keep_dim": keep, "reduce_all": False})[0]
+
+    return [x, a, b, c, d, e], [red("reduce_amax", x, [1], "AxisTensor", [a]),
+                                red("reduce_amin", x, [-1], "AxisTensorList", [b, e], keep=True),
+                                red("reduce_all", pos, [], "AxisTensor", [d], dt="bool"),
+                                red("reduce_any", big, [0, 2], "AxisTensorList", [c], dt="bool")]
+
+
+@case
 def argmax_fed_axis():
     """paddle.argmax(x [B, 3, 4], axis=a) with a fed (int64 1): Out [B, 4]
     within the proven bound; paddle.argmin(x, axis=b, keepdim=True) with b
