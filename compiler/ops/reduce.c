@@ -439,9 +439,9 @@ static int emit_reduce_grad(EmitCtx *e) {
 /* in_dtype: Paddle 2.6's kernels (phi Sum/Mean/...Kernel) take X's dtype
  * and out_dtype; the attribute is never read. */
 static const char *const reduce_attr_ignores[] = {"in_dtype", NULL};
-#define REDUCE_DEF(name, rule)                                                                               \
-  const OpDef op_##name = {.type = #name, .infer = rule, .emit_c = emit_reduce, .attr_ignores = reduce_attr_ignores, \
-                           .runtime_extents = 2};
+#define REDUCE_DEF(name, rule, slots)                                                                          \
+  const OpDef op_##name = {.type = #name, .infer = rule, .emit_c = emit_reduce, .ignores = slots,               \
+                           .attr_ignores = reduce_attr_ignores, .runtime_extents = 2};
 /* mean_grad: X, Out@GRAD (one element) -> X@GRAD (X's shape): every
  * element is Out@GRAD / numel(X), the count converted to the element type
  * first (phi MeanAllGradKernel); X is read for its shape only. */
@@ -461,7 +461,7 @@ static int emit_mean_grad(EmitCtx *e) {
   return 0;
 }
 
-#define OP_REDUCE(name) REDUCE_DEF(name, infer_reduce)
+#define OP_REDUCE(name) REDUCE_DEF(name, infer_reduce, NULL)
 OP_REDUCE(frobenius_norm)
 const OpDef op_mean = {.type = "mean", .infer = infer_mean, .emit_c = emit_reduce, .runtime_extents = 2};
 const OpDef op_mean_grad = {.type = "mean_grad", .infer = grad_infer, .emit_c = emit_mean_grad, .runtime_extents = 2};
@@ -470,11 +470,8 @@ const OpDef op_mean_grad = {.type = "mean_grad", .infer = grad_infer, .emit_c = 
  * signatures (amax_raw, all_raw, ...) take the attribute dim: fed axes
  * there change nothing (e2e_shape_feeds' reduce_fed_axis_tensors). */
 static const char *const axis_tensor_ignores[] = {"AxisTensor", "AxisTensorList", NULL};
-#define AXIS_TENSOR_DEF(name, rule)                                                                            \
-  const OpDef op_##name = {.type = #name, .infer = rule, .emit_c = emit_reduce, .ignores = axis_tensor_ignores, \
-                           .attr_ignores = reduce_attr_ignores, .runtime_extents = 2};
-#define OP_REDUCE_AXIS_TENSOR(name) AXIS_TENSOR_DEF(name, infer_reduce)
-#define OP_REDUCE_BOOL_AXIS_TENSOR(name) AXIS_TENSOR_DEF(name, infer_reduce_bool)
+#define OP_REDUCE_AXIS_TENSOR(name) REDUCE_DEF(name, infer_reduce, axis_tensor_ignores)
+#define OP_REDUCE_BOOL_AXIS_TENSOR(name) REDUCE_DEF(name, infer_reduce_bool, axis_tensor_ignores)
 OP_REDUCE_BOOL_AXIS_TENSOR(reduce_all)
 OP_REDUCE_AXIS_TENSOR(reduce_amax)
 OP_REDUCE_AXIS_TENSOR(reduce_amin)
